@@ -1,0 +1,32 @@
+# Two entry points: `make demo` and `make test`. Each creates .venv if missing and installs what it needs.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: demo test lint typecheck bench clean
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 2; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e ".[test,dev,openai,hosting,agents-sdk]"
+	@rm -f $(VENV)/.installed-*
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/harness demo samples/helpdesk
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check harness subagents instructions tests samples
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -q -p no:cacheprovider
+
+bench: $(STAMP)
+	$(PY) -m pip install --quiet -e ".[bench]"
+	$(PY) tests/bench/run.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

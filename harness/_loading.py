@@ -1,0 +1,80 @@
+"""Build a bot from a config file or a ``module:attr`` reference, and the one sync entry point."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from harness.exceptions import ConfigError, UsageError
+from harness.models import Model
+from harness.parent import Parent
+from subagents.config import load_config
+
+__all__ = ["load_bot", "run_sync"]
+
+T = TypeVar("T")
+
+
+def load_bot(
+    target: str | Path, *, model: Model | str | None = None, **model_options: Any
+) -> Parent:
+    """Load a bot from a YAML config file or a ``module:attr`` that is a ``Parent``.
+
+    Args:
+        target: a config path, or ``package.module:attr`` naming a ``Parent`` (or a function
+            returning one).
+        model: overrides the parent's model (and the sub-agents' that use the parent's).
+        **model_options: passed to the model's constructor (``base_url`` for OpenAI, ...).
+
+    Raises:
+        ConfigError: for an invalid config, with file, line and field.
+    """
+    text = str(target)
+    path = Path(text)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        config = load_config(path)
+        spec: Model | str | None = model if model is not None else config.parent.model
+        from harness.models import resolve_model
+
+        return Parent(
+            name=config.parent.name,
+            instructions=config.parent.instructions,
+            subagents=config.build_subagents(),
+            model=resolve_model(spec, **model_options) if model_options else spec,
+            generated_instructions=config.parent.generated_instructions,
+            strict=config.parent.strict,
+            max_compose_steps=config.parent.max_compose_steps,
+            duplicate_guard=config.parent.duplicate_guard,
+        )
+    if ":" in text:
+        module_name, attr = text.split(":", 1)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ConfigError(f"cannot import {module_name!r}: {exc}") from exc
+        obj = getattr(module, attr, None)
+        if callable(obj) and not isinstance(obj, Parent):
+            obj = obj()
+        if not isinstance(obj, Parent):
+            raise ConfigError(f"{text!r} is not a harness.Parent")
+        return obj
+    raise ConfigError(f"no such config file: {text}", file=text)
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine from synchronous code (scripts, the CLI).
+
+    Raises:
+        UsageError: when called inside a running event loop; use ``await`` there instead.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    coroutine.close()
+    raise UsageError(
+        "run_sync() cannot run inside a running event loop; await the coroutine instead"
+    )

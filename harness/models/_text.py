@@ -1,0 +1,224 @@
+"""Small, deterministic text tools for the offline rules model: tokens, clauses and routing scores."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+
+__all__ = ["Router", "content_tokens", "split_clauses"]
+
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "also",
+        "plus",
+        "as",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "about",
+        "into",
+        "over",
+        "after",
+        "before",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "doing",
+        "have",
+        "has",
+        "had",
+        "having",
+        "i",
+        "me",
+        "my",
+        "mine",
+        "we",
+        "our",
+        "ours",
+        "you",
+        "your",
+        "yours",
+        "he",
+        "she",
+        "it",
+        "its",
+        "they",
+        "them",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "please",
+        "tell",
+        "know",
+        "let",
+        "need",
+        "want",
+        "like",
+        "just",
+        "get",
+        "got",
+        "give",
+        "show",
+        "find",
+        "check",
+        "any",
+        "some",
+        "much",
+        "many",
+        "more",
+        "most",
+        "there",
+        "here",
+        "not",
+        "no",
+        "yes",
+        "so",
+        "too",
+        "very",
+        "really",
+        "okay",
+        "ok",
+        "hi",
+        "hello",
+        "hey",
+        "thanks",
+        "thank",
+        "up",
+        "out",
+        "now",
+        "today",
+        "next",
+        "one",
+    ]
+)
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Conjunctions that usually start a new request in a multi-intent message.
+_SPLIT = re.compile(
+    r"(?:[?!.;]+\s+|\?\s*$)|\s*,?\s+\b(?:and then|and also|and|also|plus|as well as)\b\s+",
+    re.IGNORECASE,
+)
+
+_LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*)+", re.IGNORECASE)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def content_tokens(text: str) -> list[str]:
+    """Lower-case, stop-word-free, lightly stemmed tokens."""
+    words = _WORD.findall(text.lower().replace("’", "'"))
+    return [_stem(w.split("'")[0]) for w in words if w not in _STOPWORDS and len(w) > 1]
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split a message into candidate requests at sentence ends and request-joining conjunctions.
+
+    Fragments with fewer than two content words are glued back onto their neighbour, so "pay and
+    benefits" or "yes, and thanks" stay whole.
+    """
+    pieces = [_LEAD.sub("", p).strip(" ,;") for p in _SPLIT.split(text.strip()) if p]
+    pieces = [p for p in pieces if p]
+    clauses: list[str] = []
+    for piece in pieces:
+        if clauses and len(content_tokens(piece)) < 2:
+            clauses[-1] = f"{clauses[-1]} and {piece}"
+        elif clauses and len(content_tokens(clauses[-1])) < 2:
+            clauses[-1] = f"{clauses[-1]} {piece}"
+        else:
+            clauses.append(piece)
+    return clauses or [text.strip()]
+
+
+class Router:
+    """Scores text against named bags of words (descriptions, examples, tool names), IDF-weighted."""
+
+    def __init__(self, bags: Sequence[tuple[str, Iterable[str], Sequence[str]]]) -> None:
+        """Args:
+        bags: (name, texts describing it, example requests) per target.
+        """
+        self._names = [name for name, _, _ in bags]
+        self._bags: list[set[str]] = []
+        self._examples: list[list[set[str]]] = []
+        for _, texts, examples in bags:
+            bag: set[str] = set()
+            for text in texts:
+                bag.update(content_tokens(text))
+            example_sets = [set(content_tokens(e)) for e in examples]
+            for example in example_sets:
+                bag.update(example)
+            self._bags.append(bag)
+            self._examples.append([e for e in example_sets if e])
+        count = max(len(self._bags), 1)
+        df: dict[str, int] = {}
+        for bag in self._bags:
+            for token in bag:
+                df[token] = df.get(token, 0) + 1
+        self._idf = {t: math.log(1 + count / n) for t, n in df.items()}
+
+    def scores(self, text: str) -> list[tuple[str, float]]:
+        """(name, score) for every target, best first; 0 means no evidence at all."""
+        tokens = set(content_tokens(text))
+        if not tokens:
+            return [(name, 0.0) for name in self._names]
+        out: list[tuple[str, float]] = []
+        for name, bag, examples in zip(self._names, self._bags, self._examples, strict=True):
+            overlap = sum(self._idf.get(t, 0.0) for t in tokens & bag)
+            best_example = max((len(tokens & e) / len(tokens | e) for e in examples), default=0.0)
+            out.append((name, overlap + 2.0 * best_example))
+        out.sort(key=lambda item: -item[1])
+        return out
+
+    def best(self, text: str, *, minimum: float = 0.5) -> str | None:
+        """The best-scoring target, or None when nothing scores at least ``minimum``."""
+        ranked = self.scores(text)
+        if not ranked or ranked[0][1] < minimum:
+            return None
+        return ranked[0][0]

@@ -1,0 +1,207 @@
+"""The model interface: one async call, ``Model.request(ModelRequest) -> ModelResponse``.
+
+Three tasks go through it: the parent's *plan* (split a message into scoped requests and route each),
+a sub-agent's *act* step (call tools, send a message, return the contract's outputs) and the
+parent's *compose* step (read the results and say what is still unsaid). Every request carries the
+prompt an LLM needs (``system``, ``messages``, ``tools``, ``output_schema``) and a typed ``context``
+with the same facts in structured form, which the offline ``RulesModel`` and test doubles read.
+New concerns become fields here, not new parameters.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from subagents import HistoryEntry, Usage
+
+__all__ = [
+    "ActContext",
+    "AgentCard",
+    "ChatMessage",
+    "ComposeContext",
+    "Model",
+    "ModelRequest",
+    "ModelResponse",
+    "PlanContext",
+    "ResultView",
+    "ToolCall",
+    "ToolDefinition",
+]
+
+Task = Literal["plan", "act", "compose"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCall:
+    """A model's request to call a tool."""
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatMessage:
+    """One message of the prompt, in chat-completions terms."""
+
+    role: Literal["user", "assistant", "tool"]
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    """Tool calls made by an assistant message."""
+    tool_call_id: str | None = None
+    """For a tool message: the call it answers."""
+    name: str | None = None
+    """For a tool message: the tool's name."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolDefinition:
+    """A tool as the model sees it."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+    """JSON schema of the arguments."""
+    keywords: tuple[str, ...] = ()
+    """Extra routing words (read by the offline rules model only)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentCard:
+    """What the parent's router knows about one sub-agent."""
+
+    name: str
+    description: str
+    mode: str
+    examples: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    """Words from its tools' names and descriptions."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanContext:
+    """Structured facts of a plan request."""
+
+    parent: str
+    """The parent's name; plan entries naming it are handled by the parent itself."""
+    user_message: str
+    agents: tuple[AgentCard, ...]
+    active_agent: str | None = None
+    """A conversational agent that holds the floor and gets the message first."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActContext:
+    """Structured facts of a sub-agent's act request."""
+
+    agent: str
+    mode: str
+    scoped_request: str
+    history: tuple[HistoryEntry, ...] | None
+    """The parent's history, only when the agent receives it."""
+    required_outputs: tuple[str, ...]
+    can_message_user: bool
+    """False for silent agents: they have no send tool at all."""
+    continuing: bool = False
+    """True when a conversational agent holding the floor receives the user's next message."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultView:
+    """A sub-agent result as the parent's compose step sees it."""
+
+    agent: str
+    mode: str
+    request: str
+    status: str
+    answered: bool
+    interaction_summary: str | None = None
+    findings: str | None = None
+    open_questions: tuple[str, ...] = ()
+    error: str | None = None
+    """Why it failed, or which contract rules it broke."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "mode": self.mode,
+            "scopedRequest": self.request,
+            "status": self.status,
+            "answered": self.answered,
+            "interactionSummary": self.interaction_summary,
+            "findings": self.findings,
+            "openQuestions": list(self.open_questions),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ComposeContext:
+    """Structured facts of a compose request."""
+
+    parent: str
+    user_message: str
+    results: tuple[ResultView, ...]
+    own_requests: tuple[str, ...] = ()
+    """Requests the plan gave to the parent itself."""
+    agents: tuple[AgentCard, ...] = ()
+    """Sub-agents the parent may route open questions to."""
+    routed: tuple[tuple[str, str], ...] = ()
+    """(request, agent) pairs already dispatched this turn, so nothing is routed twice."""
+    steps_left: int = 0
+    """How many more routing rounds the parent may start this turn."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModelRequest:
+    """Everything one model call needs."""
+
+    task: Task
+    """``plan``, ``act`` or ``compose``."""
+    agent: str
+    """The calling agent's name (the parent's or a sub-agent's)."""
+    system: str
+    """The system prompt: generated instructions plus the agent's own."""
+    messages: tuple[ChatMessage, ...]
+    """The conversation of this call."""
+    tools: tuple[ToolDefinition, ...] = ()
+    """Tools the model may call."""
+    output_schema: Mapping[str, Any] | None = None
+    """JSON schema of the structured output expected as the final answer, if any."""
+    output_name: str | None = None
+    """A name for the structured output (OpenAI's ``json_schema.name``)."""
+    context: PlanContext | ActContext | ComposeContext | None = None
+    """The same facts in structured form, for offline models and test doubles."""
+    timeout: float | None = None
+    """Seconds this call may take, when the caller sets a deadline."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModelResponse:
+    """A model's answer: tool calls, or a final text and/or structured output."""
+
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    output: Mapping[str, Any] | None = None
+    """The structured output, parsed, when the request asked for one."""
+    refusal: str | None = None
+    """The model's refusal, when it refused."""
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    """Which model answered."""
+
+
+class Model(ABC):
+    """A language model, or anything that answers like one."""
+
+    name: str = "model"
+
+    @abstractmethod
+    async def request(self, request: ModelRequest) -> ModelResponse:
+        """Answer one request."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, no-op by default
+        """Release resources (HTTP clients); a no-op by default."""

@@ -1,0 +1,290 @@
+"""The offline default model: deterministic rules, no network, no key.
+
+It does what an LLM does in this SDK, plainly: it splits a multi-intent message into clauses and
+routes each by the sub-agents' descriptions, examples and tool names; it calls the best-matching tool
+with the scoped request; it sends direct answers with the send tool and returns the contract's
+outputs; and it composes the parent's reply from the results.
+
+Composition honours the parent's instructions the way a real LLM parent does: when the system prompt
+tells it to check ``answered``, it leaves answered requests alone; when it does not (a naive parent),
+it restates the sub-agents' answers, so the simulator has real duplicates to catch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.models._text import Router, content_tokens, split_clauses
+from harness.models.base import (
+    ActContext,
+    AgentCard,
+    ComposeContext,
+    Model,
+    ModelRequest,
+    ModelResponse,
+    PlanContext,
+    ToolCall,
+    ToolDefinition,
+)
+from subagents import Usage
+
+__all__ = ["RulesModel", "checks_answered"]
+
+_SEND_TOOL = "send_message_to_user"
+_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
+_THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
+_BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
+_ANSWERED_CHECK = re.compile(
+    r"(check|read|look at|inspect|see|consult|verify)\w*\b[^.\n]{0,80}\banswered\b"
+    r"|\banswered\b[^.\n]{0,60}\b(output|flag|field|variable|value)\b[^.\n]{0,80}\b(true|false|check)",
+    re.IGNORECASE,
+)
+
+
+def checks_answered(instructions: str) -> bool:
+    """True when the instructions tell the parent to check a sub-agent's ``answered`` output."""
+    return bool(_ANSWERED_CHECK.search(instructions))
+
+
+def _card_texts(card: AgentCard) -> list[str]:
+    return [card.name.replace("_", " "), card.description, *card.keywords]
+
+
+class RulesModel(Model):
+    """Deterministic, offline model for the demo, the samples and the tests.
+
+    Args:
+        route_threshold: the minimum routing score for a clause to go to a sub-agent; clauses below
+            it are handled by the parent itself.
+    """
+
+    name = "rules"
+
+    def __init__(self, *, route_threshold: float = 0.9) -> None:
+        self.route_threshold = route_threshold
+
+    async def request(self, request: ModelRequest) -> ModelResponse:
+        context = request.context
+        if isinstance(context, PlanContext):
+            return self._plan(context)
+        if isinstance(context, ActContext):
+            return self._act(request, context)
+        if isinstance(context, ComposeContext):
+            return self._compose(request, context)
+        raise TypeError(f"RulesModel needs a structured context for task {request.task!r}")
+
+    # --- plan -----------------------------------------------------------------------------------
+
+    def _router(self, agents: Sequence[AgentCard]) -> Router:
+        return Router([(a.name, _card_texts(a), a.examples) for a in agents])
+
+    def _plan(self, context: PlanContext) -> ModelResponse:
+        if context.active_agent:
+            floor = [{"request": context.user_message.strip(), "agent": context.active_agent}]
+            return ModelResponse(
+                output={"requests": floor}, usage=Usage(requests=1), model=self.name
+            )
+        router = self._router(context.agents)
+        plan: list[dict[str, str]] = []
+        for clause in split_clauses(context.user_message):
+            agent = router.best(clause, minimum=self.route_threshold) or context.parent
+            if plan and plan[-1]["agent"] == agent:
+                plan[-1]["request"] = f"{plan[-1]['request']} and {clause}"
+            else:
+                plan.append({"request": clause, "agent": agent})
+        return ModelResponse(output={"requests": plan}, usage=Usage(requests=1), model=self.name)
+
+    # --- act ------------------------------------------------------------------------------------
+
+    def _act(self, request: ModelRequest, context: ActContext) -> ModelResponse:
+        tool_results = [m for m in request.messages if m.role == "tool"]
+        usage = Usage(requests=1)
+        if not tool_results or (request.messages and request.messages[-1].role == "user"):
+            calls = self._pick_tools(request.tools, context)
+            if calls:
+                return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
+            return ModelResponse(
+                output=self._outputs(context, text="", done=False, open_q=[context.scoped_request]),
+                usage=usage,
+                model=self.name,
+            )
+        texts: list[str] = []
+        open_q: list[str] = []
+        done = True
+        sent = any(m.name == _SEND_TOOL for m in tool_results)
+        for message in tool_results:
+            if message.name == _SEND_TOOL:
+                continue
+            text, item_done, item_open = _parse_tool_result(message.content or "")
+            if text:
+                texts.append(text)
+            done = done and item_done
+            open_q.extend(item_open)
+        for pending in _unmatched(request):
+            open_q.append(pending)
+        reply = " ".join(texts).strip()
+        if context.can_message_user and reply and not sent:
+            call = ToolCall(
+                id=f"call_send_{len(tool_results)}", name=_SEND_TOOL, arguments={"text": reply}
+            )
+            return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
+        return ModelResponse(
+            output=self._outputs(context, text=reply, done=done, open_q=open_q),
+            usage=usage,
+            model=self.name,
+        )
+
+    def _pick_tools(self, tools: Sequence[ToolDefinition], context: ActContext) -> list[ToolCall]:
+        own = [t for t in tools if t.name != _SEND_TOOL]
+        if not own:
+            return []
+        if context.continuing or (len(own) == 1 and context.mode == "conversational"):
+            return [_call(own[0], context.scoped_request, 0)]
+        router = Router(
+            [(t.name, [t.name.replace("_", " "), t.description, *t.keywords], ()) for t in own]
+        )
+        calls: list[ToolCall] = []
+        chosen: set[str] = set()
+        for index, clause in enumerate(split_clauses(context.scoped_request)):
+            name = router.best(clause, minimum=0.5)
+            if name is None or name in chosen:
+                continue
+            chosen.add(name)
+            tool = next(t for t in own if t.name == name)
+            calls.append(_call(tool, clause, index))
+        if not calls and len(own) == 1:
+            calls.append(_call(own[0], context.scoped_request, 0))
+        return calls
+
+    def _outputs(
+        self, context: ActContext, *, text: str, done: bool, open_q: list[str]
+    ) -> dict[str, Any]:
+        if context.mode == "silent":
+            return {"answered": False, "findings": text, "openQuestions": open_q}
+        out: dict[str, Any] = {
+            "answered": bool(text) and done,
+            "interactionSummary": text,
+            "openQuestions": open_q,
+        }
+        if context.mode == "conversational":
+            out["scopedRequest"] = context.scoped_request
+        return out
+
+    # --- compose --------------------------------------------------------------------------------
+
+    def _compose(self, request: ModelRequest, context: ComposeContext) -> ModelResponse:
+        honours_answered = checks_answered(request.system)
+        parts: list[str] = []
+        routes: list[dict[str, str]] = []
+        router = self._router(context.agents) if context.agents else None
+        handled = {_norm(request) for request, _ in context.routed}
+        for own in context.own_requests:
+            parts.append(_own_reply(own))
+        for result in context.results:
+            if result.status in ("failed", "timed_out"):
+                what = "timed out" if result.status == "timed_out" else "failed"
+                parts.append(
+                    f'Sorry, I could not finish "{result.request}": the {result.agent} service '
+                    f"{what}. Please try again later."
+                )
+                continue
+            if result.mode == "silent":
+                if result.findings:
+                    parts.append(result.findings)
+            elif result.answered:
+                if not honours_answered and result.interaction_summary:
+                    parts.append(f"To sum up: {result.interaction_summary}")
+            elif result.error and result.interaction_summary:
+                parts.append(result.interaction_summary)
+            for question in result.open_questions:
+                key = _norm(question)
+                if key in handled:
+                    continue
+                handled.add(key)
+                target = None
+                if router is not None and context.steps_left > 0:
+                    ranked = [
+                        name
+                        for name, score in router.scores(question)
+                        if score >= self.route_threshold and name != result.agent
+                    ]
+                    target = ranked[0] if ranked else None
+                if target is not None:
+                    routes.append({"request": question, "agent": target})
+                else:
+                    parts.append(_own_reply(question))
+        message = " ".join(p for p in parts if p).strip()
+        return ModelResponse(
+            output={"message": message, "route": routes},
+            text=message,
+            usage=Usage(requests=1),
+            model=self.name,
+        )
+
+
+def _norm(text: str) -> str:
+    return " ".join(content_tokens(text))
+
+
+def _own_reply(text: str) -> str:
+    social = ""
+    if _GREETING.search(text):
+        social = "Hello! How can I help?"
+    elif _THANKS.search(text):
+        social = "You're welcome!"
+    elif _BYE.search(text):
+        social = "Goodbye!"
+    if social and not content_tokens(text):
+        return social
+    unhelpful = (
+        f'I can\'t help with "{text.strip().rstrip("?.!")}" here; please contact the service desk.'
+    )
+    return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful
+
+
+def _call(tool: ToolDefinition, text: str, index: int) -> ToolCall:
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    required: Sequence[str] = tool.parameters.get("required", [])
+    args: dict[str, Any] = {}
+    for name, schema in props.items():
+        wanted = name in required or name in ("request", "query", "text", "question", "message")
+        if wanted and schema.get("type", "string") == "string":
+            args[name] = text
+    return ToolCall(id=f"call_{tool.name}_{index}", name=tool.name, arguments=args)
+
+
+def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
+    if content.startswith("error:"):
+        return "", True, []
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError:
+        return content, True, []
+    if isinstance(data, dict) and "text" in data:
+        return (
+            str(data["text"]),
+            bool(data.get("done", True)),
+            [str(q) for q in data.get("openQuestions", [])],
+        )
+    if isinstance(data, str):
+        return data, True, []
+    return content, True, []
+
+
+def _unmatched(request: ModelRequest) -> list[str]:
+    """Clauses of the scoped request that no tool call covered (they become open questions)."""
+    context = request.context
+    if not isinstance(context, ActContext) or context.continuing:
+        return []
+    covered: list[str] = []
+    for message in request.messages:
+        for call in message.tool_calls:
+            if call.name != _SEND_TOOL:
+                covered.extend(str(v) for v in call.arguments.values())
+    clauses = split_clauses(context.scoped_request)
+    if len(clauses) < 2 or not covered:
+        return []
+    return [c for c in clauses if not any(c in arg or arg in c for arg in covered)]

@@ -1,0 +1,575 @@
+"""The parent agent and its turn loop: plan, dispatch, compose, guard, record (DESIGN.md section 4).
+
+The parent owns the conversation. For each user message it plans scoped requests, runs the chosen
+sub-agents concurrently (each under its own timeout), reads their results (checking ``answered``),
+takes up open questions within a bounded number of steps, optionally guards its own draft against
+duplicates, and records every message with its sender in the transcript.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from harness._runner import SubagentCall, run_subagent
+from harness._views import parent_view
+from harness.exceptions import ConfigError, ContractViolationError, ModelBehaviorError
+from harness.models import Model, resolve_model
+from harness.models.base import (
+    AgentCard,
+    ChatMessage,
+    ComposeContext,
+    ModelRequest,
+    PlanContext,
+    ResultView,
+)
+from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from instructions import render_parent_system, render_subagent_description, render_subagent_system
+from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
+
+__all__ = ["Conversation", "Parent", "Turn"]
+
+log = logging.getLogger("harness")
+
+GuardPolicy = Literal["off", "warn", "drop"]
+MessageSink = Callable[[Message], Awaitable[None]]
+
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "requests": {
+            "type": "array",
+            "description": "One entry per distinct request in the user's message, in order.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "request": {
+                        "type": "string",
+                        "description": "The scoped request, self-contained.",
+                    },
+                    "agent": {
+                        "type": "string",
+                        "description": "The sub-agent's name, or the parent's.",
+                    },
+                },
+                "required": ["request", "agent"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["requests"],
+    "additionalProperties": False,
+}
+
+COMPOSE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "message": {
+            "type": "string",
+            "description": "What the parent says now: only what the user has not received yet; empty if nothing.",
+        },
+        "route": {
+            "type": "array",
+            "description": "Open questions to hand to a sub-agent this turn.",
+            "items": {
+                "type": "object",
+                "properties": {"request": {"type": "string"}, "agent": {"type": "string"}},
+                "required": ["request", "agent"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["message", "route"],
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn:
+    """The outcome of one user message."""
+
+    number: int
+    """The 1-based turn number."""
+    user: Message
+    """The user's message."""
+    messages: tuple[Message, ...]
+    """Every bot message of the turn, in the order sent, each attributed to its sender."""
+    plan: tuple[PlannedRequest, ...]
+    """The scoped requests and who handled each (including open questions routed later)."""
+    results: tuple[SubagentResult, ...]
+    """Every sub-agent result of the turn."""
+    usage: Usage
+    """Model usage of the whole turn."""
+
+    @property
+    def text(self) -> str:
+        """All bot messages of the turn joined, for quick checks."""
+        return "\n".join(m.text for m in self.messages)
+
+
+class Parent:
+    """A parent agent with its sub-agents.
+
+    Args:
+        name: the parent's name; the sender of its own messages.
+        instructions: the parent's own instructions.
+        subagents: its child and connected agents.
+        model: the parent's model (and the default for sub-agents): a ``Model`` or a name such as
+            ``rules`` (default) or ``openai:gpt-4o-mini``.
+        generated_instructions: prepend the generated top-level instruction (the ``answered``
+            check). Turn it off only to reproduce a naive parent.
+        strict: raise ``ContractViolationError`` when a sub-agent breaks its contract, and
+            ``ModelBehaviorError`` when the model's plan is unusable, instead of recovering.
+        max_compose_steps: how many rounds of routing open questions one turn may start.
+        duplicate_guard: ``off``, ``warn`` or ``drop``: check the parent's draft against messages
+            already sent before sending it (``drop`` removes the duplicated sentences).
+        history_turns: how many recent turns of history are passed to sub-agents that receive it.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        instructions: str = "",
+        subagents: Sequence[Subagent] = (),
+        model: Model | str | None = None,
+        generated_instructions: bool = True,
+        strict: bool = False,
+        max_compose_steps: int = 2,
+        duplicate_guard: GuardPolicy = "off",
+        history_turns: int = 20,
+    ) -> None:
+        names = [a.name for a in subagents]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ConfigError(f"sub-agent names must be unique; repeated: {', '.join(repeated)}")
+        if name in names:
+            raise ConfigError(f"the parent and a sub-agent are both named {name!r}", field="name")
+        if duplicate_guard not in ("off", "warn", "drop"):
+            raise ConfigError("duplicate_guard must be off, warn or drop", field="duplicate_guard")
+        self.name = name
+        self.instructions = instructions
+        self.subagents: dict[str, Subagent] = {a.name: a for a in subagents}
+        self.model = resolve_model(model)
+        self.generated_instructions = generated_instructions
+        self.strict = strict
+        self.max_compose_steps = max_compose_steps
+        self.duplicate_guard = duplicate_guard
+        self.history_turns = history_turns
+        self._agent_models: dict[str, Model] = {
+            a.name: self.model if a.model is None else resolve_model(a.model) for a in subagents
+        }
+        view = parent_view(name, instructions, subagents)
+        self.system = render_parent_system(view, generated=generated_instructions)
+        by_name = {v.name: v for v in view.subagents}
+        self._agent_systems = {
+            a.name: render_subagent_system(by_name[a.name], generated=a.generated_instructions)
+            for a in subagents
+        }
+        self._cards = tuple(
+            AgentCard(
+                name=a.name,
+                description=(
+                    render_subagent_description(by_name[a.name])
+                    if generated_instructions
+                    else a.description
+                ),
+                mode=a.mode.value,
+                examples=tuple(a.examples),
+                keywords=tuple(
+                    word
+                    for tool in a.tool_specs
+                    for word in (tool.name.replace("_", " "), tool.description, *tool.keywords)
+                ),
+            )
+            for a in subagents
+        )
+        self._guard: Any = None
+        if duplicate_guard != "off":
+            from harness.simulate.guard import DuplicateGuard
+
+            self._guard = DuplicateGuard(policy=duplicate_guard)
+
+    def system_prompt_for(self, agent: str) -> str:
+        """The system prompt a sub-agent's model receives."""
+        return self._agent_systems[agent]
+
+    def conversation(
+        self,
+        *,
+        id: str | None = None,
+        state: Mapping[str, Any] | None = None,
+        on_message: MessageSink | None = None,
+    ) -> Conversation:
+        """Start (or, with ``state`` from ``Conversation.snapshot()``, resume) a conversation.
+
+        Args:
+            id: the conversation id; a random one by default.
+            state: a snapshot to resume from (for hosting: restored from storage).
+            on_message: called with every bot message as it is sent, before the turn ends.
+        """
+        return Conversation(
+            self, id=id or uuid.uuid4().hex[:12], state=state, on_message=on_message
+        )
+
+    async def aclose(self) -> None:
+        """Close the models' resources (HTTP clients)."""
+        seen: set[int] = set()
+        for model in (self.model, *self._agent_models.values()):
+            if id(model) not in seen:
+                seen.add(id(model))
+                await model.aclose()
+
+
+class Conversation:
+    """One conversation with a parent: its transcript, the floor holder and the agents' memory.
+
+    Use as an async context manager, or call ``send`` directly.
+    """
+
+    def __init__(
+        self,
+        parent: Parent,
+        *,
+        id: str,
+        state: Mapping[str, Any] | None = None,
+        on_message: MessageSink | None = None,
+    ) -> None:
+        self.parent = parent
+        self.id = id
+        self.on_message = on_message
+        self.transcript = Transcript(
+            conversation=id, agent_modes={n: a.mode.value for n, a in parent.subagents.items()}
+        )
+        self.active_agent: str | None = None
+        self.agent_states: dict[str, dict[str, Any]] = {}
+        self._lock = asyncio.Lock()
+        if state is not None:
+            self._restore(state)
+
+    async def __aenter__(self) -> Conversation:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        return None
+
+    # --- state ----------------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-serialisable copy of the conversation's state (for storage between requests)."""
+        return {
+            "version": 1,
+            "id": self.id,
+            "active_agent": self.active_agent,
+            "agent_states": json.loads(json.dumps(self.agent_states)),
+            "messages": [m.to_json() for m in self.transcript.messages],
+            "turns": [
+                {
+                    "turn": t.turn,
+                    "plan": [{"request": p.request, "agent": p.agent} for p in t.plan],
+                    "answered_by": list(t.answered_by),
+                    "failed": list(t.failed),
+                }
+                for t in self.transcript.turns
+            ],
+        }
+
+    def _restore(self, state: Mapping[str, Any]) -> None:
+        if state.get("version") != 1:
+            raise ConfigError("unsupported conversation state version", field="version")
+        self.active_agent = state.get("active_agent")
+        if self.active_agent is not None and self.active_agent not in self.parent.subagents:
+            self.active_agent = None
+        self.agent_states = {k: dict(v) for k, v in state.get("agent_states", {}).items()}
+        for record in state.get("messages", []):
+            self.transcript.append(
+                Message(
+                    id=record["id"],
+                    turn=record["turn"],
+                    role=record["role"],
+                    sender=record["sender"],
+                    text=record["text"],
+                    mode=record.get("mode"),
+                    request=record.get("request"),
+                )
+            )
+        for turn in state.get("turns", []):
+            self.transcript.turns.append(
+                TurnRecord(
+                    turn=turn["turn"],
+                    plan=tuple(PlannedRequest(**p) for p in turn.get("plan", [])),
+                    answered_by=tuple(turn.get("answered_by", [])),
+                    failed=tuple(turn.get("failed", [])),
+                )
+            )
+
+    # --- the turn -------------------------------------------------------------------------------
+
+    async def send(self, text: str) -> Turn:
+        """Handle one user message and return the turn's outcome. Turns run one at a time."""
+        if not text or not text.strip():
+            raise ConfigError("a user message must not be empty", field="text")
+        async with self._lock:
+            return await self._turn(text.strip())
+
+    async def _record(
+        self,
+        *,
+        turn: int,
+        role: Literal["user", "bot"],
+        sender: str,
+        text: str,
+        mode: str | None = None,
+        request: str | None = None,
+    ) -> Message:
+        message = Message(
+            id=f"{self.id}-{len(self.transcript) + 1}",
+            turn=turn,
+            role=role,
+            sender=sender,
+            text=text,
+            mode=mode,
+            request=request,
+        )
+        self.transcript.append(message)
+        if role == "bot" and self.on_message is not None:
+            await self.on_message(message)
+        return message
+
+    def _history(self) -> tuple[HistoryEntry, ...]:
+        first_turn = max(1, self.transcript.turn_count - self.parent.history_turns + 1)
+        return tuple(
+            HistoryEntry(role=m.role, sender=m.sender, text=m.text, turn=m.turn)
+            for m in self.transcript.messages
+            if m.turn >= first_turn
+        )
+
+    async def _plan(self, text: str) -> tuple[list[PlannedRequest], Usage]:
+        parent = self.parent
+        active = self.active_agent
+        if active is not None and parent.subagents[active].mode is not Mode.CONVERSATIONAL:
+            active = None
+        request = ModelRequest(
+            task="plan",
+            agent=parent.name,
+            system=parent.system,
+            messages=(ChatMessage(role="user", content=text),),
+            output_schema=PLAN_SCHEMA,
+            output_name="plan",
+            context=PlanContext(
+                parent=parent.name, user_message=text, agents=parent._cards, active_agent=active
+            ),
+        )
+        try:
+            response = await parent.model.request(request)
+            entries = (response.output or {}).get("requests")
+            if not isinstance(entries, list) or not entries:
+                raise ModelBehaviorError("the plan has no requests", agent=parent.name)
+            plan: list[PlannedRequest] = []
+            for entry in entries:
+                agent = str(entry.get("agent", parent.name))
+                if agent not in parent.subagents:
+                    agent = parent.name
+                plan.append(PlannedRequest(request=str(entry.get("request") or text), agent=agent))
+            return plan, response.usage
+        except ModelBehaviorError:
+            if parent.strict:
+                raise
+            log.warning("unusable plan from the model; the parent handles the whole message")
+            return [PlannedRequest(request=text, agent=parent.name)], Usage()
+
+    async def _dispatch(
+        self,
+        turn: int,
+        text: str,
+        planned: Sequence[PlannedRequest],
+        history: tuple[HistoryEntry, ...],
+    ) -> list[SubagentResult]:
+        parent = self.parent
+        calls: list[SubagentCall] = []
+        for item in planned:
+            agent = parent.subagents[item.agent]
+            request = item.request if agent.scoped else text
+
+            async def send(
+                message: str, *, _agent: Subagent = agent, _request: str = request
+            ) -> None:
+                await self._record(
+                    turn=turn,
+                    role="bot",
+                    sender=_agent.name,
+                    text=message,
+                    mode=_agent.mode.value,
+                    request=_request,
+                )
+
+            calls.append(
+                SubagentCall(
+                    agent=agent,
+                    request=request,
+                    history=history,
+                    model=parent._agent_models[agent.name],
+                    system=parent.system_prompt_for(agent.name),
+                    state=self.agent_states.setdefault(agent.name, {}),
+                    send=None if agent.mode is Mode.SILENT else send,
+                    continuing=agent.name == self.active_agent,
+                )
+            )
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(run_subagent(call)) for call in calls]
+        results = [task.result() for task in tasks]
+        for result in results:
+            if result.violations and parent.strict:
+                raise ContractViolationError(result.agent, result.violations)
+            if parent.subagents[result.agent].mode is Mode.CONVERSATIONAL:
+                holds_floor = result.ok and not result.answered and bool(result.messages)
+                if holds_floor:
+                    self.active_agent = result.agent
+                elif self.active_agent == result.agent:
+                    self.active_agent = None
+        return results
+
+    async def _turn(self, text: str) -> Turn:
+        parent = self.parent
+        number = self.transcript.turn_count + 1
+        user = await self._record(turn=number, role="user", sender="user", text=text)
+        start = len(self.transcript)
+        history = self._history()
+        plan, usage = await self._plan(text)
+        sub_plan = [p for p in plan if p.agent != parent.name]
+        own = tuple(p.request for p in plan if p.agent == parent.name)
+        results = await self._dispatch(number, text, sub_plan, history)
+        routed = [(p.request, p.agent) for p in sub_plan]
+        steps_left = parent.max_compose_steps
+        while True:
+            message, routes, step_usage = await self._compose(
+                text, own, results, routed, steps_left
+            )
+            usage = usage + step_usage
+            routes = [
+                r
+                for r in routes
+                if r.agent in parent.subagents and (r.request, r.agent) not in routed
+            ]
+            if not routes or steps_left <= 0:
+                break
+            steps_left -= 1
+            plan.extend(routes)
+            routed.extend((r.request, r.agent) for r in routes)
+            results.extend(await self._dispatch(number, text, routes, history))
+        sent_this_turn = self.transcript.messages[start:]
+        if message and parent._guard is not None:
+            decision = parent._guard.check(
+                message, sent=self.transcript.bot_messages(), turn=number
+            )
+            message = decision.text
+        if not message and not sent_this_turn:
+            message = "Sorry, I'm not sure how to help with that. Could you rephrase?"
+        if message:
+            await self._record(turn=number, role="bot", sender=parent.name, text=message)
+        for result in results:
+            usage = usage + result.usage
+        self.transcript.turns.append(
+            TurnRecord(
+                turn=number,
+                plan=tuple(plan),
+                answered_by=tuple(r.agent for r in results if r.answered),
+                failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
+            )
+        )
+        return Turn(
+            number=number,
+            user=user,
+            messages=tuple(self.transcript.messages[start:]),
+            plan=tuple(plan),
+            results=tuple(results),
+            usage=usage,
+        )
+
+    async def _compose(
+        self,
+        text: str,
+        own: tuple[str, ...],
+        results: Sequence[SubagentResult],
+        routed: Sequence[tuple[str, str]],
+        steps_left: int,
+    ) -> tuple[str, list[PlannedRequest], Usage]:
+        parent = self.parent
+        views = tuple(_result_view(r) for r in results)
+        payload = {
+            "userMessage": text,
+            "handledByYou": list(own),
+            "results": [v.to_json() for v in views],
+        }
+        request = ModelRequest(
+            task="compose",
+            agent=parent.name,
+            system=parent.system,
+            messages=(
+                ChatMessage(role="user", content=text),
+                ChatMessage(
+                    role="user",
+                    content="Sub-agent results for this turn (JSON):\n"
+                    + json.dumps(payload, ensure_ascii=False),
+                ),
+            ),
+            output_schema=COMPOSE_SCHEMA,
+            output_name="reply",
+            context=ComposeContext(
+                parent=parent.name,
+                user_message=text,
+                results=views,
+                own_requests=own,
+                agents=parent._cards,
+                routed=tuple(routed),
+                steps_left=steps_left,
+            ),
+        )
+        try:
+            response = await parent.model.request(request)
+        except ModelBehaviorError:
+            if parent.strict:
+                raise
+            log.warning("unusable reply from the model; relaying results as they are")
+            return _fallback_reply(views), [], Usage()
+        output = response.output or {}
+        message = output.get("message", response.text or "")
+        routes = [
+            PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))
+            for r in output.get("route", []) or []
+            if isinstance(r, Mapping) and r.get("request") and r.get("agent")
+        ]
+        return str(message or "").strip(), routes, response.usage
+
+
+def _result_view(result: SubagentResult) -> ResultView:
+    outputs = result.outputs
+    error = result.error
+    if result.violations:
+        error = "; ".join(str(v) for v in result.violations)
+    return ResultView(
+        agent=result.agent,
+        mode=result.mode.value,
+        request=result.request,
+        status=result.status,
+        answered=result.answered,
+        interaction_summary=outputs.interaction_summary if outputs else None,
+        findings=outputs.findings if outputs else None,
+        open_questions=tuple(outputs.open_questions or ()) if outputs else (),
+        error=error,
+    )
+
+
+def _fallback_reply(views: Sequence[ResultView]) -> str:
+    parts = [v.findings for v in views if v.mode == "silent" and v.findings]
+    parts += [
+        f'Sorry, I could not finish "{v.request}".'
+        for v in views
+        if v.status in ("failed", "timed_out")
+    ]
+    return " ".join(p for p in parts if p)

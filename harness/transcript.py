@@ -1,0 +1,194 @@
+"""The transcript: every message of a conversation, attributed to its sender, the source of truth.
+
+Each bot message names the component that sent it (the parent or a sub-agent, with its mode) and the
+scoped request it answers. Each turn keeps the parent's plan (which request went to which agent), so
+"was this request answered?" is decided from the plan, not guessed from text similarity.
+
+Transcripts export to this SDK's JSONL and to a Bot Framework transcript (a JSON array of activities,
+as the Bot Framework Emulator and ``TranscriptLoggerMiddleware`` save them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["Message", "PlannedRequest", "Transcript", "TurnRecord"]
+
+Role = Literal["user", "bot"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Message:
+    """One message in a conversation."""
+
+    id: str
+    """Unique within the transcript (JSONL ``id``, or a Bot Framework activity ``id``)."""
+    turn: int
+    """The 1-based turn: a user message starts a turn, bot messages belong to it."""
+    role: Role
+    """``user`` or ``bot``."""
+    sender: str
+    """``user``, the parent's name, or the sub-agent's name."""
+    text: str
+    """What was said."""
+    mode: str | None = None
+    """The sender's mode (``silent``, ``direct``, ``conversational``) for sub-agents; None otherwise."""
+    request: str | None = None
+    """The scoped request this message answers, when known."""
+    timestamp: datetime | None = None
+    """When it was sent, when known."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSONL record of DESIGN.md section 8 (optional keys left out when unset)."""
+        record: dict[str, Any] = {
+            "id": self.id,
+            "turn": self.turn,
+            "role": self.role,
+            "sender": self.sender,
+        }
+        if self.mode is not None:
+            record["mode"] = self.mode
+        if self.request is not None:
+            record["request"] = self.request
+        record["text"] = self.text
+        return record
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlannedRequest:
+    """One scoped request of a turn and the component chosen for it."""
+
+    request: str
+    """The scoped request."""
+    agent: str
+    """The sub-agent's name, or the parent's name when the parent handles it itself."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnRecord:
+    """What the parent planned for one turn and which agents reported it answered."""
+
+    turn: int
+    """The 1-based turn number."""
+    plan: tuple[PlannedRequest, ...] = ()
+    """The scoped requests and the component chosen for each."""
+    answered_by: tuple[str, ...] = ()
+    """Sub-agents whose result said ``answered: true`` (validated)."""
+    failed: tuple[str, ...] = ()
+    """Sub-agents whose call failed or timed out."""
+
+
+@dataclass(slots=True)
+class Transcript:
+    """An ordered, append-only record of a conversation's messages and turn plans."""
+
+    conversation: str = "conversation"
+    """An id for the conversation."""
+    messages: list[Message] = field(default_factory=list)
+    """Every message, in the order sent."""
+    turns: list[TurnRecord] = field(default_factory=list)
+    """The plan of each turn, when the transcript comes from this SDK's runtime."""
+    agent_modes: dict[str, str] = field(default_factory=dict)
+    """The mode of every sub-agent, by name, when known."""
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self.messages)
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    @property
+    def turn_count(self) -> int:
+        """The number of turns (user messages)."""
+        return max((m.turn for m in self.messages), default=0)
+
+    def turn(self, number: int) -> list[Message]:
+        """The messages of one turn, user message first."""
+        return [m for m in self.messages if m.turn == number]
+
+    def bot_messages(self, turn: int | None = None) -> list[Message]:
+        """The bot's messages, of one turn or of all."""
+        return [m for m in self.messages if m.role == "bot" and (turn is None or m.turn == turn)]
+
+    def append(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def next_id(self) -> str:
+        """A fresh message id (``m1``, ``m2``, ...)."""
+        return f"m{len(self.messages) + 1}"
+
+    # --- export -------------------------------------------------------------------------------
+
+    def to_jsonl(self) -> str:
+        """This SDK's JSONL: one message per line."""
+        return "".join(json.dumps(m.to_json(), ensure_ascii=False) + "\n" for m in self.messages)
+
+    def to_bot_framework(
+        self, *, bot_name: str = "bot", channel_id: str = "harness"
+    ) -> list[dict[str, Any]]:
+        """A Bot Framework transcript: a JSON-ready list of message activities.
+
+        The user is ``from.role == "user"``; bot messages carry the sending component's name in
+        ``from.name`` and the sender and mode in ``channelData``; replies point at the user message
+        of their turn with ``replyToId``.
+        """
+        start = datetime(2026, 1, 1, tzinfo=UTC)
+        activities: list[dict[str, Any]] = []
+        user_ids: dict[int, str] = {}
+        for index, msg in enumerate(self.messages):
+            stamp = msg.timestamp or start + timedelta(seconds=index)
+            activity: dict[str, Any] = {
+                "type": "message",
+                "id": msg.id,
+                "timestamp": stamp.isoformat().replace("+00:00", "Z"),
+                "channelId": channel_id,
+                "conversation": {"id": self.conversation},
+                "text": msg.text,
+            }
+            if msg.role == "user":
+                user_ids[msg.turn] = msg.id
+                activity["from"] = {"id": "user", "name": "user", "role": "user"}
+                activity["recipient"] = {"id": bot_name, "name": bot_name, "role": "bot"}
+            else:
+                activity["from"] = {"id": bot_name, "name": msg.sender, "role": "bot"}
+                activity["recipient"] = {"id": "user", "name": "user", "role": "user"}
+                if msg.turn in user_ids:
+                    activity["replyToId"] = user_ids[msg.turn]
+                channel_data: dict[str, Any] = {"sender": msg.sender}
+                if msg.mode:
+                    channel_data["mode"] = msg.mode
+                if msg.request:
+                    channel_data["request"] = msg.request
+                activity["channelData"] = channel_data
+            activities.append(activity)
+        return activities
+
+    def write_jsonl(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_jsonl(), encoding="utf-8")
+
+    def write_bot_framework(self, path: str | Path, *, bot_name: str = "bot") -> None:
+        Path(path).write_text(
+            json.dumps(self.to_bot_framework(bot_name=bot_name), indent=2, ensure_ascii=False),
+            encoding="utf-8",
+        )
+
+    @classmethod
+    def from_messages(
+        cls,
+        messages: Iterable[Message],
+        *,
+        conversation: str = "conversation",
+        turns: Sequence[TurnRecord] = (),
+        agent_modes: dict[str, str] | None = None,
+    ) -> Transcript:
+        return cls(
+            conversation=conversation,
+            messages=list(messages),
+            turns=list(turns),
+            agent_modes=dict(agent_modes or {}),
+        )

@@ -1,0 +1,115 @@
+"""Tools of the helpdesk sample, over fake data. They are plain functions; any model may call them."""
+
+from __future__ import annotations
+
+import re
+
+from subagents import Reply, ToolContext
+
+EMPLOYEE = {
+    "name": "Jordan Lee",
+    "email": "jordan.lee@contoso.example",
+    "pto_total": 20,
+    "pto_used": 8,
+    "pending_request": "Dec 22 to Dec 24",
+    "next_payday": "Friday, December 4",
+    "pay_frequency": "every other Friday",
+    "gross_per_period": "$3,250.00",
+    "deposit_account": "6789",
+}
+
+
+def pto_balance() -> str:
+    """How many paid time off (vacation) days are left this year."""
+    left = EMPLOYEE["pto_total"] - EMPLOYEE["pto_used"]  # type: ignore[operator]
+    return f"You have {left} PTO days left this year (out of {EMPLOYEE['pto_total']})."
+
+
+def pto_used() -> str:
+    """How many paid time off (vacation) days were already taken or used this year."""
+    return f"You have used {EMPLOYEE['pto_used']} PTO days so far this year."
+
+
+def pto_request(request: str) -> str:
+    """Put in a PTO request for dates (book, request or put in days off)."""
+    dates = re.findall(
+        r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b", request, re.I
+    )
+    when = " to ".join(dates) if dates else "the dates you gave"
+    return (
+        f"I've submitted your PTO request for {when}; your manager will be notified to approve it."
+    )
+
+
+def next_payday() -> str:
+    """When the next paycheck (payday) arrives."""
+    return (
+        f"Your next payday is {EMPLOYEE['next_payday']}; you are paid {EMPLOYEE['pay_frequency']}."
+    )
+
+
+def w2_location() -> str:
+    """Where to find the W-2 tax form."""
+    return "Your W-2 form is in the payroll portal under Documents > Tax forms; 2026 forms arrive by January 31."
+
+
+def gross_pay() -> str:
+    """Gross income or salary per pay period."""
+    return f"Your gross pay is {EMPLOYEE['gross_per_period']} per pay period."
+
+
+def reset_password(request: str) -> str:
+    """Reset a forgotten or expired password, or unlock a locked account."""
+    system = "VPN" if "vpn" in request.lower() else "network"
+    return (
+        f"A {system} password reset link was sent to {EMPLOYEE['email']}; it expires in 30 minutes."
+    )
+
+
+_ACCOUNT = re.compile(r"\b(\d{4,17})\b")
+_YES = re.compile(r"\b(yes|yep|confirm|correct|go ahead|sure)\b", re.I)
+_NO = re.compile(r"\b(no|cancel|stop|nope)\b", re.I)
+_CLAUSE = re.compile(r"\s*(?:[?!.;]+\s+|,?\s+\b(?:and also|and|also)\b\s+)", re.I)
+
+
+def change_direct_deposit(ctx: ToolContext) -> Reply:
+    """Change the bank account used for direct deposit of pay (a short dialogue)."""
+    state = ctx.state
+    step = state.get("step", "start")
+    clauses = [c for c in _CLAUSE.split(ctx.scoped_request) if c and c.strip()]
+    if step == "start":
+        state["step"] = step = "account"
+        if _ACCOUNT.search(ctx.scoped_request) is None:
+            return Reply(
+                text="Sure, I can change your direct deposit. What is the new account number?",
+                done=False,
+            )
+    if step == "account":
+        used = [c for c in clauses if _ACCOUNT.search(c)]
+        if not used:
+            return Reply(
+                text="I need the new account number (digits only) to continue.", done=False
+            )
+        account = _ACCOUNT.search(used[0]).group(1)  # type: ignore[union-attr]
+        state.update(step="confirm", account=account)
+        others = tuple(c.strip() for c in clauses if c not in used)
+        return Reply(
+            text=f"Please confirm: switch direct deposit to the account ending in {account[-4:]}? (yes/no)",
+            done=False,
+            open_questions=others,
+        )
+    if step == "confirm":
+        others = tuple(c.strip() for c in clauses if not (_YES.search(c) or _NO.search(c)))
+        if _YES.search(ctx.scoped_request):
+            account = state.get("account", "")
+            state.clear()
+            return Reply(
+                text=f"Done: your pay will go to the account ending in {account[-4:]} from the next payroll.",
+                open_questions=others,
+            )
+        if _NO.search(ctx.scoped_request):
+            state.clear()
+            return Reply(text="OK, I cancelled the change; your direct deposit stays as it is.")
+        return Reply(text="Please answer yes or no: should I make the change?", done=False)
+    state.clear()
+    return Reply(text="Let's start over: what is the new account number?", done=False)

@@ -1,0 +1,240 @@
+"""What child and connected agents share: their declaration, their tools and the tool context.
+
+A sub-agent here is a declaration (name, mode, description, instructions, tools, contract inputs and
+outputs). Running it with a model is the runtime's job (``harness``), so this package stays free of
+models and I/O.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, create_model
+
+from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from subagents._errors import ConfigError
+from subagents.contract import REQUIRED_OUTPUTS, HistoryEntry, Kind, Mode
+
+__all__ = ["IOSpec", "Reply", "Subagent", "Tool", "ToolContext"]
+
+
+class IOSpec(BaseModel):
+    """One declared input or output of a sub-agent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    """The wire name (``scopedRequest``, ``answered``, ...)."""
+    description: str = ""
+    """What it means; the parent and the sub-agent's model read this."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reply:
+    """What a tool may return instead of a plain string.
+
+    Conversational tools use ``done=False`` to keep the floor (ask the user something) and
+    ``open_questions`` to hand back parts of the request they cannot handle.
+    """
+
+    text: str
+    """What to tell the user (direct modes) or report as findings (silent mode)."""
+    done: bool = True
+    """False while a conversational agent still needs the user's input."""
+    open_questions: tuple[str, ...] = ()
+    """Parts of the request this tool could not handle."""
+
+
+@dataclass(slots=True, kw_only=True)
+class ToolContext:
+    """Injected into a tool that declares a parameter annotated ``ToolContext``.
+
+    It gives a tool the scoped request, the parent's history when the agent receives it, and a state
+    dict that persists across turns of one conversation (for multi-turn dialogues).
+    """
+
+    agent: str
+    """The sub-agent's name."""
+    scoped_request: str
+    """The request the agent is working on."""
+    history: tuple[HistoryEntry, ...] | None
+    """The parent's conversation; None when the agent does not receive history."""
+    state: MutableMapping[str, Any] = field(default_factory=dict)
+    """This agent's memory in this conversation; must stay JSON-serialisable."""
+
+
+ToolFunction = Callable[..., Any] | Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tool:
+    """A Python function a sub-agent's model may call."""
+
+    name: str
+    """The name the model sees."""
+    description: str
+    """What it does; the model (and the offline rules model) read this."""
+    function: ToolFunction
+    """The function; sync or async. Returns a string, a ``Reply`` or JSON-serialisable data."""
+    parameters: Mapping[str, Any]
+    """JSON schema of the arguments the model provides (the context parameter is not among them)."""
+    context_param: str | None = None
+    """The name of the parameter that receives the ``ToolContext``, if any."""
+    keywords: tuple[str, ...] = ()
+    """Extra routing words for the offline rules model."""
+
+    @classmethod
+    def from_function(
+        cls,
+        function: ToolFunction,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        keywords: Iterable[str] = (),
+    ) -> Tool:
+        """Build a tool from a function, its signature and its docstring."""
+        tool_name = name or function.__name__
+        doc = inspect.getdoc(function) or ""
+        desc = description or doc.split("\n\n")[0].strip() or tool_name.replace("_", " ")
+        try:
+            hints = get_type_hints(function)
+        except Exception as exc:
+            raise ConfigError(f"cannot read the type hints of tool {tool_name!r}: {exc}") from exc
+        context_param: str | None = None
+        fields: dict[str, Any] = {}
+        for param in inspect.signature(function).parameters.values():
+            annotation = hints.get(param.name, str)
+            if annotation is ToolContext:
+                context_param = param.name
+                continue
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                continue
+            default = ... if param.default is param.empty else param.default
+            fields[param.name] = (annotation, default)
+        args_model: type[BaseModel] = create_model(f"{tool_name}_args", **fields)
+        schema: dict[str, Any] = dict(args_model.model_json_schema())
+        schema.pop("title", None)
+        return cls(
+            name=tool_name,
+            description=desc,
+            function=function,
+            parameters=schema,
+            context_param=context_param,
+            keywords=tuple(keywords),
+        )
+
+    async def call(self, arguments: Mapping[str, Any], context: ToolContext) -> Any:
+        """Call the function with the model's arguments and, if it asks for it, the context."""
+        kwargs = dict(arguments)
+        if self.context_param:
+            kwargs[self.context_param] = context
+        result = self.function(**kwargs)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+def _as_tools(tools: Iterable[Tool | ToolFunction]) -> tuple[Tool, ...]:
+    out: list[Tool] = []
+    for item in tools:
+        out.append(item if isinstance(item, Tool) else Tool.from_function(item))
+    names = [t.name for t in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ConfigError(f"tool names must be unique; repeated: {', '.join(dupes)}")
+    return tuple(out)
+
+
+def _default_inputs() -> tuple[IOSpec, ...]:
+    return (IOSpec(name="scopedRequest", description=INPUT_DESCRIPTIONS["scopedRequest"]),)
+
+
+def _default_outputs(mode: Mode) -> tuple[IOSpec, ...]:
+    names = list(REQUIRED_OUTPUTS[mode])
+    if mode is not Mode.SILENT:
+        names.append("openQuestions")
+    return tuple(IOSpec(name=n, description=OUTPUT_DESCRIPTIONS[n]) for n in names)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Subagent:
+    """A sub-agent declaration. Use ``ChildAgent`` or ``ConnectedAgent``.
+
+    ``inputs`` and ``outputs`` default to the contract's standard set for the mode. Declaring fewer
+    is allowed (the linter reports it), but the runtime still enforces the mode's required outputs.
+    """
+
+    kind: ClassVar[Kind]
+
+    name: str
+    """Unique among the parent's sub-agents; used as the sender of its messages."""
+    description: str
+    """The routing description the parent reads to pick this agent."""
+    mode: Mode = Mode.DIRECT
+    """How it communicates: silent, direct or conversational."""
+    instructions: str = ""
+    """Its own instructions; the generated contract instructions are added before them."""
+    tools: Sequence[Tool | ToolFunction] = ()
+    """Python functions it may call (converted to ``Tool`` on construction)."""
+    examples: Sequence[str] = ()
+    """Example user requests it handles; the offline rules model routes by them."""
+    inputs: Sequence[IOSpec] | None = None
+    """Declared inputs; None means the contract's standard inputs."""
+    outputs: Sequence[IOSpec] | None = None
+    """Declared outputs; None means the contract's standard outputs for the mode."""
+    model: Any = None
+    """Its own model (a ``harness`` Model or a name like ``openai:gpt-4o-mini``); None: the parent's."""
+    timeout: float = 30.0
+    """Seconds one call may take before it becomes a ``timed_out`` result."""
+    generated_instructions: bool = True
+    """Prepend the generated contract instructions (scope anchor, silence, outputs) to its own."""
+    handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]]] | None = None
+    """A custom implementation that replaces the model loop (a team, a workflow).
+
+    It receives the ``ToolContext`` and returns the raw contract outputs keyed by wire name. It has no
+    way to message the user; a direct handler reports what to say in ``interactionSummary`` and the
+    runtime sends it as the agent's message.
+    """
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.name.replace("_", "").replace("-", "").isalnum():
+            raise ConfigError(
+                "a sub-agent name must be letters, digits, '-' or '_'", field=f"name={self.name!r}"
+            )
+        object.__setattr__(self, "mode", Mode(self.mode))
+        object.__setattr__(self, "tools", _as_tools(self.tools))
+        object.__setattr__(self, "examples", tuple(self.examples))
+        inputs = _default_inputs() if self.inputs is None else tuple(self.inputs)
+        outputs = _default_outputs(self.mode) if self.outputs is None else tuple(self.outputs)
+        object.__setattr__(self, "inputs", inputs)
+        object.__setattr__(self, "outputs", outputs)
+        if self.timeout <= 0:
+            raise ConfigError("timeout must be positive", field=f"{self.name}.timeout")
+
+    @property
+    def receives_history(self) -> bool:
+        """Whether this agent is given the parent's conversation history."""
+        raise NotImplementedError
+
+    @property
+    def tool_specs(self) -> tuple[Tool, ...]:
+        """The tools, as ``Tool`` objects (functions are converted on construction)."""
+        return tuple(t for t in self.tools if isinstance(t, Tool))
+
+    @property
+    def scoped(self) -> bool:
+        """Whether it declares the ``scopedRequest`` input (so gets only its part of a message)."""
+        return any(spec.name == "scopedRequest" for spec in self.inputs or ())
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        """The declared output names."""
+        return tuple(spec.name for spec in self.outputs or ())
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        """The declared input names."""
+        return tuple(spec.name for spec in self.inputs or ())

@@ -1,0 +1,42 @@
+"""Connected agents: independent agents with their own model, optionally given the parent's history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from subagents._base import Subagent
+from subagents._errors import ConfigError
+from subagents.contract import Kind
+
+__all__ = ["ConnectedAgent"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConnectedAgent(Subagent):
+    """An independent sub-agent with its own model, instructions and tools.
+
+    ``pass_history`` is on by default, as Copilot Studio's "Pass conversation history to this agent".
+    With it off the agent receives only its inputs: it provably never sees earlier turns.
+    With ``url`` set it is a remote agent served by another harness host (``harness serve --expose``).
+    """
+
+    kind: ClassVar[Kind] = Kind.CONNECTED
+
+    pass_history: bool = True
+    """Send the parent's conversation history with each call."""
+    url: str | None = None
+    """Endpoint of a remote harness host exposing this agent; None runs it in-process."""
+    retries: int = 2
+    """Retries for a remote call on connection errors and 5xx answers."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.url is not None and not self.url.startswith(("http://", "https://")):
+            raise ConfigError("url must be an http(s) URL", field=f"{self.name}.url")
+        if self.retries < 0:
+            raise ConfigError("retries must be 0 or more", field=f"{self.name}.retries")
+
+    @property
+    def receives_history(self) -> bool:
+        return self.pass_history

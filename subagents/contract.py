@@ -1,0 +1,305 @@
+"""The input/output contract every sub-agent honours (DESIGN.md section 3).
+
+The parent cannot see what a sub-agent told the user unless the sub-agent says so. The contract makes
+every sub-agent say so: it returns ``answered`` always, plus the outputs its communication mode
+requires. This module holds the wire names, the per-mode requirements, the validated models and
+``validate_outputs``, which turns a raw result into validated outputs and a list of violations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+__all__ = [
+    "CONTRACT_INPUTS",
+    "CONTRACT_OUTPUTS",
+    "REQUIRED_OUTPUTS",
+    "ContractViolation",
+    "HistoryEntry",
+    "Kind",
+    "Mode",
+    "SubagentInput",
+    "SubagentOutputs",
+    "SubagentResult",
+    "Usage",
+    "ViolationKind",
+    "validate_outputs",
+]
+
+
+class Mode(StrEnum):
+    """How a sub-agent communicates."""
+
+    SILENT = "silent"
+    """Never talks to the user; returns ``findings`` for the parent to relay."""
+    DIRECT = "direct"
+    """Talks to the user once, with a full answer, and reports what it said."""
+    CONVERSATIONAL = "conversational"
+    """Talks to the user over several turns, holding the floor until it reports ``answered``."""
+
+
+class Kind(StrEnum):
+    """Where a sub-agent runs."""
+
+    CHILD = "child"
+    """Inside the parent's runtime; always receives the parent's history."""
+    CONNECTED = "connected"
+    """An independent agent; receives the parent's history only when ``pass_history`` is on."""
+
+
+CONTRACT_INPUTS: tuple[str, ...] = ("scopedRequest", "history")
+"""Input names on the wire."""
+
+CONTRACT_OUTPUTS: tuple[str, ...] = (
+    "answered",
+    "scopedRequest",
+    "interactionSummary",
+    "findings",
+    "openQuestions",
+)
+"""Output names on the wire, in the order the contract lists them."""
+
+REQUIRED_OUTPUTS: Mapping[Mode, tuple[str, ...]] = {
+    Mode.SILENT: ("answered", "findings", "openQuestions"),
+    Mode.DIRECT: ("answered", "interactionSummary"),
+    Mode.CONVERSATIONAL: ("answered", "scopedRequest", "interactionSummary"),
+}
+"""The outputs each mode must return (DESIGN.md section 3)."""
+
+
+class HistoryEntry(BaseModel):
+    """One message of the parent's conversation, as passed to a sub-agent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: Literal["user", "bot"]
+    """Who spoke: the user or the bot (any of its components)."""
+    sender: str
+    """``user``, the parent's name, or the sub-agent's name."""
+    text: str
+    """What was said."""
+    turn: int
+    """The 1-based turn number."""
+
+
+class SubagentInput(BaseModel):
+    """What a sub-agent receives."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    scoped_request: str = Field(alias="scopedRequest", min_length=1)
+    """The specific request this agent should fulfil, and nothing else."""
+    history: tuple[HistoryEntry, ...] | None = None
+    """The parent's conversation; present only when passthrough is on."""
+
+
+class SubagentOutputs(BaseModel):
+    """What a sub-agent returns. Which fields are required depends on its mode."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    answered: bool
+    """True when the user has already received the answer to the scoped request."""
+    scoped_request: str | None = Field(default=None, alias="scopedRequest")
+    """The request this agent worked on, echoed back (conversational agents)."""
+    interaction_summary: str | None = Field(default=None, alias="interactionSummary")
+    """A short summary of what the agent told the user (direct and conversational agents)."""
+    findings: str | None = None
+    """The answer, for the parent to relay (silent agents)."""
+    open_questions: tuple[str, ...] | None = Field(default=None, alias="openQuestions")
+    """Parts of the request the agent could not handle, or new requests that came up."""
+
+    def to_wire(self) -> dict[str, Any]:
+        """The outputs with their camelCase wire names, unset ones left out."""
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+class ViolationKind(StrEnum):
+    """The ways a result can break its contract."""
+
+    MISSING_OUTPUT = "missing_output"
+    INVALID_OUTPUT = "invalid_output"
+    SILENT_ANSWERED = "silent_answered"
+    SILENT_MESSAGE = "silent_message"
+    ANSWERED_WITHOUT_MESSAGE = "answered_without_message"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContractViolation:
+    """One way a sub-agent's result broke its mode's contract."""
+
+    agent: str
+    """The sub-agent's name."""
+    kind: ViolationKind
+    """What went wrong."""
+    message: str
+    """A sentence a developer can act on."""
+    output: str | None = None
+    """The output concerned, by wire name, when there is one."""
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Usage:
+    """Model usage of one call, or a sum of calls."""
+
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    """Estimated cost, when the model's price is known."""
+
+    def __add__(self, other: Usage) -> Usage:
+        cost: float | None
+        if self.cost_usd is None and other.cost_usd is None:
+            cost = None
+        else:
+            cost = (self.cost_usd or 0.0) + (other.cost_usd or 0.0)
+        return Usage(
+            requests=self.requests + other.requests,
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cost_usd=cost,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+Status = Literal["complete", "partial", "failed", "timed_out"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SubagentResult:
+    """The outcome of one sub-agent call, whatever happened."""
+
+    agent: str
+    """The sub-agent's name."""
+    mode: Mode
+    """Its communication mode."""
+    request: str
+    """The scoped request it was given."""
+    status: Status
+    """``complete``, ``partial`` (open questions remain), ``failed`` or ``timed_out``."""
+    outputs: SubagentOutputs | None = None
+    """The validated outputs; None when the call failed or the outputs were unusable."""
+    messages: tuple[str, ...] = ()
+    """The messages it sent to the user, in order."""
+    violations: tuple[ContractViolation, ...] = ()
+    """Contract violations found when validating the result."""
+    error: str | None = None
+    """Why the call failed, for failed and timed-out results."""
+    duration_s: float = 0.0
+    """Wall-clock time of the call."""
+    usage: Usage = field(default_factory=Usage)
+    """Model usage of the call."""
+
+    @property
+    def answered(self) -> bool:
+        """True only when the outputs validated and say the user already has the answer."""
+        if self.violations or self.outputs is None:
+            return False
+        return self.outputs.answered
+
+    @property
+    def ok(self) -> bool:
+        """True when the call completed (fully or partly) without violations."""
+        return self.status in ("complete", "partial") and not self.violations
+
+
+def validate_outputs(
+    *,
+    agent: str,
+    mode: Mode,
+    raw: Mapping[str, Any] | None,
+    messages_sent: Sequence[str] = (),
+    declared_outputs: Sequence[str] | None = None,
+) -> tuple[SubagentOutputs | None, tuple[ContractViolation, ...]]:
+    """Validate a sub-agent's raw outputs against its mode's contract.
+
+    Args:
+        agent: the sub-agent's name, for the violation records.
+        mode: its communication mode.
+        raw: the outputs as returned, keyed by wire name (snake_case names are accepted too).
+        messages_sent: the messages it sent to the user during the call.
+        declared_outputs: outputs the agent declares beyond its mode's, which become required too.
+
+    Returns:
+        The validated outputs (None when they cannot be parsed) and every violation found.
+    """
+    violations: list[ContractViolation] = []
+    data = dict(raw or {})
+    required = list(REQUIRED_OUTPUTS[mode])
+    for name in declared_outputs or ():
+        if name in CONTRACT_OUTPUTS and name not in required:
+            required.append(name)
+    snake = {
+        "scopedRequest": "scoped_request",
+        "interactionSummary": "interaction_summary",
+        "openQuestions": "open_questions",
+    }
+    has_open = bool(data.get("openQuestions", data.get("open_questions")))
+    for name in required:
+        value = data.get(name, data.get(snake.get(name, name)))
+        # Empty findings are honest when the agent hands the whole request back as open questions.
+        empty_ok = name in ("openQuestions", "answered") or (name == "findings" and has_open)
+        if value is None or (not empty_ok and isinstance(value, str) and not value.strip()):
+            violations.append(
+                ContractViolation(
+                    agent=agent,
+                    kind=ViolationKind.MISSING_OUTPUT,
+                    output=name,
+                    message=f"{mode.value} agents must return {name!r}",
+                )
+            )
+    outputs: SubagentOutputs | None = None
+    if "answered" in data or "answered" not in required:
+        try:
+            outputs = SubagentOutputs.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(p) for p in first["loc"])
+            violations.append(
+                ContractViolation(
+                    agent=agent,
+                    kind=ViolationKind.INVALID_OUTPUT,
+                    output=loc or None,
+                    message=f"output {loc!r} is invalid: {first['msg']}",
+                )
+            )
+    if mode is Mode.SILENT:
+        if outputs is not None and outputs.answered:
+            violations.append(
+                ContractViolation(
+                    agent=agent,
+                    kind=ViolationKind.SILENT_ANSWERED,
+                    output="answered",
+                    message="a silent agent never talks to the user, so 'answered' must be false",
+                )
+            )
+        if messages_sent:
+            violations.append(
+                ContractViolation(
+                    agent=agent,
+                    kind=ViolationKind.SILENT_MESSAGE,
+                    message=f"a silent agent tried to send {len(messages_sent)} message(s)",
+                )
+            )
+    elif outputs is not None and outputs.answered and not messages_sent:
+        violations.append(
+            ContractViolation(
+                agent=agent,
+                kind=ViolationKind.ANSWERED_WITHOUT_MESSAGE,
+                output="answered",
+                message="it claims 'answered' but sent the user no message",
+            )
+        )
+    return outputs, tuple(violations)
