@@ -17,7 +17,7 @@ $(STAMP): $(PY) pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/harness demo samples/helpdesk
+	$(PY) samples/demo.py
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check harness subagents instructions tests samples

@@ -63,6 +63,8 @@ class SubagentCall:
     """True when a conversational agent that holds the floor gets the user's next message."""
     max_steps: int = 8
     """Model calls allowed in one sub-agent call."""
+    strict: bool = False
+    """Re-raise model misbehaviour (``ModelBehaviorError``) instead of returning a failed result."""
 
 
 def output_schema(agent: Subagent) -> dict[str, Any]:
@@ -307,10 +309,18 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         async with asyncio.timeout(agent.timeout):
             if agent.handler is not None:
                 raw, usage = await _handler_outputs(call, ctx, sent)
+            elif getattr(agent, "url", None):
+                from harness.hosting.remote import remote_outputs
+
+                raw, usage = await remote_outputs(call, sent)
             else:
                 raw, usage = await _model_loop(call, ctx, sent, attempted)
     except TimeoutError:
         return failed("timed_out", f"no result within {agent.timeout:g}s")
+    except ModelBehaviorError as exc:
+        if call.strict:
+            raise
+        return failed("failed", f"{type(exc).__name__}: {exc}")
     except Exception as exc:  # a failing sub-agent must never crash the turn
         return failed("failed", f"{type(exc).__name__}: {exc}")
     outputs, violations = validate_outputs(

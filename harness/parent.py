@@ -418,10 +418,14 @@ class Conversation:
                     state=self.agent_states.setdefault(agent.name, {}),
                     send=None if agent.mode is Mode.SILENT else send,
                     continuing=agent.name == self.active_agent,
+                    strict=parent.strict,
                 )
             )
-        async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(run_subagent(call)) for call in calls]
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(run_subagent(call)) for call in calls]
+        except ExceptionGroup as group_error:  # strict mode only: surface the first real error
+            raise group_error.exceptions[0] from group_error
         results = [task.result() for task in tasks]
         for result in results:
             if result.violations and parent.strict:

@@ -103,8 +103,12 @@ class BotConfig(BaseModel):
     source: str | None = Field(default=None, exclude=True)
     """The file it was loaded from."""
 
-    def build_subagents(self) -> list[Subagent]:
+    def build_subagents(self, *, import_tools: bool = True) -> list[Subagent]:
         """Import the tools and build the agent objects.
+
+        Args:
+            import_tools: False builds the agents without their tools (nothing is imported or
+                executed), which is enough to render instructions.
 
         Raises:
             ConfigError: with the file and line of the offending entry.
@@ -115,7 +119,7 @@ class BotConfig(BaseModel):
         for index, entry in enumerate(self.subagents):
             line = locate(tree, ("subagents", index)) if tree is not None else None
             try:
-                tools = [_import_tool(ref, base) for ref in entry.tools]
+                tools = [_import_tool(ref, base) for ref in entry.tools] if import_tools else []
                 common: dict[str, Any] = {
                     "name": entry.name,
                     "description": entry.description,

@@ -161,16 +161,16 @@ def content_tokens(text: str) -> list[str]:
 def split_clauses(text: str) -> list[str]:
     """Split a message into candidate requests at sentence ends and request-joining conjunctions.
 
-    Fragments with fewer than two content words are glued back onto their neighbour, so "pay and
-    benefits" or "yes, and thanks" stay whole.
+    Fragments with no content words are glued back onto their neighbour, so "yes, and thanks"
+    stays whole; the router merges neighbouring clauses that go to the same agent.
     """
     pieces = [_LEAD.sub("", p).strip(" ,;") for p in _SPLIT.split(text.strip()) if p]
     pieces = [p for p in pieces if p]
     clauses: list[str] = []
     for piece in pieces:
-        if clauses and len(content_tokens(piece)) < 2:
+        if clauses and not content_tokens(piece):
             clauses[-1] = f"{clauses[-1]} and {piece}"
-        elif clauses and len(content_tokens(clauses[-1])) < 2:
+        elif clauses and not content_tokens(clauses[-1]):
             clauses[-1] = f"{clauses[-1]} {piece}"
         else:
             clauses.append(piece)

@@ -143,9 +143,7 @@ class RulesModel(Model):
             return []
         if context.continuing or (len(own) == 1 and context.mode == "conversational"):
             return [_call(own[0], context.scoped_request, 0)]
-        router = Router(
-            [(t.name, [t.name.replace("_", " "), t.description, *t.keywords], ()) for t in own]
-        )
+        router = _tool_router(own)
         calls: list[ToolCall] = []
         chosen: set[str] = set()
         for index, clause in enumerate(split_clauses(context.scoped_request)):
@@ -275,16 +273,19 @@ def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
 
 
 def _unmatched(request: ModelRequest) -> list[str]:
-    """Clauses of the scoped request that no tool call covered (they become open questions)."""
+    """Clauses of the scoped request that no tool matches (they become open questions)."""
     context = request.context
     if not isinstance(context, ActContext) or context.continuing:
         return []
-    covered: list[str] = []
-    for message in request.messages:
-        for call in message.tool_calls:
-            if call.name != _SEND_TOOL:
-                covered.extend(str(v) for v in call.arguments.values())
+    own = [t for t in request.tools if t.name != _SEND_TOOL]
     clauses = split_clauses(context.scoped_request)
-    if len(clauses) < 2 or not covered:
+    if len(clauses) < 2 or not own:
         return []
-    return [c for c in clauses if not any(c in arg or arg in c for arg in covered)]
+    router = _tool_router(own)
+    return [c for c in clauses if router.best(c, minimum=0.5) is None]
+
+
+def _tool_router(tools: Sequence[ToolDefinition]) -> Router:
+    return Router(
+        [(t.name, [t.name.replace("_", " "), t.description, *t.keywords], ()) for t in tools]
+    )

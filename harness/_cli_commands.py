@@ -1,0 +1,125 @@
+"""The ``chat`` and ``instructions`` commands."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from harness._loading import load_bot, run_sync
+from harness._views import parent_view
+from harness.exceptions import UsageError
+from harness.transcript import Message
+from instructions import render_copilot_studio, render_markdown
+from subagents.config import load_config
+
+__all__ = ["chat_command", "instructions_command", "model_option_values"]
+
+_COLOURS = {"silent": "magenta", "direct": "green", "conversational": "cyan"}
+
+
+def model_option_values(
+    model: str | None, base_url: str | None, record: str | None = None, replay: str | None = None
+) -> object:
+    """Build the model the ``--model`` / ``--base-url`` / ``--record`` / ``--replay`` flags ask for."""
+    if record and replay:
+        raise UsageError("--record and --replay cannot be used together")
+    if record or replay:
+        from harness.models.replay import model_from_cli
+
+        return model_from_cli(model, base_url=base_url, record=record, replay=replay)
+    if model is None:
+        if base_url:
+            raise UsageError("--base-url needs --model openai:<model>")
+        return None
+    if base_url:
+        from harness.models import resolve_model
+
+        return resolve_model(model, base_url=base_url)
+    return model
+
+
+def _describe(message: Message) -> str:
+    if message.mode:
+        colour = _COLOURS.get(message.mode, "white")
+        return f"[{colour}]{escape(message.sender)}[/] [dim]({message.mode})[/]"
+    return f"[bold blue]{escape(message.sender)}[/]"
+
+
+@click.command("chat")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
+@click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
+def chat_command(config: str, model: str | None, base_url: str | None) -> None:
+    """Talk to the bot in CONFIG; every message shows who sent it. Ctrl-D or 'exit' quits."""
+    bot = load_bot(config, model=model_option_values(model, base_url))  # type: ignore[arg-type]
+    console = Console(highlight=False)
+    console.print(
+        f"[bold]{escape(bot.name)}[/] with {len(bot.subagents)} sub-agents: "
+        + ", ".join(f"{n} ({a.mode.value})" for n, a in bot.subagents.items())
+    )
+
+    async def show(message: Message) -> None:
+        console.print(f"{_describe(message)}: {escape(message.text)}")
+
+    async def loop() -> None:
+        async with bot.conversation(on_message=show) as conversation:
+            while True:
+                try:
+                    text = await asyncio.to_thread(input, "you> ")
+                except EOFError:
+                    break
+                if text.strip().lower() in ("exit", "quit"):
+                    break
+                if not text.strip():
+                    continue
+                turn = await conversation.send(text)
+                answered = [r.agent for r in turn.results if r.answered]
+                silent = [r.agent for r in turn.results if r.mode.value == "silent" and r.ok]
+                failed = [r.agent for r in turn.results if r.status in ("failed", "timed_out")]
+                notes = []
+                if answered:
+                    notes.append("answered by " + ", ".join(answered))
+                if silent:
+                    notes.append("findings from " + ", ".join(silent))
+                if failed:
+                    notes.append("failed: " + ", ".join(failed))
+                if notes:
+                    console.print(f"[dim]  ({'; '.join(notes)})[/]")
+        await bot.aclose()
+
+    run_sync(loop())
+
+
+@click.command("instructions")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "copilot-studio"]),
+    default="md",
+    show_default=True,
+    help="Markdown, or YAML fragments to paste into Copilot Studio.",
+)
+@click.option("--agent", help="Only this sub-agent.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write to a file.")
+def instructions_command(config: str, fmt: str, agent: str | None, out: str | None) -> None:
+    """Print the generated top-level instruction, sub-agent descriptions and instructions."""
+    bot_config = load_config(config)
+    agents = bot_config.build_subagents(import_tools=False)
+    view = parent_view(bot_config.parent.name, bot_config.parent.instructions, agents)
+    try:
+        text = (
+            render_markdown(view, agent=agent)
+            if fmt == "md"
+            else render_copilot_studio(view, agent=agent)
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)

@@ -1,0 +1,1 @@
+"""pytest plugin for duplicate-message regression tests (registered through the ``pytest11`` entry point)."""

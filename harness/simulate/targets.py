@@ -1,0 +1,54 @@
+"""What the simulator talks to: an in-process bot, or (from ``harness.hosting``) a live endpoint.
+
+A target runs one scripted conversation and returns its transcript. Everything the detectors need
+(senders, modes, plans when known) is in the transcript, so every target is checked the same way.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from harness.transcript import Transcript
+
+if TYPE_CHECKING:
+    from harness.parent import Parent
+
+__all__ = ["InProcessTarget", "Target"]
+
+
+class Target(ABC):
+    """A bot the simulator can hold conversations with. Use as an async context manager."""
+
+    name: str = "target"
+
+    async def __aenter__(self) -> Target:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Release resources (servers, HTTP sessions)."""
+
+    @abstractmethod
+    async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
+        """Send the user turns in order, wait for each turn's replies, return the transcript."""
+
+
+class InProcessTarget(Target):
+    """A ``Parent`` running in this process."""
+
+    def __init__(self, parent: Parent) -> None:
+        self.parent = parent
+        self.name = parent.name
+
+    async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
+        async with self.parent.conversation(id=conversation_id) as conversation:
+            for text in turns:
+                await conversation.send(text)
+            return conversation.transcript
+
+    async def aclose(self) -> None:
+        await self.parent.aclose()
