@@ -18,7 +18,13 @@ from typing import Any, Literal
 
 from harness._runner import SubagentCall, run_subagent
 from harness._views import parent_view
-from harness.exceptions import ConfigError, ContractViolationError, ModelBehaviorError
+from harness.exceptions import (
+    ConfigError,
+    ContractViolationError,
+    ModelBehaviorError,
+    SubagentError,
+    SubagentTimeoutError,
+)
 from harness.models import Model, resolve_model
 from harness.models.base import (
     AgentCard,
@@ -123,8 +129,9 @@ class Parent:
             ``rules`` (default) or ``openai:gpt-4o-mini``.
         generated_instructions: prepend the generated top-level instruction (the ``answered``
             check). Turn it off only to reproduce a naive parent.
-        strict: raise ``ContractViolationError`` when a sub-agent breaks its contract, and
-            ``ModelBehaviorError`` when the model's plan is unusable, instead of recovering.
+        strict: fail fast instead of recovering: raise ``ContractViolationError`` when a sub-agent
+            breaks its contract, ``SubagentError`` / ``SubagentTimeoutError`` when one fails or
+            times out, and ``ModelBehaviorError`` when a model's output is unusable.
         max_compose_steps: how many rounds of routing open questions one turn may start.
         duplicate_guard: ``off``, ``warn`` or ``drop``: check the parent's draft against messages
             already sent before sending it (``drop`` removes the duplicated sentences).
@@ -213,9 +220,8 @@ class Parent:
             state: a snapshot to resume from (for hosting: restored from storage).
             on_message: called with every bot message as it is sent, before the turn ends.
         """
-        return Conversation(
-            self, id=id or uuid.uuid4().hex[:12], state=state, on_message=on_message
-        )
+        conversation_id = id or (state or {}).get("id") or uuid.uuid4().hex[:12]
+        return Conversation(self, id=conversation_id, state=state, on_message=on_message)
 
     async def aclose(self) -> None:
         """Close the models' resources (HTTP clients)."""
@@ -343,22 +349,46 @@ class Conversation:
 
     def _history(self) -> tuple[HistoryEntry, ...]:
         first_turn = max(1, self.transcript.turn_count - self.parent.history_turns + 1)
-        return tuple(
-            HistoryEntry(role=m.role, sender=m.sender, text=m.text, turn=m.turn)
-            for m in self.transcript.messages
-            if m.turn >= first_turn
-        )
+        recent: list[HistoryEntry] = []
+        for m in reversed(self.transcript.messages):
+            if m.turn < first_turn:
+                break
+            recent.append(HistoryEntry(role=m.role, sender=m.sender, text=m.text, turn=m.turn))
+        recent.reverse()
+        return tuple(recent)
+
+    def _recent_chat(self, turns: int = 3) -> tuple[ChatMessage, ...]:
+        """The last few turns before this one, for the planner (follow-ups like "yes" need them)."""
+        current = self.transcript.turn_count
+        first = max(1, current - turns)
+        out: list[ChatMessage] = []
+        for message in self.transcript.messages[-200:]:
+            if first <= message.turn < current:
+                if message.role == "user":
+                    out.append(ChatMessage(role="user", content=message.text))
+                else:
+                    out.append(
+                        ChatMessage(role="assistant", content=f"[{message.sender}] {message.text}")
+                    )
+        return tuple(out)
 
     async def _plan(self, text: str) -> tuple[list[PlannedRequest], Usage]:
         parent = self.parent
         active = self.active_agent
         if active is not None and parent.subagents[active].mode is not Mode.CONVERSATIONAL:
             active = None
+        system = parent.system
+        if active is not None:
+            system += (
+                f"\n\nRight now the conversational sub-agent `{active}` is in a dialogue with the "
+                "user and holds the floor: give it the user's message first (as its scoped "
+                "request), and route only clearly separate new requests elsewhere.\n"
+            )
         request = ModelRequest(
             task="plan",
             agent=parent.name,
-            system=parent.system,
-            messages=(ChatMessage(role="user", content=text),),
+            system=system,
+            messages=(*self._recent_chat(), ChatMessage(role="user", content=text)),
             output_schema=PLAN_SCHEMA,
             output_name="plan",
             context=PlanContext(
@@ -428,8 +458,14 @@ class Conversation:
             raise group_error.exceptions[0] from group_error
         results = [task.result() for task in tasks]
         for result in results:
-            if result.violations and parent.strict:
-                raise ContractViolationError(result.agent, result.violations)
+            if parent.strict:
+                if result.violations:
+                    raise ContractViolationError(result.agent, result.violations)
+                if result.status == "timed_out":
+                    timeout = parent.subagents[result.agent].timeout
+                    raise SubagentTimeoutError(agent=result.agent, timeout=timeout)
+                if result.status == "failed":
+                    raise SubagentError(result.error or "failed", agent=result.agent)
             if parent.subagents[result.agent].mode is Mode.CONVERSATIONAL:
                 holds_floor = result.ok and not result.answered and bool(result.messages)
                 if holds_floor:

@@ -105,7 +105,8 @@ class Transcript:
     @property
     def turn_count(self) -> int:
         """The number of turns (user messages)."""
-        return max((m.turn for m in self.messages), default=0)
+        # Messages are appended in turn order, so the last one carries the highest turn.
+        return self.messages[-1].turn if self.messages else 0
 
     def turn(self, number: int) -> list[Message]:
         """The messages of one turn, user message first."""

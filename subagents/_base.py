@@ -7,6 +7,8 @@ models and I/O.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
@@ -131,7 +133,11 @@ class Tool:
         kwargs = dict(arguments)
         if self.context_param:
             kwargs[self.context_param] = context
-        result = self.function(**kwargs)
+        if inspect.iscoroutinefunction(self.function):
+            return await self.function(**kwargs)
+        # A plain function may block (I/O, a slow library): keep it off the event loop so other
+        # sub-agents keep running and the timeout can fire.
+        result = await asyncio.to_thread(functools.partial(self.function, **kwargs))
         if inspect.isawaitable(result):
             result = await result
         return result
@@ -201,9 +207,7 @@ class Subagent:
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").replace("-", "").isalnum():
-            raise ConfigError(
-                "a sub-agent name must be letters, digits, '-' or '_'", field=f"name={self.name!r}"
-            )
+            raise ConfigError("a sub-agent name must be letters, digits, '-' or '_'", field="name")
         object.__setattr__(self, "mode", Mode(self.mode))
         object.__setattr__(self, "tools", _as_tools(self.tools))
         object.__setattr__(self, "examples", tuple(self.examples))
@@ -212,7 +216,7 @@ class Subagent:
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "outputs", outputs)
         if self.timeout <= 0:
-            raise ConfigError("timeout must be positive", field=f"{self.name}.timeout")
+            raise ConfigError("timeout must be positive", field="timeout")
 
     @property
     def receives_history(self) -> bool:

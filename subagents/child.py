@@ -32,9 +32,9 @@ class ChildAgent(Subagent):
         super().__post_init__()
         if not self.pass_history:
             raise ConfigError(
-                "a child agent always receives the parent's history; use a ConnectedAgent "
+                f"child agent {self.name!r} always receives the parent's history; use a ConnectedAgent "
                 "with pass_history=False to keep history from it",
-                field=f"{self.name}.pass_history",
+                field="pass_history",
             )
 
     @property

@@ -40,6 +40,16 @@ from subagents.contract import Kind, Mode
 __all__ = ["BotConfig", "ParentConfig", "SubagentConfig", "load_config", "load_yaml", "locate"]
 
 
+def _check_model(value: str | None) -> str | None:
+    if value is None or value == "rules" or value.startswith(("openai:", "replay:")):
+        if value in ("openai:", "replay:"):
+            raise ValueError(f"{value!r} needs a name after the colon")
+        return value
+    raise ValueError(
+        f"unknown model {value!r}; use 'rules', 'openai:<model>' or 'replay:<cassette>'"
+    )
+
+
 class ParentConfig(BaseModel):
     """The ``parent:`` section."""
 
@@ -59,6 +69,11 @@ class ParentConfig(BaseModel):
     """Check the parent's own draft against messages already sent."""
     max_compose_steps: int = Field(default=2, ge=0, le=10)
     """Rounds of routing open questions per turn."""
+
+    @field_validator("model")
+    @classmethod
+    def _known_model(cls, value: str | None) -> str | None:
+        return _check_model(value)
 
     @field_validator("duplicate_guard", mode="before")
     @classmethod
@@ -89,6 +104,12 @@ class SubagentConfig(BaseModel):
     """Connected agents only: a remote harness host exposing this agent."""
     inputs: list[IOSpec] | None = None
     """Declared inputs; absent means the contract's standard inputs."""
+
+    @field_validator("model")
+    @classmethod
+    def _known_model(cls, value: str | None) -> str | None:
+        return _check_model(value)
+
     outputs: list[IOSpec] | None = None
     """Declared outputs; absent means the contract's standard outputs for the mode."""
 
@@ -143,6 +164,8 @@ class BotConfig(BaseModel):
                     agents.append(ConnectedAgent(pass_history=history, url=entry.url, **common))
             except ConfigError as exc:
                 field = f"subagents[{index}]" + (f".{exc.field}" if exc.field else "")
+                if tree is not None and exc.field:
+                    line = locate(tree, ("subagents", index, exc.field)) or line
                 raise ConfigError(exc.message, file=self.source, line=line, field=field) from exc
         return agents
 
@@ -205,6 +228,13 @@ def load_config(path: str | Path) -> BotConfig:
             error["msg"], file=str(file), line=locate(tree, loc) or 1, field=field or None
         ) from exc
     names = [s.name for s in config.subagents]
+    if config.parent.name in names:
+        raise ConfigError(
+            f"the parent and a sub-agent are both named {config.parent.name!r}",
+            file=str(file),
+            line=locate(tree, ("parent", "name")),
+            field="parent.name",
+        )
     for index, name in enumerate(names):
         if names.index(name) != index:
             raise ConfigError(

@@ -33,9 +33,9 @@ class ConnectedAgent(Subagent):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.url is not None and not self.url.startswith(("http://", "https://")):
-            raise ConfigError("url must be an http(s) URL", field=f"{self.name}.url")
+            raise ConfigError("url must be an http(s) URL", field="url")
         if self.retries < 0:
-            raise ConfigError("retries must be 0 or more", field=f"{self.name}.retries")
+            raise ConfigError("retries must be 0 or more", field="retries")
 
     @property
     def receives_history(self) -> bool:

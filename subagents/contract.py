@@ -113,10 +113,13 @@ class SubagentOutputs(BaseModel):
     """The answer, for the parent to relay (silent agents)."""
     open_questions: tuple[str, ...] | None = Field(default=None, alias="openQuestions")
     """Parts of the request the agent could not handle, or new requests that came up."""
+    custom: dict[str, Any] = Field(default_factory=dict)
+    """Outputs the agent declares beyond the contract's (e.g. ``payDate``), as returned."""
 
     def to_wire(self) -> dict[str, Any]:
-        """The outputs with their camelCase wire names, unset ones left out."""
-        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+        """The outputs with their camelCase wire names, unset ones left out, custom ones merged."""
+        wire = self.model_dump(by_alias=True, exclude_none=True, mode="json", exclude={"custom"})
+        return {**wire, **self.custom}
 
 
 class ViolationKind(StrEnum):
@@ -239,7 +242,8 @@ def validate_outputs(
     data = dict(raw or {})
     required = list(REQUIRED_OUTPUTS[mode])
     for name in declared_outputs or ():
-        if name in CONTRACT_OUTPUTS and name not in required:
+        # openQuestions is "any agent that handled only part": required of silent agents only.
+        if name in CONTRACT_OUTPUTS and name not in required and name != "openQuestions":
             required.append(name)
     snake = {
         "scopedRequest": "scoped_request",
@@ -260,10 +264,23 @@ def validate_outputs(
                     message=f"{mode.value} agents must return {name!r}",
                 )
             )
+    known = set(CONTRACT_OUTPUTS) | set(snake.values())
+    declared = set(declared_outputs or ())
+    custom = {k: v for k, v in data.items() if k not in known and k in declared}
+    for key in sorted(k for k in data if k not in known and k not in declared):
+        violations.append(
+            ContractViolation(
+                agent=agent,
+                kind=ViolationKind.INVALID_OUTPUT,
+                output=key,
+                message=f"output {key!r} is neither a contract output nor declared by the agent",
+            )
+        )
+    data = {k: v for k, v in data.items() if k in known}
     outputs: SubagentOutputs | None = None
     if "answered" in data or "answered" not in required:
         try:
-            outputs = SubagentOutputs.model_validate(data)
+            outputs = SubagentOutputs.model_validate({**data, "custom": custom})
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = ".".join(str(p) for p in first["loc"])

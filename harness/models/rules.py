@@ -12,6 +12,7 @@ it restates the sub-agents' answers, so the simulator has real duplicates to cat
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -79,7 +80,7 @@ class RulesModel(Model):
     # --- plan -----------------------------------------------------------------------------------
 
     def _router(self, agents: Sequence[AgentCard]) -> Router:
-        return Router([(a.name, _card_texts(a), a.examples) for a in agents])
+        return _agent_router(tuple(agents))
 
     def _plan(self, context: PlanContext) -> ModelResponse:
         if context.active_agent:
@@ -178,7 +179,10 @@ class RulesModel(Model):
         parts: list[str] = []
         routes: list[dict[str, str]] = []
         router = self._router(context.agents) if context.agents else None
-        handled = {_norm(request) for request, _ in context.routed}
+        tried: dict[str, set[str]] = {}
+        for routed_request, routed_agent in context.routed:
+            tried.setdefault(_norm(routed_request), set()).add(routed_agent)
+        seen: set[str] = set()
         for own in context.own_requests:
             parts.append(_own_reply(own))
         for result in context.results:
@@ -199,19 +203,25 @@ class RulesModel(Model):
                 parts.append(result.interaction_summary)
             for question in result.open_questions:
                 key = _norm(question)
-                if key in handled:
+                if key in seen:
                     continue
-                handled.add(key)
+                seen.add(key)
+                had_it = tried.setdefault(key, set())
+                if had_it - {result.agent}:
+                    continue  # another agent already has this request
                 target = None
                 if router is not None and context.steps_left > 0:
                     ranked = [
                         name
                         for name, score in router.scores(question)
-                        if score >= self.route_threshold and name != result.agent
+                        if score >= self.route_threshold
+                        and name != result.agent
+                        and name not in had_it
                     ]
                     target = ranked[0] if ranked else None
                 if target is not None:
                     routes.append({"request": question, "agent": target})
+                    had_it.add(target)
                 else:
                     parts.append(_own_reply(question))
         message = " ".join(p for p in parts if p).strip()
@@ -286,6 +296,16 @@ def _unmatched(request: ModelRequest) -> list[str]:
 
 
 def _tool_router(tools: Sequence[ToolDefinition]) -> Router:
+    return _cached_tool_router(tuple((t.name, t.description, t.keywords) for t in tools))
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_tool_router(tools: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Router:
     return Router(
-        [(t.name, [t.name.replace("_", " "), t.description, *t.keywords], ()) for t in tools]
+        [(name, [name.replace("_", " "), desc, *words], ()) for name, desc, words in tools]
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _agent_router(agents: tuple[AgentCard, ...]) -> Router:
+    return Router([(a.name, _card_texts(a), a.examples) for a in agents])

@@ -69,6 +69,7 @@ def reset_password(request: str) -> str:
 _ACCOUNT = re.compile(r"\b(\d{4,17})\b")
 _YES = re.compile(r"\b(yes|yep|confirm|correct|go ahead|sure)\b", re.I)
 _NO = re.compile(r"\b(no|cancel|stop|nope)\b", re.I)
+_ABOUT_DEPOSIT = re.compile(r"account|deposit|number|bank|routing|digits", re.I)
 _CLAUSE = re.compile(r"\s*(?:[?!.;]+\s+|,?\s+\b(?:and also|and|also)\b\s+)", re.I)
 
 
@@ -87,8 +88,12 @@ def change_direct_deposit(ctx: ToolContext) -> Reply:
     if step == "account":
         used = [c for c in clauses if _ACCOUNT.search(c)]
         if not used:
+            # Hand back what is clearly another request, so the parent can route it.
+            others = tuple(c.strip() for c in clauses if not _ABOUT_DEPOSIT.search(c))
             return Reply(
-                text="I need the new account number (digits only) to continue.", done=False
+                text="I need the new account number (digits only) to continue.",
+                done=False,
+                open_questions=others,
             )
         account = _ACCOUNT.search(used[0]).group(1)  # type: ignore[union-attr]
         state.update(step="confirm", account=account)
@@ -110,6 +115,10 @@ def change_direct_deposit(ctx: ToolContext) -> Reply:
         if _NO.search(ctx.scoped_request):
             state.clear()
             return Reply(text="OK, I cancelled the change; your direct deposit stays as it is.")
-        return Reply(text="Please answer yes or no: should I make the change?", done=False)
+        return Reply(
+            text="Please answer yes or no: should I make the change?",
+            done=False,
+            open_questions=others,
+        )
     state.clear()
     return Reply(text="Let's start over: what is the new account number?", done=False)

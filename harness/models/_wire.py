@@ -1,0 +1,246 @@
+"""Chat-completions wire format: ``ModelRequest`` to request JSON, and checks of what comes back.
+
+Kept apart from ``openai.py`` because it needs no SDK: the cassettes of ``replay.py`` and the tests
+use the same normalisation, and structured outputs are validated here against their JSON schema
+(with ``jsonschema`` when it is installed, else with a small checker for the strict-mode subset
+this SDK's schemas use: objects, required keys, no extra keys, and the basic types).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.models.base import ChatMessage, ModelRequest, ToolCall, ToolDefinition
+
+__all__ = [
+    "PRICES",
+    "canonical_json",
+    "chat_messages",
+    "estimate_cost",
+    "response_format",
+    "schema_errors",
+    "schema_name",
+    "tool_params",
+]
+
+PRICES: Mapping[str, tuple[float, float]] = {
+    "gpt-4o": (2.50, 10.00),
+    "gpt-4o-mini": (0.15, 0.60),
+    "gpt-4.1": (2.00, 8.00),
+    "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1-nano": (0.10, 0.40),
+    "o3": (2.00, 8.00),
+    "o3-mini": (1.10, 4.40),
+    "o4-mini": (1.10, 4.40),
+    "gpt-5": (1.25, 10.00),
+    "gpt-5-mini": (0.25, 2.00),
+    "gpt-5-nano": (0.05, 0.40),
+}
+"""List prices in USD per 1M tokens (input, output), without cached-input or batch discounts."""
+
+_SNAPSHOT = re.compile(r"-\d{4}-\d{2}-\d{2}$")
+_NAME = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no spaces: the same text for the same value on any Python."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def estimate_cost(
+    models: Sequence[str],
+    input_tokens: int,
+    output_tokens: int,
+    prices: Mapping[str, tuple[float, float]],
+) -> float | None:
+    """Estimated cost in USD, from the first of ``models`` with a known price; None if none has.
+
+    A dated snapshot (``gpt-4o-mini-2024-07-18``) is priced as its model (``gpt-4o-mini``).
+    """
+    for name in models:
+        if not name:
+            continue
+        price = prices.get(name) or prices.get(_SNAPSHOT.sub("", name))
+        if price is not None:
+            return (input_tokens * price[0] + output_tokens * price[1]) / 1_000_000
+    return None
+
+
+def _tool_call_json(call: ToolCall) -> dict[str, Any]:
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": json.dumps(dict(call.arguments))},
+    }
+
+
+def chat_messages(system: str, messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
+    """The ``messages`` array: the system prompt, then each ``ChatMessage``."""
+    out: list[dict[str, Any]] = []
+    if system:
+        out.append({"role": "system", "content": system})
+    for message in messages:
+        if message.role == "tool":
+            out.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": message.tool_call_id or "",
+                    "content": message.content or "",
+                }
+            )
+        elif message.role == "assistant":
+            item: dict[str, Any] = {"role": "assistant", "content": message.content}
+            if message.tool_calls:
+                item["tool_calls"] = [_tool_call_json(c) for c in message.tool_calls]
+            elif message.content is None:
+                item["content"] = ""
+            out.append(item)
+        else:
+            out.append({"role": "user", "content": message.content or ""})
+    return out
+
+
+def tool_params(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
+    """The ``tools`` array (function tools, non-strict: tool schemas come from user code)."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": dict(tool.parameters) or {"type": "object", "properties": {}},
+                "strict": False,
+            },
+        }
+        for tool in tools
+    ]
+
+
+def schema_name(request: ModelRequest) -> str:
+    """A ``json_schema.name`` OpenAI accepts (letters, digits, ``_``, ``-``; at most 64)."""
+    return _NAME.sub("_", request.output_name or f"{request.task}_output")[:64]
+
+
+def response_format(request: ModelRequest) -> dict[str, Any] | None:
+    """``response_format`` for a request with an output schema (strict structured outputs)."""
+    if request.output_schema is None:
+        return None
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": schema_name(request),
+            "schema": dict(request.output_schema),
+            "strict": True,
+        },
+    }
+
+
+# --- structured-output validation ---------------------------------------------------------------
+# Error texts go back to the model in the repair message, so they quote values as JSON, never as
+# Python reprs ('None', 'True').
+
+_validators: dict[str, Any] = {}
+
+
+def _where(path: Sequence[Any]) -> str:
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+    return f"`{where}`" if where else "the answer"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _phrase(
+    kind: str, path: Sequence[Any], expected: Any, value: Any, schema: Mapping[str, Any]
+) -> str:
+    where = _where(path)
+    if kind == "type":
+        return f"{where} must be of type {_short(expected)}, not {_short(value)}"
+    if kind == "required" and isinstance(value, dict):
+        missing = ", ".join(f"`{name}`" for name in expected if name not in value)
+        return f"{where} is missing the required field(s) {missing}"
+    if kind == "additionalProperties" and isinstance(value, dict):
+        props = schema.get("properties", {})
+        extra = ", ".join(f"`{name}`" for name in value if name not in props)
+        return f"{where} has field(s) the schema does not allow: {extra}"
+    if kind == "enum":
+        return f"{where} must be one of {_short(expected)}, not {_short(value)}"
+    return f"{where} breaks the schema's {kind} rule ({_short(expected)})"
+
+
+def _jsonschema_errors(schema: Mapping[str, Any], value: Any) -> list[str] | None:
+    try:
+        import jsonschema  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    key = canonical_json(schema)
+    validator = _validators.get(key)
+    if validator is None:
+        cls = jsonschema.validators.validator_for(schema)
+        validator = cls(schema)
+        _validators[key] = validator
+    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    phrases = [
+        _phrase(str(e.validator), list(e.absolute_path), e.validator_value, e.instance, e.schema)
+        for e in errors
+    ]
+    return list(dict.fromkeys(phrases))  # one "required" error per missing field says it twice
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "null": (type(None),),
+}
+
+
+def _type_ok(expected: Any, value: Any) -> bool:
+    names = [expected] if isinstance(expected, str) else list(expected)
+    return any(
+        isinstance(value, _TYPES.get(name, (object,)))
+        and not (name in ("integer", "number") and isinstance(value, bool))
+        for name in names
+    )
+
+
+def _basic_errors(schema: Mapping[str, Any], value: Any, path: list[Any]) -> list[str]:
+    expected = schema.get("type")
+    if expected is not None and not _type_ok(expected, value):
+        return [_phrase("type", path, expected, value, schema)]
+    if "enum" in schema and value not in schema["enum"]:
+        return [_phrase("enum", path, schema["enum"], value, schema)]
+    errors: list[str] = []
+    if isinstance(value, dict):
+        props: Mapping[str, Any] = schema.get("properties", {})
+        required = list(schema.get("required", []))
+        if any(name not in value for name in required):
+            errors.append(_phrase("required", path, required, value, schema))
+        if schema.get("additionalProperties") is False and any(n not in props for n in value):
+            errors.append(_phrase("additionalProperties", path, False, value, schema))
+        for name, sub in props.items():
+            if name in value:
+                errors += _basic_errors(sub, value[name], [*path, name])
+    elif isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        for index, item in enumerate(value):
+            errors += _basic_errors(schema["items"], item, [*path, index])
+    return errors
+
+
+def schema_errors(
+    schema: Mapping[str, Any], value: Any, *, use_jsonschema: bool = True
+) -> list[str]:
+    """Why ``value`` does not match ``schema``, in words fit for the model (empty when it does)."""
+    if use_jsonschema:
+        errors = _jsonschema_errors(schema, value)
+        if errors is not None:
+            return errors
+    return _basic_errors(schema, value, [])

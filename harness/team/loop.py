@@ -1,0 +1,476 @@
+"""The team loop: members take turns until a stop criterion fires; the team answers as a sub-agent.
+
+One run (``Team.run``):
+
+1. Normalise and screen the task (and the parent's history) for prompt injection; a blocking finding
+   ends the run before any member speaks (``risk_blocked``).
+2. Repeat: the policy picks a speaker; the member takes its turn under ``turn_timeout`` (a failure
+   or timeout becomes an invalid message, never a crash); its reply becomes a ``TeamMessage``
+   (content normalised, a handoff to a role name mapped to that member, correlation id attached)
+   appended to the journal; its notes go to the scratchpad; the stop conditions are checked.
+3. Compute the final answer, the run state and the ``ConvergenceReport``; emit the events.
+
+``Team.as_subagent`` wraps a team as a ``ConnectedAgent`` or ``ChildAgent`` whose ``handler`` runs
+the loop on the scoped request and returns the contract's outputs, so a parent uses it like any
+agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import inspect
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from harness.aggregate import AggregatedResult
+from harness.convergence import (
+    Budget,
+    ConvergenceReport,
+    Risk,
+    compute_convergence,
+    convergence_events,
+)
+from harness.exceptions import ConfigError, UsageError
+from harness.models.base import Model
+from harness.team.events import EventHandler, EventLog
+from harness.team.guardrails import Guardrails, Screening, normalize_text, screen
+from harness.team.members import Member, take_turn
+from harness.team.messages import (
+    MemberReply,
+    MessageContext,
+    MessageMetadata,
+    Signals,
+    TeamMessage,
+    ToolPermission,
+)
+from harness.team.outcome import Synthesis, build_run_state, final_answer
+from harness.team.policies import RoundRobin, SpeakerPolicy
+from harness.team.state import Journal, Scratchpad, TeamState
+from harness.team.termination import (
+    AnyOf,
+    BudgetLimit,
+    MaxTurns,
+    StopReason,
+    StopToken,
+    TerminationCondition,
+    ValidationFailures,
+)
+from subagents import ChildAgent, ConnectedAgent, HistoryEntry, Kind, Mode, ToolContext, Usage
+
+__all__ = ["Team", "TeamResult"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamResult:
+    """Everything a team run produced."""
+
+    team: str
+    task: str
+    """The task as the members saw it (normalised, possibly sanitised)."""
+    correlation_id: str
+    answer: str
+    """The final answer; empty when the team produced none."""
+    confidence: float | None
+    open_questions: tuple[str, ...]
+    stop: StopReason
+    journal: tuple[TeamMessage, ...]
+    scratchpad: Mapping[str, Any]
+    events: tuple[dict[str, Any], ...]
+    report: ConvergenceReport
+    aggregated: AggregatedResult | None = None
+    """The aggregation of the solvers' answers, when the answer came from one."""
+    screening: Screening | None = None
+    usage: Usage = field(default_factory=Usage)
+    elapsed_s: float = 0.0
+
+    @property
+    def status(self) -> str:
+        return self.report.status.value
+
+    def to_outputs(self, mode: Mode | str = Mode.SILENT) -> dict[str, Any]:
+        """The contract's outputs (wire names) for a sub-agent in ``mode``."""
+        mode = Mode(mode)
+        open_questions = list(self.open_questions)
+        if self.stop.kind == "guardrail":
+            rules = ", ".join(self.screening.rules) if self.screening else ""
+            text = "The request was not processed: it looks like a prompt-injection attempt" + (
+                f" ({rules})." if rules else "."
+            )
+        elif self.answer.strip():
+            text = self.answer
+        else:
+            text = f"The team could not answer the request ({self.stop.detail})."
+            open_questions = [self.task, *open_questions]
+        if mode is Mode.SILENT:
+            return {"answered": False, "findings": text, "openQuestions": open_questions}
+        return {
+            "answered": bool(self.answer.strip()) and self.stop.kind != "guardrail",
+            "interactionSummary": text,
+            "openQuestions": open_questions,
+        }
+
+
+@dataclass(slots=True, kw_only=True)
+class _Run:
+    task: str
+    correlation_id: str
+    history: tuple[HistoryEntry, ...] | None
+    started: float
+    journal: Journal = field(default_factory=Journal)
+    pad: Scratchpad = field(default_factory=Scratchpad)
+    usage: Usage = field(default_factory=Usage)
+    tokens: int = 0
+    failures: int = 0
+
+
+class Team:
+    """A team of members that works on one task at a time and can serve as a sub-agent.
+
+    Args:
+        name: the team's name (used in prompts and events).
+        members: the members, in their default speaking order.
+        policy: speaker selection; round robin with handoffs by default.
+        termination: stop criteria; ``StopToken() | ValidationFailures(3)`` by default. The turn
+            limit, the loop watchdog and the budget are always added.
+        max_turns: the turn limit.
+        model: the model of members that have neither a model nor a function.
+        guardrails: injection screening, tool timeout, watchdog settings.
+        budget: token, cost and time limits (stops the run and feeds the convergence report).
+        quality_threshold: the answer confidence that counts as quality reached; None: no signal.
+        synthesis: ``auto`` aggregates several solvers' answers when no member gave a final one;
+            ``last`` takes the latest answer.
+        turn_timeout: seconds one member's turn may take.
+        clock: the time source (seconds), replaceable in tests.
+        on_event: called with every event of every run.
+        on_result: called with every finished run's ``TeamResult`` (sync or async), for example to
+            keep the reports of a team that runs as a sub-agent.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        members: Sequence[Member],
+        policy: SpeakerPolicy | None = None,
+        termination: TerminationCondition | None = None,
+        max_turns: int = 12,
+        model: Model | None = None,
+        guardrails: Guardrails | None = None,
+        budget: Budget | None = None,
+        quality_threshold: float | None = 0.7,
+        synthesis: Synthesis = "auto",
+        turn_timeout: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+        on_event: EventHandler | None = None,
+        on_result: Callable[[TeamResult], Awaitable[None] | None] | None = None,
+    ) -> None:
+        if not members:
+            raise ConfigError("a team needs at least one member", field=f"{name}.members")
+        names = [m.name for m in members]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ConfigError(
+                f"member names repeat: {', '.join(repeated)}", field=f"{name}.members"
+            )
+        if max_turns < 1 or turn_timeout <= 0:
+            raise ConfigError("max_turns and turn_timeout must be positive", field=name)
+        self.name = name
+        self.members = tuple(members)
+        self.policy = policy or RoundRobin()
+        self.termination = termination or (StopToken() | ValidationFailures(3))
+        self.max_turns = max_turns
+        self.model = model
+        self.guardrails = guardrails or Guardrails()
+        self.budget = budget
+        self.quality_threshold = quality_threshold
+        self.synthesis = synthesis
+        self.turn_timeout = turn_timeout
+        self.clock = clock
+        self.on_event = on_event
+        self.on_result = on_result
+        self._by_name = {m.name: m for m in members}
+
+    def _conditions(self) -> TerminationCondition:
+        parts = [copy.deepcopy(self.termination)]
+        if self.budget is not None:
+            b = self.budget
+            parts.append(
+                BudgetLimit(
+                    max_tokens=b.max_tokens, max_cost_usd=b.max_cost_usd, max_seconds=b.max_seconds
+                )
+            )
+        if self.guardrails.watchdog is not None:
+            parts.append(copy.deepcopy(self.guardrails.watchdog))
+        parts.append(MaxTurns(self.max_turns))
+        combined = AnyOf(*parts)
+        combined.reset()
+        return combined
+
+    def _state(self, run: _Run, *, speaker: str | None = None) -> TeamState:
+        return TeamState(
+            task=run.task,
+            correlation_id=run.correlation_id,
+            turn=len(run.journal),
+            members=tuple(self._by_name),
+            roles={m.name: m.role for m in self.members},
+            journal=run.journal.entries,
+            scratchpad=run.pad.snapshot(),
+            history=run.history,
+            speaker=speaker,
+            tokens_used=run.tokens,
+            cost_usd=run.usage.cost_usd,
+            elapsed_s=self.clock() - run.started,
+            consecutive_failures=run.failures,
+        )
+
+    def _message(
+        self,
+        member: Member,
+        reply: MemberReply | None,
+        error: str | None,
+        run: _Run,
+        latency: float,
+    ) -> TeamMessage:
+        turn = len(run.journal) + 1
+        reply = reply or MemberReply(content="")
+        handoff = reply.handoff
+        if handoff is not None and handoff not in self._by_name:
+            by_role = [m.name for m in self.members if m.role == handoff and m.name != member.name]
+            handoff = by_role[0] if by_role else None
+        memory_ref = None
+        if reply.notes and error is None:
+            for key, value in reply.notes.items():
+                run.pad.write(key, value, by=member.name, turn=turn)
+            memory_ref = "scratchpad:" + ",".join(reply.notes)
+        return TeamMessage(
+            turn=turn,
+            sender=member.name,
+            role=member.role,
+            goal=member.goal,
+            content=normalize_text(reply.content),
+            context=MessageContext(task_id=run.correlation_id, memory_ref=memory_ref),
+            constraints=member.constraints,
+            tools=tuple(ToolPermission(name=getattr(t, "name", "")) for t in member.tools),
+            signals=Signals(
+                handoff=handoff,
+                stop=reply.stop and error is None,
+                needs_tool=reply.needs_tool,
+                verdict=reply.verdict,
+            ),
+            metadata=MessageMetadata(
+                correlation_id=run.correlation_id,
+                confidence=reply.confidence,
+                cost_estimate_tokens=reply.cost_estimate_tokens,
+                latency_s=round(latency, 6),
+                valid=error is None,
+                error=error,
+            ),
+            fields=dict(reply.fields),
+            open_questions=tuple(normalize_text(q) for q in reply.open_questions),
+        )
+
+    async def _screen_inputs(
+        self, task: str, history: Sequence[HistoryEntry] | None, log: EventLog
+    ) -> tuple[Screening, tuple[HistoryEntry, ...] | None]:
+        policy = self.guardrails.on_injection
+        checked = screen(task, policy=policy) if self.guardrails.screen_inputs else None
+        screening = checked or Screening(text=normalize_text(task))
+        if screening.findings:
+            kind = "guardrail.blocked" if screening.blocked else "guardrail.flagged"
+            await log.emit(kind, source="task", rules=list(screening.rules))
+        if history is None:
+            return screening, None
+        kept: list[HistoryEntry] = []
+        for entry in history:
+            result = screen(entry.text, policy=policy) if self.guardrails.screen_inputs else None
+            if result is not None and result.blocked:
+                await log.emit(
+                    "guardrail.flagged",
+                    source=f"history:turn {entry.turn}",
+                    rules=list(result.rules),
+                    action="dropped",
+                )
+                continue
+            text = result.text if result is not None else normalize_text(entry.text)
+            kept.append(entry.model_copy(update={"text": text}))
+        return screening, tuple(kept)
+
+    async def run(
+        self,
+        task: str,
+        *,
+        history: Sequence[HistoryEntry] | None = None,
+        correlation_id: str | None = None,
+        on_event: EventHandler | None = None,
+    ) -> TeamResult:
+        """Run the team on ``task`` until a stop criterion fires.
+
+        Args:
+            task: what the team must do (a sub-agent's scoped request).
+            history: the parent's conversation, as context for the members.
+            correlation_id: the run's id, carried by every message and event; random by default.
+            on_event: called with every event of this run, after the team's own handler.
+        """
+        if not task or not task.strip():
+            raise UsageError("a team needs a non-empty task")
+        cid = correlation_id or uuid.uuid4().hex
+        log = EventLog(cid, (self.on_event, on_event))
+        started = self.clock()
+        conditions = self._conditions()
+        screening, clean_history = await self._screen_inputs(task, history, log)
+        run = _Run(task=screening.text, correlation_id=cid, history=clean_history, started=started)
+        await log.emit(
+            "team.started",
+            team=self.name,
+            task=run.task,
+            members={m.name: m.role.value for m in self.members},
+            policy=type(self.policy).__name__,
+        )
+        risks: list[Risk] = []
+        stop: StopReason | None = None
+        if screening.blocked:
+            rules = ", ".join(screening.rules)
+            stop = StopReason(kind="guardrail", detail=f"prompt injection in the task ({rules})")
+            risks.append(Risk(id=f"injection:{rules}", kind="prompt_injection", detail=stop.detail))
+        while stop is None:
+            speaker = await self.policy.select(self._state(run))
+            member = self._by_name.get(speaker)
+            if member is None:
+                raise UsageError(f"the speaker policy chose {speaker!r}, who is not a member")
+            begun = self.clock()
+            reply: MemberReply | None = None
+            error: str | None = None
+            try:
+                async with asyncio.timeout(self.turn_timeout):
+                    reply, usage = await take_turn(
+                        member,
+                        self._state(run, speaker=speaker),
+                        team=self.name,
+                        model=self.model,
+                        guardrails=self.guardrails,
+                        log=log,
+                    )
+                run.usage = run.usage + usage
+            except TimeoutError:
+                error = f"turn timed out after {self.turn_timeout:g}s"
+            except ConfigError:
+                raise
+            except Exception as exc:  # a failed turn is recorded and counted, the run goes on
+                error = f"{type(exc).__name__}: {exc}"
+            message = self._message(member, reply, error, run, self.clock() - begun)
+            run.journal.append(message)
+            run.tokens += message.metadata.cost_estimate_tokens or 0
+            if error is not None or message.signals.verdict == "reject":
+                run.failures += 1
+            elif message.signals.verdict == "accept":
+                run.failures = 0
+            await log.emit(
+                "team.message",
+                turn=message.turn,
+                sender=message.sender,
+                message=message.model_dump(mode="json"),
+            )
+            stop = conditions.check(self._state(run))
+        return await self._finish(run, stop, screening, risks, log)
+
+    async def _finish(
+        self, run: _Run, stop: StopReason, screening: Screening, risks: list[Risk], log: EventLog
+    ) -> TeamResult:
+        await log.emit("team.stopped", turn=len(run.journal), kind=stop.kind, detail=stop.detail)
+        journal = run.journal.entries
+        answer = await final_answer(journal, stop, synthesis=self.synthesis)
+        elapsed = self.clock() - run.started
+        state = build_run_state(
+            journal,
+            roles={m.name: m.role for m in self.members},
+            depends_on={m.name: m.depends_on for m in self.members},
+            stop=stop,
+            correlation_id=run.correlation_id,
+            answer=answer,
+            quality_threshold=self.quality_threshold,
+            max_turns=self.max_turns,
+            budget=self.budget,
+            tokens_used=run.tokens,
+            cost_usd=run.usage.cost_usd,
+            elapsed_s=elapsed,
+            risks=risks,
+        )
+        report = compute_convergence(state)
+        for kind, payload in convergence_events(report, correlation_id=run.correlation_id):
+            payload.pop("correlation_id", None)
+            await log.emit(kind, **payload)
+        await log.emit(
+            "team.finished",
+            status=report.status.value,
+            termination_reason=report.termination_reason.value
+            if report.termination_reason
+            else None,
+            turns=len(journal),
+        )
+        result = TeamResult(
+            team=self.name,
+            task=run.task,
+            correlation_id=run.correlation_id,
+            answer=answer.text,
+            confidence=answer.confidence,
+            open_questions=answer.open_questions,
+            stop=stop,
+            journal=journal,
+            scratchpad=run.pad.snapshot(),
+            events=log.events,
+            report=report,
+            aggregated=answer.aggregated,
+            screening=screening,
+            usage=run.usage,
+            elapsed_s=elapsed,
+        )
+        if self.on_result is not None:
+            outcome = self.on_result(result)
+            if inspect.isawaitable(outcome):
+                await outcome
+        return result
+
+    async def handle(self, ctx: ToolContext, *, mode: Mode | str = Mode.SILENT) -> dict[str, Any]:
+        """Run the team as a sub-agent: the scoped request in, the contract's outputs out.
+
+        A summary of the run (correlation id, status, termination reason, turns) is kept in
+        ``ctx.state["team"]`` for the conversation.
+        """
+        result = await self.run(ctx.scoped_request, history=ctx.history)
+        reason = result.report.termination_reason
+        ctx.state["team"] = {
+            "correlation_id": result.correlation_id,
+            "status": result.status,
+            "termination_reason": reason.value if reason else None,
+            "turns": len(result.journal),
+        }
+        return result.to_outputs(mode)
+
+    def as_subagent(
+        self,
+        *,
+        name: str,
+        description: str,
+        kind: Kind | Literal["child", "connected"] = "connected",
+        mode: Mode | Literal["silent", "direct"] = "silent",
+        **kwargs: Any,
+    ) -> ConnectedAgent | ChildAgent:
+        """This team as a sub-agent whose handler runs the loop (silent or direct mode).
+
+        Extra keyword arguments go to the agent (``timeout``, ``instructions``, ``pass_history``...).
+        """
+        chosen = Mode(mode)
+        if chosen is Mode.CONVERSATIONAL:
+            raise ConfigError("a team cannot hold the floor; use silent or direct", field=name)
+
+        async def handler(ctx: ToolContext) -> dict[str, Any]:
+            return await self.handle(ctx, mode=chosen)
+
+        roles = ", ".join(f"{m.name} ({m.role.value})" for m in self.members)
+        kwargs.setdefault("instructions", f"A team of agents working together: {roles}.")
+        agent_cls = ChildAgent if Kind(kind) is Kind.CHILD else ConnectedAgent
+        return agent_cls(name=name, description=description, mode=chosen, handler=handler, **kwargs)

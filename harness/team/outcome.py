@@ -1,0 +1,231 @@
+"""What a finished team run amounts to: its final answer and the state its report is computed from.
+
+**Final answer.** When the run stopped on a stop token sent by a producing member (planner, solver,
+arbiter) with something to say, that message is the answer. Otherwise the latest arbiter message
+is; otherwise, when two or more solvers spoke (and ``synthesis`` is ``auto``), their latest messages
+are aggregated with ``harness.aggregate`` (conflicting fields resolved by confidence, the team's
+confidence the minimum of theirs); otherwise the latest solver message is. Open questions are those
+left in each member's latest message.
+
+**Run state** (``harness.convergence.RunState``): one task per member that spoke, complete unless
+its latest turn failed, with the fields it produced (latest value per key) and role-based
+dependencies (solvers on planners, critics and verifiers on solvers, arbiters on solvers). A
+verifier's verdict is the test result of the solver message it followed, so a solver revised after
+a rejection and never re-verified is untested, not failed. The latest critic verdict is the review;
+a rejection counts as actionable once a member it handed over to has taken a turn since. Arbiter
+fields and resolved aggregation conflicts are explicit decisions. A guardrail block and the loop
+watchdog are blocking risks; a run stopped before any member spoke has one blocked task, the task
+itself. Quality is the answer's confidence against the team's threshold; rounds are turns against
+the turn limit, or rounds against ``ConfidenceNotReached``'s bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from harness.aggregate import AgentOutput, AggregatedResult, aggregate
+from harness.convergence import (
+    Budget,
+    Quality,
+    Review,
+    Risk,
+    RunState,
+    TaskState,
+    TaskStatus,
+    Usage,
+)
+from harness.team.messages import TeamMessage, TeamRole
+from harness.team.termination import StopReason
+
+__all__ = ["Answer", "Synthesis", "build_run_state", "final_answer"]
+
+Synthesis = Literal["auto", "last"]
+_PRODUCERS = (TeamRole.PLANNER, TeamRole.SOLVER, TeamRole.ARBITER)
+_DEPENDS: Mapping[TeamRole, tuple[TeamRole, ...]] = {
+    TeamRole.SOLVER: (TeamRole.PLANNER,),
+    TeamRole.CRITIC: (TeamRole.SOLVER,),
+    TeamRole.VERIFIER: (TeamRole.SOLVER,),
+    TeamRole.ARBITER: (TeamRole.SOLVER,),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Answer:
+    text: str
+    confidence: float | None
+    open_questions: tuple[str, ...]
+    aggregated: AggregatedResult | None = None
+    source: str | None = None
+    """The member whose message is the answer, or ``aggregate``."""
+
+
+def _latest(journal: Sequence[TeamMessage], role: TeamRole) -> TeamMessage | None:
+    return next((m for m in reversed(journal) if m.role is role and m.metadata.valid), None)
+
+
+def _latest_per_sender(journal: Sequence[TeamMessage]) -> dict[str, TeamMessage]:
+    out: dict[str, TeamMessage] = {}
+    for m in journal:
+        out[m.sender] = m
+    return out
+
+
+async def final_answer(
+    journal: Sequence[TeamMessage], stop: StopReason, *, synthesis: Synthesis = "auto"
+) -> Answer:
+    """The run's answer, by the rule of the module docstring."""
+    latest = _latest_per_sender(journal)
+    open_questions = tuple(
+        dict.fromkeys(q for m in latest.values() if m.metadata.valid for q in m.open_questions)
+    )
+    last = journal[-1] if journal else None
+    chosen: TeamMessage | None = None
+    if (
+        stop.kind == "stop_token"
+        and last is not None
+        and last.role in _PRODUCERS
+        and last.content.strip()
+    ):
+        chosen = last
+    chosen = chosen or _latest(journal, TeamRole.ARBITER)
+    solvers = [
+        m for m in latest.values() if m.role is TeamRole.SOLVER and m.metadata.valid and m.content
+    ]
+    if chosen is None and len(solvers) >= 2 and synthesis == "auto":
+        outputs = [
+            AgentOutput(
+                agent=m.sender,
+                data=dict(m.fields) or None,
+                text=m.content,
+                confidence=m.metadata.confidence,
+                missing=m.open_questions,
+                status="partial" if m.open_questions else "complete",
+            )
+            for m in solvers
+        ]
+        result = await aggregate(outputs, strategy="confidence", top_k=7)
+        return Answer(
+            text=result.summary,
+            confidence=result.confidence
+            if all(o.confidence is not None for o in outputs)
+            else None,
+            open_questions=open_questions,
+            aggregated=result,
+            source="aggregate",
+        )
+    chosen = chosen or _latest(journal, TeamRole.SOLVER)
+    if chosen is None:
+        return Answer(text="", confidence=None, open_questions=open_questions)
+    return Answer(
+        text=chosen.content,
+        confidence=chosen.metadata.confidence,
+        open_questions=open_questions,
+        source=chosen.sender,
+    )
+
+
+def _tests(journal: Sequence[TeamMessage]) -> dict[str, bool]:
+    """Solver → verdict of the verifier message that followed its latest message, if any."""
+    results: dict[str, bool] = {}
+    target: str | None = None
+    for m in journal:
+        if m.role is TeamRole.SOLVER:
+            target = m.sender
+            results.pop(m.sender, None)  # a new version is untested until verified again
+        elif m.role is TeamRole.VERIFIER and m.signals.verdict and target is not None:
+            results[target] = m.signals.verdict == "accept"
+    return results
+
+
+def _review(journal: Sequence[TeamMessage]) -> Review | None:
+    for index in range(len(journal) - 1, -1, -1):
+        m = journal[index]
+        if m.role is not TeamRole.CRITIC or m.signals.verdict is None:
+            continue
+        if m.signals.verdict == "accept":
+            return Review(accepted=True, reviewer=m.sender, reason=m.content)
+        wanted = m.signals.handoff
+        acted = wanted is not None and any(x.sender == wanted for x in journal[index + 1 :])
+        return Review(
+            accepted=False,
+            reviewer=m.sender,
+            reason=m.content,
+            retry_tasks=(wanted,) if acted and wanted else (),
+        )
+    return None
+
+
+def build_run_state(
+    journal: Sequence[TeamMessage],
+    *,
+    roles: Mapping[str, TeamRole],
+    depends_on: Mapping[str, tuple[str, ...] | None],
+    stop: StopReason,
+    correlation_id: str,
+    answer: Answer,
+    quality_threshold: float | None,
+    max_turns: int,
+    budget: Budget | None,
+    tokens_used: int,
+    cost_usd: float | None,
+    elapsed_s: float,
+    risks: Sequence[Risk] = (),
+) -> RunState:
+    """The convergence input of a finished run, by the mapping of the module docstring."""
+    latest = _latest_per_sender(journal)
+    tested = _tests(journal)
+    tasks: list[TaskState] = []
+    for name, message in latest.items():
+        fields: dict[str, object] = {}
+        for m in journal:
+            if m.sender == name and m.metadata.valid:
+                fields.update(m.fields)
+        deps = depends_on.get(name)
+        if deps is None:
+            wanted = _DEPENDS.get(message.role, ())
+            deps = tuple(n for n, r in roles.items() if r in wanted and n != name)
+        tasks.append(
+            TaskState(
+                id=name,
+                agent=name,
+                status=TaskStatus.COMPLETE if message.metadata.valid else TaskStatus.FAILED,
+                fields=fields,
+                tests_passed=tested.get(name),
+                depends_on=deps,
+            )
+        )
+    if not tasks:
+        # nobody spoke (a guardrail stopped the intake): the task itself is the blocked task
+        tasks.append(TaskState(id="task", agent="team", status=TaskStatus.BLOCKED))
+    decisions: dict[str, str] = {}
+    if answer.aggregated is not None:
+        for c in answer.aggregated.conflicts_resolved:
+            if c.resolved and c.winner:
+                decisions[c.field] = c.winner
+    for m in journal:
+        if m.role is TeamRole.ARBITER and m.metadata.valid:
+            decisions.update({key: m.sender for key in m.fields})
+    all_risks = list(risks)
+    if stop.kind == "watchdog":
+        all_risks.append(Risk(id="loop-watchdog", kind="loop", detail=stop.detail))
+    if stop.kind == "confidence_not_reached":
+        rounds, limit = stop.limit or 0, stop.limit
+    else:
+        rounds, limit = len(journal), max_turns
+    known_tokens = tokens_used if any(m.metadata.cost_estimate_tokens for m in journal) else None
+    return RunState(
+        run_id=correlation_id,
+        tasks=tuple(tasks),
+        budget=budget or stop.budget,
+        usage=Usage(tokens=known_tokens, cost_usd=cost_usd, seconds=elapsed_s),
+        quality=None
+        if quality_threshold is None
+        else Quality(score=answer.confidence, threshold=quality_threshold),
+        review=_review(journal),
+        rounds=rounds,
+        max_rounds=limit,
+        risks=tuple(all_risks),
+        decisions=decisions,
+    )

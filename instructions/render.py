@@ -1,0 +1,403 @@
+"""Render every generated instruction from plain views of the agents (DESIGN.md section 5).
+
+The templates live in ``instructions/templates``. The environment uses ``StrictUndefined`` (a
+misspelt variable is an error, not an empty string) and a ``finalize`` hook that refuses anything
+but text and numbers, so a Python repr (``None``, ``True``, ``['a']``) can never reach a prompt.
+
+Multi-section texts (instructions, system prompts, Markdown) end with one newline; descriptions,
+which are single field values, do not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from instructions._copilot_studio import (
+    ChildFragment,
+    ConnectedFragment,
+    PropertyView,
+    render_fragments,
+)
+from instructions._descriptions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from instructions.views import AgentView, ParentView
+
+__all__ = [
+    "output_description",
+    "render_copilot_studio",
+    "render_markdown",
+    "render_parent_system",
+    "render_subagent_description",
+    "render_subagent_instructions",
+    "render_subagent_system",
+    "render_top_level_instruction",
+]
+
+_TEMPLATES = Path(__file__).with_name("templates")
+
+_MODE_OUTPUTS: dict[str, tuple[str, ...]] = {
+    "silent": ("answered", "findings", "openQuestions"),
+    "direct": ("answered", "interactionSummary"),
+    "conversational": ("answered", "scopedRequest", "interactionSummary"),
+}
+"""The outputs each mode must return (DESIGN.md section 3; mirrors ``subagents.REQUIRED_OUTPUTS``)."""
+
+_TYPE_WORDS = {"answered": "true or false", "openQuestions": "a list of text"}
+"""How an output's type reads in prose; every other contract output is text."""
+
+_ANSWERED_NOTES = {
+    "silent": "Yours is always false.",
+    "direct": "Set it to true once you have sent the answer.",
+    "conversational": "Keep it false until the user has the final answer or outcome.",
+}
+
+_MODE_WORDS = {
+    "silent": "silent (it never talks to the user; you relay its findings)",
+    "direct": "direct (it answers the user itself, once)",
+    "conversational": (
+        "conversational (it talks with the user over several turns until the request is done)"
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Field:
+    """An input or output as the templates show it."""
+
+    name: str
+    description: str
+    type_words: str = ""
+    note: str = ""
+    required: bool = False
+
+
+def output_description(name: str) -> str:
+    """The contract's words for one of its outputs.
+
+    Args:
+        name: the output's wire name (``answered``, ``findings``, ...).
+
+    Raises:
+        ValueError: for a name that is not one of the contract's outputs.
+    """
+    try:
+        return OUTPUT_DESCRIPTIONS[name]
+    except KeyError:
+        known = ", ".join(OUTPUT_DESCRIPTIONS)
+        raise ValueError(
+            f"{name!r} is not a contract output; the contract's are: {known}"
+        ) from None
+
+
+def render_top_level_instruction(parent: ParentView) -> str:
+    """The generated top-level instruction that makes the parent check ``answered`` before it speaks.
+
+    It names which of the parent's sub-agents talk to the user and which never do.
+    """
+    return _top_level(parent, level=2)
+
+
+def render_subagent_description(agent: AgentView) -> str:
+    """The routing description for the parent, with the hint on how to read ``answered``.
+
+    Silent agents never answer the user, so their hint says to relay their ``findings`` instead.
+    """
+    return _render("subagent_description.md.j2", agent=agent, **_open_questions(agent)).strip()
+
+
+def render_subagent_instructions(agent: AgentView) -> str:
+    """The generated block of a sub-agent's instructions, for its mode.
+
+    It anchors the agent to ``scopedRequest``, says how to treat history, gives the mode's rules
+    (the explicit do-not-message-the-user block for silent agents) and describes every output it
+    must return.
+    """
+    return _subagent_instructions(agent, level=2)
+
+
+def render_subagent_system(agent: AgentView, *, generated: bool = True) -> str:
+    """A sub-agent's full system prompt: the generated block, then its own instructions.
+
+    Args:
+        agent: the sub-agent.
+        generated: include the generated block; without it only the agent's own instructions remain
+            (an empty string when it has none).
+    """
+    return _subagent_system(agent, level=2, generated=generated)
+
+
+def render_parent_system(parent: ParentView, *, generated: bool = True) -> str:
+    """The parent's full system prompt.
+
+    The generated top-level instruction, the parent's own instructions, then a catalogue of its
+    sub-agents (description, mode, inputs, outputs, example requests).
+
+    Args:
+        parent: the parent and its sub-agents.
+        generated: include the generated top-level instruction and the ``answered`` hints in the
+            sub-agents' descriptions; without them this is the "naive" parent used as a baseline.
+    """
+    agents = [
+        {
+            "name": agent.name,
+            "description": (
+                render_subagent_description(agent) if generated else agent.description.strip()
+            ),
+            "mode_words": _MODE_WORDS[agent.mode],
+            "inputs": [field for field in _inputs(agent) if field.name != "history"],
+            "receives_history": agent.receives_history,
+            "output_names": [f"`{field.name}`" for field in _outputs(agent)],
+            "examples": [example.strip() for example in agent.examples if example.strip()],
+        }
+        for agent in parent.subagents
+    ]
+    return _finish(
+        _render(
+            "parent_system.md.j2",
+            h="##",
+            top_level=_top_level(parent, level=2) if generated else "",
+            instructions=parent.instructions.strip(),
+            agents=agents,
+        )
+    )
+
+
+def render_markdown(parent: ParentView, *, agent: str | None = None) -> str:
+    """Everything generated for a bot, as Markdown (``harness instructions CONFIG``).
+
+    The parent's instructions (top-level instruction, then its own), then for each sub-agent its
+    description, its instructions and the descriptions of its inputs and outputs.
+
+    Args:
+        parent: the parent and its sub-agents.
+        agent: show only this sub-agent.
+
+    Raises:
+        ValueError: when ``agent`` names no sub-agent of the parent.
+    """
+    chosen = _select(parent, agent)
+    agents = [
+        {
+            "name": sub.name,
+            "summary": _summary(sub),
+            "description": render_subagent_description(sub),
+            "instructions": _subagent_system(sub, level=4, generated=True).strip(),
+            "inputs": _inputs(sub),
+            "outputs": _outputs(sub),
+        }
+        for sub in chosen
+    ]
+    parent_view = None
+    if agent is None:
+        parent_view = {"name": parent.name, "instructions": _parent_instructions(parent, level=3)}
+    title = parent.name if agent is None else f"{parent.name} / {agent}"
+    return _finish(_render("markdown.md.j2", title=title, parent=parent_view, agents=agents))
+
+
+def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> str:
+    """YAML fragments a Copilot Studio maker can paste, each introduced by a comment saying where.
+
+    The parent's ``instructions`` (``GptComponentMetadata``); for each child agent an
+    ``AgentDialog`` (``beginDialog.description``, ``settings.instructions``, ``inputs``,
+    ``inputType`` / ``outputType``); for each connected agent the calling side's ``TaskDialog``
+    (``modelDescription``, ``inputs``, ``outputs``, and ``inputType`` / ``outputType`` inside
+    ``action``, as ``InvokeConnectedAgentTaskAction`` requires) and the ``instructions`` for the
+    connected agent itself.
+
+    Args:
+        parent: the parent and its sub-agents.
+        agent: only this sub-agent's fragments (the parent's are left out).
+
+    Raises:
+        ValueError: when ``agent`` names no sub-agent of the parent.
+    """
+    chosen = _select(parent, agent)
+    fragments: list[ChildFragment | ConnectedFragment] = []
+    for sub in chosen:
+        inputs = tuple(
+            PropertyView(
+                name=field.name,
+                description=field.description,
+                type="String",
+                required=field.required,
+            )
+            for field in _inputs(sub)
+            if field.name != "history"  # Copilot Studio passes history by its own setting
+        )
+        outputs = tuple(
+            PropertyView(
+                name=field.name,
+                description=field.description,
+                type="Boolean" if field.name == "answered" else "String",
+                required=field.required,
+            )
+            for field in _outputs(sub)
+        )
+        common: dict[str, Any] = {
+            "name": sub.name,
+            "description": render_subagent_description(sub),
+            "instructions": _subagent_system(sub, level=2, generated=True).strip(),
+            "inputs": inputs,
+            "outputs": outputs,
+        }
+        if sub.kind == "child":
+            fragments.append(ChildFragment(**common))
+        else:
+            fragments.append(ConnectedFragment(**common, history=sub.receives_history))
+    parent_instructions = None if agent is not None else _parent_instructions(parent, level=2)
+    return render_fragments(
+        parent=parent.name, parent_instructions=parent_instructions, agents=fragments
+    )
+
+
+# -- internals -------------------------------------------------------------------------------------
+
+
+def _finalize(value: object) -> object:
+    """Let only text and numbers into rendered text; anything else is a template bug."""
+    if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
+        return value
+    raise TypeError(
+        f"template tried to print a {type(value).__name__} ({value!r}); render it as words"
+    )
+
+
+def _join_words(items: Iterable[object]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(_TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_finalize,
+    )
+    env.filters["join_words"] = _join_words
+    return env
+
+
+def _render(template: str, **context: Any) -> str:
+    return _environment().get_template(template).render(**context)
+
+
+def _finish(text: str) -> str:
+    """Drop trailing spaces and runs of blank lines; end with exactly one newline."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
+
+
+def _top_level(parent: ParentView, *, level: int) -> str:
+    talkers = [f"`{a.name}`" for a in parent.subagents if a.mode != "silent"]
+    silent = [f"`{a.name}`" for a in parent.subagents if a.mode == "silent"]
+    return _finish(_render("top_level.md.j2", h="#" * level, talkers=talkers, silent=silent))
+
+
+def _parent_instructions(parent: ParentView, *, level: int) -> str:
+    """What goes into the parent's instructions field: the top-level instruction, then its own."""
+    text = _top_level(parent, level=level)
+    own = parent.instructions.strip()
+    if own:
+        text += f"\n{'#' * level} Role\n\n{own}\n"
+    return _finish(text)
+
+
+def _subagent_instructions(agent: AgentView, *, level: int) -> str:
+    contract_inputs = set(INPUT_DESCRIPTIONS)
+    extra_inputs = [field for field in _inputs(agent) if field.name not in contract_inputs]
+    return _finish(
+        _render(
+            "subagent_instructions.md.j2",
+            h="#" * level,
+            agent=agent,
+            outputs=_outputs(agent),
+            extra_inputs=extra_inputs,
+            **_open_questions(agent),
+        )
+    )
+
+
+def _subagent_system(agent: AgentView, *, level: int, generated: bool) -> str:
+    own = agent.instructions.strip()
+    if not generated:
+        return _finish(own) if own else ""
+    text = _subagent_instructions(agent, level=level)
+    if own:
+        text += f"\n{'#' * level} Role\n\n{own}\n"
+    return _finish(text)
+
+
+def _open_questions(agent: AgentView) -> dict[str, bool]:
+    return {"returns_open_questions": any(f.name == "openQuestions" for f in _outputs(agent))}
+
+
+def _inputs(agent: AgentView) -> list[_Field]:
+    """``scopedRequest`` always, ``history`` when it is passed, then the agent's own inputs."""
+    fields = [
+        _Field(name="scopedRequest", description=INPUT_DESCRIPTIONS["scopedRequest"], required=True)
+    ]
+    if agent.receives_history:
+        fields.append(_Field(name="history", description=INPUT_DESCRIPTIONS["history"]))
+    seen = {field.name for field in fields} | set(INPUT_DESCRIPTIONS)
+    for io in agent.inputs:
+        if io.name not in seen:
+            seen.add(io.name)
+            fields.append(_Field(name=io.name, description=io.description.strip()))
+    return fields
+
+
+def _outputs(agent: AgentView) -> list[_Field]:
+    """The mode's outputs and the declared contract outputs in contract order, then the agent's own.
+
+    Contract outputs carry the contract's words whatever the config says, and are all required (a
+    declared contract output is enforced like the mode's own); the agent's own are not.
+    """
+    required = _MODE_OUTPUTS[agent.mode]
+    declared = [io.name for io in agent.outputs]
+    fields = [
+        _Field(
+            name=name,
+            description=OUTPUT_DESCRIPTIONS[name],
+            type_words=_TYPE_WORDS.get(name, "text"),
+            note=_ANSWERED_NOTES[agent.mode] if name == "answered" else "",
+            required=True,
+        )
+        for name in OUTPUT_DESCRIPTIONS
+        if name in required or name in declared
+    ]
+    seen = {field.name for field in fields}
+    for io in agent.outputs:
+        if io.name not in seen:
+            seen.add(io.name)
+            fields.append(_Field(name=io.name, description=io.description.strip()))
+    return fields
+
+
+def _summary(agent: AgentView) -> str:
+    kind = "A child agent" if agent.kind == "child" else "A connected agent"
+    history = "receives" if agent.receives_history else "does not receive"
+    return f"{kind} in {agent.mode} mode. It {history} the parent's conversation history."
+
+
+def _select(parent: ParentView, agent: str | None) -> Sequence[AgentView]:
+    if agent is None:
+        return parent.subagents
+    for sub in parent.subagents:
+        if sub.name == agent:
+            return (sub,)
+    known = ", ".join(sub.name for sub in parent.subagents) or "none"
+    raise ValueError(f"{parent.name} has no sub-agent named {agent!r}; its sub-agents: {known}")

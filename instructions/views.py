@@ -1,0 +1,73 @@
+"""Plain views of the agents, the only thing the renderer reads.
+
+The runtime (``subagents``, ``harness``) builds these from its own agent objects, so this package
+stays free of the rest of the SDK and can render from a config alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["KINDS", "MODES", "AgentView", "IOView", "ParentView"]
+
+KINDS: tuple[str, ...] = ("child", "connected")
+"""The kinds of sub-agent, as written in configs."""
+
+MODES: tuple[str, ...] = ("silent", "direct", "conversational")
+"""The communication modes, as written in configs."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IOView:
+    """One input or output of a sub-agent."""
+
+    name: str
+    """The wire name (``scopedRequest``, ``answered``, or the agent's own)."""
+    description: str = ""
+    """What it means, as declared; the contract's own inputs and outputs use the contract's words."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentView:
+    """A sub-agent, as the generated instructions need to see it."""
+
+    name: str
+    """Its name, as written in the config."""
+    kind: str
+    """``child`` or ``connected``."""
+    mode: str
+    """``silent``, ``direct`` or ``conversational``."""
+    description: str
+    """The routing description the maker wrote (without the generated hint)."""
+    instructions: str = ""
+    """The agent's own instructions; the generated block comes before them."""
+    inputs: tuple[IOView, ...] = ()
+    """Its declared inputs; ``scopedRequest`` is always described, declared or not."""
+    outputs: tuple[IOView, ...] = ()
+    """Its declared outputs; the outputs its mode requires are always added."""
+    receives_history: bool = True
+    """Whether it receives the parent's conversation history."""
+    examples: tuple[str, ...] = ()
+    """Example requests it handles, shown to the parent's router."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(
+                f"agent {self.name!r}: kind must be one of {', '.join(KINDS)}, not {self.kind!r}"
+            )
+        if self.mode not in MODES:
+            raise ValueError(
+                f"agent {self.name!r}: mode must be one of {', '.join(MODES)}, not {self.mode!r}"
+            )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParentView:
+    """The parent agent and its sub-agents."""
+
+    name: str
+    """Its name, as written in the config."""
+    instructions: str = ""
+    """The parent's own instructions; the generated top-level instruction comes before them."""
+    subagents: tuple[AgentView, ...] = ()
+    """Its sub-agents, in the order of the config."""

@@ -1,0 +1,1 @@
+"""A research sub-agent that is a team: a planner, two solvers and a critic."""

@@ -1,0 +1,87 @@
+"""Re-record the helpdesk sample cassette against the fake OpenAI server, over real HTTP.
+
+Run from the repository root when the prompts change on purpose (new instruction templates, a new
+contract field), then review the diff of both files::
+
+    .venv/bin/python -m tests.models.record_sample_cassette
+
+It writes ``samples/helpdesk/cassettes/helpdesk-openai.jsonl`` (the cassette) and
+``helpdesk-openai.transcript.jsonl`` beside it (the transcript the recording produced), which
+``test_sample_cassette.py`` replays and compares.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import harness
+from harness.models import Model
+from harness.models.openai import OpenAIModel
+from harness.models.replay import recording
+from tests.models.fake_openai import FakeOpenAI
+from tests.models.helpdesk_brain import helpdesk_brain
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
+CASSETTE = ROOT / "samples" / "helpdesk" / "cassettes" / "helpdesk-openai.jsonl"
+TRANSCRIPT = CASSETTE.with_name("helpdesk-openai.transcript.jsonl")
+RECORDING_KEY = "sk-test-recording-key-do-not-store"
+"""The API key the recording client sends; it must never reach the cassette."""
+
+CONVERSATIONS: Sequence[tuple[str, Sequence[str]]] = (
+    (
+        "pto-and-payday",
+        (
+            "How many vacation days do I have remaining, and when will I be getting my next paycheck?",
+        ),
+    ),
+    ("password-and-w2", ("I forgot my password. Also, where can I locate my W-2 form?",)),
+    (
+        "pto-request-and-gross-pay",
+        ("I need a PTO request for Dec 22 to Dec 24 and please give me my salary figure",),
+    ),
+    (
+        "pto-follow-up",
+        ("How many vacation days have I taken?", "And how many vacation days do I have remaining?"),
+    ),
+)
+
+
+async def run_helpdesk(model: Model) -> list[dict[str, Any]]:
+    """Run the sample conversations with ``model``; every message, tagged with its conversation."""
+    bot = harness.load_bot(CONFIG, model=model)
+    records: list[dict[str, Any]] = []
+    try:
+        for name, turns in CONVERSATIONS:
+            conversation = bot.conversation(id=name)
+            for text in turns:
+                turn = await conversation.send(text)
+                for message in (turn.user, *turn.messages):
+                    records.append({"conversation": name, **message.to_json()})
+    finally:
+        await bot.aclose()
+    return records
+
+
+async def record(cassette: Path = CASSETTE) -> list[dict[str, Any]]:
+    """Record the sample conversations against a fake server; returns the transcript records."""
+    async with FakeOpenAI(helpdesk_brain) as server:
+        model = OpenAIModel("gpt-4o-mini", base_url=server.url, api_key=RECORDING_KEY)
+        return await run_helpdesk(recording(model, cassette))
+
+
+def write_transcript(records: Sequence[dict[str, Any]], path: Path = TRANSCRIPT) -> None:
+    """Write transcript records as JSONL."""
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8"
+    )
+
+
+if __name__ == "__main__":
+    written = asyncio.run(record())
+    write_transcript(written)
+    print(f"recorded {len(written)} messages; cassette {CASSETTE.relative_to(ROOT)}")
