@@ -17,7 +17,7 @@ $(STAMP): $(PY) pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) samples/demo.py
+	$(PY) -m samples.demo
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check harness subagents instructions tests samples

@@ -139,7 +139,11 @@ def _input_message(call: SubagentCall) -> str:
 
 
 async def _model_loop(
-    call: SubagentCall, ctx: ToolContext, sent: list[str], attempted: list[str]
+    call: SubagentCall,
+    ctx: ToolContext,
+    sent: list[str],
+    attempted: list[str],
+    spent: list[Usage],
 ) -> tuple[Mapping[str, Any], Usage]:
     agent = call.agent
     can_message = agent.mode is not Mode.SILENT and call.send is not None
@@ -184,6 +188,7 @@ async def _model_loop(
             )
         )
         usage = usage + response.usage
+        spent[0] = usage  # kept by the caller even if a later step fails
         if response.refusal:
             raise ModelBehaviorError(f"the model refused: {response.refusal}", agent=agent.name)
         if response.tool_calls:
@@ -292,6 +297,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
     attempted: list[str] = []
     started = time.perf_counter()
     usage = Usage()
+    spent = [Usage()]
 
     def failed(status: Literal["failed", "timed_out"], error: str) -> SubagentResult:
         return SubagentResult(
@@ -302,7 +308,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
             messages=tuple(sent),
             error=error,
             duration_s=time.perf_counter() - started,
-            usage=usage,
+            usage=spent[0],
         )
 
     try:
@@ -314,7 +320,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
 
                 raw, usage = await remote_outputs(call, sent)
             else:
-                raw, usage = await _model_loop(call, ctx, sent, attempted)
+                raw, usage = await _model_loop(call, ctx, sent, attempted, spent)
     except TimeoutError:
         return failed("timed_out", f"no result within {agent.timeout:g}s")
     except ModelBehaviorError as exc:

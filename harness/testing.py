@@ -28,6 +28,7 @@ from harness.simulate.detectors import (
     check_expectations,
     detect,
 )
+from harness.simulate.scenarios import RequestExpectation
 from harness.transcript import Transcript
 from subagents import ChildAgent, ConnectedAgent, Mode, Subagent, ToolContext
 
@@ -135,7 +136,7 @@ class ConversationDriver:
         """Send a user message; ``expect`` lists (agent, text the answer contains) pairs."""
         turn = await self.conversation.send(text)
         self.expectations[turn.number] = [
-            item if isinstance(item, Expectation) else Expectation(agent=item[0], expect=item[1])
+            RequestExpectation(agent=item[0], expect=item[1]) if isinstance(item, tuple) else item
             for item in expect
         ]
         return turn

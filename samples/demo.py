@@ -22,7 +22,7 @@ VARIANTS = {
 }
 COLOURS = {"silent": "magenta", "direct": "green", "conversational": "cyan"}
 
-console = Console(highlight=False, width=110)
+console = Console(highlight=False, width=120)
 
 
 async def show_conversations() -> None:
@@ -65,8 +65,31 @@ async def show_conversations() -> None:
         await bot.aclose()
 
 
+async def show_simulator() -> None:
+    from harness.simulate.reports import render_text
+    from harness.simulate.runner import run_scenarios
+
+    scenarios = load_scenarios(HELPDESK / "scenarios.yaml")
+    for variant, config in VARIANTS.items():
+        console.print(Rule(f"[bold]simulator[/] on the {variant} helpdesk"))
+        results = await run_scenarios([scenarios], bot=str(config))
+        errors = sum(len(r.errors) for r in results)
+        console.print(escape(render_text(results)), end="", soft_wrap=True)
+        verdict = "[green]clean[/]" if not errors else f"[red]{errors} error(s) caught[/]"
+        console.print(f"verdict for the {variant} helpdesk: {verdict}")
+
+
+async def show_team() -> None:
+    from samples.research_team.demo import run_demo
+
+    console.print(Rule("[bold]research team[/] (samples/research_team)"))
+    console.print(escape(await run_demo()))
+
+
 async def main() -> int:
     await show_conversations()
+    await show_simulator()
+    await show_team()
     return 0
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from harness.transcript import Transcript
+from subagents import Usage
 
 if TYPE_CHECKING:
     from harness.parent import Parent
@@ -43,11 +44,14 @@ class InProcessTarget(Target):
     def __init__(self, parent: Parent) -> None:
         self.parent = parent
         self.name = parent.name
+        self.usage = Usage()
+        """Model usage summed over every turn run through this target."""
 
     async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
         async with self.parent.conversation(id=conversation_id) as conversation:
             for text in turns:
-                await conversation.send(text)
+                turn = await conversation.send(text)
+                self.usage = self.usage + turn.usage
             return conversation.transcript
 
     async def aclose(self) -> None:

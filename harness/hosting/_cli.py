@@ -1,0 +1,97 @@
+"""The ``serve`` command: run a bot as a Bot Framework endpoint."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+from harness._cli_commands import model_option_values
+from harness._loading import load_bot, run_sync
+
+__all__ = ["serve_command"]
+
+
+@click.command("serve")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=3978, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--adapter",
+    type=click.Choice(["botbuilder", "agents-sdk"]),
+    default="botbuilder",
+    show_default=True,
+    help="Bot Framework SDK (botbuilder) or Microsoft 365 Agents SDK.",
+)
+@click.option("--expose", is_flag=True, help="Also serve each sub-agent at POST /agents/{name}.")
+@click.option(
+    "--expose-token",
+    envvar="HARNESS_AGENT_TOKEN",
+    help="Require this bearer token on /agents (env HARNESS_AGENT_TOKEN; callers send the same).",
+)
+@click.option(
+    "--storage",
+    default="memory",
+    show_default=True,
+    help="Conversation state: memory, a FILE.sqlite, or a DIRECTORY of JSON files.",
+)
+@click.option("--app-id", envvar="MicrosoftAppId", help="Microsoft App ID (env MicrosoftAppId).")
+@click.option(
+    "--app-password",
+    envvar="MicrosoftAppPassword",
+    help="The app's password (env MicrosoftAppPassword).",
+)
+@click.option("--tenant-id", envvar="MicrosoftAppTenantId", help="Tenant of a single-tenant app.")
+@click.option(
+    "--max-body-bytes",
+    default=1_000_000,
+    show_default=True,
+    type=click.IntRange(1024),
+    help="Larger request bodies are refused with 413.",
+)
+@click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
+@click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
+def serve_command(
+    config: str,
+    host: str,
+    port: int,
+    adapter: str,
+    expose: bool,
+    expose_token: str | None,
+    storage: str,
+    app_id: str | None,
+    app_password: str | None,
+    tenant_id: str | None,
+    max_body_bytes: int,
+    model: str | None,
+    base_url: str | None,
+) -> None:
+    """Serve the bot in CONFIG at POST /api/messages (and GET /healthz) until Ctrl-C."""
+    from harness.hosting.app import serve
+
+    bot = load_bot(config, model=model_option_values(model, base_url))  # type: ignore[arg-type]
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+
+    def ready(url: str) -> None:
+        auth = "app id set: unauthenticated requests get 401" if app_id else "no app id: open"
+        click.echo(f"{bot.name} on {url}/api/messages ({adapter}, {auth}, storage: {storage})")
+        if expose:
+            click.echo(f"sub-agents exposed at {url}/agents")
+
+    run_sync(
+        serve(
+            bot,
+            host=host,
+            port=port,
+            on_ready=ready,
+            adapter=adapter,
+            storage=storage,
+            app_id=app_id or None,
+            app_password=app_password or None,
+            tenant_id=tenant_id or None,
+            max_body_bytes=max_body_bytes,
+            expose=expose,
+            expose_token=expose_token or None,
+        )
+    )

@@ -1,0 +1,72 @@
+"""HTTP plumbing shared by the bot endpoint, the exposed agents and the channel: errors, bodies.
+
+Every refusal is a JSON body in the Bot Framework's error shape, ``{"error": {"code", "message"}}``,
+so a client always learns what was wrong. Bodies are read with a size limit and parsed here, before
+any SDK sees them: a bad request gets a 4xx, never a 500.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+__all__ = ["BodyError", "error_response", "read_json_object"]
+
+
+class BodyError(Exception):
+    """A request body that cannot be used, with the HTTP status and error code to answer with."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+    def response(self) -> web.Response:
+        return error_response(self.status, self.code, self.message)
+
+
+def error_response(status: int, code: str, message: str) -> web.Response:
+    """A JSON error response: ``{"error": {"code": code, "message": message}}``."""
+    return web.json_response({"error": {"code": code, "message": message}}, status=status)
+
+
+async def read_json_object(request: web.Request, *, max_bytes: int) -> dict[str, Any]:
+    """Read a request body that must be one JSON object of at most ``max_bytes`` bytes.
+
+    Raises:
+        BodyError: 413 when too large, 415 when not JSON, 400 when malformed or not an object.
+    """
+    if request.content_length is not None and request.content_length > max_bytes:
+        raise BodyError(
+            413,
+            "PayloadTooLarge",
+            f"the body has {request.content_length} bytes; the limit is {max_bytes}",
+        )
+    if request.content_type != "application/json" and not request.content_type.endswith("+json"):
+        raise BodyError(
+            415, "UnsupportedMediaType", f"expected application/json, got {request.content_type}"
+        )
+    try:
+        raw = await request.read()  # bounded by the application's client_max_size
+    except web.HTTPRequestEntityTooLarge as exc:
+        raise BodyError(413, "PayloadTooLarge", f"the body exceeds {max_bytes} bytes") from exc
+    if len(raw) > max_bytes:
+        raise BodyError(413, "PayloadTooLarge", f"the body exceeds {max_bytes} bytes")
+    if not raw.strip():
+        raise BodyError(400, "BadArgument", "the body is empty; expected a JSON object")
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError as exc:
+        raise BodyError(400, "BadArgument", "the body is not UTF-8 text") from exc
+    except json.JSONDecodeError as exc:
+        raise BodyError(
+            400,
+            "BadArgument",
+            f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+        ) from exc
+    if not isinstance(data, dict):
+        raise BodyError(400, "BadArgument", f"expected a JSON object, got {type(data).__name__}")
+    return data

@@ -1,0 +1,252 @@
+"""The web application behind ``harness serve``: ``POST /api/messages``, ``/healthz``, exposed agents.
+
+``create_app`` builds an aiohttp application around one bot and one adapter (``botbuilder`` or
+``agents-sdk``). Every request body is checked here first, so malformed JSON, an activity without a
+type, or an oversized body gets a 4xx with a JSON body that says what was wrong, and never reaches
+the SDK. With an app id configured, a request without credentials is refused with 401 before its
+body is read. On shutdown the server stops accepting requests and lets in-flight turns finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from aiohttp import web
+
+from harness.exceptions import ConfigError, UsageError
+from harness.hosting._http import BodyError, error_response, read_json_object
+from harness.hosting.core import HarnessBot
+from harness.hosting.storage import StateStore, open_store
+from harness.parent import Parent
+
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "AdapterName", "create_app", "serve"]
+
+log = logging.getLogger("harness.hosting")
+
+AdapterName = Literal["botbuilder", "agents-sdk"]
+
+DEFAULT_MAX_BODY_BYTES = 1_000_000
+"""The default limit on a request body (1 MB); Bot Framework activities are far smaller."""
+
+BOT_KEY = web.AppKey("harness_bot", HarnessBot)
+
+
+class _Host(Protocol):
+    name: str
+    auth_enabled: bool
+
+    async def process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse: ...
+
+    async def aclose(self) -> None: ...
+
+
+def _check_activity(body: Mapping[str, Any]) -> str | None:
+    """Why an activity cannot be processed, or None when it has what every adapter needs."""
+    kind = body.get("type")
+    if not isinstance(kind, str) or not kind.strip():
+        return "the activity has no type"
+    conversation = body.get("conversation")
+    if not isinstance(conversation, Mapping) or not isinstance(conversation.get("id"), str):
+        return "the activity has no conversation.id"
+    if not conversation["id"].strip():
+        return "the activity's conversation.id is empty"
+    channel = body.get("channelId")
+    if not isinstance(channel, str) or not channel.strip():
+        return "the activity has no channelId"
+    service_url = body.get("serviceUrl")
+    if not isinstance(service_url, str) or not service_url.startswith(("http://", "https://")):
+        return "the activity has no serviceUrl (an http or https URL to send replies to)"
+    for field in ("from", "recipient"):
+        if field in body and body[field] is not None and not isinstance(body[field], Mapping):
+            return f"the activity's {field!r} must be an object"
+    for field in ("text", "id", "replyToId"):
+        if field in body and body[field] is not None and not isinstance(body[field], str):
+            return f"the activity's {field!r} must be a string"
+    return None
+
+
+def _make_host(
+    adapter: str,
+    bot: HarnessBot,
+    *,
+    store: StateStore | None,
+    app_id: str | None,
+    app_password: str | None,
+    tenant_id: str | None,
+) -> _Host:
+    if adapter == "botbuilder":
+        from harness.hosting.botbuilder import BotbuilderHost
+
+        return BotbuilderHost(
+            bot, store=store, app_id=app_id, app_password=app_password, tenant_id=tenant_id
+        )
+    if adapter == "agents-sdk":
+        from harness.hosting.agents_sdk import AgentsSdkHost
+
+        return AgentsSdkHost(
+            bot, store=store, app_id=app_id, app_password=app_password, tenant_id=tenant_id
+        )
+    raise ConfigError(f"unknown adapter {adapter!r}; use botbuilder or agents-sdk", field="adapter")
+
+
+def create_app(
+    bot: Parent | HarnessBot,
+    *,
+    adapter: AdapterName = "botbuilder",
+    storage: str | Path | StateStore | None = None,
+    app_id: str | None = None,
+    app_password: str | None = None,
+    tenant_id: str | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    expose: bool = False,
+    expose_token: str | None = None,
+    shutdown_timeout: float = 30.0,
+) -> web.Application:
+    """Build the web application that serves ``bot`` to Bot Framework channels.
+
+    Args:
+        bot: the parent (or a ready ``HarnessBot``).
+        adapter: ``botbuilder`` (the Bot Framework SDK) or ``agents-sdk`` (Microsoft 365 Agents
+            SDK).
+        storage: where conversation state lives: None or ``memory`` (lost on restart), a
+            ``.sqlite`` / ``.db`` file, a directory of JSON files, or a ``StateStore``.
+        app_id: the Microsoft App ID. With it, requests must carry a valid Bot Framework token.
+        app_password: the app's password (client secret).
+        tenant_id: the app's tenant, for single-tenant registrations.
+        max_body_bytes: larger request bodies are refused with 413.
+        expose: also serve each sub-agent at ``POST /agents/{name}`` (and the list at
+            ``GET /agents``) for other harness hosts to use as remote connected agents.
+        expose_token: require ``Authorization: Bearer <token>`` on the exposed agents (callers
+            send the ``HARNESS_AGENT_TOKEN`` environment variable).
+        shutdown_timeout: how long shutdown waits for in-flight turns.
+
+    Raises:
+        ConfigError: for an unknown adapter or an unusable storage path.
+    """
+    if max_body_bytes < 1024:
+        raise ConfigError("max_body_bytes must be at least 1024", field="max_body_bytes")
+    core = bot if isinstance(bot, HarnessBot) else HarnessBot(bot)
+    store = open_store(storage)
+    host = _make_host(
+        adapter, core, store=store, app_id=app_id, app_password=app_password, tenant_id=tenant_id
+    )
+    app = web.Application(client_max_size=max_body_bytes)
+    app[BOT_KEY] = core
+    install = getattr(host, "install", None)
+    if install is not None:
+        install(app)
+
+    async def messages(request: web.Request) -> web.StreamResponse:
+        if not core.accepting:
+            return error_response(503, "ServiceUnavailable", "the bot is shutting down")
+        if host.auth_enabled and not request.headers.get("Authorization"):
+            return error_response(401, "Unauthorized", "the request has no Authorization header")
+        try:
+            body = await read_json_object(request, max_bytes=max_body_bytes)
+        except BodyError as exc:
+            return exc.response()
+        problem = _check_activity(body)
+        if problem is not None:
+            return error_response(400, "BadArgument", problem)
+        async with core.request():
+            try:
+                return await host.process(request, body)
+            except Exception:
+                log.exception("the %s adapter failed on an activity", host.name)
+                return error_response(500, "InternalError", "the bot failed to handle the activity")
+
+    async def healthz(_request: web.Request) -> web.Response:
+        status = 200 if core.accepting else 503
+        return web.json_response(
+            {
+                "status": "ok" if core.accepting else "draining",
+                "bot": core.name,
+                "adapter": host.name,
+                "inFlight": core.in_flight,
+            },
+            status=status,
+        )
+
+    app.router.add_post("/api/messages", messages)
+    app.router.add_get("/healthz", healthz)
+    if expose:
+        from harness.hosting.remote import add_agent_routes
+
+        if not expose_token:
+            log.warning(
+                "sub-agents are exposed without a token: anyone who can reach /agents can run them"
+            )
+        add_agent_routes(app, core, max_body_bytes=max_body_bytes, token=expose_token)
+
+    async def drain(_app: web.Application) -> None:
+        await core.drain(shutdown_timeout)
+
+    async def close(_app: web.Application) -> None:
+        await host.aclose()
+        if store is not None:
+            await store.aclose()
+
+    app.on_shutdown.append(drain)
+    app.on_cleanup.append(close)
+    return app
+
+
+async def serve(
+    bot: Parent,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 3978,
+    on_ready: Callable[[str], None] | None = None,
+    **options: Any,
+) -> None:
+    """Serve ``bot`` until SIGINT or SIGTERM, then finish in-flight turns and close the bot.
+
+    Args:
+        bot: the parent to serve.
+        host: the interface to listen on.
+        port: the TCP port (0 picks a free one).
+        on_ready: called with the base URL once the server listens.
+        **options: passed to ``create_app``.
+
+    Raises:
+        UsageError: when the address cannot be listened on (a port in use, say).
+    """
+    app = create_app(bot, **options)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    await runner.setup()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    try:
+        site = web.TCPSite(runner, host, port)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+        if host not in ("127.0.0.1", "localhost", "::1") and not options.get("app_id"):
+            log.warning(
+                "listening on %s without an app id: anyone who can reach it can talk to the bot",
+                host,
+            )
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+                installed.append(sig)
+            except (NotImplementedError, RuntimeError):  # not on this platform or thread
+                pass
+        address = runner.addresses[0] if runner.addresses else (host, port)
+        url = f"http://{address[0]}:{address[1]}"
+        log.info("serving %s on %s", bot.name, url)
+        if on_ready is not None:
+            on_ready(url)
+        await stop.wait()
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+        await runner.cleanup()
+        await bot.aclose()

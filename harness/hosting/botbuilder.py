@@ -1,0 +1,308 @@
+"""The Bot Framework SDK adapter: ``HarnessBot`` behind botbuilder's ``CloudAdapter``.
+
+A thin layer: an ``ActivityHandler`` whose message handler loads the conversation's snapshot from
+botbuilder's ``ConversationState`` (over ``MemoryStorage``, or a durable ``StateStore``), runs the
+turn through the core, and sends each bot message as its own activity. The activity names its
+sender in ``from.name`` and carries ``sender``, ``mode`` and ``request`` in ``channelData``.
+
+Connector clients are cached per service URL and identity: botbuilder builds two HTTP clients per
+incoming activity otherwise, which costs more than a turn of the offline model.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from harness.exceptions import MissingExtraError
+from harness.hosting._http import error_response
+from harness.hosting.core import HarnessBot, OutgoingMessage
+from harness.hosting.storage import StateStore
+
+try:
+    from botbuilder.core import (
+        ActivityHandler,
+        ConversationState,
+        MemoryStorage,
+        Storage,
+        TurnContext,
+        serializer_helper,
+    )
+    from botbuilder.integration.aiohttp import (
+        CloudAdapter,
+        ConfigurationBotFrameworkAuthentication,
+    )
+    from botbuilder.schema import Activity, ActivityTypes, ChannelAccount, InputHints
+    from botframework.connector.auth import (
+        AuthenticateRequestResult,
+        BotFrameworkAuthentication,
+        ClaimsIdentity,
+        ConnectorFactory,
+    )
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise MissingExtraError("hosting on the Bot Framework SDK", extra="hosting") from exc
+
+__all__ = ["BotbuilderHost", "StoreStorage"]
+
+log = logging.getLogger("harness.hosting")
+
+SNAPSHOT_PROPERTY = "harness"
+"""The ``ConversationState`` property that holds the conversation's snapshot."""
+
+_CACHE_SIZE = 64
+
+
+class StoreStorage(Storage):  # type: ignore[misc]
+    """botbuilder's ``Storage`` over a durable ``StateStore`` (SQLite or JSON files)."""
+
+    def __init__(self, store: StateStore) -> None:
+        super().__init__()
+        self.store = store
+
+    async def read(self, keys: list[str]) -> dict[str, Any]:
+        return await self.store.read(keys)
+
+    async def write(self, changes: dict[str, Any]) -> None:
+        plain: dict[str, dict[str, Any]] = {}
+        for key, value in changes.items():
+            if not isinstance(value, dict):
+                raise TypeError(f"state {key!r} must be a dict, not {type(value).__name__}")
+            plain[key] = value
+        await self.store.write(plain)
+
+    async def delete(self, keys: list[str]) -> None:
+        await self.store.delete(keys)
+
+
+class _Settings:
+    """The configuration object ``ConfigurationBotFrameworkAuthentication`` reads."""
+
+    def __init__(self, app_id: str | None, app_password: str | None, tenant_id: str | None):
+        self.APP_ID = app_id or ""
+        self.APP_PASSWORD = app_password or ""
+        if tenant_id:
+            self.APP_TYPE = "SingleTenant"
+            self.APP_TENANTID = tenant_id
+        else:
+            self.APP_TYPE = "MultiTenant"
+
+
+def _identity_key(claims: ClaimsIdentity | None) -> tuple[str, str]:
+    values = getattr(claims, "claims", None) or {}
+    return str(values.get("aud", "")), str(values.get("appid") or values.get("azp") or "")
+
+
+class _CachingConnectorFactory(ConnectorFactory):  # type: ignore[misc]
+    def __init__(self, inner: ConnectorFactory, owner: _CachingAuthentication, key: Any) -> None:
+        self._inner = inner
+        self._owner = owner
+        self._key = key
+
+    async def create(self, service_url: str, audience: str | None = None) -> Any:
+        cache = self._owner.connectors
+        key = (self._key, service_url, audience)
+        client = cache.get(key)
+        if client is None:
+            client = await self._inner.create(service_url, audience)
+            cache[key] = client
+            while len(cache) > _CACHE_SIZE:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return client
+
+
+class _CachingAuthentication(BotFrameworkAuthentication):  # type: ignore[misc]
+    """Delegates to the configured authentication; reuses connector and token clients."""
+
+    def __init__(self, inner: BotFrameworkAuthentication) -> None:
+        self.inner = inner
+        self.connectors: OrderedDict[Any, Any] = OrderedDict()
+        self._token_clients: dict[Any, Any] = {}
+
+    async def authenticate_request(
+        self, activity: Activity, auth_header: str
+    ) -> AuthenticateRequestResult:
+        try:
+            result = await self.inner.authenticate_request(activity, auth_header)
+        except PermissionError:
+            raise
+        except Exception as exc:  # botframework raises KeyError, ValueError... for bad tokens
+            log.warning("refused a request: its token could not be validated (%r)", exc)
+            raise PermissionError("the token could not be validated") from exc
+        if result.connector_factory is not None:
+            result.connector_factory = _CachingConnectorFactory(
+                result.connector_factory, self, _identity_key(result.claims_identity)
+            )
+        return result
+
+    async def authenticate_streaming_request(
+        self, auth_header: str, channel_id_header: str
+    ) -> AuthenticateRequestResult:
+        return await self.inner.authenticate_streaming_request(auth_header, channel_id_header)
+
+    def create_connector_factory(self, claims_identity: ClaimsIdentity) -> ConnectorFactory:
+        return _CachingConnectorFactory(
+            self.inner.create_connector_factory(claims_identity),
+            self,
+            _identity_key(claims_identity),
+        )
+
+    async def create_user_token_client(self, claims_identity: ClaimsIdentity) -> Any:
+        key = _identity_key(claims_identity)
+        client = self._token_clients.get(key)
+        if client is None:
+            client = await self.inner.create_user_token_client(claims_identity)
+            self._token_clients[key] = client
+        return client
+
+    def create_bot_framework_client(self) -> Any:
+        return self.inner.create_bot_framework_client()
+
+    def get_originating_audience(self) -> str:
+        return str(self.inner.get_originating_audience())
+
+    async def authenticate_channel_request(self, auth_header: str) -> ClaimsIdentity:
+        return await self.inner.authenticate_channel_request(auth_header)
+
+    async def aclose(self) -> None:
+        clients = list(self.connectors.values())
+        self.connectors.clear()
+        self._token_clients.clear()
+        for client in clients:
+            try:
+                await client.__aexit__(None, None, None)
+            except Exception:  # closing is best effort
+                log.debug("closing a connector client failed", exc_info=True)
+
+
+async def _attribute(
+    context: TurnContext, activities: list[Activity], next_send: Callable[[], Awaitable[Any]]
+) -> Any:
+    # TurnContext stamps the bot's account on every reply; name the component that spoke instead.
+    for activity in activities:
+        data = activity.channel_data
+        if isinstance(data, dict) and isinstance(data.get("sender"), str):
+            account = activity.from_property
+            activity.from_property = ChannelAccount(
+                id=getattr(account, "id", None), name=data["sender"], role="bot"
+            )
+    return await next_send()
+
+
+class _Handler(ActivityHandler):  # type: ignore[misc]
+    def __init__(self, host: BotbuilderHost) -> None:
+        self._host = host
+
+    async def on_message_activity(self, turn_context: TurnContext) -> None:
+        await self._host.on_message(turn_context)
+
+
+class BotbuilderHost:
+    """Serves a ``HarnessBot`` on botbuilder's ``CloudAdapter``.
+
+    Args:
+        bot: the bot core.
+        store: durable state; None keeps conversations in botbuilder's ``MemoryStorage``.
+        app_id: the Microsoft App ID; with it, requests without a valid token are refused.
+        app_password: the app's password (client secret).
+        tenant_id: for a single-tenant app registration.
+    """
+
+    name = "botbuilder"
+
+    def __init__(
+        self,
+        bot: HarnessBot,
+        *,
+        store: StateStore | None = None,
+        app_id: str | None = None,
+        app_password: str | None = None,
+        tenant_id: str | None = None,
+    ) -> None:
+        self.bot = bot
+        self.storage: Storage = MemoryStorage() if store is None else StoreStorage(store)
+        self.conversation_state = ConversationState(self.storage)
+        self._snapshot = self.conversation_state.create_property(SNAPSHOT_PROPERTY)
+        self._auth = _CachingAuthentication(
+            ConfigurationBotFrameworkAuthentication(_Settings(app_id, app_password, tenant_id))
+        )
+        self.adapter = CloudAdapter(self._auth)
+        self.adapter.on_turn_error = self._on_turn_error
+        self.handler = _Handler(self)
+        self.auth_enabled = bool(app_id)
+
+    async def process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
+        """Run one validated activity through the adapter and answer the HTTP request."""
+        try:
+            activity = Activity().deserialize(body)
+        except Exception as exc:  # msrest raises several types for a malformed activity
+            return error_response(400, "BadArgument", f"the activity could not be read: {exc}")
+        auth_header = request.headers.get("Authorization", "")
+        try:
+            invoke = await self.adapter.process_activity(
+                auth_header, activity, self.handler.on_turn
+            )
+        except PermissionError:
+            return error_response(401, "Unauthorized", "the request is not authorized")
+        if invoke is not None:
+            return web.json_response(serializer_helper(invoke.body), status=invoke.status)
+        return web.Response(status=201)
+
+    async def on_message(self, turn_context: TurnContext) -> None:
+        """The message handler: one user message through the core."""
+        activity = turn_context.activity
+        turn_context.on_send_activities(_attribute)
+        state = self.conversation_state
+
+        async def load() -> Any:
+            await state.load(turn_context, force=True)
+            return await self._snapshot.get(turn_context)
+
+        async def save(snapshot: str) -> None:
+            await self._snapshot.set(turn_context, snapshot)
+            await state.save_changes(turn_context)
+
+        async def send(message: OutgoingMessage) -> None:
+            await turn_context.send_activity(
+                Activity(
+                    type=ActivityTypes.message,
+                    text=message.text,
+                    channel_data=message.channel_data,
+                    input_hint=InputHints.accepting_input,
+                )
+            )
+
+        await self.bot.handle_message(
+            key=state.get_storage_key(turn_context),
+            conversation_id=activity.conversation.id,
+            text=activity.text or "",
+            load=load,
+            save=save,
+            send=send,
+        )
+
+    async def _on_turn_error(self, turn_context: TurnContext, error: Exception) -> None:
+        log.error(
+            "turn failed in conversation %s",
+            getattr(turn_context.activity.conversation, "id", "?"),
+            exc_info=(type(error), error, error.__traceback__),
+        )
+        try:
+            await turn_context.send_activity(
+                Activity(
+                    type=ActivityTypes.message,
+                    text="Sorry, something went wrong on my side. Please try again.",
+                    channel_data={"sender": self.bot.name, "error": True},
+                )
+            )
+        except Exception:  # the channel may be what failed
+            log.debug("could not tell the user about the error", exc_info=True)
+
+    async def aclose(self) -> None:
+        """Close the cached connector clients."""
+        await self._auth.aclose()

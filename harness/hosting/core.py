@@ -1,0 +1,221 @@
+"""The bot core both hosting adapters share: one user message in, attributed messages out.
+
+``HarnessBot`` knows nothing of Bot Framework types. An adapter hands it a conversation key, the
+user's text and three callbacks: ``load`` (the stored snapshot), ``save`` (the new snapshot) and
+``send`` (one ``OutgoingMessage`` to the channel). Each bot message goes out as soon as it is sent,
+so a sub-agent's direct message reaches the user before the parent's reply.
+
+The conversation's snapshot is stored as one JSON string. The SDKs' state objects detect changes by
+walking (botbuilder: jsonpickle-flattening) the whole stored value twice per turn; a string keeps
+that cheap however long the transcript grows.
+
+Turns of one conversation run one at a time (a lock per conversation key held from ``load`` to
+``save``); different conversations run concurrently. The core also counts in-flight requests so a
+server can finish them before it stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.exceptions import ConfigError
+
+if TYPE_CHECKING:
+    from harness.parent import Conversation, Parent, Turn
+    from harness.transcript import Message
+
+__all__ = ["HarnessBot", "OutgoingMessage"]
+
+log = logging.getLogger("harness.hosting")
+
+StateLoader = Callable[[], Awaitable[Any]]
+StateSaver = Callable[[str], Awaitable[None]]
+MessageSender = Callable[["OutgoingMessage"], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutgoingMessage:
+    """One bot message on its way to the channel, attributed to the component that sent it."""
+
+    text: str
+    """What the user reads."""
+    sender: str
+    """The parent's name or the sub-agent's name; the activity's ``from.name``."""
+    mode: str | None = None
+    """The sub-agent's mode (``silent``, ``direct``, ``conversational``); None for the parent."""
+    request: str | None = None
+    """The scoped request the message answers, when known."""
+
+    @classmethod
+    def from_message(cls, message: Message) -> OutgoingMessage:
+        """The outgoing form of a transcript message."""
+        return cls(
+            text=message.text, sender=message.sender, mode=message.mode, request=message.request
+        )
+
+    @property
+    def channel_data(self) -> dict[str, Any]:
+        """The activity's ``channelData``: ``sender``, plus ``mode`` and ``request`` when set."""
+        data: dict[str, Any] = {"sender": self.sender}
+        if self.mode is not None:
+            data["mode"] = self.mode
+        if self.request is not None:
+            data["request"] = self.request
+        return data
+
+
+def _decode(value: Any, conversation_id: str) -> Mapping[str, Any] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            log.warning(
+                "conversation %s: stored state is not JSON; starting afresh", conversation_id
+            )
+            return None
+    if isinstance(value, Mapping):
+        return value
+    log.warning("conversation %s: stored state is not an object; starting afresh", conversation_id)
+    return None
+
+
+class _KeyedLocks:
+    """One asyncio lock per key, dropped again when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            current, count = self._locks[key]
+            if count <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (current, count - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class HarnessBot:
+    """A ``Parent`` served to a channel, independent of the hosting SDK.
+
+    Args:
+        parent: the bot. One ``Parent`` serves every conversation; each conversation's state lives
+            in the adapter's storage and is restored for each turn.
+    """
+
+    def __init__(self, parent: Parent) -> None:
+        self.parent = parent
+        self._locks = _KeyedLocks()
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.accepting = True
+        """False once the server has started to shut down: new requests are refused."""
+
+    @property
+    def name(self) -> str:
+        """The parent's name."""
+        return self.parent.name
+
+    @property
+    def in_flight(self) -> int:
+        """Requests being handled right now."""
+        return self._in_flight
+
+    @asynccontextmanager
+    async def request(self) -> AsyncIterator[None]:
+        """Count a request as in flight while the block runs (for graceful shutdown)."""
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    async def drain(self, grace_s: float) -> bool:
+        """Stop accepting requests and wait up to ``grace_s`` seconds for in-flight ones.
+
+        Returns:
+            True when every in-flight request finished in time.
+        """
+        self.accepting = False
+        try:
+            async with asyncio.timeout(grace_s):
+                await self._idle.wait()
+        except TimeoutError:
+            log.warning("shutdown: %d request(s) still running after %gs", self._in_flight, grace_s)
+            return False
+        return True
+
+    async def handle_message(
+        self,
+        *,
+        key: str,
+        conversation_id: str,
+        text: str,
+        load: StateLoader,
+        save: StateSaver,
+        send: MessageSender,
+    ) -> Turn | None:
+        """Run one user message through the parent and store the conversation's new state.
+
+        Args:
+            key: the conversation's storage key (unique across channels); turns with the same key
+                run one at a time.
+            conversation_id: the channel's conversation id.
+            text: what the user wrote. Blank messages are ignored (None is returned).
+            load: returns the stored snapshot (as ``save`` was given it), or None for a new
+                conversation.
+            save: stores the snapshot (a JSON string) after the turn.
+            send: delivers one bot message to the channel, in order, as it is sent.
+
+        Returns:
+            The turn, or None for a blank message.
+        """
+        if not text or not text.strip():
+            return None
+        async with self._locks.hold(key):
+            state = _decode(await load(), conversation_id)
+            conversation = self._resume(conversation_id, state, send)
+            turn = await conversation.send(text)
+            await save(json.dumps(conversation.snapshot(), ensure_ascii=False))
+            return turn
+
+    def _resume(
+        self, conversation_id: str, state: Mapping[str, Any] | None, send: MessageSender
+    ) -> Conversation:
+        async def on_message(message: Message) -> None:
+            await send(OutgoingMessage.from_message(message))
+
+        if state:
+            try:
+                return self.parent.conversation(
+                    id=conversation_id, state=state, on_message=on_message
+                )
+            except (ConfigError, KeyError, TypeError, ValueError) as exc:
+                log.warning(
+                    "conversation %s: stored state is unusable (%s); starting afresh",
+                    conversation_id,
+                    exc,
+                )
+        return self.parent.conversation(id=conversation_id, on_message=on_message)

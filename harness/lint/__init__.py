@@ -1,0 +1,33 @@
+"""The config linter (``harness lint``, DESIGN.md section 7).
+
+It reads this SDK's YAML configs and Copilot Studio agents (VS Code extension workspaces and
+exported solutions) into one neutral model and finds the design faults that cause duplicate
+messages and missed requests: missing outputs, history without a scoped input, a parent that does
+not check ``answered``, and the rest of rules HC001-HC015, plus HC100 for invalid files. Nothing in
+the configs is imported or executed.
+
+    >>> from harness.lint import lint_paths
+    >>> report = lint_paths(["samples/helpdesk/helpdesk.yaml"])  # doctest: +SKIP
+    >>> [f.id for f in report.findings]  # doctest: +SKIP
+    []
+"""
+
+from harness.lint._engine import lint_paths
+from harness.lint.fix import fix_paths
+from harness.lint.model import Finding, LintReport, Severity
+from harness.lint.registry import RULES, RULES_BY_ID, Rule
+from harness.lint.reporters import render_json, render_sarif, render_text
+
+__all__ = [
+    "RULES",
+    "RULES_BY_ID",
+    "Finding",
+    "LintReport",
+    "Rule",
+    "Severity",
+    "fix_paths",
+    "lint_paths",
+    "render_json",
+    "render_sarif",
+    "render_text",
+]

@@ -1,0 +1,131 @@
+"""``harness lint PATH...``: the click command (registered by ``harness.cli``)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from harness.exceptions import UsageError
+from harness.lint._engine import lint_paths
+from harness.lint.fix import fix_paths
+from harness.lint.model import LintReport
+from harness.lint.reporters import render_json, render_sarif, render_text
+from harness.lint.settings import find_pyproject, load_settings
+
+__all__ = ["lint_command"]
+
+
+def _fail(ctx: click.Context, message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    ctx.exit(2)
+
+
+@click.command("lint")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="IDS",
+    help="Rules to run: ids, prefixes, names or ALL, comma-separated (repeatable).",
+)
+@click.option(
+    "--ignore", multiple=True, metavar="IDS", help="Rules to skip, comma-separated (repeatable)."
+)
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Add missing contract inputs and outputs to this SDK's YAML configs, then lint.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="pyproject.toml with [tool.harness.lint] (default: the nearest one above the cwd).",
+)
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    type=click.Path(path_type=Path, dir_okay=False, writable=True),
+    help="Write the report to FILE instead of stdout.",
+)
+@click.pass_context
+def lint_command(
+    ctx: click.Context,
+    paths: Sequence[Path],
+    output_format: str,
+    select: Sequence[str],
+    ignore: Sequence[str],
+    fix: bool,
+    config_file: Path | None,
+    output: Path | None,
+) -> None:
+    """Check agent configs for the design faults that cause duplicate messages.
+
+    PATH may be this SDK's YAML config, a Copilot Studio workspace folder (agent.mcs.yml), an
+    exported solution folder (botcomponents/), a single .mcs.yml or component file, or a folder
+    holding several of them. Exit codes: 0 no errors, 1 errors found, 2 usage error.
+    """
+    missing = [p for p in paths if not p.exists()]
+    for path in missing:
+        click.echo(f"error: no such file or folder: {path}", err=True)
+    existing = [p for p in paths if p.exists()]
+    if not existing:
+        ctx.exit(2)
+    try:
+        if config_file is not None and not config_file.is_file():
+            raise UsageError(f"no such config file: {config_file}")
+        pyproject = config_file or find_pyproject(Path.cwd())
+        settings = load_settings(pyproject)
+        chosen_select = list(select) if select else settings.select
+        chosen_ignore = [*settings.ignore, *ignore]
+        if fix and existing:
+            fixed = fix_paths(existing)
+            if fixed.fixes:
+                entries = "entry" if fixed.fixes == 1 else "entries"
+                files = "file" if len(fixed.files) == 1 else "files"
+                click.echo(
+                    f"Fixed {fixed.fixes} {entries} (contract inputs, outputs, descriptions) "
+                    f"in {len(fixed.files)} {files}: {', '.join(fixed.files)}",
+                    err=True,
+                )
+        report = lint_paths(
+            existing,
+            select=chosen_select,
+            ignore=chosen_ignore,
+            severities=dict(settings.severities),
+        )
+    except UsageError as exc:
+        _fail(ctx, str(exc))
+        return
+    _write(report, output_format, output)
+    if missing:
+        ctx.exit(2)
+    ctx.exit(1 if report.errors else 0)
+
+
+def _write(report: LintReport, output_format: str, output: Path | None) -> None:
+    if output_format == "json":
+        text = render_json(report)
+    elif output_format == "sarif":
+        text = render_sarif(report)
+    else:
+        if output is None:
+            render_text(report, file=sys.stdout)
+            return
+        text = render_text(report)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")

@@ -1,0 +1,280 @@
+"""Find the configs under the given paths, load them, link them, check them, report.
+
+A path may be a file (this SDK's YAML, a ``.mcs.yml`` file, a solution component's ``data``), a
+Copilot Studio workspace folder (it holds ``agent.mcs.yml``), a solution folder (it holds
+``botcomponents``), or any folder holding several of them, searched recursively (hidden folders,
+virtualenvs and ``node_modules`` skipped). In a folder search, a ``.yaml`` / ``.yml`` file counts
+as a config only when it has a top-level ``parent:`` or ``subagents:`` key, so scenario files and CI
+workflows are left alone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from harness.exceptions import UsageError
+from harness.lint._yaml import YamlSyntaxError, load_yaml
+from harness.lint.load_copilot import (
+    infer_mode,
+    load_component_file,
+    load_solution,
+    load_workspace,
+)
+from harness.lint.load_sdk import looks_like_sdk_config, system_from_sdk
+from harness.lint.model import (
+    AgentSystem,
+    Finding,
+    LintReport,
+    LoadResult,
+    Severity,
+    SubagentSpec,
+)
+from harness.lint.registry import RULES_BY_ID
+from harness.lint.rules import check_system
+from harness.lint.settings import select_rules
+
+__all__ = ["lint_paths", "load_paths"]
+
+_SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "variables"})
+_CONFIG_KEY = re.compile(r"^(?:parent|subagents)\s*:", re.MULTILINE)
+_CHILD_KIND = re.compile(r"^kind:\s*AgentDialog\b", re.MULTILINE)
+_YAML_SUFFIXES = (".yaml", ".yml")
+_MCS_SUFFIXES = (".mcs.yml", ".mcs.yaml")
+
+
+class _Display:
+    """Paths as findings show them: relative to the working directory when under it."""
+
+    def __init__(self) -> None:
+        self.cwd = Path.cwd()
+        self.prefix = os.path.join(str(self.cwd), "")
+
+    def __call__(self, path: Path) -> str:
+        text = os.path.normpath(os.path.join(self.prefix, path))
+        if text.startswith(self.prefix):
+            text = text[len(self.prefix) :]
+        return text.replace(os.sep, "/") if os.sep != "/" else text
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _is_solution_component(path: Path) -> bool:
+    return path.name == "data" and path.parent.parent.name == "botcomponents"
+
+
+def _load_sdk_file(path: Path, result: LoadResult, display: _Display, *, explicit: bool) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        file = display(path)
+        result.files.add(file)
+        result.problems.append((file, None, None, f"cannot read the file: {exc}"))
+        return
+    if not explicit and not _CONFIG_KEY.search(text):
+        return
+    file = display(path)
+    result.files.add(file)
+    try:
+        data = load_yaml(text)
+    except YamlSyntaxError as exc:
+        result.problems.append((file, exc.line, None, f"invalid YAML: {exc.problem}"))
+        return
+    if looks_like_sdk_config(data):
+        system_from_sdk(data, file=file, result=result)
+    elif isinstance(data, dict) and "kind" in data:
+        result.files.discard(file)
+        load_component_file(path, result, display)
+    else:
+        result.problems.append(
+            (
+                file,
+                1,
+                None,
+                "not an agent config: expected this SDK's YAML (top-level 'parent' and "
+                "'subagents') or a Copilot Studio component (a 'kind' key)",
+            )
+        )
+
+
+def _load_file(path: Path, result: LoadResult, display: _Display) -> None:
+    name = path.name
+    if _is_solution_component(path) or name.endswith(_MCS_SUFFIXES):
+        load_component_file(path, result, display)
+    elif name.endswith(_YAML_SUFFIXES):
+        _load_sdk_file(path, result, display, explicit=True)
+    else:
+        file = display(path)
+        result.files.add(file)
+        result.problems.append(
+            (
+                file,
+                None,
+                None,
+                "not a file the linter reads: give a .yaml / .yml config, a .mcs.yml file, a "
+                "solution component's data file, or a folder",
+            )
+        )
+
+
+def _load_dir(root: Path, result: LoadResult, display: _Display) -> None:
+    if (root / "botcomponents").is_dir():
+        load_solution(root, result, display)
+        return
+    if root.name == "botcomponents":
+        load_solution(root.parent, result, display)
+        return
+    if (root / "agent.mcs.yml").is_file():
+        if root.parent.name == "agents" and _CHILD_KIND.search(_read(root / "agent.mcs.yml")):
+            # One child agent's folder (agents/<Child>/) of a workspace, on its own.
+            load_component_file(root / "agent.mcs.yml", result, display)
+        else:
+            load_workspace(root, result, display)
+        return
+    stray: list[Path] = []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError as exc:
+        result.problems.append((display(root), None, None, f"cannot read the folder: {exc}"))
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        if entry.is_dir():
+            if entry.name not in _SKIP_DIRS:
+                _load_dir(path, result, display)
+        elif entry.name.endswith(_MCS_SUFFIXES):
+            stray.append(path)
+        elif entry.name.endswith(_YAML_SUFFIXES):
+            _load_sdk_file(path, result, display, explicit=False)
+    for path in stray:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "AgentDialog" in text or "InvokeConnectedAgentTaskAction" in text:
+            load_component_file(path, result, display)
+
+
+def _link_connected(systems: list[AgentSystem]) -> list[AgentSystem]:
+    """Give Copilot Studio connected agents the instructions of the agent they call, when linted."""
+    parents = {
+        s.schema_name.lower(): s.parent
+        for s in systems
+        if s.schema_name and s.parent is not None and s.parent.instructions is not None
+    }
+    if not parents:
+        return systems
+    linked: list[AgentSystem] = []
+    for system in systems:
+        changed = False
+        agents: list[SubagentSpec] = []
+        for agent in system.subagents:
+            target = parents.get((agent.target or "").lower())
+            if agent.instructions is None and target is not None:
+                mode, source = infer_mode(target.instructions, agent.outputs)
+                agent = replace(
+                    agent, instructions=target.instructions, mode=mode, mode_source=source
+                )
+                changed = True
+            agents.append(agent)
+        linked.append(replace(system, subagents=tuple(agents)) if changed else system)
+    return linked
+
+
+def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
+    """Find and load every config under ``paths``, with connected agents linked.
+
+    Raises:
+        UsageError: for a path that does not exist.
+    """
+    targets = [Path(p) for p in paths]
+    missing = [str(p) for p in targets if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    display = _Display()
+    result = LoadResult()
+    for path in targets:
+        if path.is_dir():
+            _load_dir(path, result, display)
+        else:
+            _load_file(path, result, display)
+    result.systems[:] = _link_connected(result.systems)
+    return result
+
+
+def lint_paths(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    severities: Mapping[str, Severity | str] | None = None,
+) -> LintReport:
+    """Lint agent configs: this SDK's YAML and Copilot Studio workspaces, solutions and files.
+
+    Nothing in the configs is imported or executed.
+
+    Args:
+        paths: files and folders to lint.
+        select: rule codes to run (ids, prefixes such as ``HC00``, names, ``ALL``); None runs all.
+        ignore: rule codes to skip. HC100 runs unless ignored explicitly.
+        severities: severity per rule id (``{"HC013": "error"}``).
+
+    Returns:
+        The findings, sorted by file, line and rule id, with the counts of files and agents.
+
+    Raises:
+        UsageError: for a path that does not exist or an unknown rule code or severity.
+    """
+    enabled = select_rules(select, ignore)
+    levels: dict[str, Severity] = {}
+    for code, level in (severities or {}).items():
+        if code not in RULES_BY_ID:
+            raise UsageError(f"unknown rule id {code!r} in severities")
+        try:
+            levels[code] = Severity(level)
+        except ValueError:
+            raise UsageError(f"severity of {code} must be error, warning or info") from None
+    result = load_paths(paths)
+    systems = result.systems
+    findings: list[Finding] = []
+    seen: set[Finding] = set()
+
+    def keep(finding: Finding) -> None:
+        if finding.id not in enabled or finding in seen:
+            return
+        level = levels.get(finding.id)
+        if level is not None and level is not finding.severity:
+            finding = replace(finding, severity=level)
+        seen.add(finding)
+        findings.append(finding)
+
+    for file, line, agent, message in result.problems:
+        rule = RULES_BY_ID["HC100"]
+        keep(
+            Finding(
+                id=rule.id,
+                name=rule.name,
+                severity=rule.severity,
+                agent=agent,
+                file=file,
+                line=line,
+                message=message,
+            )
+        )
+    agents = 0
+    for system in systems:
+        agents += len(system.subagents) + (1 if system.parent is not None else 0)
+        for finding in check_system(system, enabled):
+            keep(finding)
+    findings.sort(key=lambda f: (f.file, f.line or 0, f.id, f.agent or ""))
+    return LintReport(findings=tuple(findings), files=len(result.files), agents=agents)

@@ -1,0 +1,515 @@
+"""Load Copilot Studio agents into the neutral model: workspaces, exported solutions, single files.
+
+Mapping (DESIGN.md section 7, NOTES.md):
+
+- parent: ``kind: GptComponentMetadata`` (``instructions``);
+- child agent: ``kind: AgentDialog`` (routing text in ``beginDialog.description``, instructions in
+  ``settings.instructions``, contract in ``inputs[]`` / ``inputType`` and ``outputType``; history off
+  only with ``settings.historyType: {kind: NoHistory}``);
+- connected agent: ``kind: TaskDialog`` with ``action.kind: InvokeConnectedAgentTaskAction``
+  (``modelDisplayName``, ``modelDescription``, ``inputs[]`` / ``outputs[]``, ``action.inputType`` /
+  ``action.outputType``, history in ``action.historyType``: ``ConversationHistory`` = on (also the
+  default), ``NoHistory`` = off). Its own instructions live in the agent it calls
+  (``botSchemaName``); they are linked when that agent's files are linted too.
+
+Copilot Studio has no explicit mode: an agent whose instructions forbid messaging the user is silent;
+one whose outputs are silent-shaped (``findings`` without ``interactionSummary``) is silent too, so
+HC006 can say its instructions still let it talk; any other is direct. Topics, actions and variables
+are read only when they hold an agent (a cheap text check first), so connector actions and the usual
+system topics cost nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, load_yaml
+from harness.lint.model import (
+    AgentSystem,
+    IOField,
+    LoadResult,
+    ModeSource,
+    ParentSpec,
+    SubagentSpec,
+    TextField,
+    normalize_io_name,
+)
+from harness.lint.phrases import forbids_user_messages
+from subagents.contract import Kind, Mode
+
+__all__ = ["infer_mode", "load_component_file", "load_solution", "load_workspace"]
+
+Display = Callable[[Path], str]
+
+_AGENT_MARKERS = ("AgentDialog", "InvokeConnectedAgentTaskAction", "GptComponentMetadata")
+_SKIP_DIRS = frozenset({"variables", "knowledge", "node_modules", "__pycache__"})
+_COMPONENT_KINDS = frozenset(
+    {"GptComponentMetadata", "AgentDialog", "TaskDialog", "AdaptiveDialog"}
+)
+_HISTORY_KINDS = frozenset({"ConversationHistory", "NoHistory"})
+_SCHEMA_NAME = re.compile(r"^schemaName:\s*['\"]?([^\s'\"#]+)", re.MULTILINE)
+
+
+def infer_mode(
+    instructions: TextField | None, outputs: tuple[IOField, ...] | None
+) -> tuple[Mode, ModeSource]:
+    """Copilot Studio's implicit mode: silent when told not to message the user, else direct."""
+    if instructions is not None and forbids_user_messages(instructions.text):
+        return Mode.SILENT, "instructions"
+    keys = {o.key for o in outputs or ()}
+    if "findings" in keys and "interactionsummary" not in keys:
+        return Mode.SILENT, "outputs"
+    return Mode.DIRECT, "default"
+
+
+class _Reader:
+    """Reads components and records what it found, for one system."""
+
+    def __init__(self, result: LoadResult, display: Display) -> None:
+        self.result = result
+        self.display = display
+        self.parent: ParentSpec | None = None
+        self.subagents: list[SubagentSpec] = []
+        self.files: list[str] = []
+
+    def problem(self, file: str, line: int | None, agent: str | None, message: str) -> None:
+        self.result.problems.append((file, line, agent, message))
+
+    def read(
+        self, path: Path, *, name: str, role: str | None = None, text: str | None = None
+    ) -> None:
+        """Parse one component file and add what it defines.
+
+        Args:
+            path: the file.
+            name: the agent's name when the file does not give a better one.
+            role: what the file's place says it must be: ``parent``, ``child``, ``connected``, or
+                ``agent`` (a parent or a child); None accepts anything and ignores non-agents.
+            text: the file's text, when already read.
+        """
+        file = self.display(path)
+        self.files.append(file)
+        self.result.files.add(file)
+        try:
+            if text is None:
+                text = path.read_text(encoding="utf-8")
+            data = load_yaml(text)
+        except YamlSyntaxError as exc:
+            self.problem(file, exc.line, None, f"invalid YAML: {exc.problem}")
+            return
+        except (OSError, UnicodeDecodeError) as exc:
+            self.problem(file, None, None, f"cannot read the file: {exc}")
+            return
+        if not isinstance(data, LMap):
+            if role is not None:
+                self.problem(file, 1, None, "a Copilot Studio component must be a YAML mapping")
+            return
+        kind = data.get("kind")
+        expected = {
+            "parent": "GptComponentMetadata",
+            "child": "AgentDialog",
+            "connected": "TaskDialog",
+            "agent": "GptComponentMetadata or AgentDialog",
+        }.get(role or "")
+        if expected is not None and kind not in expected.split(" or "):
+            what = f"unknown kind {kind!r}" if kind is not None else "missing 'kind'"
+            if isinstance(kind, str) and kind in _COMPONENT_KINDS:
+                what = f"kind {kind!r} where this file's place calls for {expected}"
+            self.problem(file, data.line_of("kind"), None, f"{what}: expected {expected}")
+            return
+        if kind == "GptComponentMetadata":
+            self._parent(data, file, name)
+        elif kind == "AgentDialog":
+            self._child(data, file, name)
+        elif kind == "TaskDialog":
+            self._task(data, file, name, must_be_agent=role == "connected")
+
+    # -- components -----------------------------------------------------------------------
+
+    def _parent(self, data: LMap, file: str, name: str) -> None:
+        instructions = _text(self, data, "instructions", file, name)
+        if self.parent is not None:
+            self.problem(
+                file,
+                data.line,
+                name,
+                f"a second parent (GptComponentMetadata); the first is in {self.parent.file}",
+            )
+            return
+        self.parent = ParentSpec(
+            name=name,
+            instructions=instructions or TextField(text="", file=file, line=data.line_of("kind")),
+            generated_instructions=False,
+            file=file,
+            line=data.line,
+        )
+
+    def _child(self, data: LMap, file: str, name: str) -> None:
+        begin = _mapping(self, data, "beginDialog", file, name)
+        settings = _mapping(self, data, "settings", file, name)
+        description = _text(self, begin, "description", file, name) if begin is not None else None
+        instructions = (
+            _text(self, settings, "instructions", file, name) if settings is not None else None
+        )
+        inputs = _task_inputs(self, data, file, name)
+        inputs += _record(self, data, "inputType", file, name)
+        outputs = _record(self, data, "outputType", file, name)
+        history = True
+        history_line = None
+        if settings is not None and "historyType" in settings:
+            history_line = settings.line_of("historyType")
+            history = _history(self, settings, file, name) is not False
+        actions_line = None
+        if begin is not None:
+            actions = begin.get("actions")
+            if isinstance(actions, LSeq) and actions:
+                actions_line = begin.line_of("actions")
+        mode, source = infer_mode(instructions, tuple(outputs))
+        self.subagents.append(
+            SubagentSpec(
+                name=name,
+                kind=Kind.CHILD,
+                mode=mode,
+                mode_source=source,
+                history=history,
+                history_line=history_line,
+                description=description,
+                instructions=instructions or TextField(text="", file=file, line=data.line),
+                inputs=_merge(inputs),
+                outputs=_merge(outputs),
+                inputs_line=_first_line(data, ("inputType", "inputs")),
+                outputs_line=_first_line(data, ("outputType",)),
+                file=file,
+                line=data.line,
+                source="copilot-studio",
+                actions_line=actions_line,
+            )
+        )
+
+    def _task(self, data: LMap, file: str, name: str, *, must_be_agent: bool) -> None:
+        action = data.get("action")
+        if not isinstance(action, LMap) or action.get("kind") != "InvokeConnectedAgentTaskAction":
+            if must_be_agent:
+                self.problem(
+                    file,
+                    data.line_of("action"),
+                    name,
+                    "expected action.kind InvokeConnectedAgentTaskAction (a connected agent)",
+                )
+            return
+        display_name = data.get("modelDisplayName")
+        if isinstance(display_name, str) and display_name.strip():
+            name = display_name.strip()
+        description = _text(self, data, "modelDescription", file, name)
+        inputs = _task_inputs(self, data, file, name) + _record(
+            self, action, "inputType", file, name
+        )
+        outputs = _task_outputs(self, data, file, name)
+        outputs += _record(self, action, "outputType", file, name)
+        misplaced: list[tuple[str, int | None]] = []
+        for key in ("inputType", "outputType"):
+            if key in data:
+                misplaced.append((key, data.line_of(key)))
+                fields = _record(self, data, key, file, name)
+                (inputs if key == "inputType" else outputs).extend(fields)
+        history = _history(self, action, file, name) is not False
+        target = action.get("botSchemaName")
+        if not isinstance(target, str) or not target:
+            self.problem(
+                file, action.line, name, "action.botSchemaName: required (the agent to call)"
+            )
+            target = None
+        outputs_tuple = _merge(outputs)
+        mode, source = infer_mode(None, outputs_tuple)
+        io_line = _first_line(action, ("inputType",)) or _first_line(data, ("inputs", "inputType"))
+        self.subagents.append(
+            SubagentSpec(
+                name=name,
+                kind=Kind.CONNECTED,
+                mode=mode,
+                mode_source=source,
+                history=history,
+                history_line=action.line_of("historyType") if "historyType" in action else None,
+                description=description,
+                instructions=None,
+                inputs=_merge(inputs),
+                outputs=outputs_tuple,
+                inputs_line=io_line,
+                outputs_line=_first_line(action, ("outputType",))
+                or _first_line(data, ("outputs", "outputType")),
+                file=file,
+                line=data.line,
+                source="copilot-studio",
+                target=target,
+                misplaced_io=tuple(misplaced),
+            )
+        )
+
+    def system(self, name: str, schema_name: str | None) -> None:
+        if self.parent is None and not self.subagents:
+            return
+        self.result.systems.append(
+            AgentSystem(
+                name=name,
+                source="copilot-studio",
+                parent=self.parent,
+                subagents=tuple(self.subagents),
+                files=tuple(self.files),
+                schema_name=schema_name,
+            )
+        )
+
+
+# -- field readers ----------------------------------------------------------------------------
+
+
+def _mapping(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> LMap | None:
+    value = node.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, LMap):
+        reader.problem(file, node.line_of(key), agent, f"{key}: must be a mapping")
+        return None
+    return value
+
+
+def _text(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> TextField | None:
+    if key not in node:
+        return None
+    value = node[key]
+    line = node.line_of(key)
+    if value is None:
+        return TextField(text="", file=file, line=line)
+    if isinstance(value, bool | int | float):
+        value = str(value)
+    if not isinstance(value, str):
+        reader.problem(file, line, agent, f"{key}: must be text")
+        return None
+    return TextField(text=value, file=file, line=line)
+
+
+def _record(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> list[IOField]:
+    record = _mapping(reader, node, key, file, agent)
+    if record is None:
+        return []
+    properties = record.get("properties")
+    if properties is None:
+        return []
+    if not isinstance(properties, LMap):
+        reader.problem(
+            file, record.line_of("properties"), agent, f"{key}.properties: must be a mapping"
+        )
+        return []
+    fields: list[IOField] = []
+    for prop, info in properties.items():
+        description: str | None = None
+        if isinstance(info, LMap):
+            raw = info.get("description")
+            description = raw if isinstance(raw, str) else None
+        elif info is not None:
+            reader.problem(
+                file, properties.line_of(prop), agent, f"{key}.properties.{prop}: must be a mapping"
+            )
+        fields.append(
+            IOField(
+                name=str(prop), description=description, file=file, line=properties.line_of(prop)
+            )
+        )
+    return fields
+
+
+def _task_inputs(reader: _Reader, node: LMap, file: str, agent: str) -> list[IOField]:
+    return _property_list(reader, node, "inputs", file, agent, skip_kind="ManualTaskInput")
+
+
+def _task_outputs(reader: _Reader, node: LMap, file: str, agent: str) -> list[IOField]:
+    return _property_list(reader, node, "outputs", file, agent, skip_kind=None)
+
+
+def _property_list(
+    reader: _Reader, node: LMap, key: str, file: str, agent: str, *, skip_kind: str | None
+) -> list[IOField]:
+    items = node.get(key)
+    if items is None:
+        return []
+    if not isinstance(items, LSeq):
+        reader.problem(file, node.line_of(key), agent, f"{key}: must be a list")
+        return []
+    fields: list[IOField] = []
+    for index, item in enumerate(items):
+        line = items.line_of(index)
+        if not isinstance(item, LMap) or not isinstance(item.get("propertyName"), str):
+            reader.problem(file, line, agent, f"{key}[{index}]: needs a propertyName")
+            continue
+        if skip_kind is not None and item.get("kind") == skip_kind:
+            continue
+        description = item.get("description")
+        fields.append(
+            IOField(
+                name=item["propertyName"],
+                description=description if isinstance(description, str) else None,
+                file=file,
+                line=line,
+            )
+        )
+    return fields
+
+
+def _history(reader: _Reader, node: LMap, file: str, agent: str) -> bool | None:
+    value = node.get("historyType")
+    if value is None:
+        return None
+    kind = value.get("kind") if isinstance(value, LMap) else None
+    if not isinstance(kind, str) or kind not in _HISTORY_KINDS:
+        reader.problem(
+            file,
+            node.line_of("historyType"),
+            agent,
+            f"historyType: expected kind ConversationHistory or NoHistory, got {kind!r}",
+        )
+        return None
+    return bool(kind == "ConversationHistory")
+
+
+def _merge(fields: list[IOField]) -> tuple[IOField, ...]:
+    """One field per name: ``inputs[]`` and ``inputType`` often declare the same property."""
+    merged: dict[str, IOField] = {}
+    for field in fields:
+        key = normalize_io_name(field.name)
+        known = merged.get(key)
+        if known is None:
+            merged[key] = field
+        elif not known.description and field.description:
+            merged[key] = IOField(
+                name=known.name, description=field.description, file=known.file, line=known.line
+            )
+    return tuple(merged.values())
+
+
+def _first_line(node: LMap, keys: tuple[str, ...]) -> int | None:
+    for key in keys:
+        if key in node:
+            return node.line_of(key)
+    return None
+
+
+# -- layouts ----------------------------------------------------------------------------------
+
+
+def _walk_mcs(root: Path) -> list[Path]:
+    found: list[Path] = []
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith(".") and entry.name not in _SKIP_DIRS:
+                    stack.append(Path(entry.path))
+            elif entry.name.endswith((".mcs.yml", ".mcs.yaml")):
+                found.append(Path(entry.path))
+    return sorted(found)
+
+
+def load_workspace(root: Path, result: LoadResult, display: Display) -> None:
+    """A VS Code extension workspace: ``agent.mcs.yml``, ``agents/<Child>/agent.mcs.yml``, ...
+
+    Args:
+        root: the folder holding the parent's ``agent.mcs.yml``.
+        result: where systems and problems go.
+        display: turns a path into its display form.
+    """
+    reader = _Reader(result, display)
+    schema_name = None
+    for path in _walk_mcs(root):
+        relative = path.relative_to(root).parts
+        if relative == ("agent.mcs.yml",):
+            reader.read(path, name=root.name, role="parent")
+        elif len(relative) == 3 and relative[0] == "agents" and relative[2] == "agent.mcs.yml":
+            reader.read(path, name=relative[1], role="child")
+        elif relative == ("settings.mcs.yml",):
+            try:
+                match = _SCHEMA_NAME.search(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                match = None
+            schema_name = match.group(1) if match else None
+        else:
+            _read_if_agent(reader, path, name=_stem(path))
+    reader.system(root.name, schema_name)
+
+
+def load_solution(root: Path, result: LoadResult, display: Display) -> None:
+    """An exported solution: ``botcomponents/<prefix>.<type>.<name>/data``, one system per bot.
+
+    Args:
+        root: the folder holding ``botcomponents``.
+        result: where systems and problems go.
+        display: turns a path into its display form.
+    """
+    components = root / "botcomponents"
+    bots: dict[str, _Reader] = {}
+    try:
+        folders = sorted(e.name for e in os.scandir(components) if e.is_dir())
+    except OSError as exc:
+        result.problems.append((display(components), None, None, f"cannot read the folder: {exc}"))
+        return
+    for folder in folders:
+        data = components / folder / "data"
+        if not data.is_file():
+            continue
+        prefix, _, rest = folder.partition(".")
+        kind, _, name = rest.partition(".")
+        reader = bots.get(prefix)
+        if reader is None:
+            reader = bots[prefix] = _Reader(result, display)
+        if kind == "gpt":
+            reader.read(data, name=prefix, role="parent")
+        elif kind == "agent":
+            reader.read(data, name=name or folder, role="child")
+        elif kind == "InvokeConnectedAgentTaskAction":
+            reader.read(data, name=name or folder, role="connected")
+        else:
+            _read_if_agent(reader, data, name=name or folder)
+    for prefix, reader in bots.items():
+        reader.system(prefix, prefix)
+
+
+def load_component_file(path: Path, result: LoadResult, display: Display) -> None:
+    """One Copilot Studio file on its own (a ``.mcs.yml`` file or a solution component's ``data``)."""
+    reader = _Reader(result, display)
+    if path.name == "data":
+        folder = path.parent.name
+        prefix, _, rest = folder.partition(".")
+        kind, _, name = rest.partition(".")
+        role = {"gpt": "parent", "agent": "child", "InvokeConnectedAgentTaskAction": "connected"}
+        reader.read(path, name=prefix if kind == "gpt" else name or folder, role=role.get(kind))
+        reader.system(prefix, prefix)
+        return
+    if path.name == "agent.mcs.yml":
+        reader.read(path, name=path.parent.name, role="agent")
+    else:
+        reader.read(path, name=_stem(path))
+    reader.system(display(path), None)
+
+
+def _read_if_agent(reader: _Reader, path: Path, *, name: str) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    if any(marker in text for marker in _AGENT_MARKERS):
+        reader.read(path, name=name, text=text)
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    for suffix in (".mcs.yml", ".mcs.yaml"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem

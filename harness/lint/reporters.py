@@ -1,0 +1,191 @@
+"""Render a lint report as text (grouped per file), JSON, or SARIF 2.1.0 for code scanning.
+
+All three read the same rule registry, so ids, names, severities and descriptions agree. JSON has
+the shape of DESIGN.md section 7::
+
+    {"version": 1,
+     "findings": [{"id", "name", "severity", "agent", "file", "line", "message"}],
+     "summary": {"files", "agents", "errors", "warnings"}}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from itertools import groupby
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import quote
+
+from harness._version import __version__
+from harness.lint.model import LintReport, Severity
+from harness.lint.registry import RULES
+
+__all__ = ["INFORMATION_URI", "render_json", "render_sarif", "render_text", "report_dict"]
+
+INFORMATION_URI = "https://pypi.org/project/connected-agent-harness/"
+"""Where SARIF viewers send users for the tool's documentation."""
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
+
+
+def report_dict(report: LintReport) -> dict[str, Any]:
+    """The report as the JSON document of DESIGN.md section 7."""
+    return {
+        "version": 1,
+        "findings": [
+            {
+                "id": f.id,
+                "name": f.name,
+                "severity": f.severity.value,
+                "agent": f.agent,
+                "file": f.file,
+                "line": f.line,
+                "message": f.message,
+            }
+            for f in report.findings
+        ],
+        "summary": {
+            "files": report.files,
+            "agents": report.agents,
+            "errors": report.errors,
+            "warnings": report.warnings,
+        },
+    }
+
+
+def render_json(report: LintReport) -> str:
+    """The report as JSON text (indented, one trailing newline)."""
+    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def _artifact(file: str) -> dict[str, str]:
+    path = Path(file)
+    if path.is_absolute():
+        return {"uri": path.as_uri()}
+    return {"uri": quote(file), "uriBaseId": "%SRCROOT%"}
+
+
+def sarif_dict(report: LintReport) -> dict[str, Any]:
+    """The report as a SARIF 2.1.0 log."""
+    index = {rule.id: i for i, rule in enumerate(RULES)}
+    rules = [
+        {
+            "id": rule.id,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": rule.help},
+            "help": {"text": rule.help},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
+            "properties": {"tags": ["agent-config"]},
+        }
+        for rule in RULES
+    ]
+    results: list[dict[str, Any]] = []
+    for finding in report.findings:
+        location: dict[str, Any] = {"artifactLocation": _artifact(finding.file)}
+        if finding.line:
+            location["region"] = {"startLine": finding.line}
+        result: dict[str, Any] = {
+            "ruleId": finding.id,
+            "ruleIndex": index[finding.id],
+            "level": _SARIF_LEVEL[finding.severity],
+            "message": {"text": finding.message},
+            "locations": [{"physicalLocation": location}],
+        }
+        if finding.agent is not None:
+            result["properties"] = {"agent": finding.agent}
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "harness-lint",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+                "invocations": [{"executionSuccessful": True}],
+                "results": results,
+            }
+        ],
+    }
+
+
+def render_sarif(report: LintReport) -> str:
+    """The report as SARIF 2.1.0 JSON text."""
+    return json.dumps(sarif_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _text_lines(report: LintReport) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    """(kind, [(text, style)...]) lines; kept apart from rich so the layout is testable."""
+    for file, findings in groupby(report.findings, key=lambda f: f.file):
+        yield "file", [(file, "bold underline")]
+        for f in findings:
+            where = f"{f.line:>5}" if f.line else "    -"
+            agent = f"[{f.agent}] " if f.agent else ""
+            yield (
+                "finding",
+                [
+                    (f"{where}  ", "dim"),
+                    (f"{f.severity.value:<7}  ", _STYLE[f.severity]),
+                    (f"{f.id} ", "bold cyan"),
+                    (f"{f.name}  ", "cyan"),
+                    (agent, "magenta"),
+                    (f.message, ""),
+                ],
+            )
+        yield "blank", []
+    scope = f"{_plural(report.files, 'file')}, {_plural(report.agents, 'agent')}"
+    if report.findings:
+        others = len(report.findings) - report.errors - report.warnings
+        parts = [_plural(report.errors, "error"), _plural(report.warnings, "warning")]
+        if others:
+            parts.append(_plural(others, "note"))
+        style = "bold red" if report.errors else "yellow"
+        yield "summary", [(f"Found {', '.join(parts)} ({scope}).", style)]
+    else:
+        yield "summary", [(f"All checks passed ({scope}).", "bold green")]
+
+
+def render_text(
+    report: LintReport, *, file: IO[str] | None = None, color: bool | None = None
+) -> str:
+    """Write the report grouped per file, with line numbers, in colour on a terminal.
+
+    Args:
+        report: the report.
+        file: where to write; None only returns the text.
+        color: force colour on or off; None colours only when ``file`` is a terminal.
+
+    Returns:
+        The plain text (without colour codes).
+    """
+    plain = "\n".join("".join(text for text, _ in parts) for _, parts in _text_lines(report)) + "\n"
+    if file is None:
+        return plain
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(
+        file=file,
+        force_terminal=color,
+        no_color=color is False,
+        soft_wrap=True,
+        highlight=False,
+        emoji=False,
+    )
+    for _, parts in _text_lines(report):
+        console.print(Text.assemble(*parts))
+    return plain

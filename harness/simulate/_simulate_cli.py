@@ -1,0 +1,209 @@
+"""``harness simulate SCENARIOS...``: run scenario conversations against a bot and check them.
+
+Exit 0 when every scenario is clean, 1 on any error-level finding, 2 on bad input or usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness._loading import run_sync
+from harness.exceptions import HarnessError, UsageError
+from harness.simulate.detectors import DetectorConfig
+from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
+from harness.simulate.scenarios import load_scenarios
+from subagents import Usage
+
+__all__ = ["simulate_command"]
+
+
+@click.command("simulate")
+@click.argument(
+    "scenarios",
+    nargs=-1,
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="SCENARIOS...",
+)
+@click.option("--bot", help="A bot config or module:attr (overrides the files' 'bot:').")
+@click.option("--endpoint", help="A live Bot Framework bot's /api/messages URL.")
+@click.option(
+    "--quiet-period",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="With --endpoint: seconds without a new reply that end a turn.",
+)
+@click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
+@click.option("--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*).")
+@click.option(
+    "--record", type=click.Path(dir_okay=False), help="Record model traffic to a cassette."
+)
+@click.option(
+    "--replay", type=click.Path(dir_okay=False), help="Replay model traffic from a cassette."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here."
+)
+@click.option("--semantic", is_flag=True, help="Also detect paraphrases (extra 'embeddings').")
+def simulate_command(
+    scenarios: tuple[Path, ...],
+    bot: str | None,
+    endpoint: str | None,
+    quiet_period: float,
+    model: str | None,
+    base_url: str | None,
+    record: str | None,
+    replay: str | None,
+    fmt: ReportFormat,
+    out: Path | None,
+    semantic: bool,
+) -> None:
+    """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
+    duplicate messages, missed requests, silent-mode leaks, wrong-scope answers and awkward
+    acknowledgements."""
+    try:
+        results, usage = run_sync(
+            _run(scenarios, bot, endpoint, quiet_period, model, base_url, record, replay, semantic)
+        )
+    except HarnessError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    report = render(results, fmt)
+    if fmt == "text" and usage is not None and usage.requests:
+        report += _usage_line(usage)
+    if out is not None:
+        try:
+            out.write_text(report, encoding="utf-8")
+        except OSError as exc:
+            click.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+    else:
+        click.echo(report, nl=False)
+    sys.exit(exit_code(results))
+
+
+def _usage_line(usage: Usage) -> str:
+    if not usage.total_tokens:
+        return f"model usage: {usage.requests} requests (no tokens reported by the model)\n"
+    cost = "" if usage.cost_usd is None else f", estimated cost ${usage.cost_usd:.4f}"
+    return (
+        f"model usage: {usage.requests} requests, {usage.input_tokens} input and "
+        f"{usage.output_tokens} output tokens{cost}\n"
+    )
+
+
+async def _run(
+    paths: tuple[Path, ...],
+    bot: str | None,
+    endpoint: str | None,
+    quiet_period: float,
+    model: str | None,
+    base_url: str | None,
+    record: str | None,
+    replay: str | None,
+    semantic: bool,
+) -> tuple[list[DetectionResult], Usage | None]:
+    from harness._cli_commands import model_option_values
+    from harness.simulate.runner import run_scenarios
+    from harness.simulate.targets import InProcessTarget, Target
+
+    if bot and endpoint:
+        raise UsageError("use --bot or --endpoint, not both")
+    files = [load_scenarios(path) for path in paths]
+    total = sum(len(f.scenarios) for f in files)
+    model_obj: Any = None
+    target: Target | None = None
+    if endpoint:
+        if model or base_url or record or replay:
+            raise UsageError("--model, --base-url, --record and --replay need an in-process bot")
+        from harness.hosting.channel import EndpointTarget
+
+        target = EndpointTarget(endpoint, quiet_period=quiet_period)
+    else:
+        model_obj = model_option_values(model, base_url, record, replay)
+    embedder = None
+    if semantic:
+        from harness.simulate.embeddings import LocalEmbedder
+
+        local = LocalEmbedder()
+        local.load()
+        embedder = local
+    progress = _Progress(total)
+    usage: Usage | None = None
+    try:
+        if target is not None:
+            async with target:
+                results = await run_scenarios(
+                    files,
+                    target=target,
+                    config=DetectorConfig(),
+                    embedder=embedder,
+                    on_scenario=progress.advance,
+                )
+        else:
+            if bot is not None:
+                from harness._loading import load_bot
+
+                in_process = InProcessTarget(load_bot(bot, model=model_obj))
+                async with in_process:
+                    results = await run_scenarios(
+                        files,
+                        target=in_process,
+                        config=DetectorConfig(),
+                        embedder=embedder,
+                        on_scenario=progress.advance,
+                    )
+                usage = in_process.usage
+            else:
+                results = await run_scenarios(
+                    files,
+                    model=model_obj,
+                    config=DetectorConfig(),
+                    embedder=embedder,
+                    on_scenario=progress.advance,
+                )
+    finally:
+        progress.stop()
+    return results, usage
+
+
+class _Progress:
+    """A progress bar on standard error (a terminal only), one step per scenario."""
+
+    def __init__(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self._bar: Any = None
+        console = Console(stderr=True)
+        if console.is_terminal and total > 1:
+            self._bar = Progress(
+                TextColumn("simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("scenarios"),
+                console=console,
+                transient=True,
+            )
+            self._task = self._bar.add_task("simulate", total=total)
+            self._bar.start()
+
+    def advance(self, _result: DetectionResult) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
