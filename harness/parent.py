@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from harness._runner import SubagentCall, run_subagent
+from harness._runner import SubagentCall, prepare, run_subagent
 from harness._views import parent_view
 from harness.exceptions import (
     ConfigError,
@@ -41,6 +41,9 @@ from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 __all__ = ["Conversation", "Parent", "Turn"]
 
 log = logging.getLogger("harness")
+
+# ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.
+_JSON = json.JSONEncoder(ensure_ascii=False)
 
 GuardPolicy = Literal["off", "warn", "drop"]
 MessageSink = Callable[[Message], Awaitable[None]]
@@ -171,6 +174,7 @@ class Parent:
         self._agent_models: dict[str, Model] = {
             a.name: self.model if a.model is None else resolve_model(a.model) for a in subagents
         }
+        self._prepared = {a.name: prepare(a) for a in subagents}
         view = parent_view(name, instructions, subagents)
         self.system = render_parent_system(view, generated=generated_instructions)
         by_name = {v.name: v for v in view.subagents}
@@ -255,6 +259,9 @@ class Conversation:
         self.active_agent: str | None = None
         self.agent_states: dict[str, dict[str, Any]] = {}
         self._lock = asyncio.Lock()
+        # (message, its HistoryEntry) by transcript index, built once per message (see _history).
+        self._entries: list[tuple[Message, HistoryEntry] | None] = []
+        self._entries_of: list[Message] | None = None
         if state is not None:
             self._restore(state)
 
@@ -348,21 +355,42 @@ class Conversation:
         return message
 
     def _history(self) -> tuple[HistoryEntry, ...]:
+        messages = self.transcript.messages
         first_turn = max(1, self.transcript.turn_count - self.parent.history_turns + 1)
+        start = len(messages)
+        while start > 0 and messages[start - 1].turn >= first_turn:
+            start -= 1
+        # Each message's entry is built once and reused by later turns (a pydantic model per
+        # message per turn was most of this method's cost in long conversations).
+        entries = self._entries
+        if self._entries_of is not messages:
+            entries.clear()
+            self._entries_of = messages
+        if len(entries) < len(messages):
+            entries.extend([None] * (len(messages) - len(entries)))
         recent: list[HistoryEntry] = []
-        for m in reversed(self.transcript.messages):
-            if m.turn < first_turn:
-                break
-            recent.append(HistoryEntry(role=m.role, sender=m.sender, text=m.text, turn=m.turn))
-        recent.reverse()
+        for index in range(start, len(messages)):
+            m = messages[index]
+            cached = entries[index]
+            if cached is None or cached[0] is not m:
+                entry = HistoryEntry(role=m.role, sender=m.sender, text=m.text, turn=m.turn)
+                entries[index] = cached = (m, entry)
+            recent.append(cached[1])
         return tuple(recent)
 
     def _recent_chat(self, turns: int = 3) -> tuple[ChatMessage, ...]:
         """The last few turns before this one, for the planner (follow-ups like "yes" need them)."""
         current = self.transcript.turn_count
         first = max(1, current - turns)
+        messages = self.transcript.messages
+        # Messages are in turn order: walk back from the end (at most 200 messages) to the first
+        # one of the window instead of scanning them all.
+        start = len(messages)
+        floor = max(0, start - 200)
+        while start > floor and messages[start - 1].turn >= first:
+            start -= 1
         out: list[ChatMessage] = []
-        for message in self.transcript.messages[-200:]:
+        for message in messages[start:]:
             if first <= message.turn < current:
                 if message.role == "user":
                     out.append(ChatMessage(role="user", content=message.text))
@@ -449,6 +477,7 @@ class Conversation:
                     send=None if agent.mode is Mode.SILENT else send,
                     continuing=agent.name == self.active_agent,
                     strict=parent.strict,
+                    prepared=parent._prepared.get(agent.name),
                 )
             )
         try:
@@ -505,7 +534,7 @@ class Conversation:
         sent_this_turn = self.transcript.messages[start:]
         if message and parent._guard is not None:
             decision = parent._guard.check(
-                message, sent=self.transcript.bot_messages(), turn=number
+                message, sent=self.transcript.messages, turn=number
             )
             message = decision.text
         if not message and not sent_this_turn:
@@ -554,8 +583,7 @@ class Conversation:
                 ChatMessage(role="user", content=text),
                 ChatMessage(
                     role="user",
-                    content="Sub-agent results for this turn (JSON):\n"
-                    + json.dumps(payload, ensure_ascii=False),
+                    content="Sub-agent results for this turn (JSON):\n" + _JSON.encode(payload),
                 ),
             ),
             output_schema=COMPOSE_SCHEMA,

@@ -1,0 +1,156 @@
+"""``harness detect TRANSCRIPT...``: find duplicate messages and the other faults in recorded
+conversations. Exit 0 when clean, 1 on any error-level finding, 2 on bad input or usage."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness.exceptions import HarnessError
+from harness.simulate.detectors import DetectorConfig, detect
+from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
+from harness.simulate.transcripts import load_agent_modes, load_transcript
+
+__all__ = ["detect_command"]
+
+_PROGRESS_MESSAGES = 5_000
+"""Show a progress bar when the transcripts hold more messages than this (or there are several)."""
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.command("detect")
+@click.argument(
+    "transcripts",
+    nargs=-1,
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="TRANSCRIPT...",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit"]),
+    default="text",
+    show_default=True,
+    help="Report format.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the report to FILE instead of standard output.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The bot's agent config: tells each sub-agent's mode (for silent-mode leaks).",
+)
+@click.option(
+    "--semantic",
+    is_flag=True,
+    help="Also find paraphrased duplicates with the local embedding model "
+    "(needs the 'embeddings' extra).",
+)
+def detect_command(
+    transcripts: tuple[Path, ...],
+    fmt: ReportFormat,
+    out: Path | None,
+    config_path: Path | None,
+    semantic: bool,
+) -> None:
+    """Check recorded conversations for duplicate messages, missed requests, silent-mode leaks,
+    wrong-scope answers and awkward acknowledgements.
+
+    TRANSCRIPT is this SDK's JSONL (one message per line) or a Bot Framework transcript (a JSON
+    array of activities, as the Bot Framework Emulator saves it).
+    """
+    try:
+        results = _run(transcripts, config_path, semantic)
+    except HarnessError as exc:
+        _fail(str(exc), exc.exit_code)
+    report = render(results, fmt)
+    if out is not None:
+        try:
+            out.write_text(report, encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {out}: {exc.strerror or exc}")
+    else:
+        click.echo(report, nl=False)
+    sys.exit(exit_code(results))
+
+
+def _run(
+    paths: tuple[Path, ...], config_path: Path | None, semantic: bool
+) -> list[DetectionResult]:
+    modes = load_agent_modes(config_path) if config_path is not None else None
+    loaded = [(path, load_transcript(path, agent_modes=modes)) for path in paths]
+    embedder = None
+    if semantic:
+        from harness.simulate.embeddings import LocalEmbedder
+
+        embedder = LocalEmbedder()
+        embedder.load()  # fail now, naming the extra, not after the first file
+    config = DetectorConfig()
+    total = sum(len(t) for _, transcripts in loaded for t in transcripts)
+    conversations = [(path, t) for path, transcripts in loaded for t in transcripts]
+    results: list[DetectionResult] = []
+    with _progress(len(paths) > 1 or total > _PROGRESS_MESSAGES, total) as advance:
+        for path, transcript in conversations:
+            start = time.perf_counter()
+            findings = detect(transcript, config=config, embedder=embedder)
+            results.append(
+                DetectionResult(
+                    file=str(path),
+                    conversation=transcript.conversation,
+                    transcript=transcript,
+                    findings=tuple(findings),
+                    seconds=time.perf_counter() - start,
+                )
+            )
+            advance(len(transcript))
+    return results
+
+
+class _progress:
+    """A rich progress bar on standard error, counting messages; a no-op when not wanted or when
+    standard error is not a terminal."""
+
+    def __init__(self, wanted: bool, total: int) -> None:
+        self._bar: Any = None
+        self._task: Any = None
+        if wanted:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            console = Console(stderr=True)
+            if console.is_terminal:
+                self._bar = Progress(
+                    TextColumn("detecting"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("messages"),
+                    console=console,
+                    transient=True,
+                )
+                self._task = self._bar.add_task("detect", total=total)
+
+    def __enter__(self) -> Any:
+        if self._bar is not None:
+            self._bar.start()
+        return self._advance
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def _advance(self, count: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task, count)

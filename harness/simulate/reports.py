@@ -1,0 +1,233 @@
+"""Reports of detector findings: a readable text table, JSON for tools, JUnit XML for CI.
+
+One :class:`DetectionResult` per checked conversation (a transcript's conversation, or a simulated
+scenario). The JSON shape is DESIGN.md section 8's, exactly; JUnit has one test case per result,
+failing when it has an error-level finding.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from harness.simulate.detectors import ALL_KINDS, Finding
+from harness.transcript import Message, Transcript
+
+__all__ = [
+    "DetectionResult",
+    "ReportFormat",
+    "exit_code",
+    "render",
+    "render_json",
+    "render_junit",
+    "render_text",
+]
+
+ReportFormat = Literal["text", "json", "junit"]
+
+_KIND_ORDER = ("duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DetectionResult:
+    """The findings of one conversation."""
+
+    file: str
+    """The transcript or scenario file."""
+    conversation: str
+    """The conversation's id (a scenario runner uses the scenario's name)."""
+    transcript: Transcript
+    """The conversation checked (its messages are quoted in the text report)."""
+    findings: tuple[Finding, ...]
+    """What the detectors found, by turn."""
+    name: str | None = None
+    """A display name (the scenario's); ``file::conversation`` when None."""
+    seconds: float = 0.0
+    """How long it took (the JUnit ``time``)."""
+
+    @property
+    def title(self) -> str:
+        return self.name or f"{self.file}::{self.conversation}"
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "warning")
+
+
+def exit_code(results: Sequence[DetectionResult]) -> int:
+    """1 when any result has an error-level finding, else 0."""
+    return 1 if any(r.errors for r in results) else 0
+
+
+def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> str:
+    """The report in the given format."""
+    if fmt == "json":
+        return render_json(results)
+    if fmt == "junit":
+        return render_junit(results)
+    return render_text(results)
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+
+def render_json(results: Sequence[DetectionResult]) -> str:
+    """``{"version": 1, "transcripts": [...], "summary": {"<kind>": count}}`` (DESIGN.md 8)."""
+    summary: Counter[str] = Counter({kind: 0 for kind in _KIND_ORDER if kind in ALL_KINDS})
+    transcripts: list[dict[str, Any]] = []
+    for result in results:
+        summary.update(f.kind for f in result.findings)
+        transcripts.append(
+            {
+                "file": result.file,
+                "conversation": result.conversation,
+                "turns": result.transcript.turn_count,
+                "messages": len(result.transcript),
+                "findings": [f.to_json() for f in result.findings],
+            }
+        )
+    document = {"version": 1, "transcripts": transcripts, "summary": dict(summary)}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- JUnit ------------------------------------------------------------------------------------
+
+
+def _finding_line(finding: Finding) -> str:
+    ids = ", ".join(
+        f"{i} ({s})" for i, s in zip(finding.message_ids, finding.senders, strict=False)
+    )
+    what = finding.kind + (f"/{finding.method}" if finding.method else "")
+    where = f" {finding.scope}" if finding.scope else ""
+    messages = f" [{ids}]" if ids else f" [{', '.join(finding.senders)}]"
+    return f"turn {finding.turn}: {what}{where}{messages}: {finding.evidence}"
+
+
+def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness detect") -> str:
+    """JUnit XML: one ``<testcase>`` per result, a ``<failure>`` listing its error findings and
+    warnings in ``<system-out>``."""
+    failures = sum(1 for r in results if r.errors)
+    total = sum(r.seconds for r in results)
+    root = ET.Element(
+        "testsuites", name=suite, tests=str(len(results)), failures=str(failures), errors="0"
+    )
+    testsuite = ET.SubElement(
+        root,
+        "testsuite",
+        name=suite,
+        tests=str(len(results)),
+        failures=str(failures),
+        errors="0",
+        skipped="0",
+        time=f"{total:.3f}",
+    )
+    for result in results:
+        case = ET.SubElement(
+            testsuite,
+            "testcase",
+            classname=result.file,
+            name=result.name or result.conversation,
+            time=f"{result.seconds:.3f}",
+        )
+        errors = result.errors
+        if errors:
+            kinds = sorted({f.kind for f in errors}, key=_KIND_ORDER.index)
+            failure = ET.SubElement(
+                case,
+                "failure",
+                message=f"{len(errors)} error finding(s): {', '.join(kinds)}",
+                type=kinds[0],
+            )
+            failure.text = "\n".join(_finding_line(f) for f in errors)
+        if result.warnings:
+            out = ET.SubElement(case, "system-out")
+            out.text = "\n".join("warning: " + _finding_line(f) for f in result.warnings)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def _shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _cell(message: Message | None, message_id: str, sender: str) -> str:
+    text = _shorten(message.text, 160) if message is not None else "(not in the transcript)"
+    return f"[{message_id}] {sender}: {text}"
+
+
+def render_text(
+    results: Sequence[DetectionResult], *, width: int = 120, color: bool = False
+) -> str:
+    """A table per conversation: each finding's kind, turn, the messages side by side with their
+    senders, and the evidence; then a summary line."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        force_terminal=color,
+        color_system="standard" if color else None,
+        highlight=False,
+        soft_wrap=False,
+    )
+    for result in results:
+        counts = f"{result.transcript.turn_count} turns, {len(result.transcript)} messages"
+        if not result.findings:
+            console.print(Text(f"{result.title}: no findings ({counts})", style="green"))
+            continue
+        by_id = {m.id: m for m in result.transcript.messages}
+        table = Table(
+            title=Text(f"{result.title} ({counts})", style="bold"),
+            title_justify="left",
+            show_lines=True,
+            expand=True,
+        )
+        table.add_column("kind", no_wrap=True)
+        table.add_column("turn", justify="right", no_wrap=True)
+        table.add_column("message", ratio=3)
+        table.add_column("repeated by / also", ratio=3)
+        table.add_column("evidence", ratio=3)
+        for finding in result.findings:
+            kind: str = finding.kind
+            if finding.method:
+                kind += f"\n{finding.method}"
+            if finding.scope:
+                kind += f"\n{finding.scope.replace('_', ' ')}"
+            cells = [
+                _cell(by_id.get(i), i, s)
+                for i, s in zip(finding.message_ids, finding.senders, strict=False)
+            ]
+            if not cells:
+                cells = [f"(none) expected from {', '.join(finding.senders)}"]
+            first = Text(cells[0])
+            second = Text("\n".join(cells[1:]))
+            style = "yellow" if finding.severity == "warning" else "red"
+            table.add_row(
+                Text(kind, style=style), str(finding.turn), first, second, Text(finding.evidence)
+            )
+        console.print(table)
+    errors = sum(len(r.errors) for r in results)
+    warnings = sum(len(r.warnings) for r in results)
+    kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
+    detail = ", ".join(f"{kinds[k]} {k}" for k in _KIND_ORDER if kinds[k])
+    summary = f"{len(results)} conversation(s): {errors} error(s), {warnings} warning(s)" + (
+        f" ({detail})" if detail else ""
+    )
+    console.print(Text(summary, style="bold red" if errors else "bold green"))
+    return buffer.getvalue()

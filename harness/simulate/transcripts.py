@@ -1,0 +1,375 @@
+"""Load recorded conversations: this SDK's JSONL and Bot Framework transcript files.
+
+``load_transcript`` tells the two apart by their first character: a JSON array (``[``) is a Bot
+Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it), anything else is
+JSONL with one message per line. Both can hold several conversations; each becomes a
+:class:`~harness.transcript.Transcript`. Every problem is a :class:`~harness.exceptions.ConfigError`
+naming the file and the line (for a JSON array, the activity's index and the line it starts on).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from harness.exceptions import ConfigError
+from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+
+__all__ = ["load_agent_modes", "load_transcript", "parse_transcript"]
+
+_MODES = ("silent", "direct", "conversational")
+_JSONL_KEYS = frozenset(
+    {
+        "id",
+        "turn",
+        "role",
+        "sender",
+        "mode",
+        "request",
+        "requests",
+        "text",
+        "conversation",
+        "timestamp",
+    }
+)
+
+
+def load_transcript(
+    path: str | Path, *, agent_modes: Mapping[str, str] | None = None
+) -> list[Transcript]:
+    """Read a transcript file (JSONL or a Bot Framework JSON array) into its conversations.
+
+    Args:
+        path: the file.
+        agent_modes: the mode of each sub-agent by name (from ``--config``), for the detectors
+            that need it (``silent_leak``).
+
+    Raises:
+        ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError as exc:
+        raise ConfigError("no such file", file=str(path)) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the file: {exc}", file=str(path)) from exc
+    return parse_transcript(text, file=str(path), agent_modes=agent_modes)
+
+
+def parse_transcript(
+    text: str, *, file: str = "<transcript>", agent_modes: Mapping[str, str] | None = None
+) -> list[Transcript]:
+    """Parse transcript text; ``file`` only names it in errors. See :func:`load_transcript`."""
+    stripped = text.lstrip()
+    if not stripped:
+        raise ConfigError("the transcript is empty", file=file)
+    if stripped[0] == "[":
+        transcripts = _bot_framework(text, file)
+    elif stripped[0] == "{":
+        transcripts = _jsonl(text, file)
+    else:
+        line = text[: len(text) - len(stripped)].count("\n") + 1
+        raise ConfigError(
+            "not JSON: expected a Bot Framework transcript (a JSON array of activities) or "
+            "JSONL (one JSON object per line)",
+            file=file,
+            line=line,
+        )
+    for transcript in transcripts:
+        if agent_modes:
+            transcript.agent_modes.update(agent_modes)
+    return transcripts
+
+
+# --- JSONL ------------------------------------------------------------------------------------
+
+
+def _jsonl(text: str, file: str) -> list[Transcript]:
+    conversations: dict[str, Transcript] = {}
+    seen: dict[str, int] = {}
+    last_turn: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"not JSON: {exc.msg}", file=file, line=number) from exc
+        if not isinstance(record, dict):
+            raise ConfigError(
+                f"expected a JSON object per line, got {type(record).__name__}",
+                file=file,
+                line=number,
+            )
+        message, plan, conversation = _jsonl_message(record, file, number)
+        transcript = conversations.setdefault(conversation, Transcript(conversation=conversation))
+        key = f"{conversation}\x00{message.id}"
+        if key in seen:
+            raise ConfigError(
+                f"duplicate message id {message.id!r} (first on line {seen[key]})",
+                file=file,
+                line=number,
+                field="id",
+            )
+        seen[key] = number
+        previous = last_turn.get(conversation, 0)
+        if message.turn < previous:
+            raise ConfigError(
+                f"turn {message.turn} comes after turn {previous}: messages must be in order",
+                file=file,
+                line=number,
+                field="turn",
+            )
+        if message.role == "user" and message.turn == previous and transcript.messages:
+            raise ConfigError(
+                f"a second user message in turn {message.turn}: each user message starts a turn",
+                file=file,
+                line=number,
+                field="turn",
+            )
+        last_turn[conversation] = message.turn
+        transcript.append(message)
+        if plan is not None:
+            transcript.turns.append(TurnRecord(turn=message.turn, plan=plan))
+    if not conversations:
+        raise ConfigError("the transcript has no messages", file=file)
+    return list(conversations.values())
+
+
+def _jsonl_message(
+    record: dict[str, Any], file: str, line: int
+) -> tuple[Message, tuple[PlannedRequest, ...] | None, str]:
+    def fail(message: str, field: str | None = None) -> ConfigError:
+        return ConfigError(message, file=file, line=line, field=field)
+
+    unknown = sorted(set(record) - _JSONL_KEYS)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} (expected {', '.join(sorted(_JSONL_KEYS))})")
+    for key in ("id", "turn", "role", "text"):
+        if key not in record:
+            raise fail("missing", key)
+    raw_id = record["id"]
+    if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or str(raw_id) == "":
+        raise fail("must be a non-empty string or an integer", "id")
+    turn = record["turn"]
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 0:
+        raise fail(
+            "must be a whole number, 1 or more (0 for messages before the first user one)", "turn"
+        )
+    role = record["role"]
+    if role not in ("user", "bot"):
+        raise fail(f"must be 'user' or 'bot', not {role!r}", "role")
+    text = record["text"]
+    if not isinstance(text, str):
+        raise fail("must be a string", "text")
+    sender = record.get("sender", "user" if role == "user" else None)
+    if not isinstance(sender, str) or not sender:
+        raise fail("missing or not a string", "sender")
+    mode = record.get("mode")
+    if mode is not None and mode not in _MODES:
+        raise fail(f"must be one of {', '.join(_MODES)}, not {mode!r}", "mode")
+    request = record.get("request")
+    if request is not None and not isinstance(request, str):
+        raise fail("must be a string", "request")
+    conversation = record.get("conversation", "conversation")
+    if not isinstance(conversation, str | int) or isinstance(conversation, bool):
+        raise fail("must be a string", "conversation")
+    plan: tuple[PlannedRequest, ...] | None = None
+    if "requests" in record:
+        if role != "user":
+            raise fail("only a user message carries the turn's requests", "requests")
+        plan = _plan(record["requests"], fail)
+    message = Message(
+        id=str(raw_id),
+        turn=turn,
+        role=role,
+        sender=sender,
+        text=text,
+        mode=mode,
+        request=request,
+        timestamp=_timestamp(record.get("timestamp")),
+    )
+    return message, plan, str(conversation)
+
+
+def _plan(raw: Any, fail: Any) -> tuple[PlannedRequest, ...]:
+    if not isinstance(raw, list):
+        raise fail("must be a list of {agent, request}", "requests")
+    plan = []
+    for index, entry in enumerate(raw):
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"agent", "request"}
+            or not all(isinstance(entry[k], str) and entry[k] for k in ("agent", "request"))
+        ):
+            raise fail("must be an object with the strings agent and request", f"requests[{index}]")
+        plan.append(PlannedRequest(agent=entry["agent"], request=entry["request"]))
+    return tuple(plan)
+
+
+def _timestamp(raw: Any) -> datetime | None:
+    if not isinstance(raw, str):
+        return None
+    value = raw.strip()
+    if value.endswith("Z"):
+        value = value[:-1] + "+00:00"
+    # .NET writes 7 fractional digits; datetime takes at most 6.
+    if "." in value:
+        head, _, tail = value.partition(".")
+        digits = len(tail) - len(tail.lstrip("0123456789"))
+        value = head + "." + tail[: min(digits, 6)] + tail[digits:]
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+# --- Bot Framework ----------------------------------------------------------------------------
+
+
+def _activity_lines(text: str) -> list[int]:
+    """The line each element of a top-level JSON array starts on (used only for errors)."""
+    decoder = json.JSONDecoder()
+    lines: list[int] = []
+    index = text.index("[") + 1
+    length = len(text)
+    while index < length:
+        while index < length and text[index] in " \t\r\n,":
+            index += 1
+        if index >= length or text[index] == "]":
+            break
+        lines.append(text.count("\n", 0, index) + 1)
+        try:
+            _, index = decoder.raw_decode(text, index)
+        except json.JSONDecodeError:
+            break
+    return lines
+
+
+def _bot_framework(text: str, file: str) -> list[Transcript]:
+    try:
+        activities = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from exc
+    if not isinstance(activities, list):  # pragma: no cover - starts with "["
+        raise ConfigError("expected a JSON array of activities", file=file)
+    lines: list[int] | None = None
+
+    def fail(index: int, message: str, field: str | None = None) -> ConfigError:
+        nonlocal lines
+        if lines is None:
+            lines = _activity_lines(text)
+        line = lines[index] if index < len(lines) else None
+        where = f"activity {index}" + (f".{field}" if field else "")
+        return ConfigError(message, file=file, line=line, field=where)
+
+    all_ids: set[str] = set()
+    for index, activity in enumerate(activities):
+        if not isinstance(activity, dict):
+            raise fail(index, f"expected an activity object, got {type(activity).__name__}")
+        activity_id = activity.get("id")
+        if activity_id is not None:
+            if not isinstance(activity_id, str | int) or isinstance(activity_id, bool):
+                raise fail(index, "must be a string", "id")
+            all_ids.add(str(activity_id))
+        if not isinstance(activity.get("type", "message"), str):
+            raise fail(index, "must be a string", "type")
+
+    conversations: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for index, activity in enumerate(activities):
+        if activity.get("type") != "message":
+            continue
+        conv = activity.get("conversation")
+        if conv is not None and not isinstance(conv, dict):
+            raise fail(index, "must be an object with an id", "conversation")
+        conv_id = str((conv or {}).get("id") or "conversation")
+        conversations.setdefault(conv_id, []).append((index, activity))
+    if not conversations:
+        raise ConfigError("the transcript has no message activities", file=file)
+
+    transcripts = []
+    for conv_id, items in conversations.items():
+        transcript = Transcript(conversation=conv_id)
+        user_id = _user_id(items)
+        turn = 0
+        seen: set[str] = set()
+        for index, activity in items:
+            sender_obj = activity.get("from")
+            if not isinstance(sender_obj, dict):
+                raise fail(index, "missing: every message activity needs a sender", "from")
+            role = _role(sender_obj, user_id)
+            raw_text = activity.get("text", "")
+            if raw_text is None:
+                raw_text = ""
+            if not isinstance(raw_text, str):
+                raise fail(index, "must be a string", "text")
+            activity_id = str(activity.get("id") or f"activity-{index}")
+            if activity_id in seen:
+                raise fail(index, f"duplicate activity id {activity_id!r}", "id")
+            seen.add(activity_id)
+            reply_to = activity.get("replyToId")
+            if reply_to is not None and str(reply_to) not in all_ids:
+                raise fail(
+                    index, f"replyToId {reply_to!r} names no activity in the file", "replyToId"
+                )
+            channel = activity.get("channelData")
+            channel = channel if isinstance(channel, dict) else {}
+            if role == "user":
+                turn += 1
+            name = sender_obj.get("name") or sender_obj.get("id") or role
+            sender = channel.get("sender") if isinstance(channel.get("sender"), str) else None
+            mode = channel.get("mode")
+            if mode is not None and mode not in _MODES:
+                raise fail(index, f"must be one of {', '.join(_MODES)}", "channelData.mode")
+            request = channel.get("request")
+            transcript.append(
+                Message(
+                    id=activity_id,
+                    turn=turn,
+                    role=role,
+                    sender=str(sender or name) if role == "bot" else str(name),
+                    text=raw_text,
+                    mode=mode if role == "bot" else None,
+                    request=request if isinstance(request, str) and role == "bot" else None,
+                    timestamp=_timestamp(activity.get("timestamp")),
+                )
+            )
+        transcripts.append(transcript)
+    return transcripts
+
+
+def _user_id(items: list[tuple[int, dict[str, Any]]]) -> str | None:
+    """Without ``from.role``, the conversation's first sender is taken to be the user."""
+    for _, activity in items:
+        sender = activity.get("from")
+        if isinstance(sender, dict) and sender.get("id") is not None:
+            return str(sender["id"])
+    return None
+
+
+def _role(sender: dict[str, Any], user_id: str | None) -> Any:
+    role = sender.get("role")
+    if role == "user":
+        return "user"
+    if isinstance(role, str) and role:
+        return "bot"
+    return "user" if user_id is not None and str(sender.get("id")) == user_id else "bot"
+
+
+# --- agent modes from a config ----------------------------------------------------------------
+
+
+def load_agent_modes(path: str | Path) -> dict[str, str]:
+    """The mode of every sub-agent of an agent config (this SDK's YAML), by name.
+
+    Raises:
+        ConfigError: the config is invalid (with its file, line and field).
+    """
+    from subagents.config import load_config
+
+    config = load_config(path)
+    return {agent.name: str(getattr(agent.mode, "value", agent.mode)) for agent in config.subagents}

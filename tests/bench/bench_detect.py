@@ -1,0 +1,164 @@
+"""Benchmark ``harness detect`` on large generated transcripts (run by hand, not by pytest).
+
+    .venv/bin/python tests/bench/bench_detect.py            # 10,000 and 100,000 messages
+    .venv/bin/python tests/bench/bench_detect.py --sizes 10000 --runs 3
+
+Each transcript is helpdesk-like: a user message per turn, then two or three bot messages (a
+sub-agent's answer with sampled facts, the parent's relay of it with new content, sometimes a holding
+message or a closer), so the detector does real work: about one bot message in three is a duplicate.
+Prints the median of the runs (each cold) for loading the JSONL, detecting, and the whole command
+in-process (load + detect + JSON report), and the wall and CPU time of one ``harness detect``
+subprocess (Python start-up and imports included). Other work on the machine inflates wall times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from harness.simulate import DetectionResult, detect, load_transcript, render_json
+from harness.simulate._text import _extract
+from harness.transcript import Message, Transcript
+
+ANSWERS = [
+    ("pto", "You have {n} vacation days left for 2026."),
+    ("pto", "You have used {n} vacation days so far in 2026."),
+    ("payroll", "Your next payday is Friday, March {d}."),
+    ("payroll", "Your federal tax withholding so far in 2026 is ${amount}."),
+    ("benefits", "You are enrolled in the Aetna PPO medical plan with a ${amount} deductible."),
+    ("it", "Ticket INC00{n}{d} is in progress and assigned to the Network team."),
+    ("calendar", "I booked room {room} for the design sync on Thursday at {d}:00."),
+]
+QUESTIONS = [
+    "How many vacation days do I have left?",
+    "When is payday?",
+    "What is my deductible?",
+    "What's the status of my ticket?",
+    "Can you book a room for the design sync?",
+    "How much tax has been withheld?",
+]
+
+
+def generate(messages: int, seed: int = 7) -> Transcript:
+    rng = random.Random(seed)
+    out: list[Message] = []
+    turn = 0
+    while len(out) < messages:
+        turn += 1
+        out.append(
+            Message(
+                id=f"m{len(out) + 1}",
+                turn=turn,
+                role="user",
+                sender="user",
+                text=rng.choice(QUESTIONS),
+            )
+        )
+        agent, template = rng.choice(ANSWERS)
+        answer = template.format(
+            n=rng.randrange(2, 40),
+            d=rng.randrange(1, 28),
+            amount=f"{rng.randrange(500, 20000):,}",
+            room=rng.choice("ABCDEF"),
+        )
+        if rng.random() < 0.2:
+            out.append(
+                Message(
+                    id=f"m{len(out) + 1}",
+                    turn=turn,
+                    role="bot",
+                    sender="helpdesk",
+                    text="Let me check that for you.",
+                )
+            )
+        out.append(
+            Message(
+                id=f"m{len(out) + 1}",
+                turn=turn,
+                role="bot",
+                sender=agent,
+                text=answer,
+                mode="direct",
+            )
+        )
+        if rng.random() < 0.5:
+            relay = f"Here's what I found: {answer} Anything else I can help with?"
+        else:
+            relay = "Is there anything else I can help you with today?"
+        out.append(
+            Message(id=f"m{len(out) + 1}", turn=turn, role="bot", sender="helpdesk", text=relay)
+        )
+    return Transcript.from_messages(out[:messages], conversation=f"bench-{messages}")
+
+
+def median_seconds(fn: object, runs: int) -> float:
+    """Median wall time, each run cold (the sentence cache emptied first)."""
+    times = []
+    for _ in range(runs):
+        _extract.cache_clear()
+        start = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    harness = Path(sys.executable).with_name("harness")
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            transcript = generate(size)
+            path = Path(tmp) / f"bench-{size}.jsonl"
+            transcript.write_jsonl(path)
+            findings = detect(transcript)
+
+            def whole(path: Path = path) -> None:
+                results = []
+                for conv in load_transcript(path):
+                    results.append(
+                        DetectionResult(
+                            file=str(path),
+                            conversation=conv.conversation,
+                            transcript=conv,
+                            findings=tuple(detect(conv)),
+                        )
+                    )
+                render_json(results)
+
+            load = median_seconds(lambda path=path: load_transcript(path), args.runs)
+            run = median_seconds(lambda t=transcript: detect(t), args.runs)
+            total = median_seconds(whole, args.runs)
+            line = (
+                f"{size:>7} messages, {transcript.turn_count} turns, {len(findings)} findings: "
+                f"load {load:.3f}s  detect {run:.3f}s  load+detect+json {total:.3f}s "
+                f"(median of {args.runs})"
+            )
+            if harness.exists():
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run(
+                    [str(harness), "detect", str(path), "--format", "json"],
+                    stdout=subprocess.DEVNULL,
+                    check=False,
+                )
+                wall = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                line += f"  `harness detect` subprocess {wall:.3f}s wall, {cpu:.3f}s CPU"
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""The text, JSON and JUnit reports."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from harness.simulate import (
+    DetectionResult,
+    detect,
+    exit_code,
+    render_json,
+    render_junit,
+    render_text,
+)
+from tests.simulate._helpers import conversation
+
+PTO = "You have 12 vacation days left for 2026."
+
+
+def _results() -> list[DetectionResult]:
+    dirty = conversation(
+        (
+            "vacation days?",
+            [
+                ("pto", PTO, {"mode": "direct"}),
+                ("helpdesk", f"As mentioned above, {PTO[0].lower()}{PTO[1:]} Payday is Friday."),
+            ],
+        )
+    )
+    dirty.conversation = "dirty"
+    clean = conversation(("payday?", [("payroll", "Your next payday is Friday, March 13.")]))
+    clean.conversation = "clean"
+    warn_only = conversation(("payday?", [("helpdesk", "As I said, payday is Friday.")]))
+    warn_only.conversation = "warn"
+    return [
+        DetectionResult(
+            file="a.json", conversation=t.conversation, transcript=t, findings=tuple(detect(t))
+        )
+        for t in (dirty, clean, warn_only)
+    ]
+
+
+def test_json_has_exactly_the_documented_shape() -> None:
+    document = json.loads(render_json(_results()))
+    assert list(document) == ["version", "transcripts", "summary"]
+    assert document["version"] == 1
+    first = document["transcripts"][0]
+    assert list(first) == ["file", "conversation", "turns", "messages", "findings"]
+    assert (first["file"], first["conversation"], first["turns"], first["messages"]) == (
+        "a.json",
+        "dirty",
+        1,
+        3,
+    )
+    duplicate, ack = first["findings"]
+    assert duplicate == {
+        "kind": "duplicate",
+        "scope": "same_turn",
+        "method": "containment",
+        "turn": 1,
+        "message_ids": ["t1b1", "t1b2"],
+        "senders": ["pto", "helpdesk"],
+        "score": 1.0,
+        "evidence": duplicate["evidence"],
+    }
+    assert list(ack) == ["kind", "turn", "message_ids", "senders", "evidence"]
+    assert document["summary"] == {
+        "duplicate": 1,
+        "missed_request": 0,
+        "silent_leak": 0,
+        "wrong_scope": 0,
+        "awkward_ack": 2,
+    }
+
+
+def test_junit_parses_with_one_case_per_conversation() -> None:
+    root = ET.fromstring(render_junit(_results()))
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "1", "0")
+    cases = suite.findall("testcase")
+    assert [c.get("name") for c in cases] == ["dirty", "clean", "warn"]
+    failure = cases[0].find("failure")
+    assert failure is not None and "t1b1 (pto), t1b2 (helpdesk)" in (failure.text or "")
+    assert cases[1].find("failure") is None
+    assert cases[2].find("failure") is None
+    out = cases[2].find("system-out")
+    assert out is not None and "awkward_ack" in (out.text or "")
+
+
+def test_text_shows_the_offending_messages_side_by_side_with_their_senders() -> None:
+    text = render_text(_results(), width=160)
+    assert "a.json::dirty" in text
+    row = next(line for line in text.splitlines() if "[t1b1] pto" in line)
+    assert "[t1b2] helpdesk" in row
+    assert "a.json::clean: no findings" in text
+    assert "3 conversation(s): 1 error(s), 2 warning(s)" in text
+
+
+def test_exit_code_is_1_only_for_error_findings() -> None:
+    dirty, clean, warn_only = _results()
+    assert exit_code([dirty, clean]) == 1
+    assert exit_code([clean, warn_only]) == 0
