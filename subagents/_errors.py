@@ -1,24 +1,7 @@
-"""The exceptions this SDK raises, in one tree.
+"""The exception tree's classes (drawn and documented in ``harness.exceptions``, the public home).
 
-```
-HarnessError                      root: catch this to catch everything we raise
-├── UsageError                    the caller did something wrong (CLI exit code 2)
-│   ├── ConfigError               a config, scenario or transcript file is invalid (file=, line=, field=)
-│   └── MissingExtraError         an optional part is used without its extra installed (also ImportError)
-└── RunError                      something went wrong while a conversation ran
-    ├── ContractViolationError    a sub-agent result broke its mode's contract (strict mode only)
-    ├── ModelBehaviorError        a model returned something unusable (malformed JSON, schema break)
-    ├── ModelRequestError         a model call failed after its retries (HTTP error, connection)
-    ├── SubagentError             a sub-agent failed (strict mode only; otherwise a failed result)
-    │   └── SubagentTimeoutError  a sub-agent did not finish within its timeout
-    ├── TurnLimitError            a bounded loop (composition steps, tool calls) ran out of steps
-    └── HumanEscalationError      aggregation needs a human to resolve a conflict
-```
-
-Every error carries structured attributes and chains its cause with ``raise ... from``.
-
-The tree lives here, in the lowest package, because ``subagents`` may not import ``harness``
-(DESIGN.md section 2) yet raises configuration errors; ``harness.exceptions`` is the public home.
+They live here, in the lowest package that raises them, because ``subagents`` may not import
+``harness`` (DESIGN.md section 2) yet raises configuration errors.
 """
 
 from __future__ import annotations

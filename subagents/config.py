@@ -24,7 +24,7 @@ import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from ruamel.yaml import YAML
@@ -37,7 +37,15 @@ from subagents.child import ChildAgent
 from subagents.connected import ConnectedAgent
 from subagents.contract import Kind, Mode
 
-__all__ = ["BotConfig", "ParentConfig", "SubagentConfig", "load_config", "load_yaml", "locate"]
+__all__ = [
+    "BotConfig",
+    "ParentConfig",
+    "SubagentConfig",
+    "load_config",
+    "load_yaml",
+    "locate",
+    "validate_yaml",
+]
 
 
 def _check_model(value: str | None) -> str | None:
@@ -206,6 +214,31 @@ def locate(tree: Any, path: tuple[str | int, ...]) -> int | None:
     return line
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate_yaml(model: type[M], tree: Any, file: Path, *, what: str) -> M:
+    """Validate a round-trip YAML tree against a pydantic model; errors carry file, line, field.
+
+    Args:
+        model: the pydantic model of the whole file.
+        tree: the tree ``load_yaml`` returned.
+        file: the file, for the error.
+        what: how to describe the expected top level in an error ("a config ...").
+    """
+    if not isinstance(tree, dict):
+        raise ConfigError(f"{what} must be a mapping", file=str(file), line=1)
+    try:
+        return model.model_validate(_plain(tree))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
+        raise ConfigError(
+            error["msg"], file=str(file), line=locate(tree, loc) or 1, field=field or None
+        ) from exc
+
+
 def load_config(path: str | Path) -> BotConfig:
     """Read and validate a config file. Never imports tools.
 
@@ -214,19 +247,7 @@ def load_config(path: str | Path) -> BotConfig:
     """
     file = Path(path)
     tree = load_yaml(file)
-    if not isinstance(tree, dict):
-        raise ConfigError(
-            "a config must be a mapping with 'parent' and 'subagents'", file=str(file), line=1
-        )
-    try:
-        config = BotConfig.model_validate(_plain(tree))
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
-        raise ConfigError(
-            error["msg"], file=str(file), line=locate(tree, loc) or 1, field=field or None
-        ) from exc
+    config = validate_yaml(BotConfig, tree, file, what="a config (with 'parent' and 'subagents')")
     names = [s.name for s in config.subagents]
     if config.parent.name in names:
         raise ConfigError(

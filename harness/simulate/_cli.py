@@ -6,11 +6,11 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import click
 
 from harness.exceptions import HarnessError
+from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig, detect
 from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
 from harness.simulate.transcripts import load_agent_modes, load_transcript
@@ -102,7 +102,8 @@ def _run(
     total = sum(len(t) for _, transcripts in loaded for t in transcripts)
     conversations = [(path, t) for path, transcripts in loaded for t in transcripts]
     results: list[DetectionResult] = []
-    with _progress(len(paths) > 1 or total > _PROGRESS_MESSAGES, total) as advance:
+    wanted = len(paths) > 1 or total > _PROGRESS_MESSAGES
+    with ProgressBar("detecting", "messages", total, wanted=wanted) as progress:
         for path, transcript in conversations:
             start = time.perf_counter()
             findings = detect(transcript, config=config, embedder=embedder)
@@ -115,42 +116,5 @@ def _run(
                     seconds=time.perf_counter() - start,
                 )
             )
-            advance(len(transcript))
+            progress.advance(len(transcript))
     return results
-
-
-class _progress:
-    """A rich progress bar on standard error, counting messages; a no-op when not wanted or when
-    standard error is not a terminal."""
-
-    def __init__(self, wanted: bool, total: int) -> None:
-        self._bar: Any = None
-        self._task: Any = None
-        if wanted:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-            console = Console(stderr=True)
-            if console.is_terminal:
-                self._bar = Progress(
-                    TextColumn("detecting"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TextColumn("messages"),
-                    console=console,
-                    transient=True,
-                )
-                self._task = self._bar.add_task("detect", total=total)
-
-    def __enter__(self) -> Any:
-        if self._bar is not None:
-            self._bar.start()
-        return self._advance
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-
-    def _advance(self, count: int) -> None:
-        if self._bar is not None:
-            self._bar.advance(self._task, count)

@@ -13,6 +13,7 @@ import click
 
 from harness._loading import run_sync
 from harness.exceptions import HarnessError, UsageError
+from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig
 from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
 from harness.simulate.scenarios import load_scenarios
@@ -140,70 +141,24 @@ async def _run(
         local = LocalEmbedder()
         local.load()
         embedder = local
-    progress = _Progress(total)
-    usage: Usage | None = None
-    try:
-        if target is not None:
-            async with target:
-                results = await run_scenarios(
-                    files,
-                    target=target,
-                    config=DetectorConfig(),
-                    embedder=embedder,
-                    on_scenario=progress.advance,
-                )
-        else:
-            if bot is not None:
-                from harness._loading import load_bot
+    if target is None and bot is not None:
+        from harness._loading import load_bot
 
-                in_process = InProcessTarget(load_bot(bot, model=model_obj))
-                async with in_process:
-                    results = await run_scenarios(
-                        files,
-                        target=in_process,
-                        config=DetectorConfig(),
-                        embedder=embedder,
-                        on_scenario=progress.advance,
-                    )
-                usage = in_process.usage
-            else:
-                results = await run_scenarios(
-                    files,
-                    model=model_obj,
-                    config=DetectorConfig(),
-                    embedder=embedder,
-                    on_scenario=progress.advance,
-                )
-    finally:
-        progress.stop()
+        target = InProcessTarget(load_bot(bot, model=model_obj))
+    usage = Usage()
+
+    def add_usage(spent: Usage) -> None:
+        nonlocal usage
+        usage = usage + spent
+
+    with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
+        results = await run_scenarios(
+            files,
+            target=target,
+            model=model_obj,
+            config=DetectorConfig(),
+            embedder=embedder,
+            on_scenario=lambda _result: progress.advance(),
+            on_usage=add_usage,
+        )
     return results, usage
-
-
-class _Progress:
-    """A progress bar on standard error (a terminal only), one step per scenario."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-        self._bar: Any = None
-        console = Console(stderr=True)
-        if console.is_terminal and total > 1:
-            self._bar = Progress(
-                TextColumn("simulating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("scenarios"),
-                console=console,
-                transient=True,
-            )
-            self._task = self._bar.add_task("simulate", total=total)
-            self._bar.start()
-
-    def advance(self, _result: DetectionResult) -> None:
-        if self._bar is not None:
-            self._bar.advance(self._task)
-
-    def stop(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()

@@ -21,6 +21,7 @@ from harness.simulate.embeddings import Embedder
 from harness.simulate.reports import DetectionResult
 from harness.simulate.scenarios import Scenario, ScenarioFile
 from harness.simulate.targets import InProcessTarget, Target
+from subagents import Usage
 
 __all__ = ["expectations_of", "run_scenario", "run_scenarios"]
 
@@ -70,6 +71,7 @@ async def run_scenarios(
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
     on_scenario: Callable[[DetectionResult], None] | None = None,
+    on_usage: Callable[[Usage], None] | None = None,
 ) -> list[DetectionResult]:
     """Run every scenario of every file and check it.
 
@@ -81,6 +83,7 @@ async def run_scenarios(
         config: detector thresholds.
         embedder: adds semantic duplicate detection.
         on_scenario: called after each scenario (progress).
+        on_usage: called at the end with the model usage of each in-process target.
 
     Raises:
         UsageError: when a file names no bot and none is given.
@@ -89,10 +92,12 @@ async def run_scenarios(
 
     targets: dict[str, Target] = {}
     results: list[DetectionResult] = []
+    if target is not None:
+        targets[""] = target
     try:
         for scenario_file in files:
             chosen = target
-            if chosen is None:
+            if chosen is None:  # each file's own bot
                 reference = bot or scenario_file.bot_target()
                 if reference is None:
                     raise UsageError(
@@ -114,6 +119,8 @@ async def run_scenarios(
                 if on_scenario is not None:
                     on_scenario(result)
     finally:
-        for made in targets.values():
-            await made.aclose()
+        for used in targets.values():
+            if on_usage is not None and isinstance(used, InProcessTarget):
+                on_usage(used.usage)
+            await used.aclose()
     return results

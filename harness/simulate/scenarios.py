@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from harness.exceptions import ConfigError
-from subagents.config import load_yaml, locate
+from subagents.config import load_yaml, locate, validate_yaml
 
 __all__ = ["RequestExpectation", "Scenario", "ScenarioFile", "ScenarioTurn", "load_scenarios"]
 
@@ -87,19 +87,7 @@ def load_scenarios(path: str | Path) -> ScenarioFile:
     """
     file = Path(path)
     tree = load_yaml(file)
-    if not isinstance(tree, dict):
-        raise ConfigError(
-            "a scenario file must be a mapping with 'scenarios'", file=str(file), line=1
-        )
-    try:
-        parsed = ScenarioFile.model_validate(_plain(tree))
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
-        raise ConfigError(
-            error["msg"], file=str(file), line=locate(tree, loc) or 1, field=field or None
-        ) from exc
+    parsed = validate_yaml(ScenarioFile, tree, file, what="a scenario file (with 'scenarios')")
     names = [s.name for s in parsed.scenarios]
     scenarios = []
     for index, scenario in enumerate(parsed.scenarios):
@@ -113,11 +101,3 @@ def load_scenarios(path: str | Path) -> ScenarioFile:
             )
         scenarios.append(scenario.model_copy(update={"line": line}))
     return parsed.model_copy(update={"path": str(file), "scenarios": scenarios})
-
-
-def _plain(node: object) -> object:
-    if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
