@@ -126,8 +126,18 @@ class Transcript:
     # --- export -------------------------------------------------------------------------------
 
     def to_jsonl(self) -> str:
-        """This SDK's JSONL: one message per line."""
-        return "".join(json.dumps(m.to_json(), ensure_ascii=False) + "\n" for m in self.messages)
+        """This SDK's JSONL: one message per line; a user line carries its turn's plan
+        (``requests``) when known, so ``harness detect`` can check missed requests."""
+        plans = {t.turn: t.plan for t in self.turns if t.plan}
+        lines = []
+        for message in self.messages:
+            record = message.to_json()
+            if message.role == "user" and message.turn in plans:
+                record["requests"] = [
+                    {"agent": p.agent, "request": p.request} for p in plans[message.turn]
+                ]
+            lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+        return "".join(lines)
 
     def to_bot_framework(
         self, *, bot_name: str = "bot", channel_id: str = "harness"

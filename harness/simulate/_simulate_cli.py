@@ -15,7 +15,13 @@ from harness._loading import run_sync
 from harness.exceptions import HarnessError, UsageError
 from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig
-from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
+from harness.simulate.reports import (
+    DetectionResult,
+    ReportFormat,
+    exit_code,
+    render,
+    render_junit,
+)
 from harness.simulate.scenarios import load_scenarios
 from subagents import Usage
 
@@ -81,7 +87,9 @@ def simulate_command(
     except HarnessError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
-    report = render(results, fmt)
+    report = (
+        render_junit(results, suite="harness simulate") if fmt == "junit" else render(results, fmt)
+    )
     if fmt == "text" and usage is not None and usage.requests:
         report += _usage_line(usage)
     if out is not None:
