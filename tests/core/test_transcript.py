@@ -53,6 +53,10 @@ async def test_the_jsonl_export_has_exactly_the_design_keys(tmp_path: Path) -> N
     assert len(lines) == len(conversation.transcript)
     records = [json.loads(line) for line in lines]
     for record, message in zip(records, conversation.transcript, strict=True):
+        if record["role"] == "user":
+            # The optional plan of the turn, read back by `harness detect`.
+            plan = record.pop("requests")
+            assert plan and all(set(p) == {"agent", "request"} for p in plan)
         assert set(record) <= JSONL_KEYS
         assert {"id", "turn", "role", "sender", "text"} <= set(record)
         assert record["role"] in ("user", "bot")
