@@ -467,12 +467,28 @@ async def _resolve(
     )
 
 
-def _synthesise_locally(texts: Sequence[str]) -> str:
+def _losing_values(conflicts: Sequence[ConflictRecord]) -> list[re.Pattern[str]]:
+    """Patterns of the values that lost a resolved conflict (so the summary does not repeat them)."""
+    patterns = []
+    for conflict in conflicts:
+        if not conflict.resolved:
+            continue
+        won = str(conflict.value)
+        for candidate in conflict.candidates:
+            lost = str(candidate.value)
+            if lost and lost != won and not isinstance(candidate.value, bool):
+                patterns.append(re.compile(rf"(?<![\w.]){re.escape(lost)}(?![\w]|\.\d)"))
+    return patterns
+
+
+def _synthesise_locally(texts: Sequence[str], losing: Sequence[re.Pattern[str]] = ()) -> str:
     seen: set[str] = set()
     lines: list[str] = []
     for text in texts:
         kept = []
         for sentence in _SENTENCE.split(text.strip()):
+            if any(p.search(sentence) for p in losing):
+                continue  # states a value that lost a resolved conflict
             key = " ".join(re.sub(r"[^\w\s]", "", sentence.lower()).split())
             if key and key not in seen:
                 seen.add(key)
@@ -482,10 +498,12 @@ def _synthesise_locally(texts: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-async def _synthesise(top: Sequence[AgentOutput], model: Model | None) -> str:
+async def _synthesise(
+    top: Sequence[AgentOutput], model: Model | None, conflicts: Sequence[ConflictRecord] = ()
+) -> str:
     texts = [o.text or json.dumps(o.data, sort_keys=True, default=str) for o in top]
     if model is None or not texts:
-        return _synthesise_locally(texts)
+        return _synthesise_locally(texts, _losing_values(conflicts))
     context = "\n\n".join(
         f"[{o.agent}, confidence {_conf(o.confidence)}]\n{t}"
         for o, t in zip(top, texts, strict=True)
@@ -654,7 +672,7 @@ async def aggregate(
         arbiter or model,
     )
     top = unique[:top_k]
-    summary = await _synthesise([results[i] for i in top], model)
+    summary = await _synthesise([results[i] for i in top], model, conflicts)
     confidences = [results[i].confidence for i in unique]
     overall = 0.0 if not confidences or None in confidences else min(c or 0.0 for c in confidences)
     sources = tuple(
