@@ -30,17 +30,39 @@ from subagents import (
     Reply,
     Subagent,
     SubagentResult,
+    Tool,
     ToolContext,
     Usage,
     validate_outputs,
 )
 
-__all__ = ["SEND_TOOL", "SubagentCall", "output_schema", "run_subagent"]
+__all__ = ["SEND_TOOL", "PreparedAgent", "SubagentCall", "output_schema", "prepare", "run_subagent"]
 
 SEND_TOOL = "send_message_to_user"
 """The name of the tool direct and conversational agents use to message the user."""
 
 Sender = Callable[[str], Awaitable[None]]
+
+# ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; these are the same
+# encoders, built once (the output is identical).
+_JSON = json.JSONEncoder(ensure_ascii=False)
+_JSON_ANY = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreparedAgent:
+    """What the model loop needs of a sub-agent that never changes between its calls.
+
+    The parent builds one per sub-agent up front (see :func:`prepare`), so a turn does not rebuild
+    the tool definitions and the output schema for every call.
+    """
+
+    tools: Mapping[str, Tool]
+    """The agent's tools by name."""
+    definitions: tuple[ToolDefinition, ...]
+    """The tools as the model sees them, without the send tool."""
+    schema: dict[str, Any]
+    """The JSON schema of its outputs (:func:`output_schema`)."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -65,6 +87,8 @@ class SubagentCall:
     """Model calls allowed in one sub-agent call."""
     strict: bool = False
     """Re-raise model misbehaviour (``ModelBehaviorError``) instead of returning a failed result."""
+    prepared: PreparedAgent | None = None
+    """The agent's tools and output schema, built once by :func:`prepare`; built per call if None."""
 
 
 def output_schema(agent: Subagent) -> dict[str, Any]:
@@ -114,16 +138,30 @@ def _send_tool() -> ToolDefinition:
     )
 
 
+_SEND_DEFINITION = _send_tool()
+
+
+def prepare(agent: Subagent) -> PreparedAgent:
+    """Build what the model loop needs of ``agent`` once: its tools, their definitions, its schema."""
+    tools = {t.name: t for t in agent.tool_specs}
+    definitions = tuple(
+        ToolDefinition(
+            name=t.name, description=t.description, parameters=t.parameters, keywords=t.keywords
+        )
+        for t in tools.values()
+    )
+    return PreparedAgent(tools=tools, definitions=definitions, schema=output_schema(agent))
+
+
 def _tool_result_text(value: Any) -> str:
     if isinstance(value, Reply):
-        return json.dumps(
-            {"text": value.text, "done": value.done, "openQuestions": list(value.open_questions)},
-            ensure_ascii=False,
+        return _JSON.encode(
+            {"text": value.text, "done": value.done, "openQuestions": list(value.open_questions)}
         )
     if isinstance(value, str):
         return value
     try:
-        return json.dumps(value, ensure_ascii=False, default=str)
+        return _JSON_ANY.encode(value)
     except (TypeError, ValueError):
         return str(value)
 
@@ -135,7 +173,7 @@ def _input_message(call: SubagentCall) -> str:
             {"turn": h.turn, "role": h.role, "sender": h.sender, "text": h.text}
             for h in call.history
         ]
-    return json.dumps(payload, ensure_ascii=False)
+    return _JSON.encode(payload)
 
 
 async def _model_loop(
@@ -147,15 +185,11 @@ async def _model_loop(
 ) -> tuple[Mapping[str, Any], Usage]:
     agent = call.agent
     can_message = agent.mode is not Mode.SILENT and call.send is not None
-    tools = {t.name: t for t in agent.tool_specs}
-    definitions = tuple(
-        ToolDefinition(
-            name=t.name, description=t.description, parameters=t.parameters, keywords=t.keywords
-        )
-        for t in tools.values()
-    )
+    prepared = call.prepared or prepare(agent)
+    tools = prepared.tools
+    definitions = prepared.definitions
     if can_message:
-        definitions += (_send_tool(),)
+        definitions += (_SEND_DEFINITION,)
     dialogue: list[dict[str, str]] = list(call.state.get("_dialogue", []))
     messages: list[ChatMessage] = []
     for entry in dialogue:
@@ -172,7 +206,7 @@ async def _model_loop(
         continuing=call.continuing,
     )
     usage = Usage()
-    schema = output_schema(agent)
+    schema = prepared.schema
     for _ in range(call.max_steps):
         response = await call.model.request(
             ModelRequest(

@@ -533,9 +533,7 @@ class Conversation:
             results.extend(await self._dispatch(number, text, routes, history))
         sent_this_turn = self.transcript.messages[start:]
         if message and parent._guard is not None:
-            decision = parent._guard.check(
-                message, sent=self.transcript.messages, turn=number
-            )
+            decision = parent._guard.check(message, sent=self.transcript.messages, turn=number)
             message = decision.text
         if not message and not sent_this_turn:
             message = "Sorry, I'm not sure how to help with that. Could you rephrase?"

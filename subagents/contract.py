@@ -218,6 +218,15 @@ class SubagentResult:
         return self.status in ("complete", "partial") and not self.violations
 
 
+_SNAKE: Mapping[str, str] = {
+    "scopedRequest": "scoped_request",
+    "interactionSummary": "interaction_summary",
+    "openQuestions": "open_questions",
+}
+"""Snake-case spellings accepted for the camelCase outputs."""
+_KNOWN_OUTPUTS = frozenset(CONTRACT_OUTPUTS) | frozenset(_SNAKE.values())
+
+
 def validate_outputs(
     *,
     agent: str,
@@ -245,11 +254,7 @@ def validate_outputs(
         # openQuestions is "any agent that handled only part": required of silent agents only.
         if name in CONTRACT_OUTPUTS and name not in required and name != "openQuestions":
             required.append(name)
-    snake = {
-        "scopedRequest": "scoped_request",
-        "interactionSummary": "interaction_summary",
-        "openQuestions": "open_questions",
-    }
+    snake = _SNAKE
     has_open = bool(data.get("openQuestions", data.get("open_questions")))
     for name in required:
         value = data.get(name, data.get(snake.get(name, name)))
@@ -264,7 +269,7 @@ def validate_outputs(
                     message=f"{mode.value} agents must return {name!r}",
                 )
             )
-    known = set(CONTRACT_OUTPUTS) | set(snake.values())
+    known = _KNOWN_OUTPUTS
     declared = set(declared_outputs or ())
     custom = {k: v for k, v in data.items() if k not in known and k in declared}
     for key in sorted(k for k in data if k not in known and k not in declared):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -143,6 +144,7 @@ _SPLIT = re.compile(
 )
 
 _LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*)+", re.IGNORECASE)
+_MEMO_SIZE = 2048
 
 
 def _stem(word: str) -> str:
@@ -154,8 +156,16 @@ def _stem(word: str) -> str:
 
 def content_tokens(text: str) -> list[str]:
     """Lower-case, stop-word-free, lightly stemmed tokens."""
+    return list(_content_tokens(text))
+
+
+# One turn tokenises and splits the same texts several times (the plan, the router, the act step's
+# tool choice, the compose step), so the pure functions below remember recent answers. Callers get
+# fresh lists; the cached values are tuples.
+@functools.lru_cache(maxsize=4096)
+def _content_tokens(text: str) -> tuple[str, ...]:
     words = _WORD.findall(text.lower().replace("’", "'"))
-    return [_stem(w.split("'")[0]) for w in words if w not in _STOPWORDS and len(w) > 1]
+    return tuple(_stem(w.split("'")[0]) for w in words if w not in _STOPWORDS and len(w) > 1)
 
 
 def split_clauses(text: str) -> list[str]:
@@ -164,17 +174,22 @@ def split_clauses(text: str) -> list[str]:
     Fragments with no content words are glued back onto their neighbour, so "yes, and thanks"
     stays whole; the router merges neighbouring clauses that go to the same agent.
     """
+    return list(_split_clauses(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _split_clauses(text: str) -> tuple[str, ...]:
     pieces = [_LEAD.sub("", p).strip(" ,;") for p in _SPLIT.split(text.strip()) if p]
     pieces = [p for p in pieces if p]
     clauses: list[str] = []
     for piece in pieces:
-        if clauses and not content_tokens(piece):
+        if clauses and not _content_tokens(piece):
             clauses[-1] = f"{clauses[-1]} and {piece}"
-        elif clauses and not content_tokens(clauses[-1]):
+        elif clauses and not _content_tokens(clauses[-1]):
             clauses[-1] = f"{clauses[-1]} {piece}"
         else:
             clauses.append(piece)
-    return clauses or [text.strip()]
+    return tuple(clauses) or (text.strip(),)
 
 
 class Router:
@@ -190,8 +205,8 @@ class Router:
         for _, texts, examples in bags:
             bag: set[str] = set()
             for text in texts:
-                bag.update(content_tokens(text))
-            example_sets = [set(content_tokens(e)) for e in examples]
+                bag.update(_content_tokens(text))
+            example_sets = [set(_content_tokens(e)) for e in examples]
             for example in example_sets:
                 bag.update(example)
             self._bags.append(bag)
@@ -202,10 +217,22 @@ class Router:
             for token in bag:
                 df[token] = df.get(token, 0) + 1
         self._idf = {t: math.log(1 + count / n) for t, n in df.items()}
+        self._memo: dict[str, tuple[tuple[str, float], ...]] = {}
 
     def scores(self, text: str) -> list[tuple[str, float]]:
         """(name, score) for every target, best first; 0 means no evidence at all."""
-        tokens = set(content_tokens(text))
+        # A turn scores the same clause more than once (plan, then the tool choice); the bags never
+        # change, so the answer for a text is remembered (a bounded memo, cleared when full).
+        memo = self._memo
+        known = memo.get(text)
+        if known is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            known = memo[text] = tuple(self._scores(text))
+        return list(known)
+
+    def _scores(self, text: str) -> list[tuple[str, float]]:
+        tokens = set(_content_tokens(text))
         if not tokens:
             return [(name, 0.0) for name in self._names]
         out: list[tuple[str, float]] = []

@@ -45,8 +45,10 @@ _ANSWERED_CHECK = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=256)
 def checks_answered(instructions: str) -> bool:
     """True when the instructions tell the parent to check a sub-agent's ``answered`` output."""
+    # Cached: every compose step asks this of the same (long) system prompt.
     return bool(_ANSWERED_CHECK.search(instructions))
 
 

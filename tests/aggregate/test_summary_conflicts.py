@@ -34,7 +34,7 @@ async def test_unrelated_numbers_that_merely_contain_the_losing_value_stay() -> 
             AgentOutput(
                 agent="a", data={"n": 2}, text="Two items: 2 left, ticket 1234.", confidence=0.9
             ),
-            AgentOutput(agent="b", data={"n": 3}, text="Three items remain.", confidence=0.4),
+            AgentOutput(agent="b", data={"n": 12}, text="Twelve items remain.", confidence=0.4),
         ]
     )
     assert "ticket 1234" in result.summary
