@@ -3,37 +3,78 @@
 The root API is small: build a ``Parent`` with ``ChildAgent`` / ``ConnectedAgent`` sub-agents (or
 ``load_bot`` a YAML config), open a ``Conversation`` and ``send`` messages; every message lands in a
 ``Transcript`` attributed to its sender.
+
+Names are imported on first use, so ``harness lint`` and ``harness detect`` start without loading
+the runtime they do not need.
 """
 
-from harness._loading import load_bot, run_sync
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from harness._version import __version__
-from harness.exceptions import (
-    ConfigError,
-    ContractViolationError,
-    HarnessError,
-    ModelBehaviorError,
-    RunError,
-    UsageError,
-)
-from harness.models import (
-    FunctionModel,
-    Model,
-    ModelRequest,
-    ModelResponse,
-    RulesModel,
-    ScriptedModel,
-)
-from harness.parent import Conversation, Parent, Turn
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
-from subagents import (
-    ChildAgent,
-    ConnectedAgent,
-    Mode,
-    Reply,
-    SubagentResult,
-    Tool,
-    ToolContext,
-)
+
+if TYPE_CHECKING:
+    from harness._loading import load_bot, run_sync
+    from harness.exceptions import (
+        ConfigError,
+        ContractViolationError,
+        HarnessError,
+        ModelBehaviorError,
+        RunError,
+        UsageError,
+    )
+    from harness.models import (
+        FunctionModel,
+        Model,
+        ModelRequest,
+        ModelResponse,
+        RulesModel,
+        ScriptedModel,
+    )
+    from harness.parent import Conversation, Parent, Turn
+    from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+    from subagents import (
+        ChildAgent,
+        ConnectedAgent,
+        Mode,
+        Reply,
+        SubagentResult,
+        Tool,
+        ToolContext,
+    )
+
+_WHERE = {
+    "load_bot": "harness._loading",
+    "run_sync": "harness._loading",
+    "ConfigError": "harness.exceptions",
+    "ContractViolationError": "harness.exceptions",
+    "HarnessError": "harness.exceptions",
+    "ModelBehaviorError": "harness.exceptions",
+    "RunError": "harness.exceptions",
+    "UsageError": "harness.exceptions",
+    "FunctionModel": "harness.models",
+    "Model": "harness.models",
+    "ModelRequest": "harness.models",
+    "ModelResponse": "harness.models",
+    "RulesModel": "harness.models",
+    "ScriptedModel": "harness.models",
+    "Conversation": "harness.parent",
+    "Parent": "harness.parent",
+    "Turn": "harness.parent",
+    "Message": "harness.transcript",
+    "PlannedRequest": "harness.transcript",
+    "Transcript": "harness.transcript",
+    "TurnRecord": "harness.transcript",
+    "ChildAgent": "subagents",
+    "ConnectedAgent": "subagents",
+    "Mode": "subagents",
+    "Reply": "subagents",
+    "SubagentResult": "subagents",
+    "Tool": "subagents",
+    "ToolContext": "subagents",
+}
 
 __all__ = [
     "ChildAgent",
@@ -66,3 +107,16 @@ __all__ = [
     "load_bot",
     "run_sync",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'harness' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
