@@ -66,6 +66,12 @@ def chat_command(config: str, model: str | None, base_url: str | None) -> None:
         console.print(f"{_describe(message)}: {escape(message.text)}")
 
     async def loop() -> None:
+        try:
+            await talk()
+        finally:
+            await bot.aclose()
+
+    async def talk() -> None:
         async with bot.conversation(on_message=show) as conversation:
             while True:
                 try:
@@ -89,7 +95,6 @@ def chat_command(config: str, model: str | None, base_url: str | None) -> None:
                     notes.append("failed: " + ", ".join(failed))
                 if notes:
                     console.print(f"[dim]  ({'; '.join(notes)})[/]")
-        await bot.aclose()
 
     run_sync(loop())
 
@@ -108,6 +113,12 @@ def chat_command(config: str, model: str | None, base_url: str | None) -> None:
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write to a file.")
 def instructions_command(config: str, fmt: str, agent: str | None, out: str | None) -> None:
     """Print the generated top-level instruction, sub-agent descriptions and instructions."""
+    if config.endswith(".mcs.yml") or Path(config).is_dir() or Path(config).name == "data":
+        raise UsageError(
+            f"{config} looks like a Copilot Studio agent; `harness instructions` reads this SDK's "
+            "YAML config. Run `harness lint` on it to see what to add, and describe the agents in "
+            "a config to generate their instructions (see docs/instructions.md)."
+        )
     bot_config = load_config(config)
     agents = bot_config.build_subagents(import_tools=False)
     view = parent_view(bot_config.parent.name, bot_config.parent.instructions, agents)
@@ -120,6 +131,9 @@ def instructions_command(config: str, fmt: str, agent: str | None, out: str | No
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     if out:
-        Path(out).write_text(text, encoding="utf-8")
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
     else:
         click.echo(text, nl=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 from collections.abc import Coroutine
 from pathlib import Path
@@ -26,7 +27,8 @@ def load_bot(
     Args:
         target: a config path, or ``package.module:attr`` naming a ``Parent`` (or a function
             returning one).
-        model: overrides the parent's model (and the sub-agents' that use the parent's).
+        model: overrides every model of the bot: the parent's and each sub-agent's own, so a
+            run with ``--model rules`` or ``--replay`` never reaches a configured hosted model.
         **model_options: passed to the model's constructor (``base_url`` for OpenAI, ...).
 
     Raises:
@@ -39,10 +41,13 @@ def load_bot(
         spec: Model | str | None = model if model is not None else config.parent.model
         from harness.models import resolve_model
 
+        subagents = config.build_subagents()
+        if model is not None:
+            subagents = [dataclasses.replace(agent, model=None) for agent in subagents]
         return Parent(
             name=config.parent.name,
             instructions=config.parent.instructions,
-            subagents=config.build_subagents(),
+            subagents=subagents,
             model=resolve_model(spec, **model_options) if model_options else spec,
             generated_instructions=config.parent.generated_instructions,
             strict=config.parent.strict,
@@ -50,6 +55,11 @@ def load_bot(
             duplicate_guard=config.parent.duplicate_guard,
         )
     if ":" in text:
+        if model is not None or model_options:
+            raise UsageError(
+                f"{text!r} is a Python object: build it with the model you want; --model, "
+                "--base-url, --record and --replay apply to config files only"
+            )
         module_name, attr = text.split(":", 1)
         try:
             module = importlib.import_module(module_name)

@@ -425,15 +425,26 @@ class Conversation:
         )
         try:
             response = await parent.model.request(request)
-            entries = (response.output or {}).get("requests")
+            output = response.output
+            entries = output.get("requests") if isinstance(output, Mapping) else None
             if not isinstance(entries, list) or not entries:
-                raise ModelBehaviorError("the plan has no requests", agent=parent.name)
-            plan: list[PlannedRequest] = []
+                raise ModelBehaviorError("the plan has no list of requests", agent=parent.name)
+            if not all(isinstance(entry, Mapping) for entry in entries):
+                raise ModelBehaviorError(
+                    "each planned request must be an object with 'request' and 'agent'",
+                    agent=parent.name,
+                )
+            # One entry per agent: two concurrent calls of one agent would share its state.
+            merged: dict[str, list[str]] = {}
             for entry in entries:
                 agent = str(entry.get("agent", parent.name))
                 if agent not in parent.subagents:
                     agent = parent.name
-                plan.append(PlannedRequest(request=str(entry.get("request") or text), agent=agent))
+                merged.setdefault(agent, []).append(str(entry.get("request") or text))
+            plan = [
+                PlannedRequest(request=" and ".join(requests), agent=agent)
+                for agent, requests in merged.items()
+            ]
             return plan, response.usage
         except ModelBehaviorError:
             if parent.strict:
@@ -603,7 +614,12 @@ class Conversation:
                 raise
             log.warning("unusable reply from the model; relaying results as they are")
             return _fallback_reply(views), [], Usage()
-        output = response.output or {}
+        output = response.output if response.output is not None else {}
+        if not isinstance(output, Mapping):
+            if parent.strict:
+                raise ModelBehaviorError("the reply is not an object", agent=parent.name)
+            log.warning("unusable reply from the model; relaying results as they are")
+            return _fallback_reply(views), [], response.usage
         message = output.get("message", response.text or "")
         routes = [
             PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))

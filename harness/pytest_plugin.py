@@ -49,12 +49,27 @@ class ScenarioFileCollector(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         from harness.simulate.scenarios import load_scenarios
+        from subagents.config import load_yaml
 
+        if not _looks_like_scenarios(load_yaml(self.path)):
+            return  # another tool's file that happens to match the name pattern
         scenario_file = load_scenarios(self.path)
         for scenario in scenario_file.scenarios:
             yield ScenarioItem.from_parent(
                 self, name=scenario.name, scenario=scenario, scenario_file=scenario_file
             )
+
+
+def _looks_like_scenarios(tree: Any) -> bool:
+    """True when a YAML document has a ``scenarios`` list of mappings with ``turns``."""
+    if not isinstance(tree, dict):
+        return False
+    scenarios = tree.get("scenarios")
+    return (
+        isinstance(scenarios, list)
+        and bool(scenarios)
+        and all(isinstance(s, dict) and "turns" in s for s in scenarios)
+    )
 
 
 class ScenarioFailedError(AssertionError):

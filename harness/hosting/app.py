@@ -177,6 +177,12 @@ def create_app(
     if expose:
         from harness.hosting.remote import add_agent_routes
 
+        if not expose_token and app_id:
+            raise UsageError(
+                "--expose with an app id needs an agent token (--expose-token or "
+                "HARNESS_AGENT_TOKEN): the app id protects /api/messages only, and /agents "
+                "would run the sub-agents for anyone"
+            )
         if not expose_token:
             log.warning(
                 "sub-agents are exposed without a token: anyone who can reach /agents can run them"

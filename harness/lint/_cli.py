@@ -128,4 +128,8 @@ def _write(report: LintReport, output_format: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
+            sys.exit(2)

@@ -216,7 +216,8 @@ class Router:
         for bag in self._bags:
             for token in bag:
                 df[token] = df.get(token, 0) + 1
-        self._idf = {t: math.log(1 + count / n) for t, n in df.items()}
+        # With one target there is nothing to tell apart: every word is evidence for it.
+        self._idf = {t: math.log(1 + count / n) if count > 1 else 1.0 for t, n in df.items()}
         self._memo: dict[str, tuple[tuple[str, float], ...]] = {}
 
     def scores(self, text: str) -> list[tuple[str, float]]:

@@ -45,6 +45,13 @@ __all__ = ["simulate_command"]
     show_default=True,
     help="With --endpoint: seconds without a new reply that end a turn.",
 )
+@click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="NAME:VALUE",
+    help="With --endpoint: an HTTP header for every post (e.g. 'Authorization: Bearer ...').",
+)
 @click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*).")
 @click.option(
@@ -69,6 +76,7 @@ def simulate_command(
     bot: str | None,
     endpoint: str | None,
     quiet_period: float,
+    headers: tuple[str, ...],
     model: str | None,
     base_url: str | None,
     record: str | None,
@@ -82,7 +90,18 @@ def simulate_command(
     acknowledgements."""
     try:
         results, usage = run_sync(
-            _run(scenarios, bot, endpoint, quiet_period, model, base_url, record, replay, semantic)
+            _run(
+                scenarios,
+                bot,
+                endpoint,
+                quiet_period,
+                model,
+                base_url,
+                record,
+                replay,
+                semantic,
+                headers,
+            )
         )
     except HarnessError as exc:
         click.echo(f"error: {exc}", err=True)
@@ -123,6 +142,7 @@ async def _run(
     record: str | None,
     replay: str | None,
     semantic: bool,
+    headers: tuple[str, ...] = (),
 ) -> tuple[list[DetectionResult], Usage | None]:
     from harness._cli_commands import model_option_values
     from harness.simulate.runner import run_scenarios
@@ -130,6 +150,8 @@ async def _run(
 
     if bot and endpoint:
         raise UsageError("use --bot or --endpoint, not both")
+    if headers and not endpoint:
+        raise UsageError("--header applies to --endpoint only")
     files = [load_scenarios(path) for path in paths]
     total = sum(len(f.scenarios) for f in files)
     model_obj: Any = None
@@ -139,7 +161,13 @@ async def _run(
             raise UsageError("--model, --base-url, --record and --replay need an in-process bot")
         from harness.hosting.channel import EndpointTarget
 
-        target = EndpointTarget(endpoint, quiet_period=quiet_period)
+        parsed: dict[str, str] = {}
+        for header in headers:
+            name, sep, value = header.partition(":")
+            if not sep or not name.strip():
+                raise UsageError(f"--header must look like 'Name: value', got {header!r}")
+            parsed[name.strip()] = value.strip()
+        target = EndpointTarget(endpoint, quiet_period=quiet_period, headers=parsed or None)
     else:
         model_obj = model_option_values(model, base_url, record, replay)
     embedder = None

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.exceptions import UsageError
+from harness.exceptions import ConfigError, UsageError
 from harness.simulate.detectors import (
     DetectorConfig,
     Expectation,
@@ -36,6 +36,19 @@ def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
     return out
 
 
+def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> None:
+    known = {target.parent.name, *target.parent.subagents}
+    for number, turn in enumerate(scenario.turns, start=1):
+        for request in turn.requests:
+            if request.agent not in known:
+                raise ConfigError(
+                    f"scenario {scenario.name!r}, turn {number}: unknown agent "
+                    f"{request.agent!r} (the bot has {', '.join(sorted(known))})",
+                    file=file,
+                    line=scenario.line,
+                )
+
+
 async def run_scenario(
     target: Target,
     scenario: Scenario,
@@ -45,6 +58,8 @@ async def run_scenario(
     embedder: Embedder | None = None,
 ) -> DetectionResult:
     """Hold one scenario's conversation with ``target`` and check it."""
+    if isinstance(target, InProcessTarget):
+        _check_agents(scenario, target, file)
     started = time.perf_counter()
     transcript = await target.run_conversation(
         [turn.user for turn in scenario.turns], conversation_id=scenario.name

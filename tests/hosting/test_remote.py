@@ -341,3 +341,11 @@ async def test_an_expose_token_guards_the_agents(monkeypatch: pytest.MonkeyPatch
     assert accepted.outputs is not None and "Friday, December 4" in (
         accepted.outputs.findings or ""
     )
+
+
+def test_exposing_agents_with_an_app_id_needs_an_agent_token() -> None:
+    from harness.exceptions import UsageError
+
+    with pytest.raises(UsageError, match="needs an agent token"):
+        create_app(helpdesk(), expose=True, app_id="app", app_password="secret")
+    create_app(helpdesk(), expose=True, app_id="app", app_password="secret", expose_token="t")

@@ -100,3 +100,10 @@ def test_the_driver_fixture_asserts_on_a_conversation(pytester: pytest.Pytester)
     result = pytester.runpytest_inprocess("-q", "-p", "asyncio", "-o", "asyncio_mode=strict")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*duplicate messages: 1 finding(s)*", "*To sum up*"])
+
+
+def test_another_tools_scenarios_yaml_is_left_alone(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", scenarios="scenarios:\n  smoke:\n    executor: constant-vus\n")
+    pytester.makepyfile("def test_ok():\n    assert True\n")
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(passed=1)

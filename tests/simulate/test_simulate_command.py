@@ -92,3 +92,22 @@ def test_bot_and_endpoint_together_are_refused() -> None:
     )
     assert code == 2
     assert "not both" in err
+
+
+def test_an_unknown_agent_in_a_scenario_is_a_usage_error(tmp_path: Path) -> None:
+    bad = tmp_path / "scenarios.yaml"
+    bad.write_text(
+        f"bot: {NAIVE}\nscenarios:\n  - name: x\n    turns:\n"
+        "      - user: hello\n        requests: [{agent: nobody, expect: hi}]\n",
+        encoding="utf-8",
+    )
+    code, _, err = run("simulate", str(bad))
+    assert code == 2
+    assert "unknown agent 'nobody'" in err
+    assert f"{bad}:3" in err
+
+
+def test_header_needs_an_endpoint() -> None:
+    code, _, err = run("simulate", str(SCENARIOS), "--header", "Authorization: Bearer x")
+    assert code == 2
+    assert "--endpoint" in err
