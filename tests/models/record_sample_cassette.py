@@ -22,6 +22,7 @@ import harness
 from harness.models import Model
 from harness.models.openai import OpenAIModel
 from harness.models.replay import recording
+from harness.simulate.scenarios import load_scenarios
 from tests.models.fake_openai import FakeOpenAI
 from tests.models.helpdesk_brain import helpdesk_brain
 
@@ -32,22 +33,12 @@ TRANSCRIPT = CASSETTE.with_name("helpdesk-openai.transcript.jsonl")
 RECORDING_KEY = "sk-test-recording-key-do-not-store"
 """The API key the recording client sends; it must never reach the cassette."""
 
-CONVERSATIONS: Sequence[tuple[str, Sequence[str]]] = (
-    (
-        "pto-and-payday",
-        (
-            "How many vacation days do I have remaining, and when will I be getting my next paycheck?",
-        ),
-    ),
-    ("password-and-w2", ("I forgot my password. Also, where can I locate my W-2 form?",)),
-    (
-        "pto-request-and-gross-pay",
-        ("I need a PTO request for Dec 22 to Dec 24 and please give me my salary figure",),
-    ),
-    (
-        "pto-follow-up",
-        ("How many vacation days have I taken?", "And how many vacation days do I have remaining?"),
-    ),
+SCENARIOS = ROOT / "samples" / "helpdesk" / "scenarios-openai.yaml"
+"""The recorded conversations, as a scenario file, so ``harness simulate --replay`` can run them."""
+
+CONVERSATIONS: Sequence[tuple[str, Sequence[str]]] = tuple(
+    (scenario.name, tuple(turn.user for turn in scenario.turns))
+    for scenario in load_scenarios(SCENARIOS).scenarios
 )
 
 
