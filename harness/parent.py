@@ -114,6 +114,9 @@ class Turn:
     """Every sub-agent result of the turn."""
     usage: Usage
     """Model usage of the whole turn."""
+    aggregation: Any = None
+    """When two or more silent agents returned findings: their ``harness.aggregate``
+    ``AggregatedResult`` (duplicates found, sources, conflicts), else None."""
 
     @property
     def text(self) -> str:
@@ -259,6 +262,7 @@ class Conversation:
         self.active_agent: str | None = None
         self.agent_states: dict[str, dict[str, Any]] = {}
         self._lock = asyncio.Lock()
+        self._aggregation: Any = None
         # (message, its HistoryEntry) by transcript index, built once per message (see _history).
         self._entries: list[tuple[Message, HistoryEntry] | None] = []
         self._entries_of: list[Message] | None = None
@@ -567,6 +571,7 @@ class Conversation:
             plan=tuple(plan),
             results=tuple(results),
             usage=usage,
+            aggregation=self._aggregation,
         )
 
     async def _compose(
@@ -578,7 +583,15 @@ class Conversation:
         steps_left: int,
     ) -> tuple[str, list[PlannedRequest], Usage]:
         parent = self.parent
-        views = tuple(_result_view(r) for r in results)
+        self._aggregation = await _aggregate_findings(results)
+        repeated = set()
+        if self._aggregation is not None:
+            repeated = {s.agent for s in self._aggregation.sources if s.duplicate_of}
+        # A silent finding that repeats another agent's is relayed once, not twice.
+        views = tuple(
+            _result_view(r, drop_findings=r.agent in repeated and r.mode is Mode.SILENT)
+            for r in results
+        )
         payload = {
             "userMessage": text,
             "handledByYou": list(own),
@@ -629,7 +642,28 @@ class Conversation:
         return str(message or "").strip(), routes, response.usage
 
 
-def _result_view(result: SubagentResult) -> ResultView:
+async def _aggregate_findings(results: Sequence[SubagentResult]) -> Any:
+    """Aggregate the turn's silent findings when there are two or more (DESIGN.md section 10)."""
+    silent = [
+        r for r in results if r.mode is Mode.SILENT and r.ok and r.outputs and r.outputs.findings
+    ]
+    if len(silent) < 2:
+        return None
+    from harness.aggregate import AgentOutput, aggregate
+
+    outputs = [
+        AgentOutput(
+            agent=r.agent,
+            status=r.status,
+            text=r.outputs.findings if r.outputs else None,
+            duration_s=r.duration_s,
+        )
+        for r in silent
+    ]
+    return await aggregate(outputs, top_k=7)
+
+
+def _result_view(result: SubagentResult, *, drop_findings: bool = False) -> ResultView:
     outputs = result.outputs
     error = result.error
     if result.violations:
@@ -641,7 +675,7 @@ def _result_view(result: SubagentResult) -> ResultView:
         status=result.status,
         answered=result.answered,
         interaction_summary=outputs.interaction_summary if outputs else None,
-        findings=outputs.findings if outputs else None,
+        findings=outputs.findings if outputs and not drop_findings else None,
         open_questions=tuple(outputs.open_questions or ()) if outputs else (),
         error=error,
     )
