@@ -9,7 +9,9 @@ import pytest
 from harness import Parent, load_bot
 
 NAIVE = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk-naive.yaml"
-QUESTION = "How many vacation days do I have remaining, and when will I be getting my next paycheck?"
+QUESTION = (
+    "How many vacation days do I have remaining, and when will I be getting my next paycheck?"
+)
 
 
 def _naive(policy: str) -> Parent:
