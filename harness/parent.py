@@ -17,6 +17,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from harness._runner import SubagentCall, prepare, run_subagent
+from harness._turn_parts import (
+    COMPOSE_SCHEMA,
+    PLAN_SCHEMA,
+    aggregate_findings,
+    fallback_reply,
+    result_view,
+)
 from harness._views import parent_view
 from harness.exceptions import (
     ConfigError,
@@ -32,7 +39,6 @@ from harness.models.base import (
     ComposeContext,
     ModelRequest,
     PlanContext,
-    ResultView,
 )
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
@@ -47,55 +53,6 @@ _JSON = json.JSONEncoder(ensure_ascii=False)
 
 GuardPolicy = Literal["off", "warn", "drop"]
 MessageSink = Callable[[Message], Awaitable[None]]
-
-PLAN_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "requests": {
-            "type": "array",
-            "description": "One entry per distinct request in the user's message, in order.",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "request": {
-                        "type": "string",
-                        "description": "The scoped request, self-contained.",
-                    },
-                    "agent": {
-                        "type": "string",
-                        "description": "The sub-agent's name, or the parent's.",
-                    },
-                },
-                "required": ["request", "agent"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["requests"],
-    "additionalProperties": False,
-}
-
-COMPOSE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "message": {
-            "type": "string",
-            "description": "What the parent says now: only what the user has not received yet; empty if nothing.",
-        },
-        "route": {
-            "type": "array",
-            "description": "Open questions to hand to a sub-agent this turn.",
-            "items": {
-                "type": "object",
-                "properties": {"request": {"type": "string"}, "agent": {"type": "string"}},
-                "required": ["request", "agent"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["message", "route"],
-    "additionalProperties": False,
-}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -583,13 +540,13 @@ class Conversation:
         steps_left: int,
     ) -> tuple[str, list[PlannedRequest], Usage]:
         parent = self.parent
-        self._aggregation = await _aggregate_findings(results)
+        self._aggregation = await aggregate_findings(results)
         repeated = set()
         if self._aggregation is not None:
             repeated = {s.agent for s in self._aggregation.sources if s.duplicate_of}
         # A silent finding that repeats another agent's is relayed once, not twice.
         views = tuple(
-            _result_view(r, drop_findings=r.agent in repeated and r.mode is Mode.SILENT)
+            result_view(r, drop_findings=r.agent in repeated and r.mode is Mode.SILENT)
             for r in results
         )
         payload = {
@@ -626,13 +583,13 @@ class Conversation:
             if parent.strict:
                 raise
             log.warning("unusable reply from the model; relaying results as they are")
-            return _fallback_reply(views), [], Usage()
+            return fallback_reply(views), [], Usage()
         output = response.output if response.output is not None else {}
         if not isinstance(output, Mapping):
             if parent.strict:
                 raise ModelBehaviorError("the reply is not an object", agent=parent.name)
             log.warning("unusable reply from the model; relaying results as they are")
-            return _fallback_reply(views), [], response.usage
+            return fallback_reply(views), [], response.usage
         message = output.get("message", response.text or "")
         routes = [
             PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))
@@ -640,52 +597,3 @@ class Conversation:
             if isinstance(r, Mapping) and r.get("request") and r.get("agent")
         ]
         return str(message or "").strip(), routes, response.usage
-
-
-async def _aggregate_findings(results: Sequence[SubagentResult]) -> Any:
-    """Aggregate the turn's silent findings when there are two or more (DESIGN.md section 10)."""
-    silent = [
-        r for r in results if r.mode is Mode.SILENT and r.ok and r.outputs and r.outputs.findings
-    ]
-    if len(silent) < 2:
-        return None
-    from harness.aggregate import AgentOutput, aggregate
-
-    outputs = [
-        AgentOutput(
-            agent=r.agent,
-            status=r.status,
-            text=r.outputs.findings if r.outputs else None,
-            duration_s=r.duration_s,
-        )
-        for r in silent
-    ]
-    return await aggregate(outputs, top_k=7)
-
-
-def _result_view(result: SubagentResult, *, drop_findings: bool = False) -> ResultView:
-    outputs = result.outputs
-    error = result.error
-    if result.violations:
-        error = "; ".join(str(v) for v in result.violations)
-    return ResultView(
-        agent=result.agent,
-        mode=result.mode.value,
-        request=result.request,
-        status=result.status,
-        answered=result.answered,
-        interaction_summary=outputs.interaction_summary if outputs else None,
-        findings=outputs.findings if outputs and not drop_findings else None,
-        open_questions=tuple(outputs.open_questions or ()) if outputs else (),
-        error=error,
-    )
-
-
-def _fallback_reply(views: Sequence[ResultView]) -> str:
-    parts = [v.findings for v in views if v.mode == "silent" and v.findings]
-    parts += [
-        f'Sorry, I could not finish "{v.request}".'
-        for v in views
-        if v.status in ("failed", "timed_out")
-    ]
-    return " ".join(p for p in parts if p)
