@@ -14,10 +14,9 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import TYPE_CHECKING
 
 from harness.simulate._compare import (
@@ -32,6 +31,7 @@ from harness.simulate._compare import (
 from harness.simulate._text import (
     BoilerplateIndex,
     TextFeatures,
+    boilerplate_index,
     facts_agree,
     features,
     jaccard,
@@ -138,11 +138,24 @@ class Turn:
     items: list[MessageText] = field(default_factory=list)
 
 
+_INDEX_ABOVE = 64
+"""The window indexes its messages by content word once it holds more than this many; below,
+comparing word sets with each message of the window directly is cheaper than keeping an index."""
+_INDEX_DOWN_TO = 32
+"""The index is dropped when eviction brings the window down to this many messages."""
+
+
+_Compared = tuple[TextFeatures, TextFeatures, DetectorConfig, Match | None]
+_COMPARED_SIZE = 65_536
+"""How many comparisons a window remembers (it forgets them all when full)."""
+
+
 class Window:
     """The current turn and the recent ones, with one index of their messages by content word.
 
     Turns enter at the end and leave from the front, so every posting list is in message order
-    and a leaving turn's messages are at the front of each list: eviction is O(its words).
+    and a leaving turn's messages are at the front of each list: eviction is O(its words). A small
+    window (a few messages a turn) has no index: its messages are scanned directly.
     """
 
     def __init__(self, size: int) -> None:
@@ -151,6 +164,11 @@ class Window:
         self.by_number: dict[int, Turn] = {}
         self.postings: dict[str, deque[MessageText]] = {}
         self.exact: dict[str, deque[MessageText]] = {}
+        self.count = 0
+        """The messages in the window."""
+        self.indexed = False
+        """Whether ``postings`` and ``exact`` index the window's messages."""
+        self._compared: dict[tuple[int, int, bool, int], _Compared] = {}
 
     def start(self, turn: Turn) -> None:
         """Make ``turn`` the current turn, dropping turns more than ``size`` turns before it."""
@@ -162,6 +180,16 @@ class Window:
     def add(self, item: MessageText) -> None:
         """Add a message of the current turn (after it has been checked)."""
         self.turns[-1].items.append(item)
+        self.count += 1
+        if self.indexed:
+            self._index(item)
+        elif self.count > _INDEX_ABOVE:
+            self.indexed = True
+            for turn in self.turns:
+                for other in turn.items:
+                    self._index(other)
+
+    def _index(self, item: MessageText) -> None:
         for token in item.text.tokens:
             self.postings.setdefault(token, deque()).append(item)
         if item.text.key:
@@ -169,6 +197,14 @@ class Window:
 
     def _evict(self, turn: Turn) -> None:
         del self.by_number[turn.number]
+        self.count -= len(turn.items)
+        if not self.indexed:
+            return
+        if self.count <= _INDEX_DOWN_TO:
+            self.indexed = False
+            self.postings.clear()
+            self.exact.clear()
+            return
         for item in turn.items:
             for token in item.text.tokens:
                 self._pop(self.postings, token)
@@ -182,26 +218,65 @@ class Window:
         if not entries:
             del index[key]
 
+    def compare(
+        self, earlier: TextFeatures, later: TextFeatures, config: DetectorConfig, *, strict: bool
+    ) -> Match | None:
+        """:func:`compare`, remembered while the window lives: the same texts meet again (an
+        answer and its relays, closers, repeated answers)."""
+        key = (id(earlier), id(later), strict, id(config))
+        known = self._compared.get(key)
+        # The entry holds the objects, so their ids cannot have been reused by others.
+        if known is not None and known[0] is earlier and known[1] is later and known[2] is config:
+            return known[3]
+        match = compare(earlier, later, config, strict=strict)
+        if len(self._compared) >= _COMPARED_SIZE:
+            self._compared.clear()
+        self._compared[key] = (earlier, later, config, match)
+        return match
+
     def candidates(self, item: MessageText, config: DetectorConfig) -> list[MessageText]:
         """Messages in the window sharing enough content words with ``item`` to be compared."""
-        postings = self.postings
-        counts = Counter(
-            chain.from_iterable(postings[t] for t in item.text.tokens if t in postings)
-        )
         floor = 0.9 * min(
             config.near_threshold, config.sentence_threshold * config.containment_threshold
         )
-        weight = item.text.weight
+        text = item.text
+        weight = text.weight
+        if not self.indexed:
+            return self._scan(text, floor)
+        postings = self.postings
+        counts: dict[MessageText, int] = {}
+        get = counts.get
+        for token in text.tokens:
+            entries = postings.get(token)
+            if entries is not None:
+                for other in entries:
+                    counts[other] = get(other, 0) + 1
         out = [
             other
             for other, shared in counts.items()
             if shared >= floor * (min(other.text.weight, weight) or 1)
         ]
-        if item.text.key:
-            out.extend(o for o in self.exact.get(item.text.key, ()) if o not in counts)
+        if text.key:
+            out.extend(o for o in self.exact.get(text.key, ()) if o not in counts)
         if len(out) > _MAX_CANDIDATES:
             out.sort(key=lambda o: -counts.get(o, 1 << 20))
             out = out[:_MAX_CANDIDATES]
+        out.sort(key=lambda o: o.index)
+        return out
+
+    def _scan(self, text: TextFeatures, floor: float) -> list[MessageText]:
+        """:meth:`candidates` of a window without an index (never more than ``_INDEX_ABOVE``)."""
+        tokens, key, weight = text.tokens, text.key, text.weight
+        out: list[MessageText] = []
+        for turn in self.turns:
+            for other in turn.items:
+                other_text = other.text
+                shared = len(tokens & other_text.tokens)
+                if shared:
+                    if shared >= floor * (min(other_text.weight, weight) or 1):
+                        out.append(other)
+                elif key and other_text.key == key:
+                    out.append(other)
         out.sort(key=lambda o: o.index)
         return out
 
@@ -305,7 +380,7 @@ def find_duplicates(
         config: thresholds, window and boilerplate.
         vectors: message embeddings by message index, for ``semantic`` duplicates.
     """
-    boilerplate = BoilerplateIndex(config.boilerplate)
+    boilerplate = boilerplate_index(tuple(config.boilerplate))
     window = Window(config.cross_turn_window)
     findings: list[Finding] = []
     repeats: dict[int, set[int]] = {}
@@ -350,10 +425,11 @@ def match_against(
         strict = _different_requests(other, item)
         if strict and scope == "cross_turn":
             continue
-        cosine = None
         if vectors is not None and other.index in vectors and item.index in vectors:
             cosine = _dot(vectors[other.index], vectors[item.index])
-        match = compare(other.text, text, config, strict=strict, cosine=cosine)
+            match = compare(other.text, text, config, strict=strict, cosine=cosine)
+        else:
+            match = window.compare(other.text, text, config, strict=strict)
         if match is None:
             continue
         if scope == "cross_turn":
@@ -467,7 +543,7 @@ async def embed_messages(
 ) -> dict[int, list[float]]:
     """Unit vectors of every bot message's content (boilerplate removed) and of every user
     message, by message index."""
-    boilerplate = BoilerplateIndex(config.boilerplate)
+    boilerplate = boilerplate_index(tuple(config.boilerplate))
     indices: list[int] = []
     texts: list[str] = []
     for index, message in enumerate(transcript.messages):

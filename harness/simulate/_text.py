@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 __all__ = [
+    "FEATURES_CACHE_SIZE",
+    "BoilerplateIndex",
     "Facts",
     "Sentence",
     "TextFeatures",
+    "boilerplate_index",
     "coverage",
     "facts_agree",
     "facts_compatible",
@@ -156,21 +159,26 @@ _CLAUSE = re.compile(r"\s*(?:;|:\s|,\s*(?:and|but|so|plus|while)\s|\s+and also\s
 _WORD = re.compile(r"[#$€£]?[a-z0-9]+(?:[-'’.,:/][a-z0-9]+)*(?:\([a-z]\))?%?", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _FACT_NUMBER = re.compile(r"^(\d+(?:\.\d+)?)(?:st|nd|rd|th|am|pm|%|-[a-z]+)?$")
-_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
-_SPACE = re.compile(r"\s+")
+_WORD_CHARS = re.compile(r"\w+")
+# Where a sentence may end (``_SENTENCE_END`` needs one of these): a much cheaper first test.
+_MAY_END = re.compile(r"[.!?…][\"')\]]*\s|\n")
+# A character or phrase every ``_CLAUSE`` separator contains.
+_MAY_JOIN = re.compile(r"[;:,\-–—]|and also")
 
 
 def normalise(text: str) -> str:
     """Lower case, Unicode NFKC, punctuation removed, white space collapsed: the ``exact`` key."""
     text = unicodedata.normalize("NFKC", text).lower().replace("’", "'").replace("'", "")
-    return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
+    # Punctuation and white space both separate words: the runs of word characters remain.
+    return " ".join(_WORD_CHARS.findall(text))
 
 
 def split_sentences(text: str) -> list[str]:
     """Split a message into sentences (and list items), keeping decimals and abbreviations whole."""
     text = unicodedata.normalize("NFKC", text).strip()
     parts: list[str] = []
-    for chunk in _SENTENCE_END.split(text):
+    chunks = _SENTENCE_END.split(text) if _MAY_END.search(text) else [text]
+    for chunk in chunks:
         chunk = _BULLET.sub("", chunk).strip()
         if chunk and any(ch.isalnum() for ch in chunk):
             parts.append(chunk)
@@ -286,6 +294,51 @@ for _word in _NEGATIONS:
     _LEXICON[_word] = ("not", "not")
 
 
+_Effect = tuple[str | None, str | None, str | None, str | None]
+"""What one word adds to a sentence: (value, status, name, content token); None for nothing."""
+_NOTHING: _Effect = (None, None, None, None)
+
+
+def _word_effect(raw: str, at_start: bool) -> _Effect:
+    """What the word ``raw`` (first in its sentence or not) adds to the sentence's features."""
+    if raw.isalpha():
+        lower = raw.lower()
+    elif _DIGIT.search(raw):
+        value = _fact_value(raw)
+        return (value, None, None, value) if value else _NOTHING
+    else:
+        lower = raw.lower()
+        if "'" in lower:
+            lower, _, clitic = lower.partition("'")
+            if clitic == "t":
+                return (None, "not", None, None)
+    month = lower in _MONTHS and raw[0].isupper()
+    if month and not (lower in _AMBIGUOUS_MONTHS and at_start):
+        return (_MONTHS[lower], None, None, _MONTHS[lower])
+    known = _LEXICON.get(lower)
+    if known is not None:
+        kind, canonical = known
+        if kind == "stop":
+            return _NOTHING
+        if kind == "not":
+            return (None, "not", None, None)
+        if kind == "state":
+            return (None, canonical, None, canonical)
+        return (canonical, None, None, canonical)
+    word = lower.strip("#$€£%.")
+    if not word or word in _STOPWORDS:
+        return _NOTHING
+    acronym = raw.isupper() and len(raw) >= 2
+    name = raw[0].isupper() and word not in _NOT_NAMES and (acronym or not at_start)
+    return (None, None, word if name else None, _stem(word))
+
+
+_EFFECTS: tuple[dict[str, _Effect], dict[str, _Effect]] = ({}, {})
+"""Word effects seen before, for words inside a sentence and for first words (a vocabulary, so
+small; emptied when it grows past ``_EFFECTS_SIZE`` from numbers and ids)."""
+_EFFECTS_SIZE = 100_000
+
+
 @lru_cache(maxsize=65_536)
 def _extract(sentence: str) -> tuple[frozenset[str], Facts]:
     """Content-word stems and facts of one sentence."""
@@ -293,52 +346,26 @@ def _extract(sentence: str) -> tuple[frozenset[str], Facts]:
     values: set[str] = set()
     names: set[str] = set()
     states: set[str] = set()
-    first = True
-    for match in _WORD.finditer(sentence.replace("’", "'")):
-        raw = match.group(0)
-        at_start = first
-        first = False
-        if raw.isalpha():
-            lower = raw.lower()
-        elif _DIGIT.search(raw):
-            value = _fact_value(raw)
-            if value:
-                values.add(value)
-                tokens.add(value)
+    inside, first = _EFFECTS
+    effects = first
+    for raw in _WORD.findall(sentence.replace("’", "'")):
+        effect = effects.get(raw)
+        if effect is None:
+            if len(effects) >= _EFFECTS_SIZE:
+                effects.clear()
+            effect = effects[raw] = _word_effect(raw, effects is first)
+        effects = inside
+        if effect is _NOTHING:
             continue
-        else:
-            lower = raw.lower()
-            if "'" in lower:
-                lower, _, clitic = lower.partition("'")
-                if clitic == "t":
-                    states.add("not")
-                    continue
-        month = lower in _MONTHS and raw[0].isupper()
-        if month and not (lower in _AMBIGUOUS_MONTHS and at_start):
-            values.add(_MONTHS[lower])
-            tokens.add(_MONTHS[lower])
-            continue
-        known = _LEXICON.get(lower)
-        if known is not None:
-            kind, canonical = known
-            if kind == "stop":
-                continue
-            if kind == "not":
-                states.add("not")
-            elif kind == "state":
-                states.add(canonical)
-                tokens.add(canonical)
-            else:
-                values.add(canonical)
-                tokens.add(canonical)
-            continue
-        word = lower.strip("#$€£%.")
-        if not word or word in _STOPWORDS:
-            continue
-        acronym = raw.isupper() and len(raw) >= 2
-        if raw[0].isupper() and word not in _NOT_NAMES and (acronym or not at_start):
-            names.add(word)
-        tokens.add(_stem(word))
+        value, state, name, token = effect
+        if value is not None:
+            values.add(value)
+        if state is not None:
+            states.add(state)
+        if name is not None:
+            names.add(name)
+        if token is not None:
+            tokens.add(token)
     return frozenset(tokens), Facts(
         values=frozenset(values), names=frozenset(names), states=frozenset(states)
     )
@@ -403,17 +430,30 @@ def _is_holding(text: str, norm: str, facts: Facts) -> bool:
     return bool(_HOLDING.match(text.strip())) and len(norm.split()) <= 14 and not facts.values
 
 
+FEATURES_CACHE_SIZE = 16_384
+"""How many texts' features each :class:`BoilerplateIndex` keeps (least recently used first out)."""
+
+
 class BoilerplateIndex:
     """Matches sentences against the configured boilerplate phrases (closers, sign-offs), and
-    caches the features of texts seen before (closers and relayed answers recur)."""
+    caches the features of texts seen before (closers and relayed answers recur).
 
-    __slots__ = ("_cache", "_keys", "_tokens", "_vocabulary")
+    :func:`boilerplate_index` gives the shared index of a phrase list, so the cache lives across
+    conversations (the simulator checks thousands of them with the same config).
+    """
+
+    __slots__ = ("_features", "_keys", "_sentences", "_tokens", "_vocabulary")
 
     def __init__(self, phrases: Sequence[str]) -> None:
         self._keys = frozenset(normalise(p) for p in phrases)
         self._tokens = [t for t in (_extract(p)[0] for p in phrases) if t]
         self._vocabulary: frozenset[str] = frozenset().union(*self._tokens)
-        self._cache: dict[str, TextFeatures] = {}
+        self._features: Callable[[str], TextFeatures] = lru_cache(maxsize=FEATURES_CACHE_SIZE)(
+            partial(_features, boilerplate=self)
+        )
+        self._sentences: Callable[[str], tuple[int, Sentence] | None] = lru_cache(
+            maxsize=2 * FEATURES_CACHE_SIZE
+        )(partial(_sentence, boilerplate=self))
 
     def matches(self, norm: str, tokens: frozenset[str], facts: Facts) -> bool:
         if norm in self._keys:
@@ -423,20 +463,45 @@ class BoilerplateIndex:
         return any(len(tokens & phrase) / len(tokens | phrase) >= 0.6 for phrase in self._tokens)
 
 
+@lru_cache(maxsize=32)
+def boilerplate_index(phrases: tuple[str, ...]) -> BoilerplateIndex:
+    """The shared :class:`BoilerplateIndex` of a phrase list (a config's ``boilerplate``)."""
+    return BoilerplateIndex(phrases)
+
+
 def _clauses(sentence: str) -> list[str]:
+    if not _MAY_JOIN.search(sentence):
+        return []
     parts = [p for p in _CLAUSE.split(sentence) if p and any(ch.isalnum() for ch in p)]
     return parts if len(parts) > 1 else []
 
 
 def features(text: str, boilerplate: BoilerplateIndex) -> TextFeatures:
     """The comparable features of a message's text (cached per boilerplate index)."""
-    cache = boilerplate._cache
-    found = cache.get(text)
-    if found is None:
-        if len(cache) >= 100_000:
-            cache.clear()
-        found = cache[text] = _features(text, boilerplate)
-    return found
+    return boilerplate._features(text)
+
+
+_CLOSER, _HOLDING_SENTENCE, _CONTENT = 0, 1, 2
+"""What a sentence is to its message: a boilerplate closer, a holding phrase, or content."""
+
+
+def _sentence(raw: str, boilerplate: BoilerplateIndex) -> tuple[int, Sentence] | None:
+    """One sentence's role and features (None when it has no words); cached per index, since
+    relays and closers repeat sentences of other messages."""
+    norm = normalise(raw)
+    if not norm:
+        return None
+    tokens, facts = _extract(raw)
+    holding = _is_holding(raw, norm, facts)
+    if boilerplate.matches(norm, tokens, facts):
+        return _CLOSER, Sentence(raw, norm, tokens, facts, boilerplate=True)
+    if holding:
+        return _HOLDING_SENTENCE, Sentence(raw, norm, tokens, facts, holding=True)
+    clauses = []
+    for clause in _clauses(raw):
+        clause_tokens, clause_facts = _extract(clause)
+        clauses.append(Sentence(clause, "", clause_tokens, clause_facts, whole=facts))
+    return _CONTENT, Sentence(raw, norm, tokens, facts, clauses=tuple(clauses))
 
 
 def _features(text: str, boilerplate: BoilerplateIndex) -> TextFeatures:
@@ -445,31 +510,31 @@ def _features(text: str, boilerplate: BoilerplateIndex) -> TextFeatures:
     closers: list[Sentence] = []
     raw_sentences = split_sentences(text)
     all_holding = bool(raw_sentences)
+    sentence_of = boilerplate._sentences
     for raw in raw_sentences:
-        norm = normalise(raw)
-        if not norm:
+        found = sentence_of(raw)
+        if found is None:
             continue
-        tokens, facts = _extract(raw)
-        holding = _is_holding(raw, norm, facts)
-        if boilerplate.matches(norm, tokens, facts):
-            closers.append(Sentence(raw, norm, tokens, facts, boilerplate=True))
+        role, sentence = found
+        if role == _CLOSER:
+            closers.append(sentence)
             continue
-        if holding:
+        if role == _HOLDING_SENTENCE:
             continue
         all_holding = False
-        clauses = []
-        for clause in _clauses(raw):
-            clause_tokens, clause_facts = _extract(clause)
-            clauses.append(Sentence(clause, "", clause_tokens, clause_facts, whole=facts))
-        sentence = Sentence(raw, norm, tokens, facts, clauses=tuple(clauses))
         content.append(sentence)
         units.append(sentence)
-        units.extend(clauses)
+        units.extend(sentence.clauses)
     holding_message = all_holding and not content and len(closers) < len(raw_sentences)
     tokens_all: frozenset[str] = frozenset().union(*(s.tokens for s in content))
-    facts_all = Facts()
-    for s in content:
-        facts_all = facts_all | s.facts
+    if len(content) == 1:
+        facts_all = content[0].facts
+    else:
+        facts_all = Facts(
+            values=frozenset().union(*(s.facts.values for s in content)),
+            names=frozenset().union(*(s.facts.names for s in content)),
+            states=frozenset().union(*(s.facts.states for s in content)),
+        )
     return TextFeatures(
         sentences=tuple(content),
         units=tuple(units),

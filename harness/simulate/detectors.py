@@ -16,6 +16,7 @@ import asyncio
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -234,7 +235,16 @@ def mode_of(message: Message, transcript: Transcript) -> str | None:
 
 
 def request_key(request: str | None) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", request.lower())) if request else ""
+    """A request's words, lower-cased: two spellings of one request get the same key."""
+    return _request_key(request) if request else ""
+
+
+_REQUEST_WORD = re.compile(r"[a-z0-9]+")
+
+
+@lru_cache(maxsize=16_384)
+def _request_key(request: str) -> str:
+    return " ".join(_REQUEST_WORD.findall(request.lower()))
 
 
 # --- silent leaks, awkward acks ---------------------------------------------------------------
@@ -273,20 +283,36 @@ _AWKWARD = re.compile(
 )
 
 
+# A word every phrase of ``_AWKWARD`` starts with (most messages have none: a cheap first test).
+_AWKWARD_HINT = re.compile(
+    r"\b(?:as |like i|already|just |reiterate|recap what|repeat what)", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=16_384)
+def _awkward_phrase(text: str) -> str | None:
+    """The phrase of ``text`` that refers to an earlier answer, if any."""
+    text = text.replace("’", "'")
+    if not _AWKWARD_HINT.search(text):
+        return None
+    match = _AWKWARD.search(text)
+    return match.group(0) if match else None
+
+
 def _awkward_acks(transcript: Transcript) -> list[Finding]:
     findings: list[Finding] = []
     for m in transcript.messages:
         if m.role != "bot" or is_subagent(m, transcript):
             continue
-        match = _AWKWARD.search(m.text.replace("’", "'"))
-        if match:
+        phrase = _awkward_phrase(m.text)
+        if phrase is not None:
             findings.append(
                 Finding(
                     kind="awkward_ack",
                     turn=m.turn,
                     message_ids=(m.id,),
                     senders=(m.sender,),
-                    evidence=f'refers to an earlier answer instead of leaving it: "{match.group(0)}"',
+                    evidence=f'refers to an earlier answer instead of leaving it: "{phrase}"',
                     severity="warning",
                 )
             )
@@ -376,6 +402,7 @@ def _wrong_scope(transcript: Transcript) -> list[Finding]:
 # --- scenario expectations --------------------------------------------------------------------
 
 
+@lru_cache(maxsize=16_384)
 def _squash(text: str) -> str:
     return " ".join(text.replace("’", "'").lower().split())
 

@@ -13,10 +13,13 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from harness.simulate.detectors import ALL_KINDS, Finding
 from harness.transcript import Message, Transcript
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 __all__ = [
     "DetectionResult",
@@ -168,13 +171,24 @@ def _cell(message: Message | None, message_id: str, sender: str) -> str:
     return f"[{message_id}] {sender}: {text}"
 
 
+_TABLE_ROWS = 50
+"""A conversation with more findings than this is listed one finding per line, not as a table."""
+_TABLE_TOTAL = 500
+"""With more findings than this in all, every conversation is listed one finding per line (laying
+out a table costs about a millisecond a row)."""
+
+
 def render_text(
     results: Sequence[DetectionResult], *, width: int = 120, color: bool = False
 ) -> str:
     """A table per conversation: each finding's kind, turn, the messages side by side with their
-    senders, and the evidence; then a summary line."""
+    senders, and the evidence; then a summary line.
+
+    Large reports (more than 50 findings in a conversation, or more than 500 in all) list each
+    finding of such a conversation on one aligned line instead (turn, kind, scope, message ids with
+    their senders, evidence), so that 100,000 messages report in well under a second.
+    """
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     buffer = io.StringIO()
@@ -186,42 +200,18 @@ def render_text(
         highlight=False,
         soft_wrap=False,
     )
+    as_lines = sum(len(r.findings) for r in results) > _TABLE_TOTAL
     for result in results:
         counts = f"{result.transcript.turn_count} turns, {len(result.transcript)} messages"
         if not result.findings:
             console.print(Text(f"{result.title}: no findings ({counts})", style="green"))
-            continue
-        by_id = {m.id: m for m in result.transcript.messages}
-        table = Table(
-            title=Text(f"{result.title} ({counts})", style="bold"),
-            title_justify="left",
-            show_lines=True,
-            expand=True,
-        )
-        table.add_column("kind", no_wrap=True)
-        table.add_column("turn", justify="right", no_wrap=True)
-        table.add_column("message", ratio=3)
-        table.add_column("repeated by / also", ratio=3)
-        table.add_column("evidence", ratio=3)
-        for finding in result.findings:
-            kind: str = finding.kind
-            if finding.method:
-                kind += f"\n{finding.method}"
-            if finding.scope:
-                kind += f"\n{finding.scope.replace('_', ' ')}"
-            cells = [
-                _cell(by_id.get(i), i, s)
-                for i, s in zip(finding.message_ids, finding.senders, strict=False)
-            ]
-            if not cells:
-                cells = [f"(none) expected from {', '.join(finding.senders)}"]
-            first = Text(cells[0])
-            second = Text("\n".join(cells[1:]))
-            style = "yellow" if finding.severity == "warning" else "red"
-            table.add_row(
-                Text(kind, style=style), str(finding.turn), first, second, Text(finding.evidence)
+        elif as_lines or len(result.findings) > _TABLE_ROWS:
+            console.print(
+                Text(f"{result.title} ({counts}): {len(result.findings)} findings", style="bold")
             )
-        console.print(table)
+            buffer.write(_finding_lines(result.findings, color=color))
+        else:
+            console.print(_table(result, counts))
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
@@ -231,3 +221,80 @@ def render_text(
     )
     console.print(Text(summary, style="bold red" if errors else "bold green"))
     return buffer.getvalue()
+
+
+def _table(result: DetectionResult, counts: str) -> Table:
+    """The findings of one conversation as a rich table, the messages quoted."""
+    from rich.table import Table
+    from rich.text import Text
+
+    by_id = {m.id: m for m in result.transcript.messages}
+    table = Table(
+        title=Text(f"{result.title} ({counts})", style="bold"),
+        title_justify="left",
+        show_lines=True,
+        expand=True,
+    )
+    table.add_column("kind", no_wrap=True)
+    table.add_column("turn", justify="right", no_wrap=True)
+    table.add_column("message", ratio=3)
+    table.add_column("repeated by / also", ratio=3)
+    table.add_column("evidence", ratio=3)
+    for finding in result.findings:
+        kind: str = finding.kind
+        if finding.method:
+            kind += f"\n{finding.method}"
+        if finding.scope:
+            kind += f"\n{finding.scope.replace('_', ' ')}"
+        cells = [
+            _cell(by_id.get(i), i, s)
+            for i, s in zip(finding.message_ids, finding.senders, strict=False)
+        ]
+        if not cells:
+            cells = [f"(none) expected from {', '.join(finding.senders)}"]
+        first = Text(cells[0])
+        second = Text("\n".join(cells[1:]))
+        style = "yellow" if finding.severity == "warning" else "red"
+        table.add_row(
+            Text(kind, style=style), str(finding.turn), first, second, Text(finding.evidence)
+        )
+    return table
+
+
+_MESSAGES_WIDTH = 48
+"""The messages column of the one-line listing pads to at most this (longer ids overflow)."""
+
+
+def _finding_lines(findings: Sequence[Finding], *, color: bool) -> str:
+    """Every finding on one line, in aligned columns: turn, kind, scope, messages, evidence."""
+    header = ("turn", "finding", "scope", "messages", "evidence")
+    rows: list[tuple[str, str, str, str, str]] = []
+    for f in findings:
+        messages = ", ".join(f"{i} ({s})" for i, s in zip(f.message_ids, f.senders, strict=False))
+        rows.append(
+            (
+                str(f.turn),
+                f.kind + (f"/{f.method}" if f.method else ""),
+                f.scope.replace("_", " ") if f.scope else "-",
+                messages or f"(none) expected from {', '.join(f.senders)}",
+                f.evidence,
+            )
+        )
+    turn_w, kind_w, scope_w, messages_w = (
+        max(len(header[column]), *(len(row[column]) for row in rows)) for column in range(4)
+    )
+    messages_w = min(messages_w, _MESSAGES_WIDTH)
+    out = [
+        f"  {header[0]:>{turn_w}}  {header[1]:<{kind_w}}  {header[2]:<{scope_w}}  "
+        f"{header[3]:<{messages_w}}  {header[4]}\n"
+    ]
+    for finding, (turn, kind, scope, messages, evidence) in zip(findings, rows, strict=True):
+        padded = f"{kind:<{kind_w}}"
+        if color:  # the kind in red (an error) or yellow (a warning), as in the table
+            code = "33" if finding.severity == "warning" else "31"
+            padded = f"\x1b[{code}m{kind}\x1b[0m{padded[len(kind) :]}"
+        out.append(
+            f"  {turn:>{turn_w}}  {padded}  {scope:<{scope_w}}  {messages:<{messages_w}}  "
+            f"{evidence}\n"
+        )
+    return "".join(out)

@@ -96,7 +96,7 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = _json_line(line)
         except json.JSONDecodeError as exc:
             raise ConfigError(f"not JSON: {exc.msg}", file=file, line=number) from exc
         if not isinstance(record, dict):
@@ -106,7 +106,9 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
                 line=number,
             )
         message, plan, conversation = _jsonl_message(record, file, number)
-        transcript = conversations.setdefault(conversation, Transcript(conversation=conversation))
+        transcript = conversations.get(conversation)
+        if transcript is None:
+            transcript = conversations[conversation] = Transcript(conversation=conversation)
         key = f"{conversation}\x00{message.id}"
         if key in seen:
             raise ConfigError(
@@ -140,14 +142,30 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
     return list(conversations.values())
 
 
+_DECODER = json.JSONDecoder()
+
+
+def _json_line(line: str) -> Any:
+    """``json.loads(line)``, skipping its white-space scans for the usual ``{...}`` line."""
+    if line[:1] == "{" and line[-1:] == "}":
+        try:
+            record, end = _DECODER.raw_decode(line)
+        except json.JSONDecodeError:
+            pass  # json.loads raises the same error below
+        else:
+            if end == len(line):
+                return record
+    return json.loads(line)
+
+
 def _jsonl_message(
     record: dict[str, Any], file: str, line: int
 ) -> tuple[Message, tuple[PlannedRequest, ...] | None, str]:
     def fail(message: str, field: str | None = None) -> ConfigError:
         return ConfigError(message, file=file, line=line, field=field)
 
-    unknown = sorted(set(record) - _JSONL_KEYS)
-    if unknown:
+    if not _JSONL_KEYS.issuperset(record):
+        unknown = sorted(set(record) - _JSONL_KEYS)
         raise fail(f"unknown key {unknown[0]!r} (expected {', '.join(sorted(_JSONL_KEYS))})")
     for key in ("id", "turn", "role", "text"):
         if key not in record:
