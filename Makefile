@@ -21,6 +21,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check harness subagents instructions tests samples
+	$(VENV)/bin/ruff format --check harness subagents instructions tests samples
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q -p no:cacheprovider
 
