@@ -431,6 +431,9 @@ def check_expectations(
         The new findings, ordered by turn.
     """
     seen = {frozenset(f.message_ids) for f in findings if f.kind == "duplicate" and f.message_ids}
+    missed = {
+        (f.turn, sender) for f in findings if f.kind == "missed_request" for sender in f.senders
+    }
     out: list[Finding] = []
     for turn in sorted(expectations):
         bots = transcript.bot_messages(turn)
@@ -441,6 +444,8 @@ def check_expectations(
             needle = _squash(exp.expect)
             hits = [m for m in bots if needle in _squash(m.text)]
             if not hits:
+                if (turn, exp.agent) in missed:
+                    continue  # the plan-based detector already reported it, with its reason
                 out.append(
                     Finding(
                         kind="missed_request",

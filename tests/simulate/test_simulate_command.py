@@ -111,3 +111,32 @@ def test_header_needs_an_endpoint() -> None:
     code, _, err = run("simulate", str(SCENARIOS), "--header", "Authorization: Bearer x")
     assert code == 2
     assert "--endpoint" in err
+
+
+def test_a_failed_request_is_reported_once_with_its_reason(tmp_path: Path) -> None:
+    tools = tmp_path / "tools.py"
+    tools.write_text(
+        "def next_payday() -> str:\n"
+        '    """When the next paycheck (payday) arrives."""\n'
+        '    raise RuntimeError("payroll database is down")\n',
+        encoding="utf-8",
+    )
+    config = tmp_path / "bot.yaml"
+    config.write_text(
+        "parent: {name: hd}\nsubagents:\n  - name: payroll\n    kind: connected\n"
+        "    mode: silent\n    description: Looks up pay dates and paychecks.\n"
+        '    tools: ["tools.py:next_payday"]\n    examples: ["when is payday"]\n',
+        encoding="utf-8",
+    )
+    scenarios = tmp_path / "scenarios.yaml"
+    scenarios.write_text(
+        "bot: bot.yaml\nscenarios:\n  - name: payday\n    turns:\n"
+        "      - user: when is payday\n        requests: [{agent: payroll, expect: Friday}]\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run("simulate", str(scenarios), "--format", "json")
+    assert code == 1
+    findings = json.loads(out)["transcripts"][0]["findings"]
+    missed = [f for f in findings if f["kind"] == "missed_request"]
+    assert len(missed) == 1
+    assert "failed" in missed[0]["evidence"]
