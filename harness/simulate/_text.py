@@ -336,7 +336,7 @@ def _word_effect(raw: str, at_start: bool) -> _Effect:
 _EFFECTS: tuple[dict[str, _Effect], dict[str, _Effect]] = ({}, {})
 """Word effects seen before, for words inside a sentence and for first words (a vocabulary, so
 small; emptied when it grows past ``_EFFECTS_SIZE`` from numbers and ids)."""
-_EFFECTS_SIZE = 100_000
+_EFFECTS_SIZE = 50_000
 
 
 @lru_cache(maxsize=65_536)
