@@ -20,7 +20,12 @@ from aiohttp import web
 
 from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
-from harness.hosting.core import HarnessBot, OutgoingMessage
+from harness.hosting.core import (
+    SNAPSHOT_PROPERTY,
+    HarnessBot,
+    OutgoingMessage,
+    report_turn_error,
+)
 from harness.hosting.storage import StateStore
 
 try:
@@ -49,9 +54,6 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 __all__ = ["BotbuilderHost", "StoreStorage"]
 
 log = logging.getLogger("harness.hosting")
-
-SNAPSHOT_PROPERTY = "harness"
-"""The ``ConversationState`` property that holds the conversation's snapshot."""
 
 _CACHE_SIZE = 64
 
@@ -287,21 +289,13 @@ class BotbuilderHost:
         )
 
     async def _on_turn_error(self, turn_context: TurnContext, error: Exception) -> None:
-        log.error(
-            "turn failed in conversation %s",
-            getattr(turn_context.activity.conversation, "id", "?"),
-            exc_info=(type(error), error, error.__traceback__),
-        )
-        try:
+        async def send(text: str, channel_data: dict[str, Any]) -> None:
             await turn_context.send_activity(
-                Activity(
-                    type=ActivityTypes.message,
-                    text="Sorry, something went wrong on my side. Please try again.",
-                    channel_data={"sender": self.bot.name, "error": True},
-                )
+                Activity(type=ActivityTypes.message, text=text, channel_data=channel_data)
             )
-        except Exception:  # the channel may be what failed
-            log.debug("could not tell the user about the error", exc_info=True)
+
+        conversation_id = getattr(turn_context.activity.conversation, "id", "?")
+        await report_turn_error(conversation_id, error, bot_name=self.bot.name, send=send)
 
     async def aclose(self) -> None:
         """Close the cached connector clients."""

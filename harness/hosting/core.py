@@ -30,9 +30,35 @@ if TYPE_CHECKING:
     from harness.parent import Conversation, Parent, Turn
     from harness.transcript import Message
 
-__all__ = ["HarnessBot", "OutgoingMessage"]
+__all__ = ["ERROR_REPLY", "SNAPSHOT_PROPERTY", "HarnessBot", "OutgoingMessage", "report_turn_error"]
 
 log = logging.getLogger("harness.hosting")
+
+SNAPSHOT_PROPERTY = "harness"
+"""The ``ConversationState`` property that holds a conversation's snapshot (both adapters)."""
+
+ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
+"""What the user is told when a turn fails inside an adapter."""
+
+
+async def report_turn_error(
+    conversation_id: str,
+    error: BaseException,
+    *,
+    bot_name: str,
+    send: Callable[[str, dict[str, Any]], Awaitable[Any]],
+) -> None:
+    """Log a failed turn and tell the user, through the adapter's own ``send(text, channel_data)``."""
+    log.error(
+        "turn failed in conversation %s",
+        conversation_id,
+        exc_info=(type(error), error, error.__traceback__),
+    )
+    try:
+        await send(ERROR_REPLY, {"sender": bot_name, "error": True})
+    except Exception:  # the channel may be what failed
+        log.debug("could not tell the user about the error", exc_info=True)
+
 
 StateLoader = Callable[[], Awaitable[Any]]
 StateSaver = Callable[[str], Awaitable[None]]

@@ -1,0 +1,29 @@
+"""A turn that fails inside the bot tells the user so (both adapters), and the server stays up."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import FunctionModel, ModelRequest, ModelResponse, Parent
+from harness.hosting import EndpointTarget, create_app
+from harness.hosting.core import ERROR_REPLY
+from tests.hosting._support import ADAPTERS, running
+
+
+def _broken(request: ModelRequest) -> ModelResponse:
+    raise RuntimeError("the model backend is down")
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_a_failed_turn_is_reported_to_the_user(adapter: str) -> None:
+    bot = Parent(name="hd", model=FunctionModel(_broken))
+    async with (
+        running(create_app(bot, adapter=adapter)) as url,  # type: ignore[arg-type]
+        EndpointTarget(f"{url}/api/messages", quiet_period=0.1) as channel,
+    ):
+        first = await channel.run_conversation(["hello"], conversation_id="c1")
+        again = await channel.run_conversation(["hello again"], conversation_id="c2")
+    for transcript in (first, again):
+        replies = transcript.bot_messages()
+        assert [m.text for m in replies] == [ERROR_REPLY]
+        assert replies[0].sender == "hd"
