@@ -1,370 +1,426 @@
-"""The duplicate-message detector: exact, near, containment and semantic, within and across turns.
+"""The duplicate-message detector: every bot message against every earlier one of the conversation.
 
-Every bot message is compared with the earlier messages of its turn and of a bounded window of recent
-turns, never with the whole transcript: candidates come from one index of the window's content words, so
-the cost grows with the number of messages, not with its square.
+Candidates come from one index of the conversation's bot messages by fact and by content word
+(words common to many messages are left out of it), so each message meets a bounded number of
+candidates and the cost grows with the number of messages, not with its square. Each candidate
+is then compared claim by claim (:mod:`harness.simulate._restate`).
 
-A pair is a duplicate only when both messages state the same facts (numbers, dates, names, status
-words). Pairs tagged with different requests must be near-verbatim. Across turns, a repeat is fine
-when the user asked again, and boilerplate closers only count when one turn sends two.
+Across turns a repeat is right when the user asked for it again ("what was the total again?",
+"remind me", a short question about the same subject), and short messages without facts
+(closers, holding messages: "Anything else?", "Let me check that.") only count within one turn.
+A message sent three times is one finding that names all three.
 """
 
 from __future__ import annotations
 
 import math
-import operator
 import re
-from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from harness.simulate._compare import (
-    Limits,
-    Match,
-    compare,
-    content_text,
-    limits,
-    quote,
-    restated_units,
-)
-from harness.simulate._text import (
-    BoilerplateIndex,
-    TextFeatures,
-    boilerplate_index,
-    facts_agree,
-    features,
-    jaccard,
-    normalise,
-)
-from harness.simulate.detectors import DetectorConfig, Finding, Scope, request_key
+from harness.simulate._restate import ClaimMatch, Restatement, Thresholds, restates
+from harness.simulate.detectors import DetectorConfig, Finding, Highlight, Scope, request_key
+from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences, tokens
 from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
     from harness.simulate.embeddings import Embedder
 
 __all__ = [
-    "Limits",
-    "Match",
-    "MessageText",
-    "Turn",
-    "Window",
-    "compare",
+    "Entry",
+    "Pair",
+    "conversation_pairs",
     "embed_messages",
     "find_duplicates",
-    "limits",
-    "match_against",
-    "restated_units",
-    "turns_of",
+    "findings_of",
+    "quote",
+    "thresholds",
 ]
 
-_REPEAT_ASK = re.compile(
-    r"\b(?:again|repeat|remind me|one more time|didn'?t (?:catch|get|see)|say (?:that|it) again|"
-    r"what was (?:it|that)|come again|missed (?:that|it))\b",
+_MAX_CANDIDATES = 64
+"""Candidates compared per message, the most similar first."""
+_COMMON_POSTING = 48
+"""A content word already in this many messages is too common to find candidates by."""
+_SMALL = 8
+"""A message without specific facts and with at most this many content words is small (a closer,
+a holding message): it only counts as a duplicate within one turn."""
+
+
+def quote(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
+
+
+def thresholds(config: DetectorConfig) -> Thresholds:
+    return Thresholds(
+        paraphrase=config.sentence_threshold,
+        wording=config.containment_threshold,
+        near=config.near_threshold,
+        cover=config.cover_threshold,
+        strict=config.strict_threshold,
+    )
+
+
+@dataclass(slots=True, eq=False)
+class Entry:
+    """A bot message with its analysis."""
+
+    index: int
+    """Its position among the transcript's messages."""
+    message: Message
+    text: Analysis
+    request: str = ""
+    small: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A later message restating an earlier one."""
+
+    earlier: Entry
+    later: Entry
+    scope: Scope
+    found: Restatement
+
+
+# --- the user's side: did they ask again? -----------------------------------------------------
+
+_REASK = re.compile(
+    r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it|this)|come again|"
+    r"didn'?t (?:catch|get|see|hear|understand)|missed (?:that|it|the)|what (?:\w+ )?(?:was|were)|"
+    r"what did (?:you|it|they) say|pardon|resend|re-send|recap|can you go over|"
+    r"lost (?:it|that|track))\b"
+    r"|^\s*(?:sorry|what|huh|eh|pardon)\s*[?!.]*\s*$"
+    r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?",
     re.IGNORECASE,
 )
-_MAX_CANDIDATES = 200
-_USER_PARTS = re.compile(r"[?;]|,?\s+\b(?:and|also|plus)\b\s+|\.\s", re.IGNORECASE)
-
-
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-# Words of a request that say nothing about its topic ("can you help me find ...").
+_QUESTION = re.compile(
+    r"\?|^\s*(?:what|when|where|which|who|how|why|is|are|was|were|do|does|did|can|could|will|"
+    r"would|should|has|have)\b",
+    re.IGNORECASE,
+)
+_REQUEST = re.compile(
+    r"^\s*(?:ok(?:ay)?,?\s*)?(?:can|could|would|will) (?:you|it|we|i)\b|\bplease\b",
+    re.IGNORECASE,
+)
 _ASKING = frozenset(
-    _words(
-        """
-    help need want know tell like get find give show check look see let wonder wondering ask
-    figure info information please could would current much many time year repeat again
-    remind say day hour week month
-    """
+    content_words(
+        "help need want know tell like find give show check look see wonder ask please could "
+        "would say repeat again remind sorry info information detail details quick question "
+        "send resend recap go over mean exactly"
     )
 )
 
 
-@dataclass(slots=True, eq=False)
-class MessageText:
-    """A bot message with its precomputed text features."""
-
-    index: int
-    message: Message
-    text: TextFeatures
-    request: str = ""
-    request_tokens: frozenset[str] = frozenset()
-
-
 @dataclass(slots=True)
-class User:
-    """What the user said in a turn, analysed only when a cross-turn repeat needs it."""
-
+class _User:
     text: str
-    index: int
-    boilerplate: BoilerplateIndex
-    _tokens: frozenset[str] | None = None
-    _parts: tuple[frozenset[str], ...] | None = None
+    turn: int
+    words: frozenset[str] = field(default=frozenset())
+    reask: bool = False
+    question: bool = False
+    norm: str = ""
+    facts: frozenset[str] = frozenset()
+    request: bool = False
+    """It asks for something to be done ("book the 6:15", "can it be after 2pm?", "yes")."""
+    plan: frozenset[str] = frozenset()
+    """The request keys the turn's plan routed, when known."""
 
-    @property
-    def tokens(self) -> frozenset[str]:
-        if self._tokens is None:
-            self._tokens = features(self.text, self.boilerplate).tokens
-        return self._tokens
-
-    @property
-    def parts(self) -> tuple[frozenset[str], ...]:
-        """The topic words of each request in the message ("... and ...")."""
-        if self._parts is None:
-            self._parts = tuple(
-                features(part, self.boilerplate).tokens for part in _USER_PARTS.split(self.text)
-            )
-        return self._parts
-
-    @property
-    def norm(self) -> str:
-        return normalise(self.text)
-
-    @property
-    def asks_again(self) -> bool:
-        return bool(_REPEAT_ASK.search(self.text))
-
-
-@dataclass(slots=True)
-class Turn:
-    """One turn: its user message and its bot messages."""
-
-    number: int
-    user: User | None = None
-    plan_keys: frozenset[str] = frozenset()
-    items: list[MessageText] = field(default_factory=list)
-
-
-_INDEX_ABOVE = 64
-"""The window indexes its messages by content word once it holds more than this many; below,
-comparing word sets with each message of the window directly is cheaper than keeping an index."""
-_INDEX_DOWN_TO = 32
-"""The index is dropped when eviction brings the window down to this many messages."""
-
-
-_Compared = tuple[TextFeatures, TextFeatures, DetectorConfig, Match | None]
-_COMPARED_SIZE = 65_536
-"""How many comparisons a window remembers (it forgets them all when full)."""
-
-
-class Window:
-    """The current turn and the recent ones, with one index of their messages by content word.
-
-    Turns enter at the end and leave from the front, so every posting list is in message order
-    and a leaving turn's messages are at the front of each list: eviction is O(its words). A small
-    window (a few messages a turn) has no index: its messages are scanned directly.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.turns: deque[Turn] = deque()
-        self.by_number: dict[int, Turn] = {}
-        self.postings: dict[str, deque[MessageText]] = {}
-        self.exact: dict[str, deque[MessageText]] = {}
-        self.count = 0
-        """The messages in the window."""
-        self.indexed = False
-        """Whether ``postings`` and ``exact`` index the window's messages."""
-        self._compared: dict[tuple[int, int, bool, int], _Compared] = {}
-
-    def start(self, turn: Turn) -> None:
-        """Make ``turn`` the current turn, dropping turns more than ``size`` turns before it."""
-        while self.turns and turn.number - self.turns[0].number > self.size:
-            self._evict(self.turns.popleft())
-        self.turns.append(turn)
-        self.by_number[turn.number] = turn
-
-    def add(self, item: MessageText) -> None:
-        """Add a message of the current turn (after it has been checked)."""
-        self.turns[-1].items.append(item)
-        self.count += 1
-        if self.indexed:
-            self._index(item)
-        elif self.count > _INDEX_ABOVE:
-            self.indexed = True
-            for turn in self.turns:
-                for other in turn.items:
-                    self._index(other)
-
-    def _index(self, item: MessageText) -> None:
-        for token in item.text.tokens:
-            self.postings.setdefault(token, deque()).append(item)
-        if item.text.key:
-            self.exact.setdefault(item.text.key, deque()).append(item)
-
-    def _evict(self, turn: Turn) -> None:
-        del self.by_number[turn.number]
-        self.count -= len(turn.items)
-        if not self.indexed:
-            return
-        if self.count <= _INDEX_DOWN_TO:
-            self.indexed = False
-            self.postings.clear()
-            self.exact.clear()
-            return
-        for item in turn.items:
-            for token in item.text.tokens:
-                self._pop(self.postings, token)
-            if item.text.key:
-                self._pop(self.exact, item.text.key)
-
-    @staticmethod
-    def _pop(index: dict[str, deque[MessageText]], key: str) -> None:
-        entries = index[key]
-        entries.popleft()
-        if not entries:
-            del index[key]
-
-    def compare(
-        self, earlier: TextFeatures, later: TextFeatures, config: DetectorConfig, *, strict: bool
-    ) -> Match | None:
-        """:func:`compare`, remembered while the window lives: the same texts meet again (an
-        answer and its relays, closers, repeated answers)."""
-        key = (id(earlier), id(later), strict, id(config))
-        known = self._compared.get(key)
-        # The entry holds the objects, so their ids cannot have been reused by others.
-        if known is not None and known[0] is earlier and known[1] is later and known[2] is config:
-            return known[3]
-        match = compare(earlier, later, config, strict=strict)
-        if len(self._compared) >= _COMPARED_SIZE:
-            self._compared.clear()
-        self._compared[key] = (earlier, later, config, match)
-        return match
-
-    def candidates(self, item: MessageText, config: DetectorConfig) -> list[MessageText]:
-        """Messages in the window sharing enough content words with ``item`` to be compared."""
-        floor = 0.9 * min(
-            config.near_threshold, config.sentence_threshold * config.containment_threshold
+    @classmethod
+    def of(cls, message: Message) -> _User:
+        text = message.text
+        words = content_words(text) - _ASKING
+        return cls(
+            text=text,
+            turn=message.turn,
+            words=frozenset(words),
+            reask=bool(_REASK.search(text)),
+            question=bool(_QUESTION.search(text)),
+            norm=normalise(text),
+            facts=analyse(text).facts,
+            request=not _QUESTION.search(text) or bool(_REQUEST.search(text)),
         )
-        text = item.text
-        weight = text.weight
-        if not self.indexed:
-            return self._scan(text, floor)
-        postings = self.postings
-        counts: dict[MessageText, int] = {}
-        get = counts.get
-        for token in text.tokens:
-            entries = postings.get(token)
-            if entries is not None:
-                for other in entries:
-                    counts[other] = get(other, 0) + 1
-        out = [
-            other
-            for other, shared in counts.items()
-            if shared >= floor * (min(other.text.weight, weight) or 1)
-        ]
-        if text.key:
-            out.extend(o for o in self.exact.get(text.key, ()) if o not in counts)
-        if len(out) > _MAX_CANDIDATES:
-            out.sort(key=lambda o: -counts.get(o, 1 << 20))
-            out = out[:_MAX_CANDIDATES]
-        out.sort(key=lambda o: o.index)
-        return out
-
-    def _scan(self, text: TextFeatures, floor: float) -> list[MessageText]:
-        """:meth:`candidates` of a window without an index (never more than ``_INDEX_ABOVE``)."""
-        tokens, key, weight = text.tokens, text.key, text.weight
-        out: list[MessageText] = []
-        for turn in self.turns:
-            for other in turn.items:
-                other_text = other.text
-                shared = len(tokens & other_text.tokens)
-                if shared:
-                    if shared >= floor * (min(other_text.weight, weight) or 1):
-                        out.append(other)
-                elif key and other_text.key == key:
-                    out.append(other)
-        out.sort(key=lambda o: o.index)
-        return out
-
-
-# --- the transcript walk ----------------------------------------------------------------------
-
-
-def turns_of(transcript: Transcript, boilerplate: BoilerplateIndex) -> Iterator[Turn]:
-    """The turns in order, each with its user message and its bot messages' features.
-
-    The bot messages are in ``items``; :meth:`Window.add` indexes them.
-    """
-    plans = {record.turn: record.plan for record in transcript.turns}
-    current: Turn | None = None
-    for index, message in enumerate(transcript.messages):
-        if current is None or message.turn != current.number:
-            if current is not None:
-                yield current
-            current = Turn(number=message.turn)
-            plan = plans.get(message.turn, ())
-            current.plan_keys = frozenset(request_key(p.request) for p in plan)
-        if message.role == "user":
-            current.user = User(message.text, index, boilerplate)
-            continue
-        if not message.text.strip():
-            continue
-        item = MessageText(index=index, message=message, text=features(message.text, boilerplate))
-        if message.request:
-            item.request = request_key(message.request)
-            item.request_tokens = frozenset(item.request.split())
-        current.items.append(item)
-    if current is not None:
-        yield current
-
-
-def _different_requests(a: MessageText, b: MessageText) -> bool:
-    if not a.request or not b.request or a.request == b.request:
-        return False
-    return jaccard(a.request_tokens, b.request_tokens) < 0.8
 
 
 def _asked_again(
-    earlier: Turn,
-    later: Turn,
-    a: MessageText,
-    b: MessageText,
-    config: DetectorConfig,
-    vectors: Mapping[int, Sequence[float]] | None,
-    repeated: frozenset[str],
+    pair_earlier: Entry,
+    restated: frozenset[str],
+    facts: frozenset[str],
+    users: Sequence[_User],
+    first: _User | None = None,
+    later_request: str = "",
 ) -> bool:
-    """The user's later message asked for the earlier answer again, so repeating it is right.
+    """Whether a user message between the two turns asked for the earlier answer again.
 
-    Decided from the plan when the messages carry requests (the same request again), else from
-    the user's words: the later message is the same as the earlier one, or enough of its topic
-    words appear in the repeated content (``repeated``) or the earlier request, or it asks to
-    repeat ("again", "remind me"), or (with an embedder) the two user messages mean the same.
+    ``restated`` are the content words (and fact words) of what is repeated, ``facts`` the facts
+    of the restating claims, ``first`` the user message the earlier answer replied to.
     """
-    before, after = earlier.user, later.user
-    if after is None:
-        return False
-    if before is not None and after.norm and after.norm == before.norm:
-        return True
-    if a.request and (a.request == b.request or a.request in later.plan_keys):
-        return True
-    asked = after.tokens - _ASKING
-    # The earlier question counts where it asked about the repeated content (or asked one thing).
-    parts = [p for p in (before.parts if before is not None else ()) if p]
-    if len(parts) > 1:
-        parts = [p for p in parts if p & repeated]
-    topic = repeated | a.request_tokens | frozenset().union(*parts)
-    shared = asked & topic
-    if asked and len(shared) / len(asked) >= config.asked_again_threshold:
-        return True
-    if after.asks_again and (not asked or shared):
-        return True
-    if vectors is None or before is None:
-        return False
-    if before.index in vectors and after.index in vectors:
-        return (
-            _dot(vectors[before.index], vectors[after.index])
-            >= config.asked_again_semantic_threshold
-        )
+    for user in users:
+        if first is not None and first.words and user.words:
+            # The same question again, in about the same words.
+            union = first.words | user.words
+            if user.norm == first.norm or len(first.words & user.words) / len(union) >= 0.6:
+                return True
+        if pair_earlier.request and pair_earlier.request in user.plan:
+            return True  # the plan routed the same request again
+        if pair_earlier.request and pair_earlier.request == later_request:
+            return True  # both answer the same planned request: it was asked again
+        topic = user.words
+        if user.reask and (not topic or topic & restated or len(topic) <= 3):
+            return True
+        if user.question and topic and len(topic) <= 3 and topic <= restated:
+            # A short question about the same subject ("and the total?", "which gate?").
+            return True
+        named = {k for k in user.facts & facts if not k.startswith("state:")}
+        if user.question and named and topic & restated:
+            # A question that names what the earlier answer stated ("who signed for NW441?").
+            return True
     return False
 
 
-def _dot(a: Sequence[float], b: Sequence[float]) -> float:
-    """Cosine of two unit vectors."""
-    return float(sum(map(operator.mul, a, b)))
+# A claim that reports an action done or a state reached ("You're booked", "Confirmed: ...",
+# "I've created ...", "is now ..."): restating the details of what the user just chose is how an
+# action is confirmed, not a repeat.
+_CONFIRMATION = re.compile(
+    r"(?<![\w-])(?:booked|confirmed|reserved|scheduled|rescheduled|done|created|cancell?ed|"
+    r"submitted|placed|updated|changed|moved|added|registered|enrolled|set up|all set|"
+    r"is now|are now|has been|have been|i've|we've|i have|we have)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _confirms(earlier: Entry, later: Entry, found: Restatement, users: Sequence[_User]) -> bool:
+    """The later message confirms what the user chose or asked for in between.
+
+    Every restated claim stands in a sentence that reports an action done ("You're booked",
+    "Confirmed:", "is now"; or the message opens with such a header: "Booked!") and that names
+    something the user said in between, or the earlier message asked the user a question and the
+    user answered it. An exact repeat confirms nothing.
+    """
+    if not users or not found.matches or found.method == "exact":
+        return False
+    sentences = split_sentences(later.message.text)
+    header = bool(
+        sentences
+        and len(sentences[0].text.split()) <= 3
+        and _CONFIRMATION.search(sentences[0].text)
+    )
+    offered = earlier.message.text.rstrip().endswith("?") or "?" in earlier.message.text[-160:]
+    asking = [u for u in users if u.request]
+    if not asking:
+        return False
+    said = frozenset().union(*(u.words for u in asking)) | frozenset(
+        key for u in asking for key in u.facts
+    )
+    for match in found.matches:
+        sentence = _sentence_of(match.later.span.start, sentences, match.later.span.text)
+        if not (header or _CONFIRMATION.search(sentence)):
+            return False
+        analysis = analyse(sentence)
+        if not (offered or (analysis.words | analysis.facts) & said):
+            return False
+    return True
+
+
+def _sentence_of(start: int, sentences: Sequence[Span], fallback: str) -> str:
+    for sentence in sentences:
+        if sentence.start <= start < sentence.end:
+            return sentence.text
+    return fallback
+
+
+# --- the conversation -------------------------------------------------------------------------
+
+
+class _Index:
+    """The conversation's bot messages so far, by fact, content word and exact text."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.postings: dict[str, list[int]] = {}
+        self.exact: dict[str, list[int]] = {}
+
+    def add(self, entry: Entry) -> None:
+        position = len(self.entries)
+        self.entries.append(entry)
+        for key in entry.text.strong | entry.text.words:
+            self.postings.setdefault(key, []).append(position)
+        if entry.text.norm:
+            self.exact.setdefault(entry.text.norm, []).append(position)
+
+    def candidates(self, entry: Entry) -> list[Entry]:
+        counts: dict[int, float] = {}
+        text = entry.text
+        for key in text.strong:
+            for position in self.postings.get(key, ())[-_MAX_CANDIDATES * 4 :]:
+                counts[position] = counts.get(position, 0.0) + 2.0
+        for key in text.words:
+            posting = self.postings.get(key)
+            if posting is None or len(posting) > _COMMON_POSTING:
+                continue
+            for position in posting:
+                counts[position] = counts.get(position, 0.0) + 1.0
+        for position in self.exact.get(text.norm, ())[-_MAX_CANDIDATES:]:
+            counts[position] = counts.get(position, 0.0) + 100.0
+        found = [p for p, score in counts.items() if score >= 2.0]
+        if len(found) > _MAX_CANDIDATES:
+            found.sort(key=lambda p: -counts[p])
+            found = found[:_MAX_CANDIDATES]
+        found.sort()
+        return [self.entries[p] for p in found]
+
+
+def _entry(index: int, message: Message) -> Entry:
+    text = analyse(message.text)
+    small = not text.strong and len(text.words) <= _SMALL
+    return Entry(
+        index=index,
+        message=message,
+        text=text,
+        request=request_key(message.request) if message.request else "",
+        small=small,
+    )
+
+
+def _different_requests(a: Entry, b: Entry) -> bool:
+    if not a.request or not b.request or a.request == b.request:
+        return False
+    wa, wb = set(a.request.split()), set(b.request.split())
+    return len(wa & wb) / len(wa | wb) < 0.8
+
+
+def _restated_words(found: Restatement) -> frozenset[str]:
+    words: set[str] = set()
+    for match in found.matches:
+        words |= match.earlier.words | match.later.words
+        for key in match.facts:
+            words.update(content_words(key.partition(":")[2]))
+    return frozenset(words)
+
+
+def compare_entry(
+    entry: Entry,
+    index: _Index,
+    users: Sequence[_User],
+    limits: Thresholds,
+    vectors: Mapping[int, Sequence[float]] | None = None,
+    semantic: float = 1.1,
+    closers: frozenset[str] = frozenset(),
+) -> list[Pair]:
+    """The earlier messages of the conversation that ``entry`` restates."""
+    pairs: list[Pair] = []
+    if not entry.text.claims:
+        return pairs
+    turn = entry.message.turn
+    candidates = index.candidates(entry)
+    if vectors is not None and entry.index in vectors:
+        # Embeddings find rewordings that share no words: the recent messages are candidates too.
+        seen = {id(c) for c in candidates}
+        candidates += [e for e in index.entries[-_MAX_CANDIDATES:] if id(e) not in seen]
+        candidates.sort(key=lambda e: e.index)
+    for other in candidates:
+        scope: Scope = "same_turn" if other.message.turn == turn else "cross_turn"
+        if scope == "cross_turn" and (other.small or entry.small):
+            continue
+        strict = _different_requests(other, entry)
+        found = restates(other.text, entry.text, limits, strict=strict)
+        if found is None and scope == "same_turn":
+            found = _same_closer(other.text, entry.text, closers)
+        if found is None and vectors is not None and not strict:
+            found = _semantic(other, entry, vectors, semantic)
+        if found is None:
+            continue
+        if scope == "cross_turn":
+            between = [u for u in users if other.message.turn < u.turn <= turn]
+            facts = frozenset().union(*(m.later.facts for m in found.matches)) | found.facts
+            first = next((u for u in reversed(users) if u.turn == other.message.turn), None)
+            if _asked_again(
+                other, _restated_words(found), facts, between, first, entry.request
+            ):
+                continue
+            if _confirms(other, entry, found, between):
+                continue
+        pairs.append(Pair(other, entry, scope, found))
+    return pairs
+
+
+def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) -> Restatement | None:
+    """Two messages of one turn that both carry the same short claim without facts ("Anything
+    else I can help with?"): the user reads it twice."""
+    b = later.claims[-1]
+    if b.facts or not b.norm or len(b.words) > _SMALL:
+        return None
+    if not (b.span.text.rstrip().endswith("?") or b.norm in closers):
+        return None  # a closer asks or offers ("Anything else?"); others are content
+    for a in earlier.claims[-1:]:
+        if a.norm == b.norm:
+            return Restatement(
+                method="exact",
+                score=1.0,
+                matches=(ClaimMatch(a, b, 1.0, frozenset()),),
+                facts=frozenset(),
+                earlier_cover=round(a.weight / (earlier.weight or 1), 3),
+                later_cover=round(b.weight / (later.weight or 1), 3),
+            )
+    return None
+
+
+def _semantic(
+    a: Entry, b: Entry, vectors: Mapping[int, Sequence[float]], threshold: float
+) -> Restatement | None:
+    """Two messages whose embeddings are at least ``threshold`` close and whose facts agree."""
+    if a.index not in vectors or b.index not in vectors:
+        return None
+    cosine = sum(x * y for x, y in zip(vectors[a.index], vectors[b.index], strict=True))
+    if cosine < threshold:
+        return None
+    fa, fb = a.text.strong, b.text.strong
+    if fa != fb and not (fa <= fb or fb <= fa):
+        return None
+    return Restatement(
+        method="semantic",
+        score=round(cosine, 3),
+        matches=(),
+        facts=fa & fb,
+        earlier_cover=1.0,
+        later_cover=1.0,
+    )
+
+
+def conversation_pairs(
+    transcript: Transcript,
+    config: DetectorConfig,
+    *,
+    vectors: Mapping[int, Sequence[float]] | None = None,
+) -> list[Pair]:
+    """Every (earlier, later) pair of bot messages where the later restates the earlier."""
+    limits = thresholds(config)
+    closers = frozenset(normalise(p) for p in config.boilerplate)
+    index = _Index()
+    users: list[_User] = []
+    pairs: list[Pair] = []
+    window = config.cross_turn_window
+    plans = {
+        record.turn: frozenset(request_key(p.request) for p in record.plan)
+        for record in transcript.turns
+    }
+    for position, message in enumerate(transcript.messages):
+        if message.role == "user":
+            user = _User.of(message)
+            user.plan = plans.get(message.turn, frozenset())
+            users.append(user)
+            continue
+        if not message.text.strip():
+            continue
+        entry = _entry(position, message)
+        for pair in compare_entry(
+            entry, index, users, limits, vectors, config.semantic_threshold, closers
+        ):
+            if window is None or message.turn - pair.earlier.message.turn <= window:
+                pairs.append(pair)
+        index.add(entry)
+    return pairs
 
 
 def find_duplicates(
@@ -373,166 +429,109 @@ def find_duplicates(
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
 ) -> list[Finding]:
-    """Every bot message that repeats an earlier one of its turn or of the recent turns.
-
-    Args:
-        transcript: the conversation.
-        config: thresholds, window and boilerplate.
-        vectors: message embeddings by message index, for ``semantic`` duplicates.
-    """
-    boilerplate = boilerplate_index(tuple(config.boilerplate))
-    window = Window(config.cross_turn_window)
-    findings: list[Finding] = []
-    repeats: dict[int, set[int]] = {}
-    for turn in turns_of(transcript, boilerplate):
-        items = turn.items
-        turn.items = []
-        window.start(turn)
-        for item in items:
-            if item.text.holding:
-                findings.extend(_holding_twice(item, turn))
-            else:
-                matches = match_against(item, window, config, vectors)
-                findings.extend(_findings(item, turn.number, matches, repeats))
-            window.add(item)
-        findings.extend(_boilerplate_twice(turn))
-    return findings
+    """The duplicate findings of one conversation (clusters of one message sent several times
+    are one finding)."""
+    return findings_of(conversation_pairs(transcript, config, vectors=vectors))
 
 
-def match_against(
-    item: MessageText,
-    window: Window,
-    config: DetectorConfig,
-    vectors: Mapping[int, Sequence[float]] | None = None,
-) -> list[tuple[MessageText, Match, Scope]]:
-    """The earlier messages of the window (its current turn included) that ``item`` repeats."""
-    text = item.text
-    if not text.key or text.holding:
-        return []
-    turn = window.turns[-1]
-    candidates = window.candidates(item, config)
-    if vectors is not None and item.index in vectors:
-        seen = {c.index for c in candidates}
-        candidates += [o for t in window.turns for o in t.items if o.index not in seen]
-        candidates.sort(key=lambda o: o.index)
-    matches: list[tuple[MessageText, Match, Scope]] = []
-    for other in candidates:
-        if not other.text.key:
+_WEAKEST = {"exact": 0, "near": 1, "semantic": 2, "containment": 3}
+
+
+def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
+    """Findings from pairs. Messages that all restate each other (a message sent three times,
+    a relay and its repeat) are one finding naming every one of them; every pair inside counts."""
+    linked = {(p.earlier.index, p.later.index) for p in pairs}
+    by_text: dict[str, list[Entry]] = {}
+    for pair in pairs:
+        if pair.found.method == "exact":
+            group = by_text.setdefault(pair.earlier.text.norm, [])
+            for entry in (pair.earlier, pair.later):
+                if entry not in group:
+                    group.append(entry)
+    groups: list[list[Pair]] = []
+    members: list[list[Entry]] = []
+    exact_member = {id(e): norm for norm, group in by_text.items() for e in group}
+    exact_groups: dict[str, int] = {}
+    for pair in pairs:
+        norm = exact_member.get(id(pair.earlier))
+        if pair.found.method == "exact" and norm is not None:
+            if norm not in exact_groups:
+                exact_groups[norm] = len(groups)
+                groups.append([])
+                members.append(list(by_text[norm]))
+            groups[exact_groups[norm]].append(pair)
             continue
-        scope: Scope = "same_turn" if other.message.turn == turn.number else "cross_turn"
-        if scope == "cross_turn" and text.weight < config.min_words:
-            continue
-        strict = _different_requests(other, item)
-        if strict and scope == "cross_turn":
-            continue
-        if vectors is not None and other.index in vectors and item.index in vectors:
-            cosine = _dot(vectors[other.index], vectors[item.index])
-            match = compare(other.text, text, config, strict=strict, cosine=cosine)
+        for group, people in zip(groups, members, strict=True):
+            if pair.later in people and pair.earlier in people:
+                group.append(pair)
+                break
+            if pair.earlier in people and all(
+                (m.index, pair.later.index) in linked for m in people
+            ):
+                group.append(pair)
+                people.append(pair.later)
+                break
         else:
-            match = window.compare(other.text, text, config, strict=strict)
-        if match is None:
-            continue
-        if scope == "cross_turn":
-            units = restated_units(other.text, text, limits(config)) or text.sentences
-            repeated = frozenset().union(*(u.tokens for u in units))
-            other_turn = window.by_number[other.message.turn]
-            if _asked_again(other_turn, turn, other, item, config, vectors, repeated):
-                continue
-        matches.append((other, match, scope))
-    return matches
+            groups.append([pair])
+            members.append([pair.earlier, pair.later])
+    return [_finding(group, people) for group, people in zip(groups, members, strict=True)]
 
 
-def _findings(
-    item: MessageText,
-    turn: int,
-    matches: list[tuple[MessageText, Match, Scope]],
-    repeats: dict[int, set[int]],
-) -> list[Finding]:
-    """One finding per earlier message repeated, skipping earlier messages that themselves only
-    repeat one already reported (the sub-agent's answer, not also the parent's relay of it)."""
-    if not matches:
-        return []
-    matches.sort(key=lambda m: m[0].index)
-    kept: list[tuple[MessageText, Match, Scope]] = []
-    for other, match, scope in matches:
-        earlier = repeats.get(other.index, set())
-        if any(k[0].index in earlier or _same_content(k[0], other) for k in kept):
-            continue
-        kept.append((other, match, scope))
-    repeats[item.index] = {other.index for other, _, _ in matches}
-    out = []
-    for other, match, scope in kept:
-        prefix = "" if scope == "same_turn" else f"turn {turn} repeats turn {other.message.turn}: "
-        out.append(
-            Finding(
-                kind="duplicate",
-                scope=scope,
-                method=match.method,
-                turn=turn,
-                message_ids=(other.message.id, item.message.id),
-                senders=(other.message.sender, item.message.sender),
-                score=match.score,
-                evidence=prefix + match.evidence,
-            )
+def _finding(group: list[Pair], people: list[Entry]) -> Finding:
+    people = sorted(people, key=lambda e: e.index)
+    first = max(group, key=lambda p: _WEAKEST.get(p.found.method, 0))
+    scope: Scope = "same_turn" if all(p.scope == "same_turn" for p in group) else "cross_turn"
+    found = first.found
+    highlights: list[Highlight] = []
+    seen: set[tuple[str, str]] = set()
+    for pair in group:
+        for match in pair.found.matches:
+            for entry, claim in ((pair.earlier, match.earlier), (pair.later, match.later)):
+                key = (entry.message.id, claim.span.text)
+                if key not in seen:
+                    seen.add(key)
+                    highlights.append(Highlight(message_id=entry.message.id, text=claim.span.text))
+    later_turn = max(e.message.turn for e in people)
+    return Finding(
+        kind="duplicate",
+        scope=scope,
+        method=found.method,
+        turn=later_turn,
+        message_ids=tuple(e.message.id for e in people),
+        senders=tuple(e.message.sender for e in people),
+        score=found.score,
+        evidence=_evidence(first, len(people)),
+        highlights=tuple(highlights),
+    )
+
+
+def _evidence(pair: Pair, count: int) -> str:
+    found = pair.found
+    parts: list[str] = []
+    if count > 2:
+        parts.append(f"the same content sent {count} times")
+    if pair.scope == "cross_turn":
+        parts.append(f"turn {pair.later.message.turn} repeats turn {pair.earlier.message.turn}")
+    if found.method == "exact":
+        parts.append(f"the same text: {quote(pair.later.message.text)}")
+    elif found.matches:
+        match = max(found.matches, key=lambda m: m.earlier.weight)
+        restated = (
+            f"{quote(match.later.span.text, 70)} restates {quote(match.earlier.span.text, 70)}"
         )
-    return out
-
-
-def _same_content(a: MessageText, b: MessageText) -> bool:
-    """Two earlier messages that say the same thing: the later one is reported against the first."""
-    if a.text.key == b.text.key:
-        return True
-    return facts_agree(a.text.facts, b.text.facts) and jaccard(a.text.tokens, b.text.tokens) >= 0.9
-
-
-def _holding_twice(item: MessageText, turn: Turn) -> list[Finding]:
-    norm = normalise(item.message.text)
-    for other in turn.items:
-        if other.text.holding and normalise(other.message.text) == norm:
-            return [
-                Finding(
-                    kind="duplicate",
-                    scope="same_turn",
-                    method="exact",
-                    turn=turn.number,
-                    message_ids=(other.message.id, item.message.id),
-                    senders=(other.message.sender, item.message.sender),
-                    score=1.0,
-                    evidence=f"the same holding message twice: {quote(item.message.text)}",
-                )
-            ]
-    return []
-
-
-def _boilerplate_twice(turn: Turn) -> list[Finding]:
-    """A closer is fine once per turn; two in one turn (from any messages) is a duplicate."""
-    first: MessageText | None = None
-    out: list[Finding] = []
-    for item in turn.items:
-        if not item.text.boilerplate:
-            continue
-        if first is None:
-            first = item
-            continue
-        a = " ".join(s.norm for s in first.text.boilerplate)
-        b = " ".join(s.norm for s in item.text.boilerplate)
-        if first.text.key and first.text.key == item.text.key:
-            continue  # the whole message is already an exact duplicate
-        out.append(
-            Finding(
-                kind="duplicate",
-                scope="same_turn",
-                method="exact" if a == b else "near",
-                turn=turn.number,
-                message_ids=(first.message.id, item.message.id),
-                senders=(first.message.sender, item.message.sender),
-                score=1.0 if a == b else None,
-                evidence="a boilerplate closer twice in one turn: "
-                f"{quote(first.text.boilerplate[-1].text)} / "
-                f"{quote(item.text.boilerplate[-1].text)}",
-            )
-        )
-    return out
+        if len(found.matches) > 1:
+            restated += f" (+{len(found.matches) - 1} more claims)"
+        parts.append(restated)
+    else:
+        parts.append(f"embeddings {found.score:.2f} apart, same facts")
+    facts = sorted(k.partition(":")[2] for k in found.facts)
+    if facts:
+        parts.append("same facts: " + ", ".join(facts[:6]))
+    parts.append(
+        f"{round(found.earlier_cover * 100)}% of the earlier message, "
+        f"{round(found.later_cover * 100)}% of the later"
+    )
+    return "; ".join(parts)
 
 
 # --- embeddings -------------------------------------------------------------------------------
@@ -541,23 +540,16 @@ def _boilerplate_twice(turn: Turn) -> list[Finding]:
 async def embed_messages(
     transcript: Transcript, embedder: Embedder, config: DetectorConfig
 ) -> dict[int, list[float]]:
-    """Unit vectors of every bot message's content (boilerplate removed) and of every user
-    message, by message index."""
-    boilerplate = boilerplate_index(tuple(config.boilerplate))
+    """Unit vectors of every bot message with content, by message index."""
     indices: list[int] = []
     texts: list[str] = []
-    for index, message in enumerate(transcript.messages):
-        if not message.text.strip():
+    for position, message in enumerate(transcript.messages):
+        if message.role != "bot" or not message.text.strip():
             continue
-        if message.role == "user":
-            indices.append(index)
-            texts.append(message.text)
+        if len(analyse(message.text).words) < config.min_words:
             continue
-        found = features(message.text, boilerplate)
-        if not found.key or found.weight < config.min_words:
-            continue
-        indices.append(index)
-        texts.append(content_text(found))
+        indices.append(position)
+        texts.append(message.text)
     if not texts:
         return {}
     unique = list(dict.fromkeys(texts))
@@ -568,4 +560,9 @@ async def embed_messages(
     for text, vector in zip(unique, vectors, strict=True):
         norm = math.sqrt(sum(x * x for x in vector)) or 1.0
         by_text[text] = [x / norm for x in vector]
-    return {index: by_text[text] for index, text in zip(indices, texts, strict=True)}
+    return {position: by_text[text] for position, text in zip(indices, texts, strict=True)}
+
+
+def tokens_of(text: str) -> list[str]:
+    """The word tokens of ``text`` (for the guard's clause joining)."""
+    return tokens(text)

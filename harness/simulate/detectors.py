@@ -70,41 +70,41 @@ DEFAULT_BOILERPLATE: tuple[str, ...] = (
 
 
 class DetectorConfig(BaseModel):
-    """Which detectors run and how sensitive they are.
+    """Which detectors run and how sensitive the duplicate detector is.
 
-    The thresholds default to the values calibrated on ``tests/simulate/calibration/pairs.jsonl``
-    (labelled HR/IT helpdesk message pairs built from CLINC150); see its ``measure.py``.
+    The duplicate thresholds were tuned on transcripts ``d01``-``d40`` of a labelled corpus of
+    realistic parent/sub-agent transcripts and checked on ``d41``-``d60``; ``docs/simulate.md``
+    gives the figures. They compare *claims* (sentences, list items, clauses) of two messages,
+    not whole messages.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kinds: frozenset[FindingKind] = ALL_KINDS
     """The finding kinds to report."""
-    near_threshold: float = Field(default=0.72, ge=0.0, le=1.0)
-    """``near``: Jaccard similarity of two messages' content words (facts must match)."""
-    sentence_threshold: float = Field(default=0.8, ge=0.0, le=1.0)
-    """``containment``: the share of a sentence's content words another message must repeat for
-    the sentence to count as restated."""
-    containment_threshold: float = Field(default=0.75, ge=0.0, le=1.0)
-    """``containment``: the share of a message's content (by words) restated by another message."""
+    near_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
+    """Jaccard similarity of two whole messages' content words above which a restatement that
+    covers both is ``near`` rather than ``semantic``."""
+    sentence_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Dice similarity of content words two claims sharing exactly one specific fact (an amount,
+    a date, an id) must reach to say the same thing."""
+    containment_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
+    """Dice similarity of content words two claims without shared specific facts must reach."""
+    cover_threshold: float = Field(default=0.75, ge=0.0, le=1.0)
+    """The share of a message (by content words and facts) restated claims must make up for the
+    message to count as covered; both covered: ``near``/``semantic``, else ``containment``."""
     semantic_threshold: float = Field(default=0.88, ge=0.0, le=1.0)
-    """``semantic``: cosine similarity of two messages' embeddings (facts must match)."""
+    """With an embedder: cosine similarity of two messages' embeddings that makes them
+    ``semantic`` duplicates when their specific facts agree."""
     strict_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
-    """The ``near`` and sentence threshold for two messages tagged with different requests: they
-    count as duplicates only when near-verbatim."""
-    asked_again_threshold: float = Field(default=0.25, ge=0.0, le=1.0)
-    """Across turns: when this share of the later user message's topic words appears in the
-    earlier question or answer, the user asked again and the answer may be repeated."""
-    asked_again_semantic_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
-    """With an embedder: two user messages at least this close (cosine) ask the same thing. On
-    CLINC150's work domain, 53 % of same-intent paraphrases reach 0.6 and 1.1 % of other-intent
-    pairs do."""
-    cross_turn_window: int = Field(default=5, ge=0)
-    """How many earlier turns a message is compared with (0: only its own turn)."""
-    min_words: int = Field(default=3, ge=1)
-    """Messages with fewer content words are only compared exactly, within a turn."""
+    """Two messages tagged with different requests count as duplicates only when every restated
+    claim is at least this similar (near-verbatim)."""
+    cross_turn_window: int | None = Field(default=None, ge=0)
+    """How many earlier turns a message is compared with; None: the whole conversation."""
+    min_words: int = Field(default=2, ge=1)
+    """Messages with fewer content words are not embedded."""
     boilerplate: tuple[str, ...] = DEFAULT_BOILERPLATE
-    """Closers and sign-offs: ignored across turns, a duplicate when one turn sends two."""
+    """Closers and sign-offs the runtime guard drops when one turn would send two."""
 
 
 class Expectation(Protocol):
@@ -284,17 +284,19 @@ def _silent_leaks(transcript: Transcript) -> list[Finding]:
 
 _AWKWARD = re.compile(
     r"\b(?:"
-    r"as (?:i|we) (?:(?:just|already) )?(?:mentioned|said|noted|stated|explained|told you)"
+    r"(?:as|like) (?:i|we) (?:(?:just|already|previously) )?"
+    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out)"
     r"|as (?:(?:was|i) )?(?:previously|already|just) (?:mentioned|said|stated|noted|explained)"
-    r"|as (?:mentioned|noted|stated|explained|shown|said) (?:above|earlier|before|previously)"
+    r"|as (?:mentioned|noted|stated|explained|shown|said|discussed|covered) "
+    r"(?:above|earlier|before|previously)"
     r"|as (?:you (?:already )?(?:know|heard|saw|were told)|(?:you )?(?:just )?(?:heard|saw))"
-    r"|as (?:the |our )?[\w-]+(?: [\w-]+)? (?:agent|assistant|bot|team|specialist|colleague)s? "
-    r"(?:(?:just|already) )?(?:said|mentioned|noted|told you|explained|stated|shared|pointed out)"
-    r"|like i (?:(?:just|already) )?(?:said|told you|mentioned)"
-    r"|(?:the |our )?[\w-]+ (?:agent|assistant|bot) (?:has )?(?:already|just) "
+    # "As the billing agent mentioned", "Like the registrar said", "as our team noted"
+    r"|(?:as|like) (?:the|our) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+    r"(?:said|mentioned|noted|told you|explained|shared|pointed out)"
+    r"|(?:the |our )?[\w-]+ (?:agent|assistant|bot|team) (?:has )?(?:already|just) "
     r"(?:told|answered|said|mentioned|shared|explained)"
     r"|(?:you(?:'ve| have)|you were) already (?:been )?(?:told|given|received|got(?:ten)?)"
-    r"|(?:to )?(?:reiterate|recap what|repeat what) (?:i|we|the [\w-]+ (?:agent|assistant))"
+    r"|(?:to )?(?:reiterate|restate|recap|repeat)(?:ing)? what"
     r")\b",
     re.IGNORECASE,
 )
@@ -302,7 +304,7 @@ _AWKWARD = re.compile(
 
 # A word every phrase of ``_AWKWARD`` starts with (most messages have none: a cheap first test).
 _AWKWARD_HINT = re.compile(
-    r"\b(?:as |like i|already|just |reiterate|recap what|repeat what)", re.IGNORECASE
+    r"\b(?:as |like |already|just |reiterat|restat|recap|repeat)", re.IGNORECASE
 )
 
 

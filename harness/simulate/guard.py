@@ -14,18 +14,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from harness.exceptions import ConfigError
-from harness.simulate._duplicates import (
-    MessageText,
-    Turn,
-    Window,
-    limits,
-    match_against,
-    restated_units,
-    turns_of,
-)
-from harness.simulate._text import BoilerplateIndex, Sentence, features, split_sentences
-from harness.simulate.detectors import DetectorConfig, Finding
-from harness.transcript import Message, Transcript
+from harness.simulate._duplicates import _entry, _Index, _User, compare_entry, thresholds
+from harness.simulate.detectors import DetectorConfig, Finding, Highlight
+from harness.text import Span, analyse, normalise, split_claims, split_sentences
+from harness.transcript import Message
 
 __all__ = ["DuplicateGuard", "GuardDecision", "GuardPolicy"]
 
@@ -65,7 +57,7 @@ class DuplicateGuard:
             )
         self.policy: GuardPolicy = policy
         self.config = config or DetectorConfig()
-        self._boilerplate = BoilerplateIndex(self.config.boilerplate)
+        self._closers = frozenset(normalise(p) for p in self.config.boilerplate)
 
     def check(
         self, draft: str, *, sent: Sequence[Message], turn: int, sender: str = "parent"
@@ -82,57 +74,66 @@ class DuplicateGuard:
         if self.policy == "off" or not draft.strip():
             return GuardDecision(text=draft)
         config = self.config
-        window_start = turn - config.cross_turn_window
-        earlier = [m for m in sent if window_start <= m.turn <= turn and m.id != DRAFT_ID]
-        window = Window(config.cross_turn_window)
-        current = Turn(number=turn)
-        for past in turns_of(Transcript.from_messages(earlier), self._boilerplate):
-            if past.number == turn:
-                current = past
+        window = config.cross_turn_window
+        index = _Index()
+        users: list[_User] = []
+        current: list[Message] = []
+        for position, message in enumerate(sent):
+            if message.id == DRAFT_ID or message.turn > turn:
                 continue
-            items, past.items = past.items, []
-            window.start(past)
-            for item in items:
-                window.add(item)
-        items, current.items = current.items, []
-        window.start(current)
-        for item in items:
-            window.add(item)
+            if window is not None and message.turn < turn - window:
+                continue
+            if message.role == "user":
+                users.append(_User.of(message))
+            elif message.text.strip():
+                index.add(_entry(position, message))
+                if message.turn == turn:
+                    current.append(message)
         message = Message(id=DRAFT_ID, turn=turn, role="bot", sender=sender, text=draft)
-        item = MessageText(
-            index=len(earlier), message=message, text=features(draft, self._boilerplate)
-        )
-        matches = match_against(item, window, config)
+        entry = _entry(len(sent), message)
         findings: list[Finding] = []
-        drop: list[Sentence] = []
-        for other, match, scope in matches:
+        drop: list[Span] = []
+        for pair in compare_entry(entry, index, users, thresholds(config), closers=self._closers):
+            found = pair.found
             findings.append(
                 Finding(
                     kind="duplicate",
-                    scope=scope,
-                    method=match.method,
+                    scope=pair.scope,
+                    method=found.method,
                     turn=turn,
-                    message_ids=(other.message.id, DRAFT_ID),
-                    senders=(other.message.sender, sender),
-                    score=match.score,
-                    evidence=match.evidence,
+                    message_ids=(pair.earlier.message.id, DRAFT_ID),
+                    senders=(pair.earlier.message.sender, sender),
+                    score=found.score,
+                    evidence=_evidence(found.method, [m.later.span.text for m in found.matches]),
+                    highlights=tuple(
+                        Highlight(message_id=DRAFT_ID, text=m.later.span.text)
+                        for m in found.matches
+                    ),
                 )
             )
-            drop.extend(restated_units(other.text, item.text, limits(config)))
-            if match.method in ("exact", "near", "semantic"):
-                drop.extend(item.text.sentences)
-        closers = item.text.boilerplate
-        twice = next((o for o in current.items if o.text.boilerplate), None)
-        if closers and twice is not None:
+            if found.method == "exact" or not found.matches:
+                drop.extend(split_claims(draft))
+            else:
+                drop.extend(m.later.span for m in found.matches)
+        closers = [s for s in split_sentences(draft) if normalise(s.text) in self._closers]
+        earlier_closer = next(
+            (
+                m
+                for m in current
+                if any(normalise(s.text) in self._closers for s in split_sentences(m.text))
+            ),
+            None,
+        )
+        if closers and earlier_closer is not None:
             findings.append(
                 Finding(
                     kind="duplicate",
                     scope="same_turn",
                     method="exact",
                     turn=turn,
-                    message_ids=(twice.message.id, DRAFT_ID),
-                    senders=(twice.message.sender, sender),
-                    evidence="a boilerplate closer twice in one turn",
+                    message_ids=(earlier_closer.id, DRAFT_ID),
+                    senders=(earlier_closer.sender, sender),
+                    evidence="a closer twice in one turn",
                 )
             )
             drop.extend(closers)
@@ -142,34 +143,24 @@ class DuplicateGuard:
             log.warning("duplicate in the draft (%s): %s", finding.method, finding.evidence)
         if self.policy == "warn":
             return GuardDecision(text=draft, findings=tuple(findings))
-        text, dropped = _remove(draft, drop, self._boilerplate)
+        text, dropped = _remove(draft, drop)
         return GuardDecision(text=text, dropped=dropped, findings=tuple(findings))
 
 
-def _remove(
-    draft: str, drop: Sequence[Sentence], boilerplate: BoilerplateIndex
-) -> tuple[str, tuple[str, ...]]:
-    """The draft without the dropped sentences and clauses; "" when no content is left."""
-    gone = {unit.text for unit in drop}
-    kept: list[str] = []
-    dropped: list[str] = []
-    for raw in split_sentences(draft):
-        if raw in gone:
-            dropped.append(raw)
-            continue
-        parts = features(raw, boilerplate).sentences
-        clauses = parts[0].clauses if parts else ()
-        if clauses and any(c.text in gone for c in clauses):
-            rest = [c.text for c in clauses if c.text not in gone]
-            dropped.extend(c.text for c in clauses if c.text in gone)
-            if rest:
-                kept.append(_sentence(", ".join(rest)))
-            continue
-        kept.append(raw)
-    text = " ".join(kept)
-    if not features(text, boilerplate).sentences:
-        return "", tuple(dropped) + tuple(kept)
-    return text, tuple(dropped)
+def _evidence(method: str, restated: list[str]) -> str:
+    quoted = "; ".join(f'"{" ".join(t.split())}"' for t in restated[:3])
+    return f"{method}: the draft restates {quoted or 'an earlier message'}"
+
+
+def _remove(draft: str, drop: Sequence[Span]) -> tuple[str, tuple[str, ...]]:
+    """The draft without the dropped claims; "" when no claim with content is left."""
+    gone = sorted({(s.start, s.end) for s in drop})
+    dropped = tuple(draft[a:b] for a, b in gone)
+    kept = [c for c in split_claims(draft) if not any(a <= c.start < b for a, b in gone)]
+    if not kept or all(not analyse(c.text).facts and len(analyse(c.text).words) <= 8 for c in kept):
+        return "", dropped + tuple(c.text for c in kept)  # nothing but a closer is left
+    text = " ".join(_sentence(c.text) for c in kept)
+    return text, dropped
 
 
 def _sentence(text: str) -> str:

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.text._split import Span, split_claims, strip_markdown
+from harness.text._split import Span, split_claims, split_sentences, strip_markdown
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
 from harness.text.words import NEGATIONS, content_words, normalise, tokens
 
 __all__ = ["Analysis", "Claim", "analyse"]
+
+_VALUES = frozenset({"money", "number", "percent"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +34,10 @@ class Claim:
     """The keys of its specific facts (every kind but names, weekdays and months)."""
     negated: bool
     """It holds a negation ("not", "can't", "no")."""
+    sentence: int = 0
+    """The index of the sentence it belongs to."""
+    head: str | None = None
+    """The key of its first amount or number: the value the claim is mostly about."""
 
     @property
     def weight(self) -> int:
@@ -58,9 +64,15 @@ class Analysis:
 
 
 def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]:
-    keys = frozenset(f.key for f in facts)
-    strong = frozenset(f.key for f in facts if f.kind in STRONG_KINDS)
-    return keys, strong
+    keys = {f.key for f in facts}
+    strong = {f.key for f in facts if f.kind in STRONG_KINDS}
+    for fact in facts:
+        if fact.kind == "duration":
+            # "12 days" also states the number 12 ("12 vacation days").
+            number = "num:" + fact.value.split()[0]
+            keys.add(number)
+            strong.add(number)
+    return frozenset(keys), frozenset(strong)
 
 
 @lru_cache(maxsize=32_768)
@@ -68,7 +80,9 @@ def analyse(text: str) -> Analysis:
     """The claims, facts and content words of ``text`` (cached: relays and closers recur)."""
     claims: list[Claim] = []
     all_facts = extract_facts(text)
+    sentences = split_sentences(text)
     for span in split_claims(text):
+        sentence = next((i for i, s in enumerate(sentences) if s.start <= span.start < s.end), 0)
         inside = tuple(f for f in all_facts if span.start <= f.start < span.end)
         plain = strip_markdown(span.text)
         keys, strong = _fact_keys(inside)
@@ -76,7 +90,7 @@ def analyse(text: str) -> Analysis:
         # Facts are matched as facts, not as words too: drop the words a fact is made of.
         fact_words: set[str] = set()
         for fact in inside:
-            if fact.kind != "name":
+            if fact.kind not in ("name", "acronym", "state"):
                 fact_words.update(content_words(text[fact.start : fact.end]))
         claims.append(
             Claim(
@@ -86,6 +100,8 @@ def analyse(text: str) -> Analysis:
                 facts=keys,
                 strong=strong,
                 negated=any(t in NEGATIONS or t.endswith("n't") for t in tokens(plain)),
+                sentence=sentence,
+                head=next((f.key for f in inside if f.kind in _VALUES), None),
             )
         )
     keys, strong = _fact_keys(all_facts)

@@ -23,7 +23,7 @@ class Fact:
 
     kind: str
     """``money``, ``percent``, ``time``, ``date``, ``weekday``, ``month``, ``year``, ``duration``,
-    ``number``, ``id``, ``email``, ``url`` or ``name``."""
+    ``number``, ``id``, ``email``, ``url``, ``state`` (a status word) or ``name``."""
     value: str
     """The canonical value: ``18906.11``, ``02-15``, ``07:42``, ``2 hour``, ``eb57102``."""
     start: int
@@ -36,6 +36,35 @@ class Fact:
             return "num:" + self.value
         return f"{self.kind}:{self.value}"
 
+
+# Canonical status words: two messages that share every number but not their status ("12 days
+# left" / "12 days used", "approved" / "pending") state different facts.
+_STATES: dict[str, str] = {}
+for _canonical, _synonyms in {
+    "approved": "approved approve approves accepted granted",
+    "denied": "denied deny denies declined decline rejected reject refused",
+    "pending": "pending awaiting",
+    "cancelled": "cancelled canceled withdrawn",
+    "eligible": "eligible qualify qualifies",
+    "ineligible": "ineligible",
+    "enabled": "enabled activated active",
+    "disabled": "disabled deactivated inactive",
+    "locked": "locked",
+    "unlocked": "unlocked",
+    "expired": "expired",
+    "paid": "paid",
+    "unpaid": "unpaid overdue",
+    "remaining": "left remaining remain remains",
+    "used": "used taken spent",
+    "accrued": "accrued accrue accrues earned accumulated",
+    "open": "open opened reopened",
+    "closed": "closed resolved",
+}.items():
+    for _word in _synonyms.split():
+        _STATES[_word] = _canonical
+_STATE_RE = re.compile(
+    r"\b(?:" + "|".join(sorted(_STATES, key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
 
 STRONG_KINDS = frozenset(
     {"money", "percent", "time", "date", "duration", "number", "id", "email", "url", "year"}
@@ -113,7 +142,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "id",
         re.compile(
-            r"(?<![\w$€£])#?(?=[\w…./-]*\d)(?=[\w…./-]*[A-Za-z])[A-Za-z0-9][\w…./-]*[A-Za-z0-9]"
+            r"(?<![\w$€£])(?<!\d,)(?<!\d\.)#?(?=[\w…./-]*\d)(?=[\w…./-]*[A-Za-z])[A-Za-z0-9][\w…./-]*[A-Za-z0-9]"
             r"|#\d{3,}\b"
             r"|(?<![\w$€£.,])\d{2,}(?:-\d{2,})+(?![\w%])"
             r"|(?<=…)\w*\d\w*"
@@ -122,6 +151,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("weekday", re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?", re.IGNORECASE)),
     ("month", re.compile(rf"\b{_MONTH_RE}\b", re.IGNORECASE)),
     ("year", re.compile(r"\b(?:19|20)\d{2}\b")),
+    ("state", _STATE_RE),
     ("number", re.compile(rf"(?<![\w.]){_NUM}(?![\w])")),
 ]
 
@@ -267,6 +297,8 @@ def extract_facts(text: str) -> tuple[Fact, ...]:
                 value = f"{_MONTHS[lower]:02d}"
             elif kind == "number":
                 value = _number(raw)
+            elif kind == "state":
+                value = _STATES[raw.lower()]
             else:
                 value = raw.lower()
             if value is None:
@@ -309,5 +341,9 @@ def _names(text: str, free: object) -> list[Fact]:
         value = " ".join(w.strip(".'’").lower() for w in words)
         if len(value) < 2 or value.isdigit():
             continue
-        names.append(Fact("name", value, start, end))
+        # A lone upper-case word is an acronym: a plan, a product, an account type ("HSA").
+        kind = (
+            "acronym" if len(words) == 1 and words[0].isupper() and words[0].isalpha() else "name"
+        )
+        names.append(Fact(kind, value, start, end))
     return names

@@ -87,8 +87,14 @@ def stem(word: str) -> str:
 
 def content_words(text: str) -> frozenset[str]:
     """Stems of the words of ``text`` that carry meaning (no stop words, no pure numbers)."""
-    return frozenset(
-        stem(t)
-        for t in tokens(text)
-        if t not in STOPWORDS and not t.isdigit() and len(t) > 1 and t not in NEGATIONS
-    )
+    out: set[str] = set()
+    for t in tokens(text):
+        if t in NEGATIONS or t in STOPWORDS:
+            continue
+        if "'" in t:
+            t = t.partition("'")[0]  # "where's" -> "where", "agent's" -> "agent"
+            if t in STOPWORDS:
+                continue
+        if len(t) > 1 and not t.isdigit():
+            out.add(stem(t))
+    return frozenset(out)

@@ -116,17 +116,31 @@ class TableEmbedder(Embedder):
 
 
 PARAPHRASE = "Your remaining PTO balance for 2026 is 12 days."
+NO_ACTION = "No action is required from you."
+NOTHING_NEEDED = "We don't need anything else from you."
 
 
-def test_semantic_duplicate_needs_an_embedder() -> None:
+def test_a_paraphrase_that_keeps_the_facts_is_found_without_embeddings() -> None:
     t = conversation(
         (
             "do I still have vacation left?",
             [("pto", PTO, {"mode": "direct"}), ("helpdesk", PARAPHRASE)],
         )
     )
+    [finding] = detect(t)
+    assert (finding.message_ids, finding.method) == (("t1b1", "t1b2"), "semantic")
+    assert "12" in finding.evidence and "2026" in finding.evidence
+
+
+def test_a_paraphrase_without_facts_needs_an_embedder() -> None:
+    t = conversation(
+        (
+            "anything else to send?",
+            [("documents", NO_ACTION, {"mode": "direct"}), ("helpdesk", NOTHING_NEEDED)],
+        )
+    )
     assert duplicates(detect(t)) == []
-    embedder = TableEmbedder([[PTO, PARAPHRASE]])
+    embedder = TableEmbedder([[NO_ACTION, NOTHING_NEEDED]])
     assert duplicates(detect(t, embedder=embedder)) == [(("t1b1", "t1b2"), "same_turn", "semantic")]
     assert embedder.calls == 1
 
@@ -138,8 +152,10 @@ def test_semantic_does_not_override_different_facts() -> None:
 
 
 async def test_detect_async_inside_a_running_loop() -> None:
-    t = conversation(("vacation?", [("pto", PTO, {"mode": "direct"}), ("helpdesk", PARAPHRASE)]))
-    embedder = TableEmbedder([[PTO, PARAPHRASE]])
+    t = conversation(
+        ("docs?", [("documents", NO_ACTION, {"mode": "direct"}), ("helpdesk", NOTHING_NEEDED)])
+    )
+    embedder = TableEmbedder([[NO_ACTION, NOTHING_NEEDED]])
     with pytest.raises(UsageError, match="detect_async"):
         detect(t, embedder=embedder)
     found = await detect_async(t, embedder=embedder)
@@ -320,15 +336,16 @@ def test_cross_turn_window_bounds_how_far_back_repeats_count() -> None:
     assert duplicates(detect(t, config=DetectorConfig(cross_turn_window=0))) == []
 
 
-def test_a_repeat_of_a_relayed_answer_names_the_original_only() -> None:
+def test_a_repeat_of_an_answer_and_its_relay_is_one_finding_naming_all_three() -> None:
     t = conversation(
         ("vacation days left?", [("pto", PTO, {"mode": "direct"}), ("helpdesk", PTO)]),
         ("when is payday", [("helpdesk", f"Your next payday is Friday, March 13. {PTO}")]),
     )
-    assert duplicates(detect(t)) == [
-        (("t1b1", "t1b2"), "same_turn", "exact"),
-        (("t1b1", "t2b1"), "cross_turn", "containment"),
-    ]
+    [finding] = detect(t)
+    assert finding.message_ids == ("t1b1", "t1b2", "t2b1")
+    assert (finding.scope, finding.method, finding.turn) == ("cross_turn", "containment", 2)
+    assert {h.message_id for h in finding.highlights} == {"t1b1", "t1b2", "t2b1"}
+    assert all(h.text == PTO for h in finding.highlights)
 
 
 def test_disabled_kinds_are_not_reported() -> None:
@@ -337,11 +354,11 @@ def test_disabled_kinds_are_not_reported() -> None:
     assert [f.kind for f in detect(t, config=config)] == ["silent_leak"]
 
 
-def test_many_identical_messages_stay_cheap_and_are_reported_against_the_first() -> None:
+def test_a_message_sent_many_times_is_one_finding_listing_every_copy() -> None:
     bots = [("helpdesk", PTO)] * 400
-    found = detect(conversation(("vacation?", bots)))
-    assert len(found) == 399
-    assert {f.message_ids[0] for f in found} == {"t1b1"}
+    [finding] = detect(conversation(("vacation?", bots)))
+    assert finding.message_ids == tuple(f"t1b{i}" for i in range(1, 401))
+    assert finding.method == "exact" and "400 times" in finding.evidence
 
 
 def test_finding_json_leaves_unset_keys_out() -> None:
@@ -356,5 +373,10 @@ def test_finding_json_leaves_unset_keys_out() -> None:
         "senders",
         "score",
         "evidence",
+        "highlights",
     ]
     assert math.isclose(record["score"], 1.0)
+    assert record["highlights"] == [
+        {"message_id": "t1b1", "text": PTO},
+        {"message_id": "t1b2", "text": PTO},
+    ]

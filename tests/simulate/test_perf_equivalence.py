@@ -273,7 +273,7 @@ CONFIGS: dict[str, DetectorConfig] = {
     "strict": DetectorConfig(
         near_threshold=0.9, sentence_threshold=0.95, strict_threshold=0.97, cross_turn_window=8
     ),
-    "semantic": DetectorConfig(semantic_threshold=0.7, asked_again_semantic_threshold=0.5),
+    "semantic": DetectorConfig(semantic_threshold=0.7),
     "own-closers": DetectorConfig(
         boilerplate=("Talk soon.", "Hope that helps!"),
         kinds=frozenset({"duplicate", "awkward_ack"}),

@@ -1,0 +1,352 @@
+"""Does a later bot message restate an earlier one? Claim by claim, by facts and content words.
+
+A message is a list of claims (sentences, list items, clauses; see :mod:`harness.text`). A later
+message restates an earlier one when some of its claims say what the earlier message's claims said:
+the same facts (amounts, dates, ids, times...) and none that differ, and enough of the same content
+words. How much of each message the matched claims cover decides the method:
+
+- ``exact``: the same text once normalised;
+- ``near``: both messages covered, in mostly the same words;
+- ``semantic``: both covered, reworded;
+- ``containment``: part of one restated inside the other, among other content.
+
+Different facts never match: a claim that states a value of some kind (a sum, a date) which the
+other message does not state, facing a claim that states a different value of that kind, is a
+different statement however alike the words are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.text import Analysis, Claim, Span
+
+__all__ = ["ClaimMatch", "Restatement", "Thresholds", "claim_match", "restates"]
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The numbers the restatement rules compare against (from ``DetectorConfig``)."""
+
+    paraphrase: float = 0.5
+    """Dice similarity of content words two claims sharing one specific fact must reach."""
+    wording: float = 0.6
+    """Dice similarity two claims without shared specific facts must reach."""
+    near: float = 0.6
+    """Jaccard similarity of two whole messages' content words for ``near`` (else ``semantic``)."""
+    cover: float = 0.6
+    """Share of a message (by weight) its matched claims must make up to count as covered."""
+    strict: float = 0.9
+    """Dice similarity every matched claim must reach when the two messages answer different
+    requests (they may only repeat each other near-verbatim)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMatch:
+    """Two claims that say the same thing."""
+
+    earlier: Claim
+    later: Claim
+    score: float
+    facts: frozenset[str]
+    """The facts both state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Restatement:
+    """Why a later message restates an earlier one."""
+
+    method: str
+    score: float
+    matches: tuple[ClaimMatch, ...]
+    facts: frozenset[str]
+    """Every fact the matched claims share."""
+    earlier_cover: float
+    """The share of the earlier message the later one restates."""
+    later_cover: float
+    """The share of the later message that is restatement."""
+
+
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return 2 * len(a & b) / (len(a) + len(b))
+
+
+def _kind(key: str) -> str:
+    return key.partition(":")[0]
+
+
+def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """Facts both sides state; an id matches a masked or shortened form of itself (``…9f2a``)."""
+    shared = a & b
+    ids_a = [k for k in a - shared if k.startswith("id:")]
+    ids_b = [k for k in b - shared if k.startswith("id:")]
+    if ids_a and ids_b:
+        for x in ids_a:
+            for y in ids_b:
+                if min(len(x), len(y)) >= 7 and (x.endswith(y[3:]) or y.endswith(x[3:])):
+                    shared |= {x, y}
+    return shared
+
+
+_CONFLICTING = ("state:", "acronym:")
+
+
+def _conflict(
+    a: Claim, b: Claim, shared: frozenset[str], earlier: Analysis, later: Analysis
+) -> bool:
+    """Each claim states a fact of some kind the other message does not state at all (a
+    different sum, date, id, status word or acronym)."""
+    a_keys = a.strong | {k for k in a.facts if k.startswith(_CONFLICTING)}
+    only_a = {_kind(k) for k in a_keys - shared if k not in later.facts}
+    if not only_a:
+        return False
+    b_keys = b.strong | {k for k in b.facts if k.startswith(_CONFLICTING)}
+    only_b = {_kind(k) for k in b_keys - shared if k not in earlier.facts}
+    return bool(only_a & only_b)
+
+
+def _exclusive(claim: Claim, shared: frozenset[str]) -> set[str]:
+    """The claim's specific facts the other does not share (a duration whose number is shared,
+    "12 days" beside "12 vacation days", counts as shared)."""
+    return {
+        k
+        for k in claim.strong - shared
+        if not (k.startswith("duration:") and "num:" + k[9:].split()[0] in shared)
+    }
+
+
+def _same_template(a: Claim, b: Claim, earlier: Analysis, later: Analysis) -> bool:
+    """Two claims worded alike that state different facts ("room 612 ... approved until 1 pm"
+    and "room 614 ... approved until noon"): the messages are one template filled twice."""
+    dice = _dice(a.words, b.words)
+    if dice < 0.5:
+        return False
+    if a.negated != b.negated and dice >= 0.6 and a.facts == b.facts:
+        return True  # "is eligible" / "is not eligible"
+    if not a.facts or not b.facts:
+        return False
+    shared = _shared(a.facts, b.facts)
+    return _conflict(a, b, shared, earlier, later)
+
+
+def claim_match(
+    a: Claim, b: Claim, earlier: Analysis, later: Analysis, limits: Thresholds
+) -> ClaimMatch | None:
+    """Whether claim ``b`` (of ``later``) says what claim ``a`` (of ``earlier``) says."""
+    if a.norm and a.norm == b.norm:
+        return ClaimMatch(a, b, 1.0, a.facts)
+    shared = _shared(a.facts, b.facts)
+    strong = frozenset(k for k in shared if k in a.strong or k in b.strong)
+    if _conflict(a, b, strong, earlier, later):
+        return None
+    dice = _dice(a.words, b.words)
+    if a.negated != b.negated and (dice >= 0.5 or (dice >= 0.3 and not strong)):
+        return None
+    if a.head and b.head and a.head != b.head and b.head not in earlier.facts:
+        return None  # a new value that quotes some of the old facts ("$230 ($150 + ...)")
+    weight = _weighted(strong) + 0.5 * len(shared - strong)
+    if weight >= 2.5 and not (_exclusive(a, shared) or _exclusive(b, shared)):
+        ok = True  # every specific fact of each restated by the other, in other words
+    elif weight >= 3:
+        ok = dice >= 0.15
+    elif weight >= 2:
+        ok = dice >= 0.3
+    elif weight >= 1:
+        ok = dice >= limits.paraphrase - 0.2 * (weight - 1)
+    elif weight > 0:
+        ok = dice >= limits.paraphrase + 0.05
+    else:
+        ok = dice >= limits.wording and min(len(a.words), len(b.words)) >= 3
+    score = dice + 0.15 * weight
+    if not ok and weight >= 1 and _weighted(strong) >= 1:
+        # A short claim wholly inside a longer one with its fact ("your fee is $230").
+        small, large = (a, b) if len(a.words) <= len(b.words) else (b, a)
+        ok = bool(small.words) and small.words <= large.words
+        score = 0.6 + 0.15 * weight
+    if not ok:
+        return None
+    return ClaimMatch(a, b, round(min(1.0, score), 3), shared)
+
+
+def _merge(claims: list[Claim], analysis: Analysis) -> Claim:
+    """One claim standing for several claims of a message (a fact split over two sentences)."""
+    first, last = claims[0].span, claims[-1].span
+    span = Span(first.start, last.end, analysis.text[first.start : last.end])
+    return Claim(
+        span=span,
+        norm="",
+        words=frozenset().union(*(c.words for c in claims)),
+        facts=frozenset().union(*(c.facts for c in claims)),
+        strong=frozenset().union(*(c.strong for c in claims)),
+        negated=any(c.negated for c in claims),
+        sentence=claims[0].sentence,
+        head=claims[0].head,
+    )
+
+
+def _weighted(facts: frozenset[str]) -> float:
+    """How specific a set of facts is: a small whole number ("2", "10") counts half."""
+    return sum(
+        0.5 if k.startswith("name:") or (k.startswith("num:") and len(k) <= 5) else 1.0
+        for k in facts
+    )
+
+
+def _merged_match(
+    one: Claim,
+    others: tuple[Claim, ...],
+    analysis: Analysis,
+    earlier_side: bool,
+    earlier: Analysis,
+    later: Analysis,
+) -> ClaimMatch | None:
+    """``one`` against the claims of the other message that share its specific facts, merged."""
+    sharing = [c for c in others if _shared(one.strong, c.strong)]
+    if len(sharing) == 1:
+        # One claim holds the facts: take the whole sentence around it ("report: X — black bag").
+        sharing = [c for c in others if c.sentence == sharing[0].sentence]
+    if len(sharing) < 2:
+        return None
+    merged = _merge(sharing, analysis)
+    shared = _shared(one.strong, merged.strong)
+    if earlier_side:
+        a, b = one, merged
+    else:
+        a, b = merged, one
+    if _conflict(a, b, shared, earlier, later):
+        return None
+    cover = len(one.words & merged.words) / len(one.words) if one.words else 0.0
+    if a.head and b.head and a.head != b.head and b.head not in earlier.facts:
+        return None
+    weight = _weighted(shared)
+    if not ((weight >= 2 and cover >= 0.3) or (weight >= 1 and cover >= 0.6)):
+        return None
+    return ClaimMatch(a, b, round(min(1.0, cover * 0.6 + 0.15 * weight), 3), shared)
+
+
+def restates(
+    earlier: Analysis, later: Analysis, limits: Thresholds, *, strict: bool = False
+) -> Restatement | None:
+    """How ``later`` restates ``earlier``, or None when it does not.
+
+    Args:
+        earlier: the message sent first.
+        later: the message checked.
+        limits: the thresholds.
+        strict: the two answer different requests: only near-verbatim claims count.
+    """
+    if not earlier.claims or not later.claims:
+        return None
+    if earlier.norm and earlier.norm == later.norm:
+        return Restatement(
+            method="exact",
+            score=1.0,
+            matches=tuple(ClaimMatch(c, c, 1.0, c.facts) for c in later.claims),
+            facts=later.facts,
+            earlier_cover=1.0,
+            later_cover=1.0,
+        )
+    matches: list[ClaimMatch] = []
+    for a in earlier.claims:
+        best: ClaimMatch | None = None
+        for b in later.claims:
+            if _same_template(a, b, earlier, later):
+                return None
+            found = claim_match(a, b, earlier, later, limits)
+            if found is not None and (best is None or found.score > best.score):
+                best = found
+        if best is not None and not (strict and best.score < limits.strict):
+            matches.append(best)
+    if not strict:
+        direct_a = {id(m.earlier): len(m.facts) for m in matches}
+        direct_b = {id(m.later): len(m.facts) for m in matches}
+        for b in later.claims:
+            if b.strong:
+                found = _merged_match(b, earlier.claims, earlier, False, earlier, later)
+                if found is not None and len(found.facts) > direct_b.get(id(b), 0):
+                    matches.append(found)
+        for a in earlier.claims:
+            if a.strong:
+                found = _merged_match(a, later.claims, later, True, earlier, later)
+                if found is not None and len(found.facts) > direct_a.get(id(a), 0):
+                    matches.append(found)
+        if not matches:
+            matches.extend(_fact_profile(earlier, later))
+    if not matches:
+        return None
+    return _decide(earlier, later, matches, limits)
+
+
+def _fact_profile(earlier: Analysis, later: Analysis) -> list[ClaimMatch]:
+    """Heavy rewording that keeps the facts: most specific facts of the smaller side restated,
+    none of the same kind different, and some content words shared."""
+    shared = _shared(earlier.strong, later.strong) | (earlier.facts & later.facts)
+    if _weighted(shared) < 3:
+        return []
+    smaller = min(_weighted(earlier.strong), _weighted(later.strong)) or 1.0
+    if _weighted(shared) / smaller < 0.6 or _dice(earlier.words, later.words) < 0.15:
+        return []
+    only_a = {_kind(k) for k in earlier.strong - shared}
+    only_b = {_kind(k) for k in later.strong - shared}
+    if only_a & only_b - {"num", "id"}:
+        return []  # a different date, time or duration: a different statement
+    out = []
+    for b in later.claims:
+        here = _shared(b.strong, shared)
+        if not here:
+            continue
+        sources = [a for a in earlier.claims if _shared(a.strong, here)]
+        if sources:
+            out.append(ClaimMatch(_merge(sources, earlier), b, 0.5, here))
+    return out
+
+
+def _decide(
+    earlier: Analysis, later: Analysis, matches: list[ClaimMatch], limits: Thresholds
+) -> Restatement | None:
+    matched_earlier = {(m.earlier.span.start, m.earlier.span.end) for m in matches}
+    matched_later = {(m.later.span.start, m.later.span.end) for m in matches}
+    earlier_weight = sum(c.weight for c in earlier.claims) or 1
+    later_weight = sum(c.weight for c in later.claims) or 1
+    earlier_cover = _covered(earlier, matched_earlier) / earlier_weight
+    later_cover = _covered(later, matched_later) / later_weight
+    facts = frozenset().union(*(m.facts for m in matches))
+    strong = facts & (earlier.strong | later.strong)
+    informative = _weighted(strong) >= 2 or any(
+        (m.score >= 0.75 and m.earlier.weight >= 6) or (m.score >= 0.6 and m.facts & strong)
+        for m in matches
+    )
+    score = round(sum(m.score for m in matches) / len(matches), 3)
+    if earlier_cover >= limits.cover and later_cover >= limits.cover:
+        union = earlier.words | later.words
+        overlap = len(earlier.words & later.words) / len(union) if union else 0.0
+        method = "near" if overlap >= limits.near else "semantic"
+        if not informative and earlier_cover < 0.8:
+            return None
+    elif informative and (
+        earlier_cover >= 0.3
+        or _weighted(strong) >= 2
+        or any(m.score >= 0.75 and _weighted(m.facts & strong) >= 1 for m in matches)
+    ):
+        method = "containment"
+    else:
+        return None
+    return Restatement(
+        method=method,
+        score=score,
+        matches=tuple(matches),
+        facts=facts,
+        earlier_cover=round(min(1.0, earlier_cover), 3),
+        later_cover=round(min(1.0, later_cover), 3),
+    )
+
+
+def _covered(analysis: Analysis, spans: set[tuple[int, int]]) -> int:
+    """The weight of the claims of ``analysis`` inside the matched spans."""
+    return sum(
+        c.weight
+        for c in analysis.claims
+        if any(a <= c.span.start and c.span.end <= b for a, b in spans)
+    )
