@@ -159,8 +159,9 @@ def _asked_again(
     for user in users:
         if first is not None and first.words and user.words:
             # The same question again, in about the same words.
-            union = first.words | user.words
-            if user.norm == first.norm or len(first.words & user.words) / len(union) >= 0.6:
+            if user.norm == first.norm:
+                return True
+            if user.question and len(first.words & user.words) * 2 >= len(user.words) >= 2:
                 return True
         if pair_earlier.request and pair_earlier.request in user.plan:
             return True  # the plan routed the same request again
@@ -168,6 +169,8 @@ def _asked_again(
             return True  # both answer the same planned request: it was asked again
         topic = user.words
         if user.reask and (not topic or topic & restated or len(topic) <= 3):
+            # "sorry, what was the total again?": the cue is explicit; the topic word may be
+            # a synonym of the answer's ("total" for "balance").
             return True
         if user.question and topic and len(topic) <= 3 and topic <= restated:
             # A short question about the same subject ("and the total?", "which gate?").
@@ -335,9 +338,7 @@ def compare_entry(
             between = [u for u in users if other.message.turn < u.turn <= turn]
             facts = frozenset().union(*(m.later.facts for m in found.matches)) | found.facts
             first = next((u for u in reversed(users) if u.turn == other.message.turn), None)
-            if _asked_again(
-                other, _restated_words(found), facts, between, first, entry.request
-            ):
+            if _asked_again(other, _restated_words(found), facts, between, first, entry.request):
                 continue
             if _confirms(other, entry, found, between):
                 continue
@@ -354,7 +355,7 @@ def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) ->
     if not (b.span.text.rstrip().endswith("?") or b.norm in closers):
         return None  # a closer asks or offers ("Anything else?"); others are content
     for a in earlier.claims[-1:]:
-        if a.norm == b.norm:
+        if a.norm == b.norm or (a.norm in closers and b.norm in closers):
             return Restatement(
                 method="exact",
                 score=1.0,

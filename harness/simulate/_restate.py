@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.text import Analysis, Claim, Span
+from harness.text import Analysis, Claim, Span, content_words, normalise, strip_markdown
 
 __all__ = ["ClaimMatch", "Restatement", "Thresholds", "claim_match", "restates"]
 
@@ -90,7 +90,7 @@ def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
     return shared
 
 
-_CONFLICTING = ("state:", "acronym:")
+_CONFLICTING = ("state:", "acronym:", "weekday:", "month:")
 
 
 def _conflict(
@@ -103,6 +103,20 @@ def _conflict(
     if not only_a:
         return False
     b_keys = b.strong | {k for k in b.facts if k.startswith(_CONFLICTING)}
+    only_b = {_kind(k) for k in b_keys - shared if k not in earlier.facts}
+    return bool(only_a & only_b)
+
+
+def _conflict_keys(
+    a_keys: frozenset[str],
+    b_keys: frozenset[str],
+    shared: frozenset[str],
+    earlier: Analysis,
+    later: Analysis,
+) -> bool:
+    only_a = {_kind(k) for k in a_keys - shared if k not in later.facts}
+    if not only_a:
+        return False
     only_b = {_kind(k) for k in b_keys - shared if k not in earlier.facts}
     return bool(only_a & only_b)
 
@@ -128,7 +142,16 @@ def _same_template(a: Claim, b: Claim, earlier: Analysis, later: Analysis) -> bo
     if not a.facts or not b.facts:
         return False
     shared = _shared(a.facts, b.facts)
-    return _conflict(a, b, shared, earlier, later)
+    if _conflict(a, b, shared, earlier, later):
+        return True
+    # Different names in the same wording: "the Blue Shield HMO plan" / "the Kaiser HMO plan".
+    names_a = [k for k in a.facts - shared if k.startswith("name:") and k not in later.facts]
+    names_b = [k for k in b.facts - shared if k.startswith("name:") and k not in earlier.facts]
+    # A name differs when it has a word the other message never uses ("Blue Shield HMO" and
+    # "Kaiser HMO"; not "Ford Escape" and "Escape").
+    differ_a = [k for k in names_a if content_words(k[5:]) - later.words]
+    differ_b = [k for k in names_b if content_words(k[5:]) - earlier.words]
+    return bool(differ_a and differ_b)
 
 
 def claim_match(
@@ -141,6 +164,8 @@ def claim_match(
     strong = frozenset(k for k in shared if k in a.strong or k in b.strong)
     if _conflict(a, b, strong, earlier, later):
         return None
+    if _conflict_keys(a.context, b.context, strong, earlier, later):
+        return None  # the sentence around one claim states a different value
     dice = _dice(a.words, b.words)
     if a.negated != b.negated and (dice >= 0.5 or (dice >= 0.3 and not strong)):
         return None
@@ -176,7 +201,7 @@ def _merge(claims: list[Claim], analysis: Analysis) -> Claim:
     span = Span(first.start, last.end, analysis.text[first.start : last.end])
     return Claim(
         span=span,
-        norm="",
+        norm=normalise(strip_markdown(span.text)),
         words=frozenset().union(*(c.words for c in claims)),
         facts=frozenset().union(*(c.facts for c in claims)),
         strong=frozenset().union(*(c.strong for c in claims)),
@@ -315,7 +340,8 @@ def _decide(
     facts = frozenset().union(*(m.facts for m in matches))
     strong = facts & (earlier.strong | later.strong)
     informative = _weighted(strong) >= 2 or any(
-        (m.score >= 0.75 and m.earlier.weight >= 6) or (m.score >= 0.6 and m.facts & strong)
+        (m.score >= 0.75 and m.earlier.weight >= 6)
+        or (m.score >= 0.6 and _weighted(m.facts & strong) >= 1)
         for m in matches
     )
     score = round(sum(m.score for m in matches) / len(matches), 3)

@@ -6,6 +6,7 @@ sub-agent answer among new content shares a claim with it, not its wording as a 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,6 +17,7 @@ from harness.text.words import NEGATIONS, content_words, normalise, tokens
 __all__ = ["Analysis", "Claim", "analyse"]
 
 _VALUES = frozenset({"money", "number", "percent"})
+_CONTEXT = ("state:", "acronym:", "weekday:", "month:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,8 @@ class Claim:
     """The index of the sentence it belongs to."""
     head: str | None = None
     """The key of its first amount or number: the value the claim is mostly about."""
+    context: frozenset[str] = frozenset()
+    """The specific facts, status words, weekdays and months of its whole sentence."""
 
     @property
     def weight(self) -> int:
@@ -104,6 +108,12 @@ def analyse(text: str) -> Analysis:
                 head=next((f.key for f in inside if f.kind in _VALUES), None),
             )
         )
+    by_sentence: dict[int, set[str]] = {}
+    for claim in claims:
+        by_sentence.setdefault(claim.sentence, set()).update(
+            claim.strong | {k for k in claim.facts if k.startswith(_CONTEXT)}
+        )
+    claims = [dataclasses.replace(c, context=frozenset(by_sentence[c.sentence])) for c in claims]
     keys, strong = _fact_keys(all_facts)
     return Analysis(
         text=text,
