@@ -268,7 +268,7 @@ class _Index:
             counts[position] = counts.get(position, 0.0) + 100.0
         found = [p for p, score in counts.items() if score >= 2.0]
         if len(found) > _MAX_CANDIDATES:
-            found.sort(key=lambda p: -counts[p])
+            found.sort(key=lambda p: (-counts[p], -p))  # ties: the most recent first
             found = found[:_MAX_CANDIDATES]
         found.sort()
         return [self.entries[p] for p in found]
@@ -444,18 +444,18 @@ def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
     linked = {(p.earlier.index, p.later.index) for p in pairs}
     by_text: dict[str, list[Entry]] = {}
     for pair in pairs:
-        if pair.found.method == "exact":
-            group = by_text.setdefault(pair.earlier.text.norm, [])
+        if _copies(pair):
+            copies = by_text.setdefault(pair.earlier.text.norm, [])
             for entry in (pair.earlier, pair.later):
-                if entry not in group:
-                    group.append(entry)
+                if entry not in copies:
+                    copies.append(entry)
     groups: list[list[Pair]] = []
     members: list[list[Entry]] = []
-    exact_member = {id(e): norm for norm, group in by_text.items() for e in group}
+    exact_member = {id(e): norm for norm, copies in by_text.items() for e in copies}
     exact_groups: dict[str, int] = {}
     for pair in pairs:
         norm = exact_member.get(id(pair.earlier))
-        if pair.found.method == "exact" and norm is not None:
+        if _copies(pair) and norm is not None:
             if norm not in exact_groups:
                 exact_groups[norm] = len(groups)
                 groups.append([])
@@ -476,6 +476,11 @@ def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
             groups.append([pair])
             members.append([pair.earlier, pair.later])
     return [_finding(group, people) for group, people in zip(groups, members, strict=True)]
+
+
+def _copies(pair: Pair) -> bool:
+    """The two messages are the same text (once normalised)."""
+    return pair.found.method == "exact" and pair.earlier.text.norm == pair.later.text.norm
 
 
 def _finding(group: list[Pair], people: list[Entry]) -> Finding:

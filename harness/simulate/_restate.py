@@ -80,6 +80,14 @@ def _kind(key: str) -> str:
 def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
     """Facts both sides state; an id matches a masked or shortened form of itself (``…9f2a``)."""
     shared = a & b
+    names_a = [k for k in a - shared if k.startswith("name:")]
+    names_b = [k for k in b - shared if k.startswith("name:")]
+    for x in names_a:
+        for y in names_b:
+            # "Merit Scholarship" is "the Halverson Merit Scholarship".
+            wx, wy = set(x[5:].split()), set(y[5:].split())
+            if wx <= wy or wy <= wx:
+                shared |= {x, y}
     ids_a = [k for k in a - shared if k.startswith("id:")]
     ids_b = [k for k in b - shared if k.startswith("id:")]
     if ids_a and ids_b:
@@ -99,12 +107,8 @@ def _conflict(
     """Each claim states a fact of some kind the other message does not state at all (a
     different sum, date, id, status word or acronym)."""
     a_keys = a.strong | {k for k in a.facts if k.startswith(_CONFLICTING)}
-    only_a = {_kind(k) for k in a_keys - shared if k not in later.facts}
-    if not only_a:
-        return False
     b_keys = b.strong | {k for k in b.facts if k.startswith(_CONFLICTING)}
-    only_b = {_kind(k) for k in b_keys - shared if k not in earlier.facts}
-    return bool(only_a & only_b)
+    return _conflict_keys(a_keys, b_keys, shared, earlier, later)
 
 
 def _conflict_keys(
@@ -114,6 +118,8 @@ def _conflict_keys(
     earlier: Analysis,
     later: Analysis,
 ) -> bool:
+    """The fact rule: ``a_keys`` hold a kind of fact that ``later`` never states, and ``b_keys``
+    a value of the same kind that ``earlier`` never states."""
     only_a = {_kind(k) for k in a_keys - shared if k not in later.facts}
     if not only_a:
         return False
@@ -169,9 +175,14 @@ def claim_match(
     dice = _dice(a.words, b.words)
     if a.negated != b.negated and (dice >= 0.5 or (dice >= 0.3 and not strong)):
         return None
-    if a.head and b.head and a.head != b.head and b.head not in earlier.facts:
-        return None  # a new value that quotes some of the old facts ("$230 ($150 + ...)")
-    weight = _weighted(strong) + 0.5 * len(shared - strong)
+    states = frozenset(k for k in shared if k.startswith("state:"))
+    weak = shared - strong - states
+    if weak and not strong:
+        # Names alone ("Riverside Arena", "The Lanterns") say what a claim is about, not what
+        # it says: the rest of the wording must agree on its own.
+        named = frozenset(w for k in weak for w in content_words(k.partition(":")[2]))
+        dice = _dice(a.words - named, b.words - named)
+    weight = _weighted(strong | states)
     if weight >= 2.5 and not (_exclusive(a, shared) or _exclusive(b, shared)):
         ok = True  # every specific fact of each restated by the other, in other words
     elif weight >= 3:
@@ -179,11 +190,10 @@ def claim_match(
     elif weight >= 2:
         ok = dice >= 0.3
     elif weight >= 1:
-        ok = dice >= limits.paraphrase - 0.2 * (weight - 1)
-    elif weight > 0:
-        ok = dice >= limits.paraphrase + 0.05
+        ok = dice >= limits.paraphrase - 0.1 * min(len(weak), 2)
     else:
         ok = dice >= limits.wording and min(len(a.words), len(b.words)) >= 3
+    weight += 0.5 * len(weak)
     score = dice + 0.15 * weight
     if not ok and weight >= 1 and _weighted(strong) >= 1:
         # A short claim wholly inside a longer one with its fact ("your fee is $230").
@@ -297,8 +307,10 @@ def restates(
                 found = _merged_match(a, later.claims, later, True, earlier, later)
                 if found is not None and len(found.facts) > direct_a.get(id(a), 0):
                     matches.append(found)
-        if not matches:
-            matches.extend(_fact_profile(earlier, later))
+        covered = frozenset().union(*(m.facts for m in matches)) if matches else frozenset()
+        profile = _fact_profile(earlier, later)
+        if _weighted(frozenset().union(*(m.facts for m in profile)) - covered) >= 1:
+            matches.extend(profile)  # the facts say more than the claims matched so far
     if not matches:
         return None
     return _decide(earlier, later, matches, limits)
@@ -307,8 +319,10 @@ def restates(
 def _fact_profile(earlier: Analysis, later: Analysis) -> list[ClaimMatch]:
     """Heavy rewording that keeps the facts: most specific facts of the smaller side restated,
     none of the same kind different, and some content words shared."""
-    shared = _shared(earlier.strong, later.strong) | (earlier.facts & later.facts)
-    if _weighted(shared) < 3:
+    shared = _shared(earlier.strong, later.strong) | {
+        k for k in earlier.facts & later.facts if k.startswith("state:")
+    }
+    if _weighted(shared) < 2.5:
         return []
     smaller = min(_weighted(earlier.strong), _weighted(later.strong)) or 1.0
     if _weighted(shared) / smaller < 0.6 or _dice(earlier.words, later.words) < 0.15:
@@ -323,8 +337,12 @@ def _fact_profile(earlier: Analysis, later: Analysis) -> list[ClaimMatch]:
         if not here:
             continue
         sources = [a for a in earlier.claims if _shared(a.strong, here)]
-        if sources:
-            out.append(ClaimMatch(_merge(sources, earlier), b, 0.5, here))
+        if not sources:
+            continue
+        merged = _merge(sources, earlier)
+        if b.head and merged.head and b.head != merged.head and b.head not in earlier.facts:
+            continue  # "3 devices are signed in now" is not "5 devices are signed in"
+        out.append(ClaimMatch(merged, b, 0.5, here))
     return out
 
 
@@ -345,7 +363,11 @@ def _decide(
         for m in matches
     )
     score = round(sum(m.score for m in matches) / len(matches), 3)
-    if earlier_cover >= limits.cover and later_cover >= limits.cover:
+    unmatched_facts = any(
+        c.facts and not any(a <= c.span.start and c.span.end <= b for a, b in matched_later)
+        for c in later.claims
+    )
+    if earlier_cover >= limits.cover and later_cover >= limits.cover and not unmatched_facts:
         union = earlier.words | later.words
         overlap = len(earlier.words & later.words) / len(union) if union else 0.0
         method = "near" if overlap >= limits.near else "semantic"

@@ -111,7 +111,7 @@ class DuplicateGuard:
                     ),
                 )
             )
-            if found.method == "exact" or not found.matches:
+            if not found.matches or found.later_cover >= 1.0:
                 drop.extend(split_claims(draft))
             else:
                 drop.extend(m.later.span for m in found.matches)

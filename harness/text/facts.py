@@ -158,6 +158,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _ORDINAL_OR_UNIT = re.compile(
     r"^\d+(?:\.\d+)?(?:st|nd|rd|th|x|k|gb|mb|tb|kb|km|kg|mi|lb|lbs|ml|cm|mm|m|g|h)$"
 )
+_LIST_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}[.)](?=\s)")
+_NUMBER_UNIT = re.compile(r"\d+(?:\.\d+)?-[a-z]+")
+_INITIAL = re.compile(r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr))\.$")
 _NAME = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|von|van|the|&)?\s*[A-Z][\w'’&.-]*)*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;•\n]\s*|^\s*[-*•]\s+|[\"“(]\s*)$")
 
@@ -223,8 +226,8 @@ def _duration(match: re.Match[str]) -> str | None:
 
 def _id(raw: str) -> str | None:
     value = raw.lower().lstrip("#")
-    if _ORDINAL_OR_UNIT.match(value):
-        return None
+    if _ORDINAL_OR_UNIT.match(value) or _NUMBER_UNIT.fullmatch(value):
+        return None  # "3rd", "10gb", "12-credit": a number with a unit, not an id
     value = re.sub(r"[-_./…]", "", value)
     return value if len(value) >= 3 else None
 
@@ -251,7 +254,8 @@ def extract_facts(text: str) -> tuple[Fact, ...]:
     Earlier kinds win where patterns overlap: ``$12.50`` is money, not a number; ``Feb 15`` is a
     date, not a month and a number; ``EB-57102`` is an id.
     """
-    taken: list[tuple[int, int]] = []
+    # List numbering ("1. Living room TV") states no fact.
+    taken: list[tuple[int, int]] = [m.span() for m in _LIST_NUMBER.finditer(text)]
     facts: list[Fact] = []
 
     def free(start: int, end: int) -> bool:
@@ -315,7 +319,11 @@ def _names(text: str, free: object) -> list[Fact]:
     names: list[Fact] = []
     check = free if callable(free) else (lambda a, b: True)
     for match in _NAME.finditer(text):
-        words = match.group(0).split()
+        run = match.group(0)
+        cut = re.search(r"[.!?](?=\s)", run)
+        if cut and not _INITIAL.search(run[: cut.start() + 1]):
+            run = run[: cut.start()]  # a name ends with its sentence: "The Lanterns. Support"
+        words = run.split()
         start = match.start()
         # Drop leading words a sentence starts with ("Your", "The", "Parking").
         initial = _sentence_start(text, start)

@@ -63,6 +63,10 @@ def test_json_has_exactly_the_documented_shape() -> None:
         "senders": ["pto", "helpdesk"],
         "score": 1.0,
         "evidence": duplicate["evidence"],
+        "highlights": [
+            {"message_id": "t1b1", "text": PTO},
+            {"message_id": "t1b2", "text": f"As mentioned above, {PTO[0].lower()}{PTO[1:]}"},
+        ],
     }
     assert list(ack) == ["kind", "turn", "message_ids", "senders", "evidence"]
     assert document["summary"] == {
