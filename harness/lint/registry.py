@@ -234,6 +234,19 @@ RULES: tuple[Rule, ...] = (
             "still linted. HC100 is reported even under `--select`, unless ignored explicitly."
         ),
     ),
+    Rule(
+        id="HC101",
+        name="nothing-recognised",
+        severity=_E,
+        summary="No agent config was recognised under a path given to the linter.",
+        help=(
+            "Linting nothing must not pass in silence: a path where no agent file is recognised "
+            "(a typo, an unknown layout, a folder of unrelated YAML) is an error that names the "
+            "layouts looked for. Point the linter at this SDK's YAML, a Copilot Studio workspace, "
+            "an exported solution, a .mcs.yml component or a botdefinition.json. Reported even "
+            "under `--select`, unless ignored explicitly."
+        ),
+    ),
 )
 """Every rule, in id order."""
 

@@ -93,9 +93,27 @@ def _mode_words(agent: SubagentSpec) -> str:
     return f"a {agent.mode.value} agent{why}"
 
 
+_NO_IO = {
+    "connected-agent-tool": "a ConnectedAgentTool (it has only botSchemaName and historyType)",
+    "external-agent": "an external agent (InvokeExternalAgentTaskAction)",
+}
+
+
 def _where_outputs(agent: SubagentSpec) -> str:
     if agent.source == "harness":
         return "to its outputs (`harness lint --fix` adds them with the contract's descriptions)"
+    if agent.layout in _NO_IO:
+        return (
+            f"but {_NO_IO[agent.layout]} cannot declare outputs. To the same effect, say in the "
+            f"parent's instructions that '{agent.name}' answers the user itself and that its "
+            f"reply is never repeated (as if its 'answered' output were always true)"
+            + (
+                ", or call it through a classic connected-agent TaskDialog "
+                "(InvokeConnectedAgentTaskAction), whose `action.outputType` declares outputs"
+                if agent.layout == "connected-agent-tool"
+                else ""
+            )
+        )
     if agent.kind is Kind.CONNECTED:
         return (
             "to `action.outputType.properties` (descriptions: `harness instructions` prints them)"
@@ -106,6 +124,8 @@ def _where_outputs(agent: SubagentSpec) -> str:
 def _where_inputs(agent: SubagentSpec) -> str:
     if agent.source == "harness":
         return "to its inputs (`harness lint --fix` adds it)"
+    if agent.layout == "external-agent":
+        return "to `inputs` (an AutomaticTaskInput)"
     if agent.kind is Kind.CONNECTED:
         return "to `action.inputType.properties` and `inputs`"
     return "to `inputType.properties` and `inputs`"
@@ -128,10 +148,15 @@ def _outputs(agent: SubagentSpec, enabled: frozenset[str]) -> Iterator[Finding]:
             message=(
                 f"'{agent.name}' defines no outputs, so the parent cannot tell what it already told "
                 f"the user and will say it again. As {_mode_words(agent)} it needs "
-                f"{_join(required)}: add them {_where_outputs(agent)}."
+                f"{_join(required)}"
+                + (
+                    f", {_where_outputs(agent)}."
+                    if agent.layout in _NO_IO
+                    else f": add them {_where_outputs(agent)}."
+                )
             ),
         )
-        if "HC001" in enabled:
+        if "HC001" in enabled or agent.layout in _NO_IO:
             return
     keys = agent.output_keys
     if "answered" not in keys:
@@ -163,6 +188,22 @@ def _outputs(agent: SubagentSpec, enabled: frozenset[str]) -> Iterator[Finding]:
 def _history_scope(agent: SubagentSpec) -> Iterator[Finding]:
     if not agent.history or agent.inputs is None or "scopedrequest" in agent.input_keys:
         return
+    line = agent.inputs_line or agent.history_line or agent.line
+    if agent.layout == "connected-agent-tool":
+        yield _finding(
+            "HC004",
+            agent=agent.name,
+            file=agent.file,
+            line=agent.history_line or agent.line,
+            message=(
+                f"'{agent.name}' receives the parent's conversation history (historyType is on), "
+                f"and a ConnectedAgentTool cannot declare a 'scopedRequest' input, so it will "
+                f"answer requests that belong to other agents. Set `historyType: {{kind: "
+                f"NoHistory}}` (clear \"Pass conversation history to this agent\"): it then "
+                f"receives only the task the parent asks of it, the effect of a scoped request."
+            ),
+        )
+        return
     if agent.kind is Kind.CHILD:
         why = "is a child agent and always receives the parent's whole conversation"
         off = ""
@@ -178,7 +219,7 @@ def _history_scope(agent: SubagentSpec) -> Iterator[Finding]:
         "HC004",
         agent=agent.name,
         file=agent.file,
-        line=agent.inputs_line or agent.history_line or agent.line,
+        line=line,
         message=(
             f"'{agent.name}' {why}, but has no 'scopedRequest' input, so it will answer requests "
             f"that belong to other agents. Add the 'scopedRequest' input {_where_inputs(agent)}"
@@ -280,6 +321,11 @@ def _description(agent: SubagentSpec) -> Iterator[Finding]:
             ("copilot-studio", Kind.CHILD): "`beginDialog.description`",
             ("copilot-studio", Kind.CONNECTED): "`modelDescription`",
         }[(agent.source, agent.kind)]
+        if agent.layout == "connected-agent-tool":
+            where = (
+                "a description (`mcs.metadata.description` in a workspace, `<description>` in "
+                "the component's botcomponent.xml in a solution)"
+            )
         yield _finding(
             "HC008",
             agent=agent.name,
