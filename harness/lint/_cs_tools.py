@@ -114,9 +114,7 @@ def external_agent_spec(
         # only an explicit ConversationHistory counts as on.
         history=history is True,
         history_line=history_line,
-        description=TextField(
-            text=description, file=file, line=data.line_of("modelDescription")
-        )
+        description=TextField(text=description, file=file, line=data.line_of("modelDescription"))
         if isinstance(description, str)
         else None,
         instructions=None,

@@ -270,8 +270,10 @@ def load_bot_definition(path: Path, result: LoadResult, display: Display) -> Non
             continue
         _pin_lines(parsed, line)
         role = (
-            "parent" if ".gpt." in component_schema
-            else "child" if ".agent." in component_schema
+            "parent"
+            if ".gpt." in component_schema
+            else "child"
+            if ".agent." in component_schema
             else None
         )
         name = component.get("displayName")

@@ -199,7 +199,7 @@ def _history_scope(agent: SubagentSpec) -> Iterator[Finding]:
                 f"'{agent.name}' receives the parent's conversation history (historyType is on), "
                 f"and a ConnectedAgentTool cannot declare a 'scopedRequest' input, so it will "
                 f"answer requests that belong to other agents. Set `historyType: {{kind: "
-                f"NoHistory}}` (clear \"Pass conversation history to this agent\"): it then "
+                f'NoHistory}}` (clear "Pass conversation history to this agent"): it then '
                 f"receives only the task the parent asks of it, the effect of a scoped request."
             ),
         )

@@ -164,7 +164,9 @@ def test_an_alias_bomb_is_refused_at_once() -> None:
     "text",
     [
         "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5),
-        "".join(f"{'  ' * i}k{i}:\n" for i in range(MAX_DEPTH + 5)) + "  " * (MAX_DEPTH + 5) + "x\n",
+        "".join(f"{'  ' * i}k{i}:\n" for i in range(MAX_DEPTH + 5))
+        + "  " * (MAX_DEPTH + 5)
+        + "x\n",
         "[" * 20_000,
         "a: &x [*x]\n",
     ],
