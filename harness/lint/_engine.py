@@ -37,8 +37,7 @@ from harness.lint.model import (
     Severity,
     SubagentSpec,
 )
-from harness.lint.registry import RULES_BY_ID
-from harness.lint.rules import check_system
+from harness.lint.registry import RULES_BY_ID, check_system
 from harness.lint.settings import select_rules
 
 __all__ = ["LAYOUTS_LOOKED_FOR", "lint_paths", "load_paths"]

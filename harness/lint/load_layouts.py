@@ -254,7 +254,9 @@ def load_bot_definition(path: Path, result: LoadResult, display: Display) -> Non
     schema = entity.get("schemaName")
     schema = schema if isinstance(schema, str) and schema else None
     components = data.get("components")
-    for index, component in enumerate(components if isinstance(components, LSeq) else ()):
+    if not isinstance(components, LSeq):
+        components = LSeq(1)
+    for index, component in enumerate(components):
         if not isinstance(component, LMap):
             continue
         body = component.get("dialog", component.get("metadata"))
