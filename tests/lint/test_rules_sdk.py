@@ -357,3 +357,14 @@ def test_hc013_does_not_fire_on_related_but_distinct_descriptions(lint_sdk: Lint
 
 def test_hc013_flags_identical_generic_descriptions(lint_sdk: Lint) -> None:
     assert ids(lint_sdk(_two("Answers questions.", "Answers questions."))) == ["HC013"]
+
+
+def test_hc006_accepts_a_prohibition_addressed_to_a_policyholder(lint_sdk: Lint) -> None:
+    findings = lint_sdk(
+        _own(
+            "Treat scopedRequest as your task. Do not respond to the policyholder; the claims "
+            "assistant does that.",
+            mode="silent",
+        )
+    )
+    assert "HC006" not in ids(findings)
