@@ -16,7 +16,7 @@ from harness.lint._engine import lint_paths
 from harness.lint.fix import fix_paths
 from harness.lint.model import Finding, LintReport, Severity
 from harness.lint.registry import RULES, RULES_BY_ID, Rule
-from harness.lint.reporters import render_json, render_sarif, render_text
+from harness.lint.reporters import render_github, render_json, render_sarif, render_text
 
 __all__ = [
     "RULES",
@@ -27,6 +27,7 @@ __all__ = [
     "Severity",
     "fix_paths",
     "lint_paths",
+    "render_github",
     "render_json",
     "render_sarif",
     "render_text",

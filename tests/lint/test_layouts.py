@@ -179,7 +179,7 @@ def test_a_folder_of_unrelated_yaml_is_an_error(write: Writer, tmp_path: Path) -
         assert layout in message
     result = CliRunner().invoke(lint_command, [str(tmp_path / "ci")])
     assert result.exit_code == 1
-    assert "HC101 nothing-recognised" in result.output
+    assert "ci:1:1: HC101 error no agent config recognised here" in result.output
 
 
 def test_hc101_survives_select_unless_ignored(write: Writer, tmp_path: Path) -> None:
