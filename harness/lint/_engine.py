@@ -18,6 +18,7 @@ from pathlib import Path
 
 from harness.exceptions import UsageError
 from harness.lint._files import UnreadableFileError, read_config
+from harness.lint._tools import forget_tools
 from harness.lint._yaml import YamlSyntaxError, load_yaml
 from harness.lint.load_copilot import infer_mode
 from harness.lint.load_layouts import (
@@ -232,6 +233,7 @@ def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
     display = _Display()
     result = LoadResult()
     seen: set[str] = set()
+    forget_tools()
     for path in targets:
         if path.is_dir() and os.path.realpath(path) in seen:
             continue

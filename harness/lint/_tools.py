@@ -12,19 +12,32 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import sys
 from functools import lru_cache
 from pathlib import Path
 
 from harness.lint._files import UnreadableFileError, read_config
 
-__all__ = ["tool_problem"]
+__all__ = ["forget_tools", "tool_problem"]
+
+
+def forget_tools() -> None:
+    """Drop what earlier runs learnt about tool modules (each lint run starts afresh)."""
+    _problem.cache_clear()
+    _top_level_names.cache_clear()
 
 
 def tool_problem(reference: str, *, config: Path) -> str | None:
     """Why ``reference`` does not resolve, or None when it names a top-level function."""
+    return _problem(reference, os.path.dirname(os.fspath(config)) or ".")
+
+
+@lru_cache(maxsize=4096)
+def _problem(reference: str, folder: str) -> str | None:
     if ":" not in reference:
         return f"tool {reference!r} must look like 'file.py:function' or 'module:function'"
+    config = Path(folder, "config")
     module_ref, attr = reference.rsplit(":", 1)
     if module_ref.endswith(".py"):
         source = (config.parent / module_ref).resolve()
@@ -38,7 +51,7 @@ def tool_problem(reference: str, *, config: Path) -> str | None:
             return None  # an extension module: its names cannot be read without importing it
         source = found
     try:
-        names = _top_level_names(source, source.stat().st_mtime_ns)
+        names = _top_level_names(source)
     except (OSError, UnreadableFileError) as exc:
         return f"cannot read tool module {module_ref!r}: {exc}"
     except SyntaxError as exc:
@@ -92,7 +105,7 @@ def _walk_parts(root: Path, parts: list[str]) -> Path | str | None:
 
 
 @lru_cache(maxsize=256)
-def _top_level_names(source: Path, mtime: int) -> frozenset[str]:
+def _top_level_names(source: Path) -> frozenset[str]:
     tree = ast.parse(read_config(source), filename=str(source))
     names: set[str] = set()
     for node in tree.body:

@@ -17,6 +17,8 @@ too), and a duplicate key is an error, as in ruamel.yaml.
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import yaml
@@ -29,13 +31,39 @@ MAX_DEPTH = 64
 MAX_NODES = 100_000
 """Most values a document may expand to, aliases included (a large config has a few thousand)."""
 
-_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_STR = "tag:yaml.org,2002:str"
-_INT = "tag:yaml.org,2002:int"
-_FLOAT = "tag:yaml.org,2002:float"
-_BOOL = "tag:yaml.org,2002:bool"
-_NULL = "tag:yaml.org,2002:null"
-_MERGE = "tag:yaml.org,2002:merge"
+_Base: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_PLAIN = "!plain"
+
+
+class _Loader(_Base):  # type: ignore[misc,valid-type]
+    """libyaml's loader whose only implicit resolver marks plain scalars: :func:`_scalar` types
+    them by YAML 1.2's core schema itself (faster, and "yes" / "no" stay text)."""
+
+    yaml_implicit_resolvers: dict[Any, Any] = {None: [(_PLAIN, re.compile(r".*", re.DOTALL))]}
+
+
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_TRUE = frozenset({"true", "True", "TRUE"})
+_FALSE = frozenset({"false", "False", "FALSE"})
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_INT_BASE = re.compile(r"0o[0-7]+\Z|0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_SPECIAL_FLOATS = {
+    ".inf": math.inf,
+    ".Inf": math.inf,
+    ".INF": math.inf,
+    "+.inf": math.inf,
+    "+.Inf": math.inf,
+    "+.INF": math.inf,
+    "-.inf": -math.inf,
+    "-.Inf": -math.inf,
+    "-.INF": -math.inf,
+    ".nan": math.nan,
+    ".NaN": math.nan,
+    ".NAN": math.nan,
+}
 
 
 class LMap(dict[Any, Any]):
@@ -142,7 +170,7 @@ class _Walker:
         merged: list[LMap] = []
         for key_node, value_node in node.value:
             line = key_node.start_mark.line + 1
-            if key_node.tag == _MERGE:
+            if key_node.tag == _PLAIN and key_node.value == "<<":
                 merged.extend(self._merge_sources(value_node, depth))
                 continue
             key = self.value(key_node, depth + 1)
@@ -169,25 +197,22 @@ class _Walker:
 
 def _scalar(node: yaml.ScalarNode) -> Any:
     text: str = node.value
-    tag = node.tag
-    if tag == _STR or node.style:
-        return text
-    if tag == _NULL:
+    if node.tag != _PLAIN:
+        return text  # quoted, block or explicitly tagged: text, never constructed
+    if text in _NULLS:
         return None
-    if tag == _BOOL:
-        lowered = text.lower()
-        return lowered == "true" if lowered in ("true", "false") else text
-    if tag == _INT:
-        try:
-            return int(text.replace("_", ""), 0)
-        except ValueError:
-            try:
-                return int(text.replace("_", ""))
-            except ValueError:
-                return text
-    if tag == _FLOAT:
-        try:
-            return float(text.replace("_", ""))
-        except ValueError:
-            return text
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    first = text[0]
+    if first.isdigit() or first in "+-.":
+        if _INT.match(text):
+            return int(text)
+        if _INT_BASE.match(text):
+            return int(text, 0)
+        if _FLOAT.match(text):
+            return float(text)
+        if text in _SPECIAL_FLOATS:
+            return _SPECIAL_FLOATS[text]
     return text
