@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -37,11 +37,13 @@ _Base: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PLAIN = "!plain"
 
 
-class _Loader(_Base):  # type: ignore[misc,valid-type]
+class _Loader(_Base):  # type: ignore[misc]
     """libyaml's loader whose only implicit resolver marks plain scalars: :func:`_scalar` types
     them by YAML 1.2's core schema itself (faster, and "yes" / "no" stay text)."""
 
-    yaml_implicit_resolvers: dict[Any, Any] = {None: [(_PLAIN, re.compile(r".*", re.DOTALL))]}
+    yaml_implicit_resolvers: ClassVar[dict[Any, Any]] = {
+        None: [(_PLAIN, re.compile(r".*", re.DOTALL))]
+    }
 
 
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
