@@ -68,7 +68,7 @@ def _normalise(sentence: str) -> str:
     t = t.replace("scoped_request", "scopedrequest")
     t = _POWER_FX.sub(_reference, t)
     t = _QUOTED.sub(" quote ", t)
-    return t
+    return _ADDRESSEE.sub("user", t)
 
 
 def _tidy(part: str) -> str:
@@ -96,14 +96,17 @@ def _clauses(text: str) -> Iterator[str]:
 
 # -- shared vocabulary ------------------------------------------------------------------------
 
-_USER = (
-    r"(?:the |a |an |any |your |our |this |that |each |every )?(?:end[- ]?)?"
-    r"(?:users?|customers?|employees?|requesters?|callers?|persons?|people|humans?|visitors?"
-    r"|clients?|policy ?holders?|travell?ers?|members?|students?|patients?|guests?|shoppers?"
-    r"|buyers?|citizens?|residents?|tenants?|applicants?|candidates?|learners?|subscribers?"
-    r"|(?:account|card) ?holders?|claimants?|passengers?|consumers?|staff(?: members?)?"
-    r"|colleagues?|participants?|requestors?)\b"
+# Whoever the agent serves (customer, policyholder, traveller...) is "user" once normalised, so the
+# patterns below name one addressee and stay small (compiling them is most of the import time).
+_ADDRESSEE = re.compile(
+    r"\b(?:end[- ]?)?(?:users?|customers?|employees?|requesters?|requestors?|callers?|persons?"
+    r"|people|humans?|visitors?|clients?|policy ?holders?|travell?ers?|members?|students?"
+    r"|patients?|guests?|shoppers?|buyers?|citizens?|residents?|tenants?|applicants?|candidates?"
+    r"|learners?|subscribers?|(?:account|card) ?holders?|claimants?|passengers?|consumers?"
+    r"|staff(?: members?)?|colleagues?|participants?)\b"
 )
+_USER = r"(?:the |a |an |any |your |our |this |that |each |every )?user\b"
+
 _NEG = (
     r"\b(?:do not|don't|dont|does not|doesn't|never|must not|mustn't|should not|shouldn't|shall not"
     r"|cannot|can not|can't|may not|will not|won't|are not (?:allowed|permitted|supposed) to"
@@ -243,7 +246,7 @@ _LEAD_CUT = re.compile(r".*(?:,|\band\b|\bthen\b|:)\s*")
 
 
 def user_address(text: str) -> str | None:
-    """The first instruction in ``text`` that tells the agent to address the user, or None.
+    """The first sentence of ``text`` that tells the agent to address the user, or None.
 
     Recognised: imperatives whose object is the user, with any addressee ("explain the score to
     the customer", "tell the employee the balance", "let the traveller know", "reply to the
@@ -251,20 +254,27 @@ def user_address(text: str) -> str | None:
     prohibitions ("do not tell the user"), someone else speaking ("the parent will tell the
     user"), the user as the subject ("when the user tells you their ID") and quoted examples.
     """
-    for clause in _clauses(text):
-        for match in _ADDRESS.finditer(clause):
-            verb = match.group("verb") or match.group("verb2") or ""
-            if verb.startswith("let") and " know" not in clause[match.end() : match.end() + 6]:
-                continue
-            lead = _LEAD_CUT.sub("", clause[: match.start()])
-            if not _IMPERATIVE_LEAD.match(lead) and not (
-                # "if it does not have enough funds tell the customer": a condition, then the
-                # imperative (a base-form verb; "when the parent tells the user" is not one).
-                _CONDITIONAL_HEAD.match(lead) and not verb.endswith("s")
-            ):
-                continue
-            return clause
+    for span in split_sentences(text):
+        for part in _CLAUSES.split(_normalise(span.text)):
+            clause = _tidy(part)
+            if clause and _addresses(clause):
+                return " ".join(span.text.split()).rstrip(".")
     return None
+
+
+def _addresses(clause: str) -> bool:
+    for match in _ADDRESS.finditer(clause):
+        verb = match.group("verb") or match.group("verb2") or ""
+        if verb.startswith("let") and " know" not in clause[match.end() : match.end() + 6]:
+            continue
+        lead = _LEAD_CUT.sub("", clause[: match.start()])
+        if _IMPERATIVE_LEAD.match(lead) or (
+            # "if it does not have enough funds tell the customer": a condition, then the
+            # imperative (a base-form verb; "when the parent tells the user" is not one).
+            _CONDITIONAL_HEAD.match(lead) and not verb.endswith("s")
+        ):
+            return True
+    return False
 
 
 # -- answered ---------------------------------------------------------------------------------

@@ -181,7 +181,7 @@ def test_hc016_fires_for_a_silent_agent_told_to_address_the_user(lint_sdk: Lint)
         _own("Treat scopedRequest as your task. Tell the user the result.", mode="silent")
     )
     assert ids(findings) == ["HC006", "HC016"]
-    assert '"tell the user the result"' in findings[1].message
+    assert '"Tell the user the result"' in findings[1].message
 
 
 @pytest.mark.parametrize("generated", ["true", "false"])
