@@ -24,7 +24,7 @@ __all__ = ["forget_tools", "tool_problem"]
 
 def forget_tools() -> None:
     """Drop what earlier runs learnt about tool modules (each lint run starts afresh)."""
-    _problem.cache_clear()
+    _module_names.cache_clear()
     _top_level_names.cache_clear()
 
 
@@ -33,12 +33,22 @@ def tool_problem(reference: str, *, config: Path) -> str | None:
     return _problem(reference, os.path.dirname(os.fspath(config)) or ".")
 
 
-@lru_cache(maxsize=4096)
 def _problem(reference: str, folder: str) -> str | None:
     if ":" not in reference:
         return f"tool {reference!r} must look like 'file.py:function' or 'module:function'"
-    config = Path(folder, "config")
     module_ref, attr = reference.rsplit(":", 1)
+    names = _module_names(module_ref, folder)
+    if isinstance(names, str):
+        return names
+    if names is not None and attr not in names:
+        return f"{module_ref!r} has no function {attr!r}"
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _module_names(module_ref: str, folder: str) -> frozenset[str] | str | None:
+    """The module's top-level names; a problem (str); None when they cannot be read safely."""
+    config = Path(folder, "config")
     if module_ref.endswith(".py"):
         source = (config.parent / module_ref).resolve()
         if not source.is_file():
@@ -51,14 +61,11 @@ def _problem(reference: str, folder: str) -> str | None:
             return None  # an extension module: its names cannot be read without importing it
         source = found
     try:
-        names = _top_level_names(source)
+        return _top_level_names(source)
     except (OSError, UnreadableFileError) as exc:
         return f"cannot read tool module {module_ref!r}: {exc}"
     except SyntaxError as exc:
         return f"cannot parse tool module {module_ref!r}: {exc.msg} (line {exc.lineno})"
-    if attr not in names:
-        return f"{module_ref!r} has no function {attr!r}"
-    return None
 
 
 def _find_module(dotted: str, base: Path) -> Path | str | None:
