@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, ClassVar
+from typing import Any
 
 import yaml
 
@@ -38,12 +38,19 @@ _PLAIN = "!plain"
 
 
 class _Loader(_Base):  # type: ignore[misc]
-    """libyaml's loader whose only implicit resolver marks plain scalars: :func:`_scalar` types
-    them by YAML 1.2's core schema itself (faster, and "yes" / "no" stay text)."""
+    """libyaml's loader that only marks plain scalars: :func:`_scalar` types them by YAML 1.2's
+    core schema itself (faster, and "yes" / "no" stay text)."""
 
-    yaml_implicit_resolvers: ClassVar[dict[Any, Any]] = {
-        None: [(_PLAIN, re.compile(r".*", re.DOTALL))]
-    }
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is yaml.ScalarNode:
+            return _PLAIN if implicit[0] else "tag:yaml.org,2002:str"
+        return "tag:yaml.org,2002:seq" if kind is yaml.SequenceNode else "tag:yaml.org,2002:map"
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
 
 
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})

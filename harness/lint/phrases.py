@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from harness.text import split_sentences
 
@@ -60,6 +61,7 @@ def _reference(match: re.Match[str]) -> str:
     return " sendmessagetool " if "sendmessage" in match.group() else " ref "
 
 
+@lru_cache(maxsize=8192)
 def _normalise(sentence: str) -> str:
     t = sentence.lower().translate(_TRANSLATE)
     t = _ABBREVIATIONS.sub(" ", t)
@@ -76,17 +78,31 @@ def _tidy(part: str) -> str:
     return " ".join(part.split()).strip(" ,:-.!?")
 
 
-def _sentences(text: str) -> Iterator[str]:
+def _sentences(text: str) -> tuple[str, ...]:
     """Lower-cased sentences of ``text`` (split by :func:`harness.text.split_sentences`, which
     keeps Power Fx ``{…}`` references and code spans whole), with markup removed."""
+    return _sentence_list(text)
+
+
+@lru_cache(maxsize=4096)
+def _sentence_list(text: str) -> tuple[str, ...]:
+    return tuple(_sentence_iter(text))
+
+
+def _sentence_iter(text: str) -> Iterator[str]:
     for span in split_sentences(text):
         sentence = _tidy(_normalise(span.text))
         if sentence:
             yield sentence
 
 
-def _clauses(text: str) -> Iterator[str]:
+@lru_cache(maxsize=4096)
+def _clauses(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` cut further at ``;`` and `` - `` (one instruction each)."""
+    return tuple(_clause_iter(text))
+
+
+def _clause_iter(text: str) -> Iterator[str]:
     for span in split_sentences(text):
         for part in _CLAUSES.split(_normalise(span.text)):
             clause = _tidy(part)
