@@ -1,9 +1,11 @@
 """Find the configs under the given paths, load them, link them, check them, report.
 
-A path may be a file (this SDK's YAML, a ``.mcs.yml`` file, a solution component's ``data``), a
-Copilot Studio workspace folder (it holds ``agent.mcs.yml``), a solution folder (it holds
-``botcomponents``), or any folder holding several of them, searched recursively (hidden folders,
-virtualenvs and ``node_modules`` skipped). In a folder search, a ``.yaml`` / ``.yml`` file counts
+A path may be a file (this SDK's YAML, a ``.mcs.yml`` file, a solution component's ``data``, a
+``botdefinition.json``), a Copilot Studio workspace folder (it holds ``agent.mcs.yml``, or the newer
+layout's ``settings.mcs.yml``), a solution folder (it holds ``botcomponents`` or ``bots``), or any
+folder holding several of them, searched recursively (hidden folders, virtualenvs and
+``node_modules`` skipped; each real folder once, so symlink loops end). A path under which nothing
+is recognised becomes one HC101 finding. In a folder search, a ``.yaml`` / ``.yml`` file counts
 as a config only when it has a top-level ``parent:`` or ``subagents:`` key, so scenario files and CI
 workflows are left alone.
 """

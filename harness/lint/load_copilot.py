@@ -1,6 +1,7 @@
-"""Load Copilot Studio agents into the neutral model: workspaces, exported solutions, single files.
+"""Read one Copilot Studio component into the neutral model (``Reader``); the layouts that say which
+file holds which component are in ``load_layouts``.
 
-Mapping (DESIGN.md section 7, NOTES.md):
+Mapping:
 
 - parent: ``kind: GptComponentMetadata`` (``instructions``);
 - child agent: ``kind: AgentDialog`` (routing text in ``beginDialog.description``, instructions in
@@ -10,7 +11,10 @@ Mapping (DESIGN.md section 7, NOTES.md):
   (``modelDisplayName``, ``modelDescription``, ``inputs[]`` / ``outputs[]``, ``action.inputType`` /
   ``action.outputType``, history in ``action.historyType``: ``ConversationHistory`` = on (also the
   default), ``NoHistory`` = off). Its own instructions live in the agent it calls
-  (``botSchemaName``); they are linked when that agent's files are linted too.
+  (``botSchemaName``); they are linked when that agent's files are linted too;
+- connected agent of the newer layouts: ``kind: ConnectedAgentTool`` (``_cs_tools``);
+- external agent: ``TaskDialog`` with ``InvokeExternalAgentTaskAction`` over the Activity or
+  Agent-to-Agent protocol (``_cs_tools``); over MCP it is a tool, not an agent.
 
 Copilot Studio has no explicit mode: an agent whose instructions forbid messaging the user is silent;
 one whose outputs are silent-shaped (``findings`` without ``interactionSummary``) is silent too, so

@@ -1,4 +1,4 @@
-"""Load this SDK's YAML configs (DESIGN.md section 4) into the neutral model, with lines.
+"""Load this SDK's YAML configs (docs/agents.md) into the neutral model, with lines.
 
 The schema is the runtime's own (``subagents.config``'s pydantic models), so the linter reports as
 invalid exactly what the runtime would refuse, but every problem becomes one HC100 finding with its

@@ -1,8 +1,8 @@
 """Render a lint report as text (``file:line:col: ID ...``, as ruff prints), JSON, SARIF 2.1.0 for
 code scanning, or GitHub Actions annotations.
 
-All three read the same rule registry, so ids, names, severities and descriptions agree. JSON has
-the shape of DESIGN.md section 7::
+All four read the same rule registry, so ids, names, severities and descriptions agree. JSON has
+the documented shape (docs/lint.md)::
 
     {"version": 1,
      "findings": [{"id", "name", "severity", "agent", "file", "line", "message"}],
@@ -40,7 +40,7 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO:
 
 
 def report_dict(report: LintReport) -> dict[str, Any]:
-    """The report as the JSON document of DESIGN.md section 7."""
+    """The report as the documented JSON document (docs/lint.md)."""
     return {
         "version": 1,
         "findings": [
