@@ -73,9 +73,11 @@ def lint_command(
 ) -> None:
     """Check agent configs for the design faults that cause duplicate messages.
 
-    PATH may be this SDK's YAML config, a Copilot Studio workspace folder (agent.mcs.yml), an
-    exported solution folder (botcomponents/), a single .mcs.yml or component file, or a folder
-    holding several of them. Exit codes: 0 no errors, 1 errors found, 2 usage error.
+    PATH may be this SDK's YAML config, a Copilot Studio workspace folder (agent.mcs.yml, or the
+    newer layout's settings.mcs.yml), an exported solution folder (botcomponents/, bots/), a
+    botdefinition.json, a single .mcs.yml or component file, or a folder holding several of them;
+    a path where nothing is recognised is an error (HC101). Colour follows the terminal and
+    NO_COLOR. Exit codes: 0 no errors, 1 errors found, 2 usage error.
     """
     missing = [p for p in paths if not p.exists()]
     for path in missing:
