@@ -246,12 +246,15 @@ def forbids_user_messages(text: str) -> bool:
 
 _ADDRESS = re.compile(
     r"\b(?P<verb>(?:tell|inform|notify|update|remind|advise|warn|greet|thank|ask|show|message"
-    r"|contact|email|answer|guide|walk|congratulate|reassure|prompt|let|give|send|offer|pass|pay)"
-    r"(?:s|ing)?)\s+"
+    r"|contact|email|answer|guide|walk|congratulate|reassure|prompt|let|give|send|offer|pass|pay"
+    r"|provide|supply)(?:s|ing)?)\s+(?:"
     + _USER
+    # "tell them the balance": in instructions, "them" after these verbs is the user.
+    + r"|them\b(?!\s+apart))"
     + r"|\b(?P<verb2>(?:explain|present|give|send|reply|replie|respond|describe|display|provide"
     r"|offer|communicate|say|write|report|repeat|summari[sz]e|confirm|share|relay|deliver|show"
-    r"|talk|speak|apologi[sz]e|read)\w*)\b(?:\s+[\w'$.%/-]+){0,8}?\s+(?:to|with|for)\s+" + _USER
+    r"|talk|speak|apologi[sz]e|read|clarify|check|discuss|verify|review|agree)\w*)\b"
+    r"(?:\s+[\w'$.%/-]+){0,8}?\s+(?:to|with|for)\s+" + _USER
 )
 _IMPERATIVE_LEAD = re.compile(
     r"^(?:(?:please|always|then|first|finally|also|now|and|so|politely|clearly|briefly|kindly"
@@ -287,7 +290,7 @@ def _addresses(clause: str) -> bool:
         if _IMPERATIVE_LEAD.match(lead) or (
             # "if it does not have enough funds tell the customer": a condition, then the
             # imperative (a base-form verb; "when the parent tells the user" is not one).
-            _CONDITIONAL_HEAD.match(lead) and not verb.endswith("s")
+            _CONDITIONAL_HEAD.match(lead) and not verb.endswith(("s", "ed", "ing"))
         ):
             return True
     return False
