@@ -1,18 +1,16 @@
-"""Reading config files and walking folders without being tripped by what is in them.
+"""Reading config files without being tripped by what is in them.
 
 Every file the linter reads goes through :func:`read_config`, so a huge file, a UTF-16 export, a
-binary file or bytes that are not UTF-8 each give one clear HC100 message instead of a traceback or
-an empty read. :func:`walk` lists a folder tree once, following symlinked folders only into places
-it has not been (a symlink loop ends there).
+binary file, a named pipe or bytes that are not UTF-8 each give one clear HC100 message instead of
+a traceback, a hang or an empty read.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+import stat
 from pathlib import Path
 
-__all__ = ["MAX_BYTES", "UnreadableFileError", "read_config", "walk"]
+__all__ = ["MAX_BYTES", "UnreadableFileError", "read_config"]
 
 MAX_BYTES = 4 * 1024 * 1024
 """Largest file read (4 MiB); agent configs and ``botdefinition.json`` caches are far smaller."""
@@ -36,11 +34,15 @@ def read_config(path: Path) -> str:
     """The text of a config file (UTF-8, a byte-order mark dropped).
 
     Raises:
-        UnreadableFileError: when the file cannot be read, is over :data:`MAX_BYTES`, is UTF-16 or
-            UTF-32, holds NUL bytes or is not valid UTF-8.
+        UnreadableFileError: when the file cannot be read, is not a regular file (a pipe would
+            block), is over :data:`MAX_BYTES`, is UTF-16 or UTF-32, holds NUL bytes or is not
+            valid UTF-8.
     """
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFileError("not a regular file (a pipe or a device)")
+        size = info.st_size
         if size > MAX_BYTES:
             raise UnreadableFileError(
                 f"the file is {size / 1024 / 1024:.1f} MiB, over the {MAX_BYTES // 1024 // 1024} "
@@ -69,32 +71,3 @@ def read_config(path: Path) -> str:
             line=data.count(b"\n", 0, exc.start) + 1,
         ) from None
     return text.removeprefix("\ufeff")
-
-
-def walk(root: Path, *, skip: frozenset[str]) -> Iterator[tuple[Path, list[os.DirEntry[str]]]]:
-    """Each folder under ``root`` (itself first) with its entries sorted by name.
-
-    Hidden folders and folders named in ``skip`` are not entered; a symlinked folder is entered
-    only when its real path has not been seen, so symlink loops end.
-    """
-    seen: set[str] = set()
-    stack = [root]
-    while stack:
-        folder = stack.pop()
-        try:
-            real = os.path.realpath(folder)
-            if real in seen:
-                continue
-            seen.add(real)
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue
-        yield folder, entries
-        for entry in reversed(entries):
-            if entry.name.startswith(".") or entry.name in skip:
-                continue
-            try:
-                if entry.is_dir():
-                    stack.append(Path(entry.path))
-            except OSError:
-                continue

@@ -87,3 +87,10 @@ def test_a_symlink_loop_is_walked_once(write: Writer, tmp_path: Path) -> None:
     report = lint_paths([tmp_path / "repo"])
     assert report.files == 1
     assert report.findings == ()
+
+
+def test_a_named_pipe_does_not_block(write: Writer, tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.yaml")
+    findings = lint_paths([tmp_path / "pipe.yaml"]).findings
+    assert ids(findings) == ["HC100"]
+    assert "not a regular file" in findings[0].message
