@@ -191,3 +191,29 @@ def test_hc101_survives_select_unless_ignored(write: Writer, tmp_path: Path) -> 
 def test_the_same_folder_twice_is_linted_once() -> None:
     report = lint_paths([NEWER / "workspaces", NEWER / "workspaces"])
     assert "HC101" not in ids(report.findings)
+
+
+def test_a_connected_agent_tool_under_an_action_folder_is_read(
+    write: Writer, tmp_path: Path
+) -> None:
+    # Some newer exports name the component <bot>.action.<child>; its kind decides.
+    folder = "export/botcomponents/cr9_Desk.action.cr9_Child_x1Y"
+    write(f"{folder}/data", "kind: ConnectedAgentTool\nbotSchemaName: cr9_Child\n")
+    write(
+        f"{folder}/botcomponent.xml",
+        "<botcomponent>\n  <description>Answers questions about &amp; around leave.</description>\n"
+        "  <name>Leave agent</name>\n</botcomponent>\n",
+    )
+    write(
+        "export/bots/cr9_Desk/configuration.json",
+        '{"agentSettings": {"instructions": "Check the answered output of each agent."}}',
+    )
+    findings = lint_paths([tmp_path / "export"]).findings
+    assert {(f.agent, f.id) for f in findings} == {
+        ("Leave agent", "HC001"),
+        ("Leave agent", "HC004"),
+        ("Leave agent", "HC009"),
+    }
+    hint = next(f for f in findings if f.id == "HC009")
+    assert hint.file.endswith("botcomponent.xml")
+    assert hint.line == 2
