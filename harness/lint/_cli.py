@@ -12,7 +12,7 @@ from harness.exceptions import UsageError
 from harness.lint._engine import lint_paths
 from harness.lint.fix import fix_paths
 from harness.lint.model import LintReport
-from harness.lint.reporters import render_json, render_sarif, render_text
+from harness.lint.reporters import render_github, render_json, render_sarif, render_text
 from harness.lint.settings import find_pyproject, load_settings
 
 __all__ = ["lint_command"]
@@ -28,10 +28,10 @@ def _fail(ctx: click.Context, message: str) -> None:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json", "sarif"]),
+    type=click.Choice(["text", "json", "sarif", "github"]),
     default="text",
     show_default=True,
-    help="Output format.",
+    help="Output format (github: GitHub Actions annotations).",
 )
 @click.option(
     "--select",
@@ -73,9 +73,11 @@ def lint_command(
 ) -> None:
     """Check agent configs for the design faults that cause duplicate messages.
 
-    PATH may be this SDK's YAML config, a Copilot Studio workspace folder (agent.mcs.yml), an
-    exported solution folder (botcomponents/), a single .mcs.yml or component file, or a folder
-    holding several of them. Exit codes: 0 no errors, 1 errors found, 2 usage error.
+    PATH may be this SDK's YAML config, a Copilot Studio workspace folder (agent.mcs.yml, or the
+    newer layout's settings.mcs.yml), an exported solution folder (botcomponents/, bots/), a
+    botdefinition.json, a single .mcs.yml or component file, or a folder holding several of them;
+    a path where nothing is recognised is an error (HC101). Colour follows the terminal and
+    NO_COLOR. Exit codes: 0 no errors, 1 errors found, 2 usage error.
     """
     missing = [p for p in paths if not p.exists()]
     for path in missing:
@@ -120,6 +122,8 @@ def _write(report: LintReport, output_format: str, output: Path | None) -> None:
         text = render_json(report)
     elif output_format == "sarif":
         text = render_sarif(report)
+    elif output_format == "github":
+        text = render_github(report)
     else:
         if output is None:
             render_text(report, file=sys.stdout)

@@ -1,9 +1,11 @@
 """Find the configs under the given paths, load them, link them, check them, report.
 
-A path may be a file (this SDK's YAML, a ``.mcs.yml`` file, a solution component's ``data``), a
-Copilot Studio workspace folder (it holds ``agent.mcs.yml``), a solution folder (it holds
-``botcomponents``), or any folder holding several of them, searched recursively (hidden folders,
-virtualenvs and ``node_modules`` skipped). In a folder search, a ``.yaml`` / ``.yml`` file counts
+A path may be a file (this SDK's YAML, a ``.mcs.yml`` file, a solution component's ``data``, a
+``botdefinition.json``), a Copilot Studio workspace folder (it holds ``agent.mcs.yml``, or the newer
+layout's ``settings.mcs.yml``), a solution folder (it holds ``botcomponents`` or ``bots``), or any
+folder holding several of them, searched recursively (hidden folders, virtualenvs and
+``node_modules`` skipped; each real folder once, so symlink loops end). A path under which nothing
+is recognised becomes one HC101 finding. In a folder search, a ``.yaml`` / ``.yml`` file counts
 as a config only when it has a top-level ``parent:`` or ``subagents:`` key, so scenario files and CI
 workflows are left alone.
 """
@@ -17,9 +19,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness.exceptions import UsageError
+from harness.lint._files import UnreadableFileError, read_config
+from harness.lint._tools import forget_tools
 from harness.lint._yaml import YamlSyntaxError, load_yaml
-from harness.lint.load_copilot import (
-    infer_mode,
+from harness.lint.load_copilot import infer_mode
+from harness.lint.load_layouts import (
+    AGENT_MARKERS,
+    is_cli_workspace,
+    load_bot_definition,
     load_component_file,
     load_solution,
     load_workspace,
@@ -33,11 +40,18 @@ from harness.lint.model import (
     Severity,
     SubagentSpec,
 )
-from harness.lint.registry import RULES_BY_ID
-from harness.lint.rules import check_system
+from harness.lint.registry import RULES_BY_ID, check_system
 from harness.lint.settings import select_rules
 
-__all__ = ["lint_paths", "load_paths"]
+__all__ = ["LAYOUTS_LOOKED_FOR", "lint_paths", "load_paths"]
+
+LAYOUTS_LOOKED_FOR = (
+    "looked for this SDK's YAML (top-level 'parent' and 'subagents'), Copilot Studio VS Code "
+    "workspaces (agent.mcs.yml, or settings.mcs.yml of a cliagent template), exported solutions "
+    "(botcomponents/*/data, bots/*/configuration.json), .mcs.yml components and botdefinition.json "
+    "caches"
+)
+"""What HC101 says was looked for."""
 
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "variables"})
 _CONFIG_KEY = re.compile(r"^(?:parent|subagents)\s*:", re.MULTILINE)
@@ -62,8 +76,8 @@ class _Display:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_config(path)
+    except UnreadableFileError:
         return ""
 
 
@@ -73,11 +87,12 @@ def _is_solution_component(path: Path) -> bool:
 
 def _load_sdk_file(path: Path, result: LoadResult, display: _Display, *, explicit: bool) -> None:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        file = display(path)
-        result.files.add(file)
-        result.problems.append((file, None, None, f"cannot read the file: {exc}"))
+        text = read_config(path)
+    except UnreadableFileError as exc:
+        if explicit or exc.line is not None:
+            file = display(path)
+            result.files.add(file)
+            result.problems.append((file, exc.line, None, exc.problem))
         return
     if not explicit and not _CONFIG_KEY.search(text):
         return
@@ -109,6 +124,8 @@ def _load_file(path: Path, result: LoadResult, display: _Display) -> None:
     name = path.name
     if _is_solution_component(path) or name.endswith(_MCS_SUFFIXES):
         load_component_file(path, result, display)
+    elif name == "botdefinition.json":
+        load_bot_definition(path, result, display)
     elif name.endswith(_YAML_SUFFIXES):
         _load_sdk_file(path, result, display, explicit=True)
     else:
@@ -120,13 +137,20 @@ def _load_file(path: Path, result: LoadResult, display: _Display) -> None:
                 None,
                 None,
                 "not a file the linter reads: give a .yaml / .yml config, a .mcs.yml file, a "
-                "solution component's data file, or a folder",
+                "solution component's data file, a botdefinition.json, or a folder",
             )
         )
 
 
-def _load_dir(root: Path, result: LoadResult, display: _Display) -> None:
-    if (root / "botcomponents").is_dir():
+def _load_dir(root: Path, result: LoadResult, display: _Display, seen: set[str]) -> None:
+    try:
+        real = os.path.realpath(root)
+    except OSError:
+        return
+    if real in seen:  # a symlink loop, or a folder reached twice
+        return
+    seen.add(real)
+    if (root / "botcomponents").is_dir() or (root / "bots").is_dir():
         load_solution(root, result, display)
         return
     if root.name == "botcomponents":
@@ -139,6 +163,12 @@ def _load_dir(root: Path, result: LoadResult, display: _Display) -> None:
         else:
             load_workspace(root, result, display)
         return
+    if (root / "settings.mcs.yml").is_file() and is_cli_workspace(root):
+        load_workspace(root, result, display)
+        return
+    if (root / "botdefinition.json").is_file():
+        load_bot_definition(root / "botdefinition.json", result, display)
+        return
     stray: list[Path] = []
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
@@ -149,19 +179,20 @@ def _load_dir(root: Path, result: LoadResult, display: _Display) -> None:
         if entry.name.startswith("."):
             continue
         path = Path(entry.path)
-        if entry.is_dir():
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        if is_dir:
             if entry.name not in _SKIP_DIRS:
-                _load_dir(path, result, display)
+                _load_dir(path, result, display, seen)
         elif entry.name.endswith(_MCS_SUFFIXES):
             stray.append(path)
         elif entry.name.endswith(_YAML_SUFFIXES):
             _load_sdk_file(path, result, display, explicit=False)
     for path in stray:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "AgentDialog" in text or "InvokeConnectedAgentTaskAction" in text:
+        text = _read(path)
+        if any(marker in text for marker in AGENT_MARKERS):
             load_component_file(path, result, display)
 
 
@@ -203,11 +234,18 @@ def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
     display = _Display()
     result = LoadResult()
+    seen: set[str] = set()
+    forget_tools()
     for path in targets:
+        if path.is_dir() and os.path.realpath(path) in seen:
+            continue
+        before = (len(result.systems), len(result.problems))
         if path.is_dir():
-            _load_dir(path, result, display)
+            _load_dir(path, result, display, seen)
         else:
             _load_file(path, result, display)
+        if (len(result.systems), len(result.problems)) == before:
+            result.unrecognised.append(display(path))
     result.systems[:] = _link_connected(result.systems)
     return result
 
@@ -269,6 +307,19 @@ def lint_paths(
                 file=file,
                 line=line,
                 message=message,
+            )
+        )
+    rule = RULES_BY_ID["HC101"]
+    for path in result.unrecognised:
+        keep(
+            Finding(
+                id=rule.id,
+                name=rule.name,
+                severity=rule.severity,
+                agent=None,
+                file=path,
+                line=None,
+                message=f"no agent config recognised here: {LAYOUTS_LOOKED_FOR}",
             )
         )
     agents = 0

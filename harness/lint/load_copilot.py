@@ -1,6 +1,7 @@
-"""Load Copilot Studio agents into the neutral model: workspaces, exported solutions, single files.
+"""Read one Copilot Studio component into the neutral model (``Reader``); the layouts that say which
+file holds which component are in ``load_layouts``.
 
-Mapping (DESIGN.md section 7, NOTES.md):
+Mapping:
 
 - parent: ``kind: GptComponentMetadata`` (``instructions``);
 - child agent: ``kind: AgentDialog`` (routing text in ``beginDialog.description``, instructions in
@@ -10,7 +11,10 @@ Mapping (DESIGN.md section 7, NOTES.md):
   (``modelDisplayName``, ``modelDescription``, ``inputs[]`` / ``outputs[]``, ``action.inputType`` /
   ``action.outputType``, history in ``action.historyType``: ``ConversationHistory`` = on (also the
   default), ``NoHistory`` = off). Its own instructions live in the agent it calls
-  (``botSchemaName``); they are linked when that agent's files are linted too.
+  (``botSchemaName``); they are linked when that agent's files are linted too;
+- connected agent of the newer layouts: ``kind: ConnectedAgentTool`` (``_cs_tools``);
+- external agent: ``TaskDialog`` with ``InvokeExternalAgentTaskAction`` over the Activity or
+  Agent-to-Agent protocol (``_cs_tools``); over MCP it is a tool, not an agent.
 
 Copilot Studio has no explicit mode: an agent whose instructions forbid messaging the user is silent;
 one whose outputs are silent-shaped (``findings`` without ``interactionSummary``) is silent too, so
@@ -21,11 +25,16 @@ system topics cost nothing.
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 
+from harness.lint._cs_tools import (
+    AGENT_PROTOCOLS,
+    connected_tool_spec,
+    external_agent_spec,
+    kind_of,
+)
+from harness.lint._files import UnreadableFileError, read_config
 from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, load_yaml
 from harness.lint.model import (
     AgentSystem,
@@ -40,17 +49,14 @@ from harness.lint.model import (
 from harness.lint.phrases import forbids_user_messages
 from subagents.contract import Kind, Mode
 
-__all__ = ["infer_mode", "load_component_file", "load_solution", "load_workspace"]
+__all__ = ["Display", "Reader", "infer_mode"]
 
 Display = Callable[[Path], str]
 
-_AGENT_MARKERS = ("AgentDialog", "InvokeConnectedAgentTaskAction", "GptComponentMetadata")
-_SKIP_DIRS = frozenset({"variables", "knowledge", "node_modules", "__pycache__"})
 _COMPONENT_KINDS = frozenset(
-    {"GptComponentMetadata", "AgentDialog", "TaskDialog", "AdaptiveDialog"}
+    {"GptComponentMetadata", "AgentDialog", "TaskDialog", "AdaptiveDialog", "ConnectedAgentTool"}
 )
 _HISTORY_KINDS = frozenset({"ConversationHistory", "NoHistory"})
-_SCHEMA_NAME = re.compile(r"^schemaName:\s*['\"]?([^\s'\"#]+)", re.MULTILINE)
 
 
 def infer_mode(
@@ -65,7 +71,7 @@ def infer_mode(
     return Mode.DIRECT, "default"
 
 
-class _Reader:
+class Reader:
     """Reads components and records what it found, for one system."""
 
     def __init__(self, result: LoadResult, display: Display) -> None:
@@ -79,7 +85,13 @@ class _Reader:
         self.result.problems.append((file, line, agent, message))
 
     def read(
-        self, path: Path, *, name: str, role: str | None = None, text: str | None = None
+        self,
+        path: Path,
+        *,
+        name: str,
+        role: str | None = None,
+        text: str | None = None,
+        description: TextField | None = None,
     ) -> None:
         """Parse one component file and add what it defines.
 
@@ -89,29 +101,45 @@ class _Reader:
             role: what the file's place says it must be: ``parent``, ``child``, ``connected``, or
                 ``agent`` (a parent or a child); None accepts anything and ignores non-agents.
             text: the file's text, when already read.
+            description: the routing description kept outside the file (a solution component's
+                ``botcomponent.xml``), for a ``ConnectedAgentTool``.
         """
         file = self.display(path)
         self.files.append(file)
         self.result.files.add(file)
         try:
             if text is None:
-                text = path.read_text(encoding="utf-8")
+                text = read_config(path)
             data = load_yaml(text)
         except YamlSyntaxError as exc:
             self.problem(file, exc.line, None, f"invalid YAML: {exc.problem}")
             return
-        except (OSError, UnicodeDecodeError) as exc:
-            self.problem(file, None, None, f"cannot read the file: {exc}")
+        except UnreadableFileError as exc:
+            self.problem(file, exc.line, None, exc.problem)
             return
+        self.component(data, file=file, name=name, role=role, description=description)
+
+    def component(
+        self,
+        data: object,
+        *,
+        file: str,
+        name: str,
+        role: str | None,
+        description: TextField | None = None,
+    ) -> None:
+        """Add what one parsed component defines (see :meth:`read`)."""
         if not isinstance(data, LMap):
             if role is not None:
                 self.problem(file, 1, None, "a Copilot Studio component must be a YAML mapping")
             return
         kind = data.get("kind")
+        if kind is None and role == "parent" and "instructions" in data:
+            kind = "GptComponentMetadata"  # a workspace's agent.mcs.yml may leave it out
         expected = {
             "parent": "GptComponentMetadata",
             "child": "AgentDialog",
-            "connected": "TaskDialog",
+            "connected": "TaskDialog or ConnectedAgentTool",
             "agent": "GptComponentMetadata or AgentDialog",
         }.get(role or "")
         if expected is not None and kind not in expected.split(" or "):
@@ -126,6 +154,34 @@ class _Reader:
             self._child(data, file, name)
         elif kind == "TaskDialog":
             self._task(data, file, name, must_be_agent=role == "connected")
+        elif kind == "ConnectedAgentTool":
+            self._connected_tool(data, file, name, description)
+
+    def _connected_tool(
+        self, data: LMap, file: str, name: str, description: TextField | None
+    ) -> None:
+        metadata = data.get("mcs.metadata")
+        if isinstance(metadata, LMap):
+            display_name = metadata.get("componentName")
+            if isinstance(display_name, str) and display_name.strip():
+                name = display_name.strip()
+            if description is None:
+                description = _text(self, metadata, "description", file, name)
+        spec = connected_tool_spec(data, file=file, name=name, description=description)
+        if spec.target is None:
+            self.problem(file, data.line, name, "botSchemaName: required (the agent to call)")
+        self.subagents.append(spec)
+
+    def settings_parent(self, instructions: TextField | None, *, name: str, file: str) -> None:
+        """The parent of the newer layouts, whose instructions are in ``agentSettings``."""
+        if self.parent is not None:
+            return
+        self.parent = ParentSpec(
+            name=name,
+            instructions=instructions or TextField(text="", file=file, line=1),
+            file=file,
+            line=1,
+        )
 
     # -- components -----------------------------------------------------------------------
 
@@ -191,6 +247,16 @@ class _Reader:
 
     def _task(self, data: LMap, file: str, name: str, *, must_be_agent: bool) -> None:
         action = data.get("action")
+        if (
+            isinstance(action, LMap)
+            and action.get("kind") == "InvokeExternalAgentTaskAction"
+            and kind_of(action.get("operationDetails")) in AGENT_PROTOCOLS
+        ):
+            inputs = _task_inputs(self, data, file, name)
+            self.subagents.append(
+                external_agent_spec(data, action, file=file, name=name, inputs=inputs)
+            )
+            return
         if not isinstance(action, LMap) or action.get("kind") != "InvokeConnectedAgentTaskAction":
             if must_be_agent:
                 self.problem(
@@ -266,7 +332,7 @@ class _Reader:
 # -- field readers ----------------------------------------------------------------------------
 
 
-def _mapping(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> LMap | None:
+def _mapping(reader: Reader, node: LMap, key: str, file: str, agent: str) -> LMap | None:
     value = node.get(key)
     if value is None:
         return None
@@ -276,7 +342,7 @@ def _mapping(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> LM
     return value
 
 
-def _text(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> TextField | None:
+def _text(reader: Reader, node: LMap, key: str, file: str, agent: str) -> TextField | None:
     if key not in node:
         return None
     value = node[key]
@@ -291,7 +357,7 @@ def _text(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> TextF
     return TextField(text=value, file=file, line=line)
 
 
-def _record(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> list[IOField]:
+def _record(reader: Reader, node: LMap, key: str, file: str, agent: str) -> list[IOField]:
     record = _mapping(reader, node, key, file, agent)
     if record is None:
         return []
@@ -321,16 +387,16 @@ def _record(reader: _Reader, node: LMap, key: str, file: str, agent: str) -> lis
     return fields
 
 
-def _task_inputs(reader: _Reader, node: LMap, file: str, agent: str) -> list[IOField]:
+def _task_inputs(reader: Reader, node: LMap, file: str, agent: str) -> list[IOField]:
     return _property_list(reader, node, "inputs", file, agent, skip_kind="ManualTaskInput")
 
 
-def _task_outputs(reader: _Reader, node: LMap, file: str, agent: str) -> list[IOField]:
+def _task_outputs(reader: Reader, node: LMap, file: str, agent: str) -> list[IOField]:
     return _property_list(reader, node, "outputs", file, agent, skip_kind=None)
 
 
 def _property_list(
-    reader: _Reader, node: LMap, key: str, file: str, agent: str, *, skip_kind: str | None
+    reader: Reader, node: LMap, key: str, file: str, agent: str, *, skip_kind: str | None
 ) -> list[IOField]:
     items = node.get(key)
     if items is None:
@@ -358,7 +424,7 @@ def _property_list(
     return fields
 
 
-def _history(reader: _Reader, node: LMap, file: str, agent: str) -> bool | None:
+def _history(reader: Reader, node: LMap, file: str, agent: str) -> bool | None:
     value = node.get("historyType")
     if value is None:
         return None
@@ -394,122 +460,3 @@ def _first_line(node: LMap, keys: tuple[str, ...]) -> int | None:
         if key in node:
             return node.line_of(key)
     return None
-
-
-# -- layouts ----------------------------------------------------------------------------------
-
-
-def _walk_mcs(root: Path) -> list[Path]:
-    found: list[Path] = []
-    stack = [root]
-    while stack:
-        directory = stack.pop()
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith(".") and entry.name not in _SKIP_DIRS:
-                    stack.append(Path(entry.path))
-            elif entry.name.endswith((".mcs.yml", ".mcs.yaml")):
-                found.append(Path(entry.path))
-    return sorted(found)
-
-
-def load_workspace(root: Path, result: LoadResult, display: Display) -> None:
-    """A VS Code extension workspace: ``agent.mcs.yml``, ``agents/<Child>/agent.mcs.yml``, ...
-
-    Args:
-        root: the folder holding the parent's ``agent.mcs.yml``.
-        result: where systems and problems go.
-        display: turns a path into its display form.
-    """
-    reader = _Reader(result, display)
-    schema_name = None
-    for path in _walk_mcs(root):
-        relative = path.relative_to(root).parts
-        if relative == ("agent.mcs.yml",):
-            reader.read(path, name=root.name, role="parent")
-        elif len(relative) == 3 and relative[0] == "agents" and relative[2] == "agent.mcs.yml":
-            reader.read(path, name=relative[1], role="child")
-        elif relative == ("settings.mcs.yml",):
-            try:
-                match = _SCHEMA_NAME.search(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError):
-                match = None
-            schema_name = match.group(1) if match else None
-        else:
-            _read_if_agent(reader, path, name=_stem(path))
-    reader.system(root.name, schema_name)
-
-
-def load_solution(root: Path, result: LoadResult, display: Display) -> None:
-    """An exported solution: ``botcomponents/<prefix>.<type>.<name>/data``, one system per bot.
-
-    Args:
-        root: the folder holding ``botcomponents``.
-        result: where systems and problems go.
-        display: turns a path into its display form.
-    """
-    components = root / "botcomponents"
-    bots: dict[str, _Reader] = {}
-    try:
-        folders = sorted(e.name for e in os.scandir(components) if e.is_dir())
-    except OSError as exc:
-        result.problems.append((display(components), None, None, f"cannot read the folder: {exc}"))
-        return
-    for folder in folders:
-        data = components / folder / "data"
-        if not data.is_file():
-            continue
-        prefix, _, rest = folder.partition(".")
-        kind, _, name = rest.partition(".")
-        reader = bots.get(prefix)
-        if reader is None:
-            reader = bots[prefix] = _Reader(result, display)
-        if kind == "gpt":
-            reader.read(data, name=prefix, role="parent")
-        elif kind == "agent":
-            reader.read(data, name=name or folder, role="child")
-        elif kind == "InvokeConnectedAgentTaskAction":
-            reader.read(data, name=name or folder, role="connected")
-        else:
-            _read_if_agent(reader, data, name=name or folder)
-    for prefix, reader in bots.items():
-        reader.system(prefix, prefix)
-
-
-def load_component_file(path: Path, result: LoadResult, display: Display) -> None:
-    """One Copilot Studio file on its own (a ``.mcs.yml`` file or a solution component's ``data``)."""
-    reader = _Reader(result, display)
-    if path.name == "data":
-        folder = path.parent.name
-        prefix, _, rest = folder.partition(".")
-        kind, _, name = rest.partition(".")
-        role = {"gpt": "parent", "agent": "child", "InvokeConnectedAgentTaskAction": "connected"}
-        reader.read(path, name=prefix if kind == "gpt" else name or folder, role=role.get(kind))
-        reader.system(prefix, prefix)
-        return
-    if path.name == "agent.mcs.yml":
-        reader.read(path, name=path.parent.name, role="agent")
-    else:
-        reader.read(path, name=_stem(path))
-    reader.system(display(path), None)
-
-
-def _read_if_agent(reader: _Reader, path: Path, *, name: str) -> None:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return
-    if any(marker in text for marker in _AGENT_MARKERS):
-        reader.read(path, name=name, text=text)
-
-
-def _stem(path: Path) -> str:
-    name = path.name
-    for suffix in (".mcs.yml", ".mcs.yaml"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return path.stem

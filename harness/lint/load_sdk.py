@@ -1,18 +1,23 @@
-"""Load this SDK's YAML configs (DESIGN.md section 4) into the neutral model, with lines.
+"""Load this SDK's YAML configs (docs/agents.md) into the neutral model, with lines.
 
 The schema is the runtime's own (``subagents.config``'s pydantic models), so the linter reports as
 invalid exactly what the runtime would refuse, but every problem becomes one HC100 finding with its
-line and the rest of the file is still linted. Tool references are checked for shape only: nothing
-is imported or executed.
+line and the rest of the file is still linted. Tool references are resolved on disk (the module's
+source is parsed, never imported or executed; see ``_tools``). Unknown keys are worded as the
+runtime's loader words them: ``unknown key 'timeout_s' (did you mean 'timeout'?)``.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from typing import Any
+import types
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
+from harness.lint._tools import tool_problem
 from harness.lint._yaml import LMap, LSeq
 from harness.lint.model import (
     AgentSystem,
@@ -53,14 +58,8 @@ def system_from_sdk(data: Any, *, file: str, result: LoadResult) -> None:
         return
     for key in data:
         if key not in _TOP_KEYS:
-            problems.append(
-                (
-                    file,
-                    data.line_of(key),
-                    None,
-                    f"unknown key {key!r}; a config has only {', '.join(sorted(_TOP_KEYS))}",
-                )
-            )
+            message = _unknown_key(str(key), sorted(_TOP_KEYS))
+            problems.append((file, data.line_of(key), None, f"{key}: {message}"))
     parent = _parent(data, file, problems)
     subagents: list[SubagentSpec] = []
     raw = data.get("subagents")
@@ -108,8 +107,8 @@ def _validate(
             loc = tuple(error["loc"])
             field = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
             message = error["msg"]
-            if error["type"] == "extra_forbidden":
-                message = "unknown key"
+            if error["type"] == "extra_forbidden" and loc:
+                message = _unknown_key(str(loc[-1]), _known_keys(model, loc[:-1]))
             elif error["type"] == "missing":
                 message = "required"
             elif "input" in error and not isinstance(error["input"], dict | list):
@@ -176,16 +175,9 @@ def _subagent(
     tools = entry.get("tools")
     if isinstance(tools, LSeq):
         for i, ref in enumerate(tools):
-            if isinstance(ref, str) and ":" not in ref:
-                problems.append(
-                    (
-                        file,
-                        tools.line_of(i),
-                        name,
-                        f"{where}.tools[{i}]: {ref!r} must look like 'file.py:function' or "
-                        "'package.module:function'",
-                    )
-                )
+            problem = tool_problem(ref, config=Path(file)) if isinstance(ref, str) else None
+            if problem is not None:
+                problems.append((file, tools.line_of(i), name, f"{where}.tools[{i}]: {problem}"))
     if not valid and (
         name is None
         or kind not in ("child", "connected")
@@ -266,3 +258,41 @@ def _plain(node: Any) -> Any:
     if isinstance(node, list):
         return [_plain(v) for v in node]
     return node
+
+
+def _unknown_key(key: str, known: list[str]) -> str:
+    """The runtime loader's wording for a key the schema does not have."""
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    if close:
+        return f"unknown key {key!r} (did you mean {close[0]!r}?)"
+    if known:
+        return f"unknown key {key!r} (expected one of {', '.join(known)})"
+    return f"unknown key {key!r}"
+
+
+def _known_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The keys accepted by the model nested at ``loc`` (list items and optionals unwrapped)."""
+    current: type[BaseModel] | None = model
+    for part in loc:
+        if current is None:
+            return []
+        if isinstance(part, int):
+            continue
+        info = current.model_fields.get(str(part))
+        current = _model_in(info.annotation) if info is not None else None
+    if current is None:
+        return []
+    return sorted(
+        (info.alias or name) for name, info in current.model_fields.items() if name != "source"
+    )
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if get_origin(annotation) in (list, Union, types.UnionType):
+        for arg in get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None

@@ -18,6 +18,7 @@ __all__ = [
     "AgentSystem",
     "Finding",
     "IOField",
+    "Layout",
     "LintReport",
     "ModeSource",
     "ParentSpec",
@@ -33,6 +34,12 @@ ModeSource = Literal["config", "instructions", "outputs", "default"]
 
 SourceFormat = Literal["harness", "copilot-studio"]
 """Where an agent system was written: this SDK's YAML, or Copilot Studio files."""
+
+Layout = Literal["standard", "connected-agent-tool", "external-agent"]
+"""How a sub-agent is declared, which decides what its fixes can say: ``standard`` (this SDK's YAML,
+a Copilot Studio ``AgentDialog`` or ``TaskDialog`` with ``InvokeConnectedAgentTaskAction``, which can
+declare inputs and outputs), ``connected-agent-tool`` (the newer layout's ``kind: ConnectedAgentTool``,
+which can declare neither) or ``external-agent`` (``InvokeExternalAgentTaskAction``: inputs only)."""
 
 
 class Severity(StrEnum):
@@ -126,6 +133,8 @@ class SubagentSpec:
     ``TaskDialog`` instead of inside ``action`` (key, line)."""
     actions_line: int | None = None
     """Copilot Studio: the line of a child agent's non-empty ``beginDialog.actions``."""
+    layout: Layout = "standard"
+    """How it is declared (see ``Layout``): what its inputs and outputs can hold."""
 
     @property
     def output_keys(self) -> frozenset[str]:
@@ -201,6 +210,8 @@ class LoadResult:
     """(file, line, agent, message) of each invalid-config problem."""
     files: set[str] = field(default_factory=set)
     """Every file read."""
+    unrecognised: list[str] = field(default_factory=list)
+    """The paths given under which no agent file was recognised."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

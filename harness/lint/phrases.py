@@ -18,6 +18,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
+from functools import lru_cache
+
+from harness.text import split_sentences
 
 __all__ = [
     "OVERLAP_THRESHOLD",
@@ -28,6 +31,7 @@ __all__ = [
     "description_similarity",
     "forbids_user_messages",
     "hints_answered",
+    "user_address",
 ]
 
 OVERLAP_THRESHOLD = 0.7
@@ -42,32 +46,83 @@ _ABBREVIATIONS = re.compile(r"\b(?:i\.e\.|e\.g\.|etc\.|vs\.)")
 _NAMED_ANSWERED = re.compile(
     r"[`'\"]answered[`'\"]|\{[^}\n]*\banswered\b[^}\n]*\}|\b\w+\.answered\b"
 )
-_NAMED_SCOPE = re.compile(r"\b\w+\.scoped_?request\b")
-_SPLIT = re.compile(r"[.!?;\n]+|\s[-]\s")
+_NAMED_SCOPE = re.compile(r"\{[^}\n]*\bscoped_?request\b[^}\n]*\}|\b\w+\.scoped_?request\b")
+# Power Fx references ({System.Bot.DisplayName}, {Topic.Components...}) name a tool or a value;
+# what they say is no instruction.
+_POWER_FX = re.compile(r"\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}")
+# A quotation of three words or more is an example of what someone says, not an instruction.
+_QUOTED = re.compile(r'"[^"\n]*\s[^"\n]*\s[^"\n]*"')
+_CLAUSES = re.compile(r";|\s-\s|\n")
 _MARKUP = re.compile(r"[*`#>_\"()\[\]]+")
 
 
-def _sentences(text: str) -> Iterator[str]:
-    """Lower-cased sentences and clauses of ``text``, with markup removed."""
-    t = text.lower().translate(_TRANSLATE)
+def _reference(match: re.Match[str]) -> str:
+    # A reference to the send-message tool still names it; any other is just "ref".
+    return " sendmessagetool " if "sendmessage" in match.group() else " ref "
+
+
+@lru_cache(maxsize=8192)
+def _normalise(sentence: str) -> str:
+    t = sentence.lower().translate(_TRANSLATE)
     t = _ABBREVIATIONS.sub(" ", t)
     t = _NAMED_ANSWERED.sub(" answered output ", t)
     t = _NAMED_SCOPE.sub(" scopedrequest ", t)
     t = t.replace("scoped_request", "scopedrequest")
-    for part in _SPLIT.split(t):
-        part = _MARKUP.sub(" ", part)
-        part = " ".join(part.split()).strip(" ,:-")
-        if part:
-            yield part
+    t = _POWER_FX.sub(_reference, t)
+    t = _QUOTED.sub(" quote ", t)
+    return _ADDRESSEE.sub("user", t)
+
+
+def _tidy(part: str) -> str:
+    part = _MARKUP.sub(" ", part)
+    return " ".join(part.split()).strip(" ,:-.!?")
+
+
+def _sentences(text: str) -> tuple[str, ...]:
+    """Lower-cased sentences of ``text`` (split by :func:`harness.text.split_sentences`, which
+    keeps Power Fx ``{…}`` references and code spans whole), with markup removed."""
+    return _sentence_list(text)
+
+
+@lru_cache(maxsize=4096)
+def _sentence_list(text: str) -> tuple[str, ...]:
+    return tuple(_sentence_iter(text))
+
+
+def _sentence_iter(text: str) -> Iterator[str]:
+    for span in split_sentences(text):
+        sentence = _tidy(_normalise(span.text))
+        if sentence:
+            yield sentence
+
+
+@lru_cache(maxsize=4096)
+def _clauses(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` cut further at ``;`` and `` - `` (one instruction each)."""
+    return tuple(_clause_iter(text))
+
+
+def _clause_iter(text: str) -> Iterator[str]:
+    for span in split_sentences(text):
+        for part in _CLAUSES.split(_normalise(span.text)):
+            clause = _tidy(part)
+            if clause:
+                yield clause
 
 
 # -- shared vocabulary ------------------------------------------------------------------------
 
-_USER = (
-    r"(?:the |a |an |any |your |our |this |that )?(?:end[- ]?)?"
-    r"(?:users?|customers?|employees?|requesters?|callers?|persons?|people|humans?|visitors?"
-    r"|clients?)\b"
+# Whoever the agent serves (customer, policyholder, traveller...) is "user" once normalised, so the
+# patterns below name one addressee and stay small (compiling them is most of the import time).
+_ADDRESSEE = re.compile(
+    r"\b(?:end[- ]?)?(?:users?|customers?|employees?|requesters?|requestors?|callers?|persons?"
+    r"|people|humans?|visitors?|clients?|policy ?holders?|travell?ers?|members?|students?"
+    r"|patients?|guests?|shoppers?|buyers?|citizens?|residents?|tenants?|applicants?|candidates?"
+    r"|learners?|subscribers?|(?:account|card) ?holders?|claimants?|passengers?|consumers?"
+    r"|staff(?: members?)?|colleagues?|participants?)\b"
 )
+_USER = r"(?:the |a |an |any |your |our |this |that |each |every )?user\b"
+
 _NEG = (
     r"\b(?:do not|don't|dont|does not|doesn't|never|must not|mustn't|should not|shouldn't|shall not"
     r"|cannot|can not|can't|may not|will not|won't|are not (?:allowed|permitted|supposed) to"
@@ -97,14 +152,20 @@ _MSG = (
 )
 
 _CONDITIONAL_TAIL = re.compile(
-    r"(?:until|unless|before|without|if|when|whenever|while|after|about|regarding|concerning"
-    r"|more than|more often|other than|except|in (?!any\b|a direct\b|person\b)|using|longer"
+    r"(?:until|unless|before|without|if|when|whenever|while|after|regarding|concerning"
+    r"|about (?!(?:the |your |its )?(?:result|results|outcome|answer|findings|response|status"
+    r"|decision|it|this|that)\b)"
+    r"|more than|more often|other than|except|in (?!any\b|a direct\b|person\b|the chat\b|the conversation\b|chat\b)|using|longer"
     r"|shorter|twice|again|more\b|multiple|for (?!any\b)|outside|beyond|that|which|who|containing"
     r"|including|on (?:topics?|subjects?|matters?)|unrelated|a second|another|prematurely"
     r"|with (?!(?:the |your |any |an? )?(?:answer|response|result|results|findings|reply|replies"
     r"|it|anything|information|data|output|outputs|message|messages)\b))\b"
 )
 _CONDITIONAL_HEAD = re.compile(r"(?:if|unless|in case|only if|only when|except)\b")
+# A negation inside a condition that has not been closed by a comma: "if it does not ...".
+_IN_CONDITION = re.compile(
+    r"\b(?:if|unless|whether|when|whenever|once|until|in case|as long as)\s+[^,]*$"
+)
 
 _FORBID = re.compile(
     _NEG
@@ -130,7 +191,7 @@ _SILENT_STATEMENTS = re.compile(
     r"\s+(?:deliver|relay|present|send|communicate|give|write|provide|handle|respond|reply|talk)"
     r"(?:\s+\w+){0,4}?\s+(?:to|with)\s+" + _USER + r"|\bthe\s+(?:parent|orchestrator|calling agent)"
     r"(?:\s+agent|\s+orchestrator)?\s+(?:will\s+|alone\s+|then\s+|is responsible for\s+)?"
-    r"(?:deliver|relay|present|send|communicate|talk|speak|respond|reply)(?:s|ing)?"
+    r"(?:deliver|relay|present|send|communicat(?:e|es|ing)|talk|speak|respond|reply)(?:s|ing)?"
     r"(?:\s+\w+){0,4}?\s+(?:to|with)\s+" + _USER + r"|\b(?:you are|you're|act as|you act as)\s+"
     r"(?:a |an )?(?:silent|background|behind-the-scenes|back-end|backend|headless)\s+"
     r"|\b(?:work|operate|run|act)\s+silently\b|\bsilent mode\b"
@@ -164,11 +225,13 @@ def forbids_user_messages(text: str) -> bool:
     until you have the balance", "never send more than one message") and sentences opening with a
     condition ("if the lookup fails, do not message the user").
     """
-    for sentence in _sentences(text):
+    for sentence in _clauses(text):
         if _CONDITIONAL_HEAD.match(sentence):
             continue
         for match in _FORBID.finditer(sentence):
             tail = sentence[match.end() :].lstrip(" ,")
+            if _IN_CONDITION.search(sentence[: match.start()]):
+                continue  # "..., if it does not tell the user and you're done": a condition
             if not _CONDITIONAL_TAIL.match(tail):
                 return True
         for match in _SILENT_STATEMENTS.finditer(sentence):
@@ -179,10 +242,65 @@ def forbids_user_messages(text: str) -> bool:
     return False
 
 
+# -- telling the agent to address the user (HC016) -----------------------------------------------
+
+_ADDRESS = re.compile(
+    r"\b(?P<verb>(?:tell|inform|notify|update|remind|advise|warn|greet|thank|ask|show|message"
+    r"|contact|email|answer|guide|walk|congratulate|reassure|prompt|let|give|send|offer|pass|pay"
+    r"|provide|supply)(?:s|ing)?)\s+(?:"
+    + _USER
+    # "tell them the balance": in instructions, "them" after these verbs is the user.
+    + r"|them\b(?!\s+apart))"
+    + r"|\b(?P<verb2>(?:explain|present|give|send|reply|replie|respond|describe|display|provide"
+    r"|offer|communicate|say|write|report|repeat|summari[sz]e|confirm|share|relay|deliver|show"
+    r"|talk|speak|apologi[sz]e|read|clarify|check|discuss|verify|review|agree)\w*)\b"
+    r"(?:\s+[\w'$.%/-]+){0,8}?\s+(?:to|with|for)\s+" + _USER
+)
+_IMPERATIVE_LEAD = re.compile(
+    r"^(?:(?:please|always|then|first|finally|also|now|and|so|politely|clearly|briefly|kindly"
+    r"|next|afterwards|after that|immediately|directly|you|should|must|will|can|need to|have to"
+    r"|make sure to|make sure you|be sure to|remember to|try to|step|\d+)\s+)*$"
+)
+_LEAD_CUT = re.compile(r".*(?:,|\band\b|\bthen\b|:)\s*")
+
+
+def user_address(text: str) -> str | None:
+    """The first sentence of ``text`` that tells the agent to address the user, or None.
+
+    Recognised: imperatives whose object is the user, with any addressee ("explain the score to
+    the customer", "tell the employee the balance", "let the traveller know", "reply to the
+    policyholder"), also after a condition ("if the lookup fails, tell the user"). Not recognised:
+    prohibitions ("do not tell the user"), someone else speaking ("the parent will tell the
+    user"), the user as the subject ("when the user tells you their ID") and quoted examples.
+    """
+    for span in split_sentences(text):
+        for part in _CLAUSES.split(_normalise(span.text)):
+            clause = _tidy(part)
+            if clause and _addresses(clause):
+                return " ".join(span.text.split()).rstrip(".")
+    return None
+
+
+def _addresses(clause: str) -> bool:
+    for match in _ADDRESS.finditer(clause):
+        verb = match.group("verb") or match.group("verb2") or ""
+        if verb.startswith("let") and " know" not in clause[match.end() : match.end() + 6]:
+            continue
+        lead = _LEAD_CUT.sub("", clause[: match.start()])
+        if _IMPERATIVE_LEAD.match(lead) or (
+            # "if it does not have enough funds tell the customer": a condition, then the
+            # imperative (a base-form verb; "when the parent tells the user" is not one).
+            _CONDITIONAL_HEAD.match(lead) and not verb.endswith(("s", "ed", "ing"))
+        ):
+            return True
+    return False
+
+
 # -- answered ---------------------------------------------------------------------------------
 
 _ANSWERED_NAMED = re.compile(
-    r"\banswered\s+(?:output|flag|field|variable|value|property|parameter|result|boolean|bool)s?\b"
+    r"\bsets?\s+(?:its\s+|the\s+)?answered\s+(?:output\s+)?to\s+(?:true|false)\b"
+    r"|\banswered\s+(?:output|flag|field|variable|value|property|parameter|result|boolean|bool)s?\b"
     r"|\banswered\s*(?:=|==|:|is|equals|was|returns?|comes back|set to|is set to|comes back as)\s*"
     r"(?:true|false|yes|no)\b"
     r"|\b(?:check|read|look at|inspect|examine|consult|verify|evaluate|review|test)(?:s|ing)?\s+"

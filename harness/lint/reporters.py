@@ -1,7 +1,8 @@
-"""Render a lint report as text (grouped per file), JSON, or SARIF 2.1.0 for code scanning.
+"""Render a lint report as text (``file:line:col: ID ...``, as ruff prints), JSON, SARIF 2.1.0 for
+code scanning, or GitHub Actions annotations.
 
-All three read the same rule registry, so ids, names, severities and descriptions agree. JSON has
-the shape of DESIGN.md section 7::
+All four read the same rule registry, so ids, names, severities and descriptions agree. JSON has
+the documented shape (docs/lint.md)::
 
     {"version": 1,
      "findings": [{"id", "name", "severity", "agent", "file", "line", "message"}],
@@ -11,8 +12,8 @@ the shape of DESIGN.md section 7::
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
-from itertools import groupby
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
@@ -21,7 +22,14 @@ from harness._version import __version__
 from harness.lint.model import LintReport, Severity
 from harness.lint.registry import RULES
 
-__all__ = ["INFORMATION_URI", "render_json", "render_sarif", "render_text", "report_dict"]
+__all__ = [
+    "INFORMATION_URI",
+    "render_github",
+    "render_json",
+    "render_sarif",
+    "render_text",
+    "report_dict",
+]
 
 INFORMATION_URI = "https://pypi.org/project/connected-agent-harness/"
 """Where SARIF viewers send users for the tool's documentation."""
@@ -32,7 +40,7 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO:
 
 
 def report_dict(report: LintReport) -> dict[str, Any]:
-    """The report as the JSON document of DESIGN.md section 7."""
+    """The report as the documented JSON document (docs/lint.md)."""
     return {
         "version": 1,
         "findings": [
@@ -128,41 +136,43 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _text_lines(report: LintReport) -> Iterator[tuple[str, list[tuple[str, str]]]]:
-    """(kind, [(text, style)...]) lines; kept apart from rich so the layout is testable."""
-    for file, findings in groupby(report.findings, key=lambda f: f.file):
-        yield "file", [(file, "bold underline")]
-        for f in findings:
-            where = f"{f.line:>5}" if f.line else "    -"
-            agent = f"[{f.agent}] " if f.agent else ""
-            yield (
-                "finding",
-                [
-                    (f"{where}  ", "dim"),
-                    (f"{f.severity.value:<7}  ", _STYLE[f.severity]),
-                    (f"{f.id} ", "bold cyan"),
-                    (f"{f.name}  ", "cyan"),
-                    (agent, "magenta"),
-                    (f.message, ""),
-                ],
-            )
-        yield "blank", []
+def _summary(report: LintReport) -> tuple[str, str]:
+    """The closing line and its style."""
     scope = f"{_plural(report.files, 'file')}, {_plural(report.agents, 'agent')}"
+    if not report.findings:
+        return f"All checks passed ({scope}).", "bold green"
+    others = len(report.findings) - report.errors - report.warnings
+    parts = [_plural(report.errors, "error"), _plural(report.warnings, "warning")]
+    if others:
+        parts.append(_plural(others, "note"))
+    return f"Found {', '.join(parts)} ({scope}).", "bold red" if report.errors else "yellow"
+
+
+def _text_lines(report: LintReport) -> Iterator[list[tuple[str, str]]]:
+    """One line per finding, ``file:line:col: ID severity [agent] message`` (as ruff prints),
+    then the summary; kept apart from rich so the layout is testable. Columns are not tracked:
+    always 1."""
+    for f in report.findings:
+        yield [
+            (f.file, "bold"),
+            (f":{f.line or 1}:1:", "dim"),
+            (" ", ""),
+            (f.id, "bold cyan"),
+            (" ", ""),
+            (f.severity.value, _STYLE[f.severity]),
+            (" ", ""),
+            (f"[{f.agent}] " if f.agent else "", "magenta"),
+            (f.message, ""),
+        ]
     if report.findings:
-        others = len(report.findings) - report.errors - report.warnings
-        parts = [_plural(report.errors, "error"), _plural(report.warnings, "warning")]
-        if others:
-            parts.append(_plural(others, "note"))
-        style = "bold red" if report.errors else "yellow"
-        yield "summary", [(f"Found {', '.join(parts)} ({scope}).", style)]
-    else:
-        yield "summary", [(f"All checks passed ({scope}).", "bold green")]
+        yield []
+    yield [_summary(report)]
 
 
 def render_text(
     report: LintReport, *, file: IO[str] | None = None, color: bool | None = None
 ) -> str:
-    """Write the report grouped per file, with line numbers, in colour on a terminal.
+    """Write the report one finding per line, in colour on a terminal unless ``NO_COLOR`` is set.
 
     Args:
         report: the report.
@@ -172,9 +182,11 @@ def render_text(
     Returns:
         The plain text (without colour codes).
     """
-    plain = "\n".join("".join(text for text, _ in parts) for _, parts in _text_lines(report)) + "\n"
+    plain = "\n".join("".join(text for text, _ in parts) for parts in _text_lines(report)) + "\n"
     if file is None:
         return plain
+    if color is None and os.environ.get("NO_COLOR"):
+        color = False  # https://no-color.org
     from rich.console import Console
     from rich.text import Text
 
@@ -186,6 +198,39 @@ def render_text(
         highlight=False,
         emoji=False,
     )
-    for _, parts in _text_lines(report):
+    for parts in _text_lines(report):
         console.print(Text.assemble(*parts))
     return plain
+
+
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(report: LintReport) -> str:
+    """The report as GitHub Actions workflow commands: one annotation per finding, then the summary.
+
+    ``::error file=F,line=L,col=1,title=ID name::[agent] message`` (``warning`` and ``notice``
+    for the other severities), escaped as the Actions toolkit escapes them, so findings show on
+    the pull request's lines without uploading anything.
+    """
+    lines = []
+    for f in report.findings:
+        properties = [f"file={_escape_property(f.file)}"]
+        if f.line:
+            properties += [f"line={f.line}", "col=1"]
+        properties.append(f"title={_escape_property(f'{f.id} {f.name}')}")
+        agent = f"[{f.agent}] " if f.agent else ""
+        lines.append(
+            f"::{_GITHUB_LEVEL[f.severity]} {','.join(properties)}::"
+            f"{_escape_data(agent + f.message)}"
+        )
+    lines.append(_summary(report)[0])
+    return "\n".join(lines) + "\n"

@@ -9,8 +9,8 @@ As ruff does, rules are picked by id (``HC004``), by id prefix (``HC00``), by na
     severity = {HC009 = "error"}     # error | warning | info | off
     HC011 = "error"                  # the same, one rule per key
 
-HC100 (invalid-config) is always reported unless it is ignored by name, id or prefix: a broken
-file must not pass CI because of a ``--select``.
+HC100 (invalid-config) and HC101 (nothing-recognised) are always reported unless ignored by name,
+id or prefix: a broken file or an empty path must not pass CI because of a ``--select``.
 """
 
 from __future__ import annotations
@@ -89,8 +89,7 @@ def select_rules(
     for code in _split(ignore or ()):
         ignored |= _expand(code)
     enabled = chosen - ignored
-    if "HC100" not in ignored:
-        enabled.add("HC100")
+    enabled |= {"HC100", "HC101"} - ignored
     return frozenset(enabled)
 
 

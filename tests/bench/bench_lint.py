@@ -75,12 +75,20 @@ def _parent(name: str) -> str:
     )
 
 
+def _write_tools(folder: Path, count: int) -> None:
+    """The tools the configs name, so every reference resolves (the linter parses, never imports)."""
+    body = "".join(f"def lookup_{i}() -> str:\n    return 'ok'\n\n\n" for i in range(count))
+    (folder / "tools.py").write_text(body)
+
+
 def write_many_files(folder: Path, count: int) -> None:
+    _write_tools(folder, count)
     for i in range(count):
         (folder / f"bot_{i:04d}.yaml").write_text(_parent(f"bot_{i}") + _agent(i, "  "))
 
 
 def write_one_file(folder: Path, count: int) -> None:
+    _write_tools(folder, count)
     body = "".join(_agent(i, "  ") for i in range(count))
     (folder / "big.yaml").write_text(_parent("big") + body)
 

@@ -6,7 +6,7 @@ import pytest
 
 import harness.lint
 from harness.exceptions import UsageError
-from harness.lint import RULES, RULES_BY_ID, Severity, lint_paths
+from harness.lint import RULES, RULES_BY_ID, Rule, Severity, lint_paths
 from tests.lint.conftest import LINT, Writer, ids
 
 BROKEN = LINT / "broken"
@@ -19,12 +19,20 @@ def test_public_names_are_exported() -> None:
 
 
 def test_registry_has_every_documented_rule_once() -> None:
-    expected = [f"HC{n:03d}" for n in range(1, 16)] + ["HC100"]
+    expected = [f"HC{n:03d}" for n in range(1, 17)] + ["HC100", "HC101"]
     assert [rule.id for rule in RULES] == expected
     assert len({rule.name for rule in RULES}) == len(RULES)
     assert RULES_BY_ID["HC013"].name == "overlapping-descriptions"
     assert RULES_BY_ID["HC013"].severity is Severity.WARNING
-    assert all(rule.summary and rule.help for rule in RULES)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.id)
+def test_each_rule_is_one_documented_object(rule: Rule) -> None:
+    assert type(rule).__doc__ and len(rule.rationale) > 60, "a docstring with the rationale"
+    assert rule.summary and rule.fix and rule.bad and rule.good
+    assert rule.bad != rule.good
+    assert rule.help.startswith(rule.rationale.split()[0])
+    assert rule.name == rule.name.lower() and " " not in rule.name
 
 
 def test_severities_override_and_counts_follow() -> None:
@@ -61,3 +69,10 @@ def test_findings_are_sorted_by_file_and_line() -> None:
     findings = lint_paths([BROKEN]).findings
     keys = [(f.file, f.line or 0) for f in findings]
     assert keys == sorted(keys)
+
+
+def test_the_docs_rule_table_is_the_registry() -> None:
+    from harness.lint.registry import rules_table
+    from tests.lint.conftest import ROOT
+
+    assert rules_table() in (ROOT / "docs" / "lint.md").read_text(encoding="utf-8")

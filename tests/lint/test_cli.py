@@ -48,7 +48,7 @@ def test_exit_0_without_errors_and_1_with_errors(pyproject: Path) -> None:
     assert "All checks passed" in clean.stdout
     dirty = _run(BROKEN, config=pyproject)
     assert dirty.exit_code == 1
-    assert "HC100 invalid-config" in dirty.stdout
+    assert ":7:1: HC100 error invalid YAML" in dirty.stdout
 
 
 def test_warnings_alone_exit_0(write: Writer, pyproject: Path) -> None:
@@ -164,12 +164,23 @@ def test_output_file_and_sarif_format(tmp_path: Path, pyproject: Path) -> None:
     assert log["runs"][0]["results"]
 
 
+def test_github_format_prints_annotations_and_keeps_the_exit_code(pyproject: Path) -> None:
+    result = _run(BROKEN, "--format", "github", config=pyproject)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(
+        "::error file=tests/fixtures/lint/broken/broken_syntax.yaml,line=7,col=1,"
+        "title=HC100 invalid-config::invalid YAML"
+    )
+    assert lines[-1].startswith("Found ")
+
+
 def test_text_output_file_has_no_colour(tmp_path: Path, pyproject: Path) -> None:
     out = tmp_path / "lint.txt"
     _run(BROKEN, "-o", str(out), config=pyproject)
     text = out.read_text()
     assert "\x1b[" not in text
-    assert text.startswith("tests/fixtures/lint/broken/broken_syntax.yaml\n")
+    assert text.startswith("tests/fixtures/lint/broken/broken_syntax.yaml:7:1: HC100 error ")
 
 
 def test_fix_adds_contract_entries_then_reports_what_is_left(

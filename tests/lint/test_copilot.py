@@ -43,9 +43,11 @@ def test_real_solutions_get_the_findings_a_reviewer_expects() -> None:
         "cr26e_Warehouseagent.gpt.default:Warehouse agent": ["HC005"],
         "cr26e_OrdersAgent.gpt.default:cr26e_OrdersAgent": ["HC010"],
     }
-    # Connector actions and the usual system topics are not agents; their files are not read.
+    # Connector actions and the usual system topics are not agents; their files are not read. The
+    # two MCP servers (InvokeExternalAgentTaskAction with ModelContextProtocolMetadata) are read
+    # and found not to be agents.
     assert report.agents == 8
-    assert report.files == 8
+    assert report.files == 10
 
 
 def test_the_sample_connected_agent_is_reported_for_history_without_scope() -> None:

@@ -264,3 +264,39 @@ def test_similar_descriptions_reach_the_threshold(a: str, b: str) -> None:
 @pytest.mark.parametrize(("a", "b"), DISTINCT)
 def test_distinct_descriptions_stay_below_the_threshold(a: str, b: str) -> None:
     assert description_similarity(a, b) < OVERLAP_THRESHOLD
+
+
+# The three misreadings of issue 12, each pinned.
+
+TRANSFER_FUNDS_STEP = (
+    "4. Check the source account balance has enough funds to fund the transaction using the "
+    "{System.Bot.Components.Actions.'crd1c_agent.action.ContosoBankingAPI-Getbalanceinformation'"
+    ".DisplayName} tool, if it does not tell the user and you're done."
+)
+
+
+@pytest.mark.parametrize(
+    "addressee",
+    ["policyholder", "traveller", "caller", "member", "student", "patient", "employee", "customer"],
+)
+def test_a_silence_instruction_names_any_addressee(addressee: str) -> None:
+    text = f"Do not respond to the {addressee}; the claims assistant does that."
+    assert forbids_user_messages(text)
+
+
+def test_an_answered_hint_across_a_semicolon_is_read() -> None:
+    text = "Check its answered output; if it is true, the employee has already seen the answer."
+    assert hints_answered(text)
+    assert checks_answered(text)
+
+
+def test_a_power_fx_reference_does_not_split_a_sentence_into_a_prohibition() -> None:
+    assert not forbids_user_messages(TRANSFER_FUNDS_STEP)
+    # The same step, the Power Fx reference written out without dots, reads the same.
+    assert not forbids_user_messages(
+        "Check the balance using the balance tool, if it does not tell the user and you're done."
+    )
+    # A real prohibition beside a Power Fx reference still counts.
+    assert forbids_user_messages(
+        "Use {Topic.Components.Actions.'x.action.Lookup'.DisplayName}. Do not message the user."
+    )

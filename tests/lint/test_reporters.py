@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
+import pytest
 
-from harness.lint import RULES, LintReport, lint_paths, render_json, render_sarif, render_text
+from harness.lint import (
+    RULES,
+    Finding,
+    LintReport,
+    Severity,
+    lint_paths,
+    render_github,
+    render_json,
+    render_sarif,
+    render_text,
+)
 from tests.lint.conftest import LINT
 
 # The parts of the SARIF 2.1.0 schema (sarif-schema-2.1.0.json) that a code-scanning upload needs:
@@ -196,26 +208,78 @@ def test_sarif_carries_rule_metadata_and_physical_locations() -> None:
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"].endswith("/")
 
 
-def test_text_groups_findings_per_file_with_lines_and_a_summary() -> None:
+def test_text_is_one_line_per_finding_as_ruff_prints_and_a_summary() -> None:
     report = _report()
     text = render_text(report)
     lines = text.splitlines()
-    header = lines.index("tests/fixtures/lint/broken/good.yaml")
-    assert lines[header + 1].split()[:4] == ["10", "error", "HC004", "history-without-scope"]
-    assert "[pto]" in lines[header + 1]
-    assert text.count("tests/fixtures/lint/broken/wrong_type.yaml") == 1
+    hc004 = next(line for line in lines if line.startswith("tests/fixtures/lint/broken/good.yaml"))
+    assert hc004.startswith("tests/fixtures/lint/broken/good.yaml:10:1: HC004 error [pto] 'pto' ")
+    pattern = re.compile(r"^(.+?):(\d+):1: (HC\d{3}) (error|warning|info) (?:\[(.+?)\] )?\S")
+    assert all(pattern.match(line) for line in lines[: len(report.findings)])
+    assert lines[len(report.findings)] == ""
     assert lines[-1].startswith(f"Found {report.errors} errors, {report.warnings} warnings")
 
 
-def test_text_is_plain_off_a_terminal_and_coloured_when_forced() -> None:
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_text_is_plain_off_a_terminal_and_coloured_on_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
     report = _report()
     plain = io.StringIO()
     render_text(report, file=plain)
     assert "\x1b[" not in plain.getvalue()
-    assert "HC004 history-without-scope" in plain.getvalue()
+    assert "HC004 error [pto]" in plain.getvalue()
+    terminal = _Terminal()
+    render_text(report, file=terminal)
+    assert "\x1b[" in terminal.getvalue()
     coloured = io.StringIO()
     render_text(report, file=coloured, color=True)
     assert "\x1b[" in coloured.getvalue()
+
+
+def test_no_color_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("TERM", "xterm-256color")
+    terminal = _Terminal()
+    text = render_text(_report(), file=terminal)
+    assert "\x1b[" not in terminal.getvalue()
+    assert terminal.getvalue() == text
+
+
+def test_github_format_is_one_escaped_annotation_per_finding() -> None:
+    report = _report()
+    text = render_github(report)
+    lines = text.splitlines()
+    assert len(lines) == len(report.findings) + 1
+    hc004 = next(line for line in lines if "title=HC004" in line)
+    assert hc004.startswith(
+        "::error file=tests/fixtures/lint/broken/good.yaml,line=10,col=1,"
+        "title=HC004 history-without-scope::[pto] 'pto' "
+    )
+    assert any(line.startswith("::warning ") for line in lines)
+    assert lines[-1].startswith("Found ")
+
+
+def test_github_format_escapes_what_workflow_commands_reserve() -> None:
+    finding = Finding(
+        id="HC100",
+        name="invalid-config",
+        severity=Severity.ERROR,
+        agent=None,
+        file="a,b:c.yaml",
+        line=3,
+        message="50% broken\nsecond line",
+    )
+    text = render_github(LintReport(findings=(finding,), files=1, agents=0))
+    assert text.splitlines()[0] == (
+        "::error file=a%2Cb%3Ac.yaml,line=3,col=1,title=HC100 invalid-config::"
+        "50%25 broken%0Asecond line"
+    )
 
 
 def test_text_says_when_all_checks_pass() -> None:

@@ -146,16 +146,10 @@ def test_unreadable_bytes_are_hc100(write: Writer) -> None:
 
 def test_linting_never_imports_tools(write: Writer, tmp_path: Path) -> None:
     marker = tmp_path / "imported"
-    write(
-        "tools.py",
-        f"""\
-        from pathlib import Path
-        Path({str(marker)!r}).write_text("imported")
-
-        def pto_balance() -> str:
-            return "12 days"
-        """,
-    )
+    side_effect = f"from pathlib import Path\nPath({str(marker)!r}).write_text('imported')\n"
+    write("tools.py", side_effect + "\ndef pto_balance() -> str:\n    return '12 days'\n")
+    write("tools_pkg/__init__.py", side_effect)
+    write("tools_pkg/evil.py", side_effect + "\nasync def run() -> None:\n    pass\n")
     config = write(
         "bot.yaml",
         """\
@@ -172,6 +166,46 @@ def test_linting_never_imports_tools(write: Writer, tmp_path: Path) -> None:
     assert not marker.exists()
 
 
+@pytest.mark.parametrize(
+    ("reference", "words"),
+    [
+        ("tools.py:missing", "'tools.py' has no function 'missing'"),
+        ("nowhere.py:run", "tool module 'nowhere.py' not found next to the config"),
+        ("no_such_pkg.mod:run", "cannot import tool module 'no_such_pkg.mod'"),
+        ("tools_pkg.evil:nothing", "'tools_pkg.evil' has no function 'nothing'"),
+        ("just_a_name", "must look like 'file.py:function' or 'module:function'"),
+        ("broken.py:run", "cannot parse tool module 'broken.py'"),
+        ("json:loads", None),
+        ("os.path:join", None),
+        ("json.decoder:JSONDecoder", None),
+    ],
+)
+def test_tool_references_must_resolve(write: Writer, reference: str, words: str | None) -> None:
+    write("tools.py", "def pto_balance() -> str:\n    return '12 days'\n")
+    write("tools_pkg/__init__.py", "")
+    write("tools_pkg/evil.py", "def run() -> None:\n    pass\n")
+    write("broken.py", "def run(:\n")
+    config = write(
+        "bot.yaml",
+        f"""\
+        parent: {{name: helpdesk}}
+        subagents:
+          - name: pto
+            kind: child
+            mode: direct
+            description: Answers PTO questions.
+            tools: ["{reference}"]
+        """,
+    )
+    findings = lint_paths([config]).findings
+    if words is None:
+        assert findings == ()
+    else:
+        assert ids(findings) == ["HC100"]
+        assert words in findings[0].message
+        assert findings[0].line == 7
+
+
 def test_yaml_tags_are_not_constructed(write: Writer, tmp_path: Path) -> None:
     config = write(
         "bot.yaml",
@@ -183,3 +217,33 @@ def test_yaml_tags_are_not_constructed(write: Writer, tmp_path: Path) -> None:
     findings = lint_paths([config]).findings
     assert ids(findings) == ["HC100"]
     assert not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            "parent: {name: x}\nsubagent: []\n",
+            2,
+            "subagent: unknown key 'subagent' (did you mean 'subagents'?)",
+        ),
+        (
+            "parent: {name: x}\nsubagents:\n  - {name: a, kind: child, mode: direct, "
+            "descripton: d}\n",
+            3,
+            "subagents[0].descripton: unknown key 'descripton' (did you mean 'description'?)",
+        ),
+        (
+            "parent: {name: x, zzz: 1}\nsubagents: []\n",
+            1,
+            "parent.zzz: unknown key 'zzz' (expected one of ",
+        ),
+    ],
+)
+def test_unknown_keys_are_worded_as_the_runtime_words_them(
+    write: Writer, text: str, line: int, message: str
+) -> None:
+    findings = lint_paths([write("bot.yaml", text)]).findings
+    assert [(f.line, f.message[: len(message)]) for f in findings if f.id == "HC100"] == [
+        (line, message)
+    ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from harness.lint import Finding, Severity
 from tests.lint.conftest import ids
 
@@ -168,10 +170,49 @@ def test_hc005_is_satisfied_by_generated_instructions(lint_sdk: Lint) -> None:
 
 def test_hc006_fires_for_a_silent_agent_allowed_to_talk(lint_sdk: Lint) -> None:
     findings = lint_sdk(
-        _own("Treat scopedRequest as your task. Tell the user the result.", mode="silent")
+        _own("Treat scopedRequest as your task. Work out the result.", mode="silent")
     )
     assert ids(findings) == ["HC006"]
     assert "SendMessageTool" in findings[0].message
+
+
+def test_hc016_fires_for_a_silent_agent_told_to_address_the_user(lint_sdk: Lint) -> None:
+    findings = lint_sdk(
+        _own("Treat scopedRequest as your task. Tell the user the result.", mode="silent")
+    )
+    assert ids(findings) == ["HC006", "HC016"]
+    assert '"Tell the user the result"' in findings[1].message
+
+
+@pytest.mark.parametrize("generated", ["true", "false"])
+def test_hc016_is_not_hidden_by_the_prepended_silence_block(lint_sdk: Lint, generated: str) -> None:
+    findings = lint_sdk(
+        f"""\
+        - name: scoring
+          kind: child
+          mode: silent
+          generated_instructions: {generated}
+          description: Scores claims. It never talks to the user, so its answered output is always false.
+          instructions: >-
+            Fulfil the scopedRequest. Do not respond to the user; only fill the output variables.
+            Score the claim and explain the score to the customer.
+        """
+    )
+    hc016 = [f for f in findings if f.id == "HC016"]
+    assert len(hc016) == 1
+    assert "explain the score to the customer" in hc016[0].message
+    assert ("prepends" in hc016[0].message) is (generated == "true")
+    assert [f.id for f in findings if f.id != "HC016"] == []
+
+
+def test_hc016_leaves_direct_agents_and_prohibitions_alone(lint_sdk: Lint) -> None:
+    direct = _own("Treat scopedRequest as your task. Tell the user the result.", mode="direct")
+    assert "HC016" not in ids(lint_sdk(direct))
+    silent = _own(
+        "Treat scopedRequest as your task. Do not tell the user; only fill the outputs.",
+        mode="silent",
+    )
+    assert ids(lint_sdk(silent)) == []
 
 
 def test_hc006_accepts_realistic_prohibitions(lint_sdk: Lint) -> None:
@@ -316,3 +357,14 @@ def test_hc013_does_not_fire_on_related_but_distinct_descriptions(lint_sdk: Lint
 
 def test_hc013_flags_identical_generic_descriptions(lint_sdk: Lint) -> None:
     assert ids(lint_sdk(_two("Answers questions.", "Answers questions."))) == ["HC013"]
+
+
+def test_hc006_accepts_a_prohibition_addressed_to_a_policyholder(lint_sdk: Lint) -> None:
+    findings = lint_sdk(
+        _own(
+            "Treat scopedRequest as your task. Do not respond to the policyholder; the claims "
+            "assistant does that.",
+            mode="silent",
+        )
+    )
+    assert "HC006" not in ids(findings)

@@ -1,0 +1,88 @@
+"""What a lint rule is: one object with its id, name, severity, rationale, examples, fix and check.
+
+Every rule is a small subclass of :class:`Rule`, as ruff's rules are: the class docstring is the
+rationale (why the fault causes duplicate or missed answers), ``bad`` and ``good`` are short config
+examples, ``fix`` says what to change, and ``check`` finds it. The one registry
+(:mod:`harness.lint.registry`) lists them; the reporters, ``--select`` / ``--ignore``, the severity
+settings and the rule table in ``docs/lint.md`` all read it.
+
+A rule overrides whichever hook fits what it judges: ``check_agent`` (each sub-agent),
+``check_parent`` (the parent) or ``check`` (the whole system). Findings carry the rule's default
+severity; the engine drops unselected rules and applies configured severities.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from typing import ClassVar
+
+from harness.lint.model import AgentSystem, Finding, ParentSpec, Severity, SubagentSpec
+
+__all__ = ["Rule"]
+
+
+class Rule:
+    """A lint rule (subclasses give the docstring: the rationale)."""
+
+    id: ClassVar[str]
+    """Stable id, ``HC001`` ... ``HC101``; never changes once released."""
+    name: ClassVar[str]
+    """Stable kebab-case name; never changes once released."""
+    severity: ClassVar[Severity]
+    """Default severity (configurable)."""
+    summary: ClassVar[str]
+    """One line: when it fires."""
+    fix: ClassVar[str]
+    """How to fix what it finds, in each format it applies to."""
+    bad: ClassVar[str]
+    """A short config that it reports."""
+    good: ClassVar[str]
+    """The same config, fixed."""
+
+    @property
+    def rationale(self) -> str:
+        """Why the fault matters: the class docstring, dedented."""
+        return inspect.cleandoc(type(self).__doc__ or "")
+
+    @property
+    def help(self) -> str:
+        """The rationale and the fix, as SARIF and ``--format json`` consumers show them."""
+        return f"{' '.join(self.rationale.split())} {self.fix}"
+
+    def check(self, system: AgentSystem, *, enabled: frozenset[str]) -> Iterator[Finding]:
+        """Findings in one system (by default: the parent, then each sub-agent).
+
+        Args:
+            system: the parent and sub-agents to check.
+            enabled: the selected rule ids (a rule that supersedes others needs to know).
+        """
+        if system.parent is not None:
+            yield from self.check_parent(system.parent, system)
+        for agent in system.subagents:
+            yield from self.check_agent(agent, system, enabled=enabled)
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[Finding]:
+        """Findings for one sub-agent (none unless overridden)."""
+        return iter(())
+
+    def check_parent(self, parent: ParentSpec, system: AgentSystem) -> Iterator[Finding]:
+        """Findings for the parent (none unless overridden)."""
+        return iter(())
+
+    def finding(self, *, agent: str | None, file: str, line: int | None, message: str) -> Finding:
+        """A finding of this rule, with its default severity."""
+        return Finding(
+            id=self.id,
+            name=self.name,
+            severity=self.severity,
+            agent=agent,
+            file=file,
+            line=line,
+            message=message,
+        )
+
+    def __repr__(self) -> str:
+        return f"<Rule {self.id} {self.name}>"

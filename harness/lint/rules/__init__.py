@@ -1,0 +1,1 @@
+"""The lint rules, one class each, grouped by what they judge (registered in ``registry``)."""

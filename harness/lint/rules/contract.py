@@ -1,0 +1,300 @@
+"""Contract rules: the outputs, inputs and history settings every sub-agent needs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from harness.lint.model import (
+    AgentSystem,
+    Finding,
+    IOField,
+    Severity,
+    SubagentSpec,
+    normalize_io_name,
+)
+from harness.lint.rule import Rule
+from harness.lint.rules._words import NO_IO, join, mode_words, where_inputs, where_outputs
+from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from subagents.contract import REQUIRED_OUTPUTS, Kind
+
+__all__ = [
+    "ChildHistoryOff",
+    "HistoryWithoutScope",
+    "MissingAnswered",
+    "MissingModeOutputs",
+    "NoOutputs",
+    "UndocumentedIO",
+]
+
+_CONTRACT_INPUT = {normalize_io_name(n): n for n in INPUT_DESCRIPTIONS}
+_CONTRACT_OUTPUT = {normalize_io_name(n): n for n in OUTPUT_DESCRIPTIONS}
+
+
+def _superseded(agent: SubagentSpec, enabled: frozenset[str]) -> bool:
+    """HC002 and HC003 say nothing HC001 has not said already for an agent without outputs."""
+    return agent.outputs is None or (
+        not agent.outputs and ("HC001" in enabled or agent.layout in NO_IO)
+    )
+
+
+class NoOutputs(Rule):
+    """Without outputs the parent cannot know what a sub-agent told the user, so it answers again:
+    the classic duplicate message. In this SDK's YAML an omitted `outputs` key means the contract's
+    standard set; only an explicit empty list fires. A Copilot Studio `ConnectedAgentTool` (the
+    newer layouts) and an external agent cannot declare outputs at all, so for them the message
+    says how to get the same effect. When HC001 fires, HC002 and HC003 are not repeated for the
+    same agent."""
+
+    id = "HC001"
+    name = "no-outputs"
+    severity = Severity.ERROR
+    summary = "A sub-agent defines no outputs at all."
+    fix = (
+        "Declare its mode's outputs (`--fix` adds them to this SDK's YAML); for a "
+        "ConnectedAgentTool or an external agent, which cannot declare any, say in the parent's "
+        "instructions whether the agent answers the user itself."
+    )
+    bad = "- name: pto\n  kind: child\n  mode: direct\n  outputs: []"
+    good = (
+        "- name: pto\n  kind: child\n  mode: direct\n  outputs:\n    - name: answered\n"
+        "    - name: interactionSummary"
+    )
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[Finding]:
+        if agent.outputs is None or agent.outputs:
+            return
+        required = REQUIRED_OUTPUTS[agent.mode]
+        tail = (
+            f", {where_outputs(agent)}."
+            if agent.layout in NO_IO
+            else f": add them {where_outputs(agent)}."
+        )
+        yield self.finding(
+            agent=agent.name,
+            file=agent.file,
+            line=agent.outputs_line or agent.line,
+            message=(
+                f"'{agent.name}' defines no outputs, so the parent cannot tell what it already told "
+                f"the user and will say it again. As {mode_words(agent)} it needs "
+                f"{join(required)}{tail}"
+            ),
+        )
+
+
+class MissingAnswered(Rule):
+    """Every sub-agent must return `answered`: true when the user already received the answer to
+    its scoped request. It is what the parent checks before it speaks."""
+
+    id = "HC002"
+    name = "missing-answered"
+    severity = Severity.ERROR
+    summary = "A sub-agent has no `answered` output."
+    fix = "Add `answered` with the contract's description (`harness instructions` prints it)."
+    bad = "outputs:\n  - name: interactionSummary"
+    good = "outputs:\n  - name: answered\n  - name: interactionSummary"
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[Finding]:
+        if _superseded(agent, enabled) or "answered" in agent.output_keys:
+            return
+        yield self.finding(
+            agent=agent.name,
+            file=agent.file,
+            line=agent.outputs_line or agent.line,
+            message=(
+                f"'{agent.name}' has no 'answered' output, so the parent cannot check whether the "
+                f"user already has the answer. Add 'answered' {where_outputs(agent)}."
+            ),
+        )
+
+
+class MissingModeOutputs(Rule):
+    """Each mode has its outputs ([modes](contract.md#modes-and-required-outputs)): silent:
+    answered, findings, openQuestions; direct: answered, interactionSummary; conversational:
+    answered, scopedRequest, interactionSummary. Copilot Studio has no explicit mode: an agent
+    whose instructions forbid messaging the user is silent, otherwise direct. A missing `answered`
+    is reported by HC002 only."""
+
+    id = "HC003"
+    name = "missing-mode-outputs"
+    severity = Severity.ERROR
+    summary = "Outputs its mode requires are missing."
+    fix = "Add them; `--fix` does for this SDK's configs."
+    bad = "mode: silent\noutputs:\n  - name: answered"
+    good = "mode: silent\noutputs:\n  - name: answered\n  - name: findings\n  - name: openQuestions"
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[Finding]:
+        if _superseded(agent, enabled):
+            return
+        keys = agent.output_keys
+        missing = [
+            n
+            for n in REQUIRED_OUTPUTS[agent.mode]
+            if n != "answered" and normalize_io_name(n) not in keys
+        ]
+        if not missing:
+            return
+        yield self.finding(
+            agent=agent.name,
+            file=agent.file,
+            line=agent.outputs_line or agent.line,
+            message=(
+                f"'{agent.name}' is {mode_words(agent)} but lacks the output"
+                f"{'s' if len(missing) > 1 else ''} {join(missing)} its mode requires. Add "
+                f"{'them' if len(missing) > 1 else 'it'} {where_outputs(agent)}."
+            ),
+        )
+
+
+class HistoryWithoutScope(Rule):
+    """An agent that sees the whole conversation answers every request in it, including those that
+    belong to other agents. The `scopedRequest` input lets the parent hand it only its own part.
+    A Copilot Studio `ConnectedAgentTool` cannot declare inputs: there, turning history off gives
+    the same effect (Microsoft: the agent then gets "just the explicit task that the main agent
+    wants the other agent to complete")."""
+
+    id = "HC004"
+    name = "history-without-scope"
+    severity = Severity.ERROR
+    summary = (
+        "A sub-agent receives parent history (child, or connected with history on) and has no "
+        "`scopedRequest` input."
+    )
+    fix = (
+        "Add the `scopedRequest` input (`--fix` does), or turn history off for a connected agent "
+        "(`pass_history: false`; Copilot Studio `historyType: {kind: NoHistory}`, the only fix "
+        "for a ConnectedAgentTool)."
+    )
+    bad = "- name: payroll\n  kind: connected\n  pass_history: true\n  inputs: []"
+    good = "- name: payroll\n  kind: connected\n  pass_history: true\n  inputs:\n    - name: scopedRequest"
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[Finding]:
+        if not agent.history or agent.inputs is None or "scopedrequest" in agent.input_keys:
+            return
+        if agent.layout == "connected-agent-tool":
+            yield self.finding(
+                agent=agent.name,
+                file=agent.file,
+                line=agent.history_line or agent.line,
+                message=(
+                    f"'{agent.name}' receives the parent's conversation history (historyType is "
+                    f"on), and a ConnectedAgentTool cannot declare a 'scopedRequest' input, so it "
+                    f"will answer requests that belong to other agents. Set `historyType: {{kind: "
+                    f'NoHistory}}` (clear "Pass conversation history to this agent"): it then '
+                    f"receives only the task the parent asks of it, the effect of a scoped request."
+                ),
+            )
+            return
+        if agent.kind is Kind.CHILD:
+            why = "is a child agent and always receives the parent's whole conversation"
+            off = ""
+        elif agent.source == "harness":
+            why = "receives the parent's conversation history (pass_history is on)"
+            off = ", or set `pass_history: false` if it needs no history"
+        else:
+            why = "receives the parent's conversation history (historyType is on)"
+            off = ", or set `historyType: {kind: NoHistory}` if it needs no history"
+        yield self.finding(
+            agent=agent.name,
+            file=agent.file,
+            line=agent.inputs_line or agent.history_line or agent.line,
+            message=(
+                f"'{agent.name}' {why}, but has no 'scopedRequest' input, so it will answer "
+                f"requests that belong to other agents. Add the 'scopedRequest' input "
+                f"{where_inputs(agent)}{off}."
+            ),
+        )
+
+
+class UndocumentedIO(Rule):
+    """The parent fills inputs and reads outputs from their descriptions; an undocumented one is
+    guessed. Contract names have standard descriptions."""
+
+    id = "HC007"
+    name = "undocumented-io"
+    severity = Severity.WARNING
+    summary = "An input or output has no description."
+    fix = (
+        "Describe it; for contract names `harness instructions` prints the standard descriptions "
+        "and `--fix` writes them into this SDK's configs."
+    )
+    bad = "outputs:\n  - name: answered"
+    good = (
+        "outputs:\n  - name: answered\n    description: True when the user has already received "
+        "the answer to the scoped request from this agent; false otherwise."
+    )
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[Finding]:
+        groups: tuple[tuple[str, tuple[IOField, ...] | None, dict[str, str]], ...] = (
+            ("input", agent.inputs, _CONTRACT_INPUT),
+            ("output", agent.outputs, _CONTRACT_OUTPUT),
+        )
+        for what, fields, contract in groups:
+            for field in fields or ():
+                if field.description and field.description.strip():
+                    continue
+                standard = contract.get(field.key)
+                if standard is not None:
+                    text = (INPUT_DESCRIPTIONS if what == "input" else OUTPUT_DESCRIPTIONS)[
+                        standard
+                    ]
+                    fix = f'Use the contract\'s: "{text}"'
+                    if agent.source == "harness":
+                        fix += " (`harness lint --fix` writes it)"
+                else:
+                    fix = "Say what it holds and when it is filled"
+                guess = (
+                    "parent guesses what to put in it"
+                    if what == "input"
+                    else "parent guesses what it means"
+                )
+                yield self.finding(
+                    agent=agent.name,
+                    file=field.file,
+                    line=field.line,
+                    message=(
+                        f"The {what} '{field.name}' of '{agent.name}' has no description, so the "
+                        f"{guess}. {fix}."
+                    ),
+                )
+
+
+class ChildHistoryOff(Rule):
+    """A child agent runs inside the parent and always sees its conversation; turning history off
+    is a configuration error at run time."""
+
+    id = "HC012"
+    name = "child-history-off"
+    severity = Severity.ERROR
+    summary = "A child agent is configured not to receive history."
+    fix = "Remove the setting, or use a connected agent with history off."
+    bad = "- name: pto\n  kind: child\n  pass_history: false"
+    good = "- name: pto\n  kind: connected\n  pass_history: false"
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[Finding]:
+        if agent.kind is not Kind.CHILD or agent.history:
+            return
+        setting = (
+            "pass_history: false" if agent.source == "harness" else "historyType: {kind: NoHistory}"
+        )
+        yield self.finding(
+            agent=agent.name,
+            file=agent.file,
+            line=agent.history_line or agent.line,
+            message=(
+                f"'{agent.name}' is a child agent, which always receives the parent's history, but "
+                f"sets {setting}. Remove the setting, or make it a connected agent to keep history "
+                f"from it."
+            ),
+        )
