@@ -307,7 +307,8 @@ def test_size_at_100k_messages(per_conversation: int) -> None:
     assert messages >= 99_900
     page = render_html(results)
     size = len(page.encode("utf-8"))
-    # Measured: about 17 MB (about 170 bytes a message, with its plan and findings).
+    # Measured: about 19 MB (about 190 bytes a message, with the plans and findings; the
+    # messages here are 60 to 130 characters).
     assert size < 25_000_000, size
     # Lazy: no bubble is HTML until the page draws a conversation.
     assert 'class="msg' not in page

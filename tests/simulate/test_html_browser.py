@@ -119,6 +119,7 @@ def test_naive_helpdesk_report_in_chromium(
     closed = page.locator(".conversation-toggle[aria-expanded=false]")
     for _ in range(closed.count()):
         closed.first.click()
+    assert page.locator(".chunk .gap").count() == 0  # every conversation fits in its first chunk
     for index, result in enumerate(naive_results):
         ids = page.locator(f"#c-{index} .msg").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
         assert ids == [m.id for m in result.transcript.messages]

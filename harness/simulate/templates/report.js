@@ -158,14 +158,9 @@
     var chat = el("div", "chat");
     chat.hidden = true;
     section.appendChild(chat);
-    var more = el("button", "more", "show more messages");
-    more.type = "button";
-    more.hidden = true;
-    more.dataset.moreMessages = String(index);
-    section.appendChild(more);
     var state = {
-      section: section, toggle: toggle, chat: chat, more: more, rendered: 0,
-      lastTurn: 0, byMessage: null, byTurn: null, positions: null, plans: null
+      section: section, toggle: toggle, chat: chat, chunks: null,
+      byMessage: null, byTurn: null, positions: null, plans: null
     };
     conversations[index] = state;
     return state;
@@ -205,42 +200,63 @@
     });
   }
 
-  function open(conversationIndex, wanted) {
+  // A conversation's messages are drawn in chunks of MESSAGES_CHUNK, each on demand: opening it
+  // draws the first chunk, a finding draws the chunks of its messages, and every other chunk is a
+  // button until clicked. So a finding deep in a long conversation costs one chunk, not all before.
+  function open(conversationIndex) {
     var state = conversationState(conversationIndex);
     index(state, conversationIndex);
+    if (!state.chunks) {
+      var count = DATA.conversations[conversationIndex].messages.length;
+      state.chunks = [];
+      for (var k = 0; k * MESSAGES_CHUNK < count; k++) {
+        var box = el("div", "chunk");
+        var first = k * MESSAGES_CHUNK + 1;
+        var last = Math.min(count, (k + 1) * MESSAGES_CHUNK);
+        var gap = el("button", "more gap", "show messages " + first + "–" + last + " of " + count);
+        gap.type = "button";
+        gap.dataset.chunk = conversationIndex + ":" + k;
+        box.appendChild(gap);
+        state.chunks.push({ box: box, drawn: false });
+        state.chat.appendChild(box);
+      }
+      if (state.chunks.length) { drawChunk(conversationIndex, 0); }
+    }
     state.chat.hidden = false;
     state.toggle.setAttribute("aria-expanded", "true");
-    renderMessages(conversationIndex, Math.max(wanted || 0, state.rendered + 1));
     return state;
   }
 
   function close(conversationIndex) {
     var state = conversationState(conversationIndex);
     state.chat.hidden = true;
-    state.more.hidden = true;
     state.toggle.setAttribute("aria-expanded", "false");
   }
 
-  function renderMessages(conversationIndex, upTo) {
+  function drawChunk(conversationIndex, k) {
     var state = conversations[conversationIndex];
-    var data = DATA.conversations[conversationIndex];
-    var messages = data.messages;
-    var end = Math.min(messages.length,
-      Math.ceil(Math.max(upTo, 1) / MESSAGES_CHUNK) * MESSAGES_CHUNK);
-    if (end > state.rendered) {
-      var fragment = document.createDocumentFragment();
-      for (var i = state.rendered; i < end; i++) {
-        var row = messages[i];
-        if (row[1] !== state.lastTurn) {
-          fragment.appendChild(turnSeparator(conversationIndex, state, row[1]));
-          state.lastTurn = row[1];
-        }
-        fragment.appendChild(bubble(conversationIndex, state, row, i));
+    var chunk = state.chunks[k];
+    if (chunk.drawn) { return; }
+    var messages = DATA.conversations[conversationIndex].messages;
+    var fragment = document.createDocumentFragment();
+    var end = Math.min(messages.length, (k + 1) * MESSAGES_CHUNK);
+    for (var i = k * MESSAGES_CHUNK; i < end; i++) {
+      var row = messages[i];
+      var previous = i > 0 ? messages[i - 1][1] : null;
+      if (row[1] !== previous) {
+        fragment.appendChild(turnSeparator(conversationIndex, state, row[1]));
+      } else if (i === k * MESSAGES_CHUNK) {
+        fragment.appendChild(el("div", "turn continued", "turn " + row[1] + " (continued)"));
       }
-      state.chat.appendChild(fragment);
-      state.rendered = end;
+      fragment.appendChild(bubble(conversationIndex, state, row, i));
     }
-    state.more.hidden = state.rendered >= messages.length;
+    chunk.box.textContent = "";
+    chunk.box.appendChild(fragment);
+    chunk.drawn = true;
+  }
+
+  function drawMessage(conversationIndex, position) {
+    drawChunk(conversationIndex, Math.floor(position / MESSAGES_CHUNK));
   }
 
   function turnSeparator(conversationIndex, state, turn) {
@@ -365,23 +381,22 @@
     ensureListed(conversationIndex);
     var state = conversationState(conversationIndex);
     index(state, conversationIndex);
+    open(conversationIndex);
     var targets = [];
-    var furthest = 0;
     finding.message_ids.forEach(function (id) {
       var position = state.positions[id];
       if (position !== undefined) {
         targets.push("m-" + conversationIndex + "-" + position);
-        furthest = Math.max(furthest, position + 1);
+        drawMessage(conversationIndex, position);
       }
     });
     if (!targets.length) {
       targets.push("t-" + conversationIndex + "-" + finding.turn);
       var messages = DATA.conversations[conversationIndex].messages;
       for (var i = 0; i < messages.length; i++) {
-        if (messages[i][1] === finding.turn) { furthest = i + 1; break; }
+        if (messages[i][1] === finding.turn) { drawMessage(conversationIndex, i); break; }
       }
     }
-    open(conversationIndex, furthest);
     if (selected) {
       selected.forEach(function (node) { node.classList.remove("selected"); });
     }
@@ -400,16 +415,16 @@
   // --- events ------------------------------------------------------------------------------------
 
   document.addEventListener("click", function (event) {
-    var target = event.target.closest("[data-finding],[data-conversation],[data-more-messages]");
+    var target = event.target.closest("[data-finding],[data-conversation],[data-chunk]");
     if (!target) { return; }
     if (target.dataset.finding !== undefined) {
       selectFinding(Number(target.dataset.finding));
     } else if (target.dataset.conversation !== undefined) {
       var i = Number(target.dataset.conversation);
-      if (target.getAttribute("aria-expanded") === "true") { close(i); } else { open(i, 0); }
+      if (target.getAttribute("aria-expanded") === "true") { close(i); } else { open(i); }
     } else {
-      var c = Number(target.dataset.moreMessages);
-      renderMessages(c, conversations[c].rendered + MESSAGES_CHUNK);
+      var parts = target.dataset.chunk.split(":");
+      drawChunk(Number(parts[0]), Number(parts[1]));
     }
   });
   document.getElementById("findings-more").addEventListener("click", moreFindings);
