@@ -242,7 +242,7 @@ def test_the_script_never_writes_html_from_data() -> None:
     assert "document.write" not in script
 
 
-def _large(total: int, *, per_conversation: int) -> list[DetectionResult]:
+def large_results(total: int, *, per_conversation: int) -> list[DetectionResult]:
     """``total`` messages of helpdesk-like chat, a duplicate finding every third turn."""
     results: list[DetectionResult] = []
     for c in range(total // per_conversation):
@@ -302,7 +302,7 @@ def _large(total: int, *, per_conversation: int) -> list[DetectionResult]:
 
 @pytest.mark.parametrize("per_conversation", [99_999, 999], ids=["one-long", "many-short"])
 def test_size_at_100k_messages(per_conversation: int) -> None:
-    results = _large(100_000, per_conversation=per_conversation)
+    results = large_results(100_000, per_conversation=per_conversation)
     messages = sum(len(r.transcript) for r in results)
     assert messages >= 99_900
     page = render_html(results)

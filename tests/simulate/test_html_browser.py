@@ -23,7 +23,7 @@ from harness.simulate import DetectionResult
 from harness.simulate.html import render_html
 from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
-from tests.simulate.test_html import hostile_result
+from tests.simulate.test_html import hostile_result, large_results
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -145,3 +145,38 @@ def test_hostile_transcript_renders_as_text_in_chromium(browser: Any, tmp_path: 
     assert page.title() == "<b>hostile</b>"
     assert problems == []
     page.close()
+
+
+def test_a_finding_deep_in_a_long_conversation_draws_only_its_chunk(
+    browser: Any, tmp_path: Path
+) -> None:
+    (result,) = large_results(2_000, per_conversation=1_999)
+    report = tmp_path / "long.html"
+    report.write_text(render_html([result]), encoding="utf-8")
+    problems: list[str] = []
+    page = _open(browser, report, problems)
+    assert page.locator(".msg").count() == 0  # nothing is drawn until asked for
+    page.click("#findings-more")
+    page.locator("#findings .finding-link").last.click()
+    last = result.findings[-1]
+    positions = {m.id: i for i, m in enumerate(result.transcript.messages)}
+    assert positions[last.message_ids[0]] >= 1_600  # in the fifth chunk of 400
+    for message_id in last.message_ids:
+        expect_in_view(page.locator(f'.msg[data-id="{message_id}"]'))
+    # The first chunk (opening the conversation) and the finding's; the three between are buttons.
+    assert page.locator(".msg").count() == 400 + 399
+    gaps = page.locator(".chunk .gap")
+    assert gaps.all_inner_texts() == [
+        f"show messages {a}–{a + 399} of 1999" for a in (401, 801, 1201)
+    ]
+    gaps.first.click()
+    assert page.locator(".msg").count() == 1_199
+    assert problems == []
+    page.close()
+
+
+def expect_in_view(locator: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect(locator).to_have_count(1)
+    expect(locator).to_be_in_viewport()
