@@ -33,6 +33,7 @@ __all__ = [
     "Expectation",
     "Finding",
     "FindingKind",
+    "Highlight",
     "check_expectations",
     "detect",
     "detect_async",
@@ -119,6 +120,16 @@ class Expectation(Protocol):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Highlight:
+    """A passage of one message that a finding is about."""
+
+    message_id: str
+    """The message's transcript id."""
+    text: str
+    """The passage, exactly as it stands in the message's text."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
     """One problem found in a transcript."""
 
@@ -140,6 +151,8 @@ class Finding:
     """The similarity that decided it, when there is one."""
     severity: Severity = "error"
     """``awkward_ack`` is a warning; everything else is an error."""
+    highlights: tuple[Highlight, ...] = ()
+    """The exact passages of the messages that are repeated (or awkward), for reports to mark."""
 
     def to_json(self) -> dict[str, Any]:
         """The finding as in the ``detect`` JSON report (optional keys left out when unset)."""
@@ -154,6 +167,10 @@ class Finding:
         if self.score is not None:
             record["score"] = round(self.score, 3)
         record["evidence"] = self.evidence
+        if self.highlights:
+            record["highlights"] = [
+                {"message_id": h.message_id, "text": h.text} for h in self.highlights
+            ]
         return record
 
 

@@ -1,0 +1,186 @@
+"""Splitting text into sentences and claims, with offsets into the original text.
+
+Bot messages are Markdown (bold, lists, inline code), and instructions hold Power Fx references
+(``{System.Bot.DisplayName}``) and code spans: a dot inside those never ends a sentence. Every
+piece keeps its ``start``/``end`` in the original text, so a report can mark exactly the passage
+that was repeated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+def _split_words(text: str) -> list[str]:
+    return text.split()
+
+
+__all__ = ["Span", "protected_spans", "split_claims", "split_sentences", "strip_markdown"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A piece of a text: ``text == original[start:end]``."""
+
+    start: int
+    end: int
+    text: str
+
+
+# Regions a sentence never ends inside: Power Fx / template references, code spans, fenced code,
+# URLs, e-mail addresses, Markdown link targets.
+_PROTECTED = re.compile(
+    r"```.*?```"  # fenced code
+    r"|`[^`\n]+`"  # inline code
+    r"|\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}"  # {…} with one level of nesting
+    r"|\]\([^)\s]+\)"  # a Markdown link target
+    r"|\b(?:https?://|www\.)[^\s<>\"')\]]+"
+    r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
+    re.DOTALL,
+)
+
+# Words whose trailing dot is not a sentence end.
+_ABBREVIATIONS = frozenset(
+    _split_words(
+        """
+    e.g i.e etc vs mr mrs ms dr prof st no nos approx est dept inc ltd co corp jr sr fig vol ref
+    a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur
+    thurs fri sat sun
+    """
+    )
+)
+
+# A sentence ends at . ! ? … (with closing quotes/brackets/emphasis) before white space, or at a
+# line break. The candidate end is then checked against protected regions and abbreviations.
+_END = re.compile(r"[.!?…]+[\"'”’)\]*_]*(?=\s)|\n")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•·▪◦–]|\d{1,3}[.)]|[a-z][.)]|#{1,6})\s+")
+_TRIM = " \t\r\n"
+
+
+def protected_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` regions of ``text`` a split never cuts: code, ``{…}``, URLs, e-mails."""
+    return [m.span() for m in _PROTECTED.finditer(text)] if _may_protect(text) else []
+
+
+def _may_protect(text: str) -> bool:
+    return (
+        "`" in text or "{" in text or "](" in text or "@" in text or "://" in text or "www." in text
+    )
+
+
+def _inside(pos: int, regions: list[tuple[int, int]]) -> bool:
+    return any(start <= pos < end for start, end in regions)
+
+
+def _abbreviation_before(text: str, dot: int) -> bool:
+    """Whether the dot at ``dot`` closes an abbreviation or a single initial ("J. Smith")."""
+    start = dot
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "."):
+        start -= 1
+    word = text[start:dot].lower()
+    if not word:
+        return False
+    if word in _ABBREVIATIONS:
+        return True
+    return len(word) == 1 and word.isalpha() and text[start].isupper()
+
+
+def _pieces(text: str) -> list[tuple[int, int]]:
+    """Sentence boundaries as (start, end) offsets, before trimming."""
+    regions = protected_spans(text)
+    cuts: list[tuple[int, int]] = []
+    begin = 0
+    for match in _END.finditer(text):
+        end = match.end()
+        if match.group() != "\n":
+            if regions and _inside(match.start(), regions):
+                continue
+            if match.group()[0] == "." and _abbreviation_before(text, match.start()):
+                continue
+            following = text[end:].lstrip()
+            # "... 3.5 days" never matches (no white space after the dot); a lower-case word
+            # after a dot is most often an abbreviation we did not know ("approx. five").
+            if following[:1].islower() and match.group()[0] == ".":
+                continue
+        cuts.append((begin, end))
+        begin = end
+    cuts.append((begin, len(text)))
+    return cuts
+
+
+@lru_cache(maxsize=32_768)
+def split_sentences(text: str) -> tuple[Span, ...]:
+    """Sentences and list items of ``text``, each with its offsets; empty pieces dropped.
+
+    A dot inside ``{…}``, a code span, a URL or an e-mail address, after an abbreviation, or
+    inside a number never ends a sentence. Each line of a list is its own sentence.
+    """
+    spans: list[Span] = []
+    for start, end in _pieces(text):
+        piece = text[start:end]
+        mark = _LIST_MARK.match(piece)
+        if mark:
+            start += mark.end()
+        while start < end and text[start] in _TRIM:
+            start += 1
+        while end > start and text[end - 1] in _TRIM:
+            end -= 1
+        if end > start and any(ch.isalnum() for ch in text[start:end]):
+            spans.append(Span(start, end, text[start:end]))
+    return tuple(spans)
+
+
+# Where a sentence splits into claims: semicolons, a colon that introduces a list of clauses,
+# a dash between clauses, and "and"/"but" after a comma.
+_CLAUSE = re.compile(r";\s+|\s+[—–]\s+|,\s+(?:and|but|plus|so|while)\s+|\.\s+(?=[a-z])")
+
+
+@lru_cache(maxsize=32_768)
+def split_claims(text: str) -> tuple[Span, ...]:
+    """Claims of ``text``: its sentences and list items, split further at clause boundaries
+    (``;``, `` — ``, ``, and``) when each side still has words of its own."""
+    claims: list[Span] = []
+    for sentence in split_sentences(text):
+        regions = protected_spans(sentence.text)
+        begin = 0
+        parts: list[tuple[int, int]] = []
+        for match in _CLAUSE.finditer(sentence.text):
+            if regions and _inside(match.start(), regions):
+                continue
+            parts.append((begin, match.start()))
+            begin = match.end()
+        parts.append((begin, len(sentence.text)))
+        # A part too short to stand alone ("42 sales") joins the claim before it.
+        kept: list[tuple[int, int]] = []
+        for a, b in parts:
+            if (kept and not _wordy(sentence.text[a:b])) or (
+                kept and not _wordy(sentence.text[kept[-1][0] : kept[-1][1]])
+            ):
+                kept[-1] = (kept[-1][0], b)
+            else:
+                kept.append((a, b))
+        if len(kept) < 2:
+            claims.append(sentence)
+            continue
+        for a, b in kept:
+            start = sentence.start + a
+            claims.append(Span(start, sentence.start + b, text[start : sentence.start + b]))
+    return tuple(claims)
+
+
+def _wordy(piece: str) -> bool:
+    return sum(1 for w in piece.split() if any(ch.isalnum() for ch in w)) >= 3
+
+
+_MARKDOWN = re.compile(
+    r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`|^#{1,6}\s+|\[([^\]]*)\]\([^)]*\)"
+)
+
+
+def strip_markdown(text: str) -> str:
+    """``text`` without Markdown emphasis, code ticks, headings and link targets."""
+    if not any(ch in text for ch in "*_`#["):
+        return text
+    return _MARKDOWN.sub(lambda m: m.group(1) or "", text)

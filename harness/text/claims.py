@@ -1,0 +1,100 @@
+"""A message as claims: what each sentence, list item or clause says, with its facts and words.
+
+The duplicate detector compares claims, not whole messages: a parent's reply that restates one
+sub-agent answer among new content shares a claim with it, not its wording as a whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from harness.text._split import Span, split_claims, strip_markdown
+from harness.text.facts import STRONG_KINDS, Fact, extract_facts
+from harness.text.words import NEGATIONS, content_words, normalise, tokens
+
+__all__ = ["Analysis", "Claim", "analyse"]
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One claim of a message."""
+
+    span: Span
+    """Where it stands in the message (``span.text`` is the original text, Markdown and all)."""
+    norm: str
+    """The normalised text (the ``exact`` key)."""
+    words: frozenset[str]
+    """Stems of its content words."""
+    facts: frozenset[str]
+    """Its facts' keys (``num:12``, ``date:02-15``, ``id:eb57102``, ``name:lower bowl``)."""
+    strong: frozenset[str]
+    """The keys of its specific facts (every kind but names, weekdays and months)."""
+    negated: bool
+    """It holds a negation ("not", "can't", "no")."""
+
+    @property
+    def weight(self) -> int:
+        """How much it says: its content words and facts."""
+        return len(self.words) + len(self.facts)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything the detector needs to know about one message's text."""
+
+    text: str
+    norm: str
+    claims: tuple[Claim, ...]
+    facts: frozenset[str]
+    """Every fact key of the message."""
+    strong: frozenset[str]
+    words: frozenset[str]
+    fact_list: tuple[Fact, ...]
+
+    @property
+    def weight(self) -> int:
+        return sum(c.weight for c in self.claims)
+
+
+def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    keys = frozenset(f.key for f in facts)
+    strong = frozenset(f.key for f in facts if f.kind in STRONG_KINDS)
+    return keys, strong
+
+
+@lru_cache(maxsize=32_768)
+def analyse(text: str) -> Analysis:
+    """The claims, facts and content words of ``text`` (cached: relays and closers recur)."""
+    claims: list[Claim] = []
+    all_facts = extract_facts(text)
+    for span in split_claims(text):
+        inside = tuple(f for f in all_facts if span.start <= f.start < span.end)
+        plain = strip_markdown(span.text)
+        keys, strong = _fact_keys(inside)
+        words = content_words(plain)
+        # Facts are matched as facts, not as words too: drop the words a fact is made of.
+        fact_words: set[str] = set()
+        for fact in inside:
+            if fact.kind != "name":
+                fact_words.update(content_words(text[fact.start : fact.end]))
+        claims.append(
+            Claim(
+                span=span,
+                norm=normalise(plain),
+                words=words - fact_words,
+                facts=keys,
+                strong=strong,
+                negated=any(t in NEGATIONS or t.endswith("n't") for t in tokens(plain)),
+            )
+        )
+    keys, strong = _fact_keys(all_facts)
+    return Analysis(
+        text=text,
+        norm=normalise(strip_markdown(text)),
+        claims=tuple(claims),
+        facts=keys,
+        strong=strong,
+        words=frozenset().union(*(c.words for c in claims)) if claims else frozenset(),
+        fact_list=all_facts,
+    )

@@ -1,0 +1,313 @@
+"""Typed facts in a text: money, numbers, dates, weekdays, times, durations, ids, e-mails, names.
+
+Facts are what make two look-alike messages different answers ("$1,250 due March 3" is not "$980
+due April 3"), and what survive a rewording ("Sun, Feb 15" is "Sunday, February 15"). Each fact has
+a kind and a canonical value, so that a paraphrase's facts compare equal and a template's different
+facts do not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from harness.text.words import STOPWORDS
+
+__all__ = ["STRONG_KINDS", "Fact", "extract_facts"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One fact, as found at ``text[start:end]``."""
+
+    kind: str
+    """``money``, ``percent``, ``time``, ``date``, ``weekday``, ``month``, ``year``, ``duration``,
+    ``number``, ``id``, ``email``, ``url`` or ``name``."""
+    value: str
+    """The canonical value: ``18906.11``, ``02-15``, ``07:42``, ``2 hour``, ``eb57102``."""
+    start: int
+    end: int
+
+    @property
+    def key(self) -> str:
+        """``kind:value``; numbers of every kind compare by value alone (``num:12``)."""
+        if self.kind in _NUMERIC:
+            return "num:" + self.value
+        return f"{self.kind}:{self.value}"
+
+
+STRONG_KINDS = frozenset(
+    {"money", "percent", "time", "date", "duration", "number", "id", "email", "url", "year"}
+)
+"""Kinds specific enough that sharing one is evidence two statements are about the same thing."""
+_NUMERIC = frozenset({"money", "number", "percent"})
+
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1,
+    "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}  # fmt: skip
+_WEEKDAYS = {
+    "monday": "monday", "tuesday": "tuesday", "wednesday": "wednesday", "thursday": "thursday",
+    "friday": "friday", "saturday": "saturday", "sunday": "sunday", "mon": "monday",
+    "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+    "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
+}  # fmt: skip
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty-five": 45, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90,
+    "half an": 0.5, "half a": 0.5,
+}  # fmt: skip
+_UNITS = {
+    "second": "second", "sec": "second", "minute": "minute", "min": "minute", "hour": "hour",
+    "hr": "hour", "day": "day", "business day": "day", "working day": "day", "night": "night",
+    "week": "week", "month": "month", "year": "year", "yr": "year",
+}  # fmt: skip
+
+_MONTH_RE = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_NUMBER_WORD_RE = "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
+_UNIT_RE = r"(?:business days?|working days?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|yrs?)"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+", re.IGNORECASE)),
+    (
+        "money",
+        re.compile(
+            rf"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|AUD|CAD|NZD)\s?)\s?({_NUM})(?:\s?(k|m|bn|million|billion)\b)?"
+            rf"|\b({_NUM})\s?(?:USD|EUR|GBP|CHF|dollars?|euros?|pounds?|cents?)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("percent", re.compile(rf"\b({_NUM})\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)),
+    (
+        "time",
+        re.compile(
+            r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            rf"\b(\d{{4}})-(\d{{2}})-(\d{{2}})\b"
+            rf"|\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(\d{{4}})\b)?"
+            rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?(?:,?\s+(\d{{4}})\b)?",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "duration",
+        re.compile(
+            rf"\b({_NUM}|{_NUMBER_WORD_RE})(?:\s?[-–]\s?({_NUM}))?[\s-]+({_UNIT_RE})\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "id",
+        re.compile(
+            r"(?<![\w$€£])#?(?=[\w…./-]*\d)(?=[\w…./-]*[A-Za-z])[A-Za-z0-9][\w…./-]*[A-Za-z0-9]"
+            r"|#\d{3,}\b"
+            r"|(?<![\w$€£.,])\d{2,}(?:-\d{2,})+(?![\w%])"
+            r"|(?<=…)\w*\d\w*"
+        ),
+    ),
+    ("weekday", re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?", re.IGNORECASE)),
+    ("month", re.compile(rf"\b{_MONTH_RE}\b", re.IGNORECASE)),
+    ("year", re.compile(r"\b(?:19|20)\d{2}\b")),
+    ("number", re.compile(rf"(?<![\w.]){_NUM}(?![\w])")),
+]
+
+_ORDINAL_OR_UNIT = re.compile(
+    r"^\d+(?:\.\d+)?(?:st|nd|rd|th|x|k|gb|mb|tb|kb|km|kg|mi|lb|lbs|ml|cm|mm|m|g|h)$"
+)
+_NAME = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|von|van|the|&)?\s*[A-Z][\w'’&.-]*)*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;•\n]\s*|^\s*[-*•]\s+|[\"“(]\s*)$")
+
+
+def _number(raw: str) -> str:
+    value = raw.replace(",", "")
+    if "." in value:
+        value = value.rstrip("0").rstrip(".")
+    return value or "0"
+
+
+def _money(match: re.Match[str]) -> str | None:
+    raw = match.group(1) or match.group(3)
+    if raw is None:
+        return None
+    value = float(raw.replace(",", ""))
+    scale = (match.group(2) or "").lower()
+    if scale in ("k",):
+        value *= 1_000
+    elif scale in ("m", "million"):
+        value *= 1_000_000
+    elif scale in ("bn", "billion"):
+        value *= 1_000_000_000
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    if "cent" in match.group(0).lower() and match.group(3):
+        text = f"{value / 100:.2f}".rstrip("0").rstrip(".")
+    return text
+
+
+def _time(match: re.Match[str]) -> str:
+    if match.group(6):
+        return "12:00" if match.group(6).lower() == "noon" else "00:00"
+    if match.group(4):
+        return f"{int(match.group(4)):02d}:{match.group(5)}"
+    hour = int(match.group(1)) % 12
+    if match.group(3).lower() == "p":
+        hour += 12
+    return f"{hour:02d}:{match.group(2) or '00'}"
+
+
+def _date(match: re.Match[str]) -> str | None:
+    if match.group(1):
+        return f"{match.group(2)}-{match.group(3)}"
+    if match.group(4):
+        month, day = _MONTHS.get(match.group(4).lower().rstrip(".")), int(match.group(5))
+    else:
+        month, day = _MONTHS.get(match.group(8).lower().rstrip(".")), int(match.group(7))
+    if month is None or not 1 <= day <= 31:
+        return None
+    return f"{month:02d}-{day:02d}"
+
+
+def _duration(match: re.Match[str]) -> str | None:
+    amount = match.group(1).lower()
+    number: float | str = _NUMBER_WORDS.get(amount, 0) or _number(amount)
+    unit_raw = match.group(3).lower()
+    unit = next((u for k, u in _UNITS.items() if unit_raw.startswith(k)), unit_raw)
+    upper = f"-{_number(match.group(2))}" if match.group(2) else ""
+    if isinstance(number, float):
+        number = f"{number:g}"
+    return f"{number}{upper} {unit}"
+
+
+def _id(raw: str) -> str | None:
+    value = raw.lower().lstrip("#")
+    if _ORDINAL_OR_UNIT.match(value):
+        return None
+    value = re.sub(r"[-_./…]", "", value)
+    return value if len(value) >= 3 else None
+
+
+def _weekday(raw: str, text: str, start: int) -> str | None:
+    word = raw.lower().rstrip(".")
+    full = _WEEKDAYS.get(word)
+    if full is None:
+        return None
+    # Abbreviations are also words ("sat", "wed"): only capitalised ones count.
+    if len(word) <= 4 and not raw[0].isupper():
+        return None
+    return full
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    return bool(_SENTENCE_START.search(text[max(0, start - 4) : start]))
+
+
+@lru_cache(maxsize=65_536)
+def extract_facts(text: str) -> tuple[Fact, ...]:
+    """The typed facts of ``text``, in order of appearance, without overlaps.
+
+    Earlier kinds win where patterns overlap: ``$12.50`` is money, not a number; ``Feb 15`` is a
+    date, not a month and a number; ``EB-57102`` is an id.
+    """
+    taken: list[tuple[int, int]] = []
+    facts: list[Fact] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    for kind, pattern in _PATTERNS:
+        if (
+            kind in ("email", "url")
+            and "@" not in text
+            and "://" not in text
+            and "www." not in text
+        ):
+            continue
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if not free(start, end):
+                continue
+            raw = match.group(0)
+            value: str | None
+            if kind == "money":
+                value = _money(match)
+            elif kind == "percent":
+                value = _number(match.group(1))
+            elif kind == "time":
+                value = _time(match)
+            elif kind == "date":
+                value = _date(match)
+                year = match.group(1) or match.group(6) or match.group(9)
+                if value is not None and year:
+                    facts.append(Fact("year", year, start, end))
+            elif kind == "duration":
+                value = _duration(match)
+            elif kind == "id":
+                value = _id(raw)
+            elif kind == "weekday":
+                value = _weekday(raw, text, start)
+            elif kind == "month":
+                lower = raw.lower()
+                if not raw[0].isupper() or (
+                    lower in ("may", "march", "mar") and _sentence_start(text, start)
+                ):
+                    continue
+                value = f"{_MONTHS[lower]:02d}"
+            elif kind == "number":
+                value = _number(raw)
+            else:
+                value = raw.lower()
+            if value is None:
+                continue
+            taken.append((start, end))
+            facts.append(Fact(kind, value, start, end))
+    facts.extend(_names(text, free))
+    facts.sort(key=lambda f: f.start)
+    return tuple(facts)
+
+
+def _names(text: str, free: object) -> list[Fact]:
+    """Capitalised words and runs of them that are not sentence-initial common words."""
+    names: list[Fact] = []
+    check = free if callable(free) else (lambda a, b: True)
+    for match in _NAME.finditer(text):
+        words = match.group(0).split()
+        start = match.start()
+        # Drop leading words a sentence starts with ("Your", "The", "Parking").
+        initial = _sentence_start(text, start)
+        while words and (
+            words[0].lower().strip("'’") in STOPWORDS
+            or words[0].lower() in _WEEKDAYS
+            or words[0].lower().rstrip(".") in _MONTHS
+        ):
+            start = text.index(words[1], start + len(words[0])) if len(words) > 1 else match.end()
+            words = words[1:]
+            initial = False
+        if not words:
+            continue
+        if initial and len(words) == 1 and not words[0].isupper():
+            continue
+        end = (
+            start + len(" ".join(words))
+            if text[start:].startswith(" ".join(words))
+            else match.end()
+        )
+        if not check(start, end):
+            continue
+        value = " ".join(w.strip(".'’").lower() for w in words)
+        if len(value) < 2 or value.isdigit():
+            continue
+        names.append(Fact("name", value, start, end))
+    return names

@@ -1,0 +1,94 @@
+"""Words: normalising, the one stemmer, stop words and content words.
+
+One definition for the whole SDK, so that the detector, the runtime guard, the rules model and the
+linter agree on what a word is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+
+def _split_words(text: str) -> list[str]:
+    return text.split()
+
+
+__all__ = ["NEGATIONS", "STOPWORDS", "content_words", "normalise", "stem", "tokens"]
+
+STOPWORDS = frozenset(
+    _split_words(
+        """
+    a about above after again all also am an and any are as at be been before being below both but
+    by could did do does doing down during each few for from further had has have having he her
+    here hers herself him himself his how i if in into is it its itself just let me more most my
+    myself of off on once only or other our ours ourselves out over own same she should so some
+    such than that the their theirs them themselves then there these they this those through to
+    too under until up very was we were what when where which while who whom why will with would
+    you your yours yourself yourselves s t ll ve re d m can may might must shall us okay ok sure
+    please hi hello hey thanks thank great news well right now currently also just still yet via
+    per i'm you're it's that's we're they're i've you've we've i'll you'll we'll i'd you'd get got
+    """
+    )
+)
+"""Words that say nothing about the subject."""
+
+NEGATIONS = frozenset(
+    _split_words(
+        """
+    not no never none nothing nobody cannot can't won't isn't aren't doesn't don't didn't hasn't
+    haven't hadn't wasn't weren't couldn't shouldn't wouldn't nor without unable cant wont isnt
+    arent doesnt dont didnt hasnt havent hadnt wasnt werent couldnt shouldnt wouldnt
+    """
+    )
+)
+"""Words that negate a statement."""
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+
+
+def normalise(text: str) -> str:
+    """Lower case, Unicode NFKC, Markdown and punctuation removed, white space collapsed.
+
+    Two texts with the same ``normalise`` are the same message to a reader.
+    """
+    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'").replace("'", "")
+    return " ".join(re.findall(r"[^\W_]+", text))
+
+
+def tokens(text: str) -> list[str]:
+    """The lower-case word tokens of ``text`` (apostrophes kept inside words)."""
+    return [t.replace("’", "'") for t in _TOKEN.findall(text.lower())]
+
+
+@lru_cache(maxsize=65_536)
+def stem(word: str) -> str:
+    """A light suffix stripper shared by the whole SDK: plurals, -ing, -ed, -ly, a final -e.
+
+    Deliberately conservative: "booked"/"booking"/"books" → "book", "charges"/"charged" → "charg".
+    """
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif (len(word) > 4 and word.endswith("ed")) or (len(word) > 5 and word.endswith("ly")):
+        word = word[:-2]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # "planned" -> "plann" -> "plan"
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """Stems of the words of ``text`` that carry meaning (no stop words, no pure numbers)."""
+    return frozenset(
+        stem(t)
+        for t in tokens(text)
+        if t not in STOPWORDS and not t.isdigit() and len(t) > 1 and t not in NEGATIONS
+    )
