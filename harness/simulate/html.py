@@ -110,7 +110,7 @@ def report_data(
             record = finding.to_json()
             record["conversation"] = index
             record["severity"] = finding.severity
-            record["highlights"] = _highlights(finding, record.get("highlights"), texts)
+            record["highlights"] = _highlights(finding, texts)
             findings.append(record)
         conversations.append(
             {
@@ -150,17 +150,15 @@ def _message_rows(transcript: Transcript) -> list[list[Any]]:
     return rows
 
 
-def _highlights(finding: Finding, given: Any, texts: dict[str, str]) -> list[dict[str, str]]:
-    """The finding's highlights when it has them (only those that really occur in their message),
-    else the quoted evidence of a duplicate or an awkward acknowledgement, where its messages say
-    it. Matching ignores case; the message's own spelling is kept."""
-    if isinstance(given, list):
+def _highlights(finding: Finding, texts: dict[str, str]) -> list[dict[str, str]]:
+    """The finding's own highlights (those that really occur in their message), else the quoted
+    evidence of a duplicate or an awkward acknowledgement, where its messages say it. Matching the
+    evidence ignores case; the message's own spelling is kept."""
+    if finding.highlights:
         return [
-            {"message_id": str(h["message_id"]), "text": str(h["text"])}
-            for h in given
-            if isinstance(h, dict)
-            and h.get("text")
-            and str(h["text"]) in texts.get(str(h.get("message_id")), "")
+            {"message_id": h.message_id, "text": h.text}
+            for h in finding.highlights
+            if h.text and h.text in texts.get(h.message_id, "")
         ]
     if finding.kind not in _HIGHLIGHTED_KINDS:
         return []

@@ -15,6 +15,7 @@ import pytest
 
 from harness._loading import run_sync
 from harness.simulate import DetectionResult, Finding, detect, load_transcript
+from harness.simulate.detectors import Highlight
 from harness.simulate.html import render_html, report_data
 from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
@@ -192,6 +193,38 @@ def test_without_highlights_quoted_evidence_is_marked_where_found() -> None:
     assert by_kind["duplicate"]["highlights"] == [
         {"message_id": "t1b1", "text": "You have 12 vacation days left for 2026."},
         {"message_id": "t1b2", "text": transcript.messages[2].text},
+    ]
+
+
+def test_a_findings_own_highlights_are_drawn_instead_of_its_evidence() -> None:
+    transcript = conversation(
+        (
+            "vacation days and payday?",
+            [
+                ("pto", "You have 12 vacation days left for 2026.", {"mode": "direct"}),
+                (
+                    "helpdesk",
+                    "Your next payday is Friday. You have 12 vacation days left for 2026.",
+                ),
+            ],
+        )
+    )
+    finding = Finding(
+        kind="duplicate",
+        turn=1,
+        message_ids=("t1b1", "t1b2"),
+        senders=("pto", "helpdesk"),
+        evidence='restates "Your next payday is Friday."',  # would mark the wrong passage
+        highlights=(
+            Highlight(message_id="t1b1", text="12 vacation days left for 2026"),
+            Highlight(message_id="t1b2", text="12 vacation days left for 2026"),
+            Highlight(message_id="t1b2", text="not in the message"),  # dropped
+        ),
+    )
+    result = DetectionResult(file="t", conversation="c", transcript=transcript, findings=(finding,))
+    assert report_data([result])["findings"][0]["highlights"] == [
+        {"message_id": "t1b1", "text": "12 vacation days left for 2026"},
+        {"message_id": "t1b2", "text": "12 vacation days left for 2026"},
     ]
 
 
