@@ -167,11 +167,11 @@ def _highlights(finding: Finding, texts: dict[str, str]) -> list[dict[str, str]]
         needle = quoted.removesuffix("…").strip()
         if len(needle) < _MIN_QUOTE:
             continue
+        pattern = re.compile(re.escape(needle), re.IGNORECASE)
         for message_id in finding.message_ids:
-            text = texts.get(message_id, "")
-            at = text.lower().find(needle.lower())
-            if at >= 0:
-                out.append({"message_id": message_id, "text": text[at : at + len(needle)]})
+            match = pattern.search(texts.get(message_id, ""))
+            if match is not None:
+                out.append({"message_id": message_id, "text": match.group()})
     # A passage inside a longer one (or the same one) marked on the same message adds nothing.
     out.sort(key=lambda h: -len(h["text"]))
     kept: list[dict[str, str]] = []
@@ -201,6 +201,7 @@ def _summary(results: Sequence[DetectionResult], usage: Usage | None) -> dict[st
     if usage is not None and usage.requests:
         summary["usage"] = {
             "requests": usage.requests,
+            "tokens": usage.total_tokens,
             "input_tokens": usage.input_tokens,
             "output_tokens": usage.output_tokens,
             "cost_usd": None if usage.cost_usd is None else f"${usage.cost_usd:.4f}",

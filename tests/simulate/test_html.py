@@ -138,7 +138,7 @@ def test_naive_helpdesk_summary_and_data() -> None:
     duplicates = sum(1 for f in findings if f.kind == "duplicate")
     assert f'<td id="sum-kind-duplicate">{duplicates}</td>' in page
     assert 'data-verdict="fail"' in page
-    assert "model usage: 39 requests" in page
+    assert "model usage: 39 requests (no tokens reported by the model)</p>" in page
     data = _embedded(page)
     assert data == report_data(results, title="naive helpdesk")
     _assert_structure(results, data)
@@ -157,6 +157,19 @@ def test_naive_helpdesk_summary_and_data() -> None:
         ["pto", "How many vacation days do I have remaining"],
         ["payroll", "when will I be getting my next paycheck"],
     ]
+
+
+def test_model_usage_with_tokens_and_cost() -> None:
+    usage = Usage(requests=3, input_tokens=1_200, output_tokens=80, cost_usd=0.0012)
+    page = render_html([], usage=usage)
+    match = re.search(r'<p id="sum-usage" class="usage">(.*?)</p>', page, re.S)
+    assert match is not None
+    text = " ".join(match.group(1).split())
+    assert (
+        text == "model usage: 3 requests, 1200 input and 80 output tokens, estimated cost $0.0012"
+    )
+    assert 'data-verdict="pass"' in page  # nothing checked, nothing failed
+    assert _summary(page)["conversations"] == "0"
 
 
 def test_good_helpdesk_is_a_pass_with_every_message() -> None:
