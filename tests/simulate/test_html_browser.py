@@ -124,9 +124,25 @@ def test_naive_helpdesk_report_in_chromium(
         ids = page.locator(f"#c-{index} .msg").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
         assert ids == [m.id for m in result.transcript.messages]
 
-    # The kind filter narrows the findings list.
+    # The filters narrow the findings and the conversations.
     page.locator("input[name=kind][value=duplicate]").uncheck()
     expect(page.locator("#findings .finding")).to_have_count(len(findings) - duplicates)
+    expect(page.locator(".flag.kind-duplicate").first).to_be_hidden()
+    page.locator("input[name=kind][value=duplicate]").check()
+    page.locator("input[name=severity][value=error]").uncheck()
+    warnings = sum(1 for f in findings if f.severity == "warning")
+    expect(page.locator("#findings .finding")).to_have_count(warnings)
+    page.locator("input[name=severity][value=error]").check()
+    page.fill("#filter-conversation", "password")
+    expect(page.locator("#conversations .conversation")).to_have_count(1)
+    expect(page.locator("#findings .finding")).to_have_count(
+        sum(len(r.findings) for r in naive_results if "password" in r.title)
+    )
+    page.fill("#filter-conversation", "")
+    page.locator("#filter-with-findings").check()
+    expect(page.locator("#conversations .conversation")).to_have_count(
+        sum(1 for r in naive_results if r.findings)
+    )
     assert problems == []
     page.close()
 
