@@ -1,5 +1,6 @@
 """`make demo`: the helpdesk sample's conversations on its good and naive variants, then the
-simulator's verdict on both, then the research team sample, all on the offline rules model."""
+simulator's verdict on both, then the research team sample, all on the offline rules model; it
+ends by writing the naive helpdesk's HTML report and printing its path."""
 
 from __future__ import annotations
 

@@ -179,7 +179,7 @@
       conversationsRendered >= shownConversations.length;
   }
 
-  function index(state, conversationIndex) {
+  function buildIndex(state, conversationIndex) {
     if (state.byMessage) { return; }
     var data = DATA.conversations[conversationIndex];
     state.byMessage = {};
@@ -205,7 +205,7 @@
   // button until clicked. So a finding deep in a long conversation costs one chunk, not all before.
   function open(conversationIndex) {
     var state = conversationState(conversationIndex);
-    index(state, conversationIndex);
+    buildIndex(state, conversationIndex);
     if (!state.chunks) {
       var count = DATA.conversations[conversationIndex].messages.length;
       state.chunks = [];
@@ -380,7 +380,7 @@
     var conversationIndex = finding.conversation;
     ensureListed(conversationIndex);
     var state = conversationState(conversationIndex);
-    index(state, conversationIndex);
+    buildIndex(state, conversationIndex);
     open(conversationIndex);
     var targets = [];
     finding.message_ids.forEach(function (id) {
