@@ -35,6 +35,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("harness_bot", default="", help="default bot for scenario files without 'bot:'")
     parser.addini("harness_model", default="", help="model for scenario tests (default: the bot's)")
+    parser.addoption(
+        "--harness-html",
+        metavar="FILE",
+        default=None,
+        help="write an HTML report of the harness scenarios that ran to FILE",
+    )
+
+
+_HTML_RESULTS = pytest.StashKey[list[Any]]()
+"""The checked conversations of the scenarios that ran, for ``--harness-html``."""
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the ``--harness-html`` report (the scenarios that ran, in the order they ran)."""
+    path = session.config.getoption("harness_html", None)
+    if path and not hasattr(session.config, "workerinput"):  # not from pytest-xdist workers
+        from harness.simulate.html import render_html
+
+        results = session.config.stash.get(_HTML_RESULTS, [])
+        target = session.config.invocation_params.dir / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render_html(results, title="harness scenarios"), encoding="utf-8")
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -113,7 +135,20 @@ class ScenarioItem(pytest.Item):
             await driver.bot.aclose()
 
         run_sync(run())
-        findings = [f for f in driver.findings() if f.severity == "error"]
+        found = driver.findings()
+        if self.config.getoption("harness_html", None):
+            from harness.simulate.reports import DetectionResult
+
+            self.config.stash.setdefault(_HTML_RESULTS, []).append(
+                DetectionResult(
+                    file=str(self.path),
+                    conversation=self.name,
+                    transcript=driver.transcript,
+                    findings=tuple(found),
+                    name=self.name,
+                )
+            )
+        findings = [f for f in found if f.severity == "error"]
         if findings:
             from harness.testing import format_findings
 

@@ -1,5 +1,6 @@
 """`make demo`: the helpdesk sample's conversations on its good and naive variants, then the
-simulator's verdict on both, then the research team sample, all on the offline rules model."""
+simulator's verdict on both, then the research team sample, all on the offline rules model; it
+ends by writing the naive helpdesk's HTML report and printing its path."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from harness import load_bot
+from harness.simulate.reports import DetectionResult
 from harness.simulate.scenarios import load_scenarios
 
 HERE = Path(__file__).resolve().parent
@@ -20,6 +22,8 @@ VARIANTS = {
     "good": HELPDESK / "helpdesk.yaml",
     "naive": HELPDESK / "helpdesk-naive.yaml",
 }
+REPORT = HERE.parent / "build" / "demo" / "naive-helpdesk.html"
+"""Where the demo writes the naive helpdesk's HTML report (``build/`` is ignored by git)."""
 COLOURS = {"silent": "magenta", "direct": "green", "conversational": "cyan"}
 
 console = Console(highlight=False, width=120)
@@ -65,11 +69,13 @@ async def show_conversations() -> None:
         await bot.aclose()
 
 
-async def show_simulator() -> None:
+async def show_simulator() -> list[DetectionResult]:
+    """Print the simulator's verdict on both variants; return the naive helpdesk's results."""
     from harness.simulate.reports import render_text
     from harness.simulate.runner import run_scenarios
 
     scenarios = load_scenarios(HELPDESK / "scenarios.yaml")
+    naive: list[DetectionResult] = []
     for variant, config in VARIANTS.items():
         console.print(Rule(f"[bold]simulator[/] on the {variant} helpdesk"))
         results = await run_scenarios([scenarios], bot=str(config))
@@ -77,6 +83,9 @@ async def show_simulator() -> None:
         console.print(escape(render_text(results)), end="", soft_wrap=True)
         verdict = "[green]clean[/]" if not errors else f"[red]{errors} error(s) caught[/]"
         console.print(f"verdict for the {variant} helpdesk: {verdict}")
+        if variant == "naive":
+            naive = results
+    return naive
 
 
 async def show_team() -> None:
@@ -86,10 +95,22 @@ async def show_team() -> None:
     console.print(escape(await run_demo()))
 
 
+def write_html_report(results: list[DetectionResult]) -> Path:
+    """The naive helpdesk's HTML report: the conversations as chats, the findings drawn on them."""
+    from harness.simulate.html import render_html
+
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(render_html(results, title="naive helpdesk"), encoding="utf-8")
+    return REPORT
+
+
 async def main() -> int:
     await show_conversations()
-    await show_simulator()
+    naive = await show_simulator()
     await show_team()
+    report = write_html_report(naive)
+    console.print(Rule("[bold]HTML report[/]"))
+    console.print(f"the naive helpdesk's HTML report: {escape(str(report))}", soft_wrap=True)
     return 0
 
 

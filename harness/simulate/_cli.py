@@ -12,6 +12,7 @@ import click
 from harness.exceptions import HarnessError
 from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig, detect
+from harness.simulate.html import render_html
 from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
 from harness.simulate.transcripts import load_agent_modes, load_transcript
 
@@ -37,7 +38,7 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json", "junit"]),
+    type=click.Choice(["text", "json", "junit", "html"]),
     default="text",
     show_default=True,
     help="Report format.",
@@ -76,7 +77,7 @@ def detect_command(
         results = _run(transcripts, config_path, semantic)
     except HarnessError as exc:
         _fail(str(exc), exc.exit_code)
-    report = render(results, fmt)
+    report = render_html(results, title="harness detect") if fmt == "html" else render(results, fmt)
     if out is not None:
         try:
             out.write_text(report, encoding="utf-8")

@@ -63,7 +63,7 @@ __all__ = ["simulate_command"]
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json", "junit"]),
+    type=click.Choice(["text", "json", "junit", "html"]),
     default="text",
     show_default=True,
 )
@@ -106,9 +106,16 @@ def simulate_command(
     except HarnessError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
-    report = (
-        render_junit(results, suite="harness simulate") if fmt == "junit" else render(results, fmt)
-    )
+    if fmt == "html":
+        from harness.simulate.html import render_html
+
+        report = render_html(results, title="harness simulate", usage=usage)
+    else:
+        report = (
+            render_junit(results, suite="harness simulate")
+            if fmt == "junit"
+            else render(results, fmt)
+        )
     if fmt == "text" and usage is not None and usage.requests:
         report += _usage_line(usage)
     if out is not None:

@@ -31,7 +31,7 @@ __all__ = [
     "render_text",
 ]
 
-ReportFormat = Literal["text", "json", "junit"]
+ReportFormat = Literal["text", "json", "junit", "html"]
 
 _KIND_ORDER = ("duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack")
 
@@ -77,6 +77,10 @@ def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> st
         return render_json(results)
     if fmt == "junit":
         return render_junit(results)
+    if fmt == "html":
+        from harness.simulate.html import render_html
+
+        return render_html(results)
     return render_text(results)
 
 
