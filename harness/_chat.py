@@ -127,31 +127,41 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0) -> int:
     session = _Session(bot=bot, console=console, verbosity=verbosity)
     if verbosity >= 0:
         session.banner()
-    with asyncio.Runner() as runner:
+    runner = asyncio.Runner()
+    code = EXIT_INTERRUPTED
+    try:
+        code = _talk(session, runner)
+    except KeyboardInterrupt:
+        console.print()
+    finally:
+        with contextlib.suppress(KeyboardInterrupt):
+            runner.run(bot.aclose())
+        if code == EXIT_INTERRUPTED:
+            # Not Runner.close(): it would wait for a sync tool still running in a worker thread.
+            runner.get_loop().close()
+        else:
+            runner.close()
+    return code
+
+
+def _talk(session: _Session, runner: asyncio.Runner) -> int:
+    session.conversation = conversation = session.bot.conversation(on_message=session.show)
+    while True:
         try:
-            session.conversation = bot.conversation(on_message=session.show)
-            while True:
-                try:
-                    text = input(PROMPT).strip()
-                except EOFError:
-                    console.print()
-                    return 0
-                if text.lower() in ("exit", "quit"):
-                    return 0
-                if not text:
-                    continue
-                if text.startswith("/"):
-                    if not session.command(text):
-                        return 0
-                    continue
-                session.last = runner.run(session.conversation.send(text))
-                if verbosity > 0:
-                    session.plan()
-                if verbosity >= 0:
-                    session.notes(session.last)
-        except KeyboardInterrupt:
-            console.print()
-            return EXIT_INTERRUPTED
-        finally:
-            with contextlib.suppress(KeyboardInterrupt):
-                runner.run(bot.aclose())
+            text = input(PROMPT).strip()
+        except EOFError:
+            session.console.print()
+            return 0
+        if text.lower() in ("exit", "quit"):
+            return 0
+        if not text:
+            continue
+        if text.startswith("/"):
+            if not session.command(text):
+                return 0
+            continue
+        session.last = runner.run(conversation.send(text))
+        if session.verbosity > 0:
+            session.plan()
+        if session.verbosity >= 0:
+            session.notes(session.last)

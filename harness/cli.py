@@ -117,4 +117,13 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    sys.exit(cli.main(prog_name="harness", standalone_mode=True))
+    try:
+        cli.main(prog_name="harness", standalone_mode=True)
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED:
+            # Exit now: a sync tool still running in a worker thread would hold a normal exit
+            # (which joins the threads) until it returns.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(EXIT_INTERRUPTED)
+        raise

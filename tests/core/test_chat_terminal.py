@@ -10,7 +10,6 @@ import os
 import select
 import subprocess
 import sys
-import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,6 +74,23 @@ class Terminal:
     def type(self, keys: bytes) -> None:
         os.write(self.master, keys)
 
+    def interrupt(self) -> None:
+        """Type Ctrl-C once the chat is blocked waiting (for a key or for its turn).
+
+        A signal that lands between printing the prompt and blocking in ``select()`` is only
+        noticed at the next key (a CPython readline race, microseconds wide for a person but
+        not for a test that types the moment the prompt appears), so wait for the process to
+        sleep first. Where ``/proc`` is missing, type at once.
+        """
+        stat = Path(f"/proc/{self.process.pid}/stat")
+        end = time.monotonic() + DEADLINE
+        while stat.exists() and time.monotonic() < end:
+            # "pid (comm) STATE ...": S is asleep in a blocking call.
+            if stat.read_text().rpartition(")")[2].split()[0] == "S":
+                break
+            time.sleep(0.01)
+        self.type(CTRL_C)
+
     def exit_code(self) -> int:
         return self.process.wait(timeout=DEADLINE)
 
@@ -102,7 +118,7 @@ def _chat(terminals: list[Terminal], *args: str, cwd: Path = ROOT) -> Terminal:
 
 def test_one_ctrl_c_at_the_prompt_ends_the_chat_with_130(terminals: list[Terminal]) -> None:
     terminal = _chat(terminals, str(HELPDESK))
-    terminal.type(CTRL_C)
+    terminal.interrupt()
     assert terminal.exit_code() == 130
 
 
@@ -138,39 +154,46 @@ def test_left_arrow_edits_inside_the_line(terminals: list[Terminal]) -> None:
     assert terminal.exit_code() == 0
 
 
+_SLOW_BOT = """
+import asyncio
+import time
+
+from harness import ChildAgent, Parent
+
+
+async def never_async() -> str:
+    \"\"\"How many paid time off (vacation) days are left.\"\"\"
+    print("looking it up", flush=True)
+    await asyncio.sleep(3600)
+    return "never"
+
+
+def never_sync() -> str:
+    \"\"\"How many paid time off (vacation) days are left.\"\"\"
+    print("looking it up", flush=True)
+    time.sleep(3600)  # runs in a worker thread, which Ctrl-C cannot stop
+    return "never"
+
+
+bot = Parent(
+    name="helpdesk",
+    subagents=[
+        ChildAgent(name="pto", mode="direct", tools=[never_{kind}],
+                   description="Answers questions about vacation days."),
+    ],
+)
+"""
+
+
+@pytest.mark.parametrize("kind", ["async", "sync"])
 def test_ctrl_c_during_a_turn_cancels_it_and_ends_the_chat_with_130(
-    terminals: list[Terminal], tmp_path: Path
+    terminals: list[Terminal], tmp_path: Path, kind: str
 ) -> None:
     # A Python-defined bot in the current directory (no PYTHONPATH for it) whose tool never ends.
-    (tmp_path / "slowbot.py").write_text(
-        textwrap.dedent(
-            """
-            import asyncio
-
-            from harness import ChildAgent, Parent
-
-
-            async def pto_balance() -> str:
-                \"\"\"How many paid time off (vacation) days are left.\"\"\"
-                print("looking it up", flush=True)
-                await asyncio.sleep(3600)
-                return "never"
-
-
-            bot = Parent(
-                name="helpdesk",
-                subagents=[
-                    ChildAgent(name="pto", mode="direct", tools=[pto_balance],
-                               description="Answers questions about vacation days."),
-                ],
-            )
-            """
-        ),
-        encoding="utf-8",
-    )
+    (tmp_path / "slowbot.py").write_text(_SLOW_BOT.replace("{kind}", kind), encoding="utf-8")
     terminal = _chat(terminals, "slowbot:bot", cwd=tmp_path)
     terminal.type(b"how many vacation days do I have left\r")
     terminal.expect(b"looking it up")
-    terminal.type(CTRL_C)
+    terminal.interrupt()
     assert terminal.exit_code() == 130
     assert b"Traceback" not in terminal.screen
