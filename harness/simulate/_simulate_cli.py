@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from harness._cli_options import output_option
 from harness._loading import run_sync
 from harness.exceptions import HarnessError, UsageError
 from harness.simulate._progress import ProgressBar
@@ -66,10 +67,9 @@ __all__ = ["simulate_command"]
     type=click.Choice(["text", "json", "junit"]),
     default="text",
     show_default=True,
+    help="Report format.",
 )
-@click.option(
-    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here."
-)
+@output_option("Write the report to FILE instead of standard output.")
 @click.option("--semantic", is_flag=True, help="Also detect paraphrases (extra 'embeddings').")
 def simulate_command(
     scenarios: tuple[Path, ...],
@@ -82,7 +82,7 @@ def simulate_command(
     record: str | None,
     replay: str | None,
     fmt: ReportFormat,
-    out: Path | None,
+    output: Path | None,
     semantic: bool,
 ) -> None:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
@@ -111,11 +111,11 @@ def simulate_command(
     )
     if fmt == "text" and usage is not None and usage.requests:
         report += _usage_line(usage)
-    if out is not None:
+    if output is not None:
         try:
-            out.write_text(report, encoding="utf-8")
+            output.write_text(report, encoding="utf-8")
         except OSError as exc:
-            click.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
+            click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
             sys.exit(2)
     else:
         click.echo(report, nl=False)
