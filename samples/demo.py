@@ -75,7 +75,7 @@ async def show_simulator() -> None:
         results = await run_scenarios([scenarios], bot=str(config))
         errors = sum(len(r.errors) for r in results)
         console.print(escape(render_text(results)), end="", soft_wrap=True)
-        verdict = "[green]clean[/]" if not errors else f"[red]{errors} error(s) caught[/]"
+        verdict = "[green]clean[/]" if not errors else f"[red]{errors} error{'' if errors == 1 else 's'} caught[/]"
         console.print(f"verdict for the {variant} helpdesk: {verdict}")
 
 

@@ -20,6 +20,7 @@ from harness.simulate.reports import (
     DetectionResult,
     ReportFormat,
     exit_code,
+    plural,
     render,
     render_junit,
 )
@@ -123,11 +124,12 @@ def simulate_command(
 
 
 def _usage_line(usage: Usage) -> str:
+    requests = plural(usage.requests, "request")
     if not usage.total_tokens:
-        return f"model usage: {usage.requests} requests (no tokens reported by the model)\n"
+        return f"model usage: {requests} (no tokens reported by the model)\n"
     cost = "" if usage.cost_usd is None else f", estimated cost ${usage.cost_usd:.4f}"
     return (
-        f"model usage: {usage.requests} requests, {usage.input_tokens} input and "
+        f"model usage: {requests}, {usage.input_tokens} input and "
         f"{usage.output_tokens} output tokens{cost}\n"
     )
 
