@@ -36,7 +36,7 @@ _LAZY = {
 
 _HELP = {
     "chat": "Talk to a bot in the terminal, with every sender shown.",
-    "instructions": "Print the generated instructions and descriptions for a config.",
+    "instructions": "Print the generated instructions of a config or a Python bot.",
     "lint": "Check agent configs (this SDK's and Copilot Studio's) for design faults.",
     "simulate": "Run scenario conversations against a bot and detect duplicates and misses.",
     "detect": "Detect duplicate messages, missed requests and silent leaks in transcripts.",
