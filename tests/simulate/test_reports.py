@@ -63,7 +63,8 @@ def test_json_has_exactly_the_documented_shape() -> None:
         1,
         3,
     )
-    duplicate, ack = first["findings"]
+    # `highlights` (the repeated substrings) is left out here: it has its own tests.
+    duplicate, ack = ({k: v for k, v in f.items() if k != "highlights"} for f in first["findings"])
     assert duplicate == {
         "kind": "duplicate",
         "severity": "error",
