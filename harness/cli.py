@@ -46,12 +46,13 @@ _HELP = {
 _EXIT_CODES = {
     "chat": "0 the chat ended (exit, quit, Ctrl-D); 1 a run error; 2 a usage or config error; "
     "130 ended by Ctrl-C.",
-    "instructions": "0 printed; 2 a usage or config error.",
-    "lint": "0 no error-level findings; 1 error-level findings; 2 a usage error.",
+    "instructions": "0 printed; 2 a usage or config error; 130 ended by Ctrl-C.",
+    "lint": "0 no error-level findings; 1 error-level findings; 2 a usage error; "
+    "130 ended by Ctrl-C.",
     "simulate": "0 no error-level findings (warnings allowed); 1 error-level findings; "
-    "2 bad input or a usage error.",
+    "2 bad input or a usage error; 130 ended by Ctrl-C.",
     "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
-    "2 bad input or a usage error.",
+    "2 bad input or a usage error; 130 ended by Ctrl-C.",
     "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
 }
 _DEFAULT_EXIT_CODES = "0 success; 1 a run error; 2 a usage or config error; 130 Ctrl-C."
