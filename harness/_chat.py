@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -146,9 +147,11 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0) -> int:
 
 def _talk(session: _Session, runner: asyncio.Runner) -> int:
     session.conversation = conversation = session.bot.conversation(on_message=session.show)
+    # No prompt when the messages come from a pipe or a file: the output stays the bot's alone.
+    prompt = PROMPT if sys.stdin.isatty() else ""
     while True:
         try:
-            text = input(PROMPT).strip()
+            text = input(prompt).strip()
         except EOFError:
             session.console.print()
             return 0

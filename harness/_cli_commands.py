@@ -53,7 +53,8 @@ def chat_command(ctx: click.Context, config: str, model: str | None, base_url: s
     from harness._chat import chat
 
     bot = load_bot(config, model=model_option_values(model, base_url))  # type: ignore[arg-type]
-    ctx.exit(chat(bot, console=Console(highlight=False), verbosity=verbosity(ctx)))
+    console = Console(highlight=False, soft_wrap=True)  # a long message is one line in a pipe
+    ctx.exit(chat(bot, console=console, verbosity=verbosity(ctx)))
 
 
 @click.command("instructions")

@@ -195,3 +195,12 @@ def test_the_current_directory_comes_after_the_installed_packages(
     result = runner.invoke(cli, ["chat", "campusbot:bot"], input="exit\n")
     assert result.exit_code == 0, result.output
     assert sys.path.index(str(python_bot)) > sys.path.index(str(Path(harness.__file__).parents[1]))
+
+
+def test_chat_from_a_pipe_prints_no_prompt(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["chat", "-q", str(HELPDESK)], input="when is my next payday?\n")
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout.strip()
+        == "helpdesk: Your next payday is Friday, December 4; you are paid every other Friday."
+    )
