@@ -2,16 +2,20 @@
 
 The prompt is read on the main thread with ``input()`` (never in a worker thread), so Ctrl-C
 interrupts it at once; each turn runs on one ``asyncio.Runner``, which cancels the turn on Ctrl-C.
-Importing the stdlib ``readline`` gives ``input()`` arrow keys, line editing and the session's
-history wherever Python has it (Linux, macOS); elsewhere the prompt is a plain line.
+Importing the stdlib ``readline`` gives ``input()`` arrow keys, line editing and history wherever
+Python has it (Linux, macOS); elsewhere the prompt is a plain line. At a terminal the history is
+kept between chats in a file (``history_file()``), as Python's own prompt keeps ``~/.python_history``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -34,10 +38,45 @@ COMMANDS = {
 _COLOURS = {"silent": "magenta", "direct": "green", "conversational": "cyan"}
 
 
-def _enable_line_editing() -> None:
-    """Give ``input()`` line editing and history through the stdlib ``readline``, if present."""
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401  (importing it is what hooks it into input())
+HISTORY_ENV = "HARNESS_CHAT_HISTORY"
+"""A path for the chat's history file, or empty for none."""
+_HISTORY_LENGTH = 1000
+"""Messages kept in the history file."""
+
+
+def history_file() -> Path | None:
+    """Where the messages typed in earlier chats are kept: ``$HARNESS_CHAT_HISTORY``, else
+    ``$XDG_STATE_HOME/harness/chat_history`` (``~/.local/state/harness/chat_history``); None when
+    ``HARNESS_CHAT_HISTORY`` is set but empty."""
+    chosen = os.environ.get(HISTORY_ENV)
+    if chosen is not None:
+        return Path(chosen).expanduser() if chosen.strip() else None
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "harness" / "chat_history"
+
+
+@contextlib.contextmanager
+def _line_editing() -> Iterator[None]:
+    """Give ``input()`` line editing and history through the stdlib ``readline``, if present; at
+    a terminal, keep the history between chats (as Python's own prompt does)."""
+    try:
+        import readline  # importing it is what hooks it into input()
+    except ImportError:
+        yield
+        return
+    path = history_file() if sys.stdin.isatty() else None
+    if path is not None:
+        readline.set_history_length(_HISTORY_LENGTH)
+        with contextlib.suppress(OSError):
+            readline.read_history_file(path)
+    try:
+        yield
+    finally:
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                readline.write_history_file(path)
+
 
 
 def describe(message: Message) -> str:
@@ -124,14 +163,14 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0) -> int:
     turn, which it cancels) ends it with 130. ``verbosity`` below 0 hides the banner and the
     per-turn notes; above 0 shows each turn's plan.
     """
-    _enable_line_editing()
     session = _Session(bot=bot, console=console, verbosity=verbosity)
     if verbosity >= 0:
         session.banner()
     runner = asyncio.Runner()
     code = EXIT_INTERRUPTED
     try:
-        code = _talk(session, runner)
+        with _line_editing():
+            code = _talk(session, runner)
     except KeyboardInterrupt:
         console.print()
     finally:

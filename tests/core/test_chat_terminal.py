@@ -38,9 +38,17 @@ _LAUNCH = (
 class Terminal:
     """The user's side of a pseudo-terminal running ``harness ARGS``."""
 
-    def __init__(self, *args: str, cwd: Path) -> None:
+    def __init__(self, *args: str, cwd: Path, history: Path | str, state: Path) -> None:
         self.master, slave = pty.openpty()
-        env = {**os.environ, "TERM": "xterm", "NO_COLOR": "1", "PYTHONPATH": str(ROOT)}
+        env = {
+            **os.environ,
+            "TERM": "xterm",
+            "NO_COLOR": "1",
+            "PYTHONPATH": str(ROOT),
+            "HARNESS_CHAT_HISTORY": str(history),
+            # Where the default history file would go: never the user's own home.
+            "XDG_STATE_HOME": str(state),
+        }
         self.process = subprocess.Popen(
             [sys.executable, "-c", _LAUNCH, *args],
             stdin=slave,
@@ -102,36 +110,51 @@ class Terminal:
 
 
 @pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
+def terminals(tmp_path: Path) -> Iterator[list[Terminal]]:
     opened: list[Terminal] = []
     yield opened
     for terminal in opened:
         terminal.close()
 
 
-def _chat(terminals: list[Terminal], *args: str, cwd: Path = ROOT) -> Terminal:
-    terminal = Terminal("chat", *args, cwd=cwd)
+@pytest.fixture
+def history(tmp_path: Path) -> Path:
+    """The chat's history file for the test (never the user's own)."""
+    return tmp_path / "state" / "chat_history"
+
+
+def _chat(
+    terminals: list[Terminal],
+    *args: str,
+    history: Path | str,
+    cwd: Path = ROOT,
+    state: Path | None = None,
+) -> Terminal:
+    state = state or Path(history).parent / "xdg-state"
+    terminal = Terminal("chat", *args, cwd=cwd, history=history, state=state)
     terminals.append(terminal)
     terminal.expect(PROMPT)
     return terminal
 
 
-def test_one_ctrl_c_at_the_prompt_ends_the_chat_with_130(terminals: list[Terminal]) -> None:
-    terminal = _chat(terminals, str(HELPDESK))
+def test_one_ctrl_c_at_the_prompt_ends_the_chat_with_130(
+    terminals: list[Terminal], history: Path
+) -> None:
+    terminal = _chat(terminals, str(HELPDESK), history=history)
     terminal.interrupt()
     assert terminal.exit_code() == 130
 
 
-def test_ctrl_d_ends_the_chat_with_0(terminals: list[Terminal]) -> None:
-    terminal = _chat(terminals, str(HELPDESK))
+def test_ctrl_d_ends_the_chat_with_0(terminals: list[Terminal], history: Path) -> None:
+    terminal = _chat(terminals, str(HELPDESK), history=history)
     terminal.type(b"\x04")
     assert terminal.exit_code() == 0
 
 
 def test_the_up_arrow_recalls_the_last_message_and_enter_sends_it_again(
-    terminals: list[Terminal],
+    terminals: list[Terminal], history: Path
 ) -> None:
-    terminal = _chat(terminals, str(HELPDESK))
+    terminal = _chat(terminals, str(HELPDESK), history=history)
     terminal.type(b"how many vacation days do I have left\r")
     terminal.expect(b"answered by pto")
     terminal.expect(PROMPT)
@@ -145,13 +168,38 @@ def test_the_up_arrow_recalls_the_last_message_and_enter_sends_it_again(
     assert terminal.exit_code() == 0
 
 
-def test_left_arrow_edits_inside_the_line(terminals: list[Terminal]) -> None:
-    terminal = _chat(terminals, str(HELPDESK))
+def test_left_arrow_edits_inside_the_line(terminals: list[Terminal], history: Path) -> None:
+    terminal = _chat(terminals, str(HELPDESK), history=history)
     # "/pan", two steps left, insert "l": the line sent is "/plan".
     terminal.type(b"/pan" + b"\x1b[D\x1b[D" + b"l\r")
     assert b"no turn yet" in terminal.expect(b"no turn yet")
     terminal.type(b"exit\r")
     assert terminal.exit_code() == 0
+
+
+def test_the_history_is_kept_between_chats(terminals: list[Terminal], history: Path) -> None:
+    first = _chat(terminals, str(HELPDESK), history=history)
+    first.type(b"when is my next payday\r")
+    first.expect(b"findings from payroll")
+    first.expect(PROMPT)
+    first.interrupt()  # even a chat ended by Ctrl-C keeps its history
+    assert first.exit_code() == 130
+    assert "when is my next payday" in history.read_text(encoding="utf-8")
+    second = _chat(terminals, str(HELPDESK), history=history)
+    second.type(UP)
+    second.expect(b"payday")
+    second.type(b"\r")
+    assert b"Friday, December 4" in second.expect(b"findings from payroll")
+
+
+def test_an_empty_history_setting_keeps_no_file(terminals: list[Terminal], tmp_path: Path) -> None:
+    terminal = _chat(terminals, str(HELPDESK), history="", state=tmp_path / "xdg-state")
+    terminal.type(b"when is my next payday\r")
+    terminal.expect(b"findings from payroll")
+    terminal.expect(PROMPT)
+    terminal.type(b"exit\r")
+    assert terminal.exit_code() == 0
+    assert not list(tmp_path.rglob("*history*"))
 
 
 _SLOW_BOT = """
@@ -187,11 +235,11 @@ bot = Parent(
 
 @pytest.mark.parametrize("kind", ["async", "sync"])
 def test_ctrl_c_during_a_turn_cancels_it_and_ends_the_chat_with_130(
-    terminals: list[Terminal], tmp_path: Path, kind: str
+    terminals: list[Terminal], tmp_path: Path, history: Path, kind: str
 ) -> None:
     # A Python-defined bot in the current directory (no PYTHONPATH for it) whose tool never ends.
     (tmp_path / "slowbot.py").write_text(_SLOW_BOT.replace("{kind}", kind), encoding="utf-8")
-    terminal = _chat(terminals, "slowbot:bot", cwd=tmp_path)
+    terminal = _chat(terminals, "slowbot:bot", history=history, cwd=tmp_path)
     terminal.type(b"how many vacation days do I have left\r")
     terminal.expect(b"looking it up")
     terminal.interrupt()
