@@ -85,6 +85,7 @@ def _apply_logging(level: int) -> None:
         logger = logging.getLogger("harness")
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG if level > 1 else logging.INFO)
+        logger.propagate = False  # once, even where a command configures the root logger (serve)
 
 
 def reset_logging() -> None:
@@ -95,6 +96,7 @@ def reset_logging() -> None:
         if handler.get_name() == _HANDLER_NAME:
             logger.removeHandler(handler)
             logger.setLevel(logging.NOTSET)
+            logger.propagate = True
 
 
 def add_verbosity(command: click.Command) -> None:

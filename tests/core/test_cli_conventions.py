@@ -137,4 +137,5 @@ def test_quiet_and_verbose_leave_no_logging_state_behind(runner: CliRunner) -> N
     assert runner.invoke(cli, ["instructions", "-vv", str(HELPDESK)]).exit_code == 0
     assert runner.invoke(cli, ["instructions", "-q", str(HELPDESK)]).exit_code == 0
     assert logging.getLogger("harness").handlers == []
+    assert logging.getLogger("harness").propagate
     assert logging.root.manager.disable == logging.NOTSET
