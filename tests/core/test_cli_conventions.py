@@ -139,3 +139,18 @@ def test_quiet_and_verbose_leave_no_logging_state_behind(runner: CliRunner) -> N
     assert logging.getLogger("harness").handlers == []
     assert logging.getLogger("harness").propagate
     assert logging.root.manager.disable == logging.NOTSET
+
+
+def test_ctrl_c_in_any_command_exits_130_without_a_traceback(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import harness.simulate._simulate_cli as simulate_cli
+
+    def interrupted(coroutine: object) -> None:
+        coroutine.close()  # type: ignore[attr-defined]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_cli, "run_sync", interrupted)
+    result = runner.invoke(cli, ["simulate", str(HELPDESK)])
+    assert result.exit_code == 130
+    assert "Aborted" not in result.output and "Traceback" not in result.output
