@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider
 
 docs: $(STAMP)
-	$(VENV)/bin/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict  # the env var: see troubleshooting.md
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[bench]"
