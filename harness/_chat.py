@@ -78,7 +78,6 @@ def _line_editing() -> Iterator[None]:
                 readline.write_history_file(path)
 
 
-
 def describe(message: Message) -> str:
     """The sender of a message as rich markup: the component's name and its mode."""
     if message.mode:
