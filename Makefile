@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench clean docs
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 2; }
@@ -12,7 +12,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e ".[test,dev,openai,hosting,agents-sdk]"
+	$(PY) -m pip install --quiet -e ".[test,dev,openai,hosting,agents-sdk,docs,embeddings]"
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
@@ -25,9 +25,12 @@ test: $(STAMP)
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q -p no:cacheprovider
 
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict  # the env var: see troubleshooting.md
+
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[bench]"
 	$(PY) tests/bench/run.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info site

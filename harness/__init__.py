@@ -17,6 +17,7 @@ from harness._version import __version__
 
 if TYPE_CHECKING:
     from harness._loading import load_bot, run_sync
+    from harness._views import render_instructions
     from harness.exceptions import (
         ConfigError,
         ContractViolationError,
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 _WHERE = {
     "load_bot": "harness._loading",
     "run_sync": "harness._loading",
+    "render_instructions": "harness._views",
     "ConfigError": "harness.exceptions",
     "ContractViolationError": "harness.exceptions",
     "HarnessError": "harness.exceptions",
@@ -105,6 +107,7 @@ __all__ = [
     "UsageError",
     "__version__",
     "load_bot",
+    "render_instructions",
     "run_sync",
 ]
 

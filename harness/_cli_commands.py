@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.markup import escape
 
-from harness._loading import load_bot, run_sync
-from harness._views import parent_view
+from harness._cli_options import output_option, verbosity
+from harness._loading import load_bot
+from harness._views import parent_view, render_instructions
 from harness.exceptions import UsageError
-from harness.transcript import Message
 from instructions import render_copilot_studio, render_markdown
 from subagents.config import load_config
 
 __all__ = ["chat_command", "instructions_command", "model_option_values"]
-
-_COLOURS = {"silent": "magenta", "direct": "green", "conversational": "cyan"}
 
 
 def model_option_values(
@@ -42,65 +38,27 @@ def model_option_values(
     return model
 
 
-def _describe(message: Message) -> str:
-    if message.mode:
-        colour = _COLOURS.get(message.mode, "white")
-        return f"[{colour}]{escape(message.sender)}[/] [dim]({message.mode})[/]"
-    return f"[bold blue]{escape(message.sender)}[/]"
-
-
 @click.command("chat")
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", metavar="BOT")
 @click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
-def chat_command(config: str, model: str | None, base_url: str | None) -> None:
-    """Talk to the bot in CONFIG; every message shows who sent it. Ctrl-D or 'exit' quits."""
+@click.pass_context
+def chat_command(ctx: click.Context, config: str, model: str | None, base_url: str | None) -> None:
+    """Talk to the bot in BOT (a YAML config or module:attr); every message shows who sent it.
+
+    Arrow keys edit the line and recall earlier messages. /plan shows the last turn's scoped
+    requests, /floor who holds the floor, /help the commands. Ctrl-D or exit quits; Ctrl-C quits
+    at once, cancelling a turn in progress.
+    """
+    from harness._chat import chat
+
     bot = load_bot(config, model=model_option_values(model, base_url))  # type: ignore[arg-type]
-    console = Console(highlight=False)
-    console.print(
-        f"[bold]{escape(bot.name)}[/] with {len(bot.subagents)} sub-agents: "
-        + ", ".join(f"{n} ({a.mode.value})" for n, a in bot.subagents.items())
-    )
-
-    async def show(message: Message) -> None:
-        console.print(f"{_describe(message)}: {escape(message.text)}")
-
-    async def loop() -> None:
-        try:
-            await talk()
-        finally:
-            await bot.aclose()
-
-    async def talk() -> None:
-        async with bot.conversation(on_message=show) as conversation:
-            while True:
-                try:
-                    text = await asyncio.to_thread(input, "you> ")
-                except EOFError:
-                    break
-                if text.strip().lower() in ("exit", "quit"):
-                    break
-                if not text.strip():
-                    continue
-                turn = await conversation.send(text)
-                answered = [r.agent for r in turn.results if r.answered]
-                silent = [r.agent for r in turn.results if r.mode.value == "silent" and r.ok]
-                failed = [r.agent for r in turn.results if r.status in ("failed", "timed_out")]
-                notes = []
-                if answered:
-                    notes.append("answered by " + ", ".join(answered))
-                if silent:
-                    notes.append("findings from " + ", ".join(silent))
-                if failed:
-                    notes.append("failed: " + ", ".join(failed))
-                if notes:
-                    console.print(f"[dim]  ({'; '.join(notes)})[/]")
-
-    run_sync(loop())
+    console = Console(highlight=False, soft_wrap=True)  # a long message is one line in a pipe
+    ctx.exit(chat(bot, console=console, verbosity=verbosity(ctx)))
 
 
 @click.command("instructions")
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", metavar="BOT")
 @click.option(
     "--format",
     "fmt",
@@ -109,31 +67,39 @@ def chat_command(config: str, model: str | None, base_url: str | None) -> None:
     show_default=True,
     help="Markdown, or YAML fragments to paste into Copilot Studio.",
 )
-@click.option("--agent", help="Only this sub-agent.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write to a file.")
-def instructions_command(config: str, fmt: str, agent: str | None, out: str | None) -> None:
-    """Print the generated top-level instruction, sub-agent descriptions and instructions."""
-    if config.endswith(".mcs.yml") or Path(config).is_dir() or Path(config).name == "data":
+@click.option("--agent", help="Only this sub-agent (the parent's part is left out).")
+@output_option()
+def instructions_command(config: str, fmt: str, agent: str | None, output: Path | None) -> None:
+    """Print the generated top-level instruction, sub-agent descriptions and instructions.
+
+    BOT is this SDK's YAML config (its tools are not imported) or a module:attr naming a
+    harness.Parent built in Python (or a function returning one), e.g. bot:bot for bot.py.
+    """
+    path = Path(config)
+    if config.endswith(".mcs.yml") or path.is_dir() or path.name == "data":
         raise UsageError(
             f"{config} looks like a Copilot Studio agent; `harness instructions` reads this SDK's "
             "YAML config. Run `harness lint` on it to see what to add, and describe the agents in "
-            "a config to generate their instructions (see docs/instructions.md)."
+            "a config to generate their instructions (see the instructions page of the docs)."
         )
-    bot_config = load_config(config)
-    agents = bot_config.build_subagents(import_tools=False)
-    view = parent_view(bot_config.parent.name, bot_config.parent.instructions, agents)
-    try:
-        text = (
-            render_markdown(view, agent=agent)
-            if fmt == "md"
-            else render_copilot_studio(view, agent=agent)
-        )
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
-    if out:
+    if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
+        bot_config = load_config(config)
+        agents = bot_config.build_subagents(import_tools=False)
+        view = parent_view(bot_config.parent.name, bot_config.parent.instructions, agents)
+        render = render_markdown if fmt == "md" else render_copilot_studio
         try:
-            Path(out).write_text(text, encoding="utf-8")
+            text = render(view, agent=agent)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+    else:
+        try:
+            text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+    if output is not None:
+        try:
+            output.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
+            raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
     else:
         click.echo(text, nl=False)

@@ -1,18 +1,25 @@
-"""The ``harness`` command line (DESIGN.md section 13).
+"""The ``harness`` command line.
 
 Sub-commands are imported only when used, so ``harness lint`` never loads aiohttp or openai.
 Errors become one clear line on stderr and an exit code (2 for usage and input errors, 1 for run
-errors); ``--debug`` shows the traceback instead.
+errors); ``--debug`` shows the traceback instead. Ctrl-C ends any command with exit code 130.
+
+The group gives every command the shared conventions (``harness._cli_options``): ``-q/-v`` and
+its exit codes at the end of its ``--help``, so a new command cannot forget them. The current
+directory is importable (appended to ``sys.path``, after the installed packages), so
+``harness chat bot:bot`` finds ``bot.py`` as ``python -m`` would.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
 import click
 
+from harness._cli_options import EXIT_INTERRUPTED, add_verbosity, reset_logging
 from harness._version import __version__
 from harness.exceptions import HarnessError
 
@@ -29,12 +36,33 @@ _LAZY = {
 
 _HELP = {
     "chat": "Talk to a bot in the terminal, with every sender shown.",
-    "instructions": "Print the generated instructions and descriptions for a config.",
+    "instructions": "Print the generated instructions of a config or a Python bot.",
     "lint": "Check agent configs (this SDK's and Copilot Studio's) for design faults.",
     "simulate": "Run scenario conversations against a bot and detect duplicates and misses.",
     "detect": "Detect duplicate messages, missed requests and silent leaks in transcripts.",
     "serve": "Serve a bot over HTTP as a Bot Framework bot.",
 }
+
+_EXIT_CODES = {
+    "chat": "0 the chat ended (exit, quit, Ctrl-D); 1 a run error; 2 a usage or config error; "
+    "130 ended by Ctrl-C.",
+    "instructions": "0 printed; 2 a usage or config error; 130 ended by Ctrl-C.",
+    "lint": "0 no error-level findings; 1 error-level findings; 2 a usage error; "
+    "130 ended by Ctrl-C.",
+    "simulate": "0 no error-level findings (warnings allowed); 1 error-level findings; "
+    "2 bad input or a usage error; 130 ended by Ctrl-C.",
+    "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
+    "2 bad input or a usage error; 130 ended by Ctrl-C.",
+    "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
+}
+_DEFAULT_EXIT_CODES = "0 success; 1 a run error; 2 a usage or config error; 130 Ctrl-C."
+
+
+def _with_conventions(name: str, command: click.Command) -> click.Command:
+    add_verbosity(command)
+    codes = _EXIT_CODES.get(name, _DEFAULT_EXIT_CODES)
+    command.epilog = f"Exit codes: {codes}"
+    return command
 
 
 class _LazyGroup(click.Group):
@@ -47,7 +75,7 @@ class _LazyGroup(click.Group):
             return None
         module_name, attr = target.split(":")
         command: click.Command = getattr(importlib.import_module(module_name), attr)
-        return command
+        return _with_conventions(cmd_name, command)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _HELP[name]) for name in self.list_commands(ctx)]
@@ -62,9 +90,20 @@ class _LazyGroup(click.Group):
                 raise
             click.echo(f"error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo("", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        finally:
+            reset_logging()
 
 
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit codes: each command's --help lists its own; 130 after Ctrl-C.",
+)
 @click.version_option(__version__, prog_name="harness")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
 @click.pass_context
@@ -72,8 +111,20 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """connected-agent harness: parent/sub-agent bots that do not repeat themselves."""
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    if os.getcwd() not in sys.path:
+        # After the installed packages: a user's own `subagents/` must not shadow ours.
+        sys.path.append(os.getcwd())
 
 
 def main() -> None:
     """Console-script entry point."""
-    sys.exit(cli.main(prog_name="harness", standalone_mode=True))
+    try:
+        cli.main(prog_name="harness", standalone_mode=True)
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED:
+            # Exit now: a sync tool still running in a worker thread would hold a normal exit
+            # (which joins the threads) until it returns.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(EXIT_INTERRUPTED)
+        raise

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -126,12 +126,16 @@ class Transcript:
     # --- export -------------------------------------------------------------------------------
 
     def to_jsonl(self) -> str:
-        """This SDK's JSONL: one message per line; a user line carries its turn's plan
-        (``requests``) when known, so ``harness detect`` can check missed requests."""
+        """This SDK's JSONL: one message per line, each with the ``conversation`` id (so that
+        several exports concatenated stay apart) and its ``timestamp`` when known; a user line
+        carries its turn's plan (``requests``) when known, so ``harness detect`` can check missed
+        requests."""
         plans = {t.turn: t.plan for t in self.turns if t.plan}
         lines = []
         for message in self.messages:
-            record = message.to_json()
+            record = {"conversation": self.conversation, **message.to_json()}
+            if message.timestamp is not None:
+                record["timestamp"] = _iso(message.timestamp)
             if message.role == "user" and message.turn in plans:
                 record["requests"] = [
                     {"agent": p.agent, "request": p.request} for p in plans[message.turn]
@@ -146,17 +150,16 @@ class Transcript:
 
         The user is ``from.role == "user"``; bot messages carry the sending component's name in
         ``from.name`` and the sender and mode in ``channelData``; replies point at the user message
-        of their turn with ``replyToId``.
+        of their turn with ``replyToId``. A message's ``timestamp`` is written only when it is
+        known (``Message.timestamp``); none is made up.
         """
-        start = datetime(2026, 1, 1, tzinfo=UTC)
         activities: list[dict[str, Any]] = []
         user_ids: dict[int, str] = {}
-        for index, msg in enumerate(self.messages):
-            stamp = msg.timestamp or start + timedelta(seconds=index)
-            activity: dict[str, Any] = {
-                "type": "message",
-                "id": msg.id,
-                "timestamp": stamp.isoformat().replace("+00:00", "Z"),
+        for msg in self.messages:
+            activity: dict[str, Any] = {"type": "message", "id": msg.id}
+            if msg.timestamp is not None:
+                activity["timestamp"] = _iso(msg.timestamp)
+            activity |= {
                 "channelId": channel_id,
                 "conversation": {"id": self.conversation},
                 "text": msg.text,
@@ -203,3 +206,8 @@ class Transcript:
             turns=list(turns),
             agent_modes=dict(agent_modes or {}),
         )
+
+
+def _iso(stamp: datetime) -> str:
+    """ISO 8601, with ``Z`` for UTC as Bot Framework writes it."""
+    return stamp.isoformat().replace("+00:00", "Z")

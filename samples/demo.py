@@ -71,7 +71,7 @@ async def show_conversations() -> None:
 
 async def show_simulator() -> list[DetectionResult]:
     """Print the simulator's verdict on both variants; return the naive helpdesk's results."""
-    from harness.simulate.reports import render_text
+    from harness.simulate.reports import plural, render_text
     from harness.simulate.runner import run_scenarios
 
     scenarios = load_scenarios(HELPDESK / "scenarios.yaml")
@@ -81,7 +81,7 @@ async def show_simulator() -> list[DetectionResult]:
         results = await run_scenarios([scenarios], bot=str(config))
         errors = sum(len(r.errors) for r in results)
         console.print(escape(render_text(results)), end="", soft_wrap=True)
-        verdict = "[green]clean[/]" if not errors else f"[red]{errors} error(s) caught[/]"
+        verdict = "[green]clean[/]" if not errors else f"[red]{plural(errors, 'error')} caught[/]"
         console.print(f"verdict for the {variant} helpdesk: {verdict}")
         if variant == "naive":
             naive = results

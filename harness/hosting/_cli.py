@@ -15,7 +15,13 @@ __all__ = ["serve_command"]
 @click.command("serve")
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", default=3978, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--port",
+    default=3978,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0: one the OS picks).",
+)
 @click.option(
     "--adapter",
     type=click.Choice(["botbuilder", "agents-sdk"]),

@@ -11,6 +11,7 @@ import click
 from harness.exceptions import UsageError
 from harness.lint._engine import lint_paths
 from harness.lint.fix import fix_paths
+from harness.lint.load_python import is_python_target
 from harness.lint.model import LintReport
 from harness.lint.reporters import render_github, render_json, render_sarif, render_text
 from harness.lint.settings import find_pyproject, load_settings
@@ -73,16 +74,17 @@ def lint_command(
 ) -> None:
     """Check agent configs for the design faults that cause duplicate messages.
 
-    PATH may be this SDK's YAML config, a Copilot Studio workspace folder (agent.mcs.yml, or the
-    newer layout's settings.mcs.yml), an exported solution folder (botcomponents/, bots/), a
+    PATH may be this SDK's YAML config, a bot built in Python (module:attr, imported from the
+    current directory), a Copilot Studio workspace folder (agent.mcs.yml, or the newer layout's
+    settings.mcs.yml), an exported solution folder (botcomponents/, bots/), a
     botdefinition.json, a single .mcs.yml or component file, or a folder holding several of them;
     a path where nothing is recognised is an error (HC101). Colour follows the terminal and
     NO_COLOR. Exit codes: 0 no errors, 1 errors found, 2 usage error.
     """
-    missing = [p for p in paths if not p.exists()]
+    missing = [p for p in paths if not p.exists() and not is_python_target(str(p))]
     for path in missing:
         click.echo(f"error: no such file or folder: {path}", err=True)
-    existing = [p for p in paths if p.exists()]
+    existing = [p for p in paths if p not in missing]
     if not existing:
         ctx.exit(2)
     try:
@@ -93,7 +95,7 @@ def lint_command(
         chosen_select = list(select) if select else settings.select
         chosen_ignore = [*settings.ignore, *ignore]
         if fix and existing:
-            fixed = fix_paths(existing)
+            fixed = fix_paths([p for p in existing if p.exists()])
             if fixed.fixes:
                 entries = "entry" if fixed.fixes == 1 else "entries"
                 files = "file" if len(fixed.files) == 1 else "files"

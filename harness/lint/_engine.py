@@ -31,6 +31,7 @@ from harness.lint.load_layouts import (
     load_solution,
     load_workspace,
 )
+from harness.lint.load_python import is_python_target, system_from_python
 from harness.lint.load_sdk import looks_like_sdk_config, system_from_sdk
 from harness.lint.model import (
     AgentSystem,
@@ -229,7 +230,7 @@ def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
         UsageError: for a path that does not exist.
     """
     targets = [Path(p) for p in paths]
-    missing = [str(p) for p in targets if not p.exists()]
+    missing = [str(p) for p in targets if not p.exists() and not is_python_target(str(p))]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
     display = _Display()
@@ -240,7 +241,9 @@ def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
         if path.is_dir() and os.path.realpath(path) in seen:
             continue
         before = (len(result.systems), len(result.problems))
-        if path.is_dir():
+        if not path.exists():  # a bot built in Python: module:attr
+            system_from_python(str(path), result=result, display=display)
+        elif path.is_dir():
             _load_dir(path, result, display, seen)
         else:
             _load_file(path, result, display)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from harness._cli_options import output_option
 from harness.exceptions import HarnessError
 from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig, detect
@@ -43,11 +44,7 @@ def _fail(message: str, code: int = 2) -> None:
     show_default=True,
     help="Report format.",
 )
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the report to FILE instead of standard output.",
-)
+@output_option("Write the report to FILE instead of standard output.")
 @click.option(
     "--config",
     "config_path",
@@ -63,7 +60,7 @@ def _fail(message: str, code: int = 2) -> None:
 def detect_command(
     transcripts: tuple[Path, ...],
     fmt: ReportFormat,
-    out: Path | None,
+    output: Path | None,
     config_path: Path | None,
     semantic: bool,
 ) -> None:
@@ -78,11 +75,11 @@ def detect_command(
     except HarnessError as exc:
         _fail(str(exc), exc.exit_code)
     report = render_html(results, title="harness detect") if fmt == "html" else render(results, fmt)
-    if out is not None:
+    if output is not None:
         try:
-            out.write_text(report, encoding="utf-8")
+            output.write_text(report, encoding="utf-8")
         except OSError as exc:
-            _fail(f"cannot write {out}: {exc.strerror or exc}")
+            _fail(f"cannot write {output}: {exc.strerror or exc}")
     else:
         click.echo(report, nl=False)
     sys.exit(exit_code(results))

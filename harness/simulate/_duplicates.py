@@ -512,31 +512,28 @@ def _finding(group: list[Pair], people: list[Entry]) -> Finding:
 
 
 def _evidence(pair: Pair, count: int) -> str:
+    """Why, in one line: what is restated, with which facts (highlights carry the passages)."""
     found = pair.found
     parts: list[str] = []
     if count > 2:
-        parts.append(f"the same content sent {count} times")
+        parts.append(f"sent {count} times")
     if pair.scope == "cross_turn":
         parts.append(f"turn {pair.later.message.turn} repeats turn {pair.earlier.message.turn}")
-    if found.method == "exact":
+    if found.method == "exact" and _copies(pair):
         parts.append(f"the same text: {quote(pair.later.message.text)}")
     elif found.matches:
         match = max(found.matches, key=lambda m: m.earlier.weight)
-        restated = (
-            f"{quote(match.later.span.text, 70)} restates {quote(match.earlier.span.text, 70)}"
-        )
+        restated = f"restates {quote(match.earlier.span.text)}"
         if len(found.matches) > 1:
-            restated += f" (+{len(found.matches) - 1} more claims)"
+            restated += f" (+{len(found.matches) - 1} more)"
         parts.append(restated)
     else:
-        parts.append(f"embeddings {found.score:.2f} apart, same facts")
-    facts = sorted(k.partition(":")[2] for k in found.facts)
-    if facts:
-        parts.append("same facts: " + ", ".join(facts[:6]))
-    parts.append(
-        f"{round(found.earlier_cover * 100)}% of the earlier message, "
-        f"{round(found.later_cover * 100)}% of the later"
+        parts.append(f"embeddings {found.score:.2f} close, the same facts")
+    facts = sorted(
+        k.partition(":")[2] for k in found.facts if not k.startswith(("name:", "acronym:"))
     )
+    if facts and found.method != "exact":
+        parts.append("facts: " + ", ".join(facts[:6]))
     return "; ".join(parts)
 
 

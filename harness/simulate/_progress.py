@@ -1,8 +1,11 @@
-"""A progress bar on standard error for long simulator runs; silent when stderr is no terminal."""
+"""A progress bar on standard error for long simulator runs; silent when stderr is no terminal
+or the command runs with ``-q``."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from harness._cli_options import verbosity
 
 __all__ = ["ProgressBar"]
 
@@ -14,13 +17,13 @@ class ProgressBar:
         label: what is running ("detecting").
         unit: what is counted ("messages").
         total: how many units there are.
-        wanted: False makes it a no-op (too little work to be worth a bar).
+        wanted: False makes it a no-op (too little work to be worth a bar); so does ``-q``.
     """
 
     def __init__(self, label: str, unit: str, total: int, *, wanted: bool = True) -> None:
         self._bar: Any = None
         self._task: Any = None
-        if not wanted:
+        if not wanted or verbosity() < 0:
             return
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn

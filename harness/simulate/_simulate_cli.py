@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from harness._cli_options import output_option
 from harness._loading import run_sync
 from harness.exceptions import HarnessError, UsageError
 from harness.simulate._progress import ProgressBar
@@ -19,6 +20,7 @@ from harness.simulate.reports import (
     DetectionResult,
     ReportFormat,
     exit_code,
+    plural,
     render,
     render_junit,
 )
@@ -66,10 +68,9 @@ __all__ = ["simulate_command"]
     type=click.Choice(["text", "json", "junit", "html"]),
     default="text",
     show_default=True,
+    help="Report format.",
 )
-@click.option(
-    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here."
-)
+@output_option("Write the report to FILE instead of standard output.")
 @click.option("--semantic", is_flag=True, help="Also detect paraphrases (extra 'embeddings').")
 def simulate_command(
     scenarios: tuple[Path, ...],
@@ -82,7 +83,7 @@ def simulate_command(
     record: str | None,
     replay: str | None,
     fmt: ReportFormat,
-    out: Path | None,
+    output: Path | None,
     semantic: bool,
 ) -> None:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
@@ -118,11 +119,11 @@ def simulate_command(
         )
     if fmt == "text" and usage is not None and usage.requests:
         report += _usage_line(usage)
-    if out is not None:
+    if output is not None:
         try:
-            out.write_text(report, encoding="utf-8")
+            output.write_text(report, encoding="utf-8")
         except OSError as exc:
-            click.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
+            click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
             sys.exit(2)
     else:
         click.echo(report, nl=False)
@@ -130,11 +131,12 @@ def simulate_command(
 
 
 def _usage_line(usage: Usage) -> str:
+    requests = plural(usage.requests, "request")
     if not usage.total_tokens:
-        return f"model usage: {usage.requests} requests (no tokens reported by the model)\n"
+        return f"model usage: {requests} (no tokens reported by the model)\n"
     cost = "" if usage.cost_usd is None else f", estimated cost ${usage.cost_usd:.4f}"
     return (
-        f"model usage: {usage.requests} requests, {usage.input_tokens} input and "
+        f"model usage: {requests}, {usage.input_tokens} input and "
         f"{usage.output_tokens} output tokens{cost}\n"
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -87,8 +88,19 @@ def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> st
 # --- JSON -------------------------------------------------------------------------------------
 
 
+def _finding_json(finding: Finding) -> dict[str, Any]:
+    """A finding's JSON with its ``severity`` right after its ``kind``."""
+    record = finding.to_json()
+    return {"kind": record.pop("kind"), "severity": finding.severity, **record}
+
+
 def render_json(results: Sequence[DetectionResult]) -> str:
-    """``{"version": 1, "transcripts": [...], "summary": {"<kind>": count}}`` (DESIGN.md 8)."""
+    """``{"version": 1, "transcripts": [...], "summary": {"<kind>": count}, "totals": {...}}``.
+
+    Each finding carries its ``severity`` (``error`` or ``warning``); each transcript its
+    ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors and
+    warnings over the whole report (``errors`` above 0 is what makes the command exit 1).
+    """
     summary: Counter[str] = Counter({kind: 0 for kind in _KIND_ORDER if kind in ALL_KINDS})
     transcripts: list[dict[str, Any]] = []
     for result in results:
@@ -99,10 +111,23 @@ def render_json(results: Sequence[DetectionResult]) -> str:
                 "conversation": result.conversation,
                 "turns": result.transcript.turn_count,
                 "messages": len(result.transcript),
-                "findings": [f.to_json() for f in result.findings],
+                "errors": len(result.errors),
+                "warnings": len(result.warnings),
+                "findings": [_finding_json(f) for f in result.findings],
             }
         )
-    document = {"version": 1, "transcripts": transcripts, "summary": dict(summary)}
+    totals = {
+        "conversations": len(results),
+        "findings": sum(len(r.findings) for r in results),
+        "errors": sum(len(r.errors) for r in results),
+        "warnings": sum(len(r.warnings) for r in results),
+    }
+    document = {
+        "version": 1,
+        "transcripts": transcripts,
+        "summary": dict(summary),
+        "totals": totals,
+    }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -151,7 +176,7 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
             failure = ET.SubElement(
                 case,
                 "failure",
-                message=f"{len(errors)} error finding(s): {', '.join(kinds)}",
+                message=f"{plural(len(errors), 'error finding')}: {', '.join(kinds)}",
                 type=kinds[0],
             )
             failure.text = "\n".join(_finding_line(f) for f in errors)
@@ -163,6 +188,29 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
 
 
 # --- text -------------------------------------------------------------------------------------
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 turn``, ``2 turns``, ``0 turns`` (the nouns of these reports take an s)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _without_trailing_spaces(text: str) -> str:
+    """Every line without spaces at its end, colour codes kept (rich pads titles to the width)."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        codes = ""
+        while line.endswith("m"):
+            start = line.rfind("\x1b[")
+            if start < 0 or not _CODE.fullmatch(line, start):
+                break
+            codes = line[start:] + codes
+            line = line[:start]
+        lines[index] = line.rstrip(" ") + codes
+    return "\n".join(lines)
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -206,12 +254,18 @@ def render_text(
     )
     as_lines = sum(len(r.findings) for r in results) > _TABLE_TOTAL
     for result in results:
-        counts = f"{result.transcript.turn_count} turns, {len(result.transcript)} messages"
+        counts = (
+            f"{plural(result.transcript.turn_count, 'turn')}, "
+            f"{plural(len(result.transcript), 'message')}"
+        )
         if not result.findings:
             console.print(Text(f"{result.title}: no findings ({counts})", style="green"))
         elif as_lines or len(result.findings) > _TABLE_ROWS:
             console.print(
-                Text(f"{result.title} ({counts}): {len(result.findings)} findings", style="bold")
+                Text(
+                    f"{result.title} ({counts}): {plural(len(result.findings), 'finding')}",
+                    style="bold",
+                )
             )
             buffer.write(_finding_lines(result.findings, color=color))
         else:
@@ -220,11 +274,12 @@ def render_text(
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
     detail = ", ".join(f"{kinds[k]} {k}" for k in _KIND_ORDER if kinds[k])
-    summary = f"{len(results)} conversation(s): {errors} error(s), {warnings} warning(s)" + (
-        f" ({detail})" if detail else ""
+    summary = (
+        f"{plural(len(results), 'conversation')}: {plural(errors, 'error')}, "
+        f"{plural(warnings, 'warning')}" + (f" ({detail})" if detail else "")
     )
     console.print(Text(summary, style="bold red" if errors else "bold green"))
-    return buffer.getvalue()
+    return _without_trailing_spaces(buffer.getvalue())
 
 
 def _table(result: DetectionResult, counts: str) -> Table:

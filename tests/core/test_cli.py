@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from harness import __version__
+import harness
+from harness import __version__, load_bot, render_instructions
 from harness.cli import cli
 from tests.core._support import CONFIGS, HELPDESK
 
@@ -114,3 +116,91 @@ def test_chat_refuses_an_unknown_model(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["chat", str(HELPDESK), "--model", "bogus"], input="exit\n")
     assert result.exit_code == 2
     assert "unknown model 'bogus'" in result.stderr
+
+
+# --- Python-defined bots ----------------------------------------------------------------------
+
+_PYTHON_BOT = '''
+from harness import ChildAgent, Parent
+
+
+def pto_balance() -> str:
+    """How many paid time off (vacation) days are left this year."""
+    return "You have 12 PTO days left this year."
+
+
+def make() -> Parent:
+    return Parent(
+        name="campus",
+        subagents=[
+            ChildAgent(name="pto", mode="direct", tools=[pto_balance],
+                       description="Answers questions about vacation days."),
+        ],
+    )
+
+
+bot = make()
+'''
+
+
+@pytest.fixture
+def python_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A bot defined in ``campusbot.py`` in the current directory, which is not on sys.path."""
+    (tmp_path / "campusbot.py").write_text(_PYTHON_BOT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "campusbot", raising=False)
+    return tmp_path
+
+
+def test_chat_finds_a_python_bot_in_the_current_directory(
+    runner: CliRunner, python_bot: Path
+) -> None:
+    result = runner.invoke(cli, ["chat", "campusbot:bot"], input="how many vacation days left\n")
+    assert result.exit_code == 0, result.output
+    assert "campus with 1 sub-agent: pto (direct)" in result.stdout
+    assert "pto (direct): You have 12 PTO days left this year." in result.stdout
+
+
+@pytest.mark.parametrize("target", ["campusbot:bot", "campusbot:make"])
+def test_instructions_of_a_python_bot(runner: CliRunner, python_bot: Path, target: str) -> None:
+    result = runner.invoke(cli, ["instructions", target])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("# Generated instructions: campus")
+    assert "## Sub-agent: pto" in result.stdout
+    assert "scopedRequest" in result.stdout
+
+
+def test_render_instructions_is_what_the_command_prints(runner: CliRunner) -> None:
+    bot = load_bot(HELPDESK)
+    for fmt in ("md", "copilot-studio"):
+        printed = runner.invoke(cli, ["instructions", str(HELPDESK), "--format", fmt]).stdout
+        assert render_instructions(bot, format=fmt) == printed  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="nobody"):
+        render_instructions(bot, agent="nobody")
+
+
+def test_a_missing_python_bot_is_one_clear_line(runner: CliRunner, python_bot: Path) -> None:
+    result = runner.invoke(cli, ["instructions", "nosuchmodule:bot"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: cannot import 'nosuchmodule'")
+
+
+def test_the_current_directory_comes_after_the_installed_packages(
+    runner: CliRunner, python_bot: Path
+) -> None:
+    # A user's own `subagents` package must not shadow the SDK's.
+    (python_bot / "subagents").mkdir()
+    (python_bot / "subagents" / "__init__.py").write_text("raise ImportError('shadowed')\n")
+    result = runner.invoke(cli, ["chat", "campusbot:bot"], input="exit\n")
+    assert result.exit_code == 0, result.output
+    assert sys.path.index(str(python_bot)) > sys.path.index(str(Path(harness.__file__).parents[1]))
+
+
+def test_chat_from_a_pipe_prints_no_prompt(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["chat", "-q", str(HELPDESK)], input="when is my next payday?\n")
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout.strip()
+        == "helpdesk: Your next payday is Friday, December 4; you are paid every other Friday."
+    )

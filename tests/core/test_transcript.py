@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 from harness import Conversation, Message, Transcript, load_bot
+from harness.simulate.transcripts import load_transcript
 from tests.core._support import HELPDESK
 
-JSONL_KEYS = {"id", "turn", "role", "sender", "mode", "request", "text"}
+JSONL_KEYS = {
+    "conversation",
+    "id",
+    "turn",
+    "role",
+    "sender",
+    "mode",
+    "request",
+    "timestamp",
+    "text",
+}
 
 
 async def _conversation() -> Conversation:
@@ -58,7 +70,8 @@ async def test_the_jsonl_export_has_exactly_the_design_keys(tmp_path: Path) -> N
             plan = record.pop("requests")
             assert plan and all(set(p) == {"agent", "request"} for p in plan)
         assert set(record) <= JSONL_KEYS
-        assert {"id", "turn", "role", "sender", "text"} <= set(record)
+        assert {"conversation", "id", "turn", "role", "sender", "text"} <= set(record)
+        assert record["conversation"] == "conv-1"
         assert record["role"] in ("user", "bot")
         assert (record["id"], record["sender"], record["text"]) == (
             message.id,
@@ -86,7 +99,7 @@ async def test_the_bot_framework_export_is_an_array_of_message_activities(tmp_pa
         assert activity["id"] == message.id
         assert activity["text"] == message.text
         assert activity["conversation"] == {"id": "conv-1"}
-        assert activity["timestamp"].endswith("Z")
+        assert "timestamp" not in activity  # the messages carry none; none is made up
         if message.role == "user":
             user_ids[message.turn] = message.id
             assert activity["from"]["role"] == "user"
@@ -96,8 +109,33 @@ async def test_the_bot_framework_export_is_an_array_of_message_activities(tmp_pa
             assert activity["replyToId"] == user_ids[message.turn]
             assert activity["channelData"]["sender"] == message.sender
             assert activity["channelData"].get("mode") == message.mode
-    stamps = [a["timestamp"] for a in activities]
-    assert stamps == sorted(stamps)
+
+
+def test_exports_keep_known_timestamps_and_the_conversation_id(tmp_path: Path) -> None:
+    when = datetime(2026, 3, 2, 9, 30, 5, tzinfo=UTC)
+    transcript = Transcript.from_messages(
+        [
+            Message(id="m1", turn=1, role="user", sender="user", text="hi", timestamp=when),
+            Message(id="m2", turn=1, role="bot", sender="pto", text="12 days", mode="direct"),
+        ],
+        conversation="c-7",
+    )
+    first, second = transcript.to_bot_framework()
+    assert first["timestamp"] == "2026-03-02T09:30:05Z"
+    assert "timestamp" not in second
+    records = [json.loads(line) for line in transcript.to_jsonl().splitlines()]
+    assert [r["conversation"] for r in records] == ["c-7", "c-7"]
+    assert records[0]["timestamp"] == "2026-03-02T09:30:05Z"
+    assert "timestamp" not in records[1]
+    # Read back by `harness detect`: the id and the timestamp survive.
+    path = tmp_path / "t.jsonl"
+    transcript.write_jsonl(path)
+    other = Transcript.from_messages(transcript.messages, conversation="c-8")
+    with path.open("a", encoding="utf-8") as file:
+        file.write(other.to_jsonl())
+    loaded = load_transcript(path)
+    assert [t.conversation for t in loaded] == ["c-7", "c-8"]
+    assert loaded[0].messages[0].timestamp == when
 
 
 def test_an_exported_transcript_rebuilds_from_its_messages() -> None:
@@ -107,8 +145,10 @@ def test_an_exported_transcript_rebuilds_from_its_messages() -> None:
     ]
     transcript = Transcript.from_messages(messages, conversation="c")
     assert transcript.to_jsonl().splitlines() == [
-        '{"id": "m1", "turn": 1, "role": "user", "sender": "user", "text": "hi"}',
-        '{"id": "m2", "turn": 1, "role": "bot", "sender": "pto", "mode": "direct", "text": "12 days"}',
+        '{"conversation": "c", "id": "m1", "turn": 1, "role": "user", "sender": "user", '
+        '"text": "hi"}',
+        '{"conversation": "c", "id": "m2", "turn": 1, "role": "bot", "sender": "pto", '
+        '"mode": "direct", "text": "12 days"}',
     ]
     assert transcript.next_id() == "m3"
     assert [m.id for m in transcript.bot_messages()] == ["m2"]

@@ -55,5 +55,5 @@ def test_simulate_runs_the_helpdesk_on_an_openai_compatible_server(
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "4 conversation(s): 0 error(s)" in result.stdout
+    assert "4 conversations: 0 errors" in result.stdout
     assert "estimated cost $" in result.stdout

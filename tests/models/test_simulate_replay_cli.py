@@ -17,7 +17,7 @@ CASSETTE = ROOT / "samples" / "helpdesk" / "cassettes" / "helpdesk-openai.jsonl"
 def test_the_recorded_scenarios_replay_clean_with_usage() -> None:
     result = CliRunner().invoke(cli, ["simulate", str(SCENARIOS), "--replay", str(CASSETTE)])
     assert result.exit_code == 0, result.output
-    assert "0 error(s)" in result.stdout
+    assert "0 errors" in result.stdout
     assert "input and" in result.stdout and "estimated cost $" in result.stdout
 
 

@@ -58,7 +58,7 @@ def test_text_report_by_default() -> None:
     result = _run(EMULATOR)
     assert result.exit_code == 1
     assert "PTO Assistant" in result.stdout and "duplicate" in result.stdout
-    assert "4 error(s)" in result.stdout
+    assert "4 errors" in result.stdout
 
 
 def test_a_clean_transcript_exits_0() -> None:

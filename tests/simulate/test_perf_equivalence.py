@@ -549,7 +549,7 @@ def test_a_large_report_lists_every_finding_on_its_own_line() -> None:
             assert f"(none) expected from {', '.join(finding.senders)}" in row
         assert row.endswith(finding.evidence)  # never cut short
     assert "│" not in text  # no table
-    assert f"1 conversation(s): {len(big.errors)} error(s)" in text
+    assert f"1 conversation: {len(big.errors)} errors" in text
     # The columns line up: the finding column starts at the same place on every line.
     starts = {row.index(row.split()[1], len(row.split()[0]) + 2) for row in rows}
     assert len(starts) == 1
@@ -559,7 +559,7 @@ def test_small_conversations_keep_their_table_next_to_a_large_one() -> None:
     big = _result(generated(21, 60, modes_known=True))
     small = _result(generated(11, 6, modes_known=True))
     text = render_text([small, big])
-    table = _expected("text")["11/120"].split("1 conversation(s):")[0]
+    table = _expected("text")["11/120"].split("1 conversation:")[0]
     assert text.startswith(table)  # as before the fast report
     assert "┃ kind" in text
     rows = _lines_of(text, big)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 from harness.simulate import (
@@ -43,10 +44,19 @@ def _results() -> list[DetectionResult]:
 
 def test_json_has_exactly_the_documented_shape() -> None:
     document = json.loads(render_json(_results()))
-    assert list(document) == ["version", "transcripts", "summary"]
+    assert list(document) == ["version", "transcripts", "summary", "totals"]
     assert document["version"] == 1
     first = document["transcripts"][0]
-    assert list(first) == ["file", "conversation", "turns", "messages", "findings"]
+    assert list(first) == [
+        "file",
+        "conversation",
+        "turns",
+        "messages",
+        "errors",
+        "warnings",
+        "findings",
+    ]
+    assert (first["errors"], first["warnings"]) == (1, 1)
     assert (first["file"], first["conversation"], first["turns"], first["messages"]) == (
         "a.json",
         "dirty",
@@ -56,6 +66,7 @@ def test_json_has_exactly_the_documented_shape() -> None:
     duplicate, ack = first["findings"]
     assert duplicate == {
         "kind": "duplicate",
+        "severity": "error",
         "scope": "same_turn",
         "method": "containment",
         "turn": 1,
@@ -68,7 +79,8 @@ def test_json_has_exactly_the_documented_shape() -> None:
             {"message_id": "t1b2", "text": f"As mentioned above, {PTO[0].lower()}{PTO[1:]}"},
         ],
     }
-    assert list(ack) == ["kind", "turn", "message_ids", "senders", "evidence"]
+    assert list(ack) == ["kind", "severity", "turn", "message_ids", "senders", "evidence"]
+    assert ack["severity"] == "warning"
     assert document["summary"] == {
         "duplicate": 1,
         "missed_request": 0,
@@ -76,6 +88,7 @@ def test_json_has_exactly_the_documented_shape() -> None:
         "wrong_scope": 0,
         "awkward_ack": 2,
     }
+    assert document["totals"] == {"conversations": 3, "findings": 3, "errors": 1, "warnings": 2}
 
 
 def test_junit_parses_with_one_case_per_conversation() -> None:
@@ -99,10 +112,30 @@ def test_text_shows_the_offending_messages_side_by_side_with_their_senders() -> 
     row = next(line for line in text.splitlines() if "[t1b1] pto" in line)
     assert "[t1b2] helpdesk" in row
     assert "a.json::clean: no findings" in text
-    assert "3 conversation(s): 1 error(s), 2 warning(s)" in text
+    assert "3 conversations: 1 error, 2 warnings" in text
 
 
 def test_exit_code_is_1_only_for_error_findings() -> None:
     dirty, clean, warn_only = _results()
     assert exit_code([dirty, clean]) == 1
     assert exit_code([clean, warn_only]) == 0
+
+
+def test_text_has_no_trailing_spaces_in_either_layout_or_colour() -> None:
+    results = _results()
+    for color in (False, True):
+        for text in (render_text(results, color=color), render_text(results * 200, color=color)):
+            plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+            assert [line for line in plain.splitlines() if line != line.rstrip()] == []
+
+
+def test_text_counts_in_the_singular_for_one() -> None:
+    dirty, clean, warn_only = _results()
+    text = render_text([clean])
+    assert "a.json::clean: no findings (1 turn, 2 messages)" in text
+    assert text.splitlines()[-1] == "1 conversation: 0 errors, 0 warnings"
+    assert render_text([warn_only]).splitlines()[-1] == (
+        "1 conversation: 0 errors, 1 warning (1 awkward_ack)"
+    )
+    lines = render_text([dirty] * 300).splitlines()  # the one-line-per-finding layout
+    assert lines[0] == "a.json::dirty (1 turn, 3 messages): 2 findings"

@@ -26,7 +26,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_the_good_helpdesk_passes_every_sample_scenario() -> None:
     code, out, _ = run("simulate", str(SCENARIOS))
     assert code == 0, out
-    assert "0 error(s)" in out
+    assert "0 errors" in out
 
 
 def test_the_naive_helpdesk_fails_with_its_restated_answers() -> None:
@@ -36,7 +36,15 @@ def test_the_naive_helpdesk_fails_with_its_restated_answers() -> None:
     assert report["version"] == 1
     assert report["summary"]["duplicate"] >= 3
     first = report["transcripts"][0]
-    assert set(first) == {"file", "conversation", "turns", "messages", "findings"}
+    assert set(first) == {
+        "file",
+        "conversation",
+        "turns",
+        "messages",
+        "errors",
+        "warnings",
+        "findings",
+    }
     duplicate = next(f for f in first["findings"] if f["kind"] == "duplicate")
     assert duplicate["scope"] == "same_turn"
     assert duplicate["senders"] == ["pto", "helpdesk"]

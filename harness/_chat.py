@@ -1,0 +1,208 @@
+"""The terminal loop of ``harness chat``: line editing, slash commands and a clean Ctrl-C.
+
+The prompt is read on the main thread with ``input()`` (never in a worker thread), so Ctrl-C
+interrupts it at once; each turn runs on one ``asyncio.Runner``, which cancels the turn on Ctrl-C.
+Importing the stdlib ``readline`` gives ``input()`` arrow keys, line editing and history wherever
+Python has it (Linux, macOS); elsewhere the prompt is a plain line. At a terminal the history is
+kept between chats in a file (``history_file()``), as Python's own prompt keeps ``~/.python_history``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from harness._cli_options import EXIT_INTERRUPTED
+from harness.parent import Conversation, Parent, Turn
+from harness.transcript import Message
+
+__all__ = ["COMMANDS", "chat"]
+
+PROMPT = "you> "
+
+COMMANDS = {
+    "/plan": "the last turn's scoped requests and who handled each",
+    "/floor": "which sub-agent holds the floor (gets the next message first)",
+    "/help": "these commands",
+    "/exit": "end the chat (also: exit, quit, Ctrl-D; Ctrl-C ends it with exit code 130)",
+}
+
+_COLOURS = {"silent": "magenta", "direct": "green", "conversational": "cyan"}
+
+
+HISTORY_ENV = "HARNESS_CHAT_HISTORY"
+"""A path for the chat's history file, or empty for none."""
+_HISTORY_LENGTH = 1000
+"""Messages kept in the history file."""
+
+
+def history_file() -> Path | None:
+    """Where the messages typed in earlier chats are kept: ``$HARNESS_CHAT_HISTORY``, else
+    ``$XDG_STATE_HOME/harness/chat_history`` (``~/.local/state/harness/chat_history``); None when
+    ``HARNESS_CHAT_HISTORY`` is set but empty."""
+    chosen = os.environ.get(HISTORY_ENV)
+    if chosen is not None:
+        return Path(chosen).expanduser() if chosen.strip() else None
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "harness" / "chat_history"
+
+
+@contextlib.contextmanager
+def _line_editing() -> Iterator[None]:
+    """Give ``input()`` line editing and history through the stdlib ``readline``, if present; at
+    a terminal, keep the history between chats (as Python's own prompt does)."""
+    try:
+        import readline  # importing it is what hooks it into input()
+    except ImportError:
+        yield
+        return
+    path = history_file() if sys.stdin.isatty() else None
+    if path is not None:
+        readline.set_history_length(_HISTORY_LENGTH)
+        with contextlib.suppress(OSError):
+            readline.read_history_file(path)
+    try:
+        yield
+    finally:
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                readline.write_history_file(path)
+
+
+def describe(message: Message) -> str:
+    """The sender of a message as rich markup: the component's name and its mode."""
+    if message.mode:
+        colour = _COLOURS.get(message.mode, "white")
+        return f"[{colour}]{escape(message.sender)}[/] [dim]({message.mode})[/]"
+    return f"[bold blue]{escape(message.sender)}[/]"
+
+
+@dataclass(slots=True)
+class _Session:
+    bot: Parent
+    console: Console
+    verbosity: int
+    conversation: Conversation | None = None
+    last: Turn | None = None
+
+    async def show(self, message: Message) -> None:
+        self.console.print(f"{describe(message)}: {escape(message.text)}")
+
+    def banner(self) -> None:
+        agents = ", ".join(f"{n} ({a.mode.value})" for n, a in self.bot.subagents.items())
+        count = len(self.bot.subagents)
+        noun = "sub-agent" if count == 1 else "sub-agents"
+        self.console.print(f"[bold]{escape(self.bot.name)}[/] with {count} {noun}: {agents}")
+        self.console.print("[dim]/help lists the commands; Ctrl-D or exit quits[/]")
+
+    def plan(self) -> None:
+        if self.last is None:
+            self.console.print("[dim]no turn yet[/]")
+            return
+        for planned in self.last.plan:
+            handler = "the parent" if planned.agent == self.bot.name else planned.agent
+            self.console.print(f"  [dim]{escape(handler)}:[/] {escape(planned.request)}")
+        if not self.last.plan:
+            self.console.print("[dim]  no scoped requests[/]")
+
+    def floor(self) -> None:
+        holder = self.conversation.active_agent if self.conversation is not None else None
+        if holder is None:
+            self.console.print("[dim]the parent has the floor (no sub-agent holds it)[/]")
+        else:
+            self.console.print(f"[dim]{escape(holder)} holds the floor[/]")
+
+    def notes(self, turn: Turn) -> None:
+        answered = [r.agent for r in turn.results if r.answered]
+        silent = [r.agent for r in turn.results if r.mode.value == "silent" and r.ok]
+        failed = [r.agent for r in turn.results if r.status in ("failed", "timed_out")]
+        notes = []
+        if answered:
+            notes.append("answered by " + ", ".join(answered))
+        if silent:
+            notes.append("findings from " + ", ".join(silent))
+        if failed:
+            notes.append("failed: " + ", ".join(failed))
+        holder = self.conversation.active_agent if self.conversation is not None else None
+        if holder is not None:
+            notes.append(f"{holder} holds the floor")
+        if notes:
+            self.console.print(f"[dim]  ({escape('; '.join(notes))})[/]")
+
+    def command(self, text: str) -> bool:
+        """Run a slash command; False when it ends the chat."""
+        name = text.split()[0].lower()
+        if name in ("/exit", "/quit"):
+            return False
+        if name == "/plan":
+            self.plan()
+        elif name == "/floor":
+            self.floor()
+        elif name == "/help":
+            for command, meaning in COMMANDS.items():
+                self.console.print(f"  {command:<7} {escape(meaning)}")
+        else:
+            self.console.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
+        return True
+
+
+def chat(bot: Parent, *, console: Console, verbosity: int = 0) -> int:
+    """Talk to ``bot`` on the terminal until the user quits; return the exit code.
+
+    Ctrl-D, ``exit``, ``quit`` or ``/exit`` end the chat with 0; Ctrl-C (at the prompt or during a
+    turn, which it cancels) ends it with 130. ``verbosity`` below 0 hides the banner and the
+    per-turn notes; above 0 shows each turn's plan.
+    """
+    session = _Session(bot=bot, console=console, verbosity=verbosity)
+    if verbosity >= 0:
+        session.banner()
+    runner = asyncio.Runner()
+    code = EXIT_INTERRUPTED
+    try:
+        with _line_editing():
+            code = _talk(session, runner)
+    except KeyboardInterrupt:
+        console.print()
+    finally:
+        with contextlib.suppress(KeyboardInterrupt):
+            runner.run(bot.aclose())
+        if code == EXIT_INTERRUPTED:
+            # Not Runner.close(): it would wait for a sync tool still running in a worker thread.
+            runner.get_loop().close()
+        else:
+            runner.close()
+    return code
+
+
+def _talk(session: _Session, runner: asyncio.Runner) -> int:
+    session.conversation = conversation = session.bot.conversation(on_message=session.show)
+    # No prompt when the messages come from a pipe or a file: the output stays the bot's alone.
+    prompt = PROMPT if sys.stdin.isatty() else ""
+    while True:
+        try:
+            text = input(prompt).strip()
+        except EOFError:
+            session.console.print()
+            return 0
+        if text.lower() in ("exit", "quit"):
+            return 0
+        if not text:
+            continue
+        if text.startswith("/"):
+            if not session.command(text):
+                return 0
+            continue
+        session.last = runner.run(conversation.send(text))
+        if session.verbosity > 0:
+            session.plan()
+        if session.verbosity >= 0:
+            session.notes(session.last)

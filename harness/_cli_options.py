@@ -1,0 +1,124 @@
+"""The options every ``harness`` command shares, so that they are spelt the same everywhere.
+
+- ``-q/--quiet`` and ``-v/--verbose`` are added to every command by the group
+  (:func:`add_verbosity`): a command reads the level with :func:`verbosity`.
+- ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`); the older
+  ``--out`` still works but is no longer shown.
+- Each command's ``--help`` ends with its exit codes (set by the group from ``harness.cli``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+__all__ = ["EXIT_INTERRUPTED", "add_verbosity", "output_option", "reset_logging", "verbosity"]
+
+EXIT_INTERRUPTED = 130
+"""The exit code after Ctrl-C: 128 + SIGINT, as shells report a command ended by Ctrl-C."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_HANDLER_NAME = "harness-cli-verbose"
+
+
+class AliasedOption(click.Option):
+    """An option whose ``hidden_aliases`` are accepted but left out of ``--help``."""
+
+    def __init__(self, *args: Any, hidden_aliases: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hidden_aliases = tuple(hidden_aliases)
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        shown = self.opts
+        self.opts = [o for o in shown if o not in self.hidden_aliases]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = shown
+
+
+def output_option(help: str = "Write to FILE instead of standard output.") -> Callable[[F], F]:
+    """``-o/--output FILE`` (old spelling ``--out``, hidden), passed as ``output: Path | None``."""
+    return click.option(
+        "-o",
+        "--output",
+        "--out",
+        "output",
+        cls=AliasedOption,
+        hidden_aliases=("--out",),
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help=help,
+    )
+
+
+def verbosity(ctx: click.Context | None = None) -> int:
+    """-1 with ``-q``, 0 by default, 1 with ``-v``, 2 with ``-vv``."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None or not isinstance(ctx.obj, dict):
+        return 0
+    return int(ctx.obj.get("verbose", 0)) - int(bool(ctx.obj.get("quiet", False)))
+
+
+def _store(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        ctx.ensure_object(dict)[key] = value
+        _apply_logging(verbosity(ctx))
+
+    return callback
+
+
+def _apply_logging(level: int) -> None:
+    """-q hides log records below WARNING; -v shows this SDK's INFO records, -vv its DEBUG ones."""
+    reset_logging()
+    if level < 0:
+        logging.disable(logging.INFO)
+    elif level > 0:
+        handler = logging.StreamHandler()
+        handler.set_name(_HANDLER_NAME)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        logger = logging.getLogger("harness")
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG if level > 1 else logging.INFO)
+        logger.propagate = False  # once, even where a command configures the root logger (serve)
+
+
+def reset_logging() -> None:
+    """Undo what ``-q`` / ``-v`` changed (the CLI runs in-process in tests)."""
+    logging.disable(logging.NOTSET)
+    logger = logging.getLogger("harness")
+    for handler in list(logger.handlers):
+        if handler.get_name() == _HANDLER_NAME:
+            logger.removeHandler(handler)
+            logger.setLevel(logging.NOTSET)
+            logger.propagate = True
+
+
+def add_verbosity(command: click.Command) -> None:
+    """Give ``command`` the ``-q/--quiet`` and ``-v/--verbose`` options (once)."""
+    names = {param.name for param in command.params}
+    if "quiet" not in names:
+        command.params.append(
+            click.Option(
+                ["-q", "--quiet"],
+                is_flag=True,
+                expose_value=False,
+                callback=_store("quiet"),
+                help="Print only the result and errors (no banners, notes or progress).",
+            )
+        )
+    if "verbose" not in names:
+        command.params.append(
+            click.Option(
+                ["-v", "--verbose"],
+                count=True,
+                expose_value=False,
+                callback=_store("verbose"),
+                help="Say more: log messages on standard error (-vv for debug detail).",
+            )
+        )
