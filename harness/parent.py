@@ -46,6 +46,12 @@ from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 __all__ = ["Conversation", "Parent", "Turn"]
 
+_COMPOSE_APOLOGY = "Sorry, something went wrong on my side while I was writing my reply."
+
+
+def _with_apology(relayed: str) -> str:
+    return f"{relayed} {_COMPOSE_APOLOGY}" if relayed else _COMPOSE_APOLOGY
+
 log = logging.getLogger("harness")
 
 # ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.
@@ -74,6 +80,13 @@ class Turn:
     aggregation: Any = None
     """When two or more silent agents returned findings: their ``harness.aggregate``
     ``AggregatedResult`` (duplicates found, sources, conflicts), else None."""
+    error: str | None = None
+    """Why the parent's own plan or reply failed (the turn then fell back), else None."""
+
+    @property
+    def failed(self) -> bool:
+        """True when the parent's own plan or reply failed this turn."""
+        return self.error is not None
 
     @property
     def text(self) -> str:
@@ -220,6 +233,7 @@ class Conversation:
         self.agent_states: dict[str, dict[str, Any]] = {}
         self._lock = asyncio.Lock()
         self._aggregation: Any = None
+        self._failures: list[str] = []
         # (message, its HistoryEntry) by transcript index, built once per message (see _history).
         self._entries: list[tuple[Message, HistoryEntry] | None] = []
         self._entries_of: list[Message] | None = None
@@ -248,6 +262,7 @@ class Conversation:
                     "plan": [{"request": p.request, "agent": p.agent} for p in t.plan],
                     "answered_by": list(t.answered_by),
                     "failed": list(t.failed),
+                    **({"error": t.error} if t.error else {}),
                 }
                 for t in self.transcript.turns
             ],
@@ -279,6 +294,7 @@ class Conversation:
                     plan=tuple(PlannedRequest(**p) for p in turn.get("plan", [])),
                     answered_by=tuple(turn.get("answered_by", [])),
                     failed=tuple(turn.get("failed", [])),
+                    error=turn.get("error"),
                 )
             )
 
@@ -407,10 +423,11 @@ class Conversation:
                 for agent, requests in merged.items()
             ]
             return plan, response.usage
-        except ModelBehaviorError:
+        except Exception as exc:  # a failing planner must not lose the conversation
             if parent.strict:
                 raise
-            log.warning("unusable plan from the model; the parent handles the whole message")
+            self._failures.append(f"plan failed: {type(exc).__name__}: {exc}")
+            log.warning("the plan failed (%s); the parent handles the whole message", exc)
             return [PlannedRequest(request=text, agent=parent.name)], Usage()
 
     async def _dispatch(
@@ -478,6 +495,7 @@ class Conversation:
     async def _turn(self, text: str) -> Turn:
         parent = self.parent
         number = self.transcript.turn_count + 1
+        self._failures = []
         user = await self._record(turn=number, role="user", sender="user", text=text)
         start = len(self.transcript)
         history = self._history()
@@ -509,6 +527,7 @@ class Conversation:
             message = decision.text
         if not message and not sent_this_turn:
             message = "Sorry, I'm not sure how to help with that. Could you rephrase?"
+        error = "; ".join(self._failures) or None
         if message:
             await self._record(turn=number, role="bot", sender=parent.name, text=message)
         for result in results:
@@ -519,6 +538,7 @@ class Conversation:
                 plan=tuple(plan),
                 answered_by=tuple(r.agent for r in results if r.answered),
                 failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
+                error=error,
             )
         )
         return Turn(
@@ -529,6 +549,7 @@ class Conversation:
             results=tuple(results),
             usage=usage,
             aggregation=self._aggregation,
+            error=error,
         )
 
     async def _compose(
@@ -579,17 +600,15 @@ class Conversation:
         )
         try:
             response = await parent.model.request(request)
-        except ModelBehaviorError:
+            output = response.output if response.output is not None else {}
+            if not isinstance(output, Mapping):
+                raise ModelBehaviorError("the reply is not an object", agent=parent.name)
+        except Exception as exc:  # direct messages stand; findings are relayed as they are
             if parent.strict:
                 raise
-            log.warning("unusable reply from the model; relaying results as they are")
-            return fallback_reply(views), [], Usage()
-        output = response.output if response.output is not None else {}
-        if not isinstance(output, Mapping):
-            if parent.strict:
-                raise ModelBehaviorError("the reply is not an object", agent=parent.name)
-            log.warning("unusable reply from the model; relaying results as they are")
-            return fallback_reply(views), [], response.usage
+            self._failures.append(f"reply failed: {type(exc).__name__}: {exc}")
+            log.warning("the reply failed (%s); relaying results as they are", exc)
+            return _with_apology(fallback_reply(views)), [], Usage()
         message = output.get("message", response.text or "")
         routes = [
             PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))

@@ -81,6 +81,8 @@ class TurnRecord:
     """Sub-agents whose result said ``answered: true`` (validated)."""
     failed: tuple[str, ...] = ()
     """Sub-agents whose call failed or timed out."""
+    error: str | None = None
+    """Why the parent's own plan or reply failed this turn, else None."""
 
 
 @dataclass(slots=True)
