@@ -85,7 +85,11 @@ def chat_command(config: str, model: str | None, base_url: str | None) -> None:
                 turn = await conversation.send(text)
                 answered = [r.agent for r in turn.results if r.answered]
                 silent = [r.agent for r in turn.results if r.mode.value == "silent" and r.ok]
-                failed = [r.agent for r in turn.results if r.status in ("failed", "timed_out")]
+                failed = [
+                    f"{r.agent} ({r.error})" if r.error else r.agent
+                    for r in turn.results
+                    if r.status in ("failed", "timed_out")
+                ]
                 notes = []
                 if answered:
                     notes.append("answered by " + ", ".join(answered))
@@ -93,6 +97,8 @@ def chat_command(config: str, model: str | None, base_url: str | None) -> None:
                     notes.append("findings from " + ", ".join(silent))
                 if failed:
                     notes.append("failed: " + ", ".join(failed))
+                if turn.error:
+                    notes.append(turn.error)
                 if notes:
                     console.print(f"[dim]  ({'; '.join(notes)})[/]")
 
