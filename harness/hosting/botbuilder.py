@@ -5,8 +5,11 @@ botbuilder's ``ConversationState`` (over ``MemoryStorage``, or a durable ``State
 turn through the core, and sends each bot message as its own activity. The activity names its
 sender in ``from.name`` and carries ``sender``, ``mode`` and ``request`` in ``channelData``.
 
-Connector clients are cached per service URL and identity: botbuilder builds two HTTP clients per
-incoming activity otherwise, which costs more than a turn of the offline model.
+Replies do not go through botbuilder's connector: it sends with blocking HTTP (``requests``, a
+100-second read timeout) on a small shared thread pool, so a few hung channels froze every
+conversation. They are posted with aiohttp instead (``ReplyClient``: async, a timeout per
+request, ids URL-encoded), with the connector's own credentials for the token when an app id is
+set. Connector clients are still cached per service URL and identity for that token.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import asyncio
+
 from aiohttp import web
 
 from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
+from harness.hosting._outbound import ReplyClient
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
     HarnessBot,
@@ -31,6 +37,7 @@ from harness.hosting.storage import StateStore
 try:
     from botbuilder.core import (
         ActivityHandler,
+        BotAdapter,
         ConversationState,
         MemoryStorage,
         Storage,
@@ -237,6 +244,7 @@ class BotbuilderHost:
         self.adapter.on_turn_error = self._on_turn_error
         self.handler = _Handler(self)
         self.auth_enabled = bool(app_id)
+        self.replies = ReplyClient(timeout=bot.reply_timeout)
 
     async def process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         """Run one validated activity through the adapter and answer the HTTP request."""
@@ -270,14 +278,7 @@ class BotbuilderHost:
             await state.save_changes(turn_context)
 
         async def send(message: OutgoingMessage) -> None:
-            await turn_context.send_activity(
-                Activity(
-                    type=ActivityTypes.message,
-                    text=message.text,
-                    channel_data=message.channel_data,
-                    input_hint=InputHints.accepting_input,
-                )
-            )
+            await self._post(turn_context, message.text, message.channel_data, message.sender)
 
         await self.bot.handle_message(
             key=state.get_storage_key(turn_context),
@@ -288,15 +289,52 @@ class BotbuilderHost:
             send=send,
         )
 
+    async def _token(self, turn_context: TurnContext) -> str | None:
+        if not self.auth_enabled:
+            return None
+        client = turn_context.turn_state.get(BotAdapter.BOT_CONNECTOR_CLIENT_KEY)
+        credentials = getattr(getattr(client, "config", None), "credentials", None)
+        if credentials is None or not getattr(credentials, "microsoft_app_id", None):
+            return None
+        # MSAL caches the token; the first call goes to the network, so not on the event loop.
+        async with asyncio.timeout(self.bot.reply_timeout):
+            return str(await asyncio.to_thread(credentials.get_access_token))
+
+    async def _post(
+        self, turn_context: TurnContext, text: str, channel_data: dict[str, Any], sender: str
+    ) -> None:
+        incoming = turn_context.activity
+        bot = incoming.recipient
+        user = incoming.from_property
+        activity = {
+            "type": ActivityTypes.message,
+            "text": text,
+            "channelData": channel_data,
+            "inputHint": InputHints.accepting_input,
+            "from": {"id": getattr(bot, "id", None) or "bot", "name": sender, "role": "bot"},
+            "recipient": user.serialize() if user is not None else None,
+            "conversation": incoming.conversation.serialize(),
+            "channelId": incoming.channel_id,
+            "serviceUrl": incoming.service_url,
+            "replyToId": incoming.id,
+            "locale": incoming.locale,
+        }
+        await self.replies.reply(
+            service_url=incoming.service_url,
+            conversation_id=incoming.conversation.id,
+            reply_to_id=incoming.id,
+            activity={k: v for k, v in activity.items() if v is not None},
+            token=await self._token(turn_context),
+        )
+
     async def _on_turn_error(self, turn_context: TurnContext, error: Exception) -> None:
         async def send(text: str, channel_data: dict[str, Any]) -> None:
-            await turn_context.send_activity(
-                Activity(type=ActivityTypes.message, text=text, channel_data=channel_data)
-            )
+            await self._post(turn_context, text, channel_data, self.bot.name)
 
         conversation_id = getattr(turn_context.activity.conversation, "id", "?")
         await report_turn_error(conversation_id, error, bot_name=self.bot.name, send=send)
 
     async def aclose(self) -> None:
-        """Close the cached connector clients."""
+        """Close the reply client and the cached connector clients."""
+        await self.replies.aclose()
         await self._auth.aclose()

@@ -15,8 +15,20 @@ def _broken(request: ModelRequest) -> ModelResponse:
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
-async def test_a_failed_turn_is_reported_to_the_user(adapter: str) -> None:
+async def test_a_failing_model_gives_a_failed_turn_with_an_apology(adapter: str) -> None:
     bot = Parent(name="hd", model=FunctionModel(_broken))
+    async with (
+        running(create_app(bot, adapter=adapter)) as url,  # type: ignore[arg-type]
+        EndpointTarget(f"{url}/api/messages", quiet_period=0.1) as channel,
+    ):
+        transcript = await channel.run_conversation(["hello"], conversation_id="c1")
+    (reply,) = transcript.bot_messages()
+    assert reply.sender == "hd" and reply.text.startswith("Sorry, something went wrong")
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_a_turn_that_raises_is_reported_to_the_user(adapter: str) -> None:
+    bot = Parent(name="hd", model=FunctionModel(_broken), strict=True)
     async with (
         running(create_app(bot, adapter=adapter)) as url,  # type: ignore[arg-type]
         EndpointTarget(f"{url}/api/messages", quiet_period=0.1) as channel,
