@@ -21,6 +21,7 @@ from aiohttp import web
 
 from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
+from harness.hosting._outbound import ServiceUrlPolicy
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
     HarnessBot,
@@ -194,6 +195,8 @@ class AgentsSdkHost:
         self.bot = bot
         self.storage: Storage = MemoryStorage() if store is None else AgentsSdkStorage(store)
         self.auth_enabled = bool(app_id)
+        self.policy = ServiceUrlPolicy(app_id=app_id)
+        """Where replies may go (``create_app`` sets the configured allow-list)."""
         self.auth_configuration = AgentAuthConfiguration(
             client_id=app_id or None,
             client_secret=app_password or None,
@@ -269,6 +272,8 @@ class AgentsSdkHost:
             await state.save(context)
 
         async def send(message: OutgoingMessage) -> None:
+            if not self.policy.allows(activity.service_url or ""):
+                raise PermissionError(f"replies may not go to {activity.service_url!r}")
             await context.send_activity(
                 Activity(
                     type=ActivityTypes.message,

@@ -25,7 +25,7 @@ from aiohttp import web
 
 from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
-from harness.hosting._outbound import ReplyClient
+from harness.hosting._outbound import ReplyClient, ServiceUrlPolicy
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
     HarnessBot,
@@ -245,6 +245,8 @@ class BotbuilderHost:
         self.handler = _Handler(self)
         self.auth_enabled = bool(app_id)
         self.replies = ReplyClient(timeout=bot.reply_timeout)
+        self.policy = ServiceUrlPolicy(app_id=app_id)
+        """Where replies may go (``create_app`` sets the configured allow-list)."""
 
     async def process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         """Run one validated activity through the adapter and answer the HTTP request."""
@@ -304,6 +306,8 @@ class BotbuilderHost:
         self, turn_context: TurnContext, text: str, channel_data: dict[str, Any], sender: str
     ) -> None:
         incoming = turn_context.activity
+        if not self.policy.allows(incoming.service_url):
+            raise PermissionError(f"replies may not go to {incoming.service_url!r}")
         bot = incoming.recipient
         user = incoming.from_property
         activity = {
