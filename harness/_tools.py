@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
@@ -159,10 +160,8 @@ async def _run_in_thread(tool: Tool, kwargs: dict[str, Any], agent: str) -> Any:
         finally:
             _all_threads.release()
             agent_slots.release()
-        try:
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for the result
             loop.call_soon_threadsafe(_set_outcome, future, ok, value)
-        except RuntimeError:  # the loop is gone: nobody waits for this result
-            pass
 
     thread = threading.Thread(target=work, name=f"harness-tool-{agent}-{tool.name}", daemon=True)
     try:
@@ -270,7 +269,11 @@ def _cap(text: str, limit: int) -> str:
 def tool_result_text(value: Any, *, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
     """A tool's return value as text for the model: JSON for data, capped at ``limit`` characters."""
     if isinstance(value, Reply):
-        value = {"text": value.text, "done": value.done, "openQuestions": list(value.open_questions)}
+        value = {
+            "text": value.text,
+            "done": value.done,
+            "openQuestions": list(value.open_questions),
+        }
     if isinstance(value, str):
         return _cap(value, limit)
     return _cap(_JSON.encode(_jsonable(value)), limit)

@@ -52,6 +52,7 @@ _COMPOSE_APOLOGY = "Sorry, something went wrong on my side while I was writing m
 def _with_apology(relayed: str) -> str:
     return f"{relayed} {_COMPOSE_APOLOGY}" if relayed else _COMPOSE_APOLOGY
 
+
 log = logging.getLogger("harness")
 
 # ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.

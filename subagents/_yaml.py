@@ -69,7 +69,9 @@ def _decode(data: bytes, file: str) -> str:
         data = data[3:]
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise ConfigError("the file contains a NUL byte; it is not a text file", file=file, line=line)
+        raise ConfigError(
+            "the file contains a NUL byte; it is not a text file", file=file, line=line
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -182,7 +184,9 @@ class _Builder:
         return value
 
     def error(self, message: str, node: yaml.Node) -> ConfigError:
-        return ConfigError(f"invalid YAML: {message}", file=self.file, line=node.start_mark.line + 1)
+        return ConfigError(
+            f"invalid YAML: {message}", file=self.file, line=node.start_mark.line + 1
+        )
 
 
 def read_yaml(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> Any:

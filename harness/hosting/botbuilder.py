@@ -14,12 +14,11 @@ set. Connector clients are still cached per service URL and identity for that to
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
-
-import asyncio
 
 from aiohttp import web
 

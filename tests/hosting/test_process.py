@@ -117,7 +117,9 @@ def test_kill_9_under_load_leaves_no_reply_the_bot_forgot(tmp_path: Path, adapte
 
                 tasks = [asyncio.create_task(converse(i)) for i in range(CONVERSATIONS)]
                 # kill while turns are in flight: after some replies, well before all of them
-                while sum(len(r) for r in channel.replies.values()) < CONVERSATIONS:
+                for _ in range(3000):
+                    if sum(len(r) for r in channel.replies.values()) >= CONVERSATIONS:
+                        break
                     await asyncio.sleep(0.01)
                 process.send_signal(signal.SIGKILL)
                 done = await asyncio.gather(*tasks, return_exceptions=True)
