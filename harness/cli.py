@@ -62,6 +62,15 @@ class _LazyGroup(click.Group):
                 raise
             click.echo(f"error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception as exc:  # a bug, not an input error: still one line without --debug
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo(
+                f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True
+            )
+            ctx.exit(1)
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

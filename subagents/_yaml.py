@@ -23,7 +23,15 @@ import yaml
 
 from subagents._errors import ConfigError
 
-__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "LinedDict", "LinedList", "read_yaml"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_NODES",
+    "LinedDict",
+    "LinedList",
+    "read_text",
+    "read_yaml",
+]
 
 MAX_FILE_BYTES = 5_000_000
 """The largest YAML file read (5 MB); real configs and scenario files are a few kilobytes."""
@@ -189,6 +197,27 @@ class _Builder:
         )
 
 
+def read_text(path: str | Path, *, max_bytes: int) -> str:
+    """Read a UTF-8 text file (a BOM is dropped) of at most ``max_bytes`` bytes.
+
+    Raises:
+        ConfigError: the file is missing, too large, UTF-16/32, holds NUL bytes or is not UTF-8.
+    """
+    file = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except FileNotFoundError as exc:
+        raise ConfigError("cannot read the file: no such file", file=file) from exc
+    except OSError as exc:
+        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", file=file) from exc
+    if len(data) > max_bytes:
+        raise ConfigError(
+            f"the file is larger than {max_bytes:,} bytes; refusing to load it", file=file
+        )
+    return _decode(data, file)
+
+
 def read_yaml(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
     """Read one YAML document safely (see the module docstring); None for an empty file.
 
@@ -197,23 +226,14 @@ def read_yaml(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
             expands too far, or holds more than one document. It names the file and the line.
     """
     file = str(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", file=file) from exc
-    if len(data) > max_bytes:
-        raise ConfigError(
-            f"the file is larger than {max_bytes:,} bytes; refusing to load it", file=file
-        )
-    text = _decode(data, file)
+    text = read_text(path, max_bytes=max_bytes)
     try:
         _check_events(text, file)
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or str(exc)
+        problem = "; ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
         raise ConfigError(f"invalid YAML: {problem}", file=file, line=line) from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"invalid YAML: {exc}", file=file) from None
