@@ -75,10 +75,8 @@ def parse_transcript(
             line=line,
         )
     try:
-        if stripped[0] == "[":
-            transcripts = _bot_framework(text, file)
-        else:
-            transcripts = _jsonl(text, file)
+        read = _bot_framework if stripped[0] == "[" else _jsonl
+        transcripts = read(text, file)
     except RecursionError:
         raise ConfigError("the JSON nests too deeply to be a transcript", file=file) from None
     for transcript in transcripts:
