@@ -108,6 +108,8 @@ class SubagentConfig(BaseModel):
     timeout: float = Field(default=30.0, gt=0)
     url: str | None = None
     """Connected agents only: a remote harness host exposing this agent."""
+    token_env: str | None = None
+    """Connected agents with a url only: the environment variable holding its host's token."""
     inputs: list[IOSpec] | None = None
     """Declared inputs; absent means the contract's standard inputs."""
 
@@ -161,13 +163,21 @@ class BotConfig(BaseModel):
                     "generated_instructions": entry.generated_instructions,
                 }
                 if entry.kind is Kind.CHILD:
-                    if entry.url:
-                        raise ConfigError("a child agent cannot have a url", field="url")
+                    if entry.url or entry.token_env:
+                        field = "url" if entry.url else "token_env"
+                        raise ConfigError(f"a child agent cannot have a {field}", field=field)
                     history = True if entry.pass_history is None else entry.pass_history
                     agents.append(ChildAgent(pass_history=history, **common))
                 else:
                     history = True if entry.pass_history is None else entry.pass_history
-                    agents.append(ConnectedAgent(pass_history=history, url=entry.url, **common))
+                    agents.append(
+                        ConnectedAgent(
+                            pass_history=history,
+                            url=entry.url,
+                            token_env=entry.token_env,
+                            **common,
+                        )
+                    )
             except ConfigError as exc:
                 field = f"subagents[{index}]" + (f".{exc.field}" if exc.field else "")
                 if tree is not None and exc.field:

@@ -27,8 +27,10 @@ from harness.hosting._http import error_response
 from harness.hosting._outbound import ReplyClient, ServiceUrlPolicy
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
+    AuthUnavailableError,
     HarnessBot,
     OutgoingMessage,
+    describe_send_error,
     report_turn_error,
 )
 from harness.hosting.storage import StateStore
@@ -139,6 +141,12 @@ class _CachingAuthentication(BotFrameworkAuthentication):  # type: ignore[misc]
             result = await self.inner.authenticate_request(activity, auth_header)
         except PermissionError:
             raise
+        except OSError as exc:  # requests' errors are OSErrors: the metadata is unreachable
+            log.warning(
+                "cannot validate a token: the Bot Framework's OpenID metadata is unreachable (%s)",
+                describe_send_error(exc),
+            )
+            raise AuthUnavailableError(str(exc)) from exc
         except Exception as exc:  # botframework raises KeyError, ValueError... for bad tokens
             log.warning("refused a request: its token could not be validated (%r)", exc)
             raise PermissionError("the token could not be validated") from exc
@@ -260,6 +268,10 @@ class BotbuilderHost:
             )
         except PermissionError:
             return error_response(401, "Unauthorized", "the request is not authorized")
+        except AuthUnavailableError:
+            return error_response(
+                503, "ServiceUnavailable", "tokens cannot be validated right now; try again later"
+            )
         if invoke is not None:
             return web.json_response(serializer_helper(invoke.body), status=invoke.status)
         return web.Response(status=201)

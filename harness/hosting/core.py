@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ERROR_REPLY",
     "SNAPSHOT_PROPERTY",
+    "AuthUnavailableError",
     "BusyError",
     "HarnessBot",
     "OutgoingMessage",
@@ -57,6 +58,10 @@ ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
 
 DEFAULT_REPLY_TIMEOUT = 15.0
 """Seconds one reply may take to reach the channel before the channel counts as failed."""
+
+
+class AuthUnavailableError(Exception):
+    """Tokens cannot be validated right now (the identity provider's metadata is unreachable)."""
 
 
 class BusyError(Exception):
