@@ -31,8 +31,8 @@ from harness.hosting.core import (
 from harness.hosting.storage import StateStore
 
 try:
-    from microsoft_agents.activity import Activity, ActivityTypes, ChannelAccount
     from jwt import PyJWKClientConnectionError, PyJWTError
+    from microsoft_agents.activity import Activity, ActivityTypes, ChannelAccount
     from microsoft_agents.hosting.aiohttp import CloudAdapter, start_agent_process
     from microsoft_agents.hosting.core import (
         AccessTokenProviderBase,
