@@ -40,6 +40,7 @@ from harness.models.base import (
     ModelRequest,
     PlanContext,
 )
+from harness.models.replay import CassetteMissError
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
@@ -425,7 +426,7 @@ class Conversation:
             ]
             return plan, response.usage
         except Exception as exc:  # a failing planner must not lose the conversation
-            if parent.strict:
+            if parent.strict or isinstance(exc, CassetteMissError):  # a replay test's setup error
                 raise
             self._failures.append(f"plan failed: {type(exc).__name__}: {exc}")
             log.warning("the plan failed (%s); the parent handles the whole message", exc)
@@ -605,7 +606,7 @@ class Conversation:
             if not isinstance(output, Mapping):
                 raise ModelBehaviorError("the reply is not an object", agent=parent.name)
         except Exception as exc:  # direct messages stand; findings are relayed as they are
-            if parent.strict:
+            if parent.strict or isinstance(exc, CassetteMissError):
                 raise
             self._failures.append(f"reply failed: {type(exc).__name__}: {exc}")
             log.warning("the reply failed (%s); relaying results as they are", exc)
