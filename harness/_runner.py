@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ from subagents import (
 )
 
 __all__ = ["SEND_TOOL", "PreparedAgent", "SubagentCall", "output_schema", "prepare", "run_subagent"]
+
+log = logging.getLogger("harness")
 
 SEND_TOOL = "send_message_to_user"
 """The name of the tool direct and conversational agents use to message the user."""
@@ -319,7 +322,12 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
     usage = Usage()
     spent = [Usage()]
 
-    def failed(status: Literal["failed", "timed_out"], error: str) -> SubagentResult:
+    def failed(
+        status: Literal["failed", "timed_out"], error: str, cause: BaseException | None = None
+    ) -> SubagentResult:
+        # One line; with --debug (the harness logger at DEBUG) the traceback too.
+        trace = cause if cause is not None and log.isEnabledFor(logging.DEBUG) else None
+        log.info("sub-agent %s %s: %s", agent.name, status.replace("_", " "), error, exc_info=trace)
         return SubagentResult(
             agent=agent.name,
             mode=agent.mode,
@@ -346,11 +354,11 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
     except ModelBehaviorError as exc:
         if call.strict:
             raise
-        return failed("failed", f"{type(exc).__name__}: {exc}")
+        return failed("failed", f"{type(exc).__name__}: {exc}", exc)
     except Exception as exc:  # a failing sub-agent must never crash the turn
-        return failed("failed", f"{type(exc).__name__}: {exc}")
+        return failed("failed", f"{type(exc).__name__}: {exc}", exc)
     except SystemExit as exc:  # a handler calling sys.exit() must not stop a server
-        return failed("failed", f"SystemExit({exc.code!r}) raised inside the agent")
+        return failed("failed", f"SystemExit({exc.code!r}) raised inside the agent", exc)
     outputs, violations = validate_outputs(
         agent=agent.name,
         mode=agent.mode,

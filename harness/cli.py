@@ -8,6 +8,7 @@ errors); ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 from typing import Any
 
@@ -81,6 +82,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """connected-agent harness: parent/sub-agent bots that do not repeat themselves."""
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    if debug:  # what failed inside a turn (a tool's exception, with its traceback) goes to stderr
+        logging.basicConfig(format="%(levelname)s %(name)s: %(message)s")
+        logging.getLogger("harness").setLevel(logging.DEBUG)
 
 
 def main() -> None:

@@ -265,6 +265,7 @@ class Conversation:
                     "answered_by": list(t.answered_by),
                     "failed": list(t.failed),
                     **({"error": t.error} if t.error else {}),
+                    **({"errors": list(t.errors)} if t.errors else {}),
                 }
                 for t in self.transcript.turns
             ],
@@ -297,6 +298,7 @@ class Conversation:
                     answered_by=tuple(turn.get("answered_by", [])),
                     failed=tuple(turn.get("failed", [])),
                     error=turn.get("error"),
+                    errors=tuple(turn.get("errors", [])),
                 )
             )
 
@@ -541,6 +543,7 @@ class Conversation:
                 answered_by=tuple(r.agent for r in results if r.answered),
                 failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
                 error=error,
+                errors=tuple(f"{r.agent}: {r.error}" for r in results if r.error),
             )
         )
         return Turn(
