@@ -47,13 +47,6 @@ from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 __all__ = ["Conversation", "Parent", "Turn"]
 
-_COMPOSE_APOLOGY = "Sorry, something went wrong on my side while I was writing my reply."
-
-
-def _with_apology(relayed: str) -> str:
-    return f"{relayed} {_COMPOSE_APOLOGY}" if relayed else _COMPOSE_APOLOGY
-
-
 log = logging.getLogger("harness")
 
 # ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.
@@ -613,7 +606,7 @@ class Conversation:
                 raise
             self._failures.append(f"reply failed: {type(exc).__name__}: {exc}")
             log.warning("the reply failed (%s); relaying results as they are", exc)
-            return _with_apology(fallback_reply(views)), [], Usage()
+            return fallback_reply(views, apologise=True), [], Usage()
         message = output.get("message", response.text or "")
         routes = [
             PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))
