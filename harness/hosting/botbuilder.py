@@ -15,10 +15,12 @@ set. Connector clients are still cached per service URL and identity for that to
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -64,6 +66,38 @@ __all__ = ["BotbuilderHost", "StoreStorage"]
 log = logging.getLogger("harness.hosting")
 
 _CACHE_SIZE = 64
+
+AUTH_TIMEOUT_S = 10.0
+"""How long validating one token may take (botframework may fetch its OpenID metadata)."""
+
+T = TypeVar("T")
+
+
+async def _off_the_loop(factory: Callable[[], Coroutine[Any, Any, T]], limit_s: float) -> T:
+    """Run a coroutine on its own event loop in a daemon thread, so its blocking I/O (botframework
+    validates tokens with ``requests``, without a timeout) never stalls this loop. After
+    ``limit_s`` seconds the thread is abandoned and ``TimeoutError`` raised."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not done.done():
+            outcome()
+
+    def work() -> None:
+        try:
+            value = asyncio.run(factory())
+        except BaseException as exc:
+            error = exc
+            with contextlib.suppress(RuntimeError):  # the caller's loop is gone
+                loop.call_soon_threadsafe(settle, lambda: done.set_exception(error))
+        else:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, lambda: done.set_result(value))
+
+    threading.Thread(target=work, name="harness-auth", daemon=True).start()
+    async with asyncio.timeout(limit_s):
+        return await done
 
 
 class StoreStorage(Storage):  # type: ignore[misc]
@@ -138,9 +172,21 @@ class _CachingAuthentication(BotFrameworkAuthentication):  # type: ignore[misc]
         self, activity: Activity, auth_header: str
     ) -> AuthenticateRequestResult:
         try:
-            result = await self.inner.authenticate_request(activity, auth_header)
+            if auth_header:  # botframework fetches its metadata with blocking `requests`
+                result = await _off_the_loop(
+                    lambda: self.inner.authenticate_request(activity, auth_header), AUTH_TIMEOUT_S
+                )
+            else:
+                result = await self.inner.authenticate_request(activity, auth_header)
         except PermissionError:
             raise
+        except TimeoutError as exc:
+            log.warning(
+                "cannot validate a token: the Bot Framework's OpenID metadata did not answer "
+                "within %gs",
+                AUTH_TIMEOUT_S,
+            )
+            raise AuthUnavailableError("the OpenID metadata did not answer") from exc
         except OSError as exc:  # requests' errors are OSErrors: the metadata is unreachable
             log.warning(
                 "cannot validate a token: the Bot Framework's OpenID metadata is unreachable (%s)",

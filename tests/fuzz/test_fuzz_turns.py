@@ -8,7 +8,6 @@ failed parent step must be recorded. Derandomised (fixed seed) and bounded by ``
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -81,7 +80,7 @@ answers = st.one_of(
             ModelBehaviorError("garbage", agent="x"),
             ModelRequestError("unreachable", attempts=2),
             RuntimeError("boom"),
-            asyncio.TimeoutError(),
+            TimeoutError(),
         ]
     ),
 )

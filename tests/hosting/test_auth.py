@@ -162,3 +162,35 @@ async def _sleep() -> None:
 
 
 logging.getLogger("microsoft_agents").setLevel(logging.ERROR)
+
+
+async def test_botbuilder_hung_metadata_does_not_stall_other_requests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asyncio
+
+    from harness.hosting import botbuilder
+    from tests.hosting.test_slow_channels import hung_channel
+
+    monkeypatch.setattr(botbuilder, "AUTH_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(
+        botbuilder._Settings, "TO_BOT_FROM_CHANNEL_TOKEN_ISSUER", ISSUER, raising=False
+    )
+    async with hung_channel() as hung:
+        monkeypatch.setattr(
+            botbuilder._Settings,
+            "TO_BOT_FROM_CHANNEL_OPENID_METADATA_URL",
+            f"{hung}/.well-known/openid-configuration",
+            raising=False,
+        )
+        app = create_app(helpdesk(), adapter="botbuilder", app_id=APP_ID, app_password="x")
+        async with running(app) as base, ClientSession() as session:
+            post = asyncio.create_task(
+                _post(base, activity(), _token(serviceurl="http://127.0.0.1:9"))
+            )
+            await asyncio.sleep(0.2)
+            async with asyncio.timeout(0.5):  # the event loop is free while the fetch hangs
+                async with session.get(f"{base}/healthz") as response:
+                    assert response.status == 200
+            status, _payload = await post
+    assert status == 503
