@@ -51,11 +51,19 @@ MAX_ID_LENGTH = 1024
 """The longest conversation or activity id accepted (Teams ids run to a few hundred characters)."""
 
 
+def _odd(ch: str) -> bool:
+    # A plain space is allowed: the simulator names conversations after its scenarios.
+    return (ch != " " and ch.isspace()) or ord(ch) < 32 or ch in "/\\?#%"
+
+
 def _check_id(value: str, what: str) -> str | None:
     if len(value) > MAX_ID_LENGTH:
         return f"the activity's {what} is longer than {MAX_ID_LENGTH} characters"
-    if any(ch.isspace() or ord(ch) < 32 or ch in "/\\?#%" for ch in value) or ".." in value:
-        return f"the activity's {what} contains characters ids never have (/ \\ ? # % .. or spaces)"
+    if any(_odd(ch) for ch in value) or ".." in value:
+        return (
+            f"the activity's {what} contains characters ids never have "
+            "(/ \\ ? # % .. line breaks or control characters)"
+        )
     return None
 
 

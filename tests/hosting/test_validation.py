@@ -59,7 +59,7 @@ BAD: list[tuple[str, bytes, int, str]] = [
             400,
             "conversation.id",
         )
-        for cid in ("../../../x", "a?b=c", "a/b", "x" * 2000, "a b", "c%2e%2e")
+        for cid in ("../../../x", "a?b=c", "a/b", "x" * 2000, "a\u2028b", "a\nb", "c%2e%2e")
     ),
     ("activity id with a slash", json.dumps(activity(id="../x")).encode(), 400, "'s id"),
     (
@@ -119,6 +119,17 @@ def test_the_outbound_allow_list() -> None:
     assert extra.allows("http://10.0.0.5:8080/bot/x")
     assert not extra.allows("http://10.0.0.5:8080/other")
     assert not extra.allows("https://example.com.evil.test/")
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_a_conversation_id_with_spaces_is_answered(adapter: str) -> None:
+    app = create_app(helpdesk(), adapter=adapter)  # type: ignore[arg-type]
+    async with (
+        running(app) as base,
+        EndpointTarget(f"{base}/api/messages", quiet_period=0.05) as channel,
+    ):
+        received = await channel.send_turn("payday question", "When is my next paycheck?")
+    assert received and "payday" in received[0].activity["text"].lower()
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
