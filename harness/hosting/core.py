@@ -301,8 +301,11 @@ class HarnessBot:
             text: what the user wrote. Blank messages are ignored (None is returned).
             load: returns the stored snapshot (as ``save`` was given it), or None for a new
                 conversation.
-            save: stores the snapshot (a JSON string) after the turn.
-            send: delivers one bot message to the channel, in order, as it is sent.
+            save: stores the snapshot (a JSON string): before each bot message is sent (with
+                that message in it) and after the turn.
+            send: delivers one bot message to the channel, in order, as it is sent. It has
+                ``reply_timeout`` seconds; a failure is logged once and the turn's later
+                messages are not sent (they are still saved).
 
         Returns:
             The turn, or None for a blank message.
