@@ -53,7 +53,13 @@ class _Server:
         asyncio.set_event_loop(self.loop)
 
         async def start() -> web.AppRunner:
-            app = create_app(helpdesk(), adapter=self.adapter, reply_timeout=1.0)  # type: ignore[arg-type]
+            app = create_app(
+                helpdesk(),
+                adapter=self.adapter,  # type: ignore[arg-type]
+                reply_timeout=1.0,
+                expose=True,
+                expose_token="fuzz",
+            )
             runner = web.AppRunner(app, access_log=None)
             await runner.setup()
             site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -76,12 +82,11 @@ class _Server:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(30)
 
-    def post(self, body: bytes, content_type: str = "application/json") -> int:
+    def post(self, body: bytes, path: str = "/api/messages") -> int:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Content-Type": "application/json", "Authorization": "Bearer fuzz"}
         try:
-            connection.request(
-                "POST", "/api/messages", body=body, headers={"Content-Type": content_type}
-            )
+            connection.request("POST", path, body=body, headers=headers)
             response = connection.getresponse()
             response.read()
             return response.status
@@ -174,6 +179,44 @@ def test_no_activity_gets_a_5xx(server: _Server, body: bytes) -> None:
     assert status < 500 or invoke, (status, body[:300])
 
 
+agent_calls = st.fixed_dictionaries(
+    {},
+    optional={
+        "scopedRequest": json_values,
+        "history": st.one_of(
+            json_values,
+            st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "turn": json_values,
+                        "role": json_values,
+                        "sender": json_values,
+                        "text": json_values,
+                    }
+                ),
+                max_size=3,
+            ),
+        ),
+        "state": json_values,
+        "continuing": json_values,
+    },
+)
+
+
+@FUZZ
+@given(
+    agent=st.sampled_from(["payroll", "pto", "nobody", "..%2f"]),
+    body=st.one_of(agent_calls.map(lambda b: json.dumps(b).encode()), st.binary(max_size=100)),
+)
+def test_no_exposed_agent_call_gets_a_5xx(server: _Server, agent: str, body: bytes) -> None:
+    TRIED[f"{server.adapter} /agents"] = TRIED.get(f"{server.adapter} /agents", 0) + 1
+    status = server.post(body, f"/agents/{agent}")
+    assert status < 500, (status, body[:300])
+
+
 def test_the_servers_are_alive_after_fuzzing(server: _Server) -> None:
     assert server.healthy()
-    print(f"fuzzed {server.adapter}: {TRIED.get(server.adapter, 0)} requests, none got a 5xx")
+    print(
+        f"fuzzed {server.adapter}: {TRIED.get(server.adapter, 0)} activities and "
+        f"{TRIED.get(f'{server.adapter} /agents', 0)} agent calls, none got a 5xx"
+    )
