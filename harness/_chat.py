@@ -124,7 +124,11 @@ class _Session:
     def notes(self, turn: Turn) -> None:
         answered = [r.agent for r in turn.results if r.answered]
         silent = [r.agent for r in turn.results if r.mode.value == "silent" and r.ok]
-        failed = [r.agent for r in turn.results if r.status in ("failed", "timed_out")]
+        failed = [
+            f"{r.agent} ({r.error})" if r.error else r.agent
+            for r in turn.results
+            if r.status in ("failed", "timed_out")
+        ]
         notes = []
         if answered:
             notes.append("answered by " + ", ".join(answered))
@@ -132,6 +136,8 @@ class _Session:
             notes.append("findings from " + ", ".join(silent))
         if failed:
             notes.append("failed: " + ", ".join(failed))
+        if turn.error:
+            notes.append(turn.error)
         holder = self.conversation.active_agent if self.conversation is not None else None
         if holder is not None:
             notes.append(f"{holder} holds the floor")

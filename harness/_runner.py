@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from harness._tools import ToolArgumentsError, invoke_tool, tool_result_text
 from harness.exceptions import ModelBehaviorError, TurnLimitError
 from harness.models.base import (
     ActContext,
@@ -27,7 +29,6 @@ from subagents import (
     REQUIRED_OUTPUTS,
     HistoryEntry,
     Mode,
-    Reply,
     Subagent,
     SubagentResult,
     Tool,
@@ -38,6 +39,8 @@ from subagents import (
 
 __all__ = ["SEND_TOOL", "PreparedAgent", "SubagentCall", "output_schema", "prepare", "run_subagent"]
 
+log = logging.getLogger("harness")
+
 SEND_TOOL = "send_message_to_user"
 """The name of the tool direct and conversational agents use to message the user."""
 
@@ -46,7 +49,6 @@ Sender = Callable[[str], Awaitable[None]]
 # ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; these are the same
 # encoders, built once (the output is identical).
 _JSON = json.JSONEncoder(ensure_ascii=False)
-_JSON_ANY = json.JSONEncoder(ensure_ascii=False, default=str)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -151,19 +153,6 @@ def prepare(agent: Subagent) -> PreparedAgent:
         for t in tools.values()
     )
     return PreparedAgent(tools=tools, definitions=definitions, schema=output_schema(agent))
-
-
-def _tool_result_text(value: Any) -> str:
-    if isinstance(value, Reply):
-        return _JSON.encode(
-            {"text": value.text, "done": value.done, "openQuestions": list(value.open_questions)}
-        )
-    if isinstance(value, str):
-        return value
-    try:
-        return _JSON_ANY.encode(value)
-    except (TypeError, ValueError):
-        return str(value)
 
 
 def _input_message(call: SubagentCall) -> str:
@@ -292,10 +281,10 @@ async def _call_tool(
     if tool is None:
         return f"error: there is no tool named {tool_call.name!r}"
     try:
-        value = await tool.call(tool_call.arguments, ctx)
-    except TypeError as exc:
+        value = await invoke_tool(tool, tool_call.arguments, ctx, agent=call.agent.name)
+    except ToolArgumentsError as exc:
         return f"error: bad arguments for {tool_call.name}: {exc}"
-    return _tool_result_text(value)
+    return tool_result_text(value)
 
 
 async def _handler_outputs(
@@ -333,7 +322,12 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
     usage = Usage()
     spent = [Usage()]
 
-    def failed(status: Literal["failed", "timed_out"], error: str) -> SubagentResult:
+    def failed(
+        status: Literal["failed", "timed_out"], error: str, cause: BaseException | None = None
+    ) -> SubagentResult:
+        # One line; with --debug (the harness logger at DEBUG) the traceback too.
+        trace = cause if cause is not None and log.isEnabledFor(logging.DEBUG) else None
+        log.info("sub-agent %s %s: %s", agent.name, status.replace("_", " "), error, exc_info=trace)
         return SubagentResult(
             agent=agent.name,
             mode=agent.mode,
@@ -360,9 +354,11 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
     except ModelBehaviorError as exc:
         if call.strict:
             raise
-        return failed("failed", f"{type(exc).__name__}: {exc}")
+        return failed("failed", f"{type(exc).__name__}: {exc}", exc)
     except Exception as exc:  # a failing sub-agent must never crash the turn
-        return failed("failed", f"{type(exc).__name__}: {exc}")
+        return failed("failed", f"{type(exc).__name__}: {exc}", exc)
+    except SystemExit as exc:  # a handler calling sys.exit() must not stop a server
+        return failed("failed", f"SystemExit({exc.code!r}) raised inside the agent", exc)
     outputs, violations = validate_outputs(
         agent=agent.name,
         mode=agent.mode,
@@ -371,7 +367,11 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         declared_outputs=agent.output_names,
     )
     open_questions = outputs.open_questions if outputs is not None else None
-    status: Literal["complete", "partial"] = "partial" if open_questions else "complete"
+    status: Literal["complete", "partial", "failed"] = "partial" if open_questions else "complete"
+    error: str | None = None
+    if outputs is None:  # garbage outputs: nothing to relay or route, so the call failed
+        status = "failed"
+        error = "contract violation: " + "; ".join(str(v) for v in violations)
     return SubagentResult(
         agent=agent.name,
         mode=agent.mode,
@@ -380,6 +380,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         outputs=outputs,
         messages=tuple(sent),
         violations=violations,
+        error=error,
         duration_s=time.perf_counter() - started,
         usage=usage,
     )

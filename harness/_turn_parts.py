@@ -106,11 +106,18 @@ def result_view(result: SubagentResult, *, drop_findings: bool = False) -> Resul
     )
 
 
-def fallback_reply(views: Sequence[ResultView]) -> str:
+COMPOSE_APOLOGY = "Sorry, something went wrong on my side while I was writing my reply."
+
+
+def fallback_reply(views: Sequence[ResultView], *, apologise: bool = False) -> str:
+    """The reply when the parent's model cannot write one: silent findings verbatim, a note for
+    each failed request, and (``apologise``) a short apology."""
     parts = [v.findings for v in views if v.mode == "silent" and v.findings]
     parts += [
         f'Sorry, I could not finish "{v.request}".'
         for v in views
         if v.status in ("failed", "timed_out")
     ]
+    if apologise:
+        parts.append(COMPOSE_APOLOGY)
     return " ".join(p for p in parts if p)

@@ -13,6 +13,7 @@ directory is importable (appended to ``sys.path``, after the installed packages)
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 from typing import Any
@@ -95,6 +96,15 @@ class _LazyGroup(click.Group):
                 raise
             click.echo("", err=True)
             ctx.exit(EXIT_INTERRUPTED)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception as exc:  # a bug, not an input error: still one line without --debug
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo(
+                f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True
+            )
+            ctx.exit(1)
         finally:
             reset_logging()
 
@@ -114,6 +124,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
     if os.getcwd() not in sys.path:
         # After the installed packages: a user's own `subagents/` must not shadow ours.
         sys.path.append(os.getcwd())
+    if debug:  # what failed inside a turn (a tool's exception, with its traceback) goes to stderr
+        logging.basicConfig(format="%(levelname)s %(name)s: %(message)s")
+        logging.getLogger("harness").setLevel(logging.DEBUG)
 
 
 def main() -> None:

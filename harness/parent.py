@@ -40,6 +40,7 @@ from harness.models.base import (
     ModelRequest,
     PlanContext,
 )
+from harness.models.replay import CassetteMissError
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
@@ -74,6 +75,13 @@ class Turn:
     aggregation: Any = None
     """When two or more silent agents returned findings: their ``harness.aggregate``
     ``AggregatedResult`` (duplicates found, sources, conflicts), else None."""
+    error: str | None = None
+    """Why the parent's own plan or reply failed (the turn then fell back), else None."""
+
+    @property
+    def failed(self) -> bool:
+        """True when the parent's own plan or reply failed this turn."""
+        return self.error is not None
 
     @property
     def text(self) -> str:
@@ -220,6 +228,7 @@ class Conversation:
         self.agent_states: dict[str, dict[str, Any]] = {}
         self._lock = asyncio.Lock()
         self._aggregation: Any = None
+        self._failures: list[str] = []
         # (message, its HistoryEntry) by transcript index, built once per message (see _history).
         self._entries: list[tuple[Message, HistoryEntry] | None] = []
         self._entries_of: list[Message] | None = None
@@ -248,6 +257,8 @@ class Conversation:
                     "plan": [{"request": p.request, "agent": p.agent} for p in t.plan],
                     "answered_by": list(t.answered_by),
                     "failed": list(t.failed),
+                    **({"error": t.error} if t.error else {}),
+                    **({"errors": list(t.errors)} if t.errors else {}),
                 }
                 for t in self.transcript.turns
             ],
@@ -279,6 +290,8 @@ class Conversation:
                     plan=tuple(PlannedRequest(**p) for p in turn.get("plan", [])),
                     answered_by=tuple(turn.get("answered_by", [])),
                     failed=tuple(turn.get("failed", [])),
+                    error=turn.get("error"),
+                    errors=tuple(turn.get("errors", [])),
                 )
             )
 
@@ -407,10 +420,11 @@ class Conversation:
                 for agent, requests in merged.items()
             ]
             return plan, response.usage
-        except ModelBehaviorError:
-            if parent.strict:
+        except Exception as exc:  # a failing planner must not lose the conversation
+            if parent.strict or isinstance(exc, CassetteMissError):  # a replay test's setup error
                 raise
-            log.warning("unusable plan from the model; the parent handles the whole message")
+            self._failures.append(f"plan failed: {type(exc).__name__}: {exc}")
+            log.warning("the plan failed (%s); the parent handles the whole message", exc)
             return [PlannedRequest(request=text, agent=parent.name)], Usage()
 
     async def _dispatch(
@@ -478,6 +492,7 @@ class Conversation:
     async def _turn(self, text: str) -> Turn:
         parent = self.parent
         number = self.transcript.turn_count + 1
+        self._failures = []
         user = await self._record(turn=number, role="user", sender="user", text=text)
         start = len(self.transcript)
         history = self._history()
@@ -509,6 +524,7 @@ class Conversation:
             message = decision.text
         if not message and not sent_this_turn:
             message = "Sorry, I'm not sure how to help with that. Could you rephrase?"
+        error = "; ".join(self._failures) or None
         if message:
             await self._record(turn=number, role="bot", sender=parent.name, text=message)
         for result in results:
@@ -519,6 +535,8 @@ class Conversation:
                 plan=tuple(plan),
                 answered_by=tuple(r.agent for r in results if r.answered),
                 failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
+                error=error,
+                errors=tuple(f"{r.agent}: {r.error}" for r in results if r.error),
             )
         )
         return Turn(
@@ -529,6 +547,7 @@ class Conversation:
             results=tuple(results),
             usage=usage,
             aggregation=self._aggregation,
+            error=error,
         )
 
     async def _compose(
@@ -579,17 +598,15 @@ class Conversation:
         )
         try:
             response = await parent.model.request(request)
-        except ModelBehaviorError:
-            if parent.strict:
-                raise
-            log.warning("unusable reply from the model; relaying results as they are")
-            return fallback_reply(views), [], Usage()
-        output = response.output if response.output is not None else {}
-        if not isinstance(output, Mapping):
-            if parent.strict:
+            output = response.output if response.output is not None else {}
+            if not isinstance(output, Mapping):
                 raise ModelBehaviorError("the reply is not an object", agent=parent.name)
-            log.warning("unusable reply from the model; relaying results as they are")
-            return fallback_reply(views), [], response.usage
+        except Exception as exc:  # direct messages stand; findings are relayed as they are
+            if parent.strict or isinstance(exc, CassetteMissError):
+                raise
+            self._failures.append(f"reply failed: {type(exc).__name__}: {exc}")
+            log.warning("the reply failed (%s); relaying results as they are", exc)
+            return fallback_reply(views, apologise=True), [], Usage()
         message = output.get("message", response.text or "")
         routes = [
             PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))

@@ -81,6 +81,10 @@ class TurnRecord:
     """Sub-agents whose result said ``answered: true`` (validated)."""
     failed: tuple[str, ...] = ()
     """Sub-agents whose call failed or timed out."""
+    error: str | None = None
+    """Why the parent's own plan or reply failed this turn, else None."""
+    errors: tuple[str, ...] = ()
+    """Why each failed or timed-out sub-agent call failed, as ``agent: error``."""
 
 
 @dataclass(slots=True)

@@ -27,12 +27,10 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError
 
 from subagents._base import IOSpec, Subagent
 from subagents._errors import ConfigError
+from subagents._yaml import LinedDict, LinedList, read_yaml
 from subagents.child import ChildAgent
 from subagents.connected import ConnectedAgent
 from subagents.contract import Kind, Mode
@@ -110,6 +108,8 @@ class SubagentConfig(BaseModel):
     timeout: float = Field(default=30.0, gt=0)
     url: str | None = None
     """Connected agents only: a remote harness host exposing this agent."""
+    token_env: str | None = None
+    """Connected agents with a url only: the environment variable holding its host's token."""
     inputs: list[IOSpec] | None = None
     """Declared inputs; absent means the contract's standard inputs."""
 
@@ -163,13 +163,21 @@ class BotConfig(BaseModel):
                     "generated_instructions": entry.generated_instructions,
                 }
                 if entry.kind is Kind.CHILD:
-                    if entry.url:
-                        raise ConfigError("a child agent cannot have a url", field="url")
+                    if entry.url or entry.token_env:
+                        field = "url" if entry.url else "token_env"
+                        raise ConfigError(f"a child agent cannot have a {field}", field=field)
                     history = True if entry.pass_history is None else entry.pass_history
                     agents.append(ChildAgent(pass_history=history, **common))
                 else:
                     history = True if entry.pass_history is None else entry.pass_history
-                    agents.append(ConnectedAgent(pass_history=history, url=entry.url, **common))
+                    agents.append(
+                        ConnectedAgent(
+                            pass_history=history,
+                            url=entry.url,
+                            token_env=entry.token_env,
+                            **common,
+                        )
+                    )
             except ConfigError as exc:
                 field = f"subagents[{index}]" + (f".{exc.field}" if exc.field else "")
                 if tree is not None and exc.field:
@@ -179,21 +187,13 @@ class BotConfig(BaseModel):
 
 
 def load_yaml(path: Path) -> Any:
-    """Read a YAML file with line information kept (round-trip mode).
+    """Read a YAML file safely, with line information kept (see ``subagents._yaml``).
 
     Raises:
-        ConfigError: when the file is missing or is not valid YAML, with its line.
+        ConfigError: when the file is missing, too large, not UTF-8 or not valid YAML, nests too
+            deeply or expands too far; with its line.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
-    try:
-        return YAML(typ="rt").load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        raise ConfigError(f"invalid YAML: {exc.problem or exc}", file=str(path), line=line) from exc
+    return read_yaml(path)
 
 
 def locate(tree: Any, path: tuple[str | int, ...]) -> int | None:
@@ -201,13 +201,11 @@ def locate(tree: Any, path: tuple[str | int, ...]) -> int | None:
     node = tree
     line: int | None = None
     for key in path:
-        if isinstance(node, CommentedMap) and isinstance(key, str) and key in node:
-            position = node.lc.key(key)
-            line = position[0] + 1
+        if isinstance(node, LinedDict) and isinstance(key, str) and key in node:
+            line = node.lines.get(key, line)
             node = node[key]
-        elif isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
-            position = node.lc.item(key)
-            line = position[0] + 1
+        elif isinstance(node, LinedList) and isinstance(key, int) and 0 <= key < len(node):
+            line = node.lines[key]
             node = node[key]
         else:
             break

@@ -29,6 +29,12 @@ class ConnectedAgent(Subagent):
     """Endpoint of a remote harness host exposing this agent; None runs it in-process."""
     retries: int = 2
     """Retries for a remote call on connection errors and 5xx answers."""
+    token_env: str | None = None
+    """The environment variable holding the bearer token for this remote agent's host.
+
+    None sends ``HARNESS_AGENT_TOKEN`` (when set); naming one per host keeps each host's token
+    away from the others.
+    """
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -36,6 +42,13 @@ class ConnectedAgent(Subagent):
             raise ConfigError("url must be an http(s) URL", field="url")
         if self.retries < 0:
             raise ConfigError("retries must be 0 or more", field="retries")
+        if self.token_env is not None:
+            if self.url is None:
+                raise ConfigError("token_env needs a url", field="token_env")
+            if not self.token_env.replace("_", "").isalnum() or self.token_env[0].isdigit():
+                raise ConfigError(
+                    "token_env must be an environment variable name", field="token_env"
+                )
 
     @property
     def receives_history(self) -> bool:

@@ -248,7 +248,14 @@ def validate_outputs(
         The validated outputs (None when they cannot be parsed) and every violation found.
     """
     violations: list[ContractViolation] = []
-    data = dict(raw or {})
+    if raw is not None and not isinstance(raw, Mapping):  # garbage, not outputs
+        violation = ContractViolation(
+            agent=agent,
+            kind=ViolationKind.INVALID_OUTPUT,
+            message=f"the outputs must be an object, not {type(raw).__name__}",
+        )
+        return None, (violation,)
+    data = {str(key): value for key, value in (raw or {}).items()}
     required = list(REQUIRED_OUTPUTS[mode])
     for name in declared_outputs or ():
         # openQuestions is "any agent that handled only part": required of silent agents only.

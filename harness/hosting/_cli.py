@@ -55,6 +55,22 @@ __all__ = ["serve_command"]
     type=click.IntRange(1024),
     help="Larger request bodies are refused with 413.",
 )
+@click.option(
+    "--allow-service-url",
+    "allow_service_urls",
+    multiple=True,
+    metavar="PATTERN",
+    help="Also allow replies to serviceUrls matching PATTERN (repeatable; e.g. "
+    "'https://*.example.com'). Default: loopback only without an app id, Bot Framework "
+    "channel hosts with one.",
+)
+@click.option(
+    "--reply-timeout",
+    default=15.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds one reply may take to reach the channel.",
+)
 @click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
 def serve_command(
@@ -69,6 +85,8 @@ def serve_command(
     app_password: str | None,
     tenant_id: str | None,
     max_body_bytes: int,
+    allow_service_urls: tuple[str, ...],
+    reply_timeout: float,
     model: str | None,
     base_url: str | None,
 ) -> None:
@@ -99,5 +117,7 @@ def serve_command(
             max_body_bytes=max_body_bytes,
             expose=expose,
             expose_token=expose_token or None,
+            allow_service_urls=allow_service_urls,
+            reply_timeout=reply_timeout,
         )
     )

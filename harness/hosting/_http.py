@@ -12,7 +12,29 @@ from typing import Any
 
 from aiohttp import web
 
-__all__ = ["BodyError", "error_response", "read_json_object"]
+__all__ = ["MAX_JSON_DEPTH", "BodyError", "error_response", "json_depth", "read_json_object"]
+
+MAX_JSON_DEPTH = 64
+"""The deepest nesting of objects and arrays accepted in a request body (activities use about 5)."""
+
+
+def json_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> int:
+    """The nesting depth of a parsed JSON value, counted without recursion; stops past ``limit``."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 class BodyError(Exception):
@@ -61,6 +83,10 @@ async def read_json_object(request: web.Request, *, max_bytes: int) -> dict[str,
         data = json.loads(raw)
     except UnicodeDecodeError as exc:
         raise BodyError(400, "BadArgument", "the body is not UTF-8 text") from exc
+    except RecursionError as exc:
+        raise BodyError(
+            400, "BadArgument", f"the JSON nests deeper than {MAX_JSON_DEPTH} levels"
+        ) from exc
     except json.JSONDecodeError as exc:
         raise BodyError(
             400,
@@ -69,4 +95,6 @@ async def read_json_object(request: web.Request, *, max_bytes: int) -> dict[str,
         ) from exc
     if not isinstance(data, dict):
         raise BodyError(400, "BadArgument", f"expected a JSON object, got {type(data).__name__}")
+    if json_depth(data) > MAX_JSON_DEPTH:
+        raise BodyError(400, "BadArgument", f"the JSON nests deeper than {MAX_JSON_DEPTH} levels")
     return data

@@ -21,6 +21,7 @@ from aiohttp import web
 
 from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
+from harness.hosting._outbound import ServiceUrlPolicy
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
     HarnessBot,
@@ -30,12 +31,9 @@ from harness.hosting.core import (
 from harness.hosting.storage import StateStore
 
 try:
+    from jwt import PyJWKClientConnectionError, PyJWTError
     from microsoft_agents.activity import Activity, ActivityTypes, ChannelAccount
-    from microsoft_agents.hosting.aiohttp import (
-        CloudAdapter,
-        jwt_authorization_decorator,
-        start_agent_process,
-    )
+    from microsoft_agents.hosting.aiohttp import CloudAdapter, start_agent_process
     from microsoft_agents.hosting.core import (
         AccessTokenProviderBase,
         AgentApplication,
@@ -44,6 +42,7 @@ try:
         ApplicationOptions,
         ConnectionManager,
         ConversationState,
+        JwtTokenValidator,
         MemoryStorage,
         Storage,
         StoreItem,
@@ -145,12 +144,12 @@ class _AnonymousNotice(logging.Filter):
 _ANONYMOUS_NOTICE = _AnonymousNotice()
 _TOKEN_CLIENT_LOGGER = "microsoft_agents.hosting.core.connector.client.user_token_client"
 
-_AUTHORIZED = web.Response(status=204)
+MULTI_TENANT_AUTHORITY = "botframework.com"
+"""The tenant a multi-tenant Bot Framework app gets its tokens from (as botbuilder does)."""
 
 
-async def _authorized(_request: web.Request) -> web.Response:
-    """Reached only when the SDK's JWT check accepted the request."""
-    return _AUTHORIZED
+def _same_url(a: str, b: str) -> bool:
+    return a.rstrip("/").lower() == b.rstrip("/").lower()
 
 
 async def _attribute(
@@ -194,10 +193,13 @@ class AgentsSdkHost:
         self.bot = bot
         self.storage: Storage = MemoryStorage() if store is None else AgentsSdkStorage(store)
         self.auth_enabled = bool(app_id)
+        self.policy = ServiceUrlPolicy(app_id=app_id)
+        """Where replies may go (``create_app`` sets the configured allow-list)."""
         self.auth_configuration = AgentAuthConfiguration(
             client_id=app_id or None,
             client_secret=app_password or None,
-            tenant_id=tenant_id or None,
+            # A multi-tenant app has no tenant of its own: its tokens come from botframework.com.
+            tenant_id=tenant_id or (MULTI_TENANT_AUTHORITY if app_id else None),
             anonymous_allowed=not app_id,
         )
         provider: Callable[[AgentAuthConfiguration], AccessTokenProviderBase] = (
@@ -221,8 +223,6 @@ class AgentsSdkHost:
         )
         self.application.activity(ActivityTypes.message)(self.on_message)
         self.application.error(self._on_error)
-        decorate: Any = jwt_authorization_decorator  # untyped in the SDK
-        self._authorize = decorate(_authorized)
 
     def install(self, app: web.Application) -> None:
         """Give the SDK's JWT check its configuration (it reads it from the application)."""
@@ -241,14 +241,42 @@ class AgentsSdkHost:
                 400, "BadArgument", f"the activity could not be read: {where}: {first['msg']}"
             )
         if self.auth_enabled:
-            try:
-                outcome = await self._authorize(request)
-            except Exception as exc:  # the SDK raises more than PyJWTError for malformed tokens
-                log.warning("refused a request: its token could not be validated (%r)", exc)
-                outcome = None
-            if outcome is not _AUTHORIZED:
-                return error_response(401, "Unauthorized", "the request is not authorized")
+            refusal = await self._authenticate(request, body)
+            if refusal is not None:
+                return refusal
         return await self._process(request)
+
+    async def _authenticate(
+        self, request: web.Request, body: dict[str, Any]
+    ) -> web.StreamResponse | None:
+        """Validate the bearer token as the SDK's JWT middleware does, plus what it leaves out.
+
+        An unreachable signing-key endpoint is a 503 (logged in one line), not a 401, and the
+        token's ``serviceurl`` claim must name the activity's ``serviceUrl`` (as botbuilder checks).
+        """
+        parts = request.headers.get("Authorization", "").split()
+        if len(parts) != 2 or parts[0].lower() != "bearer":
+            return error_response(401, "Unauthorized", "the request is not authorized")
+        try:
+            identity = await JwtTokenValidator(self.auth_configuration).validate_token(parts[1])
+        except PyJWKClientConnectionError as exc:
+            log.warning("cannot validate a token: the signing keys are unreachable (%s)", exc)
+            return error_response(
+                503, "ServiceUnavailable", "tokens cannot be validated right now; try again later"
+            )
+        except (PyJWTError, ValueError, KeyError, TypeError) as exc:
+            log.warning(
+                "refused a request: its token could not be validated (%s)", type(exc).__name__
+            )
+            return error_response(401, "Unauthorized", "the request is not authorized")
+        claim = identity.get_claim_value("serviceurl")
+        if claim is not None and not _same_url(str(claim), str(body.get("serviceUrl", ""))):
+            log.warning("refused a request: its token is for another serviceUrl")
+            return error_response(401, "Unauthorized", "the token is for another serviceUrl")
+        with warnings.catch_warnings():  # the SDK reads this plain string key
+            warnings.simplefilter("ignore", web.NotAppKeyWarning)
+            request["claims_identity"] = identity
+        return None
 
     async def _process(self, request: web.Request) -> web.StreamResponse:
         response = await start_agent_process(request, self.application, self.adapter)
@@ -269,6 +297,8 @@ class AgentsSdkHost:
             await state.save(context)
 
         async def send(message: OutgoingMessage) -> None:
+            if not self.policy.allows(activity.service_url or ""):
+                raise PermissionError(f"replies may not go to {activity.service_url!r}")
             await context.send_activity(
                 Activity(
                     type=ActivityTypes.message,

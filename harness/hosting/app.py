@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -20,7 +20,8 @@ from aiohttp import web
 
 from harness.exceptions import ConfigError, UsageError
 from harness.hosting._http import BodyError, error_response, read_json_object
-from harness.hosting.core import HarnessBot
+from harness.hosting._outbound import ServiceUrlPolicy, check_service_url
+from harness.hosting.core import DEFAULT_REPLY_TIMEOUT, BusyError, HarnessBot
 from harness.hosting.storage import StateStore, open_store
 from harness.parent import Parent
 
@@ -39,10 +40,31 @@ BOT_KEY = web.AppKey("harness_bot", HarnessBot)
 class _Host(Protocol):
     name: str
     auth_enabled: bool
+    policy: ServiceUrlPolicy
 
     async def process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse: ...
 
     async def aclose(self) -> None: ...
+
+
+MAX_ID_LENGTH = 1024
+"""The longest conversation or activity id accepted (Teams ids run to a few hundred characters)."""
+
+
+def _odd(ch: str) -> bool:
+    # A plain space is allowed: the simulator names conversations after its scenarios.
+    return (ch != " " and ch.isspace()) or ord(ch) < 32 or ch in "/\\?#%"
+
+
+def _check_id(value: str, what: str) -> str | None:
+    if len(value) > MAX_ID_LENGTH:
+        return f"the activity's {what} is longer than {MAX_ID_LENGTH} characters"
+    if any(_odd(ch) for ch in value) or ".." in value:
+        return (
+            f"the activity's {what} contains characters ids never have "
+            "(/ \\ ? # % .. line breaks or control characters)"
+        )
+    return None
 
 
 def _check_activity(body: Mapping[str, Any]) -> str | None:
@@ -61,13 +83,21 @@ def _check_activity(body: Mapping[str, Any]) -> str | None:
     service_url = body.get("serviceUrl")
     if not isinstance(service_url, str) or not service_url.startswith(("http://", "https://")):
         return "the activity has no serviceUrl (an http or https URL to send replies to)"
+    problem = check_service_url(service_url)
+    if problem is not None:
+        return problem
     for field in ("from", "recipient"):
         if field in body and body[field] is not None and not isinstance(body[field], Mapping):
             return f"the activity's {field!r} must be an object"
     for field in ("text", "id", "replyToId"):
         if field in body and body[field] is not None and not isinstance(body[field], str):
             return f"the activity's {field!r} must be a string"
-    return None
+    for field, what in (("id", "id"), ("replyToId", "replyToId")):
+        if isinstance(body.get(field), str):
+            problem = _check_id(body[field], what)
+            if problem is not None:
+                return problem
+    return _check_id(conversation["id"], "conversation.id")
 
 
 def _make_host(
@@ -106,6 +136,8 @@ def create_app(
     expose: bool = False,
     expose_token: str | None = None,
     shutdown_timeout: float = 30.0,
+    allow_service_urls: Iterable[str] = (),
+    reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
 ) -> web.Application:
     """Build the web application that serves ``bot`` to Bot Framework channels.
 
@@ -124,17 +156,23 @@ def create_app(
         expose_token: require ``Authorization: Bearer <token>`` on the exposed agents (callers
             send the ``HARNESS_AGENT_TOKEN`` environment variable).
         shutdown_timeout: how long shutdown waits for in-flight turns.
+        allow_service_urls: more reply addresses to allow (``fnmatch`` patterns on the
+            ``serviceUrl``'s origin or whole URL). Without an app id only loopback addresses
+            are allowed by default; with one, the Bot Framework channel hosts.
+        reply_timeout: seconds one reply may take to reach the channel.
 
     Raises:
         ConfigError: for an unknown adapter or an unusable storage path.
     """
     if max_body_bytes < 1024:
         raise ConfigError("max_body_bytes must be at least 1024", field="max_body_bytes")
-    core = bot if isinstance(bot, HarnessBot) else HarnessBot(bot)
+    core = bot if isinstance(bot, HarnessBot) else HarnessBot(bot, reply_timeout=reply_timeout)
+    policy = ServiceUrlPolicy(allow_service_urls, app_id=app_id)
     store = open_store(storage)
     host = _make_host(
         adapter, core, store=store, app_id=app_id, app_password=app_password, tenant_id=tenant_id
     )
+    host.policy = policy
     app = web.Application(client_max_size=max_body_bytes)
     app[BOT_KEY] = core
     install = getattr(host, "install", None)
@@ -153,12 +191,30 @@ def create_app(
         problem = _check_activity(body)
         if problem is not None:
             return error_response(400, "BadArgument", problem)
-        async with core.request():
-            try:
-                return await host.process(request, body)
-            except Exception:
-                log.exception("the %s adapter failed on an activity", host.name)
-                return error_response(500, "InternalError", "the bot failed to handle the activity")
+        if body["type"] == "invoke":  # as botbuilder answers an invoke no handler takes
+            return error_response(501, "NotImplemented", "this bot handles no invoke activities")
+        if not host.auth_enabled and not policy.allows(body["serviceUrl"]):
+            # With an app id the token is checked first; the adapter refuses the reply instead.
+            return error_response(
+                403,
+                "Forbidden",
+                f"replies may not go to {body['serviceUrl']!r}; allowed: {policy.describe()} "
+                "(see --allow-service-url)",
+            )
+        conversation = f"{body['channelId']}/{body['conversation']['id']}"
+        try:
+            async with core.admit(conversation):
+                try:
+                    return await host.process(request, body)
+                except Exception:
+                    log.exception("the %s adapter failed on an activity", host.name)
+                    return error_response(
+                        500, "InternalError", "the bot failed to handle the activity"
+                    )
+        except BusyError as exc:
+            response = error_response(exc.status, "TooManyRequests", str(exc))
+            response.headers["Retry-After"] = "1"
+            return response
 
     async def healthz(_request: web.Request) -> web.Response:
         status = 200 if core.accepting else 503
@@ -223,7 +279,12 @@ async def serve(
         UsageError: when the address cannot be listened on (a port in use, say).
     """
     app = create_app(bot, **options)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    runner = web.AppRunner(
+        app,
+        handle_signals=False,
+        access_log=logging.getLogger("harness.hosting.access"),
+        access_log_format='%a "%r" %s %b %Tfs',
+    )
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -5,25 +5,34 @@ botbuilder's ``ConversationState`` (over ``MemoryStorage``, or a durable ``State
 turn through the core, and sends each bot message as its own activity. The activity names its
 sender in ``from.name`` and carries ``sender``, ``mode`` and ``request`` in ``channelData``.
 
-Connector clients are cached per service URL and identity: botbuilder builds two HTTP clients per
-incoming activity otherwise, which costs more than a turn of the offline model.
+Replies do not go through botbuilder's connector: it sends with blocking HTTP (``requests``, a
+100-second read timeout) on a small shared thread pool, so a few hung channels froze every
+conversation. They are posted with aiohttp instead (``ReplyClient``: async, a timeout per
+request, ids URL-encoded), with the connector's own credentials for the token when an app id is
+set. Connector clients are still cached per service URL and identity for that token.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from aiohttp import web
 
 from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
+from harness.hosting._outbound import ReplyClient, ServiceUrlPolicy
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
+    AuthUnavailableError,
     HarnessBot,
     OutgoingMessage,
+    describe_send_error,
     report_turn_error,
 )
 from harness.hosting.storage import StateStore
@@ -31,6 +40,7 @@ from harness.hosting.storage import StateStore
 try:
     from botbuilder.core import (
         ActivityHandler,
+        BotAdapter,
         ConversationState,
         MemoryStorage,
         Storage,
@@ -56,6 +66,38 @@ __all__ = ["BotbuilderHost", "StoreStorage"]
 log = logging.getLogger("harness.hosting")
 
 _CACHE_SIZE = 64
+
+AUTH_TIMEOUT_S = 10.0
+"""How long validating one token may take (botframework may fetch its OpenID metadata)."""
+
+T = TypeVar("T")
+
+
+async def _off_the_loop(factory: Callable[[], Coroutine[Any, Any, T]], limit_s: float) -> T:
+    """Run a coroutine on its own event loop in a daemon thread, so its blocking I/O (botframework
+    validates tokens with ``requests``, without a timeout) never stalls this loop. After
+    ``limit_s`` seconds the thread is abandoned and ``TimeoutError`` raised."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not done.done():
+            outcome()
+
+    def work() -> None:
+        try:
+            value = asyncio.run(factory())
+        except BaseException as exc:
+            error = exc
+            with contextlib.suppress(RuntimeError):  # the caller's loop is gone
+                loop.call_soon_threadsafe(settle, lambda: done.set_exception(error))
+        else:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, lambda: done.set_result(value))
+
+    threading.Thread(target=work, name="harness-auth", daemon=True).start()
+    async with asyncio.timeout(limit_s):
+        return await done
 
 
 class StoreStorage(Storage):  # type: ignore[misc]
@@ -130,9 +172,27 @@ class _CachingAuthentication(BotFrameworkAuthentication):  # type: ignore[misc]
         self, activity: Activity, auth_header: str
     ) -> AuthenticateRequestResult:
         try:
-            result = await self.inner.authenticate_request(activity, auth_header)
+            if auth_header:  # botframework fetches its metadata with blocking `requests`
+                result = await _off_the_loop(
+                    lambda: self.inner.authenticate_request(activity, auth_header), AUTH_TIMEOUT_S
+                )
+            else:
+                result = await self.inner.authenticate_request(activity, auth_header)
         except PermissionError:
             raise
+        except TimeoutError as exc:
+            log.warning(
+                "cannot validate a token: the Bot Framework's OpenID metadata did not answer "
+                "within %gs",
+                AUTH_TIMEOUT_S,
+            )
+            raise AuthUnavailableError("the OpenID metadata did not answer") from exc
+        except OSError as exc:  # requests' errors are OSErrors: the metadata is unreachable
+            log.warning(
+                "cannot validate a token: the Bot Framework's OpenID metadata is unreachable (%s)",
+                describe_send_error(exc),
+            )
+            raise AuthUnavailableError(str(exc)) from exc
         except Exception as exc:  # botframework raises KeyError, ValueError... for bad tokens
             log.warning("refused a request: its token could not be validated (%r)", exc)
             raise PermissionError("the token could not be validated") from exc
@@ -237,6 +297,9 @@ class BotbuilderHost:
         self.adapter.on_turn_error = self._on_turn_error
         self.handler = _Handler(self)
         self.auth_enabled = bool(app_id)
+        self.replies = ReplyClient(timeout=bot.reply_timeout)
+        self.policy = ServiceUrlPolicy(app_id=app_id)
+        """Where replies may go (``create_app`` sets the configured allow-list)."""
 
     async def process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         """Run one validated activity through the adapter and answer the HTTP request."""
@@ -251,6 +314,10 @@ class BotbuilderHost:
             )
         except PermissionError:
             return error_response(401, "Unauthorized", "the request is not authorized")
+        except AuthUnavailableError:
+            return error_response(
+                503, "ServiceUnavailable", "tokens cannot be validated right now; try again later"
+            )
         if invoke is not None:
             return web.json_response(serializer_helper(invoke.body), status=invoke.status)
         return web.Response(status=201)
@@ -270,14 +337,7 @@ class BotbuilderHost:
             await state.save_changes(turn_context)
 
         async def send(message: OutgoingMessage) -> None:
-            await turn_context.send_activity(
-                Activity(
-                    type=ActivityTypes.message,
-                    text=message.text,
-                    channel_data=message.channel_data,
-                    input_hint=InputHints.accepting_input,
-                )
-            )
+            await self._post(turn_context, message.text, message.channel_data, message.sender)
 
         await self.bot.handle_message(
             key=state.get_storage_key(turn_context),
@@ -288,15 +348,54 @@ class BotbuilderHost:
             send=send,
         )
 
+    async def _token(self, turn_context: TurnContext) -> str | None:
+        if not self.auth_enabled:
+            return None
+        client = turn_context.turn_state.get(BotAdapter.BOT_CONNECTOR_CLIENT_KEY)
+        credentials = getattr(getattr(client, "config", None), "credentials", None)
+        if credentials is None or not getattr(credentials, "microsoft_app_id", None):
+            return None
+        # MSAL caches the token; the first call goes to the network, so not on the event loop.
+        async with asyncio.timeout(self.bot.reply_timeout):
+            return str(await asyncio.to_thread(credentials.get_access_token))
+
+    async def _post(
+        self, turn_context: TurnContext, text: str, channel_data: dict[str, Any], sender: str
+    ) -> None:
+        incoming = turn_context.activity
+        if not self.policy.allows(incoming.service_url):
+            raise PermissionError(f"replies may not go to {incoming.service_url!r}")
+        bot = incoming.recipient
+        user = incoming.from_property
+        activity = {
+            "type": ActivityTypes.message,
+            "text": text,
+            "channelData": channel_data,
+            "inputHint": InputHints.accepting_input,
+            "from": {"id": getattr(bot, "id", None) or "bot", "name": sender, "role": "bot"},
+            "recipient": user.serialize() if user is not None else None,
+            "conversation": incoming.conversation.serialize(),
+            "channelId": incoming.channel_id,
+            "serviceUrl": incoming.service_url,
+            "replyToId": incoming.id,
+            "locale": incoming.locale,
+        }
+        await self.replies.reply(
+            service_url=incoming.service_url,
+            conversation_id=incoming.conversation.id,
+            reply_to_id=incoming.id,
+            activity={k: v for k, v in activity.items() if v is not None},
+            token=await self._token(turn_context),
+        )
+
     async def _on_turn_error(self, turn_context: TurnContext, error: Exception) -> None:
         async def send(text: str, channel_data: dict[str, Any]) -> None:
-            await turn_context.send_activity(
-                Activity(type=ActivityTypes.message, text=text, channel_data=channel_data)
-            )
+            await self._post(turn_context, text, channel_data, self.bot.name)
 
         conversation_id = getattr(turn_context.activity.conversation, "id", "?")
         await report_turn_error(conversation_id, error, bot_name=self.bot.name, send=send)
 
     async def aclose(self) -> None:
-        """Close the cached connector clients."""
+        """Close the reply client and the cached connector clients."""
+        await self.replies.aclose()
         await self._auth.aclose()

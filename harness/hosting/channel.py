@@ -12,6 +12,7 @@ from ``channelData`` when the bot sets it, from ``from.name`` otherwise.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 import uuid
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 __all__ = ["EndpointTarget", "ReceivedActivity"]
 
 CHANNEL_ID = "harness-sim"
+_UNSAFE_ID = re.compile(r"[\s/\\?#%\x00-\x1f]+|\.\.+")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -262,7 +264,9 @@ class EndpointTarget(Target):
         Each run is a new conversation on the wire (the id gets a random suffix), so a scenario
         can be run again against a bot that keeps state.
         """
-        wire_id = f"{conversation_id}-{uuid.uuid4().hex[:8]}"
+        # Ids as channels make them: a scenario's name may hold spaces or slashes.
+        safe = _UNSAFE_ID.sub("-", conversation_id)[:200]
+        wire_id = f"{safe}-{uuid.uuid4().hex[:8]}"
         transcript = Transcript(conversation=conversation_id)
         try:
             for text in turns:

@@ -11,7 +11,14 @@ that cheap however long the transcript grows.
 
 Turns of one conversation run one at a time (a lock per conversation key held from ``load`` to
 ``save``); different conversations run concurrently. The core also counts in-flight requests so a
-server can finish them before it stops.
+server can finish them before it stops, and bounds them: at most ``max_turns`` at once in all and
+``max_queued_per_conversation`` waiting for one conversation (``admit`` refuses the rest).
+
+Save before you speak: before each bot message goes to the channel, the conversation's snapshot
+(with that message in it) is saved, so a crash never leaves the user with an answer the bot has
+forgotten. Each send has ``reply_timeout`` seconds; a channel that fails or hangs is logged once
+and gets no more messages this turn (the turn still completes and is saved), so a slow or dead
+channel costs only its own conversation.
 """
 
 from __future__ import annotations
@@ -30,7 +37,15 @@ if TYPE_CHECKING:
     from harness.parent import Conversation, Parent, Turn
     from harness.transcript import Message
 
-__all__ = ["ERROR_REPLY", "SNAPSHOT_PROPERTY", "HarnessBot", "OutgoingMessage", "report_turn_error"]
+__all__ = [
+    "ERROR_REPLY",
+    "SNAPSHOT_PROPERTY",
+    "AuthUnavailableError",
+    "BusyError",
+    "HarnessBot",
+    "OutgoingMessage",
+    "report_turn_error",
+]
 
 log = logging.getLogger("harness.hosting")
 
@@ -39,6 +54,30 @@ SNAPSHOT_PROPERTY = "harness"
 
 ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
 """What the user is told when a turn fails inside an adapter."""
+
+
+DEFAULT_REPLY_TIMEOUT = 15.0
+"""Seconds one reply may take to reach the channel before the channel counts as failed."""
+
+
+class AuthUnavailableError(Exception):
+    """Tokens cannot be validated right now (the identity provider's metadata is unreachable)."""
+
+
+class BusyError(Exception):
+    """The server is at its limit of turns in flight, or one conversation has too many queued."""
+
+    def __init__(self, message: str, *, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def describe_send_error(error: BaseException) -> str:
+    """One line for a failed send: the exception's type and message, never a traceback."""
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 async def report_turn_error(
@@ -55,9 +94,14 @@ async def report_turn_error(
         exc_info=(type(error), error, error.__traceback__),
     )
     try:
-        await send(ERROR_REPLY, {"sender": bot_name, "error": True})
-    except Exception:  # the channel may be what failed
-        log.debug("could not tell the user about the error", exc_info=True)
+        async with asyncio.timeout(DEFAULT_REPLY_TIMEOUT):
+            await send(ERROR_REPLY, {"sender": bot_name, "error": True})
+    except Exception as exc:  # the channel may be what failed
+        log.warning(
+            "conversation %s: could not tell the user about the error (%s)",
+            conversation_id,
+            describe_send_error(exc),
+        )
 
 
 StateLoader = Callable[[], Awaitable[Any]]
@@ -94,6 +138,11 @@ class OutgoingMessage:
         if self.request is not None:
             data["request"] = self.request
         return data
+
+
+def _dump(snapshot: Mapping[str, Any]) -> str:
+    # ASCII JSON: a lone surrogate in a message ("\ud800") is escaped, so every store can keep it.
+    return json.dumps(snapshot, ensure_ascii=True)
 
 
 def _decode(value: Any, conversation_id: str) -> Mapping[str, Any] | None:
@@ -147,8 +196,22 @@ class HarnessBot:
             in the adapter's storage and is restored for each turn.
     """
 
-    def __init__(self, parent: Parent) -> None:
+    def __init__(
+        self,
+        parent: Parent,
+        *,
+        reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
+        max_turns: int = 256,
+        max_queued_per_conversation: int = 8,
+    ) -> None:
         self.parent = parent
+        self.reply_timeout = reply_timeout
+        """Seconds one reply may take to reach the channel."""
+        self.max_turns = max_turns
+        """Requests handled at once; more get 503."""
+        self.max_queued_per_conversation = max_queued_per_conversation
+        """Requests of one conversation in flight at once; more get 429."""
+        self._admitted: dict[str, int] = {}
         self._locks = _KeyedLocks()
         self._in_flight = 0
         self._idle = asyncio.Event()
@@ -177,6 +240,32 @@ class HarnessBot:
             self._in_flight -= 1
             if self._in_flight == 0:
                 self._idle.set()
+
+    @asynccontextmanager
+    async def admit(self, conversation: str) -> AsyncIterator[None]:
+        """Count a request against the overall and per-conversation bounds while the block runs.
+
+        Raises:
+            BusyError: 503 when ``max_turns`` requests are in flight, 429 when this conversation
+                already has ``max_queued_per_conversation``.
+        """
+        if self._in_flight >= self.max_turns:
+            raise BusyError(f"the bot is handling {self.max_turns} requests already", status=503)
+        count = self._admitted.get(conversation, 0)
+        if count >= self.max_queued_per_conversation:
+            raise BusyError(
+                f"this conversation already has {count} messages waiting; slow down", status=429
+            )
+        self._admitted[conversation] = count + 1
+        try:
+            async with self.request():
+                yield
+        finally:
+            left = self._admitted[conversation] - 1
+            if left:
+                self._admitted[conversation] = left
+            else:
+                del self._admitted[conversation]
 
     async def drain(self, grace_s: float) -> bool:
         """Stop accepting requests and wait up to ``grace_s`` seconds for in-flight ones.
@@ -212,8 +301,11 @@ class HarnessBot:
             text: what the user wrote. Blank messages are ignored (None is returned).
             load: returns the stored snapshot (as ``save`` was given it), or None for a new
                 conversation.
-            save: stores the snapshot (a JSON string) after the turn.
-            send: delivers one bot message to the channel, in order, as it is sent.
+            save: stores the snapshot (a JSON string): before each bot message is sent (with
+                that message in it) and after the turn.
+            send: delivers one bot message to the channel, in order, as it is sent. It has
+                ``reply_timeout`` seconds; a failure is logged once and the turn's later
+                messages are not sent (they are still saved).
 
         Returns:
             The turn, or None for a blank message.
@@ -222,17 +314,39 @@ class HarnessBot:
             return None
         async with self._locks.hold(key):
             state = _decode(await load(), conversation_id)
-            conversation = self._resume(conversation_id, state, send)
+            outbox = asyncio.Lock()  # one save-then-send at a time, in the order sent
+            channel_failed = False
+
+            async def deliver(message: Message) -> None:
+                nonlocal channel_failed
+                async with outbox:
+                    await save(_dump(conversation.snapshot()))  # save before you speak
+                    if channel_failed:
+                        return
+                    try:
+                        async with asyncio.timeout(self.reply_timeout):
+                            await send(OutgoingMessage.from_message(message))
+                    except Exception as exc:  # a dead channel costs only its own conversation
+                        channel_failed = True
+                        log.warning(
+                            "conversation %s: could not deliver a reply (%s); no more replies "
+                            "are sent this turn",
+                            conversation_id,
+                            describe_send_error(exc),
+                        )
+
+            conversation = self._resume(conversation_id, state, deliver)
             turn = await conversation.send(text)
-            await save(json.dumps(conversation.snapshot(), ensure_ascii=False))
+            async with outbox:
+                await save(_dump(conversation.snapshot()))
             return turn
 
     def _resume(
-        self, conversation_id: str, state: Mapping[str, Any] | None, send: MessageSender
+        self,
+        conversation_id: str,
+        state: Mapping[str, Any] | None,
+        on_message: Callable[[Message], Awaitable[None]],
     ) -> Conversation:
-        async def on_message(message: Message) -> None:
-            await send(OutgoingMessage.from_message(message))
-
         if state:
             try:
                 return self.parent.conversation(

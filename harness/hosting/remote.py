@@ -17,7 +17,8 @@ are retried (``ConnectedAgent.retries``); nothing is relayed until a call succee
 never repeats a message.
 
 Exposed agents run tools, so a host can require a shared token (``expose_token``, the CLI's
-``--expose-token``); callers send it from the ``HARNESS_AGENT_TOKEN`` environment variable.
+``--expose-token``), compared in constant time; callers send it from the environment variable
+their ``ConnectedAgent`` names in ``token_env``, or ``HARNESS_AGENT_TOKEN`` by default.
 """
 
 from __future__ import annotations
@@ -86,7 +87,13 @@ async def _post(call: SubagentCall, url: str, payload: dict[str, Any]) -> dict[s
     attempts = 1 + int(getattr(agent, "retries", 0))
     timeout = aiohttp.ClientTimeout(total=agent.timeout)
     last = "no attempt made"
-    token = os.environ.get(TOKEN_ENV)
+    token_env = getattr(agent, "token_env", None)
+    token = os.environ.get(token_env or TOKEN_ENV)
+    if token_env and not token:
+        raise SubagentError(
+            f"the environment variable {token_env} (the token for {url}) is not set",
+            agent=agent.name,
+        )
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with aiohttp.ClientSession(timeout=timeout, headers=headers) as session:
         for attempt in range(attempts):

@@ -53,7 +53,8 @@ class StateStore(ABC):
 
 def _encode(value: Mapping[str, Any]) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        # ASCII: a lone surrogate is escaped ("\ud800"), which SQLite and UTF-8 files can store.
+        return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"conversation state must be JSON-serialisable: {exc}") from exc
 

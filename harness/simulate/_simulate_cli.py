@@ -119,6 +119,8 @@ def simulate_command(
         )
     if fmt == "text" and usage is not None and usage.requests:
         report += _usage_line(usage)
+    if fmt == "text":
+        report += _failure_lines(results)
     if output is not None:
         try:
             output.write_text(report, encoding="utf-8")
@@ -128,6 +130,17 @@ def simulate_command(
     else:
         click.echo(report, nl=False)
     sys.exit(exit_code(results))
+
+
+def _failure_lines(results: list[DetectionResult]) -> str:
+    """Why sub-agent calls and parent steps failed, with the exception text (a tool's included)."""
+    lines = [
+        f"{result.title}: turn {record.turn}: {reason}\n"
+        for result in results
+        for record in result.transcript.turns
+        for reason in (*record.errors, *([record.error] if record.error else []))
+    ]
+    return "".join(lines)
 
 
 def _usage_line(usage: Usage) -> str:

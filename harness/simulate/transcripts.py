@@ -17,8 +17,12 @@ from typing import Any
 
 from harness.exceptions import ConfigError
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from subagents._yaml import read_text
 
-__all__ = ["load_agent_modes", "load_transcript", "parse_transcript"]
+__all__ = ["MAX_TRANSCRIPT_BYTES", "load_agent_modes", "load_transcript", "parse_transcript"]
+
+MAX_TRANSCRIPT_BYTES = 200_000_000
+"""The largest transcript file read (200 MB)."""
 
 _MODES = ("silent", "direct", "conversational")
 _JSONL_KEYS = frozenset(
@@ -51,12 +55,7 @@ def load_transcript(
         ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError as exc:
-        raise ConfigError("no such file", file=str(path)) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the file: {exc}", file=str(path)) from exc
+    text = read_text(path, max_bytes=MAX_TRANSCRIPT_BYTES)
     return parse_transcript(text, file=str(path), agent_modes=agent_modes)
 
 
@@ -67,11 +66,7 @@ def parse_transcript(
     stripped = text.lstrip()
     if not stripped:
         raise ConfigError("the transcript is empty", file=file)
-    if stripped[0] == "[":
-        transcripts = _bot_framework(text, file)
-    elif stripped[0] == "{":
-        transcripts = _jsonl(text, file)
-    else:
+    if stripped[0] not in "[{":
         line = text[: len(text) - len(stripped)].count("\n") + 1
         raise ConfigError(
             "not JSON: expected a Bot Framework transcript (a JSON array of activities) or "
@@ -79,6 +74,11 @@ def parse_transcript(
             file=file,
             line=line,
         )
+    try:
+        read = _bot_framework if stripped[0] == "[" else _jsonl
+        transcripts = read(text, file)
+    except RecursionError:
+        raise ConfigError("the JSON nests too deeply to be a transcript", file=file) from None
     for transcript in transcripts:
         if agent_modes:
             transcript.agent_modes.update(agent_modes)

@@ -9,13 +9,16 @@ output is screened before the model reads it.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
+from harness._tools import invoke_tool, tool_result_text
 from harness.exceptions import ConfigError, ModelBehaviorError, TurnLimitError
 from harness.models.base import (
     ActContext,
@@ -25,7 +28,7 @@ from harness.models.base import (
     ToolDefinition,
 )
 from harness.team.events import EventLog
-from harness.team.guardrails import Guardrails, call_tool, screen
+from harness.team.guardrails import Guardrails, ToolOutcome, screen
 from harness.team.messages import (
     Constraints,
     MemberReply,
@@ -35,7 +38,7 @@ from harness.team.messages import (
     read_protocol,
 )
 from harness.team.state import TeamState
-from subagents import Tool, ToolContext, Usage
+from subagents import Reply, Tool, ToolContext, Usage
 
 __all__ = ["ROLE_PROMPTS", "Member", "MemberFunction", "take_turn"]
 
@@ -164,6 +167,33 @@ def _prompt(member: Member, state: TeamState, team: str) -> tuple[str, tuple[Cha
     return system, tuple(messages)
 
 
+async def _call_tool(
+    tool: Tool, arguments: dict[str, Any], context: ToolContext, *, member: str, limit: float
+) -> ToolOutcome:
+    """One tool call under ``limit`` seconds, run as sub-agents' tools are (``harness._tools``):
+    on bounded per-member threads, ``SystemExit`` caught, results as capped JSON."""
+    started = time.perf_counter()
+    try:
+        async with asyncio.timeout(limit):
+            value = await invoke_tool(tool, arguments, context, agent=f"team:{member}")
+    except TimeoutError:
+        error = f"tool {tool.name!r} timed out after {limit:g}s"
+    except Exception as exc:  # a broken tool is reported to the model, the run goes on
+        error = f"tool {tool.name!r} failed: {type(exc).__name__}: {exc}"
+    else:
+        output = value.text if isinstance(value, Reply) else tool_result_text(value)
+        return ToolOutcome(
+            name=tool.name, ok=True, output=output, duration_s=time.perf_counter() - started
+        )
+    return ToolOutcome(
+        name=tool.name,
+        ok=False,
+        output=f"ERROR: {error}",
+        error=error,
+        duration_s=time.perf_counter() - started,
+    )
+
+
 async def _model_turn(
     member: Member,
     model: Model,
@@ -216,8 +246,12 @@ async def _model_turn(
                 ctx = ToolContext(
                     agent=member.name, scoped_request=state.task, history=state.history
                 )
-                outcome = await call_tool(
-                    tool, dict(call.arguments), ctx, time_limit=guardrails.tool_timeout
+                outcome = await _call_tool(
+                    tool,
+                    dict(call.arguments),
+                    ctx,
+                    member=member.name,
+                    limit=guardrails.tool_timeout,
                 )
                 output = outcome.output
                 kind = "tool.called" if outcome.ok else "tool.failed"

@@ -6,7 +6,10 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from harness.hosting import HarnessBot, OutgoingMessage
+from harness.hosting.core import BusyError
 from tests.hosting._support import helpdesk
 
 
@@ -93,3 +96,39 @@ async def test_drain_waits_for_requests_in_flight() -> None:
     release.set()
     await task
     assert await bot.drain(1) is True and bot.in_flight == 0
+
+
+async def test_requests_are_bounded_per_conversation_and_overall() -> None:
+    bot = HarnessBot(helpdesk(), max_turns=3, max_queued_per_conversation=2)
+    async with bot.admit("a"), bot.admit("a"):
+        with pytest.raises(BusyError) as same:
+            async with bot.admit("a"):
+                pass
+        assert same.value.status == 429
+        async with bot.admit("b"):
+            with pytest.raises(BusyError) as full:
+                async with bot.admit("c"):
+                    pass
+            assert full.value.status == 503
+    async with bot.admit("a"):  # released again
+        assert bot.in_flight == 1
+
+
+async def test_each_message_is_saved_before_it_is_sent() -> None:
+    bot, slot = HarnessBot(helpdesk()), _Slot()
+    saved_before: list[bool] = []
+
+    async def send(message: OutgoingMessage) -> None:
+        stored = json.loads(slot.value)["messages"]
+        saved_before.append(any(m["text"] == message.text for m in stored))
+        slot.sent.append(message)
+
+    await bot.handle_message(
+        key="k",
+        conversation_id="c",
+        text="How many vacation days do I have remaining, and when is payday?",
+        load=slot.load,
+        save=slot.save,
+        send=send,
+    )
+    assert len(saved_before) == 2 and all(saved_before)

@@ -349,3 +349,43 @@ def test_exposing_agents_with_an_app_id_needs_an_agent_token() -> None:
     with pytest.raises(UsageError, match="needs an agent token"):
         create_app(helpdesk(), expose=True, app_id="app", app_password="secret")
     create_app(helpdesk(), expose=True, app_id="app", app_password="secret", expose_token="t")
+
+
+async def test_each_remote_agent_sends_only_its_own_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``token_env`` names the variable per host, so one host never sees another's token."""
+    seen: list[str | None] = []
+
+    async def agent(request: web.Request) -> web.Response:
+        seen.append(request.headers.get("Authorization"))
+        return web.json_response({"error": {"code": "Unauthorized", "message": "no"}}, status=401)
+
+    spy = web.Application()
+    spy.router.add_post("/agents/payroll", agent)
+    monkeypatch.setenv("HARNESS_AGENT_TOKEN", "shared-secret")
+    monkeypatch.setenv("PAYROLL_TOKEN", "payroll-only")
+    async with running(spy) as host:
+        call = _call(f"{host}/agents/payroll", retries=0)
+        own = ConnectedAgent(
+            name="payroll",
+            description="Pay dates.",
+            mode=Mode.SILENT,
+            url=f"{host}/agents/payroll",
+            retries=0,
+            pass_history=False,
+            token_env="PAYROLL_TOKEN",
+        )
+        call.agent = own
+        await run_subagent(call)
+        monkeypatch.delenv("PAYROLL_TOKEN")
+        missing = await run_subagent(call)
+    assert seen == ["Bearer payroll-only"]
+    assert missing.status == "failed" and "PAYROLL_TOKEN" in (missing.error or "")
+
+
+def test_token_env_is_for_remote_connected_agents_only() -> None:
+    from harness.exceptions import ConfigError
+
+    with pytest.raises(ConfigError, match="token_env needs a url"):
+        ConnectedAgent(name="p", description="d", token_env="X")
+    with pytest.raises(ConfigError, match="environment variable name"):
+        ConnectedAgent(name="p", description="d", url="http://h/agents/p", token_env="A-B")

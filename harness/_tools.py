@@ -1,0 +1,279 @@
+"""Runs one tool call so that nothing the tool does can take the process down or starve others.
+
+- A plain (sync) tool runs on its own daemon thread, never on asyncio's shared default executor.
+  Threads are bounded twice: at most ``TOOL_THREADS_PER_AGENT`` per agent name and at most
+  ``TOOL_THREADS`` in all. A slot is held until the thread really ends, so an agent whose tools
+  block can use up only its own slots: its later calls wait (and time out under its own timeout)
+  while every other agent's tools keep running. Daemon threads do not hold up the process's exit.
+- An async tool runs as its own task. When the call is cancelled (the agent's timeout), the task is
+  cancelled too; a tool that ignores the cancellation is abandoned after ``CANCEL_GRACE_S`` seconds
+  so the turn can end (it is logged, and its task is kept referenced until it finishes).
+- ``SystemExit``, ``KeyboardInterrupt`` and other ``BaseException`` escapes become a
+  ``ToolCrashError`` (an ordinary exception, so the agent's call fails and the user is told).
+- Arguments that do not fit the function's signature are a ``ToolArgumentsError``, told apart from
+  a ``TypeError`` raised inside the tool's body (a tool failure).
+- Results become text for the model: strings as they are, anything else as JSON, with values JSON
+  cannot hold named (``"<not JSON: object>"``; NaN and infinities become ``null``), all capped at
+  ``MAX_TOOL_RESULT_CHARS`` characters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+import logging
+import math
+import threading
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+from subagents import Reply, Tool, ToolContext
+
+__all__ = [
+    "CANCEL_GRACE_S",
+    "MAX_TOOL_RESULT_CHARS",
+    "TOOL_THREADS",
+    "TOOL_THREADS_PER_AGENT",
+    "ToolArgumentsError",
+    "ToolCrashError",
+    "invoke_tool",
+    "tool_result_text",
+]
+
+log = logging.getLogger("harness")
+
+TOOL_THREADS = 64
+"""Sync tool calls running at once in the whole process."""
+TOOL_THREADS_PER_AGENT = 8
+"""Sync tool calls running at once for one agent name (blocked, abandoned calls included)."""
+CANCEL_GRACE_S = 1.0
+"""How long a cancelled async tool may take to stop before it is abandoned."""
+MAX_TOOL_RESULT_CHARS = 100_000
+"""Longer tool results are cut to this many characters (with a note saying so)."""
+_MAX_DEPTH = 64
+
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+
+
+class ToolCrashError(Exception):
+    """A tool raised ``SystemExit``, ``KeyboardInterrupt`` or another non-``Exception`` error."""
+
+
+class ToolArgumentsError(TypeError):
+    """The model's arguments do not fit the tool's signature."""
+
+
+class _Slots:
+    """A counting limit usable from any event loop and released from any thread."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    async def acquire(self) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self.used < self.limit and not self._waiters:
+                self.used += 1
+                return
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            with self._lock:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+                    raise
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # the slot was handed over just as we were cancelled
+            raise
+
+    def release(self) -> None:
+        with self._lock:
+            while self._waiters:
+                waiter = self._waiters.popleft()
+                try:
+                    waiter.get_loop().call_soon_threadsafe(self._hand_over, waiter)
+                except RuntimeError:  # its loop is closed
+                    continue
+                return
+            self.used -= 1
+
+    def _hand_over(self, waiter: asyncio.Future[None]) -> None:
+        if waiter.done():  # cancelled meanwhile: pass the slot on
+            self.release()
+        else:
+            waiter.set_result(None)
+
+
+_all_threads = _Slots(TOOL_THREADS)
+_agent_threads: dict[str, _Slots] = {}
+_abandoned: set[asyncio.Task[Any]] = set()
+
+
+def _agent_slots(agent: str) -> _Slots:
+    slots = _agent_threads.get(agent)
+    if slots is None:
+        slots = _agent_threads.setdefault(agent, _Slots(TOOL_THREADS_PER_AGENT))
+    return slots
+
+
+def _crash(tool: str, exc: BaseException) -> ToolCrashError:
+    detail = f"{type(exc).__name__}({exc})" if str(exc) else type(exc).__name__
+    return ToolCrashError(f"tool {tool!r} raised {detail}")
+
+
+def _set_outcome(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.done():  # the call was cancelled; the thread's result is dropped
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+async def _run_in_thread(tool: Tool, kwargs: dict[str, Any], agent: str) -> Any:
+    agent_slots = _agent_slots(agent)
+    await agent_slots.acquire()
+    try:
+        await _all_threads.acquire()
+    except BaseException:
+        agent_slots.release()
+        raise
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def work() -> None:
+        ok, value = True, None
+        try:
+            value = tool.function(**kwargs)
+        except Exception as exc:
+            ok, value = False, exc
+        except BaseException as exc:  # SystemExit and friends end this thread only
+            ok, value = False, _crash(tool.name, exc)
+        finally:
+            _all_threads.release()
+            agent_slots.release()
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for the result
+            loop.call_soon_threadsafe(_set_outcome, future, ok, value)
+
+    thread = threading.Thread(target=work, name=f"harness-tool-{agent}-{tool.name}", daemon=True)
+    try:
+        thread.start()
+    except BaseException:
+        _all_threads.release()
+        agent_slots.release()
+        raise
+    result = await future
+    if inspect.isawaitable(result):
+        result = await _run_awaitable(tool.name, result)
+    return result
+
+
+def _forget(task: asyncio.Task[Any]) -> None:
+    _abandoned.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("an abandoned tool task ended with %r", task.exception())
+
+
+async def _run_awaitable(name: str, awaitable: Any) -> Any:
+    async def guarded() -> Any:
+        try:
+            return await awaitable
+        except (Exception, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # SystemExit in a task would stop the event loop
+            raise _crash(name, exc) from None
+
+    task = asyncio.ensure_future(guarded())
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE_S)
+        if not done:
+            log.warning(
+                "tool %r ignored cancellation for %gs; abandoned (it may still be running)",
+                name,
+                CANCEL_GRACE_S,
+            )
+            _abandoned.add(task)
+            task.add_done_callback(_forget)
+        elif not task.cancelled():
+            task.exception()  # retrieved, so asyncio does not log it as never retrieved
+        raise
+
+
+def _bind(tool: Tool, kwargs: dict[str, Any]) -> None:
+    try:
+        signature = inspect.signature(tool.function)
+    except (TypeError, ValueError):  # builtins without a signature: let the call decide
+        return
+    try:
+        signature.bind(**kwargs)
+    except TypeError as exc:
+        raise ToolArgumentsError(str(exc)) from None
+
+
+async def invoke_tool(
+    tool: Tool, arguments: Mapping[str, Any], context: ToolContext, *, agent: str
+) -> Any:
+    """Call ``tool`` with the model's arguments (and its context), safely.
+
+    Raises:
+        ToolArgumentsError: the arguments do not fit the function's signature.
+        ToolCrashError: the tool raised ``SystemExit`` or another ``BaseException``.
+        Exception: whatever the tool raised.
+    """
+    kwargs = dict(arguments)
+    if tool.context_param:
+        kwargs[tool.context_param] = context
+    _bind(tool, kwargs)
+    if inspect.iscoroutinefunction(tool.function):
+        return await _run_awaitable(tool.name, tool.function(**kwargs))
+    return await _run_in_thread(tool, kwargs, agent)
+
+
+def _jsonable(value: Any, depth: int = 0) -> Any:
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if depth >= _MAX_DEPTH:
+        return "<nested too deeply>"
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v, depth + 1) for v in value]
+    dump = getattr(value, "model_dump", None)  # pydantic models
+    if callable(dump):
+        try:
+            return _jsonable(dump(mode="json"), depth + 1)
+        except Exception:
+            pass
+    return f"<not JSON: {type(value).__name__}>"
+
+
+def _cap(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n[cut: the tool returned {len(text)} characters; the limit is {limit}]"
+
+
+def tool_result_text(value: Any, *, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
+    """A tool's return value as text for the model: JSON for data, capped at ``limit`` characters."""
+    if isinstance(value, Reply):
+        value = {
+            "text": value.text,
+            "done": value.done,
+            "openQuestions": list(value.open_questions),
+        }
+    if isinstance(value, str):
+        return _cap(value, limit)
+    return _cap(_JSON.encode(_jsonable(value)), limit)

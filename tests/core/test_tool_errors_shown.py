@@ -1,0 +1,88 @@
+"""A tool's exception text is shown: in the result, the turn record, chat, simulate and --debug.
+
+Issue 15, item 5.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness import load_bot
+from harness.cli import cli
+
+CONFIG = """\
+parent:
+  name: hd
+subagents:
+  - name: payroll
+    kind: connected
+    mode: silent
+    pass_history: false
+    description: Looks up pay dates and paychecks.
+    examples: [when is my next paycheck]
+    tools: ["tools.py:next_payday"]
+"""
+TOOLS = '''\
+def next_payday() -> str:
+    """When the next paycheck (payday) arrives."""
+    raise ValueError("the HR system is down")
+'''
+SCENARIOS = """\
+bot: bot.yaml
+scenarios:
+  - name: payday
+    turns:
+      - user: When is my next paycheck?
+"""
+REASON = "payroll: ValueError: the HR system is down"
+
+
+@pytest.fixture
+def bot_dir(tmp_path: Path) -> Path:
+    (tmp_path / "bot.yaml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "tools.py").write_text(TOOLS, encoding="utf-8")
+    (tmp_path / "scenarios.yaml").write_text(SCENARIOS, encoding="utf-8")
+    return tmp_path
+
+
+async def test_the_result_and_the_turn_record_carry_the_text(bot_dir: Path) -> None:
+    conversation = load_bot(bot_dir / "bot.yaml").conversation()
+    turn = await conversation.send("When is my next paycheck?")
+    assert turn.results[0].error == "ValueError: the HR system is down"
+    assert conversation.transcript.turns[-1].errors == (REASON,)
+    restored = load_bot(bot_dir / "bot.yaml").conversation(state=conversation.snapshot())
+    assert restored.transcript.turns[-1].errors == (REASON,)
+
+
+def test_chat_shows_the_text(bot_dir: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["chat", str(bot_dir / "bot.yaml")], input="When is my next paycheck?\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "failed: payroll (ValueError: the HR system is down)" in result.output
+
+
+def test_simulate_shows_the_text(bot_dir: Path) -> None:
+    result = CliRunner().invoke(cli, ["simulate", str(bot_dir / "scenarios.yaml")])
+    assert f"payday: turn 1: {REASON}" in result.output, result.output
+
+
+def test_debug_logs_the_traceback(bot_dir: Path) -> None:
+    # A real process: under pytest the root logger already has handlers.
+    command = [sys.executable, "-c", "from harness.cli import main; main()", "--debug", "chat"]
+    result = subprocess.run(
+        [*command, str(bot_dir / "bot.yaml")],
+        input="When is my next paycheck?\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "sub-agent payroll failed: ValueError: the HR system is down" in result.stderr
+    assert "Traceback" in result.stderr
+    assert 'raise ValueError("the HR system is down")' in result.stderr

@@ -1,0 +1,267 @@
+"""Nothing a tool does takes the process down or starves other agents (issue 16, item 1)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from harness import ChildAgent, FunctionModel, ModelResponse, Parent
+from harness._tools import MAX_TOOL_RESULT_CHARS, tool_result_text
+from harness.models import RulesModel
+from harness.models.base import ModelRequest, ToolCall
+
+_rules = RulesModel()
+
+
+def _calling(arguments: dict[str, Any] | None = None) -> FunctionModel:
+    """A model that calls the agent's first tool once, then reports the tool's output."""
+
+    async def answer(request: ModelRequest) -> ModelResponse:
+        if request.task != "act":
+            return await _rules.request(request)
+        tool_messages = [m for m in request.messages if m.role == "tool"]
+        if not tool_messages:
+            name = request.tools[0].name
+            return ModelResponse(
+                tool_calls=(ToolCall(id="c1", name=name, arguments=arguments or {}),)
+            )
+        return ModelResponse(
+            output={"answered": False, "findings": tool_messages[-1].content or "-"}
+        )
+
+    return FunctionModel(answer)
+
+
+def _bot(tool: Callable[..., Any], *, timeout: float = 5.0, **kwargs: Any) -> Parent:
+    agent = ChildAgent(
+        name="payroll",
+        mode="silent",  # type: ignore[arg-type]
+        description="Looks up pay dates and paychecks.",
+        examples=["when is payday"],
+        tools=[tool],
+        timeout=timeout,
+    )
+    return Parent(name="hd", subagents=[agent], model=_calling(**kwargs))
+
+
+async def test_a_tool_calling_sys_exit_fails_its_call_and_the_turn_goes_on() -> None:
+    def next_payday() -> str:
+        """When the next paycheck arrives."""
+        sys.exit(3)
+
+    turn = await _bot(next_payday).conversation().send("when is payday?")
+    (result,) = turn.results
+    assert result.status == "failed"
+    assert "SystemExit(3)" in (result.error or "")
+    assert "could not finish" in turn.text
+
+
+async def test_an_async_tool_raising_keyboard_interrupt_fails_its_call() -> None:
+    async def next_payday() -> str:
+        """When the next paycheck arrives."""
+        raise KeyboardInterrupt
+
+    turn = await _bot(next_payday).conversation().send("when is payday?")
+    assert turn.results[0].status == "failed"
+    assert "KeyboardInterrupt" in (turn.results[0].error or "")
+
+
+async def test_a_type_error_inside_a_tool_is_a_tool_failure_not_bad_arguments() -> None:
+    def next_payday() -> str:
+        """When the next paycheck arrives."""
+        return len(3)  # type: ignore[arg-type,return-value]
+
+    turn = await _bot(next_payday).conversation().send("when is payday?")
+    result = turn.results[0]
+    assert result.status == "failed"
+    assert result.error is not None and result.error.startswith("TypeError")
+    assert "bad arguments" not in result.error
+
+
+async def test_arguments_that_do_not_fit_are_told_to_the_model() -> None:
+    def next_payday(month: str) -> str:
+        """When the next paycheck arrives."""
+        return f"in {month}"
+
+    bot = _bot(next_payday, arguments={"year": 2026})
+    turn = await bot.conversation().send("when is payday?")
+    assert turn.results[0].status == "complete"
+    assert turn.results[0].outputs is not None
+    assert "bad arguments" in (turn.results[0].outputs.findings or "")
+
+
+async def test_an_async_tool_that_ignores_cancellation_is_abandoned_and_the_turn_ends() -> None:
+    release = asyncio.Event()
+
+    async def next_payday() -> str:
+        """When the next paycheck arrives."""
+        while not release.is_set():
+            try:
+                await asyncio.sleep(0.05)
+            except asyncio.CancelledError:
+                continue  # swallows every cancellation
+        return "done"
+
+    try:
+        async with asyncio.timeout(20):
+            turn = await _bot(next_payday, timeout=0.3).conversation().send("when is payday?")
+        assert turn.results[0].status == "timed_out"
+    finally:
+        release.set()
+        await asyncio.sleep(0.1)
+
+
+def test_tool_results_are_json_with_non_json_values_named() -> None:
+    text = tool_result_text({"when": object(), "amount": float("nan"), "days": (1, 2)})
+    assert json.loads(text) == {"when": "<not JSON: object>", "amount": None, "days": [1, 2]}
+
+
+def test_huge_tool_results_are_capped() -> None:
+    text = tool_result_text("x" * 20_000_000)
+    assert len(text) < MAX_TOOL_RESULT_CHARS + 200
+    assert "the tool returned 20000000 characters" in text
+
+
+async def test_blocked_sync_tools_of_one_agent_do_not_starve_another_agent() -> None:
+    """8 conversations block a sync tool of one agent; 20 others use another agent's sync tool."""
+    gate = threading.Event()
+
+    def stuck_lookup() -> str:
+        """Looks up a ticket in a system that hangs."""
+        gate.wait(30)
+        return "late"
+
+    def next_payday() -> str:
+        """When the next paycheck arrives."""
+        return "Friday"
+
+    stuck = ChildAgent(
+        name="tickets",
+        mode="silent",  # type: ignore[arg-type]
+        description="Looks up IT tickets.",
+        examples=["ticket status"],
+        tools=[stuck_lookup],
+        timeout=30,
+    )
+    payroll = ChildAgent(
+        name="payroll",
+        mode="silent",  # type: ignore[arg-type]
+        description="Looks up pay dates and paychecks.",
+        examples=["when is payday"],
+        tools=[next_payday],
+    )
+    bot = Parent(name="hd", subagents=[stuck, payroll], model=_calling())
+    try:
+        blocked = [
+            asyncio.create_task(bot.conversation().send("what is my ticket status?"))
+            for _ in range(8)
+        ]
+        await asyncio.sleep(0.2)  # let them take their threads
+        async with asyncio.timeout(2.0):  # a generous bound: each turn takes milliseconds
+            turns = await asyncio.gather(
+                *(bot.conversation().send("when is payday?") for _ in range(20))
+            )
+        assert all("Friday" in t.text for t in turns)
+        assert not any(task.done() for task in blocked)
+    finally:
+        gate.set()
+        await asyncio.gather(*blocked)
+
+
+async def test_one_agent_can_hold_at_most_its_own_share_of_threads() -> None:
+    from harness import _tools
+
+    gate = threading.Event()
+    running = 0
+    peak = 0
+    lock = threading.Lock()
+
+    def slow() -> str:
+        """A tool that blocks."""
+        nonlocal running, peak
+        with lock:
+            running += 1
+            peak = max(peak, running)
+        gate.wait(10)
+        with lock:
+            running -= 1
+        return "ok"
+
+    bot = _bot(slow, timeout=30)
+    tasks = [
+        asyncio.create_task(bot.conversation().send("when is payday?"))
+        for _ in range(_tools.TOOL_THREADS_PER_AGENT + 4)
+    ]
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if peak >= _tools.TOOL_THREADS_PER_AGENT:
+                break
+        await asyncio.sleep(0.1)
+        assert peak == _tools.TOOL_THREADS_PER_AGENT
+    finally:
+        gate.set()
+        await asyncio.gather(*tasks)
+    assert peak == _tools.TOOL_THREADS_PER_AGENT
+
+
+@pytest.mark.parametrize("strict", [False, True])
+async def test_garbage_outputs_are_a_contract_violation_and_the_user_is_told(
+    strict: bool,
+) -> None:
+    async def answer(request: ModelRequest) -> ModelResponse:
+        if request.task == "act":
+            return ModelResponse(output={"answered": [1], "findings": {"x": 1}})
+        return await _rules.request(request)
+
+    agent = ChildAgent(
+        name="payroll",
+        mode="silent",  # type: ignore[arg-type]
+        description="Looks up pay dates and paychecks.",
+        examples=["when is payday"],
+    )
+    bot = Parent(name="hd", subagents=[agent], model=FunctionModel(answer), strict=strict)
+    if strict:
+        from harness.exceptions import ContractViolationError
+
+        with pytest.raises(ContractViolationError):
+            await bot.conversation().send("when is payday?")
+        return
+    turn = await bot.conversation().send("when is payday?")
+    result = turn.results[0]
+    assert result.status == "failed"
+    assert result.violations
+    assert (result.error or "").startswith("contract violation")
+    assert "could not finish" in turn.text
+
+
+async def test_a_team_members_tool_calling_sys_exit_is_a_failed_tool_call() -> None:
+    from harness.team import Guardrails, Member, Team, TeamRole
+
+    def lookup_policy(topic: str) -> str:
+        """Look up an HR policy."""
+        sys.exit("policy server gone")
+
+    def respond(request: ModelRequest) -> ModelResponse:
+        last = request.messages[-1]
+        if last.role == "tool":
+            return ModelResponse(
+                output={"content": f"Could not check: {last.content}", "stop": True}
+            )
+        call = ToolCall(id="c1", name="lookup_policy", arguments={"topic": "pto"})
+        return ModelResponse(tool_calls=(call,))
+
+    team = Team(
+        name="t",
+        members=[Member(name="s", role=TeamRole.SOLVER, tools=[lookup_policy])],
+        model=FunctionModel(respond),
+        guardrails=Guardrails(tool_timeout=5),
+    )
+    result = await team.run("What is the PTO carry-over policy?")
+    assert "SystemExit(policy server gone)" in result.answer

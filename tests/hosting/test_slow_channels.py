@@ -1,0 +1,149 @@
+"""A slow or dead channel costs only its own conversation (issue 16, item 2), on both adapters."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from aiohttp import ClientSession
+
+from harness import ChildAgent, Parent
+from harness.hosting import EndpointTarget, create_app
+from tests.hosting._support import ADAPTERS, activity, helpdesk, running
+
+HUNG = 8
+NORMAL = 20
+BOUND_S = 2.0  # generous: on this machine the 20 turns take well under half a second
+
+
+@asynccontextmanager
+async def hung_channel() -> AsyncIterator[str]:
+    """A server that accepts connections and reads requests but never answers."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+        while await reader.read(65536):
+            pass
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+
+
+async def _answer_twenty(base: str) -> tuple[float, list[list[str]]]:
+    async with EndpointTarget(f"{base}/api/messages", quiet_period=0.05) as channel:
+        started = time.perf_counter()
+        async with asyncio.timeout(BOUND_S):
+            replies = await asyncio.gather(
+                *(
+                    channel.send_turn(f"normal-{n}", "When will I be getting my next paycheck?")
+                    for n in range(NORMAL)
+                )
+            )
+        elapsed = time.perf_counter() - started
+    return elapsed, [[r.activity["text"] for r in turn] for turn in replies]
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_8_hung_channels_do_not_delay_20_other_conversations(
+    adapter: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="harness.hosting")
+    app = create_app(helpdesk(), adapter=adapter, reply_timeout=2.0)  # type: ignore[arg-type]
+    async with running(app) as base, hung_channel() as hung, ClientSession() as session:
+        posts = [
+            asyncio.create_task(
+                session.post(
+                    f"{base}/api/messages",
+                    json=activity(
+                        "When will I be getting my next paycheck?",
+                        conversation=f"hung-{n}",
+                        service_url=hung,
+                    ),
+                )
+            )
+            for n in range(HUNG)
+        ]
+        await asyncio.sleep(0.3)  # the hung turns are now waiting on their channel
+        elapsed, texts = await _answer_twenty(base)
+        assert all(t and "payday" in t[0].lower() for t in texts), texts
+        # the hung conversations end after their reply timeout, with a 201/200, not an error
+        for post in posts:
+            async with await post as response:
+                assert response.status < 300
+    hung_logs = [r for r in caplog.records if "could not deliver a reply" in r.getMessage()]
+    assert len(hung_logs) == HUNG  # once per conversation
+    assert all(r.exc_info is None for r in hung_logs)  # one line, no traceback
+    print(f"{adapter}: {NORMAL} conversations answered in {elapsed:.3f}s beside {HUNG} hung")
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_8_blocked_sync_tools_of_one_agent_do_not_delay_20_other_conversations(
+    adapter: str,
+) -> None:
+    gate = threading.Event()
+
+    def ticket_status() -> str:
+        """Looks up an IT ticket in a system that hangs."""
+        gate.wait(30)
+        return "late"
+
+    def next_payday() -> str:
+        """When the next paycheck (payday) arrives."""
+        return "Your next payday is Friday."
+
+    bot = Parent(
+        name="hd",
+        subagents=[
+            ChildAgent(
+                name="tickets",
+                mode="silent",  # type: ignore[arg-type]
+                description="Looks up IT ticket status.",
+                examples=["what is my ticket status"],
+                tools=[ticket_status],
+                timeout=30,
+            ),
+            ChildAgent(
+                name="payroll",
+                mode="silent",  # type: ignore[arg-type]
+                description="Looks up pay dates and paychecks.",
+                examples=["when will I be getting my next paycheck"],
+                tools=[next_payday],
+            ),
+        ],
+    )
+    app = create_app(bot, adapter=adapter, shutdown_timeout=5)  # type: ignore[arg-type]
+    try:
+        async with (
+            running(app) as base,
+            EndpointTarget(f"{base}/api/messages", quiet_period=0.05) as blocked_channel,
+        ):
+            blocked = [
+                asyncio.create_task(
+                    blocked_channel.send_turn(f"blocked-{n}", "what is my ticket status?")
+                )
+                for n in range(HUNG)
+            ]
+            await asyncio.sleep(0.3)
+            elapsed, texts = await _answer_twenty(base)
+            assert all(t == ["Your next payday is Friday."] for t in texts), texts
+            print(
+                f"{adapter}: {NORMAL} conversations answered in {elapsed:.3f}s beside {HUNG} blocked tools"
+            )
+            assert not any(task.done() for task in blocked)
+            gate.set()
+            await asyncio.gather(*blocked)
+    finally:
+        gate.set()
