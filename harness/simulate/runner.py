@@ -20,7 +20,7 @@ from harness.simulate.detectors import (
 from harness.simulate.embeddings import Embedder
 from harness.simulate.reports import DetectionResult
 from harness.simulate.scenarios import Scenario, ScenarioFile
-from harness.simulate.targets import InProcessTarget, Target
+from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
 
 __all__ = ["expectations_of", "run_scenario", "run_scenarios"]
@@ -61,9 +61,20 @@ async def run_scenario(
     if isinstance(target, InProcessTarget):
         _check_agents(scenario, target, file)
     started = time.perf_counter()
-    transcript = await target.run_conversation(
-        [turn.user for turn in scenario.turns], conversation_id=scenario.name
-    )
+    try:
+        transcript = await target.run_conversation(
+            [turn.user for turn in scenario.turns], conversation_id=scenario.name
+        )
+    except ConversationError as exc:  # a deployed bot failed: this scenario fails, the run goes on
+        return DetectionResult(
+            file=file,
+            conversation=scenario.name,
+            transcript=exc.transcript,
+            findings=(),
+            name=scenario.name,
+            seconds=time.perf_counter() - started,
+            error=str(exc),
+        )
     findings = await detect_async(transcript, config=config, embedder=embedder)
     findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
     findings.sort(key=lambda f: f.turn)

@@ -10,13 +10,32 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from harness.exceptions import RunError
 from harness.transcript import Transcript
 from subagents import Usage
 
 if TYPE_CHECKING:
     from harness.parent import Parent
 
-__all__ = ["InProcessTarget", "Target"]
+__all__ = ["ConversationError", "InProcessTarget", "Target"]
+
+
+class ConversationError(RunError):
+    """A remote target failed part-way through a conversation (an expired token, an HTTP error, a
+    dropped connection, a bot that never answered).
+
+    The scenario runner reports it as a failed scenario, with the messages received before it, and
+    goes on with the next scenario.
+
+    Attributes:
+        transcript: the conversation up to the failure.
+        turn: the 1-based turn that failed, when known.
+    """
+
+    def __init__(self, message: str, *, transcript: Transcript, turn: int | None = None) -> None:
+        super().__init__(message)
+        self.transcript = transcript
+        self.turn = turn
 
 
 class Target(ABC):

@@ -1,0 +1,95 @@
+"""Bot Framework activities received from a deployed bot, turned into transcript messages.
+
+Shared by the Direct Line and Copilot Studio targets. Who sent a message: ``channelData.sender``
+(this SDK's bots set it), else ``from.name``, else ``unknown``. The detectors do not rely on the
+sender for duplicates, so a channel that names every message the same (``offline-directline``
+calls every reply "Bot") still gets its duplicates found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from harness.transcript import Message
+
+__all__ = ["UNKNOWN_SENDER", "activity_message", "activity_timestamp", "error_detail"]
+
+UNKNOWN_SENDER = "unknown"
+
+_MODES = ("silent", "direct", "conversational")
+
+
+def activity_timestamp(activity: Mapping[str, Any]) -> datetime:
+    """The activity's ISO 8601 ``timestamp``, or now (UTC) when it has none or it does not parse."""
+    raw = activity.get("timestamp")
+    if isinstance(raw, str) and raw:
+        value = raw[:-1] + "+00:00" if raw.endswith("Z") else raw
+        if "." in value:  # .NET writes 7 fractional digits; datetime takes at most 6
+            head, _, tail = value.partition(".")
+            digits = len(tail) - len(tail.lstrip("0123456789"))
+            value = head + "." + tail[: min(digits, 6)] + tail[digits:]
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    return datetime.now(UTC)
+
+
+def activity_message(
+    activity: Mapping[str, Any],
+    *,
+    turn: int,
+    message_id: str,
+    sender: str | None = None,
+) -> Message | None:
+    """The bot message an activity carries, or None for anything but a ``message`` with text.
+
+    Args:
+        activity: the activity as received.
+        turn: the user turn it answers.
+        message_id: its id in the transcript (unique in the conversation).
+        sender: overrides the sender read from the activity (an attribution from traces).
+    """
+    if activity.get("type") != "message":
+        return None
+    text = activity.get("text")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    data = activity.get("channelData")
+    data = data if isinstance(data, Mapping) else {}
+    account = activity.get("from")
+    account = account if isinstance(account, Mapping) else {}
+    named = data.get("sender") if isinstance(data.get("sender"), str) else None
+    mode = data.get("mode")
+    request = data.get("request")
+    return Message(
+        id=message_id,
+        turn=turn,
+        role="bot",
+        sender=str(named or sender or account.get("name") or UNKNOWN_SENDER),
+        text=text,
+        mode=mode if mode in _MODES else None,
+        request=request if isinstance(request, str) else None,
+        timestamp=activity_timestamp(activity),
+    )
+
+
+def error_detail(body: str) -> tuple[str | None, str]:
+    """The ``error.code`` and a short message from a Bot Framework error body (any text works)."""
+    import json
+
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None, " ".join(body.split())[:300]
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    if isinstance(error, dict):
+        code = error.get("code")
+        message = error.get("message")
+        return (
+            code if isinstance(code, str) else None,
+            str(message)[:300] if message else (code if isinstance(code, str) else ""),
+        )
+    return None, " ".join(body.split())[:300]
