@@ -14,7 +14,13 @@ from typing import Any
 
 from harness.transcript import Message
 
-__all__ = ["UNKNOWN_SENDER", "activity_message", "activity_timestamp", "error_detail"]
+__all__ = [
+    "UNKNOWN_SENDER",
+    "TraceAttribution",
+    "activity_message",
+    "activity_timestamp",
+    "error_detail",
+]
 
 UNKNOWN_SENDER = "unknown"
 
@@ -93,3 +99,48 @@ def error_detail(body: str) -> tuple[str | None, str]:
             str(message)[:300] if message else (code if isinstance(code, str) else ""),
         )
     return None, " ".join(body.split())[:300]
+
+
+class TraceAttribution:
+    """Names the child or connected agent a Copilot Studio message came from, from the plan events
+    the orchestrator emits around each step, where present.
+
+    Generative orchestration sends ``event`` activities named (and ``valueType``)
+    ``DynamicPlanStepTriggered`` and ``DynamicPlanStepFinished``, whose ``value.taskDialogId`` is
+    the schema name of the step's component (``cr123_hr.agent.Payroll`` for a child agent,
+    ``cr123_hr.InvokeConnectedAgentTaskAction.Payroll`` for a connected one) and whose
+    ``value.type`` is ``Agent`` for agents. A message sent while such a step is open is that
+    agent's; any other message is the parent's. These names are taken from public transcripts and
+    community tools, not from a documented contract, so without them attribution is text only
+    (every message the parent's).
+    """
+
+    _STARTED = "DynamicPlanStepTriggered"
+    _FINISHED = "DynamicPlanStepFinished"
+    _AGENT_MARKERS = (".agent.", "InvokeConnectedAgentTaskAction", "connected-agent", "AgentDialog")
+
+    def __init__(self) -> None:
+        self._open: list[tuple[str, str]] = []  # (step id, agent name), innermost last
+
+    @property
+    def sender(self) -> str | None:
+        """The agent whose step is open now, or None (the parent)."""
+        return self._open[-1][1] if self._open else None
+
+    def observe(self, activity: Mapping[str, Any]) -> None:
+        """Follow the plan events (every other activity is ignored)."""
+        if activity.get("type") not in ("event", "trace"):
+            return
+        name = activity.get("name") or activity.get("valueType")
+        value = activity.get("value")
+        if name not in (self._STARTED, self._FINISHED) or not isinstance(value, Mapping):
+            return
+        dialog = value.get("taskDialogId")
+        if not isinstance(dialog, str) or not dialog:
+            return
+        step = str(value.get("stepId") or dialog)
+        if name == self._FINISHED:
+            self._open = [(s, n) for s, n in self._open if s != step]
+            return
+        if value.get("type") == "Agent" or any(m in dialog for m in self._AGENT_MARKERS):
+            self._open.append((step, dialog.rsplit(".", 1)[-1]))

@@ -16,8 +16,8 @@ been quiet for ``quiet_period`` seconds, or on ``endOfConversation``. A bot that
 ``reply_timeout`` is an error. Every failure is a :class:`~harness.simulate.targets.ConversationError`
 carrying the messages received so far, which the scenario runner reports as a failed scenario.
 
-Who sent each message: ``channelData.sender`` (this SDK's bots), else ``from.name``, else
-``unknown``.
+Who sent each message: ``channelData.sender`` (this SDK's bots), else the child or connected agent
+whose Copilot Studio plan step is open (``TraceAttribution``), else ``from.name``, else ``unknown``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate._activities import activity_message, error_detail
+from harness.simulate._activities import TraceAttribution, activity_message, error_detail
 from harness.simulate.targets import ConversationError, Target
 from harness.transcript import Message, Transcript
 
@@ -290,6 +290,7 @@ class DirectLineTarget(Target):
         )
         turn_of: dict[str, int] = {}
         used: set[str] = set()
+        attribution = TraceAttribution()
         try:
             for number, text in enumerate(turns, start=1):
                 transcript.append(
@@ -304,7 +305,9 @@ class DirectLineTarget(Target):
                 )
                 try:
                     async with asyncio.timeout(self.turn_timeout):
-                        await self._turn(session, receiver, transcript, number, text, turn_of, used)
+                        await self._turn(
+                            session, receiver, transcript, number, text, turn_of, used, attribution
+                        )
                 except TimeoutError as exc:
                     raise ConversationError(
                         f"turn {number} did not finish within {self.turn_timeout:g}s",
@@ -328,6 +331,7 @@ class DirectLineTarget(Target):
         text: str,
         turn_of: dict[str, int],
         used: set[str],
+        attribution: TraceAttribution,
     ) -> None:
         loop = asyncio.get_running_loop()
         await receiver.prepare()
@@ -353,13 +357,17 @@ class DirectLineTarget(Target):
                 kind = activity.get("type")
                 if kind == "typing":
                     continue
+                attribution.observe(activity)
                 reply_to = activity.get("replyToId")
                 turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
                 if turn == number:
                     replied, last_reply = True, loop.time()
                     ended = ended or kind == "endOfConversation"
                 message = activity_message(
-                    activity, turn=turn, message_id=_unique_id(activity, used, transcript)
+                    activity,
+                    turn=turn,
+                    message_id=_unique_id(activity, used, transcript),
+                    sender=attribution.sender,
                 )
                 if message is not None:
                     transcript.append(message)

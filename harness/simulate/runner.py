@@ -103,7 +103,8 @@ async def run_scenarios(
 
     Args:
         files: loaded scenario files.
-        target: a target to use for all of them (a live endpoint); else each file's bot.
+        target: a target to use for all of them (a live endpoint); else each file's ``target:``
+            (unless ``bot`` is given), else its bot.
         bot: a config path or ``module:attr`` overriding the files' ``bot:``.
         model: overrides the bots' model (in-process targets only).
         config: detector thresholds.
@@ -123,6 +124,13 @@ async def run_scenarios(
     try:
         for scenario_file in files:
             chosen = target
+            if chosen is None and bot is None and scenario_file.target is not None:
+                from harness.simulate._remote import target_from_spec
+
+                key = f"target:{scenario_file.path}"
+                if key not in targets:
+                    targets[key] = target_from_spec(scenario_file.target)
+                chosen = targets[key]
             if chosen is None:  # each file's own bot
                 reference = bot or scenario_file.bot_target()
                 if reference is None:

@@ -15,7 +15,8 @@ import asyncio
 import contextlib
 import json
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -359,3 +360,30 @@ class FakeDirectLine:
 
 def _error(status: int, code: str, message: str) -> web.Response:
     return web.json_response({"error": {"code": code, "message": message}}, status=status)
+
+
+@contextlib.contextmanager
+def in_thread(fake: Any) -> Iterator[str]:
+    """Run a fake's ``running()`` on its own event loop in a thread (for CLI tests, whose
+    ``run_sync`` wants no running loop); yield its base URL."""
+    started = threading.Event()
+    stop: dict[str, Any] = {}
+    urls: list[str] = []
+
+    async def main() -> None:
+        stop["event"] = asyncio.Event()
+        stop["loop"] = asyncio.get_running_loop()
+        async with fake.running() as base:
+            urls.append(base)
+            started.set()
+            await stop["event"].wait()
+
+    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    thread.start()
+    if not started.wait(10):
+        raise RuntimeError("the fake did not start")
+    try:
+        yield urls[0]
+    finally:
+        stop["loop"].call_soon_threadsafe(stop["event"].set)
+        thread.join(10)
