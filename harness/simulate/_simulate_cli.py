@@ -334,6 +334,10 @@ def _remote_target(
         else:
             assert copilot_studio is not None
             is_url = copilot_studio.startswith(("http://", "https://"))
+            if not is_url and not environment_id:
+                raise UsageError(
+                    "--copilot-studio SCHEMA needs --environment-id (or give a direct-connect URL)"
+                )
             spec = TargetSpec(
                 copilot_studio=CopilotStudioSpec(
                     direct_connect_url=copilot_studio if is_url else None,
@@ -349,5 +353,5 @@ def _remote_target(
             )
     except ValidationError as exc:
         problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
-        raise UsageError(f"--copilot-studio: {problem} (--environment-id)") from exc
+        raise UsageError(f"--directline / --copilot-studio: {problem}") from exc
     return target_from_spec(spec, environ=env)

@@ -287,3 +287,28 @@ async def test_the_naive_helpdesk_behind_direct_line_has_the_in_process_findings
     # This SDK's bot names the sub-agent in channelData.sender, which Direct Line passes through.
     senders = {m.sender for r in remote for m in r.transcript.bot_messages()}
     assert {"pto", "helpdesk"} <= senders
+
+
+async def test_duplicates_do_not_depend_on_sender_names() -> None:
+    """A channel may name every message the same (offline-directline's "Bot", a Copilot Studio
+    agent without plan events): the duplicates found must not change."""
+    files = [load_scenarios(SCENARIOS)]
+    checked = 0
+    for result in wire_view(await in_process(NAIVE, files), files):
+        anonymous = Transcript.from_messages(
+            [
+                replace(m, sender="Bot", mode=None, request=None) if m.role == "bot" else m
+                for m in result.transcript
+            ],
+            conversation=result.conversation,
+        )
+
+        def duplicates(transcript: Transcript) -> list[tuple[Any, ...]]:
+            found = detect(transcript)
+            return sorted(
+                (f.turn, f.scope, f.method, f.message_ids) for f in found if f.kind == "duplicate"
+            )
+
+        assert duplicates(anonymous) == duplicates(result.transcript)
+        checked += len(duplicates(anonymous))
+    assert checked == 4
