@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.exceptions import ConfigError, UsageError
+from harness.exceptions import ConfigError, RunError, UsageError
 from harness.simulate.detectors import (
     DetectorConfig,
     Expectation,
@@ -21,6 +21,7 @@ from harness.simulate.embeddings import Embedder
 from harness.simulate.reports import DetectionResult
 from harness.simulate.scenarios import Scenario, ScenarioFile
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
+from harness.transcript import Transcript
 from subagents import Usage
 
 __all__ = ["expectations_of", "run_scenario", "run_scenarios"]
@@ -65,12 +66,22 @@ async def run_scenario(
         transcript = await target.run_conversation(
             [turn.user for turn in scenario.turns], conversation_id=scenario.name
         )
-    except ConversationError as exc:  # a deployed bot failed: this scenario fails, the run goes on
+    except RunError as exc:  # a deployed bot failed: this scenario fails, the run goes on
+        if isinstance(target, InProcessTarget):
+            raise
+        received = (
+            exc.transcript
+            if isinstance(exc, ConversationError)
+            else Transcript(conversation=scenario.name)
+        )
+        # What arrived before the failure is still checked (expectations are not: the turns
+        # after it never ran).
+        partial = await detect_async(received, config=config, embedder=embedder)
         return DetectionResult(
             file=file,
             conversation=scenario.name,
-            transcript=exc.transcript,
-            findings=(),
+            transcript=received,
+            findings=tuple(partial),
             name=scenario.name,
             seconds=time.perf_counter() - started,
             error=str(exc),

@@ -1,4 +1,6 @@
-"""What the simulator talks to: an in-process bot, or (from ``harness.hosting``) a live endpoint.
+"""What the simulator talks to: an in-process bot, a live endpoint (``harness.hosting``), or a
+deployed bot behind Direct Line (``harness.simulate.directline``) or Copilot Studio
+(``harness.simulate.copilot_studio``).
 
 A target runs one scripted conversation and returns its transcript. Everything the detectors need
 (senders, modes, plans when known) is in the transcript, so every target is checked the same way.

@@ -312,3 +312,42 @@ async def test_duplicates_do_not_depend_on_sender_names() -> None:
         assert duplicates(anonymous) == duplicates(result.transcript)
         checked += len(duplicates(anonymous))
     assert checked == 4
+
+
+async def test_what_arrived_before_a_failure_is_still_checked(tmp_path: Path) -> None:
+    calls = 0
+
+    async def flaky(activity: dict[str, Any]) -> list[dict[str, Any]]:
+        nonlocal calls
+        calls += 1
+        return await _echo(times=2)(activity) if calls == 1 else []
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "scenarios:\n  - name: flaky\n    turns:\n      - user: where is my W-2\n"
+        "      - user: and my gross pay\n"
+    )
+    fake = FakeDirectLine(flaky)
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, quiet_period=0.1, reply_timeout=0.4) as target,
+    ):
+        (result,) = await run_scenarios([load_scenarios(scenario)], target=target)
+    assert result.error == "turn 2: the bot sent no reply within 0.4s"
+    assert [(f.kind, f.turn) for f in result.findings] == [("duplicate", 1)]
+    text = render_text([result])
+    assert "flaky: failed (2 turns, 4 messages): turn 2: the bot sent no reply" in text
+    assert "1 conversation(s): 1 error(s), 0 warning(s) (1 duplicate); 1 failed to complete" in text
+
+
+async def test_a_live_endpoint_that_fails_is_a_failed_scenario_too(tmp_path: Path) -> None:
+    from harness.hosting import EndpointTarget
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("scenarios:\n  - name: down\n    turns:\n      - user: hello\n")
+    async with running(create_app(load_bot(NAIVE))) as base:
+        dead = f"{base}/api/messages"
+    async with EndpointTarget(dead, quiet_period=0.05) as target:
+        results = await run_scenarios([load_scenarios(scenario)], target=target)
+    assert results[0].error is not None and "cannot reach the bot" in results[0].error
+    assert exit_code(results) == 1
