@@ -8,6 +8,7 @@ calls every reply "Bot") still gets its duplicates found.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -84,8 +85,6 @@ def activity_message(
 
 def error_detail(body: str) -> tuple[str | None, str]:
     """The ``error.code`` and a short message from a Bot Framework error body (any text works)."""
-    import json
-
     try:
         parsed = json.loads(body)
     except ValueError:

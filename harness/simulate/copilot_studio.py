@@ -158,8 +158,6 @@ class CopilotStudioTarget(Target):
             raise ConversationError(
                 f"{where}{exc}", transcript=transcript, turn=number or None
             ) from exc
-        except UsageError:
-            raise
         except (aiohttp.ClientError, ValueError) as exc:
             where = f"turn {number}: " if number else "cannot start the conversation: "
             raise ConversationError(

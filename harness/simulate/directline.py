@@ -82,7 +82,8 @@ class DirectLineTarget(Target):
         turn_timeout: the longest a whole turn may take.
         poll_interval: seconds between polls (``polling``), 1 or more against the real service.
         max_reconnects: how many times a dropped WebSocket is reconnected per conversation.
-        user_id: the ``from.id`` of the user's activities.
+        user_id: the ``from.id`` of the user's activities (Direct Line wants a ``dl_`` prefix on
+            user ids bound to a token).
         clock: seconds on a monotonic clock, for the token's lifetime (tests pass a fake one).
     """
 
@@ -98,7 +99,7 @@ class DirectLineTarget(Target):
         turn_timeout: float = 120.0,
         poll_interval: float = 1.0,
         max_reconnects: int = 2,
-        user_id: str = "harness-user",
+        user_id: str = "dl_harness-user",
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
