@@ -75,7 +75,8 @@ class DirectLineTarget(Target):
         secret: the channel's Direct Line secret; exchanged for a token per conversation.
         token: a Direct Line token made elsewhere (instead of the secret). Without either, the
             conversation is started without credentials (local servers).
-        transport: ``websocket`` (the ``streamUrl``) or ``polling``.
+        transport: ``websocket`` (the ``streamUrl``) or ``polling``. A service that gives no
+            ``streamUrl`` (such as ``offline-directline``) is polled either way.
         quiet_period: seconds without a new reply that end a turn.
         reply_timeout: the longest wait for a turn's first reply; a bot silent for longer is an
             error.
