@@ -42,9 +42,8 @@ __all__ = ["simulate_command"]
 @click.option(
     "--quiet-period",
     type=float,
-    default=0.5,
-    show_default=True,
-    help="With --endpoint: seconds without a new reply that end a turn.",
+    help="With --endpoint or --directline: seconds without a new reply that end a turn "
+    "(default: 0.5 with --endpoint, 3 with --directline).",
 )
 @click.option(
     "--header",
@@ -131,7 +130,7 @@ def simulate_command(
     scenarios: tuple[Path, ...],
     bot: str | None,
     endpoint: str | None,
-    quiet_period: float,
+    quiet_period: float | None,
     headers: tuple[str, ...],
     model: str | None,
     base_url: str | None,
@@ -219,7 +218,7 @@ async def _run(
     paths: tuple[Path, ...],
     bot: str | None,
     endpoint: str | None,
-    quiet_period: float,
+    quiet_period: float | None,
     model: str | None,
     base_url: str | None,
     record: str | None,
@@ -253,7 +252,11 @@ async def _run(
             if not sep or not name.strip():
                 raise UsageError(f"--header must look like 'Name: value', got {header!r}")
             parsed[name.strip()] = value.strip()
-        target = EndpointTarget(endpoint, quiet_period=quiet_period, headers=parsed or None)
+        target = EndpointTarget(
+            endpoint,
+            quiet_period=0.5 if quiet_period is None else quiet_period,
+            headers=parsed or None,
+        )
     else:
         model_obj = model_option_values(model, base_url, record, replay)
     embedder = None
@@ -298,7 +301,7 @@ def _remote_target(
     agent_type: str,
     tenant_id: str | None,
     client_id: str | None,
-    quiet_period: float,
+    quiet_period: float | None,
     reply_timeout: float,
     others: dict[str, str | None],
 ) -> Target | None:
@@ -328,8 +331,8 @@ def _remote_target(
             env["DIRECTLINE_TOKEN"] = token or ""
             spec = TargetSpec(
                 directline=DirectLineSpec(url=directline, transport=transport),
-                quiet_period=quiet_period,
                 reply_timeout=reply_timeout,
+                **({} if quiet_period is None else {"quiet_period": quiet_period}),
             )
         else:
             assert copilot_studio is not None
@@ -348,7 +351,6 @@ def _remote_target(
                     tenant_id=tenant_id,
                     client_id=client_id,
                 ),
-                quiet_period=quiet_period,
                 reply_timeout=reply_timeout,
             )
     except ValidationError as exc:

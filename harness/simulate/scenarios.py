@@ -133,8 +133,9 @@ class TargetSpec(BaseModel):
 
     directline: DirectLineSpec | None = None
     copilot_studio: CopilotStudioSpec | None = None
-    quiet_period: float = Field(default=1.0, gt=0)
-    """Seconds without a new reply that end a turn."""
+    quiet_period: float = Field(default=3.0, gt=0)
+    """Direct Line: seconds without a new reply that end a turn (an agent that pauses longer
+    between its messages needs more)."""
     reply_timeout: float = Field(default=60.0, gt=0)
     """Direct Line: the longest wait for a turn's first reply. Copilot Studio: the longest a
     turn's reply stream may stay open. A bot slower than that fails the scenario."""

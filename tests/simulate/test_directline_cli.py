@@ -164,3 +164,31 @@ def test_usage_errors(scenario: Path, args: list[str], message: str) -> None:
     code, _, err = run("simulate", str(scenario), *args, env={"COPILOT_STUDIO_TOKEN": ""})
     assert code == 2
     assert message in err
+
+
+def test_a_deployed_bot_gets_a_longer_quiet_period_by_default() -> None:
+    """An agent pauses between a connected agent's message and the parent's: 0.5 s (the
+    --endpoint default) would cut the turn before the parent's restatement arrives."""
+    from harness.simulate._simulate_cli import _remote_target
+    from harness.simulate.directline import DirectLineTarget
+
+    def build(quiet: float | None) -> Any:
+        return _remote_target(
+            directline="http://127.0.0.1:9/v3/directline",
+            secret="s",
+            token=None,
+            transport="websocket",
+            copilot_studio=None,
+            environment_id=None,
+            cloud="Prod",
+            agent_type="published",
+            tenant_id=None,
+            client_id=None,
+            quiet_period=quiet,
+            reply_timeout=60.0,
+            others={},
+        )
+
+    default, chosen = build(None), build(0.7)
+    assert isinstance(default, DirectLineTarget) and default.quiet_period == 3.0
+    assert chosen.quiet_period == 0.7
