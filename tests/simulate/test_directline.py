@@ -351,3 +351,32 @@ async def test_a_live_endpoint_that_fails_is_a_failed_scenario_too(tmp_path: Pat
         results = await run_scenarios([load_scenarios(scenario)], target=target)
     assert results[0].error is not None and "cannot reach the bot" in results[0].error
     assert exit_code(results) == 1
+
+
+async def test_a_token_that_expired_during_a_turn_fails_the_next_one() -> None:
+    clock = FakeClock()
+    # The first turn takes longer than the token's whole lifetime.
+    fake = FakeDirectLine(_echo(), clock=clock, token_lifetime=60, advance_per_post=100)
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, clock=clock, **FAST) as target,
+    ):
+        with pytest.raises(ConversationError) as caught:
+            await target.run_conversation(["one two three", "four five six"], conversation_id="x")
+    assert str(caught.value) == (
+        "turn 2: the Direct Line token expired before it could be refreshed "
+        "(a turn took longer than the token's lifetime)"
+    )
+    assert len(caught.value.transcript.bot_messages()) == 1
+
+
+async def test_a_copilot_studio_agent_behind_direct_line_is_attributed_from_plan_events() -> None:
+    from tests.simulate.test_copilot_studio import _traced
+
+    fake = FakeDirectLine(_traced)
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, **FAST) as target,
+    ):
+        transcript = await target.run_conversation(["vacation and payday?"], conversation_id="p")
+    assert [m.sender for m in transcript.bot_messages()] == ["PTO", "Payroll", "bot"]
