@@ -3,8 +3,9 @@ conversation transcripts as stored in Dataverse.
 
 ``load_transcript`` tells them apart by their first characters: a JSON array (``[``) is a Bot
 Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it), an object that
-opens with ``"activities"`` is the ``content`` of a Dataverse ``ConversationTranscript`` row, and
-anything else is JSONL with one message per line. Both can hold several conversations; each becomes a
+opens with ``"activities"`` is the ``content`` of a Dataverse ``ConversationTranscript`` row (a
+``.csv`` file is that table exported, one conversation per row), and anything else is JSONL with
+one message per line. Both can hold several conversations; each becomes a
 :class:`~harness.transcript.Transcript`. Every problem is a :class:`~harness.exceptions.ConfigError`
 naming the file and the line (for a JSON array, the activity's index and the line it starts on).
 """
@@ -71,7 +72,9 @@ def parse_transcript(
     stripped = text.lstrip()
     if not stripped:
         raise ConfigError("the transcript is empty", file=file)
-    if stripped[0] == "[":
+    if file.lower().endswith(".csv"):
+        transcripts = _dataverse_csv(text, file)
+    elif stripped[0] == "[":
         transcripts = _bot_framework(text, file)
     elif _DATAVERSE.match(stripped):
         transcripts = _dataverse(text, file)
@@ -456,6 +459,45 @@ def _dataverse(text: str, file: str) -> list[Transcript]:
     if transcript is None:
         raise ConfigError("the transcript has no message activities with text", file=file)
     return [transcript]
+
+
+def _dataverse_csv(text: str, file: str) -> list[Transcript]:
+    """The ``ConversationTranscript`` table exported from Power Apps: a ``Content`` column with
+    each conversation's JSON (the row's ``Name`` or ``ConversationTranscript`` id names it)."""
+    import csv
+    import io
+
+    # A long conversation's JSON is larger than the csv module's default field limit (128 kB).
+    csv.field_size_limit(max(csv.field_size_limit(), 1 << 28))
+    reader = csv.DictReader(io.StringIO(text))
+    columns = {name.strip().lower(): name for name in reader.fieldnames or ()}
+    if "content" not in columns:
+        raise ConfigError(
+            "a CSV transcript needs a Content column (the ConversationTranscript table exported "
+            "from Power Apps)",
+            file=file,
+            line=1,
+        )
+    named = next((columns[c] for c in ("name", "conversationtranscript") if c in columns), None)
+    transcripts: list[Transcript] = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            content = row.get(columns["content"]) or ""
+            if not content.strip():
+                continue
+            try:
+                (transcript,) = _dataverse(content, file)
+            except ConfigError as exc:
+                raise ConfigError(exc.message, file=file, line=line, field=exc.field) from exc
+            conversation = (row.get(named) or "").strip() if named else ""
+            transcript.conversation = conversation or f"row {len(transcripts) + 1}"
+            transcripts.append(transcript)
+    except csv.Error as exc:
+        raise ConfigError(f"not CSV: {exc}", file=file, line=reader.line_num) from exc
+    if not transcripts:
+        raise ConfigError("the CSV has no conversation with content", file=file)
+    return transcripts
 
 
 def _epoch_time(raw: Any) -> datetime | None:

@@ -89,3 +89,30 @@ def test_bad_content_is_a_clear_error(content: str, message: str) -> None:
         parse_transcript(content, file="row.json")
     assert message in str(caught.value)
     assert str(caught.value).startswith("row.json")
+
+
+def test_reads_the_table_exported_as_csv(tmp_path: Path) -> None:
+    import csv
+
+    path = tmp_path / "conversationtranscripts.csv"
+    quiet = {"activities": [_message(1, 1, "hello", 1), _message(2, 0, "Hi! How can I help?", 2)]}
+    with path.open("w", newline="", encoding="utf-8-sig") as out:  # Excel-style, with a BOM
+        writer = csv.writer(out)
+        writer.writerow(["ConversationStartTime", "Content", "Name"])
+        writer.writerow(["2025-12-01T10:00:00Z", EXAMPLE.read_text(), "conv-a_bot-1_0"])
+        writer.writerow(["2025-12-01T11:00:00Z", json.dumps(quiet), "conv-b_bot-1_0"])
+    first, second = load_transcript(path)
+    assert (first.conversation, second.conversation) == ("conv-a_bot-1_0", "conv-b_bot-1_0")
+    assert len([f for f in detect(first) if f.kind == "duplicate"]) == 2
+    assert detect(second) == []
+
+
+def test_a_csv_without_content_or_with_bad_content_says_where(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text("Name,Text\na,b\n")
+    with pytest.raises(ConfigError, match="needs a Content column"):
+        load_transcript(path)
+    path.write_text('Name,Content\na,"{""activities"": 3}"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_transcript(path)
+    assert str(caught.value).startswith(f"{path}:2: activities: expected")
