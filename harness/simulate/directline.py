@@ -479,8 +479,8 @@ class _SocketReceiver(_Receiver):
             message = await self.socket.receive(timeout=within)
         except TimeoutError:
             return None
-        if message.type == aiohttp.WSMsgType.TEXT:
-            if not str(message.data).strip():
+        if message.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
+            if not message.data.strip():
                 return []  # Direct Line's keep-alive
             try:
                 data = json.loads(message.data)

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -33,7 +33,7 @@ INTEROP = ROOT / "tests" / "interop_directline"
 HARNESS = [sys.executable, "-c", "from harness.cli import main; main()"]
 
 
-def _unavailable(reason: str) -> None:
+def _unavailable(reason: str) -> NoReturn:
     if os.environ.get("HARNESS_REQUIRE_NODE") == "1":
         pytest.fail(f"{reason} (HARNESS_REQUIRE_NODE=1 requires the interop test to run)")
     pytest.skip(reason)
@@ -43,7 +43,6 @@ def _node() -> str:
     node = shutil.which("node")
     if node is None:
         _unavailable("node is not installed: the offline-directline interop test needs it")
-        raise AssertionError  # unreachable: skip and fail raise
     if not (INTEROP / "node_modules" / "offline-directline").is_dir():
         npm = shutil.which("npm")
         # --offline: from npm's cache only; the tests never reach the internet.
