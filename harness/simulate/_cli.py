@@ -68,7 +68,8 @@ def detect_command(
     wrong-scope answers and awkward acknowledgements.
 
     TRANSCRIPT is this SDK's JSONL (one message per line) or a Bot Framework transcript (a JSON
-    array of activities, as the Bot Framework Emulator saves it).
+    array of activities, as the Bot Framework Emulator saves it), or a Copilot Studio transcript
+    from Dataverse (a ConversationTranscript row's content, or the table exported as .csv).
     """
     try:
         results = _run(transcripts, config_path, semantic)

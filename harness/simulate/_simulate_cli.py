@@ -24,7 +24,8 @@ from harness.simulate.reports import (
     render,
     render_junit,
 )
-from harness.simulate.scenarios import load_scenarios
+from harness.simulate.scenarios import CopilotStudioSpec, DirectLineSpec, TargetSpec, load_scenarios
+from harness.simulate.targets import Target
 from subagents import Usage
 
 __all__ = ["simulate_command"]
@@ -43,9 +44,8 @@ __all__ = ["simulate_command"]
 @click.option(
     "--quiet-period",
     type=float,
-    default=0.5,
-    show_default=True,
-    help="With --endpoint: seconds without a new reply that end a turn.",
+    help="With --endpoint or --directline: seconds without a new reply that end a turn "
+    "(default: 0.5 with --endpoint, 3 with --directline).",
 )
 @click.option(
     "--header",
@@ -53,6 +53,61 @@ __all__ = ["simulate_command"]
     multiple=True,
     metavar="NAME:VALUE",
     help="With --endpoint: an HTTP header for every post (e.g. 'Authorization: Bearer ...').",
+)
+@click.option(
+    "--directline",
+    metavar="URL",
+    help="A bot behind Direct Line 3.0: the endpoint up to /conversations "
+    "(https://directline.botframework.com/v3/directline, a regional one, or a local server).",
+)
+@click.option(
+    "--directline-secret",
+    envvar="DIRECTLINE_SECRET",
+    help="The Direct Line secret (default: $DIRECTLINE_SECRET).",
+)
+@click.option(
+    "--directline-token",
+    envvar="DIRECTLINE_TOKEN",
+    help="A Direct Line token instead of the secret (default: $DIRECTLINE_TOKEN).",
+)
+@click.option(
+    "--transport",
+    type=click.Choice(["websocket", "polling"]),
+    default="websocket",
+    show_default=True,
+    help="With --directline: receive replies on the WebSocket or by polling.",
+)
+@click.option(
+    "--copilot-studio",
+    "copilot_studio",
+    metavar="SCHEMA|URL",
+    help="A published Copilot Studio agent: its schema name (with --environment-id) or a "
+    "direct-connect URL. Token from $COPILOT_STUDIO_TOKEN, or MSAL with --tenant-id/--client-id.",
+)
+@click.option("--environment-id", help="With --copilot-studio: the agent's environment id.")
+@click.option(
+    "--cloud", default="Prod", show_default=True, help="With --copilot-studio: the cloud."
+)
+@click.option(
+    "--agent-type",
+    type=click.Choice(["published", "prebuilt"]),
+    default="published",
+    show_default=True,
+    help="With --copilot-studio: a published custom agent or a prebuilt one.",
+)
+@click.option("--tenant-id", help="With --copilot-studio: MSAL sign-in, the Entra tenant id.")
+@click.option(
+    "--client-id",
+    help="With --copilot-studio: MSAL sign-in, the app's client id (device code, or client "
+    "credentials when $COPILOT_STUDIO_CLIENT_SECRET is set).",
+)
+@click.option(
+    "--reply-timeout",
+    type=float,
+    default=60.0,
+    show_default=True,
+    help="With --directline: seconds to wait for a turn's first reply; with --copilot-studio: "
+    "for a turn's reply stream to close.",
 )
 @click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*).")
@@ -76,7 +131,7 @@ def simulate_command(
     scenarios: tuple[Path, ...],
     bot: str | None,
     endpoint: str | None,
-    quiet_period: float,
+    quiet_period: float | None,
     headers: tuple[str, ...],
     model: str | None,
     base_url: str | None,
@@ -85,11 +140,37 @@ def simulate_command(
     fmt: ReportFormat,
     output: Path | None,
     semantic: bool,
+    directline: str | None = None,
+    directline_secret: str | None = None,
+    directline_token: str | None = None,
+    transport: str = "websocket",
+    copilot_studio: str | None = None,
+    environment_id: str | None = None,
+    cloud: str = "Prod",
+    agent_type: str = "published",
+    tenant_id: str | None = None,
+    client_id: str | None = None,
+    reply_timeout: float = 60.0,
 ) -> None:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
     duplicate messages, missed requests, silent-mode leaks, wrong-scope answers and awkward
     acknowledgements."""
     try:
+        remote = _remote_target(
+            directline=directline,
+            secret=directline_secret,
+            token=directline_token,
+            transport=transport,
+            copilot_studio=copilot_studio,
+            environment_id=environment_id,
+            cloud=cloud,
+            agent_type=agent_type,
+            tenant_id=tenant_id,
+            client_id=client_id,
+            quiet_period=quiet_period,
+            reply_timeout=reply_timeout,
+            others={"--bot": bot, "--endpoint": endpoint},
+        )
         results, usage = run_sync(
             _run(
                 scenarios,
@@ -102,6 +183,7 @@ def simulate_command(
                 replay,
                 semantic,
                 headers,
+                remote,
             )
         )
     except HarnessError as exc:
@@ -158,17 +240,18 @@ async def _run(
     paths: tuple[Path, ...],
     bot: str | None,
     endpoint: str | None,
-    quiet_period: float,
+    quiet_period: float | None,
     model: str | None,
     base_url: str | None,
     record: str | None,
     replay: str | None,
     semantic: bool,
     headers: tuple[str, ...] = (),
+    remote: Target | None = None,
 ) -> tuple[list[DetectionResult], Usage | None]:
     from harness._cli_commands import model_option_values
     from harness.simulate.runner import run_scenarios
-    from harness.simulate.targets import InProcessTarget, Target
+    from harness.simulate.targets import InProcessTarget
 
     if bot and endpoint:
         raise UsageError("use --bot or --endpoint, not both")
@@ -177,7 +260,9 @@ async def _run(
     files = [load_scenarios(path) for path in paths]
     total = sum(len(f.scenarios) for f in files)
     model_obj: Any = None
-    target: Target | None = None
+    target: Target | None = remote
+    if remote is not None and (model or base_url or record or replay):
+        raise UsageError("--model, --base-url, --record and --replay need an in-process bot")
     if endpoint:
         if model or base_url or record or replay:
             raise UsageError("--model, --base-url, --record and --replay need an in-process bot")
@@ -189,7 +274,11 @@ async def _run(
             if not sep or not name.strip():
                 raise UsageError(f"--header must look like 'Name: value', got {header!r}")
             parsed[name.strip()] = value.strip()
-        target = EndpointTarget(endpoint, quiet_period=quiet_period, headers=parsed or None)
+        target = EndpointTarget(
+            endpoint,
+            quiet_period=0.5 if quiet_period is None else quiet_period,
+            headers=parsed or None,
+        )
     else:
         model_obj = model_option_values(model, base_url, record, replay)
     embedder = None
@@ -220,3 +309,73 @@ async def _run(
             on_usage=add_usage,
         )
     return results, usage
+
+
+def _remote_target(
+    *,
+    directline: str | None,
+    secret: str | None,
+    token: str | None,
+    transport: str,
+    copilot_studio: str | None,
+    environment_id: str | None,
+    cloud: str,
+    agent_type: str,
+    tenant_id: str | None,
+    client_id: str | None,
+    quiet_period: float | None,
+    reply_timeout: float,
+    others: dict[str, str | None],
+) -> Target | None:
+    """The deployed bot the options name, built like a scenario file's ``target:``."""
+    import os
+
+    from pydantic import ValidationError
+
+    from harness.simulate._remote import target_from_spec
+
+    if directline is None and copilot_studio is None:
+        if environment_id or tenant_id or client_id:
+            raise UsageError("--environment-id, --tenant-id and --client-id need --copilot-studio")
+        return None
+    named = [name for name, value in others.items() if value] + (
+        ["--directline"] if directline else []
+    )
+    if copilot_studio:
+        named.append("--copilot-studio")
+    if len(named) > 1:
+        raise UsageError(f"use one of {', '.join(named)}, not several")
+    # The credentials travel in a private environment, never in the spec.
+    env = dict(os.environ)
+    try:
+        if directline is not None:
+            env["DIRECTLINE_SECRET"] = secret or ""
+            env["DIRECTLINE_TOKEN"] = token or ""
+            spec = TargetSpec(
+                directline=DirectLineSpec(url=directline, transport=transport),
+                reply_timeout=reply_timeout,
+                **({} if quiet_period is None else {"quiet_period": quiet_period}),
+            )
+        else:
+            assert copilot_studio is not None
+            is_url = copilot_studio.startswith(("http://", "https://"))
+            if not is_url and not environment_id:
+                raise UsageError(
+                    "--copilot-studio SCHEMA needs --environment-id (or give a direct-connect URL)"
+                )
+            spec = TargetSpec(
+                copilot_studio=CopilotStudioSpec(
+                    direct_connect_url=copilot_studio if is_url else None,
+                    schema_name=None if is_url else copilot_studio,
+                    environment_id=environment_id,
+                    cloud=cloud,
+                    agent_type=agent_type,
+                    tenant_id=tenant_id,
+                    client_id=client_id,
+                ),
+                reply_timeout=reply_timeout,
+            )
+    except ValidationError as exc:
+        problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
+        raise UsageError(f"--directline / --copilot-studio: {problem}") from exc
+    return target_from_spec(spec, environ=env)

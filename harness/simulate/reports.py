@@ -53,6 +53,9 @@ class DetectionResult:
     """A display name (the scenario's); ``file::conversation`` when None."""
     seconds: float = 0.0
     """How long it took (the JUnit ``time``)."""
+    error: str | None = None
+    """Why the conversation could not be completed (a deployed bot or its channel failed); its
+    findings cover the messages received before that."""
 
     @property
     def title(self) -> str:
@@ -68,8 +71,8 @@ class DetectionResult:
 
 
 def exit_code(results: Sequence[DetectionResult]) -> int:
-    """1 when any result has an error-level finding, else 0."""
-    return 1 if any(r.errors for r in results) else 0
+    """1 when any result has an error-level finding or failed, else 0."""
+    return 1 if any(r.errors or r.error for r in results) else 0
 
 
 def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> str:
@@ -116,6 +119,8 @@ def render_json(results: Sequence[DetectionResult]) -> str:
                 "findings": [_finding_json(f) for f in result.findings],
             }
         )
+        if result.error is not None:
+            transcripts[-1]["error"] = result.error
     totals = {
         "conversations": len(results),
         "findings": sum(len(r.findings) for r in results),
@@ -147,10 +152,15 @@ def _finding_line(finding: Finding) -> str:
 def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness detect") -> str:
     """JUnit XML: one ``<testcase>`` per result, a ``<failure>`` listing its error findings and
     warnings in ``<system-out>``."""
-    failures = sum(1 for r in results if r.errors)
+    failures = sum(1 for r in results if r.errors and r.error is None)
+    broken = sum(1 for r in results if r.error is not None)
     total = sum(r.seconds for r in results)
     root = ET.Element(
-        "testsuites", name=suite, tests=str(len(results)), failures=str(failures), errors="0"
+        "testsuites",
+        name=suite,
+        tests=str(len(results)),
+        failures=str(failures),
+        errors=str(broken),
     )
     testsuite = ET.SubElement(
         root,
@@ -158,7 +168,7 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
         name=suite,
         tests=str(len(results)),
         failures=str(failures),
-        errors="0",
+        errors=str(broken),
         skipped="0",
         time=f"{total:.3f}",
     )
@@ -171,7 +181,12 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
             time=f"{result.seconds:.3f}",
         )
         errors = result.errors
-        if errors:
+        if result.error is not None:
+            error = ET.SubElement(case, "error", message=result.error, type="conversation")
+            error.text = "\n".join(
+                [result.error, *("finding before it: " + _finding_line(f) for f in errors)]
+            )
+        elif errors:
             kinds = sorted({f.kind for f in errors}, key=_KIND_ORDER.index)
             failure = ET.SubElement(
                 case,
@@ -258,8 +273,11 @@ def render_text(
             f"{plural(result.transcript.turn_count, 'turn')}, "
             f"{plural(len(result.transcript), 'message')}"
         )
+        if result.error is not None:
+            console.print(Text(f"{result.title}: failed ({counts}): {result.error}", style="red"))
         if not result.findings:
-            console.print(Text(f"{result.title}: no findings ({counts})", style="green"))
+            if result.error is None:
+                console.print(Text(f"{result.title}: no findings ({counts})", style="green"))
         elif as_lines or len(result.findings) > _TABLE_ROWS:
             console.print(
                 Text(
@@ -278,7 +296,10 @@ def render_text(
         f"{plural(len(results), 'conversation')}: {plural(errors, 'error')}, "
         f"{plural(warnings, 'warning')}" + (f" ({detail})" if detail else "")
     )
-    console.print(Text(summary, style="bold red" if errors else "bold green"))
+    failed = sum(1 for r in results if r.error is not None)
+    if failed:
+        summary += f"; {failed} failed to complete"
+    console.print(Text(summary, style="bold red" if errors or failed else "bold green"))
     return _without_trailing_spaces(buffer.getvalue())
 
 

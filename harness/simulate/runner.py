@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.exceptions import ConfigError, UsageError
+from harness.exceptions import ConfigError, RunError, UsageError
 from harness.simulate.detectors import (
     DetectorConfig,
     Expectation,
@@ -20,7 +20,8 @@ from harness.simulate.detectors import (
 from harness.simulate.embeddings import Embedder
 from harness.simulate.reports import DetectionResult
 from harness.simulate.scenarios import Scenario, ScenarioFile
-from harness.simulate.targets import InProcessTarget, Target
+from harness.simulate.targets import ConversationError, InProcessTarget, Target
+from harness.transcript import Transcript
 from subagents import Usage
 
 __all__ = ["expectations_of", "run_scenario", "run_scenarios"]
@@ -61,9 +62,30 @@ async def run_scenario(
     if isinstance(target, InProcessTarget):
         _check_agents(scenario, target, file)
     started = time.perf_counter()
-    transcript = await target.run_conversation(
-        [turn.user for turn in scenario.turns], conversation_id=scenario.name
-    )
+    try:
+        transcript = await target.run_conversation(
+            [turn.user for turn in scenario.turns], conversation_id=scenario.name
+        )
+    except RunError as exc:  # a deployed bot failed: this scenario fails, the run goes on
+        if isinstance(target, InProcessTarget):
+            raise
+        received = (
+            exc.transcript
+            if isinstance(exc, ConversationError)
+            else Transcript(conversation=scenario.name)
+        )
+        # What arrived before the failure is still checked (expectations are not: the turns
+        # after it never ran).
+        partial = await detect_async(received, config=config, embedder=embedder)
+        return DetectionResult(
+            file=file,
+            conversation=scenario.name,
+            transcript=received,
+            findings=tuple(partial),
+            name=scenario.name,
+            seconds=time.perf_counter() - started,
+            error=str(exc),
+        )
     findings = await detect_async(transcript, config=config, embedder=embedder)
     findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
     findings.sort(key=lambda f: f.turn)
@@ -92,7 +114,8 @@ async def run_scenarios(
 
     Args:
         files: loaded scenario files.
-        target: a target to use for all of them (a live endpoint); else each file's bot.
+        target: a target to use for all of them (a live endpoint); else each file's ``target:``
+            (unless ``bot`` is given), else its bot.
         bot: a config path or ``module:attr`` overriding the files' ``bot:``.
         model: overrides the bots' model (in-process targets only).
         config: detector thresholds.
@@ -112,6 +135,13 @@ async def run_scenarios(
     try:
         for scenario_file in files:
             chosen = target
+            if chosen is None and bot is None and scenario_file.target is not None:
+                from harness.simulate._remote import target_from_spec
+
+                key = f"target:{scenario_file.path}"
+                if key not in targets:
+                    targets[key] = target_from_spec(scenario_file.target)
+                chosen = targets[key]
             if chosen is None:  # each file's own bot
                 reference = bot or scenario_file.bot_target()
                 if reference is None:

@@ -13,18 +13,37 @@ scenarios:
 
 ``expect`` is text that some bot message of that turn must contain (case-insensitive); with it, the
 simulator can tell a missed request from an answered one, and an answer given twice.
+
+Instead of ``bot:``, ``target:`` names a deployed bot (``--bot`` still runs the file in-process).
+Credentials never go in the file, only the names of the environment variables that hold them:
+
+```yaml
+target:
+  directline: {url: https://europe.directline.botframework.com/v3/directline}
+  # or: copilot_studio: {environment_id: ..., schema_name: cr123_helpdesk}
+```
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from harness.exceptions import ConfigError
 from subagents.config import load_yaml, locate, validate_yaml
 
-__all__ = ["RequestExpectation", "Scenario", "ScenarioFile", "ScenarioTurn", "load_scenarios"]
+__all__ = [
+    "CopilotStudioSpec",
+    "DirectLineSpec",
+    "RequestExpectation",
+    "Scenario",
+    "ScenarioFile",
+    "ScenarioTurn",
+    "TargetSpec",
+    "load_scenarios",
+]
 
 
 class RequestExpectation(BaseModel):
@@ -60,6 +79,74 @@ class Scenario(BaseModel):
     """Where the scenario starts in its file."""
 
 
+class DirectLineSpec(BaseModel):
+    """A bot reached through Direct Line 3.0 (``harness.simulate.directline``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    url: str = Field(default="https://directline.botframework.com/v3/directline", min_length=1)
+    """The Direct Line endpoint up to ``/conversations`` (global, regional or a local server)."""
+    secret_env: str = "DIRECTLINE_SECRET"
+    """The environment variable holding the Direct Line secret (used when set)."""
+    token_env: str = "DIRECTLINE_TOKEN"
+    """The environment variable holding a ready token (used when set and no secret is)."""
+    transport: Literal["websocket", "polling"] = "websocket"
+    """How replies are received."""
+
+
+class CopilotStudioSpec(BaseModel):
+    """A Copilot Studio agent reached through its client API (``harness.simulate.copilot_studio``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    environment_id: str | None = None
+    """The Power Platform environment id (Settings > Advanced > Metadata in Copilot Studio)."""
+    schema_name: str | None = None
+    """The agent's schema name, e.g. ``cr123_helpdesk`` (same page)."""
+    cloud: str = "Prod"
+    """The Power Platform cloud (``Prod``, ``Gov``, ``High``, ``DoD``, ``Mooncake``, ...)."""
+    agent_type: Literal["published", "prebuilt"] = "published"
+    """A published custom agent, or a prebuilt one."""
+    direct_connect_url: str | None = None
+    """A direct-connect URL, instead of the environment id and schema name."""
+    token_env: str = "COPILOT_STUDIO_TOKEN"
+    """The environment variable holding a Power Platform API token (used when set)."""
+    tenant_id: str | None = None
+    """For MSAL sign-in: the Entra tenant id."""
+    client_id: str | None = None
+    """For MSAL sign-in: the app registration's client id."""
+    client_secret_env: str = "COPILOT_STUDIO_CLIENT_SECRET"
+    """The environment variable holding the app's client secret (client credentials, for CI);
+    without it, sign-in is by device code (a person)."""
+
+    @model_validator(mode="after")
+    def _addressed(self) -> CopilotStudioSpec:
+        if not self.direct_connect_url and not (self.environment_id and self.schema_name):
+            raise ValueError("give environment_id and schema_name, or direct_connect_url")
+        return self
+
+
+class TargetSpec(BaseModel):
+    """A deployed bot to run a scenario file against: exactly one of the two kinds."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    directline: DirectLineSpec | None = None
+    copilot_studio: CopilotStudioSpec | None = None
+    quiet_period: float = Field(default=3.0, gt=0)
+    """Direct Line: seconds without a new reply that end a turn (an agent that pauses longer
+    between its messages needs more)."""
+    reply_timeout: float = Field(default=60.0, gt=0)
+    """Direct Line: the longest wait for a turn's first reply. Copilot Studio: the longest a
+    turn's reply stream may stay open. A bot slower than that fails the scenario."""
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> TargetSpec:
+        if (self.directline is None) == (self.copilot_studio is None):
+            raise ValueError("give exactly one of 'directline' and 'copilot_studio'")
+        return self
+
+
 class ScenarioFile(BaseModel):
     """A whole scenario file."""
 
@@ -67,6 +154,9 @@ class ScenarioFile(BaseModel):
 
     bot: str | None = None
     """The bot config (relative to the file) or ``module:attr``; the CLI's ``--bot`` overrides it."""
+    target: TargetSpec | None = None
+    """A deployed bot instead (Direct Line or Copilot Studio); ``--bot`` and the CLI's target
+    options override it."""
     scenarios: list[Scenario] = Field(min_length=1)
     path: str | None = Field(default=None, exclude=True)
 

@@ -1,4 +1,6 @@
-"""What the simulator talks to: an in-process bot, or (from ``harness.hosting``) a live endpoint.
+"""What the simulator talks to: an in-process bot, a live endpoint (``harness.hosting``), or a
+deployed bot behind Direct Line (``harness.simulate.directline``) or Copilot Studio
+(``harness.simulate.copilot_studio``).
 
 A target runs one scripted conversation and returns its transcript. Everything the detectors need
 (senders, modes, plans when known) is in the transcript, so every target is checked the same way.
@@ -10,13 +12,32 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from harness.exceptions import RunError
 from harness.transcript import Transcript
 from subagents import Usage
 
 if TYPE_CHECKING:
     from harness.parent import Parent
 
-__all__ = ["InProcessTarget", "Target"]
+__all__ = ["ConversationError", "InProcessTarget", "Target"]
+
+
+class ConversationError(RunError):
+    """A remote target failed part-way through a conversation (an expired token, an HTTP error, a
+    dropped connection, a bot that never answered).
+
+    The scenario runner reports it as a failed scenario, with the messages received before it, and
+    goes on with the next scenario.
+
+    Attributes:
+        transcript: the conversation up to the failure.
+        turn: the 1-based turn that failed, when known.
+    """
+
+    def __init__(self, message: str, *, transcript: Transcript, turn: int | None = None) -> None:
+        super().__init__(message)
+        self.transcript = transcript
+        self.turn = turn
 
 
 class Target(ABC):

@@ -1,8 +1,11 @@
-"""Load recorded conversations: this SDK's JSONL and Bot Framework transcript files.
+"""Load recorded conversations: this SDK's JSONL, Bot Framework transcript files, and Copilot Studio
+conversation transcripts as stored in Dataverse.
 
-``load_transcript`` tells the two apart by their first character: a JSON array (``[``) is a Bot
-Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it), anything else is
-JSONL with one message per line. Both can hold several conversations; each becomes a
+``load_transcript`` tells them apart by their first characters: a JSON array (``[``) is a Bot
+Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it), an object that
+opens with ``"activities"`` is the ``content`` of a Dataverse ``ConversationTranscript`` row (a
+``.csv`` file is that table exported, one conversation per row), and anything else is JSONL with
+one message per line. Both can hold several conversations; each becomes a
 :class:`~harness.transcript.Transcript`. Every problem is a :class:`~harness.exceptions.ConfigError`
 naming the file and the line (for a JSON array, the activity's index and the line it starts on).
 """
@@ -10,12 +13,14 @@ naming the file and the line (for a JSON array, the activity's index and the lin
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from harness.exceptions import ConfigError
+from harness.simulate._activities import TraceAttribution
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from subagents._yaml import read_text
 
@@ -66,7 +71,20 @@ def parse_transcript(
     stripped = text.lstrip()
     if not stripped:
         raise ConfigError("the transcript is empty", file=file)
-    if stripped[0] not in "[{":
+    try:
+        if file.lower().endswith(".csv"):
+            transcripts = _dataverse_csv(text, file)
+        elif stripped[0] == "[":
+            transcripts = _bot_framework(text, file)
+        elif _DATAVERSE.match(stripped):
+            transcripts = _dataverse(text, file)
+        elif stripped[0] == "{":
+            transcripts = _jsonl(text, file)
+        else:
+            transcripts = None
+    except RecursionError:
+        raise ConfigError("the JSON nests too deeply to be a transcript", file=file) from None
+    if transcripts is None:
         line = text[: len(text) - len(stripped)].count("\n") + 1
         raise ConfigError(
             "not JSON: expected a Bot Framework transcript (a JSON array of activities) or "
@@ -74,11 +92,6 @@ def parse_transcript(
             file=file,
             line=line,
         )
-    try:
-        read = _bot_framework if stripped[0] == "[" else _jsonl
-        transcripts = read(text, file)
-    except RecursionError:
-        raise ConfigError("the JSON nests too deeply to be a transcript", file=file) from None
     for transcript in transcripts:
         if agent_modes:
             transcript.agent_modes.update(agent_modes)
@@ -376,6 +389,125 @@ def _role(sender: dict[str, Any], user_id: str | None) -> Any:
     if isinstance(role, str) and role:
         return "bot"
     return "user" if user_id is not None and str(sender.get("id")) == user_id else "bot"
+
+
+# --- Copilot Studio transcripts (Dataverse) ---------------------------------------------------
+
+_DATAVERSE = re.compile(r'\{\s*"activities"\s*:')
+
+
+def _dataverse(text: str, file: str) -> list[Transcript]:
+    """The ``content`` of a ``ConversationTranscript`` row: ``{"activities": [...]}``.
+
+    Microsoft documents its activities' keys ("Download conversation transcripts in Power Apps",
+    *Content field*): ``from.role`` is 0 for the bot and 1 for the user, ``timestamp`` is in
+    seconds since the epoch, ``from.id`` is hashed (so no names). Bot messages are attributed to
+    child and connected agents from the orchestrator's plan events (``TraceAttribution``), to
+    ``bot`` otherwise. Only ``message`` activities with text count.
+    """
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from exc
+    activities = document.get("activities") if isinstance(document, dict) else None
+    if not isinstance(activities, list):
+        raise ConfigError('expected {"activities": [...]}', file=file, field="activities")
+    ordered = list(enumerate(activities))
+    stamps: list[float] = [
+        float(a["timestamp"])
+        for a in activities
+        if isinstance(a, dict)
+        and isinstance(a.get("timestamp"), int | float)
+        and not isinstance(a["timestamp"], bool)
+    ]
+    if len(stamps) == len(activities):  # every activity has one: a stable sort keeps ties' order
+        ordered.sort(key=lambda item: stamps[item[0]])
+    transcript: Transcript | None = None
+    attribution = TraceAttribution()
+    seen: set[str] = set()
+    turn = 0
+    for index, activity in ordered:
+        if not isinstance(activity, dict):
+            raise ConfigError(
+                f"expected an activity object, got {type(activity).__name__}",
+                file=file,
+                field=f"activities[{index}]",
+            )
+        attribution.observe(activity)
+        raw_text = activity.get("text")
+        if activity.get("type") != "message" or not isinstance(raw_text, str) or not raw_text:
+            continue
+        if transcript is None:
+            conversation = activity.get("conversation")
+            name = conversation.get("id") if isinstance(conversation, dict) else None
+            transcript = Transcript(conversation=str(name or "conversation"))
+        sender = activity.get("from")
+        role = sender.get("role") if isinstance(sender, dict) else None
+        is_user = role in (1, "1", "user")
+        if is_user:
+            turn += 1
+        message_id = str(activity.get("id") or f"activity-{index}")
+        if message_id in seen:
+            message_id = f"{message_id}-{index}"
+        seen.add(message_id)
+        transcript.append(
+            Message(
+                id=message_id,
+                turn=turn,
+                role="user" if is_user else "bot",
+                sender="user" if is_user else attribution.sender or "bot",
+                text=raw_text,
+                timestamp=_epoch_time(activity.get("timestamp")),
+            )
+        )
+    if transcript is None:
+        raise ConfigError("the transcript has no message activities with text", file=file)
+    return [transcript]
+
+
+def _dataverse_csv(text: str, file: str) -> list[Transcript]:
+    """The ``ConversationTranscript`` table exported from Power Apps: a ``Content`` column with
+    each conversation's JSON (the row's ``Name`` or ``ConversationTranscript`` id names it)."""
+    import csv
+    import io
+
+    # A long conversation's JSON is larger than the csv module's default field limit (128 kB).
+    csv.field_size_limit(max(csv.field_size_limit(), 1 << 28))
+    reader = csv.DictReader(io.StringIO(text))
+    columns = {name.strip().lower(): name for name in reader.fieldnames or ()}
+    if "content" not in columns:
+        raise ConfigError(
+            "a CSV transcript needs a Content column (the ConversationTranscript table exported "
+            "from Power Apps)",
+            file=file,
+            line=1,
+        )
+    named = next((columns[c] for c in ("name", "conversationtranscript") if c in columns), None)
+    transcripts: list[Transcript] = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            content = row.get(columns["content"]) or ""
+            if not content.strip():
+                continue
+            try:
+                (transcript,) = _dataverse(content, file)
+            except ConfigError as exc:
+                raise ConfigError(exc.message, file=file, line=line, field=exc.field) from exc
+            conversation = (row.get(named) or "").strip() if named else ""
+            transcript.conversation = conversation or f"row {len(transcripts) + 1}"
+            transcripts.append(transcript)
+    except csv.Error as exc:
+        raise ConfigError(f"not CSV: {exc}", file=file, line=reader.line_num) from exc
+    if not transcripts:
+        raise ConfigError("the CSV has no conversation with content", file=file)
+    return transcripts
+
+
+def _epoch_time(raw: Any) -> datetime | None:
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        return datetime.fromtimestamp(raw, UTC)
+    return _timestamp(raw)
 
 
 # --- agent modes from a config ----------------------------------------------------------------

@@ -1,0 +1,145 @@
+"""Bot Framework activities received from a deployed bot, turned into transcript messages.
+
+Shared by the Direct Line and Copilot Studio targets. Who sent a message: ``channelData.sender``
+(this SDK's bots set it), else ``from.name``, else ``unknown``. The detectors do not rely on the
+sender for duplicates, so a channel that names every message the same (``offline-directline``
+calls every reply "Bot") still gets its duplicates found.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from harness.transcript import Message
+
+__all__ = [
+    "UNKNOWN_SENDER",
+    "TraceAttribution",
+    "activity_message",
+    "activity_timestamp",
+    "error_detail",
+]
+
+UNKNOWN_SENDER = "unknown"
+
+_MODES = ("silent", "direct", "conversational")
+
+
+def activity_timestamp(activity: Mapping[str, Any]) -> datetime:
+    """The activity's ISO 8601 ``timestamp``, or now (UTC) when it has none or it does not parse."""
+    raw = activity.get("timestamp")
+    if isinstance(raw, str) and raw:
+        value = raw[:-1] + "+00:00" if raw.endswith("Z") else raw
+        if "." in value:  # .NET writes 7 fractional digits; datetime takes at most 6
+            head, _, tail = value.partition(".")
+            digits = len(tail) - len(tail.lstrip("0123456789"))
+            value = head + "." + tail[: min(digits, 6)] + tail[digits:]
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    return datetime.now(UTC)
+
+
+def activity_message(
+    activity: Mapping[str, Any],
+    *,
+    turn: int,
+    message_id: str,
+    sender: str | None = None,
+) -> Message | None:
+    """The bot message an activity carries, or None for anything but a ``message`` with text.
+
+    Args:
+        activity: the activity as received.
+        turn: the user turn it answers.
+        message_id: its id in the transcript (unique in the conversation).
+        sender: overrides the sender read from the activity (an attribution from traces).
+    """
+    if activity.get("type") != "message":
+        return None
+    text = activity.get("text")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    data = activity.get("channelData")
+    data = data if isinstance(data, Mapping) else {}
+    account = activity.get("from")
+    account = account if isinstance(account, Mapping) else {}
+    named = data.get("sender") if isinstance(data.get("sender"), str) else None
+    mode = data.get("mode")
+    request = data.get("request")
+    return Message(
+        id=message_id,
+        turn=turn,
+        role="bot",
+        sender=str(named or sender or account.get("name") or UNKNOWN_SENDER),
+        text=text,
+        mode=mode if mode in _MODES else None,
+        request=request if isinstance(request, str) else None,
+        timestamp=activity_timestamp(activity),
+    )
+
+
+def error_detail(body: str) -> tuple[str | None, str]:
+    """The ``error.code`` and a short message from a Bot Framework error body (any text works)."""
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None, " ".join(body.split())[:300]
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    if isinstance(error, dict):
+        code = error.get("code")
+        message = error.get("message")
+        return (
+            code if isinstance(code, str) else None,
+            str(message)[:300] if message else (code if isinstance(code, str) else ""),
+        )
+    return None, " ".join(body.split())[:300]
+
+
+class TraceAttribution:
+    """Names the child or connected agent a Copilot Studio message came from, from the plan events
+    the orchestrator emits around each step, where present.
+
+    Generative orchestration sends ``event`` activities named (and ``valueType``)
+    ``DynamicPlanStepTriggered`` and ``DynamicPlanStepFinished``, whose ``value.taskDialogId`` is
+    the schema name of the step's component (``cr123_hr.agent.Payroll`` for a child agent,
+    ``cr123_hr.InvokeConnectedAgentTaskAction.Payroll`` for a connected one) and whose
+    ``value.type`` is ``Agent`` for agents. A message sent while such a step is open is that
+    agent's; any other message is the parent's. These names are taken from public transcripts and
+    community tools, not from a documented contract, so without them attribution is text only
+    (every message the parent's).
+    """
+
+    _STARTED = "DynamicPlanStepTriggered"
+    _FINISHED = "DynamicPlanStepFinished"
+    _AGENT_MARKERS = (".agent.", "InvokeConnectedAgentTaskAction", "connected-agent", "AgentDialog")
+
+    def __init__(self) -> None:
+        self._open: list[tuple[str, str]] = []  # (step id, agent name), innermost last
+
+    @property
+    def sender(self) -> str | None:
+        """The agent whose step is open now, or None (the parent)."""
+        return self._open[-1][1] if self._open else None
+
+    def observe(self, activity: Mapping[str, Any]) -> None:
+        """Follow the plan events (every other activity is ignored)."""
+        if activity.get("type") not in ("event", "trace"):
+            return
+        name = activity.get("name") or activity.get("valueType")
+        value = activity.get("value")
+        if name not in (self._STARTED, self._FINISHED) or not isinstance(value, Mapping):
+            return
+        dialog = value.get("taskDialogId")
+        if not isinstance(dialog, str) or not dialog:
+            return
+        step = str(value.get("stepId") or dialog)
+        if name == self._FINISHED:
+            self._open = [(s, n) for s, n in self._open if s != step]
+            return
+        if value.get("type") == "Agent" or any(m in dialog for m in self._AGENT_MARKERS):
+            self._open.append((step, dialog.rsplit(".", 1)[-1]))

@@ -1,0 +1,514 @@
+"""The Direct Line 3.0 target: hold scenario conversations with a deployed bot.
+
+A published Copilot Studio agent, or any bot registered with Azure Bot Service, is reached through
+Direct Line. ``DirectLineTarget`` speaks its client protocol:
+
+1. With a secret, ``POST /tokens/generate`` exchanges it for a token (the secret never goes further).
+2. ``POST /conversations`` starts a conversation: ``conversationId``, ``token``, ``expires_in`` and a
+   WebSocket ``streamUrl``.
+3. Each user turn is ``POST /conversations/{id}/activities``. Replies arrive on the WebSocket
+   (default), or by polling ``GET /conversations/{id}/activities?watermark=W``.
+4. The token is refreshed (``POST /tokens/refresh``) once half its lifetime has passed; a dropped
+   socket is reconnected once (``GET /conversations/{id}?watermark=W``) before it is an error.
+
+The user's own echoes and ``typing`` activities are dropped. A turn is over when replies to it have
+been quiet for ``quiet_period`` seconds, or on ``endOfConversation``. A bot that sends nothing within
+``reply_timeout`` is an error. Every failure is a :class:`~harness.simulate.targets.ConversationError`
+carrying the messages received so far, which the scenario runner reports as a failed scenario.
+
+Who sent each message: ``channelData.sender`` (this SDK's bots), else the child or connected agent
+whose Copilot Studio plan step is open (``TraceAttribution``), else ``from.name``, else ``unknown``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from harness.exceptions import MissingExtraError, RunError, UsageError
+from harness.simulate._activities import TraceAttribution, activity_message, error_detail
+from harness.simulate.targets import ConversationError, Target
+from harness.transcript import Message, Transcript
+
+try:
+    import aiohttp
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise MissingExtraError(
+        "the Direct Line target (simulate --directline)", extra="hosting"
+    ) from exc
+
+__all__ = ["DEFAULT_BASE_URL", "DirectLineTarget", "Transport"]
+
+DEFAULT_BASE_URL = "https://directline.botframework.com/v3/directline"
+"""The global Direct Line endpoint. Regional ones: ``https://europe.directline.botframework.com/v3/
+directline``, ``https://india.directline.botframework.com/v3/directline``."""
+
+Transport = Literal["websocket", "polling"]
+
+
+@dataclass(slots=True)
+class _Session:
+    """One Direct Line conversation on the wire."""
+
+    conversation_id: str
+    token: str | None
+    refresh_at: float | None
+    expires_at: float | None
+    stream_url: str | None
+    watermark: str | None = None
+    reconnects: int = 0
+
+
+class DirectLineTarget(Target):
+    """A bot behind Direct Line 3.0.
+
+    Args:
+        base_url: the Direct Line endpoint up to ``/conversations``
+            (``https://directline.botframework.com/v3/directline``, a regional one, or a local
+            server such as ``http://127.0.0.1:3000/directline``).
+        secret: the channel's Direct Line secret; exchanged for a token per conversation.
+        token: a Direct Line token made elsewhere (instead of the secret). Without either, the
+            conversation is started without credentials (local servers).
+        transport: ``websocket`` (the ``streamUrl``) or ``polling``. A service that gives no
+            ``streamUrl`` (such as ``offline-directline``) is polled either way.
+        quiet_period: seconds without a new reply that end a turn.
+        reply_timeout: the longest wait for a turn's first reply; a bot silent for longer is an
+            error.
+        turn_timeout: the longest a whole turn may take.
+        poll_interval: seconds between polls (``polling``), 1 or more against the real service.
+        max_reconnects: how many times a dropped WebSocket is reconnected per conversation.
+        user_id: the ``from.id`` of the user's activities (Direct Line wants a ``dl_`` prefix on
+            user ids bound to a token).
+        clock: seconds on a monotonic clock, for the token's lifetime (tests pass a fake one).
+    """
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_BASE_URL,
+        *,
+        secret: str | None = None,
+        token: str | None = None,
+        transport: Transport = "websocket",
+        quiet_period: float = 3.0,
+        reply_timeout: float = 60.0,
+        turn_timeout: float = 120.0,
+        poll_interval: float = 1.0,
+        max_reconnects: int = 2,
+        user_id: str = "dl_harness-user",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise UsageError(f"the Direct Line URL must be an http(s) URL, got {base_url!r}")
+        if secret and token:
+            raise UsageError("give the Direct Line secret or a token, not both")
+        if transport not in ("websocket", "polling"):
+            raise UsageError(f"the transport must be 'websocket' or 'polling', not {transport!r}")
+        if min(quiet_period, reply_timeout, turn_timeout, poll_interval) <= 0:
+            raise UsageError(
+                "quiet_period, reply_timeout, turn_timeout and poll_interval must be > 0"
+            )
+        self.base_url = base_url.rstrip("/")
+        self.name = self.base_url
+        self.secret = secret
+        self.token = token
+        self.transport: Transport = transport
+        self.quiet_period = quiet_period
+        self.reply_timeout = reply_timeout
+        self.turn_timeout = turn_timeout
+        self.poll_interval = poll_interval
+        self.max_reconnects = max_reconnects
+        self.user_id = user_id
+        self._clock = clock
+        self._http: aiohttp.ClientSession | None = None
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
+
+    # --- HTTP ----------------------------------------------------------------------------------
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._http is None:
+            self._http = aiohttp.ClientSession(
+                timeout=aiohttp.ClientTimeout(total=self.turn_timeout)
+            )
+        return self._http
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        auth: str | None,
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        url = self.base_url + path
+        headers = {"Authorization": f"Bearer {auth}"} if auth else {}
+        try:
+            async with self._client().request(
+                method, url, json=body, params=params, headers=headers
+            ) as response:
+                status = response.status
+                text = await response.text()
+        except aiohttp.ClientError as exc:
+            raise RunError(f"cannot reach Direct Line at {self.base_url}: {exc}") from exc
+        except TimeoutError as exc:
+            raise RunError(
+                f"Direct Line did not answer {method} {path} within {self.turn_timeout:g}s"
+            ) from exc
+        if status >= 400:
+            raise RunError(_describe(status, text, f"{method} {path}"))
+        if not text.strip():
+            return {}
+        try:
+            parsed = json.loads(text)
+        except ValueError as exc:
+            raise RunError(f"Direct Line answered {method} {path} with malformed JSON") from exc
+        return parsed if isinstance(parsed, dict) else {}
+
+    # --- conversations and tokens --------------------------------------------------------------
+
+    def _lifetime(self, data: dict[str, Any]) -> tuple[float | None, float | None]:
+        raw = data.get("expires_in", data.get("expiresIn"))
+        if not isinstance(raw, int | float) or isinstance(raw, bool) or raw <= 0:
+            return None, None
+        now = self._clock()
+        return now + raw / 2, now + raw
+
+    async def _open(self) -> _Session:
+        """Start a conversation (with a token made from the secret, when there is one)."""
+        token = self.token
+        if self.secret:
+            made = await self._request(
+                "POST",
+                "/tokens/generate",
+                auth=self.secret,
+                body={"user": {"id": self.user_id, "name": "user"}},
+            )
+            token = made.get("token") if isinstance(made.get("token"), str) else None
+            if token is None:
+                raise RunError("Direct Line answered POST /tokens/generate without a token")
+        data = await self._request("POST", "/conversations", auth=token)
+        conversation_id = data.get("conversationId")
+        if not isinstance(conversation_id, str) or not conversation_id:
+            raise RunError("Direct Line answered POST /conversations without a conversationId")
+        if isinstance(data.get("token"), str):
+            token = data["token"]
+        refresh_at, expires_at = self._lifetime(data)
+        stream = data.get("streamUrl")
+        return _Session(
+            conversation_id=conversation_id,
+            token=token,
+            refresh_at=refresh_at if token else None,
+            expires_at=expires_at if token else None,
+            stream_url=stream if isinstance(stream, str) and stream else None,
+        )
+
+    async def _fresh_token(self, session: _Session) -> str | None:
+        """The session's token, refreshed first once half its lifetime has passed."""
+        if session.token is None or session.refresh_at is None:
+            return session.token
+        if self._clock() < session.refresh_at:
+            return session.token
+        if session.expires_at is not None and self._clock() >= session.expires_at:
+            raise RunError(
+                "the Direct Line token expired before it could be refreshed "
+                "(a turn took longer than the token's lifetime)"
+            )
+        data = await self._request("POST", "/tokens/refresh", auth=session.token)
+        if not isinstance(data.get("token"), str):
+            raise RunError("Direct Line answered POST /tokens/refresh without a token")
+        session.token = data["token"]
+        session.refresh_at, session.expires_at = self._lifetime(data)
+        return session.token
+
+    async def _post(self, session: _Session, text: str) -> str | None:
+        token = await self._fresh_token(session)
+        activity = {
+            "type": "message",
+            "from": {"id": self.user_id, "name": "user", "role": "user"},
+            "text": text,
+            "locale": "en-US",
+            "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+        }
+        data = await self._request(
+            "POST",
+            f"/conversations/{session.conversation_id}/activities",
+            auth=token,
+            body=activity,
+        )
+        posted = data.get("id")
+        return posted if isinstance(posted, str) and posted else None
+
+    async def _poll(self, session: _Session) -> list[dict[str, Any]]:
+        token = await self._fresh_token(session)
+        params = {"watermark": session.watermark} if session.watermark is not None else None
+        data = await self._request(
+            "GET", f"/conversations/{session.conversation_id}/activities", auth=token, params=params
+        )
+        return _take_batch(session, data)
+
+    async def _reconnect(self, session: _Session) -> str:
+        """A new ``streamUrl`` for the conversation, resuming after its watermark."""
+        token = await self._fresh_token(session)
+        params = {"watermark": session.watermark} if session.watermark is not None else None
+        data = await self._request(
+            "GET", f"/conversations/{session.conversation_id}", auth=token, params=params
+        )
+        stream = data.get("streamUrl")
+        if not isinstance(stream, str) or not stream:
+            raise RunError("Direct Line gave no streamUrl to reconnect to")
+        if isinstance(data.get("token"), str):
+            session.token = data["token"]
+        return stream
+
+    # --- conversations -------------------------------------------------------------------------
+
+    async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
+        """Start a Direct Line conversation, send each turn, collect its replies.
+
+        Raises:
+            ConversationError: Direct Line or the bot failed; it carries the messages so far.
+        """
+        transcript = Transcript(conversation=conversation_id)
+        try:
+            session = await self._open()
+        except RunError as exc:
+            raise ConversationError(
+                f"cannot start a Direct Line conversation: {exc}", transcript=transcript
+            ) from exc
+        receiver: _Receiver = (
+            _SocketReceiver(self, session)
+            if self.transport == "websocket" and session.stream_url
+            else _PollingReceiver(self, session)
+        )
+        turn_of: dict[str, int] = {}
+        used: set[str] = set()
+        attribution = TraceAttribution()
+        try:
+            for number, text in enumerate(turns, start=1):
+                transcript.append(
+                    Message(
+                        id=f"{conversation_id}-u{number}",
+                        turn=number,
+                        role="user",
+                        sender="user",
+                        text=text,
+                        timestamp=datetime.now(UTC),
+                    )
+                )
+                try:
+                    async with asyncio.timeout(self.turn_timeout):
+                        await self._turn(
+                            session, receiver, transcript, number, text, turn_of, used, attribution
+                        )
+                except TimeoutError as exc:
+                    raise ConversationError(
+                        f"turn {number} did not finish within {self.turn_timeout:g}s",
+                        transcript=transcript,
+                        turn=number,
+                    ) from exc
+                except RunError as exc:
+                    raise ConversationError(
+                        f"turn {number}: {exc}", transcript=transcript, turn=number
+                    ) from exc
+        finally:
+            await receiver.aclose()
+        return transcript
+
+    async def _turn(
+        self,
+        session: _Session,
+        receiver: _Receiver,
+        transcript: Transcript,
+        number: int,
+        text: str,
+        turn_of: dict[str, int],
+        used: set[str],
+        attribution: TraceAttribution,
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        await receiver.prepare()
+        posted = await self._post(session, text)
+        if posted:
+            turn_of[posted] = number
+        started = last_reply = loop.time()
+        replied = False
+        while True:
+            if replied:
+                wait = self.quiet_period - (loop.time() - last_reply)
+            else:
+                wait = self.reply_timeout - (loop.time() - started)
+            if wait <= 0:
+                break
+            batch = await receiver.receive(wait)
+            if batch is None:
+                continue  # the wait ran out; the loop re-checks the deadline
+            ended = False
+            for activity in batch:
+                if _is_from_user(activity, self.user_id):
+                    continue  # the user's own echo
+                kind = activity.get("type")
+                if kind == "typing":
+                    continue
+                attribution.observe(activity)
+                reply_to = activity.get("replyToId")
+                turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
+                if turn == number:
+                    replied, last_reply = True, loop.time()
+                    ended = ended or kind == "endOfConversation"
+                message = activity_message(
+                    activity,
+                    turn=turn,
+                    message_id=_unique_id(activity, used, transcript),
+                    sender=attribution.sender,
+                )
+                if message is not None:
+                    transcript.append(message)
+            if ended:
+                break
+        if not replied:
+            raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+
+
+def _describe(status: int, body: str, what: str) -> str:
+    code, message = error_detail(body)
+    detail = ": ".join(part for part in (code, message) if part) or "no details"
+    if status == 401:
+        return f"Direct Line refused the credentials (HTTP 401 on {what}: {detail}); check the secret or token"
+    if status == 403 and (code == "TokenExpired" or "expired" in message.lower()):
+        return f"the Direct Line token has expired (HTTP 403 on {what}: {detail})"
+    if status == 403:
+        return f"Direct Line refused {what} (HTTP 403: {detail}); check the secret or token"
+    if status == 404:
+        return f"Direct Line has no {what} (HTTP 404: {detail}); check the URL and the conversation"
+    if status in (502, 504) and code in ("BotError", "BotTimeout", "BotRejectedActivity"):
+        return f"the bot failed behind Direct Line (HTTP {status} on {what}: {detail})"
+    return f"Direct Line answered HTTP {status} on {what}: {detail}"
+
+
+def _take_batch(session: _Session, data: dict[str, Any]) -> list[dict[str, Any]]:
+    watermark = data.get("watermark")
+    if isinstance(watermark, str | int) and not isinstance(watermark, bool):
+        session.watermark = str(watermark)
+    activities = data.get("activities")
+    if not isinstance(activities, list):
+        return []
+    return [a for a in activities if isinstance(a, dict)]
+
+
+def _is_from_user(activity: dict[str, Any], user_id: str) -> bool:
+    account = activity.get("from")
+    if not isinstance(account, dict):
+        return False
+    return account.get("id") == user_id or account.get("role") == "user"
+
+
+def _unique_id(activity: dict[str, Any], used: set[str], transcript: Transcript) -> str:
+    raw = activity.get("id")
+    candidate = raw if isinstance(raw, str) and raw else transcript.next_id()
+    while candidate in used:
+        candidate = f"{candidate}-{len(used)}"
+    used.add(candidate)
+    return candidate
+
+
+# --- receiving -----------------------------------------------------------------------------------
+
+
+class _Receiver(ABC):
+    """Where a conversation's activities come from: the WebSocket or polling."""
+
+    async def prepare(self) -> None:  # noqa: B027 - optional hook
+        """Called before each turn's post (the socket connects before the first one)."""
+
+    @abstractmethod
+    async def receive(self, within: float) -> list[dict[str, Any]] | None:
+        """The next activities, an empty list for a keep-alive, None when ``within`` seconds passed."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Close the socket."""
+
+
+class _PollingReceiver(_Receiver):
+    def __init__(self, target: DirectLineTarget, session: _Session) -> None:
+        self.target = target
+        self.session = session
+
+    async def receive(self, within: float) -> list[dict[str, Any]] | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while True:
+            batch = await self.target._poll(self.session)
+            if batch:
+                return batch
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return None
+            await asyncio.sleep(min(self.target.poll_interval, remaining))
+
+
+class _SocketReceiver(_Receiver):
+    def __init__(self, target: DirectLineTarget, session: _Session) -> None:
+        self.target = target
+        self.session = session
+        self.socket: aiohttp.ClientWebSocketResponse | None = None
+
+    async def _connect(self, url: str) -> None:
+        try:
+            self.socket = await self.target._client().ws_connect(url, autoping=True)
+        except (aiohttp.ClientError, aiohttp.WSServerHandshakeError) as exc:
+            raise RunError(f"cannot open the Direct Line WebSocket: {exc}") from exc
+
+    async def prepare(self) -> None:
+        if self.socket is None:
+            assert self.session.stream_url is not None
+            await self._connect(self.session.stream_url)
+
+    async def receive(self, within: float) -> list[dict[str, Any]] | None:
+        assert self.socket is not None
+        try:
+            message = await self.socket.receive(timeout=within)
+        except TimeoutError:
+            return None
+        if message.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
+            if not message.data.strip():
+                return []  # Direct Line's keep-alive
+            try:
+                data = json.loads(message.data)
+            except ValueError as exc:
+                raise RunError("the Direct Line WebSocket sent malformed JSON") from exc
+            return _take_batch(self.session, data) if isinstance(data, dict) else []
+        if message.type in (aiohttp.WSMsgType.PING, aiohttp.WSMsgType.PONG):
+            return []
+        # CLOSE, CLOSING, CLOSED or ERROR: the socket dropped
+        code = self.socket.close_code
+        await self.socket.close()
+        self.socket = None
+        if self.session.reconnects >= self.target.max_reconnects:
+            raise RunError(
+                f"the Direct Line WebSocket closed (code {code}) and was already reconnected "
+                f"{self.session.reconnects} time(s)"
+            )
+        self.session.reconnects += 1
+        try:
+            url = await self.target._reconnect(self.session)
+            await self._connect(url)
+        except RunError as exc:
+            raise RunError(
+                f"the Direct Line WebSocket closed (code {code}) and reconnecting failed: {exc}"
+            ) from exc
+        return []
+
+    async def aclose(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+            self.socket = None

@@ -1,0 +1,118 @@
+"""``harness detect`` on Copilot Studio conversation transcripts as Dataverse stores them: the
+``content`` of a ``ConversationTranscript`` row, ``{"activities": [...]}`` with ``from.role`` 0 (bot)
+or 1 (user) and epoch-second timestamps."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from harness.cli import cli
+from harness.exceptions import ConfigError
+from harness.simulate.detectors import detect
+from harness.simulate.transcripts import load_transcript, parse_transcript
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "docs" / "examples" / "copilot-studio-transcript.json"
+
+
+def _message(i: int, role: int, text: str, t: int) -> dict[str, Any]:
+    return {
+        "id": f"m{i}",
+        "type": "message",
+        "from": {"id": "x", "role": role},
+        "text": text,
+        "timestamp": t,
+    }
+
+
+def test_reads_a_stored_transcript_with_agents_named_from_plan_events() -> None:
+    (transcript,) = load_transcript(EXAMPLE)
+    assert [(m.id, m.turn, m.role, m.sender) for m in transcript] == [
+        ("a02", 0, "bot", "bot"),  # the greeting comes before the first user message
+        ("a03", 1, "user", "user"),
+        ("a06", 1, "bot", "PTO"),
+        ("a09", 1, "bot", "Payroll"),
+        ("a11", 1, "bot", "bot"),
+    ]
+    assert transcript.messages[1].timestamp == datetime(2025, 12, 1, 10, 0, 9, tzinfo=UTC)
+    duplicates = [f for f in detect(transcript) if f.kind == "duplicate"]
+    assert sorted(f.message_ids for f in duplicates) == [("a06", "a11"), ("a09", "a11")]
+
+
+def test_activities_are_put_in_time_order_and_roles_count_turns() -> None:
+    content = {
+        "activities": [
+            _message(3, 0, "Your badge has been reissued and is ready at reception.", 30),
+            _message(1, 1, "I lost my badge", 10),
+            {"type": "trace", "valueType": "SessionInfo", "timestamp": 40, "value": {}},
+            _message(2, 0, "Sorry to hear that, let me check.", 20),
+            _message(4, 1, "thanks", 50),
+            {"id": "card", "type": "message", "from": {"role": 0}, "timestamp": 60},  # no text
+        ]
+    }
+    (transcript,) = parse_transcript(json.dumps(content))
+    assert [(m.id, m.turn, m.role) for m in transcript] == [
+        ("m1", 1, "user"),
+        ("m2", 1, "bot"),
+        ("m3", 1, "bot"),
+        ("m4", 2, "user"),
+    ]
+
+
+def test_detect_reads_it_from_the_command_line() -> None:
+    result = CliRunner().invoke(cli, ["detect", str(EXAMPLE), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    findings = json.loads(result.stdout)["transcripts"][0]["findings"]
+    assert {tuple(f["senders"]) for f in findings if f["kind"] == "duplicate"} == {
+        ("PTO", "bot"),
+        ("Payroll", "bot"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"activities": 3}', 'expected {"activities": [...]}'),
+        ('{"activities": [1]}', "activities[0]: expected an activity object, got int"),
+        ('{"activities": [{"type": "event"}]}', "no message activities with text"),
+        ('{"activities": [}', "not JSON"),
+    ],
+)
+def test_bad_content_is_a_clear_error(content: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_transcript(content, file="row.json")
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("row.json")
+
+
+def test_reads_the_table_exported_as_csv(tmp_path: Path) -> None:
+    import csv
+
+    path = tmp_path / "conversationtranscripts.csv"
+    quiet = {"activities": [_message(1, 1, "hello", 1), _message(2, 0, "Hi! How can I help?", 2)]}
+    with path.open("w", newline="", encoding="utf-8-sig") as out:  # Excel-style, with a BOM
+        writer = csv.writer(out)
+        writer.writerow(["ConversationStartTime", "Content", "Name"])
+        writer.writerow(["2025-12-01T10:00:00Z", EXAMPLE.read_text(), "conv-a_bot-1_0"])
+        writer.writerow(["2025-12-01T11:00:00Z", json.dumps(quiet), "conv-b_bot-1_0"])
+    first, second = load_transcript(path)
+    assert (first.conversation, second.conversation) == ("conv-a_bot-1_0", "conv-b_bot-1_0")
+    assert len([f for f in detect(first) if f.kind == "duplicate"]) == 2
+    assert detect(second) == []
+
+
+def test_a_csv_without_content_or_with_bad_content_says_where(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text("Name,Text\na,b\n")
+    with pytest.raises(ConfigError, match="needs a Content column"):
+        load_transcript(path)
+    path.write_text('Name,Content\na,"{""activities"": 3}"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_transcript(path)
+    assert str(caught.value).startswith(f"{path}:2: activities: expected")
