@@ -85,19 +85,24 @@ class RulesModel(Model):
         return _agent_router(tuple(agents))
 
     def _plan(self, context: PlanContext) -> ModelResponse:
-        if context.active_agent:
-            floor = [{"request": context.user_message.strip(), "agent": context.active_agent}]
-            return ModelResponse(
-                output={"requests": floor}, usage=Usage(requests=1), model=self.name
-            )
         router = self._router(context.agents)
+        holder = context.active_agent
+        clauses = split_clauses(context.user_message)
         plan: list[dict[str, str]] = []
-        for clause in split_clauses(context.user_message):
-            agent = router.best(clause, minimum=self.route_threshold) or context.parent
+        for clause in clauses:
+            agent = router.best(clause, minimum=self.route_threshold)
+            if holder is not None and agent is None:
+                # While an agent holds the floor, what routes nowhere else (an answer such as
+                # "Maple Hall" or "yes") is its own part of the message.
+                agent = holder
+            agent = agent or context.parent
             if plan and plan[-1]["agent"] == agent:
                 plan[-1]["request"] = f"{plan[-1]['request']} and {clause}"
             else:
                 plan.append({"request": clause, "agent": agent})
+        if holder is not None and all(entry["agent"] == holder for entry in plan):
+            # Nothing to split off: the floor holder gets the message as the user wrote it.
+            plan = [{"request": context.user_message.strip(), "agent": holder}]
         return ModelResponse(output={"requests": plan}, usage=Usage(requests=1), model=self.name)
 
     # --- act ------------------------------------------------------------------------------------
