@@ -14,6 +14,7 @@ Fixtures:
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["ScenarioFileCollector", "ScenarioItem"]
+__all__ = ["InvalidScenario", "ScenarioFileCollector", "ScenarioItem"]
 
 _DEFAULT_PATTERNS = ["scenarios*.yaml", "scenarios*.yml", "*.scenarios.yaml", "*.scenarios.yml"]
 
@@ -45,30 +46,117 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 
 class ScenarioFileCollector(pytest.File):
-    """A scenario file: one test item per scenario."""
+    """A scenario file: one test item per scenario.
 
-    def collect(self) -> Iterator[pytest.Item]:
-        from harness.simulate.scenarios import load_scenarios
-        from subagents.config import load_yaml
+    A scenario with a mistake (``turn:`` for ``turns:``) is a collection error that names the file,
+    the line and the key, as a broken test module is; the file's valid scenarios are still
+    collected, and run when pytest is told to ``--continue-on-collection-errors``.
+    """
 
-        if not _looks_like_scenarios(load_yaml(self.path)):
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from harness.exceptions import ConfigError
+        from harness.simulate.scenarios import Scenario
+        from subagents.config import load_yaml, locate, validate_yaml
+
+        try:
+            tree = load_yaml(self.path)
+        except ConfigError as exc:
+            raise self.CollectError(str(exc)) from exc
+        if not _looks_like_scenarios(tree):
             return  # another tool's file that happens to match the name pattern
-        scenario_file = load_scenarios(self.path)
-        for scenario in scenario_file.scenarios:
+        unknown = [str(key) for key in tree if key not in ("bot", "scenarios")]
+        if unknown or not isinstance(tree.get("scenarios"), list) or not tree["scenarios"]:
+            # Top-level mistakes spoil the whole file: report them as the loader does.
+            from harness.simulate.scenarios import load_scenarios
+
+            try:
+                load_scenarios(self.path)
+            except ConfigError as exc:
+                raise self.CollectError(str(exc)) from exc
+            raise self.CollectError(f"{self.path}:1: not a scenario file")  # pragma: no cover
+        bot = self._bot(tree.get("bot"), line=locate(tree, ("bot",)))
+        seen: set[str] = set()
+        for index, entry in enumerate(tree["scenarios"]):
+            name = entry.get("name") if isinstance(entry, dict) else None
+            label = name if isinstance(name, str) and name else f"scenarios[{index}]"
+            line = locate(tree, ("scenarios", index))
+            try:
+                scenario = validate_yaml(
+                    Scenario, tree, self.path, what="a scenario", at=("scenarios", index)
+                )
+                if scenario.name in seen:
+                    raise ConfigError(
+                        f"duplicate scenario name {scenario.name!r}",
+                        file=str(self.path),
+                        line=locate(tree, ("scenarios", index, "name")) or line,
+                        field=f"scenarios[{index}].name",
+                    )
+            except ConfigError as exc:
+                yield InvalidScenario.from_parent(
+                    self, name=label if label not in seen else f"{label}[{index}]", error=exc
+                )
+                continue
+            seen.add(scenario.name)
             yield ScenarioItem.from_parent(
-                self, name=scenario.name, scenario=scenario, scenario_file=scenario_file
+                self,
+                name=scenario.name,
+                scenario=scenario.model_copy(update={"line": line}),
+                bot=bot,
             )
+
+    def _bot(self, bot: Any, *, line: int | None) -> str:
+        """The bot to run: the file's ``bot:`` (relative to the file), else the ini's."""
+        if bot is not None:
+            if not isinstance(bot, str) or not bot:
+                raise self.CollectError(
+                    f"{self.path}:{line or 1}: bot: a config path or 'module:attr' expected"
+                )
+            if bot.endswith((".yaml", ".yml")) or "/" in bot:
+                return str(self.path.parent / bot)
+            return bot
+        default = str(self.config.getini("harness_bot"))
+        if not default:
+            raise self.CollectError(
+                f"{self.path}:1: the scenario file names no bot: add 'bot: <config.yaml>' (relative "
+                "to the file) or set 'harness_bot' in the pytest configuration"
+            )
+        if default.endswith((".yaml", ".yml")) or "/" in default:
+            return str(Path(self.config.rootpath) / default)
+        return default
+
+
+class InvalidScenario(pytest.Collector):
+    """A scenario that cannot be read: collecting it reports the error, with file and line."""
+
+    def __init__(self, *, error: Exception, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        raise self.CollectError(str(self.error))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        line = getattr(self.error, "line", None)
+        return self.path, line - 1 if line else None, f"scenario: {self.name}"
 
 
 def _looks_like_scenarios(tree: Any) -> bool:
-    """True when a YAML document has a ``scenarios`` list of mappings with ``turns``."""
-    if not isinstance(tree, dict):
+    """True when a YAML document is a harness scenario file, even one with a typo in it.
+
+    Other tools (k6, Artillery) have ``scenarios*.yaml`` files too: a file is ours when it names a
+    ``bot``, or its ``scenarios`` list has one with ``turns`` (or a key that is nearly ``turns``)
+    or a ``user`` turn.
+    """
+    if not isinstance(tree, dict) or isinstance(tree.get("scenarios"), dict):
         return False
+    if "bot" in tree:
+        return True
     scenarios = tree.get("scenarios")
-    return (
-        isinstance(scenarios, list)
-        and bool(scenarios)
-        and all(isinstance(s, dict) and "turns" in s for s in scenarios)
+    if not isinstance(scenarios, list):
+        return False
+    keys = {str(k) for s in scenarios if isinstance(s, dict) for k in s}
+    return bool(keys & {"turns", "user"}) or any(
+        difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys
     )
 
 
@@ -79,38 +167,25 @@ class ScenarioFailedError(AssertionError):
 class ScenarioItem(pytest.Item):
     """One scenario run as a test."""
 
-    def __init__(self, *, scenario: Any, scenario_file: Any, **kwargs: Any) -> None:
+    def __init__(self, *, scenario: Any, bot: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
-        self.scenario_file = scenario_file
-
-    def _bot(self) -> str:
-        bot = self.scenario_file.bot_target()
-        if bot:
-            return str(bot)
-        default = self.config.getini("harness_bot")
-        if not default:
-            raise pytest.UsageError(
-                f"{self.path}: no 'bot:' in the scenario file and no harness_bot ini option"
-            )
-        return (
-            str(Path(self.config.rootpath) / default)
-            if default.endswith((".yaml", ".yml"))
-            else default
-        )
+        self.bot = bot
 
     def runtest(self) -> None:
         from harness._loading import run_sync
         from harness.testing import ConversationDriver
 
         model = self.config.getini("harness_model") or None
-        driver = ConversationDriver(self._bot(), model=model)
+        driver = ConversationDriver(self.bot, model=model)
 
         async def run() -> None:
-            for step in self.scenario.turns:
-                expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
-                await driver.send(step.user, expect=expectations)
-            await driver.bot.aclose()
+            try:
+                for step in self.scenario.turns:
+                    expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
+                    await driver.send(step.user, expect=expectations)
+            finally:
+                await driver.bot.aclose()
 
         run_sync(run())
         findings = [f for f in driver.findings() if f.severity == "error"]
@@ -120,8 +195,13 @@ class ScenarioItem(pytest.Item):
             raise ScenarioFailedError(format_findings(findings, driver.transcript))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        from harness.exceptions import UsageError
+
         if isinstance(excinfo.value, ScenarioFailedError):
             return f"scenario {self.name!r} failed:\n{excinfo.value}"
+        if isinstance(excinfo.value, UsageError):
+            # A bad bot config or a missing extra: its one line says it all, a traceback does not.
+            return f"scenario {self.name!r}: {excinfo.value}"
         return str(super().repr_failure(excinfo, style=style))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

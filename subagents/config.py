@@ -19,10 +19,12 @@ instructions`` can use it safely; ``BotConfig.build_subagents`` imports the tool
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -217,26 +219,88 @@ def locate(tree: Any, path: tuple[str | int, ...]) -> int | None:
 M = TypeVar("M", bound=BaseModel)
 
 
-def validate_yaml(model: type[M], tree: Any, file: Path, *, what: str) -> M:
+def validate_yaml(
+    model: type[M], tree: Any, file: Path, *, what: str, at: tuple[str | int, ...] = ()
+) -> M:
     """Validate a round-trip YAML tree against a pydantic model; errors carry file, line, field.
 
+    A misspelt key is reported as ``unknown key 'turn' (did you mean 'turns'?)`` rather than as the
+    required key it replaces.
+
     Args:
-        model: the pydantic model of the whole file.
+        model: the pydantic model of the whole file (or of the node at ``at``).
         tree: the tree ``load_yaml`` returned.
         file: the file, for the error.
         what: how to describe the expected top level in an error ("a config ...").
+        at: validate only the node at this path of ``tree`` (``("scenarios", 2)``); errors still
+            name the whole path and the line in the file.
     """
-    if not isinstance(tree, dict):
-        raise ConfigError(f"{what} must be a mapping", file=str(file), line=1)
-    try:
-        return model.model_validate(_plain(tree))
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
+    node = tree
+    for key in at:
+        node = node[key]
+    if not isinstance(node, dict):
+        line = (locate(tree, at) if at else None) or 1
         raise ConfigError(
-            error["msg"], file=str(file), line=locate(tree, loc) or 1, field=field or None
+            f"{what} must be a mapping", file=str(file), line=line, field=_dotted(at) or None
+        )
+    try:
+        return model.model_validate(_plain(node))
+    except ValidationError as exc:
+        errors = exc.errors()
+        # A typo shows up twice (the unknown key and the missing one); the unknown key says more.
+        error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        loc = (*at, *error["loc"])
+        raise ConfigError(
+            _message(model, error),
+            file=str(file),
+            line=locate(tree, loc) or locate(tree, at) or 1,
+            field=_dotted(loc) or None,
         ) from exc
+
+
+def _dotted(loc: Sequence[str | int]) -> str:
+    return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
+
+
+def _message(model: type[BaseModel], error: Mapping[str, Any]) -> str:
+    loc = tuple(error["loc"])
+    if error["type"] == "extra_forbidden" and loc:
+        key = str(loc[-1])
+        known = _keys(model, loc[:-1])
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        if close:
+            return f"unknown key {key!r} (did you mean {close[0]!r}?)"
+        if known:
+            return f"unknown key {key!r} (expected one of {', '.join(known)})"
+        return f"unknown key {key!r}"
+    if error["type"] == "missing" and loc:
+        return f"the required key {str(loc[-1])!r} is missing"
+    return str(error["msg"])
+
+
+def _keys(model: type[BaseModel], loc: Sequence[str | int]) -> list[str]:
+    """The keys the model nested at ``loc`` accepts (for "did you mean")."""
+    current: type[BaseModel] | None = model
+    for part in loc:
+        if current is None:
+            return []
+        if isinstance(part, int):
+            continue
+        info = current.model_fields.get(part)
+        current = _model_in(info.annotation) if info is not None else None
+    if current is None:
+        return []
+    return [name for name, info in current.model_fields.items() if not info.exclude]
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
 
 
 def load_config(path: str | Path) -> BotConfig:

@@ -107,3 +107,88 @@ def test_another_tools_scenarios_yaml_is_left_alone(pytester: pytest.Pytester) -
     pytester.makepyfile("def test_ok():\n    assert True\n")
     result = pytester.runpytest_inprocess("-q")
     result.assert_outcomes(passed=1)
+
+
+TYPO = SCENARIOS.replace(
+    "  - name: password-only\n    turns:", "  - name: password-only\n    turn:"
+)
+
+
+def test_a_typo_is_a_collection_error_naming_file_line_and_key(pytester: pytest.Pytester) -> None:
+    path = pytester.makefile(".yaml", scenarios_helpdesk=TYPO.format(bot=GOOD))
+    line = path.read_text().splitlines().index("    turn:") + 1
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # not "no tests ran"
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*{path}:{line}: scenarios[[]1[]].turn: unknown key 'turn' (did you mean 'turns'?)",
+            "*Interrupted: 1 error during collection*",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_the_valid_scenarios_of_a_file_with_a_typo_are_still_collected_and_can_run(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".yaml", scenarios_helpdesk=TYPO.format(bot=GOOD))
+    listed = pytester.runpytest_inprocess("--collect-only", "-q")
+    listed.stdout.fnmatch_lines(["*scenarios_helpdesk.yaml::pto-and-payday*"])
+    result = pytester.runpytest_inprocess("-q", "--continue-on-collection-errors")
+    result.assert_outcomes(passed=1, errors=1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("bot: x.yaml\nscenarios:\n  - name: a\n    turns: [{user: hi}]\n  oops\n", "invalid YAML"),
+        ("bot: x.yaml\nscenario:\n  - name: a\n", "unknown key 'scenario' (did you mean"),
+        ("bot: x.yaml\nscenarios:\n  - name: a\n    turns: []\n", "scenarios[[]0[]].turns: "),
+        (
+            "bot: x.yaml\nscenarios:\n  - {name: a, turns: [{user: hi}]}\n"
+            "  - {name: a, turns: [{user: yo}]}\n",
+            "*:4: scenarios[[]1[]].name: duplicate scenario name 'a'",
+        ),
+    ],
+    ids=["yaml-syntax", "top-level-typo", "no-turns", "duplicate-name"],
+)
+def test_every_mistake_in_a_scenario_file_is_a_one_line_collection_error(
+    pytester: pytest.Pytester, text: str, message: str
+) -> None:
+    pytester.makefile(".yaml", scenarios_x=text)
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines([f"*{message}*"])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_scenario_file_without_a_bot_says_so_in_one_line(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", scenarios_x=SCENARIOS.format(bot=GOOD).split("\n", 1)[1])
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*scenarios_x.yaml:1: the scenario file names no bot: add 'bot:*"])
+    assert "Traceback" not in result.stdout.str()
+    assert len(result.stdout.lines) < 15
+
+
+def test_a_broken_bot_fails_each_scenario_with_its_one_line_error(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".yaml", bot="parent:\n  name: desk\n  modle: rules\n")
+    pytester.makefile(".yaml", scenarios_x=SCENARIOS.format(bot="bot.yaml"))
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        ["*scenario 'pto-and-payday': *bot.yaml:3: parent.modle: unknown key 'modle' (did you*"]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_k6_or_artillery_scenarios_file_is_not_ours(pytester: pytest.Pytester) -> None:
+    pytester.makefile(
+        ".yaml", scenarios="config:\n  target: http://x\nscenarios:\n  - flow: [{get: {url: /}}]\n"
+    )
+    pytester.makepyfile("def test_ok():\n    assert True\n")
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(passed=1)
