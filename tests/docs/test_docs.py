@@ -42,9 +42,9 @@ BLOCK = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILIN
 NOT_RUN = "# not run"
 ANY_LINES = "..."
 CLI_ENV = {"NO_COLOR": "1", "FORCE_COLOR": None, "TERM": "dumb", "COLUMNS": "200"}
-FOREIGN_OPTIONS = frozenset({"--help", "--pairs"})
+FOREIGN_OPTIONS = frozenset({"--help", "--pairs", "--continue-on-collection-errors"})
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
-script ``tests/simulate/calibration/measure.py``)."""
+script ``tests/simulate/calibration/measure.py``; ``--continue-on-collection-errors``: pytest's)."""
 
 
 @dataclass(frozen=True, slots=True)
