@@ -30,7 +30,7 @@ from harness.simulate.detectors import (
 )
 from harness.simulate.scenarios import RequestExpectation
 from harness.transcript import Transcript
-from subagents import ChildAgent, ConnectedAgent, Mode, Subagent, ToolContext
+from subagents import ChildAgent, ConnectedAgent, Mode, ModeName, Subagent, ToolContext
 
 __all__ = [
     "ConversationDriver",
@@ -44,7 +44,7 @@ __all__ = [
 def fake_subagent(
     name: str,
     *,
-    mode: Mode | str = Mode.SILENT,
+    mode: Mode | ModeName = Mode.SILENT,
     outputs: Mapping[str, Any] | None = None,
     description: str | None = None,
     kind: str = "connected",
@@ -71,7 +71,7 @@ def fake_subagent(
 
     common: dict[str, Any] = {
         "name": name,
-        "mode": Mode(mode),
+        "mode": mode,
         "description": description or f"The {name} agent.",
         "handler": handler,
         "timeout": timeout,

@@ -150,7 +150,7 @@ class BotConfig(BaseModel):
         for index, entry in enumerate(self.subagents):
             line = locate(tree, ("subagents", index)) if tree is not None else None
             try:
-                tools = [_import_tool(ref, base) for ref in entry.tools] if import_tools else []
+                tools = [import_tool(ref, base) for ref in entry.tools] if import_tools else []
                 common: dict[str, Any] = {
                     "name": entry.name,
                     "description": entry.description,
@@ -339,7 +339,12 @@ def _plain(node: Any) -> Any:
     return node
 
 
-def _import_tool(reference: str, base: Path) -> Callable[..., Any]:
+def import_tool(reference: str, base: Path) -> Callable[..., Any]:
+    """Import ``file.py:function`` (relative to ``base``) or ``package.module:function``.
+
+    Raises:
+        ConfigError: when the module or the function cannot be found (``field="tools"``).
+    """
     if ":" not in reference:
         raise ConfigError(
             f"tool {reference!r} must look like 'file.py:function' or 'module:function'",
