@@ -9,13 +9,18 @@ offending messages.
 Fixtures:
     harness_driver: a factory ``harness_driver(bot, *, model=None) -> ConversationDriver`` for tests
         that drive a bot themselves and assert ``no duplicates``, ``each request answered once``
-        and ``no silent leaks``.
+        and ``no silent leaks``; a relative config path is found next to the test file or in the
+        rootdir.
+
+``async def`` tests run on asyncio even without pytest-asyncio or anyio (when one of them is
+installed and takes the test, it runs it instead); ini ``harness_async_tests = false`` turns that off.
 """
 
 from __future__ import annotations
 
 import difflib
 import fnmatch
+import inspect
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +29,7 @@ import pytest
 
 __all__ = ["InvalidScenario", "ScenarioFileCollector", "ScenarioItem"]
 
+_OTHER_LOOPS = ("anyio", "trio", "twisted", "gen_test")
 _DEFAULT_PATTERNS = ["scenarios*.yaml", "scenarios*.yml", "*.scenarios.yaml", "*.scenarios.yml"]
 
 
@@ -36,6 +42,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("harness_bot", default="", help="default bot for scenario files without 'bot:'")
     parser.addini("harness_model", default="", help="model for scenario tests (default: the bot's)")
+    parser.addini(
+        "harness_async_tests",
+        type="bool",
+        default=True,
+        help="run 'async def' tests on asyncio when no async plugin (pytest-asyncio, anyio) does",
+    )
+
+
+@pytest.hookimpl
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an ``async def`` test with ``asyncio.run`` when no async plugin has taken it.
+
+    pytest-asyncio and anyio hand pytest a synchronous wrapper (or run the test themselves) before
+    this hook, so it only sees the coroutine functions pytest itself would fail with "async def
+    functions are not natively supported". Async fixtures still need one of those plugins.
+    """
+    function = pyfuncitem.obj
+    if not inspect.iscoroutinefunction(function):
+        return None
+    if (
+        not pyfuncitem.config.getini("harness_async_tests")
+        or "anyio_backend" in pyfuncitem.funcargs
+    ):
+        return None
+    if any(pyfuncitem.get_closest_marker(name) for name in _OTHER_LOOPS):
+        return None  # pytest-trio and friends run their own tests
+    import asyncio
+
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    asyncio.run(function(**arguments))
+    return True
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -210,11 +247,35 @@ class ScenarioItem(pytest.Item):
 
 
 @pytest.fixture
-def harness_driver() -> Callable[..., Any]:
-    """A factory: ``harness_driver(bot, *, model=None)`` returns a ``ConversationDriver``."""
+def harness_driver(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """A factory: ``harness_driver(bot, *, model=None)`` returns a ``ConversationDriver``.
+
+    A relative config path is looked up next to the test file first, then in the rootdir, so
+    ``harness_driver("bot.yaml")`` works from wherever pytest is started.
+    """
     from harness.testing import ConversationDriver
 
     def make(bot: Any, *, model: Any = None) -> ConversationDriver:
-        return ConversationDriver(bot, model=model)
+        __tracebackhide__ = True
+        return ConversationDriver(_resolve(bot, request), model=model)
 
     return make
+
+
+def _resolve(bot: Any, request: pytest.FixtureRequest) -> Any:
+    if not isinstance(bot, str | Path):
+        return bot
+    path = Path(bot)
+    if path.is_absolute() or path.suffix not in (".yaml", ".yml"):
+        return bot
+    bases = [request.path.parent, Path(request.config.rootpath)]
+    for base in bases:
+        if (base / path).is_file():
+            return base / path
+    from harness.exceptions import ConfigError
+
+    raise ConfigError(
+        f"no bot config {str(bot)!r} next to the test file ({bases[0]}) or in the rootdir "
+        f"({bases[1]})",
+        file=str(bot),
+    )

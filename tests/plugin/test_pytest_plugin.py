@@ -192,3 +192,74 @@ def test_a_k6_or_artillery_scenarios_file_is_not_ours(pytester: pytest.Pytester)
     pytester.makepyfile("def test_ok():\n    assert True\n")
     result = pytester.runpytest_inprocess("-q")
     result.assert_outcomes(passed=1)
+
+
+DRIVER_TEST = """
+QUESTION = "How many vacation days do I have remaining, and when will I be getting my next paycheck?"
+
+async def test_bot(harness_driver):
+    driver = harness_driver({bot!r})
+    await driver.send(QUESTION)
+    driver.assert_no_duplicates()
+"""
+
+
+def test_the_driver_finds_a_relative_config_next_to_the_test_file_or_in_the_rootdir(
+    pytester: pytest.Pytester,
+) -> None:
+    bots = pytester.mkdir("bots")
+    for name in ("helpdesk.yaml", "tools.py"):
+        (bots / name).write_text((GOOD.parent / name).read_text())
+    tests = pytester.mkdir("tests")
+    (tests / "test_here.py").write_text(DRIVER_TEST.format(bot="../bots/helpdesk.yaml"))
+    (tests / "test_root.py").write_text(DRIVER_TEST.format(bot="bots/helpdesk.yaml"))
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio", str(tests))
+    result.assert_outcomes(passed=2)
+
+
+def test_a_config_the_driver_cannot_find_names_where_it_looked(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_x=DRIVER_TEST.format(bot="nowhere.yaml"))
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*ConfigError: nowhere.yaml: no bot config 'nowhere.yaml' next to the test file ({pytester.path}) or in the rootdir ({pytester.path})"
+        ]
+    )
+
+
+def test_a_failing_driver_assertion_shows_the_test_not_the_library(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_x=DRIVER_TEST.format(bot=str(NAIVE)))
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert "driver.assert_no_duplicates()" in output
+    assert "testing.py" not in output and "def _fail_on" not in output
+    result.stdout.fnmatch_lines(["E *AssertionError: duplicate messages: 1 finding(s)"])
+
+
+def test_async_tests_run_without_an_async_plugin_and_the_ini_can_turn_it_off(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        test_async="""
+        import asyncio
+
+        async def test_sleeps(tmp_path):
+            await asyncio.sleep(0)
+            assert tmp_path.exists()
+
+        async def test_fails():
+            await asyncio.sleep(0)
+            assert 1 == 2
+        """
+    )
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*assert 1 == 2*"])
+    pytester.makeini("[pytest]\nharness_async_tests = false\n")
+    off = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    off.assert_outcomes(failed=2)
+    off.stdout.fnmatch_lines(["*async def functions are not natively supported*"])
