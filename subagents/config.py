@@ -24,6 +24,7 @@ import importlib
 import importlib.util
 import sys
 import typing
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -37,10 +38,11 @@ from subagents._base import IOSpec, Subagent
 from subagents._errors import ConfigError
 from subagents.child import ChildAgent
 from subagents.connected import ConnectedAgent
-from subagents.contract import Kind, Mode
+from subagents.contract import REQUIRED_OUTPUTS, Kind, Mode
 
 __all__ = [
     "BotConfig",
+    "ConfigWarning",
     "ParentConfig",
     "SubagentConfig",
     "load_config",
@@ -48,6 +50,14 @@ __all__ = [
     "locate",
     "validate_yaml",
 ]
+
+
+class ConfigWarning(UserWarning):
+    """A config that loads and runs, but that ``harness lint`` reports as an error.
+
+    Shown with the config file and line, for example for ``outputs: []``: the runtime still
+    enforces the mode's outputs, but the parent is told the agent returns none.
+    """
 
 
 def _check_model(value: str | None) -> str | None:
@@ -327,6 +337,18 @@ def load_config(path: str | Path) -> BotConfig:
                 file=str(file),
                 line=locate(tree, ("subagents", index, "name")),
                 field=f"subagents[{index}].name",
+            )
+    for index, entry in enumerate(config.subagents):
+        if entry.outputs is not None and not entry.outputs:
+            required = " and ".join(repr(n) for n in REQUIRED_OUTPUTS[entry.mode])
+            warnings.warn_explicit(
+                f"subagents[{index}].outputs: {entry.name!r} defines no outputs, so the parent "
+                f"cannot tell what it already told the user and will say it again; as a "
+                f"{entry.mode.value} agent it needs {required} (harness lint: HC001; "
+                f"`harness lint --fix` adds them)",
+                ConfigWarning,
+                filename=str(file),
+                lineno=locate(tree, ("subagents", index, "outputs")) or 1,
             )
     return config.model_copy(update={"source": str(file)})
 

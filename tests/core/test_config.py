@@ -10,7 +10,7 @@ import pytest
 
 from harness import ChildAgent, ConfigError, ConnectedAgent, Mode, Parent, load_bot
 from subagents import IOSpec, Subagent
-from subagents.config import load_config
+from subagents.config import ConfigWarning, load_config
 from tests.core._support import CONFIGS
 
 
@@ -62,6 +62,25 @@ def test_an_unknown_key_with_no_close_match_lists_the_keys_allowed_there(tmp_pat
         load_config(path)
     assert (caught.value.line, caught.value.field) == (3, "parent.colour")
     assert caught.value.message.startswith("unknown key 'colour' (expected one of name, ")
+
+
+def test_empty_outputs_warn_at_load_time_with_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bot.yaml"
+    path.write_text(
+        "parent:\n  name: desk\nsubagents:\n  - name: pto\n    kind: child\n    mode: direct\n"
+        "    description: PTO.\n    outputs: []\n",
+        encoding="utf-8",
+    )
+    with pytest.warns(ConfigWarning) as caught:
+        bot = load_bot(path)
+    (warning,) = caught.list
+    assert (warning.filename, warning.lineno) == (str(path), 8)
+    assert str(warning.message) == (
+        "subagents[0].outputs: 'pto' defines no outputs, so the parent cannot tell what it already "
+        "told the user and will say it again; as a direct agent it needs 'answered' and "
+        "'interactionSummary' (harness lint: HC001; `harness lint --fix` adds them)"
+    )
+    assert bot.subagents["pto"].outputs == ()
 
 
 def test_a_duplicate_name_points_at_the_second_one() -> None:
