@@ -150,8 +150,9 @@ def test_the_valid_scenarios_of_a_file_with_a_typo_are_still_collected_and_can_r
             "  - {name: a, turns: [{user: yo}]}\n",
             "*:4: scenarios[[]1[]].name: duplicate scenario name 'a'",
         ),
+        ("bot: x.yaml\nscenarios:\n  - just words\n", "*:3: scenarios[[]0[]]: a scenario must be"),
     ],
-    ids=["yaml-syntax", "top-level-typo", "no-turns", "duplicate-name"],
+    ids=["yaml-syntax", "top-level-typo", "no-turns", "duplicate-name", "not-a-mapping"],
 )
 def test_every_mistake_in_a_scenario_file_is_a_one_line_collection_error(
     pytester: pytest.Pytester, text: str, message: str
