@@ -35,6 +35,12 @@ _DEFAULT_PATTERNS = ["scenarios*.yaml", "scenarios*.yml", "*.scenarios.yaml", "*
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
+        "harness_async_tests",
+        type="bool",
+        default=True,
+        help="run 'async def' tests on asyncio when no async plugin (pytest-asyncio, anyio) does",
+    )
+    parser.addini(
         "harness_scenarios",
         type="linelist",
         default=_DEFAULT_PATTERNS,
@@ -42,37 +48,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("harness_bot", default="", help="default bot for scenario files without 'bot:'")
     parser.addini("harness_model", default="", help="model for scenario tests (default: the bot's)")
-    parser.addini(
-        "harness_async_tests",
-        type="bool",
-        default=True,
-        help="run 'async def' tests on asyncio when no async plugin (pytest-asyncio, anyio) does",
-    )
-
-
-@pytest.hookimpl
-def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    """Run an ``async def`` test with ``asyncio.run`` when no async plugin has taken it.
-
-    pytest-asyncio and anyio hand pytest a synchronous wrapper (or run the test themselves) before
-    this hook, so it only sees the coroutine functions pytest itself would fail with "async def
-    functions are not natively supported". Async fixtures still need one of those plugins.
-    """
-    function = pyfuncitem.obj
-    if not inspect.iscoroutinefunction(function):
-        return None
-    if (
-        not pyfuncitem.config.getini("harness_async_tests")
-        or "anyio_backend" in pyfuncitem.funcargs
-    ):
-        return None
-    if any(pyfuncitem.get_closest_marker(name) for name in _OTHER_LOOPS):
-        return None  # pytest-trio and friends run their own tests
-    import asyncio
-
-    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-    asyncio.run(function(**arguments))
-    return True
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -217,12 +192,10 @@ class ScenarioItem(pytest.Item):
         driver = ConversationDriver(self.bot, model=model)
 
         async def run() -> None:
-            try:
-                for step in self.scenario.turns:
-                    expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
-                    await driver.send(step.user, expect=expectations)
-            finally:
-                await driver.bot.aclose()
+            for step in self.scenario.turns:
+                expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
+                await driver.send(step.user, expect=expectations)
+            await driver.bot.aclose()
 
         run_sync(run())
         findings = [f for f in driver.findings() if f.severity == "error"]
@@ -279,3 +252,28 @@ def _resolve(bot: Any, request: pytest.FixtureRequest) -> Any:
         f"({bases[1]})",
         file=str(bot),
     )
+
+
+@pytest.hookimpl
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an ``async def`` test with ``asyncio.run`` when no async plugin has taken it.
+
+    pytest-asyncio and anyio hand pytest a synchronous wrapper (or run the test themselves) before
+    this hook, so it only sees the coroutine functions pytest itself would fail with "async def
+    functions are not natively supported". Async fixtures still need one of those plugins.
+    """
+    function = pyfuncitem.obj
+    if not inspect.iscoroutinefunction(function):
+        return None
+    if (
+        not pyfuncitem.config.getini("harness_async_tests")
+        or "anyio_backend" in pyfuncitem.funcargs
+    ):
+        return None
+    if any(pyfuncitem.get_closest_marker(name) for name in _OTHER_LOOPS):
+        return None  # pytest-trio and friends run their own tests
+    import asyncio
+
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    asyncio.run(function(**arguments))
+    return True
