@@ -44,6 +44,8 @@ def check_siblings() -> None:
                 name=name,
             )
         found = Path(locations[0] if locations else spec.origin or name)
+        if not found.exists():
+            continue  # imported from a zip file or a frozen app: nothing on disk to judge by
         raise ShadowedPackageError(
             f"connected-agent-harness: your '{name}' at {found} hides the SDK's own '{name}' "
             f"package; rename yours (harness, subagents and instructions are the SDK's "

@@ -53,3 +53,22 @@ def test_a_namespace_folder_of_the_same_name_does_not_hide_ours(tmp_path: Path) 
     (tmp_path / "subagents").mkdir()  # no __init__.py: a regular package later on sys.path wins
     result = _import_harness(tmp_path)
     assert result.returncode == 0, result.stderr
+
+
+def test_packages_imported_from_a_zip_file_are_not_judged(tmp_path: Path) -> None:
+    import zipfile
+
+    root = Path(__file__).resolve().parents[2]
+    archive = tmp_path / "packages.zip"
+    with zipfile.ZipFile(archive, "w") as bundle:
+        for package in ("harness", "subagents", "instructions"):
+            for file in (root / package).rglob("*.py"):
+                bundle.write(file, file.relative_to(root).as_posix())
+    code = (
+        f"import sys; sys.path.insert(0, {str(archive)!r}); import harness; print(harness.__file__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"{archive}/harness/__init__.py"
