@@ -205,13 +205,17 @@ class ScenarioItem(pytest.Item):
             raise ScenarioFailedError(format_findings(findings, driver.transcript))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        from harness.exceptions import UsageError
+        from harness.exceptions import HarnessError, UsageError
 
-        if isinstance(excinfo.value, ScenarioFailedError):
-            return f"scenario {self.name!r} failed:\n{excinfo.value}"
-        if isinstance(excinfo.value, UsageError):
+        error = excinfo.value
+        if isinstance(error, ScenarioFailedError):
+            return f"scenario {self.name!r} failed:\n{error}"
+        if isinstance(error, UsageError):
             # A bad bot config or a missing extra: its one line says it all, a traceback does not.
-            return f"scenario {self.name!r}: {excinfo.value}"
+            return f"scenario {self.name!r}: {error}"
+        if isinstance(error, HarnessError) and self.config.get_verbosity() < 2:
+            # A run error (a model that cannot be reached, strict mode): one line; -vv shows more.
+            return f"scenario {self.name!r}: {type(error).__name__}: {error}"
         return str(super().repr_failure(excinfo, style=style))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

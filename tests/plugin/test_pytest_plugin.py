@@ -264,3 +264,31 @@ def test_async_tests_run_without_an_async_plugin_and_the_ini_can_turn_it_off(
     off = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
     off.assert_outcomes(failed=2)
     off.stdout.fnmatch_lines(["*async def functions are not natively supported*"])
+
+
+def test_a_run_error_fails_the_scenario_in_one_line_and_vv_shows_the_traceback(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".yaml",
+        bot="parent:\n  name: desk\n  strict: true\nsubagents:\n  - name: pto\n    kind: child\n"
+        "    mode: direct\n    description: Answers questions about PTO days.\n"
+        '    tools: ["tools.py:pto_balance"]\n',
+    )
+    (pytester.path / "tools.py").write_text(
+        "def pto_balance() -> str:\n"
+        '    """How many PTO days are left."""\n'
+        '    raise RuntimeError("the HR system is down")\n'
+    )
+    pytester.makefile(
+        ".yaml",
+        scenarios_x="bot: bot.yaml\nscenarios:\n  - name: pto\n    turns:\n"
+        '      - user: "How many PTO days are left?"\n',
+    )
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["scenario 'pto': SubagentError: *the HR system is down*"])
+    assert "Traceback" not in result.stdout.str() and "parent.py" not in result.stdout.str()
+    verbose = pytester.runpytest_inprocess("-vv")
+    verbose.assert_outcomes(failed=1)
+    assert "parent.py" in verbose.stdout.str()
