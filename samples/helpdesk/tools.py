@@ -90,6 +90,9 @@ def change_direct_deposit(ctx: ToolContext) -> Reply:
             )
     if step == "account":
         found = _ACCOUNT.search(request)
+        if found is None and _NO.search(request):
+            state.clear()
+            return Reply(text="OK, I cancelled the change; your direct deposit stays as it is.")
         if found is None:
             handed_back = () if _ABOUT_DEPOSIT.search(request) else (request,)
             return Reply(

@@ -9,9 +9,19 @@ from __future__ import annotations
 
 import pytest
 
-from harness import ChildAgent, FunctionModel, Mode, Parent, Reply, RulesModel, ToolContext
+from harness import (
+    ChildAgent,
+    FunctionModel,
+    Mode,
+    Parent,
+    Reply,
+    RulesModel,
+    ToolContext,
+    load_bot,
+)
 from harness.models import ModelRequest, ModelResponse, PlanContext
 from subagents import Usage
+from tests.core._support import HELPDESK
 
 SECOND = "Maple Hall, and also when does registration open?"
 
@@ -120,3 +130,34 @@ async def test_a_message_that_is_only_for_another_agent_leaves_the_floor_where_i
     done = await conversation.send("Oak Hall")
     assert [p.agent for p in done.plan] == ["housing"]
     assert "request for Oak Hall has been submitted" in done.text
+
+
+async def test_a_bare_yes_stays_with_the_floor_holder_and_the_question_after_it_is_routed() -> None:
+    conversation = load_bot(HELPDESK).conversation()
+    await conversation.send("I want to change my direct deposit account")
+    await conversation.send("123456789")
+    turn = await conversation.send("yes please, and also when is payday?")
+    assert [(p.agent, p.request) for p in turn.plan] == [
+        ("direct_deposit", "yes please"),
+        ("payroll", "when is payday"),
+    ]
+    assert "from the next payroll" in turn.text and "Friday, December 4" in turn.text
+    assert conversation.active_agent is None
+
+
+async def test_an_answer_that_mentions_another_agents_words_stays_with_the_floor_holder() -> None:
+    conversation = load_bot(HELPDESK).conversation()
+    await conversation.send("I want to change my direct deposit account")
+    answer = "It's 123456789, the one I use for my paycheck"
+    turn = await conversation.send(answer)
+    assert [(p.agent, p.request) for p in turn.plan] == [("direct_deposit", answer)]
+    assert "ending in 6789" in turn.text
+
+
+async def test_the_user_can_cancel_the_dialogue_while_it_waits_for_the_account() -> None:
+    conversation = load_bot(HELPDESK).conversation()
+    await conversation.send("I want to change my direct deposit account")
+    turn = await conversation.send("no, cancel that")
+    assert [m.sender for m in turn.messages] == ["direct_deposit"]
+    assert "cancelled the change" in turn.text
+    assert conversation.active_agent is None
