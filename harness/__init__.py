@@ -13,7 +13,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from harness._shadowing import check_siblings
 from harness._version import __version__
+
+check_siblings()
 
 if TYPE_CHECKING:
     from harness._loading import load_bot, run_sync

@@ -33,6 +33,7 @@ _LAZY = {
     "simulate": "harness.simulate._simulate_cli:simulate_command",
     "detect": "harness.simulate._cli:detect_command",
     "serve": "harness.hosting._cli:serve_command",
+    "new": "harness._scaffold:new_command",
 }
 
 _HELP = {
@@ -42,6 +43,7 @@ _HELP = {
     "simulate": "Run scenario conversations against a bot and detect duplicates and misses.",
     "detect": "Detect duplicate messages, missed requests and silent leaks in transcripts.",
     "serve": "Serve a bot over HTTP as a Bot Framework bot.",
+    "new": "Create a starter bot with scenarios and tests that pass as created.",
 }
 
 _EXIT_CODES = {

@@ -383,8 +383,9 @@ class Conversation:
         if active is not None:
             system += (
                 f"\n\nRight now the conversational sub-agent `{active}` is in a dialogue with the "
-                "user and holds the floor: give it the user's message first (as its scoped "
-                "request), and route only clearly separate new requests elsewhere.\n"
+                "user and holds the floor. Still split the user's message into its requests: "
+                f"give `{active}` the part that answers or continues its dialogue (as its scoped "
+                "request), and route every other request as usual, each to its own agent.\n"
             )
         request = ModelRequest(
             task="plan",

@@ -9,24 +9,37 @@ offending messages.
 Fixtures:
     harness_driver: a factory ``harness_driver(bot, *, model=None) -> ConversationDriver`` for tests
         that drive a bot themselves and assert ``no duplicates``, ``each request answered once``
-        and ``no silent leaks``.
+        and ``no silent leaks``; a relative config path is found next to the test file or in the
+        rootdir.
+
+``async def`` tests run on asyncio even without pytest-asyncio or anyio (when one of them is
+installed and takes the test, it runs it instead); ini ``harness_async_tests = false`` turns that off.
 """
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
+import inspect
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["ScenarioFileCollector", "ScenarioItem"]
+__all__ = ["InvalidScenario", "ScenarioFileCollector", "ScenarioItem"]
 
+_OTHER_LOOPS = ("anyio", "trio", "twisted", "gen_test")
 _DEFAULT_PATTERNS = ["scenarios*.yaml", "scenarios*.yml", "*.scenarios.yaml", "*.scenarios.yml"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "harness_async_tests",
+        type="bool",
+        default=True,
+        help="run 'async def' tests on asyncio when no async plugin (pytest-asyncio, anyio) does",
+    )
     parser.addini(
         "harness_scenarios",
         type="linelist",
@@ -67,30 +80,117 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 
 class ScenarioFileCollector(pytest.File):
-    """A scenario file: one test item per scenario."""
+    """A scenario file: one test item per scenario.
 
-    def collect(self) -> Iterator[pytest.Item]:
-        from harness.simulate.scenarios import load_scenarios
-        from subagents.config import load_yaml
+    A scenario with a mistake (``turn:`` for ``turns:``) is a collection error that names the file,
+    the line and the key, as a broken test module is; the file's valid scenarios are still
+    collected, and run when pytest is told to ``--continue-on-collection-errors``.
+    """
 
-        if not _looks_like_scenarios(load_yaml(self.path)):
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from harness.exceptions import ConfigError
+        from harness.simulate.scenarios import Scenario
+        from subagents.config import load_yaml, locate, validate_yaml
+
+        try:
+            tree = load_yaml(self.path)
+        except ConfigError as exc:
+            raise self.CollectError(str(exc)) from exc
+        if not _looks_like_scenarios(tree):
             return  # another tool's file that happens to match the name pattern
-        scenario_file = load_scenarios(self.path)
-        for scenario in scenario_file.scenarios:
+        unknown = [str(key) for key in tree if key not in ("bot", "scenarios")]
+        if unknown or not isinstance(tree.get("scenarios"), list) or not tree["scenarios"]:
+            # Top-level mistakes spoil the whole file: report them as the loader does.
+            from harness.simulate.scenarios import load_scenarios
+
+            try:
+                load_scenarios(self.path)
+            except ConfigError as exc:
+                raise self.CollectError(str(exc)) from exc
+            raise self.CollectError(f"{self.path}:1: not a scenario file")  # pragma: no cover
+        bot = self._bot(tree.get("bot"), line=locate(tree, ("bot",)))
+        seen: set[str] = set()
+        for index, entry in enumerate(tree["scenarios"]):
+            name = entry.get("name") if isinstance(entry, dict) else None
+            label = name if isinstance(name, str) and name else f"scenarios[{index}]"
+            line = locate(tree, ("scenarios", index))
+            try:
+                scenario = validate_yaml(
+                    Scenario, tree, self.path, what="a scenario", at=("scenarios", index)
+                )
+                if scenario.name in seen:
+                    raise ConfigError(
+                        f"duplicate scenario name {scenario.name!r}",
+                        file=str(self.path),
+                        line=locate(tree, ("scenarios", index, "name")) or line,
+                        field=f"scenarios[{index}].name",
+                    )
+            except ConfigError as exc:
+                yield InvalidScenario.from_parent(
+                    self, name=label if label not in seen else f"{label}[{index}]", error=exc
+                )
+                continue
+            seen.add(scenario.name)
             yield ScenarioItem.from_parent(
-                self, name=scenario.name, scenario=scenario, scenario_file=scenario_file
+                self,
+                name=scenario.name,
+                scenario=scenario.model_copy(update={"line": line}),
+                bot=bot,
             )
+
+    def _bot(self, bot: Any, *, line: int | None) -> str:
+        """The bot to run: the file's ``bot:`` (relative to the file), else the ini's."""
+        if bot is not None:
+            if not isinstance(bot, str) or not bot:
+                raise self.CollectError(
+                    f"{self.path}:{line or 1}: bot: a config path or 'module:attr' expected"
+                )
+            if bot.endswith((".yaml", ".yml")) or "/" in bot:
+                return str(self.path.parent / bot)
+            return bot
+        default = str(self.config.getini("harness_bot"))
+        if not default:
+            raise self.CollectError(
+                f"{self.path}:1: the scenario file names no bot: add 'bot: <config.yaml>' (relative "
+                "to the file) or set 'harness_bot' in the pytest configuration"
+            )
+        if default.endswith((".yaml", ".yml")) or "/" in default:
+            return str(Path(self.config.rootpath) / default)
+        return default
+
+
+class InvalidScenario(pytest.Collector):
+    """A scenario that cannot be read: collecting it reports the error, with file and line."""
+
+    def __init__(self, *, error: Exception, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        raise self.CollectError(str(self.error))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        line = getattr(self.error, "line", None)
+        return self.path, line - 1 if line else None, f"scenario: {self.name}"
 
 
 def _looks_like_scenarios(tree: Any) -> bool:
-    """True when a YAML document has a ``scenarios`` list of mappings with ``turns``."""
-    if not isinstance(tree, dict):
+    """True when a YAML document is a harness scenario file, even one with a typo in it.
+
+    Other tools (k6, Artillery) have ``scenarios*.yaml`` files too: a file is ours when it names a
+    ``bot``, or its ``scenarios`` list has one with ``turns`` (or a key that is nearly ``turns``)
+    or a ``user`` turn.
+    """
+    if not isinstance(tree, dict) or isinstance(tree.get("scenarios"), dict):
         return False
+    if "bot" in tree:
+        return True
     scenarios = tree.get("scenarios")
-    return (
-        isinstance(scenarios, list)
-        and bool(scenarios)
-        and all(isinstance(s, dict) and "turns" in s for s in scenarios)
+    if not isinstance(scenarios, list):
+        return False
+    keys = {str(k) for s in scenarios if isinstance(s, dict) for k in s}
+    return bool(keys & {"turns", "user"}) or any(
+        difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys
     )
 
 
@@ -101,32 +201,17 @@ class ScenarioFailedError(AssertionError):
 class ScenarioItem(pytest.Item):
     """One scenario run as a test."""
 
-    def __init__(self, *, scenario: Any, scenario_file: Any, **kwargs: Any) -> None:
+    def __init__(self, *, scenario: Any, bot: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
-        self.scenario_file = scenario_file
-
-    def _bot(self) -> str:
-        bot = self.scenario_file.bot_target()
-        if bot:
-            return str(bot)
-        default = self.config.getini("harness_bot")
-        if not default:
-            raise pytest.UsageError(
-                f"{self.path}: no 'bot:' in the scenario file and no harness_bot ini option"
-            )
-        return (
-            str(Path(self.config.rootpath) / default)
-            if default.endswith((".yaml", ".yml"))
-            else default
-        )
+        self.bot = bot
 
     def runtest(self) -> None:
         from harness._loading import run_sync
         from harness.testing import ConversationDriver
 
         model = self.config.getini("harness_model") or None
-        driver = ConversationDriver(self._bot(), model=model)
+        driver = ConversationDriver(self.bot, model=model)
 
         async def run() -> None:
             for step in self.scenario.turns:
@@ -155,8 +240,17 @@ class ScenarioItem(pytest.Item):
             raise ScenarioFailedError(format_findings(findings, driver.transcript))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        if isinstance(excinfo.value, ScenarioFailedError):
-            return f"scenario {self.name!r} failed:\n{excinfo.value}"
+        from harness.exceptions import HarnessError, UsageError
+
+        error = excinfo.value
+        if isinstance(error, ScenarioFailedError):
+            return f"scenario {self.name!r} failed:\n{error}"
+        if isinstance(error, UsageError):
+            # A bad bot config or a missing extra: its one line says it all, a traceback does not.
+            return f"scenario {self.name!r}: {error}"
+        if isinstance(error, HarnessError) and self.config.get_verbosity() < 2:
+            # A run error (a model that cannot be reached, strict mode): one line; -vv shows more.
+            return f"scenario {self.name!r}: {type(error).__name__}: {error}"
         return str(super().repr_failure(excinfo, style=style))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
@@ -165,11 +259,60 @@ class ScenarioItem(pytest.Item):
 
 
 @pytest.fixture
-def harness_driver() -> Callable[..., Any]:
-    """A factory: ``harness_driver(bot, *, model=None)`` returns a ``ConversationDriver``."""
+def harness_driver(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """A factory: ``harness_driver(bot, *, model=None)`` returns a ``ConversationDriver``.
+
+    A relative config path is looked up next to the test file first, then in the rootdir, so
+    ``harness_driver("bot.yaml")`` works from wherever pytest is started.
+    """
     from harness.testing import ConversationDriver
 
     def make(bot: Any, *, model: Any = None) -> ConversationDriver:
-        return ConversationDriver(bot, model=model)
+        __tracebackhide__ = True
+        return ConversationDriver(_resolve(bot, request), model=model)
 
     return make
+
+
+def _resolve(bot: Any, request: pytest.FixtureRequest) -> Any:
+    if not isinstance(bot, str | Path):
+        return bot
+    path = Path(bot)
+    if path.is_absolute() or path.suffix not in (".yaml", ".yml"):
+        return bot
+    bases = [request.path.parent, Path(request.config.rootpath)]
+    for base in bases:
+        if (base / path).is_file():
+            return base / path
+    from harness.exceptions import ConfigError
+
+    raise ConfigError(
+        f"no bot config {str(bot)!r} next to the test file ({bases[0]}) or in the rootdir "
+        f"({bases[1]})",
+        file=str(bot),
+    )
+
+
+@pytest.hookimpl
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an ``async def`` test with ``asyncio.run`` when no async plugin has taken it.
+
+    pytest-asyncio and anyio hand pytest a synchronous wrapper (or run the test themselves) before
+    this hook, so it only sees the coroutine functions pytest itself would fail with "async def
+    functions are not natively supported". Async fixtures still need one of those plugins.
+    """
+    function = pyfuncitem.obj
+    if not inspect.iscoroutinefunction(function):
+        return None
+    if (
+        not pyfuncitem.config.getini("harness_async_tests")
+        or "anyio_backend" in pyfuncitem.funcargs
+    ):
+        return None
+    if any(pyfuncitem.get_closest_marker(name) for name in _OTHER_LOOPS):
+        return None  # pytest-trio and friends run their own tests
+    import asyncio
+
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    asyncio.run(function(**arguments))
+    return True

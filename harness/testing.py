@@ -30,7 +30,7 @@ from harness.simulate.detectors import (
 )
 from harness.simulate.scenarios import RequestExpectation
 from harness.transcript import Transcript
-from subagents import ChildAgent, ConnectedAgent, Mode, Subagent, ToolContext
+from subagents import ChildAgent, ConnectedAgent, Mode, ModeName, Subagent, ToolContext
 
 __all__ = [
     "ConversationDriver",
@@ -44,7 +44,7 @@ __all__ = [
 def fake_subagent(
     name: str,
     *,
-    mode: Mode | str = Mode.SILENT,
+    mode: Mode | ModeName = Mode.SILENT,
     outputs: Mapping[str, Any] | None = None,
     description: str | None = None,
     kind: str = "connected",
@@ -71,7 +71,7 @@ def fake_subagent(
 
     common: dict[str, Any] = {
         "name": name,
-        "mode": Mode(mode),
+        "mode": mode,
         "description": description or f"The {name} agent.",
         "handler": handler,
         "timeout": timeout,
@@ -152,6 +152,7 @@ class ConversationDriver:
         return [f for f in found if not kinds or f.kind in kinds]
 
     def _fail_on(self, found: list[Finding], what: str) -> None:
+        __tracebackhide__ = True
         errors = [f for f in found if f.severity == "error"]
         if errors:
             raise AssertionError(
@@ -160,17 +161,21 @@ class ConversationDriver:
 
     def assert_no_duplicates(self) -> None:
         """No two bot messages deliver the same content."""
+        __tracebackhide__ = True
         self._fail_on(self.findings("duplicate"), "duplicate messages")
 
     def assert_each_request_answered_once(self) -> None:
         """Every expected (and every planned) request got exactly one answer, from its agent."""
+        __tracebackhide__ = True
         found = self.findings("missed_request", "wrong_scope", "duplicate")
         self._fail_on(found, "requests not answered exactly once")
 
     def assert_no_silent_leaks(self) -> None:
         """No silent sub-agent messaged the user."""
+        __tracebackhide__ = True
         self._fail_on(self.findings("silent_leak"), "silent-mode leaks")
 
     def assert_clean(self) -> None:
         """No error-level finding of any kind."""
+        __tracebackhide__ = True
         self._fail_on(self.findings(), "the conversation has problems")

@@ -12,13 +12,14 @@ import functools
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, get_type_hints
+from pathlib import Path
+from typing import Any, ClassVar, get_type_hints, overload
 
 from pydantic import BaseModel, ConfigDict, create_model
 
 from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
 from subagents._errors import ConfigError
-from subagents.contract import REQUIRED_OUTPUTS, HistoryEntry, Kind, Mode
+from subagents.contract import REQUIRED_OUTPUTS, HistoryEntry, Kind, Mode, ModeName
 
 __all__ = ["IOSpec", "Reply", "Subagent", "Tool", "ToolContext"]
 
@@ -143,15 +144,41 @@ class Tool:
         return result
 
 
-def _as_tools(tools: Iterable[Tool | ToolFunction]) -> tuple[Tool, ...]:
+def _as_tools(tools: Iterable[Tool | ToolFunction | str]) -> tuple[Tool, ...]:
     out: list[Tool] = []
     for item in tools:
-        out.append(item if isinstance(item, Tool) else Tool.from_function(item))
+        if isinstance(item, Tool):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(Tool.from_function(_import_reference(item)))
+        elif callable(item):
+            out.append(Tool.from_function(item))
+        else:
+            raise ConfigError(
+                f"a tool must be a function, a Tool or 'package.module:function', "
+                f"not {type(item).__name__}",
+                field="tools",
+            )
     names = [t.name for t in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ConfigError(f"tool names must be unique; repeated: {', '.join(dupes)}")
     return tuple(out)
+
+
+def _import_reference(reference: str) -> ToolFunction:
+    """A ``package.module:function`` string given in Python, imported as the YAML loader does."""
+    module_ref, _, attr = reference.rpartition(":")
+    if not module_ref or not attr or module_ref.endswith(".py") or "/" in module_ref:
+        raise ConfigError(
+            f"tool {reference!r}: in Python, pass the function itself (from tools import f) or "
+            "'package.module:function'; 'file.py:function' is for YAML configs, where it is "
+            "relative to the config file",
+            field="tools",
+        )
+    from subagents.config import import_tool  # config imports this module
+
+    return import_tool(reference, Path.cwd())
 
 
 def _default_inputs() -> tuple[IOSpec, ...]:
@@ -163,6 +190,38 @@ def _default_outputs(mode: Mode) -> tuple[IOSpec, ...]:
     if mode is not Mode.SILENT:
         names.append("openQuestions")
     return tuple(IOSpec(name=n, description=OUTPUT_DESCRIPTIONS[n]) for n in names)
+
+
+class _ModeField:
+    """A sub-agent's ``mode``: given as a ``Mode`` or its name, always read back as a ``Mode``.
+
+    A descriptor-typed dataclass field, so type checkers accept ``mode="direct"`` in the
+    constructor and still see ``agent.mode`` as a ``Mode``.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._attr = f"_{name}_value"
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Mode: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> Mode: ...
+    def __get__(self, obj: object | None, owner: type | None = None) -> Mode:
+        if obj is None:
+            return Mode.DIRECT  # the dataclass reads the field's default here
+        return obj.__dict__[self._attr]  # type: ignore[no-any-return]
+
+    def __set__(self, obj: object, value: Mode | ModeName) -> None:
+        try:
+            mode = Mode(value)
+        except ValueError:
+            name = getattr(obj, "name", None)
+            whose = f" of sub-agent {name!r}" if isinstance(name, str) else ""
+            valid = ", ".join(repr(m.value) for m in Mode)
+            raise ConfigError(
+                f"unknown mode {value!r}{whose}; use one of {valid} (or a Mode)", field="mode"
+            ) from None
+        obj.__dict__[self._attr] = mode
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,12 +238,14 @@ class Subagent:
     """Unique among the parent's sub-agents; used as the sender of its messages."""
     description: str
     """The routing description the parent reads to pick this agent."""
-    mode: Mode = Mode.DIRECT
-    """How it communicates: silent, direct or conversational."""
+    mode: _ModeField = _ModeField()
+    """How it communicates: a ``Mode`` or its name, ``silent``, ``direct`` or ``conversational``
+    (read back as a ``Mode``)."""
     instructions: str = ""
     """Its own instructions; the generated contract instructions are added before them."""
-    tools: Sequence[Tool | ToolFunction] = ()
-    """Python functions it may call (converted to ``Tool`` on construction)."""
+    tools: Sequence[Tool | ToolFunction | str] = ()
+    """Python functions it may call, or ``package.module:function`` names (converted to ``Tool``
+    on construction)."""
     examples: Sequence[str] = ()
     """Example user requests it handles; the offline rules model routes by them."""
     inputs: Sequence[IOSpec] | None = None
@@ -208,7 +269,6 @@ class Subagent:
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").replace("-", "").isalnum():
             raise ConfigError("a sub-agent name must be letters, digits, '-' or '_'", field="name")
-        object.__setattr__(self, "mode", Mode(self.mode))
         object.__setattr__(self, "tools", _as_tools(self.tools))
         object.__setattr__(self, "examples", tuple(self.examples))
         inputs = _default_inputs() if self.inputs is None else tuple(self.inputs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from subagents._base import Subagent
+from subagents._base import Subagent, _ModeField
 from subagents._errors import ConfigError
 from subagents.contract import Kind
 
@@ -24,6 +24,11 @@ class ChildAgent(Subagent):
     """
 
     kind: ClassVar[Kind] = Kind.CHILD
+
+    mode: _ModeField = _ModeField()  # noqa: RUF009 (a descriptor, shared by design)
+    """How it communicates: a ``Mode`` or its name (read back as a ``Mode``)."""
+    # Declared again (same place, same default) so type checkers read ``mode`` as a ``Mode`` here
+    # too; mypy does not carry a descriptor field's read type into a dataclass subclass.
 
     pass_history: bool = True
     """Always True for a child agent; setting it False is a configuration error."""

@@ -19,10 +19,13 @@ instructions`` can use it safely; ``BotConfig.build_subagents`` imports the tool
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable
+import typing
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -33,10 +36,11 @@ from subagents._errors import ConfigError
 from subagents._yaml import LinedDict, LinedList, read_yaml
 from subagents.child import ChildAgent
 from subagents.connected import ConnectedAgent
-from subagents.contract import Kind, Mode
+from subagents.contract import REQUIRED_OUTPUTS, Kind, Mode
 
 __all__ = [
     "BotConfig",
+    "ConfigWarning",
     "ParentConfig",
     "SubagentConfig",
     "load_config",
@@ -44,6 +48,14 @@ __all__ = [
     "locate",
     "validate_yaml",
 ]
+
+
+class ConfigWarning(UserWarning):
+    """A config that loads and runs, but that ``harness lint`` reports as an error.
+
+    Shown with the config file and line, for example for ``outputs: []``: the runtime still
+    enforces the mode's outputs, but the parent is told the agent returns none.
+    """
 
 
 def _check_model(value: str | None) -> str | None:
@@ -148,7 +160,7 @@ class BotConfig(BaseModel):
         for index, entry in enumerate(self.subagents):
             line = locate(tree, ("subagents", index)) if tree is not None else None
             try:
-                tools = [_import_tool(ref, base) for ref in entry.tools] if import_tools else []
+                tools = [import_tool(ref, base) for ref in entry.tools] if import_tools else []
                 common: dict[str, Any] = {
                     "name": entry.name,
                     "description": entry.description,
@@ -215,26 +227,88 @@ def locate(tree: Any, path: tuple[str | int, ...]) -> int | None:
 M = TypeVar("M", bound=BaseModel)
 
 
-def validate_yaml(model: type[M], tree: Any, file: Path, *, what: str) -> M:
+def validate_yaml(
+    model: type[M], tree: Any, file: Path, *, what: str, at: tuple[str | int, ...] = ()
+) -> M:
     """Validate a round-trip YAML tree against a pydantic model; errors carry file, line, field.
 
+    A misspelt key is reported as ``unknown key 'turn' (did you mean 'turns'?)`` rather than as the
+    required key it replaces.
+
     Args:
-        model: the pydantic model of the whole file.
+        model: the pydantic model of the whole file (or of the node at ``at``).
         tree: the tree ``load_yaml`` returned.
         file: the file, for the error.
         what: how to describe the expected top level in an error ("a config ...").
+        at: validate only the node at this path of ``tree`` (``("scenarios", 2)``); errors still
+            name the whole path and the line in the file.
     """
-    if not isinstance(tree, dict):
-        raise ConfigError(f"{what} must be a mapping", file=str(file), line=1)
-    try:
-        return model.model_validate(_plain(tree))
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
+    node = tree
+    for key in at:
+        node = node[key]
+    if not isinstance(node, dict):
+        line = (locate(tree, at) if at else None) or 1
         raise ConfigError(
-            error["msg"], file=str(file), line=locate(tree, loc) or 1, field=field or None
+            f"{what} must be a mapping", file=str(file), line=line, field=_dotted(at) or None
+        )
+    try:
+        return model.model_validate(_plain(node))
+    except ValidationError as exc:
+        errors = exc.errors()
+        # A typo shows up twice (the unknown key and the missing one); the unknown key says more.
+        error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        loc = (*at, *error["loc"])
+        raise ConfigError(
+            _message(model, error),
+            file=str(file),
+            line=locate(tree, loc) or locate(tree, at) or 1,
+            field=_dotted(loc) or None,
         ) from exc
+
+
+def _dotted(loc: Sequence[str | int]) -> str:
+    return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
+
+
+def _message(model: type[BaseModel], error: Mapping[str, Any]) -> str:
+    loc = tuple(error["loc"])
+    if error["type"] == "extra_forbidden" and loc:
+        key = str(loc[-1])
+        known = _keys(model, loc[:-1])
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        if close:
+            return f"unknown key {key!r} (did you mean {close[0]!r}?)"
+        if known:
+            return f"unknown key {key!r} (expected one of {', '.join(known)})"
+        return f"unknown key {key!r}"
+    if error["type"] == "missing" and loc:
+        return f"the required key {str(loc[-1])!r} is missing"
+    return str(error["msg"])
+
+
+def _keys(model: type[BaseModel], loc: Sequence[str | int]) -> list[str]:
+    """The keys the model nested at ``loc`` accepts (for "did you mean")."""
+    current: type[BaseModel] | None = model
+    for part in loc:
+        if current is None:
+            return []
+        if isinstance(part, int):
+            continue
+        info = current.model_fields.get(part)
+        current = _model_in(info.annotation) if info is not None else None
+    if current is None:
+        return []
+    return [name for name, info in current.model_fields.items() if not info.exclude]
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
 
 
 def load_config(path: str | Path) -> BotConfig:
@@ -262,6 +336,18 @@ def load_config(path: str | Path) -> BotConfig:
                 line=locate(tree, ("subagents", index, "name")),
                 field=f"subagents[{index}].name",
             )
+    for index, entry in enumerate(config.subagents):
+        if entry.outputs is not None and not entry.outputs:
+            required = " and ".join(repr(n) for n in REQUIRED_OUTPUTS[entry.mode])
+            warnings.warn_explicit(
+                f"subagents[{index}].outputs: {entry.name!r} defines no outputs, so the parent "
+                f"cannot tell what it already told the user and will say it again; as a "
+                f"{entry.mode.value} agent it needs {required} (harness lint: HC001; "
+                f"`harness lint --fix` adds them)",
+                ConfigWarning,
+                filename=str(file),
+                lineno=locate(tree, ("subagents", index, "outputs")) or 1,
+            )
     return config.model_copy(update={"source": str(file)})
 
 
@@ -273,7 +359,12 @@ def _plain(node: Any) -> Any:
     return node
 
 
-def _import_tool(reference: str, base: Path) -> Callable[..., Any]:
+def import_tool(reference: str, base: Path) -> Callable[..., Any]:
+    """Import ``file.py:function`` (relative to ``base``) or ``package.module:function``.
+
+    Raises:
+        ConfigError: when the module or the function cannot be found (``field="tools"``).
+    """
     if ":" not in reference:
         raise ConfigError(
             f"tool {reference!r} must look like 'file.py:function' or 'module:function'",

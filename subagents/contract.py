@@ -23,6 +23,7 @@ __all__ = [
     "HistoryEntry",
     "Kind",
     "Mode",
+    "ModeName",
     "SubagentInput",
     "SubagentOutputs",
     "SubagentResult",
@@ -41,6 +42,10 @@ class Mode(StrEnum):
     """Talks to the user once, with a full answer, and reports what it said."""
     CONVERSATIONAL = "conversational"
     """Talks to the user over several turns, holding the floor until it reports ``answered``."""
+
+
+ModeName = Literal["silent", "direct", "conversational"]
+"""A mode by name: wherever the SDK takes a ``Mode`` it takes its name too (``mode="direct"``)."""
 
 
 class Kind(StrEnum):

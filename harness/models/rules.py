@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._text import Router, content_tokens, split_clauses
+from harness.models._text import _LEAD, _SPLIT, Router, content_tokens, split_clauses
 from harness.models.base import (
     ActContext,
     AgentCard,
@@ -85,20 +85,41 @@ class RulesModel(Model):
         return _agent_router(tuple(agents))
 
     def _plan(self, context: PlanContext) -> ModelResponse:
+        router = self._router(context.agents)
         if context.active_agent:
-            floor = [{"request": context.user_message.strip(), "agent": context.active_agent}]
+            floor = self._floor_plan(context, router, context.active_agent)
             return ModelResponse(
                 output={"requests": floor}, usage=Usage(requests=1), model=self.name
             )
-        router = self._router(context.agents)
         plan: list[dict[str, str]] = []
         for clause in split_clauses(context.user_message):
             agent = router.best(clause, minimum=self.route_threshold) or context.parent
-            if plan and plan[-1]["agent"] == agent:
-                plan[-1]["request"] = f"{plan[-1]['request']} and {clause}"
-            else:
-                plan.append({"request": clause, "agent": agent})
+            _add(plan, clause, agent)
         return ModelResponse(output={"requests": plan}, usage=Usage(requests=1), model=self.name)
+
+    def _floor_plan(
+        self, context: PlanContext, router: Router, holder: str
+    ) -> list[dict[str, str]]:
+        """Split a message for an agent that holds the floor: its part, and the other requests.
+
+        A part goes elsewhere only when it is clearly another agent's (it scores at least the
+        threshold there, and less than half of that for the floor holder). Everything else is the
+        holder's: answers such as "Maple Hall", "yes" or "It's 123456789, the one for my paycheck".
+        """
+        plan: list[dict[str, str]] = []
+        for part in _parts(context.user_message):
+            agent = holder
+            ranked = router.scores(part)
+            if ranked and content_tokens(part):
+                best, score = ranked[0]
+                own = next((s for name, s in ranked if name == holder), 0.0)
+                if best != holder and score >= self.route_threshold and own < score / 2:
+                    agent = best
+            _add(plan, part, agent)
+        if all(entry["agent"] == holder for entry in plan):
+            # Nothing to split off: the floor holder gets the message as the user wrote it.
+            return [{"request": context.user_message.strip(), "agent": holder}]
+        return plan
 
     # --- act ------------------------------------------------------------------------------------
 
@@ -233,6 +254,24 @@ class RulesModel(Model):
             usage=Usage(requests=1),
             model=self.name,
         )
+
+
+def _add(plan: list[dict[str, str]], request: str, agent: str) -> None:
+    """Append a planned request, joined to the previous one when it goes to the same agent."""
+    if plan and plan[-1]["agent"] == agent:
+        plan[-1]["request"] = f"{plan[-1]['request']} and {request}"
+    else:
+        plan.append({"request": request, "agent": agent})
+
+
+def _parts(text: str) -> list[str]:
+    """A message cut at sentence ends and joining words, keeping content-free parts ("yes").
+
+    ``split_clauses`` glues those onto a neighbour, which is right without a floor holder; with
+    one, "yes" is its answer and must not travel with the next request.
+    """
+    pieces = (_LEAD.sub("", piece).strip(" ,;") for piece in _SPLIT.split(text.strip()) if piece)
+    return [piece for piece in pieces if piece] or [text.strip()]
 
 
 def _norm(text: str) -> str:

@@ -70,55 +70,56 @@ _ACCOUNT = re.compile(r"\b(\d{4,17})\b")
 _YES = re.compile(r"\b(yes|yep|confirm|correct|go ahead|sure)\b", re.I)
 _NO = re.compile(r"\b(no|cancel|stop|nope)\b", re.I)
 _ABOUT_DEPOSIT = re.compile(r"account|deposit|number|bank|routing|digits", re.I)
-_CLAUSE = re.compile(r"\s*(?:[?!.;]+\s+|,?\s+\b(?:and also|and|also)\b\s+)", re.I)
 
 
 def change_direct_deposit(ctx: ToolContext) -> Reply:
-    """Change the bank account used for direct deposit of pay (a short dialogue)."""
+    """Change the bank account used for direct deposit of pay (a short dialogue).
+
+    The parent splits the user's message, so ``ctx.scoped_request`` is only this dialogue's part
+    ("It's 123456789"); a message that is not about the dialogue at all is handed back whole.
+    """
     state = ctx.state
+    request = ctx.scoped_request
     step = state.get("step", "start")
-    clauses = [c for c in _CLAUSE.split(ctx.scoped_request) if c and c.strip()]
     if step == "start":
         state["step"] = step = "account"
-        if _ACCOUNT.search(ctx.scoped_request) is None:
+        if _ACCOUNT.search(request) is None:
             return Reply(
                 text="Sure, I can change your direct deposit. What is the new account number?",
                 done=False,
             )
     if step == "account":
-        used = [c for c in clauses if _ACCOUNT.search(c)]
-        if not used:
-            # Hand back what is clearly another request, so the parent can route it.
-            others = tuple(c.strip() for c in clauses if not _ABOUT_DEPOSIT.search(c))
+        found = _ACCOUNT.search(request)
+        if found is None and _NO.search(request):
+            state.clear()
+            return Reply(text="OK, I cancelled the change; your direct deposit stays as it is.")
+        if found is None:
+            handed_back = () if _ABOUT_DEPOSIT.search(request) else (request,)
             return Reply(
                 text="I need the new account number (digits only) to continue.",
                 done=False,
-                open_questions=others,
+                open_questions=handed_back,
             )
-        account = _ACCOUNT.search(used[0]).group(1)  # type: ignore[union-attr]
+        account = found.group(1)
         state.update(step="confirm", account=account)
-        others = tuple(c.strip() for c in clauses if c not in used)
         return Reply(
             text=f"Please confirm: switch direct deposit to the account ending in {account[-4:]}? (yes/no)",
             done=False,
-            open_questions=others,
         )
     if step == "confirm":
-        others = tuple(c.strip() for c in clauses if not (_YES.search(c) or _NO.search(c)))
-        if _YES.search(ctx.scoped_request):
+        if _YES.search(request):
             account = state.get("account", "")
             state.clear()
             return Reply(
-                text=f"Done: your pay will go to the account ending in {account[-4:]} from the next payroll.",
-                open_questions=others,
+                text=f"Done: your pay will go to the account ending in {account[-4:]} from the next payroll."
             )
-        if _NO.search(ctx.scoped_request):
+        if _NO.search(request):
             state.clear()
             return Reply(text="OK, I cancelled the change; your direct deposit stays as it is.")
         return Reply(
             text="Please answer yes or no: should I make the change?",
             done=False,
-            open_questions=others,
+            open_questions=(request,),
         )
     state.clear()
     return Reply(text="Let's start over: what is the new account number?", done=False)

@@ -48,7 +48,7 @@ def planned_rules(
     async def respond(request: ModelRequest) -> ModelResponse:
         context = request.context
         if isinstance(context, PlanContext):
-            if context.active_agent:  # the floor holder gets the whole message, as RulesModel does
+            if context.active_agent:  # these tests send the floor holder single-part messages
                 entries = [{"request": context.user_message, "agent": context.active_agent}]
             else:
                 entries = plan(context.user_message)

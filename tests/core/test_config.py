@@ -10,7 +10,7 @@ import pytest
 
 from harness import ChildAgent, ConfigError, ConnectedAgent, Mode, Parent, load_bot
 from subagents import IOSpec, Subagent
-from subagents.config import load_config
+from subagents.config import ConfigWarning, load_config
 from tests.core._support import CONFIGS
 
 
@@ -27,7 +27,12 @@ SCHEMA_ERRORS = [
     ("unknown_mode.yaml", "mode: chatty", "subagents[0].mode", "'silent'"),
     ("wrong_type.yaml", "timeout: soon", "subagents[0].timeout", "number"),
     ("missing_name.yaml", "- kind: connected", "subagents[1].name", "required"),
-    ("misspelt_field.yaml", "pass_histroy: false", "subagents[0].pass_histroy", "not permitted"),
+    (
+        "misspelt_field.yaml",
+        "pass_histroy: false",
+        "subagents[0].pass_histroy",
+        "did you mean 'pass_history'?",
+    ),
     ("missing_parent.yaml", "subagents:", "parent", "required"),
     ("not_a_mapping.yaml", "- name: pto", None, "must be a mapping"),
 ]
@@ -48,6 +53,34 @@ def test_a_schema_error_names_file_line_and_field(
     assert (error.file, error.line, error.field) == (str(path), line, field)
     assert words in error.message
     assert str(error).startswith(f"{path}:{line}: ")
+
+
+def test_an_unknown_key_with_no_close_match_lists_the_keys_allowed_there(tmp_path: Path) -> None:
+    path = tmp_path / "bot.yaml"
+    path.write_text("parent:\n  name: desk\n  colour: blue\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert (caught.value.line, caught.value.field) == (3, "parent.colour")
+    assert caught.value.message.startswith("unknown key 'colour' (expected one of name, ")
+
+
+def test_empty_outputs_warn_at_load_time_with_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bot.yaml"
+    path.write_text(
+        "parent:\n  name: desk\nsubagents:\n  - name: pto\n    kind: child\n    mode: direct\n"
+        "    description: PTO.\n    outputs: []\n",
+        encoding="utf-8",
+    )
+    with pytest.warns(ConfigWarning) as caught:
+        bot = load_bot(path)
+    (warning,) = caught.list
+    assert (warning.filename, warning.lineno) == (str(path), 8)
+    assert str(warning.message) == (
+        "subagents[0].outputs: 'pto' defines no outputs, so the parent cannot tell what it already "
+        "told the user and will say it again; as a direct agent it needs 'answered' and "
+        "'interactionSummary' (harness lint: HC001; `harness lint --fix` adds them)"
+    )
+    assert bot.subagents["pto"].outputs == ()
 
 
 def test_a_duplicate_name_points_at_the_second_one() -> None:

@@ -33,21 +33,25 @@ async def test_the_direct_deposit_dialogue_holds_the_floor_for_three_turns() -> 
     assert not first.results[0].answered
 
     second = await conversation.send(ACCOUNT_TURN)
-    # The floor holder gets the message first, and hands back the part that is not its own.
-    assert second.plan[0].agent == "direct_deposit"
-    assert second.plan[0].request == ACCOUNT_TURN
-    deposit, pto = second.results
-    assert deposit.agent == "direct_deposit" and deposit.status == "partial"
-    assert deposit.outputs is not None
-    assert deposit.outputs.open_questions == ("how many vacation days have I taken?",)
-    assert pto.agent == "pto" and pto.request == "how many vacation days have I taken?"
-    assert pto.answered
-    assert [(m.sender, m.mode) for m in second.messages] == [
-        ("direct_deposit", "conversational"),
-        ("pto", "direct"),
+    # The message is still split: the floor holder gets its own part, the rest is routed as usual.
+    assert [(p.agent, p.request) for p in second.plan] == [
+        ("direct_deposit", "It's 123456789"),
+        ("pto", "how many vacation days have I taken"),
     ]
-    assert "ending in 6789" in second.messages[0].text
-    assert "used 8 PTO days" in second.messages[1].text
+    deposit, pto = second.results
+    assert deposit.agent == "direct_deposit" and deposit.status == "complete"
+    assert not deposit.answered  # it still needs the user's confirmation
+    assert deposit.outputs is not None
+    assert deposit.outputs.scoped_request == "It's 123456789"
+    assert deposit.outputs.open_questions == ()
+    assert pto.answered
+    # Both parts run concurrently, so either message may come first.
+    said = {m.sender: (m.mode, m.text) for m in second.messages}
+    assert sorted(said) == ["direct_deposit", "pto"] and len(second.messages) == 2
+    assert said["direct_deposit"][0] == "conversational"
+    assert "ending in 6789" in said["direct_deposit"][1]
+    assert said["pto"][0] == "direct"
+    assert "used 8 PTO days" in said["pto"][1]
     assert conversation.active_agent == "direct_deposit"
 
     third = await conversation.send("yes")

@@ -44,9 +44,11 @@ async def test_multi_intent_conversation_over_http(adapter: str) -> None:
             "Sure, I can change your direct deposit. What is the new account number?",
         )
     ]
-    assert [s for s, _, _ in by_turn[3]] == ["direct_deposit", "pto"]
-    assert "ending in 6789" in by_turn[3][0][2]
-    assert "used 8 PTO days" in by_turn[3][1][2]
+    # The floor holder and the PTO agent answer their parts concurrently: either may be first.
+    third = {sender: text for sender, _, text in by_turn[3]}
+    assert sorted(third) == ["direct_deposit", "pto"] and len(by_turn[3]) == 2
+    assert "ending in 6789" in third["direct_deposit"]
+    assert "used 8 PTO days" in third["pto"]
     assert by_turn[4][0][0] == "direct_deposit" and "from the next payroll" in by_turn[4][0][2]
     # Each message arrived as its own activity, with its own id and the scoped request it answers.
     assert len({m.id for m in transcript}) == len(transcript)

@@ -107,3 +107,188 @@ def test_another_tools_scenarios_yaml_is_left_alone(pytester: pytest.Pytester) -
     pytester.makepyfile("def test_ok():\n    assert True\n")
     result = pytester.runpytest_inprocess("-q")
     result.assert_outcomes(passed=1)
+
+
+TYPO = SCENARIOS.replace(
+    "  - name: password-only\n    turns:", "  - name: password-only\n    turn:"
+)
+
+
+def test_a_typo_is_a_collection_error_naming_file_line_and_key(pytester: pytest.Pytester) -> None:
+    path = pytester.makefile(".yaml", scenarios_helpdesk=TYPO.format(bot=GOOD))
+    line = path.read_text().splitlines().index("    turn:") + 1
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # not "no tests ran"
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*{path}:{line}: scenarios[[]1[]].turn: unknown key 'turn' (did you mean 'turns'?)",
+            "*Interrupted: 1 error during collection*",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_the_valid_scenarios_of_a_file_with_a_typo_are_still_collected_and_can_run(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".yaml", scenarios_helpdesk=TYPO.format(bot=GOOD))
+    listed = pytester.runpytest_inprocess("--collect-only", "-q")
+    listed.stdout.fnmatch_lines(["*scenarios_helpdesk.yaml::pto-and-payday*"])
+    result = pytester.runpytest_inprocess("-q", "--continue-on-collection-errors")
+    result.assert_outcomes(passed=1, errors=1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("bot: x.yaml\nscenarios:\n  - name: a\n    turns: [{user: hi}]\n  oops\n", "invalid YAML"),
+        ("bot: x.yaml\nscenario:\n  - name: a\n", "unknown key 'scenario' (did you mean"),
+        ("bot: x.yaml\nscenarios:\n  - name: a\n    turns: []\n", "scenarios[[]0[]].turns: "),
+        (
+            "bot: x.yaml\nscenarios:\n  - {name: a, turns: [{user: hi}]}\n"
+            "  - {name: a, turns: [{user: yo}]}\n",
+            "*:4: scenarios[[]1[]].name: duplicate scenario name 'a'",
+        ),
+        ("bot: x.yaml\nscenarios:\n  - just words\n", "*:3: scenarios[[]0[]]: a scenario must be"),
+    ],
+    ids=["yaml-syntax", "top-level-typo", "no-turns", "duplicate-name", "not-a-mapping"],
+)
+def test_every_mistake_in_a_scenario_file_is_a_one_line_collection_error(
+    pytester: pytest.Pytester, text: str, message: str
+) -> None:
+    pytester.makefile(".yaml", scenarios_x=text)
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines([f"*{message}*"])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_scenario_file_without_a_bot_says_so_in_one_line(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", scenarios_x=SCENARIOS.format(bot=GOOD).split("\n", 1)[1])
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*scenarios_x.yaml:1: the scenario file names no bot: add 'bot:*"])
+    assert "Traceback" not in result.stdout.str()
+    assert len(result.stdout.lines) < 15
+
+
+def test_a_broken_bot_fails_each_scenario_with_its_one_line_error(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".yaml", bot="parent:\n  name: desk\n  modle: rules\n")
+    pytester.makefile(".yaml", scenarios_x=SCENARIOS.format(bot="bot.yaml"))
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        ["*scenario 'pto-and-payday': *bot.yaml:3: parent.modle: unknown key 'modle' (did you*"]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_k6_or_artillery_scenarios_file_is_not_ours(pytester: pytest.Pytester) -> None:
+    pytester.makefile(
+        ".yaml", scenarios="config:\n  target: http://x\nscenarios:\n  - flow: [{get: {url: /}}]\n"
+    )
+    pytester.makepyfile("def test_ok():\n    assert True\n")
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(passed=1)
+
+
+DRIVER_TEST = """
+QUESTION = "How many vacation days do I have remaining, and when will I be getting my next paycheck?"
+
+async def test_bot(harness_driver):
+    driver = harness_driver({bot!r})
+    await driver.send(QUESTION)
+    driver.assert_no_duplicates()
+"""
+
+
+def test_the_driver_finds_a_relative_config_next_to_the_test_file_or_in_the_rootdir(
+    pytester: pytest.Pytester,
+) -> None:
+    bots = pytester.mkdir("bots")
+    for name in ("helpdesk.yaml", "tools.py"):
+        (bots / name).write_text((GOOD.parent / name).read_text())
+    tests = pytester.mkdir("tests")
+    (tests / "test_here.py").write_text(DRIVER_TEST.format(bot="../bots/helpdesk.yaml"))
+    (tests / "test_root.py").write_text(DRIVER_TEST.format(bot="bots/helpdesk.yaml"))
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio", str(tests))
+    result.assert_outcomes(passed=2)
+
+
+def test_a_config_the_driver_cannot_find_names_where_it_looked(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_x=DRIVER_TEST.format(bot="nowhere.yaml"))
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*ConfigError: nowhere.yaml: no bot config 'nowhere.yaml' next to the test file ({pytester.path}) or in the rootdir ({pytester.path})"
+        ]
+    )
+
+
+def test_a_failing_driver_assertion_shows_the_test_not_the_library(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_x=DRIVER_TEST.format(bot=str(NAIVE)))
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert "driver.assert_no_duplicates()" in output
+    assert "testing.py" not in output and "def _fail_on" not in output
+    result.stdout.fnmatch_lines(["E *AssertionError: duplicate messages: 1 finding(s)"])
+
+
+def test_async_tests_run_without_an_async_plugin_and_the_ini_can_turn_it_off(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        test_async="""
+        import asyncio
+
+        async def test_sleeps(tmp_path):
+            await asyncio.sleep(0)
+            assert tmp_path.exists()
+
+        async def test_fails():
+            await asyncio.sleep(0)
+            assert 1 == 2
+        """
+    )
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*assert 1 == 2*"])
+    pytester.makeini("[pytest]\nharness_async_tests = false\n")
+    off = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    off.assert_outcomes(failed=2)
+    off.stdout.fnmatch_lines(["*async def functions are not natively supported*"])
+
+
+def test_a_run_error_fails_the_scenario_in_one_line_and_vv_shows_the_traceback(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".yaml",
+        bot="parent:\n  name: desk\n  strict: true\nsubagents:\n  - name: pto\n    kind: child\n"
+        "    mode: direct\n    description: Answers questions about PTO days.\n"
+        '    tools: ["tools.py:pto_balance"]\n',
+    )
+    (pytester.path / "tools.py").write_text(
+        "def pto_balance() -> str:\n"
+        '    """How many PTO days are left."""\n'
+        '    raise RuntimeError("the HR system is down")\n'
+    )
+    pytester.makefile(
+        ".yaml",
+        scenarios_x="bot: bot.yaml\nscenarios:\n  - name: pto\n    turns:\n"
+        '      - user: "How many PTO days are left?"\n',
+    )
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["scenario 'pto': SubagentError: *the HR system is down*"])
+    assert "Traceback" not in result.stdout.str() and "parent.py" not in result.stdout.str()
+    verbose = pytester.runpytest_inprocess("-vv")
+    verbose.assert_outcomes(failed=1)
+    assert "parent.py" in verbose.stdout.str()
