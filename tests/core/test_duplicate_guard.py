@@ -51,3 +51,55 @@ def test_an_unknown_policy_is_a_config_error() -> None:
 
     with pytest.raises(ConfigError):
         _naive("shout")
+
+
+# --- a parent that rewords what its sub-agent already said -------------------------------------
+
+PARAPHRASE = (
+    "Quick recap: your remaining paid time off for this year is 12 days out of 20. "
+    "Remember that requests need two weeks' notice."
+)
+
+
+def _paraphrasing_parent(policy: str) -> Parent:
+    """The naive helpdesk whose composing parent (a ``FunctionModel``) rewords the PTO answer in
+    its own words and adds one new sentence, as LLM parents that skip `answered` do."""
+    from harness import FunctionModel, ModelRequest, ModelResponse, RulesModel
+    from harness.models import ComposeContext
+    from subagents import Usage
+
+    rules = RulesModel()
+
+    async def respond(request: ModelRequest) -> ModelResponse:
+        if isinstance(request.context, ComposeContext):
+            return ModelResponse(
+                output={"message": PARAPHRASE, "route": []},
+                text=PARAPHRASE,
+                usage=Usage(requests=1),
+            )
+        return await rules.request(request)
+
+    bot = _naive(policy)
+    return Parent(
+        name=bot.name,
+        instructions=bot.instructions,
+        subagents=list(bot.subagents.values()),
+        generated_instructions=False,
+        duplicate_guard=policy,  # type: ignore[arg-type]
+        model=FunctionModel(respond),
+    )
+
+
+async def test_warn_catches_a_reworded_restatement(caplog: pytest.LogCaptureFixture) -> None:
+    turn = await _paraphrasing_parent("warn").conversation().send("How many PTO days are left?")
+    parent_text = next(m.text for m in turn.messages if m.sender == "helpdesk")
+    assert parent_text == PARAPHRASE
+    logged = [r.getMessage() for r in caplog.records if "duplicate in the draft" in r.getMessage()]
+    assert logged and "remaining paid time off" in logged[0]
+
+
+async def test_drop_trims_the_reworded_restatement_and_keeps_what_is_new() -> None:
+    turn = await _paraphrasing_parent("drop").conversation().send("How many PTO days are left?")
+    texts = {m.sender: m.text for m in turn.messages}
+    assert texts["pto"] == "You have 12 PTO days left this year (out of 20)."
+    assert texts["helpdesk"] == "Remember that requests need two weeks' notice."
