@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from harness.text import split_sentences
+from harness.text import split_sentences, stem
 
 __all__ = [
     "OVERLAP_THRESHOLD",
@@ -501,25 +501,10 @@ _STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def _stem(word: str) -> str:
-    if len(word) <= 3:
-        return word
-    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)] + repl
-            break
-    else:
-        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-            word = word[:-1]
-    if word.endswith("e") and len(word) > 4:
-        word = word[:-1]
-    return word
-
-
 def content_words(text: str) -> frozenset[str]:
     """The stemmed content words of ``text``, generic routing words ("agent", "questions") left out."""
     words = _WORD.findall(text.lower().translate(_TRANSLATE).replace("'s", ""))
-    return frozenset(_stem(w) for w in words if w not in _STOP)
+    return frozenset(stem(w) for w in words if w not in _STOP)
 
 
 def description_similarity(a: str, b: str) -> float:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -41,6 +42,10 @@ __all__ = [
 _MAX_CANDIDATES = 64
 """Candidates compared per message, the most similar first."""
 _COMMON_POSTING = 48
+_RARE = 16
+_ASK_TURNS = 4
+"""How many turns back a user message may have asked for an answer again."""
+"""A fact in at most this many earlier messages is rare: alone, it makes a message a candidate."""
 """A content word already in this many messages is too common to find candidates by."""
 _SMALL = 8
 """A message without specific facts and with at most this many content words is small (a closer,
@@ -233,6 +238,51 @@ def _sentence_of(start: int, sentences: Sequence[Span], fallback: str) -> str:
     return fallback
 
 
+class _Users:
+    """The user messages so far, in turn order, found by turn in O(log n)."""
+
+    def __init__(self) -> None:
+        self.items: list[_User] = []
+        self.turns: list[int] = []
+
+    def add(self, user: _User) -> None:
+        self.items.append(user)
+        self.turns.append(user.turn)
+
+    def between(self, after: int, upto: int) -> list[_User]:
+        """The user messages of turns ``after + 1`` to ``upto``."""
+        return self.items[bisect_right(self.turns, after) : bisect_right(self.turns, upto)]
+
+    def of_turn(self, turn: int) -> _User | None:
+        position = bisect_right(self.turns, turn) - 1
+        return self.items[position] if position >= 0 and self.turns[position] == turn else None
+
+
+_MEMO_SIZE = 65_536
+
+
+class _Memo:
+    """Comparisons already made: relays, closers and repeated answers meet the same texts again.
+
+    Keys are the analyses' ids; the entry holds the analyses, so their ids cannot be reused."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[int, int, bool], tuple[Analysis, Analysis, Restatement | None]] = {}
+
+    def restates(
+        self, earlier: Analysis, later: Analysis, limits: Thresholds, strict: bool
+    ) -> Restatement | None:
+        key = (id(earlier), id(later), strict)
+        known = self.found.get(key)
+        if known is not None and known[0] is earlier and known[1] is later:
+            return known[2]
+        found = restates(earlier, later, limits, strict=strict)
+        if len(self.found) >= _MEMO_SIZE:
+            self.found.clear()
+        self.found[key] = (earlier, later, found)
+        return found
+
+
 # --- the conversation -------------------------------------------------------------------------
 
 
@@ -256,8 +306,13 @@ class _Index:
         counts: dict[int, float] = {}
         text = entry.text
         for key in text.strong:
-            for position in self.postings.get(key, ())[-_MAX_CANDIDATES * 4 :]:
-                counts[position] = counts.get(position, 0.0) + 2.0
+            posting = self.postings.get(key)
+            if posting is None:
+                continue
+            # A fact many messages state ("2026") says less than a rare one ("INC0041").
+            weight = 2.0 if len(posting) <= _RARE else 1.0
+            for position in posting[-_MAX_CANDIDATES * 4 :]:
+                counts[position] = counts.get(position, 0.0) + weight
         for key in text.words:
             posting = self.postings.get(key)
             if posting is None or len(posting) > _COMMON_POSTING:
@@ -266,6 +321,13 @@ class _Index:
                 counts[position] = counts.get(position, 0.0) + 1.0
         for position in self.exact.get(text.norm, ())[-_MAX_CANDIDATES:]:
             counts[position] = counts.get(position, 0.0) + 100.0
+        # The messages of this turn and the one before are always compared (relays, retries).
+        for position in range(len(self.entries) - 1, -1, -1):
+            if self.entries[position].message.turn < entry.message.turn - 1:
+                break
+            if len(self.entries) - position > _MAX_CANDIDATES:
+                break
+            counts[position] = counts.get(position, 0.0) + 2.0
         found = [p for p, score in counts.items() if score >= 2.0]
         if len(found) > _MAX_CANDIDATES:
             found.sort(key=lambda p: (-counts[p], -p))  # ties: the most recent first
@@ -305,13 +367,17 @@ def _restated_words(found: Restatement) -> frozenset[str]:
 def compare_entry(
     entry: Entry,
     index: _Index,
-    users: Sequence[_User],
+    users: _Users,
     limits: Thresholds,
     vectors: Mapping[int, Sequence[float]] | None = None,
     semantic: float = 1.1,
     closers: frozenset[str] = frozenset(),
+    *,
+    window: int | None = None,
+    memo: _Memo | None = None,
 ) -> list[Pair]:
     """The earlier messages of the conversation that ``entry`` restates."""
+    memo = memo or _Memo()
     pairs: list[Pair] = []
     if not entry.text.claims:
         return pairs
@@ -323,11 +389,13 @@ def compare_entry(
         candidates += [e for e in index.entries[-_MAX_CANDIDATES:] if id(e) not in seen]
         candidates.sort(key=lambda e: e.index)
     for other in candidates:
+        if window is not None and turn - other.message.turn > window:
+            continue
         scope: Scope = "same_turn" if other.message.turn == turn else "cross_turn"
         if scope == "cross_turn" and (other.small or entry.small):
             continue
         strict = _different_requests(other, entry)
-        found = restates(other.text, entry.text, limits, strict=strict)
+        found = memo.restates(other.text, entry.text, limits, strict)
         if found is None and scope == "same_turn":
             found = _same_closer(other.text, entry.text, closers)
         if found is None and vectors is not None and not strict:
@@ -335,9 +403,11 @@ def compare_entry(
         if found is None:
             continue
         if scope == "cross_turn":
-            between = [u for u in users if other.message.turn < u.turn <= turn]
+            # What the user said since: the last few turns are enough to ask again or to choose
+            # (and keep a repeat of something said long ago cheap to check).
+            between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
             facts = frozenset().union(*(m.later.facts for m in found.matches)) | found.facts
-            first = next((u for u in reversed(users) if u.turn == other.message.turn), None)
+            first = users.of_turn(other.message.turn)
             if _asked_again(other, _restated_words(found), facts, between, first, entry.request):
                 continue
             if _confirms(other, entry, found, between):
@@ -399,7 +469,8 @@ def conversation_pairs(
     limits = thresholds(config)
     closers = frozenset(normalise(p) for p in config.boilerplate)
     index = _Index()
-    users: list[_User] = []
+    users = _Users()
+    memo = _Memo()
     pairs: list[Pair] = []
     window = config.cross_turn_window
     plans = {
@@ -410,16 +481,22 @@ def conversation_pairs(
         if message.role == "user":
             user = _User.of(message)
             user.plan = plans.get(message.turn, frozenset())
-            users.append(user)
+            users.add(user)
             continue
         if not message.text.strip():
             continue
         entry = _entry(position, message)
-        for pair in compare_entry(
-            entry, index, users, limits, vectors, config.semantic_threshold, closers
-        ):
-            if window is None or message.turn - pair.earlier.message.turn <= window:
-                pairs.append(pair)
+        pairs += compare_entry(
+            entry,
+            index,
+            users,
+            limits,
+            vectors,
+            config.semantic_threshold,
+            closers,
+            window=window,
+            memo=memo,
+        )
         index.add(entry)
     return pairs
 
@@ -453,26 +530,33 @@ def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
     members: list[list[Entry]] = []
     exact_member = {id(e): norm for norm, copies in by_text.items() for e in copies}
     exact_groups: dict[str, int] = {}
+    member_of: dict[int, list[int]] = {}
+    """The groups (by number) each message (by index) belongs to."""
     for pair in pairs:
         norm = exact_member.get(id(pair.earlier))
         if _copies(pair) and norm is not None:
             if norm not in exact_groups:
                 exact_groups[norm] = len(groups)
+                for entry in by_text[norm]:
+                    member_of.setdefault(entry.index, []).append(len(groups))
                 groups.append([])
                 members.append(list(by_text[norm]))
             groups[exact_groups[norm]].append(pair)
             continue
-        for group, people in zip(groups, members, strict=True):
-            if pair.later in people and pair.earlier in people:
+        # Only the groups the earlier message belongs to can take the pair.
+        for number in member_of.get(pair.earlier.index, ()):
+            group, people = groups[number], members[number]
+            if pair.later in people:
                 group.append(pair)
                 break
-            if pair.earlier in people and all(
-                (m.index, pair.later.index) in linked for m in people
-            ):
+            if all((m.index, pair.later.index) in linked for m in people):
                 group.append(pair)
                 people.append(pair.later)
+                member_of.setdefault(pair.later.index, []).append(number)
                 break
         else:
+            member_of.setdefault(pair.earlier.index, []).append(len(groups))
+            member_of.setdefault(pair.later.index, []).append(len(groups))
             groups.append([pair])
             members.append([pair.earlier, pair.later])
     return [_finding(group, people) for group, people in zip(groups, members, strict=True)]

@@ -74,7 +74,9 @@ def _dice(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def _kind(key: str) -> str:
-    return key.partition(":")[0]
+    """A fact's kind, for telling facts apart: numbers and ids are one family ("W-2" / "1099")."""
+    kind = key.partition(":")[0]
+    return "num" if kind == "id" else kind
 
 
 def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
@@ -88,6 +90,15 @@ def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
             wx, wy = set(x[5:].split()), set(y[5:].split())
             if wx <= wy or wy <= wx:
                 shared |= {x, y}
+    for x, other in ((a, b), (b, a)):
+        # "F11-12" and "seats 11-12": a code whose digits are a number the other side states.
+        numbers = {k[4:]: k for k in other - shared if k.startswith("num:")}
+        if numbers:
+            for key in x - shared:
+                if key.startswith("id:"):
+                    digits = "".join(ch for ch in key[3:] if ch.isdigit())
+                    if digits in numbers:
+                        shared |= {key, numbers[digits]}
     ids_a = [k for k in a - shared if k.startswith("id:")]
     ids_b = [k for k in b - shared if k.startswith("id:")]
     if ids_a and ids_b:
@@ -261,6 +272,14 @@ def _merged_match(
     return ClaimMatch(a, b, round(min(1.0, cover * 0.6 + 0.15 * weight), 3), shared)
 
 
+def _may_restate(earlier: Analysis, later: Analysis) -> bool:
+    """A cheap first test: a restatement shares a fact, or at least two content words."""
+    if earlier.facts & later.facts or len(earlier.words & later.words) >= 2:
+        return True
+    ids = [k for k in earlier.strong if k.startswith("id:")]
+    return bool(ids) and any(k.startswith("id:") for k in later.strong)
+
+
 def restates(
     earlier: Analysis, later: Analysis, limits: Thresholds, *, strict: bool = False
 ) -> Restatement | None:
@@ -273,6 +292,8 @@ def restates(
         strict: the two answer different requests: only near-verbatim claims count.
     """
     if not earlier.claims or not later.claims:
+        return None
+    if earlier.norm != later.norm and not _may_restate(earlier, later):
         return None
     if earlier.norm and earlier.norm == later.norm:
         return Restatement(

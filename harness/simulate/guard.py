@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from harness.exceptions import ConfigError
-from harness.simulate._duplicates import _entry, _Index, _User, compare_entry, thresholds
+from harness.simulate._duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
 from harness.simulate.detectors import DetectorConfig, Finding, Highlight
 from harness.text import Span, analyse, normalise, split_claims, split_sentences
 from harness.transcript import Message
@@ -76,7 +76,7 @@ class DuplicateGuard:
         config = self.config
         window = config.cross_turn_window
         index = _Index()
-        users: list[_User] = []
+        users = _Users()
         current: list[Message] = []
         for position, message in enumerate(sent):
             if message.id == DRAFT_ID or message.turn > turn:
@@ -84,7 +84,7 @@ class DuplicateGuard:
             if window is not None and message.turn < turn - window:
                 continue
             if message.role == "user":
-                users.append(_User.of(message))
+                users.add(_User.of(message))
             elif message.text.strip():
                 index.add(_entry(position, message))
                 if message.turn == turn:

@@ -83,8 +83,14 @@ def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]
 def analyse(text: str) -> Analysis:
     """The claims, facts and content words of ``text`` (cached: relays and closers recur)."""
     claims: list[Claim] = []
-    all_facts = extract_facts(text)
     sentences = split_sentences(text)
+    # Facts sentence by sentence: sentences recur across messages far more than whole texts do
+    # (a relay quotes an answer), so the cache of extract_facts serves most of them.
+    all_facts = tuple(
+        Fact(f.kind, f.value, f.start + sentence.start, f.end + sentence.start)
+        for sentence in sentences
+        for f in extract_facts(sentence.text)
+    )
     for span in split_claims(text):
         sentence = next((i for i, s in enumerate(sentences) if s.start <= span.start < s.end), 0)
         inside = tuple(f for f in all_facts if span.start <= f.start < span.end)

@@ -155,6 +155,22 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("number", re.compile(rf"(?<![\w.]){_NUM}(?![\w])")),
 ]
 
+_STARTS = re.compile(r"[$€£¥₹#…]|(?<!\w)\w")
+_CURRENCY_CODES = ("usd", "eur", "gbp", "chf", "aud", "cad", "nzd")
+_WORD_AT = re.compile(r"[\w'’-]+")
+_VOCABULARY = frozenset(
+    [*_MONTHS, *_WEEKDAYS, *_STATES, *_NUMBER_WORDS, "half", "noon", "midnight", *_CURRENCY_CODES]
+)
+_KINDS = [kind for kind, _ in _PATTERNS]
+_BY_KIND = dict(_PATTERNS)
+_COMBINED = re.compile(
+    "|".join(
+        f"(?P<{kind}>(?{'i' if pattern.flags & re.IGNORECASE else ''}:{pattern.pattern}))"
+        if pattern.flags & re.IGNORECASE
+        else f"(?P<{kind}>{pattern.pattern})"
+        for kind, pattern in _PATTERNS
+    )
+)
 _ORDINAL_OR_UNIT = re.compile(
     r"^\d+(?:\.\d+)?(?:st|nd|rd|th|x|k|gb|mb|tb|kb|km|kg|mi|lb|lbs|ml|cm|mm|m|g|h)$"
 )
@@ -229,7 +245,9 @@ def _id(raw: str) -> str | None:
     if _ORDINAL_OR_UNIT.match(value) or _NUMBER_UNIT.fullmatch(value):
         return None  # "3rd", "10gb", "12-credit": a number with a unit, not an id
     value = re.sub(r"[-_./…]", "", value)
-    return value if len(value) >= 3 else None
+    if len(value) >= 3 or (len(value) == 2 and not value.isdigit() and not value.isalpha()):
+        return value  # "EB57102", and short codes that mix letters and digits ("W2", "Q3")
+    return None
 
 
 def _weekday(raw: str, text: str, start: int) -> str | None:
@@ -261,57 +279,77 @@ def extract_facts(text: str) -> tuple[Fact, ...]:
     def free(start: int, end: int) -> bool:
         return all(end <= a or start >= b for a, b in taken)
 
-    for kind, pattern in _PATTERNS:
-        if (
-            kind in ("email", "url")
-            and "@" not in text
-            and "://" not in text
-            and "www." not in text
-        ):
+    # One regex, tried where a word or a symbol starts: the first kind (in priority order) that
+    # matches there wins. Scanning every character with it costs several times more.
+    done = 0
+    for begin in _STARTS.finditer(text):
+        if begin.start() < done:
             continue
-        for match in pattern.finditer(text):
-            start, end = match.span()
-            if not free(start, end):
+        word = begin.group()
+        if word.isalpha() and word.islower():
+            # A lower-case word starts a fact only as a word of the facts' vocabulary.
+            whole = _WORD_AT.match(text, begin.start())
+            if whole is not None and whole.group().isalpha() and whole.group() not in _VOCABULARY:
                 continue
-            raw = match.group(0)
-            value: str | None
-            if kind == "money":
-                value = _money(match)
-            elif kind == "percent":
-                value = _number(match.group(1))
-            elif kind == "time":
-                value = _time(match)
-            elif kind == "date":
-                value = _date(match)
-                year = match.group(1) or match.group(6) or match.group(9)
-                if value is not None and year:
-                    facts.append(Fact("year", year, start, end))
-            elif kind == "duration":
-                value = _duration(match)
-            elif kind == "id":
-                value = _id(raw)
-            elif kind == "weekday":
-                value = _weekday(raw, text, start)
-            elif kind == "month":
-                lower = raw.lower()
-                if not raw[0].isupper() or (
-                    lower in ("may", "march", "mar") and _sentence_start(text, start)
-                ):
-                    continue
-                value = f"{_MONTHS[lower]:02d}"
-            elif kind == "number":
-                value = _number(raw)
-            elif kind == "state":
-                value = _STATES[raw.lower()]
-            else:
-                value = raw.lower()
-            if value is None:
+        match = _COMBINED.match(text, begin.start())
+        if match is None:
+            continue
+        start, end = match.span()
+        if taken and not free(start, end):
+            done = end
+            continue
+        first = match.lastgroup
+        for kind in _KINDS[_KINDS.index(first) if first else 0 :]:
+            found = _BY_KIND[kind].match(text, start)
+            if found is None:
                 continue
-            taken.append((start, end))
-            facts.append(Fact(kind, value, start, end))
+            value = _value(kind, found, text, facts)
+            if value is not None:
+                span = found.span()
+                taken.append(span)
+                facts.append(Fact(kind, value, span[0], span[1]))
+                done = span[1]
+                break
+        # When no kind holds here ("W-2" is too short an id), the words inside may ("2").
     facts.extend(_names(text, free))
     facts.sort(key=lambda f: f.start)
     return tuple(facts)
+
+
+def _value(kind: str, match: re.Match[str], text: str, facts: list[Fact]) -> str | None:
+    """The canonical value of one match of ``kind`` (None: not a fact after all)."""
+    raw = match.group(0)
+    start = match.start()
+    if kind == "money":
+        return _money(match)
+    if kind == "percent":
+        return _number(match.group(1))
+    if kind == "time":
+        return _time(match)
+    if kind == "date":
+        value = _date(match)
+        year = match.group(1) or match.group(6) or match.group(9)
+        if value is not None and year:
+            facts.append(Fact("year", year, start, match.end()))
+        return value
+    if kind == "duration":
+        return _duration(match)
+    if kind == "id":
+        return _id(raw)
+    if kind == "weekday":
+        return _weekday(raw, text, start)
+    if kind == "month":
+        lower = raw.lower()
+        if not raw[0].isupper() or (
+            lower in ("may", "march", "mar") and _sentence_start(text, start)
+        ):
+            return None
+        return f"{_MONTHS[lower]:02d}"
+    if kind == "number":
+        return _number(raw)
+    if kind == "state":
+        return _STATES[raw.lower()]
+    return raw.lower()
 
 
 def _names(text: str, free: object) -> list[Fact]:

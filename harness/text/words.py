@@ -85,6 +85,7 @@ def stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=65_536)
 def content_words(text: str) -> frozenset[str]:
     """Stems of the words of ``text`` that carry meaning (no stop words, no pure numbers)."""
     out: set[str] = set()
