@@ -90,11 +90,11 @@ def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
             wx, wy = set(x[5:].split()), set(y[5:].split())
             if wx <= wy or wy <= wx:
                 shared |= {x, y}
-    for x, other in ((a, b), (b, a)):
+    for side, other in ((a, b), (b, a)):
         # "F11-12" and "seats 11-12": a code whose digits are a number the other side states.
         numbers = {k[4:]: k for k in other - shared if k.startswith("num:")}
         if numbers:
-            for key in x - shared:
+            for key in side - shared:
                 if key.startswith("id:"):
                     digits = "".join(ch for ch in key[3:] if ch.isdigit())
                     if digits in numbers:
