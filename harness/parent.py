@@ -1,4 +1,4 @@
-"""The parent agent and its turn loop: plan, dispatch, compose, guard, record (DESIGN.md section 4).
+"""The parent agent and its turn loop: plan, dispatch, compose, guard, record (docs/architecture.md).
 
 The parent owns the conversation. For each user message it plans scoped requests, runs the chosen
 sub-agents concurrently (each under its own timeout), reads their results (checking ``answered``),
@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -42,6 +42,7 @@ from harness.models.base import (
 )
 from harness.models.replay import CassetteMissError
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.transport.base import AgentTransport, Sender
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
@@ -107,6 +108,9 @@ class Parent:
         duplicate_guard: ``off``, ``warn`` or ``drop``: check the parent's draft against messages
             already sent before sending it (``drop`` removes the duplicated sentences).
         history_turns: how many recent turns of history are passed to sub-agents that receive it.
+        transports: how named sub-agents are called, instead of the default (in-process, or
+            HTTP for a ``ConnectedAgent`` with a ``url``): for example a
+            ``harness.testing.MockTransport`` in a test. See ``harness.transport``.
     """
 
     def __init__(
@@ -121,6 +125,7 @@ class Parent:
         max_compose_steps: int = 2,
         duplicate_guard: GuardPolicy = "off",
         history_turns: int = 20,
+        transports: Mapping[str, AgentTransport] | None = None,
     ) -> None:
         names = [a.name for a in subagents]
         repeated = sorted({n for n in names if names.count(n) > 1})
@@ -139,6 +144,12 @@ class Parent:
         self.max_compose_steps = max_compose_steps
         self.duplicate_guard = duplicate_guard
         self.history_turns = history_turns
+        unknown = sorted(set(transports or {}) - set(names))
+        if unknown:
+            raise ConfigError(
+                f"transports given for unknown sub-agents: {', '.join(unknown)}", field="transports"
+            )
+        self._transports: dict[str, AgentTransport] = dict(transports or {})
         self._agent_models: dict[str, Model] = {
             a.name: self.model if a.model is None else resolve_model(a.model) for a in subagents
         }
@@ -178,6 +189,50 @@ class Parent:
         """The system prompt a sub-agent's model receives."""
         return self._agent_systems[agent]
 
+    async def run_subagent(
+        self,
+        name: str,
+        request: str,
+        *,
+        history: Sequence[HistoryEntry] = (),
+        state: MutableMapping[str, Any] | None = None,
+        send: Sender | None = None,
+        continuing: bool = False,
+    ) -> SubagentResult:
+        """Run one call of the sub-agent ``name`` outside a turn, as a host serving it does.
+
+        The call runs with the agent's model, system prompt and transport, under its timeout,
+        and is validated against its contract; it never raises for a failing agent (the failure
+        is on the result) and ignores ``strict``.
+
+        Args:
+            name: the sub-agent's name.
+            request: its scoped request.
+            history: the caller's conversation (used when the agent receives history).
+            state: the agent's memory in the caller's conversation; updated in place.
+            send: delivers the agent's messages; None for a silent agent (or to refuse them).
+            continuing: the agent holds the floor and gets the user's next message.
+
+        Raises:
+            ConfigError: there is no sub-agent named ``name``.
+        """
+        agent = self.subagents.get(name)
+        if agent is None:
+            raise ConfigError(f"no sub-agent named {name!r}", field="name")
+        call = SubagentCall(
+            agent=agent,
+            request=request,
+            history=tuple(history),
+            model=self._agent_models[name],
+            system=self.system_prompt_for(name),
+            state=state if state is not None else {},
+            send=None if agent.mode is Mode.SILENT else send,
+            continuing=continuing,
+            prepared=self._prepared.get(name),
+            transport=self._transports.get(name),
+        )
+        return await run_subagent(call)
+
     def conversation(
         self,
         *,
@@ -196,12 +251,16 @@ class Parent:
         return Conversation(self, id=conversation_id, state=state, on_message=on_message)
 
     async def aclose(self) -> None:
-        """Close the models' resources (HTTP clients)."""
+        """Close the models' and transports' resources (HTTP clients)."""
         seen: set[int] = set()
         for model in (self.model, *self._agent_models.values()):
             if id(model) not in seen:
                 seen.add(id(model))
                 await model.aclose()
+        for transport in self._transports.values():
+            if id(transport) not in seen:
+                seen.add(id(transport))
+                await transport.aclose()
 
 
 class Conversation:
@@ -465,6 +524,7 @@ class Conversation:
                     continuing=agent.name == self.active_agent,
                     strict=parent.strict,
                     prepared=parent._prepared.get(agent.name),
+                    transport=parent._transports.get(agent.name),
                 )
             )
         try:
