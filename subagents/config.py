@@ -1,4 +1,4 @@
-"""The YAML config format (DESIGN.md section 4), validated with file, line and field in every error.
+"""The YAML config format (docs/agents.md, The YAML config), validated with file, line and field in every error.
 
 ```yaml
 parent:

@@ -1,7 +1,7 @@
 """Reports of detector findings: a readable text table, JSON for tools, JUnit XML for CI.
 
 One :class:`DetectionResult` per checked conversation (a transcript's conversation, or a simulated
-scenario). The JSON shape is DESIGN.md section 8's, exactly; JUnit has one test case per result,
+scenario). The JSON shape is the one docs/simulate.md (Reports) describes; JUnit has one test case per result,
 failing when it has an error-level finding.
 """
 
