@@ -53,7 +53,6 @@ log = logging.getLogger("harness")
 # ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.
 _JSON = json.JSONEncoder(ensure_ascii=False)
 
-GuardPolicy = Literal["off", "warn", "drop"]
 MessageSink = Callable[[Message], Awaitable[None]]
 
 
@@ -123,7 +122,7 @@ class Parent:
         generated_instructions: bool = True,
         strict: bool = False,
         max_compose_steps: int = 2,
-        duplicate_guard: GuardPolicy = "off",
+        duplicate_guard: Literal["off", "warn", "drop"] = "off",
         history_turns: int = 20,
         transports: Mapping[str, AgentTransport] | None = None,
     ) -> None:
