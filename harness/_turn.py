@@ -3,8 +3,9 @@
 Each step takes the turn's one ``TurnState`` and returns it; nothing of the turn is kept on the
 conversation between steps. The failure policy is in one place (:func:`_recover` for the
 parent's own model calls, :func:`_check` for sub-agent results: lenient, or strict when the
-parent is), and the turn's usage is summed once, when it is recorded. docs/architecture.md draws
-the pipeline.
+parent is). Usage has one home, ``TurnState.usage``: the parent's plan and replies add to it as
+they return, and the sub-agents' results are added once, when the turn is recorded.
+docs/architecture.md draws the pipeline.
 """
 
 from __future__ import annotations
