@@ -23,6 +23,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check harness subagents instructions tests samples
 	$(VENV)/bin/ruff format --check harness subagents instructions tests samples
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q -p no:cacheprovider
 
 docs: $(STAMP)

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
         HarnessError,
         ModelBehaviorError,
         RunError,
+        SubagentError,
+        SubagentTimeoutError,
         UsageError,
     )
     from harness.models import (
@@ -58,6 +60,8 @@ _WHERE = {
     "HarnessError": "harness.exceptions",
     "ModelBehaviorError": "harness.exceptions",
     "RunError": "harness.exceptions",
+    "SubagentError": "harness.exceptions",
+    "SubagentTimeoutError": "harness.exceptions",
     "UsageError": "harness.exceptions",
     "FunctionModel": "harness.models",
     "Model": "harness.models",
@@ -101,7 +105,9 @@ __all__ = [
     "RulesModel",
     "RunError",
     "ScriptedModel",
+    "SubagentError",
     "SubagentResult",
+    "SubagentTimeoutError",
     "Tool",
     "ToolContext",
     "Transcript",

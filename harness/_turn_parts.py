@@ -68,7 +68,7 @@ COMPOSE_SCHEMA: dict[str, Any] = {
 
 
 async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:
-    """Aggregate the turn's silent findings when there are two or more (DESIGN.md section 10)."""
+    """Aggregate the turn's silent findings when there are two or more (docs/teams.md, Aggregation)."""
     silent = [
         r for r in results if r.mode is Mode.SILENT and r.ok and r.outputs and r.outputs.findings
     ]

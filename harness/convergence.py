@@ -51,6 +51,7 @@ __all__ = [
     "ConvergenceStatus",
     "Quality",
     "QualityState",
+    "ResourceUsage",
     "Review",
     "Risk",
     "RunState",
@@ -130,7 +131,7 @@ class Budget(BaseModel):
     max_seconds: float | None = None
 
 
-class Usage(BaseModel):
+class ResourceUsage(BaseModel):
     """What the run consumed; an unset value is unknown, not zero."""
 
     model_config = _FROZEN
@@ -138,6 +139,11 @@ class Usage(BaseModel):
     tokens: int | None = None
     cost_usd: float | None = None
     seconds: float | None = None
+
+
+Usage = ResourceUsage
+"""The earlier name of ``ResourceUsage``, kept as an alias (``subagents.Usage`` is a model call's
+token usage, another thing)."""
 
 
 class Quality(BaseModel):
@@ -182,7 +188,7 @@ class RunState(BaseModel):
     """The run's correlation id, copied into the events."""
     tasks: tuple[TaskState, ...] = ()
     budget: Budget | None = None
-    usage: Usage | None = None
+    usage: ResourceUsage | None = None
     quality: Quality | None = None
     review: Review | None = None
     rounds: int | None = None
@@ -212,7 +218,7 @@ class BudgetState(BaseModel):
     model_config = _FROZEN
 
     limits: Budget | None
-    used: Usage | None
+    used: ResourceUsage | None
     exhausted: bool
     exhausted_by: tuple[str, ...] = ()
     """Which limits were reached (``tokens``, ``cost_usd``, ``seconds``)."""

@@ -1,58 +1,39 @@
-"""The parent agent and its turn loop: plan, dispatch, compose, guard, record (DESIGN.md section 4).
+"""The parent agent and its turn loop: plan, dispatch, compose, guard, record (docs/architecture.md).
 
 The parent owns the conversation. For each user message it plans scoped requests, runs the chosen
 sub-agents concurrently (each under its own timeout), reads their results (checking ``answered``),
 takes up open questions within a bounded number of steps, optionally guards its own draft against
-duplicates, and records every message with its sender in the transcript.
+duplicates, and records every message with its sender in the transcript. The steps themselves are
+the pipeline in ``harness._turn``; this module holds the parent, the conversation and its state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from harness._runner import SubagentCall, prepare, run_subagent
-from harness._turn_parts import (
-    COMPOSE_SCHEMA,
-    PLAN_SCHEMA,
-    aggregate_findings,
-    fallback_reply,
-    result_view,
-)
+from harness._turn import run_turn
 from harness._views import parent_view
 from harness.exceptions import (
     ConfigError,
-    ContractViolationError,
-    ModelBehaviorError,
-    SubagentError,
-    SubagentTimeoutError,
 )
 from harness.models import Model, resolve_model
 from harness.models.base import (
     AgentCard,
     ChatMessage,
-    ComposeContext,
-    ModelRequest,
-    PlanContext,
 )
-from harness.models.replay import CassetteMissError
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.transport.base import AgentTransport, Sender
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 __all__ = ["Conversation", "Parent", "Turn"]
 
-log = logging.getLogger("harness")
-
-# ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.
-_JSON = json.JSONEncoder(ensure_ascii=False)
-
-GuardPolicy = Literal["off", "warn", "drop"]
 MessageSink = Callable[[Message], Awaitable[None]]
 
 
@@ -107,6 +88,9 @@ class Parent:
         duplicate_guard: ``off``, ``warn`` or ``drop``: check the parent's draft against messages
             already sent before sending it (``drop`` removes the duplicated sentences).
         history_turns: how many recent turns of history are passed to sub-agents that receive it.
+        transports: how named sub-agents are called, instead of the default (in-process, or
+            HTTP for a ``ConnectedAgent`` with a ``url``): for example a
+            ``harness.testing.MockTransport`` in a test. See ``harness.transport``.
     """
 
     def __init__(
@@ -119,8 +103,9 @@ class Parent:
         generated_instructions: bool = True,
         strict: bool = False,
         max_compose_steps: int = 2,
-        duplicate_guard: GuardPolicy = "off",
+        duplicate_guard: Literal["off", "warn", "drop"] = "off",
         history_turns: int = 20,
+        transports: Mapping[str, AgentTransport] | None = None,
     ) -> None:
         names = [a.name for a in subagents]
         repeated = sorted({n for n in names if names.count(n) > 1})
@@ -139,6 +124,12 @@ class Parent:
         self.max_compose_steps = max_compose_steps
         self.duplicate_guard = duplicate_guard
         self.history_turns = history_turns
+        unknown = sorted(set(transports or {}) - set(names))
+        if unknown:
+            raise ConfigError(
+                f"transports given for unknown sub-agents: {', '.join(unknown)}", field="transports"
+            )
+        self._transports: dict[str, AgentTransport] = dict(transports or {})
         self._agent_models: dict[str, Model] = {
             a.name: self.model if a.model is None else resolve_model(a.model) for a in subagents
         }
@@ -178,6 +169,50 @@ class Parent:
         """The system prompt a sub-agent's model receives."""
         return self._agent_systems[agent]
 
+    async def run_subagent(
+        self,
+        name: str,
+        request: str,
+        *,
+        history: Sequence[HistoryEntry] = (),
+        state: MutableMapping[str, Any] | None = None,
+        send: Sender | None = None,
+        continuing: bool = False,
+    ) -> SubagentResult:
+        """Run one call of the sub-agent ``name`` outside a turn, as a host serving it does.
+
+        The call runs with the agent's model, system prompt and transport, under its timeout,
+        and is validated against its contract; it never raises for a failing agent (the failure
+        is on the result) and ignores ``strict``.
+
+        Args:
+            name: the sub-agent's name.
+            request: its scoped request.
+            history: the caller's conversation (used when the agent receives history).
+            state: the agent's memory in the caller's conversation; updated in place.
+            send: delivers the agent's messages; None for a silent agent (or to refuse them).
+            continuing: the agent holds the floor and gets the user's next message.
+
+        Raises:
+            ConfigError: there is no sub-agent named ``name``.
+        """
+        agent = self.subagents.get(name)
+        if agent is None:
+            raise ConfigError(f"no sub-agent named {name!r}", field="name")
+        call = SubagentCall(
+            agent=agent,
+            request=request,
+            history=tuple(history),
+            model=self._agent_models[name],
+            system=self.system_prompt_for(name),
+            state=state if state is not None else {},
+            send=None if agent.mode is Mode.SILENT else send,
+            continuing=continuing,
+            prepared=self._prepared.get(name),
+            transport=self._transports.get(name),
+        )
+        return await run_subagent(call)
+
     def conversation(
         self,
         *,
@@ -196,12 +231,16 @@ class Parent:
         return Conversation(self, id=conversation_id, state=state, on_message=on_message)
 
     async def aclose(self) -> None:
-        """Close the models' resources (HTTP clients)."""
+        """Close the models' and transports' resources (HTTP clients)."""
         seen: set[int] = set()
         for model in (self.model, *self._agent_models.values()):
             if id(model) not in seen:
                 seen.add(id(model))
                 await model.aclose()
+        for transport in self._transports.values():
+            if id(transport) not in seen:
+                seen.add(id(transport))
+                await transport.aclose()
 
 
 class Conversation:
@@ -227,8 +266,6 @@ class Conversation:
         self.active_agent: str | None = None
         self.agent_states: dict[str, dict[str, Any]] = {}
         self._lock = asyncio.Lock()
-        self._aggregation: Any = None
-        self._failures: list[str] = []
         # (message, its HistoryEntry) by transcript index, built once per message (see _history).
         self._entries: list[tuple[Message, HistoryEntry] | None] = []
         self._entries_of: list[Message] | None = None
@@ -302,7 +339,17 @@ class Conversation:
         if not text or not text.strip():
             raise ConfigError("a user message must not be empty", field="text")
         async with self._lock:
-            return await self._turn(text.strip())
+            state = await run_turn(self, text.strip())
+            return Turn(
+                number=state.number,
+                user=state.user,
+                messages=tuple(self.transcript.messages[state.start :]),
+                plan=tuple(state.plan),
+                results=tuple(state.results),
+                usage=state.usage,
+                aggregation=state.aggregation,
+                error="; ".join(state.failures) or None,
+            )
 
     async def _record(
         self,
@@ -373,245 +420,3 @@ class Conversation:
                         ChatMessage(role="assistant", content=f"[{message.sender}] {message.text}")
                     )
         return tuple(out)
-
-    async def _plan(self, text: str) -> tuple[list[PlannedRequest], Usage]:
-        parent = self.parent
-        active = self.active_agent
-        if active is not None and parent.subagents[active].mode is not Mode.CONVERSATIONAL:
-            active = None
-        system = parent.system
-        if active is not None:
-            system += (
-                f"\n\nRight now the conversational sub-agent `{active}` is in a dialogue with the "
-                "user and holds the floor. Still split the user's message into its requests: "
-                f"give `{active}` the part that answers or continues its dialogue (as its scoped "
-                "request), and route every other request as usual, each to its own agent.\n"
-            )
-        request = ModelRequest(
-            task="plan",
-            agent=parent.name,
-            system=system,
-            messages=(*self._recent_chat(), ChatMessage(role="user", content=text)),
-            output_schema=PLAN_SCHEMA,
-            output_name="plan",
-            context=PlanContext(
-                parent=parent.name, user_message=text, agents=parent._cards, active_agent=active
-            ),
-        )
-        try:
-            response = await parent.model.request(request)
-            output = response.output
-            entries = output.get("requests") if isinstance(output, Mapping) else None
-            if not isinstance(entries, list) or not entries:
-                raise ModelBehaviorError("the plan has no list of requests", agent=parent.name)
-            if not all(isinstance(entry, Mapping) for entry in entries):
-                raise ModelBehaviorError(
-                    "each planned request must be an object with 'request' and 'agent'",
-                    agent=parent.name,
-                )
-            # One entry per agent: two concurrent calls of one agent would share its state.
-            merged: dict[str, list[str]] = {}
-            for entry in entries:
-                agent = str(entry.get("agent", parent.name))
-                if agent not in parent.subagents:
-                    agent = parent.name
-                merged.setdefault(agent, []).append(str(entry.get("request") or text))
-            plan = [
-                PlannedRequest(request=" and ".join(requests), agent=agent)
-                for agent, requests in merged.items()
-            ]
-            return plan, response.usage
-        except Exception as exc:  # a failing planner must not lose the conversation
-            if parent.strict or isinstance(exc, CassetteMissError):  # a replay test's setup error
-                raise
-            self._failures.append(f"plan failed: {type(exc).__name__}: {exc}")
-            log.warning("the plan failed (%s); the parent handles the whole message", exc)
-            return [PlannedRequest(request=text, agent=parent.name)], Usage()
-
-    async def _dispatch(
-        self,
-        turn: int,
-        text: str,
-        planned: Sequence[PlannedRequest],
-        history: tuple[HistoryEntry, ...],
-    ) -> list[SubagentResult]:
-        parent = self.parent
-        calls: list[SubagentCall] = []
-        for item in planned:
-            agent = parent.subagents[item.agent]
-            request = item.request if agent.scoped else text
-
-            async def send(
-                message: str, *, _agent: Subagent = agent, _request: str = request
-            ) -> None:
-                await self._record(
-                    turn=turn,
-                    role="bot",
-                    sender=_agent.name,
-                    text=message,
-                    mode=_agent.mode.value,
-                    request=_request,
-                )
-
-            calls.append(
-                SubagentCall(
-                    agent=agent,
-                    request=request,
-                    history=history,
-                    model=parent._agent_models[agent.name],
-                    system=parent.system_prompt_for(agent.name),
-                    state=self.agent_states.setdefault(agent.name, {}),
-                    send=None if agent.mode is Mode.SILENT else send,
-                    continuing=agent.name == self.active_agent,
-                    strict=parent.strict,
-                    prepared=parent._prepared.get(agent.name),
-                )
-            )
-        try:
-            async with asyncio.TaskGroup() as group:
-                tasks = [group.create_task(run_subagent(call)) for call in calls]
-        except ExceptionGroup as group_error:  # strict mode only: surface the first real error
-            raise group_error.exceptions[0] from group_error
-        results = [task.result() for task in tasks]
-        for result in results:
-            if parent.strict:
-                if result.violations:
-                    raise ContractViolationError(result.agent, result.violations)
-                if result.status == "timed_out":
-                    timeout = parent.subagents[result.agent].timeout
-                    raise SubagentTimeoutError(agent=result.agent, timeout=timeout)
-                if result.status == "failed":
-                    raise SubagentError(result.error or "failed", agent=result.agent)
-            if parent.subagents[result.agent].mode is Mode.CONVERSATIONAL:
-                holds_floor = result.ok and not result.answered and bool(result.messages)
-                if holds_floor:
-                    self.active_agent = result.agent
-                elif self.active_agent == result.agent:
-                    self.active_agent = None
-        return results
-
-    async def _turn(self, text: str) -> Turn:
-        parent = self.parent
-        number = self.transcript.turn_count + 1
-        self._failures = []
-        user = await self._record(turn=number, role="user", sender="user", text=text)
-        start = len(self.transcript)
-        history = self._history()
-        plan, usage = await self._plan(text)
-        sub_plan = [p for p in plan if p.agent != parent.name]
-        own = tuple(p.request for p in plan if p.agent == parent.name)
-        results = await self._dispatch(number, text, sub_plan, history)
-        routed = [(p.request, p.agent) for p in sub_plan]
-        steps_left = parent.max_compose_steps
-        while True:
-            message, routes, step_usage = await self._compose(
-                text, own, results, routed, steps_left
-            )
-            usage = usage + step_usage
-            routes = [
-                r
-                for r in routes
-                if r.agent in parent.subagents and (r.request, r.agent) not in routed
-            ]
-            if not routes or steps_left <= 0:
-                break
-            steps_left -= 1
-            plan.extend(routes)
-            routed.extend((r.request, r.agent) for r in routes)
-            results.extend(await self._dispatch(number, text, routes, history))
-        sent_this_turn = self.transcript.messages[start:]
-        if message and parent._guard is not None:
-            decision = parent._guard.check(message, sent=self.transcript.messages, turn=number)
-            message = decision.text
-        if not message and not sent_this_turn:
-            message = "Sorry, I'm not sure how to help with that. Could you rephrase?"
-        error = "; ".join(self._failures) or None
-        if message:
-            await self._record(turn=number, role="bot", sender=parent.name, text=message)
-        for result in results:
-            usage = usage + result.usage
-        self.transcript.turns.append(
-            TurnRecord(
-                turn=number,
-                plan=tuple(plan),
-                answered_by=tuple(r.agent for r in results if r.answered),
-                failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
-                error=error,
-                errors=tuple(f"{r.agent}: {r.error}" for r in results if r.error),
-            )
-        )
-        return Turn(
-            number=number,
-            user=user,
-            messages=tuple(self.transcript.messages[start:]),
-            plan=tuple(plan),
-            results=tuple(results),
-            usage=usage,
-            aggregation=self._aggregation,
-            error=error,
-        )
-
-    async def _compose(
-        self,
-        text: str,
-        own: tuple[str, ...],
-        results: Sequence[SubagentResult],
-        routed: Sequence[tuple[str, str]],
-        steps_left: int,
-    ) -> tuple[str, list[PlannedRequest], Usage]:
-        parent = self.parent
-        self._aggregation = await aggregate_findings(results)
-        repeated = set()
-        if self._aggregation is not None:
-            repeated = {s.agent for s in self._aggregation.sources if s.duplicate_of}
-        # A silent finding that repeats another agent's is relayed once, not twice.
-        views = tuple(
-            result_view(r, drop_findings=r.agent in repeated and r.mode is Mode.SILENT)
-            for r in results
-        )
-        payload = {
-            "userMessage": text,
-            "handledByYou": list(own),
-            "results": [v.to_json() for v in views],
-        }
-        request = ModelRequest(
-            task="compose",
-            agent=parent.name,
-            system=parent.system,
-            messages=(
-                ChatMessage(role="user", content=text),
-                ChatMessage(
-                    role="user",
-                    content="Sub-agent results for this turn (JSON):\n" + _JSON.encode(payload),
-                ),
-            ),
-            output_schema=COMPOSE_SCHEMA,
-            output_name="reply",
-            context=ComposeContext(
-                parent=parent.name,
-                user_message=text,
-                results=views,
-                own_requests=own,
-                agents=parent._cards,
-                routed=tuple(routed),
-                steps_left=steps_left,
-            ),
-        )
-        try:
-            response = await parent.model.request(request)
-            output = response.output if response.output is not None else {}
-            if not isinstance(output, Mapping):
-                raise ModelBehaviorError("the reply is not an object", agent=parent.name)
-        except Exception as exc:  # direct messages stand; findings are relayed as they are
-            if parent.strict or isinstance(exc, CassetteMissError):
-                raise
-            self._failures.append(f"reply failed: {type(exc).__name__}: {exc}")
-            log.warning("the reply failed (%s); relaying results as they are", exc)
-            return fallback_reply(views, apologise=True), [], Usage()
-        message = output.get("message", response.text or "")
-        routes = [
-            PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))
-            for r in output.get("route", []) or []
-            if isinstance(r, Mapping) and r.get("request") and r.get("agent")
-        ]
-        return str(message or "").strip(), routes, response.usage

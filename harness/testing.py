@@ -1,4 +1,4 @@
-"""Public test doubles: scripted and function models, a fake sub-agent and a conversation driver.
+"""Public test doubles: scripted and function models, a fake sub-agent, transports and a driver.
 
 The same doubles power the simulator and the pytest plugin, so a user's regression test and
 ``harness simulate`` judge a bot the same way::
@@ -30,11 +30,14 @@ from harness.simulate.detectors import (
 )
 from harness.simulate.scenarios import RequestExpectation
 from harness.transcript import Transcript
+from harness.transport import InProcessTransport, MockTransport
 from subagents import ChildAgent, ConnectedAgent, Mode, ModeName, Subagent, ToolContext
 
 __all__ = [
     "ConversationDriver",
     "FunctionModel",
+    "InProcessTransport",
+    "MockTransport",
     "ScriptedModel",
     "fake_subagent",
     "format_findings",

@@ -44,7 +44,7 @@ class Message:
     """When it was sent, when known."""
 
     def to_json(self) -> dict[str, Any]:
-        """The JSONL record of DESIGN.md section 8 (optional keys left out when unset)."""
+        """The JSONL record of docs/simulate.md (optional keys left out when unset)."""
         record: dict[str, Any] = {
             "id": self.id,
             "turn": self.turn,

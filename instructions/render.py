@@ -1,4 +1,4 @@
-"""Render every generated instruction from plain views of the agents (DESIGN.md section 5).
+"""Render every generated instruction from plain views of the agents (docs/instructions.md).
 
 The templates live in ``instructions/templates``. The environment uses ``StrictUndefined`` (a
 misspelt variable is an error, not an empty string) and a ``finalize`` hook that refuses anything
@@ -46,7 +46,7 @@ _MODE_OUTPUTS: dict[str, tuple[str, ...]] = {
     "direct": ("answered", "interactionSummary"),
     "conversational": ("answered", "scopedRequest", "interactionSummary"),
 }
-"""The outputs each mode must return (DESIGN.md section 3; mirrors ``subagents.REQUIRED_OUTPUTS``)."""
+"""The outputs each mode must return (docs/contract.md; mirrors ``subagents.REQUIRED_OUTPUTS``)."""
 
 _TYPE_WORDS = {"answered": "true or false", "openQuestions": "a list of text"}
 """How an output's type reads in prose; every other contract output is text."""

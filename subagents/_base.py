@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
 from subagents._errors import ConfigError
+from subagents._tool_import import import_tool
 from subagents.contract import REQUIRED_OUTPUTS, HistoryEntry, Kind, Mode, ModeName
 
 __all__ = ["IOSpec", "Reply", "Subagent", "Tool", "ToolContext"]
@@ -176,8 +177,6 @@ def _import_reference(reference: str) -> ToolFunction:
             "relative to the config file",
             field="tools",
         )
-    from subagents.config import import_tool  # config imports this module
-
     return import_tool(reference, Path.cwd())
 
 

@@ -1,7 +1,7 @@
 """The exception tree's classes (drawn and documented in ``harness.exceptions``, the public home).
 
 They live here, in the lowest package that raises them, because ``subagents`` may not import
-``harness`` (DESIGN.md section 2) yet raises configuration errors.
+``harness`` (docs/architecture.md) yet raises configuration errors.
 """
 
 from __future__ import annotations

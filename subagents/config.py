@@ -1,4 +1,4 @@
-"""The YAML config format (DESIGN.md section 4), validated with file, line and field in every error.
+"""The YAML config format (docs/agents.md, The YAML config), validated with file, line and field in every error.
 
 ```yaml
 parent:
@@ -20,12 +20,9 @@ instructions`` can use it safely; ``BotConfig.build_subagents`` imports the tool
 from __future__ import annotations
 
 import difflib
-import importlib
-import importlib.util
-import sys
 import typing
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -33,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from subagents._base import IOSpec, Subagent
 from subagents._errors import ConfigError
+from subagents._tool_import import import_tool
 from subagents._yaml import LinedDict, LinedList, read_yaml
 from subagents.child import ChildAgent
 from subagents.connected import ConnectedAgent
@@ -357,43 +355,3 @@ def _plain(node: Any) -> Any:
     if isinstance(node, list):
         return [_plain(v) for v in node]
     return node
-
-
-def import_tool(reference: str, base: Path) -> Callable[..., Any]:
-    """Import ``file.py:function`` (relative to ``base``) or ``package.module:function``.
-
-    Raises:
-        ConfigError: when the module or the function cannot be found (``field="tools"``).
-    """
-    if ":" not in reference:
-        raise ConfigError(
-            f"tool {reference!r} must look like 'file.py:function' or 'module:function'",
-            field="tools",
-        )
-    module_ref, attr = reference.rsplit(":", 1)
-    if module_ref.endswith(".py"):
-        file = (base / module_ref).resolve()
-        if not file.is_file():
-            raise ConfigError(
-                f"tool module {module_ref!r} not found next to the config", field="tools"
-            )
-        module_name = f"_harness_tools_{abs(hash(str(file)))}"
-        module = sys.modules.get(module_name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(module_name, file)
-            if spec is None or spec.loader is None:
-                raise ConfigError(f"cannot import {module_ref!r}", field="tools")
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[module_name] = module
-            spec.loader.exec_module(module)
-    else:
-        try:
-            module = importlib.import_module(module_ref)
-        except ImportError as exc:
-            raise ConfigError(
-                f"cannot import tool module {module_ref!r}: {exc}", field="tools"
-            ) from exc
-    function = getattr(module, attr, None)
-    if not callable(function):
-        raise ConfigError(f"{module_ref!r} has no function {attr!r}", field="tools")
-    return function  # type: ignore[no-any-return]

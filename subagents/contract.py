@@ -1,4 +1,4 @@
-"""The input/output contract every sub-agent honours (DESIGN.md section 3).
+"""The input/output contract every sub-agent honours (docs/contract.md).
 
 The parent cannot see what a sub-agent told the user unless the sub-agent says so. The contract makes
 every sub-agent say so: it returns ``answered`` always, plus the outputs its communication mode
@@ -74,7 +74,7 @@ REQUIRED_OUTPUTS: Mapping[Mode, tuple[str, ...]] = {
     Mode.DIRECT: ("answered", "interactionSummary"),
     Mode.CONVERSATIONAL: ("answered", "scopedRequest", "interactionSummary"),
 }
-"""The outputs each mode must return (DESIGN.md section 3)."""
+"""The outputs each mode must return (docs/contract.md)."""
 
 
 class HistoryEntry(BaseModel):

@@ -17,10 +17,10 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("hosting", extra="hosting") from exc
 
 from harness.hosting.app import DEFAULT_MAX_BODY_BYTES, AdapterName, create_app, serve
-from harness.hosting.channel import EndpointTarget, ReceivedActivity
 from harness.hosting.core import HarnessBot, OutgoingMessage
 from harness.hosting.remote import remote_outputs
 from harness.hosting.storage import FileStore, SqliteStore, StateStore, open_store
+from harness.simulate.endpoint import EndpointTarget, ReceivedActivity
 
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",

@@ -21,7 +21,7 @@ from pathlib import Path
 from harness.exceptions import UsageError
 from harness.lint._files import UnreadableFileError, read_config
 from harness.lint._tools import forget_tools
-from harness.lint._yaml import YamlSyntaxError, load_yaml
+from harness.lint._yaml import YamlSyntaxError, parse_yaml
 from harness.lint.load_copilot import infer_mode
 from harness.lint.load_layouts import (
     AGENT_MARKERS,
@@ -35,7 +35,7 @@ from harness.lint.load_python import is_python_target, system_from_python
 from harness.lint.load_sdk import looks_like_sdk_config, system_from_sdk
 from harness.lint.model import (
     AgentSystem,
-    Finding,
+    LintFinding,
     LintReport,
     LoadResult,
     Severity,
@@ -100,7 +100,7 @@ def _load_sdk_file(path: Path, result: LoadResult, display: _Display, *, explici
     file = display(path)
     result.files.add(file)
     try:
-        data = load_yaml(text)
+        data = parse_yaml(text)
     except YamlSyntaxError as exc:
         result.problems.append((file, exc.line, None, f"invalid YAML: {exc.problem}"))
         return
@@ -287,10 +287,10 @@ def lint_paths(
             raise UsageError(f"severity of {code} must be error, warning or info") from None
     result = load_paths(paths)
     systems = result.systems
-    findings: list[Finding] = []
-    seen: set[Finding] = set()
+    findings: list[LintFinding] = []
+    seen: set[LintFinding] = set()
 
-    def keep(finding: Finding) -> None:
+    def keep(finding: LintFinding) -> None:
         if finding.id not in enabled or finding in seen:
             return
         level = levels.get(finding.id)
@@ -302,7 +302,7 @@ def lint_paths(
     for file, line, agent, message in result.problems:
         rule = RULES_BY_ID["HC100"]
         keep(
-            Finding(
+            LintFinding(
                 id=rule.id,
                 name=rule.name,
                 severity=rule.severity,
@@ -315,7 +315,7 @@ def lint_paths(
     rule = RULES_BY_ID["HC101"]
     for path in result.unrecognised:
         keep(
-            Finding(
+            LintFinding(
                 id=rule.id,
                 name=rule.name,
                 severity=rule.severity,

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "LMap", "LSeq", "YamlSyntaxError", "load_yaml"]
+__all__ = ["MAX_DEPTH", "MAX_NODES", "LMap", "LSeq", "YamlSyntaxError", "parse_yaml"]
 
 MAX_DEPTH = 64
 """Deepest nesting of mappings and lists accepted (agent configs need fewer than ten)."""
@@ -119,7 +119,7 @@ class YamlSyntaxError(ValueError):
         super().__init__(f"line {line}: {problem}" if line else problem)
 
 
-def load_yaml(text: str) -> Any:
+def parse_yaml(text: str) -> Any:
     """Parse one YAML (or JSON) document into plain values with lines; None for an empty one.
 
     Raises:

@@ -35,7 +35,7 @@ from harness.lint._cs_tools import (
     kind_of,
 )
 from harness.lint._files import UnreadableFileError, read_config
-from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, load_yaml
+from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint.model import (
     AgentSystem,
     IOField,
@@ -110,7 +110,7 @@ class Reader:
         try:
             if text is None:
                 text = read_config(path)
-            data = load_yaml(text)
+            data = parse_yaml(text)
         except YamlSyntaxError as exc:
             self.problem(file, exc.line, None, f"invalid YAML: {exc.problem}")
             return

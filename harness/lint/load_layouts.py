@@ -30,7 +30,7 @@ from typing import Any
 
 from harness.lint._cs_tools import agent_settings_instructions
 from harness.lint._files import UnreadableFileError, read_config
-from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, load_yaml
+from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint.load_copilot import Display, Reader
 from harness.lint.model import LoadResult, TextField
 
@@ -91,7 +91,7 @@ def _parse(reader: Reader, path: Path, *, report: bool) -> Any:
         reader.files.append(file)
         reader.result.files.add(file)
     try:
-        return load_yaml(read_config(path))
+        return parse_yaml(read_config(path))
     except YamlSyntaxError as exc:
         if report:
             reader.problem(file, exc.line, None, f"invalid YAML: {exc.problem}")
@@ -266,7 +266,7 @@ def load_bot_definition(path: Path, result: LoadResult, display: Display) -> Non
         component_schema = component.get("schemaName")
         component_schema = component_schema if isinstance(component_schema, str) else ""
         try:
-            parsed = load_yaml(body)
+            parsed = parse_yaml(body)
         except YamlSyntaxError as exc:
             reader.problem(file, line, None, f"{component_schema}: invalid YAML: {exc.problem}")
             continue

@@ -19,6 +19,7 @@ __all__ = [
     "Finding",
     "IOField",
     "Layout",
+    "LintFinding",
     "LintReport",
     "ModeSource",
     "ParentSpec",
@@ -182,7 +183,7 @@ class AgentSystem:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Finding:
+class LintFinding:
     """One problem the linter found."""
 
     id: str
@@ -199,6 +200,11 @@ class Finding:
     """The 1-based line, when there is one."""
     message: str
     """What is wrong and how to fix it, in one or two sentences."""
+
+
+Finding = LintFinding
+"""The earlier name of ``LintFinding``, kept as an alias (``harness.simulate.Finding`` is a
+duplicate-message finding, another thing)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -218,7 +224,7 @@ class LoadResult:
 class LintReport:
     """The outcome of a lint run."""
 
-    findings: tuple[Finding, ...]
+    findings: tuple[LintFinding, ...]
     """Every finding, sorted by file, line and rule id."""
     files: int
     """How many files were read."""

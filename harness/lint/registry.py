@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from harness.lint.model import AgentSystem, Finding
+from harness.lint.model import AgentSystem, LintFinding
 from harness.lint.rule import Rule
 from harness.lint.rules.contract import (
     ChildHistoryOff,
@@ -64,7 +64,7 @@ RULES_BY_ID: Mapping[str, Rule] = {rule.id: rule for rule in RULES}
 """The rules keyed by id."""
 
 
-def check_system(system: AgentSystem, enabled: frozenset[str]) -> Iterator[Finding]:
+def check_system(system: AgentSystem, enabled: frozenset[str]) -> Iterator[LintFinding]:
     """Run every enabled rule on one system.
 
     Args:

@@ -17,7 +17,7 @@ import inspect
 from collections.abc import Iterator
 from typing import ClassVar
 
-from harness.lint.model import AgentSystem, Finding, ParentSpec, Severity, SubagentSpec
+from harness.lint.model import AgentSystem, LintFinding, ParentSpec, Severity, SubagentSpec
 
 __all__ = ["Rule"]
 
@@ -50,7 +50,7 @@ class Rule:
         """The rationale and the fix, as SARIF and ``--format json`` consumers show them."""
         return f"{' '.join(self.rationale.split())} {self.fix}"
 
-    def check(self, system: AgentSystem, *, enabled: frozenset[str]) -> Iterator[Finding]:
+    def check(self, system: AgentSystem, *, enabled: frozenset[str]) -> Iterator[LintFinding]:
         """Findings in one system (by default: the parent, then each sub-agent).
 
         Args:
@@ -64,17 +64,19 @@ class Rule:
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         """Findings for one sub-agent (none unless overridden)."""
         return iter(())
 
-    def check_parent(self, parent: ParentSpec, system: AgentSystem) -> Iterator[Finding]:
+    def check_parent(self, parent: ParentSpec, system: AgentSystem) -> Iterator[LintFinding]:
         """Findings for the parent (none unless overridden)."""
         return iter(())
 
-    def finding(self, *, agent: str | None, file: str, line: int | None, message: str) -> Finding:
+    def finding(
+        self, *, agent: str | None, file: str, line: int | None, message: str
+    ) -> LintFinding:
         """A finding of this rule, with its default severity."""
-        return Finding(
+        return LintFinding(
             id=self.id,
             name=self.name,
             severity=self.severity,

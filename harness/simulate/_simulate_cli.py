@@ -266,7 +266,7 @@ async def _run(
     if endpoint:
         if model or base_url or record or replay:
             raise UsageError("--model, --base-url, --record and --replay need an in-process bot")
-        from harness.hosting.channel import EndpointTarget
+        from harness.simulate.endpoint import EndpointTarget
 
         parsed: dict[str, str] = {}
         for header in headers:

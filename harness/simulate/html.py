@@ -22,8 +22,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from harness.simulate._results import DetectionResult, exit_code
 from harness.simulate.detectors import Finding
-from harness.simulate.reports import DetectionResult, exit_code
 from harness.transcript import Transcript
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Reports of detector findings: a readable text table, JSON for tools, JUnit XML for CI.
 
 One :class:`DetectionResult` per checked conversation (a transcript's conversation, or a simulated
-scenario). The JSON shape is DESIGN.md section 8's, exactly; JUnit has one test case per result,
+scenario). The JSON shape is the one docs/simulate.md (Reports) describes; JUnit has one test case per result,
 failing when it has an error-level finding.
 """
 
@@ -13,11 +13,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from harness.simulate._results import DetectionResult, exit_code
 from harness.simulate.detectors import ALL_KINDS, Finding
-from harness.transcript import Message, Transcript
+from harness.transcript import Message
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -35,44 +35,6 @@ __all__ = [
 ReportFormat = Literal["text", "json", "junit", "html"]
 
 _KIND_ORDER = ("duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DetectionResult:
-    """The findings of one conversation."""
-
-    file: str
-    """The transcript or scenario file."""
-    conversation: str
-    """The conversation's id (a scenario runner uses the scenario's name)."""
-    transcript: Transcript
-    """The conversation checked (its messages are quoted in the text report)."""
-    findings: tuple[Finding, ...]
-    """What the detectors found, by turn."""
-    name: str | None = None
-    """A display name (the scenario's); ``file::conversation`` when None."""
-    seconds: float = 0.0
-    """How long it took (the JUnit ``time``)."""
-    error: str | None = None
-    """Why the conversation could not be completed (a deployed bot or its channel failed); its
-    findings cover the messages received before that."""
-
-    @property
-    def title(self) -> str:
-        return self.name or f"{self.file}::{self.conversation}"
-
-    @property
-    def errors(self) -> tuple[Finding, ...]:
-        return tuple(f for f in self.findings if f.severity == "error")
-
-    @property
-    def warnings(self) -> tuple[Finding, ...]:
-        return tuple(f for f in self.findings if f.severity == "warning")
-
-
-def exit_code(results: Sequence[DetectionResult]) -> int:
-    """1 when any result has an error-level finding or failed, else 0."""
-    return 1 if any(r.errors or r.error for r in results) else 0
 
 
 def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> str:

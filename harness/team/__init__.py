@@ -1,4 +1,4 @@
-"""Teams of agents that work on one task together and answer like a sub-agent (DESIGN.md 11).
+"""Teams of agents that work on one task together and answer like a sub-agent (docs/teams.md).
 
 A ``Team`` runs its ``Member``s in turns chosen by a ``SpeakerPolicy`` until a
 ``TerminationCondition`` fires, under ``Guardrails``; every message follows one schema

@@ -1,4 +1,4 @@
-"""The team's message schema (DESIGN.md section 11) and the reply a member gives.
+"""The team's message schema (docs/teams.md) and the reply a member gives.
 
 Every message of a team run has the same shape: turn, sender, role, goal, content, context (task id
 and memory reference), constraints, allowed tools, signals (``handoff``, ``stop``, ``needs_tool``)

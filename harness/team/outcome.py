@@ -29,12 +29,12 @@ from harness.aggregate import AgentOutput, AggregatedResult, aggregate
 from harness.convergence import (
     Budget,
     Quality,
+    ResourceUsage,
     Review,
     Risk,
     RunState,
     TaskState,
     TaskStatus,
-    Usage,
 )
 from harness.team.messages import TeamMessage, TeamRole
 from harness.team.termination import StopReason
@@ -219,7 +219,7 @@ def build_run_state(
         run_id=correlation_id,
         tasks=tuple(tasks),
         budget=budget or stop.budget,
-        usage=Usage(tokens=known_tokens, cost_usd=cost_usd, seconds=elapsed_s),
+        usage=ResourceUsage(tokens=known_tokens, cost_usd=cost_usd, seconds=elapsed_s),
         quality=None
         if quality_threshold is None
         else Quality(score=answer.confidence, threshold=quality_threshold),

@@ -282,7 +282,7 @@ async def test_a_handler_agent_cannot_message_the_user_when_silent() -> None:
 
 @pytest.mark.parametrize("mode", ["direct", "conversational"])
 async def test_exactly_the_modes_required_outputs_are_enough(mode: str) -> None:
-    # DESIGN section 3: direct agents return answered + interactionSummary; conversational ones
+    # docs/contract.md: direct agents return answered + interactionSummary; conversational ones
     # add scopedRequest. openQuestions is only for agents that handled part of a request.
     async def handler(ctx: ToolContext) -> dict[str, Any]:
         raw: dict[str, Any] = {"answered": True, "interactionSummary": "You have 12 days left."}

@@ -1,4 +1,4 @@
-"""The parent's runtime duplicate guard (DESIGN.md section 4, step 4) on the naive helpdesk."""
+"""The parent's runtime duplicate guard (docs/architecture.md, the turn's guard step) on the naive helpdesk."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from harness.lint import fix_paths, lint_paths
-from harness.lint._yaml import load_yaml
+from harness.lint._yaml import parse_yaml
 from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
 from tests.lint.conftest import COPILOT, LINT, Writer, ids
 
@@ -61,7 +61,7 @@ def test_fix_adds_missing_entries_and_keeps_comments_order_and_quotes(write: Wri
     assert _is_subsequence(kept.splitlines(), fixed.splitlines())
     assert len(fixed.splitlines()) == len(CONFIG.splitlines()) + 6
     assert lint_paths([path]).findings == ()
-    data = load_yaml(fixed)
+    data = parse_yaml(fixed)
     pto, payroll, benefits = data["subagents"]
     assert [i["name"] for i in pto["inputs"]] == ["scopedRequest"]
     assert pto["inputs"][0]["description"] == INPUT_DESCRIPTIONS["scopedRequest"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from harness.lint._yaml import MAX_DEPTH, LMap, LSeq, YamlSyntaxError, load_yaml
+from harness.lint._yaml import MAX_DEPTH, LMap, LSeq, YamlSyntaxError, parse_yaml
 from tests.lint.conftest import FIXTURES
 
 
@@ -87,9 +87,9 @@ def test_same_as_ruamel_on_every_fixture() -> None:
             reference = _reference(text)
         except YAMLError:
             with pytest.raises(YamlSyntaxError):
-                load_yaml(text)
+                parse_yaml(text)
             continue
-        _same(load_yaml(text), reference, str(path))
+        _same(parse_yaml(text), reference, str(path))
         compared += 1
     assert compared > 50
 
@@ -121,7 +121,7 @@ SNIPPETS = [
 
 @pytest.mark.parametrize("text", SNIPPETS)
 def test_same_as_ruamel(text: str) -> None:
-    _same(load_yaml(text), _reference(text))
+    _same(parse_yaml(text), _reference(text))
 
 
 @pytest.mark.parametrize(
@@ -136,12 +136,12 @@ def test_same_as_ruamel(text: str) -> None:
 )
 def test_syntax_errors_name_their_line(text: str, line: int) -> None:
     with pytest.raises(YamlSyntaxError) as info:
-        load_yaml(text)
+        parse_yaml(text)
     assert info.value.line == line
 
 
 def test_lines_of_keys_and_items() -> None:
-    data = load_yaml("parent:\n  name: x\nsubagents:\n  - name: a\n\n  - name: b\n")
+    data = parse_yaml("parent:\n  name: x\nsubagents:\n  - name: a\n\n  - name: b\n")
     assert isinstance(data, LMap)
     assert data.line_of("subagents") == 3
     assert data["parent"].line_of("name") == 2
@@ -155,7 +155,7 @@ def test_an_alias_bomb_is_refused_at_once() -> None:
     for i in range(1, 10):
         lines.append(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]")
     with pytest.raises(YamlSyntaxError) as info:
-        load_yaml("\n".join(lines) + "\n")
+        parse_yaml("\n".join(lines) + "\n")
     assert "alias bomb" in info.value.problem
     assert info.value.line is not None
 
@@ -173,16 +173,16 @@ def test_an_alias_bomb_is_refused_at_once() -> None:
 )
 def test_over_deep_nesting_is_refused(text: str) -> None:
     with pytest.raises(YamlSyntaxError) as info:
-        load_yaml(text)
+        parse_yaml(text)
     assert "deep" in info.value.problem
 
 
 def test_tags_build_nothing() -> None:
-    data = load_yaml("a: !!python/object/apply:os.system ['echo hi']\nb: !custom 3\n")
+    data = parse_yaml("a: !!python/object/apply:os.system ['echo hi']\nb: !custom 3\n")
     assert data == {"a": ["echo hi"], "b": "3"}
 
 
 def test_json_reads_with_lines() -> None:
-    data = load_yaml('{\n  "a": {\n    "b": [1, true, null]\n  }\n}\n')
+    data = parse_yaml('{\n  "a": {\n    "b": [1, true, null]\n  }\n}\n')
     assert data == {"a": {"b": [1, True, None]}}
     assert data["a"].line_of("b") == 3

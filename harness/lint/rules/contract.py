@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from harness.lint.model import (
     AgentSystem,
-    Finding,
     IOField,
+    LintFinding,
     Severity,
     SubagentSpec,
     normalize_io_name,
@@ -62,7 +62,7 @@ class NoOutputs(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         if agent.outputs is None or agent.outputs:
             return
         required = REQUIRED_OUTPUTS[agent.mode]
@@ -97,7 +97,7 @@ class MissingAnswered(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         if _superseded(agent, enabled) or "answered" in agent.output_keys:
             return
         yield self.finding(
@@ -128,7 +128,7 @@ class MissingModeOutputs(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         if _superseded(agent, enabled):
             return
         keys = agent.output_keys
@@ -175,7 +175,7 @@ class HistoryWithoutScope(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         if not agent.history or agent.inputs is None or "scopedrequest" in agent.input_keys:
             return
         if agent.layout == "connected-agent-tool":
@@ -233,7 +233,7 @@ class UndocumentedIO(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         groups: tuple[tuple[str, tuple[IOField, ...] | None, dict[str, str]], ...] = (
             ("input", agent.inputs, _CONTRACT_INPUT),
             ("output", agent.outputs, _CONTRACT_OUTPUT),
@@ -282,7 +282,7 @@ class ChildHistoryOff(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         if agent.kind is not Kind.CHILD or agent.history:
             return
         setting = (

@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from harness.lint import phrases
-from harness.lint.model import AgentSystem, Finding, Severity, SubagentSpec
+from harness.lint.model import AgentSystem, LintFinding, Severity, SubagentSpec
 from harness.lint.rule import Rule
 from subagents.contract import Kind
 
@@ -42,7 +42,7 @@ class MissingDescription(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         text = agent.description
         if text is not None and text.text.strip():
             return
@@ -85,7 +85,7 @@ class OverlappingDescriptions(Rule):
     bad = "- description: Answers payroll questions.\n- description: Answers questions on payroll."
     good = "- description: Answers payslip questions.\n- description: Changes bank details for pay."
 
-    def check(self, system: AgentSystem, *, enabled: frozenset[str]) -> Iterator[Finding]:
+    def check(self, system: AgentSystem, *, enabled: frozenset[str]) -> Iterator[LintFinding]:
         """Each description against the earlier ones, with a prefix-filtered index.
 
         A pair reaching cosine ``t`` shares at least ``t² * |A|`` words of either set, so indexing
@@ -164,7 +164,7 @@ class ConnectedIoMisplaced(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         for key, line in agent.misplaced_io:
             yield self.finding(
                 agent=agent.name,
@@ -193,7 +193,7 @@ class ChildHasActions(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         if agent.actions_line is None:
             return
         yield self.finding(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harness.lint import phrases
-from harness.lint.model import AgentSystem, Finding, ParentSpec, Severity, SubagentSpec
+from harness.lint.model import AgentSystem, LintFinding, ParentSpec, Severity, SubagentSpec
 from harness.lint.rule import Rule
 from harness.lint.rules._words import (
     ANSWERED_HINT,
@@ -50,7 +50,7 @@ class ScopeNotAnchored(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         text = own_text(agent)
         if text is None or phrases.anchors_scope(text.text):
             return
@@ -89,7 +89,7 @@ class SilenceNotInstructed(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         if agent.mode is not Mode.SILENT:
             return
         text = own_text(agent)
@@ -133,7 +133,7 @@ class SilentAgentAddressesUser(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         text = agent.instructions
         if agent.mode is not Mode.SILENT or text is None:
             return
@@ -178,7 +178,7 @@ class DescriptionMissingAnsweredHint(Rule):
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
-    ) -> Iterator[Finding]:
+    ) -> Iterator[LintFinding]:
         text = agent.description
         if text is None or not text.text.strip() or agent.generated_instructions:
             return
@@ -213,7 +213,7 @@ class ParentMissingAnsweredCheck(Rule):
         "Check each sub-agent's answered output; if it is true, do not answer that request again."
     )
 
-    def check_parent(self, parent: ParentSpec, system: AgentSystem) -> Iterator[Finding]:
+    def check_parent(self, parent: ParentSpec, system: AgentSystem) -> Iterator[LintFinding]:
         if not system.subagents or parent.generated_instructions:
             return
         text = parent.instructions
@@ -245,7 +245,7 @@ class OnlySpeakerAntipattern(Rule):
     bad = "instructions: You are the only agent that talks to the user."
     good = "instructions: Check each sub-agent's answered output before you reply."
 
-    def check_parent(self, parent: ParentSpec, system: AgentSystem) -> Iterator[Finding]:
+    def check_parent(self, parent: ParentSpec, system: AgentSystem) -> Iterator[LintFinding]:
         text = parent.instructions
         if not system.subagents or text is None or not phrases.claims_only_speaker(text.text):
             return

@@ -1,0 +1,264 @@
+"""What every sub-agent transport shares: the call, where its messages go, and the wire answer.
+
+A transport runs one sub-agent call and returns its raw contract outputs; the runner
+(``harness._runner.run_subagent``) owns the deadline, the validation and the ``SubagentResult``, so
+every transport fails, times out and is validated the same way. A remote host's JSON answer (see
+``harness.hosting.remote``) is the one wire format: the HTTP transport reads it from the network,
+the mock and in-process transports build it in memory, and all three read it with
+:func:`reply_from_wire`.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from harness.exceptions import SubagentError
+from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
+
+if TYPE_CHECKING:
+    from harness.models.base import Model, ToolDefinition
+    from subagents import Tool
+
+__all__ = [
+    "AgentReply",
+    "AgentTransport",
+    "Delivery",
+    "PreparedAgent",
+    "Sender",
+    "SubagentCall",
+    "reply_from_wire",
+    "result_to_wire",
+    "wire_payload",
+]
+
+Sender = Callable[[str], Awaitable[None]]
+"""Delivers one message to the user."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreparedAgent:
+    """What the model loop needs of a sub-agent that never changes between its calls.
+
+    The parent builds one per sub-agent up front (see ``harness.transport.prepare``), so a turn
+    does not rebuild the tool definitions and the output schema for every call.
+    """
+
+    tools: Mapping[str, Tool]
+    """The agent's tools by name."""
+    definitions: tuple[ToolDefinition, ...]
+    """The tools as the model sees them, without the send tool."""
+    schema: dict[str, Any]
+    """The JSON schema of its outputs (``harness.transport.output_schema``)."""
+
+
+@dataclass(slots=True, kw_only=True)
+class SubagentCall:
+    """One call of one sub-agent within a turn."""
+
+    agent: Subagent
+    request: str
+    """The scoped request (the whole user message when the agent takes no ``scopedRequest``)."""
+    history: tuple[HistoryEntry, ...]
+    """The parent's conversation before this turn's replies; filtered by ``receives_history``."""
+    model: Model
+    system: str
+    """The agent's system prompt (generated instructions plus its own)."""
+    state: MutableMapping[str, Any] = field(default_factory=dict)
+    """The agent's memory in this conversation."""
+    send: Sender | None = None
+    """Delivers a message to the user; never given to a silent agent."""
+    continuing: bool = False
+    """True when a conversational agent that holds the floor gets the user's next message."""
+    max_steps: int = 8
+    """Model calls allowed in one sub-agent call."""
+    strict: bool = False
+    """Re-raise model misbehaviour (``ModelBehaviorError``) instead of returning a failed result."""
+    prepared: PreparedAgent | None = None
+    """The agent's tools and output schema, built once by ``prepare``; built per call if None."""
+    transport: AgentTransport | None = None
+    """How the call runs; None picks the default (the agent's handler or model loop in-process,
+    or HTTP for a ``ConnectedAgent`` with a ``url``)."""
+    spent: Usage = field(default_factory=Usage)
+    """Model usage so far; a transport updates it as it goes, so a call that fails later keeps
+    what it spent."""
+
+
+@dataclass(slots=True, eq=False)
+class Delivery:
+    """Where one call's messages to the user go; the runner makes one per call.
+
+    Calling it delivers a message (when the agent may message the user) and records it; an agent
+    that may not message the user (a silent one, or a call without a sender) is refused, and the
+    attempt is recorded as a contract violation.
+    """
+
+    send: Sender | None
+    """The sender; None when the agent may not message the user."""
+    sent: list[str] = field(default_factory=list)
+    """The messages delivered, in order."""
+    attempted: list[str] = field(default_factory=list)
+    """The messages refused because the agent may not message the user."""
+
+    @property
+    def allowed(self) -> bool:
+        """True when the agent may message the user."""
+        return self.send is not None
+
+    async def __call__(self, text: str) -> bool:
+        """Deliver ``text``; False (and the attempt recorded) when the agent may not."""
+        if self.send is None:
+            self.attempted.append(text)
+            return False
+        await self.send(text)
+        self.sent.append(text)
+        return True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentReply:
+    """What a transport returns: the raw contract outputs (validated by the runner) and usage."""
+
+    outputs: Mapping[str, Any]
+    """The outputs as the agent returned them."""
+    usage: Usage = field(default_factory=Usage)
+    """The model usage of the call."""
+
+
+class AgentTransport(ABC):
+    """Runs one sub-agent call: in-process, over HTTP, or scripted for a test.
+
+    A transport delivers the agent's messages with ``deliver`` (in order, as they happen) and
+    returns the raw outputs. It may raise: the runner turns any exception into a ``failed``
+    result and its deadline into a ``timed_out`` one, so a transport needs no error handling
+    of its own beyond meaningful messages.
+    """
+
+    @abstractmethod
+    async def run(self, call: SubagentCall, deliver: Delivery) -> AgentReply:
+        """Run ``call``; deliver its messages with ``deliver``; return its raw outputs."""
+
+    async def aclose(self) -> None:  # noqa: B027 - an optional hook, a no-op by default
+        """Release the transport's resources (connections); the parent calls it on close."""
+
+
+# --- the wire format ----------------------------------------------------------------------------
+
+
+def wire_payload(call: SubagentCall) -> dict[str, Any]:
+    """The JSON a caller posts to a host for ``call``: the request, and history and state if any."""
+    payload: dict[str, Any] = {"scopedRequest": call.request, "continuing": call.continuing}
+    if call.agent.receives_history:
+        payload["history"] = [
+            {"role": h.role, "sender": h.sender, "text": h.text, "turn": h.turn}
+            for h in call.history
+        ]
+    if call.state:
+        payload["state"] = json.loads(json.dumps(dict(call.state)))
+    return payload
+
+
+def result_to_wire(
+    result: SubagentResult, *, state: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON a host answers with for ``result``, carrying the agent's updated ``state``."""
+    usage = result.usage
+    return {
+        "agent": result.agent,
+        "mode": result.mode.value,
+        "status": result.status,
+        "outputs": result.outputs.to_wire() if result.outputs is not None else None,
+        "messages": list(result.messages),
+        "error": result.error,
+        "violations": [
+            {"kind": v.kind.value, "message": v.message, "output": v.output}
+            for v in result.violations
+        ],
+        "state": json.loads(json.dumps(dict(state or {}), default=str)),
+        "usage": {
+            "requests": usage.requests,
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "cost_usd": usage.cost_usd,
+        },
+    }
+
+
+async def reply_from_wire(
+    data: Mapping[str, Any], call: SubagentCall, deliver: Delivery, *, where: str
+) -> AgentReply:
+    """Read a host's answer for ``call``: relay its messages, take its state, return its outputs.
+
+    Args:
+        data: the host's JSON answer (only ``outputs`` is required).
+        call: the call it answers; its ``state`` is replaced with the host's copy.
+        deliver: where the messages go, in order.
+        where: names the host in errors (``remote agent at <where>``).
+
+    Raises:
+        SubagentError: the answer is for another mode, has malformed messages or messages from an
+            agent that may not send any, reports a failed call, or breaks the contract.
+    """
+    agent = call.agent
+    remote_mode = data.get("mode")
+    if remote_mode is not None and remote_mode != agent.mode.value:
+        raise SubagentError(
+            f"remote agent at {where} is {remote_mode}, but is configured here as "
+            f"{agent.mode.value}",
+            agent=agent.name,
+        )
+    messages = data.get("messages") or []
+    if not isinstance(messages, list) or not all(isinstance(m, str) for m in messages):
+        raise SubagentError(
+            f"remote agent at {where} returned malformed messages", agent=agent.name
+        )
+    if messages and (agent.mode is Mode.SILENT or not deliver.allowed):
+        raise SubagentError(
+            f"remote agent at {where} returned {len(messages)} message(s) but may not message "
+            "the user; none was delivered",
+            agent=agent.name,
+        )
+    for text in messages:
+        if text.strip():
+            await deliver(text)
+    state = data.get("state")
+    if isinstance(state, Mapping):
+        call.state.clear()
+        call.state.update(state)
+    status = data.get("status")
+    outputs = data.get("outputs")
+    violations = data.get("violations") or []
+    if status in ("failed", "timed_out") or not isinstance(outputs, Mapping):
+        reason = data.get("error") or "; ".join(_violation_text(v) for v in violations)
+        raise SubagentError(
+            f"remote agent at {where} {status or 'failed'}: {reason or 'no outputs'}",
+            agent=agent.name,
+        )
+    if violations:
+        raise SubagentError(
+            f"remote agent at {where} broke its contract: "
+            + "; ".join(_violation_text(v) for v in violations),
+            agent=agent.name,
+        )
+    return AgentReply(outputs=dict(outputs), usage=_usage(data.get("usage")))
+
+
+def _usage(value: Any) -> Usage:
+    if not isinstance(value, Mapping):
+        return Usage()
+    cost = value.get("cost_usd")
+    return Usage(
+        requests=int(value.get("requests", 0) or 0),
+        input_tokens=int(value.get("input_tokens", 0) or 0),
+        output_tokens=int(value.get("output_tokens", 0) or 0),
+        cost_usd=float(cost) if isinstance(cost, int | float) else None,
+    )
+
+
+def _violation_text(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return f"{value.get('kind', 'violation')}: {value.get('message', '')}"
+    return str(value)

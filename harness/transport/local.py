@@ -1,0 +1,246 @@
+"""The local transport: a sub-agent's handler, or its model loop with its tools and the send tool.
+
+A silent agent is never given the send tool: if its model calls one anyway, the message is not
+delivered and the attempt is a contract violation (recorded on the ``Delivery``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from harness._tools import ToolArgumentsError, invoke_tool, tool_result_text
+from harness.exceptions import ModelBehaviorError, TurnLimitError
+from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolCall, ToolDefinition
+from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
+from subagents import REQUIRED_OUTPUTS, Mode, Subagent, ToolContext, Usage
+
+__all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
+
+SEND_TOOL = "send_message_to_user"
+"""The name of the tool direct and conversational agents use to message the user."""
+
+# ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this is the same
+# encoder, built once (the output is identical).
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
+class LocalTransport(AgentTransport):
+    """Runs a sub-agent in this process: its ``handler`` when it has one, else its model loop.
+
+    The model loop calls the agent's model until it returns the outputs (at most
+    ``call.max_steps`` calls), running the tools it asks for and delivering what it sends with
+    the send tool. Tool errors go back to the model as ``error: ...`` results.
+    """
+
+    async def run(self, call: SubagentCall, deliver: Delivery) -> AgentReply:
+        agent = call.agent
+        history = call.history if agent.receives_history else None
+        ctx = ToolContext(
+            agent=agent.name, scoped_request=call.request, history=history, state=call.state
+        )
+        if agent.handler is not None:
+            return await _handler_outputs(call, ctx, deliver)
+        return await _model_loop(call, ctx, deliver)
+
+
+def output_schema(agent: Subagent) -> dict[str, Any]:
+    """JSON schema of the outputs ``agent`` must return (its mode's plus any declared)."""
+    names = list(REQUIRED_OUTPUTS[agent.mode])
+    for name in agent.output_names:
+        if name not in names and name in (
+            "scopedRequest",
+            "interactionSummary",
+            "findings",
+            "openQuestions",
+        ):
+            names.append(name)
+    if "openQuestions" not in names:
+        names.append("openQuestions")
+    props: dict[str, Any] = {}
+    descriptions = {spec.name: spec.description for spec in agent.outputs or ()}
+    for name in names:
+        schema: dict[str, Any]
+        if name == "answered":
+            schema = {"type": "boolean"}
+        elif name == "openQuestions":
+            schema = {"type": "array", "items": {"type": "string"}}
+        else:
+            schema = {"type": "string"}
+        if descriptions.get(name):
+            schema["description"] = descriptions[name]
+        props[name] = schema
+    return {
+        "type": "object",
+        "properties": props,
+        "required": names,
+        "additionalProperties": False,
+    }
+
+
+def _send_tool() -> ToolDefinition:
+    return ToolDefinition(
+        name=SEND_TOOL,
+        description="Send one message to the user. Use it once, with the full answer.",
+        parameters={
+            "type": "object",
+            "properties": {"text": {"type": "string", "description": "The message."}},
+            "required": ["text"],
+            "additionalProperties": False,
+        },
+    )
+
+
+_SEND_DEFINITION = _send_tool()
+
+
+def prepare(agent: Subagent) -> PreparedAgent:
+    """Build what the model loop needs of ``agent`` once: its tools, their definitions, its schema."""
+    tools = {t.name: t for t in agent.tool_specs}
+    definitions = tuple(
+        ToolDefinition(
+            name=t.name, description=t.description, parameters=t.parameters, keywords=t.keywords
+        )
+        for t in tools.values()
+    )
+    return PreparedAgent(tools=tools, definitions=definitions, schema=output_schema(agent))
+
+
+def _input_message(call: SubagentCall) -> str:
+    payload: dict[str, Any] = {"scopedRequest": call.request}
+    if call.agent.receives_history:
+        payload["history"] = [
+            {"turn": h.turn, "role": h.role, "sender": h.sender, "text": h.text}
+            for h in call.history
+        ]
+    return _JSON.encode(payload)
+
+
+async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
+    agent = call.agent
+    can_message = agent.mode is not Mode.SILENT and deliver.allowed
+    prepared = call.prepared or prepare(agent)
+    tools = prepared.tools
+    definitions = prepared.definitions
+    if can_message:
+        definitions += (_SEND_DEFINITION,)
+    dialogue: list[dict[str, str]] = list(call.state.get("_dialogue", []))
+    messages: list[ChatMessage] = []
+    for entry in dialogue:
+        role = "user" if entry["role"] == "user" else "assistant"
+        messages.append(ChatMessage(role=role, content=entry["text"]))  # type: ignore[arg-type]
+    messages.append(ChatMessage(role="user", content=_input_message(call)))
+    context = ActContext(
+        agent=agent.name,
+        mode=agent.mode.value,
+        scoped_request=call.request,
+        history=ctx.history,
+        required_outputs=REQUIRED_OUTPUTS[agent.mode],
+        can_message_user=can_message,
+        continuing=call.continuing,
+    )
+    usage = Usage()
+    schema = prepared.schema
+    for _ in range(call.max_steps):
+        response = await call.model.request(
+            ModelRequest(
+                task="act",
+                agent=agent.name,
+                system=call.system,
+                messages=tuple(messages),
+                tools=definitions,
+                output_schema=schema,
+                output_name=f"{agent.name}_outputs",
+                context=context,
+                timeout=agent.timeout,
+            )
+        )
+        usage = usage + response.usage
+        call.spent = usage  # kept by the runner even if a later step fails
+        if response.refusal:
+            raise ModelBehaviorError(f"the model refused: {response.refusal}", agent=agent.name)
+        if response.tool_calls:
+            messages.append(
+                ChatMessage(role="assistant", content=response.text, tool_calls=response.tool_calls)
+            )
+            for tool_call in response.tool_calls:
+                result = await _call_tool(call, ctx, tools, tool_call, deliver)
+                messages.append(
+                    ChatMessage(
+                        role="tool", content=result, tool_call_id=tool_call.id, name=tool_call.name
+                    )
+                )
+            continue
+        if response.output is not None:
+            output = dict(response.output)
+        elif response.text:
+            try:
+                parsed = json.loads(response.text)
+            except json.JSONDecodeError as exc:
+                raise ModelBehaviorError(
+                    "the model's final answer is not the JSON outputs object",
+                    agent=agent.name,
+                    body=response.text,
+                ) from exc
+            if not isinstance(parsed, dict):
+                raise ModelBehaviorError(
+                    "the model's outputs are not a JSON object",
+                    agent=agent.name,
+                    body=response.text,
+                )
+            output = parsed
+        else:
+            raise ModelBehaviorError(
+                "the model returned neither tool calls nor outputs", agent=agent.name
+            )
+        if agent.mode is Mode.CONVERSATIONAL:
+            dialogue.append({"role": "user", "text": call.request})
+            dialogue.extend({"role": "agent", "text": text} for text in deliver.sent)
+            answered = bool(output.get("answered"))
+            call.state["_dialogue"] = [] if answered else dialogue[-40:]
+        return AgentReply(outputs=output, usage=usage)
+    raise TurnLimitError(
+        f"sub-agent {agent.name!r} used {call.max_steps} model calls without returning outputs",
+        limit=call.max_steps,
+    )
+
+
+async def _call_tool(
+    call: SubagentCall,
+    ctx: ToolContext,
+    tools: Mapping[str, Any],
+    tool_call: ToolCall,
+    deliver: Delivery,
+) -> str:
+    if tool_call.name == SEND_TOOL:
+        text = str(tool_call.arguments.get("text", "")).strip()
+        if call.agent.mode is Mode.SILENT or not deliver.allowed:
+            deliver.attempted.append(text)
+            return "error: you cannot message the user; put your answer in the outputs"
+        if text:
+            await deliver(text)
+        return "sent"
+    tool = tools.get(tool_call.name)
+    if tool is None:
+        return f"error: there is no tool named {tool_call.name!r}"
+    try:
+        value = await invoke_tool(tool, tool_call.arguments, ctx, agent=call.agent.name)
+    except ToolArgumentsError as exc:
+        return f"error: bad arguments for {tool_call.name}: {exc}"
+    return tool_result_text(value)
+
+
+async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
+    assert call.agent.handler is not None
+    raw = await call.agent.handler(ctx)
+    summary = raw.get("interactionSummary")
+    speaks = raw.get("answered") or call.agent.mode is Mode.CONVERSATIONAL
+    if (
+        call.agent.mode is not Mode.SILENT
+        and deliver.allowed
+        and isinstance(summary, str)
+        and speaks
+    ):
+        await deliver(summary)
+    return AgentReply(outputs=raw)
