@@ -3,7 +3,7 @@
 ``detect`` runs every enabled detector over a :class:`~harness.transcript.Transcript` and returns
 :class:`Finding` records that name the messages (by their transcript ids), their senders, the turn
 and the evidence. ``check_expectations`` adds the scenario checks: each expected answer given
-exactly once, by the agent it was meant for. DESIGN.md section 8 describes the kinds.
+exactly once, by the agent it was meant for. docs/simulate.md describes the kinds.
 
 Precision comes first: a regression test that cries wolf gets turned off. So two messages that state
 different facts, answer different requests, or repeat an answer the user asked for again are not

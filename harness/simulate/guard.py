@@ -1,4 +1,4 @@
-"""The runtime duplicate guard (DESIGN.md section 4, step 4).
+"""The runtime duplicate guard: the turn pipeline's guard step (docs/architecture.md).
 
 Before the parent sends its own message, the guard runs the simulator's duplicate detector on the
 draft against what was already sent this turn and in recent turns. By policy it lets the draft through
