@@ -31,7 +31,7 @@ __all__ = [
     "ToolDefinition",
 ]
 
-Task = Literal["plan", "act", "compose"]
+Task = Literal["plan", "act", "compose", "judge"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -160,7 +160,7 @@ class ModelRequest:
     """Everything one model call needs."""
 
     task: Task
-    """``plan``, ``act`` or ``compose``."""
+    """``plan``, ``act`` or ``compose`` (or ``judge``: the duplicate detector's optional judge)."""
     agent: str
     """The calling agent's name (the parent's or a sub-agent's)."""
     system: str

@@ -10,9 +10,10 @@ from pathlib import Path
 import click
 
 from harness._cli_options import output_option
+from harness._loading import run_sync
 from harness.exceptions import HarnessError
 from harness.simulate._progress import ProgressBar
-from harness.simulate.detectors import DetectorConfig, detect
+from harness.simulate.detectors import DetectorConfig, detect, detect_async
 from harness.simulate.html import render_html
 from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
 from harness.simulate.transcripts import load_agent_modes, load_transcript
@@ -57,12 +58,19 @@ def _fail(message: str, code: int = 2) -> None:
     help="Also find paraphrased duplicates with the local embedding model "
     "(needs the 'embeddings' extra).",
 )
+@click.option(
+    "--judge",
+    metavar="MODEL",
+    help="Let a model decide the borderline pairs: openai:<model> or replay:<cassette> "
+    "(optional; the detector's own figures never need it).",
+)
 def detect_command(
     transcripts: tuple[Path, ...],
     fmt: ReportFormat,
     output: Path | None,
     config_path: Path | None,
     semantic: bool,
+    judge: str | None,
 ) -> None:
     """Check recorded conversations for duplicate messages, missed requests, silent-mode leaks,
     wrong-scope answers and awkward acknowledgements.
@@ -72,7 +80,7 @@ def detect_command(
     from Dataverse (a ConversationTranscript row's content, or the table exported as .csv).
     """
     try:
-        results = _run(transcripts, config_path, semantic)
+        results = _run(transcripts, config_path, semantic, judge)
     except HarnessError as exc:
         _fail(str(exc), exc.exit_code)
     report = render_html(results, title="harness detect") if fmt == "html" else render(results, fmt)
@@ -87,7 +95,7 @@ def detect_command(
 
 
 def _run(
-    paths: tuple[Path, ...], config_path: Path | None, semantic: bool
+    paths: tuple[Path, ...], config_path: Path | None, semantic: bool, judge: str | None = None
 ) -> list[DetectionResult]:
     modes = load_agent_modes(config_path) if config_path is not None else None
     loaded = [(path, load_transcript(path, agent_modes=modes)) for path in paths]
@@ -97,6 +105,11 @@ def _run(
 
         embedder = LocalEmbedder()
         embedder.load()  # fail now, naming the extra, not after the first file
+    judging = None
+    if judge is not None:
+        from harness.simulate.judge import ModelJudge
+
+        judging = ModelJudge(judge)
     config = DetectorConfig()
     total = sum(len(t) for _, transcripts in loaded for t in transcripts)
     conversations = [(path, t) for path, transcripts in loaded for t in transcripts]
@@ -105,7 +118,12 @@ def _run(
     with ProgressBar("detecting", "messages", total, wanted=wanted) as progress:
         for path, transcript in conversations:
             start = time.perf_counter()
-            findings = detect(transcript, config=config, embedder=embedder)
+            if judging is None:
+                findings = detect(transcript, config=config, embedder=embedder)
+            else:
+                findings = run_sync(
+                    detect_async(transcript, config=config, embedder=embedder, judge=judging)
+                )
             results.append(
                 DetectionResult(
                     file=str(path),

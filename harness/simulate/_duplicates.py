@@ -17,16 +17,17 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from harness.simulate._restate import ClaimMatch, Restatement, Thresholds, restates
+from harness.simulate._restate import ClaimMatch, Restatement, Thresholds, borderline, restates
 from harness.simulate.detectors import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences, tokens
 from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
     from harness.simulate.embeddings import Embedder
+    from harness.simulate.judge import ModelJudge
 
 __all__ = [
     "Entry",
@@ -375,8 +376,10 @@ def compare_entry(
     *,
     window: int | None = None,
     memo: _Memo | None = None,
+    close: list[Pair] | None = None,
 ) -> list[Pair]:
-    """The earlier messages of the conversation that ``entry`` restates."""
+    """The earlier messages of the conversation that ``entry`` restates (and, into ``close``
+    when given, the pairs that came close, for a judge)."""
     memo = memo or _Memo()
     pairs: list[Pair] = []
     if not entry.text.claims:
@@ -400,18 +403,15 @@ def compare_entry(
             found = _same_closer(other.text, entry.text, closers)
         if found is None and vectors is not None and not strict:
             found = _semantic(other, entry, vectors, semantic)
+        if found is None and close is not None and not strict:
+            found = borderline(other.text, entry.text)
+            if found is not None and not _held_back(other, entry, found, users, scope):
+                close.append(Pair(other, entry, scope, found))
+            continue
         if found is None:
             continue
-        if scope == "cross_turn":
-            # What the user said since: the last few turns are enough to ask again or to choose
-            # (and keep a repeat of something said long ago cheap to check).
-            between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
-            facts = frozenset().union(*(m.later.facts for m in found.matches)) | found.facts
-            first = users.of_turn(other.message.turn)
-            if _asked_again(other, _restated_words(found), facts, between, first, entry.request):
-                continue
-            if _confirms(other, entry, found, between):
-                continue
+        if _held_back(other, entry, found, users, scope):
+            continue
         pairs.append(Pair(other, entry, scope, found))
     return pairs
 
@@ -435,6 +435,21 @@ def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) ->
                 later_cover=round(b.weight / (later.weight or 1), 3),
             )
     return None
+
+
+def _held_back(other: Entry, entry: Entry, found: Restatement, users: _Users, scope: Scope) -> bool:
+    """Across turns, a repeat the user asked for, or a confirmation of what they chose."""
+    if scope != "cross_turn":
+        return False
+    turn = entry.message.turn
+    # What the user said since: the last few turns are enough to ask again or to choose (and
+    # keep a repeat of something said long ago cheap to check).
+    between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
+    facts = frozenset().union(*(m.later.facts for m in found.matches)) | found.facts
+    first = users.of_turn(other.message.turn)
+    if _asked_again(other, _restated_words(found), facts, between, first, entry.request):
+        return True
+    return _confirms(other, entry, found, between)
 
 
 def _semantic(
@@ -464,6 +479,7 @@ def conversation_pairs(
     config: DetectorConfig,
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
+    close: list[Pair] | None = None,
 ) -> list[Pair]:
     """Every (earlier, later) pair of bot messages where the later restates the earlier."""
     limits = thresholds(config)
@@ -496,6 +512,7 @@ def conversation_pairs(
             closers,
             window=window,
             memo=memo,
+            close=close,
         )
         index.add(entry)
     return pairs
@@ -510,6 +527,28 @@ def find_duplicates(
     """The duplicate findings of one conversation (clusters of one message sent several times
     are one finding)."""
     return findings_of(conversation_pairs(transcript, config, vectors=vectors))
+
+
+async def judged_duplicates(
+    transcript: Transcript,
+    config: DetectorConfig,
+    judge: ModelJudge,
+    *,
+    vectors: Mapping[int, Sequence[float]] | None = None,
+) -> list[Finding]:
+    """:func:`find_duplicates`, plus the borderline pairs ``judge`` calls duplicates."""
+    close: list[Pair] = []
+    pairs = conversation_pairs(transcript, config, vectors=vectors, close=close)
+    users = {m.turn: m.text for m in transcript.messages if m.role == "user"}
+    for pair in close[: judge.max_pairs]:
+        first, last = pair.earlier.message.turn, pair.later.message.turn
+        said = [users[t] for t in range(first + 1, last + 1) if t in users]
+        verdict = await judge.judge(pair.earlier.message.text, pair.later.message.text, said)
+        if verdict.duplicate:
+            found = replace(pair.found, reason=verdict.reason)
+            pairs.append(Pair(pair.earlier, pair.later, pair.scope, found))
+    pairs.sort(key=lambda p: (p.later.index, p.earlier.index))
+    return findings_of(pairs)
 
 
 _WEAKEST = {"exact": 0, "near": 1, "semantic": 2, "containment": 3}
@@ -603,7 +642,9 @@ def _evidence(pair: Pair, count: int) -> str:
         parts.append(f"sent {count} times")
     if pair.scope == "cross_turn":
         parts.append(f"turn {pair.later.message.turn} repeats turn {pair.earlier.message.turn}")
-    if found.method == "exact" and _copies(pair):
+    if found.reason:
+        parts.append(f"judged a duplicate: {found.reason}")
+    elif found.method == "exact" and _copies(pair):
         parts.append(f"the same text: {quote(pair.later.message.text)}")
     elif found.matches:
         match = max(found.matches, key=lambda m: m.earlier.weight)

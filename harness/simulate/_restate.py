@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from harness.text import Analysis, Claim, Span, content_words, normalise, strip_markdown
 
-__all__ = ["ClaimMatch", "Restatement", "Thresholds", "claim_match", "restates"]
+__all__ = ["ClaimMatch", "Restatement", "Thresholds", "borderline", "claim_match", "restates"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +65,8 @@ class Restatement:
     """The share of the earlier message the later one restates."""
     later_cover: float
     """The share of the later message that is restatement."""
+    reason: str = ""
+    """Why, in a judge's words, when an LLM judge decided it."""
 
 
 def _dice(a: frozenset[str], b: frozenset[str]) -> float:
@@ -418,4 +420,31 @@ def _covered(analysis: Analysis, spans: set[tuple[int, int]]) -> int:
         c.weight
         for c in analysis.claims
         if any(a <= c.span.start and c.span.end <= b for a, b in spans)
+    )
+
+
+def borderline(earlier: Analysis, later: Analysis) -> Restatement | None:
+    """A pair the rules did not call a restatement but came close to: claims that share a
+    specific fact without stating different ones, or that share much of their wording. Only an
+    optional judge looks at these."""
+    if not earlier.claims or not later.claims or not _may_restate(earlier, later):
+        return None
+    close: list[ClaimMatch] = []
+    for a in earlier.claims:
+        for b in later.claims:
+            if _same_template(a, b, earlier, later):
+                return None
+            shared = _shared(a.strong, b.strong)
+            dice = _dice(a.words, b.words)
+            if (shared and not _conflict(a, b, shared, earlier, later)) or dice >= 0.45:
+                close.append(ClaimMatch(a, b, round(dice, 3), shared))
+    if not close:
+        return None
+    return Restatement(
+        method="semantic",
+        score=0.0,
+        matches=tuple(close),
+        facts=frozenset().union(*(m.facts for m in close)),
+        earlier_cover=0.0,
+        later_cover=0.0,
     )

@@ -26,6 +26,7 @@ from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
     from harness.simulate.embeddings import Embedder
+    from harness.simulate.judge import ModelJudge
 
 __all__ = [
     "DEFAULT_BOILERPLATE",
@@ -208,15 +209,27 @@ async def detect_async(
     *,
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
+    judge: ModelJudge | None = None,
 ) -> list[Finding]:
-    """:func:`detect` for async callers: embeds the messages (when an embedder is given) first."""
+    """:func:`detect` for async callers: embeds the messages (when an embedder is given) first.
+
+    Args:
+        judge: an optional LLM judge (:class:`~harness.simulate.judge.ModelJudge`) for the pairs
+            the rules came close to calling duplicates; its reason becomes the evidence.
+    """
     config = config or DetectorConfig()
     vectors = None
     if embedder is not None and "duplicate" in config.kinds:
         from harness.simulate._duplicates import embed_messages
 
         vectors = await embed_messages(transcript, embedder, config)
-    return _detect(transcript, config, vectors)
+    if judge is None or "duplicate" not in config.kinds:
+        return _detect(transcript, config, vectors)
+    from harness.simulate._duplicates import judged_duplicates
+
+    duplicates = await judged_duplicates(transcript, config, judge, vectors=vectors)
+    rest = config.model_copy(update={"kinds": config.kinds - {"duplicate"}})
+    return sorted([*duplicates, *_detect(transcript, rest, None)], key=lambda f: f.turn)
 
 
 def _detect(

@@ -1,0 +1,90 @@
+"""An optional LLM judge for borderline duplicate candidates.
+
+The claim-and-fact detector decides every pair on its own; the judge is never needed for its
+figures. When one is given (``harness detect --judge openai:gpt-4o-mini``, or
+``detect_async(..., judge=...)``), the pairs the detector came close to calling duplicates (they
+share a fact, or much of their wording, yet no rule matched) are put to a model, one pair per
+request, and the ones it calls duplicates are reported with its reason as the evidence. Any
+:class:`~harness.models.Model` works, so a judge replays offline from a cassette
+(``--judge replay:judge.jsonl``) in CI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.exceptions import ModelBehaviorError
+from harness.models import ChatMessage, Model, ModelRequest, resolve_model
+
+__all__ = ["JUDGE_SCHEMA", "ModelJudge", "Verdict"]
+
+JUDGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "duplicate": {
+            "type": "boolean",
+            "description": "True when the later message tells the user again what the earlier "
+            "one already told them, without the user asking for it.",
+        },
+        "reason": {"type": "string", "description": "One short sentence: why."},
+    },
+    "required": ["duplicate", "reason"],
+    "additionalProperties": False,
+}
+
+SYSTEM = """You review transcripts of a chat bot made of a parent agent and sub-agents.
+Decide whether the LATER bot message is a duplicate of the EARLIER bot message: it tells the
+user again what the earlier message already told them (reworded, or as part of a longer
+message), and the user did not ask for it again. It is NOT a duplicate when the two state
+different facts (amounts, dates, names, ids, statuses), answer different questions, confirm an
+action the user just asked for, or repeat something the user asked to hear again.
+Answer with JSON: {"duplicate": true or false, "reason": "one short sentence"}."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The judge's decision on one pair."""
+
+    duplicate: bool
+    reason: str
+
+
+class ModelJudge:
+    """Asks a model whether a later bot message restates an earlier one.
+
+    Args:
+        model: a ``Model``, or a model name (``openai:<model>``, ``replay:<cassette>``).
+        max_pairs: at most this many pairs are judged per conversation (the rest are left as
+            the detector decided), so a long transcript cannot run up a large bill.
+    """
+
+    def __init__(self, model: Model | str, *, max_pairs: int = 200) -> None:
+        self.model = resolve_model(model)
+        self.max_pairs = max_pairs
+        self.requests = 0
+
+    async def judge(self, earlier: str, later: str, user: Sequence[str] = ()) -> Verdict:
+        """The verdict on one pair; ``user`` holds what the user said between the two."""
+        said = "\n".join(f"- {text}" for text in user) or "- (nothing)"
+        prompt = (
+            f"EARLIER bot message:\n{earlier}\n\nWhat the user said after it:\n{said}\n\n"
+            f"LATER bot message:\n{later}"
+        )
+        request = ModelRequest(
+            task="judge",
+            agent="duplicate-judge",
+            system=SYSTEM,
+            messages=(ChatMessage(role="user", content=prompt),),
+            output_schema=JUDGE_SCHEMA,
+            output_name="duplicate_verdict",
+        )
+        self.requests += 1
+        response = await self.model.request(request)
+        output = response.output
+        if not isinstance(output, dict) or not isinstance(output.get("duplicate"), bool):
+            raise ModelBehaviorError(
+                f"the duplicate judge answered without a verdict: {output or response.text!r}"
+            )
+        return Verdict(duplicate=output["duplicate"], reason=str(output.get("reason", "")))

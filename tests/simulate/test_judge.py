@@ -1,0 +1,80 @@
+"""The optional LLM judge: borderline pairs put to a model, its reason in the evidence.
+
+The judge here is a ``FunctionModel`` (a fake: its verdicts are written by the test), and the
+replay test records that fake to a cassette first. Nothing here says how a real LLM judges.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from harness import FunctionModel, ModelRequest, ModelResponse
+from harness.cli import cli
+from harness.models.replay import ReplayModel
+from harness.simulate import detect, detect_async
+from harness.simulate.judge import ModelJudge
+from harness.transcript import Transcript
+from subagents import Usage
+from tests.simulate._helpers import conversation, duplicates
+
+REFUND = "Your refund of $120 was sent to your Visa card this morning."
+STATEMENT = "The $120 should show up on your statement within five business days."
+
+
+def _transcript() -> Transcript:
+    return conversation(("where is my refund?", [("billing", REFUND), ("helpdesk", STATEMENT)]))
+
+
+def _fake_judge(verdict: bool) -> FunctionModel:
+    def respond(request: ModelRequest) -> ModelResponse:
+        assert request.task == "judge" and request.output_schema is not None
+        prompt = request.messages[0].content or ""
+        assert REFUND in prompt and STATEMENT in prompt
+        output = {
+            "duplicate": verdict,
+            "reason": "both tell the user the $120 refund is on its way",
+        }
+        return ModelResponse(output=output, text=json.dumps(output), usage=Usage(requests=1))
+
+    return FunctionModel(respond)
+
+
+def test_the_rules_alone_leave_the_pair_alone() -> None:
+    assert duplicates(detect(_transcript())) == []
+
+
+async def test_a_borderline_pair_the_judge_calls_a_duplicate_is_reported_with_its_reason() -> None:
+    judge = ModelJudge(_fake_judge(True))
+    [finding] = await detect_async(_transcript(), judge=judge)
+    assert finding.message_ids == ("t1b1", "t1b2")
+    assert "judged a duplicate: both tell the user the $120 refund" in finding.evidence
+    assert judge.requests == 1
+
+
+async def test_a_borderline_pair_the_judge_clears_is_not_reported() -> None:
+    assert await detect_async(_transcript(), judge=ModelJudge(_fake_judge(False))) == []
+
+
+async def test_clear_cases_never_reach_the_judge() -> None:
+    t = conversation(("payday?", [("payroll", REFUND), ("helpdesk", REFUND)]))
+    judge = ModelJudge(_fake_judge(False))
+    found = await detect_async(t, judge=judge)
+    assert [f.method for f in found] == ["exact"] and judge.requests == 0
+
+
+def test_detect_judge_replays_from_a_cassette(tmp_path: Path) -> None:
+    cassette = tmp_path / "judge.jsonl"
+    recorder = ReplayModel(cassette, mode="record", wrapped=_fake_judge(True))
+    asyncio.run(ModelJudge(recorder).judge(REFUND, STATEMENT))
+    transcript = tmp_path / "refund.jsonl"
+    _transcript().write_jsonl(transcript)
+    result = CliRunner().invoke(
+        cli, ["detect", str(transcript), "--format", "json", "--judge", f"replay:{cassette}"]
+    )
+    assert result.exit_code == 1, result.output
+    [finding] = json.loads(result.stdout)["transcripts"][0]["findings"]
+    assert finding["evidence"].startswith("judged a duplicate:")
