@@ -13,10 +13,13 @@ A message sent three times is one finding that names all three.
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -304,37 +307,38 @@ class _Index:
             self.exact.setdefault(entry.text.norm, []).append(position)
 
     def candidates(self, entry: Entry) -> list[Entry]:
-        counts: dict[int, float] = {}
+        counts: Counter[int] = Counter()
         text = entry.text
-        for key in text.strong:
-            posting = self.postings.get(key)
+        postings = self.postings
+        # Sorted keys: the counter's order, and so the choice among tied candidates, is the same
+        # in every run.
+        for key in sorted(text.strong):
+            posting = postings.get(key)
             if posting is None:
                 continue
-            # A fact many messages state ("2026") says less than a rare one ("INC0041").
-            weight = 2.0 if len(posting) <= _RARE else 1.0
-            for position in posting[-_MAX_CANDIDATES * 4 :]:
-                counts[position] = counts.get(position, 0.0) + weight
-        for key in text.words:
-            posting = self.postings.get(key)
-            if posting is None or len(posting) > _COMMON_POSTING:
-                continue
-            for position in posting:
-                counts[position] = counts.get(position, 0.0) + 1.0
+            recent = posting[-_MAX_CANDIDATES * 2 :]
+            counts.update(recent)
+            if len(posting) <= _RARE:
+                # A rare fact ("INC0041") says more than one many messages state ("2026").
+                counts.update(recent)
+        for key in sorted(text.words):
+            posting = postings.get(key)
+            if posting is not None and len(posting) <= _COMMON_POSTING:
+                counts.update(posting)
         for position in self.exact.get(text.norm, ())[-_MAX_CANDIDATES:]:
-            counts[position] = counts.get(position, 0.0) + 100.0
+            counts[position] += 100
         # The messages of this turn and the one before are always compared (relays, retries).
-        for position in range(len(self.entries) - 1, -1, -1):
-            if self.entries[position].message.turn < entry.message.turn - 1:
+        entries = self.entries
+        for position in range(len(entries) - 1, max(-1, len(entries) - 1 - _MAX_CANDIDATES), -1):
+            if entries[position].message.turn < entry.message.turn - 1:
                 break
-            if len(self.entries) - position > _MAX_CANDIDATES:
-                break
-            counts[position] = counts.get(position, 0.0) + 2.0
-        found = [p for p, score in counts.items() if score >= 2.0]
-        if len(found) > _MAX_CANDIDATES:
-            found.sort(key=lambda p: (-counts[p], -p))  # ties: the most recent first
-            found = found[:_MAX_CANDIDATES]
+            counts[position] += 2
+        if len(counts) > _MAX_CANDIDATES:
+            found = [p for p, score in counts.most_common(_MAX_CANDIDATES) if score >= 2]
+        else:
+            found = [p for p, score in counts.items() if score >= 2]
         found.sort()
-        return [self.entries[p] for p in found]
+        return [entries[p] for p in found]
 
 
 def _entry(index: int, message: Message) -> Entry:
@@ -391,11 +395,21 @@ def compare_entry(
         seen = {id(c) for c in candidates}
         candidates += [e for e in index.entries[-_MAX_CANDIDATES:] if id(e) not in seen]
         candidates.sort(key=lambda e: e.index)
-    for other in candidates:
+    # Newest first: an earlier copy of a text already decided gets the same decision (a message
+    # sent many times is compared once, not once per copy).
+    decided: dict[tuple[str, str, str], bool] = {}
+    for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
         scope: Scope = "same_turn" if other.message.turn == turn else "cross_turn"
         if scope == "cross_turn" and (other.small or entry.small):
+            continue
+        copy_key = (other.text.norm, scope, other.request)
+        if copy_key in decided and other.text.norm:
+            if decided[copy_key]:
+                found = memo.restates(other.text, entry.text, limits, False)
+                if found is not None:
+                    pairs.append(Pair(other, entry, scope, found))
             continue
         strict = _different_requests(other, entry)
         found = memo.restates(other.text, entry.text, limits, strict)
@@ -407,12 +421,14 @@ def compare_entry(
             found = borderline(other.text, entry.text)
             if found is not None and not _held_back(other, entry, found, users, scope):
                 close.append(Pair(other, entry, scope, found))
+            decided[copy_key] = False
             continue
-        if found is None:
+        if found is None or _held_back(other, entry, found, users, scope):
+            decided[copy_key] = False
             continue
-        if _held_back(other, entry, found, users, scope):
-            continue
+        decided[copy_key] = True
         pairs.append(Pair(other, entry, scope, found))
+    pairs.reverse()
     return pairs
 
 
@@ -526,7 +542,21 @@ def find_duplicates(
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
     are one finding)."""
-    return findings_of(conversation_pairs(transcript, config, vectors=vectors))
+    with _no_gc():
+        return findings_of(conversation_pairs(transcript, config, vectors=vectors))
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused: the detector builds many small objects and no
+    cycles, and on long conversations the collector's passes cost a fifth of the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 async def judged_duplicates(
@@ -558,47 +588,51 @@ def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
     """Findings from pairs. Messages that all restate each other (a message sent three times,
     a relay and its repeat) are one finding naming every one of them; every pair inside counts."""
     linked = {(p.earlier.index, p.later.index) for p in pairs}
-    by_text: dict[str, list[Entry]] = {}
+    by_text: dict[str, dict[int, Entry]] = {}
     for pair in pairs:
         if _copies(pair):
-            copies = by_text.setdefault(pair.earlier.text.norm, [])
-            for entry in (pair.earlier, pair.later):
-                if entry not in copies:
-                    copies.append(entry)
+            copies = by_text.setdefault(pair.earlier.text.norm, {})
+            copies.setdefault(pair.earlier.index, pair.earlier)
+            copies.setdefault(pair.later.index, pair.later)
     groups: list[list[Pair]] = []
-    members: list[list[Entry]] = []
-    exact_member = {id(e): norm for norm, copies in by_text.items() for e in copies}
+    members: list[dict[int, Entry]] = []
+    """Each group's messages by index, in the order they joined."""
+    exact_member = {index: norm for norm, copies in by_text.items() for index in copies}
     exact_groups: dict[str, int] = {}
     member_of: dict[int, list[int]] = {}
     """The groups (by number) each message (by index) belongs to."""
     for pair in pairs:
-        norm = exact_member.get(id(pair.earlier))
-        if _copies(pair) and norm is not None:
+        norm = exact_member.get(pair.earlier.index)
+        if norm is not None and _copies(pair):
             if norm not in exact_groups:
                 exact_groups[norm] = len(groups)
-                for entry in by_text[norm]:
-                    member_of.setdefault(entry.index, []).append(len(groups))
+                for index in by_text[norm]:
+                    member_of.setdefault(index, []).append(len(groups))
                 groups.append([])
-                members.append(list(by_text[norm]))
+                members.append(dict(by_text[norm]))
             groups[exact_groups[norm]].append(pair)
             continue
         # Only the groups the earlier message belongs to can take the pair.
+        later = pair.later.index
         for number in member_of.get(pair.earlier.index, ()):
             group, people = groups[number], members[number]
-            if pair.later in people:
+            if later in people:
                 group.append(pair)
                 break
-            if all((m.index, pair.later.index) in linked for m in people):
+            if all((index, later) in linked for index in people):
                 group.append(pair)
-                people.append(pair.later)
-                member_of.setdefault(pair.later.index, []).append(number)
+                people[later] = pair.later
+                member_of.setdefault(later, []).append(number)
                 break
         else:
             member_of.setdefault(pair.earlier.index, []).append(len(groups))
-            member_of.setdefault(pair.later.index, []).append(len(groups))
+            member_of.setdefault(later, []).append(len(groups))
             groups.append([pair])
-            members.append([pair.earlier, pair.later])
-    return [_finding(group, people) for group, people in zip(groups, members, strict=True)]
+            members.append({pair.earlier.index: pair.earlier, later: pair.later})
+    return [
+        _finding(group, list(people.values()))
+        for group, people in zip(groups, members, strict=True)
+    ]
 
 
 def _copies(pair: Pair) -> bool:
