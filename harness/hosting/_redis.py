@@ -193,7 +193,9 @@ class RedisStore(StateStore):
                 log.warning("could not renew the lease %s (%s)", name, exc)
                 continue
             if not renewed:
-                log.warning("the lease %s expired mid-turn; this turn's writes will be refused", name)
+                log.warning(
+                    "the lease %s expired mid-turn; this turn's writes will be refused", name
+                )
                 return
 
     async def aclose(self) -> None:

@@ -89,31 +89,43 @@ class Stored:
             "message_count": snapshot.get("message_count", len(snapshot.get("messages", []))),
         }
 
-    def recover(self, key: str | None) -> None:
+    def recover(self, key: str | None) -> dict[str, str]:
         """Deal with a turn whose worker stopped mid-way (``pending`` is set).
 
         The same message again (a channel's retry): undo the partial turn, to run it again with
         the same message ids. Any other message: keep the partial turn as it is, record it as
         interrupted, and go on.
+
+        Returns:
+            For a turn run again, the messages the stopped worker certainly sent already (their
+            id and text): every saved bot message of the partial turn but the last, since a
+            message is saved only after the one before it was sent. The last may not have gone
+            out, so it is sent again.
         """
         pending, snapshot = self.pending, self.snapshot
         self.pending = None
         if pending is None or snapshot is None:
-            return
+            return {}
         number = int(pending.get("turn", 0))
         messages = snapshot.get("messages", [])
         if key is not None and pending.get("activity") == key:
+            partial = [m for m in messages if m.get("turn") == number and m.get("role") == "bot"]
+            sent = {str(m["id"]): str(m["text"]) for m in partial[:-1]}
             snapshot["messages"] = [m for m in messages if m.get("turn") != number]
             snapshot["turns"] = [t for t in snapshot.get("turns", []) if t.get("turn") != number]
             snapshot["active_agent"] = pending.get("active_agent")
             snapshot["agent_states"] = pending.get("agent_states", {})
             snapshot["message_count"] = pending.get("message_count", len(snapshot["messages"]))
-        elif any(m.get("turn") == number for m in messages) and not any(
+            return sent
+        if any(m.get("turn") == number for m in messages) and not any(
             t.get("turn") == number for t in snapshot.get("turns", [])
         ):
             snapshot.setdefault("turns", []).append({"turn": number, "error": INTERRUPTED})
+        return {}
 
-    def finish(self, key: str | None, snapshot: dict[str, Any], window: int | None) -> dict[int, Any]:
+    def finish(
+        self, key: str | None, snapshot: dict[str, Any], window: int | None
+    ) -> dict[int, Any]:
         """Close the turn: remember its activity, cut the snapshot to ``window`` turns.
 
         Returns:

@@ -356,7 +356,7 @@ class HarnessBot:
         if seen_as is not None and seen_as in stored.seen:
             log.info("conversation %s: activity already handled; not run again", conversation_id)
             return None
-        stored.recover(seen_as)
+        already_sent = stored.recover(seen_as)
         outbox = asyncio.Lock()  # one save-then-send at a time, in the order sent
         channel_failed = False
 
@@ -364,7 +364,7 @@ class HarnessBot:
             nonlocal channel_failed
             async with outbox:
                 await save(_dump(stored.pack(conversation.snapshot())))  # save before you speak
-                if channel_failed:
+                if channel_failed or already_sent.get(message.id) == message.text:
                     return
                 try:
                     async with asyncio.timeout(self.reply_timeout):

@@ -155,7 +155,7 @@ async def test_two_workers_with_retries_lose_no_turn_and_apply_none_twice(
     for user in users:
         await alone.send(user["text"])
     assert messages == [m.to_json() for m in alone.transcript.messages]
-    sent = sorted((m.text for w in workers for m in w.sent))
+    sent = sorted(m.text for w in workers for m in w.sent)
     assert sent == sorted(m["text"] for m in messages if m["role"] == "bot")  # each sent once
     state = json.loads((await store.read([KEY]))[KEY]["harness"])
     assert {m["turn"] for m in state["messages"]} == {22, 23, 24}  # the window: 3 turns
@@ -201,6 +201,45 @@ async def test_a_retried_turn_whose_worker_died_midway_is_run_again_once(
     # The dialogue finished on the survivor: the conversational agent's floor survived the move.
     assert survivor.sent and survivor.sent[-1].sender == "direct_deposit"
     await survivor.store.aclose()
+
+
+async def test_a_rerun_turn_resends_only_the_reply_that_may_not_have_gone_out(
+    store: RedisStore,
+) -> None:
+    dying, survivor = Worker(store), Worker(store)
+    text = (
+        "How many vacation days do I have remaining, and when will I be getting my next paycheck?"
+    )
+    delivered: list[str] = []
+    second = asyncio.Event()
+
+    async def send_one_then_hang(message: OutgoingMessage) -> None:
+        if delivered:
+            second.set()  # saved, but the worker dies before it goes out
+            await asyncio.Event().wait()
+        delivered.append(message.text)
+
+    dying.bot.reply_timeout = 60
+    task = asyncio.create_task(
+        dying.bot.handle_message(
+            key=KEY,
+            conversation_id="c1",
+            text=text,
+            load=lambda: _load(store),
+            save=lambda s: store.write({KEY: {"harness": s}}),
+            send=send_one_then_hang,
+            activity_id="a1",
+        )
+    )
+    await second.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await survivor.say(text, activity="a1")
+    assert [m.sender for m in survivor.sent] == ["helpdesk"]  # pto's answer is not sent twice
+    assert delivered + [m.text for m in survivor.sent] == [
+        m["text"] for m in await _transcript(store) if m["role"] == "bot"
+    ]
 
 
 async def _load(store: StateStore) -> Any:
