@@ -20,7 +20,13 @@ from harness.hosting.app import DEFAULT_MAX_BODY_BYTES, AdapterName, create_app,
 from harness.hosting.channel import EndpointTarget, ReceivedActivity
 from harness.hosting.core import HarnessBot, OutgoingMessage
 from harness.hosting.remote import remote_outputs
-from harness.hosting.storage import FileStore, SqliteStore, StateStore, open_store
+from harness.hosting.storage import (
+    FileStore,
+    LeaseLostError,
+    SqliteStore,
+    StateStore,
+    open_store,
+)
 
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
@@ -28,6 +34,7 @@ __all__ = [
     "EndpointTarget",
     "FileStore",
     "HarnessBot",
+    "LeaseLostError",
     "OutgoingMessage",
     "ReceivedActivity",
     "SqliteStore",

@@ -11,17 +11,15 @@ import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from harness.hosting import HarnessBot, OutgoingMessage, open_store
+from harness.hosting import OutgoingMessage, open_store
 from harness.hosting._redis import RedisStore
-from harness.hosting.storage import LeaseLostError, StateStore
+from harness.hosting.storage import LeaseLostError
 from tests.hosting._servers import redis_server
+from tests.hosting._shared import KEY, Worker, load_state, transcript
 from tests.hosting._support import helpdesk
-
-KEY = "test/conversations/c1"
 
 
 @pytest.fixture(scope="module")
@@ -37,45 +35,6 @@ async def store(redis_url: str) -> AsyncIterator[RedisStore]:
     assert isinstance(opened, RedisStore)
     yield opened
     await opened.aclose()
-
-
-class Worker:
-    """One worker: a bot on its own Redis client, with the adapter's load/save over the store."""
-
-    def __init__(self, store: StateStore) -> None:
-        self.store = store
-        self.bot = HarnessBot(helpdesk(), store=store, window_turns=3)
-        self.sent: list[OutgoingMessage] = []
-
-    async def say(self, text: str, *, activity: str) -> Any:
-        async def load() -> Any:
-            found = await self.store.read([KEY])
-            return found.get(KEY, {}).get("harness")
-
-        async def save(snapshot: str) -> None:
-            await self.store.write({KEY: {"harness": snapshot}})
-
-        async def send(message: OutgoingMessage) -> None:
-            self.sent.append(message)
-
-        return await self.bot.handle_message(
-            key=KEY,
-            conversation_id="c1",
-            text=text,
-            load=load,
-            save=save,
-            send=send,
-            activity_id=activity,
-        )
-
-
-async def _transcript(store: StateStore) -> list[dict[str, Any]]:
-    """Every message of the conversation: the log's turns, then the window's unlogged ones."""
-    entries = await store.read_log(KEY)
-    messages = [m for entry in entries for m in entry["messages"]]
-    state = json.loads((await store.read([KEY]))[KEY]["harness"])
-    logged = {m["id"] for m in messages}
-    return messages + [m for m in state["messages"] if m["id"] not in logged]
 
 
 async def test_values_and_log_round_trip(store: RedisStore) -> None:
@@ -145,7 +104,7 @@ async def test_two_workers_with_retries_lose_no_turn_and_apply_none_twice(
                     group.create_task(worker.say(text, activity=f"a{n}"))
     finally:
         await second.aclose()
-    messages = await _transcript(store)
+    messages = await transcript(store)
     users = [m for m in messages if m["role"] == "user"]
     assert sorted(m["text"] for m in users) == sorted(texts)  # each once: none lost, none doubled
     assert [m["turn"] for m in users] == list(range(1, 25))
@@ -180,7 +139,7 @@ async def test_a_retried_turn_whose_worker_died_midway_is_run_again_once(
             key=KEY,
             conversation_id="c1",
             text="my new account number is 12345678",
-            load=lambda: _load(store),
+            load=lambda: load_state(store),
             save=lambda s: store.write({KEY: {"harness": s}}),
             send=hang,
             activity_id="a2",
@@ -195,7 +154,7 @@ async def test_a_retried_turn_whose_worker_died_midway_is_run_again_once(
     turn = await survivor.say("my new account number is 12345678", activity="a2")
     assert turn is not None and turn.number == 2
     assert await survivor.say("my new account number is 12345678", activity="a2") is None
-    messages = await _transcript(store)
+    messages = await transcript(store)
     assert [m["turn"] for m in messages if m["role"] == "user"] == [1, 2]
     assert len({m["id"] for m in messages}) == len(messages)
     # The dialogue finished on the survivor: the conversational agent's floor survived the move.
@@ -225,7 +184,7 @@ async def test_a_rerun_turn_resends_only_the_reply_that_may_not_have_gone_out(
             key=KEY,
             conversation_id="c1",
             text=text,
-            load=lambda: _load(store),
+            load=lambda: load_state(store),
             save=lambda s: store.write({KEY: {"harness": s}}),
             send=send_one_then_hang,
             activity_id="a1",
@@ -238,12 +197,8 @@ async def test_a_rerun_turn_resends_only_the_reply_that_may_not_have_gone_out(
     await survivor.say(text, activity="a1")
     assert [m.sender for m in survivor.sent] == ["helpdesk"]  # pto's answer is not sent twice
     assert delivered + [m.text for m in survivor.sent] == [
-        m["text"] for m in await _transcript(store) if m["role"] == "bot"
+        m["text"] for m in await transcript(store) if m["role"] == "bot"
     ]
-
-
-async def _load(store: StateStore) -> Any:
-    return (await store.read([KEY])).get(KEY, {}).get("harness")
 
 
 async def test_state_is_bounded_while_the_log_keeps_everything(store: RedisStore) -> None:
