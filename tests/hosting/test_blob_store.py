@@ -41,9 +41,7 @@ async def test_values_and_log_round_trip(store: BlobStore) -> None:
     assert await store.read(["b"]) == {} and await store.read_log("b") == []
 
 
-async def test_a_lease_keeps_a_second_worker_out(
-    store: BlobStore, connection_string: str
-) -> None:
+async def test_a_lease_keeps_a_second_worker_out(store: BlobStore, connection_string: str) -> None:
     other = BlobStore(f"azblob://{store.container_name}", connection_string=connection_string)
     order: list[str] = []
     try:
