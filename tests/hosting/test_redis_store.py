@@ -17,6 +17,7 @@ import pytest
 from harness.hosting import OutgoingMessage, open_store
 from harness.hosting._redis import RedisStore
 from harness.hosting.storage import LeaseLostError
+from tests.hosting._cluster import expected_replies
 from tests.hosting._servers import redis_server
 from tests.hosting._shared import KEY, Worker, load_state, transcript
 from tests.hosting._support import helpdesk
@@ -219,3 +220,45 @@ def test_an_unknown_scheme_is_a_config_error(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="unknown scheme"):
         open_store("mongodb://localhost/x")
+
+
+@pytest.mark.parametrize("adapter", ["botbuilder", "agents-sdk"])
+async def test_both_adapters_share_a_conversation_across_two_apps(
+    redis_url: str, adapter: str
+) -> None:
+    """A dialogue whose turns alternate between two servers on one Redis, on each adapter."""
+    from aiohttp import ClientSession
+
+    from harness.hosting import create_app
+    from tests.hosting._cluster import Channel
+    from tests.hosting._support import activity, running
+
+    prefix = f"a{uuid.uuid4().hex[:8]}:"
+    channel = Channel()
+    await channel.start()
+    turns = [
+        "I want to change my direct deposit account",
+        "It's 123456789",
+        "yes",
+    ]
+    try:
+        async with (
+            running(
+                create_app(helpdesk(), adapter=adapter, storage=f"{redis_url}?prefix={prefix}")
+            ) as first,
+            running(
+                create_app(helpdesk(), adapter=adapter, storage=f"{redis_url}?prefix={prefix}")
+            ) as second,
+            ClientSession() as session,
+        ):
+            for n, text in enumerate(turns):
+                body = activity(text, conversation="d1", service_url=channel.url, id=f"u{n}")
+                for _ in range(2):  # each message twice: the retry is not run again
+                    url = (first, second)[n % 2]
+                    async with session.post(f"{url}/api/messages", json=body) as response:
+                        assert response.status < 300, await response.text()
+    finally:
+        await channel.stop()
+    want = [[(s, t) for s, t in turn] for turn in await expected_replies(turns)]
+    got = [[(r.sender, r.text) for r in channel.replies if r.reply_to == f"u{n}"] for n in range(3)]
+    assert got == want
