@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import click
 
@@ -108,7 +109,8 @@ def serve_command(
 
     def ready(url: str) -> None:
         auth = "app id set: unauthenticated requests get 401" if app_id else "no app id: open"
-        click.echo(f"{bot.name} on {url}/api/messages ({adapter}, {auth}, storage: {storage})")
+        shown = re.sub(r"://([^:@/]*):[^@/]*@", r"://\1:***@", storage)  # no password on screen
+        click.echo(f"{bot.name} on {url}/api/messages ({adapter}, {auth}, storage: {shown})")
         if expose:
             click.echo(f"sub-agents exposed at {url}/agents")
 
