@@ -12,9 +12,10 @@ that cheap however long the transcript grows.
 Turns of one conversation run one at a time (a lock per conversation key held from ``load`` to
 ``save``, and the store's lease when several workers share it); different conversations run
 concurrently. The stored state keeps a window of recent turns and the store's log the whole
-transcript (see ``_state``); an activity already handled is not run again. The core also counts in-flight requests so a
-server can finish them before it stops, and bounds them: at most ``max_turns`` at once in all and
-``max_queued_per_conversation`` waiting for one conversation (``admit`` refuses the rest).
+transcript (see ``_state``); an activity already handled is not run again. The core also counts
+in-flight requests so a server can finish them before it stops, and bounds them: at most
+``max_turns`` at once in all and ``max_queued_per_conversation`` waiting for one conversation
+(``admit`` refuses the rest).
 
 Save before you speak: before each bot message goes to the channel, the conversation's snapshot
 (with that message in it) is saved, so a crash never leaves the user with an answer the bot has
