@@ -265,6 +265,9 @@ class Conversation:
         )
         self.active_agent: str | None = None
         self.agent_states: dict[str, dict[str, Any]] = {}
+        self.message_count = 0
+        """Messages recorded so far; the next message's id is ``{id}-{message_count + 1}``. A
+        counter, not the transcript's length, so a stored window of recent turns keeps ids unique."""
         self._lock = asyncio.Lock()
         # (message, its HistoryEntry) by transcript index, built once per message (see _history).
         self._entries: list[tuple[Message, HistoryEntry] | None] = []
@@ -287,6 +290,7 @@ class Conversation:
             "id": self.id,
             "active_agent": self.active_agent,
             "agent_states": json.loads(json.dumps(self.agent_states)),
+            "message_count": self.message_count,
             "messages": [m.to_json() for m in self.transcript.messages],
             "turns": [
                 {
@@ -320,6 +324,8 @@ class Conversation:
                     request=record.get("request"),
                 )
             )
+        # Snapshots written before the counter existed held every message.
+        self.message_count = int(state.get("message_count", len(self.transcript)))
         for turn in state.get("turns", []):
             self.transcript.turns.append(
                 TurnRecord(
@@ -361,8 +367,9 @@ class Conversation:
         mode: str | None = None,
         request: str | None = None,
     ) -> Message:
+        self.message_count += 1
         message = Message(
-            id=f"{self.id}-{len(self.transcript) + 1}",
+            id=f"{self.id}-{self.message_count}",
             turn=turn,
             role=role,
             sender=sender,

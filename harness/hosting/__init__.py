@@ -16,10 +16,16 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("hosting", extra="hosting") from exc
 
+from harness.hosting._open import open_store
 from harness.hosting.app import DEFAULT_MAX_BODY_BYTES, AdapterName, create_app, serve
 from harness.hosting.core import HarnessBot, OutgoingMessage
 from harness.hosting.remote import remote_outputs
-from harness.hosting.storage import FileStore, SqliteStore, StateStore, open_store
+from harness.hosting.storage import (
+    FileStore,
+    LeaseLostError,
+    SqliteStore,
+    StateStore,
+)
 from harness.simulate.endpoint import EndpointTarget, ReceivedActivity
 
 __all__ = [
@@ -28,6 +34,7 @@ __all__ = [
     "EndpointTarget",
     "FileStore",
     "HarnessBot",
+    "LeaseLostError",
     "OutgoingMessage",
     "ReceivedActivity",
     "SqliteStore",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import click
 
@@ -39,7 +40,15 @@ __all__ = ["serve_command"]
     "--storage",
     default="memory",
     show_default=True,
-    help="Conversation state: memory, a FILE.sqlite, or a DIRECTORY of JSON files.",
+    help="Conversation state: memory, a FILE.sqlite, a DIRECTORY of JSON files, or shared by "
+    "several workers: redis://HOST:PORT/DB or azblob://CONTAINER (the storage extra).",
+)
+@click.option(
+    "--window-turns",
+    default=50,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Recent turns kept in each conversation's stored state; the store's log keeps all.",
 )
 @click.option("--app-id", envvar="MicrosoftAppId", help="Microsoft App ID (env MicrosoftAppId).")
 @click.option(
@@ -81,6 +90,7 @@ def serve_command(
     expose: bool,
     expose_token: str | None,
     storage: str,
+    window_turns: int,
     app_id: str | None,
     app_password: str | None,
     tenant_id: str | None,
@@ -99,7 +109,8 @@ def serve_command(
 
     def ready(url: str) -> None:
         auth = "app id set: unauthenticated requests get 401" if app_id else "no app id: open"
-        click.echo(f"{bot.name} on {url}/api/messages ({adapter}, {auth}, storage: {storage})")
+        shown = re.sub(r"://([^:@/]*):[^@/]*@", r"://\1:***@", storage)  # no password on screen
+        click.echo(f"{bot.name} on {url}/api/messages ({adapter}, {auth}, storage: {shown})")
         if expose:
             click.echo(f"sub-agents exposed at {url}/agents")
 
@@ -119,5 +130,6 @@ def serve_command(
             expose_token=expose_token or None,
             allow_service_urls=allow_service_urls,
             reply_timeout=reply_timeout,
+            window_turns=window_turns,
         )
     )

@@ -315,6 +315,7 @@ class AgentsSdkHost:
             load=load,
             save=save,
             send=send,
+            activity_id=activity.id,
         )
 
     async def _on_error(self, context: TurnContext, error: Exception) -> None:

@@ -20,9 +20,15 @@ from aiohttp import web
 
 from harness.exceptions import ConfigError, UsageError
 from harness.hosting._http import BodyError, error_response, read_json_object
+from harness.hosting._open import open_store
 from harness.hosting._outbound import ServiceUrlPolicy, check_service_url
-from harness.hosting.core import DEFAULT_REPLY_TIMEOUT, BusyError, HarnessBot
-from harness.hosting.storage import StateStore, open_store
+from harness.hosting.core import (
+    DEFAULT_REPLY_TIMEOUT,
+    DEFAULT_WINDOW_TURNS,
+    BusyError,
+    HarnessBot,
+)
+from harness.hosting.storage import StateStore
 from harness.parent import Parent
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "AdapterName", "create_app", "serve"]
@@ -138,6 +144,7 @@ def create_app(
     shutdown_timeout: float = 30.0,
     allow_service_urls: Iterable[str] = (),
     reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
+    window_turns: int | None = DEFAULT_WINDOW_TURNS,
 ) -> web.Application:
     """Build the web application that serves ``bot`` to Bot Framework channels.
 
@@ -160,15 +167,21 @@ def create_app(
             ``serviceUrl``'s origin or whole URL). Without an app id only loopback addresses
             are allowed by default; with one, the Bot Framework channel hosts.
         reply_timeout: seconds one reply may take to reach the channel.
+        window_turns: recent turns kept in each conversation's stored state (None: all); the
+            store's log keeps the whole transcript.
 
     Raises:
         ConfigError: for an unknown adapter or an unusable storage path.
     """
     if max_body_bytes < 1024:
         raise ConfigError("max_body_bytes must be at least 1024", field="max_body_bytes")
-    core = bot if isinstance(bot, HarnessBot) else HarnessBot(bot, reply_timeout=reply_timeout)
-    policy = ServiceUrlPolicy(allow_service_urls, app_id=app_id)
     store = open_store(storage)
+    if isinstance(bot, HarnessBot):
+        core = bot
+        core.store = core.store or store
+    else:
+        core = HarnessBot(bot, reply_timeout=reply_timeout, store=store, window_turns=window_turns)
+    policy = ServiceUrlPolicy(allow_service_urls, app_id=app_id)
     host = _make_host(
         adapter, core, store=store, app_id=app_id, app_password=app_password, tenant_id=tenant_id
     )

@@ -346,6 +346,7 @@ class BotbuilderHost:
             load=load,
             save=save,
             send=send,
+            activity_id=activity.id,
         )
 
     async def _token(self, turn_context: TurnContext) -> str | None:

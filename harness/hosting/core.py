@@ -10,9 +10,12 @@ walking (botbuilder: jsonpickle-flattening) the whole stored value twice per tur
 that cheap however long the transcript grows.
 
 Turns of one conversation run one at a time (a lock per conversation key held from ``load`` to
-``save``); different conversations run concurrently. The core also counts in-flight requests so a
-server can finish them before it stops, and bounds them: at most ``max_turns`` at once in all and
-``max_queued_per_conversation`` waiting for one conversation (``admit`` refuses the rest).
+``save``, and the store's lease when several workers share it); different conversations run
+concurrently. The stored state keeps a window of recent turns and the store's log the whole
+transcript (see ``_state``); an activity already handled is not run again. The core also counts
+in-flight requests so a server can finish them before it stops, and bounds them: at most
+``max_turns`` at once in all and ``max_queued_per_conversation`` waiting for one conversation
+(``admit`` refuses the rest).
 
 Save before you speak: before each bot message goes to the channel, the conversation's snapshot
 (with that message in it) is saved, so a crash never leaves the user with an answer the bot has
@@ -24,6 +27,7 @@ channel costs only its own conversation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -32,6 +36,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import ConfigError
+from harness.hosting._state import Stored, activity_key
+from harness.hosting.storage import StateStore
 
 if TYPE_CHECKING:
     from harness.parent import Conversation, Parent, Turn
@@ -55,6 +61,9 @@ SNAPSHOT_PROPERTY = "harness"
 ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
 """What the user is told when a turn fails inside an adapter."""
 
+
+DEFAULT_WINDOW_TURNS = 50
+"""Turns of a conversation kept in its stored state; the full transcript is in the store's log."""
 
 DEFAULT_REPLY_TIMEOUT = 15.0
 """Seconds one reply may take to reach the channel before the channel counts as failed."""
@@ -194,6 +203,10 @@ class HarnessBot:
     Args:
         parent: the bot. One ``Parent`` serves every conversation; each conversation's state lives
             in the adapter's storage and is restored for each turn.
+        store: the durable store behind the adapter's storage, if any: finished turns go to its
+            transcript log, and a store shared by several workers hands out the lease that
+            makes one worker at a time run a conversation's turn.
+        window_turns: how many recent turns the stored state keeps (None: all of them).
     """
 
     def __init__(
@@ -203,8 +216,16 @@ class HarnessBot:
         reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
         max_turns: int = 256,
         max_queued_per_conversation: int = 8,
+        store: StateStore | None = None,
+        window_turns: int | None = DEFAULT_WINDOW_TURNS,
     ) -> None:
+        if window_turns is not None and window_turns < 1:
+            raise ConfigError("window_turns must be at least 1 (or None)", field="window_turns")
         self.parent = parent
+        self.store = store
+        """Where the transcript log goes and which hands out leases; None: neither."""
+        self.window_turns = window_turns
+        """Turns kept in the stored state (None: all); older ones are only in the store's log."""
         self.reply_timeout = reply_timeout
         """Seconds one reply may take to reach the channel."""
         self.max_turns = max_turns
@@ -291,12 +312,13 @@ class HarnessBot:
         load: StateLoader,
         save: StateSaver,
         send: MessageSender,
+        activity_id: str | None = None,
     ) -> Turn | None:
         """Run one user message through the parent and store the conversation's new state.
 
         Args:
             key: the conversation's storage key (unique across channels); turns with the same key
-                run one at a time.
+                run one at a time (across workers too, when the store hands out leases).
             conversation_id: the channel's conversation id.
             text: what the user wrote. Blank messages are ignored (None is returned).
             load: returns the stored snapshot (as ``save`` was given it), or None for a new
@@ -306,40 +328,67 @@ class HarnessBot:
             send: delivers one bot message to the channel, in order, as it is sent. It has
                 ``reply_timeout`` seconds; a failure is logged once and the turn's later
                 messages are not sent (they are still saved).
+            activity_id: the channel's id of the user's activity. A message already handled
+                (a channel's retry) is not run again (None is returned); a retry of a turn
+                whose worker stopped mid-way undoes the partial turn and runs it again.
 
         Returns:
-            The turn, or None for a blank message.
+            The turn, or None for a blank or already handled message.
         """
         if not text or not text.strip():
             return None
-        async with self._locks.hold(key):
-            state = _decode(await load(), conversation_id)
-            outbox = asyncio.Lock()  # one save-then-send at a time, in the order sent
-            channel_failed = False
+        lease = self.store.lease(key) if self.store is not None else contextlib.nullcontext()
+        async with self._locks.hold(key), lease:
+            return await self._handle(
+                key, conversation_id, text, activity_key(activity_id, text), load, save, send
+            )
 
-            async def deliver(message: Message) -> None:
-                nonlocal channel_failed
-                async with outbox:
-                    await save(_dump(conversation.snapshot()))  # save before you speak
-                    if channel_failed:
-                        return
-                    try:
-                        async with asyncio.timeout(self.reply_timeout):
-                            await send(OutgoingMessage.from_message(message))
-                    except Exception as exc:  # a dead channel costs only its own conversation
-                        channel_failed = True
-                        log.warning(
-                            "conversation %s: could not deliver a reply (%s); no more replies "
-                            "are sent this turn",
-                            conversation_id,
-                            describe_send_error(exc),
-                        )
+    async def _handle(
+        self,
+        key: str,
+        conversation_id: str,
+        text: str,
+        seen_as: str | None,
+        load: StateLoader,
+        save: StateSaver,
+        send: MessageSender,
+    ) -> Turn | None:
+        stored = Stored.parse(_decode(await load(), conversation_id))
+        if seen_as is not None and seen_as in stored.seen:
+            log.info("conversation %s: activity already handled; not run again", conversation_id)
+            return None
+        already_sent = stored.recover(seen_as)
+        outbox = asyncio.Lock()  # one save-then-send at a time, in the order sent
+        channel_failed = False
 
-            conversation = self._resume(conversation_id, state, deliver)
-            turn = await conversation.send(text)
+        async def deliver(message: Message) -> None:
+            nonlocal channel_failed
             async with outbox:
-                await save(_dump(conversation.snapshot()))
-            return turn
+                await save(_dump(stored.pack(conversation.snapshot())))  # save before you speak
+                if channel_failed or already_sent.get(message.id) == message.text:
+                    return
+                try:
+                    async with asyncio.timeout(self.reply_timeout):
+                        await send(OutgoingMessage.from_message(message))
+                except Exception as exc:  # a dead channel costs only its own conversation
+                    channel_failed = True
+                    log.warning(
+                        "conversation %s: could not deliver a reply (%s); no more replies "
+                        "are sent this turn",
+                        conversation_id,
+                        describe_send_error(exc),
+                    )
+
+        conversation = self._resume(conversation_id, stored.snapshot, deliver)
+        stored.begin(seen_as, conversation.snapshot())
+        turn = await conversation.send(text)
+        async with outbox:
+            entries = stored.finish(seen_as, conversation.snapshot(), self.window_turns)
+            if self.store is not None and entries:
+                await self.store.append_log(key, entries)
+            stored.logged += len(entries)
+            await save(_dump(stored.pack(stored.snapshot or {})))
+        return turn
 
     def _resume(
         self,

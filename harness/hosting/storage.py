@@ -1,9 +1,15 @@
-"""Conversation state that survives a restart: a SQLite file or a directory of JSON files.
+"""Conversation state that survives a restart: SQLite, JSON files, Redis or Azure Blob Storage.
 
 Both adapters keep each conversation's state under a key (``{channelId}/conversations/{id}``) as a
 JSON object. Memory is the default (each SDK's own ``MemoryStorage``); a ``StateStore`` here is the
 durable option, written once and wrapped by each adapter (botbuilder's ``Storage`` and the Agents
-SDK's ``Storage``), so a new server on the same file picks up every conversation where it stopped.
+SDK's ``Storage``), so a new server on the same store picks up every conversation where it stopped.
+
+Beside the state, a store keeps each conversation's full transcript as an append-only log (one
+entry per finished turn, ``append_log`` / ``read_log``), so the state itself holds only a window
+of recent turns. Stores shared by several workers (``RedisStore``, ``BlobStore``) also hand out a
+per-conversation ``lease``: one worker at a time runs a conversation's turn, and a worker whose
+lease has expired cannot overwrite the state (``LeaseLostError``).
 
 Blocking file and database work runs in a worker thread, never on the event loop.
 """
@@ -18,15 +24,24 @@ import sqlite3
 import tempfile
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from harness.exceptions import ConfigError
-
-__all__ = ["FileStore", "SqliteStore", "StateStore", "open_store"]
+__all__ = ["FileStore", "LeaseLostError", "SqliteStore", "StateStore"]
 
 JsonObject = dict[str, Any]
+
+_LOG_BATCH = 100
+
+
+class LeaseLostError(Exception):
+    """A worker's lease on a conversation expired (another worker may hold it): its write is refused."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the lease on {key!r} was lost; the state was not written")
+        self.key = key
 
 
 class StateStore(ABC):
@@ -49,6 +64,34 @@ class StateStore(ABC):
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release the store's resources."""
+
+    @asynccontextmanager
+    async def lease(self, key: str) -> AsyncIterator[None]:
+        """Hold ``key`` for one turn, against other processes sharing the store.
+
+        The default holds nothing: a SQLite file or a directory serves one process, and turns of
+        one conversation in one process already run one at a time. Shared stores override it.
+        """
+        yield
+
+    async def append_log(self, key: str, entries: Mapping[int, Mapping[str, Any]]) -> None:
+        """Store log entries of ``key`` by their 1-based number; writing an entry again replaces it.
+
+        The default keeps entry ``n`` under the key ``{key}/log/{n}``.
+        """
+        if entries:
+            await self.write({f"{key}/log/{n}": entry for n, entry in entries.items()})
+
+    async def read_log(self, key: str) -> list[JsonObject]:
+        """The log entries of ``key``, in order (entry 1 first)."""
+        found: list[JsonObject] = []
+        while True:
+            names = [f"{key}/log/{n}" for n in range(len(found) + 1, len(found) + _LOG_BATCH + 1)]
+            batch = await self.read(names)
+            for name in names:
+                if name not in batch:
+                    return found
+                found.append(batch[name])
 
 
 def _encode(value: Mapping[str, Any]) -> str:
@@ -183,32 +226,3 @@ class FileStore(StateStore):
 
     async def delete(self, keys: Iterable[str]) -> None:
         await asyncio.to_thread(self._delete, list(keys))
-
-
-def open_store(spec: str | Path | StateStore | None) -> StateStore | None:
-    """Turn a ``--storage`` value into a store.
-
-    Args:
-        spec: ``None`` or ``memory`` (in-memory, lost on restart: returns None), a path ending in
-            ``.sqlite``, ``.sqlite3`` or ``.db`` (a ``SqliteStore``), any other path (a directory
-            for a ``FileStore``), or a ready ``StateStore``.
-
-    Raises:
-        ConfigError: when the path exists but is neither a database file nor a directory.
-    """
-    if spec is None or isinstance(spec, StateStore):
-        return spec
-    text = str(spec)
-    if text == "memory":
-        return None
-    path = Path(text).expanduser()
-    if path.suffix.lower() in (".sqlite", ".sqlite3", ".db"):
-        if path.exists() and not path.is_file():
-            raise ConfigError(f"storage {text!r} is not a file", field="storage")
-        return SqliteStore(path)
-    if path.exists() and not path.is_dir():
-        raise ConfigError(
-            f"storage {text!r} must be a directory, or a file ending in .sqlite or .db",
-            field="storage",
-        )
-    return FileStore(path)

@@ -127,6 +127,14 @@ __all__ = ["simulate_command"]
 )
 @output_option("Write the report to FILE instead of standard output.")
 @click.option("--semantic", is_flag=True, help="Also detect paraphrases (extra 'embeddings').")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Spread the scenarios over this many processes (in-process bots only).",
+)
 def simulate_command(
     scenarios: tuple[Path, ...],
     bot: str | None,
@@ -151,6 +159,7 @@ def simulate_command(
     tenant_id: str | None = None,
     client_id: str | None = None,
     reply_timeout: float = 60.0,
+    jobs: int = 1,
 ) -> None:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
     duplicate messages, missed requests, silent-mode leaks, wrong-scope answers and awkward
@@ -184,6 +193,7 @@ def simulate_command(
                 semantic,
                 headers,
                 remote,
+                jobs,
             )
         )
     except HarnessError as exc:
@@ -248,6 +258,7 @@ async def _run(
     semantic: bool,
     headers: tuple[str, ...] = (),
     remote: Target | None = None,
+    jobs: int = 1,
 ) -> tuple[list[DetectionResult], Usage | None]:
     from harness._cli_commands import model_option_values
     from harness.simulate.runner import run_scenarios
@@ -257,6 +268,13 @@ async def _run(
         raise UsageError("use --bot or --endpoint, not both")
     if headers and not endpoint:
         raise UsageError("--header applies to --endpoint only")
+    if jobs > 1:
+        if endpoint or remote is not None or record:
+            raise UsageError(
+                "--jobs spreads in-process bots only (not --endpoint, --directline, "
+                "--copilot-studio or --record)"
+            )
+        return await _run_jobs(paths, jobs, bot, model, base_url, replay, semantic)
     files = [load_scenarios(path) for path in paths]
     total = sum(len(f.scenarios) for f in files)
     model_obj: Any = None
@@ -309,6 +327,31 @@ async def _run(
             on_usage=add_usage,
         )
     return results, usage
+
+
+async def _run_jobs(
+    paths: tuple[Path, ...],
+    jobs: int,
+    bot: str | None,
+    model: str | None,
+    base_url: str | None,
+    replay: str | None,
+    semantic: bool,
+) -> tuple[list[DetectionResult], Usage | None]:
+    from harness.simulate._jobs import run_in_processes
+
+    total = sum(len(load_scenarios(path).scenarios) for path in paths)
+    with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
+        return await run_in_processes(
+            paths,
+            jobs=jobs,
+            bot=bot,
+            model=model,
+            base_url=base_url,
+            replay=replay,
+            semantic=semantic,
+            on_scenario=lambda _result: progress.advance(),
+        )
 
 
 def _remote_target(

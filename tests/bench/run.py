@@ -23,6 +23,10 @@ Figures (issue 8), each the median of several runs:
    (``bench_lint.py``). Target: under 1 s. No peer.
 5. ``hosting``: requests/s and p50/p99 latency of ``harness serve`` at 50 concurrent conversations
    vs a bare botbuilder echo bot (``bench_hosting.py``). Target: at least 0.8 of the echo bot.
+6. ``workers``: requests/s of 3 ``harness serve`` workers on one Redis vs 1, at 50 concurrent
+   conversations, and the stored state after 2,000 turns with and without the window
+   (``bench_workers.py``; needs ``redis-server``). No target: on a machine with fewer cores than
+   processes the ratio shows contention, not scaling.
 
 Every figure runs in its own Python process (a fresh heap, no imports or pinning shared between
 figures). The table: figure, ours, peer, ratio (ours / peer, or ours / target when the target is
@@ -53,7 +57,7 @@ for path in (str(ROOT), str(HERE)):
 
 Row = dict[str, Any]
 
-FIGURES = ("turn", "simulator", "detect", "lint", "hosting")
+FIGURES = ("turn", "simulator", "detect", "lint", "hosting", "workers")
 
 
 def row(
@@ -401,12 +405,44 @@ def figure_hosting(quick: bool) -> list[Row]:
     return out
 
 
+def figure_workers(quick: bool) -> list[Row]:
+    import asyncio
+
+    import bench_workers
+
+    report = asyncio.run(bench_workers.measure(50, 1 if quick else 2))
+    one, three = report["one"], report["three"]
+    load = f"50 concurrent conversations, {three['requests']} requests, {os.cpu_count()} CPUs"
+    return [
+        row(
+            "workers.rps",
+            "harness serve, 3 workers on Redis vs 1",
+            ours=three["rps"],
+            unit="req/s",
+            peer=one["rps"],
+            peer_name="1 worker on Redis",
+            note=f"{load}; p50 {three['p50_ms']} vs {one['p50_ms']} ms; every process shares "
+            "the cores, the load generator included",
+        ),
+        row(
+            "workers.state",
+            f"stored state after {report['state_turns']:,} turns, window 50 vs none",
+            ours=report["state_bytes_window_50"],
+            unit="bytes",
+            peer=report["state_bytes_no_window"],
+            peer_name="no window (the whole transcript)",
+            note="one conversation; the full transcript is in the store's log either way",
+        ),
+    ]
+
+
 RUNNERS: dict[str, Callable[[bool], list[Row]]] = {
     "turn": figure_turn,
     "simulator": figure_simulator,
     "detect": figure_detect,
     "lint": figure_lint,
     "hosting": figure_hosting,
+    "workers": figure_workers,
 }
 
 

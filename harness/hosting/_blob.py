@@ -1,0 +1,214 @@
+"""Conversation state in Azure Blob Storage, shared by several ``harness serve`` workers.
+
+The storage Azure Bot Service bots already use. Each conversation's state is one block blob
+(``state/{key}``), each log entry another (``log/{key}/{n:010d}``, overwritten when a turn is run
+again). A turn holds a blob lease on the state blob (15 seconds, renewed while the turn runs), and
+every state write carries that lease, so a worker whose lease has lapsed is refused by the service
+itself (``LeaseLostError``). A worker killed mid-turn blocks its conversations for at most the
+lease's 15 seconds.
+
+URL: ``azblob://CONTAINER`` (created when missing) with the account's connection string in the
+environment variable ``AZURE_STORAGE_CONNECTION_STRING`` (or the one named by the ``connection_env``
+query parameter), and optionally ``lease_wait`` (seconds a turn waits for a busy conversation,
+default 30).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlsplit
+
+from harness.exceptions import ConfigError, MissingExtraError
+from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
+
+try:
+    from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
+    from azure.storage.blob.aio import BlobLeaseClient, BlobServiceClient, ContainerClient
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise MissingExtraError("Azure Blob storage", extra="storage") from exc
+
+__all__ = ["BlobStore"]
+
+log = logging.getLogger("harness.hosting")
+
+LEASE_SECONDS = 15
+"""The blob lease's length (the service's shortest); renewed every 5 seconds while a turn runs."""
+
+
+class BlobStore(StateStore):
+    """State, transcript logs and per-conversation leases in one Azure Blob Storage container.
+
+    Args:
+        url: ``azblob://CONTAINER`` with optional ``connection_env`` and ``lease_wait`` query
+            parameters (see the module docstring).
+        connection_string: the account's connection string; by default read from the
+            environment.
+
+    Raises:
+        ConfigError: when there is no container name or no connection string.
+    """
+
+    def __init__(self, url: str, *, connection_string: str | None = None) -> None:
+        parts = urlsplit(url)
+        options = dict(parse_qsl(parts.query))
+        self.container_name = (parts.netloc + parts.path).strip("/")
+        if not self.container_name:
+            raise ConfigError("storage URL: azblob:// needs a container name", field="storage")
+        variable = options.get("connection_env", "AZURE_STORAGE_CONNECTION_STRING")
+        self._connection_string = connection_string or os.environ.get(variable, "")
+        if not self._connection_string:
+            raise ConfigError(
+                f"storage {url!r}: set {variable} to the storage account's connection string",
+                field="storage",
+            )
+        try:
+            self.lease_wait = float(options.get("lease_wait", "30"))
+        except ValueError:
+            self.lease_wait = -1.0
+        if self.lease_wait <= 0:
+            raise ConfigError("storage URL: lease_wait must be a positive number", field="storage")
+        self._service: BlobServiceClient | None = None
+        self._container: ContainerClient | None = None
+        self._ready = False
+        self._leases: dict[str, BlobLeaseClient] = {}
+
+    async def _client(self) -> ContainerClient:
+        if self._container is None:
+            self._service = BlobServiceClient.from_connection_string(self._connection_string)
+            self._container = self._service.get_container_client(self.container_name)
+        if not self._ready:
+            with contextlib.suppress(ResourceExistsError):
+                await self._container.create_container()
+            self._ready = True
+        return self._container
+
+    @staticmethod
+    def _state_name(key: str) -> str:
+        return f"state/{quote(key, safe='')}"
+
+    @staticmethod
+    def _log_prefix(key: str) -> str:
+        return f"log/{quote(key, safe='')}/"
+
+    async def _download(self, name: str) -> bytes | None:
+        container = await self._client()
+        try:
+            stream = await container.get_blob_client(name).download_blob()
+            return bytes(await stream.readall())
+        except ResourceNotFoundError:
+            return None
+
+    async def read(self, keys: Iterable[str]) -> dict[str, JsonObject]:
+        names = list(keys)
+        found = await asyncio.gather(*(self._download(self._state_name(k)) for k in names))
+        # An empty blob is a conversation that was leased but never written.
+        return {k: json.loads(v) for k, v in zip(names, found, strict=True) if v}
+
+    async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
+        container = await self._client()
+        for key, value in changes.items():
+            blob = container.get_blob_client(self._state_name(key))
+            lease = self._leases.get(key)
+            try:
+                await blob.upload_blob(_encode(value).encode("ascii"), overwrite=True, lease=lease)
+            except HttpResponseError as exc:
+                if lease is not None and exc.status_code in (409, 412):
+                    raise LeaseLostError(key) from exc
+                raise
+
+    async def delete(self, keys: Iterable[str]) -> None:
+        container = await self._client()
+        for key in keys:
+            names = [self._state_name(key)]
+            names += [
+                n async for n in container.list_blob_names(name_starts_with=self._log_prefix(key))
+            ]
+            for name in names:
+                with contextlib.suppress(ResourceNotFoundError):
+                    await container.delete_blob(name)
+
+    async def append_log(self, key: str, entries: Mapping[int, Mapping[str, Any]]) -> None:
+        container = await self._client()
+        lease = self._leases.get(key)
+        if lease is not None:
+            try:
+                await lease.renew()  # a lapsed lease refuses this: the turn is someone else's now
+            except HttpResponseError as exc:
+                raise LeaseLostError(key) from exc
+        prefix = self._log_prefix(key)
+        for number in sorted(entries):
+            await container.upload_blob(
+                f"{prefix}{number:010d}",
+                _encode(entries[number]).encode("ascii"),
+                overwrite=True,
+            )
+
+    async def read_log(self, key: str) -> list[JsonObject]:
+        container = await self._client()
+        names = sorted(
+            [n async for n in container.list_blob_names(name_starts_with=self._log_prefix(key))]
+        )
+        found = await asyncio.gather(*(self._download(n) for n in names))
+        return [json.loads(v) for v in found if v]
+
+    @asynccontextmanager
+    async def lease(self, key: str) -> AsyncIterator[None]:
+        """Hold a blob lease on ``key``'s state blob while the block runs.
+
+        Raises:
+            TimeoutError: when another worker held it for longer than ``lease_wait`` seconds.
+        """
+        container = await self._client()
+        blob = container.get_blob_client(self._state_name(key))
+        with contextlib.suppress(ResourceExistsError):
+            await blob.upload_blob(b"", overwrite=False)  # a lease needs a blob
+        lease = BlobLeaseClient(blob, lease_id=str(uuid.uuid4()))
+        pause = 0.01
+        async with asyncio.timeout(self.lease_wait):
+            while True:
+                try:
+                    await lease.acquire(lease_duration=LEASE_SECONDS)
+                    break
+                except HttpResponseError as exc:
+                    if exc.status_code != 409:  # 409: another worker holds it
+                        raise
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.2)
+        self._leases[key] = lease
+        renewal = asyncio.create_task(self._renew(lease, key))
+        try:
+            yield
+        finally:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
+            self._leases.pop(key, None)
+            try:
+                await lease.release()
+            except HttpResponseError as exc:  # it lapses on its own
+                log.warning("could not release the lease on %s (%s)", key, exc.reason)
+
+    async def _renew(self, lease: BlobLeaseClient, key: str) -> None:
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            try:
+                await lease.renew()
+            except HttpResponseError as exc:
+                log.warning("could not renew the lease on %s (%s)", key, exc.reason)
+                if exc.status_code in (409, 412):
+                    return
+
+    async def aclose(self) -> None:
+        if self._service is not None:
+            await self._service.close()
+            self._service = None
+            self._container = None
+            self._ready = False

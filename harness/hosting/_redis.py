@@ -1,0 +1,204 @@
+"""Conversation state in Redis, shared by several ``harness serve`` workers.
+
+Each conversation's state is one Redis string (JSON), its transcript log one Redis list. A turn
+holds a per-conversation lease: ``SET lease token NX PX ttl``, renewed while the turn runs and
+released by a compare-and-delete script, so a worker killed mid-turn blocks its conversations for
+at most ``lease_ttl`` seconds. Every write under a lease is fenced: a script writes only while the
+lease still holds this worker's token, so a worker that stalled past its lease cannot overwrite
+the turn another worker has run since (``LeaseLostError``).
+
+URL: ``redis://[:password@]host:port/db`` (or ``rediss://`` for TLS) with optional query
+parameters ``prefix`` (default ``harness:``), ``lease_ttl`` (seconds, default 10) and
+``lease_wait`` (seconds a turn waits for a busy conversation, default 30).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from harness.exceptions import ConfigError, MissingExtraError
+from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
+
+try:
+    from redis.asyncio import Redis
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise MissingExtraError("Redis storage", extra="storage") from exc
+
+__all__ = ["RedisStore"]
+
+log = logging.getLogger("harness.hosting")
+
+# KEYS[1] value key, KEYS[2] lease key; ARGV[1] value, ARGV[2] token ("" when not leased).
+_FENCED_SET = """
+if ARGV[2] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+"""
+
+# KEYS[1] log list, KEYS[2] lease key; ARGV[1] token, then (number, entry) pairs in order.
+_FENCED_LOG = """
+if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+for i = 2, #ARGV, 2 do
+  local n = tonumber(ARGV[i])
+  local size = redis.call('LLEN', KEYS[1])
+  if n <= size then
+    redis.call('LSET', KEYS[1], n - 1, ARGV[i + 1])
+  elseif n == size + 1 then
+    redis.call('RPUSH', KEYS[1], ARGV[i + 1])
+  else
+    return redis.error_reply('log entry ' .. n .. ' after only ' .. size)
+  end
+end
+return 1
+"""
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _seconds(options: dict[str, str], name: str, default: float) -> float:
+    text = options.pop(name, None)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise ConfigError(f"storage URL: {name} must be a positive number of seconds", field=name)
+    return value
+
+
+class RedisStore(StateStore):
+    """State, transcript logs and per-conversation leases in one Redis database.
+
+    Args:
+        url: ``redis://host:port/db`` or ``rediss://...``, with optional ``prefix``,
+            ``lease_ttl`` and ``lease_wait`` query parameters (see the module docstring).
+    """
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        options = dict(parse_qsl(parts.query))
+        self.prefix = options.pop("prefix", "harness:")
+        self.lease_ttl = _seconds(options, "lease_ttl", 10.0)
+        """Seconds a lease lasts unless renewed (a killed worker's turns wait this long)."""
+        self.lease_wait = _seconds(options, "lease_wait", 30.0)
+        """Seconds a turn waits for another worker to finish with its conversation."""
+        self.url = urlunsplit(parts._replace(query=urlencode(options)))
+        self._client: Redis | None = None
+        self._tokens: dict[str, str] = {}
+
+    @property
+    def client(self) -> Redis:
+        """The Redis client (connected lazily, on first use)."""
+        if self._client is None:
+            self._client = Redis.from_url(self.url, decode_responses=True)
+        return self._client
+
+    def _state_key(self, key: str) -> str:
+        return f"{self.prefix}state:{key}"
+
+    def _lease_key(self, key: str) -> str:
+        return f"{self.prefix}lease:{key}"
+
+    def _log_key(self, key: str) -> str:
+        return f"{self.prefix}log:{key}"
+
+    async def read(self, keys: Iterable[str]) -> dict[str, JsonObject]:
+        names = list(keys)
+        if not names:
+            return {}
+        values = await self.client.mget([self._state_key(k) for k in names])
+        return {k: json.loads(v) for k, v in zip(names, values, strict=True) if v is not None}
+
+    async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
+        for key, value in changes.items():
+            token = self._tokens.get(key, "")
+            keys = [self._state_key(key), self._lease_key(key)]
+            written = await self.client.eval(_FENCED_SET, 2, *keys, _encode(value), token)
+            if not written:
+                raise LeaseLostError(key)
+
+    async def delete(self, keys: Iterable[str]) -> None:
+        names = list(keys)
+        if names:
+            await self.client.delete(
+                *[self._state_key(k) for k in names], *[self._log_key(k) for k in names]
+            )
+
+    async def append_log(self, key: str, entries: Mapping[int, Mapping[str, Any]]) -> None:
+        if not entries:
+            return
+        args: list[str | int] = [self._tokens.get(key, "")]
+        for number in sorted(entries):
+            args += [number, _encode(entries[number])]
+        keys = [self._log_key(key), self._lease_key(key)]
+        if not await self.client.eval(_FENCED_LOG, 2, *keys, *args):
+            raise LeaseLostError(key)
+
+    async def read_log(self, key: str) -> list[JsonObject]:
+        return [json.loads(v) for v in await self.client.lrange(self._log_key(key), 0, -1)]
+
+    @asynccontextmanager
+    async def lease(self, key: str) -> AsyncIterator[None]:
+        """Hold ``key`` against every worker on this Redis while the block runs.
+
+        Raises:
+            TimeoutError: when another worker held it for longer than ``lease_wait`` seconds.
+        """
+        token = uuid.uuid4().hex
+        name = self._lease_key(key)
+        ttl_ms = int(self.lease_ttl * 1000)
+        pause = 0.005
+        async with asyncio.timeout(self.lease_wait):
+            while not await self.client.set(name, token, nx=True, px=ttl_ms):
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.1)
+        self._tokens[key] = token
+        renewal = asyncio.create_task(self._renew(name, token, ttl_ms))
+        try:
+            yield
+        finally:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
+            self._tokens.pop(key, None)
+            try:
+                await self.client.eval(_RELEASE, 1, name, token)
+            except Exception as exc:  # it expires on its own
+                log.warning("could not release the lease on %s (%s)", key, exc)
+
+    async def _renew(self, name: str, token: str, ttl_ms: int) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ttl / 3)
+            try:
+                renewed = await self.client.eval(_RENEW, 1, name, token, ttl_ms)
+            except Exception as exc:  # Redis unreachable: the fenced writes will tell
+                log.warning("could not renew the lease %s (%s)", name, exc)
+                continue
+            if not renewed:
+                log.warning(
+                    "the lease %s expired mid-turn; this turn's writes will be refused", name
+                )
+                return
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None

@@ -1,0 +1,127 @@
+"""``harness simulate --jobs N``: a regression suite spread over N processes.
+
+The scenarios of all files are dealt out in chunks to a pool of processes (``spawn``: no state
+shared with the parent). Each process loads the files and the bot itself and runs its chunk with
+``run_scenarios``; the results come back and are put in the files' order, so the report is the
+same as with one process. A chunk is a few scenarios, so a process loads each bot once per chunk,
+and a slow scenario does not hold up the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.simulate.detectors import DetectorConfig
+from harness.simulate.reports import DetectionResult
+from harness.simulate.scenarios import load_scenarios
+from subagents import Usage
+
+__all__ = ["Shard", "run_in_processes"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Shard:
+    """What one process runs: scenarios by (file index, scenario index), and how."""
+
+    paths: tuple[str, ...]
+    """Every scenario file (each process loads them itself)."""
+    picks: tuple[tuple[int, int], ...]
+    """The (file, scenario) indices to run, in order."""
+    bot: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    replay: str | None = None
+    semantic: bool = False
+
+
+def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResult]], Usage]:
+    """Run one shard in this (child) process."""
+    from harness._cli_commands import model_option_values
+    from harness.simulate.runner import run_scenarios
+
+    files = [load_scenarios(path) for path in shard.paths]
+    model = model_option_values(shard.model, shard.base_url, None, shard.replay)
+    embedder = None
+    if shard.semantic:
+        from harness.simulate.embeddings import LocalEmbedder
+
+        local = LocalEmbedder()
+        local.load()
+        embedder = local
+    # One file per pick keeps each result's place known; a file's bot is loaded once per shard.
+    subsets = []
+    for file_index, scenario_index in shard.picks:
+        source = files[file_index]
+        subsets.append(source.model_copy(update={"scenarios": [source.scenarios[scenario_index]]}))
+    usage = Usage()
+
+    def add(spent: Usage) -> None:
+        nonlocal usage
+        usage = usage + spent
+
+    results = asyncio.run(
+        run_scenarios(
+            subsets,
+            bot=shard.bot,
+            model=model,
+            config=DetectorConfig(),
+            embedder=embedder,
+            on_usage=add,
+        )
+    )
+    return list(zip(shard.picks, results, strict=True)), usage
+
+
+async def run_in_processes(
+    paths: Sequence[Path],
+    *,
+    jobs: int,
+    bot: str | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    replay: str | None = None,
+    semantic: bool = False,
+    on_scenario: Callable[[DetectionResult], None] | None = None,
+) -> tuple[list[DetectionResult], Usage]:
+    """Run every scenario of ``paths`` in ``jobs`` processes; the results in the files' order."""
+    files = [load_scenarios(path) for path in paths]  # validate here: errors before any process
+    picks = [(f, s) for f, loaded in enumerate(files) for s in range(len(loaded.scenarios))]
+    size = max(1, math.ceil(len(picks) / (jobs * 4)))
+    shards = [
+        Shard(
+            paths=tuple(str(p) for p in paths),
+            picks=tuple(picks[i : i + size]),
+            bot=bot,
+            model=model,
+            base_url=base_url,
+            replay=replay,
+            semantic=semantic,
+        )
+        for i in range(0, len(picks), size)
+    ]
+    placed: dict[tuple[int, int], DetectionResult] = {}
+    usage = Usage()
+    loop = asyncio.get_running_loop()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(shards)), mp_context=context) as pool:
+        futures = [loop.run_in_executor(pool, _run_shard, shard) for shard in shards]
+        try:
+            for next_done in asyncio.as_completed(futures):
+                done, spent = await next_done
+                usage = usage + spent
+                for pick, result in done:
+                    placed[pick] = result
+                    if on_scenario is not None:
+                        on_scenario(result)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return [placed[pick] for pick in picks], usage

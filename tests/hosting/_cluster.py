@@ -1,0 +1,239 @@
+"""Several ``harness serve`` workers on one store, a round-robin dispatcher and a channel.
+
+Used by the multi-worker test (``test_workers.py``) and the 1-vs-3-workers bench
+(``tests/bench/bench_workers.py``). Each worker is a real ``harness serve`` process on a free port;
+the dispatcher stands in for a load balancer: it sends each request to the next live worker in
+turn, so one conversation's turns land on different workers, and retries a request whose worker
+died (the same activity, so the bot can recognise the retry) on the next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+REPO = Path(__file__).resolve().parents[2]
+HELPDESK = REPO / "samples" / "helpdesk" / "helpdesk.yaml"
+
+DIALOGUE = (
+    "How many vacation days do I have remaining, and when will I be getting my next paycheck?",
+    "I want to change my direct deposit account",
+    "It's 123456789, and also how many vacation days have I taken?",
+    "yes",
+    "I forgot my password. Also, where can I locate my W-2 form?",
+)
+"""Five turns through every kind of sub-agent; turns 2-4 are a dialogue with the
+conversational ``direct_deposit`` agent, which must keep the floor whichever worker runs them."""
+
+
+class Worker:
+    """One ``harness serve`` process on a free port, its log in a file."""
+
+    def __init__(self, storage: str, log_dir: Path, name: str) -> None:
+        self.storage = storage
+        self.log_path = log_dir / f"{name}.log"
+        self.name = name
+        self.process: asyncio.subprocess.Process | None = None
+        self.url = ""
+
+    async def start(self, ready_within: float = 60.0) -> None:
+        self.url = ""  # not in the rotation until it listens
+        command = [
+            sys.executable,
+            "-c",
+            "import sys; from harness.cli import main; sys.exit(main())",
+            "serve",
+            str(HELPDESK),
+            "--port",
+            "0",
+            "--storage",
+            self.storage,
+        ]
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        with self.log_path.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                *command, cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=log
+            )
+        assert self.process.stdout is not None
+        async with asyncio.timeout(ready_within):
+            while True:
+                line = (await self.process.stdout.readline()).decode()
+                if not line:
+                    raise RuntimeError(f"{self.name} exited; see {self.log_path}")
+                if "/api/messages" in line:
+                    self.url = line.split(" on ", 1)[1].split("/api/messages", 1)[0]
+                    return
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no lease released, no turn finished."""
+        if self.process is not None and self.process.returncode is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+
+    async def stop(self) -> None:
+        process = self.process
+        if process is None or process.returncode is not None:
+            if process is not None:
+                await process.wait()
+            return
+        process.terminate()
+        try:
+            async with asyncio.timeout(20):
+                await process.wait()
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+@dataclass(slots=True)
+class Reply:
+    conversation: str
+    reply_to: str
+    sender: str
+    text: str
+
+
+@dataclass
+class Channel:
+    """The callback server every worker replies to; keeps each reply in arrival order."""
+
+    replies: list[Reply] = field(default_factory=list)
+    url: str = ""
+    _runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        async def receive(request: web.Request) -> web.Response:
+            activity = await request.json()
+            self.replies.append(
+                Reply(
+                    conversation=request.match_info["c"],
+                    reply_to=str(activity.get("replyToId")),
+                    sender=str((activity.get("channelData") or {}).get("sender")),
+                    text=str(activity.get("text")),
+                )
+            )
+            return web.json_response({"id": uuid.uuid4().hex})
+
+        app = web.Application()
+        app.router.add_post("/v3/conversations/{c}/activities/{a}", receive)
+        app.router.add_post("/v3/conversations/{c}/activities", receive)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        host, port = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+
+@dataclass
+class Dispatcher:
+    """A round-robin load balancer in front of the workers, with retries on a dead worker."""
+
+    workers: list[Worker]
+    channel: Channel
+    session: aiohttp.ClientSession
+    attempts: int = 6
+    """Tries per request (each on the next live worker)."""
+    retried: int = 0
+    """Requests that had to be sent again (their worker died or refused them)."""
+    completed: int = 0
+    """Requests answered with a 2xx."""
+    latencies: list[float] = field(default_factory=list)
+    _next: int = 0
+    _milestones: list[tuple[int, asyncio.Event]] = field(default_factory=list)
+
+    def after(self, completed: int) -> asyncio.Event:
+        """An event set once ``completed`` requests have been answered."""
+        event = asyncio.Event()
+        self._milestones.append((completed, event))
+        return event
+
+    def _pick(self) -> Worker:
+        live = [w for w in self.workers if w.url and w.process and w.process.returncode is None]
+        if not live:
+            raise RuntimeError("no live worker")
+        self._next += 1
+        return live[self._next % len(live)]
+
+    async def post(self, conversation: str, activity_id: str, text: str) -> None:
+        body = {
+            "type": "message",
+            "id": activity_id,
+            "channelId": "cluster",
+            "serviceUrl": self.channel.url,
+            "conversation": {"id": conversation},
+            "from": {"id": "user", "name": "user", "role": "user"},
+            "recipient": {"id": "bot", "name": "bot", "role": "bot"},
+            "text": text,
+        }
+        started = time.perf_counter()
+        problem = ""
+        for attempt in range(self.attempts):
+            worker = self._pick()
+            try:
+                async with self.session.post(f"{worker.url}/api/messages", json=body) as response:
+                    await response.read()
+                    if response.status < 300:
+                        self.completed += 1
+                        self.latencies.append(time.perf_counter() - started)
+                        for count, event in self._milestones:
+                            if self.completed >= count:
+                                event.set()
+                        return
+                    problem = f"HTTP {response.status} from {worker.name}"
+            except (aiohttp.ClientError, OSError) as exc:
+                problem = f"{type(exc).__name__} from {worker.name}"
+            self.retried += 1
+            await asyncio.sleep(0.05 * (attempt + 1))
+        raise RuntimeError(f"{conversation}/{activity_id}: gave up after {problem}")
+
+    async def converse(self, conversation: str, turns: Sequence[str]) -> list[str]:
+        """Play ``turns`` in order (each after the previous one was answered); the activity ids."""
+        ids = []
+        for n, text in enumerate(turns, start=1):
+            activity_id = f"{conversation}-u{n}"
+            await self.post(conversation, activity_id, text)
+            ids.append(activity_id)
+        return ids
+
+
+async def expected_replies(turns: Sequence[str]) -> list[list[tuple[str, str]]]:
+    """What one conversation playing ``turns`` in one process answers: (sender, text) per turn."""
+    from harness import load_bot
+    from harness.hosting import HarnessBot, OutgoingMessage
+
+    bot = HarnessBot(load_bot(HELPDESK))
+    slot: dict[str, Any] = {"state": None}
+    out: list[list[tuple[str, str]]] = []
+
+    async def load() -> Any:
+        return slot["state"]
+
+    async def save(value: str) -> None:
+        slot["state"] = value
+
+    for text in turns:
+        sent: list[tuple[str, str]] = []
+
+        async def send(message: OutgoingMessage, _sent: list[Any] = sent) -> None:
+            _sent.append((message.sender, message.text))
+
+        await bot.handle_message(
+            key="k", conversation_id="c", text=text, load=load, save=save, send=send
+        )
+        out.append(sent)
+    await bot.parent.aclose()
+    return out
