@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from harness.exceptions import ModelBehaviorError, TurnLimitError
+from harness.models._slots import CALLER_DEADLINE
 from harness.models.base import (
     ActContext,
     ChatMessage,
@@ -346,7 +347,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         )
 
     try:
-        async with asyncio.timeout(agent.timeout):
+        async with asyncio.timeout(agent.timeout) as deadline:
             if agent.handler is not None:
                 raw, usage = await _handler_outputs(call, ctx, sent)
             elif getattr(agent, "url", None):
@@ -354,7 +355,12 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
 
                 raw, usage = await remote_outputs(call, sent)
             else:
-                raw, usage = await _model_loop(call, ctx, sent, attempted, spent)
+                # A model with a concurrency limit moves this deadline by the time queued.
+                token = CALLER_DEADLINE.set(deadline)
+                try:
+                    raw, usage = await _model_loop(call, ctx, sent, attempted, spent)
+                finally:
+                    CALLER_DEADLINE.reset(token)
     except TimeoutError:
         return failed("timed_out", f"no result within {agent.timeout:g}s")
     except ModelBehaviorError as exc:

@@ -50,10 +50,13 @@ class Fault:
 
 
 def caller_of(body: Mapping[str, Any]) -> str:
-    """Who sent a request: its structured output's name (``plan``, ``reply``, ``pto_outputs``)."""
+    """Who sent a request: its structured output's name (``plan``, ``reply``, ``pto_outputs``),
+    or in ``tools`` mode the function it forces; ``text`` when neither says."""
     fmt = body.get("response_format") or {}
     schema = fmt.get("json_schema") or {}
-    return str(schema.get("name") or "text")
+    choice = body.get("tool_choice")
+    forced = choice.get("function", {}).get("name") if isinstance(choice, Mapping) else None
+    return str(schema.get("name") or forced or "text")
 
 
 _ids = itertools.count(1)
@@ -140,6 +143,11 @@ class FakeOpenAI:
         self.paths: list[str] = []
         """The path and query of every request (Azure puts the deployment and version there)."""
         self.faults: list[Fault] = []
+        self.delay = 0.0
+        """Seconds to wait before each answer (not faults), as a slow server would."""
+        self.in_flight = 0
+        self.max_in_flight = 0
+        """The most requests it was working on at once."""
         self._runner: web.AppRunner | None = None
 
     @property
@@ -182,6 +190,14 @@ class FakeOpenAI:
         return None
 
     async def _handle(self, request: web.Request) -> web.Response:
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            return await self._answer(request)
+        finally:
+            self.in_flight -= 1
+
+    async def _answer(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.requests.append(body)
         self.headers.append({k.lower(): v for k, v in request.headers.items()})
@@ -203,6 +219,8 @@ class FakeOpenAI:
                 headers=dict(answer.headers),
                 content_type="application/json",
             )
+        if self.delay:
+            await asyncio.sleep(self.delay)
         prompt = sum(_tokens(json.dumps(m)) for m in body.get("messages", []))
         out = _tokens(json.dumps(answer))
         data = completion(answer, model=self.model, prompt_tokens=prompt, completion_tokens=out)
