@@ -396,7 +396,7 @@ async def test_timeouts_are_not_retried_on_a_limited_model(fake: FakeOpenAI) -> 
     limited = OpenAIModel(
         "m", base_url=fake.url, timeout=0.1, backoff=0, settings={"max_concurrency": 1}
     )
-    with pytest.raises(ModelRequestError, match="no answer within 0.1s") as raised:
+    with pytest.raises(ModelRequestError, match=r"no answer within 0\.1s") as raised:
         await limited.request(act_request())
     await limited.aclose()
     assert raised.value.attempts == 1 and limited.usage.requests == 1
@@ -414,7 +414,7 @@ def _minimal(schema: dict[str, Any]) -> Any:
         return {name: _minimal(schema["properties"][name]) for name in schema.get("required", [])}
     if "enum" in schema:
         return schema["enum"][0]
-    return {"string": "noted", "boolean": False, "array": []}.get(str(kind), None)
+    return {"string": "noted", "boolean": False, "array": []}.get(str(kind))
 
 
 async def test_subagents_queued_behind_a_one_slot_server_do_not_time_out(fake: FakeOpenAI) -> None:
