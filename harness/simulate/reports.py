@@ -52,6 +52,9 @@ class DetectionResult:
     """A display name (the scenario's); ``file::conversation`` when None."""
     seconds: float = 0.0
     """How long it took (the JUnit ``time``)."""
+    error: str | None = None
+    """Why the conversation could not be completed (a model or transport error), if it could not;
+    the transcript then holds what happened before it. Such a result has failed."""
 
     @property
     def title(self) -> str:
@@ -67,8 +70,8 @@ class DetectionResult:
 
 
 def exit_code(results: Sequence[DetectionResult]) -> int:
-    """1 when any result has an error-level finding, else 0."""
-    return 1 if any(r.errors for r in results) else 0
+    """1 when any result has an error-level finding or could not be completed, else 0."""
+    return 1 if any(r.errors or r.error for r in results) else 0
 
 
 def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> str:
@@ -96,6 +99,7 @@ def render_json(results: Sequence[DetectionResult]) -> str:
                 "turns": result.transcript.turn_count,
                 "messages": len(result.transcript),
                 "findings": [f.to_json() for f in result.findings],
+                **({"error": result.error} if result.error else {}),
             }
         )
     document = {"version": 1, "transcripts": transcripts, "summary": dict(summary)}
@@ -119,9 +123,10 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
     """JUnit XML: one ``<testcase>`` per result, a ``<failure>`` listing its error findings and
     warnings in ``<system-out>``."""
     failures = sum(1 for r in results if r.errors)
+    broken = str(sum(1 for r in results if r.error))
     total = sum(r.seconds for r in results)
     root = ET.Element(
-        "testsuites", name=suite, tests=str(len(results)), failures=str(failures), errors="0"
+        "testsuites", name=suite, tests=str(len(results)), failures=str(failures), errors=broken
     )
     testsuite = ET.SubElement(
         root,
@@ -129,7 +134,7 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
         name=suite,
         tests=str(len(results)),
         failures=str(failures),
-        errors="0",
+        errors=broken,
         skipped="0",
         time=f"{total:.3f}",
     )
@@ -141,6 +146,9 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
             name=result.name or result.conversation,
             time=f"{result.seconds:.3f}",
         )
+        if result.error:
+            error = ET.SubElement(case, "error", message=result.error, type="RunError")
+            error.text = result.error
         errors = result.errors
         if errors:
             kinds = sorted({f.kind for f in errors}, key=_KIND_ORDER.index)
@@ -203,7 +211,11 @@ def render_text(
     as_lines = sum(len(r.findings) for r in results) > _TABLE_TOTAL
     for result in results:
         counts = f"{result.transcript.turn_count} turns, {len(result.transcript)} messages"
-        if not result.findings:
+        if result.error:
+            console.print(Text(f"{result.title}: FAILED: {result.error}", style="bold red"))
+        if not result.findings and result.error:
+            pass
+        elif not result.findings:
             console.print(Text(f"{result.title}: no findings ({counts})", style="green"))
         elif as_lines or len(result.findings) > _TABLE_ROWS:
             console.print(
@@ -219,7 +231,10 @@ def render_text(
     summary = f"{len(results)} conversation(s): {errors} error(s), {warnings} warning(s)" + (
         f" ({detail})" if detail else ""
     )
-    console.print(Text(summary, style="bold red" if errors else "bold green"))
+    broken = sum(1 for r in results if r.error)
+    if broken:
+        summary += f"; {broken} could not be completed"
+    console.print(Text(summary, style="bold red" if errors or broken else "bold green"))
     return buffer.getvalue()
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "caller_of",
     "completion",
     "message",
+    "schema_of",
     "tool_call",
 ]
 
@@ -56,7 +57,21 @@ def caller_of(body: Mapping[str, Any]) -> str:
     schema = fmt.get("json_schema") or {}
     choice = body.get("tool_choice")
     forced = choice.get("function", {}).get("name") if isinstance(choice, Mapping) else None
+    if not schema and not forced and isinstance(fmt.get("schema"), Mapping):
+        # json_object mode sends the schema without a name: tell the parent's two by their shape.
+        properties = fmt["schema"].get("properties", {})
+        return "plan" if "requests" in properties else "reply" if "route" in properties else "act"
     return str(schema.get("name") or forced or "text")
+
+
+def schema_of(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The structured output's schema, in whichever mode the request asks for it."""
+    fmt = body.get("response_format") or {}
+    if fmt.get("json_schema"):
+        return dict(fmt["json_schema"]["schema"])
+    if isinstance(fmt.get("schema"), Mapping):
+        return dict(fmt["schema"])
+    return None
 
 
 _ids = itertools.count(1)
