@@ -60,6 +60,7 @@ from harness.exceptions import (
     ModelBehaviorError,
     ModelRequestError,
 )
+from harness.models._request import repair_prompt, request_params
 from harness.models._retry import (
     AttemptFailed,
     RetryPolicy,
@@ -70,15 +71,10 @@ from harness.models._retry import (
 from harness.models._slots import ConcurrencyLimit
 from harness.models._wire import (
     PRICES,
-    chat_messages,
     estimate_cost,
     loads_lenient,
-    output_tool,
-    response_format,
     schema_errors,
-    schema_instruction,
     schema_name,
-    tool_params,
     with_agent_names,
 )
 from harness.models.base import Model, ModelRequest, ModelResponse, ToolCall
@@ -346,60 +342,11 @@ class OpenAIModel(Model):
             self.repairs += 1
             repair = [
                 {"role": "assistant", "content": parsed.body},
-                {"role": "user", "content": _repair_prompt(request, parsed, mode)},
+                {
+                    "role": "user",
+                    "content": repair_prompt(request, parsed.reason, kind=parsed.kind, mode=mode),
+                },
             ]
-
-    def _params(
-        self,
-        request: ModelRequest,
-        schema: Mapping[str, Any] | None,
-        mode: OutputMode,
-        repair: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        """The keyword arguments of ``chat.completions.create`` for one attempt."""
-        settings = self.settings
-        system = request.system
-        tools = tool_params(request.tools) if request.tools else []
-        params: dict[str, Any] = {}
-        if schema is not None:
-            if mode != "json_schema":
-                system += schema_instruction(request, schema, mode)
-            if mode == "tools":
-                tools.append(output_tool(request, schema))
-            fmt = response_format(request, mode, schema)
-            if fmt is not None:
-                params["response_format"] = fmt
-        messages = chat_messages(system, request.messages, null_content=self.null_content)
-        params["messages"] = messages + repair
-        if tools:
-            params["tools"] = tools
-            names = {t["function"]["name"] for t in tools}
-            choice: Any = settings.tool_choice or "auto"
-            if mode == "tools" and schema is not None:
-                # Only the answer function is there to call, or the model must call some tool.
-                choice = settings.tool_choice or (
-                    "required" if request.tools else schema_name(request)
-                )
-                if not request.tools:
-                    choice = schema_name(request)
-            if choice not in ("auto", "required", "none"):
-                choice = (
-                    {"type": "function", "function": {"name": choice}}
-                    if choice in names
-                    else "auto"
-                )
-            params["tool_choice"] = choice
-            if settings.parallel_tool_calls is not None:
-                params["parallel_tool_calls"] = settings.parallel_tool_calls
-        for key in ("temperature", "seed", "max_tokens", "top_p"):
-            value = getattr(settings, key)
-            if value is not None:
-                params[key] = value
-        if settings.extra_body:
-            params["extra_body"] = dict(settings.extra_body)
-        if settings.extra_headers:
-            params["extra_headers"] = dict(settings.extra_headers)
-        return params
 
     def _fall_back(self, rejected: str, reason: str, mode: OutputMode) -> bool:
         """Move to the next output mode, or send ``""`` contents; False when nothing is left."""
@@ -429,7 +376,12 @@ class OpenAIModel(Model):
             mode = self.output_mode
             try:
                 completion = await self._send(
-                    client, request, self._params(request, schema, mode, repair), spent
+                    client,
+                    request,
+                    request_params(
+                        request, schema, mode, repair, self.settings, null_content=self.null_content
+                    ),
+                    spent,
                 )
             except ModelRequestError as exc:
                 rejected, spent.rejected = spent.rejected, None
@@ -628,21 +580,3 @@ class OpenAIModel(Model):
         if isinstance(output, _Unusable):
             return output
         return ModelResponse(output=output, model=model)
-
-
-def _repair_prompt(request: ModelRequest, bad: _Unusable, mode: OutputMode) -> str:
-    if bad.kind == "tool":
-        return (
-            f"Your last tool call could not be used: {bad.reason}. Call the tool again with its "
-            "arguments as one valid JSON object."
-        )
-    how = (
-        f"call the `{schema_name(request)}` function with"
-        if mode == "tools"
-        else "answer again with only"
-    )
-    return (
-        f"Your last answer could not be used: {bad.reason}. Please {how} a JSON object "
-        f"that matches the `{schema_name(request)}` schema: every required field, with the right "
-        "types, and no other fields."
-    )
