@@ -202,6 +202,15 @@ class Exchange:
     response: Any
     seconds: float
 
+    def describe(self) -> str:
+        """One progress line: what was asked for, the status, the time and the tokens."""
+        enforced = enforced_schema(self.request)
+        fmt = (self.request.get("response_format") or {}).get("type", "text")
+        how = f"forced {enforced[0]}" if enforced and enforced[0] != "content" else fmt
+        usage = self.response.get("usage") if isinstance(self.response, dict) else None
+        tokens = f", {usage['prompt_tokens']}+{usage['completion_tokens']} tokens" if usage else ""
+        return f"{how}: HTTP {self.status} in {self.seconds:.1f} s{tokens}"
+
 
 @dataclass(slots=True)
 class Proxy:
@@ -260,6 +269,7 @@ class Proxy:
         except json.JSONDecodeError:
             exchange.response = text
         exchange.status = status
+        print(f"   {len(self.exchanges):3d}. {exchange.describe()}", flush=True)
         return web.Response(status=status, text=text, content_type="application/json")
 
 
