@@ -469,8 +469,12 @@ async def main() -> int:
             log = WORK / f"{label.replace(' ', '')}-exchanges.jsonl"
             with log.open("w", encoding="utf-8") as out:
                 for exchange in proxy.exchanges:
-                    record = {"status": exchange.status, "seconds": round(exchange.seconds, 2)}
-                    record.update(request=exchange.request, response=exchange.response)
+                    record: dict[str, Any] = {
+                        "status": exchange.status,
+                        "seconds": round(exchange.seconds, 2),
+                        "request": exchange.request,
+                        "response": exchange.response,
+                    }
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")
             stats[label] = check_wire(proxy.exchanges, problems, label=label)
             requests, tokens_in, tokens_out = served_usage(proxy.exchanges)
