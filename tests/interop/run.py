@@ -33,6 +33,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -506,4 +507,6 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
+    # A terminated run still stops its server (the ``finally`` blocks run on SystemExit).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(asyncio.run(main()))
