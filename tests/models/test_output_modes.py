@@ -440,3 +440,50 @@ async def test_subagents_queued_behind_a_one_slot_server_do_not_time_out(fake: F
     assert fake.max_in_flight == 1
     assert sorted(r.agent for r in turn.results) == names
     assert {r.status for r in turn.results} == {"complete"}, [r.error for r in turn.results]
+
+
+def test_a_reply_may_route_only_to_sub_agents() -> None:
+    from harness.models import ComposeContext
+    from harness.models._wire import with_agent_names
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "message": {"type": "string"},
+            "route": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"request": {"type": "string"}, "agent": {"type": "string"}},
+                },
+            },
+        },
+    }
+    cards = (AgentCard(name="pto", description="PTO", mode="direct"),)
+    request = ModelRequest(
+        task="compose",
+        agent="helpdesk",
+        system="",
+        messages=(),
+        output_schema=schema,
+        context=ComposeContext(parent="helpdesk", user_message="hi", results=(), agents=cards),
+    )
+    limited = with_agent_names(request, schema)
+    assert limited["properties"]["route"]["items"]["properties"]["agent"]["enum"] == ["pto"]
+    no_agents = ModelRequest(
+        task="compose",
+        agent="helpdesk",
+        system="",
+        messages=(),
+        output_schema=schema,
+        context=ComposeContext(parent="helpdesk", user_message="hi", results=()),
+    )
+    assert with_agent_names(no_agents, schema) is schema
+
+
+async def test_prompt_mode_finds_the_object_in_surrounding_text(fake: FakeOpenAI) -> None:
+    fake.responder = lambda body: message(f"Here is my answer: {json.dumps(OUTPUTS)} Thanks!")
+    model = OpenAIModel("m", base_url=fake.url, settings={"output_mode": "prompt"})
+    response = await model.request(act_request(tools=()))
+    await model.aclose()
+    assert response.output == OUTPUTS and model.repairs == 0
