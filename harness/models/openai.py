@@ -349,10 +349,14 @@ class OpenAIModel(Model):
             ]
 
     def _fall_back(self, rejected: str, reason: str, mode: OutputMode) -> bool:
-        """Move to the next output mode, or send ``""`` contents; False when nothing is left."""
+        """Move to the next output mode, or send ``""`` contents; False when nothing is left.
+
+        True also when a concurrent request has already moved on: this one is sent again as the
+        model now sends them.
+        """
         if rejected == "null_content":
             if not self.null_content:
-                return False
+                return True  # another request already switched: send this one again with ""
             self.null_content = False
             self.fallbacks.append(f'content null -> "" ({reason})')
             return True
@@ -417,6 +421,11 @@ class OpenAIModel(Model):
                     result: Any = await client.chat.completions.create(
                         model=self.model, timeout=timeout, **params
                     )
+            except asyncio.CancelledError:
+                count(
+                    Usage(requests=1)
+                )  # the caller gave up (a sub-agent's timeout): sent all the same
+                raise
             except (TimeoutError, openai.APITimeoutError) as exc:
                 count(Usage(requests=1))
                 raise AttemptFailed(
