@@ -491,10 +491,10 @@ async def test_prompt_mode_finds_the_object_in_surrounding_text(fake: FakeOpenAI
 
 async def test_a_request_its_caller_gave_up_on_is_still_counted(fake: FakeOpenAI) -> None:
     fake.responder = lambda body: message(OUTPUTS)
-    fake.delay = 1.0
+    fake.delay = 5.0
     model = OpenAIModel("m", base_url=fake.url)
     with pytest.raises(TimeoutError):
-        async with asyncio.timeout(0.1):  # as a sub-agent's timeout cancels its model call
+        async with asyncio.timeout(1.0):  # as a sub-agent's timeout cancels its model call
             await model.request(act_request())
     await model.aclose()
     assert model.usage.requests == 1 == len(fake.requests)
