@@ -57,6 +57,7 @@ def test_simulate_writes_its_report_when_the_model_is_unreachable(
     errors = [t.get("error") for t in report["transcripts"]]
     assert len(errors) == 4 and all(errors)
     assert all("turn 1: ModelRequestError" in e and "cannot reach" in e for e in errors)
+    assert all("after 1 attempt:" in e for e in errors)  # --model-setting max_retries=0 applied
     assert "error: 4 of 4 scenario(s) could not be completed:" in result.stderr
     assert "  pto-and-payday: turn 1: ModelRequestError" in result.stderr
 
