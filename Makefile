@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck bench clean docs
+.PHONY: demo test lint typecheck bench clean docs interop
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 2; }
@@ -32,6 +32,11 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[bench]"
 	$(PY) tests/bench/run.py
+
+# A real OpenAI-compatible server (llama-cpp-python + SmolLM2-135M, CPU): wire compatibility, not
+# answer quality. Not part of `make test`: the first run builds a wheel (10-15 min on 2 cores).
+interop: $(STAMP)
+	$(PY) tests/interop/run.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info site

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness._cli_options import EXIT_INTERRUPTED
+from harness.exceptions import RunError
 from harness.parent import Conversation, Parent, Turn
 from harness.transcript import Message
 
@@ -207,7 +208,11 @@ def _talk(session: _Session, runner: asyncio.Runner) -> int:
             if not session.command(text):
                 return 0
             continue
-        session.last = runner.run(conversation.send(text))
+        try:
+            session.last = runner.run(conversation.send(text))
+        except RunError as exc:  # an unreachable model ends this turn, not the chat
+            session.console.print(f"[red]error:[/] {escape(str(exc))}")
+            continue
         if session.verbosity > 0:
             session.plan()
         if session.verbosity >= 0:

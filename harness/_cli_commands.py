@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -11,48 +13,104 @@ from harness._cli_options import output_option, verbosity
 from harness._loading import load_bot
 from harness._views import parent_view, render_instructions
 from harness.exceptions import UsageError
+from harness.models.settings import parse_model_settings
 from instructions import render_copilot_studio, render_markdown
 from subagents.config import load_config
 
-__all__ = ["chat_command", "instructions_command", "model_option_values"]
+if TYPE_CHECKING:
+    from harness.parent import Parent
+
+__all__ = [
+    "chat_command",
+    "check_models",
+    "instructions_command",
+    "model_option_values",
+    "model_setting_option",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def model_option_values(
-    model: str | None, base_url: str | None, record: str | None = None, replay: str | None = None
+    model: str | None,
+    base_url: str | None,
+    record: str | None = None,
+    replay: str | None = None,
+    *,
+    settings: dict[str, object] | None = None,
 ) -> object:
-    """Build the model the ``--model`` / ``--base-url`` / ``--record`` / ``--replay`` flags ask for."""
+    """Build the model the ``--model`` / ``--base-url`` / ``--record`` / ``--replay`` flags ask for.
+
+    ``settings`` (from ``--model-setting``) go to the model built here; with no ``--model`` the
+    caller passes them to ``load_bot`` for the config's own model.
+    """
     if record and replay:
         raise UsageError("--record and --replay cannot be used together")
     if record or replay:
         from harness.models.replay import model_from_cli
 
-        return model_from_cli(model, base_url=base_url, record=record, replay=replay)
+        return model_from_cli(
+            model, base_url=base_url, record=record, replay=replay, settings=settings
+        )
     if model is None:
         if base_url:
             raise UsageError("--base-url needs --model openai:<model>")
         return None
-    if base_url:
+    if base_url or settings:
         from harness.models import resolve_model
 
-        return resolve_model(model, base_url=base_url)
+        options: dict[str, object] = {"settings": settings} if settings else {}
+        if base_url:
+            options["base_url"] = base_url
+        return resolve_model(model, **options)
     return model
+
+
+def model_setting_option() -> Callable[[F], F]:
+    """The ``--model-setting key=value`` option (repeatable)."""
+    return click.option(
+        "--model-setting",
+        "model_settings",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A model setting (temperature=0, seed=42, output_mode=json_object, "
+        "max_concurrency=1, ...; see docs/models.md). Repeatable.",
+    )
+
+
+def check_models(bot: Parent) -> None:
+    """Fail now, in one line, if a model of the bot cannot work (a hosted model with no key)."""
+    models = {id(m): m for m in (bot.model, *bot._agent_models.values())}
+    for used in models.values():
+        used.check()
 
 
 @click.command("chat")
 @click.argument("config", metavar="BOT")
 @click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
+@model_setting_option()
 @click.pass_context
-def chat_command(ctx: click.Context, config: str, model: str | None, base_url: str | None) -> None:
+def chat_command(
+    ctx: click.Context,
+    config: str,
+    model: str | None,
+    base_url: str | None,
+    model_settings: tuple[str, ...] = (),
+) -> None:
     """Talk to the bot in BOT (a YAML config or module:attr); every message shows who sent it.
 
     Arrow keys edit the line and recall earlier messages. /plan shows the last turn's scoped
     requests, /floor who holds the floor, /help the commands. Ctrl-D or exit quits; Ctrl-C quits
-    at once, cancelling a turn in progress.
+    at once, cancelling a turn in progress. A model request that fails ends its turn, not the chat.
     """
     from harness._chat import chat
 
-    bot = load_bot(config, model=model_option_values(model, base_url))  # type: ignore[arg-type]
+    settings = parse_model_settings(model_settings)
+    chosen = model_option_values(model, base_url, settings=settings)
+    extra: dict[str, Any] = {"settings": settings} if settings and chosen is None else {}
+    bot = load_bot(config, model=chosen, **extra)  # type: ignore[arg-type]
+    check_models(bot)
     console = Console(highlight=False, soft_wrap=True)  # a long message is one line in a pipe
     ctx.exit(chat(bot, console=console, verbosity=verbosity(ctx)))
 

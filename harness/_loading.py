@@ -29,7 +29,8 @@ def load_bot(
             returning one).
         model: overrides every model of the bot: the parent's and each sub-agent's own, so a
             run with ``--model rules`` or ``--replay`` never reaches a configured hosted model.
-        **model_options: passed to the model's constructor (``base_url`` for OpenAI, ...).
+        **model_options: passed to the model's constructor (``base_url`` for OpenAI,
+            ``settings`` as a mapping, merged over the config's ``model_settings``, ...).
 
     Raises:
         ConfigError: for an invalid config, with file, line and field.
@@ -44,6 +45,13 @@ def load_bot(
         subagents = config.build_subagents()
         if model is not None:
             subagents = [dataclasses.replace(agent, model=None) for agent in subagents]
+        elif config.parent.model_settings:
+            # The config's settings belong to the config's model; --model-setting wins.
+            given = model_options.get("settings") or {}
+            model_options = {
+                **model_options,
+                "settings": {**config.parent.model_settings, **given},
+            }
         return Parent(
             name=config.parent.name,
             instructions=config.parent.instructions,

@@ -14,6 +14,7 @@ import time
 from typing import Literal
 
 from harness.exceptions import ModelBehaviorError
+from harness.models._slots import CALLER_DEADLINE
 from harness.transport.base import AgentTransport, Delivery, PreparedAgent, SubagentCall
 from harness.transport.http import HTTPTransport
 from harness.transport.local import SEND_TOOL, LocalTransport, output_schema, prepare
@@ -64,8 +65,13 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         )
 
     try:
-        async with asyncio.timeout(agent.timeout):
-            reply = await transport.run(call, deliver)
+        async with asyncio.timeout(agent.timeout) as deadline:
+            # A model with a concurrency limit moves this deadline by the time its request queued.
+            token = CALLER_DEADLINE.set(deadline)
+            try:
+                reply = await transport.run(call, deliver)
+            finally:
+                CALLER_DEADLINE.reset(token)
     except TimeoutError:
         return failed("timed_out", f"no result within {agent.timeout:g}s")
     except ModelBehaviorError as exc:

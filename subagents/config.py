@@ -77,6 +77,9 @@ class ParentConfig(BaseModel):
     """Its own instructions."""
     model: str | None = None
     """``rules`` (default), ``openai:<model>`` or ``replay:<cassette>``."""
+    model_settings: dict[str, Any] = Field(default_factory=dict)
+    """Settings of the parent's model (``temperature``, ``output_mode``, ``max_concurrency``, ...),
+    checked when the bot is built; sub-agents without a model of their own share that model."""
     generated_instructions: bool = True
     """Prepend the generated top-level instruction (the ``answered`` check)."""
     strict: bool = False

@@ -13,17 +13,28 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models.base import ChatMessage, ModelRequest, ToolCall, ToolDefinition
+from harness.models.base import (
+    ChatMessage,
+    ComposeContext,
+    ModelRequest,
+    PlanContext,
+    ToolCall,
+    ToolDefinition,
+)
 
 __all__ = [
     "PRICES",
     "canonical_json",
     "chat_messages",
     "estimate_cost",
+    "loads_lenient",
+    "output_tool",
     "response_format",
     "schema_errors",
+    "schema_instruction",
     "schema_name",
     "tool_params",
+    "with_agent_names",
 ]
 
 PRICES: Mapping[str, tuple[float, float]] = {
@@ -77,8 +88,14 @@ def _tool_call_json(call: ToolCall) -> dict[str, Any]:
     }
 
 
-def chat_messages(system: str, messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
-    """The ``messages`` array: the system prompt, then each ``ChatMessage``."""
+def chat_messages(
+    system: str, messages: Sequence[ChatMessage], *, null_content: bool = True
+) -> list[dict[str, Any]]:
+    """The ``messages`` array: the system prompt, then each ``ChatMessage``.
+
+    An assistant message that only calls tools has ``content: null`` (the OpenAI form), or ``""``
+    with ``null_content=False`` for servers that reject ``null``.
+    """
     out: list[dict[str, Any]] = []
     if system:
         out.append({"role": "system", "content": system})
@@ -92,7 +109,10 @@ def chat_messages(system: str, messages: Sequence[ChatMessage]) -> list[dict[str
                 }
             )
         elif message.role == "assistant":
-            item: dict[str, Any] = {"role": "assistant", "content": message.content}
+            content = message.content
+            if content is None and not null_content:
+                content = ""
+            item: dict[str, Any] = {"role": "assistant", "content": content}
             if message.tool_calls:
                 item["tool_calls"] = [_tool_call_json(c) for c in message.tool_calls]
             elif message.content is None:
@@ -124,18 +144,109 @@ def schema_name(request: ModelRequest) -> str:
     return _NAME.sub("_", request.output_name or f"{request.task}_output")[:64]
 
 
-def response_format(request: ModelRequest) -> dict[str, Any] | None:
-    """``response_format`` for a request with an output schema (strict structured outputs)."""
-    if request.output_schema is None:
+def response_format(
+    request: ModelRequest,
+    mode: str = "json_schema",
+    schema: Mapping[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """``response_format`` for a request with an output schema, in an output mode.
+
+    ``json_schema``: strict structured outputs. ``json_object``: JSON mode, with the schema under
+    ``schema`` (llama.cpp turns it into a grammar; OpenAI reads the schema from the prompt).
+    ``tools`` and ``prompt`` send none.
+    """
+    schema = request.output_schema if schema is None else schema
+    if schema is None:
         return None
+    if mode == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": schema_name(request), "schema": dict(schema), "strict": True},
+        }
+    if mode == "json_object":
+        return {"type": "json_object", "schema": dict(schema)}
+    return None
+
+
+def output_tool(request: ModelRequest, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The function tool whose arguments are the structured answer (``tools`` mode)."""
     return {
-        "type": "json_schema",
-        "json_schema": {
+        "type": "function",
+        "function": {
             "name": schema_name(request),
-            "schema": dict(request.output_schema),
+            "description": "Give your final answer: call this with the answer as its arguments.",
+            "parameters": dict(schema),
             "strict": True,
         },
     }
+
+
+def schema_instruction(request: ModelRequest, schema: Mapping[str, Any], mode: str) -> str:
+    """The text added to the system prompt when the schema is not enforced by the API alone."""
+    name = schema_name(request)
+    if mode == "tools":
+        how = f"When you have the final answer, call the `{name}` function with it as arguments"
+    else:
+        how = "Your final answer must be only a JSON object, with no text around it"
+    return (
+        f"\n\n{how}. It must match this JSON schema (every required field, with the right "
+        f"types, and no other fields):\n{json.dumps(dict(schema), ensure_ascii=False)}\n"
+    )
+
+
+def with_agent_names(request: ModelRequest, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The plan or compose schema with ``agent`` limited to the names a route may use.
+
+    A plan entry may name a sub-agent or the parent; a compose route names a sub-agent. A server
+    that enforces schemas then cannot produce an unknown route, and the answer is checked against
+    the same list. Other schemas are returned unchanged.
+    """
+    context = request.context
+    names: list[str]
+    if request.task == "plan" and isinstance(context, PlanContext):
+        names = [card.name for card in context.agents] + [context.parent]
+        key = "requests"
+    elif request.task == "compose" and isinstance(context, ComposeContext) and context.agents:
+        names = [card.name for card in context.agents]
+        key = "route"
+    else:
+        return schema
+    entries = schema.get("properties", {}).get(key)
+    agent = (entries or {}).get("items", {}).get("properties", {}).get("agent")
+    if not isinstance(agent, Mapping) or "enum" in agent:
+        return schema
+    copied: dict[str, Any] = json.loads(json.dumps(schema))
+    copied["properties"][key]["items"]["properties"]["agent"]["enum"] = list(dict.fromkeys(names))
+    return copied
+
+
+_FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+
+
+def loads_lenient(text: str) -> Any:
+    """Parse JSON as servers really send it.
+
+    Raw control characters inside strings (a newline a small model typed into a value) are
+    accepted; a Markdown code fence around the object is removed; text around a single JSON
+    object is ignored when the whole text is not JSON.
+
+    Raises:
+        json.JSONDecodeError: when no JSON value can be read.
+    """
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1)
+    try:
+        return json.loads(text, strict=False)
+    except json.JSONDecodeError:
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end <= start:
+            raise
+        try:
+            return json.loads(text[start : end + 1], strict=False)
+        except json.JSONDecodeError:
+            pass
+        raise
 
 
 # --- structured-output validation ---------------------------------------------------------------

@@ -203,5 +203,10 @@ class Model(ABC):
     async def request(self, request: ModelRequest) -> ModelResponse:
         """Answer one request."""
 
+    def check(self) -> None:  # noqa: B027 - optional hook, no-op by default
+        """Raise ``ConfigError`` now if the model cannot work as configured (a hosted model with
+        no API key), so a command fails at start rather than at the first message. A no-op by
+        default."""
+
     async def aclose(self) -> None:  # noqa: B027 - optional hook, no-op by default
         """Release resources (HTTP clients); a no-op by default."""

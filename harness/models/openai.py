@@ -11,8 +11,17 @@ What goes over the wire for a ``ModelRequest``:
   and a tool result is a ``tool`` message with its ``tool_call_id``.
 - ``tools``: one non-strict function tool per ``ToolDefinition`` (the sub-agent's tools and the
   direct agents' ``send_message_to_user``).
-- ``response_format``: strict ``json_schema`` structured output from ``request.output_schema``
-  (the sub-agent's contract outputs, the parent's plan and reply).
+- the structured answer (``request.output_schema``: the sub-agent's contract outputs, the
+  parent's plan and reply), asked for in the model's output mode (``ModelSettings.output_mode``):
+  a strict ``json_schema`` ``response_format`` (the default), ``json_object`` with the schema in
+  the prompt and in ``response_format.schema``, a forced function call (``tools``), or the schema
+  in the prompt only (``prompt``). A plan's or reply's ``agent`` field is limited to the names a
+  route may use. A server error that names ``response_format`` moves the model one mode along
+  (``json_schema`` to ``json_object`` to ``prompt``) and the request is sent again; the model
+  keeps the new mode (``output_mode``, ``fallbacks``). A server that rejects ``content: null``
+  beside tool calls gets ``""`` from then on.
+- the settings: temperature, seed, max_tokens, top_p, tool_choice (``auto`` when there are
+  tools), parallel tool calls, extra body fields and headers (``ModelSettings``).
 
 Failures, in order: each attempt has a deadline (``request.timeout``, else the model's
 ``timeout``); HTTP 408/409/429/5xx, connection errors, timeouts and unparseable response bodies are
@@ -24,7 +33,12 @@ the bad answer goes back to the model with the reason, and a second bad answer r
 ``ModelBehaviorError`` (the runtime turns it into a ``failed`` sub-agent result). A refusal is
 returned as ``ModelResponse.refusal``.
 
-Usage: tokens per call from the response; the cost is estimated from list prices per 1M tokens
+Answers are read leniently: raw control characters inside JSON strings, a Markdown fence around
+the JSON, and tool calls without ids (an id is made up, and sent back with the tool's result).
+
+Usage counts every attempt: a retried or failed attempt is one more request (with no tokens, as
+the server reports none), a repair one more request with its tokens. ``usage`` on the model totals
+all its calls, those that finally failed included. Tokens come from the response; the cost is estimated from list prices per 1M tokens
 (``harness.models._wire.PRICES``, overridable with ``prices``) and is None for a model with no
 known price: a price is never guessed.
 """
@@ -40,7 +54,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from harness.exceptions import ConfigError, MissingExtraError, ModelBehaviorError
+from harness.exceptions import (
+    ConfigError,
+    MissingExtraError,
+    ModelBehaviorError,
+    ModelRequestError,
+)
+from harness.models._request import repair_prompt, request_params
 from harness.models._retry import (
     AttemptFailed,
     RetryPolicy,
@@ -48,16 +68,17 @@ from harness.models._retry import (
     is_retryable_status,
     retry_after_seconds,
 )
+from harness.models._slots import ConcurrencyLimit
 from harness.models._wire import (
     PRICES,
-    chat_messages,
     estimate_cost,
-    response_format,
+    loads_lenient,
     schema_errors,
     schema_name,
-    tool_params,
+    with_agent_names,
 )
 from harness.models.base import Model, ModelRequest, ModelResponse, ToolCall
+from harness.models.settings import OUTPUT_MODES, ModelSettings, OutputMode
 from subagents import Usage
 
 try:
@@ -87,6 +108,14 @@ class _Unusable:
     kind: Literal["output", "tool"] = "output"
 
 
+@dataclass(slots=True)
+class _Attempts:
+    """What the attempts of one request spent, and why the last one was refused."""
+
+    usage: Usage = dataclasses.field(default_factory=Usage)
+    rejected: Literal["response_format", "null_content"] | None = None
+
+
 def _is_openai_host(url: str) -> bool:
     host = urlsplit(url).hostname or ""
     return host == "api.openai.com" or host.endswith(".openai.com")
@@ -98,6 +127,19 @@ def _status_reason(exc: openai.APIStatusError) -> str:
     if isinstance(body, Mapping) and isinstance(body.get("message"), str):
         detail = body["message"]
     return f"HTTP {exc.status_code}: {detail}"
+
+
+def _error_text(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    text = body if isinstance(body, str) else json.dumps(body, default=str)
+    return f"{exc.message} {text}"
+
+
+def _has_null_content(messages: list[dict[str, Any]]) -> bool:
+    return any(
+        m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
+        for m in messages
+    )
 
 
 class OpenAIModel(Model):
@@ -118,8 +160,12 @@ class OpenAIModel(Model):
         azure_endpoint: the Azure OpenAI resource endpoint.
         api_version: the Azure OpenAI API version.
         azure_deployment: the Azure deployment, when it differs from ``model``.
-        timeout: seconds one attempt may take, unless the request sets its own.
-        max_retries: retries after the first attempt, for the failures that may pass.
+        settings: output mode, sampling, limits and extras (``ModelSettings`` or a mapping of its
+            keys, as in YAML's ``model_settings``).
+        timeout: seconds one attempt may take, unless the request sets its own (overrides
+            ``settings.timeout``).
+        max_retries: retries after the first attempt, for the failures that may pass (overrides
+            ``settings.max_retries``).
         backoff: the first wait between attempts in seconds (doubling, with jitter).
         prices: USD per 1M tokens ``{model: (input, output)}``, added to the built-in list.
         client: an ``openai.AsyncOpenAI`` to use as it is (its own retry settings stay).
@@ -128,6 +174,9 @@ class OpenAIModel(Model):
         calls: requests answered or failed so far.
         attempts: HTTP attempts made, retries and repairs included.
         repairs: repair attempts made after unusable answers.
+        usage: what every attempt of every call spent, failed calls included.
+        output_mode: the structured-output mode in use (after any fallback).
+        fallbacks: one line per automatic fallback made, saying why.
     """
 
     def __init__(
@@ -140,8 +189,9 @@ class OpenAIModel(Model):
         azure_endpoint: str | None = None,
         api_version: str | None = None,
         azure_deployment: str | None = None,
-        timeout: float = 60.0,
-        max_retries: int = 3,
+        settings: ModelSettings | Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
         backoff: float = 0.5,
         prices: Mapping[str, tuple[float, float]] | None = None,
         client: openai.AsyncOpenAI | None = None,
@@ -150,19 +200,28 @@ class OpenAIModel(Model):
             raise ConfigError(
                 "the OpenAI model needs a name, as in openai:gpt-4o-mini", field="model"
             )
-        if timeout <= 0:
+        if timeout is not None and timeout <= 0:
             raise ConfigError("timeout must be more than 0 seconds", field="timeout")
-        if max_retries < 0:
+        if max_retries is not None and max_retries < 0:
             raise ConfigError("max_retries must be 0 or more", field="max_retries")
+        self.settings = ModelSettings.of(settings, timeout=timeout, max_retries=max_retries)
         self.model = model.strip()
         self.name = f"openai:{self.model}"
         self.base_url = base_url
-        self.timeout = timeout
-        self.policy = RetryPolicy(max_retries=max_retries, backoff=backoff)
+        self.timeout = self.settings.timeout
+        self.policy = RetryPolicy(max_retries=self.settings.max_retries, backoff=backoff)
         self.prices: dict[str, tuple[float, float]] = {**PRICES, **(prices or {})}
         self.calls = 0
         self.attempts = 0
         self.repairs = 0
+        self.usage = Usage()
+        self.output_mode: OutputMode = self.settings.output_mode
+        self.null_content = self.settings.null_content
+        self.fallbacks: list[str] = []
+        limit = self.settings.max_concurrency
+        self._limit = ConcurrencyLimit(limit) if limit else None
+        retry_timeouts = self.settings.retry_timeouts
+        self._retry_timeouts = limit is None if retry_timeouts is None else retry_timeouts
         self._api_key = api_key
         self._organization = organization
         self._azure_endpoint = azure_endpoint
@@ -179,13 +238,20 @@ class OpenAIModel(Model):
 
     # --- the client -----------------------------------------------------------------------------
 
-    def _new_client(self) -> openai.AsyncOpenAI:
+    def check(self) -> None:
+        """Raise ``ConfigError`` now when no API key (or Azure setting) is configured."""
+        if self._given_client is None:
+            self._client_options()
+
+    def _client_options(self) -> tuple[bool, dict[str, Any]]:
+        """(is Azure, keyword arguments of the client); raises ConfigError for a missing key."""
         env = os.environ
         base_url = self.base_url or env.get("OPENAI_BASE_URL") or None
         organization = self._organization or env.get("OPENAI_ORG_ID") or None
         endpoint = self._azure_endpoint
         if endpoint is None and base_url is None and not env.get("OPENAI_API_KEY"):
             endpoint = env.get("AZURE_OPENAI_ENDPOINT") or None
+        common = {"organization": organization, "timeout": self.timeout, "max_retries": 0}
         if endpoint is not None:
             key = self._api_key or env.get("AZURE_OPENAI_API_KEY")
             if not key:
@@ -199,15 +265,13 @@ class OpenAIModel(Model):
                     "Azure OpenAI needs an API version: set OPENAI_API_VERSION or pass api_version",
                     field="api_version",
                 )
-            return openai.AsyncAzureOpenAI(
-                azure_endpoint=endpoint,
-                azure_deployment=self._azure_deployment,
-                api_version=version,
-                api_key=key,
-                organization=organization,
-                timeout=self.timeout,
-                max_retries=0,
-            )
+            return True, {
+                "azure_endpoint": endpoint,
+                "azure_deployment": self._azure_deployment,
+                "api_version": version,
+                "api_key": key,
+                **common,
+            }
         key = self._api_key or env.get("OPENAI_API_KEY")
         if not key:
             if base_url is None or _is_openai_host(base_url):
@@ -217,13 +281,13 @@ class OpenAIModel(Model):
                     field="api_key",
                 )
             key = _LOCAL_KEY
-        return openai.AsyncOpenAI(
-            api_key=key,
-            organization=organization,
-            base_url=base_url,
-            timeout=self.timeout,
-            max_retries=0,
-        )
+        return False, {"api_key": key, "base_url": base_url, **common}
+
+    def _new_client(self) -> openai.AsyncOpenAI:
+        azure, options = self._client_options()
+        if azure:
+            return openai.AsyncAzureOpenAI(**options)
+        return openai.AsyncOpenAI(**options)
 
     def _connect(self) -> openai.AsyncOpenAI:
         if self._given_client is not None:
@@ -256,68 +320,148 @@ class OpenAIModel(Model):
         """
         client = self._connect()
         self.calls += 1
-        messages = chat_messages(request.system, request.messages)
-        completion = await self._create(client, request, messages)
-        usage = self._usage(completion)
-        parsed = self._parse(request, completion)
-        if isinstance(parsed, _Unusable):
-            self.repairs += 1
-            messages = [
-                *messages,
-                {"role": "assistant", "content": parsed.body},
-                {"role": "user", "content": _repair_prompt(request, parsed)},
-            ]
-            completion = await self._create(client, request, messages)
-            usage = usage + self._usage(completion)
-            parsed = self._parse(request, completion)
-            if isinstance(parsed, _Unusable):
+        schema = (
+            None
+            if request.output_schema is None
+            else with_agent_names(request, request.output_schema)
+        )
+        spent = _Attempts()
+        repair: list[dict[str, Any]] = []
+        while True:
+            completion, mode = await self._create(client, request, schema, repair, spent)
+            parsed = self._parse(request, completion, schema, mode)
+            if not isinstance(parsed, _Unusable):
+                return dataclasses.replace(parsed, usage=spent.usage)
+            if repair:
                 raise ModelBehaviorError(
                     f"the model's answer to the {request.task} request of {request.agent!r} is "
                     f"unusable after one repair attempt: {parsed.reason}",
                     agent=request.agent,
                     body=parsed.body,
                 )
-        return dataclasses.replace(parsed, usage=usage)
+            self.repairs += 1
+            repair = [
+                {"role": "assistant", "content": parsed.body},
+                {
+                    "role": "user",
+                    "content": repair_prompt(request, parsed.reason, kind=parsed.kind, mode=mode),
+                },
+            ]
+
+    def _fall_back(self, rejected: str, reason: str, mode: OutputMode) -> bool:
+        """Move to the next output mode, or send ``""`` contents; False when nothing is left.
+
+        True also when a concurrent request has already moved on: this one is sent again as the
+        model now sends them.
+        """
+        if rejected == "null_content":
+            if not self.null_content:
+                return True  # another request already switched: send this one again with ""
+            self.null_content = False
+            self.fallbacks.append(f'content null -> "" ({reason})')
+            return True
+        position = OUTPUT_MODES.index(mode)
+        if mode not in ("json_schema", "json_object") or self.output_mode != mode:
+            return self.output_mode != mode  # another request already moved on: try its mode
+        following: OutputMode = "json_object" if position == 0 else "prompt"
+        self.output_mode = following
+        self.fallbacks.append(f"{mode} -> {following} ({reason})")
+        return True
 
     async def _create(
-        self, client: openai.AsyncOpenAI, request: ModelRequest, messages: list[dict[str, Any]]
+        self,
+        client: openai.AsyncOpenAI,
+        request: ModelRequest,
+        schema: Mapping[str, Any] | None,
+        repair: list[dict[str, Any]],
+        spent: _Attempts,
+    ) -> tuple[ChatCompletion, OutputMode]:
+        while True:
+            mode = self.output_mode
+            try:
+                completion = await self._send(
+                    client,
+                    request,
+                    request_params(
+                        request, schema, mode, repair, self.settings, null_content=self.null_content
+                    ),
+                    spent,
+                )
+            except ModelRequestError as exc:
+                rejected, spent.rejected = spent.rejected, None
+                if rejected is None or not self._fall_back(rejected, str(exc.__cause__), mode):
+                    raise
+                continue
+            return completion, mode
+
+    async def _send(
+        self,
+        client: openai.AsyncOpenAI,
+        request: ModelRequest,
+        params: dict[str, Any],
+        spent: _Attempts,
     ) -> ChatCompletion:
         timeout = request.timeout or self.timeout
-        tools = tool_params(request.tools) if request.tools else openai.omit
-        fmt: Any = response_format(request) or openai.omit
+        can_fall_back = "response_format" in params
+        null_sent = self.null_content and _has_null_content(params["messages"])
+
+        def count(usage: Usage) -> None:
+            spent.usage = spent.usage + usage
+            self.usage = self.usage + usage
 
         async def attempt() -> ChatCompletion:
+            if self._limit is None:
+                return await one()
+            async with self._limit.slot():
+                return await one()
+
+        async def one() -> ChatCompletion:
             try:
                 async with asyncio.timeout(timeout):
                     result: Any = await client.chat.completions.create(
-                        model=self.model,
-                        messages=messages,  # type: ignore[arg-type]
-                        tools=tools,  # type: ignore[arg-type]
-                        response_format=fmt,
-                        timeout=timeout,
+                        model=self.model, timeout=timeout, **params
                     )
+            except asyncio.CancelledError:
+                count(
+                    Usage(requests=1)
+                )  # the caller gave up (a sub-agent's timeout): sent all the same
+                raise
             except (TimeoutError, openai.APITimeoutError) as exc:
-                raise AttemptFailed(f"no answer within {timeout:g}s", retryable=True) from exc
+                count(Usage(requests=1))
+                raise AttemptFailed(
+                    f"no answer within {timeout:g}s", retryable=self._retry_timeouts
+                ) from exc
             except openai.APIStatusError as exc:
+                count(Usage(requests=1))
+                text = _error_text(exc)
+                status = exc.status_code
+                if status in (400, 422, 500) and can_fall_back and "response_format" in text:
+                    spent.rejected = "response_format"
+                elif status in (400, 422, 500) and null_sent and "content" in text:
+                    spent.rejected = "null_content"
                 raise AttemptFailed(
                     _status_reason(exc),
-                    retryable=is_retryable_status(exc.status_code),
-                    status=exc.status_code,
+                    retryable=spent.rejected is None and is_retryable_status(status),
+                    status=status,
                     retry_after=retry_after_seconds(exc.response.headers),
                 ) from exc
             except openai.APIConnectionError as exc:
+                count(Usage(requests=1))
                 cause = exc.__cause__ or exc
                 raise AttemptFailed(
                     f"cannot reach {client.base_url}: {cause}", retryable=True
                 ) from exc
             except (ValueError, openai.APIResponseValidationError) as exc:
+                count(Usage(requests=1))
                 raise AttemptFailed(
                     f"the server's response is not a chat completion ({exc})", retryable=True
                 ) from exc
             if not isinstance(result, ChatCompletion):
+                count(Usage(requests=1))
                 raise AttemptFailed(
                     "the server's response is not a chat completion", retryable=True
                 )
+            count(self._usage(result))
             return result
 
         def on_attempt(number: int) -> None:
@@ -351,18 +495,38 @@ class OpenAIModel(Model):
             return Usage(requests=1)
         return Usage(
             requests=1,
-            input_tokens=usage.prompt_tokens,
-            output_tokens=usage.completion_tokens,
+            input_tokens=usage.prompt_tokens or 0,
+            output_tokens=usage.completion_tokens or 0,
             cost_usd=estimate_cost(
                 (self.model, completion.model),
-                usage.prompt_tokens,
-                usage.completion_tokens,
+                usage.prompt_tokens or 0,
+                usage.completion_tokens or 0,
                 self.prices,
             ),
         )
 
+    def _output(
+        self, schema: Mapping[str, Any], text: str, *, why_bad: str | None = None
+    ) -> Mapping[str, Any] | _Unusable:
+        try:
+            output = loads_lenient(text)
+        except json.JSONDecodeError as exc:
+            why = why_bad or f"is not valid JSON ({exc.msg} at character {exc.pos})"
+            return _Unusable(reason=f"the answer {why}", body=text)
+        errors = schema_errors(schema, output)
+        if errors:
+            return _Unusable(
+                reason="the answer does not match the output schema: " + "; ".join(errors[:5]),
+                body=text,
+            )
+        return dict(output)
+
     def _parse(
-        self, request: ModelRequest, completion: ChatCompletion
+        self,
+        request: ModelRequest,
+        completion: ChatCompletion,
+        schema: Mapping[str, Any] | None,
+        mode: OutputMode,
     ) -> ModelResponse | _Unusable:
         model = completion.model or self.model
         if not completion.choices:
@@ -375,18 +539,23 @@ class OpenAIModel(Model):
             return ModelResponse(
                 refusal="the answer was withheld by the content filter", model=model
             )
+        answer_name = schema_name(request) if schema is not None and mode == "tools" else None
+        answer: str | None = None
         calls: list[ToolCall] = []
-        for raw in message.tool_calls or ():
+        for index, raw in enumerate(message.tool_calls or ()):
             function = getattr(raw, "function", None)
             if function is None:
                 return _Unusable(
-                    reason=f"tool calls of type {raw.type!r} are not supported",
+                    reason=f"tool calls of type {getattr(raw, 'type', None)!r} are not supported",
                     body=raw.model_dump_json(),
                     kind="tool",
                 )
             text = function.arguments or "{}"
+            if function.name == answer_name:
+                answer = text
+                continue
             try:
-                arguments = json.loads(text)
+                arguments = loads_lenient(text)
             except json.JSONDecodeError as exc:
                 return _Unusable(
                     reason=f"the arguments of the `{function.name}` tool call are not valid JSON "
@@ -400,40 +569,23 @@ class OpenAIModel(Model):
                     body=text,
                     kind="tool",
                 )
-            calls.append(ToolCall(id=raw.id, name=function.name, arguments=arguments))
+            # Some servers send tool calls without ids; the id only has to match the result.
+            call_id = getattr(raw, "id", None) or f"call_{self.attempts}_{index + 1}"
+            calls.append(ToolCall(id=call_id, name=function.name, arguments=arguments))
         if calls:
             return ModelResponse(text=message.content or None, tool_calls=tuple(calls), model=model)
         content = message.content
-        if request.output_schema is None:
+        if schema is None:
             return ModelResponse(text=content, model=model)
-        if not content or not content.strip():
+        text = answer if answer is not None else content
+        if not text or not text.strip():
             return _Unusable(reason="the answer is empty; a JSON object was expected", body="")
-        try:
-            output = json.loads(content)
-        except json.JSONDecodeError as exc:
-            why = (
-                "is cut off (the model reached its token limit)"
-                if choice.finish_reason == "length"
-                else f"is not valid JSON ({exc.msg} at character {exc.pos})"
-            )
-            return _Unusable(reason=f"the answer {why}", body=content)
-        errors = schema_errors(request.output_schema, output)
-        if errors:
-            return _Unusable(
-                reason="the answer does not match the output schema: " + "; ".join(errors[:5]),
-                body=content,
-            )
-        return ModelResponse(output=output, model=model)
-
-
-def _repair_prompt(request: ModelRequest, bad: _Unusable) -> str:
-    if bad.kind == "tool":
-        return (
-            f"Your last tool call could not be used: {bad.reason}. Call the tool again with its "
-            "arguments as one valid JSON object."
+        cut = (
+            "is cut off (the model reached its token limit)"
+            if choice.finish_reason == "length"
+            else None
         )
-    return (
-        f"Your last answer could not be used: {bad.reason}. Answer again with only a JSON object "
-        f"that matches the `{schema_name(request)}` schema: every required field, with the right "
-        "types, and no other fields."
-    )
+        output = self._output(schema, text, why_bad=cut)
+        if isinstance(output, _Unusable):
+            return output
+        return ModelResponse(output=output, model=model)

@@ -376,6 +376,11 @@ class ReplayModel(Model):
         ]
         yield from same or self._entries
 
+    def check(self) -> None:
+        """Check the recorded model (a replay needs nothing)."""
+        if self.wrapped is not None:
+            self.wrapped.check()
+
     async def aclose(self) -> None:
         """Close the recorded model's resources."""
         if self.wrapped is not None:
@@ -394,6 +399,7 @@ def model_from_cli(
     record: str | None,
     replay: str | None,
     config_model: str | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> Model | None:
     """Build the model that ``--model``, ``--base-url``, ``--record`` and ``--replay`` ask for.
 
@@ -404,6 +410,7 @@ def model_from_cli(
         replay: ``--replay CASSETTE``: answer from this cassette, with no network (``--model``
             and ``--base-url`` are then not used).
         config_model: the bot config's own model name, used when ``--model`` is not given.
+        settings: ``--model-setting`` values for the model built here.
 
     Returns:
         The model to pass to ``load_bot(..., model=)``, or None to keep the config's model.
@@ -419,7 +426,7 @@ def model_from_cli(
     if replay:
         return ReplayModel(replay)
     name = model or config_model
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"settings": dict(settings)} if settings else {}
     if base_url:
         if not (name or "").startswith("openai:"):
             raise UsageError("--base-url needs an OpenAI model: add --model openai:<model>")

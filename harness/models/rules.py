@@ -1,13 +1,16 @@
 """The offline default model: deterministic rules, no network, no key.
 
-It does what an LLM does in this SDK, plainly: it splits a multi-intent message into clauses and
+It does the jobs an LLM does in this SDK, plainly: it splits a multi-intent message into clauses and
 routes each by the sub-agents' descriptions, examples and tool names; it calls the best-matching tool
 with the scoped request; it sends direct answers with the send tool and returns the contract's
 outputs; and it composes the parent's reply from the results.
 
-Composition honours the parent's instructions the way a real LLM parent does: when the system prompt
-tells it to check ``answered``, it leaves answered requests alone; when it does not (a naive parent),
-it restates the sub-agents' answers, so the simulator has real duplicates to catch.
+Composition follows a rule keyed on the parent's instructions: when the system prompt tells it to
+check ``answered``, it leaves answered requests alone; when it does not (a naive parent), it
+restates the sub-agents' answers. The restating emulates a failure reported in public issues of
+agent frameworks (a parent repeating what its sub-agents already told the user); the contrast with
+the good parent is there by construction, so the simulator has duplicates to catch. It is not a
+measurement of how a real LLM parent behaves.
 """
 
 from __future__ import annotations

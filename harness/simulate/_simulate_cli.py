@@ -1,6 +1,8 @@
 """``harness simulate SCENARIOS...``: run scenario conversations against a bot and check them.
 
-Exit 0 when every scenario is clean, 1 on any error-level finding, 2 on bad input or usage.
+Exit 0 when every scenario is clean, 1 on any error-level finding or a scenario that could not be
+completed (the report is written all the same, and the errors are summed up on stderr), 2 on bad
+input or usage.
 """
 
 from __future__ import annotations
@@ -112,6 +114,14 @@ __all__ = ["simulate_command"]
 @click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*).")
 @click.option(
+    "--model-setting",
+    "model_settings",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A model setting (temperature=0, seed=42, output_mode=json_object, max_concurrency=1, "
+    "...; see docs/models.md). Repeatable.",
+)
+@click.option(
     "--record", type=click.Path(dir_okay=False), help="Record model traffic to a cassette."
 )
 @click.option(
@@ -143,6 +153,7 @@ def simulate_command(
     headers: tuple[str, ...],
     model: str | None,
     base_url: str | None,
+    model_settings: tuple[str, ...],
     record: str | None,
     replay: str | None,
     fmt: ReportFormat,
@@ -194,6 +205,7 @@ def simulate_command(
                 headers,
                 remote,
                 jobs,
+                model_settings,
             )
         )
     except HarnessError as exc:
@@ -221,6 +233,14 @@ def simulate_command(
             sys.exit(2)
     else:
         click.echo(report, nl=False)
+    broken = [r for r in results if r.error]
+    if broken:
+        click.echo(
+            f"error: {len(broken)} of {len(results)} scenario(s) could not be completed:", err=True
+        )
+        for result in broken:
+            first = (result.error or "").splitlines()[0]
+            click.echo(f"  {result.title}: {first}", err=True)
     sys.exit(exit_code(results))
 
 
@@ -259,9 +279,11 @@ async def _run(
     headers: tuple[str, ...] = (),
     remote: Target | None = None,
     jobs: int = 1,
+    setting_options: tuple[str, ...] = (),
 ) -> tuple[list[DetectionResult], Usage | None]:
     from harness._cli_commands import model_option_values
-    from harness.simulate.runner import run_scenarios
+    from harness.models.settings import parse_model_settings
+    from harness.simulate.runner import check_models, run_scenarios
     from harness.simulate.targets import InProcessTarget
 
     if bot and endpoint:
@@ -279,11 +301,16 @@ async def _run(
     total = sum(len(f.scenarios) for f in files)
     model_obj: Any = None
     target: Target | None = remote
-    if remote is not None and (model or base_url or record or replay):
-        raise UsageError("--model, --base-url, --record and --replay need an in-process bot")
+    settings = parse_model_settings(setting_options)
+    if remote is not None and (model or base_url or record or replay or settings):
+        raise UsageError(
+            "--model, --base-url, --model-setting, --record and --replay need an in-process bot"
+        )
     if endpoint:
-        if model or base_url or record or replay:
-            raise UsageError("--model, --base-url, --record and --replay need an in-process bot")
+        if model or base_url or record or replay or settings:
+            raise UsageError(
+                "--model, --base-url, --model-setting, --record and --replay need an in-process bot"
+            )
         from harness.simulate.endpoint import EndpointTarget
 
         parsed: dict[str, str] = {}
@@ -298,7 +325,7 @@ async def _run(
             headers=parsed or None,
         )
     else:
-        model_obj = model_option_values(model, base_url, record, replay)
+        model_obj = model_option_values(model, base_url, record, replay, settings=settings)
     embedder = None
     if semantic:
         from harness.simulate.embeddings import LocalEmbedder
@@ -309,7 +336,9 @@ async def _run(
     if target is None and bot is not None:
         from harness._loading import load_bot
 
-        target = InProcessTarget(load_bot(bot, model=model_obj))
+        options: dict[str, Any] = {"settings": settings} if settings and model_obj is None else {}
+        target = InProcessTarget(load_bot(bot, model=model_obj, **options))
+        check_models(target)
     usage = Usage()
 
     def add_usage(spent: Usage) -> None:
@@ -321,6 +350,7 @@ async def _run(
             files,
             target=target,
             model=model_obj,
+            model_settings=settings if model_obj is None else None,
             config=DetectorConfig(),
             embedder=embedder,
             on_scenario=lambda _result: progress.advance(),

@@ -142,6 +142,9 @@ def render_junit(results: Sequence[DetectionResult], *, suite: str = "harness de
             name=result.name or result.conversation,
             time=f"{result.seconds:.3f}",
         )
+        if result.error:
+            error = ET.SubElement(case, "error", message=result.error, type="RunError")
+            error.text = result.error
         errors = result.errors
         if result.error is not None:
             error = ET.SubElement(case, "error", message=result.error, type="conversation")

@@ -1,16 +1,19 @@
 """Runs scenario files against a target and checks every conversation with the detectors.
 
 The result of a scenario is the same ``DetectionResult`` that ``harness detect`` produces for a
-recorded transcript, so both share the reports and the exit code.
+recorded transcript, so both share the reports and the exit code. A scenario whose conversation
+cannot be completed (a model that fails after its retries, an unreachable endpoint) is not lost:
+its result carries the error and the transcript up to that point, and the run goes on.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from harness.exceptions import ConfigError, RunError, UsageError
+from harness.exceptions import ConfigError, UsageError
+from harness.models.base import Model
 from harness.simulate.detectors import (
     DetectorConfig,
     Expectation,
@@ -24,7 +27,7 @@ from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.transcript import Transcript
 from subagents import Usage
 
-__all__ = ["expectations_of", "run_scenario", "run_scenarios"]
+__all__ = ["check_models", "expectations_of", "run_scenario", "run_scenarios"]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -50,6 +53,38 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
                 )
 
 
+async def _converse(
+    target: Target, turns: Sequence[str], conversation_id: str
+) -> tuple[Transcript, str | None]:
+    """The conversation's transcript, and why it stopped early (None when it did not)."""
+    if isinstance(target, InProcessTarget):
+        # Turn by turn, so that what happened before a failing turn stays in the report.
+        failures: list[str] = []
+        async with target.parent.conversation(id=conversation_id) as conversation:
+            for number, text in enumerate(turns, start=1):
+                try:
+                    turn = await conversation.send(text)
+                except UsageError:
+                    raise
+                except Exception as exc:  # a model or transport error fails this scenario only
+                    failures.append(f"turn {number}: {type(exc).__name__}: {exc}")
+                    break
+                target.usage = target.usage + turn.usage
+                # A turn the parent ended as failed (and said why) fails the scenario too.
+                failed = getattr(turn, "error", None)
+                if isinstance(failed, str) and failed:
+                    failures.append(f"turn {number}: {failed}")
+            return conversation.transcript, "\n".join(failures) or None
+    try:
+        return await target.run_conversation(turns, conversation_id=conversation_id), None
+    except UsageError:
+        raise
+    except ConversationError as exc:  # a deployed bot failed: what arrived before still counts
+        return exc.transcript, str(exc)
+    except Exception as exc:
+        return Transcript(conversation=conversation_id), f"{type(exc).__name__}: {exc}"
+
+
 async def run_scenario(
     target: Target,
     scenario: Scenario,
@@ -58,36 +93,23 @@ async def run_scenario(
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
 ) -> DetectionResult:
-    """Hold one scenario's conversation with ``target`` and check it."""
+    """Hold one scenario's conversation with ``target`` and check it.
+
+    A model or transport error does not raise: the result carries it in ``error``, with the
+    transcript up to the failing turn (checked by the detectors as far as it goes).
+
+    Raises:
+        ConfigError: when the scenario names an agent the bot does not have.
+    """
     if isinstance(target, InProcessTarget):
         _check_agents(scenario, target, file)
     started = time.perf_counter()
-    try:
-        transcript = await target.run_conversation(
-            [turn.user for turn in scenario.turns], conversation_id=scenario.name
-        )
-    except RunError as exc:  # a deployed bot failed: this scenario fails, the run goes on
-        if isinstance(target, InProcessTarget):
-            raise
-        received = (
-            exc.transcript
-            if isinstance(exc, ConversationError)
-            else Transcript(conversation=scenario.name)
-        )
-        # What arrived before the failure is still checked (expectations are not: the turns
-        # after it never ran).
-        partial = await detect_async(received, config=config, embedder=embedder)
-        return DetectionResult(
-            file=file,
-            conversation=scenario.name,
-            transcript=received,
-            findings=tuple(partial),
-            name=scenario.name,
-            seconds=time.perf_counter() - started,
-            error=str(exc),
-        )
+    transcript, error = await _converse(
+        target, [turn.user for turn in scenario.turns], scenario.name
+    )
     findings = await detect_async(transcript, config=config, embedder=embedder)
-    findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
+    if error is None:
+        findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
     findings.sort(key=lambda f: f.turn)
     return DetectionResult(
         file=file,
@@ -96,7 +118,35 @@ async def run_scenario(
         findings=tuple(findings),
         name=scenario.name,
         seconds=time.perf_counter() - started,
+        error=error,
     )
+
+
+def _models(target: InProcessTarget) -> list[Model]:
+    parent = target.parent
+    return list({id(m): m for m in (parent.model, *parent._agent_models.values())}.values())
+
+
+def check_models(target: InProcessTarget) -> None:
+    """Fail now if a model of the target cannot work (a hosted model with no API key), rather
+    than in every scenario."""
+    for model in _models(target):
+        model.check()
+
+
+def _usage_of(target: InProcessTarget, counted: set[int]) -> Usage:
+    """What the target's models spent: their own totals when they all keep one (every attempt,
+    failed calls included), else the sum of the completed turns."""
+    models = _models(target)
+    totals = [getattr(m, "usage", None) for m in models]
+    if not models or not all(isinstance(u, Usage) for u in totals):
+        return target.usage
+    spent = Usage()
+    for model, total in zip(models, totals, strict=True):
+        if id(model) not in counted and isinstance(total, Usage):
+            counted.add(id(model))
+            spent = spent + total
+    return spent
 
 
 async def run_scenarios(
@@ -105,6 +155,7 @@ async def run_scenarios(
     target: Target | None = None,
     bot: str | None = None,
     model: Any = None,
+    model_settings: Mapping[str, Any] | None = None,
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
     on_scenario: Callable[[DetectionResult], None] | None = None,
@@ -118,10 +169,12 @@ async def run_scenarios(
             (unless ``bot`` is given), else its bot.
         bot: a config path or ``module:attr`` overriding the files' ``bot:``.
         model: overrides the bots' model (in-process targets only).
+        model_settings: settings for the bots' own models, when ``model`` is not given.
         config: detector thresholds.
         embedder: adds semantic duplicate detection.
         on_scenario: called after each scenario (progress).
-        on_usage: called at the end with the model usage of each in-process target.
+        on_usage: called at the end with the model usage of each in-process target (every
+            attempt, when its models count them).
 
     Raises:
         UsageError: when a file names no bot and none is given.
@@ -150,7 +203,12 @@ async def run_scenarios(
                         "add 'bot:' to it or pass --bot or --endpoint"
                     )
                 if reference not in targets:
-                    targets[reference] = InProcessTarget(load_bot(reference, model=model))
+                    options: dict[str, Any] = (
+                        {"settings": dict(model_settings)} if model_settings else {}
+                    )
+                    built = InProcessTarget(load_bot(reference, model=model, **options))
+                    targets[reference] = built
+                    check_models(built)
                 chosen = targets[reference]
             for scenario in scenario_file.scenarios:
                 result = await run_scenario(
@@ -164,8 +222,9 @@ async def run_scenarios(
                 if on_scenario is not None:
                     on_scenario(result)
     finally:
+        counted: set[int] = set()
         for used in targets.values():
             if on_usage is not None and isinstance(used, InProcessTarget):
-                on_usage(used.usage)
+                on_usage(_usage_of(used, counted))
             await used.aclose()
     return results

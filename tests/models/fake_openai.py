@@ -29,6 +29,7 @@ __all__ = [
     "caller_of",
     "completion",
     "message",
+    "schema_of",
     "tool_call",
 ]
 
@@ -50,10 +51,27 @@ class Fault:
 
 
 def caller_of(body: Mapping[str, Any]) -> str:
-    """Who sent a request: its structured output's name (``plan``, ``reply``, ``pto_outputs``)."""
+    """Who sent a request: its structured output's name (``plan``, ``reply``, ``pto_outputs``),
+    or in ``tools`` mode the function it forces; ``text`` when neither says."""
     fmt = body.get("response_format") or {}
     schema = fmt.get("json_schema") or {}
-    return str(schema.get("name") or "text")
+    choice = body.get("tool_choice")
+    forced = choice.get("function", {}).get("name") if isinstance(choice, Mapping) else None
+    if not schema and not forced and isinstance(fmt.get("schema"), Mapping):
+        # json_object mode sends the schema without a name: tell the parent's two by their shape.
+        properties = fmt["schema"].get("properties", {})
+        return "plan" if "requests" in properties else "reply" if "route" in properties else "act"
+    return str(schema.get("name") or forced or "text")
+
+
+def schema_of(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The structured output's schema, in whichever mode the request asks for it."""
+    fmt = body.get("response_format") or {}
+    if fmt.get("json_schema"):
+        return dict(fmt["json_schema"]["schema"])
+    if isinstance(fmt.get("schema"), Mapping):
+        return dict(fmt["schema"])
+    return None
 
 
 _ids = itertools.count(1)
@@ -140,6 +158,11 @@ class FakeOpenAI:
         self.paths: list[str] = []
         """The path and query of every request (Azure puts the deployment and version there)."""
         self.faults: list[Fault] = []
+        self.delay = 0.0
+        """Seconds to wait before each answer (not faults), as a slow server would."""
+        self.in_flight = 0
+        self.max_in_flight = 0
+        """The most requests it was working on at once."""
         self._runner: web.AppRunner | None = None
 
     @property
@@ -182,6 +205,14 @@ class FakeOpenAI:
         return None
 
     async def _handle(self, request: web.Request) -> web.Response:
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            return await self._answer(request)
+        finally:
+            self.in_flight -= 1
+
+    async def _answer(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.requests.append(body)
         self.headers.append({k.lower(): v for k, v in request.headers.items()})
@@ -203,6 +234,8 @@ class FakeOpenAI:
                 headers=dict(answer.headers),
                 content_type="application/json",
             )
+        if self.delay:
+            await asyncio.sleep(self.delay)
         prompt = sum(_tokens(json.dumps(m)) for m in body.get("messages", []))
         out = _tokens(json.dumps(answer))
         data = completion(answer, model=self.model, prompt_tokens=prompt, completion_tokens=out)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tests.models.fake_openai import caller_of, message, tool_call
+from tests.models.fake_openai import caller_of, message, schema_of, tool_call
 
 __all__ = ["helpdesk_brain"]
 
@@ -168,5 +168,6 @@ def helpdesk_brain(body: dict[str, Any]) -> dict[str, Any]:
         return _plan(body)
     if caller == "reply":
         return _reply(body)
-    schema = body["response_format"]["json_schema"]["schema"]
+    schema = schema_of(body)
+    assert schema is not None, "the helpdesk brain answers json_schema and json_object requests"
     return _act(body, schema)

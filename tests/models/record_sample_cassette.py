@@ -1,12 +1,16 @@
-"""Re-record the helpdesk sample cassette against the fake OpenAI server, over real HTTP.
+"""Re-record the helpdesk sample cassette against the tests' fake OpenAI server, over real HTTP.
+
+The cassette shows the record/replay machinery on the helpdesk sample; its answers come from
+``helpdesk_brain`` (a deterministic stand-in written for these tests), not from a language model,
+so it is recorded under the model name ``tests-fake-server``, which has no price.
 
 Run from the repository root when the prompts change on purpose (new instruction templates, a new
 contract field), then review the diff of both files::
 
     .venv/bin/python -m tests.models.record_sample_cassette
 
-It writes ``samples/helpdesk/cassettes/helpdesk-openai.jsonl`` (the cassette) and
-``helpdesk-openai.transcript.jsonl`` beside it (the transcript the recording produced), which
+It writes ``samples/helpdesk/cassettes/helpdesk-fake-server.jsonl`` (the cassette) and
+``helpdesk-fake-server.transcript.jsonl`` beside it (the transcript the recording produced), which
 ``test_sample_cassette.py`` replays and compares.
 """
 
@@ -28,8 +32,10 @@ from tests.models.helpdesk_brain import helpdesk_brain
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
-CASSETTE = ROOT / "samples" / "helpdesk" / "cassettes" / "helpdesk-openai.jsonl"
-TRANSCRIPT = CASSETTE.with_name("helpdesk-openai.transcript.jsonl")
+CASSETTE = ROOT / "samples" / "helpdesk" / "cassettes" / "helpdesk-fake-server.jsonl"
+TRANSCRIPT = CASSETTE.with_name("helpdesk-fake-server.transcript.jsonl")
+MODEL = "tests-fake-server"
+"""The model name the fake server reports: not a real model, and no price."""
 RECORDING_KEY = "sk-test-recording-key-do-not-store"
 """The API key the recording client sends; it must never reach the cassette."""
 
@@ -60,8 +66,8 @@ async def run_helpdesk(model: Model) -> list[dict[str, Any]]:
 
 async def record(cassette: Path = CASSETTE) -> list[dict[str, Any]]:
     """Record the sample conversations against a fake server; returns the transcript records."""
-    async with FakeOpenAI(helpdesk_brain) as server:
-        model = OpenAIModel("gpt-4o-mini", base_url=server.url, api_key=RECORDING_KEY)
+    async with FakeOpenAI(helpdesk_brain, model=MODEL) as server:
+        model = OpenAIModel(MODEL, base_url=server.url, api_key=RECORDING_KEY)
         return await run_helpdesk(recording(model, cassette))
 
 

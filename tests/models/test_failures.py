@@ -48,7 +48,9 @@ async def test_429_and_500_are_retried_and_counted(outputs_server: FakeOpenAI) -
     assert model.attempts == 3 and len(outputs_server.requests) == 3
     assert sleeps.delays[0] == 7.0  # the server's Retry-After, not the backoff
     assert 0.5 <= sleeps.delays[1] <= 1.0  # backoff 0.5 doubled for the 2nd retry, with jitter
-    assert response.usage.requests == 1  # failed attempts are not billed calls
+    # Every attempt the server saw is a request; the failed ones report no tokens.
+    assert response.usage.requests == 3 == len(outputs_server.requests)
+    assert response.usage.input_tokens > 0 and model.usage == response.usage
 
 
 async def test_retry_after_ms_wins_over_retry_after(outputs_server: FakeOpenAI) -> None:

@@ -1,0 +1,50 @@
+"""Model settings from YAML (``parent.model_settings``) and the CLI (``--model-setting``)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness import load_bot
+from harness.exceptions import ConfigError
+from harness.models.openai import OpenAIModel
+from tests.models.fake_openai import FakeOpenAI
+
+HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk"
+
+
+def config_with(tmp_path: Path, settings: str) -> Path:
+    shutil.copy(HELPDESK / "tools.py", tmp_path / "tools.py")
+    text = (HELPDESK / "helpdesk.yaml").read_text(encoding="utf-8")
+    text = text.replace(
+        "  model: rules\n", f"  model: openai:local\n  model_settings: {settings}\n"
+    )
+    path = tmp_path / "bot.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def test_yaml_settings_reach_the_wire(helpdesk_server: FakeOpenAI, tmp_path: Path) -> None:
+    path = config_with(tmp_path, "{temperature: 0, seed: 42, output_mode: json_object}")
+    bot = load_bot(path, base_url=helpdesk_server.url)
+    assert isinstance(bot.model, OpenAIModel) and bot.model.settings.seed == 42
+    await bot.conversation().send("When will I be getting my next paycheck?")
+    await bot.aclose()
+    bodies = helpdesk_server.requests
+    assert bodies and all(b["temperature"] == 0 and b["seed"] == 42 for b in bodies)
+    assert all(b["response_format"]["type"] == "json_object" for b in bodies)
+
+
+def test_cli_settings_win_over_yaml(tmp_path: Path) -> None:
+    path = config_with(tmp_path, "{temperature: 0.5, seed: 1}")
+    bot = load_bot(path, base_url="http://127.0.0.1:9/v1", settings={"seed": 2})
+    assert isinstance(bot.model, OpenAIModel)
+    assert (bot.model.settings.temperature, bot.model.settings.seed) == (0.5, 2)
+
+
+def test_a_misspelt_yaml_setting_is_named(tmp_path: Path) -> None:
+    path = config_with(tmp_path, "{temprature: 0}")
+    with pytest.raises(ConfigError, match="unknown model setting 'temprature'"):
+        load_bot(path, base_url="http://127.0.0.1:9/v1")
