@@ -39,6 +39,7 @@ __all__ = [
     "embed_messages",
     "find_duplicates",
     "findings_of",
+    "paused_gc",
     "quote",
     "thresholds",
 ]
@@ -47,6 +48,10 @@ _MAX_CANDIDATES = 64
 """Candidates compared per message, the most similar first."""
 _COMMON_POSTING = 48
 _RARE = 16
+_COMMON_RECENT = 32
+"""How many of the latest messages stating a common fact are candidates by that fact."""
+_EXACT_RECENT = 8
+"""How many of the latest copies of the same text are candidates."""
 _ASK_TURNS = 4
 """How many turns back a user message may have asked for an answer again."""
 """A fact in at most this many earlier messages is rare: alone, it makes a message a candidate."""
@@ -316,16 +321,19 @@ class _Index:
             posting = postings.get(key)
             if posting is None:
                 continue
-            recent = posting[-_MAX_CANDIDATES * 2 :]
-            counts.update(recent)
             if len(posting) <= _RARE:
-                # A rare fact ("INC0041") says more than one many messages state ("2026").
-                counts.update(recent)
+                # A rare fact ("INC0041") says more than one many messages state ("2026"), which
+                # only counts for the latest messages that state it.
+                counts.update(posting)
+                counts.update(posting)
+            else:
+                counts.update(posting[-_COMMON_RECENT:])
         for key in sorted(text.words):
             posting = postings.get(key)
             if posting is not None and len(posting) <= _COMMON_POSTING:
                 counts.update(posting)
-        for position in self.exact.get(text.norm, ())[-_MAX_CANDIDATES:]:
+        # The latest copies of the same text: older copies join the finding through them.
+        for position in self.exact.get(text.norm, ())[-_EXACT_RECENT:]:
             counts[position] += 100
         # The messages of this turn and the one before are always compared (relays, retries).
         entries = self.entries
@@ -542,12 +550,12 @@ def find_duplicates(
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
     are one finding)."""
-    with _no_gc():
+    with paused_gc():
         return findings_of(conversation_pairs(transcript, config, vectors=vectors))
 
 
 @contextmanager
-def _no_gc() -> Iterator[None]:
+def paused_gc() -> Iterator[None]:
     """The cyclic garbage collector paused: the detector builds many small objects and no
     cycles, and on long conversations the collector's passes cost a fifth of the time."""
     enabled = gc.isenabled()
