@@ -7,6 +7,8 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 
+from harness.text import stem
+
 __all__ = ["Router", "content_tokens", "split_clauses"]
 
 _STOPWORDS = frozenset(
@@ -147,13 +149,6 @@ _LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*)+", re.IGNORECASE)
 _MEMO_SIZE = 2048
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def content_tokens(text: str) -> list[str]:
     """Lower-case, stop-word-free, lightly stemmed tokens."""
     return list(_content_tokens(text))
@@ -165,7 +160,7 @@ def content_tokens(text: str) -> list[str]:
 @functools.lru_cache(maxsize=4096)
 def _content_tokens(text: str) -> tuple[str, ...]:
     words = _WORD.findall(text.lower().replace("’", "'"))
-    return tuple(_stem(w.split("'")[0]) for w in words if w not in _STOPWORDS and len(w) > 1)
+    return tuple(stem(w.split("'")[0]) for w in words if w not in _STOPWORDS and len(w) > 1)
 
 
 def split_clauses(text: str) -> list[str]:
