@@ -98,7 +98,7 @@ def test_naive_helpdesk_report_in_chromium(
     assert page.inner_text("#sum-errors") == str(errors)
     duplicates = sum(1 for f in findings if f.kind == "duplicate")
     assert page.inner_text("#sum-kind-duplicate") == str(duplicates)
-    assert page.inner_text("#verdict") == f"FAIL: {errors} error(s)"
+    assert page.inner_text("#verdict") == f"FAIL: {errors} error{'' if errors == 1 else 's'}"
     expect(page.locator("#findings .finding")).to_have_count(len(findings))
 
     # Clicking the first finding opens its conversation and brings its messages into view.

@@ -3,6 +3,10 @@
 (function () {
   "use strict";
 
+  function plural(count, word) {
+    return count + " " + word + (count === 1 ? "" : "s");
+  }
+
   var DATA = JSON.parse(document.getElementById("report-data").textContent);
   var FINDINGS_PAGE = 200;
   var CONVERSATIONS_PAGE = 50;
@@ -148,8 +152,8 @@
     toggle.dataset.conversation = String(index);
     toggle.appendChild(el("span", "conversation-title", data.title));
     toggle.appendChild(el("span", "muted",
-      data.turns + " turns, " + data.messages.length + " messages"));
-    if (data.errors) { toggle.appendChild(el("span", "count error", data.errors + " error(s)")); }
+      plural(data.turns, "turn") + ", " + plural(data.messages.length, "message")));
+    if (data.errors) { toggle.appendChild(el("span", "count error", plural(data.errors, "error"))); }
     if (data.warnings) {
       toggle.appendChild(el("span", "count warning", data.warnings + " warning(s)"));
     }
