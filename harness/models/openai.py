@@ -1,4 +1,4 @@
-"""The OpenAI model: chat completions with tool calls and structured outputs (DESIGN.md section 6).
+"""The OpenAI model: chat completions with tool calls and structured outputs (docs/models.md).
 
 ``OpenAIModel`` answers the three tasks of this SDK (plan, act, compose) with one chat completion
 each, on the official ``openai`` SDK's async client. It works with OpenAI, Azure OpenAI and any

@@ -1,4 +1,4 @@
-"""Record real model traffic once to a cassette, then replay it offline (DESIGN.md section 6).
+"""Record real model traffic once to a cassette, then replay it offline (docs/models.md).
 
 ``ReplayModel`` in *record* mode wraps a real model and saves every request/response pair; in
 *replay* mode it answers from the cassette with no network, so regression tests of real LLM
