@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from harness.simulate._restate import ClaimMatch, Restatement, Thresholds, borderline, restates
 from harness.simulate.detectors import DetectorConfig, Finding, Highlight, Scope, request_key
-from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences, tokens
+from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences
 from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
@@ -731,8 +731,3 @@ async def embed_messages(
         norm = math.sqrt(sum(x * x for x in vector)) or 1.0
         by_text[text] = [x / norm for x in vector]
     return {position: by_text[text] for position, text in zip(indices, texts, strict=True)}
-
-
-def tokens_of(text: str) -> list[str]:
-    """The word tokens of ``text`` (for the guard's clause joining)."""
-    return tokens(text)

@@ -26,17 +26,17 @@ __all__ = ["ClaimMatch", "Restatement", "Thresholds", "borderline", "claim_match
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """The numbers the restatement rules compare against (from ``DetectorConfig``)."""
+    """The numbers the restatement rules compare against (``DetectorConfig`` documents each)."""
 
-    paraphrase: float = 0.5
+    paraphrase: float
     """Dice similarity of content words two claims sharing one specific fact must reach."""
-    wording: float = 0.6
+    wording: float
     """Dice similarity two claims without shared specific facts must reach."""
-    near: float = 0.6
+    near: float
     """Jaccard similarity of two whole messages' content words for ``near`` (else ``semantic``)."""
-    cover: float = 0.6
+    cover: float
     """Share of a message (by weight) its matched claims must make up to count as covered."""
-    strict: float = 0.9
+    strict: float
     """Dice similarity every matched claim must reach when the two messages answer different
     requests (they may only repeat each other near-verbatim)."""
 

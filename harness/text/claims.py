@@ -60,7 +60,6 @@ class Analysis:
     """Every fact key of the message."""
     strong: frozenset[str]
     words: frozenset[str]
-    fact_list: tuple[Fact, ...]
 
     @property
     def weight(self) -> int:
@@ -128,5 +127,4 @@ def analyse(text: str) -> Analysis:
         facts=keys,
         strong=strong,
         words=frozenset().union(*(c.words for c in claims)) if claims else frozenset(),
-        fact_list=all_facts,
     )
