@@ -19,8 +19,6 @@ from harness._version import __version__
 check_siblings()
 
 if TYPE_CHECKING:
-    from harness._loading import load_bot, run_sync
-    from harness._views import render_instructions
     from harness.exceptions import (
         ConfigError,
         ContractViolationError,
@@ -39,7 +37,9 @@ if TYPE_CHECKING:
         RulesModel,
         ScriptedModel,
     )
-    from harness.parent import Conversation, Parent, Turn
+    from harness.runtime.loading import load_bot, run_sync
+    from harness.runtime.parent import Conversation, Parent, Turn
+    from harness.runtime.views import render_instructions
     from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
     from subagents import (
         ChildAgent,
@@ -52,9 +52,9 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
-    "load_bot": "harness._loading",
-    "run_sync": "harness._loading",
-    "render_instructions": "harness._views",
+    "load_bot": "harness.runtime.loading",
+    "run_sync": "harness.runtime.loading",
+    "render_instructions": "harness.runtime.views",
     "ConfigError": "harness.exceptions",
     "ContractViolationError": "harness.exceptions",
     "HarnessError": "harness.exceptions",
@@ -69,9 +69,9 @@ _WHERE = {
     "ModelResponse": "harness.models",
     "RulesModel": "harness.models",
     "ScriptedModel": "harness.models",
-    "Conversation": "harness.parent",
-    "Parent": "harness.parent",
-    "Turn": "harness.parent",
+    "Conversation": "harness.runtime.parent",
+    "Parent": "harness.runtime.parent",
+    "Turn": "harness.runtime.parent",
     "Message": "harness.transcript",
     "PlannedRequest": "harness.transcript",
     "Transcript": "harness.transcript",

@@ -7,8 +7,8 @@ import re
 
 import click
 
-from harness._cli_commands import model_option_values
-from harness._loading import load_bot, run_sync
+from harness.cli.commands import model_option_values
+from harness.runtime.loading import load_bot, run_sync
 
 __all__ = ["serve_command"]
 

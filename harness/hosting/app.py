@@ -29,7 +29,7 @@ from harness.hosting.core import (
     HarnessBot,
 )
 from harness.hosting.storage import StateStore
-from harness.parent import Parent
+from harness.runtime.parent import Parent
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "AdapterName", "create_app", "serve"]
 

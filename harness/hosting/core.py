@@ -40,7 +40,7 @@ from harness.hosting._state import Stored, activity_key
 from harness.hosting.storage import StateStore
 
 if TYPE_CHECKING:
-    from harness.parent import Conversation, Parent, Turn
+    from harness.runtime.parent import Conversation, Parent, Turn
     from harness.transcript import Message
 
 __all__ = [

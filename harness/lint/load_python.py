@@ -45,7 +45,7 @@ def system_from_python(
         result: where the system and the problems go.
         display: how to show the module's file (the engine's: relative to the working directory).
     """
-    from harness._loading import load_bot
+    from harness.runtime.loading import load_bot
 
     module_name = target.split(":", 1)[0]
     try:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
-from harness._cli_options import output_option
-from harness._loading import run_sync
+from harness.cli.options import output_option
 from harness.exceptions import HarnessError
+from harness.runtime.loading import run_sync
 from harness.simulate._duplicates import paused_gc
 from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig, detect, detect_async

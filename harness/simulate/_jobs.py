@@ -42,7 +42,7 @@ class Shard:
 
 def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResult]], Usage]:
     """Run one shard in this (child) process."""
-    from harness._cli_commands import model_option_values
+    from harness.cli.commands import model_option_values
     from harness.simulate.runner import run_scenarios
 
     files = [load_scenarios(path) for path in shard.paths]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness._cli_options import verbosity
+from harness.cli.options import verbosity
 
 __all__ = ["ProgressBar"]
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import click
 
-from harness._cli_options import output_option
-from harness._loading import run_sync
+from harness.cli.options import output_option
 from harness.exceptions import HarnessError, UsageError
+from harness.runtime.loading import run_sync
 from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig
 from harness.simulate.reports import (
@@ -281,7 +281,7 @@ async def _run(
     jobs: int = 1,
     setting_options: tuple[str, ...] = (),
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness._cli_commands import model_option_values
+    from harness.cli.commands import model_option_values
     from harness.models.settings import parse_model_settings
     from harness.simulate.runner import check_models, run_scenarios
     from harness.simulate.targets import InProcessTarget
@@ -334,7 +334,7 @@ async def _run(
         local.load()
         embedder = local
     if target is None and bot is not None:
-        from harness._loading import load_bot
+        from harness.runtime.loading import load_bot
 
         options: dict[str, Any] = {"settings": settings} if settings and model_obj is None else {}
         target = InProcessTarget(load_bot(bot, model=model_obj, **options))

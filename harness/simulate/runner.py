@@ -179,7 +179,7 @@ async def run_scenarios(
     Raises:
         UsageError: when a file names no bot and none is given.
     """
-    from harness._loading import load_bot
+    from harness.runtime.loading import load_bot
 
     targets: dict[str, Target] = {}
     results: list[DetectionResult] = []

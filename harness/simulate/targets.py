@@ -17,7 +17,7 @@ from harness.transcript import Transcript
 from subagents import Usage
 
 if TYPE_CHECKING:
-    from harness.parent import Parent
+    from harness.runtime.parent import Parent
 
 __all__ = ["ConversationError", "InProcessTarget", "Target"]
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness._tools import invoke_tool, tool_result_text
+from harness.agent.tools import invoke_tool, tool_result_text
 from harness.exceptions import ConfigError, ModelBehaviorError, TurnLimitError
 from harness.models.base import (
     ActContext,
@@ -170,7 +170,7 @@ def _prompt(member: Member, state: TeamState, team: str) -> tuple[str, tuple[Cha
 async def _call_tool(
     tool: Tool, arguments: dict[str, Any], context: ToolContext, *, member: str, limit: float
 ) -> ToolOutcome:
-    """One tool call under ``limit`` seconds, run as sub-agents' tools are (``harness._tools``):
+    """One tool call under ``limit`` seconds, run as sub-agents' tools are (``harness.agent.tools``):
     on bounded per-member threads, ``SystemExit`` caught, results as capped JSON."""
     started = time.perf_counter()
     try:

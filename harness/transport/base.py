@@ -1,7 +1,7 @@
 """What every sub-agent transport shares: the call, where its messages go, and the wire answer.
 
 A transport runs one sub-agent call and returns its raw contract outputs; the runner
-(``harness._runner.run_subagent``) owns the deadline, the validation and the ``SubagentResult``, so
+(``harness.runtime.runner.run_subagent``) owns the deadline, the validation and the ``SubagentResult``, so
 every transport fails, times out and is validated the same way. A remote host's JSON answer (see
 ``harness.hosting.remote``) is the one wire format: the HTTP transport reads it from the network,
 the mock and in-process transports build it in memory, and all three read it with

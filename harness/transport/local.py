@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from harness._tools import ToolArgumentsError, invoke_tool, tool_result_text
+from harness.agent.tools import ToolArgumentsError, invoke_tool, tool_result_text
 from harness.exceptions import ModelBehaviorError, TurnLimitError
 from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolCall, ToolDefinition
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall

@@ -23,7 +23,7 @@ from harness.transport.base import (
 )
 
 if TYPE_CHECKING:
-    from harness.parent import Parent
+    from harness.runtime.parent import Parent
 
 __all__ = ["InProcessTransport", "MockHandler", "MockTransport"]
 

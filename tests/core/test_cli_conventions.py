@@ -12,8 +12,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from harness._cli_options import add_verbosity, reset_logging
 from harness.cli import cli
+from harness.cli.options import add_verbosity, reset_logging
 from tests.core._support import HELPDESK
 
 TRANSCRIPT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "transcript.jsonl"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from harness import ChildAgent, FunctionModel, ModelResponse, Parent
-from harness._tools import MAX_TOOL_RESULT_CHARS, tool_result_text
+from harness.agent.tools import MAX_TOOL_RESULT_CHARS, tool_result_text
 from harness.models import RulesModel
 from harness.models.base import ModelRequest, ToolCall
 
@@ -175,7 +175,7 @@ async def test_blocked_sync_tools_of_one_agent_do_not_starve_another_agent() -> 
 
 
 async def test_one_agent_can_hold_at_most_its_own_share_of_threads() -> None:
-    from harness import _tools
+    from harness.agent import tools as _tools
 
     gate = threading.Event()
     running = 0

@@ -11,9 +11,9 @@ import pytest
 from aiohttp import ClientSession, web
 
 from harness import ConnectedAgent, Parent
-from harness._runner import SubagentCall, run_subagent
 from harness.hosting import EndpointTarget, create_app
 from harness.models import RulesModel
+from harness.runtime.runner import SubagentCall, run_subagent
 from subagents import HistoryEntry, Mode
 from tests.hosting._support import helpdesk, running
 

@@ -12,7 +12,7 @@ import pytest
 import harness
 from harness.exceptions import ModelBehaviorError
 from harness.models.openai import OpenAIModel
-from harness.parent import Parent
+from harness.runtime.parent import Parent
 from subagents import Usage
 from tests.models.fake_openai import FakeOpenAI, Fault, caller_of, message
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from harness._loading import run_sync
+from harness.runtime.loading import run_sync
 from harness.simulate import DetectionResult, Finding, detect, load_transcript
 from harness.simulate.detectors import Highlight
 from harness.simulate.html import render_html, report_data

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from harness._loading import run_sync
+from harness.runtime.loading import run_sync
 from harness.simulate import DetectionResult
 from harness.simulate.html import render_html
 from harness.simulate.runner import run_scenarios

@@ -17,14 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from harness._runner import SubagentCall, run_subagent
-from harness._turn_parts import (
-    COMPOSE_SCHEMA,
-    PLAN_SCHEMA,
-    aggregate_findings,
-    fallback_reply,
-    result_view,
-)
 from harness.exceptions import (
     ContractViolationError,
     ModelBehaviorError,
@@ -33,11 +25,19 @@ from harness.exceptions import (
 )
 from harness.models.base import ChatMessage, ComposeContext, ModelRequest, PlanContext
 from harness.models.replay import CassetteMissError
+from harness.runtime.parts import (
+    COMPOSE_SCHEMA,
+    PLAN_SCHEMA,
+    aggregate_findings,
+    fallback_reply,
+    result_view,
+)
+from harness.runtime.runner import SubagentCall, run_subagent
 from harness.transcript import Message, PlannedRequest, TurnRecord
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:
-    from harness.parent import Conversation, Parent
+    from harness.runtime.parent import Conversation, Parent
 
 __all__ = ["TurnState", "run_turn"]
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness._cli_options import EXIT_INTERRUPTED
+from harness.cli.options import EXIT_INTERRUPTED
 from harness.exceptions import RunError
-from harness.parent import Conversation, Parent, Turn
+from harness.runtime.parent import Conversation, Parent, Turn
 from harness.transcript import Message
 
 __all__ = ["COMMANDS", "chat"]

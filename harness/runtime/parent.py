@@ -4,7 +4,7 @@ The parent owns the conversation. For each user message it plans scoped requests
 sub-agents concurrently (each under its own timeout), reads their results (checking ``answered``),
 takes up open questions within a bounded number of steps, optionally guards its own draft against
 duplicates, and records every message with its sender in the transcript. The steps themselves are
-the pipeline in ``harness._turn``; this module holds the parent, the conversation and its state.
+the pipeline in ``harness.runtime.turn``; this module holds the parent, the conversation and its state.
 """
 
 from __future__ import annotations
@@ -16,9 +16,6 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequen
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from harness._runner import SubagentCall, prepare, run_subagent
-from harness._turn import run_turn
-from harness._views import parent_view
 from harness.exceptions import (
     ConfigError,
 )
@@ -27,6 +24,9 @@ from harness.models.base import (
     AgentCard,
     ChatMessage,
 )
+from harness.runtime.runner import SubagentCall, prepare, run_subagent
+from harness.runtime.turn import run_turn
+from harness.runtime.views import parent_view
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.transport.base import AgentTransport, Sender
 from instructions import render_parent_system, render_subagent_description, render_subagent_system

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from rich.console import Console
 
-from harness._cli_options import output_option, verbosity
-from harness._loading import load_bot
-from harness._views import parent_view, render_instructions
+from harness.cli.options import output_option, verbosity
 from harness.exceptions import UsageError
 from harness.models.settings import parse_model_settings
+from harness.runtime.loading import load_bot
+from harness.runtime.views import parent_view, render_instructions
 from instructions import render_copilot_studio, render_markdown
 from subagents.config import load_config
 
 if TYPE_CHECKING:
-    from harness.parent import Parent
+    from harness.runtime.parent import Parent
 
 __all__ = [
     "chat_command",
@@ -104,7 +104,7 @@ def chat_command(
     requests, /floor who holds the floor, /help the commands. Ctrl-D or exit quits; Ctrl-C quits
     at once, cancelling a turn in progress. A model request that fails ends its turn, not the chat.
     """
-    from harness._chat import chat
+    from harness.cli.chat import chat
 
     settings = parse_model_settings(model_settings)
     chosen = model_option_values(model, base_url, settings=settings)

@@ -10,7 +10,7 @@ from instructions import AgentView, IOView, ParentView, render_copilot_studio, r
 from subagents import Subagent
 
 if TYPE_CHECKING:
-    from harness.parent import Parent
+    from harness.runtime.parent import Parent
 
 __all__ = ["agent_view", "parent_view", "render_instructions"]
 

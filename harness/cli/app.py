@@ -4,7 +4,7 @@ Sub-commands are imported only when used, so ``harness lint`` never loads aiohtt
 Errors become one clear line on stderr and an exit code (2 for usage and input errors, 1 for run
 errors); ``--debug`` shows the traceback instead. Ctrl-C ends any command with exit code 130.
 
-The group gives every command the shared conventions (``harness._cli_options``): ``-q/-v`` and
+The group gives every command the shared conventions (``harness.cli.options``): ``-q/-v`` and
 its exit codes at the end of its ``--help``, so a new command cannot forget them. The current
 directory is importable (appended to ``sys.path``, after the installed packages), so
 ``harness chat bot:bot`` finds ``bot.py`` as ``python -m`` would.
@@ -20,20 +20,20 @@ from typing import Any
 
 import click
 
-from harness._cli_options import EXIT_INTERRUPTED, add_verbosity, reset_logging
 from harness._version import __version__
+from harness.cli.options import EXIT_INTERRUPTED, add_verbosity, reset_logging
 from harness.exceptions import HarnessError
 
 __all__ = ["cli", "main"]
 
 _LAZY = {
-    "chat": "harness._cli_commands:chat_command",
-    "instructions": "harness._cli_commands:instructions_command",
+    "chat": "harness.cli.commands:chat_command",
+    "instructions": "harness.cli.commands:instructions_command",
     "lint": "harness.lint._cli:lint_command",
     "simulate": "harness.simulate._simulate_cli:simulate_command",
     "detect": "harness.simulate._cli:detect_command",
     "serve": "harness.hosting._cli:serve_command",
-    "new": "harness._scaffold:new_command",
+    "new": "harness.cli.scaffold:new_command",
 }
 
 _HELP = {

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from harness.exceptions import ConfigError, UsageError
 from harness.models import Model
-from harness.parent import Parent
+from harness.runtime.parent import Parent
 from subagents.config import load_config
 
 __all__ = ["load_bot", "run_sync"]

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness._loading import load_bot
 from harness.models import FunctionModel, Model, ScriptedModel
-from harness.parent import Conversation, Parent, Turn
+from harness.runtime.loading import load_bot
+from harness.runtime.parent import Conversation, Parent, Turn
 from harness.simulate.detectors import (
     DetectorConfig,
     Expectation,

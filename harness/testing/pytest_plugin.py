@@ -207,7 +207,7 @@ class ScenarioItem(pytest.Item):
         self.bot = bot
 
     def runtest(self) -> None:
-        from harness._loading import run_sync
+        from harness.runtime.loading import run_sync
         from harness.testing import ConversationDriver
 
         model = self.config.getini("harness_model") or None
