@@ -161,7 +161,7 @@ class Parent:
         )
         self._guard: Any = None
         if duplicate_guard != "off":
-            from harness.simulate.guard import DuplicateGuard
+            from harness.detect.guard import DuplicateGuard
 
             self._guard = DuplicateGuard(policy=duplicate_guard)
 

@@ -6,6 +6,7 @@ report (:func:`render_text`, :func:`render_json`, :func:`render_junit`). The par
 guard (:class:`DuplicateGuard`) runs the same duplicate detector on its draft before sending it.
 """
 
+from harness.detect.guard import DuplicateGuard, GuardDecision, GuardPolicy
 from harness.simulate.detectors import (
     DetectorConfig,
     Expectation,
@@ -16,7 +17,6 @@ from harness.simulate.detectors import (
     detect_async,
 )
 from harness.simulate.embeddings import Embedder, LocalEmbedder, OpenAIEmbedder
-from harness.simulate.guard import DuplicateGuard, GuardDecision, GuardPolicy
 from harness.simulate.reports import (
     DetectionResult,
     exit_code,

@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 
 from harness.cli.options import output_option
+from harness.detect.duplicates import paused_gc
 from harness.exceptions import HarnessError
 from harness.runtime.loading import run_sync
-from harness.simulate._duplicates import paused_gc
 from harness.simulate._progress import ProgressBar
 from harness.simulate.detectors import DetectorConfig, detect, detect_async
 from harness.simulate.html import render_html

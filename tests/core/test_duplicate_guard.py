@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,30 @@ async def test_drop_trims_the_reworded_restatement_and_keeps_what_is_new() -> No
     texts = {m.sender: m.text for m in turn.messages}
     assert texts["pto"] == "You have 12 PTO days left this year (out of 20)."
     assert texts["helpdesk"] == "Remember that requests need two weeks' notice."
+
+
+def test_a_guarded_parent_loads_no_simulator_module() -> None:
+    """The guard's engine lives in ``harness.detect``, below the runtime: a bot that guards its
+    replies loads nothing of the simulator (or of hosting, the linter or the CLI)."""
+    script = """
+import sys
+from harness import ChildAgent, Parent, run_sync
+from subagents import Reply
+def balance() -> Reply:
+    return Reply(text="You have 12 PTO days left.")
+pto = ChildAgent(name="pto", mode="direct", tools=[balance], description="PTO balance.",
+                 examples=("how many pto days do i have",))
+bot = Parent(name="desk", subagents=[pto], duplicate_guard="drop")
+run_sync(bot.conversation().send("how many pto days do i have"))
+prefixes = ("harness.simulate", "harness.hosting", "harness.lint", "harness.cli")
+print(sorted(m for m in sys.modules if m.startswith(prefixes)))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from harness.detect.duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
+from harness.detect.findings import DetectorConfig, Finding, Highlight
 from harness.exceptions import ConfigError
-from harness.simulate._duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
-from harness.simulate.detectors import DetectorConfig, Finding, Highlight
 from harness.text import Span, analyse, normalise, split_claims, split_sentences
 from harness.transcript import Message
 

@@ -3,7 +3,7 @@
 Candidates come from one index of the conversation's bot messages by fact and by content word
 (words common to many messages are left out of it), so each message meets a bounded number of
 candidates and the cost grows with the number of messages, not with its square. Each candidate
-is then compared claim by claim (:mod:`harness.simulate._restate`).
+is then compared claim by claim (:mod:`harness.detect.restate`).
 
 Across turns a repeat is right when the user asked for it again ("what was the total again?",
 "remind me", a short question about the same subject), and short messages without facts
@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from harness.simulate._restate import ClaimMatch, Restatement, Thresholds, borderline, restates
-from harness.simulate.detectors import DetectorConfig, Finding, Highlight, Scope, request_key
+from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
+from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
 from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences
 from harness.transcript import Message, Transcript
 

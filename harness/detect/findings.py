@@ -1,0 +1,161 @@
+"""What the detectors report (``Finding``, ``Highlight``) and how they are tuned (``DetectorConfig``).
+
+These types are shared by the simulator's detectors (``harness.simulate.detectors``, which
+re-exports them) and the runtime duplicate guard (``harness.detect.guard``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ALL_KINDS",
+    "DEFAULT_BOILERPLATE",
+    "DetectorConfig",
+    "Finding",
+    "FindingKind",
+    "Highlight",
+    "Scope",
+    "Severity",
+    "request_key",
+]
+
+FindingKind = Literal["duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack"]
+Scope = Literal["same_turn", "cross_turn"]
+Severity = Literal["error", "warning"]
+
+ALL_KINDS: frozenset[FindingKind] = frozenset(
+    ("duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack")
+)
+
+DEFAULT_BOILERPLATE: tuple[str, ...] = (
+    "Anything else I can help with?",
+    "Is there anything else I can help you with?",
+    "Is there anything else I can help you with today?",
+    "Is there anything else you need?",
+    "Can I help with anything else?",
+    "Can I help you with anything else?",
+    "What else can I help you with?",
+    "Let me know if you need anything else.",
+    "Let me know if there's anything else I can do.",
+    "Let me know if you have any other questions.",
+    "Feel free to ask if you have any other questions.",
+    "Do you have any other questions?",
+    "Hope that helps!",
+    "I hope this helps.",
+    "Happy to help!",
+    "Glad I could help!",
+    "You're welcome!",
+    "Have a great day!",
+)
+
+
+class DetectorConfig(BaseModel):
+    """Which detectors run and how sensitive the duplicate detector is.
+
+    The duplicate thresholds were tuned on transcripts ``d01``-``d40`` of a labelled corpus of
+    realistic parent/sub-agent transcripts and checked on ``d41``-``d60``; ``docs/simulate.md``
+    gives the figures. They compare *claims* (sentences, list items, clauses) of two messages,
+    not whole messages.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kinds: frozenset[FindingKind] = ALL_KINDS
+    """The finding kinds to report."""
+    near_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
+    """Jaccard similarity of two whole messages' content words above which a restatement that
+    covers both is ``near`` rather than ``semantic``."""
+    sentence_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Dice similarity of content words two claims sharing exactly one specific fact (an amount,
+    a date, an id) must reach to say the same thing."""
+    containment_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
+    """Dice similarity of content words two claims without shared specific facts must reach."""
+    cover_threshold: float = Field(default=0.75, ge=0.0, le=1.0)
+    """The share of a message (by content words and facts) restated claims must make up for the
+    message to count as covered; both covered: ``near``/``semantic``, else ``containment``."""
+    semantic_threshold: float = Field(default=0.88, ge=0.0, le=1.0)
+    """With an embedder: cosine similarity of two messages' embeddings that makes them
+    ``semantic`` duplicates when their specific facts agree."""
+    strict_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
+    """Two messages tagged with different requests count as duplicates only when every restated
+    claim is at least this similar (near-verbatim)."""
+    cross_turn_window: int | None = Field(default=None, ge=0)
+    """How many earlier turns a message is compared with; None: the whole conversation."""
+    min_words: int = Field(default=2, ge=1)
+    """Messages with fewer content words are not embedded."""
+    boilerplate: tuple[str, ...] = DEFAULT_BOILERPLATE
+    """Closers and sign-offs the runtime guard drops when one turn would send two."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Highlight:
+    """A passage of one message that a finding is about."""
+
+    message_id: str
+    """The message's transcript id."""
+    text: str
+    """The passage, exactly as it stands in the message's text."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One problem found in a transcript."""
+
+    kind: FindingKind
+    """``duplicate``, ``missed_request``, ``silent_leak``, ``wrong_scope`` or ``awkward_ack``."""
+    turn: int
+    """The turn where it happened (for a cross-turn duplicate, the later turn)."""
+    message_ids: tuple[str, ...]
+    """The transcript's own ids of the messages involved, earlier first."""
+    senders: tuple[str, ...]
+    """The sender of each message in ``message_ids``."""
+    evidence: str
+    """Why: the repeated text, the missing request, the offending phrase."""
+    scope: Scope | None = None
+    """Duplicates only: ``same_turn`` or ``cross_turn``."""
+    method: str | None = None
+    """Duplicates only: ``exact``, ``near``, ``containment``, ``semantic`` or ``expectation``."""
+    score: float | None = None
+    """The similarity that decided it, when there is one."""
+    severity: Severity = "error"
+    """``awkward_ack`` is a warning; everything else is an error."""
+    highlights: tuple[Highlight, ...] = ()
+    """The exact passages of the messages that are repeated (or awkward), for reports to mark."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as in the ``detect`` JSON report (optional keys left out when unset)."""
+        record: dict[str, Any] = {"kind": self.kind}
+        if self.scope is not None:
+            record["scope"] = self.scope
+        if self.method is not None:
+            record["method"] = self.method
+        record["turn"] = self.turn
+        record["message_ids"] = list(self.message_ids)
+        record["senders"] = list(self.senders)
+        if self.score is not None:
+            record["score"] = round(self.score, 3)
+        record["evidence"] = self.evidence
+        if self.highlights:
+            record["highlights"] = [
+                {"message_id": h.message_id, "text": h.text} for h in self.highlights
+            ]
+        return record
+
+
+def request_key(request: str | None) -> str:
+    """A request's words, lower-cased: two spellings of one request get the same key."""
+    return _request_key(request) if request else ""
+
+
+_REQUEST_WORD = re.compile(r"[a-z0-9]+")
+
+
+@lru_cache(maxsize=16_384)
+def _request_key(request: str) -> str:
+    return " ".join(_REQUEST_WORD.findall(request.lower()))
