@@ -255,6 +255,9 @@ class Subagent:
     """Its own model (a ``harness`` Model or a name like ``openai:gpt-4o-mini``); None: the parent's."""
     timeout: float = 30.0
     """Seconds one call may take before it becomes a ``timed_out`` result."""
+    tool_timeout: float | None = None
+    """Seconds one tool call may take; a slower one fails the call (``ToolTimeoutError``). None:
+    only ``timeout`` applies."""
     generated_instructions: bool = True
     """Prepend the generated contract instructions (scope anchor, silence, outputs) to its own."""
     handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]]] | None = None
@@ -276,6 +279,8 @@ class Subagent:
         object.__setattr__(self, "outputs", outputs)
         if self.timeout <= 0:
             raise ConfigError("timeout must be positive", field="timeout")
+        if self.tool_timeout is not None and self.tool_timeout <= 0:
+            raise ConfigError("tool_timeout must be positive", field="tool_timeout")
 
     @property
     def receives_history(self) -> bool:
