@@ -271,6 +271,8 @@ class Subagent:
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").replace("-", "").isalnum():
             raise ConfigError("a sub-agent name must be letters, digits, '-' or '_'", field="name")
+        if self.tool_timeout is not None and self.tool_timeout <= 0:
+            raise ConfigError("tool_timeout must be positive", field="tool_timeout")
         object.__setattr__(self, "tools", _as_tools(self.tools))
         object.__setattr__(self, "examples", tuple(self.examples))
         inputs = _default_inputs() if self.inputs is None else tuple(self.inputs)
@@ -279,8 +281,6 @@ class Subagent:
         object.__setattr__(self, "outputs", outputs)
         if self.timeout <= 0:
             raise ConfigError("timeout must be positive", field="timeout")
-        if self.tool_timeout is not None and self.tool_timeout <= 0:
-            raise ConfigError("tool_timeout must be positive", field="tool_timeout")
 
     @property
     def receives_history(self) -> bool:
