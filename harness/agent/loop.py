@@ -71,6 +71,8 @@ class ToolOutcome:
 class LoopHooks(ABC, Generic[OutputT]):
     """What one caller of the loop adds to it; the ``on_*`` methods do nothing by default."""
 
+    __slots__ = ()
+
     async def on_tool_call(self, call: ToolCall) -> str | None:
         """Answer ``call`` without running one of the agent's tools (the send tool).
 
