@@ -255,6 +255,9 @@ class Subagent:
     """Its own model (a ``harness`` Model or a name like ``openai:gpt-4o-mini``); None: the parent's."""
     timeout: float = 30.0
     """Seconds one call may take before it becomes a ``timed_out`` result."""
+    tool_timeout: float | None = None
+    """Seconds one tool call may take; a slower one fails the call (``ToolTimeoutError``). None:
+    only ``timeout`` applies."""
     generated_instructions: bool = True
     """Prepend the generated contract instructions (scope anchor, silence, outputs) to its own."""
     handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]]] | None = None
@@ -268,6 +271,8 @@ class Subagent:
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").replace("-", "").isalnum():
             raise ConfigError("a sub-agent name must be letters, digits, '-' or '_'", field="name")
+        if self.tool_timeout is not None and self.tool_timeout <= 0:
+            raise ConfigError("tool_timeout must be positive", field="tool_timeout")
         object.__setattr__(self, "tools", _as_tools(self.tools))
         object.__setattr__(self, "examples", tuple(self.examples))
         inputs = _default_inputs() if self.inputs is None else tuple(self.inputs)

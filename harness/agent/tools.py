@@ -12,8 +12,8 @@
   ``ToolCrashError`` (an ordinary exception, so the agent's call fails and the user is told).
 - Arguments that do not fit the function's signature are a ``ToolArgumentsError``, told apart from
   a ``TypeError`` raised inside the tool's body (a tool failure).
-- Results become text for the model: strings as they are, anything else as JSON, with values JSON
-  cannot hold named (``"<not JSON: object>"``; NaN and infinities become ``null``), all capped at
+- Results become text for the model: strings as they are (and a plain ``Reply`` as its text),
+  anything else as JSON, with values JSON cannot hold named (``"<not JSON: object>"``; NaN and infinities become ``null``), all capped at
   ``MAX_TOOL_RESULT_CHARS`` characters.
 """
 
@@ -267,8 +267,14 @@ def _cap(text: str, limit: int) -> str:
 
 
 def tool_result_text(value: Any, *, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
-    """A tool's return value as text for the model: JSON for data, capped at ``limit`` characters."""
+    """A tool's return value as text for the model: JSON for data, capped at ``limit`` characters.
+
+    A ``Reply`` is its text; one that keeps the floor (``done=False``) or hands back open questions
+    is a JSON object with ``text``, ``done`` and ``openQuestions``, so the model can see both.
+    """
     if isinstance(value, Reply):
+        if value.done and not value.open_questions:
+            return _cap(value.text, limit)
         value = {
             "text": value.text,
             "done": value.done,

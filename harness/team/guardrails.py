@@ -25,8 +25,9 @@ derived forms: one with common Cyrillic and Greek look-alikes mapped to Latin le
 ``block`` findings stop the run (policy ``block``, the default) or have their span masked (policy
 ``sanitize``); ``flag`` findings are reported in the events and let through.
 
-**Tools** run under a timeout each (``call_tool``); a timeout or an exception becomes an error
-string for the model, never a crashed run, and tool output is screened like any input.
+**Tools** run under a timeout each (``call_tool``, the agent loop's ``run_tool_call``); a timeout
+or an exception becomes an ``error: ...`` string for the model, never a crashed run, and tool
+output is screened like any input.
 
 **Loop watchdog** (``LoopWatchdog``): a termination condition that ends a run whose last turns each
 repeat, near-verbatim, the same member's previous message.
@@ -34,18 +35,17 @@ repeat, near-verbatim, the same member's previous message.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import re
-import time
 import unicodedata
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
+from harness.agent.loop import ToolOutcome, run_tool_call
+from harness.models.base import ToolCall
 from harness.team.state import TeamState
 from harness.team.termination import StopReason, TerminationCondition
-from subagents import Reply, Tool, ToolContext
+from subagents import Tool, ToolContext
 
 __all__ = [
     "INJECTION_RULES",
@@ -242,46 +242,22 @@ def screen(text: str, *, policy: Literal["block", "sanitize"] = "block") -> Scre
     return Screening(text=masked, findings=tuple(findings), removed_characters=removed)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ToolOutcome:
-    """The result of one tool call made under a timeout."""
-
-    name: str
-    ok: bool
-    output: str
-    """The tool's output as text (or the error text for the model)."""
-    error: str | None = None
-    duration_s: float = 0.0
-
-
 async def call_tool(
     tool: Tool, arguments: dict[str, Any], context: ToolContext, *, time_limit: float
 ) -> ToolOutcome:
-    """Call one tool under ``time_limit`` seconds; failures become an error outcome."""
-    started = time.perf_counter()
-    try:
-        async with asyncio.timeout(time_limit):
-            value = await tool.call(arguments, context)
-    except TimeoutError:
-        error = f"tool {tool.name!r} timed out after {time_limit:g}s"
-    except Exception as exc:  # a broken tool is reported to the model, the run goes on
-        error = f"tool {tool.name!r} failed: {type(exc).__name__}: {exc}"
-    else:
-        if isinstance(value, Reply):
-            text = value.text
-        elif isinstance(value, str):
-            text = value
-        else:
-            text = json.dumps(value, default=str, ensure_ascii=False)
-        return ToolOutcome(
-            name=tool.name, ok=True, output=text, duration_s=time.perf_counter() - started
-        )
-    return ToolOutcome(
-        name=tool.name,
-        ok=False,
-        output=f"ERROR: {error}",
-        error=error,
-        duration_s=time.perf_counter() - started,
+    """Call one tool under ``time_limit`` seconds; failures become an error outcome.
+
+    The same call a team member's model makes (``harness.agent.loop.run_tool_call``): bad
+    arguments, an exception or the timeout become an ``error: ...`` output for the model.
+    """
+    call = ToolCall(id="", name=tool.name, arguments=arguments)
+    return await run_tool_call(
+        tool,
+        call,
+        context,
+        threads=f"team:{context.agent}",
+        tool_timeout=time_limit,
+        tool_errors="report",
     )
 
 

@@ -7,12 +7,18 @@ delivered and the attempt is a contract violation (recorded on the ``Delivery``)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
-from harness.agent.tools import ToolArgumentsError, invoke_tool, tool_result_text
-from harness.exceptions import ModelBehaviorError, TurnLimitError
-from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolCall, ToolDefinition
+from harness.agent.loop import LoopHooks, run_agent_loop
+from harness.exceptions import ModelBehaviorError
+from harness.models.base import (
+    ActContext,
+    ChatMessage,
+    ModelRequest,
+    ModelResponse,
+    ToolCall,
+    ToolDefinition,
+)
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
 from subagents import REQUIRED_OUTPUTS, Mode, Subagent, ToolContext, Usage
 
@@ -31,7 +37,9 @@ class LocalTransport(AgentTransport):
 
     The model loop calls the agent's model until it returns the outputs (at most
     ``call.max_steps`` calls), running the tools it asks for and delivering what it sends with
-    the send tool. Tool errors go back to the model as ``error: ...`` results.
+    the send tool (``harness.agent.loop``, with ``tool_errors="fail"``). Unknown tools and bad
+    arguments go back to the model as ``error: ...`` results; a tool that raises (or outlasts the
+    agent's ``tool_timeout``) fails the call.
     """
 
     async def run(self, call: SubagentCall, deliver: Delivery) -> AgentReply:
@@ -117,61 +125,34 @@ def _input_message(call: SubagentCall) -> str:
     return _JSON.encode(payload)
 
 
-async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
-    agent = call.agent
-    can_message = agent.mode is not Mode.SILENT and deliver.allowed
-    prepared = call.prepared or prepare(agent)
-    tools = prepared.tools
-    definitions = prepared.definitions
-    if can_message:
-        definitions += (_SEND_DEFINITION,)
-    dialogue: list[dict[str, str]] = list(call.state.get("_dialogue", []))
-    messages: list[ChatMessage] = []
-    for entry in dialogue:
-        role = "user" if entry["role"] == "user" else "assistant"
-        messages.append(ChatMessage(role=role, content=entry["text"]))  # type: ignore[arg-type]
-    messages.append(ChatMessage(role="user", content=_input_message(call)))
-    context = ActContext(
-        agent=agent.name,
-        mode=agent.mode.value,
-        scoped_request=call.request,
-        history=ctx.history,
-        required_outputs=REQUIRED_OUTPUTS[agent.mode],
-        can_message_user=can_message,
-        continuing=call.continuing,
-    )
-    usage = Usage()
-    schema = prepared.schema
-    for _ in range(call.max_steps):
-        response = await call.model.request(
-            ModelRequest(
-                task="act",
-                agent=agent.name,
-                system=call.system,
-                messages=tuple(messages),
-                tools=definitions,
-                output_schema=schema,
-                output_name=f"{agent.name}_outputs",
-                context=context,
-                timeout=agent.timeout,
-            )
-        )
-        usage = usage + response.usage
-        call.spent = usage  # kept by the runner even if a later step fails
-        if response.refusal:
-            raise ModelBehaviorError(f"the model refused: {response.refusal}", agent=agent.name)
-        if response.tool_calls:
-            messages.append(
-                ChatMessage(role="assistant", content=response.text, tool_calls=response.tool_calls)
-            )
-            for tool_call in response.tool_calls:
-                result = await _call_tool(call, ctx, tools, tool_call, deliver)
-                messages.append(
-                    ChatMessage(
-                        role="tool", content=result, tool_call_id=tool_call.id, name=tool_call.name
-                    )
-                )
-            continue
+class _SubagentHooks(LoopHooks[AgentReply]):
+    """The sub-agent's part of the agent loop: the send tool, ``call.spent``, JSON outputs and
+    the conversational dialogue state."""
+
+    __slots__ = ("call", "deliver", "dialogue")
+
+    def __init__(self, call: SubagentCall, deliver: Delivery, dialogue: list[dict[str, str]]):
+        self.call = call
+        self.deliver = deliver
+        self.dialogue = dialogue
+
+    async def on_tool_call(self, call: ToolCall) -> str | None:
+        if call.name != SEND_TOOL:
+            return None
+        deliver = self.deliver
+        text = str(call.arguments.get("text", "")).strip()
+        if self.call.agent.mode is Mode.SILENT or not deliver.allowed:
+            deliver.attempted.append(text)
+            return "error: you cannot message the user; put your answer in the outputs"
+        if text:
+            await deliver(text)
+        return "sent"
+
+    def on_usage(self, usage: Usage) -> None:
+        self.call.spent = usage  # kept by the runner even if a later step fails
+
+    def finish(self, response: ModelResponse, usage: Usage) -> AgentReply:
+        agent = self.call.agent
         if response.output is not None:
             output = dict(response.output)
         elif response.text:
@@ -195,40 +176,57 @@ async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -
                 "the model returned neither tool calls nor outputs", agent=agent.name
             )
         if agent.mode is Mode.CONVERSATIONAL:
-            dialogue.append({"role": "user", "text": call.request})
-            dialogue.extend({"role": "agent", "text": text} for text in deliver.sent)
+            dialogue = self.dialogue
+            dialogue.append({"role": "user", "text": self.call.request})
+            dialogue.extend({"role": "agent", "text": text} for text in self.deliver.sent)
             answered = bool(output.get("answered"))
-            call.state["_dialogue"] = [] if answered else dialogue[-40:]
+            self.call.state["_dialogue"] = [] if answered else dialogue[-40:]
         return AgentReply(outputs=output, usage=usage)
-    raise TurnLimitError(
-        f"sub-agent {agent.name!r} used {call.max_steps} model calls without returning outputs",
-        limit=call.max_steps,
+
+
+async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
+    agent = call.agent
+    can_message = agent.mode is not Mode.SILENT and deliver.allowed
+    prepared = call.prepared or prepare(agent)
+    definitions = prepared.definitions
+    if can_message:
+        definitions += (_SEND_DEFINITION,)
+    dialogue: list[dict[str, str]] = list(call.state.get("_dialogue", []))
+    messages: list[ChatMessage] = []
+    for entry in dialogue:
+        role = "user" if entry["role"] == "user" else "assistant"
+        messages.append(ChatMessage(role=role, content=entry["text"]))  # type: ignore[arg-type]
+    messages.append(ChatMessage(role="user", content=_input_message(call)))
+    context = ActContext(
+        agent=agent.name,
+        mode=agent.mode.value,
+        scoped_request=call.request,
+        history=ctx.history,
+        required_outputs=REQUIRED_OUTPUTS[agent.mode],
+        can_message_user=can_message,
+        continuing=call.continuing,
     )
-
-
-async def _call_tool(
-    call: SubagentCall,
-    ctx: ToolContext,
-    tools: Mapping[str, Any],
-    tool_call: ToolCall,
-    deliver: Delivery,
-) -> str:
-    if tool_call.name == SEND_TOOL:
-        text = str(tool_call.arguments.get("text", "")).strip()
-        if call.agent.mode is Mode.SILENT or not deliver.allowed:
-            deliver.attempted.append(text)
-            return "error: you cannot message the user; put your answer in the outputs"
-        if text:
-            await deliver(text)
-        return "sent"
-    tool = tools.get(tool_call.name)
-    if tool is None:
-        return f"error: there is no tool named {tool_call.name!r}"
-    try:
-        value = await invoke_tool(tool, tool_call.arguments, ctx, agent=call.agent.name)
-    except ToolArgumentsError as exc:
-        return f"error: bad arguments for {tool_call.name}: {exc}"
-    return tool_result_text(value)
+    request = ModelRequest(
+        task="act",
+        agent=agent.name,
+        system=call.system,
+        messages=tuple(messages),
+        tools=definitions,
+        output_schema=prepared.schema,
+        output_name=f"{agent.name}_outputs",
+        context=context,
+        timeout=agent.timeout,
+    )
+    return await run_agent_loop(
+        _SubagentHooks(call, deliver, dialogue),
+        request,
+        model=call.model,
+        tools=prepared.tools,
+        tool_context=ctx,
+        max_steps=call.max_steps,
+        tool_errors="fail",  # a crashing tool fails the call; the parent tells the user
+        tool_timeout=agent.tool_timeout,
+    )
 
 
 async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
