@@ -106,9 +106,11 @@ def register_model(
 def unregister_model(prefix: str) -> None:
     """Forget a prefix registered with ``register_model`` (a built-in one comes back)."""
     _providers.pop(prefix, None)
-    for provider in _BUILT_IN:
-        if provider.prefix == prefix:
-            _providers[prefix] = provider
+    # Built-ins first, in their order, so messages list the prefixes the same way every time.
+    restored = {p.prefix: _providers.get(p.prefix, p) for p in _BUILT_IN}
+    others = {k: v for k, v in _providers.items() if k not in restored}
+    _providers.clear()
+    _providers.update(restored | others)
 
 
 def model_names() -> tuple[str, ...]:
