@@ -39,7 +39,7 @@ class LabModel(RulesModel):
 @pytest.fixture
 def lab() -> Iterator[list[tuple[str, dict[str, Any]]]]:
     LabModel.built = []
-    register_model("lab", LabModel, argument="size")
+    register_model("lab", LabModel, argument="size", replace=True)
     yield LabModel.built
     unregister_model("lab")
 
