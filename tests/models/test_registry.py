@@ -183,3 +183,18 @@ def test_an_installed_package_adds_a_prefix_by_entry_point(
     finally:
         unregister_model("plugin")
         sys.modules.pop("harness_lab_plugin", None)
+
+
+def test_the_linter_checks_model_names_with_the_registry(lab: list[Any], tmp_path: Path) -> None:
+    from harness.lint import lint_paths
+
+    config = tmp_path / "bot.yaml"
+    config.write_text(
+        "parent:\n  name: desk\n  model: gpt-5\nsubagents:\n  - name: pto\n    kind: child\n"
+        "    mode: direct\n    description: PTO.\n    model: lab:small\n",
+        encoding="utf-8",
+    )
+    found = [(f.id, f.line, f.message) for f in lint_paths([config]).findings if f.id == "HC100"]
+    assert len(found) == 1, found
+    assert found[0][1] == 3 and "unknown model 'gpt-5'; known: 'rules'" in found[0][2]
+    assert lab == []  # checked, never built
