@@ -37,7 +37,7 @@ if TYPE_CHECKING:
         RulesModel,
         ScriptedModel,
     )
-    from harness.runtime.loading import load_bot, run_sync
+    from harness.runtime.loading import load_bot, load_config, run_sync
     from harness.runtime.parent import Conversation, Parent, Turn
     from harness.runtime.views import render_instructions
     from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "load_bot": "harness.runtime.loading",
+    "load_config": "harness.runtime.loading",
     "run_sync": "harness.runtime.loading",
     "render_instructions": "harness.runtime.views",
     "ConfigError": "harness.exceptions",
@@ -116,6 +117,7 @@ __all__ = [
     "UsageError",
     "__version__",
     "load_bot",
+    "load_config",
     "render_instructions",
     "run_sync",
 ]

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar, get_type_hints, overload
 
 from pydantic import BaseModel, ConfigDict, create_model
 
 from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from subagents._checks import timeout_problem
 from subagents._errors import ConfigError
-from subagents._tool_import import import_tool
 from subagents.contract import REQUIRED_OUTPUTS, HistoryEntry, Kind, Mode, ModeName
 
 __all__ = ["IOSpec", "Reply", "Subagent", "Tool", "ToolContext"]
@@ -177,7 +177,16 @@ def _import_reference(reference: str) -> ToolFunction:
             "relative to the config file",
             field="tools",
         )
-    return import_tool(reference, Path.cwd())
+    try:
+        module = importlib.import_module(module_ref)
+    except ImportError as exc:
+        raise ConfigError(
+            f"cannot import tool module {module_ref!r}: {exc}", field="tools"
+        ) from exc
+    function = getattr(module, attr, None)
+    if not callable(function):
+        raise ConfigError(f"{module_ref!r} has no function {attr!r}", field="tools")
+    return function  # type: ignore[no-any-return]
 
 
 def _default_inputs() -> tuple[IOSpec, ...]:
@@ -271,16 +280,19 @@ class Subagent:
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").replace("-", "").isalnum():
             raise ConfigError("a sub-agent name must be letters, digits, '-' or '_'", field="name")
-        if self.tool_timeout is not None and self.tool_timeout <= 0:
-            raise ConfigError("tool_timeout must be positive", field="tool_timeout")
+        if self.tool_timeout is not None:
+            problem = timeout_problem(self.tool_timeout, name="tool_timeout")
+            if problem is not None:
+                raise ConfigError(problem, field="tool_timeout")
         object.__setattr__(self, "tools", _as_tools(self.tools))
         object.__setattr__(self, "examples", tuple(self.examples))
         inputs = _default_inputs() if self.inputs is None else tuple(self.inputs)
         outputs = _default_outputs(self.mode) if self.outputs is None else tuple(self.outputs)
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "outputs", outputs)
-        if self.timeout <= 0:
-            raise ConfigError("timeout must be positive", field="timeout")
+        problem = timeout_problem(self.timeout)
+        if problem is not None:
+            raise ConfigError(problem, field="timeout")
 
     @property
     def receives_history(self) -> bool:

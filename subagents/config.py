@@ -13,37 +13,49 @@ subagents:
     tools: ["tools.py:pto_balance"]
 ```
 
-``load_config`` only reads and validates (it never imports tools), so the linter and ``harness
-instructions`` can use it safely; ``BotConfig.build_subagents`` imports the tools and builds agents.
+This module is the bot's schema and nothing else: pure data and validation, no file reading and no
+importing (the ``subagents`` package does no I/O). The Python API validates through the same
+models (``Parent(...)`` checks its options with ``ParentConfig``; ``ChildAgent`` and
+``ConnectedAgent`` share their checks with ``SubagentConfig``), so a bad value gets the same message
+from Python and from YAML. Reading a file is ``harness``'s job: ``harness.load_config(path)``
+reads and validates, ``harness.load_bot(path)`` also imports the tools and builds the bot.
 """
 
 from __future__ import annotations
 
 import difflib
 import typing
-import warnings
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
-from subagents._base import IOSpec, Subagent
+from subagents._base import IOSpec, Subagent, ToolFunction
+from subagents._checks import retries_problem, timeout_problem, token_env_problem, url_problem
 from subagents._errors import ConfigError
-from subagents._tool_import import import_tool
-from subagents._yaml import LinedDict, LinedList, read_yaml
 from subagents.child import ChildAgent
 from subagents.connected import ConnectedAgent
-from subagents.contract import REQUIRED_OUTPUTS, Kind, Mode
+from subagents.contract import Kind, Mode
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "BotConfig",
     "ConfigWarning",
+    "LinedDict",
+    "LinedList",
     "ParentConfig",
     "SubagentConfig",
-    "load_config",
-    "load_yaml",
     "locate",
+    "validate_options",
     "validate_yaml",
 ]
 
@@ -56,18 +68,33 @@ class ConfigWarning(UserWarning):
     """
 
 
+class LinedDict(dict[Any, Any]):
+    """A YAML mapping with the 1-based line of each key in ``lines``."""
+
+    lines: dict[Any, int]
+
+
+class LinedList(list[Any]):
+    """A YAML sequence with the 1-based line of each item in ``lines``."""
+
+    lines: list[int]
+
+
 def _check_model(value: str | None) -> str | None:
-    if value is None or value == "rules" or value.startswith(("openai:", "replay:")):
-        if value in ("openai:", "replay:"):
-            raise ValueError(f"{value!r} needs a name after the colon")
-        return value
-    raise ValueError(
-        f"unknown model {value!r}; use 'rules', 'openai:<model>' or 'replay:<cassette>'"
-    )
+    # Only the form is checked here; which prefixes exist is the model registry's business
+    # (``harness.models.register_model``), checked when the bot is built.
+    if value is not None and (not value.strip() or value.startswith(":")):
+        raise ValueError(f"{value!r} is not a model name; use e.g. 'rules' or 'openai:<model>'")
+    return value
 
 
 class ParentConfig(BaseModel):
-    """The ``parent:`` section."""
+    """The ``parent:`` section, and the plain-data options of ``harness.Parent(...)``.
+
+    ``Parent`` validates its keyword options with this model, so defaults, ranges and error
+    messages are the same in Python and in YAML. What is not plain data (a ``Model`` object,
+    ``transports``) is Python-only and not here.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -76,7 +103,8 @@ class ParentConfig(BaseModel):
     instructions: str = ""
     """Its own instructions."""
     model: str | None = None
-    """``rules`` (default), ``openai:<model>`` or ``replay:<cassette>``."""
+    """A model name: ``rules`` (default), ``openai:<model>``, ``replay:<cassette>`` or a prefix
+    registered with ``harness.models.register_model``. None when ``Parent`` got a ``Model``."""
     model_settings: dict[str, Any] = Field(default_factory=dict)
     """Settings of the parent's model (``temperature``, ``output_mode``, ``max_concurrency``, ...),
     checked when the bot is built; sub-agents without a model of their own share that model."""
@@ -88,6 +116,8 @@ class ParentConfig(BaseModel):
     """Check the parent's own draft against messages already sent."""
     max_compose_steps: int = Field(default=2, ge=0, le=10)
     """Rounds of routing open questions per turn."""
+    history_turns: int = Field(default=20, ge=0)
+    """How many recent turns of history are passed to sub-agents that receive it (0: none)."""
 
     @field_validator("model")
     @classmethod
@@ -118,21 +148,83 @@ class SubagentConfig(BaseModel):
     tools: list[str] = Field(default_factory=list)
     """``file.py:function`` (relative to the config) or ``package.module:function``."""
     model: str | None = None
-    timeout: float = Field(default=30.0, gt=0)
+    """Its own model name; absent: the parent's."""
+    timeout: float = 30.0
+    """Seconds one call may take."""
+    tool_timeout: float | None = None
+    """Seconds one tool call may take; a slower one fails the call. Absent: only ``timeout``."""
     url: str | None = None
     """Connected agents only: a remote harness host exposing this agent."""
     token_env: str | None = None
     """Connected agents with a url only: the environment variable holding its host's token."""
+    retries: int | None = None
+    """Connected agents only: retries of a remote call (default 2)."""
     inputs: list[IOSpec] | None = None
     """Declared inputs; absent means the contract's standard inputs."""
+    outputs: list[IOSpec] | None = None
+    """Declared outputs; absent means the contract's standard outputs for the mode."""
 
     @field_validator("model")
     @classmethod
     def _known_model(cls, value: str | None) -> str | None:
         return _check_model(value)
 
-    outputs: list[IOSpec] | None = None
-    """Declared outputs; absent means the contract's standard outputs for the mode."""
+    @field_validator("timeout", "tool_timeout")
+    @classmethod
+    def _positive_timeout(cls, value: float | None, info: ValidationInfo) -> float | None:
+        if value is None:
+            return value
+        problem = timeout_problem(value, name=info.field_name or "timeout")
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("url", "token_env", "retries")
+    @classmethod
+    def _connected_only(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None:
+            return value
+        if info.data.get("kind") is Kind.CHILD:
+            raise ValueError(f"a child agent cannot have a {info.field_name}")
+        if info.field_name == "url":
+            return _ok(value, url_problem(value))
+        if info.field_name == "retries":
+            return _ok(value, retries_problem(value))
+        return _ok(value, token_env_problem(value, url=info.data.get("url")))
+
+    def build(self, *, tools: Sequence[ToolFunction] = ()) -> Subagent:
+        """The ``ChildAgent`` or ``ConnectedAgent`` this entry declares, with ``tools``.
+
+        Raises:
+            ConfigError: for a value the agent refuses (with its field).
+        """
+        common: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "mode": self.mode,
+            "instructions": self.instructions,
+            "tools": list(tools),
+            "examples": self.examples,
+            "inputs": self.inputs,
+            "outputs": self.outputs,
+            "model": self.model,
+            "timeout": self.timeout,
+            "tool_timeout": self.tool_timeout,
+            "generated_instructions": self.generated_instructions,
+        }
+        history = True if self.pass_history is None else self.pass_history
+        if self.kind is Kind.CHILD:
+            return ChildAgent(pass_history=history, **common)
+        extra: dict[str, Any] = {} if self.retries is None else {"retries": self.retries}
+        return ConnectedAgent(
+            pass_history=history, url=self.url, token_env=self.token_env, **extra, **common
+        )
+
+
+def _ok(value: Any, problem: str | None) -> Any:
+    if problem is not None:
+        raise ValueError(problem)
+    return value
 
 
 class BotConfig(BaseModel):
@@ -145,68 +237,38 @@ class BotConfig(BaseModel):
     source: str | None = Field(default=None, exclude=True)
     """The file it was loaded from."""
 
-    def build_subagents(self, *, import_tools: bool = True) -> list[Subagent]:
-        """Import the tools and build the agent objects.
+    def build_subagents(
+        self,
+        *,
+        import_tool: Callable[[str], ToolFunction] | None = None,
+        tree: Any = None,
+    ) -> list[Subagent]:
+        """Build the agent objects. No I/O here: the tools come from ``import_tool``.
+
+        ``harness.runtime.config_files.build_subagents`` calls this with an importer of the
+        ``tools:`` references (``file.py:function`` next to the config, ``package.module:function``).
 
         Args:
-            import_tools: False builds the agents without their tools (nothing is imported or
-                executed), which is enough to render instructions.
+            import_tool: turns a ``tools:`` entry into a function; None builds the agents without
+                their tools (nothing is imported or executed), which is enough to render
+                instructions.
+            tree: the YAML tree the config came from (``LinedDict``), for the lines in errors.
 
         Raises:
             ConfigError: with the file and line of the offending entry.
         """
-        base = Path(self.source).parent if self.source else Path.cwd()
-        tree = load_yaml(Path(self.source)) if self.source else None
         agents: list[Subagent] = []
         for index, entry in enumerate(self.subagents):
             line = locate(tree, ("subagents", index)) if tree is not None else None
             try:
-                tools = [import_tool(ref, base) for ref in entry.tools] if import_tools else []
-                common: dict[str, Any] = {
-                    "name": entry.name,
-                    "description": entry.description,
-                    "mode": entry.mode,
-                    "instructions": entry.instructions,
-                    "tools": tools,
-                    "examples": entry.examples,
-                    "inputs": entry.inputs,
-                    "outputs": entry.outputs,
-                    "model": entry.model,
-                    "timeout": entry.timeout,
-                    "generated_instructions": entry.generated_instructions,
-                }
-                if entry.kind is Kind.CHILD:
-                    if entry.url or entry.token_env:
-                        field = "url" if entry.url else "token_env"
-                        raise ConfigError(f"a child agent cannot have a {field}", field=field)
-                    history = True if entry.pass_history is None else entry.pass_history
-                    agents.append(ChildAgent(pass_history=history, **common))
-                else:
-                    history = True if entry.pass_history is None else entry.pass_history
-                    agents.append(
-                        ConnectedAgent(
-                            pass_history=history,
-                            url=entry.url,
-                            token_env=entry.token_env,
-                            **common,
-                        )
-                    )
+                tools = [import_tool(ref) for ref in entry.tools] if import_tool else []
+                agents.append(entry.build(tools=tools))
             except ConfigError as exc:
                 field = f"subagents[{index}]" + (f".{exc.field}" if exc.field else "")
                 if tree is not None and exc.field:
                     line = locate(tree, ("subagents", index, exc.field)) or line
                 raise ConfigError(exc.message, file=self.source, line=line, field=field) from exc
         return agents
-
-
-def load_yaml(path: Path) -> Any:
-    """Read a YAML file safely, with line information kept (see ``subagents._yaml``).
-
-    Raises:
-        ConfigError: when the file is missing, too large, not UTF-8 or not valid YAML, nests too
-            deeply or expands too far; with its line.
-    """
-    return read_yaml(path)
 
 
 def locate(tree: Any, path: tuple[str | int, ...]) -> int | None:
@@ -267,6 +329,26 @@ def validate_yaml(
         ) from exc
 
 
+def validate_options(model: type[M], values: Mapping[str, Any], *, at: str = "") -> M:
+    """Validate options given in Python (``Parent(strict=...)``) against a schema model.
+
+    The message is the one ``validate_yaml`` gives for the same value in a file; the field is the
+    option's name (after ``at.``, when given).
+
+    Raises:
+        ConfigError: for the first bad option.
+    """
+    try:
+        return model.model_validate(dict(values))
+    except ValidationError as exc:
+        errors = exc.errors()
+        error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        field = _dotted(error["loc"])
+        raise ConfigError(
+            _message(model, error), field=".".join(p for p in (at, field) if p) or None
+        ) from exc
+
+
 def _dotted(loc: Sequence[str | int]) -> str:
     return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
 
@@ -284,6 +366,8 @@ def _message(model: type[BaseModel], error: Mapping[str, Any]) -> str:
         return f"unknown key {key!r}"
     if error["type"] == "missing" and loc:
         return f"the required key {str(loc[-1])!r} is missing"
+    if error["type"] == "value_error":
+        return str(error["ctx"]["error"])  # our own check's words, without "Value error, "
     return str(error["msg"])
 
 
@@ -310,46 +394,6 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
         if found is not None:
             return found
     return None
-
-
-def load_config(path: str | Path) -> BotConfig:
-    """Read and validate a config file. Never imports tools.
-
-    Raises:
-        ConfigError: naming the file, the line and the field of the first problem.
-    """
-    file = Path(path)
-    tree = load_yaml(file)
-    config = validate_yaml(BotConfig, tree, file, what="a config (with 'parent' and 'subagents')")
-    names = [s.name for s in config.subagents]
-    if config.parent.name in names:
-        raise ConfigError(
-            f"the parent and a sub-agent are both named {config.parent.name!r}",
-            file=str(file),
-            line=locate(tree, ("parent", "name")),
-            field="parent.name",
-        )
-    for index, name in enumerate(names):
-        if names.index(name) != index:
-            raise ConfigError(
-                f"duplicate sub-agent name {name!r}",
-                file=str(file),
-                line=locate(tree, ("subagents", index, "name")),
-                field=f"subagents[{index}].name",
-            )
-    for index, entry in enumerate(config.subagents):
-        if entry.outputs is not None and not entry.outputs:
-            required = " and ".join(repr(n) for n in REQUIRED_OUTPUTS[entry.mode])
-            warnings.warn_explicit(
-                f"subagents[{index}].outputs: {entry.name!r} defines no outputs, so the parent "
-                f"cannot tell what it already told the user and will say it again; as a "
-                f"{entry.mode.value} agent it needs {required} (harness lint: HC001; "
-                f"`harness lint --fix` adds them)",
-                ConfigWarning,
-                filename=str(file),
-                lineno=locate(tree, ("subagents", index, "outputs")) or 1,
-            )
-    return config.model_copy(update={"source": str(file)})
 
 
 def _plain(node: Any) -> Any:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from subagents._base import Subagent, _ModeField
+from subagents._checks import retries_problem, token_env_problem, url_problem
 from subagents._errors import ConfigError
 from subagents.contract import Kind
 
@@ -43,17 +44,14 @@ class ConnectedAgent(Subagent):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.url is not None and not self.url.startswith(("http://", "https://")):
-            raise ConfigError("url must be an http(s) URL", field="url")
-        if self.retries < 0:
-            raise ConfigError("retries must be 0 or more", field="retries")
-        if self.token_env is not None:
-            if self.url is None:
-                raise ConfigError("token_env needs a url", field="token_env")
-            if not self.token_env.replace("_", "").isalnum() or self.token_env[0].isdigit():
-                raise ConfigError(
-                    "token_env must be an environment variable name", field="token_env"
-                )
+        problems = (
+            ("url", url_problem(self.url)),
+            ("retries", retries_problem(self.retries)),
+            ("token_env", token_env_problem(self.token_env, url=self.url)),
+        )
+        for field, problem in problems:
+            if problem is not None:
+                raise ConfigError(problem, field=field)
 
     @property
     def receives_history(self) -> bool:

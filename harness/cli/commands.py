@@ -11,11 +11,12 @@ from rich.console import Console
 
 from harness.cli.options import output_option, verbosity
 from harness.exceptions import UsageError
+from harness.models.registry import check_model_name, model_for_options, resolve_model
 from harness.models.settings import parse_model_settings
+from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
 from harness.runtime.views import parent_view, render_instructions
 from instructions import render_copilot_studio, render_markdown
-from subagents.config import load_config
 
 if TYPE_CHECKING:
     from harness.runtime.parent import Parent
@@ -44,12 +45,8 @@ def model_option_values(
     ``settings`` (from ``--model-setting``) go to the model built here; with no ``--model`` the
     caller passes them to ``load_bot`` for the config's own model.
     """
-    if record and replay:
-        raise UsageError("--record and --replay cannot be used together")
     if record or replay:
-        from harness.models.replay import model_from_cli
-
-        return model_from_cli(
+        return model_for_options(
             model, base_url=base_url, record=record, replay=replay, settings=settings
         )
     if model is None:
@@ -57,13 +54,12 @@ def model_option_values(
             raise UsageError("--base-url needs --model openai:<model>")
         return None
     if base_url or settings:
-        from harness.models import resolve_model
-
         options: dict[str, object] = {"settings": settings} if settings else {}
         if base_url:
             options["base_url"] = base_url
         return resolve_model(model, **options)
-    return model
+    # A bare name is checked now (one line naming the known prefixes) and built by the bot.
+    return check_model_name(model)
 
 
 def model_setting_option() -> Callable[[F], F]:
@@ -87,7 +83,9 @@ def check_models(bot: Parent) -> None:
 
 @click.command("chat")
 @click.argument("config", metavar="BOT")
-@click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
+@click.option(
+    "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
+)
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
 @model_setting_option()
 @click.pass_context
@@ -142,7 +140,7 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         )
     if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
         bot_config = load_config(config)
-        agents = bot_config.build_subagents(import_tools=False)
+        agents = build_subagents(bot_config, import_tools=False)
         view = parent_view(bot_config.parent.name, bot_config.parent.instructions, agents)
         render = render_markdown if fmt == "md" else render_copilot_studio
         try:

@@ -116,6 +116,17 @@ def _validate(
                 message += f" (got {got if len(got) <= 60 else got[:57] + '...'})"
             problems.append((file, _locate(node, loc), agent, f"{field}: {message}"))
         return False
+    name = node.get("model")
+    if isinstance(name, str):
+        # Which model prefixes exist is the registry's business, not the schema's.
+        from harness.exceptions import ConfigError
+        from harness.models.registry import check_model_name
+
+        try:
+            check_model_name(name)
+        except ConfigError as exc:
+            problems.append((file, node.line_of("model"), agent, f"{where}.model: {exc.message}"))
+            return False
     return True
 
 

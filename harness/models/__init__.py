@@ -1,14 +1,12 @@
 """Models: the interface, the offline rules model, test doubles, OpenAI and record/replay.
 
 ``resolve_model`` turns a model name from a config or the CLI into a ``Model``: ``rules`` (the
-offline default), ``openai:<model>`` (extra ``openai``) or ``replay:<cassette>``.
+offline default), ``openai:<model>`` (extra ``openai``), ``replay:<cassette>`` or a prefix added
+with ``register_model`` (``harness.models.registry``).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from harness.exceptions import ConfigError
 from harness.models.base import (
     ActContext,
     AgentCard,
@@ -22,6 +20,14 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
+from harness.models.registry import (
+    ModelFactory,
+    check_model_name,
+    model_names,
+    register_model,
+    resolve_model,
+    unregister_model,
+)
 from harness.models.rules import RulesModel
 from harness.models.scripted import FunctionModel, ScriptedModel
 
@@ -32,6 +38,7 @@ __all__ = [
     "ComposeContext",
     "FunctionModel",
     "Model",
+    "ModelFactory",
     "ModelRequest",
     "ModelResponse",
     "PlanContext",
@@ -40,34 +47,9 @@ __all__ = [
     "ScriptedModel",
     "ToolCall",
     "ToolDefinition",
+    "check_model_name",
+    "model_names",
+    "register_model",
     "resolve_model",
+    "unregister_model",
 ]
-
-
-def resolve_model(spec: Model | str | None, **options: Any) -> Model:
-    """Turn a model name (or a ``Model``, or None for the default) into a ``Model``.
-
-    Args:
-        spec: ``rules``, ``openai:<model>``, ``replay:<cassette>``, a ``Model`` or None (rules).
-        **options: passed to the model's constructor (``base_url``, ``api_key``, ...).
-
-    Raises:
-        ConfigError: for an unknown model name.
-        MissingExtraError: when the model needs an extra that is not installed.
-    """
-    if isinstance(spec, Model):
-        return spec
-    if spec is None or spec == "rules":
-        return RulesModel()
-    if spec.startswith("openai:"):
-        from harness.models.openai import OpenAIModel
-
-        return OpenAIModel(spec.split(":", 1)[1], **options)
-    if spec.startswith("replay:"):
-        from harness.models.replay import ReplayModel
-
-        return ReplayModel(spec.split(":", 1)[1], **options)
-    raise ConfigError(
-        f"unknown model {spec!r}; use 'rules', 'openai:<model>' or 'replay:<cassette>'",
-        field="model",
-    )

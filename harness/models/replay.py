@@ -35,7 +35,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.exceptions import ConfigError, ModelBehaviorError, ModelRequestError, UsageError
+from harness.exceptions import ConfigError, ModelBehaviorError, ModelRequestError
 from harness.models._wire import canonical_json
 from harness.models.base import Model, ModelRequest, ModelResponse, ToolCall
 from subagents import Usage
@@ -43,7 +43,6 @@ from subagents import Usage
 __all__ = [
     "CassetteMissError",
     "ReplayModel",
-    "model_from_cli",
     "normalise_request",
     "recording",
     "request_key",
@@ -390,51 +389,3 @@ class ReplayModel(Model):
 def recording(model: Model, path: str | Path) -> ReplayModel:
     """Wrap ``model`` so that every exchange is recorded to the cassette ``path`` (``--record``)."""
     return ReplayModel(path, mode="record", wrapped=model)
-
-
-def model_from_cli(
-    model: str | None,
-    *,
-    base_url: str | None,
-    record: str | None,
-    replay: str | None,
-    config_model: str | None = None,
-    settings: Mapping[str, Any] | None = None,
-) -> Model | None:
-    """Build the model that ``--model``, ``--base-url``, ``--record`` and ``--replay`` ask for.
-
-    Args:
-        model: ``--model`` (``rules``, ``openai:<model>``, ``replay:<cassette>``), or None.
-        base_url: ``--base-url``: an OpenAI-compatible endpoint for an ``openai:`` model.
-        record: ``--record CASSETTE``: record the model's traffic to this file.
-        replay: ``--replay CASSETTE``: answer from this cassette, with no network (``--model``
-            and ``--base-url`` are then not used).
-        config_model: the bot config's own model name, used when ``--model`` is not given.
-        settings: ``--model-setting`` values for the model built here.
-
-    Returns:
-        The model to pass to ``load_bot(..., model=)``, or None to keep the config's model.
-
-    Raises:
-        UsageError: for flags that do not go together.
-        ConfigError: for an unknown model name or a bad cassette.
-    """
-    from harness.models import resolve_model
-
-    if record and replay:
-        raise UsageError("--record and --replay cannot be used together")
-    if replay:
-        return ReplayModel(replay)
-    name = model or config_model
-    options: dict[str, Any] = {"settings": dict(settings)} if settings else {}
-    if base_url:
-        if not (name or "").startswith("openai:"):
-            raise UsageError("--base-url needs an OpenAI model: add --model openai:<model>")
-        options["base_url"] = base_url
-    if record:
-        if not name:
-            raise UsageError("--record needs the model to record: add --model openai:<model>")
-        return recording(resolve_model(name, **options), record)
-    if model is None and not options:
-        return None
-    return resolve_model(name, **options)

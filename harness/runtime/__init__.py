@@ -1,6 +1,7 @@
 """The runtime every bot loads: ``Parent`` and ``Conversation`` (``parent``), the turn pipeline
 (``turn``, ``parts``), one sub-agent call (``runner``), tool calls (``tools``), the views the
-instruction templates read (``views``) and bot loading (``loading``).
+instruction templates read (``views``), config files (``config_files``: read, validate, import
+tools) and bot loading (``loading``).
 
 It never imports the hosting layer, the simulator, the linter or the CLI (``make test`` checks
 this with import-linter); see ``docs/architecture.md``."""

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from harness.exceptions import ConfigError, UsageError
-from harness.models import Model
+from harness.models import Model, resolve_model
+from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.parent import Parent
-from subagents.config import load_config
 
-__all__ = ["load_bot", "run_sync"]
+__all__ = ["load_bot", "load_config", "run_sync"]
 
 T = TypeVar("T")
 
@@ -39,29 +39,23 @@ def load_bot(
     path = Path(text)
     if path.suffix in (".yaml", ".yml") or path.exists():
         config = load_config(path)
-        spec: Model | str | None = model if model is not None else config.parent.model
-        from harness.models import resolve_model
-
-        subagents = config.build_subagents()
+        subagents = build_subagents(config)
+        settings = dict(config.parent.model_settings)
+        spec: Model | str | None = config.parent.model
         if model is not None:
+            # --model replaces every model of the bot, and the config's settings went with them.
             subagents = [dataclasses.replace(agent, model=None) for agent in subagents]
-        elif config.parent.model_settings:
-            # The config's settings belong to the config's model; --model-setting wins.
-            given = model_options.get("settings") or {}
-            model_options = {
-                **model_options,
-                "settings": {**config.parent.model_settings, **given},
-            }
-        return Parent(
-            name=config.parent.name,
-            instructions=config.parent.instructions,
-            subagents=subagents,
-            model=resolve_model(spec, **model_options) if model_options else spec,
-            generated_instructions=config.parent.generated_instructions,
-            strict=config.parent.strict,
-            max_compose_steps=config.parent.max_compose_steps,
-            duplicate_guard=config.parent.duplicate_guard,
-        )
+            spec, settings = model, {}
+        given = model_options.pop("settings", None) or {}
+        settings = {**settings, **given}  # --model-setting wins over the config's
+        if model_options or (settings and isinstance(spec, Model)):
+            spec = resolve_model(
+                spec, **model_options, **({"settings": settings} if settings else {})
+            )
+            settings = {}
+        # Every plain-data option of the parent comes from the schema, as Parent validates it.
+        options = config.parent.model_dump(exclude={"model", "model_settings"})
+        return Parent(**options, subagents=subagents, model=spec, model_settings=settings)
     if ":" in text:
         if model is not None or model_options:
             raise UsageError(

@@ -31,6 +31,7 @@ from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.transport.base import AgentTransport, Sender
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
+from subagents.config import ParentConfig, validate_options
 
 __all__ = ["Conversation", "Parent", "Turn"]
 
@@ -78,7 +79,10 @@ class Parent:
         instructions: the parent's own instructions.
         subagents: its child and connected agents.
         model: the parent's model (and the default for sub-agents): a ``Model`` or a name such as
-            ``rules`` (default) or ``openai:gpt-4o-mini``.
+            ``rules`` (default), ``openai:gpt-4o-mini`` or a prefix added with
+            ``harness.models.register_model``.
+        model_settings: settings of a model given by name (``temperature``, ``output_mode``,
+            ...; docs/models.md), as ``model_settings`` in YAML. A ``Model`` object carries its own.
         generated_instructions: prepend the generated top-level instruction (the ``answered``
             check). Turn it off only to reproduce a naive parent.
         strict: fail fast instead of recovering: raise ``ContractViolationError`` when a sub-agent
@@ -87,10 +91,19 @@ class Parent:
         max_compose_steps: how many rounds of routing open questions one turn may start.
         duplicate_guard: ``off``, ``warn`` or ``drop``: check the parent's draft against messages
             already sent before sending it (``drop`` removes the duplicated sentences).
-        history_turns: how many recent turns of history are passed to sub-agents that receive it.
+        history_turns: how many recent turns of history are passed to sub-agents that receive it
+            (0: none).
         transports: how named sub-agents are called, instead of the default (in-process, or
             HTTP for a ``ConnectedAgent`` with a ``url``): for example a
             ``harness.testing.MockTransport`` in a test. See ``harness.transport``.
+
+    Every option but ``subagents``, a ``Model`` object and ``transports`` is plain data, validated
+    by the same schema as the YAML config's ``parent:`` section (``subagents.config.ParentConfig``):
+    a bad value gets the same ``ConfigError`` message from Python and from a file. The validated
+    options are kept as ``options``.
+
+    Raises:
+        ConfigError: for a bad option, an unknown model name, or repeated names.
     """
 
     def __init__(
@@ -100,6 +113,7 @@ class Parent:
         instructions: str = "",
         subagents: Sequence[Subagent] = (),
         model: Model | str | None = None,
+        model_settings: Mapping[str, Any] | None = None,
         generated_instructions: bool = True,
         strict: bool = False,
         max_compose_steps: int = 2,
@@ -113,17 +127,41 @@ class Parent:
             raise ConfigError(f"sub-agent names must be unique; repeated: {', '.join(repeated)}")
         if name in names:
             raise ConfigError(f"the parent and a sub-agent are both named {name!r}", field="name")
-        if duplicate_guard not in ("off", "warn", "drop"):
-            raise ConfigError("duplicate_guard must be off, warn or drop", field="duplicate_guard")
-        self.name = name
-        self.instructions = instructions
+        if isinstance(model, Model) and model_settings:
+            raise ConfigError(
+                "model_settings apply to a model given by name; give the Model object its own",
+                field="model_settings",
+            )
+        options = validate_options(
+            ParentConfig,
+            {
+                "name": name,
+                "instructions": instructions,
+                "model": None if isinstance(model, Model) else model,
+                "model_settings": dict(model_settings or {}),
+                "generated_instructions": generated_instructions,
+                "strict": strict,
+                "max_compose_steps": max_compose_steps,
+                "duplicate_guard": duplicate_guard,
+                "history_turns": history_turns,
+            },
+        )
+        self.options = options
+        """The validated plain-data options (what a YAML ``parent:`` section would hold)."""
+        self.name = options.name
+        self.instructions = options.instructions
         self.subagents: dict[str, Subagent] = {a.name: a for a in subagents}
-        self.model = resolve_model(model)
-        self.generated_instructions = generated_instructions
-        self.strict = strict
-        self.max_compose_steps = max_compose_steps
-        self.duplicate_guard = duplicate_guard
-        self.history_turns = history_turns
+        if isinstance(model, Model):
+            self.model = model
+        elif options.model_settings:
+            self.model = resolve_model(options.model, settings=options.model_settings)
+        else:
+            self.model = resolve_model(options.model)
+        self.generated_instructions = options.generated_instructions
+        self.strict = options.strict
+        self.max_compose_steps = options.max_compose_steps
+        self.duplicate_guard = options.duplicate_guard
+        self.history_turns = options.history_turns
         unknown = sorted(set(transports or {}) - set(names))
         if unknown:
             raise ConfigError(
@@ -134,8 +172,8 @@ class Parent:
             a.name: self.model if a.model is None else resolve_model(a.model) for a in subagents
         }
         self._prepared = {a.name: prepare(a) for a in subagents}
-        view = parent_view(name, instructions, subagents)
-        self.system = render_parent_system(view, generated=generated_instructions)
+        view = parent_view(self.name, self.instructions, subagents)
+        self.system = render_parent_system(view, generated=self.generated_instructions)
         by_name = {v.name: v for v in view.subagents}
         self._agent_systems = {
             a.name: render_subagent_system(by_name[a.name], generated=a.generated_instructions)
@@ -146,7 +184,7 @@ class Parent:
                 name=a.name,
                 description=(
                     render_subagent_description(by_name[a.name])
-                    if generated_instructions
+                    if self.generated_instructions
                     else a.description
                 ),
                 mode=a.mode.value,
@@ -160,10 +198,10 @@ class Parent:
             for a in subagents
         )
         self._guard: Any = None
-        if duplicate_guard != "off":
+        if self.duplicate_guard != "off":
             from harness.detect.guard import DuplicateGuard
 
-            self._guard = DuplicateGuard(policy=duplicate_guard)
+            self._guard = DuplicateGuard(policy=self.duplicate_guard)
 
     def system_prompt_for(self, agent: str) -> str:
         """The system prompt a sub-agent's model receives."""

@@ -32,7 +32,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from harness.exceptions import ConfigError
-from subagents.config import load_yaml, locate, validate_yaml
+from harness.runtime.config_files import load_yaml
+from subagents.config import locate, validate_yaml
 
 __all__ = [
     "CopilotStudioSpec",

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.exceptions import ConfigError
+from harness.runtime._yaml import read_text
 from harness.simulate._activities import TraceAttribution
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
-from subagents._yaml import read_text
 
 __all__ = ["MAX_TRANSCRIPT_BYTES", "load_agent_modes", "load_transcript", "parse_transcript"]
 
@@ -519,7 +519,7 @@ def load_agent_modes(path: str | Path) -> dict[str, str]:
     Raises:
         ConfigError: the config is invalid (with its file, line and field).
     """
-    from subagents.config import load_config
+    from harness.runtime.config_files import load_config
 
     config = load_config(path)
     return {agent.name: str(getattr(agent.mode, "value", agent.mode)) for agent in config.subagents}

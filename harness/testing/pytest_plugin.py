@@ -89,8 +89,9 @@ class ScenarioFileCollector(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         from harness.exceptions import ConfigError
+        from harness.runtime.config_files import load_yaml
         from harness.simulate.scenarios import Scenario
-        from subagents.config import load_yaml, locate, validate_yaml
+        from subagents.config import locate, validate_yaml
 
         try:
             tree = load_yaml(self.path)

@@ -9,8 +9,9 @@ from types import ModuleType
 import pytest
 
 from harness import ChildAgent, ConfigError, ConnectedAgent, Mode, Parent, load_bot
+from harness.runtime.config_files import load_config
 from subagents import IOSpec, Subagent
-from subagents.config import ConfigWarning, load_config
+from subagents.config import ConfigWarning
 from tests.core._support import CONFIGS
 
 

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from harness import load_bot
 from harness.exceptions import ConfigError
+from harness.runtime._yaml import read_yaml
 from harness.simulate.scenarios import load_scenarios
 from harness.simulate.transcripts import parse_transcript
-from subagents._yaml import read_yaml
 
 FUZZ = settings(
     max_examples=300,

@@ -13,10 +13,10 @@ from harness.exceptions import ConfigError, ModelBehaviorError, ModelRequestErro
 from harness.models import ChatMessage, RulesModel, ScriptedModel
 from harness.models.base import ModelResponse
 from harness.models.openai import OpenAIModel
+from harness.models.registry import model_for_options
 from harness.models.replay import (
     CassetteMissError,
     ReplayModel,
-    model_from_cli,
     normalise_request,
     recording,
     request_key,
@@ -165,14 +165,16 @@ def test_bad_cassettes_are_config_errors_with_the_line(tmp_path: Path) -> None:
         ReplayModel(tmp_path / "x.jsonl", mode="record")
 
 
-def test_model_from_cli(tmp_path: Path) -> None:
-    assert model_from_cli(None, base_url=None, record=None, replay=None) is None
-    assert isinstance(model_from_cli("rules", base_url=None, record=None, replay=None), RulesModel)
-    built = model_from_cli(
+def test_model_for_options(tmp_path: Path) -> None:
+    assert model_for_options(None, base_url=None, record=None, replay=None) is None
+    assert isinstance(
+        model_for_options("rules", base_url=None, record=None, replay=None), RulesModel
+    )
+    built = model_for_options(
         "openai:gpt-4o-mini", base_url="http://127.0.0.1:1/v1", record=None, replay=None
     )
     assert isinstance(built, OpenAIModel) and built.base_url == "http://127.0.0.1:1/v1"
-    from_config = model_from_cli(
+    from_config = model_for_options(
         None,
         base_url="http://127.0.0.1:1/v1",
         record=None,
@@ -180,18 +182,18 @@ def test_model_from_cli(tmp_path: Path) -> None:
         config_model="openai:gpt-4o",
     )
     assert isinstance(from_config, OpenAIModel) and from_config.model == "gpt-4o"
-    recorder = model_from_cli(
+    recorder = model_for_options(
         "openai:gpt-4o-mini", base_url=None, record=str(tmp_path / "r.jsonl"), replay=None
     )
     assert isinstance(recorder, ReplayModel) and recorder.mode == "record"
     assert isinstance(recorder.wrapped, OpenAIModel)
-    replayer = model_from_cli(
+    replayer = model_for_options(
         "openai:gpt-4o-mini", base_url=None, record=None, replay=str(tmp_path / "r.jsonl")
     )
     assert isinstance(replayer, ReplayModel) and replayer.mode == "replay"
     with pytest.raises(UsageError, match="together"):
-        model_from_cli(None, base_url=None, record="a", replay="b")
+        model_for_options(None, base_url=None, record="a", replay="b")
     with pytest.raises(UsageError, match="--base-url needs an OpenAI model"):
-        model_from_cli("rules", base_url="http://127.0.0.1:1/v1", record=None, replay=None)
+        model_for_options("rules", base_url="http://127.0.0.1:1/v1", record=None, replay=None)
     with pytest.raises(UsageError, match="--record needs the model"):
-        model_from_cli(None, base_url=None, record="a", replay=None)
+        model_for_options(None, base_url=None, record="a", replay=None)

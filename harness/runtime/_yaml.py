@@ -11,7 +11,8 @@ objects are built, and loading stays linear in the file's size:
 - only then is the document composed and built, with the safe constructor (no Python tags).
 
 The tree keeps line numbers: mappings are ``LinedDict`` (``lines[key]``) and sequences
-``LinedList`` (``lines[index]``), 1-based, for errors that point at the right line.
+``LinedList`` (``lines[index]``), 1-based, for errors that point at the right line. Those two types
+and the validation of a tree live in ``subagents.config``, which reads no files.
 """
 
 from __future__ import annotations
@@ -21,17 +22,10 @@ from typing import Any
 
 import yaml
 
-from subagents._errors import ConfigError
+from harness.exceptions import ConfigError
+from subagents.config import LinedDict, LinedList
 
-__all__ = [
-    "MAX_DEPTH",
-    "MAX_FILE_BYTES",
-    "MAX_NODES",
-    "LinedDict",
-    "LinedList",
-    "read_text",
-    "read_yaml",
-]
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "read_text", "read_yaml"]
 
 MAX_FILE_BYTES = 5_000_000
 """The largest YAML file read (5 MB); real configs and scenario files are a few kilobytes."""
@@ -54,18 +48,6 @@ def _is_yaml11_only(node: Any) -> bool:
     if node.tag == "tag:yaml.org,2002:bool":
         return text.lower() not in ("true", "false")
     return ":" in text or "_" in text
-
-
-class LinedDict(dict[Any, Any]):
-    """A YAML mapping with the 1-based line of each key in ``lines``."""
-
-    lines: dict[Any, int]
-
-
-class LinedList(list[Any]):
-    """A YAML sequence with the 1-based line of each item in ``lines``."""
-
-    lines: list[int]
 
 
 def _decode(data: bytes, file: str) -> str:
