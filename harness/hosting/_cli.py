@@ -80,7 +80,9 @@ __all__ = ["serve_command"]
     type=click.FloatRange(0.1),
     help="Seconds one reply may take to reach the channel.",
 )
-@click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
+@click.option(
+    "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
+)
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
 def serve_command(
     config: str,

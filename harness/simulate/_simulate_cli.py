@@ -111,7 +111,9 @@ __all__ = ["simulate_command"]
     help="With --directline: seconds to wait for a turn's first reply; with --copilot-studio: "
     "for a turn's reply stream to close.",
 )
-@click.option("--model", help="rules (default), openai:<model> or replay:<cassette>.")
+@click.option(
+    "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
+)
 @click.option("--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*).")
 @click.option(
     "--model-setting",
