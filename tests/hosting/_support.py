@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,9 @@ from harness import Parent, load_bot
 HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk.yaml"
 
 ADAPTERS = ("botbuilder", "agents-sdk")
+
+HARNESS = [sys.executable, "-c", "from harness.cli import main; main()"]
+"""The ``harness`` command, run by this interpreter."""
 
 
 def helpdesk() -> Parent:
@@ -55,3 +61,34 @@ def activity(
     }
     body.update(extra)
     return body
+
+
+@contextmanager
+def serving(
+    tmp_path: Path, *options: str, config: Path = HELPDESK
+) -> Iterator[tuple[subprocess.Popen[str], str, Path]]:
+    """``harness serve CONFIG --port 0 OPTIONS`` as a process; yields it, its URL and its log file.
+
+    The process is killed afterwards if it is still running.
+    """
+    log = tmp_path / "serve.log"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with log.open("w") as errors:
+        process = subprocess.Popen(
+            [*HARNESS, "serve", str(config), "--port", "0", *options],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            env=env,
+        )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "/api/messages" in line, line + log.read_text()
+        yield process, line.split(" on ", 1)[1].split()[0], log
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=15)
+        if process.stdout is not None:
+            process.stdout.close()
