@@ -126,6 +126,18 @@ class FakeDirectLine:
             return web.json_response(body, status=status)
         return None
 
+    def _conversation(self, request: web.Request, route: str) -> _Conversation | web.Response:
+        """The request's conversation, or the failure, refusal or 404 to answer instead."""
+        if (failed := self._failure(route)) is not None:
+            return failed
+        name = request.match_info["conversation"]
+        if (refused := self._check_token(request, name)) is not None:
+            return refused
+        conversation = self.conversations.get(name)
+        if conversation is None:
+            return _error(404, "BadArgument", "no such conversation")
+        return conversation
+
     # --- the client API ----------------------------------------------------------------------
 
     async def _generate(self, request: web.Request) -> web.Response:
@@ -201,13 +213,9 @@ class FakeDirectLine:
         )
 
     async def _activities(self, request: web.Request) -> web.Response:
-        if (failed := self._failure("GET activities")) is not None:
-            return failed
-        conversation = self.conversations.get(request.match_info["conversation"])
-        if (refused := self._check_token(request, request.match_info["conversation"])) is not None:
-            return refused
-        if conversation is None:
-            return _error(404, "BadArgument", "no such conversation")
+        conversation = self._conversation(request, "GET activities")
+        if isinstance(conversation, web.Response):
+            return conversation
         start = int(request.query.get("watermark") or 0)
         activities = conversation.activities[start:]
         return web.json_response(
@@ -215,13 +223,9 @@ class FakeDirectLine:
         )
 
     async def _post(self, request: web.Request) -> web.Response:
-        if (failed := self._failure("POST activities")) is not None:
-            return failed
-        conversation = self.conversations.get(request.match_info["conversation"])
-        if (refused := self._check_token(request, request.match_info["conversation"])) is not None:
-            return refused
-        if conversation is None:
-            return _error(404, "BadArgument", "no such conversation")
+        conversation = self._conversation(request, "POST activities")
+        if isinstance(conversation, web.Response):
+            return conversation
         activity = await request.json()
         activity.update(
             id=f"{conversation.id}|{len(conversation.activities):07d}",
@@ -271,14 +275,9 @@ class FakeDirectLine:
     # --- the WebSocket ----------------------------------------------------------------------
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
-        if (failed := self._failure("WS stream")) is not None:
-            return failed
-        name = request.match_info["conversation"]
-        if (refused := self._check_token(request, name)) is not None:
-            return refused
-        conversation = self.conversations.get(name)
-        if conversation is None:
-            return _error(404, "BadArgument", "no such conversation")
+        conversation = self._conversation(request, "WS stream")
+        if isinstance(conversation, web.Response):
+            return conversation
         socket = web.WebSocketResponse()
         await socket.prepare(request)
         self._sockets.add(socket)
