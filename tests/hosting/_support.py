@@ -28,9 +28,12 @@ def helpdesk() -> Parent:
 
 
 @asynccontextmanager
-async def running(app: web.Application) -> AsyncIterator[str]:
-    """Serve ``app`` on 127.0.0.1 (a free port) and yield its base URL; stop it afterwards."""
-    runner = web.AppRunner(app, access_log=None)
+async def running(app: web.Application, *, shutdown_timeout: float = 60.0) -> AsyncIterator[str]:
+    """Serve ``app`` on 127.0.0.1 (a free port) and yield its base URL; stop it afterwards.
+
+    ``shutdown_timeout``: seconds the stop waits for open requests (aiohttp's default: 60).
+    """
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=shutdown_timeout)
     await runner.setup()
     try:
         site = web.TCPSite(runner, "127.0.0.1", 0)

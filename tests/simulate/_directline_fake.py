@@ -25,6 +25,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tests.hosting._support import running
+
 Reply = Callable[[dict[str, Any]], Awaitable[list[dict[str, Any]]]]
 
 
@@ -340,21 +342,16 @@ class FakeDirectLine:
     @asynccontextmanager
     async def running(self) -> AsyncIterator[str]:
         """Serve on 127.0.0.1 (a free port); yield the base URL ``http://.../v3/directline``."""
-        runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=0.5)
-        await runner.setup()
-        self._http = aiohttp.ClientSession()
-        try:
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            host, port = runner.addresses[0][:2]
-            self._root = f"http://{host}:{port}"
-            self.base_url = f"{self._root}/v3/directline"
-            yield self.base_url
-        finally:
-            for socket in list(self._sockets):
-                await socket.close()
-            await self._http.close()
-            await runner.cleanup()
+        async with running(self.app(), shutdown_timeout=0.5) as root:
+            self._root = root
+            self.base_url = f"{root}/v3/directline"
+            self._http = aiohttp.ClientSession()
+            try:
+                yield self.base_url
+            finally:
+                for socket in list(self._sockets):
+                    await socket.close()
+                await self._http.close()
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
