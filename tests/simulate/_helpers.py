@@ -12,6 +12,9 @@ from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 
 Bot = tuple[str, str] | tuple[str, str, dict[str, Any]]
 
+TRANSCRIPT_KEYS = ["file", "conversation", "turns", "messages", "errors", "warnings", "findings"]
+"""The keys of one transcript in the JSON report, in the documented order (docs/simulate.md)."""
+
 
 def conversation(
     *turns: tuple[str, Sequence[Bot]],
