@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from harness.exceptions import ConfigError, MissingExtraError
+from harness.hosting._lease import acquire, renewing
 from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
 
 try:
@@ -171,25 +172,22 @@ class BlobStore(StateStore):
         with contextlib.suppress(ResourceExistsError):
             await blob.upload_blob(b"", overwrite=False)  # a lease needs a blob
         lease = BlobLeaseClient(blob, lease_id=str(uuid.uuid4()))
-        pause = 0.01
-        async with asyncio.timeout(self.lease_wait):
-            while True:
-                try:
-                    await lease.acquire(lease_duration=LEASE_SECONDS)
-                    break
-                except HttpResponseError as exc:
-                    if exc.status_code != 409:  # 409: another worker holds it
-                        raise
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 0.2)
+
+        async def attempt() -> bool:
+            try:
+                await lease.acquire(lease_duration=LEASE_SECONDS)
+            except HttpResponseError as exc:
+                if exc.status_code != 409:  # 409: another worker holds it
+                    raise
+                return False
+            return True
+
+        await acquire(attempt, wait_s=self.lease_wait, pause_s=0.01, max_pause_s=0.2)
         self._leases[key] = lease
-        renewal = asyncio.create_task(self._renew(lease, key))
         try:
-            yield
+            async with renewing(self._renew(lease, key)):
+                yield
         finally:
-            renewal.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewal
             self._leases.pop(key, None)
             try:
                 await lease.release()

@@ -15,7 +15,6 @@ parameters ``prefix`` (default ``harness:``), ``lease_ttl`` (seconds, default 10
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import uuid
@@ -25,6 +24,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from harness.exceptions import ConfigError, MissingExtraError
+from harness.hosting._lease import acquire, renewing
 from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
 
 try:
@@ -165,19 +165,16 @@ class RedisStore(StateStore):
         token = uuid.uuid4().hex
         name = self._lease_key(key)
         ttl_ms = int(self.lease_ttl * 1000)
-        pause = 0.005
-        async with asyncio.timeout(self.lease_wait):
-            while not await self.client.set(name, token, nx=True, px=ttl_ms):
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 0.1)
+
+        async def attempt() -> bool:
+            return bool(await self.client.set(name, token, nx=True, px=ttl_ms))
+
+        await acquire(attempt, wait_s=self.lease_wait, pause_s=0.005, max_pause_s=0.1)
         self._tokens[key] = token
-        renewal = asyncio.create_task(self._renew(name, token, ttl_ms))
         try:
-            yield
+            async with renewing(self._renew(name, token, ttl_ms)):
+                yield
         finally:
-            renewal.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewal
             self._tokens.pop(key, None)
             try:
                 await self.client.eval(_RELEASE, 1, name, token)

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -51,7 +51,7 @@ try:
         CloudAdapter,
         ConfigurationBotFrameworkAuthentication,
     )
-    from botbuilder.schema import Activity, ActivityTypes, ChannelAccount, InputHints
+    from botbuilder.schema import Activity, ActivityTypes, InputHints
     from botframework.connector.auth import (
         AuthenticateRequestResult,
         BotFrameworkAuthentication,
@@ -242,20 +242,6 @@ class _CachingAuthentication(BotFrameworkAuthentication):  # type: ignore[misc]
                 log.debug("closing a connector client failed", exc_info=True)
 
 
-async def _attribute(
-    context: TurnContext, activities: list[Activity], next_send: Callable[[], Awaitable[Any]]
-) -> Any:
-    # TurnContext stamps the bot's account on every reply; name the component that spoke instead.
-    for activity in activities:
-        data = activity.channel_data
-        if isinstance(data, dict) and isinstance(data.get("sender"), str):
-            account = activity.from_property
-            activity.from_property = ChannelAccount(
-                id=getattr(account, "id", None), name=data["sender"], role="bot"
-            )
-    return await next_send()
-
-
 class _Handler(ActivityHandler):  # type: ignore[misc]
     def __init__(self, host: BotbuilderHost) -> None:
         self._host = host
@@ -325,7 +311,6 @@ class BotbuilderHost:
     async def on_message(self, turn_context: TurnContext) -> None:
         """The message handler: one user message through the core."""
         activity = turn_context.activity
-        turn_context.on_send_activities(_attribute)
         state = self.conversation_state
 
         async def load() -> Any:

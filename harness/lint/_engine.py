@@ -300,31 +300,10 @@ def lint_paths(
         findings.append(finding)
 
     for file, line, agent, message in result.problems:
-        rule = RULES_BY_ID["HC100"]
-        keep(
-            LintFinding(
-                id=rule.id,
-                name=rule.name,
-                severity=rule.severity,
-                agent=agent,
-                file=file,
-                line=line,
-                message=message,
-            )
-        )
-    rule = RULES_BY_ID["HC101"]
+        keep(RULES_BY_ID["HC100"].finding(agent=agent, file=file, line=line, message=message))
+    unrecognised = f"no agent config recognised here: {LAYOUTS_LOOKED_FOR}"
     for path in result.unrecognised:
-        keep(
-            LintFinding(
-                id=rule.id,
-                name=rule.name,
-                severity=rule.severity,
-                agent=None,
-                file=path,
-                line=None,
-                message=f"no agent config recognised here: {LAYOUTS_LOOKED_FOR}",
-            )
-        )
+        keep(RULES_BY_ID["HC101"].finding(agent=None, file=path, line=None, message=unrecognised))
     agents = 0
     for system in systems:
         agents += len(system.subagents) + (1 if system.parent is not None else 0)

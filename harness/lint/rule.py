@@ -17,7 +17,14 @@ import inspect
 from collections.abc import Iterator
 from typing import ClassVar
 
-from harness.lint.model import AgentSystem, LintFinding, ParentSpec, Severity, SubagentSpec
+from harness.lint.model import (
+    AgentSystem,
+    LintFinding,
+    ParentSpec,
+    Severity,
+    SubagentSpec,
+    TextField,
+)
 
 __all__ = ["Rule"]
 
@@ -83,6 +90,32 @@ class Rule:
             agent=agent,
             file=file,
             line=line,
+            message=message,
+        )
+
+    def report(
+        self,
+        spec: SubagentSpec | ParentSpec,
+        message: str,
+        *,
+        at: TextField | None = None,
+        line: int | None = None,
+    ) -> LintFinding:
+        """A finding on a sub-agent or the parent, where the fault is written.
+
+        Args:
+            spec: the agent it is about (its name; its file and line unless told otherwise).
+            message: what is wrong and how to fix it.
+            at: a text of the agent (instructions, a description): the finding points at its file
+                and line.
+            line: without ``at``, a line of the agent's own file (``outputs:``, ``historyType``).
+
+        When neither names a line, the finding points at the line where the agent is defined.
+        """
+        return self.finding(
+            agent=spec.name,
+            file=at.file if at is not None else spec.file,
+            line=(at.line if at is not None else line) or spec.line,
             message=message,
         )
 

@@ -21,6 +21,8 @@ __all__ = [
     "activity_message",
     "activity_timestamp",
     "error_detail",
+    "parse_timestamp",
+    "user_message",
 ]
 
 UNKNOWN_SENDER = "unknown"
@@ -28,20 +30,41 @@ UNKNOWN_SENDER = "unknown"
 _MODES = ("silent", "direct", "conversational")
 
 
+def parse_timestamp(raw: Any) -> datetime | None:
+    """An ISO 8601 timestamp as Bot Framework and Dataverse write it, or None when it is not one.
+
+    Accepts a trailing ``Z`` and the 7 fractional digits .NET writes (datetime takes at most 6).
+    """
+    if not isinstance(raw, str):
+        return None
+    value = raw.strip()
+    if value.endswith("Z"):
+        value = value[:-1] + "+00:00"
+    if "." in value:
+        head, _, tail = value.partition(".")
+        digits = len(tail) - len(tail.lstrip("0123456789"))
+        value = head + "." + tail[: min(digits, 6)] + tail[digits:]
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
 def activity_timestamp(activity: Mapping[str, Any]) -> datetime:
     """The activity's ISO 8601 ``timestamp``, or now (UTC) when it has none or it does not parse."""
-    raw = activity.get("timestamp")
-    if isinstance(raw, str) and raw:
-        value = raw[:-1] + "+00:00" if raw.endswith("Z") else raw
-        if "." in value:  # .NET writes 7 fractional digits; datetime takes at most 6
-            head, _, tail = value.partition(".")
-            digits = len(tail) - len(tail.lstrip("0123456789"))
-            value = head + "." + tail[: min(digits, 6)] + tail[digits:]
-        try:
-            return datetime.fromisoformat(value)
-        except ValueError:
-            pass
-    return datetime.now(UTC)
+    return parse_timestamp(activity.get("timestamp")) or datetime.now(UTC)
+
+
+def user_message(conversation: str, turn: int, text: str) -> Message:
+    """The user message of ``turn`` as sent to a deployed bot now (id ``<conversation>-u<turn>``)."""
+    return Message(
+        id=f"{conversation}-u{turn}",
+        turn=turn,
+        role="user",
+        sender="user",
+        text=text,
+        timestamp=datetime.now(UTC),
+    )
 
 
 def activity_message(

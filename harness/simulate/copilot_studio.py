@@ -20,13 +20,12 @@ import asyncio
 import re
 import sys
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate._activities import TraceAttribution, activity_message
+from harness.simulate._activities import TraceAttribution, activity_message, user_message
 from harness.simulate.targets import ConversationError, Target
-from harness.transcript import Message, Transcript
+from harness.transcript import Transcript
 
 try:
     import aiohttp
@@ -138,16 +137,7 @@ class CopilotStudioTarget(Target):
                     used,
                 )
             for number, text in enumerate(turns, start=1):
-                transcript.append(
-                    Message(
-                        id=f"{conversation_id}-u{number}",
-                        turn=number,
-                        role="user",
-                        sender="user",
-                        text=text,
-                        timestamp=datetime.now(UTC),
-                    )
-                )
+                transcript.append(user_message(conversation_id, number, text))
                 received = await self._collect(
                     client.ask_question(text), transcript, number, attribution, used
                 )

@@ -32,9 +32,14 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate._activities import TraceAttribution, activity_message, error_detail
+from harness.simulate._activities import (
+    TraceAttribution,
+    activity_message,
+    error_detail,
+    user_message,
+)
 from harness.simulate.targets import ConversationError, Target
-from harness.transcript import Message, Transcript
+from harness.transcript import Transcript
 
 try:
     import aiohttp
@@ -295,16 +300,7 @@ class DirectLineTarget(Target):
         attribution = TraceAttribution()
         try:
             for number, text in enumerate(turns, start=1):
-                transcript.append(
-                    Message(
-                        id=f"{conversation_id}-u{number}",
-                        turn=number,
-                        role="user",
-                        sender="user",
-                        text=text,
-                        timestamp=datetime.now(UTC),
-                    )
-                )
+                transcript.append(user_message(conversation_id, number, text))
                 try:
                     async with asyncio.timeout(self.turn_timeout):
                         await self._turn(

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.exceptions import ConfigError
 from harness.runtime._yaml import read_text
-from harness.simulate._activities import TraceAttribution
+from harness.simulate._activities import TraceAttribution, parse_timestamp
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 
 __all__ = ["MAX_TRANSCRIPT_BYTES", "load_agent_modes", "load_transcript", "parse_transcript"]
@@ -222,7 +222,7 @@ def _jsonl_message(
         text=text,
         mode=mode,
         request=request,
-        timestamp=_timestamp(record.get("timestamp")),
+        timestamp=parse_timestamp(record.get("timestamp")),
     )
     return message, plan, str(conversation)
 
@@ -240,23 +240,6 @@ def _plan(raw: Any, fail: Any) -> tuple[PlannedRequest, ...]:
             raise fail("must be an object with the strings agent and request", f"requests[{index}]")
         plan.append(PlannedRequest(agent=entry["agent"], request=entry["request"]))
     return tuple(plan)
-
-
-def _timestamp(raw: Any) -> datetime | None:
-    if not isinstance(raw, str):
-        return None
-    value = raw.strip()
-    if value.endswith("Z"):
-        value = value[:-1] + "+00:00"
-    # .NET writes 7 fractional digits; datetime takes at most 6.
-    if "." in value:
-        head, _, tail = value.partition(".")
-        digits = len(tail) - len(tail.lstrip("0123456789"))
-        value = head + "." + tail[: min(digits, 6)] + tail[digits:]
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        return None
 
 
 # --- Bot Framework ----------------------------------------------------------------------------
@@ -366,7 +349,7 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
                     text=raw_text,
                     mode=mode if role == "bot" else None,
                     request=request if isinstance(request, str) and role == "bot" else None,
-                    timestamp=_timestamp(activity.get("timestamp")),
+                    timestamp=parse_timestamp(activity.get("timestamp")),
                 )
             )
         transcripts.append(transcript)
@@ -507,7 +490,7 @@ def _dataverse_csv(text: str, file: str) -> list[Transcript]:
 def _epoch_time(raw: Any) -> datetime | None:
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         return datetime.fromtimestamp(raw, UTC)
-    return _timestamp(raw)
+    return parse_timestamp(raw)
 
 
 # --- agent modes from a config ----------------------------------------------------------------

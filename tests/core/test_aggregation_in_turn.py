@@ -4,20 +4,26 @@ from __future__ import annotations
 
 from harness import Parent
 from harness.testing import fake_subagent
+from subagents import Subagent
 
 SAME = "Your next payday is Friday, December 4."
+
+
+def _payroll() -> Subagent:
+    """A silent payroll agent whose findings are ``SAME``."""
+    return fake_subagent(
+        "payroll",
+        outputs={"answered": False, "findings": SAME, "openQuestions": []},
+        description="Looks up pay dates and paychecks.",
+        examples=["when is payday"],
+    )
 
 
 async def test_identical_silent_findings_are_relayed_once() -> None:
     bot = Parent(
         name="hd",
         subagents=[
-            fake_subagent(
-                "payroll",
-                outputs={"answered": False, "findings": SAME, "openQuestions": []},
-                description="Looks up pay dates and paychecks.",
-                examples=["when is payday"],
-            ),
+            _payroll(),
             fake_subagent(
                 "calendar",
                 outputs={"answered": False, "findings": SAME, "openQuestions": []},
@@ -36,14 +42,7 @@ async def test_identical_silent_findings_are_relayed_once() -> None:
 async def test_a_single_silent_finding_is_not_aggregated() -> None:
     bot = Parent(
         name="hd",
-        subagents=[
-            fake_subagent(
-                "payroll",
-                outputs={"answered": False, "findings": SAME, "openQuestions": []},
-                description="Looks up pay dates and paychecks.",
-                examples=["when is payday"],
-            )
-        ],
+        subagents=[_payroll()],
     )
     turn = await bot.conversation().send("when is payday")
     assert turn.aggregation is None

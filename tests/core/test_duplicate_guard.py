@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Parent, load_bot
+from harness import Model, Parent, load_bot
 
 NAIVE = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk-naive.yaml"
 QUESTION = (
@@ -16,7 +16,8 @@ QUESTION = (
 )
 
 
-def _naive(policy: str) -> Parent:
+def _naive(policy: str, *, model: Model | None = None) -> Parent:
+    """The naive helpdesk with the duplicate guard ``policy`` (and the parent's ``model``)."""
     bot = load_bot(NAIVE)
     return Parent(
         name=bot.name,
@@ -24,6 +25,7 @@ def _naive(policy: str) -> Parent:
         subagents=list(bot.subagents.values()),
         generated_instructions=False,
         duplicate_guard=policy,  # type: ignore[arg-type]
+        model=model,
     )
 
 
@@ -81,15 +83,7 @@ def _paraphrasing_parent(policy: str) -> Parent:
             )
         return await rules.request(request)
 
-    bot = _naive(policy)
-    return Parent(
-        name=bot.name,
-        instructions=bot.instructions,
-        subagents=list(bot.subagents.values()),
-        generated_instructions=False,
-        duplicate_guard=policy,  # type: ignore[arg-type]
-        model=FunctionModel(respond),
-    )
+    return _naive(policy, model=FunctionModel(respond))
 
 
 async def test_warn_catches_a_reworded_restatement(caplog: pytest.LogCaptureFixture) -> None:

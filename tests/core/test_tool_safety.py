@@ -243,24 +243,16 @@ async def test_garbage_outputs_are_a_contract_violation_and_the_user_is_told(
 
 async def test_a_team_members_tool_calling_sys_exit_is_a_failed_tool_call() -> None:
     from harness.team import Guardrails, Member, Team, TeamRole
+    from tests.team._support import policy_lookup_model
 
     def lookup_policy(topic: str) -> str:
         """Look up an HR policy."""
         sys.exit("policy server gone")
 
-    def respond(request: ModelRequest) -> ModelResponse:
-        last = request.messages[-1]
-        if last.role == "tool":
-            return ModelResponse(
-                output={"content": f"Could not check: {last.content}", "stop": True}
-            )
-        call = ToolCall(id="c1", name="lookup_policy", arguments={"topic": "pto"})
-        return ModelResponse(tool_calls=(call,))
-
     team = Team(
         name="t",
         members=[Member(name="s", role=TeamRole.SOLVER, tools=[lookup_policy])],
-        model=FunctionModel(respond),
+        model=policy_lookup_model(),
         guardrails=Guardrails(tool_timeout=5),
     )
     result = await team.run("What is the PTO carry-over policy?")

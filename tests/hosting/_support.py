@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,9 @@ HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpd
 
 ADAPTERS = ("botbuilder", "agents-sdk")
 
+HARNESS = [sys.executable, "-c", "from harness.cli import main; main()"]
+"""The ``harness`` command, run by this interpreter."""
+
 
 def helpdesk() -> Parent:
     """The helpdesk sample on the offline rules model."""
@@ -22,9 +28,12 @@ def helpdesk() -> Parent:
 
 
 @asynccontextmanager
-async def running(app: web.Application) -> AsyncIterator[str]:
-    """Serve ``app`` on 127.0.0.1 (a free port) and yield its base URL; stop it afterwards."""
-    runner = web.AppRunner(app, access_log=None)
+async def running(app: web.Application, *, shutdown_timeout: float = 60.0) -> AsyncIterator[str]:
+    """Serve ``app`` on 127.0.0.1 (a free port) and yield its base URL; stop it afterwards.
+
+    ``shutdown_timeout``: seconds the stop waits for open requests (aiohttp's default: 60).
+    """
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=shutdown_timeout)
     await runner.setup()
     try:
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -55,3 +64,34 @@ def activity(
     }
     body.update(extra)
     return body
+
+
+@contextmanager
+def serving(
+    tmp_path: Path, *options: str, config: Path = HELPDESK
+) -> Iterator[tuple[subprocess.Popen[str], str, Path]]:
+    """``harness serve CONFIG --port 0 OPTIONS`` as a process; yields it, its URL and its log file.
+
+    The process is killed afterwards if it is still running.
+    """
+    log = tmp_path / "serve.log"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with log.open("w") as errors:
+        process = subprocess.Popen(
+            [*HARNESS, "serve", str(config), "--port", "0", *options],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            env=env,
+        )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "/api/messages" in line, line + log.read_text()
+        yield process, line.split(" on ", 1)[1].split()[0], log
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=15)
+        if process.stdout is not None:
+            process.stdout.close()

@@ -8,14 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import socket
 import sqlite3
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,34 +18,7 @@ from aiohttp import ClientSession
 
 from harness.exceptions import RunError
 from harness.hosting import EndpointTarget
-from tests.hosting._support import ADAPTERS, HELPDESK, activity
-
-COMMAND = [sys.executable, "-c", "from harness.cli import main; main()", "serve"]
-
-
-@contextmanager
-def serving(tmp_path: Path, *options: str) -> Iterator[tuple[subprocess.Popen[str], str, Path]]:
-    log = tmp_path / "serve.log"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    with log.open("w") as errors:
-        process = subprocess.Popen(
-            [*COMMAND, str(HELPDESK), "--port", "0", *options],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            text=True,
-            env=env,
-        )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert "/api/messages" in line, line + log.read_text()
-        yield process, line.split(" on ", 1)[1].split()[0], log
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
+from tests.hosting._support import ADAPTERS, activity, serving
 
 
 def _closed_port() -> int:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import subprocess
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,7 +13,7 @@ from aiohttp import web
 
 from harness import ChildAgent, Mode, Parent, ToolContext
 from harness.hosting import EndpointTarget, create_app
-from tests.hosting._support import ADAPTERS, HELPDESK
+from tests.hosting._support import ADAPTERS, serving
 
 
 def _slow_bot(started: asyncio.Event, release: asyncio.Event) -> Parent:
@@ -62,22 +59,7 @@ async def test_shutdown_finishes_the_turn_in_flight(adapter: str) -> None:
 
 
 def test_harness_serve_runs_and_stops_on_sigint(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    log = tmp_path / "serve.log"
-    command = [sys.executable, "-c", "from harness.cli import main; main()", "serve"]
-    with log.open("w") as errors:
-        process = subprocess.Popen(
-            [*command, str(HELPDESK), "--port", "0", "--storage", str(tmp_path / "s.sqlite")],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            text=True,
-            env=env,
-        )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert "/api/messages" in line, line + log.read_text()
-        url = line.split(" on ", 1)[1].split()[0]
+    with serving(tmp_path, "--storage", str(tmp_path / "s.sqlite")) as (process, url, _log):
 
         async def talk() -> list[str]:
             async with EndpointTarget(url, quiet_period=0.05) as channel:
@@ -90,9 +72,3 @@ def test_harness_serve_runs_and_stops_on_sigint(tmp_path: Path) -> None:
         assert "Tax forms" in texts[0]
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=15) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        if process.stdout is not None:
-            process.stdout.close()

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.simulate._helpers import embedded_data
+
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
 NAIVE = ROOT / "samples" / "helpdesk" / "helpdesk-naive.yaml"
@@ -292,3 +294,21 @@ def test_a_run_error_fails_the_scenario_in_one_line_and_vv_shows_the_traceback(
     verbose = pytester.runpytest_inprocess("-vv")
     verbose.assert_outcomes(failed=1)
     assert "parent.py" in verbose.stdout.str()
+
+
+def test_the_plugin_writes_the_scenarios_that_ran(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", scenarios_helpdesk=SCENARIOS.format(bot=NAIVE))
+    result = pytester.runpytest_inprocess("-q", "--harness-html=out/report.html", "-k", "pto")
+    result.assert_outcomes(failed=1, deselected=1)
+    page = (pytester.path / "out" / "report.html").read_text(encoding="utf-8")
+    data = embedded_data(page)
+    assert [c["title"] for c in data["conversations"]] == ["pto-and-payday"]
+    assert data["findings"][0]["kind"] == "duplicate"
+    assert 'data-verdict="fail"' in page
+
+
+def test_without_the_option_no_report_is_written(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", scenarios_helpdesk=SCENARIOS.format(bot=GOOD))
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(passed=2)
+    assert not list(pytester.path.rglob("*.html"))

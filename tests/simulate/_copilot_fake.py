@@ -22,6 +22,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tests.hosting._support import running
+
 Reply = Callable[[dict[str, Any]], Awaitable[list[dict[str, Any]]]]
 
 
@@ -157,16 +159,11 @@ class FakeCopilotStudio:
         app.router.add_post(
             "/v3/conversations/{conversation}/activities/{reply_to}", self._from_bot
         )
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
-        await runner.setup()
-        self._http = aiohttp.ClientSession()
-        try:
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            host, port = runner.addresses[0][:2]
-            self._root = f"http://{host}:{port}"
-            yield f"{self._root}/copilotstudio"
-        finally:
-            self._release.set()
-            await self._http.close()
-            await runner.cleanup()
+        async with running(app, shutdown_timeout=0.5) as root:
+            self._root = root
+            self._http = aiohttp.ClientSession()
+            try:
+                yield f"{root}/copilotstudio"
+            finally:
+                self._release.set()
+                await self._http.close()

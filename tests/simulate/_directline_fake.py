@@ -25,6 +25,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tests.hosting._support import running
+
 Reply = Callable[[dict[str, Any]], Awaitable[list[dict[str, Any]]]]
 
 
@@ -126,6 +128,18 @@ class FakeDirectLine:
             return web.json_response(body, status=status)
         return None
 
+    def _conversation(self, request: web.Request, route: str) -> _Conversation | web.Response:
+        """The request's conversation, or the failure, refusal or 404 to answer instead."""
+        if (failed := self._failure(route)) is not None:
+            return failed
+        name = request.match_info["conversation"]
+        if (refused := self._check_token(request, name)) is not None:
+            return refused
+        conversation = self.conversations.get(name)
+        if conversation is None:
+            return _error(404, "BadArgument", "no such conversation")
+        return conversation
+
     # --- the client API ----------------------------------------------------------------------
 
     async def _generate(self, request: web.Request) -> web.Response:
@@ -201,13 +215,9 @@ class FakeDirectLine:
         )
 
     async def _activities(self, request: web.Request) -> web.Response:
-        if (failed := self._failure("GET activities")) is not None:
-            return failed
-        conversation = self.conversations.get(request.match_info["conversation"])
-        if (refused := self._check_token(request, request.match_info["conversation"])) is not None:
-            return refused
-        if conversation is None:
-            return _error(404, "BadArgument", "no such conversation")
+        conversation = self._conversation(request, "GET activities")
+        if isinstance(conversation, web.Response):
+            return conversation
         start = int(request.query.get("watermark") or 0)
         activities = conversation.activities[start:]
         return web.json_response(
@@ -215,13 +225,9 @@ class FakeDirectLine:
         )
 
     async def _post(self, request: web.Request) -> web.Response:
-        if (failed := self._failure("POST activities")) is not None:
-            return failed
-        conversation = self.conversations.get(request.match_info["conversation"])
-        if (refused := self._check_token(request, request.match_info["conversation"])) is not None:
-            return refused
-        if conversation is None:
-            return _error(404, "BadArgument", "no such conversation")
+        conversation = self._conversation(request, "POST activities")
+        if isinstance(conversation, web.Response):
+            return conversation
         activity = await request.json()
         activity.update(
             id=f"{conversation.id}|{len(conversation.activities):07d}",
@@ -271,14 +277,9 @@ class FakeDirectLine:
     # --- the WebSocket ----------------------------------------------------------------------
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
-        if (failed := self._failure("WS stream")) is not None:
-            return failed
-        name = request.match_info["conversation"]
-        if (refused := self._check_token(request, name)) is not None:
-            return refused
-        conversation = self.conversations.get(name)
-        if conversation is None:
-            return _error(404, "BadArgument", "no such conversation")
+        conversation = self._conversation(request, "WS stream")
+        if isinstance(conversation, web.Response):
+            return conversation
         socket = web.WebSocketResponse()
         await socket.prepare(request)
         self._sockets.add(socket)
@@ -341,21 +342,16 @@ class FakeDirectLine:
     @asynccontextmanager
     async def running(self) -> AsyncIterator[str]:
         """Serve on 127.0.0.1 (a free port); yield the base URL ``http://.../v3/directline``."""
-        runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=0.5)
-        await runner.setup()
-        self._http = aiohttp.ClientSession()
-        try:
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            host, port = runner.addresses[0][:2]
-            self._root = f"http://{host}:{port}"
-            self.base_url = f"{self._root}/v3/directline"
-            yield self.base_url
-        finally:
-            for socket in list(self._sockets):
-                await socket.close()
-            await self._http.close()
-            await runner.cleanup()
+        async with running(self.app(), shutdown_timeout=0.5) as root:
+            self._root = root
+            self.base_url = f"{root}/v3/directline"
+            self._http = aiohttp.ClientSession()
+            try:
+                yield self.base_url
+            finally:
+                for socket in list(self._sockets):
+                    await socket.close()
+                await self._http.close()
 
 
 def _error(status: int, code: str, message: str) -> web.Response:

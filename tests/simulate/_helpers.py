@@ -1,7 +1,9 @@
-"""Build small conversations for the detector tests."""
+"""Build small conversations for the detector tests; read the data an HTML report embeds."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,6 +11,9 @@ from harness.simulate import Finding
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 
 Bot = tuple[str, str] | tuple[str, str, dict[str, Any]]
+
+TRANSCRIPT_KEYS = ["file", "conversation", "turns", "messages", "errors", "warnings", "findings"]
+"""The keys of one transcript in the JSON report, in the documented order (docs/simulate.md)."""
 
 
 def conversation(
@@ -55,3 +60,13 @@ def duplicates(findings: Sequence[Finding]) -> list[tuple[tuple[str, ...], str |
 
 def kinds(findings: Sequence[Finding]) -> list[str]:
     return [f.kind for f in findings]
+
+
+def embedded_data(page: str) -> dict[str, Any]:
+    """The JSON an HTML report embeds (its findings, conversations and summary)."""
+    match = re.search(
+        r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S
+    )
+    assert match is not None
+    data: dict[str, Any] = json.loads(match.group(1))
+    return data

@@ -5,7 +5,6 @@ What the page draws from its data is checked in a real browser by ``test_html_br
 
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,7 +20,7 @@ from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from subagents import Usage
-from tests.simulate._helpers import conversation
+from tests.simulate._helpers import conversation, embedded_data
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPDESK = ROOT / "samples" / "helpdesk"
@@ -70,15 +69,6 @@ def _naive() -> list[DetectionResult]:
 def _good() -> list[DetectionResult]:
     scenarios = load_scenarios(HELPDESK / "scenarios.yaml")
     return run_sync(run_scenarios([scenarios], bot=str(HELPDESK / "helpdesk.yaml")))
-
-
-def _embedded(page: str) -> dict[str, Any]:
-    match = re.search(
-        r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S
-    )
-    assert match is not None
-    data: dict[str, Any] = json.loads(match.group(1))
-    return data
 
 
 def _summary(page: str) -> dict[str, str]:
@@ -139,7 +129,7 @@ def test_naive_helpdesk_summary_and_data() -> None:
     assert f'<td id="sum-kind-duplicate">{duplicates}</td>' in page
     assert 'data-verdict="fail"' in page
     assert "model usage: 39 requests (no tokens reported by the model)</p>" in page
-    data = _embedded(page)
+    data = embedded_data(page)
     assert data == report_data(results, title="naive helpdesk")
     _assert_structure(results, data)
     # The summary comes before the findings and conversations.
@@ -178,7 +168,7 @@ def test_good_helpdesk_is_a_pass_with_every_message() -> None:
     assert 'data-verdict="pass"' in page
     assert _summary(page)["findings"] == "0"
     assert "model usage" not in page  # none given
-    data = _embedded(page)
+    data = embedded_data(page)
     assert data["findings"] == []
     _assert_structure(results, data)
 
@@ -268,7 +258,7 @@ def test_hostile_content_cannot_break_out_of_the_page() -> None:
         assert raw not in page, raw
     assert "<title>&lt;/title&gt;&lt;script&gt;window.pwned = 3&lt;/script&gt;</title>" in page
     # The data is intact once parsed: the escapes mean the same characters.
-    data = _embedded(page)
+    data = embedded_data(page)
     assert [row[5] for row in data["conversations"][0]["messages"]] == [
         m.text for m in result.transcript.messages
     ]
@@ -358,6 +348,6 @@ def test_size_at_100k_messages(per_conversation: int) -> None:
     assert size < 25_000_000, size
     # Lazy: no bubble is HTML until the page draws a conversation.
     assert 'class="msg' not in page
-    data = _embedded(page)
+    data = embedded_data(page)
     assert sum(len(c["messages"]) for c in data["conversations"]) == messages
     assert len(data["findings"]) == sum(len(r.findings) for r in results)

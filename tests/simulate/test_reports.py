@@ -14,7 +14,7 @@ from harness.simulate import (
     render_junit,
     render_text,
 )
-from tests.simulate._helpers import conversation
+from tests.simulate._helpers import TRANSCRIPT_KEYS, conversation
 
 PTO = "You have 12 vacation days left for 2026."
 
@@ -47,15 +47,7 @@ def test_json_has_exactly_the_documented_shape() -> None:
     assert list(document) == ["version", "transcripts", "summary", "totals"]
     assert document["version"] == 1
     first = document["transcripts"][0]
-    assert list(first) == [
-        "file",
-        "conversation",
-        "turns",
-        "messages",
-        "errors",
-        "warnings",
-        "findings",
-    ]
+    assert list(first) == TRANSCRIPT_KEYS
     assert (first["errors"], first["warnings"]) == (1, 1)
     assert (first["file"], first["conversation"], first["turns"], first["messages"]) == (
         "a.json",

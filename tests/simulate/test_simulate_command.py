@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from harness.cli import cli
 from harness.exceptions import ConfigError
 from harness.simulate.scenarios import load_scenarios
+from tests.simulate._helpers import TRANSCRIPT_KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "samples" / "helpdesk" / "scenarios.yaml"
@@ -36,15 +37,7 @@ def test_the_naive_helpdesk_fails_with_its_restated_answers() -> None:
     assert report["version"] == 1
     assert report["summary"]["duplicate"] >= 3
     first = report["transcripts"][0]
-    assert set(first) == {
-        "file",
-        "conversation",
-        "turns",
-        "messages",
-        "errors",
-        "warnings",
-        "findings",
-    }
+    assert set(first) == set(TRANSCRIPT_KEYS)
     duplicate = next(f for f in first["findings"] if f["kind"] == "duplicate")
     assert duplicate["scope"] == "same_turn"
     assert duplicate["senders"] == ["pto", "helpdesk"]

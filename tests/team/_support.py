@@ -1,9 +1,10 @@
-"""Helpers for the team tests: deterministic members and a fake clock."""
+"""Helpers for the team tests: deterministic members, a tool-calling model and a fake clock."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from harness.models import FunctionModel, ModelRequest, ModelResponse, ToolCall
 from harness.team import Member, MemberReply, TeamRole, TeamState
 
 
@@ -23,6 +24,22 @@ def member(
     name: str, role: TeamRole | str, *replies: MemberReply | str, **kwargs: object
 ) -> Member:
     return Member(name=name, role=TeamRole(role), function=scripted(*replies), **kwargs)  # type: ignore[arg-type]
+
+
+def policy_lookup_model() -> FunctionModel:
+    """A member model that calls ``lookup_policy(topic="pto")`` once, then stops with what the tool
+    returned (``Could not check: ...``)."""
+
+    def respond(request: ModelRequest) -> ModelResponse:
+        last = request.messages[-1]
+        if last.role == "tool":
+            return ModelResponse(
+                output={"content": f"Could not check: {last.content}", "stop": True}
+            )
+        call = ToolCall(id="c1", name="lookup_policy", arguments={"topic": "pto"})
+        return ModelResponse(tool_calls=(call,))
+
+    return FunctionModel(respond)
 
 
 _WORDS = (

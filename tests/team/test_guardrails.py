@@ -19,7 +19,7 @@ from harness.team import (
     screen,
 )
 from subagents import HistoryEntry, Tool
-from tests.team._support import counting, member, types
+from tests.team._support import counting, member, policy_lookup_model, types
 
 # --- normalisation ------------------------------------------------------------------------------
 
@@ -207,20 +207,11 @@ async def test_a_slow_tool_times_out_and_the_model_is_told() -> None:
         await asyncio.sleep(5)
         return "never"
 
-    def respond(request: ModelRequest) -> ModelResponse:
-        last = request.messages[-1]
-        if last.role == "tool":
-            return ModelResponse(
-                output={"content": f"Could not check: {last.content}", "stop": True}
-            )
-        call = ToolCall(id="c1", name="lookup_policy", arguments={"topic": "pto"})
-        return ModelResponse(tool_calls=(call,))
-
     events: list[dict[str, object]] = []
     team = Team(
         name="t",
         members=[Member(name="s", role=TeamRole.SOLVER, tools=[lookup_policy])],
-        model=FunctionModel(respond),
+        model=policy_lookup_model(),
         guardrails=Guardrails(tool_timeout=0.05),
         on_event=events.append,
     )

@@ -71,15 +71,14 @@ class NoOutputs(Rule):
             if agent.layout in NO_IO
             else f": add them {where_outputs(agent)}."
         )
-        yield self.finding(
-            agent=agent.name,
-            file=agent.file,
-            line=agent.outputs_line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' defines no outputs, so the parent cannot tell what it already told "
                 f"the user and will say it again. As {mode_words(agent)} it needs "
                 f"{join(required)}{tail}"
             ),
+            line=agent.outputs_line,
         )
 
 
@@ -100,14 +99,13 @@ class MissingAnswered(Rule):
     ) -> Iterator[LintFinding]:
         if _superseded(agent, enabled) or "answered" in agent.output_keys:
             return
-        yield self.finding(
-            agent=agent.name,
-            file=agent.file,
-            line=agent.outputs_line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' has no 'answered' output, so the parent cannot check whether the "
                 f"user already has the answer. Add 'answered' {where_outputs(agent)}."
             ),
+            line=agent.outputs_line,
         )
 
 
@@ -139,15 +137,14 @@ class MissingModeOutputs(Rule):
         ]
         if not missing:
             return
-        yield self.finding(
-            agent=agent.name,
-            file=agent.file,
-            line=agent.outputs_line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' is {mode_words(agent)} but lacks the output"
                 f"{'s' if len(missing) > 1 else ''} {join(missing)} its mode requires. Add "
                 f"{'them' if len(missing) > 1 else 'it'} {where_outputs(agent)}."
             ),
+            line=agent.outputs_line,
         )
 
 
@@ -179,17 +176,16 @@ class HistoryWithoutScope(Rule):
         if not agent.history or agent.inputs is None or "scopedrequest" in agent.input_keys:
             return
         if agent.layout == "connected-agent-tool":
-            yield self.finding(
-                agent=agent.name,
-                file=agent.file,
-                line=agent.history_line or agent.line,
-                message=(
+            yield self.report(
+                agent,
+                (
                     f"'{agent.name}' receives the parent's conversation history (historyType is "
                     f"on), and a ConnectedAgentTool cannot declare a 'scopedRequest' input, so it "
                     f"will answer requests that belong to other agents. Set `historyType: {{kind: "
                     f'NoHistory}}` (clear "Pass conversation history to this agent"): it then '
                     f"receives only the task the parent asks of it, the effect of a scoped request."
                 ),
+                line=agent.history_line,
             )
             return
         if agent.kind is Kind.CHILD:
@@ -201,15 +197,14 @@ class HistoryWithoutScope(Rule):
         else:
             why = "receives the parent's conversation history (historyType is on)"
             off = ", or set `historyType: {kind: NoHistory}` if it needs no history"
-        yield self.finding(
-            agent=agent.name,
-            file=agent.file,
-            line=agent.inputs_line or agent.history_line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' {why}, but has no 'scopedRequest' input, so it will answer "
                 f"requests that belong to other agents. Add the 'scopedRequest' input "
                 f"{where_inputs(agent)}{off}."
             ),
+            line=agent.inputs_line or agent.history_line,
         )
 
 
@@ -288,13 +283,12 @@ class ChildHistoryOff(Rule):
         setting = (
             "pass_history: false" if agent.source == "harness" else "historyType: {kind: NoHistory}"
         )
-        yield self.finding(
-            agent=agent.name,
-            file=agent.file,
-            line=agent.history_line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' is a child agent, which always receives the parent's history, but "
                 f"sets {setting}. Remove the setting, or make it a connected agent to keep history "
                 f"from it."
             ),
+            line=agent.history_line,
         )

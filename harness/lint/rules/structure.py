@@ -133,15 +133,14 @@ class OverlappingDescriptions(Rule):
             if match is None:
                 continue
             other = agents[match[1]]
-            yield self.finding(
-                agent=agent.name,
-                file=agent.description.file,
-                line=agent.description.line or agent.line,
-                message=(
+            yield self.report(
+                agent,
+                (
                     f"The description of '{agent.name}' nearly duplicates that of '{other.name}' "
                     f"(similarity {match[0]:.2f}), so the parent cannot tell which to call and may "
                     f"call both. Say what each handles that the other does not."
                 ),
+                at=agent.description,
             )
 
 
@@ -196,15 +195,14 @@ class ChildHasActions(Rule):
     ) -> Iterator[LintFinding]:
         if agent.actions_line is None:
             return
-        yield self.finding(
-            agent=agent.name,
-            file=agent.file,
-            line=agent.actions_line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' is a child agent (AgentDialog) with `beginDialog.actions`, which "
                 f"bypass its instructions and can message the user behind the contract. Remove "
                 f"the actions; put fixed flows in a topic of the parent."
             ),
+            line=agent.actions_line,
         )
 
 

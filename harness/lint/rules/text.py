@@ -54,15 +54,14 @@ class ScopeNotAnchored(Rule):
         text = own_text(agent)
         if text is None or phrases.anchors_scope(text.text):
             return
-        yield self.finding(
-            agent=agent.name,
-            file=text.file,
-            line=text.line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"The instructions of '{agent.name}' never mention its scoped request, so it may "
                 f"take up other requests it sees in the conversation. Add the scope anchor of the "
                 f"generated sub-agent instructions{generated_hint(agent.source)}: {SCOPE_ANCHOR}."
             ),
+            at=text,
         )
 
 
@@ -100,16 +99,15 @@ class SilenceNotInstructed(Rule):
             if agent.mode_source == "outputs"
             else "is a silent agent"
         )
-        yield self.finding(
-            agent=agent.name,
-            file=text.file,
-            line=text.line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' {what}, but its instructions do not forbid messaging the user, so "
                 f"it will talk anyway (a completion setting does not stop it). Add the silence "
                 f"block of the generated instructions{generated_hint(agent.source)}: "
                 f"{SILENCE_BLOCK}."
             ),
+            at=text,
         )
 
 
@@ -145,16 +143,15 @@ class SilentAgentAddressesUser(Rule):
             if agent.generated_instructions
             else ""
         )
-        yield self.finding(
-            agent=agent.name,
-            file=text.file,
-            line=text.line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"'{agent.name}' is a silent agent, but its instructions tell it to address the "
                 f'user ("{phrase}"){prepended}. It will talk to the user, and the parent will '
                 f'say it again. Have it fill an output instead (for example "put the '
                 f'explanation in findings"), or make it a direct agent.'
             ),
+            at=text,
         )
 
 
@@ -184,16 +181,15 @@ class DescriptionMissingAnsweredHint(Rule):
             return
         if phrases.hints_answered(text.text):
             return
-        yield self.finding(
-            agent=agent.name,
-            file=text.file,
-            line=text.line or agent.line,
-            message=(
+        yield self.report(
+            agent,
+            (
                 f"The description of '{agent.name}' does not tell the parent how to read "
                 f"'answered'. Append the hint of the generated description"
                 f"{generated_hint(agent.source)}: "
                 f"{SILENT_HINT if agent.mode is Mode.SILENT else ANSWERED_HINT}."
             ),
+            at=text,
         )
 
 
@@ -219,16 +215,15 @@ class ParentMissingAnsweredCheck(Rule):
         text = parent.instructions
         if text is not None and phrases.checks_answered(text.text):
             return
-        yield self.finding(
-            agent=parent.name,
-            file=text.file if text is not None else parent.file,
-            line=text.line if text is not None and text.line else parent.line,
-            message=(
+        yield self.report(
+            parent,
+            (
                 f"The instructions of parent '{parent.name}' do not check its sub-agents' "
                 f"'answered' output, so it will repeat what they already told the user. Add the "
                 f"generated top-level instruction, which `harness instructions` prints"
                 f"{generated_hint(system.source)}."
             ),
+            at=text,
         )
 
 
@@ -249,13 +244,12 @@ class OnlySpeakerAntipattern(Rule):
         text = parent.instructions
         if not system.subagents or text is None or not phrases.claims_only_speaker(text.text):
             return
-        yield self.finding(
-            agent=parent.name,
-            file=text.file,
-            line=text.line or parent.line,
-            message=(
+        yield self.report(
+            parent,
+            (
                 f"The instructions of parent '{parent.name}' say it is the only one who talks to "
                 f"the user, but its direct sub-agents talk too, so it repeats their answers. "
                 f"Remove that claim and check 'answered' instead."
             ),
+            at=text,
         )
