@@ -177,12 +177,26 @@ def _import_reference(reference: str) -> ToolFunction:
             "relative to the config file",
             field="tools",
         )
+    return import_function(module_ref, attr)
+
+
+def import_function(module_ref: str, attr: str) -> ToolFunction:
+    """``attr`` of the module ``module_ref`` (``package.module``), which must be callable.
+
+    Raises:
+        ConfigError: when the module cannot be imported or has no such function (``field="tools"``).
+    """
     try:
         module = importlib.import_module(module_ref)
     except ImportError as exc:
         raise ConfigError(
             f"cannot import tool module {module_ref!r}: {exc}", field="tools"
         ) from exc
+    return function_in(module, module_ref, attr)
+
+
+def function_in(module: object, module_ref: str, attr: str) -> ToolFunction:
+    """``attr`` of an imported ``module`` (named ``module_ref`` in errors), which must be callable."""
     function = getattr(module, attr, None)
     if not callable(function):
         raise ConfigError(f"{module_ref!r} has no function {attr!r}", field="tools")

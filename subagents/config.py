@@ -54,7 +54,10 @@ __all__ = [
     "LinedList",
     "ParentConfig",
     "SubagentConfig",
+    "error_message",
     "locate",
+    "plain",
+    "unknown_key_message",
     "validate_options",
     "validate_yaml",
 ]
@@ -315,14 +318,14 @@ def validate_yaml(
             f"{what} must be a mapping", file=str(file), line=line, field=_dotted(at) or None
         )
     try:
-        return model.model_validate(_plain(node))
+        return model.model_validate(plain(node))
     except ValidationError as exc:
         errors = exc.errors()
         # A typo shows up twice (the unknown key and the missing one); the unknown key says more.
         error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = (*at, *error["loc"])
         raise ConfigError(
-            _message(model, error),
+            error_message(model, error),
             file=str(file),
             line=locate(tree, loc) or locate(tree, at) or 1,
             field=_dotted(loc) or None,
@@ -345,7 +348,7 @@ def validate_options(model: type[M], values: Mapping[str, Any], *, at: str = "")
         error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         field = _dotted(error["loc"])
         raise ConfigError(
-            _message(model, error), field=".".join(p for p in (at, field) if p) or None
+            error_message(model, error), field=".".join(p for p in (at, field) if p) or None
         ) from exc
 
 
@@ -353,22 +356,26 @@ def _dotted(loc: Sequence[str | int]) -> str:
     return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
 
 
-def _message(model: type[BaseModel], error: Mapping[str, Any]) -> str:
+def error_message(model: type[BaseModel], error: Mapping[str, Any]) -> str:
+    """The words for one pydantic ``error`` of ``model``, as the loader and the linter say them."""
     loc = tuple(error["loc"])
     if error["type"] == "extra_forbidden" and loc:
-        key = str(loc[-1])
-        known = _keys(model, loc[:-1])
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-        if close:
-            return f"unknown key {key!r} (did you mean {close[0]!r}?)"
-        if known:
-            return f"unknown key {key!r} (expected one of {', '.join(known)})"
-        return f"unknown key {key!r}"
+        return unknown_key_message(str(loc[-1]), _keys(model, loc[:-1]))
     if error["type"] == "missing" and loc:
         return f"the required key {str(loc[-1])!r} is missing"
     if error["type"] == "value_error":
         return str(error["ctx"]["error"])  # our own check's words, without "Value error, "
     return str(error["msg"])
+
+
+def unknown_key_message(key: str, known: Sequence[str]) -> str:
+    """A key the schema does not have, with the closest known one ("did you mean")."""
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    if close:
+        return f"unknown key {key!r} (did you mean {close[0]!r}?)"
+    if known:
+        return f"unknown key {key!r} (expected one of {', '.join(known)})"
+    return f"unknown key {key!r}"
 
 
 def _keys(model: type[BaseModel], loc: Sequence[str | int]) -> list[str]:
@@ -396,9 +403,10 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def _plain(node: Any) -> Any:
+def plain(node: Any) -> Any:
+    """A YAML tree (with line numbers) as plain dicts and lists, for pydantic."""
     if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
+        return {str(k): plain(v) for k, v in node.items()}
     if isinstance(node, list):
-        return [_plain(v) for v in node]
+        return [plain(v) for v in node]
     return node

@@ -9,11 +9,9 @@ runtime's loader words them: ``unknown key 'timeout_s' (did you mean 'timeout'?)
 
 from __future__ import annotations
 
-import difflib
 import re
-import types
 from pathlib import Path
-from typing import Any, Union, get_args, get_origin
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -27,7 +25,14 @@ from harness.lint.model import (
     SubagentSpec,
     TextField,
 )
-from subagents.config import BotConfig, ParentConfig, SubagentConfig
+from subagents.config import (
+    BotConfig,
+    ParentConfig,
+    SubagentConfig,
+    error_message,
+    plain,
+    unknown_key_message,
+)
 from subagents.contract import Kind, Mode
 
 __all__ = ["looks_like_sdk_config", "system_from_sdk"]
@@ -58,7 +63,7 @@ def system_from_sdk(data: Any, *, file: str, result: LoadResult) -> None:
         return
     for key in data:
         if key not in _TOP_KEYS:
-            message = _unknown_key(str(key), sorted(_TOP_KEYS))
+            message = unknown_key_message(str(key), sorted(_TOP_KEYS))
             problems.append((file, data.line_of(key), None, f"{key}: {message}"))
     parent = _parent(data, file, problems)
     subagents: list[SubagentSpec] = []
@@ -101,17 +106,15 @@ def _validate(
     problems: list[tuple[str, int | None, str | None, str]],
 ) -> bool:
     try:
-        model.model_validate(_plain(node))
+        model.model_validate(plain(node))
     except ValidationError as exc:
         for error in exc.errors():
             loc = tuple(error["loc"])
             field = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
-            message = error["msg"]
-            if error["type"] == "extra_forbidden" and loc:
-                message = _unknown_key(str(loc[-1]), _known_keys(model, loc[:-1]))
-            elif error["type"] == "missing":
-                message = "required"
-            elif "input" in error and not isinstance(error["input"], dict | list):
+            message = error_message(model, error)
+            if error["type"] not in ("extra_forbidden", "missing", "value_error") and (
+                "input" in error and not isinstance(error["input"], dict | list)
+            ):
                 got = repr(error["input"])
                 message += f" (got {got if len(got) <= 60 else got[:57] + '...'})"
             problems.append((file, _locate(node, loc), agent, f"{field}: {message}"))
@@ -261,49 +264,3 @@ def _locate(node: Any, loc: tuple[Any, ...]) -> int | None:
         else:
             break
     return line
-
-
-def _plain(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
-
-
-def _unknown_key(key: str, known: list[str]) -> str:
-    """The runtime loader's wording for a key the schema does not have."""
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    if close:
-        return f"unknown key {key!r} (did you mean {close[0]!r}?)"
-    if known:
-        return f"unknown key {key!r} (expected one of {', '.join(known)})"
-    return f"unknown key {key!r}"
-
-
-def _known_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """The keys accepted by the model nested at ``loc`` (list items and optionals unwrapped)."""
-    current: type[BaseModel] | None = model
-    for part in loc:
-        if current is None:
-            return []
-        if isinstance(part, int):
-            continue
-        info = current.model_fields.get(str(part))
-        current = _model_in(info.annotation) if info is not None else None
-    if current is None:
-        return []
-    return sorted(
-        (info.alias or name) for name, info in current.model_fields.items() if name != "source"
-    )
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    if get_origin(annotation) in (list, Union, types.UnionType):
-        for arg in get_args(annotation):
-            found = _model_in(arg)
-            if found is not None:
-                return found
-    return None

@@ -20,6 +20,7 @@ from typing import Any
 from harness.exceptions import ConfigError
 from harness.runtime._yaml import read_yaml
 from subagents import Subagent
+from subagents._base import function_in, import_function
 from subagents.config import BotConfig, ConfigWarning, locate, validate_yaml
 from subagents.contract import REQUIRED_OUTPUTS
 
@@ -147,14 +148,5 @@ def import_tool(reference: str, base: Path) -> Callable[..., Any]:
             module = importlib.util.module_from_spec(spec)
             sys.modules[module_name] = module
             spec.loader.exec_module(module)
-    else:
-        try:
-            module = importlib.import_module(module_ref)
-        except ImportError as exc:
-            raise ConfigError(
-                f"cannot import tool module {module_ref!r}: {exc}", field="tools"
-            ) from exc
-    function = getattr(module, attr, None)
-    if not callable(function):
-        raise ConfigError(f"{module_ref!r} has no function {attr!r}", field="tools")
-    return function  # type: ignore[no-any-return]
+        return function_in(module, module_ref, attr)
+    return import_function(module_ref, attr)
