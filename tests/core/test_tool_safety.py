@@ -265,3 +265,30 @@ async def test_a_team_members_tool_calling_sys_exit_is_a_failed_tool_call() -> N
     )
     result = await team.run("What is the PTO carry-over policy?")
     assert "SystemExit(policy server gone)" in result.answer
+
+
+class _Unreferenceable:
+    """A callable that can be neither weakly referenced nor hashed (``__slots__``, ``__eq__``)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unreferenceable)
+
+    def __call__(self, month: str) -> str:
+        return f"payday in {month}"
+
+
+@pytest.mark.parametrize("function", [_Unreferenceable(), lambda month: f"payday in {month}"])
+async def test_a_tools_signature_is_checked_on_every_call(function: Callable[..., Any]) -> None:
+    from harness.agent.tools import ToolArgumentsError, invoke_tool
+    from subagents import Tool, ToolContext
+
+    tool = Tool(name="payday", description="When is payday.", function=function, parameters={})
+    context = ToolContext(agent="payroll", scoped_request="when is payday", history=None)
+    for _ in range(2):  # the second call reads the signature from the cache (when it could)
+        assert await invoke_tool(tool, {"month": "May"}, context, agent="payroll") == (
+            "payday in May"
+        )
+        with pytest.raises(ToolArgumentsError):
+            await invoke_tool(tool, {"year": 2026}, context, agent="payroll")
