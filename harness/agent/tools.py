@@ -29,6 +29,7 @@ import threading
 import weakref
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from subagents import Reply, Tool, ToolContext
@@ -211,34 +212,66 @@ async def _run_awaitable(name: str, awaitable: Any) -> Any:
         raise
 
 
-# A function's signature and whether it is a coroutine function, read once per function rather
-# than on every call (reading the signature was about a tenth of a simulated turn).
-_Described = tuple[inspect.Signature | None, bool]
-_described: weakref.WeakKeyDictionary[Callable[..., Any], _Described] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What ``invoke_tool`` needs of a tool's function, read once per function (reading and
+    binding the signature on every call was about a tenth of a simulated turn)."""
+
+    signature: inspect.Signature | None
+    """None for callables without one (some builtins): the call itself decides."""
+    is_async: bool
+    keywords: frozenset[str]
+    """Parameters that can be passed by keyword."""
+    required: frozenset[str]
+    """Parameters without a default that can be passed by keyword."""
+    any_keyword: bool
+    """The function takes ``**kwargs``."""
+    simple: bool
+    """No parameter is positional-only (else ``bind``, which is stricter there, always decides)."""
+
+    def check(self, kwargs: Mapping[str, Any]) -> None:
+        """Raise ``ToolArgumentsError`` unless ``function(**kwargs)`` fits the signature."""
+        if self.signature is None:
+            return
+        names = kwargs.keys()
+        if self.simple and self.required <= names and (self.any_keyword or names <= self.keywords):
+            return
+        try:  # does not fit, or cannot tell: bind says why
+            self.signature.bind(**kwargs)
+        except TypeError as exc:
+            raise ToolArgumentsError(str(exc)) from None
 
 
-def _describe(function: Callable[..., Any]) -> _Described:
+def _shape_of(function: Callable[..., Any]) -> _Shape:
+    is_async = inspect.iscoroutinefunction(function)
     try:
-        return _described[function]
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # builtins without a signature
+        return _Shape(None, is_async, frozenset(), frozenset(), True, False)
+    parameters = signature.parameters.values()
+    by_keyword = [p for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return _Shape(
+        signature,
+        is_async,
+        keywords=frozenset(p.name for p in by_keyword),
+        required=frozenset(p.name for p in by_keyword if p.default is p.empty),
+        any_keyword=any(p.kind is p.VAR_KEYWORD for p in parameters),
+        simple=not any(p.kind is p.POSITIONAL_ONLY for p in parameters),
+    )
+
+
+_shapes: weakref.WeakKeyDictionary[Callable[..., Any], _Shape] = weakref.WeakKeyDictionary()
+
+
+def _shape(function: Callable[..., Any]) -> _Shape:
+    try:
+        return _shapes[function]
     except (KeyError, TypeError):  # TypeError: not weakly referenceable or not hashable
         pass
-    try:
-        signature: inspect.Signature | None = inspect.signature(function)
-    except (TypeError, ValueError):  # builtins without a signature: let the call decide
-        signature = None
-    described = (signature, inspect.iscoroutinefunction(function))
-    with contextlib.suppress(TypeError):  # read again next time
-        _described[function] = described
-    return described
-
-
-def _bind(signature: inspect.Signature | None, kwargs: dict[str, Any]) -> None:
-    if signature is None:
-        return
-    try:
-        signature.bind(**kwargs)
-    except TypeError as exc:
-        raise ToolArgumentsError(str(exc)) from None
+    shape = _shape_of(function)
+    with contextlib.suppress(TypeError):  # such a function is read again on its next call
+        _shapes[function] = shape
+    return shape
 
 
 async def invoke_tool(
@@ -254,9 +287,9 @@ async def invoke_tool(
     kwargs = dict(arguments)
     if tool.context_param:
         kwargs[tool.context_param] = context
-    signature, is_async = _describe(tool.function)
-    _bind(signature, kwargs)
-    if is_async:
+    shape = _shape(tool.function)
+    shape.check(kwargs)
+    if shape.is_async:
         return await _run_awaitable(tool.name, tool.function(**kwargs))
     return await _run_in_thread(tool, kwargs, agent)
 
