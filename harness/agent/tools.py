@@ -1,10 +1,11 @@
 """Runs one tool call so that nothing the tool does can take the process down or starve others.
 
-- A plain (sync) tool runs on its own daemon thread, never on asyncio's shared default executor.
-  Threads are bounded twice: at most ``TOOL_THREADS_PER_AGENT`` per agent name and at most
-  ``TOOL_THREADS`` in all. A slot is held until the thread really ends, so an agent whose tools
-  block can use up only its own slots: its later calls wait (and time out under its own timeout)
-  while every other agent's tools keep running. Daemon threads do not hold up the process's exit.
+- A plain (sync) tool runs on a daemon thread of its own (``harness.agent._workers``, which reuses
+  idle ones), never on asyncio's shared default executor. Threads are bounded twice: at most
+  ``TOOL_THREADS_PER_AGENT`` per agent name and at most ``TOOL_THREADS`` in all. A slot is held
+  until the function really returns, so an agent whose tools block can use up only its own slots:
+  its later calls wait (and time out under its own timeout) while every other agent's tools keep
+  running. Daemon threads do not hold up the process's exit.
 - An async tool runs as its own task. When the call is cancelled (the agent's timeout), the task is
   cancelled too; a tool that ignores the cancellation is abandoned after ``CANCEL_GRACE_S`` seconds
   so the turn can end (it is logged, and its task is kept referenced until it finishes).
@@ -32,6 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness.agent._workers import run_in_worker
 from subagents import Reply, Tool, ToolContext
 
 __all__ = [
@@ -157,7 +159,7 @@ async def _run_in_thread(tool: Tool, kwargs: dict[str, Any], agent: str) -> Any:
             value = tool.function(**kwargs)
         except Exception as exc:
             ok, value = False, exc
-        except BaseException as exc:  # SystemExit and friends end this thread only
+        except BaseException as exc:  # SystemExit and friends end this call only
             ok, value = False, _crash(tool.name, exc)
         finally:
             _all_threads.release()
@@ -165,9 +167,8 @@ async def _run_in_thread(tool: Tool, kwargs: dict[str, Any], agent: str) -> Any:
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for the result
             loop.call_soon_threadsafe(_set_outcome, future, ok, value)
 
-    thread = threading.Thread(target=work, name=f"harness-tool-{agent}-{tool.name}", daemon=True)
     try:
-        thread.start()
+        run_in_worker(work, name=f"harness-tool-{agent}-{tool.name}")
     except BaseException:
         _all_threads.release()
         agent_slots.release()

@@ -104,7 +104,7 @@ def build_bot(model: Model, *, async_tools: bool = True) -> Parent:
     """The helpdesk parent used by every conversation.
 
     With ``async_tools`` its tools are ``async def`` functions; without, plain functions, which
-    the runtime runs in a worker thread (a thread hop of about 0.1 ms per tool call).
+    the runtime runs on a worker thread (a thread hop of about 0.05 ms per tool call).
     """
     if async_tools:
         payday, pto, ticket = next_payday_async, pto_balance_async, open_ticket_async

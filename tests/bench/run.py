@@ -162,7 +162,7 @@ def figure_simulator(quick: bool) -> list[Row]:
         data = report[label]
         note = f"{conversations} conversations × 3 turns, {pinned}, {data['findings']} findings"
         if label == "function-sync-tools":
-            note += "; each sync tool call is a worker-thread hop (~0.1 ms)"
+            note += "; each sync tool call is a worker-thread hop (~0.05 ms)"
         out.append(
             row(
                 f"simulator.{label}",
