@@ -160,9 +160,13 @@ def figure_simulator(quick: bool) -> list[Row]:
     out = []
     for label, name in names.items():
         data = report[label]
-        note = f"{conversations} conversations × 3 turns, {pinned}, {data['findings']} findings"
+        note = (
+            f"{data['turns_per_cpu_s']:,.0f} turns per CPU-second (wall clock is lower when the "
+            f"core is shared); {conversations} conversations × 3 turns, {pinned}, "
+            f"{data['findings']} findings"
+        )
         if label == "function-sync-tools":
-            note += "; each sync tool call is a worker-thread hop (~0.05 ms)"
+            note += "; a sync tool call is a worker-thread hop"
         out.append(
             row(
                 f"simulator.{label}",
