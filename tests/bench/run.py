@@ -31,7 +31,8 @@ Figures (issue 8), each the median of several runs:
 Every figure runs in its own Python process (a fresh heap, no imports or pinning shared between
 figures). The table: figure, ours, peer, ratio (ours / peer, or ours / target when the target is
 the only yardstick), target, result. Exit status 0, or 1 with ``--strict`` when a target is missed.
-Nothing here is a test: timed assertions stay out of ``make test``.
+Nothing here is a test: timed assertions stay out of ``make test``. Measured figures, with the date
+and the machine, are recorded in ``tests/bench/README.md``.
 """
 
 from __future__ import annotations
