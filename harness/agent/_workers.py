@@ -68,15 +68,22 @@ def run_in_worker(job: Job, *, name: str) -> None:
     dropped).
     """
 
+    taken = threading.Lock()
+    taken.acquire()
+
     def named() -> None:
         threading.current_thread().name = name
+        taken.release()
         job()
 
     with _lock:
         jobs = _idle.pop() if _idle else None
-    if jobs is not None:
-        jobs.put(named)
-        return
-    jobs = queue.SimpleQueue()
+    if jobs is None:
+        jobs = queue.SimpleQueue()
+        threading.Thread(target=_serve, args=(jobs,), name=name, daemon=True).start()
     jobs.put(named)
-    threading.Thread(target=_serve, args=(jobs,), name=name, daemon=True).start()
+    # Wait until the worker has the job, as ``Thread.start`` waits for a new thread: the worker
+    # then holds the interpreter until the job blocks or ends, so a quick tool is done before the
+    # event loop goes on, and concurrent agents' messages keep the order they had with a thread
+    # per call (a simulation stays reproducible).
+    taken.acquire()

@@ -102,3 +102,31 @@ def test_idle_workers_end_after_a_while_and_at_most_a_few_wait(
             break
         time.sleep(0.01)
     assert ours() == []
+
+
+async def test_concurrent_agents_with_quick_sync_tools_answer_in_the_same_order_every_time() -> (
+    None
+):
+    """Each quick sync tool is done before the event loop goes on (as with a thread per call), so
+    a conversation replayed gives the same messages in the same order: simulations reproduce."""
+    from pathlib import Path
+
+    from harness import load_bot
+
+    bot = load_bot(Path(__file__).parents[2] / "samples" / "helpdesk" / "helpdesk.yaml")
+    dialogue = (
+        "How many vacation days do I have remaining, and when will I be getting my next paycheck?",
+        "I want to change my direct deposit account",
+        "It's 123456789, and also how many vacation days have I taken?",
+    )
+    seen = set()
+    for _ in range(20):
+        conversation = bot.conversation()
+        for text in dialogue:
+            await conversation.send(text)
+        seen.add(tuple((m.sender, m.text) for m in conversation.transcript.messages))
+    (messages,) = seen
+    assert tuple(sender for sender, _ in messages[-3:] if sender in ("direct_deposit", "pto")) == (
+        "direct_deposit",
+        "pto",
+    )
