@@ -1,10 +1,11 @@
 """Runs one tool call so that nothing the tool does can take the process down or starve others.
 
-- A plain (sync) tool runs on its own daemon thread, never on asyncio's shared default executor.
-  Threads are bounded twice: at most ``TOOL_THREADS_PER_AGENT`` per agent name and at most
-  ``TOOL_THREADS`` in all. A slot is held until the thread really ends, so an agent whose tools
-  block can use up only its own slots: its later calls wait (and time out under its own timeout)
-  while every other agent's tools keep running. Daemon threads do not hold up the process's exit.
+- A plain (sync) tool runs on a daemon thread of its own (``harness.agent._workers``, which reuses
+  idle ones), never on asyncio's shared default executor. Threads are bounded twice: at most
+  ``TOOL_THREADS_PER_AGENT`` per agent name and at most ``TOOL_THREADS`` in all. A slot is held
+  until the function really returns, so an agent whose tools block can use up only its own slots:
+  its later calls wait (and time out under its own timeout) while every other agent's tools keep
+  running. Daemon threads do not hold up the process's exit.
 - An async tool runs as its own task. When the call is cancelled (the agent's timeout), the task is
   cancelled too; a tool that ignores the cancellation is abandoned after ``CANCEL_GRACE_S`` seconds
   so the turn can end (it is logged, and its task is kept referenced until it finishes).
@@ -26,10 +27,13 @@ import json
 import logging
 import math
 import threading
+import weakref
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from harness.agent._workers import run_in_worker
 from subagents import Reply, Tool, ToolContext
 
 __all__ = [
@@ -155,7 +159,7 @@ async def _run_in_thread(tool: Tool, kwargs: dict[str, Any], agent: str) -> Any:
             value = tool.function(**kwargs)
         except Exception as exc:
             ok, value = False, exc
-        except BaseException as exc:  # SystemExit and friends end this thread only
+        except BaseException as exc:  # SystemExit and friends end this call only
             ok, value = False, _crash(tool.name, exc)
         finally:
             _all_threads.release()
@@ -163,9 +167,8 @@ async def _run_in_thread(tool: Tool, kwargs: dict[str, Any], agent: str) -> Any:
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for the result
             loop.call_soon_threadsafe(_set_outcome, future, ok, value)
 
-    thread = threading.Thread(target=work, name=f"harness-tool-{agent}-{tool.name}", daemon=True)
     try:
-        thread.start()
+        run_in_worker(work, name=f"harness-tool-{agent}-{tool.name}")
     except BaseException:
         _all_threads.release()
         agent_slots.release()
@@ -210,15 +213,66 @@ async def _run_awaitable(name: str, awaitable: Any) -> Any:
         raise
 
 
-def _bind(tool: Tool, kwargs: dict[str, Any]) -> None:
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What ``invoke_tool`` needs of a tool's function, read once per function (reading and
+    binding the signature on every call was about a tenth of a simulated turn)."""
+
+    signature: inspect.Signature | None
+    """None for callables without one (some builtins): the call itself decides."""
+    is_async: bool
+    keywords: frozenset[str]
+    """Parameters that can be passed by keyword."""
+    required: frozenset[str]
+    """Parameters without a default that can be passed by keyword."""
+    any_keyword: bool
+    """The function takes ``**kwargs``."""
+    simple: bool
+    """No parameter is positional-only (else ``bind``, which is stricter there, always decides)."""
+
+    def check(self, kwargs: Mapping[str, Any]) -> None:
+        """Raise ``ToolArgumentsError`` unless ``function(**kwargs)`` fits the signature."""
+        if self.signature is None:
+            return
+        names = kwargs.keys()
+        if self.simple and self.required <= names and (self.any_keyword or names <= self.keywords):
+            return
+        try:  # does not fit, or cannot tell: bind says why
+            self.signature.bind(**kwargs)
+        except TypeError as exc:
+            raise ToolArgumentsError(str(exc)) from None
+
+
+def _shape_of(function: Callable[..., Any]) -> _Shape:
+    is_async = inspect.iscoroutinefunction(function)
     try:
-        signature = inspect.signature(tool.function)
-    except (TypeError, ValueError):  # builtins without a signature: let the call decide
-        return
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # builtins without a signature
+        return _Shape(None, is_async, frozenset(), frozenset(), True, False)
+    parameters = signature.parameters.values()
+    by_keyword = [p for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return _Shape(
+        signature,
+        is_async,
+        keywords=frozenset(p.name for p in by_keyword),
+        required=frozenset(p.name for p in by_keyword if p.default is p.empty),
+        any_keyword=any(p.kind is p.VAR_KEYWORD for p in parameters),
+        simple=not any(p.kind is p.POSITIONAL_ONLY for p in parameters),
+    )
+
+
+_shapes: weakref.WeakKeyDictionary[Callable[..., Any], _Shape] = weakref.WeakKeyDictionary()
+
+
+def _shape(function: Callable[..., Any]) -> _Shape:
     try:
-        signature.bind(**kwargs)
-    except TypeError as exc:
-        raise ToolArgumentsError(str(exc)) from None
+        return _shapes[function]
+    except (KeyError, TypeError):  # TypeError: not weakly referenceable or not hashable
+        pass
+    shape = _shape_of(function)
+    with contextlib.suppress(TypeError):  # such a function is read again on its next call
+        _shapes[function] = shape
+    return shape
 
 
 async def invoke_tool(
@@ -234,8 +288,9 @@ async def invoke_tool(
     kwargs = dict(arguments)
     if tool.context_param:
         kwargs[tool.context_param] = context
-    _bind(tool, kwargs)
-    if inspect.iscoroutinefunction(tool.function):
+    shape = _shape(tool.function)
+    shape.check(kwargs)
+    if shape.is_async:
         return await _run_awaitable(tool.name, tool.function(**kwargs))
     return await _run_in_thread(tool, kwargs, agent)
 

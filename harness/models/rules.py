@@ -311,6 +311,8 @@ def _call(tool: ToolDefinition, text: str, index: int) -> ToolCall:
 def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
     if content.startswith("error:"):
         return "", True, []
+    if content.lstrip()[:1] not in ("{", '"'):  # plain text: not worth a failing json.loads
+        return content, True, []
     try:
         data = json.loads(content)
     except json.JSONDecodeError:

@@ -24,17 +24,22 @@ class FunctionModel(Model):
     Args:
         function: called with each ``ModelRequest``; returns a ``ModelResponse``.
         delay: seconds to sleep before answering (to simulate a slow model).
+        record: keep every request in ``calls``. Turn it off for long simulations: a kept
+            request holds its whole prompt, so memory (and the garbage collector's work) grows
+            with every call.
     """
 
     name = "function"
 
-    def __init__(self, function: Responder, *, delay: float = 0.0) -> None:
+    def __init__(self, function: Responder, *, delay: float = 0.0, record: bool = True) -> None:
         self.function = function
         self.delay = delay
+        self.record = record
         self.calls: list[ModelRequest] = []
 
     async def request(self, request: ModelRequest) -> ModelResponse:
-        self.calls.append(request)
+        if self.record:
+            self.calls.append(request)
         if self.delay:
             await asyncio.sleep(self.delay)
         result: Any = self.function(request)

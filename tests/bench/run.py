@@ -31,7 +31,8 @@ Figures (issue 8), each the median of several runs:
 Every figure runs in its own Python process (a fresh heap, no imports or pinning shared between
 figures). The table: figure, ours, peer, ratio (ours / peer, or ours / target when the target is
 the only yardstick), target, result. Exit status 0, or 1 with ``--strict`` when a target is missed.
-Nothing here is a test: timed assertions stay out of ``make test``.
+Nothing here is a test: timed assertions stay out of ``make test``. Measured figures, with the date
+and the machine, are recorded in ``tests/bench/README.md``.
 """
 
 from __future__ import annotations
@@ -160,9 +161,13 @@ def figure_simulator(quick: bool) -> list[Row]:
     out = []
     for label, name in names.items():
         data = report[label]
-        note = f"{conversations} conversations × 3 turns, {pinned}, {data['findings']} findings"
+        note = (
+            f"{data['turns_per_cpu_s']:,.0f} turns per CPU-second (wall clock is lower when the "
+            f"core is shared); {conversations} conversations × 3 turns, {pinned}, "
+            f"{data['findings']} findings"
+        )
         if label == "function-sync-tools":
-            note += "; each sync tool call is a worker-thread hop (~0.1 ms)"
+            note += "; a sync tool call is a worker-thread hop"
         out.append(
             row(
                 f"simulator.{label}",

@@ -89,6 +89,13 @@ async def test_function_model_records_awaits_and_delays() -> None:
         await bad.request(_request())
 
 
+async def test_a_function_model_without_recording_answers_and_keeps_no_requests() -> None:
+    model = FunctionModel(lambda request: ModelResponse(text=request.task), record=False)
+    for task in ("plan", "compose"):
+        assert (await model.request(_request(task))).text == task
+    assert model.calls == []
+
+
 async def test_rules_model_needs_a_structured_context() -> None:
     with pytest.raises(TypeError, match="structured context"):
         await RulesModel().request(_request())

@@ -257,3 +257,98 @@ async def test_a_team_members_tool_calling_sys_exit_is_a_failed_tool_call() -> N
     )
     result = await team.run("What is the PTO carry-over policy?")
     assert "SystemExit(policy server gone)" in result.answer
+
+
+class _Unreferenceable:
+    """A callable that can be neither weakly referenced nor hashed (``__slots__``, ``__eq__``)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unreferenceable)
+
+    def __call__(self, month: str) -> str:
+        return f"payday in {month}"
+
+
+@pytest.mark.parametrize("function", [_Unreferenceable(), lambda month: f"payday in {month}"])
+async def test_a_tools_signature_is_checked_on_every_call(function: Callable[..., Any]) -> None:
+    from harness.agent.tools import ToolArgumentsError, invoke_tool
+    from subagents import Tool, ToolContext
+
+    tool = Tool(name="payday", description="When is payday.", function=function, parameters={})
+    context = ToolContext(agent="payroll", scoped_request="when is payday", history=None)
+    for _ in range(2):  # the second call reads the signature from the cache (when it could)
+        assert await invoke_tool(tool, {"month": "May"}, context, agent="payroll") == (
+            "payday in May"
+        )
+        with pytest.raises(ToolArgumentsError):
+            await invoke_tool(tool, {"year": 2026}, context, agent="payroll")
+
+
+async def _plain(month: str, year: int = 2026) -> str:
+    return f"{month} {year}"
+
+
+async def _keyword_only(*, month: str, day: int = 1) -> str:
+    return f"{month} {day}"
+
+
+async def _any_keyword(month: str, **extra: Any) -> str:
+    return f"{month} {sorted(extra)}"
+
+
+async def _positional_only(month: str, /, year: int = 2026) -> str:
+    return f"{month} {year}"
+
+
+async def _positional_only_default(month: str = "May", /, **extra: Any) -> str:
+    return f"{month} {sorted(extra)}"
+
+
+async def _var_positional(*months: str, year: int) -> str:
+    return f"{months} {year}"
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        _plain,
+        _keyword_only,
+        _any_keyword,
+        _positional_only,
+        _positional_only_default,
+        _var_positional,
+    ],
+)
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {},
+        {"month": "May"},
+        {"month": "May", "year": 2027},
+        {"year": 2027},
+        {"months": "May"},
+        {"month": "May", "day": 3},
+        {"month": "May", "extra": 1},
+    ],
+)
+async def test_bad_arguments_are_found_exactly_as_the_signature_says(
+    function: Callable[..., Any], arguments: dict[str, Any]
+) -> None:
+    import inspect
+
+    from harness.agent.tools import ToolArgumentsError, invoke_tool
+    from subagents import Tool, ToolContext
+
+    tool = Tool(name="payday", description="When is payday.", function=function, parameters={})
+    context = ToolContext(agent="payroll", scoped_request="when is payday", history=None)
+    try:
+        inspect.signature(function).bind(**arguments)
+    except TypeError as exc:
+        with pytest.raises(ToolArgumentsError, match=str(exc)):
+            await invoke_tool(tool, arguments, context, agent="payroll")
+    else:
+        assert await invoke_tool(tool, arguments, context, agent="payroll") == (
+            await function(**arguments)
+        )
