@@ -46,6 +46,7 @@ NEGATIONS = frozenset(
 """Words that negate a statement."""
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_WORD = re.compile(r"[^\W_]+")
 
 
 def normalise(text: str) -> str:
@@ -53,8 +54,9 @@ def normalise(text: str) -> str:
 
     Two texts with the same ``normalise`` are the same message to a reader.
     """
-    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'").replace("'", "")
-    return " ".join(re.findall(r"[^\W_]+", text))
+    if not text.isascii():  # NFKC leaves ASCII as it is
+        text = unicodedata.normalize("NFKC", text).replace("’", "'")
+    return " ".join(_WORD.findall(text.lower().replace("'", "")))
 
 
 def tokens(text: str) -> list[str]:

@@ -7,6 +7,7 @@ delivered and the attempt is a contract violation (recorded on the ``Delivery``)
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from harness.agent.loop import LoopHooks, run_agent_loop
@@ -20,7 +21,7 @@ from harness.models.base import (
     ToolDefinition,
 )
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
-from subagents import REQUIRED_OUTPUTS, Mode, Subagent, ToolContext, Usage
+from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, ToolContext, Usage
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
 
@@ -116,13 +117,25 @@ def prepare(agent: Subagent) -> PreparedAgent:
 
 
 def _input_message(call: SubagentCall) -> str:
-    payload: dict[str, Any] = {"scopedRequest": call.request}
-    if call.agent.receives_history:
-        payload["history"] = [
-            {"turn": h.turn, "role": h.role, "sender": h.sender, "text": h.text}
-            for h in call.history
-        ]
-    return _JSON.encode(payload)
+    request = _JSON.encode(call.request)
+    if not call.agent.receives_history:
+        return f'{{"scopedRequest": {request}}}'
+    return f'{{"scopedRequest": {request}, "history": {_history_json(call.history)}}}'
+
+
+# The turn builds its history once and gives the same tuple to every agent it calls, so the last
+# tuple's JSON is kept: the agents of one turn that receive history share one encoding.
+_last_history: list[Any] = [None, ""]
+
+
+def _history_json(history: Sequence[HistoryEntry]) -> str:
+    if history is _last_history[0]:
+        return str(_last_history[1])
+    encoded = _JSON.encode(
+        [{"turn": h.turn, "role": h.role, "sender": h.sender, "text": h.text} for h in history]
+    )
+    _last_history[0], _last_history[1] = history, encoded
+    return encoded
 
 
 class _SubagentHooks(LoopHooks[AgentReply]):
