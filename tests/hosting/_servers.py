@@ -55,10 +55,10 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> No
     raise RuntimeError(f"{what} did not listen on port {port} within 30 s")
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def _stop(process: subprocess.Popen[bytes], *, grace: float = 10) -> None:
     process.terminate()
     try:
-        process.wait(timeout=10)
+        process.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
@@ -125,4 +125,4 @@ def azurite(directory: Path) -> Iterator[str]:
             f"AccountKey={AZURITE_KEY};BlobEndpoint=http://127.0.0.1:{port}/{AZURITE_ACCOUNT};"
         )
     finally:
-        _stop(process)
+        _stop(process, grace=1)  # Azurite ignores SIGTERM: its data is a temp dir
