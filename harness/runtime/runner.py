@@ -72,8 +72,11 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
                 reply = await transport.run(call, deliver)
             finally:
                 CALLER_DEADLINE.reset(token)
-    except TimeoutError:
-        return failed("timed_out", f"no result within {agent.timeout:g}s")
+    except TimeoutError as exc:
+        if deadline.expired():
+            return failed("timed_out", f"no result within {agent.timeout:g}s")
+        # The agent's own code timed out (a socket, a tool's own limit): a failure, not the deadline.
+        return failed("failed", f"{type(exc).__name__}: {exc}", exc)
     except ModelBehaviorError as exc:
         if call.strict:
             raise

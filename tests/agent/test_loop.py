@@ -219,6 +219,21 @@ async def test_a_timeout_error_raised_by_the_tool_itself_is_a_failure_not_a_time
         )
 
 
+async def test_a_subagent_whose_tool_raises_timeout_error_fails_and_is_not_timed_out() -> None:
+    def flaky(month: str) -> str:
+        """Look up the payday."""
+        raise TimeoutError("the socket timed out")
+
+    call = ToolCall(id="c1", name="flaky", arguments={"month": "Dec"})
+    subagent = ChildAgent(name="payroll", mode="silent", description="Pay dates.", tools=[flaky])  # type: ignore[arg-type]
+    model = _model(call, [], lambda text: {"answered": True, "findings": text})
+    result = await run_subagent(
+        SubagentCall(agent=subagent, request="When is payday?", history=(), model=model, system="-")
+    )
+    # The agent's 30 s deadline did not pass: the socket's own timeout is a failure of the call.
+    assert (result.status, result.error) == ("failed", "TimeoutError: the socket timed out")
+
+
 async def test_run_tool_call_raises_a_tool_timeout_under_fail() -> None:
     context = ToolContext(agent="a", scoped_request="-", history=None)
     call = ToolCall(id="c1", name="slow_lookup", arguments={"month": "Dec"})
