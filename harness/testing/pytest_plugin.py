@@ -58,10 +58,48 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 _HTML_RESULTS = pytest.StashKey[list[Any]]()
 """The checked conversations of the scenarios that ran, for ``--harness-html``."""
+_REPORT_KEY = "harness_html"
+"""The attribute of a scenario's call report that carries its checked conversation.
+
+A report attribute because pytest-xdist sends a worker's reports to the controller (every
+attribute, as plain data), so the controller writes one report of every worker's scenarios."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    encoded = getattr(item, "_harness_html", None)
+    if encoded is not None and call.when == "call":
+        setattr(report, _REPORT_KEY, encoded)
+    return report
+
+
+class _HtmlResults:
+    """Gathers the checked conversations from the scenarios' reports, in the controller."""
+
+    def __init__(self, results: list[Any]) -> None:
+        self.results = results
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        encoded = getattr(report, _REPORT_KEY, None)
+        if isinstance(encoded, str):
+            import base64
+            import pickle
+
+            # Our own plugin's data, from this process or one of its pytest-xdist workers.
+            self.results.append(pickle.loads(base64.b64decode(encoded)))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("harness_html", None) and not hasattr(config, "workerinput"):
+        results: list[Any] = []
+        config.stash[_HTML_RESULTS] = results
+        config.pluginmanager.register(_HtmlResults(results), "harness-html-results")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Write the ``--harness-html`` report (the scenarios that ran, in the order they ran)."""
+    """Write the ``--harness-html`` report (the scenarios that ran, in the order they finished;
+    with pytest-xdist, the controller writes every worker's scenarios)."""
     path = session.config.getoption("harness_html", None)
     if path and not hasattr(session.config, "workerinput"):  # not from pytest-xdist workers
         from harness.simulate.html import render_html
@@ -206,6 +244,8 @@ class ScenarioItem(pytest.Item):
         super().__init__(**kwargs)
         self.scenario = scenario
         self.bot = bot
+        self._harness_html: str | None = None
+        """With ``--harness-html``: the checked conversation, for this test's report."""
 
     def runtest(self) -> None:
         from harness.runtime.loading import run_sync
@@ -223,17 +263,20 @@ class ScenarioItem(pytest.Item):
         run_sync(run())
         found = driver.findings()
         if self.config.getoption("harness_html", None):
+            import base64
+            import pickle
+
             from harness.simulate.reports import DetectionResult
 
-            self.config.stash.setdefault(_HTML_RESULTS, []).append(
-                DetectionResult(
-                    file=str(self.path),
-                    conversation=self.name,
-                    transcript=driver.transcript,
-                    findings=tuple(found),
-                    name=self.name,
-                )
+            result = DetectionResult(
+                file=str(self.path),
+                conversation=self.name,
+                transcript=driver.transcript,
+                findings=tuple(found),
+                name=self.name,
             )
+            # Carried on the test's report (see pytest_runtest_logreport), also across xdist.
+            self._harness_html = base64.b64encode(pickle.dumps(result)).decode("ascii")
         findings = [f for f in found if f.severity == "error"]
         if findings:
             from harness.testing import format_findings

@@ -307,6 +307,16 @@ def test_the_plugin_writes_the_scenarios_that_ran(pytester: pytest.Pytester) -> 
     assert 'data-verdict="fail"' in page
 
 
+def test_the_report_holds_every_workers_scenarios_under_xdist(pytester: pytest.Pytester) -> None:
+    # With pytest-xdist the scenarios run in worker processes; the controller writes the report.
+    pytester.makefile(".yaml", scenarios_helpdesk=SCENARIOS.format(bot=NAIVE))
+    result = pytester.runpytest_subprocess("-q", "-p", "xdist", "-n", "2", "--harness-html=r.html")
+    result.assert_outcomes(failed=1, passed=1)
+    data = embedded_data((pytester.path / "r.html").read_text(encoding="utf-8"))
+    assert sorted(c["title"] for c in data["conversations"]) == ["password-only", "pto-and-payday"]
+    assert [f["kind"] for f in data["findings"]] == ["duplicate"]
+
+
 def test_without_the_option_no_report_is_written(pytester: pytest.Pytester) -> None:
     pytester.makefile(".yaml", scenarios_helpdesk=SCENARIOS.format(bot=GOOD))
     result = pytester.runpytest_inprocess("-q")
