@@ -74,6 +74,34 @@ def model_setting_option() -> Callable[[F], F]:
     )
 
 
+def model_options() -> Callable[[F], F]:
+    """``--model``, ``--base-url`` and ``--model-setting``: the options of every command that runs a
+    bot (``chat``, ``simulate``, ``serve``), read by ``load_bot_with_options``."""
+    model = click.option(
+        "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
+    )
+    base_url = click.option(
+        "--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*)."
+    )
+    setting = model_setting_option()
+
+    def decorate(command: F) -> F:
+        return model(base_url(setting(command)))
+
+    return decorate
+
+
+def load_bot_with_options(
+    config: str, model: str | None, base_url: str | None, model_settings: tuple[str, ...]
+) -> Parent:
+    """The bot in ``config`` with the model the ``model_options`` ask for (``--model-setting``s go
+    to the config's own model when no ``--model`` is given)."""
+    settings = parse_model_settings(model_settings)
+    chosen = model_option_values(model, base_url, settings=settings)
+    extra: dict[str, Any] = {"settings": settings} if settings and chosen is None else {}
+    return load_bot(config, model=chosen, **extra)  # type: ignore[arg-type]
+
+
 def check_models(bot: Parent) -> None:
     """Fail now, in one line, if a model of the bot cannot work (a hosted model with no key)."""
     models = {id(m): m for m in (bot.model, *bot._agent_models.values())}
@@ -83,11 +111,7 @@ def check_models(bot: Parent) -> None:
 
 @click.command("chat")
 @click.argument("config", metavar="BOT")
-@click.option(
-    "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
-)
-@click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
-@model_setting_option()
+@model_options()
 @click.pass_context
 def chat_command(
     ctx: click.Context,
@@ -104,10 +128,7 @@ def chat_command(
     """
     from harness.cli.chat import chat
 
-    settings = parse_model_settings(model_settings)
-    chosen = model_option_values(model, base_url, settings=settings)
-    extra: dict[str, Any] = {"settings": settings} if settings and chosen is None else {}
-    bot = load_bot(config, model=chosen, **extra)  # type: ignore[arg-type]
+    bot = load_bot_with_options(config, model, base_url, model_settings)
     check_models(bot)
     console = Console(highlight=False, soft_wrap=True)  # a long message is one line in a pipe
     ctx.exit(chat(bot, console=console, verbosity=verbosity(ctx)))

@@ -7,8 +7,8 @@ import re
 
 import click
 
-from harness.cli.commands import model_option_values
-from harness.runtime.loading import load_bot, run_sync
+from harness.cli.commands import load_bot_with_options, model_options
+from harness.runtime.loading import run_sync
 
 __all__ = ["serve_command"]
 
@@ -80,10 +80,7 @@ __all__ = ["serve_command"]
     type=click.FloatRange(0.1),
     help="Seconds one reply may take to reach the channel.",
 )
-@click.option(
-    "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
-)
-@click.option("--base-url", help="Base URL of an OpenAI-compatible server.")
+@model_options()
 def serve_command(
     config: str,
     host: str,
@@ -101,11 +98,12 @@ def serve_command(
     reply_timeout: float,
     model: str | None,
     base_url: str | None,
+    model_settings: tuple[str, ...] = (),
 ) -> None:
     """Serve the bot in CONFIG at POST /api/messages (and GET /healthz) until Ctrl-C."""
     from harness.hosting.app import serve
 
-    bot = load_bot(config, model=model_option_values(model, base_url))  # type: ignore[arg-type]
+    bot = load_bot_with_options(config, model, base_url, model_settings)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 

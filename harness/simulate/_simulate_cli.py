@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from harness.cli.commands import model_options
 from harness.cli.options import output_option
 from harness.exceptions import HarnessError, UsageError
 from harness.runtime.loading import run_sync
@@ -111,18 +112,7 @@ __all__ = ["simulate_command"]
     help="With --directline: seconds to wait for a turn's first reply; with --copilot-studio: "
     "for a turn's reply stream to close.",
 )
-@click.option(
-    "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
-)
-@click.option("--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*).")
-@click.option(
-    "--model-setting",
-    "model_settings",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A model setting (temperature=0, seed=42, output_mode=json_object, max_concurrency=1, "
-    "...; see docs/models.md). Repeatable.",
-)
+@model_options()
 @click.option(
     "--record", type=click.Path(dir_okay=False), help="Record model traffic to a cassette."
 )

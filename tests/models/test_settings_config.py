@@ -48,3 +48,32 @@ def test_a_misspelt_yaml_setting_is_named(tmp_path: Path) -> None:
     path = config_with(tmp_path, "{temprature: 0}")
     with pytest.raises(ConfigError, match="unknown model setting 'temprature'"):
         load_bot(path, base_url="http://127.0.0.1:9/v1")
+
+
+@pytest.mark.parametrize("command", ["chat", "serve"])
+def test_every_command_that_runs_a_bot_takes_model_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """``chat``, ``simulate`` and ``serve`` share ``--model``, ``--base-url`` and
+    ``--model-setting`` (``harness.cli.commands.model_options``); the settings reach the bot."""
+    from click.testing import CliRunner
+
+    from harness.cli import cli, commands
+
+    built: list[object] = []
+
+    def stop_after_loading(*args: object, **kwargs: object) -> object:
+        bot = load_bot(*args, **kwargs)  # type: ignore[arg-type]
+        built.append(bot)
+        raise SystemExit(0)  # the bot is built: no chat loop, no server
+
+    monkeypatch.setattr(commands, "load_bot", stop_after_loading)
+    path = config_with(tmp_path, "{temperature: 0.5}")
+    args = [command, str(path), "--model", "openai:local", "--base-url", "http://127.0.0.1:9/v1"]
+    result = CliRunner().invoke(cli, [*args, "--model-setting", "seed=7"])
+    assert result.exit_code == 0, result.output
+    (bot,) = built
+    assert isinstance(bot.model, OpenAIModel)  # type: ignore[attr-defined]
+    assert bot.model.settings.seed == 7  # type: ignore[attr-defined]
+    typo = CliRunner().invoke(cli, [*args, "--model-setting", "temprature=0"])
+    assert typo.exit_code == 2 and "unknown model setting 'temprature'" in typo.output
