@@ -410,3 +410,20 @@ def plain(node: Any) -> Any:
     if isinstance(node, list):
         return [plain(v) for v in node]
     return node
+
+
+_MOVED = {
+    "load_config": "harness.load_config",
+    "load_yaml": "harness.runtime.config_files.load_yaml",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Names that moved to ``harness`` (this package reads no files) say where they went."""
+    if name in _MOVED:
+        raise AttributeError(
+            f"subagents.config.{name} moved to {_MOVED[name]} (subagents reads no files)",
+            name=name,
+            obj=None,
+        )
+    raise AttributeError(f"module 'subagents.config' has no attribute {name!r}")

@@ -275,3 +275,11 @@ def test_subagents_reads_no_files_and_imports_no_yaml() -> None:
             if isinstance(node, ast.Call):
                 called = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 assert called not in readers, f"{module.name}:{node.lineno} calls {called}()"
+
+
+def test_the_file_readers_that_left_subagents_say_where_they_went() -> None:
+    import subagents.config
+
+    with pytest.raises(AttributeError, match=r"moved to harness\.load_config"):
+        subagents.config.load_config  # noqa: B018
+    assert not hasattr(subagents.config, "no_such_name")
