@@ -112,7 +112,7 @@ def _validate(
             loc = tuple(error["loc"])
             field = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
             message = error_message(model, error)
-            if error["type"] not in ("extra_forbidden", "missing", "value_error") and (
+            if error["type"] not in ("extra_forbidden", "missing") and (
                 "input" in error and not isinstance(error["input"], dict | list)
             ):
                 got = repr(error["input"])

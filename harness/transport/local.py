@@ -124,17 +124,20 @@ def _input_message(call: SubagentCall) -> str:
 
 
 # The turn builds its history once and gives the same tuple to every agent it calls, so the last
-# tuple's JSON is kept: the agents of one turn that receive history share one encoding.
-_last_history: list[Any] = [None, ""]
+# tuple's JSON is kept: the agents of one turn that receive history share one encoding. One pair,
+# replaced in one assignment, so a reader in another thread never sees one tuple with another's JSON.
+_last_history: tuple[object, str] = (None, "")
 
 
 def _history_json(history: Sequence[HistoryEntry]) -> str:
-    if history is _last_history[0]:
-        return str(_last_history[1])
+    global _last_history
+    last = _last_history
+    if last[0] is history:
+        return last[1]
     encoded = _JSON.encode(
         [{"turn": h.turn, "role": h.role, "sender": h.sender, "text": h.text} for h in history]
     )
-    _last_history[0], _last_history[1] = history, encoded
+    _last_history = (history, encoded)
     return encoded
 
 
