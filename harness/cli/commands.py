@@ -26,7 +26,6 @@ __all__ = [
     "check_models",
     "instructions_command",
     "model_option_values",
-    "model_setting_option",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -62,18 +61,6 @@ def model_option_values(
     return check_model_name(model)
 
 
-def model_setting_option() -> Callable[[F], F]:
-    """The ``--model-setting key=value`` option (repeatable)."""
-    return click.option(
-        "--model-setting",
-        "model_settings",
-        multiple=True,
-        metavar="KEY=VALUE",
-        help="A model setting (temperature=0, seed=42, output_mode=json_object, "
-        "max_concurrency=1, ...; see docs/models.md). Repeatable.",
-    )
-
-
 def model_options() -> Callable[[F], F]:
     """``--model``, ``--base-url`` and ``--model-setting``: the options of every command that runs a
     bot (``chat``, ``simulate``, ``serve``), read by ``load_bot_with_options``."""
@@ -83,7 +70,14 @@ def model_options() -> Callable[[F], F]:
     base_url = click.option(
         "--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*)."
     )
-    setting = model_setting_option()
+    setting = click.option(
+        "--model-setting",
+        "model_settings",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A model setting (temperature=0, seed=42, output_mode=json_object, "
+        "max_concurrency=1, ...; see docs/models.md). Repeatable.",
+    )
 
     def decorate(command: F) -> F:
         return model(base_url(setting(command)))

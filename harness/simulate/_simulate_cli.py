@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from harness.cli.commands import model_options
+from harness.cli.commands import model_option_values, model_options
 from harness.cli.options import output_option
 from harness.exceptions import HarnessError, UsageError
 from harness.runtime.loading import run_sync
@@ -273,7 +273,6 @@ async def _run(
     jobs: int = 1,
     setting_options: tuple[str, ...] = (),
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness.cli.commands import model_option_values
     from harness.models.settings import parse_model_settings
     from harness.simulate.runner import check_models, run_scenarios
     from harness.simulate.targets import InProcessTarget
