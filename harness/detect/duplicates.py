@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
+from harness.detect.scorer import PairContext, PairScorer, pair_features, scorer
 from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences
 from harness.transcript import Message, Transcript
 
@@ -389,6 +390,8 @@ def compare_entry(
     window: int | None = None,
     memo: _Memo | None = None,
     close: list[Pair] | None = None,
+    pair_model: PairScorer | None = None,
+    record: list[tuple[Pair, list[float]]] | None = None,
 ) -> list[Pair]:
     """The earlier messages of the conversation that ``entry`` restates (and, into ``close``
     when given, the pairs that came close, for a judge)."""
@@ -406,14 +409,13 @@ def compare_entry(
     # Newest first: an earlier copy of a text already decided gets the same decision (a message
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
+    model = pair_model if pair_model is not None else scorer()
     for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
         scope: Scope = "same_turn" if other.message.turn == turn else "cross_turn"
-        if scope == "cross_turn" and (other.small or entry.small):
-            continue
         copy_key = (other.text.norm, scope, other.request)
-        if copy_key in decided and other.text.norm:
+        if copy_key in decided and other.text.norm and record is None:
             if decided[copy_key]:
                 found = memo.restates(other.text, entry.text, limits, False)
                 if found is not None:
@@ -425,17 +427,22 @@ def compare_entry(
             found = _same_closer(other.text, entry.text, closers)
         if found is None and vectors is not None and not strict:
             found = _semantic(other, entry, vectors, semantic)
-        if found is None and close is not None and not strict:
+        if found is None and not strict:
             found = borderline(other.text, entry.text)
-            if found is not None and not _held_back(other, entry, found, users, scope):
-                close.append(Pair(other, entry, scope, found))
+        if found is None:
             decided[copy_key] = False
             continue
-        if found is None or _held_back(other, entry, found, users, scope):
-            decided[copy_key] = False
-            continue
-        decided[copy_key] = True
-        pairs.append(Pair(other, entry, scope, found))
+        features = _features(other, entry, found, users, scope, strict)
+        duplicate = model.duplicate(features)
+        if record is not None:
+            record.append((Pair(other, entry, scope, found), features))
+        decided[copy_key] = duplicate
+        if duplicate:
+            if found.score == 0.0 and not found.later_cover:
+                found = replace(found, score=round(model.probability(features), 3))
+            pairs.append(Pair(other, entry, scope, found))
+        elif close is not None and model.probability(features) >= 0.2:
+            close.append(Pair(other, entry, scope, found))
     pairs.reverse()
     return pairs
 
@@ -476,6 +483,28 @@ def _held_back(other: Entry, entry: Entry, found: Restatement, users: _Users, sc
     return _confirms(other, entry, found, between)
 
 
+def _features(
+    other: Entry, entry: Entry, found: Restatement, users: _Users, scope: Scope, strict: bool
+) -> list[float]:
+    """The pair scorer's features of a candidate pair (what the user said in the last few turns
+    between the two messages included)."""
+    turn = entry.message.turn
+    between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
+    again = bool(other.request) and (
+        other.request == entry.request or any(other.request in u.plan for u in between)
+    )
+    context = PairContext(
+        same_turn=scope == "same_turn",
+        turns_apart=turn - other.message.turn,
+        same_sender=other.message.sender == entry.message.sender,
+        different_requests=strict,
+        same_request_again=again,
+    )
+    return pair_features(
+        other.text, entry.text, found, context, between, users.of_turn(other.message.turn)
+    )
+
+
 def _semantic(
     a: Entry, b: Entry, vectors: Mapping[int, Sequence[float]], threshold: float
 ) -> Restatement | None:
@@ -504,8 +533,13 @@ def conversation_pairs(
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
     close: list[Pair] | None = None,
+    pair_model: PairScorer | None = None,
+    record: list[tuple[Pair, list[float]]] | None = None,
 ) -> list[Pair]:
-    """Every (earlier, later) pair of bot messages where the later restates the earlier."""
+    """Every (earlier, later) pair of bot messages where the later restates the earlier.
+
+    ``pair_model`` replaces the shipped pair scorer; ``record``, when given, receives every
+    candidate pair the scorer looked at with its features (for fitting and measuring)."""
     limits = thresholds(config)
     closers = frozenset(normalise(p) for p in config.boilerplate)
     index = _Index()
@@ -514,8 +548,8 @@ def conversation_pairs(
     pairs: list[Pair] = []
     window = config.cross_turn_window
     plans = {
-        record.turn: frozenset(request_key(p.request) for p in record.plan)
-        for record in transcript.turns
+        planned.turn: frozenset(request_key(p.request) for p in planned.plan)
+        for planned in transcript.turns
     }
     for position, message in enumerate(transcript.messages):
         if message.role == "user":
@@ -537,6 +571,8 @@ def conversation_pairs(
             window=window,
             memo=memo,
             close=close,
+            pair_model=pair_model,
+            record=record,
         )
         index.add(entry)
     return pairs
@@ -547,11 +583,14 @@ def find_duplicates(
     config: DetectorConfig,
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
+    pair_model: PairScorer | None = None,
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
     are one finding)."""
     with paused_gc():
-        return findings_of(conversation_pairs(transcript, config, vectors=vectors))
+        return findings_of(
+            conversation_pairs(transcript, config, vectors=vectors, pair_model=pair_model)
+        )
 
 
 @contextmanager

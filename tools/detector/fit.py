@@ -18,13 +18,21 @@ import argparse
 import base64
 import json
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from harness.detect.acts import act_features
-from tools.detector.linear import fit_sparse
-from tools.detector.sgd import read_dialogues, system_turns
+from harness.detect.duplicates import Pair, conversation_pairs, find_duplicates
+from harness.detect.findings import DetectorConfig, Finding
+from harness.detect.scorer import FEATURES, PairScorer
+from harness.transcript import Transcript
+from tools.detector.linear import fit_dense, fit_sparse
+from tools.detector.sgd import build_all, read_dialogues, system_turns
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "harness" / "detect" / "_models"
@@ -103,6 +111,7 @@ def main() -> None:
     parser.add_argument(
         "--corpus", type=Path, default=ROOT / "tests" / "fixtures" / "duplicates-dev"
     )
+    parser.add_argument("--every", type=int, default=4, help="use every n-th SGD train dialogue")
     args = parser.parse_args()
     if args.what == "acts":
         model = fit_acts(args.sgd)
@@ -111,6 +120,198 @@ def main() -> None:
 
         tagger.cache_clear()
         print(json.dumps(measure_acts(args.sgd)))
+        return
+    corpus = load_corpus(args.corpus)
+    corpus_rows = collect(corpus)
+    sgd_rows = collect(load_sgd(args.sgd / "sgd-train.jsonl.gz", every=args.every))
+    if args.what == "pairs":
+        model = fit_pairs(_parts(sgd_rows, corpus_rows))
+        model["about"] = (
+            "Pair scorer fitted by tools/detector/fit.py on transcripts built from Schema-Guided "
+            f"Dialogue train (every {args.every}th dialogue; Rastogi et al. 2020, CC BY-SA 4.0) "
+            "and the 60 transcripts of the duplicates-dev corpus."
+        )
+        (MODELS / "pairs.json").write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+        return
+    print("cv", json.dumps(cross_validate(corpus, corpus_rows, sgd_rows).figures()))
+    shipped = PairScorer.load()
+    dev = load_sgd(args.sgd / "sgd-dev.jsonl.gz")
+    print("sgd-dev built", json.dumps(detect_all(dev, shipped).figures()))
+    plain = load_sgd(args.sgd / "sgd-dev.jsonl.gz", plain=True)
+    print("sgd-dev unchanged", json.dumps(detect_all(plain, shipped).figures()))
+
+
+# --- the pair scorer --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """One transcript with its labelled pairs (unordered pairs of message ids)."""
+
+    name: str
+    transcript: Transcript
+    duplicates: frozenset[frozenset[str]]
+    negatives: frozenset[frozenset[str]]
+    source: str
+
+
+Rows = tuple[NDArray[np.float64], NDArray[np.float64]]
+
+
+def collect(items: Sequence[Labelled]) -> list[Rows]:
+    """Each transcript's candidate pairs as (features, labels), in the order of ``items``."""
+    probe = _constant_model()
+    config = DetectorConfig()
+    out: list[Rows] = []
+    for item in items:
+        record: list[tuple[Pair, list[float]]] = []
+        conversation_pairs(item.transcript, config, pair_model=probe, record=record)
+        x = np.array([f for _, f in record], dtype=np.float64).reshape(-1, len(FEATURES))
+        y = np.array(
+            [
+                frozenset({p.earlier.message.id, p.later.message.id}) in item.duplicates
+                for p, _ in record
+            ],
+            dtype=np.float64,
+        )
+        out.append((x, y))
+    return out
+
+
+def _constant_model() -> PairScorer:
+    n = len(FEATURES)
+    return PairScorer(
+        {"features": list(FEATURES), "mean": [0] * n, "scale": [1] * n, "coef": [0] * n, "bias": 0}
+    )
+
+
+def fit_pairs(
+    parts: Sequence[tuple[Sequence[Rows], float]], *, l2: float = 1.0
+) -> dict[str, object]:
+    """The pair scorer fitted on several sources, each with a total weight."""
+    xs, ys, ws = [], [], []
+    for rows, weight in parts:
+        x = np.vstack([r[0] for r in rows])
+        y = np.concatenate([r[1] for r in rows])
+        xs.append(x)
+        ys.append(y)
+        ws.append(np.full(len(y), weight / max(len(y), 1)))
+    x, y, w = np.vstack(xs), np.concatenate(ys), np.concatenate(ws)
+    w = w * len(y) / w.sum()
+    mean = x.mean(0)
+    scale = x.std(0)
+    scale[scale < 1e-9] = 1.0
+    coef, bias = fit_dense((x - mean) / scale, y, l2=l2, weights=w)
+    return {
+        "features": list(FEATURES),
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "coef": [round(float(v), 6) for v in coef],
+        "bias": round(bias, 6),
+        "threshold": 0.5,
+    }
+
+
+def load_corpus(corpus: Path) -> list[Labelled]:
+    """The dev corpus transcripts with their labels."""
+    from harness.simulate import load_transcript
+
+    labels = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))["transcripts"]
+    out = []
+    for name in sorted(labels):
+        label = labels[name]
+        out.append(
+            Labelled(
+                name=name,
+                transcript=load_transcript(corpus / name)[0],
+                duplicates=frozenset(frozenset(p) for p in label["duplicates"]),
+                negatives=frozenset(frozenset(p) for p in label["hard_negatives"]),
+                source="corpus",
+            )
+        )
+    return out
+
+
+def load_sgd(path: Path, *, every: int = 1, limit: int | None = None, plain: bool = False) -> list[Labelled]:
+    """Built SGD transcripts as :class:`Labelled`."""
+    return [
+        Labelled(
+            name=b.transcript.conversation,
+            transcript=b.transcript,
+            duplicates=frozenset(frozenset(p) for p in b.duplicates),
+            negatives=frozenset(frozenset(p) for p in b.negatives),
+            source=b.kind,
+        )
+        for b in build_all(path, every=every, limit=limit, plain=plain)
+    ]
+
+
+@dataclass(slots=True)
+class Score:
+    """Pair-level precision and recall, scored as the corpus's ``score.py`` scores findings."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    hard_fp: int = 0
+    findings: int = 0
+    bot_messages: int = 0
+
+    def add(self, item: Labelled, findings: Sequence[Finding]) -> None:
+        predicted: set[frozenset[str]] = set()
+        for finding in findings:
+            if finding.kind == "duplicate":
+                self.findings += 1
+                predicted |= {frozenset(p) for p in combinations(finding.message_ids, 2)}
+        self.tp += len(predicted & item.duplicates)
+        self.fp += len(predicted - item.duplicates)
+        self.fn += len(item.duplicates - predicted)
+        self.hard_fp += len(predicted & item.negatives)
+        self.bot_messages += sum(m.role == "bot" for m in item.transcript.messages)
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "P": round(self.tp / (self.tp + self.fp), 4) if self.tp + self.fp else 1.0,
+            "R": round(self.tp / (self.tp + self.fn), 4) if self.tp + self.fn else 1.0,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "hard_negative_fp": self.hard_fp,
+            "findings_per_1000_bot_messages": round(1000 * self.findings / max(self.bot_messages, 1), 2),
+            "bot_messages": self.bot_messages,
+        }
+
+
+def detect_all(items: Sequence[Labelled], model: PairScorer | None) -> Score:
+    score = Score()
+    config = DetectorConfig()
+    for item in items:
+        findings = find_duplicates(item.transcript, config, pair_model=model)
+        score.add(item, findings)
+    return score
+
+
+def folds(items: Sequence[Labelled], k: int = 5) -> list[list[int]]:
+    """Fold of each transcript: by position in name order, round robin."""
+    return [[i for i in range(len(items)) if i % k == f] for f in range(k)]
+
+
+def cross_validate(
+    corpus: Sequence[Labelled], corpus_rows: Sequence[Rows], sgd_rows: Sequence[Rows], *, k: int = 5
+) -> Score:
+    """Each fold scored by a scorer fitted on SGD rows and the other folds' transcripts."""
+    score = Score()
+    config = DetectorConfig()
+    for held in folds(corpus, k):
+        rest = [corpus_rows[i] for i in range(len(corpus)) if i not in held]
+        model = PairScorer(fit_pairs(_parts(sgd_rows, rest)))
+        for i in held:
+            score.add(corpus[i], find_duplicates(corpus[i].transcript, config, pair_model=model))
+    return score
+
+
+def _parts(sgd_rows: Sequence[Rows], corpus_rows: Sequence[Rows]) -> list[tuple[Sequence[Rows], float]]:
+    return [(sgd_rows, 1.0), (corpus_rows, 1.0)]
 
 
 if __name__ == "__main__":

@@ -239,11 +239,14 @@ def _has_values(turn: SystemTurn | None) -> bool:
     )
 
 
-def build(dialogue: dict[str, object], templates: Templates, *, seed: int = 24) -> Built:
-    """One labelled transcript from one dialogue (see the module docstring)."""
+def build(
+    dialogue: dict[str, object], templates: Templates, *, seed: int = 24, plain: bool = False
+) -> Built:
+    """One labelled transcript from one dialogue (see the module docstring); ``plain``: the
+    dialogue unchanged."""
     name = str(dialogue["id"])
     rng = random.Random(f"{seed}:{name}")
-    kind = rng.choices(KINDS, weights=_WEIGHTS)[0]
+    kind = rng.choices(KINDS, weights=_WEIGHTS)[0] if not plain else "none"
     turns = system_turns(dialogue)
     raw = dialogue["turns"]
     assert isinstance(raw, list)
@@ -315,7 +318,7 @@ def build(dialogue: dict[str, object], templates: Templates, *, seed: int = 24) 
 
 
 def build_all(
-    path: Path, *, limit: int | None = None, seed: int = 24, every: int = 1
+    path: Path, *, limit: int | None = None, seed: int = 24, every: int = 1, plain: bool = False
 ) -> list[Built]:
     """Built transcripts of one split: every ``every``-th dialogue, at most ``limit`` of them.
 
@@ -326,4 +329,4 @@ def build_all(
     chosen = dialogues[::every]
     if limit is not None:
         chosen = chosen[:limit]
-    return [build(d, templates, seed=seed) for d in chosen]
+    return [build(d, templates, seed=seed, plain=plain) for d in chosen]
