@@ -11,6 +11,7 @@ tagging needs no extra package. The act names are SGD's: ``INFORM``, ``OFFER``, 
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import math
 import re
@@ -31,7 +32,7 @@ def act_features(text: str) -> list[str]:
     mark, and the first word."""
     words = ["0" if w[0].isdigit() else w for w in _TOKEN.findall(text.lower())]
     out = ["w:" + w for w in words]
-    out += ["b:" + a + "_" + b for a, b in zip(words, words[1:], strict=False)]
+    out += ["b:" + a + "_" + b for a, b in itertools.pairwise(words)]
     if words:
         out.append("first:" + words[0])
     return out
@@ -68,7 +69,10 @@ class ActTagger:
             if weights is not None:
                 for k, w in enumerate(weights):
                     totals[k] += w
-        return {act: 1 / (1 + math.exp(-max(-30.0, min(30.0, t)))) for act, t in zip(self.acts, totals, strict=True)}
+        return {
+            act: 1 / (1 + math.exp(-max(-30.0, min(30.0, t))))
+            for act, t in zip(self.acts, totals, strict=True)
+        }
 
     def tag(self, sentence: str) -> frozenset[str]:
         """The acts of one sentence (probability at least one half; the likeliest when none is)."""

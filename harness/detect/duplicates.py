@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
-from harness.detect.scorer import PairContext, PairScorer, pair_features, scorer
-from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences
+from harness.detect.scorer import PairContext, PairScorer, pair_features, scorer, swapped_words
+from harness.text import Analysis, analyse, content_words, normalise
 from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
@@ -158,96 +158,6 @@ class _User:
         )
 
 
-def _asked_again(
-    pair_earlier: Entry,
-    restated: frozenset[str],
-    facts: frozenset[str],
-    users: Sequence[_User],
-    first: _User | None = None,
-    later_request: str = "",
-) -> bool:
-    """Whether a user message between the two turns asked for the earlier answer again.
-
-    ``restated`` are the content words (and fact words) of what is repeated, ``facts`` the facts
-    of the restating claims, ``first`` the user message the earlier answer replied to.
-    """
-    for user in users:
-        if first is not None and first.words and user.words:
-            # The same question again, in about the same words.
-            if user.norm == first.norm:
-                return True
-            if user.question and len(first.words & user.words) * 2 >= len(user.words) >= 2:
-                return True
-        if pair_earlier.request and pair_earlier.request in user.plan:
-            return True  # the plan routed the same request again
-        if pair_earlier.request and pair_earlier.request == later_request:
-            return True  # both answer the same planned request: it was asked again
-        topic = user.words
-        if user.reask and (not topic or topic & restated or len(topic) <= 3):
-            # "sorry, what was the total again?": the cue is explicit; the topic word may be
-            # a synonym of the answer's ("total" for "balance").
-            return True
-        if user.question and topic and len(topic) <= 3 and topic <= restated:
-            # A short question about the same subject ("and the total?", "which gate?").
-            return True
-        named = {k for k in user.facts & facts if not k.startswith("state:")}
-        if user.question and named and topic & restated:
-            # A question that names what the earlier answer stated ("who signed for NW441?").
-            return True
-    return False
-
-
-# A claim that reports an action done or a state reached ("You're booked", "Confirmed: ...",
-# "I've created ...", "is now ..."): restating the details of what the user just chose is how an
-# action is confirmed, not a repeat.
-_CONFIRMATION = re.compile(
-    r"(?<![\w-])(?:booked|confirmed|reserved|scheduled|rescheduled|done|created|cancell?ed|"
-    r"submitted|placed|updated|changed|moved|added|registered|enrolled|set up|all set|"
-    r"is now|are now|has been|have been|i've|we've|i have|we have)(?![\w-])",
-    re.IGNORECASE,
-)
-
-
-def _confirms(earlier: Entry, later: Entry, found: Restatement, users: Sequence[_User]) -> bool:
-    """The later message confirms what the user chose or asked for in between.
-
-    Every restated claim stands in a sentence that reports an action done ("You're booked",
-    "Confirmed:", "is now"; or the message opens with such a header: "Booked!") and that names
-    something the user said in between, or the earlier message asked the user a question and the
-    user answered it. An exact repeat confirms nothing.
-    """
-    if not users or not found.matches or found.method == "exact":
-        return False
-    sentences = split_sentences(later.message.text)
-    header = bool(
-        sentences
-        and len(sentences[0].text.split()) <= 3
-        and _CONFIRMATION.search(sentences[0].text)
-    )
-    offered = earlier.message.text.rstrip().endswith("?") or "?" in earlier.message.text[-160:]
-    asking = [u for u in users if u.request]
-    if not asking:
-        return False
-    said = frozenset().union(*(u.words for u in asking)) | frozenset(
-        key for u in asking for key in u.facts
-    )
-    for match in found.matches:
-        sentence = _sentence_of(match.later.span.start, sentences, match.later.span.text)
-        if not (header or _CONFIRMATION.search(sentence)):
-            return False
-        analysis = analyse(sentence)
-        if not (offered or (analysis.words | analysis.facts) & said):
-            return False
-    return True
-
-
-def _sentence_of(start: int, sentences: Sequence[Span], fallback: str) -> str:
-    for sentence in sentences:
-        if sentence.start <= start < sentence.end:
-            return sentence.text
-    return fallback
-
-
 class _Users:
     """The user messages so far, in turn order, found by turn in O(log n)."""
 
@@ -323,7 +233,7 @@ class _Index:
             if posting is None:
                 continue
             if len(posting) <= _RARE:
-                # A rare fact ("INC0041") says more than one many messages state ("2026"), which
+                # A rare fact ("T-5521") says more than one many messages state ("2026"), which
                 # only counts for the latest messages that state it.
                 counts.update(posting)
                 counts.update(posting)
@@ -367,15 +277,6 @@ def _different_requests(a: Entry, b: Entry) -> bool:
         return False
     wa, wb = set(a.request.split()), set(b.request.split())
     return len(wa & wb) / len(wa | wb) < 0.8
-
-
-def _restated_words(found: Restatement) -> frozenset[str]:
-    words: set[str] = set()
-    for match in found.matches:
-        words |= match.earlier.words | match.later.words
-        for key in match.facts:
-            words.update(content_words(key.partition(":")[2]))
-    return frozenset(words)
 
 
 def compare_entry(
@@ -433,7 +334,9 @@ def compare_entry(
             decided[copy_key] = False
             continue
         features = _features(other, entry, found, users, scope, strict)
-        duplicate = model.duplicate(features)
+        duplicate = model.duplicate(features) and not swapped_words(
+            other.message.text, entry.message.text
+        )
         if record is not None:
             record.append((Pair(other, entry, scope, found), features))
         decided[copy_key] = duplicate
@@ -466,21 +369,6 @@ def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) ->
                 later_cover=round(b.weight / (later.weight or 1), 3),
             )
     return None
-
-
-def _held_back(other: Entry, entry: Entry, found: Restatement, users: _Users, scope: Scope) -> bool:
-    """Across turns, a repeat the user asked for, or a confirmation of what they chose."""
-    if scope != "cross_turn":
-        return False
-    turn = entry.message.turn
-    # What the user said since: the last few turns are enough to ask again or to choose (and
-    # keep a repeat of something said long ago cheap to check).
-    between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
-    facts = frozenset().union(*(m.later.facts for m in found.matches)) | found.facts
-    first = users.of_turn(other.message.turn)
-    if _asked_again(other, _restated_words(found), facts, between, first, entry.request):
-        return True
-    return _confirms(other, entry, found, between)
 
 
 def _features(

@@ -34,13 +34,31 @@ from typing import Protocol
 
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
-from harness.text import STOPWORDS, Analysis, content_words
+from harness.text import STOPWORDS, Analysis, content_words, normalise, stem
 
-__all__ = ["FEATURES", "PairContext", "PairScorer", "UserLike", "pair_features", "scorer"]
+__all__ = [
+    "FEATURES",
+    "PairContext",
+    "PairScorer",
+    "UserLike",
+    "pair_features",
+    "scorer",
+    "swapped_words",
+]
 
 _MODEL = Path(__file__).resolve().parent / "_models" / "pairs.json"
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
 _TOKEN = re.compile(r"[^\W_]+")
+_SAYS_REPEAT = re.compile(
+    r"\b(?:(?:as|like) (?:i|we|the|our|your) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
+    r"|as (?:mentioned|noted|stated|said|discussed) (?:above|earlier|before|previously)"
+    r"|(?:to )?(?:recap|summari[sz]e|reiterate)|(?:quick |follow-up )?(?:recap|summary)\s*:"
+    r"|just (?:a )?reminder|reminder\s*:)",
+    re.IGNORECASE,
+)
+"""A later message that says itself it repeats ("As I mentioned", "Like the billing agent said",
+"To recap", "Summary:")."""
 
 FEATURES = (
     "exact",
@@ -55,6 +73,7 @@ FEATURES = (
     "values_earlier_only",
     "values_later_only",
     "values_conflict",
+    "earlier_values_restated",
     "states_differ",
     "subjects_shared",
     "subjects_differ",
@@ -67,7 +86,6 @@ FEATURES = (
     "length_ratio",
     "same_turn",
     "turns_apart",
-    "same_sender",
     "different_requests",
     "later_confirm",
     "later_offer",
@@ -78,13 +96,16 @@ FEATURES = (
     "earlier_offer",
     "earlier_request",
     "earlier_confirm",
-    "users_between",
     "reask_cue",
     "reask_on_topic",
     "topic_overlap",
     "asked_fact",
     "same_question",
     "later_confirms_choice",
+    "user_said",
+    "later_from_user",
+    "earlier_asks",
+    "later_says_repeat",
     "same_request_again",
 )
 """The feature names, in the order of the weights."""
@@ -142,26 +163,48 @@ def _rare(words: set[str]) -> set[str]:
     return {w for w in words if w.isalpha() and len(w) > 3 and w not in common}
 
 
-def _wording(a: str, b: str) -> tuple[float, float, float]:
-    """The word-sequence ratio, the number of small substitutions, and whether both sides carry
-    rare words the other lacks."""
+def _wording(a: str, b: str) -> tuple[float, float, float, int]:
+    """The word-sequence ratio, the number of small substitutions, whether both sides carry
+    rare words the other lacks, and how many words take another word's place in the same wording
+    (one or two words for as many, the rest alike: "10 events" / "10 hotels", "lisinopril" /
+    "metformin"). Such words are values, whatever their case."""
     ta, tb = _tokens(a), _tokens(b)
     if not ta or not tb:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0
     if len(ta) * len(tb) > 40_000:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0
     matcher = SequenceMatcher(None, ta, tb, autojunk=False)
     ratio = matcher.ratio()
-    small = 0
+    small = swapped = 0
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "replace" and i2 - i1 <= 3 and j2 - j1 <= 3:
-            if any(w not in STOPWORDS for w in ta[i1:i2]) and any(
-                w not in STOPWORDS for w in tb[j1:j2]
+        if op != "replace" or i2 - i1 > 3 or j2 - j1 > 3:
+            continue
+        left = [w for w in ta[i1:i2] if w not in STOPWORDS]
+        right = [w for w in tb[j1:j2] if w not in STOPWORDS]
+        if left and right:
+            small += 1
+            if (
+                ratio >= 0.7
+                and i2 - i1 == j2 - j1 <= 2
+                and not any(w.isdigit() for w in left + right)
+                and {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
             ):
-                small += 1
+                swapped += 1
     only_a, only_b = set(ta) - set(tb), set(tb) - set(ta)
     rare = 1.0 if _rare(only_a) and _rare(only_b) else 0.0
-    return ratio, float(min(small, 3)), rare
+    return ratio, float(min(small, 3)), rare, swapped
+
+
+def swapped_words(earlier: str, later: str) -> int:
+    """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording.
+
+    A repeat needs the same value: a word swapped for another in one template ("10 events" /
+    "10 hotels", "your lisinopril copay" / "your metformin copay") is another value whatever its
+    case, so such a pair is never a duplicate. This is a rule, not learned: the SGD material has
+    few lower-case values to learn it from."""
+    if normalise(earlier) == normalise(later):
+        return 0
+    return _wording(earlier, later)[3]
 
 
 def _acts(text: str) -> frozenset[str]:
@@ -193,16 +236,16 @@ def pair_features(
     l_subjects = {k for k in lf if k.startswith(_SUBJECT)}
     subjects_shared = e_subjects & l_subjects
     subjects_differ = bool(e_subjects - l_subjects) and bool(l_subjects - e_subjects)
-    ratio, small, rare = (1.0, 0.0, 0.0) if exact else _wording(earlier.text, later.text)
+    ratio, small, rare, swapped = (
+        (1.0, 0.0, 0.0, 0) if exact else _wording(earlier.text, later.text)
+    )
     ew, lw = earlier.words, later.words
     ea, la = _acts(earlier.text), _acts(later.text)
     restated = set(ew & lw)
     for key in (found.facts if found is not None else frozenset()) | (ef & lf):
         restated.update(content_words(key.partition(":")[2]))
     reask_cue = any(u.reask for u in users)
-    overlap = max(
-        (len(u.words & restated) / len(u.words) for u in users if u.words), default=0.0
-    )
+    overlap = max((len(u.words & restated) / len(u.words) for u in users if u.words), default=0.0)
     on_topic = any(u.reask and (u.words & restated or u.facts & (ef & lf)) for u in users)
     asked_fact = any(
         u.question and {k for k in u.facts & ef & lf if not k.startswith("state:")} for u in users
@@ -213,6 +256,7 @@ def pair_features(
         for u in users
     )
     later_new = (lw - ew) | (lf - ef)
+    said = frozenset().union(*(u.words | u.facts for u in users)) if users else frozenset()
     chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
     confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
     words_e, words_l = len(ew) + len(ef), len(lw) + len(lf)
@@ -226,9 +270,10 @@ def pair_features(
         found.earlier_cover if found is not None else 0.0,
         found.later_cover if found is not None else 0.0,
         min(_weighted(shared_values), 4.0),
-        min(_weighted(e_only), 3.0),
-        min(_weighted(l_only), 3.0),
-        float(min(len(kinds), 2)),
+        min(_weighted(e_only) + swapped, 3.0),
+        min(_weighted(l_only) + swapped, 3.0),
+        float(min(len(kinds) + swapped, 2)),
+        _weighted(shared_values) / (_weighted(shared_values | e_only) or 1.0),
         float(bool(states_e) or bool(states_l)),
         float(min(len(subjects_shared), 3)),
         float(subjects_differ),
@@ -241,7 +286,6 @@ def pair_features(
         min(words_e, words_l) / max(words_e, words_l, 1),
         float(context.same_turn),
         math.log1p(context.turns_apart),
-        float(context.same_sender),
         float(context.different_requests),
         float("CONFIRM" in la),
         float("OFFER" in la),
@@ -252,30 +296,57 @@ def pair_features(
         float("OFFER" in ea),
         float("REQUEST" in ea),
         float("CONFIRM" in ea),
-        float(min(len(users), 3)),
         float(reask_cue),
         float(on_topic),
         overlap,
         float(asked_fact),
         float(same_question),
         float(confirms_choice),
+        float(min(max((len(u.words) + len(u.facts) for u in users), default=0), 5)),
+        float(min(len(later_new & said), 3)),
+        float("?" in earlier.text[-200:]),
+        float(bool(_SAYS_REPEAT.search(later.text))),
         float(context.same_request_again),
     ]
 
 
+_Node = float | tuple[int, float, "_Node", "_Node"]
+"""A fitted tree: a leaf's value, or (feature, threshold, left when at most, right)."""
+
+
+def _node(raw: object) -> _Node:
+    if not isinstance(raw, dict):
+        raise ValueError("a tree node must be an object")
+    if "v" in raw:
+        return float(raw["v"])
+    return (int(raw["f"]), float(raw["t"]), _node(raw["l"]), _node(raw["r"]))
+
+
+def _floats(raw: object, size: int, default: float) -> list[float]:
+    if raw is None:
+        return [default] * size
+    if not isinstance(raw, list) or len(raw) != size:
+        raise ValueError("the pair model's vectors do not match its features")
+    return [float(x) for x in raw]
+
+
 class PairScorer:
-    """Logistic regression over :data:`FEATURES` (standardised with the stored means and
-    scales)."""
+    """Gradient-boosted trees (or a logistic regression) over :data:`FEATURES`: the trees'
+    leaves plus a linear part plus a bias are the log-odds of a duplicate."""
 
     def __init__(self, model: dict[str, object]) -> None:
         names = model["features"]
-        assert isinstance(names, list)
-        if tuple(names) != FEATURES:
+        if not isinstance(names, list) or tuple(names) != FEATURES:
             raise ValueError("the pair model was fitted on other features; refit it")
-        self.mean = [float(x) for x in model["mean"]]  # type: ignore[attr-defined]
-        self.scale = [float(x) for x in model["scale"]]  # type: ignore[attr-defined]
-        self.coef = [float(x) for x in model["coef"]]  # type: ignore[attr-defined]
-        self.bias = float(str(model["bias"]))
+        trees = model.get("trees") or []
+        if not isinstance(trees, list):
+            raise ValueError("the pair model's trees must be a list")
+        self.trees: tuple[_Node, ...] = tuple(_node(t) for t in trees)
+        n = len(FEATURES)
+        self.mean = _floats(model.get("mean"), n, 0.0)
+        self.scale = _floats(model.get("scale"), n, 1.0)
+        self.coef = _floats(model.get("coef"), n, 0.0)
+        self.bias = float(str(model.get("bias", 0.0)))
         self.threshold = float(str(model.get("threshold", 0.5)))
 
     @classmethod
@@ -283,12 +354,20 @@ class PairScorer:
         return cls(json.loads(path.read_text(encoding="utf-8")))
 
     def probability(self, features: Sequence[float]) -> float:
+        """The calibrated probability that the pair is a duplicate."""
         total = self.bias
         for x, m, s, c in zip(features, self.mean, self.scale, self.coef, strict=True):
-            total += c * (x - m) / s
+            if c:
+                total += c * (x - m) / s
+        for tree in self.trees:
+            node = tree
+            while isinstance(node, tuple):
+                node = node[2] if features[node[0]] <= node[1] else node[3]
+            total += node
         return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
 
     def duplicate(self, features: Sequence[float]) -> bool:
+        """Whether the probability reaches the model's threshold."""
         return self.probability(features) >= self.threshold
 
 

@@ -29,9 +29,9 @@ from numpy.typing import NDArray
 from harness.detect.acts import act_features
 from harness.detect.duplicates import Pair, conversation_pairs, find_duplicates
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.scorer import FEATURES, PairScorer
+from harness.detect.scorer import FEATURES, PairScorer, scorer
 from harness.transcript import Transcript
-from tools.detector.linear import fit_dense, fit_sparse
+from tools.detector.linear import fit_dense, fit_sparse, fit_trees
 from tools.detector.sgd import build_all, read_dialogues, system_turns
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,6 +124,7 @@ def main() -> None:
     corpus = load_corpus(args.corpus)
     corpus_rows = collect(corpus)
     sgd_rows = collect(load_sgd(args.sgd / "sgd-train.jsonl.gz", every=args.every))
+    save_rows(sgd_rows, ROWS)
     if args.what == "pairs":
         model = fit_pairs(_parts(sgd_rows, corpus_rows))
         model["about"] = (
@@ -131,8 +132,8 @@ def main() -> None:
             f"Dialogue train (every {args.every}th dialogue; Rastogi et al. 2020, CC BY-SA 4.0) "
             "and the 60 transcripts of the duplicates-dev corpus."
         )
-        (MODELS / "pairs.json").write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
-        return
+        (MODELS / "pairs.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
+        scorer.cache_clear()
     print("cv", json.dumps(cross_validate(corpus, corpus_rows, sgd_rows).figures()))
     shipped = PairScorer.load()
     dev = load_sgd(args.sgd / "sgd-dev.jsonl.gz")
@@ -186,7 +187,7 @@ def _constant_model() -> PairScorer:
 
 
 def fit_pairs(
-    parts: Sequence[tuple[Sequence[Rows], float]], *, l2: float = 1.0
+    parts: Sequence[tuple[Sequence[Rows], float]], *, l2: float = 1.0, trees: bool = True
 ) -> dict[str, object]:
     """The pair scorer fitted on several sources, each with a total weight."""
     xs, ys, ws = [], [], []
@@ -198,6 +199,14 @@ def fit_pairs(
         ws.append(np.full(len(y), weight / max(len(y), 1)))
     x, y, w = np.vstack(xs), np.concatenate(ys), np.concatenate(ws)
     w = w * len(y) / w.sum()
+    if trees:
+        fitted, base = fit_trees(x, y, weights=w)
+        return {
+            "features": list(FEATURES),
+            "trees": fitted,
+            "bias": round(base, 6),
+            "threshold": 0.5,
+        }
     mean = x.mean(0)
     scale = x.std(0)
     scale[scale < 1e-9] = 1.0
@@ -232,7 +241,9 @@ def load_corpus(corpus: Path) -> list[Labelled]:
     return out
 
 
-def load_sgd(path: Path, *, every: int = 1, limit: int | None = None, plain: bool = False) -> list[Labelled]:
+def load_sgd(
+    path: Path, *, every: int = 1, limit: int | None = None, plain: bool = False
+) -> list[Labelled]:
     """Built SGD transcripts as :class:`Labelled`."""
     return [
         Labelled(
@@ -277,7 +288,9 @@ class Score:
             "fp": self.fp,
             "fn": self.fn,
             "hard_negative_fp": self.hard_fp,
-            "findings_per_1000_bot_messages": round(1000 * self.findings / max(self.bot_messages, 1), 2),
+            "findings_per_1000_bot_messages": round(
+                1000 * self.findings / max(self.bot_messages, 1), 2
+            ),
             "bot_messages": self.bot_messages,
         }
 
@@ -310,8 +323,40 @@ def cross_validate(
     return score
 
 
-def _parts(sgd_rows: Sequence[Rows], corpus_rows: Sequence[Rows]) -> list[tuple[Sequence[Rows], float]]:
-    return [(sgd_rows, 1.0), (corpus_rows, 1.0)]
+ROWS = ROOT / "tests" / "fixtures" / "detector" / "sgd-train-rows.npz"
+"""The candidate pairs of the SGD-train transcripts the scorer is fitted on (the tests fit the
+cross-validation folds from it and check that the builder reproduces its start)."""
+
+
+def save_rows(rows: Sequence[Rows], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        path,
+        x=np.vstack([r[0] for r in rows]).astype(np.float32),
+        y=np.concatenate([r[1] for r in rows]).astype(np.int8),
+        sizes=np.array([len(r[1]) for r in rows], dtype=np.int32),
+    )
+
+
+def load_rows(path: Path) -> list[Rows]:
+    data = np.load(path)
+    x, y, sizes = data["x"].astype(np.float64), data["y"].astype(np.float64), data["sizes"]
+    out: list[Rows] = []
+    start = 0
+    for size in sizes:
+        out.append((x[start : start + size], y[start : start + size]))
+        start += int(size)
+    return out
+
+
+SGD_WEIGHT = 0.3
+"""The SGD-built rows' total weight beside the dev corpus's (1.0)."""
+
+
+def _parts(
+    sgd_rows: Sequence[Rows], corpus_rows: Sequence[Rows]
+) -> list[tuple[Sequence[Rows], float]]:
+    return [(sgd_rows, SGD_WEIGHT), (corpus_rows, 1.0)]
 
 
 if __name__ == "__main__":

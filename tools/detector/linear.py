@@ -77,3 +77,96 @@ def fit_dense(
         if np.abs(step).max() < 1e-7:
             break
     return beta[:-1], float(beta[-1])
+
+
+def fit_trees(
+    features: NDArray[np.float64],
+    labels: NDArray[np.float64],
+    *,
+    weights: NDArray[np.float64] | None = None,
+    rounds: int = 120,
+    depth: int = 3,
+    rate: float = 0.15,
+    l2: float = 1.0,
+    min_weight: float = 2.0,
+    bins: int = 24,
+) -> tuple[list[dict[str, object]], float]:
+    """Gradient-boosted regression trees for the log loss (Newton leaves, quantile split
+    candidates). Returns (trees, base log-odds); a tree is nested dicts: ``{"f", "t", "l", "r"}``
+    for a split (``x[f] <= t`` goes left) and ``{"v"}`` for a leaf."""
+    n, d = features.shape
+    w = np.ones(n) if weights is None else weights
+    mean = float(np.clip(np.average(labels, weights=w), 1e-4, 1 - 1e-4))
+    base = float(np.log(mean / (1 - mean)))
+    raw = np.full(n, base)
+    cuts = []
+    for j in range(d):
+        values = np.unique(np.quantile(features[:, j], np.linspace(0, 1, bins + 1)[1:-1]))
+        cuts.append(values)
+    slots = np.stack(
+        [np.searchsorted(cuts[j], features[:, j], side="left") for j in range(d)], axis=1
+    )
+    trees: list[dict[str, object]] = []
+
+    def grow(
+        rows: NDArray[np.int64], g: NDArray[np.float64], h: NDArray[np.float64], level: int
+    ) -> dict[str, object]:
+        gs, hs = g[rows].sum(), h[rows].sum()
+        leaf: dict[str, object] = {"v": round(float(-gs / (hs + l2) * rate), 6)}
+        if level == depth or len(rows) < 4:
+            return leaf
+        best = (0.0, -1, 0.0)
+        parent = gs * gs / (hs + l2)
+        for j in range(d):
+            if not len(cuts[j]):
+                continue
+            slot = slots[rows, j]
+            gl = np.bincount(slot, weights=g[rows], minlength=len(cuts[j]) + 1).cumsum()[:-1]
+            hl = np.bincount(slot, weights=h[rows], minlength=len(cuts[j]) + 1).cumsum()[:-1]
+            gr, hr = gs - gl, hs - hl
+            gain = gl * gl / (hl + l2) + gr * gr / (hr + l2) - parent
+            gain[(hl < min_weight * 0.01) | (hr < min_weight * 0.01)] = -1
+            k = int(np.argmax(gain))
+            if gain[k] > best[0]:
+                best = (float(gain[k]), j, float(cuts[j][k]))
+        if best[1] < 0:
+            return leaf
+        j, t = best[1], best[2]
+        left = rows[features[rows, j] <= t]
+        right = rows[features[rows, j] > t]
+        if not len(left) or not len(right):
+            return leaf
+        return {"f": j, "t": t, "l": grow(left, g, h, level + 1), "r": grow(right, g, h, level + 1)}
+
+    every = np.arange(n)
+    for _ in range(rounds):
+        p = 1 / (1 + np.exp(-raw))
+        g = w * (p - labels)
+        h = w * p * (1 - p)
+        tree = grow(every, g, h, 0)
+        trees.append(tree)
+        raw += predict_matrix(tree, features)
+    return trees, base
+
+
+def predict_tree(tree: dict[str, object], row: Sequence[float]) -> float:
+    node = tree
+    while "v" not in node:
+        node = node["l"] if row[int(node["f"])] <= float(node["t"]) else node["r"]  # type: ignore[assignment,arg-type]
+    return float(node["v"])  # type: ignore[arg-type]
+
+
+def predict_matrix(tree: dict[str, object], features: NDArray[np.float64]) -> NDArray[np.float64]:
+    """One tree's leaf value for every row."""
+    out = np.zeros(len(features))
+
+    def walk(node: dict[str, object], rows: NDArray[np.int64]) -> None:
+        if "v" in node:
+            out[rows] = float(node["v"])  # type: ignore[arg-type]
+            return
+        go_left = features[rows, int(node["f"])] <= float(node["t"])  # type: ignore[arg-type]
+        walk(node["l"], rows[go_left])  # type: ignore[arg-type]
+        walk(node["r"], rows[~go_left])  # type: ignore[arg-type]
+
+    walk(tree, np.arange(len(features)))
+    return out

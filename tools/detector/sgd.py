@@ -23,6 +23,7 @@ seeded generator from the dialogue's id (so a subset builds exactly as it does i
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import random
 import re
@@ -102,7 +103,7 @@ class SystemTurn:
                 start, end = found.span()
             out[(act, slot)] = (start, end, value)
         places = sorted((s, e) for s, e, _ in out.values())
-        for (_, e1), (s2, _) in zip(places, places[1:], strict=False):
+        for (_, e1), (s2, _) in itertools.pairwise(places):
             if s2 < e1:
                 if any(p == (s2, e1) for p in places):
                     continue
@@ -317,16 +318,23 @@ def build(
     )
 
 
+POOL = 1500
+"""Paraphrases and other values come from the split's first this many dialogues, so any subset
+builds exactly as it does in the full run while reading only the start of the file."""
+
+
 def build_all(
     path: Path, *, limit: int | None = None, seed: int = 24, every: int = 1, plain: bool = False
 ) -> list[Built]:
-    """Built transcripts of one split: every ``every``-th dialogue, at most ``limit`` of them.
-
-    Paraphrases and other values are drawn from the whole split, so a subset builds the same
-    transcripts as the full run."""
-    dialogues = list(read_dialogues(path))
-    templates = Templates(dialogues)
-    chosen = dialogues[::every]
-    if limit is not None:
-        chosen = chosen[:limit]
+    """Built transcripts of one split: every ``every``-th dialogue, at most ``limit`` of them."""
+    pool: list[dict[str, object]] = []
+    chosen: list[dict[str, object]] = []
+    for position, dialogue in enumerate(read_dialogues(path)):
+        if position < POOL:
+            pool.append(dialogue)
+        if position % every == 0 and (limit is None or len(chosen) < limit):
+            chosen.append(dialogue)
+        if position >= POOL and limit is not None and len(chosen) >= limit:
+            break
+    templates = Templates(pool)
     return [build(d, templates, seed=seed, plain=plain) for d in chosen]
