@@ -176,27 +176,39 @@ def _wording(a: str, b: str) -> tuple[float, float, float, int]:
     matcher = SequenceMatcher(None, ta, tb, autojunk=False)
     ratio = matcher.ratio()
     small = swapped = 0
+    other = False
+    """Any difference besides one-for-one word swaps (then nothing counts as swapped)."""
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
         if op != "replace" or i2 - i1 > 3 or j2 - j1 > 3:
+            other = True
             continue
         left = [w for w in ta[i1:i2] if w not in STOPWORDS]
         right = [w for w in tb[j1:j2] if w not in STOPWORDS]
-        if left and right:
-            small += 1
-            if (
-                ratio >= 0.7
-                and i2 - i1 == j2 - j1 <= 2
-                and not any(w.isdigit() for w in left + right)
-                and {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
-            ):
-                swapped += 1
+        if not (left and right):
+            other = True
+            continue
+        small += 1
+        if (
+            ratio >= 0.7
+            and i2 - i1 == j2 - j1 <= 2
+            and not any(w.isdigit() for w in left + right)
+            and {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
+        ):
+            swapped += 1
+        else:
+            other = True
+    if other:
+        swapped = 0
     only_a, only_b = set(ta) - set(tb), set(tb) - set(ta)
     rare = 1.0 if _rare(only_a) and _rare(only_b) else 0.0
     return ratio, float(min(small, 3)), rare, swapped
 
 
 def swapped_words(earlier: str, later: str) -> int:
-    """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording.
+    """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording
+    (when the swaps are the only difference).
 
     A repeat needs the same value: a word swapped for another in one template ("10 events" /
     "10 hotels", "your lisinopril copay" / "your metformin copay") is another value whatever its
