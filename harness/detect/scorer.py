@@ -355,7 +355,7 @@ def _compile(trees: Sequence[_Node]) -> Callable[[Sequence[float]], float]:
     faster than walking the nodes."""
     body = " + ".join(_expression(t) for t in trees) or "0.0"
     code = compile(f"lambda x: {body}", "<pair-scorer>", "eval")
-    forest: Callable[[Sequence[float]], float] = eval(code, {"__builtins__": {}})  # noqa: S307
+    forest: Callable[[Sequence[float]], float] = eval(code, {"__builtins__": {}})
     return forest
 
 
