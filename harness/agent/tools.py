@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.agent._workers import run_in_worker
+from instructions.contract import OPEN_QUESTIONS
 from subagents import Reply, Tool, ToolContext
 
 __all__ = [
@@ -333,7 +334,7 @@ def tool_result_text(value: Any, *, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
         value = {
             "text": value.text,
             "done": value.done,
-            "openQuestions": list(value.open_questions),
+            OPEN_QUESTIONS: list(value.open_questions),
         }
     if isinstance(value, str):
         return _cap(value, limit)

@@ -15,6 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from instructions.contract import (
+    ANSWERED,
+    FINDINGS,
+    INTERACTION_SUMMARY,
+    OPEN_QUESTIONS,
+    SCOPED_REQUEST,
+)
 from subagents import HistoryEntry, Usage
 
 __all__ = [
@@ -128,12 +135,12 @@ class ResultView:
         return {
             "agent": self.agent,
             "mode": self.mode,
-            "scopedRequest": self.request,
+            SCOPED_REQUEST: self.request,
             "status": self.status,
-            "answered": self.answered,
-            "interactionSummary": self.interaction_summary,
-            "findings": self.findings,
-            "openQuestions": list(self.open_questions),
+            ANSWERED: self.answered,
+            INTERACTION_SUMMARY: self.interaction_summary,
+            FINDINGS: self.findings,
+            OPEN_QUESTIONS: list(self.open_questions),
             "error": self.error,
         }
 

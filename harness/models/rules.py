@@ -33,6 +33,15 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
+from instructions.contract import (
+    ANSWERED,
+    CONVERSATIONAL,
+    FINDINGS,
+    INTERACTION_SUMMARY,
+    OPEN_QUESTIONS,
+    SCOPED_REQUEST,
+    SILENT,
+)
 from subagents import Usage
 
 __all__ = ["RulesModel", "checks_answered"]
@@ -168,7 +177,7 @@ class RulesModel(Model):
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
             return []
-        if context.continuing or (len(own) == 1 and context.mode == "conversational"):
+        if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         calls: list[ToolCall] = []
@@ -187,15 +196,15 @@ class RulesModel(Model):
     def _outputs(
         self, context: ActContext, *, text: str, done: bool, open_q: list[str]
     ) -> dict[str, Any]:
-        if context.mode == "silent":
-            return {"answered": False, "findings": text, "openQuestions": open_q}
+        if context.mode == SILENT:
+            return {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_q}
         out: dict[str, Any] = {
-            "answered": bool(text) and done,
-            "interactionSummary": text,
-            "openQuestions": open_q,
+            ANSWERED: bool(text) and done,
+            INTERACTION_SUMMARY: text,
+            OPEN_QUESTIONS: open_q,
         }
-        if context.mode == "conversational":
-            out["scopedRequest"] = context.scoped_request
+        if context.mode == CONVERSATIONAL:
+            out[SCOPED_REQUEST] = context.scoped_request
         return out
 
     # --- compose --------------------------------------------------------------------------------
@@ -321,7 +330,7 @@ def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
         return (
             str(data["text"]),
             bool(data.get("done", True)),
-            [str(q) for q in data.get("openQuestions", [])],
+            [str(q) for q in data.get(OPEN_QUESTIONS, [])],
         )
     if isinstance(data, str):
         return data, True, []

@@ -23,13 +23,14 @@ from harness.exceptions import ConfigError
 from harness.runtime._yaml import read_text
 from harness.simulate._activities import TraceAttribution, parse_timestamp
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from instructions.contract import MODES
 
 __all__ = ["MAX_TRANSCRIPT_BYTES", "load_agent_modes", "load_transcript", "parse_transcript"]
 
 MAX_TRANSCRIPT_BYTES = 200_000_000
 """The largest transcript file read (200 MB)."""
 
-_MODES = ("silent", "direct", "conversational")
+_MODES = MODES
 _JSONL_KEYS = frozenset(
     {
         "id",
