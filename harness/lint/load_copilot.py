@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from harness._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint._cs_tools import (
     AGENT_PROTOCOLS,
     connected_tool_spec,
@@ -35,7 +36,6 @@ from harness.lint._cs_tools import (
     kind_of,
 )
 from harness.lint._files import UnreadableFileError, read_config
-from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint.model import (
     AgentSystem,
     IOField,

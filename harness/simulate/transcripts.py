@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from harness._yaml import read_text
 from harness.exceptions import ConfigError
-from harness.runtime._yaml import read_text
 from harness.simulate._activities import TraceAttribution, parse_timestamp
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from instructions.contract import MODES

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness import load_bot
+from harness._yaml import read_yaml
 from harness.exceptions import ConfigError
-from harness.runtime._yaml import read_yaml
 from harness.simulate.scenarios import load_scenarios
 from harness.simulate.transcripts import parse_transcript
 
