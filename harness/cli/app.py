@@ -29,10 +29,10 @@ __all__ = ["cli", "main"]
 _LAZY = {
     "chat": "harness.cli.commands:chat_command",
     "instructions": "harness.cli.commands:instructions_command",
-    "lint": "harness.lint._cli:lint_command",
-    "simulate": "harness.simulate._simulate_cli:simulate_command",
-    "detect": "harness.simulate._cli:detect_command",
-    "serve": "harness.hosting._cli:serve_command",
+    "lint": "harness.cli.lint:lint_command",
+    "simulate": "harness.cli.simulate:simulate_command",
+    "detect": "harness.cli.detect:detect_command",
+    "serve": "harness.cli.serve:serve_command",
     "new": "harness.cli.scaffold:new_command",
 }
 

@@ -15,11 +15,9 @@ import click
 
 from harness.cli.commands import model_option_values, model_options
 from harness.cli.options import output_option
-from harness.exceptions import HarnessError, UsageError
-from harness.runtime.loading import run_sync
-from harness.simulate._progress import ProgressBar
-from harness.simulate.detectors import DetectorConfig
-from harness.simulate.reports import (
+from harness.cli.progress import ProgressBar
+from harness.detect.findings import DetectorConfig
+from harness.detect.reports import (
     DetectionResult,
     ReportFormat,
     exit_code,
@@ -27,6 +25,8 @@ from harness.simulate.reports import (
     render,
     render_junit,
 )
+from harness.exceptions import HarnessError, UsageError
+from harness.runtime.loading import run_sync
 from harness.simulate.scenarios import CopilotStudioSpec, DirectLineSpec, TargetSpec, load_scenarios
 from harness.simulate.targets import Target
 from subagents import Usage
@@ -204,7 +204,7 @@ def simulate_command(
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
     if fmt == "html":
-        from harness.simulate.html import render_html
+        from harness.detect.html import render_html
 
         report = render_html(results, title="harness simulate", usage=usage)
     else:
@@ -319,7 +319,7 @@ async def _run(
         model_obj = model_option_values(model, base_url, record, replay, settings=settings)
     embedder = None
     if semantic:
-        from harness.simulate.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder
 
         local = LocalEmbedder()
         local.load()
@@ -359,7 +359,7 @@ async def _run_jobs(
     replay: str | None,
     semantic: bool,
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness.simulate._jobs import run_in_processes
+    from harness.cli.jobs import run_in_processes
 
     total = sum(len(load_scenarios(path).scenarios) for path in paths)
     with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:

@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.simulate.detectors import DetectorConfig
-from harness.simulate.reports import DetectionResult
+from harness.detect.findings import DetectorConfig
+from harness.detect.reports import DetectionResult
 from harness.simulate.scenarios import load_scenarios
 from subagents import Usage
 
@@ -49,7 +49,7 @@ def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResul
     model = model_option_values(shard.model, shard.base_url, None, shard.replay)
     embedder = None
     if shard.semantic:
-        from harness.simulate.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder
 
         local = LocalEmbedder()
         local.load()

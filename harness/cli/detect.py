@@ -10,14 +10,16 @@ from pathlib import Path
 import click
 
 from harness.cli.options import output_option
+from harness.cli.progress import ProgressBar
+from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import paused_gc
+from harness.detect.findings import DetectorConfig
+from harness.detect.html import render_html
+from harness.detect.readers import load_transcript
+from harness.simulate.modes import load_agent_modes
+from harness.detect.reports import DetectionResult, ReportFormat, exit_code, render
 from harness.exceptions import HarnessError
 from harness.runtime.loading import run_sync
-from harness.simulate._progress import ProgressBar
-from harness.simulate.detectors import DetectorConfig, detect, detect_async
-from harness.simulate.html import render_html
-from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
-from harness.simulate.transcripts import load_agent_modes, load_transcript
 
 __all__ = ["detect_command"]
 
@@ -107,13 +109,13 @@ def _run(
     loaded = [(path, load_transcript(path, agent_modes=modes)) for path in paths]
     embedder = None
     if semantic:
-        from harness.simulate.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder
 
         embedder = LocalEmbedder()
         embedder.load()  # fail now, naming the extra, not after the first file
     judging = None
     if judge is not None:
-        from harness.simulate.judge import ModelJudge
+        from harness.detect.judge import ModelJudge
 
         judging = ModelJudge(judge)
     config = DetectorConfig()
