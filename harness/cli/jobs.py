@@ -42,11 +42,11 @@ class Shard:
 
 def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResult]], Usage]:
     """Run one shard in this (child) process."""
-    from harness.cli.commands import model_option_values
+    from harness.cli.model_flags import ModelFlags
     from harness.simulate.runner import run_scenarios
 
     files = [load_scenarios(path) for path in shard.paths]
-    model = model_option_values(shard.model, shard.base_url, None, shard.replay)
+    model = ModelFlags(model=shard.model, base_url=shard.base_url, replay=shard.replay).build()
     embedder = None
     if shard.semantic:
         from harness.detect.embeddings import LocalEmbedder

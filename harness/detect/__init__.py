@@ -17,22 +17,29 @@ guard (:class:`DuplicateGuard`) runs the same duplicate detector on its draft be
 
 It builds on ``harness.text`` and never imports the runtime or the simulator, so a parent with a
 guard loads no simulator code (``make test`` checks this with import-linter; see
-``docs/architecture.md``).
+``docs/architecture.md``). The names below are imported on first use: the runtime, which reads
+``harness.detect.transcript``, loads no reader, report or detector it does not use.
 """
 
-from harness.detect.detectors import DETECTORS, Detector, detect, detect_async
-from harness.detect.embeddings import Embedder, LocalEmbedder, OpenAIEmbedder
-from harness.detect.expectations import Expectation, check_expectations
-from harness.detect.findings import DetectorConfig, Finding, FindingKind, Severity
-from harness.detect.guard import DuplicateGuard, GuardDecision, GuardPolicy
-from harness.detect.readers import load_transcript, parse_transcript
-from harness.detect.reports import (
-    DetectionResult,
-    exit_code,
-    render_json,
-    render_junit,
-    render_text,
-)
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.detect.detectors import DETECTORS, Detector, detect, detect_async
+    from harness.detect.embeddings import Embedder, LocalEmbedder, OpenAIEmbedder
+    from harness.detect.expectations import Expectation, check_expectations
+    from harness.detect.findings import DetectorConfig, Finding, FindingKind, Severity
+    from harness.detect.guard import DuplicateGuard, GuardDecision, GuardPolicy
+    from harness.detect.readers import load_transcript, parse_transcript
+    from harness.detect.reports import (
+        DetectionResult,
+        exit_code,
+        render_json,
+        render_junit,
+        render_text,
+    )
 
 __all__ = [
     "DETECTORS",
@@ -59,3 +66,45 @@ __all__ = [
     "render_junit",
     "render_text",
 ]
+
+
+def __getattr__(name: str) -> Any:  # one branch per module: import-linter sees each edge
+    if name not in __all__:
+        raise AttributeError(f"module 'harness.detect' has no attribute {name!r}")
+    if name in ("DETECTORS", "Detector", "detect", "detect_async"):
+        from harness.detect import detectors
+
+        return _keep(name, detectors)
+    if name in ("Embedder", "LocalEmbedder", "OpenAIEmbedder"):
+        from harness.detect import embeddings
+
+        return _keep(name, embeddings)
+    if name in ("Expectation", "check_expectations"):
+        from harness.detect import expectations
+
+        return _keep(name, expectations)
+    if name in ("DetectorConfig", "Finding", "FindingKind", "Severity"):
+        from harness.detect import findings
+
+        return _keep(name, findings)
+    if name in ("DuplicateGuard", "GuardDecision", "GuardPolicy"):
+        from harness.detect import guard
+
+        return _keep(name, guard)
+    if name in ("load_transcript", "parse_transcript"):
+        from harness.detect import readers
+
+        return _keep(name, readers)
+    from harness.detect import reports
+
+    return _keep(name, reports)
+
+
+def _keep(name: str, module: ModuleType) -> Any:
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
