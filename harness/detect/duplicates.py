@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
+from harness.detect.transcript import Message, Transcript
 from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences
-from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
-    from harness.simulate.embeddings import Embedder
-    from harness.simulate.judge import ModelJudge
+    from harness.detect.embeddings import Embedder
+    from harness.detect.judge import ModelJudge
 
 __all__ = [
     "Entry",

@@ -40,8 +40,8 @@ from harness.hosting._state import Stored, activity_key
 from harness.hosting.storage import StateStore
 
 if TYPE_CHECKING:
+    from harness.detect.transcript import Message
     from harness.runtime.parent import Conversation, Parent, Turn
-    from harness.transcript import Message
 
 __all__ = [
     "ERROR_REPLY",

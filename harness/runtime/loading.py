@@ -59,8 +59,8 @@ def load_bot(
     if ":" in text:
         if model is not None or model_options:
             raise UsageError(
-                f"{text!r} is a Python object: build it with the model you want; --model, "
-                "--base-url, --record and --replay apply to config files only"
+                f"{text!r} is a Python object: build it with the model you want; a model and "
+                "model options apply to config files only"
             )
         module_name, attr = text.split(":", 1)
         try:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequen
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.exceptions import (
     ConfigError,
 )
@@ -27,7 +28,6 @@ from harness.models.base import (
 from harness.runtime.runner import SubagentCall, prepare, run_subagent
 from harness.runtime.turn import run_turn
 from harness.runtime.views import parent_view
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.transport.base import AgentTransport, Sender
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from harness.detect.transcript import Message, PlannedRequest, TurnRecord
 from harness.exceptions import (
     ContractViolationError,
     ModelBehaviorError,
@@ -33,7 +34,6 @@ from harness.runtime.parts import (
     result_view,
 )
 from harness.runtime.runner import SubagentCall, run_subagent
-from harness.transcript import Message, PlannedRequest, TurnRecord
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:

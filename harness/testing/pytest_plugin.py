@@ -102,7 +102,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     with pytest-xdist, the controller writes every worker's scenarios)."""
     path = session.config.getoption("harness_html", None)
     if path and not hasattr(session.config, "workerinput"):  # not from pytest-xdist workers
-        from harness.simulate.html import render_html
+        from harness.detect.html import render_html
 
         results = session.config.stash.get(_HTML_RESULTS, [])
         target = session.config.invocation_params.dir / path
@@ -266,7 +266,7 @@ class ScenarioItem(pytest.Item):
             import base64
             import pickle
 
-            from harness.simulate.reports import DetectionResult
+            from harness.detect.reports import DetectionResult
 
             result = DetectionResult(
                 file=str(self.path),

@@ -41,6 +41,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from harness import ChildAgent, ConnectedAgent, FunctionModel, Mode, Parent, Reply, RulesModel  # noqa: E402
+from harness.detect import DetectorConfig  # noqa: E402
 from harness.models import (  # noqa: E402
     ActContext,
     ComposeContext,
@@ -50,7 +51,6 @@ from harness.models import (  # noqa: E402
     PlanContext,
     ToolCall,
 )
-from harness.simulate.detectors import DetectorConfig  # noqa: E402
 from harness.simulate.runner import run_scenario  # noqa: E402
 from harness.simulate.scenarios import RequestExpectation, Scenario, ScenarioTurn  # noqa: E402
 from harness.simulate.targets import InProcessTarget  # noqa: E402

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from harness import load_bot
 from harness._yaml import read_yaml
+from harness.detect.readers import parse_transcript
 from harness.exceptions import ConfigError
 from harness.simulate.scenarios import load_scenarios
-from harness.simulate.transcripts import parse_transcript
 
 FUZZ = settings(
     max_examples=300,

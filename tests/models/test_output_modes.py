@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 from harness import ChildAgent, Parent
+from harness.cli.model_flags import parse_model_settings
 from harness.exceptions import ConfigError, ModelRequestError, UsageError
 from harness.models import AgentCard, ChatMessage, ModelRequest, PlanContext, ToolCall
 from harness.models._slots import CALLER_DEADLINE, ConcurrencyLimit
 from harness.models.openai import OpenAIModel
-from harness.models.settings import ModelSettings, parse_model_settings
+from harness.models.settings import ModelSettings
 from tests.models._requests import OUTPUTS, SCHEMA, act_request
 from tests.models.fake_openai import FakeOpenAI, Fault, message, tool_call
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from harness.detect import DetectorConfig, Embedder, detect, detect_async
 from harness.exceptions import UsageError
-from harness.simulate import DetectorConfig, Embedder, detect, detect_async
 from tests.simulate._helpers import conversation, duplicates
 
 PTO = "You have 12 vacation days left for 2026."

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from harness import FunctionModel, ModelRequest, ModelResponse
 from harness.cli import cli
+from harness.detect import detect, detect_async
+from harness.detect.judge import ModelJudge
+from harness.detect.transcript import Transcript
 from harness.models.replay import ReplayModel
-from harness.simulate import detect, detect_async
-from harness.simulate.judge import ModelJudge
-from harness.transcript import Transcript
 from subagents import Usage
 from tests.simulate._helpers import conversation, duplicates
 

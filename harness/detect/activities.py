@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.transcript import Message
+from harness.detect.transcript import Message
 from instructions.contract import MODES
 
 __all__ = [
