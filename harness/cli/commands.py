@@ -15,6 +15,7 @@ from harness.models.registry import check_model_name, model_for_options, resolve
 from harness.models.settings import parse_model_settings
 from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
+from harness.runtime.parent import bot_models
 from harness.runtime.views import parent_view, render_instructions
 from instructions import render_copilot_studio, render_markdown
 
@@ -98,8 +99,7 @@ def load_bot_with_options(
 
 def check_models(bot: Parent) -> None:
     """Fail now, in one line, if a model of the bot cannot work (a hosted model with no key)."""
-    models = {id(m): m for m in (bot.model, *bot._agent_models.values())}
-    for used in models.values():
+    for used in bot_models(bot):
         used.check()
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
+from harness.runtime.parent import bot_models
 from harness.simulate.detectors import (
     DetectorConfig,
     Expectation,
@@ -123,8 +124,7 @@ async def run_scenario(
 
 
 def _models(target: InProcessTarget) -> list[Model]:
-    parent = target.parent
-    return list({id(m): m for m in (parent.model, *parent._agent_models.values())}.values())
+    return list(bot_models(target.parent))
 
 
 def check_models(target: InProcessTarget) -> None:
