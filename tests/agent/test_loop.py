@@ -270,9 +270,7 @@ class _Text(LoopHooks[str]):
 
 
 def _request() -> ModelRequest:
-    return ModelRequest(
-        task="act", agent="a", system="-", messages=(ChatMessage(role="user", content="hi"),)
-    )
+    return ModelRequest(agent="a", system="-", messages=(ChatMessage(role="user", content="hi"),))
 
 
 async def test_the_step_limit_and_a_refusal_end_the_loop() -> None:
