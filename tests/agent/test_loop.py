@@ -308,7 +308,6 @@ async def test_the_step_limit_and_a_refusal_end_the_loop() -> None:
 def test_later_requests_copy_every_field_of_the_first() -> None:
     """``_with_messages`` spells the fields out for speed; a new field must be added there too."""
     values: dict[str, Any] = {
-        "task": "act",
         "agent": "a",
         "system": "s",
         "messages": (),
