@@ -11,6 +11,7 @@ from __future__ import annotations
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens, split_clauses
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from subagents import Usage
 
 __all__ = ["RulesPlanner"]
 
@@ -35,7 +36,8 @@ class RulesPlanner(Planner):
             for clause in split_clauses(given.message):
                 agent = router.best(clause, minimum=self.route_threshold) or given.parent
                 _add(entries, clause, agent)
-        return Plan(entries=tuple(entries))  # no model request: no usage
+        # Counted as one request, as the offline model counts each step it answers.
+        return Plan(entries=tuple(entries), usage=Usage(requests=1))
 
     def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
         """Split a message for an agent that holds the floor: its part, and the other requests.

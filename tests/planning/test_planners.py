@@ -51,7 +51,7 @@ async def test_the_rules_planner_routes_each_request_of_a_two_request_message() 
     assert [entry.agent for entry in plan.entries] == ["pto", "payroll"]
     assert "vacation days" in plan.entries[0].request
     assert "payday" in plan.entries[1].request
-    assert plan.usage.requests == 0  # no model was asked
+    assert plan.usage.requests == 1  # counted as the offline model counts a step
 
 
 async def test_the_rules_planner_keeps_an_unroutable_request_with_the_parent() -> None:
