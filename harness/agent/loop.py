@@ -163,7 +163,6 @@ def _with_messages(request: ModelRequest, messages: tuple[ChatMessage, ...]) -> 
     # Every field spelled out: twice as fast as dataclasses.replace on this hot path. A test
     # (tests/agent/test_loop.py) fails when ModelRequest gains a field this does not copy.
     return ModelRequest(
-        task=request.task,
         agent=request.agent,
         system=request.system,
         messages=messages,

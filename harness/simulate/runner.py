@@ -20,6 +20,7 @@ from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
+from harness.runtime.parent import bot_models
 from harness.simulate.scenarios import Scenario, ScenarioFile
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
@@ -120,8 +121,7 @@ async def run_scenario(
 
 
 def _models(target: InProcessTarget) -> list[Model]:
-    parent = target.parent
-    return list({id(m): m for m in (parent.model, *parent._agent_models.values())}.values())
+    return list(bot_models(target.parent))
 
 
 def check_models(target: InProcessTarget) -> None:

@@ -203,7 +203,6 @@ async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -
         continuing=call.continuing,
     )
     request = ModelRequest(
-        task="act",
         agent=agent.name,
         system=call.system,
         messages=tuple(messages),

@@ -48,7 +48,6 @@ from harness.models import (  # noqa: E402
     Model,
     ModelRequest,
     ModelResponse,
-    PlanContext,
     ToolCall,
 )
 from harness.simulate.runner import run_scenario  # noqa: E402
@@ -158,8 +157,8 @@ def respond(request: ModelRequest) -> ModelResponse:
     """Answers as a well-behaved LLM would: plan by keyword, call the tool, send, return outputs."""
     usage = Usage(requests=1)
     context = request.context
-    if isinstance(context, PlanContext):
-        clauses = [c.strip() for c in context.user_message.split(", and ")]
+    if request.output_name == "plan":
+        clauses = [c.strip() for c in (request.messages[-1].content or "").split(", and ")]
         plan = [{"request": c, "agent": _route(c)} for c in clauses]
         return ModelResponse(output={"requests": plan}, usage=usage)
     if isinstance(context, ComposeContext):

@@ -83,9 +83,20 @@ def test_keys_are_stable_across_runs_and_versions() -> None:
     assert request_key(normalised) == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     # pinned: a key that changed would orphan every recorded cassette
     assert request_key(normalised) == (
-        "0c22ccd6c76aa7610a758f1f1ae0c639fb5770a1f477b61dc93020137f422fc7"
+        "cdfcbd95f46b814a5ddfed80feb0221da3e6728109605ff28c90e947e12d4a3c"
     )
     assert request_key(normalise_request(act_request(timeout=5))) == request_key(normalised)
+
+
+async def test_a_cassette_line_that_still_names_its_task_is_found(tmp_path: Path) -> None:
+    """Requests lost their ``task`` field; lines recorded with it still match (keys are computed
+    again on loading, without it)."""
+    old = {**normalise_request(act_request()), "task": "act"}
+    line = {"key": "recorded-before", "request": old, "response": {"text": "from the old line"}}
+    cassette = tmp_path / "old.jsonl"
+    cassette.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    response = await ReplayModel(cassette).request(act_request())
+    assert response.text == "from the old line"
 
 
 async def test_a_miss_shows_the_closest_recorded_request_and_a_diff(

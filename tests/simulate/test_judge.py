@@ -31,7 +31,7 @@ def _transcript() -> Transcript:
 
 def _fake_judge(verdict: bool) -> FunctionModel:
     def respond(request: ModelRequest) -> ModelResponse:
-        assert request.task == "judge" and request.output_schema is not None
+        assert request.output_name == "duplicate_verdict" and request.output_schema is not None
         prompt = request.messages[0].content or ""
         assert REFUND in prompt and STATEMENT in prompt
         output = {
