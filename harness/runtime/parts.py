@@ -9,9 +9,9 @@ import json
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from harness.detect.transcript import PlannedRequest
 from harness.models.base import ResultView
 from harness.planning import PlanEntry
-from harness.transcript import PlannedRequest
 from subagents import Mode, SubagentResult
 
 __all__ = [

@@ -7,9 +7,9 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
 
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from subagents import HistoryEntry
 
 __all__ = ["ConversationState", "MessageSink"]
