@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from harness.exceptions import ConfigError
+from harness.exceptions import ConfigError, UsageError
 from subagents.config import LinedDict, LinedList
 
 __all__ = [
@@ -320,7 +320,7 @@ class LSeq(list[Any]):
         return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
-class YamlSyntaxError(ValueError):
+class YamlSyntaxError(UsageError, ValueError):
     """The text is not valid YAML, or is too deep or too large once aliases are expanded.
 
     Attributes:
