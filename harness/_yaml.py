@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 
 from harness._files import read_text
-from harness.exceptions import ConfigError
+from harness.exceptions import ConfigError, UsageError
 from subagents.config import LinedDict, LinedList
 
 __all__ = [
@@ -275,7 +275,7 @@ class LSeq(list[Any]):
         return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
-class YamlSyntaxError(ValueError):
+class YamlSyntaxError(UsageError, ValueError):
     """The text is not valid YAML, or is too deep or too large once aliases are expanded.
 
     Attributes:

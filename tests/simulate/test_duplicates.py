@@ -380,3 +380,20 @@ def test_finding_json_leaves_unset_keys_out() -> None:
         {"message_id": "t1b1", "text": PTO},
         {"message_id": "t1b2", "text": PTO},
     ]
+
+
+def test_detection_never_switches_the_garbage_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    def refuse() -> None:
+        raise AssertionError("detection switched the process's garbage collector")
+
+    monkeypatch.setattr(gc, "disable", refuse)
+    monkeypatch.setattr(gc, "enable", refuse)
+    t = conversation(
+        (
+            "how many vacation days do I have left",
+            [("pto", PTO, {"mode": "direct"}), ("helpdesk", "you have 12 vacation days left!")],
+        )
+    )
+    assert duplicates(detect(t))
