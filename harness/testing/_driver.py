@@ -7,14 +7,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.exceptions import RunError
-from harness.models import FunctionModel, Model, ScriptedModel
-from harness.runtime.loading import load_bot
-from harness.runtime.parent import Conversation, Parent, Turn
 from harness.detect.detectors import detect
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.transcript import Transcript
+from harness.exceptions import RunError
+from harness.models import FunctionModel, Model, ScriptedModel
+from harness.runtime.loading import load_bot
+from harness.runtime.parent import Conversation, Parent, Turn
 from harness.simulate.scenarios import RequestExpectation
 from harness.transport import InProcessTransport, MockTransport
 from subagents import ChildAgent, ConnectedAgent, Mode, ModeName, Subagent, ToolContext
