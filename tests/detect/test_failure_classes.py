@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.detect.duplicates import find_duplicates
 from harness.detect.findings import DetectorConfig, Finding
-from harness.transcript import Message, Transcript
+from harness.detect.transcript import Message, Transcript
 
 
 def conversation(*lines: tuple[str, str]) -> Transcript:

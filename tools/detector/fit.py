@@ -30,7 +30,7 @@ from harness.detect.acts import act_features
 from harness.detect.duplicates import Pair, conversation_pairs, find_duplicates
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.scorer import FEATURES, PairScorer, scorer
-from harness.transcript import Transcript
+from harness.detect.transcript import Transcript
 from tools.detector.linear import fit_dense, fit_sparse, fit_trees
 from tools.detector.sgd import build_all, read_dialogues, system_turns
 
@@ -223,7 +223,7 @@ def fit_pairs(
 
 def load_corpus(corpus: Path) -> list[Labelled]:
     """The dev corpus transcripts with their labels."""
-    from harness.simulate import load_transcript
+    from harness.detect.readers import load_transcript
 
     labels = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))["transcripts"]
     out = []

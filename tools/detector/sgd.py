@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.transcript import Message, Transcript
+from harness.detect.transcript import Message, Transcript
 
 __all__ = [
     "Built",
