@@ -23,9 +23,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from harness.detect.acts import message_acts
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
-from harness.detect.scorer import PairContext, PairScorer, pair_features, scorer, swapped_words
+from harness.detect.scorer import (
+    FEATURES,
+    PairContext,
+    PairScorer,
+    pair_features,
+    scorer,
+    swapped_words,
+)
 from harness.detect.transcript import Message, Transcript
 from harness.text import Analysis, analyse, content_words, normalise
 
@@ -334,8 +342,14 @@ def compare_entry(
             decided[copy_key] = False
             continue
         features = _features(other, entry, found, users, scope, strict)
-        duplicate = model.duplicate(features) and not swapped_words(
-            other.message.text, entry.message.text
+        if scope == "cross_turn" and (_closing(other) or _closing(entry)):
+            decided[copy_key] = False
+            continue
+        duplicate = (
+            (model.duplicate(features) or _verbatim(other, entry))
+            and not _asked_again(features, other, entry, users)
+            and not _confirms_choice(other, entry, found, users)
+            and not swapped_words(other.message.text, entry.message.text)
         )
         if record is not None:
             record.append((Pair(other, entry, scope, found), features))
@@ -344,7 +358,7 @@ def compare_entry(
             if found.score == 0.0 and not found.later_cover:
                 found = replace(found, score=round(model.probability(features), 3))
             pairs.append(Pair(other, entry, scope, found))
-        elif close is not None and model.probability(features) >= 0.2:
+        elif close is not None:
             close.append(Pair(other, entry, scope, found))
     pairs.reverse()
     return pairs
@@ -369,6 +383,65 @@ def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) ->
                 later_cover=round(b.weight / (later.weight or 1), 3),
             )
     return None
+
+
+_AGAIN = re.compile(
+    r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it) again|come again|"
+    r"didn'?t (?:catch|get|hear)|missed (?:that|it)|pardon|resend|re-send|lost track)\b",
+    re.IGNORECASE,
+)
+"""An explicit cue of asking again (unlike "what was ...?", which also asks the first time)."""
+_SAME_QUESTION = FEATURES.index("same_question")
+_REASK_ON_TOPIC = FEATURES.index("reask_on_topic")
+_SAME_REQUEST = FEATURES.index("same_request_again")
+
+
+def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _Users) -> bool:
+    """The user asked for it again: the plan routed the same request again, the user asked the
+    same question again, asked again about what is repeated ("what was the balance again?"), or
+    used an explicit cue of asking again ("again", "repeat", "remind me") naming at most two words
+    in the last few turns, or asked again right after it, naming at most two words ("sorry, can you repeat that?", "what
+    was the total again?": the topic may be a synonym). These are the
+    issue's definition of a requested repeat, not learned; any other repeat, exact ones
+    included, is left to the scorer."""
+    if features[_SAME_REQUEST] or features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
+        return True
+    turn = other.message.turn
+    between = users.between(turn, entry.message.turn)
+    if any(len(u.words) <= 2 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
+        return True  # "when is the third one coming again?"
+    if entry.message.turn != turn + 1:
+        return False
+    return any(u.reask and len(u.words) <= 2 for u in users.between(turn, turn + 1))
+
+
+_DONE = frozenset({"NOTIFY_SUCCESS", "CONFIRM"})
+_CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
+
+
+def _closing(entry: Entry) -> bool:
+    """A small message that only closes ("Anything else I can help with?"): sent again in
+    another turn, it is no repeat."""
+    return entry.small and message_acts(entry.message.text) <= _CLOSING
+
+
+def _verbatim(other: Entry, entry: Entry) -> bool:
+    """The earlier message, not a small one, stands word for word in the later one: an exact
+    repeat, which only the user's asking again excuses."""
+    norm = other.text.norm
+    return not other.small and bool(norm) and f" {norm} " in f" {entry.text.norm} "
+
+
+def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
+    """The earlier message asked the user something, the user answered, and the later message
+    confirms or reports it done (by its dialogue acts): a confirmation, not a repeat. An exact
+    repeat confirms nothing."""
+    if found.method == "exact" or "?" not in other.message.text[-200:]:
+        return False
+    turn = other.message.turn
+    if not users.between(turn, entry.message.turn):
+        return False
+    return bool(message_acts(entry.message.text) & _DONE)
 
 
 def _features(
