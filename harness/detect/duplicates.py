@@ -342,11 +342,10 @@ def compare_entry(
             decided[copy_key] = False
             continue
         features = _features(other, entry, found, users, scope, strict)
-        if scope == "cross_turn" and (_closing(other) or _closing(entry)):
-            decided[copy_key] = False
-            continue
+        closing = scope == "cross_turn" and (_closing(other) or _closing(entry))
         duplicate = (
-            (model.duplicate(features) or _verbatim(other, entry))
+            not closing
+            and (model.duplicate(features) or _verbatim(other, entry))
             and not _asked_again(features, other, entry, users)
             and not _confirms_choice(other, entry, found, users)
             and not swapped_words(other.message.text, entry.message.text)
@@ -399,7 +398,7 @@ _SAME_REQUEST = FEATURES.index("same_request_again")
 def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _Users) -> bool:
     """The user asked for it again: the plan routed the same request again, the user asked the
     same question again, asked again about what is repeated ("what was the balance again?"), or
-    used an explicit cue of asking again ("again", "repeat", "remind me") naming at most two words
+    used an explicit cue of asking again ("again", "repeat", "remind me") naming at most three words
     in the last few turns, or asked again right after it, naming at most two words ("sorry, can you repeat that?", "what
     was the total again?": the topic may be a synonym). These are the
     issue's definition of a requested repeat, not learned; any other repeat, exact ones
@@ -408,7 +407,7 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
         return True
     turn = other.message.turn
     between = users.between(turn, entry.message.turn)
-    if any(len(u.words) <= 2 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
+    if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
         return True  # "when is the third one coming again?"
     if entry.message.turn != turn + 1:
         return False
