@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument(
         "--corpus", type=Path, default=ROOT / "tests" / "fixtures" / "duplicates-dev"
     )
-    parser.add_argument("--every", type=int, default=4, help="use every n-th SGD train dialogue")
+    parser.add_argument("--every", type=int, default=8, help="use every n-th SGD train dialogue")
     args = parser.parse_args()
     if args.what == "acts":
         model = fit_acts(args.sgd)
