@@ -123,3 +123,20 @@ def test_a_fresh_venv_with_only_the_wheel_runs_harness_new_and_pytest_green(tmp_
     assert "4 passed" in output
     installed = run(bin_dir / "python", "-m", "pip", "list", "--format=freeze")
     assert "pytest-asyncio" not in installed and "anyio" not in installed
+
+
+def test_new_help_lists_its_exit_codes_once() -> None:
+    result = CliRunner().invoke(cli, ["new", "--help"], prog_name="harness")
+    assert result.exit_code == 0
+    assert result.output.count("Exit codes:") == 1
+    assert "2 the folder is a file or not empty" in result.output
+
+
+def test_the_name_given_is_the_one_the_bot_introduces_itself_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _new("desk", "--name", "skycare")[0] == 0
+    config = (tmp_path / "desk" / "bot.yaml").read_text(encoding="utf-8")
+    assert "  name: skycare\n" in config
+    assert "You are skycare," in config

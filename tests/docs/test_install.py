@@ -121,7 +121,9 @@ def test_install_from_a_wheel_with_every_extra(tmp_path: Path) -> None:
     fresh.run(f"python -m pip install '{wheels[0]}[{extras}]'")
     fresh.run(f"python -c 'import harness, {', '.join(EXTRAS.values())}'", cwd=tmp_path)
     # The wheel carries its package data: a new project is written from the installed templates.
-    fresh.run("harness new starter && cd starter && harness simulate scenarios.yaml -q", cwd=tmp_path)
+    fresh.run(
+        "harness new starter && cd starter && harness simulate scenarios.yaml -q", cwd=tmp_path
+    )
 
 
 def test_install_with_pipx(tmp_path: Path) -> None:
@@ -131,4 +133,3 @@ def test_install_with_pipx(tmp_path: Path) -> None:
         fresh.run(command)
     harness = Path(fresh.env["PIPX_BIN_DIR"]) / "harness"
     assert _expected_version() in fresh.harness_version(harness)
-
