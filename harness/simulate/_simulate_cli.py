@@ -314,6 +314,7 @@ async def _run(
             endpoint,
             quiet_period=0.5 if quiet_period is None else quiet_period,
             headers=parsed or None,
+            unique_ids=True,  # every run of a scenario is a new conversation
         )
     else:
         model_obj = model_option_values(model, base_url, record, replay, settings=settings)
