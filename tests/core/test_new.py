@@ -140,3 +140,20 @@ def test_the_name_given_is_the_one_the_bot_introduces_itself_with(
     config = (tmp_path / "desk" / "bot.yaml").read_text(encoding="utf-8")
     assert "  name: skycare\n" in config
     assert "You are skycare," in config
+
+
+@pytest.mark.parametrize("plugins", [["-p", "no:asyncio"], []], ids=["without", "with"])
+def test_the_starter_tests_run_without_warnings_with_or_without_pytest_asyncio(
+    pytester: pytest.Pytester, plugins: list[str]
+) -> None:
+    """No deprecation warning from pytest-asyncio where it is installed, and no unknown-option
+    warning for its setting where it is not."""
+    pytest.importorskip("pytest_asyncio")
+    demo = pytester.path / "demo"
+    CliRunner().invoke(cli, ["new", str(demo)], prog_name="harness")
+    result = pytester.runpytest_subprocess(*plugins, "-q", "-W", "default", "demo")
+    result.assert_outcomes(passed=4)
+    output = result.stdout.str()
+    assert "PytestDeprecationWarning" not in output, output
+    assert "Unknown config option" not in output, output
+    assert "warnings summary" not in output, output
