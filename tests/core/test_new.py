@@ -153,7 +153,7 @@ def test_the_starter_tests_run_without_warnings_with_or_without_pytest_asyncio(
     CliRunner().invoke(cli, ["new", str(demo)], prog_name="harness")
     result = pytester.runpytest_subprocess(*plugins, "-q", "-W", "default", "demo")
     result.assert_outcomes(passed=4)
-    output = result.stdout.str()
+    output = result.stdout.str() + result.stderr.str()
     assert "PytestDeprecationWarning" not in output, output
     assert "Unknown config option" not in output, output
     assert "warnings summary" not in output, output
