@@ -112,7 +112,7 @@ _EXIT_CODES = {
     "2 bad input or a usage error; 130 ended by Ctrl-C.",
     "compare": "0 no regression; 1 a regression; 2 bad input or a usage error.",
     "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
-    "new": "0 created; 2 the folder is a file or not empty; 130 ended by Ctrl-C.",
+    "new": "0 created; 2 a usage error (the folder is a file or not empty); 130 ended by Ctrl-C.",
 }
 _DEFAULT_EXIT_CODES = "0 success; 1 a run error; 2 a usage or config error; 130 Ctrl-C."
 
