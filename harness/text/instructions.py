@@ -131,12 +131,20 @@ _FORBID = re.compile(
     + r"|messaging tool)"
     + r"|(?:respond|reply|answer)(?:ing)?(?:\s+(?:directly|yourself|at all))+"
     + r"|(?:respond|reply)(?:ing)?(?=\s*$)"
+    + r"|(?:have\s+|make\s+|engage in\s+|initiate\s+)?(?:any\s+|all\s+)?(?:direct\s+)?(?:contact"
+    + r"|communication|conversations?|interactions?|messaging|correspondence|dialogue)\s+(?:with|to)\s+"
+    + USER
     + r"|(?:be\s+)?(?:visible|heard|seen)\s+(?:to|by)\s+"
     + USER
     + r")"
 )
 # Someone else speaks for the agent, or the user never hears from it.
 _OTHERS_SPEAK = re.compile(
+    r"\bno\s+(?:direct\s+)?user\s+(?:conversations?|contact|messages?|communication|interactions?)"
+    r"|\b(?:nothing|none of)\s+(?:\w+\s+){0,3}?(?:is|are|gets?|will be|should be)\s+(?:ever\s+)?"
+    r"(?:shown|sent|visible|displayed|delivered|passed|given|seen by)\s+(?:directly\s+)?(?:to\s+)?"
+    + USER
+    + r"|"
     r"\b(?:let|allow)\s+" + PARENT + r"(?:\s+\w+){0,2}?"
     r"\s+(?:deliver|relay|present|send|communicate|give|write|provide|handle|respond|reply|talk"
     r"|speak|pass)(?:\s+\w+){0,4}?\s+(?:to|with)\s+"
@@ -168,7 +176,10 @@ _SILENT_ROLE = re.compile(
     r"|output parameters?|findings|return values?)\b"
     r"|\b(?:you are|you're|act as|you act as|as)\s+(?:a |an )?(?:silent|background|behind-the-scenes"
     r"|back-end|backend|headless|internal|invisible)\s+"
-    r"|\b(?:work|operate|run|act|stay|remain)\w*\s+(?:silently|invisibly|in the background"
+    r"|\b(?:keep|stay|remain|be)\s+(?:quiet|silent|mute)\b(?!\s+(?:on|about)\b)"
+    r"|\b(?:return|hand|give)\w*\s+(?:\w+\s+){0,2}?(?:results?|answers?|findings|outputs?|work"
+    r"|response)\s+(?:only\s+)?to\s+" + PARENT + r"(?!\s+(?:and|who)\b)"
+    + r"|\b(?:work|operate|run|act|stay|remain)\w*\s+(?:silently|invisibly|in the background"
     r"|behind the scenes|out of sight)\b|\bsilent mode\b|\bbehind the scenes\b"
     r"|\byour\s+(?:response|output|answer|reply|messages?|findings|results?|work|text)\s+(?:is|are"
     r"|goes|go|will go|will be sent|will be returned|will be passed|is returned|is sent|is passed"
@@ -287,7 +298,7 @@ def _addresses(clause: str) -> bool:
             continue
         lead = _LEAD_CUT.sub("", clause[: match.start()])
         if match.group("greet") and not verb:
-            verb = "greet"
+            verb = match.group("greet").split()[0]
         if _IMPERATIVE_LEAD.match(lead) or (
             # "if it does not have enough funds tell the customer": a condition, then the
             # imperative (a base-form verb; "when the parent tells the user" is not one).
@@ -302,7 +313,8 @@ def _addresses(clause: str) -> bool:
 _ANSWERED_NAMED = re.compile(
     r"\bsets?\s+(?:its\s+|the\s+)?answered\s+(?:output\s+)?to\s+(?:true|false)\b"
     r"|\banswered\s+(?:output|flag|field|variable|value|property|parameter|result|boolean|bool)s?\b"
-    r"|\banswered\s*(?:=|==|:|is|equals|was|returns?|comes back|set to|is set to|comes back as)\s*"
+    r"|\banswered\s*(?:=|==|:|is|equals|was|returns?|comes back|set to|is set to|comes back as|as"
+    r"|reported as|being)\s*"
     r"(?:true|false|yes|no)\b"
     r"|\b(?:check|read|look at|inspect|examine|consult|verify|evaluate|review|test|respect|honou?r"
     r"|use|follow|rely on|look for)(?:s|ing)?\s+"
@@ -311,7 +323,7 @@ _ANSWERED_NAMED = re.compile(
 )
 _ANSWERED_IGNORED = re.compile(
     r"\b(?:ignore|disregard|skip|regardless of|without checking|no need to check|never mind"
-    r"|pay no attention to|override|don't care about"
+    r"|pay no attention to|override|don't care about|whatever|no matter what|no matter|even if"
     r"|(?:do not|don't|never|need not|needn't)\s+(?:check|read|use|look at|rely on|consult|trust"
     r"|follow|respect|honou?r))\s+"
     r"(?:the\s+|its\s+|their\s+|each\s+|any\s+|whether\s+)?(?:[\w-]+'?s?\s+)?answered\b"
@@ -349,8 +361,15 @@ _REPEAT_OBJECT_SUBS = re.compile(r"\b(?:subagents?|their|they|them|each agent|ev
 # A mention of ``answered`` is a check only with a verb of checking or a condition on its value
 # ("Returns: `answered` and `findings`" is not one).
 _CHECK_CONTEXT = re.compile(
-    r"\b(?:check|read|look|inspect|examine|consult|verify|evaluate|review|test|respect|honou?r|use"
-    r"|follow|rely|if|when|whenever|unless|true|false|yes|no|whether|before|skip|only)\w*"
+    r"\b(?:check|read|look|inspect|examine|consult|verify|evaluate|review|test|respect|honou?r"
+    r"|follow|rely|decide|determine|depend|if|when|whenever|unless|true|false|yes|no|whether|before|skip|only)\w*"
+)
+
+
+# Leaving an answered part alone: "stay silent on that part", "skip it", "leave it alone".
+_LEAVE_ALONE = re.compile(
+    r"\b(?:stay|remain|keep)\s+(?:silent|quiet)|\bsay nothing|\bleave\s+(?:\w+\s+){0,2}?alone"
+    r"|\bskip\b|\b(?:do not|don't|never)\s+(?:answer|address|cover|mention)\w*\s+(?:it|that|them)\b"
 )
 
 
@@ -361,7 +380,10 @@ def _checks_answered(clause: str) -> bool:
         return True
     if _NO_REPEAT_OTHERS.search(clause):
         return True
-    return bool(re.search(ALREADY_DONE, clause) and _NO_REPEAT.search(clause))
+    return bool(
+        re.search(ALREADY_DONE, clause)
+        and (_NO_REPEAT.search(clause) or _LEAVE_ALONE.search(clause))
+    )
 
 
 def _repeats(clause: str, sentence: str) -> bool:
@@ -372,6 +394,8 @@ def _repeats(clause: str, sentence: str) -> bool:
         before = clause[: match.start()]
         if re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before) or re.search(r"\bnot\s+$", before):
             continue
+        if re.search(r"\b(?:parent|it|user)\s+(?:\w+\s+){0,2}$", before):
+            continue  # someone else repeats: "the supervisor relays everything"
         whole = match.group("object") + " " + match.group(0)
         if not _ALL_OF_THEIRS.search(whole) and not _REPEAT_OBJECT_SUBS.search(sentence):
             continue
@@ -396,7 +420,7 @@ _ONLY_SPEAKER = re.compile(
     r"\b(?:you are|you're|you|act as|as)\s+(?:the\s+|their\s+|its\s+)?" + _EXCLUSIVE + r"\s+"
     r"(?:\w+\s+){0,2}?(?:agent|one|assistant|bot|component|entity|participant|party|voice|speaker"
     r"|point of contact|contact|interface|channel|communicator|face|presence|spokesperson"
-    r"|mouthpiece|front)\b(?:\s+[\w'-]+){0,4}?\s+(?:" + SPEAK + r"|user)\b"
+    r"|mouthpiece|front)\b(?:\s+[\w'-]+){0,6}?\s+(?:" + SPEAK + r"|user)\b"
     r"|\b" + _EXCLUSIVE + r"\s+(?:point of contact|voice|interface|channel|speaker|communicator"
     r"|contact|spokesperson|mouthpiece|face)\s+(?:for|with|to|of|facing)\s+"
     + USER
@@ -424,7 +448,7 @@ _ONLY_SPEAKER = re.compile(
     + USER
     + r"\s+(?:must\s+|should\s+)?(?:come|comes|go|goes|are sent|is sent|pass|passes)\s+(?:only\s+)?"
     r"(?:from|through|via)\s+you\b"
-    r"|\bonly\s+" + PARENT + r"\s+(?:\w+\s+){0,2}?" + SPEAK + r"\s+(?:to|with)\s+" + USER
+    r"|\bonly\s+" + PARENT + r"\s+(?:\w+\s+){0,2}?" + SPEAK + r"\s+(?:to\s+|with\s+)?" + USER
 )
 _NOT_ONLY = re.compile(
     r"\b(?:not|never|no longer|isn't|aren't)\s+(?:the\s+|an?\s+)?(?:only|sole|single)\b"
@@ -485,6 +509,8 @@ def _acknowledges(original: str, sentence: str) -> bool:
     match = _ACK_INSTRUCTION.search(sentence)
     if match and not _ACK_NEGATED.search(sentence[: match.start()]):
         return True
+    if _CONDITIONAL_LEAD.match(sentence):
+        return False  # "if a helper agent has already replied, ...": a condition, not a reference
     phrase = acknowledgement(original)
     if phrase is None:
         return False
@@ -492,10 +518,19 @@ def _acknowledges(original: str, sentence: str) -> bool:
     return not _ACK_NEGATED.search(original[:start].lower())
 
 
+_PRONOUN_SUBJECT = re.compile(r"^(?:it|they|he|she)\s+(?=(?:\w+\s+){0,2}?(?:speak|talk|repl|respond|answer"
+    r"|handl|deal|message|contact|communicat|will|does|do)\w*)")
+
+
 @lru_cache(maxsize=16_384)
 def _read_normalised(sentence: str) -> frozenset[Ask]:
     asks: set[Ask] = set()
+    previous = ""
     for clause in clauses(sentence):
+        if "parent" in previous:
+            # "return results to the coordinator; it speaks to the patient": "it" is the parent.
+            clause = _PRONOUN_SUBJECT.sub("parent ", clause)
+        previous = clause
         if _forbids(clause):
             asks.add("silence")
         if _conditional(clause, sentence):
@@ -524,7 +559,7 @@ def read(text: str) -> tuple[Reading, ...]:
     readings = []
     for original, sentence in sentences(text):
         asks = set(_read_normalised(sentence))
-        if _acknowledges(original, sentence):
+        if not asks & {"repeat", "answered"} and _acknowledges(original, sentence):
             asks.add("acknowledge")
         readings.append(Reading(sentence=original, asks=frozenset(asks)))
     return tuple(readings)
