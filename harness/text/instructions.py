@@ -178,7 +178,9 @@ _SILENT_ROLE = re.compile(
     r"|back-end|backend|headless|internal|invisible)\s+"
     r"|\b(?:keep|stay|remain|be)\s+(?:quiet|silent|mute)\b(?!\s+(?:on|about)\b)"
     r"|\b(?:return|hand|give)\w*\s+(?:\w+\s+){0,2}?(?:results?|answers?|findings|outputs?|work"
-    r"|response)\s+(?:only\s+)?to\s+" + PARENT + r"(?!\s+(?:and|who)\b)"
+    r"|response)\s+(?:only\s+)?to\s+"
+    + PARENT
+    + r"(?!\s+(?:and|who)\b)"
     + r"|\b(?:work|operate|run|act|stay|remain)\w*\s+(?:silently|invisibly|in the background"
     r"|behind the scenes|out of sight)\b|\bsilent mode\b|\bbehind the scenes\b"
     r"|\byour\s+(?:response|output|answer|reply|messages?|findings|results?|work|text)\s+(?:is|are"
@@ -518,8 +520,10 @@ def _acknowledges(original: str, sentence: str) -> bool:
     return not _ACK_NEGATED.search(original[:start].lower())
 
 
-_PRONOUN_SUBJECT = re.compile(r"^(?:it|they|he|she)\s+(?=(?:\w+\s+){0,2}?(?:speak|talk|repl|respond|answer"
-    r"|handl|deal|message|contact|communicat|will|does|do)\w*)")
+_PRONOUN_SUBJECT = re.compile(
+    r"^(?:it|they|he|she)\s+(?=(?:\w+\s+){0,2}?(?:speak|talk|repl|respond|answer"
+    r"|handl|deal|message|contact|communicat|will|does|do)\w*)"
+)
 
 
 @lru_cache(maxsize=16_384)

@@ -27,9 +27,7 @@ class ParentRepeatsAnswers(Rule):
         "The parent's instructions tell it to repeat or summarise its sub-agents' answers, or to "
         "ignore `answered`."
     )
-    fix = (
-        "Remove the sentence; a closing summary may add only what no sub-agent has told the user."
-    )
+    fix = "Remove the sentence; a closing summary may add only what no sub-agent has told the user."
     bad = (
         "instructions: After the sub-agents reply, always repeat each of their answers to the "
         "customer in one final summary."
@@ -52,7 +50,7 @@ class ParentRepeatsAnswers(Rule):
             parent,
             (
                 f"The instructions of parent '{parent.name}' tell it to repeat its sub-agents' "
-                f'answers ("{sentence}"), which contradicts the \'answered\' check{generated}: '
+                f"answers (\"{sentence}\"), which contradicts the 'answered' check{generated}: "
                 f"the user gets each answer twice. Remove the sentence; a closing summary may add "
                 f"only what no sub-agent has told the user."
             ),
