@@ -51,7 +51,7 @@ _AWKWARD = re.compile(
     # "you've already been told", "you were already given"
     r"|you(?:'ve| have| were|'ve been| have been) (?:already|just) (?:been )?(?:told|given|received"
     r"|got(?:ten)?|seen|heard|sent|shown|informed|provided)"
-    r"|(?:i|we) (?:have |'ve )?(?:already|just) (?:mentioned|said|told you|answered|shared|explained"
+    r"|(?:i|we)(?: have|'ve)? (?:already|just) (?:mentioned|said|told you|answered|shared|explained"
     r"|confirmed|covered|noted|provided)"
     # "just to reiterate", "to echo", "let me recap", "reiterating", "restating what ..."
     r"|(?:just |so |again |once more |briefly )?to (?:reiterate|restate|re-state|recap|echo"

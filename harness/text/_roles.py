@@ -39,11 +39,11 @@ _SUBAGENT = re.compile(
     r"\b(?:sub[- ]?agents?|child(?:ren)?[- ]agents?|connected[- ]agents?|(?:helper|specialist|worker"
     r"|expert|downstream|delegate|domain|skill|specialized|specialised|team|other|underlying|called"
     r"|individual|assisting|supporting)[- ]agents?|specialists|helpers"
-    r"|(?:the|your|these|those|all|each|every|any) agents)\b"
+    r"|(?:the|your|these|those|all|each|every|any|multiple|several|various|different|both) agents)\b"
 )
 # Whoever calls the agent: the parent.
 _PARENT = re.compile(
-    r"\b(?:parent(?:[- ]agent)?|orchestrat(?:or|ing agent)(?:[- ]agent)?|main[- ]agent"
+    r"\b(?:(?:root/)?parent(?:[- ]agent)?|orchestrat(?:or|ing agent)(?:[- ]agent)?|main[- ]agent"
     r"|root[- ]agent|primary[- ]agent|calling[- ]agent|caller[- ]agent|supervis(?:or|ing)(?:[- ]agent)?"
     r"|concierge(?:[- ]agent)?|router(?:[- ]agent)?|routing[- ]agent|coordinat(?:or|ing)"
     r"(?:[- ]agent)?|host[- ]agent|lead[- ]agent|front[- ]?(?:desk|door|line)[- ]agent"
@@ -60,7 +60,8 @@ _USER = re.compile(
     r"|attendees?|donors?|borrowers?|investors?|homeowners?|renters?|pupils?|guardians?"
     r"|beneficiar(?:y|ies)|insureds?|enrollees?|purchasers?|requesting party|individuals?"
     r"|patrons?|teammates?"
-    r"|the person(?: (?:asking|you are helping|you're helping|you help|chatting))?)\b"
+    r"|the person(?: (?:asking|you are helping|you're helping|you help|chatting))?"
+    r"|(?<=the )contacts?(?! (?:details?|form|centre|center|page|list|us)\b))\b"
 )
 _USER_CONTEXT_FREE = re.compile(r"\bhuman agents?\b")
 
@@ -84,7 +85,7 @@ def normalise_sentence(sentence: str) -> str:
     t = _SUBAGENT.sub(" subagents ", t)
     t = _PARENT.sub(" parent ", t)
     t = _USER.sub(" user ", t)
-    return " ".join(t.split())
+    return " ".join(t.split()).replace(" 's ", "'s ")
 
 
 def tidy(part: str) -> str:

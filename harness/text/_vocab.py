@@ -67,7 +67,8 @@ SPEAK = (
 REPEAT = (
     r"(?:repeat|restat|re-stat|recap|summari[sz]|echo|reiterat|rephras|paraphras|duplicat|resend"
     r"|re-send|parrot|rewor[dk]|retell|re-tell|re-?answer|read back|play back|copy|relay|pass(?:es)? on"
-    r"|forward|re-?explain|repackag|regurgitat|re-?deliver|re-?present|reproduc|recount|go over)\w*"
+    r"|forward|re-?explain|repackag|regurgitat|re-?deliver|re-?present|reproduc|recount|go over"
+    r"|combin|merg|aggregat|consolidat|compil|synthesi[sz]|collat)\w*"
 )
 # What the sub-agents said, as the object of a repeating verb.
 ANSWERS = (

@@ -129,7 +129,10 @@ _FORBID = re.compile(
     + r"|(?:call|use|invoke|trigger|run)(?:s|ing)?\s+(?:the\s+|any\s+)?(?:sendmessagetool"
     + r"|send ?message ?tool|send_message|sendactivity|send activity|message tool|send tool"
     + r"|messaging tool)"
-    + r"|(?:respond|reply|answer)(?:ing)?(?:\s+(?:directly|yourself|at all))+"
+    + r"|(?:respond|reply|answer)(?:ing)?(?:\s+(?:in|to|into)\s+the\s+(?:conversation|chat|thread))?"
+    + r"(?:\s+(?:directly|yourself|at all))+"
+    + rf"|{SEND}\s+(?:anything|something|any\s+\w+)\s+(?:directly\s+)?(?:in|into|to)\s+the\s+"
+    + r"(?:chat|conversation|thread)"
     + r"|(?:respond|reply)(?:ing)?(?=\s*$)"
     + r"|(?:have\s+|make\s+|engage in\s+|initiate\s+)?(?:any\s+|all\s+)?(?:direct\s+)?(?:contact"
     + r"|communication|conversations?|interactions?|messaging|correspondence|dialogue)\s+(?:with|to)\s+"
@@ -151,9 +154,9 @@ _OTHERS_SPEAK = re.compile(
     + USER
     + r"|(?:^|\bonly\s+|\b(?:and|so|but|because|as|while)\s+)"
     + PARENT
-    + r"\s+(?:\w+\s+){0,3}?(?:will\s+|alone\s+|then\s+|is responsible for\s+|handles?\s+"
+    + r"\s+(?:\w+\s+){0,4}?(?:will\s+|alone\s+|then\s+|is responsible for\s+|handles?\s+"
     r"|may\s+|can\s+|should\s+|must\s+|does\s+all\s+(?:the\s+)?)?"
-    r"(?:deliver|relay|present|send|communicat(?:e|es|ing|ion)|talk|speak|respond|reply|answer"
+    r"(?:deliver|relay|present|send|communicat(?:e|es|ing|ion)|talk|speak|respond|repl|answer"
     r"|contact|message|address|handl|deal|interact|messaging)\w*(?:\s+\w+){0,5}?"
     r"\s+(?:to\s+|with\s+|of\s+)?"
     + USER
@@ -169,6 +172,20 @@ _OTHERS_SPEAK = re.compile(
     r"(?:\w+\s+){0,3}?(?:you|your|anything|what)\b"
     r"|\b" + USER + r"\s+(?:will\s+|should\s+)?(?:never|not|doesn't|does not|won't|cannot|can't)"
     r"\s+(?:\w+\s+)?(?:talk|speak|interact|chat)\w*\s+(?:to|with)\s+you\b"
+    r"|\b"
+    + USER
+    + r"\s+(?:don't|do not|never|won't|will not)\s+(?:\w+\s+)?(?:talk|speak|interact|chat)"
+    r"\w*\s+(?:to|with)\s+you\b"
+    r"|\b"
+    + USER
+    + r"\s+(?:is|are|should be|must be|will be)\s+(?:never|not)\s+(?:\w+ed)\s+by\s+you\b"
+    r"|\ball\s+(?:communication|messages|contact|replies|conversation|talking)\s+(?:with|to)\s+"
+    + USER
+    + r"\s+(?:goes|go|runs|run|passes|pass|is handled|are handled|happens)\s+(?:only\s+)?(?:through"
+    r"|via|by)\s+"
+    + PARENT
+    + r"|\b(?:talk|messag|repl|communicat|contact|conversation)\w*\s+(?:\w+\s+){0,3}?(?:is|are)\s+"
+    r"(?:the\s+)?parent'?s?\s+(?:job|task|role|responsibility|work)"
 )
 _SILENT_ROLE = re.compile(
     r"\bonly\s+(?:fill|populate|set|write to|write|return|use|update|provide|output)(?:\s+in)?"
@@ -176,17 +193,24 @@ _SILENT_ROLE = re.compile(
     r"|output parameters?|findings|return values?)\b"
     r"|\b(?:you are|you're|act as|you act as|as)\s+(?:a |an )?(?:silent|background|behind-the-scenes"
     r"|back-end|backend|headless|internal|invisible)\s+"
-    r"|\b(?:keep|stay|remain|be)\s+(?:quiet|silent|mute)\b(?!\s+(?:on|about)\b)"
+    r"|\b(?:keep|stay|remain|be)\s+(?:quiet|silent|mute|invisible|hidden|unseen)\b"
+    r"(?!\s+(?:on|about)\b)"
     r"|\b(?:return|hand|give)\w*\s+(?:\w+\s+){0,2}?(?:results?|answers?|findings|outputs?|work"
     r"|response)\s+(?:only\s+)?to\s+"
     + PARENT
     + r"(?!\s+(?:and|who)\b)"
     + r"|\b(?:work|operate|run|act|stay|remain)\w*\s+(?:silently|invisibly|in the background"
     r"|behind the scenes|out of sight)\b|\bsilent mode\b|\bbehind the scenes\b"
-    r"|\byour\s+(?:response|output|answer|reply|messages?|findings|results?|work|text)\s+(?:is|are"
-    r"|goes|go|will go|will be sent|will be returned|will be passed|is returned|is sent|is passed"
-    r"|is read|are read|is only read|is for)(?:\s+only)?\s+(?:to|back to|by|for)\s+"
+    r"|\byour\s+(?:responses?|outputs?|answers?|repl(?:y|ies)|messages?|findings|results?|work|text)"
+    r"\s+(?:goes|go|will go|(?:is|are|will be)(?:\s+only)?(?:\s+(?:\w+ed|read|seen|sent|given|shown|kept))?)"
+    r"(?:\s+(?:only|directly|straight|just))*\s+(?:to|back to"
+    r"|by|for)\s+"
     + PARENT
+    + r"|\bleave\s+(?:all\s+|the\s+|any\s+)?(?:talking|communication|replying|replies|messaging"
+    r"|conversation|speaking|contact)\s+(?:with\s+user\s+)?to\s+"
+    + PARENT
+    + r"|\b(?:send|say|write|post|output|show)\s+nothing\s+(?:directly\s+)?to\s+"
+    + USER
     + r"|\byour\s+(?:only\s+)?(?:audience|reader|recipient|consumer)\s+is\s+(?:only\s+)?"
     + PARENT
     + r"|\b(?:hand|pass|send|give|return|report)\w*\s+(?:\w+\s+){0,2}?(?:results?|answers?|findings"
@@ -228,6 +252,10 @@ def _forbids(clause: str) -> bool:
         tail = clause[match.end() :].lstrip(" ,")
         if _IN_CONDITION.search(before) or _NEGATED_NEGATION.search(clause[: match.end()]):
             continue
+        if re.search(r"\b(?:subagents|parent)\s+(?:\w+\s+){0,2}$", before) and not re.search(
+            r"\b(?:only|just)\b", before
+        ):
+            continue  # "sub-agents never speak to the user": about others, not this agent
         if re.search(r"\b(?:only|just)\s+(?:the\s+)?parent\b[^,]*$", before):
             return True  # "only the parent may ..., you must not": a silence either way
         if not _CONDITIONAL_TAIL.match(tail):
@@ -241,8 +269,24 @@ def _forbids(clause: str) -> bool:
     return bool(_INSTEAD.search(clause) and _OUTPUT_WORD.search(clause))
 
 
+_ONLY_THEN = re.compile(
+    r"\bonly\s+(?:if|when|after|once|whenever|in case)\b|\b(?:not|never)\s+(?:before|until)\b"
+)
+_WAIT_BEFORE = re.compile(
+    r"\bwait\b.*\b(?:before|until)\s+(?:you\s+)?(?:"
+    + TALK_TO
+    + r"|"
+    + TALK_OBJ
+    + r"|"
+    + SEND
+    + r")\b"
+)
+
+
 def _conditional(clause: str, sentence: str) -> bool:
     """A rule about talking to the user that holds only under a condition."""
+    if _WAIT_BEFORE.search(clause) or (_ONLY_THEN.search(clause) and _addresses(clause)):
+        return True
     permission = _PERMISSION.search(clause)
     if (
         permission
@@ -266,9 +310,11 @@ def _conditional(clause: str, sentence: str) -> bool:
 
 
 _ADDRESS = re.compile(
-    r"\b(?P<verb>(?:tell|inform|notify|update|remind|advise|warn|greet|thank|ask|show|message"
-    r"|contact|email|answer|guide|walk|congratulate|reassure|prompt|let|give|send|offer|pass|pay"
-    r"|provide|supply|welcome|wish|assist|text|ping|call|reply|respond|help)(?:s|ing)?)\s+(?:"
+    r"\b(?P<verb>(?:tell|inform|notif(?:y|ies|ying)|updat|remind|advis|warn|greet|thank|ask|show"
+    r"|messag|contact|email|answer|guid|walk|congratulat|reassur|prompt|let|giv|send|offer|pass|pay"
+    r"|provid|suppl(?:y|ies|ying)|welcom|wish|assist|text|ping|call|repl(?:y|ies|ying)|respond|help)"
+    r"(?:e|es|s|ing)?)\s+(?:back\s+)?"
+    r"(?:(?:new|returning|existing|first-time|all|every|each|our|your|the|[\w-]+'s)\s+){0,2}(?:"
     + USER
     # "tell them the balance": in instructions, "them" after these verbs is the user.
     + r"|them\b(?!\s+apart))"
@@ -280,8 +326,11 @@ _ADDRESS = re.compile(
 )
 _IMPERATIVE_LEAD = re.compile(
     r"^(?:(?:please|always|then|first|finally|also|now|and|so|politely|clearly|briefly|kindly"
-    r"|warmly|cheerfully|next|afterwards|after that|immediately|directly|you|should|must|will|can"
+    r"|warmly|cheerfully|next|afterwards|after that|immediately|directly|you|should|must|will"
     r"|need to|have to|make sure to|make sure you|be sure to|remember to|try to|step|\d+"
+    r"|begin by|start by|end by|finish by|first of all|please remember to"
+    r"|(?:the|your|each|every)\s+(?:first\s+|opening\s+|final\s+|last\s+)?(?:message|reply|response"
+    r"|answer)s?\s+(?:must|should|has to|needs to)"
     r"|(?:do not|don't|never|not)\s+" + NEG_NEGATOR + r")\s+)*$"
 )
 _LEAD_CUT = re.compile(r".*(?:,|\band\b|\bthen\b|:)\s*")
@@ -290,6 +339,8 @@ _LEAD_CUT = re.compile(r".*(?:,|\band\b|\bthen\b|:)\s*")
 def _addresses(clause: str) -> bool:
     for match in _ADDRESS.finditer(clause):
         verb = match.group("verb") or match.group("verb2") or ""
+        if re.search(r"\bnothing\b", match.group(0)):
+            continue
         if verb.startswith("let") and " know" not in clause[match.end() : match.end() + 6]:
             continue
         if verb.startswith("help") and not re.match(
@@ -326,6 +377,7 @@ _ANSWERED_NAMED = re.compile(
 _ANSWERED_IGNORED = re.compile(
     r"\b(?:ignore|disregard|skip|regardless of|without checking|no need to check|never mind"
     r"|pay no attention to|override|don't care about|whatever|no matter what|no matter|even if"
+    r"|(?:do not|don't|never)\s+bother\s+(?:checking|reading|looking at|with|about)"
     r"|(?:do not|don't|never|need not|needn't)\s+(?:check|read|use|look at|rely on|consult|trust"
     r"|follow|respect|honou?r))\s+"
     r"(?:the\s+|its\s+|their\s+|each\s+|any\s+|whether\s+)?(?:[\w-]+'?s?\s+)?answered\b"
@@ -395,6 +447,10 @@ def _repeats(clause: str, sentence: str) -> bool:
     for match in _REPEATS.finditer(clause):
         before = clause[: match.start()]
         if re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before) or re.search(r"\bnot\s+$", before):
+            continue
+        if re.match(
+            r"(?:combin|merg|aggregat|consolidat|compil|synthesi|collat)", match.group("verb")
+        ) and ("subagents" not in clause):
             continue
         if re.search(r"\b(?:parent|it|user)\s+(?:\w+\s+){0,2}$", before):
             continue  # someone else repeats: "the supervisor relays everything"
@@ -520,6 +576,7 @@ def _acknowledges(original: str, sentence: str) -> bool:
     return not _ACK_NEGATED.search(original[:start].lower())
 
 
+_OBJECT_PRONOUN = re.compile(r"(?<=\s)(?:them|him|her)\b")
 _PRONOUN_SUBJECT = re.compile(
     r"^(?:it|they|he|she)\s+(?=(?:\w+\s+){0,2}?(?:speak|talk|repl|respond|answer"
     r"|handl|deal|message|contact|communicat|will|does|do)\w*)"
@@ -531,6 +588,10 @@ def _read_normalised(sentence: str) -> frozenset[Ask]:
     asks: set[Ask] = set()
     previous = ""
     for clause in clauses(sentence):
+        if "user" in sentence and not clause.startswith("user"):
+            head, _, rest = sentence.partition("user")
+            if rest and clause in rest:
+                clause = _OBJECT_PRONOUN.sub("user", clause)
         if "parent" in previous:
             # "return results to the coordinator; it speaks to the patient": "it" is the parent.
             clause = _PRONOUN_SUBJECT.sub("parent ", clause)
