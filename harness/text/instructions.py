@@ -589,7 +589,7 @@ def _read_normalised(sentence: str) -> frozenset[Ask]:
     previous = ""
     for clause in clauses(sentence):
         if "user" in sentence and not clause.startswith("user"):
-            head, _, rest = sentence.partition("user")
+            rest = sentence.partition("user")[2]
             if rest and clause in rest:
                 clause = _OBJECT_PRONOUN.sub("user", clause)
         if "parent" in previous:
