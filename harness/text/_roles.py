@@ -85,7 +85,7 @@ def normalise_sentence(sentence: str) -> str:
     t = _SUBAGENT.sub(" subagents ", t)
     t = _PARENT.sub(" parent ", t)
     t = _USER.sub(" user ", t)
-    return " ".join(t.split()).replace(" 's ", "'s ")
+    return " ".join(t.split()).replace(" 's ", "'s ").replace(" ,", ",")
 
 
 def tidy(part: str) -> str:

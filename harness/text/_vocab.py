@@ -47,7 +47,8 @@ SEND = (
     r"|emit(?:s|ting)?|deliver(?:s|ing)?)"
 )
 MSG = (
-    r"(?:any |a |the |your |an |one |)(?:(?:chat|text|direct|final|user-facing) )?"
+    r"(?:any |a |the |your |an |one |a single |one single |even one |)"
+    r"(?:(?:chat|text|direct|final|user-facing|single) )?"
     r"(?:messages?|replies|reply|responses?|texts?|activit(?:y|ies)|answers?)"
 )
 # Greetings that need no object: "always begin with a friendly hello".

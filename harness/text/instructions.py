@@ -207,7 +207,9 @@ _SILENT_ROLE = re.compile(
     r"|by|for)\s+"
     + PARENT
     + r"|\bleave\s+(?:all\s+|the\s+|any\s+)?(?:talking|communication|replying|replies|messaging"
-    r"|conversation|speaking|contact)\s+(?:with\s+user\s+)?to\s+"
+    r"|conversation|speaking|contact)\s+(?:with\s+"
+    + USER
+    + r"\s+)?to\s+"
     + PARENT
     + r"|\b(?:send|say|write|post|output|show)\s+nothing\s+(?:directly\s+)?to\s+"
     + USER
@@ -215,7 +217,9 @@ _SILENT_ROLE = re.compile(
     + PARENT
     + r"|\b(?:hand|pass|send|give|return|report)\w*\s+(?:\w+\s+){0,2}?(?:results?|answers?|findings"
     r"|everything|outputs?|work|it|them|data|information)\s+back\b(?!\s+to\s+" + USER + r")"
-    r"|\b(?:write|respond|report|answer|reply|speak|talk)\w*\s+(?:only\s+)?(?:to|for)\s+"
+    r"|\bkeep\s+(?:\w+\s+){0,4}?(?:away\s+from|hidden\s+from|from)\s+"
+    + USER
+    + r"|\b(?:write|respond|report|answer|reply|speak|talk)\w*(?:\s+back)?\s+(?:only\s+)?(?:to|for)\s+"
     + PARENT
     + r",?\s+(?:and\s+)?(?:not|never)\b"
 )
@@ -304,6 +308,7 @@ def _conditional(clause: str, sentence: str) -> bool:
             _CONDITIONAL_LEAD.match(sentence)
             or _IN_CONDITION.search(clause[: match.start()])
             or re.match(r"(?:until|unless|before|without|if|when|whenever|after|once|only)\b", tail)
+            or re.search(r"\b(?:until|unless|before|if|whenever|once|only (?:if|when|after))\b", tail)
         ):
             return True
     return False
