@@ -308,7 +308,9 @@ def _conditional(clause: str, sentence: str) -> bool:
             _CONDITIONAL_LEAD.match(sentence)
             or _IN_CONDITION.search(clause[: match.start()])
             or re.match(r"(?:until|unless|before|without|if|when|whenever|after|once|only)\b", tail)
-            or re.search(r"\b(?:until|unless|before|if|whenever|once|only (?:if|when|after))\b", tail)
+            or re.search(
+                r"\b(?:until|unless|before|if|whenever|once|only (?:if|when|after))\b", tail
+            )
         ):
             return True
     return False

@@ -94,6 +94,4 @@ def test_there_is_one_checks_answered_in_the_code_base() -> None:
         for path in (ROOT / package).rglob("*.py")
         if re.search(r"^def checks_answered\b|^checks_answered\s*=", path.read_text("utf-8"), re.M)
     ]
-    assert [p.relative_to(ROOT).as_posix() for p in definitions] == [
-        "harness/text/instructions.py"
-    ]
+    assert [p.relative_to(ROOT).as_posix() for p in definitions] == ["harness/text/instructions.py"]
