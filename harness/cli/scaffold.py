@@ -13,6 +13,7 @@ from string import Template
 
 import click
 
+from harness.cli.command import HarnessCommand
 from harness.exceptions import UsageError
 
 __all__ = ["new_command", "scaffold"]
@@ -54,13 +55,13 @@ def _name_from(directory: Path) -> str:
     return name or "bot"
 
 
-@click.command("new")
+@click.command("new", cls=HarnessCommand)
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--name", help="The parent agent's name (default: the folder's name).")
 def new_command(directory: Path, name: str | None) -> None:
     """Create a starter bot in DIRECTORY: bot.yaml, tools.py, scenarios.yaml and test_bot.py.
 
-    The scenarios and the tests pass as created. Exit codes: 0 created, 2 the folder is not empty.
+    The scenarios and the tests pass as created.
     """
     written = scaffold(directory, name=name)
     click.echo(f"created {directory}/: {', '.join(p.name for p in written)}")

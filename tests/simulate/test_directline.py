@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 
 from harness import load_bot
+from harness.detect import check_expectations, detect
+from harness.detect.reports import exit_code, render_json, render_junit, render_text
+from harness.detect.transcript import Transcript
 from harness.exceptions import UsageError
 from harness.hosting import create_app
-from harness.simulate.detectors import check_expectations, detect
 from harness.simulate.directline import DirectLineTarget
-from harness.simulate.reports import exit_code, render_json, render_junit, render_text
 from harness.simulate.runner import expectations_of, run_scenarios
 from harness.simulate.scenarios import load_scenarios
 from harness.simulate.targets import ConversationError, InProcessTarget
-from harness.transcript import Transcript
 from tests.hosting._support import running
 from tests.simulate._directline_fake import FakeClock, FakeDirectLine
 
@@ -380,3 +380,21 @@ async def test_a_copilot_studio_agent_behind_direct_line_is_attributed_from_plan
     ):
         transcript = await target.run_conversation(["vacation and payday?"], conversation_id="p")
     assert [m.sender for m in transcript.bot_messages()] == ["PTO", "Payroll", "bot"]
+
+
+async def test_a_websocket_that_cannot_open_fails_without_printing_its_token() -> None:
+    """The stream URL carries the conversation's token: an error about it must not show it."""
+    fake = FakeDirectLine(_echo())
+    fake.failures["WS stream"] = (403, {"error": {"code": "Forbidden", "message": "no"}})
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, **FAST) as target,
+    ):
+        with pytest.raises(ConversationError) as caught:
+            await target.run_conversation(["hi there"], conversation_id="w")
+    message = str(caught.value)
+    assert "cannot open the Direct Line WebSocket" in message
+    assert "403" in message
+    assert fake.secret not in message
+    assert not any(token in message for token in fake.tokens)
+    assert "tok-" not in message

@@ -26,11 +26,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.detect import DetectionResult, DetectorConfig, Finding, detect, render_text
+from harness.detect.embeddings import Embedder
 from harness.detect.guard import DuplicateGuard
-from harness.simulate import DetectionResult, render_text
-from harness.simulate.detectors import DetectorConfig, Finding, detect
-from harness.simulate.embeddings import Embedder
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from tests.simulate.calibration.measure import conversation as calibration_conversation
 from tests.simulate.calibration.measure import load_pairs
 

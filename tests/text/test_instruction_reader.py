@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.detect.detectors import detect
 from harness.detect.findings import DetectorConfig
-from harness.simulate.detectors import detect
+from harness.detect.transcript import Message, Transcript
 from harness.text.instructions import (
     ASKS,
     checks_answered,
@@ -18,7 +19,6 @@ from harness.text.instructions import (
     read_sentence,
     repeats_answers,
 )
-from harness.transcript import Message, Transcript
 from tests.text._corpus import BATCHES, accuracy, load
 
 ROOT = Path(__file__).resolve().parents[2]
