@@ -15,6 +15,7 @@ from harness.text._vocab import (
     SUBS,
     USER,
 )
+from instructions.contract import ANSWERED
 
 # -- answered, repeating ------------------------------------------------------------------------
 
@@ -112,9 +113,7 @@ def _repeats(clause: str, sentence: str) -> bool:
         whole = match.group("object") + " " + match.group(0)
         if not _ALL_OF_THEIRS.search(whole) and not _REPEAT_OBJECT_SUBS.search(sentence):
             continue
-        if "findings" in whole or (
-            "answered" in sentence and not _ANSWERED_IGNORED.search(sentence)
-        ):
+        if "findings" in whole or (ANSWERED in sentence and not _ANSWERED_IGNORED.search(sentence)):
             continue  # silent findings are the parent's to relay; a check on answered limits it
         if re.search(r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,3}(?:answer|repl|respond)", before):
             continue  # "if a sub-agent did not answer, summarise ..."

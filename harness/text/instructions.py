@@ -42,6 +42,7 @@ from harness.text._answered import (
 from harness.text._roles import clauses, sentences
 from harness.text._talk import _CONDITIONAL_LEAD, _addresses, _conditional, _forbids
 from harness.text._vocab import ALREADY_DONE
+from instructions.contract import ANSWERED
 
 __all__ = [
     "ASKS",
@@ -63,7 +64,7 @@ Ask = Literal[
     "address",
     "silence",
     "conditional",
-    "answered",
+    "check_answered",
     "repeat",
     "only_speaker",
     "acknowledge",
@@ -78,7 +79,7 @@ ASKS: tuple[Ask, ...] = (
     "address",
     "silence",
     "conditional",
-    "answered",
+    "check_answered",
     "repeat",
     "only_speaker",
     "acknowledge",
@@ -151,7 +152,7 @@ def _read_normalised(sentence: str) -> frozenset[Ask]:
         if _addresses(clause):
             asks.add("address")
         if _checks_answered(clause):
-            asks.add("answered")
+            asks.add("check_answered")
         if _repeats(clause, sentence):
             asks.add("repeat")
     if _only_speaker(sentence):
@@ -167,12 +168,12 @@ def read(text: str) -> tuple[Reading, ...]:
 
     Example:
         >>> [sorted(r.asks) for r in read("Greet the flyer. Never echo what a helper agent said.")]
-        [['address'], ['answered']]
+        [['address'], ['check_answered']]
     """
     readings = []
     for original, sentence in sentences(text):
         asks = set(_read_normalised(sentence))
-        if not asks & {"repeat", "answered"} and _acknowledges(original, sentence):
+        if not asks & {"repeat", "check_answered"} and _acknowledges(original, sentence):
             asks.add("acknowledge")
         readings.append(Reading(sentence=original, asks=frozenset(asks)))
     return tuple(readings)
@@ -218,7 +219,7 @@ def checks_answered(text: str) -> bool:
     and the natural form ("never echo what a helper agent has already told the user"). Not
     recognised: ignoring it ("ignore the answered flag") or "answered" in another sense.
     """
-    return _first(text, "answered") is not None
+    return _first(text, "check_answered") is not None
 
 
 def repeats_answers(text: str) -> str | None:
@@ -261,7 +262,7 @@ def hints_answered(text: str) -> bool:
             continue
         if _ANSWERED_NAMED.search(sentence) and _INTERPRETS.search(sentence):
             return True
-        if "answered" in sentence and _INTERPRETS.search(sentence) and "output" in sentence:
+        if ANSWERED in sentence and _INTERPRETS.search(sentence) and "output" in sentence:
             return True
         if _NO_REPEAT_OTHERS.search(sentence) or (
             re.search(ALREADY_DONE, sentence) and _NO_REPEAT.search(sentence)
