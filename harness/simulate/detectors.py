@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from harness.detect.duplicates import embed_messages, find_duplicates, judged_duplicates
+from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.findings import (
     ALL_KINDS,
     DEFAULT_BOILERPLATE,
@@ -73,6 +74,7 @@ def detect(
     *,
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
+    requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
     """Run the enabled detectors over one conversation, in turn order.
 
@@ -81,16 +83,20 @@ def detect(
         config: thresholds and enabled kinds; the calibrated defaults when None.
         embedder: adds ``semantic`` duplicates. Embedding is async: inside a running event loop,
             use :func:`detect_async` instead.
+        requests: the requests of some user messages, by 1-based turn (a scenario's
+            ``requests:``); the missed-request check segments the other messages itself.
 
     Returns:
         The findings, ordered by turn.
     """
     if embedder is None:
-        return _detect(transcript, config or DetectorConfig(), None)
+        return _detect(transcript, config or DetectorConfig(), None, requests)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(detect_async(transcript, config=config, embedder=embedder))
+        return asyncio.run(
+            detect_async(transcript, config=config, embedder=embedder, requests=requests)
+        )
     raise UsageError("detect() with an embedder cannot run inside an event loop; use detect_async")
 
 
@@ -100,6 +106,7 @@ async def detect_async(
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
     judge: ModelJudge | None = None,
+    requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
     """:func:`detect` for async callers: embeds the messages (when an embedder is given) first.
 
@@ -112,15 +119,18 @@ async def detect_async(
     if embedder is not None and "duplicate" in config.kinds:
         vectors = await embed_messages(transcript, embedder, config)
     if judge is None or "duplicate" not in config.kinds:
-        return _detect(transcript, config, vectors)
+        return _detect(transcript, config, vectors, requests)
 
     duplicates = await judged_duplicates(transcript, config, judge, vectors=vectors)
     rest = config.model_copy(update={"kinds": config.kinds - {"duplicate"}})
-    return sorted([*duplicates, *_detect(transcript, rest, None)], key=lambda f: f.turn)
+    return sorted([*duplicates, *_detect(transcript, rest, None, requests)], key=lambda f: f.turn)
 
 
 def _detect(
-    transcript: Transcript, config: DetectorConfig, vectors: Mapping[int, Sequence[float]] | None
+    transcript: Transcript,
+    config: DetectorConfig,
+    vectors: Mapping[int, Sequence[float]] | None,
+    requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
 
     findings: list[Finding] = []
@@ -131,7 +141,7 @@ def _detect(
     if "awkward_ack" in config.kinds:
         findings.extend(_awkward_acks(transcript))
     if "missed_request" in config.kinds:
-        findings.extend(_missed_requests(transcript))
+        findings.extend(missed_requests(transcript, declared=requests))
     if "wrong_scope" in config.kinds:
         findings.extend(_wrong_scope(transcript))
     findings.sort(key=lambda f: f.turn)
@@ -224,60 +234,7 @@ def _awkward_acks(transcript: Transcript) -> list[Finding]:
     return findings
 
 
-# --- plan-based checks ------------------------------------------------------------------------
-
-
-def _missed_requests(transcript: Transcript) -> list[Finding]:
-    """A planned request is missed when nothing in its turn answers it.
-
-    A message tagged with the request answers it; so does any message from its agent when that
-    agent had only this request. A silent agent's findings (and the parent's own requests) reach
-    the user through the parent's untagged message, so such a message counts as the answer unless
-    the agent failed. A direct agent that claimed ``answered`` but sent nothing missed it.
-    """
-    findings: list[Finding] = []
-    subagents = set(transcript.agent_modes) | {
-        m.sender for m in transcript.messages if m.mode is not None
-    }
-    by_turn: dict[int, list[Message]] = {}
-    for m in transcript.messages:
-        if m.role == "bot":
-            by_turn.setdefault(m.turn, []).append(m)
-    for record in transcript.turns:
-        bots = by_turn.get(record.turn, [])
-        tagged = {request_key(m.request) for m in bots if m.request}
-        senders = {m.sender for m in bots}
-        parent_untagged = any(m.request is None and m.sender not in subagents for m in bots)
-        per_agent: dict[str, int] = {}
-        for planned in record.plan:
-            per_agent[planned.agent] = per_agent.get(planned.agent, 0) + 1
-        for planned in record.plan:
-            agent = planned.agent
-            if request_key(planned.request) in tagged:
-                continue
-            if per_agent[agent] == 1 and agent in senders:
-                continue
-            mode = transcript.agent_modes.get(agent)
-            claimed = agent in record.answered_by and mode in ("direct", "conversational")
-            failed = agent in record.failed
-            if parent_untagged and not failed and not claimed:
-                continue
-            if failed:
-                why = f"{agent} failed and no message answered it"
-            elif claimed:
-                why = f"{agent} said answered but sent no message"
-            else:
-                why = "no message answered it"
-            findings.append(
-                Finding(
-                    kind="missed_request",
-                    turn=record.turn,
-                    message_ids=(),
-                    senders=(agent,),
-                    evidence=f"{_quote(planned.request)} (planned for {agent}): {why}",
-                )
-            )
-    return findings
+# --- plan-based checks (missed requests: harness.detect.missed) ---------------------------------
 
 
 def _wrong_scope(transcript: Transcript) -> list[Finding]:
@@ -350,7 +307,8 @@ def check_expectations(
             hits = [m for m in bots if needle in _squash(m.text)]
             if not hits:
                 if (turn, exp.agent) in missed:
-                    continue  # the plan-based detector already reported it, with its reason
+                    continue  # the missed-request check already reported it
+                failed = any(r.turn == turn and exp.agent in r.failed for r in transcript.turns)
                 out.append(
                     Finding(
                         kind="missed_request",
@@ -358,7 +316,8 @@ def check_expectations(
                         message_ids=(),
                         senders=(exp.agent,),
                         evidence=f"expected {_quote(exp.expect)} from {exp.agent}; "
-                        f"no bot message in turn {turn} contains it",
+                        f"no bot message in turn {turn} contains it"
+                        + (f" ({exp.agent} failed)" if failed else ""),
                     )
                 )
                 continue

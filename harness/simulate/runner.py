@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from harness.detect.missed import DeclaredRequest
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.simulate.detectors import (
@@ -27,7 +28,13 @@ from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.transcript import Transcript
 from subagents import Usage
 
-__all__ = ["check_models", "expectations_of", "run_scenario", "run_scenarios"]
+__all__ = [
+    "check_models",
+    "declared_requests",
+    "expectations_of",
+    "run_scenario",
+    "run_scenarios",
+]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -37,6 +44,19 @@ def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
         items: list[Expectation] = [r for r in turn.requests if r.expect]
         if items:
             out[number] = items
+    return out
+
+
+def declared_requests(scenario: Scenario) -> dict[int, list[DeclaredRequest]]:
+    """The requests the scenario declares by 1-based turn: turns whose every request gives its
+    ``text`` (the missed-request check segments the other turns' messages itself)."""
+    out: dict[int, list[DeclaredRequest]] = {}
+    for number, turn in enumerate(scenario.turns, start=1):
+        if turn.requests and all(r.text for r in turn.requests):
+            out[number] = [
+                DeclaredRequest(text=r.text or "", agent=r.agent, words=tuple(r.words))
+                for r in turn.requests
+            ]
     return out
 
 
@@ -107,7 +127,9 @@ async def run_scenario(
     transcript, error = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
-    findings = await detect_async(transcript, config=config, embedder=embedder)
+    findings = await detect_async(
+        transcript, config=config, embedder=embedder, requests=declared_requests(scenario)
+    )
     if error is None:
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
     findings.sort(key=lambda f: f.turn)

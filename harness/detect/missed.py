@@ -1,0 +1,222 @@
+"""The missed-request check: every request of a user message is addressed by something the bot said.
+
+It does not read the runtime's plan to know what was asked. It takes the requests from the user's
+message itself (:func:`~harness.detect.requests.segment_requests`), or from a scenario that
+declares them, and looks for each in the bot's messages of that turn: a request is addressed when
+a sentence the bot sent shares its distinctive content words (the words no other request of the
+message has; "left" and "used" for two questions about PTO days). So a transcript recorded from a
+deployed bot, with no plan at all, gets the same findings as an in-process run.
+
+When the turn's plan is known, it is compared with the requests: a missed request that the plan
+dropped, or merged into another agent's request, says so in its evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
+from harness.detect.requests import segment_requests
+from harness.text import content_words, normalise, split_claims, strip_markdown
+from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+
+__all__ = ["DeclaredRequest", "missed_requests", "plan_gaps", "unanswered"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclaredRequest:
+    """A request a scenario declares for a user message (its ``requests:`` entry)."""
+
+    text: str
+    """The request as it would be asked on its own."""
+    agent: str | None = None
+    """The component expected to answer it, when the scenario names one."""
+    words: tuple[str, ...] = ()
+    """Words an answer to it contains; the request's own content words when empty."""
+
+
+def _needs(text: str, words: Iterable[str]) -> frozenset[str]:
+    listed = frozenset(w for word in words for w in content_words(word))
+    return listed or content_words(text)
+
+
+def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list[int]:
+    """The indexes of the requests that nothing in ``said`` addresses.
+
+    Args:
+        requests: the requests of one user message.
+        said: the texts of the bot's messages in that turn.
+
+    Each sentence (claim) the bot sent goes to the request whose distinctive content words it
+    shares most of (the words no other request of the message has; all of a request's words
+    when every one is shared); a request no sentence went to is unanswered. Sentences that share
+    no word with any request (an answer in the bot's own terms) stand for as many unanswered
+    requests as there are of them: only a turn with fewer such sentences than unanswered
+    requests misses one. Closing boilerplate ("Anything else?") answers nothing.
+    """
+    needed = [_needs(r.text, r.words) for r in requests]
+    distinctive = []
+    for index, words in enumerate(needed):
+        others = frozenset().union(*(w for j, w in enumerate(needed) if j != index))
+        distinctive.append((words - others) or words)
+    answered: set[int] = set()
+    spare = 0  # sentences that share no word with any request
+    for claim in _claims(said):
+        scores = [len(d & claim) / len(d) if d else 0.0 for d in distinctive]
+        best = max(scores, default=0.0)
+        if best == 0.0:
+            spare += 1
+            continue
+        answered.update(i for i, score in enumerate(scores) if score == best)
+    missing = [i for i, d in enumerate(distinctive) if d and i not in answered]
+    return [] if len(missing) <= spare else missing
+
+
+def _claims(said: Sequence[str]) -> list[frozenset[str]]:
+    """The content words of each sentence the bot said, boilerplate closers left out."""
+    out = []
+    for text in said:
+        for claim in split_claims(strip_markdown(text)):
+            if _is_boilerplate(claim.text):
+                continue
+            words = content_words(claim.text)
+            if words:
+                out.append(words)
+    return out
+
+
+_BOILERPLATE = frozenset(normalise(text) for text in DEFAULT_BOILERPLATE)
+
+
+def _is_boilerplate(text: str) -> bool:
+    return normalise(text) in _BOILERPLATE
+
+
+def plan_gaps(
+    requests: Sequence[DeclaredRequest], plan: Sequence[PlannedRequest]
+) -> dict[int, tuple[str, PlannedRequest | None]]:
+    """How the plan treated each request, by index: the plan entry that covers it (the one
+    holding most of its content words, at least half of them) and what went wrong, if anything.
+
+    An entry covering two or more requests merged them; a request no entry covers was dropped.
+    Requests the plan gave an entry of their own have an empty reason.
+    """
+    entries = [content_words(p.request) for p in plan]
+    owner: dict[int, int] = {}
+    for index, request in enumerate(requests):
+        words = content_words(request.text)
+        if not words:
+            continue
+        best, share = -1, 0.0
+        for e, entry in enumerate(entries):
+            covered = len(words & entry) / len(words)
+            if covered > share:
+                best, share = e, covered
+        if share >= 0.5:
+            owner[index] = best
+    gaps: dict[int, tuple[str, PlannedRequest | None]] = {}
+    for index, request in enumerate(requests):
+        if not content_words(request.text):
+            continue
+        if index not in owner:
+            gaps[index] = ("the plan has no entry for it", None)
+            continue
+        entry = plan[owner[index]]
+        shared = sum(1 for e in owner.values() if e == owner[index])
+        reason = (
+            f"the plan merged it with {shared - 1} other request(s) into "
+            f"{_quote(entry.request)} for {entry.agent}"
+            if shared > 1
+            else ""
+        )
+        gaps[index] = (reason, entry)
+    return gaps
+
+
+def _plan_detail(
+    transcript: Transcript, record: TurnRecord, gap: tuple[str, PlannedRequest | None] | None
+) -> str:
+    """What the plan adds to a missed request: dropped, merged, its agent failed or claimed it."""
+    if gap is None:
+        return ""
+    reason, entry = gap
+    if entry is None:
+        return reason
+    agent = entry.agent
+    said = any(m.sender == agent for m in transcript.bot_messages(record.turn))
+    details = [reason] if reason else [f"planned for {agent}"]
+    if agent in record.failed:
+        details.append(f"{agent} failed")
+    elif agent in record.answered_by and not said:
+        if transcript.agent_modes.get(agent) in ("direct", "conversational"):
+            details.append(f"{agent} said answered but sent no message")
+    return "; ".join(details)
+
+
+def missed_requests(
+    transcript: Transcript,
+    *,
+    declared: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+) -> list[Finding]:
+    """A ``missed_request`` finding for each request of a user message nothing addressed.
+
+    Args:
+        transcript: the conversation.
+        declared: the requests of some turns, by 1-based turn number (a scenario's
+            ``requests:`` with their ``text``); other turns are segmented.
+
+    Returns:
+        The findings, in turn order.
+    """
+    declared = declared or {}
+    plans = {record.turn: record for record in transcript.turns}
+    by_turn: dict[int, list[Message]] = {}
+    users: dict[int, Message] = {}
+    for m in transcript.messages:
+        if m.role == "bot":
+            by_turn.setdefault(m.turn, []).append(m)
+        elif m.turn not in users:
+            users[m.turn] = m
+    findings: list[Finding] = []
+    last_reply = max(by_turn, default=0)
+    for turn in sorted(users):
+        requests = list(declared.get(turn) or _segmented(users[turn].text))
+        said = [m.text for m in by_turn.get(turn, [])]
+        if not said and turn > last_reply:
+            continue  # a recording that stops early (its error is reported) misses nothing
+        if len(requests) < 2 and turn not in declared:
+            # One request: whatever the bot said addresses it, unless it said nothing.
+            missing = [] if said else [i for i, r in enumerate(requests) if content_words(r.text)]
+        else:
+            missing = unanswered(requests, said)
+        if not missing:
+            continue
+        record = plans.get(turn)
+        gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
+        for index in missing:
+            why = "no bot message in the turn addresses it"
+            if record is not None and record.plan:
+                detail = _plan_detail(transcript, record, gaps.get(index))
+                why += f" ({detail})" if detail else ""
+            findings.append(_finding(turn, requests[index], why))
+    return findings
+
+
+def _segmented(text: str) -> list[DeclaredRequest]:
+    return [DeclaredRequest(text=r.text) for r in segment_requests(text)]
+
+
+def _finding(turn: int, request: DeclaredRequest, why: str) -> Finding:
+    return Finding(
+        kind="missed_request",
+        turn=turn,
+        message_ids=(),
+        senders=(request.agent,) if request.agent else (),
+        evidence=f"{_quote(request.text)}: {why}",
+    )
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
