@@ -122,15 +122,15 @@ def plan_gaps(
         if index not in owner:
             gaps[index] = ("the plan has no entry for it", None)
             continue
-        entry = plan[owner[index]]
+        planned = plan[owner[index]]
         shared = sum(1 for e in owner.values() if e == owner[index])
         reason = (
             f"the plan merged it with {shared - 1} other request(s) into "
-            f"{_quote(entry.request)} for {entry.agent}"
+            f"{_quote(planned.request)} for {planned.agent}"
             if shared > 1
             else ""
         )
-        gaps[index] = (reason, entry)
+        gaps[index] = (reason, planned)
     return gaps
 
 
@@ -148,9 +148,12 @@ def _plan_detail(
     details = [reason] if reason else [f"planned for {agent}"]
     if agent in record.failed:
         details.append(f"{agent} failed")
-    elif agent in record.answered_by and not said:
-        if transcript.agent_modes.get(agent) in ("direct", "conversational"):
-            details.append(f"{agent} said answered but sent no message")
+    elif (
+        agent in record.answered_by
+        and not said
+        and transcript.agent_modes.get(agent) in ("direct", "conversational")
+    ):
+        details.append(f"{agent} said answered but sent no message")
     return "; ".join(details)
 
 

@@ -233,7 +233,7 @@ def _opens_request(
         return True, []
     if strong and (first in _SUBORDINATORS or any(w in _WH for w in words[1:3])):
         return True, []  # ", also if I go to Peru is it safe", "and also about how much"
-    if any(w in _WH and (w.endswith("'s") or nxt in _AUX) for w, nxt in zip(words[1:4], words[2:5], strict=False)):
+    if any(_asks(words, k) for k in (1, 2, 3)):
         return True, []  # "my visa card, what's the apr on it", "about how much will it be"
     if _noun_clause(words):
         return True, []  # "my bag didn't arrive", "new insurance is obtainable how"
@@ -243,11 +243,22 @@ def _opens_request(
     return strong and len(words) >= 3, []
 
 
+def _asks(words: list[str], k: int) -> bool:
+    """Whether ``words[k]`` opens a question: "what's", or a question word before an auxiliary."""
+    if k + 1 >= len(words) or words[k] not in _WH:
+        return False
+    return words[k].endswith("'s") or words[k + 1] in _AUX
+
+
 def _has_topic(words: list[str]) -> bool:
     """Whether a part names something beyond asking words ("tell me", "how much" do not)."""
     return any(
-        w not in _WH and w not in _VERBS and w not in _AUX and w not in _PRONOUNS
-        and w not in _DETERMINERS and w not in ("me", "many", "much", "us", "so")
+        w not in _WH
+        and w not in _VERBS
+        and w not in _AUX
+        and w not in _PRONOUNS
+        and w not in _DETERMINERS
+        and w not in ("me", "many", "much", "us", "so")
         for w in words
     )
 
@@ -258,8 +269,10 @@ def _noun_clause(words: list[str]) -> bool:
     if words[0] in _PREPOSITIONS or words[0] in ("or", "but", "so", "nor"):
         return False
     for k in (1, 2, 3):
-        if k < len(words) and words[k] != "am" and (
-            words[k] in _AUX or _CLAUSE_VERB.search(words[k])
+        if (
+            k < len(words)
+            and words[k] != "am"
+            and (words[k] in _AUX or _CLAUSE_VERB.search(words[k]))
         ):
             following = words[k + 1] if k + 1 < len(words) else ""
             return following not in _PRONOUNS
@@ -302,13 +315,17 @@ def _trim(piece: list[_Tok]) -> list[_Tok]:
     a, b = 0, len(piece)
     while a < b and (piece[a].word == "" or piece[a].word in _FILLERS):
         a += 1
-    if a < b and piece[a].word == "as" and [t.word for t in piece[a : a + 3]] == [
-        "as",
-        "well",
-        "as",
-    ]:
+    if (
+        a < b
+        and piece[a].word == "as"
+        and [t.word for t in piece[a : a + 3]]
+        == [
+            "as",
+            "well",
+            "as",
+        ]
+    ):
         a += 3
     while b > a and piece[b - 1].word == "":
         b -= 1
     return piece[a:b]
-

@@ -19,7 +19,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from harness.detect.duplicates import embed_messages, find_duplicates, judged_duplicates
-from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.findings import (
     ALL_KINDS,
     DEFAULT_BOILERPLATE,
@@ -31,6 +30,7 @@ from harness.detect.findings import (
     Severity,
     request_key,
 )
+from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.exceptions import UsageError
 from harness.transcript import Message, Transcript
 

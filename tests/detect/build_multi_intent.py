@@ -116,15 +116,106 @@ SEEDS = {"dev": 2501, "test": 2502}
 SOURCE = {"dev": "train", "test": "test"}
 
 _QUESTION_START = frozenset(
-    "what what's whats when when's where where's who who's which why how how's is are am was were "
-    "do does did can could will would should may have has".split()
+    [
+        "what",
+        "what's",
+        "whats",
+        "when",
+        "when's",
+        "where",
+        "where's",
+        "who",
+        "who's",
+        "which",
+        "why",
+        "how",
+        "how's",
+        "is",
+        "are",
+        "am",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "may",
+        "have",
+        "has",
+    ]
 )
-_DETERMINERS = frozenset("my the a an your our this that these those his her their".split())
-_AUXILIARIES = frozenset("is are am was were do does did can could will would should may".split())
+_DETERMINERS = frozenset(
+    ["my", "the", "a", "an", "your", "our", "this", "that", "these", "those", "his", "her", "their"]
+)
+_AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "am",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "may",
+    ]
+)
 _STOP = frozenset(
-    "a an the my me i is are do does did can could will would to of for in on at and or what "
-    "how when where which there any i'm i'd you your it be have has please tell much many this "
-    "that".split()
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "me",
+        "i",
+        "is",
+        "are",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "to",
+        "of",
+        "for",
+        "in",
+        "on",
+        "at",
+        "and",
+        "or",
+        "what",
+        "how",
+        "when",
+        "where",
+        "which",
+        "there",
+        "any",
+        "i'm",
+        "i'd",
+        "you",
+        "your",
+        "it",
+        "be",
+        "have",
+        "has",
+        "please",
+        "tell",
+        "much",
+        "many",
+        "this",
+        "that",
+    ]
 )
 
 

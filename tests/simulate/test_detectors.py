@@ -64,7 +64,7 @@ def test_a_request_nothing_answered_is_missed_with_or_without_a_plan() -> None:
     t = conversation((ASKED, bots), modes=modes)
     [finding] = detect(t)
     assert (finding.kind, finding.turn, finding.senders) == ("missed_request", 1, ())
-    assert '"when is payday": no bot message in the turn addresses it' == finding.evidence
+    assert finding.evidence == '"when is payday": no bot message in the turn addresses it'
     planned = conversation(
         (ASKED, bots),
         plans={1: [("pto", "vacation days left"), ("payroll", "when is payday")]},
