@@ -13,6 +13,7 @@ dropped, or merged into another agent's request, says so in its evidence.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -36,9 +37,17 @@ class DeclaredRequest:
     """Words an answer to it contains; the request's own content words when empty."""
 
 
+# "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
+_JOINED = re.compile(r"(?<=[^\W_])[-/](?=[^\W_])")
+
+
+def _content(text: str) -> frozenset[str]:
+    return content_words(_JOINED.sub("", text))
+
+
 def _needs(text: str, words: Iterable[str]) -> frozenset[str]:
-    listed = frozenset(w for word in words for w in content_words(word))
-    return listed or content_words(text)
+    listed = frozenset(w for word in words for w in _content(word))
+    return listed or _content(text)
 
 
 def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list[int]:
@@ -50,10 +59,9 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
 
     Each sentence (claim) the bot sent goes to the request whose distinctive content words it
     shares most of (the words no other request of the message has; all of a request's words
-    when every one is shared); a request no sentence went to is unanswered. Sentences that share
-    no word with any request (an answer in the bot's own terms) stand for as many unanswered
-    requests as there are of them: only a turn with fewer such sentences than unanswered
-    requests misses one. Closing boilerplate ("Anything else?") answers nothing.
+    when every one is shared); a request no sentence went to is unanswered. So an answer that
+    mentions the other request's subject in passing does not answer it, and a sentence about
+    something nobody asked answers nothing. Closing boilerplate ("Anything else?") is ignored.
     """
     needed = [_needs(r.text, r.words) for r in requests]
     distinctive = []
@@ -61,16 +69,12 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
         others = frozenset().union(*(w for j, w in enumerate(needed) if j != index))
         distinctive.append((words - others) or words)
     answered: set[int] = set()
-    spare = 0  # sentences that share no word with any request
     for claim in _claims(said):
         scores = [len(d & claim) / len(d) if d else 0.0 for d in distinctive]
         best = max(scores, default=0.0)
-        if best == 0.0:
-            spare += 1
-            continue
-        answered.update(i for i, score in enumerate(scores) if score == best)
-    missing = [i for i, d in enumerate(distinctive) if d and i not in answered]
-    return [] if len(missing) <= spare else missing
+        if best > 0.0:
+            answered.update(i for i, score in enumerate(scores) if score == best)
+    return [i for i, d in enumerate(distinctive) if d and i not in answered]
 
 
 def _claims(said: Sequence[str]) -> list[frozenset[str]]:
@@ -80,7 +84,7 @@ def _claims(said: Sequence[str]) -> list[frozenset[str]]:
         for claim in split_claims(strip_markdown(text)):
             if _is_boilerplate(claim.text):
                 continue
-            words = content_words(claim.text)
+            words = _content(claim.text)
             if words:
                 out.append(words)
     return out
@@ -102,10 +106,10 @@ def plan_gaps(
     An entry covering two or more requests merged them; a request no entry covers was dropped.
     Requests the plan gave an entry of their own have an empty reason.
     """
-    entries = [content_words(p.request) for p in plan]
+    entries = [_content(p.request) for p in plan]
     owner: dict[int, int] = {}
     for index, request in enumerate(requests):
-        words = content_words(request.text)
+        words = _content(request.text)
         if not words:
             continue
         best, share = -1, 0.0
@@ -117,7 +121,7 @@ def plan_gaps(
             owner[index] = best
     gaps: dict[int, tuple[str, PlannedRequest | None]] = {}
     for index, request in enumerate(requests):
-        if not content_words(request.text):
+        if not _content(request.text):
             continue
         if index not in owner:
             gaps[index] = ("the plan has no entry for it", None)
@@ -190,7 +194,7 @@ def missed_requests(
             continue  # a recording that stops early (its error is reported) misses nothing
         if len(requests) < 2 and turn not in declared:
             # One request: whatever the bot said addresses it, unless it said nothing.
-            missing = [] if said else [i for i, r in enumerate(requests) if content_words(r.text)]
+            missing = [] if said else [i for i, r in enumerate(requests) if _content(r.text)]
         else:
             missing = unanswered(requests, said)
         if not missing:
