@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import segment_requests
-from harness.text import content_words, normalise, split_claims, strip_markdown
+from harness.text import content_words, extract_facts, normalise, split_claims, strip_markdown
 from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 
 __all__ = ["DeclaredRequest", "missed_requests", "plan_gaps", "unanswered"]
@@ -61,7 +61,9 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
     shares most of (the words no other request of the message has; all of a request's words
     when every one is shared); a request no sentence went to is unanswered. So an answer that
     mentions the other request's subject in passing does not answer it, and a sentence about
-    something nobody asked answers nothing. Closing boilerplate ("Anything else?") is ignored.
+    something nobody asked answers nothing. A sentence sharing no word with any request can
+    still answer one request that asks for what it gives: an amount ("what is my salary" and
+    "Your gross pay is $3,250") or a date ("when ..."). Closing boilerplate is ignored.
     """
     needed = [_needs(r.text, r.words) for r in requests]
     distinctive = []
@@ -69,16 +71,52 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
         others = frozenset().union(*(w for j, w in enumerate(needed) if j != index))
         distinctive.append((words - others) or words)
     answered: set[int] = set()
-    for claim in _claims(said):
+    unclaimed: list[str] = []  # sentences that share no word with any request
+    for text, claim in _claims(said):
         scores = [len(d & claim) / len(d) if d else 0.0 for d in distinctive]
         best = max(scores, default=0.0)
         if best > 0.0:
             answered.update(i for i, score in enumerate(scores) if score == best)
-    return [i for i, d in enumerate(distinctive) if d and i not in answered]
+        else:
+            unclaimed.append(text)
+    missing = [i for i, d in enumerate(distinctive) if d and i not in answered]
+    # An answer in the bot's own words still gives what was asked for: an amount for "what is
+    # my salary", a date for "when". Each such sentence stands for one request of that kind.
+    for index in list(missing):
+        wanted = _answer_kinds(requests[index].text)
+        match = next((t for t in unclaimed if wanted & _fact_kinds(t)), None)
+        if match is not None:
+            unclaimed.remove(match)
+            missing.remove(index)
+    return missing
 
 
-def _claims(said: Sequence[str]) -> list[frozenset[str]]:
-    """The content words of each sentence the bot said, boilerplate closers left out."""
+# What a question asks for, by the facts that answer it (harness.text.facts kinds).
+_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
+_AMOUNT = frozenset({"money", "number", "percent"})
+_ASKS_AMOUNT = re.compile(
+    r"\bhow (?:much|many)\b|\b(?:salary|pay|paycheck|income|cost|price|fees?|balance|amount|owe"
+    r"|total|figure|rate)\b",
+    re.IGNORECASE,
+)
+_ASKS_WHEN = re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.IGNORECASE)
+
+
+def _answer_kinds(request: str) -> frozenset[str]:
+    kinds: frozenset[str] = frozenset()
+    if _ASKS_WHEN.search(request):
+        kinds |= _WHEN
+    if _ASKS_AMOUNT.search(request):
+        kinds |= _AMOUNT
+    return kinds
+
+
+def _fact_kinds(text: str) -> frozenset[str]:
+    return frozenset(f.kind for f in extract_facts(text))
+
+
+def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str]]]:
+    """Each sentence the bot said with its content words, boilerplate closers left out."""
     out = []
     for text in said:
         for claim in split_claims(strip_markdown(text)):
@@ -86,7 +124,7 @@ def _claims(said: Sequence[str]) -> list[frozenset[str]]:
                 continue
             words = _content(claim.text)
             if words:
-                out.append(words)
+                out.append((claim.text, words))
     return out
 
 

@@ -127,6 +127,7 @@ class Mutation:
         )
 
 
+@cache
 def mutation(
     split: str, *, answer: str = "answer", composed: bool = False, declared: bool = False
 ) -> Mutation:

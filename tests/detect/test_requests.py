@@ -143,7 +143,17 @@ def test_a_sentence_that_only_mentions_another_requests_subject_does_not_answer_
 def test_declared_words_replace_the_requests_own() -> None:
     request = DeclaredRequest(text="when do I get paid", words=("payday",))
     assert unanswered([request, request], ["Your next payday is Friday."]) == []
-    assert unanswered([request, request], ["You get paid on Friday."]) == [0, 1]
+    assert unanswered([request, request], ["Payroll runs through ADP."]) == [0, 1]
+
+
+def test_an_answer_in_other_words_counts_when_it_gives_what_was_asked_for() -> None:
+    requests = [
+        DeclaredRequest(text="book a PTO request for Dec 22 to Dec 24"),
+        DeclaredRequest(text="please give me my salary figure"),
+    ]
+    booked = "I've submitted your PTO request for Dec 22 to Dec 24."
+    assert unanswered(requests, [booked, "Your gross pay is $3,250.00 per pay period."]) == []
+    assert unanswered(requests, [booked, "Your manager will be notified."]) == [1]
 
 
 def _turn(user: str, *bots: str, plan: tuple[PlannedRequest, ...] = ()) -> Transcript:
@@ -159,7 +169,7 @@ def test_a_dropped_request_is_found_without_the_plan_and_the_plan_says_why() -> 
     asked = "Is AA123 on time, how many miles do I have, and my bag didn't arrive"
     said = ("AA123 is on time.", "You have 42,000 miles.")
     [alone] = missed_requests(_turn(asked, *said))
-    assert alone.evidence == "\"my bag didn't arrive\": no bot message in the turn addresses it"
+    assert alone.evidence == '"my bag didn\'t arrive": no bot message in the turn addresses it'
     plan = (
         PlannedRequest(agent="flights", request="Is AA123 on time"),
         PlannedRequest(agent="loyalty", request="how many miles do I have"),
