@@ -111,6 +111,18 @@ AGENTS: dict[str, tuple[str, ...]] = {
 }
 AGENT_OF = {intent: agent for agent, intents in AGENTS.items() for intent in intents}
 
+DESCRIPTIONS = {
+    "pto": "Paid time off: vacation days left and used, PTO requests and their status, holidays.",
+    "payroll": "Pay: paydays, W-2 tax forms, taxes, income, direct deposit, 401k rollovers.",
+    "benefits": "Health insurance: the plan an employee is on, its benefits, changing plans.",
+    "calendar": "Meetings, the calendar, reminders, to-do lists, alarms and timers.",
+    "travel": "Business travel: flights, hotels, rental cars, lost luggage, visas, currencies.",
+    "banking": "The bank account: balance, transfers, bills, routing number, fraud, checks.",
+    "cards": "Credit cards: limits, rewards, APR, lost or declined cards, credit score.",
+}
+EXAMPLES_PER_INTENT = 3
+"""Examples each agent card gets per intent, from the train split (the planner baseline)."""
+
 SIZE = 600
 SEEDS = {"dev": 2501, "test": 2502}
 SOURCE = {"dev": "train", "test": "test"}
@@ -360,9 +372,27 @@ def build(split: str, data: dict[str, Any]) -> list[dict[str, Any]]:
     return messages
 
 
+def agent_cards(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The helpdesk-like agents for the planner baseline: a description and the first few
+    train utterances of each of their intents as routing examples."""
+    train: dict[str, list[str]] = defaultdict(list)
+    for utterance, intent in data["train"]:
+        train[intent].append(" ".join(utterance.replace("’", "'").split()))
+    return [
+        {
+            "name": agent,
+            "description": DESCRIPTIONS[agent],
+            "examples": [u for i in intents for u in train[i][:EXAMPLES_PER_INTENT]],
+        }
+        for agent, intents in AGENTS.items()
+    ]
+
+
 def main() -> None:
     data = json.loads(CLINC.read_text(encoding="utf-8"))
     OUT.mkdir(parents=True, exist_ok=True)
+    cards = json.dumps(agent_cards(data), indent=1, ensure_ascii=False) + "\n"
+    (OUT / "agents.json").write_text(cards, encoding="utf-8")
     for split in SEEDS:
         lines = [json.dumps(m, ensure_ascii=False) + "\n" for m in build(split, data)]
         (OUT / f"{split}.jsonl").write_text("".join(lines), encoding="utf-8")
