@@ -144,8 +144,9 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
                 current, carried = [], carry
                 i += region
                 continue
-        current.append(toks[i])
-        i += 1
+        step = max(region, 1)  # a joining region that starts no request stays in this one
+        current.extend(toks[i : i + step])
+        i += step
     pieces.append((current, carried))
     out = []
     for piece, carry in pieces:
@@ -209,12 +210,12 @@ def _opens_request(
     left: list[_Tok], region: list[_Tok], hard: bool, right: list[_Tok]
 ) -> tuple[bool, list[_Tok]]:
     """Whether ``right`` starts a new request after ``left``, and the words it carries over."""
-    left = _trim(left)
-    if not left or not right:
+    size, left = _head(left)
+    if not size or not right:
         return False, []
     if hard:  # a question or a sentence ended before it
         return True, []
-    if len(left) < 2:
+    if size < 2:
         return False, []  # "hi, what's ...", "ok and ..."
     joiners = {t.word for t in region}
     comma_only = joiners <= {""}
@@ -241,6 +242,17 @@ def _opens_request(
         frame = _frame(left)
         return bool(frame), frame
     return strong and len(words) >= 3, []
+
+
+def _head(piece: list[_Tok], limit: int = 12) -> tuple[int, list[_Tok]]:
+    """The number of words of ``piece`` without the joining words at its edges, and its first
+    ``limit`` words (all a decision needs: a long message is not re-read at every comma)."""
+    a, b = 0, len(piece)
+    while a < b and (piece[a].word == "" or piece[a].word in _FILLERS):
+        a += 1
+    while b > a and piece[b - 1].word == "":
+        b -= 1
+    return b - a, piece[a : min(b, a + limit)]
 
 
 def _asks(words: list[str], k: int) -> bool:

@@ -242,3 +242,24 @@ def test_the_offline_planners_routing_of_the_held_out_set() -> None:
     assert result.requests == 1566
     assert result.routed_right / result.requests >= 0.79
     assert result.planned_in_full >= 200
+
+
+def test_long_messages_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every joining point looks ahead only to the next one, so the work grows with the length
+    of the message (counted in looks ahead, not timed)."""
+    import harness.detect.requests as module
+
+    looked: list[int] = []
+    original = module._next_piece
+
+    def counting(toks: list[object], j: int) -> list[object]:
+        piece = original(toks, j)  # type: ignore[arg-type]
+        looked.append(len(piece) + 1)
+        return piece  # type: ignore[return-value]
+
+    monkeypatch.setattr(module, "_next_piece", counting)
+    for message, words in [("and " * 5000, 5000), ("x and " * 3000, 6000), ("a, " * 5000, 5000)]:
+        looked.clear()
+        module.segment_requests.cache_clear()
+        module.segment_requests(message)
+        assert sum(looked) <= 3 * words
