@@ -89,3 +89,20 @@ async def test_the_same_missed_requests_with_and_without_the_plan(bot: str, tmp_
     # The offline planner of this release merges one agent's requests, so some of the issue's
     # messages are answered in part; the check must see that with or without the plan.
     assert found >= 3
+
+
+async def test_the_conversation_driver_checks_the_requests_it_is_given() -> None:
+    from harness.simulate.scenarios import RequestExpectation
+    from harness.testing import ConversationDriver
+
+    driver = ConversationDriver(SAMPLES / "helpdesk.yaml")
+    asked = "how many PTO days have I used and how many are left"
+    used = RequestExpectation(agent="pto", text="how many PTO days have I used", words=["used"])
+    left = RequestExpectation(agent="pto", text="how many PTO days are left", words=["left"])
+    await driver.send(asked, expect=[used, left])
+    driver.assert_each_request_answered_once()
+    accrued = RequestExpectation(agent="pto", text="how many PTO days have I accrued")
+    await driver.send(asked, expect=[used, accrued])
+    [finding] = driver.findings("missed_request")
+    assert (finding.turn, finding.senders) == (2, ("pto",))
+    assert "how many PTO days have I accrued" in finding.evidence
