@@ -66,18 +66,19 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
     "Your gross pay is $3,250") or a date ("when ..."). Closing boilerplate is ignored.
     """
     needed = [_needs(r.text, r.words) for r in requests]
+    said_in = [needed[i] | _content(r.text) for i, r in enumerate(requests)]
     distinctive = []
     for index, words in enumerate(needed):
-        others = frozenset().union(*(w for j, w in enumerate(needed) if j != index))
+        others = frozenset().union(*(w for j, w in enumerate(said_in) if j != index))
         distinctive.append((words - others) or words)
     answered: set[int] = set()
-    unclaimed: list[str] = []  # sentences that share no word with any request
+    unclaimed: list[str] = []  # sentences that share no word with any request at all
     for text, claim in _claims(said):
         scores = [len(d & claim) / len(d) if d else 0.0 for d in distinctive]
         best = max(scores, default=0.0)
         if best > 0.0:
             answered.update(i for i, score in enumerate(scores) if score == best)
-        else:
+        elif not any(claim & words for words in said_in):
             unclaimed.append(text)
     missing = [i for i, d in enumerate(distinctive) if d and i not in answered]
     # An answer in the bot's own words still gives what was asked for: an amount for "what is
