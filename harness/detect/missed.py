@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import segment_requests
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.text import content_words, extract_facts, normalise, split_claims, strip_markdown
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 
 __all__ = ["DeclaredRequest", "missed_requests", "plan_gaps", "unanswered"]
 

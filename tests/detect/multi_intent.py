@@ -16,8 +16,8 @@ from typing import Any
 
 from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.requests import segment_requests
+from harness.detect.transcript import Message, Transcript
 from harness.text import content_words
-from harness.transcript import Message, Transcript
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures" / "multi_intent"

@@ -1,4 +1,4 @@
-"""How the offline planner routes the labelled multi-intent set: a baseline for planner work.
+"""How the offline planner (``harness.planning.RulesPlanner``) routes the labelled multi-intent set: a baseline for planner work.
 
 Each gold request counts as routed right when the plan entry holding most of its content words
 (at least half of them) goes to the request's agent (``AGENTS`` in ``build_multi_intent.py``
@@ -18,9 +18,10 @@ from functools import cache
 from typing import Any
 
 from harness.detect.missed import DeclaredRequest, plan_gaps
-from harness.models.base import AgentCard, ModelRequest, PlanContext
-from harness.models.rules import RulesModel
-from harness.transcript import PlannedRequest
+from harness.detect.transcript import PlannedRequest
+from harness.models.base import AgentCard
+from harness.planning.base import PlanInput
+from harness.planning.rules import RulesPlanner
 from tests.detect.multi_intent import FIXTURES, load
 
 PARENT = "helpdesk"
@@ -42,16 +43,9 @@ def cards() -> tuple[AgentCard, ...]:
 
 async def plan(text: str) -> tuple[PlannedRequest, ...]:
     """The offline planner's plan for one message."""
-    request = ModelRequest(
-        task="plan",
-        agent=PARENT,
-        system="",
-        messages=(),
-        context=PlanContext(parent=PARENT, user_message=text, agents=cards()),
-    )
-    response = await RulesModel().request(request)
-    entries = (response.output or {}).get("requests", [])
-    return tuple(PlannedRequest(request=e["request"], agent=e["agent"]) for e in entries)
+    given = PlanInput(parent=PARENT, message=text, agents=cards())
+    result = await RulesPlanner().plan(given)
+    return tuple(PlannedRequest(request=e.request, agent=e.agent) for e in result.entries)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.simulate import detect, load_transcript
-from harness.simulate.detectors import Finding
-from harness.simulate.reports import DetectionResult
+from harness.detect import detect, load_transcript
+from harness.detect.findings import Finding
+from harness.detect.reports import DetectionResult
 from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
 

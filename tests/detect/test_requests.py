@@ -14,7 +14,7 @@ import pytest
 
 from harness.detect.missed import DeclaredRequest, missed_requests, unanswered
 from harness.detect.requests import segment_requests
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from tests.detect.build_multi_intent import CLINC
 from tests.detect.multi_intent import load, mutation, segmentation
 
