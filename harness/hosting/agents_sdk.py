@@ -218,6 +218,18 @@ class _AnonymousNotice(logging.Filter):
 
 
 _ANONYMOUS_NOTICE = _AnonymousNotice()
+
+
+class _ValidationTraceback(logging.Filter):
+    """Drops the SDK's ERROR-with-traceback for an activity that fails validation: the adapter
+    answers it 400 and logs one line itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Validation error for Activity")
+
+
+_VALIDATION_TRACEBACK = _ValidationTraceback()
+_ACTIVITY_LOGGER = "microsoft_agents.activity.activity"
 _TOKEN_CLIENT_LOGGER = "microsoft_agents.hosting.core.connector.client.user_token_client"
 
 MULTI_TENANT_AUTHORITY = "botframework.com"
@@ -330,6 +342,9 @@ class AgentsSdkHost:
             token_log = logging.getLogger(_TOKEN_CLIENT_LOGGER)
             if _ANONYMOUS_NOTICE not in token_log.filters:
                 token_log.addFilter(_ANONYMOUS_NOTICE)
+        activity_log = logging.getLogger(_ACTIVITY_LOGGER)
+        if _VALIDATION_TRACEBACK not in activity_log.filters:
+            activity_log.addFilter(_VALIDATION_TRACEBACK)
         self.application = AgentApplication[TurnState](
             ApplicationOptions(
                 storage=self.storage,
@@ -354,9 +369,9 @@ class AgentsSdkHost:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "activity"
-            return error_response(
-                400, "BadArgument", f"the activity could not be read: {where}: {first['msg']}"
-            )
+            message = f"the activity could not be read: {where}: {first['msg']}"
+            log.info("refused an activity (400): %s", message)
+            return error_response(400, "BadArgument", message)
         if self.auth_enabled:
             refusal = await self._authenticate(request, body)
             if refusal is not None:
