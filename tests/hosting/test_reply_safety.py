@@ -149,14 +149,6 @@ async def test_a_lower_case_bearer_scheme_is_accepted_on_agents() -> None:
     assert statuses == [200, 200, 200, 401, 401]
 
 
-def test_botbuilder_reads_a_lower_case_bearer_scheme() -> None:
-    from harness.hosting.botbuilder import _normal_scheme
-
-    assert _normal_scheme("bearer abc") == "Bearer abc"
-    assert _normal_scheme("BEARER  abc") == "Bearer abc"
-    assert _normal_scheme("Basic abc") == "Basic abc"
-
-
 async def test_agents_sdk_logs_one_line_not_a_traceback_for_a_400(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
