@@ -50,10 +50,12 @@ T = TypeVar("T")
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
 
 
-async def _guarded(call: Awaitable[T]) -> T:
-    """Await one Redis command; an unreachable or silent Redis is ``StorageUnavailableError``."""
+async def _guarded(call: Awaitable[T], limit_s: float) -> T:
+    """Await one Redis command (its retries included) for at most ``limit_s`` seconds; an
+    unreachable or silent Redis is ``StorageUnavailableError``."""
     try:
-        return await call
+        async with asyncio.timeout(limit_s):
+            return await call
     except _UNREACHABLE as exc:
         raise StorageUnavailableError(f"Redis is unavailable ({type(exc).__name__})") from exc
 
@@ -154,14 +156,16 @@ class RedisStore(StateStore):
         names = list(keys)
         if not names:
             return {}
-        values = await _guarded(self.client.mget([self._state_key(k) for k in names]))
+        values = await _guarded(self.client.mget([self._state_key(k) for k in names]), self.timeout)
         return {k: json.loads(v) for k, v in zip(names, values, strict=True) if v is not None}
 
     async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
         for key, value in changes.items():
             token = self._tokens.get(key, "")
             keys = [self._state_key(key), self._lease_key(key)]
-            written = await _guarded(self.client.eval(_FENCED_SET, 2, *keys, _encode(value), token))
+            written = await _guarded(
+                self.client.eval(_FENCED_SET, 2, *keys, _encode(value), token), self.timeout
+            )
             if not written:
                 raise LeaseLostError(key)
 
@@ -171,7 +175,8 @@ class RedisStore(StateStore):
             await _guarded(
                 self.client.delete(
                     *[self._state_key(k) for k in names], *[self._log_key(k) for k in names]
-                )
+                ),
+                self.timeout,
             )
 
     async def append_log(self, key: str, entries: Mapping[int, Mapping[str, Any]]) -> None:
@@ -181,11 +186,11 @@ class RedisStore(StateStore):
         for number in sorted(entries):
             args += [number, _encode(entries[number])]
         keys = [self._log_key(key), self._lease_key(key)]
-        if not await _guarded(self.client.eval(_FENCED_LOG, 2, *keys, *args)):
+        if not await _guarded(self.client.eval(_FENCED_LOG, 2, *keys, *args), self.timeout):
             raise LeaseLostError(key)
 
     async def read_log(self, key: str) -> list[JsonObject]:
-        found = await _guarded(self.client.lrange(self._log_key(key), 0, -1))
+        found = await _guarded(self.client.lrange(self._log_key(key), 0, -1), self.timeout)
         return [json.loads(v) for v in found]
 
     @asynccontextmanager
@@ -202,10 +207,16 @@ class RedisStore(StateStore):
         ttl_ms = int(self.lease_ttl * 1000)
 
         async def attempt() -> bool:
-            return bool(await _guarded(self.client.set(name, token, nx=True, px=ttl_ms)))
+            return bool(
+                await _guarded(self.client.set(name, token, nx=True, px=ttl_ms), self.timeout)
+            )
 
         try:
             await acquire(attempt, wait_s=self.lease_wait, pause_s=0.005, max_pause_s=0.1)
+        except StorageUnavailableError:
+            # A SET that timed out may still be applied when Redis comes back: take it back.
+            self._release_in_background(key, name, token)
+            raise
         except TimeoutError as exc:
             raise UnavailableError(
                 f"the conversation was busy on another worker for {self.lease_wait:g}s"
@@ -220,22 +231,25 @@ class RedisStore(StateStore):
 
     async def _release(self, key: str, name: str, token: str) -> None:
         try:
-            await _guarded(self.client.eval(_RELEASE, 1, name, token))
+            await _guarded(self.client.eval(_RELEASE, 1, name, token), self.timeout)
         except Exception as exc:  # try again in the background until it would expire anyway
             log.warning("could not release the lease on %s (%s); retrying", key, exc)
-            task = asyncio.create_task(self._release_later(key, name, token))
-            self._releases.add(task)
-            task.add_done_callback(self._releases.discard)
+            self._release_in_background(key, name, token)
+
+    def _release_in_background(self, key: str, name: str, token: str) -> None:
+        task = asyncio.create_task(self._release_later(key, name, token))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
 
     async def _release_later(self, key: str, name: str, token: str) -> None:
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + self.lease_ttl
+        give_up = loop.time() + max(self.lease_ttl, 60.0)
         pause = 0.05
         while loop.time() < give_up:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 1.0)
             try:
-                await _guarded(self.client.eval(_RELEASE, 1, name, token))
+                await _guarded(self.client.eval(_RELEASE, 1, name, token), self.timeout)
             except StorageUnavailableError:
                 continue
             log.info("released the lease on %s", key)
