@@ -18,9 +18,7 @@ import pytest
 from aiohttp import ClientSession, ClientTimeout, web
 
 from harness.hosting import HarnessBot, create_app
-from harness.hosting._errors import StorageUnavailableError
 from harness.hosting._redis import RedisStore
-from harness.hosting.core import TurnTimeoutError
 from tests.hosting._servers import redis_process
 from tests.hosting._support import ADAPTERS, activity, helpdesk, running
 
@@ -98,6 +96,8 @@ async def test_a_storage_outage_is_a_503_before_anything_is_sent(
 
 
 async def test_redis_commands_are_bounded_while_it_is_paused(tmp_path: Path) -> None:
+    from harness.hosting._errors import StorageUnavailableError
+
     with redis_process(tmp_path) as (url, redis):
         store = RedisStore(f"{url}?timeout=0.5")
         try:
@@ -121,6 +121,8 @@ async def test_redis_commands_are_bounded_while_it_is_paused(tmp_path: Path) -> 
 
 
 async def test_a_turn_that_never_ends_gives_its_lease_up(tmp_path: Path) -> None:
+    from harness.hosting.core import TurnTimeoutError
+
     with redis_process(tmp_path) as (url, _redis):
         store = RedisStore(f"{url}?lease_ttl=120")
         bot = HarnessBot(helpdesk(), store=store, turn_timeout=0.5)
