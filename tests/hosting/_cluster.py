@@ -37,19 +37,6 @@ DIALOGUE = (
 conversational ``direct_deposit`` agent, which must keep the floor whichever worker runs them."""
 
 
-_WORKER_MAIN = """
-import asyncio, signal, sys
-
-def dump(*_args):  # SIGUSR1: every asyncio task's stack to the log, to see what a stall waits for
-    for task in asyncio.all_tasks(asyncio._get_running_loop()):
-        task.print_stack(file=sys.stderr)
-
-signal.signal(signal.SIGUSR1, dump)
-from harness.cli import main
-sys.exit(main())
-"""
-
-
 class Worker:
     """One ``harness serve`` process on a free port, its log in a file."""
 
@@ -65,7 +52,7 @@ class Worker:
         command = [
             sys.executable,
             "-c",
-            _WORKER_MAIN,
+            "import sys; from harness.cli import main; sys.exit(main())",
             "serve",
             str(HELPDESK),
             "--port",
@@ -189,6 +176,11 @@ class Dispatcher:
     _next: int = 0
     _milestones: list[tuple[int, asyncio.Event]] = field(default_factory=list)
 
+    def patience(self) -> float:
+        """How long one request may go unanswered before it is sent again: 10 times the slowest
+        answer so far (at least 30 s), so a busy machine gets a longer wait."""
+        return max(30.0, 10 * max(self.latencies, default=0.0))
+
     def after(self, completed: int) -> asyncio.Event:
         """An event set once ``completed`` requests have been answered."""
         event = asyncio.Event()
@@ -220,7 +212,10 @@ class Dispatcher:
             pause = 0.05 * (attempt + 1)
             self.in_flight[conversation] = f"{activity_id} try {attempt + 1} on {worker.name}"
             try:
-                async with self.session.post(f"{worker.url}/api/messages", json=body) as response:
+                async with (
+                    asyncio.timeout(self.patience()),
+                    self.session.post(f"{worker.url}/api/messages", json=body) as response,
+                ):
                     await response.read()
                     if response.status < 300:
                         self.in_flight.pop(conversation, None)
@@ -234,6 +229,8 @@ class Dispatcher:
                     retry_after = response.headers.get("Retry-After", "")
                     if retry_after.isdigit():
                         pause = max(pause, float(retry_after))
+            except TimeoutError:  # as a load balancer gives up on an upstream: try another
+                problem = f"no answer from {worker.name} within {self.patience():g}s"
             except (aiohttp.ClientError, OSError) as exc:
                 problem = f"{type(exc).__name__} from {worker.name}"
             self.retried += 1
