@@ -275,3 +275,49 @@ async def test_botbuilder_reads_a_lower_case_bearer_scheme(monkeypatch: pytest.M
             ) as response:
                 statuses.append(response.status)
     assert statuses == [503, 503]
+
+
+async def test_reply_tokens_come_from_the_sign_in_endpoint_once_then_from_the_cache(
+    local_keys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aiohttp import web
+
+    token_posts: list[str] = []
+
+    async def discovery(request: web.Request) -> web.Response:
+        base = f"https://login.microsoftonline.com/{request.match_info['tenant']}"
+        return web.json_response(
+            {
+                "authorization_endpoint": f"{base}/oauth2/v2.0/authorize",
+                "token_endpoint": f"{base}/oauth2/v2.0/token",
+                "issuer": f"{base}/v2.0",
+            }
+        )
+
+    async def token(request: web.Request) -> web.Response:
+        token_posts.append((await request.post()).get("scope", ""))
+        return web.json_response(
+            {"access_token": "reply-token", "expires_in": 3600, "token_type": "Bearer"}
+        )
+
+    sign_in = web.Application()
+    sign_in.router.add_get("/{tenant}/v2.0/.well-known/openid-configuration", discovery)
+    sign_in.router.add_post("/{tenant}/oauth2/v2.0/token", token)
+    async with running(sign_in) as sign_in_url, jwks_server() as keys:
+        local_keys(keys)
+        with msal_routed_to(sign_in_url, monkeypatch):
+            app = _agents_app(allow_service_urls=["http://127.0.0.1:*"])
+            async with running(app) as base, EndpointTarget(f"{base}/api/messages") as channel:
+                await channel.start()
+                for n in range(3):
+                    assert channel.service_url is not None
+                    body = activity(
+                        "I forgot my password",
+                        conversation=f"t{n}",
+                        service_url=channel.service_url,
+                    )
+                    status, payload, _ = await _post(
+                        base, body, _token(serviceurl=channel.service_url)
+                    )
+                    assert status < 300, payload
+    assert len(token_posts) == 1  # one token for three turns
