@@ -14,7 +14,6 @@ set. Connector clients are still cached per service URL and identity for that to
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
 from typing import Any
@@ -317,9 +316,13 @@ class BotbuilderHost:
         credentials = getattr(getattr(client, "config", None), "credentials", None)
         if credentials is None or not getattr(credentials, "microsoft_app_id", None):
             return None
-        # MSAL caches the token; the first call goes to the network, so not on the event loop.
-        async with asyncio.timeout(self.bot.reply_timeout):
-            return str(await asyncio.to_thread(credentials.get_access_token))
+
+        # MSAL caches the token; the first call goes to the network (blocking, no timeout), so on
+        # a thread of its own: a hung sign-in endpoint never holds the shared executor's threads.
+        async def get() -> str:
+            return str(credentials.get_access_token())
+
+        return await off_the_loop(get, self.bot.reply_timeout, name="harness-msal")
 
     async def _preflight_token(self, turn_context: TurnContext) -> None:
         try:
