@@ -37,6 +37,19 @@ DIALOGUE = (
 conversational ``direct_deposit`` agent, which must keep the floor whichever worker runs them."""
 
 
+_WORKER_MAIN = """
+import asyncio, signal, sys
+
+def dump(*_args):  # SIGUSR1: every asyncio task's stack to the log, to see what a stall waits for
+    for task in asyncio.all_tasks(asyncio._get_running_loop()):
+        task.print_stack(file=sys.stderr)
+
+signal.signal(signal.SIGUSR1, dump)
+from harness.cli import main
+sys.exit(main())
+"""
+
+
 class Worker:
     """One ``harness serve`` process on a free port, its log in a file."""
 
@@ -52,7 +65,7 @@ class Worker:
         command = [
             sys.executable,
             "-c",
-            "import sys; from harness.cli import main; sys.exit(main())",
+            _WORKER_MAIN,
             "serve",
             str(HELPDESK),
             "--port",

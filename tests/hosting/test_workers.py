@@ -16,6 +16,8 @@ far, and at least 60 s, fails it), and the dispatcher keeps retrying a refused r
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections import defaultdict
 from pathlib import Path
 
@@ -79,10 +81,14 @@ async def test_three_workers_on_redis_survive_a_kill_9_mid_load(tmp_path: Path) 
                 finally:
                     watchdog.cancel()
                 if load not in done:
+                    for worker in workers:  # each worker's tasks' stacks go to its log
+                        if worker.process is not None and worker.process.returncode is None:
+                            os.kill(worker.process.pid, signal.SIGUSR1)
+                    await asyncio.sleep(2)
                     load.cancel()
                     pytest.fail(
                         f"no progress: stuck after {dispatcher.completed}/{total} turns; "
-                        f"waiting: {dispatcher.in_flight}",
+                        f"waiting: {dispatcher.in_flight}; the workers' tasks are in {tmp_path}",
                         pytrace=False,
                     )
                 load.result()
