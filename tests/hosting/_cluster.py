@@ -53,8 +53,10 @@ sys.exit(main())
 class Worker:
     """One ``harness serve`` process on a free port, its log in a file."""
 
-    def __init__(self, storage: str, log_dir: Path, name: str) -> None:
+    def __init__(self, storage: str, log_dir: Path, name: str, options: Sequence[str] = ()) -> None:
         self.storage = storage
+        self.options = tuple(options)
+        """More ``harness serve`` options."""
         self.log_path = log_dir / f"{name}.log"
         self.name = name
         self.process: asyncio.subprocess.Process | None = None
@@ -72,6 +74,7 @@ class Worker:
             "0",
             "--storage",
             self.storage,
+            *self.options,
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with self.log_path.open("ab") as log:
