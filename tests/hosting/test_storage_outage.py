@@ -158,3 +158,18 @@ async def test_a_turn_that_never_ends_gives_its_lease_up(tmp_path: Path) -> None
                 await other.aclose()
         finally:
             await store.aclose()
+
+
+async def test_a_conversation_busy_past_lease_wait_is_a_retryable_refusal(tmp_path: Path) -> None:
+    from harness.hosting._errors import UnavailableError
+
+    with redis_process(tmp_path) as (url, _redis):
+        holder, waiter = RedisStore(url), RedisStore(f"{url}?lease_wait=0.2")
+        try:
+            async with holder.lease("c/busy"):
+                with pytest.raises(UnavailableError, match="busy on another worker"):
+                    async with waiter.lease("c/busy"):
+                        pass
+        finally:
+            await holder.aclose()
+            await waiter.aclose()
