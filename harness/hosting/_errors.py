@@ -8,6 +8,8 @@ after a reply went out, it is an ordinary failed turn (the user is told once).
 
 from __future__ import annotations
 
+from harness.exceptions import RunError
+
 __all__ = [
     "DEFAULT_RETRY_AFTER_S",
     "AuthUnavailableError",
@@ -19,7 +21,7 @@ DEFAULT_RETRY_AFTER_S = 5
 """The ``Retry-After`` (seconds) of a 503 for an unavailable dependency."""
 
 
-class UnavailableError(Exception):
+class UnavailableError(RunError):
     """Something the turn needs cannot be used right now; nothing was sent; try again later."""
 
     def __init__(self, message: str, *, retry_after: int = DEFAULT_RETRY_AFTER_S) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 
 from aiohttp import web
 
+from harness.exceptions import UsageError
+
 __all__ = [
     "MAX_JSON_DEPTH",
     "BodyError",
@@ -44,7 +46,7 @@ def json_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> int:
     return deepest
 
 
-class BodyError(Exception):
+class BodyError(UsageError):
     """A request body that cannot be used, with the HTTP status and error code to answer with."""
 
     def __init__(self, status: int, code: str, message: str) -> None:

@@ -46,7 +46,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.exceptions import ConfigError
+from harness.exceptions import ConfigError, RunError
 from harness.hosting._errors import (
     AuthUnavailableError,
     StorageUnavailableError,
@@ -56,8 +56,8 @@ from harness.hosting._state import Stored, activity_key
 from harness.hosting.storage import StateStore
 
 if TYPE_CHECKING:
+    from harness.detect.transcript import Message
     from harness.runtime.parent import Conversation, Parent, Turn
-    from harness.transcript import Message
 
 __all__ = [
     "ERROR_REPLY",
@@ -93,11 +93,11 @@ DEFAULT_TURN_TIMEOUT = 300.0
 and its lease given up."""
 
 
-class TurnTimeoutError(TimeoutError):
+class TurnTimeoutError(RunError, TimeoutError):
     """A turn ran longer than ``turn_timeout`` and was cancelled."""
 
 
-class BusyError(Exception):
+class BusyError(RunError):
     """The server is at its limit of turns in flight, or one conversation has too many queued."""
 
     def __init__(self, message: str, *, status: int) -> None:

@@ -31,16 +31,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate._activities import (
+from harness.detect.activities import (
     TraceAttribution,
     activity_message,
     error_detail,
     reply_id,
     user_message,
 )
+from harness.detect.transcript import Transcript
+from harness.exceptions import MissingExtraError, RunError, UsageError
 from harness.simulate.targets import ConversationError, Target
-from harness.transcript import Transcript
 
 try:
     import aiohttp

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from harness.detect.activities import reply_id
+from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate._activities import reply_id
 from harness.simulate.targets import Target
-from harness.transcript import Message, Transcript
 
 try:
     import aiohttp
