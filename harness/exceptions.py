@@ -26,6 +26,7 @@ HarnessError                      root: catch this to catch everything we raise
     │   └── StorageUnavailableError  its state store is down or silent
     │       └── LeaseLostError    a hosting worker lost its lease on a conversation
     ├── TurnTimeoutError          a hosted turn ran past its turn_timeout (also TimeoutError)
+    ├── RedirectRefusedError      a channel answered a reply with a redirect (also aiohttp.ClientError)
     ├── BusyError                 a host is at its limit of turns in flight
     ├── ConversationError         a simulated conversation could not go on (harness.simulate)
     └── ScenarioFailedError       a pytest scenario produced error findings (also AssertionError)

@@ -23,6 +23,8 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import aiohttp
 
+from harness.exceptions import RunError
+
 __all__ = [
     "BOT_FRAMEWORK_HOSTS",
     "RedirectRefusedError",
@@ -111,7 +113,7 @@ class ServiceUrlPolicy:
         return ", ".join(allowed) or "nothing"
 
 
-class RedirectRefusedError(aiohttp.ClientError):
+class RedirectRefusedError(RunError, aiohttp.ClientError):
     """A channel answered a reply with a redirect; replies never follow one."""
 
 
