@@ -103,6 +103,7 @@ _EXIT_CODES = {
     "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
     "2 bad input or a usage error; 130 ended by Ctrl-C.",
     "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
+    "new": "0 created; 2 the folder is a file or not empty; 130 ended by Ctrl-C.",
 }
 _DEFAULT_EXIT_CODES = "0 success; 1 a run error; 2 a usage or config error; 130 Ctrl-C."
 
