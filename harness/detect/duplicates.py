@@ -105,7 +105,7 @@ _REASK = re.compile(
     r"didn'?t (?:catch|get|see|hear|understand)|missed (?:that|it|the)|what (?:\w+ )?(?:was|were)|"
     r"what did (?:you|it|they) say|pardon|resend|re-send|recap|can you go over|"
     r"lost (?:it|that|track))\b"
-    r"|^\s*(?:sorry|what|huh|eh|pardon)\s*[?!.]*\s*$"
+    r"|^\s*+(?:sorry|what|huh|eh|pardon)\s*+[?!.]*+\s*+$"  # possessive: linear in white space
     r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?",
     re.IGNORECASE,
 )
@@ -241,9 +241,9 @@ def _confirms(earlier: Entry, later: Entry, found: Restatement, users: Sequence[
 
 
 def _sentence_of(start: int, sentences: Sequence[Span], fallback: str) -> str:
-    for sentence in sentences:
-        if sentence.start <= start < sentence.end:
-            return sentence.text
+    at = bisect_right(sentences, start, key=lambda sentence: sentence.start) - 1
+    if at >= 0 and start < sentences[at].end:
+        return sentences[at].text
     return fallback
 
 

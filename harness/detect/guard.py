@@ -9,14 +9,16 @@ draft against what was already sent this turn and in recent turns. By policy it 
 from __future__ import annotations
 
 import logging
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from harness.detect.duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
 from harness.detect.findings import DetectorConfig, Finding, Highlight
 from harness.exceptions import ConfigError
-from harness.text import Span, analyse, normalise, split_claims, split_sentences
+from harness.text import CLAIM_BUDGET, Span, analyse, normalise, split_claims, split_sentences
 from harness.transcript import Message
 
 __all__ = ["DuplicateGuard", "GuardDecision", "GuardPolicy"]
@@ -147,17 +149,36 @@ class DuplicateGuard:
         return GuardDecision(text=text, dropped=dropped, findings=tuple(findings))
 
 
+_QUOTE = 200
+"""The most characters of a restated passage quoted in a finding's evidence (and the log)."""
+
+
 def _evidence(method: str, restated: list[str]) -> str:
-    quoted = "; ".join(f'"{" ".join(t.split())}"' for t in restated[:3])
+    quoted = "; ".join(f'"{_shorten(" ".join(t[: 4 * _QUOTE].split()))}"' for t in restated[:3])
     return f"{method}: the draft restates {quoted or 'an earlier message'}"
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= _QUOTE else text[: _QUOTE - 1] + "…"
 
 
 def _remove(draft: str, drop: Sequence[Span]) -> tuple[str, tuple[str, ...]]:
     """The draft without the dropped claims; "" when no claim with content is left."""
     gone = sorted({(s.start, s.end) for s in drop})
     dropped = tuple(draft[a:b] for a, b in gone)
-    kept = [c for c in split_claims(draft) if not any(a <= c.start < b for a, b in gone)]
-    if not kept or all(not analyse(c.text).facts and len(analyse(c.text).words) <= 8 for c in kept):
+    # The furthest end among the dropped spans that start at or before each start: a claim is
+    # gone when a dropped span that starts at or before it reaches past its start.
+    starts = [a for a, _ in gone]
+    reach = list(accumulate((b for _, b in gone), max))
+    kept = [
+        c
+        for c in split_claims(draft)
+        if (i := bisect_right(starts, c.start)) == 0 or reach[i - 1] <= c.start
+    ]
+    if not kept or (
+        len(kept) <= CLAIM_BUDGET
+        and all(not analyse(c.text).facts and len(analyse(c.text).words) <= 8 for c in kept)
+    ):
         return "", dropped + tuple(c.text for c in kept)  # nothing but a closer is left
     text = " ".join(_sentence(c.text) for c in kept)
     return text, dropped

@@ -95,7 +95,7 @@ async def run_turn(conversation: Conversation, text: str) -> TurnState:
         if not state.pending:
             break
         state = await _dispatch(conversation, state)
-    state = _guard(conversation, state)
+    state = await _guard(conversation, state)
     return await _record(conversation, state)
 
 
@@ -335,12 +335,19 @@ async def _compose(conversation: Conversation, state: TurnState) -> TurnState:
     return state
 
 
-def _guard(conversation: Conversation, state: TurnState) -> TurnState:
-    """Drop (or report) what the parent's draft repeats of what was already sent."""
+async def _guard(conversation: Conversation, state: TurnState) -> TurnState:
+    """Drop (or report) what the parent's draft repeats of what was already sent.
+
+    The comparison is CPU work (bounded by ``harness.text.ANALYSIS_BUDGET``): it runs in a worker
+    thread, so one long message never holds the event loop that other conversations share.
+    """
     guard = conversation.parent._guard
     if state.message and guard is not None:
-        decision = guard.check(
-            state.message, sent=conversation.transcript.messages, turn=state.number
+        decision = await asyncio.to_thread(
+            guard.check,
+            state.message,
+            sent=list(conversation.transcript.messages),
+            turn=state.number,
         )
         state.message = decision.text
     return state

@@ -7,11 +7,13 @@ original text.
 """
 
 from harness.text._split import Span, split_claims, split_sentences, strip_markdown
-from harness.text.claims import Analysis, Claim, analyse
+from harness.text.claims import ANALYSIS_BUDGET, CLAIM_BUDGET, Analysis, Claim, analyse
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
 from harness.text.words import STOPWORDS, content_words, normalise, stem, tokens
 
 __all__ = [
+    "ANALYSIS_BUDGET",
+    "CLAIM_BUDGET",
     "STOPWORDS",
     "STRONG_KINDS",
     "Analysis",
