@@ -213,6 +213,11 @@ async def _dispatch(conversation: Conversation, state: TurnState) -> TurnState:
         request = item.request if agent.scoped else state.text
 
         async def send(message: str, *, _agent: Subagent = agent, _request: str = request) -> None:
+            if _agent.mode is Mode.CONVERSATIONAL:
+                # It holds the floor from its first message (the result settles it when the
+                # call ends): the state saved before this message goes out says so, so a crash
+                # after it never forgets the open dialogue.
+                conversation.active_agent = _agent.name
             await conversation._record(
                 turn=state.number,
                 role="bot",

@@ -161,6 +161,14 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             deliver.attempted.append(text)
             return "error: you cannot message the user; put your answer in the outputs"
         if text:
+            if self.call.agent.mode is Mode.CONVERSATIONAL:
+                # The dialogue so far, this message included, is in the state saved before the
+                # message goes out (``finish`` writes the final one).
+                self.call.state["_dialogue"] = [
+                    *self.dialogue,
+                    {"role": "user", "text": self.call.request},
+                    *({"role": "agent", "text": t} for t in (*deliver.sent, text)),
+                ][-40:]
             await deliver(text)
         return "sent"
 
