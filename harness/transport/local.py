@@ -12,6 +12,7 @@ from typing import Any
 
 from harness.agent.loop import LoopHooks, run_agent_loop
 from harness.exceptions import ModelBehaviorError
+from harness.models._wire import loads_checked
 from harness.models.base import (
     ActContext,
     ChatMessage,
@@ -181,7 +182,7 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             output = dict(response.output)
         elif response.text:
             try:
-                parsed = json.loads(response.text)
+                parsed = loads_checked(response.text)
             except json.JSONDecodeError as exc:
                 raise ModelBehaviorError(
                     "the model's final answer is not the JSON outputs object",
