@@ -9,11 +9,12 @@ original text.
 from harness.text._split import Span, split_claims, split_sentences, strip_markdown
 from harness.text.claims import ANALYSIS_BUDGET, CLAIM_BUDGET, Analysis, Claim, analyse
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
-from harness.text.words import STOPWORDS, content_words, normalise, stem, tokens
+from harness.text.words import QUOTE_LIMIT, STOPWORDS, content_words, normalise, quote, stem, tokens
 
 __all__ = [
     "ANALYSIS_BUDGET",
     "CLAIM_BUDGET",
+    "QUOTE_LIMIT",
     "STOPWORDS",
     "STRONG_KINDS",
     "Analysis",
@@ -24,6 +25,7 @@ __all__ = [
     "content_words",
     "extract_facts",
     "normalise",
+    "quote",
     "split_claims",
     "split_sentences",
     "stem",
