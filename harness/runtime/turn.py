@@ -20,11 +20,13 @@ from typing import TYPE_CHECKING, Any
 from harness.exceptions import (
     ContractViolationError,
     ModelBehaviorError,
+    ModelRequestError,
     SubagentError,
     SubagentTimeoutError,
 )
 from harness.models.base import ChatMessage, ComposeContext, ModelRequest, PlanContext
 from harness.models.replay import CassetteMissError
+from harness.models.rules import RulesModel
 from harness.runtime.parts import (
     COMPOSE_SCHEMA,
     PLAN_SCHEMA,
@@ -47,6 +49,8 @@ log = logging.getLogger("harness")
 _JSON = json.JSONEncoder(ensure_ascii=False)
 
 _NO_ANSWER = "Sorry, I'm not sure how to help with that. Could you rephrase?"
+_OFFLINE_PLANNER = RulesModel()
+"""Routes a message by the agents' descriptions and examples when the parent's model cannot plan."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -169,7 +173,16 @@ async def _plan(conversation: Conversation, state: TurnState) -> TurnState:
         ),
     )
     try:
-        response = await parent.model.request(request)
+        try:
+            response = await parent.model.request(request)
+        except ModelRequestError as exc:
+            if parent.strict or isinstance(parent.model, RulesModel):
+                raise
+            # Unavailable (a timeout, an outage), not confused: the offline planner routes the
+            # message, so the healthy sub-agents still answer (never "I can't help with ...").
+            state.failures.append(f"plan failed: {type(exc).__name__}: {exc}")
+            log.warning("the plan failed (%s); the offline planner routes the message", exc)
+            response = await _OFFLINE_PLANNER.request(request)
         output = response.output
         entries = output.get("requests") if isinstance(output, Mapping) else None
         if not isinstance(entries, list) or not entries:
