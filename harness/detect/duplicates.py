@@ -25,7 +25,15 @@ from typing import TYPE_CHECKING
 
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
-from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences
+from harness.text import (
+    Analysis,
+    Span,
+    analyse,
+    analysed_part,
+    content_words,
+    normalise,
+    split_sentences,
+)
 from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
@@ -143,7 +151,7 @@ class _User:
 
     @classmethod
     def of(cls, message: Message) -> _User:
-        text = message.text
+        text = analysed_part(message.text)  # the analysis budget: a long message's start
         words = content_words(text) - _ASKING
         return cls(
             text=text,
@@ -152,7 +160,7 @@ class _User:
             reask=bool(_REASK.search(text)),
             question=bool(_QUESTION.search(text)),
             norm=normalise(text),
-            facts=analyse(text).facts,
+            facts=analyse(message.text).facts,
             request=not _QUESTION.search(text) or bool(_REQUEST.search(text)),
         )
 

@@ -18,7 +18,15 @@ from typing import Literal
 from harness.detect.duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
 from harness.detect.findings import DetectorConfig, Finding, Highlight
 from harness.exceptions import ConfigError
-from harness.text import CLAIM_BUDGET, Span, analyse, normalise, split_claims, split_sentences
+from harness.text import (
+    CLAIM_BUDGET,
+    Span,
+    analyse,
+    analysed_part,
+    normalise,
+    split_claims,
+    split_sentences,
+)
 from harness.transcript import Message
 
 __all__ = ["DuplicateGuard", "GuardDecision", "GuardPolicy"]
@@ -60,6 +68,8 @@ class DuplicateGuard:
         self.policy: GuardPolicy = policy
         self.config = config or DetectorConfig()
         self._closers = frozenset(normalise(p) for p in self.config.boilerplate)
+        # A sentence much longer than every closer is not one (no need to normalise it to know).
+        self._closer_length = 2 * max((len(p) for p in self.config.boilerplate), default=0) + 20
 
     def check(
         self, draft: str, *, sent: Sequence[Message], turn: int, sender: str = "parent"
@@ -114,18 +124,11 @@ class DuplicateGuard:
                 )
             )
             if not found.matches or found.later_cover >= 1.0:
-                drop.extend(split_claims(draft))
+                drop.append(Span(0, len(draft), draft))  # the whole draft
             else:
                 drop.extend(m.later.span for m in found.matches)
-        closers = [s for s in split_sentences(draft) if normalise(s.text) in self._closers]
-        earlier_closer = next(
-            (
-                m
-                for m in current
-                if any(normalise(s.text) in self._closers for s in split_sentences(m.text))
-            ),
-            None,
-        )
+        closers = self._closers_of(draft)
+        earlier_closer = next((m for m in current if self._closers_of(m.text)), None)
         if closers and earlier_closer is not None:
             findings.append(
                 Finding(
@@ -147,6 +150,23 @@ class DuplicateGuard:
             return GuardDecision(text=draft, findings=tuple(findings))
         text, dropped = _remove(draft, drop)
         return GuardDecision(text=text, dropped=dropped, findings=tuple(findings))
+
+    def _closers_of(self, text: str) -> list[Span]:
+        """The closing sentences of ``text`` ("Anything else?"): within the analysis budget,
+        and, in a longer text, among its last characters (where closers stand)."""
+        part = analysed_part(text)
+        sentences = list(split_sentences(part))
+        if len(part) < len(text):
+            tail = max(len(part), len(text) - 4 * self._closer_length)
+            sentences += [
+                Span(s.start + tail, s.end + tail, s.text)
+                for s in split_sentences(text[tail:])[1:]  # the first may be cut
+            ]
+        return [
+            s
+            for s in sentences
+            if len(s.text) <= self._closer_length and normalise(s.text) in self._closers
+        ]
 
 
 _QUOTE = 200
@@ -170,10 +190,16 @@ def _remove(draft: str, drop: Sequence[Span]) -> tuple[str, tuple[str, ...]]:
     # gone when a dropped span that starts at or before it reaches past its start.
     starts = [a for a, _ in gone]
     reach = list(accumulate((b for _, b in gone), max))
+    if gone and gone[0][0] == 0 and reach[-1] >= len(draft):
+        return "", dropped  # the whole draft
+    # Claims within the analysis budget (where anything was found); the rest of a longer draft
+    # stays as it is.
+    part = analysed_part(draft)
+    claims = list(split_claims(part))
+    if len(part) < len(draft):
+        claims.append(Span(len(part), len(draft), draft[len(part) :]))
     kept = [
-        c
-        for c in split_claims(draft)
-        if (i := bisect_right(starts, c.start)) == 0 or reach[i - 1] <= c.start
+        c for c in claims if (i := bisect_right(starts, c.start)) == 0 or reach[i - 1] <= c.start
     ]
     if not kept or (
         len(kept) <= CLAIM_BUDGET

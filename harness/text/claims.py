@@ -7,6 +7,7 @@ sub-agent answer among new content shares a claim with it, not its wording as a 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from harness.text._split import Span, split_claims, split_sentences, strip_markd
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
 from harness.text.words import NEGATIONS, content_words, normalise, tokens
 
-__all__ = ["ANALYSIS_BUDGET", "CLAIM_BUDGET", "Analysis", "Claim", "analyse"]
+__all__ = ["ANALYSIS_BUDGET", "CLAIM_BUDGET", "Analysis", "Claim", "analyse", "analysed_part"]
 
 log = logging.getLogger("harness.text")
 
@@ -97,8 +98,9 @@ def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]
     return frozenset(keys), frozenset(strong)
 
 
-def _within_budget(text: str) -> str:
-    """``text``, or its start within ``ANALYSIS_BUDGET`` characters, cut at a white space."""
+def analysed_part(text: str) -> str:
+    """``text``, or its start within ``ANALYSIS_BUDGET`` characters, cut at a white space: the
+    part of a message that is analysed (and compared)."""
     if len(text) <= ANALYSIS_BUDGET:
         return text
     cut = text.rfind(" ", ANALYSIS_BUDGET // 2, ANALYSIS_BUDGET)
@@ -113,7 +115,7 @@ def analyse(text: str) -> Analysis:
     linear in that part, whatever the text holds.
     """
     claims: list[Claim] = []
-    part = _within_budget(text)
+    part = analysed_part(text)
     sentences = split_sentences(part)
     spans = split_claims(part)
     analysed = len(part) if len(part) < len(text) else -1
@@ -171,9 +173,13 @@ def analyse(text: str) -> Analysis:
         )
     claims = [dataclasses.replace(c, context=frozenset(by_sentence[c.sentence])) for c in claims]
     keys, strong = _fact_keys(all_facts)
+    norm = normalise(strip_markdown(part))
+    if len(part) < len(text):
+        # Past the budget, two messages are the same text only if the rest is the same too.
+        norm += " " + hashlib.sha256(text[len(part) :].encode("utf-8", "surrogatepass")).hexdigest()
     return Analysis(
         text=text,
-        norm=normalise(strip_markdown(text)),
+        norm=norm,
         claims=tuple(claims),
         facts=keys,
         strong=strong,
