@@ -19,6 +19,7 @@ from harness._version import __version__
 check_siblings()
 
 if TYPE_CHECKING:
+    from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
     from harness.exceptions import (
         ConfigError,
         ContractViolationError,
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from harness.runtime.loading import load_bot, load_config, run_sync
     from harness.runtime.parent import Conversation, Parent, Turn
     from harness.runtime.views import render_instructions
-    from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
     from subagents import (
         ChildAgent,
         ConnectedAgent,
@@ -73,10 +73,10 @@ _WHERE = {
     "Conversation": "harness.runtime.parent",
     "Parent": "harness.runtime.parent",
     "Turn": "harness.runtime.parent",
-    "Message": "harness.transcript",
-    "PlannedRequest": "harness.transcript",
-    "Transcript": "harness.transcript",
-    "TurnRecord": "harness.transcript",
+    "Message": "harness.detect.transcript",
+    "PlannedRequest": "harness.detect.transcript",
+    "Transcript": "harness.detect.transcript",
+    "TurnRecord": "harness.detect.transcript",
     "ChildAgent": "subagents",
     "ConnectedAgent": "subagents",
     "Mode": "subagents",

@@ -388,7 +388,6 @@ async def _arbitrate(model: Model, field: str, candidates: Sequence[Candidate]) 
     )
     response = await model.request(
         ModelRequest(
-            task="compose",
             agent="aggregator",
             system=(
                 "You arbitrate between agents that disagree. Pick the best-supported value for the "
@@ -510,7 +509,6 @@ async def _synthesise(
     )
     response = await model.request(
         ModelRequest(
-            task="compose",
             agent="aggregator",
             system=(
                 "Synthesise these agents' results into one coherent answer. Resolve "

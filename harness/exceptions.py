@@ -4,19 +4,35 @@
 HarnessError                      root: catch this to catch everything we raise
 ├── UsageError                    the caller did something wrong (CLI exit code 2)
 │   ├── ConfigError               a config, scenario or transcript file is invalid (file=, line=, field=)
-│   └── MissingExtraError         an optional part is used without its extra installed (also ImportError)
+│   ├── MissingExtraError         an optional part is used without its extra installed (also ImportError)
+│   ├── YamlSyntaxError           the linter's YAML is invalid or too large (harness._yaml; also ValueError)
+│   ├── UnreadableFileError       the linter cannot read a file as UTF-8 text (also ValueError)
+│   └── BodyError                 a hosted agent got an unusable HTTP request body
 └── RunError                      something went wrong while a conversation ran
     ├── ContractViolationError    a sub-agent result broke its mode's contract (strict mode only)
     ├── ModelBehaviorError        a model returned something unusable (malformed JSON, schema break)
     ├── ModelRequestError         a model call failed after its retries (HTTP error, connection)
+    │   └── CassetteMissError     a replay cassette has no answer for the request
     ├── SubagentError             a sub-agent failed (strict mode only; otherwise a failed result)
     │   └── SubagentTimeoutError  a sub-agent did not finish within its timeout
     ├── TurnLimitError            a bounded loop (composition steps, tool calls) ran out of steps
-    └── HumanEscalationError      aggregation needs a human to resolve a conflict
+    ├── HumanEscalationError      aggregation needs a human to resolve a conflict
+    ├── ToolTimeoutError          a tool outlasted its tool_timeout (harness.agent.loop)
+    ├── ToolCrashError            a tool raised a non-Exception error (harness.agent.tools)
+    ├── ToolArgumentsError        a model's arguments do not fit a tool (also TypeError)
+    ├── AttemptFailed             one model request attempt failed (internal to the retry loop)
+    ├── LeaseLostError            a hosting worker lost its lease on a conversation (harness.hosting)
+    ├── AuthUnavailableError      a host cannot validate tokens right now
+    ├── BusyError                 a host is at its limit of turns in flight
+    ├── ConversationError         a simulated conversation could not go on (harness.simulate)
+    └── ScenarioFailedError       a pytest scenario produced error findings (also AssertionError)
 ```
 
-The classes are defined in ``subagents._errors`` (the lowest package that raises them) and exported
-from here, which is where users import them.
+The classes of the first block are defined in ``subagents._errors`` (the lowest package that raises
+them) and exported from here, which is where users import them; the others live beside the code that
+raises them. The one exception outside the tree is ``ShadowedPackageError`` (an ``ImportError``),
+raised while checking that ``subagents``, the home of ``HarnessError``, is ours. Warnings
+(``ConfigWarning``) are not errors and derive from ``UserWarning``.
 """
 
 from subagents._errors import (

@@ -9,7 +9,7 @@ This package imports nothing else of ours: it renders from plain views of the ag
     Answers PTO questions.
 """
 
-from instructions._descriptions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from instructions.contract import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
 from instructions.render import (
     output_description,
     render_copilot_studio,

@@ -25,7 +25,21 @@ from instructions._copilot_studio import (
     PropertyView,
     render_fragments,
 )
-from instructions._descriptions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from instructions.contract import (
+    ANSWERED,
+    CHILD,
+    CONVERSATIONAL,
+    DIRECT,
+    HISTORY,
+    INPUT_DESCRIPTIONS,
+    OPEN_QUESTIONS,
+    OUTPUT_DESCRIPTIONS,
+    OUTPUT_JSON_TYPES,
+    OUTPUTS,
+    REQUIRED_BY_MODE,
+    SCOPED_REQUEST,
+    SILENT,
+)
 from instructions.views import AgentView, ParentView
 
 __all__ = [
@@ -41,26 +55,22 @@ __all__ = [
 
 _TEMPLATES = Path(__file__).with_name("templates")
 
-_MODE_OUTPUTS: dict[str, tuple[str, ...]] = {
-    "silent": ("answered", "findings", "openQuestions"),
-    "direct": ("answered", "interactionSummary"),
-    "conversational": ("answered", "scopedRequest", "interactionSummary"),
-}
-"""The outputs each mode must return (docs/contract.md; mirrors ``subagents.REQUIRED_OUTPUTS``)."""
+_TYPE_WORDS = {"boolean": "true or false", "string": "text", "array": "a list of text"}
+"""How an output's JSON type (``contract.OUTPUT_JSON_TYPES``) reads in prose."""
 
-_TYPE_WORDS = {"answered": "true or false", "openQuestions": "a list of text"}
-"""How an output's type reads in prose; every other contract output is text."""
+_COPILOT_TYPES = {"boolean": "Boolean"}
+"""Copilot Studio's type for an output's JSON type; everything else travels as ``String``."""
 
 _ANSWERED_NOTES = {
-    "silent": "Yours is always false.",
-    "direct": "Set it to true once you have sent the answer.",
-    "conversational": "Keep it false until the user has the final answer or outcome.",
+    SILENT: "Yours is always false.",
+    DIRECT: "Set it to true once you have sent the answer.",
+    CONVERSATIONAL: "Keep it false until the user has the final answer or outcome.",
 }
 
 _MODE_WORDS = {
-    "silent": "silent (it never talks to the user; you relay its findings)",
-    "direct": "direct (it answers the user itself, once)",
-    "conversational": (
+    SILENT: "silent (it never talks to the user; you relay its findings)",
+    DIRECT: "direct (it answers the user itself, once)",
+    CONVERSATIONAL: (
         "conversational (it talks with the user over several turns until the request is done)"
     ),
 }
@@ -150,7 +160,7 @@ def render_parent_system(parent: ParentView, *, generated: bool = True) -> str:
                 render_subagent_description(agent) if generated else agent.description.strip()
             ),
             "mode_words": _MODE_WORDS[agent.mode],
-            "inputs": [field for field in _inputs(agent) if field.name != "history"],
+            "inputs": [field for field in _inputs(agent) if field.name != HISTORY],
             "receives_history": agent.receives_history,
             "output_names": [f"`{field.name}`" for field in _outputs(agent)],
             "examples": [example.strip() for example in agent.examples if example.strip()],
@@ -228,13 +238,13 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
                 required=field.required,
             )
             for field in _inputs(sub)
-            if field.name != "history"  # Copilot Studio passes history by its own setting
+            if field.name != HISTORY  # Copilot Studio passes history by its own setting
         )
         outputs = tuple(
             PropertyView(
                 name=field.name,
                 description=field.description,
-                type="Boolean" if field.name == "answered" else "String",
+                type=_COPILOT_TYPES.get(_json_type(field.name), "String"),
                 required=field.required,
             )
             for field in _outputs(sub)
@@ -246,7 +256,7 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
             "inputs": inputs,
             "outputs": outputs,
         }
-        if sub.kind == "child":
+        if sub.kind == CHILD:
             fragments.append(ChildFragment(**common))
         else:
             fragments.append(ConnectedFragment(**common, history=sub.receives_history))
@@ -302,8 +312,8 @@ def _finish(text: str) -> str:
 
 
 def _top_level(parent: ParentView, *, level: int) -> str:
-    talkers = [f"`{a.name}`" for a in parent.subagents if a.mode != "silent"]
-    silent = [f"`{a.name}`" for a in parent.subagents if a.mode == "silent"]
+    talkers = [f"`{a.name}`" for a in parent.subagents if a.mode != SILENT]
+    silent = [f"`{a.name}`" for a in parent.subagents if a.mode == SILENT]
     return _finish(_render("top_level.md.j2", h="#" * level, talkers=talkers, silent=silent))
 
 
@@ -342,16 +352,16 @@ def _subagent_system(agent: AgentView, *, level: int, generated: bool) -> str:
 
 
 def _open_questions(agent: AgentView) -> dict[str, bool]:
-    return {"returns_open_questions": any(f.name == "openQuestions" for f in _outputs(agent))}
+    return {"returns_open_questions": any(f.name == OPEN_QUESTIONS for f in _outputs(agent))}
 
 
 def _inputs(agent: AgentView) -> list[_Field]:
     """``scopedRequest`` always, ``history`` when it is passed, then the agent's own inputs."""
     fields = [
-        _Field(name="scopedRequest", description=INPUT_DESCRIPTIONS["scopedRequest"], required=True)
+        _Field(name=SCOPED_REQUEST, description=INPUT_DESCRIPTIONS[SCOPED_REQUEST], required=True)
     ]
     if agent.receives_history:
-        fields.append(_Field(name="history", description=INPUT_DESCRIPTIONS["history"]))
+        fields.append(_Field(name=HISTORY, description=INPUT_DESCRIPTIONS[HISTORY]))
     seen = {field.name for field in fields} | set(INPUT_DESCRIPTIONS)
     for io in agent.inputs:
         if io.name not in seen:
@@ -366,17 +376,17 @@ def _outputs(agent: AgentView) -> list[_Field]:
     Contract outputs carry the contract's words whatever the config says, and are all required (a
     declared contract output is enforced like the mode's own); the agent's own are not.
     """
-    required = _MODE_OUTPUTS[agent.mode]
+    required = REQUIRED_BY_MODE[agent.mode]
     declared = [io.name for io in agent.outputs]
     fields = [
         _Field(
             name=name,
             description=OUTPUT_DESCRIPTIONS[name],
-            type_words=_TYPE_WORDS.get(name, "text"),
-            note=_ANSWERED_NOTES[agent.mode] if name == "answered" else "",
+            type_words=_TYPE_WORDS[_json_type(name)],
+            note=_ANSWERED_NOTES[agent.mode] if name == ANSWERED else "",
             required=True,
         )
-        for name in OUTPUT_DESCRIPTIONS
+        for name in OUTPUTS
         if name in required or name in declared
     ]
     seen = {field.name for field in fields}
@@ -387,8 +397,13 @@ def _outputs(agent: AgentView) -> list[_Field]:
     return fields
 
 
+def _json_type(name: str) -> str:
+    """The JSON type of a contract output (``string`` for an agent's own outputs)."""
+    return str(OUTPUT_JSON_TYPES.get(name, {}).get("type", "string"))
+
+
 def _summary(agent: AgentView) -> str:
-    kind = "A child agent" if agent.kind == "child" else "A connected agent"
+    kind = "A child agent" if agent.kind == CHILD else "A connected agent"
     history = "receives" if agent.receives_history else "does not receive"
     return f"{kind} in {agent.mode} mode. It {history} the parent's conversation history."
 

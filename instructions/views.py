@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "MODES", "AgentView", "IOView", "ParentView"]
+from instructions.contract import KINDS, MODES
 
-KINDS: tuple[str, ...] = ("child", "connected")
-"""The kinds of sub-agent, as written in configs."""
-
-MODES: tuple[str, ...] = ("silent", "direct", "conversational")
-"""The communication modes, as written in configs."""
+__all__ = ["AgentView", "IOView", "ParentView"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

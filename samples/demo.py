@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from harness import load_bot
-from harness.simulate.reports import DetectionResult
+from harness.detect.reports import DetectionResult
 from harness.simulate.scenarios import load_scenarios
 
 HERE = Path(__file__).resolve().parent
@@ -71,7 +71,7 @@ async def show_conversations() -> None:
 
 async def show_simulator() -> list[DetectionResult]:
     """Print the simulator's verdict on both variants; return the naive helpdesk's results."""
-    from harness.simulate.reports import plural, render_text
+    from harness.detect.reports import plural, render_text
     from harness.simulate.runner import run_scenarios
 
     scenarios = load_scenarios(HELPDESK / "scenarios.yaml")
@@ -97,7 +97,7 @@ async def show_team() -> None:
 
 def write_html_report(results: list[DetectionResult]) -> Path:
     """The naive helpdesk's HTML report: the conversations as chats, the findings drawn on them."""
-    from harness.simulate.html import render_html
+    from harness.detect.html import render_html
 
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text(render_html(results, title="naive helpdesk"), encoding="utf-8")

@@ -17,10 +17,15 @@ from typing import Any, ClassVar, get_type_hints, overload
 
 from pydantic import BaseModel, ConfigDict, create_model
 
-from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from instructions.contract import (
+    INPUT_DESCRIPTIONS,
+    OUTPUT_DESCRIPTIONS,
+    SCOPED_REQUEST,
+    schema_outputs,
+)
 from subagents._checks import timeout_problem
 from subagents._errors import ConfigError
-from subagents.contract import REQUIRED_OUTPUTS, HistoryEntry, Kind, Mode, ModeName
+from subagents.contract import HistoryEntry, Kind, Mode, ModeName
 
 __all__ = ["IOSpec", "Reply", "Subagent", "Tool", "ToolContext"]
 
@@ -204,14 +209,12 @@ def function_in(module: object, module_ref: str, attr: str) -> ToolFunction:
 
 
 def _default_inputs() -> tuple[IOSpec, ...]:
-    return (IOSpec(name="scopedRequest", description=INPUT_DESCRIPTIONS["scopedRequest"]),)
+    return (IOSpec(name=SCOPED_REQUEST, description=INPUT_DESCRIPTIONS[SCOPED_REQUEST]),)
 
 
 def _default_outputs(mode: Mode) -> tuple[IOSpec, ...]:
-    names = list(REQUIRED_OUTPUTS[mode])
-    if mode is not Mode.SILENT:
-        names.append("openQuestions")
-    return tuple(IOSpec(name=n, description=OUTPUT_DESCRIPTIONS[n]) for n in names)
+    """The mode's required outputs and ``openQuestions``: what its answer schema asks for."""
+    return tuple(IOSpec(name=n, description=OUTPUT_DESCRIPTIONS[n]) for n in schema_outputs(mode))
 
 
 class _ModeField:
@@ -321,7 +324,7 @@ class Subagent:
     @property
     def scoped(self) -> bool:
         """Whether it declares the ``scopedRequest`` input (so gets only its part of a message)."""
-        return any(spec.name == "scopedRequest" for spec in self.inputs or ())
+        return any(spec.name == SCOPED_REQUEST for spec in self.inputs or ())
 
     @property
     def output_names(self) -> tuple[str, ...]:

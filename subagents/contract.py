@@ -2,7 +2,9 @@
 
 The parent cannot see what a sub-agent told the user unless the sub-agent says so. The contract makes
 every sub-agent say so: it returns ``answered`` always, plus the outputs its communication mode
-requires. This module holds the wire names, the per-mode requirements, the validated models and
+requires. The facts (wire names, descriptions, types, the per-mode requirements, the output schema)
+live in one table, ``instructions.contract``, at the bottom layer so the generated instructions can
+read it; this module re-exports them typed (``Mode``, ``Kind``) and adds the validated models and
 ``validate_outputs``, which turns a raw result into validated outputs and a list of violations.
 """
 
@@ -14,6 +16,16 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from instructions import contract as table
+from instructions.contract import (
+    ANSWERED,
+    FINDINGS,
+    INTERACTION_SUMMARY,
+    OPEN_QUESTIONS,
+    SCOPED_REQUEST,
+    SNAKE_NAMES,
+)
 
 __all__ = [
     "CONTRACT_INPUTS",
@@ -36,11 +48,11 @@ __all__ = [
 class Mode(StrEnum):
     """How a sub-agent communicates."""
 
-    SILENT = "silent"
+    SILENT = table.SILENT
     """Never talks to the user; returns ``findings`` for the parent to relay."""
-    DIRECT = "direct"
+    DIRECT = table.DIRECT
     """Talks to the user once, with a full answer, and reports what it said."""
-    CONVERSATIONAL = "conversational"
+    CONVERSATIONAL = table.CONVERSATIONAL
     """Talks to the user over several turns, holding the floor until it reports ``answered``."""
 
 
@@ -51,30 +63,22 @@ ModeName = Literal["silent", "direct", "conversational"]
 class Kind(StrEnum):
     """Where a sub-agent runs."""
 
-    CHILD = "child"
+    CHILD = table.CHILD
     """Inside the parent's runtime; always receives the parent's history."""
-    CONNECTED = "connected"
+    CONNECTED = table.CONNECTED
     """An independent agent; receives the parent's history only when ``pass_history`` is on."""
 
 
-CONTRACT_INPUTS: tuple[str, ...] = ("scopedRequest", "history")
-"""Input names on the wire."""
+CONTRACT_INPUTS: tuple[str, ...] = table.INPUTS
+"""Input names on the wire (``instructions.contract.INPUTS``)."""
 
-CONTRACT_OUTPUTS: tuple[str, ...] = (
-    "answered",
-    "scopedRequest",
-    "interactionSummary",
-    "findings",
-    "openQuestions",
-)
-"""Output names on the wire, in the order the contract lists them."""
+CONTRACT_OUTPUTS: tuple[str, ...] = table.OUTPUTS
+"""Output names on the wire, in the order the contract lists them (``instructions.contract.OUTPUTS``)."""
 
 REQUIRED_OUTPUTS: Mapping[Mode, tuple[str, ...]] = {
-    Mode.SILENT: ("answered", "findings", "openQuestions"),
-    Mode.DIRECT: ("answered", "interactionSummary"),
-    Mode.CONVERSATIONAL: ("answered", "scopedRequest", "interactionSummary"),
+    Mode(mode): outputs for mode, outputs in table.REQUIRED_BY_MODE.items()
 }
-"""The outputs each mode must return (docs/contract.md)."""
+"""The outputs each mode must return (``instructions.contract.REQUIRED_BY_MODE``, by ``Mode``)."""
 
 
 class HistoryEntry(BaseModel):
@@ -97,7 +101,7 @@ class SubagentInput(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
-    scoped_request: str = Field(alias="scopedRequest", min_length=1)
+    scoped_request: str = Field(alias=SCOPED_REQUEST, min_length=1)
     """The specific request this agent should fulfil, and nothing else."""
     history: tuple[HistoryEntry, ...] | None = None
     """The parent's conversation; present only when passthrough is on."""
@@ -110,13 +114,13 @@ class SubagentOutputs(BaseModel):
 
     answered: bool
     """True when the user has already received the answer to the scoped request."""
-    scoped_request: str | None = Field(default=None, alias="scopedRequest")
+    scoped_request: str | None = Field(default=None, alias=SCOPED_REQUEST)
     """The request this agent worked on, echoed back (conversational agents)."""
-    interaction_summary: str | None = Field(default=None, alias="interactionSummary")
+    interaction_summary: str | None = Field(default=None, alias=INTERACTION_SUMMARY)
     """A short summary of what the agent told the user (direct and conversational agents)."""
     findings: str | None = None
     """The answer, for the parent to relay (silent agents)."""
-    open_questions: tuple[str, ...] | None = Field(default=None, alias="openQuestions")
+    open_questions: tuple[str, ...] | None = Field(default=None, alias=OPEN_QUESTIONS)
     """Parts of the request the agent could not handle, or new requests that came up."""
     custom: dict[str, Any] = Field(default_factory=dict)
     """Outputs the agent declares beyond the contract's (e.g. ``payDate``), as returned."""
@@ -223,13 +227,7 @@ class SubagentResult:
         return self.status in ("complete", "partial") and not self.violations
 
 
-_SNAKE: Mapping[str, str] = {
-    "scopedRequest": "scoped_request",
-    "interactionSummary": "interaction_summary",
-    "openQuestions": "open_questions",
-}
-"""Snake-case spellings accepted for the camelCase outputs."""
-_KNOWN_OUTPUTS = frozenset(CONTRACT_OUTPUTS) | frozenset(_SNAKE.values())
+_KNOWN_OUTPUTS = frozenset(CONTRACT_OUTPUTS) | frozenset(SNAKE_NAMES.values())
 
 
 def validate_outputs(
@@ -264,14 +262,14 @@ def validate_outputs(
     required = list(REQUIRED_OUTPUTS[mode])
     for name in declared_outputs or ():
         # openQuestions is "any agent that handled only part": required of silent agents only.
-        if name in CONTRACT_OUTPUTS and name not in required and name != "openQuestions":
+        if name in CONTRACT_OUTPUTS and name not in required and name != OPEN_QUESTIONS:
             required.append(name)
-    snake = _SNAKE
-    has_open = bool(data.get("openQuestions", data.get("open_questions")))
+    snake = SNAKE_NAMES
+    has_open = bool(data.get(OPEN_QUESTIONS, data.get(snake[OPEN_QUESTIONS])))
     for name in required:
         value = data.get(name, data.get(snake.get(name, name)))
         # Empty findings are honest when the agent hands the whole request back as open questions.
-        empty_ok = name in ("openQuestions", "answered") or (name == "findings" and has_open)
+        empty_ok = name in (OPEN_QUESTIONS, ANSWERED) or (name == FINDINGS and has_open)
         if value is None or (not empty_ok and isinstance(value, str) and not value.strip()):
             violations.append(
                 ContractViolation(
@@ -295,7 +293,7 @@ def validate_outputs(
         )
     data = {k: v for k, v in data.items() if k in known}
     outputs: SubagentOutputs | None = None
-    if "answered" in data or "answered" not in required:
+    if ANSWERED in data or ANSWERED not in required:
         try:
             outputs = SubagentOutputs.model_validate({**data, "custom": custom})
         except ValidationError as exc:
@@ -315,7 +313,7 @@ def validate_outputs(
                 ContractViolation(
                     agent=agent,
                     kind=ViolationKind.SILENT_ANSWERED,
-                    output="answered",
+                    output=ANSWERED,
                     message="a silent agent never talks to the user, so 'answered' must be false",
                 )
             )
@@ -332,7 +330,7 @@ def validate_outputs(
             ContractViolation(
                 agent=agent,
                 kind=ViolationKind.ANSWERED_WITHOUT_MESSAGE,
-                output="answered",
+                output=ANSWERED,
                 message="it claims 'answered' but sent the user no message",
             )
         )

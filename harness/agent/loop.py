@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 from harness.agent.tools import ToolArgumentsError, invoke_tool, tool_result_text
-from harness.exceptions import ModelBehaviorError, TurnLimitError
+from harness.exceptions import ModelBehaviorError, RunError, TurnLimitError
 from harness.models.base import ChatMessage, Model, ModelRequest, ModelResponse, ToolCall
 from subagents import Tool, ToolContext, Usage
 
@@ -49,7 +49,7 @@ ToolErrors = Literal["fail", "report"]
 """What a tool that raises or times out does: ``fail`` the call, or ``report`` it to the model."""
 
 
-class ToolTimeoutError(Exception):
+class ToolTimeoutError(RunError):
     """A tool call took longer than its ``tool_timeout`` (under ``tool_errors="fail"``)."""
 
 
@@ -163,7 +163,6 @@ def _with_messages(request: ModelRequest, messages: tuple[ChatMessage, ...]) -> 
     # Every field spelled out: twice as fast as dataclasses.replace on this hot path. A test
     # (tests/agent/test_loop.py) fails when ModelRequest gains a field this does not copy.
     return ModelRequest(
-        task=request.task,
         agent=request.agent,
         system=request.system,
         messages=messages,

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.agent._workers import run_in_worker
+from harness.exceptions import RunError
+from instructions.contract import OPEN_QUESTIONS
 from subagents import Reply, Tool, ToolContext
 
 __all__ = [
@@ -62,11 +64,11 @@ _MAX_DEPTH = 64
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
-class ToolCrashError(Exception):
+class ToolCrashError(RunError):
     """A tool raised ``SystemExit``, ``KeyboardInterrupt`` or another non-``Exception`` error."""
 
 
-class ToolArgumentsError(TypeError):
+class ToolArgumentsError(RunError, TypeError):
     """The model's arguments do not fit the tool's signature."""
 
 
@@ -333,7 +335,7 @@ def tool_result_text(value: Any, *, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
         value = {
             "text": value.text,
             "done": value.done,
-            "openQuestions": list(value.open_questions),
+            OPEN_QUESTIONS: list(value.open_questions),
         }
     if isinstance(value, str):
         return _cap(value, limit)

@@ -1,7 +1,9 @@
-"""The ``harness`` command line: the group and its entry point (``harness.cli.app``), the shared
-options (``harness.cli.options``), the bot-level commands (``harness.cli.commands``), the terminal
-chat (``harness.cli.chat``) and ``harness new`` (``harness.cli.scaffold``). The simulator, linter
-and hosting commands live with their packages (``*/_cli.py``) and are loaded only when used."""
+"""The ``harness`` command line, the only package that imports click: the group and its entry point
+(``harness.cli.app``), the one exit path (``harness.cli.command``), the shared options
+(``harness.cli.options``) and model flags (``harness.cli.model_flags``), and every command:
+``chat`` and ``instructions`` (``harness.cli.commands``, ``harness.cli.chat``), ``new``
+(``harness.cli.scaffold``), ``lint``, ``detect``, ``simulate`` (with ``progress`` and ``jobs``)
+and ``serve``. Each command is imported only when used."""
 
 from harness.cli.app import cli, main
 

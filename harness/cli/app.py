@@ -1,8 +1,10 @@
 """The ``harness`` command line.
 
-Sub-commands are imported only when used, so ``harness lint`` never loads aiohttp or openai.
-Errors become one clear line on stderr and an exit code (2 for usage and input errors, 1 for run
-errors); ``--debug`` shows the traceback instead. Ctrl-C ends any command with exit code 130.
+Sub-commands are imported only when used, so ``harness lint`` never loads aiohttp or openai: each
+is imported by its own function in ``_COMMANDS`` (a plain import, which import-linter sees). Every
+command is a ``HarnessCommand`` (``harness.cli.command``), the one place where errors become one
+clear line on stderr and an exit code (2 for usage and input errors, 1 for run errors);
+``--debug`` shows the traceback instead. Ctrl-C ends any command with exit code 130.
 
 The group gives every command the shared conventions (``harness.cli.options``): ``-q/-v`` and
 its exit codes at the end of its ``--help``, so a new command cannot forget them. The current
@@ -12,29 +14,73 @@ directory is importable (appended to ``sys.path``, after the installed packages)
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from harness._version import __version__
+from harness.cli.command import HarnessCommand
 from harness.cli.options import EXIT_INTERRUPTED, add_verbosity, reset_logging
-from harness.exceptions import HarnessError
 
 __all__ = ["cli", "main"]
 
-_LAZY = {
-    "chat": "harness.cli.commands:chat_command",
-    "instructions": "harness.cli.commands:instructions_command",
-    "lint": "harness.lint._cli:lint_command",
-    "simulate": "harness.simulate._simulate_cli:simulate_command",
-    "detect": "harness.simulate._cli:detect_command",
-    "serve": "harness.hosting._cli:serve_command",
-    "new": "harness.cli.scaffold:new_command",
+
+def _chat() -> click.Command:
+    from harness.cli.commands import chat_command
+
+    return chat_command
+
+
+def _instructions() -> click.Command:
+    from harness.cli.commands import instructions_command
+
+    return instructions_command
+
+
+def _lint() -> click.Command:
+    from harness.cli.lint import lint_command
+
+    return lint_command
+
+
+def _simulate() -> click.Command:
+    from harness.cli.simulate import simulate_command
+
+    return simulate_command
+
+
+def _detect() -> click.Command:
+    from harness.cli.detect import detect_command
+
+    return detect_command
+
+
+def _serve() -> click.Command:
+    from harness.cli.serve import serve_command
+
+    return serve_command
+
+
+def _new() -> click.Command:
+    from harness.cli.scaffold import new_command
+
+    return new_command
+
+
+_COMMANDS: dict[str, Callable[[], click.Command]] = {
+    "chat": _chat,
+    "instructions": _instructions,
+    "lint": _lint,
+    "simulate": _simulate,
+    "detect": _detect,
+    "serve": _serve,
+    "new": _new,
 }
+"""Each command's name and the function that imports it, when it is used."""
 
 _HELP = {
     "chat": "Talk to a bot in the terminal, with every sender shown.",
@@ -62,6 +108,8 @@ _DEFAULT_EXIT_CODES = "0 success; 1 a run error; 2 a usage or config error; 130 
 
 
 def _with_conventions(name: str, command: click.Command) -> click.Command:
+    if not isinstance(command, HarnessCommand):
+        raise TypeError(f"the {name!r} command must be a HarnessCommand (its one exit path)")
     add_verbosity(command)
     codes = _EXIT_CODES.get(name, _DEFAULT_EXIT_CODES)
     command.epilog = f"Exit codes: {codes}"
@@ -70,15 +118,11 @@ def _with_conventions(name: str, command: click.Command) -> click.Command:
 
 class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(_LAZY)
+        return sorted(_COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = _LAZY.get(cmd_name)
-        if target is None:
-            return None
-        module_name, attr = target.split(":")
-        command: click.Command = getattr(importlib.import_module(module_name), attr)
-        return _with_conventions(cmd_name, command)
+        load = _COMMANDS.get(cmd_name)
+        return None if load is None else _with_conventions(cmd_name, load())
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _HELP[name]) for name in self.list_commands(ctx)]
@@ -87,26 +131,7 @@ class _LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
-        except HarnessError as exc:
-            if ctx.obj and ctx.obj.get("debug"):
-                raise
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            if ctx.obj and ctx.obj.get("debug"):
-                raise
-            click.echo("", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
-            raise
-        except Exception as exc:  # a bug, not an input error: still one line without --debug
-            if ctx.obj and ctx.obj.get("debug"):
-                raise
-            click.echo(
-                f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True
-            )
-            ctx.exit(1)
+            return super().invoke(ctx)  # the command's HarnessCommand ends it, errors included
         finally:
             reset_logging()
 

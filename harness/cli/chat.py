@@ -21,9 +21,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness.cli.options import EXIT_INTERRUPTED
+from harness.detect.transcript import Message
 from harness.exceptions import RunError
 from harness.runtime.parent import Conversation, Parent, Turn
-from harness.transcript import Message
 
 __all__ = ["COMMANDS", "chat"]
 

@@ -2,108 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
-from harness.cli.options import output_option, verbosity
+from harness.cli.command import HarnessCommand
+from harness.cli.model_flags import ModelFlags, model_options
+from harness.cli.options import output_option, verbosity, write_output
 from harness.exceptions import UsageError
-from harness.models.registry import check_model_name, model_for_options, resolve_model
-from harness.models.settings import parse_model_settings
 from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
+from harness.runtime.parent import bot_models
 from harness.runtime.views import parent_view, render_instructions
 from instructions import render_copilot_studio, render_markdown
 
 if TYPE_CHECKING:
     from harness.runtime.parent import Parent
 
-__all__ = [
-    "chat_command",
-    "check_models",
-    "instructions_command",
-    "model_option_values",
-]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def model_option_values(
-    model: str | None,
-    base_url: str | None,
-    record: str | None = None,
-    replay: str | None = None,
-    *,
-    settings: dict[str, object] | None = None,
-) -> object:
-    """Build the model the ``--model`` / ``--base-url`` / ``--record`` / ``--replay`` flags ask for.
-
-    ``settings`` (from ``--model-setting``) go to the model built here; with no ``--model`` the
-    caller passes them to ``load_bot`` for the config's own model.
-    """
-    if record or replay:
-        return model_for_options(
-            model, base_url=base_url, record=record, replay=replay, settings=settings
-        )
-    if model is None:
-        if base_url:
-            raise UsageError("--base-url needs --model openai:<model>")
-        return None
-    if base_url or settings:
-        options: dict[str, object] = {"settings": settings} if settings else {}
-        if base_url:
-            options["base_url"] = base_url
-        return resolve_model(model, **options)
-    # A bare name is checked now (one line naming the known prefixes) and built by the bot.
-    return check_model_name(model)
-
-
-def model_options() -> Callable[[F], F]:
-    """``--model``, ``--base-url`` and ``--model-setting``: the options of every command that runs a
-    bot (``chat``, ``simulate``, ``serve``), read by ``load_bot_with_options``."""
-    model = click.option(
-        "--model", help="rules (default), openai:<model>, replay:<cassette> or a registered prefix."
-    )
-    base_url = click.option(
-        "--base-url", help="Base URL of an OpenAI-compatible server (with --model openai:*)."
-    )
-    setting = click.option(
-        "--model-setting",
-        "model_settings",
-        multiple=True,
-        metavar="KEY=VALUE",
-        help="A model setting (temperature=0, seed=42, output_mode=json_object, "
-        "max_concurrency=1, ...; see docs/models.md). Repeatable.",
-    )
-
-    def decorate(command: F) -> F:
-        return model(base_url(setting(command)))
-
-    return decorate
-
-
-def load_bot_with_options(
-    config: str, model: str | None, base_url: str | None, model_settings: tuple[str, ...]
-) -> Parent:
-    """The bot in ``config`` with the model the ``model_options`` ask for (``--model-setting``s go
-    to the config's own model when no ``--model`` is given)."""
-    settings = parse_model_settings(model_settings)
-    chosen = model_option_values(model, base_url, settings=settings)
-    extra: dict[str, Any] = {"settings": settings} if settings and chosen is None else {}
-    return load_bot(config, model=chosen, **extra)  # type: ignore[arg-type]
+__all__ = ["chat_command", "check_models", "instructions_command"]
 
 
 def check_models(bot: Parent) -> None:
     """Fail now, in one line, if a model of the bot cannot work (a hosted model with no key)."""
-    models = {id(m): m for m in (bot.model, *bot._agent_models.values())}
-    for used in models.values():
+    for used in bot_models(bot):
         used.check()
 
 
-@click.command("chat")
+@click.command("chat", cls=HarnessCommand)
 @click.argument("config", metavar="BOT")
 @model_options()
 @click.pass_context
@@ -113,7 +40,7 @@ def chat_command(
     model: str | None,
     base_url: str | None,
     model_settings: tuple[str, ...] = (),
-) -> None:
+) -> int:
     """Talk to the bot in BOT (a YAML config or module:attr); every message shows who sent it.
 
     Arrow keys edit the line and recall earlier messages. /plan shows the last turn's scoped
@@ -122,13 +49,13 @@ def chat_command(
     """
     from harness.cli.chat import chat
 
-    bot = load_bot_with_options(config, model, base_url, model_settings)
+    bot = ModelFlags.parse(model, base_url, model_settings).load_bot(config)
     check_models(bot)
     console = Console(highlight=False, soft_wrap=True)  # a long message is one line in a pipe
-    ctx.exit(chat(bot, console=console, verbosity=verbosity(ctx)))
+    return chat(bot, console=console, verbosity=verbosity(ctx))
 
 
-@click.command("instructions")
+@click.command("instructions", cls=HarnessCommand)
 @click.argument("config", metavar="BOT")
 @click.option(
     "--format",
@@ -167,10 +94,4 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
             text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
-    if output is not None:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
-    else:
-        click.echo(text, nl=False)
+    write_output(text, output)

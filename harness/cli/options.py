@@ -16,7 +16,16 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["EXIT_INTERRUPTED", "add_verbosity", "output_option", "reset_logging", "verbosity"]
+from harness.exceptions import UsageError
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "add_verbosity",
+    "output_option",
+    "reset_logging",
+    "verbosity",
+    "write_output",
+]
 
 EXIT_INTERRUPTED = 130
 """The exit code after Ctrl-C: 128 + SIGINT, as shells report a command ended by Ctrl-C."""
@@ -55,6 +64,21 @@ def output_option(help: str = "Write to FILE instead of standard output.") -> Ca
         metavar="FILE",
         help=help,
     )
+
+
+def write_output(text: str, output: Path | None) -> None:
+    """Write a command's report to ``output`` (``-o FILE``), or to standard output without one.
+
+    Raises:
+        UsageError: the file cannot be written.
+    """
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
 
 
 def verbosity(ctx: click.Context | None = None) -> int:

@@ -14,6 +14,7 @@ from string import Template
 
 import click
 
+from harness.cli.command import HarnessCommand
 from harness.exceptions import UsageError
 
 __all__ = ["new_command", "scaffold"]
@@ -59,7 +60,7 @@ def _name_from(directory: Path) -> str:
     return name or "bot"
 
 
-@click.command("new")
+@click.command("new", cls=HarnessCommand)
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--name", help="The parent agent's name (default: the folder's name).")
 def new_command(directory: Path, name: str | None) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
+from harness.detect.transcript import Message, Transcript
 from harness.text import (
     Analysis,
     Span,
@@ -34,11 +35,10 @@ from harness.text import (
     normalise,
     split_sentences,
 )
-from harness.transcript import Message, Transcript
 
 if TYPE_CHECKING:
-    from harness.simulate.embeddings import Embedder
-    from harness.simulate.judge import ModelJudge
+    from harness.detect.embeddings import Embedder
+    from harness.detect.judge import ModelJudge
 
 __all__ = [
     "Entry",
@@ -558,14 +558,15 @@ def find_duplicates(
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
     are one finding)."""
-    with paused_gc():
-        return findings_of(conversation_pairs(transcript, config, vectors=vectors))
+    return findings_of(conversation_pairs(transcript, config, vectors=vectors))
 
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused: the detector builds many small objects and no
-    cycles, and on long conversations the collector's passes cost a fifth of the time."""
+    """The cyclic garbage collector paused, for a command's process only (the library never
+    switches it: that is process-wide state the caller owns). The detector builds many small
+    objects and no cycles, and on long conversations the collector's passes cost a fifth of the
+    time."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -1,15 +1,18 @@
-"""What the detectors report (``Finding``, ``Highlight``) and how they are tuned (``DetectorConfig``).
+"""What the detectors report (``Finding``, ``Highlight``), how serious it is (``Severity``) and how
+they are tuned (``DetectorConfig``).
 
-These types are shared by the simulator's detectors (``harness.simulate.detectors``, which
-re-exports them) and the runtime duplicate guard (``harness.detect.guard``).
+``Severity`` is the one severity scale of the package: the transcript detectors
+(``harness.detect.detectors``), the runtime duplicate guard and the config linter
+(``harness.lint``) all grade their findings with it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,11 +30,22 @@ __all__ = [
 
 FindingKind = Literal["duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack"]
 Scope = Literal["same_turn", "cross_turn"]
-Severity = Literal["error", "warning"]
 
-ALL_KINDS: frozenset[FindingKind] = frozenset(
-    ("duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack")
-)
+
+class Severity(StrEnum):
+    """How serious a finding is. Only errors fail a run (exit code 1); warnings and notes are shown.
+
+    A ``StrEnum``: each member equals its value (``Severity.ERROR == "error"``) and reports write
+    the value.
+    """
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+ALL_KINDS: frozenset[FindingKind] = frozenset(get_args(FindingKind))
+"""Every finding kind; each is the name of one detector (``harness.detect.detectors.DETECTORS``)."""
 
 DEFAULT_BOILERPLATE: tuple[str, ...] = (
     "Anything else I can help with?",
@@ -123,7 +137,7 @@ class Finding:
     """Duplicates only: ``exact``, ``near``, ``containment``, ``semantic`` or ``expectation``."""
     score: float | None = None
     """The similarity that decided it, when there is one."""
-    severity: Severity = "error"
+    severity: Severity = Severity.ERROR
     """``awkward_ack`` is a warning; everything else is an error."""
     highlights: tuple[Highlight, ...] = ()
     """The exact passages of the messages that are repeated (or awkward), for reports to mark."""

@@ -17,6 +17,7 @@ from typing import Literal
 
 from harness.detect.duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
 from harness.detect.findings import DetectorConfig, Finding, Highlight
+from harness.detect.transcript import Message
 from harness.exceptions import ConfigError
 from harness.text import (
     CLAIM_BUDGET,
@@ -27,7 +28,6 @@ from harness.text import (
     split_claims,
     split_sentences,
 )
-from harness.transcript import Message
 
 __all__ = ["DuplicateGuard", "GuardDecision", "GuardPolicy"]
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from aiohttp import web
 
+from harness.exceptions import UsageError
+
 __all__ = ["MAX_JSON_DEPTH", "BodyError", "error_response", "json_depth", "read_json_object"]
 
 MAX_JSON_DEPTH = 64
@@ -37,7 +39,7 @@ def json_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> int:
     return deepest
 
 
-class BodyError(Exception):
+class BodyError(UsageError):
     """A request body that cannot be used, with the HTTP status and error code to answer with."""
 
     def __init__(self, status: int, code: str, message: str) -> None:

@@ -35,13 +35,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.exceptions import ConfigError
+from harness.exceptions import ConfigError, RunError
 from harness.hosting._state import Stored, activity_key
 from harness.hosting.storage import StateStore
 
 if TYPE_CHECKING:
+    from harness.detect.transcript import Message
     from harness.runtime.parent import Conversation, Parent, Turn
-    from harness.transcript import Message
 
 __all__ = [
     "ERROR_REPLY",
@@ -75,11 +75,11 @@ DEFAULT_REPLY_TIMEOUT = 15.0
 """Seconds one reply may take to reach the channel before the channel counts as failed."""
 
 
-class AuthUnavailableError(Exception):
+class AuthUnavailableError(RunError):
     """Tokens cannot be validated right now (the identity provider's metadata is unreachable)."""
 
 
-class BusyError(Exception):
+class BusyError(RunError):
     """The server is at its limit of turns in flight, or one conversation has too many queued."""
 
     def __init__(self, message: str, *, status: int) -> None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from harness.exceptions import MissingExtraError
 from harness.transport.base import Delivery, SubagentCall, result_to_wire
 from harness.transport.http import TOKEN_ENV, HTTPTransport
+from instructions.contract import HISTORY, SCOPED_REQUEST
 from subagents import HistoryEntry, Mode, Usage
 
 try:
@@ -78,7 +79,7 @@ def _history(value: Any) -> tuple[HistoryEntry, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise BodyError(400, "BadArgument", "'history' must be a list of messages")
+        raise BodyError(400, "BadArgument", f"{HISTORY!r} must be a list of messages")
     try:
         return tuple(HistoryEntry.model_validate(entry) for entry in value)
     except ValidationError as exc:
@@ -138,10 +139,12 @@ def add_agent_routes(
             return error_response(404, "NotFound", f"no agent named {name!r} here")
         try:
             body = await read_json_object(request, max_bytes=max_body_bytes)
-            scoped = body.get("scopedRequest")
+            scoped = body.get(SCOPED_REQUEST)
             if not isinstance(scoped, str) or not scoped.strip():
-                raise BodyError(400, "BadArgument", "'scopedRequest' must be a non-empty string")
-            history = _history(body.get("history"))
+                raise BodyError(
+                    400, "BadArgument", f"{SCOPED_REQUEST!r} must be a non-empty string"
+                )
+            history = _history(body.get(HISTORY))
             state = body.get("state") or {}
             if not isinstance(state, dict):
                 raise BodyError(400, "BadArgument", "'state' must be an object")

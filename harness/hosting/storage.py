@@ -29,6 +29,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from harness.exceptions import RunError
+
 __all__ = ["FileStore", "LeaseLostError", "SqliteStore", "StateStore"]
 
 JsonObject = dict[str, Any]
@@ -36,7 +38,7 @@ JsonObject = dict[str, Any]
 _LOG_BATCH = 100
 
 
-class LeaseLostError(Exception):
+class LeaseLostError(RunError):
     """A worker's lease on a conversation expired (another worker may hold it): its write is refused."""
 
     def __init__(self, key: str) -> None:

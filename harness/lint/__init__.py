@@ -16,14 +16,13 @@ or executed.
 
 from harness.lint._engine import lint_paths
 from harness.lint.fix import fix_paths
-from harness.lint.model import Finding, LintFinding, LintReport, Severity
+from harness.lint.model import LintFinding, LintReport, Severity
 from harness.lint.registry import RULES, RULES_BY_ID, Rule
 from harness.lint.reporters import render_github, render_json, render_sarif, render_text
 
 __all__ = [
     "RULES",
     "RULES_BY_ID",
-    "Finding",
     "LintFinding",
     "LintReport",
     "Rule",

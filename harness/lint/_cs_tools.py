@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.lint._yaml import LMap, LSeq
+from harness._yaml import LMap, LSeq
 from harness.lint.model import IOField, SubagentSpec, TextField
 from subagents.contract import Kind, Mode
 

@@ -18,10 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from harness._yaml import YamlSyntaxError, parse_yaml
 from harness.exceptions import UsageError
 from harness.lint._files import UnreadableFileError, read_config
 from harness.lint._tools import forget_tools
-from harness.lint._yaml import YamlSyntaxError, parse_yaml
 from harness.lint.load_copilot import infer_mode
 from harness.lint.load_layouts import (
     AGENT_MARKERS,

@@ -10,13 +10,16 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
+from harness._yaml import MAX_FILE_BYTES
+from harness.exceptions import UsageError
+
 __all__ = ["MAX_BYTES", "UnreadableFileError", "read_config"]
 
-MAX_BYTES = 4 * 1024 * 1024
-"""Largest file read (4 MiB); agent configs and ``botdefinition.json`` caches are far smaller."""
+MAX_BYTES = MAX_FILE_BYTES
+"""Largest file read: the safe YAML reader's limit (``harness._yaml.MAX_FILE_BYTES``, 4 MiB)."""
 
 
-class UnreadableFileError(ValueError):
+class UnreadableFileError(UsageError, ValueError):
     """A file that cannot be read as a UTF-8 config.
 
     Attributes:

@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from harness.lint.model import normalize_io_name
-from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from instructions.contract import (
+    CHILD,
+    INPUT_DESCRIPTIONS,
+    KINDS,
+    OUTPUT_DESCRIPTIONS,
+    SCOPED_REQUEST,
+)
 from subagents.contract import REQUIRED_OUTPUTS, Mode
 
 __all__ = ["FixResult", "fix_file", "fix_paths"]
@@ -99,7 +105,7 @@ def _fix_agent(entry: Any) -> int:
     except ValueError:
         return 0
     kind = entry.get("kind")
-    if kind not in ("child", "connected"):
+    if kind not in KINDS:
         return 0
     fixes = 0
     outputs = entry.get("outputs")
@@ -119,12 +125,12 @@ def _fix_agent(entry: Any) -> int:
     if isinstance(inputs, CommentedSeq):
         standard = {normalize_io_name(n): d for n, d in INPUT_DESCRIPTIONS.items()}
         fixes += _describe(inputs, standard)
-        history = kind == "child" or entry.get("pass_history") is not False
-        if history and "scopedrequest" not in _names(inputs):
+        history = kind == CHILD or entry.get("pass_history") is not False
+        if history and normalize_io_name(SCOPED_REQUEST) not in _names(inputs):
             _prepare(inputs)
             item = _styled_like(
                 inputs,
-                {"name": "scopedRequest", "description": INPUT_DESCRIPTIONS["scopedRequest"]},
+                {"name": SCOPED_REQUEST, "description": INPUT_DESCRIPTIONS[SCOPED_REQUEST]},
             )
             inputs.insert(0, item)
             fixes += 1

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from harness._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint._cs_tools import (
     AGENT_PROTOCOLS,
     connected_tool_spec,
@@ -35,7 +36,6 @@ from harness.lint._cs_tools import (
     kind_of,
 )
 from harness.lint._files import UnreadableFileError, read_config
-from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint.model import (
     AgentSystem,
     IOField,
@@ -47,6 +47,7 @@ from harness.lint.model import (
     normalize_io_name,
 )
 from harness.lint.phrases import forbids_user_messages
+from instructions.contract import FINDINGS, INTERACTION_SUMMARY
 from subagents.contract import Kind, Mode
 
 __all__ = ["Display", "Reader", "infer_mode"]
@@ -59,6 +60,10 @@ _COMPONENT_KINDS = frozenset(
 _HISTORY_KINDS = frozenset({"ConversationHistory", "NoHistory"})
 
 
+_FINDINGS_KEY = normalize_io_name(FINDINGS)
+_SUMMARY_KEY = normalize_io_name(INTERACTION_SUMMARY)
+
+
 def infer_mode(
     instructions: TextField | None, outputs: tuple[IOField, ...] | None
 ) -> tuple[Mode, ModeSource]:
@@ -66,7 +71,7 @@ def infer_mode(
     if instructions is not None and forbids_user_messages(instructions.text):
         return Mode.SILENT, "instructions"
     keys = {o.key for o in outputs or ()}
-    if "findings" in keys and "interactionsummary" not in keys:
+    if _FINDINGS_KEY in keys and _SUMMARY_KEY not in keys:
         return Mode.SILENT, "outputs"
     return Mode.DIRECT, "default"
 

@@ -28,9 +28,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from harness._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint._cs_tools import agent_settings_instructions
 from harness.lint._files import UnreadableFileError, read_config
-from harness.lint._yaml import LMap, LSeq, YamlSyntaxError, parse_yaml
 from harness.lint.load_copilot import Display, Reader
 from harness.lint.model import LoadResult, TextField
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from harness._yaml import LMap, LSeq
 from harness.lint._tools import tool_problem
-from harness.lint._yaml import LMap, LSeq
 from harness.lint.model import (
     AgentSystem,
     IOField,

@@ -9,14 +9,13 @@ element keeps its source file and line, for findings that point at the right pla
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Literal
 
+from harness.detect.findings import Severity
 from subagents.contract import Kind, Mode
 
 __all__ = [
     "AgentSystem",
-    "Finding",
     "IOField",
     "Layout",
     "LintFinding",
@@ -41,14 +40,6 @@ Layout = Literal["standard", "connected-agent-tool", "external-agent"]
 a Copilot Studio ``AgentDialog`` or ``TaskDialog`` with ``InvokeConnectedAgentTaskAction``, which can
 declare inputs and outputs), ``connected-agent-tool`` (the newer layout's ``kind: ConnectedAgentTool``,
 which can declare neither) or ``external-agent`` (``InvokeExternalAgentTaskAction``: inputs only)."""
-
-
-class Severity(StrEnum):
-    """How serious a finding is. Only errors make ``harness lint`` exit 1."""
-
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
 
 
 def normalize_io_name(name: str) -> str:
@@ -200,11 +191,6 @@ class LintFinding:
     """The 1-based line, when there is one."""
     message: str
     """What is wrong and how to fix it, in one or two sentences."""
-
-
-Finding = LintFinding
-"""The earlier name of ``LintFinding``, kept as an alias (``harness.simulate.Finding`` is a
-duplicate-message finding, another thing)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from harness.text import split_sentences, stem
+from instructions.contract import ANSWERED
 
 __all__ = [
     "OVERLAP_THRESHOLD",
@@ -375,7 +376,7 @@ def hints_answered(text: str) -> bool:
             continue
         if _mentions_answered_output(sentence) and _INTERPRETS.search(sentence):
             return True
-        if "answered" in sentence and _INTERPRETS.search(sentence) and "output" in sentence:
+        if ANSWERED in sentence and _INTERPRETS.search(sentence) and "output" in sentence:
             return True
         if _natural_no_repeat(sentence):
             return True

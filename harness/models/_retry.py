@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
-from harness.exceptions import ModelRequestError
+from harness.exceptions import ModelRequestError, RunError
 
 __all__ = ["AttemptFailed", "RetryPolicy", "call_with_retries", "retry_after_seconds"]
 
@@ -31,7 +31,7 @@ def is_retryable_status(status: int) -> bool:
     return status in RETRYABLE_STATUSES or status >= 500
 
 
-class AttemptFailed(Exception):
+class AttemptFailed(RunError):
     """One attempt failed.
 
     Attributes:

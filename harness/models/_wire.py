@@ -15,9 +15,7 @@ from typing import Any
 
 from harness.models.base import (
     ChatMessage,
-    ComposeContext,
     ModelRequest,
-    PlanContext,
     ToolCall,
     ToolDefinition,
 )
@@ -35,7 +33,6 @@ __all__ = [
     "schema_instruction",
     "schema_name",
     "tool_params",
-    "with_agent_names",
 ]
 
 PRICES: Mapping[str, tuple[float, float]] = {
@@ -142,7 +139,7 @@ def tool_params(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
 
 def schema_name(request: ModelRequest) -> str:
     """A ``json_schema.name`` OpenAI accepts (letters, digits, ``_``, ``-``; at most 64)."""
-    return _NAME.sub("_", request.output_name or f"{request.task}_output")[:64]
+    return _NAME.sub("_", request.output_name or "output")[:64]
 
 
 def response_format(
@@ -193,32 +190,6 @@ def schema_instruction(request: ModelRequest, schema: Mapping[str, Any], mode: s
         f"\n\n{how}. It must match this JSON schema (every required field, with the right "
         f"types, and no other fields):\n{json.dumps(dict(schema), ensure_ascii=False)}\n"
     )
-
-
-def with_agent_names(request: ModelRequest, schema: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The plan or compose schema with ``agent`` limited to the names a route may use.
-
-    A plan entry may name a sub-agent or the parent; a compose route names a sub-agent. A server
-    that enforces schemas then cannot produce an unknown route, and the answer is checked against
-    the same list. Other schemas are returned unchanged.
-    """
-    context = request.context
-    names: list[str]
-    if request.task == "plan" and isinstance(context, PlanContext):
-        names = [card.name for card in context.agents] + [context.parent]
-        key = "requests"
-    elif request.task == "compose" and isinstance(context, ComposeContext) and context.agents:
-        names = [card.name for card in context.agents]
-        key = "route"
-    else:
-        return schema
-    entries = schema.get("properties", {}).get(key)
-    agent = (entries or {}).get("items", {}).get("properties", {}).get("agent")
-    if not isinstance(agent, Mapping) or "enum" in agent:
-        return schema
-    copied: dict[str, Any] = json.loads(json.dumps(schema))
-    copied["properties"][key]["items"]["properties"]["agent"]["enum"] = list(dict.fromkeys(names))
-    return copied
 
 
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)

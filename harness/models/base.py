@@ -1,11 +1,11 @@
 """The model interface: one async call, ``Model.request(ModelRequest) -> ModelResponse``.
 
-Three tasks go through it: the parent's *plan* (split a message into scoped requests and route each),
-a sub-agent's *act* step (call tools, send a message, return the contract's outputs) and the
-parent's *compose* step (read the results and say what is still unsaid). Every request carries the
-prompt an LLM needs (``system``, ``messages``, ``tools``, ``output_schema``) and a typed ``context``
-with the same facts in structured form, which the offline ``RulesModel`` and test doubles read.
-New concerns become fields here, not new parameters.
+A request is what an LLM is shown: ``system``, ``messages``, ``tools`` and an ``output_schema``
+named by ``output_name`` (``plan``, ``reply``, an agent's outputs ...). A model needs no notion of
+which step asked: planning is ``harness.planning``'s, which sends an ordinary request. A sub-agent's
+*act* step and the parent's *compose* step also attach a typed ``context`` with the same facts in
+structured form, which the offline ``RulesModel`` and test doubles read. New concerns become fields
+here, not new parameters.
 """
 
 from __future__ import annotations
@@ -15,6 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from harness.exceptions import ModelRequestError
+from instructions.contract import (
+    ANSWERED,
+    FINDINGS,
+    INTERACTION_SUMMARY,
+    OPEN_QUESTIONS,
+    SCOPED_REQUEST,
+)
 from subagents import HistoryEntry, Usage
 
 __all__ = [
@@ -25,13 +33,11 @@ __all__ = [
     "Model",
     "ModelRequest",
     "ModelResponse",
-    "PlanContext",
+    "ModelSetupError",
     "ResultView",
     "ToolCall",
     "ToolDefinition",
 ]
-
-Task = Literal["plan", "act", "compose", "judge"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,18 +88,6 @@ class AgentCard:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PlanContext:
-    """Structured facts of a plan request."""
-
-    parent: str
-    """The parent's name; plan entries naming it are handled by the parent itself."""
-    user_message: str
-    agents: tuple[AgentCard, ...]
-    active_agent: str | None = None
-    """A conversational agent that holds the floor and gets the message first."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ActContext:
     """Structured facts of a sub-agent's act request."""
 
@@ -128,12 +122,12 @@ class ResultView:
         return {
             "agent": self.agent,
             "mode": self.mode,
-            "scopedRequest": self.request,
+            SCOPED_REQUEST: self.request,
             "status": self.status,
-            "answered": self.answered,
-            "interactionSummary": self.interaction_summary,
-            "findings": self.findings,
-            "openQuestions": list(self.open_questions),
+            ANSWERED: self.answered,
+            INTERACTION_SUMMARY: self.interaction_summary,
+            FINDINGS: self.findings,
+            OPEN_QUESTIONS: list(self.open_questions),
             "error": self.error,
         }
 
@@ -159,8 +153,6 @@ class ComposeContext:
 class ModelRequest:
     """Everything one model call needs."""
 
-    task: Task
-    """``plan``, ``act`` or ``compose`` (or ``judge``: the duplicate detector's optional judge)."""
     agent: str
     """The calling agent's name (the parent's or a sub-agent's)."""
     system: str
@@ -173,8 +165,9 @@ class ModelRequest:
     """JSON schema of the structured output expected as the final answer, if any."""
     output_name: str | None = None
     """A name for the structured output (OpenAI's ``json_schema.name``)."""
-    context: PlanContext | ActContext | ComposeContext | None = None
-    """The same facts in structured form, for offline models and test doubles."""
+    context: ActContext | ComposeContext | None = None
+    """The facts of a sub-agent's act step or the parent's compose step in structured form, for
+    the offline model and test doubles (an LLM reads them from the prompt)."""
     timeout: float | None = None
     """Seconds this call may take, when the caller sets a deadline."""
 
@@ -192,6 +185,12 @@ class ModelResponse:
     usage: Usage = field(default_factory=Usage)
     model: str = ""
     """Which model answered."""
+
+
+class ModelSetupError(ModelRequestError):
+    """A model cannot answer because the run is set up wrong (a replayed request missing from its
+    cassette). The parent never falls back from it, even when it is not strict: the setup needs
+    fixing, and a fallback would hide that."""
 
 
 class Model(ABC):

@@ -1,7 +1,7 @@
 """The OpenAI model: chat completions with tool calls and structured outputs (docs/models.md).
 
-``OpenAIModel`` answers the three tasks of this SDK (plan, act, compose) with one chat completion
-each, on the official ``openai`` SDK's async client. It works with OpenAI, Azure OpenAI and any
+``OpenAIModel`` answers each request of this SDK (a plan, a sub-agent's step, a reply) with one
+chat completion, on the official ``openai`` SDK's async client. It works with OpenAI, Azure OpenAI and any
 OpenAI-compatible server (``base_url``).
 
 What goes over the wire for a ``ModelRequest``:
@@ -77,7 +77,6 @@ from harness.models._wire import (
     loads_lenient,
     schema_errors,
     schema_name,
-    with_agent_names,
 )
 from harness.models.base import Model, ModelRequest, ModelResponse, ToolCall
 from harness.models.settings import OUTPUT_MODES, ModelSettings, OutputMode
@@ -118,6 +117,11 @@ class _Attempts:
 
     usage: Usage = dataclasses.field(default_factory=Usage)
     rejected: Literal["response_format", "null_content"] | None = None
+
+
+def _what(request: ModelRequest) -> str:
+    """How an error names a request: by its output's name (``plan``, ``reply`` ...)."""
+    return request.output_name or "text"
 
 
 def _is_openai_host(url: str) -> bool:
@@ -327,11 +331,7 @@ class OpenAIModel(Model):
         """
         client = self._connect()
         self.calls += 1
-        schema = (
-            None
-            if request.output_schema is None
-            else with_agent_names(request, request.output_schema)
-        )
+        schema = request.output_schema
         spent = _Attempts()
         repair: list[dict[str, Any]] = []
         while True:
@@ -341,7 +341,7 @@ class OpenAIModel(Model):
                 return dataclasses.replace(parsed, usage=spent.usage)
             if repair:
                 raise ModelBehaviorError(
-                    f"the model's answer to the {request.task} request of {request.agent!r} is "
+                    f"the model's answer to the {_what(request)} request of {request.agent!r} is "
                     f"unusable after one repair attempt: {parsed.reason}",
                     agent=request.agent,
                     body=parsed.body,
@@ -487,7 +487,7 @@ class OpenAIModel(Model):
         def describe(failure: AttemptFailed, attempts: int) -> str:
             tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
             text = (
-                f"the OpenAI model {self.model!r} failed on the {request.task} request of "
+                f"the OpenAI model {self.model!r} failed on the {_what(request)} request of "
                 f"{request.agent!r} after {tries}: {failure.reason}"
             )
             if (

@@ -14,7 +14,7 @@ never the other way round.
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,6 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "ModelFactory",
     "check_model_name",
-    "model_for_options",
     "model_names",
     "register_model",
     "resolve_model",
@@ -174,51 +173,3 @@ def resolve_model(spec: Model | str | None, **options: Any) -> Model:
         return spec
     provider, argument = _provider("rules" if spec is None else spec)
     return provider.factory(argument, **options)
-
-
-def model_for_options(
-    model: str | None,
-    *,
-    base_url: str | None,
-    record: str | None,
-    replay: str | None,
-    config_model: str | None = None,
-    settings: Mapping[str, Any] | None = None,
-) -> Model | None:
-    """Build the model that ``--model``, ``--base-url``, ``--record`` and ``--replay`` ask for.
-
-    Args:
-        model: ``--model`` (any known model name), or None.
-        base_url: ``--base-url``: an OpenAI-compatible endpoint for an ``openai:`` model.
-        record: ``--record CASSETTE``: record the model's traffic to this file.
-        replay: ``--replay CASSETTE``: answer from this cassette, with no network (``--model``
-            and ``--base-url`` are then not used).
-        config_model: the bot config's own model name, used when ``--model`` is not given.
-        settings: ``--model-setting`` values for the model built here.
-
-    Returns:
-        The model to pass to ``load_bot(..., model=)``, or None to keep the config's model.
-
-    Raises:
-        UsageError: for flags that do not go together.
-        ConfigError: for an unknown model name or a bad cassette.
-    """
-    if record and replay:
-        raise UsageError("--record and --replay cannot be used together")
-    if replay:
-        return resolve_model(f"replay:{replay}")
-    name = model or config_model
-    options: dict[str, Any] = {"settings": dict(settings)} if settings else {}
-    if base_url:
-        if name is None or name.partition(":")[0] != "openai":
-            raise UsageError("--base-url needs an OpenAI model: add --model openai:<model>")
-        options["base_url"] = base_url
-    if record:
-        if not name:
-            raise UsageError("--record needs the model to record: add --model openai:<model>")
-        from harness.models.replay import recording
-
-        return recording(resolve_model(name, **options), record)
-    if model is None and not options:
-        return None
-    return resolve_model(name, **options)

@@ -10,7 +10,7 @@ Cassette format: JSONL (UTF-8), one exchange per line, in the order they happene
     {"key": "<sha256>", "request": {...}, "response": {...}}
     {"key": "<sha256>", "request": {...}, "error": {"type": "ModelBehaviorError", "message": ...}}
 
-- ``request`` is the normalised request: ``task``, ``agent``, ``system``, ``messages`` (each with
+- ``request`` is the normalised request: ``agent``, ``system``, ``messages`` (each with
   ``role`` and, when set, ``content``, ``tool_calls`` as ``{id, name, arguments}``,
   ``tool_call_id``, ``name``), ``tools`` (``{name, description, parameters}``),
   ``output_schema`` and ``output_name``. Timeouts and the structured ``context`` (facts the
@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from harness.exceptions import ConfigError, ModelBehaviorError, ModelRequestError
 from harness.models._wire import canonical_json
-from harness.models.base import Model, ModelRequest, ModelResponse, ToolCall
+from harness.models.base import Model, ModelRequest, ModelResponse, ModelSetupError, ToolCall
 from subagents import Usage
 
 __all__ = [
@@ -51,10 +51,10 @@ __all__ = [
 _MAX_DIFF_LINES = 40
 
 
-class CassetteMissError(ModelRequestError):
+class CassetteMissError(ModelSetupError):
     """A replayed request is not in the cassette.
 
-    A ``ModelRequestError`` (not a ``ModelBehaviorError``), so the parent does not quietly fall
+    A ``ModelSetupError`` (not a ``ModelBehaviorError``), so the parent does not quietly fall
     back to another plan: the turn fails, or the sub-agent's result says why.
 
     Attributes:
@@ -89,7 +89,6 @@ def normalise_request(request: ModelRequest) -> dict[str, Any]:
             item["name"] = message.name
         messages.append(item)
     return {
-        "task": request.task,
         "agent": request.agent,
         "system": request.system,
         "messages": messages,
@@ -172,7 +171,6 @@ def _error_from_json(data: Mapping[str, Any]) -> ModelBehaviorError | ModelReque
 def _lines(normalised: Mapping[str, Any]) -> list[str]:
     """The request as lines, for similarity and a readable diff."""
     lines = [
-        f"task: {normalised.get('task')}",
         f"agent: {normalised.get('agent')}",
         f"output_name: {normalised.get('output_name')}",
         f"output_schema: {canonical_json(normalised.get('output_schema'))}",
@@ -190,7 +188,7 @@ def _lines(normalised: Mapping[str, Any]) -> list[str]:
 
 
 def _what(normalised: Mapping[str, Any]) -> str:
-    return f"the {normalised.get('task')} request of {normalised.get('agent')!r}"
+    return f"the {normalised.get('output_name') or 'text'} request of {normalised.get('agent')!r}"
 
 
 class _Entry:
@@ -228,8 +226,10 @@ def _load(path: Path) -> tuple[dict[str, list[_Entry]], list[_Entry]]:
                     file=str(path),
                     line=number,
                 )
-            entry = _Entry(record["request"], record, number)
-            by_key.setdefault(request_key(record["request"]), []).append(entry)
+            # Lines written while requests still named their step ("task") match without it.
+            request = {k: v for k, v in record["request"].items() if k != "task"}
+            entry = _Entry(request, record, number)
+            by_key.setdefault(request_key(request), []).append(entry)
             entries.append(entry)
     return by_key, entries
 
@@ -370,7 +370,7 @@ class ReplayModel(Model):
         same = [
             e
             for e in self._entries
-            if e.request.get("task") == normalised.get("task")
+            if e.request.get("output_name") == normalised.get("output_name")
             and e.request.get("agent") == normalised.get("agent")
         ]
         yield from same or self._entries

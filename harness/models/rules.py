@@ -1,7 +1,7 @@
 """The offline default model: deterministic rules, no network, no key.
 
-It does the jobs an LLM does in this SDK, plainly: it splits a multi-intent message into clauses and
-routes each by the sub-agents' descriptions, examples and tool names; it calls the best-matching tool
+It does the jobs an LLM does in this SDK, plainly (the offline planner is
+``harness.planning.RulesPlanner``): it calls the best-matching tool
 with the scoped request; it sends direct answers with the send tool and returns the contract's
 outputs; and it composes the parent's reply from the results.
 
@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._text import _LEAD, _SPLIT, Router, content_tokens, split_clauses
+from harness.models._text import Router, content_tokens, split_clauses
 from harness.models.base import (
     ActContext,
     AgentCard,
@@ -29,11 +29,19 @@ from harness.models.base import (
     Model,
     ModelRequest,
     ModelResponse,
-    PlanContext,
     ToolCall,
     ToolDefinition,
 )
 from harness.text import quote
+from instructions.contract import (
+    ANSWERED,
+    CONVERSATIONAL,
+    FINDINGS,
+    INTERACTION_SUMMARY,
+    OPEN_QUESTIONS,
+    SCOPED_REQUEST,
+    SILENT,
+)
 from subagents import Usage
 
 __all__ = ["RulesModel", "checks_answered"]
@@ -75,55 +83,17 @@ class RulesModel(Model):
 
     async def request(self, request: ModelRequest) -> ModelResponse:
         context = request.context
-        if isinstance(context, PlanContext):
-            return self._plan(context)
         if isinstance(context, ActContext):
             return self._act(request, context)
         if isinstance(context, ComposeContext):
             return self._compose(request, context)
-        raise TypeError(f"RulesModel needs a structured context for task {request.task!r}")
-
-    # --- plan -----------------------------------------------------------------------------------
+        raise TypeError(
+            "RulesModel answers act and compose requests (with their structured context); "
+            "plan with harness.planning.RulesPlanner"
+        )
 
     def _router(self, agents: Sequence[AgentCard]) -> Router:
-        return _agent_router(tuple(agents))
-
-    def _plan(self, context: PlanContext) -> ModelResponse:
-        router = self._router(context.agents)
-        if context.active_agent:
-            floor = self._floor_plan(context, router, context.active_agent)
-            return ModelResponse(
-                output={"requests": floor}, usage=Usage(requests=1), model=self.name
-            )
-        plan: list[dict[str, str]] = []
-        for clause in split_clauses(context.user_message):
-            agent = router.best(clause, minimum=self.route_threshold) or context.parent
-            _add(plan, clause, agent)
-        return ModelResponse(output={"requests": plan}, usage=Usage(requests=1), model=self.name)
-
-    def _floor_plan(
-        self, context: PlanContext, router: Router, holder: str
-    ) -> list[dict[str, str]]:
-        """Split a message for an agent that holds the floor: its part, and the other requests.
-
-        A part goes elsewhere only when it is clearly another agent's (it scores at least the
-        threshold there, and less than half of that for the floor holder). Everything else is the
-        holder's: answers such as "Maple Hall", "yes" or "It's 123456789, the one for my paycheck".
-        """
-        plan: list[dict[str, str]] = []
-        for part in _parts(context.user_message):
-            agent = holder
-            ranked = router.scores(part)
-            if ranked and content_tokens(part):
-                best, score = ranked[0]
-                own = next((s for name, s in ranked if name == holder), 0.0)
-                if best != holder and score >= self.route_threshold and own < score / 2:
-                    agent = best
-            _add(plan, part, agent)
-        if all(entry["agent"] == holder for entry in plan):
-            # Nothing to split off: the floor holder gets the message as the user wrote it.
-            return [{"request": context.user_message.strip(), "agent": holder}]
-        return plan
+        return agent_router(tuple(agents))
 
     # --- act ------------------------------------------------------------------------------------
 
@@ -169,7 +139,7 @@ class RulesModel(Model):
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
             return []
-        if context.continuing or (len(own) == 1 and context.mode == "conversational"):
+        if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         calls: list[ToolCall] = []
@@ -188,15 +158,15 @@ class RulesModel(Model):
     def _outputs(
         self, context: ActContext, *, text: str, done: bool, open_q: list[str]
     ) -> dict[str, Any]:
-        if context.mode == "silent":
-            return {"answered": False, "findings": text, "openQuestions": open_q}
+        if context.mode == SILENT:
+            return {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_q}
         out: dict[str, Any] = {
-            "answered": bool(text) and done,
-            "interactionSummary": text,
-            "openQuestions": open_q,
+            ANSWERED: bool(text) and done,
+            INTERACTION_SUMMARY: text,
+            OPEN_QUESTIONS: open_q,
         }
-        if context.mode == "conversational":
-            out["scopedRequest"] = context.scoped_request
+        if context.mode == CONVERSATIONAL:
+            out[SCOPED_REQUEST] = context.scoped_request
         return out
 
     # --- compose --------------------------------------------------------------------------------
@@ -260,24 +230,6 @@ class RulesModel(Model):
         )
 
 
-def _add(plan: list[dict[str, str]], request: str, agent: str) -> None:
-    """Append a planned request, joined to the previous one when it goes to the same agent."""
-    if plan and plan[-1]["agent"] == agent:
-        plan[-1]["request"] = f"{plan[-1]['request']} and {request}"
-    else:
-        plan.append({"request": request, "agent": agent})
-
-
-def _parts(text: str) -> list[str]:
-    """A message cut at sentence ends and joining words, keeping content-free parts ("yes").
-
-    ``split_clauses`` glues those onto a neighbour, which is right without a floor holder; with
-    one, "yes" is its answer and must not travel with the next request.
-    """
-    pieces = (_LEAD.sub("", piece).strip(" ,;") for piece in _SPLIT.split(text.strip()) if piece)
-    return [piece for piece in pieces if piece] or [text.strip()]
-
-
 def _norm(text: str) -> str:
     return " ".join(content_tokens(text))
 
@@ -322,7 +274,7 @@ def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
         return (
             str(data["text"]),
             bool(data.get("done", True)),
-            [str(q) for q in data.get("openQuestions", [])],
+            [str(q) for q in data.get(OPEN_QUESTIONS, [])],
         )
     if isinstance(data, str):
         return data, True, []
@@ -354,5 +306,6 @@ def _cached_tool_router(tools: tuple[tuple[str, str, tuple[str, ...]], ...]) -> 
 
 
 @functools.lru_cache(maxsize=64)
-def _agent_router(agents: tuple[AgentCard, ...]) -> Router:
+def agent_router(agents: tuple[AgentCard, ...]) -> Router:
+    """The router over sub-agents' words (the offline planner routes requests with it too)."""
     return Router([(a.name, _card_texts(a), a.examples) for a in agents])

@@ -77,7 +77,7 @@ class ScriptedModel(Model):
         if index >= len(self._responses):
             raise AssertionError(
                 f"ScriptedModel ran out of responses after {len(self._responses)} "
-                f"(call {index + 1} was a {request.task!r} request for {request.agent!r})"
+                f"(call {index + 1} was a {(request.output_name or 'text')!r} request for {request.agent!r})"
             )
         item = self._responses[index]
         if isinstance(item, BaseException):

@@ -7,16 +7,14 @@ way of configuring a model accepts the same keys and rejects the same mistakes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
-from harness.exceptions import ConfigError, UsageError
+from harness.exceptions import ConfigError
 
-__all__ = ["OUTPUT_MODES", "ModelSettings", "OutputMode", "parse_model_settings"]
+__all__ = ["OUTPUT_MODES", "ModelSettings", "OutputMode"]
 
 OutputMode = Literal["json_schema", "json_object", "tools", "prompt"]
 
@@ -99,23 +97,3 @@ class ModelSettings(BaseModel):
             else:
                 message = f"model setting {where!r}: {error['msg']}"
             raise ConfigError(message, field=f"model_settings.{where}") from exc
-
-
-def parse_model_settings(options: Iterable[str]) -> dict[str, Any]:
-    """``--model-setting key=value`` options as a mapping; values are read as YAML scalars or
-    flow collections (``0``, ``true``, ``auto``, ``{"X-Trace": "1"}``).
-
-    Raises:
-        UsageError: for an option without ``=``.
-    """
-    out: dict[str, Any] = {}
-    for option in options:
-        key, sep, raw = option.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--model-setting must look like key=value, got {option!r}")
-        try:
-            value = YAML(typ="safe", pure=True).load(raw) if raw.strip() else None
-        except YAMLError:
-            value = raw
-        out[key.strip().replace("-", "_")] = raw if value is None and raw else value
-    return out

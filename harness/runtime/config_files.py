@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness._yaml import read_yaml
 from harness.exceptions import ConfigError
-from harness.runtime._yaml import read_yaml
 from subagents import Subagent
 from subagents._base import function_in, import_function
 from subagents.config import BotConfig, ConfigWarning, locate, validate_yaml

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from harness.exceptions import ConfigError, UsageError
 from harness.models import Model, resolve_model
+from harness.planning import Planner
 from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.parent import Parent
 
@@ -20,7 +21,11 @@ T = TypeVar("T")
 
 
 def load_bot(
-    target: str | Path, *, model: Model | str | None = None, **model_options: Any
+    target: str | Path,
+    *,
+    model: Model | str | None = None,
+    planner: Planner | None = None,
+    **model_options: Any,
 ) -> Parent:
     """Load a bot from a YAML config file or a ``module:attr`` that is a ``Parent``.
 
@@ -29,6 +34,8 @@ def load_bot(
             returning one).
         model: overrides every model of the bot: the parent's and each sub-agent's own, so a
             run with ``--model rules`` or ``--replay`` never reaches a configured hosted model.
+        planner: the parent's planner (``harness.planning``), for a config file; by default the
+            one ``Parent`` picks for its model.
         **model_options: passed to the model's constructor (``base_url`` for OpenAI,
             ``settings`` as a mapping, merged over the config's ``model_settings``, ...).
 
@@ -55,12 +62,14 @@ def load_bot(
             settings = {}
         # Every plain-data option of the parent comes from the schema, as Parent validates it.
         options = config.parent.model_dump(exclude={"model", "model_settings"})
-        return Parent(**options, subagents=subagents, model=spec, model_settings=settings)
+        return Parent(
+            **options, subagents=subagents, model=spec, model_settings=settings, planner=planner
+        )
     if ":" in text:
-        if model is not None or model_options:
+        if model is not None or planner is not None or model_options:
             raise UsageError(
-                f"{text!r} is a Python object: build it with the model you want; --model, "
-                "--base-url, --record and --replay apply to config files only"
+                f"{text!r} is a Python object: build it with the model you want; a model and "
+                "model options apply to config files only"
             )
         module_name, attr = text.split(":", 1)
         try:

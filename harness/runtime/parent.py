@@ -4,38 +4,35 @@ The parent owns the conversation. For each user message it plans scoped requests
 sub-agents concurrently (each under its own timeout), reads their results (checking ``answered``),
 takes up open questions within a bounded number of steps, optionally guards its own draft against
 duplicates, and records every message with its sender in the transcript. The steps themselves are
-the pipeline in ``harness.runtime.turn``; this module holds the parent, the conversation and its state.
+the pipeline in ``harness.runtime.turn``, over the parent's ``Dependencies`` (``harness.runtime.deps``)
+and the conversation's ``ConversationState`` (``harness.runtime.state``); this module holds the
+parent and the conversation.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from harness.exceptions import (
-    ConfigError,
-)
+from harness.detect.transcript import Message, PlannedRequest, Transcript
+from harness.exceptions import ConfigError
 from harness.models import Model, resolve_model
-from harness.models.base import (
-    AgentCard,
-    ChatMessage,
-)
-from harness.runtime.runner import SubagentCall, prepare, run_subagent
+from harness.planning import Planner
+from harness.runtime.deps import Dependencies, build_dependencies
+from harness.runtime.runner import run_subagent
+from harness.runtime.state import ConversationState, MessageSink
 from harness.runtime.turn import run_turn
-from harness.runtime.views import parent_view
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.transport.base import AgentTransport, Sender
-from instructions import render_parent_system, render_subagent_description, render_subagent_system
-from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
+from subagents import HistoryEntry, Subagent, SubagentResult, Usage
 from subagents.config import ParentConfig, validate_options
 
-__all__ = ["Conversation", "Parent", "Turn"]
+if TYPE_CHECKING:
+    from harness.aggregate import AggregatedResult
 
-MessageSink = Callable[[Message], Awaitable[None]]
+__all__ = ["Conversation", "Parent", "Turn", "bot_models"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,7 +51,7 @@ class Turn:
     """Every sub-agent result of the turn."""
     usage: Usage
     """Model usage of the whole turn."""
-    aggregation: Any = None
+    aggregation: AggregatedResult | None = None
     """When two or more silent agents returned findings: their ``harness.aggregate``
     ``AggregatedResult`` (duplicates found, sources, conflicts), else None."""
     error: str | None = None
@@ -96,8 +93,10 @@ class Parent:
         transports: how named sub-agents are called, instead of the default (in-process, or
             HTTP for a ``ConnectedAgent`` with a ``url``): for example a
             ``harness.testing.MockTransport`` in a test. See ``harness.transport``.
+        planner: splits each message into scoped requests (``harness.planning``); by default the
+            offline ``RulesPlanner`` for the ``rules`` model, else an ``LLMPlanner`` over ``model``.
 
-    Every option but ``subagents``, a ``Model`` object and ``transports`` is plain data, validated
+    Every option but ``subagents``, a ``Model`` object, ``transports`` and ``planner`` is plain data, validated
     by the same schema as the YAML config's ``parent:`` section (``subagents.config.ParentConfig``):
     a bad value gets the same ``ConfigError`` message from Python and from a file. The validated
     options are kept as ``options``.
@@ -120,19 +119,15 @@ class Parent:
         duplicate_guard: Literal["off", "warn", "drop"] = "off",
         history_turns: int = 20,
         transports: Mapping[str, AgentTransport] | None = None,
+        planner: Planner | None = None,
     ) -> None:
-        names = [a.name for a in subagents]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
-            raise ConfigError(f"sub-agent names must be unique; repeated: {', '.join(repeated)}")
-        if name in names:
-            raise ConfigError(f"the parent and a sub-agent are both named {name!r}", field="name")
+        _check_names(name, subagents, transports or {})
         if isinstance(model, Model) and model_settings:
             raise ConfigError(
                 "model_settings apply to a model given by name; give the Model object its own",
                 field="model_settings",
             )
-        options = validate_options(
+        self.options: ParentConfig = validate_options(
             ParentConfig,
             {
                 "name": name,
@@ -146,66 +141,79 @@ class Parent:
                 "history_turns": history_turns,
             },
         )
-        self.options = options
         """The validated plain-data options (what a YAML ``parent:`` section would hold)."""
-        self.name = options.name
-        self.instructions = options.instructions
-        self.subagents: dict[str, Subagent] = {a.name: a for a in subagents}
-        if isinstance(model, Model):
-            self.model = model
-        elif options.model_settings:
-            self.model = resolve_model(options.model, settings=options.model_settings)
-        else:
-            self.model = resolve_model(options.model)
-        self.generated_instructions = options.generated_instructions
-        self.strict = options.strict
-        self.max_compose_steps = options.max_compose_steps
-        self.duplicate_guard = options.duplicate_guard
-        self.history_turns = options.history_turns
-        unknown = sorted(set(transports or {}) - set(names))
-        if unknown:
-            raise ConfigError(
-                f"transports given for unknown sub-agents: {', '.join(unknown)}", field="transports"
+        if not isinstance(model, Model):
+            settings = self.options.model_settings
+            model = resolve_model(
+                self.options.model, **({"settings": settings} if settings else {})
             )
-        self._transports: dict[str, AgentTransport] = dict(transports or {})
-        self._agent_models: dict[str, Model] = {
-            a.name: self.model if a.model is None else resolve_model(a.model) for a in subagents
-        }
-        self._prepared = {a.name: prepare(a) for a in subagents}
-        view = parent_view(self.name, self.instructions, subagents)
-        self.system = render_parent_system(view, generated=self.generated_instructions)
-        by_name = {v.name: v for v in view.subagents}
-        self._agent_systems = {
-            a.name: render_subagent_system(by_name[a.name], generated=a.generated_instructions)
-            for a in subagents
-        }
-        self._cards = tuple(
-            AgentCard(
-                name=a.name,
-                description=(
-                    render_subagent_description(by_name[a.name])
-                    if self.generated_instructions
-                    else a.description
-                ),
-                mode=a.mode.value,
-                examples=tuple(a.examples),
-                keywords=tuple(
-                    word
-                    for tool in a.tool_specs
-                    for word in (tool.name.replace("_", " "), tool.description, *tool.keywords)
-                ),
-            )
-            for a in subagents
+        self.dependencies: Dependencies = build_dependencies(
+            self.options, subagents, model=model, planner=planner, transports=transports
         )
-        self._guard: Any = None
-        if self.duplicate_guard != "off":
-            from harness.detect.guard import DuplicateGuard
+        """What every turn uses, built once (``harness.runtime.deps``)."""
 
-            self._guard = DuplicateGuard(policy=self.duplicate_guard)
+    @property
+    def name(self) -> str:
+        """The parent's name; the sender of its own messages."""
+        return self.options.name
+
+    @property
+    def instructions(self) -> str:
+        """The parent's own instructions."""
+        return self.options.instructions
+
+    @property
+    def subagents(self) -> Mapping[str, Subagent]:
+        """The sub-agents by name."""
+        return self.dependencies.agents
+
+    @property
+    def model(self) -> Model:
+        """The parent's model (and the default for sub-agents)."""
+        return self.dependencies.model
+
+    @property
+    def planner(self) -> Planner:
+        """The planner that splits each message into scoped requests."""
+        return self.dependencies.planner
+
+    @property
+    def system(self) -> str:
+        """The parent's system prompt (generated instructions plus its own)."""
+        return self.dependencies.system
+
+    @property
+    def generated_instructions(self) -> bool:
+        """Whether the generated top-level instruction is prepended."""
+        return self.options.generated_instructions
+
+    @property
+    def strict(self) -> bool:
+        """Fail fast instead of recovering (see the class docstring)."""
+        return self.options.strict
+
+    @property
+    def max_compose_steps(self) -> int:
+        """Rounds of routing open questions one turn may start."""
+        return self.options.max_compose_steps
+
+    @property
+    def duplicate_guard(self) -> Literal["off", "warn", "drop"]:
+        """The duplicate guard's policy."""
+        return self.options.duplicate_guard
+
+    @property
+    def history_turns(self) -> int:
+        """Recent turns of history passed to sub-agents that receive it."""
+        return self.options.history_turns
 
     def system_prompt_for(self, agent: str) -> str:
         """The system prompt a sub-agent's model receives."""
-        return self._agent_systems[agent]
+        return self.dependencies.agent_systems[agent]
+
+    def model_for(self, agent: str) -> Model:
+        """The model a sub-agent runs on (the parent's when it names none)."""
+        return self.dependencies.agent_models[agent]
 
     async def run_subagent(
         self,
@@ -234,20 +242,15 @@ class Parent:
         Raises:
             ConfigError: there is no sub-agent named ``name``.
         """
-        agent = self.subagents.get(name)
-        if agent is None:
+        if name not in self.subagents:
             raise ConfigError(f"no sub-agent named {name!r}", field="name")
-        call = SubagentCall(
-            agent=agent,
-            request=request,
-            history=tuple(history),
-            model=self._agent_models[name],
-            system=self.system_prompt_for(name),
+        call = self.dependencies.call(
+            name,
+            request,
+            history=history,
             state=state if state is not None else {},
-            send=None if agent.mode is Mode.SILENT else send,
+            send=send,
             continuing=continuing,
-            prepared=self._prepared.get(name),
-            transport=self._transports.get(name),
         )
         return await run_subagent(call)
 
@@ -271,20 +274,41 @@ class Parent:
     async def aclose(self) -> None:
         """Close the models' and transports' resources (HTTP clients)."""
         seen: set[int] = set()
-        for model in (self.model, *self._agent_models.values()):
-            if id(model) not in seen:
-                seen.add(id(model))
-                await model.aclose()
-        for transport in self._transports.values():
+        for model in bot_models(self):
+            seen.add(id(model))
+            await model.aclose()
+        for transport in self.dependencies.transports.values():
             if id(transport) not in seen:
                 seen.add(id(transport))
                 await transport.aclose()
 
 
+def bot_models(bot: Parent) -> tuple[Model, ...]:
+    """The distinct models of a bot: the parent's first, then each sub-agent's model once."""
+    return bot.dependencies.models
+
+
+def _check_names(
+    name: str, subagents: Sequence[Subagent], transports: Mapping[str, AgentTransport]
+) -> None:
+    names = [a.name for a in subagents]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ConfigError(f"sub-agent names must be unique; repeated: {', '.join(repeated)}")
+    if name in names:
+        raise ConfigError(f"the parent and a sub-agent are both named {name!r}", field="name")
+    unknown = sorted(set(transports) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"transports given for unknown sub-agents: {', '.join(unknown)}", field="transports"
+        )
+
+
 class Conversation:
     """One conversation with a parent: its transcript, the floor holder and the agents' memory.
 
-    Use as an async context manager, or call ``send`` directly.
+    Use as an async context manager, or call ``send`` directly. Its state (``state``) is kept apart
+    from the parent, which serves any number of conversations.
     """
 
     def __init__(
@@ -296,22 +320,15 @@ class Conversation:
         on_message: MessageSink | None = None,
     ) -> None:
         self.parent = parent
-        self.id = id
-        self.on_message = on_message
-        self.transcript = Transcript(
-            conversation=id, agent_modes={n: a.mode.value for n, a in parent.subagents.items()}
+        self.state = ConversationState(
+            id=id,
+            agent_modes={n: a.mode.value for n, a in parent.subagents.items()},
+            on_message=on_message,
         )
-        self.active_agent: str | None = None
-        self.agent_states: dict[str, dict[str, Any]] = {}
-        self.message_count = 0
-        """Messages recorded so far; the next message's id is ``{id}-{message_count + 1}``. A
-        counter, not the transcript's length, so a stored window of recent turns keeps ids unique."""
+        """The conversation's transcript, floor holder, agents' memory and message counter."""
         self._lock = asyncio.Lock()
-        # (message, its HistoryEntry) by transcript index, built once per message (see _history).
-        self._entries: list[tuple[Message, HistoryEntry] | None] = []
-        self._entries_of: list[Message] | None = None
         if state is not None:
-            self._restore(state)
+            self.state.restore(state, agents=parent.subagents)
 
     async def __aenter__(self) -> Conversation:
         return self
@@ -319,149 +336,53 @@ class Conversation:
     async def __aexit__(self, *exc_info: object) -> None:
         return None
 
-    # --- state ----------------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        """The conversation id."""
+        return self.state.id
+
+    @property
+    def transcript(self) -> Transcript:
+        """Every message so far, each attributed to its sender, and a record per turn."""
+        return self.state.transcript
+
+    @property
+    def active_agent(self) -> str | None:
+        """The conversational sub-agent that holds the floor, or None."""
+        return self.state.active_agent
+
+    @property
+    def agent_states(self) -> dict[str, dict[str, Any]]:
+        """Each sub-agent's memory in this conversation."""
+        return self.state.agent_states
+
+    @property
+    def message_count(self) -> int:
+        """Messages recorded so far (see ``ConversationState.message_count``)."""
+        return self.state.message_count
+
+    @property
+    def on_message(self) -> MessageSink | None:
+        """Called with every bot message as it is sent."""
+        return self.state.on_message
 
     def snapshot(self) -> dict[str, Any]:
         """A JSON-serialisable copy of the conversation's state (for storage between requests)."""
-        return {
-            "version": 1,
-            "id": self.id,
-            "active_agent": self.active_agent,
-            "agent_states": json.loads(json.dumps(self.agent_states)),
-            "message_count": self.message_count,
-            "messages": [m.to_json() for m in self.transcript.messages],
-            "turns": [
-                {
-                    "turn": t.turn,
-                    "plan": [{"request": p.request, "agent": p.agent} for p in t.plan],
-                    "answered_by": list(t.answered_by),
-                    "failed": list(t.failed),
-                    **({"error": t.error} if t.error else {}),
-                    **({"errors": list(t.errors)} if t.errors else {}),
-                }
-                for t in self.transcript.turns
-            ],
-        }
-
-    def _restore(self, state: Mapping[str, Any]) -> None:
-        if state.get("version") != 1:
-            raise ConfigError("unsupported conversation state version", field="version")
-        self.active_agent = state.get("active_agent")
-        if self.active_agent is not None and self.active_agent not in self.parent.subagents:
-            self.active_agent = None
-        self.agent_states = {k: dict(v) for k, v in state.get("agent_states", {}).items()}
-        for record in state.get("messages", []):
-            self.transcript.append(
-                Message(
-                    id=record["id"],
-                    turn=record["turn"],
-                    role=record["role"],
-                    sender=record["sender"],
-                    text=record["text"],
-                    mode=record.get("mode"),
-                    request=record.get("request"),
-                )
-            )
-        # Snapshots written before the counter existed held every message.
-        self.message_count = int(state.get("message_count", len(self.transcript)))
-        for turn in state.get("turns", []):
-            self.transcript.turns.append(
-                TurnRecord(
-                    turn=turn["turn"],
-                    plan=tuple(PlannedRequest(**p) for p in turn.get("plan", [])),
-                    answered_by=tuple(turn.get("answered_by", [])),
-                    failed=tuple(turn.get("failed", [])),
-                    error=turn.get("error"),
-                    errors=tuple(turn.get("errors", [])),
-                )
-            )
-
-    # --- the turn -------------------------------------------------------------------------------
+        return self.state.snapshot()
 
     async def send(self, text: str) -> Turn:
         """Handle one user message and return the turn's outcome. Turns run one at a time."""
         if not text or not text.strip():
             raise ConfigError("a user message must not be empty", field="text")
         async with self._lock:
-            state = await run_turn(self, text.strip())
+            turn = await run_turn(self.parent.dependencies, self.state, text.strip())
             return Turn(
-                number=state.number,
-                user=state.user,
-                messages=tuple(self.transcript.messages[state.start :]),
-                plan=tuple(state.plan),
-                results=tuple(state.results),
-                usage=state.usage,
-                aggregation=state.aggregation,
-                error="; ".join(state.failures) or None,
+                number=turn.number,
+                user=turn.user,
+                messages=tuple(self.transcript.messages[turn.start :]),
+                plan=tuple(turn.plan),
+                results=tuple(turn.results),
+                usage=turn.usage,
+                aggregation=turn.aggregation,
+                error="; ".join(turn.failures) or None,
             )
-
-    async def _record(
-        self,
-        *,
-        turn: int,
-        role: Literal["user", "bot"],
-        sender: str,
-        text: str,
-        mode: str | None = None,
-        request: str | None = None,
-    ) -> Message:
-        self.message_count += 1
-        message = Message(
-            id=f"{self.id}-{self.message_count}",
-            turn=turn,
-            role=role,
-            sender=sender,
-            text=text,
-            mode=mode,
-            request=request,
-        )
-        self.transcript.append(message)
-        if role == "bot" and self.on_message is not None:
-            await self.on_message(message)
-        return message
-
-    def _history(self) -> tuple[HistoryEntry, ...]:
-        messages = self.transcript.messages
-        first_turn = max(1, self.transcript.turn_count - self.parent.history_turns + 1)
-        start = len(messages)
-        while start > 0 and messages[start - 1].turn >= first_turn:
-            start -= 1
-        # Each message's entry is built once and reused by later turns (a pydantic model per
-        # message per turn was most of this method's cost in long conversations).
-        entries = self._entries
-        if self._entries_of is not messages:
-            entries.clear()
-            self._entries_of = messages
-        if len(entries) < len(messages):
-            entries.extend([None] * (len(messages) - len(entries)))
-        recent: list[HistoryEntry] = []
-        for index in range(start, len(messages)):
-            m = messages[index]
-            cached = entries[index]
-            if cached is None or cached[0] is not m:
-                entry = HistoryEntry(role=m.role, sender=m.sender, text=m.text, turn=m.turn)
-                entries[index] = cached = (m, entry)
-            recent.append(cached[1])
-        return tuple(recent)
-
-    def _recent_chat(self, turns: int = 3) -> tuple[ChatMessage, ...]:
-        """The last few turns before this one, for the planner (follow-ups like "yes" need them)."""
-        current = self.transcript.turn_count
-        first = max(1, current - turns)
-        messages = self.transcript.messages
-        # Messages are in turn order: walk back from the end (at most 200 messages) to the first
-        # one of the window instead of scanning them all.
-        start = len(messages)
-        floor = max(0, start - 200)
-        while start > floor and messages[start - 1].turn >= first:
-            start -= 1
-        out: list[ChatMessage] = []
-        for message in messages[start:]:
-            if first <= message.turn < current:
-                if message.role == "user":
-                    out.append(ChatMessage(role="user", content=message.text))
-                else:
-                    out.append(
-                        ChatMessage(role="assistant", content=f"[{message.sender}] {message.text}")
-                    )
-        return tuple(out)

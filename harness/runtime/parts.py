@@ -1,49 +1,28 @@
-"""Pieces of the parent's turn that are data, not flow: the plan and reply schemas, the view of a
-result the compose step reads, the aggregation of silent findings and the fallback reply."""
+"""Pieces of the parent's turn that are data, not flow: the reply schema, the merge of a plan per
+agent, the view of a result the compose step reads, the aggregation of silent findings and the
+fallback reply."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import json
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from harness.detect.transcript import PlannedRequest
 from harness.models.base import ResultView
+from harness.planning import PlanEntry
 from harness.text import quote
 from subagents import Mode, SubagentResult
 
 __all__ = [
     "COMPOSE_SCHEMA",
-    "PLAN_SCHEMA",
     "aggregate_findings",
+    "compose_schema",
     "fallback_reply",
+    "merge_per_agent",
     "result_view",
 ]
-
-PLAN_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "requests": {
-            "type": "array",
-            "description": "One entry per distinct request in the user's message, in order.",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "request": {
-                        "type": "string",
-                        "description": "The scoped request, self-contained.",
-                    },
-                    "agent": {
-                        "type": "string",
-                        "description": "The sub-agent's name, or the parent's.",
-                    },
-                },
-                "required": ["request", "agent"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["requests"],
-    "additionalProperties": False,
-}
 
 COMPOSE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -66,6 +45,38 @@ COMPOSE_SCHEMA: dict[str, Any] = {
     "required": ["message", "route"],
     "additionalProperties": False,
 }
+
+
+@functools.lru_cache(maxsize=64)
+def compose_schema(agents: tuple[str, ...]) -> Mapping[str, Any]:
+    """``COMPOSE_SCHEMA`` with a route's ``agent`` limited to ``agents`` (unchanged when there are
+    none), so a server that enforces schemas cannot route to an unknown agent. Cached per bot."""
+    if not agents:
+        return COMPOSE_SCHEMA
+    schema: dict[str, Any] = json.loads(json.dumps(COMPOSE_SCHEMA))
+    schema["properties"]["route"]["items"]["properties"]["agent"]["enum"] = list(
+        dict.fromkeys(agents)
+    )
+    return schema
+
+
+def merge_per_agent(
+    entries: Sequence[PlanEntry], *, parent: str, agents: Collection[str]
+) -> list[PlannedRequest]:
+    """The plan the turn dispatches: one entry per agent, its requests joined with " and ".
+
+    Two concurrent calls of one agent would share its state, so each agent gets one call carrying
+    all of its requests, in the order of their first mention. An entry naming no known sub-agent
+    is the parent's own.
+    """
+    merged: dict[str, list[str]] = {}
+    for entry in entries:
+        agent = entry.agent if entry.agent in agents else parent
+        merged.setdefault(agent, []).append(entry.request)
+    return [
+        PlannedRequest(request=" and ".join(requests), agent=agent)
+        for agent, requests in merged.items()
+    ]
 
 
 async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:

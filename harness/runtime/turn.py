@@ -1,7 +1,8 @@
 """The turn as a pipeline: plan, dispatch, compose (and dispatch the routes), guard, record.
 
-Each step takes the turn's one ``TurnState`` and returns it; nothing of the turn is kept on the
-conversation between steps. The failure policy is in one place (:func:`_recover` for the
+Each step is a function of the parent's ``Dependencies`` (built once), the conversation's
+``ConversationState`` and the turn's one ``TurnState``, which it returns; nothing of the turn is
+kept on the conversation between steps. The failure policy is in one place (:func:`_recover` for the
 parent's own model calls, :func:`_check` for sub-agent results: lenient, or strict when the
 parent is). Usage has one home, ``TurnState.usage``: the parent's plan and replies add to it as
 they return, and the sub-agents' results are added once, when the turn is recorded.
@@ -15,8 +16,9 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from harness.detect.transcript import Message, PlannedRequest, TurnRecord
 from harness.exceptions import (
     ContractViolationError,
     ModelBehaviorError,
@@ -24,22 +26,16 @@ from harness.exceptions import (
     SubagentError,
     SubagentTimeoutError,
 )
-from harness.models.base import ChatMessage, ComposeContext, ModelRequest, PlanContext
-from harness.models.replay import CassetteMissError
-from harness.models.rules import RulesModel
-from harness.runtime.parts import (
-    COMPOSE_SCHEMA,
-    PLAN_SCHEMA,
-    aggregate_findings,
-    fallback_reply,
-    result_view,
-)
+from harness.models.base import ChatMessage, ComposeContext, ModelRequest, ModelSetupError
+from harness.planning import PlanInput, RulesPlanner
+from harness.runtime.deps import Dependencies
+from harness.runtime.parts import aggregate_findings, fallback_reply, merge_per_agent, result_view
 from harness.runtime.runner import SubagentCall, run_subagent
-from harness.transcript import Message, PlannedRequest, TurnRecord
+from harness.runtime.state import ConversationState
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:
-    from harness.runtime.parent import Conversation, Parent
+    from harness.aggregate import AggregatedResult
 
 __all__ = ["TurnState", "run_turn"]
 
@@ -49,7 +45,7 @@ log = logging.getLogger("harness")
 _JSON = json.JSONEncoder(ensure_ascii=False)
 
 _NO_ANSWER = "Sorry, I'm not sure how to help with that. Could you rephrase?"
-_OFFLINE_PLANNER = RulesModel()
+_OFFLINE_PLANNER = RulesPlanner()
 """Routes a message by the agents' descriptions and examples when the parent's model cannot plan."""
 
 
@@ -81,7 +77,7 @@ class TurnState:
     """Every sub-agent result, in dispatch order."""
     message: str = ""
     """The parent's reply (after the guard)."""
-    aggregation: Any = None
+    aggregation: AggregatedResult | None = None
     """The last compose step's aggregation of silent findings, or None."""
     usage: Usage = field(default_factory=Usage)
     """The parent's own model usage (plan and replies); sub-agents' is added when recorded."""
@@ -89,42 +85,42 @@ class TurnState:
     """Why the parent's own plan or reply failed (the turn then fell back)."""
 
 
-async def run_turn(conversation: Conversation, text: str) -> TurnState:
+async def run_turn(deps: Dependencies, chat: ConversationState, text: str) -> TurnState:
     """Run the whole turn for ``text`` and return its final state (recorded in the transcript)."""
-    state = await _begin(conversation, text)
-    state = await _plan(conversation, state)
-    state = await _dispatch(conversation, state)
+    state = await _begin(deps, chat, text)
+    state = await _plan(deps, chat, state)
+    state = await _dispatch(deps, chat, state)
     while True:
-        state = await _compose(conversation, state)
+        state = await _compose(deps, chat, state)
         if not state.pending:
             break
-        state = await _dispatch(conversation, state)
-    state = await _guard(conversation, state)
-    return await _record(conversation, state)
+        state = await _dispatch(deps, chat, state)
+    state = await _guard(deps, chat, state)
+    return await _record(deps, chat, state)
 
 
 # --- the failure policy ---------------------------------------------------------------------------
 
 
-def _recover(parent: Parent, state: TurnState, what: str, exc: Exception) -> bool:
+def _recover(deps: Dependencies, state: TurnState, what: str, exc: Exception) -> bool:
     """Whether the turn goes on after the parent's own ``what`` failed (False: re-raise).
 
-    Strict parents raise; a replay cassette miss (a test's setup error) always does.
+    Strict parents raise; a setup error (a replay cassette miss in a test) always does.
     """
-    if parent.strict or isinstance(exc, CassetteMissError):
+    if deps.strict or isinstance(exc, ModelSetupError):
         return False
     state.failures.append(f"{what} failed: {type(exc).__name__}: {exc}")
     return True
 
 
-def _check(parent: Parent, result: SubagentResult) -> None:
+def _check(deps: Dependencies, result: SubagentResult) -> None:
     """Strict mode: raise for a sub-agent that broke its contract, timed out or failed."""
-    if not parent.strict:
+    if not deps.strict:
         return
     if result.violations:
         raise ContractViolationError(result.agent, result.violations)
     if result.status == "timed_out":
-        timeout = parent.subagents[result.agent].timeout
+        timeout = deps.agents[result.agent].timeout
         raise SubagentTimeoutError(agent=result.agent, timeout=timeout)
     if result.status == "failed":
         raise SubagentError(result.error or "failed", agent=result.agent)
@@ -133,96 +129,66 @@ def _check(parent: Parent, result: SubagentResult) -> None:
 # --- the steps ------------------------------------------------------------------------------------
 
 
-async def _begin(conversation: Conversation, text: str) -> TurnState:
-    number = conversation.transcript.turn_count + 1
-    user = await conversation._record(turn=number, role="user", sender="user", text=text)
+async def _begin(deps: Dependencies, chat: ConversationState, text: str) -> TurnState:
+    number = chat.transcript.turn_count + 1
+    user = await chat.record(turn=number, role="user", sender="user", text=text)
     return TurnState(
         number=number,
         text=text,
         user=user,
-        start=len(conversation.transcript),
-        history=conversation._history(),
-        steps_left=conversation.parent.max_compose_steps,
+        start=len(chat.transcript),
+        history=chat.history(deps.history_turns),
+        steps_left=deps.max_compose_steps,
     )
 
 
-async def _plan(conversation: Conversation, state: TurnState) -> TurnState:
-    """Split the message into scoped requests, one per agent (the parent's for the rest)."""
-    parent = conversation.parent
+async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
+    """Ask the planner for the message's requests, then merge them per agent."""
     text = state.text
-    active = conversation.active_agent
-    if active is not None and parent.subagents[active].mode is not Mode.CONVERSATIONAL:
+    active = chat.active_agent
+    if active is not None and deps.agents[active].mode is not Mode.CONVERSATIONAL:
         active = None
-    system = parent.system
-    if active is not None:
-        system += (
-            f"\n\nRight now the conversational sub-agent `{active}` is in a dialogue with the "
-            "user and holds the floor. Still split the user's message into its requests: "
-            f"give `{active}` the part that answers or continues its dialogue (as its scoped "
-            "request), and route every other request as usual, each to its own agent.\n"
-        )
-    request = ModelRequest(
-        task="plan",
-        agent=parent.name,
-        system=system,
-        messages=(*conversation._recent_chat(), ChatMessage(role="user", content=text)),
-        output_schema=PLAN_SCHEMA,
-        output_name="plan",
-        context=PlanContext(
-            parent=parent.name, user_message=text, agents=parent._cards, active_agent=active
-        ),
+    given = PlanInput(
+        parent=deps.name,
+        message=text,
+        agents=deps.cards,
+        system=deps.system,
+        recent=chat.recent_chat(),
+        active_agent=active,
     )
     try:
         try:
-            response = await parent.model.request(request)
+            planned = await deps.planner.plan(given)
         except ModelRequestError as exc:
-            if parent.strict or isinstance(parent.model, RulesModel):
-                raise
+            if deps.strict or isinstance(exc, ModelSetupError):
+                raise  # a setup error is never fallen back from
+            if isinstance(deps.planner, RulesPlanner):
+                raise  # the offline planner itself failed
             # Unavailable (a timeout, an outage), not confused: the offline planner routes the
             # message, so the healthy sub-agents still answer (never "I can't help with ...").
             state.failures.append(f"plan failed: {type(exc).__name__}: {exc}")
             log.warning("the plan failed (%s); the offline planner routes the message", exc)
-            response = await _OFFLINE_PLANNER.request(request)
-        output = response.output
-        entries = output.get("requests") if isinstance(output, Mapping) else None
-        if not isinstance(entries, list) or not entries:
-            raise ModelBehaviorError("the plan has no list of requests", agent=parent.name)
-        if not all(isinstance(entry, Mapping) for entry in entries):
-            raise ModelBehaviorError(
-                "each planned request must be an object with 'request' and 'agent'",
-                agent=parent.name,
-            )
-        # One entry per agent: two concurrent calls of one agent would share its state.
-        merged: dict[str, list[str]] = {}
-        for entry in entries:
-            agent = str(entry.get("agent", parent.name))
-            if agent not in parent.subagents:
-                agent = parent.name
-            merged.setdefault(agent, []).append(str(entry.get("request") or text))
-        plan = [
-            PlannedRequest(request=" and ".join(requests), agent=agent)
-            for agent, requests in merged.items()
-        ]
-        state.usage = state.usage + response.usage
+            planned = await _OFFLINE_PLANNER.plan(given)
+        plan = merge_per_agent(planned.entries, parent=deps.name, agents=deps.agents)
+        state.usage = state.usage + planned.usage
     except Exception as exc:  # a failing planner must not lose the conversation
-        if not _recover(parent, state, "plan", exc):
+        if not _recover(deps, state, "plan", exc):
             raise
         log.warning("the plan failed (%s); the parent handles the whole message", exc)
-        plan = [PlannedRequest(request=text, agent=parent.name)]
+        plan = [PlannedRequest(request=text, agent=deps.name)]
     state.plan = plan
-    state.own = tuple(p.request for p in plan if p.agent == parent.name)
-    state.pending = [p for p in plan if p.agent != parent.name]
+    state.own = tuple(p.request for p in plan if p.agent == deps.name)
+    state.pending = [p for p in plan if p.agent != deps.name]
     return state
 
 
-async def _dispatch(conversation: Conversation, state: TurnState) -> TurnState:
+async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
     """Run the pending requests' agents concurrently, each under its own timeout."""
-    parent = conversation.parent
     pending, state.pending = state.pending, []
     state.routed.extend((p.request, p.agent) for p in pending)
     calls: list[SubagentCall] = []
     for item in pending:
-        agent = parent.subagents[item.agent]
+        agent = deps.agents[item.agent]
         request = item.request if agent.scoped else state.text
 
         async def send(message: str, *, _agent: Subagent = agent, _request: str = request) -> None:
@@ -230,8 +196,8 @@ async def _dispatch(conversation: Conversation, state: TurnState) -> TurnState:
                 # It holds the floor from its first message (the result settles it when the
                 # call ends): the state saved before this message goes out says so, so a crash
                 # after it never forgets the open dialogue.
-                conversation.active_agent = _agent.name
-            await conversation._record(
+                chat.active_agent = _agent.name
+            await chat.record(
                 turn=state.number,
                 role="bot",
                 sender=_agent.name,
@@ -241,18 +207,14 @@ async def _dispatch(conversation: Conversation, state: TurnState) -> TurnState:
             )
 
         calls.append(
-            SubagentCall(
-                agent=agent,
-                request=request,
+            deps.call(
+                agent.name,
+                request,
                 history=state.history,
-                model=parent._agent_models[agent.name],
-                system=parent.system_prompt_for(agent.name),
-                state=conversation.agent_states.setdefault(agent.name, {}),
-                send=None if agent.mode is Mode.SILENT else send,
-                continuing=agent.name == conversation.active_agent,
-                strict=parent.strict,
-                prepared=parent._prepared.get(agent.name),
-                transport=parent._transports.get(agent.name),
+                state=chat.agent_states.setdefault(agent.name, {}),
+                send=send,
+                continuing=agent.name == chat.active_agent,
+                strict=deps.strict,
             )
         )
     try:
@@ -262,26 +224,25 @@ async def _dispatch(conversation: Conversation, state: TurnState) -> TurnState:
         raise group_error.exceptions[0] from group_error
     results = [task.result() for task in tasks]
     for result in results:
-        _check(parent, result)
-        _take_floor(conversation, result)
+        _check(deps, result)
+        _take_floor(deps, chat, result)
     state.results.extend(results)
     return state
 
 
-def _take_floor(conversation: Conversation, result: SubagentResult) -> None:
+def _take_floor(deps: Dependencies, chat: ConversationState, result: SubagentResult) -> None:
     """A conversational agent that spoke without answering holds the floor; one that answered
     (or failed) gives it back."""
-    if conversation.parent.subagents[result.agent].mode is not Mode.CONVERSATIONAL:
+    if deps.agents[result.agent].mode is not Mode.CONVERSATIONAL:
         return
     if result.ok and not result.answered and bool(result.messages):
-        conversation.active_agent = result.agent
-    elif conversation.active_agent == result.agent:
-        conversation.active_agent = None
+        chat.active_agent = result.agent
+    elif chat.active_agent == result.agent:
+        chat.active_agent = None
 
 
-async def _compose(conversation: Conversation, state: TurnState) -> TurnState:
+async def _compose(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
     """Write the parent's reply from the results; queue the open questions it routes."""
-    parent = conversation.parent
     text = state.text
     results = state.results
     state.aggregation = await aggregate_findings(results)
@@ -298,9 +259,8 @@ async def _compose(conversation: Conversation, state: TurnState) -> TurnState:
         "results": [v.to_json() for v in views],
     }
     request = ModelRequest(
-        task="compose",
-        agent=parent.name,
-        system=parent.system,
+        agent=deps.name,
+        system=deps.system,
         messages=(
             ChatMessage(role="user", content=text),
             ChatMessage(
@@ -308,25 +268,25 @@ async def _compose(conversation: Conversation, state: TurnState) -> TurnState:
                 content="Sub-agent results for this turn (JSON):\n" + _JSON.encode(payload),
             ),
         ),
-        output_schema=COMPOSE_SCHEMA,
+        output_schema=deps.compose_schema,
         output_name="reply",
         context=ComposeContext(
-            parent=parent.name,
+            parent=deps.name,
             user_message=text,
             results=views,
             own_requests=state.own,
-            agents=parent._cards,
+            agents=deps.cards,
             routed=tuple(state.routed),
             steps_left=state.steps_left,
         ),
     )
     try:
-        response = await parent.model.request(request)
+        response = await deps.model.request(request)
         output = response.output if response.output is not None else {}
         if not isinstance(output, Mapping):
-            raise ModelBehaviorError("the reply is not an object", agent=parent.name)
+            raise ModelBehaviorError("the reply is not an object", agent=deps.name)
     except Exception as exc:  # direct messages stand; findings are relayed as they are
-        if not _recover(parent, state, "reply", exc):
+        if not _recover(deps, state, "reply", exc):
             raise
         log.warning("the reply failed (%s); relaying results as they are", exc)
         state.message = fallback_reply(views, apologise=True)
@@ -340,9 +300,7 @@ async def _compose(conversation: Conversation, state: TurnState) -> TurnState:
         if isinstance(r, Mapping) and r.get("request") and r.get("agent")
     ]
     routes = [
-        r
-        for r in routes
-        if r.agent in parent.subagents and (r.request, r.agent) not in state.routed
+        r for r in routes if r.agent in deps.agents and (r.request, r.agent) not in state.routed
     ]
     if routes and state.steps_left > 0:
         state.steps_left -= 1
@@ -353,33 +311,31 @@ async def _compose(conversation: Conversation, state: TurnState) -> TurnState:
     return state
 
 
-async def _guard(conversation: Conversation, state: TurnState) -> TurnState:
+async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
     """Drop (or report) what the parent's draft repeats of what was already sent.
 
     The comparison is CPU work (bounded by ``harness.text.ANALYSIS_BUDGET``): it runs in a worker
     thread, so one long message never holds the event loop that other conversations share.
     """
-    guard = conversation.parent._guard
+    guard = deps.guard
     if state.message and guard is not None:
         decision = await asyncio.to_thread(
             guard.check,
             state.message,
-            sent=list(conversation.transcript.messages),
+            sent=list(chat.transcript.messages),
             turn=state.number,
         )
         state.message = decision.text
     return state
 
 
-async def _record(conversation: Conversation, state: TurnState) -> TurnState:
+async def _record(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
     """Record the parent's reply (or an apology when nobody spoke) and the turn's record."""
-    transcript = conversation.transcript
+    transcript = chat.transcript
     if not state.message and len(transcript.messages) == state.start:
         state.message = _NO_ANSWER
     if state.message:
-        await conversation._record(
-            turn=state.number, role="bot", sender=conversation.parent.name, text=state.message
-        )
+        await chat.record(turn=state.number, role="bot", sender=deps.name, text=state.message)
     for result in state.results:
         state.usage = state.usage + result.usage
     results = state.results

@@ -1,51 +1,12 @@
-"""The simulator's detectors, transcript loaders, reports and the runtime duplicate guard.
+"""The simulator: scenario conversations run against a bot, in process or deployed.
 
-``harness detect`` and the scenario runner share these: load a conversation
-(:func:`load_transcript`), run the detectors (:func:`detect`, :func:`check_expectations`), and
-report (:func:`render_text`, :func:`render_json`, :func:`render_junit`). The parent's duplicate
-guard (:class:`DuplicateGuard`) runs the same duplicate detector on its draft before sending it.
+Scenarios (``harness.simulate.scenarios``) are run by ``harness.simulate.runner`` against a target
+(``harness.simulate.targets``: a bot in this process, ``directline``, ``copilot_studio`` or
+``endpoint``); their transcripts are checked and reported by :mod:`harness.detect`.
+:func:`load_agent_modes` reads the sub-agents' modes from a bot's config, for checking a recorded
+transcript of that bot.
 """
 
-from harness.detect.guard import DuplicateGuard, GuardDecision, GuardPolicy
-from harness.simulate.detectors import (
-    DetectorConfig,
-    Expectation,
-    Finding,
-    FindingKind,
-    check_expectations,
-    detect,
-    detect_async,
-)
-from harness.simulate.embeddings import Embedder, LocalEmbedder, OpenAIEmbedder
-from harness.simulate.reports import (
-    DetectionResult,
-    exit_code,
-    render_json,
-    render_junit,
-    render_text,
-)
-from harness.simulate.transcripts import load_agent_modes, load_transcript, parse_transcript
+from harness.simulate.modes import load_agent_modes
 
-__all__ = [
-    "DetectionResult",
-    "DetectorConfig",
-    "DuplicateGuard",
-    "Embedder",
-    "Expectation",
-    "Finding",
-    "FindingKind",
-    "GuardDecision",
-    "GuardPolicy",
-    "LocalEmbedder",
-    "OpenAIEmbedder",
-    "check_expectations",
-    "detect",
-    "detect_async",
-    "exit_code",
-    "load_agent_modes",
-    "load_transcript",
-    "parse_transcript",
-    "render_json",
-    "render_junit",
-    "render_text",
-]
+__all__ = ["load_agent_modes"]

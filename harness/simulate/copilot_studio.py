@@ -10,7 +10,7 @@ ready one (from an environment variable), or one MSAL gets with :func:`msal_toke
 code for a person, client credentials for CI).
 
 Messages are attributed to child and connected agents from the plan events the orchestrator emits
-around them, where present (:class:`~harness.simulate._activities.TraceAttribution`); otherwise
+around them, where present (:class:`~harness.detect.activities.TraceAttribution`); otherwise
 every message is the agent's own, and duplicates are found from the text alone.
 """
 
@@ -22,10 +22,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from harness.detect.activities import TraceAttribution, activity_message, user_message
+from harness.detect.transcript import Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate._activities import TraceAttribution, activity_message, user_message
 from harness.simulate.targets import ConversationError, Target
-from harness.transcript import Transcript
 
 try:
     import aiohttp

@@ -31,15 +31,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate._activities import (
+from harness.detect.activities import (
     TraceAttribution,
     activity_message,
     error_detail,
     user_message,
 )
+from harness.detect.transcript import Transcript
+from harness.exceptions import MissingExtraError, RunError, UsageError
 from harness.simulate.targets import ConversationError, Target
-from harness.transcript import Transcript
 
 try:
     import aiohttp

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
 from harness.simulate.targets import Target
-from harness.transcript import Message, Transcript
 
 try:
     import aiohttp

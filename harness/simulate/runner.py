@@ -12,19 +12,17 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from harness.detect.detectors import detect_async
+from harness.detect.embeddings import Embedder
+from harness.detect.expectations import Expectation, check_expectations
+from harness.detect.findings import DetectorConfig
+from harness.detect.reports import DetectionResult
+from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
-from harness.simulate.detectors import (
-    DetectorConfig,
-    Expectation,
-    check_expectations,
-    detect_async,
-)
-from harness.simulate.embeddings import Embedder
-from harness.simulate.reports import DetectionResult
+from harness.runtime.parent import bot_models
 from harness.simulate.scenarios import Scenario, ScenarioFile
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
-from harness.transcript import Transcript
 from subagents import Usage
 
 __all__ = ["check_models", "expectations_of", "run_scenario", "run_scenarios"]
@@ -123,8 +121,7 @@ async def run_scenario(
 
 
 def _models(target: InProcessTarget) -> list[Model]:
-    parent = target.parent
-    return list({id(m): m for m in (parent.model, *parent._agent_models.values())}.values())
+    return list(bot_models(target.parent))
 
 
 def check_models(target: InProcessTarget) -> None:

@@ -12,8 +12,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from harness.detect.transcript import Transcript
 from harness.exceptions import RunError
-from harness.transcript import Transcript
 from subagents import Usage
 
 if TYPE_CHECKING:

@@ -59,6 +59,7 @@ from harness.team.termination import (
     TerminationCondition,
     ValidationFailures,
 )
+from instructions.contract import ANSWERED, FINDINGS, INTERACTION_SUMMARY, OPEN_QUESTIONS
 from subagents import ChildAgent, ConnectedAgent, HistoryEntry, Kind, Mode, ToolContext, Usage
 
 __all__ = ["Team", "TeamResult"]
@@ -106,11 +107,11 @@ class TeamResult:
             text = f"The team could not answer the request ({self.stop.detail})."
             open_questions = [self.task, *open_questions]
         if mode is Mode.SILENT:
-            return {"answered": False, "findings": text, "openQuestions": open_questions}
+            return {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_questions}
         return {
-            "answered": bool(self.answer.strip()) and self.stop.kind != "guardrail",
-            "interactionSummary": text,
-            "openQuestions": open_questions,
+            ANSWERED: bool(self.answer.strip()) and self.stop.kind != "guardrail",
+            INTERACTION_SUMMARY: text,
+            OPEN_QUESTIONS: open_questions,
         }
 
 

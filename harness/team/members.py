@@ -1,6 +1,6 @@
 """Team members and how one member's turn is taken.
 
-A ``Member`` is driven either by a ``Model`` (it receives a ``ModelRequest(task="act")`` with its
+A ``Member`` is driven either by a ``Model`` (it receives a ``ModelRequest`` with an ``ActContext`` and its
 role prompt, the journal as messages and the ``MemberReply`` JSON schema as ``output_schema``) or by
 a plain async function of the ``TeamState`` (deterministic members for tests, demos and rule-based
 steps). A model member runs the agent loop that sub-agents run (``harness.agent.loop``): each tool
@@ -247,7 +247,6 @@ async def _model_turn(
         can_message_user=False,
     )
     request = ModelRequest(
-        task="act",
         agent=member.name,
         system=system,
         messages=messages,

@@ -105,7 +105,6 @@ class Selector(SpeakerPolicy):
         recent = "\n".join(f"{m.sender} ({m.role.value}): {m.content}" for m in state.journal[-6:])
         response = await model.request(
             ModelRequest(
-                task="act",
                 agent="selector",
                 system=(
                     "You choose who speaks next in a team of agents working on one task. "

@@ -37,8 +37,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "harness_async_tests",
         type="bool",
-        default=True,
-        help="run 'async def' tests on asyncio when no async plugin (pytest-asyncio, anyio) does",
+        default=False,
+        help="run 'async def' tests on asyncio when no async plugin (pytest-asyncio, anyio) does "
+        "(opt-in)",
     )
     parser.addini(
         "harness_scenarios",
@@ -102,7 +103,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     with pytest-xdist, the controller writes every worker's scenarios)."""
     path = session.config.getoption("harness_html", None)
     if path and not hasattr(session.config, "workerinput"):  # not from pytest-xdist workers
-        from harness.simulate.html import render_html
+        from harness.detect.html import render_html
 
         results = session.config.stash.get(_HTML_RESULTS, [])
         target = session.config.invocation_params.dir / path
@@ -233,10 +234,6 @@ def _looks_like_scenarios(tree: Any) -> bool:
     )
 
 
-class ScenarioFailedError(AssertionError):
-    """A scenario produced error-level findings."""
-
-
 class ScenarioItem(pytest.Item):
     """One scenario run as a test."""
 
@@ -266,7 +263,7 @@ class ScenarioItem(pytest.Item):
             import base64
             import pickle
 
-            from harness.simulate.reports import DetectionResult
+            from harness.detect.reports import DetectionResult
 
             result = DetectionResult(
                 file=str(self.path),
@@ -279,12 +276,13 @@ class ScenarioItem(pytest.Item):
             self._harness_html = base64.b64encode(pickle.dumps(result)).decode("ascii")
         findings = [f for f in found if f.severity == "error"]
         if findings:
-            from harness.testing import format_findings
+            from harness.testing._driver import ScenarioFailedError, format_findings
 
             raise ScenarioFailedError(format_findings(findings, driver.transcript))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         from harness.exceptions import HarnessError, UsageError
+        from harness.testing._driver import ScenarioFailedError
 
         error = excinfo.value
         if isinstance(error, ScenarioFailedError):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import SubagentError
+from instructions.contract import HISTORY, SCOPED_REQUEST
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:
@@ -150,9 +151,9 @@ class AgentTransport(ABC):
 
 def wire_payload(call: SubagentCall) -> dict[str, Any]:
     """The JSON a caller posts to a host for ``call``: the request, and history and state if any."""
-    payload: dict[str, Any] = {"scopedRequest": call.request, "continuing": call.continuing}
+    payload: dict[str, Any] = {SCOPED_REQUEST: call.request, "continuing": call.continuing}
     if call.agent.receives_history:
-        payload["history"] = [
+        payload[HISTORY] = [
             {"role": h.role, "sender": h.sender, "text": h.text, "turn": h.turn}
             for h in call.history
         ]

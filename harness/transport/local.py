@@ -22,6 +22,7 @@ from harness.models.base import (
     ToolDefinition,
 )
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
+from instructions import contract
 from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, ToolContext, Usage
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
@@ -56,37 +57,12 @@ class LocalTransport(AgentTransport):
 
 
 def output_schema(agent: Subagent) -> dict[str, Any]:
-    """JSON schema of the outputs ``agent`` must return (its mode's plus any declared)."""
-    names = list(REQUIRED_OUTPUTS[agent.mode])
-    for name in agent.output_names:
-        if name not in names and name in (
-            "scopedRequest",
-            "interactionSummary",
-            "findings",
-            "openQuestions",
-        ):
-            names.append(name)
-    if "openQuestions" not in names:
-        names.append("openQuestions")
-    props: dict[str, Any] = {}
-    descriptions = {spec.name: spec.description for spec in agent.outputs or ()}
-    for name in names:
-        schema: dict[str, Any]
-        if name == "answered":
-            schema = {"type": "boolean"}
-        elif name == "openQuestions":
-            schema = {"type": "array", "items": {"type": "string"}}
-        else:
-            schema = {"type": "string"}
-        if descriptions.get(name):
-            schema["description"] = descriptions[name]
-        props[name] = schema
-    return {
-        "type": "object",
-        "properties": props,
-        "required": names,
-        "additionalProperties": False,
-    }
+    """JSON schema of the outputs ``agent`` must return (``instructions.contract.output_schema``)."""
+    return contract.output_schema(
+        agent.mode,
+        declared=agent.output_names,
+        descriptions={spec.name: spec.description for spec in agent.outputs or ()},
+    )
 
 
 def _send_tool() -> ToolDefinition:
@@ -117,11 +93,15 @@ def prepare(agent: Subagent) -> PreparedAgent:
     return PreparedAgent(tools=tools, definitions=definitions, schema=output_schema(agent))
 
 
+_REQUEST_KEY = _JSON.encode(contract.SCOPED_REQUEST)
+_HISTORY_KEY = _JSON.encode(contract.HISTORY)
+
+
 def _input_message(call: SubagentCall) -> str:
     request = _JSON.encode(call.request)
     if not call.agent.receives_history:
-        return f'{{"scopedRequest": {request}}}'
-    return f'{{"scopedRequest": {request}, "history": {_history_json(call.history)}}}'
+        return f"{{{_REQUEST_KEY}: {request}}}"
+    return f"{{{_REQUEST_KEY}: {request}, {_HISTORY_KEY}: {_history_json(call.history)}}}"
 
 
 # The turn builds its history once and gives the same tuple to every agent it calls, so the last
@@ -204,7 +184,7 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             dialogue = self.dialogue
             dialogue.append({"role": "user", "text": self.call.request})
             dialogue.extend({"role": "agent", "text": text} for text in self.deliver.sent)
-            answered = bool(output.get("answered"))
+            answered = bool(output.get(contract.ANSWERED))
             self.call.state["_dialogue"] = [] if answered else dialogue[-40:]
         return AgentReply(outputs=output, usage=usage)
 
@@ -232,7 +212,6 @@ async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -
         continuing=call.continuing,
     )
     request = ModelRequest(
-        task="act",
         agent=agent.name,
         system=call.system,
         messages=tuple(messages),
@@ -257,8 +236,8 @@ async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -
 async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
     assert call.agent.handler is not None
     raw = await call.agent.handler(ctx)
-    summary = raw.get("interactionSummary")
-    speaks = raw.get("answered") or call.agent.mode is Mode.CONVERSATIONAL
+    summary = raw.get(contract.INTERACTION_SUMMARY)
+    speaks = raw.get(contract.ANSWERED) or call.agent.mode is Mode.CONVERSATIONAL
     if (
         call.agent.mode is not Mode.SILENT
         and deliver.allowed

@@ -270,9 +270,7 @@ class _Text(LoopHooks[str]):
 
 
 def _request() -> ModelRequest:
-    return ModelRequest(
-        task="act", agent="a", system="-", messages=(ChatMessage(role="user", content="hi"),)
-    )
+    return ModelRequest(agent="a", system="-", messages=(ChatMessage(role="user", content="hi"),))
 
 
 async def test_the_step_limit_and_a_refusal_end_the_loop() -> None:
@@ -310,7 +308,6 @@ async def test_the_step_limit_and_a_refusal_end_the_loop() -> None:
 def test_later_requests_copy_every_field_of_the_first() -> None:
     """``_with_messages`` spells the fields out for speed; a new field must be added there too."""
     values: dict[str, Any] = {
-        "task": "act",
         "agent": "a",
         "system": "s",
         "messages": (),

@@ -254,7 +254,7 @@ async def test_repeated_sentences_are_dropped_from_a_local_synthesis() -> None:
 
 async def test_a_model_synthesises_the_summary_from_the_top_results() -> None:
     def synth(request: ModelRequest) -> ModelResponse:
-        assert request.task == "compose"
+        assert request.agent == "aggregator"
         assert "[a, confidence 0.90]" in (request.messages[0].content or "")
         return ModelResponse(text="Payday is Friday and the W-2 is in the portal, per two agents.")
 

@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from harness.simulate import DetectionResult, detect, load_transcript, render_json
+from harness.detect import DetectionResult, detect, load_transcript, render_json
+from harness.detect.transcript import Message, Transcript
 from harness.text import analyse, extract_facts, split_claims, split_sentences
-from harness.transcript import Message, Transcript
 
 ANSWERS = [
     ("pto", "You have {n} vacation days left for 2026."),

@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_detect import ANSWERS, QUESTIONS  # noqa: E402
 
-from harness.simulate import detect  # noqa: E402
-from harness.transcript import Message, Transcript  # noqa: E402
+from harness.detect import detect  # noqa: E402
+from harness.detect.transcript import Message, Transcript  # noqa: E402
 
 
 def _answer(rng: random.Random) -> tuple[str, str]:

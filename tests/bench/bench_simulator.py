@@ -41,16 +41,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from harness import ChildAgent, ConnectedAgent, FunctionModel, Mode, Parent, Reply, RulesModel  # noqa: E402
+from harness.detect import DetectorConfig  # noqa: E402
 from harness.models import (  # noqa: E402
     ActContext,
     ComposeContext,
     Model,
     ModelRequest,
     ModelResponse,
-    PlanContext,
     ToolCall,
 )
-from harness.simulate.detectors import DetectorConfig  # noqa: E402
 from harness.simulate.runner import run_scenario  # noqa: E402
 from harness.simulate.scenarios import RequestExpectation, Scenario, ScenarioTurn  # noqa: E402
 from harness.simulate.targets import InProcessTarget  # noqa: E402
@@ -158,8 +157,8 @@ def respond(request: ModelRequest) -> ModelResponse:
     """Answers as a well-behaved LLM would: plan by keyword, call the tool, send, return outputs."""
     usage = Usage(requests=1)
     context = request.context
-    if isinstance(context, PlanContext):
-        clauses = [c.strip() for c in context.user_message.split(", and ")]
+    if request.output_name == "plan":
+        clauses = [c.strip() for c in (request.messages[-1].content or "").split(", and ")]
         plan = [{"request": c, "agent": _route(c)} for c in clauses]
         return ModelResponse(output={"requests": plan}, usage=usage)
     if isinstance(context, ComposeContext):

@@ -40,7 +40,6 @@ from harness.models import (
     ComposeContext,
     ModelRequest,
     ModelResponse,
-    PlanContext,
     ToolCall,
 )
 from subagents import Usage
@@ -78,7 +77,7 @@ def trivial_model() -> FunctionModel:
 
     def respond(request: ModelRequest) -> ModelResponse:
         context = request.context
-        if isinstance(context, PlanContext):
+        if request.output_name == "plan":
             return ModelResponse(output={"requests": PLAN}, usage=usage)
         if isinstance(context, ComposeContext):
             relay = " ".join(r.findings or "" for r in context.results if r.mode == "silent")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import FunctionModel, ModelRequest, ModelResponse, RulesModel
-from harness.models import ActContext, ComposeContext, PlanContext, ToolCall
+from harness.models import ActContext, ComposeContext, ToolCall
 from subagents import Usage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,10 +21,15 @@ CONFIGS = ROOT / "tests" / "fixtures" / "configs"
 SEND = "send_message_to_user"
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+# How the LLM planner's prompt names a floor holder (harness.planning.llm).
+_FLOOR = re.compile(r"conversational sub-agent `([^`]+)` is in a dialogue")
 
 
 def recording_rules() -> FunctionModel:
-    """A ``FunctionModel`` that answers like ``RulesModel`` and records every request in ``calls``."""
+    """A ``FunctionModel`` that answers like ``RulesModel`` and records every request in ``calls``.
+
+    As a parent's model it writes the replies; give the parent ``planner=RulesPlanner()`` to plan.
+    """
     return FunctionModel(RulesModel().request)
 
 
@@ -40,18 +45,19 @@ def planned_rules(
 ) -> FunctionModel:
     """A parent model with a fixed plan function; act and compose requests go to ``RulesModel``.
 
-    It keeps tests independent of the rules model's routing heuristics where routing is not what
-    the test is about.
+    It answers the ``LLMPlanner``'s plan request as an LLM would, from the prompt alone (the
+    user's message is the last one; the system prompt names a floor holder). It keeps tests
+    independent of the offline planner's routing where routing is not what the test is about.
     """
     rules = RulesModel()
 
     async def respond(request: ModelRequest) -> ModelResponse:
-        context = request.context
-        if isinstance(context, PlanContext):
-            if context.active_agent:  # these tests send the floor holder single-part messages
-                entries = [{"request": context.user_message, "agent": context.active_agent}]
-            else:
-                entries = plan(context.user_message)
+        if request.output_name == "plan":
+            message = request.messages[-1].content or ""
+            holder = _FLOOR.search(request.system)
+            # These tests send the floor holder single-part messages.
+            holds = [{"request": message, "agent": holder.group(1)}] if holder else None
+            entries = holds or plan(message)
             return ModelResponse(output={"requests": entries}, usage=Usage(requests=1))
         return await rules.request(request)
 
@@ -93,14 +99,14 @@ def request_text(request: ModelRequest) -> str:
         parts.append(context.scoped_request)
         for entry in context.history or ():
             parts.append(entry.text)
-    elif isinstance(context, PlanContext | ComposeContext):
+    elif isinstance(context, ComposeContext):
         parts.append(repr(context))
     return "\n".join(parts)
 
 
 def act_requests(model: FunctionModel, agent: str) -> list[ModelRequest]:
     """The act requests ``model`` received for ``agent``."""
-    return [c for c in model.calls if c.task == "act" and c.agent == agent]
+    return [c for c in model.calls if isinstance(c.context, ActContext) and c.agent == agent]
 
 
 def sentences(text: str) -> list[str]:

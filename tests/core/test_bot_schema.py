@@ -121,7 +121,7 @@ def _write(folder: Path, config: str) -> Path:
 
 
 def test_the_parent_options_are_the_schema() -> None:
-    python_only = {"subagents", "transports"}
+    python_only = {"subagents", "transports", "planner"}
     options = set(inspect.signature(Parent).parameters) - python_only
     assert options == set(ParentConfig.model_fields)
     for name, field in ParentConfig.model_fields.items():
@@ -164,7 +164,7 @@ def test_the_same_bot_from_python_and_from_yaml(tmp_path: Path) -> None:
     for bot in (from_yaml, from_python):
         assert isinstance(bot.model, OpenAIModel)
         assert (bot.model.settings.temperature, bot.model.settings.seed) == (0, 7)
-        assert isinstance(bot._agent_models["pto"], RulesModel)
+        assert isinstance(bot.model_for("pto"), RulesModel)
 
 
 # (option, value in Python, the same in YAML)

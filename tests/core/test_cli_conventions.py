@@ -144,7 +144,7 @@ def test_quiet_and_verbose_leave_no_logging_state_behind(runner: CliRunner) -> N
 def test_ctrl_c_in_any_command_exits_130_without_a_traceback(
     runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import harness.simulate._simulate_cli as simulate_cli
+    import harness.cli.simulate as simulate_cli
 
     def interrupted(coroutine: object) -> None:
         coroutine.close()  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from harness import (
     RulesModel,
 )
 from harness.models import ActContext, ToolCall
+from harness.planning import RulesPlanner
 from subagents._base import ToolFunction
 from tests.core._support import planned_rules, recording_rules
 
@@ -170,6 +171,7 @@ async def test_malformed_model_output_is_a_failed_result_when_lenient() -> None:
     parent = Parent(
         name="desk",
         model=model,
+        planner=RulesPlanner(),
         subagents=[_agent("alpha", quick), _agent("beta", quick)],
     )
     turn = await parent.conversation().send("alpha requests please and beta requests please")
@@ -181,7 +183,7 @@ async def test_malformed_model_output_is_a_failed_result_when_lenient() -> None:
 async def test_malformed_model_output_raises_in_strict_mode() -> None:
     model = _garbage_for("beta")
     agents = [_agent("alpha", quick), _agent("beta", quick)]
-    parent = Parent(name="desk", model=model, subagents=agents, strict=True)
+    parent = Parent(name="desk", model=model, subagents=agents, strict=True, planner=RulesPlanner())
     with pytest.raises(ModelBehaviorError) as caught:
         await parent.conversation().send("alpha requests please and beta requests please")
     assert caught.value.agent == "beta"
@@ -192,7 +194,7 @@ async def test_an_unusable_plan_falls_back_to_the_parent_or_raises_in_strict_mod
     rules = RulesModel()
 
     async def respond(request: ModelRequest) -> ModelResponse:
-        if request.task == "plan":
+        if request.output_name == "plan":
             return ModelResponse(output={"requests": []})
         return await rules.request(request)
 
@@ -242,11 +244,13 @@ async def test_turn_usage_counts_every_model_call() -> None:
     parent = Parent(
         name="desk",
         model=model,
+        planner=RulesPlanner(),
         subagents=[_agent("alpha", quick), _agent("gamma", quick, mode=Mode.SILENT)],
     )
     turn = await parent.conversation().send("alpha requests please and gamma requests please")
     assert len(turn.results) == 2
-    assert turn.usage.requests == len(model.calls) > 4
+    # Every model call, plus the offline planner's plan (counted as one request).
+    assert turn.usage.requests == len(model.calls) + 1 > 5
 
 
 async def tenth_second(request: str) -> str:

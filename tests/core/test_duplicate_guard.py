@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness import Model, Parent, load_bot
+from harness.planning import RulesPlanner
 
 NAIVE = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk-naive.yaml"
 QUESTION = (
@@ -26,6 +27,7 @@ def _naive(policy: str, *, model: Model | None = None) -> Parent:
         generated_instructions=False,
         duplicate_guard=policy,  # type: ignore[arg-type]
         model=model,
+        planner=RulesPlanner(),
     )
 
 

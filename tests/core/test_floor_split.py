@@ -19,7 +19,7 @@ from harness import (
     ToolContext,
     load_bot,
 )
-from harness.models import ModelRequest, ModelResponse, PlanContext
+from harness.models import ModelRequest, ModelResponse
 from subagents import Usage
 from tests.core._support import HELPDESK
 
@@ -59,16 +59,21 @@ def agents() -> list[ChildAgent]:
 
 
 def function_planner() -> FunctionModel:
-    """An LLM-like planner: it splits the second message itself; acting and composing are rules."""
+    """An LLM-like planner: it sends the first message to housing and splits the second itself;
+    acting and composing are rules."""
     rules = RulesModel()
 
     async def respond(request: ModelRequest) -> ModelResponse:
-        context = request.context
-        if isinstance(context, PlanContext) and context.active_agent == "housing":
+        holder = "sub-agent `housing` is in a dialogue"
+        if request.output_name == "plan" and holder in request.system:
             plan = [
                 {"request": "Maple Hall", "agent": "housing"},
                 {"request": "When does registration open?", "agent": "registration"},
             ]
+            return ModelResponse(output={"requests": plan}, usage=Usage(requests=1))
+        if request.output_name == "plan":
+            message = request.messages[-1].content
+            plan = [{"request": message, "agent": "housing"}]
             return ModelResponse(output={"requests": plan}, usage=Usage(requests=1))
         return await rules.request(request)
 
@@ -106,18 +111,21 @@ async def test_the_planner_is_told_who_holds_the_floor_and_to_split_anyway() -> 
     seen: list[ModelRequest] = []
 
     async def respond(request: ModelRequest) -> ModelResponse:
-        if isinstance(request.context, PlanContext):
+        if request.output_name == "plan":  # an LLM-like planner: everything to housing
             seen.append(request)
+            message = request.messages[-1].content
+            return ModelResponse(output={"requests": [{"request": message, "agent": "housing"}]})
         return await rules.request(request)
 
     bot = Parent(name="campus", subagents=agents(), model=FunctionModel(respond))
     conversation = bot.conversation()
     await conversation.send("I want to change my dorm room")
     await conversation.send(SECOND)
-    plan_request = seen[-1]
-    assert isinstance(plan_request.context, PlanContext)
-    assert plan_request.context.active_agent == "housing"
-    assert "Still split the user's message" in plan_request.system
+    first, second = seen
+    assert "holds the floor" not in first.system
+    assert "sub-agent `housing` is in a dialogue" in second.system
+    assert "Still split the user's message" in second.system
+    assert second.messages[-1].content == SECOND
 
 
 async def test_a_message_that_is_only_for_another_agent_leaves_the_floor_where_it_is() -> None:

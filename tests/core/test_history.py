@@ -16,6 +16,7 @@ from harness import (
     ToolContext,
 )
 from harness.models import ActContext
+from harness.planning import RulesPlanner
 from subagents import HistoryEntry
 from tests.core._support import act_requests, planned_rules, recording_rules, request_text
 
@@ -50,7 +51,8 @@ def _parent(*, weather_history: bool) -> tuple[Parent, FunctionModel]:
         tools=[pto_balance],
         examples=["how many vacation days do i have left"],
     )
-    return Parent(name="desk", subagents=[weather, pto], model=model), model
+    planner = RulesPlanner()
+    return Parent(name="desk", subagents=[weather, pto], model=model, planner=planner), model
 
 
 async def _three_turns(parent: Parent, model: FunctionModel) -> list[list[str]]:
@@ -65,7 +67,13 @@ async def _three_turns(parent: Parent, model: FunctionModel) -> list[list[str]]:
         assert {p.agent for p in turn.plan} == {"weather", "pto"}, turn.plan
         assert f"Forecast for {city}: sunny." in turn.text
         calls = model.calls[before:]
-        shown.append([request_text(c) for c in calls if c.task == "act" and c.agent == "weather"])
+        shown.append(
+            [
+                request_text(c)
+                for c in calls
+                if isinstance(c.context, ActContext) and c.agent == "weather"
+            ]
+        )
     return shown
 
 

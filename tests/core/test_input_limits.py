@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from harness import load_bot
+from harness._yaml import MAX_FILE_BYTES, read_yaml
 from harness.cli import cli
 from harness.exceptions import ConfigError
-from harness.runtime._yaml import MAX_FILE_BYTES, read_yaml
 
 LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
     f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n"

@@ -22,8 +22,8 @@ from harness.models import ToolCall
 from tests.core._support import SEND
 
 
-def _request(task: str = "act") -> ModelRequest:
-    return ModelRequest(task=task, agent="a", system="", messages=())  # type: ignore[arg-type]
+def _request(name: str = "act") -> ModelRequest:
+    return ModelRequest(agent="a", system="", messages=(), output_name=name)
 
 
 async def test_scripted_model_plays_back_in_order_and_records_calls() -> None:
@@ -37,7 +37,7 @@ async def test_scripted_model_plays_back_in_order_and_records_calls() -> None:
     assert (await model.request(_request("plan"))).text == "3"
     with pytest.raises(AssertionError, match="ran out of responses after 3"):
         await model.request(_request("compose"))
-    assert [c.task for c in model.calls] == ["act", "act", "plan", "compose"]
+    assert [c.output_name for c in model.calls] == ["act", "act", "plan", "compose"]
 
 
 async def test_a_scripted_conversation_drives_a_whole_turn() -> None:
@@ -72,25 +72,25 @@ async def test_a_scripted_conversation_drives_a_whole_turn() -> None:
     assert parent_model.remaining == agent_model.remaining == 0
     tool_reply = agent_model.calls[1].messages[-1]
     assert (tool_reply.role, tool_reply.content) == ("tool", "You have 12 days left.")
-    assert [c.task for c in parent_model.calls] == ["plan", "compose"]
+    assert [c.output_name for c in parent_model.calls] == ["plan", "reply"]
 
 
 async def test_function_model_records_awaits_and_delays() -> None:
     async def answer(request: ModelRequest) -> ModelResponse:
-        return ModelResponse(text=request.task)
+        return ModelResponse(text=request.output_name)
 
     model = FunctionModel(answer, delay=0.05)
     started = time.perf_counter()
     assert (await model.request(_request("plan"))).text == "plan"
     assert time.perf_counter() - started >= 0.04
-    assert [c.task for c in model.calls] == ["plan"]
+    assert [c.output_name for c in model.calls] == ["plan"]
     bad = FunctionModel(lambda request: "not a response")  # type: ignore[arg-type, return-value]
     with pytest.raises(TypeError, match="returned str"):
         await bad.request(_request())
 
 
 async def test_a_function_model_without_recording_answers_and_keeps_no_requests() -> None:
-    model = FunctionModel(lambda request: ModelResponse(text=request.task), record=False)
+    model = FunctionModel(lambda request: ModelResponse(text=request.output_name), record=False)
     for task in ("plan", "compose"):
         assert (await model.request(_request(task))).text == task
     assert model.calls == []

@@ -17,7 +17,7 @@ from harness import (
     Reply,
     ToolContext,
 )
-from harness.models import ComposeContext, PlanContext
+from harness.models import ComposeContext
 from subagents import Usage
 from tests.core._support import planned_rules
 
@@ -133,7 +133,7 @@ async def test_a_parent_model_that_keeps_routing_stops_after_max_compose_steps()
     composes: list[ComposeContext] = []
 
     def parent_model(request: ModelRequest) -> ModelResponse:
-        if isinstance(request.context, PlanContext):
+        if request.output_name == "plan":
             return ModelResponse(output={"requests": [{"request": "q0", "agent": "echo"}]})
         assert isinstance(request.context, ComposeContext)
         composes.append(request.context)
@@ -165,7 +165,7 @@ async def test_a_route_already_dispatched_this_turn_is_not_run_again() -> None:
 
     def parent_model(request: ModelRequest) -> ModelResponse:
         nonlocal composes
-        if isinstance(request.context, PlanContext):
+        if request.output_name == "plan":
             return ModelResponse(output={"requests": [{"request": "q0", "agent": "echo"}]})
         composes += 1
         return ModelResponse(

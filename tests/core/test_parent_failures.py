@@ -8,6 +8,7 @@ from harness import ChildAgent, FunctionModel, ModelResponse, Parent
 from harness.exceptions import ModelRequestError
 from harness.models import RulesModel
 from harness.models.base import ModelRequest
+from harness.planning import RulesPlanner
 
 _rules = RulesModel()
 
@@ -41,7 +42,7 @@ def _agents() -> list[ChildAgent]:
 
 def _failing(task: str) -> FunctionModel:
     async def answer(request: ModelRequest) -> ModelResponse:
-        if request.task == task:
+        if request.output_name == {"plan": "plan", "compose": "reply"}[task]:
             raise ModelRequestError("the model is unreachable", attempts=3)
         return await _rules.request(request)
 
@@ -76,7 +77,7 @@ async def test_a_plan_that_cannot_reach_its_model_still_tries_the_agents() -> No
 
 
 async def test_a_compose_failure_keeps_direct_messages_and_relays_findings() -> None:
-    bot = Parent(name="hd", subagents=_agents(), model=_failing("compose"))
+    bot = Parent(name="hd", subagents=_agents(), model=_failing("compose"), planner=RulesPlanner())
     turn = await bot.conversation().send(QUESTION)
     assert turn.failed
     assert "reply failed: ModelRequestError" in (turn.error or "")
@@ -100,7 +101,8 @@ async def test_when_plan_and_reply_both_fail_the_user_is_told() -> None:
 
 @pytest.mark.parametrize("task", ["plan", "compose"])
 async def test_strict_mode_still_raises(task: str) -> None:
-    bot = Parent(name="hd", subagents=_agents(), model=_failing(task), strict=True)
+    planner = RulesPlanner() if task == "compose" else None
+    bot = Parent(name="hd", subagents=_agents(), model=_failing(task), strict=True, planner=planner)
     with pytest.raises(ModelRequestError):
         await bot.conversation().send(QUESTION)
 

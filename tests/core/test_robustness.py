@@ -11,6 +11,7 @@ from harness import ConnectedAgent, FunctionModel, ModelResponse, Parent, UsageE
 from harness.cli import cli
 from harness.exceptions import ModelBehaviorError
 from harness.models import RulesModel
+from harness.planning import RulesPlanner
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
@@ -26,7 +27,7 @@ def test_a_cli_model_overrides_the_sub_agents_own_models(tmp_path: Path) -> None
         (GOOD.parent / "tools.py").read_text(encoding="utf-8"), encoding="utf-8"
     )
     bot = load_bot(config, model="rules")
-    assert all(isinstance(m, RulesModel) for m in bot._agent_models.values())
+    assert all(isinstance(m, RulesModel) for m in bot.dependencies.agent_models.values())
 
 
 def test_a_python_object_bot_refuses_a_model_override() -> None:
@@ -63,7 +64,7 @@ async def test_a_malformed_plan_falls_back_instead_of_crashing(plan: dict[str, o
     rules = RulesModel()
 
     async def answer(request):  # type: ignore[no-untyped-def]
-        if request.task == "plan":
+        if request.output_name == "plan":
             return ModelResponse(output=plan)
         return await rules.request(request)
 
@@ -81,11 +82,13 @@ async def test_a_reply_that_is_not_an_object_falls_back() -> None:
     rules = RulesModel()
 
     async def answer(request):  # type: ignore[no-untyped-def]
-        if request.task == "compose":
+        if request.output_name == "reply":
             return ModelResponse(output=["not", "an", "object"])  # type: ignore[arg-type]
         return await rules.request(request)
 
-    bot = Parent(name="hd", subagents=[_payroll()], model=FunctionModel(answer))
+    bot = Parent(
+        name="hd", subagents=[_payroll()], model=FunctionModel(answer), planner=RulesPlanner()
+    )
     turn = await bot.conversation().send("when is payday?")
     assert "Friday" in turn.text
 

@@ -25,7 +25,7 @@ import harness.text.claims as claims
 import harness.text.facts as facts
 import harness.text.words as words
 from harness.detect.guard import DuplicateGuard
-from harness.transcript import Message
+from harness.detect.transcript import Message
 
 # One unit each of the pattern families a user can send: separators that start a candidate at
 # every character pair, ids, e-mail addresses, URLs, money, dates, names, Markdown, white space.

@@ -14,7 +14,8 @@ import pytest
 from harness import ChildAgent, FunctionModel, ModelResponse, Parent
 from harness.agent.tools import MAX_TOOL_RESULT_CHARS, tool_result_text
 from harness.models import RulesModel
-from harness.models.base import ModelRequest, ToolCall
+from harness.models.base import ActContext, ModelRequest, ToolCall
+from harness.planning import RulesPlanner
 
 _rules = RulesModel()
 
@@ -23,7 +24,7 @@ def _calling(arguments: dict[str, Any] | None = None) -> FunctionModel:
     """A model that calls the agent's first tool once, then reports the tool's output."""
 
     async def answer(request: ModelRequest) -> ModelResponse:
-        if request.task != "act":
+        if not isinstance(request.context, ActContext):
             return await _rules.request(request)
         tool_messages = [m for m in request.messages if m.role == "tool"]
         if not tool_messages:
@@ -47,7 +48,7 @@ def _bot(tool: Callable[..., Any], *, timeout: float = 5.0, **kwargs: Any) -> Pa
         tools=[tool],
         timeout=timeout,
     )
-    return Parent(name="hd", subagents=[agent], model=_calling(**kwargs))
+    return Parent(name="hd", subagents=[agent], model=_calling(**kwargs), planner=RulesPlanner())
 
 
 async def test_a_tool_calling_sys_exit_fails_its_call_and_the_turn_goes_on() -> None:
@@ -156,7 +157,7 @@ async def test_blocked_sync_tools_of_one_agent_do_not_starve_another_agent() -> 
         examples=["when is payday"],
         tools=[next_payday],
     )
-    bot = Parent(name="hd", subagents=[stuck, payroll], model=_calling())
+    bot = Parent(name="hd", subagents=[stuck, payroll], model=_calling(), planner=RulesPlanner())
     try:
         blocked = [
             asyncio.create_task(bot.conversation().send("what is my ticket status?"))
@@ -216,7 +217,7 @@ async def test_garbage_outputs_are_a_contract_violation_and_the_user_is_told(
     strict: bool,
 ) -> None:
     async def answer(request: ModelRequest) -> ModelResponse:
-        if request.task == "act":
+        if isinstance(request.context, ActContext):
             return ModelResponse(output={"answered": [1], "findings": {"x": 1}})
         return await _rules.request(request)
 
@@ -226,7 +227,13 @@ async def test_garbage_outputs_are_a_contract_violation_and_the_user_is_told(
         description="Looks up pay dates and paychecks.",
         examples=["when is payday"],
     )
-    bot = Parent(name="hd", subagents=[agent], model=FunctionModel(answer), strict=strict)
+    bot = Parent(
+        name="hd",
+        subagents=[agent],
+        model=FunctionModel(answer),
+        strict=strict,
+        planner=RulesPlanner(),
+    )
     if strict:
         from harness.exceptions import ContractViolationError
 

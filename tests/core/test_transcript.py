@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from harness import Conversation, Message, Transcript, load_bot
-from harness.simulate.transcripts import load_transcript
+from harness.detect.readers import load_transcript
 from tests.core._support import HELPDESK
 
 JSONL_KEYS = {

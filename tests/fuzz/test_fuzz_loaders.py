@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness import load_bot
+from harness._yaml import read_yaml
+from harness.detect.readers import parse_transcript
 from harness.exceptions import ConfigError
-from harness.runtime._yaml import read_yaml
 from harness.simulate.scenarios import load_scenarios
-from harness.simulate.transcripts import parse_transcript
 
 FUZZ = settings(
     max_examples=300,

@@ -89,7 +89,7 @@ answers = st.one_of(
 def _bot(script: list[Any]) -> Parent:
     def answer(request: ModelRequest) -> ModelResponse:
         item = script.pop(0) if script else ModelResponse(output={"message": "ok", "route": []})
-        if request.task == "plan" and isinstance(item, dict | list | type(None)):
+        if request.output_name == "plan" and isinstance(item, dict | list | type(None)):
             return ModelResponse(output=item)  # type: ignore[arg-type]
         if isinstance(item, BaseException):
             raise item

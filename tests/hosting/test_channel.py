@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from aiohttp import ClientSession, web
 
+from harness.detect import detect
 from harness.exceptions import RunError, UsageError
 from harness.hosting import EndpointTarget
-from harness.simulate.detectors import detect
 from tests.hosting._support import running
 from tests.hosting.echo_bot import echo_app
 

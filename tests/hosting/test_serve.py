@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from aiohttp import ClientSession
 
+from harness.detect import detect
 from harness.hosting import EndpointTarget, create_app
-from harness.simulate.detectors import detect
 from tests.hosting._support import ADAPTERS, helpdesk, running
 
 TURNS = [

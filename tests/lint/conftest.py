@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.lint import Finding, lint_paths
+from harness.lint import LintFinding, lint_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -23,7 +23,9 @@ subagents:
 """
 
 
-def ids(findings: tuple[Finding, ...] | list[Finding], agent: str | None = None) -> list[str]:
+def ids(
+    findings: tuple[LintFinding, ...] | list[LintFinding], agent: str | None = None
+) -> list[str]:
     """The rule ids found, for one agent when given, in report order."""
     return [f.id for f in findings if agent is None or f.agent == agent]
 
@@ -51,10 +53,12 @@ def write(tmp_path: Path) -> Writer:
 
 
 @pytest.fixture
-def lint_sdk(write: Writer) -> Callable[..., tuple[Finding, ...]]:
+def lint_sdk(write: Writer) -> Callable[..., tuple[LintFinding, ...]]:
     """Lint one of this SDK's configs made of PARENT (or a given parent) and sub-agent YAML."""
 
-    def _lint(subagents: str, *, parent: str = PARENT, **options: object) -> tuple[Finding, ...]:
+    def _lint(
+        subagents: str, *, parent: str = PARENT, **options: object
+    ) -> tuple[LintFinding, ...]:
         path = write("bot.yaml", parent + textwrap.indent(textwrap.dedent(subagents), "  "))
         return lint_paths([path], **options).findings  # type: ignore[arg-type]
 

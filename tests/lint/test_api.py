@@ -13,7 +13,7 @@ BROKEN = LINT / "broken"
 
 
 def test_public_names_are_exported() -> None:
-    assert {"LintReport", "Finding", "lint_paths", "fix_paths"} <= set(harness.lint.__all__)
+    assert {"LintReport", "LintFinding", "lint_paths", "fix_paths"} <= set(harness.lint.__all__)
     for name in harness.lint.__all__:
         assert hasattr(harness.lint, name)
 

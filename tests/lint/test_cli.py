@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.lint._cli import lint_command
+from harness.cli.lint import lint_command
 from tests.lint.conftest import LINT, Writer
 
 BROKEN = str(LINT / "broken")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from harness.lint import Finding, lint_paths
+from harness.lint import LintFinding, lint_paths
 from tests.lint.conftest import COPILOT, LINT, Writer, ids
 
 SOLUTIONS = COPILOT / "solutions"
 WORKSPACE = LINT / "workspace" / "Helpdesk"
 
 
-def _by_agent(findings: tuple[Finding, ...]) -> dict[str, list[str]]:
+def _by_agent(findings: tuple[LintFinding, ...]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for f in findings:
         out.setdefault(f"{Path(f.file).parent.name}:{f.agent}", []).append(f.id)

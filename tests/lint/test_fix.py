@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from harness._yaml import parse_yaml
 from harness.lint import fix_paths, lint_paths
-from harness.lint._yaml import parse_yaml
 from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
 from tests.lint.conftest import COPILOT, LINT, Writer, ids
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from harness.cli.lint import lint_command
 from harness.lint import lint_paths
-from harness.lint._cli import lint_command
 from harness.lint._files import MAX_BYTES
 from tests.lint.conftest import Writer, ids
 

@@ -11,15 +11,15 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from harness.lint import Finding, lint_paths
-from harness.lint._cli import lint_command
+from harness.cli.lint import lint_command
+from harness.lint import LintFinding, lint_paths
 from tests.lint.conftest import LINT, Writer, ids
 
 VSCODE = LINT / "copilot-studio-vscode"
 NEWER = LINT / "newer"
 
 
-def _found(findings: tuple[Finding, ...]) -> set[tuple[str, str | None, str]]:
+def _found(findings: tuple[LintFinding, ...]) -> set[tuple[str, str | None, str]]:
     """(file under the fixture folder, agent, rule id) of each finding."""
     return {(f.file.split("/lint/", 1)[-1], f.agent, f.id) for f in findings}
 

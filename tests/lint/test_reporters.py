@@ -12,7 +12,7 @@ import pytest
 
 from harness.lint import (
     RULES,
-    Finding,
+    LintFinding,
     LintReport,
     Severity,
     lint_paths,
@@ -266,7 +266,7 @@ def test_github_format_is_one_escaped_annotation_per_finding() -> None:
 
 
 def test_github_format_escapes_what_workflow_commands_reserve() -> None:
-    finding = Finding(
+    finding = LintFinding(
         id="HC100",
         name="invalid-config",
         severity=Severity.ERROR,

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from harness.lint import Finding, Severity
+from harness.lint import LintFinding, Severity
 from tests.lint.conftest import ids
 
-Lint = Callable[..., tuple[Finding, ...]]
+Lint = Callable[..., tuple[LintFinding, ...]]
 
 GOOD = """\
 - name: pto

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from harness.lint._yaml import MAX_DEPTH, LMap, LSeq, YamlSyntaxError, parse_yaml
+from harness._yaml import MAX_DEPTH, LMap, LSeq, YamlSyntaxError, parse_yaml
 from tests.lint.conftest import FIXTURES
 
 

@@ -27,7 +27,6 @@ LOOKUP = ToolDefinition(
 
 def act_request(**changes: Any) -> ModelRequest:
     fields: dict[str, Any] = {
-        "task": "act",
         "agent": "payroll",
         "system": "You are payroll.",
         "messages": (ChatMessage(role="user", content='{"scopedRequest": "next payday"}'),),

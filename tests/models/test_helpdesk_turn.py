@@ -133,9 +133,15 @@ async def test_strict_mode_raises_the_model_behavior_error(
     helpdesk_server.responder = lambda body: (
         message("{oops") if caller_of(body) == "payroll_outputs" else brain(body)
     )
-    bot.strict = True
+    strict = Parent(
+        name=bot.name,
+        instructions=bot.instructions,
+        subagents=list(bot.subagents.values()),
+        model=bot.model,
+        strict=True,
+    )
     with pytest.raises(ModelBehaviorError) as caught:
-        await bot.conversation().send(QUESTION)
+        await strict.conversation().send(QUESTION)
     assert caught.value.agent == "payroll"
 
 

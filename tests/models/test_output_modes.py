@@ -14,30 +14,17 @@ from typing import Any
 import pytest
 
 from harness import ChildAgent, Parent
+from harness.cli.model_flags import parse_model_settings
 from harness.exceptions import ConfigError, ModelRequestError, UsageError
-from harness.models import AgentCard, ChatMessage, ModelRequest, PlanContext, ToolCall
+from harness.models import AgentCard, ChatMessage, ModelRequest, ToolCall
 from harness.models._slots import CALLER_DEADLINE, ConcurrencyLimit
 from harness.models.openai import OpenAIModel
-from harness.models.settings import ModelSettings, parse_model_settings
+from harness.models.settings import ModelSettings
+from harness.planning import PLAN_SCHEMA, PlanInput
+from harness.planning import plan_request as planning_request
 from tests.models._requests import OUTPUTS, SCHEMA, act_request
 from tests.models.fake_openai import FakeOpenAI, Fault, message, tool_call
 
-PLAN_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "requests": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"request": {"type": "string"}, "agent": {"type": "string"}},
-                "required": ["request", "agent"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["requests"],
-    "additionalProperties": False,
-}
 PLAN = {"requests": [{"request": "next payday", "agent": "payroll"}]}
 # What llama-cpp-python 0.3.36's server answers to a json_schema response_format (HTTP 500).
 LLAMA_REJECTS_SCHEMA = Fault(
@@ -53,19 +40,15 @@ LLAMA_REJECTS_SCHEMA = Fault(
 
 
 def plan_request() -> ModelRequest:
+    """What the LLM planner asks the parent's model (harness.planning.plan_request)."""
     cards = tuple(
         AgentCard(name=name, description=f"{name} questions", mode="direct")
         for name in ("pto", "payroll")
     )
-    return ModelRequest(
-        task="plan",
-        agent="helpdesk",
-        system="You are the helpdesk.",
-        messages=(ChatMessage(role="user", content="When is payday?"),),
-        output_schema=PLAN_SCHEMA,
-        output_name="plan",
-        context=PlanContext(parent="helpdesk", user_message="When is payday?", agents=cards),
+    given = PlanInput(
+        parent="helpdesk", message="When is payday?", agents=cards, system="You are the helpdesk."
     )
+    return planning_request(given)
 
 
 def llama_like(answer: dict[str, Any]) -> Any:
@@ -92,7 +75,7 @@ async def test_json_schema_is_the_default_and_limits_plan_agents_to_known_names(
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
     agent = fmt["json_schema"]["schema"]["properties"]["requests"]["items"]["properties"]["agent"]
     assert agent["enum"] == ["pto", "payroll", "helpdesk"]
-    assert "enum" not in json.dumps(PLAN_SCHEMA)  # the caller's schema is left alone
+    assert "enum" not in json.dumps(PLAN_SCHEMA)  # the shared schema is left alone
 
 
 async def test_a_plan_naming_an_unknown_agent_is_repaired(fake: FakeOpenAI) -> None:
@@ -443,42 +426,12 @@ async def test_subagents_queued_behind_a_one_slot_server_do_not_time_out(fake: F
 
 
 def test_a_reply_may_route_only_to_sub_agents() -> None:
-    from harness.models import ComposeContext
-    from harness.models._wire import with_agent_names
+    from harness.runtime.parts import COMPOSE_SCHEMA, compose_schema
 
-    schema = {
-        "type": "object",
-        "properties": {
-            "message": {"type": "string"},
-            "route": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"request": {"type": "string"}, "agent": {"type": "string"}},
-                },
-            },
-        },
-    }
-    cards = (AgentCard(name="pto", description="PTO", mode="direct"),)
-    request = ModelRequest(
-        task="compose",
-        agent="helpdesk",
-        system="",
-        messages=(),
-        output_schema=schema,
-        context=ComposeContext(parent="helpdesk", user_message="hi", results=(), agents=cards),
-    )
-    limited = with_agent_names(request, schema)
+    limited = compose_schema(("pto",))
     assert limited["properties"]["route"]["items"]["properties"]["agent"]["enum"] == ["pto"]
-    no_agents = ModelRequest(
-        task="compose",
-        agent="helpdesk",
-        system="",
-        messages=(),
-        output_schema=schema,
-        context=ComposeContext(parent="helpdesk", user_message="hi", results=()),
-    )
-    assert with_agent_names(no_agents, schema) is schema
+    assert "enum" not in json.dumps(COMPOSE_SCHEMA)  # the shared schema is left alone
+    assert compose_schema(()) is COMPOSE_SCHEMA  # no sub-agents: nothing to limit
 
 
 async def test_prompt_mode_finds_the_object_in_surrounding_text(fake: FakeOpenAI) -> None:

@@ -122,7 +122,7 @@ def test_a_registered_prefix_in_python_and_in_yaml(lab: list[Any], tmp_path: Pat
     assert load_config(config).parent.model == "lab:small"
     bot = load_bot(config)
     assert isinstance(bot.model, LabModel) and bot.model.lab_name == "small"
-    agent_model: Model = bot._agent_models["pto"]
+    agent_model: Model = bot.model_for("pto")
     assert isinstance(agent_model, LabModel) and agent_model.lab_name == "tiny"
     assert isinstance(Parent(name="desk", model="lab:small").model, LabModel)
 

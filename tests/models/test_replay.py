@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import harness
+from harness.cli.model_flags import ModelFlags
 from harness.exceptions import ConfigError, ModelBehaviorError, ModelRequestError, UsageError
-from harness.models import ChatMessage, RulesModel, ScriptedModel
+from harness.models import ChatMessage, ScriptedModel
 from harness.models.base import ModelResponse
 from harness.models.openai import OpenAIModel
-from harness.models.registry import model_for_options
 from harness.models.replay import (
     CassetteMissError,
     ReplayModel,
@@ -83,9 +83,20 @@ def test_keys_are_stable_across_runs_and_versions() -> None:
     assert request_key(normalised) == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     # pinned: a key that changed would orphan every recorded cassette
     assert request_key(normalised) == (
-        "0c22ccd6c76aa7610a758f1f1ae0c639fb5770a1f477b61dc93020137f422fc7"
+        "cdfcbd95f46b814a5ddfed80feb0221da3e6728109605ff28c90e947e12d4a3c"
     )
     assert request_key(normalise_request(act_request(timeout=5))) == request_key(normalised)
+
+
+async def test_a_cassette_line_that_still_names_its_task_is_found(tmp_path: Path) -> None:
+    """Requests lost their ``task`` field; lines recorded with it still match (keys are computed
+    again on loading, without it)."""
+    old = {**normalise_request(act_request()), "task": "act"}
+    line = {"key": "recorded-before", "request": old, "response": {"text": "from the old line"}}
+    cassette = tmp_path / "old.jsonl"
+    cassette.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    response = await ReplayModel(cassette).request(act_request())
+    assert response.text == "from the old line"
 
 
 async def test_a_miss_shows_the_closest_recorded_request_and_a_diff(
@@ -165,35 +176,22 @@ def test_bad_cassettes_are_config_errors_with_the_line(tmp_path: Path) -> None:
         ReplayModel(tmp_path / "x.jsonl", mode="record")
 
 
-def test_model_for_options(tmp_path: Path) -> None:
-    assert model_for_options(None, base_url=None, record=None, replay=None) is None
-    assert isinstance(
-        model_for_options("rules", base_url=None, record=None, replay=None), RulesModel
-    )
-    built = model_for_options(
-        "openai:gpt-4o-mini", base_url="http://127.0.0.1:1/v1", record=None, replay=None
-    )
+def test_model_flags_build_the_model_the_flags_ask_for(tmp_path: Path) -> None:
+    assert ModelFlags().build() is None
+    assert ModelFlags(model="rules").build() == "rules"  # checked now, built by the bot
+    built = ModelFlags(model="openai:gpt-4o-mini", base_url="http://127.0.0.1:1/v1").build()
     assert isinstance(built, OpenAIModel) and built.base_url == "http://127.0.0.1:1/v1"
-    from_config = model_for_options(
-        None,
-        base_url="http://127.0.0.1:1/v1",
-        record=None,
-        replay=None,
-        config_model="openai:gpt-4o",
-    )
-    assert isinstance(from_config, OpenAIModel) and from_config.model == "gpt-4o"
-    recorder = model_for_options(
-        "openai:gpt-4o-mini", base_url=None, record=str(tmp_path / "r.jsonl"), replay=None
-    )
+    cassette = str(tmp_path / "r.jsonl")
+    recorder = ModelFlags(model="openai:gpt-4o-mini", record=cassette).build()
     assert isinstance(recorder, ReplayModel) and recorder.mode == "record"
     assert isinstance(recorder.wrapped, OpenAIModel)
-    replayer = model_for_options(
-        "openai:gpt-4o-mini", base_url=None, record=None, replay=str(tmp_path / "r.jsonl")
-    )
+    replayer = ModelFlags(model="openai:gpt-4o-mini", replay=cassette).build()
     assert isinstance(replayer, ReplayModel) and replayer.mode == "replay"
     with pytest.raises(UsageError, match="together"):
-        model_for_options(None, base_url=None, record="a", replay="b")
+        ModelFlags(record="a", replay="b").build()
     with pytest.raises(UsageError, match="--base-url needs an OpenAI model"):
-        model_for_options("rules", base_url="http://127.0.0.1:1/v1", record=None, replay=None)
+        ModelFlags(model="rules", base_url="http://127.0.0.1:1/v1", record="a").build()
     with pytest.raises(UsageError, match="--record needs the model"):
-        model_for_options(None, base_url=None, record="a", replay=None)
+        ModelFlags(record="a").build()
+    with pytest.raises(UsageError, match="--base-url needs --model"):
+        ModelFlags(base_url="http://127.0.0.1:1/v1").build()

@@ -55,10 +55,11 @@ def test_every_command_that_runs_a_bot_takes_model_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     """``chat``, ``simulate`` and ``serve`` share ``--model``, ``--base-url`` and
-    ``--model-setting`` (``harness.cli.commands.model_options``); the settings reach the bot."""
+    ``--model-setting`` (``harness.cli.model_flags.model_options``); the settings reach the bot."""
     from click.testing import CliRunner
 
-    from harness.cli import cli, commands
+    from harness.cli import cli
+    from harness.runtime import loading
 
     built: list[object] = []
 
@@ -67,7 +68,7 @@ def test_every_command_that_runs_a_bot_takes_model_settings(
         built.append(bot)
         raise SystemExit(0)  # the bot is built: no chat loop, no server
 
-    monkeypatch.setattr(commands, "load_bot", stop_after_loading)
+    monkeypatch.setattr(loading, "load_bot", stop_after_loading)
     path = config_with(tmp_path, "{temperature: 0.5}")
     args = [command, str(path), "--model", "openai:local", "--base-url", "http://127.0.0.1:9/v1"]
     result = CliRunner().invoke(cli, [*args, "--model-setting", "seed=7"])

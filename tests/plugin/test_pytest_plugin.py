@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+# The plugin imports the runtime on first use; pytester's in-process runs drop the modules they
+# import, so import it here once, before them, as a real session would keep it.
+import harness.detect.html
+import harness.detect.reports
+import harness.testing._driver  # noqa: F401
 from tests.simulate._helpers import embedded_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,13 +224,17 @@ def test_the_driver_finds_a_relative_config_next_to_the_test_file_or_in_the_root
     tests = pytester.mkdir("tests")
     (tests / "test_here.py").write_text(DRIVER_TEST.format(bot="../bots/helpdesk.yaml"))
     (tests / "test_root.py").write_text(DRIVER_TEST.format(bot="bots/helpdesk.yaml"))
-    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio", str(tests))
+    result = pytester.runpytest_inprocess(
+        "-q", "-p", "no:asyncio", "-o", "harness_async_tests=true", str(tests)
+    )
     result.assert_outcomes(passed=2)
 
 
 def test_a_config_the_driver_cannot_find_names_where_it_looked(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_x=DRIVER_TEST.format(bot="nowhere.yaml"))
-    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result = pytester.runpytest_inprocess(
+        "-q", "-p", "no:asyncio", "-o", "harness_async_tests=true"
+    )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -235,7 +247,9 @@ def test_a_failing_driver_assertion_shows_the_test_not_the_library(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(test_x=DRIVER_TEST.format(bot=str(NAIVE)))
-    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result = pytester.runpytest_inprocess(
+        "-q", "-p", "no:asyncio", "-o", "harness_async_tests=true"
+    )
     result.assert_outcomes(failed=1)
     output = result.stdout.str()
     assert "driver.assert_no_duplicates()" in output
@@ -243,7 +257,7 @@ def test_a_failing_driver_assertion_shows_the_test_not_the_library(
     result.stdout.fnmatch_lines(["E *AssertionError: duplicate messages: 1 finding(s)"])
 
 
-def test_async_tests_run_without_an_async_plugin_and_the_ini_can_turn_it_off(
+def test_async_tests_run_without_an_async_plugin_only_when_the_ini_opts_in(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(
@@ -259,13 +273,27 @@ def test_async_tests_run_without_an_async_plugin_and_the_ini_can_turn_it_off(
             assert 1 == 2
         """
     )
-    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
-    result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*assert 1 == 2*"])
-    pytester.makeini("[pytest]\nharness_async_tests = false\n")
     off = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
     off.assert_outcomes(failed=2)
     off.stdout.fnmatch_lines(["*async def functions are not natively supported*"])
+    pytester.makeini("[pytest]\nharness_async_tests = true\n")
+    result = pytester.runpytest_inprocess("-q", "-p", "no:asyncio")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*assert 1 == 2*"])
+
+
+def test_importing_the_plugin_loads_few_project_modules() -> None:
+    code = (
+        "import sys, harness.testing.pytest_plugin\n"
+        "print(sum(1 for m in sys.modules if m.split('.')[0] in "
+        "('harness', 'subagents', 'instructions')))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert int(done.stdout) <= 15
 
 
 def test_a_run_error_fails_the_scenario_in_one_line_and_vv_shows_the_traceback(

@@ -7,8 +7,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from harness.simulate import Finding
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.detect import Finding
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 
 Bot = tuple[str, str] | tuple[str, str, dict[str, Any]]
 

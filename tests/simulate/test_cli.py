@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from harness.simulate._cli import detect_command
+from harness.cli.detect import detect_command
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 EMULATOR = FIXTURES / "helpdesk-emulator.transcript"

@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 import pytest
 
 from harness import load_bot
+from harness.detect import detect
 from harness.exceptions import UsageError
 from harness.hosting import create_app
 from harness.simulate.copilot_studio import CopilotStudioTarget, msal_token_provider
-from harness.simulate.detectors import detect
 from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
 from harness.simulate.targets import ConversationError

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
+from harness.detect import detect
+from harness.detect.readers import load_transcript, parse_transcript
 from harness.exceptions import ConfigError
-from harness.simulate.detectors import detect
-from harness.simulate.transcripts import load_transcript, parse_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "copilot-studio-transcript.json"

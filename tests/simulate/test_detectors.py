@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.simulate import check_expectations, detect
-from harness.transcript import PlannedRequest, TurnRecord
+from harness.detect import check_expectations, detect
+from harness.detect.transcript import PlannedRequest, TurnRecord
 from tests.simulate._helpers import conversation, duplicates, kinds
 
 PTO = "You have 12 vacation days left for 2026."

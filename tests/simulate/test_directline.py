@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 
 from harness import load_bot
+from harness.detect import check_expectations, detect
+from harness.detect.reports import exit_code, render_json, render_junit, render_text
+from harness.detect.transcript import Transcript
 from harness.exceptions import UsageError
 from harness.hosting import create_app
-from harness.simulate.detectors import check_expectations, detect
 from harness.simulate.directline import DirectLineTarget
-from harness.simulate.reports import exit_code, render_json, render_junit, render_text
 from harness.simulate.runner import expectations_of, run_scenarios
 from harness.simulate.scenarios import load_scenarios
 from harness.simulate.targets import ConversationError, InProcessTarget
-from harness.transcript import Transcript
 from tests.hosting._support import running
 from tests.simulate._directline_fake import FakeClock, FakeDirectLine
 

@@ -169,7 +169,7 @@ def test_usage_errors(scenario: Path, args: list[str], message: str) -> None:
 def test_a_deployed_bot_gets_a_longer_quiet_period_by_default() -> None:
     """An agent pauses between a connected agent's message and the parent's: 0.5 s (the
     --endpoint default) would cut the turn before the parent's restatement arrives."""
-    from harness.simulate._simulate_cli import _remote_target
+    from harness.cli.simulate import _remote_target
     from harness.simulate.directline import DirectLineTarget
 
     def build(quiet: float | None) -> Any:

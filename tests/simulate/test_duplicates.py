@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from harness.detect import DetectorConfig, Embedder, detect, detect_async
 from harness.exceptions import UsageError
-from harness.simulate import DetectorConfig, Embedder, detect, detect_async
 from tests.simulate._helpers import conversation, duplicates
 
 PTO = "You have 12 vacation days left for 2026."
@@ -380,3 +380,20 @@ def test_finding_json_leaves_unset_keys_out() -> None:
         {"message_id": "t1b1", "text": PTO},
         {"message_id": "t1b2", "text": PTO},
     ]
+
+
+def test_detection_never_switches_the_garbage_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    def refuse() -> None:
+        raise AssertionError("detection switched the process's garbage collector")
+
+    monkeypatch.setattr(gc, "disable", refuse)
+    monkeypatch.setattr(gc, "enable", refuse)
+    t = conversation(
+        (
+            "how many vacation days do I have left",
+            [("pto", PTO, {"mode": "direct"}), ("helpdesk", "you have 12 vacation days left!")],
+        )
+    )
+    assert duplicates(detect(t))

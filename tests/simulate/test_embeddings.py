@@ -9,8 +9,8 @@ import httpx
 import pytest
 import respx
 
+from harness.detect import LocalEmbedder, OpenAIEmbedder, detect_async
 from harness.exceptions import ModelRequestError
-from harness.simulate import LocalEmbedder, OpenAIEmbedder, detect_async
 from tests.simulate._helpers import conversation, duplicates
 
 URL = "https://api.openai.com/v1/embeddings"

@@ -6,9 +6,9 @@ import logging
 
 import pytest
 
+from harness.detect import DuplicateGuard
+from harness.detect.transcript import Message
 from harness.exceptions import ConfigError
-from harness.simulate import DuplicateGuard
-from harness.transcript import Message
 
 PTO = "You have 12 vacation days left for 2026."
 SENT = [

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
+from harness.detect import DetectionResult, Finding, detect, load_transcript
+from harness.detect.findings import Highlight
+from harness.detect.html import render_html, report_data
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.runtime.loading import run_sync
-from harness.simulate import DetectionResult, Finding, detect, load_transcript
-from harness.simulate.detectors import Highlight
-from harness.simulate.html import render_html, report_data
 from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from subagents import Usage
 from tests.simulate._helpers import conversation, embedded_data
 
@@ -271,7 +271,7 @@ def test_the_script_never_writes_html_from_data() -> None:
     """The page's script sets untrusted text with textContent or text nodes only."""
     from importlib import resources
 
-    script = resources.files("harness.simulate").joinpath("templates", "report.js").read_text()
+    script = resources.files("harness.detect").joinpath("templates", "report.js").read_text()
     assert "innerHTML" not in script
     assert "outerHTML" not in script
     assert "insertAdjacentHTML" not in script

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from harness.detect import DetectionResult
+from harness.detect.html import render_html
 from harness.runtime.loading import run_sync
-from harness.simulate import DetectionResult
-from harness.simulate.html import render_html
 from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
 from tests.simulate.test_html import hostile_result, large_results

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from harness import FunctionModel, ModelRequest, ModelResponse
 from harness.cli import cli
+from harness.detect import detect, detect_async
+from harness.detect.judge import ModelJudge
+from harness.detect.transcript import Transcript
 from harness.models.replay import ReplayModel
-from harness.simulate import detect, detect_async
-from harness.simulate.judge import ModelJudge
-from harness.transcript import Transcript
 from subagents import Usage
 from tests.simulate._helpers import conversation, duplicates
 
@@ -31,7 +31,7 @@ def _transcript() -> Transcript:
 
 def _fake_judge(verdict: bool) -> FunctionModel:
     def respond(request: ModelRequest) -> ModelResponse:
-        assert request.task == "judge" and request.output_schema is not None
+        assert request.output_name == "duplicate_verdict" and request.output_schema is not None
         prompt = request.messages[0].content or ""
         assert REFUND in prompt and STATEMENT in prompt
         output = {

@@ -26,11 +26,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.detect import DetectionResult, DetectorConfig, Finding, detect, render_text
+from harness.detect.embeddings import Embedder
 from harness.detect.guard import DuplicateGuard
-from harness.simulate import DetectionResult, render_text
-from harness.simulate.detectors import DetectorConfig, Finding, detect
-from harness.simulate.embeddings import Embedder
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from tests.simulate.calibration.measure import conversation as calibration_conversation
 from tests.simulate.calibration.measure import load_pairs
 
@@ -486,7 +485,7 @@ AWKWARD_TEXTS = [
 
 def test_every_awkward_phrase_is_still_found() -> None:
     """The cheap first test of a message never hides a phrase the full pattern finds."""
-    from harness.simulate.detectors import _AWKWARD
+    from harness.detect.detectors import _AWKWARD
 
     texts = AWKWARD_TEXTS + [t.upper() for t in AWKWARD_TEXTS] + [t.lower() for t in AWKWARD_TEXTS]
     messages = [Message(id="u", turn=1, role="user", sender="user", text="hi")]

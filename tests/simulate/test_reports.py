@@ -6,7 +6,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-from harness.simulate import (
+from harness.detect import (
     DetectionResult,
     detect,
     exit_code,

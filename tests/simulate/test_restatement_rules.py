@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.simulate import detect
+from harness.detect import detect
 from tests.simulate._helpers import conversation, duplicates
 
 PAYDAY = "Your next payday is Friday, March 13."

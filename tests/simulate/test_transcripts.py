@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.detect import load_transcript, parse_transcript
+from harness.detect.transcript import Message, Transcript
 from harness.exceptions import ConfigError
-from harness.simulate import load_agent_modes, load_transcript, parse_transcript
-from harness.transcript import Message, Transcript
+from harness.simulate import load_agent_modes
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 

@@ -109,7 +109,7 @@ async def test_a_model_member_gets_an_act_request_with_its_role_and_the_schema()
     )
     result = await team.run(TASK, correlation_id="run-42")
     first, second = model.calls
-    assert (first.task, first.agent, second.agent) == ("act", "planner", "solver")
+    assert (first.output_name, first.agent, second.agent) == ("team_message", "planner", "solver")
     assert "Role: planner" in first.system and "Goal: Split the question" in first.system
     assert "Role: solver" in second.system and "Cite a source." in second.system
     assert first.output_schema == MemberReply.model_json_schema()

@@ -14,7 +14,7 @@ from harness.lint.model import (
 )
 from harness.lint.rule import Rule
 from harness.lint.rules._words import NO_IO, join, mode_words, where_inputs, where_outputs
-from instructions import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from instructions.contract import ANSWERED, INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
 from subagents.contract import REQUIRED_OUTPUTS, Kind
 
 __all__ = [
@@ -97,13 +97,13 @@ class MissingAnswered(Rule):
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
     ) -> Iterator[LintFinding]:
-        if _superseded(agent, enabled) or "answered" in agent.output_keys:
+        if _superseded(agent, enabled) or normalize_io_name(ANSWERED) in agent.output_keys:
             return
         yield self.report(
             agent,
             (
-                f"'{agent.name}' has no 'answered' output, so the parent cannot check whether the "
-                f"user already has the answer. Add 'answered' {where_outputs(agent)}."
+                f"'{agent.name}' has no {ANSWERED!r} output, so the parent cannot check whether "
+                f"the user already has the answer. Add {ANSWERED!r} {where_outputs(agent)}."
             ),
             line=agent.outputs_line,
         )
@@ -133,7 +133,7 @@ class MissingModeOutputs(Rule):
         missing = [
             n
             for n in REQUIRED_OUTPUTS[agent.mode]
-            if n != "answered" and normalize_io_name(n) not in keys
+            if n != ANSWERED and normalize_io_name(n) not in keys
         ]
         if not missing:
             return

@@ -23,8 +23,8 @@ from typing import Any
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from harness.simulate.detectors import DetectorConfig, Finding, detect  # noqa: E402
-from harness.transcript import Message, Transcript  # noqa: E402
+from harness.detect import DetectorConfig, Finding, detect  # noqa: E402
+from harness.detect.transcript import Message, Transcript  # noqa: E402
 
 PAIRS = HERE / "pairs.jsonl"
 METHODS = ("exact", "near", "containment", "semantic")
@@ -152,7 +152,7 @@ def main() -> int:
     args = parser.parse_args()
     embedder = None
     if args.semantic:
-        from harness.simulate.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder
 
         embedder = LocalEmbedder()
     pairs = load_pairs(args.pairs)

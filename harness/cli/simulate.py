@@ -7,19 +7,18 @@ input or usage.
 
 from __future__ import annotations
 
-import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 
-from harness.cli.commands import model_option_values, model_options
-from harness.cli.options import output_option
-from harness.exceptions import HarnessError, UsageError
-from harness.runtime.loading import run_sync
-from harness.simulate._progress import ProgressBar
-from harness.simulate.detectors import DetectorConfig
-from harness.simulate.reports import (
+from harness.cli.command import HarnessCommand
+from harness.cli.model_flags import ModelFlags, model_options
+from harness.cli.options import output_option, write_output
+from harness.cli.progress import ProgressBar
+from harness.detect.findings import DetectorConfig
+from harness.detect.reports import (
     DetectionResult,
     ReportFormat,
     exit_code,
@@ -27,6 +26,8 @@ from harness.simulate.reports import (
     render,
     render_junit,
 )
+from harness.exceptions import UsageError
+from harness.runtime.loading import run_sync
 from harness.simulate.scenarios import CopilotStudioSpec, DirectLineSpec, TargetSpec, load_scenarios
 from harness.simulate.targets import Target
 from subagents import Usage
@@ -34,7 +35,7 @@ from subagents import Usage
 __all__ = ["simulate_command"]
 
 
-@click.command("simulate")
+@click.command("simulate", cls=HarnessCommand)
 @click.argument(
     "scenarios",
     nargs=-1,
@@ -163,48 +164,38 @@ def simulate_command(
     client_id: str | None = None,
     reply_timeout: float = 60.0,
     jobs: int = 1,
-) -> None:
+) -> int:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
     duplicate messages, missed requests, silent-mode leaks, wrong-scope answers and awkward
     acknowledgements."""
-    try:
-        remote = _remote_target(
-            directline=directline,
-            secret=directline_secret,
-            token=directline_token,
-            transport=transport,
-            copilot_studio=copilot_studio,
-            environment_id=environment_id,
-            cloud=cloud,
-            agent_type=agent_type,
-            tenant_id=tenant_id,
-            client_id=client_id,
-            quiet_period=quiet_period,
-            reply_timeout=reply_timeout,
-            others={"--bot": bot, "--endpoint": endpoint},
-        )
-        results, usage = run_sync(
-            _run(
-                scenarios,
-                bot,
-                endpoint,
-                quiet_period,
-                model,
-                base_url,
-                record,
-                replay,
-                semantic,
-                headers,
-                remote,
-                jobs,
-                model_settings,
-            )
-        )
-    except HarnessError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+    remote = _remote_target(
+        directline=directline,
+        secret=directline_secret,
+        token=directline_token,
+        transport=transport,
+        copilot_studio=copilot_studio,
+        environment_id=environment_id,
+        cloud=cloud,
+        agent_type=agent_type,
+        tenant_id=tenant_id,
+        client_id=client_id,
+        quiet_period=quiet_period,
+        reply_timeout=reply_timeout,
+        others={"--bot": bot, "--endpoint": endpoint},
+    )
+    run = _RunOptions(
+        bot=bot,
+        endpoint=endpoint,
+        quiet_period=quiet_period,
+        headers=headers,
+        models=ModelFlags.parse(model, base_url, model_settings, record=record, replay=replay),
+        semantic=semantic,
+        remote=remote,
+        jobs=jobs,
+    )
+    results, usage = run_sync(_run(scenarios, run))
     if fmt == "html":
-        from harness.simulate.html import render_html
+        from harness.detect.html import render_html
 
         report = render_html(results, title="harness simulate", usage=usage)
     else:
@@ -217,14 +208,7 @@ def simulate_command(
         report += _usage_line(usage)
     if fmt == "text":
         report += _failure_lines(results)
-    if output is not None:
-        try:
-            output.write_text(report, encoding="utf-8")
-        except OSError as exc:
-            click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
-            sys.exit(2)
-    else:
-        click.echo(report, nl=False)
+    write_output(report, output)
     broken = [r for r in results if r.error]
     if broken:
         click.echo(
@@ -233,7 +217,7 @@ def simulate_command(
         for result in broken:
             first = (result.error or "").splitlines()[0]
             click.echo(f"  {result.title}: {first}", err=True)
-    sys.exit(exit_code(results))
+    return exit_code(results)
 
 
 def _failure_lines(results: list[DetectionResult]) -> str:
@@ -258,78 +242,81 @@ def _usage_line(usage: Usage) -> str:
     )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _RunOptions:
+    """What to run the scenarios against, and how (from the command's options)."""
+
+    bot: str | None = None
+    """``--bot``: a config or ``module:attr`` (overrides the files' ``bot:``)."""
+    endpoint: str | None = None
+    """``--endpoint``: a live Bot Framework bot's URL."""
+    quiet_period: float | None = None
+    """``--quiet-period``: seconds without a reply that end a turn of a live bot."""
+    headers: tuple[str, ...] = ()
+    """``--header NAME:VALUE``s for ``--endpoint``."""
+    models: ModelFlags = field(default_factory=ModelFlags)
+    """The model flags (in-process bots only)."""
+    semantic: bool = False
+    """``--semantic``: also detect paraphrases."""
+    remote: Target | None = None
+    """The deployed bot of ``--directline`` / ``--copilot-studio``."""
+    jobs: int = 1
+    """``--jobs``: processes to spread the scenarios over."""
+
+
 async def _run(
-    paths: tuple[Path, ...],
-    bot: str | None,
-    endpoint: str | None,
-    quiet_period: float | None,
-    model: str | None,
-    base_url: str | None,
-    record: str | None,
-    replay: str | None,
-    semantic: bool,
-    headers: tuple[str, ...] = (),
-    remote: Target | None = None,
-    jobs: int = 1,
-    setting_options: tuple[str, ...] = (),
+    paths: tuple[Path, ...], run: _RunOptions
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness.models.settings import parse_model_settings
     from harness.simulate.runner import check_models, run_scenarios
     from harness.simulate.targets import InProcessTarget
 
-    if bot and endpoint:
+    flags = run.models
+    if run.bot and run.endpoint:
         raise UsageError("use --bot or --endpoint, not both")
-    if headers and not endpoint:
+    if run.headers and not run.endpoint:
         raise UsageError("--header applies to --endpoint only")
-    if jobs > 1:
-        if endpoint or remote is not None or record:
+    if run.jobs > 1:
+        if run.endpoint or run.remote is not None or flags.record:
             raise UsageError(
                 "--jobs spreads in-process bots only (not --endpoint, --directline, "
                 "--copilot-studio or --record)"
             )
-        return await _run_jobs(paths, jobs, bot, model, base_url, replay, semantic)
+        return await _run_jobs(paths, run)
     files = [load_scenarios(path) for path in paths]
     total = sum(len(f.scenarios) for f in files)
     model_obj: Any = None
-    target: Target | None = remote
-    settings = parse_model_settings(setting_options)
-    if remote is not None and (model or base_url or record or replay or settings):
+    target: Target | None = run.remote
+    if (run.remote is not None or run.endpoint) and flags.given:
         raise UsageError(
             "--model, --base-url, --model-setting, --record and --replay need an in-process bot"
         )
-    if endpoint:
-        if model or base_url or record or replay or settings:
-            raise UsageError(
-                "--model, --base-url, --model-setting, --record and --replay need an in-process bot"
-            )
+    if run.endpoint:
         from harness.simulate.endpoint import EndpointTarget
 
         parsed: dict[str, str] = {}
-        for header in headers:
+        for header in run.headers:
             name, sep, value = header.partition(":")
             if not sep or not name.strip():
                 raise UsageError(f"--header must look like 'Name: value', got {header!r}")
             parsed[name.strip()] = value.strip()
         target = EndpointTarget(
-            endpoint,
-            quiet_period=0.5 if quiet_period is None else quiet_period,
+            run.endpoint,
+            quiet_period=0.5 if run.quiet_period is None else run.quiet_period,
             headers=parsed or None,
         )
     else:
-        model_obj = model_option_values(model, base_url, record, replay, settings=settings)
+        model_obj = flags.build()
     embedder = None
-    if semantic:
-        from harness.simulate.embeddings import LocalEmbedder
+    if run.semantic:
+        from harness.detect.embeddings import LocalEmbedder
 
         local = LocalEmbedder()
         local.load()
         embedder = local
-    if target is None and bot is not None:
-        from harness.runtime.loading import load_bot
-
-        options: dict[str, Any] = {"settings": settings} if settings and model_obj is None else {}
-        target = InProcessTarget(load_bot(bot, model=model_obj, **options))
+    if target is None and run.bot is not None:
+        target = InProcessTarget(flags.load_bot(run.bot, model=model_obj))
         check_models(target)
+    settings = dict(flags.settings)
     usage = Usage()
 
     def add_usage(spent: Usage) -> None:
@@ -351,26 +338,20 @@ async def _run(
 
 
 async def _run_jobs(
-    paths: tuple[Path, ...],
-    jobs: int,
-    bot: str | None,
-    model: str | None,
-    base_url: str | None,
-    replay: str | None,
-    semantic: bool,
+    paths: tuple[Path, ...], run: _RunOptions
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness.simulate._jobs import run_in_processes
+    from harness.cli.jobs import run_in_processes
 
     total = sum(len(load_scenarios(path).scenarios) for path in paths)
     with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
         return await run_in_processes(
             paths,
-            jobs=jobs,
-            bot=bot,
-            model=model,
-            base_url=base_url,
-            replay=replay,
-            semantic=semantic,
+            jobs=run.jobs,
+            bot=run.bot,
+            model=run.models.model,
+            base_url=run.models.base_url,
+            replay=run.models.replay,
+            semantic=run.semantic,
             on_scenario=lambda _result: progress.advance(),
         )
 

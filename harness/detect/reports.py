@@ -15,9 +15,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from harness.simulate._results import DetectionResult, exit_code
-from harness.simulate.detectors import ALL_KINDS, Finding
-from harness.transcript import Message
+from harness.detect.detectors import DETECTORS
+from harness.detect.findings import Finding
+from harness.detect.results import DetectionResult, exit_code
+from harness.detect.transcript import Message
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -34,7 +35,7 @@ __all__ = [
 
 ReportFormat = Literal["text", "json", "junit", "html"]
 
-_KIND_ORDER = ("duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack")
+_KIND_ORDER = tuple(detector.name for detector in DETECTORS)
 
 
 def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> str:
@@ -44,7 +45,7 @@ def render(results: Sequence[DetectionResult], fmt: ReportFormat = "text") -> st
     if fmt == "junit":
         return render_junit(results)
     if fmt == "html":
-        from harness.simulate.html import render_html
+        from harness.detect.html import render_html
 
         return render_html(results)
     return render_text(results)
@@ -66,7 +67,7 @@ def render_json(results: Sequence[DetectionResult]) -> str:
     ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors and
     warnings over the whole report (``errors`` above 0 is what makes the command exit 1).
     """
-    summary: Counter[str] = Counter({kind: 0 for kind in _KIND_ORDER if kind in ALL_KINDS})
+    summary: Counter[str] = Counter({kind: 0 for kind in _KIND_ORDER})
     transcripts: list[dict[str, Any]] = []
     for result in results:
         summary.update(f.kind for f in result.findings)

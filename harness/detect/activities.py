@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.transcript import Message
+from harness.detect.transcript import Message
+from instructions.contract import MODES
 
 __all__ = [
     "UNKNOWN_SENDER",
@@ -27,7 +28,7 @@ __all__ = [
 
 UNKNOWN_SENDER = "unknown"
 
-_MODES = ("silent", "direct", "conversational")
+_MODES = MODES
 
 
 def parse_timestamp(raw: Any) -> datetime | None:

@@ -73,7 +73,6 @@ class ModelJudge:
             f"LATER bot message:\n{later}"
         )
         request = ModelRequest(
-            task="judge",
             agent="duplicate-judge",
             system=SYSTEM,
             messages=(ChatMessage(role="user", content=prompt),),

@@ -22,9 +22,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from harness.simulate._results import DetectionResult, exit_code
-from harness.simulate.detectors import Finding
-from harness.transcript import Transcript
+from harness.detect.detectors import DETECTORS
+from harness.detect.findings import Finding
+from harness.detect.results import DetectionResult, exit_code
+from harness.detect.transcript import Transcript
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -36,15 +37,9 @@ __all__ = ["render_html", "report_data"]
 DATA_VERSION = 1
 """The version of the JSON embedded in the page (``report_data``)."""
 
-_KIND_ORDER = ("duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack")
-_KIND_LABELS = {
-    "duplicate": "duplicate",
-    "missed_request": "missed request",
-    "silent_leak": "silent-mode leak",
-    "wrong_scope": "wrong scope",
-    "awkward_ack": "awkward acknowledgement",
-}
-_HIGHLIGHTED_KINDS = frozenset(("duplicate", "awkward_ack"))
+_KIND_ORDER = tuple(detector.name for detector in DETECTORS)
+_KIND_LABELS = {detector.name: detector.label for detector in DETECTORS}
+_HIGHLIGHTED_KINDS = frozenset(detector.name for detector in DETECTORS if detector.quotes_passages)
 """Kinds whose quoted evidence names a passage of their messages (used when a finding carries no
 ``highlights`` of its own)."""
 _QUOTED = re.compile(r'"([^"]+)"')
@@ -229,7 +224,7 @@ def _environment() -> Environment:
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     return Environment(
-        loader=PackageLoader("harness.simulate", "templates"),
+        loader=PackageLoader("harness.detect", "templates"),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -242,7 +237,7 @@ def _asset(name: str) -> Any:
     """A stylesheet or script shipped beside the template, inlined as it is."""
     from markupsafe import Markup
 
-    text = resources.files("harness.simulate").joinpath("templates", name).read_text("utf-8")
+    text = resources.files("harness.detect").joinpath("templates", name).read_text("utf-8")
     if "</" in text:  # would end the inline <style> or <script> early
         raise RuntimeError(f"templates/{name} must not contain '</'")
     return Markup(text)  # our own file, checked above

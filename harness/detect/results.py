@@ -1,7 +1,7 @@
 """What a detector run gives for one conversation, shared by the text/JSON/JUnit and HTML reports.
 
 Its own module so that ``reports`` (which picks the format) and ``html`` (one format) do not
-import each other; ``harness.simulate.reports`` re-exports both names.
+import each other; ``harness.detect.reports`` re-exports both names.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.simulate.detectors import Finding
-from harness.transcript import Transcript
+from harness.detect.findings import Finding
+from harness.detect.transcript import Transcript
 
 __all__ = ["DetectionResult", "exit_code"]
 

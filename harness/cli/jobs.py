@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.simulate.detectors import DetectorConfig
-from harness.simulate.reports import DetectionResult
+from harness.detect.findings import DetectorConfig
+from harness.detect.reports import DetectionResult
 from harness.simulate.scenarios import load_scenarios
 from subagents import Usage
 
@@ -42,14 +42,14 @@ class Shard:
 
 def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResult]], Usage]:
     """Run one shard in this (child) process."""
-    from harness.cli.commands import model_option_values
+    from harness.cli.model_flags import ModelFlags
     from harness.simulate.runner import run_scenarios
 
     files = [load_scenarios(path) for path in shard.paths]
-    model = model_option_values(shard.model, shard.base_url, None, shard.replay)
+    model = ModelFlags(model=shard.model, base_url=shard.base_url, replay=shard.replay).build()
     embedder = None
     if shard.semantic:
-        from harness.simulate.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder
 
         local = LocalEmbedder()
         local.load()

@@ -6,7 +6,7 @@ Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it
 opens with ``"activities"`` is the ``content`` of a Dataverse ``ConversationTranscript`` row (a
 ``.csv`` file is that table exported, one conversation per row), and anything else is JSONL with
 one message per line. Both can hold several conversations; each becomes a
-:class:`~harness.transcript.Transcript`. Every problem is a :class:`~harness.exceptions.ConfigError`
+:class:`~harness.detect.transcript.Transcript`. Every problem is a :class:`~harness.exceptions.ConfigError`
 naming the file and the line (for a JSON array, the activity's index and the line it starts on).
 """
 
@@ -19,17 +19,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from harness._files import read_text
+from harness.detect.activities import TraceAttribution, parse_timestamp
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.exceptions import ConfigError
-from harness.runtime._yaml import read_text
-from harness.simulate._activities import TraceAttribution, parse_timestamp
-from harness.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from instructions.contract import MODES
 
-__all__ = ["MAX_TRANSCRIPT_BYTES", "load_agent_modes", "load_transcript", "parse_transcript"]
+__all__ = ["MAX_TRANSCRIPT_BYTES", "load_transcript", "parse_transcript"]
 
 MAX_TRANSCRIPT_BYTES = 200_000_000
 """The largest transcript file read (200 MB)."""
 
-_MODES = ("silent", "direct", "conversational")
+_MODES = MODES
 _JSONL_KEYS = frozenset(
     {
         "id",
@@ -491,18 +492,3 @@ def _epoch_time(raw: Any) -> datetime | None:
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         return datetime.fromtimestamp(raw, UTC)
     return parse_timestamp(raw)
-
-
-# --- agent modes from a config ----------------------------------------------------------------
-
-
-def load_agent_modes(path: str | Path) -> dict[str, str]:
-    """The mode of every sub-agent of an agent config (this SDK's YAML), by name.
-
-    Raises:
-        ConfigError: the config is invalid (with its file, line and field).
-    """
-    from harness.runtime.config_files import load_config
-
-    config = load_config(path)
-    return {agent.name: str(getattr(agent.mode, "value", agent.mode)) for agent in config.subagents}

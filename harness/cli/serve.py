@@ -7,13 +7,14 @@ import re
 
 import click
 
-from harness.cli.commands import load_bot_with_options, model_options
+from harness.cli.command import HarnessCommand
+from harness.cli.model_flags import ModelFlags, model_options
 from harness.runtime.loading import run_sync
 
 __all__ = ["serve_command"]
 
 
-@click.command("serve")
+@click.command("serve", cls=HarnessCommand)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option(
@@ -103,7 +104,7 @@ def serve_command(
     """Serve the bot in CONFIG at POST /api/messages (and GET /healthz) until Ctrl-C."""
     from harness.hosting.app import serve
 
-    bot = load_bot_with_options(config, model, base_url, model_settings)
+    bot = ModelFlags.parse(model, base_url, model_settings).load_bot(config)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 

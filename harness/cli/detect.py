@@ -3,21 +3,22 @@ conversations. Exit 0 when clean, 1 on any error-level finding, 2 on bad input o
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 import click
 
-from harness.cli.options import output_option
+from harness.cli.command import HarnessCommand
+from harness.cli.options import output_option, write_output
+from harness.cli.progress import ProgressBar
+from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import paused_gc
-from harness.exceptions import HarnessError
+from harness.detect.findings import DetectorConfig
+from harness.detect.html import render_html
+from harness.detect.readers import load_transcript
+from harness.detect.reports import DetectionResult, ReportFormat, exit_code, render
 from harness.runtime.loading import run_sync
-from harness.simulate._progress import ProgressBar
-from harness.simulate.detectors import DetectorConfig, detect, detect_async
-from harness.simulate.html import render_html
-from harness.simulate.reports import DetectionResult, ReportFormat, exit_code, render
-from harness.simulate.transcripts import load_agent_modes, load_transcript
+from harness.simulate.modes import load_agent_modes
 
 __all__ = ["detect_command"]
 
@@ -25,12 +26,7 @@ _PROGRESS_MESSAGES = 5_000
 """Show a progress bar when the transcripts hold more messages than this (or there are several)."""
 
 
-def _fail(message: str, code: int = 2) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
-
-
-@click.command("detect")
+@click.command("detect", cls=HarnessCommand)
 @click.argument(
     "transcripts",
     nargs=-1,
@@ -72,7 +68,7 @@ def detect_command(
     config_path: Path | None,
     semantic: bool,
     judge: str | None,
-) -> None:
+) -> int:
     """Check recorded conversations for duplicate messages, missed requests, silent-mode leaks,
     wrong-scope answers and awkward acknowledgements.
 
@@ -83,21 +79,12 @@ def detect_command(
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
     with paused_gc():
-        try:
-            results = _run(transcripts, config_path, semantic, judge)
-        except HarnessError as exc:
-            _fail(str(exc), exc.exit_code)
+        results = _run(transcripts, config_path, semantic, judge)
         report = (
             render_html(results, title="harness detect") if fmt == "html" else render(results, fmt)
         )
-    if output is not None:
-        try:
-            output.write_text(report, encoding="utf-8")
-        except OSError as exc:
-            _fail(f"cannot write {output}: {exc.strerror or exc}")
-    else:
-        click.echo(report, nl=False)
-    sys.exit(exit_code(results))
+    write_output(report, output)
+    return exit_code(results)
 
 
 def _run(
@@ -107,13 +94,13 @@ def _run(
     loaded = [(path, load_transcript(path, agent_modes=modes)) for path in paths]
     embedder = None
     if semantic:
-        from harness.simulate.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder
 
         embedder = LocalEmbedder()
         embedder.load()  # fail now, naming the extra, not after the first file
     judging = None
     if judge is not None:
-        from harness.simulate.judge import ModelJudge
+        from harness.detect.judge import ModelJudge
 
         judging = ModelJudge(judge)
     config = DetectorConfig()

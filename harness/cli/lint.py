@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from harness.cli.command import HarnessCommand
+from harness.cli.options import output_option, write_output
 from harness.exceptions import UsageError
 from harness.lint._engine import lint_paths
 from harness.lint.fix import fix_paths
@@ -17,11 +19,6 @@ from harness.lint.reporters import render_github, render_json, render_sarif, ren
 from harness.lint.settings import find_pyproject, load_settings
 
 __all__ = ["lint_command"]
-
-
-def _fail(ctx: click.Context, message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    ctx.exit(2)
 
 
 def _unreadable(path: Path) -> str | None:
@@ -36,7 +33,7 @@ def _unreadable(path: Path) -> str | None:
     return "no such file or folder"
 
 
-@click.command("lint")
+@click.command("lint", cls=HarnessCommand)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--format",
@@ -66,16 +63,8 @@ def _unreadable(path: Path) -> str | None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="pyproject.toml with [tool.harness.lint] (default: the nearest one above the cwd).",
 )
-@click.option(
-    "--output",
-    "-o",
-    "output",
-    type=click.Path(path_type=Path, dir_okay=False, writable=True),
-    help="Write the report to FILE instead of stdout.",
-)
-@click.pass_context
+@output_option("Write the report to FILE instead of standard output.")
 def lint_command(
-    ctx: click.Context,
     paths: Sequence[Path],
     output_format: str,
     select: Sequence[str],
@@ -83,7 +72,7 @@ def lint_command(
     fix: bool,
     config_file: Path | None,
     output: Path | None,
-) -> None:
+) -> int:
     """Check agent configs for the design faults that cause duplicate messages.
 
     PATH may be this SDK's YAML config, a bot built in Python (module:attr, imported from the
@@ -99,37 +88,33 @@ def lint_command(
         click.echo(f"error: {problems[path]}: {path}", err=True)
     existing = [p for p in paths if p not in missing]
     if not existing:
-        ctx.exit(2)
-    try:
-        if config_file is not None and not config_file.is_file():
-            raise UsageError(f"no such config file: {config_file}")
-        pyproject = config_file or find_pyproject(Path.cwd())
-        settings = load_settings(pyproject)
-        chosen_select = list(select) if select else settings.select
-        chosen_ignore = [*settings.ignore, *ignore]
-        if fix and existing:
-            fixed = fix_paths([p for p in existing if p.exists()])
-            if fixed.fixes:
-                entries = "entry" if fixed.fixes == 1 else "entries"
-                files = "file" if len(fixed.files) == 1 else "files"
-                click.echo(
-                    f"Fixed {fixed.fixes} {entries} (contract inputs, outputs, descriptions) "
-                    f"in {len(fixed.files)} {files}: {', '.join(fixed.files)}",
-                    err=True,
-                )
-        report = lint_paths(
-            existing,
-            select=chosen_select,
-            ignore=chosen_ignore,
-            severities=dict(settings.severities),
-        )
-    except UsageError as exc:
-        _fail(ctx, str(exc))
-        return
+        return 2
+    if config_file is not None and not config_file.is_file():
+        raise UsageError(f"no such config file: {config_file}")
+    pyproject = config_file or find_pyproject(Path.cwd())
+    settings = load_settings(pyproject)
+    chosen_select = list(select) if select else settings.select
+    chosen_ignore = [*settings.ignore, *ignore]
+    if fix and existing:
+        fixed = fix_paths([p for p in existing if p.exists()])
+        if fixed.fixes:
+            entries = "entry" if fixed.fixes == 1 else "entries"
+            files = "file" if len(fixed.files) == 1 else "files"
+            click.echo(
+                f"Fixed {fixed.fixes} {entries} (contract inputs, outputs, descriptions) "
+                f"in {len(fixed.files)} {files}: {', '.join(fixed.files)}",
+                err=True,
+            )
+    report = lint_paths(
+        existing,
+        select=chosen_select,
+        ignore=chosen_ignore,
+        severities=dict(settings.severities),
+    )
     _write(report, output_format, output)
     if missing:
-        ctx.exit(2)
-    ctx.exit(1 if report.errors else 0)
+        return 2
+    return 1 if report.errors else 0
 
 
 def _write(report: LintReport, output_format: str, output: Path | None) -> None:
@@ -144,11 +129,4 @@ def _write(report: LintReport, output_format: str, output: Path | None) -> None:
             render_text(report, file=sys.stdout)
             return
         text = render_text(report)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
-            sys.exit(2)
+    write_output(text, output)

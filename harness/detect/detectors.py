@@ -1,0 +1,429 @@
+"""The transcript detectors: one object each, in one registry (:data:`DETECTORS`), as lint rules are.
+
+Each :class:`Detector` has a stable ``id`` and ``name`` (its finding kind), a default
+``severity``, its rationale (the class docstring), a short ``bad`` and ``good`` exchange, and
+``check()``, which returns its findings in one conversation. :func:`detect` runs the enabled ones
+(``DetectorConfig.kinds``); the reports order and label the kinds from this registry.
+docs/simulate.md describes the kinds.
+
+Precision comes first: a regression test that cries wolf gets turned off. So two messages that state
+different facts, answer different requests, or repeat an answer the user asked for again are not
+duplicates, and boilerplate closers only count when one turn sends two of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, ClassVar
+
+from harness.detect.duplicates import embed_messages, find_duplicates, judged_duplicates
+from harness.detect.findings import (
+    ALL_KINDS,
+    DetectorConfig,
+    Finding,
+    FindingKind,
+    Severity,
+    request_key,
+)
+from harness.detect.transcript import Message, Transcript
+from harness.exceptions import UsageError
+
+if TYPE_CHECKING:
+    from harness.detect.embeddings import Embedder
+    from harness.detect.judge import ModelJudge
+
+__all__ = [
+    "DETECTORS",
+    "DETECTORS_BY_NAME",
+    "Detector",
+    "detect",
+    "detect_async",
+    "is_subagent",
+    "mode_of",
+    "quote",
+]
+
+Vectors = Mapping[int, Sequence[float]]
+"""Message embeddings by message index (the duplicate detector's ``semantic`` method)."""
+
+
+class Detector:
+    """A transcript detector (subclasses give the docstring: the rationale)."""
+
+    id: ClassVar[str]
+    """Stable id, ``HD001`` ...; never changes once released."""
+    name: ClassVar[FindingKind]
+    """Stable name: the kind of its findings (``DetectorConfig.kinds`` selects by it)."""
+    label: ClassVar[str]
+    """The kind as reports title it (``missed request``)."""
+    severity: ClassVar[Severity]
+    """The severity of its findings."""
+    summary: ClassVar[str]
+    """One line: when it fires."""
+    bad: ClassVar[str]
+    """A short exchange that it reports."""
+    good: ClassVar[str]
+    """The same exchange without the fault."""
+    quotes_passages: ClassVar[bool] = False
+    """Its quoted evidence is a passage of its messages (reports mark it when a finding carries
+    no ``highlights`` of its own)."""
+
+    @property
+    def rationale(self) -> str:
+        """Why the fault matters: the class docstring, dedented."""
+        return inspect.cleandoc(type(self).__doc__ or "")
+
+    def check(
+        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+    ) -> list[Finding]:
+        """Its findings in one conversation, in message order.
+
+        Args:
+            transcript: the conversation to check.
+            config: the thresholds (the duplicate detector reads them).
+            vectors: message embeddings, when an embedder ran.
+        """
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<Detector {self.id} {self.name}>"
+
+
+# --- entry points -----------------------------------------------------------------------------
+
+
+def detect(
+    transcript: Transcript,
+    *,
+    config: DetectorConfig | None = None,
+    embedder: Embedder | None = None,
+) -> list[Finding]:
+    """Run the enabled detectors over one conversation, in turn order.
+
+    Args:
+        transcript: the conversation to check.
+        config: thresholds and enabled kinds; the calibrated defaults when None.
+        embedder: adds ``semantic`` duplicates. Embedding is async: inside a running event loop,
+            use :func:`detect_async` instead.
+
+    Returns:
+        The findings, ordered by turn.
+    """
+    if embedder is None:
+        return _detect(transcript, config or DetectorConfig(), None)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(detect_async(transcript, config=config, embedder=embedder))
+    raise UsageError("detect() with an embedder cannot run inside an event loop; use detect_async")
+
+
+async def detect_async(
+    transcript: Transcript,
+    *,
+    config: DetectorConfig | None = None,
+    embedder: Embedder | None = None,
+    judge: ModelJudge | None = None,
+) -> list[Finding]:
+    """:func:`detect` for async callers: embeds the messages (when an embedder is given) first.
+
+    Args:
+        judge: an optional LLM judge (:class:`~harness.detect.judge.ModelJudge`) for the pairs
+            the rules came close to calling duplicates; its reason becomes the evidence.
+    """
+    config = config or DetectorConfig()
+    vectors = None
+    if embedder is not None and Duplicates.name in config.kinds:
+        vectors = await embed_messages(transcript, embedder, config)
+    if judge is None or Duplicates.name not in config.kinds:
+        return _detect(transcript, config, vectors)
+
+    duplicates = await judged_duplicates(transcript, config, judge, vectors=vectors)
+    rest = config.model_copy(update={"kinds": config.kinds - {Duplicates.name}})
+    return sorted([*duplicates, *_detect(transcript, rest, None)], key=lambda f: f.turn)
+
+
+def _detect(
+    transcript: Transcript, config: DetectorConfig, vectors: Vectors | None
+) -> list[Finding]:
+    findings: list[Finding] = []
+    for detector in _RUN_ORDER:
+        if detector.name in config.kinds:
+            findings.extend(detector.check(transcript, config=config, vectors=vectors))
+    findings.sort(key=lambda f: f.turn)
+    return findings
+
+
+# --- helpers shared by the detectors ----------------------------------------------------------
+
+
+def is_subagent(message: Message, transcript: Transcript) -> bool:
+    """A message comes from a sub-agent when it carries a mode or its sender has a known mode."""
+    return message.mode is not None or message.sender in transcript.agent_modes
+
+
+def mode_of(message: Message, transcript: Transcript) -> str | None:
+    """The mode of a message's sender: the message's own, else the transcript's for the sender."""
+    return message.mode or transcript.agent_modes.get(message.sender)
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """``text`` on one line, in double quotes, cut to ``limit`` characters."""
+    text = " ".join(text.split())
+    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
+
+
+# --- the detectors ----------------------------------------------------------------------------
+
+
+class Duplicates(Detector):
+    """The user gets the same information twice: a sub-agent answers and the parent restates it,
+    verbatim, reworded or as one sentence of a longer summary, in the same turn or a later one.
+    The restatement adds nothing and makes the bot look confused about who already spoke."""
+
+    id = "HD001"
+    name = "duplicate"
+    label = "duplicate"
+    severity = Severity.ERROR
+    summary = "Two bot messages state the same facts (same turn or across turns)."
+    bad = "billing: Your balance is $42.10.\nparent: Your balance is $42.10."
+    good = "billing: Your balance is $42.10.\nparent: Anything else about your bill?"
+    quotes_passages = True
+
+    def check(
+        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+    ) -> list[Finding]:
+        return find_duplicates(transcript, config, vectors=vectors)
+
+
+class MissedRequests(Detector):
+    """A planned request is missed when nothing in its turn answers it.
+
+    A message tagged with the request answers it; so does any message from its agent when that
+    agent had only this request. A silent agent's findings (and the parent's own requests) reach
+    the user through the parent's untagged message, so such a message counts as the answer unless
+    the agent failed. A direct agent that claimed ``answered`` but sent no message missed it.
+    """
+
+    id = "HD002"
+    name = "missed_request"
+    label = "missed request"
+    severity = Severity.ERROR
+    summary = "A request the parent planned got no answer in its turn."
+    bad = "plan: billing <- 'my balance'; no message answers it"
+    good = "plan: billing <- 'my balance'\nbilling: Your balance is $42.10."
+
+    def check(
+        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+    ) -> list[Finding]:
+        findings: list[Finding] = []
+        subagents = set(transcript.agent_modes) | {
+            m.sender for m in transcript.messages if m.mode is not None
+        }
+        by_turn: dict[int, list[Message]] = {}
+        for m in transcript.messages:
+            if m.role == "bot":
+                by_turn.setdefault(m.turn, []).append(m)
+        for record in transcript.turns:
+            bots = by_turn.get(record.turn, [])
+            tagged = {request_key(m.request) for m in bots if m.request}
+            senders = {m.sender for m in bots}
+            parent_untagged = any(m.request is None and m.sender not in subagents for m in bots)
+            per_agent: dict[str, int] = {}
+            for planned in record.plan:
+                per_agent[planned.agent] = per_agent.get(planned.agent, 0) + 1
+            for planned in record.plan:
+                agent = planned.agent
+                if request_key(planned.request) in tagged:
+                    continue
+                if per_agent[agent] == 1 and agent in senders:
+                    continue
+                mode = transcript.agent_modes.get(agent)
+                claimed = agent in record.answered_by and mode in ("direct", "conversational")
+                failed = agent in record.failed
+                if parent_untagged and not failed and not claimed:
+                    continue
+                if failed:
+                    why = f"{agent} failed and no message answered it"
+                elif claimed:
+                    why = f"{agent} said answered but sent no message"
+                else:
+                    why = "no message answered it"
+                findings.append(
+                    Finding(
+                        kind=self.name,
+                        turn=record.turn,
+                        message_ids=(),
+                        senders=(agent,),
+                        evidence=f"{quote(planned.request)} (planned for {agent}): {why}",
+                        severity=self.severity,
+                    )
+                )
+        return findings
+
+
+class SilentLeaks(Detector):
+    """A silent sub-agent must only fill its outputs for the parent; a message from it reaches
+    the user beside the parent's own answer, which then repeats or contradicts it."""
+
+    id = "HD003"
+    name = "silent_leak"
+    label = "silent-mode leak"
+    severity = Severity.ERROR
+    summary = "A sub-agent in silent mode sent the user a message."
+    bad = "lookup (silent): Found 3 orders.\nparent: You have 3 orders."
+    good = "parent: You have 3 orders."
+
+    def check(
+        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+    ) -> list[Finding]:
+        return [
+            Finding(
+                kind=self.name,
+                turn=m.turn,
+                message_ids=(m.id,),
+                senders=(m.sender,),
+                evidence=f"{m.sender} is a silent sub-agent and must not message the user: "
+                f"{quote(m.text)}",
+                severity=self.severity,
+            )
+            for m in transcript.messages
+            if m.role == "bot" and mode_of(m, transcript) == "silent"
+        ]
+
+
+class WrongScope(Detector):
+    """A sub-agent message tagged with a request the plan gave to another agent: the agent
+    answered outside its scope, so the request's own agent may answer it again."""
+
+    id = "HD004"
+    name = "wrong_scope"
+    label = "wrong scope"
+    severity = Severity.ERROR
+    summary = "A sub-agent answered a request the parent planned for another agent."
+    bad = "plan: billing <- 'my balance'\nshipping [my balance]: Your balance is $42.10."
+    good = "plan: billing <- 'my balance'\nbilling [my balance]: Your balance is $42.10."
+
+    def check(
+        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+    ) -> list[Finding]:
+        findings: list[Finding] = []
+        plans = {record.turn: record.plan for record in transcript.turns}
+        for m in transcript.messages:
+            plan = plans.get(m.turn)
+            if m.role != "bot" or not plan or not m.request or not is_subagent(m, transcript):
+                continue
+            key = request_key(m.request)
+            owners = {p.agent for p in plan if request_key(p.request) == key}
+            if owners and m.sender not in owners:
+                findings.append(
+                    Finding(
+                        kind=self.name,
+                        turn=m.turn,
+                        message_ids=(m.id,),
+                        senders=(m.sender,),
+                        evidence=f"{m.sender} answered {quote(m.request)}, which was planned for "
+                        f"{', '.join(sorted(owners))}",
+                        severity=self.severity,
+                    )
+                )
+        return findings
+
+
+_AWKWARD = re.compile(
+    r"\b(?:"
+    r"(?:as|like) (?:i|we) (?:(?:just|already|previously) )?"
+    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out)"
+    r"|as (?:(?:was|i) )?(?:previously|already|just) (?:mentioned|said|stated|noted|explained)"
+    r"|as (?:mentioned|noted|stated|explained|shown|said|discussed|covered) "
+    r"(?:above|earlier|before|previously)"
+    r"|as (?:you (?:already )?(?:know|heard|saw|were told)|(?:you )?(?:just )?(?:heard|saw))"
+    # "As the billing agent mentioned", "Like the registrar said", "as our team noted"
+    r"|(?:as|like) (?:the|our) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+    r"(?:said|mentioned|noted|told you|explained|shared|pointed out)"
+    r"|(?:the |our )?[\w-]+ (?:agent|assistant|bot|team) (?:has )?(?:already|just) "
+    r"(?:told|answered|said|mentioned|shared|explained)"
+    r"|(?:you(?:'ve| have)|you were) already (?:been )?(?:told|given|received|got(?:ten)?)"
+    r"|(?:to )?(?:reiterate|restate|recap|repeat)(?:ing)? what"
+    r")\b",
+    re.IGNORECASE,
+)
+
+
+# A word every phrase of ``_AWKWARD`` starts with (most messages have none: a cheap first test).
+_AWKWARD_HINT = re.compile(
+    r"\b(?:as |like |already|just |reiterat|restat|recap|repeat)", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=16_384)
+def _awkward_phrase(text: str) -> str | None:
+    """The phrase of ``text`` that refers to an earlier answer, if any."""
+    text = text.replace("’", "'")
+    if not _AWKWARD_HINT.search(text):
+        return None
+    match = _AWKWARD.search(text)
+    return match.group(0) if match else None
+
+
+class AwkwardAcks(Detector):
+    """The parent points at an earlier answer ("as the billing agent mentioned") instead of
+    leaving it: the user already read it, and the phrase announces the repetition."""
+
+    id = "HD005"
+    name = "awkward_ack"
+    label = "awkward acknowledgement"
+    severity = Severity.WARNING
+    summary = "The parent refers to an answer the user already got."
+    bad = "billing: Your balance is $42.10.\nparent: As the billing agent mentioned, it is $42.10."
+    good = "billing: Your balance is $42.10.\nparent: Anything else about your bill?"
+    quotes_passages = True
+
+    def check(
+        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+    ) -> list[Finding]:
+        findings: list[Finding] = []
+        for m in transcript.messages:
+            if m.role != "bot" or is_subagent(m, transcript):
+                continue
+            phrase = _awkward_phrase(m.text)
+            if phrase is not None:
+                findings.append(
+                    Finding(
+                        kind=self.name,
+                        turn=m.turn,
+                        message_ids=(m.id,),
+                        senders=(m.sender,),
+                        evidence=f'refers to an earlier answer instead of leaving it: "{phrase}"',
+                        severity=self.severity,
+                    )
+                )
+        return findings
+
+
+# --- the registry -----------------------------------------------------------------------------
+
+DETECTORS: tuple[Detector, ...] = (
+    Duplicates(),
+    MissedRequests(),
+    SilentLeaks(),
+    WrongScope(),
+    AwkwardAcks(),
+)
+"""Every transcript detector, in id order (the order reports list the kinds in)."""
+
+DETECTORS_BY_NAME: Mapping[str, Detector] = {d.name: d for d in DETECTORS}
+"""The detectors keyed by name (their finding kind)."""
+
+_RUN_ORDER: tuple[Detector, ...] = tuple(
+    DETECTORS_BY_NAME[name]
+    for name in ("duplicate", "silent_leak", "awkward_ack", "missed_request", "wrong_scope")
+)
+"""The order ``detect`` runs them in: findings of one turn keep it (a stable sort by turn)."""
+
+if frozenset(DETECTORS_BY_NAME) != ALL_KINDS:  # pragma: no cover - a registry edit gone wrong
+    raise AssertionError("every finding kind needs exactly one detector")

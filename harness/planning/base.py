@@ -1,0 +1,69 @@
+"""The planning seam: what a planner is given, what it returns, and the interface it implements.
+
+A planner splits the user's message into scoped requests and names the agent for each. The runtime
+asks its planner once per turn and never looks inside: an LLM planner over any ``Model``
+(``LLMPlanner``) and the offline rules planner (``RulesPlanner``) are interchangeable.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from harness.models.base import AgentCard, ChatMessage
+from subagents import Usage
+
+__all__ = ["Plan", "PlanEntry", "PlanInput", "Planner"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanEntry:
+    """One request of the user's message and the agent that should handle it."""
+
+    request: str
+    """The scoped request, self-contained."""
+    agent: str
+    """A sub-agent's name, or the parent's (the parent handles it itself)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanInput:
+    """Everything a planner may read to plan one user message."""
+
+    parent: str
+    """The parent's name; entries naming it are handled by the parent itself."""
+    message: str
+    """The user's message (stripped)."""
+    agents: tuple[AgentCard, ...]
+    """The sub-agents a request may go to."""
+    system: str = ""
+    """The parent's system prompt (its generated and own instructions)."""
+    recent: tuple[ChatMessage, ...] = ()
+    """The last few turns before this one (follow-ups such as "yes" need them)."""
+    active_agent: str | None = None
+    """A conversational agent that holds the floor and gets its part of the message."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plan:
+    """A planner's answer: the requests in the order the user made them."""
+
+    entries: tuple[PlanEntry, ...]
+    """One entry per request (a planner may already join several for one agent)."""
+    usage: Usage = field(default_factory=Usage)
+    """Model usage spent on planning."""
+
+
+class Planner(ABC):
+    """Splits a user message into scoped requests, each with the agent that handles it."""
+
+    @abstractmethod
+    async def plan(self, given: PlanInput) -> Plan:
+        """Plan one message.
+
+        Raises:
+            ModelBehaviorError: the plan is unusable (the parent then handles the whole message).
+        """
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, no-op by default
+        """Release resources; a no-op by default (a planner's model is closed by its owner)."""

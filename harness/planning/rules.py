@@ -1,0 +1,80 @@
+"""The offline planner: clauses of the message routed by the sub-agents' words, no model at all.
+
+It splits a multi-intent message into clauses and routes each by the sub-agents' descriptions,
+examples and tool names (the router the offline model's compose step uses too); a clause that matches no agent well
+enough stays with the parent. Consecutive clauses for one agent are joined, as before this planner
+left the model layer.
+"""
+
+from __future__ import annotations
+
+from harness.models._text import _LEAD, _SPLIT, Router, content_tokens, split_clauses
+from harness.models.rules import agent_router
+from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from subagents import Usage
+
+__all__ = ["RulesPlanner"]
+
+
+class RulesPlanner(Planner):
+    """Deterministic, offline planner (the default with the offline ``rules`` model).
+
+    Args:
+        route_threshold: the minimum routing score for a clause to go to a sub-agent; clauses below
+            it are handled by the parent itself.
+    """
+
+    def __init__(self, *, route_threshold: float = 0.9) -> None:
+        self.route_threshold = route_threshold
+
+    async def plan(self, given: PlanInput) -> Plan:
+        router = agent_router(given.agents)
+        if given.active_agent:
+            entries = self._floor_plan(given, router, given.active_agent)
+        else:
+            entries = []
+            for clause in split_clauses(given.message):
+                agent = router.best(clause, minimum=self.route_threshold) or given.parent
+                _add(entries, clause, agent)
+        # Counted as one request, as the offline model counts each step it answers.
+        return Plan(entries=tuple(entries), usage=Usage(requests=1))
+
+    def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
+        """Split a message for an agent that holds the floor: its part, and the other requests.
+
+        A part goes elsewhere only when it is clearly another agent's (it scores at least the
+        threshold there, and less than half of that for the floor holder). Everything else is the
+        holder's: answers such as "Maple Hall", "yes" or "It's 123456789, the one for my paycheck".
+        """
+        entries: list[PlanEntry] = []
+        for part in _parts(given.message):
+            agent = holder
+            ranked = router.scores(part)
+            if ranked and content_tokens(part):
+                best, score = ranked[0]
+                own = next((s for name, s in ranked if name == holder), 0.0)
+                if best != holder and score >= self.route_threshold and own < score / 2:
+                    agent = best
+            _add(entries, part, agent)
+        if all(entry.agent == holder for entry in entries):
+            # Nothing to split off: the floor holder gets the message as the user wrote it.
+            return [PlanEntry(request=given.message.strip(), agent=holder)]
+        return entries
+
+
+def _add(entries: list[PlanEntry], request: str, agent: str) -> None:
+    """Append a planned request, joined to the previous one when it goes to the same agent."""
+    if entries and entries[-1].agent == agent:
+        entries[-1] = PlanEntry(request=f"{entries[-1].request} and {request}", agent=agent)
+    else:
+        entries.append(PlanEntry(request=request, agent=agent))
+
+
+def _parts(text: str) -> list[str]:
+    """A message cut at sentence ends and joining words, keeping content-free parts ("yes").
+
+    ``split_clauses`` glues those onto a neighbour, which is right without a floor holder; with
+    one, "yes" is its answer and must not travel with the next request.
+    """
+    pieces = (_LEAD.sub("", piece).strip(" ,;") for piece in _SPLIT.split(text.strip()) if piece)
+    return [piece for piece in pieces if piece] or [text.strip()]

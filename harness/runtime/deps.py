@@ -1,0 +1,166 @@
+"""What a parent is built from, once: its models, planner, prompts, agents, transports and limits.
+
+``Dependencies`` is frozen and built by ``Parent`` when it is created; every step of a turn is a
+function of it and of the conversation's state (``harness.runtime.turn``). It is also the one place
+that builds a ``SubagentCall`` (``Dependencies.call``), for a turn's dispatch and for
+``Parent.run_subagent`` alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.models import Model, RulesModel, resolve_model
+from harness.models.base import AgentCard
+from harness.planning import LLMPlanner, Planner, RulesPlanner
+from harness.runtime.parts import compose_schema
+from harness.runtime.runner import PreparedAgent, SubagentCall, prepare
+from harness.runtime.views import parent_view
+from harness.transport.base import AgentTransport, Sender
+from instructions import render_parent_system, render_subagent_description, render_subagent_system
+from subagents import HistoryEntry, Mode, Subagent
+from subagents.config import ParentConfig
+
+if TYPE_CHECKING:
+    from harness.detect.guard import DuplicateGuard
+
+__all__ = ["Dependencies", "build_dependencies", "default_planner"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dependencies:
+    """Everything a parent's turns use, built once when the parent is created."""
+
+    name: str
+    """The parent's name; the sender of its own messages."""
+    system: str
+    """The parent's system prompt (generated instructions plus its own)."""
+    model: Model
+    """The parent's model: it writes the replies (and plans, through an ``LLMPlanner``)."""
+    planner: Planner
+    """Splits each user message into scoped requests."""
+    agents: Mapping[str, Subagent]
+    """The sub-agents by name."""
+    agent_models: Mapping[str, Model]
+    """Each sub-agent's model (the parent's when it names none)."""
+    agent_systems: Mapping[str, str]
+    """Each sub-agent's system prompt."""
+    prepared: Mapping[str, PreparedAgent]
+    """Each sub-agent's tools and output schema, built once."""
+    transports: Mapping[str, AgentTransport]
+    """Transports given for named sub-agents (the others use the default)."""
+    cards: tuple[AgentCard, ...]
+    """What the planner and the compose step know of each sub-agent."""
+    compose_schema: Mapping[str, Any]
+    """The reply's JSON schema, with a route's ``agent`` limited to the sub-agents' names."""
+    guard: DuplicateGuard | None
+    """Checks the parent's draft against messages already sent; None when off."""
+    strict: bool
+    """Raise on a sub-agent's or the parent's own failure instead of recovering."""
+    max_compose_steps: int
+    """Rounds of routing open questions one turn may start."""
+    history_turns: int
+    """Recent turns of history passed to sub-agents that receive it."""
+
+    def call(
+        self,
+        name: str,
+        request: str,
+        *,
+        history: Sequence[HistoryEntry],
+        state: MutableMapping[str, Any],
+        send: Sender | None,
+        continuing: bool = False,
+        strict: bool = False,
+    ) -> SubagentCall:
+        """The call of sub-agent ``name`` with ``request``: its model, prompt and transport (the
+        one place a ``SubagentCall`` is built; a silent agent never gets ``send``)."""
+        agent = self.agents[name]
+        return SubagentCall(
+            agent=agent,
+            request=request,
+            history=tuple(history),
+            model=self.agent_models[name],
+            system=self.agent_systems[name],
+            state=state,
+            send=None if agent.mode is Mode.SILENT else send,
+            continuing=continuing,
+            strict=strict,
+            prepared=self.prepared.get(name),
+            transport=self.transports.get(name),
+        )
+
+    @property
+    def models(self) -> tuple[Model, ...]:
+        """The distinct models of the bot: the parent's first, then each sub-agent's once."""
+        return tuple({id(m): m for m in (self.model, *self.agent_models.values())}.values())
+
+
+def default_planner(model: Model) -> Planner:
+    """The planner a parent uses with ``model``: the offline ``RulesPlanner`` (with the same
+    routing threshold) for a ``RulesModel``, else an ``LLMPlanner`` over the model."""
+    if isinstance(model, RulesModel):
+        return RulesPlanner(route_threshold=model.route_threshold)
+    return LLMPlanner(model)
+
+
+def _cards(agents: Sequence[Subagent], descriptions: Mapping[str, str]) -> tuple[AgentCard, ...]:
+    return tuple(
+        AgentCard(
+            name=a.name,
+            description=descriptions[a.name],
+            mode=a.mode.value,
+            examples=tuple(a.examples),
+            keywords=tuple(
+                word
+                for tool in a.tool_specs
+                for word in (tool.name.replace("_", " "), tool.description, *tool.keywords)
+            ),
+        )
+        for a in agents
+    )
+
+
+def build_dependencies(
+    options: ParentConfig,
+    agents: Sequence[Subagent],
+    *,
+    model: Model,
+    planner: Planner | None = None,
+    transports: Mapping[str, AgentTransport] | None = None,
+) -> Dependencies:
+    """Build a parent's dependencies from its validated options (see ``Parent``)."""
+    view = parent_view(options.name, options.instructions, agents)
+    by_name = {v.name: v for v in view.subagents}
+    generated = options.generated_instructions
+    descriptions = {
+        a.name: render_subagent_description(by_name[a.name]) if generated else a.description
+        for a in agents
+    }
+    guard = None
+    if options.duplicate_guard != "off":
+        from harness.detect.guard import DuplicateGuard
+
+        guard = DuplicateGuard(policy=options.duplicate_guard)
+    return Dependencies(
+        name=options.name,
+        system=render_parent_system(view, generated=generated),
+        model=model,
+        planner=planner or default_planner(model),
+        agents={a.name: a for a in agents},
+        agent_models={a.name: model if a.model is None else resolve_model(a.model) for a in agents},
+        agent_systems={
+            a.name: render_subagent_system(by_name[a.name], generated=a.generated_instructions)
+            for a in agents
+        },
+        prepared={a.name: prepare(a) for a in agents},
+        transports=dict(transports or {}),
+        cards=_cards(agents, descriptions),
+        compose_schema=compose_schema(tuple(a.name for a in agents)),
+        guard=guard,
+        strict=options.strict,
+        max_compose_steps=options.max_compose_steps,
+        history_turns=options.history_turns,
+    )

@@ -1,0 +1,188 @@
+"""The state of one conversation, apart from the bot that serves it: its transcript, the floor
+holder, the agents' memory and the message counter, with the ways a turn reads and writes them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal
+
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.exceptions import ConfigError
+from harness.models.base import ChatMessage
+from subagents import HistoryEntry
+
+__all__ = ["ConversationState", "MessageSink"]
+
+MessageSink = Callable[[Message], Awaitable[None]]
+
+
+class ConversationState:
+    """One conversation's state; ``Conversation`` holds one and each turn reads and updates it.
+
+    Args:
+        id: the conversation id.
+        agent_modes: each sub-agent's mode, recorded in the transcript.
+        on_message: called with every bot message as it is recorded.
+    """
+
+    __slots__ = (
+        "_entries",
+        "_entries_of",
+        "active_agent",
+        "agent_states",
+        "id",
+        "message_count",
+        "on_message",
+        "transcript",
+    )
+
+    def __init__(
+        self, *, id: str, agent_modes: Mapping[str, str], on_message: MessageSink | None = None
+    ) -> None:
+        self.id = id
+        self.on_message = on_message
+        self.transcript = Transcript(conversation=id, agent_modes=dict(agent_modes))
+        self.active_agent: str | None = None
+        """A conversational sub-agent that holds the floor, or None."""
+        self.agent_states: dict[str, dict[str, Any]] = {}
+        """Each sub-agent's memory in this conversation."""
+        self.message_count = 0
+        """Messages recorded so far; the next message's id is ``{id}-{message_count + 1}``. A
+        counter, not the transcript's length, so a stored window of recent turns keeps ids unique."""
+        # (message, its HistoryEntry) by transcript index, built once per message (see history).
+        self._entries: list[tuple[Message, HistoryEntry] | None] = []
+        self._entries_of: list[Message] | None = None
+
+    async def record(
+        self,
+        *,
+        turn: int,
+        role: Literal["user", "bot"],
+        sender: str,
+        text: str,
+        mode: str | None = None,
+        request: str | None = None,
+    ) -> Message:
+        """Record one message (and hand a bot message to ``on_message``)."""
+        self.message_count += 1
+        message = Message(
+            id=f"{self.id}-{self.message_count}",
+            turn=turn,
+            role=role,
+            sender=sender,
+            text=text,
+            mode=mode,
+            request=request,
+        )
+        self.transcript.append(message)
+        if role == "bot" and self.on_message is not None:
+            await self.on_message(message)
+        return message
+
+    def history(self, turns: int) -> tuple[HistoryEntry, ...]:
+        """The messages of the last ``turns`` turns, as sub-agents receive history."""
+        messages = self.transcript.messages
+        first_turn = max(1, self.transcript.turn_count - turns + 1)
+        start = len(messages)
+        while start > 0 and messages[start - 1].turn >= first_turn:
+            start -= 1
+        # Each message's entry is built once and reused by later turns (a pydantic model per
+        # message per turn was most of this method's cost in long conversations).
+        entries = self._entries
+        if self._entries_of is not messages:
+            entries.clear()
+            self._entries_of = messages
+        if len(entries) < len(messages):
+            entries.extend([None] * (len(messages) - len(entries)))
+        recent: list[HistoryEntry] = []
+        for index in range(start, len(messages)):
+            m = messages[index]
+            cached = entries[index]
+            if cached is None or cached[0] is not m:
+                entry = HistoryEntry(role=m.role, sender=m.sender, text=m.text, turn=m.turn)
+                entries[index] = cached = (m, entry)
+            recent.append(cached[1])
+        return tuple(recent)
+
+    def recent_chat(self, turns: int = 3) -> tuple[ChatMessage, ...]:
+        """The last few turns before this one, for the planner (follow-ups like "yes" need them)."""
+        current = self.transcript.turn_count
+        first = max(1, current - turns)
+        messages = self.transcript.messages
+        # Messages are in turn order: walk back from the end (at most 200 messages) to the first
+        # one of the window instead of scanning them all.
+        start = len(messages)
+        floor = max(0, start - 200)
+        while start > floor and messages[start - 1].turn >= first:
+            start -= 1
+        out: list[ChatMessage] = []
+        for message in messages[start:]:
+            if first <= message.turn < current:
+                if message.role == "user":
+                    out.append(ChatMessage(role="user", content=message.text))
+                else:
+                    out.append(
+                        ChatMessage(role="assistant", content=f"[{message.sender}] {message.text}")
+                    )
+        return tuple(out)
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-serialisable copy of the state (for storage between requests)."""
+        return {
+            "version": 1,
+            "id": self.id,
+            "active_agent": self.active_agent,
+            "agent_states": json.loads(json.dumps(self.agent_states)),
+            "message_count": self.message_count,
+            "messages": [m.to_json() for m in self.transcript.messages],
+            "turns": [
+                {
+                    "turn": t.turn,
+                    "plan": [{"request": p.request, "agent": p.agent} for p in t.plan],
+                    "answered_by": list(t.answered_by),
+                    "failed": list(t.failed),
+                    **({"error": t.error} if t.error else {}),
+                    **({"errors": list(t.errors)} if t.errors else {}),
+                }
+                for t in self.transcript.turns
+            ],
+        }
+
+    def restore(self, state: Mapping[str, Any], *, agents: Mapping[str, object]) -> None:
+        """Load a ``snapshot``; a floor holder that is no longer one of ``agents`` is dropped.
+
+        Raises:
+            ConfigError: the snapshot's version is not supported.
+        """
+        if state.get("version") != 1:
+            raise ConfigError("unsupported conversation state version", field="version")
+        self.active_agent = state.get("active_agent")
+        if self.active_agent is not None and self.active_agent not in agents:
+            self.active_agent = None
+        self.agent_states = {k: dict(v) for k, v in state.get("agent_states", {}).items()}
+        for record in state.get("messages", []):
+            self.transcript.append(
+                Message(
+                    id=record["id"],
+                    turn=record["turn"],
+                    role=record["role"],
+                    sender=record["sender"],
+                    text=record["text"],
+                    mode=record.get("mode"),
+                    request=record.get("request"),
+                )
+            )
+        # Snapshots written before the counter existed held every message.
+        self.message_count = int(state.get("message_count", len(self.transcript)))
+        for turn in state.get("turns", []):
+            self.transcript.turns.append(
+                TurnRecord(
+                    turn=turn["turn"],
+                    plan=tuple(PlannedRequest(**p) for p in turn.get("plan", [])),
+                    answered_by=tuple(turn.get("answered_by", [])),
+                    failed=tuple(turn.get("failed", [])),
+                    error=turn.get("error"),
+                    errors=tuple(turn.get("errors", [])),
+                )
+            )

@@ -1,0 +1,185 @@
+"""The contract table: every fact of the sub-agent contract, in one place (docs/contract.md).
+
+Modes and kinds, the wire names of the inputs and outputs, their descriptions and JSON types, the
+outputs each mode requires and the JSON schema of the outputs a sub-agent must return. Everything
+else reads these names: the generated instructions (``instructions.render``), the contract models
+and validation (``subagents.contract``, which re-exports this table with ``Mode`` keys), the linter,
+the transports and the runtime.
+
+The table sits in ``instructions``, the bottom layer, because the renderer must read it and may
+import nothing of ours; the layers above import it from here (or through ``subagents``). Passing the
+table into every render call instead would have left the renderer's defaults as a second copy.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+__all__ = [
+    "ANSWERED",
+    "CHILD",
+    "CONNECTED",
+    "CONVERSATIONAL",
+    "DIRECT",
+    "FINDINGS",
+    "HISTORY",
+    "INPUTS",
+    "INPUT_DESCRIPTIONS",
+    "INTERACTION_SUMMARY",
+    "KINDS",
+    "MODES",
+    "OPEN_QUESTIONS",
+    "OUTPUTS",
+    "OUTPUT_DESCRIPTIONS",
+    "OUTPUT_JSON_TYPES",
+    "REQUIRED_BY_MODE",
+    "SCOPED_REQUEST",
+    "SILENT",
+    "SNAKE_NAMES",
+    "output_schema",
+    "schema_outputs",
+]
+
+# -- modes and kinds -------------------------------------------------------------------------------
+
+SILENT: Final = "silent"
+"""Never talks to the user; returns ``findings`` for the parent to relay."""
+DIRECT: Final = "direct"
+"""Talks to the user once, with a full answer, and reports what it said."""
+CONVERSATIONAL: Final = "conversational"
+"""Talks to the user over several turns, holding the floor until it reports ``answered``."""
+
+MODES: tuple[str, ...] = (SILENT, DIRECT, CONVERSATIONAL)
+"""The communication modes, as written in configs."""
+
+CHILD: Final = "child"
+"""Runs inside the parent's runtime; always receives the parent's history."""
+CONNECTED: Final = "connected"
+"""An independent agent; receives the parent's history only when it is passed."""
+
+KINDS: tuple[str, ...] = (CHILD, CONNECTED)
+"""The kinds of sub-agent, as written in configs."""
+
+# -- wire names ------------------------------------------------------------------------------------
+
+SCOPED_REQUEST: Final = "scopedRequest"
+"""Input: the request this agent should fulfil. Output: that request, echoed back."""
+HISTORY: Final = "history"
+"""Input: the parent's conversation, when the agent receives it."""
+ANSWERED: Final = "answered"
+"""Output: true when the user already has the answer from this agent."""
+INTERACTION_SUMMARY: Final = "interactionSummary"
+"""Output: what the agent told the user."""
+FINDINGS: Final = "findings"
+"""Output: the answer, for the parent to relay (silent agents)."""
+OPEN_QUESTIONS: Final = "openQuestions"
+"""Output: what the agent could not handle, and new requests that came up."""
+
+INPUTS: tuple[str, ...] = (SCOPED_REQUEST, HISTORY)
+"""Input names on the wire."""
+
+OUTPUTS: tuple[str, ...] = (ANSWERED, SCOPED_REQUEST, INTERACTION_SUMMARY, FINDINGS, OPEN_QUESTIONS)
+"""Output names on the wire, in the order the contract lists them."""
+
+SNAKE_NAMES: Mapping[str, str] = {
+    SCOPED_REQUEST: "scoped_request",
+    INTERACTION_SUMMARY: "interaction_summary",
+    OPEN_QUESTIONS: "open_questions",
+}
+"""The snake_case spelling of each camelCase name (Python attributes; accepted in raw outputs)."""
+
+# -- descriptions and types ------------------------------------------------------------------------
+
+INPUT_DESCRIPTIONS: Mapping[str, str] = {
+    SCOPED_REQUEST: (
+        "The specific request this agent should fulfil. The parent fills it with only the part of "
+        "the user's message that belongs to this agent."
+    ),
+    HISTORY: "The parent's conversation so far, for context only.",
+}
+"""The contract's words for its inputs: what ``harness lint --fix`` writes into configs, what the
+generated instructions say and what Copilot Studio fragments carry."""
+
+OUTPUT_DESCRIPTIONS: Mapping[str, str] = {
+    ANSWERED: (
+        "True when the user has already received the answer to the scoped request from this agent; "
+        "false otherwise."
+    ),
+    SCOPED_REQUEST: "The request this agent worked on, echoed back exactly.",
+    INTERACTION_SUMMARY: "A short summary of what this agent told the user.",
+    FINDINGS: "The answer to the scoped request, for the parent to relay to the user.",
+    OPEN_QUESTIONS: (
+        "Parts of the request this agent could not handle, and new requests that came up; "
+        "an empty list when there are none."
+    ),
+}
+"""The contract's words for its outputs, in contract order."""
+
+OUTPUT_JSON_TYPES: Mapping[str, Mapping[str, Any]] = {
+    ANSWERED: {"type": "boolean"},
+    SCOPED_REQUEST: {"type": "string"},
+    INTERACTION_SUMMARY: {"type": "string"},
+    FINDINGS: {"type": "string"},
+    OPEN_QUESTIONS: {"type": "array", "items": {"type": "string"}},
+}
+"""The JSON schema type of each output."""
+
+# -- what each mode must return --------------------------------------------------------------------
+
+REQUIRED_BY_MODE: Mapping[str, tuple[str, ...]] = {
+    SILENT: (ANSWERED, FINDINGS, OPEN_QUESTIONS),
+    DIRECT: (ANSWERED, INTERACTION_SUMMARY),
+    CONVERSATIONAL: (ANSWERED, SCOPED_REQUEST, INTERACTION_SUMMARY),
+}
+"""The outputs each mode must return, by mode name."""
+
+
+def schema_outputs(mode: str, declared: Sequence[str] = ()) -> list[str]:
+    """The contract outputs a sub-agent's answer schema asks for, in order.
+
+    The mode's required outputs, then the contract outputs the agent declares beyond them, then
+    ``openQuestions``, which every schema carries so any agent can hand back what it could not do.
+
+    Args:
+        mode: the agent's mode, by name.
+        declared: the names of the outputs the agent declares (its own outputs are ignored here).
+    """
+    names = list(REQUIRED_BY_MODE[mode])
+    for name in declared:
+        if name in OUTPUTS and name not in names and name != ANSWERED:
+            names.append(name)
+    if OPEN_QUESTIONS not in names:
+        names.append(OPEN_QUESTIONS)
+    return names
+
+
+def output_schema(
+    mode: str,
+    *,
+    declared: Sequence[str] = (),
+    descriptions: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The JSON schema of the outputs a sub-agent must return (its mode's, plus any declared).
+
+    Args:
+        mode: the agent's mode, by name.
+        declared: the names of the outputs the agent declares.
+        descriptions: a description per output name, as the agent declares them; an output
+            without one goes without a description.
+    """
+    names = schema_outputs(mode, declared)
+    words = descriptions or {}
+    properties: dict[str, Any] = {}
+    for name in names:
+        schema = copy.deepcopy(dict(OUTPUT_JSON_TYPES[name]))
+        if words.get(name):
+            schema["description"] = words[name]
+        properties[name] = schema
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": names,
+        "additionalProperties": False,
+    }

@@ -1,0 +1,153 @@
+"""The planning seam: the offline and the LLM planner, the per-agent merge, and the parent's
+dependencies (one place builds a sub-agent call; the bot's models listed once)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import harness
+from harness import FunctionModel, ModelRequest, ModelResponse, Parent, RulesModel
+from harness.exceptions import ModelBehaviorError
+from harness.models import AgentCard, ChatMessage
+from harness.planning import (
+    PLAN_SCHEMA,
+    LLMPlanner,
+    PlanEntry,
+    PlanInput,
+    RulesPlanner,
+    plan_schema,
+)
+from harness.runtime.deps import default_planner
+from harness.runtime.parent import bot_models
+from harness.runtime.parts import merge_per_agent
+from harness.testing import fake_subagent
+
+ROOT = Path(__file__).resolve().parents[2]
+HELPDESK = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
+CARDS = (
+    AgentCard(name="pto", description="Paid time off and vacation days left.", mode="direct"),
+    AgentCard(name="payroll", description="Pay dates, payday and paychecks.", mode="silent"),
+)
+
+
+def _given(message: str, **changes: object) -> PlanInput:
+    fields: dict[str, object] = {"parent": "desk", "message": message, "agents": CARDS}
+    fields.update(changes)
+    return PlanInput(**fields)  # type: ignore[arg-type]
+
+
+async def test_the_rules_planner_routes_each_request_of_a_two_request_message() -> None:
+    bot = harness.load_bot(HELPDESK)
+    deps = bot.dependencies
+    given = PlanInput(
+        parent=bot.name,
+        message="How many vacation days do I have left, and when is my next payday?",
+        agents=deps.cards,
+    )
+    plan = await RulesPlanner().plan(given)
+    assert [entry.agent for entry in plan.entries] == ["pto", "payroll"]
+    assert "vacation days" in plan.entries[0].request
+    assert "payday" in plan.entries[1].request
+    assert plan.usage.requests == 1  # counted as the offline model counts a step
+
+
+async def test_the_rules_planner_keeps_an_unroutable_request_with_the_parent() -> None:
+    plan = await RulesPlanner().plan(_given("What is the capital of France?"))
+    assert [entry.agent for entry in plan.entries] == ["desk"]
+
+
+async def test_the_llm_planner_sends_an_ordinary_request_and_reads_the_plan() -> None:
+    def answer(request: ModelRequest) -> ModelResponse:
+        entries = [{"request": "days left", "agent": "pto"}, {"agent": "payroll"}]
+        return ModelResponse(output={"requests": entries})
+
+    model = FunctionModel(answer)
+    recent = (ChatMessage(role="user", content="hello"),)
+    plan = await LLMPlanner(model).plan(_given("days left and payday?", recent=recent))
+    # An entry without a request text gets the whole message.
+    assert plan.entries == (
+        PlanEntry(request="days left", agent="pto"),
+        PlanEntry(request="days left and payday?", agent="payroll"),
+    )
+    [request] = model.calls
+    assert request.context is None and request.output_name == "plan"
+    assert [m.content for m in request.messages] == ["hello", "days left and payday?"]
+    agent = request.output_schema["properties"]["requests"]["items"]["properties"]["agent"]  # type: ignore[index]
+    assert agent["enum"] == ["pto", "payroll", "desk"]
+    assert "enum" not in str(PLAN_SCHEMA)  # the shared schema is left alone
+    assert plan_schema(("pto", "payroll", "desk")) is request.output_schema  # cached per bot
+
+
+async def test_the_llm_planner_tells_the_model_who_holds_the_floor() -> None:
+    model = FunctionModel(
+        lambda r: ModelResponse(output={"requests": [{"request": "x", "agent": "pto"}]})
+    )
+    await LLMPlanner(model).plan(_given("yes", active_agent="pto", system="You are the desk."))
+    system = model.calls[0].system
+    assert system.startswith("You are the desk.") and "`pto` is in a dialogue" in system
+
+
+@pytest.mark.parametrize("output", [None, {"requests": []}, {"requests": ["pto"]}, {"x": 1}])
+async def test_an_unusable_plan_is_a_model_behavior_error(output: object) -> None:
+    model = FunctionModel(lambda r: ModelResponse(output=output))  # type: ignore[arg-type]
+    with pytest.raises(ModelBehaviorError):
+        await LLMPlanner(model).plan(_given("days left?"))
+
+
+def test_the_merge_gives_each_agent_one_request_and_unknown_agents_to_the_parent() -> None:
+    entries = [
+        PlanEntry(request="days left", agent="pto"),
+        PlanEntry(request="weather", agent="nobody"),
+        PlanEntry(request="days used", agent="pto"),
+        PlanEntry(request="hi", agent="desk"),
+    ]
+    merged = merge_per_agent(entries, parent="desk", agents={"pto", "payroll"})
+    assert [(p.agent, p.request) for p in merged] == [
+        ("pto", "days left and days used"),
+        ("desk", "weather and hi"),
+    ]
+
+
+def test_the_default_planner_follows_the_model() -> None:
+    assert isinstance(default_planner(RulesModel()), RulesPlanner)
+    model = FunctionModel(lambda r: ModelResponse())
+    planner = default_planner(model)
+    assert isinstance(planner, LLMPlanner) and planner.model is model
+    assert isinstance(Parent(name="desk").planner, RulesPlanner)
+
+
+def test_one_place_builds_a_call_and_a_silent_agent_never_gets_a_sender() -> None:
+    silent = fake_subagent("payroll", mode="silent")
+    direct = fake_subagent("pto", mode="direct")
+    bot = Parent(name="desk", subagents=[silent, direct])
+
+    async def send(text: str) -> None:
+        return None
+
+    deps = bot.dependencies
+    quiet = deps.call("payroll", "payday?", history=(), state={}, send=send)
+    loud = deps.call("pto", "days?", history=(), state={}, send=send, continuing=True)
+    assert quiet.send is None and loud.send is send and loud.continuing
+    assert loud.system == bot.system_prompt_for("pto") and loud.model is bot.model_for("pto")
+
+
+def test_the_bot_models_are_listed_once_parent_first() -> None:
+    own = FunctionModel(lambda r: ModelResponse())
+    agents = [
+        harness.ChildAgent(name="a", description="a", model=own),
+        harness.ChildAgent(name="b", description="b"),
+        harness.ChildAgent(name="c", description="c", model=own),
+    ]
+    bot = Parent(name="desk", subagents=agents)
+    assert bot_models(bot) == (bot.model, own)
+
+
+def test_the_turn_steps_reach_into_no_private_member() -> None:
+    runtime = ROOT / "harness" / "runtime"
+    for name in ("turn.py", "parts.py", "deps.py"):
+        source = (runtime / name).read_text(encoding="utf-8")
+        reach_ins = re.findall(r"\b(?!self\b)[a-z_]\w*\._[a-z]\w*", source)
+        assert reach_ins == [], (name, reach_ins)
