@@ -124,7 +124,7 @@ class DuplicateGuard:
                 )
             )
             if not found.matches or found.later_cover >= 1.0:
-                drop.append(Span(0, len(draft), draft))  # the whole draft
+                drop.extend(_claims_of(draft))
             else:
                 drop.extend(m.later.span for m in found.matches)
         closers = self._closers_of(draft)
@@ -182,6 +182,16 @@ def _shorten(text: str) -> str:
     return text if len(text) <= _QUOTE else text[: _QUOTE - 1] + "…"
 
 
+def _claims_of(draft: str) -> list[Span]:
+    """The draft's claims within the analysis budget (where anything can be found), and the rest
+    of a longer draft as one piece."""
+    part = analysed_part(draft)
+    claims = list(split_claims(part))
+    if len(part) < len(draft):
+        claims.append(Span(len(part), len(draft), draft[len(part) :]))
+    return claims
+
+
 def _remove(draft: str, drop: Sequence[Span]) -> tuple[str, tuple[str, ...]]:
     """The draft without the dropped claims; "" when no claim with content is left."""
     gone = sorted({(s.start, s.end) for s in drop})
@@ -190,16 +200,10 @@ def _remove(draft: str, drop: Sequence[Span]) -> tuple[str, tuple[str, ...]]:
     # gone when a dropped span that starts at or before it reaches past its start.
     starts = [a for a, _ in gone]
     reach = list(accumulate((b for _, b in gone), max))
-    if gone and gone[0][0] == 0 and reach[-1] >= len(draft):
-        return "", dropped  # the whole draft
-    # Claims within the analysis budget (where anything was found); the rest of a longer draft
-    # stays as it is.
-    part = analysed_part(draft)
-    claims = list(split_claims(part))
-    if len(part) < len(draft):
-        claims.append(Span(len(part), len(draft), draft[len(part) :]))
     kept = [
-        c for c in claims if (i := bisect_right(starts, c.start)) == 0 or reach[i - 1] <= c.start
+        c
+        for c in _claims_of(draft)
+        if (i := bisect_right(starts, c.start)) == 0 or reach[i - 1] <= c.start
     ]
     if not kept or (
         len(kept) <= CLAIM_BUDGET
