@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,8 +75,16 @@ def _line_editing() -> Iterator[None]:
     finally:
         if path is not None:
             with contextlib.suppress(OSError):
-                path.parent.mkdir(parents=True, exist_ok=True)
-                readline.write_history_file(path)
+                _write_private(path, readline.write_history_file)
+
+
+def _write_private(path: Path, write: Callable[[str], object]) -> None:
+    """Write the history readable by its owner alone: what a user typed can be private."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # Created 0600 before readline writes to it; an existing file is narrowed too.
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
+    write(str(path))
 
 
 def describe(message: Message) -> str:
@@ -91,6 +99,10 @@ def describe(message: Message) -> str:
 class _Session:
     bot: Parent
     console: Console
+    """Where the bot's messages go: standard output."""
+    aside: Console
+    """Where everything else goes (banner, notes, plans, errors): standard error, so that the
+    output of a piped chat is the bot's alone."""
     verbosity: int
     conversation: Conversation | None = None
     last: Turn | None = None
@@ -102,25 +114,25 @@ class _Session:
         agents = ", ".join(f"{n} ({a.mode.value})" for n, a in self.bot.subagents.items())
         count = len(self.bot.subagents)
         noun = "sub-agent" if count == 1 else "sub-agents"
-        self.console.print(f"[bold]{escape(self.bot.name)}[/] with {count} {noun}: {agents}")
-        self.console.print("[dim]/help lists the commands; Ctrl-D or exit quits[/]")
+        self.aside.print(f"[bold]{escape(self.bot.name)}[/] with {count} {noun}: {agents}")
+        self.aside.print("[dim]/help lists the commands; Ctrl-D or exit quits[/]")
 
     def plan(self) -> None:
         if self.last is None:
-            self.console.print("[dim]no turn yet[/]")
+            self.aside.print("[dim]no turn yet[/]")
             return
         for planned in self.last.plan:
             handler = "the parent" if planned.agent == self.bot.name else planned.agent
-            self.console.print(f"  [dim]{escape(handler)}:[/] {escape(planned.request)}")
+            self.aside.print(f"  [dim]{escape(handler)}:[/] {escape(planned.request)}")
         if not self.last.plan:
-            self.console.print("[dim]  no scoped requests[/]")
+            self.aside.print("[dim]  no scoped requests[/]")
 
     def floor(self) -> None:
         holder = self.conversation.active_agent if self.conversation is not None else None
         if holder is None:
-            self.console.print("[dim]the parent has the floor (no sub-agent holds it)[/]")
+            self.aside.print("[dim]the parent has the floor (no sub-agent holds it)[/]")
         else:
-            self.console.print(f"[dim]{escape(holder)} holds the floor[/]")
+            self.aside.print(f"[dim]{escape(holder)} holds the floor[/]")
 
     def notes(self, turn: Turn) -> None:
         answered = [r.agent for r in turn.results if r.answered]
@@ -143,7 +155,7 @@ class _Session:
         if holder is not None:
             notes.append(f"{holder} holds the floor")
         if notes:
-            self.console.print(f"[dim]  ({escape('; '.join(notes))})[/]")
+            self.aside.print(f"[dim]  ({escape('; '.join(notes))})[/]")
 
     def command(self, text: str) -> bool:
         """Run a slash command; False when it ends the chat."""
@@ -156,20 +168,25 @@ class _Session:
             self.floor()
         elif name == "/help":
             for command, meaning in COMMANDS.items():
-                self.console.print(f"  {command:<7} {escape(meaning)}")
+                self.aside.print(f"  {command:<7} {escape(meaning)}")
         else:
-            self.console.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
+            self.aside.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
         return True
 
 
-def chat(bot: Parent, *, console: Console, verbosity: int = 0) -> int:
+def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | None = None) -> int:
     """Talk to ``bot`` on the terminal until the user quits; return the exit code.
+
+    The bot's messages go to ``console``; the banner, the per-turn notes, plans and errors go to
+    ``notes`` (by default standard error), so a piped chat's standard output is the bot's alone.
 
     Ctrl-D, ``exit``, ``quit`` or ``/exit`` end the chat with 0; Ctrl-C (at the prompt or during a
     turn, which it cancels) ends it with 130. ``verbosity`` below 0 hides the banner and the
     per-turn notes; above 0 shows each turn's plan.
     """
-    session = _Session(bot=bot, console=console, verbosity=verbosity)
+    if notes is None:
+        notes = Console(stderr=True, highlight=False, soft_wrap=True)
+    session = _Session(bot=bot, console=console, aside=notes, verbosity=verbosity)
     if verbosity >= 0:
         session.banner()
     runner = asyncio.Runner()
@@ -178,7 +195,7 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0) -> int:
         with _line_editing():
             code = _talk(session, runner)
     except KeyboardInterrupt:
-        console.print()
+        notes.print()
     finally:
         with contextlib.suppress(KeyboardInterrupt):
             runner.run(bot.aclose())
@@ -198,7 +215,7 @@ def _talk(session: _Session, runner: asyncio.Runner) -> int:
         try:
             text = input(prompt).strip()
         except EOFError:
-            session.console.print()
+            session.aside.print()
             return 0
         if text.lower() in ("exit", "quit"):
             return 0
@@ -211,7 +228,7 @@ def _talk(session: _Session, runner: asyncio.Runner) -> int:
         try:
             session.last = runner.run(conversation.send(text))
         except RunError as exc:  # an unreachable model ends this turn, not the chat
-            session.console.print(f"[red]error:[/] {escape(str(exc))}")
+            session.aside.print(f"[red]error:[/] {escape(str(exc))}")
             continue
         if session.verbosity > 0:
             session.plan()

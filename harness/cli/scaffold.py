@@ -66,7 +66,7 @@ def _name_from(directory: Path) -> str:
 def new_command(directory: Path, name: str | None) -> None:
     """Create a starter bot in DIRECTORY: bot.yaml, tools.py, scenarios.yaml and test_bot.py.
 
-    The scenarios and the tests pass as created. Exit codes: 0 created, 2 the folder is not empty.
+    The scenarios and the tests pass as created.
     """
     written = scaffold(directory, name=name)
     click.echo(f"created {directory}/: {', '.join(p.name for p in written)}")

@@ -303,6 +303,7 @@ async def _run(
             run.endpoint,
             quiet_period=0.5 if run.quiet_period is None else run.quiet_period,
             headers=parsed or None,
+            unique_ids=True,  # every run of a scenario is a new conversation
         )
     else:
         model_obj = flags.build()

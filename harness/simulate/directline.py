@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -452,6 +453,18 @@ class _PollingReceiver(_Receiver):
             await asyncio.sleep(min(self.target.poll_interval, remaining))
 
 
+def _without_secrets(text: str, url: str) -> str:
+    """``text`` with ``url``'s query string (where Direct Line puts the stream's token) and any
+    ``t=`` parameter blanked, for error messages and logs."""
+    bare, _, query = url.partition("?")
+    if query:
+        text = text.replace(url, f"{bare}?…")
+    return _TOKEN_PARAMETER.sub(r"\1…", text)
+
+
+_TOKEN_PARAMETER = re.compile(r"([?&](?:t|token)=)[^&\s'\"]+")
+
+
 class _SocketReceiver(_Receiver):
     def __init__(self, target: DirectLineTarget, session: _Session) -> None:
         self.target = target
@@ -462,7 +475,10 @@ class _SocketReceiver(_Receiver):
         try:
             self.socket = await self.target._client().ws_connect(url, autoping=True)
         except (aiohttp.ClientError, aiohttp.WSServerHandshakeError) as exc:
-            raise RunError(f"cannot open the Direct Line WebSocket: {exc}") from exc
+            # The stream URL carries the conversation's token (?t=...): never print it.
+            raise RunError(
+                f"cannot open the Direct Line WebSocket: {_without_secrets(str(exc), url)}"
+            ) from None
 
     async def prepare(self) -> None:
         if self.socket is None:

@@ -12,6 +12,7 @@ from ``channelData`` when the bot sets it, from ``from.name`` otherwise.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 import uuid
@@ -23,6 +24,8 @@ from typing import Any
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
 from harness.simulate.targets import Target
+
+_log = logging.getLogger(__name__)
 
 try:
     import aiohttp
@@ -73,6 +76,10 @@ class EndpointTarget(Target):
         headers: extra HTTP headers for every post to the bot (an ``Authorization`` header for a
             bot that requires one).
         bot_name: the bot's account name, used as the sender when a reply names none.
+        unique_ids: give every conversation a random suffix on the wire, so each run is a new
+            conversation even for a bot that keeps state (``harness simulate --endpoint`` does
+            this). Off by default: ``run_conversation(conversation_id="x")`` is conversation
+            ``x`` on the wire, so a later run with the same id continues it.
     """
 
     def __init__(
@@ -84,6 +91,7 @@ class EndpointTarget(Target):
         callback_host: str = "127.0.0.1",
         headers: dict[str, str] | None = None,
         bot_name: str = "bot",
+        unique_ids: bool = False,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise UsageError(f"the endpoint must be an http(s) URL, got {url!r}")
@@ -96,6 +104,8 @@ class EndpointTarget(Target):
         self.callback_host = callback_host
         self.headers = dict(headers or {})
         self.bot_name = bot_name
+        self.unique_ids = unique_ids
+        self._used_ids: set[str] = set()
         self.replies: dict[str, list[ReceivedActivity]] = {}
         """Every activity received, per conversation id, in arrival order (with timings)."""
         self._conversations: dict[str, _Conversation] = {}
@@ -261,17 +271,19 @@ class EndpointTarget(Target):
     async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
         """Send each user turn, wait for it to settle, and return the attributed transcript.
 
-        Each run is a new conversation on the wire (the id gets a random suffix), so a scenario
-        can be run again against a bot that keeps state.
+        The conversation is ``conversation_id`` on the wire, so a bot that keeps state continues
+        it. Two cases change the id, each with a warning that names the id used: characters a
+        channel would not put in an id (spaces, slashes) become ``-``, and an id this target
+        already ran gets a numbered suffix. With ``unique_ids`` every run gets a random suffix.
         """
-        # Ids as channels make them: a scenario's name may hold spaces or slashes.
-        safe = _UNSAFE_ID.sub("-", conversation_id)[:200]
-        wire_id = f"{safe}-{uuid.uuid4().hex[:8]}"
+        wire_id = self._wire_id(conversation_id)
+        # Unique per run: a continued conversation's first message is not a retry of an old one.
+        run = uuid.uuid4().hex[:8]
         transcript = Transcript(conversation=conversation_id)
         try:
             for text in turns:
                 number = transcript.turn_count + 1
-                user_id = f"{wire_id}-u{number}"
+                user_id = f"{wire_id}-{run}-u{number}"
                 transcript.append(
                     Message(
                         id=user_id,
@@ -289,6 +301,26 @@ class EndpointTarget(Target):
         finally:
             self._conversations.pop(wire_id, None)
         return transcript
+
+    def _wire_id(self, conversation_id: str) -> str:
+        """The id the conversation has on the wire (see :meth:`run_conversation`)."""
+        # Ids as channels make them: a scenario's name may hold spaces or slashes.
+        wire_id = _UNSAFE_ID.sub("-", conversation_id)[:200]
+        if self.unique_ids:
+            return f"{wire_id}-{uuid.uuid4().hex[:8]}"
+        base, number = wire_id, 1
+        while wire_id in self._used_ids:
+            number += 1
+            wire_id = f"{base}-{number}"
+        self._used_ids.add(wire_id)
+        if wire_id != conversation_id:
+            why = (
+                "was already run by this target" if base == conversation_id else "is no channel id"
+            )
+            _log.warning(
+                "conversation id %r %s; it is %r on the wire", conversation_id, why, wire_id
+            )
+        return wire_id
 
     def _message(self, received: ReceivedActivity) -> Message | None:
         activity = received.activity

@@ -41,6 +41,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run 'async def' tests on asyncio when no async plugin (pytest-asyncio, anyio) does "
         "(opt-in)",
     )
+    # Declared here too (as pytest-asyncio declares it), so a project that sets it for
+    # pytest-asyncio gets no "unknown config option" warning where pytest-asyncio is absent.
+    parser.addini(
+        "asyncio_default_fixture_loop_scope",
+        type="string",
+        default=None,
+        help="(pytest-asyncio) the event loop scope of async fixtures",
+    )
     parser.addini(
         "harness_scenarios",
         type="linelist",

@@ -185,6 +185,8 @@ def test_the_history_is_kept_between_chats(terminals: list[Terminal], history: P
     first.interrupt()  # even a chat ended by Ctrl-C keeps its history
     assert first.exit_code() == 130
     assert "when is my next payday" in history.read_text(encoding="utf-8")
+    # What a user typed can be private: the history is the owner's alone.
+    assert history.stat().st_mode & 0o777 == 0o600
     second = _chat(terminals, str(HELPDESK), history=history)
     second.type(UP)
     second.expect(b"payday")

@@ -83,16 +83,16 @@ def test_chat_shows_who_sent_each_message(runner: CliRunner) -> None:
         cli, ["chat", str(HELPDESK)], input="how many vacation days do I have left\nexit\n"
     )
     assert result.exit_code == 0, result.output
-    assert "helpdesk with 4 sub-agents" in result.stdout
+    assert "helpdesk with 4 sub-agents" in result.stderr
     assert "pto (direct): You have 12 PTO days left this year" in result.stdout
-    assert "answered by pto" in result.stdout
+    assert "answered by pto" in result.stderr
 
 
 def test_chat_shows_the_parent_relaying_a_silent_agent(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["chat", str(HELPDESK)], input="when is my next payday?\n")
     assert result.exit_code == 0, result.output
     assert "helpdesk: Your next payday is Friday, December 4" in result.stdout
-    assert "findings from payroll" in result.stdout
+    assert "findings from payroll" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["chat", "instructions"])
@@ -158,7 +158,7 @@ def test_chat_finds_a_python_bot_in_the_current_directory(
 ) -> None:
     result = runner.invoke(cli, ["chat", "campusbot:bot"], input="how many vacation days left\n")
     assert result.exit_code == 0, result.output
-    assert "campus with 1 sub-agent: pto (direct)" in result.stdout
+    assert "campus with 1 sub-agent: pto (direct)" in result.stderr
     assert "pto (direct): You have 12 PTO days left this year." in result.stdout
 
 
@@ -195,6 +195,21 @@ def test_the_current_directory_comes_after_the_installed_packages(
     result = runner.invoke(cli, ["chat", "campusbot:bot"], input="exit\n")
     assert result.exit_code == 0, result.output
     assert sys.path.index(str(python_bot)) > sys.path.index(str(Path(harness.__file__).parents[1]))
+
+
+def test_a_piped_chats_standard_output_is_the_bots_alone(runner: CliRunner) -> None:
+    """Banner, notes and plans go to standard error; standard output has only the messages."""
+    result = runner.invoke(
+        cli,
+        ["chat", "-v", str(HELPDESK)],
+        input="how many vacation days do I have left, and when is payday?\n/plan\n/floor\n",
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines, result.output
+    assert all(line.startswith(("pto (direct): ", "helpdesk: ")) for line in lines), lines
+    for note in ("helpdesk with 4 sub-agents", "answered by pto", "pto:", "has the floor"):
+        assert note in result.stderr
 
 
 def test_chat_from_a_pipe_prints_no_prompt(runner: CliRunner) -> None:

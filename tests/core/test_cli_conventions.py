@@ -102,8 +102,8 @@ def test_quiet_chat_prints_only_the_messages(runner: CliRunner) -> None:
         cli, ["chat", "-q", str(HELPDESK)], input="how many vacation days do I have left\n"
     )
     assert result.exit_code == 0, result.output
-    assert "sub-agents" not in result.stdout  # no banner
-    assert "answered by" not in result.stdout  # no notes
+    assert "sub-agents" not in result.output  # no banner
+    assert "answered by" not in result.output  # no notes
     assert "pto (direct): You have 12 PTO days left" in result.stdout
 
 
@@ -112,7 +112,7 @@ def test_verbose_chat_shows_each_turns_plan(runner: CliRunner) -> None:
         cli, ["chat", "-v", str(HELPDESK)], input="how many vacation days do I have left\n"
     )
     assert result.exit_code == 0, result.output
-    assert "  pto: how many vacation days do I have left" in result.stdout
+    assert "  pto: how many vacation days do I have left" in result.stderr
 
 
 def test_verbose_shows_the_sdks_log_records_and_quiet_hides_info(runner: CliRunner) -> None:

@@ -138,3 +138,37 @@ def test_a_fresh_venv_with_only_the_wheel_runs_harness_new_and_pytest_green(tmp_
     assert "4 passed" in output
     installed = run(bin_dir / "python", "-m", "pip", "list", "--format=freeze")
     assert "pytest-asyncio" not in installed and "anyio" not in installed
+
+
+def test_new_help_lists_its_exit_codes_once() -> None:
+    result = CliRunner().invoke(cli, ["new", "--help"], prog_name="harness")
+    assert result.exit_code == 0
+    assert result.output.count("Exit codes:") == 1
+    assert "2 a usage error (the folder is a file or not empty)" in result.output
+
+
+def test_the_name_given_is_the_one_the_bot_introduces_itself_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _new("desk", "--name", "skycare")[0] == 0
+    config = (tmp_path / "desk" / "bot.yaml").read_text(encoding="utf-8")
+    assert "  name: skycare\n" in config
+    assert "You are skycare," in config
+
+
+@pytest.mark.parametrize("plugins", [["-p", "no:asyncio"], []], ids=["without", "with"])
+def test_the_starter_tests_run_without_warnings_with_or_without_pytest_asyncio(
+    pytester: pytest.Pytester, plugins: list[str]
+) -> None:
+    """No deprecation warning from pytest-asyncio where it is installed, and no unknown-option
+    warning for its setting where it is not."""
+    pytest.importorskip("pytest_asyncio")
+    demo = pytester.path / "demo"
+    CliRunner().invoke(cli, ["new", str(demo)], prog_name="harness")
+    result = pytester.runpytest_subprocess(*plugins, "-q", "-W", "default", "demo")
+    result.assert_outcomes(passed=4)
+    output = result.stdout.str() + result.stderr.str()
+    assert "PytestDeprecationWarning" not in output, output
+    assert "Unknown config option" not in output, output
+    assert "warnings summary" not in output, output

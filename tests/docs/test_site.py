@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,12 +44,29 @@ def test_the_site_builds_in_strict_mode_with_every_page(site: Path) -> None:
         if p.name != "README.md"
     )
     for page in pages:
-        assert (site / page / "index.html").is_file(), page
+        assert (site / page).with_suffix(".html").is_file(), page
     assert (site / "index.html").is_file()  # docs/README.md is the home page
 
 
+HREF = re.compile(r'href="([^"#?]*)(?:[#?][^"]*)?"')
+
+
+def test_every_page_link_works_opened_from_disk(site: Path) -> None:
+    """A browser opening ``site/index.html`` from disk follows links as files: a link to a folder
+    shows a directory listing there, so every page link must name an existing file."""
+    broken = []
+    for page in site.rglob("*.html"):
+        for target in HREF.findall(page.read_text(encoding="utf-8")):
+            if not target or "://" in target or target.startswith(("mailto:", "data:", "/")):
+                continue
+            resolved = (page.parent / target).resolve()
+            if target.endswith("/") or not resolved.is_file():
+                broken.append(f"{page.relative_to(site)} -> {target}")
+    assert broken == []
+
+
 def test_the_api_reference_is_generated_from_the_docstrings(site: Path) -> None:
-    html = (site / "api" / "harness" / "index.html").read_text(encoding="utf-8")
+    html = (site / "api" / "harness.html").read_text(encoding="utf-8")
     for name in ("Parent", "ChildAgent", "ConfigError", "load_bot", "render_instructions"):
         assert f'id="harness.{name}"' in html, name
     # A docstring's own words, not just the name.
@@ -56,6 +74,6 @@ def test_the_api_reference_is_generated_from_the_docstrings(site: Path) -> None:
 
 
 def test_the_changelog_page_is_the_changelog(site: Path) -> None:
-    html = (site / "changelog" / "index.html").read_text(encoding="utf-8")
+    html = (site / "changelog.html").read_text(encoding="utf-8")
     assert "Unreleased" in html
     assert "--8&lt;--" not in html and "--8<--" not in html

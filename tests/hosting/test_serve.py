@@ -118,3 +118,38 @@ async def test_non_message_activities_are_accepted_quietly() -> None:
             async with session.post(f"{base}/api/messages", json=real) as response:
                 assert response.status in (200, 201, 202)
     assert [r.activity["from"]["name"] for r in channel.replies["quiet"]] == ["helpdesk"]
+
+
+async def test_a_conversation_id_is_kept_so_a_later_run_continues_the_conversation() -> None:
+    """``run_conversation(conversation_id="persist-1")`` is conversation ``persist-1`` on the wire:
+    another channel object (as after a restart of the caller) continues the open dialogue."""
+    async with running(create_app(helpdesk())) as base:
+        async with EndpointTarget(f"{base}/api/messages", quiet_period=0.05) as first:
+            opened = await first.run_conversation(
+                ["I want to change my direct deposit account"], conversation_id="persist-1"
+            )
+        assert list(first.replies) == ["persist-1"]
+        async with EndpointTarget(f"{base}/api/messages", quiet_period=0.05) as second:
+            continued = await second.run_conversation(["123456789"], conversation_id="persist-1")
+    assert opened.bot_messages(1)[0].sender == "direct_deposit"
+    (reply,) = continued.bot_messages(1)
+    assert reply.sender == "direct_deposit" and "ending in 6789" in reply.text
+
+
+async def test_an_id_run_twice_by_one_channel_gets_a_suffix_and_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with (
+        running(create_app(helpdesk())) as base,
+        EndpointTarget(f"{base}/api/messages", quiet_period=0.05) as channel,
+    ):
+        await channel.run_conversation(["When is payday?"], conversation_id="again")
+        with caplog.at_level("WARNING", logger="harness.simulate.endpoint"):
+            await channel.run_conversation(["When is payday?"], conversation_id="again")
+        unique = EndpointTarget(f"{base}/api/messages", quiet_period=0.05, unique_ids=True)
+        async with unique:
+            await unique.run_conversation(["When is payday?"], conversation_id="again")
+    assert list(channel.replies) == ["again", "again-2"]
+    assert "'again' was already run by this target; it is 'again-2' on the wire" in caplog.text
+    (wire,) = unique.replies
+    assert wire.startswith("again-") and wire not in ("again", "again-2")

@@ -380,3 +380,21 @@ async def test_a_copilot_studio_agent_behind_direct_line_is_attributed_from_plan
     ):
         transcript = await target.run_conversation(["vacation and payday?"], conversation_id="p")
     assert [m.sender for m in transcript.bot_messages()] == ["PTO", "Payroll", "bot"]
+
+
+async def test_a_websocket_that_cannot_open_fails_without_printing_its_token() -> None:
+    """The stream URL carries the conversation's token: an error about it must not show it."""
+    fake = FakeDirectLine(_echo())
+    fake.failures["WS stream"] = (403, {"error": {"code": "Forbidden", "message": "no"}})
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, **FAST) as target,
+    ):
+        with pytest.raises(ConversationError) as caught:
+            await target.run_conversation(["hi there"], conversation_id="w")
+    message = str(caught.value)
+    assert "cannot open the Direct Line WebSocket" in message
+    assert "403" in message
+    assert fake.secret not in message
+    assert not any(token in message for token in fake.tokens)
+    assert "tok-" not in message
