@@ -43,12 +43,11 @@ def scaffold(directory: Path, *, name: str | None = None) -> list[Path]:
     written = []
     for file in _FILES:
         text = (templates / file).read_text(encoding="utf-8")
-        if file.endswith(".yaml"):
-            # Quoted: a name YAML would read as another type ("null", "true", "123", "0x10")
-            # stays the string it is. A JSON string is a YAML double-quoted scalar.
-            text = Template(text).substitute(name=json.dumps(bot_name))
-        elif file.endswith(_SUBSTITUTED):
-            text = Template(text).substitute(name=bot_name)
+        if file.endswith(_SUBSTITUTED):
+            # ``$quoted_name`` for the name field: a name YAML would read as another type
+            # ("null", "true", "123", "0x10") stays a string. A JSON string is a YAML
+            # double-quoted scalar.
+            text = Template(text).substitute(name=bot_name, quoted_name=json.dumps(bot_name))
         target = directory / file
         target.write_text(text, encoding="utf-8")
         written.append(target)

@@ -153,7 +153,7 @@ def test_the_name_given_is_the_one_the_bot_introduces_itself_with(
     monkeypatch.chdir(tmp_path)
     assert _new("desk", "--name", "skycare")[0] == 0
     config = (tmp_path / "desk" / "bot.yaml").read_text(encoding="utf-8")
-    assert "  name: skycare\n" in config
+    assert '  name: "skycare"\n' in config
     assert "You are skycare," in config
 
 
