@@ -35,7 +35,7 @@ from harness.detect.scorer import (
     swapped_words,
 )
 from harness.detect.transcript import Message, Transcript
-from harness.text import Analysis, analyse, content_words, normalise
+from harness.text import Analysis, analyse, analysed_part, content_words, normalise
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
@@ -114,7 +114,7 @@ _REASK = re.compile(
     r"didn'?t (?:catch|get|see|hear|understand)|missed (?:that|it|the)|what (?:\w+ )?(?:was|were)|"
     r"what did (?:you|it|they) say|pardon|resend|re-send|recap|can you go over|"
     r"lost (?:it|that|track))\b"
-    r"|^\s*(?:sorry|what|huh|eh|pardon)\s*[?!.]*\s*$"
+    r"|^\s*+(?:sorry|what|huh|eh|pardon)\s*+[?!.]*+\s*+$"  # possessive: linear in white space
     r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?",
     re.IGNORECASE,
 )
@@ -152,7 +152,7 @@ class _User:
 
     @classmethod
     def of(cls, message: Message) -> _User:
-        text = message.text
+        text = analysed_part(message.text)  # the analysis budget: a long message's start
         words = content_words(text) - _ASKING
         return cls(
             text=text,
@@ -161,7 +161,7 @@ class _User:
             reask=bool(_REASK.search(text)),
             question=bool(_QUESTION.search(text)),
             norm=normalise(text),
-            facts=analyse(text).facts,
+            facts=analyse(message.text).facts,
             request=not _QUESTION.search(text) or bool(_REQUEST.search(text)),
         )
 

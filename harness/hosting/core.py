@@ -74,6 +74,12 @@ __all__ = [
 
 log = logging.getLogger("harness.hosting")
 
+SAVE_FAILED_APOLOGY = (
+    "Sorry, something went wrong on our side and I could not finish that. "
+    "Please send your last message again."
+)
+"""Sent once when the conversation could not be saved part-way through a turn (after a reply)."""
+
 SNAPSHOT_PROPERTY = "harness"
 """The ``ConversationState`` property that holds a conversation's snapshot (both adapters)."""
 
@@ -457,11 +463,25 @@ class HarnessBot:
         outbox = asyncio.Lock()  # one save-then-send at a time, in the order sent
         channel_failed = False
         numbering: dict[str, int] = {}  # message id -> its place among the turn's bot messages
+        save_failed: Exception | None = None
 
         async def deliver(message: Message) -> None:
-            nonlocal channel_failed
+            nonlocal channel_failed, save_failed
             async with outbox:
-                await save(_dump(stored.pack(conversation.snapshot())))  # save before you speak
+                if save_failed is not None:
+                    return  # the turn stopped at a failed save: nothing more is sent
+                try:
+                    await save(_dump(stored.pack(conversation.snapshot())))  # save before you speak
+                except Exception as exc:
+                    save_failed = exc
+                    log.error(
+                        "conversation %s: could not save the conversation before a reply (%s: "
+                        "%s); the turn stops here and no more replies are sent",
+                        conversation_id,
+                        type(exc).__name__,
+                        exc,
+                    )
+                    return
                 reply_id = _reply_id(conversation_id, message, numbering)
                 if channel_failed or already_sent.get(message.id) == message.text:
                     return
@@ -481,13 +501,44 @@ class HarnessBot:
         conversation = self._resume(conversation_id, stored.snapshot, deliver)
         stored.begin(seen_as, conversation.snapshot())
         turn = await conversation.send(text)
+        if save_failed is not None:
+            # The store holds the turn up to its last saved reply, floor and dialogue step
+            # included, so the next message goes on from there; nothing unsaved is sent.
+            if not progress.sent:
+                raise save_failed  # nothing was sent: the adapter answers with an error
+            await self._apologise(conversation_id, send)
+            return turn
         async with outbox:
             entries = stored.finish(seen_as, conversation.snapshot(), self.window_turns)
             if self.store is not None and entries:
                 await self.store.append_log(key, entries)
             stored.logged += len(entries)
-            await save(_dump(stored.pack(stored.snapshot or {})))
+            try:
+                await save(_dump(stored.pack(stored.snapshot or {})))
+            except Exception as exc:
+                # Every reply went out after its own save: the store has them all, and the
+                # next message records this turn as unfinished. Nothing to apologise for.
+                log.error(
+                    "conversation %s: the turn's replies were sent, but its final save failed "
+                    "(%s: %s)",
+                    conversation_id,
+                    type(exc).__name__,
+                    exc,
+                )
         return turn
+
+    async def _apologise(self, conversation_id: str, send: MessageSender) -> None:
+        """Tell the user, once, that the turn stopped part-way (its state could not be saved)."""
+        message = OutgoingMessage(text=SAVE_FAILED_APOLOGY, sender=self.parent.name)
+        try:
+            async with asyncio.timeout(self.reply_timeout):
+                await send(message)
+        except Exception as exc:
+            log.warning(
+                "conversation %s: could not deliver the apology (%s)",
+                conversation_id,
+                describe_send_error(exc),
+            )
 
     def _resume(
         self,

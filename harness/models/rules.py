@@ -34,6 +34,7 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
+from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
 from instructions.contract import (
     ANSWERED,
@@ -243,7 +244,7 @@ def _own_reply(text: str) -> str:
     if social and not content_tokens(text):
         return social
     unhelpful = (
-        f'I can\'t help with "{text.strip().rstrip("?.!")}" here; please contact the service desk.'
+        f'I can\'t help with "{quote(text).rstrip("?.!")}" here; please contact the service desk.'
     )
     return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful
 
