@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -14,31 +13,31 @@ from harness.simulate.scenarios import load_scenarios
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPT = ROOT / "docs" / "examples" / "transcript.jsonl"  # a duplicate and a missed request
+NAIVE_RECORDING = (
+    ROOT / "docs" / "examples" / "naive-helpdesk.jsonl"
+)  # the naive helpdesk's duplicate
 GOOD = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
 NAIVE = ROOT / "samples" / "helpdesk" / "helpdesk-naive.yaml"
 
 
-@pytest.fixture
-def scenario(tmp_path: Path) -> Path:
-    out = tmp_path / "from-transcript.yaml"
+def _from_transcript(transcript: Path, out: Path) -> Path:
     result = CliRunner().invoke(
-        cli,
-        ["scenario", "from-transcript", str(TRANSCRIPT), "--bot", str(GOOD), "-o", str(out)],
+        cli, ["scenario", "from-transcript", str(transcript), "--bot", str(GOOD), "-o", str(out)]
     )
     assert result.exit_code == 0, result.output
     return out
 
 
-def test_the_scenario_has_the_conversations_user_turns_and_what_went_wrong(scenario: Path) -> None:
+def test_the_scenario_has_the_conversations_user_turns_and_what_went_wrong(tmp_path: Path) -> None:
+    scenario = _from_transcript(TRANSCRIPT, tmp_path / "s.yaml")
     text = scenario.read_text(encoding="utf-8")
-    (file,) = [load_scenarios(scenario)]
-    (made,) = file.scenarios
+    (made,) = load_scenarios(scenario).scenarios
     assert [t.user for t in made.turns] == [
         "How many vacation days do I have left, and when is payday?",
         "What is my dental deductible, and can I carry PTO over?",
     ]
     assert "# was: duplicate/containment (error) [pto, helpdesk]" in text
-    assert "# was: missed_request (error) [benefits]" in text
+    assert "# was: missed_request (error)" in text
     # The recorded plan's requests, for the agents this bot has; the others as comments.
     assert [r.agent for r in made.turns[0].requests] == ["pto", "payroll"]
     assert [r.agent for r in made.turns[1].requests] == ["pto"]
@@ -46,7 +45,10 @@ def test_the_scenario_has_the_conversations_user_turns_and_what_went_wrong(scena
     assert yaml.safe_load(text)["bot"] == str(GOOD)
 
 
-def test_it_fails_on_the_naive_helpdesk_and_passes_on_the_good_one(scenario: Path) -> None:
+def test_it_fails_on_the_naive_helpdesk_and_passes_on_the_good_one(tmp_path: Path) -> None:
+    """Made from a duplicate the naive helpdesk sent (docs/examples/naive-helpdesk.jsonl)."""
+    scenario = _from_transcript(NAIVE_RECORDING, tmp_path / "s.yaml")
+    assert "# was: duplicate/containment (error) [pto, helpdesk]" in scenario.read_text()
     runner = CliRunner()
     naive = runner.invoke(cli, ["simulate", str(scenario), "--bot", str(NAIVE), "-q"])
     assert naive.exit_code == 1, naive.output

@@ -6,8 +6,12 @@ on these pairs: they only guard against regressions. Measured with detector v2 (
 precision 0.829, recall 0.994, one false positive on the 65 different-fact pairs. Its known
 weak spots here are templates that differ in one slot without a fact ("9 vacation days left" /
 "9 sick days left") and a question asked again in other words ("chase account options direct
-deposit" / "how do I set up my direct deposit"): both are flagged. The floors below sit just
-under those figures.
+deposit" / "how do I set up my direct deposit"): both are flagged.
+
+Detector v3 (the learned pair scorer, fitted on SGD train and the dev corpus, never on these
+pairs) measures precision 0.804, recall 0.892 (tp 148, fp 36, fn 18, tn 180): lower recall than
+v2 here, in exchange for far fewer false alarms on real dialogues (docs/detector.md). The floors
+below sit at the v3 figures, so the next change cannot lower them unnoticed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,6 @@ def test_precision_and_recall_on_the_labelled_pairs_stay_where_they_were() -> No
     assert len(pairs) >= 300
     report = measure(pairs)
     assert report.overall.precision >= 0.80, report.overall.line("overall")
-    assert report.overall.recall >= 0.97, report.overall.line("overall")
+    assert report.overall.recall >= 0.89, report.overall.line("overall")
     assert report.different_fact_pairs >= 50
     assert report.different_fact_false_positives <= 1
