@@ -222,6 +222,7 @@ class Parent:
         *,
         history: Sequence[HistoryEntry] = (),
         state: MutableMapping[str, Any] | None = None,
+        dialogue: list[dict[str, str]] | None = None,
         send: Sender | None = None,
         continuing: bool = False,
     ) -> SubagentResult:
@@ -236,6 +237,8 @@ class Parent:
             request: its scoped request.
             history: the caller's conversation (used when the agent receives history).
             state: the agent's memory in the caller's conversation; updated in place.
+            dialogue: a conversational agent's own exchange with the user so far (``role`` and
+                ``text`` per message); updated in place.
             send: delivers the agent's messages; None for a silent agent (or to refuse them).
             continuing: the agent holds the floor and gets the user's next message.
 
@@ -249,6 +252,7 @@ class Parent:
             request,
             history=history,
             state=state if state is not None else {},
+            dialogue=dialogue,
             send=send,
             continuing=continuing,
         )
