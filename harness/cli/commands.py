@@ -90,8 +90,5 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     else:
-        try:
-            text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
     write_output(text, output)
