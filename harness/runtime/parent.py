@@ -32,7 +32,7 @@ from subagents.config import ParentConfig, validate_options
 if TYPE_CHECKING:
     from harness.aggregate import AggregatedResult
 
-__all__ = ["Conversation", "Parent", "Turn", "bot_models"]
+__all__ = ["Conversation", "Parent", "Turn", "bot_models", "check_models"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -290,6 +290,17 @@ class Parent:
 def bot_models(bot: Parent) -> tuple[Model, ...]:
     """The distinct models of a bot: the parent's first, then each sub-agent's model once."""
     return bot.dependencies.models
+
+
+def check_models(bot: Parent) -> None:
+    """Fail now, in one line, if a model of the bot cannot work (a hosted model with no API key),
+    rather than in every turn or scenario.
+
+    Raises:
+        HarnessError: what the failing model's ``check()`` raises.
+    """
+    for model in bot.dependencies.models:
+        model.check()
 
 
 def _check_names(
