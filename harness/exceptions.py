@@ -22,8 +22,12 @@ HarnessError                      root: catch this to catch everything we raise
     ├── ToolCrashError            a tool raised a non-Exception error (harness.agent.tools)
     ├── ToolArgumentsError        a model's arguments do not fit a tool (also TypeError)
     ├── AttemptFailed             one model request attempt failed (internal to the retry loop)
-    ├── LeaseLostError            a hosting worker lost its lease on a conversation (harness.hosting)
-    ├── AuthUnavailableError      a host cannot validate tokens right now
+    ├── UnavailableError          a host cannot run a turn right now: answered 503 (harness.hosting)
+    │   ├── AuthUnavailableError  it cannot validate or obtain tokens right now
+    │   └── StorageUnavailableError  its state store is down or silent
+    │       └── LeaseLostError    a hosting worker lost its lease on a conversation
+    ├── TurnTimeoutError          a hosted turn ran past its turn_timeout (also TimeoutError)
+    ├── RedirectRefusedError      a channel answered a reply with a redirect (also aiohttp.ClientError)
     ├── BusyError                 a host is at its limit of turns in flight
     ├── ConversationError         a simulated conversation could not go on (harness.simulate)
     └── ScenarioFailedError       a pytest scenario produced error findings (also AssertionError)

@@ -65,6 +65,12 @@ def _compare() -> click.Command:
     return compare_command
 
 
+def _scenario() -> click.Command:
+    from harness.cli.scenario import scenario_command
+
+    return scenario_command
+
+
 def _serve() -> click.Command:
     from harness.cli.serve import serve_command
 
@@ -84,6 +90,7 @@ _COMMANDS: dict[str, Callable[[], click.Command]] = {
     "simulate": _simulate,
     "detect": _detect,
     "compare": _compare,
+    "scenario": _scenario,
     "serve": _serve,
     "new": _new,
 }
@@ -96,6 +103,7 @@ _HELP = {
     "simulate": "Run scenario conversations against a bot and detect duplicates and misses.",
     "detect": "Detect duplicate messages, missed requests and silent leaks in transcripts.",
     "compare": "Compare two runs' JSON reports: findings added, fixed and unchanged.",
+    "scenario": "Make a scenario from a recorded conversation that went wrong (from-transcript).",
     "serve": "Serve a bot over HTTP as a Bot Framework bot.",
     "new": "Create a starter bot with scenarios and tests that pass as created.",
 }
@@ -111,6 +119,7 @@ _EXIT_CODES = {
     "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
     "2 bad input or a usage error; 130 ended by Ctrl-C.",
     "compare": "0 no regression; 1 a regression; 2 bad input or a usage error.",
+    "scenario": "0 written; 2 bad input or a usage error; 130 ended by Ctrl-C.",
     "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
     "new": "0 created; 2 a usage error (the folder is a file or not empty); 130 ended by Ctrl-C.",
 }

@@ -12,13 +12,25 @@ from harness.cli.command import HarnessCommand
 from harness.cli.options import output_option, write_output
 from harness.exceptions import UsageError
 from harness.lint._engine import lint_paths
-from harness.lint.fix import fix_paths
+from harness.lint.fix import fix_paths, python_fix_notes
 from harness.lint.load_python import is_python_target
 from harness.lint.model import LintReport
 from harness.lint.reporters import render_github, render_json, render_sarif, render_text
 from harness.lint.settings import find_pyproject, load_settings
 
 __all__ = ["lint_command"]
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be read as an input (None: it exists)."""
+    try:
+        if path.exists():
+            return None
+        if path.is_symlink():
+            return "broken symbolic link (its target does not exist)"
+    except OSError as exc:  # a name too long for the file system, a loop of links...
+        return (exc.strerror or type(exc).__name__).lower()
+    return "no such file or folder"
 
 
 @click.command("lint", cls=HarnessCommand)
@@ -70,9 +82,10 @@ def lint_command(
     a path where nothing is recognised is an error (HC101). Colour follows the terminal and
     NO_COLOR. Exit codes: 0 no errors, 1 errors found, 2 usage error.
     """
-    missing = [p for p in paths if not p.exists() and not is_python_target(str(p))]
+    problems = {p: _unreadable(p) for p in paths if not is_python_target(str(p))}
+    missing = [p for p, problem in problems.items() if problem]
     for path in missing:
-        click.echo(f"error: no such file or folder: {path}", err=True)
+        click.echo(f"error: {problems[path]}: {path}", err=True)
     existing = [p for p in paths if p not in missing]
     if not existing:
         return 2
@@ -83,6 +96,8 @@ def lint_command(
     chosen_select = list(select) if select else settings.select
     chosen_ignore = [*settings.ignore, *ignore]
     if fix and existing:
+        for note in python_fix_notes(str(p) for p in existing):
+            click.echo(note, err=True)
         fixed = fix_paths([p for p in existing if p.exists()])
         if fixed.fixes:
             entries = "entry" if fixed.fixes == 1 else "entries"

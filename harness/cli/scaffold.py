@@ -6,6 +6,7 @@ repository to start. ``$name`` in the YAML and Markdown templates becomes the bo
 
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -43,7 +44,10 @@ def scaffold(directory: Path, *, name: str | None = None) -> list[Path]:
     for file in _FILES:
         text = (templates / file).read_text(encoding="utf-8")
         if file.endswith(_SUBSTITUTED):
-            text = Template(text).substitute(name=bot_name)
+            # ``$quoted_name`` for the name field: a name YAML would read as another type
+            # ("null", "true", "123", "0x10") stays a string. A JSON string is a YAML
+            # double-quoted scalar.
+            text = Template(text).substitute(name=bot_name, quoted_name=json.dumps(bot_name))
         target = directory / file
         target.write_text(text, encoding="utf-8")
         written.append(target)

@@ -81,6 +81,13 @@ __all__ = ["serve_command"]
     type=click.FloatRange(0.1),
     help="Seconds one reply may take to reach the channel.",
 )
+@click.option(
+    "--turn-timeout",
+    default=300.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds one turn may run in all; then it is cancelled and its lease given up.",
+)
 @model_options()
 def serve_command(
     config: str,
@@ -97,6 +104,7 @@ def serve_command(
     max_body_bytes: int,
     allow_service_urls: tuple[str, ...],
     reply_timeout: float,
+    turn_timeout: float,
     model: str | None,
     base_url: str | None,
     model_settings: tuple[str, ...] = (),
@@ -128,9 +136,10 @@ def serve_command(
             tenant_id=tenant_id or None,
             max_body_bytes=max_body_bytes,
             expose=expose,
-            expose_token=expose_token or None,
+            expose_token=expose_token,  # an empty one is refused there, not ignored
             allow_service_urls=allow_service_urls,
             reply_timeout=reply_timeout,
+            turn_timeout=turn_timeout,
             window_turns=window_turns,
         )
     )

@@ -23,6 +23,7 @@ __all__ = [
     "activity_timestamp",
     "error_detail",
     "parse_timestamp",
+    "reply_id",
     "user_message",
 ]
 
@@ -54,6 +55,15 @@ def parse_timestamp(raw: Any) -> datetime | None:
 def activity_timestamp(activity: Mapping[str, Any]) -> datetime:
     """The activity's ISO 8601 ``timestamp``, or now (UTC) when it has none or it does not parse."""
     return parse_timestamp(activity.get("timestamp")) or datetime.now(UTC)
+
+
+def reply_id(activity: Mapping[str, Any]) -> str | None:
+    """The bot's stable id for a reply (``channelData.replyId``: conversation, turn, index), or
+    None. A hosted harness bot that runs a turn again after a crash sends its replies with the
+    ids they had, so a channel drops an id it has seen."""
+    data = activity.get("channelData")
+    value = data.get("replyId") if isinstance(data, Mapping) else None
+    return value if isinstance(value, str) and value else None
 
 
 def user_message(conversation: str, turn: int, text: str) -> Message:

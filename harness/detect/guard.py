@@ -9,15 +9,25 @@ draft against what was already sent this turn and in recent turns. By policy it 
 from __future__ import annotations
 
 import logging
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from harness.detect.duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
 from harness.detect.findings import DetectorConfig, Finding, Highlight
 from harness.detect.transcript import Message
 from harness.exceptions import ConfigError
-from harness.text import Span, analyse, normalise, split_claims, split_sentences
+from harness.text import (
+    CLAIM_BUDGET,
+    Span,
+    analyse,
+    analysed_part,
+    normalise,
+    split_claims,
+    split_sentences,
+)
 
 __all__ = ["DuplicateGuard", "GuardDecision", "GuardPolicy"]
 
@@ -58,6 +68,8 @@ class DuplicateGuard:
         self.policy: GuardPolicy = policy
         self.config = config or DetectorConfig()
         self._closers = frozenset(normalise(p) for p in self.config.boilerplate)
+        # A sentence much longer than every closer is not one (no need to normalise it to know).
+        self._closer_length = 2 * max((len(p) for p in self.config.boilerplate), default=0) + 20
 
     def check(
         self, draft: str, *, sent: Sequence[Message], turn: int, sender: str = "parent"
@@ -112,18 +124,11 @@ class DuplicateGuard:
                 )
             )
             if not found.matches or found.later_cover >= 1.0:
-                drop.extend(split_claims(draft))
+                drop.extend(_claims_of(draft))
             else:
                 drop.extend(m.later.span for m in found.matches)
-        closers = [s for s in split_sentences(draft) if normalise(s.text) in self._closers]
-        earlier_closer = next(
-            (
-                m
-                for m in current
-                if any(normalise(s.text) in self._closers for s in split_sentences(m.text))
-            ),
-            None,
-        )
+        closers = self._closers_of(draft)
+        earlier_closer = next((m for m in current if self._closers_of(m.text)), None)
         if closers and earlier_closer is not None:
             findings.append(
                 Finding(
@@ -146,18 +151,64 @@ class DuplicateGuard:
         text, dropped = _remove(draft, drop)
         return GuardDecision(text=text, dropped=dropped, findings=tuple(findings))
 
+    def _closers_of(self, text: str) -> list[Span]:
+        """The closing sentences of ``text`` ("Anything else?"): within the analysis budget,
+        and, in a longer text, among its last characters (where closers stand)."""
+        part = analysed_part(text)
+        sentences = list(split_sentences(part))
+        if len(part) < len(text):
+            tail = max(len(part), len(text) - 4 * self._closer_length)
+            sentences += [
+                Span(s.start + tail, s.end + tail, s.text)
+                for s in split_sentences(text[tail:])[1:]  # the first may be cut
+            ]
+        return [
+            s
+            for s in sentences
+            if len(s.text) <= self._closer_length and normalise(s.text) in self._closers
+        ]
+
+
+_QUOTE = 200
+"""The most characters of a restated passage quoted in a finding's evidence (and the log)."""
+
 
 def _evidence(method: str, restated: list[str]) -> str:
-    quoted = "; ".join(f'"{" ".join(t.split())}"' for t in restated[:3])
+    quoted = "; ".join(f'"{_shorten(" ".join(t[: 4 * _QUOTE].split()))}"' for t in restated[:3])
     return f"{method}: the draft restates {quoted or 'an earlier message'}"
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= _QUOTE else text[: _QUOTE - 1] + "…"
+
+
+def _claims_of(draft: str) -> list[Span]:
+    """The draft's claims within the analysis budget (where anything can be found), and the rest
+    of a longer draft as one piece."""
+    part = analysed_part(draft)
+    claims = list(split_claims(part))
+    if len(part) < len(draft):
+        claims.append(Span(len(part), len(draft), draft[len(part) :]))
+    return claims
 
 
 def _remove(draft: str, drop: Sequence[Span]) -> tuple[str, tuple[str, ...]]:
     """The draft without the dropped claims; "" when no claim with content is left."""
     gone = sorted({(s.start, s.end) for s in drop})
     dropped = tuple(draft[a:b] for a, b in gone)
-    kept = [c for c in split_claims(draft) if not any(a <= c.start < b for a, b in gone)]
-    if not kept or all(not analyse(c.text).facts and len(analyse(c.text).words) <= 8 for c in kept):
+    # The furthest end among the dropped spans that start at or before each start: a claim is
+    # gone when a dropped span that starts at or before it reaches past its start.
+    starts = [a for a, _ in gone]
+    reach = list(accumulate((b for _, b in gone), max))
+    kept = [
+        c
+        for c in _claims_of(draft)
+        if (i := bisect_right(starts, c.start)) == 0 or reach[i - 1] <= c.start
+    ]
+    if not kept or (
+        len(kept) <= CLAIM_BUDGET
+        and all(not analyse(c.text).facts and len(analyse(c.text).words) <= 8 for c in kept)
+    ):
         return "", dropped + tuple(c.text for c in kept)  # nothing but a closer is left
     text = " ".join(_sentence(c.text) for c in kept)
     return text, dropped

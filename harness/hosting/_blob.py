@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from harness.exceptions import ConfigError, MissingExtraError
+from harness.hosting._errors import UnavailableError
 from harness.hosting._lease import acquire, renewing
 from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
 
@@ -165,7 +166,7 @@ class BlobStore(StateStore):
         """Hold a blob lease on ``key``'s state blob while the block runs.
 
         Raises:
-            TimeoutError: when another worker held it for longer than ``lease_wait`` seconds.
+            UnavailableError: when another worker held it for longer than ``lease_wait`` seconds.
         """
         container = await self._client()
         blob = container.get_blob_client(self._state_name(key))
@@ -182,7 +183,12 @@ class BlobStore(StateStore):
                 return False
             return True
 
-        await acquire(attempt, wait_s=self.lease_wait, pause_s=0.01, max_pause_s=0.2)
+        try:
+            await acquire(attempt, wait_s=self.lease_wait, pause_s=0.01, max_pause_s=0.2)
+        except TimeoutError as exc:  # answered 503 with Retry-After: the channel tries again
+            raise UnavailableError(
+                f"the conversation was busy on another worker for {self.lease_wait:g}s"
+            ) from exc
         self._leases[key] = lease
         try:
             async with renewing(self._renew(lease, key)):

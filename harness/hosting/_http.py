@@ -14,7 +14,14 @@ from aiohttp import web
 
 from harness.exceptions import UsageError
 
-__all__ = ["MAX_JSON_DEPTH", "BodyError", "error_response", "json_depth", "read_json_object"]
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "BodyError",
+    "error_response",
+    "json_depth",
+    "read_json_object",
+    "unavailable_response",
+]
 
 MAX_JSON_DEPTH = 64
 """The deepest nesting of objects and arrays accepted in a request body (activities use about 5)."""
@@ -55,6 +62,13 @@ class BodyError(UsageError):
 def error_response(status: int, code: str, message: str) -> web.Response:
     """A JSON error response: ``{"error": {"code": code, "message": message}}``."""
     return web.json_response({"error": {"code": code, "message": message}}, status=status)
+
+
+def unavailable_response(message: str, *, retry_after: int) -> web.Response:
+    """A 503 ``ServiceUnavailable`` error with ``Retry-After: retry_after`` (seconds)."""
+    response = error_response(503, "ServiceUnavailable", message)
+    response.headers["Retry-After"] = str(max(1, int(retry_after)))
+    return response
 
 
 async def read_json_object(request: web.Request, *, max_bytes: int) -> dict[str, Any]:

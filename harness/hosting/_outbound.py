@@ -8,7 +8,9 @@ allowed (the Emulator, the simulator, tests); with an app id the Bot Framework c
 
 ``ReplyClient`` posts reply activities with aiohttp (one pooled session, a timeout per request),
 so a slow channel never holds a thread of a shared pool; conversation and activity ids are
-URL-encoded in the reply path.
+URL-encoded in the reply path. It never follows a redirect: a channel on the allow-list that
+answers 3xx would otherwise send the reply (and its token) to an address the list does not allow,
+so a redirect is a failed send.
 """
 
 from __future__ import annotations
@@ -17,11 +19,20 @@ import ipaddress
 from collections.abc import Iterable, Mapping
 from fnmatch import fnmatchcase
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import aiohttp
 
-__all__ = ["BOT_FRAMEWORK_HOSTS", "ReplyClient", "ServiceUrlPolicy", "check_service_url"]
+from harness.exceptions import RunError
+
+__all__ = [
+    "BOT_FRAMEWORK_HOSTS",
+    "RedirectRefusedError",
+    "ReplyClient",
+    "ServiceUrlPolicy",
+    "check_service_url",
+    "reply_url",
+]
 
 BOT_FRAMEWORK_HOSTS = (
     "https://*.botframework.com",
@@ -102,6 +113,23 @@ class ServiceUrlPolicy:
         return ", ".join(allowed) or "nothing"
 
 
+class RedirectRefusedError(RunError, aiohttp.ClientError):
+    """A channel answered a reply with a redirect; replies never follow one."""
+
+
+def reply_url(service_url: str, conversation_id: str, reply_to_id: str | None) -> str:
+    """The Bot Framework reply address under ``service_url``, ids URL-encoded.
+
+    The ``/v3/...`` path is appended to the ``serviceUrl``'s own path; a query string stays at
+    the end, where it belongs.
+    """
+    parts = urlsplit(service_url)
+    path = f"{parts.path.rstrip('/')}/v3/conversations/{quote(conversation_id, safe='')}/activities"
+    if reply_to_id:
+        path += f"/{quote(reply_to_id, safe='')}"
+    return urlunsplit((parts.scheme.lower(), parts.netloc, path, parts.query, ""))
+
+
 class ReplyClient:
     """Posts reply activities to channels with aiohttp (one session, a timeout per request)."""
 
@@ -129,15 +157,20 @@ class ReplyClient:
         """POST one activity to the conversation (as a reply when ``reply_to_id`` is set).
 
         Raises:
-            aiohttp.ClientError: the channel refused it or could not be reached.
+            aiohttp.ClientError: the channel refused it, could not be reached, or answered with
+                a redirect (``RedirectRefusedError``).
             TimeoutError: the channel did not answer within the timeout.
         """
-        base = service_url.rstrip("/")
-        path = f"{base}/v3/conversations/{quote(conversation_id, safe='')}/activities"
-        if reply_to_id:
-            path += f"/{quote(reply_to_id, safe='')}"
+        url = reply_url(service_url, conversation_id, reply_to_id)
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        async with self._client().post(path, json=dict(activity), headers=headers) as response:
+        async with self._client().post(
+            url, json=dict(activity), headers=headers, allow_redirects=False
+        ) as response:
+            if 300 <= response.status < 400:
+                raise RedirectRefusedError(
+                    f"the channel answered {response.status} (a redirect to "
+                    f"{response.headers.get('Location', '?')!r}); replies never follow redirects"
+                )
             if response.status >= 400:
                 raise aiohttp.ClientResponseError(
                     response.request_info,

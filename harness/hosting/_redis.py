@@ -7,9 +7,15 @@ at most ``lease_ttl`` seconds. Every write under a lease is fenced: a script wri
 lease still holds this worker's token, so a worker that stalled past its lease cannot overwrite
 the turn another worker has run since (``LeaseLostError``).
 
+Every command has ``timeout`` seconds (connect and answer); a Redis that is down, paused or slow
+raises ``StorageUnavailableError``, which the server answers 503 with ``Retry-After`` when the
+turn has sent nothing yet. A lease that cannot be released because Redis is unreachable is
+released again in the background until it would have expired anyway.
+
 URL: ``redis://[:password@]host:port/db`` (or ``rediss://`` for TLS) with optional query
-parameters ``prefix`` (default ``harness:``), ``lease_ttl`` (seconds, default 10) and
-``lease_wait`` (seconds a turn waits for a busy conversation, default 30).
+parameters ``prefix`` (default ``harness:``), ``lease_ttl`` (seconds, default 10),
+``lease_wait`` (seconds a turn waits for a busy conversation, default 30) and ``timeout``
+(seconds one command may take, default 5).
 """
 
 from __future__ import annotations
@@ -18,23 +24,41 @@ import asyncio
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from harness.exceptions import ConfigError, MissingExtraError
+from harness.hosting._errors import StorageUnavailableError, UnavailableError
 from harness.hosting._lease import acquire, renewing
 from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
 
 try:
     from redis.asyncio import Redis
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("Redis storage", extra="storage") from exc
 
 __all__ = ["RedisStore"]
 
 log = logging.getLogger("harness.hosting")
+
+T = TypeVar("T")
+
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
+
+
+async def _guarded(call: Awaitable[T], limit_s: float) -> T:
+    """Await one Redis command (its retries included) for at most ``limit_s`` seconds; an
+    unreachable or silent Redis is ``StorageUnavailableError``."""
+    try:
+        async with asyncio.timeout(limit_s):
+            return await call
+    except _UNREACHABLE as exc:
+        raise StorageUnavailableError(f"Redis is unavailable ({type(exc).__name__})") from exc
+
 
 # KEYS[1] value key, KEYS[2] lease key; ARGV[1] value, ARGV[2] token ("" when not leased).
 _FENCED_SET = """
@@ -100,15 +124,23 @@ class RedisStore(StateStore):
         """Seconds a lease lasts unless renewed (a killed worker's turns wait this long)."""
         self.lease_wait = _seconds(options, "lease_wait", 30.0)
         """Seconds a turn waits for another worker to finish with its conversation."""
+        self.timeout = _seconds(options, "timeout", 5.0)
+        """Seconds one command may take (connecting included) before Redis counts as down."""
         self.url = urlunsplit(parts._replace(query=urlencode(options)))
         self._client: Redis | None = None
         self._tokens: dict[str, str] = {}
+        self._releases: set[asyncio.Task[None]] = set()
 
     @property
     def client(self) -> Redis:
         """The Redis client (connected lazily, on first use)."""
         if self._client is None:
-            self._client = Redis.from_url(self.url, decode_responses=True)
+            self._client = Redis.from_url(
+                self.url,
+                decode_responses=True,
+                socket_timeout=self.timeout,
+                socket_connect_timeout=self.timeout,
+            )
         return self._client
 
     def _state_key(self, key: str) -> str:
@@ -124,22 +156,27 @@ class RedisStore(StateStore):
         names = list(keys)
         if not names:
             return {}
-        values = await self.client.mget([self._state_key(k) for k in names])
+        values = await _guarded(self.client.mget([self._state_key(k) for k in names]), self.timeout)
         return {k: json.loads(v) for k, v in zip(names, values, strict=True) if v is not None}
 
     async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
         for key, value in changes.items():
             token = self._tokens.get(key, "")
             keys = [self._state_key(key), self._lease_key(key)]
-            written = await self.client.eval(_FENCED_SET, 2, *keys, _encode(value), token)
+            written = await _guarded(
+                self.client.eval(_FENCED_SET, 2, *keys, _encode(value), token), self.timeout
+            )
             if not written:
                 raise LeaseLostError(key)
 
     async def delete(self, keys: Iterable[str]) -> None:
         names = list(keys)
         if names:
-            await self.client.delete(
-                *[self._state_key(k) for k in names], *[self._log_key(k) for k in names]
+            await _guarded(
+                self.client.delete(
+                    *[self._state_key(k) for k in names], *[self._log_key(k) for k in names]
+                ),
+                self.timeout,
             )
 
     async def append_log(self, key: str, entries: Mapping[int, Mapping[str, Any]]) -> None:
@@ -149,37 +186,74 @@ class RedisStore(StateStore):
         for number in sorted(entries):
             args += [number, _encode(entries[number])]
         keys = [self._log_key(key), self._lease_key(key)]
-        if not await self.client.eval(_FENCED_LOG, 2, *keys, *args):
+        if not await _guarded(self.client.eval(_FENCED_LOG, 2, *keys, *args), self.timeout):
             raise LeaseLostError(key)
 
     async def read_log(self, key: str) -> list[JsonObject]:
-        return [json.loads(v) for v in await self.client.lrange(self._log_key(key), 0, -1)]
+        found = await _guarded(self.client.lrange(self._log_key(key), 0, -1), self.timeout)
+        return [json.loads(v) for v in found]
 
     @asynccontextmanager
     async def lease(self, key: str) -> AsyncIterator[None]:
         """Hold ``key`` against every worker on this Redis while the block runs.
 
         Raises:
-            TimeoutError: when another worker held it for longer than ``lease_wait`` seconds.
+            UnavailableError: when another worker held it for longer than ``lease_wait``
+                seconds (the conversation is busy), or ``StorageUnavailableError`` when Redis
+                cannot be reached.
         """
         token = uuid.uuid4().hex
         name = self._lease_key(key)
         ttl_ms = int(self.lease_ttl * 1000)
 
         async def attempt() -> bool:
-            return bool(await self.client.set(name, token, nx=True, px=ttl_ms))
+            return bool(
+                await _guarded(self.client.set(name, token, nx=True, px=ttl_ms), self.timeout)
+            )
 
-        await acquire(attempt, wait_s=self.lease_wait, pause_s=0.005, max_pause_s=0.1)
+        try:
+            await acquire(attempt, wait_s=self.lease_wait, pause_s=0.005, max_pause_s=0.1)
+        except StorageUnavailableError:
+            # A SET that timed out may still be applied when Redis comes back: take it back.
+            self._release_in_background(key, name, token)
+            raise
+        except TimeoutError as exc:
+            raise UnavailableError(
+                f"the conversation was busy on another worker for {self.lease_wait:g}s"
+            ) from exc
         self._tokens[key] = token
         try:
             async with renewing(self._renew(name, token, ttl_ms)):
                 yield
         finally:
             self._tokens.pop(key, None)
+            await self._release(key, name, token)
+
+    async def _release(self, key: str, name: str, token: str) -> None:
+        try:
+            await _guarded(self.client.eval(_RELEASE, 1, name, token), self.timeout)
+        except Exception as exc:  # try again in the background until it would expire anyway
+            log.warning("could not release the lease on %s (%s); retrying", key, exc)
+            self._release_in_background(key, name, token)
+
+    def _release_in_background(self, key: str, name: str, token: str) -> None:
+        task = asyncio.create_task(self._release_later(key, name, token))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    async def _release_later(self, key: str, name: str, token: str) -> None:
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + max(self.lease_ttl, 60.0)
+        pause = 0.05
+        while loop.time() < give_up:
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 1.0)
             try:
-                await self.client.eval(_RELEASE, 1, name, token)
-            except Exception as exc:  # it expires on its own
-                log.warning("could not release the lease on %s (%s)", key, exc)
+                await _guarded(self.client.eval(_RELEASE, 1, name, token), self.timeout)
+            except StorageUnavailableError:
+                continue
+            log.info("released the lease on %s", key)
+            return
 
     async def _renew(self, name: str, token: str, ttl_ms: int) -> None:
         while True:
@@ -196,6 +270,8 @@ class RedisStore(StateStore):
                 return
 
     async def aclose(self) -> None:
+        for task in list(self._releases):
+            task.cancel()
         if self._client is not None:
             await self._client.aclose()
             self._client = None

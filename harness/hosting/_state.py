@@ -27,8 +27,8 @@ BOOKKEEPING = "hosting"
 SEEN_LIMIT = 64
 """How many handled activity ids a conversation remembers (a retry older than that runs again)."""
 
-INTERRUPTED = "interrupted: the server stopped before the turn ended"
-"""The error recorded for a turn whose worker died and whose message was not retried."""
+INTERRUPTED = "interrupted: the turn was not saved to its end (its worker stopped or a save failed)"
+"""The error recorded for a turn that did not reach its final save and whose message was not retried."""
 
 
 def activity_key(activity_id: str | None, text: str) -> str | None:

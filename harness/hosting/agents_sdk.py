@@ -5,34 +5,51 @@ as thin as the botbuilder one: a ``message`` route that loads the conversation's
 SDK's ``ConversationState`` (over its ``MemoryStorage`` or a durable ``StateStore``), runs the turn
 through the core and sends each bot message as its own attributed activity.
 
-With an app id configured, ``/api/messages`` is guarded by the SDK's JWT validation; replies then
-need tokens from the SDK's MSAL package (``microsoft-agents-authentication-msal``), loaded when the
-first token is needed.
+With an app id configured, ``/api/messages`` is guarded by the SDK's JWT validation, with the checks
+botbuilder makes on a channel's token: the signature, the audience (the app id), the issuer (the
+Bot Framework's, or the app's tenant's: the SDK's ``VALIDATE_ISSUER``, checked on the unverified
+token first so a foreign issuer is refused before any key is fetched), the tenant binding, and
+the ``serviceurl`` claim. Replies then need tokens from the SDK's MSAL package
+(``microsoft-agents-authentication-msal``): msal discovers its authority and asks for tokens with
+blocking ``requests`` calls and no timeout, so every token call runs off the event loop with a
+time limit (``TOKEN_TIMEOUT_S``), one at a time per scope, its token cached until shortly before
+it expires. When no token can be had the request is answered 503 with ``Retry-After`` before the
+turn runs.
+
+Replies are posted with ``ReplyClient`` (as in the botbuilder adapter), not the SDK's connector:
+redirects are never followed, and a ``serviceUrl`` with a path or a query works.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, cast
+from urllib.parse import urlsplit, urlunsplit
 
 from aiohttp import web
 
 from harness.exceptions import MissingExtraError
+from harness.hosting._errors import AuthUnavailableError
 from harness.hosting._http import error_response
-from harness.hosting._outbound import ServiceUrlPolicy
+from harness.hosting._offloop import off_the_loop
+from harness.hosting._outbound import ReplyClient, ServiceUrlPolicy
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
     HarnessBot,
     OutgoingMessage,
+    describe_send_error,
     report_turn_error,
 )
 from harness.hosting.storage import StateStore
 
 try:
+    import jwt
     from jwt import PyJWKClientConnectionError, PyJWTError
-    from microsoft_agents.activity import Activity, ActivityTypes, ChannelAccount
+    from microsoft_agents.activity import Activity, ActivityTypes
     from microsoft_agents.hosting.aiohttp import CloudAdapter, start_agent_process
     from microsoft_agents.hosting.core import (
         AccessTokenProviderBase,
@@ -49,6 +66,12 @@ try:
         TurnContext,
         TurnState,
     )
+    from microsoft_agents.hosting.core.authorization._entra_issuers import (
+        well_known_first_party_issuers,
+    )
+    from microsoft_agents.hosting.core.rest_channel_service_client_factory import (
+        RestChannelServiceClientFactory,
+    )
     from pydantic import ValidationError
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("hosting on the Microsoft 365 Agents SDK", extra="agents-sdk") from exc
@@ -56,6 +79,16 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 __all__ = ["AgentsSdkHost", "AgentsSdkStorage"]
 
 log = logging.getLogger("harness.hosting")
+
+TOKEN_TIMEOUT_S = 10.0
+"""How long getting one token (msal's discovery included) may take before identity counts as
+unavailable."""
+
+TOKEN_EARLY_S = 300.0
+"""A cached token is renewed this many seconds before it expires."""
+
+REPLY_TOKEN_KEY = "harness.reply_token"
+"""Where the turn's reply token waits in the turn state (None without an app id)."""
 
 
 class AgentsSdkStorage(Storage):
@@ -91,6 +124,8 @@ class _DeferredMsalProvider(AccessTokenProviderBase):
     def __init__(self, config: AgentAuthConfiguration) -> None:
         self._config = config
         self._inner: Any = None
+        self._tokens: dict[tuple[str, tuple[str, ...]], tuple[str, float]] = {}
+        self._fetching: dict[tuple[str, tuple[str, ...]], asyncio.Future[str]] = {}
 
     def _provider(self) -> Any:
         if self._inner is None:
@@ -112,7 +147,48 @@ class _DeferredMsalProvider(AccessTokenProviderBase):
     async def get_access_token(
         self, resource_url: str, scopes: list[str], force_refresh: bool = False
     ) -> str:
-        return str(await self._provider().get_access_token(resource_url, scopes, force_refresh))
+        """A token for ``scopes``: cached, else fetched off the event loop within
+        ``TOKEN_TIMEOUT_S``; one fetch at a time per scope, shared by whoever waits for it.
+
+        Raises:
+            AuthUnavailableError: msal could not get a token (unreachable, silent or refusing).
+        """
+        key = (resource_url, tuple(scopes))
+        cached = self._tokens.get(key)
+        if cached is not None and not force_refresh and time.time() < cached[1]:
+            return cached[0]
+        fetch = self._fetching.get(key)
+        if fetch is None:
+            fetch = asyncio.ensure_future(self._fetch(key, force_refresh))
+            self._fetching[key] = fetch
+            fetch.add_done_callback(lambda _done: self._fetching.pop(key, None))
+        return await asyncio.shield(fetch)
+
+    async def _fetch(self, key: tuple[str, tuple[str, ...]], force_refresh: bool) -> str:
+        resource_url, scopes = key
+        provider = self._provider()
+
+        async def get() -> tuple[str, float]:
+            detailed = getattr(provider, "_get_access_token", None)
+            if detailed is None:  # no expiry known: msal's own cache still serves repeats
+                token = await provider.get_access_token(resource_url, list(scopes), force_refresh)
+                return str(token), 0.0
+            access = await detailed(resource_url, list(scopes), force_refresh)
+            return str(access.token), float(access.expires_on) - TOKEN_EARLY_S
+
+        try:
+            token, fresh_until = await off_the_loop(get, TOKEN_TIMEOUT_S, name="harness-msal")
+        except TimeoutError as exc:
+            log.warning(
+                "cannot get a token: the sign-in endpoint did not answer within %gs",
+                TOKEN_TIMEOUT_S,
+            )
+            raise AuthUnavailableError("the sign-in endpoint did not answer") from exc
+        except Exception as exc:  # msal raises ValueError, requests' errors...
+            log.warning("cannot get a token (%s)", describe_send_error(exc))
+            raise AuthUnavailableError("no token could be had from the sign-in endpoint") from exc
+        self._tokens[key] = (token, fresh_until)
+        return token
 
     def get_token_credential(self) -> Any:
         return self._provider().get_token_credential()
@@ -142,6 +218,18 @@ class _AnonymousNotice(logging.Filter):
 
 
 _ANONYMOUS_NOTICE = _AnonymousNotice()
+
+
+class _ValidationTraceback(logging.Filter):
+    """Drops the SDK's ERROR-with-traceback for an activity that fails validation: the adapter
+    answers it 400 and logs one line itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Validation error for Activity")
+
+
+_VALIDATION_TRACEBACK = _ValidationTraceback()
+_ACTIVITY_LOGGER = "microsoft_agents.activity.activity"
 _TOKEN_CLIENT_LOGGER = "microsoft_agents.hosting.core.connector.client.user_token_client"
 
 MULTI_TENANT_AUTHORITY = "botframework.com"
@@ -152,20 +240,54 @@ def _same_url(a: str, b: str) -> bool:
     return a.rstrip("/").lower() == b.rstrip("/").lower()
 
 
-async def _attribute(
-    context: TurnContext,
-    activities: list[Activity],
-    next_send: Callable[[], Awaitable[Any]],
-) -> Any:
-    # The SDK stamps the agent's account on every reply; name the component that spoke instead.
-    for activity in activities:
-        data = activity.channel_data
-        if isinstance(data, dict) and isinstance(data.get("sender"), str):
-            account = activity.from_property
-            activity.from_property = ChannelAccount(
-                id=getattr(account, "id", None) or "bot", name=data["sender"], role="bot"
+def _connector_base(url: str) -> str:
+    """The ``serviceUrl`` as the SDK's connector wants its base: a path ending in ``/``, no
+    query (aiohttp refuses anything else, which made such a ``serviceUrl`` a 500)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path.rstrip("/") + "/", "", ""))
+
+
+class _ClientFactory(RestChannelServiceClientFactory):
+    """The SDK's client factory, plus: the reply token is fetched first (its failure is a 503
+    before the turn runs) and kept for the turn; the connector gets a base URL it accepts."""
+
+    async def create_connector_client(
+        self,
+        context: TurnContext | None,
+        claims_identity: Any,
+        service_url: str,
+        audience: str,
+        scopes: list[str] | None = None,
+        use_anonymous: bool = False,
+    ) -> Any:
+        if context is not None and not use_anonymous:
+            provider = self._connection_manager.get_token_provider(claims_identity, service_url)
+            context.turn_state[REPLY_TOKEN_KEY] = await provider.get_access_token(
+                audience, scopes or claims_identity.get_token_scope()
             )
-    return await next_send()
+        return await super().create_connector_client(
+            context,
+            claims_identity,
+            _connector_base(service_url),
+            audience,
+            scopes,
+            use_anonymous,
+        )
+
+
+def _account(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return cast(dict[str, Any], value.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
+def _accepted_issuers(config: AgentAuthConfiguration) -> frozenset[str]:
+    """The issuers the SDK accepts with ``VALIDATE_ISSUER`` on (lower case): the connection's
+    (the Bot Framework's and its tenant's) and Microsoft's first-party ones, as botbuilder."""
+    return frozenset(
+        issuer.lower()
+        for issuer in (*config.ISSUERS, *well_known_first_party_issuers(config.AUTHORITY))
+    )
 
 
 class AgentsSdkHost:
@@ -201,6 +323,7 @@ class AgentsSdkHost:
             # A multi-tenant app has no tenant of its own: its tokens come from botframework.com.
             tenant_id=tenant_id or (MULTI_TENANT_AUTHORITY if app_id else None),
             anonymous_allowed=not app_id,
+            validate_issuer=bool(app_id),
         )
         provider: Callable[[AgentAuthConfiguration], AccessTokenProviderBase] = (
             _DeferredMsalProvider if app_id else lambda _config: AnonymousTokenProvider()
@@ -208,11 +331,20 @@ class AgentsSdkHost:
         connections = ConnectionManager(
             provider, connections_configurations={"SERVICE_CONNECTION": self.auth_configuration}
         )
-        self.adapter = CloudAdapter(connection_manager=connections)
+        self.adapter = CloudAdapter(
+            connection_manager=connections,
+            channel_service_client_factory=_ClientFactory(connections),
+        )
+        self.adapter.on_turn_error = self._on_adapter_error
+        self.replies = ReplyClient(timeout=bot.reply_timeout)
+        self._issuers = _accepted_issuers(self.auth_configuration)
         if not app_id:
             token_log = logging.getLogger(_TOKEN_CLIENT_LOGGER)
             if _ANONYMOUS_NOTICE not in token_log.filters:
                 token_log.addFilter(_ANONYMOUS_NOTICE)
+        activity_log = logging.getLogger(_ACTIVITY_LOGGER)
+        if _VALIDATION_TRACEBACK not in activity_log.filters:
+            activity_log.addFilter(_VALIDATION_TRACEBACK)
         self.application = AgentApplication[TurnState](
             ApplicationOptions(
                 storage=self.storage,
@@ -237,9 +369,9 @@ class AgentsSdkHost:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "activity"
-            return error_response(
-                400, "BadArgument", f"the activity could not be read: {where}: {first['msg']}"
-            )
+            message = f"the activity could not be read: {where}: {first['msg']}"
+            log.info("refused an activity (400): %s", message)
+            return error_response(400, "BadArgument", message)
         if self.auth_enabled:
             refusal = await self._authenticate(request, body)
             if refusal is not None:
@@ -256,6 +388,13 @@ class AgentsSdkHost:
         """
         parts = request.headers.get("Authorization", "").split()
         if len(parts) != 2 or parts[0].lower() != "bearer":
+            return error_response(401, "Unauthorized", "the request is not authorized")
+        try:  # the issuer first, so a foreign token never makes us fetch keys
+            issuer = jwt.decode(parts[1], options={"verify_signature": False}).get("iss")
+        except PyJWTError:
+            issuer = None
+        if not isinstance(issuer, str) or issuer.lower() not in self._issuers:
+            log.warning("refused a request: its token is from an issuer this bot does not trust")
             return error_response(401, "Unauthorized", "the request is not authorized")
         try:
             identity = await JwtTokenValidator(self.auth_configuration).validate_token(parts[1])
@@ -285,7 +424,6 @@ class AgentsSdkHost:
     async def on_message(self, context: TurnContext, _state: TurnState) -> None:
         """The message route: one user message through the core."""
         activity = context.activity
-        context.on_send_activities(_attribute)
         state = ConversationState(self.storage)
 
         async def load() -> Any:
@@ -297,16 +435,7 @@ class AgentsSdkHost:
             await state.save(context)
 
         async def send(message: OutgoingMessage) -> None:
-            if not self.policy.allows(activity.service_url or ""):
-                raise PermissionError(f"replies may not go to {activity.service_url!r}")
-            await context.send_activity(
-                Activity(
-                    type=ActivityTypes.message,
-                    text=message.text,
-                    channel_data=message.channel_data,
-                    input_hint="acceptingInput",
-                )
-            )
+            await self._post(context, message.text, message.channel_data, message.sender)
 
         await self.bot.handle_message(
             key=state.get_storage_key(context),
@@ -318,14 +447,47 @@ class AgentsSdkHost:
             activity_id=activity.id,
         )
 
+    async def _post(
+        self, context: TurnContext, text: str, channel_data: dict[str, Any], sender: str
+    ) -> None:
+        incoming = context.activity
+        service_url = incoming.service_url or ""
+        if not self.policy.allows(service_url):
+            raise PermissionError(f"replies may not go to {service_url!r}")
+        bot = incoming.recipient
+        activity = {
+            "type": ActivityTypes.message,
+            "text": text,
+            "channelData": channel_data,
+            "inputHint": "acceptingInput",
+            "from": {"id": getattr(bot, "id", None) or "bot", "name": sender, "role": "bot"},
+            "recipient": _account(incoming.from_property),
+            "conversation": _account(incoming.conversation),
+            "channelId": str(incoming.channel_id) if incoming.channel_id else None,
+            "serviceUrl": service_url,
+            "replyToId": incoming.id,
+            "locale": incoming.locale,
+        }
+        await self.replies.reply(
+            service_url=service_url,
+            conversation_id=incoming.conversation.id,
+            reply_to_id=incoming.id,
+            activity={k: v for k, v in activity.items() if v is not None},
+            token=str(context.turn_state.get(REPLY_TOKEN_KEY) or "") or None,
+        )
+
     async def _on_error(self, context: TurnContext, error: Exception) -> None:
         async def send(text: str, channel_data: dict[str, Any]) -> None:
-            await context.send_activity(
-                Activity(type=ActivityTypes.message, text=text, channel_data=channel_data)
-            )
+            await self._post(context, text, channel_data, self.bot.name)
 
         conversation_id = getattr(context.activity.conversation, "id", "?")
         await report_turn_error(conversation_id, error, bot_name=self.bot.name, send=send)
 
+    async def _on_adapter_error(self, _context: TurnContext, error: Exception) -> None:
+        # The application reported the error already (or it is a 503 to answer): pass it on,
+        # instead of the SDK's default, which prints a traceback and tells the user the error.
+        raise error
+
     async def aclose(self) -> None:
-        """Nothing to release: the SDK opens its HTTP clients per turn."""
+        """Close the reply client (the SDK opens its own HTTP clients per turn)."""
+        await self.replies.aclose()

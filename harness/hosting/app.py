@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -19,19 +20,27 @@ from typing import Any, Literal, Protocol
 from aiohttp import web
 
 from harness.exceptions import ConfigError, UsageError
-from harness.hosting._http import BodyError, error_response, read_json_object
+from harness.hosting._errors import UnavailableError
+from harness.hosting._http import (
+    BodyError,
+    error_response,
+    read_json_object,
+    unavailable_response,
+)
 from harness.hosting._open import open_store
 from harness.hosting._outbound import ServiceUrlPolicy, check_service_url
 from harness.hosting.core import (
     DEFAULT_REPLY_TIMEOUT,
+    DEFAULT_TURN_TIMEOUT,
     DEFAULT_WINDOW_TURNS,
     BusyError,
     HarnessBot,
 )
 from harness.hosting.storage import StateStore
 from harness.runtime.parent import Parent
+from harness.transport.http import TOKEN_ENV
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "AdapterName", "create_app", "serve"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "AdapterName", "check_agent_token", "create_app", "serve"]
 
 log = logging.getLogger("harness.hosting")
 
@@ -87,7 +96,9 @@ def _check_activity(body: Mapping[str, Any]) -> str | None:
     if not isinstance(channel, str) or not channel.strip():
         return "the activity has no channelId"
     service_url = body.get("serviceUrl")
-    if not isinstance(service_url, str) or not service_url.startswith(("http://", "https://")):
+    if not isinstance(service_url, str) or not service_url.lower().startswith(
+        ("http://", "https://")
+    ):
         return "the activity has no serviceUrl (an http or https URL to send replies to)"
     problem = check_service_url(service_url)
     if problem is not None:
@@ -104,6 +115,25 @@ def _check_activity(body: Mapping[str, Any]) -> str | None:
             if problem is not None:
                 return problem
     return _check_id(conversation["id"], "conversation.id")
+
+
+def check_agent_token(token: str | None) -> None:
+    """Refuse an agent token that would turn ``/agents`` auth off: empty, blank, or
+    ``HARNESS_AGENT_TOKEN`` set to an empty value when no token is given.
+
+    Raises:
+        UsageError: for such a token.
+    """
+    if token is not None and not token.strip():
+        raise UsageError(
+            "the agent token (--expose-token / HARNESS_AGENT_TOKEN) is empty; give a real "
+            "token, or leave it unset"
+        )
+    if token is None and TOKEN_ENV in os.environ and not os.environ[TOKEN_ENV].strip():
+        raise UsageError(
+            f"{TOKEN_ENV} is set but empty; give a real token, or unset it (an empty token "
+            "would leave /agents open)"
+        )
 
 
 def _make_host(
@@ -145,6 +175,7 @@ def create_app(
     allow_service_urls: Iterable[str] = (),
     reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
     window_turns: int | None = DEFAULT_WINDOW_TURNS,
+    turn_timeout: float = DEFAULT_TURN_TIMEOUT,
 ) -> web.Application:
     """Build the web application that serves ``bot`` to Bot Framework channels.
 
@@ -161,7 +192,9 @@ def create_app(
         expose: also serve each sub-agent at ``POST /agents/{name}`` (and the list at
             ``GET /agents``) for other harness hosts to use as remote connected agents.
         expose_token: require ``Authorization: Bearer <token>`` on the exposed agents (callers
-            send the ``HARNESS_AGENT_TOKEN`` environment variable).
+            send the ``HARNESS_AGENT_TOKEN`` environment variable). An empty or blank token is
+            refused (``UsageError``), as is ``HARNESS_AGENT_TOKEN`` set but empty: neither
+            turns the check off.
         shutdown_timeout: how long shutdown waits for in-flight turns.
         allow_service_urls: more reply addresses to allow (``fnmatch`` patterns on the
             ``serviceUrl``'s origin or whole URL). Without an app id only loopback addresses
@@ -169,18 +202,29 @@ def create_app(
         reply_timeout: seconds one reply may take to reach the channel.
         window_turns: recent turns kept in each conversation's stored state (None: all); the
             store's log keeps the whole transcript.
+        turn_timeout: seconds one turn may run in all before it is cancelled and its lease
+            given up (default 300).
 
     Raises:
         ConfigError: for an unknown adapter or an unusable storage path.
+        UsageError: for an empty agent token.
     """
     if max_body_bytes < 1024:
         raise ConfigError("max_body_bytes must be at least 1024", field="max_body_bytes")
+    if expose:
+        check_agent_token(expose_token)
     store = open_store(storage)
     if isinstance(bot, HarnessBot):
         core = bot
         core.store = core.store or store
     else:
-        core = HarnessBot(bot, reply_timeout=reply_timeout, store=store, window_turns=window_turns)
+        core = HarnessBot(
+            bot,
+            reply_timeout=reply_timeout,
+            store=store,
+            window_turns=window_turns,
+            turn_timeout=turn_timeout,
+        )
     policy = ServiceUrlPolicy(allow_service_urls, app_id=app_id)
     host = _make_host(
         adapter, core, store=store, app_id=app_id, app_password=app_password, tenant_id=tenant_id
@@ -219,6 +263,10 @@ def create_app(
             async with core.admit(conversation):
                 try:
                     return await host.process(request, body)
+                except UnavailableError as exc:  # nothing was sent: the channel tries again
+                    return unavailable_response(
+                        f"{exc}; try again later", retry_after=exc.retry_after
+                    )
                 except Exception:
                     log.exception("the %s adapter failed on an activity", host.name)
                     return error_response(

@@ -14,18 +14,15 @@ set. Connector clients are still cached per service URL and identity for that to
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import threading
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any
 
 from aiohttp import web
 
 from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
+from harness.hosting._offloop import off_the_loop
 from harness.hosting._outbound import ReplyClient, ServiceUrlPolicy
 from harness.hosting.core import (
     SNAPSHOT_PROPERTY,
@@ -70,34 +67,12 @@ _CACHE_SIZE = 64
 AUTH_TIMEOUT_S = 10.0
 """How long validating one token may take (botframework may fetch its OpenID metadata)."""
 
-T = TypeVar("T")
 
-
-async def _off_the_loop(factory: Callable[[], Coroutine[Any, Any, T]], limit_s: float) -> T:
-    """Run a coroutine on its own event loop in a daemon thread, so its blocking I/O (botframework
-    validates tokens with ``requests``, without a timeout) never stalls this loop. After
-    ``limit_s`` seconds the thread is abandoned and ``TimeoutError`` raised."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[T] = loop.create_future()
-
-    def settle(outcome: Callable[[], None]) -> None:
-        if not done.done():
-            outcome()
-
-    def work() -> None:
-        try:
-            value = asyncio.run(factory())
-        except BaseException as exc:
-            error = exc
-            with contextlib.suppress(RuntimeError):  # the caller's loop is gone
-                loop.call_soon_threadsafe(settle, lambda: done.set_exception(error))
-        else:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(settle, lambda: done.set_result(value))
-
-    threading.Thread(target=work, name="harness-auth", daemon=True).start()
-    async with asyncio.timeout(limit_s):
-        return await done
+def _normal_scheme(header: str) -> str:
+    """``bearer x`` as ``Bearer x``: the scheme is case-insensitive (RFC 9110), botframework's
+    check is not."""
+    scheme, space, rest = header.strip().partition(" ")
+    return f"Bearer {rest.strip()}" if space and scheme.lower() == "bearer" else header
 
 
 class StoreStorage(Storage):  # type: ignore[misc]
@@ -173,8 +148,10 @@ class _CachingAuthentication(BotFrameworkAuthentication):  # type: ignore[misc]
     ) -> AuthenticateRequestResult:
         try:
             if auth_header:  # botframework fetches its metadata with blocking `requests`
-                result = await _off_the_loop(
-                    lambda: self.inner.authenticate_request(activity, auth_header), AUTH_TIMEOUT_S
+                result = await off_the_loop(
+                    lambda: self.inner.authenticate_request(activity, auth_header),
+                    AUTH_TIMEOUT_S,
+                    name="harness-auth",
                 )
             else:
                 result = await self.inner.authenticate_request(activity, auth_header)
@@ -293,17 +270,13 @@ class BotbuilderHost:
             activity = Activity().deserialize(body)
         except Exception as exc:  # msrest raises several types for a malformed activity
             return error_response(400, "BadArgument", f"the activity could not be read: {exc}")
-        auth_header = request.headers.get("Authorization", "")
+        auth_header = _normal_scheme(request.headers.get("Authorization", ""))
         try:
             invoke = await self.adapter.process_activity(
                 auth_header, activity, self.handler.on_turn
             )
         except PermissionError:
             return error_response(401, "Unauthorized", "the request is not authorized")
-        except AuthUnavailableError:
-            return error_response(
-                503, "ServiceUnavailable", "tokens cannot be validated right now; try again later"
-            )
         if invoke is not None:
             return web.json_response(serializer_helper(invoke.body), status=invoke.status)
         return web.Response(status=201)
@@ -324,6 +297,8 @@ class BotbuilderHost:
         async def send(message: OutgoingMessage) -> None:
             await self._post(turn_context, message.text, message.channel_data, message.sender)
 
+        # The reply token first: without one nothing can be sent, so the turn is not run (503).
+        await self._preflight_token(turn_context)
         await self.bot.handle_message(
             key=state.get_storage_key(turn_context),
             conversation_id=activity.conversation.id,
@@ -341,9 +316,22 @@ class BotbuilderHost:
         credentials = getattr(getattr(client, "config", None), "credentials", None)
         if credentials is None or not getattr(credentials, "microsoft_app_id", None):
             return None
-        # MSAL caches the token; the first call goes to the network, so not on the event loop.
-        async with asyncio.timeout(self.bot.reply_timeout):
-            return str(await asyncio.to_thread(credentials.get_access_token))
+
+        # MSAL caches the token; the first call goes to the network (blocking, no timeout), so on
+        # a thread of its own: a hung sign-in endpoint never holds the shared executor's threads.
+        async def get() -> str:
+            return str(credentials.get_access_token())
+
+        return await off_the_loop(get, self.bot.reply_timeout, name="harness-msal")
+
+    async def _preflight_token(self, turn_context: TurnContext) -> None:
+        try:
+            await self._token(turn_context)
+        except Exception as exc:  # msal raises ValueError, requests' errors, TimeoutError...
+            log.warning(
+                "cannot get a token to reply with (%s); answering 503", describe_send_error(exc)
+            )
+            raise AuthUnavailableError("no token to reply with") from exc
 
     async def _post(
         self, turn_context: TurnContext, text: str, channel_data: dict[str, Any], sender: str

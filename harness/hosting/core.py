@@ -22,6 +22,17 @@ Save before you speak: before each bot message goes to the channel, the conversa
 forgotten. Each send has ``reply_timeout`` seconds; a channel that fails or hangs is logged once
 and gets no more messages this turn (the turn still completes and is saved), so a slow or dead
 channel costs only its own conversation.
+
+Honest failures: a store that cannot be reached (``StorageUnavailableError``) before the turn's
+first reply went out fails the request with ``UnavailableError``, which the server answers
+``503`` with ``Retry-After`` (the channel sends the message again; the user sees nothing). A
+turn has ``turn_timeout`` seconds in all, counted from when it holds the conversation; after
+that it is cancelled and its lease given up, so one stuck turn never blocks its conversation on
+every worker.
+
+Reply ids: each bot message carries ``channelData.replyId``, ``{conversation}/{turn}/{n}`` (the
+n-th bot message of that turn). A turn run again after a crash gives its messages the same ids,
+so a channel that has seen an id can drop the repeat.
 """
 
 from __future__ import annotations
@@ -36,6 +47,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import ConfigError, RunError
+from harness.hosting._errors import (
+    AuthUnavailableError,
+    StorageUnavailableError,
+    UnavailableError,
+)
 from harness.hosting._state import Stored, activity_key
 from harness.hosting.storage import StateStore
 
@@ -50,10 +66,19 @@ __all__ = [
     "BusyError",
     "HarnessBot",
     "OutgoingMessage",
+    "StorageUnavailableError",
+    "TurnTimeoutError",
+    "UnavailableError",
     "report_turn_error",
 ]
 
 log = logging.getLogger("harness.hosting")
+
+SAVE_FAILED_APOLOGY = (
+    "Sorry, something went wrong on our side and I could not finish that. "
+    "Please send your last message again."
+)
+"""Sent once when the conversation could not be saved part-way through a turn (after a reply)."""
 
 SNAPSHOT_PROPERTY = "harness"
 """The ``ConversationState`` property that holds a conversation's snapshot (both adapters)."""
@@ -69,8 +94,13 @@ DEFAULT_REPLY_TIMEOUT = 15.0
 """Seconds one reply may take to reach the channel before the channel counts as failed."""
 
 
-class AuthUnavailableError(RunError):
-    """Tokens cannot be validated right now (the identity provider's metadata is unreachable)."""
+DEFAULT_TURN_TIMEOUT = 300.0
+"""Seconds one turn may run in all (from when it holds its conversation) before it is cancelled
+and its lease given up."""
+
+
+class TurnTimeoutError(RunError, TimeoutError):
+    """A turn ran longer than ``turn_timeout`` and was cancelled."""
 
 
 class BusyError(RunError):
@@ -96,7 +126,14 @@ async def report_turn_error(
     bot_name: str,
     send: Callable[[str, dict[str, Any]], Awaitable[Any]],
 ) -> None:
-    """Log a failed turn and tell the user, through the adapter's own ``send(text, channel_data)``."""
+    """Log a failed turn and tell the user, through the adapter's own ``send(text, channel_data)``.
+
+    An ``UnavailableError`` is not reported: it is re-raised for the server to answer 503 with
+    ``Retry-After`` (nothing of the turn was sent, and the channel will send the message again).
+    """
+    if isinstance(error, UnavailableError):
+        log.warning("conversation %s: %s; answered 503", conversation_id, error)
+        raise error
     log.error(
         "turn failed in conversation %s",
         conversation_id,
@@ -131,22 +168,50 @@ class OutgoingMessage:
     request: str | None = None
     """The scoped request the message answers, when known."""
 
+    reply_id: str | None = None
+    """The message's stable id, ``{conversation}/{turn}/{n}``: the same when a turn is run again,
+    so a channel can drop a repeat."""
+
     @classmethod
-    def from_message(cls, message: Message) -> OutgoingMessage:
+    def from_message(cls, message: Message, *, reply_id: str | None = None) -> OutgoingMessage:
         """The outgoing form of a transcript message."""
         return cls(
-            text=message.text, sender=message.sender, mode=message.mode, request=message.request
+            text=message.text,
+            sender=message.sender,
+            mode=message.mode,
+            request=message.request,
+            reply_id=reply_id,
         )
 
     @property
     def channel_data(self) -> dict[str, Any]:
-        """The activity's ``channelData``: ``sender``, plus ``mode`` and ``request`` when set."""
+        """The activity's ``channelData``: ``sender``, plus ``mode``, ``request`` and
+        ``replyId`` when set."""
         data: dict[str, Any] = {"sender": self.sender}
+        if self.reply_id is not None:
+            data["replyId"] = self.reply_id
         if self.mode is not None:
             data["mode"] = self.mode
         if self.request is not None:
             data["request"] = self.request
         return data
+
+
+@dataclass(slots=True)
+class _Progress:
+    """How far a turn got: replies delivered to the channel."""
+
+    sent: int = 0
+
+
+def _reply_id(conversation_id: str, message: Message, numbering: dict[str, int]) -> str:
+    """``{conversation}/{turn}/{n}``: the n-th (1-based) bot message of the turn.
+
+    A turn run again after a crash produces its messages in the same order, so each gets the
+    id it had the first time.
+    """
+    number = numbering.setdefault(message.id, len(numbering) + 1)
+    return f"{conversation_id}/{message.turn}/{number}"
 
 
 def _dump(snapshot: Mapping[str, Any]) -> str:
@@ -207,6 +272,8 @@ class HarnessBot:
             transcript log, and a store shared by several workers hands out the lease that
             makes one worker at a time run a conversation's turn.
         window_turns: how many recent turns the stored state keeps (None: all of them).
+        turn_timeout: seconds one turn may run in all (from when it holds its conversation);
+            then it is cancelled (``TurnTimeoutError``) and its lease given up.
     """
 
     def __init__(
@@ -218,9 +285,16 @@ class HarnessBot:
         max_queued_per_conversation: int = 8,
         store: StateStore | None = None,
         window_turns: int | None = DEFAULT_WINDOW_TURNS,
+        turn_timeout: float = DEFAULT_TURN_TIMEOUT,
     ) -> None:
         if window_turns is not None and window_turns < 1:
             raise ConfigError("window_turns must be at least 1 (or None)", field="window_turns")
+        if not turn_timeout > 0:
+            raise ConfigError(
+                "turn_timeout must be a positive number of seconds", field="turn_timeout"
+            )
+        self.turn_timeout = turn_timeout
+        """Seconds one turn may run in all before it is cancelled and its lease given up."""
         self.parent = parent
         self.store = store
         """Where the transcript log goes and which hands out leases; None: neither."""
@@ -337,11 +411,38 @@ class HarnessBot:
         """
         if not text or not text.strip():
             return None
-        lease = self.store.lease(key) if self.store is not None else contextlib.nullcontext()
-        async with self._locks.hold(key), lease:
-            return await self._handle(
-                key, conversation_id, text, activity_key(activity_id, text), load, save, send
-            )
+        progress = _Progress()
+        try:
+            lease = self.store.lease(key) if self.store is not None else contextlib.nullcontext()
+            async with self._locks.hold(key), lease:
+                bound = asyncio.timeout(self.turn_timeout)
+                try:
+                    async with bound:
+                        return await self._handle(
+                            key,
+                            conversation_id,
+                            text,
+                            activity_key(activity_id, text),
+                            load,
+                            save,
+                            send,
+                            progress,
+                        )
+                except TimeoutError as exc:
+                    if not bound.expired():
+                        raise
+                    log.error(
+                        "conversation %s: the turn ran longer than %gs; it was given up",
+                        conversation_id,
+                        self.turn_timeout,
+                    )
+                    raise TurnTimeoutError(
+                        f"the turn ran longer than {self.turn_timeout:g}s"
+                    ) from exc
+        except UnavailableError as exc:
+            if progress.sent:  # too late for a 503: the user has part of the answer already
+                raise RuntimeError(f"{exc} (after {progress.sent} replies were sent)") from exc
+            raise
 
     async def _handle(
         self,
@@ -352,6 +453,7 @@ class HarnessBot:
         load: StateLoader,
         save: StateSaver,
         send: MessageSender,
+        progress: _Progress,
     ) -> Turn | None:
         stored = Stored.parse(_decode(await load(), conversation_id))
         if seen_as is not None and seen_as in stored.seen:
@@ -360,16 +462,33 @@ class HarnessBot:
         already_sent = stored.recover(seen_as)
         outbox = asyncio.Lock()  # one save-then-send at a time, in the order sent
         channel_failed = False
+        numbering: dict[str, int] = {}  # message id -> its place among the turn's bot messages
+        save_failed: Exception | None = None
 
         async def deliver(message: Message) -> None:
-            nonlocal channel_failed
+            nonlocal channel_failed, save_failed
             async with outbox:
-                await save(_dump(stored.pack(conversation.snapshot())))  # save before you speak
+                if save_failed is not None:
+                    return  # the turn stopped at a failed save: nothing more is sent
+                try:
+                    await save(_dump(stored.pack(conversation.snapshot())))  # save before you speak
+                except Exception as exc:
+                    save_failed = exc
+                    log.error(
+                        "conversation %s: could not save the conversation before a reply (%s: "
+                        "%s); the turn stops here and no more replies are sent",
+                        conversation_id,
+                        type(exc).__name__,
+                        exc,
+                    )
+                    return
+                reply_id = _reply_id(conversation_id, message, numbering)
                 if channel_failed or already_sent.get(message.id) == message.text:
                     return
                 try:
                     async with asyncio.timeout(self.reply_timeout):
-                        await send(OutgoingMessage.from_message(message))
+                        await send(OutgoingMessage.from_message(message, reply_id=reply_id))
+                    progress.sent += 1
                 except Exception as exc:  # a dead channel costs only its own conversation
                     channel_failed = True
                     log.warning(
@@ -382,13 +501,44 @@ class HarnessBot:
         conversation = self._resume(conversation_id, stored.snapshot, deliver)
         stored.begin(seen_as, conversation.snapshot())
         turn = await conversation.send(text)
+        if save_failed is not None:
+            # The store holds the turn up to its last saved reply, floor and dialogue step
+            # included, so the next message goes on from there; nothing unsaved is sent.
+            if not progress.sent:
+                raise save_failed  # nothing was sent: the adapter answers with an error
+            await self._apologise(conversation_id, send)
+            return turn
         async with outbox:
             entries = stored.finish(seen_as, conversation.snapshot(), self.window_turns)
             if self.store is not None and entries:
                 await self.store.append_log(key, entries)
             stored.logged += len(entries)
-            await save(_dump(stored.pack(stored.snapshot or {})))
+            try:
+                await save(_dump(stored.pack(stored.snapshot or {})))
+            except Exception as exc:
+                # Every reply went out after its own save: the store has them all, and the
+                # next message records this turn as unfinished. Nothing to apologise for.
+                log.error(
+                    "conversation %s: the turn's replies were sent, but its final save failed "
+                    "(%s: %s)",
+                    conversation_id,
+                    type(exc).__name__,
+                    exc,
+                )
         return turn
+
+    async def _apologise(self, conversation_id: str, send: MessageSender) -> None:
+        """Tell the user, once, that the turn stopped part-way (its state could not be saved)."""
+        message = OutgoingMessage(text=SAVE_FAILED_APOLOGY, sender=self.parent.name)
+        try:
+            async with asyncio.timeout(self.reply_timeout):
+                await send(message)
+        except Exception as exc:
+            log.warning(
+                "conversation %s: could not deliver the apology (%s)",
+                conversation_id,
+                describe_send_error(exc),
+            )
 
     def _resume(
         self,

@@ -100,13 +100,16 @@ def add_agent_routes(
         token: when set, every request must carry ``Authorization: Bearer <token>``.
     """
     parent = bot.parent
-    expected = f"Bearer {token}".encode() if token else None
+    if token is not None and not token.strip():
+        raise ValueError("an empty agent token would leave /agents open")
+    expected = token.encode() if token else None
 
     def refused(request: web.Request) -> web.Response | None:
         if expected is None:
             return None
-        given = request.headers.get("Authorization", "").encode()
-        if hmac.compare_digest(given, expected):
+        # The scheme is case-insensitive (RFC 9110): "bearer", "Bearer" and "BEARER" all work.
+        scheme, _, given = request.headers.get("Authorization", "").strip().partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), expected):
             return None
         return error_response(401, "Unauthorized", "a valid agent token is required")
 

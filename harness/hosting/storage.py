@@ -29,20 +29,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from harness.exceptions import RunError
+from harness.hosting._errors import StorageUnavailableError
 
-__all__ = ["FileStore", "LeaseLostError", "SqliteStore", "StateStore"]
+__all__ = ["FileStore", "LeaseLostError", "SqliteStore", "StateStore", "StorageUnavailableError"]
 
 JsonObject = dict[str, Any]
 
 _LOG_BATCH = 100
 
 
-class LeaseLostError(RunError):
-    """A worker's lease on a conversation expired (another worker may hold it): its write is refused."""
+class LeaseLostError(StorageUnavailableError):
+    """A worker's lease on a conversation expired (another worker may hold it): its write is refused.
+
+    Before the turn's first reply it is answered 503 with ``Retry-After``, like an unreachable
+    store: the channel's retry runs the turn where the lease is held now.
+    """
 
     def __init__(self, key: str) -> None:
-        super().__init__(f"the lease on {key!r} was lost; the state was not written")
+        super().__init__(f"the lease on {key!r} was lost; the state was not written", retry_after=1)
         self.key = key
 
 

@@ -227,6 +227,13 @@ def _link_connected(systems: list[AgentSystem]) -> list[AgentSystem]:
     return linked
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name too long for the file system
+        return False
+
+
 def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
     """Find and load every config under ``paths``, with connected agents linked.
 
@@ -234,7 +241,7 @@ def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
         UsageError: for a path that does not exist.
     """
     targets = [Path(p) for p in paths]
-    missing = [str(p) for p in targets if not p.exists() and not is_python_target(str(p))]
+    missing = [str(p) for p in targets if not _exists(p) and not is_python_target(str(p))]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
     display = _Display()

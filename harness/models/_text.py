@@ -50,15 +50,21 @@ def split_clauses(text: str) -> list[str]:
 def _split_clauses(text: str) -> tuple[str, ...]:
     pieces = [_LEAD.sub("", p).strip(" ,;") for p in _SPLIT.split(text.strip()) if p]
     pieces = [p for p in pieces if p]
-    clauses: list[str] = []
+    # Each clause as its pieces, joined once at the end, and whether it has content words yet
+    # (linear: a long run of content-free pieces is not re-joined and re-read at every piece).
+    clauses: list[list[str]] = []
+    contentful: list[bool] = []
     for piece in pieces:
-        if clauses and not _content_tokens(piece):
-            clauses[-1] = f"{clauses[-1]} and {piece}"
-        elif clauses and not _content_tokens(clauses[-1]):
-            clauses[-1] = f"{clauses[-1]} {piece}"
+        has = bool(_content_tokens(piece))
+        if clauses and not has:
+            clauses[-1].append(f" and {piece}")
+        elif clauses and not contentful[-1]:
+            clauses[-1].append(f" {piece}")
+            contentful[-1] = True
         else:
-            clauses.append(piece)
-    return tuple(clauses) or (text.strip(),)
+            clauses.append([piece])
+            contentful.append(has)
+    return tuple("".join(c) for c in clauses) or (text.strip(),)
 
 
 class Router:

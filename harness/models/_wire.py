@@ -25,6 +25,7 @@ __all__ = [
     "canonical_json",
     "chat_messages",
     "estimate_cost",
+    "loads_checked",
     "loads_lenient",
     "output_tool",
     "response_format",
@@ -208,16 +209,55 @@ def loads_lenient(text: str) -> Any:
     if fenced:
         text = fenced.group(1)
     try:
-        return json.loads(text, strict=False)
+        return _shallow(json.loads(text, strict=False), text)
+    except RecursionError:
+        raise _too_deep(text) from None
     except json.JSONDecodeError:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise
         try:
-            return json.loads(text[start : end + 1], strict=False)
+            return _shallow(json.loads(text[start : end + 1], strict=False), text)
+        except RecursionError:
+            raise _too_deep(text) from None
         except json.JSONDecodeError:
             pass
         raise
+
+
+def loads_checked(text: str) -> Any:
+    """``json.loads(text)``, refusing JSON deeper than ``MAX_JSON_DEPTH`` with a ``JSONDecodeError``."""
+    try:
+        return _shallow(json.loads(text), text)
+    except RecursionError:
+        raise _too_deep(text) from None
+
+
+MAX_JSON_DEPTH = 64
+"""How deeply a model's JSON answer may nest. Real outputs and tool arguments nest a few levels; a
+deeper answer is a model misbehaving, reported as such (never a ``RecursionError`` later on, when
+the answer is validated or copied)."""
+
+
+def _too_deep(text: str) -> json.JSONDecodeError:
+    return json.JSONDecodeError(f"the JSON nests deeper than {MAX_JSON_DEPTH} levels", text, 0)
+
+
+def _shallow(value: Any, text: str) -> Any:
+    """``value``, or a ``JSONDecodeError`` when it nests deeper than ``MAX_JSON_DEPTH``."""
+    level: list[Any] = [value]
+    for _ in range(MAX_JSON_DEPTH):
+        inner = [
+            item
+            for node in level
+            if isinstance(node, (dict, list))
+            for item in (node.values() if isinstance(node, dict) else node)
+            if isinstance(item, (dict, list))
+        ]
+        if not inner:
+            return value
+        level = inner
+    raise _too_deep(text)
 
 
 # --- structured-output validation ---------------------------------------------------------------

@@ -48,7 +48,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -88,6 +90,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("the OpenAI model", extra="openai") from exc
 
 __all__ = ["OpenAIModel"]
+
+log = logging.getLogger("harness.models")
 
 _LOCAL_KEY = "no-key-needed"
 """Sent as the API key to a custom ``base_url`` when no key is configured."""
@@ -227,6 +231,9 @@ class OpenAIModel(Model):
         self._limit = ConcurrencyLimit(limit) if limit else None
         retry_timeouts = self.settings.retry_timeouts
         self._retry_timeouts = limit is None if retry_timeouts is None else retry_timeouts
+        self._timeouts_in_row = 0
+        self._open_until = 0.0
+        self._clock = time.monotonic  # tests replace it
         self._api_key = api_key
         self._organization = organization
         self._azure_endpoint = azure_endpoint
@@ -417,6 +424,13 @@ class OpenAIModel(Model):
                 return await one()
 
         async def one() -> ChatCompletion:
+            if self._clock() < self._open_until:
+                raise AttemptFailed(
+                    f"the model did not answer the last {self._timeouts_in_row} attempts in "
+                    f"time; it is not called again for {self.settings.breaker_cooldown:g}s "
+                    "(the circuit breaker)",
+                    retryable=False,
+                )
             try:
                 async with asyncio.timeout(timeout):
                     result: Any = await client.chat.completions.create(
@@ -429,11 +443,13 @@ class OpenAIModel(Model):
                 raise
             except (TimeoutError, openai.APITimeoutError) as exc:
                 count(Usage(requests=1))
+                self._timed_out()
                 raise AttemptFailed(
                     f"no answer within {timeout:g}s", retryable=self._retry_timeouts
                 ) from exc
             except openai.APIStatusError as exc:
                 count(Usage(requests=1))
+                self._timeouts_in_row = 0  # it answers, if with an error: not hanging
                 text = _error_text(exc)
                 status = exc.status_code
                 if status in (400, 422, 500) and can_fall_back and "response_format" in text:
@@ -463,6 +479,7 @@ class OpenAIModel(Model):
                     "the server's response is not a chat completion", retryable=True
                 )
             count(self._usage(result))
+            self._timeouts_in_row = 0
             return result
 
         def on_attempt(number: int) -> None:
@@ -489,6 +506,19 @@ class OpenAIModel(Model):
             on_attempt=on_attempt,
             sleep=self._sleep,
         )
+
+    def _timed_out(self) -> None:
+        """Count an attempt that timed out; enough in a row open the circuit breaker."""
+        self._timeouts_in_row += 1
+        limit = self.settings.breaker_timeouts
+        if limit and self._timeouts_in_row >= limit:
+            self._open_until = self._clock() + self.settings.breaker_cooldown
+            log.warning(
+                "the OpenAI model %r timed out %d times in a row; not called for %gs",
+                self.model,
+                self._timeouts_in_row,
+                self.settings.breaker_cooldown,
+            )
 
     def _usage(self, completion: ChatCompletion) -> Usage:
         usage = completion.usage

@@ -55,6 +55,13 @@ class ModelSettings(BaseModel):
     """Retry an attempt that timed out. Default: yes, unless ``max_concurrency`` is set, because
     a server that serves a few requests at a time is most likely still working on the one that
     timed out, and a second copy would only queue behind it."""
+    breaker_timeouts: int = Field(default=2, ge=0)
+    """A circuit breaker: after this many attempts in a row that timed out, the model is not
+    called for ``breaker_cooldown`` seconds and its requests fail at once (a
+    ``ModelRequestError``). A model that hangs then costs a turn about ``breaker_timeouts`` times
+    ``timeout`` (2 minutes by default), not every request's retries (about 8 minutes). 0: off."""
+    breaker_cooldown: float = Field(default=30.0, gt=0)
+    """Seconds the breaker stays open; then one attempt is let through, and an answer closes it."""
     max_concurrency: int | None = Field(default=None, gt=0)
     """At most this many requests in flight to this model at once (a one-slot local server wants
     1). Time spent waiting for a slot does not count against a sub-agent's timeout."""

@@ -12,6 +12,7 @@ from typing import Any
 from harness.detect.transcript import PlannedRequest
 from harness.models.base import ResultView
 from harness.planning import PlanEntry
+from harness.text import quote
 from subagents import Mode, SubagentResult
 
 __all__ = [
@@ -125,7 +126,7 @@ def fallback_reply(views: Sequence[ResultView], *, apologise: bool = False) -> s
     each failed request, and (``apologise``) a short apology."""
     parts = [v.findings for v in views if v.mode == "silent" and v.findings]
     parts += [
-        f'Sorry, I could not finish "{v.request}".'
+        f'Sorry, I could not finish "{quote(v.request)}".'
         for v in views
         if v.status in ("failed", "timed_out")
     ]

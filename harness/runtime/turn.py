@@ -22,11 +22,12 @@ from harness.detect.transcript import Message, PlannedRequest, TurnRecord
 from harness.exceptions import (
     ContractViolationError,
     ModelBehaviorError,
+    ModelRequestError,
     SubagentError,
     SubagentTimeoutError,
 )
 from harness.models.base import ChatMessage, ComposeContext, ModelRequest, ModelSetupError
-from harness.planning import PlanInput
+from harness.planning import PlanInput, RulesPlanner
 from harness.runtime.deps import Dependencies
 from harness.runtime.parts import aggregate_findings, fallback_reply, merge_per_agent, result_view
 from harness.runtime.runner import SubagentCall, run_subagent
@@ -44,6 +45,8 @@ log = logging.getLogger("harness")
 _JSON = json.JSONEncoder(ensure_ascii=False)
 
 _NO_ANSWER = "Sorry, I'm not sure how to help with that. Could you rephrase?"
+_OFFLINE_PLANNER = RulesPlanner()
+"""Routes a message by the agents' descriptions and examples when the parent's model cannot plan."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -92,7 +95,7 @@ async def run_turn(deps: Dependencies, chat: ConversationState, text: str) -> Tu
         if not state.pending:
             break
         state = await _dispatch(deps, chat, state)
-    state = _guard(deps, chat, state)
+    state = await _guard(deps, chat, state)
     return await _record(deps, chat, state)
 
 
@@ -154,7 +157,18 @@ async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -
         active_agent=active,
     )
     try:
-        planned = await deps.planner.plan(given)
+        try:
+            planned = await deps.planner.plan(given)
+        except ModelRequestError as exc:
+            if deps.strict or isinstance(exc, ModelSetupError):
+                raise  # a setup error is never fallen back from
+            if isinstance(deps.planner, RulesPlanner):
+                raise  # the offline planner itself failed
+            # Unavailable (a timeout, an outage), not confused: the offline planner routes the
+            # message, so the healthy sub-agents still answer (never "I can't help with ...").
+            state.failures.append(f"plan failed: {type(exc).__name__}: {exc}")
+            log.warning("the plan failed (%s); the offline planner routes the message", exc)
+            planned = await _OFFLINE_PLANNER.plan(given)
         plan = merge_per_agent(planned.entries, parent=deps.name, agents=deps.agents)
         state.usage = state.usage + planned.usage
     except Exception as exc:  # a failing planner must not lose the conversation
@@ -178,6 +192,11 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
         request = item.request if agent.scoped else state.text
 
         async def send(message: str, *, _agent: Subagent = agent, _request: str = request) -> None:
+            if _agent.mode is Mode.CONVERSATIONAL:
+                # It holds the floor from its first message (the result settles it when the
+                # call ends): the state saved before this message goes out says so, so a crash
+                # after it never forgets the open dialogue.
+                chat.active_agent = _agent.name
             await chat.record(
                 turn=state.number,
                 role="bot",
@@ -293,11 +312,20 @@ async def _compose(deps: Dependencies, chat: ConversationState, state: TurnState
     return state
 
 
-def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
-    """Drop (or report) what the parent's draft repeats of what was already sent."""
+async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
+    """Drop (or report) what the parent's draft repeats of what was already sent.
+
+    The comparison is CPU work (bounded by ``harness.text.ANALYSIS_BUDGET``): it runs in a worker
+    thread, so one long message never holds the event loop that other conversations share.
+    """
     guard = deps.guard
     if state.message and guard is not None:
-        decision = guard.check(state.message, sent=chat.transcript.messages, turn=state.number)
+        decision = await asyncio.to_thread(
+            guard.check,
+            state.message,
+            sent=list(chat.transcript.messages),
+            turn=state.number,
+        )
         state.message = decision.text
     return state
 

@@ -28,7 +28,7 @@ import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -36,6 +36,7 @@ from harness.detect.activities import (
     TraceAttribution,
     activity_message,
     error_detail,
+    reply_id,
     user_message,
 )
 from harness.detect.transcript import Transcript
@@ -69,6 +70,8 @@ class _Session:
     stream_url: str | None
     watermark: str | None = None
     reconnects: int = 0
+    reply_ids: set[str] = field(default_factory=set)
+    """The bot's reply ids seen in this conversation (a repeat is dropped)."""
 
 
 class DirectLineTarget(Target):
@@ -132,6 +135,8 @@ class DirectLineTarget(Target):
         self.user_id = user_id
         self._clock = clock
         self._http: aiohttp.ClientSession | None = None
+        self.repeats_dropped = 0
+        """Replies dropped because their ``channelData.replyId`` had arrived already."""
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -357,6 +362,12 @@ class DirectLineTarget(Target):
                 if kind == "typing":
                     continue
                 attribution.observe(activity)
+                repeat = reply_id(activity)
+                if repeat is not None and repeat in session.reply_ids:
+                    self.repeats_dropped += 1  # a turn the bot ran again: seen already
+                    continue
+                if repeat is not None:
+                    session.reply_ids.add(repeat)
                 reply_to = activity.get("replyToId")
                 turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
                 if turn == number:

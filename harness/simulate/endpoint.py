@@ -6,7 +6,9 @@ answers by posting activities to ``/v3/conversations/{id}/activities[/{replyToId
 records each with its arrival time, waits until the turn settles (the POST to the bot has returned
 and no activity arrived for ``quiet_period`` seconds), and builds a ``Transcript``. It works with any
 Bot Framework bot, including plain botbuilder bots that know nothing of this SDK: attribution comes
-from ``channelData`` when the bot sets it, from ``from.name`` otherwise.
+from ``channelData`` when the bot sets it, from ``from.name`` otherwise. A reply whose
+``channelData.replyId`` arrived already (a harness bot that ran a turn again after a crash) is
+acknowledged but not recorded, and counted in ``repeats_dropped``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from harness.detect.activities import reply_id
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
 from harness.simulate.targets import Target
@@ -108,6 +111,10 @@ class EndpointTarget(Target):
         self._used_ids: set[str] = set()
         self.replies: dict[str, list[ReceivedActivity]] = {}
         """Every activity received, per conversation id, in arrival order (with timings)."""
+        self.repeats_dropped: dict[str, int] = {}
+        """Per conversation, replies dropped because their ``channelData.replyId`` had arrived
+        already (a turn the bot ran again); they are acknowledged, not recorded."""
+        self._reply_ids: dict[str, dict[str, str]] = {}
         self._conversations: dict[str, _Conversation] = {}
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
@@ -170,11 +177,21 @@ class EndpointTarget(Target):
             return web.json_response({"error": {"message": "expected an object"}}, status=400)
         conversation_id = request.match_info["conversation"]
         state = self._conversations.get(conversation_id)
+        repeat = reply_id(activity)
+        if repeat is not None:
+            first = self._reply_ids.setdefault(conversation_id, {}).get(repeat)
+            if first is not None:  # the bot ran a turn again: this reply arrived already
+                self.repeats_dropped[conversation_id] = (
+                    self.repeats_dropped.get(conversation_id, 0) + 1
+                )
+                return web.json_response({"id": first})
         seen = {r.activity.get("id") for r in self.replies.get(conversation_id, ())}
         activity_id = activity.get("id")
         if not isinstance(activity_id, str) or not activity_id or activity_id in seen:
             activity_id = f"bot-{uuid.uuid4().hex[:12]}"
         activity["id"] = activity_id
+        if repeat is not None:
+            self._reply_ids[conversation_id][repeat] = activity_id
         if state is not None:
             turn = state.user_ids.get(str(activity.get("replyToId") or ""), state.turn)
             latency = time.perf_counter() - state.posted_at

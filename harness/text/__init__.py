@@ -7,11 +7,21 @@ original text.
 """
 
 from harness.text._split import Span, split_claims, split_sentences, strip_markdown
-from harness.text.claims import Analysis, Claim, analyse
+from harness.text.claims import (
+    ANALYSIS_BUDGET,
+    CLAIM_BUDGET,
+    Analysis,
+    Claim,
+    analyse,
+    analysed_part,
+)
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
-from harness.text.words import STOPWORDS, content_words, normalise, stem, tokens
+from harness.text.words import QUOTE_LIMIT, STOPWORDS, content_words, normalise, quote, stem, tokens
 
 __all__ = [
+    "ANALYSIS_BUDGET",
+    "CLAIM_BUDGET",
+    "QUOTE_LIMIT",
     "STOPWORDS",
     "STRONG_KINDS",
     "Analysis",
@@ -19,9 +29,11 @@ __all__ = [
     "Fact",
     "Span",
     "analyse",
+    "analysed_part",
     "content_words",
     "extract_facts",
     "normalise",
+    "quote",
     "split_claims",
     "split_sentences",
     "stem",

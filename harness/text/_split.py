@@ -9,6 +9,7 @@ that was repeated.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -30,14 +31,16 @@ class Span:
 
 
 # Regions a sentence never ends inside: Power Fx / template references, code spans, fenced code,
-# URLs, e-mail addresses, Markdown link targets.
+# URLs, e-mail addresses, Markdown link targets. Each alternative fails within the run it started
+# (a link target ends at the next "]", an address starts where its run of characters starts), so
+# scanning is linear in the text.
 _PROTECTED = re.compile(
     r"```.*?```"  # fenced code
     r"|`[^`\n]+`"  # inline code
     r"|\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}"  # {…} with one level of nesting
-    r"|\]\([^)\s]+\)"  # a Markdown link target
+    r"|\]\([^)\s\]]+\)"  # a Markdown link target
     r"|\b(?:https?://|www\.)[^\s<>\"')\]]+"
-    r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
     re.DOTALL,
 )
 
@@ -54,7 +57,8 @@ _ABBREVIATIONS = frozenset(
 
 # A sentence ends at . ! ? … (with closing quotes/brackets/emphasis) before white space, or at a
 # line break. The candidate end is then checked against protected regions and abbreviations.
-_END = re.compile(r"[.!?…]+[\"'”’)\]*_]*(?=\s)|\n")
+_END = re.compile(r"(?<![.!?…])[.!?…]+[\"'”’)\]*_]*(?=\s)|\n")  # from a run's first mark
+_FOLLOWING = re.compile(r"\s*(\S?)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•·▪◦–]|\d{1,3}[.)]|[a-z][.)]|#{1,6})\s+")
 _TRIM = " \t\r\n"
 
@@ -71,7 +75,9 @@ def _may_protect(text: str) -> bool:
 
 
 def _inside(pos: int, regions: list[tuple[int, int]]) -> bool:
-    return any(start <= pos < end for start, end in regions)
+    """Whether ``pos`` falls in one of ``regions`` (sorted and disjoint, as ``finditer`` gives)."""
+    i = bisect_right(regions, pos, key=lambda region: region[0])
+    return i > 0 and regions[i - 1][0] <= pos < regions[i - 1][1]
 
 
 def _abbreviation_before(text: str, dot: int) -> bool:
@@ -87,6 +93,12 @@ def _abbreviation_before(text: str, dot: int) -> bool:
     return len(word) == 1 and word.isalpha() and text[start].isupper()
 
 
+def _lower_after(text: str, end: int) -> bool:
+    """Whether a lower-case letter is the first thing after the white space at ``end``."""
+    following = _FOLLOWING.match(text, end, end + 64)  # a dot this far from a word ends anyway
+    return following is not None and following.group(1).islower()
+
+
 def _pieces(text: str) -> list[tuple[int, int]]:
     """Sentence boundaries as (start, end) offsets, before trimming."""
     regions = protected_spans(text)
@@ -99,10 +111,9 @@ def _pieces(text: str) -> list[tuple[int, int]]:
                 continue
             if match.group()[0] == "." and _abbreviation_before(text, match.start()):
                 continue
-            following = text[end:].lstrip()
             # "... 3.5 days" never matches (no white space after the dot); a lower-case word
             # after a dot is most often an abbreviation we did not know ("approx. five").
-            if following[:1].islower() and match.group()[0] == ".":
+            if match.group()[0] == "." and _lower_after(text, end):
                 continue
         cuts.append((begin, end))
         begin = end
@@ -134,7 +145,7 @@ def split_sentences(text: str) -> tuple[Span, ...]:
 
 # Where a sentence splits into claims: semicolons, a colon that introduces a list of clauses,
 # a dash between clauses, and "and"/"but" after a comma.
-_CLAUSE = re.compile(r";\s+|\s+[—–]\s+|,\s+(?:and|but|plus|so|while)\s+|\.\s+(?=[a-z])")
+_CLAUSE = re.compile(r";\s+|(?<!\s)\s+[—–]\s+|,\s+(?:and|but|plus|so|while)\s+|\.\s+(?=[a-z])")
 
 
 @lru_cache(maxsize=32_768)
@@ -152,15 +163,18 @@ def split_claims(text: str) -> tuple[Span, ...]:
             parts.append((begin, match.start()))
             begin = match.end()
         parts.append((begin, len(sentence.text)))
-        # A part too short to stand alone ("42 sales") joins the claim before it.
+        # A part too short to stand alone ("42 sales") joins the claim before it. Word counts
+        # add up as parts join (a separator's words count too), so no part is counted twice.
         kept: list[tuple[int, int]] = []
+        counts: list[int] = []
         for a, b in parts:
-            if (kept and not _wordy(sentence.text[a:b])) or (
-                kept and not _wordy(sentence.text[kept[-1][0] : kept[-1][1]])
-            ):
+            words = _words(sentence.text[a:b])
+            if kept and (words < 3 or counts[-1] < 3):
+                counts[-1] += _words(sentence.text[kept[-1][1] : a]) + words
                 kept[-1] = (kept[-1][0], b)
             else:
                 kept.append((a, b))
+                counts.append(words)
         if len(kept) < 2:
             claims.append(sentence)
             continue
@@ -170,12 +184,12 @@ def split_claims(text: str) -> tuple[Span, ...]:
     return tuple(claims)
 
 
-def _wordy(piece: str) -> bool:
-    return sum(1 for w in piece.split() if any(ch.isalnum() for ch in w)) >= 3
+def _words(piece: str) -> int:
+    return sum(1 for w in piece.split() if any(ch.isalnum() for ch in w))
 
 
 _MARKDOWN = re.compile(
-    r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`|^#{1,6}\s+|\[([^\]]*)\]\([^)]*\)"
+    r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`|^#{1,6}\s+|\[([^\]\[]*)\]\([^)\[]*\)"
 )
 
 

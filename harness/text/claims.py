@@ -7,6 +7,9 @@ sub-agent answer among new content shares a claim with it, not its wording as a 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import logging
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -14,7 +17,17 @@ from harness.text._split import Span, split_claims, split_sentences, strip_markd
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
 from harness.text.words import NEGATIONS, content_words, normalise, tokens
 
-__all__ = ["Analysis", "Claim", "analyse"]
+__all__ = ["ANALYSIS_BUDGET", "CLAIM_BUDGET", "Analysis", "Claim", "analyse", "analysed_part"]
+
+log = logging.getLogger("harness.text")
+
+ANALYSIS_BUDGET = 10_000
+"""The most characters of one message analysed into claims and facts. A longer message is analysed
+on its first ``ANALYSIS_BUDGET`` characters (cut at a white space); the rest is not compared, and
+``Analysis.partial`` says so. Chat messages are far shorter (Teams caps a message near 28 KB,
+most bot replies are under 2,000 characters); the budget bounds the work one message can cause."""
+CLAIM_BUDGET = 100
+"""The most claims of one message analysed (claims are compared pairwise between messages)."""
 
 _VALUES = frozenset({"money", "number", "percent"})
 _CONTEXT = ("state:", "acronym:", "weekday:", "month:")
@@ -60,6 +73,13 @@ class Analysis:
     """Every fact key of the message."""
     strong: frozenset[str]
     words: frozenset[str]
+    analysed: int = -1
+    """How many characters of ``text`` the claims cover (the analysis budget); -1: all of it."""
+
+    @property
+    def partial(self) -> bool:
+        """Only the start of the text was analysed: it is over the analysis budget."""
+        return self.analysed >= 0
 
     @property
     def weight(self) -> int:
@@ -78,11 +98,38 @@ def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]
     return frozenset(keys), frozenset(strong)
 
 
+def analysed_part(text: str) -> str:
+    """``text``, or its start within ``ANALYSIS_BUDGET`` characters, cut at a white space: the
+    part of a message that is analysed (and compared)."""
+    if len(text) <= ANALYSIS_BUDGET:
+        return text
+    cut = text.rfind(" ", ANALYSIS_BUDGET // 2, ANALYSIS_BUDGET)
+    return text[: cut if cut > 0 else ANALYSIS_BUDGET]
+
+
 @lru_cache(maxsize=32_768)
 def analyse(text: str) -> Analysis:
-    """The claims, facts and content words of ``text`` (cached: relays and closers recur)."""
+    """The claims, facts and content words of ``text`` (cached: relays and closers recur).
+
+    At most ``ANALYSIS_BUDGET`` characters and ``CLAIM_BUDGET`` claims are analysed; the work is
+    linear in that part, whatever the text holds.
+    """
     claims: list[Claim] = []
-    sentences = split_sentences(text)
+    part = analysed_part(text)
+    sentences = split_sentences(part)
+    spans = split_claims(part)
+    analysed = len(part) if len(part) < len(text) else -1
+    if len(spans) > CLAIM_BUDGET:
+        spans = spans[:CLAIM_BUDGET]
+        sentences = tuple(s for s in sentences if s.start < spans[-1].end)
+        analysed = spans[-1].end
+    if analysed >= 0:
+        log.warning(
+            "a message of %d characters is over the analysis budget: only its first %d characters "
+            "are compared",
+            len(text),
+            analysed,
+        )
     # Facts sentence by sentence: sentences recur across messages far more than whole texts do
     # (a relay quotes an answer), so the cache of extract_facts serves most of them.
     all_facts = tuple(
@@ -90,9 +137,15 @@ def analyse(text: str) -> Analysis:
         for sentence in sentences
         for f in extract_facts(sentence.text)
     )
-    for span in split_claims(text):
-        sentence = next((i for i, s in enumerate(sentences) if s.start <= span.start < s.end), 0)
-        inside = tuple(f for f in all_facts if span.start <= f.start < span.end)
+    sentence_starts = [s.start for s in sentences]
+    fact_starts = [f.start for f in all_facts]
+    for span in spans:
+        # Sentences and facts are in text order: find the claim's by bisection.
+        at = bisect_right(sentence_starts, span.start) - 1
+        sentence = at if at >= 0 and span.start < sentences[at].end else 0
+        inside = all_facts[
+            bisect_left(fact_starts, span.start) : bisect_left(fact_starts, span.end)
+        ]
         plain = strip_markdown(span.text)
         keys, strong = _fact_keys(inside)
         words = content_words(plain)
@@ -120,11 +173,16 @@ def analyse(text: str) -> Analysis:
         )
     claims = [dataclasses.replace(c, context=frozenset(by_sentence[c.sentence])) for c in claims]
     keys, strong = _fact_keys(all_facts)
+    norm = normalise(strip_markdown(part))
+    if len(part) < len(text):
+        # Past the budget, two messages are the same text only if the rest is the same too.
+        norm += " " + hashlib.sha256(text[len(part) :].encode("utf-8", "surrogatepass")).hexdigest()
     return Analysis(
         text=text,
-        norm=normalise(strip_markdown(text)),
+        norm=norm,
         claims=tuple(claims),
         facts=keys,
         strong=strong,
         words=frozenset().union(*(c.words for c in claims)) if claims else frozenset(),
+        analysed=analysed,
     )

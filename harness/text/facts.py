@@ -9,12 +9,14 @@ facts do not.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from harness.text.words import STOPWORDS
 
-__all__ = ["STRONG_KINDS", "Fact", "extract_facts"]
+__all__ = ["STRONG_KINDS", "WINDOW", "Fact", "extract_facts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +179,10 @@ _ORDINAL_OR_UNIT = re.compile(
 _LIST_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}[.)](?=\s)")
 _NUMBER_UNIT = re.compile(r"\d+(?:\.\d+)?-[a-z]+")
 _INITIAL = re.compile(r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr))\.$")
-_NAME = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|von|van|the|&)?\s*[A-Z][\w'’&.-]*)*")
+# One way to read each run of white space (no ``\s+...\s*`` pair): linear in a long run of spaces.
+_NAME = re.compile(
+    r"\b[A-Z][\w'’&.-]*+(?:\s++(?:(?:of|de|la|von|van|the|&)\s*+)?[A-Z][\w'’&.-]*+)*+"
+)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;•\n]\s*|^\s*[-*•]\s+|[\"“(]\s*)$")
 
 
@@ -265,48 +270,89 @@ def _sentence_start(text: str, start: int) -> bool:
     return bool(_SENTENCE_START.search(text[max(0, start - 4) : start]))
 
 
+WINDOW = 64
+"""How far past its start a candidate fact is first looked for: every candidate is matched within
+this many characters, so no pattern rescans the rest of the text and the work is linear in the
+text's length. A URL, an e-mail address or an id that reaches the end of the window is then
+matched whole (once: the scan continues after it)."""
+_WHOLE = frozenset({"url", "email", "id"})
+
+
+class _Spans:
+    """Sorted, disjoint ``(start, end)`` spans, added in order; overlap found by bisection."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.starts = [a for a, _ in spans]
+        self.ends = [b for _, b in spans]
+
+    def add(self, start: int, end: int) -> None:
+        self.starts.append(start)
+        self.ends.append(end)
+
+    def free(self, start: int, end: int) -> bool:
+        # Spans before ``end`` are starts[:i]; being disjoint and sorted, their ends are sorted
+        # too, so only the last of them can reach past ``start``.
+        i = bisect_left(self.starts, end)
+        return i == 0 or self.ends[i - 1] <= start
+
+
 @lru_cache(maxsize=65_536)
 def extract_facts(text: str) -> tuple[Fact, ...]:
     """The typed facts of ``text``, in order of appearance, without overlaps.
 
     Earlier kinds win where patterns overlap: ``$12.50`` is money, not a number; ``Feb 15`` is a
-    date, not a month and a number; ``EB-57102`` is an id.
+    date, not a month and a number; ``EB-57102`` is an id. The work is linear in the length of
+    ``text`` (see ``WINDOW``); callers bound it further with an analysis budget
+    (``harness.text.claims.ANALYSIS_BUDGET``).
     """
     # List numbering ("1. Living room TV") states no fact.
-    taken: list[tuple[int, int]] = [m.span() for m in _LIST_NUMBER.finditer(text)]
+    listed = _Spans([m.span() for m in _LIST_NUMBER.finditer(text)])
+    found_spans = _Spans([])
     facts: list[Fact] = []
+    size = len(text)
 
     def free(start: int, end: int) -> bool:
-        return all(end <= a or start >= b for a, b in taken)
+        return listed.free(start, end) and found_spans.free(start, end)
 
     # One regex, tried where a word or a symbol starts: the first kind (in priority order) that
     # matches there wins. Scanning every character with it costs several times more.
     done = 0
     for begin in _STARTS.finditer(text):
-        if begin.start() < done:
+        position = begin.start()
+        if position < done:
             continue
+        window = min(size, position + WINDOW)
         word = begin.group()
         if word.isalpha() and word.islower():
             # A lower-case word starts a fact only as a word of the facts' vocabulary.
-            whole = _WORD_AT.match(text, begin.start())
-            if whole is not None and whole.group().isalpha() and whole.group() not in _VOCABULARY:
+            whole = _WORD_AT.match(text, position, window)
+            if (
+                whole is not None
+                and (whole.end() < window or window == size)
+                and whole.group().isalpha()
+                and whole.group() not in _VOCABULARY
+            ):
                 continue
-        match = _COMBINED.match(text, begin.start())
+        match = _COMBINED.match(text, position, window)
         if match is None:
             continue
         start, end = match.span()
-        if taken and not free(start, end):
+        if not free(start, end):
             done = end
             continue
         first = match.lastgroup
         for kind in _KINDS[_KINDS.index(first) if first else 0 :]:
-            found = _BY_KIND[kind].match(text, start)
+            found = _BY_KIND[kind].match(text, start, window)
             if found is None:
                 continue
+            if kind in _WHOLE and window < size and found.end() >= window - 2:
+                found = _BY_KIND[kind].match(text, start) or found  # a long one, whole
             value = _value(kind, found, text, facts)
             if value is not None:
                 span = found.span()
-                taken.append(span)
+                found_spans.add(*span)
                 facts.append(Fact(kind, value, span[0], span[1]))
                 done = span[1]
                 break
@@ -352,10 +398,9 @@ def _value(kind: str, match: re.Match[str], text: str, facts: list[Fact]) -> str
     return raw.lower()
 
 
-def _names(text: str, free: object) -> list[Fact]:
+def _names(text: str, free: Callable[[int, int], bool]) -> list[Fact]:
     """Capitalised words and runs of them that are not sentence-initial common words."""
     names: list[Fact] = []
-    check = free if callable(free) else (lambda a, b: True)
     for match in _NAME.finditer(text):
         run = match.group(0)
         cut = re.search(r"[.!?](?=\s)", run)
@@ -365,24 +410,26 @@ def _names(text: str, free: object) -> list[Fact]:
         start = match.start()
         # Drop leading words a sentence starts with ("Your", "The", "Parking").
         initial = _sentence_start(text, start)
-        while words and (
-            words[0].lower().strip("'’") in STOPWORDS
-            or words[0].lower() in _WEEKDAYS
-            or words[0].lower().rstrip(".") in _MONTHS
+        first = 0
+        while first < len(words) and (
+            words[first].lower().strip("'’") in STOPWORDS
+            or words[first].lower() in _WEEKDAYS
+            or words[first].lower().rstrip(".") in _MONTHS
         ):
-            start = text.index(words[1], start + len(words[0])) if len(words) > 1 else match.end()
-            words = words[1:]
+            if first + 1 < len(words):
+                start = text.index(words[first + 1], start + len(words[first]))
+            else:
+                start = match.end()
+            first += 1
             initial = False
+        words = words[first:]
         if not words:
             continue
         if initial and len(words) == 1 and not words[0].isupper():
             continue
-        end = (
-            start + len(" ".join(words))
-            if text[start:].startswith(" ".join(words))
-            else match.end()
-        )
-        if not check(start, end):
+        joined = " ".join(words)
+        end = start + len(joined) if text.startswith(joined, start) else match.end()
+        if not free(start, end):
             continue
         value = " ".join(w.strip(".'’").lower() for w in words)
         if len(value) < 2 or value.isdigit():

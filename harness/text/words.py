@@ -18,10 +18,12 @@ def _split_words(text: str) -> list[str]:
 __all__ = [
     "DESCRIPTION_STOPWORDS",
     "NEGATIONS",
+    "QUOTE_LIMIT",
     "REQUEST_STOPWORDS",
     "STOPWORDS",
     "content_words",
     "normalise",
+    "quote",
     "stem",
     "tokens",
 ]
@@ -148,3 +150,20 @@ def content_words(text: str) -> frozenset[str]:
         if len(t) > 1 and not t.isdigit():
             out.add(stem(t))
     return frozenset(out)
+
+
+QUOTE_LIMIT = 80
+"""The most characters of a user's text a bot quotes back (in an apology, a "can't help with")."""
+
+
+def quote(text: str, *, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` on one line, cut at a word to at most ``limit`` characters (``…`` marks the cut).
+
+    For quoting the user's own words back: a long message is never echoed whole.
+    """
+    line = " ".join(text[: 4 * limit].split())
+    if len(line) <= limit and len(text) <= 4 * limit:
+        return line
+    cut = line[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"

@@ -12,6 +12,7 @@ from typing import Any
 
 from harness.agent.loop import LoopHooks, run_agent_loop
 from harness.exceptions import ModelBehaviorError
+from harness.models._wire import loads_checked
 from harness.models.base import (
     ActContext,
     ChatMessage,
@@ -143,6 +144,14 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             deliver.attempted.append(text)
             return "error: you cannot message the user; put your answer in the outputs"
         if text:
+            if self.call.agent.mode is Mode.CONVERSATIONAL:
+                # The dialogue so far, this message included, is in the state saved before the
+                # message goes out (``finish`` writes the final one).
+                self.call.dialogue[:] = [
+                    *self.dialogue,
+                    {"role": "user", "text": self.call.request},
+                    *({"role": "agent", "text": t} for t in (*deliver.sent, text)),
+                ][-40:]
             await deliver(text)
         return "sent"
 
@@ -155,7 +164,7 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             output = dict(response.output)
         elif response.text:
             try:
-                parsed = json.loads(response.text)
+                parsed = loads_checked(response.text)
             except json.JSONDecodeError as exc:
                 raise ModelBehaviorError(
                     "the model's final answer is not the JSON outputs object",

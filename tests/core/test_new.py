@@ -30,11 +30,26 @@ def test_new_writes_a_starter_bot_named_after_its_folder(
     assert code == 0, output
     folder = tmp_path / "Student Desk"
     assert sorted(p.name for p in folder.iterdir()) == FILES
-    assert "  name: student_desk\n" in (folder / "bot.yaml").read_text()
+    assert '  name: "student_desk"\n' in (folder / "bot.yaml").read_text()
     assert output.splitlines()[0] == (
         "created Student Desk/: bot.yaml, tools.py, scenarios.yaml, test_bot.py, pyproject.toml, "
         "README.md"
     )
+
+
+@pytest.mark.parametrize("name", ["null", "true", "123", "0x10"])
+def test_a_folder_name_yaml_reads_as_another_type_stays_a_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    from harness import load_bot
+
+    monkeypatch.chdir(tmp_path)
+    assert _new(name)[0] == 0
+    assert load_bot(tmp_path / name / "bot.yaml").name == name
+    if name == "null":
+        monkeypatch.chdir(tmp_path / name)
+        simulate = CliRunner().invoke(cli, ["simulate", "scenarios.yaml"], prog_name="harness")
+        assert simulate.exit_code == 0, simulate.output
 
 
 def test_new_refuses_a_folder_with_files_in_it(
@@ -138,7 +153,7 @@ def test_the_name_given_is_the_one_the_bot_introduces_itself_with(
     monkeypatch.chdir(tmp_path)
     assert _new("desk", "--name", "skycare")[0] == 0
     config = (tmp_path / "desk" / "bot.yaml").read_text(encoding="utf-8")
-    assert "  name: skycare\n" in config
+    assert '  name: "skycare"\n' in config
     assert "You are skycare," in config
 
 

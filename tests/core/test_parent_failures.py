@@ -65,6 +65,17 @@ async def test_a_plan_failure_is_a_failed_turn_answered_from_the_whole_message()
     assert again.transcript.turns[-1].error == turn.error
 
 
+async def test_a_plan_that_cannot_reach_its_model_still_tries_the_agents() -> None:
+    """Issue 27: a transient plan failure routes by the offline planner, never "can't help"."""
+    bot = Parent(name="hd", subagents=_agents(), model=_failing("plan"))
+    turn = await bot.conversation().send(QUESTION)
+    assert turn.failed and "plan failed: ModelRequestError" in (turn.error or "")
+    assert [r.agent for r in turn.results] == ["pto", "payroll"]
+    assert "You have 12 PTO days left." in [m.text for m in turn.messages]
+    assert "Friday" in turn.messages[-1].text
+    assert "can't help" not in turn.text
+
+
 async def test_a_compose_failure_keeps_direct_messages_and_relays_findings() -> None:
     bot = Parent(name="hd", subagents=_agents(), model=_failing("compose"), planner=RulesPlanner())
     turn = await bot.conversation().send(QUESTION)

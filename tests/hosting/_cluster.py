@@ -37,28 +37,44 @@ DIALOGUE = (
 conversational ``direct_deposit`` agent, which must keep the floor whichever worker runs them."""
 
 
+_WORKER_MAIN = """
+import asyncio, signal, sys
+
+def dump(*_args):  # SIGUSR1: every asyncio task's stack to the log, to see what a stall waits for
+    for task in asyncio.all_tasks(asyncio._get_running_loop()):
+        task.print_stack(file=sys.stderr)
+
+signal.signal(signal.SIGUSR1, dump)
+from harness.cli import main
+sys.exit(main())
+"""
+
+
 class Worker:
     """One ``harness serve`` process on a free port, its log in a file."""
 
-    def __init__(self, storage: str, log_dir: Path, name: str) -> None:
+    def __init__(self, storage: str, log_dir: Path, name: str, options: Sequence[str] = ()) -> None:
         self.storage = storage
+        self.options = tuple(options)
+        """More ``harness serve`` options."""
         self.log_path = log_dir / f"{name}.log"
         self.name = name
         self.process: asyncio.subprocess.Process | None = None
         self.url = ""
 
-    async def start(self, ready_within: float = 60.0) -> None:
+    async def start(self, ready_within: float = 300.0) -> None:
         self.url = ""  # not in the rotation until it listens
         command = [
             sys.executable,
             "-c",
-            "import sys; from harness.cli import main; sys.exit(main())",
+            _WORKER_MAIN,
             "serve",
             str(HELPDESK),
             "--port",
             "0",
             "--storage",
             self.storage,
+            *self.options,
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with self.log_path.open("ab") as log:
@@ -101,28 +117,45 @@ class Reply:
     reply_to: str
     sender: str
     text: str
+    reply_id: str | None = None
 
 
 @dataclass
 class Channel:
-    """The callback server every worker replies to; keeps each reply in arrival order."""
+    """The callback server every worker replies to; keeps each reply in arrival order.
+
+    As a real channel that honours the bot's reply ids would, a reply whose
+    ``channelData.replyId`` arrived already is acknowledged but not kept (``repeats`` counts them).
+    """
 
     replies: list[Reply] = field(default_factory=list)
     url: str = ""
+    repeats: int = 0
+    """Replies dropped because their reply id had arrived already."""
     _runner: web.AppRunner | None = None
+    _ids: dict[str, str] = field(default_factory=dict)
 
     async def start(self) -> None:
         async def receive(request: web.Request) -> web.Response:
             activity = await request.json()
+            data = activity.get("channelData") or {}
+            reply_id = data.get("replyId")
+            if isinstance(reply_id, str) and reply_id in self._ids:
+                self.repeats += 1
+                return web.json_response({"id": self._ids[reply_id]})
             self.replies.append(
                 Reply(
                     conversation=request.match_info["c"],
                     reply_to=str(activity.get("replyToId")),
-                    sender=str((activity.get("channelData") or {}).get("sender")),
+                    sender=str(data.get("sender")),
                     text=str(activity.get("text")),
+                    reply_id=reply_id if isinstance(reply_id, str) else None,
                 )
             )
-            return web.json_response({"id": uuid.uuid4().hex})
+            assigned = uuid.uuid4().hex
+            if isinstance(reply_id, str):
+                self._ids[reply_id] = assigned
+            return web.json_response({"id": assigned})
 
         app = web.Application()
         app.router.add_post("/v3/conversations/{c}/activities/{a}", receive)
@@ -147,13 +180,22 @@ class Dispatcher:
     session: aiohttp.ClientSession
     attempts: int = 6
     """Tries per request (each on the next live worker)."""
+    max_pause: float = 0.3
+    """The longest pause between two tries (a 503's ``Retry-After`` counts up to this)."""
     retried: int = 0
     """Requests that had to be sent again (their worker died or refused them)."""
     completed: int = 0
     """Requests answered with a 2xx."""
     latencies: list[float] = field(default_factory=list)
+    in_flight: dict[str, str] = field(default_factory=dict)
+    """Per conversation, the request waiting for an answer right now (for a failure message)."""
     _next: int = 0
     _milestones: list[tuple[int, asyncio.Event]] = field(default_factory=list)
+
+    def patience(self) -> float:
+        """How long one request may go unanswered before it is sent again: 10 times the slowest
+        answer so far (at least 30 s), so a busy machine gets a longer wait."""
+        return max(30.0, 10 * max(self.latencies, default=0.0))
 
     def after(self, completed: int) -> asyncio.Event:
         """An event set once ``completed`` requests have been answered."""
@@ -183,10 +225,16 @@ class Dispatcher:
         problem = ""
         for attempt in range(self.attempts):
             worker = self._pick()
+            pause = 0.05 * (attempt + 1)
+            self.in_flight[conversation] = f"{activity_id} try {attempt + 1} on {worker.name}"
             try:
-                async with self.session.post(f"{worker.url}/api/messages", json=body) as response:
+                async with (
+                    asyncio.timeout(self.patience()),
+                    self.session.post(f"{worker.url}/api/messages", json=body) as response,
+                ):
                     await response.read()
                     if response.status < 300:
+                        self.in_flight.pop(conversation, None)
                         self.completed += 1
                         self.latencies.append(time.perf_counter() - started)
                         for count, event in self._milestones:
@@ -194,10 +242,15 @@ class Dispatcher:
                                 event.set()
                         return
                     problem = f"HTTP {response.status} from {worker.name}"
+                    retry_after = response.headers.get("Retry-After", "")
+                    if retry_after.isdigit():
+                        pause = max(pause, float(retry_after))
+            except TimeoutError:  # as a load balancer gives up on an upstream: try another
+                problem = f"no answer from {worker.name} within {self.patience():g}s"
             except (aiohttp.ClientError, OSError) as exc:
                 problem = f"{type(exc).__name__} from {worker.name}"
             self.retried += 1
-            await asyncio.sleep(0.05 * (attempt + 1))
+            await asyncio.sleep(min(pause, self.max_pause))
         raise RuntimeError(f"{conversation}/{activity_id}: gave up after {problem}")
 
     async def converse(self, conversation: str, turns: Sequence[str]) -> list[str]:
@@ -208,6 +261,24 @@ class Dispatcher:
             await self.post(conversation, activity_id, text)
             ids.append(activity_id)
         return ids
+
+
+async def stalled(dispatcher: Dispatcher, *, floor_s: float, factor: float) -> None:
+    """Return (for the caller to fail) once no request has been answered for a while.
+
+    The allowance grows with the test's own progress: ``factor`` times the slowest request so far,
+    and never less than ``floor_s``; a busy machine makes requests slower, and the allowance
+    with them. Only a run that stops making progress ends here.
+    """
+    seen, since = dispatcher.completed, time.monotonic()
+    while True:
+        await asyncio.sleep(0.5)
+        if dispatcher.completed != seen:
+            seen, since = dispatcher.completed, time.monotonic()
+            continue
+        slowest = max(dispatcher.latencies, default=0.0)
+        if time.monotonic() - since > max(floor_s, factor * slowest):
+            return
 
 
 async def expected_replies(turns: Sequence[str]) -> list[list[tuple[str, str]]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -67,6 +68,13 @@ def _stop(process: subprocess.Popen[bytes], *, grace: float = 10) -> None:
 @contextmanager
 def redis_server(directory: Path) -> Iterator[str]:
     """A private redis-server (no persistence) on a free port; yields its ``redis://`` URL."""
+    with redis_process(directory) as (url, _process):
+        yield url
+
+
+@contextmanager
+def redis_process(directory: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``redis_server``, also yielding the process (to pause it with SIGSTOP, say)."""
     binary = shutil.which("redis-server")
     if binary is None:
         missing("redis-server", "apt-get install redis-server")
@@ -91,8 +99,9 @@ def redis_server(directory: Path) -> Iterator[str]:
     )
     try:
         _wait_for_port(port, process, "redis-server")
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", process
     finally:
+        process.send_signal(signal.SIGCONT)  # a paused server cannot stop
         _stop(process)
 
 

@@ -47,6 +47,7 @@ async def test_messages_go_out_attributed_and_state_is_one_json_string() -> None
         "sender": "pto",
         "mode": "direct",
         "request": slot.sent[0].request,
+        "replyId": "c/1/1",  # conversation/turn/n: the same when a turn is run again
     }
     assert isinstance(slot.value, str) and json.loads(slot.value)["id"] == "c"
     second = await _say(bot, slot, "how many have I taken")

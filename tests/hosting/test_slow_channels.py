@@ -1,4 +1,8 @@
-"""A slow or dead channel costs only its own conversation (issue 16, item 2), on both adapters."""
+"""A slow or dead channel costs only its own conversation (issue 16, item 2), on both adapters.
+
+The checks are orderings, not timings (issue 27, item 9): the 20 other conversations are all
+answered while the hung channels (or blocked tools) are still hung, however busy the machine.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +22,9 @@ from tests.hosting._support import ADAPTERS, activity, helpdesk, running
 
 HUNG = 8
 NORMAL = 20
-BOUND_S = 2.0  # generous: on this machine the 20 turns take well under half a second
+HOLD_S = 120.0
+"""How long the hung channels and blocked tools hold on at most: far longer than the 20 other
+turns take on a busy machine (seconds at worst); the test releases them itself."""
 
 
 @asynccontextmanager
@@ -45,7 +51,7 @@ async def hung_channel() -> AsyncIterator[str]:
 async def _answer_twenty(base: str) -> tuple[float, list[list[str]]]:
     async with EndpointTarget(f"{base}/api/messages", quiet_period=0.05) as channel:
         started = time.perf_counter()
-        async with asyncio.timeout(BOUND_S):
+        async with asyncio.timeout(HOLD_S / 2):  # a safety net; the ordering is the check
             replies = await asyncio.gather(
                 *(
                     channel.send_turn(f"normal-{n}", "When will I be getting my next paycheck?")
@@ -61,25 +67,27 @@ async def test_8_hung_channels_do_not_delay_20_other_conversations(
     adapter: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger="harness.hosting")
-    app = create_app(helpdesk(), adapter=adapter, reply_timeout=2.0)  # type: ignore[arg-type]
-    async with running(app) as base, hung_channel() as hung, ClientSession() as session:
-        posts = [
-            asyncio.create_task(
-                session.post(
-                    f"{base}/api/messages",
-                    json=activity(
-                        "When will I be getting my next paycheck?",
-                        conversation=f"hung-{n}",
-                        service_url=hung,
-                    ),
+    app = create_app(helpdesk(), adapter=adapter, reply_timeout=HOLD_S)  # type: ignore[arg-type]
+    async with running(app) as base, ClientSession() as session:
+        async with hung_channel() as hung:
+            posts = [
+                asyncio.create_task(
+                    session.post(
+                        f"{base}/api/messages",
+                        json=activity(
+                            "When will I be getting my next paycheck?",
+                            conversation=f"hung-{n}",
+                            service_url=hung,
+                        ),
+                    )
                 )
-            )
-            for n in range(HUNG)
-        ]
-        await asyncio.sleep(0.3)  # the hung turns are now waiting on their channel
-        elapsed, texts = await _answer_twenty(base)
-        assert all(t and "payday" in t[0].lower() for t in texts), texts
-        # the hung conversations end after their reply timeout, with a 201/200, not an error
+                for n in range(HUNG)
+            ]
+            await asyncio.sleep(0.3)  # the hung turns are now waiting on their channel
+            elapsed, texts = await _answer_twenty(base)
+            assert all(t and "payday" in t[0].lower() for t in texts), texts
+            assert not any(post.done() for post in posts)  # answered while those still hang
+        # The hung channel is gone now: those turns end with a 201/200, not an error.
         for post in posts:
             async with await post as response:
                 assert response.status < 300
@@ -97,7 +105,7 @@ async def test_8_blocked_sync_tools_of_one_agent_do_not_delay_20_other_conversat
 
     def ticket_status() -> str:
         """Looks up an IT ticket in a system that hangs."""
-        gate.wait(30)
+        gate.wait(HOLD_S)
         return "late"
 
     def next_payday() -> str:
@@ -113,7 +121,7 @@ async def test_8_blocked_sync_tools_of_one_agent_do_not_delay_20_other_conversat
                 description="Looks up IT ticket status.",
                 examples=["what is my ticket status"],
                 tools=[ticket_status],
-                timeout=30,
+                timeout=HOLD_S,
             ),
             ChildAgent(
                 name="payroll",
