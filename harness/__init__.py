@@ -10,7 +10,7 @@ the runtime they do not need.
 
 from __future__ import annotations
 
-import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from harness._shadowing import check_siblings
@@ -123,11 +123,43 @@ __all__ = [
 ]
 
 
+def _module(where: str) -> ModuleType:
+    """The module ``where``, imported by an explicit statement (so the import contracts see it)."""
+    if where == "harness.runtime.loading":
+        import harness.runtime.loading
+
+        return harness.runtime.loading
+    elif where == "harness.runtime.views":
+        import harness.runtime.views
+
+        return harness.runtime.views
+    elif where == "harness.runtime.parent":
+        import harness.runtime.parent
+
+        return harness.runtime.parent
+    elif where == "harness.exceptions":
+        import harness.exceptions
+
+        return harness.exceptions
+    elif where == "harness.models":
+        import harness.models
+
+        return harness.models
+    elif where == "harness.detect.transcript":
+        import harness.detect.transcript
+
+        return harness.detect.transcript
+    else:
+        import subagents
+
+        return subagents
+
+
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
+    where = _WHERE.get(name)
+    if where is None:
         raise AttributeError(f"module 'harness' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_module(where), name)
     globals()[name] = value
     return value
 

@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from harness.exceptions import HumanEscalationError, UsageError
 from harness.models.base import ChatMessage, Model, ModelRequest
+from harness.text import split_sentences
 from subagents import SubagentResult
 
 __all__ = [
@@ -80,7 +81,6 @@ QACode = Literal[
 ]  # fmt: skip
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 class SupportsEmbed(Protocol):
@@ -485,7 +485,7 @@ def _synthesise_locally(texts: Sequence[str], losing: Sequence[re.Pattern[str]] 
     lines: list[str] = []
     for text in texts:
         kept = []
-        for sentence in _SENTENCE.split(text.strip()):
+        for sentence in (span.text for span in split_sentences(text)):
             if any(p.search(sentence) for p in losing):
                 continue  # states a value that lost a resolved conflict
             key = " ".join(re.sub(r"[^\w\s]", "", sentence.lower()).split())

@@ -58,7 +58,6 @@ __all__ = [
     "TaskState",
     "TaskStatus",
     "TerminationReason",
-    "Usage",
     "compute_convergence",
     "convergence_events",
     "format_report",
@@ -139,11 +138,6 @@ class ResourceUsage(BaseModel):
     tokens: int | None = None
     cost_usd: float | None = None
     seconds: float | None = None
-
-
-Usage = ResourceUsage
-"""The earlier name of ``ResourceUsage``, kept as an alias (``subagents.Usage`` is a model call's
-token usage, another thing)."""
 
 
 class Quality(BaseModel):

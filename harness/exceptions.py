@@ -7,6 +7,7 @@ HarnessError                      root: catch this to catch everything we raise
 │   ├── MissingExtraError         an optional part is used without its extra installed (also ImportError)
 │   ├── YamlSyntaxError           the linter's YAML is invalid or too large (harness._yaml; also ValueError)
 │   ├── UnreadableFileError       the linter cannot read a file as UTF-8 text (also ValueError)
+│   ├── UnknownNameError          render_instructions got an unknown sub-agent or format (also ValueError)
 │   └── BodyError                 a hosted agent got an unusable HTTP request body
 └── RunError                      something went wrong while a conversation ran
     ├── ContractViolationError    a sub-agent result broke its mode's contract (strict mode only)

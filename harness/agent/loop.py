@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
-from harness.agent.tools import ToolArgumentsError, invoke_tool, tool_result_text
+from harness.agent.tools import ToolArgumentsError, ToolThreads, invoke_tool, tool_result_text
 from harness.exceptions import ModelBehaviorError, RunError, TurnLimitError
 from harness.models.base import ChatMessage, Model, ModelRequest, ModelResponse, ToolCall
 from subagents import Tool, ToolContext, Usage
@@ -105,6 +105,7 @@ async def run_tool_call(
     threads: str,
     tool_timeout: float | None = None,
     tool_errors: ToolErrors = "report",
+    owner: ToolThreads | None = None,
 ) -> ToolOutcome:
     """Run one tool call the model asked for and say how it went, as text for the model.
 
@@ -113,6 +114,7 @@ async def run_tool_call(
         call: the model's call.
         context: the ``ToolContext`` a tool may ask for.
         threads: whose share of tool threads a sync tool uses (see ``harness.agent.tools``).
+        owner: the ``ToolThreads`` that share belongs to (a bot's); None: the shared one.
         tool_timeout: seconds the call may take; None: no limit of its own.
         tool_errors: ``fail`` re-raises what the tool raised (and ``ToolTimeoutError``);
             ``report`` turns it into an ``error: ...`` outcome.
@@ -128,10 +130,12 @@ async def run_tool_call(
     timer: asyncio.Timeout | None = None
     try:
         if tool_timeout is None:
-            value = await invoke_tool(tool, call.arguments, context, agent=threads)
+            value = await invoke_tool(tool, call.arguments, context, agent=threads, threads=owner)
         else:
             async with asyncio.timeout(tool_timeout) as timer:
-                value = await invoke_tool(tool, call.arguments, context, agent=threads)
+                value = await invoke_tool(
+                    tool, call.arguments, context, agent=threads, threads=owner
+                )
     except ToolArgumentsError as exc:  # the model's mistake, whatever the policy: it may retry
         error = f"bad arguments for {call.name}: {exc}"
     except Exception as exc:
@@ -185,6 +189,7 @@ async def run_agent_loop(
     tool_errors: ToolErrors,
     tool_timeout: float | None = None,
     threads: str | None = None,
+    owner: ToolThreads | None = None,
 ) -> OutputT:
     """Run one agent's model and tools until its final answer; return what ``hooks.finish`` reads.
 
@@ -199,6 +204,7 @@ async def run_agent_loop(
         tool_errors: ``fail`` or ``report`` a tool that raises or times out (see the module).
         tool_timeout: seconds one tool call may take; None: only the caller's deadline applies.
         threads: whose share of tool threads sync tools use; None: ``request.agent``.
+        owner: the ``ToolThreads`` that share belongs to (a bot's); None: the shared one.
 
     Raises:
         TurnLimitError: ``max_steps`` model calls without a final answer.
@@ -231,6 +237,7 @@ async def run_agent_loop(
                     threads=pool,
                     tool_timeout=tool_timeout,
                     tool_errors=tool_errors,
+                    owner=owner,
                 )
                 text = await hooks.on_tool_result(call, outcome)
             messages.append(

@@ -2,7 +2,8 @@
 
 - A plain (sync) tool runs on a daemon thread of its own (``harness.agent._workers``, which reuses
   idle ones), never on asyncio's shared default executor. Threads are bounded twice: at most
-  ``TOOL_THREADS_PER_AGENT`` per agent name and at most ``TOOL_THREADS`` in all. A slot is held
+  ``TOOL_THREADS_PER_AGENT`` per agent of one owner (a ``ToolThreads``: each bot has its own, so
+  two bots with same-named agents never share a quota) and at most ``TOOL_THREADS`` in all. A slot is held
   until the function really returns, so an agent whose tools block can use up only its own slots:
   its later calls wait (and time out under its own timeout) while every other agent's tools keep
   running. Daemon threads do not hold up the process's exit.
@@ -41,10 +42,12 @@ from subagents import Reply, Tool, ToolContext
 __all__ = [
     "CANCEL_GRACE_S",
     "MAX_TOOL_RESULT_CHARS",
+    "SHARED_TOOL_THREADS",
     "TOOL_THREADS",
     "TOOL_THREADS_PER_AGENT",
     "ToolArgumentsError",
     "ToolCrashError",
+    "ToolThreads",
     "invoke_tool",
     "tool_result_text",
 ]
@@ -54,7 +57,8 @@ log = logging.getLogger("harness")
 TOOL_THREADS = 64
 """Sync tool calls running at once in the whole process."""
 TOOL_THREADS_PER_AGENT = 8
-"""Sync tool calls running at once for one agent name (blocked, abandoned calls included)."""
+"""Sync tool calls running at once for one agent of one ``ToolThreads`` owner (blocked, abandoned
+calls included)."""
 CANCEL_GRACE_S = 1.0
 """How long a cancelled async tool may take to stop before it is abandoned."""
 MAX_TOOL_RESULT_CHARS = 100_000
@@ -118,16 +122,37 @@ class _Slots:
             waiter.set_result(None)
 
 
-_all_threads = _Slots(TOOL_THREADS)
-_agent_threads: dict[str, _Slots] = {}
+class ToolThreads:
+    """One owner's shares of tool threads: at most ``per_agent`` sync calls at once per agent.
+
+    A bot owns one (its ``Dependencies``), so the quota of its agent ``billing`` is not the quota of
+    another bot's ``billing`` in the same process. Callers without an owner (a team, a direct
+    ``run_tool_call``) share ``SHARED_TOOL_THREADS``.
+    """
+
+    __slots__ = ("_agents", "per_agent")
+
+    def __init__(self, per_agent: int = TOOL_THREADS_PER_AGENT) -> None:
+        self.per_agent = per_agent
+        self._agents: dict[str, _Slots] = {}
+
+    def _slots(self, agent: str) -> _Slots:
+        slots = self._agents.get(agent)
+        if slots is None:
+            slots = self._agents.setdefault(agent, _Slots(self.per_agent))
+        return slots
+
+    def in_use(self, agent: str) -> int:
+        """Sync calls of ``agent`` running now (blocked and abandoned ones included)."""
+        slots = self._agents.get(agent)
+        return 0 if slots is None else slots.used
+
+
+SHARED_TOOL_THREADS = ToolThreads()
+"""The shares of callers that own no ``ToolThreads``."""
+
+_all_threads = _Slots(TOOL_THREADS)  # threads are a process resource: one bound for all owners
 _abandoned: set[asyncio.Task[Any]] = set()
-
-
-def _agent_slots(agent: str) -> _Slots:
-    slots = _agent_threads.get(agent)
-    if slots is None:
-        slots = _agent_threads.setdefault(agent, _Slots(TOOL_THREADS_PER_AGENT))
-    return slots
 
 
 def _crash(tool: str, exc: BaseException) -> ToolCrashError:
@@ -144,8 +169,10 @@ def _set_outcome(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
-async def _run_in_thread(tool: Tool, kwargs: dict[str, Any], agent: str) -> Any:
-    agent_slots = _agent_slots(agent)
+async def _run_in_thread(
+    tool: Tool, kwargs: dict[str, Any], agent: str, threads: ToolThreads
+) -> Any:
+    agent_slots = threads._slots(agent)
     await agent_slots.acquire()
     try:
         await _all_threads.acquire()
@@ -278,9 +305,17 @@ def _shape(function: Callable[..., Any]) -> _Shape:
 
 
 async def invoke_tool(
-    tool: Tool, arguments: Mapping[str, Any], context: ToolContext, *, agent: str
+    tool: Tool,
+    arguments: Mapping[str, Any],
+    context: ToolContext,
+    *,
+    agent: str,
+    threads: ToolThreads | None = None,
 ) -> Any:
     """Call ``tool`` with the model's arguments (and its context), safely.
+
+    A sync tool runs on a thread from ``agent``'s share of ``threads`` (the owner's; None: the
+    shared ``SHARED_TOOL_THREADS``).
 
     Raises:
         ToolArgumentsError: the arguments do not fit the function's signature.
@@ -294,7 +329,7 @@ async def invoke_tool(
     shape.check(kwargs)
     if shape.is_async:
         return await _run_awaitable(tool.name, tool.function(**kwargs))
-    return await _run_in_thread(tool, kwargs, agent)
+    return await _run_in_thread(tool, kwargs, agent, threads or SHARED_TOOL_THREADS)
 
 
 def _jsonable(value: Any, depth: int = 0) -> Any:

@@ -14,20 +14,14 @@ from harness.cli.options import output_option, verbosity, write_output
 from harness.exceptions import UsageError
 from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
-from harness.runtime.parent import bot_models
+from harness.runtime.parent import check_models
 from harness.runtime.views import parent_view, render_instructions
 from instructions import render_copilot_studio, render_markdown
 
 if TYPE_CHECKING:
-    from harness.runtime.parent import Parent
+    pass
 
-__all__ = ["chat_command", "check_models", "instructions_command"]
-
-
-def check_models(bot: Parent) -> None:
-    """Fail now, in one line, if a model of the bot cannot work (a hosted model with no key)."""
-    for used in bot_models(bot):
-        used.check()
+__all__ = ["chat_command", "instructions_command"]
 
 
 @click.command("chat", cls=HarnessCommand)
@@ -90,8 +84,5 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     else:
-        try:
-            text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
     write_output(text, output)

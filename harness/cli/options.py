@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,31 +35,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 _HANDLER_NAME = "harness-cli-verbose"
 
 
-class AliasedOption(click.Option):
-    """An option whose ``hidden_aliases`` are accepted but left out of ``--help``."""
-
-    def __init__(self, *args: Any, hidden_aliases: Sequence[str] = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.hidden_aliases = tuple(hidden_aliases)
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        shown = self.opts
-        self.opts = [o for o in shown if o not in self.hidden_aliases]
-        try:
-            return super().get_help_record(ctx)
-        finally:
-            self.opts = shown
-
-
 def output_option(help: str = "Write to FILE instead of standard output.") -> Callable[[F], F]:
-    """``-o/--output FILE`` (old spelling ``--out``, hidden), passed as ``output: Path | None``."""
+    """``-o/--output FILE``, passed as ``output: Path | None``."""
     return click.option(
         "-o",
         "--output",
-        "--out",
         "output",
-        cls=AliasedOption,
-        hidden_aliases=("--out",),
         type=click.Path(dir_okay=False, path_type=Path),
         metavar="FILE",
         help=help,

@@ -267,7 +267,8 @@ class _RunOptions:
 async def _run(
     paths: tuple[Path, ...], run: _RunOptions
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness.simulate.runner import check_models, run_scenarios
+    from harness.runtime.parent import check_models
+    from harness.simulate.runner import run_scenarios
     from harness.simulate.targets import InProcessTarget
 
     flags = run.models
@@ -316,7 +317,7 @@ async def _run(
         embedder = local
     if target is None and run.bot is not None:
         target = InProcessTarget(flags.load_bot(run.bot, model=model_obj))
-        check_models(target)
+        check_models(target.parent)
     settings = dict(flags.settings)
     usage = Usage()
 

@@ -86,6 +86,7 @@ class Stored:
             "turn": _turn_count(snapshot) + 1,
             "active_agent": snapshot.get("active_agent"),
             "agent_states": copy.deepcopy(snapshot.get("agent_states", {})),
+            "dialogues": copy.deepcopy(snapshot.get("dialogues", {})),
             "message_count": snapshot.get("message_count", len(snapshot.get("messages", []))),
         }
 
@@ -115,6 +116,7 @@ class Stored:
             snapshot["turns"] = [t for t in snapshot.get("turns", []) if t.get("turn") != number]
             snapshot["active_agent"] = pending.get("active_agent")
             snapshot["agent_states"] = pending.get("agent_states", {})
+            snapshot["dialogues"] = pending.get("dialogues", {})
             snapshot["message_count"] = pending.get("message_count", len(snapshot["messages"]))
             return sent
         if any(m.get("turn") == number for m in messages) and not any(

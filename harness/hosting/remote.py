@@ -151,6 +151,11 @@ def add_agent_routes(
             state = body.get("state") or {}
             if not isinstance(state, dict):
                 raise BodyError(400, "BadArgument", "'state' must be an object")
+            dialogue = body.get("dialogue") or []
+            if not isinstance(dialogue, list) or not all(
+                isinstance(d, dict) and isinstance(d.get("text"), str) for d in dialogue
+            ):
+                raise BodyError(400, "BadArgument", "'dialogue' must be a list of messages")
         except BodyError as exc:
             return exc.response()
         messages: list[str] = []
@@ -159,16 +164,18 @@ def add_agent_routes(
             messages.append(text)
 
         state = dict(state)
+        dialogue = [{"role": str(d.get("role")), "text": d["text"]} for d in dialogue]
         async with bot.request():
             result = await parent.run_subagent(
                 name,
                 scoped.strip(),
                 history=history,
                 state=state,
+                dialogue=dialogue,
                 send=collect,
                 continuing=bool(body.get("continuing", False)),
             )
-        return web.json_response(result_to_wire(result, state=state))
+        return web.json_response(result_to_wire(result, state=state, dialogue=dialogue))
 
     app.router.add_get("/agents", listing)
     app.router.add_post("/agents/{name}", run)

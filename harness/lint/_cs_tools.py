@@ -79,7 +79,7 @@ def connected_tool_spec(
     return SubagentSpec(
         name=name,
         kind=Kind.CONNECTED,
-        mode=Mode.DIRECT,
+        mode=Mode.DIRECT,  # worked out once connected agents are linked (harness.lint._engine)
         mode_source="default",
         # The UI's "Pass conversation history to this agent" is on by default.
         history=history is not False,
@@ -108,7 +108,7 @@ def external_agent_spec(
     return SubagentSpec(
         name=name,
         kind=Kind.CONNECTED,
-        mode=Mode.DIRECT,
+        mode=Mode.DIRECT,  # worked out once connected agents are linked (harness.lint._engine)
         mode_source="default",
         # Unlike a connected agent's, an external agent's history default is not documented:
         # only an explicit ConversationHistory counts as on.

@@ -43,6 +43,7 @@ from harness.lint.model import (
 )
 from harness.lint.registry import RULES_BY_ID, check_system
 from harness.lint.settings import select_rules
+from subagents.contract import Kind
 
 __all__ = ["LAYOUTS_LOOKED_FOR", "lint_paths", "load_paths"]
 
@@ -198,28 +199,31 @@ def _load_dir(root: Path, result: LoadResult, display: _Display, seen: set[str])
 
 
 def _link_connected(systems: list[AgentSystem]) -> list[AgentSystem]:
-    """Give Copilot Studio connected agents the instructions of the agent they call, when linted."""
+    """Work out the mode of every Copilot Studio connected agent, the one place it is done.
+
+    A connected agent's mode can only be known here: it is inferred (``infer_mode``) from the
+    instructions of the agent it calls, when that agent is linted too (they are then given to it),
+    and from its outputs."""
     parents = {
         s.schema_name.lower(): s.parent
         for s in systems
         if s.schema_name and s.parent is not None and s.parent.instructions is not None
     }
-    if not parents:
-        return systems
     linked: list[AgentSystem] = []
     for system in systems:
-        changed = False
+        if system.source != "copilot-studio":
+            linked.append(system)
+            continue
         agents: list[SubagentSpec] = []
         for agent in system.subagents:
-            target = parents.get((agent.target or "").lower())
-            if agent.instructions is None and target is not None:
-                mode, source = infer_mode(target.instructions, agent.outputs)
-                agent = replace(
-                    agent, instructions=target.instructions, mode=mode, mode_source=source
-                )
-                changed = True
+            if agent.kind is Kind.CONNECTED:
+                target = parents.get((agent.target or "").lower())
+                borrowed = None if target is None or agent.instructions else target.instructions
+                mode, source = infer_mode(borrowed, agent.outputs)
+                instructions = agent.instructions or borrowed
+                agent = replace(agent, instructions=instructions, mode=mode, mode_source=source)
             agents.append(agent)
-        linked.append(replace(system, subagents=tuple(agents)) if changed else system)
+        linked.append(replace(system, subagents=tuple(agents)))
     return linked
 
 

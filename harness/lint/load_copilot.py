@@ -294,14 +294,14 @@ class Reader:
             )
             target = None
         outputs_tuple = _merge(outputs)
-        mode, source = infer_mode(None, outputs_tuple)
         io_line = _first_line(action, ("inputType",)) or _first_line(data, ("inputs", "inputType"))
         self.subagents.append(
             SubagentSpec(
                 name=name,
                 kind=Kind.CONNECTED,
-                mode=mode,
-                mode_source=source,
+                # Worked out in one place, once connected agents are linked (harness.lint._engine).
+                mode=Mode.DIRECT,
+                mode_source="default",
                 history=history,
                 history_line=action.line_of("historyType") if "historyType" in action else None,
                 description=description,

@@ -25,14 +25,15 @@ from harness.text.instructions import (
     repeats_answers,
     user_address,
 )
+from harness.text.words import DESCRIPTION_STOPWORDS
 
 __all__ = [
     "OVERLAP_THRESHOLD",
     "anchors_scope",
     "checks_answered",
     "claims_only_speaker",
-    "content_words",
     "description_similarity",
+    "description_words",
     "forbids_user_messages",
     "hints_answered",
     "repeats_answers",
@@ -48,27 +49,13 @@ _TRANSLATE = str.maketrans(
 
 # -- description similarity (HC013) -----------------------------------------------------------
 
-_STOP_WORDS = """
-a about above after again against all also am an and any are as at be been before being below
-between both but by can could did do does doing down during each few for from further had has
-have having he her here hers him his how i if in into is it its itself just me more most my no
-nor not now of off on once only or other our ours out over own same she should so some such than
-that the their theirs them then there these they this those through to too under until up very
-was we were what when where which while who whom why will with would you your yours
-agent agents subagent subagents assistant bot bots handle handles handling answer answers
-answering question questions request requests user users help helps helping provide provides
-providing information info use used uses using route routes routing ask asks asking related
-relating regarding task tasks perform performs performing give gives get gets able ability
-anything everything something specific general various etc e g ie via like including
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def content_words(text: str) -> frozenset[str]:
+def description_words(text: str) -> frozenset[str]:
     """The stemmed content words of ``text``, generic routing words ("agent", "questions") left out."""
     words = _WORD.findall(text.lower().translate(_TRANSLATE).replace("'s", ""))
-    return frozenset(stem(w) for w in words if w not in _STOP)
+    return frozenset(stem(w) for w in words if w not in DESCRIPTION_STOPWORDS)
 
 
 def description_similarity(a: str, b: str) -> float:
@@ -80,7 +67,7 @@ def description_similarity(a: str, b: str) -> float:
     """
     if _WORD.findall(a.lower()) == _WORD.findall(b.lower()) and a.strip():
         return 1.0
-    wa, wb = content_words(a), content_words(b)
+    wa, wb = description_words(a), description_words(b)
     if not wa or not wb:
         return 0.0
     return len(wa & wb) / math.sqrt(len(wa) * len(wb))

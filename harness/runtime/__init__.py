@@ -5,3 +5,5 @@ tools) and bot loading (``loading``).
 
 It never imports the hosting layer, the simulator, the linter or the CLI (``make test`` checks
 this with import-linter); see ``docs/architecture.md``."""
+
+__all__: list[str] = []  # the modules are the API; nothing is re-exported here

@@ -12,13 +12,15 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from harness.agent.tools import ToolThreads
 from harness.models import Model, RulesModel, resolve_model
 from harness.models.base import AgentCard
 from harness.planning import LLMPlanner, Planner, RulesPlanner
 from harness.runtime.parts import compose_schema
-from harness.runtime.runner import PreparedAgent, SubagentCall, prepare
+from harness.runtime.runner import PreparedAgent, SubagentCall, default_transport, prepare
 from harness.runtime.views import parent_view
 from harness.transport.base import AgentTransport, Sender
+from harness.transport.local import LocalTransport
 from instructions import render_parent_system, render_subagent_description, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent
 from subagents.config import ParentConfig
@@ -63,6 +65,11 @@ class Dependencies:
     """Rounds of routing open questions one turn may start."""
     history_turns: int
     """Recent turns of history passed to sub-agents that receive it."""
+    local: LocalTransport
+    """This parent's in-process transport (it keeps the turn's history encoding, for this bot
+    only)."""
+    tool_threads: ToolThreads
+    """This parent's shares of tool threads: its agents' quotas are not another bot's."""
 
     def call(
         self,
@@ -72,6 +79,7 @@ class Dependencies:
         history: Sequence[HistoryEntry],
         state: MutableMapping[str, Any],
         send: Sender | None,
+        dialogue: list[dict[str, str]] | None = None,
         continuing: bool = False,
         strict: bool = False,
     ) -> SubagentCall:
@@ -85,11 +93,13 @@ class Dependencies:
             model=self.agent_models[name],
             system=self.agent_systems[name],
             state=state,
+            dialogue=[] if dialogue is None else dialogue,
             send=None if agent.mode is Mode.SILENT else send,
             continuing=continuing,
             strict=strict,
             prepared=self.prepared.get(name),
-            transport=self.transports.get(name),
+            transport=self.transports.get(name) or default_transport(agent, self.local),
+            tool_threads=self.tool_threads,
         )
 
     @property
@@ -163,4 +173,6 @@ def build_dependencies(
         strict=options.strict,
         max_compose_steps=options.max_compose_steps,
         history_turns=options.history_turns,
+        local=LocalTransport(),
+        tool_threads=ToolThreads(),
     )

@@ -32,7 +32,7 @@ from subagents.config import ParentConfig, validate_options
 if TYPE_CHECKING:
     from harness.aggregate import AggregatedResult
 
-__all__ = ["Conversation", "Parent", "Turn", "bot_models"]
+__all__ = ["Conversation", "Parent", "Turn", "bot_models", "check_models"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -222,6 +222,7 @@ class Parent:
         *,
         history: Sequence[HistoryEntry] = (),
         state: MutableMapping[str, Any] | None = None,
+        dialogue: list[dict[str, str]] | None = None,
         send: Sender | None = None,
         continuing: bool = False,
     ) -> SubagentResult:
@@ -236,6 +237,8 @@ class Parent:
             request: its scoped request.
             history: the caller's conversation (used when the agent receives history).
             state: the agent's memory in the caller's conversation; updated in place.
+            dialogue: a conversational agent's own exchange with the user so far (``role`` and
+                ``text`` per message); updated in place.
             send: delivers the agent's messages; None for a silent agent (or to refuse them).
             continuing: the agent holds the floor and gets the user's next message.
 
@@ -249,6 +252,7 @@ class Parent:
             request,
             history=history,
             state=state if state is not None else {},
+            dialogue=dialogue,
             send=send,
             continuing=continuing,
         )
@@ -286,6 +290,17 @@ class Parent:
 def bot_models(bot: Parent) -> tuple[Model, ...]:
     """The distinct models of a bot: the parent's first, then each sub-agent's model once."""
     return bot.dependencies.models
+
+
+def check_models(bot: Parent) -> None:
+    """Fail now, in one line, if a model of the bot cannot work (a hosted model with no API key),
+    rather than in every turn or scenario.
+
+    Raises:
+        HarnessError: what the failing model's ``check()`` raises.
+    """
+    for model in bot.dependencies.models:
+        model.check()
 
 
 def _check_names(

@@ -20,19 +20,27 @@ from harness.transport.http import HTTPTransport
 from harness.transport.local import SEND_TOOL, LocalTransport, output_schema, prepare
 from subagents import Mode, Subagent, SubagentResult, Usage, validate_outputs
 
-__all__ = ["SEND_TOOL", "PreparedAgent", "SubagentCall", "output_schema", "prepare", "run_subagent"]
+__all__ = [
+    "SEND_TOOL",
+    "PreparedAgent",
+    "SubagentCall",
+    "default_transport",
+    "output_schema",
+    "prepare",
+    "run_subagent",
+]
 
 log = logging.getLogger("harness")
 
-_LOCAL = LocalTransport()
 _HTTP = HTTPTransport()
 
 
-def _default_transport(agent: Subagent) -> AgentTransport:
-    """The agent's handler or model loop in-process; HTTP for a connected agent with a ``url``."""
+def default_transport(agent: Subagent, local: LocalTransport) -> AgentTransport:
+    """How ``agent`` runs when no transport is given for it: in-process on ``local`` (its handler
+    or model loop); over HTTP for a connected agent with a ``url``."""
     if agent.handler is None and getattr(agent, "url", None):
         return _HTTP
-    return _LOCAL
+    return local
 
 
 async def run_subagent(call: SubagentCall) -> SubagentResult:
@@ -43,7 +51,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
     """
     agent = call.agent
     deliver = Delivery(send=None if agent.mode is Mode.SILENT else call.send)
-    transport = call.transport or _default_transport(agent)
+    transport = call.transport or default_transport(agent, LocalTransport())
     call.spent = Usage()
     started = time.perf_counter()
 

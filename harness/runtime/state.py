@@ -16,6 +16,9 @@ __all__ = ["ConversationState", "MessageSink"]
 
 MessageSink = Callable[[Message], Awaitable[None]]
 
+_OLD_DIALOGUE_KEY = "_dialogue"
+"""Where snapshots written before ``dialogues`` existed kept a sub-agent's dialogue."""
+
 
 class ConversationState:
     """One conversation's state; ``Conversation`` holds one and each turn reads and updates it.
@@ -31,6 +34,7 @@ class ConversationState:
         "_entries_of",
         "active_agent",
         "agent_states",
+        "dialogues",
         "id",
         "message_count",
         "on_message",
@@ -46,7 +50,10 @@ class ConversationState:
         self.active_agent: str | None = None
         """A conversational sub-agent that holds the floor, or None."""
         self.agent_states: dict[str, dict[str, Any]] = {}
-        """Each sub-agent's memory in this conversation."""
+        """Each sub-agent's memory in this conversation (the agent's own; the runtime adds nothing)."""
+        self.dialogues: dict[str, list[dict[str, str]]] = {}
+        """Each conversational sub-agent's own exchange with the user while it holds the floor
+        (runtime state, kept apart from ``agent_states``)."""
         self.message_count = 0
         """Messages recorded so far; the next message's id is ``{id}-{message_count + 1}``. A
         counter, not the transcript's length, so a stored window of recent turns keeps ids unique."""
@@ -134,6 +141,7 @@ class ConversationState:
             "id": self.id,
             "active_agent": self.active_agent,
             "agent_states": json.loads(json.dumps(self.agent_states)),
+            "dialogues": json.loads(json.dumps(self.dialogues)),
             "message_count": self.message_count,
             "messages": [m.to_json() for m in self.transcript.messages],
             "turns": [
@@ -161,6 +169,12 @@ class ConversationState:
         if self.active_agent is not None and self.active_agent not in agents:
             self.active_agent = None
         self.agent_states = {k: dict(v) for k, v in state.get("agent_states", {}).items()}
+        self.dialogues = {k: list(v) for k, v in state.get("dialogues", {}).items()}
+        for name, agent_state in self.agent_states.items():
+            # Older snapshots kept the dialogue inside the agent's own state.
+            old = agent_state.pop(_OLD_DIALOGUE_KEY, None)
+            if isinstance(old, list) and name not in self.dialogues:
+                self.dialogues[name] = list(old)
         for record in state.get("messages", []):
             self.transcript.append(
                 Message(

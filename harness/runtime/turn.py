@@ -212,6 +212,7 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
                 request,
                 history=state.history,
                 state=chat.agent_states.setdefault(agent.name, {}),
+                dialogue=chat.dialogues.setdefault(agent.name, []),
                 send=send,
                 continuing=agent.name == chat.active_agent,
                 strict=deps.strict,

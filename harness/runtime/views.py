@@ -6,13 +6,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
+from harness.exceptions import UsageError
 from instructions import AgentView, IOView, ParentView, render_copilot_studio, render_markdown
 from subagents import Subagent
 
 if TYPE_CHECKING:
     from harness.runtime.parent import Parent
 
-__all__ = ["agent_view", "parent_view", "render_instructions"]
+__all__ = ["UnknownNameError", "agent_view", "parent_view", "render_instructions"]
+
+
+class UnknownNameError(UsageError, ValueError):
+    """A name the caller gave (a sub-agent, an output format) is not one the bot knows.
+
+    Also a ``ValueError``, which ``render_instructions`` raised before it joined the error tree.
+    """
 
 
 def agent_view(agent: Subagent) -> AgentView:
@@ -56,11 +64,16 @@ def render_instructions(
         agent: only this sub-agent (the parent's part is left out).
 
     Raises:
-        ValueError: when ``agent`` names no sub-agent of the bot, or ``format`` is unknown.
+        UnknownNameError: when ``agent`` names no sub-agent of the bot, or ``format`` is unknown
+            (a ``UsageError`` and a ``ValueError``).
     """
+    if format not in ("md", "copilot-studio"):
+        raise UnknownNameError(f"unknown format {format!r}: use 'md' or 'copilot-studio'")
+    if agent is not None and agent not in bot.subagents:
+        known = ", ".join(bot.subagents) or "none"
+        raise UnknownNameError(
+            f"{bot.name} has no sub-agent named {agent!r}; its sub-agents: {known}"
+        )
     view = parent_view(bot.name, bot.instructions, list(bot.subagents.values()))
-    if format == "md":
-        return render_markdown(view, agent=agent)
-    if format == "copilot-studio":
-        return render_copilot_studio(view, agent=agent)
-    raise ValueError(f"unknown format {format!r}: use 'md' or 'copilot-studio'")
+    render = render_markdown if format == "md" else render_copilot_studio
+    return render(view, agent=agent)

@@ -21,18 +21,12 @@ from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
-from harness.runtime.parent import bot_models
+from harness.runtime.parent import bot_models, check_models
 from harness.simulate.scenarios import Scenario, ScenarioFile
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
 
-__all__ = [
-    "check_models",
-    "declared_requests",
-    "expectations_of",
-    "run_scenario",
-    "run_scenarios",
-]
+__all__ = ["declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -146,13 +140,6 @@ def _models(target: InProcessTarget) -> list[Model]:
     return list(bot_models(target.parent))
 
 
-def check_models(target: InProcessTarget) -> None:
-    """Fail now if a model of the target cannot work (a hosted model with no API key), rather
-    than in every scenario."""
-    for model in _models(target):
-        model.check()
-
-
 def _usage_of(target: InProcessTarget, counted: set[int]) -> Usage:
     """What the target's models spent: their own totals when they all keep one (every attempt,
     failed calls included), else the sum of the completed turns."""
@@ -227,7 +214,7 @@ async def run_scenarios(
                     )
                     built = InProcessTarget(load_bot(reference, model=model, **options))
                     targets[reference] = built
-                    check_models(built)
+                    check_models(built.parent)
                 chosen = targets[reference]
             for scenario in scenario_file.scenarios:
                 result = await run_scenario(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,7 @@ from instructions.contract import HISTORY, SCOPED_REQUEST
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:
+    from harness.agent.tools import ToolThreads
     from harness.models.base import Model, ToolDefinition
     from subagents import Tool
 
@@ -69,7 +70,10 @@ class SubagentCall:
     system: str
     """The agent's system prompt (generated instructions plus its own)."""
     state: MutableMapping[str, Any] = field(default_factory=dict)
-    """The agent's memory in this conversation."""
+    """The agent's memory in this conversation (the agent's own; the runtime writes nothing here)."""
+    dialogue: list[dict[str, str]] = field(default_factory=list)
+    """A conversational agent's own exchange with the user while it holds the floor (``role`` and
+    ``text`` per message); the in-process transport reads it and updates it in place."""
     send: Sender | None = None
     """Delivers a message to the user; never given to a silent agent."""
     continuing: bool = False
@@ -83,6 +87,9 @@ class SubagentCall:
     transport: AgentTransport | None = None
     """How the call runs; None picks the default (the agent's handler or model loop in-process,
     or HTTP for a ``ConnectedAgent`` with a ``url``)."""
+    tool_threads: ToolThreads | None = None
+    """The bot's shares of tool threads (``harness.agent.tools.ToolThreads``); None: the shared
+    one of callers without a bot."""
     spent: Usage = field(default_factory=Usage)
     """Model usage so far; a transport updates it as it goes, so a call that fails later keeps
     what it spent."""
@@ -150,7 +157,8 @@ class AgentTransport(ABC):
 
 
 def wire_payload(call: SubagentCall) -> dict[str, Any]:
-    """The JSON a caller posts to a host for ``call``: the request, and history and state if any."""
+    """The JSON a caller posts to a host for ``call``: the request, and history, state and the
+    agent's dialogue if any."""
     payload: dict[str, Any] = {SCOPED_REQUEST: call.request, "continuing": call.continuing}
     if call.agent.receives_history:
         payload[HISTORY] = [
@@ -159,13 +167,19 @@ def wire_payload(call: SubagentCall) -> dict[str, Any]:
         ]
     if call.state:
         payload["state"] = json.loads(json.dumps(dict(call.state)))
+    if call.dialogue:
+        payload["dialogue"] = [dict(d) for d in call.dialogue]
     return payload
 
 
 def result_to_wire(
-    result: SubagentResult, *, state: Mapping[str, Any] | None = None
+    result: SubagentResult,
+    *,
+    state: Mapping[str, Any] | None = None,
+    dialogue: Sequence[Mapping[str, str]] = (),
 ) -> dict[str, Any]:
-    """The JSON a host answers with for ``result``, carrying the agent's updated ``state``."""
+    """The JSON a host answers with for ``result``, carrying the agent's updated ``state`` and
+    its ``dialogue``."""
     usage = result.usage
     return {
         "agent": result.agent,
@@ -179,6 +193,7 @@ def result_to_wire(
             for v in result.violations
         ],
         "state": json.loads(json.dumps(dict(state or {}), default=str)),
+        "dialogue": [{"role": str(d["role"]), "text": str(d["text"])} for d in dialogue],
         "usage": {
             "requests": usage.requests,
             "input_tokens": usage.input_tokens,
@@ -195,7 +210,7 @@ async def reply_from_wire(
 
     Args:
         data: the host's JSON answer (only ``outputs`` is required).
-        call: the call it answers; its ``state`` is replaced with the host's copy.
+        call: the call it answers; its ``state`` and ``dialogue`` are replaced with the host's.
         deliver: where the messages go, in order.
         where: names the host in errors (``remote agent at <where>``).
 
@@ -229,6 +244,13 @@ async def reply_from_wire(
     if isinstance(state, Mapping):
         call.state.clear()
         call.state.update(state)
+    dialogue = data.get("dialogue")
+    if isinstance(dialogue, list):
+        call.dialogue[:] = [
+            {"role": str(d["role"]), "text": str(d["text"])}
+            for d in dialogue
+            if isinstance(d, Mapping) and "role" in d and "text" in d
+        ]
     status = data.get("status")
     outputs = data.get("outputs")
     violations = data.get("violations") or []

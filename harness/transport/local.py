@@ -43,7 +43,18 @@ class LocalTransport(AgentTransport):
     the send tool (``harness.agent.loop``, with ``tool_errors="fail"``). Unknown tools and bad
     arguments go back to the model as ``error: ...`` results; a tool that raises (or outlasts the
     agent's ``tool_timeout``) fails the call.
+
+    A parent owns one (``harness.runtime.deps.Dependencies``): a turn gives the same history tuple
+    to every agent it calls, so the transport keeps the last tuple's JSON and the agents of one
+    turn that receive history share one encoding. Nothing is cached for the whole process.
     """
+
+    __slots__ = ("_last_history",)
+
+    def __init__(self) -> None:
+        # One pair, replaced in one assignment, so a reader in another thread never sees one
+        # tuple with another's JSON.
+        self._last_history: tuple[object, str] = (None, "")
 
     async def run(self, call: SubagentCall, deliver: Delivery) -> AgentReply:
         agent = call.agent
@@ -53,7 +64,23 @@ class LocalTransport(AgentTransport):
         )
         if agent.handler is not None:
             return await _handler_outputs(call, ctx, deliver)
-        return await _model_loop(call, ctx, deliver)
+        return await _model_loop(call, ctx, deliver, self._input_message(call))
+
+    def _input_message(self, call: SubagentCall) -> str:
+        request = _JSON.encode(call.request)
+        if not call.agent.receives_history:
+            return f"{{{_REQUEST_KEY}: {request}}}"
+        return f"{{{_REQUEST_KEY}: {request}, {_HISTORY_KEY}: {self._history_json(call.history)}}}"
+
+    def _history_json(self, history: Sequence[HistoryEntry]) -> str:
+        last = self._last_history
+        if last[0] is history:
+            return last[1]
+        encoded = _JSON.encode(
+            [{"turn": h.turn, "role": h.role, "sender": h.sender, "text": h.text} for h in history]
+        )
+        self._last_history = (history, encoded)
+        return encoded
 
 
 def output_schema(agent: Subagent) -> dict[str, Any]:
@@ -97,31 +124,6 @@ _REQUEST_KEY = _JSON.encode(contract.SCOPED_REQUEST)
 _HISTORY_KEY = _JSON.encode(contract.HISTORY)
 
 
-def _input_message(call: SubagentCall) -> str:
-    request = _JSON.encode(call.request)
-    if not call.agent.receives_history:
-        return f"{{{_REQUEST_KEY}: {request}}}"
-    return f"{{{_REQUEST_KEY}: {request}, {_HISTORY_KEY}: {_history_json(call.history)}}}"
-
-
-# The turn builds its history once and gives the same tuple to every agent it calls, so the last
-# tuple's JSON is kept: the agents of one turn that receive history share one encoding. One pair,
-# replaced in one assignment, so a reader in another thread never sees one tuple with another's JSON.
-_last_history: tuple[object, str] = (None, "")
-
-
-def _history_json(history: Sequence[HistoryEntry]) -> str:
-    global _last_history
-    last = _last_history
-    if last[0] is history:
-        return last[1]
-    encoded = _JSON.encode(
-        [{"turn": h.turn, "role": h.role, "sender": h.sender, "text": h.text} for h in history]
-    )
-    _last_history = (history, encoded)
-    return encoded
-
-
 class _SubagentHooks(LoopHooks[AgentReply]):
     """The sub-agent's part of the agent loop: the send tool, ``call.spent``, JSON outputs and
     the conversational dialogue state."""
@@ -145,7 +147,7 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             if self.call.agent.mode is Mode.CONVERSATIONAL:
                 # The dialogue so far, this message included, is in the state saved before the
                 # message goes out (``finish`` writes the final one).
-                self.call.state["_dialogue"] = [
+                self.call.dialogue[:] = [
                     *self.dialogue,
                     {"role": "user", "text": self.call.request},
                     *({"role": "agent", "text": t} for t in (*deliver.sent, text)),
@@ -185,23 +187,25 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             dialogue.append({"role": "user", "text": self.call.request})
             dialogue.extend({"role": "agent", "text": text} for text in self.deliver.sent)
             answered = bool(output.get(contract.ANSWERED))
-            self.call.state["_dialogue"] = [] if answered else dialogue[-40:]
+            self.call.dialogue[:] = [] if answered else dialogue[-40:]
         return AgentReply(outputs=output, usage=usage)
 
 
-async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
+async def _model_loop(
+    call: SubagentCall, ctx: ToolContext, deliver: Delivery, input_message: str
+) -> AgentReply:
     agent = call.agent
     can_message = agent.mode is not Mode.SILENT and deliver.allowed
     prepared = call.prepared or prepare(agent)
     definitions = prepared.definitions
     if can_message:
         definitions += (_SEND_DEFINITION,)
-    dialogue: list[dict[str, str]] = list(call.state.get("_dialogue", []))
+    dialogue: list[dict[str, str]] = list(call.dialogue)
     messages: list[ChatMessage] = []
     for entry in dialogue:
         role = "user" if entry["role"] == "user" else "assistant"
         messages.append(ChatMessage(role=role, content=entry["text"]))  # type: ignore[arg-type]
-    messages.append(ChatMessage(role="user", content=_input_message(call)))
+    messages.append(ChatMessage(role="user", content=input_message))
     context = ActContext(
         agent=agent.name,
         mode=agent.mode.value,
@@ -230,6 +234,7 @@ async def _model_loop(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -
         max_steps=call.max_steps,
         tool_errors="fail",  # a crashing tool fails the call; the parent tells the user
         tool_timeout=agent.tool_timeout,
+        owner=call.tool_threads,
     )
 
 

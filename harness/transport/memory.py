@@ -79,6 +79,7 @@ class InProcessTransport(AgentTransport):
         name = self.agent or call.agent.name
         history = call.history if call.agent.receives_history else ()
         state: dict[str, Any] = json.loads(json.dumps(dict(call.state)))
+        dialogue = [dict(d) for d in call.dialogue]
         messages: list[str] = []
 
         async def collect(text: str) -> None:
@@ -89,8 +90,9 @@ class InProcessTransport(AgentTransport):
             call.request,
             history=history,
             state=state,
+            dialogue=dialogue,
             send=collect,
             continuing=call.continuing,
         )
-        answer = result_to_wire(result, state=state)
+        answer = result_to_wire(result, state=state, dialogue=dialogue)
         return await reply_from_wire(answer, call, deliver, where=f"in-process:{name}")

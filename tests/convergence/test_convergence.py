@@ -11,13 +11,13 @@ from harness.convergence import (
     ConflictKind,
     ConvergenceStatus,
     Quality,
+    ResourceUsage,
     Review,
     Risk,
     RunState,
     TaskState,
     TaskStatus,
     TerminationReason,
-    Usage,
     compute_convergence,
     convergence_events,
     format_report,
@@ -46,7 +46,7 @@ DONE = (task("a"), task("b"))
             RunState(
                 tasks=(task("a", S.FAILED),),
                 budget=Budget(max_tokens=100),
-                usage=Usage(tokens=100),
+                usage=ResourceUsage(tokens=100),
             ),
             "failed",
             "budget_exhausted",
@@ -59,7 +59,9 @@ DONE = (task("a"), task("b"))
             4,
         ),
         (
-            RunState(tasks=DONE, budget=Budget(max_cost_usd=1.0), usage=Usage(cost_usd=1.5)),
+            RunState(
+                tasks=DONE, budget=Budget(max_cost_usd=1.0), usage=ResourceUsage(cost_usd=1.5)
+            ),
             "converged",
             "budget_exhausted",
             5,
@@ -101,13 +103,13 @@ def test_earlier_steps_win_over_later_ones() -> None:
     everything = RunState(
         tasks=DONE,
         budget=Budget(max_seconds=10),
-        usage=Usage(seconds=11),
+        usage=ResourceUsage(seconds=11),
         rounds=9,
         max_rounds=3,
         quality=Quality(score=1.0, threshold=0.5),
     )
     assert compute_convergence(everything).termination_reason is TerminationReason.BUDGET_EXHAUSTED
-    no_budget = everything.model_copy(update={"usage": Usage(seconds=1)})
+    no_budget = everything.model_copy(update={"usage": ResourceUsage(seconds=1)})
     assert compute_convergence(no_budget).termination_reason is TerminationReason.MAX_ROUNDS_REACHED
     risky = everything.model_copy(update={"risks": (Risk(id="x", kind="loop"),)})
     assert compute_convergence(risky).termination_reason is TerminationReason.RISK_BLOCKED
@@ -129,11 +131,13 @@ def test_no_quality_score_is_not_a_pass() -> None:
 
 
 def test_unknown_usage_is_not_an_exhausted_budget_and_no_budget_is_not_enough() -> None:
-    unknown_usage = RunState(tasks=DONE, budget=Budget(max_tokens=10), usage=Usage(tokens=None))
+    unknown_usage = RunState(
+        tasks=DONE, budget=Budget(max_tokens=10), usage=ResourceUsage(tokens=None)
+    )
     report = compute_convergence(unknown_usage)
     assert not report.budget_state.exhausted
     assert report.termination_reason is TerminationReason.TASKS_COMPLETED
-    no_budget = compute_convergence(RunState(tasks=DONE, usage=Usage(tokens=10**9)))
+    no_budget = compute_convergence(RunState(tasks=DONE, usage=ResourceUsage(tokens=10**9)))
     assert not no_budget.budget_state.exhausted and no_budget.budget_state.limits is None
 
 
@@ -147,7 +151,7 @@ def test_the_budget_state_names_the_limits_that_ran_out() -> None:
     state = RunState(
         tasks=DONE,
         budget=Budget(max_tokens=100, max_cost_usd=5.0, max_seconds=60),
-        usage=Usage(tokens=150, cost_usd=1.0, seconds=61),
+        usage=ResourceUsage(tokens=150, cost_usd=1.0, seconds=61),
     )
     assert compute_convergence(state).budget_state.exhausted_by == ("tokens", "seconds")
 
@@ -322,7 +326,7 @@ def _random_state(rng: random.Random) -> RunState:
             Budget(max_tokens=rng.choice([None, 100]), max_seconds=rng.choice([None, 5.0]))
         ),  # type: ignore[arg-type]
         usage=maybe(
-            Usage(tokens=rng.choice([None, 50, 150]), seconds=rng.choice([None, 1.0, 9.0]))
+            ResourceUsage(tokens=rng.choice([None, 50, 150]), seconds=rng.choice([None, 1.0, 9.0]))
         ),  # type: ignore[arg-type]
         quality=maybe(Quality(score=rng.choice([None, 0.2, 0.95]), threshold=0.9)),  # type: ignore[arg-type]
         review=maybe(Review(accepted=rng.random() < 0.5, retry_tasks=rng.choice([(), ("t0",)]))),  # type: ignore[arg-type]

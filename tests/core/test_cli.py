@@ -11,6 +11,7 @@ from click.testing import CliRunner
 import harness
 from harness import __version__, load_bot, render_instructions
 from harness.cli import cli
+from harness.exceptions import UsageError
 from tests.core._support import CONFIGS, HELPDESK
 
 
@@ -178,6 +179,9 @@ def test_render_instructions_is_what_the_command_prints(runner: CliRunner) -> No
         assert render_instructions(bot, format=fmt) == printed  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="nobody"):
         render_instructions(bot, agent="nobody")
+    for wrong in ({"agent": "nobody"}, {"format": "html"}):  # a user's mistake is in the tree
+        with pytest.raises(UsageError):
+            render_instructions(bot, **wrong)  # type: ignore[arg-type]
 
 
 def test_a_missing_python_bot_is_one_clear_line(runner: CliRunner, python_bot: Path) -> None:

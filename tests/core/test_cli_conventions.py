@@ -79,7 +79,14 @@ def test_the_output_file_is_spelt_dash_o_and_output(runner: CliRunner, name: str
     assert "--out " not in help_text and "--out," not in help_text
 
 
-@pytest.mark.parametrize("spelling", ["-o", "--output", "--out"])
+def test_the_unreleased_out_spelling_is_gone(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    result = runner.invoke(cli, ["detect", str(TRANSCRIPT), "--format", "json", "--out", str(out)])
+    assert result.exit_code == 2
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("spelling", ["-o", "--output"])
 def test_output_spellings_write_the_same_file(
     runner: CliRunner, tmp_path: Path, spelling: str
 ) -> None:

@@ -73,12 +73,14 @@ async def test_the_agent_remembers_its_own_dialogue_while_it_holds_the_floor() -
     await conversation.send("I want to change my direct deposit account")
     state = conversation.agent_states["direct_deposit"]
     assert state["step"] == "account"
-    assert [d["role"] for d in state["_dialogue"]] == ["user", "agent"]
+    assert "_dialogue" not in state  # the runtime keeps its own state apart from the agent's
+    assert [d["role"] for d in conversation.state.dialogues["direct_deposit"]] == ["user", "agent"]
     await conversation.send("123456789")
     assert conversation.agent_states["direct_deposit"]["account"] == "123456789"
     await conversation.send("no")
     assert conversation.active_agent is None
-    assert conversation.agent_states["direct_deposit"] == {"_dialogue": []}
+    assert conversation.agent_states["direct_deposit"] == {}
+    assert conversation.state.dialogues["direct_deposit"] == []
 
 
 async def test_a_question_asked_while_the_agent_waits_for_an_answer_is_not_lost() -> None:

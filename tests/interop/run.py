@@ -402,7 +402,7 @@ async def cli_pass(proxy: Proxy, problems: list[str]) -> None:
     command = [str(ROOT / ".venv" / "bin" / "harness"), "simulate", str(SCENARIOS)]
     command += ["--bot", str(slow_server_config())]
     command += ["--model", "openai:smollm2", "--base-url", proxy.url, "--format", "json"]
-    command += ["--out", str(report)]
+    command += ["--output", str(report)]
     for key, value in SETTINGS.items():
         command += ["--model-setting", f"{key}={value}"]
     print("   " + " ".join(command[1:]).replace(str(ROOT) + "/", ""), flush=True)

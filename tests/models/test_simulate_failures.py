@@ -48,7 +48,7 @@ def test_simulate_writes_its_report_when_the_model_is_unreachable(
             "max_retries=0",
             "--format",
             "json",
-            "--out",
+            "--output",
             str(out),
         ],
     )
@@ -94,7 +94,7 @@ def test_text_and_junit_reports_show_the_failed_scenario(
     assert "pto-and-payday: failed (1 turn, 2 messages): turn 1: plan failed:" in text.stdout
     assert "4 failed to complete" in text.stdout
     junit = tmp_path / "report.xml"
-    result = CliRunner().invoke(cli, [*args, "--format", "junit", "--out", str(junit)])
+    result = CliRunner().invoke(cli, [*args, "--format", "junit", "--output", str(junit)])
     assert result.exit_code == 1
     xml = junit.read_text(encoding="utf-8")
     assert 'errors="4"' in xml and "<error " in xml

@@ -72,7 +72,7 @@ def test_a_clean_transcript_exits_0() -> None:
 def test_junit_to_a_file_with_one_case_per_conversation(tmp_path: Path) -> None:
     out = tmp_path / "report.xml"
     result = _run(
-        FIXTURES / "clean.jsonl", FIXTURES / "helpdesk.jsonl", "--format", "junit", "--out", out
+        FIXTURES / "clean.jsonl", FIXTURES / "helpdesk.jsonl", "--format", "junit", "--output", out
     )
     assert result.exit_code == 1 and result.stdout == ""
     suite = ET.parse(out).getroot().find("testsuite")

@@ -64,7 +64,7 @@ def test_directline_with_a_secret_reports_junit(scenario: Path, tmp_path: Path) 
             "0.15",
             "--format",
             "junit",
-            "--out",
+            "--output",
             str(out),
         )
     assert code == 1, err

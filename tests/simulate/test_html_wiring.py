@@ -21,7 +21,7 @@ TRANSCRIPT = ROOT / "docs" / "examples" / "transcript.jsonl"
 def test_detect_writes_an_html_report(tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     result = CliRunner().invoke(
-        cli, ["detect", str(TRANSCRIPT), "--format", "html", "--out", str(out)]
+        cli, ["detect", str(TRANSCRIPT), "--format", "html", "--output", str(out)]
     )
     assert result.exit_code == 1, result.output
     assert result.stdout == ""
@@ -44,7 +44,7 @@ def test_simulate_html_report_has_the_model_usage(tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     result = CliRunner().invoke(
         cli,
-        ["simulate", str(SCENARIOS), "--bot", str(NAIVE), "--format", "html", "--out", str(out)],
+        ["simulate", str(SCENARIOS), "--bot", str(NAIVE), "--format", "html", "--output", str(out)],
     )
     assert result.exit_code == 1, result.output
     page = out.read_text(encoding="utf-8")

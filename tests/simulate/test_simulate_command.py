@@ -47,7 +47,14 @@ def test_the_naive_helpdesk_fails_with_its_restated_answers() -> None:
 def test_junit_has_one_test_case_per_scenario(tmp_path: Path) -> None:
     out_file = tmp_path / "report.xml"
     code, _, _ = run(
-        "simulate", str(SCENARIOS), "--bot", str(NAIVE), "--format", "junit", "--out", str(out_file)
+        "simulate",
+        str(SCENARIOS),
+        "--bot",
+        str(NAIVE),
+        "--format",
+        "junit",
+        "--output",
+        str(out_file),
     )
     assert code == 1
     root = ET.parse(out_file).getroot()

@@ -98,7 +98,7 @@ class OverlappingDescriptions(Rule):
         agents = [
             a for a in system.subagents if a.description is not None and a.description.text.strip()
         ]
-        words = [phrases.content_words(a.description.text) for a in agents if a.description]
+        words = [phrases.description_words(a.description.text) for a in agents if a.description]
         frequency: dict[str, int] = defaultdict(int)
         for group in words:
             for word in group:
