@@ -29,6 +29,7 @@ from harness.detect.findings import (
     Severity,
     request_key,
 )
+from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import UsageError
 
@@ -101,6 +102,7 @@ def detect(
     *,
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
+    requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
     """Run the enabled detectors over one conversation, in turn order.
 
@@ -109,16 +111,20 @@ def detect(
         config: thresholds and enabled kinds; the calibrated defaults when None.
         embedder: adds ``semantic`` duplicates. Embedding is async: inside a running event loop,
             use :func:`detect_async` instead.
+        requests: the requests of some user messages, by 1-based turn (a scenario's
+            ``requests:``); the missed-request check segments the other messages itself.
 
     Returns:
         The findings, ordered by turn.
     """
     if embedder is None:
-        return _detect(transcript, config or DetectorConfig(), None)
+        return _detect(transcript, config or DetectorConfig(), None, requests)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(detect_async(transcript, config=config, embedder=embedder))
+        return asyncio.run(
+            detect_async(transcript, config=config, embedder=embedder, requests=requests)
+        )
     raise UsageError("detect() with an embedder cannot run inside an event loop; use detect_async")
 
 
@@ -128,6 +134,7 @@ async def detect_async(
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
     judge: ModelJudge | None = None,
+    requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
     """:func:`detect` for async callers: embeds the messages (when an embedder is given) first.
 
@@ -140,19 +147,26 @@ async def detect_async(
     if embedder is not None and Duplicates.name in config.kinds:
         vectors = await embed_messages(transcript, embedder, config)
     if judge is None or Duplicates.name not in config.kinds:
-        return _detect(transcript, config, vectors)
+        return _detect(transcript, config, vectors, requests)
 
     duplicates = await judged_duplicates(transcript, config, judge, vectors=vectors)
     rest = config.model_copy(update={"kinds": config.kinds - {Duplicates.name}})
-    return sorted([*duplicates, *_detect(transcript, rest, None)], key=lambda f: f.turn)
+    return sorted([*duplicates, *_detect(transcript, rest, None, requests)], key=lambda f: f.turn)
 
 
 def _detect(
-    transcript: Transcript, config: DetectorConfig, vectors: Vectors | None
+    transcript: Transcript,
+    config: DetectorConfig,
+    vectors: Vectors | None,
+    requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
     findings: list[Finding] = []
     for detector in _RUN_ORDER:
-        if detector.name in config.kinds:
+        if detector.name not in config.kinds:
+            continue
+        if requests and isinstance(detector, MissedRequests):
+            findings.extend(detector.check(transcript, config=config, requests=requests))
+        else:
             findings.extend(detector.check(transcript, config=config, vectors=vectors))
     findings.sort(key=lambda f: f.turn)
     return findings
@@ -201,69 +215,32 @@ class Duplicates(Detector):
 
 
 class MissedRequests(Detector):
-    """A planned request is missed when nothing in its turn answers it.
-
-    A message tagged with the request answers it; so does any message from its agent when that
-    agent had only this request. A silent agent's findings (and the parent's own requests) reach
-    the user through the parent's untagged message, so such a message counts as the answer unless
-    the agent failed. A direct agent that claimed ``answered`` but sent no message missed it.
-    """
+    """Every request of a user message must be addressed in its turn. The check reads the
+    requests from the message itself (or the scenario's ``requests:``), not from the runtime's
+    plan, so a request the planner dropped or merged into another is found, and a transcript
+    with no plan gets the same findings; harness.detect.missed says how."""
 
     id = "HD002"
     name = "missed_request"
     label = "missed request"
     severity = Severity.ERROR
-    summary = "A request the parent planned got no answer in its turn."
-    bad = "plan: billing <- 'my balance'; no message answers it"
-    good = "plan: billing <- 'my balance'\nbilling: Your balance is $42.10."
+    summary = "A request of the user's message got no answer in its turn."
+    bad = "user: my balance, and when is my bill due?\nbilling: Your balance is $42.10."
+    good = (
+        "user: my balance, and when is my bill due?\n"
+        "billing: Your balance is $42.10. Your bill is due on May 3."
+    )
 
     def check(
-        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+        self,
+        transcript: Transcript,
+        *,
+        config: DetectorConfig,
+        vectors: Vectors | None = None,
+        requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
     ) -> list[Finding]:
-        findings: list[Finding] = []
-        subagents = set(transcript.agent_modes) | {
-            m.sender for m in transcript.messages if m.mode is not None
-        }
-        by_turn: dict[int, list[Message]] = {}
-        for m in transcript.messages:
-            if m.role == "bot":
-                by_turn.setdefault(m.turn, []).append(m)
-        for record in transcript.turns:
-            bots = by_turn.get(record.turn, [])
-            tagged = {request_key(m.request) for m in bots if m.request}
-            senders = {m.sender for m in bots}
-            parent_untagged = any(m.request is None and m.sender not in subagents for m in bots)
-            per_agent: dict[str, int] = {}
-            for planned in record.plan:
-                per_agent[planned.agent] = per_agent.get(planned.agent, 0) + 1
-            for planned in record.plan:
-                agent = planned.agent
-                if request_key(planned.request) in tagged:
-                    continue
-                if per_agent[agent] == 1 and agent in senders:
-                    continue
-                mode = transcript.agent_modes.get(agent)
-                claimed = agent in record.answered_by and mode in ("direct", "conversational")
-                failed = agent in record.failed
-                if parent_untagged and not failed and not claimed:
-                    continue
-                if failed:
-                    why = f"{agent} failed and no message answered it"
-                elif claimed:
-                    why = f"{agent} said answered but sent no message"
-                else:
-                    why = "no message answered it"
-                findings.append(
-                    Finding(
-                        kind=self.name,
-                        turn=record.turn,
-                        message_ids=(),
-                        senders=(agent,),
-                        evidence=f"{quote(planned.request)} (planned for {agent}): {why}",
-                        severity=self.severity,
-                    )
-                )
-        return findings
+        """Its findings; ``requests`` are the requests a scenario declares, by turn."""
+        return missed_requests(transcript, declared=requests)
 
 
 class SilentLeaks(Detector):

@@ -68,7 +68,8 @@ def check_expectations(
             hits = [m for m in bots if needle in _squash(m.text)]
             if not hits:
                 if (turn, exp.agent) in missed:
-                    continue  # the plan-based detector already reported it, with its reason
+                    continue  # the missed-request check already reported it
+                failed = any(r.turn == turn and exp.agent in r.failed for r in transcript.turns)
                 out.append(
                     Finding(
                         kind="missed_request",
@@ -76,7 +77,8 @@ def check_expectations(
                         message_ids=(),
                         senders=(exp.agent,),
                         evidence=f"expected {quote(exp.expect)} from {exp.agent}; "
-                        f"no bot message in turn {turn} contains it",
+                        f"no bot message in turn {turn} contains it"
+                        + (f" ({exp.agent} failed)" if failed else ""),
                     )
                 )
                 continue

@@ -16,6 +16,7 @@ from harness.detect.detectors import detect_async
 from harness.detect.embeddings import Embedder
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig
+from harness.detect.missed import DeclaredRequest
 from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
@@ -25,7 +26,13 @@ from harness.simulate.scenarios import Scenario, ScenarioFile
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
 
-__all__ = ["check_models", "expectations_of", "run_scenario", "run_scenarios"]
+__all__ = [
+    "check_models",
+    "declared_requests",
+    "expectations_of",
+    "run_scenario",
+    "run_scenarios",
+]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -35,6 +42,19 @@ def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
         items: list[Expectation] = [r for r in turn.requests if r.expect]
         if items:
             out[number] = items
+    return out
+
+
+def declared_requests(scenario: Scenario) -> dict[int, list[DeclaredRequest]]:
+    """The requests the scenario declares by 1-based turn: turns whose every request gives its
+    ``text`` (the missed-request check segments the other turns' messages itself)."""
+    out: dict[int, list[DeclaredRequest]] = {}
+    for number, turn in enumerate(scenario.turns, start=1):
+        if turn.requests and all(r.text for r in turn.requests):
+            out[number] = [
+                DeclaredRequest(text=r.text or "", agent=r.agent, words=tuple(r.words))
+                for r in turn.requests
+            ]
     return out
 
 
@@ -105,7 +125,9 @@ async def run_scenario(
     transcript, error = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
-    findings = await detect_async(transcript, config=config, embedder=embedder)
+    findings = await detect_async(
+        transcript, config=config, embedder=embedder, requests=declared_requests(scenario)
+    )
     if error is None:
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
     findings.sort(key=lambda f: f.turn)

@@ -14,6 +14,17 @@ scenarios:
 ``expect`` is text that some bot message of that turn must contain (case-insensitive); with it, the
 simulator can tell a missed request from an answered one, and an answer given twice.
 
+The missed-request check splits each user message into its requests itself. A turn whose
+requests all give their ``text`` is checked against those instead, and ``words`` (when given)
+are what an answer to the request mentions, in place of the request's own words:
+
+```yaml
+      - user: "How many PTO days have I used and how many are left?"
+        requests:
+          - {text: "how many PTO days have I used", agent: pto, words: [used]}
+          - {text: "how many PTO days are left", agent: pto, words: [left]}
+```
+
 Instead of ``bot:``, ``target:`` names a deployed bot (``--bot`` still runs the file in-process).
 Credentials never go in the file, only the names of the environment variables that hold them:
 
@@ -56,6 +67,12 @@ class RequestExpectation(BaseModel):
     """The component expected to handle it (a sub-agent's name, or the parent's)."""
     expect: str | None = None
     """Text the answer must contain (case-insensitive)."""
+    text: str | None = Field(default=None, min_length=1)
+    """The request as it would be asked on its own; when every request of the turn gives it,
+    the missed-request check uses these requests instead of splitting the message itself."""
+    words: list[str] = Field(default_factory=list)
+    """Words an answer to the request mentions (any one of them will do); the content words of
+    ``text`` when empty."""
 
 
 class ScenarioTurn(BaseModel):

@@ -10,6 +10,7 @@ from typing import Any
 from harness.detect.detectors import detect
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
+from harness.detect.missed import DeclaredRequest
 from harness.detect.transcript import Transcript
 from harness.exceptions import RunError
 from harness.models import FunctionModel, Model, ScriptedModel
@@ -137,7 +138,18 @@ class ConversationDriver:
 
     def findings(self, *kinds: str) -> list[Finding]:
         """Every finding so far (optionally only some kinds)."""
-        found = detect(self.transcript, config=self.config)
+        declared = {
+            turn: [
+                DeclaredRequest(
+                    text=text, agent=item.agent, words=tuple(getattr(item, "words", ()))
+                )
+                for item in items
+                if (text := getattr(item, "text", None))
+            ]
+            for turn, items in self.expectations.items()
+            if items and all(getattr(item, "text", None) for item in items)
+        }
+        found = detect(self.transcript, config=self.config, requests=declared)
         found += check_expectations(
             self.transcript,
             {k: v for k, v in self.expectations.items() if v},
@@ -159,7 +171,9 @@ class ConversationDriver:
         self._fail_on(self.findings("duplicate"), "duplicate messages")
 
     def assert_each_request_answered_once(self) -> None:
-        """Every expected (and every planned) request got exactly one answer, from its agent."""
+        """Every request of each message got an answer (requests found in the message, or the
+        ones ``send(expect=...)`` gives with their ``text``), expected ones exactly once and from
+        their agent."""
         __tracebackhide__ = True
         found = self.findings("missed_request", "wrong_scope", "duplicate")
         self._fail_on(found, "requests not answered exactly once")

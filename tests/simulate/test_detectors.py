@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from harness.detect import check_expectations, detect
 from harness.detect.transcript import PlannedRequest, TurnRecord
-from tests.simulate._helpers import conversation, duplicates, kinds
+from tests.simulate._helpers import Bot, conversation, duplicates, kinds
 
 PTO = "You have 12 vacation days left for 2026."
 PAYDAY = "Your next payday is Friday, March 13."
@@ -55,23 +55,38 @@ def test_a_subagent_quoting_the_parent_is_not_an_awkward_ack() -> None:
     assert detect(plain) == []
 
 
-def test_a_planned_request_with_no_answer_is_missed() -> None:
+ASKED = "How many vacation days do I have left, and when is payday?"
+
+
+def test_a_request_nothing_answered_is_missed_with_or_without_a_plan() -> None:
+    bots: list[Bot] = [("pto", PTO, {"mode": "direct", "request": "vacation days"})]
+    modes = {"pto": "direct", "payroll": "direct"}
+    t = conversation((ASKED, bots), modes=modes)
+    [finding] = detect(t)
+    assert (finding.kind, finding.turn, finding.senders) == ("missed_request", 1, ())
+    assert finding.evidence == '"when is payday": no bot message in the turn addresses it'
+    planned = conversation(
+        (ASKED, bots),
+        plans={1: [("pto", "vacation days left"), ("payroll", "when is payday")]},
+        modes=modes,
+    )
+    [with_plan] = detect(planned)
+    assert with_plan.evidence == f"{finding.evidence} (planned for payroll)"
+
+
+def test_a_request_the_plan_merged_into_another_says_so() -> None:
     t = conversation(
-        (
-            "vacation days and payday",
-            [("pto", PTO, {"mode": "direct", "request": "vacation days"})],
-        ),
-        plans={1: [("pto", "vacation days"), ("payroll", "when is payday")]},
-        modes={"pto": "direct", "payroll": "direct"},
+        (ASKED, [("pto", PTO, {"mode": "direct"})]),
+        plans={1: [("pto", "How many vacation days do I have left and when is payday")]},
     )
     [finding] = detect(t)
-    assert (finding.kind, finding.turn, finding.senders) == ("missed_request", 1, ("payroll",))
     assert "when is payday" in finding.evidence
+    assert "the plan merged it with 1 other request(s)" in finding.evidence
 
 
 def test_a_silent_agents_findings_relayed_by_the_parent_are_not_missed() -> None:
     t = conversation(
-        ("vacation days and payday", [("helpdesk", f"{PTO} {PAYDAY}")]),
+        (ASKED, [("helpdesk", f"{PTO} {PAYDAY}")]),
         plans={1: [("pto", "vacation days"), ("payroll", "when is payday")]},
         modes={"pto": "silent", "payroll": "silent"},
     )
@@ -82,14 +97,14 @@ def test_a_failed_agent_or_a_false_answered_claim_is_missed_even_with_a_parent_m
     record = TurnRecord(
         turn=1,
         plan=(
-            PlannedRequest(agent="pto", request="vacation days"),
+            PlannedRequest(agent="pto", request="How many vacation days do I have left"),
             PlannedRequest(agent="payroll", request="when is payday"),
         ),
         answered_by=("pto",),
         failed=("payroll",),
     )
     t = conversation(
-        ("vacation days and payday", [("helpdesk", "Sorry, I could not get that right now.")]),
+        (ASKED, [("helpdesk", "Sorry, I could not get that right now.")]),
         records=[record],
         modes={"pto": "direct", "payroll": "silent"},
     )

@@ -1,0 +1,183 @@
+"""The labelled multi-intent set and the measurements on it (used by the tests and printed by
+``python -m tests.detect.multi_intent [dev|test]``).
+
+``tests/fixtures/multi_intent/{dev,test}.jsonl`` are written by ``build_multi_intent.py``: ``dev``
+from CLINC150's train split (develop on it), ``test`` from its test split (report on it).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from harness.detect.missed import DeclaredRequest, missed_requests
+from harness.detect.requests import segment_requests
+from harness.detect.transcript import Message, Transcript
+from harness.text import content_words
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE.parent / "fixtures" / "multi_intent"
+
+
+@cache
+def load(split: str) -> tuple[dict[str, Any], ...]:
+    path = FIXTURES / f"{split}.jsonl"
+    return tuple(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+
+
+def same_request(predicted: str, gold: str) -> bool:
+    """A predicted request matches a gold one when they have the same content words."""
+    return content_words(predicted) == content_words(gold)
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    messages: int
+    exact_count: int
+    all_matched: int
+    requests: int
+    matched: int
+    by_shape: dict[str, tuple[int, int]]
+
+    def describe(self) -> str:
+        lines = [
+            f"messages {self.messages}: request count right {self.exact_count} "
+            f"({self.exact_count / self.messages:.1%}), every request matched {self.all_matched} "
+            f"({self.all_matched / self.messages:.1%})",
+            f"requests {self.requests}: matched {self.matched} ({self.matched / self.requests:.1%})",
+        ]
+        for shape, (n, ok) in sorted(self.by_shape.items()):
+            lines.append(f"  {shape:13} {ok}/{n} messages fully right")
+        return "\n".join(lines)
+
+
+def segmentation(split: str) -> Segmentation:
+    exact = full = total = matched = 0
+    by_shape: dict[str, list[int]] = {}
+    for message in load(split):
+        predicted = [r.text for r in segment_requests(message["text"])]
+        gold = [r["text"] for r in message["requests"]]
+        exact += len(predicted) == len(gold)
+        hits = sum(any(same_request(p, g) for p in predicted) for g in gold)
+        total += len(gold)
+        matched += hits
+        ok = hits == len(gold) and len(predicted) == len(gold)
+        full += ok
+        counts = by_shape.setdefault(message["shape"], [0, 0])
+        counts[0] += 1
+        counts[1] += ok
+    return Segmentation(
+        messages=len(load(split)),
+        exact_count=exact,
+        all_matched=full,
+        requests=total,
+        matched=matched,
+        by_shape={k: (v[0], v[1]) for k, v in by_shape.items()},
+    )
+
+
+def failures(split: str, limit: int = 40) -> list[str]:
+    out = []
+    for message in load(split):
+        predicted = [r.text for r in segment_requests(message["text"])]
+        gold = [r["text"] for r in message["requests"]]
+        if len(predicted) != len(gold) or not all(
+            any(same_request(p, g) for p in predicted) for g in gold
+        ):
+            out.append(f"{message['text']}\n   got  {predicted}\n   gold {gold}")
+    return out[:limit]
+
+
+# --- the mutation test ------------------------------------------------------------------------
+
+
+def turn(message: dict[str, Any], said: list[str], *, composed: bool) -> Transcript:
+    """One turn: the user's message and the bot's answers (one message each, or composed into
+    one message as a parent relaying silent agents does)."""
+    texts = [" ".join(said)] if composed and said else said
+    messages = [Message(id="u", turn=1, role="user", sender="user", text=message["text"])]
+    messages += [
+        Message(id=f"b{i}", turn=1, role="bot", sender="bot", text=t) for i, t in enumerate(texts)
+    ]
+    return Transcript(conversation=message["id"], messages=messages)
+
+
+@dataclass(frozen=True)
+class Mutation:
+    full_turns: int
+    full_flagged: int
+    dropped_turns: int
+    dropped_flagged: int
+    dropped_named: int
+    merged_turns: int
+    merged_flagged: int
+
+    def describe(self) -> str:
+        return (
+            f"every request answered: {self.full_flagged}/{self.full_turns} turns flagged "
+            f"({self.full_flagged / self.full_turns:.1%}); one request dropped: "
+            f"{self.dropped_flagged}/{self.dropped_turns} flagged "
+            f"({self.dropped_flagged / self.dropped_turns:.1%}), the dropped one named in "
+            f"{self.dropped_named}; two merged: {self.merged_flagged}/{self.merged_turns} flagged "
+            f"({self.merged_flagged / self.merged_turns:.1%})"
+        )
+
+
+@cache
+def mutation(
+    split: str, *, answer: str = "answer", composed: bool = False, declared: bool = False
+) -> Mutation:
+    """The independent check on turns where every request was answered, and on turns of a
+    planner that dropped one request (each request in turn) or merged two neighbours (the agent
+    answering only the first)."""
+    full = dropped = named = merged = 0
+    n_dropped = n_merged = 0
+    for message in load(split):
+        gold = message["requests"]
+        answers = [r[answer] for r in gold]
+        requests = (
+            {1: [DeclaredRequest(text=r["text"], agent=r["agent"]) for r in gold]}
+            if declared
+            else None
+        )
+        full += bool(missed_requests(turn(message, answers, composed=composed), declared=requests))
+        for k in range(len(gold)):
+            said = answers[:k] + answers[k + 1 :]
+            found = missed_requests(turn(message, said, composed=composed), declared=requests)
+            n_dropped += 1
+            dropped += bool(found)
+            named += any(same_request(_quoted(f.evidence), gold[k]["text"]) for f in found)
+        for k in range(len(gold) - 1):
+            said = answers[: k + 1] + answers[k + 2 :]
+            found = missed_requests(turn(message, said, composed=composed), declared=requests)
+            n_merged += 1
+            merged += bool(found)
+    return Mutation(
+        full_turns=len(load(split)),
+        full_flagged=full,
+        dropped_turns=n_dropped,
+        dropped_flagged=dropped,
+        dropped_named=named,
+        merged_turns=n_merged,
+        merged_flagged=merged,
+    )
+
+
+def _quoted(evidence: str) -> str:
+    return evidence.split('"')[1] if '"' in evidence else ""
+
+
+if __name__ == "__main__":
+    split = sys.argv[1] if len(sys.argv) > 1 else "dev"
+    print(segmentation(split).describe())
+    if "-v" in sys.argv:
+        print("\n".join(failures(split)))
+    for answer in ("answer", "answer_own_terms"):
+        for composed in (False, True):
+            for declared in (False, True):
+                m = mutation(split, answer=answer, composed=composed, declared=declared)
+                print(f"{answer} composed={composed} declared={declared}: {m.describe()}")

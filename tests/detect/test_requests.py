@@ -1,0 +1,272 @@
+"""The independent request segmenter and the missed-request check built on it.
+
+Figures are measured on ``tests/fixtures/multi_intent/test.jsonl`` (built from CLINC150's test
+split; the segmenter was developed on ``dev.jsonl``, built from its train split). Print them with
+``python -m tests.detect.multi_intent test``; docs/simulate.md reports the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from harness.detect.missed import DeclaredRequest, missed_requests, unanswered
+from harness.detect.requests import segment_requests
+from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from tests.detect.build_multi_intent import CLINC
+from tests.detect.multi_intent import load, mutation, segmentation
+
+
+def texts(message: str) -> list[str]:
+    return [r.text for r in segment_requests(message)]
+
+
+# --- the segmenter ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        (
+            "How many vacation days do I have left, when is payday, and where is my W-2?",
+            ["How many vacation days do I have left", "when is payday", "where is my W-2"],
+        ),
+        ("when is payday and where is my W-2", ["when is payday", "where is my W-2"]),
+        (
+            "Reset my VPN password, and tell me when I get paid next.",
+            ["Reset my VPN password", "tell me when I get paid next"],
+        ),
+        (
+            "Is AA123 on time, how many miles do I have, and my bag didn't arrive",
+            ["Is AA123 on time", "how many miles do I have", "my bag didn't arrive"],
+        ),
+        (
+            "I forgot my password. Also, where can I locate my W-2 form?",
+            ["I forgot my password", "where can I locate my W-2 form"],
+        ),
+        ("book a hotel in Paris plus a car", ["book a hotel in Paris", "book a car"]),
+        (
+            "check my balance as well as what is my routing number",
+            ["check my balance", "what is my routing number"],
+        ),
+        ("set a timer and then remind me to call mom", ["set a timer", "remind me to call mom"]),
+        ("Is it raining? Do I need a coat?", ["Is it raining", "Do I need a coat"]),
+    ],
+)
+def test_messages_written_the_ways_people_write_split_into_their_requests(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+def test_words_said_once_for_two_requests_are_carried_over() -> None:
+    assert texts("how many PTO days have I used and how many are left") == [
+        "how many PTO days have I used",
+        "how many PTO days are left",
+    ]
+    [first, second] = segment_requests("what is my credit limit and my routing number")
+    assert (first.text, second.text, second.carried) == (
+        "what is my credit limit",
+        "what is my routing number",
+        "what is",
+    )
+    message = "what is my credit limit and my routing number"
+    assert message[second.start : second.end] == "my routing number"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's in salt and pepper seasoning",
+        "show me the terms and conditions",
+        "is there a meeting room free between 10 and 11",
+        "if I go to Peru, do I need a visa",
+        "transfer $100 between checking and savings",
+        "hi, what's the weather like",
+    ],
+)
+def test_noun_phrases_and_leading_clauses_are_one_request(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+def test_segmentation_of_the_held_out_set() -> None:
+    """Development on the train-split set, measured on the test-split set (600 messages, 1,566
+    requests): 90.3 % of messages get the right number of requests, 89.0 % get every request
+    right, 93.8 % of the requests are found (same content words as the gold request)."""
+    result = segmentation("test")
+    assert result.messages == 600 and result.requests == 1566
+    assert result.exact_count / result.messages >= 0.89
+    assert result.all_matched / result.messages >= 0.88
+    assert result.matched / result.requests >= 0.93
+    # every way of joining requests is exercised, and the frame carried over is nearly always right
+    assert set(result.by_shape) >= {"and", "also", "plus", "as_well_as", "and_then", "sentences"}
+    total, right = result.by_shape["shared_frame"]
+    assert right >= 0.95 * total
+
+
+def test_the_set_is_built_from_real_single_requests_of_two_to_four_per_message() -> None:
+    for split in ("dev", "test"):
+        messages = load(split)
+        assert len(messages) == 600
+        assert {len(m["requests"]) for m in messages} == {2, 3, 4}
+        for m in messages:
+            assert all(r["text"] and r["agent"] and r["answer"] for r in m["requests"])
+    dev_texts = {r["text"] for m in load("dev") for r in m["requests"]}
+    test_texts = {r["text"] for m in load("test") for r in m["requests"]}
+    assert len(dev_texts & test_texts) <= 5  # CLINC's splits repeat only a few utterances
+
+
+@pytest.mark.skipif(not CLINC.is_file(), reason="needs ../shared/data/clinc150")
+def test_single_requests_are_rarely_split() -> None:
+    """CLINC150's test split: 4,500 single-request utterances; 153 (3.4 %) are split, most of
+    them where one utterance holds two clauses ("my card is stolen, I need to report it")."""
+    data = json.loads(CLINC.read_text(encoding="utf-8"))
+    split = sum(len(segment_requests(u)) > 1 for u, _ in data["test"])
+    assert split / len(data["test"]) <= 0.04
+
+
+# --- the missed-request check -----------------------------------------------------------------
+
+
+def test_a_sentence_that_only_mentions_another_requests_subject_does_not_answer_it() -> None:
+    requests = [
+        DeclaredRequest(text="how many PTO days have I used"),
+        DeclaredRequest(text="how many PTO days are left"),
+    ]
+    assert unanswered(requests, ["You have 12 PTO days left this year."]) == [0]
+    assert unanswered(requests, ["You used 8 PTO days.", "12 are left."]) == []
+    # closers answer nothing
+    assert unanswered(requests[:1], ["Anything else I can help with?"]) == [0]
+
+
+def test_declared_words_replace_the_requests_own() -> None:
+    request = DeclaredRequest(text="when do I get paid", words=("payday",))
+    assert unanswered([request, request], ["Your next payday is Friday."]) == []
+    assert unanswered([request, request], ["Payroll runs through ADP."]) == [0, 1]
+
+
+def test_an_answer_in_other_words_counts_when_it_gives_what_was_asked_for() -> None:
+    requests = [
+        DeclaredRequest(text="book a PTO request for Dec 22 to Dec 24"),
+        DeclaredRequest(text="please give me my salary figure"),
+    ]
+    booked = "I've submitted your PTO request for Dec 22 to Dec 24."
+    assert unanswered(requests, [booked, "Your gross pay is $3,250.00 per pay period."]) == []
+    assert unanswered(requests, [booked, "Your manager will be notified."]) == [1]
+
+
+def _turn(user: str, *bots: str, plan: tuple[PlannedRequest, ...] = ()) -> Transcript:
+    messages = [Message(id="u", turn=1, role="user", sender="user", text=user)]
+    messages += [
+        Message(id=f"b{i}", turn=1, role="bot", sender="helpdesk", text=t)
+        for i, t in enumerate(bots)
+    ]
+    return Transcript(messages=messages, turns=[TurnRecord(turn=1, plan=plan)] if plan else [])
+
+
+def test_a_dropped_request_is_found_without_the_plan_and_the_plan_says_why() -> None:
+    asked = "Is AA123 on time, how many miles do I have, and my bag didn't arrive"
+    said = ("AA123 is on time.", "You have 42,000 miles.")
+    [alone] = missed_requests(_turn(asked, *said))
+    assert alone.evidence == '"my bag didn\'t arrive": no bot message in the turn addresses it'
+    plan = (
+        PlannedRequest(agent="flights", request="Is AA123 on time"),
+        PlannedRequest(agent="loyalty", request="how many miles do I have"),
+    )
+    [planned] = missed_requests(_turn(asked, *said, plan=plan))
+    assert planned.evidence == f"{alone.evidence} (the plan has no entry for it)"
+
+
+def test_a_single_request_needs_only_some_reply() -> None:
+    assert missed_requests(_turn("when is payday", "Let me check with payroll.")) == []
+    early = _turn("when is payday")
+    assert missed_requests(early) == []  # a recording that stops before the reply
+    later = Transcript(
+        messages=[
+            *early.messages,
+            Message(id="u2", turn=2, role="user", sender="user", text="hello?"),
+            Message(id="b2", turn=2, role="bot", sender="helpdesk", text="Hi!"),
+        ]
+    )
+    [finding] = missed_requests(later)
+    assert finding.turn == 1
+
+
+# --- the mutation test ------------------------------------------------------------------------
+
+
+def test_a_planner_that_drops_or_merges_a_request_is_flagged() -> None:
+    """Held-out set; the bot answers each request with another CLINC user's words for the same
+    intent (the val split), one message per answer. Dropping a request (each in turn: 1,566
+    turns) or merging two neighbours so that only the first is answered (966 turns)."""
+    segmented = mutation("test")
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.965  # 96.9 %
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.965  # 96.7 %
+    declared = mutation("test", declared=True)
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.99  # 99.4 %
+    assert declared.merged_flagged / declared.merged_turns >= 0.99  # 99.2 %
+    # composing every answer into one message (a parent relaying silent agents) changes nothing
+    assert mutation("test", composed=True) == segmented
+
+
+def test_turns_where_every_request_was_answered_are_rarely_flagged() -> None:
+    """The false-alarm side, same turns with every answer: 14.8 % flagged with segmentation,
+    10.0 % with the gold requests declared (the answers share no word with the request)."""
+    assert mutation("test").full_flagged / 600 <= 0.16
+    assert mutation("test", declared=True).full_flagged / 600 <= 0.11
+
+
+@pytest.mark.xfail(
+    reason="word overlap cannot tell that an answer in other words addresses a request; "
+    "issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged",
+    strict=True,
+)
+def test_the_issue_targets_for_the_independent_check() -> None:
+    result = mutation("test")
+    assert result.full_flagged / result.full_turns <= 0.01
+    assert result.dropped_flagged == result.dropped_turns
+    assert result.merged_flagged == result.merged_turns
+
+
+# --- the offline planner, as a baseline ---------------------------------------------------------
+
+
+def test_the_offline_planners_routing_of_the_held_out_set() -> None:
+    """A baseline for planner work, not a target: 1,244 of 1,566 requests (79.4 %) go to the
+    right agent, none is left out of the plan, 678 share a plan entry with another request,
+    and 211 of 600 messages get one entry per request, each to the right agent."""
+    from tests.detect.planner_baseline import routing
+
+    result = routing("test")
+    assert result.requests == 1566
+    assert result.routed_right / result.requests >= 0.79
+    assert result.planned_in_full >= 200
+
+
+def test_long_messages_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each joining region is scanned once and looks ahead only to the next one, so the work
+    grows with the length of the message (counted in tokens scanned, not timed)."""
+    import harness.detect.requests as module
+
+    scanned: list[int] = []
+    region, piece = module._region, module._next_piece
+
+    def counting_region(toks: list[Any], i: int) -> int:
+        size = region(toks, i)
+        scanned.append(size + 1)
+        return size
+
+    def counting_piece(toks: list[Any], j: int) -> list[Any]:
+        out = piece(toks, j)
+        scanned.append(len(out) + 1)
+        return out
+
+    monkeypatch.setattr(module, "_region", counting_region)
+    monkeypatch.setattr(module, "_next_piece", counting_piece)
+    for message, words in [("and " * 5000, 5000), ("x and " * 3000, 6000), ("a, " * 5000, 10000)]:
+        scanned.clear()
+        module.segment_requests.cache_clear()
+        module.segment_requests(message)
+        assert sum(scanned) <= 3 * words
