@@ -147,7 +147,9 @@ _SPLIT = re.compile(
 
 # A letter and a number joined by a hyphen name one thing (a W-2, an I-9 form): one token, "w2".
 _FORM = re.compile(r"\b([a-z])-(\d+)\b")
-_LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*)+", re.IGNORECASE)
+# Joining words left at a clause's start, and the "(2) " of a numbered request (several requests
+# for one agent travel numbered in one scoped request).
+_LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*|\(\d+\)\s*)+", re.IGNORECASE)
 _MEMO_SIZE = 2048
 
 

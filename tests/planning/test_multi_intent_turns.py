@@ -156,3 +156,18 @@ async def test_a_request_no_agent_can_take_is_answered_by_the_parent_not_dropped
     assert "Flight AA123 is on time" in turn.text
     assert "capital of France" in turn.text  # the parent says it cannot help with it
     await bot.aclose()
+
+
+async def test_a_request_its_agent_cannot_do_is_not_dropped_in_silence(helpdesk: Parent) -> None:
+    turn = await helpdesk.conversation().send(
+        "where is my W-2, and what is the phone number of the payroll office?"
+    )
+    assert [p.agent for p in turn.plan] == ["payroll", "payroll"]
+    [payroll] = turn.results
+    assert payroll.outputs is not None
+    assert list(payroll.outputs.open_questions or ()) == [
+        "what is the phone number of the payroll office"
+    ]
+    assert turn.text.count(W2) == 1
+    # The parent says it cannot help with the open request, in the user's words (no numbering).
+    assert 'I can\'t help with "what is the phone number of the payroll office"' in turn.text
