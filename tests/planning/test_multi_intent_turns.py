@@ -100,7 +100,12 @@ def report_lost_bag(request: str) -> str:
     return "I've opened a delayed-bag claim (ref BAG-2041); we'll text you when it is found."
 
 
-def airline() -> Parent:
+def airline(*, examples: bool = True) -> Parent:
+    """The bot; without ``examples`` its agents have only their descriptions and tools."""
+
+    def given(*texts: str) -> list[str]:
+        return list(texts) if examples else []
+
     return Parent(
         name="airline",
         instructions="You are the airline's assistant. Be brief.",
@@ -111,21 +116,21 @@ def airline() -> Parent:
                 mode=Mode.DIRECT,
                 description="Tells whether a flight is on time, delayed or cancelled.",
                 tools=[flight_status],
-                examples=["is my flight on time", "has UA9 been delayed"],
+                examples=given("is my flight on time", "has UA9 been delayed"),
             ),
             ConnectedAgent(
                 name="loyalty",
                 mode=Mode.SILENT,
                 description="Loyalty programme: miles balance, status level, upgrades.",
                 tools=[miles_balance],
-                examples=["how many miles do i have", "what is my status level"],
+                examples=given("how many miles do i have", "what is my status level"),
             ),
             ChildAgent(
                 name="baggage",
                 mode=Mode.DIRECT,
                 description="Lost, delayed or damaged bags and baggage claims.",
                 tools=[report_lost_bag],
-                examples=["my bag didn't arrive", "my suitcase is lost"],
+                examples=given("my bag didn't arrive", "my suitcase is lost"),
             ),
         ],
     )
@@ -139,8 +144,9 @@ def airline() -> Parent:
         "my bag didn't arrive, plus how many miles do I have and is AA123 on time",
     ],
 )
-async def test_the_airline_bot_answers_every_part(message: str) -> None:
-    bot = airline()
+@pytest.mark.parametrize("examples", [True, False])
+async def test_the_airline_bot_answers_every_part(message: str, examples: bool) -> None:
+    bot = airline(examples=examples)
     turn = await bot.conversation().send(message)
     assert sorted(p.agent for p in turn.plan) == ["baggage", "flight_status", "loyalty"]
     for answer in ("Flight AA123 is on time", "48,200 AAdvantage miles", "BAG-2041"):
