@@ -22,7 +22,7 @@ __all__ = ["split_requests"]
 # A cut: its kind ("comma" for a bare comma; "join" for everything else) decides whether the
 # piece after it may be glued back.
 _CUT = re.compile(
-    r"(?P<join>[?!.;]+\s+|\s*,?\s+\b(?:and then|and also|and|also|plus|as well as)\b[\s,]+)"
+    r"(?P<join>[?!.;]+\s+|\?\s*$|\s*,?\s+\b(?:and then|and also|and|also|plus|as well as)\b[\s,]+)"
     r"|(?P<comma>\s*,\s+)",
     re.IGNORECASE,
 )
