@@ -12,7 +12,7 @@ from harness.cli.command import HarnessCommand
 from harness.cli.options import output_option, write_output
 from harness.exceptions import UsageError
 from harness.lint._engine import lint_paths
-from harness.lint.fix import fix_paths
+from harness.lint.fix import fix_paths, python_fix_notes
 from harness.lint.load_python import is_python_target
 from harness.lint.model import LintReport
 from harness.lint.reporters import render_github, render_json, render_sarif, render_text
@@ -83,6 +83,8 @@ def lint_command(
     chosen_select = list(select) if select else settings.select
     chosen_ignore = [*settings.ignore, *ignore]
     if fix and existing:
+        for note in python_fix_notes(str(p) for p in existing):
+            click.echo(note, err=True)
         fixed = fix_paths([p for p in existing if p.exists()])
         if fixed.fixes:
             entries = "entry" if fixed.fixes == 1 else "entries"

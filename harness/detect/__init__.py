@@ -14,7 +14,8 @@ guard (:class:`DuplicateGuard`) runs the same duplicate detector on its draft be
 - ``requests``: ``segment_requests``, a user message split into its requests, independently of
   any planner; ``missed``: the missed-request check (``missed_requests``, ``DeclaredRequest``),
   each request against what the bot said in its turn, with or without the runtime's plan.
-- ``restate`` and ``duplicates``: the duplicate engine; ``embeddings`` and ``judge``: its optional
+- ``restate`` and ``duplicates``: the duplicate engine; ``scorer``: its learned pair scorer and
+  ``acts``: its dialogue-act tagger (``docs/detector.md``); ``embeddings`` and ``judge``: its optional
   embedder and LLM judge; ``guard``: ``DuplicateGuard``, the runtime check of the parent's draft.
 - ``results``, ``reports`` and ``html``: the text, JSON, JUnit and HTML reports.
 

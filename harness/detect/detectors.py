@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from harness.detect.duplicates import embed_messages, find_duplicates, judged_duplicates
@@ -32,6 +30,7 @@ from harness.detect.findings import (
 from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import UsageError
+from harness.text.instructions import acknowledgement
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
@@ -311,42 +310,6 @@ class WrongScope(Detector):
         return findings
 
 
-_AWKWARD = re.compile(
-    r"\b(?:"
-    r"(?:as|like) (?:i|we) (?:(?:just|already|previously) )?"
-    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out)"
-    r"|as (?:(?:was|i) )?(?:previously|already|just) (?:mentioned|said|stated|noted|explained)"
-    r"|as (?:mentioned|noted|stated|explained|shown|said|discussed|covered) "
-    r"(?:above|earlier|before|previously)"
-    r"|as (?:you (?:already )?(?:know|heard|saw|were told)|(?:you )?(?:just )?(?:heard|saw))"
-    # "As the billing agent mentioned", "Like the registrar said", "as our team noted"
-    r"|(?:as|like) (?:the|our) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
-    r"(?:said|mentioned|noted|told you|explained|shared|pointed out)"
-    r"|(?:the |our )?[\w-]+ (?:agent|assistant|bot|team) (?:has )?(?:already|just) "
-    r"(?:told|answered|said|mentioned|shared|explained)"
-    r"|(?:you(?:'ve| have)|you were) already (?:been )?(?:told|given|received|got(?:ten)?)"
-    r"|(?:to )?(?:reiterate|restate|recap|repeat)(?:ing)? what"
-    r")\b",
-    re.IGNORECASE,
-)
-
-
-# A word every phrase of ``_AWKWARD`` starts with (most messages have none: a cheap first test).
-_AWKWARD_HINT = re.compile(
-    r"\b(?:as |like |already|just |reiterat|restat|recap|repeat)", re.IGNORECASE
-)
-
-
-@lru_cache(maxsize=16_384)
-def _awkward_phrase(text: str) -> str | None:
-    """The phrase of ``text`` that refers to an earlier answer, if any."""
-    text = text.replace("’", "'")
-    if not _AWKWARD_HINT.search(text):
-        return None
-    match = _AWKWARD.search(text)
-    return match.group(0) if match else None
-
-
 class AwkwardAcks(Detector):
     """The parent points at an earlier answer ("as the billing agent mentioned") instead of
     leaving it: the user already read it, and the phrase announces the repetition."""
@@ -367,7 +330,7 @@ class AwkwardAcks(Detector):
         for m in transcript.messages:
             if m.role != "bot" or is_subagent(m, transcript):
                 continue
-            phrase = _awkward_phrase(m.text)
+            phrase = acknowledgement(m.text)
             if phrase is not None:
                 findings.append(
                     Finding(

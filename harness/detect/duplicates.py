@@ -23,10 +23,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from harness.detect.acts import message_acts
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
+from harness.detect.scorer import (
+    FEATURES,
+    PairContext,
+    PairScorer,
+    pair_features,
+    scorer,
+    swapped_words,
+)
 from harness.detect.transcript import Message, Transcript
-from harness.text import Analysis, Span, analyse, content_words, normalise, split_sentences
+from harness.text import Analysis, analyse, content_words, normalise
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
@@ -157,96 +166,6 @@ class _User:
         )
 
 
-def _asked_again(
-    pair_earlier: Entry,
-    restated: frozenset[str],
-    facts: frozenset[str],
-    users: Sequence[_User],
-    first: _User | None = None,
-    later_request: str = "",
-) -> bool:
-    """Whether a user message between the two turns asked for the earlier answer again.
-
-    ``restated`` are the content words (and fact words) of what is repeated, ``facts`` the facts
-    of the restating claims, ``first`` the user message the earlier answer replied to.
-    """
-    for user in users:
-        if first is not None and first.words and user.words:
-            # The same question again, in about the same words.
-            if user.norm == first.norm:
-                return True
-            if user.question and len(first.words & user.words) * 2 >= len(user.words) >= 2:
-                return True
-        if pair_earlier.request and pair_earlier.request in user.plan:
-            return True  # the plan routed the same request again
-        if pair_earlier.request and pair_earlier.request == later_request:
-            return True  # both answer the same planned request: it was asked again
-        topic = user.words
-        if user.reask and (not topic or topic & restated or len(topic) <= 3):
-            # "sorry, what was the total again?": the cue is explicit; the topic word may be
-            # a synonym of the answer's ("total" for "balance").
-            return True
-        if user.question and topic and len(topic) <= 3 and topic <= restated:
-            # A short question about the same subject ("and the total?", "which gate?").
-            return True
-        named = {k for k in user.facts & facts if not k.startswith("state:")}
-        if user.question and named and topic & restated:
-            # A question that names what the earlier answer stated ("who signed for NW441?").
-            return True
-    return False
-
-
-# A claim that reports an action done or a state reached ("You're booked", "Confirmed: ...",
-# "I've created ...", "is now ..."): restating the details of what the user just chose is how an
-# action is confirmed, not a repeat.
-_CONFIRMATION = re.compile(
-    r"(?<![\w-])(?:booked|confirmed|reserved|scheduled|rescheduled|done|created|cancell?ed|"
-    r"submitted|placed|updated|changed|moved|added|registered|enrolled|set up|all set|"
-    r"is now|are now|has been|have been|i've|we've|i have|we have)(?![\w-])",
-    re.IGNORECASE,
-)
-
-
-def _confirms(earlier: Entry, later: Entry, found: Restatement, users: Sequence[_User]) -> bool:
-    """The later message confirms what the user chose or asked for in between.
-
-    Every restated claim stands in a sentence that reports an action done ("You're booked",
-    "Confirmed:", "is now"; or the message opens with such a header: "Booked!") and that names
-    something the user said in between, or the earlier message asked the user a question and the
-    user answered it. An exact repeat confirms nothing.
-    """
-    if not users or not found.matches or found.method == "exact":
-        return False
-    sentences = split_sentences(later.message.text)
-    header = bool(
-        sentences
-        and len(sentences[0].text.split()) <= 3
-        and _CONFIRMATION.search(sentences[0].text)
-    )
-    offered = earlier.message.text.rstrip().endswith("?") or "?" in earlier.message.text[-160:]
-    asking = [u for u in users if u.request]
-    if not asking:
-        return False
-    said = frozenset().union(*(u.words for u in asking)) | frozenset(
-        key for u in asking for key in u.facts
-    )
-    for match in found.matches:
-        sentence = _sentence_of(match.later.span.start, sentences, match.later.span.text)
-        if not (header or _CONFIRMATION.search(sentence)):
-            return False
-        analysis = analyse(sentence)
-        if not (offered or (analysis.words | analysis.facts) & said):
-            return False
-    return True
-
-
-def _sentence_of(start: int, sentences: Sequence[Span], fallback: str) -> str:
-    for sentence in sentences:
-        if sentence.start <= start < sentence.end:
-            return sentence.text
-    return fallback
-
-
 class _Users:
     """The user messages so far, in turn order, found by turn in O(log n)."""
 
@@ -322,7 +241,7 @@ class _Index:
             if posting is None:
                 continue
             if len(posting) <= _RARE:
-                # A rare fact ("INC0041") says more than one many messages state ("2026"), which
+                # A rare fact ("T-5521") says more than one many messages state ("2026"), which
                 # only counts for the latest messages that state it.
                 counts.update(posting)
                 counts.update(posting)
@@ -368,15 +287,6 @@ def _different_requests(a: Entry, b: Entry) -> bool:
     return len(wa & wb) / len(wa | wb) < 0.8
 
 
-def _restated_words(found: Restatement) -> frozenset[str]:
-    words: set[str] = set()
-    for match in found.matches:
-        words |= match.earlier.words | match.later.words
-        for key in match.facts:
-            words.update(content_words(key.partition(":")[2]))
-    return frozenset(words)
-
-
 def compare_entry(
     entry: Entry,
     index: _Index,
@@ -389,6 +299,8 @@ def compare_entry(
     window: int | None = None,
     memo: _Memo | None = None,
     close: list[Pair] | None = None,
+    pair_model: PairScorer | None = None,
+    record: list[tuple[Pair, list[float]]] | None = None,
 ) -> list[Pair]:
     """The earlier messages of the conversation that ``entry`` restates (and, into ``close``
     when given, the pairs that came close, for a judge)."""
@@ -406,14 +318,13 @@ def compare_entry(
     # Newest first: an earlier copy of a text already decided gets the same decision (a message
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
+    model = pair_model if pair_model is not None else scorer()
     for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
         scope: Scope = "same_turn" if other.message.turn == turn else "cross_turn"
-        if scope == "cross_turn" and (other.small or entry.small):
-            continue
         copy_key = (other.text.norm, scope, other.request)
-        if copy_key in decided and other.text.norm:
+        if copy_key in decided and other.text.norm and record is None:
             if decided[copy_key]:
                 found = memo.restates(other.text, entry.text, limits, False)
                 if found is not None:
@@ -425,17 +336,29 @@ def compare_entry(
             found = _same_closer(other.text, entry.text, closers)
         if found is None and vectors is not None and not strict:
             found = _semantic(other, entry, vectors, semantic)
-        if found is None and close is not None and not strict:
+        if found is None and not strict:
             found = borderline(other.text, entry.text)
-            if found is not None and not _held_back(other, entry, found, users, scope):
-                close.append(Pair(other, entry, scope, found))
+        if found is None:
             decided[copy_key] = False
             continue
-        if found is None or _held_back(other, entry, found, users, scope):
-            decided[copy_key] = False
-            continue
-        decided[copy_key] = True
-        pairs.append(Pair(other, entry, scope, found))
+        features = _features(other, entry, found, users, scope, strict)
+        closing = scope == "cross_turn" and (_closing(other) or _closing(entry))
+        duplicate = (
+            not closing
+            and (model.duplicate(features) or _verbatim(other, entry))
+            and not _asked_again(features, other, entry, users)
+            and not _confirms_choice(other, entry, found, users)
+            and not swapped_words(other.message.text, entry.message.text)
+        )
+        if record is not None:
+            record.append((Pair(other, entry, scope, found), features))
+        decided[copy_key] = duplicate
+        if duplicate:
+            if found.score == 0.0 and not found.later_cover:
+                found = replace(found, score=round(model.probability(features), 3))
+            pairs.append(Pair(other, entry, scope, found))
+        elif close is not None:
+            close.append(Pair(other, entry, scope, found))
     pairs.reverse()
     return pairs
 
@@ -461,19 +384,85 @@ def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) ->
     return None
 
 
-def _held_back(other: Entry, entry: Entry, found: Restatement, users: _Users, scope: Scope) -> bool:
-    """Across turns, a repeat the user asked for, or a confirmation of what they chose."""
-    if scope != "cross_turn":
-        return False
-    turn = entry.message.turn
-    # What the user said since: the last few turns are enough to ask again or to choose (and
-    # keep a repeat of something said long ago cheap to check).
-    between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
-    facts = frozenset().union(*(m.later.facts for m in found.matches)) | found.facts
-    first = users.of_turn(other.message.turn)
-    if _asked_again(other, _restated_words(found), facts, between, first, entry.request):
+_AGAIN = re.compile(
+    r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it) again|come again|"
+    r"didn'?t (?:catch|get|hear)|missed (?:that|it)|pardon|resend|re-send|lost track)\b",
+    re.IGNORECASE,
+)
+"""An explicit cue of asking again (unlike "what was ...?", which also asks the first time)."""
+_SAME_QUESTION = FEATURES.index("same_question")
+_REASK_ON_TOPIC = FEATURES.index("reask_on_topic")
+_SAME_REQUEST = FEATURES.index("same_request_again")
+
+
+def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _Users) -> bool:
+    """The user asked for it again: the plan routed the same request again, the user asked the
+    same question again, asked again about what is repeated ("what was the balance again?"), or
+    used an explicit cue of asking again ("again", "repeat", "remind me") naming at most three words
+    in the last few turns, or asked again right after it, naming at most two words ("sorry, can you repeat that?", "what
+    was the total again?": the topic may be a synonym). These are the
+    issue's definition of a requested repeat, not learned; any other repeat, exact ones
+    included, is left to the scorer."""
+    if features[_SAME_REQUEST] or features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
         return True
-    return _confirms(other, entry, found, between)
+    turn = other.message.turn
+    between = users.between(turn, entry.message.turn)
+    if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
+        return True  # "when is the third one coming again?"
+    if entry.message.turn != turn + 1:
+        return False
+    return any(u.reask and len(u.words) <= 2 for u in users.between(turn, turn + 1))
+
+
+_DONE = frozenset({"NOTIFY_SUCCESS", "CONFIRM"})
+_CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
+
+
+def _closing(entry: Entry) -> bool:
+    """A small message that only closes ("Anything else I can help with?"): sent again in
+    another turn, it is no repeat."""
+    return entry.small and message_acts(entry.message.text) <= _CLOSING
+
+
+def _verbatim(other: Entry, entry: Entry) -> bool:
+    """The earlier message, not a small one, stands word for word in the later one: an exact
+    repeat, which only the user's asking again excuses."""
+    norm = other.text.norm
+    return not other.small and bool(norm) and f" {norm} " in f" {entry.text.norm} "
+
+
+def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
+    """The earlier message asked the user something, the user answered, and the later message
+    confirms or reports it done (by its dialogue acts): a confirmation, not a repeat. An exact
+    repeat confirms nothing."""
+    if found.method == "exact" or "?" not in other.message.text[-200:]:
+        return False
+    turn = other.message.turn
+    if not users.between(turn, entry.message.turn):
+        return False
+    return bool(message_acts(entry.message.text) & _DONE)
+
+
+def _features(
+    other: Entry, entry: Entry, found: Restatement, users: _Users, scope: Scope, strict: bool
+) -> list[float]:
+    """The pair scorer's features of a candidate pair (what the user said in the last few turns
+    between the two messages included)."""
+    turn = entry.message.turn
+    between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
+    again = bool(other.request) and (
+        other.request == entry.request or any(other.request in u.plan for u in between)
+    )
+    context = PairContext(
+        same_turn=scope == "same_turn",
+        turns_apart=turn - other.message.turn,
+        same_sender=other.message.sender == entry.message.sender,
+        different_requests=strict,
+        same_request_again=again,
+    )
+    return pair_features(
+        other.text, entry.text, found, context, between, users.of_turn(other.message.turn)
+    )
 
 
 def _semantic(
@@ -504,8 +493,13 @@ def conversation_pairs(
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
     close: list[Pair] | None = None,
+    pair_model: PairScorer | None = None,
+    record: list[tuple[Pair, list[float]]] | None = None,
 ) -> list[Pair]:
-    """Every (earlier, later) pair of bot messages where the later restates the earlier."""
+    """Every (earlier, later) pair of bot messages where the later restates the earlier.
+
+    ``pair_model`` replaces the shipped pair scorer; ``record``, when given, receives every
+    candidate pair the scorer looked at with its features (for fitting and measuring)."""
     limits = thresholds(config)
     closers = frozenset(normalise(p) for p in config.boilerplate)
     index = _Index()
@@ -514,8 +508,8 @@ def conversation_pairs(
     pairs: list[Pair] = []
     window = config.cross_turn_window
     plans = {
-        record.turn: frozenset(request_key(p.request) for p in record.plan)
-        for record in transcript.turns
+        planned.turn: frozenset(request_key(p.request) for p in planned.plan)
+        for planned in transcript.turns
     }
     for position, message in enumerate(transcript.messages):
         if message.role == "user":
@@ -537,6 +531,8 @@ def conversation_pairs(
             window=window,
             memo=memo,
             close=close,
+            pair_model=pair_model,
+            record=record,
         )
         index.add(entry)
     return pairs
@@ -547,10 +543,13 @@ def find_duplicates(
     config: DetectorConfig,
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
+    pair_model: PairScorer | None = None,
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
     are one finding)."""
-    return findings_of(conversation_pairs(transcript, config, vectors=vectors))
+    return findings_of(
+        conversation_pairs(transcript, config, vectors=vectors, pair_model=pair_model)
+    )
 
 
 @contextmanager

@@ -72,10 +72,9 @@ DEFAULT_BOILERPLATE: tuple[str, ...] = (
 class DetectorConfig(BaseModel):
     """Which detectors run and how sensitive the duplicate detector is.
 
-    The duplicate thresholds were tuned on transcripts ``d01``-``d40`` of a labelled corpus of
-    realistic parent/sub-agent transcripts and checked on ``d41``-``d60``; ``docs/simulate.md``
-    gives the figures. They compare *claims* (sentences, list items, clauses) of two messages,
-    not whole messages.
+    The duplicate thresholds decide which pairs are candidates, comparing *claims* (sentences,
+    list items, clauses) of two messages, not whole messages; a learned pair scorer decides
+    which candidates are duplicates (``docs/detector.md`` gives its out-of-sample figures).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -88,12 +88,12 @@ def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
     names_b = [k for k in b - shared if k.startswith("name:")]
     for x in names_a:
         for y in names_b:
-            # "Merit Scholarship" is "the Halverson Merit Scholarship".
+            # "Gold Card" is "the Acme Gold Card".
             wx, wy = set(x[5:].split()), set(y[5:].split())
             if wx <= wy or wy <= wx:
                 shared |= {x, y}
     for side, other in ((a, b), (b, a)):
-        # "F11-12" and "seats 11-12": a code whose digits are a number the other side states.
+        # "B7-8" and "seats 7-8": a code whose digits are a number the other side states.
         numbers = {k[4:]: k for k in other - shared if k.startswith("num:")}
         if numbers:
             for key in side - shared:
@@ -151,8 +151,8 @@ def _exclusive(claim: Claim, shared: frozenset[str]) -> set[str]:
 
 
 def _same_template(a: Claim, b: Claim, earlier: Analysis, later: Analysis) -> bool:
-    """Two claims worded alike that state different facts ("room 612 ... approved until 1 pm"
-    and "room 614 ... approved until noon"): the messages are one template filled twice."""
+    """Two claims worded alike that state different facts ("desk 3A ... booked until 1 pm"
+    and "desk 3B ... booked until noon"): the messages are one template filled twice."""
     dice = _dice(a.words, b.words)
     if dice < 0.5:
         return False
@@ -163,11 +163,11 @@ def _same_template(a: Claim, b: Claim, earlier: Analysis, later: Analysis) -> bo
     shared = _shared(a.facts, b.facts)
     if _conflict(a, b, shared, earlier, later):
         return True
-    # Different names in the same wording: "the Blue Shield HMO plan" / "the Kaiser HMO plan".
+    # Different names in the same wording: "the Acme Silver HMO plan" / "the Zenith HMO plan".
     names_a = [k for k in a.facts - shared if k.startswith("name:") and k not in later.facts]
     names_b = [k for k in b.facts - shared if k.startswith("name:") and k not in earlier.facts]
-    # A name differs when it has a word the other message never uses ("Blue Shield HMO" and
-    # "Kaiser HMO"; not "Ford Escape" and "Escape").
+    # A name differs when it has a word the other message never uses ("Acme Silver HMO" and
+    # "Zenith HMO"; not "Acme Silver" and "Silver").
     differ_a = [k for k in names_a if content_words(k[5:]) - later.words]
     differ_b = [k for k in names_b if content_words(k[5:]) - earlier.words]
     return bool(differ_a and differ_b)
@@ -191,7 +191,7 @@ def claim_match(
     states = frozenset(k for k in shared if k.startswith("state:"))
     weak = shared - strong - states
     if weak and not strong:
-        # Names alone ("Riverside Arena", "The Lanterns") say what a claim is about, not what
+        # Names alone ("Hall B", "the North Stand") say what a claim is about, not what
         # it says: the rest of the wording must agree on its own.
         named = frozenset(w for k in weak for w in content_words(k.partition(":")[2]))
         dice = _dice(a.words - named, b.words - named)
@@ -253,7 +253,7 @@ def _merged_match(
     """``one`` against the claims of the other message that share its specific facts, merged."""
     sharing = [c for c in others if _shared(one.strong, c.strong)]
     if len(sharing) == 1:
-        # One claim holds the facts: take the whole sentence around it ("report: X — black bag").
+        # One claim holds the facts: take the whole sentence around it ("order: X — blue mug").
         sharing = [c for c in others if c.sentence == sharing[0].sentence]
     if len(sharing) < 2:
         return None
@@ -364,7 +364,7 @@ def _fact_profile(earlier: Analysis, later: Analysis) -> list[ClaimMatch]:
             continue
         merged = _merge(sources, earlier)
         if b.head and merged.head and b.head != merged.head and b.head not in earlier.facts:
-            continue  # "3 devices are signed in now" is not "5 devices are signed in"
+            continue  # "3 seats are free now" is not "5 seats are free"
         out.append(ClaimMatch(merged, b, 0.5, here))
     return out
 

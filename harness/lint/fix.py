@@ -29,7 +29,7 @@ from instructions.contract import (
 )
 from subagents.contract import REQUIRED_OUTPUTS, Mode
 
-__all__ = ["FixResult", "fix_file", "fix_paths"]
+__all__ = ["FixResult", "fix_file", "fix_paths", "python_fix_notes"]
 
 _DASH_UNDER_KEY = re.compile(
     r"^( *)[^\s#-][^:\n]*:[ \t]*(?:#.*)?\n(?:[ \t]*(?:#.*)?\n)*( *)- ", re.M
@@ -195,3 +195,21 @@ def fix_paths(paths: Iterable[str | os.PathLike[str]]) -> FixResult:
             changed.append(file)
             total += count
     return FixResult(files=tuple(changed), fixes=total)
+
+
+def python_fix_notes(targets: Iterable[str]) -> list[str]:
+    """What ``--fix`` says for each bot built in Python (``module:attr``): it cannot change code.
+
+    It can add contract inputs, outputs and descriptions to this SDK's YAML only; for a Python bot
+    the findings point at the ``ChildAgent(...)`` / ``ConnectedAgent(...)`` call or argument to
+    edit by hand.
+    """
+    from harness.lint.load_python import is_python_target
+
+    return [
+        f"--fix cannot change {target} (a bot built in Python): it rewrites YAML configs only. "
+        "Add the missing contract inputs, outputs and descriptions to the ChildAgent(...) / "
+        "ConnectedAgent(...) calls the findings point at."
+        for target in targets
+        if is_python_target(target)
+    ]

@@ -3,7 +3,9 @@ same rules as a YAML config.
 
 Unlike the other loaders this one imports and runs code: a ``module:attr`` target is the module
 that builds the ``harness.Parent`` (as ``harness chat`` would import it). Findings point at the
-module's file; they carry no line, since the agents are objects, not text.
+line of the ``ChildAgent(...)`` / ``ConnectedAgent(...)`` / ``Parent(...)`` call that made the agent,
+or of the argument concerned (:mod:`harness.lint._python_sites` reads the source); a misspelt
+constructor keyword is an HC100 problem with its file, line and "did you mean".
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness.exceptions import HarnessError
+from harness.lint._python_sites import CallSite, call_sites, constructor_typo
 from harness.lint.model import (
     AgentSystem,
     IOField,
@@ -53,18 +56,34 @@ def system_from_python(
     except HarnessError as exc:
         result.problems.append((target, None, None, str(exc)))
         return
+    except TypeError as exc:
+        typo = constructor_typo(exc)
+        if typo is None:
+            raise
+        where, line, message = typo
+        result.problems.append((display(Path(where)), line, None, message))
+        return
     module = sys.modules.get(module_name)
     source = inspect.getsourcefile(module) if module is not None else None
     file = display(Path(source)) if source else target
     result.files.add(file)
+    sites, parent_site = _sites(source)
+
+    def at(site: CallSite | None, argument: str | None = None) -> int | None:
+        if site is None:
+            return None
+        return site.arguments.get(argument, site.line) if argument else site.line
+
     parent = ParentSpec(
         name=bot.name,
-        instructions=TextField(text=bot.instructions, file=file, line=None)
+        instructions=TextField(
+            text=bot.instructions, file=file, line=at(parent_site, "instructions")
+        )
         if bot.instructions
         else None,
         generated_instructions=bot.generated_instructions,
         file=file,
-        line=None,
+        line=at(parent_site),
     )
     subagents = tuple(
         SubagentSpec(
@@ -73,28 +92,46 @@ def system_from_python(
             mode=agent.mode,
             mode_source="config",
             history=agent.receives_history,
-            history_line=None,
-            description=TextField(text=agent.description, file=file, line=None)
+            history_line=at(site, "pass_history"),
+            description=TextField(text=agent.description, file=file, line=at(site, "description"))
             if agent.description
             else None,
-            instructions=TextField(text=agent.instructions, file=file, line=None),
+            instructions=TextField(
+                text=agent.instructions, file=file, line=at(site, "instructions")
+            ),
             inputs=tuple(
-                IOField(name=s.name, description=s.description, file=file, line=None)
+                IOField(name=s.name, description=s.description, file=file, line=at(site, "inputs"))
                 for s in agent.inputs or ()
             ),
             outputs=tuple(
-                IOField(name=s.name, description=s.description, file=file, line=None)
+                IOField(name=s.name, description=s.description, file=file, line=at(site, "outputs"))
                 for s in agent.outputs or ()
             ),
+            inputs_line=_argument_line(site, "inputs"),
+            outputs_line=_argument_line(site, "outputs"),
             generated_instructions=agent.generated_instructions,
             file=file,
-            line=None,
+            line=at(site),
             source="harness",
         )
-        for agent in bot.subagents.values()
+        for agent, site in ((a, sites.get(a.name)) for a in bot.subagents.values())
     )
     result.systems.append(
         AgentSystem(
             name=bot.name, source="harness", parent=parent, subagents=subagents, files=(file,)
         )
     )
+
+
+def _argument_line(site: CallSite | None, argument: str) -> int | None:
+    return site.arguments.get(argument) if site is not None else None
+
+
+def _sites(source: str | None) -> tuple[dict[str, CallSite], CallSite | None]:
+    if source is None:
+        return {}, None
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}, None
+    return call_sites(text)

@@ -19,6 +19,7 @@ from harness.lint.rules.contract import (
     NoOutputs,
     UndocumentedIO,
 )
+from harness.lint.rules.repeat import ParentRepeatsAnswers
 from harness.lint.rules.structure import (
     ChildHasActions,
     ConnectedIoMisplaced,
@@ -55,6 +56,7 @@ RULES: tuple[Rule, ...] = (
     ConnectedIoMisplaced(),
     ChildHasActions(),
     SilentAgentAddressesUser(),
+    ParentRepeatsAnswers(),
     InvalidConfig(),
     NothingRecognised(),
 )

@@ -5,9 +5,11 @@ It does the jobs an LLM does in this SDK, plainly (the offline planner is
 with the scoped request; it sends direct answers with the send tool and returns the contract's
 outputs; and it composes the parent's reply from the results.
 
-Composition follows a rule keyed on the parent's instructions: when the system prompt tells it to
-check ``answered``, it leaves answered requests alone; when it does not (a naive parent), it
-restates the sub-agents' answers. The restating emulates a failure reported in public issues of
+Composition follows a rule keyed on the parent's instructions, read by the SDK's one instruction
+reader (:mod:`harness.text.instructions`): when the system prompt tells it to check ``answered``, it
+leaves answered requests alone; when it does not (a naive parent), or when a sentence tells it to
+repeat or summarise the sub-agents' answers (which it obeys, as an LLM would likely do), it restates
+them. The restating emulates a failure reported in public issues of
 agent frameworks (a parent repeating what its sub-agents already told the user); the contrast with
 the good parent is there by construction, so the simulator has duplicates to catch. It is not a
 measurement of how a real LLM parent behaves.
@@ -32,6 +34,7 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
+from harness.text.instructions import checks_answered, repeats_answers
 from instructions.contract import (
     ANSWERED,
     CONVERSATIONAL,
@@ -43,24 +46,20 @@ from instructions.contract import (
 )
 from subagents import Usage
 
-__all__ = ["RulesModel", "checks_answered"]
+__all__ = ["RulesModel"]
 
 _SEND_TOOL = "send_message_to_user"
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
 _BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
-_ANSWERED_CHECK = re.compile(
-    r"(check|read|look at|inspect|see|consult|verify)\w*\b[^.\n]{0,80}\banswered\b"
-    r"|\banswered\b[^.\n]{0,60}\b(output|flag|field|variable|value)\b[^.\n]{0,80}\b(true|false|check)",
-    re.IGNORECASE,
-)
 
 
 @functools.lru_cache(maxsize=256)
-def checks_answered(instructions: str) -> bool:
-    """True when the instructions tell the parent to check a sub-agent's ``answered`` output."""
+def _honours_answered(system: str) -> bool:
+    """True when the parent's system prompt checks ``answered`` and no sentence of it tells the
+    parent to repeat its sub-agents' answers (the model obeys that sentence)."""
     # Cached: every compose step asks this of the same (long) system prompt.
-    return bool(_ANSWERED_CHECK.search(instructions))
+    return checks_answered(system) and repeats_answers(system) is None
 
 
 def _card_texts(card: AgentCard) -> list[str]:
@@ -176,7 +175,7 @@ class RulesModel(Model):
     # --- compose --------------------------------------------------------------------------------
 
     def _compose(self, request: ModelRequest, context: ComposeContext) -> ModelResponse:
-        honours_answered = checks_answered(request.system)
+        honours_answered = _honours_answered(request.system)
         parts: list[str] = []
         routes: list[dict[str, str]] = []
         router = self._router(context.agents) if context.agents else None

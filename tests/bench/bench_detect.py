@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/bench/bench_detect.py            # 10,000 and 100,000 messages
     .venv/bin/python tests/bench/bench_detect.py --sizes 10000 --runs 3
+    .venv/bin/python tests/bench/bench_detect.py --real --sizes 100000 --runs 3   # real text
 
 Each transcript is helpdesk-like: a user message per turn, then two or three bot messages (a
 sub-agent's answer with sampled facts, the parent's relay of it with new content, sometimes a holding
@@ -100,6 +101,46 @@ def generate(messages: int, seed: int = 7) -> Transcript:
     return Transcript.from_messages(out[:messages], conversation=f"bench-{messages}")
 
 
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev"
+
+
+def generate_real(messages: int) -> Transcript:
+    """``messages`` messages of real text in one conversation: the dev corpus's transcripts, then
+    SGD dev dialogues, then SGD train dialogues (user and system turns), each text used once."""
+    import gzip
+    import json
+
+    seen: set[str] = set()
+    out: list[Message] = []
+    turn = 0
+
+    def add(role: str, sender: str, text: str) -> None:
+        nonlocal turn
+        if text in seen or not text.strip():
+            return
+        seen.add(text)
+        if role == "user":
+            turn += 1
+        out.append(
+            Message(id=f"m{len(out) + 1}", turn=turn, role=role, sender=sender, text=text)  # type: ignore[arg-type]
+        )
+
+    for path in sorted(CORPUS.glob("*.transcript")):
+        for conv in load_transcript(path):
+            for m in conv.messages:
+                add(m.role, m.sender, m.text)
+    for split in ("dev", "train"):
+        with gzip.open(SHARED / "sgd" / f"sgd-{split}.jsonl.gz", "rt", encoding="utf-8") as lines:
+            for line in lines:
+                for t in json.loads(line)["turns"]:
+                    user = t["speaker"] == "USER"
+                    add("user" if user else "bot", "user" if user else "assistant", t["text"])
+                if len(out) >= messages:
+                    return Transcript.from_messages(out[:messages], conversation="real")
+    return Transcript.from_messages(out[:messages], conversation="real")
+
+
 def median_seconds(fn: object, runs: int) -> float:
     """Median wall time, each run cold (the sentence cache emptied first)."""
     times = []
@@ -116,11 +157,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--real", action="store_true", help="real text (dev corpus, SGD dev, SGD train), unique"
+    )
     args = parser.parse_args()
     harness = Path(sys.executable).with_name("harness")
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
-            transcript = generate(size)
+            transcript = generate_real(size) if args.real else generate(size)
             path = Path(tmp) / f"bench-{size}.jsonl"
             transcript.write_jsonl(path)
             findings = detect(transcript)

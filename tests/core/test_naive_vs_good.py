@@ -8,7 +8,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from harness import Parent, Turn, load_bot
-from harness.models.rules import checks_answered
+from harness.text.instructions import checks_answered
 from tests.core._support import HELPDESK, HELPDESK_NAIVE, SCENARIOS, sentences
 
 SCENARIO_LIST: list[dict[str, Any]] = YAML(typ="safe").load(SCENARIOS.read_text())["scenarios"]

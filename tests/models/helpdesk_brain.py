@@ -64,7 +64,7 @@ def _plan(body: Mapping[str, Any]) -> dict[str, Any]:
 
 def _reply(body: Mapping[str, Any]) -> dict[str, Any]:
     system = body["messages"][0]["content"]
-    checks_answered = "`answered`" in system
+    honours_answered = "`answered`" in system
     last = body["messages"][-1]["content"]
     payload = json.loads(last.split("\n", 1)[1])
     parts: list[str] = []
@@ -79,7 +79,7 @@ def _reply(body: Mapping[str, Any]) -> dict[str, Any]:
             )
         elif result["mode"] == "silent" and result.get("findings"):
             parts.append(result["findings"])
-        elif result["answered"] and not checks_answered and result.get("interactionSummary"):
+        elif result["answered"] and not honours_answered and result.get("interactionSummary"):
             parts.append(f"To sum up: {result['interactionSummary']}")
     return message({"message": " ".join(parts), "route": []})
 

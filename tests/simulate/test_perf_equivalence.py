@@ -485,7 +485,7 @@ AWKWARD_TEXTS = [
 
 def test_every_awkward_phrase_is_still_found() -> None:
     """The cheap first test of a message never hides a phrase the full pattern finds."""
-    from harness.detect.detectors import _AWKWARD
+    from harness.text._acknowledge import _AWKWARD
 
     texts = AWKWARD_TEXTS + [t.upper() for t in AWKWARD_TEXTS] + [t.lower() for t in AWKWARD_TEXTS]
     messages = [Message(id="u", turn=1, role="user", sender="user", text="hi")]

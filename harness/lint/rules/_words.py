@@ -61,8 +61,18 @@ def mode_words(agent: SubagentSpec) -> str:
     return f"a {agent.mode.value} agent{why}"
 
 
+def built_in_python(agent: SubagentSpec) -> bool:
+    """True for an agent of a bot built in Python (``harness lint module:attr``)."""
+    return agent.source == "harness" and agent.file.endswith(".py")
+
+
 def where_outputs(agent: SubagentSpec) -> str:
     """Where to add outputs, or, for a layout that cannot declare them, what to do instead."""
+    if built_in_python(agent):
+        return (
+            "to the `outputs=` of its constructor call (`--fix` cannot change Python; "
+            "`harness instructions` prints the contract's descriptions)"
+        )
     if agent.source == "harness":
         return "to its outputs (`harness lint --fix` adds them with the contract's descriptions)"
     if agent.layout in NO_IO:
@@ -93,6 +103,8 @@ def where_outputs(agent: SubagentSpec) -> str:
 
 def where_inputs(agent: SubagentSpec) -> str:
     """Where to add an input."""
+    if built_in_python(agent):
+        return "to the `inputs=` of its constructor call (`--fix` cannot change Python)"
     if agent.source == "harness":
         return "to its inputs (`harness lint --fix` adds it)"
     if agent.layout == "external-agent":

@@ -13,7 +13,14 @@ from harness.lint.model import (
     normalize_io_name,
 )
 from harness.lint.rule import Rule
-from harness.lint.rules._words import NO_IO, join, mode_words, where_inputs, where_outputs
+from harness.lint.rules._words import (
+    NO_IO,
+    built_in_python,
+    join,
+    mode_words,
+    where_inputs,
+    where_outputs,
+)
 from instructions.contract import ANSWERED, INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
 from subagents.contract import REQUIRED_OUTPUTS, Kind
 
@@ -243,7 +250,9 @@ class UndocumentedIO(Rule):
                         standard
                     ]
                     fix = f'Use the contract\'s: "{text}"'
-                    if agent.source == "harness":
+                    if built_in_python(agent):
+                        fix += " (`--fix` cannot change Python: edit the constructor call)"
+                    elif agent.source == "harness":
                         fix += " (`harness lint --fix` writes it)"
                 else:
                     fix = "Say what it holds and when it is filled"

@@ -1,0 +1,404 @@
+"""The learned pair scorer: is a candidate pair of bot messages a duplicate?
+
+The rules of :mod:`harness.detect.restate` propose candidates (claims that share facts or
+wording); this module describes each candidate with interpretable features and a logistic
+regression turns them into a calibrated probability. Features:
+
+- **facts**, split into subjects (ids, names, acronyms, e-mail addresses, URLs: what a claim is
+  about) and values (amounts, numbers, times, dates, durations, status words: what it says).
+  A repeat shares values about the same subject; a shared subject with other values is an update;
+- **wording**: content-word overlap, the word-sequence ratio and small substitutions (the same
+  template with another word: "10 events" / "10 hotels"), rare words only one side uses (drug and
+  plan names), and how the rules matched (exact, near, semantic, containment, borderline);
+- **dialogue acts** of both messages (:mod:`harness.detect.acts`): confirmations, offers,
+  requests, closings;
+- **the user in between**: an explicit re-ask whose topic is what gets repeated, the same question
+  again, a choice the later message confirms, the number of user turns;
+- **distance**: same turn or not, turns apart, same sender.
+
+Weights ship in ``_models/pairs.json`` (fitted by ``tools/detector/fit.py``; ``docs/detector.md``
+says on what data and gives the held-out figures). Inference is pure Python.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+from harness.detect.acts import message_acts, tagger
+from harness.detect.restate import Restatement
+from harness.text import STOPWORDS, Analysis, content_words, normalise, stem
+
+__all__ = [
+    "FEATURES",
+    "PairContext",
+    "PairScorer",
+    "UserLike",
+    "pair_features",
+    "scorer",
+    "swapped_words",
+]
+
+_MODEL = Path(__file__).resolve().parent / "_models" / "pairs.json"
+_SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
+_TOKEN = re.compile(r"[^\W_]+")
+_SAYS_REPEAT = re.compile(
+    r"\b(?:(?:as|like) (?:i|we|the|our|your) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
+    r"|as (?:mentioned|noted|stated|said|discussed) (?:above|earlier|before|previously)"
+    r"|(?:to )?(?:recap|summari[sz]e|reiterate)|(?:quick |follow-up )?(?:recap|summary)\s*:"
+    r"|just (?:a )?reminder|reminder\s*:)",
+    re.IGNORECASE,
+)
+"""A later message that says itself it repeats ("As I mentioned", "Like the billing agent said",
+"To recap", "Summary:")."""
+
+FEATURES = (
+    "exact",
+    "rule_near",
+    "rule_semantic",
+    "rule_containment",
+    "rule_borderline",
+    "rule_score",
+    "earlier_cover",
+    "later_cover",
+    "values_shared",
+    "values_earlier_only",
+    "values_later_only",
+    "values_conflict",
+    "earlier_values_restated",
+    "states_differ",
+    "subjects_shared",
+    "subjects_differ",
+    "subject_only",
+    "word_dice",
+    "sequence_ratio",
+    "small_substitutions",
+    "rare_words_differ",
+    "short",
+    "length_ratio",
+    "same_turn",
+    "turns_apart",
+    "different_requests",
+    "later_confirm",
+    "later_offer",
+    "later_notify",
+    "later_request",
+    "later_closing",
+    "later_count",
+    "earlier_offer",
+    "earlier_request",
+    "earlier_confirm",
+    "reask_cue",
+    "reask_on_topic",
+    "topic_overlap",
+    "asked_fact",
+    "same_question",
+    "later_confirms_choice",
+    "user_said",
+    "later_from_user",
+    "earlier_asks",
+    "later_says_repeat",
+    "same_request_again",
+)
+"""The feature names, in the order of the weights."""
+
+
+class UserLike(Protocol):
+    """What the scorer reads of a user message."""
+
+    @property
+    def words(self) -> frozenset[str]: ...
+    @property
+    def facts(self) -> frozenset[str]: ...
+    @property
+    def reask(self) -> bool: ...
+    @property
+    def question(self) -> bool: ...
+    @property
+    def request(self) -> bool: ...
+    @property
+    def norm(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PairContext:
+    """Where the two messages stand in the conversation."""
+
+    same_turn: bool
+    turns_apart: int
+    same_sender: bool
+    different_requests: bool = False
+    same_request_again: bool = False
+
+
+def _weighted(keys: frozenset[str] | set[str]) -> float:
+    return sum(0.5 if k.startswith("num:") and len(k) <= 5 else 1.0 for k in keys)
+
+
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+@lru_cache(maxsize=65_536)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(_TOKEN.findall(text.lower()))
+
+
+@lru_cache(maxsize=1)
+def _common() -> frozenset[str]:
+    """Words the act tagger's vocabulary holds: common in task dialogues."""
+    return frozenset(f[2:] for f in tagger().weights if f.startswith("w:"))
+
+
+def _rare(words: set[str]) -> set[str]:
+    common = _common()
+    return {w for w in words if w.isalpha() and len(w) > 3 and w not in common}
+
+
+def _wording(a: str, b: str) -> tuple[float, float, float, int]:
+    """The word-sequence ratio, the number of small substitutions, whether both sides carry
+    rare words the other lacks, and how many words take another word's place in the same wording
+    (one or two words for as many, the rest alike: "10 events" / "10 hotels", "lisinopril" /
+    "metformin"). Such words are values, whatever their case."""
+    ta, tb = _tokens(a), _tokens(b)
+    if not ta or not tb:
+        return 0.0, 0.0, 0.0, 0
+    if len(ta) * len(tb) > 40_000:
+        return 0.0, 0.0, 0.0, 0
+    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
+    ratio = matcher.ratio()
+    small = swapped = 0
+    other = False
+    """Any difference besides one-for-one word swaps (then nothing counts as swapped)."""
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if op != "replace" or i2 - i1 > 3 or j2 - j1 > 3:
+            other = True
+            continue
+        left = [w for w in ta[i1:i2] if w not in STOPWORDS]
+        right = [w for w in tb[j1:j2] if w not in STOPWORDS]
+        if not (left and right):
+            other = True
+            continue
+        small += 1
+        if (
+            ratio >= 0.7
+            and i2 - i1 == j2 - j1 <= 2
+            and not any(w.isdigit() for w in left + right)
+            and {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
+        ):
+            swapped += 1
+        else:
+            other = True
+    if other:
+        swapped = 0
+    only_a, only_b = set(ta) - set(tb), set(tb) - set(ta)
+    rare = 1.0 if _rare(only_a) and _rare(only_b) else 0.0
+    return ratio, float(min(small, 3)), rare, swapped
+
+
+def swapped_words(earlier: str, later: str) -> int:
+    """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording
+    (when the swaps are the only difference).
+
+    A repeat needs the same value: a word swapped for another in one template ("10 events" /
+    "10 hotels", "your lisinopril copay" / "your metformin copay") is another value whatever its
+    case, so such a pair is never a duplicate. This is a rule, not learned: the SGD material has
+    few lower-case values to learn it from."""
+    if normalise(earlier) == normalise(later):
+        return 0
+    return _wording(earlier, later)[3]
+
+
+def _acts(text: str) -> frozenset[str]:
+    return message_acts(text)
+
+
+def pair_features(
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    context: PairContext,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> list[float]:
+    """The features of one candidate pair, in the order of :data:`FEATURES`."""
+    exact = bool(earlier.norm) and earlier.norm == later.norm
+    method = found.method if found is not None else ""
+    border = found is not None and found.score == 0.0 and found.earlier_cover == 0.0
+    ef, lf = earlier.facts, later.facts
+    e_values = {k for k in ef if not k.startswith(_SUBJECT)}
+    l_values = {k for k in lf if not k.startswith(_SUBJECT)}
+    shared_values = e_values & l_values
+    e_only = e_values - l_values
+    l_only = l_values - e_values
+    kinds = {k.partition(":")[0] for k in e_only} & {k.partition(":")[0] for k in l_only}
+    states_e = {k for k in e_only if k.startswith("state:")}
+    states_l = {k for k in l_only if k.startswith("state:")}
+    e_subjects = {k for k in ef if k.startswith(_SUBJECT)}
+    l_subjects = {k for k in lf if k.startswith(_SUBJECT)}
+    subjects_shared = e_subjects & l_subjects
+    subjects_differ = bool(e_subjects - l_subjects) and bool(l_subjects - e_subjects)
+    ratio, small, rare, swapped = (
+        (1.0, 0.0, 0.0, 0) if exact else _wording(earlier.text, later.text)
+    )
+    ew, lw = earlier.words, later.words
+    ea, la = _acts(earlier.text), _acts(later.text)
+    restated = set(ew & lw)
+    for key in (found.facts if found is not None else frozenset()) | (ef & lf):
+        restated.update(content_words(key.partition(":")[2]))
+    reask_cue = any(u.reask for u in users)
+    overlap = max((len(u.words & restated) / len(u.words) for u in users if u.words), default=0.0)
+    on_topic = any(u.reask and (u.words & restated or u.facts & (ef & lf)) for u in users)
+    asked_fact = any(
+        u.question and {k for k in u.facts & ef & lf if not k.startswith("state:")} for u in users
+    )
+    same_question = first is not None and any(
+        u.norm == first.norm
+        or (u.question and first.words and len(first.words & u.words) * 2 >= len(u.words) >= 2)
+        for u in users
+    )
+    later_new = (lw - ew) | (lf - ef)
+    said = frozenset().union(*(u.words | u.facts for u in users)) if users else frozenset()
+    chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
+    confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
+    words_e, words_l = len(ew) + len(ef), len(lw) + len(lf)
+    return [
+        float(exact),
+        float(method == "near"),
+        float(method == "semantic" and not border),
+        float(method == "containment"),
+        float(border),
+        found.score if found is not None else 0.0,
+        found.earlier_cover if found is not None else 0.0,
+        found.later_cover if found is not None else 0.0,
+        min(_weighted(shared_values), 4.0),
+        min(_weighted(e_only) + swapped, 3.0),
+        min(_weighted(l_only) + swapped, 3.0),
+        float(min(len(kinds) + swapped, 2)),
+        _weighted(shared_values) / (_weighted(shared_values | e_only) or 1.0),
+        float(bool(states_e) or bool(states_l)),
+        float(min(len(subjects_shared), 3)),
+        float(subjects_differ),
+        float(bool(subjects_shared) and not shared_values and _dice(ew, lw) < 0.6),
+        _dice(ew, lw),
+        ratio,
+        small,
+        rare,
+        float(min(words_e, words_l) <= 4),
+        min(words_e, words_l) / max(words_e, words_l, 1),
+        float(context.same_turn),
+        math.log1p(context.turns_apart),
+        float(context.different_requests),
+        float("CONFIRM" in la),
+        float("OFFER" in la),
+        float(bool(la & {"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})),
+        float("REQUEST" in la),
+        float(bool(la & {"REQ_MORE", "GOODBYE"})),
+        float("INFORM_COUNT" in la),
+        float("OFFER" in ea),
+        float("REQUEST" in ea),
+        float("CONFIRM" in ea),
+        float(reask_cue),
+        float(on_topic),
+        overlap,
+        float(asked_fact),
+        float(same_question),
+        float(confirms_choice),
+        float(min(max((len(u.words) + len(u.facts) for u in users), default=0), 5)),
+        float(min(len(later_new & said), 3)),
+        float("?" in earlier.text[-200:]),
+        float(bool(_SAYS_REPEAT.search(later.text))),
+        float(context.same_request_again),
+    ]
+
+
+_Node = float | tuple[int, float, "_Node", "_Node"]
+"""A fitted tree: a leaf's value, or (feature, threshold, left when at most, right)."""
+
+
+def _node(raw: object) -> _Node:
+    if not isinstance(raw, dict):
+        raise ValueError("a tree node must be an object")
+    if "v" in raw:
+        return float(raw["v"])
+    return (int(raw["f"]), float(raw["t"]), _node(raw["l"]), _node(raw["r"]))
+
+
+def _floats(raw: object, size: int, default: float) -> list[float]:
+    if raw is None:
+        return [default] * size
+    if not isinstance(raw, list) or len(raw) != size:
+        raise ValueError("the pair model's vectors do not match its features")
+    return [float(x) for x in raw]
+
+
+def _expression(node: _Node) -> str:
+    if not isinstance(node, tuple):
+        return repr(node)
+    feature, threshold, left, right = node
+    return f"({_expression(left)} if x[{feature}] <= {threshold!r} else {_expression(right)})"
+
+
+def _compile(trees: Sequence[_Node]) -> Callable[[Sequence[float]], float]:
+    """The forest as one Python expression (the trees are numbers and comparisons only, built
+    from floats and ints above, so nothing else can reach the compiled code): about fifty times
+    faster than walking the nodes."""
+    body = " + ".join(_expression(t) for t in trees) or "0.0"
+    code = compile(f"lambda x: {body}", "<pair-scorer>", "eval")
+    forest: Callable[[Sequence[float]], float] = eval(code, {"__builtins__": {}})
+    return forest
+
+
+class PairScorer:
+    """Gradient-boosted trees (or a logistic regression) over :data:`FEATURES`: the trees'
+    leaves plus a linear part plus a bias are the log-odds of a duplicate."""
+
+    def __init__(self, model: dict[str, object]) -> None:
+        names = model["features"]
+        if not isinstance(names, list) or tuple(names) != FEATURES:
+            raise ValueError("the pair model was fitted on other features; refit it")
+        trees = model.get("trees") or []
+        if not isinstance(trees, list):
+            raise ValueError("the pair model's trees must be a list")
+        self.trees: tuple[_Node, ...] = tuple(_node(t) for t in trees)
+        n = len(FEATURES)
+        self.mean = _floats(model.get("mean"), n, 0.0)
+        self.scale = _floats(model.get("scale"), n, 1.0)
+        self.coef = _floats(model.get("coef"), n, 0.0)
+        self.bias = float(str(model.get("bias", 0.0)))
+        self.threshold = float(str(model.get("threshold", 0.5)))
+        self._forest = _compile(self.trees)
+
+    @classmethod
+    def load(cls, path: Path = _MODEL) -> PairScorer:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def probability(self, features: Sequence[float]) -> float:
+        """The calibrated probability that the pair is a duplicate."""
+        total = self.bias
+        for x, m, s, c in zip(features, self.mean, self.scale, self.coef, strict=True):
+            if c:
+                total += c * (x - m) / s
+        if self.trees:
+            total += self._forest(features)
+        return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
+
+    def duplicate(self, features: Sequence[float]) -> bool:
+        """Whether the probability reaches the model's threshold."""
+        return self.probability(features) >= self.threshold
+
+
+@lru_cache(maxsize=1)
+def scorer() -> PairScorer:
+    """The shipped scorer (loaded once)."""
+    return PairScorer.load()

@@ -1,0 +1,202 @@
+"""Frames for a parent's instructions: checking ``answered``, repeating the sub-agents, claiming to
+be the only speaker, and the scope anchor (read by :mod:`harness.text.instructions`)."""
+
+from __future__ import annotations
+
+import re
+
+from harness.text._vocab import (
+    ALREADY_DONE,
+    ANSWERS,
+    NEG,
+    PARENT,
+    REPEAT,
+    SPEAK,
+    SUBS,
+    USER,
+)
+from instructions.contract import ANSWERED
+
+# -- answered, repeating ------------------------------------------------------------------------
+
+_ANSWERED_NAMED = re.compile(
+    r"\bsets?\s+(?:its\s+|the\s+)?answered\s+(?:output\s+)?to\s+(?:true|false)\b"
+    r"|\banswered\s+(?:output|flag|field|variable|value|property|parameter|result|boolean|bool)s?\b"
+    r"|\banswered\s*(?:=|==|:|is|equals|was|returns?|comes back|set to|is set to|comes back as|as"
+    r"|reported as|being)\s*"
+    r"(?:true|false|yes|no)\b"
+    r"|\b(?:check|read|look at|inspect|examine|consult|verify|evaluate|review|test|respect|honou?r"
+    r"|use|follow|rely on|look for)(?:s|ing)?\s+"
+    r"(?:whether\s+|if\s+)?(?:the\s+|its\s+|their\s+|each\s+|every\s+|a\s+|any\s+)?"
+    r"(?:(?:subagents?|agent|tool|topic)'?s?\s+)?answered\b"
+)
+_ANSWERED_IGNORED = re.compile(
+    r"\b(?:ignore|disregard|skip|regardless of|without checking|no need to check|never mind"
+    r"|pay no attention to|override|don't care about|whatever|no matter what|no matter|even if"
+    r"|(?:do not|don't|never)\s+bother\s+(?:checking|reading|looking at|with|about)"
+    r"|(?:do not|don't|never|need not|needn't)\s+(?:check|read|use|look at|rely on|consult|trust"
+    r"|follow|respect|honou?r))\s+"
+    r"(?:the\s+|its\s+|their\s+|each\s+|any\s+|whether\s+)?(?:[\w-]+'?s?\s+)?answered\b"
+)
+_NO_REPEAT = re.compile(
+    r"\b(?:do not|don't|never|avoid|without|must not|should not|shouldn't|no need to|not|nor)\s+"
+    r"(?:\w+\s+)?(?:" + REPEAT + r"|answer\w*\s+(?:\w+\s+)?again|respond\w*\s+(?:\w+\s+)?again"
+    r"|repl\w*\s+(?:\w+\s+)?again|say\w*\s+(?:\w+\s+)?again|tell\w*\s+(?:\w+\s+)?again"
+    r"|acknowledg\w*)"
+)
+_NO_REPEAT_OTHERS = re.compile(
+    r"\b(?:do not|don't|never|avoid|must not|should not|no need to)\s+(?:\w+\s+)?" + REPEAT + r"\s+"
+    r"(?:\w+\s+){0,2}?(?:what|anything|information|answers?|responses?|content|messages?|replies"
+    r"|results?)\s+(?:that\s+)?(?:\w+\s+){0,2}?(?:subagents?|agents?|topics?|tools?)\s+"
+    r"(?:\w+\s+){0,2}?(?:said|told|sent|answered|gave|provided|shared|responded|replied|delivered"
+    r"|returned|wrote|posted|gave)\b"
+)
+_NO_ANSWERED = re.compile(
+    r"\b(?:no|not|never|doesn't|does not|without)\s+(?:return|set|report|provide|have|output|has)"
+    r"\w*\s+(?:an?\s+|the\s+|any\s+)?answered\b"
+)
+_INTERPRETS = re.compile(r"\b(?:true|false|already|again|repeat\w*|received|has the answer)\b")
+# "repeat each of their answers", "summarise all results", "restate every subagent response":
+# repeating everything the sub-agents said.
+_REPEATS = re.compile(
+    r"\b(?P<verb>" + REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+(?:" + ANSWERS + r")\b"
+    r"(?P<tail>.*)$"
+)
+_ALL_OF_THEIRS = re.compile(
+    r"\b(?:subagents?|their|all|each|every|everything|whatever|both|combined)\b"
+)
+_REPEAT_OBJECT_SUBS = re.compile(r"\b(?:subagents?|their|they|them|each agent|every agent)\b")
+
+
+# A mention of ``answered`` is a check only with a verb of checking or a condition on its value
+# ("Returns: `answered` and `findings`" is not one).
+_CHECK_CONTEXT = re.compile(
+    r"\b(?:check|read|look|inspect|examine|consult|verify|evaluate|review|test|respect|honou?r"
+    r"|follow|rely|decide|determine|depend|if|when|whenever|unless|true|false|yes|no|whether|before|skip|only)\w*"
+)
+
+
+# Leaving an answered part alone: "stay silent on that part", "skip it", "leave it alone".
+_LEAVE_ALONE = re.compile(
+    r"\b(?:stay|remain|keep)\s+(?:silent|quiet)|\bsay nothing|\bleave\s+(?:\w+\s+){0,2}?alone"
+    r"|\bskip\b|\b(?:do not|don't|never)\s+(?:answer|address|cover|mention)\w*\s+(?:it|that|them)\b"
+)
+
+
+def _checks_answered(clause: str) -> bool:
+    if _ANSWERED_IGNORED.search(clause):
+        return False
+    if _ANSWERED_NAMED.search(clause) and _CHECK_CONTEXT.search(clause):
+        return True
+    if _NO_REPEAT_OTHERS.search(clause):
+        return True
+    return bool(
+        re.search(ALREADY_DONE, clause)
+        and (_NO_REPEAT.search(clause) or _LEAVE_ALONE.search(clause))
+    )
+
+
+def _repeats(clause: str, sentence: str) -> bool:
+    """Told to repeat or summarise the sub-agents' answers, or to ignore ``answered``."""
+    if _ANSWERED_IGNORED.search(clause):
+        return True
+    for match in _REPEATS.finditer(clause):
+        before = clause[: match.start()]
+        if re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before) or re.search(r"\bnot\s+$", before):
+            continue
+        if re.match(
+            r"(?:combin|merg|aggregat|consolidat|compil|synthesi|collat)", match.group("verb")
+        ) and ("subagents" not in clause):
+            continue
+        if re.search(r"\b(?:parent|it|user)\s+(?:\w+\s+){0,2}$", before):
+            continue  # someone else repeats: "the supervisor relays everything"
+        whole = match.group("object") + " " + match.group(0)
+        if not _ALL_OF_THEIRS.search(whole) and not _REPEAT_OBJECT_SUBS.search(sentence):
+            continue
+        if "findings" in whole or (ANSWERED in sentence and not _ANSWERED_IGNORED.search(sentence)):
+            continue  # silent findings are the parent's to relay; a check on answered limits it
+        if re.search(r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,3}(?:answer|repl|respond)", before):
+            continue  # "if a sub-agent did not answer, summarise ..."
+        if re.search(r"\bonly\b", before + match.group("tail")) and re.search(
+            r"\b(?:silent|missing|new|not|unanswered|failed)\b", clause
+        ):
+            continue
+        return True
+    return False
+
+
+# -- the only-speaker claim -------------------------------------------------------------------
+
+_EXCLUSIVE = r"(?:only|sole|single|one and only|exclusive|one|lone|unique)"
+_ONLY_SPEAKER = re.compile(
+    r"\b(?:you are|you're|you|act as|as)\s+(?:the\s+|their\s+|its\s+)?" + _EXCLUSIVE + r"\s+"
+    r"(?:\w+\s+){0,2}?(?:agent|one|assistant|bot|component|entity|participant|party|voice|speaker"
+    r"|point of contact|contact|interface|channel|communicator|face|presence|spokesperson"
+    r"|mouthpiece|front)\b(?:\s+[\w'-]+){0,6}?\s+(?:" + SPEAK + r"|user)\b"
+    r"|\b" + _EXCLUSIVE + r"\s+(?:point of contact|voice|interface|channel|speaker|communicator"
+    r"|contact|spokesperson|mouthpiece|face)\s+(?:for|with|to|of|facing)\s+"
+    + USER
+    + r"|\b(?:only\s+you|you\s+alone|you\s+and\s+you\s+alone|nobody\s+(?:but|except|other than"
+    r"|apart from|besides)\s+you|no\s+one\s+(?:but|except|else|other than|apart from|besides)"
+    r"(?:\s+you)?|nobody\s+else|none\s+but\s+you)\s+(?:\w+\s+){0,2}?" + SPEAK + r"\b"
+    r"|\b(?:no other|none of the other|no|neither)\s+(?:subagents?|agents?|components?|bots?|tools?"
+    r"|specialists?|one else|assistants?)\s+(?:\w+\s+){0,2}?"
+    + SPEAK
+    + r"\b(?:\s+\w+){0,3}?\s+(?:to\s+|with\s+)?"
+    + USER
+    + r"|\b"
+    + SUBS
+    + r"\s+(?:will\s+|can\s+|do\s+|does\s+|should\s+|must\s+|may\s+)?(?:never|not"
+    r"|don't|do not|cannot|can't|won't|will not|doesn't|does not)\s+(?:\w+\s+)?"
+    + SPEAK
+    + r"\b(?:\s+\w+){0,3}?\s+(?:to\s+|with\s+)?"
+    + USER
+    + r"|\b"
+    + USER
+    + r"\s+(?:only\s+)?(?:ever\s+)?(?:hears?|receives? messages|gets? messages"
+    r"|sees? messages|talks?|interacts?|speaks?|deals?)\s+(?:only\s+)?(?:from|to|with)\s+you\b"
+    r"(?!\s+and)(?!\s+(?:when|if|about|for))"
+    r"|\ball\s+(?:messages|responses|replies|communication|answers)\s+(?:to|with)\s+"
+    + USER
+    + r"\s+(?:must\s+|should\s+)?(?:come|comes|go|goes|are sent|is sent|pass|passes)\s+(?:only\s+)?"
+    r"(?:from|through|via)\s+you\b"
+    r"|\bonly\s+" + PARENT + r"\s+(?:\w+\s+){0,2}?" + SPEAK + r"\s+(?:to\s+|with\s+)?" + USER
+)
+_NOT_ONLY = re.compile(
+    r"\b(?:not|never|no longer|isn't|aren't)\s+(?:the\s+|an?\s+)?(?:only|sole|single)\b"
+    r"|\b(?:never|don't|do not|avoid|stop)\s+(?:assum|think|believ|pretend|act as if|act as though"
+    r"|behave as if|behave as though|claim)\w*"
+    r"|\bnot\s+alone\b"
+)
+_ONLY_NOT_SPEAKER = re.compile(r"\bonly\s+(?:" + SPEAK + r")\b.*\b(?:about|on|in|for|when|if)\b")
+
+
+def _only_speaker(sentence: str) -> bool:
+    if _NOT_ONLY.search(sentence):
+        return False
+    return bool(_ONLY_SPEAKER.search(sentence))
+
+
+# -- scope --------------------------------------------------------------------------------------
+
+_SCOPE_NAME = re.compile(r"\bscoped[\s-]?requests?\b|\bscopedrequest\b")
+_SCOPE_REJECTED = re.compile(
+    r"\b(?:ignore|disregard|instead of|rather than|(?:do not|don't|never)\s+(?:use|read|rely on"
+    r"|look at|limit yourself to|stick to))\s+(?:the\s+|your\s+|its\s+)?scoped[\s-]?request"
+)
+_SCOPE_NATURAL = re.compile(
+    r"\b(?:only|just|solely|exclusively)\s+(?:handle|answer|address|work on|focus on|respond to"
+    r"|deal with|act on|fulfil|fulfill|complete|process)\s+(?:the\s+|your\s+)?(?:specific\s+"
+    r"|single\s+|one\s+|exact\s+|scoped\s+)?(?:request|task|question|part)s?\s+(?:that\s+|which\s+)?"
+    r"(?:you were\s+|you've been\s+|you are\s+|is\s+|was\s+|has been\s+)?(?:given|passed|handed"
+    r"|assigned|sent|routed|delegated)"
+    r"|\bignore\s+(?:any|all|every)\s+other\s+(?:requests?|questions?|tasks?|intents?)"
+    r"|\btreat\s+(?:the|your|this)\s+(?:\w+\s+){0,3}?as\s+your\s+(?:initial|only|sole|whole)\s+"
+    r"(?:request|task)"
+)
+
+
+def _anchors_scope(sentence: str) -> bool:
+    if _SCOPE_REJECTED.search(sentence):
+        return False
+    return bool(_SCOPE_NAME.search(sentence) or _SCOPE_NATURAL.search(sentence))

@@ -1,0 +1,160 @@
+"""The five failure classes of detector v2, each on new text written for these tests (no
+transcript of the development corpus is used here)."""
+
+from __future__ import annotations
+
+from harness.detect.duplicates import find_duplicates
+from harness.detect.findings import DetectorConfig, Finding
+from harness.detect.transcript import Message, Transcript
+
+
+def conversation(*lines: tuple[str, str]) -> Transcript:
+    """``("user", text)`` starts a turn; ``(sender, text)`` is a bot message of that turn."""
+    messages: list[Message] = []
+    turn = 0
+    for sender, text in lines:
+        if sender == "user":
+            turn += 1
+        messages.append(
+            Message(
+                id=f"m{len(messages) + 1}",
+                turn=turn,
+                role="user" if sender == "user" else "bot",
+                sender=sender,
+                text=text,
+            )
+        )
+    return Transcript(conversation="c", messages=messages)
+
+
+def duplicates(*lines: tuple[str, str]) -> list[Finding]:
+    return [f for f in find_duplicates(conversation(*lines), DetectorConfig())]
+
+
+def pairs(found: list[Finding]) -> set[tuple[str, ...]]:
+    return {f.message_ids for f in found}
+
+
+# 1. The re-ask excuse ----------------------------------------------------------------------
+
+
+def test_an_exact_unprompted_repeat_is_not_excused_by_an_unrelated_question() -> None:
+    found = duplicates(
+        ("user", "When does my order ship?"),
+        ("shop", "Your order A-5531 ships on May 3 from the Leeds warehouse."),
+        ("user", "What's your returns policy?"),
+        ("shop", "Returns are free within 30 days of delivery."),
+        ("shop", "Your order A-5531 ships on May 3 from the Leeds warehouse."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_a_repeat_the_user_asked_for_is_not_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "How much do I owe?"),
+        ("billing", "Your current balance is $412.50, due on June 14."),
+        ("user", "Sorry, what was the balance again?"),
+        ("billing", "Your current balance is $412.50, due on June 14."),
+    )
+    assert found == []
+
+
+# 2. A shared subject is not a shared claim ---------------------------------------------------
+
+
+def test_a_new_status_of_the_same_flight_is_an_update() -> None:
+    found = duplicates(
+        ("user", "Is my flight on time?"),
+        ("flights", "DL 1422 is delayed by about 40 minutes."),
+        ("user", "When will it land?"),
+        ("flights", "DL 1422 will land at 7:32 PM at gate B9."),
+    )
+    assert found == []
+
+
+def test_a_new_state_of_the_same_card_is_an_update() -> None:
+    found = duplicates(
+        ("user", "Why was my payment declined?"),
+        ("cards", "Your card ending 8832 is frozen after three wrong PIN attempts."),
+        ("user", "I verified my identity in the app."),
+        ("cards", "Thanks, your card ending 8832 is active again."),
+    )
+    assert found == []
+
+
+# 3. Confirmations, facts reused for a new request, one template about another subject -------
+
+
+def test_confirming_what_the_user_chose_is_not_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Any tickets for Hamilton on March 7th?"),
+        ("tickets", "Hamilton on March 7th has seats at 2 pm and at 8 pm, from $89."),
+        ("user", "One ticket for the 8 pm show please."),
+        ("tickets", "Please confirm: 1 ticket for Hamilton on March 7th at 8 pm, $89."),
+    )
+    assert found == []
+
+
+def test_a_fact_reused_for_a_new_request_is_not_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Where is the hotel?"),
+        ("hotel", "The Harbour View Hotel is at 14 Quay Street, Bristol."),
+        ("user", "Book me a cab there for 6 pm."),
+        ("rides", "Your cab to 14 Quay Street is booked for 6 pm; the driver is Sam."),
+    )
+    assert found == []
+
+
+def test_the_same_template_about_another_subject_is_not_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Any concerts in Lisbon next weekend?"),
+        ("events", "I found 10 events in Lisbon for next weekend."),
+        ("user", "And hotels?"),
+        ("hotels", "I found 10 hotels in Lisbon for next weekend."),
+    )
+    assert found == []
+
+
+# 4. Reworded predicates and short verbatim repeats -----------------------------------------
+
+
+def test_on_time_and_on_schedule_say_the_same() -> None:
+    found = duplicates(
+        ("user", "Is AA123 on time?"),
+        ("flights", "Your flight AA123 departs on time at 14:05."),
+        ("user", "Thanks."),
+        ("assistant", "Good news: AA123 is on schedule, leaving 2:05 pm."),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_a_short_answer_sent_twice_in_one_turn() -> None:
+    found = duplicates(
+        ("user", "Can I bring my dog?"),
+        ("pets", "Yes, dogs are welcome in all rooms."),
+        ("assistant", "Yes, dogs are welcome in all rooms."),
+    )
+    assert ("m2", "m3") in pairs(found)
+
+
+# 5. Lower-case domain nouns are facts --------------------------------------------------------
+
+
+def test_two_drugs_with_the_same_copay_are_different_facts() -> None:
+    found = duplicates(
+        ("user", "What's my copay for lisinopril?"),
+        ("pharmacy", "Your lisinopril copay is $10 for a 30-day supply."),
+        ("user", "And for metformin?"),
+        ("pharmacy", "Your metformin copay is $10 for a 30-day supply."),
+    )
+    assert found == []
+
+
+def test_two_plans_with_the_same_price_are_different_facts() -> None:
+    found = duplicates(
+        ("user", "How much is the basic plan?"),
+        ("sales", "The starter plan costs $25 a month with 5 GB of data."),
+        ("user", "And the other one?"),
+        ("sales", "The premium plan costs $25 a month with 5 GB of data."),
+    )
+    assert found == []

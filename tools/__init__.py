@@ -1,0 +1,1 @@
+"""Development tools kept with the repository (not part of the installed package)."""

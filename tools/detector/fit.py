@@ -1,0 +1,363 @@
+"""Fit the detector's learned parts and measure them out of sample.
+
+    python -m tools.detector.fit acts  --sgd ../shared/data/sgd
+    python -m tools.detector.fit pairs --sgd ../shared/data/sgd --corpus tests/fixtures/duplicates-dev
+    python -m tools.detector.fit measure --sgd ../shared/data/sgd --corpus tests/fixtures/duplicates-dev
+
+``acts`` fits the act tagger on SGD train and reports its accuracy on SGD dev. ``pairs`` fits the
+pair scorer on transcripts built from SGD train plus the 60 dev-corpus transcripts and writes
+``harness/detect/_models/pairs.json``. ``measure`` reports the out-of-sample figures: 5-fold
+cross-validation on the dev corpus (folds by transcript; each fold's scorer fitted on SGD train and
+the other folds), the built SGD-dev transcripts, and false alarms per 1,000 bot messages on the
+unchanged SGD-dev dialogues.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from harness.detect.acts import act_features
+from harness.detect.duplicates import Pair, conversation_pairs, find_duplicates
+from harness.detect.findings import DetectorConfig, Finding
+from harness.detect.scorer import FEATURES, PairScorer, scorer
+from harness.detect.transcript import Transcript
+from tools.detector.linear import fit_dense, fit_sparse, fit_trees
+from tools.detector.sgd import build_all, read_dialogues, system_turns
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / "harness" / "detect" / "_models"
+ACTS = (
+    "INFORM",
+    "OFFER",
+    "CONFIRM",
+    "REQUEST",
+    "NOTIFY_SUCCESS",
+    "NOTIFY_FAILURE",
+    "INFORM_COUNT",
+    "OFFER_INTENT",
+    "REQ_MORE",
+    "GOODBYE",
+)
+
+
+def _turns(path: Path) -> list[tuple[str, frozenset[str]]]:
+    out = []
+    for dialogue in read_dialogues(path):
+        for turn in system_turns(dialogue):
+            if turn is not None:
+                out.append((turn.text, turn.acts & frozenset(ACTS)))
+    return out
+
+
+def fit_acts(sgd: Path, *, vocabulary: int = 6000) -> dict[str, object]:
+    """The act tagger fitted on SGD train system turns."""
+    train = _turns(sgd / "sgd-train.jsonl.gz")
+    counts: Counter[str] = Counter()
+    for text, _ in train:
+        counts.update(set(act_features(text)))
+    names = [f for f, c in counts.most_common(vocabulary) if c >= 5]
+    index = {f: i for i, f in enumerate(names)}
+    rows = [sorted({index[f] for f in act_features(t) if f in index}) for t, _ in train]
+    labels = np.array([[a in acts for a in ACTS] for _, acts in train], dtype=np.float64)
+    weights, bias = fit_sparse(rows, labels, len(names))
+    scale = float(np.abs(weights).max() / 127) or 1.0
+    quantised = np.clip(np.round(weights / scale), -127, 127).astype(np.int8)
+    return {
+        "about": "Dialogue-act tagger fitted on the system turns of Schema-Guided Dialogue train "
+        "(Rastogi et al. 2020, CC BY-SA 4.0) by tools/detector/fit.py.",
+        "acts": list(ACTS),
+        "features": names,
+        "scale": scale,
+        "weights": base64.b64encode(quantised.tobytes()).decode("ascii"),
+        "bias": [round(float(b), 4) for b in bias],
+    }
+
+
+def measure_acts(sgd: Path) -> dict[str, float]:
+    """The shipped tagger on SGD dev system turns: whole-turn exact act-set accuracy and micro
+    P/R over acts (a turn's acts are the union of its sentences' acts)."""
+    from harness.detect.acts import message_acts
+
+    exact = tp = fp = fn = 0
+    dev = _turns(sgd / "sgd-dev.jsonl.gz")
+    for text, acts in dev:
+        found = message_acts(text)
+        exact += found == acts
+        tp += len(found & acts)
+        fp += len(found - acts)
+        fn += len(acts - found)
+    return {
+        "turns": len(dev),
+        "exact": round(exact / len(dev), 4),
+        "precision": round(tp / (tp + fp), 4),
+        "recall": round(tp / (tp + fn), 4),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["acts", "pairs", "measure"])
+    parser.add_argument("--sgd", type=Path, default=ROOT.parent / "shared" / "data" / "sgd")
+    parser.add_argument(
+        "--corpus", type=Path, default=ROOT / "tests" / "fixtures" / "duplicates-dev"
+    )
+    parser.add_argument("--every", type=int, default=8, help="use every n-th SGD train dialogue")
+    args = parser.parse_args()
+    if args.what == "acts":
+        model = fit_acts(args.sgd)
+        (MODELS / "acts.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
+        from harness.detect.acts import tagger
+
+        tagger.cache_clear()
+        print(json.dumps(measure_acts(args.sgd)))
+        return
+    corpus = load_corpus(args.corpus)
+    corpus_rows = collect(corpus)
+    sgd_rows = collect(load_sgd(args.sgd / "sgd-train.jsonl.gz", every=args.every))
+    save_rows(sgd_rows, ROWS)
+    if args.what == "pairs":
+        model = fit_pairs(_parts(sgd_rows, corpus_rows))
+        model["about"] = (
+            "Pair scorer fitted by tools/detector/fit.py on transcripts built from Schema-Guided "
+            f"Dialogue train (every {args.every}th dialogue; Rastogi et al. 2020, CC BY-SA 4.0) "
+            "and the 60 transcripts of the duplicates-dev corpus."
+        )
+        (MODELS / "pairs.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
+        scorer.cache_clear()
+    print("cv", json.dumps(cross_validate(corpus, corpus_rows, sgd_rows).figures()))
+    shipped = PairScorer.load()
+    dev = load_sgd(args.sgd / "sgd-dev.jsonl.gz")
+    print("sgd-dev built", json.dumps(detect_all(dev, shipped).figures()))
+    plain = load_sgd(args.sgd / "sgd-dev.jsonl.gz", plain=True)
+    print("sgd-dev unchanged", json.dumps(detect_all(plain, shipped).figures()))
+
+
+# --- the pair scorer --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """One transcript with its labelled pairs (unordered pairs of message ids)."""
+
+    name: str
+    transcript: Transcript
+    duplicates: frozenset[frozenset[str]]
+    negatives: frozenset[frozenset[str]]
+    source: str
+
+
+Rows = tuple[NDArray[np.float64], NDArray[np.float64]]
+
+
+def collect(items: Sequence[Labelled]) -> list[Rows]:
+    """Each transcript's candidate pairs as (features, labels), in the order of ``items``."""
+    probe = _constant_model()
+    config = DetectorConfig()
+    out: list[Rows] = []
+    for item in items:
+        record: list[tuple[Pair, list[float]]] = []
+        conversation_pairs(item.transcript, config, pair_model=probe, record=record)
+        x = np.array([f for _, f in record], dtype=np.float64).reshape(-1, len(FEATURES))
+        y = np.array(
+            [
+                frozenset({p.earlier.message.id, p.later.message.id}) in item.duplicates
+                for p, _ in record
+            ],
+            dtype=np.float64,
+        )
+        out.append((x, y))
+    return out
+
+
+def _constant_model() -> PairScorer:
+    n = len(FEATURES)
+    return PairScorer(
+        {"features": list(FEATURES), "mean": [0] * n, "scale": [1] * n, "coef": [0] * n, "bias": 0}
+    )
+
+
+def fit_pairs(
+    parts: Sequence[tuple[Sequence[Rows], float]], *, l2: float = 1.0, trees: bool = True
+) -> dict[str, object]:
+    """The pair scorer fitted on several sources, each with a total weight."""
+    xs, ys, ws = [], [], []
+    for rows, weight in parts:
+        x = np.vstack([r[0] for r in rows])
+        y = np.concatenate([r[1] for r in rows])
+        xs.append(x)
+        ys.append(y)
+        ws.append(np.full(len(y), weight / max(len(y), 1)))
+    x, y, w = np.vstack(xs), np.concatenate(ys), np.concatenate(ws)
+    w = w * len(y) / w.sum()
+    if trees:
+        fitted, base = fit_trees(x, y, weights=w)
+        return {
+            "features": list(FEATURES),
+            "trees": fitted,
+            "bias": round(base, 6),
+            "threshold": 0.5,
+        }
+    mean = x.mean(0)
+    scale = x.std(0)
+    scale[scale < 1e-9] = 1.0
+    coef, bias = fit_dense((x - mean) / scale, y, l2=l2, weights=w)
+    return {
+        "features": list(FEATURES),
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "coef": [round(float(v), 6) for v in coef],
+        "bias": round(bias, 6),
+        "threshold": 0.5,
+    }
+
+
+def load_corpus(corpus: Path) -> list[Labelled]:
+    """The dev corpus transcripts with their labels."""
+    from harness.detect.readers import load_transcript
+
+    labels = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))["transcripts"]
+    out = []
+    for name in sorted(labels):
+        label = labels[name]
+        out.append(
+            Labelled(
+                name=name,
+                transcript=load_transcript(corpus / name)[0],
+                duplicates=frozenset(frozenset(p) for p in label["duplicates"]),
+                negatives=frozenset(frozenset(p) for p in label["hard_negatives"]),
+                source="corpus",
+            )
+        )
+    return out
+
+
+def load_sgd(
+    path: Path, *, every: int = 1, limit: int | None = None, plain: bool = False
+) -> list[Labelled]:
+    """Built SGD transcripts as :class:`Labelled`."""
+    return [
+        Labelled(
+            name=b.transcript.conversation,
+            transcript=b.transcript,
+            duplicates=frozenset(frozenset(p) for p in b.duplicates),
+            negatives=frozenset(frozenset(p) for p in b.negatives),
+            source=b.kind,
+        )
+        for b in build_all(path, every=every, limit=limit, plain=plain)
+    ]
+
+
+@dataclass(slots=True)
+class Score:
+    """Pair-level precision and recall, scored as the corpus's ``score.py`` scores findings."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    hard_fp: int = 0
+    findings: int = 0
+    bot_messages: int = 0
+
+    def add(self, item: Labelled, findings: Sequence[Finding]) -> None:
+        predicted: set[frozenset[str]] = set()
+        for finding in findings:
+            if finding.kind == "duplicate":
+                self.findings += 1
+                predicted |= {frozenset(p) for p in combinations(finding.message_ids, 2)}
+        self.tp += len(predicted & item.duplicates)
+        self.fp += len(predicted - item.duplicates)
+        self.fn += len(item.duplicates - predicted)
+        self.hard_fp += len(predicted & item.negatives)
+        self.bot_messages += sum(m.role == "bot" for m in item.transcript.messages)
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "P": round(self.tp / (self.tp + self.fp), 4) if self.tp + self.fp else 1.0,
+            "R": round(self.tp / (self.tp + self.fn), 4) if self.tp + self.fn else 1.0,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "hard_negative_fp": self.hard_fp,
+            "findings_per_1000_bot_messages": round(
+                1000 * self.findings / max(self.bot_messages, 1), 2
+            ),
+            "bot_messages": self.bot_messages,
+        }
+
+
+def detect_all(items: Sequence[Labelled], model: PairScorer | None) -> Score:
+    score = Score()
+    config = DetectorConfig()
+    for item in items:
+        findings = find_duplicates(item.transcript, config, pair_model=model)
+        score.add(item, findings)
+    return score
+
+
+def folds(items: Sequence[Labelled], k: int = 5) -> list[list[int]]:
+    """Fold of each transcript: by position in name order, round robin."""
+    return [[i for i in range(len(items)) if i % k == f] for f in range(k)]
+
+
+def cross_validate(
+    corpus: Sequence[Labelled], corpus_rows: Sequence[Rows], sgd_rows: Sequence[Rows], *, k: int = 5
+) -> Score:
+    """Each fold scored by a scorer fitted on SGD rows and the other folds' transcripts."""
+    score = Score()
+    config = DetectorConfig()
+    for held in folds(corpus, k):
+        rest = [corpus_rows[i] for i in range(len(corpus)) if i not in held]
+        model = PairScorer(fit_pairs(_parts(sgd_rows, rest)))
+        for i in held:
+            score.add(corpus[i], find_duplicates(corpus[i].transcript, config, pair_model=model))
+    return score
+
+
+ROWS = ROOT / "tests" / "fixtures" / "detector" / "sgd-train-rows.npz"
+"""The candidate pairs of the SGD-train transcripts the scorer is fitted on (the tests fit the
+cross-validation folds from it and check that the builder reproduces its start)."""
+
+
+def save_rows(rows: Sequence[Rows], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        path,
+        x=np.vstack([r[0] for r in rows]).astype(np.float32),
+        y=np.concatenate([r[1] for r in rows]).astype(np.int8),
+        sizes=np.array([len(r[1]) for r in rows], dtype=np.int32),
+    )
+
+
+def load_rows(path: Path) -> list[Rows]:
+    data = np.load(path)
+    x, y, sizes = data["x"].astype(np.float64), data["y"].astype(np.float64), data["sizes"]
+    out: list[Rows] = []
+    start = 0
+    for size in sizes:
+        out.append((x[start : start + size], y[start : start + size]))
+        start += int(size)
+    return out
+
+
+SGD_WEIGHT = 0.3
+"""The SGD-built rows' total weight beside the dev corpus's (1.0)."""
+
+
+def _parts(
+    sgd_rows: Sequence[Rows], corpus_rows: Sequence[Rows]
+) -> list[tuple[Sequence[Rows], float]]:
+    return [(sgd_rows, SGD_WEIGHT), (corpus_rows, 1.0)]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""Labelled bot-message material from the Schema-Guided Dialogue data (SGD, CC BY-SA 4.0).
+
+SGD system turns carry their dialogue acts with slots and values, and the character spans of the
+values. Turns with the same service and the same (act, slot) set are one outline written by
+different crowd workers, so putting one turn's values into another turn's wording (through the
+spans) gives a **paraphrase**, and putting other values into a turn's own wording gives a
+**template-same** hard negative.
+
+:func:`build` turns each dialogue into a transcript with at most one insertion, drawn with a
+seeded generator from the dialogue's id (so a subset builds exactly as it does in the full run):
+
+- ``none``: the dialogue as it was: every pair is a non-duplicate (confirmations and offers of
+  what the user chose, facts reused for a new request; the false-alarm material);
+- ``para_same`` / ``para_cross``: a paraphrase of a bot turn sent again in the same turn (another
+  sender) or after the next bot reply, unprompted: a duplicate;
+- ``exact_cross``: the same text sent again after the next bot reply: a duplicate;
+- ``contain_cross``: a paraphrase put at the top of the next bot reply: a duplicate;
+- ``template_same``: the same wording with other values, in the same turn: not a duplicate;
+- ``reask``: the user asks for the turn's content again and the bot repeats it reworded: not a
+  duplicate.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.detect.transcript import Message, Transcript
+
+__all__ = [
+    "Built",
+    "SystemTurn",
+    "Templates",
+    "build",
+    "build_all",
+    "read_dialogues",
+    "system_turns",
+]
+
+KINDS = (
+    "none",
+    "para_same",
+    "para_cross",
+    "exact_cross",
+    "contain_cross",
+    "template_same",
+    "reask",
+)
+_WEIGHTS = (3, 2, 2, 1, 1, 2, 1)
+POSITIVE = frozenset({"para_same", "para_cross", "exact_cross", "contain_cross"})
+
+_REASKS = (
+    "Sorry, what was the {slot} again?",
+    "Can you repeat the {slot}?",
+    "I missed the {slot}. Could you say it once more?",
+    "Remind me of the {slot}, please.",
+    "Wait, what did you say the {slot} was?",
+    "Could you tell me the {slot} again?",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SystemTurn:
+    """One SGD system turn with its acts."""
+
+    dialogue: str
+    index: int
+    service: str
+    text: str
+    actions: tuple[tuple[str, str, str], ...]
+    """(act, slot, first value) of each action."""
+    spans: dict[str, tuple[int, int]] = field(hash=False, compare=False)
+
+    @property
+    def signature(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        return self.service, tuple(sorted({(a, s) for a, s, _ in self.actions}))
+
+    @property
+    def acts(self) -> frozenset[str]:
+        return frozenset(a for a, _, _ in self.actions)
+
+    def located(self) -> dict[tuple[str, str], tuple[int, int, str]] | None:
+        """Where each valued action's value stands in the text, or None when one cannot be found
+        or two overlap."""
+        out: dict[tuple[str, str], tuple[int, int, str]] = {}
+        lower = self.text.lower()
+        for act, slot, value in self.actions:
+            if not value or (act, slot) in out:
+                continue
+            if slot in self.spans:
+                start, end = self.spans[slot]
+            else:
+                found = re.search(r"(?<!\w)" + re.escape(value.lower()) + r"(?!\w)", lower)
+                if found is None:
+                    return None
+                start, end = found.span()
+            out[(act, slot)] = (start, end, value)
+        places = sorted((s, e) for s, e, _ in out.values())
+        for (_, e1), (s2, _) in itertools.pairwise(places):
+            if s2 < e1:
+                if any(p == (s2, e1) for p in places):
+                    continue
+                return None
+        return out
+
+    def render(self, values: dict[tuple[str, str], str]) -> str | None:
+        """This turn's wording with ``values`` (by act and slot) in place of its own."""
+        located = self.located()
+        if located is None:
+            return None
+        text = self.text
+        done: set[tuple[int, int]] = set()
+        for key, (start, end, _) in sorted(located.items(), key=lambda kv: -kv[1][0]):
+            if (start, end) in done:
+                continue
+            done.add((start, end))
+            if key not in values:
+                return None
+            text = text[:start] + values[key] + text[end:]
+        return text
+
+    def values(self) -> dict[tuple[str, str], str]:
+        return {(a, s): v for a, s, v in self.actions if v}
+
+
+def read_dialogues(path: Path) -> Iterator[dict[str, object]]:
+    """The dialogues of one ``sgd-*.jsonl.gz`` file, in file order."""
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            yield json.loads(line)
+
+
+def system_turns(dialogue: dict[str, object]) -> list[SystemTurn | None]:
+    """Each turn of ``dialogue``: a :class:`SystemTurn` for system turns, None for user turns."""
+    out: list[SystemTurn | None] = []
+    turns = dialogue["turns"]
+    assert isinstance(turns, list)
+    for index, turn in enumerate(turns):
+        if turn["speaker"] != "SYSTEM":
+            out.append(None)
+            continue
+        actions: list[tuple[str, str, str]] = []
+        spans: dict[str, tuple[int, int]] = {}
+        service = ""
+        for frame in turn["frames"]:
+            service = service or frame["service"]
+            for act, slot, values in frame["actions"]:
+                actions.append((act, slot, values[0] if values else ""))
+            for slot, start, end in frame["spans"]:
+                spans[slot] = (start, end)
+        out.append(
+            SystemTurn(
+                dialogue=str(dialogue["id"]),
+                index=index,
+                service=service.split("_")[0],
+                text=turn["text"],
+                actions=tuple(actions),
+                spans=spans,
+            )
+        )
+    return out
+
+
+class Templates:
+    """Every system turn of a split by signature (service and act-slot set)."""
+
+    def __init__(self, dialogues: Sequence[dict[str, object]]) -> None:
+        self.by_signature: dict[tuple[str, tuple[tuple[str, str], ...]], list[SystemTurn]] = (
+            defaultdict(list)
+        )
+        for dialogue in dialogues:
+            for turn in system_turns(dialogue):
+                if turn is not None and turn.located() is not None:
+                    self.by_signature[turn.signature].append(turn)
+
+    def paraphrase(self, turn: SystemTurn, rng: random.Random) -> str | None:
+        """Another crowd worker's wording of ``turn``'s outline, with ``turn``'s values."""
+        pool = self.by_signature.get(turn.signature, [])
+        if len(pool) < 2:
+            return None
+        mine = turn.values()
+        norm = _norm(turn.text)
+        for _ in range(8):
+            other = pool[rng.randrange(len(pool))]
+            if other.dialogue == turn.dialogue:
+                continue
+            text = other.render(mine)
+            if text is not None and _norm(text) != norm:
+                return text
+        return None
+
+    def other_values(self, turn: SystemTurn, rng: random.Random) -> str | None:
+        """``turn``'s wording with another dialogue's values of the same outline."""
+        pool = self.by_signature.get(turn.signature, [])
+        mine = turn.values()
+        for _ in range(8):
+            if not pool:
+                return None
+            other = pool[rng.randrange(len(pool))]
+            theirs = other.values()
+            if other.dialogue == turn.dialogue or not theirs:
+                continue
+            if all(_norm(theirs.get(k, "")) == _norm(v) for k, v in mine.items()):
+                continue
+            text = turn.render(theirs)
+            if text is not None and _norm(text) != _norm(turn.text):
+                return text
+        return None
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """One built transcript with its labels."""
+
+    transcript: Transcript
+    kind: str
+    duplicates: frozenset[tuple[str, str]]
+    """Labelled duplicate pairs (earlier id, later id)."""
+    negatives: frozenset[tuple[str, str]]
+    """Labelled hard-negative pairs (template-same, re-asked)."""
+
+
+def _has_values(turn: SystemTurn | None) -> bool:
+    return (
+        turn is not None
+        and bool(turn.values())
+        and turn.acts & {"INFORM", "OFFER", "CONFIRM", "INFORM_COUNT", "NOTIFY_SUCCESS"}
+        != frozenset()
+    )
+
+
+def build(
+    dialogue: dict[str, object], templates: Templates, *, seed: int = 24, plain: bool = False
+) -> Built:
+    """One labelled transcript from one dialogue (see the module docstring); ``plain``: the
+    dialogue unchanged."""
+    name = str(dialogue["id"])
+    rng = random.Random(f"{seed}:{name}")
+    kind = rng.choices(KINDS, weights=_WEIGHTS)[0] if not plain else "none"
+    turns = system_turns(dialogue)
+    raw = dialogue["turns"]
+    assert isinstance(raw, list)
+    # Only a bot turn followed by a user turn and another bot turn can take a cross-turn insertion.
+    choices = [
+        i
+        for i, t in enumerate(turns)
+        if _has_values(t) and i + 2 < len(turns) and turns[i + 2] is not None
+    ]
+    target = choices[rng.randrange(len(choices))] if choices and kind != "none" else -1
+    extra = ""
+    if target >= 0:
+        source = turns[target]
+        assert source is not None
+        if kind in ("para_same", "para_cross", "contain_cross", "reask"):
+            extra = templates.paraphrase(source, rng) or ""
+        elif kind == "exact_cross":
+            extra = source.text
+        elif kind == "template_same":
+            extra = templates.other_values(source, rng) or ""
+    if not extra:
+        kind, target = "none", -1
+    messages: list[Message] = []
+    duplicates: set[tuple[str, str]] = set()
+    negatives: set[tuple[str, str]] = set()
+    turn_no = 0
+    source_id = ""
+
+    def add(role: str, sender: str, text: str) -> str:
+        mid = f"{name}-{len(messages)}"
+        messages.append(
+            Message(id=mid, turn=turn_no, role=role, sender=sender, text=text)  # type: ignore[arg-type]
+        )
+        return mid
+
+    for i, turn in enumerate(raw):
+        if turn["speaker"] == "USER":
+            turn_no += 1
+            add("user", "user", turn["text"])
+            continue
+        text = turn["text"]
+        if kind == "contain_cross" and i == target + 2:
+            mid = add("bot", "assistant", extra + " " + text)
+            duplicates.add((source_id, mid))
+            continue
+        mid = add("bot", "assistant", text)
+        if i == target:
+            source_id = mid
+            if kind == "para_same":
+                duplicates.add((mid, add("bot", "concierge", extra)))
+            elif kind == "template_same":
+                negatives.add((mid, add("bot", "concierge", extra)))
+            elif kind == "reask":
+                source = turns[target]
+                assert source is not None
+                slot = next(s for a, s, v in source.actions if v).replace("_", " ")
+                turn_no += 1
+                add("user", "user", rng.choice(_REASKS).format(slot=slot))
+                negatives.add((mid, add("bot", "assistant", extra)))
+        if i == target + 2 and kind in ("para_cross", "exact_cross"):
+            duplicates.add((source_id, add("bot", "concierge", extra)))
+    transcript = Transcript(conversation=name, messages=messages)
+    return Built(
+        transcript=transcript,
+        kind=kind,
+        duplicates=frozenset(duplicates),
+        negatives=frozenset(negatives),
+    )
+
+
+POOL = 1500
+"""Paraphrases and other values come from the split's first this many dialogues, so any subset
+builds exactly as it does in the full run while reading only the start of the file."""
+
+
+def build_all(
+    path: Path, *, limit: int | None = None, seed: int = 24, every: int = 1, plain: bool = False
+) -> list[Built]:
+    """Built transcripts of one split: every ``every``-th dialogue, at most ``limit`` of them."""
+    pool: list[dict[str, object]] = []
+    chosen: list[dict[str, object]] = []
+    for position, dialogue in enumerate(read_dialogues(path)):
+        if position < POOL:
+            pool.append(dialogue)
+        if position % every == 0 and (limit is None or len(chosen) < limit):
+            chosen.append(dialogue)
+        if position >= POOL and limit is not None and len(chosen) >= limit:
+            break
+    templates = Templates(pool)
+    return [build(d, templates, seed=seed, plain=plain) for d in chosen]
