@@ -19,7 +19,11 @@ _SPLIT = re.compile(
     re.IGNORECASE,
 )
 
-_LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*)+", re.IGNORECASE)
+# A letter and a number joined by a hyphen name one thing (a W-2, an I-9 form): one token, "w2".
+_FORM = re.compile(r"\b([a-z])-(\d+)\b")
+# Joining words left at a clause's start, and the "(2) " of a numbered request (several requests
+# for one agent travel numbered in one scoped request).
+_LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*|\(\d+\)\s*)+", re.IGNORECASE)
 _MEMO_SIZE = 2048
 
 
@@ -33,7 +37,7 @@ def content_tokens(text: str) -> list[str]:
 # fresh lists; the cached values are tuples.
 @functools.lru_cache(maxsize=4096)
 def _content_tokens(text: str) -> tuple[str, ...]:
-    words = _WORD.findall(text.lower().replace("’", "'"))
+    words = _WORD.findall(_FORM.sub(r"\1\2", text.lower().replace("’", "'")))
     return tuple(stem(w.split("'")[0]) for w in words if w not in REQUEST_STOPWORDS and len(w) > 1)
 
 

@@ -143,13 +143,18 @@ class RulesModel(Model):
         router = _tool_router(own)
         calls: list[ToolCall] = []
         chosen: set[str] = set()
+        # Each request (and each clause of one) gets its tool; a tool is called again only with
+        # other arguments ("reset my VPN password; reset my email password"), never twice alike.
         for index, clause in enumerate(split_clauses(context.scoped_request)):
             name = router.best(clause, minimum=0.5)
-            if name is None or name in chosen:
+            if name is None:
                 continue
-            chosen.add(name)
-            tool = next(t for t in own if t.name == name)
-            calls.append(_call(tool, clause, index))
+            call = _call(next(t for t in own if t.name == name), clause, index)
+            key = name + json.dumps(call.arguments, sort_keys=True)
+            if key in chosen:
+                continue
+            chosen.add(key)
+            calls.append(call)
         if not calls and len(own) == 1:
             calls.append(_call(own[0], context.scoped_request, 0))
         return calls

@@ -1,16 +1,18 @@
 """The offline planner: clauses of the message routed by the sub-agents' words, no model at all.
 
-It splits a multi-intent message into clauses and routes each by the sub-agents' descriptions,
-examples and tool names (the router the offline model's compose step uses too); a clause that matches no agent well
-enough stays with the parent. Consecutive clauses for one agent are joined, as before this planner
-left the model layer.
+It splits a multi-intent message into its requests (``harness.planning.split``) and routes each by
+the sub-agents' descriptions, examples and tool names (the router the offline model's compose step
+uses too); a request that matches no agent well enough stays with the parent. Every request keeps
+an entry of its own, also when two go to one agent (the runtime sends that agent one call carrying
+both).
 """
 
 from __future__ import annotations
 
-from harness.models._text import _LEAD, _SPLIT, Router, content_tokens, split_clauses
+from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from harness.planning.split import split_requests
 from subagents import Usage
 
 __all__ = ["RulesPlanner"]
@@ -32,10 +34,17 @@ class RulesPlanner(Planner):
         if given.active_agent:
             entries = self._floor_plan(given, router, given.active_agent)
         else:
-            entries = []
-            for clause in split_clauses(given.message):
-                agent = router.best(clause, minimum=self.route_threshold) or given.parent
-                _add(entries, clause, agent)
+            threshold = self.route_threshold
+
+            def routed(piece: str) -> bool:
+                return router.best(piece, minimum=threshold) is not None
+
+            entries = [
+                PlanEntry(
+                    request=request, agent=router.best(request, minimum=threshold) or given.parent
+                )
+                for request in split_requests(given.message, routed)
+            ]
         # Counted as one request, as the offline model counts each step it answers.
         return Plan(entries=tuple(entries), usage=Usage(requests=1))
 

@@ -82,6 +82,7 @@ class Dependencies:
         dialogue: list[dict[str, str]] | None = None,
         continuing: bool = False,
         strict: bool = False,
+        requests: Sequence[str] = (),
     ) -> SubagentCall:
         """The call of sub-agent ``name`` with ``request``: its model, prompt and transport (the
         one place a ``SubagentCall`` is built; a silent agent never gets ``send``)."""
@@ -97,6 +98,7 @@ class Dependencies:
             send=None if agent.mode is Mode.SILENT else send,
             continuing=continuing,
             strict=strict,
+            requests=tuple(requests),
             prepared=self.prepared.get(name),
             transport=self.transports.get(name) or default_transport(agent, self.local),
             tool_threads=self.tool_threads,

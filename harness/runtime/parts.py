@@ -1,5 +1,5 @@
-"""Pieces of the parent's turn that are data, not flow: the reply schema, the merge of a plan per
-agent, the view of a result the compose step reads, the aggregation of silent findings and the
+"""Pieces of the parent's turn that are data, not flow: the reply schema, the plan per request and
+its grouping per agent, the view of a result the compose step reads, the aggregation of silent findings and the
 fallback reply."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ __all__ = [
     "aggregate_findings",
     "compose_schema",
     "fallback_reply",
-    "merge_per_agent",
+    "group_by_agent",
+    "plan_requests",
     "result_view",
 ]
 
@@ -60,23 +61,35 @@ def compose_schema(agents: tuple[str, ...]) -> Mapping[str, Any]:
     return schema
 
 
-def merge_per_agent(
+def plan_requests(
     entries: Sequence[PlanEntry], *, parent: str, agents: Collection[str]
 ) -> list[PlannedRequest]:
-    """The plan the turn dispatches: one entry per agent, its requests joined with " and ".
+    """The turn's plan: one entry per request, in the user's order, each with its own text.
+
+    An entry naming no known sub-agent is the parent's own; a request planned twice for the same
+    agent (same text) is kept once.
+    """
+    plan: list[PlannedRequest] = []
+    for entry in entries:
+        item = PlannedRequest(
+            request=entry.request, agent=entry.agent if entry.agent in agents else parent
+        )
+        if item not in plan:
+            plan.append(item)
+    return plan
+
+
+def group_by_agent(items: Sequence[PlannedRequest]) -> list[tuple[str, tuple[str, ...]]]:
+    """``(agent, its requests)`` per agent, in the order of each agent's first request.
 
     Two concurrent calls of one agent would share its state, so each agent gets one call carrying
-    all of its requests, in the order of their first mention. An entry naming no known sub-agent
-    is the parent's own.
+    all of its requests (``harness.transport.base.join_requests`` writes them into one
+    ``scopedRequest``).
     """
-    merged: dict[str, list[str]] = {}
-    for entry in entries:
-        agent = entry.agent if entry.agent in agents else parent
-        merged.setdefault(agent, []).append(entry.request)
-    return [
-        PlannedRequest(request=" and ".join(requests), agent=agent)
-        for agent, requests in merged.items()
-    ]
+    grouped: dict[str, list[str]] = {}
+    for item in items:
+        grouped.setdefault(item.agent, []).append(item.request)
+    return [(agent, tuple(requests)) for agent, requests in grouped.items()]
 
 
 async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:

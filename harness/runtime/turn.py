@@ -29,9 +29,16 @@ from harness.exceptions import (
 from harness.models.base import ChatMessage, ComposeContext, ModelRequest, ModelSetupError
 from harness.planning import PlanInput, RulesPlanner
 from harness.runtime.deps import Dependencies
-from harness.runtime.parts import aggregate_findings, fallback_reply, merge_per_agent, result_view
+from harness.runtime.parts import (
+    aggregate_findings,
+    fallback_reply,
+    group_by_agent,
+    plan_requests,
+    result_view,
+)
 from harness.runtime.runner import SubagentCall, run_subagent
 from harness.runtime.state import ConversationState
+from harness.transport.base import join_requests
 from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:
@@ -143,7 +150,7 @@ async def _begin(deps: Dependencies, chat: ConversationState, text: str) -> Turn
 
 
 async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
-    """Ask the planner for the message's requests, then merge them per agent."""
+    """Ask the planner for the message's requests: one plan entry per request."""
     text = state.text
     active = chat.active_agent
     if active is not None and deps.agents[active].mode is not Mode.CONVERSATIONAL:
@@ -169,7 +176,7 @@ async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -
             state.failures.append(f"plan failed: {type(exc).__name__}: {exc}")
             log.warning("the plan failed (%s); the offline planner routes the message", exc)
             planned = await _OFFLINE_PLANNER.plan(given)
-        plan = merge_per_agent(planned.entries, parent=deps.name, agents=deps.agents)
+        plan = plan_requests(planned.entries, parent=deps.name, agents=deps.agents)
         state.usage = state.usage + planned.usage
     except Exception as exc:  # a failing planner must not lose the conversation
         if not _recover(deps, state, "plan", exc):
@@ -183,13 +190,14 @@ async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -
 
 
 async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
-    """Run the pending requests' agents concurrently, each under its own timeout."""
+    """Run the pending requests' agents concurrently, each under its own timeout: one call per
+    agent, carrying all of its requests."""
     pending, state.pending = state.pending, []
     state.routed.extend((p.request, p.agent) for p in pending)
     calls: list[SubagentCall] = []
-    for item in pending:
-        agent = deps.agents[item.agent]
-        request = item.request if agent.scoped else state.text
+    for name, requests in group_by_agent(pending):
+        agent = deps.agents[name]
+        request = join_requests(requests) if agent.scoped else state.text
 
         async def send(message: str, *, _agent: Subagent = agent, _request: str = request) -> None:
             if _agent.mode is Mode.CONVERSATIONAL:
@@ -216,6 +224,7 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
                 send=send,
                 continuing=agent.name == chat.active_agent,
                 strict=deps.strict,
+                requests=requests if agent.scoped else (),
             )
         )
     try:

@@ -32,6 +32,7 @@ __all__ = [
     "PreparedAgent",
     "Sender",
     "SubagentCall",
+    "join_requests",
     "reply_from_wire",
     "result_to_wire",
     "wire_payload",
@@ -39,6 +40,19 @@ __all__ = [
 
 Sender = Callable[[str], Awaitable[None]]
 """Delivers one message to the user."""
+
+
+def join_requests(requests: tuple[str, ...] | list[str]) -> str:
+    """The ``scopedRequest`` of a call that carries several requests: numbered, one clause each.
+
+    One request is sent as it is (the wire is unchanged for a single request); two or more become
+    ``"(1) when is payday; (2) where is my W-2"``, so any agent, local or remote, sees each request
+    and where it ends (docs/contract.md, "Several requests in one call").
+    """
+    items = [r.strip() for r in requests if r.strip()]
+    if len(items) == 1:
+        return items[0]
+    return "; ".join(f"({n}) {r.rstrip(' ;')}" for n, r in enumerate(items, start=1))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,7 +77,8 @@ class SubagentCall:
 
     agent: Subagent
     request: str
-    """The scoped request (the whole user message when the agent takes no ``scopedRequest``)."""
+    """The scoped request (the whole user message when the agent takes no ``scopedRequest``);
+    when the call carries several requests, ``join_requests`` of them."""
     history: tuple[HistoryEntry, ...]
     """The parent's conversation before this turn's replies; filtered by ``receives_history``."""
     model: Model
@@ -90,6 +105,9 @@ class SubagentCall:
     tool_threads: ToolThreads | None = None
     """The bot's shares of tool threads (``harness.agent.tools.ToolThreads``); None: the shared
     one of callers without a bot."""
+    requests: tuple[str, ...] = ()
+    """Each request this call carries, as planned (empty: just ``request``). The agent's outputs
+    answer each: ``answered`` covers every request not listed in its ``openQuestions``."""
     spent: Usage = field(default_factory=Usage)
     """Model usage so far; a transport updates it as it goes, so a call that fails later keeps
     what it spent."""

@@ -42,7 +42,7 @@ def pto_request(request: str) -> str:
 
 
 def next_payday() -> str:
-    """When the next paycheck (payday) arrives."""
+    """When the next paycheck (payday) arrives: the date you get paid next."""
     return (
         f"Your next payday is {EMPLOYEE['next_payday']}; you are paid {EMPLOYEE['pay_frequency']}."
     )

@@ -22,8 +22,9 @@ from harness.planning import (
 )
 from harness.runtime.deps import default_planner
 from harness.runtime.parent import bot_models
-from harness.runtime.parts import merge_per_agent
+from harness.runtime.parts import group_by_agent, plan_requests
 from harness.testing import fake_subagent
+from harness.transport.base import join_requests
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPDESK = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
@@ -97,18 +98,32 @@ async def test_an_unusable_plan_is_a_model_behavior_error(output: object) -> Non
         await LLMPlanner(model).plan(_given("days left?"))
 
 
-def test_the_merge_gives_each_agent_one_request_and_unknown_agents_to_the_parent() -> None:
+def test_the_plan_keeps_each_request_and_one_call_per_agent_carries_them_all() -> None:
     entries = [
         PlanEntry(request="days left", agent="pto"),
         PlanEntry(request="weather", agent="nobody"),
         PlanEntry(request="days used", agent="pto"),
+        PlanEntry(request="days left", agent="pto"),
         PlanEntry(request="hi", agent="desk"),
     ]
-    merged = merge_per_agent(entries, parent="desk", agents={"pto", "payroll"})
-    assert [(p.agent, p.request) for p in merged] == [
-        ("pto", "days left and days used"),
-        ("desk", "weather and hi"),
+    plan = plan_requests(entries, parent="desk", agents={"pto", "payroll"})
+    assert [(p.agent, p.request) for p in plan] == [
+        ("pto", "days left"),
+        ("desk", "weather"),
+        ("pto", "days used"),
+        ("desk", "hi"),
     ]
+    assert group_by_agent(plan) == [
+        ("pto", ("days left", "days used")),
+        ("desk", ("weather", "hi")),
+    ]
+
+
+def test_several_requests_travel_numbered_in_one_scoped_request() -> None:
+    assert join_requests(["when is payday"]) == "when is payday"
+    assert join_requests(["when is payday", "where is my W-2?"]) == (
+        "(1) when is payday; (2) where is my W-2?"
+    )
 
 
 def test_the_default_planner_follows_the_model() -> None:
