@@ -25,6 +25,7 @@ from harness.detect.reports import (
     plural,
     render,
     render_junit,
+    summary_line,
 )
 from harness.exceptions import UsageError
 from harness.runtime.loading import run_sync
@@ -209,6 +210,8 @@ def simulate_command(
     if fmt == "text":
         report += _failure_lines(results)
     write_output(report, output)
+    if output is not None:  # the report went to a file: say how it came out, and where
+        click.echo(f"{summary_line(results)}; report written to {output}", err=True)
     broken = [r for r in results if r.error]
     if broken:
         click.echo(

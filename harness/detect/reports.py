@@ -31,6 +31,7 @@ __all__ = [
     "render_json",
     "render_junit",
     "render_text",
+    "summary_line",
 ]
 
 ReportFormat = Literal["text", "json", "junit", "html"]
@@ -254,6 +255,14 @@ def render_text(
             buffer.write(_finding_lines(result.findings, color=color))
         else:
             console.print(_table(result, counts))
+    summary = summary_line(results)
+    bad = any(r.errors or r.error is not None for r in results)
+    console.print(Text(summary, style="bold red" if bad else "bold green"))
+    return _without_trailing_spaces(buffer.getvalue())
+
+
+def summary_line(results: Sequence[DetectionResult]) -> str:
+    """The report's closing line: ``3 conversations: 1 error, 0 warnings (1 duplicate)``."""
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
@@ -265,8 +274,7 @@ def render_text(
     failed = sum(1 for r in results if r.error is not None)
     if failed:
         summary += f"; {failed} failed to complete"
-    console.print(Text(summary, style="bold red" if errors or failed else "bold green"))
-    return _without_trailing_spaces(buffer.getvalue())
+    return summary
 
 
 def _table(result: DetectionResult, counts: str) -> Table:
