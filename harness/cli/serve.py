@@ -81,6 +81,12 @@ __all__ = ["serve_command"]
     type=click.FloatRange(0.1),
     help="Seconds one reply may take to reach the channel.",
 )
+@click.option(
+    "--send-plan",
+    is_flag=True,
+    help="Send every turn's plan to the channel as a 'harness.plan' event (otherwise only when "
+    'the user\'s activity asks: channelData {"harness": {"plan": true}}).',
+)
 @model_options()
 def serve_command(
     config: str,
@@ -97,6 +103,7 @@ def serve_command(
     max_body_bytes: int,
     allow_service_urls: tuple[str, ...],
     reply_timeout: float,
+    send_plan: bool,
     model: str | None,
     base_url: str | None,
     model_settings: tuple[str, ...] = (),
@@ -132,5 +139,6 @@ def serve_command(
             allow_service_urls=allow_service_urls,
             reply_timeout=reply_timeout,
             window_turns=window_turns,
+            send_plans=send_plan,
         )
     )

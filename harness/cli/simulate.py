@@ -15,7 +15,7 @@ import click
 
 from harness.cli.command import HarnessCommand
 from harness.cli.model_flags import ModelFlags, model_options
-from harness.cli.options import output_option, write_output
+from harness.cli.options import output_option, parse_headers, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.findings import DetectorConfig
 from harness.detect.reports import (
@@ -296,12 +296,7 @@ async def _run(
     if run.endpoint:
         from harness.simulate.endpoint import EndpointTarget
 
-        parsed: dict[str, str] = {}
-        for header in run.headers:
-            name, sep, value = header.partition(":")
-            if not sep or not name.strip():
-                raise UsageError(f"--header must look like 'Name: value', got {header!r}")
-            parsed[name.strip()] = value.strip()
+        parsed = parse_headers(run.headers)
         target = EndpointTarget(
             run.endpoint,
             quiet_period=0.5 if run.quiet_period is None else run.quiet_period,

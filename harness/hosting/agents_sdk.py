@@ -23,10 +23,12 @@ from harness.exceptions import MissingExtraError
 from harness.hosting._http import error_response
 from harness.hosting._outbound import ServiceUrlPolicy
 from harness.hosting.core import (
+    PLAN_EVENT,
     SNAPSHOT_PROPERTY,
     HarnessBot,
     OutgoingMessage,
     report_turn_error,
+    wants_plan,
 )
 from harness.hosting.storage import StateStore
 
@@ -308,6 +310,14 @@ class AgentsSdkHost:
                 )
             )
 
+        async def send_plan(value: dict[str, Any]) -> None:
+            if not self.policy.allows(activity.service_url or ""):
+                raise PermissionError(f"replies may not go to {activity.service_url!r}")
+            await context.send_activity(
+                Activity(type=ActivityTypes.event, name=PLAN_EVENT, value=value)
+            )
+
+        asked = self.bot.send_plans or wants_plan(activity.channel_data)
         await self.bot.handle_message(
             key=state.get_storage_key(context),
             conversation_id=activity.conversation.id,
@@ -316,6 +326,7 @@ class AgentsSdkHost:
             save=save,
             send=send,
             activity_id=activity.id,
+            send_plan=send_plan if asked else None,
         )
 
     async def _on_error(self, context: TurnContext, error: Exception) -> None:

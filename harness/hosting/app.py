@@ -145,6 +145,7 @@ def create_app(
     allow_service_urls: Iterable[str] = (),
     reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
     window_turns: int | None = DEFAULT_WINDOW_TURNS,
+    send_plans: bool = False,
 ) -> web.Application:
     """Build the web application that serves ``bot`` to Bot Framework channels.
 
@@ -169,6 +170,8 @@ def create_app(
         reply_timeout: seconds one reply may take to reach the channel.
         window_turns: recent turns kept in each conversation's stored state (None: all); the
             store's log keeps the whole transcript.
+        send_plans: send every turn's plan to the channel as a ``harness.plan`` event (without
+            it, only to activities whose ``channelData`` asks: ``{"harness": {"plan": true}}``).
 
     Raises:
         ConfigError: for an unknown adapter or an unusable storage path.
@@ -180,7 +183,13 @@ def create_app(
         core = bot
         core.store = core.store or store
     else:
-        core = HarnessBot(bot, reply_timeout=reply_timeout, store=store, window_turns=window_turns)
+        core = HarnessBot(
+            bot,
+            reply_timeout=reply_timeout,
+            store=store,
+            window_turns=window_turns,
+            send_plans=send_plans,
+        )
     policy = ServiceUrlPolicy(allow_service_urls, app_id=app_id)
     host = _make_host(
         adapter, core, store=store, app_id=app_id, app_password=app_password, tenant_id=tenant_id
