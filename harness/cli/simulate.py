@@ -333,6 +333,10 @@ async def _run(
             on_scenario=lambda _result: progress.advance(),
             on_usage=add_usage,
         )
+    if isinstance(target, InProcessTarget):  # the bot's config can say why
+        from harness.lint.causes import with_causes
+
+        results = with_causes(results, target.parent)
     return results, usage
 
 
