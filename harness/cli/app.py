@@ -59,6 +59,12 @@ def _detect() -> click.Command:
     return detect_command
 
 
+def _compare() -> click.Command:
+    from harness.cli.compare import compare_command
+
+    return compare_command
+
+
 def _serve() -> click.Command:
     from harness.cli.serve import serve_command
 
@@ -77,6 +83,7 @@ _COMMANDS: dict[str, Callable[[], click.Command]] = {
     "lint": _lint,
     "simulate": _simulate,
     "detect": _detect,
+    "compare": _compare,
     "serve": _serve,
     "new": _new,
 }
@@ -88,6 +95,7 @@ _HELP = {
     "lint": "Check agent configs (this SDK's and Copilot Studio's) for design faults.",
     "simulate": "Run scenario conversations against a bot and detect duplicates and misses.",
     "detect": "Detect duplicate messages, missed requests and silent leaks in transcripts.",
+    "compare": "Compare two runs' JSON reports: findings added, fixed and unchanged.",
     "serve": "Serve a bot over HTTP as a Bot Framework bot.",
     "new": "Create a starter bot with scenarios and tests that pass as created.",
 }
@@ -102,8 +110,9 @@ _EXIT_CODES = {
     "2 bad input or a usage error; 130 ended by Ctrl-C.",
     "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
     "2 bad input or a usage error; 130 ended by Ctrl-C.",
+    "compare": "0 no regression; 1 a regression; 2 bad input or a usage error.",
     "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
-    "new": "0 created; 2 the folder is a file or not empty; 130 ended by Ctrl-C.",
+    "new": "0 created; 2 a usage error (the folder is a file or not empty); 130 ended by Ctrl-C.",
 }
 _DEFAULT_EXIT_CODES = "0 success; 1 a run error; 2 a usage or config error; 130 Ctrl-C."
 

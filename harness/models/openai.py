@@ -69,6 +69,7 @@ from harness.models._retry import (
     retry_after_seconds,
 )
 from harness.models._slots import ConcurrencyLimit
+from harness.models._text_calls import read_text_tool_calls
 from harness.models._wire import (
     PRICES,
     estimate_cost,
@@ -572,9 +573,21 @@ class OpenAIModel(Model):
             # Some servers send tool calls without ids; the id only has to match the result.
             call_id = getattr(raw, "id", None) or f"call_{self.attempts}_{index + 1}"
             calls.append(ToolCall(id=call_id, name=function.name, arguments=arguments))
-        if calls:
-            return ModelResponse(text=message.content or None, tool_calls=tuple(calls), model=model)
         content = message.content
+        if not calls and answer is None and self.settings.text_tool_calls:
+            offered = {tool.name for tool in request.tools}
+            if answer_name is not None:
+                offered.add(answer_name)
+            for index, (name, arguments) in enumerate(read_text_tool_calls(content, offered) or ()):
+                content = None  # the text was the calls
+                if name == answer_name:
+                    answer = json.dumps(arguments)
+                    continue
+                calls.append(
+                    ToolCall(id=f"call_{self.attempts}_{index + 1}", name=name, arguments=arguments)
+                )
+        if calls:
+            return ModelResponse(text=content or None, tool_calls=tuple(calls), model=model)
         if schema is None:
             return ModelResponse(text=content, model=model)
         text = answer if answer is not None else content

@@ -61,6 +61,11 @@ class ModelSettings(BaseModel):
     null_content: bool = True
     """Send ``content: null`` on an assistant message that only calls tools (the OpenAI form).
     False sends ``""``; a server that rejects ``null`` switches this off by itself."""
+    text_tool_calls: bool = True
+    """Read a tool call the server wrote as text in the message's content (a JSON object naming an
+    offered tool, or Qwen's ``<tool_call>`` block; llama.cpp's server answers ``tool_choice: auto``
+    so with a model's own chat template) as a call. Only content that is nothing but calls to
+    tools the request offered is read so. False keeps such content as text."""
     extra_body: dict[str, Any] = Field(default_factory=dict)
     """More JSON fields for every request (server-specific options such as ``top_k``)."""
     extra_headers: dict[str, str] = Field(default_factory=dict)

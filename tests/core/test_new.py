@@ -129,7 +129,7 @@ def test_new_help_lists_its_exit_codes_once() -> None:
     result = CliRunner().invoke(cli, ["new", "--help"], prog_name="harness")
     assert result.exit_code == 0
     assert result.output.count("Exit codes:") == 1
-    assert "2 the folder is a file or not empty" in result.output
+    assert "2 a usage error (the folder is a file or not empty)" in result.output
 
 
 def test_the_name_given_is_the_one_the_bot_introduces_itself_with(

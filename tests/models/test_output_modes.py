@@ -446,8 +446,16 @@ async def test_a_request_its_caller_gave_up_on_is_still_counted(fake: FakeOpenAI
     fake.responder = lambda body: message(OUTPUTS)
     fake.delay = 5.0
     model = OpenAIModel("m", base_url=fake.url)
+    loop = asyncio.get_running_loop()
     with pytest.raises(TimeoutError):
-        async with asyncio.timeout(1.0):  # as a sub-agent's timeout cancels its model call
-            await model.request(act_request())
+        # As a sub-agent's timeout cancels its model call: here once the server has the request,
+        # however long a busy machine takes to send it.
+        async with asyncio.timeout(None) as deadline:
+            call = asyncio.ensure_future(model.request(act_request()))
+            async with asyncio.timeout(120):
+                while not fake.requests:  # noqa: ASYNC110 (the fake server has no event for it)
+                    await asyncio.sleep(0.01)
+            deadline.reschedule(loop.time())
+            await call
     await model.aclose()
     assert model.usage.requests == 1 == len(fake.requests)

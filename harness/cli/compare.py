@@ -1,0 +1,44 @@
+"""``harness compare BASE.json NEW.json``: findings added, fixed and unchanged between two runs'
+JSON reports. Exit 1 on a regression, 0 otherwise, 2 on bad input or usage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.cli.command import HarnessCommand
+from harness.cli.options import output_option, write_output
+from harness.detect.compare import (
+    ComparisonFormat,
+    compare_reports,
+    load_report,
+    render_comparison,
+)
+
+__all__ = ["compare_command"]
+
+
+@click.command("compare", cls=HarnessCommand)
+@click.argument("base", type=click.Path(dir_okay=False, path_type=Path), metavar="BASE.json")
+@click.argument("new", type=click.Path(dir_okay=False, path_type=Path), metavar="NEW.json")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="Report format (markdown: for a pull-request comment).",
+)
+@output_option("Write the comparison to FILE instead of standard output.")
+def compare_command(base: Path, new: Path, fmt: ComparisonFormat, output: Path | None) -> int:
+    """Compare two JSON reports of `harness simulate` or `harness detect` (--format json): per
+    conversation and finding kind, the findings added, fixed and unchanged, and pass-rate changes.
+
+    A regression (exit 1) is an error-level finding NEW has and BASE had not, a conversation that
+    completed in BASE and failed in NEW, or a lower pass rate. Findings are matched by kind,
+    method, turn and senders, not by their wording.
+    """
+    comparison = compare_reports(load_report(base), load_report(new))
+    write_output(render_comparison(comparison, fmt), output)
+    return comparison.exit_code
