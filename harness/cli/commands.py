@@ -172,6 +172,7 @@ def _chat_remote(
             quiet_period=0.5 if quiet_period is None else quiet_period,
             turn_timeout=reply_timeout,
             headers=parse_headers(headers) or None,
+            ask_plan=True,  # for /plan
         )
         return chat_remote(
             endpoint_bot(target, conversation), console=console, verbosity=verbosity(ctx)

@@ -302,6 +302,7 @@ async def _run(
             quiet_period=0.5 if run.quiet_period is None else run.quiet_period,
             headers=parsed or None,
             unique_ids=True,  # every run of a scenario is a new conversation
+            ask_plan=True,  # a served bot's plan: missed requests and scopes are checked too
         )
     else:
         model_obj = flags.build()

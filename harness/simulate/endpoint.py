@@ -83,8 +83,9 @@ class EndpointTarget(Target):
             ``x`` on the wire, so a later run with the same id continues it.
         ask_plan: ask the bot for each turn's plan (``channelData: {"harness": {"plan": true}}``);
             a bot served by ``harness serve`` answers with a ``harness.plan`` event, which goes
-            into the transcript's turns so missed requests and wrong scopes can be checked.
-            Other bots ignore the field.
+            into the transcript's turns so missed requests and wrong scopes can be checked
+            (``send_turn`` then returns that event too). Other bots ignore the field.
+            ``harness simulate --endpoint`` and ``harness chat --endpoint`` turn it on.
     """
 
     def __init__(
@@ -97,7 +98,7 @@ class EndpointTarget(Target):
         headers: dict[str, str] | None = None,
         bot_name: str = "bot",
         unique_ids: bool = False,
-        ask_plan: bool = True,
+        ask_plan: bool = False,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise UsageError(f"the endpoint must be an http(s) URL, got {url!r}")
