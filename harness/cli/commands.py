@@ -10,7 +10,7 @@ from rich.console import Console
 
 from harness.cli.command import HarnessCommand
 from harness.cli.model_flags import ModelFlags, model_options
-from harness.cli.options import output_option, verbosity, write_output
+from harness.cli.options import output_option, parse_headers, verbosity, write_output
 from harness.exceptions import UsageError
 from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
@@ -25,28 +25,167 @@ __all__ = ["chat_command", "instructions_command"]
 
 
 @click.command("chat", cls=HarnessCommand)
-@click.argument("config", metavar="BOT")
+@click.argument("config", metavar="[BOT]", required=False)
+@click.option(
+    "--endpoint",
+    metavar="URL",
+    help="Talk to a served bot: its /api/messages URL (the chat is its Bot Framework channel).",
+)
+@click.option(
+    "--conversation",
+    metavar="ID",
+    help="With --endpoint: continue this conversation (the banner names a new chat's id).",
+)
+@click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="NAME:VALUE",
+    help="With --endpoint: an HTTP header for every post (e.g. 'Authorization: Bearer ...').",
+)
+@click.option(
+    "--directline",
+    metavar="URL",
+    help="Talk to a bot behind Direct Line 3.0: the endpoint up to /conversations.",
+)
+@click.option(
+    "--directline-secret",
+    envvar="DIRECTLINE_SECRET",
+    help="The Direct Line secret (default: $DIRECTLINE_SECRET).",
+)
+@click.option(
+    "--directline-token",
+    envvar="DIRECTLINE_TOKEN",
+    help="A Direct Line token instead of the secret (default: $DIRECTLINE_TOKEN).",
+)
+@click.option(
+    "--transport",
+    type=click.Choice(["websocket", "polling"]),
+    default="websocket",
+    show_default=True,
+    help="With --directline: receive replies on the WebSocket or by polling.",
+)
+@click.option(
+    "--quiet-period",
+    type=float,
+    help="With --endpoint or --directline: seconds without a new reply that end a turn "
+    "(default: 0.5 with --endpoint, 3 with --directline).",
+)
+@click.option(
+    "--reply-timeout",
+    type=float,
+    default=60.0,
+    show_default=True,
+    help="With --endpoint or --directline: seconds a turn may wait for the bot.",
+)
 @model_options()
 @click.pass_context
 def chat_command(
     ctx: click.Context,
-    config: str,
+    config: str | None,
     model: str | None,
     base_url: str | None,
     model_settings: tuple[str, ...] = (),
+    endpoint: str | None = None,
+    conversation: str | None = None,
+    headers: tuple[str, ...] = (),
+    directline: str | None = None,
+    directline_secret: str | None = None,
+    directline_token: str | None = None,
+    transport: str = "websocket",
+    quiet_period: float | None = None,
+    reply_timeout: float = 60.0,
 ) -> int:
-    """Talk to the bot in BOT (a YAML config or module:attr); every message shows who sent it.
+    """Talk to the bot in BOT (a YAML config or module:attr), or to a served one with --endpoint
+    or --directline; every message shows who sent it.
 
     Arrow keys edit the line and recall earlier messages. /plan shows the last turn's scoped
     requests, /floor who holds the floor, /help the commands. Ctrl-D or exit quits; Ctrl-C quits
     at once, cancelling a turn in progress. A model request that fails ends its turn, not the chat.
+    A served bot sends its plan for /plan when it runs under `harness serve`.
     """
+    console = Console(highlight=False, soft_wrap=True)  # a long message is one line in a pipe
+    given = [
+        n for n, v in (("BOT", config), ("--endpoint", endpoint), ("--directline", directline)) if v
+    ]
+    if len(given) != 1:
+        raise UsageError(
+            "give one of BOT, --endpoint URL or --directline URL"
+            + (f", not {' and '.join(given)}" if given else "")
+        )
+    if config is None:
+        if model or base_url or model_settings:
+            raise UsageError("--model, --base-url and --model-setting need an in-process BOT")
+        if conversation and not endpoint:
+            raise UsageError("--conversation applies to --endpoint only")
+        if headers and not endpoint:
+            raise UsageError("--header applies to --endpoint only")
+        return _chat_remote(
+            ctx,
+            console,
+            endpoint=endpoint,
+            conversation=conversation,
+            headers=headers,
+            directline=directline,
+            secret=directline_secret,
+            token=directline_token,
+            transport=transport,
+            quiet_period=quiet_period,
+            reply_timeout=reply_timeout,
+        )
+    if endpoint or directline or conversation or headers:
+        raise UsageError("--conversation and --header apply to --endpoint only")
     from harness.cli.chat import chat
 
     bot = ModelFlags.parse(model, base_url, model_settings).load_bot(config)
     check_models(bot)
-    console = Console(highlight=False, soft_wrap=True)  # a long message is one line in a pipe
     return chat(bot, console=console, verbosity=verbosity(ctx))
+
+
+def _chat_remote(
+    ctx: click.Context,
+    console: Console,
+    *,
+    endpoint: str | None,
+    conversation: str | None,
+    headers: tuple[str, ...],
+    directline: str | None,
+    secret: str | None,
+    token: str | None,
+    transport: str,
+    quiet_period: float | None,
+    reply_timeout: float,
+) -> int:
+    from harness.cli.remote_chat import chat_remote, directline_bot, endpoint_bot
+
+    if endpoint is not None:
+        from harness.simulate.endpoint import EndpointTarget
+
+        target = EndpointTarget(
+            endpoint,
+            quiet_period=0.5 if quiet_period is None else quiet_period,
+            turn_timeout=reply_timeout,
+            headers=parse_headers(headers) or None,
+            ask_plan=True,  # for /plan
+        )
+        return chat_remote(
+            endpoint_bot(target, conversation), console=console, verbosity=verbosity(ctx)
+        )
+    from harness.simulate.directline import DirectLineTarget
+
+    assert directline is not None
+    if secret and token:
+        raise UsageError("give --directline-secret or --directline-token, not both")
+    channel = DirectLineTarget(
+        directline,
+        secret=secret or None,
+        token=None if secret else token or None,
+        transport="polling" if transport == "polling" else "websocket",
+        quiet_period=3.0 if quiet_period is None else quiet_period,
+        reply_timeout=reply_timeout,
+        turn_timeout=max(120.0, reply_timeout * 2),
+    )
+    return chat_remote(directline_bot(channel), console=console, verbosity=verbosity(ctx))
 
 
 @click.command("instructions", cls=HarnessCommand)

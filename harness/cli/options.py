@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +22,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "add_verbosity",
     "output_option",
+    "parse_headers",
     "reset_logging",
     "verbosity",
     "write_output",
@@ -127,3 +128,18 @@ def add_verbosity(command: click.Command) -> None:
                 help="Say more: log messages on standard error (-vv for debug detail).",
             )
         )
+
+
+def parse_headers(headers: Sequence[str]) -> dict[str, str]:
+    """``--header 'Name: value'`` options as a dict.
+
+    Raises:
+        UsageError: a header is not ``Name: value``.
+    """
+    parsed: dict[str, str] = {}
+    for header in headers:
+        name, sep, value = header.partition(":")
+        if not sep or not name.strip():
+            raise UsageError(f"--header must look like 'Name: value', got {header!r}")
+        parsed[name.strip()] = value.strip()
+    return parsed

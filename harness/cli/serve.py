@@ -88,6 +88,12 @@ __all__ = ["serve_command"]
     type=click.FloatRange(0.1),
     help="Seconds one turn may run in all; then it is cancelled and its lease given up.",
 )
+@click.option(
+    "--send-plan",
+    is_flag=True,
+    help="Send every turn's plan to the channel as a 'harness.plan' event (otherwise only when "
+    'the user\'s activity asks: channelData {"harness": {"plan": true}}).',
+)
 @model_options()
 def serve_command(
     config: str,
@@ -105,6 +111,7 @@ def serve_command(
     allow_service_urls: tuple[str, ...],
     reply_timeout: float,
     turn_timeout: float,
+    send_plan: bool,
     model: str | None,
     base_url: str | None,
     model_settings: tuple[str, ...] = (),
@@ -141,5 +148,6 @@ def serve_command(
             reply_timeout=reply_timeout,
             turn_timeout=turn_timeout,
             window_turns=window_turns,
+            send_plans=send_plan,
         )
     )

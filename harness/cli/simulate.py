@@ -15,7 +15,7 @@ import click
 
 from harness.cli.command import HarnessCommand
 from harness.cli.model_flags import ModelFlags, model_options
-from harness.cli.options import output_option, write_output
+from harness.cli.options import output_option, parse_headers, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.findings import DetectorConfig
 from harness.detect.reports import (
@@ -25,6 +25,7 @@ from harness.detect.reports import (
     plural,
     render,
     render_junit,
+    summary_line,
 )
 from harness.exceptions import UsageError
 from harness.runtime.loading import run_sync
@@ -209,6 +210,8 @@ def simulate_command(
     if fmt == "text":
         report += _failure_lines(results)
     write_output(report, output)
+    if output is not None:  # the report went to a file: say how it came out, and where
+        click.echo(f"{summary_line(results)}; report written to {output}", err=True)
     broken = [r for r in results if r.error]
     if broken:
         click.echo(
@@ -294,17 +297,13 @@ async def _run(
     if run.endpoint:
         from harness.simulate.endpoint import EndpointTarget
 
-        parsed: dict[str, str] = {}
-        for header in run.headers:
-            name, sep, value = header.partition(":")
-            if not sep or not name.strip():
-                raise UsageError(f"--header must look like 'Name: value', got {header!r}")
-            parsed[name.strip()] = value.strip()
+        parsed = parse_headers(run.headers)
         target = EndpointTarget(
             run.endpoint,
             quiet_period=0.5 if run.quiet_period is None else run.quiet_period,
             headers=parsed or None,
             unique_ids=True,  # every run of a scenario is a new conversation
+            ask_plan=True,  # a served bot's plan: missed requests and scopes are checked too
         )
     else:
         model_obj = flags.build()
@@ -336,6 +335,10 @@ async def _run(
             on_scenario=lambda _result: progress.advance(),
             on_usage=add_usage,
         )
+    if isinstance(target, InProcessTarget):  # the bot's config can say why
+        from harness.lint.causes import with_causes
+
+        results = with_causes(results, target.parent)
     return results, usage
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.detect.transcript import Message
+from harness.detect.transcript import Message, PlannedRequest, TurnRecord
 from instructions.contract import MODES
 
 __all__ = [
@@ -23,9 +23,15 @@ __all__ = [
     "activity_timestamp",
     "error_detail",
     "parse_timestamp",
+    "plan_record",
     "reply_id",
     "user_message",
 ]
+
+PLAN_EVENT = "harness.plan"
+"""The event a bot served by ``harness serve`` sends with a turn's plan, when asked for it."""
+PLAN_REQUEST = {"harness": {"plan": True}}
+"""The ``channelData`` of a user activity that asks a ``harness serve`` bot for the turn's plan."""
 
 UNKNOWN_SENDER = "unknown"
 
@@ -177,3 +183,32 @@ class TraceAttribution:
             return
         if value.get("type") == "Agent" or any(m in dialog for m in self._AGENT_MARKERS):
             self._open.append((step, dialog.rsplit(".", 1)[-1]))
+
+
+def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
+    """The plan of ``turn`` from a ``harness.plan`` event (see ``harness serve``), else None.
+
+    Its ``value`` is ``{"plan": [{"agent", "request"}], "answered_by": [...], "failed": [...]}``;
+    entries that are not strings are skipped, so a malformed event gives an empty plan, never an
+    error.
+    """
+    if activity.get("type") != "event" or activity.get("name") != PLAN_EVENT:
+        return None
+    value = activity.get("value")
+    value = value if isinstance(value, Mapping) else {}
+    raw = value.get("plan")
+    plan = tuple(
+        PlannedRequest(request=entry["request"], agent=entry["agent"])
+        for entry in (raw if isinstance(raw, list) else [])
+        if isinstance(entry, Mapping)
+        and isinstance(entry.get("request"), str)
+        and isinstance(entry.get("agent"), str)
+    )
+
+    def names(key: str) -> tuple[str, ...]:
+        found = value.get(key)
+        return tuple(n for n in (found if isinstance(found, list) else []) if isinstance(n, str))
+
+    return TurnRecord(
+        turn=turn, plan=plan, answered_by=names("answered_by"), failed=names("failed")
+    )

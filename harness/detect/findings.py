@@ -140,6 +140,10 @@ class Finding:
     """``awkward_ack`` is a warning; everything else is an error."""
     highlights: tuple[Highlight, ...] = ()
     """The exact passages of the messages that are repeated (or awkward), for reports to mark."""
+    cause: str | None = None
+    """A hint at why it happened, when one can be known from the bot's config (the parent does
+    not check ``answered``, generated instructions are off, ...); set by ``harness simulate``
+    for an in-process bot (``harness.lint.causes``), None otherwise."""
 
     def to_json(self) -> dict[str, Any]:
         """The finding as in the ``detect`` JSON report (optional keys left out when unset)."""
@@ -154,6 +158,8 @@ class Finding:
         if self.score is not None:
             record["score"] = round(self.score, 3)
         record["evidence"] = self.evidence
+        if self.cause is not None:
+            record["cause"] = self.cause
         if self.highlights:
             record["highlights"] = [
                 {"message_id": h.message_id, "text": h.text} for h in self.highlights

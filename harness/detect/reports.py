@@ -31,6 +31,8 @@ __all__ = [
     "render_json",
     "render_junit",
     "render_text",
+    "short_id",
+    "summary_line",
 ]
 
 ReportFormat = Literal["text", "json", "junit", "html"]
@@ -199,9 +201,42 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_ID_LIMIT = 28
+"""Message ids longer than this are cut from the middle in the text report (never in JSON)."""
+
+
+def short_id(message_id: str, limit: int = _ID_LIMIT) -> str:
+    """``naive-parent-…-baggage``: a long id with its middle cut, so both ends still tell it apart."""
+    if len(message_id) <= limit:
+        return message_id
+    head = (limit - 1) // 2
+    tail = limit - 1 - head
+    return f"{message_id[:head]}…{message_id[-tail:]}"
+
+
 def _cell(message: Message | None, message_id: str, sender: str) -> str:
     text = _shorten(message.text, 160) if message is not None else "(not in the transcript)"
-    return f"[{message_id}] {sender}: {text}"
+    return f"[{short_id(message_id)}] {sender}: {text}"
+
+
+def _plan_line(result: DetectionResult, turn: int) -> str:
+    """The plan of ``turn`` as ``plan: pto <- 'days left'; payroll <- 'payday'`` (empty if unknown)."""
+    for record in result.transcript.turns:
+        if record.turn == turn and record.plan:
+            return "plan: " + "; ".join(f"{p.agent} <- {p.request!r}" for p in record.plan)
+    return ""
+
+
+def _evidence(finding: Finding, result: DetectionResult) -> str:
+    """The evidence cell: the evidence, the turn's plan for a missed request, the cause hint."""
+    lines = [finding.evidence]
+    if finding.kind == "missed_request":
+        plan = _plan_line(result, finding.turn)
+        if plan:
+            lines.append(plan)
+    if finding.cause:
+        lines.append(f"cause: {finding.cause}")
+    return "\n".join(lines)
 
 
 _TABLE_ROWS = 50
@@ -251,9 +286,17 @@ def render_text(
                     style="bold",
                 )
             )
-            buffer.write(_finding_lines(result.findings, color=color))
+            buffer.write(_finding_lines(result.findings, color=color, result=result))
         else:
             console.print(_table(result, counts))
+    summary = summary_line(results)
+    bad = any(r.errors or r.error is not None for r in results)
+    console.print(Text(summary, style="bold red" if bad else "bold green"))
+    return _without_trailing_spaces(buffer.getvalue())
+
+
+def summary_line(results: Sequence[DetectionResult]) -> str:
+    """The report's closing line: ``3 conversations: 1 error, 0 warnings (1 duplicate)``."""
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
@@ -265,8 +308,7 @@ def render_text(
     failed = sum(1 for r in results if r.error is not None)
     if failed:
         summary += f"; {failed} failed to complete"
-    console.print(Text(summary, style="bold red" if errors or failed else "bold green"))
-    return _without_trailing_spaces(buffer.getvalue())
+    return summary
 
 
 def _table(result: DetectionResult, counts: str) -> Table:
@@ -302,7 +344,11 @@ def _table(result: DetectionResult, counts: str) -> Table:
         second = Text("\n".join(cells[1:]))
         style = "yellow" if finding.severity == "warning" else "red"
         table.add_row(
-            Text(kind, style=style), str(finding.turn), first, second, Text(finding.evidence)
+            Text(kind, style=style),
+            str(finding.turn),
+            first,
+            second,
+            Text(_evidence(finding, result)),
         )
     return table
 
@@ -311,19 +357,23 @@ _MESSAGES_WIDTH = 48
 """The messages column of the one-line listing pads to at most this (longer ids overflow)."""
 
 
-def _finding_lines(findings: Sequence[Finding], *, color: bool) -> str:
+def _finding_lines(
+    findings: Sequence[Finding], *, color: bool, result: DetectionResult | None = None
+) -> str:
     """Every finding on one line, in aligned columns: turn, kind, scope, messages, evidence."""
     header = ("turn", "finding", "scope", "messages", "evidence")
     rows: list[tuple[str, str, str, str, str]] = []
     for f in findings:
-        messages = ", ".join(f"{i} ({s})" for i, s in zip(f.message_ids, f.senders, strict=False))
+        messages = ", ".join(
+            f"{short_id(i)} ({s})" for i, s in zip(f.message_ids, f.senders, strict=False)
+        )
         rows.append(
             (
                 str(f.turn),
                 f.kind + (f"/{f.method}" if f.method else ""),
                 f.scope.replace("_", " ") if f.scope else "-",
                 messages or f"(none) expected from {', '.join(f.senders)}",
-                f.evidence,
+                f.evidence if result is None else _evidence(f, result).replace("\n", "; "),
             )
         )
     turn_w, kind_w, scope_w, messages_w = (

@@ -38,11 +38,13 @@ from harness.hosting._http import error_response
 from harness.hosting._offloop import off_the_loop
 from harness.hosting._outbound import ReplyClient, ServiceUrlPolicy
 from harness.hosting.core import (
+    PLAN_EVENT,
     SNAPSHOT_PROPERTY,
     HarnessBot,
     OutgoingMessage,
     describe_send_error,
     report_turn_error,
+    wants_plan,
 )
 from harness.hosting.storage import StateStore
 
@@ -437,6 +439,14 @@ class AgentsSdkHost:
         async def send(message: OutgoingMessage) -> None:
             await self._post(context, message.text, message.channel_data, message.sender)
 
+        async def send_plan(value: dict[str, Any]) -> None:
+            if not self.policy.allows(activity.service_url or ""):
+                raise PermissionError(f"replies may not go to {activity.service_url!r}")
+            await context.send_activity(
+                Activity(type=ActivityTypes.event, name=PLAN_EVENT, value=value)
+            )
+
+        asked = self.bot.send_plans or wants_plan(activity.channel_data)
         await self.bot.handle_message(
             key=state.get_storage_key(context),
             conversation_id=activity.conversation.id,
@@ -445,6 +455,7 @@ class AgentsSdkHost:
             save=save,
             send=send,
             activity_id=activity.id,
+            send_plan=send_plan if asked else None,
         )
 
     async def _post(

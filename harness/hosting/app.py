@@ -176,6 +176,7 @@ def create_app(
     reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
     window_turns: int | None = DEFAULT_WINDOW_TURNS,
     turn_timeout: float = DEFAULT_TURN_TIMEOUT,
+    send_plans: bool = False,
 ) -> web.Application:
     """Build the web application that serves ``bot`` to Bot Framework channels.
 
@@ -204,6 +205,8 @@ def create_app(
             store's log keeps the whole transcript.
         turn_timeout: seconds one turn may run in all before it is cancelled and its lease
             given up (default 300).
+        send_plans: send every turn's plan to the channel as a ``harness.plan`` event (without
+            it, only to activities whose ``channelData`` asks: ``{"harness": {"plan": true}}``).
 
     Raises:
         ConfigError: for an unknown adapter or an unusable storage path.
@@ -224,6 +227,7 @@ def create_app(
             store=store,
             window_turns=window_turns,
             turn_timeout=turn_timeout,
+            send_plans=send_plans,
         )
     policy = ServiceUrlPolicy(allow_service_urls, app_id=app_id)
     host = _make_host(

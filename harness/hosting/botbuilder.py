@@ -25,12 +25,14 @@ from harness.hosting._http import error_response
 from harness.hosting._offloop import off_the_loop
 from harness.hosting._outbound import ReplyClient, ServiceUrlPolicy
 from harness.hosting.core import (
+    PLAN_EVENT,
     SNAPSHOT_PROPERTY,
     AuthUnavailableError,
     HarnessBot,
     OutgoingMessage,
     describe_send_error,
     report_turn_error,
+    wants_plan,
 )
 from harness.hosting.storage import StateStore
 
@@ -299,6 +301,11 @@ class BotbuilderHost:
 
         # The reply token first: without one nothing can be sent, so the turn is not run (503).
         await self._preflight_token(turn_context)
+
+        async def send_plan(value: dict[str, Any]) -> None:
+            await self._post(turn_context, "", {}, self.bot.name, event=value)
+
+        asked = self.bot.send_plans or wants_plan(activity.channel_data)
         await self.bot.handle_message(
             key=state.get_storage_key(turn_context),
             conversation_id=activity.conversation.id,
@@ -307,6 +314,7 @@ class BotbuilderHost:
             save=save,
             send=send,
             activity_id=activity.id,
+            send_plan=send_plan if asked else None,
         )
 
     async def _token(self, turn_context: TurnContext) -> str | None:
@@ -334,18 +342,32 @@ class BotbuilderHost:
             raise AuthUnavailableError("no token to reply with") from exc
 
     async def _post(
-        self, turn_context: TurnContext, text: str, channel_data: dict[str, Any], sender: str
+        self,
+        turn_context: TurnContext,
+        text: str,
+        channel_data: dict[str, Any],
+        sender: str,
+        *,
+        event: dict[str, Any] | None = None,
     ) -> None:
+        """Post a message to the channel, or with ``event`` the ``harness.plan`` event."""
         incoming = turn_context.activity
         if not self.policy.allows(incoming.service_url):
             raise PermissionError(f"replies may not go to {incoming.service_url!r}")
         bot = incoming.recipient
         user = incoming.from_property
+        content: dict[str, Any] = (
+            {"type": ActivityTypes.event, "name": PLAN_EVENT, "value": event}
+            if event is not None
+            else {
+                "type": ActivityTypes.message,
+                "text": text,
+                "channelData": channel_data,
+                "inputHint": InputHints.accepting_input,
+            }
+        )
         activity = {
-            "type": ActivityTypes.message,
-            "text": text,
-            "channelData": channel_data,
-            "inputHint": InputHints.accepting_input,
+            **content,
             "from": {"id": getattr(bot, "id", None) or "bot", "name": sender, "role": "bot"},
             "recipient": user.serialize() if user is not None else None,
             "conversation": incoming.conversation.serialize(),

@@ -46,6 +46,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from harness.detect.activities import PLAN_EVENT
 from harness.exceptions import ConfigError, RunError
 from harness.hosting._errors import (
     AuthUnavailableError,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ERROR_REPLY",
+    "PLAN_EVENT",
     "SNAPSHOT_PROPERTY",
     "AuthUnavailableError",
     "BusyError",
@@ -69,7 +71,9 @@ __all__ = [
     "StorageUnavailableError",
     "TurnTimeoutError",
     "UnavailableError",
+    "plan_value",
     "report_turn_error",
+    "wants_plan",
 ]
 
 log = logging.getLogger("harness.hosting")
@@ -85,6 +89,30 @@ SNAPSHOT_PROPERTY = "harness"
 
 ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
 """What the user is told when a turn fails inside an adapter."""
+
+
+# PLAN_EVENT names the ``event`` activity that carries a turn's plan to the channel, sent after
+# the turn's messages when the user's activity asks for it (``channelData: {"harness": {"plan":
+# true}}``) or the server sends it always (``harness serve --send-plan``); its ``value`` is
+# plan_value's object. The transcript readers (harness.detect.activities) read it back.
+
+
+def wants_plan(channel_data: Any) -> bool:
+    """True when an incoming activity's ``channelData`` asks for the turn's plan."""
+    if not isinstance(channel_data, Mapping):
+        return False
+    asked = channel_data.get("harness")
+    return isinstance(asked, Mapping) and asked.get("plan") is True
+
+
+def plan_value(turn: Turn) -> dict[str, Any]:
+    """The plan event's ``value``: ``{"plan": [{"agent", "request"}], "answered_by": [...],
+    "failed": [...]}``, what a transcript reader needs to check missed requests and scope."""
+    return {
+        "plan": [{"agent": p.agent, "request": p.request} for p in turn.plan],
+        "answered_by": [r.agent for r in turn.results if r.answered],
+        "failed": [r.agent for r in turn.results if r.status in ("failed", "timed_out")],
+    }
 
 
 DEFAULT_WINDOW_TURNS = 50
@@ -153,6 +181,7 @@ async def report_turn_error(
 StateLoader = Callable[[], Awaitable[Any]]
 StateSaver = Callable[[str], Awaitable[None]]
 MessageSender = Callable[["OutgoingMessage"], Awaitable[None]]
+PlanSender = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -286,6 +315,7 @@ class HarnessBot:
         store: StateStore | None = None,
         window_turns: int | None = DEFAULT_WINDOW_TURNS,
         turn_timeout: float = DEFAULT_TURN_TIMEOUT,
+        send_plans: bool = False,
     ) -> None:
         if window_turns is not None and window_turns < 1:
             raise ConfigError("window_turns must be at least 1 (or None)", field="window_turns")
@@ -302,6 +332,8 @@ class HarnessBot:
         """Turns kept in the stored state (None: all); older ones are only in the store's log."""
         self.reply_timeout = reply_timeout
         """Seconds one reply may take to reach the channel."""
+        self.send_plans = send_plans
+        """Send every turn's plan to the channel (a ``harness.plan`` event), asked or not."""
         self.max_turns = max_turns
         """Requests handled at once; more get 503."""
         self.max_queued_per_conversation = max_queued_per_conversation
@@ -387,6 +419,7 @@ class HarnessBot:
         save: StateSaver,
         send: MessageSender,
         activity_id: str | None = None,
+        send_plan: PlanSender | None = None,
     ) -> Turn | None:
         """Run one user message through the parent and store the conversation's new state.
 
@@ -405,6 +438,9 @@ class HarnessBot:
             activity_id: the channel's id of the user's activity. A message already handled
                 (a channel's retry) is not run again (None is returned); a retry of a turn
                 whose worker stopped mid-way undoes the partial turn and runs it again.
+            send_plan: delivers the turn's plan (:func:`plan_value`) as a ``harness.plan``
+                event after its messages; given by the adapter when the activity asked for it
+                (:func:`wants_plan`) or ``send_plans`` is set. A failure is logged, not raised.
 
         Returns:
             The turn, or None for a blank or already handled message.
@@ -418,7 +454,7 @@ class HarnessBot:
                 bound = asyncio.timeout(self.turn_timeout)
                 try:
                     async with bound:
-                        return await self._handle(
+                        turn = await self._handle(
                             key,
                             conversation_id,
                             text,
@@ -443,6 +479,17 @@ class HarnessBot:
             if progress.sent:  # too late for a 503: the user has part of the answer already
                 raise RuntimeError(f"{exc} (after {progress.sent} replies were sent)") from exc
             raise
+        if turn is not None and send_plan is not None:
+            try:
+                async with asyncio.timeout(self.reply_timeout):
+                    await send_plan(plan_value(turn))
+            except Exception as exc:  # the plan is for checking; the turn is done and saved
+                log.warning(
+                    "conversation %s: could not deliver the plan (%s)",
+                    conversation_id,
+                    describe_send_error(exc),
+                )
+        return turn
 
     async def _handle(
         self,

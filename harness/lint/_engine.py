@@ -315,10 +315,13 @@ def lint_paths(
     unrecognised = f"no agent config recognised here: {LAYOUTS_LOOKED_FOR}"
     for path in result.unrecognised:
         keep(RULES_BY_ID["HC101"].finding(agent=None, file=path, line=None, message=unrecognised))
-    agents = 0
+    agents = parents = 0
     for system in systems:
+        parents += 1 if system.parent is not None else 0
         agents += len(system.subagents) + (1 if system.parent is not None else 0)
         for finding in check_system(system, enabled):
             keep(finding)
     findings.sort(key=lambda f: (f.file, f.line or 0, f.id, f.agent or ""))
-    return LintReport(findings=tuple(findings), files=len(result.files), agents=agents)
+    return LintReport(
+        findings=tuple(findings), files=len(result.files), agents=agents, parents=parents
+    )

@@ -216,6 +216,13 @@ class LintReport:
     """How many files were read."""
     agents: int
     """How many agents (parents and sub-agents) were checked."""
+    parents: int = 0
+    """How many of them are parents (top-level agents); the rest are sub-agents."""
+
+    @property
+    def subagents(self) -> int:
+        """How many sub-agents were checked (``agents`` less ``parents``)."""
+        return self.agents - self.parents
 
     @property
     def errors(self) -> int:

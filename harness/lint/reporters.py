@@ -24,6 +24,7 @@ from harness.lint.registry import RULES
 
 __all__ = [
     "INFORMATION_URI",
+    "agent_count",
     "render_github",
     "render_json",
     "render_sarif",
@@ -58,6 +59,8 @@ def report_dict(report: LintReport) -> dict[str, Any]:
         "summary": {
             "files": report.files,
             "agents": report.agents,
+            "parents": report.parents,
+            "subagents": report.subagents,
             "errors": report.errors,
             "warnings": report.warnings,
         },
@@ -136,9 +139,17 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def agent_count(parents: int, subagents: int) -> str:
+    """``1 parent, 4 sub-agents`` (as ``harness chat`` counts a bot); ``0 agents`` for none."""
+    parts = [_plural(parents, "parent")] if parents else []
+    if subagents or not parents:
+        parts.append(_plural(subagents, "sub-agent") if parents or subagents else "0 agents")
+    return ", ".join(parts)
+
+
 def _summary(report: LintReport) -> tuple[str, str]:
     """The closing line and its style."""
-    scope = f"{_plural(report.files, 'file')}, {_plural(report.agents, 'agent')}"
+    scope = f"{_plural(report.files, 'file')}, {agent_count(report.parents, report.subagents)}"
     if not report.findings:
         return f"All checks passed ({scope}).", "bold green"
     others = len(report.findings) - report.errors - report.warnings

@@ -16,6 +16,11 @@ been quiet for ``quiet_period`` seconds, or on ``endOfConversation``. A bot that
 ``reply_timeout`` is an error. Every failure is a :class:`~harness.simulate.targets.ConversationError`
 carrying the messages received so far, which the scenario runner reports as a failed scenario.
 
+``DirectLineTarget.conversation()`` holds one conversation a turn at a time (``harness chat
+--directline``); ``run_conversation`` is that, for a list of turns. Each user activity asks for the
+turn's plan (``channelData``), which a bot served by ``harness serve`` sends as a ``harness.plan``
+event; the plan goes into the transcript's turns.
+
 Who sent each message: ``channelData.sender`` (this SDK's bots), else the child or connected agent
 whose Copilot Studio plan step is open (``TraceAttribution``), else ``from.name``, else ``unknown``.
 """
@@ -23,23 +28,26 @@ whose Copilot Studio plan step is open (``TraceAttribution``), else ``from.name`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from harness.detect.activities import (
+    PLAN_REQUEST,
     TraceAttribution,
     activity_message,
     error_detail,
+    plan_record,
     reply_id,
     user_message,
 )
-from harness.detect.transcript import Transcript
+from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
 from harness.simulate.targets import ConversationError, Target
 
@@ -50,7 +58,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "the Direct Line target (simulate --directline)", extra="hosting"
     ) from exc
 
-__all__ = ["DEFAULT_BASE_URL", "DirectLineTarget", "Transport"]
+__all__ = ["DEFAULT_BASE_URL", "DirectLineConversation", "DirectLineTarget", "Transport"]
 
 DEFAULT_BASE_URL = "https://directline.botframework.com/v3/directline"
 """The global Direct Line endpoint. Regional ones: ``https://europe.directline.botframework.com/v3/
@@ -249,6 +257,7 @@ class DirectLineTarget(Target):
             "text": text,
             "locale": "en-US",
             "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+            "channelData": PLAN_REQUEST,
         }
         data = await self._request(
             "POST",
@@ -283,11 +292,20 @@ class DirectLineTarget(Target):
 
     # --- conversations -------------------------------------------------------------------------
 
-    async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
-        """Start a Direct Line conversation, send each turn, collect its replies.
+    @contextlib.asynccontextmanager
+    async def conversation(
+        self, conversation_id: str = "directline"
+    ) -> AsyncIterator[DirectLineConversation]:
+        """Start a Direct Line conversation and hold it open, a turn at a time::
+
+            async with target.conversation() as talk:
+                replies = await talk.send("hello")
+
+        ``conversation_id`` names the transcript (Direct Line picks the conversation's own id:
+        ``talk.id``). The socket is closed when the block ends.
 
         Raises:
-            ConversationError: Direct Line or the bot failed; it carries the messages so far.
+            ConversationError: the conversation could not be started.
         """
         transcript = Transcript(conversation=conversation_id)
         try:
@@ -301,42 +319,25 @@ class DirectLineTarget(Target):
             if self.transport == "websocket" and session.stream_url
             else _PollingReceiver(self, session)
         )
-        turn_of: dict[str, int] = {}
-        used: set[str] = set()
-        attribution = TraceAttribution()
         try:
-            for number, text in enumerate(turns, start=1):
-                transcript.append(user_message(conversation_id, number, text))
-                try:
-                    async with asyncio.timeout(self.turn_timeout):
-                        await self._turn(
-                            session, receiver, transcript, number, text, turn_of, used, attribution
-                        )
-                except TimeoutError as exc:
-                    raise ConversationError(
-                        f"turn {number} did not finish within {self.turn_timeout:g}s",
-                        transcript=transcript,
-                        turn=number,
-                    ) from exc
-                except RunError as exc:
-                    raise ConversationError(
-                        f"turn {number}: {exc}", transcript=transcript, turn=number
-                    ) from exc
+            yield DirectLineConversation(self, session, receiver, transcript)
         finally:
             await receiver.aclose()
-        return transcript
 
-    async def _turn(
-        self,
-        session: _Session,
-        receiver: _Receiver,
-        transcript: Transcript,
-        number: int,
-        text: str,
-        turn_of: dict[str, int],
-        used: set[str],
-        attribution: TraceAttribution,
-    ) -> None:
+    async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
+        """Start a Direct Line conversation, send each turn, collect its replies.
+
+        Raises:
+            ConversationError: Direct Line or the bot failed; it carries the messages so far.
+        """
+        async with self.conversation(conversation_id) as talk:
+            for text in turns:
+                await talk.send(text)
+        return talk.transcript
+
+    async def _turn(self, talk: DirectLineConversation, number: int, text: str) -> None:
+        session, receiver, transcript = talk.session, talk.receiver, talk.transcript
+        turn_of, used, attribution = talk.turn_of, talk.used, talk.attribution
         loop = asyncio.get_running_loop()
         await receiver.prepare()
         posted = await self._post(session, text)
@@ -381,10 +382,62 @@ class DirectLineTarget(Target):
                 )
                 if message is not None:
                     transcript.append(message)
+                record = plan_record(activity, turn)
+                if record is not None:
+                    transcript.turns.append(record)
             if ended:
                 break
         if not replied:
             raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+
+
+class DirectLineConversation:
+    """One open Direct Line conversation (from :meth:`DirectLineTarget.conversation`)."""
+
+    def __init__(
+        self,
+        target: DirectLineTarget,
+        session: _Session,
+        receiver: _Receiver,
+        transcript: Transcript,
+    ) -> None:
+        self.target = target
+        self.session = session
+        self.receiver = receiver
+        self.transcript = transcript
+        """Every message so far, and the plans the bot sent."""
+        self.turn_of: dict[str, int] = {}
+        self.used: set[str] = set()
+        self.attribution = TraceAttribution()
+
+    @property
+    def id(self) -> str:
+        """The conversation's Direct Line id."""
+        return self.session.conversation_id
+
+    async def send(self, text: str) -> list[Message]:
+        """Send one user message; return the bot's messages for it once the turn is quiet.
+
+        Raises:
+            ConversationError: Direct Line or the bot failed (the transcript is kept).
+        """
+        number = self.transcript.turn_count + 1
+        self.transcript.append(user_message(self.transcript.conversation, number, text))
+        start = len(self.transcript)
+        try:
+            async with asyncio.timeout(self.target.turn_timeout):
+                await self.target._turn(self, number, text)
+        except TimeoutError as exc:
+            raise ConversationError(
+                f"turn {number} did not finish within {self.target.turn_timeout:g}s",
+                transcript=self.transcript,
+                turn=number,
+            ) from exc
+        except RunError as exc:
+            raise ConversationError(
+                f"turn {number}: {exc}", transcript=self.transcript, turn=number
+            ) from exc
+        return self.transcript.messages[start:]
 
 
 def _describe(status: int, body: str, what: str) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.detect.activities import reply_id
+from harness.detect.activities import PLAN_REQUEST, plan_record, reply_id
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
 from harness.simulate.targets import Target
@@ -83,6 +83,11 @@ class EndpointTarget(Target):
             conversation even for a bot that keeps state (``harness simulate --endpoint`` does
             this). Off by default: ``run_conversation(conversation_id="x")`` is conversation
             ``x`` on the wire, so a later run with the same id continues it.
+        ask_plan: ask the bot for each turn's plan (``channelData: {"harness": {"plan": true}}``);
+            a bot served by ``harness serve`` answers with a ``harness.plan`` event, which goes
+            into the transcript's turns so missed requests and wrong scopes can be checked
+            (``send_turn`` then returns that event too). Other bots ignore the field.
+            ``harness simulate --endpoint`` and ``harness chat --endpoint`` turn it on.
     """
 
     def __init__(
@@ -95,6 +100,7 @@ class EndpointTarget(Target):
         headers: dict[str, str] | None = None,
         bot_name: str = "bot",
         unique_ids: bool = False,
+        ask_plan: bool = False,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise UsageError(f"the endpoint must be an http(s) URL, got {url!r}")
@@ -108,6 +114,7 @@ class EndpointTarget(Target):
         self.headers = dict(headers or {})
         self.bot_name = bot_name
         self.unique_ids = unique_ids
+        self.ask_plan = ask_plan
         self._used_ids: set[str] = set()
         self.replies: dict[str, list[ReceivedActivity]] = {}
         """Every activity received, per conversation id, in arrival order (with timings)."""
@@ -223,6 +230,7 @@ class EndpointTarget(Target):
             "recipient": {"id": self.bot_name, "name": self.bot_name, "role": "bot"},
             "text": text,
             "locale": "en-US",
+            **({"channelData": PLAN_REQUEST} if self.ask_plan else {}),
         }
 
     async def _post(self, activity: dict[str, Any]) -> None:
@@ -315,6 +323,9 @@ class EndpointTarget(Target):
                     message = self._message(received)
                     if message is not None:
                         transcript.append(message)
+                    record = plan_record(received.activity, number)
+                    if record is not None:
+                        transcript.turns.append(record)
         finally:
             self._conversations.pop(wire_id, None)
         return transcript
@@ -340,6 +351,10 @@ class EndpointTarget(Target):
         return wire_id
 
     def _message(self, received: ReceivedActivity) -> Message | None:
+        return self.message(received)
+
+    def message(self, received: ReceivedActivity) -> Message | None:
+        """The transcript message of a received ``message`` activity (None for other kinds)."""
         activity = received.activity
         if activity.get("type") != "message" or not isinstance(activity.get("text"), str):
             return None

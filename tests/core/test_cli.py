@@ -223,3 +223,13 @@ def test_chat_from_a_pipe_prints_no_prompt(runner: CliRunner) -> None:
         result.stdout.strip()
         == "helpdesk: Your next payday is Friday, December 4; you are paid every other Friday."
     )
+
+
+def test_lint_and_chat_count_the_same_bot_alike(runner: CliRunner) -> None:
+    """Lint counts the parent apart from its sub-agents, as chat's banner does (not "5 agents")."""
+    linted = runner.invoke(cli, ["lint", str(HELPDESK)])
+    chatted = runner.invoke(cli, ["chat", str(HELPDESK)], input="exit\n")
+    assert linted.exit_code == 0 and chatted.exit_code == 0, linted.output + chatted.output
+    assert "(1 file, 1 parent, 4 sub-agents)" in linted.stdout
+    assert "helpdesk with 4 sub-agents" in chatted.stderr
+    assert "5 agents" not in linted.stdout

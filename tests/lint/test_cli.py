@@ -96,7 +96,7 @@ def test_missing_path_exits_2_after_reporting_the_others(pyproject: Path) -> Non
     result = _run("/no/such/folder", PAYROLL, config=pyproject)
     assert result.exit_code == 2
     assert "error: no such file or folder: /no/such/folder" in result.stderr
-    assert "All checks passed (1 file, 1 agent)" in result.stdout
+    assert "All checks passed (1 file, 1 sub-agent)" in result.stdout
 
 
 def test_pyproject_sets_severities_select_and_ignore(write: Writer) -> None:

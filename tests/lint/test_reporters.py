@@ -149,9 +149,12 @@ def test_json_has_the_documented_shape() -> None:
     assert data["summary"] == {
         "files": report.files,
         "agents": report.agents,
+        "parents": report.parents,
+        "subagents": report.subagents,
         "errors": report.errors,
         "warnings": report.warnings,
     }
+    assert report.parents + report.subagents == report.agents
     assert data["summary"]["errors"] > 0 and data["summary"]["warnings"] > 0
     for item in data["findings"]:
         assert list(item) == ["id", "name", "severity", "agent", "file", "line", "message"]
@@ -284,4 +287,4 @@ def test_github_format_escapes_what_workflow_commands_reserve() -> None:
 
 def test_text_says_when_all_checks_pass() -> None:
     report = lint_paths([LINT / "workspace" / "Helpdesk" / "agents" / "Payroll"])
-    assert render_text(report).strip() == "All checks passed (1 file, 1 agent)."
+    assert render_text(report).strip() == "All checks passed (1 file, 1 sub-agent)."

@@ -51,3 +51,22 @@ def test_simulate_html_report_has_the_model_usage(tmp_path: Path) -> None:
     assert 'data-verdict="fail"' in page
     assert re.search(r'<p id="sum-usage" class="usage">model usage: \d+ requests', page)
     assert len(embedded_data(page)["conversations"]) == 4
+
+
+def test_simulate_to_a_file_says_how_it_went_on_stderr(tmp_path: Path) -> None:
+    """With -o the report goes to the file; stderr has one summary line naming the file."""
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(
+        cli, ["simulate", str(SCENARIOS), "--bot", str(NAIVE), "--format", "html", "-o", str(out)]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    summary = [line for line in result.stderr.splitlines() if "report written to" in line]
+    assert summary == [summary[0]]
+    assert re.match(r"4 conversations: [1-9]\d* errors?, \d+ warnings? \(", summary[0])
+    assert summary[0].endswith(f"; report written to {out}")
+    clean = CliRunner().invoke(
+        cli, ["simulate", str(SCENARIOS), "--bot", str(GOOD), "--format", "html", "-o", str(out)]
+    )
+    assert clean.exit_code == 0, clean.output
+    assert f"4 conversations: 0 errors, 0 warnings; report written to {out}" in clean.stderr

@@ -546,7 +546,11 @@ def test_a_large_report_lists_every_finding_on_its_own_line() -> None:
                 assert f"{message_id} ({sender})" in row
         else:
             assert f"(none) expected from {', '.join(finding.senders)}" in row
-        assert row.endswith(finding.evidence)  # never cut short
+        # Never cut short; a missed request's row then shows its turn's plan.
+        if finding.kind == "missed_request":
+            assert f"{finding.evidence}; plan: " in row
+        else:
+            assert row.endswith(finding.evidence)
     assert "│" not in text  # no table
     assert f"1 conversation: {len(big.errors)} errors" in text
     # The columns line up: the finding column starts at the same place on every line.

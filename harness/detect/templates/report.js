@@ -125,6 +125,7 @@
       : "expected from " + finding.senders.join(", ");
     button.appendChild(el("span", "finding-messages", who));
     button.appendChild(el("span", "evidence", finding.evidence));
+    if (finding.cause) button.appendChild(el("span", "cause", "cause: " + finding.cause));
     item.appendChild(button);
     return item;
   }

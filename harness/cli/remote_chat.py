@@ -1,0 +1,227 @@
+"""``harness chat --endpoint URL`` and ``harness chat --directline URL``: talk to a served bot.
+
+With ``--endpoint`` the command is the bot's Bot Framework channel (an ``EndpointTarget``: it posts
+each message to the bot's ``/api/messages`` and receives the replies on its own callback server);
+``--conversation ID`` continues a conversation the bot keeps in its storage. With ``--directline``
+it is a Direct Line client (``DirectLineTarget.conversation()``). Either way each message asks
+for the turn's plan; a bot served by ``harness serve`` sends it (a ``harness.plan`` event) and
+``/plan`` shows it. The terminal side (line editing, history, Ctrl-C) is ``harness.cli.chat``'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rich.console import Console
+from rich.markup import escape
+
+from harness.cli.chat import PROMPT, _line_editing, describe
+from harness.cli.options import EXIT_INTERRUPTED
+from harness.detect.activities import plan_record
+from harness.exceptions import RunError
+
+if TYPE_CHECKING:
+    from harness.detect.transcript import Message, TurnRecord
+    from harness.simulate.directline import DirectLineConversation, DirectLineTarget
+    from harness.simulate.endpoint import EndpointTarget
+
+__all__ = ["REMOTE_COMMANDS", "RemoteBot", "chat_remote", "directline_bot", "endpoint_bot"]
+
+REMOTE_COMMANDS = {
+    "/plan": "the last turn's scoped requests and who handled each (bots served by harness serve)",
+    "/help": "these commands",
+    "/exit": "end the chat (also: exit, quit, Ctrl-D; Ctrl-C ends it with exit code 130)",
+}
+
+
+class RemoteBot(Protocol):
+    """A bot the chat reaches over the network, a turn at a time."""
+
+    description: str
+    """Shown in the banner: where the bot is and which conversation this is."""
+
+    async def send(self, text: str) -> tuple[list[Message], TurnRecord | None]:
+        """Send one message; the bot's messages for it and the turn's plan when the bot sent one."""
+        ...
+
+
+@dataclass(slots=True)
+class _EndpointBot:
+    target: EndpointTarget
+    conversation: str
+    description: str = ""
+
+    async def send(self, text: str) -> tuple[list[Message], TurnRecord | None]:
+        received = await self.target.send_turn(self.conversation, text)
+        messages = [m for m in map(self.target.message, received) if m is not None]
+        plans = [plan_record(r.activity, r.turn) for r in received]
+        return messages, next((p for p in plans if p is not None), None)
+
+
+@dataclass(slots=True)
+class _DirectLineBot:
+    talk: DirectLineConversation
+    description: str = ""
+    _seen_plans: int = field(default=0)
+
+    async def send(self, text: str) -> tuple[list[Message], TurnRecord | None]:
+        messages = await self.talk.send(text)
+        turns = self.talk.transcript.turns
+        plan = turns[-1] if len(turns) > self._seen_plans else None
+        self._seen_plans = len(turns)
+        return [m for m in messages if m.role == "bot"], plan
+
+
+def endpoint_bot(
+    target: EndpointTarget, conversation: str | None
+) -> Callable[[contextlib.AsyncExitStack], Coroutine[Any, Any, RemoteBot]]:
+    """Opens the chat with the bot at ``target``: conversation ``conversation``, or a new one."""
+
+    async def open_bot(stack: contextlib.AsyncExitStack) -> RemoteBot:
+        await stack.enter_async_context(target)
+        chosen = conversation or f"chat-{uuid.uuid4().hex[:12]}"
+        how = "" if conversation else f" (continue it with --conversation {chosen})"
+        return _EndpointBot(target, chosen, f"{target.url}, conversation {chosen}{how}")
+
+    return open_bot
+
+
+def directline_bot(
+    target: DirectLineTarget,
+) -> Callable[[contextlib.AsyncExitStack], Coroutine[Any, Any, RemoteBot]]:
+    """Opens a new Direct Line conversation with ``target``."""
+
+    async def open_bot(stack: contextlib.AsyncExitStack) -> RemoteBot:
+        stack.push_async_callback(target.aclose)
+        talk = await stack.enter_async_context(target.conversation("chat"))
+        return _DirectLineBot(talk, f"{target.base_url}, Direct Line conversation {talk.id}")
+
+    return open_bot
+
+
+@dataclass(slots=True)
+class _Session:
+    bot: RemoteBot
+    console: Console
+    aside: Console
+    verbosity: int
+    plan: TurnRecord | None = None
+    turns: int = 0
+
+    def show_plan(self) -> None:
+        if self.turns == 0:
+            self.aside.print("[dim]no turn yet[/]")
+        elif self.plan is None:
+            self.aside.print(
+                "[dim]  the bot sent no plan (bots served by `harness serve` send one)[/]"
+            )
+        elif not self.plan.plan:
+            self.aside.print("[dim]  no scoped requests[/]")
+        else:
+            for planned in self.plan.plan:
+                self.aside.print(f"  [dim]{escape(planned.agent)}:[/] {escape(planned.request)}")
+
+    def notes(self) -> None:
+        if self.plan is None:
+            return
+        notes = []
+        if self.plan.answered_by:
+            notes.append("answered by " + ", ".join(self.plan.answered_by))
+        if self.plan.failed:
+            notes.append("failed: " + ", ".join(self.plan.failed))
+        if notes:
+            self.aside.print(f"[dim]  ({escape('; '.join(notes))})[/]")
+
+    def command(self, text: str) -> bool:
+        """Run a slash command; False when it ends the chat."""
+        name = text.split()[0].lower()
+        if name in ("/exit", "/quit"):
+            return False
+        if name == "/plan":
+            self.show_plan()
+        elif name == "/help":
+            for command, meaning in REMOTE_COMMANDS.items():
+                self.aside.print(f"  {command:<7} {escape(meaning)}")
+        else:
+            self.aside.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
+        return True
+
+
+def chat_remote(
+    open_bot: Callable[[contextlib.AsyncExitStack], Coroutine[Any, Any, RemoteBot]],
+    *,
+    console: Console,
+    verbosity: int = 0,
+    notes: Console | None = None,
+) -> int:
+    """Talk to a remote bot on the terminal until the user quits; return the exit code.
+
+    As :func:`harness.cli.chat.chat`: the bot's messages on ``console`` (standard output), the
+    rest on ``notes`` (standard error); Ctrl-D or ``exit`` end with 0, Ctrl-C with 130. A turn
+    that fails (the bot unreachable, an HTTP error, no reply in time) ends that turn, not the chat.
+
+    Raises:
+        RunError: the conversation could not be opened.
+    """
+    if notes is None:
+        notes = Console(stderr=True, highlight=False, soft_wrap=True)
+    runner = asyncio.Runner()
+    stack = contextlib.AsyncExitStack()
+    interrupted = False
+    try:
+        bot = runner.run(open_bot(stack))
+        session = _Session(bot=bot, console=console, aside=notes, verbosity=verbosity)
+        if verbosity >= 0:
+            notes.print(f"[bold]{escape(bot.description)}[/]")
+            notes.print("[dim]/help lists the commands; Ctrl-D or exit quits[/]")
+        with _line_editing():
+            return _talk(session, runner)
+    except KeyboardInterrupt:
+        interrupted = True
+        notes.print()
+        return EXIT_INTERRUPTED
+    finally:
+        with contextlib.suppress(KeyboardInterrupt):
+            runner.run(stack.aclose())
+        if interrupted:
+            runner.get_loop().close()
+        else:
+            runner.close()
+
+
+def _talk(session: _Session, runner: asyncio.Runner) -> int:
+    import sys
+
+    prompt = PROMPT if sys.stdin.isatty() else ""
+    while True:
+        try:
+            text = input(prompt).strip()
+        except EOFError:
+            session.aside.print()
+            return 0
+        if text.lower() in ("exit", "quit"):
+            return 0
+        if not text:
+            continue
+        if text.startswith("/"):
+            if not session.command(text):
+                return 0
+            continue
+        try:
+            messages, plan = runner.run(session.bot.send(text))
+        except RunError as exc:  # a failed turn ends this turn, not the chat
+            session.aside.print(f"[red]error:[/] {escape(str(exc))}")
+            continue
+        session.turns += 1
+        session.plan = plan
+        for message in messages:
+            session.console.print(f"{describe(message)}: {escape(message.text)}")
+        if session.verbosity > 0:
+            session.show_plan()
+        if session.verbosity >= 0:
+            session.notes()

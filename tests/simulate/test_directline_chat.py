@@ -1,0 +1,83 @@
+"""``harness chat --directline``: a Direct Line conversation a turn at a time, with the plan a
+served bot sends for ``/plan`` (issue 29)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from harness.cli import cli
+from tests.simulate._directline_fake import FakeDirectLine, in_thread
+
+_SEEN: list[dict[str, Any]] = []
+
+
+async def _planning_bot(activity: dict[str, Any]) -> list[dict[str, Any]]:
+    """Answers each message, and sends the turn's plan as ``harness serve`` does when asked."""
+    _SEEN.append(activity)
+    text = activity.get("text", "")
+    replies: list[dict[str, Any]] = [
+        {
+            "type": "message",
+            "text": f"pto heard: {text}",
+            "from": {"id": "bot", "name": "pto"},
+            "channelData": {"sender": "pto", "mode": "direct"},
+        }
+    ]
+    if (activity.get("channelData") or {}).get("harness", {}).get("plan") is True:
+        replies.append(
+            {
+                "type": "event",
+                "name": "harness.plan",
+                "value": {"plan": [{"agent": "pto", "request": text}], "answered_by": ["pto"]},
+            }
+        )
+    return replies
+
+
+@pytest.mark.parametrize("transport", ["polling", "websocket"])
+def test_chat_over_direct_line_shows_replies_and_the_plan(transport: str) -> None:
+    _SEEN.clear()
+    fake = FakeDirectLine(_planning_bot)
+    with in_thread(fake) as base:
+        result = CliRunner().invoke(
+            cli,
+            [
+                "chat",
+                "--directline",
+                base,
+                "--directline-secret",
+                fake.secret,
+                "--transport",
+                transport,
+                "--quiet-period",
+                "0.15",
+            ],
+            input="how many days off do I have?\n/plan\nand next year?\n",
+        )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "pto (direct): pto heard: how many days off do I have?",
+        "pto (direct): pto heard: and next year?",
+    ]
+    assert "pto: how many days off do I have?" in result.stderr  # /plan
+    assert "(answered by pto)" in result.stderr
+    assert fake.secret not in result.output
+    # One conversation for the whole chat: one token, both messages in it.
+    assert fake.requests.count("POST /tokens/generate") == 1
+    assert len(_SEEN) == 2
+
+
+def test_chat_needs_exactly_one_bot() -> None:
+    both = CliRunner().invoke(cli, ["chat", "bot.yaml", "--endpoint", "http://127.0.0.1:9/x"])
+    assert both.exit_code == 2 and "not BOT and --endpoint" in both.stderr
+    none = CliRunner().invoke(cli, ["chat"])
+    assert none.exit_code == 2 and "give one of BOT, --endpoint URL or --directline URL" in (
+        none.stderr
+    )
+    stray = CliRunner().invoke(
+        cli, ["chat", "--directline", "http://127.0.0.1:9/d", "--conversation", "x"]
+    )
+    assert stray.exit_code == 2 and "--conversation applies to --endpoint only" in stray.stderr
