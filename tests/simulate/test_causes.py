@@ -62,7 +62,15 @@ def test_a_silent_leak_names_the_missing_silence_block_only_when_it_is_missing()
 def _missed() -> DetectionResult:
     long_id = "naive-parent-restates-baggage-allowance-2"
     transcript = Transcript(conversation="c")
-    transcript.append(Message(id="u1", turn=1, role="user", sender="user", text="bags and seats"))
+    transcript.append(
+        Message(
+            id="u1",
+            turn=1,
+            role="user",
+            sender="user",
+            text="How many bags can I take, and give me a window seat.",
+        )
+    )
     transcript.append(
         Message(
             id=long_id, turn=1, role="bot", sender="seats", text="Seat 12A is yours.", mode="direct"
