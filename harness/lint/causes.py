@@ -4,7 +4,9 @@ A finding says what went wrong in a conversation; when the bot is known (``harne
 an in-process bot), its config can often say why. The hints use the linter's own readings of
 instructions (``harness.lint.phrases``), so a hint and a lint finding never disagree:
 
-- a sub-agent's message repeated by the parent: the parent's own instructions do not check
+- a sub-agent's message repeated by the parent: a sentence of the parent's own instructions orders
+  it to repeat or summarise its sub-agents' answers (lint's HC017; named even when the generated
+  ``answered`` check is on, which that sentence contradicts); or its own instructions do not check
   ``answered`` and ``generated_instructions`` is off (the generated check is not there either),
   or ``generated_instructions`` is off while its own instructions do check it;
 - a silent sub-agent's message reaching the user: its ``generated_instructions`` is off and its
@@ -23,7 +25,12 @@ from typing import TYPE_CHECKING
 
 from harness.detect.findings import Finding
 from harness.detect.results import DetectionResult
-from harness.lint.phrases import anchors_scope, checks_answered, forbids_user_messages
+from harness.lint.phrases import (
+    anchors_scope,
+    checks_answered,
+    forbids_user_messages,
+    repeats_answers,
+)
 
 if TYPE_CHECKING:
     from harness.runtime.parent import Parent
@@ -37,6 +44,12 @@ def cause_of(finding: Finding, bot: Parent) -> str | None:
     if finding.kind == "duplicate" and bot.name in finding.senders:
         if not any(sender in agents for sender in finding.senders):
             return None
+        ordered = repeats_answers(bot.instructions)
+        if ordered is not None:
+            return (
+                f"the parent {bot.name}'s instructions order it to repeat its sub-agents' answers "
+                f'("{ordered}"), against the `answered` check'
+            )
         if bot.generated_instructions:
             return None
         if not checks_answered(bot.instructions):

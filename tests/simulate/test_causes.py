@@ -119,3 +119,20 @@ def test_ids_are_cut_from_the_middle_in_text_and_whole_in_json() -> None:
     assert document["transcripts"][0]["findings"][1]["cause"] == "a hint"
     assert "cause" not in document["transcripts"][0]["findings"][0]
     assert replace(result.findings[1], cause=None).to_json().get("cause") is None
+
+
+def test_a_parent_told_to_repeat_gets_that_sentence_as_the_cause(tmp_path: Path) -> None:
+    """With the generated `answered` check on, the cause is the sentence that contradicts it."""
+    from tests.core.test_parent_told_to_repeat import REPEAT_WORDINGS, _bot
+
+    sentence = REPEAT_WORDINGS[0]
+    bot = _bot(tmp_path, sentence)
+    result = CliRunner().invoke(
+        cli,
+        ["simulate", str(tmp_path / "scenarios.yaml"), "--bot", str(bot), "--format", "json"],
+    )
+    assert result.exit_code == 1, result.output
+    findings = [f for t in json.loads(result.stdout)["transcripts"] for f in t["findings"]]
+    causes = [f.get("cause") or "" for f in findings if f["kind"] == "duplicate"]
+    assert causes and all("order it to repeat its sub-agents' answers" in c for c in causes)
+    assert any(sentence.rstrip(".")[:40] in c for c in causes)
