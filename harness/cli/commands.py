@@ -10,7 +10,13 @@ from rich.console import Console
 
 from harness.cli.command import HarnessCommand
 from harness.cli.model_flags import ModelFlags, model_options
-from harness.cli.options import output_option, parse_headers, verbosity, write_output
+from harness.cli.options import (
+    directline_options,
+    output_option,
+    parse_headers,
+    verbosity,
+    write_output,
+)
 from harness.exceptions import UsageError
 from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
@@ -43,28 +49,7 @@ __all__ = ["chat_command", "instructions_command"]
     metavar="NAME:VALUE",
     help="With --endpoint: an HTTP header for every post (e.g. 'Authorization: Bearer ...').",
 )
-@click.option(
-    "--directline",
-    metavar="URL",
-    help="Talk to a bot behind Direct Line 3.0: the endpoint up to /conversations.",
-)
-@click.option(
-    "--directline-secret",
-    envvar="DIRECTLINE_SECRET",
-    help="The Direct Line secret (default: $DIRECTLINE_SECRET).",
-)
-@click.option(
-    "--directline-token",
-    envvar="DIRECTLINE_TOKEN",
-    help="A Direct Line token instead of the secret (default: $DIRECTLINE_TOKEN).",
-)
-@click.option(
-    "--transport",
-    type=click.Choice(["websocket", "polling"]),
-    default="websocket",
-    show_default=True,
-    help="With --directline: receive replies on the WebSocket or by polling.",
-)
+@directline_options("Talk to a bot behind Direct Line 3.0: the endpoint up to /conversations.")
 @click.option(
     "--quiet-period",
     type=float,

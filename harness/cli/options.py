@@ -48,6 +48,38 @@ def output_option(help: str = "Write to FILE instead of standard output.") -> Ca
     )
 
 
+def directline_options(help: str) -> Callable[[F], F]:
+    """``--directline URL`` (with ``help``), ``--directline-secret``, ``--directline-token`` and
+    ``--transport``: how ``simulate`` and ``chat`` reach a bot behind Direct Line 3.0."""
+    options = [
+        click.option("--directline", metavar="URL", help=help),
+        click.option(
+            "--directline-secret",
+            envvar="DIRECTLINE_SECRET",
+            help="The Direct Line secret (default: $DIRECTLINE_SECRET).",
+        ),
+        click.option(
+            "--directline-token",
+            envvar="DIRECTLINE_TOKEN",
+            help="A Direct Line token instead of the secret (default: $DIRECTLINE_TOKEN).",
+        ),
+        click.option(
+            "--transport",
+            type=click.Choice(["websocket", "polling"]),
+            default="websocket",
+            show_default=True,
+            help="With --directline: receive replies on the WebSocket or by polling.",
+        ),
+    ]
+
+    def apply(function: F) -> F:
+        for option in reversed(options):
+            function = option(function)
+        return function
+
+    return apply
+
+
 def write_output(text: str, output: Path | None) -> None:
     """Write a command's report to ``output`` (``-o FILE``), or to standard output without one.
 

@@ -15,7 +15,7 @@ import click
 
 from harness.cli.command import HarnessCommand
 from harness.cli.model_flags import ModelFlags, model_options
-from harness.cli.options import output_option, parse_headers, write_output
+from harness.cli.options import directline_options, output_option, parse_headers, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.findings import DetectorConfig
 from harness.detect.reports import (
@@ -59,28 +59,9 @@ __all__ = ["simulate_command"]
     metavar="NAME:VALUE",
     help="With --endpoint: an HTTP header for every post (e.g. 'Authorization: Bearer ...').",
 )
-@click.option(
-    "--directline",
-    metavar="URL",
-    help="A bot behind Direct Line 3.0: the endpoint up to /conversations "
-    "(https://directline.botframework.com/v3/directline, a regional one, or a local server).",
-)
-@click.option(
-    "--directline-secret",
-    envvar="DIRECTLINE_SECRET",
-    help="The Direct Line secret (default: $DIRECTLINE_SECRET).",
-)
-@click.option(
-    "--directline-token",
-    envvar="DIRECTLINE_TOKEN",
-    help="A Direct Line token instead of the secret (default: $DIRECTLINE_TOKEN).",
-)
-@click.option(
-    "--transport",
-    type=click.Choice(["websocket", "polling"]),
-    default="websocket",
-    show_default=True,
-    help="With --directline: receive replies on the WebSocket or by polling.",
+@directline_options(
+    "A bot behind Direct Line 3.0: the endpoint up to /conversations "
+    "(https://directline.botframework.com/v3/directline, a regional one, or a local server)."
 )
 @click.option(
     "--copilot-studio",
