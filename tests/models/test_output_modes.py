@@ -351,26 +351,29 @@ async def test_time_queued_for_a_slot_does_not_eat_the_callers_deadline() -> Non
         async with limit.slot():
             await release.wait()
 
-    async def caller() -> float:
+    async def caller() -> tuple[float, float]:
         async with asyncio.timeout(0.2) as deadline:
             token = CALLER_DEADLINE.set(deadline)
             try:
                 before = deadline.when()
                 async with limit.slot() as waited:
-                    assert waited >= 0.3
                     after = deadline.when()
                     assert after is not None and before is not None
-                    return after - before
+                    return after - before, waited
             finally:
                 CALLER_DEADLINE.reset(token)
 
     async with asyncio.TaskGroup() as group:
         group.create_task(holder())
         waiting = group.create_task(caller())
-        await asyncio.sleep(0.3)  # longer than the caller's whole deadline
+        # Far longer than the caller's whole deadline: had the wait counted, it would have expired.
+        await asyncio.sleep(0.6)
         release.set()
-    assert waiting.result() >= 0.3  # the deadline moved by the time queued
-    assert limit.waited >= 0.3
+    moved, waited = waiting.result()
+    # Measured from when the caller began to wait (it starts a little after the sleep does).
+    assert waited > 0.2
+    assert moved == pytest.approx(waited, abs=0.01)  # the deadline moved by the time queued
+    assert limit.waited == pytest.approx(waited, abs=1e-6)
 
 
 async def test_timeouts_are_not_retried_on_a_limited_model(fake: FakeOpenAI) -> None:
