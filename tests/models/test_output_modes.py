@@ -373,7 +373,7 @@ async def test_time_queued_for_a_slot_does_not_eat_the_callers_deadline() -> Non
     # Measured from when the caller began to wait (it starts a little after the sleep does).
     assert waited > 0.2
     assert moved == pytest.approx(waited, abs=0.01)  # the deadline moved by the time queued
-    assert limit.waited == pytest.approx(waited, abs=1e-6)
+    assert limit.waited == pytest.approx(waited, abs=0.01)  # the holder waited for nothing
 
 
 async def test_timeouts_are_not_retried_on_a_limited_model(fake: FakeOpenAI) -> None:
