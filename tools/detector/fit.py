@@ -1,8 +1,8 @@
 """Fit the detector's learned parts and measure them out of sample.
 
-    python -m tools.detector.fit acts  --sgd ../shared/data/sgd
-    python -m tools.detector.fit pairs --sgd ../shared/data/sgd --corpus tests/fixtures/duplicates-dev
-    python -m tools.detector.fit measure --sgd ../shared/data/sgd --corpus tests/fixtures/duplicates-dev
+    python -m tools.detector.fit acts  --sgd PATH/TO/sgd
+    python -m tools.detector.fit pairs --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
+    python -m tools.detector.fit measure --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
 
 ``acts`` fits the act tagger on SGD train and reports its accuracy on SGD dev. ``pairs`` fits the
 pair scorer on transcripts built from SGD train plus the 60 dev-corpus transcripts and writes
@@ -107,7 +107,12 @@ def measure_acts(sgd: Path) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["acts", "pairs", "measure"])
-    parser.add_argument("--sgd", type=Path, default=ROOT.parent / "shared" / "data" / "sgd")
+    parser.add_argument(
+        "--sgd",
+        type=Path,
+        required=True,
+        help="folder with sgd-train.jsonl.gz and sgd-dev.jsonl.gz",
+    )
     parser.add_argument(
         "--corpus", type=Path, default=ROOT / "tests" / "fixtures" / "duplicates-dev"
     )
