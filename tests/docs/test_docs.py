@@ -42,9 +42,10 @@ BLOCK = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILIN
 NOT_RUN = "# not run"
 ANY_LINES = "..."
 CLI_ENV = {"NO_COLOR": "1", "FORCE_COLOR": None, "TERM": "dumb", "COLUMNS": "200"}
-FOREIGN_OPTIONS = frozenset({"--help", "--pairs", "--harness-html"})
+FOREIGN_OPTIONS = frozenset({"--help", "--pairs", "--harness-html", "--sgd", "--corpus"})
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
-script ``tests/simulate/calibration/measure.py``; ``--harness-html``: the pytest plugin's)."""
+script ``tests/simulate/calibration/measure.py``; ``--harness-html``: the pytest plugin's;
+``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
