@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,19 +159,29 @@ class _Session:
 
     def command(self, text: str) -> bool:
         """Run a slash command; False when it ends the chat."""
-        name = text.split()[0].lower()
-        if name in ("/exit", "/quit"):
-            return False
-        if name == "/plan":
-            self.plan()
-        elif name == "/floor":
-            self.floor()
-        elif name == "/help":
-            for command, meaning in COMMANDS.items():
-                self.aside.print(f"  {command:<7} {escape(meaning)}")
-        else:
-            self.aside.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
-        return True
+        return run_command(text, {"/plan": self.plan, "/floor": self.floor}, COMMANDS, self.aside)
+
+
+def run_command(
+    text: str,
+    actions: Mapping[str, Callable[[], None]],
+    commands: Mapping[str, str],
+    aside: Console,
+) -> bool:
+    """Run the slash command ``text`` from ``actions`` (``/help`` lists ``commands``, ``/exit``
+    and ``/quit`` end the chat); False when it ends the chat. Shared by the local and remote chats."""
+    name = text.split()[0].lower()
+    if name in ("/exit", "/quit"):
+        return False
+    action = actions.get(name)
+    if action is not None:
+        action()
+    elif name == "/help":
+        for command, meaning in commands.items():
+            aside.print(f"  {command:<7} {escape(meaning)}")
+    else:
+        aside.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
+    return True
 
 
 def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | None = None) -> int:

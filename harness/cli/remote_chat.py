@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.console import Console
 from rich.markup import escape
 
-from harness.cli.chat import PROMPT, _line_editing, describe
+from harness.cli.chat import PROMPT, _line_editing, describe, run_command
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.detect.activities import plan_record
 from harness.exceptions import RunError
@@ -139,17 +139,7 @@ class _Session:
 
     def command(self, text: str) -> bool:
         """Run a slash command; False when it ends the chat."""
-        name = text.split()[0].lower()
-        if name in ("/exit", "/quit"):
-            return False
-        if name == "/plan":
-            self.show_plan()
-        elif name == "/help":
-            for command, meaning in REMOTE_COMMANDS.items():
-                self.aside.print(f"  {command:<7} {escape(meaning)}")
-        else:
-            self.aside.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
-        return True
+        return run_command(text, {"/plan": self.show_plan}, REMOTE_COMMANDS, self.aside)
 
 
 def chat_remote(
