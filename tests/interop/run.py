@@ -6,7 +6,7 @@ environment under ``.cache/interop/`` (git-ignored); the llama-cpp-python wheel 
 source into ``.cache/wheels/`` (9.5 minutes on 2 shared cores) and reused after that. Run it from
 the repository root::
 
-    .venv/bin/python tests/interop/run.py
+    .venv/bin/python -m tests.interop.run
 
 What runs, with a recording proxy between the SDK and the server:
 
@@ -32,11 +32,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,6 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
+
+from tests.llm.server import LlamaServer, ServerError
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache"
@@ -140,57 +140,6 @@ def model_file() -> Path:
     if not found:
         raise SystemExit(f"interop: {GGUF} is not in {VENV}; delete {VENV} and run again")
     return found[0]
-
-
-class LlamaServer:
-    """``python -m llama_cpp.server`` on 127.0.0.1, on a port the OS picks."""
-
-    def __init__(self) -> None:
-        self.process: subprocess.Popen[str] | None = None
-        self.url = ""
-        self.log = WORK / "server.log"
-
-    def start(self) -> None:
-        command = [str(venv_python()), "-m", "llama_cpp.server", "--model", str(model_file())]
-        command += ["--host", "127.0.0.1", "--port", "0", "--n_ctx", "8192", "--n_threads", "2"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
-        assert self.process.stderr is not None
-        deadline = time.monotonic() + 180
-        with self.log.open("w", encoding="utf-8") as log:
-            for line in self.process.stderr:
-                log.write(line)
-                found = re.search(r"Uvicorn running on (http://127\.0\.0\.1:\d+)", line)
-                if found:
-                    self.url = found.group(1)
-                    break
-                if time.monotonic() > deadline:
-                    break
-        if not self.url:
-            self.stop()
-            raise SystemExit(f"interop: the server did not start; see {self.log}")
-        # Keep reading its log, so a full pipe never blocks the server.
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        process = self.process
-        if process is None or process.stderr is None:
-            return
-        with self.log.open("a", encoding="utf-8") as log:
-            for line in process.stderr:
-                log.write(line)
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=15)
-        self.process = None
 
 
 # --- the recording proxy ------------------------------------------------------------------------
@@ -454,11 +403,14 @@ async def main() -> int:
     started = time.perf_counter()
     ensure_wheel()
     ensure_venv()
-    server = LlamaServer()
+    server = LlamaServer(venv_python(), model_file(), WORK / "server.log", start_timeout=180)
     problems: list[str] = []
     stats: dict[str, dict[str, int]] = {}
     with timed("server start"):
-        server.start()
+        try:
+            server.start()
+        except ServerError as exc:
+            raise SystemExit(f"interop: {exc}") from None
     try:
         for label, passes in (("pass 1", cli_pass), ("pass 2", tools_pass)):
             proxy = Proxy(server.url)
