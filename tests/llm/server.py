@@ -40,6 +40,7 @@ class LlamaServer:
         self.extra = extra
         self.start_timeout = start_timeout
         self.process: subprocess.Popen[str] | None = None
+        self._drainer: threading.Thread | None = None
         self.url = ""
         """``http://127.0.0.1:PORT`` once started (the OpenAI base URL is ``url + "/v1"``)."""
 
@@ -66,7 +67,8 @@ class LlamaServer:
             self.stop()
             raise ServerError(f"the llama-cpp server did not start; see {self.log}")
         # Keep reading its log, so a full pipe never blocks the server.
-        threading.Thread(target=self._drain, daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
 
     def _drain(self) -> None:
         process = self.process
@@ -86,6 +88,12 @@ class LlamaServer:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+        # The log's reader ends at the pipe's end; then the pipe is closed (no ResourceWarning).
+        if self._drainer is not None:
+            self._drainer.join(timeout=15)
+            self._drainer = None
+        if process.stderr is not None:
+            process.stderr.close()
 
     def __enter__(self) -> LlamaServer:
         self.start()
