@@ -710,11 +710,7 @@ def evidence_facts(keys: frozenset[str]) -> list[str]:
     values = {v: kind for v, kind in values.items() if kind not in ("name", "acronym") and v}
     specific = {v for v, kind in values.items() if kind != "state"}
     shown = specific or set(values)
-    return sorted(
-        v
-        for v in shown
-        if not any(v != other and v in other.split() for other in shown)
-    )
+    return sorted(v for v in shown if not any(v != other and v in other.split() for other in shown))
 
 
 # --- embeddings -------------------------------------------------------------------------------
