@@ -257,7 +257,7 @@ def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
         return None
     reason, entry = gap
     if entry is None:
-        return "the planner dropped it: the turn's plan has no entry for this request"
+        return "the planner dropped it, so no agent was asked"
     if reason:
         return (
             f"the planner merged it into one plan entry with another request, so {entry.agent} "
