@@ -48,7 +48,7 @@ with other work, one request with a 1,500-token prompt can take minutes."""
 KINDS = ("duplicate", "missed_request", "silent_leak")
 
 
-def bot_copy(variant: str) -> Path:
+def bot_copy(variant: str, work: Path) -> Path:
     """A copy of the variant's config (and its tools) whose sub-agents wait for a slow server."""
     from ruamel.yaml import YAML
 
@@ -57,10 +57,10 @@ def bot_copy(variant: str) -> Path:
     config = yaml.load(source.read_text(encoding="utf-8"))
     for agent in config["subagents"]:
         agent["timeout"] = SLOW
-    copy = WORK / f"helpdesk-{variant}.yaml"
+    copy = work / f"helpdesk-{variant}.yaml"
     with copy.open("w", encoding="utf-8") as out:
         yaml.dump(config, out)
-    (WORK / "tools.py").write_text((SAMPLE / "tools.py").read_text(encoding="utf-8"), "utf-8")
+    (work / "tools.py").write_text((SAMPLE / "tools.py").read_text(encoding="utf-8"), "utf-8")
     return copy
 
 
@@ -168,20 +168,43 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="minutes after which no further pair of runs starts (the table says how many ran)",
     )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        choices=sorted(VARIANTS),
+        help="run only this variant (repeatable; default: both)",
+    )
+    parser.add_argument("--out", type=Path, default=WORK, help="where the reports and the table go")
+    parser.add_argument(
+        "--tally",
+        type=Path,
+        nargs="+",
+        metavar="DIR",
+        help="run nothing: the table of the reports already in these folders",
+    )
     args = parser.parse_args(argv)
+    if args.tally:
+        found = {
+            v: sorted(p for d in args.tally for p in d.glob(f"{v}-run*.json")) for v in VARIANTS
+        }
+        sources = ", ".join(str(d) for d in args.tally)
+        print(table({v: tally(paths) for v, paths in found.items()}, {"reports": sources}))
+        return 0
+    work: Path = args.out
+    variants = args.variant or list(VARIANTS)
     started = time.perf_counter()
     date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load_before = load()
-    WORK.mkdir(parents=True, exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
     timings: list[tuple[str, float]] = []
 
     step = time.perf_counter()
     fresh = qwen.ensure_server() | qwen.ensure_model()
     timings.append((f"install ({'cold' if fresh else 'warm: cached'})", time.perf_counter() - step))
 
-    reports: dict[str, list[Path]] = {variant: [] for variant in VARIANTS}
-    bots = {variant: bot_copy(variant) for variant in VARIANTS}
-    log = WORK / "server.log"
+    reports: dict[str, list[Path]] = {variant: [] for variant in variants}
+    bots = {variant: bot_copy(variant, work) for variant in variants}
+    log = work / "server.log"
     step = time.perf_counter()
     # --cache: the server keeps evaluated prompts in RAM, so the instructions every request of a
     # run shares are read once rather than per request.
@@ -197,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 break
             for variant, bot in bots.items():
-                report = WORK / f"{variant}-run{run}.json"
+                report = work / f"{variant}-run{run}.json"
                 report.unlink(missing_ok=True)
                 command = simulate_command(
                     f"{server.url}/v1", bot, report, seed=run, temperature=args.temperature
@@ -215,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     shown = [
         shlex.quote(part)
         for part in simulate_command(
-            "URL", bots["good"], Path("R"), seed=1, temperature=args.temperature
+            "URL", bots[variants[0]], Path("R"), seed=1, temperature=args.temperature
         )[3:]
     ]
     facts = {
@@ -226,10 +249,10 @@ def main(argv: list[str] | None = None) -> int:
         "hardware": hardware(),
         "load average (1/5/15 min)": f"{load_before} before, {load()} after",
         "scenarios": f"{SCENARIOS.relative_to(ROOT)} ({len(requests_per_conversation())} "
-        f"conversations), {len(reports['good'])} runs per variant"
+        f"conversations), {len(reports[variants[0]])} runs per variant"
         + (
             f" ({args.repeat} asked for; the time budget ended it)"
-            if len(reports["good"]) < args.repeat
+            if len(reports[variants[0]]) < args.repeat
             else ""
         ),
         "each run": "harness " + " ".join(shown).replace(str(ROOT) + "/", ""),
@@ -237,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         + "; ".join(f"{name} {seconds:.0f} s" for name, seconds in timings),
     }
     text = table(results, facts)
-    (WORK / "table.md").write_text(text, encoding="utf-8")
-    (WORK / "results.json").write_text(json.dumps({"facts": facts, "results": results}, indent=1))
+    (work / "table.md").write_text(text, encoding="utf-8")
+    (work / "results.json").write_text(json.dumps({"facts": facts, "results": results}, indent=1))
     print("\n" + text)
     return 0
 
