@@ -65,7 +65,13 @@ def bot_copy(variant: str, work: Path) -> Path:
 
 
 def simulate_command(
-    base_url: str, bot: Path, report: Path, *, seed: int, temperature: float
+    base_url: str,
+    bot: Path,
+    report: Path,
+    *,
+    seed: int,
+    temperature: float,
+    scenarios: Path = SCENARIOS,
 ) -> list[str]:
     settings = {
         "temperature": temperature,
@@ -75,7 +81,7 @@ def simulate_command(
         "timeout": SLOW,
     }
     command = [sys.executable, "-c", "import sys; from harness.cli import main; sys.exit(main())"]
-    command += ["simulate", str(SCENARIOS), "--bot", str(bot)]
+    command += ["simulate", str(scenarios), "--bot", str(bot)]
     command += ["--model", f"openai:{qwen.MODEL.stem}", "--base-url", base_url]
     command += ["--format", "json", "--output", str(report)]
     for key, value in settings.items():
@@ -83,16 +89,16 @@ def simulate_command(
     return command
 
 
-def requests_per_conversation() -> dict[str, int]:
+def requests_per_conversation(path: Path = SCENARIOS) -> dict[str, int]:
     from harness.simulate.scenarios import load_scenarios
 
-    scenarios = load_scenarios(SCENARIOS).scenarios
+    scenarios = load_scenarios(path).scenarios
     return {s.name: sum(len(turn.requests) for turn in s.turns) for s in scenarios}
 
 
-def tally(reports: list[Path]) -> dict[str, Any]:
+def tally(reports: list[Path], scenarios: Path = SCENARIOS) -> dict[str, Any]:
     """Per variant: conversations, incomplete ones, and the three rates' counts."""
-    asked = requests_per_conversation()
+    asked = requests_per_conversation(scenarios)
     counts = {"runs": 0, "conversations": 0, "incomplete": 0, "requests": 0, "missed": 0}
     counts |= {"duplicate": 0, "silent_leak": 0}
     for report in reports:
@@ -102,6 +108,8 @@ def tally(reports: list[Path]) -> dict[str, Any]:
             continue
         data = json.loads(report.read_text(encoding="utf-8"))
         for transcript in data["transcripts"]:
+            if transcript["conversation"] not in asked:
+                continue  # tallied over a subset of the scenarios
             if transcript.get("error"):
                 counts["incomplete"] += 1
                 continue
@@ -174,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(VARIANTS),
         help="run only this variant (repeatable; default: both)",
     )
+    parser.add_argument(
+        "--scenarios", type=Path, default=SCENARIOS, help="the scenario file (default: the set)"
+    )
     parser.add_argument("--out", type=Path, default=WORK, help="where the reports and the table go")
     parser.add_argument(
         "--tally",
@@ -223,7 +234,12 @@ def main(argv: list[str] | None = None) -> int:
                 report = work / f"{variant}-run{run}.json"
                 report.unlink(missing_ok=True)
                 command = simulate_command(
-                    f"{server.url}/v1", bot, report, seed=run, temperature=args.temperature
+                    f"{server.url}/v1",
+                    bot,
+                    report,
+                    seed=run,
+                    temperature=args.temperature,
+                    scenarios=args.scenarios,
                 )
                 step = time.perf_counter()
                 print(f"-- {variant}, run {run} of {args.repeat} (seed {run})", flush=True)
@@ -234,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"   {seconds:.0f} s, exit {code}", flush=True)
                 reports[variant].append(report)
     wall = time.perf_counter() - started
-    results = {variant: tally(paths) for variant, paths in reports.items()}
+    results = {variant: tally(paths, args.scenarios) for variant, paths in reports.items()}
     shown = [
         shlex.quote(part)
         for part in simulate_command(
@@ -248,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.temperature}, seed = run number",
         "hardware": hardware(),
         "load average (1/5/15 min)": f"{load_before} before, {load()} after",
-        "scenarios": f"{SCENARIOS.relative_to(ROOT)} ({len(requests_per_conversation())} "
+        "scenarios": f"{args.scenarios} ({len(requests_per_conversation(args.scenarios))} "
         f"conversations), {len(reports[variants[0]])} runs per variant"
         + (
             f" ({args.repeat} asked for; the time budget ended it)"
