@@ -17,6 +17,10 @@ leak, and the conversations that could not be completed; with the date, the mode
 the repository root::
 
     .venv/bin/python -m tests.llm.eval --repeat 2
+
+``--variant naive`` runs one variant only (with ``--out DIR``, a second process can run the other
+on its own server, side by side), ``--scenarios FILE`` another scenario file, and
+``--tally DIR ...`` runs nothing and prints the table of the reports already in those folders.
 """
 
 from __future__ import annotations
