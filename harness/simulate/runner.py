@@ -8,6 +8,7 @@ its result carries the error and the transcript up to that point, and the run go
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -166,6 +167,7 @@ async def run_scenarios(
     embedder: Embedder | None = None,
     on_scenario: Callable[[DetectionResult], None] | None = None,
     on_usage: Callable[[Usage], None] | None = None,
+    repeat: int = 1,
 ) -> list[DetectionResult]:
     """Run every scenario of every file and check it.
 
@@ -181,11 +183,16 @@ async def run_scenarios(
         on_scenario: called after each scenario (progress).
         on_usage: called at the end with the model usage of each in-process target (every
             attempt, when its models count them).
+        repeat: run every scenario this many times, each run a new conversation; above 1, each
+            result carries its ``run`` number (``harness.detect.results.group_runs``).
 
     Raises:
-        UsageError: when a file names no bot and none is given.
+        UsageError: when a file names no bot and none is given, or ``repeat`` is below 1.
     """
     from harness.runtime.loading import load_bot
+
+    if repeat < 1:
+        raise UsageError(f"repeat must be 1 or more, not {repeat}")
 
     targets: dict[str, Target] = {}
     results: list[DetectionResult] = []
@@ -217,16 +224,19 @@ async def run_scenarios(
                     check_models(built.parent)
                 chosen = targets[reference]
             for scenario in scenario_file.scenarios:
-                result = await run_scenario(
-                    chosen,
-                    scenario,
-                    file=scenario_file.path or "",
-                    config=config,
-                    embedder=embedder,
-                )
-                results.append(result)
-                if on_scenario is not None:
-                    on_scenario(result)
+                for run in range(1, repeat + 1):
+                    result = await run_scenario(
+                        chosen,
+                        scenario,
+                        file=scenario_file.path or "",
+                        config=config,
+                        embedder=embedder,
+                    )
+                    if repeat > 1:
+                        result = dataclasses.replace(result, run=run, runs=repeat)
+                    results.append(result)
+                    if on_scenario is not None:
+                        on_scenario(result)
     finally:
         counted: set[int] = set()
         for used in targets.values():
