@@ -23,7 +23,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
-from harness.detect.findings import Finding
+from harness.detect.findings import CHECK_KIND, Finding
 from harness.detect.results import DetectionResult, exit_code, group_runs
 from harness.detect.transcript import Transcript
 
@@ -37,8 +37,11 @@ __all__ = ["render_html", "report_data"]
 DATA_VERSION = 1
 """The version of the JSON embedded in the page (``report_data``)."""
 
-_KIND_ORDER = tuple(detector.name for detector in DETECTORS)
-_KIND_LABELS = {detector.name: detector.label for detector in DETECTORS}
+_KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
+_KIND_LABELS: dict[str, str] = {
+    **{str(detector.name): detector.label for detector in DETECTORS},
+    CHECK_KIND: "failed check",
+}
 _HIGHLIGHTED_KINDS = frozenset(detector.name for detector in DETECTORS if detector.quotes_passages)
 """Kinds whose quoted evidence names a passage of their messages (used when a finding carries no
 ``highlights`` of its own)."""

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from harness.detect.detectors import DETECTORS
-from harness.detect.findings import Finding
+from harness.detect.findings import CHECK_KIND, Finding
 from harness.detect.results import (
     DetectionResult,
     ScenarioRuns,
@@ -44,7 +44,7 @@ __all__ = [
 
 ReportFormat = Literal["text", "json", "junit", "html"]
 
-_KIND_ORDER = tuple(detector.name for detector in DETECTORS)
+_KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
 
 
 def render(

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from harness.detect.checks import TurnChecks, run_checks
 from harness.detect.detectors import detect_async
 from harness.detect.embeddings import Embedder
 from harness.detect.expectations import Expectation, check_expectations
@@ -23,11 +24,11 @@ from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.runtime.parent import bot_models, check_models
-from harness.simulate.scenarios import Scenario, ScenarioFile
+from harness.simulate.scenarios import Scenario, ScenarioFile, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
 
-__all__ = ["declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
+__all__ = ["checks_of", "declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -37,6 +38,16 @@ def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
         items: list[Expectation] = [r for r in turn.requests if r.expect]
         if items:
             out[number] = items
+    return out
+
+
+def checks_of(scenario: Scenario) -> dict[int, TurnChecks]:
+    """The scenario's per-turn checks (text and tool checks) by 1-based turn."""
+    out: dict[int, TurnChecks] = {}
+    for number, turn in enumerate(scenario.turns, start=1):
+        checks = turn_checks(turn, turn.requests)
+        if checks:
+            out[number] = checks
     return out
 
 
@@ -61,6 +72,19 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
                 raise ConfigError(
                     f"scenario {scenario.name!r}, turn {number}: unknown agent "
                     f"{request.agent!r} (the bot has {', '.join(sorted(known))})",
+                    file=file,
+                    line=scenario.line,
+                )
+            agent = target.parent.subagents.get(request.agent)
+            if agent is None or agent.handler is not None or getattr(agent, "url", None):
+                continue  # the parent calls no tools; a handler's or remote agent's are its own
+            has = {t.name for t in agent.tool_specs}
+            # never_calls may name a tool it lacks: a model can still try to call one.
+            unknown = [t for t in request.tools or () if t not in has]
+            if unknown:
+                raise ConfigError(
+                    f"scenario {scenario.name!r}, turn {number}: {request.agent} has no tool "
+                    f"{', '.join(map(repr, unknown))} (it has {', '.join(sorted(has)) or 'none'})",
                     file=file,
                     line=scenario.line,
                 )
@@ -125,6 +149,7 @@ async def run_scenario(
     )
     if error is None:
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
+        findings += run_checks(transcript, checks_of(scenario))
     findings.sort(key=lambda f: f.turn)
     return DetectionResult(
         file=file,

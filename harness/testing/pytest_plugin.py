@@ -262,7 +262,7 @@ class ScenarioItem(pytest.Item):
         async def run() -> None:
             for step in self.scenario.turns:
                 expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
-                await driver.send(step.user, expect=expectations)
+                await driver.send(step.user, expect=expectations, checks=step)
             await driver.bot.aclose()
 
         run_sync(run())
