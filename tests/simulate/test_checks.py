@@ -291,3 +291,54 @@ def test_one_text_or_a_list(tmp_path: Path) -> None:
     )
     (turn,) = load_scenarios(path).scenarios[0].turns
     assert (turn.expect, turn.not_) == (["a"], ["b", "c"])
+
+
+# --- where the tool record comes from -----------------------------------------------------------
+
+
+async def test_a_hosted_agent_s_tool_calls_cross_the_wire_and_a_handler_s_are_unknown() -> None:
+    from harness import Parent
+    from harness.runtime.loading import load_bot
+    from harness.testing import fake_subagent
+    from harness.transport import InProcessTransport
+
+    host = load_bot(HELPDESK)
+    payroll = fake_subagent("payroll", examples=["when is payday"], pass_history=False)
+    caller = Parent(
+        name="desk", subagents=[payroll], transports={"payroll": InProcessTransport(host)}
+    )
+    chat = caller.conversation()
+    (result,) = (await chat.send("when is payday")).results
+    assert result.tool_calls == ("next_payday",)
+    assert chat.transcript.turns[-1].tools_of("payroll") == ("next_payday",)
+    # The same agent's own handler: its calls are not known, so a tool check cannot be made.
+    handled = Parent(name="desk", subagents=[payroll]).conversation()
+    (result,) = (await handled.send("when is payday")).results
+    assert result.tool_calls is None
+    assert handled.transcript.turns[-1].tools_of("payroll") is None
+
+
+async def test_the_plan_event_of_a_served_bot_carries_the_tool_calls() -> None:
+    from harness.detect.activities import PLAN_EVENT, plan_record
+    from harness.hosting.core import plan_value
+    from harness.runtime.loading import load_bot
+
+    turn = await load_bot(HELPDESK).conversation().send("When is the next payday?")
+    activity = {"type": "event", "name": PLAN_EVENT, "value": plan_value(turn)}
+    record = plan_record(activity, 1)
+    assert record is not None and record.tools_of("payroll") == ("next_payday",)
+    # An older server's event without them: the record says they are not known.
+    del activity["value"]["tool_calls"]  # type: ignore[attr-defined]
+    older = plan_record(activity, 1)
+    assert older is not None and older.tool_calls is None
+
+
+async def test_a_stored_conversation_keeps_its_tool_calls() -> None:
+    from harness.runtime.loading import load_bot
+
+    bot = load_bot(HELPDESK)
+    chat = bot.conversation()
+    await chat.send("When is the next payday?")
+    snapshot = chat.state.snapshot()
+    restored = bot.conversation(state=snapshot)
+    assert restored.transcript.turns[-1].tools_of("payroll") == ("next_payday",)
