@@ -102,7 +102,9 @@ def _runs_json(group: ScenarioRuns) -> dict[str, Any]:
     for result in group.results:
         for finding in result.findings:
             entry = distinct.setdefault(_finding_identity(finding), _finding_json(finding))
-            entry.setdefault("runs", []).append(result.run)
+            runs = entry.setdefault("runs", [])
+            if result.run not in runs:
+                runs.append(result.run)
     record: dict[str, Any] = {
         "file": first.file,
         "conversation": first.conversation,
@@ -215,10 +217,12 @@ def _junit_runs(
         time=f"{sum(r.seconds for r in group.results):.3f}",
     )
     properties = ET.SubElement(case, "properties")
+    rates = group.kind_pass_rates(_KIND_ORDER)
     for name, value in (
         ("runs", len(group.results)),
         ("passed", group.passed),
         ("pass_rate", round(group.pass_rate, 4)),
+        *((f"pass_rate.{kind}", round(rate, 4)) for kind, rate in rates.items()),
     ):
         ET.SubElement(properties, "property", name=name, value=str(value))
     lines = [line for r in group.failed for line in _run_lines(r)]

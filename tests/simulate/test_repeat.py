@@ -97,7 +97,9 @@ def test_junit_has_one_case_per_scenario_listing_its_failed_runs(
     (case,) = root.iter("testcase")
     assert case.get("name") == "payday" and root.get("failures") == "1"
     properties = {p.get("name"): p.get("value") for p in case.iter("property")}
-    assert properties == {"runs": "4", "passed": "2", "pass_rate": "0.5"}
+    assert (properties["runs"], properties["passed"], properties["pass_rate"]) == ("4", "2", "0.5")
+    assert properties["pass_rate.duplicate"] == "0.5"
+    assert properties["pass_rate.silent_leak"] == "1.0"
     failure = case.find("failure")
     assert failure is not None and failure.get("type") == "duplicate"
     assert "2 of 4 runs passed" in (failure.get("message") or "")
@@ -143,3 +145,26 @@ def test_repeat_runs_each_run_as_a_new_conversation(scenarios: Path) -> None:
     (record,) = report["transcripts"]
     # Four conversations of one user message each: 2 messages, or 3 with the restatement.
     assert record["messages"] == 2 + 3 + 2 + 3
+
+
+def test_repeat_spreads_the_runs_over_jobs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    path = tmp_path / "s.scenarios.yaml"
+    path.write_text(
+        f"bot: {root / 'samples' / 'helpdesk' / 'helpdesk.yaml'}\n{SCENARIOS}"
+        "  - name: password\n    turns:\n      - user: I forgot my password\n",
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-c", "import sys; from harness.cli import main; sys.exit(main())"]
+    args = ["simulate", str(path), "--repeat", "2", "--jobs", "2", "--format", "json"]
+    done = subprocess.run([*command, *args], capture_output=True, text=True, cwd=root, timeout=600)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [(r["conversation"], r["runs"], r["passed"]) for r in report["transcripts"]] == [
+        ("payday", 2, 2),
+        ("password", 2, 2),
+    ]
+    assert report["totals"]["runs"] == 4
