@@ -25,6 +25,18 @@ are what an answer to the request mentions, in place of the request's own words:
           - {text: "how many PTO days are left", agent: pto, words: [left]}
 ```
 
+A turn also checks its bot messages (``expect``, ``not``, ``regex``, ``equals``, an ordered
+``bot:`` list with ``optional`` entries), and a request the tools its agent calls (``tools`` with
+``calls: strict | unordered | subset | superset``, ``never_calls``); ``harness.detect.checks`` runs
+them (docs/simulate.md, "Checks per turn"):
+
+```yaml
+      - user: "When is the next payday?"
+        not: password
+        requests:
+          - {agent: payroll, tools: [next_payday], never_calls: [gross_pay]}
+```
+
 Instead of ``bot:``, ``target:`` names a deployed bot (``--bot`` still runs the file in-process).
 Credentials never go in the file, only the names of the environment variables that hold them:
 
