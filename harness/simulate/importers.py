@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml
 
@@ -62,16 +62,7 @@ MatchingMode = Literal[
     "regexpIgnoreCase",
     "regexp",
 ]
-MATCHING_MODES: tuple[MatchingMode, ...] = (
-    "wildcardIgnoreCase",
-    "wildcard",
-    "includeIgnoreCase",
-    "include",
-    "equalsIgnoreCase",
-    "equals",
-    "regexpIgnoreCase",
-    "regexp",
-)
+MATCHING_MODES: tuple[MatchingMode, ...] = get_args(MatchingMode)
 
 
 @dataclass(slots=True)
