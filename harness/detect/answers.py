@@ -1,0 +1,249 @@
+"""Which request of a user message each sentence the bot sent addresses: a learned matcher.
+
+Deciding "answered" from shared words alone fails both ways: an answer in the bot's own words
+("Your balance is $3,120" for "how much money do I have") shares none, and a sentence about one
+request can mention another's subject in passing. So every pair (request, sentence the bot sent)
+is described by a few general features and a logistic regression turns them into the probability
+that the sentence addresses that request:
+
+- **wording**: the share of the request's content words (stems) the sentence has, of its
+  distinctive words (those no other request of the message has), and of its words matched by a
+  shared prefix ("reservation" / "reserve");
+- **rank**: whether this request is the one the sentence shares most with, and by what margin;
+- **what was asked for**: a "when" question answered with a date or time, a "how much" with an
+  amount, a "where" with a place or an address;
+- **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
+- **shape**: the sentence is a question back (a follow-up about the request), or it shares no
+  word with any request.
+
+Then the sentences are assigned to the requests: each sentence answers at most one request, and a
+request is answered when some assignment of sentences with a probability of at least
+``threshold`` gives it one (a maximum matching: a request is flagged only when no way of reading
+the bot's sentences leaves one for it). A sentence may also answer a second request, when it is
+very likely to (``shared_threshold``): "You used 8 PTO days and have 12 left".
+
+Weights and thresholds ship in ``_models/answers.json``, fitted by ``tools/detector/fit_answers.py``
+on the development sets only (``docs/simulate.md`` says which, and gives held-out figures).
+Inference is pure Python.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from harness.detect.acts import tagger
+from harness.text import content_words, extract_facts
+
+__all__ = ["FEATURES", "AnswerMatcher", "matcher", "pair_features", "words_of"]
+
+_MODEL = Path(__file__).resolve().parent / "_models" / "answers.json"
+
+FEATURES = (
+    "overlap",
+    "distinctive",
+    "any_distinctive",
+    "prefix",
+    "claim_share",
+    "best",
+    "margin",
+    "only_match",
+    "asked_kind",
+    "shared_value",
+    "claim_question",
+    "claim_unclaimed",
+    "request_words",
+    "claim_closing",
+    "claim_asks",
+    "follows_own",
+)
+
+# "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
+_JOINED = re.compile(r"(?<=[^\W_])[-/](?=[^\W_])")
+_PREFIX = 5
+
+
+@lru_cache(maxsize=16_384)
+def words_of(text: str) -> frozenset[str]:
+    """The content words (stems) of a request or a sentence."""
+    return content_words(_JOINED.sub("", text))
+
+
+# What a question asks for, by the facts that answer it (harness.text.facts kinds).
+_WHEN = frozenset({"date", "weekday", "month", "time", "year", "duration"})
+_AMOUNT = frozenset({"money", "number", "percent"})
+_PLACE = frozenset({"name", "number"})
+_ASKS = (
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b|\bhow long\b", re.I), _WHEN),
+    (
+        re.compile(
+            r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
+            re.I,
+        ),
+        _AMOUNT,
+    ),
+    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
+)
+
+
+@lru_cache(maxsize=16_384)
+def _asked_kinds(request: str) -> frozenset[str]:
+    kinds: frozenset[str] = frozenset()
+    for pattern, answer in _ASKS:
+        if pattern.search(request):
+            kinds |= answer
+    return kinds
+
+
+@lru_cache(maxsize=16_384)
+def _facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The kinds of facts in ``text`` and their values (lower case)."""
+    facts = extract_facts(text)
+    return frozenset(f.kind for f in facts), frozenset(f.value.lower() for f in facts)
+
+
+@lru_cache(maxsize=16_384)
+def _claim_acts(claim: str) -> tuple[float, float]:
+    """How likely the sentence only closes ("anything else?", a goodbye) and how likely it asks
+    the user for details (the dialogue-act tagger of :mod:`harness.detect.acts`)."""
+    scores = tagger().scores(claim)
+    closing = max(scores.get("REQ_MORE", 0.0), scores.get("GOODBYE", 0.0))
+    return closing, scores.get("REQUEST", 0.0)
+
+
+def _prefix_share(request: frozenset[str], claim: frozenset[str]) -> float:
+    """The share of the request's words the sentence has, or has with the same first letters."""
+    if not request:
+        return 0.0
+    heads = {w[:_PREFIX] for w in claim if len(w) >= _PREFIX}
+    hits = sum(1 for w in request if w in claim or (len(w) >= _PREFIX and w[:_PREFIX] in heads))
+    return hits / len(request)
+
+
+def pair_features(requests: Sequence[str], claims: Sequence[str]) -> list[list[list[float]]]:
+    """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``."""
+    words = [words_of(r) for r in requests]
+    distinct = []
+    for i, own in enumerate(words):
+        others = frozenset().union(*(w for k, w in enumerate(words) if k != i))
+        distinct.append(own - others)
+    claim_words = [words_of(c) for c in claims]
+    # How much each sentence shares with each request (wording, prefixes counted).
+    share = [[_prefix_share(words[i], cw) for cw in claim_words] for i in range(len(requests))]
+    # The request each sentence shares most with (None: none, or a tie).
+    owner: list[int | None] = []
+    for j in range(len(claims)):
+        column = [share[k][j] for k in range(len(requests))]
+        top = max(column, default=0.0)
+        owner.append(column.index(top) if top > 0 and column.count(top) == 1 else None)
+    out: list[list[list[float]]] = []
+    for i, request in enumerate(requests):
+        kinds = _asked_kinds(request)
+        _, request_values = _facts(request)
+        row = []
+        for j, claim in enumerate(claims):
+            cw = claim_words[j]
+            own = words[i]
+            others = [share[k][j] for k in range(len(requests)) if k != i]
+            best_other = max(others, default=0.0)
+            claim_kinds, claim_values = _facts(claim)
+            matched = [k for k in range(len(requests)) if share[k][j] > 0]
+            closing, asks = _claim_acts(claim)
+            row.append(
+                [
+                    len(own & cw) / len(own) if own else 0.0,
+                    len(distinct[i] & cw) / len(distinct[i]) if distinct[i] else 0.0,
+                    1.0 if distinct[i] & cw else 0.0,
+                    share[i][j],
+                    len(own & cw) / len(cw) if cw else 0.0,
+                    1.0 if share[i][j] > best_other else 0.0,
+                    share[i][j] - best_other,
+                    1.0 if matched == [i] else 0.0,
+                    1.0 if kinds & claim_kinds else 0.0,
+                    1.0 if request_values & claim_values else 0.0,
+                    1.0 if claim.rstrip().endswith("?") else 0.0,
+                    1.0 if not matched else 0.0,
+                    math.log1p(len(own)),
+                    closing,
+                    asks,
+                    1.0 if j > 0 and owner[j - 1] == i and not matched else 0.0,
+                ]
+            )
+        out.append(row)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerMatcher:
+    """A fitted logistic regression over :data:`FEATURES` and the two assignment thresholds."""
+
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+    """The least probability for a sentence to answer a request at all."""
+    shared_threshold: float
+    """The least probability for a sentence already given to one request to answer another."""
+
+    @classmethod
+    def load(cls, path: Path = _MODEL) -> AnswerMatcher:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if list(raw["features"]) != list(FEATURES):
+            raise ValueError(f"{path} was fitted on other features: {raw['features']}")
+        return cls(
+            weights=tuple(float(w) for w in raw["weights"]),
+            bias=float(raw["bias"]),
+            threshold=float(raw["threshold"]),
+            shared_threshold=float(raw["shared_threshold"]),
+        )
+
+    def probabilities(self, requests: Sequence[str], claims: Sequence[str]) -> list[list[float]]:
+        """``p[i][j]``: how likely sentence ``j`` addresses request ``i``."""
+        return [
+            [self._probability(x) for x in row] for row in pair_features(requests, claims)
+        ]
+
+    def _probability(self, x: Sequence[float]) -> float:
+        z = self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def unanswered(self, requests: Sequence[str], claims: Sequence[str]) -> list[int]:
+        """The indexes of the requests no sentence addresses (see the module's docstring)."""
+        p = self.probabilities(requests, claims)
+        return unmatched(p, self.threshold, self.shared_threshold)
+
+
+def unmatched(p: Sequence[Sequence[float]], threshold: float, shared: float) -> list[int]:
+    """The rows (requests) a maximum matching of rows to columns (sentences) over the pairs with
+    ``p >= threshold`` leaves out, once rows with a pair of at least ``shared`` are let share.
+
+    Rows are tried strongest first (by their best pair), so when some request must go without,
+    it is the one with the weakest evidence. Kuhn's augmenting paths: rows x pairs steps.
+    """
+    rows = len(p)
+    edges = [[j for j, v in enumerate(row) if v >= threshold] for row in p]
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in sorted(edges[i], key=lambda j: -p[i][j]):
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    order = sorted(range(rows), key=lambda i: -max(p[i], default=0.0))
+    matched = {i for i in order if augment(i, set())}
+    return [i for i in range(rows) if i not in matched and max(p[i], default=0.0) < shared]
+
+
+@cache
+def matcher() -> AnswerMatcher:
+    """The shipped matcher (``_models/answers.json``)."""
+    return AnswerMatcher.load()
