@@ -14,13 +14,22 @@ that the sentence addresses that request:
   amount, a "where" with a place or an address;
 - **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
 - **shape**: the sentence is a question back (a follow-up about the request), or it shares no
-  word with any request.
+  word with any request; how likely it only closes ("anything else?") or asks for details (the
+  dialogue-act tagger of :mod:`harness.detect.acts`);
+- **association**: how strongly the sentence's words go with the request's words in replies
+  ("leave" and "depart" with "flight" or "bus", "album" with "song"): normalised pointwise mutual
+  information between the words of a user turn and those of the system turn after it, counted
+  on the Schema-Guided Dialogue *train* dialogues (CC BY-SA 4.0), and the margin over the other
+  requests.
 
 Then the sentences are assigned to the requests: each sentence answers at most one request, and a
 request is answered when some assignment of sentences with a probability of at least
 ``threshold`` gives it one (a maximum matching: a request is flagged only when no way of reading
-the bot's sentences leaves one for it). A sentence may also answer a second request, when it is
-very likely to (``shared_threshold``): "You used 8 PTO days and have 12 left".
+the bot's sentences leaves one for it). A sentence after the first of its message more often
+goes on about the same request ("What city? And for what date?"), so it needs more
+(``later_threshold``) to answer a request on its own. A sentence may also answer a second
+request, when it is very likely to (``shared_threshold``): "You used 8 PTO days and have 12
+left".
 
 Weights and thresholds ship in ``_models/answers.json``, fitted by ``tools/detector/fit_answers.py``
 on the development sets only (``docs/simulate.md`` says which, and gives held-out figures).
@@ -33,14 +42,14 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
 from harness.detect.acts import tagger
 from harness.text import content_words, extract_facts
 
-__all__ = ["FEATURES", "AnswerMatcher", "matcher", "pair_features", "words_of"]
+__all__ = ["FEATURES", "AnswerMatcher", "all_words_of", "matcher", "pair_features", "words_of"]
 
 _MODEL = Path(__file__).resolve().parent / "_models" / "answers.json"
 
@@ -61,6 +70,8 @@ FEATURES = (
     "claim_closing",
     "claim_asks",
     "follows_own",
+    "associated",
+    "associated_margin",
 )
 
 # "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
@@ -68,10 +79,24 @@ _JOINED = re.compile(r"(?<=[^\W_])[-/](?=[^\W_])")
 _PREFIX = 5
 
 
+# Words that ask or offer without naming what ("I'd like", "can you find", "sure, let me look"):
+# a request and a reply both having them says nothing about whether one answers the other.
+_GENERIC = content_words(
+    "like want need wish would love help find get look looking search please know tell show give"
+    " let make sure okay ok thanks thank really just also something anything"
+)
+
+
+@lru_cache(maxsize=16_384)
+def all_words_of(text: str) -> frozenset[str]:
+    """The content words (stems) of a text, a hyphenated or slashed word as one ("w2")."""
+    return content_words(_JOINED.sub("", text))
+
+
 @lru_cache(maxsize=16_384)
 def words_of(text: str) -> frozenset[str]:
-    """The content words (stems) of a request or a sentence."""
-    return content_words(_JOINED.sub("", text))
+    """The content words (stems) of a request or a sentence, without the generic ones."""
+    return all_words_of(text) - _GENERIC
 
 
 # What a question asks for, by the facts that answer it (harness.text.facts kinds).
@@ -125,8 +150,27 @@ def _prefix_share(request: frozenset[str], claim: frozenset[str]) -> float:
     return hits / len(request)
 
 
-def pair_features(requests: Sequence[str], claims: Sequence[str]) -> list[list[list[float]]]:
+Associations = dict[str, dict[str, float]]
+"""Per word of a reply, the words of a request it goes with and their association (0 to 1)."""
+
+
+def _associated(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
+    """The mean, over the sentence's words, of their strongest association with the request."""
+    if not claim or not request:
+        return 0.0
+    total = 0.0
+    for c in claim:
+        row = table.get(c)
+        if row:
+            total += max((row.get(r, 0.0) for r in request), default=0.0)
+    return total / len(claim)
+
+
+def pair_features(
+    requests: Sequence[str], claims: Sequence[str], table: Associations | None = None
+) -> list[list[list[float]]]:
     """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``."""
+    table = table or {}
     words = [words_of(r) for r in requests]
     distinct = []
     for i, own in enumerate(words):
@@ -135,6 +179,7 @@ def pair_features(requests: Sequence[str], claims: Sequence[str]) -> list[list[l
     claim_words = [words_of(c) for c in claims]
     # How much each sentence shares with each request (wording, prefixes counted).
     share = [[_prefix_share(words[i], cw) for cw in claim_words] for i in range(len(requests))]
+    assoc = [[_associated(words[i], cw, table) for cw in claim_words] for i in range(len(requests))]
     # The request each sentence shares most with (None: none, or a tie).
     owner: list[int | None] = []
     for j in range(len(claims)):
@@ -149,8 +194,8 @@ def pair_features(requests: Sequence[str], claims: Sequence[str]) -> list[list[l
         for j, claim in enumerate(claims):
             cw = claim_words[j]
             own = words[i]
-            others = [share[k][j] for k in range(len(requests)) if k != i]
-            best_other = max(others, default=0.0)
+            rivals = [share[k][j] for k in range(len(requests)) if k != i]
+            best_other = max(rivals, default=0.0)
             claim_kinds, claim_values = _facts(claim)
             matched = [k for k in range(len(requests)) if share[k][j] > 0]
             closing, asks = _claim_acts(claim)
@@ -172,6 +217,9 @@ def pair_features(requests: Sequence[str], claims: Sequence[str]) -> list[list[l
                     closing,
                     asks,
                     1.0 if j > 0 and owner[j - 1] == i and not matched else 0.0,
+                    assoc[i][j],
+                    assoc[i][j]
+                    - max((assoc[k][j] for k in range(len(requests)) if k != i), default=0.0),
                 ]
             )
         out.append(row)
@@ -186,8 +234,11 @@ class AnswerMatcher:
     bias: float
     threshold: float
     """The least probability for a sentence to answer a request at all."""
+    later_threshold: float
+    """The same for a sentence that is not the first of its message."""
     shared_threshold: float
     """The least probability for a sentence already given to one request to answer another."""
+    associations: Associations = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> AnswerMatcher:
@@ -198,34 +249,47 @@ class AnswerMatcher:
             weights=tuple(float(w) for w in raw["weights"]),
             bias=float(raw["bias"]),
             threshold=float(raw["threshold"]),
+            later_threshold=float(raw["later_threshold"]),
             shared_threshold=float(raw["shared_threshold"]),
+            associations=_unpack(raw.get("associations", {})),
         )
 
     def probabilities(self, requests: Sequence[str], claims: Sequence[str]) -> list[list[float]]:
         """``p[i][j]``: how likely sentence ``j`` addresses request ``i``."""
         return [
-            [self._probability(x) for x in row] for row in pair_features(requests, claims)
+            [self._probability(x) for x in row]
+            for row in pair_features(requests, claims, self.associations)
         ]
 
     def _probability(self, x: Sequence[float]) -> float:
         z = self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def unanswered(self, requests: Sequence[str], claims: Sequence[str]) -> list[int]:
-        """The indexes of the requests no sentence addresses (see the module's docstring)."""
+    def unanswered(
+        self, requests: Sequence[str], claims: Sequence[str], opens: Sequence[bool] | None = None
+    ) -> list[int]:
+        """The indexes of the requests no sentence addresses (see the module's docstring).
+
+        ``opens[j]`` says whether sentence ``j`` is the first of its message (all are, when
+        not given)."""
         p = self.probabilities(requests, claims)
-        return unmatched(p, self.threshold, self.shared_threshold)
+        limits = [
+            self.threshold if opens is None or opens[j] else self.later_threshold
+            for j in range(len(claims))
+        ]
+        return unmatched(p, limits, self.shared_threshold)
 
 
-def unmatched(p: Sequence[Sequence[float]], threshold: float, shared: float) -> list[int]:
+def unmatched(p: Sequence[Sequence[float]], limits: Sequence[float], shared: float) -> list[int]:
     """The rows (requests) a maximum matching of rows to columns (sentences) over the pairs with
-    ``p >= threshold`` leaves out, once rows with a pair of at least ``shared`` are let share.
+    ``p[i][j] >= limits[j]`` leaves out, once rows with a pair of at least ``shared`` are let
+    share.
 
     Rows are tried strongest first (by their best pair), so when some request must go without,
     it is the one with the weakest evidence. Kuhn's augmenting paths: rows x pairs steps.
     """
     rows = len(p)
-    edges = [[j for j, v in enumerate(row) if v >= threshold] for row in p]
+    edges = [[j for j, v in enumerate(row) if v >= limits[j]] for row in p]
     owner: dict[int, int] = {}
 
     def augment(i: int, seen: set[int]) -> bool:
@@ -241,6 +305,15 @@ def unmatched(p: Sequence[Sequence[float]], threshold: float, shared: float) -> 
     order = sorted(range(rows), key=lambda i: -max(p[i], default=0.0))
     matched = {i for i in order if augment(i, set())}
     return [i for i in range(rows) if i not in matched and max(p[i], default=0.0) < shared]
+
+
+def _unpack(raw: dict[str, str]) -> Associations:
+    """``{"leav": "bus 0.481 flight 0.423"}`` into ``{"leav": {"bus": 0.481, "flight": 0.423}}``."""
+    out: Associations = {}
+    for word, packed in raw.items():
+        parts = packed.split()
+        out[word] = {parts[k]: float(parts[k + 1]) for k in range(0, len(parts) - 1, 2)}
+    return out
 
 
 @cache

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from harness.detect.answers import matcher, words_of
+from harness.detect.answers import all_words_of, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
@@ -53,34 +53,38 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
     answers nothing. A request that declares its ``words`` is answered exactly when a sentence
     has one of them. Closing boilerplate is ignored.
     """
-    claims = [text for text, _ in _claims(said)]
+    found = _claims(said)
+    claims = [text for text, _, _ in found]
     declared = {i for i, r in enumerate(requests) if r.words}
     missing = [
         i
         for i in declared
-        if not any(_needs(requests[i]) & words_of(claim) for claim in claims)
+        if not any(_needs(requests[i]) & all_words_of(claim) for claim in claims)
     ]
     judged = [i for i in range(len(requests)) if i not in declared and words_of(requests[i].text)]
     if judged:
         texts = [requests[i].text for i in judged]
-        missing += [judged[k] for k in matcher().unanswered(texts, claims)]
+        opens = [first for _, _, first in found]
+        missing += [judged[k] for k in matcher().unanswered(texts, claims, opens)]
     return sorted(missing)
 
 
 def _needs(request: DeclaredRequest) -> frozenset[str]:
-    return frozenset(w for word in request.words for w in words_of(word))
+    return frozenset(w for word in request.words for w in all_words_of(word))
 
 
-def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str]]]:
-    """Each sentence the bot said with its content words, boilerplate closers left out."""
+def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
+    """Each sentence the bot said with its content words and whether it opens its message,
+    boilerplate closers left out."""
     out = []
     for text in said:
+        first = True
         for claim in split_claims(strip_markdown(text)):
             if _is_boilerplate(claim.text):
                 continue
-            words = words_of(claim.text)
-            if words:
-                out.append((claim.text, words))
+            if any(ch.isalnum() for ch in claim.text):  # "$34." answers "what's the total"
+                out.append((claim.text, words_of(claim.text), first))
+                first = False
     return out
 
 

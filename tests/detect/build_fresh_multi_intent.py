@@ -30,12 +30,12 @@ Dialogue Dataset", AAAI 2020, CC BY-SA 4.0. CLINC150: Larson et al., EMNLP 2019,
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import random
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 from harness.text import split_sentences
@@ -59,7 +59,9 @@ _REPLIES = frozenset(
 _ANAPHORA = re.compile(
     r"\b(?:it|its|their|they|them|that|this|these|those|there|same|again|also|too|another)\b", re.I
 )
-_REPLY_START = re.compile(r"^(?:yes|yeah|yep|no|nope|ok|okay|sure|great|thanks|thank|perfect)\b", re.I)
+_REPLY_START = re.compile(
+    r"^(?:yes|yeah|yep|no|nope|ok|okay|sure|great|thanks|thank|perfect)\b", re.I
+)
 _FILLER_ACTS = frozenset(["REQ_MORE", "GOODBYE"])
 
 
@@ -78,7 +80,7 @@ def sgd_requests(split: str) -> dict[str, list[tuple[str, str]]]:
     out: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for dialogue in _dialogues(split):
         turns = dialogue["turns"]
-        for user, system in zip(turns, turns[1:], strict=False):
+        for user, system in itertools.pairwise(turns):
             if user["speaker"] != "USER" or system["speaker"] != "SYSTEM":
                 continue
             acts = _acts(user)
@@ -112,9 +114,9 @@ def _clause(text: str) -> str:
     it is "I" or a name."""
     text = text.rstrip(".!")
     first = text.split()[0]
-    if first[0].isupper() and (first.lower() == first[0].lower() + first[1:]) and first != "I":
-        if not first.startswith(("I'", "I’")):
-            text = text[0].lower() + text[1:]
+    capital_only = first[0].isupper() and first.lower() == first[0].lower() + first[1:]
+    if capital_only and first != "I" and not first.startswith(("I'", "I’")):
+        text = text[0].lower() + text[1:]
     return text
 
 
@@ -164,8 +166,7 @@ def build_sgd(split: str) -> list[dict[str, Any]]:
                 "text": text,
                 "shape": shape,
                 "requests": [
-                    {"text": u, "intent": d, "agent": d.lower(), "answer": a}
-                    for d, u, a in chosen
+                    {"text": u, "intent": d, "agent": d.lower(), "answer": a} for d, u, a in chosen
                 ],
             }
         )
