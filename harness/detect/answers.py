@@ -10,11 +10,14 @@ that the sentence addresses that request:
   distinctive words (those no other request of the message has), and of its words matched by a
   shared prefix ("reservation" / "reserve");
 - **rank**: whether this request is the one the sentence shares most with, and by what margin;
+  whether it shares only words the request has in common with another request ("PTO days" for
+  "how many PTO days have I accrued" beside "... used": a hard negative);
 - **what was asked for**: a "when" question answered with a date or time, a "how much" with an
   amount, a "where" with a place or an address;
 - **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
 - **shape**: the sentence is a question back (a follow-up about the request), or it shares no
-  word with any request; how likely it only closes ("anything else?") or asks for details (the
+  word with any request (and how many words it has then: a specific sentence about something
+  nobody asked is not a vague follow-up); how likely it only closes ("anything else?") or asks for details (the
   dialogue-act tagger of :mod:`harness.detect.acts`);
 - **association**: how strongly the sentence's words go with the request's words in replies
   ("leave" and "depart" with "flight" or "bus", "album" with "song"): normalised pointwise mutual
@@ -72,6 +75,8 @@ FEATURES = (
     "follows_own",
     "associated",
     "associated_margin",
+    "misses_distinctive",
+    "unclaimed_words",
 )
 
 # "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
@@ -100,11 +105,13 @@ def words_of(text: str) -> frozenset[str]:
 
 
 # What a question asks for, by the facts that answer it (harness.text.facts kinds).
-_WHEN = frozenset({"date", "weekday", "month", "time", "year", "duration"})
+_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
+_LONG = frozenset({"duration", "number"})
 _AMOUNT = frozenset({"money", "number", "percent"})
 _PLACE = frozenset({"name", "number"})
 _ASKS = (
-    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b|\bhow long\b", re.I), _WHEN),
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.I), _WHEN),
+    (re.compile(r"\bhow long\b", re.I), _LONG),
     (
         re.compile(
             r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
@@ -220,6 +227,8 @@ def pair_features(
                     assoc[i][j],
                     assoc[i][j]
                     - max((assoc[k][j] for k in range(len(requests)) if k != i), default=0.0),
+                    1.0 if distinct[i] and not distinct[i] & cw and own & cw else 0.0,
+                    math.log1p(len(cw)) if not matched else 0.0,
                 ]
             )
         out.append(row)
@@ -257,7 +266,7 @@ class AnswerMatcher:
     def probabilities(self, requests: Sequence[str], claims: Sequence[str]) -> list[list[float]]:
         """``p[i][j]``: how likely sentence ``j`` addresses request ``i``."""
         return [
-            [self._probability(x) for x in row]
+            [self._probability(x) if _may_answer(x) else 0.0 for x in row]
             for row in pair_features(requests, claims, self.associations)
         ]
 
@@ -272,10 +281,16 @@ class AnswerMatcher:
 
         ``opens[j]`` says whether sentence ``j`` is the first of its message (all are, when
         not given)."""
-        p = self.probabilities(requests, claims)
+        return self.unanswered_of(self.probabilities(requests, claims), opens)
+
+    def unanswered_of(
+        self, p: Sequence[Sequence[float]], opens: Sequence[bool] | None = None
+    ) -> list[int]:
+        """:meth:`unanswered` from the probabilities ``p[i][j]`` (some rows may be given)."""
+        columns = len(p[0]) if p else 0
         limits = [
             self.threshold if opens is None or opens[j] else self.later_threshold
-            for j in range(len(claims))
+            for j in range(columns)
         ]
         return unmatched(p, limits, self.shared_threshold)
 
@@ -305,6 +320,31 @@ def unmatched(p: Sequence[Sequence[float]], limits: Sequence[float], shared: flo
     order = sorted(range(rows), key=lambda i: -max(p[i], default=0.0))
     matched = {i for i in order if augment(i, set())}
     return [i for i in range(rows) if i not in matched and max(p[i], default=0.0) < shared]
+
+
+_AT = {name: k for k, name in enumerate(FEATURES)}
+
+
+def _may_answer(x: Sequence[float]) -> bool:
+    """The two rules above the learned score, so that a bot answering the wrong thing is seen:
+
+    - a sentence that shares no word with any request answers one only when it gives what that
+      request asks for (a date for "when", an amount for "how much"), asks back about it, or its
+      words go with that request more than with the others ("12 PTO days left" answers neither
+      "reset my VPN password" nor "when do I get paid");
+    - a sentence that shares only the words a request has in common with another request, and
+      none of its own, does not answer it ("12 PTO days left" for "how many PTO days have I
+      accrued" beside "how many PTO days have I used")."""
+    if x[_AT["claim_unclaimed"]]:
+        return bool(
+            x[_AT["asked_kind"]]
+            or x[_AT["claim_question"]]
+            or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
+        )
+    return not x[_AT["misses_distinctive"]]
+
+
+_ASSOCIATED = 0.05
 
 
 def _unpack(raw: dict[str, str]) -> Associations:

@@ -55,17 +55,18 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
     """
     found = _claims(said)
     claims = [text for text, _, _ in found]
+    words = [all_words_of(text) for text in claims]
     declared = {i for i, r in enumerate(requests) if r.words}
-    missing = [
-        i
-        for i in declared
-        if not any(_needs(requests[i]) & all_words_of(claim) for claim in claims)
-    ]
-    judged = [i for i in range(len(requests)) if i not in declared and words_of(requests[i].text)]
-    if judged:
-        texts = [requests[i].text for i in judged]
+    missing = {i for i in declared if not any(_needs(requests[i]) & w for w in words)}
+    judged = [i for i, r in enumerate(requests) if i in declared or words_of(r.text)]
+    if len(judged) > len(declared):
+        model = matcher()
+        p = model.probabilities([requests[i].text for i in judged], claims)
+        for row, i in enumerate(judged):
+            if i in declared:  # its sentences are those with its words, and no others
+                p[row] = [1.0 if _needs(requests[i]) & w else 0.0 for w in words]
         opens = [first for _, _, first in found]
-        missing += [judged[k] for k in matcher().unanswered(texts, claims, opens)]
+        missing.update(judged[k] for k in model.unanswered_of(p, opens) if judged[k] not in declared)
     return sorted(missing)
 
 

@@ -21,7 +21,7 @@ def test_a_request_goes_without_only_when_no_assignment_leaves_a_sentence_for_it
     # One sentence for two requests: the weaker claim on it goes without...
     assert unmatched([[0.9], [0.7]], [0.5], 1.01) == [1]
     # ...unless the sentence very clearly answers both.
-    assert unmatched([[0.9], [0.97]], [0.5], 0.95) == []
+    assert unmatched([[0.96], [0.97]], [0.5], 0.95) == []
     # A sentence below its limit answers nothing (a later sentence of a message needs more).
     assert unmatched([[0.45, 0.45]], [0.5, 0.4], 1.01) == []
     assert unmatched([[0.45, 0.45]], [0.5, 0.5], 1.01) == [0]
