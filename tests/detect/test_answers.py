@@ -44,7 +44,8 @@ def test_the_features_describe_each_request_against_each_sentence() -> None:
     features = pair_features(requests, claims)
     assert len(features) == 2 and all(len(row) == 2 for row in features)
     column = {name: k for k, name in enumerate(FEATURES)}
-    assert features[1][0][column["distinctive"]] == 1.0  # "w2" and "form": only the W-2 request
+    # "w2" and "form" are the W-2 request's own words; the sentence has one of them
+    assert features[1][0][column["distinctive"]] == 0.5
     assert features[0][1][column["asked_kind"]] == 1.0  # a "when" answered with a date
     assert features[0][0][column["best"]] == 0.0
 
