@@ -66,7 +66,9 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & w else 0.0 for w in words]
         opens = [first for _, _, first in found]
-        missing.update(judged[k] for k in model.unanswered_of(p, opens) if judged[k] not in declared)
+        missing.update(
+            judged[k] for k in model.unanswered_of(p, opens) if judged[k] not in declared
+        )
     return sorted(missing)
 
 

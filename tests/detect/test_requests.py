@@ -202,6 +202,18 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # fitted on ``dev`` and ``sgd-train`` only. Figures: ``python -m tests.detect.multi_intent SPLIT``.
 
 
+# Measured on 2026-12-01 (deterministic; the floors sit at the measured figures, in brackets).
+DROP_TEST = 0.975  # 97.6 %
+MERGE_TEST = 0.97  # 97.3 %
+FILLER_TEST = 0.97  # 97.2 %
+FULL_TEST = 0.15  # 14.7 %
+FULL_TEST_DECLARED = 0.095  # 9.3 %
+SGD_FULL, SGD_DROP = 0.25, 0.90  # 24.5 %, 90.4 %
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.155, 0.92  # 15.0 %, 92.2 %
+FRESH_FULL, FRESH_DROP = 0.145, 0.96  # 14.0 %, 96.2 %
+FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.095, 0.999  # 9.2 %, 100 %
+
+
 def test_a_planner_that_drops_or_merges_a_request_is_flagged() -> None:
     """The bot answers each request with another CLINC user's words for the same intent (the
     val split), one message per answer. Dropping a request (each in turn: 1,566 turns) or
@@ -263,8 +275,9 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 
 
 @pytest.mark.xfail(
-    reason="issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged; measured on "
-    "the held-out test split: FIGURES",
+    reason="issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged; measured with "
+    "segmented requests: test 14.7 % false alarms, 97.6 % of drops and 97.3 % of merges flagged; "
+    "sgd-dev 24.5 %, 90.4 %, 90.2 %; fresh 14.0 %, 96.2 %, 96.3 %",
     strict=True,
 )
 def test_the_issue_targets_for_the_independent_check() -> None:
