@@ -3,9 +3,10 @@
 It does not read the runtime's plan to know what was asked. It takes the requests from the user's
 message itself (:func:`~harness.detect.requests.segment_requests`), or from a scenario that
 declares them, and looks for each in the bot's messages of that turn: a request is addressed when
-a sentence the bot sent shares its distinctive content words (the words no other request of the
-message has; "left" and "used" for two questions about PTO days). So a transcript recorded from a
-deployed bot, with no plan at all, gets the same findings as an in-process run.
+some sentence the bot sent is given to it by the learned matcher of :mod:`harness.detect.answers`
+(each sentence addresses at most one request, unless it very clearly answers two). So a
+transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
+in-process run.
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
@@ -14,14 +15,14 @@ as its cause hint (``Finding.cause``).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from harness.detect.answers import all_words_of, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
-from harness.text import content_words, extract_facts, normalise, split_claims, strip_markdown
+from harness.text import normalise, split_claims, strip_markdown
 
 __all__ = ["DeclaredRequest", "missed_requests", "plan_gaps", "unanswered"]
 
@@ -38,19 +39,6 @@ class DeclaredRequest:
     """Words an answer to it contains; the request's own content words when empty."""
 
 
-# "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
-_JOINED = re.compile(r"(?<=[^\W_])[-/](?=[^\W_])")
-
-
-def _content(text: str) -> frozenset[str]:
-    return content_words(_JOINED.sub("", text))
-
-
-def _needs(text: str, words: Iterable[str]) -> frozenset[str]:
-    listed = frozenset(w for word in words for w in _content(word))
-    return listed or _content(text)
-
-
 def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list[int]:
     """The indexes of the requests that nothing in ``said`` addresses.
 
@@ -58,75 +46,49 @@ def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list
         requests: the requests of one user message.
         said: the texts of the bot's messages in that turn.
 
-    Each sentence (claim) the bot sent goes to the request whose distinctive content words it
-    shares most of (the words no other request of the message has; all of a request's words
-    when every one is shared); a request no sentence went to is unanswered. So an answer that
-    mentions the other request's subject in passing does not answer it, and a sentence about
-    something nobody asked answers nothing. A sentence sharing no word with any request can
-    still answer one request that asks for what it gives: an amount ("what is my salary" and
-    "Your gross pay is $3,250") or a date ("when ..."). Closing boilerplate is ignored.
+    Each sentence (claim) the bot sent may address one request: the learned matcher of
+    :mod:`harness.detect.answers` gives how likely each sentence addresses each request, and a
+    request is unanswered when no assignment of the sentences to the requests leaves one for it.
+    So an answer that mentions another request's subject in passing does not answer it twice,
+    an answer in the bot's own words still counts, and a sentence about something nobody asked
+    answers nothing. A request that declares its ``words`` is answered exactly when a sentence
+    has one of them. Closing boilerplate is ignored.
     """
-    needed = [_needs(r.text, r.words) for r in requests]
-    said_in = [needed[i] | _content(r.text) for i, r in enumerate(requests)]
-    distinctive = []
-    for index, words in enumerate(needed):
-        others = frozenset().union(*(w for j, w in enumerate(said_in) if j != index))
-        distinctive.append((words - others) or words)
-    answered: set[int] = set()
-    unclaimed: list[str] = []  # sentences that share no word with any request at all
-    for text, claim in _claims(said):
-        scores = [len(d & claim) / len(d) if d else 0.0 for d in distinctive]
-        best = max(scores, default=0.0)
-        if best > 0.0:
-            answered.update(i for i, score in enumerate(scores) if score == best)
-        elif not any(claim & words for words in said_in):
-            unclaimed.append(text)
-    missing = [i for i, d in enumerate(distinctive) if d and i not in answered]
-    # An answer in the bot's own words still gives what was asked for: an amount for "what is
-    # my salary", a date for "when". Each such sentence stands for one request of that kind.
-    for index in list(missing):
-        wanted = _answer_kinds(requests[index].text)
-        match = next((t for t in unclaimed if wanted & _fact_kinds(t)), None)
-        if match is not None:
-            unclaimed.remove(match)
-            missing.remove(index)
-    return missing
+    found = _claims(said)
+    claims = [text for text, _, _ in found]
+    words = [all_words_of(text) for text in claims]
+    declared = {i for i, r in enumerate(requests) if r.words}
+    missing = {i for i in declared if not any(_needs(requests[i]) & w for w in words)}
+    judged = [i for i, r in enumerate(requests) if i in declared or words_of(r.text)]
+    if len(judged) > len(declared):
+        model = matcher()
+        p = model.probabilities([requests[i].text for i in judged], claims)
+        for row, i in enumerate(judged):
+            if i in declared:  # its sentences are those with its words, and no others
+                p[row] = [1.0 if _needs(requests[i]) & w else 0.0 for w in words]
+        opens = [first for _, _, first in found]
+        missing.update(
+            judged[k] for k in model.unanswered_of(p, opens) if judged[k] not in declared
+        )
+    return sorted(missing)
 
 
-# What a question asks for, by the facts that answer it (harness.text.facts kinds).
-_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
-_AMOUNT = frozenset({"money", "number", "percent"})
-_ASKS_AMOUNT = re.compile(
-    r"\bhow (?:much|many)\b|\b(?:salary|pay|paycheck|income|cost|price|fees?|balance|amount|owe"
-    r"|total|figure|rate)\b",
-    re.IGNORECASE,
-)
-_ASKS_WHEN = re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.IGNORECASE)
+def _needs(request: DeclaredRequest) -> frozenset[str]:
+    return frozenset(w for word in request.words for w in all_words_of(word))
 
 
-def _answer_kinds(request: str) -> frozenset[str]:
-    kinds: frozenset[str] = frozenset()
-    if _ASKS_WHEN.search(request):
-        kinds |= _WHEN
-    if _ASKS_AMOUNT.search(request):
-        kinds |= _AMOUNT
-    return kinds
-
-
-def _fact_kinds(text: str) -> frozenset[str]:
-    return frozenset(f.kind for f in extract_facts(text))
-
-
-def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str]]]:
-    """Each sentence the bot said with its content words, boilerplate closers left out."""
+def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
+    """Each sentence the bot said with its content words and whether it opens its message,
+    boilerplate closers left out."""
     out = []
     for text in said:
+        first = True
         for claim in split_claims(strip_markdown(text)):
             if _is_boilerplate(claim.text):
                 continue
-            words = _content(claim.text)
-            if words:
-                out.append((claim.text, words))
+            if any(ch.isalnum() for ch in claim.text):  # "$34." answers "what's the total"
+                out.append((claim.text, words_of(claim.text), first))
+                first = False
     return out
 
 
@@ -146,10 +108,10 @@ def plan_gaps(
     An entry covering two or more requests merged them; a request no entry covers was dropped.
     Requests the plan gave an entry of their own have an empty reason.
     """
-    entries = [_content(p.request) for p in plan]
+    entries = [words_of(p.request) for p in plan]
     owner: dict[int, int] = {}
     for index, request in enumerate(requests):
-        words = _content(request.text)
+        words = words_of(request.text)
         if not words:
             continue
         best, share = -1, 0.0
@@ -161,7 +123,7 @@ def plan_gaps(
             owner[index] = best
     gaps: dict[int, tuple[str, PlannedRequest | None]] = {}
     for index, request in enumerate(requests):
-        if not _content(request.text):
+        if not words_of(request.text):
             continue
         if index not in owner:
             gaps[index] = ("the plan has no entry for it", None)
@@ -234,7 +196,7 @@ def missed_requests(
             continue  # a recording that stops early (its error is reported) misses nothing
         if len(requests) < 2 and turn not in declared:
             # One request: whatever the bot said addresses it, unless it said nothing.
-            missing = [] if said else [i for i, r in enumerate(requests) if _content(r.text)]
+            missing = [] if said else [i for i, r in enumerate(requests) if words_of(r.text)]
         else:
             missing = unanswered(requests, said)
         if not missing:

@@ -72,6 +72,15 @@ _VERBS = _words(
     suggest recommend inform notify alert walk teach say repeat provide pull take use go bring
     """
 )
+# Words that ask for something without naming it: a part made of these and the closed classes
+# above ("I need your help", "any suggestions") is no request of its own.
+_GENERIC = _words(
+    """
+    me us so many much need want like love wish help assistance something anything one ones
+    options recommendations recommendation suggestions suggestion advice know thanks thank
+    sure now then too kindly
+    """
+)
 _DETERMINERS = _words("my the a an your our his her their this that these those some any")
 _SUBORDINATORS = _words("if since because although though unless once while before after as")
 _PREPOSITIONS = _words("on in at for from with about during to into by")
@@ -226,6 +235,8 @@ def _opens_request(
     if not _has_topic(words):
         return False, []  # "... and tell me", "... and how much"
     first = words[0]
+    if first in _WH and len(words) > 1 and words[1] in _PRONOUNS and not strong:
+        return False, []  # a relative or embedded clause: "attractions for me, which I can visit"
     if first in _WH:
         if len(words) >= 3 and words[1] in ("many", "much") and words[2] in _AUX:
             return True, _counted_noun(left, words[1])  # "how many are left"
@@ -263,14 +274,16 @@ def _asks(words: list[str], k: int) -> bool:
 
 
 def _has_topic(words: list[str]) -> bool:
-    """Whether a part names something beyond asking words ("tell me", "how much" do not)."""
+    """Whether a part names something beyond asking words ("tell me", "how much", "I need
+    your help", "do you have any recommendations" do not)."""
     return any(
         w not in _WH
         and w not in _VERBS
         and w not in _AUX
         and w not in _PRONOUNS
         and w not in _DETERMINERS
-        and w not in ("me", "many", "much", "us", "so")
+        and w not in _GENERIC
+        and w.removesuffix("ing") not in _VERBS | _GENERIC
         for w in words
     )
 

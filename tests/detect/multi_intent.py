@@ -3,11 +3,16 @@
 
 ``tests/fixtures/multi_intent/{dev,test}.jsonl`` are written by ``build_multi_intent.py``: ``dev``
 from CLINC150's train split (develop on it), ``test`` from its test split (report on it).
+``build_fresh_multi_intent.py`` writes ``sgd-train.jsonl`` (develop on it) and the two sets nobody
+tuned on: ``sgd-dev.jsonl`` (SGD dev user turns, answered by the real system turn that followed
+each) and ``fresh.jsonl`` (CLINC test utterances, another seed, other joining styles).
+Development sets: ``dev``, ``sgd-train``; held out: ``test``, ``sgd-dev``, ``fresh``.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -106,6 +111,15 @@ def turn(message: dict[str, Any], said: list[str], *, composed: bool) -> Transcr
     return Transcript(conversation=message["id"], messages=messages)
 
 
+@cache
+def fillers(split: str) -> tuple[str, ...]:
+    """Real SGD system turns that answer nothing ("Is there anything else?", a goodbye): from SGD
+    train for the development sets, from SGD dev for the held-out ones."""
+    name = "train" if split in ("dev", "sgd-train") else "dev"
+    path = FIXTURES / f"fillers-{name}.txt"
+    return tuple(path.read_text(encoding="utf-8").splitlines())
+
+
 @dataclass(frozen=True)
 class Mutation:
     full_turns: int
@@ -115,6 +129,9 @@ class Mutation:
     dropped_named: int
     merged_turns: int
     merged_flagged: int
+    filler_flagged: int = 0
+    """Turns with one answer replaced by a sentence that answers nothing, flagged (of
+    ``dropped_turns``)."""
 
     def describe(self) -> str:
         return (
@@ -123,7 +140,9 @@ class Mutation:
             f"{self.dropped_flagged}/{self.dropped_turns} flagged "
             f"({self.dropped_flagged / self.dropped_turns:.1%}), the dropped one named in "
             f"{self.dropped_named}; two merged: {self.merged_flagged}/{self.merged_turns} flagged "
-            f"({self.merged_flagged / self.merged_turns:.1%})"
+            f"({self.merged_flagged / self.merged_turns:.1%}); one answer replaced by a closer: "
+            f"{self.filler_flagged}/{self.dropped_turns} flagged "
+            f"({self.filler_flagged / self.dropped_turns:.1%})"
         )
 
 
@@ -134,8 +153,10 @@ def mutation(
     """The independent check on turns where every request was answered, and on turns of a
     planner that dropped one request (each request in turn) or merged two neighbours (the agent
     answering only the first)."""
-    full = dropped = named = merged = 0
+    full = dropped = named = merged = filled = 0
     n_dropped = n_merged = 0
+    rng = random.Random(25)
+    closers = fillers(split)
     for message in load(split):
         gold = message["requests"]
         answers = [r[answer] for r in gold]
@@ -151,6 +172,10 @@ def mutation(
             n_dropped += 1
             dropped += bool(found)
             named += any(same_request(_quoted(f.evidence), gold[k]["text"]) for f in found)
+            said = [*answers[:k], rng.choice(closers), *answers[k + 1 :]]
+            filled += bool(
+                missed_requests(turn(message, said, composed=composed), declared=requests)
+            )
         for k in range(len(gold) - 1):
             said = answers[: k + 1] + answers[k + 2 :]
             found = missed_requests(turn(message, said, composed=composed), declared=requests)
@@ -164,6 +189,7 @@ def mutation(
         dropped_named=named,
         merged_turns=n_merged,
         merged_flagged=merged,
+        filler_flagged=filled,
     )
 
 
@@ -176,7 +202,12 @@ if __name__ == "__main__":
     print(segmentation(split).describe())
     if "-v" in sys.argv:
         print("\n".join(failures(split)))
-    for answer in ("answer", "answer_own_terms"):
+    answers = (
+        ("answer", "answer_own_terms")
+        if "answer_own_terms" in load(split)[0]["requests"][0]
+        else ("answer",)
+    )
+    for answer in answers:
         for composed in (False, True):
             for declared in (False, True):
                 m = mutation(split, answer=answer, composed=composed, declared=declared)

@@ -1,8 +1,9 @@
 """The independent request segmenter and the missed-request check built on it.
 
-Figures are measured on ``tests/fixtures/multi_intent/test.jsonl`` (built from CLINC150's test
-split; the segmenter was developed on ``dev.jsonl``, built from its train split). Print them with
-``python -m tests.detect.multi_intent test``; docs/simulate.md reports the same numbers.
+Figures are measured on the held-out sets of ``tests/fixtures/multi_intent`` (``test.jsonl``,
+built from CLINC150's test split, ``sgd-dev.jsonl`` and ``fresh.jsonl``); the segmenter was
+developed on ``dev.jsonl`` and the answer matcher fitted on ``dev.jsonl`` and ``sgd-train.jsonl``.
+Print them with ``python -m tests.detect.multi_intent SPLIT``; docs/simulate.md reports them.
 """
 
 from __future__ import annotations
@@ -93,8 +94,8 @@ def test_noun_phrases_and_leading_clauses_are_one_request(message: str) -> None:
 
 def test_segmentation_of_the_held_out_set() -> None:
     """Development on the train-split set, measured on the test-split set (600 messages, 1,566
-    requests): 90.3 % of messages get the right number of requests, 89.0 % get every request
-    right, 93.8 % of the requests are found (same content words as the gold request)."""
+    requests): 90.7 % of messages get the right number of requests, 89.3 % get every request
+    right, 93.9 % of the requests are found (same content words as the gold request)."""
     result = segmentation("test")
     assert result.messages == 600 and result.requests == 1566
     assert result.exact_count / result.messages >= 0.89
@@ -195,39 +196,97 @@ def test_a_single_request_needs_only_some_reply() -> None:
 
 
 # --- the mutation test ------------------------------------------------------------------------
+# Held-out sets only: ``test`` (CLINC150 test split; looked at before the answer matcher was
+# fitted), ``sgd-dev`` (SGD dev user turns answered by the real system turn that followed each)
+# and ``fresh`` (CLINC test utterances, another seed and other joining styles). The matcher was
+# fitted on ``dev`` and ``sgd-train`` only. Figures: ``python -m tests.detect.multi_intent SPLIT``.
+
+
+# Measured on 2026-12-01 (deterministic; the floors sit at the measured figures, in brackets).
+DROP_TEST = 0.975  # 97.6 %
+MERGE_TEST = 0.97  # 97.3 %
+FILLER_TEST = 0.97  # 97.2 %
+FULL_TEST = 0.15  # 14.7 %
+FULL_TEST_DECLARED = 0.095  # 9.3 %
+SGD_FULL, SGD_DROP = 0.25, 0.90  # 24.5 %, 90.4 %
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.155, 0.92  # 15.0 %, 92.2 %
+FRESH_FULL, FRESH_DROP = 0.145, 0.96  # 14.0 %, 96.2 %
+FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.095, 0.999  # 9.2 %, 100 %
 
 
 def test_a_planner_that_drops_or_merges_a_request_is_flagged() -> None:
-    """Held-out set; the bot answers each request with another CLINC user's words for the same
-    intent (the val split), one message per answer. Dropping a request (each in turn: 1,566
-    turns) or merging two neighbours so that only the first is answered (966 turns)."""
+    """The bot answers each request with another CLINC user's words for the same intent (the
+    val split), one message per answer. Dropping a request (each in turn: 1,566 turns) or
+    merging two neighbours so that only the first is answered (966 turns)."""
     segmented = mutation("test")
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.965  # 96.9 %
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.965  # 96.7 %
+    assert segmented.dropped_flagged / segmented.dropped_turns >= DROP_TEST
+    assert segmented.merged_flagged / segmented.merged_turns >= MERGE_TEST
     declared = mutation("test", declared=True)
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.99  # 99.4 %
-    assert declared.merged_flagged / declared.merged_turns >= 0.99  # 99.2 %
-    # composing every answer into one message (a parent relaying silent agents) changes nothing
-    assert mutation("test", composed=True) == segmented
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.99
+    assert declared.merged_flagged / declared.merged_turns >= 0.99
+    # composing every answer into one message (a parent relaying silent agents)
+    composed = mutation("test", composed=True)
+    assert composed.dropped_flagged / composed.dropped_turns >= DROP_TEST
+
+
+def test_an_answer_replaced_by_a_closer_is_flagged() -> None:
+    """A bot that says "Is there anything else I can help with?" (real SGD dev system turns
+    that answer nothing) instead of answering a request."""
+    result = mutation("test")
+    assert result.filler_flagged / result.dropped_turns >= FILLER_TEST
 
 
 def test_turns_where_every_request_was_answered_are_rarely_flagged() -> None:
-    """The false-alarm side, same turns with every answer: 14.8 % flagged with segmentation,
-    10.0 % with the gold requests declared (the answers share no word with the request)."""
-    assert mutation("test").full_flagged / 600 <= 0.16
-    assert mutation("test", declared=True).full_flagged / 600 <= 0.11
+    """The false-alarm side, same turns with every answer."""
+    assert mutation("test").full_flagged / 600 <= FULL_TEST
+    assert mutation("test", declared=True).full_flagged / 600 <= FULL_TEST_DECLARED
+
+
+@pytest.mark.parametrize(
+    ("split", "full", "dropped", "full_declared", "dropped_declared"),
+    [
+        ("sgd-dev", SGD_FULL, SGD_DROP, SGD_FULL_DECLARED, SGD_DROP_DECLARED),
+        ("fresh", FRESH_FULL, FRESH_DROP, FRESH_FULL_DECLARED, FRESH_DROP_DECLARED),
+    ],
+)
+def test_the_fresh_held_out_sets(
+    split: str, full: float, dropped: float, full_declared: float, dropped_declared: float
+) -> None:
+    """Sets nobody tuned on (the figures are the first measurement after the fit; the
+    issue's targets are <= 1 % and 100 %)."""
+    segmented = mutation(split)
+    assert segmented.full_flagged / segmented.full_turns <= full
+    assert segmented.dropped_flagged / segmented.dropped_turns >= dropped
+    declared = mutation(split, declared=True)
+    assert declared.full_flagged / declared.full_turns <= full_declared
+    assert declared.dropped_flagged / declared.dropped_turns >= dropped_declared
+
+
+def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
+    for split in ("sgd-train", "sgd-dev", "fresh"):
+        messages = load(split)
+        assert len(messages) == 600
+        assert {len(m["requests"]) for m in messages} == {2, 3, 4}
+        assert all(r["text"] and r["answer"] for m in messages for r in m["requests"])
+    train = {r["text"] for m in load("sgd-train") for r in m["requests"]}
+    held_out = {r["text"] for m in load("sgd-dev") for r in m["requests"]}
+    # SGD itself repeats short turns across its splits ("And how windy?"): 64 of 1,024 here
+    assert len(train & held_out) <= 0.07 * len(held_out)
+    assert not {m["shape"] for m in load("fresh")} & {m["shape"] for m in load("test")}
 
 
 @pytest.mark.xfail(
-    reason="word overlap cannot tell that an answer in other words addresses a request; "
-    "issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged",
+    reason="issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged; measured with "
+    "segmented requests: test 14.7 % false alarms, 97.6 % of drops and 97.3 % of merges flagged; "
+    "sgd-dev 24.5 %, 90.4 %, 90.2 %; fresh 14.0 %, 96.2 %, 96.3 %",
     strict=True,
 )
 def test_the_issue_targets_for_the_independent_check() -> None:
-    result = mutation("test")
-    assert result.full_flagged / result.full_turns <= 0.01
-    assert result.dropped_flagged == result.dropped_turns
-    assert result.merged_flagged == result.merged_turns
+    for split in ("test", "sgd-dev", "fresh"):
+        result = mutation(split)
+        assert result.full_flagged / result.full_turns <= 0.01
+        assert result.dropped_flagged == result.dropped_turns
+        assert result.merged_flagged == result.merged_turns
 
 
 # --- the offline planner, as a baseline ---------------------------------------------------------

@@ -1,0 +1,362 @@
+"""Which request of a user message each sentence the bot sent addresses: a learned matcher.
+
+Deciding "answered" from shared words alone fails both ways: an answer in the bot's own words
+("Your balance is $3,120" for "how much money do I have") shares none, and a sentence about one
+request can mention another's subject in passing. So every pair (request, sentence the bot sent)
+is described by a few general features and a logistic regression turns them into the probability
+that the sentence addresses that request:
+
+- **wording**: the share of the request's content words (stems) the sentence has, of its
+  distinctive words (those no other request of the message has), and of its words matched by a
+  shared prefix ("reservation" / "reserve");
+- **rank**: whether this request is the one the sentence shares most with, and by what margin;
+  whether it shares only words the request has in common with another request ("PTO days" for
+  "how many PTO days have I accrued" beside "... used": a hard negative);
+- **what was asked for**: a "when" question answered with a date or time, a "how much" with an
+  amount, a "where" with a place or an address;
+- **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
+- **shape**: the sentence is a question back (a follow-up about the request), or it shares no
+  word with any request (and how many words it has then: a specific sentence about something
+  nobody asked is not a vague follow-up); how likely it only closes ("anything else?") or asks for details (the
+  dialogue-act tagger of :mod:`harness.detect.acts`);
+- **association**: how strongly the sentence's words go with the request's words in replies
+  ("leave" and "depart" with "flight" or "bus", "album" with "song"): normalised pointwise mutual
+  information between the words of a user turn and those of the system turn after it, counted
+  on the Schema-Guided Dialogue *train* dialogues (CC BY-SA 4.0), and the margin over the other
+  requests.
+
+Then the sentences are assigned to the requests: each sentence answers at most one request, and a
+request is answered when some assignment of sentences with a probability of at least
+``threshold`` gives it one (a maximum matching: a request is flagged only when no way of reading
+the bot's sentences leaves one for it). A sentence after the first of its message more often
+goes on about the same request ("What city? And for what date?"), so it needs more
+(``later_threshold``) to answer a request on its own. A sentence may also answer a second
+request, when it is very likely to (``shared_threshold``): "You used 8 PTO days and have 12
+left".
+
+Weights and thresholds ship in ``_models/answers.json``, fitted by ``tools/detector/fit_answers.py``
+on the development sets only (``docs/simulate.md`` says which, and gives held-out figures).
+Inference is pure Python.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+
+from harness.detect.acts import tagger
+from harness.text import content_words, extract_facts
+
+__all__ = ["FEATURES", "AnswerMatcher", "all_words_of", "matcher", "pair_features", "words_of"]
+
+_MODEL = Path(__file__).resolve().parent / "_models" / "answers.json"
+
+FEATURES = (
+    "overlap",
+    "distinctive",
+    "any_distinctive",
+    "prefix",
+    "claim_share",
+    "best",
+    "margin",
+    "only_match",
+    "asked_kind",
+    "shared_value",
+    "claim_question",
+    "claim_unclaimed",
+    "request_words",
+    "claim_closing",
+    "claim_asks",
+    "follows_own",
+    "associated",
+    "associated_margin",
+    "misses_distinctive",
+    "unclaimed_words",
+)
+
+# "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
+_JOINED = re.compile(r"(?<=[^\W_])[-/](?=[^\W_])")
+_PREFIX = 5
+
+
+# Words that ask or offer without naming what ("I'd like", "can you find", "sure, let me look"):
+# a request and a reply both having them says nothing about whether one answers the other.
+_GENERIC = content_words(
+    "like want need wish would love help find get look looking search please know tell show give"
+    " let make sure okay ok thanks thank really just also something anything"
+)
+
+
+@lru_cache(maxsize=16_384)
+def all_words_of(text: str) -> frozenset[str]:
+    """The content words (stems) of a text, a hyphenated or slashed word as one ("w2")."""
+    return content_words(_JOINED.sub("", text))
+
+
+@lru_cache(maxsize=16_384)
+def words_of(text: str) -> frozenset[str]:
+    """The content words (stems) of a request or a sentence, without the generic ones."""
+    return all_words_of(text) - _GENERIC
+
+
+# What a question asks for, by the facts that answer it (harness.text.facts kinds).
+_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
+_LONG = frozenset({"duration", "number"})
+_AMOUNT = frozenset({"money", "number", "percent"})
+_PLACE = frozenset({"name", "number"})
+_ASKS = (
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.I), _WHEN),
+    (re.compile(r"\bhow long\b", re.I), _LONG),
+    (
+        re.compile(
+            r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
+            re.I,
+        ),
+        _AMOUNT,
+    ),
+    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
+)
+
+
+@lru_cache(maxsize=16_384)
+def _asked_kinds(request: str) -> frozenset[str]:
+    kinds: frozenset[str] = frozenset()
+    for pattern, answer in _ASKS:
+        if pattern.search(request):
+            kinds |= answer
+    return kinds
+
+
+@lru_cache(maxsize=16_384)
+def _facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The kinds of facts in ``text`` and their values (lower case)."""
+    facts = extract_facts(text)
+    return frozenset(f.kind for f in facts), frozenset(f.value.lower() for f in facts)
+
+
+@lru_cache(maxsize=16_384)
+def _claim_acts(claim: str) -> tuple[float, float]:
+    """How likely the sentence only closes ("anything else?", a goodbye) and how likely it asks
+    the user for details (the dialogue-act tagger of :mod:`harness.detect.acts`)."""
+    scores = tagger().scores(claim)
+    closing = max(scores.get("REQ_MORE", 0.0), scores.get("GOODBYE", 0.0))
+    return closing, scores.get("REQUEST", 0.0)
+
+
+def _prefix_share(request: frozenset[str], claim: frozenset[str]) -> float:
+    """The share of the request's words the sentence has, or has with the same first letters."""
+    if not request:
+        return 0.0
+    heads = {w[:_PREFIX] for w in claim if len(w) >= _PREFIX}
+    hits = sum(1 for w in request if w in claim or (len(w) >= _PREFIX and w[:_PREFIX] in heads))
+    return hits / len(request)
+
+
+Associations = dict[str, dict[str, float]]
+"""Per word of a reply, the words of a request it goes with and their association (0 to 1)."""
+
+
+def _associated(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
+    """The mean, over the sentence's words, of their strongest association with the request."""
+    if not claim or not request:
+        return 0.0
+    total = 0.0
+    for c in claim:
+        row = table.get(c)
+        if row:
+            total += max((row.get(r, 0.0) for r in request), default=0.0)
+    return total / len(claim)
+
+
+def pair_features(
+    requests: Sequence[str], claims: Sequence[str], table: Associations | None = None
+) -> list[list[list[float]]]:
+    """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``."""
+    table = table or {}
+    words = [words_of(r) for r in requests]
+    distinct = []
+    for i, own in enumerate(words):
+        others = frozenset().union(*(w for k, w in enumerate(words) if k != i))
+        distinct.append(own - others)
+    claim_words = [words_of(c) for c in claims]
+    # How much each sentence shares with each request (wording, prefixes counted).
+    share = [[_prefix_share(words[i], cw) for cw in claim_words] for i in range(len(requests))]
+    assoc = [[_associated(words[i], cw, table) for cw in claim_words] for i in range(len(requests))]
+    # The request each sentence shares most with (None: none, or a tie).
+    owner: list[int | None] = []
+    for j in range(len(claims)):
+        column = [share[k][j] for k in range(len(requests))]
+        top = max(column, default=0.0)
+        owner.append(column.index(top) if top > 0 and column.count(top) == 1 else None)
+    out: list[list[list[float]]] = []
+    for i, request in enumerate(requests):
+        kinds = _asked_kinds(request)
+        _, request_values = _facts(request)
+        row = []
+        for j, claim in enumerate(claims):
+            cw = claim_words[j]
+            own = words[i]
+            rivals = [share[k][j] for k in range(len(requests)) if k != i]
+            best_other = max(rivals, default=0.0)
+            claim_kinds, claim_values = _facts(claim)
+            matched = [k for k in range(len(requests)) if share[k][j] > 0]
+            closing, asks = _claim_acts(claim)
+            row.append(
+                [
+                    len(own & cw) / len(own) if own else 0.0,
+                    len(distinct[i] & cw) / len(distinct[i]) if distinct[i] else 0.0,
+                    1.0 if distinct[i] & cw else 0.0,
+                    share[i][j],
+                    len(own & cw) / len(cw) if cw else 0.0,
+                    1.0 if share[i][j] > best_other else 0.0,
+                    share[i][j] - best_other,
+                    1.0 if matched == [i] else 0.0,
+                    1.0 if kinds & claim_kinds else 0.0,
+                    1.0 if request_values & claim_values else 0.0,
+                    1.0 if claim.rstrip().endswith("?") else 0.0,
+                    1.0 if not matched else 0.0,
+                    math.log1p(len(own)),
+                    closing,
+                    asks,
+                    1.0 if j > 0 and owner[j - 1] == i and not matched else 0.0,
+                    assoc[i][j],
+                    assoc[i][j]
+                    - max((assoc[k][j] for k in range(len(requests)) if k != i), default=0.0),
+                    1.0 if distinct[i] and not distinct[i] & cw and own & cw else 0.0,
+                    math.log1p(len(cw)) if not matched else 0.0,
+                ]
+            )
+        out.append(row)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerMatcher:
+    """A fitted logistic regression over :data:`FEATURES` and the two assignment thresholds."""
+
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+    """The least probability for a sentence to answer a request at all."""
+    later_threshold: float
+    """The same for a sentence that is not the first of its message."""
+    shared_threshold: float
+    """The least probability for a sentence already given to one request to answer another."""
+    associations: Associations = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path = _MODEL) -> AnswerMatcher:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if list(raw["features"]) != list(FEATURES):
+            raise ValueError(f"{path} was fitted on other features: {raw['features']}")
+        return cls(
+            weights=tuple(float(w) for w in raw["weights"]),
+            bias=float(raw["bias"]),
+            threshold=float(raw["threshold"]),
+            later_threshold=float(raw["later_threshold"]),
+            shared_threshold=float(raw["shared_threshold"]),
+            associations=_unpack(raw.get("associations", {})),
+        )
+
+    def probabilities(self, requests: Sequence[str], claims: Sequence[str]) -> list[list[float]]:
+        """``p[i][j]``: how likely sentence ``j`` addresses request ``i``."""
+        return [
+            [self._probability(x) if _may_answer(x) else 0.0 for x in row]
+            for row in pair_features(requests, claims, self.associations)
+        ]
+
+    def _probability(self, x: Sequence[float]) -> float:
+        z = self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def unanswered(
+        self, requests: Sequence[str], claims: Sequence[str], opens: Sequence[bool] | None = None
+    ) -> list[int]:
+        """The indexes of the requests no sentence addresses (see the module's docstring).
+
+        ``opens[j]`` says whether sentence ``j`` is the first of its message (all are, when
+        not given)."""
+        return self.unanswered_of(self.probabilities(requests, claims), opens)
+
+    def unanswered_of(
+        self, p: Sequence[Sequence[float]], opens: Sequence[bool] | None = None
+    ) -> list[int]:
+        """:meth:`unanswered` from the probabilities ``p[i][j]`` (some rows may be given)."""
+        columns = len(p[0]) if p else 0
+        limits = [
+            self.threshold if opens is None or opens[j] else self.later_threshold
+            for j in range(columns)
+        ]
+        return unmatched(p, limits, self.shared_threshold)
+
+
+def unmatched(p: Sequence[Sequence[float]], limits: Sequence[float], shared: float) -> list[int]:
+    """The rows (requests) a maximum matching of rows to columns (sentences) over the pairs with
+    ``p[i][j] >= limits[j]`` leaves out, once rows with a pair of at least ``shared`` are let
+    share.
+
+    Rows are tried strongest first (by their best pair), so when some request must go without,
+    it is the one with the weakest evidence. Kuhn's augmenting paths: rows x pairs steps.
+    """
+    rows = len(p)
+    edges = [[j for j, v in enumerate(row) if v >= limits[j]] for row in p]
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in sorted(edges[i], key=lambda j: -p[i][j]):
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    order = sorted(range(rows), key=lambda i: -max(p[i], default=0.0))
+    matched = {i for i in order if augment(i, set())}
+    return [i for i in range(rows) if i not in matched and max(p[i], default=0.0) < shared]
+
+
+_AT = {name: k for k, name in enumerate(FEATURES)}
+
+
+def _may_answer(x: Sequence[float]) -> bool:
+    """The two rules above the learned score, so that a bot answering the wrong thing is seen:
+
+    - a sentence that shares no word with any request answers one only when it gives what that
+      request asks for (a date for "when", an amount for "how much"), asks back about it, or its
+      words go with that request more than with the others ("12 PTO days left" answers neither
+      "reset my VPN password" nor "when do I get paid");
+    - a sentence that shares only the words a request has in common with another request, and
+      none of its own, does not answer it ("12 PTO days left" for "how many PTO days have I
+      accrued" beside "how many PTO days have I used")."""
+    if x[_AT["claim_unclaimed"]]:
+        return bool(
+            x[_AT["asked_kind"]]
+            or x[_AT["claim_question"]]
+            or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
+        )
+    return not x[_AT["misses_distinctive"]]
+
+
+_ASSOCIATED = 0.05
+
+
+def _unpack(raw: dict[str, str]) -> Associations:
+    """``{"leav": "bus 0.481 flight 0.423"}`` into ``{"leav": {"bus": 0.481, "flight": 0.423}}``."""
+    out: Associations = {}
+    for word, packed in raw.items():
+        parts = packed.split()
+        out[word] = {parts[k]: float(parts[k + 1]) for k in range(0, len(parts) - 1, 2)}
+    return out
+
+
+@cache
+def matcher() -> AnswerMatcher:
+    """The shipped matcher (``_models/answers.json``)."""
+    return AnswerMatcher.load()

@@ -1,0 +1,75 @@
+"""The learned answer matcher of the missed-request check (``harness.detect.answers``)."""
+
+from __future__ import annotations
+
+import json
+
+from harness.detect.answers import (
+    _MODEL,
+    FEATURES,
+    AnswerMatcher,
+    matcher,
+    pair_features,
+    unmatched,
+)
+
+
+def test_a_request_goes_without_only_when_no_assignment_leaves_a_sentence_for_it() -> None:
+    # Sentence 0 could answer either request, sentence 1 only request 0: reading sentence 0 as
+    # the answer to request 1 answers both, so nothing is missed.
+    assert unmatched([[0.9, 0.6], [0.8, 0.1]], [0.5, 0.5], 1.01) == []
+    # One sentence for two requests: the weaker claim on it goes without...
+    assert unmatched([[0.9], [0.7]], [0.5], 1.01) == [1]
+    # ...unless the sentence very clearly answers both.
+    assert unmatched([[0.96], [0.97]], [0.5], 0.95) == []
+    # A sentence below its limit answers nothing (a later sentence of a message needs more).
+    assert unmatched([[0.45, 0.45]], [0.5, 0.4], 1.01) == []
+    assert unmatched([[0.45, 0.45]], [0.5, 0.5], 1.01) == [0]
+
+
+def test_the_shipped_model_is_fitted_on_the_features_it_is_read_with() -> None:
+    raw = json.loads(_MODEL.read_text(encoding="utf-8"))
+    assert raw["features"] == list(FEATURES)
+    assert not any(
+        "test" in name or "sgd-dev" in name or "fresh" in name for name in raw["fitted_on"]
+    )
+    model = matcher()
+    assert 0 < model.threshold <= model.later_threshold
+    assert len(model.associations) > 500  # counted on SGD train
+
+
+def test_the_features_describe_each_request_against_each_sentence() -> None:
+    requests = ["when is payday", "where is my W-2 form"]
+    claims = ["Your W-2 is in the portal.", "Payday is Friday, March 6."]
+    features = pair_features(requests, claims)
+    assert len(features) == 2 and all(len(row) == 2 for row in features)
+    column = {name: k for k, name in enumerate(FEATURES)}
+    # "w2" and "form" are the W-2 request's own words; the sentence has one of them
+    assert features[1][0][column["distinctive"]] == 0.5
+    assert features[0][1][column["asked_kind"]] == 1.0  # a "when" answered with a date
+    assert features[0][0][column["best"]] == 0.0
+
+
+def test_closers_answer_nothing_and_a_reply_in_other_words_still_can() -> None:
+    model = matcher()
+    requests = ["I need a dentist in San Jose", "find me a one way flight to Chicago"]
+    closer = model.probabilities(requests, ["Have a wonderful day!"])
+    assert max(closer[0][0], closer[1][0]) < model.threshold
+    flight = model.probabilities(requests, ["When do you want to leave, and from which airport?"])
+    assert flight[1][0] > flight[0][0]  # "leave" and "airport" go with a flight, not a dentist
+
+
+def test_a_matcher_fitted_on_other_features_is_refused(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    raw = json.loads(_MODEL.read_text(encoding="utf-8"))
+    raw["features"] = [*raw["features"], "something_new"]
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    try:
+        AnswerMatcher.load(path)
+    except ValueError as error:
+        assert "other features" in str(error)
+    else:
+        raise AssertionError("a model fitted on other features was loaded")

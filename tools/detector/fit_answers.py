@@ -1,0 +1,262 @@
+"""Fit the answer matcher of the missed-request check (``harness/detect/_models/answers.json``).
+
+Development sets only (``tests/fixtures/multi_intent``, written by
+``tests/detect/build_multi_intent.py`` and ``build_fresh_multi_intent.py``):
+
+- ``dev.jsonl``: CLINC150 train utterances joined into messages, each request answered in another
+  user's words for the same intent (``answer``) and in the bot's own terms (``answer_own_terms``);
+- ``sgd-train.jsonl``: SGD train user turns joined into messages, each answered by the system
+  turn that followed it; ``fillers-train.txt``: SGD train system turns that answer nothing.
+
+Rows: every (gold request, sentence of an answer) pair of a message, labelled 1 when the sentence
+comes from that request's answer, plus one filler sentence per message (labelled 0 for every
+request). A logistic regression (``tools.detector.linear.fit_dense``) gives the weights. The two
+thresholds are then chosen on the same development sets by simulating the check on turns where
+every request was answered, where one answer was left out, and where one answer was replaced by a
+filler, with the requests segmented from the message (as the check does by default), the answers sent
+as one message each or composed into one: the thresholds with the fewest false alarms plus
+missed mutations win. The held-out sets (``test.jsonl``,
+``sgd-dev.jsonl``, ``fresh.jsonl``) are never read here::
+
+    .venv/bin/python -m tools.detector.fit_answers --sgd ../shared/data/sgd
+
+The word associations (a feature) are counted on SGD's train dialogues only (``--sgd``: the
+folder holding ``sgd-train.jsonl.gz``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import itertools
+import json
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from harness.detect.answers import (
+    _MODEL,
+    FEATURES,
+    Associations,
+    pair_features,
+    unmatched,
+    words_of,
+)
+from harness.detect.answers import AnswerMatcher as _Matcher
+from harness.detect.missed import _claims
+from harness.detect.requests import segment_requests
+from tools.detector.linear import fit_dense
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "fixtures" / "multi_intent"
+FIT_SETS = (("dev", "answer"), ("dev", "answer_own_terms"), ("sgd-train", "answer"))
+THRESHOLDS = tuple(round(0.03 * k, 2) for k in range(2, 11))
+LATER = (0.2, 0.3, 0.4, 0.6, 1.01)
+SHARED = (0.95, 1.01)
+Matrix = tuple[list[list[float]], list[bool]] | None
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    lines = (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def fillers(split: str = "train") -> list[str]:
+    return (DATA / f"fillers-{split}.txt").read_text(encoding="utf-8").splitlines()
+
+
+def _sentences(text: str) -> list[str]:
+    return [t for t, _, _ in _claims([text])]
+
+
+def _opening(said: Sequence[str]) -> tuple[list[str], list[bool]]:
+    found = _claims(said)
+    return [t for t, _, _ in found], [first for _, _, first in found]
+
+
+def associations(
+    sgd: Path, *, least: int = 5, frequent: int = 20, keep: int = 12
+) -> tuple[Associations, dict[str, str]]:
+    """Normalised PMI between the words of an SGD train user turn and those of the system turn
+    after it: per reply word, its ``keep`` strongest request words (pairs seen ``least`` times,
+    words seen ``frequent`` times, NPMI above 0.1). Returns the table and its packed form."""
+    n_request: Counter[str] = Counter()
+    n_reply: Counter[str] = Counter()
+    n_pair: Counter[tuple[str, str]] = Counter()
+    total = 0
+    with gzip.open(sgd / "sgd-train.jsonl.gz", "rt", encoding="utf-8") as f:
+        for line in f:
+            turns = json.loads(line)["turns"]
+            for user, system in itertools.pairwise(turns):
+                if user["speaker"] != "USER" or system["speaker"] != "SYSTEM":
+                    continue
+                asked, said = words_of(user["text"]), words_of(system["text"])
+                total += 1
+                n_request.update(asked)
+                n_reply.update(said)
+                n_pair.update((r, c) for r in asked for c in said)
+    table: dict[str, dict[str, float]] = defaultdict(dict)
+    for (r, c), k in n_pair.items():
+        if k < least or n_request[r] < frequent or n_reply[c] < frequent:
+            continue
+        p = k / total
+        npmi = math.log(p / (n_request[r] / total * n_reply[c] / total)) / -math.log(p)
+        if npmi > 0.1:
+            table[c][r] = round(npmi, 3)
+    kept = {
+        c: dict(sorted(row.items(), key=lambda item: (-item[1], item[0]))[:keep])
+        for c, row in sorted(table.items())
+    }
+    packed = {c: " ".join(f"{r} {v}" for r, v in row.items()) for c, row in kept.items()}
+    return kept, packed
+
+
+def rows(
+    messages: Sequence[dict[str, Any]],
+    answer: str,
+    filler: Sequence[str],
+    seed: int,
+    table: Associations,
+) -> tuple[list[list[float]], list[float]]:
+    rng = random.Random(seed)
+    x: list[list[float]] = []
+    y: list[float] = []
+    for message in messages:
+        gold = message["requests"]
+        claims: list[str] = []
+        source: list[int] = []
+        for k, request in enumerate(gold):
+            for sentence in _sentences(request[answer]):
+                claims.append(sentence)
+                source.append(k)
+        for sentence in _sentences(rng.choice(filler)):
+            claims.append(sentence)
+            source.append(-1)
+        features = pair_features([r["text"] for r in gold], claims, table)
+        for i, row in enumerate(features):
+            for j, values in enumerate(row):
+                x.append(values)
+                y.append(1.0 if source[j] == i else 0.0)
+    return x, y
+
+
+@dataclass
+class Turns:
+    """Probability matrices of simulated turns, by kind: ``full``, ``drop``, ``filler``."""
+
+    full: list[Matrix]
+    drop: list[Matrix]
+    filler: list[Matrix]
+
+
+def simulate(
+    model: _Matcher,
+    messages: Sequence[dict[str, Any]],
+    answer: str,
+    filler: Sequence[str],
+    *,
+    composed: bool,
+) -> Turns:
+    """The turns of the mutation test, each as the matcher's probabilities over the segmented
+    requests (``None``: a one-request message, which any reply answers); the answers are one
+    message each, or ``composed`` into one message."""
+    rng = random.Random(7)
+    turns = Turns([], [], [])
+
+    def matrix(text: str, said: list[str]) -> Matrix:
+        requests = [r.text for r in segment_requests(text)]
+        if len(requests) < 2:
+            return None
+        claims, opens = _opening([" ".join(said)] if composed else said)
+        return model.probabilities(requests, claims), opens
+
+    for message in messages:
+        answers = [r[answer] for r in message["requests"]]
+        turns.full.append(matrix(message["text"], answers))
+        for k in range(len(answers)):
+            turns.drop.append(matrix(message["text"], answers[:k] + answers[k + 1 :]))
+            swapped = [*answers[:k], rng.choice(filler), *answers[k + 1 :]]
+            turns.filler.append(matrix(message["text"], swapped))
+    return turns
+
+
+def flagged(m: Matrix, limits: tuple[float, float, float]) -> bool:
+    if m is None:
+        return False
+    p, opens = m
+    first, later, shared = limits
+    return bool(unmatched(p, [first if o else later for o in opens], shared))
+
+
+def choose(turns: Sequence[Turns]) -> tuple[tuple[float, float, float], dict[str, float]]:
+    """The thresholds with the fewest false alarms plus missed mutations, averaged over sets."""
+    best: tuple[float, tuple[float, float, float], dict[str, float]] | None = None
+    for threshold in THRESHOLDS:
+        for later in (t for t in LATER if t >= threshold):
+            for shared in SHARED:
+                limits = (threshold, later, shared)
+                rates = {"false_alarms": 0.0, "drops_missed": 0.0, "fillers_missed": 0.0}
+                for t in turns:
+                    rates["false_alarms"] += float(np.mean([flagged(m, limits) for m in t.full]))
+                    rates["drops_missed"] += 1 - float(
+                        np.mean([flagged(m, limits) for m in t.drop])
+                    )
+                    rates["fillers_missed"] += 1 - float(
+                        np.mean([flagged(m, limits) for m in t.filler])
+                    )
+                rates = {k: v / len(turns) for k, v in rates.items()}
+                cost = sum(rates.values())
+                if best is None or cost < best[0]:
+                    best = (cost, limits, rates)
+    assert best is not None
+    return best[1], best[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sgd", type=Path, required=True, help="the folder of sgd-train.jsonl.gz")
+    args = parser.parse_args()
+    table, packed = associations(args.sgd)
+    filler = fillers("train")
+    x: list[list[float]] = []
+    y: list[float] = []
+    w: list[float] = []
+    for seed, (name, answer) in enumerate(FIT_SETS):
+        xs, ys = rows(load(name), answer, filler, seed, table)
+        x += xs
+        y += ys
+        w += [1.0 / len(ys)] * len(ys)  # each set weighs the same
+    weights = np.asarray(w) * len(w) / len(FIT_SETS)
+    coef, bias = fit_dense(np.asarray(x), np.asarray(y), l2=1.0, weights=weights)
+    model = _Matcher(tuple(float(c) for c in coef), bias, 0.5, 0.5, 1.01, table)
+    turns = [
+        simulate(model, load(name), answer, filler, composed=composed)
+        for name, answer in FIT_SETS
+        for composed in (False, True)
+    ]
+    (threshold, later, shared), rates = choose(turns)
+    out = {
+        "features": list(FEATURES),
+        "weights": [round(float(c), 6) for c in coef],
+        "bias": round(bias, 6),
+        "threshold": threshold,
+        "later_threshold": later,
+        "shared_threshold": shared,
+        "fitted_on": [f"{name}:{answer}" for name, answer in FIT_SETS] + ["fillers-train"],
+        "development_rates": {k: round(v, 4) for k, v in rates.items()},
+        "associations": packed,
+    }
+    _MODEL.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    for name, c in zip(FEATURES, coef, strict=True):
+        print(f"{name:16} {c:+.3f}")
+    print(f"bias {bias:+.3f} thresholds {threshold} {later} {shared} rates {rates}")
+
+
+if __name__ == "__main__":
+    main()
