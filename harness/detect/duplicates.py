@@ -428,7 +428,7 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
     return any(u.reask and len(u.words) <= 2 for u in users.between(turn, turn + 1))
 
 
-_DONE = frozenset({"NOTIFY_SUCCESS", "CONFIRM"})
+_DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
 _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 
 
@@ -457,10 +457,13 @@ def _verbatim(other: Entry, entry: Entry) -> bool:
 
 
 def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
-    """The earlier message asked the user something, the user answered, and the later message
-    confirms or reports it done (by its dialogue acts): a confirmation, not a repeat. An exact
-    repeat confirms nothing."""
-    if found.method == "exact" or "?" not in other.message.text[-200:]:
+    """The earlier message asked the user something (a question, or a confirmation request
+    without a question mark: "Please verify the following: ..."), the user answered, and the
+    later message confirms it or reports how it went, done or failed (by its dialogue acts): a
+    confirmation or an outcome, not a repeat. An exact repeat confirms nothing."""
+    if found.method == "exact":
+        return False
+    if "?" not in other.message.text[-200:] and "CONFIRM" not in message_acts(other.message.text):
         return False
     turn = other.message.turn
     if not users.between(turn, entry.message.turn):
