@@ -6,6 +6,10 @@ fitted and measured). The weights ship as ``_models/acts.json`` and inference is
 tagging needs no extra package. The act names are SGD's: ``INFORM``, ``OFFER``, ``CONFIRM``,
 ``REQUEST``, ``NOTIFY_SUCCESS``, ``NOTIFY_FAILURE``, ``INFORM_COUNT``, ``OFFER_INTENT``,
 ``REQ_MORE`` (a closing offer of more help) and ``GOODBYE``.
+
+SGD has no greeting act, so the tagger reads a greeting as a closing ("How can I help you
+today?"). :func:`greeting` is a stated rule for it: a message that opens with a salutation or a
+welcome, or by introducing the bot.
 """
 
 from __future__ import annotations
@@ -21,10 +25,17 @@ from pathlib import Path
 
 from harness.text import split_sentences
 
-__all__ = ["ActTagger", "act_features", "message_acts", "tagger"]
+__all__ = ["ActTagger", "act_features", "greeting", "message_acts", "tagger"]
 
 _MODEL = Path(__file__).resolve().parent / "_models" / "acts.json"
 _TOKEN = re.compile(r"[a-z]+|\d+|[?!]")
+_GREETING = re.compile(
+    r"^[^\w]{0,3}(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|"
+    r"welcome)\b"
+    r"|^[^\w]{0,3}(?:i'?m|i am|this is|my name is)\b[^.!?\n]{0,60}?"
+    r"\b(?:assistant|bot|agent|concierge|helper|advisor|adviser)\b",
+    re.IGNORECASE,
+)
 
 
 def act_features(text: str) -> list[str]:
@@ -95,3 +106,9 @@ def message_acts(text: str) -> frozenset[str]:
     for sentence in split_sentences(text):
         acts |= model.tag(sentence.text)
     return frozenset(acts)
+
+
+def greeting(text: str) -> bool:
+    """The message opens with a greeting: a salutation or a welcome ("Hi there, welcome to ...",
+    "Good morning!") or the bot introducing itself ("I'm Ava, the energy assistant")."""
+    return bool(_GREETING.search(text[:200]))

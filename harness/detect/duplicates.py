@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from harness.detect.acts import message_acts
+from harness.detect.acts import greeting, message_acts
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
 from harness.detect.scorer import (
@@ -127,6 +127,13 @@ _REQUEST = re.compile(
     r"^\s*(?:ok(?:ay)?,?\s*)?(?:can|could|would|will) (?:you|it|we|i)\b|\bplease\b",
     re.IGNORECASE,
 )
+_CAPABILITIES = re.compile(
+    r"\bwhat (?:else )?(?:can|could|do|will) (?:you|it|this bot|the bot) (?:help|do|offer|assist)"
+    r"|\bhow (?:else )?(?:can|could|do) you help\b|\bwhat (?:are|is) (?:you|this)\b"
+    r"|\bwho (?:are|is) (?:you|this)\b|\bwhat (?:services|options|things)\b",
+    re.IGNORECASE,
+)
+"""The user asks what the bot is or does: a greeting that introduces it answers that."""
 _ASKING = frozenset(
     content_words(
         "help need want know tell like find give show check look see wonder ask please could "
@@ -145,6 +152,8 @@ class _User:
     question: bool = False
     norm: str = ""
     facts: frozenset[str] = frozenset()
+    capabilities: bool = False
+    """It asks what the bot is or can do."""
     request: bool = False
     """It asks for something to be done ("book the 6:15", "can it be after 2pm?", "yes")."""
     plan: frozenset[str] = frozenset()
@@ -163,6 +172,7 @@ class _User:
             norm=normalise(text),
             facts=analyse(message.text).facts,
             request=not _QUESTION.search(text) or bool(_REQUEST.search(text)),
+            capabilities=bool(_CAPABILITIES.search(text)),
         )
 
 
@@ -399,12 +409,16 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
     """The user asked for it again: the plan routed the same request again, the user asked the
     same question again, asked again about what is repeated ("what was the balance again?"), or
     used an explicit cue of asking again ("again", "repeat", "remind me") naming at most three words
-    in the last few turns, or asked again right after it, naming at most two words ("sorry, can you repeat that?", "what
-    was the total again?": the topic may be a synonym). These are the
+    in the last few turns, or asked again right after it, naming at most two words ("sorry, can
+    you repeat that?", "what was the total again?": the topic may be a synonym), or asked what
+    the bot is or can do, which a greeting introducing it answers. These are the
     issue's definition of a requested repeat, not learned; any other repeat, exact ones
     included, is left to the scorer."""
     if features[_SAME_REQUEST] or features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
         return True
+    asked = users.of_turn(entry.message.turn)
+    if asked is not None and asked.capabilities and greeting(entry.message.text):
+        return True  # "what can you help with?" answered by the introduction again
     turn = other.message.turn
     between = users.between(turn, entry.message.turn)
     if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
@@ -414,28 +428,42 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
     return any(u.reask and len(u.words) <= 2 for u in users.between(turn, turn + 1))
 
 
-_DONE = frozenset({"NOTIFY_SUCCESS", "CONFIRM"})
+_DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
 _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 
 
 def _closing(entry: Entry) -> bool:
     """A small message that only closes ("Anything else I can help with?"): sent again in
-    another turn, it is no repeat."""
-    return entry.small and message_acts(entry.message.text) <= _CLOSING
+    another turn, it is no repeat. A greeting is not a closing, though the act tagger, which
+    learned no greeting act, reads "How can I help you today?" as one."""
+    text = entry.message.text
+    return entry.small and message_acts(text) <= _CLOSING and not greeting(text)
+
+
+_GREETING_WORDS = 4
+"""A greeting of at least this many words, sent again or inside a later message, is a repeat
+however small ("Hi!" alone is not compared that way)."""
 
 
 def _verbatim(other: Entry, entry: Entry) -> bool:
-    """The earlier message, not a small one, stands word for word in the later one: an exact
-    repeat, which only the user's asking again excuses."""
+    """The earlier message, not a small one unless a greeting, stands word for word in the later
+    one: an exact repeat, which only the user's asking again excuses."""
     norm = other.text.norm
-    return not other.small and bool(norm) and f" {norm} " in f" {entry.text.norm} "
+    if not norm or f" {norm} " not in f" {entry.text.norm} ":
+        return False
+    return not other.small or (
+        greeting(other.message.text) and len(norm.split()) >= _GREETING_WORDS
+    )
 
 
 def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
-    """The earlier message asked the user something, the user answered, and the later message
-    confirms or reports it done (by its dialogue acts): a confirmation, not a repeat. An exact
-    repeat confirms nothing."""
-    if found.method == "exact" or "?" not in other.message.text[-200:]:
+    """The earlier message asked the user something (a question, or a confirmation request
+    without a question mark: "Please verify the following: ..."), the user answered, and the
+    later message confirms it or reports how it went, done or failed (by its dialogue acts): a
+    confirmation or an outcome, not a repeat. An exact repeat confirms nothing."""
+    if found.method == "exact":
+        return False
+    if "?" not in other.message.text[-200:] and "CONFIRM" not in message_acts(other.message.text):
         return False
     turn = other.message.turn
     if not users.between(turn, entry.message.turn):

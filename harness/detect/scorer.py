@@ -14,7 +14,10 @@ regression turns them into a calibrated probability. Features:
   requests, closings;
 - **the user in between**: an explicit re-ask whose topic is what gets repeated, the same question
   again, a choice the later message confirms, the number of user turns;
-- **distance**: same turn or not, turns apart, same sender.
+- **distance**: same turn or not, turns apart, same sender;
+- **values the fact extractor does not read**: single capitalised names only one side states on
+  both sides ("a standard Accord" / "a standard Camry"), and days named by word that differ
+  ("today" / "tomorrow").
 
 Weights ship in ``_models/pairs.json`` (fitted by ``tools/detector/fit.py``; ``docs/detector.md``
 says on what data and gives the held-out figures). Inference is pure Python.
@@ -107,6 +110,8 @@ FEATURES = (
     "earlier_asks",
     "later_says_repeat",
     "same_request_again",
+    "names_differ",
+    "days_differ",
 )
 """The feature names, in the order of the weights."""
 
@@ -219,6 +224,35 @@ def swapped_words(earlier: str, later: str) -> int:
     return _wording(earlier, later)[3]
 
 
+_DAY = re.compile(
+    r"\b(?:day after tomorrow|today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening)|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)\b",
+    re.IGNORECASE,
+)
+_SENTENCES = re.compile(r"[.!?\n]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
+
+
+@lru_cache(maxsize=65_536)
+def _days(text: str) -> frozenset[str]:
+    """The days a message names by word ("today", "tomorrow", "Friday"): values that the fact
+    extractor, which reads dates, does not see."""
+    return frozenset(m.lower() for m in _DAY.findall(text))
+
+
+@lru_cache(maxsize=65_536)
+def _capitalised(text: str) -> frozenset[str]:
+    """Capitalised words inside sentences (not a sentence's first word, not an acronym, not a
+    stop word): single-word names ("Accord", "Camry", "Yankees") that the fact extractor, which
+    reads multi-word names, ids and acronyms, does not see."""
+    out: set[str] = set()
+    for sentence in _SENTENCES.split(text):
+        for word in _WORD.findall(sentence)[1:]:
+            if word[0].isupper() and not word.isupper() and word.lower() not in STOPWORDS:
+                out.add(word.lower())
+    return frozenset(out)
+
+
 def _acts(text: str) -> frozenset[str]:
     return message_acts(text)
 
@@ -272,6 +306,8 @@ def pair_features(
     chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
     confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
     words_e, words_l = len(ew) + len(ef), len(lw) + len(lf)
+    caps_e, caps_l = _capitalised(earlier.text), _capitalised(later.text)
+    days_e, days_l = _days(earlier.text), _days(later.text)
     return [
         float(exact),
         float(method == "near"),
@@ -319,6 +355,8 @@ def pair_features(
         float("?" in earlier.text[-200:]),
         float(bool(_SAYS_REPEAT.search(later.text))),
         float(context.same_request_again),
+        float(min(len(caps_e - caps_l), len(caps_l - caps_e), 3)),
+        float(bool(days_e) and bool(days_l) and days_e.isdisjoint(days_l)),
     ]
 
 

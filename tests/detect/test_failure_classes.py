@@ -137,6 +137,60 @@ def test_a_short_answer_sent_twice_in_one_turn() -> None:
     assert ("m2", "m3") in pairs(found)
 
 
+def test_a_short_greeting_sent_again_in_a_later_turn() -> None:
+    found = duplicates(
+        ("user", "hi"),
+        ("assistant", "Hi there, welcome to Pinewood Pharmacy! How can I help you today?"),
+        ("user", "I need to refill my prescription"),
+        ("assistant", "Hi there, welcome to Pinewood Pharmacy! How can I help you today?"),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_a_greeting_repeated_at_the_top_of_a_later_answer() -> None:
+    found = duplicates(
+        ("assistant", "Welcome to Skyline Car Rental! I'm your booking assistant."),
+        ("user", "I need a car in Denver next week"),
+        (
+            "assistant",
+            "Welcome to Skyline Car Rental! I'm your booking assistant. For Denver next week I "
+            "have a compact at $42 per day or an SUV at $61 per day.",
+        ),
+    )
+    assert ("m1", "m3") in pairs(found)
+
+
+def test_a_closing_offer_in_every_turn_is_not_a_greeting_repeat() -> None:
+    found = duplicates(
+        ("user", "What's my data allowance?"),
+        ("telecom", "You have 12 GB left this month."),
+        ("telecom", "Anything else I can help with?"),
+        ("user", "When does it reset?"),
+        ("telecom", "It resets on the 1st of each month."),
+        ("telecom", "Anything else I can help with?"),
+    )
+    assert found == []
+
+
+def test_the_introduction_again_when_the_user_asks_what_the_bot_does() -> None:
+    found = duplicates(
+        (
+            "assistant",
+            "Hello! I'm Max, the Brightwater Utilities assistant. I can help with bills, "
+            "outages and moving home.",
+        ),
+        ("user", "Is there an outage on Elm Street?"),
+        ("outages", "No outage is reported on Elm Street right now."),
+        ("user", "ok, what else can you do?"),
+        (
+            "assistant",
+            "Hello! I'm Max, the Brightwater Utilities assistant. I can help with bills, "
+            "outages and moving home.",
+        ),
+    )
+    assert found == []
+
+
 # 5. Lower-case domain nouns are facts --------------------------------------------------------
 
 

