@@ -353,8 +353,14 @@ def compare_entry(
         if found is None:
             decided[copy_key] = False
             continue
-        features = _features(other, entry, found, users, scope, strict)
         closing = scope == "cross_turn" and (_closing(other) or _closing(entry))
+        if closing and record is None:
+            # A closer sent again in another turn is no repeat, whatever the features say.
+            decided[copy_key] = False
+            if close is not None:
+                close.append(Pair(other, entry, scope, found))
+            continue
+        features = _features(other, entry, found, users, scope, strict)
         duplicate = (
             not closing
             and (model.duplicate(features) or _verbatim(other, entry))
