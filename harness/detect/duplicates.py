@@ -217,7 +217,9 @@ class _Memo:
     ) -> Restatement | None:
         return self._compare(earlier, later, limits, strict)[2]
 
-    def borderline(self, earlier: Analysis, later: Analysis, limits: Thresholds) -> Restatement | None:
+    def borderline(
+        self, earlier: Analysis, later: Analysis, limits: Thresholds
+    ) -> Restatement | None:
         """:func:`borderline`, skipping the template test the comparison already made."""
         checked = self._compare(earlier, later, limits, False)[3]
         return borderline(earlier, later, templates_checked=checked)

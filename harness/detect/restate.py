@@ -111,11 +111,9 @@ def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
     shared = a & b
     if not a or not b or len(shared) == len(a) or len(shared) == len(b):
         return shared  # nothing left on one side to match a name, number or id against
-    names_a, numbers_a, ids_a = _keyed(a)
-    names_b, numbers_b, ids_b = _keyed(b)
-    if not (
-        (names_a and names_b) or (ids_a and (numbers_b or ids_b)) or (ids_b and numbers_a)
-    ):
+    name_a, number_a, id_a = _keyed(a)
+    name_b, number_b, id_b = _keyed(b)
+    if not ((name_a and name_b) or (id_a and (number_b or id_b)) or (id_b and number_a)):
         return shared  # no name, id or number pairing below can apply
     names_a = [k for k in a - shared if k.startswith("name:")]
     names_b = [k for k in b - shared if k.startswith("name:")]
@@ -343,7 +341,7 @@ def compare(
     if earlier.norm != later.norm and not _may_restate(earlier, later):
         return None, False
     if earlier.norm and earlier.norm == later.norm:
-        found = Restatement(
+        exact = Restatement(
             method="exact",
             score=1.0,
             matches=tuple(ClaimMatch(c, c, 1.0, c.facts) for c in later.claims),
@@ -351,7 +349,7 @@ def compare(
             earlier_cover=1.0,
             later_cover=1.0,
         )
-        return found, False
+        return exact, False
     matches: list[ClaimMatch] = []
     for a in earlier.claims:
         best: ClaimMatch | None = None
