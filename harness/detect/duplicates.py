@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from harness.detect.acts import greeting, message_acts
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
-from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, restates
+from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, compare
 from harness.detect.scorer import (
     FEATURES,
     PairContext,
@@ -205,20 +205,34 @@ class _Memo:
     Keys are the analyses' ids; the entry holds the analyses, so their ids cannot be reused."""
 
     def __init__(self) -> None:
-        self.found: dict[tuple[int, int, bool], tuple[Analysis, Analysis, Restatement | None]] = {}
+        self.found: dict[
+            tuple[int, int, bool], tuple[Analysis, Analysis, Restatement | None, bool]
+        ] = {}
+
+    def _compare(
+        self, earlier: Analysis, later: Analysis, limits: Thresholds, strict: bool
+    ) -> tuple[Analysis, Analysis, Restatement | None, bool]:
+        key = (id(earlier), id(later), strict)
+        known = self.found.get(key)
+        if known is not None and known[0] is earlier and known[1] is later:
+            return known
+        found, checked = compare(earlier, later, limits, strict=strict)
+        if len(self.found) >= _MEMO_SIZE:
+            self.found.clear()
+        known = self.found[key] = (earlier, later, found, checked)
+        return known
 
     def restates(
         self, earlier: Analysis, later: Analysis, limits: Thresholds, strict: bool
     ) -> Restatement | None:
-        key = (id(earlier), id(later), strict)
-        known = self.found.get(key)
-        if known is not None and known[0] is earlier and known[1] is later:
-            return known[2]
-        found = restates(earlier, later, limits, strict=strict)
-        if len(self.found) >= _MEMO_SIZE:
-            self.found.clear()
-        self.found[key] = (earlier, later, found)
-        return found
+        return self._compare(earlier, later, limits, strict)[2]
+
+    def borderline(
+        self, earlier: Analysis, later: Analysis, limits: Thresholds
+    ) -> Restatement | None:
+        """:func:`borderline`, skipping the template test the comparison already made."""
+        checked = self._compare(earlier, later, limits, False)[3]
+        return borderline(earlier, later, templates_checked=checked)
 
 
 # --- the conversation -------------------------------------------------------------------------
@@ -347,12 +361,18 @@ def compare_entry(
         if found is None and vectors is not None and not strict:
             found = _semantic(other, entry, vectors, semantic)
         if found is None and not strict:
-            found = borderline(other.text, entry.text)
+            found = memo.borderline(other.text, entry.text, limits)
         if found is None:
             decided[copy_key] = False
             continue
-        features = _features(other, entry, found, users, scope, strict)
         closing = scope == "cross_turn" and (_closing(other) or _closing(entry))
+        if closing and record is None:
+            # A closer sent again in another turn is no repeat, whatever the features say.
+            decided[copy_key] = False
+            if close is not None:
+                close.append(Pair(other, entry, scope, found))
+            continue
+        features = _features(other, entry, found, users, scope, strict)
         duplicate = (
             not closing
             and (model.duplicate(features) or _verbatim(other, entry))

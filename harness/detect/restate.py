@@ -18,10 +18,19 @@ different statement however alike the words are.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from harness.text import Analysis, Claim, Span, content_words, normalise, strip_markdown
 
-__all__ = ["ClaimMatch", "Restatement", "Thresholds", "borderline", "claim_match", "restates"]
+__all__ = [
+    "ClaimMatch",
+    "Restatement",
+    "Thresholds",
+    "borderline",
+    "claim_match",
+    "compare",
+    "restates",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +84,37 @@ def _dice(a: frozenset[str], b: frozenset[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b))
 
 
+def _shares(a: frozenset[str], b: frozenset[str]) -> bool:
+    """``bool(_shared(a, b))``, without building the set when a fact is plainly shared."""
+    return bool(a & b) or bool(_shared(a, b))
+
+
 def _kind(key: str) -> str:
     """A fact's kind, for telling facts apart: numbers and ids are one family ("W-2" / "1099")."""
     kind = key.partition(":")[0]
     return "num" if kind == "id" else kind
 
 
+@lru_cache(maxsize=65_536)
+def _keyed(keys: frozenset[str]) -> tuple[bool, bool, bool]:
+    """Whether ``keys`` hold a name, a number, an id (computed once per fact set: the same
+    claims meet many others)."""
+    return (
+        any(k.startswith("name:") for k in keys),
+        any(k.startswith("num:") for k in keys),
+        any(k.startswith("id:") for k in keys),
+    )
+
+
 def _shared(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
     """Facts both sides state; an id matches a masked or shortened form of itself (``…9f2a``)."""
     shared = a & b
+    if not a or not b or len(shared) == len(a) or len(shared) == len(b):
+        return shared  # nothing left on one side to match a name, number or id against
+    name_a, number_a, id_a = _keyed(a)
+    name_b, number_b, id_b = _keyed(b)
+    if not ((name_a and name_b) or (id_a and (number_b or id_b)) or (id_b and number_a)):
+        return shared  # no name, id or number pairing below can apply
     names_a = [k for k in a - shared if k.startswith("name:")]
     names_b = [k for k in b - shared if k.startswith("name:")]
     for x in names_a:
@@ -119,6 +150,8 @@ def _conflict(
 ) -> bool:
     """Each claim states a fact of some kind the other message does not state at all (a
     different sum, date, id, status word or acronym)."""
+    if not a.facts or not b.facts:
+        return False  # the fact rule needs a fact on each side
     a_keys = a.strong | {k for k in a.facts if k.startswith(_CONFLICTING)}
     b_keys = b.strong | {k for k in b.facts if k.startswith(_CONFLICTING)}
     return _conflict_keys(a_keys, b_keys, shared, earlier, later)
@@ -133,6 +166,8 @@ def _conflict_keys(
 ) -> bool:
     """The fact rule: ``a_keys`` hold a kind of fact that ``later`` never states, and ``b_keys``
     a value of the same kind that ``earlier`` never states."""
+    if not a_keys or not b_keys:
+        return False
     only_a = {_kind(k) for k in a_keys - shared if k not in later.facts}
     if not only_a:
         return False
@@ -251,7 +286,7 @@ def _merged_match(
     later: Analysis,
 ) -> ClaimMatch | None:
     """``one`` against the claims of the other message that share its specific facts, merged."""
-    sharing = [c for c in others if _shared(one.strong, c.strong)]
+    sharing = [c for c in others if c.strong and _shares(one.strong, c.strong)]
     if len(sharing) == 1:
         # One claim holds the facts: take the whole sentence around it ("order: X — blue mug").
         sharing = [c for c in others if c.sentence == sharing[0].sentence]
@@ -293,12 +328,20 @@ def restates(
         limits: the thresholds.
         strict: the two answer different requests: only near-verbatim claims count.
     """
+    return compare(earlier, later, limits, strict=strict)[0]
+
+
+def compare(
+    earlier: Analysis, later: Analysis, limits: Thresholds, *, strict: bool = False
+) -> tuple[Restatement | None, bool]:
+    """:func:`restates`, and whether every pair of claims was found not to be one template
+    filled twice (then :func:`borderline` need not check that again)."""
     if not earlier.claims or not later.claims:
-        return None
+        return None, False
     if earlier.norm != later.norm and not _may_restate(earlier, later):
-        return None
+        return None, False
     if earlier.norm and earlier.norm == later.norm:
-        return Restatement(
+        exact = Restatement(
             method="exact",
             score=1.0,
             matches=tuple(ClaimMatch(c, c, 1.0, c.facts) for c in later.claims),
@@ -306,12 +349,13 @@ def restates(
             earlier_cover=1.0,
             later_cover=1.0,
         )
+        return exact, False
     matches: list[ClaimMatch] = []
     for a in earlier.claims:
         best: ClaimMatch | None = None
         for b in later.claims:
             if _same_template(a, b, earlier, later):
-                return None
+                return None, False
             found = claim_match(a, b, earlier, later, limits)
             if found is not None and (best is None or found.score > best.score):
                 best = found
@@ -335,8 +379,8 @@ def restates(
         if _weighted(frozenset().union(*(m.facts for m in profile)) - covered) >= 1:
             matches.extend(profile)  # the facts say more than the claims matched so far
     if not matches:
-        return None
-    return _decide(earlier, later, matches, limits)
+        return None, True
+    return _decide(earlier, later, matches, limits), True
 
 
 def _fact_profile(earlier: Analysis, later: Analysis) -> list[ClaimMatch]:
@@ -359,7 +403,7 @@ def _fact_profile(earlier: Analysis, later: Analysis) -> list[ClaimMatch]:
         here = _shared(b.strong, shared)
         if not here:
             continue
-        sources = [a for a in earlier.claims if _shared(a.strong, here)]
+        sources = [a for a in earlier.claims if a.strong and _shares(a.strong, here)]
         if not sources:
             continue
         merged = _merge(sources, earlier)
@@ -423,16 +467,21 @@ def _covered(analysis: Analysis, spans: set[tuple[int, int]]) -> int:
     )
 
 
-def borderline(earlier: Analysis, later: Analysis) -> Restatement | None:
+def borderline(
+    earlier: Analysis, later: Analysis, *, templates_checked: bool = False
+) -> Restatement | None:
     """A pair the rules did not call a restatement but came close to: claims that share a
     specific fact without stating different ones, or that share much of their wording. Only an
-    optional judge looks at these."""
+    optional judge looks at these.
+
+    ``templates_checked``: :func:`compare` already found that no two claims of the pair are one
+    template filled twice."""
     if not earlier.claims or not later.claims or not _may_restate(earlier, later):
         return None
     close: list[ClaimMatch] = []
     for a in earlier.claims:
         for b in later.claims:
-            if _same_template(a, b, earlier, later):
+            if not templates_checked and _same_template(a, b, earlier, later):
                 return None
             shared = _shared(a.strong, b.strong)
             dice = _dice(a.words, b.words)

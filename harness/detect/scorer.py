@@ -168,11 +168,13 @@ def _rare(words: set[str]) -> set[str]:
     return {w for w in words if w.isalpha() and len(w) > 3 and w not in common}
 
 
+@lru_cache(maxsize=4096)
 def _wording(a: str, b: str) -> tuple[float, float, float, int]:
     """The word-sequence ratio, the number of small substitutions, whether both sides carry
     rare words the other lacks, and how many words take another word's place in the same wording
     (one or two words for as many, the rest alike: "10 events" / "10 hotels", "lisinopril" /
-    "metformin"). Such words are values, whatever their case."""
+    "metformin"). Such words are values, whatever their case. Cached: the features and
+    :func:`swapped_words` both ask it of the same pair."""
     ta, tb = _tokens(a), _tokens(b)
     if not ta or not tb:
         return 0.0, 0.0, 0.0, 0
