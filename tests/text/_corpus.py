@@ -22,7 +22,7 @@ from pathlib import Path
 from harness.text.instructions import ASKS, read_sentence
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "text"
-BATCHES = ("dev", "test", "holdout", "final", "v2", "issue")
+BATCHES = ("dev", "test", "holdout", "final", "v2", "v3", "issue")
 
 
 @dataclass(frozen=True)
