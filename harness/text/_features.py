@@ -19,6 +19,7 @@ fitted by ``tools/reader/fit.py``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -33,8 +34,13 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # Word classes, tested on each token (normalised text: roles are already "user", "parent" and
 # "subagents").
 _CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("NEG", re.compile(r"(?:not|never|no|nothing|nobody|none|nor|neither|avoid\w*|refrain\w*"
-                       r"|without|cannot|forbid\w*|prohibit\w*|\w+n't)$")),
+    (
+        "NEG",
+        re.compile(
+            r"(?:not|never|no|nothing|nobody|none|nor|neither|avoid\w*|refrain\w*"
+            r"|without|cannot|forbid\w*|prohibit\w*|\w+n't)$"
+        ),
+    ),
     ("USER", re.compile(r"user$")),
     ("PARENT", re.compile(r"parent(?:'s)?$")),
     ("SUBS", re.compile(r"subagents(?:'s?)?$")),
@@ -42,13 +48,28 @@ _CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("COND", re.compile(r"(?:if|unless|until|before|once|when|whenever|after|while|except)$")),
     ("ONLY", re.compile(r"(?:only|alone|sole|solely|single|exclusively|just|nobody|else)$")),
     ("REPEAT", re.compile(REPEAT + r"$")),
-    ("TALK", re.compile(
-        r"(?:" + TALK_TO + r"|" + TALK_OBJ + r"|" + SEND + r"|" + SPEAK
-        + r"|see|seen|sees|shown|show\w*|display\w*|visible|hear\w*|read|reach\w*|contacted"
-        + r"|messaged|addressed|greeted|told|informed|notified|written|sent)$"
-    )),
-    ("ANSWERS", re.compile(r"(?:answers?|responses?|replies|results?|findings|outputs?|data"
-                           r"|information|everything|content)$")),
+    (
+        "TALK",
+        re.compile(
+            r"(?:"
+            + TALK_TO
+            + r"|"
+            + TALK_OBJ
+            + r"|"
+            + SEND
+            + r"|"
+            + SPEAK
+            + r"|see|seen|sees|shown|show\w*|display\w*|visible|hear\w*|read|reach\w*|contacted"
+            + r"|messaged|addressed|greeted|told|informed|notified|written|sent)$"
+        ),
+    ),
+    (
+        "ANSWERS",
+        re.compile(
+            r"(?:answers?|responses?|replies|results?|findings|outputs?|data"
+            r"|information|everything|content)$"
+        ),
+    ),
     ("ANSWERED", re.compile(r"answered$")),
     ("ALREADY", re.compile(r"(?:already|again|earlier|above|previously|before)$")),
     ("PERMIT", re.compile(r"(?:may|can|allowed|permitted|free|let)$")),
@@ -62,9 +83,26 @@ _CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
 # The classes whose ordered triples are features ("negation, talking, by you"; "parent, talking,
 # user"): who does what to whom, without a parser.
 _CORE = frozenset(
-    {"NEG", "USER", "PARENT", "SUBS", "YOU", "TALK", "BY", "TO", "COND", "ONLY", "REPEAT",
-     "ANSWERS", "PERMIT", "JOB", "BACK"}
+    {
+        "NEG",
+        "USER",
+        "PARENT",
+        "SUBS",
+        "YOU",
+        "TALK",
+        "BY",
+        "TO",
+        "COND",
+        "ONLY",
+        "REPEAT",
+        "ANSWERS",
+        "PERMIT",
+        "JOB",
+        "BACK",
+    }
 )
+
+
 def _classes(token: str) -> tuple[str, ...]:
     return tuple(name for name, pattern in _CLASSES if pattern.match(token))
 
@@ -80,12 +118,12 @@ def sentence_features(sentence: str) -> frozenset[str]:
         stems = [stem(t) for t in tokens]
         out.add(f"f:{stems[0]}")
         out.update(f"w:{s}" for s in stems)
-        out.update(f"b:{a}_{b}" for a, b in zip(stems, stems[1:], strict=False))
+        out.update(f"b:{a}_{b}" for a, b in itertools.pairwise(stems))
         tags: list[str] = []
         for token in tokens:
             tags.extend(_classes(token))
         out.update(f"c:{t}" for t in tags)
-        out.update(f"q:{a}_{b}" for a, b in zip(tags, tags[1:], strict=False) if a != b)
+        out.update(f"q:{a}_{b}" for a, b in itertools.pairwise(tags) if a != b)
         seen: set[str] = set()
         pairs: set[str] = set()
         for tag in tags:

@@ -201,7 +201,9 @@ def read(text: str) -> tuple[Reading, ...]:
     for original, sentence in sentences(text):
         asks = _rule_asks(original, sentence)
         if not asks:
-            asks = frozenset(a for a in LEARNED if a in model.confident(sentence_features(sentence)))
+            asks = frozenset(
+                a for a in LEARNED if a in model.confident(sentence_features(sentence))
+            )
         readings.append(Reading(sentence=original, asks=frozenset(asks)))
     return tuple(readings)
 

@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
-from harness.text._learned import CONFIDENT, MODEL_PATH, ReaderModel
-from harness.text.instructions import ASKS, LEARNED, _rule_asks, sentence_features_of
+from harness.text._learned import MODEL_PATH, ReaderModel
 from harness.text._roles import sentences
+from harness.text.instructions import ASKS, LEARNED, _rule_asks, sentence_features_of
 from instructions import (
     AgentView,
     ParentView,
@@ -35,7 +36,6 @@ from instructions import (
     render_subagent_instructions,
     render_top_level_instruction,
 )
-from numpy.typing import NDArray
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "text"
@@ -234,7 +234,7 @@ class Scores:
 
 
 def _accuracy(rows: Sequence[Row], predicted: Sequence[frozenset[str]]) -> dict[str, float]:
-    out = {}
+    out: dict[str, float] = {}
     for ask in ASKS:
         pairs = [(r, p) for r, p in zip(rows, predicted, strict=True) if ask in r.known]
         if pairs:
