@@ -39,6 +39,8 @@ from harness.text._answered import (
     _only_speaker,
     _repeats,
 )
+from harness.text._features import sentence_features
+from harness.text._learned import reader_model
 from harness.text._roles import clauses, sentences
 from harness.text._talk import _CONDITIONAL_LEAD, _addresses, _conditional, _forbids
 from harness.text._vocab import ALREADY_DONE
@@ -85,6 +87,12 @@ ASKS: tuple[Ask, ...] = (
     "acknowledge",
     "scope",
 )
+
+
+LEARNED: tuple[Ask, ...] = ("silence",)
+"""The readings the learned model may decide on a sentence the frames read nothing in: silence,
+the reading whose frames missed most wordings when first measured (docs/lint.md). For the others,
+cross-validation showed no gain over the frames."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -162,19 +170,40 @@ def _read_normalised(sentence: str) -> frozenset[Ask]:
     return frozenset(asks)
 
 
+def _rule_asks(original: str, sentence: str) -> frozenset[Ask]:
+    asks = set(_read_normalised(sentence))
+    if not asks & {"repeat", "check_answered"} and _acknowledges(original, sentence):
+        asks.add("acknowledge")
+    return frozenset(asks)
+
+
+def sentence_features_of(text: str) -> frozenset[str]:
+    """The learned reader's features of every sentence of ``text`` together (for fitting it:
+    ``tools/reader/fit.py``)."""
+    return frozenset().union(*(sentence_features(s) for _, s in sentences(text)))
+
+
 @lru_cache(maxsize=4096)
 def read(text: str) -> tuple[Reading, ...]:
     """One :class:`Reading` per sentence of ``text``.
+
+    A sentence carries what the frames read in it. When they read nothing, the learned model
+    (:mod:`harness.text._learned`), which reads the sentence from general features alone, decides
+    the readings of :data:`LEARNED` it is confident of (probability above
+    :data:`~harness.text._learned.CONFIDENT`): a wording the frames miss is still read.
 
     Example:
         >>> [sorted(r.asks) for r in read("Greet the flyer. Never echo what a helper agent said.")]
         [['address'], ['check_answered']]
     """
+    model = reader_model()
     readings = []
     for original, sentence in sentences(text):
-        asks = set(_read_normalised(sentence))
-        if not asks & {"repeat", "check_answered"} and _acknowledges(original, sentence):
-            asks.add("acknowledge")
+        asks = _rule_asks(original, sentence)
+        if not asks:
+            asks = frozenset(
+                a for a in LEARNED if a in model.confident(sentence_features(sentence))
+            )
         readings.append(Reading(sentence=original, asks=frozenset(asks)))
     return tuple(readings)
 

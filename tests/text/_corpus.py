@@ -1,14 +1,17 @@
 """The labelled instruction corpus (``tests/fixtures/text/corpus-*.tsv``) and its per-class scores.
 
 Each row is ``labels<TAB>source<TAB>sentence``; labels are readings of
-:data:`harness.text.instructions.ASKS` (comma-separated) or ``none``. Batches, in the order they
-were written (each measured once before the reader was changed for it; docs/lint.md gives those
-first measurements):
+:data:`harness.text.instructions.ASKS` (comma-separated) or ``none``; the rows are read by
+:func:`tools.reader.fit.load`. Batches, in the order they were written (each measured once before
+the reader was changed for it; docs/lint.md gives those first measurements):
 
 - ``corpus-dev.tsv``: rewrites the reader was developed on;
 - ``corpus-test.tsv``: real sentences from public agent instructions and rewrites (batch 1);
 - ``corpus-holdout.tsv``: more public sentences, rewrites and bot messages (batch 2);
 - ``corpus-final.tsv``: rewrites and bot messages (batch 3);
+- ``corpus-v2.tsv``: real sentences from 11 more published sources and rewrites by theme (batch 4,
+  the first batch the learned model, ``tools/reader/fit.py``, was cross-validated on);
+- ``corpus-v3.tsv``: rewrites written after the model was fitted, never fitted on (batch 5);
 - ``corpus-issue.tsv``: the sentences quoted in issue 26 (a regression set, in-sample by nature).
 
 Print the table with ``python -m tests.text._corpus``.
@@ -16,33 +19,12 @@ Print the table with ``python -m tests.text._corpus``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 from harness.text.instructions import ASKS, read_sentence
+from tools.reader.fit import CORPUS, Row, load
 
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "text"
-BATCHES = ("dev", "test", "holdout", "final", "issue")
+__all__ = ["BATCHES", "CORPUS", "Row", "accuracy", "load", "recall"]
 
-
-@dataclass(frozen=True)
-class Row:
-    labels: frozenset[str]
-    source: str
-    sentence: str
-    batch: str
-
-
-def load(batch: str) -> list[Row]:
-    rows = []
-    for line in (CORPUS / f"corpus-{batch}.tsv").read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        labels, source, sentence = line.split("\t")
-        wanted = frozenset(labels.split(",")) - {"none"}
-        assert wanted <= set(ASKS), line
-        rows.append(Row(labels=wanted, source=source, sentence=sentence, batch=batch))
-    return rows
+BATCHES = ("dev", "test", "holdout", "final", "v2", "v3", "issue")
 
 
 def accuracy(rows: list[Row], ask: str) -> float:

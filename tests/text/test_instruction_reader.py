@@ -24,8 +24,10 @@ from tests.text._corpus import BATCHES, accuracy, load
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("batch", [b for b in BATCHES if b != "issue"])
+@pytest.mark.parametrize("batch", [b for b in BATCHES if b not in ("issue", "v3")])
 def test_every_reading_is_right_for_at_least_95_percent_of_each_batch(batch: str) -> None:
+    # The batches the reader was written or fitted on (a regression test); the held-out batch 5
+    # has its own floors in test_learned_reader.py.
     rows = load(batch)
     assert len(rows) >= 70
     low = {ask: accuracy(rows, ask) for ask in ASKS if accuracy(rows, ask) < 0.95}
