@@ -191,7 +191,7 @@ class BlobStore(StateStore):
             ) from exc
         self._leases[key] = lease
         try:
-            async with renewing(self._renew(lease, key)):
+            async with renewing(lambda: self._renew(lease, key), every_s=LEASE_SECONDS / 3):
                 yield
         finally:
             self._leases.pop(key, None)
@@ -200,15 +200,14 @@ class BlobStore(StateStore):
             except HttpResponseError as exc:  # it lapses on its own
                 log.warning("could not release the lease on %s (%s)", key, exc.reason)
 
-    async def _renew(self, lease: BlobLeaseClient, key: str) -> None:
-        while True:
-            await asyncio.sleep(LEASE_SECONDS / 3)
-            try:
-                await lease.renew()
-            except HttpResponseError as exc:
-                log.warning("could not renew the lease on %s (%s)", key, exc.reason)
-                if exc.status_code in (409, 412):
-                    return
+    async def _renew(self, lease: BlobLeaseClient, key: str) -> bool:
+        """Renew the lease once; False once it is no longer this worker's (stop renewing)."""
+        try:
+            await lease.renew()
+        except HttpResponseError as exc:
+            log.warning("could not renew the lease on %s (%s)", key, exc.reason)
+            return exc.status_code not in (409, 412)
+        return True
 
     async def aclose(self) -> None:
         if self._service is not None:
