@@ -77,7 +77,7 @@ def test_kill_9_under_load_leaves_no_reply_the_bot_forgot(tmp_path: Path, adapte
     ):
 
         async def load() -> dict[str, list[str]]:
-            async with EndpointTarget(url, quiet_period=0.02, turn_timeout=30) as channel:
+            async with EndpointTarget(url, quiet_period=0.02, turn_timeout=300) as channel:
 
                 async def converse(index: int) -> None:
                     for text in TURNS:
@@ -85,10 +85,10 @@ def test_kill_9_under_load_leaves_no_reply_the_bot_forgot(tmp_path: Path, adapte
 
                 tasks = [asyncio.create_task(converse(i)) for i in range(CONVERSATIONS)]
                 # kill while turns are in flight: after some replies, well before all of them
-                for _ in range(3000):
-                    if sum(len(r) for r in channel.replies.values()) >= CONVERSATIONS:
-                        break
-                    await asyncio.sleep(0.01)
+                # (the test's own progress decides when, however slow the machine is)
+                async with asyncio.timeout(600):  # a safety net only
+                    while sum(len(r) for r in channel.replies.values()) < CONVERSATIONS:  # noqa: ASYNC110
+                        await asyncio.sleep(0.01)
                 process.send_signal(signal.SIGKILL)
                 done = await asyncio.gather(*tasks, return_exceptions=True)
                 assert all(r is None or isinstance(r, RunError) for r in done), done
