@@ -10,7 +10,12 @@ lease's 15 seconds.
 URL: ``azblob://CONTAINER`` (created when missing) with the account's connection string in the
 environment variable ``AZURE_STORAGE_CONNECTION_STRING`` (or the one named by the ``connection_env``
 query parameter), and optionally ``lease_wait`` (seconds a turn waits for a busy conversation,
-default 30).
+default 30) and ``timeout`` (seconds one storage call may take, the SDK's own retries included,
+default 10).
+
+An account that cannot be reached (connection refused or reset, DNS, a call that outlasts
+``timeout``) or that answers 408, 429 or 5xx raises ``StorageUnavailableError``, which the
+server answers 503 with ``Retry-After`` when the turn has sent nothing yet, as for Redis.
 """
 
 from __future__ import annotations
@@ -21,18 +26,25 @@ import json
 import logging
 import os
 import uuid
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from harness.exceptions import ConfigError, MissingExtraError
-from harness.hosting._errors import UnavailableError
+from harness.hosting._errors import StorageUnavailableError, UnavailableError
 from harness.hosting._lease import acquire, renewing
 from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
 
 try:
-    from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
+    from azure.core.exceptions import (
+        AzureError,
+        HttpResponseError,
+        ResourceExistsError,
+        ResourceNotFoundError,
+        ServiceRequestError,
+        ServiceResponseError,
+    )
     from azure.storage.blob.aio import BlobLeaseClient, BlobServiceClient, ContainerClient
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("Azure Blob storage", extra="storage") from exc
@@ -44,6 +56,44 @@ log = logging.getLogger("harness.hosting")
 LEASE_SECONDS = 15
 """The blob lease's length (the service's shortest); renewed every 5 seconds while a turn runs."""
 
+T = TypeVar("T")
+
+_TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+"""Answers that mean "not now" (the service is busy, throttling or failing), not "never"."""
+
+
+def unavailable(exc: BaseException) -> StorageUnavailableError | None:
+    """The ``StorageUnavailableError`` an exception of a storage call stands for, or None when
+    it is an answer the caller must handle (a 404, a 409 from a held lease, ...)."""
+    if isinstance(exc, HttpResponseError) and exc.status_code in _TRANSIENT_STATUS:
+        return StorageUnavailableError(f"Azure Blob Storage answered {exc.status_code}")
+    if isinstance(exc, (ServiceRequestError, ServiceResponseError, OSError, TimeoutError)):
+        return StorageUnavailableError(f"Azure Blob Storage is unavailable ({type(exc).__name__})")
+    return None
+
+
+async def _guarded(call: Awaitable[T], limit_s: float) -> T:
+    """Await one storage call for at most ``limit_s`` seconds; an unreachable, silent or failing
+    account is ``StorageUnavailableError``."""
+    try:
+        async with asyncio.timeout(limit_s):
+            return await call
+    except (AzureError, OSError, TimeoutError) as exc:
+        error = unavailable(exc)
+        if error is None:
+            raise
+        raise error from exc
+
+
+def _seconds(options: Mapping[str, str], name: str, default: float) -> float:
+    try:
+        value = float(options.get(name, default))
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise ConfigError(f"storage URL: {name} must be a positive number", field="storage")
+    return value
+
 
 class BlobStore(StateStore):
     """State, transcript logs and per-conversation leases in one Azure Blob Storage container.
@@ -53,12 +103,20 @@ class BlobStore(StateStore):
             parameters (see the module docstring).
         connection_string: the account's connection string; by default read from the
             environment.
+        client_options: keyword arguments for the SDK's ``BlobServiceClient`` (for example
+            ``retry_total``, ``connection_timeout`` or a ``transport``).
 
     Raises:
         ConfigError: when there is no container name or no connection string.
     """
 
-    def __init__(self, url: str, *, connection_string: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        connection_string: str | None = None,
+        client_options: Mapping[str, Any] | None = None,
+    ) -> None:
         parts = urlsplit(url)
         options = dict(parse_qsl(parts.query))
         self.container_name = (parts.netloc + parts.path).strip("/")
@@ -71,12 +129,12 @@ class BlobStore(StateStore):
                 f"storage {url!r}: set {variable} to the storage account's connection string",
                 field="storage",
             )
-        try:
-            self.lease_wait = float(options.get("lease_wait", "30"))
-        except ValueError:
-            self.lease_wait = -1.0
-        if self.lease_wait <= 0:
-            raise ConfigError("storage URL: lease_wait must be a positive number", field="storage")
+        self.lease_wait = _seconds(options, "lease_wait", 30.0)
+        """Seconds a turn waits for another worker to finish with its conversation."""
+        self.timeout = _seconds(options, "timeout", 10.0)
+        """Seconds one storage call may take (the SDK's retries included) before the account
+        counts as unavailable."""
+        self._client_options = dict(client_options or {})
         self._service: BlobServiceClient | None = None
         self._container: ContainerClient | None = None
         self._ready = False
@@ -84,13 +142,18 @@ class BlobStore(StateStore):
 
     async def _client(self) -> ContainerClient:
         if self._container is None:
-            self._service = BlobServiceClient.from_connection_string(self._connection_string)
+            self._service = BlobServiceClient.from_connection_string(
+                self._connection_string, **self._client_options
+            )
             self._container = self._service.get_container_client(self.container_name)
         if not self._ready:
             with contextlib.suppress(ResourceExistsError):
-                await self._container.create_container()
+                await self._call(self._container.create_container())
             self._ready = True
         return self._container
+
+    async def _call(self, call: Awaitable[T]) -> T:
+        return await _guarded(call, self.timeout)
 
     @staticmethod
     def _state_name(key: str) -> str:
@@ -102,9 +165,14 @@ class BlobStore(StateStore):
 
     async def _download(self, name: str) -> bytes | None:
         container = await self._client()
-        try:
-            stream = await container.get_blob_client(name).download_blob()
+        blob = container.get_blob_client(name)
+
+        async def download() -> bytes:
+            stream = await blob.download_blob()
             return bytes(await stream.readall())
+
+        try:
+            return await self._call(download())
         except ResourceNotFoundError:
             return None
 
@@ -119,8 +187,9 @@ class BlobStore(StateStore):
         for key, value in changes.items():
             blob = container.get_blob_client(self._state_name(key))
             lease = self._leases.get(key)
+            data = _encode(value).encode("ascii")
             try:
-                await blob.upload_blob(_encode(value).encode("ascii"), overwrite=True, lease=lease)
+                await self._call(blob.upload_blob(data, overwrite=True, lease=lease))
             except HttpResponseError as exc:
                 if lease is not None and exc.status_code in (409, 412):
                     raise LeaseLostError(key) from exc
@@ -129,35 +198,35 @@ class BlobStore(StateStore):
     async def delete(self, keys: Iterable[str]) -> None:
         container = await self._client()
         for key in keys:
-            names = [self._state_name(key)]
-            names += [
-                n async for n in container.list_blob_names(name_starts_with=self._log_prefix(key))
-            ]
+            names = [self._state_name(key), *await self._names(self._log_prefix(key))]
             for name in names:
                 with contextlib.suppress(ResourceNotFoundError):
-                    await container.delete_blob(name)
+                    await self._call(container.delete_blob(name))
+
+    async def _names(self, prefix: str) -> list[str]:
+        container = await self._client()
+
+        async def listing() -> list[str]:
+            return [n async for n in container.list_blob_names(name_starts_with=prefix)]
+
+        return await self._call(listing())
 
     async def append_log(self, key: str, entries: Mapping[int, Mapping[str, Any]]) -> None:
         container = await self._client()
         lease = self._leases.get(key)
         if lease is not None:
-            try:
-                await lease.renew()  # a lapsed lease refuses this: the turn is someone else's now
+            try:  # a lapsed lease refuses this: the turn is someone else's now
+                await self._call(lease.renew())
             except HttpResponseError as exc:
                 raise LeaseLostError(key) from exc
         prefix = self._log_prefix(key)
         for number in sorted(entries):
-            await container.upload_blob(
-                f"{prefix}{number:010d}",
-                _encode(entries[number]).encode("ascii"),
-                overwrite=True,
-            )
+            data = _encode(entries[number]).encode("ascii")
+            name = f"{prefix}{number:010d}"
+            await self._call(container.upload_blob(name, data, overwrite=True))
 
     async def read_log(self, key: str) -> list[JsonObject]:
-        container = await self._client()
-        names = sorted(
-            [n async for n in container.list_blob_names(name_starts_with=self._log_prefix(key))]
-        )
+        names = sorted(await self._names(self._log_prefix(key)))
         found = await asyncio.gather(*(self._download(n) for n in names))
         return [json.loads(v) for v in found if v]
 
@@ -166,17 +235,19 @@ class BlobStore(StateStore):
         """Hold a blob lease on ``key``'s state blob while the block runs.
 
         Raises:
-            UnavailableError: when another worker held it for longer than ``lease_wait`` seconds.
+            UnavailableError: when another worker held it for longer than ``lease_wait`` seconds,
+                or ``StorageUnavailableError`` when the account cannot be reached. (A lease taken
+                by a call that then timed out lapses on its own within 15 seconds.)
         """
         container = await self._client()
         blob = container.get_blob_client(self._state_name(key))
-        with contextlib.suppress(ResourceExistsError):
-            await blob.upload_blob(b"", overwrite=False)  # a lease needs a blob
+        with contextlib.suppress(ResourceExistsError):  # a lease needs a blob
+            await self._call(blob.upload_blob(b"", overwrite=False))
         lease = BlobLeaseClient(blob, lease_id=str(uuid.uuid4()))
 
         async def attempt() -> bool:
             try:
-                await lease.acquire(lease_duration=LEASE_SECONDS)
+                await self._call(lease.acquire(lease_duration=LEASE_SECONDS))
             except HttpResponseError as exc:
                 if exc.status_code != 409:  # 409: another worker holds it
                     raise
@@ -191,24 +262,25 @@ class BlobStore(StateStore):
             ) from exc
         self._leases[key] = lease
         try:
-            async with renewing(self._renew(lease, key)):
+            async with renewing(lambda: self._renew(lease, key), every_s=LEASE_SECONDS / 3):
                 yield
         finally:
             self._leases.pop(key, None)
             try:
-                await lease.release()
-            except HttpResponseError as exc:  # it lapses on its own
-                log.warning("could not release the lease on %s (%s)", key, exc.reason)
+                await self._call(lease.release())
+            except (AzureError, StorageUnavailableError) as exc:  # it lapses on its own
+                log.warning("could not release the lease on %s (%s)", key, exc)
 
-    async def _renew(self, lease: BlobLeaseClient, key: str) -> None:
-        while True:
-            await asyncio.sleep(LEASE_SECONDS / 3)
-            try:
-                await lease.renew()
-            except HttpResponseError as exc:
-                log.warning("could not renew the lease on %s (%s)", key, exc.reason)
-                if exc.status_code in (409, 412):
-                    return
+    async def _renew(self, lease: BlobLeaseClient, key: str) -> bool:
+        """Renew the lease once; False once it is no longer this worker's (stop renewing)."""
+        try:
+            await self._call(lease.renew())
+        except StorageUnavailableError as exc:  # unreachable now: the fenced writes will tell
+            log.warning("could not renew the lease on %s (%s)", key, exc)
+        except HttpResponseError as exc:
+            log.warning("could not renew the lease on %s (%s)", key, exc.reason)
+            return exc.status_code not in (409, 412)
+        return True
 
     async def aclose(self) -> None:
         if self._service is not None:

@@ -1,15 +1,28 @@
 """What the leases of the shared stores (Redis, Azure Blob) have in common: waiting for a busy
-conversation with a growing pause, and renewing the lease in the background while a turn runs."""
+conversation with a growing pause, and renewing the lease in the background while a turn runs.
+
+The renewal must end when the turn does, whatever happens to a cancellation. On Python 3.11,
+``asyncio.wait_for`` (which client libraries use around socket writes) returns its result and
+drops a cancellation that arrives as the write completes; a renewal loop stopped only by
+``cancel()`` then lives on, renews the lease forever and blocks its conversation on every
+worker, and a turn that awaits it never answers. So the loop is stopped by a flag it checks after
+every await, and the turn waits for it only a bounded time.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
 
 __all__ = ["acquire", "renewing"]
+
+log = logging.getLogger("harness.hosting")
+
+_RUNNING: set[asyncio.Task[None]] = set()
+"""Renewal loops still winding down after their turn ended (kept referenced until they do)."""
 
 
 async def acquire(
@@ -28,12 +41,40 @@ async def acquire(
 
 
 @asynccontextmanager
-async def renewing(renewal: Coroutine[Any, Any, None]) -> AsyncIterator[None]:
-    """Run ``renewal`` (a loop that keeps a lease alive) while the block runs; stop it after."""
-    task = asyncio.create_task(renewal)
+async def renewing(renew: Callable[[], Awaitable[bool]], *, every_s: float) -> AsyncIterator[None]:
+    """Call ``renew`` every ``every_s`` seconds while the block runs; stop when it returns False.
+
+    ``renew`` handles its own errors (an exception ends the renewal, and the lease lapses).
+    When the block ends, the renewal stops: at once if it is waiting, or as soon as the
+    renewal in flight returns; the block's exit waits for that at most ``every_s`` seconds
+    (a renewal after the lease was released renews nothing: the stores check the lease's owner).
+    """
+    stop = asyncio.Event()
+
+    async def keep() -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(every_s):
+                    await stop.wait()
+            if stop.is_set():
+                return
+            try:
+                if not await renew():
+                    return
+            except Exception as exc:  # the fenced writes tell the turn its lease is gone
+                log.warning("lease renewal stopped (%s: %s)", type(exc).__name__, exc)
+                return
+            if stop.is_set():  # the turn ended while this renewal was in flight
+                return
+
+    task = asyncio.create_task(keep())
+    _RUNNING.add(task)
+    task.add_done_callback(_RUNNING.discard)
     try:
         yield
     finally:
+        stop.set()
         task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        # Never unbounded: a cancellation the renewal's client library dropped must not hold
+        # the turn (the flag ends the loop once the renewal in flight returns).
+        await asyncio.wait({task}, timeout=every_s)

@@ -223,7 +223,9 @@ class RedisStore(StateStore):
             ) from exc
         self._tokens[key] = token
         try:
-            async with renewing(self._renew(name, token, ttl_ms)):
+            async with renewing(
+                lambda: self._renew(name, token, ttl_ms), every_s=self.lease_ttl / 3
+            ):
                 yield
         finally:
             self._tokens.pop(key, None)
@@ -255,19 +257,16 @@ class RedisStore(StateStore):
             log.info("released the lease on %s", key)
             return
 
-    async def _renew(self, name: str, token: str, ttl_ms: int) -> None:
-        while True:
-            await asyncio.sleep(self.lease_ttl / 3)
-            try:
-                renewed = await self.client.eval(_RENEW, 1, name, token, ttl_ms)
-            except Exception as exc:  # Redis unreachable: the fenced writes will tell
-                log.warning("could not renew the lease %s (%s)", name, exc)
-                continue
-            if not renewed:
-                log.warning(
-                    "the lease %s expired mid-turn; this turn's writes will be refused", name
-                )
-                return
+    async def _renew(self, name: str, token: str, ttl_ms: int) -> bool:
+        """Renew the lease once; False once it is no longer this worker's (stop renewing)."""
+        try:
+            renewed = await _guarded(self.client.eval(_RENEW, 1, name, token, ttl_ms), self.timeout)
+        except StorageUnavailableError as exc:  # Redis unreachable: the fenced writes will tell
+            log.warning("could not renew the lease %s (%s)", name, exc)
+            return True
+        if not renewed:
+            log.warning("the lease %s expired mid-turn; this turn's writes will be refused", name)
+        return bool(renewed)
 
     async def aclose(self) -> None:
         for task in list(self._releases):

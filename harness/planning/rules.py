@@ -5,14 +5,21 @@ the sub-agents' descriptions, examples and tool names (the router the offline mo
 uses too); a request that matches no agent well enough stays with the parent. Every request keeps
 an entry of its own, also when two go to one agent (the runtime sends that agent one call carrying
 both).
+
+Like every text analysis, it reads at most ``harness.text.ANALYSIS_BUDGET`` characters of a
+message (its start, cut at a space): the work per message is bounded, so one huge message never
+holds the event loop that other conversations share.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.split import split_requests
+from harness.text.claims import analysed_part
 from subagents import Usage
 
 __all__ = ["RulesPlanner"]
@@ -30,6 +37,7 @@ class RulesPlanner(Planner):
         self.route_threshold = route_threshold
 
     async def plan(self, given: PlanInput) -> Plan:
+        given = replace(given, message=analysed_part(given.message))
         router = agent_router(given.agents)
         if given.active_agent:
             entries = self._floor_plan(given, router, given.active_agent)

@@ -21,6 +21,11 @@ ADAPTERS = ("botbuilder", "agents-sdk")
 HARNESS = [sys.executable, "-c", "from harness.cli import main; main()"]
 """The ``harness`` command, run by this interpreter."""
 
+STOP_WITHIN_S = 300.0
+"""How long a stopped ``harness serve`` may take to exit: a safety net, not a measurement. On a
+busy machine a graceful stop (and the interpreter's exit) takes seconds, not the idle fraction;
+only a process that never exits fails here."""
+
 
 def helpdesk() -> Parent:
     """The helpdesk sample on the offline rules model."""
@@ -92,6 +97,6 @@ def serving(
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(timeout=15)
+        process.wait(timeout=STOP_WITHIN_S)
         if process.stdout is not None:
             process.stdout.close()

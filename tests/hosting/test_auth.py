@@ -178,7 +178,7 @@ async def test_botbuilder_hung_metadata_does_not_stall_other_requests(
         botbuilder._Settings, "TO_BOT_FROM_CHANNEL_TOKEN_ISSUER", ISSUER, raising=False
     )
     metadata = contextlib.AsyncExitStack()
-    hung = await metadata.enter_async_context(hung_channel())
+    hung, held = await metadata.enter_async_context(hung_channel())
     async with metadata:
         monkeypatch.setattr(
             botbuilder._Settings,
@@ -191,7 +191,9 @@ async def test_botbuilder_hung_metadata_does_not_stall_other_requests(
             post = asyncio.create_task(
                 _post(base, activity(), _token(serviceurl="http://127.0.0.1:9"))
             )
-            await asyncio.sleep(0.2)
+            async with asyncio.timeout(300):  # a safety net: the fetch reaches the hung server
+                while not held:  # noqa: ASYNC110 - the server's own handler appends to it
+                    await asyncio.sleep(0.01)
             async with session.get(f"{base}/healthz") as response:
                 assert response.status == 200
             # An ordering, not a timing: the event loop answered while the fetch still hangs.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from tests.hosting._support import HARNESS, serving
+from tests.hosting._support import HARNESS, STOP_WITHIN_S, serving
 
 
 def _chat(url: str, conversation: str, *lines: str, verbose: bool = False) -> tuple[str, str]:
@@ -46,7 +46,7 @@ def test_chat_continues_a_conversation_across_a_serve_restart(tmp_path: Path) ->
             "The new account is 400123456",
         )
         process.terminate()
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=STOP_WITHIN_S) == 0
     lines = out.splitlines()
     assert len(lines) == 2 and all(
         line.startswith("direct_deposit (conversational): ") for line in lines
@@ -59,7 +59,7 @@ def test_chat_continues_a_conversation_across_a_serve_restart(tmp_path: Path) ->
         out, err = _chat(url, "persist-1", "yes")
         fresh, _ = _chat(url, "someone-else", "yes")
         process.terminate()
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=STOP_WITHIN_S) == 0
     assert out.startswith("direct_deposit (conversational): Done:"), out + err
     assert "3456" in out
     # The same "yes" in a conversation the store does not have confirms nothing.

@@ -1,4 +1,4 @@
-"""Identity on the agents-sdk adapter (issue 27, items 1 and 6) and botbuilder's bearer scheme.
+"""Identity on both adapters (issue 27, items 1 and 6) and botbuilder's bearer scheme.
 
 Item 1: msal discovers its authority and fetches tokens with blocking ``requests``. Its HTTP is
 routed here to a local sign-in endpoint (a thread that accepts connections and answers nothing
@@ -17,14 +17,14 @@ import asyncio
 import logging
 import socket
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
-from aiohttp import ClientSession
+from aiohttp import ClientSession, web
 
 from harness.hosting import EndpointTarget, create_app
 from tests.hosting._support import activity, helpdesk, running
@@ -280,8 +280,6 @@ async def test_botbuilder_reads_a_lower_case_bearer_scheme(monkeypatch: pytest.M
 async def test_reply_tokens_come_from_the_sign_in_endpoint_once_then_from_the_cache(
     local_keys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from aiohttp import web
-
     token_posts: list[str] = []
 
     async def discovery(request: web.Request) -> web.Response:
@@ -321,3 +319,60 @@ async def test_reply_tokens_come_from_the_sign_in_endpoint_once_then_from_the_ca
                     )
                     assert status < 300, payload
     assert len(token_posts) == 1  # one token for three turns
+
+
+@asynccontextmanager
+async def _channel_metadata() -> AsyncIterator[str]:
+    """The Bot Framework's OpenID metadata, served locally: its ``jwks_uri`` is the test key."""
+    async with jwks_server() as keys:
+
+        async def metadata(_request: web.Request) -> web.Response:
+            return web.json_response({"issuer": ISSUER, "jwks_uri": keys})
+
+        app = web.Application()
+        app.router.add_get("/.well-known/openid-configuration", metadata)
+        async with running(app) as base:
+            yield f"{base}/.well-known/openid-configuration"
+
+
+async def test_botbuilder_a_stuck_sign_in_endpoint_never_blocks_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import msal
+    from botframework.connector.auth import microsoft_app_credentials
+
+    from harness.hosting import botbuilder
+
+    body = activity(service_url="http://127.0.0.1:9")
+    with _SignIn() as sign_in:
+
+        class Local(msal.ConfidentialClientApplication):  # type: ignore[misc]
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                kwargs["http_client"] = _routed_session(sign_in.url)
+                super().__init__(*args, **kwargs)
+
+        monkeypatch.setattr(microsoft_app_credentials, "ConfidentialClientApplication", Local)
+        async with _channel_metadata() as metadata_url:
+            monkeypatch.setattr(
+                botbuilder._Settings,
+                "TO_BOT_FROM_CHANNEL_OPENID_METADATA_URL",
+                metadata_url,
+                raising=False,
+            )
+            monkeypatch.setattr(
+                botbuilder._Settings, "TO_BOT_FROM_CHANNEL_TOKEN_ISSUER", ISSUER, raising=False
+            )
+            app = create_app(helpdesk(), adapter="botbuilder", app_id=APP_ID, app_password="x")
+            async with running(app) as base, ClientSession() as session:
+                post = asyncio.create_task(_post(base, body, _token(serviceurl=body["serviceUrl"])))
+                # The token was accepted: the reply token is being fetched, and it is stuck.
+                assert await asyncio.to_thread(sign_in.connected.wait, 60)
+                async with session.get(f"{base}/healthz") as health:
+                    healthy = health.status
+                answered_while_stuck = not sign_in.released.is_set()
+                sign_in.release()
+                status, payload, headers = await post
+    assert healthy == 200
+    assert answered_while_stuck  # /healthz answered while the token call was still stuck
+    assert status == 503, payload
+    assert int(headers["Retry-After"]) >= 1

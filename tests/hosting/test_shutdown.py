@@ -13,7 +13,7 @@ from aiohttp import web
 
 from harness import ChildAgent, Mode, Parent, ToolContext
 from harness.hosting import EndpointTarget, create_app
-from tests.hosting._support import ADAPTERS, serving
+from tests.hosting._support import ADAPTERS, STOP_WITHIN_S, serving
 
 
 def _slow_bot(started: asyncio.Event, release: asyncio.Event) -> Parent:
@@ -71,4 +71,4 @@ def test_harness_serve_runs_and_stops_on_sigint(tmp_path: Path) -> None:
         texts = asyncio.run(talk())
         assert "Tax forms" in texts[0]
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=STOP_WITHIN_S) == 0

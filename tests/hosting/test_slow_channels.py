@@ -10,7 +10,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import pytest
@@ -22,14 +22,22 @@ from tests.hosting._support import ADAPTERS, activity, helpdesk, running
 
 HUNG = 8
 NORMAL = 20
-HOLD_S = 120.0
-"""How long the hung channels and blocked tools hold on at most: far longer than the 20 other
-turns take on a busy machine (seconds at worst); the test releases them itself."""
+HOLD_S = 600.0
+"""How long the hung channels and blocked tools hold on at most: a safety net far longer than the
+20 other turns take on a machine loaded 25 deep (tens of seconds); the test releases them itself."""
+
+
+async def _until(count: Callable[[], int], want: int) -> None:
+    """Wait (without a clock) until ``count()`` reaches ``want``: the test's own progress."""
+    async with asyncio.timeout(HOLD_S / 2):  # a safety net only
+        while count() < want:  # noqa: ASYNC110 - threads and the server bump the count
+            await asyncio.sleep(0.01)
 
 
 @asynccontextmanager
-async def hung_channel() -> AsyncIterator[str]:
-    """A server that accepts connections and reads requests but never answers."""
+async def hung_channel() -> AsyncIterator[tuple[str, list[asyncio.StreamWriter]]]:
+    """A server that accepts connections and reads requests but never answers; yields its URL
+    and the connections it holds."""
     held: list[asyncio.StreamWriter] = []
 
     async def hold(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -40,7 +48,7 @@ async def hung_channel() -> AsyncIterator[str]:
     server = await asyncio.start_server(hold, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", held
     finally:
         for writer in held:
             writer.close()
@@ -69,7 +77,7 @@ async def test_8_hung_channels_do_not_delay_20_other_conversations(
     caplog.set_level(logging.WARNING, logger="harness.hosting")
     app = create_app(helpdesk(), adapter=adapter, reply_timeout=HOLD_S)  # type: ignore[arg-type]
     async with running(app) as base, ClientSession() as session:
-        async with hung_channel() as hung:
+        async with hung_channel() as (hung, held):
             posts = [
                 asyncio.create_task(
                     session.post(
@@ -83,7 +91,7 @@ async def test_8_hung_channels_do_not_delay_20_other_conversations(
                 )
                 for n in range(HUNG)
             ]
-            await asyncio.sleep(0.3)  # the hung turns are now waiting on their channel
+            await _until(lambda: len(held), HUNG)  # every hung turn now waits on its channel
             elapsed, texts = await _answer_twenty(base)
             assert all(t and "payday" in t[0].lower() for t in texts), texts
             assert not any(post.done() for post in posts)  # answered while those still hang
@@ -102,9 +110,11 @@ async def test_8_blocked_sync_tools_of_one_agent_do_not_delay_20_other_conversat
     adapter: str,
 ) -> None:
     gate = threading.Event()
+    entered: list[int] = []
 
     def ticket_status() -> str:
         """Looks up an IT ticket in a system that hangs."""
+        entered.append(1)
         gate.wait(HOLD_S)
         return "late"
 
@@ -144,7 +154,7 @@ async def test_8_blocked_sync_tools_of_one_agent_do_not_delay_20_other_conversat
                 )
                 for n in range(HUNG)
             ]
-            await asyncio.sleep(0.3)
+            await _until(lambda: len(entered), HUNG)  # every blocked tool is running now
             elapsed, texts = await _answer_twenty(base)
             assert all(t == ["Your next payday is Friday."] for t in texts), texts
             print(

@@ -1,0 +1,169 @@
+"""A ~1 MB adversarial message through a served bot with the duplicate guard on (issue 27, item 2).
+
+Checked by operation counts and orderings, never by a clock (the wall-clock figures are
+``tests/bench/bench_adversarial.py``'s):
+
+- the text analysis done on the event loop's thread, counted as in ``tests/core/test_text_linear``
+  (calls plus the characters each pattern is given), is the same for a 1 MB message as for a
+  100 KB one: past ``ANALYSIS_BUDGET`` nothing more is analysed on the loop that every
+  conversation shares (before, the offline planner split and scored the whole message there);
+- while the 1 MB message's guard check is still running (held in its worker thread until the other
+  conversation is answered), another conversation is answered: the guard never holds the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import threading
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from aiohttp import ClientSession, web
+
+import harness.detect.duplicates as duplicates
+import harness.models._text as model_text
+import harness.models.rules as rules_model
+import harness.planning.split as plan_split
+import harness.text._split as split
+import harness.text.claims as claims
+import harness.text.facts as facts
+import harness.text.words as words
+from harness import load_bot
+from harness.detect.guard import DuplicateGuard
+from harness.hosting import DEFAULT_MAX_BODY_BYTES, create_app
+from tests.bench.bench_adversarial import adversarial_body, guarded_helpdesk
+from tests.core.test_text_linear import FAMILIES, Work, _clear_caches, _Counted
+from tests.hosting._support import ADAPTERS, activity, running
+
+_MODULES: tuple[ModuleType, ...] = (
+    facts,
+    split,
+    claims,
+    words,
+    duplicates,
+    plan_split,
+    model_text,
+    rules_model,
+)
+
+
+class _OnThread(_Counted):
+    """A counted pattern that counts only the calls made on one thread (the event loop's)."""
+
+    def __init__(self, pattern: re.Pattern[str], work: Work, thread: int) -> None:
+        super().__init__(pattern, work)
+        self._thread = thread
+
+    def _count(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> None:
+        if threading.get_ident() == self._thread:
+            super()._count(string, pos, endpos)
+
+
+@pytest.fixture
+def loop_work(monkeypatch: pytest.MonkeyPatch) -> Work:
+    """Every text pattern of the planner, the offline model, the text layer and the detector,
+    counted when it runs on this test's event-loop thread (where the served app runs)."""
+    counter = Work()
+    thread = threading.get_ident()
+    for module in _MODULES:
+        for name, value in list(vars(module).items()):
+            if isinstance(value, re.Pattern):
+                monkeypatch.setattr(module, name, _OnThread(value, counter, thread))
+    return counter
+
+
+class _Channel:
+    def __init__(self) -> None:
+        self.replies: list[str] = []
+        self.arrived = asyncio.Event()
+
+    async def receive(self, request: web.Request) -> web.Response:
+        self.replies.append(str((await request.json()).get("replyToId")))
+        self.arrived.set()
+        return web.json_response({"id": "r"})
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=4 * DEFAULT_MAX_BODY_BYTES)
+        app.router.add_post("/v3/conversations/{c}/activities/{a}", self.receive)
+        return app
+
+
+async def _post(session: ClientSession, base: str, body: bytes) -> int:
+    async with session.post(
+        f"{base}/api/messages", data=body, headers={"Content-Type": "application/json"}
+    ) as response:
+        await response.read()
+        return response.status
+
+
+def _sized(unit: str, service_url: str, conversation: str, size: int) -> bytes:
+    full = adversarial_body(unit, service_url, conversation, "a1")
+    if size >= len(full):
+        return full
+    data = json.loads(full)
+    data["text"] = data["text"][:size]
+    return json.dumps(data, ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("family", ["1-", "a.", "ids", "e-mail domains", "clauses", "list items"])
+async def test_the_loops_text_work_does_not_grow_past_the_budget(
+    tmp_path: Path, loop_work: Work, family: str
+) -> None:
+    bot = load_bot(guarded_helpdesk(tmp_path))
+    channel = _Channel()
+    app = create_app(bot, adapter="botbuilder")
+    counts = []
+    async with running(channel.app()) as service_url, running(app) as base, ClientSession() as s:
+        for n, size in enumerate((100_000, DEFAULT_MAX_BODY_BYTES)):
+            body = _sized(FAMILIES[family], service_url, f"a{n}", size)
+            _clear_caches()
+            before = loop_work.total
+            assert await _post(s, base, body) < 300
+            counts.append(loop_work.total - before)
+    small, large = counts
+    assert small > 0  # the counters saw the turn's analysis
+    # Ten times the message, the same analysis on the loop (a full-text pass would be ~10x).
+    assert large <= 1.2 * small, counts
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_another_conversation_is_answered_while_the_guard_checks_a_megabyte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, adapter: str
+) -> None:
+    answered = threading.Event()  # set once the other conversation has its answer
+    checking = threading.Event()
+    check = DuplicateGuard.check
+
+    def held_check(self: DuplicateGuard, text: str, **kwargs: Any) -> Any:
+        if any(len(m.text) > 100_000 for m in kwargs.get("sent", ())):
+            checking.set()
+            answered.wait(120)  # a safety net: on a held loop the other turn never ends
+        return check(self, text, **kwargs)
+
+    monkeypatch.setattr(DuplicateGuard, "check", held_check)
+    bot = load_bot(guarded_helpdesk(tmp_path))
+    channel = _Channel()
+    app = create_app(bot, adapter=adapter)
+    async with running(channel.app()) as service_url, running(app) as base, ClientSession() as s:
+        big = asyncio.create_task(
+            _post(s, base, adversarial_body(FAMILIES["1-"], service_url, "big", "a1"))
+        )
+        assert await asyncio.to_thread(checking.wait, 120)
+        other = activity(
+            "When will I be getting my next paycheck?",
+            conversation="other",
+            service_url=service_url,
+            id="b1",
+        )
+        status = await _post(s, base, json.dumps(other).encode())
+        big_was_running = not big.done()
+        answered.set()
+        assert await big < 300
+    assert status < 300
+    assert "b1" in channel.replies
+    assert big_was_running  # answered while the 1 MB message's guard check still ran
