@@ -1,10 +1,12 @@
 """The offline planner: clauses of the message routed by the sub-agents' words, no model at all.
 
-It splits a multi-intent message into its requests (``harness.planning.split``) and routes each by
-the sub-agents' descriptions, examples and tool names (the router the offline model's compose step
-uses too); a request that matches no agent well enough stays with the parent. Every request keeps
-an entry of its own, also when two go to one agent (the runtime sends that agent one call carrying
-both).
+It splits a multi-intent message into its requests (``harness.planning.split``) and routes each in
+two steps. Whether a piece goes to a sub-agent at all is the offline model's router's call (some
+word of the piece must weigh enough in some agent's description, examples or tool names); a piece
+that matches no agent well enough stays with the parent, as an entry of its own. Which agent it
+goes to is the matcher's call (``harness.planning.match``: the request against each agent's
+description, instructions, tools and examples). Every request keeps an entry of its own, also when
+two go to one agent (the runtime sends that agent one call carrying both).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from harness.planning.match import agent_matcher
 from harness.planning.split import split_requests
 from subagents import Usage
 
@@ -35,13 +38,15 @@ class RulesPlanner(Planner):
             entries = self._floor_plan(given, router, given.active_agent)
         else:
             threshold = self.route_threshold
+            matcher = agent_matcher(given.agents)
 
             def routed(piece: str) -> bool:
                 return router.best(piece, minimum=threshold) is not None
 
             entries = [
                 PlanEntry(
-                    request=request, agent=router.best(request, minimum=threshold) or given.parent
+                    request=request,
+                    agent=(matcher.best(request) if routed(request) else None) or given.parent,
                 )
                 for request in split_requests(given.message, routed)
             ]
