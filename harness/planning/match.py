@@ -57,7 +57,7 @@ _WORD = re.compile(r"[a-z0-9']+")
 
 
 def _words_of_name(name: str) -> str:
-    """"lost_luggage", "ReserveHotel" and "check-balance" as words."""
+    """ "lost_luggage", "ReserveHotel" and "check-balance" as words."""
     return _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ")
 
 
@@ -161,7 +161,7 @@ class AgentMatcher:
         grams = _trigrams(tokens)
         distinct = set(tokens)
         mass = sum(self._agent_idf.get(t, 0.0) for t in distinct) or 1.0
-        out = []
+        out: list[tuple[str, tuple[float, ...]]] = []
         for name, texts, agent, bag in zip(
             self._names, self._texts, self._agents, self._bags, strict=True
         ):

@@ -93,7 +93,9 @@ def sgd() -> Labelled:
     for domain in sorted(examples):
         keywords: list[str] = []
         for intent in sorted(examples[domain]):
-            top = [s.replace("_", " ") for s, _ in slots[domain][intent].most_common(SLOTS_PER_TOOL)]
+            top = [
+                s.replace("_", " ") for s, _ in slots[domain][intent].most_common(SLOTS_PER_TOOL)
+            ]
             keywords += [intent, ", ".join(top)]
         cards.append(
             AgentCard(
@@ -134,9 +136,7 @@ def tune(data: Labelled, start: Sequence[float] = WEIGHTS) -> tuple[float, ...]:
     def score(weights: Sequence[float]) -> int:
         right = 0
         for gold, ranked in rows:
-            best = max(
-                (sum(w * x for w, x in zip(weights, f, strict=True)), n) for n, f in ranked
-            )
+            best = max((sum(w * x for w, x in zip(weights, f, strict=True)), n) for n, f in ranked)
             right += best[1] == gold
         return right
 
