@@ -15,10 +15,13 @@ Per agent, the best text and the mean of its three best texts count (one lucky e
 evidence than several close ones), plus the cosine with all of the agent's words together and the
 share of the request's distinctive words the agent uses at all. ``WEIGHTS`` combine these seven
 figures into one score; they were tuned on the development half of the labelled multi-intent set
-only (``docs/planning.md`` gives the held-out figures and how they were measured).
+only (docs/models.md, "Which agent: the matcher", gives the held-out figures and how they were
+measured).
 
-A request whose best score stays under ``MatcherGate.minimum`` goes nowhere here: the planner
-then gives it to the parent, as a visible entry of its own.
+A request that shares nothing with any agent (every score 0, or the best under ``minimum``) goes
+nowhere here: the planner then gives it to the parent, as a visible entry of its own. Whether a
+request goes to a sub-agent at all is decided before, by the rules model's router
+(``RulesPlanner``); the matcher only picks which one.
 """
 
 from __future__ import annotations
@@ -73,6 +76,11 @@ def agent_texts(card: AgentCard) -> list[str]:
     return [t for t in texts if t and t.strip()]
 
 
+def _tokens(text: str) -> list[str]:
+    """Content words; bare numbers ("600", "15") say nothing about which agent a request is for."""
+    return [t for t in content_tokens(text) if not t.isdigit()]
+
+
 def _trigrams(tokens: Iterable[str]) -> frozenset[str]:
     out: set[str] = set()
     for token in tokens:
@@ -122,7 +130,7 @@ class AgentMatcher:
     def __init__(self, cards: Sequence[AgentCard], *, minimum: float = 0.0) -> None:
         self.minimum = minimum
         self._names = [card.name for card in cards]
-        per_agent = [[content_tokens(t) for t in agent_texts(card)] for card in cards]
+        per_agent = [[_tokens(t) for t in agent_texts(card)] for card in cards]
         documents = [tokens for texts in per_agent for tokens in texts]
         df: Counter[str] = Counter(t for tokens in documents for t in set(tokens))
         n = len(documents)
@@ -154,7 +162,7 @@ class AgentMatcher:
 
     def features(self, text: str) -> list[tuple[str, tuple[float, ...]]]:
         """(name, the ``FEATURES`` figures) per sub-agent, in the cards' order."""
-        tokens = content_tokens(text)
+        tokens = _tokens(text)
         if not tokens:
             return [(name, (0.0,) * len(FEATURES)) for name in self._names]
         vector = self._vector(tokens)

@@ -19,7 +19,7 @@ from harness.planning.match import AgentMatcher, agent_matcher, agent_texts
 
 __all__ = ["LEXICAL_WEIGHT", "SemanticMatcher", "TextEmbedder"]
 
-LEXICAL_WEIGHT = 0.1
+LEXICAL_WEIGHT = 0.05
 """How much the lexical matcher's score adds to the embedding score (tuned on the development split
 of the labelled multi-intent set only)."""
 

@@ -10,14 +10,16 @@
   are the SGD **dev** user turns that open an intent (``INFORM_INTENT``), every ``SGD_STRIDE``-th
   one, with the domain as the gold agent; domains with no train dialogues are left out.
 
-Print the figures (and, with ``--tune``, re-run the coordinate search over the weights on CLINC
-dev)::
+Print the figures (with ``--tune``, re-run the coordinate search over the weights on CLINC dev
+first; with ``--embeddings``, also route by ``harness.planning.semantic`` over
+``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra, a few minutes)::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--embeddings]
 """
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
 import sys
@@ -31,6 +33,7 @@ from typing import Any
 from harness.models import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.match import WEIGHTS, AgentMatcher
+from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from tests.detect.multi_intent import load
 from tests.detect.planner_baseline import cards as clinc_cards
 
@@ -121,6 +124,18 @@ def accuracy(data: Labelled, weights: Sequence[float] = WEIGHTS) -> float:
     return right / len(data.requests)
 
 
+def semantic_accuracy(data: Labelled, embedder: TextEmbedder) -> float:
+    """Accuracy of ``SemanticMatcher`` (embeddings plus the lexical score) on ``data``."""
+
+    async def run() -> float:
+        matcher = await SemanticMatcher.build(data.cards, embedder)
+        ranked = await matcher.scores([text for text, _ in data.requests])
+        right = sum(r[0][0] == gold for r, (_, gold) in zip(ranked, data.requests, strict=True))
+        return right / len(data.requests)
+
+    return asyncio.run(run())
+
+
 def baseline(data: Labelled, minimum: float = 0.9) -> float:
     """The router the planner used before the matcher (``harness.models._text.Router``)."""
     router = agent_router(data.cards)
@@ -161,10 +176,16 @@ def main(argv: Sequence[str]) -> None:
         weights = tune(clinc("dev"), start=(0.1, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5))
         print("tuned on CLINC dev:", weights)
     sets = {"CLINC dev (tuning)": clinc("dev"), "CLINC test": clinc("test"), "SGD dev": sgd()}
+    embedder: TextEmbedder | None = None
+    if "--embeddings" in argv:
+        from harness.detect.embeddings import LocalEmbedder
+
+        embedder = LocalEmbedder()
     for name, data in sets.items():
+        semantic = f", with embeddings {semantic_accuracy(data, embedder):.1%}" if embedder else ""
         print(
             f"{name}: {len(data.requests)} requests, {len(data.cards)} agents: matcher "
-            f"{accuracy(data, weights):.1%}, previous router {baseline(data):.1%}"
+            f"{accuracy(data, weights):.1%}, previous router {baseline(data):.1%}{semantic}"
         )
 
 
