@@ -696,12 +696,21 @@ def _evidence(pair: Pair, count: int) -> str:
         parts.append(restated)
     else:
         parts.append(f"embeddings {found.score:.2f} close, the same facts")
-    facts = sorted(
-        k.partition(":")[2] for k in found.facts if not k.startswith(("name:", "acronym:"))
-    )
+    facts = evidence_facts(found.facts)
     if facts and found.method != "exact":
         parts.append("facts: " + ", ".join(facts[:6]))
     return "; ".join(parts)
+
+
+def evidence_facts(keys: frozenset[str]) -> list[str]:
+    """The shared facts worth quoting, sorted: names are quoted in the passages already; a value
+    that is part of another quoted value ("48" of "48 hour") adds nothing; status words ("open",
+    "approved") only when no specific fact was shared, since a status alone is weak evidence."""
+    values = {k.partition(":")[2]: k.partition(":")[0] for k in keys}
+    values = {v: kind for v, kind in values.items() if kind not in ("name", "acronym") and v}
+    specific = {v for v, kind in values.items() if kind != "state"}
+    shown = specific or set(values)
+    return sorted(v for v in shown if not any(v != other and v in other.split() for other in shown))
 
 
 # --- embeddings -------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ message has; "left" and "used" for two questions about PTO days). So a transcrip
 deployed bot, with no plan at all, gets the same findings as an in-process run.
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
-dropped, or merged into another agent's request, says so in its evidence.
+dropped, or merged into another agent's request, says so in its evidence, and names the planner
+as its cause hint (``Finding.cause``).
 """
 
 from __future__ import annotations
@@ -245,21 +246,38 @@ def missed_requests(
             if record is not None and record.plan:
                 detail = _plan_detail(transcript, record, gaps.get(index))
                 why += f" ({detail})" if detail else ""
-            findings.append(_finding(turn, requests[index], why))
+            cause = _plan_cause(gaps.get(index))
+            findings.append(_finding(turn, requests[index], why, cause))
     return findings
+
+
+def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
+    """The cause hint a plan gives a missed request: the planner dropped it or merged it."""
+    if gap is None:
+        return None
+    reason, entry = gap
+    if entry is None:
+        return "the planner dropped it, so no agent was asked"
+    if reason:
+        return (
+            f"the planner merged it into one plan entry with another request, so {entry.agent} "
+            "was given several requests as one and answered only part"
+        )
+    return None
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
     return [DeclaredRequest(text=r.text) for r in segment_requests(text)]
 
 
-def _finding(turn: int, request: DeclaredRequest, why: str) -> Finding:
+def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:
     return Finding(
         kind="missed_request",
         turn=turn,
         message_ids=(),
         senders=(request.agent,) if request.agent else (),
         evidence=f"{_quote(request.text)}: {why}",
+        cause=cause,
     )
 
 

@@ -82,6 +82,27 @@ def test_a_request_the_plan_merged_into_another_says_so() -> None:
     [finding] = detect(t)
     assert "when is payday" in finding.evidence
     assert "the plan merged it with 1 other request(s)" in finding.evidence
+    assert finding.cause is not None and "planner merged it" in finding.cause
+
+
+def test_a_request_the_plan_dropped_names_the_planner_as_its_cause() -> None:
+    t = conversation(
+        (ASKED, [("pto", PTO, {"mode": "direct"})]),
+        plans={1: [("pto", "How many vacation days do I have left")]},
+    )
+    [finding] = detect(t)
+    assert finding.cause is not None and finding.cause.startswith("the planner dropped it")
+
+
+def test_a_request_planned_on_its_own_has_no_plan_cause() -> None:
+    bots: list[Bot] = [("pto", PTO, {"mode": "direct", "request": "vacation days"})]
+    t = conversation(
+        (ASKED, bots),
+        plans={1: [("pto", "vacation days left"), ("payroll", "when is payday")]},
+        modes={"pto": "direct", "payroll": "direct"},
+    )
+    [finding] = detect(t)
+    assert finding.cause is None
 
 
 def test_a_silent_agents_findings_relayed_by_the_parent_are_not_missed() -> None:
