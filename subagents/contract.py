@@ -213,6 +213,9 @@ class SubagentResult:
     """Wall-clock time of the call."""
     usage: Usage = field(default_factory=Usage)
     """Model usage of the call."""
+    tool_calls: tuple[str, ...] | None = None
+    """The tools the agent called, in order (its message tool left out); None when they are not
+    known (a handler function, or a remote host that does not report them)."""
 
     @property
     def answered(self) -> bool:

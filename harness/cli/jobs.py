@@ -14,7 +14,7 @@ import math
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.detect.findings import DetectorConfig
@@ -31,16 +31,20 @@ class Shard:
 
     paths: tuple[str, ...]
     """Every scenario file (each process loads them itself)."""
-    picks: tuple[tuple[int, int], ...]
-    """The (file, scenario) indices to run, in order."""
+    picks: tuple[tuple[int, int, int], ...]
+    """The (file, scenario, run) to run, in order (run 0 when the scenarios run once)."""
     bot: str | None = None
     model: str | None = None
     base_url: str | None = None
     replay: str | None = None
     semantic: bool = False
+    runs: int = 1
+    """How many runs of each scenario the whole run makes (``--repeat``)."""
 
 
-def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResult]], Usage]:
+def _run_shard(
+    shard: Shard,
+) -> tuple[list[tuple[tuple[int, int, int], DetectionResult]], Usage]:
     """Run one shard in this (child) process."""
     from harness.cli.model_flags import ModelFlags
     from harness.simulate.runner import run_scenarios
@@ -56,7 +60,7 @@ def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResul
         embedder = local
     # One file per pick keeps each result's place known; a file's bot is loaded once per shard.
     subsets = []
-    for file_index, scenario_index in shard.picks:
+    for file_index, scenario_index, _run in shard.picks:
         source = files[file_index]
         subsets.append(source.model_copy(update={"scenarios": [source.scenarios[scenario_index]]}))
     usage = Usage()
@@ -75,7 +79,11 @@ def _run_shard(shard: Shard) -> tuple[list[tuple[tuple[int, int], DetectionResul
             on_usage=add,
         )
     )
-    return list(zip(shard.picks, results, strict=True)), usage
+    done = [
+        (pick, result if not pick[2] else replace(result, run=pick[2], runs=shard.runs))
+        for pick, result in zip(shard.picks, results, strict=True)
+    ]
+    return done, usage
 
 
 async def run_in_processes(
@@ -87,11 +95,19 @@ async def run_in_processes(
     base_url: str | None = None,
     replay: str | None = None,
     semantic: bool = False,
+    repeat: int = 1,
     on_scenario: Callable[[DetectionResult], None] | None = None,
 ) -> tuple[list[DetectionResult], Usage]:
-    """Run every scenario of ``paths`` in ``jobs`` processes; the results in the files' order."""
+    """Run every scenario of ``paths`` in ``jobs`` processes (``repeat`` times each, the runs
+    spread over the processes too); the results in the files' order."""
     files = [load_scenarios(path) for path in paths]  # validate here: errors before any process
-    picks = [(f, s) for f, loaded in enumerate(files) for s in range(len(loaded.scenarios))]
+    runs = range(1, repeat + 1) if repeat > 1 else range(1)
+    picks = [
+        (f, s, r)
+        for f, loaded in enumerate(files)
+        for s in range(len(loaded.scenarios))
+        for r in runs
+    ]
     size = max(1, math.ceil(len(picks) / (jobs * 4)))
     shards = [
         Shard(
@@ -102,10 +118,11 @@ async def run_in_processes(
             base_url=base_url,
             replay=replay,
             semantic=semantic,
+            runs=repeat,
         )
         for i in range(0, len(picks), size)
     ]
-    placed: dict[tuple[int, int], DetectionResult] = {}
+    placed: dict[tuple[int, int, int], DetectionResult] = {}
     usage = Usage()
     loop = asyncio.get_running_loop()
     context = multiprocessing.get_context("spawn")

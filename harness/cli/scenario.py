@@ -1,5 +1,8 @@
-"""``harness scenario from-transcript TRANSCRIPT...``: turn recorded conversations that went wrong
-into a scenario file that fails until the bot is fixed."""
+"""``harness scenario ACTION FILE...``: scenario files made from other material.
+
+``from-transcript`` turns recorded conversations that went wrong into a scenario file that fails
+until the bot is fixed; ``from-botium`` and ``from-kit`` import the tests a team already has
+(Botium convos, Copilot Studio Kit test sets)."""
 
 from __future__ import annotations
 
@@ -14,19 +17,25 @@ from harness.detect.detectors import detect
 from harness.detect.readers import load_transcript
 from harness.runtime.loading import load_bot
 from harness.simulate.from_transcript import scenario_yaml
+from harness.simulate.importers import (
+    MATCHING_MODES,
+    botium_scenarios,
+    imported_yaml,
+    kit_scenarios,
+)
 from harness.simulate.modes import load_agent_modes
 
 __all__ = ["scenario_command"]
 
 
 @click.command("scenario", cls=HarnessCommand)
-@click.argument("action", type=click.Choice(["from-transcript"]))
+@click.argument("action", type=click.Choice(["from-transcript", "from-botium", "from-kit"]))
 @click.argument(
     "transcripts",
     nargs=-1,
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    metavar="TRANSCRIPT...",
+    metavar="FILE...",
 )
 @click.option("--bot", metavar="BOT", help="The bot: config or module:attr, written as 'bot:'.")
 @click.option(
@@ -35,21 +44,51 @@ __all__ = ["scenario_command"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="The bot's agent config: tells each sub-agent's mode (for silent-mode leaks).",
 )
+@click.option(
+    "--matching",
+    type=click.Choice(MATCHING_MODES),
+    default="wildcardIgnoreCase",
+    show_default=True,
+    help="from-botium: how bot text is matched (Botium's SCRIPTING_MATCHING_MODE).",
+)
+@click.option(
+    "--expand-utterances",
+    is_flag=True,
+    help="from-botium: one scenario per utterance of each user utterance list, not the first only.",
+)
 @output_option("Write the scenario file to FILE instead of standard output.")
 def scenario_command(
-    action: Literal["from-transcript"],
+    action: Literal["from-transcript", "from-botium", "from-kit"],
     transcripts: tuple[Path, ...],
     bot: str | None,
     config_path: Path | None,
+    matching: str,
+    expand_utterances: bool,
     output: Path | None,
 ) -> int:
-    """Make scenarios from recorded conversations.
+    """Make a scenario file from other material.
 
-    from-transcript: one scenario per conversation of each TRANSCRIPT (this SDK's JSONL, a Bot
+    from-transcript: one scenario per conversation of each FILE (this SDK's JSONL, a Bot
     Framework transcript, a Copilot Studio transcript from Dataverse, a Direct Line capture), with
     the conversation's user turns and, as comments, what the detectors found in it; run it with
     `harness simulate FILE --bot BOT` and it fails while those findings come back.
+
+    from-botium: Botium .convo.txt files, with the .pconvo.txt and .utterances.txt files they use.
+
+    from-kit: Copilot Studio Kit test sets exported as CSV.
+
+    What has no counterpart (buttons, cards, intents, topic and AI-judged tests, ...) is listed
+    as comments at the top of the file.
     """
+    if action == "from-botium":
+        mode = next(m for m in MATCHING_MODES if m == matching)
+        imported = botium_scenarios(transcripts, matching=mode, expand_utterances=expand_utterances)
+        write_output(imported_yaml(imported, tool="Botium", bot=bot), output)
+        return 0
+    if action == "from-kit":
+        imported = [s for path in transcripts for s in kit_scenarios(path)]
+        write_output(imported_yaml(imported, tool="the Copilot Studio Kit", bot=bot), output)
+        return 0
     modes = load_agent_modes(config_path) if config_path is not None else None
     conversations = []
     for path in transcripts:

@@ -113,6 +113,20 @@ __all__ = ["simulate_command"]
 @output_option("Write the report to FILE instead of standard output.")
 @click.option("--semantic", is_flag=True, help="Also detect paraphrases (extra 'embeddings').")
 @click.option(
+    "--repeat",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Run every scenario this many times (a new conversation each) and report its pass rate.",
+)
+@click.option(
+    "--min-pass-rate",
+    type=click.FloatRange(0.0, 1.0),
+    default=1.0,
+    show_default=True,
+    help="With --repeat: the share of a scenario's runs that must pass (exit 1 below it).",
+)
+@click.option(
     "--jobs",
     "-j",
     type=click.IntRange(1),
@@ -145,6 +159,8 @@ def simulate_command(
     tenant_id: str | None = None,
     client_id: str | None = None,
     reply_timeout: float = 60.0,
+    repeat: int = 1,
+    min_pass_rate: float = 1.0,
     jobs: int = 1,
 ) -> int:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
@@ -174,17 +190,22 @@ def simulate_command(
         semantic=semantic,
         remote=remote,
         jobs=jobs,
+        repeat=repeat,
     )
+    if min_pass_rate < 1.0 and repeat == 1:
+        raise UsageError("--min-pass-rate needs --repeat N (N above 1)")
     results, usage = run_sync(_run(scenarios, run))
     if fmt == "html":
         from harness.detect.html import render_html
 
-        report = render_html(results, title="harness simulate", usage=usage)
+        report = render_html(
+            results, title="harness simulate", usage=usage, min_pass_rate=min_pass_rate
+        )
     else:
         report = (
-            render_junit(results, suite="harness simulate")
+            render_junit(results, suite="harness simulate", min_pass_rate=min_pass_rate)
             if fmt == "junit"
-            else render(results, fmt)
+            else render(results, fmt, min_pass_rate=min_pass_rate)
         )
     if fmt == "text" and usage is not None and usage.requests:
         report += _usage_line(usage)
@@ -192,7 +213,10 @@ def simulate_command(
         report += _failure_lines(results)
     write_output(report, output)
     if output is not None:  # the report went to a file: say how it came out, and where
-        click.echo(f"{summary_line(results)}; report written to {output}", err=True)
+        click.echo(
+            f"{summary_line(results, min_pass_rate=min_pass_rate)}; report written to {output}",
+            err=True,
+        )
     broken = [r for r in results if r.error]
     if broken:
         click.echo(
@@ -201,7 +225,7 @@ def simulate_command(
         for result in broken:
             first = (result.error or "").splitlines()[0]
             click.echo(f"  {result.title}: {first}", err=True)
-    return exit_code(results)
+    return exit_code(results, min_pass_rate=min_pass_rate)
 
 
 def _failure_lines(results: list[DetectionResult]) -> str:
@@ -246,6 +270,8 @@ class _RunOptions:
     """The deployed bot of ``--directline`` / ``--copilot-studio``."""
     jobs: int = 1
     """``--jobs``: processes to spread the scenarios over."""
+    repeat: int = 1
+    """``--repeat``: runs of every scenario."""
 
 
 async def _run(
@@ -268,7 +294,7 @@ async def _run(
             )
         return await _run_jobs(paths, run)
     files = [load_scenarios(path) for path in paths]
-    total = sum(len(f.scenarios) for f in files)
+    total = sum(len(f.scenarios) for f in files) * run.repeat
     model_obj: Any = None
     target: Target | None = run.remote
     if (run.remote is not None or run.endpoint) and flags.given:
@@ -315,6 +341,7 @@ async def _run(
             embedder=embedder,
             on_scenario=lambda _result: progress.advance(),
             on_usage=add_usage,
+            repeat=run.repeat,
         )
     if isinstance(target, InProcessTarget):  # the bot's config can say why
         from harness.lint.causes import with_causes
@@ -328,11 +355,12 @@ async def _run_jobs(
 ) -> tuple[list[DetectionResult], Usage | None]:
     from harness.cli.jobs import run_in_processes
 
-    total = sum(len(load_scenarios(path).scenarios) for path in paths)
+    total = sum(len(load_scenarios(path).scenarios) for path in paths) * run.repeat
     with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
         return await run_in_processes(
             paths,
             jobs=run.jobs,
+            repeat=run.repeat,
             bot=run.bot,
             model=run.models.model,
             base_url=run.models.base_url,

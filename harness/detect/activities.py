@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.detect.transcript import Message, PlannedRequest, TurnRecord
+from harness.detect.transcript import Message, PlannedRequest, TurnRecord, tool_calls_from_json
 from instructions.contract import MODES
 
 __all__ = [
@@ -210,5 +210,9 @@ def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
         return tuple(n for n in (found if isinstance(found, list) else []) if isinstance(n, str))
 
     return TurnRecord(
-        turn=turn, plan=plan, answered_by=names("answered_by"), failed=names("failed")
+        turn=turn,
+        plan=plan,
+        answered_by=names("answered_by"),
+        failed=names("failed"),
+        tool_calls=tool_calls_from_json(value.get("tool_calls")),
     )

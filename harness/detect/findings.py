@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "ALL_KINDS",
+    "CHECK_KIND",
     "DEFAULT_BOILERPLATE",
     "DetectorConfig",
     "Finding",
@@ -28,7 +29,9 @@ __all__ = [
     "request_key",
 ]
 
-FindingKind = Literal["duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack"]
+FindingKind = Literal[
+    "duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack", "failed_check"
+]
 Scope = Literal["same_turn", "cross_turn"]
 
 
@@ -44,8 +47,12 @@ class Severity(StrEnum):
     INFO = "info"
 
 
-ALL_KINDS: frozenset[FindingKind] = frozenset(get_args(FindingKind))
-"""Every finding kind; each is the name of one detector (``harness.detect.detectors.DETECTORS``)."""
+CHECK_KIND: FindingKind = "failed_check"
+"""The kind of a scenario check that failed (``harness.detect.checks``); no detector reports it."""
+
+ALL_KINDS: frozenset[FindingKind] = frozenset(get_args(FindingKind)) - {CHECK_KIND}
+"""Every kind a detector reports; each is the name of one detector
+(``harness.detect.detectors.DETECTORS``)."""
 
 DEFAULT_BOILERPLATE: tuple[str, ...] = (
     "Anything else I can help with?",
@@ -121,7 +128,8 @@ class Finding:
     """One problem found in a transcript."""
 
     kind: FindingKind
-    """``duplicate``, ``missed_request``, ``silent_leak``, ``wrong_scope`` or ``awkward_ack``."""
+    """``duplicate``, ``missed_request``, ``silent_leak``, ``wrong_scope``, ``awkward_ack``, or
+    ``failed_check`` (a scenario's own check)."""
     turn: int
     """The turn where it happened (for a cross-turn duplicate, the later turn)."""
     message_ids: tuple[str, ...]
@@ -133,11 +141,13 @@ class Finding:
     scope: Scope | None = None
     """Duplicates only: ``same_turn`` or ``cross_turn``."""
     method: str | None = None
-    """Duplicates only: ``exact``, ``near``, ``containment``, ``semantic`` or ``expectation``."""
+    """Duplicates: ``exact``, ``near``, ``containment``, ``semantic`` or ``expectation``; failed
+    checks: the check (``expect``, ``not``, ``regex``, ``equals``, ``tools``, ``never_calls``)."""
     score: float | None = None
     """The similarity that decided it, when there is one."""
     severity: Severity = Severity.ERROR
-    """``awkward_ack`` is a warning; everything else is an error."""
+    """``awkward_ack`` and a check that could not be made are warnings; everything else is an
+    error."""
     highlights: tuple[Highlight, ...] = ()
     """The exact passages of the messages that are repeated (or awkward), for reports to mark."""
     cause: str | None = None

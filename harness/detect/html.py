@@ -23,8 +23,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
-from harness.detect.findings import Finding
-from harness.detect.results import DetectionResult, exit_code
+from harness.detect.findings import CHECK_KIND, Finding
+from harness.detect.results import DetectionResult, exit_code, group_runs
 from harness.detect.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -37,8 +37,11 @@ __all__ = ["render_html", "report_data"]
 DATA_VERSION = 1
 """The version of the JSON embedded in the page (``report_data``)."""
 
-_KIND_ORDER = tuple(detector.name for detector in DETECTORS)
-_KIND_LABELS = {detector.name: detector.label for detector in DETECTORS}
+_KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
+_KIND_LABELS: dict[str, str] = {
+    **{str(detector.name): detector.label for detector in DETECTORS},
+    CHECK_KIND: "failed check",
+}
 _HIGHLIGHTED_KINDS = frozenset(detector.name for detector in DETECTORS if detector.quotes_passages)
 """Kinds whose quoted evidence names a passage of their messages (used when a finding carries no
 ``highlights`` of its own)."""
@@ -52,6 +55,7 @@ def render_html(
     *,
     title: str = "harness report",
     usage: Usage | None = None,
+    min_pass_rate: float = 1.0,
 ) -> str:
     """One self-contained HTML page of the conversations checked and what was found in them.
 
@@ -60,13 +64,16 @@ def render_html(
             pytest plugin).
         title: the page's title and heading.
         usage: the model usage of the run, shown in the summary when given and non-empty.
+        min_pass_rate: the share of a repeated scenario's runs that must pass; the summary
+            gives each repeated scenario's pass rate and its failed runs (each run is a
+            conversation of the page, titled ``name (run 2 of 5)``).
 
     Returns:
         The page: summary (conversations, turns, messages, findings by kind and severity, the
         verdict, model usage), filters, the findings and the conversations as chats.
     """
     data = report_data(results, title=title)
-    summary = _summary(results, usage)
+    summary = _summary(results, usage, min_pass_rate)
     page = (
         _environment()
         .get_template("report.html.j2")
@@ -177,7 +184,33 @@ def _highlights(finding: Finding, texts: dict[str, str]) -> list[dict[str, str]]
     return sorted(kept, key=lambda h: order[h["message_id"]])
 
 
-def _summary(results: Sequence[DetectionResult], usage: Usage | None) -> dict[str, Any]:
+def _runs(results: Sequence[DetectionResult], min_pass_rate: float) -> list[dict[str, Any]]:
+    """A row per repeated scenario: its pass rate and each failed run with why it failed."""
+    rows = []
+    for group in group_runs(results):
+        if not group.repeated:
+            continue
+        failed = []
+        for run in group.failed:
+            why = [f"did not complete: {run.error}"] if run.error else []
+            why += [f"turn {f.turn}: {f.kind}: {f.evidence}" for f in run.errors]
+            failed.append((run.run, "; ".join(why)))
+        rows.append(
+            {
+                "title": group.title,
+                "passed": group.passed,
+                "runs": len(group.results),
+                "rate": f"{group.pass_rate:.0%}",
+                "below": group.pass_rate < min_pass_rate,
+                "failed": failed,
+            }
+        )
+    return rows
+
+
+def _summary(
+    results: Sequence[DetectionResult], usage: Usage | None, min_pass_rate: float = 1.0
+) -> dict[str, Any]:
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
@@ -189,10 +222,19 @@ def _summary(results: Sequence[DetectionResult], usage: Usage | None) -> dict[st
         "errors": errors,
         "warnings": warnings,
         "by_kind": [(kind, _KIND_LABELS[kind], kinds[kind]) for kind in _KIND_ORDER],
-        "failed": exit_code(results) != 0,
+        "failed": exit_code(results, min_pass_rate=min_pass_rate) != 0,
         "clean": sum(1 for r in results if not r.findings),
         "usage": None,
+        "runs": _runs(results, min_pass_rate),
+        "pass_rate": "",
     }
+    if summary["runs"]:
+        ok = sum(row["passed"] for row in summary["runs"])
+        total = sum(row["runs"] for row in summary["runs"])
+        summary["pass_rate"] = (
+            f"{ok} of {total} runs passed ({ok / total:.0%}); minimum per scenario "
+            f"{min_pass_rate:.0%}"
+        )
     if usage is not None and usage.requests:
         summary["usage"] = {
             "requests": usage.requests,

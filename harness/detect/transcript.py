@@ -17,7 +17,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["Message", "PlannedRequest", "Transcript", "TurnRecord"]
+__all__ = [
+    "AgentToolCalls",
+    "Message",
+    "PlannedRequest",
+    "Transcript",
+    "TurnRecord",
+    "tool_calls_from_json",
+    "tool_calls_json",
+]
 
 Role = Literal["user", "bot"]
 
@@ -70,6 +78,17 @@ class PlannedRequest:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AgentToolCalls:
+    """The tools one sub-agent called in one call of a turn."""
+
+    agent: str
+    """The sub-agent's name."""
+    tools: tuple[str, ...] | None
+    """The tools it called, in order (its message tool left out); None when they are not known
+    (a handler function, or a remote agent whose host does not report them)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnRecord:
     """What the parent planned for one turn and which agents reported it answered."""
 
@@ -85,6 +104,56 @@ class TurnRecord:
     """Why the parent's own plan or reply failed this turn, else None."""
     errors: tuple[str, ...] = ()
     """Why each failed or timed-out sub-agent call failed, as ``agent: error``."""
+    tool_calls: tuple[AgentToolCalls, ...] | None = None
+    """Each sub-agent call of the turn and the tools it called; None when the turn's tool calls
+    were not recorded (a deployed bot, a transcript file), so tool checks cannot be made."""
+
+    def tools_of(self, agent: str) -> tuple[str, ...] | None:
+        """The tools ``agent`` called in this turn, in order (every call of it); () when it was
+        not called, None when its calls (or the turn's) are not known."""
+        if self.tool_calls is None:
+            return None
+        called: list[str] = []
+        for entry in self.tool_calls:
+            if entry.agent == agent:
+                if entry.tools is None:
+                    return None
+                called.extend(entry.tools)
+        return tuple(called)
+
+    def called(self, agent: str) -> bool:
+        """True when ``agent`` was called in this turn (by the plan, or its tool record)."""
+        return any(p.agent == agent for p in self.plan) or any(
+            entry.agent == agent for entry in self.tool_calls or ()
+        )
+
+
+def tool_calls_json(record: TurnRecord) -> list[dict[str, Any]] | None:
+    """A turn's tool calls as JSON: ``[{"agent": ..., "tools": [...] or null}]``; None when they
+    were not recorded."""
+    if record.tool_calls is None:
+        return None
+    return [
+        {"agent": e.agent, "tools": None if e.tools is None else list(e.tools)}
+        for e in record.tool_calls
+    ]
+
+
+def tool_calls_from_json(value: Any) -> tuple[AgentToolCalls, ...] | None:
+    """Read :func:`tool_calls_json`'s list back (malformed entries skipped; None when ``value``
+    is not a list: not recorded)."""
+    if not isinstance(value, list):
+        return None
+    out = []
+    for entry in value:
+        if not isinstance(entry, dict) or not isinstance(entry.get("agent"), str):
+            continue
+        tools = entry.get("tools")
+        known: tuple[str, ...] | None = None
+        if isinstance(tools, list) and all(isinstance(t, str) for t in tools):
+            known = tuple(tools)
+        out.append(AgentToolCalls(agent=entry["agent"], tools=known))
+    return tuple(out)
 
 
 @dataclass(slots=True)

@@ -53,7 +53,11 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
     deliver = Delivery(send=None if agent.mode is Mode.SILENT else call.send)
     transport = call.transport or default_transport(agent, LocalTransport())
     call.spent = Usage()
+    call.tools_called = None
     started = time.perf_counter()
+
+    def tools() -> tuple[str, ...] | None:
+        return None if call.tools_called is None else tuple(call.tools_called)
 
     def failed(
         status: Literal["failed", "timed_out"], error: str, cause: BaseException | None = None
@@ -70,6 +74,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
             error=error,
             duration_s=time.perf_counter() - started,
             usage=call.spent,
+            tool_calls=tools(),
         )
 
     try:
@@ -117,4 +122,5 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         error=error,
         duration_s=time.perf_counter() - started,
         usage=reply.usage,
+        tool_calls=tools(),
     )

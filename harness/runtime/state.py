@@ -7,7 +7,14 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
 
-from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.detect.transcript import (
+    Message,
+    PlannedRequest,
+    Transcript,
+    TurnRecord,
+    tool_calls_from_json,
+    tool_calls_json,
+)
 from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
 from subagents import HistoryEntry
@@ -152,6 +159,7 @@ class ConversationState:
                     "failed": list(t.failed),
                     **({"error": t.error} if t.error else {}),
                     **({"errors": list(t.errors)} if t.errors else {}),
+                    **({} if t.tool_calls is None else {"tool_calls": tool_calls_json(t)}),
                 }
                 for t in self.transcript.turns
             ],
@@ -198,5 +206,6 @@ class ConversationState:
                     failed=tuple(turn.get("failed", [])),
                     error=turn.get("error"),
                     errors=tuple(turn.get("errors", [])),
+                    tool_calls=tool_calls_from_json(turn.get("tool_calls")),
                 )
             )

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from harness.detect.transcript import Message, PlannedRequest, TurnRecord
+from harness.detect.transcript import AgentToolCalls, Message, PlannedRequest, TurnRecord
 from harness.exceptions import (
     ContractViolationError,
     ModelBehaviorError,
@@ -357,6 +357,7 @@ async def _record(deps: Dependencies, chat: ConversationState, state: TurnState)
             failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
             error="; ".join(state.failures) or None,
             errors=tuple(f"{r.agent}: {r.error}" for r in results if r.error),
+            tool_calls=tuple(AgentToolCalls(agent=r.agent, tools=r.tool_calls) for r in results),
         )
     )
     return state

@@ -8,10 +8,12 @@ its result carries the error and the transcript up to that point, and the run go
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from harness.detect.checks import TurnChecks, run_checks
 from harness.detect.detectors import detect_async
 from harness.detect.embeddings import Embedder
 from harness.detect.expectations import Expectation, check_expectations
@@ -22,11 +24,11 @@ from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.runtime.parent import bot_models, check_models
-from harness.simulate.scenarios import Scenario, ScenarioFile
+from harness.simulate.scenarios import Scenario, ScenarioFile, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
 
-__all__ = ["declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
+__all__ = ["checks_of", "declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -36,6 +38,16 @@ def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
         items: list[Expectation] = [r for r in turn.requests if r.expect]
         if items:
             out[number] = items
+    return out
+
+
+def checks_of(scenario: Scenario) -> dict[int, TurnChecks]:
+    """The scenario's per-turn checks (text and tool checks) by 1-based turn."""
+    out: dict[int, TurnChecks] = {}
+    for number, turn in enumerate(scenario.turns, start=1):
+        checks = turn_checks(turn, turn.requests)
+        if checks:
+            out[number] = checks
     return out
 
 
@@ -60,6 +72,19 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
                 raise ConfigError(
                     f"scenario {scenario.name!r}, turn {number}: unknown agent "
                     f"{request.agent!r} (the bot has {', '.join(sorted(known))})",
+                    file=file,
+                    line=scenario.line,
+                )
+            agent = target.parent.subagents.get(request.agent)
+            if agent is None or agent.handler is not None or getattr(agent, "url", None):
+                continue  # the parent calls no tools; a handler's or remote agent's are its own
+            has = {t.name for t in agent.tool_specs}
+            # never_calls may name a tool it lacks: a model can still try to call one.
+            unknown = [t for t in request.tools or () if t not in has]
+            if unknown:
+                raise ConfigError(
+                    f"scenario {scenario.name!r}, turn {number}: {request.agent} has no tool "
+                    f"{', '.join(map(repr, unknown))} (it has {', '.join(sorted(has)) or 'none'})",
                     file=file,
                     line=scenario.line,
                 )
@@ -124,6 +149,7 @@ async def run_scenario(
     )
     if error is None:
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
+        findings += run_checks(transcript, checks_of(scenario))
     findings.sort(key=lambda f: f.turn)
     return DetectionResult(
         file=file,
@@ -166,6 +192,7 @@ async def run_scenarios(
     embedder: Embedder | None = None,
     on_scenario: Callable[[DetectionResult], None] | None = None,
     on_usage: Callable[[Usage], None] | None = None,
+    repeat: int = 1,
 ) -> list[DetectionResult]:
     """Run every scenario of every file and check it.
 
@@ -181,11 +208,16 @@ async def run_scenarios(
         on_scenario: called after each scenario (progress).
         on_usage: called at the end with the model usage of each in-process target (every
             attempt, when its models count them).
+        repeat: run every scenario this many times, each run a new conversation; above 1, each
+            result carries its ``run`` number (``harness.detect.results.group_runs``).
 
     Raises:
-        UsageError: when a file names no bot and none is given.
+        UsageError: when a file names no bot and none is given, or ``repeat`` is below 1.
     """
     from harness.runtime.loading import load_bot
+
+    if repeat < 1:
+        raise UsageError(f"repeat must be 1 or more, not {repeat}")
 
     targets: dict[str, Target] = {}
     results: list[DetectionResult] = []
@@ -217,16 +249,19 @@ async def run_scenarios(
                     check_models(built.parent)
                 chosen = targets[reference]
             for scenario in scenario_file.scenarios:
-                result = await run_scenario(
-                    chosen,
-                    scenario,
-                    file=scenario_file.path or "",
-                    config=config,
-                    embedder=embedder,
-                )
-                results.append(result)
-                if on_scenario is not None:
-                    on_scenario(result)
+                for run in range(1, repeat + 1):
+                    result = await run_scenario(
+                        chosen,
+                        scenario,
+                        file=scenario_file.path or "",
+                        config=config,
+                        embedder=embedder,
+                    )
+                    if repeat > 1:
+                        result = dataclasses.replace(result, run=run, runs=repeat)
+                    results.append(result)
+                    if on_scenario is not None:
+                        on_scenario(result)
     finally:
         counted: set[int] = set()
         for used in targets.values():

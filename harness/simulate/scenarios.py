@@ -25,6 +25,18 @@ are what an answer to the request mentions, in place of the request's own words:
           - {text: "how many PTO days are left", agent: pto, words: [left]}
 ```
 
+A turn also checks its bot messages (``expect``, ``not``, ``regex``, ``equals``, an ordered
+``bot:`` list with ``optional`` entries), and a request the tools its agent calls (``tools`` with
+``calls: strict | unordered | subset | superset``, ``never_calls``); ``harness.detect.checks`` runs
+them (docs/simulate.md, "Checks per turn"):
+
+```yaml
+      - user: "When is the next payday?"
+        not: password
+        requests:
+          - {agent: payroll, tools: [next_payday], never_calls: [gross_pay]}
+```
+
 Instead of ``bot:``, ``target:`` names a deployed bot (``--bot`` still runs the file in-process).
 Credentials never go in the file, only the names of the environment variables that hold them:
 
@@ -37,16 +49,20 @@ target:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from harness.detect.checks import MessageCheck, TextCheck, TextCheckKind, ToolCheck, TurnChecks
 from harness.exceptions import ConfigError
 from harness.runtime.config_files import load_yaml
 from subagents.config import locate, validate_yaml
 
 __all__ = [
+    "BotMessage",
     "CopilotStudioSpec",
     "DirectLineSpec",
     "RequestExpectation",
@@ -54,7 +70,9 @@ __all__ = [
     "ScenarioFile",
     "ScenarioTurn",
     "TargetSpec",
+    "TurnCheckSpec",
     "load_scenarios",
+    "turn_checks",
 ]
 
 
@@ -73,17 +91,139 @@ class RequestExpectation(BaseModel):
     words: list[str] = Field(default_factory=list)
     """Words an answer to the request mentions (any one of them will do); the content words of
     ``text`` when empty."""
+    tools: list[str] | None = None
+    """The tools ``agent`` must call for it this turn, compared as ``calls`` says; None: no
+    check of what it calls."""
+    calls: Literal["strict", "unordered", "subset", "superset"] = "superset"
+    """How the agent's calls are compared with ``tools``: ``strict`` (the same calls in this
+    order), ``unordered`` (the same calls, any order), ``subset`` (none outside ``tools``),
+    ``superset`` (at least ``tools``, the default)."""
+    never_calls: list[str] = Field(default_factory=list)
+    """Tools ``agent`` must not call this turn."""
+
+    @model_validator(mode="after")
+    def _calls_need_tools(self) -> RequestExpectation:
+        if "calls" in self.model_fields_set and self.tools is None:
+            raise ValueError("'calls' says how to compare 'tools': give 'tools' too")
+        return self
 
 
-class ScenarioTurn(BaseModel):
-    """One user message of a scenario."""
+def _texts(value: object) -> object:
+    """One text or a list of them: a list."""
+    return [value] if isinstance(value, str) else value
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+def _regexes(patterns: list[str]) -> list[str]:
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {pattern!r}: {exc}") from None
+    return patterns
+
+
+class BotMessage(BaseModel):
+    """One entry of a turn's ``bot:`` list: what the next bot message must say."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    expect: str | None = None
+    """Text the message contains (case-insensitive)."""
+    not_: str | None = Field(default=None, alias="not")
+    """Text the message must not contain."""
+    regex: str | None = None
+    """A regular expression the message matches (``re.search``)."""
+    equals: str | None = None
+    """The whole message (case and white space aside)."""
+    optional: bool = False
+    """The message may be missing: a message that does not pass is checked against the next
+    entry instead."""
+
+    @field_validator("regex")
+    @classmethod
+    def _valid_regex(cls, value: str | None) -> str | None:
+        return None if value is None else _regexes([value])[0]
+
+    def check(self) -> MessageCheck:
+        given: tuple[tuple[TextCheckKind, str | None], ...] = (
+            ("expect", self.expect),
+            ("not", self.not_),
+            ("regex", self.regex),
+            ("equals", self.equals),
+        )
+        return MessageCheck(
+            checks=tuple(
+                TextCheck(kind=kind, value=value) for kind, value in given if value is not None
+            ),
+            optional=self.optional,
+        )
+
+
+class TurnCheckSpec(BaseModel):
+    """What the bot's messages of a turn must say: the checks of a scenario turn, also given to
+    ``ConversationDriver.send(checks=...)`` as a mapping with the same keys."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    expect: list[str] = Field(default_factory=list)
+    """Texts some bot message of the turn contains (case-insensitive), each."""
+    not_: list[str] = Field(default_factory=list, alias="not")
+    """Texts no bot message of the turn contains."""
+    regex: list[str] = Field(default_factory=list)
+    """Regular expressions some bot message of the turn matches (``re.search``), each."""
+    equals: list[str] = Field(default_factory=list)
+    """Texts some bot message of the turn is, whole (case and white space aside), each."""
+    bot: list[BotMessage] = Field(default_factory=list)
+    """The turn's bot messages one by one, in order; later messages are not checked."""
+
+    @field_validator("expect", "not_", "regex", "equals", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: object) -> object:
+        return _texts(value)
+
+    @field_validator("regex")
+    @classmethod
+    def _valid_regexes(cls, value: list[str]) -> list[str]:
+        return _regexes(value)
+
+
+class ScenarioTurn(TurnCheckSpec):
+    """One user message of a scenario, and its checks."""
 
     user: str = Field(min_length=1)
     """What the user says."""
     requests: list[RequestExpectation] = Field(default_factory=list)
     """The requests it contains, when the scenario checks exactly-once answering."""
+
+
+def turn_checks(
+    spec: TurnCheckSpec | None, requests: Sequence[RequestExpectation] = ()
+) -> TurnChecks:
+    """The checks of one turn as ``harness.detect.checks.run_checks`` takes them."""
+    texts: list[TextCheck] = []
+    if spec is not None:
+        given: tuple[tuple[TextCheckKind, list[str]], ...] = (
+            ("expect", spec.expect),
+            ("not", spec.not_),
+            ("regex", spec.regex),
+            ("equals", spec.equals),
+        )
+        for kind, values in given:
+            texts.extend(TextCheck(kind=kind, value=v) for v in values)
+    return TurnChecks(
+        texts=tuple(texts),
+        bot=tuple(m.check() for m in spec.bot) if spec is not None else (),
+        tools=tuple(
+            ToolCheck(
+                agent=r.agent,
+                tools=None if r.tools is None else tuple(r.tools),
+                calls=r.calls,
+                never_calls=tuple(r.never_calls),
+            )
+            for r in requests
+            if r.tools is not None or r.never_calls
+        ),
+    )
 
 
 class Scenario(BaseModel):

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.detect.checks import TurnChecks, run_checks
 from harness.detect.detectors import detect
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
@@ -16,9 +17,15 @@ from harness.exceptions import RunError
 from harness.models import FunctionModel, Model, ScriptedModel
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import Conversation, Parent, Turn
-from harness.simulate.scenarios import RequestExpectation
+from harness.simulate.scenarios import (
+    RequestExpectation,
+    ScenarioTurn,
+    TurnCheckSpec,
+    turn_checks,
+)
 from harness.transport import InProcessTransport, MockTransport
 from subagents import ChildAgent, ConnectedAgent, Mode, ModeName, Subagent, ToolContext
+from subagents.config import validate_options
 
 __all__ = [
     "ConversationDriver",
@@ -80,6 +87,20 @@ def fake_subagent(
     return agent
 
 
+def _request(item: Expectation | tuple[str, str] | Mapping[str, Any]) -> Expectation:
+    if isinstance(item, tuple):
+        return RequestExpectation(agent=item[0], expect=item[1])
+    if isinstance(item, Mapping):
+        return validate_options(RequestExpectation, dict(item), at="expect")
+    return item
+
+
+def _spec(checks: TurnCheckSpec | Mapping[str, Any] | None) -> TurnCheckSpec | None:
+    if checks is None or isinstance(checks, TurnCheckSpec):
+        return checks
+    return validate_options(TurnCheckSpec, dict(checks), at="checks")
+
+
 def format_findings(findings: Iterable[Finding], transcript: Transcript) -> str:
     """A readable excerpt: each finding with the messages it names, their senders and texts."""
     by_id = {m.id: m for m in transcript.messages}
@@ -119,6 +140,8 @@ class ConversationDriver:
         self.config = config or DetectorConfig()
         self.conversation: Conversation = self.bot.conversation()
         self.expectations: dict[int, list[Expectation]] = {}
+        self.checks: dict[int, TurnChecks] = {}
+        """Each turn's checks (``send(checks=...)`` and the tool checks of ``expect``)."""
 
     @property
     def transcript(self) -> Transcript:
@@ -126,14 +149,36 @@ class ConversationDriver:
         return self.conversation.transcript
 
     async def send(
-        self, text: str, *, expect: Sequence[Expectation | tuple[str, str]] = ()
+        self,
+        text: str,
+        *,
+        expect: Sequence[Expectation | tuple[str, str] | Mapping[str, Any]] = (),
+        checks: TurnCheckSpec | Mapping[str, Any] | None = None,
     ) -> Turn:
-        """Send a user message; ``expect`` lists (agent, text the answer contains) pairs."""
+        """Send a user message and note what its turn must get.
+
+        Args:
+            text: the user's message.
+            expect: the message's requests: (agent, text the answer contains) pairs, or
+                ``RequestExpectation``s or mappings with a scenario request's keys (``agent``,
+                ``expect``, ``text``, ``words``, ``tools``, ``calls``, ``never_calls``).
+            checks: the turn's text checks, with a scenario turn's keys (``expect``, ``not``,
+                ``regex``, ``equals``, ``bot``); a ``ScenarioTurn`` brings the tool checks of
+                its ``requests`` too.
+
+        Raises:
+            ConfigError: ``expect`` or ``checks`` is malformed (before the message is sent).
+        """
+        items = [_request(item) for item in expect]
+        spec = _spec(checks)
         turn = await self.conversation.send(text)
-        self.expectations[turn.number] = [
-            RequestExpectation(agent=item[0], expect=item[1]) if isinstance(item, tuple) else item
-            for item in expect
-        ]
+        self.expectations[turn.number] = items
+        requests = {id(r): r for r in items if isinstance(r, RequestExpectation)}
+        if isinstance(spec, ScenarioTurn):  # a scenario's turn brings its requests' tool checks
+            requests |= {id(r): r for r in spec.requests}
+        found = turn_checks(spec, list(requests.values()))
+        if found:
+            self.checks[turn.number] = found
         return turn
 
     def findings(self, *kinds: str) -> list[Finding]:
@@ -159,6 +204,8 @@ class ConversationDriver:
             {k: v for k, v in self.expectations.items() if v},
             findings=found,
         )
+        found += run_checks(self.transcript, self.checks)
+        found.sort(key=lambda f: f.turn)
         return [f for f in found if not kinds or f.kind in kinds]
 
     def _fail_on(self, found: list[Finding], what: str) -> None:
@@ -181,6 +228,12 @@ class ConversationDriver:
         __tracebackhide__ = True
         found = self.findings("missed_request", "wrong_scope", "duplicate")
         self._fail_on(found, "requests not answered exactly once")
+
+    def assert_checks_pass(self) -> None:
+        """Every check given with ``send`` passed: the turns' text checks and the requests'
+        tool checks (a tool check that cannot be made is a warning, not a failure)."""
+        __tracebackhide__ = True
+        self._fail_on(self.findings("failed_check"), "checks failed")
 
     def assert_no_silent_leaks(self) -> None:
         """No silent sub-agent messaged the user."""

@@ -6,6 +6,12 @@ matches the ``harness_scenarios`` ini patterns (default ``scenarios*.yaml`` and
 ``harness_bot`` ini value, relative to the rootdir) and fails on any error-level finding, showing the
 offending messages.
 
+With ``--harness-repeat N`` every scenario runs N times, each a new conversation; it passes when
+at least ``--harness-min-pass-rate`` of its runs pass (default: all). Its failure lists each failed
+run with its findings, its report's ``user_properties`` carry the pass rates (pytest's own
+``--junitxml`` writes them), and the terminal summary gives each scenario's pass rate and the pass
+rate per finding kind.
+
 Fixtures:
     harness_driver: a factory ``harness_driver(bot, *, model=None) -> ConversationDriver`` for tests
         that drive a bot themselves and assert ``no duplicates``, ``each request answered once``
@@ -63,6 +69,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="write an HTML report of the harness scenarios that ran to FILE",
     )
+    parser.addoption(
+        "--harness-repeat",
+        metavar="N",
+        type=int,
+        default=1,
+        help="run every harness scenario N times (a new conversation each) and judge it by its "
+        "pass rate",
+    )
+    parser.addoption(
+        "--harness-min-pass-rate",
+        metavar="RATE",
+        type=float,
+        default=1.0,
+        help="with --harness-repeat: the share of a scenario's runs that must pass (default 1.0)",
+    )
 
 
 _HTML_RESULTS = pytest.StashKey[list[Any]]()
@@ -95,8 +116,14 @@ class _HtmlResults:
             import base64
             import pickle
 
-            # Our own plugin's data, from this process or one of its pytest-xdist workers.
-            self.results.append(pickle.loads(base64.b64decode(encoded)))
+            # Our own plugin's data, from this process or one of its pytest-xdist workers: the
+            # checked conversation of each run of the scenario.
+            self.results.extend(pickle.loads(base64.b64decode(encoded)))
+
+
+_RATE_PROPERTY = "harness_pass_rate"
+"""The ``user_properties`` a repeated scenario's report carries (pytest writes them to its JUnit
+XML as ``<property>``, and pytest-xdist sends them to the controller)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -104,6 +131,41 @@ def pytest_configure(config: pytest.Config) -> None:
         results: list[Any] = []
         config.stash[_HTML_RESULTS] = results
         config.pluginmanager.register(_HtmlResults(results), "harness-html-results")
+    repeat = config.getoption("harness_repeat", 1)
+    minimum = config.getoption("harness_min_pass_rate", 1.0)
+    if repeat is not None and repeat < 1:
+        raise pytest.UsageError("--harness-repeat must be 1 or more")
+    if minimum is not None and not 0.0 <= minimum <= 1.0:
+        raise pytest.UsageError("--harness-min-pass-rate must be between 0 and 1")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """With ``--harness-repeat``: each scenario's pass rate, and the pass rate per finding kind
+    over every run."""
+    rows: list[tuple[str, dict[str, Any]]] = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            properties = dict(getattr(report, "user_properties", ()) or ())
+            if getattr(report, "when", None) == "call" and _RATE_PROPERTY in properties:
+                rows.append((report.nodeid, properties))
+    if not rows:
+        return
+    terminalreporter.section("harness scenario pass rates")
+    runs = sum(int(p["harness_runs"]) for _, p in rows)
+    for nodeid, p in sorted(rows):
+        failed = p.get("harness_failed_runs") or []
+        which = f"; failed runs: {', '.join(map(str, failed))}" if failed else ""
+        terminalreporter.write_line(
+            f"{nodeid}: {p['harness_passed']} of {p['harness_runs']} runs passed "
+            f"({float(p[_RATE_PROPERTY]):.0%}){which}"
+        )
+    kinds: dict[str, float] = {}
+    for _, p in rows:
+        for kind, rate in (p.get("harness_kind_pass_rates") or {}).items():
+            kinds[kind] = kinds.get(kind, 0.0) + float(rate) * int(p["harness_runs"])
+    terminalreporter.write_line(
+        "pass rate by kind: " + ", ".join(f"{k} {v / runs:.0%}" for k, v in kinds.items())
+    )
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -116,7 +178,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         results = session.config.stash.get(_HTML_RESULTS, [])
         target = session.config.invocation_params.dir / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render_html(results, title="harness scenarios"), encoding="utf-8")
+        minimum = float(session.config.getoption("harness_min_pass_rate", 1.0))
+        page = render_html(results, title="harness scenarios", min_pass_rate=minimum)
+        target.write_text(page, encoding="utf-8")
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -253,40 +317,100 @@ class ScenarioItem(pytest.Item):
         """With ``--harness-html``: the checked conversation, for this test's report."""
 
     def runtest(self) -> None:
+        from harness.detect.results import DetectionResult
+        from harness.exceptions import UsageError
         from harness.runtime.loading import run_sync
         from harness.testing import ConversationDriver
 
         model = self.config.getini("harness_model") or None
-        driver = ConversationDriver(self.bot, model=model)
+        repeat = int(self.config.getoption("harness_repeat", 1) or 1)
+        first = ConversationDriver(self.bot, model=model)
+        results: list[DetectionResult] = []
+        drivers: list[Any] = []
 
-        async def run() -> None:
+        async def converse(driver: Any) -> None:
             for step in self.scenario.turns:
                 expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
-                await driver.send(step.user, expect=expectations)
-            await driver.bot.aclose()
+                await driver.send(step.user, expect=expectations, checks=step)
+
+        async def run() -> None:
+            try:
+                for number in range(1, repeat + 1):
+                    # Every run is a new conversation with the same bot.
+                    driver = first if number == 1 else ConversationDriver(first.bot)
+                    drivers.append(driver)
+                    error = None
+                    try:
+                        await converse(driver)
+                    except UsageError:
+                        raise
+                    except Exception as exc:
+                        if repeat == 1:
+                            raise
+                        error = f"{type(exc).__name__}: {exc}"  # one failed run of several
+                    results.append(
+                        DetectionResult(
+                            file=str(self.path),
+                            conversation=self.name,
+                            transcript=driver.transcript,
+                            findings=tuple(driver.findings()),
+                            name=self.name,
+                            error=error,
+                            run=number if repeat > 1 else None,
+                            runs=repeat,
+                        )
+                    )
+            finally:
+                await first.bot.aclose()
 
         run_sync(run())
-        found = driver.findings()
         if self.config.getoption("harness_html", None):
             import base64
             import pickle
 
-            from harness.detect.reports import DetectionResult
-
-            result = DetectionResult(
-                file=str(self.path),
-                conversation=self.name,
-                transcript=driver.transcript,
-                findings=tuple(found),
-                name=self.name,
-            )
             # Carried on the test's report (see pytest_runtest_logreport), also across xdist.
-            self._harness_html = base64.b64encode(pickle.dumps(result)).decode("ascii")
-        findings = [f for f in found if f.severity == "error"]
-        if findings:
-            from harness.testing._driver import ScenarioFailedError, format_findings
+            self._harness_html = base64.b64encode(pickle.dumps(results)).decode("ascii")
+        if repeat == 1:
+            findings = list(results[0].errors)
+            if findings:
+                from harness.testing._driver import ScenarioFailedError, format_findings
 
-            raise ScenarioFailedError(format_findings(findings, driver.transcript))
+                raise ScenarioFailedError(format_findings(findings, first.transcript))
+            return
+        self._judge_runs(results)
+
+    def _judge_runs(self, results: list[Any]) -> None:
+        """A repeated scenario passes when enough of its runs passed; its report carries the
+        pass rates, and its failure lists each failed run with its findings."""
+        from harness.detect.detectors import DETECTORS
+        from harness.detect.findings import CHECK_KIND
+        from harness.detect.results import ScenarioRuns
+        from harness.testing._driver import ScenarioFailedError, format_findings
+
+        minimum = float(self.config.getoption("harness_min_pass_rate", 1.0))
+        group = ScenarioRuns(results=tuple(results))
+        kinds = [*(d.name for d in DETECTORS), CHECK_KIND]
+        self.user_properties += [
+            ("harness_runs", len(results)),
+            ("harness_passed", group.passed),
+            (_RATE_PROPERTY, round(group.pass_rate, 4)),
+            ("harness_failed_runs", [r.run for r in group.failed]),
+            ("harness_kind_pass_rates", group.kind_pass_rates(kinds)),
+        ]
+        lines = []
+        for run in group.failed:
+            lines.append(f"run {run.run} of {run.runs}:")
+            if run.error:
+                lines.append(f"- did not complete: {run.error}")
+            if run.errors:
+                lines.append(format_findings(run.errors, run.transcript))
+        verdict = f"{group.passed} of {len(results)} runs passed ({group.pass_rate:.0%})"
+        if group.pass_rate < minimum:
+            raise ScenarioFailedError(
+                f"{verdict}, below the minimum {minimum:.0%}\n" + "\n".join(lines)
+            )
+        if lines:
+            self.add_report_section("call", "harness runs", f"{verdict}\n" + "\n".join(lines))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         from harness.exceptions import HarnessError, UsageError

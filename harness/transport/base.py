@@ -111,6 +111,9 @@ class SubagentCall:
     spent: Usage = field(default_factory=Usage)
     """Model usage so far; a transport updates it as it goes, so a call that fails later keeps
     what it spent."""
+    tools_called: list[str] | None = None
+    """The tools the agent called so far, in order (the message tool left out); a transport that
+    sees them fills it as it goes (the model loop, a host's answer). None: not known."""
 
 
 @dataclass(slots=True, eq=False)
@@ -212,6 +215,7 @@ def result_to_wire(
         ],
         "state": json.loads(json.dumps(dict(state or {}), default=str)),
         "dialogue": [{"role": str(d["role"]), "text": str(d["text"])} for d in dialogue],
+        **({} if result.tool_calls is None else {"tool_calls": list(result.tool_calls)}),
         "usage": {
             "requests": usage.requests,
             "input_tokens": usage.input_tokens,
@@ -269,6 +273,9 @@ async def reply_from_wire(
             for d in dialogue
             if isinstance(d, Mapping) and "role" in d and "text" in d
         ]
+    called = data.get("tool_calls")
+    if isinstance(called, list) and all(isinstance(name, str) for name in called):
+        call.tools_called = list(called)
     status = data.get("status")
     outputs = data.get("outputs")
     violations = data.get("violations") or []

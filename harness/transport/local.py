@@ -137,6 +137,8 @@ class _SubagentHooks(LoopHooks[AgentReply]):
 
     async def on_tool_call(self, call: ToolCall) -> str | None:
         if call.name != SEND_TOOL:
+            if self.call.tools_called is not None:
+                self.call.tools_called.append(call.name)
             return None
         deliver = self.deliver
         text = str(call.arguments.get("text", "")).strip()
@@ -201,6 +203,7 @@ async def _model_loop(
     if can_message:
         definitions += (_SEND_DEFINITION,)
     dialogue: list[dict[str, str]] = list(call.dialogue)
+    call.tools_called = []  # the model loop sees every tool call
     messages: list[ChatMessage] = []
     for entry in dialogue:
         role = "user" if entry["role"] == "user" else "assistant"

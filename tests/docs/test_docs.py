@@ -42,9 +42,19 @@ BLOCK = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILIN
 NOT_RUN = "# not run"
 ANY_LINES = "..."
 CLI_ENV = {"NO_COLOR": "1", "FORCE_COLOR": None, "TERM": "dumb", "COLUMNS": "200"}
-FOREIGN_OPTIONS = frozenset({"--help", "--pairs", "--harness-html", "--sgd", "--corpus"})
+FOREIGN_OPTIONS = frozenset(
+    {
+        "--help",
+        "--pairs",
+        "--harness-html",
+        "--harness-repeat",
+        "--harness-min-pass-rate",
+        "--sgd",
+        "--corpus",
+    }
+)
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
-script ``tests/simulate/calibration/measure.py``; ``--harness-html``: the pytest plugin's;
+script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest plugin's;
 ``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``)."""
 
 

@@ -16,7 +16,8 @@
     missed_request: "missed request",
     silent_leak: "silent-mode leak",
     wrong_scope: "wrong scope",
-    awkward_ack: "awkward acknowledgement"
+    awkward_ack: "awkward acknowledgement",
+    failed_check: "failed check"
   };
 
   var filters = { kinds: {}, severities: {}, conversation: "", withFindings: false };
