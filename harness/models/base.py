@@ -85,6 +85,8 @@ class AgentCard:
     examples: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     """Words from its tools' names and descriptions."""
+    instructions: str = ""
+    """Its own instructions, as its author wrote them (the offline planner routes by them too)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

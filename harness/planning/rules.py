@@ -1,10 +1,13 @@
 """The offline planner: clauses of the message routed by the sub-agents' words, no model at all.
 
-It splits a multi-intent message into its requests (``harness.planning.split``) and routes each by
-the sub-agents' descriptions, examples and tool names (the router the offline model's compose step
-uses too); a request that matches no agent well enough stays with the parent. Every request keeps
-an entry of its own, also when two go to one agent (the runtime sends that agent one call carrying
-both).
+It splits a multi-intent message into its requests (``harness.planning.split``) and routes each in
+two steps. Whether a piece goes to a sub-agent at all is the offline model's router's call (some
+word of the piece must weigh enough in some agent's description, examples or tool names); a piece
+that matches no agent well enough stays with the parent, as an entry of its own. Which agent it
+goes to is the matcher's call (``harness.planning.match``: the request against each agent's
+description, instructions, tools and examples; with an ``embedder``, sentence embeddings as well,
+``harness.planning.semantic``). Every request keeps an entry of its own, also when two go to one
+agent (the runtime sends that agent one call carrying both).
 
 Like every text analysis, it reads at most ``harness.text.ANALYSIS_BUDGET`` characters of a
 message (its start, cut at a space): the work per message is bounded, so one huge message never
@@ -13,16 +16,24 @@ holds the event loop that other conversations share.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
+from harness.exceptions import MissingExtraError
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
+from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from harness.planning.match import agent_matcher
+from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import split_requests
 from harness.text.claims import analysed_part
 from subagents import Usage
 
 __all__ = ["RulesPlanner"]
+
+log = logging.getLogger("harness")
+_SEMANTIC_CACHE = 8
 
 
 class RulesPlanner(Planner):
@@ -31,10 +42,17 @@ class RulesPlanner(Planner):
     Args:
         route_threshold: the minimum routing score for a clause to go to a sub-agent; clauses below
             it are handled by the parent itself.
+        embedder: optional sentence embeddings to pick the agent with (for example
+            ``harness.detect.embeddings.LocalEmbedder()``, the ``embeddings`` extra). When its extra
+            is missing, the planner warns once and routes with the lexical matcher alone.
     """
 
-    def __init__(self, *, route_threshold: float = 0.9) -> None:
+    def __init__(
+        self, *, route_threshold: float = 0.9, embedder: TextEmbedder | None = None
+    ) -> None:
         self.route_threshold = route_threshold
+        self.embedder = embedder
+        self._semantic: dict[tuple[AgentCard, ...], SemanticMatcher] = {}
 
     async def plan(self, given: PlanInput) -> Plan:
         given = replace(given, message=analysed_part(given.message))
@@ -47,14 +65,38 @@ class RulesPlanner(Planner):
             def routed(piece: str) -> bool:
                 return router.best(piece, minimum=threshold) is not None
 
+            requests = split_requests(given.message, routed)
+            to_route = [request for request in requests if routed(request)]
+            agents = await self._agents(given.agents, to_route)
             entries = [
-                PlanEntry(
-                    request=request, agent=router.best(request, minimum=threshold) or given.parent
-                )
-                for request in split_requests(given.message, routed)
+                PlanEntry(request=request, agent=agents.get(request) or given.parent)
+                for request in requests
             ]
         # Counted as one request, as the offline model counts each step it answers.
         return Plan(entries=tuple(entries), usage=Usage(requests=1))
+
+    async def _agents(
+        self, cards: tuple[AgentCard, ...], requests: list[str]
+    ) -> dict[str, str | None]:
+        """The sub-agent for each request (by embeddings when there is an embedder)."""
+        if not requests:
+            return {}
+        if self.embedder is not None:
+            try:
+                semantic = self._semantic.get(cards)
+                if semantic is None:
+                    if len(self._semantic) >= _SEMANTIC_CACHE:
+                        self._semantic.clear()
+                    semantic = await SemanticMatcher.build(cards, self.embedder)
+                    self._semantic[cards] = semantic
+                ranked = await semantic.scores(requests)
+            except MissingExtraError as exc:
+                log.warning("the planner routes without embeddings: %s", exc)
+                self.embedder = None
+            else:
+                return {r: s[0][0] if s else None for r, s in zip(requests, ranked, strict=True)}
+        matcher = agent_matcher(cards)
+        return {request: matcher.best(request) for request in requests}
 
     def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
         """Split a message for an agent that holds the floor: its part, and the other requests.

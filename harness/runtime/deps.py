@@ -125,6 +125,7 @@ def _cards(agents: Sequence[Subagent], descriptions: Mapping[str, str]) -> tuple
             description=descriptions[a.name],
             mode=a.mode.value,
             examples=tuple(a.examples),
+            instructions=a.instructions,
             keywords=tuple(
                 word
                 for tool in a.tool_specs

@@ -5,7 +5,8 @@ Each gold request counts as routed right when the plan entry holding most of its
 maps CLINC intents to seven helpdesk-like agents; ``agents.json`` gives their descriptions and
 routing examples from CLINC's train split). A request no entry covers was dropped; an entry that
 covers two or more requests merged them. Print the figures with
-``python -m tests.detect.planner_baseline [dev|test]``.
+``python -m tests.detect.planner_baseline [dev|test] [--embeddings]`` (``--embeddings``: the planner
+picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra).
 """
 
 from __future__ import annotations
@@ -41,10 +42,10 @@ def cards() -> tuple[AgentCard, ...]:
     )
 
 
-async def plan(text: str) -> tuple[PlannedRequest, ...]:
+async def plan(text: str, planner: RulesPlanner | None = None) -> tuple[PlannedRequest, ...]:
     """The offline planner's plan for one message."""
     given = PlanInput(parent=PARENT, message=text, agents=cards())
-    result = await RulesPlanner().plan(given)
+    result = await (planner or RulesPlanner()).plan(given)
     return tuple(PlannedRequest(request=e.request, agent=e.agent) for e in result.entries)
 
 
@@ -67,11 +68,16 @@ class Routing:
 
 
 @cache
-def routing(split: str) -> Routing:
+def routing(split: str, *, embeddings: bool = False) -> Routing:
+    planner = RulesPlanner()
+    if embeddings:
+        from harness.detect.embeddings import LocalEmbedder
+
+        planner = RulesPlanner(embedder=LocalEmbedder())
     right = dropped = merged = full = total = 0
     for message in load(split):
         gold = message["requests"]
-        entries = asyncio.run(plan(message["text"]))
+        entries = asyncio.run(plan(message["text"], planner))
         gaps = plan_gaps([DeclaredRequest(text=r["text"]) for r in gold], entries)
         ok = True
         for index, request in enumerate(gold):
@@ -96,4 +102,5 @@ def routing(split: str) -> Routing:
 
 
 if __name__ == "__main__":
-    print(routing(sys.argv[1] if len(sys.argv) > 1 else "test").describe())
+    split = next((a for a in sys.argv[1:] if not a.startswith("-")), "test")
+    print(routing(split, embeddings="--embeddings" in sys.argv).describe())

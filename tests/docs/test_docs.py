@@ -51,11 +51,13 @@ FOREIGN_OPTIONS = frozenset(
         "--harness-min-pass-rate",
         "--sgd",
         "--corpus",
+        "--embeddings",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
 script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest plugin's;
-``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``)."""
+``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``;
+``--embeddings``: the routing figures' scripts in ``tests/planning`` and ``tests/detect``)."""
 
 
 @dataclass(frozen=True, slots=True)

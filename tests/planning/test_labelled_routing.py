@@ -5,9 +5,15 @@
 plan entry holding most of its content words goes to its agent (``tests/detect/planner_baseline.py``).
 Print the figures with ``python -m tests.detect.planner_baseline test``.
 
-Measured on ``test`` (1,566 requests in 600 messages): 87.7 % routed right, 0 in no plan entry.
-The same router given the gold requests one by one routes 87.8 % right, so what is left is the
-routing of single requests over seven agents with 15 examples each, not the splitting.
+Measured on ``test`` (1,566 requests in 600 messages), 2026-12-01, with
+``python -m tests.detect.planner_baseline test``: 92.4 % routed right (87.7 % before the matcher of
+``harness.planning.match``), 0 in no plan entry, 6 merged. Given the gold requests one by one, the
+matcher picks the right agent for 93.2 % (``python -m tests.planning.routing_eval``), so what is
+left is the routing of single requests over seven agents with 15 examples each, not the splitting.
+On SGD dev, a second set nobody tuned on, the matcher routes 81.9 % (the previous router 74.7 %).
+With ``RulesPlanner(embedder=LocalEmbedder())`` (the ``embeddings`` extra) the planner routes 96.0 %
+of the held-out requests (``python -m tests.detect.planner_baseline test --embeddings``); the
+issue's target is about the default offline path, so the strict xfail below stays.
 """
 
 from __future__ import annotations
@@ -20,21 +26,23 @@ import pytest
 from harness.models._text import content_tokens
 from tests.detect.multi_intent import load
 from tests.detect.planner_baseline import plan, routing
+from tests.planning.routing_eval import SGD, accuracy, baseline, clinc, sgd
 
 
 def test_the_planner_routes_the_held_out_requests_and_drops_none() -> None:
     measured = routing("test")
     assert measured.requests > 1500
     assert measured.dropped == 0
-    assert measured.routed_right / measured.requests >= 0.85
+    assert measured.routed_right / measured.requests >= 0.92
     # Requests merged into another's entry (two requests, one text) stay rare.
     assert measured.merged / measured.requests <= 0.01
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the issue's target is 95 %; routing single requests with these agent cards tops out "
-    "near 88 % (see the module docstring)",
+    reason="the issue's target is 95 %; the offline matcher routes 92.4 % of the held-out requests "
+    "(93.2 % given the gold requests one by one; with the embeddings extra 96.0 %; see the module "
+    "docstring)",
 )
 def test_the_issue_target_of_95_percent() -> None:
     measured = routing("test")
@@ -50,3 +58,18 @@ def test_no_word_of_a_message_is_left_out_of_the_plan(split: str) -> None:
         planned = {t for entry in entries for t in content_tokens(entry.request)}
         said = re.sub(r"\bas well as\b", " ", message["text"], flags=re.IGNORECASE)
         assert set(content_tokens(said)) <= planned, message["id"]
+
+
+def test_the_matcher_routes_single_held_out_requests_better_than_the_previous_router() -> None:
+    data = clinc("test")
+    assert accuracy(data) >= 0.93
+    assert accuracy(data) >= baseline(data) + 0.04
+
+
+@pytest.mark.skipif(not SGD.is_dir(), reason="needs ../shared/data/sgd")
+def test_the_matcher_routes_a_second_unseen_set() -> None:
+    """SGD dev openings over agents built from SGD train (names, intents as tools, examples)."""
+    data = sgd()
+    assert len(data.cards) == 16 and len(data.requests) > 1000
+    assert accuracy(data) >= 0.81
+    assert accuracy(data) >= baseline(data) + 0.05

@@ -1,0 +1,220 @@
+"""How the offline planner picks the agent for one request: the request against each sub-agent's
+own words, with no model.
+
+A sub-agent is known by what its author wrote: its name, its description, the sentences of its
+instructions that say what it does (negated sentences, "never handle refunds", are left out), its
+tools' names and descriptions, and its example requests. Each of those is a short text of the
+agent's. A request is compared with every text in two ways, both general:
+
+- TF-IDF cosine over content words (stemmed, stop words dropped), the IDF computed over this bot's
+  own texts, so a word every agent uses weighs little and a word one agent owns weighs a lot;
+- character-trigram overlap of the same words, so "calander", "vacations" and "W2" still meet
+  "calendar", "vacation" and "W-2".
+
+Per agent, the best text and the mean of its three best texts count (one lucky example is weaker
+evidence than several close ones), plus the cosine with all of the agent's words together and the
+share of the request's distinctive words the agent uses at all. ``WEIGHTS`` combine these seven
+figures into one score; they were tuned on the development half of the labelled multi-intent set
+only (docs/models.md, "Which agent: the matcher", gives the held-out figures and how they were
+measured).
+
+A request that shares nothing with any agent (every score 0, or the best under ``minimum``) goes
+nowhere here: the planner then gives it to the parent, as a visible entry of its own. Whether a
+request goes to a sub-agent at all is decided before, by the rules model's router
+(``RulesPlanner``); the matcher only picks which one.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from harness.models._text import content_tokens
+from harness.models.base import AgentCard
+from harness.text import split_sentences
+from harness.text.words import NEGATIONS
+
+__all__ = ["FEATURES", "WEIGHTS", "AgentMatcher", "agent_matcher", "agent_texts"]
+
+FEATURES = (
+    "agent_words_share",
+    "best_text_cosine",
+    "top3_text_cosine",
+    "agent_cosine",
+    "best_text_trigrams",
+    "top3_text_trigrams",
+    "agent_trigram_share",
+)
+"""The figures compared per agent, in the order of ``WEIGHTS``."""
+
+WEIGHTS = (0.1, 0.5, 0.5, 1.5, 0.45, 0.5, 0.3)
+"""How much each of ``FEATURES`` counts (coordinate search on the development split only)."""
+
+_TOP = 3
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def _words_of_name(name: str) -> str:
+    """ "lost_luggage", "ReserveHotel" and "check-balance" as words."""
+    return _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ")
+
+
+def agent_texts(card: AgentCard) -> list[str]:
+    """The short texts that say what ``card``'s agent does, as its author wrote them."""
+    texts = [_words_of_name(card.name), card.description]
+    for sentence in split_sentences(card.instructions):
+        words = set(_WORD.findall(sentence.text.lower()))
+        if not words & NEGATIONS:
+            texts.append(sentence.text)
+    texts += [_words_of_name(k) if " " not in k.strip() else k for k in card.keywords]
+    texts += card.examples
+    return [t for t in texts if t and t.strip()]
+
+
+def _tokens(text: str) -> list[str]:
+    """Content words; bare numbers ("600", "15") say nothing about which agent a request is for."""
+    return [t for t in content_tokens(text) if not t.isdigit()]
+
+
+def _trigrams(tokens: Iterable[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for token in tokens:
+        padded = f" {token} "
+        out.update(padded[i : i + 3] for i in range(len(padded) - 2))
+    return frozenset(out)
+
+
+def _cosine(a: dict[str, float], b: dict[str, float], norm_b: float) -> float:
+    if len(a) > len(b):
+        dot = sum(w * a[t] for t, w in b.items() if t in a)
+    else:
+        dot = sum(w * b[t] for t, w in a.items() if t in b)
+    if not dot:
+        return 0.0
+    norm_a = math.sqrt(sum(w * w for w in a.values()))
+    return dot / (norm_a * norm_b)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)
+
+
+def _top_mean(values: list[float]) -> float:
+    best = sorted(values, reverse=True)[:_TOP]
+    return sum(best) / _TOP if best else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    vector: dict[str, float]
+    norm: float
+    grams: frozenset[str]
+
+
+class AgentMatcher:
+    """Scores a request against each sub-agent's texts (``agent_texts``); see the module docstring.
+
+    Args:
+        cards: the sub-agents.
+        minimum: the lowest score that still routes to a sub-agent.
+    """
+
+    def __init__(self, cards: Sequence[AgentCard], *, minimum: float = 0.0) -> None:
+        self.minimum = minimum
+        self._names = [card.name for card in cards]
+        per_agent = [[_tokens(t) for t in agent_texts(card)] for card in cards]
+        documents = [tokens for texts in per_agent for tokens in texts]
+        df: Counter[str] = Counter(t for tokens in documents for t in set(tokens))
+        n = len(documents)
+        self._idf = {t: math.log((n + 1) / (k + 1)) + 1.0 for t, k in df.items()}
+        self._unseen = math.log(n + 1) + 1.0
+        agents_df: Counter[str] = Counter(
+            t for texts in per_agent for t in {t for tokens in texts for t in tokens}
+        )
+        count = max(len(cards), 1)
+        self._agent_idf = {t: math.log(1 + count / k) for t, k in agents_df.items()}
+        self._texts: list[list[_Text]] = []
+        self._agents: list[_Text] = []
+        self._bags: list[frozenset[str]] = []
+        for texts in per_agent:
+            self._texts.append([self._text(tokens) for tokens in texts if tokens])
+            everything = [t for tokens in texts for t in tokens]
+            self._agents.append(self._text(everything))
+            self._bags.append(frozenset(everything))
+        self._memo: dict[str, tuple[tuple[str, float], ...]] = {}
+
+    def _vector(self, tokens: Sequence[str]) -> dict[str, float]:
+        counts = Counter(tokens)
+        return {t: k * self._idf.get(t, self._unseen) for t, k in counts.items()}
+
+    def _text(self, tokens: Sequence[str]) -> _Text:
+        vector = self._vector(tokens)
+        norm = math.sqrt(sum(w * w for w in vector.values())) or 1.0
+        return _Text(vector=vector, norm=norm, grams=_trigrams(tokens))
+
+    def features(self, text: str) -> list[tuple[str, tuple[float, ...]]]:
+        """(name, the ``FEATURES`` figures) per sub-agent, in the cards' order."""
+        tokens = _tokens(text)
+        if not tokens:
+            return [(name, (0.0,) * len(FEATURES)) for name in self._names]
+        vector = self._vector(tokens)
+        grams = _trigrams(tokens)
+        distinct = set(tokens)
+        mass = sum(self._agent_idf.get(t, 0.0) for t in distinct) or 1.0
+        out: list[tuple[str, tuple[float, ...]]] = []
+        for name, texts, agent, bag in zip(
+            self._names, self._texts, self._agents, self._bags, strict=True
+        ):
+            cosines = [_cosine(vector, t.vector, t.norm) for t in texts]
+            overlaps = [_jaccard(grams, t.grams) for t in texts]
+            shared = sum(self._agent_idf.get(t, 0.0) for t in distinct & bag)
+            out.append(
+                (
+                    name,
+                    (
+                        shared / mass,
+                        max(cosines, default=0.0),
+                        _top_mean(cosines),
+                        _cosine(vector, agent.vector, agent.norm),
+                        max(overlaps, default=0.0),
+                        _top_mean(overlaps),
+                        len(grams & agent.grams) / len(grams),
+                    ),
+                )
+            )
+        return out
+
+    def scores(self, text: str) -> list[tuple[str, float]]:
+        """(name, score) for every sub-agent, best first; 0 means nothing in common."""
+        known = self._memo.get(text)
+        if known is None:
+            if len(self._memo) >= 2048:
+                self._memo.clear()
+            ranked = [
+                (name, sum(w * x for w, x in zip(WEIGHTS, figures, strict=True)))
+                for name, figures in self.features(text)
+            ]
+            ranked.sort(key=lambda item: -item[1])
+            known = self._memo[text] = tuple(ranked)
+        return list(known)
+
+    def best(self, text: str) -> str | None:
+        """The best-scoring sub-agent, or None when no score reaches ``minimum``."""
+        ranked = self.scores(text)
+        if not ranked or ranked[0][1] <= 0.0 or ranked[0][1] < self.minimum:
+            return None
+        return ranked[0][0]
+
+
+@functools.lru_cache(maxsize=64)
+def agent_matcher(cards: tuple[AgentCard, ...], minimum: float = 0.0) -> AgentMatcher:
+    """The matcher for one bot's sub-agents (built once per set of cards)."""
+    return AgentMatcher(cards, minimum=minimum)

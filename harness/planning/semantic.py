@@ -1,0 +1,90 @@
+"""Optional: routing by sentence embeddings, for the offline planner (``RulesPlanner(embedder=...)``).
+
+The agent texts of ``harness.planning.match.agent_texts`` are embedded once per set of agents; a
+request goes to the agent whose three closest texts are closest on average, with the lexical
+matcher's score added at ``LEXICAL_WEIGHT`` (it still separates agents that the embedding puts
+side by side). Any embedder with ``async embed(texts)`` works, such as
+``harness.detect.embeddings.LocalEmbedder`` (the ``embeddings`` extra, offline). Without it the
+planner keeps routing with the lexical matcher alone (``RulesPlanner`` says so once, in a warning).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Protocol
+
+from harness.models.base import AgentCard
+from harness.planning.match import AgentMatcher, agent_matcher, agent_texts
+
+__all__ = ["LEXICAL_WEIGHT", "SemanticMatcher", "TextEmbedder"]
+
+LEXICAL_WEIGHT = 0.05
+"""How much the lexical matcher's score adds to the embedding score (tuned on the development split
+of the labelled multi-intent set only)."""
+
+_TOP = 3
+
+
+class TextEmbedder(Protocol):
+    """Turns texts into vectors (``harness.detect.embeddings.Embedder`` is one)."""
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order."""
+        ...
+
+
+def _unit(vector: Sequence[float]) -> list[float]:
+    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    return [x / norm for x in vector]
+
+
+class SemanticMatcher:
+    """Picks the agent of each request by embeddings plus the lexical matcher (module docstring).
+
+    Build it with ``await SemanticMatcher.build(cards, embedder)``.
+    """
+
+    def __init__(
+        self,
+        cards: Sequence[AgentCard],
+        vectors: Sequence[Sequence[Sequence[float]]],
+        embedder: TextEmbedder,
+        lexical: AgentMatcher,
+    ) -> None:
+        self._names = [card.name for card in cards]
+        self._vectors = [[_unit(v) for v in per_agent] for per_agent in vectors]
+        self._embedder = embedder
+        self._lexical = lexical
+
+    @classmethod
+    async def build(cls, cards: Sequence[AgentCard], embedder: TextEmbedder) -> SemanticMatcher:
+        """Embed every agent's texts (one ``embed`` call)."""
+        texts = [agent_texts(card) for card in cards]
+        flat = await embedder.embed([t for per_agent in texts for t in per_agent])
+        vectors: list[list[list[float]]] = []
+        start = 0
+        for per_agent in texts:
+            vectors.append(flat[start : start + len(per_agent)])
+            start += len(per_agent)
+        return cls(cards, vectors, embedder, agent_matcher(tuple(cards)))
+
+    async def scores(self, requests: Sequence[str]) -> list[list[tuple[str, float]]]:
+        """(name, score) per agent, best first, for each request (one ``embed`` call)."""
+        if not requests:
+            return []
+        embedded = await self._embedder.embed(list(requests))
+        out = []
+        for text, vector in zip(requests, embedded, strict=True):
+            unit = _unit(vector)
+            lexical = dict(self._lexical.scores(text))
+            ranked = []
+            for name, texts in zip(self._names, self._vectors, strict=True):
+                cosines = sorted(
+                    (sum(a * b for a, b in zip(unit, t, strict=True)) for t in texts), reverse=True
+                )
+                semantic = sum(cosines[:_TOP]) / _TOP if cosines else 0.0
+                ranked.append((name, semantic + LEXICAL_WEIGHT * lexical.get(name, 0.0)))
+            ranked.sort(key=lambda item: -item[1])
+            out.append(ranked)
+        return out

@@ -1,0 +1,193 @@
+"""Routing single requests with the offline planner's matcher, on two labelled sets.
+
+- **CLINC** (``tests/fixtures/multi_intent``): the gold requests of the multi-intent messages, one
+  at a time, over the seven helpdesk-like agents of ``agents.json``. ``dev`` (CLINC train) is where
+  ``harness.planning.match.WEIGHTS`` were tuned; ``test`` (CLINC test) is held out.
+- **SGD** (``../shared/data/sgd``, CC BY-SA 4.0): a second set nobody tuned on. One agent per SGD
+  domain (Banks, Buses, Flights, ...), built the way a bot author would: the domain's name, its
+  intents as tools ("ReserveHotel" becomes the tool "reserve hotel", its description the slots users
+  give for it) and ``EXAMPLES`` example requests per intent, all from SGD **train**. The requests
+  are the SGD **dev** user turns that open an intent (``INFORM_INTENT``), every ``SGD_STRIDE``-th
+  one, with the domain as the gold agent; domains with no train dialogues are left out.
+
+Print the figures (with ``--tune``, re-run the coordinate search over the weights on CLINC dev
+first; with ``--embeddings``, also route by ``harness.planning.semantic`` over
+``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra, a few minutes)::
+
+    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--embeddings]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from harness.models import AgentCard
+from harness.models.rules import agent_router
+from harness.planning.match import WEIGHTS, AgentMatcher
+from harness.planning.semantic import SemanticMatcher, TextEmbedder
+from tests.detect.multi_intent import load
+from tests.detect.planner_baseline import cards as clinc_cards
+
+ROOT = Path(__file__).resolve().parents[2]
+SGD = next(
+    (
+        p / "shared" / "data" / "sgd"
+        for p in (ROOT.parent, ROOT.parent.parent)
+        if (p / "shared" / "data" / "sgd").is_dir()
+    ),
+    ROOT.parent / "shared" / "data" / "sgd",
+)
+EXAMPLES = 3
+SGD_STRIDE = 4
+SLOTS_PER_TOOL = 4
+
+
+@dataclass(frozen=True)
+class Labelled:
+    cards: tuple[AgentCard, ...]
+    requests: tuple[tuple[str, str], ...]  # (text, gold agent)
+
+
+def clinc(split: str) -> Labelled:
+    requests = tuple((r["text"], r["agent"]) for m in load(split) for r in m["requests"])
+    return Labelled(cards=clinc_cards(), requests=requests)
+
+
+def _dialogues(split: str) -> list[dict[str, Any]]:
+    with gzip.open(SGD / f"sgd-{split}.jsonl.gz", "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _openings(split: str) -> list[tuple[str, str, str, list[str]]]:
+    """(domain, intent, user text, slots the user gave) for every user turn that opens an intent."""
+    out = []
+    for dialogue in _dialogues(split):
+        for turn in dialogue["turns"]:
+            if turn["speaker"] != "USER":
+                continue
+            for frame in turn["frames"]:
+                actions = frame["actions"]
+                intents = [a[2][0] for a in actions if a[0] == "INFORM_INTENT" and a[2]]
+                slots = [a[1] for a in actions if a[0] == "INFORM"]
+                for intent in intents:
+                    out.append((frame["service"].split("_")[0], intent, turn["text"], slots))
+    return out
+
+
+@cache
+def sgd() -> Labelled:
+    train = _openings("train")
+    examples: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    slots: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    for domain, intent, text, given in train:
+        if len(examples[domain][intent]) < EXAMPLES:
+            examples[domain][intent].append(text)
+        slots[domain][intent].update(given)
+    cards = []
+    for domain in sorted(examples):
+        keywords: list[str] = []
+        for intent in sorted(examples[domain]):
+            top = [
+                s.replace("_", " ") for s, _ in slots[domain][intent].most_common(SLOTS_PER_TOOL)
+            ]
+            keywords += [intent, ", ".join(top)]
+        cards.append(
+            AgentCard(
+                name=domain,
+                description=f"{domain}: " + ", ".join(sorted(examples[domain])),
+                mode="silent",
+                examples=tuple(e for i in sorted(examples[domain]) for e in examples[domain][i]),
+                keywords=tuple(keywords),
+            )
+        )
+    dev = [(text, domain) for domain, _, text, _ in _openings("dev") if domain in examples]
+    return Labelled(cards=tuple(cards), requests=tuple(dev[::SGD_STRIDE]))
+
+
+def accuracy(data: Labelled, weights: Sequence[float] = WEIGHTS) -> float:
+    matcher = AgentMatcher(data.cards)
+    right = 0
+    for text, gold in data.requests:
+        ranked = matcher.features(text)
+        scored = [(sum(w * x for w, x in zip(weights, f, strict=True)), n) for n, f in ranked]
+        best = max(scored)
+        right += best[0] > 0 and best[1] == gold
+    return right / len(data.requests)
+
+
+def semantic_accuracy(data: Labelled, embedder: TextEmbedder) -> float:
+    """Accuracy of ``SemanticMatcher`` (embeddings plus the lexical score) on ``data``."""
+
+    async def run() -> float:
+        matcher = await SemanticMatcher.build(data.cards, embedder)
+        ranked = await matcher.scores([text for text, _ in data.requests])
+        right = sum(r[0][0] == gold for r, (_, gold) in zip(ranked, data.requests, strict=True))
+        return right / len(data.requests)
+
+    return asyncio.run(run())
+
+
+def baseline(data: Labelled, minimum: float = 0.9) -> float:
+    """The router the planner used before the matcher (``harness.models._text.Router``)."""
+    router = agent_router(data.cards)
+    right = sum(router.best(t, minimum=minimum) == g for t, g in data.requests)
+    return right / len(data.requests)
+
+
+def tune(data: Labelled, start: Sequence[float] = WEIGHTS) -> tuple[float, ...]:
+    """Coordinate search over the weights (steps 0.5 down to 0.05), maximising accuracy on ``data``."""
+    matcher = AgentMatcher(data.cards)
+    rows = [(gold, matcher.features(text)) for text, gold in data.requests]
+
+    def score(weights: Sequence[float]) -> int:
+        right = 0
+        for gold, ranked in rows:
+            best = max((sum(w * x for w, x in zip(weights, f, strict=True)), n) for n, f in ranked)
+            right += best[1] == gold
+        return right
+
+    weights, best = list(start), score(start)
+    for step in (0.5, 0.2, 0.1, 0.05):
+        improved = True
+        while improved:
+            improved = False
+            for i in range(len(weights)):
+                for delta in (step, -step):
+                    trial = list(weights)
+                    trial[i] = round(max(0.0, trial[i] + delta), 3)
+                    got = score(trial)
+                    if got > best:
+                        weights, best, improved = trial, got, True
+    return tuple(weights)
+
+
+def main(argv: Sequence[str]) -> None:
+    weights: Sequence[float] = WEIGHTS
+    if "--tune" in argv:
+        weights = tune(clinc("dev"), start=(0.1, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5))
+        print("tuned on CLINC dev:", weights)
+    sets = {"CLINC dev (tuning)": clinc("dev"), "CLINC test": clinc("test"), "SGD dev": sgd()}
+    embedder: TextEmbedder | None = None
+    if "--embeddings" in argv:
+        from harness.detect.embeddings import LocalEmbedder
+
+        embedder = LocalEmbedder()
+    for name, data in sets.items():
+        semantic = f", with embeddings {semantic_accuracy(data, embedder):.1%}" if embedder else ""
+        print(
+            f"{name}: {len(data.requests)} requests, {len(data.cards)} agents: matcher "
+            f"{accuracy(data, weights):.1%}, previous router {baseline(data):.1%}{semantic}"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,132 @@
+"""The offline planner's matcher: which sub-agent a request goes to, from the agent's own words
+(name, description, instructions, tools, examples), and the optional embeddings."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import pytest
+
+import harness
+from harness.exceptions import MissingExtraError
+from harness.models import AgentCard
+from harness.planning import PlanInput, RulesPlanner
+from harness.planning.match import AgentMatcher, agent_texts
+from harness.planning.semantic import SemanticMatcher
+from tests.planning.test_planners import HELPDESK
+
+TRAVEL = AgentCard(
+    name="travel",
+    description="Business trips.",
+    mode="silent",
+    instructions="You book flights and hotels for staff. Never answer payroll questions.",
+    keywords=("ReserveRentalCar", "the car a traveller picks up at the airport"),
+)
+MONEY = AgentCard(
+    name="payroll",
+    description="Pay and payslips.",
+    mode="silent",
+    examples=("when is payday", "where is my payslip"),
+)
+DESK = AgentCard(name="calendar_desk", description="Meetings and the calendar.", mode="direct")
+CARDS = (TRAVEL, MONEY, DESK)
+
+
+def test_an_agent_is_known_by_its_name_description_instructions_tools_and_examples() -> None:
+    texts = agent_texts(TRAVEL)
+    assert texts[:2] == ["travel", "Business trips."]
+    assert "You book flights and hotels for staff." in texts
+    assert "Reserve Rental Car" in texts  # a tool's name, as words
+    # A negated sentence says what the agent does not do: its words are not the agent's.
+    assert not any("payroll" in t for t in texts)
+    assert agent_texts(DESK)[0] == "calendar desk"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "agent"),
+    [
+        ("please book me a hotel in Oslo", "travel"),  # from its instructions only
+        ("I need a rental car", "travel"),  # from a tool's name only
+        ("what is on my calander tomorrow", "calendar_desk"),  # a misspelling, by trigrams
+        ("when do I get my payslips", "payroll"),  # from its examples
+    ],
+)
+def test_the_matcher_routes_by_what_the_author_wrote(request_text: str, agent: str) -> None:
+    assert AgentMatcher(CARDS).best(request_text) == agent
+
+
+def test_nothing_in_common_routes_nowhere() -> None:
+    matcher = AgentMatcher(CARDS)
+    assert matcher.best("hmm") is None
+    assert all(score == 0.0 for _, score in matcher.scores("zzzz qqqq"))
+    assert AgentMatcher(CARDS, minimum=10.0).best("book a hotel") is None
+
+
+def test_a_word_every_agent_uses_weighs_less_than_a_word_one_agent_owns() -> None:
+    cards = (
+        AgentCard(name="a", description="account balance", mode="silent"),
+        AgentCard(name="b", description="account freeze", mode="silent"),
+        AgentCard(name="c", description="account statement", mode="silent"),
+    )
+    # "account" is everyone's; "freeze" is b's only.
+    assert AgentMatcher(cards).best("freeze the account please, account account") == "b"
+
+
+class _Concepts:
+    """A stand-in embedder: a text's vector counts the words of each concept it mentions."""
+
+    CONCEPTS = (("salary", "earnings", "pay", "payslip", "payday"), ("flight", "hotel", "trip"))
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls.append(list(texts))
+        out = []
+        for text in texts:
+            words = text.lower().replace("?", " ").split()
+            vector = [
+                float(sum(w.startswith(c) for w in words for c in cs)) for cs in self.CONCEPTS
+            ]
+            out.append([*vector, 0.01])
+        return out
+
+
+async def test_embeddings_pick_the_agent_when_given_and_agent_texts_are_embedded_once() -> None:
+    embedder = _Concepts()
+    planner = RulesPlanner(embedder=embedder)
+    given = PlanInput(parent="desk", message="what are my earnings for payroll?", agents=CARDS)
+    plan = await planner.plan(given)
+    assert [e.agent for e in plan.entries] == ["payroll"]
+    await planner.plan(given)
+    # The agents' texts once, then the routed requests of each message.
+    assert len(embedder.calls) == 3
+    assert embedder.calls[0] == [t for card in CARDS for t in agent_texts(card)]
+    matcher = await SemanticMatcher.build(CARDS, embedder)
+    [ranked] = await matcher.scores(["salary and earnings"])
+    assert ranked[0][0] == "payroll"
+    assert await matcher.scores([]) == []
+
+
+class _Missing:
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise MissingExtraError("semantic routing", extra="embeddings")
+
+
+async def test_without_the_embeddings_extra_the_planner_warns_once_and_routes_by_words(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bot = harness.load_bot(HELPDESK)
+    planner = RulesPlanner(embedder=_Missing())
+    message = "How many vacation days do I have left, and when is my next payday?"
+    given = PlanInput(parent=bot.name, message=message, agents=bot.dependencies.cards)
+    with caplog.at_level(logging.WARNING, logger="harness"):
+        plan = await planner.plan(given)
+        again = await planner.plan(given)
+    assert [e.agent for e in plan.entries] == ["pto", "payroll"] == [e.agent for e in again.entries]
+    assert planner.embedder is None
+    assert [r.message for r in caplog.records].count(
+        "the planner routes without embeddings: "
+        + str(MissingExtraError("semantic routing", extra="embeddings"))
+    ) == 1
