@@ -39,7 +39,15 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from harness.text import split_sentences
-from tests.detect.build_multi_intent import AGENT_OF, CLINC, OUT, ROOT, SOURCE, _answers, _echo
+from tests.detect.build_multi_intent import (
+    AGENT_OF,
+    CLINC,
+    OUT,
+    ROOT,
+    SOURCE,
+    _answers,
+    message_record,
+)
 
 SGD = next(
     (
@@ -206,21 +214,7 @@ def build_fresh(data: dict[str, Any]) -> list[dict[str, Any]]:
         chosen = [(i, rng.choice(pool[i])) for i in rng.sample(intents, n)]
         text, shape = join_fresh([u for _, u in chosen], rng)
         messages.append(
-            {
-                "id": f"fresh-{index + 1:04d}",
-                "text": text,
-                "shape": shape,
-                "requests": [
-                    {
-                        "text": u,
-                        "intent": i,
-                        "agent": AGENT_OF[i],
-                        "answer": _echo(u, paraphrases[i]),
-                        "answer_own_terms": own[i],
-                    }
-                    for i, u in chosen
-                ],
-            }
+            message_record(f"fresh-{index + 1:04d}", text, shape, chosen, paraphrases, own)
         )
     return messages
 

@@ -353,23 +353,36 @@ def build(split: str, data: dict[str, Any]) -> list[dict[str, Any]]:
             chosen = [(i, rng.choice(pool[i])) for i in names]
             text, shape = _join([u for _, u in chosen], rng)
         messages.append(
-            {
-                "id": f"{split}-{index + 1:04d}",
-                "text": text,
-                "shape": shape,
-                "requests": [
-                    {
-                        "text": u,
-                        "intent": i,
-                        "agent": AGENT_OF[i],
-                        "answer": _echo(u, paraphrases[i]),
-                        "answer_own_terms": own[i],
-                    }
-                    for i, u in chosen
-                ],
-            }
+            message_record(f"{split}-{index + 1:04d}", text, shape, chosen, paraphrases, own)
         )
     return messages
+
+
+def message_record(
+    ident: str,
+    text: str,
+    shape: str,
+    chosen: Sequence[tuple[str, str]],
+    paraphrases: dict[str, list[str]],
+    own: dict[str, str],
+) -> dict[str, Any]:
+    """One labelled message: its text, how it was joined, and each (intent, utterance) request
+    with its agent and a templated answer."""
+    return {
+        "id": ident,
+        "text": text,
+        "shape": shape,
+        "requests": [
+            {
+                "text": u,
+                "intent": i,
+                "agent": AGENT_OF[i],
+                "answer": _echo(u, paraphrases[i]),
+                "answer_own_terms": own[i],
+            }
+            for i, u in chosen
+        ],
+    }
 
 
 def agent_cards(data: dict[str, Any]) -> list[dict[str, Any]]:

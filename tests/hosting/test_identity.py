@@ -138,6 +138,25 @@ def _agents_app(**options: Any) -> Any:
     )
 
 
+async def _stuck_sign_in_answers_503(app: Any, body: dict[str, Any], sign_in: _SignIn) -> Any:
+    """Post ``body`` while the sign-in endpoint holds the token call: /healthz answers meanwhile,
+    and the request gets 503 with Retry-After once the call gives up. Returns the 503's body."""
+    async with running(app) as base, ClientSession() as session:
+        post = asyncio.create_task(_post(base, body, _token(serviceurl=body["serviceUrl"])))
+        # The token was accepted: the reply token is being fetched, and it is stuck.
+        assert await asyncio.to_thread(sign_in.connected.wait, 60)
+        async with session.get(f"{base}/healthz") as health:
+            healthy = health.status
+        answered_while_stuck = not sign_in.released.is_set()
+        sign_in.release()
+        status, payload, headers = await post
+    assert healthy == 200
+    assert answered_while_stuck  # /healthz answered while the token call was still stuck
+    assert status == 503, payload
+    assert int(headers["Retry-After"]) >= 1
+    return payload
+
+
 async def test_a_stuck_sign_in_endpoint_never_blocks_the_event_loop(
     local_keys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -146,19 +165,8 @@ async def test_a_stuck_sign_in_endpoint_never_blocks_the_event_loop(
         async with jwks_server() as keys:
             local_keys(keys)
             app = _agents_app()
-            async with running(app) as base, ClientSession() as session:
-                post = asyncio.create_task(_post(base, body, _token(serviceurl=body["serviceUrl"])))
-                assert await asyncio.to_thread(sign_in.connected.wait, 60)
-                async with session.get(f"{base}/healthz") as health:
-                    healthy = health.status
-                answered_while_stuck = not sign_in.released.is_set()
-                sign_in.release()
-                status, payload, headers = await post
-    assert healthy == 200
-    assert answered_while_stuck  # /healthz answered while the token call was still stuck
-    assert status == 503, payload
+            payload = await _stuck_sign_in_answers_503(app, body, sign_in)
     assert payload["error"]["code"] == "ServiceUnavailable"
-    assert int(headers["Retry-After"]) >= 1
 
 
 async def test_an_unreachable_sign_in_endpoint_is_a_503_without_tracebacks(
@@ -363,16 +371,4 @@ async def test_botbuilder_a_stuck_sign_in_endpoint_never_blocks_the_event_loop(
                 botbuilder._Settings, "TO_BOT_FROM_CHANNEL_TOKEN_ISSUER", ISSUER, raising=False
             )
             app = create_app(helpdesk(), adapter="botbuilder", app_id=APP_ID, app_password="x")
-            async with running(app) as base, ClientSession() as session:
-                post = asyncio.create_task(_post(base, body, _token(serviceurl=body["serviceUrl"])))
-                # The token was accepted: the reply token is being fetched, and it is stuck.
-                assert await asyncio.to_thread(sign_in.connected.wait, 60)
-                async with session.get(f"{base}/healthz") as health:
-                    healthy = health.status
-                answered_while_stuck = not sign_in.released.is_set()
-                sign_in.release()
-                status, payload, headers = await post
-    assert healthy == 200
-    assert answered_while_stuck  # /healthz answered while the token call was still stuck
-    assert status == 503, payload
-    assert int(headers["Retry-After"]) >= 1
+            await _stuck_sign_in_answers_503(app, body, sign_in)
