@@ -29,8 +29,12 @@ DEADLINE = 30.0
 """Seconds to wait for output before the test fails (a hang, not a speed check)."""
 
 # Make the pty the controlling terminal, so that ^C becomes SIGINT, then run the CLI.
+# The chat as a shell would start it in a terminal: the pty as its controlling terminal, and
+# Ctrl-C's default handler (a test run started in the background, as `cmd &` in a script, passes
+# SIGINT on ignored, and Python then never turns Ctrl-C into KeyboardInterrupt).
 _LAUNCH = (
-    "import fcntl, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); "
+    "import fcntl, signal, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); "
+    "signal.signal(signal.SIGINT, signal.default_int_handler); "
     "from harness.cli import main; sys.argv[0] = 'harness'; main()"
 )
 
