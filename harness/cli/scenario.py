@@ -7,7 +7,7 @@ until the bot is fixed; ``from-botium`` and ``from-kit`` import the tests a team
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
 import click
 
@@ -19,6 +19,7 @@ from harness.runtime.loading import load_bot
 from harness.simulate.from_transcript import scenario_yaml
 from harness.simulate.importers import (
     MATCHING_MODES,
+    MatchingMode,
     botium_scenarios,
     imported_yaml,
     kit_scenarios,
@@ -81,7 +82,7 @@ def scenario_command(
     as comments at the top of the file.
     """
     if action == "from-botium":
-        mode = next(m for m in MATCHING_MODES if m == matching)
+        mode = cast("MatchingMode", matching)  # click's Choice only lets MATCHING_MODES through
         imported = botium_scenarios(transcripts, matching=mode, expand_utterances=expand_utterances)
         write_output(imported_yaml(imported, tool="Botium", bot=bot), output)
         return 0

@@ -47,6 +47,7 @@ from harness.exceptions import ConfigError
 __all__ = [
     "MATCHING_MODES",
     "Imported",
+    "MatchingMode",
     "botium_scenarios",
     "imported_yaml",
     "kit_scenarios",
