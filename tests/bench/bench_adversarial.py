@@ -117,7 +117,7 @@ async def _turn(session: aiohttp.ClientSession, base: str, data: bytes) -> float
     ) as response:
         await response.read()
         if response.status >= 300:
-            raise RuntimeError(f"HTTP {response.status}")
+            raise RuntimeError(f"HTTP {response.status}: {(await response.text())[:300]}")
     return time.perf_counter() - started
 
 
@@ -149,18 +149,20 @@ async def measure(families: list[str], probes: int) -> list[dict[str, Any]]:
 
                 await _turn(session, base, probe_body("warm-up"))
                 alone = [await _turn(session, base, probe_body("b-alone")) for _ in range(probes)]
-                for family in families:
-                    data = adversarial_body(FAMILIES[family], service_url, f"a-{family}", "a1")
+                for index, family in enumerate(families):
+                    # Conversation ids are the family's index: a family name may hold "/" or "."
+                    # (the server refuses ids with those, as a channel never sends them).
+                    data = adversarial_body(FAMILIES[family], service_url, f"a-{index}", "a1")
                     cpu = _cpu_seconds(process.pid)
                     big = asyncio.create_task(_turn(session, base, data))
                     during: list[float] = []
                     health: list[float] = []
 
                     async def probe_turns(
-                        family: str = family, big: Any = big, during: list[float] = during
+                        index: int = index, big: Any = big, during: list[float] = during
                     ) -> None:
                         while not big.done():
-                            during.append(await _turn(session, base, probe_body(f"b-{family}")))
+                            during.append(await _turn(session, base, probe_body(f"b-{index}")))
 
                     async def probe_health(big: Any = big, health: list[float] = health) -> None:
                         while not big.done():
