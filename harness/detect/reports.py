@@ -294,9 +294,6 @@ def render_junit(
             name=result.name or result.conversation,
             time=f"{result.seconds:.3f}",
         )
-        if result.error:
-            error = ET.SubElement(case, "error", message=result.error, type="RunError")
-            error.text = result.error
         errors = result.errors
         if result.error is not None:
             error = ET.SubElement(case, "error", message=result.error, type="conversation")

@@ -132,3 +132,27 @@ def test_text_counts_in_the_singular_for_one() -> None:
     )
     lines = render_text([dirty] * 300).splitlines()  # the one-line-per-finding layout
     assert lines[0] == "a.json::dirty (1 turn, 3 messages): 2 findings"
+
+
+def test_junit_gives_a_conversation_that_did_not_complete_one_error() -> None:
+    """The JUnit schema allows one ``<error>`` per test case: the reason, then the error findings
+    made before the conversation stopped."""
+    dirty = _results()[0]
+    stopped = DetectionResult(
+        file="a.json",
+        conversation="stopped",
+        transcript=dirty.transcript,
+        findings=dirty.findings,
+        error="the bot did not answer within 30 s",
+    )
+    root = ET.fromstring(render_junit([stopped]))
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert (suite.get("failures"), suite.get("errors")) == ("0", "1")
+    (case,) = suite.findall("testcase")
+    (error,) = case.findall("error")
+    assert case.find("failure") is None
+    assert error.get("message") == "the bot did not answer within 30 s"
+    lines = (error.text or "").splitlines()
+    assert lines[0] == "the bot did not answer within 30 s"
+    assert lines[1].startswith("finding before it: turn 1: duplicate/containment")
