@@ -18,11 +18,11 @@ from harness.cli.model_flags import ModelFlags, model_options
 from harness.cli.options import directline_options, output_option, parse_headers, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.findings import DetectorConfig
+from harness.detect.report_parts import plural
 from harness.detect.reports import (
     DetectionResult,
     ReportFormat,
     exit_code,
-    plural,
     render,
     render_junit,
     summary_line,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, Finding
+from harness.detect.report_parts import KIND_ORDER
 from harness.detect.results import DetectionResult, exit_code, group_runs
 from harness.detect.transcript import Transcript
 
@@ -37,7 +38,6 @@ __all__ = ["render_html", "report_data"]
 DATA_VERSION = 1
 """The version of the JSON embedded in the page (``report_data``)."""
 
-_KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
 _KIND_LABELS: dict[str, str] = {
     **{str(detector.name): detector.label for detector in DETECTORS},
     CHECK_KIND: "failed check",
@@ -80,7 +80,7 @@ def render_html(
         .render(
             title=title,
             summary=summary,
-            kinds=[(kind, _KIND_LABELS[kind]) for kind in _KIND_ORDER],
+            kinds=[(kind, _KIND_LABELS[kind]) for kind in KIND_ORDER],
             style=_asset("report.css"),
             script=_asset("report.js"),
             data=_script_json(data),
@@ -134,7 +134,7 @@ def report_data(
     return {
         "version": DATA_VERSION,
         "title": title,
-        "kinds": list(_KIND_ORDER),
+        "kinds": list(KIND_ORDER),
         "conversations": conversations,
         "findings": findings,
     }
@@ -221,7 +221,7 @@ def _summary(
         "findings": errors + warnings,
         "errors": errors,
         "warnings": warnings,
-        "by_kind": [(kind, _KIND_LABELS[kind], kinds[kind]) for kind in _KIND_ORDER],
+        "by_kind": [(kind, _KIND_LABELS[kind], kinds[kind]) for kind in KIND_ORDER],
         "failed": exit_code(results, min_pass_rate=min_pass_rate) != 0,
         "clean": sum(1 for r in results if not r.findings),
         "usage": None,

@@ -7,7 +7,6 @@ failing when it has an error-level finding.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import re
@@ -16,14 +15,21 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from harness.detect.detectors import DETECTORS
-from harness.detect.findings import CHECK_KIND, Finding
-from harness.detect.results import (
-    DetectionResult,
-    ScenarioRuns,
-    exit_code,
-    group_runs,
-    kind_pass_rates,
+from harness.detect.findings import Finding
+from harness.detect.report_parts import (
+    KIND_ORDER,
+    finding_json,
+    finding_line,
+    plural,
+    xml_document,
+)
+from harness.detect.results import DetectionResult, exit_code, group_runs
+from harness.detect.runs_report import (
+    junit_repeated,
+    runs_headline,
+    runs_json,
+    runs_summary,
+    runs_totals,
 )
 from harness.detect.transcript import Message
 
@@ -43,8 +49,6 @@ __all__ = [
 ]
 
 ReportFormat = Literal["text", "json", "junit", "html"]
-
-_KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
 
 
 def render(
@@ -68,12 +72,6 @@ def render(
 # --- JSON -------------------------------------------------------------------------------------
 
 
-def _finding_json(finding: Finding) -> dict[str, Any]:
-    """A finding's JSON with its ``severity`` right after its ``kind``."""
-    record = finding.to_json()
-    return {"kind": record.pop("kind"), "severity": finding.severity, **record}
-
-
 def _transcript_json(result: DetectionResult) -> dict[str, Any]:
     record: dict[str, Any] = {
         "file": result.file,
@@ -82,52 +80,10 @@ def _transcript_json(result: DetectionResult) -> dict[str, Any]:
         "messages": len(result.transcript),
         "errors": len(result.errors),
         "warnings": len(result.warnings),
-        "findings": [_finding_json(f) for f in result.findings],
+        "findings": [finding_json(f) for f in result.findings],
     }
     if result.error is not None:
         record["error"] = result.error
-    return record
-
-
-def _finding_identity(finding: Finding) -> tuple[object, ...]:
-    """What makes two runs' findings the same one (as ``harness compare`` matches them)."""
-    return (finding.kind, finding.method, finding.turn, finding.senders, finding.severity)
-
-
-def _runs_json(group: ScenarioRuns) -> dict[str, Any]:
-    """One repeated scenario: its pass rates, each distinct finding once with the runs it came
-    up in, and every failed run with its own findings."""
-    first = group.first
-    distinct: dict[tuple[object, ...], dict[str, Any]] = {}
-    for result in group.results:
-        for finding in result.findings:
-            entry = distinct.setdefault(_finding_identity(finding), _finding_json(finding))
-            runs = entry.setdefault("runs", [])
-            if result.run not in runs:
-                runs.append(result.run)
-    record: dict[str, Any] = {
-        "file": first.file,
-        "conversation": first.conversation,
-        "runs": len(group.results),
-        "passed": group.passed,
-        "pass_rate": round(group.pass_rate, 4),
-        "kind_pass_rates": {k: round(v, 4) for k, v in group.kind_pass_rates(_KIND_ORDER).items()},
-        "turns": max(r.transcript.turn_count for r in group.results),
-        "messages": sum(len(r.transcript) for r in group.results),
-        "errors": sum(len(r.errors) for r in group.results),
-        "warnings": sum(len(r.warnings) for r in group.results),
-        "findings": list(distinct.values()),
-        "failed_runs": [
-            {
-                "run": r.run,
-                **({"error": r.error} if r.error is not None else {}),
-                "findings": [_finding_json(f) for f in r.errors],
-            }
-            for r in group.failed
-        ],
-    }
-    if all(r.error is not None for r in group.results):  # no run completed
-        record["error"] = first.error
     return record
 
 
@@ -144,12 +100,12 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
     complete, and its error-level findings); ``totals`` then adds the same over every run and
     ``min_pass_rate``, and ``passed`` says whether every scenario reached it.
     """
-    summary: Counter[str] = Counter({kind: 0 for kind in _KIND_ORDER})
+    summary: Counter[str] = Counter({kind: 0 for kind in KIND_ORDER})
     transcripts: list[dict[str, Any]] = []
     groups = group_runs(results)
     for group in groups:
         summary.update(f.kind for r in group.results for f in r.findings)
-        transcripts.append(_runs_json(group) if group.repeated else _transcript_json(group.first))
+        transcripts.append(runs_json(group) if group.repeated else _transcript_json(group.first))
     totals: dict[str, Any] = {
         "conversations": len(results),
         "findings": sum(len(r.findings) for r in results),
@@ -157,19 +113,7 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
         "warnings": sum(len(r.warnings) for r in results),
     }
     if any(group.repeated for group in groups):
-        runs = sum(len(g.results) for g in groups)
-        ok = sum(g.passed for g in groups)
-        totals |= {
-            "scenarios": len(groups),
-            "runs": runs,
-            "passed_runs": ok,
-            "pass_rate": round(ok / runs, 4) if runs else 1.0,
-            "kind_pass_rates": {
-                k: round(v, 4) for k, v in kind_pass_rates(results, _KIND_ORDER).items()
-            },
-            "min_pass_rate": min_pass_rate,
-            "passed": exit_code(results, min_pass_rate=min_pass_rate) == 0,
-        }
+        totals |= runs_totals(results, groups, min_pass_rate=min_pass_rate)
     document = {
         "version": 1,
         "transcripts": transcripts,
@@ -180,74 +124,6 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
 
 
 # --- JUnit ------------------------------------------------------------------------------------
-
-
-def _finding_line(finding: Finding) -> str:
-    ids = ", ".join(
-        f"{i} ({s})" for i, s in zip(finding.message_ids, finding.senders, strict=False)
-    )
-    what = finding.kind + (f"/{finding.method}" if finding.method else "")
-    where = f" {finding.scope}" if finding.scope else ""
-    messages = f" [{ids}]" if ids else f" [{', '.join(finding.senders)}]"
-    return f"turn {finding.turn}: {what}{where}{messages}: {finding.evidence}"
-
-
-def _percent(rate: float) -> str:
-    return f"{rate:.0%}"
-
-
-def _run_lines(result: DetectionResult) -> list[str]:
-    """Why one run of a repeated scenario failed: its run error and its error findings."""
-    lines = [f"run {result.run}: did not complete: {result.error}"] if result.error else []
-    lines += [f"run {result.run}: {_finding_line(f)}" for f in result.errors]
-    return lines
-
-
-def _junit_runs(
-    testsuite: ET.Element, group: ScenarioRuns, *, min_pass_rate: float
-) -> tuple[int, int]:
-    """One ``<testcase>`` for every run of a repeated scenario: a ``<failure>`` when its pass
-    rate is below ``min_pass_rate``, listing the failed runs; (failures, errors) it adds."""
-    first = group.first
-    case = ET.SubElement(
-        testsuite,
-        "testcase",
-        classname=first.file,
-        name=first.name or first.conversation,
-        time=f"{sum(r.seconds for r in group.results):.3f}",
-    )
-    properties = ET.SubElement(case, "properties")
-    rates = group.kind_pass_rates(_KIND_ORDER)
-    for name, value in (
-        ("runs", len(group.results)),
-        ("passed", group.passed),
-        ("pass_rate", round(group.pass_rate, 4)),
-        *((f"pass_rate.{kind}", round(rate, 4)) for kind, rate in rates.items()),
-    ):
-        ET.SubElement(properties, "property", name=name, value=str(value))
-    lines = [line for r in group.failed for line in _run_lines(r)]
-    verdict = (
-        f"{group.passed} of {plural(len(group.results), 'run')} passed "
-        f"(pass rate {_percent(group.pass_rate)}, minimum {_percent(min_pass_rate)})"
-    )
-    if all(r.error is not None for r in group.results):
-        error = ET.SubElement(case, "error", message=verdict, type="conversation")
-        error.text = "\n".join(lines)
-        return 0, 1
-    if group.pass_rate < min_pass_rate:
-        kinds = sorted({f.kind for r in group.failed for f in r.errors}, key=_KIND_ORDER.index)
-        failure = ET.SubElement(
-            case, "failure", message=verdict, type=kinds[0] if kinds else "conversation"
-        )
-        failure.text = "\n".join(lines)
-        return 1, 0
-    warnings = [
-        f"run {r.run}: warning: {_finding_line(f)}" for r in group.results for f in r.warnings
-    ]
-    if lines or warnings:
-        out = ET.SubElement(case, "system-out")
-        out.text = "\n".join([verdict, *lines, *warnings] if lines else warnings)
-    return 0, 0
 
 
 def render_junit(
@@ -265,7 +141,7 @@ def render_junit(
     """
     groups = group_runs(results)
     if any(group.repeated for group in groups):
-        return _junit_repeated(groups, suite=suite, min_pass_rate=min_pass_rate)
+        return junit_repeated(groups, suite=suite, min_pass_rate=min_pass_rate)
     failures = sum(1 for r in results if r.errors and r.error is None)
     broken = sum(1 for r in results if r.error is not None)
     total = sum(r.seconds for r in results)
@@ -298,57 +174,24 @@ def render_junit(
         if result.error is not None:
             error = ET.SubElement(case, "error", message=result.error, type="conversation")
             error.text = "\n".join(
-                [result.error, *("finding before it: " + _finding_line(f) for f in errors)]
+                [result.error, *("finding before it: " + finding_line(f) for f in errors)]
             )
         elif errors:
-            kinds = sorted({f.kind for f in errors}, key=_KIND_ORDER.index)
+            kinds = sorted({f.kind for f in errors}, key=KIND_ORDER.index)
             failure = ET.SubElement(
                 case,
                 "failure",
                 message=f"{plural(len(errors), 'error finding')}: {', '.join(kinds)}",
                 type=kinds[0],
             )
-            failure.text = "\n".join(_finding_line(f) for f in errors)
+            failure.text = "\n".join(finding_line(f) for f in errors)
         if result.warnings:
             out = ET.SubElement(case, "system-out")
-            out.text = "\n".join("warning: " + _finding_line(f) for f in result.warnings)
-    return _xml(root)
-
-
-def _xml(root: ET.Element) -> str:
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
-
-
-def _junit_repeated(groups: Sequence[ScenarioRuns], *, suite: str, min_pass_rate: float) -> str:
-    root = ET.Element("testsuites", name=suite, tests=str(len(groups)))
-    testsuite = ET.SubElement(root, "testsuite", name=suite, tests=str(len(groups)), skipped="0")
-    failures = broken = 0
-    for group in groups:
-        if group.repeated:
-            failed, errored = _junit_runs(testsuite, group, min_pass_rate=min_pass_rate)
-        else:  # one result among repeated ones (cannot happen from the runner): one run of one
-            failed, errored = _junit_runs(
-                testsuite,
-                ScenarioRuns(results=(dataclasses.replace(group.first, run=1),)),
-                min_pass_rate=min_pass_rate,
-            )
-        failures += failed
-        broken += errored
-    seconds = sum(r.seconds for g in groups for r in g.results)
-    for element in (root, testsuite):
-        element.set("failures", str(failures))
-        element.set("errors", str(broken))
-    testsuite.set("time", f"{seconds:.3f}")
-    return _xml(root)
+            out.text = "\n".join("warning: " + finding_line(f) for f in result.warnings)
+    return xml_document(root)
 
 
 # --- text -------------------------------------------------------------------------------------
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 turn``, ``2 turns``, ``0 turns`` (the nouns of these reports take an s)."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 _CODE = re.compile(r"\x1b\[[0-9;]*m")
@@ -455,15 +298,8 @@ def render_text(
         if not group.repeated:
             shown.append(group.first)
             continue
-        enough = group.pass_rate >= min_pass_rate
-        console.print(
-            Text(
-                f"{group.title}: {group.passed} of {plural(len(group.results), 'run')} passed "
-                f"({_percent(group.pass_rate)})"
-                + ("" if enough else f", below the minimum {_percent(min_pass_rate)}"),
-                style="green" if group.pass_rate == 1.0 else ("yellow" if enough else "red"),
-            )
-        )
+        text, style = runs_headline(group, min_pass_rate=min_pass_rate)
+        console.print(Text(text, style=style))
         shown.extend(group.failed)
     for result in shown:
         counts = (
@@ -491,31 +327,13 @@ def render_text(
     return _without_trailing_spaces(buffer.getvalue())
 
 
-def _runs_summary(results: Sequence[DetectionResult], min_pass_rate: float) -> str:
-    """``; 23 of 25 runs passed (92%; duplicate 92%, missed_request 100%, ...)``, and the
-    scenarios below ``min_pass_rate``."""
-    groups = group_runs(results)
-    if not any(g.repeated for g in groups):
-        return ""
-    ok = sum(g.passed for g in groups)
-    rates = kind_pass_rates(results, _KIND_ORDER)
-    by_kind = ", ".join(f"{kind} {_percent(rate)}" for kind, rate in rates.items())
-    low = [g for g in groups if g.pass_rate < min_pass_rate]
-    text = f"; {ok} of {plural(len(results), 'run')} passed ({_percent(ok / len(results))}"
-    text += f"; by kind: {by_kind})"
-    if low:
-        text += f"; {plural(len(low), 'scenario')} below the minimum pass rate "
-        text += f"{_percent(min_pass_rate)}"
-    return text
-
-
 def summary_line(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
     """The report's closing line: ``3 conversations: 1 error, 0 warnings (1 duplicate)``; with
     repeated scenarios, the pass rate over all runs and per finding kind follows."""
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
-    detail = ", ".join(f"{kinds[k]} {k}" for k in _KIND_ORDER if kinds[k])
+    detail = ", ".join(f"{kinds[k]} {k}" for k in KIND_ORDER if kinds[k])
     summary = (
         f"{plural(len(results), 'conversation')}: {plural(errors, 'error')}, "
         f"{plural(warnings, 'warning')}" + (f" ({detail})" if detail else "")
@@ -523,7 +341,7 @@ def summary_line(results: Sequence[DetectionResult], *, min_pass_rate: float = 1
     failed = sum(1 for r in results if r.error is not None)
     if failed:
         summary += f"; {failed} failed to complete"
-    return summary + _runs_summary(results, min_pass_rate)
+    return summary + runs_summary(results, min_pass_rate)
 
 
 def _table(result: DetectionResult, counts: str) -> Table:

@@ -1,0 +1,52 @@
+"""What every report format shares: the order of finding kinds, a finding as JSON and as one line,
+counts in words and the XML document's head.
+
+:mod:`harness.detect.reports` (one run per scenario) and :mod:`harness.detect.runs_report`
+(repeated scenarios) both write with these, so a finding reads the same in either.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from harness.detect.detectors import DETECTORS
+from harness.detect.findings import CHECK_KIND, Finding
+
+__all__ = ["KIND_ORDER", "finding_json", "finding_line", "percent", "plural", "xml_document"]
+
+KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
+"""Finding kinds in report order: the detectors' registry order, then failed checks."""
+
+
+def finding_json(finding: Finding) -> dict[str, Any]:
+    """A finding's JSON with its ``severity`` right after its ``kind``."""
+    record = finding.to_json()
+    return {"kind": record.pop("kind"), "severity": finding.severity, **record}
+
+
+def finding_line(finding: Finding) -> str:
+    """``turn 1: duplicate/containment same_turn [t1b1 (pto), t1b2 (helpdesk)]: evidence``."""
+    ids = ", ".join(
+        f"{i} ({s})" for i, s in zip(finding.message_ids, finding.senders, strict=False)
+    )
+    what = finding.kind + (f"/{finding.method}" if finding.method else "")
+    where = f" {finding.scope}" if finding.scope else ""
+    messages = f" [{ids}]" if ids else f" [{', '.join(finding.senders)}]"
+    return f"turn {finding.turn}: {what}{where}{messages}: {finding.evidence}"
+
+
+def percent(rate: float) -> str:
+    """``92%``."""
+    return f"{rate:.0%}"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 turn``, ``2 turns``, ``0 turns`` (the nouns of these reports take an s)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def xml_document(root: ET.Element) -> str:
+    """``root`` indented, after an XML declaration (a JUnit report)."""
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
