@@ -154,7 +154,12 @@ def test_the_name_given_is_the_one_the_bot_introduces_itself_with(
     assert _new("desk", "--name", "skycare")[0] == 0
     config = (tmp_path / "desk" / "bot.yaml").read_text(encoding="utf-8")
     assert '  name: "skycare"\n' in config
-    assert "You are skycare," in config
+    assert "You are skycare." in config
+    # The starter gives the bot no domain of its own: an airline's bot is not told it is a
+    # university's desk (the sub-agents are examples, said to be).
+    for file in FILES:
+        text = (tmp_path / "desk" / file).read_text(encoding="utf-8").lower()
+        assert "universit" not in text and "student" not in text, file
 
 
 @pytest.mark.parametrize("plugins", [["-p", "no:asyncio"], []], ids=["without", "with"])
