@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_dev_venvs_pytest_shows_no_loop_scope_warning() -> None:
     pytest.importorskip("pytest_asyncio")
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
-        + ["-W", "default", "tests/docs/test_readme.py"],
+        [*command, "-W", "default", "tests/docs/test_readme.py"],
         cwd=ROOT,
         capture_output=True,
         text=True,

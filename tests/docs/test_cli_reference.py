@@ -70,3 +70,45 @@ def test_every_option_in_a_synopsis_is_accepted_by_its_command(
     used = set(OPTION.findall(code.split(name, 1)[1]))
     unknown = sorted(used - _options(commands[name]) - {"--debug"})
     assert unknown == [], f"{page}: {synopsis}"
+
+
+ROOT_README = ROOT / "README.md"
+CHANGELOG = ROOT / "CHANGELOG.md"
+NAMES = re.compile(r"`(\w+)`")
+
+
+def _listed(text: str, before: str, after: str) -> set[str]:
+    """The backticked command names between ``before`` and ``after`` (whitespace-normalised)."""
+    flat = " ".join(text.split())
+    start = flat.index(before) + len(before)
+    return set(NAMES.findall(flat[start : flat.index(after, start)]))
+
+
+def test_the_output_option_is_on_the_commands_the_readme_and_changelog_name() -> None:
+    """README and CHANGELOG list the commands that take ``-o/--output`` and those that have none."""
+    commands = _commands()
+    with_output = {n for n, c in commands.items() if {"-o", "--output"} <= _options(c)}
+    without = set(commands) - with_output
+    readme = ROOT_README.read_text(encoding="utf-8")
+    assert _listed(readme, "that write a report or a file (", ")") == with_output
+    assert _listed(readme, "write it to `-o FILE`;", "write no report") == without
+    changelog = CHANGELOG.read_text(encoding="utf-8")
+    assert _listed(changelog, "on every command that writes one (", ")") == with_output
+    assert _listed(changelog, "`--out` spelling is removed.", "write no report") == without
+
+
+FORMAT = re.compile(r"--format ([\w-]+(?:\|[\w-]+)+)")
+
+
+@pytest.mark.parametrize(("page", "name", "synopsis"), _synopses())
+def test_every_format_list_in_a_synopsis_is_the_commands_own(
+    page: str, name: str, synopsis: str
+) -> None:
+    """``--format a|b|c`` in a synopsis names exactly the formats the command accepts (a list
+    without ``html`` once stood in docs/simulate.md)."""
+    listed = FORMAT.search(synopsis.split("#", 1)[0])
+    if listed is None:
+        return
+    (option,) = [p for p in _commands()[name].params if "--format" in p.opts]
+    assert isinstance(option.type, click.Choice)
+    assert listed.group(1).split("|") == list(option.type.choices), f"{page}: {synopsis}"

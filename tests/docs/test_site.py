@@ -63,6 +63,11 @@ def test_every_page_link_works_opened_from_disk(site: Path) -> None:
             if target.endswith("/") or not resolved.is_file():
                 broken.append(f"{page.relative_to(site)} -> {target}")
     assert broken == []
+    # The link once found going to a directory listing: "The contract" in the home page's nav.
+    home = (site / "index.html").read_text(encoding="utf-8")
+    contract = re.search(r'<a href="([^"#]+)"[^>]*>(?:(?!</a>).)*?The contract', home, re.DOTALL)
+    assert contract is not None and contract.group(1) == "contract.html"
+    assert (site / contract.group(1)).is_file()
 
 
 def test_the_api_reference_is_generated_from_the_docstrings(site: Path) -> None:
