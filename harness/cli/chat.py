@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from rich.console import Console
 from rich.markup import escape
@@ -25,7 +26,7 @@ from harness.detect.transcript import Message
 from harness.exceptions import RunError
 from harness.runtime.parent import Conversation, Parent, Turn
 
-__all__ = ["COMMANDS", "chat"]
+__all__ = ["COMMANDS", "ChatSession", "chat", "talk"]
 
 PROMPT = "you> "
 
@@ -117,7 +118,7 @@ class _Session:
         self.aside.print(f"[bold]{escape(self.bot.name)}[/] with {count} {noun}: {agents}")
         self.aside.print("[dim]/help lists the commands; Ctrl-D or exit quits[/]")
 
-    def plan(self) -> None:
+    def show_plan(self) -> None:
         if self.last is None:
             self.aside.print("[dim]no turn yet[/]")
             return
@@ -134,7 +135,15 @@ class _Session:
         else:
             self.aside.print(f"[dim]{escape(holder)} holds the floor[/]")
 
-    def notes(self, turn: Turn) -> None:
+    async def turn(self, text: str) -> None:
+        """Send ``text``; the bot's messages are shown as they come (``on_message``)."""
+        assert self.conversation is not None, "chat() opens the conversation first"
+        self.last = await self.conversation.send(text)
+
+    def notes(self) -> None:
+        turn = self.last
+        if turn is None:
+            return
         answered = [r.agent for r in turn.results if r.answered]
         silent = [r.agent for r in turn.results if r.mode.value == "silent" and r.ok]
         failed = [
@@ -159,7 +168,9 @@ class _Session:
 
     def command(self, text: str) -> bool:
         """Run a slash command; False when it ends the chat."""
-        return run_command(text, {"/plan": self.plan, "/floor": self.floor}, COMMANDS, self.aside)
+        return run_command(
+            text, {"/plan": self.show_plan, "/floor": self.floor}, COMMANDS, self.aside
+        )
 
 
 def run_command(
@@ -202,8 +213,9 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | 
     runner = asyncio.Runner()
     code = EXIT_INTERRUPTED
     try:
+        session.conversation = bot.conversation(on_message=session.show)
         with _line_editing():
-            code = _talk(session, runner)
+            code = talk(session, runner)
     except KeyboardInterrupt:
         notes.print()
     finally:
@@ -217,8 +229,37 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | 
     return code
 
 
-def _talk(session: _Session, runner: asyncio.Runner) -> int:
-    session.conversation = conversation = session.bot.conversation(on_message=session.show)
+class ChatSession(Protocol):
+    """What the read loop (:func:`talk`) needs of a chat: the local one here, the remote one in
+    :mod:`harness.cli.remote_chat`. They differ in what a turn returns and where its plan comes
+    from, which each keeps to itself behind ``turn``, ``show_plan`` and ``notes``."""
+
+    aside: Console
+    verbosity: int
+
+    async def turn(self, text: str) -> None:
+        """Send one message and show the bot's messages (raises ``RunError`` if it failed)."""
+        ...
+
+    def show_plan(self) -> None:
+        """Show the last turn's plan."""
+        ...
+
+    def notes(self) -> None:
+        """Show who answered the last turn (and what failed)."""
+        ...
+
+    def command(self, text: str) -> bool:
+        """Run a slash command; False when it ends the chat."""
+        ...
+
+
+def talk(session: ChatSession, runner: asyncio.Runner) -> int:
+    """Read the user's lines until they quit, sending each as a turn on ``runner``; return 0.
+
+    Ctrl-D, ``exit`` and ``quit`` (any case) end it, as do ``/exit`` and ``/quit``; other lines
+    starting with ``/`` are the session's commands. A turn that raises ``RunError`` ends that
+    turn, not the chat. Ctrl-C raises ``KeyboardInterrupt`` to the caller."""
     # No prompt when the messages come from a pipe or a file: the output stays the bot's alone.
     prompt = PROMPT if sys.stdin.isatty() else ""
     while True:
@@ -236,11 +277,11 @@ def _talk(session: _Session, runner: asyncio.Runner) -> int:
                 return 0
             continue
         try:
-            session.last = runner.run(conversation.send(text))
-        except RunError as exc:  # an unreachable model ends this turn, not the chat
+            runner.run(session.turn(text))
+        except RunError as exc:  # an unreachable model or bot ends this turn, not the chat
             session.aside.print(f"[red]error:[/] {escape(str(exc))}")
             continue
         if session.verbosity > 0:
-            session.plan()
+            session.show_plan()
         if session.verbosity >= 0:
-            session.notes(session.last)
+            session.notes()

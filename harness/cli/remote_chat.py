@@ -5,7 +5,8 @@ each message to the bot's ``/api/messages`` and receives the replies on its own 
 ``--conversation ID`` continues a conversation the bot keeps in its storage. With ``--directline``
 it is a Direct Line client (``DirectLineTarget.conversation()``). Either way each message asks
 for the turn's plan; a bot served by ``harness serve`` sends it (a ``harness.plan`` event) and
-``/plan`` shows it. The terminal side (line editing, history, Ctrl-C) is ``harness.cli.chat``'s.
+``/plan`` shows it. The terminal side (the read loop, line editing, history, Ctrl-C) is
+``harness.cli.chat``'s.
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.console import Console
 from rich.markup import escape
 
-from harness.cli.chat import PROMPT, _line_editing, describe, run_command
+from harness.cli.chat import _line_editing, describe, run_command, talk
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.detect.activities import plan_record
-from harness.exceptions import RunError
 
 if TYPE_CHECKING:
     from harness.detect.transcript import Message, TurnRecord
@@ -113,6 +113,13 @@ class _Session:
     plan: TurnRecord | None = None
     turns: int = 0
 
+    async def turn(self, text: str) -> None:
+        """Send ``text``, then show the bot's messages for it and keep the plan it sent."""
+        messages, self.plan = await self.bot.send(text)
+        self.turns += 1
+        for message in messages:
+            self.console.print(f"{describe(message)}: {escape(message.text)}")
+
     def show_plan(self) -> None:
         if self.turns == 0:
             self.aside.print("[dim]no turn yet[/]")
@@ -170,7 +177,7 @@ def chat_remote(
             notes.print(f"[bold]{escape(bot.description)}[/]")
             notes.print("[dim]/help lists the commands; Ctrl-D or exit quits[/]")
         with _line_editing():
-            return _talk(session, runner)
+            return talk(session, runner)
     except KeyboardInterrupt:
         interrupted = True
         notes.print()
@@ -182,36 +189,3 @@ def chat_remote(
             runner.get_loop().close()
         else:
             runner.close()
-
-
-def _talk(session: _Session, runner: asyncio.Runner) -> int:
-    import sys
-
-    prompt = PROMPT if sys.stdin.isatty() else ""
-    while True:
-        try:
-            text = input(prompt).strip()
-        except EOFError:
-            session.aside.print()
-            return 0
-        if text.lower() in ("exit", "quit"):
-            return 0
-        if not text:
-            continue
-        if text.startswith("/"):
-            if not session.command(text):
-                return 0
-            continue
-        try:
-            messages, plan = runner.run(session.bot.send(text))
-        except RunError as exc:  # a failed turn ends this turn, not the chat
-            session.aside.print(f"[red]error:[/] {escape(str(exc))}")
-            continue
-        session.turns += 1
-        session.plan = plan
-        for message in messages:
-            session.console.print(f"{describe(message)}: {escape(message.text)}")
-        if session.verbosity > 0:
-            session.show_plan()
-        if session.verbosity >= 0:
-            session.notes()
