@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from harness.cli.command import HarnessCommand
-from harness.cli.options import output_option, write_output
+from harness.cli.options import agent_config_option, output_option, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import paused_gc
@@ -43,12 +43,7 @@ _PROGRESS_MESSAGES = 5_000
     help="Report format.",
 )
 @output_option("Write the report to FILE instead of standard output.")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The bot's agent config: tells each sub-agent's mode (for silent-mode leaks).",
-)
+@agent_config_option()
 @click.option(
     "--semantic",
     is_flag=True,

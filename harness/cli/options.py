@@ -2,8 +2,9 @@
 
 - ``-q/--quiet`` and ``-v/--verbose`` are added to every command by the group
   (:func:`add_verbosity`): a command reads the level with :func:`verbosity`.
-- ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`); the older
-  ``--out`` still works but is no longer shown.
+- ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`).
+- ``--config CONFIG`` on the commands that read transcripts (``detect``, ``scenario``) is the
+  bot's agent config (:func:`agent_config_option`).
 - Each command's ``--help`` ends with its exit codes (set by the group from ``harness.cli``).
 """
 
@@ -21,6 +22,7 @@ from harness.exceptions import UsageError
 __all__ = [
     "EXIT_INTERRUPTED",
     "add_verbosity",
+    "agent_config_option",
     "output_option",
     "parse_headers",
     "reset_logging",
@@ -45,6 +47,17 @@ def output_option(help: str = "Write to FILE instead of standard output.") -> Ca
         type=click.Path(dir_okay=False, path_type=Path),
         metavar="FILE",
         help=help,
+    )
+
+
+def agent_config_option() -> Callable[[F], F]:
+    """``--config CONFIG``, the bot's agent config, read for each sub-agent's mode (a silent
+    agent's message is a leak); passed as ``config_path: Path | None``."""
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="The bot's agent config: tells each sub-agent's mode (for silent-mode leaks).",
     )
 
 

@@ -12,7 +12,7 @@ from typing import Literal, cast
 import click
 
 from harness.cli.command import HarnessCommand
-from harness.cli.options import output_option, write_output
+from harness.cli.options import agent_config_option, output_option, write_output
 from harness.detect.detectors import detect
 from harness.detect.readers import load_transcript
 from harness.runtime.loading import load_bot
@@ -39,12 +39,7 @@ __all__ = ["scenario_command"]
     metavar="FILE...",
 )
 @click.option("--bot", metavar="BOT", help="The bot: config or module:attr, written as 'bot:'.")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The bot's agent config: tells each sub-agent's mode (for silent-mode leaks).",
-)
+@agent_config_option()
 @click.option(
     "--matching",
     type=click.Choice(MATCHING_MODES),
