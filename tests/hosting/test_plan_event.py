@@ -5,6 +5,7 @@ requests and wrong scopes too (issue 29)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -50,3 +51,17 @@ def test_a_malformed_plan_event_is_an_empty_plan_not_an_error() -> None:
     assert record is not None and record.turn == 3 and record.plan == ()
     assert plan_record({"type": "message", "text": "hi"}, 1) is None
     assert plan_record({"type": "event", "name": "other"}, 1) is None
+
+
+def test_a_served_runs_plan_and_replies_are_enough_to_check_wrong_scope() -> None:
+    """Over the wire, each sub-agent reply carries the request it answered and the plan event says
+    whose request that was: the wrong-scope check is live for a deployed run. The served helpdesk
+    answers in scope; the same transcript with the reply's sender swapped is flagged."""
+    transcript = asyncio.run(_transcript("botbuilder", ask_plan=True))
+    assert not [f for f in detect(transcript) if f.kind == "wrong_scope"]
+    index, reply = next(
+        (i, m) for i, m in enumerate(transcript.messages) if m.sender == "pto" and m.request
+    )
+    transcript.messages[index] = dataclasses.replace(reply, sender="payroll")
+    (finding,) = [f for f in detect(transcript) if f.kind == "wrong_scope"]
+    assert finding.senders == ("payroll",) and "planned for pto" in finding.evidence

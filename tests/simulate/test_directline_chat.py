@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -81,3 +82,23 @@ def test_chat_needs_exactly_one_bot() -> None:
         cli, ["chat", "--directline", "http://127.0.0.1:9/d", "--conversation", "x"]
     )
     assert stray.exit_code == 2 and "--conversation applies to --endpoint only" in stray.stderr
+
+
+def test_chat_takes_the_same_direct_line_options_as_simulate() -> None:
+    """``chat --directline`` is spelt as ``simulate --directline``: the same options, types,
+    defaults and environment variables."""
+    context = click.Context(cli)
+
+    def directline(name: str) -> dict[str, tuple[object, ...]]:
+        command = cli.get_command(context, name)
+        assert command is not None
+        return {
+            p.opts[0]: (tuple(p.opts), repr(p.type), p.default, p.envvar)
+            for p in command.params
+            if p.opts[0] in ("--directline", "--directline-secret", "--directline-token")
+            or p.opts[0] == "--transport"
+        }
+
+    chat, simulate = directline("chat"), directline("simulate")
+    assert len(chat) == 4
+    assert chat == simulate
