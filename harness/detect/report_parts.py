@@ -12,8 +12,17 @@ from typing import Any
 
 from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, Finding
+from harness.detect.results import DetectionResult
 
-__all__ = ["KIND_ORDER", "finding_json", "finding_line", "percent", "plural", "xml_document"]
+__all__ = [
+    "KIND_ORDER",
+    "finding_json",
+    "finding_line",
+    "junit_case",
+    "percent",
+    "plural",
+    "xml_document",
+]
 
 KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
 """Finding kinds in report order: the detectors' registry order, then failed checks."""
@@ -44,6 +53,17 @@ def percent(rate: float) -> str:
 def plural(count: int, noun: str) -> str:
     """``1 turn``, ``2 turns``, ``0 turns`` (the nouns of these reports take an s)."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def junit_case(suite: ET.Element, result: DetectionResult, *, seconds: float) -> ET.Element:
+    """A ``<testcase>`` in ``suite`` for ``result``'s scenario or conversation, taking ``seconds``."""
+    return ET.SubElement(
+        suite,
+        "testcase",
+        classname=result.file,
+        name=result.name or result.conversation,
+        time=f"{seconds:.3f}",
+    )
 
 
 def xml_document(root: ET.Element) -> str:

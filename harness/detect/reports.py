@@ -20,6 +20,7 @@ from harness.detect.report_parts import (
     KIND_ORDER,
     finding_json,
     finding_line,
+    junit_case,
     plural,
     xml_document,
 )
@@ -163,13 +164,7 @@ def render_junit(
         time=f"{total:.3f}",
     )
     for result in results:
-        case = ET.SubElement(
-            testsuite,
-            "testcase",
-            classname=result.file,
-            name=result.name or result.conversation,
-            time=f"{result.seconds:.3f}",
-        )
+        case = junit_case(testsuite, result, seconds=result.seconds)
         errors = result.errors
         if result.error is not None:
             error = ET.SubElement(case, "error", message=result.error, type="conversation")

@@ -17,6 +17,7 @@ from harness.detect.report_parts import (
     KIND_ORDER,
     finding_json,
     finding_line,
+    junit_case,
     percent,
     plural,
     xml_document,
@@ -107,13 +108,7 @@ def _junit_runs(
     """One ``<testcase>`` for every run of a repeated scenario: a ``<failure>`` when its pass
     rate is below ``min_pass_rate``, listing the failed runs; (failures, errors) it adds."""
     first = group.first
-    case = ET.SubElement(
-        testsuite,
-        "testcase",
-        classname=first.file,
-        name=first.name or first.conversation,
-        time=f"{sum(r.seconds for r in group.results):.3f}",
-    )
+    case = junit_case(testsuite, first, seconds=sum(r.seconds for r in group.results))
     properties = ET.SubElement(case, "properties")
     rates = group.kind_pass_rates(KIND_ORDER)
     for name, value in (
