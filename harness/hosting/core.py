@@ -481,7 +481,9 @@ class HarnessBot:
                         f"the turn ran longer than {self.turn_timeout:g}s"
                     ) from exc
         except UnavailableError as exc:
-            if progress.sent:  # too late for a 503: the user has part of the answer already
+            if progress.sent and not isinstance(exc, StorageUnavailableError):
+                # Too late for a 503: the user has part of the answer already. (A storage
+                # outage is still a 503: the retry goes on from the last saved reply.)
                 raise RuntimeError(f"{exc} (after {progress.sent} replies were sent)") from exc
             raise
         if turn is not None and send_plan is not None:
@@ -556,14 +558,28 @@ class HarnessBot:
         if save_failed is not None:
             # The store holds the turn up to its last saved reply, floor and dialogue step
             # included, so the next message goes on from there; nothing unsaved is sent.
-            if not progress.sent:
-                raise save_failed  # nothing was sent: the adapter answers with an error
+            if not progress.sent or isinstance(save_failed, StorageUnavailableError):
+                # Nothing was sent (the adapter answers with an error), or the store is out for
+                # now: a 503 with Retry-After, and the channel's retry of this activity finishes
+                # the turn from its last saved reply (the replies sent are not sent again).
+                raise save_failed
             await self._apologise(conversation_id, send)
             return turn
         async with outbox:
             entries = stored.finish(seen_as, conversation.snapshot(), self.window_turns)
             if self.store is not None and entries:
-                await self.store.append_log(key, entries)
+                try:
+                    await self.store.append_log(key, entries)
+                except StorageUnavailableError as exc:
+                    # Every reply is out and saved: the turn is done, nothing to apologise
+                    # for. Its log entries stay due and go with the next turn's.
+                    log.error(
+                        "conversation %s: the turn's replies were sent, but its log entries "
+                        "could not be written (%s); they are written with the next turn",
+                        conversation_id,
+                        exc,
+                    )
+                    entries = {}
             stored.logged += len(entries)
             try:
                 await save(_dump(stored.pack(stored.snapshot or {})))

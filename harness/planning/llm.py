@@ -2,6 +2,11 @@
 
 The request is an ordinary one (a system prompt, the recent conversation and the user's message,
 an output schema): the model needs no notion of "planning" to answer it.
+
+Like the offline planner, it works within ``harness.text.ANALYSIS_BUDGET``: the model is sent at
+most that many characters of the message and of each recent message (their start, cut at a
+space), and at most ``CLAIM_BUDGET`` planned requests of at most that many characters each are
+read from its answer. One huge message (or answer) costs one budget's worth, not its size.
 """
 
 from __future__ import annotations
@@ -9,11 +14,13 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from harness.exceptions import ModelBehaviorError
 from harness.models.base import ChatMessage, Model, ModelRequest
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from harness.text.claims import CLAIM_BUDGET, analysed_part
 
 __all__ = ["PLAN_SCHEMA", "LLMPlanner", "plan_request", "plan_schema"]
 
@@ -59,6 +66,11 @@ def plan_schema(names: tuple[str, ...]) -> Mapping[str, Any]:
     return schema
 
 
+_NAME_BUDGET = 200
+"""The most characters of an agent name read from the model's answer (names are short; an
+unknown one goes to the parent)."""
+
+
 def _floor_note(active: str) -> str:
     return (
         f"\n\nRight now the conversational sub-agent `{active}` is in a dialogue with the "
@@ -73,10 +85,13 @@ def plan_request(given: PlanInput) -> ModelRequest:
     system = given.system
     if given.active_agent is not None:
         system += _floor_note(given.active_agent)
+    recent = tuple(
+        replace(m, content=analysed_part(m.content)) if m.content else m for m in given.recent
+    )
     return ModelRequest(
         agent=given.parent,
         system=system,
-        messages=(*given.recent, ChatMessage(role="user", content=given.message)),
+        messages=(*recent, ChatMessage(role="user", content=analysed_part(given.message))),
         output_schema=plan_schema((*(card.name for card in given.agents), given.parent)),
         output_name="plan",
     )
@@ -98,16 +113,18 @@ class LLMPlanner(Planner):
         entries = output.get("requests") if isinstance(output, Mapping) else None
         if not isinstance(entries, list) or not entries:
             raise ModelBehaviorError("the plan has no list of requests", agent=given.parent)
+        entries = entries[:CLAIM_BUDGET]
         if not all(isinstance(entry, Mapping) for entry in entries):
             raise ModelBehaviorError(
                 "each planned request must be an object with 'request' and 'agent'",
                 agent=given.parent,
             )
+        message = analysed_part(given.message)
         return Plan(
             entries=tuple(
                 PlanEntry(
-                    request=str(entry.get("request") or given.message),
-                    agent=str(entry.get("agent", given.parent)),
+                    request=analysed_part(str(entry.get("request") or message)),
+                    agent=str(entry.get("agent", given.parent))[:_NAME_BUDGET],
                 )
                 for entry in entries
             ),

@@ -16,8 +16,11 @@ holds the event loop that other conversations share.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from harness.exceptions import MissingExtraError
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
@@ -34,6 +37,11 @@ __all__ = ["RulesPlanner"]
 
 log = logging.getLogger("harness")
 _SEMANTIC_CACHE = 8
+T = TypeVar("T")
+
+INLINE_ANALYSIS = 2_000
+"""Messages up to this many characters are analysed on the event loop (well under a
+millisecond); longer ones in a worker thread."""
 
 
 class RulesPlanner(Planner):
@@ -58,15 +66,15 @@ class RulesPlanner(Planner):
         given = replace(given, message=analysed_part(given.message))
         router = agent_router(given.agents)
         if given.active_agent:
-            entries = self._floor_plan(given, router, given.active_agent)
+            holder = given.active_agent
+            entries = await _analysed(
+                given.message, lambda: self._floor_plan(given, router, holder)
+            )
         else:
             threshold = self.route_threshold
-
-            def routed(piece: str) -> bool:
-                return router.best(piece, minimum=threshold) is not None
-
-            requests = split_requests(given.message, routed)
-            to_route = [request for request in requests if routed(request)]
+            requests, to_route = await _analysed(
+                given.message, lambda: _requests(given.message, router, threshold)
+            )
             agents = await self._agents(given.agents, to_route)
             entries = [
                 PlanEntry(request=request, agent=agents.get(request) or given.parent)
@@ -96,7 +104,9 @@ class RulesPlanner(Planner):
             else:
                 return {r: s[0][0] if s else None for r, s in zip(requests, ranked, strict=True)}
         matcher = agent_matcher(cards)
-        return {request: matcher.best(request) for request in requests}
+        return await _analysed(
+            " ".join(requests), lambda: {request: matcher.best(request) for request in requests}
+        )
 
     def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
         """Split a message for an agent that holds the floor: its part, and the other requests.
@@ -119,6 +129,28 @@ class RulesPlanner(Planner):
             # Nothing to split off: the floor holder gets the message as the user wrote it.
             return [PlanEntry(request=given.message.strip(), agent=holder)]
         return entries
+
+
+async def _analysed(message: str, work: Callable[[], T]) -> T:
+    """``work()``, the analysis of ``message``: in a worker thread past ``INLINE_ANALYSIS`` characters.
+
+    The analysis is CPU work; in a worker thread, however long it takes, the event loop that every
+    conversation shares keeps answering (the interpreter's switch interval gives it its turns).
+    A short message is analysed in place: the thread hop would cost more than its analysis.
+    """
+    if len(message) <= INLINE_ANALYSIS:
+        return work()
+    return await asyncio.to_thread(work)
+
+
+def _requests(message: str, router: Router, threshold: float) -> tuple[list[str], list[str]]:
+    """The message's requests, and those of them that go to some sub-agent."""
+
+    def routed(piece: str) -> bool:
+        return router.best(piece, minimum=threshold) is not None
+
+    requests = split_requests(message, routed)
+    return requests, [request for request in requests if routed(request)]
 
 
 def _add(entries: list[PlanEntry], request: str, agent: str) -> None:

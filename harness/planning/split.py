@@ -20,20 +20,25 @@ from harness.models._text import content_tokens
 __all__ = ["split_requests"]
 
 # A cut: its kind ("comma" for a bare comma; "join" for everything else) decides whether the
-# piece after it may be glued back.
+# piece after it may be glued back. Linear in the text: a cut that starts with a run of
+# punctuation or white space starts where the run starts (the look-behinds: a cut never ends
+# inside such a run, it takes the run whole), runs are taken whole (``++``, ``*+``), and no
+# run is shared out between two quantifiers. Before, each character of a run read the rest of it
+# again: 9,000 dots took about 1.2 s, and 1,000 spaces between two words about 10 s.
 _CUT = re.compile(
-    r"(?P<join>[?!.;]+\s+|\?\s*$|\s*,?\s+\b(?:and then|and also|and|also|plus|as well as)\b[\s,]+)"
-    r"|(?P<comma>\s*,\s+)",
+    r"(?P<join>(?<![?!.;])[?!.;]++\s++|\?\s*+$"
+    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++)"
+    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++)",
     re.IGNORECASE,
 )
-_LEAD = re.compile(r"^\s*(?:(?:and|also|plus|then|so)\b[\s,]*)+", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*+(?:(?:and|also|plus|then|so)\b[\s,]*+)+", re.IGNORECASE)
 # Words that open a noun phrase: a piece that starts with one lacks its verb ("and my W-2").
 _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", "her", "its"})
 # Auxiliaries that end the object of a "how many / how much" question.
 _AUX = frozenset(
     {"is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "can", "will", "am"}
 )
-_COUNT = re.compile(r"^(how (?:many|much))\s+(.*)$", re.IGNORECASE)
+_COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
 
 
 def split_requests(message: str, starts_request: Callable[[str], bool]) -> list[str]:

@@ -171,6 +171,21 @@ class Channel:
             await self._runner.cleanup()
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One try of one request, as the dispatcher saw it."""
+
+    activity_id: str
+    worker: str
+    sent: float
+    """``time.monotonic()`` when the try was sent."""
+    answered: float
+    """``time.monotonic()`` when its answer (or failure) came."""
+    status: int | None
+    """The HTTP status, or None when the worker never answered (its connection failed)."""
+    retry_after: str | None = None
+
+
 @dataclass
 class Dispatcher:
     """A round-robin load balancer in front of the workers, with retries on a dead worker."""
@@ -189,13 +204,18 @@ class Dispatcher:
     latencies: list[float] = field(default_factory=list)
     in_flight: dict[str, str] = field(default_factory=dict)
     """Per conversation, the request waiting for an answer right now (for a failure message)."""
+    outcomes: list[Outcome] = field(default_factory=list)
+    """Every try of every request, with its status."""
     _next: int = 0
     _milestones: list[tuple[int, asyncio.Event]] = field(default_factory=list)
 
-    def patience(self) -> float:
-        """How long one request may go unanswered before it is sent again: 10 times the slowest
-        answer so far (at least 30 s), so a busy machine gets a longer wait."""
-        return max(30.0, 10 * max(self.latencies, default=0.0))
+    patience: float | None = None
+    """Seconds a try may go unanswered before it is given up and sent to another worker; None
+    (the default) waits for the worker's own answer. A live worker answers every request within
+    bounds of its own (the lease wait, the turn timeout, the storage timeout) and a killed one's
+    connection fails at once, so the dispatcher needs no clock of its own; a worker that never
+    answers is what the test's ``stalled`` watchdog (sized from the run's progress) is for, and
+    guessing a bound here would hide it."""
 
     def after(self, completed: int) -> asyncio.Event:
         """An event set once ``completed`` requests have been answered."""
@@ -227,12 +247,23 @@ class Dispatcher:
             worker = self._pick()
             pause = 0.05 * (attempt + 1)
             self.in_flight[conversation] = f"{activity_id} try {attempt + 1} on {worker.name}"
+            sent = time.monotonic()
             try:
                 async with (
-                    asyncio.timeout(self.patience()),
+                    asyncio.timeout(self.patience),
                     self.session.post(f"{worker.url}/api/messages", json=body) as response,
                 ):
                     await response.read()
+                    self.outcomes.append(
+                        Outcome(
+                            activity_id,
+                            worker.name,
+                            sent,
+                            time.monotonic(),
+                            response.status,
+                            response.headers.get("Retry-After"),
+                        )
+                    )
                     if response.status < 300:
                         self.in_flight.pop(conversation, None)
                         self.completed += 1
@@ -246,9 +277,15 @@ class Dispatcher:
                     if retry_after.isdigit():
                         pause = max(pause, float(retry_after))
             except TimeoutError:  # as a load balancer gives up on an upstream: try another
-                problem = f"no answer from {worker.name} within {self.patience():g}s"
+                problem = f"no answer from {worker.name} within {self.patience:g}s"
+                self.outcomes.append(
+                    Outcome(activity_id, worker.name, sent, time.monotonic(), None)
+                )
             except (aiohttp.ClientError, OSError) as exc:
                 problem = f"{type(exc).__name__} from {worker.name}"
+                self.outcomes.append(
+                    Outcome(activity_id, worker.name, sent, time.monotonic(), None)
+                )
             self.retried += 1
             await asyncio.sleep(min(pause, self.max_pause))
         raise RuntimeError(f"{conversation}/{activity_id}: gave up after {problem}")

@@ -28,6 +28,7 @@ from aiohttp import ClientSession, web
 import harness.detect.duplicates as duplicates
 import harness.models._text as model_text
 import harness.models.rules as rules_model
+import harness.planning.rules as rules_planner
 import harness.planning.split as plan_split
 import harness.text._split as split
 import harness.text.claims as claims
@@ -167,3 +168,41 @@ async def test_another_conversation_is_answered_while_the_guard_checks_a_megabyt
     assert status < 300
     assert "b1" in channel.replies
     assert big_was_running  # answered while the 1 MB message's guard check still ran
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_the_loop_serves_healthz_while_the_planner_analyses_a_megabyte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, adapter: str
+) -> None:
+    """The offline planner's analysis of a long message runs off the loop's thread: held there
+    until ``/healthz`` has been answered, it never stops the loop from answering."""
+    loop_thread = threading.get_ident()
+    threads: list[int] = []
+    analysing = threading.Event()
+    served = threading.Event()  # set once /healthz has answered
+    requests = rules_planner._requests
+
+    def held(message: str, *args: Any) -> Any:
+        threads.append(threading.get_ident())
+        if len(message) > rules_planner.INLINE_ANALYSIS:
+            analysing.set()
+            served.wait(120)  # a safety net: on a held loop /healthz never answers
+        return requests(message, *args)
+
+    monkeypatch.setattr(rules_planner, "_requests", held)
+    bot = load_bot(guarded_helpdesk(tmp_path))
+    channel = _Channel()
+    app = create_app(bot, adapter=adapter)
+    async with running(channel.app()) as service_url, running(app) as base, ClientSession() as s:
+        big = asyncio.create_task(
+            _post(s, base, adversarial_body(FAMILIES["dots"], service_url, "big", "a1"))
+        )
+        assert await asyncio.to_thread(analysing.wait, 120)
+        async with s.get(f"{base}/healthz") as response:
+            health = response.status
+        big_was_running = not big.done()
+        served.set()
+        assert await big < 300
+    assert health == 200
+    assert big_was_running  # answered while the 1 MB message was being analysed
+    assert threads and loop_thread not in threads

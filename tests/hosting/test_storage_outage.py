@@ -173,3 +173,59 @@ async def test_a_conversation_busy_past_lease_wait_is_a_retryable_refusal(tmp_pa
         finally:
             await holder.aclose()
             await waiter.aclose()
+
+
+async def test_a_log_write_failing_after_the_replies_ends_the_turn_without_an_apology(
+    tmp_path: Path,
+) -> None:
+    """Redis fails as the finished turn's log entries are written (every reply is out and saved):
+    the turn is done (no apology, no error for the channel to retry), and its entries are written
+    with the next turn's."""
+    from harness.hosting._errors import StorageUnavailableError
+    from harness.hosting.core import SAVE_FAILED_APOLOGY
+
+    class Flaky(RedisStore):
+        failures = 1
+
+        async def append_log(self, key: str, entries: Any) -> None:
+            if self.failures:
+                self.failures -= 1
+                raise StorageUnavailableError("Redis is unavailable (TimeoutError)")
+            await super().append_log(key, entries)
+
+    with redis_process(tmp_path) as (url, _redis):
+        store = Flaky(url)
+        bot = HarnessBot(helpdesk(), store=store)
+        slot: dict[str, Any] = {"state": None}
+        sent: list[str] = []
+
+        async def load() -> Any:
+            return slot["state"]
+
+        async def save(value: str) -> None:
+            slot["state"] = value
+
+        async def send(message: Any) -> None:
+            sent.append(message.text)
+
+        try:
+            for n, text in enumerate(
+                ("How many vacation days do I have remaining?", "When is my next paycheck?"), 1
+            ):
+                turn = await bot.handle_message(
+                    key="c/log",
+                    conversation_id="log",
+                    text=text,
+                    load=load,
+                    save=save,
+                    send=send,
+                    activity_id=f"u{n}",
+                )
+                assert turn is not None
+                if n == 1:
+                    assert sent and SAVE_FAILED_APOLOGY not in sent
+                    assert await store.read_log("c/log") == []
+            assert SAVE_FAILED_APOLOGY not in sent
+            assert [e["turn"] for e in await store.read_log("c/log")] == [1, 2]
+        finally:
+            await store.aclose()

@@ -138,3 +138,37 @@ async def test_a_failed_first_save_sends_nothing_and_fails_the_request() -> None
     assert [m.text for m in store.sent] == [
         "Sure, I can change your direct deposit. What is the new account number?"
     ]
+
+
+async def test_a_storage_outage_before_a_later_reply_is_a_503_and_the_retry_finishes_the_turn(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The store is out (``StorageUnavailableError``) before the turn's second reply: no apology,
+    the request fails as unavailable (503 with Retry-After), and the channel's retry of the same
+    activity sends the rest of the turn; a reply it may send again carries the same reply id (the
+    last saved reply may not have gone out), which the channel drops."""
+    from harness.hosting._errors import StorageUnavailableError
+
+    class _Out(_Store):
+        async def save(self, value: str) -> None:
+            self.saves += 1
+            if self.saves in self.fail:
+                raise StorageUnavailableError("Redis is unavailable (TimeoutError)")
+            self.value = value
+
+    store = _Out(fail=(2,))
+    bot = HarnessBot(helpdesk())
+    question = "How many vacation days do I have remaining, and when is my next paycheck?"
+    with pytest.raises(StorageUnavailableError):
+        await _say(bot, store, question, "a1")
+    first = [m.text for m in store.sent]
+    assert len(first) == 1 and SAVE_FAILED_APOLOGY not in first
+    retried = await _say(bot, store, question, "a1")  # the channel sends the activity again
+    assert retried is not None
+    replies = [m.text for m in retried.messages if m.role == "bot"]
+    shown: dict[str | None, str] = {}  # what a channel that drops repeated reply ids shows
+    for message in store.sent:
+        assert message.reply_id is not None
+        shown.setdefault(message.reply_id, message.text)
+    assert list(shown.values()) == replies  # each reply once, in order
+    assert len(replies) >= 2 and SAVE_FAILED_APOLOGY not in replies

@@ -24,6 +24,7 @@ from harness.runtime.deps import default_planner
 from harness.runtime.parent import bot_models
 from harness.runtime.parts import group_by_agent, plan_requests
 from harness.testing import fake_subagent
+from harness.text.claims import ANALYSIS_BUDGET, CLAIM_BUDGET
 from harness.transport.base import join_requests
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,3 +167,26 @@ def test_the_turn_steps_reach_into_no_private_member() -> None:
         source = (runtime / name).read_text(encoding="utf-8")
         reach_ins = re.findall(r"\b(?!self\b)[a-z_]\w*\._[a-z]\w*", source)
         assert reach_ins == [], (name, reach_ins)
+
+
+async def test_the_llm_planner_works_within_the_analysis_budget() -> None:
+    """A 1 MB message (and a recent 1 MB one) are sent as their budgeted start; an answer with
+    a thousand huge entries is read as at most ``CLAIM_BUDGET`` of at most the budget each."""
+    huge = "days left? " * 100_000
+
+    def answer(request: ModelRequest) -> ModelResponse:
+        entries = [{"request": huge, "agent": "pto" * 100_000}] * 1_000
+        return ModelResponse(output={"requests": [{"agent": "payroll"}, *entries]})
+
+    model = FunctionModel(answer)
+    recent = (ChatMessage(role="user", content=huge), ChatMessage(role="assistant", content="ok"))
+    plan = await LLMPlanner(model).plan(_given(huge, recent=recent))
+    [request] = model.calls
+    sent = [m.content or "" for m in request.messages]
+    assert sent[1] == "ok"
+    assert all(len(text) <= ANALYSIS_BUDGET for text in sent)
+    assert sent[0] == sent[2] and huge.startswith(sent[2]) and len(sent[2]) > ANALYSIS_BUDGET // 2
+    assert len(plan.entries) == CLAIM_BUDGET
+    assert plan.entries[0] == PlanEntry(request=sent[2], agent="payroll")  # the whole message
+    assert all(len(e.request) <= ANALYSIS_BUDGET for e in plan.entries)
+    assert all(len(e.agent) <= 200 for e in plan.entries)
