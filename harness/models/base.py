@@ -18,12 +18,13 @@ from typing import Any, Literal
 from harness.exceptions import ModelRequestError
 from instructions.contract import (
     ANSWERED,
+    ANSWERED_REQUESTS,
     FINDINGS,
     INTERACTION_SUMMARY,
     OPEN_QUESTIONS,
     SCOPED_REQUEST,
 )
-from subagents import HistoryEntry, Usage
+from subagents import HistoryEntry, RequestAnswer, Usage
 
 __all__ = [
     "ActContext",
@@ -103,6 +104,8 @@ class ActContext:
     """False for silent agents: they have no send tool at all."""
     continuing: bool = False
     """True when a conversational agent holding the floor receives the user's next message."""
+    requests: tuple[str, ...] = ()
+    """Each request of a call that carries two or more (``scoped_request`` numbers them)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -119,8 +122,17 @@ class ResultView:
     open_questions: tuple[str, ...] = ()
     error: str | None = None
     """Why it failed, or which contract rules it broke."""
+    request_answers: tuple[RequestAnswer, ...] = ()
+    """One item per request, when the call carried several and the agent answered each
+    (``answeredRequests``); empty otherwise (``answered`` covers the whole call)."""
 
     def to_json(self) -> dict[str, Any]:
+        per_request = {
+            ANSWERED_REQUESTS: [
+                {"request": a.request, ANSWERED: a.answered, FINDINGS: a.findings or ""}
+                for a in self.request_answers
+            ]
+        }
         return {
             "agent": self.agent,
             "mode": self.mode,
@@ -130,6 +142,7 @@ class ResultView:
             INTERACTION_SUMMARY: self.interaction_summary,
             FINDINGS: self.findings,
             OPEN_QUESTIONS: list(self.open_questions),
+            **(per_request if self.request_answers else {}),
             "error": self.error,
         }
 

@@ -38,6 +38,7 @@ from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
 from instructions.contract import (
     ANSWERED,
+    ANSWERED_REQUESTS,
     CONVERSATIONAL,
     FINDINGS,
     INTERACTION_SUMMARY,
@@ -104,12 +105,15 @@ class RulesModel(Model):
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
             return ModelResponse(
-                output=self._outputs(context, text="", done=False, open_q=[context.scoped_request]),
+                output=self._outputs(
+                    context, texts=[], done=False, open_q=[context.scoped_request], per={}
+                ),
                 usage=usage,
                 model=self.name,
             )
         texts: list[str] = []
         open_q: list[str] = []
+        per: dict[int, list[str]] = {}  # the answers of each request, by its index
         done = True
         sent = any(m.name == _SEND_TOOL for m in tool_results)
         for message in tool_results:
@@ -118,6 +122,8 @@ class RulesModel(Model):
             text, item_done, item_open = _parse_tool_result(message.content or "")
             if text:
                 texts.append(text)
+                if item_done:
+                    per.setdefault(_request_index(message.tool_call_id), []).append(text)
             done = done and item_done
             open_q.extend(item_open)
         for pending in _unmatched(request):
@@ -129,7 +135,7 @@ class RulesModel(Model):
             )
             return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
         return ModelResponse(
-            output=self._outputs(context, text=reply, done=done, open_q=open_q),
+            output=self._outputs(context, texts=texts, done=done, open_q=open_q, per=per),
             usage=usage,
             model=self.name,
         )
@@ -142,35 +148,63 @@ class RulesModel(Model):
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         calls: list[ToolCall] = []
-        chosen: set[str] = set()
-        # Each request (and each clause of one) gets its tool; a tool is called again only with
-        # other arguments ("reset my VPN password; reset my email password"), never twice alike.
-        for index, clause in enumerate(split_clauses(context.scoped_request)):
-            name = router.best(clause, minimum=0.5)
-            if name is None:
-                continue
-            call = _call(next(t for t in own if t.name == name), clause, index)
-            key = name + json.dumps(call.arguments, sort_keys=True)
-            if key in chosen:
-                continue
-            chosen.add(key)
-            calls.append(call)
+        # Each request gets its own tool call (a call that carries several requests numbers them,
+        # and the call id keeps the request's index); each clause of one request gets its tool,
+        # and within a request a tool is called again only with other arguments ("reset my VPN
+        # password and my email password"), never twice alike.
+        requests = context.requests or (context.scoped_request,)
+        for number, text in enumerate(requests):
+            chosen: set[str] = set()
+            found: list[ToolCall] = []
+            for index, clause in enumerate(split_clauses(text)):
+                name = router.best(clause, minimum=0.5)
+                if name is None:
+                    continue
+                tool = next(t for t in own if t.name == name)
+                call = _call(tool, clause, index, number if context.requests else 0)
+                key = name + json.dumps(call.arguments, sort_keys=True)
+                if key in chosen:
+                    continue
+                chosen.add(key)
+                found.append(call)
+            calls.extend(found)
         if not calls and len(own) == 1:
-            calls.append(_call(own[0], context.scoped_request, 0))
+            # Nothing matched by its words: an agent with one tool uses it for each request
+            # (a request another of the call's requests matched is left open instead).
+            for number, text in enumerate(requests):
+                calls.append(_call(own[0], text, 0, number if context.requests else 0))
         return calls
 
     def _outputs(
-        self, context: ActContext, *, text: str, done: bool, open_q: list[str]
+        self,
+        context: ActContext,
+        *,
+        texts: list[str],
+        done: bool,
+        open_q: list[str],
+        per: Mapping[int, list[str]],
     ) -> dict[str, Any]:
-        if context.mode == SILENT:
-            return {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_q}
-        out: dict[str, Any] = {
-            ANSWERED: bool(text) and done,
-            INTERACTION_SUMMARY: text,
-            OPEN_QUESTIONS: open_q,
-        }
-        if context.mode == CONVERSATIONAL:
-            out[SCOPED_REQUEST] = context.scoped_request
+        text = " ".join(texts).strip()
+        silent = context.mode == SILENT
+        answers = [
+            {
+                "request": item,
+                ANSWERED: bool(per.get(number)) and not silent,
+                FINDINGS: " ".join(per.get(number, ())) if silent else "",
+            }
+            for number, item in enumerate(context.requests)
+        ]
+        if silent:
+            out: dict[str, Any] = {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_q}
+        else:
+            answered = bool(text) and done
+            if answers:
+                answered = answered and all(a[ANSWERED] for a in answers)
+            out = {ANSWERED: answered, INTERACTION_SUMMARY: text, OPEN_QUESTIONS: open_q}
+            if context.mode == CONVERSATIONAL:
+                out[SCOPED_REQUEST] = context.scoped_request
+        if answers:
+            out[ANSWERED_REQUESTS] = answers
         return out
 
     # --- compose --------------------------------------------------------------------------------
@@ -194,7 +228,23 @@ class RulesModel(Model):
                     f"{what}. Please try again later."
                 )
                 continue
-            if result.mode == "silent":
+            questions = list(result.open_questions)
+            if result.request_answers:
+                # Per request: an answered one is left alone, an unanswered one is relayed from
+                # its findings, or (with none) routed or apologised for like an open question.
+                if result.mode == "silent" and result.findings:
+                    parts.append(result.findings)
+                answered_some = any(a.answered for a in result.request_answers)
+                if answered_some and not honours_answered and result.interaction_summary:
+                    parts.append(f"To sum up: {result.interaction_summary}")
+                for item in result.request_answers:
+                    if item.answered:
+                        continue
+                    if item.findings and result.mode != "silent":
+                        parts.append(item.findings)
+                    elif not item.findings:
+                        questions.append(item.request)
+            elif result.mode == "silent":
                 if result.findings:
                     parts.append(result.findings)
             elif result.answered:
@@ -202,7 +252,7 @@ class RulesModel(Model):
                     parts.append(f"To sum up: {result.interaction_summary}")
             elif result.error and result.interaction_summary:
                 parts.append(result.interaction_summary)
-            for question in result.open_questions:
+            for question in questions:
                 key = _norm(question)
                 if key in seen:
                     continue
@@ -254,7 +304,7 @@ def _own_reply(text: str) -> str:
     return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful
 
 
-def _call(tool: ToolDefinition, text: str, index: int) -> ToolCall:
+def _call(tool: ToolDefinition, text: str, index: int, request: int = 0) -> ToolCall:
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
     args: dict[str, Any] = {}
@@ -262,7 +312,15 @@ def _call(tool: ToolDefinition, text: str, index: int) -> ToolCall:
         wanted = name in required or name in ("request", "query", "text", "question", "message")
         if wanted and schema.get("type", "string") == "string":
             args[name] = text
-    return ToolCall(id=f"call_{tool.name}_{index}", name=tool.name, arguments=args)
+    # A call that carries several requests keeps the request's index in the id ("call_x_1.0").
+    suffix = f"{request}.{index}" if request else str(index)
+    return ToolCall(id=f"call_{tool.name}_{suffix}", name=tool.name, arguments=args)
+
+
+def _request_index(call_id: str | None) -> int:
+    """The index of the request a tool call was made for (kept in its id by ``_call``)."""
+    number, dot, _ = (call_id or "").rpartition("_")[2].partition(".")
+    return int(number) if dot and number.isdigit() else 0
 
 
 def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:

@@ -225,6 +225,7 @@ class Parent:
         dialogue: list[dict[str, str]] | None = None,
         send: Sender | None = None,
         continuing: bool = False,
+        requests: Sequence[str] = (),
     ) -> SubagentResult:
         """Run one call of the sub-agent ``name`` outside a turn, as a host serving it does.
 
@@ -241,6 +242,9 @@ class Parent:
                 ``text`` per message); updated in place.
             send: delivers the agent's messages; None for a silent agent (or to refuse them).
             continuing: the agent holds the floor and gets the user's next message.
+            requests: each request the call carries, when there are two or more (``request``
+                then numbers them, ``harness.transport.base.join_requests``); the agent's
+                ``answeredRequests`` is validated against them.
 
         Raises:
             ConfigError: there is no sub-agent named ``name``.
@@ -255,6 +259,7 @@ class Parent:
             dialogue=dialogue,
             send=send,
             continuing=continuing,
+            requests=requests if len(requests) > 1 else (),
         )
         return await run_subagent(call)
 

@@ -116,8 +116,9 @@ async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:
 def result_view(result: SubagentResult, *, drop_findings: bool = False) -> ResultView:
     outputs = result.outputs
     error = result.error
-    if result.violations:
-        error = "; ".join(str(v) for v in result.violations)
+    if result.broken:
+        error = "; ".join(str(v) for v in result.broken)
+    answers = result.request_answers or ()
     return ResultView(
         agent=result.agent,
         mode=result.mode.value,
@@ -128,6 +129,7 @@ def result_view(result: SubagentResult, *, drop_findings: bool = False) -> Resul
         findings=outputs.findings if outputs and not drop_findings else None,
         open_questions=tuple(outputs.open_questions or ()) if outputs else (),
         error=error,
+        request_answers=answers,
     )
 
 

@@ -124,8 +124,8 @@ def _check(deps: Dependencies, result: SubagentResult) -> None:
     """Strict mode: raise for a sub-agent that broke its contract, timed out or failed."""
     if not deps.strict:
         return
-    if result.violations:
-        raise ContractViolationError(result.agent, result.violations)
+    if result.broken:  # an advisory violation (one 'answered' for several requests) is read as is
+        raise ContractViolationError(result.agent, result.broken)
     if result.status == "timed_out":
         timeout = deps.agents[result.agent].timeout
         raise SubagentTimeoutError(agent=result.agent, timeout=timeout)
