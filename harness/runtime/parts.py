@@ -4,13 +4,11 @@ fallback reply."""
 
 from __future__ import annotations
 
-import functools
-import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
+from harness.composing import COMPOSE_SCHEMA, ResultView, compose_schema
 from harness.detect.transcript import PlannedRequest
-from harness.models.base import ResultView
 from harness.planning import PlanEntry
 from harness.text import quote
 from subagents import Mode, SubagentResult
@@ -24,41 +22,6 @@ __all__ = [
     "plan_requests",
     "result_view",
 ]
-
-COMPOSE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "message": {
-            "type": "string",
-            "description": "What the parent says now: only what the user has not received yet; empty if nothing.",
-        },
-        "route": {
-            "type": "array",
-            "description": "Open questions to hand to a sub-agent this turn.",
-            "items": {
-                "type": "object",
-                "properties": {"request": {"type": "string"}, "agent": {"type": "string"}},
-                "required": ["request", "agent"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["message", "route"],
-    "additionalProperties": False,
-}
-
-
-@functools.lru_cache(maxsize=64)
-def compose_schema(agents: tuple[str, ...]) -> Mapping[str, Any]:
-    """``COMPOSE_SCHEMA`` with a route's ``agent`` limited to ``agents`` (unchanged when there are
-    none), so a server that enforces schemas cannot route to an unknown agent. Cached per bot."""
-    if not agents:
-        return COMPOSE_SCHEMA
-    schema: dict[str, Any] = json.loads(json.dumps(COMPOSE_SCHEMA))
-    schema["properties"]["route"]["items"]["properties"]["agent"]["enum"] = list(
-        dict.fromkeys(agents)
-    )
-    return schema
 
 
 def plan_requests(
