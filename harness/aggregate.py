@@ -336,7 +336,7 @@ def from_subagent_results(
                 text=text,
                 confidence=conf,
                 missing=tuple(outputs.open_questions or ()) if outputs else (),
-                issues=tuple(str(v) for v in result.violations),
+                issues=tuple(str(v) for v in result.broken),
                 error=result.error,
                 duration_s=result.duration_s,
             )

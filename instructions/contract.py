@@ -19,6 +19,7 @@ from typing import Any, Final
 
 __all__ = [
     "ANSWERED",
+    "ANSWERED_REQUESTS",
     "CHILD",
     "CONNECTED",
     "CONVERSATIONAL",
@@ -34,12 +35,14 @@ __all__ = [
     "OUTPUTS",
     "OUTPUT_DESCRIPTIONS",
     "OUTPUT_JSON_TYPES",
+    "REQUEST_ANSWER_FIELDS",
     "REQUIRED_BY_MODE",
     "SCOPED_REQUEST",
     "SILENT",
     "SNAKE_NAMES",
     "output_schema",
     "schema_outputs",
+    "with_request_answers",
 ]
 
 # -- modes and kinds -------------------------------------------------------------------------------
@@ -76,17 +79,29 @@ FINDINGS: Final = "findings"
 """Output: the answer, for the parent to relay (silent agents)."""
 OPEN_QUESTIONS: Final = "openQuestions"
 """Output: what the agent could not handle, and new requests that came up."""
+ANSWERED_REQUESTS: Final = "answeredRequests"
+"""Output: one item per request a call carried (``request``, ``answered``, ``findings``), in order;
+required when a call carries two or more requests (docs/contract.md, "Several requests in one
+call")."""
 
 INPUTS: tuple[str, ...] = (SCOPED_REQUEST, HISTORY)
 """Input names on the wire."""
 
-OUTPUTS: tuple[str, ...] = (ANSWERED, SCOPED_REQUEST, INTERACTION_SUMMARY, FINDINGS, OPEN_QUESTIONS)
+OUTPUTS: tuple[str, ...] = (
+    ANSWERED,
+    SCOPED_REQUEST,
+    INTERACTION_SUMMARY,
+    FINDINGS,
+    OPEN_QUESTIONS,
+    ANSWERED_REQUESTS,
+)
 """Output names on the wire, in the order the contract lists them."""
 
 SNAKE_NAMES: Mapping[str, str] = {
     SCOPED_REQUEST: "scoped_request",
     INTERACTION_SUMMARY: "interaction_summary",
     OPEN_QUESTIONS: "open_questions",
+    ANSWERED_REQUESTS: "answered_requests",
 }
 """The snake_case spelling of each camelCase name (Python attributes; accepted in raw outputs)."""
 
@@ -114,6 +129,11 @@ OUTPUT_DESCRIPTIONS: Mapping[str, str] = {
         "Parts of the request this agent could not handle, and new requests that came up; "
         "an empty list when there are none."
     ),
+    ANSWERED_REQUESTS: (
+        "One item per request in the scoped request, in order, when it holds several numbered "
+        "requests: the request, whether the user already received its answer from this agent, "
+        "and the answer for the parent to relay when they did not."
+    ),
 }
 """The contract's words for its outputs, in contract order."""
 
@@ -123,8 +143,26 @@ OUTPUT_JSON_TYPES: Mapping[str, Mapping[str, Any]] = {
     INTERACTION_SUMMARY: {"type": "string"},
     FINDINGS: {"type": "string"},
     OPEN_QUESTIONS: {"type": "array", "items": {"type": "string"}},
+    ANSWERED_REQUESTS: {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "request": {"type": "string"},
+                ANSWERED: {"type": "boolean"},
+                FINDINGS: {"type": "string"},
+            },
+            "required": ["request", ANSWERED, FINDINGS],
+            "additionalProperties": False,
+        },
+    },
 }
 """The JSON schema type of each output."""
+
+REQUEST_ANSWER_FIELDS: tuple[str, ...] = ("request", ANSWERED, FINDINGS)
+"""The fields of one ``answeredRequests`` item: the request (as numbered in ``scopedRequest``,
+without its number), whether the user already has its answer from this agent, and the answer for
+the parent to relay (empty when the agent answered the user itself or could not answer)."""
 
 # -- what each mode must return --------------------------------------------------------------------
 
@@ -141,6 +179,8 @@ def schema_outputs(mode: str, declared: Sequence[str] = ()) -> list[str]:
 
     The mode's required outputs, then the contract outputs the agent declares beyond them, then
     ``openQuestions``, which every schema carries so any agent can hand back what it could not do.
+    ``answeredRequests`` belongs to a call, not to an agent: ``with_request_answers`` adds it to
+    the schema of a call that carries two or more requests.
 
     Args:
         mode: the agent's mode, by name.
@@ -148,7 +188,7 @@ def schema_outputs(mode: str, declared: Sequence[str] = ()) -> list[str]:
     """
     names = list(REQUIRED_BY_MODE[mode])
     for name in declared:
-        if name in OUTPUTS and name not in names and name != ANSWERED:
+        if name in OUTPUTS and name not in names and name not in (ANSWERED, ANSWERED_REQUESTS):
             names.append(name)
     if OPEN_QUESTIONS not in names:
         names.append(OPEN_QUESTIONS)
@@ -183,3 +223,18 @@ def output_schema(
         "required": names,
         "additionalProperties": False,
     }
+
+
+def with_request_answers(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` (an ``output_schema``) for a call that carries two or more requests: it also
+    requires ``answeredRequests``, one item per request."""
+    extended = copy.deepcopy(dict(schema))
+    extended["properties"][ANSWERED_REQUESTS] = copy.deepcopy(
+        dict(OUTPUT_JSON_TYPES[ANSWERED_REQUESTS])
+    )
+    if OUTPUT_DESCRIPTIONS.get(ANSWERED_REQUESTS):
+        extended["properties"][ANSWERED_REQUESTS]["description"] = OUTPUT_DESCRIPTIONS[
+            ANSWERED_REQUESTS
+        ]
+    extended["required"] = [*schema.get("required", ()), ANSWERED_REQUESTS]
+    return extended

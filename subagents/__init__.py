@@ -4,6 +4,7 @@ from subagents._base import IOSpec, Reply, Subagent, Tool, ToolContext
 from subagents.child import ChildAgent
 from subagents.connected import ConnectedAgent
 from subagents.contract import (
+    ADVISORY_KINDS,
     CONTRACT_INPUTS,
     CONTRACT_OUTPUTS,
     REQUIRED_OUTPUTS,
@@ -12,6 +13,7 @@ from subagents.contract import (
     Kind,
     Mode,
     ModeName,
+    RequestAnswer,
     SubagentInput,
     SubagentOutputs,
     SubagentResult,
@@ -21,6 +23,7 @@ from subagents.contract import (
 )
 
 __all__ = [
+    "ADVISORY_KINDS",
     "CONTRACT_INPUTS",
     "CONTRACT_OUTPUTS",
     "REQUIRED_OUTPUTS",
@@ -33,6 +36,7 @@ __all__ = [
     "Mode",
     "ModeName",
     "Reply",
+    "RequestAnswer",
     "Subagent",
     "SubagentInput",
     "SubagentOutputs",

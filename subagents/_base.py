@@ -73,6 +73,9 @@ class ToolContext:
     """The parent's conversation; None when the agent does not receive history."""
     state: MutableMapping[str, Any] = field(default_factory=dict)
     """This agent's memory in this conversation; must stay JSON-serialisable."""
+    requests: tuple[str, ...] = ()
+    """Each request of a call that carries two or more (``scoped_request`` numbers them); a
+    handler then answers each in its ``answeredRequests`` output (docs/contract.md)."""
 
 
 ToolFunction = Callable[..., Any] | Callable[..., Awaitable[Any]]

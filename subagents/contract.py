@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from instructions import contract as table
 from instructions.contract import (
     ANSWERED,
+    ANSWERED_REQUESTS,
     FINDINGS,
     INTERACTION_SUMMARY,
     OPEN_QUESTIONS,
@@ -28,6 +29,7 @@ from instructions.contract import (
 )
 
 __all__ = [
+    "ADVISORY_KINDS",
     "CONTRACT_INPUTS",
     "CONTRACT_OUTPUTS",
     "REQUIRED_OUTPUTS",
@@ -36,6 +38,7 @@ __all__ = [
     "Kind",
     "Mode",
     "ModeName",
+    "RequestAnswer",
     "SubagentInput",
     "SubagentOutputs",
     "SubagentResult",
@@ -107,6 +110,21 @@ class SubagentInput(BaseModel):
     """The parent's conversation; present only when passthrough is on."""
 
 
+class RequestAnswer(BaseModel):
+    """One request of a call that carried several, and whether it was answered
+    (an item of the ``answeredRequests`` output)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    request: str
+    """The request, as the agent was given it."""
+    answered: bool
+    """True when the user already received its answer from this agent."""
+    findings: str | None = None
+    """Its answer, for the parent to relay (empty when the agent answered the user itself or could
+    not answer)."""
+
+
 class SubagentOutputs(BaseModel):
     """What a sub-agent returns. Which fields are required depends on its mode."""
 
@@ -122,6 +140,10 @@ class SubagentOutputs(BaseModel):
     """The answer, for the parent to relay (silent agents)."""
     open_questions: tuple[str, ...] | None = Field(default=None, alias=OPEN_QUESTIONS)
     """Parts of the request the agent could not handle, or new requests that came up."""
+    answered_requests: tuple[RequestAnswer, ...] | None = Field(
+        default=None, alias=ANSWERED_REQUESTS
+    )
+    """One item per request of a call that carried several, in order (None when not returned)."""
     custom: dict[str, Any] = Field(default_factory=dict)
     """Outputs the agent declares beyond the contract's (e.g. ``payDate``), as returned."""
 
@@ -139,6 +161,13 @@ class ViolationKind(StrEnum):
     SILENT_ANSWERED = "silent_answered"
     SILENT_MESSAGE = "silent_message"
     ANSWERED_WITHOUT_MESSAGE = "answered_without_message"
+    MISSING_REQUEST_ANSWERS = "missing_request_answers"
+
+
+ADVISORY_KINDS: frozenset[ViolationKind] = frozenset({ViolationKind.MISSING_REQUEST_ANSWERS})
+"""Violations that are recorded but do not make a result unusable: an agent (an older remote one,
+say) that returns one ``answered`` for a call carrying several requests is read as before, with
+``answered`` and ``openQuestions`` covering all of them."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,6 +182,11 @@ class ContractViolation:
     """A sentence a developer can act on."""
     output: str | None = None
     """The output concerned, by wire name, when there is one."""
+
+    @property
+    def advisory(self) -> bool:
+        """True when the violation is recorded but leaves the result usable (``ADVISORY_KINDS``)."""
+        return self.kind in ADVISORY_KINDS
 
     def __str__(self) -> str:
         return f"{self.kind.value}: {self.message}"
@@ -216,21 +250,45 @@ class SubagentResult:
     tool_calls: tuple[str, ...] | None = None
     """The tools the agent called, in order (its message tool left out); None when they are not
     known (a handler function, or a remote host that does not report them)."""
+    requests: tuple[str, ...] = ()
+    """Each request the call carried, as planned (empty or one item: just ``request``)."""
+
+    @property
+    def broken(self) -> tuple[ContractViolation, ...]:
+        """The violations that make the result unusable (every one but the advisory ones)."""
+        return tuple(v for v in self.violations if not v.advisory)
 
     @property
     def answered(self) -> bool:
         """True only when the outputs validated and say the user already has the answer."""
-        if self.violations or self.outputs is None:
+        if self.broken or self.outputs is None:
             return False
         return self.outputs.answered
 
     @property
     def ok(self) -> bool:
-        """True when the call completed (fully or partly) without violations."""
-        return self.status in ("complete", "partial") and not self.violations
+        """True when the call completed (fully or partly) without violations (advisory ones
+        aside)."""
+        return self.status in ("complete", "partial") and not self.broken
+
+    @property
+    def request_answers(self) -> tuple[RequestAnswer, ...] | None:
+        """One item per request of a call that carried two or more, when the agent answered each
+        (``answeredRequests``) and the result is usable; None otherwise (then ``answered`` and
+        ``openQuestions`` cover all of its requests, as for one request)."""
+        if self.broken or self.outputs is None or len(self.requests) < 2:
+            return None
+        items = self.outputs.answered_requests
+        if items is None or len(items) != len(self.requests):
+            return None
+        return tuple(
+            item if item.request.strip() else item.model_copy(update={"request": planned})
+            for item, planned in zip(items, self.requests, strict=True)
+        )
 
 
 _KNOWN_OUTPUTS = frozenset(CONTRACT_OUTPUTS) | frozenset(SNAKE_NAMES.values())
+_PER_CALL = (OPEN_QUESTIONS, ANSWERED_REQUESTS)
 
 
 def validate_outputs(
@@ -240,6 +298,7 @@ def validate_outputs(
     raw: Mapping[str, Any] | None,
     messages_sent: Sequence[str] = (),
     declared_outputs: Sequence[str] | None = None,
+    requests: Sequence[str] = (),
 ) -> tuple[SubagentOutputs | None, tuple[ContractViolation, ...]]:
     """Validate a sub-agent's raw outputs against its mode's contract.
 
@@ -249,6 +308,9 @@ def validate_outputs(
         raw: the outputs as returned, keyed by wire name (snake_case names are accepted too).
         messages_sent: the messages it sent to the user during the call.
         declared_outputs: outputs the agent declares beyond its mode's, which become required too.
+        requests: each request the call carried; with two or more, ``answeredRequests`` must
+            answer each, in order (without it the result is read as one ``answered`` for all, and
+            a ``missing_request_answers`` violation, advisory, says so).
 
     Returns:
         The validated outputs (None when they cannot be parsed) and every violation found.
@@ -264,8 +326,9 @@ def validate_outputs(
     data = {str(key): value for key, value in (raw or {}).items()}
     required = list(REQUIRED_OUTPUTS[mode])
     for name in declared_outputs or ():
-        # openQuestions is "any agent that handled only part": required of silent agents only.
-        if name in CONTRACT_OUTPUTS and name not in required and name != OPEN_QUESTIONS:
+        # openQuestions is "any agent that handled only part": required of silent agents only;
+        # answeredRequests belongs to a call with several requests, not to the agent.
+        if name in CONTRACT_OUTPUTS and name not in required and name not in _PER_CALL:
             required.append(name)
     snake = SNAKE_NAMES
     has_open = bool(data.get(OPEN_QUESTIONS, data.get(snake[OPEN_QUESTIONS])))
@@ -310,6 +373,10 @@ def validate_outputs(
                     message=f"output {loc!r} is invalid: {first['msg']}",
                 )
             )
+    if outputs is not None:
+        violations.extend(
+            _request_violations(agent, mode, outputs, tuple(requests), bool(messages_sent))
+        )
     if mode is Mode.SILENT:
         if outputs is not None and outputs.answered:
             violations.append(
@@ -338,3 +405,59 @@ def validate_outputs(
             )
         )
     return outputs, tuple(violations)
+
+
+def _request_violations(
+    agent: str, mode: Mode, outputs: SubagentOutputs, requests: tuple[str, ...], spoke: bool
+) -> list[ContractViolation]:
+    """What is wrong with the per-request answers (``answeredRequests``) of a call."""
+    items = outputs.answered_requests
+    if items is None:
+        if len(requests) < 2:
+            return []
+        return [
+            ContractViolation(
+                agent=agent,
+                kind=ViolationKind.MISSING_REQUEST_ANSWERS,
+                output=ANSWERED_REQUESTS,
+                message=(
+                    f"the call carried {len(requests)} requests but {ANSWERED_REQUESTS!r} is "
+                    "missing, so one 'answered' is read for all of them"
+                ),
+            )
+        ]
+    found: list[ContractViolation] = []
+    if requests and len(items) != len(requests):
+        found.append(
+            ContractViolation(
+                agent=agent,
+                kind=ViolationKind.INVALID_OUTPUT,
+                output=ANSWERED_REQUESTS,
+                message=(
+                    f"{ANSWERED_REQUESTS!r} has {len(items)} item(s) for {len(requests)} "
+                    "request(s); it needs one per request, in order"
+                ),
+            )
+        )
+    # A top-level 'answered' that breaks the same rule is reported once, by validate_outputs.
+    claimed = any(item.answered for item in items) and not outputs.answered
+    if mode is Mode.SILENT:
+        if claimed:
+            found.append(
+                ContractViolation(
+                    agent=agent,
+                    kind=ViolationKind.SILENT_ANSWERED,
+                    output=ANSWERED_REQUESTS,
+                    message="a silent agent never talks to the user, so no request is 'answered'",
+                )
+            )
+    elif not spoke and claimed:
+        found.append(
+            ContractViolation(
+                agent=agent,
+                kind=ViolationKind.ANSWERED_WITHOUT_MESSAGE,
+                output=ANSWERED_REQUESTS,
+                message="it claims a request 'answered' but sent the user no message",
+            )
+        )
+    return found

@@ -2,9 +2,11 @@
 
 The wire format is the contract itself. The caller posts the inputs::
 
-    {"scopedRequest": "...", "history": [...]?, "state": {...}?, "continuing": false}
+    {"scopedRequest": "...", "requests": [...]?, "history": [...]?, "state": {...}?,
+     "continuing": false}
 
-``history`` is sent only when the ``ConnectedAgent`` has ``pass_history`` on; ``state`` is the
+``requests`` lists each request when the call carries two or more (``scopedRequest`` numbers
+them too); the agent's ``answeredRequests`` output answers each. ``history`` is sent only when the ``ConnectedAgent`` has ``pass_history`` on; ``state`` is the
 agent's memory in the caller's conversation (the host keeps none, so a conversational agent works
 across turns and restarts). The host runs one call and answers::
 
@@ -28,7 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import MissingExtraError
-from harness.transport.base import Delivery, SubagentCall, result_to_wire
+from harness.transport.base import REQUESTS, Delivery, SubagentCall, result_to_wire
 from harness.transport.http import TOKEN_ENV, HTTPTransport
 from instructions.contract import HISTORY, SCOPED_REQUEST
 from subagents import HistoryEntry, Mode, Usage
@@ -147,6 +149,11 @@ def add_agent_routes(
                 raise BodyError(
                     400, "BadArgument", f"{SCOPED_REQUEST!r} must be a non-empty string"
                 )
+            requests = body.get(REQUESTS) or []
+            if not isinstance(requests, list) or not all(
+                isinstance(r, str) and r.strip() for r in requests
+            ):
+                raise BodyError(400, "BadArgument", f"{REQUESTS!r} must be a list of requests")
             history = _history(body.get(HISTORY))
             state = body.get("state") or {}
             if not isinstance(state, dict):
@@ -174,6 +181,7 @@ def add_agent_routes(
                 dialogue=dialogue,
                 send=collect,
                 continuing=bool(body.get("continuing", False)),
+                requests=tuple(requests),
             )
         return web.json_response(result_to_wire(result, state=state, dialogue=dialogue))
 

@@ -2,10 +2,10 @@
 
 A request is what an LLM is shown: ``system``, ``messages``, ``tools`` and an ``output_schema``
 named by ``output_name`` (``plan``, ``reply``, an agent's outputs ...). A model needs no notion of
-which step asked: planning is ``harness.planning``'s, which sends an ordinary request. A sub-agent's
-*act* step and the parent's *compose* step also attach a typed ``context`` with the same facts in
-structured form, which the offline ``RulesModel`` and test doubles read. New concerns become fields
-here, not new parameters.
+which step asked: planning is ``harness.planning``'s and composing ``harness.composing``'s, each of
+which sends an ordinary request. Only a sub-agent's *act* step still attaches a typed ``context``
+(``ActContext``) with the same facts in structured form, which the offline ``RulesModel`` and test
+doubles read. New concerns become fields here, not new parameters.
 """
 
 from __future__ import annotations
@@ -16,25 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from harness.exceptions import ModelRequestError
-from instructions.contract import (
-    ANSWERED,
-    FINDINGS,
-    INTERACTION_SUMMARY,
-    OPEN_QUESTIONS,
-    SCOPED_REQUEST,
-)
 from subagents import HistoryEntry, Usage
 
 __all__ = [
     "ActContext",
     "AgentCard",
     "ChatMessage",
-    "ComposeContext",
     "Model",
     "ModelRequest",
     "ModelResponse",
     "ModelSetupError",
-    "ResultView",
     "ToolCall",
     "ToolDefinition",
 ]
@@ -103,52 +94,8 @@ class ActContext:
     """False for silent agents: they have no send tool at all."""
     continuing: bool = False
     """True when a conversational agent holding the floor receives the user's next message."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ResultView:
-    """A sub-agent result as the parent's compose step sees it."""
-
-    agent: str
-    mode: str
-    request: str
-    status: str
-    answered: bool
-    interaction_summary: str | None = None
-    findings: str | None = None
-    open_questions: tuple[str, ...] = ()
-    error: str | None = None
-    """Why it failed, or which contract rules it broke."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "agent": self.agent,
-            "mode": self.mode,
-            SCOPED_REQUEST: self.request,
-            "status": self.status,
-            ANSWERED: self.answered,
-            INTERACTION_SUMMARY: self.interaction_summary,
-            FINDINGS: self.findings,
-            OPEN_QUESTIONS: list(self.open_questions),
-            "error": self.error,
-        }
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ComposeContext:
-    """Structured facts of a compose request."""
-
-    parent: str
-    user_message: str
-    results: tuple[ResultView, ...]
-    own_requests: tuple[str, ...] = ()
-    """Requests the plan gave to the parent itself."""
-    agents: tuple[AgentCard, ...] = ()
-    """Sub-agents the parent may route open questions to."""
-    routed: tuple[tuple[str, str], ...] = ()
-    """(request, agent) pairs already dispatched this turn, so nothing is routed twice."""
-    steps_left: int = 0
-    """How many more routing rounds the parent may start this turn."""
+    requests: tuple[str, ...] = ()
+    """Each request of a call that carries two or more (``scoped_request`` numbers them)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,9 +114,9 @@ class ModelRequest:
     """JSON schema of the structured output expected as the final answer, if any."""
     output_name: str | None = None
     """A name for the structured output (OpenAI's ``json_schema.name``)."""
-    context: ActContext | ComposeContext | None = None
-    """The facts of a sub-agent's act step or the parent's compose step in structured form, for
-    the offline model and test doubles (an LLM reads them from the prompt)."""
+    context: ActContext | None = None
+    """The facts of a sub-agent's act step in structured form, for the offline model and test
+    doubles (an LLM reads them from the prompt); None for every other request."""
     timeout: float | None = None
     """Seconds this call may take, when the caller sets a deadline."""
 

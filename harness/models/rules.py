@@ -1,43 +1,32 @@
 """The offline default model: deterministic rules, no network, no key.
 
-It does the jobs an LLM does in this SDK, plainly (the offline planner is
-``harness.planning.RulesPlanner``): it calls the best-matching tool
-with the scoped request; it sends direct answers with the send tool and returns the contract's
-outputs; and it composes the parent's reply from the results.
-
-Composition follows a rule keyed on the parent's instructions, read by the SDK's one instruction
-reader (:mod:`harness.text.instructions`): when the system prompt tells it to check ``answered``, it
-leaves answered requests alone; when it does not (a naive parent), or when a sentence tells it to
-repeat or summarise the sub-agents' answers (which it obeys, as an LLM would likely do), it restates
-them. The restating emulates a failure reported in public issues of
-agent frameworks (a parent repeating what its sub-agents already told the user); the contrast with
-the good parent is there by construction, so the simulator has duplicates to catch. It is not a
-measurement of how a real LLM parent behaves.
+It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
+each request it is given; it sends direct answers with the send tool and returns the contract's
+outputs, one answer per request when a call carries several. Planning and composing are not a
+model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
+``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._text import Router, content_tokens, split_clauses
+from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
     AgentCard,
-    ComposeContext,
     Model,
     ModelRequest,
     ModelResponse,
     ToolCall,
     ToolDefinition,
 )
-from harness.text import quote
-from harness.text.instructions import checks_answered, repeats_answers
 from instructions.contract import (
     ANSWERED,
+    ANSWERED_REQUESTS,
     CONVERSATIONAL,
     FINDINGS,
     INTERACTION_SUMMARY,
@@ -50,17 +39,6 @@ from subagents import Usage
 __all__ = ["RulesModel"]
 
 _SEND_TOOL = "send_message_to_user"
-_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
-_THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
-_BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
-
-
-@functools.lru_cache(maxsize=256)
-def _honours_answered(system: str) -> bool:
-    """True when the parent's system prompt checks ``answered`` and no sentence of it tells the
-    parent to repeat its sub-agents' answers (the model obeys that sentence)."""
-    # Cached: every compose step asks this of the same (long) system prompt.
-    return checks_answered(system) and repeats_answers(system) is None
 
 
 def _card_texts(card: AgentCard) -> list[str]:
@@ -84,15 +62,10 @@ class RulesModel(Model):
         context = request.context
         if isinstance(context, ActContext):
             return self._act(request, context)
-        if isinstance(context, ComposeContext):
-            return self._compose(request, context)
         raise TypeError(
-            "RulesModel answers act and compose requests (with their structured context); "
-            "plan with harness.planning.RulesPlanner"
+            "RulesModel answers sub-agents' act requests only; plan with "
+            "harness.planning.RulesPlanner and compose with harness.composing.RulesComposer"
         )
-
-    def _router(self, agents: Sequence[AgentCard]) -> Router:
-        return agent_router(tuple(agents))
 
     # --- act ------------------------------------------------------------------------------------
 
@@ -104,12 +77,15 @@ class RulesModel(Model):
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
             return ModelResponse(
-                output=self._outputs(context, text="", done=False, open_q=[context.scoped_request]),
+                output=self._outputs(
+                    context, texts=[], done=False, open_q=[context.scoped_request], per={}
+                ),
                 usage=usage,
                 model=self.name,
             )
         texts: list[str] = []
         open_q: list[str] = []
+        per: dict[int, list[str]] = {}  # the answers of each request, by its index
         done = True
         sent = any(m.name == _SEND_TOOL for m in tool_results)
         for message in tool_results:
@@ -118,6 +94,8 @@ class RulesModel(Model):
             text, item_done, item_open = _parse_tool_result(message.content or "")
             if text:
                 texts.append(text)
+                if item_done:
+                    per.setdefault(_request_index(message.tool_call_id), []).append(text)
             done = done and item_done
             open_q.extend(item_open)
         for pending in _unmatched(request):
@@ -129,7 +107,7 @@ class RulesModel(Model):
             )
             return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
         return ModelResponse(
-            output=self._outputs(context, text=reply, done=done, open_q=open_q),
+            output=self._outputs(context, texts=texts, done=done, open_q=open_q, per=per),
             usage=usage,
             model=self.name,
         )
@@ -142,119 +120,69 @@ class RulesModel(Model):
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         calls: list[ToolCall] = []
-        chosen: set[str] = set()
-        # Each request (and each clause of one) gets its tool; a tool is called again only with
-        # other arguments ("reset my VPN password; reset my email password"), never twice alike.
-        for index, clause in enumerate(split_clauses(context.scoped_request)):
-            name = router.best(clause, minimum=0.5)
-            if name is None:
-                continue
-            call = _call(next(t for t in own if t.name == name), clause, index)
-            key = name + json.dumps(call.arguments, sort_keys=True)
-            if key in chosen:
-                continue
-            chosen.add(key)
-            calls.append(call)
+        # Each request gets its own tool call (a call that carries several requests numbers them,
+        # and the call id keeps the request's index); each clause of one request gets its tool,
+        # and within a request a tool is called again only with other arguments ("reset my VPN
+        # password and my email password"), never twice alike.
+        requests = context.requests or (context.scoped_request,)
+        for number, text in enumerate(requests):
+            chosen: set[str] = set()
+            found: list[ToolCall] = []
+            for index, clause in enumerate(split_clauses(text)):
+                name = router.best(clause, minimum=0.5)
+                if name is None:
+                    continue
+                tool = next(t for t in own if t.name == name)
+                call = _call(tool, clause, index, number if context.requests else 0)
+                key = name + json.dumps(call.arguments, sort_keys=True)
+                if key in chosen:
+                    continue
+                chosen.add(key)
+                found.append(call)
+            calls.extend(found)
         if not calls and len(own) == 1:
-            calls.append(_call(own[0], context.scoped_request, 0))
+            # Nothing matched by its words: an agent with one tool uses it for each request
+            # (a request another of the call's requests matched is left open instead).
+            for number, text in enumerate(requests):
+                calls.append(_call(own[0], text, 0, number if context.requests else 0))
         return calls
 
     def _outputs(
-        self, context: ActContext, *, text: str, done: bool, open_q: list[str]
+        self,
+        context: ActContext,
+        *,
+        texts: list[str],
+        done: bool,
+        open_q: list[str],
+        per: Mapping[int, list[str]],
     ) -> dict[str, Any]:
-        if context.mode == SILENT:
-            return {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_q}
-        out: dict[str, Any] = {
-            ANSWERED: bool(text) and done,
-            INTERACTION_SUMMARY: text,
-            OPEN_QUESTIONS: open_q,
-        }
-        if context.mode == CONVERSATIONAL:
-            out[SCOPED_REQUEST] = context.scoped_request
+        text = " ".join(texts).strip()
+        silent = context.mode == SILENT
+        answers = [
+            {
+                "request": item,
+                ANSWERED: bool(per.get(number)) and not silent,
+                FINDINGS: " ".join(per.get(number, ())) if silent else "",
+            }
+            for number, item in enumerate(context.requests)
+        ]
+        if silent:
+            out: dict[str, Any] = {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_q}
+        else:
+            answered = bool(text) and done
+            if answers:
+                answered = answered and all(a[ANSWERED] for a in answers)
+            out = {ANSWERED: answered, INTERACTION_SUMMARY: text, OPEN_QUESTIONS: open_q}
+            if context.mode == CONVERSATIONAL:
+                out[SCOPED_REQUEST] = context.scoped_request
+        if answers:
+            out[ANSWERED_REQUESTS] = answers
         return out
 
     # --- compose --------------------------------------------------------------------------------
 
-    def _compose(self, request: ModelRequest, context: ComposeContext) -> ModelResponse:
-        honours_answered = _honours_answered(request.system)
-        parts: list[str] = []
-        routes: list[dict[str, str]] = []
-        router = self._router(context.agents) if context.agents else None
-        tried: dict[str, set[str]] = {}
-        for routed_request, routed_agent in context.routed:
-            tried.setdefault(_norm(routed_request), set()).add(routed_agent)
-        seen: set[str] = set()
-        for own in context.own_requests:
-            parts.append(_own_reply(own))
-        for result in context.results:
-            if result.status in ("failed", "timed_out"):
-                what = "timed out" if result.status == "timed_out" else "failed"
-                parts.append(
-                    f'Sorry, I could not finish "{result.request}": the {result.agent} service '
-                    f"{what}. Please try again later."
-                )
-                continue
-            if result.mode == "silent":
-                if result.findings:
-                    parts.append(result.findings)
-            elif result.answered:
-                if not honours_answered and result.interaction_summary:
-                    parts.append(f"To sum up: {result.interaction_summary}")
-            elif result.error and result.interaction_summary:
-                parts.append(result.interaction_summary)
-            for question in result.open_questions:
-                key = _norm(question)
-                if key in seen:
-                    continue
-                seen.add(key)
-                had_it = tried.setdefault(key, set())
-                if had_it - {result.agent}:
-                    continue  # another agent already has this request
-                target = None
-                if router is not None and context.steps_left > 0:
-                    ranked = [
-                        name
-                        for name, score in router.scores(question)
-                        if score >= self.route_threshold
-                        and name != result.agent
-                        and name not in had_it
-                    ]
-                    target = ranked[0] if ranked else None
-                if target is not None:
-                    routes.append({"request": question, "agent": target})
-                    had_it.add(target)
-                else:
-                    parts.append(_own_reply(question))
-        message = " ".join(p for p in parts if p).strip()
-        return ModelResponse(
-            output={"message": message, "route": routes},
-            text=message,
-            usage=Usage(requests=1),
-            model=self.name,
-        )
 
-
-def _norm(text: str) -> str:
-    return " ".join(content_tokens(text))
-
-
-def _own_reply(text: str) -> str:
-    social = ""
-    if _GREETING.search(text):
-        social = "Hello! How can I help?"
-    elif _THANKS.search(text):
-        social = "You're welcome!"
-    elif _BYE.search(text):
-        social = "Goodbye!"
-    if social and not content_tokens(text):
-        return social
-    unhelpful = (
-        f'I can\'t help with "{quote(text).rstrip("?.!")}" here; please contact the service desk.'
-    )
-    return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful
-
-
-def _call(tool: ToolDefinition, text: str, index: int) -> ToolCall:
+def _call(tool: ToolDefinition, text: str, index: int, request: int = 0) -> ToolCall:
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
     args: dict[str, Any] = {}
@@ -262,7 +190,15 @@ def _call(tool: ToolDefinition, text: str, index: int) -> ToolCall:
         wanted = name in required or name in ("request", "query", "text", "question", "message")
         if wanted and schema.get("type", "string") == "string":
             args[name] = text
-    return ToolCall(id=f"call_{tool.name}_{index}", name=tool.name, arguments=args)
+    # A call that carries several requests keeps the request's index in the id ("call_x_1.0").
+    suffix = f"{request}.{index}" if request else str(index)
+    return ToolCall(id=f"call_{tool.name}_{suffix}", name=tool.name, arguments=args)
+
+
+def _request_index(call_id: str | None) -> int:
+    """The index of the request a tool call was made for (kept in its id by ``_call``)."""
+    number, dot, _ = (call_id or "").rpartition("_")[2].partition(".")
+    return int(number) if dot and number.isdigit() else 0
 
 
 def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:

@@ -1,4 +1,4 @@
-"""What a parent is built from, once: its models, planner, prompts, agents, transports and limits.
+"""What a parent is built from, once: its models, planner, composer, prompts, agents, transports and limits.
 
 ``Dependencies`` is frozen and built by ``Parent`` when it is created; every step of a turn is a
 function of it and of the conversation's state (``harness.runtime.turn``). It is also the one place
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.agent.tools import ToolThreads
+from harness.composing import Composer, LLMComposer, RulesComposer
 from harness.models import Model, RulesModel, resolve_model
 from harness.models.base import AgentCard
 from harness.planning import LLMPlanner, Planner, RulesPlanner
@@ -28,7 +29,7 @@ from subagents.config import ParentConfig
 if TYPE_CHECKING:
     from harness.detect.guard import DuplicateGuard
 
-__all__ = ["Dependencies", "build_dependencies", "default_planner"]
+__all__ = ["Dependencies", "build_dependencies", "default_composer", "default_planner"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,6 +44,8 @@ class Dependencies:
     """The parent's model: it writes the replies (and plans, through an ``LLMPlanner``)."""
     planner: Planner
     """Splits each user message into scoped requests."""
+    composer: Composer
+    """Writes the parent's reply from the results."""
     agents: Mapping[str, Subagent]
     """The sub-agents by name."""
     agent_models: Mapping[str, Model]
@@ -118,6 +121,14 @@ def default_planner(model: Model) -> Planner:
     return LLMPlanner(model)
 
 
+def default_composer(model: Model) -> Composer:
+    """The composer a parent uses with ``model``: the offline ``RulesComposer`` (with the same
+    routing threshold) for a ``RulesModel``, else an ``LLMComposer`` over the model."""
+    if isinstance(model, RulesModel):
+        return RulesComposer(route_threshold=model.route_threshold)
+    return LLMComposer(model)
+
+
 def _cards(agents: Sequence[Subagent], descriptions: Mapping[str, str]) -> tuple[AgentCard, ...]:
     return tuple(
         AgentCard(
@@ -142,6 +153,7 @@ def build_dependencies(
     *,
     model: Model,
     planner: Planner | None = None,
+    composer: Composer | None = None,
     transports: Mapping[str, AgentTransport] | None = None,
 ) -> Dependencies:
     """Build a parent's dependencies from its validated options (see ``Parent``)."""
@@ -162,6 +174,7 @@ def build_dependencies(
         system=render_parent_system(view, generated=generated),
         model=model,
         planner=planner or default_planner(model),
+        composer=composer or default_composer(model),
         agents={a.name: a for a in agents},
         agent_models={a.name: model if a.model is None else resolve_model(a.model) for a in agents},
         agent_systems={

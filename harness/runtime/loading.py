@@ -9,6 +9,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from harness.composing import Composer
 from harness.exceptions import ConfigError, UsageError
 from harness.models import Model, resolve_model
 from harness.planning import Planner
@@ -25,6 +26,7 @@ def load_bot(
     *,
     model: Model | str | None = None,
     planner: Planner | None = None,
+    composer: Composer | None = None,
     **model_options: Any,
 ) -> Parent:
     """Load a bot from a YAML config file or a ``module:attr`` that is a ``Parent``.
@@ -36,6 +38,8 @@ def load_bot(
             run with ``--model rules`` or ``--replay`` never reaches a configured hosted model.
         planner: the parent's planner (``harness.planning``), for a config file; by default the
             one ``Parent`` picks for its model.
+        composer: the parent's composer (``harness.composing``), for a config file; by default
+            the one ``Parent`` picks for its model.
         **model_options: passed to the model's constructor (``base_url`` for OpenAI,
             ``settings`` as a mapping, merged over the config's ``model_settings``, ...).
 
@@ -63,10 +67,15 @@ def load_bot(
         # Every plain-data option of the parent comes from the schema, as Parent validates it.
         options = config.parent.model_dump(exclude={"model", "model_settings"})
         return Parent(
-            **options, subagents=subagents, model=spec, model_settings=settings, planner=planner
+            **options,
+            subagents=subagents,
+            model=spec,
+            model_settings=settings,
+            planner=planner,
+            composer=composer,
         )
     if ":" in text:
-        if model is not None or planner is not None or model_options:
+        if model is not None or planner is not None or composer is not None or model_options:
             raise UsageError(
                 f"{text!r} is a Python object: build it with the model you want; a model and "
                 "model options apply to config files only"

@@ -17,6 +17,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from harness.composing import Composer
 from harness.detect.transcript import Message, PlannedRequest, Transcript
 from harness.exceptions import ConfigError
 from harness.models import Model, resolve_model
@@ -95,8 +96,11 @@ class Parent:
             ``harness.testing.MockTransport`` in a test. See ``harness.transport``.
         planner: splits each message into scoped requests (``harness.planning``); by default the
             offline ``RulesPlanner`` for the ``rules`` model, else an ``LLMPlanner`` over ``model``.
+        composer: writes the parent's reply from the results (``harness.composing``); by default
+            the offline ``RulesComposer`` for the ``rules`` model, else an ``LLMComposer`` over
+            ``model``.
 
-    Every option but ``subagents``, a ``Model`` object, ``transports`` and ``planner`` is plain data, validated
+    Every option but ``subagents``, a ``Model`` object, ``transports``, ``planner`` and ``composer`` is plain data, validated
     by the same schema as the YAML config's ``parent:`` section (``subagents.config.ParentConfig``):
     a bad value gets the same ``ConfigError`` message from Python and from a file. The validated
     options are kept as ``options``.
@@ -120,6 +124,7 @@ class Parent:
         history_turns: int = 20,
         transports: Mapping[str, AgentTransport] | None = None,
         planner: Planner | None = None,
+        composer: Composer | None = None,
     ) -> None:
         _check_names(name, subagents, transports or {})
         if isinstance(model, Model) and model_settings:
@@ -148,7 +153,12 @@ class Parent:
                 self.options.model, **({"settings": settings} if settings else {})
             )
         self.dependencies: Dependencies = build_dependencies(
-            self.options, subagents, model=model, planner=planner, transports=transports
+            self.options,
+            subagents,
+            model=model,
+            planner=planner,
+            composer=composer,
+            transports=transports,
         )
         """What every turn uses, built once (``harness.runtime.deps``)."""
 
@@ -176,6 +186,11 @@ class Parent:
     def planner(self) -> Planner:
         """The planner that splits each message into scoped requests."""
         return self.dependencies.planner
+
+    @property
+    def composer(self) -> Composer:
+        """The composer that writes the parent's reply from the results."""
+        return self.dependencies.composer
 
     @property
     def system(self) -> str:
@@ -225,6 +240,7 @@ class Parent:
         dialogue: list[dict[str, str]] | None = None,
         send: Sender | None = None,
         continuing: bool = False,
+        requests: Sequence[str] = (),
     ) -> SubagentResult:
         """Run one call of the sub-agent ``name`` outside a turn, as a host serving it does.
 
@@ -241,6 +257,9 @@ class Parent:
                 ``text`` per message); updated in place.
             send: delivers the agent's messages; None for a silent agent (or to refuse them).
             continuing: the agent holds the floor and gets the user's next message.
+            requests: each request the call carries, when there are two or more (``request``
+                then numbers them, ``harness.transport.base.join_requests``); the agent's
+                ``answeredRequests`` is validated against them.
 
         Raises:
             ConfigError: there is no sub-agent named ``name``.
@@ -255,6 +274,7 @@ class Parent:
             dialogue=dialogue,
             send=send,
             continuing=continuing,
+            requests=requests if len(requests) > 1 else (),
         )
         return await run_subagent(call)
 

@@ -4,13 +4,11 @@ fallback reply."""
 
 from __future__ import annotations
 
-import functools
-import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
+from harness.composing import COMPOSE_SCHEMA, ResultView, compose_schema
 from harness.detect.transcript import PlannedRequest
-from harness.models.base import ResultView
 from harness.planning import PlanEntry
 from harness.text import quote
 from subagents import Mode, SubagentResult
@@ -24,41 +22,6 @@ __all__ = [
     "plan_requests",
     "result_view",
 ]
-
-COMPOSE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "message": {
-            "type": "string",
-            "description": "What the parent says now: only what the user has not received yet; empty if nothing.",
-        },
-        "route": {
-            "type": "array",
-            "description": "Open questions to hand to a sub-agent this turn.",
-            "items": {
-                "type": "object",
-                "properties": {"request": {"type": "string"}, "agent": {"type": "string"}},
-                "required": ["request", "agent"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["message", "route"],
-    "additionalProperties": False,
-}
-
-
-@functools.lru_cache(maxsize=64)
-def compose_schema(agents: tuple[str, ...]) -> Mapping[str, Any]:
-    """``COMPOSE_SCHEMA`` with a route's ``agent`` limited to ``agents`` (unchanged when there are
-    none), so a server that enforces schemas cannot route to an unknown agent. Cached per bot."""
-    if not agents:
-        return COMPOSE_SCHEMA
-    schema: dict[str, Any] = json.loads(json.dumps(COMPOSE_SCHEMA))
-    schema["properties"]["route"]["items"]["properties"]["agent"]["enum"] = list(
-        dict.fromkeys(agents)
-    )
-    return schema
 
 
 def plan_requests(
@@ -116,8 +79,9 @@ async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:
 def result_view(result: SubagentResult, *, drop_findings: bool = False) -> ResultView:
     outputs = result.outputs
     error = result.error
-    if result.violations:
-        error = "; ".join(str(v) for v in result.violations)
+    if result.broken:
+        error = "; ".join(str(v) for v in result.broken)
+    answers = result.request_answers or ()
     return ResultView(
         agent=result.agent,
         mode=result.mode.value,
@@ -128,6 +92,7 @@ def result_view(result: SubagentResult, *, drop_findings: bool = False) -> Resul
         findings=outputs.findings if outputs and not drop_findings else None,
         open_questions=tuple(outputs.open_questions or ()) if outputs else (),
         error=error,
+        request_answers=answers,
     )
 
 

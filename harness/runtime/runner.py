@@ -75,6 +75,7 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
             duration_s=time.perf_counter() - started,
             usage=call.spent,
             tool_calls=tools(),
+            requests=call.requests,
         )
 
     try:
@@ -104,13 +105,17 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         raw=reply.outputs,
         messages_sent=tuple(deliver.sent) + tuple(deliver.attempted),
         declared_outputs=agent.output_names,
+        requests=call.requests,
     )
     open_questions = outputs.open_questions if outputs is not None else None
+    answers = (outputs.answered_requests if outputs is not None else None) or ()
     status: Literal["complete", "partial", "failed"] = "partial" if open_questions else "complete"
     error: str | None = None
     if outputs is None:  # garbage outputs: nothing to relay or route, so the call failed
         status = "failed"
         error = "contract violation: " + "; ".join(str(v) for v in violations)
+    elif any(not a.answered and not (a.findings or "").strip() for a in answers):
+        status = "partial"  # a request handed back in its item, not in openQuestions, is open
     return SubagentResult(
         agent=agent.name,
         mode=agent.mode,
@@ -123,4 +128,5 @@ async def run_subagent(call: SubagentCall) -> SubagentResult:
         duration_s=time.perf_counter() - started,
         usage=reply.usage,
         tool_calls=tools(),
+        requests=call.requests,
     )

@@ -12,21 +12,19 @@ docs/architecture.md draws the pipeline.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from harness.composing import ComposeInput
 from harness.detect.transcript import AgentToolCalls, Message, PlannedRequest, TurnRecord
 from harness.exceptions import (
     ContractViolationError,
-    ModelBehaviorError,
     ModelRequestError,
     SubagentError,
     SubagentTimeoutError,
 )
-from harness.models.base import ChatMessage, ComposeContext, ModelRequest, ModelSetupError
+from harness.models.base import ModelSetupError
 from harness.planning import PlanInput, RulesPlanner
 from harness.runtime.deps import Dependencies
 from harness.runtime.parts import (
@@ -47,9 +45,6 @@ if TYPE_CHECKING:
 __all__ = ["TurnState", "run_turn"]
 
 log = logging.getLogger("harness")
-
-# ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.
-_JSON = json.JSONEncoder(ensure_ascii=False)
 
 _NO_ANSWER = "Sorry, I'm not sure how to help with that. Could you rephrase?"
 _OFFLINE_PLANNER = RulesPlanner()
@@ -124,8 +119,8 @@ def _check(deps: Dependencies, result: SubagentResult) -> None:
     """Strict mode: raise for a sub-agent that broke its contract, timed out or failed."""
     if not deps.strict:
         return
-    if result.violations:
-        raise ContractViolationError(result.agent, result.violations)
+    if result.broken:  # an advisory violation (one 'answered' for several requests) is read as is
+        raise ContractViolationError(result.agent, result.broken)
     if result.status == "timed_out":
         timeout = deps.agents[result.agent].timeout
         raise SubagentTimeoutError(agent=result.agent, timeout=timeout)
@@ -263,38 +258,19 @@ async def _compose(deps: Dependencies, chat: ConversationState, state: TurnState
     views = tuple(
         result_view(r, drop_findings=r.agent in repeated and r.mode is Mode.SILENT) for r in results
     )
-    payload = {
-        "userMessage": text,
-        "handledByYou": list(state.own),
-        "results": [v.to_json() for v in views],
-    }
-    request = ModelRequest(
-        agent=deps.name,
+    given = ComposeInput(
+        parent=deps.name,
         system=deps.system,
-        messages=(
-            ChatMessage(role="user", content=text),
-            ChatMessage(
-                role="user",
-                content="Sub-agent results for this turn (JSON):\n" + _JSON.encode(payload),
-            ),
-        ),
-        output_schema=deps.compose_schema,
-        output_name="reply",
-        context=ComposeContext(
-            parent=deps.name,
-            user_message=text,
-            results=views,
-            own_requests=state.own,
-            agents=deps.cards,
-            routed=tuple(state.routed),
-            steps_left=state.steps_left,
-        ),
+        user_message=text,
+        results=views,
+        own_requests=state.own,
+        agents=deps.cards,
+        routed=tuple(state.routed),
+        steps_left=state.steps_left,
+        schema=deps.compose_schema,
     )
     try:
-        response = await deps.model.request(request)
-        output = response.output if response.output is not None else {}
-        if not isinstance(output, Mapping):
-            raise ModelBehaviorError("the reply is not an object", agent=deps.name)
+        composed = await deps.composer.compose(given)
     except Exception as exc:  # direct messages stand; findings are relayed as they are
         if not _recover(deps, state, "reply", exc):
             raise
@@ -302,13 +278,9 @@ async def _compose(deps: Dependencies, chat: ConversationState, state: TurnState
         state.message = fallback_reply(views, apologise=True)
         state.pending = []
         return state
-    state.usage = state.usage + response.usage
-    state.message = str(output.get("message", response.text or "") or "").strip()
-    routes = [
-        PlannedRequest(request=str(r["request"]), agent=str(r["agent"]))
-        for r in output.get("route", []) or []
-        if isinstance(r, Mapping) and r.get("request") and r.get("agent")
-    ]
+    state.usage = state.usage + composed.usage
+    state.message = composed.message.strip()
+    routes = [PlannedRequest(request=r.request, agent=r.agent) for r in composed.routes]
     routes = [
         r for r in routes if r.agent in deps.agents and (r.request, r.agent) not in state.routed
     ]

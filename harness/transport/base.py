@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import SubagentError
 from instructions.contract import HISTORY, SCOPED_REQUEST
-from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
+from subagents import ADVISORY_KINDS, HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:
     from harness.agent.tools import ToolThreads
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from subagents import Tool
 
 __all__ = [
+    "REQUESTS",
     "AgentReply",
     "AgentTransport",
     "Delivery",
@@ -37,6 +38,10 @@ __all__ = [
     "result_to_wire",
     "wire_payload",
 ]
+
+REQUESTS = "requests"
+"""The wire key of a call's requests, when it carries two or more (not a contract input: the agent
+reads them numbered in ``scopedRequest``; a host passes them on to validate ``answeredRequests``)."""
 
 Sender = Callable[[str], Awaitable[None]]
 """Delivers one message to the user."""
@@ -69,6 +74,9 @@ class PreparedAgent:
     """The tools as the model sees them, without the send tool."""
     schema: dict[str, Any]
     """The JSON schema of its outputs (``harness.transport.output_schema``)."""
+    several_schema: dict[str, Any] | None = None
+    """The schema of a call carrying two or more requests (``answeredRequests`` required);
+    None: built from ``schema`` when needed."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -178,9 +186,12 @@ class AgentTransport(ABC):
 
 
 def wire_payload(call: SubagentCall) -> dict[str, Any]:
-    """The JSON a caller posts to a host for ``call``: the request, and history, state and the
-    agent's dialogue if any."""
+    """The JSON a caller posts to a host for ``call``: the request, each request when it carries
+    two or more (``requests``; ``scopedRequest`` numbers them too, for hosts that read only it),
+    and history, state and the agent's dialogue if any."""
     payload: dict[str, Any] = {SCOPED_REQUEST: call.request, "continuing": call.continuing}
+    if len(call.requests) > 1:
+        payload[REQUESTS] = list(call.requests)
     if call.agent.receives_history:
         payload[HISTORY] = [
             {"role": h.role, "sender": h.sender, "text": h.text, "turn": h.turn}
@@ -285,6 +296,9 @@ async def reply_from_wire(
             f"remote agent at {where} {status or 'failed'}: {reason or 'no outputs'}",
             agent=agent.name,
         )
+    violations = [
+        v for v in violations if not (isinstance(v, Mapping) and v.get("kind") in _ADVISORY)
+    ]
     if violations:
         raise SubagentError(
             f"remote agent at {where} broke its contract: "
@@ -292,6 +306,10 @@ async def reply_from_wire(
             agent=agent.name,
         )
     return AgentReply(outputs=dict(outputs), usage=_usage(data.get("usage")))
+
+
+_ADVISORY = frozenset(kind.value for kind in ADVISORY_KINDS)
+"""A host's advisory violations leave the answer usable (the caller validates it again)."""
 
 
 def _usage(value: Any) -> Usage:

@@ -60,7 +60,11 @@ class LocalTransport(AgentTransport):
         agent = call.agent
         history = call.history if agent.receives_history else None
         ctx = ToolContext(
-            agent=agent.name, scoped_request=call.request, history=history, state=call.state
+            agent=agent.name,
+            scoped_request=call.request,
+            history=history,
+            state=call.state,
+            requests=call.requests if len(call.requests) > 1 else (),
         )
         if agent.handler is not None:
             return await _handler_outputs(call, ctx, deliver)
@@ -117,7 +121,21 @@ def prepare(agent: Subagent) -> PreparedAgent:
         )
         for t in tools.values()
     )
-    return PreparedAgent(tools=tools, definitions=definitions, schema=output_schema(agent))
+    schema = output_schema(agent)
+    return PreparedAgent(
+        tools=tools,
+        definitions=definitions,
+        schema=schema,
+        several_schema=contract.with_request_answers(schema),
+    )
+
+
+def _schema(prepared: PreparedAgent, *, several: bool) -> dict[str, Any]:
+    """The call's output schema: with ``answeredRequests`` required when it carries two or more
+    requests."""
+    if not several:
+        return prepared.schema
+    return prepared.several_schema or contract.with_request_answers(prepared.schema)
 
 
 _REQUEST_KEY = _JSON.encode(contract.SCOPED_REQUEST)
@@ -209,21 +227,24 @@ async def _model_loop(
         role = "user" if entry["role"] == "user" else "assistant"
         messages.append(ChatMessage(role=role, content=entry["text"]))  # type: ignore[arg-type]
     messages.append(ChatMessage(role="user", content=input_message))
+    several = ctx.requests
     context = ActContext(
         agent=agent.name,
         mode=agent.mode.value,
         scoped_request=call.request,
         history=ctx.history,
-        required_outputs=REQUIRED_OUTPUTS[agent.mode],
+        required_outputs=REQUIRED_OUTPUTS[agent.mode]
+        + ((contract.ANSWERED_REQUESTS,) if several else ()),
         can_message_user=can_message,
         continuing=call.continuing,
+        requests=several,
     )
     request = ModelRequest(
         agent=agent.name,
         system=call.system,
         messages=tuple(messages),
         tools=definitions,
-        output_schema=prepared.schema,
+        output_schema=_schema(prepared, several=bool(several)),
         output_name=f"{agent.name}_outputs",
         context=context,
         timeout=agent.timeout,
@@ -245,7 +266,11 @@ async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delive
     assert call.agent.handler is not None
     raw = await call.agent.handler(ctx)
     summary = raw.get(contract.INTERACTION_SUMMARY)
-    speaks = raw.get(contract.ANSWERED) or call.agent.mode is Mode.CONVERSATIONAL
+    items = raw.get(contract.ANSWERED_REQUESTS)
+    some_answered = isinstance(items, list) and any(
+        isinstance(item, dict) and item.get(contract.ANSWERED) is True for item in items
+    )
+    speaks = raw.get(contract.ANSWERED) or some_answered or call.agent.mode is Mode.CONVERSATIONAL
     if (
         call.agent.mode is not Mode.SILENT
         and deliver.allowed

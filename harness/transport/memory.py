@@ -93,6 +93,7 @@ class InProcessTransport(AgentTransport):
             dialogue=dialogue,
             send=collect,
             continuing=call.continuing,
+            requests=call.requests,
         )
         answer = result_to_wire(result, state=state, dialogue=dialogue)
         return await reply_from_wire(answer, call, deliver, where=f"in-process:{name}")

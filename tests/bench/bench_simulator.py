@@ -44,7 +44,6 @@ from harness import ChildAgent, ConnectedAgent, FunctionModel, Mode, Parent, Rep
 from harness.detect import DetectorConfig  # noqa: E402
 from harness.models import (  # noqa: E402
     ActContext,
-    ComposeContext,
     Model,
     ModelRequest,
     ModelResponse,
@@ -161,8 +160,9 @@ def respond(request: ModelRequest) -> ModelResponse:
         clauses = [c.strip() for c in (request.messages[-1].content or "").split(", and ")]
         plan = [{"request": c, "agent": _route(c)} for c in clauses]
         return ModelResponse(output={"requests": plan}, usage=usage)
-    if isinstance(context, ComposeContext):
-        relay = " ".join(r.findings or "" for r in context.results if r.mode == "silent")
+    if request.output_name == "reply":  # the results are the JSON after the first line
+        payload = json.loads((request.messages[-1].content or "").split("\n", 1)[1])
+        relay = " ".join(r["findings"] or "" for r in payload["results"] if r["mode"] == "silent")
         return ModelResponse(output={"message": relay, "route": []}, usage=usage)
     assert isinstance(context, ActContext)
     tool_results = [m for m in request.messages if m.role == "tool"]

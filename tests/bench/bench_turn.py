@@ -37,7 +37,6 @@ from harness import (
 )
 from harness.models import (
     ActContext,
-    ComposeContext,
     ModelRequest,
     ModelResponse,
     ToolCall,
@@ -79,8 +78,11 @@ def trivial_model() -> FunctionModel:
         context = request.context
         if request.output_name == "plan":
             return ModelResponse(output={"requests": PLAN}, usage=usage)
-        if isinstance(context, ComposeContext):
-            relay = " ".join(r.findings or "" for r in context.results if r.mode == "silent")
+        if request.output_name == "reply":  # the results are the JSON after the first line
+            payload = json.loads((request.messages[-1].content or "").split("\n", 1)[1])
+            relay = " ".join(
+                r["findings"] or "" for r in payload["results"] if r["mode"] == "silent"
+            )
             return ModelResponse(output={"message": relay, "route": []}, usage=usage)
         assert isinstance(context, ActContext)
         if context.mode == "silent":

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import FunctionModel, ModelRequest, ModelResponse, RulesModel
-from harness.models import ActContext, ComposeContext, ToolCall
+from harness.models import ActContext, ToolCall
 from subagents import Usage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,8 +99,6 @@ def request_text(request: ModelRequest) -> str:
         parts.append(context.scoped_request)
         for entry in context.history or ():
             parts.append(entry.text)
-    elif isinstance(context, ComposeContext):
-        parts.append(repr(context))
     return "\n".join(parts)
 
 

@@ -121,7 +121,7 @@ def _write(folder: Path, config: str) -> Path:
 
 
 def test_the_parent_options_are_the_schema() -> None:
-    python_only = {"subagents", "transports", "planner"}
+    python_only = {"subagents", "transports", "planner", "composer"}
     options = set(inspect.signature(Parent).parameters) - python_only
     assert options == set(ParentConfig.model_fields)
     for name, field in ParentConfig.model_fields.items():

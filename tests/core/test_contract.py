@@ -14,6 +14,7 @@ from harness import (
     Parent,
     ToolContext,
 )
+from harness.composing import RulesComposer
 from harness.models import ActContext
 from subagents import REQUIRED_OUTPUTS, SubagentOutputs, ViolationKind, validate_outputs
 from tests.core._support import SEND, act_model, planned_rules
@@ -144,7 +145,13 @@ def test_outputs_accept_snake_case_and_export_camel_case() -> None:
 
 
 def _one_agent_parent(agent: Any, *, strict: bool = False) -> Parent:
-    return Parent(name="desk", subagents=[agent], model=planned_rules(), strict=strict)
+    return Parent(
+        name="desk",
+        subagents=[agent],
+        model=planned_rules(),
+        composer=RulesComposer(),
+        strict=strict,
+    )
 
 
 async def test_a_silent_agent_is_given_no_way_to_message_the_user() -> None:

@@ -18,6 +18,7 @@ from harness import (
     Parent,
     RulesModel,
 )
+from harness.composing import RulesComposer
 from harness.models import ActContext, ToolCall
 from harness.planning import RulesPlanner
 from subagents._base import ToolFunction
@@ -64,6 +65,7 @@ async def test_a_slow_agent_times_out_without_delaying_the_others() -> None:
     parent = Parent(
         name="desk",
         model=planned_rules(),
+        composer=RulesComposer(),
         subagents=[
             _agent("alpha", quick),
             _agent("slow", slow_5s, timeout=0.3),
@@ -93,6 +95,7 @@ async def test_a_crashing_agent_yields_a_failed_result_and_a_reply_that_says_so(
     parent = Parent(
         name="desk",
         model=planned_rules(),
+        composer=RulesComposer(),
         subagents=[_agent("alpha", quick), _agent("broken", crash), _agent("gamma", quick)],
     )
     conversation = parent.conversation()
@@ -115,6 +118,7 @@ async def test_independent_agents_run_concurrently() -> None:
     parent = Parent(
         name="desk",
         model=planned_rules(),
+        composer=RulesComposer(),
         subagents=[_agent("one", half_second), _agent("two", half_second, mode=Mode.SILENT)],
     )
     started = time.perf_counter()
@@ -133,7 +137,9 @@ async def test_a_slow_model_is_bounded_by_the_agent_timeout() -> None:
     )
     started = time.perf_counter()
     turn = (
-        await Parent(name="desk", model=planned_rules(), subagents=[agent])
+        await Parent(
+            name="desk", model=planned_rules(), composer=RulesComposer(), subagents=[agent]
+        )
         .conversation()
         .send("remote hello")
     )
@@ -145,6 +151,7 @@ async def test_a_blocking_sync_tool_does_not_stall_the_turn() -> None:
     parent = Parent(
         name="desk",
         model=planned_rules(),
+        composer=RulesComposer(),
         subagents=[_agent("alpha", quick), _agent("blocked", blocking_1s, timeout=0.2)],
     )
     started = time.perf_counter()
@@ -172,6 +179,7 @@ async def test_malformed_model_output_is_a_failed_result_when_lenient() -> None:
         name="desk",
         model=model,
         planner=RulesPlanner(),
+        composer=RulesComposer(),
         subagents=[_agent("alpha", quick), _agent("beta", quick)],
     )
     turn = await parent.conversation().send("alpha requests please and beta requests please")
@@ -183,7 +191,14 @@ async def test_malformed_model_output_is_a_failed_result_when_lenient() -> None:
 async def test_malformed_model_output_raises_in_strict_mode() -> None:
     model = _garbage_for("beta")
     agents = [_agent("alpha", quick), _agent("beta", quick)]
-    parent = Parent(name="desk", model=model, subagents=agents, strict=True, planner=RulesPlanner())
+    parent = Parent(
+        name="desk",
+        model=model,
+        subagents=agents,
+        strict=True,
+        planner=RulesPlanner(),
+        composer=RulesComposer(),
+    )
     with pytest.raises(ModelBehaviorError) as caught:
         await parent.conversation().send("alpha requests please and beta requests please")
     assert caught.value.agent == "beta"
@@ -199,17 +214,30 @@ async def test_an_unusable_plan_falls_back_to_the_parent_or_raises_in_strict_mod
         return await rules.request(request)
 
     agents = [_agent("alpha", quick)]
-    lenient = Parent(name="desk", model=FunctionModel(respond), subagents=agents)
+    lenient = Parent(
+        name="desk", model=FunctionModel(respond), composer=RulesComposer(), subagents=agents
+    )
     turn = await lenient.conversation().send("alpha one")
     assert [p.agent for p in turn.plan] == ["desk"]
     assert [m.sender for m in turn.messages] == ["desk"]
-    strict = Parent(name="desk", model=FunctionModel(respond), subagents=agents, strict=True)
+    strict = Parent(
+        name="desk",
+        model=FunctionModel(respond),
+        composer=RulesComposer(),
+        subagents=agents,
+        strict=True,
+    )
     with pytest.raises(ModelBehaviorError):
         await strict.conversation().send("alpha one")
 
 
 async def test_a_plan_naming_an_unknown_agent_goes_to_the_parent() -> None:
-    parent = Parent(name="desk", model=planned_rules(), subagents=[_agent("alpha", quick)])
+    parent = Parent(
+        name="desk",
+        model=planned_rules(),
+        composer=RulesComposer(),
+        subagents=[_agent("alpha", quick)],
+    )
     turn = await parent.conversation().send("alpha one and nobody two")
     assert [(p.agent, p.request) for p in turn.plan] == [
         ("alpha", "alpha one"),
@@ -229,7 +257,9 @@ async def test_a_model_loop_without_outputs_is_stopped() -> None:
         name="alpha", description="x", tools=[quick], model=FunctionModel(loop_forever)
     )
     turn = (
-        await Parent(name="desk", model=planned_rules(), subagents=[agent])
+        await Parent(
+            name="desk", model=planned_rules(), composer=RulesComposer(), subagents=[agent]
+        )
         .conversation()
         .send("alpha go")
     )
@@ -245,12 +275,14 @@ async def test_turn_usage_counts_every_model_call() -> None:
         name="desk",
         model=model,
         planner=RulesPlanner(),
+        composer=RulesComposer(),
         subagents=[_agent("alpha", quick), _agent("gamma", quick, mode=Mode.SILENT)],
     )
     turn = await parent.conversation().send("alpha requests please and gamma requests please")
     assert len(turn.results) == 2
-    # Every model call, plus the offline planner's plan (counted as one request).
-    assert turn.usage.requests == len(model.calls) + 1 > 5
+    # Every model call, plus the offline planner's plan and the offline composer's reply (each
+    # counted as one request).
+    assert turn.usage.requests == len(model.calls) + 2 > 6
 
 
 async def tenth_second(request: str) -> str:
@@ -260,7 +292,12 @@ async def tenth_second(request: str) -> str:
 
 
 async def test_turns_of_one_conversation_run_one_at_a_time() -> None:
-    parent = Parent(name="desk", model=planned_rules(), subagents=[_agent("one", tenth_second)])
+    parent = Parent(
+        name="desk",
+        model=planned_rules(),
+        composer=RulesComposer(),
+        subagents=[_agent("one", tenth_second)],
+    )
     conversation = parent.conversation()
     first, second = await asyncio.gather(conversation.send("one a"), conversation.send("one b"))
     assert (first.number, second.number) == (1, 2)

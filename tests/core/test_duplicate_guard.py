@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import Model, Parent, load_bot
+from harness import Parent, load_bot
+from harness.composing import Composer
 from harness.planning import RulesPlanner
 
 NAIVE = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk-naive.yaml"
@@ -17,8 +18,8 @@ QUESTION = (
 )
 
 
-def _naive(policy: str, *, model: Model | None = None) -> Parent:
-    """The naive helpdesk with the duplicate guard ``policy`` (and the parent's ``model``)."""
+def _naive(policy: str, *, composer: Composer | None = None) -> Parent:
+    """The naive helpdesk with the duplicate guard ``policy`` (and the parent's ``composer``)."""
     bot = load_bot(NAIVE)
     return Parent(
         name=bot.name,
@@ -26,7 +27,7 @@ def _naive(policy: str, *, model: Model | None = None) -> Parent:
         subagents=list(bot.subagents.values()),
         generated_instructions=False,
         duplicate_guard=policy,  # type: ignore[arg-type]
-        model=model,
+        composer=composer,
         planner=RulesPlanner(),
     )
 
@@ -70,22 +71,14 @@ PARAPHRASE = (
 def _paraphrasing_parent(policy: str) -> Parent:
     """The naive helpdesk whose composing parent (a ``FunctionModel``) rewords the PTO answer in
     its own words and adds one new sentence, as LLM parents that skip `answered` do."""
-    from harness import FunctionModel, ModelRequest, ModelResponse, RulesModel
-    from harness.models import ComposeContext
+    from harness.composing import ComposeInput, Composition
     from subagents import Usage
 
-    rules = RulesModel()
+    class Paraphrasing(Composer):
+        async def compose(self, given: ComposeInput) -> Composition:
+            return Composition(message=PARAPHRASE, usage=Usage(requests=1))
 
-    async def respond(request: ModelRequest) -> ModelResponse:
-        if isinstance(request.context, ComposeContext):
-            return ModelResponse(
-                output={"message": PARAPHRASE, "route": []},
-                text=PARAPHRASE,
-                usage=Usage(requests=1),
-            )
-        return await rules.request(request)
-
-    return _naive(policy, model=FunctionModel(respond))
+    return _naive(policy, composer=Paraphrasing())
 
 
 async def test_warn_catches_a_reworded_restatement(caplog: pytest.LogCaptureFixture) -> None:

@@ -17,6 +17,7 @@ from harness import (
     ToolContext,
     load_bot,
 )
+from harness.composing import RulesComposer
 from tests.core._support import HELPDESK, planned_rules
 
 ACCOUNT_TURN = "It's 123456789, and also how many vacation days have I taken?"
@@ -155,7 +156,9 @@ async def test_a_floor_holder_that_times_out_releases_the_floor() -> None:
         tools=[survey],
         timeout=0.2,
     )
-    conversation = Parent(name="desk", model=planned_rules(), subagents=[agent]).conversation()
+    conversation = Parent(
+        name="desk", model=planned_rules(), composer=RulesComposer(), subagents=[agent]
+    ).conversation()
     await conversation.send("survey please")
     assert conversation.active_agent == "survey"
     turn = await conversation.send("5")
@@ -177,7 +180,9 @@ async def test_a_conversational_handler_holds_the_floor_until_it_reports_answere
         }
 
     agent = ChildAgent(name="quiz", description="A quiz.", mode=Mode.CONVERSATIONAL, handler=quiz)
-    conversation = Parent(name="desk", model=planned_rules(), subagents=[agent]).conversation()
+    conversation = Parent(
+        name="desk", model=planned_rules(), composer=RulesComposer(), subagents=[agent]
+    ).conversation()
     holders = []
     for text in ("quiz start", "yes", "no"):
         turn = await conversation.send(text)

@@ -19,6 +19,7 @@ from harness import (
     ToolContext,
     load_bot,
 )
+from harness.composing import RulesComposer
 from harness.models import ModelRequest, ModelResponse
 from subagents import Usage
 from tests.core._support import HELPDESK
@@ -85,7 +86,7 @@ async def test_the_floor_holder_gets_its_part_and_the_second_request_is_kept(
     planner: str,
 ) -> None:
     model = RulesModel() if planner == "rules" else function_planner()
-    bot = Parent(name="campus", subagents=agents(), model=model)
+    bot = Parent(name="campus", subagents=agents(), model=model, composer=RulesComposer())
     conversation = bot.conversation()
 
     first = await conversation.send("I want to change my dorm room")
@@ -117,7 +118,9 @@ async def test_the_planner_is_told_who_holds_the_floor_and_to_split_anyway() -> 
             return ModelResponse(output={"requests": [{"request": message, "agent": "housing"}]})
         return await rules.request(request)
 
-    bot = Parent(name="campus", subagents=agents(), model=FunctionModel(respond))
+    bot = Parent(
+        name="campus", subagents=agents(), model=FunctionModel(respond), composer=RulesComposer()
+    )
     conversation = bot.conversation()
     await conversation.send("I want to change my dorm room")
     await conversation.send(SECOND)

@@ -15,6 +15,7 @@ from harness import (
     Parent,
     ToolContext,
 )
+from harness.composing import RulesComposer
 from harness.models import ActContext
 from harness.planning import RulesPlanner
 from subagents import HistoryEntry
@@ -52,7 +53,14 @@ def _parent(*, weather_history: bool) -> tuple[Parent, FunctionModel]:
         examples=["how many vacation days do i have left"],
     )
     planner = RulesPlanner()
-    return Parent(name="desk", subagents=[weather, pto], model=model, planner=planner), model
+    bot = Parent(
+        name="desk",
+        subagents=[weather, pto],
+        model=model,
+        planner=planner,
+        composer=RulesComposer(),
+    )
+    return bot, model
 
 
 async def _three_turns(parent: Parent, model: FunctionModel) -> list[list[str]]:
@@ -131,6 +139,7 @@ async def test_tools_get_the_history_only_when_their_agent_receives_it() -> None
     parent = Parent(
         name="desk",
         model=planned_rules(),
+        composer=RulesComposer(),
         subagents=[
             ChildAgent(name="child", **common),  # type: ignore[arg-type]
             ConnectedAgent(name="open", **common),  # type: ignore[arg-type]
@@ -161,6 +170,7 @@ async def test_history_is_limited_to_the_recent_turns() -> None:
     parent = Parent(
         name="desk",
         model=planned_rules(),
+        composer=RulesComposer(),
         history_turns=2,
         subagents=[ChildAgent(name="child", description="x", mode=Mode.SILENT, tools=[remember])],
     )

@@ -96,8 +96,8 @@ async def test_a_function_model_without_recording_answers_and_keeps_no_requests(
     assert model.calls == []
 
 
-async def test_rules_model_needs_a_structured_context() -> None:
-    with pytest.raises(TypeError, match="structured context"):
+async def test_rules_model_answers_act_requests_only() -> None:
+    with pytest.raises(TypeError, match="act requests only"):
         await RulesModel().request(_request())
 
 

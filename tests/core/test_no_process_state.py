@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness import ChildAgent, FunctionModel, ModelResponse, Parent, load_bot
+from harness.composing import RulesComposer
 from harness.models.base import ModelRequest, ToolCall
 from harness.runtime.runner import SubagentCall, run_subagent
 from subagents import HistoryEntry
@@ -19,7 +20,9 @@ def _bot_with_tool(tool: Any) -> Parent:
         return ModelResponse(output={"answered": True, "findings": "done"})
 
     agent = ChildAgent(name="lookup", mode="silent", description="Looks up.", tools=[tool])  # type: ignore[arg-type]
-    return Parent(name="desk", subagents=[agent], model=FunctionModel(respond))
+    return Parent(
+        name="desk", subagents=[agent], model=FunctionModel(respond), composer=RulesComposer()
+    )
 
 
 async def test_two_bots_with_same_named_agents_do_not_share_tool_thread_quotas() -> None:
@@ -51,8 +54,12 @@ async def test_each_bot_keeps_its_own_history_encoding() -> None:
         return ModelResponse(output={"answered": True, "findings": "-"})
 
     agent = ChildAgent(name="lookup", mode="silent", description="Looks up.")  # type: ignore[arg-type]
-    first = Parent(name="one", subagents=[agent], model=FunctionModel(respond))
-    second = Parent(name="two", subagents=[agent], model=FunctionModel(respond))
+    first = Parent(
+        name="one", subagents=[agent], model=FunctionModel(respond), composer=RulesComposer()
+    )
+    second = Parent(
+        name="two", subagents=[agent], model=FunctionModel(respond), composer=RulesComposer()
+    )
     history = (HistoryEntry(role="user", sender="user", text="hello", turn=1),)
     await first.run_subagent("lookup", "a", history=history)
     assert first.dependencies.local._last_history[0] is not None  # the first bot's cache is set
@@ -68,7 +75,11 @@ async def test_a_call_without_a_bot_caches_nothing_for_the_process() -> None:
     agent = ChildAgent(name="lookup", mode="silent", description="Looks up.")  # type: ignore[arg-type]
     history = (HistoryEntry(role="user", sender="user", text="hello", turn=1),)
     call = SubagentCall(
-        agent=agent, request="a", history=history, model=FunctionModel(respond), system="-"
+        agent=agent,
+        request="a",
+        history=history,
+        model=FunctionModel(respond),
+        system="-",
     )
     result = await run_subagent(call)
     assert result.error is None

@@ -17,8 +17,7 @@ from harness import (
     Reply,
     ToolContext,
 )
-from harness.models import ComposeContext
-from subagents import Usage
+from harness.composing import ComposeInput, Composer, Composition, Route, RulesComposer
 from tests.core._support import planned_rules
 
 WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf")
@@ -51,7 +50,9 @@ async def test_an_open_question_of_a_silent_agent_is_routed_in_the_same_turn() -
         ConnectedAgent(name="payroll", description="Pay dates.", mode=Mode.SILENT, handler=payroll),
         _pto(),
     ]
-    conversation = Parent(name="desk", model=planned_rules(), subagents=agents).conversation()
+    conversation = Parent(
+        name="desk", model=planned_rules(), composer=RulesComposer(), subagents=agents
+    ).conversation()
     turn = await conversation.send("payroll when is payday")
     assert [(p.agent, p.request) for p in turn.plan] == [
         ("payroll", "payroll when is payday"),
@@ -80,7 +81,7 @@ async def test_an_open_question_nobody_can_take_is_answered_by_the_parent() -> N
         _pto(),
     ]
     turn = (
-        await Parent(name="desk", model=planned_rules(), subagents=agents)
+        await Parent(name="desk", model=planned_rules(), composer=RulesComposer(), subagents=agents)
         .conversation()
         .send("payroll when is payday")
     )
@@ -121,7 +122,13 @@ async def test_an_agent_that_always_returns_open_questions_is_bounded(steps: int
             handler=asker("pong", "ping"),
         ),
     ]
-    parent = Parent(name="desk", model=planned_rules(), subagents=agents, max_compose_steps=steps)
+    parent = Parent(
+        name="desk",
+        model=planned_rules(),
+        composer=RulesComposer(),
+        subagents=agents,
+        max_compose_steps=steps,
+    )
     turn = await parent.conversation().send("ping start")
     assert len(calls) == 1 + steps
     assert calls == ["ping", "pong", "ping", "pong"][: 1 + steps]
@@ -130,18 +137,17 @@ async def test_an_agent_that_always_returns_open_questions_is_bounded(steps: int
 
 
 async def test_a_parent_model_that_keeps_routing_stops_after_max_compose_steps() -> None:
-    composes: list[ComposeContext] = []
+    composes: list[ComposeInput] = []
+
+    class Routing(Composer):
+        async def compose(self, given: ComposeInput) -> Composition:
+            composes.append(given)
+            n = len(composes)
+            return Composition(message=f"reply {n}", routes=(Route(request=f"q{n}", agent="echo"),))
 
     def parent_model(request: ModelRequest) -> ModelResponse:
-        if request.output_name == "plan":
-            return ModelResponse(output={"requests": [{"request": "q0", "agent": "echo"}]})
-        assert isinstance(request.context, ComposeContext)
-        composes.append(request.context)
-        n = len(composes)
-        return ModelResponse(
-            output={"message": f"reply {n}", "route": [{"request": f"q{n}", "agent": "echo"}]},
-            usage=Usage(requests=1),
-        )
+        assert request.output_name == "plan"
+        return ModelResponse(output={"requests": [{"request": "q0", "agent": "echo"}]})
 
     async def echo(ctx: ToolContext) -> dict[str, Any]:
         return {"answered": False, "findings": ctx.scoped_request, "openQuestions": []}
@@ -149,6 +155,7 @@ async def test_a_parent_model_that_keeps_routing_stops_after_max_compose_steps()
     parent = Parent(
         name="desk",
         model=FunctionModel(parent_model),
+        composer=Routing(),
         subagents=[ConnectedAgent(name="echo", description="x", mode=Mode.SILENT, handler=echo)],
         max_compose_steps=2,
     )
@@ -206,7 +213,9 @@ async def test_a_floor_holder_can_hand_the_whole_message_back() -> None:
         ),
         _pto(),
     ]
-    conversation = Parent(name="desk", model=planned_rules(), subagents=agents).conversation()
+    conversation = Parent(
+        name="desk", model=planned_rules(), composer=RulesComposer(), subagents=agents
+    ).conversation()
     await conversation.send("survey please")
     turn = await conversation.send("how many vacation days do I have left")
     assert turn.results[0].outputs is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness import ChildAgent, FunctionModel, ModelResponse, Parent
+from harness.composing import RulesComposer
 from harness.exceptions import ModelRequestError
 from harness.models import RulesModel
 from harness.models.base import ModelRequest
@@ -53,7 +54,7 @@ QUESTION = "How many vacation days do I have left, and when is payday?"
 
 
 async def test_a_plan_failure_is_a_failed_turn_answered_from_the_whole_message() -> None:
-    bot = Parent(name="hd", subagents=_agents(), model=_failing("plan"))
+    bot = Parent(name="hd", subagents=_agents(), model=_failing("plan"), composer=RulesComposer())
     conversation = bot.conversation()
     turn = await conversation.send(QUESTION)
     assert turn.failed
@@ -67,7 +68,7 @@ async def test_a_plan_failure_is_a_failed_turn_answered_from_the_whole_message()
 
 async def test_a_plan_that_cannot_reach_its_model_still_tries_the_agents() -> None:
     """Issue 27: a transient plan failure routes by the offline planner, never "can't help"."""
-    bot = Parent(name="hd", subagents=_agents(), model=_failing("plan"))
+    bot = Parent(name="hd", subagents=_agents(), model=_failing("plan"), composer=RulesComposer())
     turn = await bot.conversation().send(QUESTION)
     assert turn.failed and "plan failed: ModelRequestError" in (turn.error or "")
     assert [r.agent for r in turn.results] == ["pto", "payroll"]

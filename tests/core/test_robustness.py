@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from harness import ConnectedAgent, FunctionModel, ModelResponse, Parent, UsageError, load_bot
 from harness.cli import cli
+from harness.composing import RulesComposer
 from harness.exceptions import ModelBehaviorError
 from harness.models import RulesModel
 from harness.planning import RulesPlanner
@@ -68,12 +69,20 @@ async def test_a_malformed_plan_falls_back_instead_of_crashing(plan: dict[str, o
             return ModelResponse(output=plan)
         return await rules.request(request)
 
-    bot = Parent(name="hd", subagents=[_payroll()], model=FunctionModel(answer))
+    bot = Parent(
+        name="hd", subagents=[_payroll()], model=FunctionModel(answer), composer=RulesComposer()
+    )
     turn = await bot.conversation().send("when is payday?")
     assert turn.plan[0].agent == "hd"
     assert turn.messages
 
-    strict = Parent(name="hd", subagents=[_payroll()], model=FunctionModel(answer), strict=True)
+    strict = Parent(
+        name="hd",
+        subagents=[_payroll()],
+        model=FunctionModel(answer),
+        composer=RulesComposer(),
+        strict=True,
+    )
     with pytest.raises(ModelBehaviorError):
         await strict.conversation().send("when is payday?")
 
@@ -87,7 +96,10 @@ async def test_a_reply_that_is_not_an_object_falls_back() -> None:
         return await rules.request(request)
 
     bot = Parent(
-        name="hd", subagents=[_payroll()], model=FunctionModel(answer), planner=RulesPlanner()
+        name="hd",
+        subagents=[_payroll()],
+        model=FunctionModel(answer),
+        planner=RulesPlanner(),
     )
     turn = await bot.conversation().send("when is payday?")
     assert "Friday" in turn.text

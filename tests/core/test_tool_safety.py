@@ -13,6 +13,7 @@ import pytest
 
 from harness import ChildAgent, FunctionModel, ModelResponse, Parent
 from harness.agent.tools import MAX_TOOL_RESULT_CHARS, tool_result_text
+from harness.composing import RulesComposer
 from harness.models import RulesModel
 from harness.models.base import ActContext, ModelRequest, ToolCall
 from harness.planning import RulesPlanner
@@ -48,7 +49,13 @@ def _bot(tool: Callable[..., Any], *, timeout: float = 5.0, **kwargs: Any) -> Pa
         tools=[tool],
         timeout=timeout,
     )
-    return Parent(name="hd", subagents=[agent], model=_calling(**kwargs), planner=RulesPlanner())
+    return Parent(
+        name="hd",
+        subagents=[agent],
+        model=_calling(**kwargs),
+        planner=RulesPlanner(),
+        composer=RulesComposer(),
+    )
 
 
 async def test_a_tool_calling_sys_exit_fails_its_call_and_the_turn_goes_on() -> None:
@@ -157,7 +164,13 @@ async def test_blocked_sync_tools_of_one_agent_do_not_starve_another_agent() -> 
         examples=["when is payday"],
         tools=[next_payday],
     )
-    bot = Parent(name="hd", subagents=[stuck, payroll], model=_calling(), planner=RulesPlanner())
+    bot = Parent(
+        name="hd",
+        subagents=[stuck, payroll],
+        model=_calling(),
+        planner=RulesPlanner(),
+        composer=RulesComposer(),
+    )
     try:
         blocked = [
             asyncio.create_task(bot.conversation().send("what is my ticket status?"))
@@ -231,6 +244,7 @@ async def test_garbage_outputs_are_a_contract_violation_and_the_user_is_told(
         name="hd",
         subagents=[agent],
         model=FunctionModel(answer),
+        composer=RulesComposer(),
         strict=strict,
         planner=RulesPlanner(),
     )

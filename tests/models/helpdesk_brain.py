@@ -156,6 +156,11 @@ def _act(body: Mapping[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
             outputs[name] = open_questions
         elif name == "scopedRequest":
             outputs[name] = scoped
+        elif name == "answeredRequests":  # a call carrying several numbered requests
+            outputs[name] = [
+                {"request": r, "answered": bool(sent) and done, "findings": "" if sent else answer}
+                for r in re.split(r";\s*\(\d+\)\s*", re.sub(r"^\(1\)\s*", "", scoped))
+            ]
         else:  # interactionSummary, findings
             outputs[name] = answer
     return message(outputs)

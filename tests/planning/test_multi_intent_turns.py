@@ -50,6 +50,23 @@ HELPDESK_CASES = [
 ]
 
 
+def assert_each_request_answered(turn: harness.Turn) -> None:
+    """Every request of every call was answered on its own: a call carrying several has one
+    answer per request in ``answeredRequests``, each answered by the agent or with findings to
+    relay; a call with one request answered it."""
+    for result in turn.results:
+        assert result.ok, (result.agent, result.violations, result.error)
+        outputs = result.outputs
+        assert outputs is not None
+        if len(result.requests) > 1:
+            answers = result.request_answers
+            assert answers is not None, (result.agent, result.violations)
+            assert [a.request for a in answers] == list(result.requests)
+            assert all(a.answered or (a.findings or "").strip() for a in answers), answers
+        else:
+            assert result.answered or (outputs.findings or "").strip(), result
+
+
 @pytest.fixture(scope="module")
 def helpdesk() -> Parent:
     return harness.load_bot(HELPDESK)
@@ -67,6 +84,7 @@ async def test_every_request_on_the_helpdesk_is_planned_and_answered_once(
     for answer in answers:
         assert turn.text.count(answer) == 1, (answer, turn.text)
     assert "can't help" not in turn.text and "Sorry" not in turn.text
+    assert_each_request_answered(turn)
 
 
 async def test_one_call_carries_every_request_of_its_agent_numbered(helpdesk: Parent) -> None:
@@ -75,6 +93,20 @@ async def test_one_call_carries_every_request_of_its_agent_numbered(helpdesk: Pa
     assert payroll.request == "(1) when is payday; (2) where is my W-2"
     assert payroll.outputs is not None and payroll.outputs.findings is not None
     assert PAYDAY in payroll.outputs.findings and W2 in payroll.outputs.findings
+    # Each request has its own answer, with its own findings.
+    answers = payroll.request_answers
+    assert answers is not None
+    assert [a.request for a in answers] == ["when is payday", "where is my W-2"]
+    assert PAYDAY in (answers[0].findings or "") and W2 not in (answers[0].findings or "")
+    assert W2 in (answers[1].findings or "") and PAYDAY not in (answers[1].findings or "")
+
+
+async def test_a_direct_agent_given_two_requests_answers_each_itself(helpdesk: Parent) -> None:
+    turn = await helpdesk.conversation().send("how many PTO days have I used and how many are left")
+    [pto] = turn.results
+    answers = pto.request_answers
+    assert answers is not None and [a.answered for a in answers] == [True, True]
+    assert pto.answered and [m.sender for m in turn.messages] == ["pto"]
 
 
 # --- an airline-style bot, written the way the docs show -------------------------------------
@@ -152,6 +184,7 @@ async def test_the_airline_bot_answers_every_part(message: str, examples: bool) 
     for answer in ("Flight AA123 is on time", "48,200 AAdvantage miles", "BAG-2041"):
         assert turn.text.count(answer) == 1, (answer, turn.text)
     assert "can't help" not in turn.text
+    assert_each_request_answered(turn)
     await bot.aclose()
 
 
@@ -174,6 +207,9 @@ async def test_a_request_its_agent_cannot_do_is_not_dropped_in_silence(helpdesk:
     assert list(payroll.outputs.open_questions or ()) == [
         "what is the phone number of the payroll office"
     ]
+    answers = payroll.request_answers
+    assert answers is not None
+    assert [bool(a.findings) for a in answers] == [True, False]
     assert turn.text.count(W2) == 1
     # The parent says it cannot help with the open request, in the user's words (no numbering).
     assert 'I can\'t help with "what is the phone number of the payroll office"' in turn.text

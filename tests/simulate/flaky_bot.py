@@ -3,7 +3,8 @@ conversation, as a real model does now and then. ``--bot tests.simulate.flaky_bo
 
 from __future__ import annotations
 
-from harness import FunctionModel, ModelRequest, ModelResponse, Parent, RulesModel
+from harness import Parent
+from harness.composing import ComposeInput, Composer, Composition, RulesComposer
 from harness.planning import RulesPlanner
 from harness.testing import fake_subagent
 from subagents import Usage
@@ -11,20 +12,22 @@ from subagents import Usage
 ANSWER = "Payday is Friday, the 28th."
 
 
+class FlakyComposer(Composer):
+    """The offline composer, except that every other reply restates the answer."""
+
+    def __init__(self) -> None:
+        self.rules = RulesComposer()
+        self.replies = 0
+
+    async def compose(self, given: ComposeInput) -> Composition:
+        self.replies += 1
+        if self.replies % 2 == 0:
+            return Composition(message=ANSWER, usage=Usage(requests=1))
+        return await self.rules.compose(given)
+
+
 def make() -> Parent:
     """A new bot (a new count of its replies): conversations 2, 4, 6 ... repeat the answer."""
-    rules = RulesModel()
-    replies = 0
-
-    async def respond(request: ModelRequest) -> ModelResponse:
-        nonlocal replies
-        if request.output_name != "reply":
-            return await rules.request(request)
-        replies += 1
-        if replies % 2 == 0:
-            return ModelResponse(output={"message": f"{ANSWER}"}, usage=Usage(requests=1))
-        return await rules.request(request)
-
     payroll = fake_subagent(
         "payroll",
         mode="direct",
@@ -33,5 +36,9 @@ def make() -> Parent:
         examples=["when is payday"],
     )
     return Parent(
-        name="desk", subagents=[payroll], model=FunctionModel(respond), planner=RulesPlanner()
+        name="desk",
+        subagents=[payroll],
+        model="rules",
+        composer=FlakyComposer(),
+        planner=RulesPlanner(),
     )

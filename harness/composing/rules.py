@@ -1,0 +1,141 @@
+"""The offline composer: the parent's reply by rules, no network, no key.
+
+It relays what the user has not received: silent findings, the findings of a request an agent
+handed back, and for an unanswered request with nothing to relay, a route to another agent or a
+sentence saying the parent cannot help with it. It follows a rule keyed on the parent's
+instructions, read by the SDK's one instruction reader (:mod:`harness.text.instructions`): when the
+system prompt tells it to check ``answered``, it leaves answered requests alone; when it does not (a
+naive parent), or when a sentence tells it to repeat or summarise the sub-agents' answers (which it
+obeys, as an LLM would likely do), it restates them. The restating emulates a failure reported in
+public issues of agent frameworks (a parent repeating what its sub-agents already told the user);
+the contrast with the good parent is there by construction, so the simulator has duplicates to
+catch. It is not a measurement of how a real LLM parent behaves.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from harness.composing.base import ComposeInput, Composer, Composition, Route
+from harness.models._text import content_tokens
+from harness.models.rules import agent_router
+from harness.text import quote
+from harness.text.instructions import checks_answered, repeats_answers
+from subagents import Usage
+
+__all__ = ["RulesComposer"]
+
+_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
+_THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
+_BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=256)
+def _honours_answered(system: str) -> bool:
+    """True when the parent's system prompt checks ``answered`` and no sentence of it tells the
+    parent to repeat its sub-agents' answers (the composer obeys that sentence)."""
+    # Cached: every compose step asks this of the same (long) system prompt.
+    return checks_answered(system) and repeats_answers(system) is None
+
+
+class RulesComposer(Composer):
+    """Deterministic, offline composer for the demo, the samples and the tests.
+
+    Args:
+        route_threshold: the minimum routing score for an open question to go to another
+            sub-agent; below it the parent says it cannot help with it.
+    """
+
+    def __init__(self, *, route_threshold: float = 0.9) -> None:
+        self.route_threshold = route_threshold
+
+    async def compose(self, given: ComposeInput) -> Composition:
+        context = given
+        honours_answered = _honours_answered(given.system)
+        parts: list[str] = []
+        routes: list[Route] = []
+        router = agent_router(tuple(context.agents)) if context.agents else None
+        tried: dict[str, set[str]] = {}
+        for routed_request, routed_agent in context.routed:
+            tried.setdefault(_norm(routed_request), set()).add(routed_agent)
+        seen: set[str] = set()
+        for own in context.own_requests:
+            parts.append(_own_reply(own))
+        for result in context.results:
+            if result.status in ("failed", "timed_out"):
+                what = "timed out" if result.status == "timed_out" else "failed"
+                parts.append(
+                    f'Sorry, I could not finish "{result.request}": the {result.agent} service '
+                    f"{what}. Please try again later."
+                )
+                continue
+            questions = list(result.open_questions)
+            if result.request_answers:
+                # Per request: an answered one is left alone, an unanswered one is relayed from
+                # its findings, or (with none) routed or apologised for like an open question.
+                if result.mode == "silent" and result.findings:
+                    parts.append(result.findings)
+                answered_some = any(a.answered for a in result.request_answers)
+                if answered_some and not honours_answered and result.interaction_summary:
+                    parts.append(f"To sum up: {result.interaction_summary}")
+                for item in result.request_answers:
+                    if item.answered:
+                        continue
+                    if item.findings and result.mode != "silent":
+                        parts.append(item.findings)
+                    elif not item.findings:
+                        questions.append(item.request)
+            elif result.mode == "silent":
+                if result.findings:
+                    parts.append(result.findings)
+            elif result.answered:
+                if not honours_answered and result.interaction_summary:
+                    parts.append(f"To sum up: {result.interaction_summary}")
+            elif result.error and result.interaction_summary:
+                parts.append(result.interaction_summary)
+            for question in questions:
+                key = _norm(question)
+                if key in seen:
+                    continue
+                seen.add(key)
+                had_it = tried.setdefault(key, set())
+                if had_it - {result.agent}:
+                    continue  # another agent already has this request
+                target = None
+                if router is not None and context.steps_left > 0:
+                    ranked = [
+                        name
+                        for name, score in router.scores(question)
+                        if score >= self.route_threshold
+                        and name != result.agent
+                        and name not in had_it
+                    ]
+                    target = ranked[0] if ranked else None
+                if target is not None:
+                    routes.append(Route(request=question, agent=target))
+                    had_it.add(target)
+                else:
+                    parts.append(_own_reply(question))
+        message = " ".join(p for p in parts if p).strip()
+        return Composition(message=message, routes=tuple(routes), usage=Usage(requests=1))
+
+
+def _norm(text: str) -> str:
+    return " ".join(content_tokens(text))
+
+
+def _own_reply(text: str) -> str:
+    social = ""
+    if _GREETING.search(text):
+        social = "Hello! How can I help?"
+    elif _THANKS.search(text):
+        social = "You're welcome!"
+    elif _BYE.search(text):
+        social = "Goodbye!"
+    if social and not content_tokens(text):
+        return social
+    unhelpful = (
+        f'I can\'t help with "{quote(text).rstrip("?.!")}" here; please contact the service desk.'
+    )
+    return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful

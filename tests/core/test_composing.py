@@ -1,0 +1,124 @@
+"""The composing seam (``harness.composing``): the parent's reply is a composer's job, not the
+model's, and no model request carries the compose step's facts as a typed context."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import FunctionModel, ModelRequest, ModelResponse, Parent, RulesModel
+from harness.composing import (
+    ComposeInput,
+    LLMComposer,
+    ResultView,
+    Route,
+    RulesComposer,
+)
+from harness.exceptions import ModelBehaviorError
+from harness.models import AgentCard
+from harness.runtime.deps import default_composer
+from harness.testing import fake_subagent
+from subagents import RequestAnswer
+
+PAYDAY = "Your next payday is Friday."
+
+
+def _payroll() -> object:
+    return fake_subagent(
+        "payroll",
+        mode="silent",
+        description="Looks up pay dates and paychecks.",
+        examples=["when is my next paycheck"],
+        outputs={"answered": False, "findings": PAYDAY, "openQuestions": []},
+    )
+
+
+CHECKS_ANSWERED = Parent(name="desk", subagents=[_payroll()]).system  # type: ignore[list-item]
+"""A parent's generated system prompt: it checks ``answered``."""
+
+
+def test_the_default_composer_follows_the_model() -> None:
+    rules = default_composer(RulesModel(route_threshold=0.7))
+    assert isinstance(rules, RulesComposer) and rules.route_threshold == 0.7
+    model = FunctionModel(lambda request: ModelResponse(output={"message": "", "route": []}))
+    llm = default_composer(model)
+    assert isinstance(llm, LLMComposer) and llm.model is model
+
+
+async def test_the_llm_composer_sends_an_ordinary_request() -> None:
+    def answer(request: ModelRequest) -> ModelResponse:
+        if request.output_name == "plan":
+            return ModelResponse(output={"requests": [{"request": "payday", "agent": "payroll"}]})
+        return ModelResponse(output={"message": "Relayed.", "route": []})
+
+    model = FunctionModel(answer)
+    bot = Parent(name="desk", model=model, subagents=[_payroll()])  # type: ignore[list-item]
+    turn = await bot.conversation().send("When is payday?")
+    [reply] = [c for c in model.calls if c.output_name == "reply"]
+    assert reply.context is None
+    assert PAYDAY in (reply.messages[-1].content or "")
+    assert turn.text == "Relayed."
+
+
+async def test_a_reply_that_is_not_an_object_is_a_model_behaviour_error() -> None:
+    composer = LLMComposer(FunctionModel(lambda request: ModelResponse(output=["x"])))  # type: ignore[arg-type]
+    with pytest.raises(ModelBehaviorError):
+        await composer.compose(ComposeInput(parent="desk", user_message="hi", results=()))
+
+
+def _view(**fields: object) -> ResultView:
+    base: dict[str, object] = {
+        "agent": "payroll",
+        "mode": "direct",
+        "request": "(1) when is payday; (2) where is my W-2",
+        "status": "partial",
+        "answered": False,
+        "interaction_summary": PAYDAY,
+    }
+    return ResultView(**{**base, **fields})  # type: ignore[arg-type]
+
+
+async def test_the_rules_composer_routes_an_unanswered_request_to_the_agent_that_fits() -> None:
+    tax = AgentCard(
+        name="tax_forms",
+        description="Tax forms: where to find the W-2.",
+        mode="silent",
+        examples=("where is my w-2",),
+    )
+    view = _view(
+        request_answers=(
+            RequestAnswer(request="when is payday", answered=True),
+            RequestAnswer(request="where is my W-2", answered=False),
+        )
+    )
+    given = ComposeInput(
+        parent="desk",
+        system=CHECKS_ANSWERED,
+        user_message="when is payday and where is my W-2",
+        results=(view,),
+        agents=(tax,),
+        routed=(("when is payday", "payroll"), ("where is my W-2", "payroll")),
+        steps_left=1,
+    )
+    composed = await RulesComposer().compose(given)
+    assert composed.routes == (Route(request="where is my W-2", agent="tax_forms"),)
+    assert composed.message == ""  # the answered request is not repeated
+    # With no routing round left, the parent says it cannot help with it instead.
+    last = await RulesComposer().compose(
+        ComposeInput(
+            parent="desk",
+            system=CHECKS_ANSWERED,
+            user_message=given.user_message,
+            results=(view,),
+            agents=(tax,),
+        )
+    )
+    assert last.routes == ()
+    assert last.message == (
+        'I can\'t help with "where is my W-2" here; please contact the service desk.'
+    )
+
+
+def test_the_models_know_nothing_of_composing() -> None:
+    import harness.models as models
+
+    assert not hasattr(models, "ComposeContext") and not hasattr(models, "ResultView")
