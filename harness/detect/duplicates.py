@@ -24,6 +24,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from harness.detect.acts import greeting, message_acts
+from harness.detect.choices import (
+    asks_to_confirm_again,
+    confirms_new_request,
+    offers_another,
+    restated_part,
+)
 from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, compare
 from harness.detect.scorer import (
@@ -378,6 +384,10 @@ def compare_entry(
             and (model.duplicate(features) or _verbatim(other, entry))
             and not _asked_again(features, other, entry, users)
             and not _confirms_choice(other, entry, found, users)
+            and not offers_another(
+                other.text, entry.text, users.between(other.message.turn, entry.message.turn)
+            )
+            and not confirms_new_request(other.text, entry.text, found)
             and not swapped_words(other.message.text, entry.message.text)
         )
         if record is not None:
@@ -486,9 +496,11 @@ def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Use
     if "?" not in other.message.text[-200:] and "CONFIRM" not in message_acts(other.message.text):
         return False
     turn = other.message.turn
-    if not users.between(turn, entry.message.turn):
+    between = users.between(turn, entry.message.turn)
+    if not between or not message_acts(entry.message.text) & _DONE:
         return False
-    return bool(message_acts(entry.message.text) & _DONE)
+    restated = restated_part(found, entry.message.text)
+    return not asks_to_confirm_again(other.text, entry.text, restated, between)
 
 
 def _features(

@@ -17,7 +17,11 @@ regression turns them into a calibrated probability. Features:
 - **distance**: same turn or not, turns apart, same sender;
 - **values the fact extractor does not read**: single capitalised names only one side states on
   both sides ("a standard Accord" / "a standard Camry"), and days named by word that differ
-  ("today" / "tomorrow").
+  ("today" / "tomorrow");
+- **order-free agreement** (for rewordings across turns that keep the values): the share of the
+  smaller side's content words and of its values (facts in one format, days, name words) that
+  the other side states too, the values' Jaccard overlap, how far both sides' dialogue acts agree
+  and whether both ask for a confirmation.
 
 Weights ship in ``_models/pairs.json`` (fitted by ``tools/detector/fit.py``; ``docs/detector.md``
 says on what data and gives the held-out figures). Inference is pure Python.
@@ -44,6 +48,8 @@ __all__ = [
     "PairContext",
     "PairScorer",
     "UserLike",
+    "message_values",
+    "named_items",
     "pair_features",
     "scorer",
     "swapped_words",
@@ -112,6 +118,11 @@ FEATURES = (
     "same_request_again",
     "names_differ",
     "days_differ",
+    "acts_agree",
+    "both_confirm",
+    "word_cover",
+    "value_cover",
+    "value_jaccard",
 )
 """The feature names, in the order of the weights."""
 
@@ -259,6 +270,40 @@ def _acts(text: str) -> frozenset[str]:
     return message_acts(text)
 
 
+def _name_tokens(analysis: Analysis) -> frozenset[str]:
+    """The words of the names, acronyms and ids a message states, and its capitalised words:
+    what it is about and which items it names, compared word by word so that "Play Drunk Me" and
+    "Drunk Me" share their name."""
+    out = set(_capitalised(analysis.text))
+    for key in analysis.facts:
+        kind, _, value = key.partition(":")
+        if kind in ("name", "acronym", "id"):
+            out.update(w for w in _tokens(value) if w not in STOPWORDS)
+    return frozenset(out)
+
+
+def message_values(analysis: Analysis, *, names: bool = True) -> frozenset[str]:
+    """Every value a message states, in one set: value facts (times, dates, amounts, numbers,
+    states, read in one format whatever the wording: "2:05 pm" and "14:05" are one time), days
+    named by word, and (with ``names``) the words of its names and its capitalised words."""
+    values = {k for k in analysis.facts if not k.startswith(_SUBJECT)}
+    values.update("day:" + d for d in _days(analysis.text))
+    if names:
+        values.update("word:" + w for w in _name_tokens(analysis))
+    return frozenset(values)
+
+
+def named_items(analysis: Analysis) -> frozenset[str]:
+    """The items a message names: the words of its names and capitalised words, and the rare
+    words it uses (not in the act tagger's vocabulary: "camry", "rogue", "lisinopril")."""
+    return _name_tokens(analysis) | frozenset(_rare(set(_tokens(analysis.text))))
+
+
+def _cover(a: frozenset[str], b: frozenset[str]) -> float:
+    """The share of the smaller set that the other holds too (0 when either is empty)."""
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
 def pair_features(
     earlier: Analysis,
     later: Analysis,
@@ -310,6 +355,8 @@ def pair_features(
     words_e, words_l = len(ew) + len(ef), len(lw) + len(lf)
     caps_e, caps_l = _capitalised(earlier.text), _capitalised(later.text)
     days_e, days_l = _days(earlier.text), _days(later.text)
+    values_e, values_l = message_values(earlier), message_values(later)
+    acts_union = ea | la
     return [
         float(exact),
         float(method == "near"),
@@ -359,6 +406,11 @@ def pair_features(
         float(context.same_request_again),
         float(min(len(caps_e - caps_l), len(caps_l - caps_e), 3)),
         float(bool(days_e) and bool(days_l) and days_e.isdisjoint(days_l)),
+        len(ea & la) / len(acts_union) if acts_union else 0.0,
+        float("CONFIRM" in ea and "CONFIRM" in la),
+        _cover(ew, lw),
+        _cover(values_e, values_l),
+        len(values_e & values_l) / len(values_e | values_l) if values_e | values_l else 0.0,
     ]
 
 

@@ -115,6 +115,62 @@ def test_the_same_template_about_another_subject_is_not_a_duplicate() -> None:
     assert found == []
 
 
+def test_a_confirmation_asked_again_after_a_plain_yes_is_a_duplicate() -> None:
+    # Fails on the detector before the choices rules: the confirmation rule excused it.
+    found = duplicates(
+        ("user", "Book a physio session for Tuesday at 10 am."),
+        ("clinic", "Please confirm: a physio session with Dr Okafor on Tuesday at 10 am?"),
+        ("user", "Yes, that's right."),
+        (
+            "clinic",
+            "Just to confirm, you want the physio session with Dr Okafor on Tuesday at 10 am?",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_a_confirmation_of_a_changed_choice_is_not_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Renew my prescription for collection."),
+        ("pharmacy", "Please confirm: renew your atorvastatin prescription without home delivery?"),
+        ("user", "Actually I'd like it delivered."),
+        ("pharmacy", "Please confirm: renew your atorvastatin prescription with home delivery?"),
+    )
+    assert found == []
+
+
+def test_the_next_option_after_anything_else_is_not_a_duplicate() -> None:
+    # Fails on the detector before the choices rules.
+    found = duplicates(
+        ("user", "I need a compact car at Gatwick on May 2nd."),
+        (
+            "cars",
+            "There is a compact toyota yaris you can collect at Gatwick on May 2nd for $38 a day.",
+        ),
+        ("user", "Anything else?"),
+        (
+            "cars",
+            "Sure, I also have a compact kia picanto for pickup at Gatwick on May 2nd, $38 a day.",
+        ),
+    )
+    assert found == []
+
+
+def test_an_address_reused_in_a_confirmation_of_a_new_request_is_not_a_duplicate() -> None:
+    # Fails on the detector before the choices rules.
+    found = duplicates(
+        ("user", "What's their address?"),
+        ("dental", "450 Harbor Boulevard Unit 7."),
+        ("user", "Add a check-up there to my calendar, June 3rd at 11 in the morning."),
+        (
+            "calendar",
+            "To confirm, you would like the check-up on June 3rd at 11 am located at 450 Harbor "
+            "Boulevard Unit 7?",
+        ),
+    )
+    assert found == []
+
+
 # 4. Reworded predicates and short verbatim repeats -----------------------------------------
 
 

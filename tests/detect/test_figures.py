@@ -59,8 +59,9 @@ def test_the_cached_sgd_rows_are_what_the_builder_builds() -> None:
 def test_built_sgd_dev_transcripts() -> None:
     built = load_sgd(SGD / "sgd-dev.jsonl.gz", every=5)
     figures = detect_all(built, PairScorer.load()).figures()
-    assert figures["P"] >= 0.93, figures  # measured 0.942
-    assert figures["R"] >= 0.73, figures  # measured 0.744
+    assert figures["P"] >= 0.955, figures  # measured 0.966
+    assert figures["R"] >= 0.85, figures  # measured 0.862
+    assert figures["hard_negative_fp"] == 0, figures
 
 
 @needs_sgd
@@ -68,5 +69,5 @@ def test_false_alarms_on_unchanged_sgd_dev_dialogues() -> None:
     plain = load_sgd(SGD / "sgd-dev.jsonl.gz", every=3, plain=True)
     figures = detect_all(plain, PairScorer.load()).figures()
     assert figures["bot_messages"] > 5000
-    # The target: at most 1.0 (measured 0.93 on this third; 1.13 on all of SGD dev).
+    # The target: at most 1.0 (measured 0.77 on this third and on all of SGD dev).
     assert figures["findings_per_1000_bot_messages"] <= 1.0, figures

@@ -17,6 +17,9 @@ The refit with the names and days features and the greeting and outcome rules (i
 measures precision 0.789, recall 0.880 (tp 146, fp 39, fn 20, tn 177): 2 fewer found and 3 more
 false positives here, for a third fewer false alarms on unchanged SGD-dev dialogues
 (docs/detector.md). The floors follow it down to those figures, recorded as a regression here.
+
+The order-free agreement features and the rules about what the user said in between (session 32)
+measure precision 0.821, recall 0.886 (tp 147, fp 32, fn 19, tn 184); the floors rise with them.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ def test_precision_and_recall_on_the_labelled_pairs_stay_where_they_were() -> No
     pairs = load_pairs(PAIRS)
     assert len(pairs) >= 300
     report = measure(pairs)
-    assert report.overall.precision >= 0.785, report.overall.line("overall")
-    assert report.overall.recall >= 0.875, report.overall.line("overall")
+    assert report.overall.precision >= 0.815, report.overall.line("overall")
+    assert report.overall.recall >= 0.88, report.overall.line("overall")
     assert report.different_fact_pairs >= 50
     assert report.different_fact_false_positives <= 1

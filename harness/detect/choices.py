@@ -1,0 +1,87 @@
+"""Stated rules about what the user chose or asked for in between two bot messages.
+
+The issue's failure classes name pairs that share values and wording yet are no repeat: a
+confirmation of a new choice, a fact reused for a new request, the next option after "anything
+else?". The pair scorer (:mod:`harness.detect.scorer`) cannot always tell them apart from a
+repeat, because the difference lies in what the user said, so these rules decide them. Each was
+written from false alarms and misses on Schema-Guided Dialogue *train* dialogues not used for
+fitting (``docs/detector.md`` says which) and is checked on new text in
+``tests/detect/test_failure_classes.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from harness.detect.acts import message_acts, tagger
+from harness.detect.restate import Restatement
+from harness.detect.scorer import UserLike, message_values, named_items
+from harness.text import Analysis, split_sentences
+
+__all__ = ["asks_to_confirm_again", "confirms_new_request", "offers_another", "restated_part"]
+
+_CONFIRM_SURE = 0.5
+"""A sentence is a confirmation request when the act tagger gives it at least even odds."""
+_NOTIFY = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
+_NEGATION = re.compile(r"\b(?:no|not|without|never|none)\b|n't\b", re.IGNORECASE)
+_ANOTHER = re.compile(
+    r"\b(?:another|others?|else|different|instead|alternatives?)\b", re.IGNORECASE
+)
+"""A user asking for another option ("what else is there?", "any other options?")."""
+
+
+def restated_part(found: Restatement, later: str) -> str:
+    """The passages of the later message that restate the earlier one (the whole message when
+    the match names none)."""
+    return " ".join(dict.fromkeys(m.later.span.text for m in found.matches)) or later
+
+
+def asks_confirmation(text: str) -> bool:
+    """A sentence of ``text`` that the act tagger reads as a confirmation request with at least
+    even odds (not only as its likeliest act)."""
+    model = tagger()
+    return any(
+        model.scores(s.text).get("CONFIRM", 0.0) >= _CONFIRM_SURE for s in split_sentences(text)
+    )
+
+
+def asks_to_confirm_again(
+    earlier: Analysis, later: Analysis, restated: str, between: Sequence[UserLike]
+) -> bool:
+    """Both messages ask the user to confirm (the later one in its restated part, not in a report
+    of the outcome), and the later one changes nothing: no value the earlier one lacks, nothing
+    the user said in between that the earlier one lacks, the same polarity ("with subtitles" is
+    not "without subtitles"). Then the user's answer changed nothing and the same confirmation is
+    asked again: a repeat, not a confirmation of a new choice."""
+    if "CONFIRM" not in message_acts(earlier.text) or not asks_confirmation(restated):
+        return False
+    if message_acts(restated) & _NOTIFY:
+        return False
+    if message_values(later) - message_values(earlier):
+        return False
+    if bool(_NEGATION.search(earlier.text)) != bool(_NEGATION.search(restated)):
+        return False
+    new = (later.words - earlier.words) | (later.facts - earlier.facts)
+    return not any(new & (u.words | u.facts) for u in between)
+
+
+def offers_another(earlier: Analysis, later: Analysis, between: Sequence[UserLike]) -> bool:
+    """The user asked for another option in between, and each message names an item the other
+    does not: a new offer in the same template, not a repeat, even with the earlier one's
+    place, date or price."""
+    if not any(_ANOTHER.search(u.norm) for u in between):
+        return False
+    first, second = named_items(earlier), named_items(later)
+    return bool(second - first) and bool(first - second)
+
+
+def confirms_new_request(earlier: Analysis, later: Analysis, found: Restatement) -> bool:
+    """A fact reused for a new request: the later message's restated part asks to confirm a
+    request that states values the earlier one lacks, and the earlier one asked no confirmation
+    (an address given, later in "To confirm: a cab for 2 to <the address>?")."""
+    if found.method == "exact" or "CONFIRM" in message_acts(earlier.text):
+        return False
+    if not asks_confirmation(restated_part(found, later.text)):
+        return False
+    return bool(message_values(later, names=False) - message_values(earlier, names=False))
