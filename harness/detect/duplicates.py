@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import gc
 import math
+import multiprocessing
 import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
     from harness.detect.judge import ModelJudge
 
 __all__ = [
+    "PARALLEL_MESSAGES",
     "Entry",
     "Pair",
     "conversation_pairs",
@@ -51,6 +55,7 @@ __all__ = [
     "paused_gc",
     "quote",
     "thresholds",
+    "worker_processes",
 ]
 
 _MAX_CANDIDATES = 64
@@ -547,43 +552,147 @@ def conversation_pairs(
     """Every (earlier, later) pair of bot messages where the later restates the earlier.
 
     ``pair_model`` replaces the shipped pair scorer; ``record``, when given, receives every
-    candidate pair the scorer looked at with its features (for fitting and measuring)."""
-    limits = thresholds(config)
-    closers = frozenset(normalise(p) for p in config.boilerplate)
-    index = _Index()
-    users = _Users()
-    memo = _Memo()
-    pairs: list[Pair] = []
-    window = config.cross_turn_window
+    candidate pair the scorer looked at with its features (for fitting and measuring).
+
+    Inside :func:`worker_processes`, a long conversation's comparisons are spread over worker
+    processes (each message is compared with the messages before it, which each worker holds:
+    the pairs, and so the findings, are the same as in one process)."""
     plans = {
         planned.turn: frozenset(request_key(p.request) for p in planned.plan)
         for planned in transcript.turns
     }
+    steps: list[Entry | _User] = []
     for position, message in enumerate(transcript.messages):
         if message.role == "user":
             user = _User.of(message)
             user.plan = plans.get(message.turn, frozenset())
-            users.add(user)
-            continue
-        if not message.text.strip():
-            continue
-        entry = _entry(position, message)
-        pairs += compare_entry(
-            entry,
-            index,
-            users,
-            limits,
-            vectors,
-            config.semantic_threshold,
-            closers,
-            window=window,
-            memo=memo,
-            close=close,
-            pair_model=pair_model,
-            record=record,
-        )
-        index.add(entry)
-    return pairs
+            steps.append(user)
+        elif message.text.strip():
+            steps.append(_entry(position, message))
+    run = _Run(
+        steps=steps,
+        limits=thresholds(config),
+        closers=frozenset(normalise(p) for p in config.boilerplate),
+        window=config.cross_turn_window,
+        semantic=config.semantic_threshold,
+        vectors=vectors,
+        pair_model=pair_model,
+    )
+    jobs = _JOBS.get()
+    if jobs > 1 and close is None and record is None and _forks():
+        bots = sum(1 for step in steps if isinstance(step, Entry))
+        if bots >= PARALLEL_MESSAGES:
+            return _pairs_in_processes(run, jobs)
+    return run.pairs(0, len(steps), close=close, record=record)
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """One conversation's comparison: its messages analysed, in order, and the settings."""
+
+    steps: list[Entry | _User]
+    limits: Thresholds
+    closers: frozenset[str]
+    window: int | None
+    semantic: float
+    vectors: Mapping[int, Sequence[float]] | None
+    pair_model: PairScorer | None
+
+    def pairs(
+        self,
+        start: int,
+        stop: int,
+        *,
+        close: list[Pair] | None = None,
+        record: list[tuple[Pair, list[float]]] | None = None,
+    ) -> list[Pair]:
+        """The pairs whose later message is among ``steps[start:stop]``."""
+        index = _Index()
+        users = _Users()
+        for step in self.steps[:start]:  # what came before: indexed, not compared
+            if isinstance(step, Entry):
+                index.add(step)
+            else:
+                users.add(step)
+        memo = _Memo()
+        pairs: list[Pair] = []
+        for step in self.steps[start:stop]:
+            if not isinstance(step, Entry):
+                users.add(step)
+                continue
+            pairs += compare_entry(
+                step,
+                index,
+                users,
+                self.limits,
+                self.vectors,
+                self.semantic,
+                self.closers,
+                window=self.window,
+                memo=memo,
+                close=close,
+                pair_model=self.pair_model,
+                record=record,
+            )
+            index.add(step)
+        return pairs
+
+
+# --- worker processes -------------------------------------------------------------------------
+
+PARALLEL_MESSAGES = 2_000
+"""Bot messages a conversation needs before its comparisons are spread over processes (below,
+starting the processes costs more than it saves)."""
+_SLICES_PER_JOB = 2
+"""Slices of the conversation per process: a slow slice does not hold the others up."""
+_JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)
+_FORKED: list[_Run] = []
+"""The conversation the forked workers compare (set in the parent just before they start)."""
+
+
+@contextmanager
+def worker_processes(jobs: int) -> Iterator[None]:
+    """Spread the comparisons of long conversations (at least :data:`PARALLEL_MESSAGES` bot
+    messages) over ``jobs`` processes, inside the block. For commands, not the library's
+    default: the workers are forked (where the platform forks; elsewhere, and for the judge and
+    for fitting, one process runs), which a caller with threads of its own must not do."""
+    token = _JOBS.set(max(1, jobs))
+    try:
+        yield
+    finally:
+        _JOBS.reset(token)
+
+
+def _forks() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Restatement]]:
+    """In a worker: the pairs of one slice, as message indices (the parent holds the entries)."""
+    pairs = _FORKED[0].pairs(*bounds)
+    return [(p.earlier.index, p.later.index, p.scope, p.found) for p in pairs]
+
+
+def _pairs_in_processes(run: _Run, jobs: int) -> list[Pair]:
+    """:meth:`_Run.pairs` over the whole conversation, in slices of about as many bot messages
+    each, compared in forked workers; the slices' pairs joined in order."""
+    bots = [i for i, step in enumerate(run.steps) if isinstance(step, Entry)]
+    count = min(len(bots), jobs * _SLICES_PER_JOB)
+    starts = [bots[len(bots) * k // count] for k in range(count)]
+    bounds = list(zip([0, *starts[1:]], [*starts[1:], len(run.steps)], strict=True))
+    _FORKED[:] = [run]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            slices = list(pool.map(_compare_slice, bounds))
+    finally:
+        _FORKED.clear()
+    entries = {step.index: step for step in run.steps if isinstance(step, Entry)}
+    return [
+        Pair(entries[earlier], entries[later], scope, found)
+        for found_pairs in slices
+        for earlier, later, scope, found in found_pairs
+    ]
 
 
 def find_duplicates(
