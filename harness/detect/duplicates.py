@@ -352,7 +352,7 @@ def conversation_pairs(
         pair_model=pair_model,
     )
     jobs = _JOBS.get()
-    if jobs > 1 and close is None and record is None and _forks():
+    if jobs > 1 and close is None and record is None and vectors is None and _forks():
         bots = sum(1 for step in steps if isinstance(step, Entry))
         if bots >= PARALLEL_MESSAGES:
             return _pairs_in_processes(run, jobs)
@@ -427,8 +427,9 @@ _FORKED: list[_Run] = []
 def worker_processes(jobs: int) -> Iterator[None]:
     """Spread the comparisons of long conversations (at least :data:`PARALLEL_MESSAGES` bot
     messages) over ``jobs`` processes, inside the block. For commands, not the library's
-    default: the workers are forked (where the platform forks; elsewhere, and for the judge and
-    for fitting, one process runs), which a caller with threads of its own must not do."""
+    default: the workers are forked (where the platform forks; elsewhere, for the judge, for
+    fitting and with embeddings, whose runtime keeps threads, one process runs), which a caller
+    with threads of its own must not do."""
     token = _JOBS.set(max(1, jobs))
     try:
         yield
