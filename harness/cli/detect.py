@@ -3,6 +3,7 @@ conversations. Exit 0 when clean, 1 on any error-level finding, 2 on bad input o
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from harness.cli.command import HarnessCommand
 from harness.cli.options import agent_config_option, output_option, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
-from harness.detect.duplicates import paused_gc
+from harness.detect.duplicates import paused_gc, worker_processes
 from harness.detect.findings import DetectorConfig
 from harness.detect.html import render_html
 from harness.detect.readers import load_transcript
@@ -56,6 +57,15 @@ _PROGRESS_MESSAGES = 5_000
     help="Let a model decide the borderline pairs: openai:<model> or replay:<cassette> "
     "(optional; the detector's own figures never need it).",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Processes that compare a long conversation's messages (one of at least 2,000 bot "
+    "messages): 0 for one per available core, 1 for this process only. The findings are the "
+    "same either way.",
+)
 def detect_command(
     transcripts: tuple[Path, ...],
     fmt: ReportFormat,
@@ -63,6 +73,7 @@ def detect_command(
     config_path: Path | None,
     semantic: bool,
     judge: str | None,
+    jobs: int,
 ) -> int:
     """Check recorded conversations for duplicate messages, missed requests, silent-mode leaks,
     wrong-scope answers and awkward acknowledgements.
@@ -73,13 +84,19 @@ def detect_command(
     """
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
-    with paused_gc():
+    with paused_gc(), worker_processes(jobs or _cores()):
         results = _run(transcripts, config_path, semantic, judge)
         report = (
             render_html(results, title="harness detect") if fmt == "html" else render(results, fmt)
         )
     write_output(report, output)
     return exit_code(results)
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
 def _run(

@@ -1,28 +1,41 @@
 """The duplicate-message detector: every bot message against every earlier one of the conversation.
 
-Candidates come from one index of the conversation's bot messages by fact and by content word
-(words common to many messages are left out of it), so each message meets a bounded number of
-candidates and the cost grows with the number of messages, not with its square. Each candidate
-is then compared claim by claim (:mod:`harness.detect.restate`).
+Candidates come from one index of the conversation's bot messages (:mod:`._candidates`), so each
+message meets a bounded number of candidates and the cost grows with the number of messages, not
+with its square. Each candidate is then compared claim by claim (:mod:`harness.detect.restate`)
+and the learned pair scorer decides (:mod:`harness.detect.scorer`); pairs become findings in
+:mod:`._clusters`.
 
 Across turns a repeat is right when the user asked for it again ("what was the total again?",
-"remind me", a short question about the same subject), and short messages without facts
-(closers, holding messages: "Anything else?", "Let me check that.") only count within one turn.
-A message sent three times is one finding that names all three.
+"remind me", a short question about the same subject: :mod:`._users`), and short messages without
+facts (closers, holding messages: "Anything else?", "Let me check that.") only count within one
+turn. A message sent three times is one finding that names all three.
 """
 
 from __future__ import annotations
 
 import gc
 import math
+import multiprocessing
 import re
-from bisect import bisect_right
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from harness.detect._candidates import (
+    _MAX_CANDIDATES,
+    _SMALL,
+    Entry,
+    Pair,
+    _entry,
+    _Index,
+    _Memo,
+)
+from harness.detect._clusters import evidence_facts, findings_of, quote
+from harness.detect._users import _User, _Users
 from harness.detect.acts import greeting, message_acts
 from harness.detect.choices import (
     asks_to_confirm_again,
@@ -30,8 +43,8 @@ from harness.detect.choices import (
     offers_another,
     restated_part,
 )
-from harness.detect.findings import DetectorConfig, Finding, Highlight, Scope, request_key
-from harness.detect.restate import ClaimMatch, Restatement, Thresholds, borderline, compare
+from harness.detect.findings import DetectorConfig, Finding, Scope, request_key
+from harness.detect.restate import ClaimMatch, Restatement, Thresholds
 from harness.detect.scorer import (
     FEATURES,
     PairContext,
@@ -40,45 +53,29 @@ from harness.detect.scorer import (
     scorer,
     swapped_words,
 )
-from harness.detect.transcript import Message, Transcript
-from harness.text import Analysis, analyse, analysed_part, content_words, normalise
+from harness.detect.transcript import Transcript
+from harness.text import Analysis, analyse, normalise
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
     from harness.detect.judge import ModelJudge
 
 __all__ = [
+    "PARALLEL_MESSAGES",
     "Entry",
     "Pair",
     "conversation_pairs",
     "embed_messages",
+    "evidence_facts",
     "find_duplicates",
     "findings_of",
     "paused_gc",
     "quote",
     "thresholds",
+    "worker_processes",
 ]
-
-_MAX_CANDIDATES = 64
-"""Candidates compared per message, the most similar first."""
-_COMMON_POSTING = 48
-_RARE = 16
-_COMMON_RECENT = 32
-"""How many of the latest messages stating a common fact are candidates by that fact."""
-_EXACT_RECENT = 8
-"""How many of the latest copies of the same text are candidates."""
 _ASK_TURNS = 4
 """How many turns back a user message may have asked for an answer again."""
-"""A fact in at most this many earlier messages is rare: alone, it makes a message a candidate."""
-"""A content word already in this many messages is too common to find candidates by."""
-_SMALL = 8
-"""A message without specific facts and with at most this many content words is small (a closer,
-a holding message): it only counts as a duplicate within one turn."""
-
-
-def quote(text: str, limit: int = 90) -> str:
-    text = " ".join(text.split())
-    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
 
 
 def thresholds(config: DetectorConfig) -> Thresholds:
@@ -88,225 +85,6 @@ def thresholds(config: DetectorConfig) -> Thresholds:
         near=config.near_threshold,
         cover=config.cover_threshold,
         strict=config.strict_threshold,
-    )
-
-
-@dataclass(slots=True, eq=False)
-class Entry:
-    """A bot message with its analysis."""
-
-    index: int
-    """Its position among the transcript's messages."""
-    message: Message
-    text: Analysis
-    request: str = ""
-    small: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Pair:
-    """A later message restating an earlier one."""
-
-    earlier: Entry
-    later: Entry
-    scope: Scope
-    found: Restatement
-
-
-# --- the user's side: did they ask again? -----------------------------------------------------
-
-_REASK = re.compile(
-    r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it|this)|come again|"
-    r"didn'?t (?:catch|get|see|hear|understand)|missed (?:that|it|the)|what (?:\w+ )?(?:was|were)|"
-    r"what did (?:you|it|they) say|pardon|resend|re-send|recap|can you go over|"
-    r"lost (?:it|that|track))\b"
-    r"|^\s*+(?:sorry|what|huh|eh|pardon)\s*+[?!.]*+\s*+$"  # possessive: linear in white space
-    r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?",
-    re.IGNORECASE,
-)
-_QUESTION = re.compile(
-    r"\?|^\s*(?:what|when|where|which|who|how|why|is|are|was|were|do|does|did|can|could|will|"
-    r"would|should|has|have)\b",
-    re.IGNORECASE,
-)
-_REQUEST = re.compile(
-    r"^\s*(?:ok(?:ay)?,?\s*)?(?:can|could|would|will) (?:you|it|we|i)\b|\bplease\b",
-    re.IGNORECASE,
-)
-_CAPABILITIES = re.compile(
-    r"\bwhat (?:else )?(?:can|could|do|will) (?:you|it|this bot|the bot) (?:help|do|offer|assist)"
-    r"|\bhow (?:else )?(?:can|could|do) you help\b|\bwhat (?:are|is) (?:you|this)\b"
-    r"|\bwho (?:are|is) (?:you|this)\b|\bwhat (?:services|options|things)\b",
-    re.IGNORECASE,
-)
-"""The user asks what the bot is or does: a greeting that introduces it answers that."""
-_ASKING = frozenset(
-    content_words(
-        "help need want know tell like find give show check look see wonder ask please could "
-        "would say repeat again remind sorry info information detail details quick question "
-        "send resend recap go over mean exactly"
-    )
-)
-
-
-@dataclass(slots=True)
-class _User:
-    text: str
-    turn: int
-    words: frozenset[str] = field(default=frozenset())
-    reask: bool = False
-    question: bool = False
-    norm: str = ""
-    facts: frozenset[str] = frozenset()
-    capabilities: bool = False
-    """It asks what the bot is or can do."""
-    request: bool = False
-    """It asks for something to be done ("book the 6:15", "can it be after 2pm?", "yes")."""
-    plan: frozenset[str] = frozenset()
-    """The request keys the turn's plan routed, when known."""
-
-    @classmethod
-    def of(cls, message: Message) -> _User:
-        text = analysed_part(message.text)  # the analysis budget: a long message's start
-        words = content_words(text) - _ASKING
-        return cls(
-            text=text,
-            turn=message.turn,
-            words=frozenset(words),
-            reask=bool(_REASK.search(text)),
-            question=bool(_QUESTION.search(text)),
-            norm=normalise(text),
-            facts=analyse(message.text).facts,
-            request=not _QUESTION.search(text) or bool(_REQUEST.search(text)),
-            capabilities=bool(_CAPABILITIES.search(text)),
-        )
-
-
-class _Users:
-    """The user messages so far, in turn order, found by turn in O(log n)."""
-
-    def __init__(self) -> None:
-        self.items: list[_User] = []
-        self.turns: list[int] = []
-
-    def add(self, user: _User) -> None:
-        self.items.append(user)
-        self.turns.append(user.turn)
-
-    def between(self, after: int, upto: int) -> list[_User]:
-        """The user messages of turns ``after + 1`` to ``upto``."""
-        return self.items[bisect_right(self.turns, after) : bisect_right(self.turns, upto)]
-
-    def of_turn(self, turn: int) -> _User | None:
-        position = bisect_right(self.turns, turn) - 1
-        return self.items[position] if position >= 0 and self.turns[position] == turn else None
-
-
-_MEMO_SIZE = 65_536
-
-
-class _Memo:
-    """Comparisons already made: relays, closers and repeated answers meet the same texts again.
-
-    Keys are the analyses' ids; the entry holds the analyses, so their ids cannot be reused."""
-
-    def __init__(self) -> None:
-        self.found: dict[
-            tuple[int, int, bool], tuple[Analysis, Analysis, Restatement | None, bool]
-        ] = {}
-
-    def _compare(
-        self, earlier: Analysis, later: Analysis, limits: Thresholds, strict: bool
-    ) -> tuple[Analysis, Analysis, Restatement | None, bool]:
-        key = (id(earlier), id(later), strict)
-        known = self.found.get(key)
-        if known is not None and known[0] is earlier and known[1] is later:
-            return known
-        found, checked = compare(earlier, later, limits, strict=strict)
-        if len(self.found) >= _MEMO_SIZE:
-            self.found.clear()
-        known = self.found[key] = (earlier, later, found, checked)
-        return known
-
-    def restates(
-        self, earlier: Analysis, later: Analysis, limits: Thresholds, strict: bool
-    ) -> Restatement | None:
-        return self._compare(earlier, later, limits, strict)[2]
-
-    def borderline(
-        self, earlier: Analysis, later: Analysis, limits: Thresholds
-    ) -> Restatement | None:
-        """:func:`borderline`, skipping the template test the comparison already made."""
-        checked = self._compare(earlier, later, limits, False)[3]
-        return borderline(earlier, later, templates_checked=checked)
-
-
-# --- the conversation -------------------------------------------------------------------------
-
-
-class _Index:
-    """The conversation's bot messages so far, by fact, content word and exact text."""
-
-    def __init__(self) -> None:
-        self.entries: list[Entry] = []
-        self.postings: dict[str, list[int]] = {}
-        self.exact: dict[str, list[int]] = {}
-
-    def add(self, entry: Entry) -> None:
-        position = len(self.entries)
-        self.entries.append(entry)
-        for key in entry.text.strong | entry.text.words:
-            self.postings.setdefault(key, []).append(position)
-        if entry.text.norm:
-            self.exact.setdefault(entry.text.norm, []).append(position)
-
-    def candidates(self, entry: Entry) -> list[Entry]:
-        counts: Counter[int] = Counter()
-        text = entry.text
-        postings = self.postings
-        # Sorted keys: the counter's order, and so the choice among tied candidates, is the same
-        # in every run.
-        for key in sorted(text.strong):
-            posting = postings.get(key)
-            if posting is None:
-                continue
-            if len(posting) <= _RARE:
-                # A rare fact ("T-5521") says more than one many messages state ("2026"), which
-                # only counts for the latest messages that state it.
-                counts.update(posting)
-                counts.update(posting)
-            else:
-                counts.update(posting[-_COMMON_RECENT:])
-        for key in sorted(text.words):
-            posting = postings.get(key)
-            if posting is not None and len(posting) <= _COMMON_POSTING:
-                counts.update(posting)
-        # The latest copies of the same text: older copies join the finding through them.
-        for position in self.exact.get(text.norm, ())[-_EXACT_RECENT:]:
-            counts[position] += 100
-        # The messages of this turn and the one before are always compared (relays, retries).
-        entries = self.entries
-        for position in range(len(entries) - 1, max(-1, len(entries) - 1 - _MAX_CANDIDATES), -1):
-            if entries[position].message.turn < entry.message.turn - 1:
-                break
-            counts[position] += 2
-        if len(counts) > _MAX_CANDIDATES:
-            found = [p for p, score in counts.most_common(_MAX_CANDIDATES) if score >= 2]
-        else:
-            found = [p for p, score in counts.items() if score >= 2]
-        found.sort()
-        return [entries[p] for p in found]
-
-
-def _entry(index: int, message: Message) -> Entry:
-    text = analyse(message.text)
-    small = not text.strong and len(text.words) <= _SMALL
-    return Entry(
-        index=index,
-        message=message,
-        text=text,
-        request=request_key(message.request) if message.request else "",
-        small=small,
     )
 
 
@@ -559,43 +337,148 @@ def conversation_pairs(
     """Every (earlier, later) pair of bot messages where the later restates the earlier.
 
     ``pair_model`` replaces the shipped pair scorer; ``record``, when given, receives every
-    candidate pair the scorer looked at with its features (for fitting and measuring)."""
-    limits = thresholds(config)
-    closers = frozenset(normalise(p) for p in config.boilerplate)
-    index = _Index()
-    users = _Users()
-    memo = _Memo()
-    pairs: list[Pair] = []
-    window = config.cross_turn_window
+    candidate pair the scorer looked at with its features (for fitting and measuring).
+
+    Inside :func:`worker_processes`, a long conversation's comparisons are spread over worker
+    processes (each message is compared with the messages before it, which each worker holds:
+    the pairs, and so the findings, are the same as in one process)."""
     plans = {
         planned.turn: frozenset(request_key(p.request) for p in planned.plan)
         for planned in transcript.turns
     }
+    steps: list[Entry | _User] = []
     for position, message in enumerate(transcript.messages):
         if message.role == "user":
             user = _User.of(message)
             user.plan = plans.get(message.turn, frozenset())
-            users.add(user)
-            continue
-        if not message.text.strip():
-            continue
-        entry = _entry(position, message)
-        pairs += compare_entry(
-            entry,
-            index,
-            users,
-            limits,
-            vectors,
-            config.semantic_threshold,
-            closers,
-            window=window,
-            memo=memo,
-            close=close,
-            pair_model=pair_model,
-            record=record,
-        )
-        index.add(entry)
-    return pairs
+            steps.append(user)
+        elif message.text.strip():
+            steps.append(_entry(position, message))
+    run = _Run(
+        steps=steps,
+        limits=thresholds(config),
+        closers=frozenset(normalise(p) for p in config.boilerplate),
+        window=config.cross_turn_window,
+        semantic=config.semantic_threshold,
+        vectors=vectors,
+        pair_model=pair_model,
+    )
+    jobs = _JOBS.get()
+    if jobs > 1 and close is None and record is None and vectors is None and _forks():
+        bots = sum(1 for step in steps if isinstance(step, Entry))
+        if bots >= PARALLEL_MESSAGES:
+            return _pairs_in_processes(run, jobs)
+    return run.pairs(0, len(steps), close=close, record=record)
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """One conversation's comparison: its messages analysed, in order, and the settings."""
+
+    steps: list[Entry | _User]
+    limits: Thresholds
+    closers: frozenset[str]
+    window: int | None
+    semantic: float
+    vectors: Mapping[int, Sequence[float]] | None
+    pair_model: PairScorer | None
+
+    def pairs(
+        self,
+        start: int,
+        stop: int,
+        *,
+        close: list[Pair] | None = None,
+        record: list[tuple[Pair, list[float]]] | None = None,
+    ) -> list[Pair]:
+        """The pairs whose later message is among ``steps[start:stop]``."""
+        index = _Index()
+        users = _Users()
+        for step in self.steps[:start]:  # what came before: indexed, not compared
+            if isinstance(step, Entry):
+                index.add(step)
+            else:
+                users.add(step)
+        memo = _Memo()
+        pairs: list[Pair] = []
+        for step in self.steps[start:stop]:
+            if not isinstance(step, Entry):
+                users.add(step)
+                continue
+            pairs += compare_entry(
+                step,
+                index,
+                users,
+                self.limits,
+                self.vectors,
+                self.semantic,
+                self.closers,
+                window=self.window,
+                memo=memo,
+                close=close,
+                pair_model=self.pair_model,
+                record=record,
+            )
+            index.add(step)
+        return pairs
+
+
+# --- worker processes -------------------------------------------------------------------------
+
+PARALLEL_MESSAGES = 2_000
+"""Bot messages a conversation needs before its comparisons are spread over processes (below,
+starting the processes costs more than it saves)."""
+_SLICES_PER_JOB = 2
+"""Slices of the conversation per process: a slow slice does not hold the others up."""
+_JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)
+_FORKED: list[_Run] = []
+"""The conversation the forked workers compare (set in the parent just before they start)."""
+
+
+@contextmanager
+def worker_processes(jobs: int) -> Iterator[None]:
+    """Spread the comparisons of long conversations (at least :data:`PARALLEL_MESSAGES` bot
+    messages) over ``jobs`` processes, inside the block. For commands, not the library's
+    default: the workers are forked (where the platform forks; elsewhere, for the judge, for
+    fitting and with embeddings, whose runtime keeps threads, one process runs), which a caller
+    with threads of its own must not do."""
+    token = _JOBS.set(max(1, jobs))
+    try:
+        yield
+    finally:
+        _JOBS.reset(token)
+
+
+def _forks() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Restatement]]:
+    """In a worker: the pairs of one slice, as message indices (the parent holds the entries)."""
+    pairs = _FORKED[0].pairs(*bounds)
+    return [(p.earlier.index, p.later.index, p.scope, p.found) for p in pairs]
+
+
+def _pairs_in_processes(run: _Run, jobs: int) -> list[Pair]:
+    """:meth:`_Run.pairs` over the whole conversation, in slices of about as many bot messages
+    each, compared in forked workers; the slices' pairs joined in order."""
+    bots = [i for i, step in enumerate(run.steps) if isinstance(step, Entry)]
+    count = min(len(bots), jobs * _SLICES_PER_JOB)
+    starts = [bots[len(bots) * k // count] for k in range(count)]
+    bounds = list(zip([0, *starts[1:]], [*starts[1:], len(run.steps)], strict=True))
+    _FORKED[:] = [run]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            slices = list(pool.map(_compare_slice, bounds))
+    finally:
+        _FORKED.clear()
+    entries = {step.index: step for step in run.steps if isinstance(step, Entry)}
+    return [
+        Pair(entries[earlier], entries[later], scope, found)
+        for found_pairs in slices
+        for earlier, later, scope, found in found_pairs
+    ]
 
 
 def find_duplicates(
@@ -647,130 +530,6 @@ async def judged_duplicates(
             pairs.append(Pair(pair.earlier, pair.later, pair.scope, found))
     pairs.sort(key=lambda p: (p.later.index, p.earlier.index))
     return findings_of(pairs)
-
-
-_WEAKEST = {"exact": 0, "near": 1, "semantic": 2, "containment": 3}
-
-
-def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
-    """Findings from pairs. Messages that all restate each other (a message sent three times,
-    a relay and its repeat) are one finding naming every one of them; every pair inside counts."""
-    linked = {(p.earlier.index, p.later.index) for p in pairs}
-    by_text: dict[str, dict[int, Entry]] = {}
-    for pair in pairs:
-        if _copies(pair):
-            copies = by_text.setdefault(pair.earlier.text.norm, {})
-            copies.setdefault(pair.earlier.index, pair.earlier)
-            copies.setdefault(pair.later.index, pair.later)
-    groups: list[list[Pair]] = []
-    members: list[dict[int, Entry]] = []
-    """Each group's messages by index, in the order they joined."""
-    exact_member = {index: norm for norm, copies in by_text.items() for index in copies}
-    exact_groups: dict[str, int] = {}
-    member_of: dict[int, list[int]] = {}
-    """The groups (by number) each message (by index) belongs to."""
-    for pair in pairs:
-        norm = exact_member.get(pair.earlier.index)
-        if norm is not None and _copies(pair):
-            if norm not in exact_groups:
-                exact_groups[norm] = len(groups)
-                for index in by_text[norm]:
-                    member_of.setdefault(index, []).append(len(groups))
-                groups.append([])
-                members.append(dict(by_text[norm]))
-            groups[exact_groups[norm]].append(pair)
-            continue
-        # Only the groups the earlier message belongs to can take the pair.
-        later = pair.later.index
-        for number in member_of.get(pair.earlier.index, ()):
-            group, people = groups[number], members[number]
-            if later in people:
-                group.append(pair)
-                break
-            if all((index, later) in linked for index in people):
-                group.append(pair)
-                people[later] = pair.later
-                member_of.setdefault(later, []).append(number)
-                break
-        else:
-            member_of.setdefault(pair.earlier.index, []).append(len(groups))
-            member_of.setdefault(later, []).append(len(groups))
-            groups.append([pair])
-            members.append({pair.earlier.index: pair.earlier, later: pair.later})
-    return [
-        _finding(group, list(people.values()))
-        for group, people in zip(groups, members, strict=True)
-    ]
-
-
-def _copies(pair: Pair) -> bool:
-    """The two messages are the same text (once normalised)."""
-    return pair.found.method == "exact" and pair.earlier.text.norm == pair.later.text.norm
-
-
-def _finding(group: list[Pair], people: list[Entry]) -> Finding:
-    people = sorted(people, key=lambda e: e.index)
-    first = max(group, key=lambda p: _WEAKEST.get(p.found.method, 0))
-    scope: Scope = "same_turn" if all(p.scope == "same_turn" for p in group) else "cross_turn"
-    found = first.found
-    highlights: list[Highlight] = []
-    seen: set[tuple[str, str]] = set()
-    for pair in group:
-        for match in pair.found.matches:
-            for entry, claim in ((pair.earlier, match.earlier), (pair.later, match.later)):
-                key = (entry.message.id, claim.span.text)
-                if key not in seen:
-                    seen.add(key)
-                    highlights.append(Highlight(message_id=entry.message.id, text=claim.span.text))
-    later_turn = max(e.message.turn for e in people)
-    return Finding(
-        kind="duplicate",
-        scope=scope,
-        method=found.method,
-        turn=later_turn,
-        message_ids=tuple(e.message.id for e in people),
-        senders=tuple(e.message.sender for e in people),
-        score=found.score,
-        evidence=_evidence(first, len(people)),
-        highlights=tuple(highlights),
-    )
-
-
-def _evidence(pair: Pair, count: int) -> str:
-    """Why, in one line: what is restated, with which facts (highlights carry the passages)."""
-    found = pair.found
-    parts: list[str] = []
-    if count > 2:
-        parts.append(f"sent {count} times")
-    if pair.scope == "cross_turn":
-        parts.append(f"turn {pair.later.message.turn} repeats turn {pair.earlier.message.turn}")
-    if found.reason:
-        parts.append(f"judged a duplicate: {found.reason}")
-    elif found.method == "exact" and _copies(pair):
-        parts.append(f"the same text: {quote(pair.later.message.text)}")
-    elif found.matches:
-        match = max(found.matches, key=lambda m: m.earlier.weight)
-        restated = f"restates {quote(match.earlier.span.text)}"
-        if len(found.matches) > 1:
-            restated += f" (+{len(found.matches) - 1} more)"
-        parts.append(restated)
-    else:
-        parts.append(f"embeddings {found.score:.2f} close, the same facts")
-    facts = evidence_facts(found.facts)
-    if facts and found.method != "exact":
-        parts.append("facts: " + ", ".join(facts[:6]))
-    return "; ".join(parts)
-
-
-def evidence_facts(keys: frozenset[str]) -> list[str]:
-    """The shared facts worth quoting, sorted: names are quoted in the passages already; a value
-    that is part of another quoted value ("48" of "48 hour") adds nothing; status words ("open",
-    "approved") only when no specific fact was shared, since a status alone is weak evidence."""
-    values = {k.partition(":")[2]: k.partition(":")[0] for k in keys}
-    values = {v: kind for v, kind in values.items() if kind not in ("name", "acronym") and v}
-    specific = {v for v, kind in values.items() if kind != "state"}
-    shown = specific or set(values)
-    return sorted(v for v in shown if not any(v != other and v in other.split() for other in shown))
 
 
 # --- embeddings -------------------------------------------------------------------------------

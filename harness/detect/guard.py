@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Literal
 
-from harness.detect.duplicates import _entry, _Index, _User, _Users, compare_entry, thresholds
+from harness.detect._candidates import _entry, _Index
+from harness.detect._users import _User, _Users
+from harness.detect.duplicates import compare_entry, thresholds
 from harness.detect.findings import DetectorConfig, Finding, Highlight
 from harness.detect.transcript import Message
 from harness.exceptions import ConfigError

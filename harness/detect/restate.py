@@ -309,6 +309,26 @@ def _merged_match(
     return ClaimMatch(a, b, round(min(1.0, cover * 0.6 + 0.15 * weight), 3), shared)
 
 
+def _related(a: Claim, b: Claim) -> bool:
+    """Whether two claims share a content word, a fact (as :func:`_shared` reads facts) or their
+    text. Claims that share none of these are never one template filled twice, never match
+    (while ``Thresholds.wording`` is above 0) and are never borderline: the loops over claim
+    pairs skip them, which is most pairs (``tests/detect/test_restate_prefilter.py`` checks this
+    against the rules)."""
+    if not a.words.isdisjoint(b.words):
+        return True
+    if a.facts and b.facts:
+        if not a.facts.isdisjoint(b.facts):
+            return True
+        name_a, number_a, id_a = _keyed(a.facts)
+        name_b, number_b, id_b = _keyed(b.facts)
+        # Only these pairings let :func:`_shared` match facts that are not equal.
+        fuzzy = (name_a and name_b) or (id_a and (number_b or id_b)) or (id_b and number_a)
+        if fuzzy and _shared(a.facts, b.facts):
+            return True
+    return bool(a.norm) and a.norm == b.norm
+
+
 def _may_restate(earlier: Analysis, later: Analysis) -> bool:
     """A cheap first test: a restatement shares a fact, or at least two content words."""
     if earlier.facts & later.facts or len(earlier.words & later.words) >= 2:
@@ -351,9 +371,12 @@ def compare(
         )
         return exact, False
     matches: list[ClaimMatch] = []
+    skip = limits.wording > 0
     for a in earlier.claims:
         best: ClaimMatch | None = None
         for b in later.claims:
+            if skip and not _related(a, b):
+                continue
             if _same_template(a, b, earlier, later):
                 return None, False
             found = claim_match(a, b, earlier, later, limits)
@@ -481,6 +504,8 @@ def borderline(
     close: list[ClaimMatch] = []
     for a in earlier.claims:
         for b in later.claims:
+            if not _related(a, b):
+                continue
             if not templates_checked and _same_template(a, b, earlier, later):
                 return None
             shared = _shared(a.strong, b.strong)

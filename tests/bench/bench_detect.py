@@ -3,18 +3,22 @@
     .venv/bin/python tests/bench/bench_detect.py            # 10,000 and 100,000 messages
     .venv/bin/python tests/bench/bench_detect.py --sizes 10000 --runs 3
     .venv/bin/python tests/bench/bench_detect.py --real --sizes 100000 --runs 3   # real text
+    .venv/bin/python tests/bench/bench_detect.py --real --runs 3 --jobs 1         # one process
 
 Each transcript is helpdesk-like: a user message per turn, then two or three bot messages (a
 sub-agent's answer with sampled facts, the parent's relay of it with new content, sometimes a holding
 message or a closer), so the detector does real work: about one bot message in three is a duplicate.
 Prints the median of the runs (each cold) for loading the JSONL, detecting, and the whole command
 in-process (load + detect + JSON report), and the wall and CPU time of one ``harness detect``
-subprocess (Python start-up and imports included). Other work on the machine inflates wall times.
+subprocess (Python start-up and imports included; its CPU time counts its worker processes, see
+``--jobs``). The in-process figures are one process (the library's default). Other work on the
+machine inflates wall times: the line ends with the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
@@ -160,6 +164,9 @@ def main() -> None:
     parser.add_argument(
         "--real", action="store_true", help="real text (dev corpus, SGD dev, SGD train), unique"
     )
+    parser.add_argument(
+        "--jobs", type=int, default=0, help="`harness detect --jobs` (0: one per core)"
+    )
     args = parser.parse_args()
     harness = Path(sys.executable).with_name("harness")
     with tempfile.TemporaryDirectory() as tmp:
@@ -194,7 +201,15 @@ def main() -> None:
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
                 subprocess.run(
-                    [str(harness), "detect", str(path), "--format", "json"],
+                    [
+                        str(harness),
+                        "detect",
+                        str(path),
+                        "--format",
+                        "json",
+                        "--jobs",
+                        str(args.jobs),
+                    ],
                     stdout=subprocess.DEVNULL,
                     check=False,
                 )
@@ -202,6 +217,7 @@ def main() -> None:
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
                 line += f"  `harness detect` subprocess {wall:.3f}s wall, {cpu:.3f}s CPU"
+            line += f"  (load average {os.getloadavg()[0]:.1f})"
             print(line, flush=True)
 
 

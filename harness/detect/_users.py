@@ -1,0 +1,98 @@
+"""The user's side of a conversation, as the duplicate detector reads it: did they ask again?"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from harness.detect.transcript import Message
+from harness.text import analyse, analysed_part, content_words, normalise
+
+__all__: list[str] = []
+
+_REASK = re.compile(
+    r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it|this)|come again|"
+    r"didn'?t (?:catch|get|see|hear|understand)|missed (?:that|it|the)|what (?:\w+ )?(?:was|were)|"
+    r"what did (?:you|it|they) say|pardon|resend|re-send|recap|can you go over|"
+    r"lost (?:it|that|track))\b"
+    r"|^\s*+(?:sorry|what|huh|eh|pardon)\s*+[?!.]*+\s*+$"  # possessive: linear in white space
+    r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(
+    r"\?|^\s*(?:what|when|where|which|who|how|why|is|are|was|were|do|does|did|can|could|will|"
+    r"would|should|has|have)\b",
+    re.IGNORECASE,
+)
+_REQUEST = re.compile(
+    r"^\s*(?:ok(?:ay)?,?\s*)?(?:can|could|would|will) (?:you|it|we|i)\b|\bplease\b",
+    re.IGNORECASE,
+)
+_CAPABILITIES = re.compile(
+    r"\bwhat (?:else )?(?:can|could|do|will) (?:you|it|this bot|the bot) (?:help|do|offer|assist)"
+    r"|\bhow (?:else )?(?:can|could|do) you help\b|\bwhat (?:are|is) (?:you|this)\b"
+    r"|\bwho (?:are|is) (?:you|this)\b|\bwhat (?:services|options|things)\b",
+    re.IGNORECASE,
+)
+"""The user asks what the bot is or does: a greeting that introduces it answers that."""
+_ASKING = frozenset(
+    content_words(
+        "help need want know tell like find give show check look see wonder ask please could "
+        "would say repeat again remind sorry info information detail details quick question "
+        "send resend recap go over mean exactly"
+    )
+)
+
+
+@dataclass(slots=True)
+class _User:
+    text: str
+    turn: int
+    words: frozenset[str] = field(default=frozenset())
+    reask: bool = False
+    question: bool = False
+    norm: str = ""
+    facts: frozenset[str] = frozenset()
+    capabilities: bool = False
+    """It asks what the bot is or can do."""
+    request: bool = False
+    """It asks for something to be done ("book the 6:15", "can it be after 2pm?", "yes")."""
+    plan: frozenset[str] = frozenset()
+    """The request keys the turn's plan routed, when known."""
+
+    @classmethod
+    def of(cls, message: Message) -> _User:
+        text = analysed_part(message.text)  # the analysis budget: a long message's start
+        words = content_words(text) - _ASKING
+        return cls(
+            text=text,
+            turn=message.turn,
+            words=frozenset(words),
+            reask=bool(_REASK.search(text)),
+            question=bool(_QUESTION.search(text)),
+            norm=normalise(text),
+            facts=analyse(message.text).facts,
+            request=not _QUESTION.search(text) or bool(_REQUEST.search(text)),
+            capabilities=bool(_CAPABILITIES.search(text)),
+        )
+
+
+class _Users:
+    """The user messages so far, in turn order, found by turn in O(log n)."""
+
+    def __init__(self) -> None:
+        self.items: list[_User] = []
+        self.turns: list[int] = []
+
+    def add(self, user: _User) -> None:
+        self.items.append(user)
+        self.turns.append(user.turn)
+
+    def between(self, after: int, upto: int) -> list[_User]:
+        """The user messages of turns ``after + 1`` to ``upto``."""
+        return self.items[bisect_right(self.turns, after) : bisect_right(self.turns, upto)]
+
+    def of_turn(self, turn: int) -> _User | None:
+        position = bisect_right(self.turns, turn) - 1
+        return self.items[position] if position >= 0 and self.turns[position] == turn else None

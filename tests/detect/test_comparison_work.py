@@ -1,0 +1,186 @@
+"""The duplicate detector's shortcuts change how much it compares, never what it finds.
+
+- The claim-pair pre-filter (``restate._related``): two claims that share no content word, fact or
+  text are skipped; a property test over random claims checks that the rules would have kept
+  none of them (no match, no template filled twice, nothing borderline).
+- Work, counted in claim pairs the rules compare (not timed): it grows about linearly with the
+  conversation, and the pre-filter skips most pairs.
+- Worker processes (``harness detect --jobs``): a conversation compared in slices by forked
+  workers gives the same findings as one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from harness.cli.detect import detect_command
+from harness.detect import DetectorConfig, detect, duplicates, restate
+from harness.detect.duplicates import thresholds, worker_processes
+from harness.text import analyse
+from tests.simulate.test_perf_equivalence import generated
+
+# Words and facts that recur, so random claims often share some and sometimes only fuzzily
+# (a masked id, a name inside a longer name, a code whose digits are a number).
+_PIECES = [
+    "your",
+    "order",
+    "ticket",
+    "refund",
+    "balance",
+    "is",
+    "was",
+    "not",
+    "approved",
+    "pending",
+    "shipped",
+    "today",
+    "on Friday",
+    "March 3",
+    "at 2:05 pm",
+    "$42.10",
+    "$10",
+    "12 days",
+    "12",
+    "5521",
+    "T-5521",
+    "INC0012345",
+    "…0012345",
+    "the Gold Card",
+    "the Acme Gold Card",
+    "Hall B",
+    "lisinopril",
+    "metformin",
+    "copay",
+    "flight AA123",
+    "on time",
+    "delayed",
+    "please",
+    "confirm",
+    "and",
+    "anything else?",
+]
+_SENTENCE = st.lists(st.sampled_from(_PIECES), min_size=1, max_size=9).map(" ".join)
+_MESSAGE = st.lists(_SENTENCE, min_size=1, max_size=4).map(lambda s: ". ".join(s) + ".")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_MESSAGE, _MESSAGE)
+def test_claim_pairs_the_prefilter_skips_are_never_kept_by_the_rules(
+    first: str, second: str
+) -> None:
+    earlier, later = analyse(first), analyse(second)
+    limits = thresholds(DetectorConfig())
+    for a in earlier.claims:
+        for b in later.claims:
+            if restate._related(a, b):
+                continue
+            assert restate.claim_match(a, b, earlier, later, limits) is None
+            assert not restate._same_template(a, b, earlier, later)
+            # borderline()'s test of a claim pair:
+            assert not restate._shared(a.strong, b.strong)
+            assert restate._dice(a.words, b.words) < 0.45
+
+
+def test_a_config_with_no_wording_threshold_compares_every_claim_pair() -> None:
+    """With ``containment_threshold`` 0, claims sharing nothing can match on wording alone, so
+    the pre-filter must stand aside."""
+    config = DetectorConfig(containment_threshold=0.0)
+    earlier = analyse("Your parcel left the depot this morning. The weather stays lovely.")
+    later = analyse("The weather stays lovely. Sunday brings heavy rain and wind.")
+    a, b = earlier.claims[0], later.claims[-1]
+    assert not restate._related(a, b)
+    assert restate.claim_match(a, b, earlier, later, thresholds(config)) is not None
+    every = len(earlier.claims) * len(later.claims)
+    with _counted() as counts:
+        restate.compare(earlier, later, thresholds(config))
+    assert counts["compared"] == every
+    with _counted() as counts:
+        restate.compare(earlier, later, thresholds(DetectorConfig()))
+    assert 0 < counts["compared"] < every
+
+
+@contextmanager
+def _counted() -> Iterator[dict[str, int]]:
+    """Counts the claim pairs the rules compare, and all claim pairs the loops meet."""
+    counts = {"compared": 0, "met": 0}
+    related, match = restate._related, restate.claim_match
+
+    def counting_related(a: object, b: object) -> bool:
+        counts["met"] += 1
+        return related(a, b)  # type: ignore[arg-type]
+
+    def counting_match(*args: object) -> object:
+        counts["compared"] += 1
+        return match(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(restate, "_related", counting_related)
+        patch.setattr(restate, "claim_match", counting_match)
+        yield counts
+
+
+def _work(turns: int) -> dict[str, int]:
+    with _counted() as counts:
+        detect(generated(11, turns, modes_known=True))
+    return counts
+
+
+def test_comparison_work_grows_about_linearly_with_the_conversation() -> None:
+    small, large = _work(200), _work(800)
+    assert small["compared"] > 0
+    # Four times the turns: at most about four times the work (a quadratic detector would do
+    # sixteen). Measured: 2,343 and 7,427 claim pairs compared.
+    assert large["compared"] <= 5 * small["compared"]
+    assert large["met"] <= 5 * small["met"]
+
+
+def test_the_prefilter_skips_most_claim_pairs() -> None:
+    counts = _work(200)
+    assert counts["compared"] * 2 < counts["met"]
+
+
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="workers are forked"
+)
+def test_worker_processes_find_what_one_process_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(duplicates, "PARALLEL_MESSAGES", 20)
+    transcripts = [generated(seed, 60, modes_known=True) for seed in (3, 4)]
+    alone = [detect(t) for t in transcripts]
+    forks: list[int] = []
+    real = duplicates._pairs_in_processes
+
+    def spying(run: object, jobs: int) -> object:
+        forks.append(jobs)
+        return real(run, jobs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(duplicates, "_pairs_in_processes", spying)
+    with worker_processes(2):
+        together = [detect(t) for t in transcripts]
+    assert forks == [2, 2]  # the workers did run
+    assert together == alone
+    assert any(f.kind == "duplicate" for found in alone for f in found)
+
+
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="workers are forked"
+)
+def test_harness_detect_jobs_gives_the_same_report(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    monkeypatch.setattr(duplicates, "PARALLEL_MESSAGES", 20)
+    path = tmp_path / "long.jsonl"  # type: ignore[operator]
+    generated(5, 60, modes_known=True).write_jsonl(path)
+    runner = CliRunner()
+    reports = [
+        runner.invoke(detect_command, [str(path), "--format", "json", "--jobs", jobs])
+        for jobs in ("1", "2")
+    ]
+    assert [r.exit_code for r in reports] == [1, 1]
+    assert reports[0].output == reports[1].output
