@@ -51,7 +51,10 @@ class SemanticMatcher:
         vectors: Sequence[Sequence[Sequence[float]]],
         embedder: TextEmbedder,
         lexical: AgentMatcher,
+        *,
+        lexical_weight: float = LEXICAL_WEIGHT,
     ) -> None:
+        self.lexical_weight = lexical_weight
         self._names = [card.name for card in cards]
         self._vectors = [[_unit(v) for v in per_agent] for per_agent in vectors]
         self._embedder = embedder
@@ -84,7 +87,7 @@ class SemanticMatcher:
                     (sum(a * b for a, b in zip(unit, t, strict=True)) for t in texts), reverse=True
                 )
                 semantic = sum(cosines[:_TOP]) / _TOP if cosines else 0.0
-                ranked.append((name, semantic + LEXICAL_WEIGHT * lexical.get(name, 0.0)))
+                ranked.append((name, semantic + self.lexical_weight * lexical.get(name, 0.0)))
             ranked.sort(key=lambda item: -item[1])
             out.append(ranked)
         return out
