@@ -4,7 +4,7 @@ The agent texts of ``harness.planning.match.agent_texts`` are embedded once per 
 request goes to the agent whose three closest texts are closest on average, with the lexical
 matcher's score added at ``LEXICAL_WEIGHT`` (it still separates agents that the embedding puts
 side by side). Any embedder with ``async embed(texts)`` works, such as
-``harness.detect.embeddings.LocalEmbedder`` (the ``embeddings`` extra, offline). Without it the
+``harness.detect.embeddings.LocalEmbedder`` (the ``embeddings`` extra: WordLlama, offline). Without it the
 planner keeps routing with the lexical matcher alone (``RulesPlanner`` says so once, in a warning).
 """
 
@@ -21,7 +21,8 @@ __all__ = ["LEXICAL_WEIGHT", "SemanticMatcher", "TextEmbedder"]
 
 LEXICAL_WEIGHT = 0.05
 """How much the lexical matcher's score adds to the embedding score (tuned on the development split
-of the labelled multi-intent set only)."""
+of the labelled multi-intent set only; chosen again for WordLlama, the ``embeddings`` extra's model,
+with ``python -m tests.planning.routing_eval --embeddings --tune-lexical``: 0.05 again)."""
 
 _TOP = 3
 

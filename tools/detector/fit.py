@@ -175,6 +175,7 @@ def pairs_semantic(what: str, sgd: Path, corpus_path: Path, every: int) -> None:
     corpus_vectors = embed_all(corpus)
     corpus_rows = collect(corpus, corpus_vectors)
     sgd_rows = collect(train, embed_all(train))
+    save_rows(sgd_rows, ROWS_SEMANTIC)
     if what == "pairs":
         model = fit_pairs(_parts(sgd_rows, corpus_rows), features=SEMANTIC_FEATURES)
         model["about"] = (
@@ -456,6 +457,10 @@ def load_rows(path: Path) -> list[Rows]:
         out.append((x[start : start + size], y[start : start + size]))
         start += int(size)
     return out
+
+
+ROWS_SEMANTIC = ROWS.with_name("sgd-train-rows-semantic.npz")
+"""The same for the ``--semantic`` scorer (its candidates, the cosine the last feature)."""
 
 
 SGD_WEIGHT = 0.3
