@@ -48,8 +48,8 @@ _PROGRESS_MESSAGES = 5_000
 @click.option(
     "--semantic",
     is_flag=True,
-    help="Also find paraphrased duplicates with the local embedding model "
-    "(needs the 'embeddings' extra).",
+    help="Also find paraphrased duplicates with the local embedding model (WordLlama), and judge "
+    "pairs with the scorer that reads their embedding cosine (needs the 'embeddings' extra).",
 )
 @click.option(
     "--judge",

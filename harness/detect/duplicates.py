@@ -51,7 +51,9 @@ from harness.detect.scorer import (
     PairScorer,
     pair_features,
     scorer,
+    semantic_scorer,
     swapped_words,
+    with_cosine,
 )
 from harness.detect.transcript import Transcript
 from harness.text import Analysis, analyse, normalise
@@ -126,7 +128,7 @@ def compare_entry(
     # Newest first: an earlier copy of a text already decided gets the same decision (a message
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
-    model = pair_model if pair_model is not None else scorer()
+    model = pair_model if pair_model is not None else _default_model(vectors)
     for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
@@ -157,6 +159,8 @@ def compare_entry(
                 close.append(Pair(other, entry, scope, found))
             continue
         features = _features(other, entry, found, users, scope, strict)
+        if model.cosine:
+            features = _cosine_feature(features, other, entry, vectors)
         duplicate = (
             not closing
             and (model.duplicate(features) or _verbatim(other, entry))
@@ -179,6 +183,22 @@ def compare_entry(
             close.append(Pair(other, entry, scope, found))
     pairs.reverse()
     return pairs
+
+
+def _default_model(vectors: Mapping[int, Sequence[float]] | None) -> PairScorer:
+    """The shipped scorer; with embeddings, the one that reads their cosine as well."""
+    return semantic_scorer() if vectors is not None else scorer()
+
+
+def _cosine_feature(
+    features: list[float],
+    earlier: Entry,
+    later: Entry,
+    vectors: Mapping[int, Sequence[float]] | None,
+) -> list[float]:
+    """The features with the pair's embedding cosine appended (the ``--semantic`` scorer's)."""
+    vectors = vectors or {}
+    return with_cosine(features, vectors.get(earlier.index), vectors.get(later.index))
 
 
 def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) -> Restatement | None:

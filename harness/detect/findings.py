@@ -99,9 +99,11 @@ class DetectorConfig(BaseModel):
     cover_threshold: float = Field(default=0.75, ge=0.0, le=1.0)
     """The share of a message (by content words and facts) restated claims must make up for the
     message to count as covered; both covered: ``near``/``semantic``, else ``containment``."""
-    semantic_threshold: float = Field(default=0.88, ge=0.0, le=1.0)
-    """With an embedder: cosine similarity of two messages' embeddings that makes them
-    ``semantic`` duplicates when their specific facts agree."""
+    semantic_threshold: float = Field(default=0.615, ge=0.0, le=1.0)
+    """With an embedder: cosine similarity of two messages' embeddings at which, when their
+    specific facts agree, they become a ``semantic`` candidate for the pair scorer. The default is
+    the best-F1 cosine of the ``embeddings`` extra's model (WordLlama) on paraphrase and
+    template-same pairs built from SGD train (``tools/detector/embeddings.py``)."""
     strict_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
     """Two messages tagged with different requests count as duplicates only when every restated
     claim is at least this similar (near-verbatim)."""

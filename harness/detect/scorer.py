@@ -24,7 +24,9 @@ regression turns them into a calibrated probability. Features:
   and whether both ask for a confirmation.
 
 Weights ship in ``_models/pairs.json`` (fitted by ``tools/detector/fit.py``; ``docs/detector.md``
-says on what data and gives the held-out figures). Inference is pure Python.
+says on what data and gives the held-out figures). Inference is pure Python. With embeddings
+(``harness detect --semantic``), ``_models/pairs-semantic.json`` is used instead: the same features
+and the two messages' embedding cosine as the last one (:func:`with_cosine`).
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ from harness.detect.restate import Restatement
 from harness.text import STOPWORDS, Analysis, content_words, normalise, stem
 
 __all__ = [
+    "COSINE",
     "FEATURES",
+    "SEMANTIC_FEATURES",
     "PairContext",
     "PairScorer",
     "UserLike",
@@ -52,10 +56,13 @@ __all__ = [
     "named_items",
     "pair_features",
     "scorer",
+    "semantic_scorer",
     "swapped_words",
+    "with_cosine",
 ]
 
 _MODEL = Path(__file__).resolve().parent / "_models" / "pairs.json"
+_SEMANTIC_MODEL = _MODEL.with_name("pairs-semantic.json")
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
 _TOKEN = re.compile(r"[^\W_]+")
 _SAYS_REPEAT = re.compile(
@@ -125,6 +132,13 @@ FEATURES = (
     "value_jaccard",
 )
 """The feature names, in the order of the weights."""
+
+COSINE = "embedding_cosine"
+"""The ``--semantic`` scorer's one extra feature: the two messages' embedding cosine."""
+
+SEMANTIC_FEATURES = (*FEATURES, COSINE)
+"""The ``--semantic`` scorer's features: :data:`FEATURES`, then the cosine (always last, so a
+change to :data:`FEATURES` needs only a refit: ``python -m tools.detector.fit pairs --semantic``)."""
 
 
 class UserLike(Protocol):
@@ -414,6 +428,19 @@ def pair_features(
     ]
 
 
+def with_cosine(
+    features: list[float],
+    earlier: Sequence[float] | None,
+    later: Sequence[float] | None,
+) -> list[float]:
+    """``features`` with the embedding cosine of the two messages appended (the order of
+    :data:`SEMANTIC_FEATURES`). The vectors are unit vectors; a message without one (too short to
+    embed) gives 0.0."""
+    if earlier is None or later is None:
+        return [*features, 0.0]
+    return [*features, sum(x * y for x, y in zip(earlier, later, strict=True))]
+
+
 _Node = float | tuple[int, float, "_Node", "_Node"]
 """A fitted tree: a leaf's value, or (feature, threshold, left when at most, right)."""
 
@@ -457,13 +484,16 @@ class PairScorer:
 
     def __init__(self, model: dict[str, object]) -> None:
         names = model["features"]
-        if not isinstance(names, list) or tuple(names) != FEATURES:
+        if not isinstance(names, list) or tuple(names) not in (FEATURES, SEMANTIC_FEATURES):
             raise ValueError("the pair model was fitted on other features; refit it")
+        self.features: tuple[str, ...] = tuple(names)
+        self.cosine = self.features == SEMANTIC_FEATURES
+        """Whether the model reads the embedding cosine (the ``--semantic`` model)."""
         trees = model.get("trees") or []
         if not isinstance(trees, list):
             raise ValueError("the pair model's trees must be a list")
         self.trees: tuple[_Node, ...] = tuple(_node(t) for t in trees)
-        n = len(FEATURES)
+        n = len(self.features)
         self.mean = _floats(model.get("mean"), n, 0.0)
         self.scale = _floats(model.get("scale"), n, 1.0)
         self.coef = _floats(model.get("coef"), n, 0.0)
@@ -494,3 +524,10 @@ class PairScorer:
 def scorer() -> PairScorer:
     """The shipped scorer (loaded once)."""
     return PairScorer.load()
+
+
+@lru_cache(maxsize=1)
+def semantic_scorer() -> PairScorer:
+    """The shipped ``--semantic`` scorer: :data:`SEMANTIC_FEATURES`, fitted with the embeddings
+    of :class:`harness.detect.embeddings.LocalEmbedder` (loaded once)."""
+    return PairScorer.load(_SEMANTIC_MODEL)

@@ -4,7 +4,7 @@ The agent texts of ``harness.planning.match.agent_texts`` are embedded once per 
 request goes to the agent whose three closest texts are closest on average, with the lexical
 matcher's score added at ``LEXICAL_WEIGHT`` (it still separates agents that the embedding puts
 side by side). Any embedder with ``async embed(texts)`` works, such as
-``harness.detect.embeddings.LocalEmbedder`` (the ``embeddings`` extra, offline). Without it the
+``harness.detect.embeddings.LocalEmbedder`` (the ``embeddings`` extra: WordLlama, offline). Without it the
 planner keeps routing with the lexical matcher alone (``RulesPlanner`` says so once, in a warning).
 """
 
@@ -21,7 +21,8 @@ __all__ = ["LEXICAL_WEIGHT", "SemanticMatcher", "TextEmbedder"]
 
 LEXICAL_WEIGHT = 0.05
 """How much the lexical matcher's score adds to the embedding score (tuned on the development split
-of the labelled multi-intent set only)."""
+of the labelled multi-intent set only; chosen again for WordLlama, the ``embeddings`` extra's model,
+with ``python -m tests.planning.routing_eval --embeddings --tune-lexical``: 0.05 again)."""
 
 _TOP = 3
 
@@ -51,7 +52,10 @@ class SemanticMatcher:
         vectors: Sequence[Sequence[Sequence[float]]],
         embedder: TextEmbedder,
         lexical: AgentMatcher,
+        *,
+        lexical_weight: float = LEXICAL_WEIGHT,
     ) -> None:
+        self.lexical_weight = lexical_weight
         self._names = [card.name for card in cards]
         self._vectors = [[_unit(v) for v in per_agent] for per_agent in vectors]
         self._embedder = embedder
@@ -84,7 +88,7 @@ class SemanticMatcher:
                     (sum(a * b for a, b in zip(unit, t, strict=True)) for t in texts), reverse=True
                 )
                 semantic = sum(cosines[:_TOP]) / _TOP if cosines else 0.0
-                ranked.append((name, semantic + LEXICAL_WEIGHT * lexical.get(name, 0.0)))
+                ranked.append((name, semantic + self.lexical_weight * lexical.get(name, 0.0)))
             ranked.sort(key=lambda item: -item[1])
             out.append(ranked)
         return out

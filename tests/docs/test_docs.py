@@ -52,12 +52,15 @@ FOREIGN_OPTIONS = frozenset(
         "--sgd",
         "--corpus",
         "--embeddings",
+        "--tune-lexical",
+        "--models",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
 script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest plugin's;
 ``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``;
-``--embeddings``: the routing figures' scripts in ``tests/planning`` and ``tests/detect``)."""
+``--embeddings`` and ``--tune-lexical``: the routing figures' scripts in ``tests/planning`` and
+``tests/detect``; ``--models``: the embedding comparison ``tools/detector/embeddings.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,8 +33,29 @@ EXTRAS = {
     "agents-sdk": "microsoft_agents.hosting.aiohttp",
     "copilot-studio": "microsoft_agents.copilotstudio.client",
     "storage": "redis",
-    "embeddings": "onnxruntime",
+    "embeddings": "wordllama",
 }
+# The embeddings extra's model loads from its wheel with every connection refused (a socket that
+# cannot connect, proxies pointing at a closed port, Hugging Face told to stay offline) and a home
+# folder of its own, where nothing may appear (WordLlama's download cache is ~/.cache/wordllama).
+OFFLINE_EMBEDDING = """
+import socket
+
+def refuse(*args, **kwargs):
+    raise OSError("network blocked by the install test")
+
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+
+from harness.detect import LocalEmbedder
+
+embedder = LocalEmbedder()
+embedder.load()
+[vector] = embedder._encode(["Your order ships on Monday."])
+assert len(vector) == 256, len(vector)
+print("embedded offline")
+"""
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("HARNESS_INSTALL_TESTS") != "1",
@@ -120,6 +141,19 @@ def test_install_from_a_wheel_with_every_extra(tmp_path: Path) -> None:
     extras = ",".join(EXTRAS)
     fresh.run(f"python -m pip install '{wheels[0]}[{extras}]'")
     fresh.run(f"python -c 'import harness, {', '.join(EXTRAS.values())}'", cwd=tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "offline.py").write_text(OFFLINE_EMBEDDING, encoding="utf-8")
+    closed = "http://127.0.0.1:9"
+    offline = (
+        f"env HOME={home} HF_HUB_OFFLINE=1 HTTP_PROXY={closed} HTTPS_PROXY={closed} "
+        f"ALL_PROXY={closed} "
+    )
+    assert "embedded offline" in fresh.run(offline + "python offline.py", cwd=tmp_path)
+    example = shlex.quote(str(fresh.clone / "docs" / "examples" / "transcript.jsonl"))
+    # Exit 1: the example holds duplicates; 2 would be an error (such as a missing extra).
+    fresh.run(offline + f"harness detect --semantic {example} || [ $? -eq 1 ]", cwd=tmp_path)
+    assert not (home / ".cache" / "wordllama").exists()
     # The wheel carries its package data: a new project is written from the installed templates.
     fresh.run(
         "harness new starter && cd starter && harness simulate scenarios.yaml -q", cwd=tmp_path

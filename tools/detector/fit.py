@@ -3,22 +3,27 @@
     python -m tools.detector.fit acts  --sgd PATH/TO/sgd
     python -m tools.detector.fit pairs --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
     python -m tools.detector.fit measure --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
+    python -m tools.detector.fit pairs --semantic --sgd PATH/TO/sgd   # the --semantic scorer
 
 ``acts`` fits the act tagger on SGD train and reports its accuracy on SGD dev. ``pairs`` fits the
 pair scorer on transcripts built from SGD train plus the 60 dev-corpus transcripts and writes
 ``harness/detect/_models/pairs.json``. ``measure`` reports the out-of-sample figures: 5-fold
 cross-validation on the dev corpus (folds by transcript; each fold's scorer fitted on SGD train and
 the other folds), the built SGD-dev transcripts, and false alarms per 1,000 bot messages on the
-unchanged SGD-dev dialogues.
+unchanged SGD-dev dialogues. With ``--semantic`` both do the same for the ``--semantic`` scorer
+(``harness/detect/_models/pairs-semantic.json``): the messages are embedded with
+:class:`harness.detect.embeddings.LocalEmbedder` (the ``embeddings`` extra), the candidates are those
+``harness detect --semantic`` sees, and each pair's embedding cosine is the last feature.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -27,9 +32,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from harness.detect.acts import act_features
-from harness.detect.duplicates import Pair, conversation_pairs, find_duplicates
+from harness.detect.duplicates import Pair, conversation_pairs, embed_messages, find_duplicates
+from harness.detect.embeddings import Embedder
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.scorer import FEATURES, PairScorer, scorer
+from harness.detect.scorer import (
+    FEATURES,
+    SEMANTIC_FEATURES,
+    PairScorer,
+    scorer,
+    semantic_scorer,
+)
 from harness.detect.transcript import Transcript
 from tools.detector.linear import fit_dense, fit_sparse, fit_trees
 from tools.detector.sgd import build_all, read_dialogues, system_turns
@@ -117,6 +129,11 @@ def main() -> None:
         "--corpus", type=Path, default=ROOT / "tests" / "fixtures" / "duplicates-dev"
     )
     parser.add_argument("--every", type=int, default=8, help="use every n-th SGD train dialogue")
+    parser.add_argument(
+        "--semantic",
+        action="store_true",
+        help="the --semantic scorer (embedding cosine as a feature; needs the embeddings extra)",
+    )
     args = parser.parse_args()
     if args.what == "acts":
         model = fit_acts(args.sgd)
@@ -125,6 +142,9 @@ def main() -> None:
 
         tagger.cache_clear()
         print(json.dumps(measure_acts(args.sgd)))
+        return
+    if args.semantic:
+        pairs_semantic(args.what, args.sgd, args.corpus, args.every)
         return
     corpus = load_corpus(args.corpus)
     corpus_rows = collect(corpus)
@@ -147,6 +167,67 @@ def main() -> None:
     print("sgd-dev unchanged", json.dumps(detect_all(plain, shipped).figures()))
 
 
+def pairs_semantic(what: str, sgd: Path, corpus_path: Path, every: int) -> None:
+    """``pairs`` / ``measure`` for the ``--semantic`` scorer: the same material and folds as the
+    default scorer's, every transcript embedded first, the cosine the last feature."""
+    corpus = load_corpus(corpus_path)
+    train = load_sgd(sgd / "sgd-train.jsonl.gz", every=every)
+    corpus_vectors = embed_all(corpus)
+    corpus_rows = collect(corpus, corpus_vectors)
+    sgd_rows = collect(train, embed_all(train))
+    save_rows(sgd_rows, ROWS_SEMANTIC)
+    if what == "pairs":
+        model = fit_pairs(_parts(sgd_rows, corpus_rows), features=SEMANTIC_FEATURES)
+        model["about"] = (
+            "The --semantic pair scorer fitted by tools/detector/fit.py --semantic on transcripts "
+            f"built from Schema-Guided Dialogue train (every {every}th dialogue; Rastogi et al. "
+            "2020, CC BY-SA 4.0) and the 60 transcripts of the duplicates-dev corpus; the last "
+            "feature is the WordLlama embedding cosine (harness.detect.embeddings.LocalEmbedder)."
+        )
+        (MODELS / "pairs-semantic.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
+        semantic_scorer.cache_clear()
+    cv = cross_validate(
+        corpus, corpus_rows, sgd_rows, vectors=corpus_vectors, features=SEMANTIC_FEATURES
+    )
+    print("semantic cv", json.dumps(cv.figures()))
+    shipped = PairScorer.load(MODELS / "pairs-semantic.json")
+    dev = load_sgd(sgd / "sgd-dev.jsonl.gz")
+    print("semantic sgd-dev built", json.dumps(detect_all(dev, shipped, embed_all(dev)).figures()))
+    plain = load_sgd(sgd / "sgd-dev.jsonl.gz", plain=True)
+    print(
+        "semantic sgd-dev unchanged",
+        json.dumps(detect_all(plain, shipped, embed_all(plain)).figures()),
+    )
+
+
+class _Known(Embedder):
+    """Vectors looked up from texts embedded beforehand (one model run for a whole data set)."""
+
+    def __init__(self, vectors: Mapping[str, list[float]]) -> None:
+        self.vectors = vectors
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.vectors[t] for t in texts]
+
+
+Vectors = dict[int, list[float]]
+
+
+def embed_all(items: Sequence[Labelled]) -> list[Vectors]:
+    """Each transcript's message vectors as ``harness detect --semantic`` computes them
+    (:func:`harness.detect.duplicates.embed_messages` over the ``embeddings`` extra's model), the
+    texts of all transcripts embedded in one run."""
+    from harness.detect.embeddings import LocalEmbedder
+
+    texts = sorted(
+        {m.text for item in items for m in item.transcript.messages if m.role == "bot" and m.text}
+    )
+    found = asyncio.run(LocalEmbedder().embed(texts))
+    known = _Known(dict(zip(texts, found, strict=True)))
+    config = DetectorConfig()
+    return [asyncio.run(embed_messages(item.transcript, known, config)) for item in items]
+
+
 # --- the pair scorer --------------------------------------------------------------------------
 
 
@@ -164,15 +245,23 @@ class Labelled:
 Rows = tuple[NDArray[np.float64], NDArray[np.float64]]
 
 
-def collect(items: Sequence[Labelled]) -> list[Rows]:
-    """Each transcript's candidate pairs as (features, labels), in the order of ``items``."""
-    probe = _constant_model()
+def collect(items: Sequence[Labelled], vectors: Sequence[Vectors] | None = None) -> list[Rows]:
+    """Each transcript's candidate pairs as (features, labels), in the order of ``items``; with
+    ``vectors`` (one mapping per item), the ``--semantic`` candidates and features."""
+    features = FEATURES if vectors is None else SEMANTIC_FEATURES
+    probe = _constant_model(features)
     config = DetectorConfig()
     out: list[Rows] = []
-    for item in items:
+    for i, item in enumerate(items):
         record: list[tuple[Pair, list[float]]] = []
-        conversation_pairs(item.transcript, config, pair_model=probe, record=record)
-        x = np.array([f for _, f in record], dtype=np.float64).reshape(-1, len(FEATURES))
+        conversation_pairs(
+            item.transcript,
+            config,
+            vectors=None if vectors is None else vectors[i],
+            pair_model=probe,
+            record=record,
+        )
+        x = np.array([f for _, f in record], dtype=np.float64).reshape(-1, len(features))
         y = np.array(
             [
                 frozenset({p.earlier.message.id, p.later.message.id}) in item.duplicates
@@ -184,15 +273,19 @@ def collect(items: Sequence[Labelled]) -> list[Rows]:
     return out
 
 
-def _constant_model() -> PairScorer:
-    n = len(FEATURES)
+def _constant_model(features: Sequence[str] = FEATURES) -> PairScorer:
+    n = len(features)
     return PairScorer(
-        {"features": list(FEATURES), "mean": [0] * n, "scale": [1] * n, "coef": [0] * n, "bias": 0}
+        {"features": list(features), "mean": [0] * n, "scale": [1] * n, "coef": [0] * n, "bias": 0}
     )
 
 
 def fit_pairs(
-    parts: Sequence[tuple[Sequence[Rows], float]], *, l2: float = 1.0, trees: bool = True
+    parts: Sequence[tuple[Sequence[Rows], float]],
+    *,
+    l2: float = 1.0,
+    trees: bool = True,
+    features: Sequence[str] = FEATURES,
 ) -> dict[str, object]:
     """The pair scorer fitted on several sources, each with a total weight."""
     xs, ys, ws = [], [], []
@@ -207,7 +300,7 @@ def fit_pairs(
     if trees:
         fitted, base = fit_trees(x, y, weights=w)
         return {
-            "features": list(FEATURES),
+            "features": list(features),
             "trees": fitted,
             "bias": round(base, 6),
             "threshold": 0.5,
@@ -217,7 +310,7 @@ def fit_pairs(
     scale[scale < 1e-9] = 1.0
     coef, bias = fit_dense((x - mean) / scale, y, l2=l2, weights=w)
     return {
-        "features": list(FEATURES),
+        "features": list(features),
         "mean": [round(float(v), 6) for v in mean],
         "scale": [round(float(v), 6) for v in scale],
         "coef": [round(float(v), 6) for v in coef],
@@ -300,11 +393,14 @@ class Score:
         }
 
 
-def detect_all(items: Sequence[Labelled], model: PairScorer | None) -> Score:
+def detect_all(
+    items: Sequence[Labelled], model: PairScorer | None, vectors: Sequence[Vectors] | None = None
+) -> Score:
     score = Score()
     config = DetectorConfig()
-    for item in items:
-        findings = find_duplicates(item.transcript, config, pair_model=model)
+    for i, item in enumerate(items):
+        given = None if vectors is None else vectors[i]
+        findings = find_duplicates(item.transcript, config, vectors=given, pair_model=model)
         score.add(item, findings)
     return score
 
@@ -315,16 +411,25 @@ def folds(items: Sequence[Labelled], k: int = 5) -> list[list[int]]:
 
 
 def cross_validate(
-    corpus: Sequence[Labelled], corpus_rows: Sequence[Rows], sgd_rows: Sequence[Rows], *, k: int = 5
+    corpus: Sequence[Labelled],
+    corpus_rows: Sequence[Rows],
+    sgd_rows: Sequence[Rows],
+    *,
+    k: int = 5,
+    vectors: Sequence[Vectors] | None = None,
+    features: Sequence[str] = FEATURES,
 ) -> Score:
-    """Each fold scored by a scorer fitted on SGD rows and the other folds' transcripts."""
+    """Each fold scored by a scorer fitted on SGD rows and the other folds' transcripts (with
+    ``vectors``, one mapping per corpus transcript: the ``--semantic`` scorer)."""
     score = Score()
     config = DetectorConfig()
     for held in folds(corpus, k):
         rest = [corpus_rows[i] for i in range(len(corpus)) if i not in held]
-        model = PairScorer(fit_pairs(_parts(sgd_rows, rest)))
+        model = PairScorer(fit_pairs(_parts(sgd_rows, rest), features=features))
         for i in held:
-            score.add(corpus[i], find_duplicates(corpus[i].transcript, config, pair_model=model))
+            given = None if vectors is None else vectors[i]
+            found = find_duplicates(corpus[i].transcript, config, vectors=given, pair_model=model)
+            score.add(corpus[i], found)
     return score
 
 
@@ -352,6 +457,10 @@ def load_rows(path: Path) -> list[Rows]:
         out.append((x[start : start + size], y[start : start + size]))
         start += int(size)
     return out
+
+
+ROWS_SEMANTIC = ROWS.with_name("sgd-train-rows-semantic.npz")
+"""The same for the ``--semantic`` scorer (its candidates, the cosine the last feature)."""
 
 
 SGD_WEIGHT = 0.3
