@@ -568,18 +568,9 @@ class HarnessBot:
         async with outbox:
             entries = stored.finish(seen_as, conversation.snapshot(), self.window_turns)
             if self.store is not None and entries:
-                try:
-                    await self.store.append_log(key, entries)
-                except StorageUnavailableError as exc:
-                    # Every reply is out and saved: the turn is done, nothing to apologise
-                    # for. Its log entries stay due and go with the next turn's.
-                    log.error(
-                        "conversation %s: the turn's replies were sent, but its log entries "
-                        "could not be written (%s); they are written with the next turn",
-                        conversation_id,
-                        exc,
-                    )
-                    entries = {}
+                # A store outage here is a 503 too: the retry runs the turn again from its last
+                # saved reply and writes the entries (by turn number: never twice).
+                await self.store.append_log(key, entries)
             stored.logged += len(entries)
             try:
                 await save(_dump(stored.pack(stored.snapshot or {})))

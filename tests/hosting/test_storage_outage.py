@@ -175,12 +175,12 @@ async def test_a_conversation_busy_past_lease_wait_is_a_retryable_refusal(tmp_pa
             await waiter.aclose()
 
 
-async def test_a_log_write_failing_after_the_replies_ends_the_turn_without_an_apology(
+async def test_a_log_write_failing_after_the_replies_is_a_503_and_the_retry_logs_the_turn(
     tmp_path: Path,
 ) -> None:
     """Redis fails as the finished turn's log entries are written (every reply is out and saved):
-    the turn is done (no apology, no error for the channel to retry), and its entries are written
-    with the next turn's."""
+    no apology, the request fails as unavailable (503 with Retry-After), and the channel's retry
+    of the same activity writes the turn's log entries (once)."""
     from harness.hosting._errors import StorageUnavailableError
     from harness.hosting.core import SAVE_FAILED_APOLOGY
 
@@ -208,23 +208,25 @@ async def test_a_log_write_failing_after_the_replies_ends_the_turn_without_an_ap
         async def send(message: Any) -> None:
             sent.append(message.text)
 
+        async def say(text: str, activity_id: str) -> Any:
+            return await bot.handle_message(
+                key="c/log",
+                conversation_id="log",
+                text=text,
+                load=load,
+                save=save,
+                send=send,
+                activity_id=activity_id,
+            )
+
         try:
-            for n, text in enumerate(
-                ("How many vacation days do I have remaining?", "When is my next paycheck?"), 1
-            ):
-                turn = await bot.handle_message(
-                    key="c/log",
-                    conversation_id="log",
-                    text=text,
-                    load=load,
-                    save=save,
-                    send=send,
-                    activity_id=f"u{n}",
-                )
-                assert turn is not None
-                if n == 1:
-                    assert sent and SAVE_FAILED_APOLOGY not in sent
-                    assert await store.read_log("c/log") == []
+            question = "How many vacation days do I have remaining?"
+            with pytest.raises(StorageUnavailableError):
+                await say(question, "u1")
+            assert sent and SAVE_FAILED_APOLOGY not in sent
+            assert await store.read_log("c/log") == []
+            assert await say(question, "u1") is not None  # the channel's retry
+            assert await say("When is my next paycheck?", "u2") is not None
             assert SAVE_FAILED_APOLOGY not in sent
             assert [e["turn"] for e in await store.read_log("c/log")] == [1, 2]
         finally:
