@@ -127,9 +127,7 @@ def build_clinc(data: dict[str, Any], rng: random.Random) -> list[dict[str, Any]
         chosen = [(i, rng.choice(pool[i])) for i in rng.sample(intents, n)]
         text, shape = join([u for _, u in chosen], rng)
         messages.append(
-            message_record(
-                f"holdout-clinc-{index + 1:04d}", text, shape, chosen, paraphrases, own
-            )
+            message_record(f"holdout-clinc-{index + 1:04d}", text, shape, chosen, paraphrases, own)
         )
     return messages
 
