@@ -229,20 +229,24 @@ def choose(turns: Sequence[Turns]) -> tuple[tuple[float, float, float], dict[str
     return best[1], best[2]
 
 
+Found = list[list[list[float]]]
+"""Per turn, the finding features of each request left out."""
+
+
 def finding_rows(
     model: _Matcher, turns: Sequence[Turns]
-) -> tuple[list[list[float]], list[float], list[list[list[list[float]]]]]:
+) -> tuple[list[list[float]], list[float], list[list[Found]]]:
     """The :data:`FINDING_FEATURES` of every request the matching leaves out, labelled 1 in a
     turn with a dropped or replaced answer and 0 in a turn where every request was answered;
     and per set and kind (full, drop, filler), the features of each turn's findings."""
     x: list[list[float]] = []
     y: list[float] = []
-    per_set: list[list[list[float]]] = []
+    per_set: list[list[Found]] = []
     limits = (model.threshold, model.later_threshold, model.shared_threshold)
     for t in turns:
-        kinds = []
+        kinds: list[Found] = []
         for label, matrices in ((0.0, t.full), (1.0, t.drop), (1.0, t.filler)):
-            found = []
+            found: Found = []
             for m in matrices:
                 rows_of_turn = _findings(m, limits)
                 found.append(rows_of_turn)
@@ -263,11 +267,11 @@ def _findings(m: Matrix, limits: tuple[float, float, float]) -> list[list[float]
 
 
 def report_threshold(
-    confidence: Any, per_set: Sequence[Sequence[Sequence[list[list[float]]]]], target: float
+    confidence: Any, per_set: Sequence[Sequence[Found]], target: float
 ) -> tuple[float, dict[str, float]]:
     """The least confidence that flags at most ``target`` of the full turns in every set."""
 
-    def rate(turns: Sequence[list[list[float]]], tau: float) -> float:
+    def rate(turns: Found, tau: float) -> float:
         return float(np.mean([any(confidence(f) >= tau for f in found) for found in turns]))
 
     for tau in (k / 200 for k in range(201)):
