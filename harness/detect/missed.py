@@ -24,7 +24,7 @@ from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.text import normalise, split_claims, strip_markdown
 
-__all__ = ["DeclaredRequest", "missed_requests", "plan_gaps", "unanswered"]
+__all__ = ["DeclaredRequest", "judge", "missed_requests", "plan_gaps", "unanswered"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,38 +39,50 @@ class DeclaredRequest:
     """Words an answer to it contains; the request's own content words when empty."""
 
 
-def unanswered(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> list[int]:
+def unanswered(
+    requests: Sequence[DeclaredRequest], said: Sequence[str], min_confidence: float = 0.0
+) -> list[int]:
     """The indexes of the requests that nothing in ``said`` addresses.
 
     Args:
         requests: the requests of one user message.
         said: the texts of the bot's messages in that turn.
+        min_confidence: leave out the requests the check is less sure than this are unanswered.
 
     Each sentence (claim) the bot sent may address one request: the learned matcher of
     :mod:`harness.detect.answers` gives how likely each sentence addresses each request, and a
     request is unanswered when no assignment of the sentences to the requests leaves one for it.
     So an answer that mentions another request's subject in passing does not answer it twice,
     an answer in the bot's own words still counts, and a sentence about something nobody asked
-    answers nothing. A request that declares its ``words`` is answered exactly when a sentence
-    has one of them. Closing boilerplate is ignored.
+    answers nothing. How sure the check is that a request left out is unanswered is
+    :func:`judge`'s; with ``min_confidence`` the check abstains below it. A request
+    that declares its ``words`` is answered exactly when a sentence has one of them (and is
+    always sure). Closing boilerplate is ignored.
     """
+    return sorted(i for i, sure in judge(requests, said).items() if sure >= min_confidence)
+
+
+def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int, float]:
+    """Every request the matching leaves without an answer, with how sure that is (0 to 1),
+    reported or not: :func:`unanswered` without the abstention."""
     found = _claims(said)
     claims = [text for text, _, _ in found]
     words = [all_words_of(text) for text in claims]
     declared = {i for i, r in enumerate(requests) if r.words}
-    missing = {i for i in declared if not any(_needs(requests[i]) & w for w in words)}
+    missing = {i: 1.0 for i in declared if not any(_needs(requests[i]) & w for w in words)}
     judged = [i for i, r in enumerate(requests) if i in declared or words_of(r.text)]
     if len(judged) > len(declared):
         model = matcher()
-        p = model.probabilities([requests[i].text for i in judged], claims)
+        texts = [requests[i].text for i in judged]
+        p = model.probabilities(texts, claims)
         for row, i in enumerate(judged):
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & w else 0.0 for w in words]
         opens = [first for _, _, first in found]
-        missing.update(
-            judged[k] for k in model.unanswered_of(p, opens) if judged[k] not in declared
-        )
-    return sorted(missing)
+        for k, sure in model.judged(p, texts, claims, opens).items():
+            if judged[k] not in declared:
+                missing[judged[k]] = sure
+    return missing
 
 
 def _needs(request: DeclaredRequest) -> frozenset[str]:
@@ -167,6 +179,7 @@ def missed_requests(
     transcript: Transcript,
     *,
     declared: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+    min_confidence: float = 0.0,
 ) -> list[Finding]:
     """A ``missed_request`` finding for each request of a user message nothing addressed.
 
@@ -174,6 +187,10 @@ def missed_requests(
         transcript: the conversation.
         declared: the requests of some turns, by 1-based turn number (a scenario's
             ``requests:`` with their ``text``); other turns are segmented.
+        min_confidence: report only the requests the check is at least this sure are
+            unanswered (:func:`judge`); ``matcher().report_threshold`` is the level calibrated
+            on the development sets for at most 1 % of fully answered turns flagged, at a large
+            cost in missed requests found (docs/simulate.md). 0 reports every one.
 
     Returns:
         The findings, in turn order.
@@ -196,14 +213,16 @@ def missed_requests(
             continue  # a recording that stops early (its error is reported) misses nothing
         if len(requests) < 2 and turn not in declared:
             # One request: whatever the bot said addresses it, unless it said nothing.
-            missing = [] if said else [i for i, r in enumerate(requests) if words_of(r.text)]
+            missing = {} if said else {i: 1.0 for i, r in enumerate(requests) if words_of(r.text)}
         else:
-            missing = unanswered(requests, said)
+            missing = judge(requests, said)
         if not missing:
             continue
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
-        for index in missing:
+        for index, sure in sorted(missing.items()):
+            if sure < min_confidence:
+                continue
             why = "no bot message in the turn addresses it"
             if record is not None and record.plan:
                 detail = _plan_detail(transcript, record, gaps.get(index))

@@ -19,7 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from harness.detect.missed import DeclaredRequest, missed_requests
+from harness.detect.answers import matcher
+from harness.detect.findings import Finding
+from harness.detect.missed import DeclaredRequest
+from harness.detect.missed import missed_requests as _missed_requests
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, Transcript
 from harness.text import content_words
@@ -148,11 +151,22 @@ class Mutation:
 
 @cache
 def mutation(
-    split: str, *, answer: str = "answer", composed: bool = False, declared: bool = False
+    split: str,
+    *,
+    answer: str = "answer",
+    composed: bool = False,
+    declared: bool = False,
+    sure: bool = False,
 ) -> Mutation:
     """The independent check on turns where every request was answered, and on turns of a
     planner that dropped one request (each request in turn) or merged two neighbours (the agent
-    answering only the first)."""
+    answering only the first). ``sure``: count only the findings the check is sure of (at
+    least the calibrated ``report_threshold``)."""
+
+    def missed_requests(transcript: Transcript, **kwargs: Any) -> list[Finding]:
+        floor = matcher().report_threshold if sure else 0.0
+        return _missed_requests(transcript, min_confidence=floor, **kwargs)
+
     full = dropped = named = merged = filled = 0
     n_dropped = n_merged = 0
     rng = random.Random(25)

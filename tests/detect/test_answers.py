@@ -73,3 +73,24 @@ def test_a_matcher_fitted_on_other_features_is_refused(tmp_path: object) -> None
         assert "other features" in str(error)
     else:
         raise AssertionError("a model fitted on other features was loaded")
+
+
+def test_a_request_left_out_comes_with_how_sure_the_check_is() -> None:
+    from harness.detect.missed import DeclaredRequest, judge, unanswered
+
+    requests = [
+        DeclaredRequest(text="when is payday"),
+        DeclaredRequest(text="where is my W-2 form"),
+    ]
+    answered = ["Payday is Friday, March 6.", "Your W-2 is in the portal."]
+    assert judge(requests, answered) == {}
+    closed = judge(requests, ["Payday is Friday, March 6.", "Is there anything else?"])
+    dropped = judge(requests, ["Payday is Friday, March 6."])
+    assert set(closed) == set(dropped) == {1}
+    # a closer where an answer should be is surer than an answer that is just missing
+    assert closed[1] > dropped[1]
+    model = matcher()
+    assert 0.5 < model.report_threshold <= 1.0 and len(model.finding_weights) == 7
+    assert unanswered(requests, ["Payday is Friday, March 6."]) == [1]
+    sure = dropped[1] + 1e-9
+    assert unanswered(requests, ["Payday is Friday, March 6."], min_confidence=sure) == []

@@ -275,18 +275,59 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
     assert not {m["shape"] for m in load("fresh")} & {m["shape"] for m in load("test")}
 
 
+# The abstaining check (``min_confidence=matcher().report_threshold``): the report threshold is
+# chosen on ``dev`` and ``sgd-train`` for <= 1 % false alarms in each; measured 2026-12-02.
+SURE = {
+    # split: (false alarms at most, drops flagged at least, closers flagged at least)
+    "test": (0.01, 0.025, 0.87),  # 0.0 %, 2.7 %, 87.2 %
+    "sgd-dev": (0.01, 0.04, 0.80),  # 0.7 %, 4.2 %, 80.7 %
+    "fresh": (0.01, 0.04, 0.85),  # 0.0 %, 4.1 %, 85.8 %
+    "holdout": (0.01, 0.065, 0.77),  # 0.8 %, 6.7 %, 77.4 % (measured once, never tuned on)
+}
+
+
+@pytest.mark.parametrize("split", sorted(SURE))
+def test_the_abstaining_check_keeps_false_alarms_under_one_percent(split: str) -> None:
+    """Reporting only the findings the check is sure of meets the false-alarm target on sets
+    the threshold was not chosen on, at a large cost: most dropped requests are then not
+    reported (a dropped answer leaves no trace a lexical matcher can be sure of), while an
+    answer replaced by a closer mostly still is."""
+    most, drops, closers = SURE[split]
+    result = mutation(split, sure=True)
+    assert result.full_flagged / result.full_turns <= most
+    assert result.dropped_flagged / result.dropped_turns >= drops
+    assert result.filler_flagged / result.dropped_turns >= closers
+
+
+def test_the_held_out_set_nobody_looked_at() -> None:
+    """``holdout.jsonl`` (SGD dev turns and CLINC test utterances no other set uses, joined with
+    styles drawn from a list written before looking), measured once on 2026-12-02: segmented,
+    23.8 % false alarms, 86.8 % of drops and 85.7 % of merges flagged; declared, 11.3 %, 95.5 %,
+    94.6 %."""
+    assert len(load("holdout")) == 600
+    segmented = mutation("holdout")
+    assert segmented.full_flagged / segmented.full_turns <= 0.24
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.865
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.855
+    declared = mutation("holdout", declared=True)
+    assert declared.full_flagged / declared.full_turns <= 0.115
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.95
+
+
 @pytest.mark.xfail(
     reason="issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged; measured with "
     "segmented requests: test 14.7 % false alarms, 97.6 % of drops and 97.3 % of merges flagged; "
-    "sgd-dev 24.5 %, 90.4 %, 90.2 %; fresh 14.0 %, 96.2 %, 96.3 %",
+    "sgd-dev 24.5 %, 90.4 %, 90.2 %; fresh 14.0 %, 96.2 %, 96.3 %; holdout 23.8 %, 86.8 %, "
+    "85.7 %; abstaining (report threshold): <= 0.8 % false alarms, 2.7-6.7 % of drops flagged",
     strict=True,
 )
 def test_the_issue_targets_for_the_independent_check() -> None:
-    for split in ("test", "sgd-dev", "fresh"):
-        result = mutation(split)
-        assert result.full_flagged / result.full_turns <= 0.01
-        assert result.dropped_flagged == result.dropped_turns
-        assert result.merged_flagged == result.merged_turns
+    for split in ("test", "sgd-dev", "fresh", "holdout"):
+        for sure in (False, True):
+            result = mutation(split, sure=sure)
+            assert result.full_flagged / result.full_turns <= 0.01
+            assert result.dropped_flagged == result.dropped_turns
+            assert result.merged_flagged == result.merged_turns
 
 
 # --- the offline planner, as a baseline ---------------------------------------------------------

@@ -19,6 +19,13 @@ missed mutations win. The held-out sets (``test.jsonl``,
 ``sgd-dev.jsonl``, ``fresh.jsonl``) are never read here::
 
     .venv/bin/python -m tools.detector.fit_answers --sgd ../shared/data/sgd
+    .venv/bin/python -m tools.detector.fit_answers --findings-only  # keep the matcher
+
+The confidence of a finding (``FINDING_FEATURES``: how sure a request the matching leaves out is
+really unanswered) is a second logistic regression over the same simulated turns: a request left
+out of a turn where every request was answered is labelled 0, one left out of a turn with a
+dropped or replaced answer 1. The report threshold is the least confidence that flags at most
+1 % (``--target``) of the fully answered turns of every development set.
 
 The word associations (a feature) are counted on SGD's train dialogues only (``--sgd``: the
 folder holding ``sgd-train.jsonl.gz``).
@@ -34,7 +41,7 @@ import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +50,10 @@ import numpy as np
 from harness.detect.answers import (
     _MODEL,
     FEATURES,
+    FINDING_FEATURES,
     Associations,
+    assignment,
+    finding_features,
     pair_features,
     unmatched,
     words_of,
@@ -58,8 +68,9 @@ DATA = ROOT / "tests" / "fixtures" / "multi_intent"
 FIT_SETS = (("dev", "answer"), ("dev", "answer_own_terms"), ("sgd-train", "answer"))
 THRESHOLDS = tuple(round(0.03 * k, 2) for k in range(2, 11))
 LATER = (0.2, 0.3, 0.4, 0.6, 1.01)
+TARGET_FALSE_ALARMS = 0.01
 SHARED = (0.95, 1.01)
-Matrix = tuple[list[list[float]], list[bool]] | None
+Matrix = tuple[list[list[float]], list[bool], list[str], list[str]] | None
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -174,7 +185,7 @@ def simulate(
         if len(requests) < 2:
             return None
         claims, opens = _opening([" ".join(said)] if composed else said)
-        return model.probabilities(requests, claims), opens
+        return model.probabilities(requests, claims), opens, requests, claims
 
     for message in messages:
         answers = [r[answer] for r in message["requests"]]
@@ -189,7 +200,7 @@ def simulate(
 def flagged(m: Matrix, limits: tuple[float, float, float]) -> bool:
     if m is None:
         return False
-    p, opens = m
+    p, opens, _, _ = m
     first, later, shared = limits
     return bool(unmatched(p, [first if o else later for o in opens], shared))
 
@@ -218,12 +229,84 @@ def choose(turns: Sequence[Turns]) -> tuple[tuple[float, float, float], dict[str
     return best[1], best[2]
 
 
+Found = list[list[list[float]]]
+"""Per turn, the finding features of each request left out."""
+
+
+def finding_rows(
+    model: _Matcher, turns: Sequence[Turns]
+) -> tuple[list[list[float]], list[float], list[list[Found]]]:
+    """The :data:`FINDING_FEATURES` of every request the matching leaves out, labelled 1 in a
+    turn with a dropped or replaced answer and 0 in a turn where every request was answered;
+    and per set and kind (full, drop, filler), the features of each turn's findings."""
+    x: list[list[float]] = []
+    y: list[float] = []
+    per_set: list[list[Found]] = []
+    limits = (model.threshold, model.later_threshold, model.shared_threshold)
+    for t in turns:
+        kinds: list[Found] = []
+        for label, matrices in ((0.0, t.full), (1.0, t.drop), (1.0, t.filler)):
+            found: Found = []
+            for m in matrices:
+                rows_of_turn = _findings(m, limits)
+                found.append(rows_of_turn)
+                x += rows_of_turn
+                y += [label] * len(rows_of_turn)
+            kinds.append(found)
+        per_set.append(kinds)
+    return x, y, per_set
+
+
+def _findings(m: Matrix, limits: tuple[float, float, float]) -> list[list[float]]:
+    if m is None:
+        return []
+    p, opens, requests, claims = m
+    first, later, shared = limits
+    missing, owner = assignment(p, [first if o else later for o in opens], shared)
+    return [finding_features(p, owner, i, requests[i], claims) for i in missing]
+
+
+def report_threshold(
+    confidence: Any, per_set: Sequence[Sequence[Found]], target: float
+) -> tuple[float, dict[str, float]]:
+    """The least confidence that flags at most ``target`` of the full turns in every set."""
+
+    def rate(turns: Found, tau: float) -> float:
+        return float(np.mean([any(confidence(f) >= tau for f in found) for found in turns]))
+
+    for tau in (k / 200 for k in range(201)):
+        if all(rate(kinds[0], tau) <= target for kinds in per_set):
+            rates = {
+                "false_alarms": float(np.mean([rate(k[0], tau) for k in per_set])),
+                "drops_flagged": float(np.mean([rate(k[1], tau) for k in per_set])),
+                "fillers_flagged": float(np.mean([rate(k[2], tau) for k in per_set])),
+            }
+            return tau, rates
+    return 1.01, {}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sgd", type=Path, required=True, help="the folder of sgd-train.jsonl.gz")
+    parser.add_argument("--sgd", type=Path, help="the folder of sgd-train.jsonl.gz")
+    parser.add_argument(
+        "--target",
+        type=float,
+        default=TARGET_FALSE_ALARMS,
+        help="the most turns with every request answered a reported finding may flag",
+    )
+    parser.add_argument(
+        "--findings-only",
+        action="store_true",
+        help="keep the shipped matcher; fit only the confidence of its findings",
+    )
     args = parser.parse_args()
-    table, packed = associations(args.sgd)
     filler = fillers("train")
+    if args.findings_only:
+        fit_findings(_Matcher.load(), filler, args.target, json.loads(_MODEL.read_text("utf-8")))
+        return
+    if args.sgd is None:
+        parser.error("--sgd is needed to fit the matcher")
+    table, packed = associations(args.sgd)
     x: list[list[float]] = []
     y: list[float] = []
     w: list[float] = []
@@ -241,6 +324,12 @@ def main() -> None:
         for composed in (False, True)
     ]
     (threshold, later, shared), rates = choose(turns)
+    model = _Matcher(model.weights, model.bias, threshold, later, shared, table)
+    turns = [
+        simulate(model, load(name), answer, filler, composed=composed)
+        for name, answer in FIT_SETS
+        for composed in (False, True)
+    ]
     out = {
         "features": list(FEATURES),
         "weights": [round(float(c), 6) for c in coef],
@@ -252,10 +341,45 @@ def main() -> None:
         "development_rates": {k: round(v, 4) for k, v in rates.items()},
         "associations": packed,
     }
-    _MODEL.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     for name, c in zip(FEATURES, coef, strict=True):
         print(f"{name:16} {c:+.3f}")
     print(f"bias {bias:+.3f} thresholds {threshold} {later} {shared} rates {rates}")
+    fit_findings(model, filler, args.target, out, turns)
+
+
+def fit_findings(
+    model: _Matcher,
+    filler: Sequence[str],
+    target: float,
+    out: dict[str, Any],
+    turns: Sequence[Turns] | None = None,
+) -> None:
+    """Fit the confidence of a finding (:data:`FINDING_FEATURES`) over ``model``'s matching on
+    the development sets, choose the report threshold for at most ``target`` false alarms in
+    every set, and write the model with them."""
+    if turns is None:
+        turns = [
+            simulate(model, load(name), answer, filler, composed=composed)
+            for name, answer in FIT_SETS
+            for composed in (False, True)
+        ]
+    fx, fy, per_set = finding_rows(model, turns)
+    f_coef, f_bias = fit_dense(np.asarray(fx), np.asarray(fy), l2=1.0)
+    sure = replace(model, finding_weights=tuple(float(c) for c in f_coef), finding_bias=f_bias)
+    tau, reported = report_threshold(sure.confidence, per_set, target)
+    out = {
+        **{k: v for k, v in out.items() if k != "associations"},
+        "finding_features": list(FINDING_FEATURES),
+        "finding_weights": [round(float(c), 6) for c in f_coef],
+        "finding_bias": round(float(f_bias), 6),
+        "report_threshold": tau,
+        "development_rates_reported": {k: round(v, 4) for k, v in reported.items()},
+        "associations": out["associations"],
+    }
+    _MODEL.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    for name, c in zip(FINDING_FEATURES, f_coef, strict=True):
+        print(f"{name:22} {c:+.3f}")
+    print(f"finding bias {f_bias:+.3f} report threshold {tau} rates {reported}")
 
 
 if __name__ == "__main__":
