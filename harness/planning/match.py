@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from harness.models._text import content_tokens
 from harness.models.base import AgentCard
+from harness.planning._classifier import AgentClassifier
 from harness.text import split_sentences
 from harness.text.words import NEGATIONS
 
@@ -48,10 +49,11 @@ FEATURES = (
     "best_text_trigrams",
     "top3_text_trigrams",
     "agent_trigram_share",
+    "classifier_probability",
 )
 """The figures compared per agent, in the order of ``WEIGHTS``."""
 
-WEIGHTS = (0.1, 0.5, 0.5, 1.5, 0.45, 0.5, 0.3)
+WEIGHTS = (0.2, 0.4, 0.0, 1.6, 0.45, 0.25, 0.3, 0.7)
 """How much each of ``FEATURES`` counts (coordinate search on the development split only)."""
 
 _TOP = 3
@@ -149,6 +151,9 @@ class AgentMatcher:
             everything = [t for tokens in texts for t in tokens]
             self._agents.append(self._text(everything))
             self._bags.append(frozenset(everything))
+        self._classifier = AgentClassifier(
+            [(i, text) for i, card in enumerate(cards) for text in agent_texts(card)], len(cards)
+        )
         self._memo: dict[str, tuple[tuple[str, float], ...]] = {}
 
     def _vector(self, tokens: Sequence[str]) -> dict[str, float]:
@@ -170,8 +175,13 @@ class AgentMatcher:
         distinct = set(tokens)
         mass = sum(self._agent_idf.get(t, 0.0) for t in distinct) or 1.0
         out: list[tuple[str, tuple[float, ...]]] = []
-        for name, texts, agent, bag in zip(
-            self._names, self._texts, self._agents, self._bags, strict=True
+        for name, texts, agent, bag, probability in zip(
+            self._names,
+            self._texts,
+            self._agents,
+            self._bags,
+            self._classifier.probabilities(text),
+            strict=True,
         ):
             cosines = [_cosine(vector, t.vector, t.norm) for t in texts]
             overlaps = [_jaccard(grams, t.grams) for t in texts]
@@ -187,6 +197,7 @@ class AgentMatcher:
                         max(overlaps, default=0.0),
                         _top_mean(overlaps),
                         len(grams & agent.grams) / len(grams),
+                        probability,
                     ),
                 )
             )

@@ -6,14 +6,22 @@ maps CLINC intents to seven helpdesk-like agents; ``agents.json`` gives their de
 routing examples from CLINC's train split). A request no entry covers was dropped; an entry that
 covers two or more requests merged them. Print the figures with
 ``python -m tests.detect.planner_baseline [dev|test] [--embeddings]`` (``--embeddings``: the planner
-picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra).
+picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra), and the
+planner's CPU time per message (median, ``time.process_time``, the agents' matcher built before).
+
+``python -m tests.detect.planner_baseline out-of-scope [val|test]`` prints how often the planner
+sends a request that belongs to no agent to some agent anyway: CLINC's own out-of-scope utterances
+(``oos_val`` / ``oos_test``) and the utterances of the CLINC intents no agent has (from ``val`` or
+``test``), one message each, over the same seven agents (needs ``../shared/data/clinc150``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import statistics
 import sys
+import time
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -22,7 +30,9 @@ from harness.detect.missed import DeclaredRequest, plan_gaps
 from harness.detect.transcript import PlannedRequest
 from harness.models.base import AgentCard
 from harness.planning.base import PlanInput
+from harness.planning.match import agent_matcher
 from harness.planning.rules import RulesPlanner
+from tests.detect.build_multi_intent import AGENT_OF, CLINC
 from tests.detect.multi_intent import FIXTURES, load
 
 PARENT = "helpdesk"
@@ -101,6 +111,59 @@ def routing(split: str, *, embeddings: bool = False) -> Routing:
     )
 
 
+@dataclass(frozen=True)
+class OutOfScope:
+    own: int
+    own_sent: int
+    other: int
+    other_sent: int
+
+    def describe(self) -> str:
+        return (
+            f"sent to some agent: CLINC out-of-scope {self.own_sent}/{self.own} "
+            f"({self.own_sent / self.own:.1%}), intents no agent has {self.other_sent}/{self.other} "
+            f"({self.other_sent / self.other:.1%})"
+        )
+
+
+@cache
+def out_of_scope(split: str) -> OutOfScope:
+    """How many requests that belong to no agent the planner sends to one (see the docstring)."""
+    data = json.loads(CLINC.read_text(encoding="utf-8"))
+    own = [text for text, _ in data[f"oos_{split}"]]
+    other = [text for text, intent in data[split] if intent not in AGENT_OF]
+    planner = RulesPlanner()
+
+    def sent(texts: list[str]) -> int:
+        return sum(any(e.agent != PARENT for e in asyncio.run(plan(t, planner))) for t in texts)
+
+    return OutOfScope(own=len(own), own_sent=sent(own), other=len(other), other_sent=sent(other))
+
+
+def cpu_per_message(split: str) -> float:
+    """The median CPU time (user + system) of one message's plan, in seconds (the agents' matcher
+    built before; run it first in a process, before anything else planned these messages)."""
+    agent_matcher(cards())
+    planner = RulesPlanner()
+
+    async def run() -> list[float]:
+        times = []
+        for message in load(split):
+            start = time.process_time()
+            await plan(message["text"], planner)
+            times.append(time.process_time() - start)
+        return times
+
+    return statistics.median(asyncio.run(run()))
+
+
 if __name__ == "__main__":
-    split = next((a for a in sys.argv[1:] if not a.startswith("-")), "test")
-    print(routing(split, embeddings="--embeddings" in sys.argv).describe())
+    args = [a for a in sys.argv[1:] if not a.startswith("-")]
+    if args[:1] == ["out-of-scope"]:
+        print(out_of_scope(args[1] if len(args) > 1 else "test").describe())
+    else:
+        split = args[0] if args else "test"
+        # First, while nothing about these messages is remembered yet.
+        cpu = cpu_per_message(split)
+        print(routing(split, embeddings="--embeddings" in sys.argv).describe())
+        print(f"CPU per message (median, first time each): {cpu * 1000:.2f} ms")

@@ -1,20 +1,20 @@
 """The offline planner on the labelled multi-intent set (``tests/fixtures/multi_intent``).
 
-``dev`` (built from CLINC150's train split) is where the splitting rules were developed; ``test``
-(from CLINC's test split) is reported and asserted here. A request counts as routed right when the
-plan entry holding most of its content words goes to its agent (``tests/detect/planner_baseline.py``).
-Print the figures with ``python -m tests.detect.planner_baseline test``.
+``dev`` (built from CLINC150's train split) is where the splitting rules were developed and the
+matcher's weights tuned; ``test`` (from CLINC's test split) is reported and asserted here. A request
+counts as routed right when the plan entry holding most of its content words goes to its agent
+(``tests/detect/planner_baseline.py``). Print the figures with
+``python -m tests.detect.planner_baseline test``.
 
-Measured on ``test`` (1,566 requests in 600 messages), 2026-12-01, with
-``python -m tests.detect.planner_baseline test``: 92.4 % routed right (87.7 % before the matcher of
-``harness.planning.match``), 0 in no plan entry, 6 merged. Given the gold requests one by one, the
-matcher picks the right agent for 93.2 % (``python -m tests.planning.routing_eval``), so what is
-left is the routing of single requests over seven agents with 15 examples each, not the splitting.
-On SGD dev, a second set nobody tuned on, the matcher routes 81.9 % (the previous router 74.7 %).
-With ``RulesPlanner(embedder=LocalEmbedder())`` (the ``embeddings`` extra, WordLlama) the planner
-routes 95.1 % of the held-out requests (``python -m tests.detect.planner_baseline test --embeddings``,
-2026-12-02; 96.0 % with the earlier MiniLM extra); the
-issue's target is about the default offline path, so the strict xfail below stays.
+Measured on ``test`` (1,566 requests in 600 messages), 2026-12-02, with
+``python -m tests.detect.planner_baseline test``: 93.3 % routed right (92.4 % before the per-bot
+classifier of ``harness.planning._classifier``, 87.7 % before the matcher), 0 in no plan entry, 8
+merged. Given the gold requests one by one, the matcher picks the right agent for 94.0 % (93.2 %
+before; ``python -m tests.planning.routing_eval``). On SGD dev, a second set nobody tuned on, it
+routes 82.1 % (81.9 % before, the previous router 74.7 %). With ``RulesPlanner(embedder=LocalEmbedder())`` (the
+``embeddings`` extra, WordLlama) the planner routed 95.1 % of the held-out requests on 2026-12-02,
+with the matcher before its classifier (96.0 % with the earlier MiniLM extra); the issue's
+target is about the default offline path, so the strict xfail below stays.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import re
 import pytest
 
 from harness.models._text import content_tokens
+from tests.detect.build_multi_intent import CLINC
 from tests.detect.multi_intent import load
-from tests.detect.planner_baseline import plan, routing
+from tests.detect.planner_baseline import out_of_scope, plan, routing
 from tests.planning.routing_eval import SGD, accuracy, baseline, clinc, sgd
 
 
@@ -34,15 +35,15 @@ def test_the_planner_routes_the_held_out_requests_and_drops_none() -> None:
     measured = routing("test")
     assert measured.requests > 1500
     assert measured.dropped == 0
-    assert measured.routed_right / measured.requests >= 0.92
+    assert measured.routed_right / measured.requests >= 0.93
     # Requests merged into another's entry (two requests, one text) stay rare.
     assert measured.merged / measured.requests <= 0.01
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the issue's target is 95 %; the offline matcher routes 92.4 % of the held-out requests "
-    "(93.2 % given the gold requests one by one; with the embeddings extra 95.1 %; see the module "
+    reason="the issue's target is 95 %; the offline planner routes 93.3 % of the held-out requests "
+    "(94.0 % given the gold requests one by one; with the embeddings extra 95.1 %; see the module "
     "docstring)",
 )
 def test_the_issue_target_of_95_percent() -> None:
@@ -63,8 +64,8 @@ def test_no_word_of_a_message_is_left_out_of_the_plan(split: str) -> None:
 
 def test_the_matcher_routes_single_held_out_requests_better_than_the_previous_router() -> None:
     data = clinc("test")
-    assert accuracy(data) >= 0.93
-    assert accuracy(data) >= baseline(data) + 0.04
+    assert accuracy(data) >= 0.935
+    assert accuracy(data) >= baseline(data) + 0.05
 
 
 @pytest.mark.skipif(not SGD.is_dir(), reason="needs ../shared/data/sgd")
@@ -72,5 +73,15 @@ def test_the_matcher_routes_a_second_unseen_set() -> None:
     """SGD dev openings over agents built from SGD train (names, intents as tools, examples)."""
     data = sgd()
     assert len(data.cards) == 16 and len(data.requests) > 1000
-    assert accuracy(data) >= 0.81
-    assert accuracy(data) >= baseline(data) + 0.05
+    assert accuracy(data) >= 0.815
+    assert accuracy(data) >= baseline(data) + 0.06
+
+
+@pytest.mark.skipif(not CLINC.is_file(), reason="needs ../shared/data/clinc150")
+def test_requests_that_belong_to_no_agent_are_not_sent_to_one_more_often_than_measured() -> None:
+    """CLINC's out-of-scope test utterances and those of the intents no agent has: the planner
+    sends 69.0 % and 63.5 % of them to some agent (2026-12-02); this keeps it from growing."""
+    measured = out_of_scope("test")
+    assert measured.own == 1000 and measured.other > 2000
+    assert measured.own_sent / measured.own <= 0.70
+    assert measured.other_sent / measured.other <= 0.645
