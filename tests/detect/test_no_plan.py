@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from harness import Parent, load_bot
 from harness.detect import detect, load_transcript
 from harness.detect.findings import Finding
 from harness.detect.reports import DetectionResult
+from harness.planning import Plan, PlanInput, RulesPlanner
 from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
 
@@ -91,6 +93,35 @@ async def test_the_same_missed_requests_with_and_without_the_plan(bot: str, tmp_
     # planner's misroute to pto, which the matcher's classifier fixed. Read back without the plan,
     # the check must raise no missed request either.
     assert found == 0, bot
+
+
+class DroppingPlanner(RulesPlanner):
+    """The offline planner with one fault: a message's last request gets no plan entry, so no
+    agent is asked and nothing answers it (the fault the missed-request check exists for)."""
+
+    async def plan(self, given: PlanInput) -> Plan:
+        planned = await super().plan(given)
+        entries = planned.entries[:-1] if len(planned.entries) > 1 else planned.entries
+        return Plan(entries=entries, usage=planned.usage)
+
+
+def dropping_helpdesk() -> Parent:
+    """The good helpdesk with ``DroppingPlanner`` (``--bot tests.detect.test_no_plan:...``)."""
+    return load_bot(SAMPLES / "helpdesk.yaml", planner=DroppingPlanner())
+
+
+async def test_a_dropped_request_is_found_alike_with_and_without_the_plan(tmp_path: Path) -> None:
+    """A bot that really leaves requests out: the in-process run flags them, and the transcript
+    read back without its plan (as from Direct Line or Copilot Studio) flags the same ones."""
+    files = [load_scenarios(_scenario_file(tmp_path, "helpdesk.yaml"))]
+    results = await run_scenarios(files, bot=f"{__name__}:dropping_helpdesk")
+    found = 0
+    for result in results:
+        in_process = _missed(result.findings)
+        found += len(in_process)
+        for reread in _without_plan(result, tmp_path):
+            assert reread == in_process, result.conversation
+    assert found == len(ASKED), found  # each message has two or more requests: one is dropped
 
 
 async def test_the_conversation_driver_checks_the_requests_it_is_given() -> None:
