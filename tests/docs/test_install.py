@@ -77,6 +77,34 @@ def test_the_readme_says_the_package_is_not_on_the_public_index() -> None:
     assert set(install_blocks()) == {"clone", "wheel", "pipx"}
 
 
+def _tracked_files() -> list[str] | None:
+    """The files git tracks in this work tree (what a clone holds), or None outside a git tree."""
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(ROOT), "ls-files", "-z", "--cached"],
+            capture_output=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [name for name in listed.stdout.decode().split("\0") if name]
+
+
+def _clean_copy(destination: Path) -> None:
+    """A clean clone's files: git's tracked files as they are in the work tree (so a change not
+    yet committed is installed too), or, outside a git tree, the tree without build output."""
+    tracked = _tracked_files()
+    if tracked is None:
+        shutil.copytree(ROOT, destination, ignore=_NOT_IN_A_CLONE)
+        return
+    for name in tracked:
+        source = ROOT / name
+        if source.is_file():  # a tracked file deleted in the work tree is not in the copy
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
 class FreshEnvironment:
     """A new virtual environment with its ``bin`` first on ``PATH``, and a clean copy of the repo."""
 
@@ -85,7 +113,7 @@ class FreshEnvironment:
         venv.EnvBuilder(with_pip=True).create(self.venv)
         self.bin = self.venv / "bin"
         self.clone = tmp_path / "connected-agent-harness"
-        shutil.copytree(ROOT, self.clone, ignore=_NOT_IN_A_CLONE)
+        _clean_copy(self.clone)
         self.env = {
             key: value
             for key, value in os.environ.items()
