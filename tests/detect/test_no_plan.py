@@ -75,6 +75,18 @@ def _without_plan(result: DetectionResult, tmp_path: Path) -> list[list[tuple[in
     return out
 
 
+def _found_alike(results: list[DetectionResult], tmp_path: Path) -> int:
+    """How many missed requests the in-process runs found, after checking that each
+    conversation read back without its plan gives the same ones."""
+    found = 0
+    for result in results:
+        in_process = _missed(result.findings)
+        found += len(in_process)
+        for reread in _without_plan(result, tmp_path):
+            assert reread == in_process, result.conversation
+    return found
+
+
 @pytest.mark.parametrize("bot", ["helpdesk.yaml", "helpdesk-naive.yaml"])
 async def test_the_same_missed_requests_with_and_without_the_plan(bot: str, tmp_path: Path) -> None:
     files = [
@@ -82,12 +94,7 @@ async def test_the_same_missed_requests_with_and_without_the_plan(bot: str, tmp_
         load_scenarios(SAMPLES / "scenarios.yaml"),
     ]
     results = await run_scenarios(files)
-    found = 0
-    for result in results:
-        in_process = _missed(result.findings)
-        found += len(in_process)
-        for reread in _without_plan(result, tmp_path):
-            assert reread == in_process, result.conversation
+    found = _found_alike(results, tmp_path)
     # Both helpdesks answer every request of these messages: the naive one's fault is duplicates,
     # and the one request it used to miss ("tell me when I get paid next") was the offline
     # planner's misroute to pto, which the matcher's classifier fixed. Read back without the plan,
@@ -115,12 +122,7 @@ async def test_a_dropped_request_is_found_alike_with_and_without_the_plan(tmp_pa
     read back without its plan (as from Direct Line or Copilot Studio) flags the same ones."""
     files = [load_scenarios(_scenario_file(tmp_path, "helpdesk.yaml"))]
     results = await run_scenarios(files, bot=f"{__name__}:dropping_helpdesk")
-    found = 0
-    for result in results:
-        in_process = _missed(result.findings)
-        found += len(in_process)
-        for reread in _without_plan(result, tmp_path):
-            assert reread == in_process, result.conversation
+    found = _found_alike(results, tmp_path)
     assert found == len(ASKED), found  # each message has two or more requests: one is dropped
 
 
