@@ -68,12 +68,12 @@ class RulesPlanner(Planner):
         if given.active_agent:
             holder = given.active_agent
             entries = await _analysed(
-                given.message, lambda: self._floor_plan(given, router, holder)
+                len(given.message), lambda: self._floor_plan(given, router, holder)
             )
         else:
             threshold = self.route_threshold
             requests, to_route = await _analysed(
-                given.message, lambda: _requests(given.message, router, threshold)
+                len(given.message), lambda: _requests(given.message, router, threshold)
             )
             agents = await self._agents(given.agents, to_route)
             entries = [
@@ -105,7 +105,8 @@ class RulesPlanner(Planner):
                 return {r: s[0][0] if s else None for r, s in zip(requests, ranked, strict=True)}
         matcher = agent_matcher(cards)
         return await _analysed(
-            " ".join(requests), lambda: {request: matcher.best(request) for request in requests}
+            sum(map(len, requests)),
+            lambda: {request: matcher.best(request) for request in requests},
         )
 
     def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
@@ -131,14 +132,14 @@ class RulesPlanner(Planner):
         return entries
 
 
-async def _analysed(message: str, work: Callable[[], T]) -> T:
-    """``work()``, the analysis of ``message``: in a worker thread past ``INLINE_ANALYSIS`` characters.
+async def _analysed(size: int, work: Callable[[], T]) -> T:
+    """``work()``, the analysis of ``size`` characters: in a worker thread past ``INLINE_ANALYSIS``.
 
     The analysis is CPU work; in a worker thread, however long it takes, the event loop that every
     conversation shares keeps answering (the interpreter's switch interval gives it its turns).
     A short message is analysed in place: the thread hop would cost more than its analysis.
     """
-    if len(message) <= INLINE_ANALYSIS:
+    if size <= INLINE_ANALYSIS:
         return work()
     return await asyncio.to_thread(work)
 
