@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.detect.answers import matcher
 from harness.detect.findings import Finding
-from harness.detect.missed import DeclaredRequest
+from harness.detect.missed import DeclaredRequest, _segmented, judge
 from harness.detect.missed import missed_requests as _missed_requests
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, Transcript
@@ -207,6 +207,74 @@ def mutation(
     )
 
 
+@dataclass(frozen=True)
+class Sureness:
+    """Per simulated turn of :func:`mutation`, the confidence of its surest finding (0 when it
+    has none): turns where every request was answered, with one request dropped, with two
+    merged."""
+
+    full: tuple[float, ...]
+    dropped: tuple[float, ...]
+    merged: tuple[float, ...]
+
+    def rates(self, level: float) -> tuple[float, float, float]:
+        """The shares of each kind of turn flagged when reporting from ``level`` up."""
+        return (
+            sum(c >= level for c in self.full) / len(self.full),
+            sum(c >= level for c in self.dropped) / len(self.dropped),
+            sum(c >= level for c in self.merged) / len(self.merged),
+        )
+
+
+@cache
+def sureness(split: str, *, declared: bool = False) -> Sureness:
+    """The turns of :func:`mutation` (answers one message each), each as its surest finding's
+    confidence, so one pass gives the whole trade-off curve of the report threshold."""
+
+    def surest(message: dict[str, Any], said: list[str], requests: Any) -> float:
+        # missed_requests' decision for one turn, with the confidence kept
+        separate = None
+        if requests:
+            asked = requests[1]
+        else:
+            asked, separate = _segmented(message["text"])
+            if len(asked) < 2:
+                return -1.0
+        return max(judge(asked, said, separate).values(), default=-1.0)
+
+    full: list[float] = []
+    dropped: list[float] = []
+    merged: list[float] = []
+    for message in load(split):
+        gold = message["requests"]
+        answers = [r["answer"] for r in gold]
+        requests = (
+            {1: [DeclaredRequest(text=r["text"], agent=r["agent"]) for r in gold]}
+            if declared
+            else None
+        )
+        full.append(surest(message, answers, requests))
+        for k in range(len(gold)):
+            dropped.append(surest(message, answers[:k] + answers[k + 1 :], requests))
+        for k in range(len(gold) - 1):
+            merged.append(surest(message, answers[: k + 1] + answers[k + 2 :], requests))
+    return Sureness(tuple(full), tuple(dropped), tuple(merged))
+
+
+CURVE = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99)
+
+
+def curve(split: str, levels: tuple[float, ...] = CURVE, *, declared: bool = False) -> str:
+    """The trade-off of the report threshold on ``split``: per level, the share of fully
+    answered turns flagged, of drops flagged and of merges flagged."""
+    s = sureness(split, declared=declared)
+    lines = ["level  fully answered flagged  drops flagged  merges flagged"]
+    for level in levels:
+        fa, drops, merges = s.rates(level)
+        lines.append(f"{level:5.2f}  {fa:22.1%}  {drops:13.1%}  {merges:14.1%}")
+    return "\n".join(lines)
+
+
 def _quoted(evidence: str) -> str:
     return evidence.split('"')[1] if '"' in evidence else ""
 
@@ -221,6 +289,9 @@ if __name__ == "__main__":
         if "answer_own_terms" in load(split)[0]["requests"][0]
         else ("answer",)
     )
+    if "--curve" in sys.argv:
+        print(curve(split))
+        sys.exit()
     for answer in answers:
         for composed in (False, True):
             for declared in (False, True):

@@ -39,6 +39,7 @@ import itertools
 import json
 import math
 import random
+import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -59,7 +60,7 @@ from harness.detect.answers import (
     words_of,
 )
 from harness.detect.answers import AnswerMatcher as _Matcher
-from harness.detect.missed import _claims
+from harness.detect.missed import _claims, alone
 from harness.detect.requests import segment_requests
 from tools.detector.linear import fit_dense
 
@@ -70,7 +71,7 @@ THRESHOLDS = tuple(round(0.03 * k, 2) for k in range(2, 11))
 LATER = (0.2, 0.3, 0.4, 0.6, 1.01)
 TARGET_FALSE_ALARMS = 0.01
 SHARED = (0.95, 1.01)
-Matrix = tuple[list[list[float]], list[bool], list[str], list[str]] | None
+Matrix = tuple[list[list[float]], list[bool], list[str], list[str], list[float]] | None
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -181,11 +182,12 @@ def simulate(
     turns = Turns([], [], [])
 
     def matrix(text: str, said: list[str]) -> Matrix:
-        requests = [r.text for r in segment_requests(text)]
+        found = segment_requests(text)
+        requests = [r.text for r in found]
         if len(requests) < 2:
             return None
         claims, opens = _opening([" ".join(said)] if composed else said)
-        return model.probabilities(requests, claims), opens, requests, claims
+        return model.probabilities(requests, claims), opens, requests, claims, alone(found)
 
     for message in messages:
         answers = [r[answer] for r in message["requests"]]
@@ -200,7 +202,7 @@ def simulate(
 def flagged(m: Matrix, limits: tuple[float, float, float]) -> bool:
     if m is None:
         return False
-    p, opens, _, _ = m
+    p, opens, _, _, _ = m
     first, later, shared = limits
     return bool(unmatched(p, [first if o else later for o in opens], shared))
 
@@ -260,10 +262,10 @@ def finding_rows(
 def _findings(m: Matrix, limits: tuple[float, float, float]) -> list[list[float]]:
     if m is None:
         return []
-    p, opens, requests, claims = m
+    p, opens, requests, claims, separate = m
     first, later, shared = limits
     missing, owner = assignment(p, [first if o else later for o in opens], shared)
-    return [finding_features(p, owner, i, requests[i], claims) for i in missing]
+    return [finding_features(p, owner, i, requests[i], claims, separate[i]) for i in missing]
 
 
 def report_threshold(
@@ -302,7 +304,8 @@ def main() -> None:
     args = parser.parse_args()
     filler = fillers("train")
     if args.findings_only:
-        fit_findings(_Matcher.load(), filler, args.target, json.loads(_MODEL.read_text("utf-8")))
+        shipped = json.loads(_MODEL.read_text("utf-8"))
+        fit_findings(_matcher_only(shipped), filler, args.target, shipped)
         return
     if args.sgd is None:
         parser.error("--sgd is needed to fit the matcher")
@@ -345,6 +348,16 @@ def main() -> None:
         print(f"{name:16} {c:+.3f}")
     print(f"bias {bias:+.3f} thresholds {threshold} {later} {shared} rates {rates}")
     fit_findings(model, filler, args.target, out, turns)
+
+
+def _matcher_only(raw: dict[str, Any]) -> _Matcher:
+    """The shipped matcher without its finding confidence (which a refit replaces, and which
+    may have been fitted on other finding features)."""
+    kept = {k: v for k, v in raw.items() if not k.startswith("finding_")}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "answers.json"
+        path.write_text(json.dumps(kept), encoding="utf-8")
+        return _Matcher.load(path)
 
 
 def fit_findings(
