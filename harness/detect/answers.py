@@ -266,7 +266,8 @@ class AnswerMatcher:
     finding_bias: float = 0.0
     report_threshold: float = 0.0
     """The least confidence at which a missed request is reported, chosen on the development
-    sets so that at most 1 % of turns where every request was answered are flagged."""
+    sets so that at most 1 % of their turns where every request was answered, taken together,
+    are flagged."""
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> AnswerMatcher:
@@ -280,7 +281,7 @@ class AnswerMatcher:
             later_threshold=float(raw["later_threshold"]),
             shared_threshold=float(raw["shared_threshold"]),
             associations=_unpack(raw.get("associations", {})),
-            finding_weights=_finding_weights(path, raw),
+            finding_weights=tuple(float(w) for w in raw.get("finding_weights", ())),
             finding_bias=float(raw.get("finding_bias", 0.0)),
             report_threshold=float(raw.get("report_threshold", 0.0)),
         )
@@ -308,21 +309,17 @@ class AnswerMatcher:
         requests: Sequence[str],
         claims: Sequence[str],
         opens: Sequence[bool] | None = None,
-        separate: Sequence[float] | None = None,
     ) -> dict[int, float]:
         """The requests the matching leaves out, each with how sure that is (reported from
-        :attr:`report_threshold` up). ``separate[i]``: how likely request ``i`` is a request of
-        its own, not part of a neighbour (1 for all when not given)."""
+        :attr:`report_threshold` up)."""
         columns = len(p[0]) if p else 0
         limits = [
             self.threshold if opens is None or opens[j] else self.later_threshold
             for j in range(columns)
         ]
         missing, owner = assignment(p, limits, self.shared_threshold)
-        alone = separate or [1.0] * len(requests)
         return {
-            i: self.confidence(finding_features(p, owner, i, requests[i], claims, alone[i]))
-            for i in missing
+            i: self.confidence(finding_features(p, owner, i, requests[i], claims)) for i in missing
         }
 
     def unanswered(
@@ -389,8 +386,6 @@ FINDING_FEATURES = (
     "request_words",
     "free_closing",
     "no_free",
-    "separate",
-    "doubtful_cut",
 )
 """What says how sure an unanswered request is really unanswered (see :meth:`AnswerMatcher.
 confidence`)."""
@@ -402,7 +397,6 @@ def finding_features(
     row: int,
     request: str,
     claims: Sequence[str],
-    separate: float = 1.0,
 ) -> list[float]:
     """The :data:`FINDING_FEATURES` of request ``row``, left unanswered by the matching ``owner``:
 
@@ -413,11 +407,7 @@ def finding_features(
     - ``request_words``: how many content words the request has (log; a short part cut off a
       longer request is often no request of its own);
     - ``free_closing``: how likely the free sentences only close ("anything else?");
-    - ``no_free``: every sentence went to some other request;
-    - ``separate``: how likely the request is one of its own and not a part of a neighbour cut
-      off by the segmenter (the boundary model of :mod:`harness.detect.requests`; 1 for a
-      declared request), and ``doubtful_cut``: its log-odds, floored at 0 (how far below even
-      odds it is)."""
+    - ``no_free``: every sentence went to some other request."""
     free = [j for j in range(len(claims)) if j not in owner]
     best_free = max((p[row][j] for j in free), default=0.0)
     closing = max((_claim_acts(claims[j])[0] for j in free), default=0.0)
@@ -429,19 +419,7 @@ def finding_features(
         math.log1p(len(words_of(request))),
         closing,
         0.0 if free else 1.0,
-        separate,
-        -min(0.0, math.log(max(separate, 1e-6) / max(1.0 - separate, 1e-6))),
     ]
-
-
-def _finding_weights(path: Path, raw: dict[str, object]) -> tuple[float, ...]:
-    weights = raw.get("finding_weights", ())
-    if not weights:
-        return ()
-    if raw.get("finding_features") != list(FINDING_FEATURES):
-        raise ValueError(f"{path}'s finding confidence was fitted on other features")
-    assert isinstance(weights, list)
-    return tuple(float(w) for w in weights)
 
 
 def _unpack(raw: dict[str, str]) -> Associations:

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 from harness.detect.answers import all_words_of, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
-from harness.detect.requests import Request, segment_requests
+from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.text import normalise, split_claims, strip_markdown
 
-__all__ = ["DeclaredRequest", "alone", "judge", "missed_requests", "plan_gaps", "unanswered"]
+__all__ = ["DeclaredRequest", "judge", "missed_requests", "plan_gaps", "unanswered"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,15 +62,9 @@ def unanswered(
     return sorted(i for i, sure in judge(requests, said).items() if sure >= min_confidence)
 
 
-def judge(
-    requests: Sequence[DeclaredRequest],
-    said: Sequence[str],
-    separate: Sequence[float] | None = None,
-) -> dict[int, float]:
+def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int, float]:
     """Every request the matching leaves without an answer, with how sure that is (0 to 1),
-    reported or not: :func:`unanswered` without the abstention. ``separate[i]``: how likely
-    request ``i`` is a request of its own (the segmenter's boundary model; 1 when not given, as
-    for declared requests): a fragment that may belong to its neighbour is less surely missed."""
+    reported or not: :func:`unanswered` without the abstention."""
     found = _claims(said)
     claims = [text for text, _, _ in found]
     words = [all_words_of(text) for text in claims]
@@ -85,8 +79,7 @@ def judge(
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & w else 0.0 for w in words]
         opens = [first for _, _, first in found]
-        alone = [separate[i] for i in judged] if separate else None
-        for k, sure in model.judged(p, texts, claims, opens, alone).items():
+        for k, sure in model.judged(p, texts, claims, opens).items():
             if judged[k] not in declared:
                 missing[judged[k]] = sure
     return missing
@@ -196,8 +189,9 @@ def missed_requests(
             ``requests:`` with their ``text``); other turns are segmented.
         min_confidence: report only the requests the check is at least this sure are
             unanswered (:func:`judge`); ``matcher().report_threshold`` is the level calibrated
-            on the development sets for at most 1 % of fully answered turns flagged, at a large
-            cost in missed requests found (docs/simulate.md). 0 reports every one.
+            on the development sets for at most 1 % of fully answered turns flagged, at a cost
+            in missed requests found (docs/simulate.md gives the trade-off curve). 0 reports
+            every one.
 
     Returns:
         The findings, in turn order.
@@ -214,11 +208,7 @@ def missed_requests(
     findings: list[Finding] = []
     last_reply = max(by_turn, default=0)
     for turn in sorted(users):
-        separate: list[float] | None = None
-        if declared.get(turn):
-            requests = list(declared[turn])
-        else:
-            requests, separate = _segmented(users[turn].text)
+        requests = list(declared.get(turn) or _segmented(users[turn].text))
         said = [m.text for m in by_turn.get(turn, [])]
         if not said and turn > last_reply:
             continue  # a recording that stops early (its error is reported) misses nothing
@@ -226,7 +216,7 @@ def missed_requests(
             # One request: whatever the bot said addresses it, unless it said nothing.
             missing = {} if said else {i: 1.0 for i, r in enumerate(requests) if words_of(r.text)}
         else:
-            missing = judge(requests, said, separate)
+            missing = judge(requests, said)
         if not missing:
             continue
         record = plans.get(turn)
@@ -258,17 +248,8 @@ def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
     return None
 
 
-def _segmented(text: str) -> tuple[list[DeclaredRequest], list[float]]:
-    """The requests of a message by the segmenter, and how likely each is one of its own."""
-    found = segment_requests(text)
-    return [DeclaredRequest(text=r.text) for r in found], alone(found)
-
-
-def alone(requests: Sequence[Request]) -> list[float]:
-    """How likely each segmented request is a request of its own: the boundary model's
-    probability for the weaker of the cuts before and after it."""
-    after = [r.separate for r in requests[1:]] + [1.0]
-    return [min(r.separate, later) for r, later in zip(requests, after, strict=True)]
+def _segmented(text: str) -> list[DeclaredRequest]:
+    return [DeclaredRequest(text=r.text) for r in segment_requests(text)]
 
 
 def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:

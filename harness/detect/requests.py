@@ -23,18 +23,13 @@ segmenter does on a labelled set of multi-request messages it was not tuned on.
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from dataclasses import dataclass, replace
-from functools import cache, lru_cache
-from pathlib import Path
+from dataclasses import dataclass
+from functools import lru_cache
 
-from harness.text import content_words, split_sentences
+from harness.text import split_sentences
 
-__all__ = ["BOUNDARY_FEATURES", "CUTS", "Request", "boundary_features", "segment_requests"]
-
-_MODEL = Path(__file__).resolve().parent / "_models" / "boundaries.json"
+__all__ = ["Request", "segment_requests"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -53,11 +48,6 @@ class Request:
     """Where its own words end in the message (``message[start:end]`` is what the user wrote)."""
     carried: str = ""
     """Words said once for this request and the one before it, carried over ("what is")."""
-    cut: str = ""
-    """Why it was cut from the request before it (:data:`CUTS`; empty for the first)."""
-    separate: float = 1.0
-    """How likely it is a request of its own rather than a part of the one before it, by the
-    boundary model (1 for the first request of a message)."""
 
 
 _WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
@@ -143,22 +133,14 @@ def segment_requests(message: str) -> tuple[Request, ...]:
     """
     requests: list[Request] = []
     for sentence in split_sentences(message):
-        found = _segment_sentence(message, _tokens(sentence.text, sentence.start))
-        if found and requests:
-            found[0] = replace(found[0], cut="sentence")
-        requests.extend(found)
-    model = _boundaries()
-    return tuple(
-        replace(r, separate=model.separate(message, requests[k - 1], r)) if k else r
-        for k, r in enumerate(requests)
-    )
+        requests.extend(_segment_sentence(message, _tokens(sentence.text, sentence.start)))
+    return tuple(requests)
 
 
 def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
-    pieces: list[tuple[list[_Tok], list[_Tok], str]] = []  # (tokens, carried tokens, cut)
+    pieces: list[tuple[list[_Tok], list[_Tok]]] = []  # (tokens, carried tokens)
     current: list[_Tok] = []
     carried: list[_Tok] = []
-    why = ""
     i = 0
     while i < len(toks):
         region = _region(toks, i)
@@ -167,16 +149,16 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
             after = _next_piece(toks, i + region)
             cut, carry = _opens_request(current, toks[i : i + region], hard, after)
             if cut:
-                pieces.append((current, carried, why))
-                current, carried, why = [], carry, cut
+                pieces.append((current, carried))
+                current, carried = [], carry
                 i += region
                 continue
         step = max(region, 1)  # a joining region that starts no request stays in this one
         current.extend(toks[i : i + step])
         i += step
-    pieces.append((current, carried, why))
+    pieces.append((current, carried))
     out = []
-    for piece, carry, cut in pieces:
+    for piece, carry in pieces:
         piece = _trim(piece)
         if not piece:
             continue
@@ -184,13 +166,7 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
         frame = message[carry[0].start : carry[-1].end] if carry else ""
         out.append(
-            Request(
-                text=_joined(frame, own),
-                start=start,
-                end=start + len(own),
-                carried=frame,
-                cut=cut if out else "",
-            )
+            Request(text=_joined(frame, own), start=start, end=start + len(own), carried=frame)
         )
     return [r for r in out if any(ch.isalnum() for ch in r.text)]
 
@@ -241,43 +217,42 @@ def _next_piece(toks: list[_Tok], j: int) -> list[_Tok]:
 
 def _opens_request(
     left: list[_Tok], region: list[_Tok], hard: bool, right: list[_Tok]
-) -> tuple[str, list[_Tok]]:
-    """Why ``right`` starts a new request after ``left`` (one of :data:`CUTS`; empty when it
-    does not), and the words it carries over."""
+) -> tuple[bool, list[_Tok]]:
+    """Whether ``right`` starts a new request after ``left``, and the words it carries over."""
     size, left = _head(left)
     if not size or not right:
-        return "", []
+        return False, []
     if hard:  # a question or a sentence ended before it
-        return "hard", []
+        return True, []
     if size < 2:
-        return "", []  # "hi, what's ...", "ok and ..."
+        return False, []  # "hi, what's ...", "ok and ..."
     joiners = {t.word for t in region}
     comma_only = joiners <= {""}
     strong = bool(joiners & _STRONG) or len(region) >= 3  # ", and also", "as well as"
     if comma_only and _subordinate(left):
-        return "", []  # "if I travel to Peru, do I need a visa", "on my list, add milk"
+        return False, []  # "if I travel to Peru, do I need a visa", "on my list, add milk"
     words = [t.word for t in right]
     if not _has_topic(words):
-        return "", []  # "... and tell me", "... and how much"
+        return False, []  # "... and tell me", "... and how much"
     first = words[0]
     if first in _WH and len(words) > 1 and words[1] in _PRONOUNS and not strong:
-        return "", []  # a relative or embedded clause: "attractions for me, which I can visit"
+        return False, []  # a relative or embedded clause: "attractions for me, which I can visit"
     if first in _WH:
         if len(words) >= 3 and words[1] in ("many", "much") and words[2] in _AUX:
-            return "count", _counted_noun(left, words[1])  # "how many are left"
-        return "wh", []
+            return True, _counted_noun(left, words[1])  # "how many are left"
+        return True, []
     if first in _AUX or first in _SUBJECT or first in _VERBS:
-        return "opener", []
+        return True, []
     if strong and (first in _SUBORDINATORS or any(w in _WH for w in words[1:3])):
-        return "subordinate", []  # ", also if I go to Peru is it safe", "and also about how much"
+        return True, []  # ", also if I go to Peru is it safe", "and also about how much"
     if any(_asks(words, k) for k in (1, 2, 3)):
-        return "asks", []  # "my visa card, what's the apr on it", "about how much will it be"
+        return True, []  # "my visa card, what's the apr on it", "about how much will it be"
     if _noun_clause(words):
-        return "clause", []  # "my bag didn't arrive", "new insurance is obtainable how"
+        return True, []  # "my bag didn't arrive", "new insurance is obtainable how"
     if first in _DETERMINERS:
         frame = _frame(left)
-        return ("frame" if frame else ""), frame
-    return ("long" if strong and len(words) >= 3 else ""), []
+        return bool(frame), frame
+    return strong and len(words) >= 3, []
 
 
 def _head(piece: list[_Tok], limit: int = 12) -> tuple[int, list[_Tok]]:
@@ -379,111 +354,3 @@ def _trim(piece: list[_Tok]) -> list[_Tok]:
     while b > a and piece[b - 1].word == "":
         b -= 1
     return piece[a:b]
-
-
-# --- how sure a cut is ----------------------------------------------------------------------------
-
-CUTS = (
-    "sentence",
-    "hard",
-    "count",
-    "wh",
-    "opener",
-    "subordinate",
-    "asks",
-    "clause",
-    "frame",
-    "long",
-)
-"""Why a request was cut from the one before: a new sentence; a question or sentence that ended
-inside a sentence the sentence splitter kept whole; after a joining word, a counted noun carried
-over, a question word, an auxiliary, subject or request verb, a subordinate clause after a strong
-joiner, a question a few words in, a clause with its own verb, a frame carried over, or a long part
-after a strong joiner."""
-
-BOUNDARY_FEATURES = (
-    *(f"cut_{c}" for c in CUTS),
-    "gap_comma",
-    "gap_and",
-    "gap_strong",
-    "gap_semicolon",
-    "gap_question",
-    "gap_stop",
-    "gap_newline",
-    "left_words",
-    "right_words",
-    "left_topic",
-    "right_topic",
-    "right_wh",
-    "right_aux",
-    "right_subject",
-    "right_verb",
-    "left_asks",
-    "right_has_wh",
-    "carried",
-)
-"""What the boundary model reads of a cut (see :func:`boundary_features`)."""
-
-_GAP_STRONG = re.compile(r"\b(?:also|plus|then|additionally|as well as)\b")
-
-
-def boundary_features(message: str, left: Request, right: Request) -> list[float]:
-    """The :data:`BOUNDARY_FEATURES` of the cut between two neighbouring requests: why it was
-    cut, the joining text between them (a comma, "and", a strong joiner, a semicolon, a question
-    mark or full stop, a new line), how long each side is and how many content words it has,
-    how the right side opens, whether the left side opens as a question, and whether words were
-    carried over."""
-    gap = message[left.end : right.start].lower()
-    own_left = message[left.start : left.end]
-    own_right = message[right.start : right.end]
-    lw = [t.word for t in _tokens(own_left, 0) if t.word]
-    rw = [t.word for t in _tokens(own_right, 0) if t.word]
-    first = rw[0] if rw else ""
-    return [
-        *(1.0 if right.cut == c else 0.0 for c in CUTS),
-        1.0 if "," in gap else 0.0,
-        1.0 if re.search(r"\band\b|&|\+", gap) else 0.0,
-        1.0 if _GAP_STRONG.search(gap) else 0.0,
-        1.0 if ";" in gap else 0.0,
-        1.0 if "?" in gap else 0.0,
-        1.0 if "." in gap or "!" in gap else 0.0,
-        1.0 if "\n" in gap else 0.0,
-        math.log1p(len(lw)),
-        math.log1p(len(rw)),
-        math.log1p(len(content_words(own_left))),
-        math.log1p(len(content_words(own_right))),
-        1.0 if first in _WH else 0.0,
-        1.0 if first in _AUX else 0.0,
-        1.0 if first in _SUBJECT else 0.0,
-        1.0 if first in _VERBS else 0.0,
-        1.0 if lw and (lw[0] in _WH or lw[0] in _AUX) else 0.0,
-        1.0 if any(w in _WH for w in rw) else 0.0,
-        1.0 if right.carried else 0.0,
-    ]
-
-
-@dataclass(frozen=True, slots=True)
-class _Boundaries:
-    """A logistic regression over :data:`BOUNDARY_FEATURES` (no weights: every cut is sure)."""
-
-    weights: tuple[float, ...] = ()
-    bias: float = 0.0
-
-    def separate(self, message: str, left: Request, right: Request) -> float:
-        if not self.weights:
-            return 1.0
-        x = boundary_features(message, left, right)
-        z = self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-@cache
-def _boundaries() -> _Boundaries:
-    """The shipped boundary model (``_models/boundaries.json``, fitted by
-    ``tools/detector/fit_boundaries.py``)."""
-    if not _MODEL.exists():
-        return _Boundaries()
-    raw = json.loads(_MODEL.read_text(encoding="utf-8"))
-    if list(raw["features"]) != list(BOUNDARY_FEATURES):
-        raise ValueError(f"{_MODEL} was fitted on other features: {raw['features']}")
-    return _Boundaries(tuple(float(w) for w in raw["weights"]), float(raw["bias"]))

@@ -8,16 +8,18 @@ Print them with ``python -m tests.detect.multi_intent SPLIT``; docs/simulate.md 
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
 import pytest
 
+from harness.detect.answers import matcher
 from harness.detect.missed import DeclaredRequest, missed_requests, unanswered
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from tests.detect.build_multi_intent import CLINC
-from tests.detect.multi_intent import load, mutation, segmentation
+from tests.detect.multi_intent import CURVE, load, mutation, segmentation, sureness
 
 
 def texts(message: str) -> list[str]:
@@ -275,28 +277,47 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
     assert not {m["shape"] for m in load("fresh")} & {m["shape"] for m in load("test")}
 
 
-# The abstaining check (``min_confidence=matcher().report_threshold``): the report threshold is
-# chosen on ``dev`` and ``sgd-train`` for <= 1 % false alarms in each; measured 2026-12-02.
+# The abstaining check (``min_confidence=matcher().report_threshold``): the report threshold
+# (0.978) is chosen on ``dev`` and ``sgd-train`` together for <= 1 % false alarms; measured
+# 2026-12-02 (second session) with ``python -m tests.detect.multi_intent SPLIT --curve``.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.01, 0.025, 0.87),  # 0.0 %, 2.7 %, 87.2 %
-    "sgd-dev": (0.01, 0.04, 0.80),  # 0.7 %, 4.2 %, 80.7 %
-    "fresh": (0.01, 0.04, 0.85),  # 0.0 %, 4.1 %, 85.8 %
-    "holdout": (0.01, 0.065, 0.77),  # 0.8 %, 6.7 %, 77.4 % (measured once, never tuned on)
+    "test": (0.005, 0.44, 0.90),  # 0.0 %, 44.4 %, 90.9 %
+    "sgd-dev": (0.02, 0.24, 0.82),  # 1.7 %, 24.2 %, 82.6 %
+    "fresh": (0.01, 0.475, 0.89),  # 0.7 %, 47.8 %, 89.1 %
+    "holdout": (0.02, 0.375, 0.80),  # 1.8 %, 37.5 %, 80.5 % (its second look, never tuned on)
 }
 
 
 @pytest.mark.parametrize("split", sorted(SURE))
-def test_the_abstaining_check_keeps_false_alarms_under_one_percent(split: str) -> None:
-    """Reporting only the findings the check is sure of meets the false-alarm target on sets
-    the threshold was not chosen on, at a large cost: most dropped requests are then not
-    reported (a dropped answer leaves no trace a lexical matcher can be sure of), while an
-    answer replaced by a closer mostly still is."""
+def test_the_abstaining_check_trades_false_alarms_for_drops(split: str) -> None:
+    """Reporting only the findings the check is sure of keeps false alarms near 1 % on sets the
+    threshold was not chosen on (under 1 % on the CLINC sets, 1.7-1.8 % on the SGD ones), at a
+    cost: about half to three quarters of dropped requests are then not reported (a dropped
+    answer leaves no trace a lexical matcher can be sure of), while an answer replaced by a
+    closer mostly still is."""
     most, drops, closers = SURE[split]
     result = mutation(split, sure=True)
     assert result.full_flagged / result.full_turns <= most
     assert result.dropped_flagged / result.dropped_turns >= drops
     assert result.filler_flagged / result.dropped_turns >= closers
+
+
+def test_the_trade_off_curve_is_the_checks_own_decision() -> None:
+    """The curve of the report threshold (one pass, each turn's surest finding) agrees with the
+    check itself: from 0 it flags what the default check flags, at the report threshold what
+    the abstaining check flags, and raising the level never flags more."""
+    curve = sureness("dev")
+    default, sure = mutation("dev"), mutation("dev", sure=True)
+    for level, result in ((0.0, default), (matcher().report_threshold, sure)):
+        full, drops, merges = curve.rates(level)
+        assert full == result.full_flagged / result.full_turns
+        assert drops == result.dropped_flagged / result.dropped_turns
+        assert merges == result.merged_flagged / result.merged_turns
+    rates = [curve.rates(level) for level in CURVE]
+    for lower, higher in itertools.pairwise(rates):
+        assert all(h <= lo for h, lo in zip(higher, lower, strict=True))
+    assert rates[-1][1] < rates[0][1]  # the levels do trade drops found for false alarms
 
 
 def test_the_held_out_set_nobody_looked_at() -> None:
@@ -318,7 +339,8 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     reason="issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged; measured with "
     "segmented requests: test 14.7 % false alarms, 97.6 % of drops and 97.3 % of merges flagged; "
     "sgd-dev 24.5 %, 90.4 %, 90.2 %; fresh 14.0 %, 96.2 %, 96.3 %; holdout 23.8 %, 86.8 %, "
-    "85.7 %; abstaining (report threshold): <= 0.8 % false alarms, 2.7-6.7 % of drops flagged",
+    "85.7 %; abstaining (report threshold 0.978): 0.0-1.8 % false alarms, 24-48 % of drops "
+    "flagged (holdout 1.8 %, 37.5 %)",
     strict=True,
 )
 def test_the_issue_targets_for_the_independent_check() -> None:

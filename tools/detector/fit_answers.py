@@ -24,8 +24,10 @@ missed mutations win. The held-out sets (``test.jsonl``,
 The confidence of a finding (``FINDING_FEATURES``: how sure a request the matching leaves out is
 really unanswered) is a second logistic regression over the same simulated turns: a request left
 out of a turn where every request was answered is labelled 0, one left out of a turn with a
-dropped or replaced answer 1. The report threshold is the least confidence that flags at most
-1 % (``--target``) of the fully answered turns of every development set.
+dropped or replaced answer 1. The report threshold is the least confidence (in steps of 0.001) that
+flags at most 1 % (``--target``) of the fully answered turns of the development sets taken
+together (``--every-set``: of each set; that gave 0.99 and about 3 % of drops flagged, the pooled
+rule 0.978 and about 37 %).
 
 The word associations (a feature) are counted on SGD's train dialogues only (``--sgd``: the
 folder holding ``sgd-train.jsonl.gz``).
@@ -39,7 +41,6 @@ import itertools
 import json
 import math
 import random
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -60,7 +61,7 @@ from harness.detect.answers import (
     words_of,
 )
 from harness.detect.answers import AnswerMatcher as _Matcher
-from harness.detect.missed import _claims, alone
+from harness.detect.missed import _claims
 from harness.detect.requests import segment_requests
 from tools.detector.linear import fit_dense
 
@@ -71,7 +72,7 @@ THRESHOLDS = tuple(round(0.03 * k, 2) for k in range(2, 11))
 LATER = (0.2, 0.3, 0.4, 0.6, 1.01)
 TARGET_FALSE_ALARMS = 0.01
 SHARED = (0.95, 1.01)
-Matrix = tuple[list[list[float]], list[bool], list[str], list[str], list[float]] | None
+Matrix = tuple[list[list[float]], list[bool], list[str], list[str]] | None
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -182,12 +183,11 @@ def simulate(
     turns = Turns([], [], [])
 
     def matrix(text: str, said: list[str]) -> Matrix:
-        found = segment_requests(text)
-        requests = [r.text for r in found]
+        requests = [r.text for r in segment_requests(text)]
         if len(requests) < 2:
             return None
         claims, opens = _opening([" ".join(said)] if composed else said)
-        return model.probabilities(requests, claims), opens, requests, claims, alone(found)
+        return model.probabilities(requests, claims), opens, requests, claims
 
     for message in messages:
         answers = [r[answer] for r in message["requests"]]
@@ -202,7 +202,7 @@ def simulate(
 def flagged(m: Matrix, limits: tuple[float, float, float]) -> bool:
     if m is None:
         return False
-    p, opens, _, _, _ = m
+    p, opens, _, _ = m
     first, later, shared = limits
     return bool(unmatched(p, [first if o else later for o in opens], shared))
 
@@ -262,24 +262,27 @@ def finding_rows(
 def _findings(m: Matrix, limits: tuple[float, float, float]) -> list[list[float]]:
     if m is None:
         return []
-    p, opens, requests, claims, separate = m
+    p, opens, requests, claims = m
     first, later, shared = limits
     missing, owner = assignment(p, [first if o else later for o in opens], shared)
-    return [finding_features(p, owner, i, requests[i], claims, separate[i]) for i in missing]
+    return [finding_features(p, owner, i, requests[i], claims) for i in missing]
 
 
 def report_threshold(
-    confidence: Any, per_set: Sequence[Sequence[Found]], target: float
+    confidence: Any, per_set: Sequence[Sequence[Found]], target: float, *, every: bool = False
 ) -> tuple[float, dict[str, float]]:
-    """The least confidence that flags at most ``target`` of the full turns in every set."""
+    """The least confidence (in steps of 0.001) that flags at most ``target`` of the fully
+    answered turns of the development sets taken together (``every``: of each set)."""
 
     def rate(turns: Found, tau: float) -> float:
         return float(np.mean([any(confidence(f) >= tau for f in found) for found in turns]))
 
-    for tau in (k / 200 for k in range(201)):
-        if all(rate(kinds[0], tau) <= target for kinds in per_set):
+    for tau in (k / 1000 for k in range(1001)):
+        alarms = [rate(kinds[0], tau) for kinds in per_set]
+        if (max(alarms) if every else float(np.mean(alarms))) <= target:
             rates = {
-                "false_alarms": float(np.mean([rate(k[0], tau) for k in per_set])),
+                "false_alarms": float(np.mean(alarms)),
+                "false_alarms_worst_set": max(alarms),
                 "drops_flagged": float(np.mean([rate(k[1], tau) for k in per_set])),
                 "fillers_flagged": float(np.mean([rate(k[2], tau) for k in per_set])),
             }
@@ -297,6 +300,11 @@ def main() -> None:
         help="the most turns with every request answered a reported finding may flag",
     )
     parser.add_argument(
+        "--every-set",
+        action="store_true",
+        help="choose the report threshold for --target in each development set, not all together",
+    )
+    parser.add_argument(
         "--findings-only",
         action="store_true",
         help="keep the shipped matcher; fit only the confidence of its findings",
@@ -305,7 +313,7 @@ def main() -> None:
     filler = fillers("train")
     if args.findings_only:
         shipped = json.loads(_MODEL.read_text("utf-8"))
-        fit_findings(_matcher_only(shipped), filler, args.target, shipped)
+        fit_findings(_Matcher.load(), filler, args.target, shipped, every=args.every_set)
         return
     if args.sgd is None:
         parser.error("--sgd is needed to fit the matcher")
@@ -347,17 +355,7 @@ def main() -> None:
     for name, c in zip(FEATURES, coef, strict=True):
         print(f"{name:16} {c:+.3f}")
     print(f"bias {bias:+.3f} thresholds {threshold} {later} {shared} rates {rates}")
-    fit_findings(model, filler, args.target, out, turns)
-
-
-def _matcher_only(raw: dict[str, Any]) -> _Matcher:
-    """The shipped matcher without its finding confidence (which a refit replaces, and which
-    may have been fitted on other finding features)."""
-    kept = {k: v for k, v in raw.items() if not k.startswith("finding_")}
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "answers.json"
-        path.write_text(json.dumps(kept), encoding="utf-8")
-        return _Matcher.load(path)
+    fit_findings(model, filler, args.target, out, turns, every=args.every_set)
 
 
 def fit_findings(
@@ -366,6 +364,8 @@ def fit_findings(
     target: float,
     out: dict[str, Any],
     turns: Sequence[Turns] | None = None,
+    *,
+    every: bool = False,
 ) -> None:
     """Fit the confidence of a finding (:data:`FINDING_FEATURES`) over ``model``'s matching on
     the development sets, choose the report threshold for at most ``target`` false alarms in
@@ -379,7 +379,7 @@ def fit_findings(
     fx, fy, per_set = finding_rows(model, turns)
     f_coef, f_bias = fit_dense(np.asarray(fx), np.asarray(fy), l2=1.0)
     sure = replace(model, finding_weights=tuple(float(c) for c in f_coef), finding_bias=f_bias)
-    tau, reported = report_threshold(sure.confidence, per_set, target)
+    tau, reported = report_threshold(sure.confidence, per_set, target, every=every)
     out = {
         **{k: v for k, v in out.items() if k != "associations"},
         "finding_features": list(FINDING_FEATURES),
