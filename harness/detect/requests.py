@@ -93,6 +93,27 @@ _STRONG = _words("also plus then additionally")
 # Markers of a clause with its own verb (after a determiner: "my bag didn't arrive").
 _CLAUSE_VERB = re.compile(r"n't$|^(?:got|get|gets|went|came|arrived|broke|was|were)$")
 
+# Words that lead into the next request without being one ("oh, and", "PS", "what's more"); the
+# ones in _LEADS only when a comma or a request's opening word follows ("next, ...", "finally I
+# need"), so "next week's weather" keeps its "next".
+_MARKERS = (
+    ("oh",),
+    ("ps",),
+    ("p.s",),
+    ("what's", "more"),
+    ("whats", "more"),
+    ("by", "the", "way"),
+    ("last", "thing"),
+    ("moreover",),
+    ("furthermore",),
+    ("lastly",),
+    ("finally",),
+    ("next",),
+)
+_LEADS = _words("next finally")
+# A run of dashes or a slash standing alone joins two parts as a semicolon does.
+_DASH = re.compile(r"-{2,}|[—–/]")
+
 _TOKEN = re.compile(r"[^\s,;]+|[,;]")
 _EDGE = ".,;:!?\"'()“”‘’"
 
@@ -109,8 +130,8 @@ def _tokens(text: str, offset: int) -> list[_Tok]:
     out: list[_Tok] = []
     for m in _TOKEN.finditer(text):
         raw = m.group()
-        if raw in ",;":
-            out.append(_Tok("", offset + m.start(), offset + m.end(), raw))
+        if raw in ",;" or _DASH.fullmatch(raw):
+            out.append(_Tok("", offset + m.start(), offset + m.end(), raw if raw in ",;" else ";"))
             continue
         word = raw.lower().replace("’", "'").strip(_EDGE)
         mark = "?" if raw.endswith("?") else "." if raw.endswith((".", "!")) else ""
@@ -190,14 +211,41 @@ def _region(toks: list[_Tok], i: int) -> int:
     j = i
     while j < len(toks):
         if toks[j].word == "" or toks[j].word in _FILLERS:
-            if j == i and toks[j].word not in ("", "and", "plus"):
+            if j == i and toks[j].word not in ("", "and", "plus") and not _also(toks, i):
                 break  # "also" or "then" alone inside a clause joins nothing
             j += 1
         elif _words_at(toks, j, ("as", "well", "as")):
             j += 3
+        elif j > i and (size := _marker_at(toks, j)):
+            j += size  # ", and what's more, ..."
         else:
             break
     return j - i
+
+
+def _also(toks: list[_Tok], i: int) -> bool:
+    """Whether an "also" with no comma before it may join two requests ("book a flight also
+    what's the weather"): not after a subject, auxiliary or question word ("I also need", "can
+    you also")."""
+    if toks[i].word != "also" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
+        return False
+    before = toks[i - 1].word
+    return before not in _AUX | _PRONOUNS | _WH | _FILLERS
+
+
+def _marker_at(toks: list[_Tok], j: int) -> int:
+    """The number of words of a lead-in marker at ``j`` (:data:`_MARKERS`), or 0."""
+    for marker in _MARKERS:
+        if _words_at(toks, j, marker):
+            if marker[0] in _LEADS:
+                after = toks[j + 1] if j + 1 < len(toks) else None
+                opens = after is not None and (
+                    after.word == "" or after.word in _WH | _AUX | _SUBJECT | _VERBS
+                )
+                if not opens:
+                    continue
+            return len(marker)
+    return 0
 
 
 def _words_at(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool:
@@ -228,10 +276,13 @@ def _opens_request(
         return False, []  # "hi, what's ...", "ok and ..."
     joiners = {t.word for t in region}
     comma_only = joiners <= {""}
+    also_only = joiners == {"also"}  # "... trip also what is the weather": a question or "I ..."
     strong = bool(joiners & _STRONG) or len(region) >= 3  # ", and also", "as well as"
     if comma_only and _subordinate(left):
         return False, []  # "if I travel to Peru, do I need a visa", "on my list, add milk"
     words = [t.word for t in right]
+    if also_only and words[0] not in _WH | _AUX | _SUBJECT:
+        return False, []
     if not _has_topic(words):
         return False, []  # "... and tell me", "... and how much"
     first = words[0]
@@ -338,19 +389,15 @@ def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:
 def _trim(piece: list[_Tok]) -> list[_Tok]:
     """A piece without the joining words and punctuation at its edges."""
     a, b = 0, len(piece)
-    while a < b and (piece[a].word == "" or piece[a].word in _FILLERS):
-        a += 1
-    if (
-        a < b
-        and piece[a].word == "as"
-        and [t.word for t in piece[a : a + 3]]
-        == [
-            "as",
-            "well",
-            "as",
-        ]
-    ):
-        a += 3
+    while a < b:
+        if piece[a].word == "" or piece[a].word in _FILLERS:
+            a += 1
+        elif _words_at(piece, a, ("as", "well", "as")):
+            a += 3
+        elif size := _marker_at(piece, a):
+            a += size  # "PS what time is it", "oh also, ..."
+        else:
+            break
     while b > a and piece[b - 1].word == "":
         b -= 1
     return piece[a:b]

@@ -94,6 +94,67 @@ def test_noun_phrases_and_leading_clauses_are_one_request(message: str) -> None:
     assert len(segment_requests(message)) == 1
 
 
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        (
+            "book a table for two, and what's more, I need a cab",
+            ["book a table for two", "I need a cab"],
+        ),
+        (
+            "Find me a dentist. PS what time does the pharmacy close?",
+            ["Find me a dentist", "what time does the pharmacy close"],
+        ),
+        (
+            "check my balance. oh also, can you freeze my card",
+            ["check my balance", "can you freeze my card"],
+        ),
+        (
+            "find me a flight to Denver -- is it raining there",
+            ["find me a flight to Denver", "is it raining there"],
+        ),
+        ("play some jazz / turn off the lights", ["play some jazz", "turn off the lights"]),
+        (
+            "book a flight for my trip also what is the weather in Rome",
+            ["book a flight for my trip", "what is the weather in Rome"],
+        ),
+        (
+            "reset my password, and by the way where is my W-2",
+            ["reset my password", "where is my W-2"],
+        ),
+    ],
+)
+def test_lead_in_words_and_dashes_join_requests(message: str, requests: list[str]) -> None:
+    """Lead-in words ("what's more", "PS", "oh also", "by the way") belong to no request, a
+    dash or slash standing alone joins two, and so does an "also" that a question follows."""
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's the weather next week in Boston",
+        "can you also tell me my balance",
+        "I also need a hotel near the beach",
+        "find a hotel also close to the beach",
+        "transfer $20 to savings and/or checking",
+    ],
+)
+def test_lead_in_words_that_belong_to_the_request_stay(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+def test_segmentation_in_joining_styles_no_other_set_uses() -> None:
+    """``own`` (a development set: CLINC150 and SGD *train* requests joined in 20 styles no
+    other set's builder uses, 2026-12-02): before the lead-in words, dashes and "also" were
+    read, 47.8 % of its messages got the right number of requests and 35.3 % every request;
+    after, 84.3 % and 82.2 %."""
+    result = segmentation("own")
+    assert result.messages == 600
+    assert result.exact_count / result.messages >= 0.84
+    assert result.all_matched / result.messages >= 0.82
+
+
 def test_segmentation_of_the_held_out_set() -> None:
     """Development on the train-split set, measured on the test-split set (600 messages, 1,566
     requests): 90.7 % of messages get the right number of requests, 89.3 % get every request
