@@ -273,7 +273,7 @@ FULL_TEST = 0.15  # 14.7 %
 FULL_TEST_DECLARED = 0.095  # 9.3 %
 SGD_FULL, SGD_DROP = 0.25, 0.90  # 24.5 %, 90.4 %
 SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.155, 0.92  # 15.0 %, 92.2 %
-FRESH_FULL, FRESH_DROP = 0.145, 0.96  # 14.0 %, 96.2 %
+FRESH_FULL, FRESH_DROP = 0.145, 0.96  # 14.2 %, 96.9 % (14.0 %, 96.2 % before the lead-in words)
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.095, 0.999  # 9.2 %, 100 %
 
 
@@ -345,8 +345,8 @@ SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
     "test": (0.005, 0.44, 0.90),  # 0.0 %, 44.4 %, 90.9 %
     "sgd-dev": (0.02, 0.24, 0.82),  # 1.7 %, 24.2 %, 82.6 %
-    "fresh": (0.01, 0.475, 0.89),  # 0.7 %, 47.8 %, 89.1 %
-    "holdout": (0.02, 0.375, 0.80),  # 1.8 %, 37.5 %, 80.5 % (its second look, never tuned on)
+    "fresh": (0.01, 0.465, 0.89),  # 0.7 %, 47.0 %, 89.7 %
+    "holdout": (0.02, 0.37, 0.81),  # 1.8 %, 37.4 %, 82.1 % (never tuned on)
 }
 
 
@@ -385,12 +385,14 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     """``holdout.jsonl`` (SGD dev turns and CLINC test utterances no other set uses, joined with
     styles drawn from a list written before looking), measured once on 2026-12-02: segmented,
     23.8 % false alarms, 86.8 % of drops and 85.7 % of merges flagged; declared, 11.3 %, 95.5 %,
-    94.6 %."""
+    94.6 %. Measured again (its third look) after the segmenter learned lead-in words and
+    dashes from a development set of its own (``own``), the same day: segmented 24.3 %, 88.6 %,
+    87.5 %; declared unchanged. Nothing was changed after that look."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.24
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.865
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.855
+    assert segmented.full_flagged / segmented.full_turns <= 0.245
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.885
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.87
     declared = mutation("holdout", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.115
     assert declared.dropped_flagged / declared.dropped_turns >= 0.95
@@ -400,8 +402,8 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     reason="issue 25 asks for <= 1 % false alarms and 100 % of mutations flagged; measured with "
     "segmented requests: test 14.7 % false alarms, 97.6 % of drops and 97.3 % of merges flagged; "
     "sgd-dev 24.5 %, 90.4 %, 90.2 %; fresh 14.0 %, 96.2 %, 96.3 %; holdout 23.8 %, 86.8 %, "
-    "85.7 %; abstaining (report threshold 0.978): 0.0-1.8 % false alarms, 24-48 % of drops "
-    "flagged (holdout 1.8 %, 37.5 %)",
+    "85.7 % (24.3 %, 88.6 %, 87.5 % after the lead-in words); abstaining (report threshold "
+    "0.978): 0.0-1.8 % false alarms, 24-47 % of drops flagged (holdout 1.8 %, 37.4 %)",
     strict=True,
 )
 def test_the_issue_targets_for_the_independent_check() -> None:
