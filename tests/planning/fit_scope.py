@@ -65,9 +65,7 @@ def fit(
     return tuple(round(float(c), 4) for c in raw), round(b - float((raw * mean).sum()), 4)
 
 
-def _probability(
-    figures: Sequence[float], coefficients: Sequence[float], intercept: float
-) -> float:
+def probability(figures: Sequence[float], coefficients: Sequence[float], intercept: float) -> float:
     z = intercept + sum(c * x for c, x in zip(coefficients, figures, strict=True))
     return 1.0 / (1.0 + math.exp(-max(z, -30.0)))
 
@@ -76,7 +74,7 @@ def _gated(
     figures: Sequence[float], threshold: float, constants: tuple[Sequence[float], float]
 ) -> bool:
     """Whether both gates send the request on."""
-    return figures[-1] >= ROUTER_MINIMUM and _probability(figures, *constants) >= threshold
+    return figures[-1] >= ROUTER_MINIMUM and probability(figures, *constants) >= threshold
 
 
 def report(
