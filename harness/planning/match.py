@@ -20,8 +20,8 @@ measured).
 
 A request that shares nothing with any agent (every score 0, or the best under ``minimum``) goes
 nowhere here: the planner then gives it to the parent, as a visible entry of its own. Whether a
-request goes to a sub-agent at all is decided before, by the rules model's router
-(``RulesPlanner``); the matcher only picks which one.
+request goes to a sub-agent at all is decided before (``RulesPlanner``): by the rules model's router,
+then by ``harness.planning.scope`` over the matcher's ``scope_figures``; the matcher picks which one.
 """
 
 from __future__ import annotations
