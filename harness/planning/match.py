@@ -20,8 +20,8 @@ measured).
 
 A request that shares nothing with any agent (every score 0, or the best under ``minimum``) goes
 nowhere here: the planner then gives it to the parent, as a visible entry of its own. Whether a
-request goes to a sub-agent at all is decided before, by the rules model's router
-(``RulesPlanner``); the matcher only picks which one.
+request goes to a sub-agent at all is decided before (``RulesPlanner``): by the rules model's router,
+then by ``harness.planning.scope`` over the matcher's ``scope_figures``; the matcher picks which one.
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ from dataclasses import dataclass
 
 from harness.models._text import content_tokens
 from harness.models.base import AgentCard
+from harness.models.rules import agent_router
 from harness.planning._classifier import AgentClassifier
+from harness.planning.scope import in_scope_probability
 from harness.text import split_sentences
 from harness.text.words import NEGATIONS
 
@@ -57,6 +59,9 @@ WEIGHTS = (0.2, 0.4, 0.0, 1.6, 0.45, 0.25, 0.3, 0.7)
 """How much each of ``FEATURES`` counts (coordinate search on the development split only)."""
 
 _TOP = 3
+_SHARE = FEATURES.index("agent_words_share")
+_BEST_COSINE = FEATURES.index("best_text_cosine")
+_PROBABILITY = FEATURES.index("classifier_probability")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[a-z0-9']+")
 
@@ -154,7 +159,8 @@ class AgentMatcher:
         self._classifier = AgentClassifier(
             [(i, text) for i, card in enumerate(cards) for text in agent_texts(card)], len(cards)
         )
-        self._memo: dict[str, tuple[tuple[str, float], ...]] = {}
+        self._router = agent_router(tuple(cards))
+        self._memo: dict[str, tuple[tuple[str, float, tuple[float, ...]], ...]] = {}
 
     def _vector(self, tokens: Sequence[str]) -> dict[str, float]:
         counts = Counter(tokens)
@@ -203,19 +209,48 @@ class AgentMatcher:
             )
         return out
 
-    def scores(self, text: str) -> list[tuple[str, float]]:
-        """(name, score) for every sub-agent, best first; 0 means nothing in common."""
+    def _ranked(self, text: str) -> tuple[tuple[str, float, tuple[float, ...]], ...]:
+        """(name, score, figures) per sub-agent, best first (remembered for recent texts)."""
         known = self._memo.get(text)
         if known is None:
             if len(self._memo) >= 2048:
                 self._memo.clear()
             ranked = [
-                (name, sum(w * x for w, x in zip(WEIGHTS, figures, strict=True)))
+                (name, sum(w * x for w, x in zip(WEIGHTS, figures, strict=True)), figures)
                 for name, figures in self.features(text)
             ]
             ranked.sort(key=lambda item: -item[1])
             known = self._memo[text] = tuple(ranked)
-        return list(known)
+        return known
+
+    def scores(self, text: str) -> list[tuple[str, float]]:
+        """(name, score) for every sub-agent, best first; 0 means nothing in common."""
+        return [(name, score) for name, score, _ in self._ranked(text)]
+
+    def scope_figures(self, text: str) -> tuple[float, ...]:
+        """The ``harness.planning.scope.SCOPE_FEATURES`` figures of ``text``."""
+        ranked = self._ranked(text)
+        if not ranked:
+            return (0.0,) * 7
+        _, top, figures = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        tokens = _tokens(text)
+        known = sum(t in self._idf for t in tokens) / len(tokens) if tokens else 0.0
+        routed = self._router.scores(text)
+        return (
+            top,
+            top - second,
+            figures[_PROBABILITY],
+            figures[_BEST_COSINE],
+            figures[_SHARE],
+            known,
+            routed[0][1] if routed else 0.0,
+        )
+
+    def in_scope(self, text: str) -> float:
+        """The probability that ``text`` is for one of the sub-agents at all
+        (``harness.planning.scope``)."""
+        return in_scope_probability(self.scope_figures(text))
 
     def best(self, text: str) -> str | None:
         """The best-scoring sub-agent, or None when no score reaches ``minimum``."""

@@ -1,9 +1,11 @@
 """The offline planner: clauses of the message routed by the sub-agents' words, no model at all.
 
 It splits a multi-intent message into its requests (``harness.planning.split``) and routes each in
-two steps. Whether a piece goes to a sub-agent at all is the offline model's router's call (some
-word of the piece must weigh enough in some agent's description, examples or tool names); a piece
-that matches no agent well enough stays with the parent, as an entry of its own. Which agent it
+two steps. Whether a piece goes to a sub-agent at all is decided twice: by the offline model's
+router (some word of the piece must weigh enough in some agent's description, examples or tool
+names) and by a calibrated out-of-scope decision over the matcher's figures
+(``harness.planning.scope``); a piece that fails either stays with the parent, as an entry of its
+own. Which agent it
 goes to is the matcher's call (``harness.planning.match``: the request against each agent's
 description, instructions, tools and examples; with an ``embedder``, sentence embeddings as well,
 ``harness.planning.semantic``). Every request keeps an entry of its own, also when two go to one
@@ -28,6 +30,7 @@ from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.match import agent_matcher
+from harness.planning.scope import THRESHOLD
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import split_requests
 from harness.text.claims import analysed_part
@@ -53,13 +56,23 @@ class RulesPlanner(Planner):
         embedder: optional sentence embeddings to pick the agent with (for example
             ``harness.detect.embeddings.LocalEmbedder()``, the ``embeddings`` extra). When its extra
             is missing, the planner warns once and routes with the lexical matcher alone.
+        scope_threshold: the lowest probability that a request is for some sub-agent at all
+            (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
+            default is calibrated to keep every in-scope development request; 0 turns it off,
+            higher values keep more out-of-scope requests with the parent and lose some in-scope
+            ones (docs/models.md gives both figures).
     """
 
     def __init__(
-        self, *, route_threshold: float = 0.9, embedder: TextEmbedder | None = None
+        self,
+        *,
+        route_threshold: float = 0.9,
+        embedder: TextEmbedder | None = None,
+        scope_threshold: float = THRESHOLD,
     ) -> None:
         self.route_threshold = route_threshold
         self.embedder = embedder
+        self.scope_threshold = scope_threshold
         self._semantic: dict[tuple[AgentCard, ...], SemanticMatcher] = {}
 
     async def plan(self, given: PlanInput) -> Plan:
@@ -89,6 +102,15 @@ class RulesPlanner(Planner):
         """The sub-agent for each request (by embeddings when there is an embedder)."""
         if not requests:
             return {}
+        matcher = agent_matcher(cards)
+        if self.scope_threshold > 0.0:
+            limit = self.scope_threshold
+            requests = await _analysed(
+                sum(map(len, requests)),
+                lambda: [r for r in requests if matcher.in_scope(r) >= limit],
+            )
+            if not requests:
+                return {}
         if self.embedder is not None:
             try:
                 semantic = self._semantic.get(cards)
@@ -103,7 +125,6 @@ class RulesPlanner(Planner):
                 self.embedder = None
             else:
                 return {r: s[0][0] if s else None for r, s in zip(requests, ranked, strict=True)}
-        matcher = agent_matcher(cards)
         return await _analysed(
             sum(map(len, requests)),
             lambda: {request: matcher.best(request) for request in requests},

@@ -7,19 +7,21 @@ counts as routed right when the plan entry holding most of its content words goe
 ``python -m tests.detect.planner_baseline test``.
 
 Measured on ``test`` (1,566 requests in 600 messages), 2026-12-02, with
-``python -m tests.detect.planner_baseline test``: 93.3 % routed right (92.4 % before the per-bot
-classifier of ``harness.planning._classifier``, 87.7 % before the matcher), 0 in no plan entry, 8
-merged. Given the gold requests one by one, the matcher picks the right agent for 94.0 % (93.2 %
-before; ``python -m tests.planning.routing_eval``). On SGD dev, a second set nobody tuned on, it
-routes 82.1 % (81.9 % before, the previous router 74.7 %). With ``RulesPlanner(embedder=LocalEmbedder())`` (the
-``embeddings`` extra, WordLlama) the planner routed 95.1 % of the held-out requests on 2026-12-02,
-with the matcher before its classifier (96.0 % with the earlier MiniLM extra); the issue's
-target is about the default offline path, so the strict xfail below stays.
+``python -m tests.detect.planner_baseline test``: 93.1 % routed right (93.3 % before the
+out-of-scope decision of ``harness.planning.scope``, which keeps 3 of them with the parent; 92.4 %
+before the per-bot classifier, 87.7 % before the matcher), 0 in no plan entry, 8 merged. Given the
+gold requests one by one, the matcher picks the right agent for 94.0 %
+(``python -m tests.planning.routing_eval``). On SGD dev, a second set nobody tuned on, it routes
+82.1 % (the previous router 74.7 %). With ``RulesPlanner(embedder=LocalEmbedder())`` (the
+``embeddings`` extra, WordLlama) the planner routes 94.1 % of the held-out requests (95.3 % given
+one by one; SGD dev 84.7 %): the issue's 95 % is reached by neither path, so the strict xfail
+below stays.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import re
 
 import pytest
@@ -42,13 +44,24 @@ def test_the_planner_routes_the_held_out_requests_and_drops_none() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the issue's target is 95 %; the offline planner routes 93.3 % of the held-out requests "
-    "(94.0 % given the gold requests one by one; with the embeddings extra 95.1 %; see the module "
+    reason="the issue's target is 95 %; the offline planner routes 93.1 % of the held-out requests "
+    "(94.0 % given the gold requests one by one; with the embeddings extra 94.1 %; see the module "
     "docstring)",
 )
 def test_the_issue_target_of_95_percent() -> None:
     measured = routing("test")
     assert measured.routed_right / measured.requests >= 0.95
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("wordllama") is None, reason="the 'embeddings' extra is not installed"
+)
+def test_with_embeddings_the_planner_routes_more_of_the_held_out_requests() -> None:
+    """The ``embeddings`` extra (WordLlama) on the same messages: 94.1 % (2026-12-02)."""
+    measured = routing("test", embeddings=True)
+    assert measured.dropped == 0
+    assert measured.routed_right / measured.requests >= 0.94
+    assert measured.routed_right > routing("test").routed_right
 
 
 @pytest.mark.parametrize("split", ["dev", "test"])
@@ -80,8 +93,9 @@ def test_the_matcher_routes_a_second_unseen_set() -> None:
 @pytest.mark.skipif(not CLINC.is_file(), reason="needs ../shared/data/clinc150")
 def test_requests_that_belong_to_no_agent_are_not_sent_to_one_more_often_than_measured() -> None:
     """CLINC's out-of-scope test utterances and those of the intents no agent has: the planner
-    sends 69.0 % and 63.5 % of them to some agent (2026-12-02); this keeps it from growing."""
+    sends 61.5 % and 59.9 % of them to some agent (2026-12-02; 69.0 % and 63.5 % before the
+    out-of-scope decision of ``harness.planning.scope``); this keeps it from growing."""
     measured = out_of_scope("test")
     assert measured.own == 1000 and measured.other > 2000
-    assert measured.own_sent / measured.own <= 0.70
-    assert measured.other_sent / measured.other <= 0.645
+    assert measured.own_sent / measured.own <= 0.62
+    assert measured.other_sent / measured.other <= 0.60
