@@ -7,7 +7,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from harness.detect.transcript import Message
-from harness.text import analyse, analysed_part, content_words, normalise
+from harness.text import analysed_part, content_words, normalise
+from harness.text.claims import message_facts
 
 __all__: list[str] = []
 
@@ -65,15 +66,16 @@ class _User:
     def of(cls, message: Message) -> _User:
         text = analysed_part(message.text)  # the analysis budget: a long message's start
         words = content_words(text) - _ASKING
+        question = _QUESTION.search(text) is not None
         return cls(
             text=text,
             turn=message.turn,
             words=frozenset(words),
             reask=bool(_REASK.search(text)),
-            question=bool(_QUESTION.search(text)),
+            question=question,
             norm=normalise(text),
-            facts=analyse(message.text).facts,
-            request=not _QUESTION.search(text) or bool(_REQUEST.search(text)),
+            facts=message_facts(message.text),
+            request=not question or bool(_REQUEST.search(text)),
             capabilities=bool(_CAPABILITIES.search(text)),
         )
 

@@ -61,6 +61,8 @@ _END = re.compile(r"(?<![.!?…])[.!?…]+[\"'”’)\]*_]*(?=\s)|\n")  # from a
 _FOLLOWING = re.compile(r"\s*(\S?)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•·▪◦–]|\d{1,3}[.)]|[a-z][.)]|#{1,6})\s+")
 _TRIM = " \t\r\n"
+_ALNUM = re.compile(r"[^\W_]")
+"""A letter or digit: the characters ``str.isalnum`` holds (``\\w`` without the underscore)."""
 
 
 def protected_spans(text: str) -> list[tuple[int, int]]:
@@ -138,7 +140,7 @@ def split_sentences(text: str) -> tuple[Span, ...]:
             start += 1
         while end > start and text[end - 1] in _TRIM:
             end -= 1
-        if end > start and any(ch.isalnum() for ch in text[start:end]):
+        if end > start and _ALNUM.search(text, start, end):
             spans.append(Span(start, end, text[start:end]))
     return tuple(spans)
 
@@ -185,7 +187,7 @@ def split_claims(text: str) -> tuple[Span, ...]:
 
 
 def _words(piece: str) -> int:
-    return sum(1 for w in piece.split() if any(ch.isalnum() for ch in w))
+    return sum(1 for w in piece.split() if _ALNUM.search(w))
 
 
 _MARKDOWN = re.compile(

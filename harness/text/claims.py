@@ -6,7 +6,6 @@ sub-agent answer among new content shares a claim with it, not its wording as a 
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import logging
 from bisect import bisect_left, bisect_right
@@ -17,7 +16,15 @@ from harness.text._split import Span, split_claims, split_sentences, strip_markd
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
 from harness.text.words import NEGATIONS, content_words, normalise, tokens
 
-__all__ = ["ANALYSIS_BUDGET", "CLAIM_BUDGET", "Analysis", "Claim", "analyse", "analysed_part"]
+__all__ = [
+    "ANALYSIS_BUDGET",
+    "CLAIM_BUDGET",
+    "Analysis",
+    "Claim",
+    "analyse",
+    "analysed_part",
+    "message_facts",
+]
 
 log = logging.getLogger("harness.text")
 
@@ -86,6 +93,10 @@ class Analysis:
         return sum(c.weight for c in self.claims)
 
 
+_ClaimRow = tuple[Span, str, frozenset[str], frozenset[str], frozenset[str], bool, int, str | None]
+"""A claim's fields before its sentence's context is known (``Claim``'s order)."""
+
+
 def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]:
     keys = {f.key for f in facts}
     strong = {f.key for f in facts if f.kind in STRONG_KINDS}
@@ -107,6 +118,22 @@ def analysed_part(text: str) -> str:
     return text[: cut if cut > 0 else ANALYSIS_BUDGET]
 
 
+def message_facts(text: str) -> frozenset[str]:
+    """``analyse(text).facts``, without making the claims: for texts only whose facts are read
+    (a user's messages). A text that may be over a budget is analysed in full (its warning
+    included)."""
+    if len(text) > _SHORT:
+        return analyse(text).facts
+    facts = tuple(f for sentence in split_sentences(text) for f in extract_facts(sentence.text))
+    return _fact_keys(facts)[0]
+
+
+_SHORT = 2 * CLAIM_BUDGET
+"""Texts up to this long are within both budgets: a claim takes at least one character and a
+separator (a line break, or a mark and a space) from the next, so more than ``CLAIM_BUDGET`` claims
+need more than ``2 * CLAIM_BUDGET`` characters."""
+
+
 @lru_cache(maxsize=32_768)
 def analyse(text: str) -> Analysis:
     """The claims, facts and content words of ``text`` (cached: relays and closers recur).
@@ -114,7 +141,7 @@ def analyse(text: str) -> Analysis:
     At most ``ANALYSIS_BUDGET`` characters and ``CLAIM_BUDGET`` claims are analysed; the work is
     linear in that part, whatever the text holds.
     """
-    claims: list[Claim] = []
+    rows: list[_ClaimRow] = []
     part = analysed_part(text)
     sentences = split_sentences(part)
     spans = split_claims(part)
@@ -154,24 +181,26 @@ def analyse(text: str) -> Analysis:
         for fact in inside:
             if fact.kind not in ("name", "acronym", "state"):
                 fact_words.update(content_words(text[fact.start : fact.end]))
-        claims.append(
-            Claim(
-                span=span,
-                norm=normalise(plain),
-                words=words - fact_words,
-                facts=keys,
-                strong=strong,
-                negated=any(t in NEGATIONS or t.endswith("n't") for t in tokens(plain)),
-                sentence=sentence,
-                head=next((f.key for f in inside if f.kind in _VALUES), None),
+        rows.append(
+            (
+                span,
+                normalise(plain),
+                words - fact_words,
+                keys,
+                strong,
+                any(t in NEGATIONS or t.endswith("n't") for t in tokens(plain)),
+                sentence,
+                next((f.key for f in inside if f.kind in _VALUES), None),
             )
         )
     by_sentence: dict[int, set[str]] = {}
-    for claim in claims:
-        by_sentence.setdefault(claim.sentence, set()).update(
-            claim.strong | {k for k in claim.facts if k.startswith(_CONTEXT)}
+    for row in rows:
+        by_sentence.setdefault(row[6], set()).update(
+            row[4] | {k for k in row[3] if k.startswith(_CONTEXT)}
         )
-    claims = [dataclasses.replace(c, context=frozenset(by_sentence[c.sentence])) for c in claims]
+    # Each claim made once, with its sentence's context (claims of one sentence share it).
+    contexts = {at: frozenset(keys) for at, keys in by_sentence.items()}
+    claims = [Claim(*row, context=contexts[row[6]]) for row in rows]
     keys, strong = _fact_keys(all_facts)
     norm = normalise(strip_markdown(part))
     if len(part) < len(text):

@@ -157,11 +157,28 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("number", re.compile(rf"(?<![\w.]){_NUM}(?![\w])")),
 ]
 
-_STARTS = re.compile(r"[$€£¥₹#…]|(?<!\w)\w")
 _CURRENCY_CODES = ("usd", "eur", "gbp", "chf", "aud", "cad", "nzd")
 _WORD_AT = re.compile(r"[\w'’-]+")
 _VOCABULARY = frozenset(
     [*_MONTHS, *_WEEKDAYS, *_STATES, *_NUMBER_WORDS, "half", "noon", "midnight", *_CURRENCY_CODES]
+)
+# Where the scan of ``extract_facts`` looks for a fact: at a symbol, or where a word starts, but
+# not at two kinds of plain word that can start no fact, so that most words of a sentence cost no
+# step in Python. Both are ASCII letters only, under 64 characters, ending before anything that
+# could continue a fact (a word character, an apostrophe, ``.@+…/:-``):
+# - a word starting lower case and not a word of the vocabulary (the scan's own rule);
+# - a capitalised word that is no word of the vocabulary in any case and does not start like a
+#   weekday: every pattern needs a digit, a symbol, one of those words or such a continuation.
+_VOCABULARY_WORD = "|".join(
+    sorted((w for w in _VOCABULARY if w.isalpha() and w.isascii()), key=len, reverse=True)
+)
+_PLAIN_END = r"(?![\w'’.@+…/:-])"
+_FACT_STARTS = re.compile(
+    r"[$€£¥₹#…]|(?<!\w)"
+    rf"(?!(?!(?:{_VOCABULARY_WORD})(?![\w'’-]))[a-z][a-zA-Z]{{0,62}}(?![\w'’-]))"
+    rf"(?!(?!(?i:{_VOCABULARY_WORD}){_PLAIN_END})(?!(?i:mon|tue|wed|thu|fri|sat|sun))"
+    rf"[A-Z][a-zA-Z]{{0,62}}{_PLAIN_END})"
+    r"\w"
 )
 _KINDS = [kind for kind, _ in _PATTERNS]
 _BY_KIND = dict(_PATTERNS)
@@ -319,7 +336,7 @@ def extract_facts(text: str) -> tuple[Fact, ...]:
     # One regex, tried where a word or a symbol starts: the first kind (in priority order) that
     # matches there wins. Scanning every character with it costs several times more.
     done = 0
-    for begin in _STARTS.finditer(text):
+    for begin in _FACT_STARTS.finditer(text):
         position = begin.start()
         if position < done:
             continue
