@@ -330,10 +330,10 @@ def _reachable(
     if _verbatim(other, entry):
         return True
     context, between = _context(other, entry, users, scope, strict)
-    low, high = feature_bounds(
+    features, widened = feature_bounds(
         other.text, entry.text, context, between, users.of_turn(other.message.turn)
     )
-    return model.may_reach(low, high)
+    return model.may_reach(features, widened)
 
 
 def _context(

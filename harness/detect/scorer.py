@@ -515,33 +515,29 @@ def feature_bounds(
     context: PairContext,
     users: Sequence[UserLike],
     first: UserLike | None,
-) -> tuple[list[float], list[float]]:
-    """Lower and upper bounds of :func:`pair_features` over every restatement the rules may find
-    and every word-sequence comparison, computed without either (both cost most of a pair's
-    time): the features that do not depend on them are exact, the others widened (infinite where
-    nothing bounds them). With :meth:`PairScorer.may_reach`, pairs the scorer cannot call
-    duplicates skip the comparison; ``tests/detect/test_pair_bound.py`` checks the bounds hold."""
+) -> tuple[list[float], Bounds]:
+    """The features of :func:`pair_features` and how far each may move, over every restatement
+    the rules may find and every word-sequence comparison, computed without either (both cost
+    most of a pair's time): the features that do not depend on them are exact, the others free
+    or capped (see :data:`Bounds`). With :meth:`PairScorer.may_reach`, pairs the scorer cannot
+    call duplicates skip the comparison; ``tests/detect/test_pair_bound.py`` checks the bounds
+    hold."""
     exact = bool(earlier.norm) and earlier.norm == later.norm
     values = _pair_features(
         earlier, later, None, context, users, first, _SAME if exact else _UNSEEN
     )
-    low, high = list(values), list(values)
-    for i in _FOUND_SLOTS:
-        low[i], high[i] = -math.inf, math.inf
-    for i in _GROWING_SLOTS:
-        high[i] = math.inf
-    if not exact:
-        for i in _WORDING_SLOTS:
-            low[i], high[i] = -math.inf, math.inf
-        for i, cap in _SWAPPED_SLOTS:
-            high[i] = max(high[i], cap)
-    return low, high
+    return values, _EXACT_WIDENED if exact else _WIDENED
 
 
-_FOUND_SLOTS = tuple(FEATURES.index(f) for f in _FOUND_FEATURES)
-_GROWING_SLOTS = tuple(FEATURES.index(f) for f in _GROWING_FEATURES)
-_WORDING_SLOTS = tuple(FEATURES.index(f) for f in _WORDING_FEATURES)
-_SWAPPED_SLOTS = tuple((FEATURES.index(f), cap) for f, cap in _SWAPPED_FEATURES.items())
+_EXACT_WIDENED: Bounds = (
+    *((FEATURES.index(f), -math.inf) for f in _FOUND_FEATURES),
+    *((FEATURES.index(f), math.inf) for f in _GROWING_FEATURES),
+)
+_WIDENED: Bounds = (
+    *_EXACT_WIDENED,
+    *((FEATURES.index(f), -math.inf) for f in _WORDING_FEATURES),
+    *((FEATURES.index(f), cap) for f, cap in _SWAPPED_FEATURES.items()),
+)
 
 
 def with_cosine(
@@ -586,28 +582,51 @@ def _expression(node: _Node) -> str:
     return f"({_expression(left)} if x[{feature}] <= {threshold!r} else {_expression(right)})"
 
 
-def _bound_expression(node: _Node) -> str:
-    """A tree's largest leaf reachable by features between ``lo`` and ``hi``: a branch is taken
-    when the whole interval falls on its side, both (the larger leaf) when it straddles the
-    threshold (a NaN bound straddles every threshold)."""
+Bounds = tuple[tuple[int, float], ...]
+"""Which features of a vector are not known exactly: (feature, cap) pairs. A cap of ``-inf``
+marks a feature that may take any value; any other cap, one that may take any value from the
+vector's down to the cap (``inf``: no cap). The other features are the vector's values."""
+
+
+def _bound_expression(node: _Node, widened: dict[int, float]) -> str | float:
+    """A tree's largest leaf that features within ``widened`` of ``x`` can reach, as an expression
+    of ``x`` or, when it does not depend on ``x``, a number: a branch is taken when every value of
+    a feature falls on its side, both (the larger leaf) when they straddle its threshold. The
+    caps are known here, so they are decided at compile time."""
     if not isinstance(node, tuple):
-        return repr(node)
+        return node
     feature, threshold, left, right = node
-    low, high = _bound_expression(left), _bound_expression(right)
-    return (
-        f"({low} if hi[{feature}] <= {threshold!r} else "
-        f"({high} if lo[{feature}] > {threshold!r} else max({low}, {high})))"
-    )
+    low, high = _bound_expression(left, widened), _bound_expression(right, widened)
+    cap = widened.get(feature)
+    if cap is None:  # exact
+        if isinstance(low, float) and isinstance(high, float) and low == high:
+            return low
+        return f"({_repr(low)} if x[{feature}] <= {threshold!r} else {_repr(high)})"
+    if cap != -math.inf and cap <= threshold:
+        return low  # every value from x's up to the cap is at most the threshold
+    both = _larger(low, high)
+    if cap == -math.inf:
+        return both
+    return f"({_repr(high)} if x[{feature}] > {threshold!r} else {_repr(both)})"
 
 
-def _compile_bound(trees: Sequence[_Node]) -> Callable[[Sequence[float], Sequence[float]], float]:
-    """The forest's upper bound over feature intervals, compiled like :func:`_compile` (the trees
-    summed in the same order, so with the bounds at the features it equals the forest)."""
-    body = " + ".join(_bound_expression(t) for t in trees) or "0.0"
-    code = compile(f"lambda lo, hi: {body}", "<pair-scorer-bound>", "eval")
-    bound: Callable[[Sequence[float], Sequence[float]], float] = eval(
-        code, {"__builtins__": {}, "max": max}
-    )
+def _larger(low: str | float, high: str | float) -> str | float:
+    if isinstance(low, float) and isinstance(high, float):
+        return max(low, high)
+    return f"max({_repr(low)}, {_repr(high)})"
+
+
+def _repr(part: str | float) -> str:
+    return repr(part) if isinstance(part, float) else part
+
+
+def _compile_bound(trees: Sequence[_Node], widened: Bounds) -> Callable[[Sequence[float]], float]:
+    """The forest's upper bound over features within ``widened`` of ``x``, compiled like
+    :func:`_compile` (the trees' bounds summed in the same order as the forest's leaves)."""
+    caps = dict(widened)
+    body = " + ".join(_repr(_bound_expression(t, caps)) for t in trees) or "0.0"
+    code = compile(f"lambda x: {body}", "<pair-scorer-bound>", "eval")
+    bound: Callable[[Sequence[float]], float] = eval(code, {"__builtins__": {}, "max": max})
     return bound
 
 
@@ -643,7 +662,8 @@ class PairScorer:
         self.bias = float(str(model.get("bias", 0.0)))
         self.threshold = float(str(model.get("threshold", 0.5)))
         self._forest = _compile(self.trees)
-        self._bound = _compile_bound(self.trees)
+        self._bounds: dict[Bounds, Callable[[Sequence[float]], float]] = {}
+        self._linear = tuple(i for i, c in enumerate(self.coef) if c)
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> PairScorer:
@@ -659,23 +679,33 @@ class PairScorer:
             total += self._forest(features)
         return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
 
-    def may_reach(self, low: Sequence[float], high: Sequence[float]) -> bool:
-        """Whether some features between ``low`` and ``high`` (per feature) might reach the
-        threshold: False only when none can. An upper bound of the log-odds, summed in the same
-        order as :meth:`probability` (rounding is monotone, so it is never below the log-odds of
-        any features inside the bounds), is compared with the threshold's log-odds less a margin
-        far above rounding error."""
+    def may_reach(self, features: Sequence[float], widened: Bounds) -> bool:
+        """Whether some features within ``widened`` of ``features`` (see :data:`Bounds`) might
+        reach the threshold: False only when none can. An upper bound of the log-odds, summed in
+        the same order as :meth:`probability` (rounding is monotone, so it is never below the
+        log-odds of any features within the bounds), is compared with the threshold's log-odds
+        less a margin far above rounding error. The bound is compiled once per ``widened``."""
         if not 0.0 < self.threshold < 1.0:
             return True
         odds = math.log(self.threshold / (1 - self.threshold))
         if not -30.0 < odds < 30.0:
             return True  # :meth:`probability` clips the log-odds there
+        caps = dict(widened) if self._linear else {}
         total = self.bias
-        for lo, hi, m, s, c in zip(low, high, self.mean, self.scale, self.coef, strict=True):
-            if c:
-                total += max(c * (lo - m) / s, c * (hi - m) / s)
+        for i in self._linear:
+            x, m, s, c = features[i], self.mean[i], self.scale[i], self.coef[i]
+            cap = caps.get(i)
+            if cap is None:
+                total += c * (x - m) / s
+            elif cap == -math.inf:
+                return True  # a linear term of a free feature has no bound
+            else:
+                total += max(c * (x - m) / s, c * (cap - m) / s)
         if self.trees:
-            total += self._bound(low, high)
+            bound = self._bounds.get(widened)
+            if bound is None:
+                bound = self._bounds[widened] = _compile_bound(self.trees, widened)
+            total += bound(features)
         return math.isnan(total) or total >= odds - _MARGIN
 
     def duplicate(self, features: Sequence[float]) -> bool:
