@@ -664,7 +664,14 @@ class PairScorer:
         self.bias = float(str(model.get("bias", 0.0)))
         self.threshold = float(str(model.get("threshold", 0.5)))
         self._forest = _compile(self.trees)
-        self._bounds: dict[Bounds, Callable[[Sequence[float]], float]] = {}
+        self._bounds: dict[int, tuple[Bounds, Callable[[Sequence[float]], float]]] = {}
+        """Compiled bounds by the identity of their widening (held, so the id stays its own)."""
+        odds = (
+            math.log(self.threshold / (1 - self.threshold)) if 0.0 < self.threshold < 1.0 else None
+        )
+        self._odds = odds if odds is not None and -30.0 < odds < 30.0 else None
+        """The threshold's log-odds; None when :meth:`may_reach` cannot bound (:meth:`probability`
+        clips the log-odds at ±30)."""
         self._linear = tuple(i for i, c in enumerate(self.coef) if c)
 
     @classmethod
@@ -687,11 +694,9 @@ class PairScorer:
         the same order as :meth:`probability` (rounding is monotone, so it is never below the
         log-odds of any features within the bounds), is compared with the threshold's log-odds
         less a margin far above rounding error. The bound is compiled once per ``widened``."""
-        if not 0.0 < self.threshold < 1.0:
+        odds = self._odds
+        if odds is None:
             return True
-        odds = math.log(self.threshold / (1 - self.threshold))
-        if not -30.0 < odds < 30.0:
-            return True  # :meth:`probability` clips the log-odds there
         caps = dict(widened) if self._linear else {}
         total = self.bias
         for i in self._linear:
@@ -704,10 +709,10 @@ class PairScorer:
             else:
                 total += max(c * (x - m) / s, c * (cap - m) / s)
         if self.trees:
-            bound = self._bounds.get(widened)
-            if bound is None:
-                bound = self._bounds[widened] = _compile_bound(self.trees, widened)
-            total += bound(features)
+            known = self._bounds.get(id(widened))
+            if known is None or known[0] is not widened:
+                known = self._bounds[id(widened)] = (widened, _compile_bound(self.trees, widened))
+            total += known[1](features)
         return math.isnan(total) or total >= odds - _MARGIN
 
     def duplicate(self, features: Sequence[float]) -> bool:
