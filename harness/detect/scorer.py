@@ -492,6 +492,12 @@ def _pair_features(
     ]
 
 
+Bounds = tuple[tuple[int, float], ...]
+"""Which features of a vector are not known exactly: (feature, cap) pairs. A cap of ``-inf``
+marks a feature that may take any value; any other cap, one that may take any value from the
+vector's up to the cap (``inf``: no cap). The other features are the vector's values."""
+
+
 _FOUND_FEATURES = (
     "rule_near",
     "rule_semantic",
@@ -501,7 +507,9 @@ _FOUND_FEATURES = (
     "earlier_cover",
     "later_cover",
 )
-"""Features read from the rules' :class:`Restatement` alone: unknown before the comparison."""
+"""Features read from the rules' :class:`Restatement` alone: unknown before the comparison. A
+new feature that reads the restatement or the word-sequence comparison must be listed in one of
+these groups (``tests/detect/test_pair_bound.py`` fails otherwise), or the bound is wrong."""
 _GROWING_FEATURES = ("topic_overlap", "reask_on_topic")
 """Features that grow with the facts the restatement shares (never below their value without
 one): unknown above."""
@@ -582,12 +590,6 @@ def _expression(node: _Node) -> str:
         return repr(node)
     feature, threshold, left, right = node
     return f"({_expression(left)} if x[{feature}] <= {threshold!r} else {_expression(right)})"
-
-
-Bounds = tuple[tuple[int, float], ...]
-"""Which features of a vector are not known exactly: (feature, cap) pairs. A cap of ``-inf``
-marks a feature that may take any value; any other cap, one that may take any value from the
-vector's down to the cap (``inf``: no cap). The other features are the vector's values."""
 
 
 def _bound_expression(node: _Node, widened: dict[int, float]) -> str | float:
