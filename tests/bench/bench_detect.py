@@ -183,9 +183,7 @@ def count_pairs(transcript: Transcript) -> str:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_candidates._Index, "candidates", counting_candidates)
         patch.setattr(_candidates, "compare", counting("compared", _candidates.compare))
-        patch.setattr(
-            duplicates, "pair_features", counting("scored", duplicates.pair_features)
-        )
+        patch.setattr(duplicates, "pair_features", counting("scored", duplicates.pair_features))
         detect(transcript)
     return ", ".join(f"{value:,} {name}" for name, value in counts.items())
 
