@@ -49,6 +49,7 @@ from harness.detect.scorer import (
     FEATURES,
     PairContext,
     PairScorer,
+    feature_bounds,
     pair_features,
     scorer,
     semantic_scorer,
@@ -129,6 +130,9 @@ def compare_entry(
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
     model = pair_model if pair_model is not None else _default_model(vectors)
+    # Pairs the scorer cannot call duplicates, whatever the comparison finds, skip it (only when
+    # nothing but the decision is wanted: no close pairs, no recorded features).
+    bound = close is None and record is None and not model.cosine
     for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
@@ -141,6 +145,9 @@ def compare_entry(
                     pairs.append(Pair(other, entry, scope, found))
             continue
         strict = _different_requests(other, entry)
+        if bound and not _reachable(model, other, entry, users, scope, strict):
+            decided[copy_key] = False
+            continue
         found = memo.restates(other.text, entry.text, limits, strict)
         if found is None and scope == "same_turn":
             found = _same_closer(other.text, entry.text, closers)
@@ -306,6 +313,33 @@ def _features(
 ) -> list[float]:
     """The pair scorer's features of a candidate pair (what the user said in the last few turns
     between the two messages included)."""
+    context, between = _context(other, entry, users, scope, strict)
+    return pair_features(
+        other.text, entry.text, found, context, between, users.of_turn(other.message.turn)
+    )
+
+
+def _reachable(
+    model: PairScorer, other: Entry, entry: Entry, users: _Users, scope: Scope, strict: bool
+) -> bool:
+    """Whether the pair may be a duplicate, before comparing its claims: an exact repeat may, and
+    so may a pair whose features, bounded over every restatement the comparison could find and
+    every word-sequence ratio (:func:`feature_bounds`), may reach the scorer's threshold. Only a
+    pair the full comparison would not report is refused: every later step keeps a pair only if
+    the scorer calls it a duplicate or it is :func:`_verbatim`."""
+    if _verbatim(other, entry):
+        return True
+    context, between = _context(other, entry, users, scope, strict)
+    features, widened = feature_bounds(
+        other.text, entry.text, context, between, users.of_turn(other.message.turn)
+    )
+    return model.may_reach(features, widened)
+
+
+def _context(
+    other: Entry, entry: Entry, users: _Users, scope: Scope, strict: bool
+) -> tuple[PairContext, list[_User]]:
+    """Where the pair stands, and what the user said in the last few turns between them."""
     turn = entry.message.turn
     between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
     again = bool(other.request) and (
@@ -318,9 +352,7 @@ def _features(
         different_requests=strict,
         same_request_again=again,
     )
-    return pair_features(
-        other.text, entry.text, found, context, between, users.of_turn(other.message.turn)
-    )
+    return context, between
 
 
 def _semantic(

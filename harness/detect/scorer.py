@@ -49,9 +49,11 @@ __all__ = [
     "COSINE",
     "FEATURES",
     "SEMANTIC_FEATURES",
+    "Bounds",
     "PairContext",
     "PairScorer",
     "UserLike",
+    "feature_bounds",
     "message_values",
     "named_items",
     "pair_features",
@@ -318,6 +320,56 @@ def _cover(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What the features read of one message alone, computed once per message (not per pair)."""
+
+    values: frozenset[str]
+    """Value facts (not subjects)."""
+    subjects: frozenset[str]
+    acts: frozenset[str]
+    caps: frozenset[str]
+    days: frozenset[str]
+    all_values: frozenset[str]
+    """:func:`message_values`."""
+    asks: bool
+    """A question mark near its end."""
+    says_repeat: bool
+
+
+_SIDES: dict[int, tuple[Analysis, _Side]] = {}
+_SIDES_SIZE = 65_536
+
+
+def _side(analysis: Analysis) -> _Side:
+    """:class:`_Side` of ``analysis``, cached by identity (the cache holds the analysis, so its id
+    is not reused while the entry lives)."""
+    known = _SIDES.get(id(analysis))
+    if known is not None and known[0] is analysis:
+        return known[1]
+    facts = analysis.facts
+    side = _Side(
+        values=frozenset(k for k in facts if not k.startswith(_SUBJECT)),
+        subjects=frozenset(k for k in facts if k.startswith(_SUBJECT)),
+        acts=_acts(analysis.text),
+        caps=_capitalised(analysis.text),
+        days=_days(analysis.text),
+        all_values=message_values(analysis),
+        asks="?" in analysis.text[-200:],
+        says_repeat=bool(_SAYS_REPEAT.search(analysis.text)),
+    )
+    if len(_SIDES) >= _SIDES_SIZE:
+        _SIDES.clear()
+    _SIDES[id(analysis)] = (analysis, side)
+    return side
+
+
+_Wording = tuple[float, float, float, int]
+_UNSEEN: _Wording = (0.0, 0.0, 0.0, 0)
+"""Placeholder wording for :func:`feature_bounds` (its slots are widened afterwards)."""
+_SAME: _Wording = (1.0, 0.0, 0.0, 0)
+
+
 def pair_features(
     earlier: Analysis,
     later: Analysis,
@@ -328,26 +380,38 @@ def pair_features(
 ) -> list[float]:
     """The features of one candidate pair, in the order of :data:`FEATURES`."""
     exact = bool(earlier.norm) and earlier.norm == later.norm
+    wording = _SAME if exact else _wording(earlier.text, later.text)
+    return _pair_features(earlier, later, found, context, users, first, wording)
+
+
+def _pair_features(
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    context: PairContext,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+    wording: _Wording,
+) -> list[float]:
+    """:func:`pair_features` with the word-sequence comparison (:func:`_wording`) given."""
+    exact = bool(earlier.norm) and earlier.norm == later.norm
     method = found.method if found is not None else ""
     border = found is not None and found.score == 0.0 and found.earlier_cover == 0.0
     ef, lf = earlier.facts, later.facts
-    e_values = {k for k in ef if not k.startswith(_SUBJECT)}
-    l_values = {k for k in lf if not k.startswith(_SUBJECT)}
+    es, ls = _side(earlier), _side(later)
+    e_values, l_values = es.values, ls.values
     shared_values = e_values & l_values
     e_only = e_values - l_values
     l_only = l_values - e_values
     kinds = {k.partition(":")[0] for k in e_only} & {k.partition(":")[0] for k in l_only}
     states_e = {k for k in e_only if k.startswith("state:")}
     states_l = {k for k in l_only if k.startswith("state:")}
-    e_subjects = {k for k in ef if k.startswith(_SUBJECT)}
-    l_subjects = {k for k in lf if k.startswith(_SUBJECT)}
+    e_subjects, l_subjects = es.subjects, ls.subjects
     subjects_shared = e_subjects & l_subjects
     subjects_differ = bool(e_subjects - l_subjects) and bool(l_subjects - e_subjects)
-    ratio, small, rare, swapped = (
-        (1.0, 0.0, 0.0, 0) if exact else _wording(earlier.text, later.text)
-    )
+    ratio, small, rare, swapped = wording
     ew, lw = earlier.words, later.words
-    ea, la = _acts(earlier.text), _acts(later.text)
+    ea, la = es.acts, ls.acts
     restated = set(ew & lw)
     for key in (found.facts if found is not None else frozenset()) | (ef & lf):
         restated.update(content_words(key.partition(":")[2]))
@@ -367,9 +431,9 @@ def pair_features(
     chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
     confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
     words_e, words_l = len(ew) + len(ef), len(lw) + len(lf)
-    caps_e, caps_l = _capitalised(earlier.text), _capitalised(later.text)
-    days_e, days_l = _days(earlier.text), _days(later.text)
-    values_e, values_l = message_values(earlier), message_values(later)
+    caps_e, caps_l = es.caps, ls.caps
+    days_e, days_l = es.days, ls.days
+    values_e, values_l = es.all_values, ls.all_values
     acts_union = ea | la
     return [
         float(exact),
@@ -415,8 +479,8 @@ def pair_features(
         float(confirms_choice),
         float(min(max((len(u.words) + len(u.facts) for u in users), default=0), 5)),
         float(min(len(later_new & said), 3)),
-        float("?" in earlier.text[-200:]),
-        float(bool(_SAYS_REPEAT.search(later.text))),
+        float(es.asks),
+        float(ls.says_repeat),
         float(context.same_request_again),
         float(min(len(caps_e - caps_l), len(caps_l - caps_e), 3)),
         float(bool(days_e) and bool(days_l) and days_e.isdisjoint(days_l)),
@@ -426,6 +490,64 @@ def pair_features(
         _cover(values_e, values_l),
         len(values_e & values_l) / len(values_e | values_l) if values_e | values_l else 0.0,
     ]
+
+
+Bounds = tuple[tuple[int, float], ...]
+"""Which features of a vector are not known exactly: (feature, cap) pairs. A cap of ``-inf``
+marks a feature that may take any value; any other cap, one that may take any value from the
+vector's up to the cap (``inf``: no cap). The other features are the vector's values."""
+
+
+_FOUND_FEATURES = (
+    "rule_near",
+    "rule_semantic",
+    "rule_containment",
+    "rule_borderline",
+    "rule_score",
+    "earlier_cover",
+    "later_cover",
+)
+"""Features read from the rules' :class:`Restatement` alone: unknown before the comparison. A
+new feature that reads the restatement or the word-sequence comparison must be listed in one of
+these groups (``tests/detect/test_pair_bound.py`` fails otherwise), or the bound is wrong."""
+_GROWING_FEATURES = ("topic_overlap", "reask_on_topic")
+"""Features that grow with the facts the restatement shares (never below their value without
+one): unknown above."""
+_WORDING_FEATURES = ("sequence_ratio", "small_substitutions", "rare_words_differ")
+"""Features of the word-sequence comparison: unknown before it."""
+_SWAPPED_FEATURES = {"values_earlier_only": 3.0, "values_later_only": 3.0, "values_conflict": 2.0}
+"""Features the swapped words of the word-sequence comparison add to, up to these caps."""
+
+
+def feature_bounds(
+    earlier: Analysis,
+    later: Analysis,
+    context: PairContext,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> tuple[list[float], Bounds]:
+    """The features of :func:`pair_features` and how far each may move, over every restatement
+    the rules may find and every word-sequence comparison, computed without either (both cost
+    most of a pair's time): the features that do not depend on them are exact, the others free
+    or capped (see :data:`Bounds`). With :meth:`PairScorer.may_reach`, pairs the scorer cannot
+    call duplicates skip the comparison; ``tests/detect/test_pair_bound.py`` checks the bounds
+    hold."""
+    exact = bool(earlier.norm) and earlier.norm == later.norm
+    values = _pair_features(
+        earlier, later, None, context, users, first, _SAME if exact else _UNSEEN
+    )
+    return values, _EXACT_WIDENED if exact else _WIDENED
+
+
+_EXACT_WIDENED: Bounds = (
+    *((FEATURES.index(f), -math.inf) for f in _FOUND_FEATURES),
+    *((FEATURES.index(f), math.inf) for f in _GROWING_FEATURES),
+)
+_WIDENED: Bounds = (
+    *_EXACT_WIDENED,
+    *((FEATURES.index(f), -math.inf) for f in _WORDING_FEATURES),
+    *((FEATURES.index(f), cap) for f, cap in _SWAPPED_FEATURES.items()),
+)
 
 
 def with_cosine(
@@ -441,6 +563,8 @@ def with_cosine(
     return [*features, sum(x * y for x, y in zip(earlier, later, strict=True))]
 
 
+_MARGIN = 1e-6
+"""Log-odds below the threshold's that :meth:`PairScorer.may_reach` keeps for rounding."""
 _Node = float | tuple[int, float, "_Node", "_Node"]
 """A fitted tree: a leaf's value, or (feature, threshold, left when at most, right)."""
 
@@ -466,6 +590,48 @@ def _expression(node: _Node) -> str:
         return repr(node)
     feature, threshold, left, right = node
     return f"({_expression(left)} if x[{feature}] <= {threshold!r} else {_expression(right)})"
+
+
+def _bound_expression(node: _Node, widened: dict[int, float]) -> str | float:
+    """A tree's largest leaf that features within ``widened`` of ``x`` can reach, as an expression
+    of ``x`` or, when it does not depend on ``x``, a number: a branch is taken when every value of
+    a feature falls on its side, both (the larger leaf) when they straddle its threshold. The
+    caps are known here, so they are decided at compile time."""
+    if not isinstance(node, tuple):
+        return node
+    feature, threshold, left, right = node
+    low, high = _bound_expression(left, widened), _bound_expression(right, widened)
+    cap = widened.get(feature)
+    if cap is None:  # exact
+        if isinstance(low, float) and isinstance(high, float) and low == high:
+            return low
+        return f"({_repr(low)} if x[{feature}] <= {threshold!r} else {_repr(high)})"
+    if cap != -math.inf and cap <= threshold:
+        return low  # every value from x's up to the cap is at most the threshold
+    both = _larger(low, high)
+    if cap == -math.inf:
+        return both
+    return f"({_repr(high)} if x[{feature}] > {threshold!r} else {_repr(both)})"
+
+
+def _larger(low: str | float, high: str | float) -> str | float:
+    if isinstance(low, float) and isinstance(high, float):
+        return max(low, high)
+    return f"max({_repr(low)}, {_repr(high)})"
+
+
+def _repr(part: str | float) -> str:
+    return repr(part) if isinstance(part, float) else part
+
+
+def _compile_bound(trees: Sequence[_Node], widened: Bounds) -> Callable[[Sequence[float]], float]:
+    """The forest's upper bound over features within ``widened`` of ``x``, compiled like
+    :func:`_compile` (the trees' bounds summed in the same order as the forest's leaves)."""
+    caps = dict(widened)
+    body = " + ".join(_repr(_bound_expression(t, caps)) for t in trees) or "0.0"
+    code = compile(f"lambda x: {body}", "<pair-scorer-bound>", "eval")
+    bound: Callable[[Sequence[float]], float] = eval(code, {"__builtins__": {}, "max": max})
+    return bound
 
 
 def _compile(trees: Sequence[_Node]) -> Callable[[Sequence[float]], float]:
@@ -500,6 +666,15 @@ class PairScorer:
         self.bias = float(str(model.get("bias", 0.0)))
         self.threshold = float(str(model.get("threshold", 0.5)))
         self._forest = _compile(self.trees)
+        self._bounds: dict[int, tuple[Bounds, Callable[[Sequence[float]], float]]] = {}
+        """Compiled bounds by the identity of their widening (held, so the id stays its own)."""
+        odds = (
+            math.log(self.threshold / (1 - self.threshold)) if 0.0 < self.threshold < 1.0 else None
+        )
+        self._odds = odds if odds is not None and -30.0 < odds < 30.0 else None
+        """The threshold's log-odds; None when :meth:`may_reach` cannot bound (:meth:`probability`
+        clips the log-odds at ±30)."""
+        self._linear = tuple(i for i, c in enumerate(self.coef) if c)
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> PairScorer:
@@ -514,6 +689,33 @@ class PairScorer:
         if self.trees:
             total += self._forest(features)
         return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
+
+    def may_reach(self, features: Sequence[float], widened: Bounds) -> bool:
+        """Whether some features within ``widened`` of ``features`` (see :data:`Bounds`) might
+        reach the threshold: False only when none can. An upper bound of the log-odds, summed in
+        the same order as :meth:`probability` (rounding is monotone, so it is never below the
+        log-odds of any features within the bounds), is compared with the threshold's log-odds
+        less a margin far above rounding error. The bound is compiled once per ``widened``."""
+        odds = self._odds
+        if odds is None:
+            return True
+        caps = dict(widened) if self._linear else {}
+        total = self.bias
+        for i in self._linear:
+            x, m, s, c = features[i], self.mean[i], self.scale[i], self.coef[i]
+            cap = caps.get(i)
+            if cap is None:
+                total += c * (x - m) / s
+            elif cap == -math.inf:
+                return True  # a linear term of a free feature has no bound
+            else:
+                total += max(c * (x - m) / s, c * (cap - m) / s)
+        if self.trees:
+            known = self._bounds.get(id(widened))
+            if known is None or known[0] is not widened:
+                known = self._bounds[id(widened)] = (widened, _compile_bound(self.trees, widened))
+            total += known[1](features)
+        return math.isnan(total) or total >= odds - _MARGIN
 
     def duplicate(self, features: Sequence[float]) -> bool:
         """Whether the probability reaches the model's threshold."""

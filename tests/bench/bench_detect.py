@@ -4,6 +4,7 @@
     .venv/bin/python tests/bench/bench_detect.py --sizes 10000 --runs 3
     .venv/bin/python tests/bench/bench_detect.py --real --sizes 100000 --runs 3   # real text
     .venv/bin/python tests/bench/bench_detect.py --real --runs 3 --jobs 1         # one process
+    .venv/bin/python tests/bench/bench_detect.py --real --sizes 10000 --count     # pairs compared
 
 Each transcript is helpdesk-like: a user message per turn, then two or three bot messages (a
 sub-agent's answer with sampled facts, the parent's relay of it with new content, sometimes a holding
@@ -157,6 +158,36 @@ def median_seconds(fn: object, runs: int) -> float:
     return statistics.median(times)
 
 
+def count_pairs(transcript: Transcript) -> str:
+    """The duplicate detector's work on ``transcript``, counted (not timed): candidate pairs,
+    pairs whose claims are compared, and pairs the scorer reads in full."""
+    import pytest
+
+    from harness.detect import _candidates, duplicates
+
+    counts = {"candidates": 0, "compared": 0, "scored": 0}
+    candidates = _candidates._Index.candidates
+
+    def counting_candidates(index: object, entry: _candidates.Entry) -> list[_candidates.Entry]:
+        found = candidates(index, entry)  # type: ignore[arg-type]
+        counts["candidates"] += len(found) if entry.text.claims else 0
+        return found
+
+    def counting(name: str, fn: object) -> object:
+        def counted(*args: object, **kwargs: object) -> object:
+            counts[name] += 1
+            return fn(*args, **kwargs)  # type: ignore[operator]
+
+        return counted
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_candidates._Index, "candidates", counting_candidates)
+        patch.setattr(_candidates, "compare", counting("compared", _candidates.compare))
+        patch.setattr(duplicates, "pair_features", counting("scored", duplicates.pair_features))
+        detect(transcript)
+    return ", ".join(f"{value:,} {name}" for name, value in counts.items())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
@@ -167,7 +198,17 @@ def main() -> None:
     parser.add_argument(
         "--jobs", type=int, default=0, help="`harness detect --jobs` (0: one per core)"
     )
+    parser.add_argument(
+        "--count",
+        action="store_true",
+        help="only count the candidate pairs, those whose claims are compared and those scored",
+    )
     args = parser.parse_args()
+    if args.count:
+        for size in args.sizes:
+            transcript = generate_real(size) if args.real else generate(size)
+            print(f"{size:>7} messages: {count_pairs(transcript)}", flush=True)
+        return
     harness = Path(sys.executable).with_name("harness")
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:

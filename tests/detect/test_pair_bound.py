@@ -1,0 +1,222 @@
+"""The pair bound: candidate pairs the scorer cannot call duplicates skip the claim comparison.
+
+Before comparing two messages' claims, :func:`harness.detect.scorer.feature_bounds` computes the
+features that do not depend on the comparison and widens the others, and
+:meth:`harness.detect.scorer.PairScorer.may_reach` bounds the scorer's output over those
+intervals. These tests check that the shortcut changes how much is compared, never what is found:
+
+- every feature of every scored pair lies within its bounds (so a new feature that depends on the
+  comparison, added without widening it, fails here), on generated conversations and on random
+  messages (hypothesis);
+- the bound is never below the scorer: features moved anywhere within their bounds never reach
+  the threshold when the bound says they cannot (hypothesis over the shipped model);
+- on a generated conversation the findings are the same with and without the shortcut, and the
+  number of pairs whose claims are compared falls (counted, not timed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import harness.detect._candidates as _candidates
+import harness.detect.duplicates as duplicates
+import harness.detect.scorer as scoring
+from harness.detect import DetectorConfig, detect
+from harness.detect.duplicates import conversation_pairs
+from harness.detect.scorer import (
+    FEATURES,
+    Bounds,
+    PairScorer,
+    feature_bounds,
+    pair_features,
+    scorer,
+)
+from harness.detect.transcript import Message, Transcript
+from tests.detect.test_comparison_work import _MESSAGE
+from tests.simulate.test_perf_equivalence import generated
+
+
+def _within(real: Sequence[float], values: Sequence[float], widened: Bounds) -> list[str]:
+    """The features of ``real`` outside the bounds (names), empty when all are inside."""
+    caps = dict(widened)
+    outside = []
+    for i, (x, v) in enumerate(zip(real, values, strict=True)):
+        cap = caps.get(i)
+        if cap is None:
+            ok = x == v
+        elif cap == -math.inf:
+            ok = True
+        else:
+            ok = v <= x <= cap
+        if not ok:
+            outside.append(FEATURES[i])
+    return outside
+
+
+@contextmanager
+def _checked_features() -> Iterator[list[int]]:
+    """Every pair the scorer reads: its features within the bounds computed without the
+    comparison, and the bound reached whenever the scorer calls it a duplicate."""
+    checked = [0]
+    model = scorer()
+
+    def checking(*args: object) -> list[float]:
+        earlier, later, _found, context, users, first = args
+        real = pair_features(*args)  # type: ignore[arg-type]
+        values, widened = feature_bounds(earlier, later, context, users, first)  # type: ignore[arg-type]
+        assert _within(real, values, widened) == [], (earlier.text, later.text)  # type: ignore[attr-defined]
+        if model.duplicate(real):
+            assert model.may_reach(values, widened)
+        checked[0] += 1
+        return real
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(duplicates, "pair_features", checking)
+        yield checked
+
+
+def test_features_of_generated_conversations_lie_within_their_bounds() -> None:
+    record: list[object] = []
+    with _checked_features() as checked:
+        for seed in (3, 11):
+            conversation_pairs(
+                generated(seed, 60, modes_known=True), DetectorConfig(), record=record
+            )  # type: ignore[arg-type]
+    assert checked[0] == len(record) > 100
+
+
+_USER = st.sampled_from(
+    [
+        "What was the total again?",
+        "yes please",
+        "Can you book the 2:05 pm one?",
+        "remind me",
+        "Is flight AA123 on time?",
+        "ok",
+        "What is my copay for lisinopril?",
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(_USER, st.lists(_MESSAGE, min_size=1, max_size=3)), min_size=1, max_size=4)
+)
+def test_features_of_random_messages_lie_within_their_bounds(
+    turns: list[tuple[str, list[str]]],
+) -> None:
+    messages: list[Message] = []
+    for turn, (user, bots) in enumerate(turns, start=1):
+        messages.append(Message(id=f"u{turn}", turn=turn, role="user", sender="user", text=user))
+        for k, text in enumerate(bots):
+            sender = "helpdesk" if k % 2 else "agent"
+            messages.append(
+                Message(id=f"b{turn}.{k}", turn=turn, role="bot", sender=sender, text=text)
+            )
+    record: list[object] = []
+    with _checked_features() as checked:
+        conversation_pairs(Transcript.from_messages(messages), DetectorConfig(), record=record)  # type: ignore[arg-type]
+    assert checked[0] == len(record)
+
+
+def _real_vectors() -> list[list[float]]:
+    record: list[tuple[object, list[float]]] = []
+    conversation_pairs(generated(7, 40, modes_known=True), DetectorConfig(), record=record)  # type: ignore[arg-type]
+    return [features for _, features in record]
+
+
+_VECTORS = _real_vectors()
+_WIDENINGS = [scoring._WIDENED, scoring._EXACT_WIDENED]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(_VECTORS),
+    st.sampled_from(_WIDENINGS),
+    st.lists(st.floats(-1.0, 4.0), min_size=len(FEATURES), max_size=len(FEATURES)),
+    st.lists(st.floats(0.0, 1.0), min_size=len(FEATURES), max_size=len(FEATURES)),
+)
+def test_the_bound_is_never_below_the_scorer(
+    start: list[float], widened: Bounds, free: list[float], share: list[float]
+) -> None:
+    """Features moved within their bounds (free ones anywhere, capped ones between their value and
+    the cap) reach the threshold only where :meth:`PairScorer.may_reach` says they may."""
+    model = scorer()
+    caps = dict(widened)
+    moved = list(start)
+    for i, cap in caps.items():
+        if cap == -math.inf:
+            moved[i] = free[i]
+        elif cap == math.inf:
+            moved[i] = start[i] + 4 * share[i]
+        else:
+            moved[i] = start[i] + (cap - start[i]) * share[i]
+    if model.duplicate(moved):
+        assert model.may_reach(start, widened)
+    if model.duplicate(start):
+        assert model.may_reach(start, widened)
+
+
+def test_the_bound_reads_the_model_file() -> None:
+    """A model whose every leaf is high can always reach the threshold; one whose every leaf is
+    low never can (the bound is computed from the trees, not from fixed numbers)."""
+    widened = scoring._WIDENED
+    features = _VECTORS[0]
+
+    def model(leaf: float) -> PairScorer:
+        tree = {
+            "f": 0,
+            "t": 0.5,
+            "l": {"v": leaf},
+            "r": {"f": 18, "t": 0.7, "l": {"v": leaf}, "r": {"v": leaf - 1}},
+        }
+        return PairScorer({"features": list(FEATURES), "trees": [tree], "bias": 0.0})
+
+    assert model(2.0).may_reach(features, widened)
+    assert not model(-2.0).may_reach(features, widened)
+    # A linear term on a free feature has no bound.
+    linear = PairScorer(
+        {
+            "features": list(FEATURES),
+            "trees": [],
+            "bias": -5.0,
+            "coef": [0.0] * 18 + [1.0] + [0.0] * (len(FEATURES) - 19),
+        }
+    )
+    assert linear.may_reach(features, widened)
+
+
+@contextmanager
+def _compared() -> Iterator[list[int]]:
+    """Counts the message pairs whose claims are compared."""
+    count = [0]
+    compare = _candidates.compare
+
+    def counting(*args: object, **kwargs: object) -> object:
+        count[0] += 1
+        return compare(*args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_candidates, "compare", counting)
+        yield count
+
+
+def test_the_bound_skips_comparisons_and_keeps_the_findings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    transcript = generated(11, 200, modes_known=True)
+    with _compared() as bounded:
+        found = detect(transcript)
+    monkeypatch.setattr(duplicates, "_reachable", lambda *args: True)
+    with _compared() as full:
+        found_without = detect(transcript)
+    assert found == found_without
+    assert any(f.kind == "duplicate" for f in found)
+    # Counted on this conversation: 874 message pairs compared with the bound, 8,540 without.
+    assert bounded[0] * 4 < full[0]
