@@ -188,9 +188,9 @@ class TraceAttribution:
 def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
     """The plan of ``turn`` from a ``harness.plan`` event (see ``harness serve``), else None.
 
-    Its ``value`` is ``{"plan": [{"agent", "request"}], "answered_by": [...], "answered":
-    [{"agent", "request"}], "failed": [...]}``; entries that are not strings are skipped, so a
-    malformed event gives an empty plan, never an error.
+    Its ``value`` is ``{"plan": [{"agent", "request"}], "answered_by": [...],
+    "requests_answered": [{"agent", "request"}], "failed": [...]}``; entries that are not strings
+    are skipped, so a malformed event gives an empty plan, never an error.
     """
     if activity.get("type") != "event" or activity.get("name") != PLAN_EVENT:
         return None
@@ -215,7 +215,7 @@ def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
         turn=turn,
         plan=entries("plan"),
         answered_by=names("answered_by"),
-        answered=entries("answered"),
+        answered=entries("requests_answered"),
         failed=names("failed"),
         tool_calls=tool_calls_from_json(value.get("tool_calls")),
     )

@@ -77,7 +77,7 @@ async def test_a_call_that_answered_one_of_its_two_requests_is_listed_for_that_o
     # The plan event a served bot sends carries it, and a transcript reader reads it back.
     value = plan_value(turn)
     assert value["answered_by"] == ["payroll"]
-    assert value["answered"] == [{"agent": "payroll", "request": REQUESTS[0]}]
+    assert value["requests_answered"] == [{"agent": "payroll", "request": REQUESTS[0]}]
     read = plan_record({"type": "event", "name": PLAN_EVENT, "value": value}, 1)
     assert read is not None and read.answered == (payday,)
     # So does the conversation's stored state.
