@@ -10,11 +10,7 @@ in-process run.
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
-as its cause hint (``Finding.cause``). The plan also says which agents failed: a request planned for
-an agent whose call failed or timed out, that no agent reported answered, is missed whatever the
-bot said of it (an apology names the request, and the text alone cannot tell it from an answer).
-So that one finding needs the plan (a served bot sends it, ``harness serve --send-plan``).
-"""
+as its cause hint (``Finding.cause``)."""
 
 from __future__ import annotations
 
@@ -221,42 +217,16 @@ def missed_requests(
             missing = judge(requests, said)
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
-        lost = _lost_to_failures(record, gaps) if record is not None else set()
-        for index in lost:
-            missing.setdefault(index, 1.0)
         for index, sure in sorted(missing.items()):
             if sure < min_confidence:
                 continue
             why = "no bot message in the turn addresses it"
-            if index in lost:
-                why = "its agent failed and no agent answered it"
             if record is not None and record.plan:
                 detail = _plan_detail(transcript, record, gaps.get(index))
                 why += f" ({detail})" if detail else ""
             cause = _plan_cause(gaps.get(index))
-            if index in lost:
-                cause = "the agent given it failed or timed out, and no other agent answered it"
             findings.append(_finding(turn, requests[index], why, cause))
     return findings
-
-
-def _lost_to_failures(
-    record: TurnRecord, gaps: Mapping[int, tuple[str, PlannedRequest | None]]
-) -> set[int]:
-    """The requests (by index) whose plan entry went to an agent whose call failed or timed out,
-    and that no agent reported answered: whatever the bot said of them (an apology), the user has
-    no answer. Each request is judged on its own, so a failed call carrying two requests loses
-    both, and a request another agent answered is not lost."""
-    if not record.failed:
-        return set()
-    lost = set()
-    for index, (_, entry) in gaps.items():
-        if entry is None or entry.agent not in record.failed:
-            continue
-        if any(p.request == entry.request and record.answered_request(p) for p in record.plan):
-            continue
-        lost.add(index)
-    return lost
 
 
 def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:

@@ -21,7 +21,6 @@ import harness.cli.remote_chat as remote_chat
 from harness import Parent
 from harness.composing import ResultView
 from harness.detect.activities import plan_record
-from harness.detect.missed import missed_requests
 from harness.detect.transcript import PlannedRequest
 from harness.hosting.core import PLAN_EVENT, plan_value
 from harness.runtime.parts import fallback_reply
@@ -125,11 +124,6 @@ async def test_a_failed_call_is_apologised_for_per_request(payroll: ChildAgent, 
         ),
     ]
     assert turn.answered == (PlannedRequest(request=VACATION, agent="pto"),)
-    # Each request the failed call carried is a missed request of its own; the answered one is not.
-    findings = missed_requests(conversation.transcript)
-    assert [f.evidence.split('"')[1] for f in findings] == list(REQUESTS)
-    assert all("payroll failed" in f.evidence for f in findings)
-    assert all(f.cause and "failed or timed out" in f.cause for f in findings)
 
 
 async def test_a_request_another_agent_answered_is_not_apologised_for() -> None:
@@ -148,8 +142,6 @@ async def test_a_request_another_agent_answered_is_not_apologised_for() -> None:
     assert reply.sender == "helpdesk"
     assert reply.text.startswith(f'Sorry, I could not finish "{REQUESTS[1]}": the payroll service')
     assert REQUESTS[0] not in reply.text
-    findings = missed_requests(conversation.transcript)
-    assert [f.evidence.split('"')[1] for f in findings] == [REQUESTS[1]]
 
 
 def test_the_fallback_reply_names_each_request_of_a_failed_call() -> None:
