@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff format --check harness subagents instructions tests samples
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n auto  # pytest-xdist: one worker per core
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict  # the env var: see troubleshooting.md

@@ -26,7 +26,16 @@ from harness.detect.transcript import Message
 from harness.exceptions import RunError
 from harness.runtime.parent import Conversation, Parent, Turn
 
-__all__ = ["COMMANDS", "ChatSession", "chat", "talk"]
+__all__ = [
+    "COMMANDS",
+    "ChatSession",
+    "chat",
+    "describe",
+    "history_file",
+    "line_editing",
+    "run_command",
+    "talk",
+]
 
 PROMPT = "you> "
 
@@ -58,9 +67,11 @@ def history_file() -> Path | None:
 
 
 @contextlib.contextmanager
-def _line_editing() -> Iterator[None]:
+def line_editing() -> Iterator[None]:
     """Give ``input()`` line editing and history through the stdlib ``readline``, if present; at
-    a terminal, keep the history between chats (as Python's own prompt does)."""
+    a terminal, keep the history between chats (as Python's own prompt does) in
+    :func:`history_file`. Every terminal chat (local, or :mod:`harness.cli.remote_chat`) reads its
+    lines inside this context."""
     try:
         import readline  # importing it is what hooks it into input()
     except ImportError:
@@ -144,7 +155,7 @@ class _Session:
         turn = self.last
         if turn is None:
             return
-        answered = [r.agent for r in turn.results if r.answered]
+        answered = list(dict.fromkeys(p.agent for p in turn.answered))  # one request is enough
         silent = [r.agent for r in turn.results if r.mode.value == "silent" and r.ok]
         failed = [
             f"{r.agent} ({r.error})" if r.error else r.agent
@@ -214,7 +225,7 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | 
     code = EXIT_INTERRUPTED
     try:
         session.conversation = bot.conversation(on_message=session.show)
-        with _line_editing():
+        with line_editing():
             code = talk(session, runner)
     except KeyboardInterrupt:
         notes.print()

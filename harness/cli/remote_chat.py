@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.console import Console
 from rich.markup import escape
 
-from harness.cli.chat import _line_editing, describe, run_command, talk
+from harness.cli.chat import describe, line_editing, run_command, talk
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.detect.activities import plan_record
 
@@ -176,7 +176,7 @@ def chat_remote(
         if verbosity >= 0:
             notes.print(f"[bold]{escape(bot.description)}[/]")
             notes.print("[dim]/help lists the commands; Ctrl-D or exit quits[/]")
-        with _line_editing():
+        with line_editing():
             return talk(session, runner)
     except KeyboardInterrupt:
         interrupted = True

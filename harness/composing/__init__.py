@@ -9,7 +9,13 @@ above ``harness.models`` (an import-linter contract says so); the models never i
 
 from __future__ import annotations
 
-from harness.composing.base import ComposeInput, Composer, Composition, ResultView, Route
+from harness.composing.base import (
+    ComposeInput,
+    Composer,
+    Composition,
+    ResultView,
+    Route,
+)
 from harness.composing.llm import COMPOSE_SCHEMA, LLMComposer, compose_request, compose_schema
 from harness.composing.rules import RulesComposer
 

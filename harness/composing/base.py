@@ -9,11 +9,12 @@ offline rules composer (``RulesComposer``) are interchangeable.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.models.base import AgentCard
+from harness.text import quote
 from instructions.contract import (
     ANSWERED,
     ANSWERED_REQUESTS,
@@ -24,7 +25,7 @@ from instructions.contract import (
 )
 from subagents import RequestAnswer, Usage
 
-__all__ = ["ComposeInput", "Composer", "Composition", "ResultView", "Route"]
+__all__ = ["ComposeInput", "Composer", "Composition", "ResultView", "Route", "quote_each"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,6 +45,14 @@ class ResultView:
     request_answers: tuple[RequestAnswer, ...] = ()
     """One item per request, when the call carried several and the agent answered each
     (``answeredRequests``); empty otherwise (``answered`` covers the whole call)."""
+    requests: tuple[str, ...] = ()
+    """Each request the call carried, as planned, when it carried two or more (``request`` is
+    then their numbered join); empty for one."""
+
+    @property
+    def each_request(self) -> tuple[str, ...]:
+        """The requests the call carried, each by its own text (``request`` when it was one)."""
+        return self.requests or (self.request,)
 
     def to_json(self) -> dict[str, Any]:
         """The result as the LLM composer shows it (wire names)."""
@@ -62,9 +71,18 @@ class ResultView:
             INTERACTION_SUMMARY: self.interaction_summary,
             FINDINGS: self.findings,
             OPEN_QUESTIONS: list(self.open_questions),
+            **({"requests": list(self.requests)} if self.requests else {}),
             **(per_request if self.request_answers else {}),
             "error": self.error,
         }
+
+
+def quote_each(requests: Sequence[str]) -> str:
+    """Requests quoted one by one for a sentence: ``"a"``, ``"a" and "b"``, ``"a", "b" and "c"``."""
+    quoted = [f'"{quote(r)}"' for r in requests]
+    if len(quoted) < 2:
+        return "".join(quoted)
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -16,8 +16,16 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
-from harness.composing.base import ComposeInput, Composer, Composition, Route
+from harness.composing.base import (
+    ComposeInput,
+    Composer,
+    Composition,
+    ResultView,
+    Route,
+    quote_each,
+)
 from harness.models._text import content_tokens
 from harness.models.rules import agent_router
 from harness.text import quote
@@ -60,15 +68,20 @@ class RulesComposer(Composer):
         for routed_request, routed_agent in context.routed:
             tried.setdefault(_norm(routed_request), set()).add(routed_agent)
         seen: set[str] = set()
+        handled = _handled(context.results)
         for own in context.own_requests:
             parts.append(_own_reply(own))
         for result in context.results:
             if result.status in ("failed", "timed_out"):
-                what = "timed out" if result.status == "timed_out" else "failed"
-                parts.append(
-                    f'Sorry, I could not finish "{result.request}": the {result.agent} service '
-                    f"{what}. Please try again later."
-                )
+                # Per request: each one the call carried, by its own text, unless another
+                # agent's result this turn already answers it.
+                lost = [r for r in result.each_request if _norm(r) not in handled]
+                if lost:
+                    what = "timed out" if result.status == "timed_out" else "failed"
+                    parts.append(
+                        f"Sorry, I could not finish {quote_each(lost)}: the {result.agent} "
+                        f"service {what}. Please try again later."
+                    )
                 continue
             questions = list(result.open_questions)
             if result.request_answers:
@@ -119,6 +132,22 @@ class RulesComposer(Composer):
                     parts.append(_own_reply(question))
         message = " ".join(p for p in parts if p).strip()
         return Composition(message=message, routes=tuple(routes), usage=Usage(requests=1))
+
+
+def _handled(results: Sequence[ResultView]) -> set[str]:
+    """The requests (normalised) some usable result of the turn answers: one its agent answered
+    itself, or one with findings for the parent to relay."""
+    handled: set[str] = set()
+    for result in results:
+        if result.status in ("failed", "timed_out") or result.error:
+            continue
+        if result.request_answers:
+            pairs = zip(result.each_request, result.request_answers, strict=False)
+            handled.update(_norm(r) for r, a in pairs if a.answered or a.findings)
+        elif result.answered or (result.mode == "silent" and result.findings):
+            open_ = {_norm(q) for q in result.open_questions}
+            handled.update(_norm(r) for r in result.each_request if _norm(r) not in open_)
+    return handled
 
 
 def _norm(text: str) -> str:

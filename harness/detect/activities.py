@@ -188,22 +188,24 @@ class TraceAttribution:
 def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
     """The plan of ``turn`` from a ``harness.plan`` event (see ``harness serve``), else None.
 
-    Its ``value`` is ``{"plan": [{"agent", "request"}], "answered_by": [...], "failed": [...]}``;
-    entries that are not strings are skipped, so a malformed event gives an empty plan, never an
-    error.
+    Its ``value`` is ``{"plan": [{"agent", "request"}], "answered_by": [...],
+    "requests_answered": [{"agent", "request"}], "failed": [...]}``; entries that are not strings
+    are skipped, so a malformed event gives an empty plan, never an error.
     """
     if activity.get("type") != "event" or activity.get("name") != PLAN_EVENT:
         return None
     value = activity.get("value")
     value = value if isinstance(value, Mapping) else {}
-    raw = value.get("plan")
-    plan = tuple(
-        PlannedRequest(request=entry["request"], agent=entry["agent"])
-        for entry in (raw if isinstance(raw, list) else [])
-        if isinstance(entry, Mapping)
-        and isinstance(entry.get("request"), str)
-        and isinstance(entry.get("agent"), str)
-    )
+
+    def entries(key: str) -> tuple[PlannedRequest, ...]:
+        raw = value.get(key)
+        return tuple(
+            PlannedRequest(request=entry["request"], agent=entry["agent"])
+            for entry in (raw if isinstance(raw, list) else [])
+            if isinstance(entry, Mapping)
+            and isinstance(entry.get("request"), str)
+            and isinstance(entry.get("agent"), str)
+        )
 
     def names(key: str) -> tuple[str, ...]:
         found = value.get(key)
@@ -211,8 +213,9 @@ def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
 
     return TurnRecord(
         turn=turn,
-        plan=plan,
+        plan=entries("plan"),
         answered_by=names("answered_by"),
+        answered=entries("requests_answered"),
         failed=names("failed"),
         tool_calls=tool_calls_from_json(value.get("tool_calls")),
     )

@@ -10,8 +10,7 @@ in-process run.
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
-as its cause hint (``Finding.cause``).
-"""
+as its cause hint (``Finding.cause``)."""
 
 from __future__ import annotations
 
@@ -167,7 +166,7 @@ def _plan_detail(
     if agent in record.failed:
         details.append(f"{agent} failed")
     elif (
-        agent in record.answered_by
+        record.answered_request(entry)
         and not said
         and transcript.agent_modes.get(agent) in ("direct", "conversational")
     ):
@@ -217,8 +216,6 @@ def missed_requests(
             missing = {} if said else {i: 1.0 for i, r in enumerate(requests) if words_of(r.text)}
         else:
             missing = judge(requests, said)
-        if not missing:
-            continue
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):

@@ -97,7 +97,11 @@ class TurnRecord:
     plan: tuple[PlannedRequest, ...] = ()
     """The scoped requests and the component chosen for each."""
     answered_by: tuple[str, ...] = ()
-    """Sub-agents whose result said ``answered: true`` (validated)."""
+    """Sub-agents that reported at least one of their requests answered (validated): ``answered``
+    of a call with one request, or an item of ``answeredRequests`` of a call with several."""
+    answered: tuple[PlannedRequest, ...] = ()
+    """Each planned request its agent reported answered, per request (``answered_by`` is their
+    agents); empty when the record holds agents only (an older snapshot or plan event)."""
     failed: tuple[str, ...] = ()
     """Sub-agents whose call failed or timed out."""
     error: str | None = None
@@ -120,6 +124,13 @@ class TurnRecord:
                     return None
                 called.extend(entry.tools)
         return tuple(called)
+
+    def answered_request(self, entry: PlannedRequest) -> bool:
+        """True when ``entry``'s agent reported that request answered; a record that holds agents
+        only (no ``answered``) answers for every request of an agent in ``answered_by``."""
+        if self.answered:
+            return entry in self.answered
+        return entry.agent in self.answered_by
 
     def called(self, agent: str) -> bool:
         """True when ``agent`` was called in this turn (by the plan, or its tool record)."""

@@ -107,11 +107,13 @@ def wants_plan(channel_data: Any) -> bool:
 
 def plan_value(turn: Turn) -> dict[str, Any]:
     """The plan event's ``value``: ``{"plan": [{"agent", "request"}], "answered_by": [...],
-    "failed": [...], "tool_calls": [{"agent", "tools"}]}``, what a transcript reader needs to
-    check missed requests, scope and the scenario's tool checks."""
+    "requests_answered": [{"agent", "request"}], "failed": [...], "tool_calls": [{"agent",
+    "tools"}]}``, what a transcript reader needs to check missed requests, scope and the
+    scenario's tool checks."""
     return {
         "plan": [{"agent": p.agent, "request": p.request} for p in turn.plan],
-        "answered_by": [r.agent for r in turn.results if r.answered],
+        "answered_by": list(dict.fromkeys(p.agent for p in turn.answered)),
+        "requests_answered": [{"agent": p.agent, "request": p.request} for p in turn.answered],
         "failed": [r.agent for r in turn.results if r.status in ("failed", "timed_out")],
         "tool_calls": [
             {"agent": r.agent, "tools": None if r.tool_calls is None else list(r.tool_calls)}

@@ -50,6 +50,9 @@ class Turn:
     """The scoped requests and who handled each (including open questions routed later)."""
     results: tuple[SubagentResult, ...]
     """Every sub-agent result of the turn."""
+    answered: tuple[PlannedRequest, ...] = ()
+    """Each planned request its agent reported answered, per request (a call carrying two
+    requests that answered one lists that one)."""
     usage: Usage
     """Model usage of the whole turn."""
     aggregation: AggregatedResult | None = None
@@ -417,6 +420,7 @@ class Conversation:
                 messages=tuple(self.transcript.messages[turn.start :]),
                 plan=tuple(turn.plan),
                 results=tuple(turn.results),
+                answered=tuple(turn.answered),
                 usage=turn.usage,
                 aggregation=turn.aggregation,
                 error="; ".join(turn.failures) or None,

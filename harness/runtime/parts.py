@@ -8,14 +8,15 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from harness.composing import COMPOSE_SCHEMA, ResultView, compose_schema
+from harness.composing.base import quote_each
 from harness.detect.transcript import PlannedRequest
 from harness.planning import PlanEntry
-from harness.text import quote
 from subagents import Mode, SubagentResult
 
 __all__ = [
     "COMPOSE_SCHEMA",
     "aggregate_findings",
+    "answered_requests",
     "compose_schema",
     "fallback_reply",
     "group_by_agent",
@@ -53,6 +54,22 @@ def group_by_agent(items: Sequence[PlannedRequest]) -> list[tuple[str, tuple[str
     for item in items:
         grouped.setdefault(item.agent, []).append(item.request)
     return [(agent, tuple(requests)) for agent, requests in grouped.items()]
+
+
+def answered_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[str, ...]:
+    """The ``planned`` requests of one call that its agent reported answered, per request.
+
+    With ``answeredRequests`` (one item per request, in order) each item decides its own request;
+    without it (one request, or an agent that returns only ``answered``), ``answered`` covers every
+    request the agent did not hand back in ``openQuestions``.
+    """
+    answers = result.request_answers
+    if answers is not None and len(answers) == len(planned):
+        return tuple(r for r, a in zip(planned, answers, strict=True) if a.answered)
+    if not result.answered or result.outputs is None:
+        return ()
+    open_ = {" ".join(q.casefold().split()) for q in result.outputs.open_questions or ()}
+    return tuple(r for r in planned if " ".join(r.casefold().split()) not in open_)
 
 
 async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:
@@ -93,6 +110,7 @@ def result_view(result: SubagentResult, *, drop_findings: bool = False) -> Resul
         open_questions=tuple(outputs.open_questions or ()) if outputs else (),
         error=error,
         request_answers=answers,
+        requests=result.requests if len(result.requests) > 1 else (),
     )
 
 
@@ -104,7 +122,7 @@ def fallback_reply(views: Sequence[ResultView], *, apologise: bool = False) -> s
     each failed request, and (``apologise``) a short apology."""
     parts = [v.findings for v in views if v.mode == "silent" and v.findings]
     parts += [
-        f'Sorry, I could not finish "{quote(v.request)}".'
+        f"Sorry, I could not finish {quote_each(v.each_request)}."
         for v in views
         if v.status in ("failed", "timed_out")
     ]

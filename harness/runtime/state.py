@@ -156,6 +156,9 @@ class ConversationState:
                     "turn": t.turn,
                     "plan": [{"request": p.request, "agent": p.agent} for p in t.plan],
                     "answered_by": list(t.answered_by),
+                    "requests_answered": [
+                        {"request": p.request, "agent": p.agent} for p in t.answered
+                    ],
                     "failed": list(t.failed),
                     **({"error": t.error} if t.error else {}),
                     **({"errors": list(t.errors)} if t.errors else {}),
@@ -203,6 +206,7 @@ class ConversationState:
                     turn=turn["turn"],
                     plan=tuple(PlannedRequest(**p) for p in turn.get("plan", [])),
                     answered_by=tuple(turn.get("answered_by", [])),
+                    answered=tuple(PlannedRequest(**p) for p in turn.get("requests_answered", [])),
                     failed=tuple(turn.get("failed", [])),
                     error=turn.get("error"),
                     errors=tuple(turn.get("errors", [])),

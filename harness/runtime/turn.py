@@ -29,6 +29,7 @@ from harness.planning import PlanInput, RulesPlanner
 from harness.runtime.deps import Dependencies
 from harness.runtime.parts import (
     aggregate_findings,
+    answered_requests,
     fallback_reply,
     group_by_agent,
     plan_requests,
@@ -77,6 +78,8 @@ class TurnState:
     """``(request, agent)`` of every dispatched request, so a route is never taken twice."""
     results: list[SubagentResult] = field(default_factory=list)
     """Every sub-agent result, in dispatch order."""
+    answered: list[PlannedRequest] = field(default_factory=list)
+    """Each dispatched request its agent reported answered (per request, ``answeredRequests``)."""
     message: str = ""
     """The parent's reply (after the guard)."""
     aggregation: AggregatedResult | None = None
@@ -190,7 +193,8 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
     pending, state.pending = state.pending, []
     state.routed.extend((p.request, p.agent) for p in pending)
     calls: list[SubagentCall] = []
-    for name, requests in group_by_agent(pending):
+    groups = group_by_agent(pending)
+    for name, requests in groups:
         agent = deps.agents[name]
         request = join_requests(requests) if agent.scoped else state.text
 
@@ -231,6 +235,9 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
     for result in results:
         _check(deps, result)
         _take_floor(deps, chat, result)
+    for (name, requests), result in zip(groups, results, strict=True):
+        answered = answered_requests(result, requests)
+        state.answered.extend(PlannedRequest(request=r, agent=name) for r in answered)
     state.results.extend(results)
     return state
 
@@ -325,7 +332,8 @@ async def _record(deps: Dependencies, chat: ConversationState, state: TurnState)
         TurnRecord(
             turn=state.number,
             plan=tuple(state.plan),
-            answered_by=tuple(r.agent for r in results if r.answered),
+            answered_by=tuple(dict.fromkeys(p.agent for p in state.answered)),
+            answered=tuple(state.answered),
             failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
             error="; ".join(state.failures) or None,
             errors=tuple(f"{r.agent}: {r.error}" for r in results if r.error),

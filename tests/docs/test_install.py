@@ -120,6 +120,11 @@ class FreshEnvironment:
             if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}
         }
         self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
+        # pip byte-compiles every installed module by default; Python compiles what it imports
+        # anyway, and a module pip cannot compile never fails an install, so the check is the
+        # same without it. (Not PIP_NO_COMPILE=1: pip reads its "no-" variables inverted,
+        # pypa/pip#5735; PIP_COMPILE=0 is --no-compile.)
+        self.env["PIP_COMPILE"] = "0"
         self.env["VIRTUAL_ENV"] = str(self.venv)
         # pipx keeps its environments and links under these, not in the user's home.
         self.env["PIPX_HOME"] = str(tmp_path / "pipx-home")
