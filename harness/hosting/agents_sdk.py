@@ -66,8 +66,10 @@ try:
         MemoryStorage,
         Storage,
         StoreItem,
+        TempState,
         TurnContext,
         TurnState,
+        UserState,
     )
     from microsoft_agents.hosting.core.authorization._entra_issuers import (
         well_known_first_party_issuers,
@@ -156,6 +158,23 @@ class _ConversationState(ConversationState):
             value = items.get(key) or _ValueCachedState()
             self._cached_state = value
             turn_context.turn_state[self._context_service_key] = value
+
+
+class _TurnState(TurnState):
+    """The application's turn state, its conversation scope a ``_ConversationState``: the SDK
+    loads and saves the conversation around every turn too, hashing the whole state each time."""
+
+    async def load(self, context: TurnContext, storage: Storage) -> _TurnState:
+        # As TurnState.load, with the conversation scope's class the only change.
+        conversation, user = _ConversationState(storage), UserState(storage)
+        temp = TempState()  # type: ignore[abstract, no-untyped-call]  # as the SDK builds it
+        await conversation.load(context)
+        await user.load(context)
+        await temp.load(context)
+        self._scopes[ConversationState.__name__] = conversation
+        self._scopes[UserState.__name__] = user
+        self._scopes[TempState.SCOPE_NAME] = temp
+        return self
 
 
 class _ParsedRequest:
@@ -426,7 +445,7 @@ class AgentsSdkHost:
             ApplicationOptions(
                 storage=self.storage,
                 start_typing_timer=False,
-                turn_state_factory=TurnState,
+                turn_state_factory=_TurnState,
             ),
             connection_manager=connections,
         )
