@@ -8,7 +8,9 @@ Checked by operation counts and orderings, never by a clock (the wall-clock figu
   100 KB one: past ``ANALYSIS_BUDGET`` nothing more is analysed on the loop that every
   conversation shares (before, the offline planner split and scored the whole message there);
 - while the 1 MB message's guard check is still running (held in its worker thread until the other
-  conversation is answered), another conversation is answered: the guard never holds the loop.
+  conversation is answered), another conversation is answered: the guard never holds the loop;
+- no JSON encoding or decoding, SHA-256 or SDK state hash of the megabyte runs on the loop's
+  thread (they run on worker threads, or not at all), on both adapters.
 """
 
 from __future__ import annotations
