@@ -10,12 +10,16 @@ Checked by operation counts and orderings, never by a clock (the wall-clock figu
 - while the 1 MB message's guard check is still running (held in its worker thread until the other
   conversation is answered), another conversation is answered: the guard never holds the loop;
 - no JSON encoding or decoding, SHA-256 or SDK state hash of the megabyte runs on the loop's
-  thread (they run on worker threads, or not at all), on both adapters.
+  thread (they run on worker threads, or not at all), on both adapters;
+- ``serve`` freezes what it loaded, so a full garbage collection (set off by a long message's
+  analysis, holding every thread) walks only what turns made.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import hashlib
 import json
 import re
@@ -313,3 +317,31 @@ async def test_no_serialising_of_a_megabyte_runs_on_the_loop(
     large = [(what, size) for what, size in loop_serialising.calls if size >= LARGE]
     assert loop_serialising.calls  # the probes saw the turn's short work
     assert not large, large
+
+
+async def test_serve_leaves_what_it_loaded_out_of_full_collections(tmp_path: Path) -> None:
+    """A full garbage collection holds the interpreter (every conversation) for as long as it
+    walks the tracked objects; a long message's analysis sets such passes off. Once listening,
+    ``serve`` has frozen what it loaded, so those passes walk only what turns made since."""
+    from harness.hosting.app import serve
+
+    frozen: list[int] = []
+    ready = asyncio.Event()
+
+    def on_ready(_url: str) -> None:
+        frozen.append(gc.get_freeze_count())
+        ready.set()
+
+    gc.unfreeze()
+    task = asyncio.create_task(
+        serve(load_bot(guarded_helpdesk(tmp_path)), port=0, on_ready=on_ready)
+    )
+    try:
+        await asyncio.wait_for(ready.wait(), 120)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        gc.unfreeze()  # the rest of the test run collects as usual
+    # The bot, its models and the SDKs: tens of thousands of objects (0 without the freeze).
+    assert frozen and frozen[0] > 10_000, frozen
