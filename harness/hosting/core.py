@@ -255,8 +255,9 @@ def _dump(snapshot: Mapping[str, Any]) -> str:
 
 
 async def _dumped(snapshot: Mapping[str, Any]) -> str:
-    """``_dump(snapshot)``, on a worker thread when it holds long text (the snapshot is a fresh
-    copy, which nothing changes while it is encoded)."""
+    """``_dump(snapshot)``, on a worker thread when it holds long text. Nothing changes it
+    meanwhile: ``Conversation.snapshot()`` is a fresh copy, and the bookkeeping ``Stored.pack``
+    adds changes only between saves, under the same lock."""
     return await sized(text_size(snapshot), _dump, snapshot)
 
 
@@ -535,9 +536,8 @@ class HarnessBot:
                 if save_failed is not None:
                     return  # the turn stopped at a failed save: nothing more is sent
                 try:
-                    await save(
-                        await _dumped(stored.pack(conversation.snapshot()))
-                    )  # before speaking
+                    packed = stored.pack(conversation.snapshot())
+                    await save(await _dumped(packed))  # save before you speak
                 except Exception as exc:
                     save_failed = exc
                     log.error(
