@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import uuid
@@ -34,7 +33,7 @@ from urllib.parse import parse_qsl, quote, urlsplit
 from harness.exceptions import ConfigError, MissingExtraError
 from harness.hosting._errors import StorageUnavailableError, UnavailableError
 from harness.hosting._lease import acquire, renewing
-from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
+from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, decoded, encoded
 
 try:
     from azure.core.exceptions import (
@@ -180,14 +179,14 @@ class BlobStore(StateStore):
         names = list(keys)
         found = await asyncio.gather(*(self._download(self._state_name(k)) for k in names))
         # An empty blob is a conversation that was leased but never written.
-        return {k: json.loads(v) for k, v in zip(names, found, strict=True) if v}
+        return {k: await decoded(v) for k, v in zip(names, found, strict=True) if v}
 
     async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
         container = await self._client()
         for key, value in changes.items():
             blob = container.get_blob_client(self._state_name(key))
             lease = self._leases.get(key)
-            data = _encode(value).encode("ascii")
+            data = (await encoded(value)).encode("ascii")
             try:
                 await self._call(blob.upload_blob(data, overwrite=True, lease=lease))
             except HttpResponseError as exc:
@@ -221,14 +220,14 @@ class BlobStore(StateStore):
                 raise LeaseLostError(key) from exc
         prefix = self._log_prefix(key)
         for number in sorted(entries):
-            data = _encode(entries[number]).encode("ascii")
+            data = (await encoded(entries[number])).encode("ascii")
             name = f"{prefix}{number:010d}"
             await self._call(container.upload_blob(name, data, overwrite=True))
 
     async def read_log(self, key: str) -> list[JsonObject]:
         names = sorted(await self._names(self._log_prefix(key)))
         found = await asyncio.gather(*(self._download(n) for n in names))
-        return [json.loads(v) for v in found if v]
+        return [await decoded(v) for v in found if v]
 
     @asynccontextmanager
     async def lease(self, key: str) -> AsyncIterator[None]:

@@ -2,7 +2,8 @@
 
 Every refusal is a JSON body in the Bot Framework's error shape, ``{"error": {"code", "message"}}``,
 so a client always learns what was wrong. Bodies are read with a size limit and parsed here, before
-any SDK sees them: a bad request gets a 4xx, never a 500.
+any SDK sees them: a bad request gets a 4xx, never a 500. A long body is parsed on a worker thread
+(``sized``), not on the event loop every conversation shares.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from harness.exceptions import UsageError
+from harness.hosting._offloop import sized
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -71,6 +73,11 @@ def unavailable_response(message: str, *, retry_after: int) -> web.Response:
     return response
 
 
+def _parse(raw: bytes) -> tuple[Any, int]:
+    data = json.loads(raw)
+    return data, json_depth(data)
+
+
 async def read_json_object(request: web.Request, *, max_bytes: int) -> dict[str, Any]:
     """Read a request body that must be one JSON object of at most ``max_bytes`` bytes.
 
@@ -96,7 +103,7 @@ async def read_json_object(request: web.Request, *, max_bytes: int) -> dict[str,
     if not raw.strip():
         raise BodyError(400, "BadArgument", "the body is empty; expected a JSON object")
     try:
-        data = json.loads(raw)
+        data, depth = await sized(len(raw), _parse, raw)
     except UnicodeDecodeError as exc:
         raise BodyError(400, "BadArgument", "the body is not UTF-8 text") from exc
     except RecursionError as exc:
@@ -111,6 +118,6 @@ async def read_json_object(request: web.Request, *, max_bytes: int) -> dict[str,
         ) from exc
     if not isinstance(data, dict):
         raise BodyError(400, "BadArgument", f"expected a JSON object, got {type(data).__name__}")
-    if json_depth(data) > MAX_JSON_DEPTH:
+    if depth > MAX_JSON_DEPTH:
         raise BodyError(400, "BadArgument", f"the JSON nests deeper than {MAX_JSON_DEPTH} levels")
     return data

@@ -21,7 +21,6 @@ parameters ``prefix`` (default ``harness:``), ``lease_ttl`` (seconds, default 10
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
@@ -32,7 +31,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from harness.exceptions import ConfigError, MissingExtraError
 from harness.hosting._errors import StorageUnavailableError, UnavailableError
 from harness.hosting._lease import acquire, renewing
-from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, _encode
+from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, decoded, encoded
 
 try:
     from redis.asyncio import Redis
@@ -157,14 +156,14 @@ class RedisStore(StateStore):
         if not names:
             return {}
         values = await _guarded(self.client.mget([self._state_key(k) for k in names]), self.timeout)
-        return {k: json.loads(v) for k, v in zip(names, values, strict=True) if v is not None}
+        return {k: await decoded(v) for k, v in zip(names, values, strict=True) if v is not None}
 
     async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
         for key, value in changes.items():
             token = self._tokens.get(key, "")
             keys = [self._state_key(key), self._lease_key(key)]
             written = await _guarded(
-                self.client.eval(_FENCED_SET, 2, *keys, _encode(value), token), self.timeout
+                self.client.eval(_FENCED_SET, 2, *keys, await encoded(value), token), self.timeout
             )
             if not written:
                 raise LeaseLostError(key)
@@ -184,14 +183,14 @@ class RedisStore(StateStore):
             return
         args: list[str | int] = [self._tokens.get(key, "")]
         for number in sorted(entries):
-            args += [number, _encode(entries[number])]
+            args += [number, await encoded(entries[number])]
         keys = [self._log_key(key), self._lease_key(key)]
         if not await _guarded(self.client.eval(_FENCED_LOG, 2, *keys, *args), self.timeout):
             raise LeaseLostError(key)
 
     async def read_log(self, key: str) -> list[JsonObject]:
         found = await _guarded(self.client.lrange(self._log_key(key), 0, -1), self.timeout)
-        return [json.loads(v) for v in found]
+        return [await decoded(v) for v in found]
 
     @asynccontextmanager
     async def lease(self, key: str) -> AsyncIterator[None]:

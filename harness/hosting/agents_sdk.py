@@ -23,10 +23,11 @@ redirects are never followed, and a ``serviceUrl`` with a path or a query works.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
@@ -52,7 +53,7 @@ try:
     import jwt
     from jwt import PyJWKClientConnectionError, PyJWTError
     from microsoft_agents.activity import Activity, ActivityTypes
-    from microsoft_agents.hosting.aiohttp import CloudAdapter, start_agent_process
+    from microsoft_agents.hosting.aiohttp import CloudAdapter
     from microsoft_agents.hosting.core import (
         AccessTokenProviderBase,
         AgentApplication,
@@ -65,8 +66,10 @@ try:
         MemoryStorage,
         Storage,
         StoreItem,
+        TempState,
         TurnContext,
         TurnState,
+        UserState,
     )
     from microsoft_agents.hosting.core.authorization._entra_issuers import (
         well_known_first_party_issuers,
@@ -74,6 +77,7 @@ try:
     from microsoft_agents.hosting.core.rest_channel_service_client_factory import (
         RestChannelServiceClientFactory,
     )
+    from microsoft_agents.hosting.core.state.agent_state import CachedAgentState
     from pydantic import ValidationError
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("hosting on the Microsoft 365 Agents SDK", extra="agents-sdk") from exc
@@ -118,6 +122,96 @@ class AgentsSdkStorage(Storage):
 
     async def delete(self, keys: list[str]) -> None:
         await self.store.delete(keys)
+
+
+class _ValueCachedState(CachedAgentState):
+    """The SDK's cached state, with change detection by a copy of the value.
+
+    The SDK detects a change by hashing ``str()`` of the whole state, twice per save: for a
+    conversation that holds a 1 MB message, tens of milliseconds on the event loop per save,
+    several saves per turn, every conversation waiting. Here the "hash" is a deep copy of the
+    state's JSON form and a change is an unequal value: the same outcome for JSON data (what is
+    stored here), found in time that does not grow with the text (strings are shared by the copy
+    and compared by identity, then by length, then by memcmp).
+    """
+
+    def __init__(self, state: dict[str, Any] | None = None) -> None:
+        super().__init__(state)
+        self.hash: Any = self.compute_hash()
+
+    def compute_hash(self) -> Any:
+        return copy.deepcopy(self.store_item_to_json())
+
+    @staticmethod
+    def from_json_to_store_item(json_data: MutableMapping[str, Any]) -> _ValueCachedState:
+        return _ValueCachedState(cast(dict[str, Any], json_data))
+
+
+class _ConversationState(ConversationState):
+    """The SDK's ``ConversationState``, its loaded state cached as ``_ValueCachedState``."""
+
+    async def load(self, turn_context: TurnContext, force: bool = False) -> None:
+        # As AgentState.load, with the cached state's class the only change.
+        key = self.get_storage_key(turn_context)
+        if self._should_load(turn_context, force):
+            items = await self._storage.read([key], target_cls=_ValueCachedState)
+            value = items.get(key) or _ValueCachedState()
+            self._cached_state = value
+            turn_context.turn_state[self._context_service_key] = value
+
+
+class _TurnState(TurnState):
+    """The application's turn state, its conversation scope a ``_ConversationState``: the SDK
+    loads and saves the conversation around every turn too, hashing the whole state each time."""
+
+    async def load(self, context: TurnContext, storage: Storage) -> _TurnState:
+        # As TurnState.load, with the conversation scope's class the only change.
+        conversation, user = _ConversationState(storage), UserState(storage)
+        temp = TempState()  # type: ignore[abstract, no-untyped-call]  # as the SDK builds it
+        await conversation.load(context)
+        await user.load(context)
+        await temp.load(context)
+        self._scopes[ConversationState.__name__] = conversation
+        self._scopes[UserState.__name__] = user
+        self._scopes[TempState.SCOPE_NAME] = temp
+        return self
+
+
+class _ParsedRequest:
+    """An aiohttp request as the SDK's ``HttpRequestProtocol``, with the body already parsed (and
+    checked) by the server: the SDK would parse it again on the event loop."""
+
+    def __init__(self, request: web.Request, body: dict[str, Any]) -> None:
+        self._request = request
+        self._body = body
+
+    @property
+    def method(self) -> str:
+        return self._request.method
+
+    @property
+    def headers(self) -> Any:
+        return self._request.headers
+
+    async def json(self) -> dict[str, Any]:
+        return self._body
+
+    def get_claims_identity(self) -> Any:
+        return self._request.get("claims_identity")
+
+    def get_path_param(self, name: str) -> str:
+        return self._request.match_info[name]
+
+
+class _CloudAdapter(CloudAdapter):
+    """The SDK's aiohttp ``CloudAdapter``, handed the activity the server parsed already."""
+
+    async def process_parsed(
+        self, request: web.Request, body: dict[str, Any], agent: Any
+    ) -> web.Response:
+        return self._to_aiohttp_response(
+            await self.process_request(_ParsedRequest(request, body), agent)
+        )
 
 
 class _DeferredMsalProvider(AccessTokenProviderBase):
@@ -333,7 +427,7 @@ class AgentsSdkHost:
         connections = ConnectionManager(
             provider, connections_configurations={"SERVICE_CONNECTION": self.auth_configuration}
         )
-        self.adapter = CloudAdapter(
+        self.adapter = _CloudAdapter(
             connection_manager=connections,
             channel_service_client_factory=_ClientFactory(connections),
         )
@@ -351,7 +445,7 @@ class AgentsSdkHost:
             ApplicationOptions(
                 storage=self.storage,
                 start_typing_timer=False,
-                turn_state_factory=TurnState,
+                turn_state_factory=_TurnState,
             ),
             connection_manager=connections,
         )
@@ -378,7 +472,7 @@ class AgentsSdkHost:
             refusal = await self._authenticate(request, body)
             if refusal is not None:
                 return refusal
-        return await self._process(request)
+        return await self._process(request, body)
 
     async def _authenticate(
         self, request: web.Request, body: dict[str, Any]
@@ -419,14 +513,14 @@ class AgentsSdkHost:
             request["claims_identity"] = identity
         return None
 
-    async def _process(self, request: web.Request) -> web.StreamResponse:
-        response = await start_agent_process(request, self.application, self.adapter)
+    async def _process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
+        response = await self.adapter.process_parsed(request, body, self.application)
         return response if response is not None else web.Response(status=202)
 
     async def on_message(self, context: TurnContext, _state: TurnState) -> None:
         """The message route: one user message through the core."""
         activity = context.activity
-        state = ConversationState(self.storage)
+        state = _ConversationState(self.storage)
 
         async def load() -> Any:
             await state.load(context, force=True)

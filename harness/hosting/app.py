@@ -10,6 +10,7 @@ body is read. On shutdown the server stops accepting requests and lets in-flight
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import signal
@@ -323,6 +324,19 @@ def create_app(
     return app
 
 
+def _freeze_startup_objects() -> None:
+    """Leave what the server loaded out of the garbage collector's full passes (``gc.freeze``).
+
+    A full pass walks every tracked object and holds the interpreter meanwhile, whichever thread
+    set it off: with a bot, its models and the SDKs loaded (about 110,000 objects), about 70 ms of
+    CPU, during which no conversation is served. The analysis of a long message (in a worker
+    thread) allocates enough to set off such passes. The objects loaded at start-up live as long
+    as the server, so the passes need not look at them; they then walk only what turns made.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 async def serve(
     bot: Parent,
     *,
@@ -373,6 +387,7 @@ async def serve(
                 pass
         address = runner.addresses[0] if runner.addresses else (host, port)
         url = f"http://{address[0]}:{address[1]}"
+        _freeze_startup_objects()
         log.info("serving %s on %s", bot.name, url)
         if on_ready is not None:
             on_ready(url)

@@ -53,6 +53,7 @@ from harness.hosting._errors import (
     StorageUnavailableError,
     UnavailableError,
 )
+from harness.hosting._offloop import sized, text_size
 from harness.hosting._state import Stored, activity_key
 from harness.hosting.storage import StateStore
 
@@ -255,6 +256,13 @@ def _dump(snapshot: Mapping[str, Any]) -> str:
     return json.dumps(snapshot, ensure_ascii=True)
 
 
+async def _dumped(snapshot: Mapping[str, Any]) -> str:
+    """``_dump(snapshot)``, on a worker thread when it holds long text. Nothing changes it
+    meanwhile: ``Conversation.snapshot()`` is a fresh copy, and the bookkeeping ``Stored.pack``
+    adds changes only between saves, under the same lock."""
+    return await sized(text_size(snapshot), _dump, snapshot)
+
+
 def _decode(value: Any, conversation_id: str) -> Mapping[str, Any] | None:
     if value is None:
         return None
@@ -455,6 +463,7 @@ class HarnessBot:
         if not text or not text.strip():
             return None
         progress = _Progress()
+        seen_as = await sized(len(text), activity_key, activity_id, text)
         try:
             lease = self.store.lease(key) if self.store is not None else contextlib.nullcontext()
             async with self._locks.hold(key), lease:
@@ -465,7 +474,7 @@ class HarnessBot:
                             key,
                             conversation_id,
                             text,
-                            activity_key(activity_id, text),
+                            seen_as,
                             load,
                             save,
                             send,
@@ -511,7 +520,9 @@ class HarnessBot:
         send: MessageSender,
         progress: _Progress,
     ) -> Turn | None:
-        stored = Stored.parse(_decode(await load(), conversation_id))
+        loaded = await load()
+        size = len(loaded) if isinstance(loaded, str) else 0
+        stored = Stored.parse(await sized(size, _decode, loaded, conversation_id))
         if seen_as is not None and seen_as in stored.seen:
             log.info("conversation %s: activity already handled; not run again", conversation_id)
             return None
@@ -527,7 +538,8 @@ class HarnessBot:
                 if save_failed is not None:
                     return  # the turn stopped at a failed save: nothing more is sent
                 try:
-                    await save(_dump(stored.pack(conversation.snapshot())))  # save before you speak
+                    packed = stored.pack(conversation.snapshot())
+                    await save(await _dumped(packed))  # save before you speak
                 except Exception as exc:
                     save_failed = exc
                     log.error(
@@ -575,7 +587,7 @@ class HarnessBot:
                 await self.store.append_log(key, entries)
             stored.logged += len(entries)
             try:
-                await save(_dump(stored.pack(stored.snapshot or {})))
+                await save(await _dumped(stored.pack(stored.snapshot or {})))
             except Exception as exc:
                 # Every reply went out after its own save: the store has them all, and the
                 # next message records this turn as unfinished. Nothing to apologise for.

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.hosting._errors import StorageUnavailableError
+from harness.hosting._offloop import sized, text_size
 
 __all__ = ["FileStore", "LeaseLostError", "SqliteStore", "StateStore", "StorageUnavailableError"]
 
@@ -100,6 +101,16 @@ class StateStore(ABC):
                 found.append(batch[name])
 
 
+async def encoded(value: Mapping[str, Any]) -> str:
+    """``_encode(value)``, on a worker thread when the value holds long text."""
+    return await sized(text_size(value), _encode, value)
+
+
+async def decoded(text: str | bytes) -> Any:
+    """``json.loads(text)``, on a worker thread when the text is long."""
+    return await sized(len(text), json.loads, text)
+
+
 def _encode(value: Mapping[str, Any]) -> str:
     try:
         # ASCII: a lone surrogate is escaped ("\ud800"), which SQLite and UTF-8 files can store.
@@ -160,7 +171,7 @@ class SqliteStore(StateStore):
         return await asyncio.to_thread(self._read, list(keys))
 
     async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
-        rows = [(key, _encode(value)) for key, value in changes.items()]
+        rows = [(key, await encoded(value)) for key, value in changes.items()]
         if rows:
             await asyncio.to_thread(self._write, rows)
 
@@ -225,7 +236,8 @@ class FileStore(StateStore):
 
     async def write(self, changes: Mapping[str, Mapping[str, Any]]) -> None:
         records = [
-            (key, _encode({"key": key, "value": dict(value)})) for key, value in changes.items()
+            (key, await encoded({"key": key, "value": dict(value)}))
+            for key, value in changes.items()
         ]
         if records:
             await asyncio.to_thread(self._write, records)

@@ -3,7 +3,8 @@ much it delays another conversation (issue 27: under 1 s, and never more than 10
 
 Run it from the repository root::
 
-    .venv/bin/python tests/bench/bench_adversarial.py [--families 1-,a.,ids] [--probes 5] [--json]
+    .venv/bin/python tests/bench/bench_adversarial.py [--families 1-,a.,ids] [--probes 5]
+        [--adapter botbuilder|agents-sdk] [--json]
 
 A real ``harness serve`` process runs the helpdesk sample with ``duplicate_guard: drop`` and the
 offline rules model; this process is the channel. For each pattern family of
@@ -14,7 +15,8 @@ sending a short question (one at a time), and ``/healthz`` is polled every 10 ms
 
 Reported per family: A's wall-clock time (POST sent to answered; the bot answers after its replies
 were delivered), the server's CPU seconds for it (``/proc/PID/stat``, the same on a busy machine),
-B's slowest turn during A minus B's median turn alone (the delay A caused), and the slowest
+the CPU seconds of its main thread (the event loop's: work every conversation waits for), B's
+slowest turn during A minus B's median turn alone (the delay A caused), and the slowest
 ``/healthz`` answer during A. Wall-clock figures depend on the machine's load: report it with them.
 """
 
@@ -81,12 +83,14 @@ def adversarial_body(unit: str, service_url: str, conversation: str, activity_id
         size -= max(1000, (len(body) - MAX_BODY + 1000) // 2)
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """CPU seconds (user + system) of process ``pid``, or of its thread ``thread``."""
+    stat = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    fields = Path(stat).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _serve(bot: Path) -> tuple[asyncio.subprocess.Process, str]:
+async def _serve(bot: Path, adapter: str) -> tuple[asyncio.subprocess.Process, str]:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -95,6 +99,8 @@ async def _serve(bot: Path) -> tuple[asyncio.subprocess.Process, str]:
         str(bot),
         "--port",
         "0",
+        "--adapter",
+        adapter,
         cwd=ROOT,
         env=dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT)),
         stdout=asyncio.subprocess.PIPE,
@@ -121,7 +127,9 @@ async def _turn(session: aiohttp.ClientSession, base: str, data: bytes) -> float
     return time.perf_counter() - started
 
 
-async def measure(families: list[str], probes: int) -> list[dict[str, Any]]:
+async def measure(
+    families: list[str], probes: int, adapter: str = "botbuilder"
+) -> list[dict[str, Any]]:
     replies: list[str] = []
 
     async def receive(request: web.Request) -> web.Response:
@@ -137,7 +145,7 @@ async def measure(families: list[str], probes: int) -> list[dict[str, Any]]:
     service_url = f"http://{host}:{port}"
     rows = []
     with tempfile.TemporaryDirectory() as directory:
-        process, base = await _serve(guarded_helpdesk(Path(directory)))
+        process, base = await _serve(guarded_helpdesk(Path(directory)), adapter)
         try:
             async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=600)) as session:
                 n = 0
@@ -154,6 +162,9 @@ async def measure(families: list[str], probes: int) -> list[dict[str, Any]]:
                     # (the server refuses ids with those, as a channel never sends them).
                     data = adversarial_body(FAMILIES[family], service_url, f"a-{index}", "a1")
                     cpu = _cpu_seconds(process.pid)
+                    # The main thread runs the event loop: its CPU is the work that every
+                    # conversation waits for (the rest ran on worker threads).
+                    loop_cpu = _cpu_seconds(process.pid, process.pid)
                     big = asyncio.create_task(_turn(session, base, data))
                     during: list[float] = []
                     health: list[float] = []
@@ -175,12 +186,14 @@ async def measure(families: list[str], probes: int) -> list[dict[str, Any]]:
                     await asyncio.gather(probe_turns(), probe_health())
                     wall = await big
                     cpu = _cpu_seconds(process.pid) - cpu
+                    loop_cpu = _cpu_seconds(process.pid, process.pid) - loop_cpu
                     rows.append(
                         {
                             "family": family,
                             "bytes": len(data),
                             "a_wall_s": round(wall, 3),
                             "server_cpu_s": round(cpu, 3),
+                            "loop_cpu_s": round(loop_cpu, 3),
                             "b_turns_during": len(during),
                             "b_delay_ms": round(
                                 1000 * (max(during, default=0.0) - statistics.median(alone)), 1
@@ -199,21 +212,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", help="comma-separated family names (default: all)")
     parser.add_argument("--probes", type=int, default=5, help="B's turns alone, for its median")
+    parser.add_argument("--adapter", default="botbuilder", choices=["botbuilder", "agents-sdk"])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     families = args.families.split(",") if args.families else list(FAMILIES)
-    rows = asyncio.run(measure(families, args.probes))
+    before = Path("/proc/loadavg").read_text().split()[:3]
+    rows = asyncio.run(measure(families, args.probes, args.adapter))
     load = Path("/proc/loadavg").read_text().split()[:3]
     if args.json:
-        print(json.dumps({"load": load, "rows": rows}, indent=2))
+        print(json.dumps({"adapter": args.adapter, "load": [before, load], "rows": rows}, indent=2))
         return
-    print(f"load average {' '.join(load)}")
+    print(f"{args.adapter}; load average before {' '.join(before)}, after {' '.join(load)}")
     print(
-        f"{'family':<20} {'bytes':>9} {'A s':>7} {'CPU s':>7} {'B turns':>7} {'B +ms':>8} {'hz ms':>8}"
+        f"{'family':<20} {'bytes':>9} {'A s':>7} {'CPU s':>7} {'loop s':>7} {'B turns':>7} "
+        f"{'B +ms':>8} {'hz ms':>8}"
     )
     for r in rows:
         print(
             f"{r['family']:<20} {r['bytes']:>9} {r['a_wall_s']:>7} {r['server_cpu_s']:>7} "
+            f"{r['loop_cpu_s']:>7} "
             f"{r['b_turns_during']:>7} {r['b_delay_ms']:>8} {r['healthz_max_ms']:>8}"
         )
 

@@ -8,12 +8,19 @@ Checked by operation counts and orderings, never by a clock (the wall-clock figu
   100 KB one: past ``ANALYSIS_BUDGET`` nothing more is analysed on the loop that every
   conversation shares (before, the offline planner split and scored the whole message there);
 - while the 1 MB message's guard check is still running (held in its worker thread until the other
-  conversation is answered), another conversation is answered: the guard never holds the loop.
+  conversation is answered), another conversation is answered: the guard never holds the loop;
+- no JSON encoding or decoding, SHA-256 or SDK state hash of the megabyte runs on the loop's
+  thread (they run on worker threads, or not at all), on both adapters;
+- ``serve`` freezes what it loaded, so a full garbage collection (set off by a long message's
+  analysis, holding every thread) walks only what turns made.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
+import hashlib
 import json
 import re
 import sys
@@ -206,3 +213,135 @@ async def test_the_loop_serves_healthz_while_the_planner_analyses_a_megabyte(
     assert health == 200
     assert big_was_running  # answered while the 1 MB message was being analysed
     assert threads and loop_thread not in threads
+
+
+LARGE = 100_000
+"""Characters: work on this much text is a pass over the megabyte (a short message's state, body
+and key are a few thousand)."""
+
+
+def _chars(value: Any) -> int:
+    """The characters in a JSON-like value's strings."""
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_chars(k) + _chars(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return sum(_chars(v) for v in value)
+    return 0
+
+
+class _LoopWork:
+    """The serialising and hashing a served turn does, recorded when it runs on one thread (the
+    event loop's) with the characters it works through."""
+
+    def __init__(self, thread: int) -> None:
+        self.thread = thread
+        self.calls: list[tuple[str, int]] = []
+
+    def record(self, what: str, size: int) -> None:
+        if threading.get_ident() == self.thread:
+            self.calls.append((what, size))
+
+    def wrap(self, what: str, function: Any, size: Any) -> Any:
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            self.record(what, size(*args))
+            return function(*args, **kwargs)
+
+        return recorded
+
+
+@pytest.fixture
+def loop_serialising(monkeypatch: pytest.MonkeyPatch) -> _LoopWork:
+    """JSON encoding and decoding, SHA-256, botbuilder's jsonpickle flattening (its state hash),
+    the Agents SDK's state hash and aiohttp's second parse of a body, recorded on this test's
+    event-loop thread (where the served app runs)."""
+    from botbuilder.core.bot_state import CachedBotState
+    from jsonpickle.pickler import Pickler
+    from microsoft_agents.hosting.core.state.agent_state import CachedAgentState
+
+    work = _LoopWork(threading.get_ident())
+    monkeypatch.setattr(json, "dumps", work.wrap("json.dumps", json.dumps, _chars))
+    monkeypatch.setattr(json, "loads", work.wrap("json.loads", json.loads, len))
+    monkeypatch.setattr(
+        hashlib, "sha256", work.wrap("sha256", hashlib.sha256, lambda data=b"": len(data))
+    )
+    monkeypatch.setattr(
+        Pickler, "flatten", work.wrap("jsonpickle", Pickler.flatten, lambda _p, obj: _chars(obj))
+    )
+    monkeypatch.setattr(
+        CachedBotState,
+        "compute_hash",
+        work.wrap("botbuilder hash", CachedBotState.compute_hash, lambda _c, o: _chars(o)),
+    )
+    monkeypatch.setattr(
+        CachedAgentState,
+        "compute_hash",
+        work.wrap("agents hash", CachedAgentState.compute_hash, lambda c: _chars(c.state)),
+    )
+    monkeypatch.setattr(
+        web.BaseRequest, "json", work.wrap("request.json", web.BaseRequest.json, lambda _r: 0)
+    )
+    return work
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+@pytest.mark.parametrize("family", ["1-", "ellipsis ids", "dashes"])
+async def test_no_serialising_of_a_megabyte_runs_on_the_loop(
+    tmp_path: Path, loop_serialising: _LoopWork, adapter: str, family: str
+) -> None:
+    """A 1 MB message's turn parses its body, keys the activity, checks and stores the
+    conversation's state (botbuilder and the Agents SDK hash the whole state on every save):
+    each of those passes over the megabyte runs on a worker thread, or not at all (the SDKs' hashes
+    of the whole state), never on the loop that every conversation shares (before, about ten of
+    them per turn ran there). Short work stays on the loop."""
+    bot = load_bot(guarded_helpdesk(tmp_path))
+    channel = _Channel()
+    app = create_app(bot, adapter=adapter)
+    async with running(channel.app()) as service_url, running(app) as base, ClientSession() as s:
+        body = adversarial_body(FAMILIES[family], service_url, "big", "a1")
+        # Before the turn: the request's own encoding is the test's, not the server's.
+        loop_serialising.calls.clear()
+        assert await _post(s, base, body) < 300
+        assert "a1" in channel.replies  # the turn ran through, replies included
+        # The conversation's next turn loads (and saves) the megabyte again.
+        again = activity(
+            "When will I be getting my next paycheck?",
+            conversation="big",
+            service_url=service_url,
+            id="a2",
+            channelId="bench",  # as adversarial_body's
+        )
+        assert await _post(s, base, json.dumps(again).encode()) < 300
+    assert "a2" in channel.replies
+    large = [(what, size) for what, size in loop_serialising.calls if size >= LARGE]
+    assert loop_serialising.calls  # the probes saw the turn's short work
+    assert not large, large
+
+
+async def test_serve_leaves_what_it_loaded_out_of_full_collections(tmp_path: Path) -> None:
+    """A full garbage collection holds the interpreter (every conversation) for as long as it
+    walks the tracked objects; a long message's analysis sets such passes off. Once listening,
+    ``serve`` has frozen what it loaded, so those passes walk only what turns made since."""
+    from harness.hosting.app import serve
+
+    frozen: list[int] = []
+    ready = asyncio.Event()
+
+    def on_ready(_url: str) -> None:
+        frozen.append(gc.get_freeze_count())
+        ready.set()
+
+    gc.unfreeze()
+    task = asyncio.create_task(
+        serve(load_bot(guarded_helpdesk(tmp_path)), port=0, on_ready=on_ready)
+    )
+    try:
+        await asyncio.wait_for(ready.wait(), 120)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        gc.unfreeze()  # the rest of the test run collects as usual
+    # The bot, its models and the SDKs: tens of thousands of objects (0 without the freeze).
+    assert frozen and frozen[0] > 10_000, frozen
