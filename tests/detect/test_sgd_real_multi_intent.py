@@ -1,0 +1,72 @@
+"""The real SGD multi-request set (``sgd-real-{train,dev}.jsonl``): rebuilt byte for byte from the
+data, every drop takes out exactly one request's answer, and the measurement runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.detect import build_sgd_real_multi_intent as build
+from tests.detect.sgd_real_multi import load, measure
+
+SPLITS = ("train", "dev")
+
+
+@pytest.mark.skipif(not build.SGD.is_dir(), reason="../shared/data/sgd is not beside the repo")
+@pytest.mark.parametrize("split", SPLITS)
+def test_the_builder_reproduces_the_committed_file(split: str) -> None:
+    committed = (build.OUT / f"sgd-real-{split}.jsonl").read_text(encoding="utf-8")
+    assert build.render(build.build(split)) == committed
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_every_drop_removes_its_value_and_keeps_the_others(split: str) -> None:
+    records = load(split)
+    assert len({r["id"] for r in records}) == len(records)
+    drops = 0
+    for record in records:
+        requests = record["requests"]
+        assert len(requests) >= 2
+        for request in requests:
+            assert all(w in record["reply"] for w in request["words"])
+        for mutation in record["drops"]:
+            drops += 1
+            gone = requests[mutation["request"]]["words"]
+            kept = [
+                w for j, r in enumerate(requests) if j != mutation["request"] for w in r["words"]
+            ]
+            reply = mutation["reply"]
+            assert gone and kept
+            assert not any(w.lower() in reply.lower() for w in gone), record["id"]
+            assert all(w in reply for w in kept), record["id"]
+            assert len(reply) < len(record["reply"])
+            assert mutation["kind"] in ("sentence", "clause")
+    assert drops >= len(records) // 3
+
+
+def test_a_drop_cuts_a_trailing_clause_only() -> None:
+    text = "Booked. The address is 12 Oak Street and the phone number is 555-0100."
+    address = [(text.index("12 Oak"), text.index(" and"))]
+    phone = [(text.index("555"), len(text) - 1)]
+    every = address + phone
+    assert build.drop(text, phone, address, every) == (
+        "clause",
+        "Booked. The address is 12 Oak Street.",
+    )
+    # the address is said first in the sentence: it cannot be cut out
+    assert build.drop(text, address, phone, every) == ("", "")
+
+
+def test_a_drop_removes_whole_sentences_and_never_splits_a_value() -> None:
+    text = "It is at 1 St. James Place. Call 555-0100! Enjoy."
+    place = [(text.index("1 St."), text.index(". Call"))]
+    phone = [(text.index("555"), text.index("!"))]
+    assert build.sentences(text, place + phone) == [(0, 27), (28, 42), (43, 49)]
+    assert build.drop(text, place, phone, place + phone) == ("sentence", "Call 555-0100! Enjoy.")
+
+
+def test_the_measurement_counts_every_turn() -> None:
+    records = load("train")[:20]
+    result = measure("train", "segmented", "every finding", limit=20)
+    assert result.full_turns == 20
+    assert result.drops.total() == sum(len(r["drops"]) for r in records)
+    assert 0 <= result.full_flagged <= 20
