@@ -31,6 +31,7 @@ from harness.runtime.guard_process import check_draft
 from harness.runtime.parts import (
     aggregate_findings,
     answered_requests,
+    answering_agents,
     fallback_reply,
     group_by_agent,
     plan_requests,
@@ -331,7 +332,7 @@ async def _record(deps: Dependencies, chat: ConversationState, state: TurnState)
         TurnRecord(
             turn=state.number,
             plan=tuple(state.plan),
-            answered_by=tuple(dict.fromkeys(p.agent for p in state.answered)),
+            answered_by=answering_agents(state.answered),
             answered=tuple(state.answered),
             failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
             error="; ".join(state.failures) or None,
