@@ -4,7 +4,7 @@ A check that reads a long text runs in one reused worker process, so its analysi
 interpreter lock the event loop needs. Checked here: it decides as the check in a thread does and
 its log lines reach this process's loggers; a short check never goes there; a dead worker is
 replaced, twice dead fails the check; the check's own error comes back as itself; ``serve`` has the
-worker loaded before it listens.
+worker loaded before it listens; a served 1 MB message's check runs in no thread of the server.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import os
 import signal
@@ -19,20 +20,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import ClientSession
 
 import harness.runtime.guard_process as guard_process
 from harness import load_bot
 from harness.detect.findings import DetectorConfig
 from harness.detect.guard import DuplicateGuard, GuardDecision
 from harness.detect.transcript import Message
+from harness.hosting import create_app
 from harness.runtime.guard_process import (
     PROCESS_THRESHOLD,
     GuardProcessError,
     check_draft,
     reads_long_text,
 )
-from tests.bench.bench_adversarial import guarded_helpdesk
+from tests.bench.bench_adversarial import adversarial_body, guarded_helpdesk
 from tests.core.test_text_linear import FAMILIES, _text
+from tests.hosting._support import activity, running
+from tests.hosting.test_adversarial_message import _Channel, _post
 
 EARLIER = "Your next paycheck arrives on Friday, March 15, by direct deposit to account 4471."
 NEW = " ".join(
@@ -170,3 +175,29 @@ async def test_serve_has_the_worker_loaded_before_it_listens(tmp_path: Path) -> 
             await task
         gc.unfreeze()  # serve froze what it loaded; the rest of the run collects as usual
     assert running and running[0] is not None
+
+
+async def test_a_served_megabyte_is_checked_outside_the_server_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guard's check of a turn that holds a 1 MB message runs in no thread of the server's
+    process (there it held the interpreter lock every conversation's loop needs), and the turn is
+    answered as before. The choice is the runtime's, the same under both adapters: one is run."""
+    in_process: list[int] = []
+    check = DuplicateGuard.check
+
+    def counted(self: DuplicateGuard, draft: str, **kwargs: Any) -> Any:
+        in_process.append(max((len(m.text) for m in kwargs.get("sent", ())), default=0))
+        return check(self, draft, **kwargs)
+
+    monkeypatch.setattr(DuplicateGuard, "check", counted)
+    channel = _Channel()
+    app = create_app(load_bot(guarded_helpdesk(tmp_path)), adapter="agents-sdk")
+    async with running(channel.app()) as service_url, running(app) as base, ClientSession() as s:
+        body = adversarial_body(FAMILIES["1-"], service_url, "big", "a1")
+        assert await _post(s, base, body) < 300
+        short = activity("When is payday?", conversation="other", service_url=service_url, id="b1")
+        assert await _post(s, base, json.dumps(short).encode()) < 300
+    assert channel.replies.count("a1") >= 1 and "b1" in channel.replies
+    # The short conversation's check ran here; none that read the megabyte did.
+    assert in_process and max(in_process) < PROCESS_THRESHOLD, in_process
