@@ -31,6 +31,7 @@ import contextlib
 import logging
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness.detect.transcript import Message
+from harness.exceptions import RunError
 
 if TYPE_CHECKING:
     from harness.detect.guard import DuplicateGuard, GuardDecision
@@ -62,7 +64,7 @@ of CPU at most when it is ordinary prose, up to a few hundred when it is dense w
 _HEADER = struct.Struct("!Q")
 
 
-class GuardProcessError(RuntimeError):
+class GuardProcessError(RunError):
     """The guard's worker process stopped before it answered."""
 
 
@@ -212,9 +214,14 @@ def _serve() -> None:
     """The worker process: answer requests until the server closes the pipe."""
     from harness.detect.guard import DuplicateGuard
 
+    # Ctrl-C in a terminal reaches the whole process group: the server stops, and this process
+    # with it when its pipe closes, without a KeyboardInterrupt traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     requests = sys.stdin.buffer
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    sys.stdout = sys.stderr  # a stray print must not corrupt the answers
+    # A stray print (Python's or a C library's) goes to stderr and never corrupts the answers.
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
     DuplicateGuard().check("Warm up.", sent=[], turn=1)  # load the detector's model now
     root = logging.getLogger()
     handler = _Records()
