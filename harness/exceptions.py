@@ -29,6 +29,7 @@ HarnessError                      root: catch this to catch everything we raise
     ├── TurnTimeoutError          a hosted turn ran past its turn_timeout (also TimeoutError)
     ├── RedirectRefusedError      a channel answered a reply with a redirect (also aiohttp.ClientError)
     ├── BusyError                 a host is at its limit of turns in flight
+    ├── GuardProcessError         the duplicate guard's worker process died twice (harness.runtime)
     ├── ConversationError         a simulated conversation could not go on (harness.simulate)
     └── ScenarioFailedError       a pytest scenario produced error findings (also AssertionError)
 ```

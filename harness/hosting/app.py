@@ -38,6 +38,7 @@ from harness.hosting.core import (
     HarnessBot,
 )
 from harness.hosting.storage import StateStore
+from harness.runtime.guard_process import start_guard_process
 from harness.runtime.parent import Parent
 from harness.transport.http import TOKEN_ENV
 
@@ -358,6 +359,9 @@ async def serve(
         UsageError: when the address cannot be listened on (a port in use, say).
     """
     app = create_app(bot, **options)
+    if bot.duplicate_guard != "off":
+        # Loaded before the server listens, so the first long message need not wait for it.
+        await start_guard_process()
     runner = web.AppRunner(
         app,
         handle_signals=False,

@@ -46,7 +46,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.detect.activities import PLAN_EVENT
 from harness.exceptions import ConfigError, RunError
 from harness.hosting._errors import (
     AuthUnavailableError,
@@ -54,6 +53,19 @@ from harness.hosting._errors import (
     UnavailableError,
 )
 from harness.hosting._offloop import sized, text_size
+from harness.hosting._outgoing import (
+    DEFAULT_REPLY_TIMEOUT,
+    ERROR_REPLY,
+    PLAN_EVENT,
+    MessageSender,
+    OutgoingMessage,
+    PlanSender,
+    describe_send_error,
+    plan_value,
+    reply_id_for,
+    report_turn_error,
+    wants_plan,
+)
 from harness.hosting._state import Stored, activity_key
 from harness.hosting.storage import StateStore
 
@@ -62,6 +74,7 @@ if TYPE_CHECKING:
     from harness.runtime.parent import Conversation, Parent, Turn
 
 __all__ = [
+    "DEFAULT_REPLY_TIMEOUT",
     "ERROR_REPLY",
     "PLAN_EVENT",
     "SNAPSHOT_PROPERTY",
@@ -72,6 +85,7 @@ __all__ = [
     "StorageUnavailableError",
     "TurnTimeoutError",
     "UnavailableError",
+    "describe_send_error",
     "plan_value",
     "report_turn_error",
     "wants_plan",
@@ -88,46 +102,9 @@ SAVE_FAILED_APOLOGY = (
 SNAPSHOT_PROPERTY = "harness"
 """The ``ConversationState`` property that holds a conversation's snapshot (both adapters)."""
 
-ERROR_REPLY = "Sorry, something went wrong on my side. Please try again."
-"""What the user is told when a turn fails inside an adapter."""
-
-
-# PLAN_EVENT names the ``event`` activity that carries a turn's plan to the channel, sent after
-# the turn's messages when the user's activity asks for it (``channelData: {"harness": {"plan":
-# true}}``) or the server sends it always (``harness serve --send-plan``); its ``value`` is
-# plan_value's object. The transcript readers (harness.detect.activities) read it back.
-
-
-def wants_plan(channel_data: Any) -> bool:
-    """True when an incoming activity's ``channelData`` asks for the turn's plan."""
-    if not isinstance(channel_data, Mapping):
-        return False
-    asked = channel_data.get("harness")
-    return isinstance(asked, Mapping) and asked.get("plan") is True
-
-
-def plan_value(turn: Turn) -> dict[str, Any]:
-    """The plan event's ``value``: ``{"plan": [{"agent", "request"}], "answered_by": [...],
-    "requests_answered": [{"agent", "request"}], "failed": [...], "tool_calls": [{"agent",
-    "tools"}]}``, what a transcript reader needs to check missed requests, scope and the
-    scenario's tool checks."""
-    return {
-        "plan": [{"agent": p.agent, "request": p.request} for p in turn.plan],
-        "answered_by": list(dict.fromkeys(p.agent for p in turn.answered)),
-        "requests_answered": [{"agent": p.agent, "request": p.request} for p in turn.answered],
-        "failed": [r.agent for r in turn.results if r.status in ("failed", "timed_out")],
-        "tool_calls": [
-            {"agent": r.agent, "tools": None if r.tool_calls is None else list(r.tool_calls)}
-            for r in turn.results
-        ],
-    }
-
 
 DEFAULT_WINDOW_TURNS = 50
 """Turns of a conversation kept in its stored state; the full transcript is in the store's log."""
-
-DEFAULT_REPLY_TIMEOUT = 15.0
-"""Seconds one reply may take to reach the channel before the channel counts as failed."""
 
 
 DEFAULT_TURN_TIMEOUT = 300.0
@@ -147,91 +124,8 @@ class BusyError(RunError):
         self.status = status
 
 
-def describe_send_error(error: BaseException) -> str:
-    """One line for a failed send: the exception's type and message, never a traceback."""
-    if isinstance(error, TimeoutError):
-        return "no answer in time"
-    text = str(error).splitlines()[0] if str(error) else ""
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
-async def report_turn_error(
-    conversation_id: str,
-    error: BaseException,
-    *,
-    bot_name: str,
-    send: Callable[[str, dict[str, Any]], Awaitable[Any]],
-) -> None:
-    """Log a failed turn and tell the user, through the adapter's own ``send(text, channel_data)``.
-
-    An ``UnavailableError`` is not reported: it is re-raised for the server to answer 503 with
-    ``Retry-After`` (nothing of the turn was sent, and the channel will send the message again).
-    """
-    if isinstance(error, UnavailableError):
-        log.warning("conversation %s: %s; answered 503", conversation_id, error)
-        raise error
-    log.error(
-        "turn failed in conversation %s",
-        conversation_id,
-        exc_info=(type(error), error, error.__traceback__),
-    )
-    try:
-        async with asyncio.timeout(DEFAULT_REPLY_TIMEOUT):
-            await send(ERROR_REPLY, {"sender": bot_name, "error": True})
-    except Exception as exc:  # the channel may be what failed
-        log.warning(
-            "conversation %s: could not tell the user about the error (%s)",
-            conversation_id,
-            describe_send_error(exc),
-        )
-
-
 StateLoader = Callable[[], Awaitable[Any]]
 StateSaver = Callable[[str], Awaitable[None]]
-MessageSender = Callable[["OutgoingMessage"], Awaitable[None]]
-PlanSender = Callable[[dict[str, Any]], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutgoingMessage:
-    """One bot message on its way to the channel, attributed to the component that sent it."""
-
-    text: str
-    """What the user reads."""
-    sender: str
-    """The parent's name or the sub-agent's name; the activity's ``from.name``."""
-    mode: str | None = None
-    """The sub-agent's mode (``silent``, ``direct``, ``conversational``); None for the parent."""
-    request: str | None = None
-    """The scoped request the message answers, when known."""
-
-    reply_id: str | None = None
-    """The message's stable id, ``{conversation}/{turn}/{n}``: the same when a turn is run again,
-    so a channel can drop a repeat."""
-
-    @classmethod
-    def from_message(cls, message: Message, *, reply_id: str | None = None) -> OutgoingMessage:
-        """The outgoing form of a transcript message."""
-        return cls(
-            text=message.text,
-            sender=message.sender,
-            mode=message.mode,
-            request=message.request,
-            reply_id=reply_id,
-        )
-
-    @property
-    def channel_data(self) -> dict[str, Any]:
-        """The activity's ``channelData``: ``sender``, plus ``mode``, ``request`` and
-        ``replyId`` when set."""
-        data: dict[str, Any] = {"sender": self.sender}
-        if self.reply_id is not None:
-            data["replyId"] = self.reply_id
-        if self.mode is not None:
-            data["mode"] = self.mode
-        if self.request is not None:
-            data["request"] = self.request
-        return data
 
 
 @dataclass(slots=True)
@@ -239,16 +133,6 @@ class _Progress:
     """How far a turn got: replies delivered to the channel."""
 
     sent: int = 0
-
-
-def _reply_id(conversation_id: str, message: Message, numbering: dict[str, int]) -> str:
-    """``{conversation}/{turn}/{n}``: the n-th (1-based) bot message of the turn.
-
-    A turn run again after a crash produces its messages in the same order, so each gets the
-    id it had the first time.
-    """
-    number = numbering.setdefault(message.id, len(numbering) + 1)
-    return f"{conversation_id}/{message.turn}/{number}"
 
 
 def _dump(snapshot: Mapping[str, Any]) -> str:
@@ -550,7 +434,7 @@ class HarnessBot:
                         exc,
                     )
                     return
-                reply_id = _reply_id(conversation_id, message, numbering)
+                reply_id = reply_id_for(conversation_id, message, numbering)
                 if channel_failed or already_sent.get(message.id) == message.text:
                     return
                 try:

@@ -1,5 +1,5 @@
 """The runtime every bot loads: ``Parent`` and ``Conversation`` (``parent``), the turn pipeline
-(``turn``, ``parts``), one sub-agent call (``runner``), tool calls (``tools``), the views the
+(``turn``, ``parts``; ``guard_process``: where the duplicate guard's check runs), one sub-agent call (``runner``), tool calls (``tools``), the views the
 instruction templates read (``views``), config files (``config_files``: read, validate, import
 tools) and bot loading (``loading``).
 

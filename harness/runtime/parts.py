@@ -17,6 +17,7 @@ __all__ = [
     "COMPOSE_SCHEMA",
     "aggregate_findings",
     "answered_requests",
+    "answering_agents",
     "compose_schema",
     "fallback_reply",
     "group_by_agent",
@@ -70,6 +71,12 @@ def answered_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[s
         return ()
     open_ = {" ".join(q.casefold().split()) for q in result.outputs.open_questions or ()}
     return tuple(r for r in planned if " ".join(r.casefold().split()) not in open_)
+
+
+def answering_agents(answered: Sequence[PlannedRequest]) -> tuple[str, ...]:
+    """The agents that answered at least one request of the turn, in order, each once: the turn
+    record's ``answered_by`` and the plan event's (one derivation for both)."""
+    return tuple(dict.fromkeys(p.agent for p in answered))
 
 
 async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:

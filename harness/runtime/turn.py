@@ -27,9 +27,11 @@ from harness.exceptions import (
 from harness.models.base import ModelSetupError
 from harness.planning import PlanInput, RulesPlanner
 from harness.runtime.deps import Dependencies
+from harness.runtime.guard_process import check_draft
 from harness.runtime.parts import (
     aggregate_findings,
     answered_requests,
+    answering_agents,
     fallback_reply,
     group_by_agent,
     plan_requests,
@@ -304,15 +306,13 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
     """Drop (or report) what the parent's draft repeats of what was already sent.
 
     The comparison is CPU work (bounded by ``harness.text.ANALYSIS_BUDGET``): it runs in a worker
-    thread, so one long message never holds the event loop that other conversations share.
+    thread, or in a worker process when it reads a long text (``guard_process``), so one long
+    message never holds the event loop that other conversations share.
     """
     guard = deps.guard
     if state.message and guard is not None:
-        decision = await asyncio.to_thread(
-            guard.check,
-            state.message,
-            sent=list(chat.transcript.messages),
-            turn=state.number,
+        decision = await check_draft(
+            guard, state.message, sent=list(chat.transcript.messages), turn=state.number
         )
         state.message = decision.text
     return state
@@ -332,7 +332,7 @@ async def _record(deps: Dependencies, chat: ConversationState, state: TurnState)
         TurnRecord(
             turn=state.number,
             plan=tuple(state.plan),
-            answered_by=tuple(dict.fromkeys(p.agent for p in state.answered)),
+            answered_by=answering_agents(state.answered),
             answered=tuple(state.answered),
             failed=tuple(r.agent for r in results if r.status in ("failed", "timed_out")),
             error="; ".join(state.failures) or None,

@@ -14,7 +14,8 @@ Markdown, white space...) it posts one message of that unit repeated to just und
 sending a short question (one at a time), and ``/healthz`` is polled every 10 ms.
 
 Reported per family: A's wall-clock time (POST sent to answered; the bot answers after its replies
-were delivered), the server's CPU seconds for it (``/proc/PID/stat``, the same on a busy machine),
+were delivered), the server's CPU seconds for it (``/proc/PID/stat``, with its children's: the
+duplicate guard's worker process; the same on a busy machine),
 the CPU seconds of its main thread (the event loop's: work every conversation waits for), B's
 slowest turn during A minus B's median turn alone (the delay A caused), and the slowest
 ``/healthz`` answer during A. Wall-clock figures depend on the machine's load: report it with them.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -84,10 +86,20 @@ def adversarial_body(unit: str, service_url: str, conversation: str, activity_id
 
 
 def _cpu_seconds(pid: int, thread: int | None = None) -> float:
-    """CPU seconds (user + system) of process ``pid``, or of its thread ``thread``."""
+    """CPU seconds (user + system) of process ``pid`` and its running children (the duplicate
+    guard's worker process), or of its thread ``thread`` alone."""
     stat = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
     fields = Path(stat).read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    if thread is None:
+        # Each thread's children: the worker process is started by one of the worker threads.
+        children = {
+            c for t in Path(f"/proc/{pid}/task").glob("*/children") for c in t.read_text().split()
+        }
+        for child in children:
+            with contextlib.suppress(FileNotFoundError):  # it ended meanwhile
+                seconds += _cpu_seconds(int(child))
+    return seconds
 
 
 async def _serve(bot: Path, adapter: str) -> tuple[asyncio.subprocess.Process, str]:

@@ -7,8 +7,9 @@ Checked by operation counts and orderings, never by a clock (the wall-clock figu
   (calls plus the characters each pattern is given), is the same for a 1 MB message as for a
   100 KB one: past ``ANALYSIS_BUDGET`` nothing more is analysed on the loop that every
   conversation shares (before, the offline planner split and scored the whole message there);
-- while the 1 MB message's guard check is still running (held in its worker thread until the other
-  conversation is answered), another conversation is answered: the guard never holds the loop;
+- while the 1 MB message's guard check is still running (in the guard's worker process, its answer
+  held until the other conversation is answered), another conversation is answered: the guard
+  never holds the loop;
 - no JSON encoding or decoding, SHA-256 or SDK state hash of the megabyte runs on the loop's
   thread (they run on worker threads, or not at all), on both adapters;
 - ``serve`` freezes what it loaded, so a full garbage collection (set off by a long message's
@@ -37,15 +38,15 @@ import harness.models._text as model_text
 import harness.models.rules as rules_model
 import harness.planning.rules as rules_planner
 import harness.planning.split as plan_split
+import harness.runtime.guard_process as guard_process
 import harness.text._split as split
 import harness.text.claims as claims
 import harness.text.facts as facts
 import harness.text.words as words
 from harness import load_bot
-from harness.detect.guard import DuplicateGuard
 from harness.hosting import DEFAULT_MAX_BODY_BYTES, create_app
 from tests.bench.bench_adversarial import adversarial_body, guarded_helpdesk
-from tests.core.test_text_linear import FAMILIES, Work, _clear_caches, _Counted
+from tests.core.test_text_linear import FAMILIES, Work, _Counted
 from tests.hosting._support import ADAPTERS, activity, running
 
 _MODULES: tuple[ModuleType, ...] = (
@@ -109,6 +110,21 @@ async def _post(session: ClientSession, base: str, body: bytes) -> int:
         return response.status
 
 
+def _clear_caches() -> None:
+    """Empty every cache of the SDK's modules, so each message's work is counted in full.
+
+    The text layer's own caches are not enough: what the loop reads (the bot's instructions, the
+    offline model's phrases) stays cached from an earlier test or message, and only an analysis
+    in this process that filled the bounded caches used to push it out. The guard's analysis of a
+    long text now runs in its worker process, so nothing pushes it out here.
+    """
+    for name, module in list(sys.modules.items()):
+        if name.startswith("harness.") and module is not None:
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)) and hasattr(value, "__wrapped__"):
+                    value.cache_clear()
+
+
 def _sized(unit: str, service_url: str, conversation: str, size: int) -> bytes:
     full = adversarial_body(unit, service_url, conversation, "a1")
     if size >= len(full):
@@ -145,15 +161,17 @@ async def test_another_conversation_is_answered_while_the_guard_checks_a_megabyt
 ) -> None:
     answered = threading.Event()  # set once the other conversation has its answer
     checking = threading.Event()
-    check = DuplicateGuard.check
+    call = guard_process._WORKER.call
 
-    def held_check(self: DuplicateGuard, text: str, **kwargs: Any) -> Any:
-        if any(len(m.text) > 100_000 for m in kwargs.get("sent", ())):
+    def held_call(request: Any) -> Any:
+        # The check of a long text runs in the guard's worker process: this thread sends it
+        # there and waits for the answer, here until the other conversation was answered.
+        if request is not None and any(len(m.text) > 100_000 for m in request[2]):
             checking.set()
             answered.wait(120)  # a safety net: on a held loop the other turn never ends
-        return check(self, text, **kwargs)
+        return call(request)
 
-    monkeypatch.setattr(DuplicateGuard, "check", held_check)
+    monkeypatch.setattr(guard_process._WORKER, "call", held_call)
     bot = load_bot(guarded_helpdesk(tmp_path))
     channel = _Channel()
     app = create_app(bot, adapter=adapter)
