@@ -54,12 +54,14 @@ __all__ = [
     "PairScorer",
     "UserLike",
     "feature_bounds",
+    "first_bounds",
     "message_values",
     "named_items",
     "pair_features",
     "scorer",
     "semantic_scorer",
     "swapped_words",
+    "user_bounds",
     "with_cosine",
 ]
 
@@ -326,6 +328,8 @@ class _Side:
 
     values: frozenset[str]
     """Value facts (not subjects)."""
+    weight: float
+    """:func:`_weighted` of ``values``."""
     subjects: frozenset[str]
     acts: frozenset[str]
     caps: frozenset[str]
@@ -348,8 +352,10 @@ def _side(analysis: Analysis) -> _Side:
     if known is not None and known[0] is analysis:
         return known[1]
     facts = analysis.facts
+    values = frozenset(k for k in facts if not k.startswith(_SUBJECT))
     side = _Side(
-        values=frozenset(k for k in facts if not k.startswith(_SUBJECT)),
+        values=values,
+        weight=_weighted(values),
         subjects=frozenset(k for k in facts if k.startswith(_SUBJECT)),
         acts=_acts(analysis.text),
         caps=_capitalised(analysis.text),
@@ -394,46 +400,55 @@ def _pair_features(
     wording: _Wording,
 ) -> list[float]:
     """:func:`pair_features` with the word-sequence comparison (:func:`_wording`) given."""
+    features = _own_features(earlier, later, found, context, users, wording)
+    _add_user_features(features, earlier, later, found, users, first)
+    return features
+
+
+def _own_features(
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    context: PairContext,
+    users: Sequence[UserLike],
+    wording: _Wording,
+) -> list[float]:
+    """The features of :func:`_pair_features` but those of :data:`_USER_PAIR_FEATURES` (left
+    0.0: :func:`_add_user_features` sets them)."""
     exact = bool(earlier.norm) and earlier.norm == later.norm
     method = found.method if found is not None else ""
     border = found is not None and found.score == 0.0 and found.earlier_cover == 0.0
-    ef, lf = earlier.facts, later.facts
     es, ls = _side(earlier), _side(later)
     e_values, l_values = es.values, ls.values
     shared_values = e_values & l_values
     e_only = e_values - l_values
     l_only = l_values - e_values
-    kinds = {k.partition(":")[0] for k in e_only} & {k.partition(":")[0] for k in l_only}
-    states_e = {k for k in e_only if k.startswith("state:")}
-    states_l = {k for k in l_only if k.startswith("state:")}
+    # The weights of value sets: a message's own total is computed once; the shares are sums of
+    # halves and ones (exact), so a difference of totals is the share's own sum.
+    shared_weight = _weighted(shared_values)
+    e_only_weight = es.weight - shared_weight if e_only else 0
+    l_only_weight = ls.weight - shared_weight if l_only else 0
+    if e_only and l_only:
+        kinds = {k.partition(":")[0] for k in e_only} & {k.partition(":")[0] for k in l_only}
+    else:
+        kinds = set()
+    states_differ = any(k.startswith("state:") for k in e_only) or any(
+        k.startswith("state:") for k in l_only
+    )
     e_subjects, l_subjects = es.subjects, ls.subjects
     subjects_shared = e_subjects & l_subjects
     subjects_differ = bool(e_subjects - l_subjects) and bool(l_subjects - e_subjects)
     ratio, small, rare, swapped = wording
     ew, lw = earlier.words, later.words
+    ef, lf = earlier.facts, later.facts
     ea, la = es.acts, ls.acts
-    restated = set(ew & lw)
-    for key in (found.facts if found is not None else frozenset()) | (ef & lf):
-        restated.update(content_words(key.partition(":")[2]))
-    reask_cue = any(u.reask for u in users)
-    overlap = max((len(u.words & restated) / len(u.words) for u in users if u.words), default=0.0)
-    on_topic = any(u.reask and (u.words & restated or u.facts & (ef & lf)) for u in users)
-    asked_fact = any(
-        u.question and {k for k in u.facts & ef & lf if not k.startswith("state:")} for u in users
-    )
-    same_question = first is not None and any(
-        u.norm == first.norm
-        or (u.question and first.words and len(first.words & u.words) * 2 >= len(u.words) >= 2)
-        for u in users
-    )
-    later_new = (lw - ew) | (lf - ef)
-    said = frozenset().union(*(u.words | u.facts for u in users)) if users else frozenset()
-    chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
-    confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
+    dice = _dice(ew, lw)
     words_e, words_l = len(ew) + len(ef), len(lw) + len(lf)
     caps_e, caps_l = es.caps, ls.caps
     days_e, days_l = es.days, ls.days
     values_e, values_l = es.all_values, ls.all_values
+    values_both = values_e & values_l
+    values_any = values_e | values_l
     acts_union = ea | la
     return [
         float(exact),
@@ -444,16 +459,16 @@ def _pair_features(
         found.score if found is not None else 0.0,
         found.earlier_cover if found is not None else 0.0,
         found.later_cover if found is not None else 0.0,
-        min(_weighted(shared_values), 4.0),
-        min(_weighted(e_only) + swapped, 3.0),
-        min(_weighted(l_only) + swapped, 3.0),
+        min(shared_weight, 4.0),
+        min(e_only_weight + swapped, 3.0),
+        min(l_only_weight + swapped, 3.0),
         float(min(len(kinds) + swapped, 2)),
-        _weighted(shared_values) / (_weighted(shared_values | e_only) or 1.0),
-        float(bool(states_e) or bool(states_l)),
+        shared_weight / (es.weight or 1.0),
+        float(states_differ),
         float(min(len(subjects_shared), 3)),
         float(subjects_differ),
-        float(bool(subjects_shared) and not shared_values and _dice(ew, lw) < 0.6),
-        _dice(ew, lw),
+        float(bool(subjects_shared) and not shared_values and dice < 0.6),
+        dice,
         ratio,
         small,
         rare,
@@ -471,14 +486,14 @@ def _pair_features(
         float("OFFER" in ea),
         float("REQUEST" in ea),
         float("CONFIRM" in ea),
-        float(reask_cue),
-        float(on_topic),
-        overlap,
-        float(asked_fact),
-        float(same_question),
-        float(confirms_choice),
+        float(any(u.reask for u in users)),
+        0.0,  # reask_on_topic
+        0.0,  # topic_overlap
+        0.0,  # asked_fact
+        0.0,  # same_question
+        0.0,  # later_confirms_choice
         float(min(max((len(u.words) + len(u.facts) for u in users), default=0), 5)),
-        float(min(len(later_new & said), 3)),
+        0.0,  # later_from_user
         float(es.asks),
         float(ls.says_repeat),
         float(context.same_request_again),
@@ -487,9 +502,66 @@ def _pair_features(
         len(ea & la) / len(acts_union) if acts_union else 0.0,
         float("CONFIRM" in ea and "CONFIRM" in la),
         _cover(ew, lw),
-        _cover(values_e, values_l),
-        len(values_e & values_l) / len(values_e | values_l) if values_e | values_l else 0.0,
+        len(values_both) / min(len(values_e), len(values_l)) if values_e and values_l else 0.0,
+        len(values_both) / len(values_any) if values_any else 0.0,
     ]
+
+
+_USER_PAIR_FEATURES = (
+    "reask_on_topic",
+    "topic_overlap",
+    "asked_fact",
+    "same_question",
+    "later_confirms_choice",
+    "later_from_user",
+)
+"""Features of what the user said in between that also read the two messages (or, for
+``same_question``, the user's message before the earlier one): the costliest to compute, and the
+pair bound's second stage (:func:`add_user_bounds`)."""
+_REASK_ON_TOPIC, _TOPIC_OVERLAP, _ASKED_FACT, _SAME_QUESTION, _CONFIRMS_CHOICE, _FROM_USER = (
+    FEATURES.index(f) for f in _USER_PAIR_FEATURES
+)
+
+
+def _add_user_features(
+    features: list[float],
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> None:
+    """Set the features of :data:`_USER_PAIR_FEATURES` in ``features``."""
+    if not users:
+        return  # each is 0.0 without a user message in between
+    ef, lf = earlier.facts, later.facts
+    ew, lw = earlier.words, later.words
+    shared_facts = ef & lf
+    restated = set(ew & lw)
+    for key in (found.facts if found is not None else frozenset()) | shared_facts:
+        restated.update(content_words(key.partition(":")[2]))
+    overlap = max((len(u.words & restated) / len(u.words) for u in users if u.words), default=0.0)
+    on_topic = any(u.reask and (u.words & restated or u.facts & shared_facts) for u in users)
+    asked_fact = any(
+        u.question and {k for k in u.facts & shared_facts if not k.startswith("state:")}
+        for u in users
+    )
+    same_question = first is not None and any(
+        u.norm == first.norm
+        or (u.question and first.words and len(first.words & u.words) * 2 >= len(u.words) >= 2)
+        for u in users
+    )
+    later_new = (lw - ew) | (lf - ef)
+    said = frozenset().union(*(u.words | u.facts for u in users))
+    chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
+    la = _side(later).acts
+    confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
+    features[_REASK_ON_TOPIC] = float(on_topic)
+    features[_TOPIC_OVERLAP] = overlap
+    features[_ASKED_FACT] = float(asked_fact)
+    features[_SAME_QUESTION] = float(same_question)
+    features[_CONFIRMS_CHOICE] = float(confirms_choice)
+    features[_FROM_USER] = float(min(len(later_new & said), 3))
 
 
 Bounds = tuple[tuple[int, float], ...]
@@ -531,23 +603,58 @@ def feature_bounds(
     most of a pair's time): the features that do not depend on them are exact, the others free
     or capped (see :data:`Bounds`). With :meth:`PairScorer.may_reach`, pairs the scorer cannot
     call duplicates skip the comparison; ``tests/detect/test_pair_bound.py`` checks the bounds
-    hold."""
+    hold. The same as :func:`first_bounds` then :func:`user_bounds`."""
+    values, widened = first_bounds(earlier, later, context, users)
+    return values, user_bounds(values, widened, earlier, later, users, first)
+
+
+def first_bounds(
+    earlier: Analysis,
+    later: Analysis,
+    context: PairContext,
+    users: Sequence[UserLike],
+) -> tuple[list[float], Bounds]:
+    """:func:`feature_bounds` with the features of :data:`_USER_PAIR_FEATURES` left free (not
+    computed): a looser bound, cheaper to compute, that already rules out most candidates (the
+    first stage of the pair bound; :func:`user_bounds` is the second)."""
     exact = bool(earlier.norm) and earlier.norm == later.norm
-    values = _pair_features(
-        earlier, later, None, context, users, first, _SAME if exact else _UNSEEN
-    )
-    return values, _EXACT_WIDENED if exact else _WIDENED
+    values = _own_features(earlier, later, None, context, users, _SAME if exact else _UNSEEN)
+    return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
 
 
-_EXACT_WIDENED: Bounds = (
-    *((FEATURES.index(f), -math.inf) for f in _FOUND_FEATURES),
-    *((FEATURES.index(f), math.inf) for f in _GROWING_FEATURES),
+def user_bounds(
+    values: list[float],
+    widened: Bounds,
+    earlier: Analysis,
+    later: Analysis,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> Bounds:
+    """The second stage of the pair bound: sets the features of :data:`_USER_PAIR_FEATURES` in
+    ``values`` (from :func:`first_bounds`) and returns the bounds of :func:`feature_bounds`."""
+    _add_user_features(values, earlier, later, None, users, first)
+    return _EXACT_WIDENED if widened is _FIRST_EXACT_WIDENED else _WIDENED
+
+
+def _widening(*parts: tuple[tuple[str, float], ...]) -> Bounds:
+    """Bounds from (feature name, cap) pairs; a later part's cap replaces an earlier one's."""
+    caps = {FEATURES.index(name): cap for part in parts for name, cap in part}
+    return tuple(sorted(caps.items()))
+
+
+_EXACT_PART = (
+    *((f, -math.inf) for f in _FOUND_FEATURES),
+    *((f, math.inf) for f in _GROWING_FEATURES),
 )
-_WIDENED: Bounds = (
-    *_EXACT_WIDENED,
-    *((FEATURES.index(f), -math.inf) for f in _WORDING_FEATURES),
-    *((FEATURES.index(f), cap) for f, cap in _SWAPPED_FEATURES.items()),
+_WORDING_PART = (
+    *((f, -math.inf) for f in _WORDING_FEATURES),
+    *_SWAPPED_FEATURES.items(),
 )
+_USERS_PART = tuple((f, -math.inf) for f in _USER_PAIR_FEATURES)
+_EXACT_WIDENED: Bounds = _widening(_EXACT_PART)
+_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART)
+_FIRST_EXACT_WIDENED: Bounds = _widening(_EXACT_PART, _USERS_PART)
+_FIRST_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART, _USERS_PART)
 
 
 def with_cosine(
