@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from operator import itemgetter
 
 from harness.detect.findings import Scope, request_key
 from harness.detect.restate import Restatement, Thresholds, borderline, compare
@@ -139,12 +140,16 @@ class _Index:
             if entries[position].message.turn < entry.message.turn - 1:
                 break
             counts[position] += 2
-        if len(counts) > _MAX_CANDIDATES:
-            found = [p for p, score in counts.most_common(_MAX_CANDIDATES) if score >= 2]
-        else:
-            found = [p for p, score in counts.items() if score >= 2]
-        found.sort()
-        return [entries[p] for p in found]
+        return [entries[p] for p in _most_similar(counts)]
+
+
+def _most_similar(counts: Counter[int]) -> list[int]:
+    """The positions with a count of at least 2, at most :data:`_MAX_CANDIDATES` of them (the
+    highest counts, ties in the counter's order, as ``counts.most_common``), in order."""
+    scored = [item for item in counts.items() if item[1] >= 2]
+    if len(scored) > _MAX_CANDIDATES:
+        scored = sorted(scored, key=itemgetter(1), reverse=True)[:_MAX_CANDIDATES]
+    return sorted(p for p, _ in scored)
 
 
 def _entry(index: int, message: Message) -> Entry:

@@ -49,11 +49,12 @@ from harness.detect.scorer import (
     FEATURES,
     PairContext,
     PairScorer,
-    feature_bounds,
+    first_bounds,
     pair_features,
     scorer,
     semantic_scorer,
     swapped_words,
+    user_bounds,
     with_cosine,
 )
 from harness.detect.transcript import Transcript
@@ -326,13 +327,17 @@ def _reachable(
     so may a pair whose features, bounded over every restatement the comparison could find and
     every word-sequence ratio (:func:`feature_bounds`), may reach the scorer's threshold. Only a
     pair the full comparison would not report is refused: every later step keeps a pair only if
-    the scorer calls it a duplicate or it is :func:`_verbatim`."""
+    the scorer calls it a duplicate or it is :func:`_verbatim`. In two stages: the bound with
+    the features that read both the user's messages and the pair left free rules out most pairs
+    (:func:`first_bounds`); the others get those features too (:func:`user_bounds`)."""
     if _verbatim(other, entry):
         return True
     context, between = _context(other, entry, users, scope, strict)
-    features, widened = feature_bounds(
-        other.text, entry.text, context, between, users.of_turn(other.message.turn)
-    )
+    features, widened = first_bounds(other.text, entry.text, context, between)
+    if not model.may_reach(features, widened):
+        return False
+    first = users.of_turn(other.message.turn)
+    widened = user_bounds(features, widened, other.text, entry.text, between, first)
     return model.may_reach(features, widened)
 
 

@@ -41,6 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
+from harness.detect._bound import Bounds, Node, compile_bound, compile_forest
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.text import STOPWORDS, Analysis, content_words, normalise, stem
@@ -54,12 +55,14 @@ __all__ = [
     "PairScorer",
     "UserLike",
     "feature_bounds",
+    "first_bounds",
     "message_values",
     "named_items",
     "pair_features",
     "scorer",
     "semantic_scorer",
     "swapped_words",
+    "user_bounds",
     "with_cosine",
 ]
 
@@ -173,10 +176,6 @@ class PairContext:
 
 def _weighted(keys: frozenset[str] | set[str]) -> float:
     return sum(0.5 if k.startswith("num:") and len(k) <= 5 else 1.0 for k in keys)
-
-
-def _dice(a: frozenset[str], b: frozenset[str]) -> float:
-    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
 @lru_cache(maxsize=65_536)
@@ -315,17 +314,14 @@ def named_items(analysis: Analysis) -> frozenset[str]:
     return _name_tokens(analysis) | frozenset(_rare(set(_tokens(analysis.text))))
 
 
-def _cover(a: frozenset[str], b: frozenset[str]) -> float:
-    """The share of the smaller set that the other holds too (0 when either is empty)."""
-    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
-
-
 @dataclass(frozen=True, slots=True)
 class _Side:
     """What the features read of one message alone, computed once per message (not per pair)."""
 
     values: frozenset[str]
     """Value facts (not subjects)."""
+    weight: float
+    """:func:`_weighted` of ``values``."""
     subjects: frozenset[str]
     acts: frozenset[str]
     caps: frozenset[str]
@@ -335,6 +331,15 @@ class _Side:
     asks: bool
     """A question mark near its end."""
     says_repeat: bool
+    as_later: tuple[float, ...]
+    """The act features of the message as the later one (``later_confirm`` to ``later_count``)."""
+    as_earlier: tuple[float, ...]
+    """The act features of the message as the earlier one (``earlier_offer`` to
+    ``earlier_confirm``)."""
+
+
+def _flag(value: object) -> float:
+    return 1.0 if value else 0.0
 
 
 _SIDES: dict[int, tuple[Analysis, _Side]] = {}
@@ -348,15 +353,27 @@ def _side(analysis: Analysis) -> _Side:
     if known is not None and known[0] is analysis:
         return known[1]
     facts = analysis.facts
+    values = frozenset(k for k in facts if not k.startswith(_SUBJECT))
+    acts = _acts(analysis.text)
     side = _Side(
-        values=frozenset(k for k in facts if not k.startswith(_SUBJECT)),
+        values=values,
+        weight=_weighted(values),
         subjects=frozenset(k for k in facts if k.startswith(_SUBJECT)),
-        acts=_acts(analysis.text),
+        acts=acts,
         caps=_capitalised(analysis.text),
         days=_days(analysis.text),
         all_values=message_values(analysis),
         asks="?" in analysis.text[-200:],
         says_repeat=bool(_SAYS_REPEAT.search(analysis.text)),
+        as_later=(
+            _flag("CONFIRM" in acts),
+            _flag("OFFER" in acts),
+            _flag(acts & {"NOTIFY_SUCCESS", "NOTIFY_FAILURE"}),
+            _flag("REQUEST" in acts),
+            _flag(acts & {"REQ_MORE", "GOODBYE"}),
+            _flag("INFORM_COUNT" in acts),
+        ),
+        as_earlier=(_flag("OFFER" in acts), _flag("REQUEST" in acts), _flag("CONFIRM" in acts)),
     )
     if len(_SIDES) >= _SIDES_SIZE:
         _SIDES.clear()
@@ -394,32 +411,157 @@ def _pair_features(
     wording: _Wording,
 ) -> list[float]:
     """:func:`pair_features` with the word-sequence comparison (:func:`_wording`) given."""
-    exact = bool(earlier.norm) and earlier.norm == later.norm
-    method = found.method if found is not None else ""
-    border = found is not None and found.score == 0.0 and found.earlier_cover == 0.0
-    ef, lf = earlier.facts, later.facts
+    features = _own_features(earlier, later, found, context, users, wording)
+    _add_user_features(features, earlier, later, found, users, first)
+    return features
+
+
+def _own_features(
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    context: PairContext,
+    users: Sequence[UserLike],
+    wording: _Wording,
+) -> list[float]:
+    """The features of :func:`_pair_features` but those of :data:`_USER_PAIR_FEATURES` (left
+    0.0: :func:`_add_user_features` sets them). Every candidate pair's bound computes these, so
+    what depends on one message alone is read from :class:`_Side`."""
     es, ls = _side(earlier), _side(later)
+    if found is None:
+        rules = _NO_RULES
+    else:
+        method = found.method
+        border = found.score == 0.0 and found.earlier_cover == 0.0
+        rules = (
+            _flag(method == "near"),
+            _flag(method == "semantic" and not border),
+            _flag(method == "containment"),
+            _flag(border),
+            found.score,
+            found.earlier_cover,
+            found.later_cover,
+        )
     e_values, l_values = es.values, ls.values
     shared_values = e_values & l_values
-    e_only = e_values - l_values
-    l_only = l_values - e_values
-    kinds = {k.partition(":")[0] for k in e_only} & {k.partition(":")[0] for k in l_only}
-    states_e = {k for k in e_only if k.startswith("state:")}
-    states_l = {k for k in l_only if k.startswith("state:")}
+    shared_weight = _weighted(shared_values) if shared_values else 0
+    # The weights of the values only one side states: a message's own total less the shared
+    # values' (sums of halves and ones, so exact).
+    e_only = len(e_values) > len(shared_values)
+    l_only = len(l_values) > len(shared_values)
+    e_only_weight = es.weight - shared_weight if e_only else 0
+    l_only_weight = ls.weight - shared_weight if l_only else 0
+    if e_only and l_only:
+        kinds = len(
+            {k.partition(":")[0] for k in e_values - l_values}
+            & {k.partition(":")[0] for k in l_values - e_values}
+        )
+        states = any(k.startswith("state:") for k in e_values - l_values) or any(
+            k.startswith("state:") for k in l_values - e_values
+        )
+    else:
+        kinds = 0
+        states = e_only and any(k.startswith("state:") for k in e_values - l_values)
+        states = states or (l_only and any(k.startswith("state:") for k in l_values - e_values))
     e_subjects, l_subjects = es.subjects, ls.subjects
     subjects_shared = e_subjects & l_subjects
-    subjects_differ = bool(e_subjects - l_subjects) and bool(l_subjects - e_subjects)
     ratio, small, rare, swapped = wording
     ew, lw = earlier.words, later.words
+    shared_words = len(ew & lw) if ew and lw else 0
+    dice = 2 * shared_words / (len(ew) + len(lw)) if ew and lw else 0.0
+    words_e, words_l = len(ew) + len(earlier.facts), len(lw) + len(later.facts)
+    caps_e, caps_l = es.caps, ls.caps
+    days_e, days_l = es.days, ls.days
+    values_e, values_l = es.all_values, ls.all_values
+    values_both = len(values_e & values_l) if values_e and values_l else 0
     ea, la = es.acts, ls.acts
+    acts_union = ea | la
+    return [
+        _flag(earlier.norm and earlier.norm == later.norm),
+        *rules,
+        min(shared_weight, 4.0),
+        min(e_only_weight + swapped, 3.0),
+        min(l_only_weight + swapped, 3.0),
+        float(min(kinds + swapped, 2)),
+        shared_weight / (es.weight or 1.0),
+        _flag(states),
+        float(min(len(subjects_shared), 3)),
+        _flag(e_subjects - l_subjects and l_subjects - e_subjects),
+        _flag(subjects_shared and not shared_values and dice < 0.6),
+        dice,
+        ratio,
+        small,
+        rare,
+        _flag(min(words_e, words_l) <= 4),
+        min(words_e, words_l) / max(words_e, words_l, 1),
+        _flag(context.same_turn),
+        math.log1p(context.turns_apart),
+        _flag(context.different_requests),
+        *ls.as_later,
+        *es.as_earlier,
+        _flag(any(u.reask for u in users)),
+        0.0,  # reask_on_topic
+        0.0,  # topic_overlap
+        0.0,  # asked_fact
+        0.0,  # same_question
+        0.0,  # later_confirms_choice
+        float(min(max((len(u.words) + len(u.facts) for u in users), default=0), 5)),
+        0.0,  # later_from_user
+        _flag(es.asks),
+        _flag(ls.says_repeat),
+        _flag(context.same_request_again),
+        float(min(len(caps_e - caps_l), len(caps_l - caps_e), 3)),
+        _flag(days_e and days_l and days_e.isdisjoint(days_l)),
+        len(ea & la) / len(acts_union) if acts_union else 0.0,
+        _flag("CONFIRM" in ea and "CONFIRM" in la),
+        shared_words / min(len(ew), len(lw)) if ew and lw else 0.0,
+        values_both / min(len(values_e), len(values_l)) if values_e and values_l else 0.0,
+        values_both / len(values_e | values_l) if values_e or values_l else 0.0,
+    ]
+
+
+_NO_RULES = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+"""The rules' features without a restatement."""
+
+
+_USER_PAIR_FEATURES = (
+    "reask_on_topic",
+    "topic_overlap",
+    "asked_fact",
+    "same_question",
+    "later_confirms_choice",
+    "later_from_user",
+)
+"""Features of what the user said in between that also read the two messages (or, for
+``same_question``, the user's message before the earlier one): the costliest to compute, and the
+pair bound's second stage (:func:`add_user_bounds`)."""
+_REASK_ON_TOPIC, _TOPIC_OVERLAP, _ASKED_FACT, _SAME_QUESTION, _CONFIRMS_CHOICE, _FROM_USER = (
+    FEATURES.index(f) for f in _USER_PAIR_FEATURES
+)
+
+
+def _add_user_features(
+    features: list[float],
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> None:
+    """Set the features of :data:`_USER_PAIR_FEATURES` in ``features``."""
+    if not users:
+        return  # each is 0.0 without a user message in between
+    ef, lf = earlier.facts, later.facts
+    ew, lw = earlier.words, later.words
+    shared_facts = ef & lf
     restated = set(ew & lw)
-    for key in (found.facts if found is not None else frozenset()) | (ef & lf):
+    for key in (found.facts if found is not None else frozenset()) | shared_facts:
         restated.update(content_words(key.partition(":")[2]))
-    reask_cue = any(u.reask for u in users)
     overlap = max((len(u.words & restated) / len(u.words) for u in users if u.words), default=0.0)
-    on_topic = any(u.reask and (u.words & restated or u.facts & (ef & lf)) for u in users)
+    on_topic = any(u.reask and (u.words & restated or u.facts & shared_facts) for u in users)
     asked_fact = any(
-        u.question and {k for k in u.facts & ef & lf if not k.startswith("state:")} for u in users
+        u.question and {k for k in u.facts & shared_facts if not k.startswith("state:")}
+        for u in users
     )
     same_question = first is not None and any(
         u.norm == first.norm
@@ -427,75 +569,16 @@ def _pair_features(
         for u in users
     )
     later_new = (lw - ew) | (lf - ef)
-    said = frozenset().union(*(u.words | u.facts for u in users)) if users else frozenset()
+    said = frozenset().union(*(u.words | u.facts for u in users))
     chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
+    la = _side(later).acts
     confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
-    words_e, words_l = len(ew) + len(ef), len(lw) + len(lf)
-    caps_e, caps_l = es.caps, ls.caps
-    days_e, days_l = es.days, ls.days
-    values_e, values_l = es.all_values, ls.all_values
-    acts_union = ea | la
-    return [
-        float(exact),
-        float(method == "near"),
-        float(method == "semantic" and not border),
-        float(method == "containment"),
-        float(border),
-        found.score if found is not None else 0.0,
-        found.earlier_cover if found is not None else 0.0,
-        found.later_cover if found is not None else 0.0,
-        min(_weighted(shared_values), 4.0),
-        min(_weighted(e_only) + swapped, 3.0),
-        min(_weighted(l_only) + swapped, 3.0),
-        float(min(len(kinds) + swapped, 2)),
-        _weighted(shared_values) / (_weighted(shared_values | e_only) or 1.0),
-        float(bool(states_e) or bool(states_l)),
-        float(min(len(subjects_shared), 3)),
-        float(subjects_differ),
-        float(bool(subjects_shared) and not shared_values and _dice(ew, lw) < 0.6),
-        _dice(ew, lw),
-        ratio,
-        small,
-        rare,
-        float(min(words_e, words_l) <= 4),
-        min(words_e, words_l) / max(words_e, words_l, 1),
-        float(context.same_turn),
-        math.log1p(context.turns_apart),
-        float(context.different_requests),
-        float("CONFIRM" in la),
-        float("OFFER" in la),
-        float(bool(la & {"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})),
-        float("REQUEST" in la),
-        float(bool(la & {"REQ_MORE", "GOODBYE"})),
-        float("INFORM_COUNT" in la),
-        float("OFFER" in ea),
-        float("REQUEST" in ea),
-        float("CONFIRM" in ea),
-        float(reask_cue),
-        float(on_topic),
-        overlap,
-        float(asked_fact),
-        float(same_question),
-        float(confirms_choice),
-        float(min(max((len(u.words) + len(u.facts) for u in users), default=0), 5)),
-        float(min(len(later_new & said), 3)),
-        float(es.asks),
-        float(ls.says_repeat),
-        float(context.same_request_again),
-        float(min(len(caps_e - caps_l), len(caps_l - caps_e), 3)),
-        float(bool(days_e) and bool(days_l) and days_e.isdisjoint(days_l)),
-        len(ea & la) / len(acts_union) if acts_union else 0.0,
-        float("CONFIRM" in ea and "CONFIRM" in la),
-        _cover(ew, lw),
-        _cover(values_e, values_l),
-        len(values_e & values_l) / len(values_e | values_l) if values_e | values_l else 0.0,
-    ]
-
-
-Bounds = tuple[tuple[int, float], ...]
-"""Which features of a vector are not known exactly: (feature, cap) pairs. A cap of ``-inf``
-marks a feature that may take any value; any other cap, one that may take any value from the
-vector's up to the cap (``inf``: no cap). The other features are the vector's values."""
+    features[_REASK_ON_TOPIC] = float(on_topic)
+    features[_TOPIC_OVERLAP] = overlap
+    features[_ASKED_FACT] = float(asked_fact)
+    features[_SAME_QUESTION] = float(same_question)
+    features[_CONFIRMS_CHOICE] = float(confirms_choice)
+    features[_FROM_USER] = float(min(len(later_new & said), 3))
 
 
 _FOUND_FEATURES = (
@@ -531,23 +614,58 @@ def feature_bounds(
     most of a pair's time): the features that do not depend on them are exact, the others free
     or capped (see :data:`Bounds`). With :meth:`PairScorer.may_reach`, pairs the scorer cannot
     call duplicates skip the comparison; ``tests/detect/test_pair_bound.py`` checks the bounds
-    hold."""
+    hold. The same as :func:`first_bounds` then :func:`user_bounds`."""
+    values, widened = first_bounds(earlier, later, context, users)
+    return values, user_bounds(values, widened, earlier, later, users, first)
+
+
+def first_bounds(
+    earlier: Analysis,
+    later: Analysis,
+    context: PairContext,
+    users: Sequence[UserLike],
+) -> tuple[list[float], Bounds]:
+    """:func:`feature_bounds` with the features of :data:`_USER_PAIR_FEATURES` left free (not
+    computed): a looser bound, cheaper to compute, that already rules out most candidates (the
+    first stage of the pair bound; :func:`user_bounds` is the second)."""
     exact = bool(earlier.norm) and earlier.norm == later.norm
-    values = _pair_features(
-        earlier, later, None, context, users, first, _SAME if exact else _UNSEEN
-    )
-    return values, _EXACT_WIDENED if exact else _WIDENED
+    values = _own_features(earlier, later, None, context, users, _SAME if exact else _UNSEEN)
+    return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
 
 
-_EXACT_WIDENED: Bounds = (
-    *((FEATURES.index(f), -math.inf) for f in _FOUND_FEATURES),
-    *((FEATURES.index(f), math.inf) for f in _GROWING_FEATURES),
+def user_bounds(
+    values: list[float],
+    widened: Bounds,
+    earlier: Analysis,
+    later: Analysis,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> Bounds:
+    """The second stage of the pair bound: sets the features of :data:`_USER_PAIR_FEATURES` in
+    ``values`` (from :func:`first_bounds`) and returns the bounds of :func:`feature_bounds`."""
+    _add_user_features(values, earlier, later, None, users, first)
+    return _EXACT_WIDENED if widened is _FIRST_EXACT_WIDENED else _WIDENED
+
+
+def _widening(*parts: tuple[tuple[str, float], ...]) -> Bounds:
+    """Bounds from (feature name, cap) pairs; a later part's cap replaces an earlier one's."""
+    caps = {FEATURES.index(name): cap for part in parts for name, cap in part}
+    return tuple(sorted(caps.items()))
+
+
+_EXACT_PART = (
+    *((f, -math.inf) for f in _FOUND_FEATURES),
+    *((f, math.inf) for f in _GROWING_FEATURES),
 )
-_WIDENED: Bounds = (
-    *_EXACT_WIDENED,
-    *((FEATURES.index(f), -math.inf) for f in _WORDING_FEATURES),
-    *((FEATURES.index(f), cap) for f, cap in _SWAPPED_FEATURES.items()),
+_WORDING_PART = (
+    *((f, -math.inf) for f in _WORDING_FEATURES),
+    *_SWAPPED_FEATURES.items(),
 )
+_USERS_PART = tuple((f, -math.inf) for f in _USER_PAIR_FEATURES)
+_EXACT_WIDENED: Bounds = _widening(_EXACT_PART)
+_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART)
+_FIRST_EXACT_WIDENED: Bounds = _widening(_EXACT_PART, _USERS_PART)
+_FIRST_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART, _USERS_PART)
 
 
 def with_cosine(
@@ -565,11 +683,9 @@ def with_cosine(
 
 _MARGIN = 1e-6
 """Log-odds below the threshold's that :meth:`PairScorer.may_reach` keeps for rounding."""
-_Node = float | tuple[int, float, "_Node", "_Node"]
-"""A fitted tree: a leaf's value, or (feature, threshold, left when at most, right)."""
 
 
-def _node(raw: object) -> _Node:
+def _node(raw: object) -> Node:
     if not isinstance(raw, dict):
         raise ValueError("a tree node must be an object")
     if "v" in raw:
@@ -583,65 +699,6 @@ def _floats(raw: object, size: int, default: float) -> list[float]:
     if not isinstance(raw, list) or len(raw) != size:
         raise ValueError("the pair model's vectors do not match its features")
     return [float(x) for x in raw]
-
-
-def _expression(node: _Node) -> str:
-    if not isinstance(node, tuple):
-        return repr(node)
-    feature, threshold, left, right = node
-    return f"({_expression(left)} if x[{feature}] <= {threshold!r} else {_expression(right)})"
-
-
-def _bound_expression(node: _Node, widened: dict[int, float]) -> str | float:
-    """A tree's largest leaf that features within ``widened`` of ``x`` can reach, as an expression
-    of ``x`` or, when it does not depend on ``x``, a number: a branch is taken when every value of
-    a feature falls on its side, both (the larger leaf) when they straddle its threshold. The
-    caps are known here, so they are decided at compile time."""
-    if not isinstance(node, tuple):
-        return node
-    feature, threshold, left, right = node
-    low, high = _bound_expression(left, widened), _bound_expression(right, widened)
-    cap = widened.get(feature)
-    if cap is None:  # exact
-        if isinstance(low, float) and isinstance(high, float) and low == high:
-            return low
-        return f"({_repr(low)} if x[{feature}] <= {threshold!r} else {_repr(high)})"
-    if cap != -math.inf and cap <= threshold:
-        return low  # every value from x's up to the cap is at most the threshold
-    both = _larger(low, high)
-    if cap == -math.inf:
-        return both
-    return f"({_repr(high)} if x[{feature}] > {threshold!r} else {_repr(both)})"
-
-
-def _larger(low: str | float, high: str | float) -> str | float:
-    if isinstance(low, float) and isinstance(high, float):
-        return max(low, high)
-    return f"max({_repr(low)}, {_repr(high)})"
-
-
-def _repr(part: str | float) -> str:
-    return repr(part) if isinstance(part, float) else part
-
-
-def _compile_bound(trees: Sequence[_Node], widened: Bounds) -> Callable[[Sequence[float]], float]:
-    """The forest's upper bound over features within ``widened`` of ``x``, compiled like
-    :func:`_compile` (the trees' bounds summed in the same order as the forest's leaves)."""
-    caps = dict(widened)
-    body = " + ".join(_repr(_bound_expression(t, caps)) for t in trees) or "0.0"
-    code = compile(f"lambda x: {body}", "<pair-scorer-bound>", "eval")
-    bound: Callable[[Sequence[float]], float] = eval(code, {"__builtins__": {}, "max": max})
-    return bound
-
-
-def _compile(trees: Sequence[_Node]) -> Callable[[Sequence[float]], float]:
-    """The forest as one Python expression (the trees are numbers and comparisons only, built
-    from floats and ints above, so nothing else can reach the compiled code): about fifty times
-    faster than walking the nodes."""
-    body = " + ".join(_expression(t) for t in trees) or "0.0"
-    code = compile(f"lambda x: {body}", "<pair-scorer>", "eval")
-    forest: Callable[[Sequence[float]], float] = eval(code, {"__builtins__": {}})
-    return forest
 
 
 class PairScorer:
@@ -658,14 +715,14 @@ class PairScorer:
         trees = model.get("trees") or []
         if not isinstance(trees, list):
             raise ValueError("the pair model's trees must be a list")
-        self.trees: tuple[_Node, ...] = tuple(_node(t) for t in trees)
+        self.trees: tuple[Node, ...] = tuple(_node(t) for t in trees)
         n = len(self.features)
         self.mean = _floats(model.get("mean"), n, 0.0)
         self.scale = _floats(model.get("scale"), n, 1.0)
         self.coef = _floats(model.get("coef"), n, 0.0)
         self.bias = float(str(model.get("bias", 0.0)))
         self.threshold = float(str(model.get("threshold", 0.5)))
-        self._forest = _compile(self.trees)
+        self._forest = compile_forest(self.trees)
         self._bounds: dict[int, tuple[Bounds, Callable[[Sequence[float]], float]]] = {}
         """Compiled bounds by the identity of their widening (held, so the id stays its own)."""
         odds = (
@@ -713,7 +770,7 @@ class PairScorer:
         if self.trees:
             known = self._bounds.get(id(widened))
             if known is None or known[0] is not widened:
-                known = self._bounds[id(widened)] = (widened, _compile_bound(self.trees, widened))
+                known = self._bounds[id(widened)] = (widened, compile_bound(self.trees, widened))
             total += known[1](features)
         return math.isnan(total) or total >= odds - _MARGIN
 

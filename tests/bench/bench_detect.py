@@ -5,6 +5,8 @@
     .venv/bin/python tests/bench/bench_detect.py --real --sizes 100000 --runs 3   # real text
     .venv/bin/python tests/bench/bench_detect.py --real --runs 3 --jobs 1         # one process
     .venv/bin/python tests/bench/bench_detect.py --real --sizes 10000 --count     # pairs compared
+    .venv/bin/python tests/bench/bench_detect.py --real --sizes 10000 --comparison --runs 3
+                                                       # CPU of the comparison stage alone
 
 Each transcript is helpdesk-like: a user message per turn, then two or three bot messages (a
 sub-agent's answer with sampled facts, the parent's relay of it with new content, sometimes a holding
@@ -160,12 +162,13 @@ def median_seconds(fn: object, runs: int) -> float:
 
 def count_pairs(transcript: Transcript) -> str:
     """The duplicate detector's work on ``transcript``, counted (not timed): candidate pairs,
-    pairs whose claims are compared, and pairs the scorer reads in full."""
+    those the pair bound's second stage reads (the first could not rule them out), pairs whose
+    claims are compared, and pairs the scorer reads in full."""
     import pytest
 
     from harness.detect import _candidates, duplicates
 
-    counts = {"candidates": 0, "compared": 0, "scored": 0}
+    counts = {"candidates": 0, "second stage": 0, "compared": 0, "scored": 0}
     candidates = _candidates._Index.candidates
 
     def counting_candidates(index: object, entry: _candidates.Entry) -> list[_candidates.Entry]:
@@ -184,8 +187,52 @@ def count_pairs(transcript: Transcript) -> str:
         patch.setattr(_candidates._Index, "candidates", counting_candidates)
         patch.setattr(_candidates, "compare", counting("compared", _candidates.compare))
         patch.setattr(duplicates, "pair_features", counting("scored", duplicates.pair_features))
+        patch.setattr(duplicates, "user_bounds", counting("second stage", duplicates.user_bounds))
         detect(transcript)
     return ", ".join(f"{value:,} {name}" for name, value in counts.items())
+
+
+def comparison_cpu(transcript: Transcript, runs: int) -> str:
+    """CPU time (user + sys of this process) of the duplicate check's comparison stage alone:
+    the messages analysed first, then every bot message compared with its candidates, the
+    detector's caches emptied before each run."""
+    from harness.detect import acts, duplicates, scorer
+    from harness.detect._users import _User
+    from harness.detect.findings import DetectorConfig, request_key
+    from harness.text import normalise
+
+    config = DetectorConfig()
+    plans = {t.turn: frozenset(request_key(p.request) for p in t.plan) for t in transcript.turns}
+    steps: list[duplicates.Entry | _User] = []
+    for position, message in enumerate(transcript.messages):
+        if message.role == "user":
+            user = _User.of(message)
+            user.plan = plans.get(message.turn, frozenset())
+            steps.append(user)
+        elif message.text.strip():
+            steps.append(duplicates._entry(position, message))
+    run = duplicates._Run(
+        steps=steps,
+        limits=duplicates.thresholds(config),
+        closers=frozenset(normalise(p) for p in config.boilerplate),
+        window=config.cross_turn_window,
+        semantic=config.semantic_threshold,
+        vectors=None,
+        pair_model=None,
+    )
+    times = []
+    for _ in range(runs):
+        scorer._SIDES.clear()
+        for cached in (acts.sentence_acts, scorer._capitalised, scorer._days, scorer._wording):
+            cached.cache_clear()
+        start = time.process_time()
+        run.pairs(0, len(steps))
+        times.append(time.process_time() - start)
+    listed = ", ".join(f"{t:.2f}" for t in times)
+    return (
+        f"comparison stage {statistics.median(times):.2f}s CPU (median of {runs}: {listed}; "
+        f"load average {os.getloadavg()[0]:.1f})"
+    )
 
 
 def main() -> None:
@@ -203,7 +250,17 @@ def main() -> None:
         action="store_true",
         help="only count the candidate pairs, those whose claims are compared and those scored",
     )
+    parser.add_argument(
+        "--comparison",
+        action="store_true",
+        help="only time the duplicate check's comparison stage (CPU, in-process, one process)",
+    )
     args = parser.parse_args()
+    if args.comparison:
+        for size in args.sizes:
+            transcript = generate_real(size) if args.real else generate(size)
+            print(f"{size:>7} messages: {comparison_cpu(transcript, args.runs)}", flush=True)
+        return
     if args.count:
         for size in args.sizes:
             transcript = generate_real(size) if args.real else generate(size)

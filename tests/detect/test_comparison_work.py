@@ -7,11 +7,13 @@
   conversation, and the pre-filter skips most pairs.
 - Worker processes (``harness detect --jobs``): a conversation compared in slices by forked
   workers gives the same findings as one process.
+- The index's choice of candidates (the highest counts) is ``Counter.most_common``'s.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -21,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.cli.detect import detect_command
-from harness.detect import DetectorConfig, detect, duplicates, restate
+from harness.detect import DetectorConfig, _candidates, detect, duplicates, restate
 from harness.detect.duplicates import thresholds, worker_processes
 from harness.text import analyse
 from tests.simulate.test_perf_equivalence import generated
@@ -184,3 +186,19 @@ def test_harness_detect_jobs_gives_the_same_report(
     ]
     assert [r.exit_code for r in reports] == [1, 1]
     assert reports[0].output == reports[1].output
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 150), st.sampled_from([1, 1, 1, 2, 3, 100]))))
+def test_candidates_are_those_counter_most_common_picks(counted: list[tuple[int, int]]) -> None:
+    """The index keeps the positions counted at least twice, the highest counts first and ties
+    in the counter's order, as ``Counter.most_common`` picks them (without its heap)."""
+    counts: Counter[int] = Counter()
+    for position, score in counted:
+        counts[position] += score
+    limit = _candidates._MAX_CANDIDATES
+    if len(counts) > limit:
+        expected = [p for p, score in counts.most_common(limit) if score >= 2]
+    else:
+        expected = [p for p, score in counts.items() if score >= 2]
+    assert _candidates._most_similar(counts) == sorted(expected)

@@ -11,7 +11,12 @@ intervals. These tests check that the shortcut changes how much is compared, nev
 - the bound is never below the scorer: features moved anywhere within their bounds never reach
   the threshold when the bound says they cannot (hypothesis over the shipped model);
 - on a generated conversation the findings are the same with and without the shortcut, and the
-  number of pairs whose claims are compared falls (counted, not timed).
+  number of pairs whose claims are compared falls (counted, not timed);
+- the bound's first stage (:func:`harness.detect.scorer.first_bounds`, the features that read
+  both the user's messages and the pair left free) holds too, and spares most candidates the
+  second (counted);
+- the compiled bound (nested comparisons, :mod:`harness.detect._bound`) equals the bound walked
+  branch by branch, on random trees and widenings (hypothesis) and on the shipped model.
 """
 
 from __future__ import annotations
@@ -24,16 +29,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import harness.detect._bound as _bound
 import harness.detect._candidates as _candidates
 import harness.detect.duplicates as duplicates
 import harness.detect.scorer as scoring
 from harness.detect import DetectorConfig, detect
+from harness.detect._bound import Node, compile_bound
 from harness.detect.duplicates import conversation_pairs
 from harness.detect.scorer import (
     FEATURES,
     Bounds,
     PairScorer,
     feature_bounds,
+    first_bounds,
     pair_features,
     scorer,
 )
@@ -71,8 +79,13 @@ def _checked_features() -> Iterator[list[int]]:
         real = pair_features(*args)  # type: ignore[arg-type]
         values, widened = feature_bounds(earlier, later, context, users, first)  # type: ignore[arg-type]
         assert _within(real, values, widened) == [], (earlier.text, later.text)  # type: ignore[attr-defined]
+        # The first stage: looser, and its vector is the full one but for the features it frees.
+        first_values, first_widened = first_bounds(earlier, later, context, users)  # type: ignore[arg-type]
+        assert _within(real, first_values, first_widened) == []
+        assert _within(values, first_values, first_widened) == []
         if model.duplicate(real):
             assert model.may_reach(values, widened)
+            assert model.may_reach(first_values, first_widened)
         checked[0] += 1
         return real
 
@@ -132,7 +145,12 @@ def _real_vectors() -> list[list[float]]:
 
 
 _VECTORS = _real_vectors()
-_WIDENINGS = [scoring._WIDENED, scoring._EXACT_WIDENED]
+_WIDENINGS = [
+    scoring._WIDENED,
+    scoring._EXACT_WIDENED,
+    scoring._FIRST_WIDENED,
+    scoring._FIRST_EXACT_WIDENED,
+]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -220,3 +238,112 @@ def test_the_bound_skips_comparisons_and_keeps_the_findings(
     assert any(f.kind == "duplicate" for f in found)
     # Counted on this conversation: 874 message pairs compared with the bound, 8,540 without.
     assert bounded[0] * 4 < full[0]
+
+
+@contextmanager
+def _stages() -> Iterator[dict[str, int]]:
+    """Counts the candidate pairs each stage of the bound computes features for."""
+    counts = {"first": 0, "second": 0}
+    first, second = duplicates.first_bounds, duplicates.user_bounds
+
+    def counting_first(*args: object) -> object:
+        counts["first"] += 1
+        return first(*args)  # type: ignore[arg-type]
+
+    def counting_second(*args: object) -> object:
+        counts["second"] += 1
+        return second(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(duplicates, "first_bounds", counting_first)
+        patch.setattr(duplicates, "user_bounds", counting_second)
+        yield counts
+
+
+def test_most_candidates_need_only_the_first_stage() -> None:
+    """The features that read both the user's messages and the pair are computed for few
+    candidates: the first stage, with them free, rules out the rest."""
+    transcript = generated(11, 200, modes_known=True)
+    with _stages() as counts:
+        detect(transcript)
+    # Counted on this conversation: 11,074 candidates bounded, 1,059 of them by both stages.
+    assert counts["first"] > 5_000
+    assert counts["second"] * 5 < counts["first"]
+
+
+# --- the compiled bound against the bound walked node by node ----------------------------------
+
+
+def _walked(node: Node, caps: dict[int, float], x: Sequence[float]) -> float:
+    """A tree's largest leaf that features within ``caps`` of ``x`` can reach (see
+    :data:`Bounds`), by walking every branch they reach: the definition the compiled bound must
+    equal."""
+    if not isinstance(node, tuple):
+        return node
+    feature, threshold, left, right = node
+    cap = caps.get(feature)
+    if cap is None:
+        return _walked(left if x[feature] <= threshold else right, caps, x)
+    # Values from x's up to the cap (any value when the cap is -inf).
+    reached = []
+    if cap == -math.inf or x[feature] <= threshold:
+        reached.append(_walked(left, caps, x))
+    if cap == -math.inf or cap > threshold:
+        reached.append(_walked(right, caps, x))
+    return max(reached)
+
+
+_THRESHOLDS = [0.0, 0.5, 1.0]
+
+
+def _trees(depth: int) -> st.SearchStrategy[Node]:
+    """Random trees over two features and three thresholds, so that paths test one feature
+    several times (the merging must settle those tests)."""
+    leaf = st.sampled_from([-2.0, -1.0, -0.5, 0.25, 1.0, 1.5, 3.0])
+    if depth == 0:
+        return leaf
+    split = st.tuples(
+        st.integers(0, 1), st.sampled_from(_THRESHOLDS), _trees(depth - 1), _trees(depth - 1)
+    )
+    return st.one_of(leaf, split, split, split)  # mostly splits: deep trees
+
+
+_CAP = st.sampled_from([None, -math.inf, math.inf, 0.5, 1.0, 2.0, 3.0])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(_trees(4), min_size=1, max_size=4),
+    st.lists(_CAP, min_size=2, max_size=2),
+    st.lists(st.sampled_from([-1.0, 0.0, 0.25, 0.5, 0.75, 1.0, 2.0, 2.5, 3.0]), min_size=2),
+    st.booleans(),
+)
+def test_the_compiled_bound_equals_the_walked_bound(
+    trees: list[Node], caps: list[float | None], x: list[float], small: bool
+) -> None:
+    """Merged into nested comparisons (or, past the size limit, with ``max()``), the compiled
+    bound gives exactly the walked bound's sum, for every kind of feature (exact, free, capped)."""
+    widened: Bounds = tuple((i, cap) for i, cap in enumerate(caps) if cap is not None)
+    known = dict(widened)
+    # A capped feature's value lies at or below its cap.
+    x = [min(v, known[i]) if known.get(i, -math.inf) != -math.inf else v for i, v in enumerate(x)]
+    expected = 0.0
+    for tree in trees:
+        expected = expected + _walked(tree, known, x)
+    with pytest.MonkeyPatch.context() as patch:
+        if small:
+            patch.setattr(_bound, "_MAX_LEAVES", 2)  # the fallback
+        compiled = compile_bound(trees, widened)
+    assert compiled(x) == expected
+
+
+def test_the_shipped_bound_equals_the_walked_bound() -> None:
+    model = scorer()
+    for widened in _WIDENINGS:
+        compiled = compile_bound(model.trees, widened)
+        known = dict(widened)
+        for x in _VECTORS:
+            expected = 0.0
+            for tree in model.trees:
+                expected = expected + _walked(tree, known, x)
+            assert compiled(x) == expected
