@@ -147,8 +147,10 @@ class _Index:
         return [entries[p] for p in found]
 
 
-def _entry(index: int, message: Message) -> Entry:
-    text = analyse(message.text)
+def _entry(index: int, message: Message, text: Analysis | None = None) -> Entry:
+    """``message`` as an entry of the index (``text``: its analysis, when already made)."""
+    if text is None:
+        text = analyse(message.text)
     small = not text.strong and len(text.words) <= _SMALL
     return Entry(
         index=index,
