@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from harness.text._split import Span, split_claims, split_sentences, strip_markdown
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
-from harness.text.words import NEGATIONS, content_words, normalise, tokens
+from harness.text.words import content_words, normalise, words_and_negation
 
 __all__ = [
     "ANALYSIS_BUDGET",
@@ -175,7 +175,7 @@ def analyse(text: str) -> Analysis:
         ]
         plain = strip_markdown(span.text)
         keys, strong = _fact_keys(inside)
-        words = content_words(plain)
+        words, negated = words_and_negation(plain)
         # Facts are matched as facts, not as words too: drop the words a fact is made of.
         fact_words: set[str] = set()
         for fact in inside:
@@ -188,7 +188,7 @@ def analyse(text: str) -> Analysis:
                 words - fact_words,
                 keys,
                 strong,
-                any(t in NEGATIONS or t.endswith("n't") for t in tokens(plain)),
+                negated,
                 sentence,
                 next((f.key for f in inside if f.kind in _VALUES), None),
             )
