@@ -1,0 +1,63 @@
+"""A long conversation's messages are analysed in worker processes too, and that changes nothing.
+
+With worker processes (``harness detect``, :func:`harness.detect.duplicates.worker_processes`),
+the parent analyses the first share of the messages while forked workers analyse the others and
+send their analyses back; the joined analyses must equal the ones one process makes, message by
+message, and so must the findings.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from dataclasses import replace
+
+import pytest
+
+from harness.detect import detect, duplicates
+from harness.detect.duplicates import worker_processes
+from harness.detect.transcript import Message, Transcript
+from tests.simulate.test_perf_equivalence import generated
+
+pytestmark = pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="workers are forked"
+)
+
+
+def _with_blank_messages(transcript: Transcript) -> Transcript:
+    """The transcript with some bot messages emptied (no analysis, no entry)."""
+    out = Transcript(conversation=transcript.conversation)
+    for number, message in enumerate(transcript.messages):
+        blank = message.role == "bot" and number % 7 == 3
+        out.append(replace(message, text="  ") if blank else message)
+    out.turns.extend(transcript.turns)
+    return out
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_shares_analysed_in_workers_equal_one_process(jobs: int) -> None:
+    messages: list[Message] = _with_blank_messages(generated(11, 40, modes_known=True)).messages
+    alone = duplicates._analysed(messages, 0, len(messages))
+    shared = duplicates._analysed_in_processes(messages, jobs)
+    assert len(shared) == len(messages)
+    assert shared == alone
+    assert any(a is None for a in alone)  # blank bot messages stay unanalysed
+    assert {type(a).__name__ for a in alone} == {"Analysis", "_User", "NoneType"}
+
+
+def test_findings_with_workers_are_those_of_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(duplicates, "PARALLEL_MESSAGES", 20)
+    transcript = _with_blank_messages(generated(12, 60, modes_known=True))
+    alone = detect(transcript)
+    shares: list[int] = []
+    real = duplicates._analysed_in_processes
+
+    def spying(messages: list[Message], jobs: int) -> object:
+        shares.append(jobs)
+        return real(messages, jobs)
+
+    monkeypatch.setattr(duplicates, "_analysed_in_processes", spying)
+    with worker_processes(2):
+        together = detect(transcript)
+    assert shares == [2]  # the analysis did run in the workers
+    assert together == alone
+    assert any(f.kind == "duplicate" for f in alone)
