@@ -68,6 +68,23 @@ class Claim:
         """How much it says: its content words and facts."""
         return len(self.words) + len(self.facts)
 
+    def __reduce__(self) -> tuple[type[Claim], tuple[object, ...]]:
+        # As ``Span.__reduce__``: the constructor's arguments, in field order.
+        return (
+            Claim,
+            (
+                self.span,
+                self.norm,
+                self.words,
+                self.facts,
+                self.strong,
+                self.negated,
+                self.sentence,
+                self.head,
+                self.context,
+            ),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -91,6 +108,13 @@ class Analysis:
     @property
     def weight(self) -> int:
         return sum(c.weight for c in self.claims)
+
+    def __reduce__(self) -> tuple[type[Analysis], tuple[object, ...]]:
+        # As ``Span.__reduce__``: the constructor's arguments, in field order.
+        return (
+            Analysis,
+            (self.text, self.norm, self.claims, self.facts, self.strong, self.words, self.analysed),
+        )
 
 
 _ClaimRow = tuple[Span, str, frozenset[str], frozenset[str], frozenset[str], bool, int, str | None]

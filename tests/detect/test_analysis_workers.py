@@ -9,13 +9,15 @@ message, and so must the findings.
 from __future__ import annotations
 
 import multiprocessing
-from dataclasses import replace
+import pickle
+from dataclasses import fields, replace
 
 import pytest
 
 from harness.detect import detect, duplicates
 from harness.detect.duplicates import worker_processes
 from harness.detect.transcript import Message, Transcript
+from harness.text import Analysis
 from tests.simulate.test_perf_equivalence import generated
 
 pytestmark = pytest.mark.skipif(
@@ -61,3 +63,17 @@ def test_findings_with_workers_are_those_of_one_process(monkeypatch: pytest.Monk
     assert shares == [2]  # the analysis did run in the workers
     assert together == alone
     assert any(f.kind == "duplicate" for f in alone)
+
+
+def test_pickled_analyses_and_users_load_equal() -> None:
+    # Each record pickles as its constructor's arguments: a field added to one and not to its
+    # __reduce__ would load wrong here.
+    messages = generated(13, 20, modes_known=True).messages
+    analysed = duplicates._analysed(messages, 0, len(messages))
+    assert pickle.loads(pickle.dumps(analysed, protocol=pickle.HIGHEST_PROTOCOL)) == analysed
+    parts = [r for r in analysed if r is not None]
+    parts += [c for r in analysed if isinstance(r, Analysis) for c in r.claims]
+    parts += [c.span for r in analysed if isinstance(r, Analysis) for c in r.claims]
+    assert {type(p).__name__ for p in parts} == {"Analysis", "_User", "Claim", "Span"}
+    for part in parts:
+        assert len(part.__reduce__()[1]) == len(fields(part))
