@@ -122,8 +122,13 @@ _ClaimRow = tuple[Span, str, frozenset[str], frozenset[str], frozenset[str], boo
 
 
 def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]:
-    keys = {f.key for f in facts}
-    strong = {f.key for f in facts if f.kind in STRONG_KINDS}
+    keys: set[str] = set()
+    strong: set[str] = set()
+    for fact in facts:
+        key = fact.key  # made once per fact
+        keys.add(key)
+        if fact.kind in STRONG_KINDS:
+            strong.add(key)
     for fact in facts:
         if fact.kind == "duration":
             # "12 days" also states the number 12 ("12 vacation days").
