@@ -14,9 +14,7 @@ turn. A message sent three times is one finding that names all three.
 
 from __future__ import annotations
 
-import bisect
 import gc
-import itertools
 import math
 import multiprocessing
 import re
@@ -27,12 +25,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from harness.detect._analysis import steps
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
     Entry,
     Pair,
-    _entry,
     _Index,
     _Memo,
 )
@@ -45,7 +43,7 @@ from harness.detect.choices import (
     offers_another,
     restated_part,
 )
-from harness.detect.findings import DetectorConfig, Finding, Scope, request_key
+from harness.detect.findings import DetectorConfig, Finding, Scope
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds
 from harness.detect.scorer import (
     FEATURES,
@@ -58,7 +56,7 @@ from harness.detect.scorer import (
     swapped_words,
     with_cosine,
 )
-from harness.detect.transcript import Message, Transcript
+from harness.detect.transcript import Transcript
 from harness.text import Analysis, analyse, normalise
 
 if TYPE_CHECKING:
@@ -393,14 +391,15 @@ def conversation_pairs(
     ``pair_model`` replaces the shipped pair scorer; ``record``, when given, receives every
     candidate pair the scorer looked at with its features (for fitting and measuring).
 
-    Inside :func:`worker_processes`, a long conversation's comparisons are spread over worker
-    processes (each message is compared with the messages before it, which each worker holds:
-    the pairs, and so the findings, are the same as in one process)."""
+    Inside :func:`worker_processes`, a long conversation's analysis and comparisons are spread
+    over worker processes (each message's analysis depends on its text alone; each message is
+    compared with the messages before it, which each worker holds: the pairs, and so the
+    findings, are the same as in one process)."""
     alone = close is not None or record is not None or vectors is not None or not _forks()
     bots = sum(1 for message in transcript.messages if message.role != "user")
     jobs = 1 if alone or bots < PARALLEL_MESSAGES else _JOBS.get()
     run = _Run(
-        steps=_steps(transcript, jobs),
+        steps=steps(transcript, jobs),
         limits=thresholds(config),
         closers=frozenset(normalise(p) for p in config.boilerplate),
         window=config.cross_turn_window,
@@ -413,43 +412,6 @@ def conversation_pairs(
         if bots >= PARALLEL_MESSAGES:
             return _pairs_in_processes(run, jobs)
     return run.pairs(0, len(run.steps), close=close, record=record)
-
-
-def _steps(transcript: Transcript, jobs: int) -> list[Entry | _User]:
-    """The conversation's messages analysed, in order: a bot message with text as an
-    :class:`Entry`, a user's as a :class:`_User` (with the requests its turn's plan routed).
-    With ``jobs`` above 1, the messages are analysed in that many processes."""
-    plans = {
-        planned.turn: frozenset(request_key(p.request) for p in planned.plan)
-        for planned in transcript.turns
-    }
-    messages = transcript.messages
-    analysed = (
-        _analysed_in_processes(messages, jobs)
-        if jobs > 1
-        else _analysed(messages, 0, len(messages))
-    )
-    steps: list[Entry | _User] = []
-    for position, (message, done) in enumerate(zip(messages, analysed, strict=True)):
-        if isinstance(done, _User):
-            done.plan = plans.get(message.turn, frozenset())
-            steps.append(done)
-        elif done is not None:
-            steps.append(_entry(position, message, done))
-    return steps
-
-
-def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[Analysis | _User | None]:
-    """What the detector reads of ``messages[start:stop]``: a user's message as a :class:`_User`,
-    a bot message's text analysed (None when it has none)."""
-    return [
-        _User.of(message)
-        if message.role == "user"
-        else analyse(message.text)
-        if message.text.strip()
-        else None
-        for message in messages[start:stop]
-    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,21 +469,19 @@ class _Run:
 # --- worker processes -------------------------------------------------------------------------
 
 PARALLEL_MESSAGES = 2_000
-"""Bot messages a conversation needs before its comparisons are spread over processes (below,
-starting the processes costs more than it saves)."""
+"""Bot messages a conversation needs before its analysis and comparisons are spread over
+processes (below, starting the processes costs more than it saves)."""
 _SLICES_PER_JOB = 2
 """Slices of the conversation per process: a slow slice does not hold the others up."""
 _JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)
 _FORKED: list[_Run] = []
 """The conversation the forked workers compare (set in the parent just before they start)."""
-_FORKED_MESSAGES: list[Sequence[Message]] = []
-"""The messages the forked workers analyse (set in the parent just before they start)."""
 
 
 @contextmanager
 def worker_processes(jobs: int) -> Iterator[None]:
-    """Spread the comparisons of long conversations (at least :data:`PARALLEL_MESSAGES` bot
-    messages) over ``jobs`` processes, inside the block. For commands, not the library's
+    """Spread the analysis and the comparisons of long conversations (at least
+    :data:`PARALLEL_MESSAGES` bot messages) over ``jobs`` processes, inside the block. For commands, not the library's
     default: the workers are forked (where the platform forks; elsewhere, for the judge, for
     fitting and with embeddings, whose runtime keeps threads, one process runs), which a caller
     with threads of its own must not do."""
@@ -534,33 +494,6 @@ def worker_processes(jobs: int) -> Iterator[None]:
 
 def _forks() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
-
-
-def _analyse_share(bounds: tuple[int, int]) -> list[Analysis | _User | None]:
-    """In a worker: :func:`_analysed` of one share of the messages (pickled back to the
-    parent)."""
-    return _analysed(_FORKED_MESSAGES[0], *bounds)
-
-
-def _analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analysis | _User | None]:
-    """:func:`_analysed` of every message, in ``jobs`` shares of about as many characters: this
-    process analyses the first share while forked workers analyse the others. The results are
-    the same objects' values as in one process (the analysis is a function of the text alone)."""
-    ends = list(itertools.accumulate(len(m.text) for m in messages))
-    total = ends[-1] if ends else 0
-    cuts = [bisect.bisect_left(ends, total * k // jobs) for k in range(1, jobs)]
-    bounds = list(zip([0, *cuts], [*cuts, len(messages)], strict=True))
-    _FORKED_MESSAGES[:] = [messages]
-    try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context) as pool:
-            others = [pool.submit(_analyse_share, share) for share in bounds[1:]]
-            analysed = _analysed(messages, *bounds[0])
-            for other in others:
-                analysed += other.result()
-    finally:
-        _FORKED_MESSAGES.clear()
-    return analysed
 
 
 def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Restatement]]:

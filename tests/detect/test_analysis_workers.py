@@ -14,7 +14,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from harness.detect import detect, duplicates
+from harness.detect import _analysis, detect, duplicates
 from harness.detect.duplicates import worker_processes
 from harness.detect.transcript import Message, Transcript
 from harness.text import Analysis
@@ -38,8 +38,8 @@ def _with_blank_messages(transcript: Transcript) -> Transcript:
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_shares_analysed_in_workers_equal_one_process(jobs: int) -> None:
     messages: list[Message] = _with_blank_messages(generated(11, 40, modes_known=True)).messages
-    alone = duplicates._analysed(messages, 0, len(messages))
-    shared = duplicates._analysed_in_processes(messages, jobs)
+    alone = _analysis._analysed(messages, 0, len(messages))
+    shared = _analysis.analysed_in_processes(messages, jobs)
     assert len(shared) == len(messages)
     assert shared == alone
     assert any(a is None for a in alone)  # blank bot messages stay unanalysed
@@ -51,13 +51,13 @@ def test_findings_with_workers_are_those_of_one_process(monkeypatch: pytest.Monk
     transcript = _with_blank_messages(generated(12, 60, modes_known=True))
     alone = detect(transcript)
     shares: list[int] = []
-    real = duplicates._analysed_in_processes
+    real = _analysis.analysed_in_processes
 
     def spying(messages: list[Message], jobs: int) -> object:
         shares.append(jobs)
         return real(messages, jobs)
 
-    monkeypatch.setattr(duplicates, "_analysed_in_processes", spying)
+    monkeypatch.setattr(_analysis, "analysed_in_processes", spying)
     with worker_processes(2):
         together = detect(transcript)
     assert shares == [2]  # the analysis did run in the workers
@@ -69,7 +69,7 @@ def test_pickled_analyses_and_users_load_equal() -> None:
     # Each record pickles as its constructor's arguments: a field added to one and not to its
     # __reduce__ would load wrong here.
     messages = generated(13, 20, modes_known=True).messages
-    analysed = duplicates._analysed(messages, 0, len(messages))
+    analysed = _analysis._analysed(messages, 0, len(messages))
     assert pickle.loads(pickle.dumps(analysed, protocol=pickle.HIGHEST_PROTOCOL)) == analysed
     parts = [r for r in analysed if r is not None]
     parts += [c for r in analysed if isinstance(r, Analysis) for c in r.claims]
