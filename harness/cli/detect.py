@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,12 +15,14 @@ from harness.cli.options import agent_config_option, output_option, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import paused_gc, worker_processes
-from harness.detect.findings import DetectorConfig
-from harness.detect.html import render_html
+from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.readers import load_transcript
 from harness.detect.reports import DetectionResult, ReportFormat, exit_code, render
-from harness.runtime.loading import run_sync
-from harness.simulate.modes import load_agent_modes
+from harness.detect.transcript import Transcript
+
+if TYPE_CHECKING:
+    from harness.detect.embeddings import Embedder
+    from harness.detect.judge import ModelJudge
 
 __all__ = ["detect_command"]
 
@@ -62,9 +65,9 @@ _PROGRESS_MESSAGES = 5_000
     type=click.IntRange(min=0),
     default=0,
     show_default=True,
-    help="Processes that compare a long conversation's messages (one of at least 2,000 bot "
-    "messages): 0 for one per available core, 1 for this process only. The findings are the "
-    "same either way.",
+    help="Processes that analyse and compare a long conversation's messages (one of at least "
+    "2,000 bot messages): 0 for one per available core, 1 for this process only. The findings "
+    "are the same either way.",
 )
 def detect_command(
     transcripts: tuple[Path, ...],
@@ -86,11 +89,23 @@ def detect_command(
     # collector's passes over them would cost a fifth of the time on large transcripts.
     with paused_gc(), worker_processes(jobs or _cores()):
         results = _run(transcripts, config_path, semantic, judge)
-        report = (
-            render_html(results, title="harness detect") if fmt == "html" else render(results, fmt)
-        )
+        report = _html(results) if fmt == "html" else render(results, fmt)
     write_output(report, output)
     return exit_code(results)
+
+
+def _html(results: list[DetectionResult]) -> str:
+    from harness.detect.html import render_html
+
+    return render_html(results, title="harness detect")
+
+
+def _judged(
+    transcript: Transcript, config: DetectorConfig, embedder: Embedder | None, judge: ModelJudge
+) -> list[Finding]:
+    from harness.runtime.loading import run_sync
+
+    return run_sync(detect_async(transcript, config=config, embedder=embedder, judge=judge))
 
 
 def _cores() -> int:
@@ -102,7 +117,13 @@ def _cores() -> int:
 def _run(
     paths: tuple[Path, ...], config_path: Path | None, semantic: bool, judge: str | None = None
 ) -> list[DetectionResult]:
-    modes = load_agent_modes(config_path) if config_path is not None else None
+    # Only what a run uses is imported: the agents' modes, the judge's runtime and the HTML
+    # report load the SDK's model and configuration layers, which a plain run never needs.
+    modes = None
+    if config_path is not None:
+        from harness.simulate.modes import load_agent_modes
+
+        modes = load_agent_modes(config_path)
     loaded = [(path, load_transcript(path, agent_modes=modes)) for path in paths]
     embedder = None
     if semantic:
@@ -126,9 +147,7 @@ def _run(
             if judging is None:
                 findings = detect(transcript, config=config, embedder=embedder)
             else:
-                findings = run_sync(
-                    detect_async(transcript, config=config, embedder=embedder, judge=judging)
-                )
+                findings = _judged(transcript, config, embedder, judging)
             results.append(
                 DetectionResult(
                     file=str(path),

@@ -152,8 +152,10 @@ def _most_similar(counts: Counter[int]) -> list[int]:
     return sorted(p for p, _ in scored)
 
 
-def _entry(index: int, message: Message) -> Entry:
-    text = analyse(message.text)
+def _entry(index: int, message: Message, text: Analysis | None = None) -> Entry:
+    """``message`` as an entry of the index (``text``: its analysis, when already made)."""
+    if text is None:
+        text = analyse(message.text)
     small = not text.strong and len(text.words) <= _SMALL
     return Entry(
         index=index,

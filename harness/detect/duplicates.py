@@ -25,12 +25,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from harness.detect._analysis import steps
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
     Entry,
     Pair,
-    _entry,
     _Index,
     _Memo,
 )
@@ -43,7 +43,7 @@ from harness.detect.choices import (
     offers_another,
     restated_part,
 )
-from harness.detect.findings import DetectorConfig, Finding, Scope, request_key
+from harness.detect.findings import DetectorConfig, Finding, Scope
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds
 from harness.detect.scorer import (
     FEATURES,
@@ -396,23 +396,15 @@ def conversation_pairs(
     ``pair_model`` replaces the shipped pair scorer; ``record``, when given, receives every
     candidate pair the scorer looked at with its features (for fitting and measuring).
 
-    Inside :func:`worker_processes`, a long conversation's comparisons are spread over worker
-    processes (each message is compared with the messages before it, which each worker holds:
-    the pairs, and so the findings, are the same as in one process)."""
-    plans = {
-        planned.turn: frozenset(request_key(p.request) for p in planned.plan)
-        for planned in transcript.turns
-    }
-    steps: list[Entry | _User] = []
-    for position, message in enumerate(transcript.messages):
-        if message.role == "user":
-            user = _User.of(message)
-            user.plan = plans.get(message.turn, frozenset())
-            steps.append(user)
-        elif message.text.strip():
-            steps.append(_entry(position, message))
+    Inside :func:`worker_processes`, a long conversation's analysis and comparisons are spread
+    over worker processes (each message's analysis depends on its text alone; each message is
+    compared with the messages before it, which each worker holds: the pairs, and so the
+    findings, are the same as in one process)."""
+    alone = close is not None or record is not None or vectors is not None or not _forks()
+    bots = sum(1 for message in transcript.messages if message.role != "user")
+    jobs = 1 if alone or bots < PARALLEL_MESSAGES else _JOBS.get()
     run = _Run(
-        steps=steps,
+        steps=steps(transcript, jobs),
         limits=thresholds(config),
         closers=frozenset(normalise(p) for p in config.boilerplate),
         window=config.cross_turn_window,
@@ -420,12 +412,11 @@ def conversation_pairs(
         vectors=vectors,
         pair_model=pair_model,
     )
-    jobs = _JOBS.get()
-    if jobs > 1 and close is None and record is None and vectors is None and _forks():
-        bots = sum(1 for step in steps if isinstance(step, Entry))
+    if jobs > 1:
+        bots = sum(1 for step in run.steps if isinstance(step, Entry))
         if bots >= PARALLEL_MESSAGES:
             return _pairs_in_processes(run, jobs)
-    return run.pairs(0, len(steps), close=close, record=record)
+    return run.pairs(0, len(run.steps), close=close, record=record)
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,8 +474,8 @@ class _Run:
 # --- worker processes -------------------------------------------------------------------------
 
 PARALLEL_MESSAGES = 2_000
-"""Bot messages a conversation needs before its comparisons are spread over processes (below,
-starting the processes costs more than it saves)."""
+"""Bot messages a conversation needs before its analysis and comparisons are spread over
+processes (below, starting the processes costs more than it saves)."""
 _SLICES_PER_JOB = 2
 """Slices of the conversation per process: a slow slice does not hold the others up."""
 _JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)
@@ -494,8 +485,8 @@ _FORKED: list[_Run] = []
 
 @contextmanager
 def worker_processes(jobs: int) -> Iterator[None]:
-    """Spread the comparisons of long conversations (at least :data:`PARALLEL_MESSAGES` bot
-    messages) over ``jobs`` processes, inside the block. For commands, not the library's
+    """Spread the analysis and the comparisons of long conversations (at least
+    :data:`PARALLEL_MESSAGES` bot messages) over ``jobs`` processes, inside the block. For commands, not the library's
     default: the workers are forked (where the platform forks; elsewhere, for the judge, for
     fitting and with embeddings, whose runtime keeps threads, one process runs), which a caller
     with threads of its own must not do."""

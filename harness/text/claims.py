@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from harness.text._split import Span, split_claims, split_sentences, strip_markdown
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
-from harness.text.words import NEGATIONS, content_words, normalise, tokens
+from harness.text.words import content_words, normalise, words_and_negation
 
 __all__ = [
     "ANALYSIS_BUDGET",
@@ -68,6 +68,23 @@ class Claim:
         """How much it says: its content words and facts."""
         return len(self.words) + len(self.facts)
 
+    def __reduce__(self) -> tuple[type[Claim], tuple[object, ...]]:
+        # As ``Span.__reduce__``: the constructor's arguments, in field order.
+        return (
+            Claim,
+            (
+                self.span,
+                self.norm,
+                self.words,
+                self.facts,
+                self.strong,
+                self.negated,
+                self.sentence,
+                self.head,
+                self.context,
+            ),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -92,14 +109,26 @@ class Analysis:
     def weight(self) -> int:
         return sum(c.weight for c in self.claims)
 
+    def __reduce__(self) -> tuple[type[Analysis], tuple[object, ...]]:
+        # As ``Span.__reduce__``: the constructor's arguments, in field order.
+        return (
+            Analysis,
+            (self.text, self.norm, self.claims, self.facts, self.strong, self.words, self.analysed),
+        )
+
 
 _ClaimRow = tuple[Span, str, frozenset[str], frozenset[str], frozenset[str], bool, int, str | None]
 """A claim's fields before its sentence's context is known (``Claim``'s order)."""
 
 
 def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]:
-    keys = {f.key for f in facts}
-    strong = {f.key for f in facts if f.kind in STRONG_KINDS}
+    keys: set[str] = set()
+    strong: set[str] = set()
+    for fact in facts:
+        key = fact.key  # made once per fact
+        keys.add(key)
+        if fact.kind in STRONG_KINDS:
+            strong.add(key)
     for fact in facts:
         if fact.kind == "duration":
             # "12 days" also states the number 12 ("12 vacation days").
@@ -175,7 +204,7 @@ def analyse(text: str) -> Analysis:
         ]
         plain = strip_markdown(span.text)
         keys, strong = _fact_keys(inside)
-        words = content_words(plain)
+        words, negated = words_and_negation(plain)
         # Facts are matched as facts, not as words too: drop the words a fact is made of.
         fact_words: set[str] = set()
         for fact in inside:
@@ -188,7 +217,7 @@ def analyse(text: str) -> Analysis:
                 words - fact_words,
                 keys,
                 strong,
-                any(t in NEGATIONS or t.endswith("n't") for t in tokens(plain)),
+                negated,
                 sentence,
                 next((f.key for f in inside if f.kind in _VALUES), None),
             )

@@ -200,6 +200,7 @@ _INITIAL = re.compile(r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr))\.$")
 _NAME = re.compile(
     r"\b[A-Z][\w'’&.-]*+(?:\s++(?:(?:of|de|la|von|van|the|&)\s*+)?[A-Z][\w'’&.-]*+)*+"
 )
+_NAME_END = re.compile(r"[.!?](?=\s)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;•\n]\s*|^\s*[-*•]\s+|[\"“(]\s*)$")
 
 
@@ -420,7 +421,7 @@ def _names(text: str, free: Callable[[int, int], bool]) -> list[Fact]:
     names: list[Fact] = []
     for match in _NAME.finditer(text):
         run = match.group(0)
-        cut = re.search(r"[.!?](?=\s)", run)
+        cut = _NAME_END.search(run)
         if cut and not _INITIAL.search(run[: cut.start() + 1]):
             run = run[: cut.start()]  # a name ends with its sentence: "The Lanterns. Support"
         words = run.split()

@@ -26,6 +26,7 @@ __all__ = [
     "quote",
     "stem",
     "tokens",
+    "words_and_negation",
 ]
 
 STOPWORDS = frozenset(
@@ -139,17 +140,46 @@ def stem(word: str) -> str:
 @lru_cache(maxsize=65_536)
 def content_words(text: str) -> frozenset[str]:
     """Stems of the words of ``text`` that carry meaning (no stop words, no pure numbers)."""
+    return _content(tokens(text))
+
+
+def words_and_negation(text: str) -> tuple[frozenset[str], bool]:
+    """``content_words(text)``, and whether ``text`` holds a negation ("not", "can't", "no"),
+    from one pass over its tokens."""
+    found = tokens(text)
+    return _content(found), any(t in NEGATIONS or t.endswith("n't") for t in found)
+
+
+def _content(found: list[str]) -> frozenset[str]:
+    stems = _STEMS
+    if len(stems) > _STEMS_SIZE:
+        stems.clear()
     out: set[str] = set()
-    for t in tokens(text):
-        if t in NEGATIONS or t in STOPWORDS:
-            continue
-        if "'" in t:
-            t = t.partition("'")[0]  # "where's" -> "where", "agent's" -> "agent"
-            if t in STOPWORDS:
-                continue
-        if len(t) > 1 and not t.isdigit():
-            out.add(stem(t))
+    for t in found:
+        kept = stems.get(t)
+        if kept is None:
+            kept = stems[t] = _content_stem(t)
+        if kept:
+            out.add(kept)
     return frozenset(out)
+
+
+_STEMS: dict[str, str] = {}
+"""Each token's content stem, once worked out ("" for a token that is no content word)."""
+_STEMS_SIZE = 65_536
+
+
+def _content_stem(t: str) -> str:
+    """The stem ``t`` adds to the content words, or "" (a stop word, a negation, a number)."""
+    if t in NEGATIONS or t in STOPWORDS:
+        return ""
+    if "'" in t:
+        t = t.partition("'")[0]  # "where's" -> "where", "agent's" -> "agent"
+        if t in STOPWORDS:
+            return ""
+    if len(t) > 1 and not t.isdigit():
+        return stem(t)
+    return ""
 
 
 QUOTE_LIMIT = 80

@@ -15,11 +15,20 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import harness.text._split as _split
 import harness.text.facts as facts
 from harness.detect import load_transcript
 from harness.detect.acts import act_features, feature_set, tagger
-from harness.text import analyse
+from harness.text import analyse, split_sentences
 from harness.text.claims import message_facts
+from harness.text.words import (
+    NEGATIONS,
+    STOPWORDS,
+    content_words,
+    stem,
+    tokens,
+    words_and_negation,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev"
 
@@ -142,3 +151,54 @@ def test_message_facts_are_the_analysis_facts(text: str) -> None:
 def test_message_facts_on_the_dev_corpus() -> None:
     for text in _corpus_texts():
         assert message_facts(text) == analyse(text).facts
+
+
+# --- words counted in C, one tokenising per claim ----------------------------------------------
+
+_ANY_TEXT = st.one_of(_TEXT, st.text(), st.lists(st.sampled_from([*_PIECES, "\x1c", "\u2003", "\u00a0", "\x85", "_", "__a_"]), max_size=40).map("".join))  # fmt: skip
+_ALNUM = re.compile(r"[^\W_]")
+
+
+def _slow_words(piece: str) -> int:
+    """The plain count: the white-space separated words that hold a letter or digit."""
+    return sum(1 for w in piece.split() if _ALNUM.search(w))
+
+
+def _slow_content_words(text: str) -> frozenset[str]:
+    """Content words as the plain loop over the tokens worked them out."""
+    out: set[str] = set()
+    for t in tokens(text):
+        if t in NEGATIONS or t in STOPWORDS:
+            continue
+        if "'" in t:
+            t = t.partition("'")[0]
+            if t in STOPWORDS:
+                continue
+        if len(t) > 1 and not t.isdigit():
+            out.add(stem(t))
+    return frozenset(out)
+
+
+def _check_words(text: str) -> None:
+    assert _split._words(text) == _slow_words(text)
+    negated = any(t in NEGATIONS or t.endswith("n't") for t in tokens(text))
+    assert words_and_negation(text) == (_slow_content_words(text), negated)
+    assert content_words(text) == _slow_content_words(text)
+
+
+@_SETTINGS
+@given(_ANY_TEXT)
+def test_word_counts_and_content_words_are_the_plain_loops(text: str) -> None:
+    _check_words(text)
+
+
+def test_word_counts_and_content_words_on_the_dev_corpus() -> None:
+    for text in _corpus_texts():
+        for sentence in split_sentences(text):
+            _check_words(sentence.text)
+        _check_words(text)
+
+
+def test_a_long_run_without_letters_is_counted_in_linear_work() -> None:
+    # One pass per run: 200,000 characters with no letter or digit take no quadratic work.
+    assert _split._words("-" * 200_000 + " a") == 1

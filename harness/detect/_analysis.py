@@ -1,0 +1,91 @@
+"""The duplicate detector's first stage: every message of a conversation analysed, in order.
+
+A bot message becomes an :class:`~harness.detect._candidates.Entry` (its claims, facts and words),
+a user's a :class:`~harness.detect._users._User` (what the detector reads of it: did they ask
+again?). The analysis of a message depends on its text alone, so a long conversation's messages
+can be analysed in shares by forked worker processes (:func:`analysed_in_processes`) and joined
+in order, with the same result as in one process.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from harness.detect._candidates import Entry, _entry
+from harness.detect._users import _User
+from harness.detect.findings import request_key
+from harness.detect.transcript import Message, Transcript
+from harness.text import Analysis, analyse
+
+__all__: list[str] = []
+
+
+def steps(transcript: Transcript, jobs: int) -> list[Entry | _User]:
+    """The conversation's messages analysed, in order: a bot message with text as an
+    :class:`Entry`, a user's as a :class:`_User` (with the requests its turn's plan routed).
+    With ``jobs`` above 1, the messages are analysed in that many processes."""
+    plans = {
+        planned.turn: frozenset(request_key(p.request) for p in planned.plan)
+        for planned in transcript.turns
+    }
+    messages = transcript.messages
+    analysed = (
+        analysed_in_processes(messages, jobs) if jobs > 1 else _analysed(messages, 0, len(messages))
+    )
+    out: list[Entry | _User] = []
+    for position, (message, done) in enumerate(zip(messages, analysed, strict=True)):
+        if isinstance(done, _User):
+            done.plan = plans.get(message.turn, frozenset())
+            out.append(done)
+        elif done is not None:
+            out.append(_entry(position, message, done))
+    return out
+
+
+def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[Analysis | _User | None]:
+    """What the detector reads of ``messages[start:stop]``: a user's message as a :class:`_User`,
+    a bot message's text analysed (None when it has none)."""
+    return [
+        _User.of(message)
+        if message.role == "user"
+        else analyse(message.text)
+        if message.text.strip()
+        else None
+        for message in messages[start:stop]
+    ]
+
+
+_FORKED: list[Sequence[Message]] = []
+"""The messages the forked workers analyse (set in the parent just before they start)."""
+
+
+def _analyse_share(bounds: tuple[int, int]) -> list[Analysis | _User | None]:
+    """In a worker: :func:`_analysed` of one share of the messages (pickled back to the
+    parent)."""
+    return _analysed(_FORKED[0], *bounds)
+
+
+def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analysis | _User | None]:
+    """:func:`_analysed` of every message, in ``jobs`` shares of about as many characters: this
+    process analyses the first share while forked workers analyse the others and send theirs
+    back (pickled: about a tenth of the analysis's own cost). The results equal one process's
+    (the analysis is a function of the text alone)."""
+    ends = list(itertools.accumulate(len(m.text) for m in messages))
+    total = ends[-1] if ends else 0
+    cuts = [bisect.bisect_left(ends, total * k // jobs) for k in range(1, jobs)]
+    bounds = list(zip([0, *cuts], [*cuts, len(messages)], strict=True))
+    _FORKED[:] = [messages]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context) as pool:
+            others = [pool.submit(_analyse_share, share) for share in bounds[1:]]
+            analysed = _analysed(messages, *bounds[0])
+            for other in others:
+                analysed += other.result()
+    finally:
+        _FORKED.clear()
+    return analysed
