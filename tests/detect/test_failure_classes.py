@@ -286,4 +286,3 @@ def test_a_reply_that_opens_by_restating_the_last_answer_is_a_duplicate() -> Non
         ),
     )
     assert ("m2", "m4") in pairs(found)
-
