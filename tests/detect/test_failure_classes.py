@@ -268,3 +268,21 @@ def test_two_plans_with_the_same_price_are_different_facts() -> None:
         ("sales", "The premium plan costs $25 a month with 5 GB of data."),
     )
     assert found == []
+
+
+# A restated answer at the top of a reply to something new ----------------------------------
+
+
+def test_a_reply_that_opens_by_restating_the_last_answer_is_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "When will my parcel arrive?"),
+        ("delivery", "Parcel P-20931 arrives on Thursday, June 12 between 9 am and 1 pm."),
+        ("user", "Can I change the delivery address?"),
+        (
+            "assistant",
+            "Your parcel P-20931 is due Thursday, June 12, between 9 am and 1 pm. Address "
+            "changes are possible until 8 pm the day before: reply with the new address and "
+            "I'll update it.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)

@@ -37,10 +37,11 @@ needs_sgd = pytest.mark.skipif(not SGD.is_dir(), reason="../shared/data/sgd is n
 def test_cross_validated_on_the_dev_corpus() -> None:
     corpus = load_corpus(CORPUS)
     figures = cross_validate(corpus, collect(corpus), load_rows(ROWS)).figures()
-    # Measured: P 0.987, R 0.895, 1 hard-negative false positive (docs/detector.md); the issue's
-    # targets (R >= 0.95, none) are not met, so the floors sit just under the measured figures.
-    assert figures["P"] >= 0.97, figures
-    assert figures["R"] >= 0.88, figures
+    # Measured: P 0.987, R 0.895 (77 of 86), 1 hard-negative false positive, the same figures as
+    # `python -m tools.detector.fit measure` (docs/detector.md); the issue's targets (R >= 0.95,
+    # none) are not met, so the floors sit at the measured figures.
+    assert figures["P"] >= 0.985, figures
+    assert figures["tp"] >= 77, figures
     assert figures["hard_negative_fp"] <= 1, figures
 
 

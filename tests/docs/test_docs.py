@@ -54,13 +54,18 @@ FOREIGN_OPTIONS = frozenset(
         "--embeddings",
         "--tune-lexical",
         "--models",
+        "--every",
+        "--weight",
+        "--nested",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
 script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest plugin's;
 ``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``;
 ``--embeddings`` and ``--tune-lexical``: the routing figures' scripts in ``tests/planning`` and
-``tests/detect``; ``--models``: the embedding comparison ``tools/detector/embeddings.py``)."""
+``tests/detect``; ``--models``: the embedding comparison ``tools/detector/embeddings.py``;
+``--every``, ``--weight`` and ``--nested``: the detector's fitting scripts ``tools/detector/fit.py``
+and ``tools/detector/tune.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,7 +102,7 @@ def fit_trees(
     cuts = []
     for j in range(d):
         values = np.unique(np.quantile(features[:, j], np.linspace(0, 1, bins + 1)[1:-1]))
-        cuts.append(values)
+        cuts.append(_midpoints(values, np.unique(features[:, j])))
     slots = np.stack(
         [np.searchsorted(cuts[j], features[:, j], side="left") for j in range(d)], axis=1
     )
@@ -147,6 +147,15 @@ def fit_trees(
         trees.append(tree)
         raw += predict_matrix(tree, features)
     return trees, base
+
+
+def _midpoints(cuts: NDArray[np.float64], seen: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each cut moved half way to the next larger value the data holds (cuts above every value
+    dropped): a split then never lies on a value a feature takes, so a feature computed again in
+    float64 at run time, or stored in float32 for fitting, falls on the same side."""
+    above = np.searchsorted(seen, cuts, side="right")
+    keep = above < len(seen)
+    return np.unique((cuts[keep] + seen[above[keep]]) / 2)
 
 
 def predict_tree(tree: dict[str, object], row: Sequence[float]) -> float:

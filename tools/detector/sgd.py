@@ -324,15 +324,22 @@ builds exactly as it does in the full run while reading only the start of the fi
 
 
 def build_all(
-    path: Path, *, limit: int | None = None, seed: int = 24, every: int = 1, plain: bool = False
+    path: Path,
+    *,
+    limit: int | None = None,
+    seed: int = 24,
+    every: int = 1,
+    offset: int = 0,
+    plain: bool = False,
 ) -> list[Built]:
-    """Built transcripts of one split: every ``every``-th dialogue, at most ``limit`` of them."""
+    """Built transcripts of one split: every ``every``-th dialogue from position ``offset``, at
+    most ``limit`` of them."""
     pool: list[dict[str, object]] = []
     chosen: list[dict[str, object]] = []
     for position, dialogue in enumerate(read_dialogues(path)):
         if position < POOL:
             pool.append(dialogue)
-        if position % every == 0 and (limit is None or len(chosen) < limit):
+        if position % every == offset and (limit is None or len(chosen) < limit):
             chosen.append(dialogue)
         if position >= POOL and limit is not None and len(chosen) >= limit:
             break
