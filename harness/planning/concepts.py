@@ -63,7 +63,7 @@ def dot(a: Mapping[K, float], b: Mapping[K, float]) -> float:
     return sum(x * b.get(k, 0.0) for k, x in a.items())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ConceptTable:
     """Words as unit vectors over intents (the module docstring)."""
 

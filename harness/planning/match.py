@@ -60,7 +60,7 @@ WEIGHTS = (0.2, 0.4, 0.0, 1.6, 0.45, 0.25, 0.3, 0.7, 0.0)
 """How much each of ``FEATURES`` counts for a bot the concept table does not know (coordinate
 search on the development split only, before the table)."""
 
-CONCEPT_WEIGHTS = (0.0, 0.0, 0.0, 1.6, 0.0, 0.25, 0.0, 0.2, 1.5)
+CONCEPT_WEIGHTS = (0.0, 0.0, 0.0, 1.5, 0.5, 0.25, 0.0, 0.7, 1.5)
 """How much each of ``FEATURES`` counts for a bot the concept table knows (``concepts``)."""
 
 _TOP = 3
@@ -281,6 +281,16 @@ class AgentMatcher:
             routed[0][1] if routed else 0.0,
         )
 
+    def meaning(self, text: str) -> float:
+        """The best agent's ``top3_text_concepts``: how close ``text``'s meaning is to some
+        agent's texts (0 when the concept table does not know this bot)."""
+        if self._concepts is None:
+            return 0.0
+        meaning = self._concepts.vector(tokens(text), self._weight)
+        if not meaning:
+            return 0.0
+        return max(_top_mean([dot(meaning, t) for t in senses]) for senses in self._concept_texts)
+
     def in_scope(self, text: str) -> float:
         """The probability that ``text`` is for one of the sub-agents at all
         (``harness.planning.scope``)."""
@@ -295,6 +305,8 @@ class AgentMatcher:
 
 
 @functools.lru_cache(maxsize=64)
-def agent_matcher(cards: tuple[AgentCard, ...], minimum: float = 0.0) -> AgentMatcher:
-    """The matcher for one bot's sub-agents (built once per set of cards)."""
-    return AgentMatcher(cards, minimum=minimum)
+def agent_matcher(
+    cards: tuple[AgentCard, ...], minimum: float = 0.0, concepts: ConceptTable | bool = True
+) -> AgentMatcher:
+    """The matcher for one bot's sub-agents (built once per set of cards and concept table)."""
+    return AgentMatcher(cards, minimum=minimum, concepts=concepts)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from harness.models.base import AgentCard
+from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher, agent_texts
 
 __all__ = ["LEXICAL_WEIGHT", "SemanticMatcher", "TextEmbedder"]
@@ -63,8 +64,14 @@ class SemanticMatcher:
         self._lexical = lexical
 
     @classmethod
-    async def build(cls, cards: Sequence[AgentCard], embedder: TextEmbedder) -> SemanticMatcher:
-        """Embed every agent's texts (one ``embed`` call)."""
+    async def build(
+        cls,
+        cards: Sequence[AgentCard],
+        embedder: TextEmbedder,
+        *,
+        concepts: ConceptTable | bool = True,
+    ) -> SemanticMatcher:
+        """Embed every agent's texts (one ``embed`` call); ``concepts`` as for ``AgentMatcher``."""
         texts = [agent_texts(card) for card in cards]
         flat = await embedder.embed([t for per_agent in texts for t in per_agent])
         vectors: list[list[list[float]]] = []
@@ -72,7 +79,7 @@ class SemanticMatcher:
         for per_agent in texts:
             vectors.append(flat[start : start + len(per_agent)])
             start += len(per_agent)
-        return cls(cards, vectors, embedder, agent_matcher(tuple(cards)))
+        return cls(cards, vectors, embedder, agent_matcher(tuple(cards), concepts=concepts))
 
     async def scores(self, requests: Sequence[str]) -> list[list[tuple[str, float]]]:
         """(name, score) per agent, best first, for each request (one ``embed`` call)."""

@@ -81,6 +81,16 @@ def fold_tables() -> tuple[dict[int, ConceptTable], Callable[[str], int]]:
     return tables, lambda text: folds.get(text, _fold(text))
 
 
+@cache
+def dev_table() -> ConceptTable:
+    """The table without the requests of the labelled set's dev split (CLINC train utterances):
+    for routing whole dev messages (``tests.detect.planner_baseline dev``) out of sample."""
+    from tests.detect.multi_intent import load
+
+    seen = {r["text"] for m in load("dev") for r in m["requests"]}
+    return ConceptTable.build((t, i) for t, i, _ in requests() if t not in seen)
+
+
 def main() -> None:
     built = table()
     TABLE_FILE.write_text(built.to_json(ABOUT) + "\n", encoding="utf-8")
