@@ -56,13 +56,6 @@ def unit(vector: Mapping[K, float]) -> dict[K, float]:
     return {k: x / norm for k, x in vector.items()}
 
 
-def dot(a: Mapping[K, float], b: Mapping[K, float]) -> float:
-    """The dot product of two sparse vectors."""
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(x * b.get(k, 0.0) for k, x in a.items())
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class ConceptTable:
     """Words as unit vectors over intents (the module docstring)."""
@@ -122,17 +115,22 @@ def leave_one_out(texts: Sequence[Sequence[Mapping[K, float]]], limit: int = 400
     flat = [(a, i, t) for a, per in enumerate(texts) for i, t in enumerate(per)]
     if not flat:
         return 0.0
+    postings: dict[K, list[tuple[int, int, float]]] = {}
+    for a, i, text in flat:
+        for k, x in text.items():
+            postings.setdefault(k, []).append((a, i, x))
     step = max(1, math.ceil(len(flat) / limit))
     right = total = 0
     for a, i, text in flat[::step]:
         total += 1
+        sums = [[0.0] * len(per) for per in texts]
+        for k, x in text.items():
+            for b, j, y in postings[k]:
+                sums[b][j] += x * y
+        sums[a][i] = 0.0  # left out (every similarity is at least 0)
         best, best_agent = 0.0, -1
-        for b, per in enumerate(texts):
-            close = sorted(
-                (dot(text, other) for j, other in enumerate(per) if (b, j) != (a, i)),
-                reverse=True,
-            )[:3]
-            score = sum(close) / 3
+        for b, per in enumerate(sums):
+            score = sum(sorted(per, reverse=True)[:3]) / 3
             if score > best:
                 best, best_agent = score, b
         right += best_agent == a

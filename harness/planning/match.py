@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning._classifier import AgentClassifier
-from harness.planning.concepts import ConceptTable, dot, leave_one_out, shipped_table, tokens, unit
+from harness.planning.concepts import ConceptTable, leave_one_out, shipped_table, tokens, unit
 from harness.planning.scope import in_scope_probability
 from harness.text import split_sentences
 from harness.text.words import NEGATIONS
@@ -168,7 +168,10 @@ class AgentMatcher:
         self._router = agent_router(tuple(cards))
         self._memo: dict[str, tuple[tuple[str, float, tuple[float, ...]], ...]] = {}
         self._concepts: ConceptTable | None = None
-        self._concept_texts: list[list[dict[int, float]]] = []
+        # Per intent, the (agent, text, weight) of every agent text that has it: a request's
+        # closeness to all texts is then one pass over its own intents.
+        self._postings: dict[int, list[tuple[int, int, float]]] = {}
+        self._sizes: list[int] = []
         self.weights = WEIGHTS
         """The ``FEATURES`` weights this bot's scores use (``CONCEPT_WEIGHTS`` when the concept
         table knows the bot, else ``WEIGHTS``)."""
@@ -180,7 +183,11 @@ class AgentMatcher:
             ]
             lexical = [[unit(t.vector) for t in texts] for texts in self._texts]
             if leave_one_out(vectors) > leave_one_out(lexical):
-                self._concepts, self._concept_texts = table, vectors
+                self._concepts, self._sizes = table, [len(per) for per in vectors]
+                for a, per in enumerate(vectors):
+                    for i, vector in enumerate(per):
+                        for k, x in vector.items():
+                            self._postings.setdefault(k, []).append((a, i, x))
                 self.weights = CONCEPT_WEIGHTS
 
     @property
@@ -209,11 +216,10 @@ class AgentMatcher:
         vector = self._vector(words)
         grams = _trigrams(words)
         distinct = set(words)
-        meaning = self._concepts.vector(words, self._weight) if self._concepts else {}
-        concepts = self._concept_texts or [[] for _ in self._names]
+        concepts = self._closeness(words)
         mass = sum(self._agent_idf.get(t, 0.0) for t in distinct) or 1.0
         out: list[tuple[str, tuple[float, ...]]] = []
-        for name, texts, agent, bag, probability, senses in zip(
+        for name, texts, agent, bag, probability, closeness in zip(
             self._names,
             self._texts,
             self._agents,
@@ -237,7 +243,7 @@ class AgentMatcher:
                         _top_mean(overlaps),
                         len(grams & agent.grams) / len(grams),
                         probability,
-                        _top_mean([dot(meaning, t) for t in senses]) if meaning else 0.0,
+                        closeness,
                     ),
                 )
             )
@@ -286,10 +292,19 @@ class AgentMatcher:
         agent's texts (0 when the concept table does not know this bot)."""
         if self._concepts is None:
             return 0.0
-        meaning = self._concepts.vector(tokens(text), self._weight)
-        if not meaning:
-            return 0.0
-        return max(_top_mean([dot(meaning, t) for t in senses]) for senses in self._concept_texts)
+        return max(self._closeness(tokens(text)), default=0.0)
+
+    def _closeness(self, words: Sequence[str]) -> list[float]:
+        """Per agent, the mean of the three closest of its texts to ``words`` by meaning."""
+        if self._concepts is None:
+            return [0.0] * len(self._names)
+        meaning = self._concepts.vector(words, self._weight)
+        sums = [[0.0] * size for size in self._sizes]
+        postings = self._postings
+        for k, x in meaning.items():
+            for a, i, y in postings.get(k, ()):
+                sums[a][i] += x * y
+        return [_top_mean(per) for per in sums]
 
     def in_scope(self, text: str) -> float:
         """The probability that ``text`` is for one of the sub-agents at all
