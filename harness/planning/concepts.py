@@ -91,7 +91,8 @@ class ConceptTable:
             if sum(counts.values()) < MIN_COUNT:
                 continue
             shares = sorted(
-                ((k / per_intent[i], index[i]) for i, k in counts.items()), key=lambda s: (-s[0], s[1])
+                ((k / per_intent[i], index[i]) for i, k in counts.items()),
+                key=lambda s: (-s[0], s[1]),
             )[:TOP]
             norm = math.sqrt(sum(s * s for s, _ in shares))
             words[word] = tuple((i, round(s / norm, 4)) for s, i in shares)
@@ -104,7 +105,9 @@ class ConceptTable:
     @classmethod
     def from_json(cls, text: str) -> ConceptTable:
         raw = json.loads(text)["words"]
-        return cls(words={w: tuple((int(i), float(x)) for i, x in pairs) for w, pairs in raw.items()})
+        return cls(
+            words={w: tuple((int(i), float(x)) for i, x in pairs) for w, pairs in raw.items()}
+        )
 
 
 def leave_one_out(texts: Sequence[Sequence[Mapping[K, float]]], limit: int = 400) -> float:

@@ -187,10 +187,18 @@ def semantic_accuracy(
     """Accuracy of ``SemanticMatcher`` (embeddings plus the lexical score) on ``data``."""
 
     async def run() -> float:
-        matcher = await SemanticMatcher.build(data.cards, embedder)
-        matcher.lexical_weight = lexical_weight
-        ranked = await matcher.scores([text for text, _ in data.requests])
-        right = sum(r[0][0] == gold for r, (_, gold) in zip(ranked, data.requests, strict=True))
+        lexical = Matchers(data, development=data.development)
+        per_fold = {}
+        for fold, matcher in lexical.matchers.items():
+            semantic = await SemanticMatcher.build(data.cards, embedder)
+            per_fold[fold] = SemanticMatcher(
+                data.cards, semantic.vectors, embedder, matcher, lexical_weight=lexical_weight
+            )
+        right = 0
+        for fold, semantic in per_fold.items():
+            mine = [(t, g) for t, g in data.requests if lexical.matchers[fold] is lexical(t)]
+            ranked = await semantic.scores([text for text, _ in mine])
+            right += sum(r[0][0] == gold for r, (_, gold) in zip(ranked, mine, strict=True))
         return right / len(data.requests)
 
     return asyncio.run(run())
