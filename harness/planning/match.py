@@ -37,7 +37,7 @@ from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning._classifier import AgentClassifier
 from harness.planning.concepts import ConceptTable, leave_one_out, shipped_table, tokens, unit
-from harness.planning.scope import in_scope_probability
+from harness.planning.scope import CONCEPTS, PLAIN, ScopeModel, in_scope_probability
 from harness.text import split_sentences
 from harness.text.words import NEGATIONS
 
@@ -271,7 +271,7 @@ class AgentMatcher:
         """The ``harness.planning.scope.SCOPE_FEATURES`` figures of ``text``."""
         ranked = self._ranked(text)
         if not ranked:
-            return (0.0,) * 7
+            return (0.0,) * 8
         _, top, figures = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0.0
         words = tokens(text)
@@ -284,6 +284,7 @@ class AgentMatcher:
             figures[_BEST_COSINE],
             figures[_SHARE],
             known,
+            self.meaning(text),
             routed[0][1] if routed else 0.0,
         )
 
@@ -306,10 +307,15 @@ class AgentMatcher:
                 sums[a][i] += x * y
         return [_top_mean(per) for per in sums]
 
+    @property
+    def scope(self) -> ScopeModel:
+        """The out-of-scope model for this bot (``harness.planning.scope``)."""
+        return CONCEPTS if self.uses_concepts else PLAIN
+
     def in_scope(self, text: str) -> float:
         """The probability that ``text`` is for one of the sub-agents at all
         (``harness.planning.scope``)."""
-        return in_scope_probability(self.scope_figures(text))
+        return in_scope_probability(self.scope_figures(text), self.scope)
 
     def best(self, text: str) -> str | None:
         """The best-scoring sub-agent, or None when no score reaches ``minimum``."""

@@ -31,7 +31,6 @@ from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
-from harness.planning.scope import THRESHOLD
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import split_requests
 from harness.text.claims import analysed_part
@@ -63,7 +62,8 @@ class RulesPlanner(Planner):
             is missing, the planner warns once and routes with the lexical matcher alone.
         scope_threshold: the lowest probability that a request is for some sub-agent at all
             (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
-            default is calibrated to keep every in-scope development request; 0 turns it off,
+            default (None) is the bot's scope model's own threshold, calibrated to keep every
+            in-scope development request; 0 turns it off,
             higher values keep more out-of-scope requests with the parent and lose some in-scope
             ones (docs/models.md gives both figures).
         concepts: the concept table the matcher may use (``harness.planning.concepts``): ``True``
@@ -76,7 +76,7 @@ class RulesPlanner(Planner):
         *,
         route_threshold: float = 0.9,
         embedder: TextEmbedder | None = None,
-        scope_threshold: float = THRESHOLD,
+        scope_threshold: float | None = None,
         concepts: ConceptTable | bool = True,
     ) -> None:
         self.route_threshold = route_threshold
@@ -114,8 +114,8 @@ class RulesPlanner(Planner):
         if not requests:
             return {}
         matcher = agent_matcher(cards, concepts=self.concepts)
-        if self.scope_threshold > 0.0:
-            limit = self.scope_threshold
+        limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
+        if limit > 0.0:
             requests = await _analysed(
                 sum(map(len, requests)),
                 lambda: [r for r in requests if matcher.in_scope(r) >= limit],

@@ -81,14 +81,18 @@ def fold_tables() -> tuple[dict[int, ConceptTable], Callable[[str], int]]:
     return tables, lambda text: folds.get(text, _fold(text))
 
 
+def table_without(texts: frozenset[str]) -> ConceptTable:
+    """The table built without ``texts``: for development figures on requests that are sources."""
+    return ConceptTable.build((t, i) for t, i, _ in requests() if t not in texts)
+
+
 @cache
 def dev_table() -> ConceptTable:
     """The table without the requests of the labelled set's dev split (CLINC train utterances):
     for routing whole dev messages (``tests.detect.planner_baseline dev``) out of sample."""
     from tests.detect.multi_intent import load
 
-    seen = {r["text"] for m in load("dev") for r in m["requests"]}
-    return ConceptTable.build((t, i) for t, i, _ in requests() if t not in seen)
+    return table_without(frozenset(r["text"] for m in load("dev") for r in m["requests"]))
 
 
 def main() -> None:
