@@ -4,16 +4,19 @@ In scope: the gold requests of the labelled set's dev split (CLINC train, withou
 examples) over the seven agents of ``agents.json``. Out of scope: CLINC's ``oos_train`` utterances
 and every ``OTHER_STRIDE``-th train utterance of the CLINC intents no agent has. A logistic
 regression (features standardised, L2 ``L2``, full-batch gradient descent; numpy, a development
-dependency only) gives ``COEFFICIENTS`` and ``INTERCEPT`` on the raw figures. ``THRESHOLD`` is the
-strictest probability at which the planner's two gates together (the router's and this one) route
-as many dev requests right as the router's gate alone.
+dependency only) gives a ``ScopeModel``'s coefficients and intercept on the raw figures; its
+threshold is the strictest probability at which the planner's two gates together (the first gate:
+the router's, or closeness by meaning; then this one) route as many dev requests right as the first
+gate alone. By default it fits ``scope.CONCEPTS``, the model for bots that use the concept table,
+with a table built without any of the texts it is fitted on (``build_concepts.table_without``);
+with ``--plain``, ``scope.PLAIN``, with no table.
 
 Checked (never fitted on): CLINC ``oos_val`` over the same agents, and the SGD agents built from
 SGD train (``routing_eval.sgd("train")``) with their development requests against ``oos_val``.
 Held-out figures come from ``python -m tests.detect.planner_baseline out-of-scope test`` and
 ``python -m tests.detect.planner_baseline test``. Print the fitted constants::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.fit_scope
+    PYTHONPATH=. .venv/bin/python -m tests.planning.fit_scope [--plain]
 
 CLINC150: Larson et al., EMNLP 2019, CC-BY-3.0.
 """
