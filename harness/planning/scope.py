@@ -41,6 +41,7 @@ request's distinctive words, the share of the request's content words found in a
 how close its meaning is to the closest agent's texts (``AgentMatcher.meaning``, 0 when the concept
 table does not know the bot), and the rules model router's best score."""
 
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ScopeModel:
     """A fitted logistic regression over ``SCOPE_FEATURES`` and its threshold."""

@@ -30,8 +30,8 @@ from collections.abc import Sequence
 
 from harness.planning import scope
 from harness.planning.match import AgentMatcher
-from tests.detect.build_multi_intent import AGENT_OF, CLINC
 from harness.planning.rules import MEANING_GATE
+from tests.detect.build_multi_intent import AGENT_OF, CLINC
 from tests.planning.build_concepts import table_without
 from tests.planning.routing_eval import Labelled, clinc, sgd
 
