@@ -33,15 +33,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from harness.models._text import content_tokens
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning._classifier import AgentClassifier
-from harness.planning.scope import in_scope_probability
+from harness.planning.concepts import ConceptTable, leave_one_out, shipped_table, tokens, unit
+from harness.planning.scope import CONCEPTS, PLAIN, ScopeModel, in_scope_probability
 from harness.text import split_sentences
 from harness.text.words import NEGATIONS
 
-__all__ = ["FEATURES", "WEIGHTS", "AgentMatcher", "agent_matcher", "agent_texts"]
+__all__ = ["CONCEPT_WEIGHTS", "FEATURES", "WEIGHTS", "AgentMatcher", "agent_matcher", "agent_texts"]
 
 FEATURES = (
     "agent_words_share",
@@ -52,11 +52,16 @@ FEATURES = (
     "top3_text_trigrams",
     "agent_trigram_share",
     "classifier_probability",
+    "top3_text_concepts",
 )
 """The figures compared per agent, in the order of ``WEIGHTS``."""
 
-WEIGHTS = (0.2, 0.4, 0.0, 1.6, 0.45, 0.25, 0.3, 0.7)
-"""How much each of ``FEATURES`` counts (coordinate search on the development split only)."""
+WEIGHTS = (0.2, 0.4, 0.0, 1.6, 0.45, 0.25, 0.3, 0.7, 0.0)
+"""How much each of ``FEATURES`` counts for a bot the concept table does not know (coordinate
+search on the development split only, before the table)."""
+
+CONCEPT_WEIGHTS = (0.0, 0.0, 0.0, 1.5, 0.5, 0.25, 0.0, 0.7, 1.5)
+"""How much each of ``FEATURES`` counts for a bot the concept table knows (``concepts``)."""
 
 _TOP = 3
 _SHARE = FEATURES.index("agent_words_share")
@@ -83,14 +88,9 @@ def agent_texts(card: AgentCard) -> list[str]:
     return [t for t in texts if t and t.strip()]
 
 
-def _tokens(text: str) -> list[str]:
-    """Content words; bare numbers ("600", "15") say nothing about which agent a request is for."""
-    return [t for t in content_tokens(text) if not t.isdigit()]
-
-
-def _trigrams(tokens: Iterable[str]) -> frozenset[str]:
+def _trigrams(words: Iterable[str]) -> frozenset[str]:
     out: set[str] = set()
-    for token in tokens:
+    for token in words:
         padded = f" {token} "
         out.update(padded[i : i + 3] for i in range(len(padded) - 2))
     return frozenset(out)
@@ -134,17 +134,23 @@ class AgentMatcher:
         minimum: the lowest score that still routes to a sub-agent.
     """
 
-    def __init__(self, cards: Sequence[AgentCard], *, minimum: float = 0.0) -> None:
+    def __init__(
+        self,
+        cards: Sequence[AgentCard],
+        *,
+        minimum: float = 0.0,
+        concepts: ConceptTable | bool = True,
+    ) -> None:
         self.minimum = minimum
         self._names = [card.name for card in cards]
-        per_agent = [[_tokens(t) for t in agent_texts(card)] for card in cards]
-        documents = [tokens for texts in per_agent for tokens in texts]
-        df: Counter[str] = Counter(t for tokens in documents for t in set(tokens))
+        per_agent = [[tokens(t) for t in agent_texts(card)] for card in cards]
+        documents = [words for texts in per_agent for words in texts]
+        df: Counter[str] = Counter(t for words in documents for t in set(words))
         n = len(documents)
         self._idf = {t: math.log((n + 1) / (k + 1)) + 1.0 for t, k in df.items()}
         self._unseen = math.log(n + 1) + 1.0
         agents_df: Counter[str] = Counter(
-            t for texts in per_agent for t in {t for tokens in texts for t in tokens}
+            t for texts in per_agent for t in {t for words in texts for t in words}
         )
         count = max(len(cards), 1)
         self._agent_idf = {t: math.log(1 + count / k) for t, k in agents_df.items()}
@@ -152,8 +158,8 @@ class AgentMatcher:
         self._agents: list[_Text] = []
         self._bags: list[frozenset[str]] = []
         for texts in per_agent:
-            self._texts.append([self._text(tokens) for tokens in texts if tokens])
-            everything = [t for tokens in texts for t in tokens]
+            self._texts.append([self._text(words) for words in texts if words])
+            everything = [t for words in texts for t in words]
             self._agents.append(self._text(everything))
             self._bags.append(frozenset(everything))
         self._classifier = AgentClassifier(
@@ -161,32 +167,65 @@ class AgentMatcher:
         )
         self._router = agent_router(tuple(cards))
         self._memo: dict[str, tuple[tuple[str, float, tuple[float, ...]], ...]] = {}
+        self._concepts: ConceptTable | None = None
+        # Per intent, the (agent, text, weight) of every agent text that has it: a request's
+        # closeness to all texts is then one pass over its own intents.
+        self._postings: dict[int, list[tuple[int, int, float]]] = {}
+        self._sizes: list[int] = []
+        self.weights = WEIGHTS
+        """The ``FEATURES`` weights this bot's scores use (``CONCEPT_WEIGHTS`` when the concept
+        table knows the bot, else ``WEIGHTS``)."""
+        table = shipped_table() if concepts is True else concepts or None
+        if table is not None and len(cards) > 1:
+            vectors = [
+                [v for v in (table.vector(words, self._weight) for words in texts) if v]
+                for texts in per_agent
+            ]
+            lexical = [[unit(t.vector) for t in texts] for texts in self._texts]
+            if leave_one_out(vectors) > leave_one_out(lexical):
+                self._concepts, self._sizes = table, [len(per) for per in vectors]
+                for a, per in enumerate(vectors):
+                    for i, vector in enumerate(per):
+                        for k, x in vector.items():
+                            self._postings.setdefault(k, []).append((a, i, x))
+                self.weights = CONCEPT_WEIGHTS
 
-    def _vector(self, tokens: Sequence[str]) -> dict[str, float]:
-        counts = Counter(tokens)
+    @property
+    def uses_concepts(self) -> bool:
+        """Whether the concept table knows this bot (``harness.planning.concepts``): it tells the
+        bot's own texts apart better than their words do, so ``top3_text_concepts`` counts."""
+        return self._concepts is not None
+
+    def _weight(self, word: str) -> float:
+        return self._idf.get(word, self._unseen)
+
+    def _vector(self, words: Sequence[str]) -> dict[str, float]:
+        counts = Counter(words)
         return {t: k * self._idf.get(t, self._unseen) for t, k in counts.items()}
 
-    def _text(self, tokens: Sequence[str]) -> _Text:
-        vector = self._vector(tokens)
+    def _text(self, words: Sequence[str]) -> _Text:
+        vector = self._vector(words)
         norm = math.sqrt(sum(w * w for w in vector.values())) or 1.0
-        return _Text(vector=vector, norm=norm, grams=_trigrams(tokens))
+        return _Text(vector=vector, norm=norm, grams=_trigrams(words))
 
     def features(self, text: str) -> list[tuple[str, tuple[float, ...]]]:
         """(name, the ``FEATURES`` figures) per sub-agent, in the cards' order."""
-        tokens = _tokens(text)
-        if not tokens:
+        words = tokens(text)
+        if not words:
             return [(name, (0.0,) * len(FEATURES)) for name in self._names]
-        vector = self._vector(tokens)
-        grams = _trigrams(tokens)
-        distinct = set(tokens)
+        vector = self._vector(words)
+        grams = _trigrams(words)
+        distinct = set(words)
+        concepts = self._closeness(words)
         mass = sum(self._agent_idf.get(t, 0.0) for t in distinct) or 1.0
         out: list[tuple[str, tuple[float, ...]]] = []
-        for name, texts, agent, bag, probability in zip(
+        for name, texts, agent, bag, probability, closeness in zip(
             self._names,
             self._texts,
             self._agents,
             self._bags,
             self._classifier.probabilities(text),
+            concepts,
             strict=True,
         ):
             cosines = [_cosine(vector, t.vector, t.norm) for t in texts]
@@ -204,6 +243,7 @@ class AgentMatcher:
                         _top_mean(overlaps),
                         len(grams & agent.grams) / len(grams),
                         probability,
+                        closeness,
                     ),
                 )
             )
@@ -216,7 +256,7 @@ class AgentMatcher:
             if len(self._memo) >= 2048:
                 self._memo.clear()
             ranked = [
-                (name, sum(w * x for w, x in zip(WEIGHTS, figures, strict=True)), figures)
+                (name, sum(w * x for w, x in zip(self.weights, figures, strict=True)), figures)
                 for name, figures in self.features(text)
             ]
             ranked.sort(key=lambda item: -item[1])
@@ -231,11 +271,11 @@ class AgentMatcher:
         """The ``harness.planning.scope.SCOPE_FEATURES`` figures of ``text``."""
         ranked = self._ranked(text)
         if not ranked:
-            return (0.0,) * 7
+            return (0.0,) * 8
         _, top, figures = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0.0
-        tokens = _tokens(text)
-        known = sum(t in self._idf for t in tokens) / len(tokens) if tokens else 0.0
+        words = tokens(text)
+        known = sum(t in self._idf for t in words) / len(words) if words else 0.0
         routed = self._router.scores(text)
         return (
             top,
@@ -244,13 +284,38 @@ class AgentMatcher:
             figures[_BEST_COSINE],
             figures[_SHARE],
             known,
+            self.meaning(text),
             routed[0][1] if routed else 0.0,
         )
+
+    def meaning(self, text: str) -> float:
+        """The best agent's ``top3_text_concepts``: how close ``text``'s meaning is to some
+        agent's texts (0 when the concept table does not know this bot)."""
+        if self._concepts is None:
+            return 0.0
+        return max(self._closeness(tokens(text)), default=0.0)
+
+    def _closeness(self, words: Sequence[str]) -> list[float]:
+        """Per agent, the mean of the three closest of its texts to ``words`` by meaning."""
+        if self._concepts is None:
+            return [0.0] * len(self._names)
+        meaning = self._concepts.vector(words, self._weight)
+        sums = [[0.0] * size for size in self._sizes]
+        postings = self._postings
+        for k, x in meaning.items():
+            for a, i, y in postings.get(k, ()):
+                sums[a][i] += x * y
+        return [_top_mean(per) for per in sums]
+
+    @property
+    def scope(self) -> ScopeModel:
+        """The out-of-scope model for this bot (``harness.planning.scope``)."""
+        return CONCEPTS if self.uses_concepts else PLAIN
 
     def in_scope(self, text: str) -> float:
         """The probability that ``text`` is for one of the sub-agents at all
         (``harness.planning.scope``)."""
-        return in_scope_probability(self.scope_figures(text))
+        return in_scope_probability(self.scope_figures(text), self.scope)
 
     def best(self, text: str) -> str | None:
         """The best-scoring sub-agent, or None when no score reaches ``minimum``."""
@@ -261,6 +326,8 @@ class AgentMatcher:
 
 
 @functools.lru_cache(maxsize=64)
-def agent_matcher(cards: tuple[AgentCard, ...], minimum: float = 0.0) -> AgentMatcher:
-    """The matcher for one bot's sub-agents (built once per set of cards)."""
-    return AgentMatcher(cards, minimum=minimum)
+def agent_matcher(
+    cards: tuple[AgentCard, ...], minimum: float = 0.0, concepts: ConceptTable | bool = True
+) -> AgentMatcher:
+    """The matcher for one bot's sub-agents (built once per set of cards and concept table)."""
+    return AgentMatcher(cards, minimum=minimum, concepts=concepts)

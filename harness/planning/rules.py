@@ -29,8 +29,8 @@ from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
-from harness.planning.scope import THRESHOLD
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import split_requests
 from harness.text.claims import analysed_part
@@ -41,6 +41,10 @@ __all__ = ["RulesPlanner"]
 log = logging.getLogger("harness")
 _SEMANTIC_CACHE = 8
 T = TypeVar("T")
+
+MEANING_GATE = 0.5
+"""The closeness of meaning (the best agent's ``top3_text_concepts``) that sends a request on
+when none of its words is in the agents' texts (chosen on the development split)."""
 
 INLINE_ANALYSIS = 2_000
 """Messages up to this many characters are analysed on the event loop (well under a
@@ -58,9 +62,13 @@ class RulesPlanner(Planner):
             is missing, the planner warns once and routes with the lexical matcher alone.
         scope_threshold: the lowest probability that a request is for some sub-agent at all
             (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
-            default is calibrated to keep every in-scope development request; 0 turns it off,
+            default (None) is the bot's scope model's own threshold, calibrated to keep every
+            in-scope development request; 0 turns it off,
             higher values keep more out-of-scope requests with the parent and lose some in-scope
             ones (docs/models.md gives both figures).
+        concepts: the concept table the matcher may use (``harness.planning.concepts``): ``True``
+            for the one that ships, ``False`` for none, or a table of your own. The matcher uses
+            it only for a bot whose own texts it tells apart better than their words do.
     """
 
     def __init__(
@@ -68,9 +76,11 @@ class RulesPlanner(Planner):
         *,
         route_threshold: float = 0.9,
         embedder: TextEmbedder | None = None,
-        scope_threshold: float = THRESHOLD,
+        scope_threshold: float | None = None,
+        concepts: ConceptTable | bool = True,
     ) -> None:
         self.route_threshold = route_threshold
+        self.concepts = concepts
         self.embedder = embedder
         self.scope_threshold = scope_threshold
         self._semantic: dict[tuple[AgentCard, ...], SemanticMatcher] = {}
@@ -86,7 +96,8 @@ class RulesPlanner(Planner):
         else:
             threshold = self.route_threshold
             requests, to_route = await _analysed(
-                len(given.message), lambda: _requests(given.message, router, threshold)
+                len(given.message),
+                lambda: _requests(given.message, router, threshold, self._meant(given.agents)),
             )
             agents = await self._agents(given.agents, to_route)
             entries = [
@@ -102,9 +113,9 @@ class RulesPlanner(Planner):
         """The sub-agent for each request (by embeddings when there is an embedder)."""
         if not requests:
             return {}
-        matcher = agent_matcher(cards)
-        if self.scope_threshold > 0.0:
-            limit = self.scope_threshold
+        matcher = agent_matcher(cards, concepts=self.concepts)
+        limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
+        if limit > 0.0:
             requests = await _analysed(
                 sum(map(len, requests)),
                 lambda: [r for r in requests if matcher.in_scope(r) >= limit],
@@ -117,7 +128,9 @@ class RulesPlanner(Planner):
                 if semantic is None:
                     if len(self._semantic) >= _SEMANTIC_CACHE:
                         self._semantic.clear()
-                    semantic = await SemanticMatcher.build(cards, self.embedder)
+                    semantic = await SemanticMatcher.build(
+                        cards, self.embedder, concepts=self.concepts
+                    )
                     self._semantic[cards] = semantic
                 ranked = await semantic.scores(requests)
             except MissingExtraError as exc:
@@ -129,6 +142,14 @@ class RulesPlanner(Planner):
             sum(map(len, requests)),
             lambda: {request: matcher.best(request) for request in requests},
         )
+
+    def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], bool]:
+        """Whether a request's meaning (``harness.planning.concepts``) is close enough to some
+        agent's texts for it to go on though none of its words is theirs."""
+        if self.concepts is False:
+            return lambda _: False
+        matcher = agent_matcher(cards, concepts=self.concepts)
+        return lambda text: matcher.meaning(text) >= MEANING_GATE
 
     def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
         """Split a message for an agent that holds the floor: its part, and the other requests.
@@ -165,11 +186,14 @@ async def _analysed(size: int, work: Callable[[], T]) -> T:
     return await asyncio.to_thread(work)
 
 
-def _requests(message: str, router: Router, threshold: float) -> tuple[list[str], list[str]]:
-    """The message's requests, and those of them that go to some sub-agent."""
+def _requests(
+    message: str, router: Router, threshold: float, meant: Callable[[str], bool]
+) -> tuple[list[str], list[str]]:
+    """The message's requests, and those of them that go to some sub-agent: some word of it
+    weighs enough in some agent's texts, or its meaning is close to some agent's (``meant``)."""
 
     def routed(piece: str) -> bool:
-        return router.best(piece, minimum=threshold) is not None
+        return router.best(piece, minimum=threshold) is not None or meant(piece)
 
     requests = split_requests(message, routed)
     return requests, [request for request in requests if routed(request)]

@@ -15,15 +15,17 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from harness.models.base import AgentCard
+from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher, agent_texts
 
 __all__ = ["LEXICAL_WEIGHT", "SemanticMatcher", "TextEmbedder"]
 
-LEXICAL_WEIGHT = 0.25
-"""How much the lexical matcher's score (its per-bot classifier included) adds to the embedding score:
-the best mean accuracy over the two development sets, CLINC dev and SGD train, with
-``python -m tests.planning.routing_eval --embeddings --tune-lexical`` (WordLlama, the ``embeddings``
-extra's model; 0.05 when it was chosen on CLINC dev alone, before the classifier)."""
+LEXICAL_WEIGHT = 1.0
+"""How much the lexical matcher's score (its per-bot classifier and concept table included) adds to
+the embedding score: the best mean accuracy over the two development sets, CLINC dev and SGD train,
+with ``python -m tests.planning.routing_eval --embeddings --tune-lexical`` (WordLlama, the
+``embeddings`` extra's model; 0.25 before the concept table, 0.05 when it was chosen on CLINC dev
+alone, before the classifier)."""
 
 _TOP = 3
 
@@ -59,12 +61,20 @@ class SemanticMatcher:
         self.lexical_weight = lexical_weight
         self._names = [card.name for card in cards]
         self._vectors = [[_unit(v) for v in per_agent] for per_agent in vectors]
+        self.vectors = vectors
+        """Per agent, the embeddings of its texts (as given)."""
         self._embedder = embedder
         self._lexical = lexical
 
     @classmethod
-    async def build(cls, cards: Sequence[AgentCard], embedder: TextEmbedder) -> SemanticMatcher:
-        """Embed every agent's texts (one ``embed`` call)."""
+    async def build(
+        cls,
+        cards: Sequence[AgentCard],
+        embedder: TextEmbedder,
+        *,
+        concepts: ConceptTable | bool = True,
+    ) -> SemanticMatcher:
+        """Embed every agent's texts (one ``embed`` call); ``concepts`` as for ``AgentMatcher``."""
         texts = [agent_texts(card) for card in cards]
         flat = await embedder.embed([t for per_agent in texts for t in per_agent])
         vectors: list[list[list[float]]] = []
@@ -72,7 +82,7 @@ class SemanticMatcher:
         for per_agent in texts:
             vectors.append(flat[start : start + len(per_agent)])
             start += len(per_agent)
-        return cls(cards, vectors, embedder, agent_matcher(tuple(cards)))
+        return cls(cards, vectors, embedder, agent_matcher(tuple(cards), concepts=concepts))
 
     async def scores(self, requests: Sequence[str]) -> list[list[tuple[str, float]]]:
         """(name, score) per agent, best first, for each request (one ``embed`` call)."""

@@ -53,6 +53,8 @@ FOREIGN_OPTIONS = frozenset(
         "--corpus",
         "--embeddings",
         "--tune-lexical",
+        "--tune",
+        "--plain",
         "--models",
         "--every",
         "--weight",
@@ -62,10 +64,10 @@ FOREIGN_OPTIONS = frozenset(
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
 script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest plugin's;
 ``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``;
-``--embeddings`` and ``--tune-lexical``: the routing figures' scripts in ``tests/planning`` and
-``tests/detect``; ``--models``: the embedding comparison ``tools/detector/embeddings.py``;
-``--every``, ``--weight`` and ``--nested``: the detector's fitting scripts ``tools/detector/fit.py``
-and ``tools/detector/tune.py``)."""
+``--embeddings``, ``--tune-lexical``, ``--tune`` and ``--plain``: the routing figures' and the
+out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--models``: the embedding
+comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
+detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,16 +4,19 @@ In scope: the gold requests of the labelled set's dev split (CLINC train, withou
 examples) over the seven agents of ``agents.json``. Out of scope: CLINC's ``oos_train`` utterances
 and every ``OTHER_STRIDE``-th train utterance of the CLINC intents no agent has. A logistic
 regression (features standardised, L2 ``L2``, full-batch gradient descent; numpy, a development
-dependency only) gives ``COEFFICIENTS`` and ``INTERCEPT`` on the raw figures. ``THRESHOLD`` is the
-strictest probability at which the planner's two gates together (the router's and this one) route
-as many dev requests right as the router's gate alone.
+dependency only) gives a ``ScopeModel``'s coefficients and intercept on the raw figures; its
+threshold is the strictest probability at which the planner's two gates together (the first gate:
+the router's, or closeness by meaning; then this one) route as many dev requests right as the first
+gate alone. By default it fits ``scope.CONCEPTS``, the model for bots that use the concept table,
+with a table built without any of the texts it is fitted on (``build_concepts.table_without``);
+with ``--plain``, ``scope.PLAIN``, with no table.
 
 Checked (never fitted on): CLINC ``oos_val`` over the same agents, and the SGD agents built from
 SGD train (``routing_eval.sgd("train")``) with their development requests against ``oos_val``.
 Held-out figures come from ``python -m tests.detect.planner_baseline out-of-scope test`` and
 ``python -m tests.detect.planner_baseline test``. Print the fitted constants::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.fit_scope
+    PYTHONPATH=. .venv/bin/python -m tests.planning.fit_scope [--plain]
 
 CLINC150: Larson et al., EMNLP 2019, CC-BY-3.0.
 """
@@ -22,11 +25,14 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Sequence
 
 from harness.planning import scope
 from harness.planning.match import AgentMatcher
+from harness.planning.rules import MEANING_GATE
 from tests.detect.build_multi_intent import AGENT_OF, CLINC
+from tests.planning.build_concepts import table_without
 from tests.planning.routing_eval import Labelled, clinc, sgd
 
 OTHER_STRIDE = 4
@@ -36,10 +42,14 @@ ROUTER_MINIMUM = 0.9  # RulesPlanner's default route_threshold
 
 
 def _rows(
-    data: Labelled, outside: Sequence[str]
+    data: Labelled, outside: Sequence[str], *, plain: bool = False
 ) -> tuple[list[tuple[tuple[float, ...], bool]], list[tuple[float, ...]]]:
-    """(figures, routed right without a scope gate) per in-scope request; figures per outside one."""
-    matcher = AgentMatcher(data.cards)
+    """(figures, routed right without a scope gate) per in-scope request; figures per outside one.
+
+    The matcher's concept table is built without any of these texts (some are its sources); with
+    ``plain``, the matcher has none."""
+    unseen = frozenset([*(text for text, _ in data.requests), *outside])
+    matcher = AgentMatcher(data.cards, concepts=not plain and table_without(unseen))
     inside = [
         (matcher.scope_figures(text), matcher.best(text) == gold) for text, gold in data.requests
     ]
@@ -73,8 +83,9 @@ def probability(figures: Sequence[float], coefficients: Sequence[float], interce
 def _gated(
     figures: Sequence[float], threshold: float, constants: tuple[Sequence[float], float]
 ) -> bool:
-    """Whether both gates send the request on."""
-    return figures[-1] >= ROUTER_MINIMUM and probability(figures, *constants) >= threshold
+    """Whether both gates send the request on (the router's or the meaning's, then this one)."""
+    sent = figures[-1] >= ROUTER_MINIMUM or figures[-2] >= MEANING_GATE
+    return sent and probability(figures, *constants) >= threshold
 
 
 def report(
@@ -97,30 +108,33 @@ def report(
     )
 
 
-def main() -> None:
+def main(argv: Sequence[str]) -> None:
+    plain = "--plain" in argv
     data = json.loads(CLINC.read_text(encoding="utf-8"))
     other = [text for text, intent in data["train"] if intent not in AGENT_OF][::OTHER_STRIDE]
-    dev_inside, dev_outside = _rows(clinc("dev"), [t for t, _ in data["oos_train"]] + other)
+    outside = [t for t, _ in data["oos_train"]] + other
+    dev_inside, dev_outside = _rows(clinc("dev"), outside, plain=plain)
     constants = fit([f for f, _ in dev_inside], dev_outside)
-    baseline = sum(ok and f[-1] >= ROUTER_MINIMUM for f, ok in dev_inside)
+    baseline = sum(ok and _gated(f, 0.0, constants) for f, ok in dev_inside)
     threshold = 0.0
     for step in range(1, 1000):
         limit = step / 1000
         if sum(ok and _gated(f, limit, constants) for f, ok in dev_inside) < baseline:
             break
         threshold = limit
-    print(f"COEFFICIENTS = {constants[0]}\nINTERCEPT = {constants[1]}\nTHRESHOLD = {threshold}")
+    model = scope.PLAIN if plain else scope.CONCEPTS
+    print(f"coefficients={constants[0]}, intercept={constants[1]}, threshold={threshold}")
     print(report("CLINC dev (fitted)", dev_inside, dev_outside, threshold, constants))
     oos_val = [t for t, _ in data["oos_val"]]
-    _, val_outside = _rows(clinc("dev"), oos_val)
+    _, val_outside = _rows(clinc("dev"), oos_val, plain=plain)
     print(report("CLINC oos_val (checked)", dev_inside, val_outside, threshold, constants))
-    sgd_inside, sgd_outside = _rows(sgd("train"), oos_val)
+    sgd_inside, sgd_outside = _rows(sgd("train"), oos_val, plain=plain)
     print(
         report("SGD train agents, oos_val (checked)", sgd_inside, sgd_outside, threshold, constants)
     )
-    if (constants, threshold) != ((scope.COEFFICIENTS, scope.INTERCEPT), scope.THRESHOLD):
+    if (constants, threshold) != ((model.coefficients, model.intercept), model.threshold):
         print("harness/planning/scope.py holds other constants")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

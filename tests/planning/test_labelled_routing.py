@@ -7,15 +7,14 @@ counts as routed right when the plan entry holding most of its content words goe
 ``python -m tests.detect.planner_baseline test``.
 
 Measured on ``test`` (1,566 requests in 600 messages), 2026-12-02, with
-``python -m tests.detect.planner_baseline test``: 93.1 % routed right (93.3 % before the
-out-of-scope decision of ``harness.planning.scope``, which keeps 3 of them with the parent; 92.4 %
-before the per-bot classifier, 87.7 % before the matcher), 0 in no plan entry, 8 merged. Given the
-gold requests one by one, the matcher picks the right agent for 94.0 %
-(``python -m tests.planning.routing_eval``). On SGD dev, a second set nobody tuned on, it routes
-82.1 % (the previous router 74.7 %). With ``RulesPlanner(embedder=LocalEmbedder())`` (the
-``embeddings`` extra, WordLlama) the planner routes 94.1 % of the held-out requests (95.3 % given
-one by one; SGD dev 84.7 %): the issue's 95 % is reached by neither path, so the strict xfail
-below stays.
+``python -m tests.detect.planner_baseline test``: 94.8 % routed right (93.1 % before the concept
+table of ``harness.planning.concepts``; 92.4 % before the per-bot classifier, 87.7 % before the
+matcher), 0 in no plan entry, 6 merged. Given the gold requests one by one, the matcher picks the
+right agent for 95.4 % (94.0 % before; ``python -m tests.planning.routing_eval``). On SGD dev, a
+second set nobody tuned on, it routes 85.4 % (82.1 % before; the previous router 74.7 %). With
+``RulesPlanner(embedder=LocalEmbedder())`` (the ``embeddings`` extra, WordLlama) the planner routes
+95.3 % of the held-out requests (96.0 % given one by one; SGD dev 86.1 %): the issue's 95 % is met
+on that path, not on the default one, so the strict xfail below stays for the default path.
 """
 
 from __future__ import annotations
@@ -37,16 +36,16 @@ def test_the_planner_routes_the_held_out_requests_and_drops_none() -> None:
     measured = routing("test")
     assert measured.requests > 1500
     assert measured.dropped == 0
-    assert measured.routed_right / measured.requests >= 0.93
+    assert measured.routed_right / measured.requests >= 0.945
     # Requests merged into another's entry (two requests, one text) stay rare.
     assert measured.merged / measured.requests <= 0.01
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the issue's target is 95 %; the offline planner routes 93.1 % of the held-out requests "
-    "(94.0 % given the gold requests one by one; with the embeddings extra 94.1 %; see the module "
-    "docstring)",
+    reason="the issue's target is 95 %; the default offline planner routes 94.8 % of the held-out "
+    "requests (95.4 % given the gold requests one by one; with the embeddings extra 95.3 %, asserted "
+    "below; see the module docstring)",
 )
 def test_the_issue_target_of_95_percent() -> None:
     measured = routing("test")
@@ -56,11 +55,11 @@ def test_the_issue_target_of_95_percent() -> None:
 @pytest.mark.skipif(
     importlib.util.find_spec("wordllama") is None, reason="the 'embeddings' extra is not installed"
 )
-def test_with_embeddings_the_planner_routes_more_of_the_held_out_requests() -> None:
-    """The ``embeddings`` extra (WordLlama) on the same messages: 94.1 % (2026-12-02)."""
+def test_with_embeddings_the_planner_meets_the_issue_target_of_95_percent() -> None:
+    """The ``embeddings`` extra (WordLlama) on the same messages: 95.3 % (2026-12-02)."""
     measured = routing("test", embeddings=True)
     assert measured.dropped == 0
-    assert measured.routed_right / measured.requests >= 0.94
+    assert measured.routed_right / measured.requests >= 0.95
     assert measured.routed_right > routing("test").routed_right
 
 
@@ -77,7 +76,7 @@ def test_no_word_of_a_message_is_left_out_of_the_plan(split: str) -> None:
 
 def test_the_matcher_routes_single_held_out_requests_better_than_the_previous_router() -> None:
     data = clinc("test")
-    assert accuracy(data) >= 0.935
+    assert accuracy(data) >= 0.95
     assert accuracy(data) >= baseline(data) + 0.05
 
 
@@ -86,16 +85,17 @@ def test_the_matcher_routes_a_second_unseen_set() -> None:
     """SGD dev openings over agents built from SGD train (names, intents as tools, examples)."""
     data = sgd()
     assert len(data.cards) == 16 and len(data.requests) > 1000
-    assert accuracy(data) >= 0.815
+    assert accuracy(data) >= 0.85
     assert accuracy(data) >= baseline(data) + 0.06
 
 
 @pytest.mark.skipif(not CLINC.is_file(), reason="needs ../shared/data/clinc150")
 def test_requests_that_belong_to_no_agent_are_not_sent_to_one_more_often_than_measured() -> None:
     """CLINC's out-of-scope test utterances and those of the intents no agent has: the planner
-    sends 61.5 % and 59.9 % of them to some agent (2026-12-02; 69.0 % and 63.5 % before the
-    out-of-scope decision of ``harness.planning.scope``); this keeps it from growing."""
+    sends 53.1 % and 33.3 % of them to some agent (2026-12-02, with the concept table's scope
+    model; 61.5 % and 59.9 % before it, 69.0 % and 63.5 % before the out-of-scope decision of
+    ``harness.planning.scope``); this keeps it from growing."""
     measured = out_of_scope("test")
     assert measured.own == 1000 and measured.other > 2000
-    assert measured.own_sent / measured.own <= 0.62
-    assert measured.other_sent / measured.other <= 0.60
+    assert measured.own_sent / measured.own <= 0.54
+    assert measured.other_sent / measured.other <= 0.34

@@ -58,9 +58,20 @@ def test_the_matcher_routes_by_what_the_author_wrote(request_text: str, agent: s
 
 def test_nothing_in_common_routes_nowhere() -> None:
     matcher = AgentMatcher(CARDS)
-    assert matcher.best("hmm") is None
+    # Words neither the agents' texts nor the concept table know score nothing anywhere.
+    assert matcher.best("zzzz qqqq") is None
     assert all(score == 0.0 for _, score in matcher.scores("zzzz qqqq"))
     assert AgentMatcher(CARDS, minimum=10.0).best("book a hotel") is None
+    # Without the table, a word no agent's text uses scores nothing either.
+    assert AgentMatcher(CARDS, concepts=False).best("hmm") is None
+
+
+async def test_a_word_only_the_concept_table_knows_still_stays_with_the_parent() -> None:
+    """The matcher may give "hmm" a little meaning, but the planner's router sends on only
+    requests some word of which the agents' texts use; the parent keeps it."""
+    given = PlanInput(parent="desk", message="hmm", agents=CARDS)
+    plan = await RulesPlanner().plan(given)
+    assert [e.agent for e in plan.entries] == ["desk"]
 
 
 def test_a_word_every_agent_uses_weighs_less_than_a_word_one_agent_owns() -> None:
