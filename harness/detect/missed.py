@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from harness.detect.answers import all_words_of, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
-from harness.detect.requests import segment_requests
+from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.text import normalise, split_claims, strip_markdown
 
@@ -246,7 +246,9 @@ def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
-    return [DeclaredRequest(text=r.text) for r in segment_requests(text)]
+    """The requests of a message: its parts that ask for an answer of their own ("Thanks, that
+    sounds great" asks for none)."""
+    return [DeclaredRequest(text=r.text) for r in segment_requests(text) if needs_answer(r.text)]
 
 
 def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:

@@ -23,13 +23,19 @@ segmenter does on a labelled set of multi-request messages it was not tuned on.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
+from harness.detect.acts import feature_set
 from harness.text import split_sentences
 
-__all__ = ["Request", "segment_requests"]
+__all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
+
+_NEEDS = Path(__file__).resolve().parent / "_models" / "needs.json"
 
 
 def _words(text: str) -> frozenset[str]:
@@ -401,3 +407,46 @@ def _trim(piece: list[_Tok]) -> list[_Tok]:
     while b > a and piece[b - 1].word == "":
         b -= 1
     return piece[a:b]
+
+
+@dataclass(frozen=True, slots=True)
+class NeedsModel:
+    """How likely a part of a user's message asks for an answer of its own: a logistic regression
+    over the act tagger's word features (:func:`harness.detect.acts.act_features`), fitted by
+    ``tools/detector/fit_needs.py`` on the parts of Schema-Guided Dialogue *train* user turns
+    labelled from their dialogue acts (CC BY-SA 4.0; "Thanks a lot", "That sounds great", "Yes,
+    please", "for 4 people" need none) and CLINC150 *train* requests (CC-BY-3.0)."""
+
+    weights: dict[str, float]
+    bias: float
+    threshold: float
+    """Parts less likely than this to need an answer are no request (chosen on development data:
+    ``docs/simulate.md``)."""
+
+    @classmethod
+    def load(cls, path: Path = _NEEDS) -> NeedsModel:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            weights={str(k): float(v) for k, v in raw["weights"].items()},
+            bias=float(raw["bias"]),
+            threshold=float(raw["threshold"]),
+        )
+
+    def probability(self, text: str) -> float:
+        get = self.weights.get
+        z = self.bias + sum(get(f, 0.0) for f in feature_set(text))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@cache
+def needs_model() -> NeedsModel:
+    """The shipped model (``_models/needs.json``)."""
+    return NeedsModel.load()
+
+
+@lru_cache(maxsize=16_384)
+def needs_answer(text: str) -> bool:
+    """Whether a part of a user's message asks for an answer of its own (:class:`NeedsModel`):
+    "what's their address" does, "that sounds great" and "thanks, that's all" do not."""
+    model = needs_model()
+    return model.probability(text) >= model.threshold
