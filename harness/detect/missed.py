@@ -207,15 +207,20 @@ def missed_requests(
     findings: list[Finding] = []
     last_reply = max(by_turn, default=0)
     for turn in sorted(users):
-        requests = list(declared.get(turn) or _segmented(users[turn].text))
+        given = declared.get(turn)
+        requests = list(given or _segmented(users[turn].text))
+        # Parts that ask for no answer ("Thanks, that sounds great") are matched like the others,
+        # so that they take the sentences that go with them, but are never reported.
+        optional = set() if given else {i for i, r in enumerate(requests) if not needs_answer(r.text)}
         said = [m.text for m in by_turn.get(turn, [])]
         if not said and turn > last_reply:
             continue  # a recording that stops early (its error is reported) misses nothing
-        if len(requests) < 2 and turn not in declared:
+        if (len(requests) if _JUDGE_ALL else len(requests) - len(optional)) < 2 and not given:
             # One request: whatever the bot said addresses it, unless it said nothing.
             missing = {} if said else {i: 1.0 for i, r in enumerate(requests) if words_of(r.text)}
         else:
             missing = judge(requests, said)
+        missing = {i: sure for i, sure in missing.items() if i not in optional}
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -245,10 +250,11 @@ def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
     return None
 
 
+_JUDGE_ALL = False
+
+
 def _segmented(text: str) -> list[DeclaredRequest]:
-    """The requests of a message: its parts that ask for an answer of their own ("Thanks, that
-    sounds great" asks for none)."""
-    return [DeclaredRequest(text=r.text) for r in segment_requests(text) if needs_answer(r.text)]
+    return [DeclaredRequest(text=r.text) for r in segment_requests(text)]
 
 
 def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:
