@@ -117,6 +117,9 @@ _MARKERS = (
     ("next",),
 )
 _LEADS = _words("next finally")
+_MARKERS_AT: dict[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(m for m in _MARKERS if m[0] == first) for first in {m[0] for m in _MARKERS}
+}
 # A run of dashes or a slash standing alone joins two parts as a semicolon does.
 _DASH = re.compile(r"-{2,}|[—–/]")
 
@@ -220,7 +223,7 @@ def _region(toks: list[_Tok], i: int) -> int:
             if j == i and toks[j].word not in ("", "and", "plus") and not _also(toks, i):
                 break  # "also" or "then" alone inside a clause joins nothing
             j += 1
-        elif _words_at(toks, j, ("as", "well", "as")):
+        elif toks[j].word == "as" and _words_at(toks, j, ("as", "well", "as")):
             j += 3
         elif j > i and (size := _marker_at(toks, j)):
             j += size  # ", and what's more, ..."
@@ -241,7 +244,7 @@ def _also(toks: list[_Tok], i: int) -> bool:
 
 def _marker_at(toks: list[_Tok], j: int) -> int:
     """The number of words of a lead-in marker at ``j`` (:data:`_MARKERS`), or 0."""
-    for marker in _MARKERS:
+    for marker in _MARKERS_AT.get(toks[j].word, ()):
         if _words_at(toks, j, marker):
             if marker[0] in _LEADS:
                 after = toks[j + 1] if j + 1 < len(toks) else None
@@ -398,7 +401,7 @@ def _trim(piece: list[_Tok]) -> list[_Tok]:
     while a < b:
         if piece[a].word == "" or piece[a].word in _FILLERS:
             a += 1
-        elif _words_at(piece, a, ("as", "well", "as")):
+        elif piece[a].word == "as" and _words_at(piece, a, ("as", "well", "as")):
             a += 3
         elif size := _marker_at(piece, a):
             a += size  # "PS what time is it", "oh also, ..."
