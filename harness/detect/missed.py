@@ -254,28 +254,7 @@ def missed_requests(
         said = [m.text for m in by_turn.get(turn, [])]
         if not said and turn > last_reply:
             continue  # a recording that stops early (its error is reported) misses nothing
-        # Parts that ask for no answer ("Thanks, that sounds great") are matched like the others,
-        # so that they take the sentences that go with them, but are never reported.
-        optional = (
-            {i for i, r in enumerate(requests) if not needs_answer(r.text)}
-            if len(requests) > 1 and not given
-            else set()
-        )
-        if len(requests) - len(optional) < 2 and not given:
-            # One request: whatever the bot said addresses it, unless it said nothing or only
-            # that it could not do it.
-            missing = {
-                i: 1.0
-                for i, r in enumerate(requests)
-                if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
-            }
-        else:
-            missing = judge(requests, said)
-        missing = {
-            i: sure
-            for i, sure in missing.items()
-            if i not in optional and (given or needs_answer(requests[i].text))
-        }
+        missing = _missing(requests, said, declared=bool(given))
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -288,6 +267,35 @@ def missed_requests(
             cause = _plan_cause(gaps.get(index))
             findings.append(_finding(turn, requests[index], why, cause))
     return findings
+
+
+def _missing(
+    requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
+) -> dict[int, float]:
+    """The requests of one turn nothing in ``said`` addresses, with how sure that is.
+
+    Parts of a segmented message that ask for no answer ("Thanks, that sounds great") are matched
+    like the others, so that they take the sentences that go with them, but never reported."""
+    optional = (
+        {i for i, r in enumerate(requests) if not needs_answer(r.text)}
+        if len(requests) > 1 and not declared
+        else set()
+    )
+    if len(requests) - len(optional) < 2 and not declared:
+        # One request: whatever the bot said addresses it, unless it said nothing or only that
+        # it could not do it.
+        missing = {
+            i: 1.0
+            for i, r in enumerate(requests)
+            if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
+        }
+    else:
+        missing = judge(requests, said)
+    return {
+        i: sure
+        for i, sure in missing.items()
+        if i not in optional and (declared or needs_answer(requests[i].text))
+    }
 
 
 def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:

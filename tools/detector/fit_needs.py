@@ -43,8 +43,8 @@ import numpy as np
 from harness.detect import requests
 from harness.detect.acts import act_features
 from harness.detect.requests import NeedsModel, segment_requests
-from tools.detector.linear import fit_sparse
 from tools.detector import missed_sgd
+from tools.detector.linear import fit_sparse
 from tools.detector.missed_sgd import SGD, acts, dialogues
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -87,9 +87,11 @@ def measure(
             by_acts["+".join(sorted(set(acts(user))))] += 1
             if len(shown) < show:
                 index = dialogue["turns"].index(user)
-                reply = dialogue["turns"][index + 1]["text"] if index + 1 < len(
-                    dialogue["turns"]
-                ) else ""
+                reply = (
+                    dialogue["turns"][index + 1]["text"]
+                    if index + 1 < len(dialogue["turns"])
+                    else ""
+                )
                 shown.append(
                     f"{dialogue['id']} [{' '.join(acts(user))}] {user['text']}\n"
                     f"    bot: {reply}\n    {f.evidence}"
