@@ -6,7 +6,9 @@ declares them, and looks for each in the bot's messages of that turn: a request 
 some sentence the bot sent is given to it by the learned matcher of :mod:`harness.detect.answers`
 (each sentence addresses at most one request, unless it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
-in-process run.
+in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
+:func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
+names a request ("Sorry, I could not finish ...") does not answer it.
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
