@@ -125,11 +125,17 @@ def _needs(request: DeclaredRequest) -> frozenset[str]:
 
 
 def _only_gives_up(request: str, said: Sequence[str]) -> bool:
-    """Whether nothing was said, or only apologies for not doing ``request`` (naming it)."""
-    if not all(_APOLOGY.search(text) for text in said):
+    """Whether nothing was said, or only apologies, one of them for not doing ``request``
+    (naming it): "Sorry, I could not finish "...". Sorry, something went wrong."."""
+    if not said:
+        return True
+    if not any(_APOLOGY.search(text) for text in said):
         return False  # the cheap test first: most replies apologise for nothing
     asked = words_of(request)
-    return all(_gives_up(text) and _names(asked, words) for text, words, _ in _claims(said))
+    claims = _claims(said)
+    return all(_APOLOGY.search(text) for text, _, _ in claims) and any(
+        _gives_up(text) and _names(asked, words) for text, words, _ in claims
+    )
 
 
 def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:

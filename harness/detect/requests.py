@@ -16,6 +16,10 @@ conditions", "between 10 and 11". Words said once for two requests are carried o
 - a counted noun: "how many PTO days have I used and how many are left" gives "how many PTO days
   are left".
 
+Not every part asks for an answer of its own: "Thanks a lot", "That sounds great", "Yes, please".
+:func:`needs_answer` tells them apart with a small model learned from dialogue acts; the check
+matches such parts but does not report them.
+
 The word classes below are closed classes of English (question words, auxiliaries, pronouns,
 determiners, subordinators) and common request verbs; docs/simulate.md gives how well the
 segmenter does on a labelled set of multi-request messages it was not tuned on.

@@ -88,9 +88,13 @@ def test_an_apology_that_names_the_request_does_not_answer_it() -> None:
     assert _missed("Where is my W-2?", "Unfortunately I was unable to find your W-2.") == [
         "Where is my W-2"
     ]
+    # the runtime's reply when a call failed and the composer could not write one either
+    both = f"{apology} Sorry, something went wrong on my side while I was writing my reply."
+    assert _missed("Where is my W-2?", both) == ["Where is my W-2"]
 
 
 def test_an_apology_about_something_else_or_an_answer_still_counts() -> None:
     assert _missed("Where is my W-2?", "Your W-2 is in the portal under Documents.") == []
     # A failure notice that does not name the request is an answer to it ("book it").
     assert _missed("Yes, book it.", "Sorry, I could not make that reservation.") == []
+    assert _missed("Where is my W-2?", "Sorry, I could not find it. It is in the portal.") == []
