@@ -6,7 +6,9 @@ declares them, and looks for each in the bot's messages of that turn: a request 
 some sentence the bot sent is given to it by the learned matcher of :mod:`harness.detect.answers`
 (each sentence addresses at most one request, unless it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
-in-process run.
+in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
+:func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
+names a request ("Sorry, I could not finish ...") does not answer it.
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
@@ -14,12 +16,13 @@ as its cause hint (``Finding.cause``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from harness.detect.answers import all_words_of, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
-from harness.detect.requests import segment_requests
+from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.text import normalise, split_claims, strip_markdown
 
@@ -68,8 +71,17 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
     claims = [text for text, _, _ in found]
     words = [all_words_of(text) for text in claims]
     declared = {i for i, r in enumerate(requests) if r.words}
-    missing = {i: 1.0 for i in declared if not any(_needs(requests[i]) & w for w in words)}
-    judged = [i for i, r in enumerate(requests) if i in declared or words_of(r.text)]
+    asked = [words_of(r.text) for r in requests]
+    gave_up = [_gives_up(text) for text in claims]
+    missing = {
+        i: 1.0
+        for i in declared
+        if not any(
+            _needs(requests[i]) & w and not (up and _names(asked[i], w))
+            for w, up in zip(words, gave_up, strict=True)
+        )
+    }
+    judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
     if len(judged) > len(declared):
         model = matcher()
         texts = [requests[i].text for i in judged]
@@ -77,6 +89,9 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
         for row, i in enumerate(judged):
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & w else 0.0 for w in words]
+            for j, up in enumerate(gave_up):
+                if up and _names(asked[i], words[j]):
+                    p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first in found]
         for k, sure in model.judged(p, texts, claims, opens).items():
             if judged[k] not in declared:
@@ -84,8 +99,43 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
     return missing
 
 
+# An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
+# to get ...". Such a sentence names a request without answering it.
+_APOLOGY = re.compile(r"\b(?:sorry|apologi[sz]e|unfortunately)\b", re.IGNORECASE)
+_UNABLE = re.compile(
+    r"\b(?:could(?:n't| not)|can(?:'t|not| not)|(?:was|am|were|is|are)(?:n't| not) able"
+    r"|(?:was|am|were|is|are) unable|failed to|did(?:n't| not) manage)\b",
+    re.IGNORECASE,
+)
+
+
+def _gives_up(sentence: str) -> bool:
+    """Whether a sentence apologises for not doing something."""
+    text = sentence.replace("’", "'")
+    return bool(_APOLOGY.search(text) and _UNABLE.search(text))
+
+
+def _names(request: frozenset[str], sentence: frozenset[str]) -> bool:
+    """Whether a sentence repeats at least half of a request's content words."""
+    return bool(request) and 2 * len(request & sentence) >= len(request)
+
+
 def _needs(request: DeclaredRequest) -> frozenset[str]:
     return frozenset(w for word in request.words for w in all_words_of(word))
+
+
+def _only_gives_up(request: str, said: Sequence[str]) -> bool:
+    """Whether nothing was said, or only apologies, one of them for not doing ``request``
+    (naming it): "Sorry, I could not finish "...". Sorry, something went wrong."."""
+    if not said:
+        return True
+    if not any(_APOLOGY.search(text) for text in said):
+        return False  # the cheap test first: most replies apologise for nothing
+    asked = words_of(request)
+    claims = _claims(said)
+    return all(_APOLOGY.search(text) for text, _, _ in claims) and any(
+        _gives_up(text) and _names(asked, words) for text, words, _ in claims
+    )
 
 
 def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
@@ -207,15 +257,12 @@ def missed_requests(
     findings: list[Finding] = []
     last_reply = max(by_turn, default=0)
     for turn in sorted(users):
-        requests = list(declared.get(turn) or _segmented(users[turn].text))
+        given = declared.get(turn)
+        requests = list(given or _segmented(users[turn].text))
         said = [m.text for m in by_turn.get(turn, [])]
         if not said and turn > last_reply:
             continue  # a recording that stops early (its error is reported) misses nothing
-        if len(requests) < 2 and turn not in declared:
-            # One request: whatever the bot said addresses it, unless it said nothing.
-            missing = {} if said else {i: 1.0 for i, r in enumerate(requests) if words_of(r.text)}
-        else:
-            missing = judge(requests, said)
+        missing = _missing(requests, said, declared=bool(given))
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -228,6 +275,35 @@ def missed_requests(
             cause = _plan_cause(gaps.get(index))
             findings.append(_finding(turn, requests[index], why, cause))
     return findings
+
+
+def _missing(
+    requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
+) -> dict[int, float]:
+    """The requests of one turn nothing in ``said`` addresses, with how sure that is.
+
+    Parts of a segmented message that ask for no answer ("Thanks, that sounds great") are matched
+    like the others, so that they take the sentences that go with them, but never reported."""
+    optional = (
+        {i for i, r in enumerate(requests) if not needs_answer(r.text)}
+        if len(requests) > 1 and not declared
+        else set()
+    )
+    if len(requests) - len(optional) < 2 and not declared:
+        # One request: whatever the bot said addresses it, unless it said nothing or only that
+        # it could not do it.
+        missing = {
+            i: 1.0
+            for i, r in enumerate(requests)
+            if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
+        }
+    else:
+        missing = judge(requests, said)
+    return {
+        i: sure
+        for i, sure in missing.items()
+        if i not in optional and (declared or needs_answer(requests[i].text))
+    }
 
 
 def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:

@@ -16,6 +16,10 @@ conditions", "between 10 and 11". Words said once for two requests are carried o
 - a counted noun: "how many PTO days have I used and how many are left" gives "how many PTO days
   are left".
 
+Not every part asks for an answer of its own: "Thanks a lot", "That sounds great", "Yes, please".
+:func:`needs_answer` tells them apart with a small model learned from dialogue acts; the check
+matches such parts but does not report them.
+
 The word classes below are closed classes of English (question words, auxiliaries, pronouns,
 determiners, subordinators) and common request verbs; docs/simulate.md gives how well the
 segmenter does on a labelled set of multi-request messages it was not tuned on.
@@ -23,13 +27,19 @@ segmenter does on a labelled set of multi-request messages it was not tuned on.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
+from harness.detect.acts import feature_set
 from harness.text import split_sentences
 
-__all__ = ["Request", "segment_requests"]
+__all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
+
+_NEEDS = Path(__file__).resolve().parent / "_models" / "needs.json"
 
 
 def _words(text: str) -> frozenset[str]:
@@ -111,6 +121,9 @@ _MARKERS = (
     ("next",),
 )
 _LEADS = _words("next finally")
+_MARKERS_AT: dict[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(m for m in _MARKERS if m[0] == first) for first in {m[0] for m in _MARKERS}
+}
 # A run of dashes or a slash standing alone joins two parts as a semicolon does.
 _DASH = re.compile(r"-{2,}|[—–/]")
 
@@ -214,7 +227,7 @@ def _region(toks: list[_Tok], i: int) -> int:
             if j == i and toks[j].word not in ("", "and", "plus") and not _also(toks, i):
                 break  # "also" or "then" alone inside a clause joins nothing
             j += 1
-        elif _words_at(toks, j, ("as", "well", "as")):
+        elif toks[j].word == "as" and _words_at(toks, j, ("as", "well", "as")):
             j += 3
         elif j > i and (size := _marker_at(toks, j)):
             j += size  # ", and what's more, ..."
@@ -235,7 +248,7 @@ def _also(toks: list[_Tok], i: int) -> bool:
 
 def _marker_at(toks: list[_Tok], j: int) -> int:
     """The number of words of a lead-in marker at ``j`` (:data:`_MARKERS`), or 0."""
-    for marker in _MARKERS:
+    for marker in _MARKERS_AT.get(toks[j].word, ()):
         if _words_at(toks, j, marker):
             if marker[0] in _LEADS:
                 after = toks[j + 1] if j + 1 < len(toks) else None
@@ -392,7 +405,7 @@ def _trim(piece: list[_Tok]) -> list[_Tok]:
     while a < b:
         if piece[a].word == "" or piece[a].word in _FILLERS:
             a += 1
-        elif _words_at(piece, a, ("as", "well", "as")):
+        elif piece[a].word == "as" and _words_at(piece, a, ("as", "well", "as")):
             a += 3
         elif size := _marker_at(piece, a):
             a += size  # "PS what time is it", "oh also, ..."
@@ -401,3 +414,46 @@ def _trim(piece: list[_Tok]) -> list[_Tok]:
     while b > a and piece[b - 1].word == "":
         b -= 1
     return piece[a:b]
+
+
+@dataclass(frozen=True, slots=True)
+class NeedsModel:
+    """How likely a part of a user's message asks for an answer of its own: a logistic regression
+    over the act tagger's word features (:func:`harness.detect.acts.act_features`), fitted by
+    ``tools/detector/fit_needs.py`` on the parts of Schema-Guided Dialogue *train* user turns
+    labelled from their dialogue acts (CC BY-SA 4.0; "Thanks a lot", "That sounds great", "Yes,
+    please", "for 4 people" need none) and CLINC150 *train* requests (CC-BY-3.0)."""
+
+    weights: dict[str, float]
+    bias: float
+    threshold: float
+    """Parts less likely than this to need an answer are no request (chosen on development data:
+    ``docs/simulate.md``)."""
+
+    @classmethod
+    def load(cls, path: Path = _NEEDS) -> NeedsModel:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            weights={str(k): float(v) for k, v in raw["weights"].items()},
+            bias=float(raw["bias"]),
+            threshold=float(raw["threshold"]),
+        )
+
+    def probability(self, text: str) -> float:
+        get = self.weights.get
+        z = self.bias + sum(get(f, 0.0) for f in feature_set(text))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@cache
+def needs_model() -> NeedsModel:
+    """The shipped model (``_models/needs.json``)."""
+    return NeedsModel.load()
+
+
+@lru_cache(maxsize=16_384)
+def needs_answer(text: str) -> bool:
+    """Whether a part of a user's message asks for an answer of its own (:class:`NeedsModel`):
+    "what's their address" does, "that sounds great" and "thanks, that's all" do not."""
+    model = needs_model()
+    return model.probability(text) >= model.threshold

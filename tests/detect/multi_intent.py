@@ -22,7 +22,7 @@ from typing import Any
 
 from harness.detect.answers import matcher
 from harness.detect.findings import Finding
-from harness.detect.missed import DeclaredRequest, _segmented, judge
+from harness.detect.missed import DeclaredRequest, _missing, _segmented
 from harness.detect.missed import missed_requests as _missed_requests
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, Transcript
@@ -235,9 +235,7 @@ def sureness(split: str, *, declared: bool = False) -> Sureness:
     def surest(message: dict[str, Any], said: list[str], requests: Any) -> float:
         # missed_requests' decision for one turn, with the confidence kept
         asked = requests[1] if requests else _segmented(message["text"])
-        if len(asked) < 2 and not requests:
-            return -1.0  # one request: any reply answers it
-        return max(judge(asked, said).values(), default=-1.0)
+        return max(_missing(asked, said, declared=bool(requests)).values(), default=-1.0)
 
     full: list[float] = []
     dropped: list[float] = []
