@@ -70,6 +70,7 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
     found = _claims(said)
     claims = [text for text, _, _ in found]
     words = [all_words_of(text) for text in claims]
+    terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)]
     declared = {i for i, r in enumerate(requests) if r.words}
     asked = [words_of(r.text) for r in requests]
     gave_up = [_gives_up(text) for text in claims]
@@ -77,8 +78,8 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
         i: 1.0
         for i in declared
         if not any(
-            _needs(requests[i]) & w and not (up and _names(asked[i], w))
-            for w, up in zip(words, gave_up, strict=True)
+            _needs(requests[i]) & t and not (up and _names(asked[i], w))
+            for w, t, up in zip(words, terms, gave_up, strict=True)
         )
     }
     judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
@@ -88,7 +89,7 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
         p = model.probabilities(texts, claims)
         for row, i in enumerate(judged):
             if i in declared:  # its sentences are those with its words, and no others
-                p[row] = [1.0 if _needs(requests[i]) & w else 0.0 for w in words]
+                p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
             for j, up in enumerate(gave_up):
                 if up and _names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
@@ -120,8 +121,22 @@ def _names(request: frozenset[str], sentence: frozenset[str]) -> bool:
     return bool(request) and 2 * len(request & sentence) >= len(request)
 
 
+# A number as written, its separators included ("2016", "4.5", "650-341-6888", "5:30", "$1,200"),
+# and digit groups written apart, as phone numbers are ("(650) 341 6888").
+_NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_GROUPED = re.compile(r"\d+(?:[ .()-]{1,3}\d+)+")
+
+
+def _numbers(text: str) -> frozenset[str]:
+    """The numbers of a text by their digits ("650-341-6888", "(650) 341-6888" alike), which
+    content words leave out."""
+    runs = _NUMBER.findall(text) + _GROUPED.findall(text)
+    return frozenset("#" + re.sub(r"\D", "", m) for m in runs)
+
+
 def _needs(request: DeclaredRequest) -> frozenset[str]:
-    return frozenset(w for word in request.words for w in all_words_of(word))
+    """What a declared request's answer contains: its words' content words and numbers."""
+    return frozenset(w for word in request.words for w in all_words_of(word) | _numbers(word))
 
 
 def _only_gives_up(request: str, said: Sequence[str]) -> bool:

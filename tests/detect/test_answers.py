@@ -94,3 +94,22 @@ def test_a_request_left_out_comes_with_how_sure_the_check_is() -> None:
     assert unanswered(requests, ["Payday is Friday, March 6."]) == [1]
     sure = dropped[1] + 1e-9
     assert unanswered(requests, ["Payday is Friday, March 6."], min_confidence=sure) == []
+
+
+def test_declared_words_that_are_numbers_are_found_by_their_digits() -> None:
+    from harness.detect.missed import DeclaredRequest, judge
+
+    said = [
+        "The museum opened in 1998 and tickets are $18.",
+        "You can reach them at (415) 555-0142; visitors rate it 4.7 stars.",
+    ]
+    requests = [
+        DeclaredRequest(text="when did it open", words=("1998",)),
+        DeclaredRequest(text="what does a ticket cost", words=("$18",)),
+        DeclaredRequest(text="their phone number", words=("415-555-0142",)),
+        DeclaredRequest(text="how is it rated", words=("4.7",)),
+    ]
+    assert judge(requests, said) == {}
+    # the same digits are still needed: another year, price or number is no answer
+    other = ["The museum opened in 1989 and tickets are $81.", "Call 415-555-0199."]
+    assert set(judge(requests, other)) == {0, 1, 2, 3}
