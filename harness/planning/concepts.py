@@ -15,8 +15,9 @@ words do (``AgentMatcher`` leaves each text out in turn and routes it by the res
 only then does it use the table (``leave_one_out``).
 
 The table ships in ``_models/concepts.json``, built by ``python -m tests.planning.build_concepts``
-from ``../shared/data`` (CLINC150: Larson et al., EMNLP 2019, CC-BY-3.0; Schema-Guided Dialogue:
-Rastogi et al., AAAI 2020, CC BY-SA 4.0). The file is derived from both and is distributed under
+from the train splits of two public data sets, described in ``docs/models.md`` (CLINC150:
+Larson et al., EMNLP 2019, CC-BY-3.0; Schema-Guided Dialogue: Rastogi et al., AAAI 2020,
+CC BY-SA 4.0). The file is derived from both and is distributed under
 CC BY-SA 4.0 as well. Pure Python; a request costs a few sparse additions per word.
 """
 
