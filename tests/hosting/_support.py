@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import gc
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -17,6 +20,8 @@ from harness import Parent, load_bot
 HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk.yaml"
 
 ADAPTERS = ("botbuilder", "agents-sdk")
+
+T = TypeVar("T")
 
 HARNESS = [sys.executable, "-c", "from harness.cli import main; main()"]
 """The ``harness`` command, run by this interpreter."""
@@ -100,3 +105,27 @@ def serving(
         process.wait(timeout=STOP_WITHIN_S)
         if process.stdout is not None:
             process.stdout.close()
+
+
+async def when_served(bot: Parent, observe: Callable[[], T]) -> T:
+    """Run ``harness.hosting.app.serve(bot)`` on a free port until it is ready to listen, return
+    what ``observe()`` gives at that moment, and stop it. ``serve`` freezes what it loaded out of
+    the collector's full passes; this unfreezes it so the rest of the run collects as usual."""
+    from harness.hosting.app import serve
+
+    seen: list[T] = []
+    ready = asyncio.Event()
+
+    def on_ready(_url: str) -> None:
+        seen.append(observe())
+        ready.set()
+
+    task = asyncio.create_task(serve(bot, port=0, on_ready=on_ready))
+    try:
+        await asyncio.wait_for(ready.wait(), 120)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        gc.unfreeze()
+    return seen[0]

@@ -19,7 +19,6 @@ Checked by operation counts and orderings, never by a clock (the wall-clock figu
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import hashlib
 import json
@@ -47,7 +46,7 @@ from harness import load_bot
 from harness.hosting import DEFAULT_MAX_BODY_BYTES, create_app
 from tests.bench.bench_adversarial import adversarial_body, guarded_helpdesk
 from tests.core.test_text_linear import FAMILIES, Work, _Counted
-from tests.hosting._support import ADAPTERS, activity, running
+from tests.hosting._support import ADAPTERS, activity, running, when_served
 
 _MODULES: tuple[ModuleType, ...] = (
     facts,
@@ -341,25 +340,7 @@ async def test_serve_leaves_what_it_loaded_out_of_full_collections(tmp_path: Pat
     """A full garbage collection holds the interpreter (every conversation) for as long as it
     walks the tracked objects; a long message's analysis sets such passes off. Once listening,
     ``serve`` has frozen what it loaded, so those passes walk only what turns made since."""
-    from harness.hosting.app import serve
-
-    frozen: list[int] = []
-    ready = asyncio.Event()
-
-    def on_ready(_url: str) -> None:
-        frozen.append(gc.get_freeze_count())
-        ready.set()
-
     gc.unfreeze()
-    task = asyncio.create_task(
-        serve(load_bot(guarded_helpdesk(tmp_path)), port=0, on_ready=on_ready)
-    )
-    try:
-        await asyncio.wait_for(ready.wait(), 120)
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        gc.unfreeze()  # the rest of the test run collects as usual
+    frozen = await when_served(load_bot(guarded_helpdesk(tmp_path)), gc.get_freeze_count)
     # The bot, its models and the SDKs: tens of thousands of objects (0 without the freeze).
-    assert frozen and frozen[0] > 10_000, frozen
+    assert frozen > 10_000, frozen

@@ -10,8 +10,6 @@ worker loaded before it listens; a served 1 MB message's check runs in no thread
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import gc
 import json
 import logging
 import os
@@ -36,7 +34,7 @@ from harness.runtime.guard_process import (
 )
 from tests.bench.bench_adversarial import adversarial_body, guarded_helpdesk
 from tests.core.test_text_linear import FAMILIES, _text
-from tests.hosting._support import activity, running
+from tests.hosting._support import activity, running, when_served
 from tests.hosting.test_adversarial_message import _Channel, _post
 
 EARLIER = "Your next paycheck arrives on Friday, March 15, by direct deposit to account 4471."
@@ -154,27 +152,9 @@ async def test_the_checks_own_error_comes_back_as_itself() -> None:
 
 
 async def test_serve_has_the_worker_loaded_before_it_listens(tmp_path: Path) -> None:
-    from harness.hosting.app import serve
-
     guard_process._WORKER.close()
-    running: list[int | None] = []
-    ready = asyncio.Event()
-
-    def on_ready(_url: str) -> None:
-        running.append(guard_process._WORKER.pid())
-        ready.set()
-
-    task = asyncio.create_task(
-        serve(load_bot(guarded_helpdesk(tmp_path)), port=0, on_ready=on_ready)
-    )
-    try:
-        await asyncio.wait_for(ready.wait(), 120)
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        gc.unfreeze()  # serve froze what it loaded; the rest of the run collects as usual
-    assert running and running[0] is not None
+    pid = await when_served(load_bot(guarded_helpdesk(tmp_path)), guard_process._WORKER.pid)
+    assert pid is not None
 
 
 async def test_a_served_megabyte_is_checked_outside_the_server_process(
