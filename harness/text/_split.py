@@ -161,6 +161,9 @@ def split_claims(text: str) -> tuple[Span, ...]:
     (``;``, `` — ``, ``, and``) when each side still has words of its own."""
     claims: list[Span] = []
     for sentence in split_sentences(text):
+        if _CLAUSE.search(sentence.text) is None:  # one part: the sentence is the claim
+            claims.append(sentence)
+            continue
         regions = protected_spans(sentence.text)
         begin = 0
         parts: list[tuple[int, int]] = []

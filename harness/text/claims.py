@@ -37,6 +37,7 @@ CLAIM_BUDGET = 100
 """The most claims of one message analysed (claims are compared pairwise between messages)."""
 
 _VALUES = frozenset({"money", "number", "percent"})
+_NONE: frozenset[str] = frozenset()
 _CONTEXT = ("state:", "acronym:", "weekday:", "month:")
 
 
@@ -187,39 +188,62 @@ def analyse(text: str) -> Analysis:
             analysed,
         )
     # Facts sentence by sentence: sentences recur across messages far more than whole texts do
-    # (a relay quotes an answer), so the cache of extract_facts serves most of them.
-    all_facts = tuple(
-        Fact(f.kind, f.value, f.start + sentence.start, f.end + sentence.start)
-        for sentence in sentences
-        for f in extract_facts(sentence.text)
-    )
+    # (a relay quotes an answer), so the cache of extract_facts serves most of them. Each fact's
+    # offsets in the text, key and strong keys are worked out once, for every claim that holds it.
+    all_facts: list[Fact] = []
+    fact_starts: list[int] = []
+    fact_ends: list[int] = []
+    fact_keys: list[str] = []
+    strong_keys: list[str | None] = []
+    for sentence in sentences:
+        for fact in extract_facts(sentence.text):
+            all_facts.append(fact)
+            fact_starts.append(fact.start + sentence.start)
+            fact_ends.append(fact.end + sentence.start)
+            key = fact.key
+            fact_keys.append(key)
+            strong_keys.append(key if fact.kind in STRONG_KINDS else None)
+    durations = {
+        at: "num:" + fact.value.split()[0]
+        for at, fact in enumerate(all_facts)
+        if fact.kind == "duration"
+    }
     sentence_starts = [s.start for s in sentences]
-    fact_starts = [f.start for f in all_facts]
     for span in spans:
         # Sentences and facts are in text order: find the claim's by bisection.
         at = bisect_right(sentence_starts, span.start) - 1
         sentence = at if at >= 0 and span.start < sentences[at].end else 0
-        inside = all_facts[
-            bisect_left(fact_starts, span.start) : bisect_left(fact_starts, span.end)
-        ]
+        first = bisect_left(fact_starts, span.start)
+        last = bisect_left(fact_starts, span.end)
         plain = strip_markdown(span.text)
-        keys, strong = _fact_keys(inside)
         words, negated = words_and_negation(plain)
+        if first == last:
+            rows.append((span, normalise(plain), words, _NONE, _NONE, negated, sentence, None))
+            continue
+        keys = set(fact_keys[first:last])
+        strong = {k for k in strong_keys[first:last] if k is not None}
+        # "12 days" also states the number 12 ("12 vacation days").
+        numbers = [durations[k] for k in range(first, last) if k in durations]
+        keys.update(numbers)
+        strong.update(numbers)
         # Facts are matched as facts, not as words too: drop the words a fact is made of.
         fact_words: set[str] = set()
-        for fact in inside:
-            if fact.kind not in ("name", "acronym", "state"):
-                fact_words.update(content_words(text[fact.start : fact.end]))
+        for k in range(first, last):
+            if all_facts[k].kind not in ("name", "acronym", "state"):
+                fact_words.update(content_words(text[fact_starts[k] : fact_ends[k]]))
         rows.append(
             (
                 span,
                 normalise(plain),
-                words - fact_words,
-                keys,
-                strong,
+                words - fact_words if fact_words else words,
+                frozenset(keys),
+                frozenset(strong),
                 negated,
                 sentence,
-                next((f.key for f in inside if f.kind in _VALUES), None),
+                next(
+                    (fact_keys[k] for k in range(first, last) if all_facts[k].kind in _VALUES),
+                    None,
+                ),
             )
         )
     by_sentence: dict[int, set[str]] = {}
@@ -230,7 +254,7 @@ def analyse(text: str) -> Analysis:
     # Each claim made once, with its sentence's context (claims of one sentence share it).
     contexts = {at: frozenset(keys) for at, keys in by_sentence.items()}
     claims = [Claim(*row, context=contexts[row[6]]) for row in rows]
-    keys, strong = _fact_keys(all_facts)
+    numbers = frozenset(durations.values())
     norm = normalise(strip_markdown(part))
     if len(part) < len(text):
         # Past the budget, two messages are the same text only if the rest is the same too.
@@ -239,8 +263,8 @@ def analyse(text: str) -> Analysis:
         text=text,
         norm=norm,
         claims=tuple(claims),
-        facts=keys,
-        strong=strong,
+        facts=frozenset(fact_keys) | numbers,
+        strong=frozenset(k for k in strong_keys if k is not None) | numbers,
         words=frozenset().union(*(c.words for c in claims)) if claims else frozenset(),
         analysed=analysed,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -157,6 +157,30 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("number", re.compile(rf"(?<![\w.]){_NUM}(?![\w])")),
 ]
 
+_Trie = dict[str, "_Trie"]
+
+def _one_of(words: Iterable[str]) -> str:
+    """A pattern that matches exactly ``words`` (no more, no less), written as a trie: at a
+    position where none of them starts it fails on the first character or two, where a flat
+    alternation tries every word."""
+    trie: _Trie = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branch(node: _Trie) -> str:
+        ways = [re.escape(char) + branch(rest) for char, rest in sorted(node.items()) if char]
+        if not ways:
+            return ""
+        if "" in node:
+            return "(?:" + "|".join(ways) + ")?"
+        return ways[0] if len(ways) == 1 else "(?:" + "|".join(ways) + ")"
+
+    return branch(trie)
+
+
 _CURRENCY_CODES = ("usd", "eur", "gbp", "chf", "aud", "cad", "nzd")
 _WORD_AT = re.compile(r"[\w'’-]+")
 _VOCABULARY = frozenset(
@@ -169,9 +193,9 @@ _VOCABULARY = frozenset(
 # - a word starting lower case and not a word of the vocabulary (the scan's own rule);
 # - a capitalised word that is no word of the vocabulary in any case and does not start like a
 #   weekday: every pattern needs a digit, a symbol, one of those words or such a continuation.
-_VOCABULARY_WORD = "|".join(
-    sorted((w for w in _VOCABULARY if w.isalpha() and w.isascii()), key=len, reverse=True)
-)
+# The vocabulary is a trie (``_one_of``): each use is followed by a word's end, which only the
+# whole word can reach, so the order in which the trie tries words changes no match.
+_VOCABULARY_WORD = _one_of(w for w in _VOCABULARY if w.isalpha() and w.isascii())
 _PLAIN_END = r"(?![\w'’.@+…/:-])"
 _FACT_STARTS = re.compile(
     r"[$€£¥₹#…]|(?<!\w)"
@@ -416,34 +440,38 @@ def _value(kind: str, match: re.Match[str], text: str, facts: list[Fact]) -> str
     return raw.lower()
 
 
+def _common(word: str) -> bool:
+    """A word a name does not start with: a stop word, a weekday or a month."""
+    lower = word.lower()
+    return lower.strip("'’") in STOPWORDS or lower in _WEEKDAYS or lower.rstrip(".") in _MONTHS
+
+
 def _names(text: str, free: Callable[[int, int], bool]) -> list[Fact]:
     """Capitalised words and runs of them that are not sentence-initial common words."""
     names: list[Fact] = []
     for match in _NAME.finditer(text):
         run = match.group(0)
-        cut = _NAME_END.search(run)
-        if cut and not _INITIAL.search(run[: cut.start() + 1]):
-            run = run[: cut.start()]  # a name ends with its sentence: "The Lanterns. Support"
         words = run.split()
+        if len(words) > 1:  # a sentence's end needs white space after its mark
+            cut = _NAME_END.search(run)
+            if cut and not _INITIAL.search(run[: cut.start() + 1]):
+                run = run[: cut.start()]  # a name ends with its sentence: "The Lanterns. Support"
+                words = run.split()
         start = match.start()
         # Drop leading words a sentence starts with ("Your", "The", "Parking").
-        initial = _sentence_start(text, start)
         first = 0
-        while first < len(words) and (
-            words[first].lower().strip("'’") in STOPWORDS
-            or words[first].lower() in _WEEKDAYS
-            or words[first].lower().rstrip(".") in _MONTHS
-        ):
+        while first < len(words) and _common(words[first]):
             if first + 1 < len(words):
                 start = text.index(words[first + 1], start + len(words[first]))
             else:
                 start = match.end()
             first += 1
-            initial = False
-        words = words[first:]
-        if not words:
-            continue
-        if initial and len(words) == 1 and not words[0].isupper():
+        if first:
+            words = words[first:]
+            if not words:
+                continue
+        # A lone capitalised word that starts a sentence is most often a common word.
+        elif len(words) == 1 and not words[0].isupper() and _sentence_start(text, start):
             continue
         joined = " ".join(words)
         end = start + len(joined) if text.startswith(joined, start) else match.end()
