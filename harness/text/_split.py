@@ -204,6 +204,8 @@ _WORD_RUN = re.compile(r"(?<!\S)\S*?[^\W_]\S*+")
 white space ``str.split`` splits at; the lazy start and the possessive end read each run once)."""
 
 
+_MARKS = re.compile(r"[*_`#\[]")
+"""A character Markdown is written with: a text without one has none to strip."""
 _MARKDOWN = re.compile(
     r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`|^#{1,6}\s+|\[([^\]\[]*)\]\([^)\[]*\)"
 )
@@ -211,6 +213,6 @@ _MARKDOWN = re.compile(
 
 def strip_markdown(text: str) -> str:
     """``text`` without Markdown emphasis, code ticks, headings and link targets."""
-    if not any(ch in text for ch in "*_`#["):
+    if _MARKS.search(text) is None:
         return text
     return _MARKDOWN.sub(lambda m: m.group(1) or "", text)

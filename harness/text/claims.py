@@ -195,11 +195,11 @@ def analyse(text: str) -> Analysis:
     fact_ends: list[int] = []
     fact_keys: list[str] = []
     strong_keys: list[str | None] = []
-    for sentence in sentences:
-        for fact in extract_facts(sentence.text):
+    for piece in sentences:
+        for fact in extract_facts(piece.text):
             all_facts.append(fact)
-            fact_starts.append(fact.start + sentence.start)
-            fact_ends.append(fact.end + sentence.start)
+            fact_starts.append(fact.start + piece.start)
+            fact_ends.append(fact.end + piece.start)
             key = fact.key
             fact_keys.append(key)
             strong_keys.append(key if fact.kind in STRONG_KINDS else None)
@@ -223,9 +223,9 @@ def analyse(text: str) -> Analysis:
         keys = set(fact_keys[first:last])
         strong = {k for k in strong_keys[first:last] if k is not None}
         # "12 days" also states the number 12 ("12 vacation days").
-        numbers = [durations[k] for k in range(first, last) if k in durations]
-        keys.update(numbers)
-        strong.update(numbers)
+        stated = [durations[k] for k in range(first, last) if k in durations]
+        keys.update(stated)
+        strong.update(stated)
         # Facts are matched as facts, not as words too: drop the words a fact is made of.
         fact_words: set[str] = set()
         for k in range(first, last):
@@ -248,12 +248,13 @@ def analyse(text: str) -> Analysis:
         )
     by_sentence: dict[int, set[str]] = {}
     for row in rows:
-        by_sentence.setdefault(row[6], set()).update(
-            row[4] | {k for k in row[3] if k.startswith(_CONTEXT)}
-        )
+        if row[3]:  # a claim without facts adds nothing to its sentence's context
+            by_sentence.setdefault(row[6], set()).update(
+                row[4], [k for k in row[3] if k.startswith(_CONTEXT)]
+            )
     # Each claim made once, with its sentence's context (claims of one sentence share it).
     contexts = {at: frozenset(keys) for at, keys in by_sentence.items()}
-    claims = [Claim(*row, context=contexts[row[6]]) for row in rows]
+    claims = [Claim(*row, context=contexts.get(row[6], _NONE)) for row in rows]
     numbers = frozenset(durations.values())
     norm = normalise(strip_markdown(part))
     if len(part) < len(text):

@@ -159,8 +159,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 
 _Trie = dict[str, "_Trie"]
 
+
 def _one_of(words: Iterable[str]) -> str:
-    """A pattern that matches exactly ``words`` (no more, no less), written as a trie: at a
+    """A pattern that matches exactly ``words`` (no more, no less; none: nothing), as a trie: at a
     position where none of them starts it fails on the first character or two, where a flat
     alternation tries every word."""
     trie: _Trie = {}
@@ -178,7 +179,7 @@ def _one_of(words: Iterable[str]) -> str:
             return "(?:" + "|".join(ways) + ")?"
         return ways[0] if len(ways) == 1 else "(?:" + "|".join(ways) + ")"
 
-    return branch(trie)
+    return branch(trie) if trie else "(?!)"
 
 
 _CURRENCY_CODES = ("usd", "eur", "gbp", "chf", "aud", "cad", "nzd")
@@ -399,8 +400,10 @@ def extract_facts(text: str) -> tuple[Fact, ...]:
                 done = span[1]
                 break
         # When no kind holds here ("W-2" is too short an id), the words inside may ("2").
-    facts.extend(_names(text, free))
-    facts.sort(key=lambda f: f.start)
+    names = _names(text, free)
+    if names:  # the scan's facts are in order already (a date's year before the date)
+        facts.extend(names)
+        facts.sort(key=lambda f: f.start)
     return tuple(facts)
 
 

@@ -111,7 +111,10 @@ def normalise(text: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """The lower-case word tokens of ``text`` (apostrophes kept inside words)."""
-    return [t.replace("’", "'") for t in _TOKEN.findall(text.lower())]
+    lower = text.lower()
+    if "’" not in lower:
+        return _TOKEN.findall(lower)
+    return [t.replace("’", "'") for t in _TOKEN.findall(lower)]
 
 
 @lru_cache(maxsize=65_536)
@@ -147,14 +150,23 @@ def words_and_negation(text: str) -> tuple[frozenset[str], bool]:
     """``content_words(text)``, and whether ``text`` holds a negation ("not", "can't", "no"),
     from one pass over its tokens."""
     found = tokens(text)
-    return _content(found), any(t in NEGATIONS or t.endswith("n't") for t in found)
+    # Tokens hold no white space: one ends with "n't" exactly when "n't " is in them joined.
+    negated = not NEGATIONS.isdisjoint(found) or "n't " in " ".join(found) + " "
+    return _content(found), negated
 
 
 def _content(found: list[str]) -> frozenset[str]:
     stems = _STEMS
     if len(stems) > _STEMS_SIZE:
         stems.clear()
-    out: set[str] = set()
+    try:  # every token seen before (most are): the stems looked up in C
+        out = set(map(stems.__getitem__, found))
+    except KeyError:
+        pass
+    else:
+        out.discard("")
+        return frozenset(out)
+    out = set()
     for t in found:
         kept = stems.get(t)
         if kept is None:

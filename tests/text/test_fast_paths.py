@@ -19,9 +19,21 @@ import harness.text._split as _split
 import harness.text.facts as facts
 from harness.detect import load_transcript
 from harness.detect.acts import act_features, feature_set, tagger
-from harness.text import analyse, split_sentences
+from harness.text import (
+    CLAIM_BUDGET,
+    STRONG_KINDS,
+    Analysis,
+    Claim,
+    Span,
+    analyse,
+    normalise,
+    split_claims,
+    split_sentences,
+    strip_markdown,
+)
 from harness.text.claims import message_facts
 from harness.text.words import (
+    _TOKEN,
     NEGATIONS,
     STOPWORDS,
     content_words,
@@ -202,3 +214,169 @@ def test_word_counts_and_content_words_on_the_dev_corpus() -> None:
 def test_a_long_run_without_letters_is_counted_in_linear_work() -> None:
     # One pass per run: 200,000 characters with no letter or digit take no quadratic work.
     assert _split._words("-" * 200_000 + " a") == 1
+
+
+# --- the vocabulary as a trie ------------------------------------------------------------------
+
+_WORDS = st.lists(st.text(alphabet="abcAB'", min_size=1, max_size=5), max_size=12)
+
+
+@_SETTINGS
+@given(_WORDS, st.text(alphabet="abcAB' ", max_size=8))
+def test_a_trie_matches_exactly_its_words(words: list[str], text: str) -> None:
+    flat = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True)) or "(?!)"
+    trie = facts._one_of(words)
+    assert (re.fullmatch(f"(?:{trie})", text) is not None) == (text in words)
+    # Followed by a word's end, the trie and the flat alternation match the same text.
+    for template in ("(?:{})(?![\\w'])", "(?i:{})(?![\\w'])"):
+        pattern, plain = template.format(trie), template.format(flat)
+        for at in range(len(text) + 1):
+            found, expected = re.match(pattern, text[at:]), re.match(plain, text[at:])
+            assert (found and found.group()) == (expected and expected.group())
+
+
+# --- names, claims and the analysis against their plain steps ----------------------------------
+
+
+def _plain_names(text: str) -> list[facts.Fact]:
+    """The name scan as a plain loop: the sentence-start test made for every run, the cut
+    searched in every run."""
+    names: list[facts.Fact] = []
+    for match in facts._NAME.finditer(text):
+        run = match.group(0)
+        cut = facts._NAME_END.search(run)
+        if cut and not facts._INITIAL.search(run[: cut.start() + 1]):
+            run = run[: cut.start()]
+        words = run.split()
+        start = match.start()
+        initial = facts._sentence_start(text, start)
+        first = 0
+        while first < len(words) and (
+            words[first].lower().strip("'’") in STOPWORDS
+            or words[first].lower() in facts._WEEKDAYS
+            or words[first].lower().rstrip(".") in facts._MONTHS
+        ):
+            if first + 1 < len(words):
+                start = text.index(words[first + 1], start + len(words[first]))
+            else:
+                start = match.end()
+            first += 1
+            initial = False
+        words = words[first:]
+        if not words or (initial and len(words) == 1 and not words[0].isupper()):
+            continue
+        joined = " ".join(words)
+        end = start + len(joined) if text.startswith(joined, start) else match.end()
+        value = " ".join(w.strip(".'’").lower() for w in words)
+        if len(value) < 2 or value.isdigit():
+            continue
+        kind = (
+            "acronym" if len(words) == 1 and words[0].isupper() and words[0].isalpha() else "name"
+        )
+        names.append(facts.Fact(kind, value, start, end))
+    return names
+
+
+def _plain_claims(text: str) -> tuple[Span, ...]:
+    """``split_claims`` with every sentence split by the clause loop (no short cut for a
+    sentence without a clause mark)."""
+    claims: list[Span] = []
+    for sentence in split_sentences(text):
+        regions = _split.protected_spans(sentence.text)
+        begin, parts = 0, []
+        for match in _split._CLAUSE.finditer(sentence.text):
+            if not (regions and _split._inside(match.start(), regions)):
+                parts.append((begin, match.start()))
+                begin = match.end()
+        parts.append((begin, len(sentence.text)))
+        kept: list[tuple[int, int]] = []
+        counts: list[int] = []
+        for a, b in parts:
+            words = _slow_words(sentence.text[a:b])
+            if kept and (words < 3 or counts[-1] < 3):
+                counts[-1] += _slow_words(sentence.text[kept[-1][1] : a]) + words
+                kept[-1] = (kept[-1][0], b)
+            else:
+                kept.append((a, b))
+                counts.append(words)
+        if len(kept) < 2:
+            claims.append(sentence)
+            continue
+        for a, b in kept:
+            start = sentence.start + a
+            claims.append(Span(start, sentence.start + b, text[start : sentence.start + b]))
+    return tuple(claims)
+
+
+def _plain_keys(found: list[facts.Fact]) -> tuple[frozenset[str], frozenset[str]]:
+    keys = {f.key for f in found} | {
+        "num:" + f.value.split()[0] for f in found if f.kind == "duration"
+    }
+    strong = {f.key for f in found if f.kind in STRONG_KINDS}
+    strong |= {"num:" + f.value.split()[0] for f in found if f.kind == "duration"}
+    return frozenset(keys), frozenset(strong)
+
+
+def _plain_analysis(text: str) -> Analysis:
+    """The analysis as plain steps, for a text within both budgets: every fact made anew at its
+    offset in the text, every claim's keys made from its facts, every sentence's context
+    gathered from every claim."""
+    sentences = split_sentences(text)
+    located = [
+        facts.Fact(f.kind, f.value, f.start + s.start, f.end + s.start)
+        for s in sentences
+        for f in facts.extract_facts(s.text)
+    ]
+    rows = []
+    for span in _plain_claims(text):
+        at = max(i for i, s in enumerate(sentences) if s.start <= span.start)
+        inside = [f for f in located if span.start <= f.start < span.end]
+        plain = strip_markdown(span.text)
+        keys, strong = _plain_keys(inside)
+        words = _slow_content_words(plain)
+        for fact in inside:
+            if fact.kind not in ("name", "acronym", "state"):
+                words -= content_words(text[fact.start : fact.end])
+        negated = any(t in NEGATIONS or t.endswith("n't") for t in tokens(plain))
+        head = next((f.key for f in inside if f.kind in ("money", "number", "percent")), None)
+        rows.append((span, normalise(plain), words, keys, strong, negated, at, head))
+    context: dict[int, set[str]] = {}
+    for row in rows:
+        context.setdefault(row[6], set()).update(
+            row[4]
+            | {k for k in row[3] if k.startswith(("state:", "acronym:", "weekday:", "month:"))}
+        )
+    claims = tuple(Claim(*row, context=frozenset(context[row[6]])) for row in rows)
+    keys, strong = _plain_keys(located)
+    return Analysis(
+        text=text,
+        norm=normalise(strip_markdown(text)),
+        claims=claims,
+        facts=keys,
+        strong=strong,
+        words=frozenset().union(*(c.words for c in claims)),
+    )
+
+
+def _check_analysis(text: str) -> None:
+    assert tokens(text) == [t.replace("’", "'") for t in _TOKEN.findall(text.lower())]
+    assert strip_markdown(text) == _split._MARKDOWN.sub(lambda m: m.group(1) or "", text)
+    for sentence in split_sentences(text):
+        found = facts.extract_facts(sentence.text)
+        assert list(found) == sorted(found, key=lambda f: f.start)
+        names = facts._names(sentence.text, lambda start, end: True)
+        assert names == _plain_names(sentence.text), sentence.text
+    assert split_claims(text) == _plain_claims(text)
+    if len(text) <= 2 * CLAIM_BUDGET:
+        assert analyse(text) == _plain_analysis(text)
+
+
+@_SETTINGS
+@given(_ANY_TEXT)
+def test_the_analysis_is_its_plain_steps(text: str) -> None:
+    _check_analysis(text)
+
+
+def test_the_analysis_is_its_plain_steps_on_the_dev_corpus() -> None:
+    for text in _corpus_texts():
+        _check_analysis(text)
