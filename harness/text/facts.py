@@ -326,9 +326,9 @@ class _Spans:
 
     __slots__ = ("ends", "starts")
 
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        self.starts = [a for a, _ in spans]
-        self.ends = [b for _, b in spans]
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
 
     def add(self, start: int, end: int) -> None:
         self.starts.append(start)
@@ -351,13 +351,18 @@ def extract_facts(text: str) -> tuple[Fact, ...]:
     (``harness.text.claims.ANALYSIS_BUDGET``).
     """
     # List numbering ("1. Living room TV") states no fact.
-    listed = _Spans([m.span() for m in _LIST_NUMBER.finditer(text)])
-    found_spans = _Spans([])
+    found_spans = _Spans()
+    free = found_spans.free
+    listed = _Spans()
+    for number in _LIST_NUMBER.finditer(text):
+        listed.add(*number.span())
+    if listed.starts:
+
+        def free(start: int, end: int) -> bool:
+            return listed.free(start, end) and found_spans.free(start, end)
+
     facts: list[Fact] = []
     size = len(text)
-
-    def free(start: int, end: int) -> bool:
-        return listed.free(start, end) and found_spans.free(start, end)
 
     # One regex, tried where a word or a symbol starts: the first kind (in priority order) that
     # matches there wins. Scanning every character with it costs several times more.
