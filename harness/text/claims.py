@@ -122,23 +122,6 @@ _ClaimRow = tuple[Span, str, frozenset[str], frozenset[str], frozenset[str], boo
 """A claim's fields before its sentence's context is known (``Claim``'s order)."""
 
 
-def _fact_keys(facts: tuple[Fact, ...]) -> tuple[frozenset[str], frozenset[str]]:
-    keys: set[str] = set()
-    strong: set[str] = set()
-    for fact in facts:
-        key = fact.key  # made once per fact
-        keys.add(key)
-        if fact.kind in STRONG_KINDS:
-            strong.add(key)
-    for fact in facts:
-        if fact.kind == "duration":
-            # "12 days" also states the number 12 ("12 vacation days").
-            number = "num:" + fact.value.split()[0]
-            keys.add(number)
-            strong.add(number)
-    return frozenset(keys), frozenset(strong)
-
-
 def analysed_part(text: str) -> str:
     """``text``, or its start within ``ANALYSIS_BUDGET`` characters, cut at a white space: the
     part of a message that is analysed (and compared)."""
@@ -154,8 +137,13 @@ def message_facts(text: str) -> frozenset[str]:
     included)."""
     if len(text) > _SHORT:
         return analyse(text).facts
-    facts = tuple(f for sentence in split_sentences(text) for f in extract_facts(sentence.text))
-    return _fact_keys(facts)[0]
+    keys: set[str] = set()
+    for sentence in split_sentences(text):
+        for fact in extract_facts(sentence.text):
+            keys.add(fact.key)
+            if fact.kind == "duration":  # "12 days" also states the number 12
+                keys.add("num:" + fact.value.split()[0])
+    return frozenset(keys)
 
 
 _SHORT = 2 * CLAIM_BUDGET
@@ -256,7 +244,9 @@ def analyse(text: str) -> Analysis:
     contexts = {at: frozenset(keys) for at, keys in by_sentence.items()}
     claims = [Claim(*row, context=contexts.get(row[6], _NONE)) for row in rows]
     numbers = frozenset(durations.values())
-    norm = normalise(strip_markdown(part))
+    # A message that is one claim of its whole text has that claim's norm and words.
+    whole = len(claims) == 1 and claims[0].span.text == part
+    norm = claims[0].norm if whole else normalise(strip_markdown(part))
     if len(part) < len(text):
         # Past the budget, two messages are the same text only if the rest is the same too.
         norm += " " + hashlib.sha256(text[len(part) :].encode("utf-8", "surrogatepass")).hexdigest()
@@ -266,6 +256,8 @@ def analyse(text: str) -> Analysis:
         claims=tuple(claims),
         facts=frozenset(fact_keys) | numbers,
         strong=frozenset(k for k in strong_keys if k is not None) | numbers,
-        words=frozenset().union(*(c.words for c in claims)) if claims else frozenset(),
+        words=claims[0].words
+        if len(claims) == 1
+        else frozenset().union(*(c.words for c in claims)),
         analysed=analysed,
     )
