@@ -7,6 +7,8 @@
     .venv/bin/python tests/bench/bench_detect.py --real --sizes 10000 --count     # pairs compared
     .venv/bin/python tests/bench/bench_detect.py --real --sizes 10000 --comparison --runs 3
                                                        # CPU of the comparison stage alone
+    .venv/bin/python tests/bench/bench_detect.py --real --sizes 10000 --analysis --runs 3
+                                                       # CPU of the analysis stage alone
 
 Each transcript is helpdesk-like: a user message per turn, then two or three bot messages (a
 sub-agent's answer with sampled facts, the parent's relay of it with new content, sometimes a holding
@@ -235,6 +237,40 @@ def comparison_cpu(transcript: Transcript, runs: int) -> str:
     )
 
 
+def analysis_cpu(transcript: Transcript, runs: int) -> str:
+    """CPU time (user + sys of this process) of the analysis stage alone, in one process: every
+    message analysed as the detector does before comparing (a bot message into claims, a user's
+    for the fields the detector reads), every cache of the SDK's modules emptied before each
+    run, the garbage collector paused as ``harness detect`` pauses it."""
+    import gc
+
+    from harness.detect import _analysis
+
+    caches = {
+        id(value): value
+        for name, module in list(sys.modules.items())
+        if name.startswith("harness.")
+        for value in list(vars(module).values())
+        if hasattr(value, "cache_clear")
+    }
+    messages = transcript.messages
+    times = []
+    for _ in range(runs):
+        for cached in caches.values():
+            cached.cache_clear()
+        gc.collect()
+        gc.disable()
+        start = time.process_time()
+        _analysis._analysed(messages, 0, len(messages))
+        times.append(time.process_time() - start)
+        gc.enable()
+    listed = ", ".join(f"{t:.2f}" for t in times)
+    return (
+        f"analysis stage {statistics.median(times):.2f}s CPU (median of {runs}: {listed}; "
+        f"load average {os.getloadavg()[0]:.1f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
@@ -255,7 +291,17 @@ def main() -> None:
         action="store_true",
         help="only time the duplicate check's comparison stage (CPU, in-process, one process)",
     )
+    parser.add_argument(
+        "--analysis",
+        action="store_true",
+        help="only time the analysis of every message (CPU, in-process, one process)",
+    )
     args = parser.parse_args()
+    if args.analysis:
+        for size in args.sizes:
+            transcript = generate_real(size) if args.real else generate(size)
+            print(f"{size:>7} messages: {analysis_cpu(transcript, args.runs)}", flush=True)
+        return
     if args.comparison:
         for size in args.sizes:
             transcript = generate_real(size) if args.real else generate(size)
