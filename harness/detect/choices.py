@@ -19,7 +19,13 @@ from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
 from harness.text import Analysis, split_sentences
 
-__all__ = ["asks_to_confirm_again", "confirms_new_request", "offers_another", "restated_part"]
+__all__ = [
+    "asks_to_confirm_again",
+    "confirms_new_request",
+    "offers_another",
+    "offers_same_again",
+    "restated_part",
+]
 
 _CONFIRM_SURE = 0.5
 """A sentence is a confirmation request when the act tagger gives it at least even odds."""
@@ -29,6 +35,10 @@ _ANOTHER = re.compile(
     r"\b(?:another|others?|else|different|instead|alternatives?)\b", re.IGNORECASE
 )
 """A user asking for another option ("what else is there?", "any other options?")."""
+_AGAIN = re.compile(r"\b(?:again|repeat|remind|once more|one more time)\b", re.IGNORECASE)
+"""Asking to hear something again ("what was the other one again?")."""
+_ONLY = re.compile(r"\b(?:only|just the one)\b", re.IGNORECASE)
+"""A reply saying there is no other option ("that is the only one")."""
 
 
 def restated_part(found: Restatement, later: str) -> str:
@@ -64,6 +74,18 @@ def asks_to_confirm_again(
         return False
     new = (later.words - earlier.words) | (later.facts - earlier.facts)
     return not any(new & (u.words | u.facts) for u in between)
+
+
+def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bool:
+    """The user asked for another option (``asked``, not to hear one again) and the later
+    message names no item the earlier one does not, without saying there is no other ("that is
+    the only one", "nothing else"): the same offer again answers nothing that was asked, so the
+    asking excuses no repeat."""
+    if not _ANOTHER.search(asked.norm) or _AGAIN.search(asked.norm):
+        return False
+    if _NEGATION.search(later.text) or _ONLY.search(later.text):
+        return False
+    return not named_items(later) - named_items(earlier)
 
 
 def offers_another(earlier: Analysis, later: Analysis, between: Sequence[UserLike]) -> bool:

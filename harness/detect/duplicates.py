@@ -41,6 +41,7 @@ from harness.detect.choices import (
     asks_to_confirm_again,
     confirms_new_request,
     offers_another,
+    offers_same_again,
     restated_part,
 )
 from harness.detect.findings import DetectorConfig, Finding, Scope
@@ -250,13 +251,17 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
     the bot is or can do, which a greeting introducing it answers. These are the
     issue's definition of a requested repeat, not learned; any other repeat, exact ones
     included, is left to the scorer."""
-    if features[_SAME_REQUEST] or features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
+    if features[_SAME_REQUEST]:
         return True
+    turn = other.message.turn
+    between = users.between(turn, entry.message.turn)
     asked = users.of_turn(entry.message.turn)
     if asked is not None and asked.capabilities and greeting(entry.message.text):
         return True  # "what can you help with?" answered by the introduction again
-    turn = other.message.turn
-    between = users.between(turn, entry.message.turn)
+    if between and offers_same_again(other.text, entry.text, between[-1]):
+        return False  # asked for another option just before, and given the same one again
+    if features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
+        return True
     if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
         return True  # "when is the third one coming again?"
     if entry.message.turn != turn + 1:

@@ -156,6 +156,43 @@ def test_the_next_option_after_anything_else_is_not_a_duplicate() -> None:
     assert found == []
 
 
+def test_the_same_offer_again_after_asking_for_another_is_a_duplicate() -> None:
+    # Fails before the rule: the user's "any other ..." counted as asking the same question again.
+    found = duplicates(
+        ("user", "Can you find me a hotel in Lisbon for June 4?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+        ("user", "Do you have any other hotels in Lisbon?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_saying_the_offer_is_the_only_one_answers_a_request_for_another() -> None:
+    found = duplicates(
+        ("user", "Can you find me a hotel in Lisbon for June 4?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+        ("user", "Do you have any other hotels in Lisbon?"),
+        (
+            "hotels",
+            "Sorry, that is the only one left: the Casa Amora in Lisbon has a double room on "
+            "June 4 for 120 euros a night.",
+        ),
+    )
+    assert found == []
+
+
+def test_asking_what_else_the_bot_can_do_is_not_asking_for_another_option() -> None:
+    found = duplicates(
+        ("user", "hello"),
+        ("assistant", "Hello! I'm Nova, the travel desk's assistant: flights, hotels and cars."),
+        ("user", "Can you find me a hotel in Lisbon for June 4?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+        ("user", "What else can you help with?"),
+        ("assistant", "Hello! I'm Nova, the travel desk's assistant: flights, hotels and cars."),
+    )
+    assert found == []
+
+
 def test_an_address_reused_in_a_confirmation_of_a_new_request_is_not_a_duplicate() -> None:
     # Fails on the detector before the choices rules.
     found = duplicates(
