@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
-from harness.text import Analysis, split_sentences
+from harness.text import Analysis, analyse, split_sentences
 
 __all__ = [
     "asks_to_confirm_again",
@@ -68,11 +68,12 @@ def asks_to_confirm_again(
         return False
     if message_acts(restated) & _NOTIFY:
         return False
-    if message_values(later) - message_values(earlier):
+    part = analyse(restated)
+    if message_values(part) - message_values(earlier):
         return False
     if bool(_NEGATION.search(earlier.text)) != bool(_NEGATION.search(restated)):
         return False
-    new = (later.words - earlier.words) | (later.facts - earlier.facts)
+    new = (part.words - earlier.words) | (part.facts - earlier.facts)
     return not any(new & (u.words | u.facts) for u in between)
 
 

@@ -129,6 +129,22 @@ def test_a_confirmation_asked_again_after_a_plain_yes_is_a_duplicate() -> None:
     assert ("m2", "m4") in pairs(found)
 
 
+def test_a_confirmation_asked_again_above_an_answer_with_new_values_is_a_duplicate() -> None:
+    # Fails before the restated part alone was compared: the answer's new values (the price,
+    # the duration) counted as a change to the confirmation.
+    found = duplicates(
+        ("user", "Book a physio session for Tuesday at 10 am."),
+        ("clinic", "Please confirm: a physio session with Dr Okafor on Tuesday at 10 am?"),
+        ("user", "Yes. How much is it?"),
+        (
+            "clinic",
+            "Just to confirm, you want the physio session with Dr Okafor on Tuesday at 10 am? "
+            "It costs $65 and lasts 45 minutes. Your session is booked.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
 def test_a_confirmation_of_a_changed_choice_is_not_a_duplicate() -> None:
     found = duplicates(
         ("user", "Renew my prescription for collection."),
