@@ -60,10 +60,11 @@ def asks_to_confirm_again(
     earlier: Analysis, later: Analysis, restated: str, between: Sequence[UserLike]
 ) -> bool:
     """Both messages ask the user to confirm (the later one in its restated part, not in a report
-    of the outcome), and the later one changes nothing: no value the earlier one lacks, nothing
-    the user said in between that the earlier one lacks, the same polarity ("with subtitles" is
-    not "without subtitles"). Then the user's answer changed nothing and the same confirmation is
-    asked again: a repeat, not a confirmation of a new choice."""
+    of the outcome), and the later one's restated part changes nothing: no value the earlier one
+    lacks, nothing the user said in between that the earlier one lacks, the same polarity ("with
+    subtitles" is not "without subtitles"). Then the user's answer changed nothing and the same
+    confirmation is asked again: a repeat, not a confirmation of a new choice, whatever else the
+    later message goes on to say (an answer, the outcome)."""
     if "CONFIRM" not in message_acts(earlier.text) or not asks_confirmation(restated):
         return False
     if message_acts(restated) & _NOTIFY:

@@ -270,6 +270,7 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
 
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
+_OUTCOME = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
 _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 
 
@@ -301,15 +302,22 @@ def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Use
     """The earlier message asked the user something (a question, or a confirmation request
     without a question mark: "Please verify the following: ..."), the user answered, and the
     later message confirms it or reports how it went, done or failed (by its dialogue acts): a
-    confirmation or an outcome, not a repeat. An exact repeat confirms nothing."""
+    confirmation or an outcome, not a repeat. So is an outcome of an option the user picked
+    from the earlier message by its values without being asked ("Saturday: 8:10 am, 9:40 am,
+    11:20 am" / "I'll take 9:40 am" / "Done: Saturday at 9:40 am"). An exact repeat confirms
+    nothing."""
     if found.method == "exact":
-        return False
-    if "?" not in other.message.text[-200:] and "CONFIRM" not in message_acts(other.message.text):
         return False
     turn = other.message.turn
     between = users.between(turn, entry.message.turn)
-    if not between or not message_acts(entry.message.text) & _DONE:
+    later_acts = message_acts(entry.message.text)
+    if not between or not later_acts & _DONE:
         return False
+    asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
+    if not asked and not (
+        later_acts & _OUTCOME and any(u.request and u.facts & other.text.facts for u in between)
+    ):
+        return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)
     return not asks_to_confirm_again(other.text, entry.text, restated, between)
 

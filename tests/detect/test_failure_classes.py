@@ -95,6 +95,26 @@ def test_confirming_what_the_user_chose_is_not_a_duplicate() -> None:
     assert found == []
 
 
+def test_booking_an_option_the_user_picked_from_a_list_is_not_a_duplicate() -> None:
+    # Fails before the confirmation rule took outcomes of a pick by its values: the earlier
+    # message offered without asking.
+    found = duplicates(
+        ("user", "What tee times are free on Saturday?"),
+        (
+            "golf",
+            "Saturday, June 6 at Pine Hollow: 8:10 am (2 players max), 9:40 am (4 players), "
+            "11:20 am (4 players).",
+        ),
+        ("user", "I'll take 9:40 am for 4"),
+        (
+            "golf",
+            "Done: 4 players at Pine Hollow on Saturday, June 6 at 9:40 am. Green fees are paid "
+            "at the clubhouse.",
+        ),
+    )
+    assert found == []
+
+
 def test_a_fact_reused_for_a_new_request_is_not_a_duplicate() -> None:
     found = duplicates(
         ("user", "Where is the hotel?"),
