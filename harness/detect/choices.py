@@ -17,9 +17,15 @@ from collections.abc import Sequence
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
-from harness.text import Analysis, split_sentences
+from harness.text import Analysis, analyse, split_sentences
 
-__all__ = ["asks_to_confirm_again", "confirms_new_request", "offers_another", "restated_part"]
+__all__ = [
+    "asks_to_confirm_again",
+    "confirms_new_request",
+    "offers_another",
+    "offers_same_again",
+    "restated_part",
+]
 
 _CONFIRM_SURE = 0.5
 """A sentence is a confirmation request when the act tagger gives it at least even odds."""
@@ -29,6 +35,10 @@ _ANOTHER = re.compile(
     r"\b(?:another|others?|else|different|instead|alternatives?)\b", re.IGNORECASE
 )
 """A user asking for another option ("what else is there?", "any other options?")."""
+_AGAIN = re.compile(r"\b(?:again|repeat|remind|once more|one more time)\b", re.IGNORECASE)
+"""Asking to hear something again ("what was the other one again?")."""
+_ONLY = re.compile(r"\b(?:only|just the one)\b", re.IGNORECASE)
+"""A reply saying there is no other option ("that is the only one")."""
 
 
 def restated_part(found: Restatement, later: str) -> str:
@@ -50,20 +60,34 @@ def asks_to_confirm_again(
     earlier: Analysis, later: Analysis, restated: str, between: Sequence[UserLike]
 ) -> bool:
     """Both messages ask the user to confirm (the later one in its restated part, not in a report
-    of the outcome), and the later one changes nothing: no value the earlier one lacks, nothing
-    the user said in between that the earlier one lacks, the same polarity ("with subtitles" is
-    not "without subtitles"). Then the user's answer changed nothing and the same confirmation is
-    asked again: a repeat, not a confirmation of a new choice."""
+    of the outcome), and the later one's restated part changes nothing: no value the earlier one
+    lacks, nothing the user said in between that the earlier one lacks, the same polarity ("with
+    subtitles" is not "without subtitles"). Then the user's answer changed nothing and the same
+    confirmation is asked again: a repeat, not a confirmation of a new choice, whatever else the
+    later message goes on to say (an answer, the outcome)."""
     if "CONFIRM" not in message_acts(earlier.text) or not asks_confirmation(restated):
         return False
     if message_acts(restated) & _NOTIFY:
         return False
-    if message_values(later) - message_values(earlier):
+    part = analyse(restated)
+    if message_values(part) - message_values(earlier):
         return False
     if bool(_NEGATION.search(earlier.text)) != bool(_NEGATION.search(restated)):
         return False
-    new = (later.words - earlier.words) | (later.facts - earlier.facts)
+    new = (part.words - earlier.words) | (part.facts - earlier.facts)
     return not any(new & (u.words | u.facts) for u in between)
+
+
+def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bool:
+    """The user asked for another option (``asked``, not to hear one again) and the later
+    message names no item the earlier one does not, without saying there is no other ("that is
+    the only one", "nothing else"): the same offer again answers nothing that was asked, so the
+    asking excuses no repeat."""
+    if not _ANOTHER.search(asked.norm) or _AGAIN.search(asked.norm):
+        return False
+    if _NEGATION.search(later.text) or _ONLY.search(later.text):
+        return False
+    return not named_items(later) - named_items(earlier)
 
 
 def offers_another(earlier: Analysis, later: Analysis, between: Sequence[UserLike]) -> bool:

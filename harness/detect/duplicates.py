@@ -41,6 +41,7 @@ from harness.detect.choices import (
     asks_to_confirm_again,
     confirms_new_request,
     offers_another,
+    offers_same_again,
     restated_part,
 )
 from harness.detect.findings import DetectorConfig, Finding, Scope
@@ -250,13 +251,17 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
     the bot is or can do, which a greeting introducing it answers. These are the
     issue's definition of a requested repeat, not learned; any other repeat, exact ones
     included, is left to the scorer."""
-    if features[_SAME_REQUEST] or features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
+    if features[_SAME_REQUEST]:
         return True
+    turn = other.message.turn
+    between = users.between(turn, entry.message.turn)
     asked = users.of_turn(entry.message.turn)
     if asked is not None and asked.capabilities and greeting(entry.message.text):
         return True  # "what can you help with?" answered by the introduction again
-    turn = other.message.turn
-    between = users.between(turn, entry.message.turn)
+    if between and offers_same_again(other.text, entry.text, between[-1]):
+        return False  # asked for another option just before, and given the same one again
+    if features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
+        return True
     if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
         return True  # "when is the third one coming again?"
     if entry.message.turn != turn + 1:
@@ -265,6 +270,7 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
 
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
+_OUTCOME = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
 _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 
 
@@ -296,15 +302,22 @@ def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Use
     """The earlier message asked the user something (a question, or a confirmation request
     without a question mark: "Please verify the following: ..."), the user answered, and the
     later message confirms it or reports how it went, done or failed (by its dialogue acts): a
-    confirmation or an outcome, not a repeat. An exact repeat confirms nothing."""
+    confirmation or an outcome, not a repeat. So is an outcome of an option the user picked
+    from the earlier message by its values without being asked ("Saturday: 8:10 am, 9:40 am,
+    11:20 am" / "I'll take 9:40 am" / "Done: Saturday at 9:40 am"). An exact repeat confirms
+    nothing."""
     if found.method == "exact":
-        return False
-    if "?" not in other.message.text[-200:] and "CONFIRM" not in message_acts(other.message.text):
         return False
     turn = other.message.turn
     between = users.between(turn, entry.message.turn)
-    if not between or not message_acts(entry.message.text) & _DONE:
+    later_acts = message_acts(entry.message.text)
+    if not between or not later_acts & _DONE:
         return False
+    asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
+    if not asked and not (
+        later_acts & _OUTCOME and any(u.request and u.facts & other.text.facts for u in between)
+    ):
+        return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)
     return not asks_to_confirm_again(other.text, entry.text, restated, between)
 

@@ -95,6 +95,26 @@ def test_confirming_what_the_user_chose_is_not_a_duplicate() -> None:
     assert found == []
 
 
+def test_booking_an_option_the_user_picked_from_a_list_is_not_a_duplicate() -> None:
+    # Fails before the confirmation rule took outcomes of a pick by its values: the earlier
+    # message offered without asking.
+    found = duplicates(
+        ("user", "What tee times are free on Saturday?"),
+        (
+            "golf",
+            "Saturday, June 6 at Pine Hollow: 8:10 am (2 players max), 9:40 am (4 players), "
+            "11:20 am (4 players).",
+        ),
+        ("user", "I'll take 9:40 am for 4"),
+        (
+            "golf",
+            "Done: 4 players at Pine Hollow on Saturday, June 6 at 9:40 am. Green fees are paid "
+            "at the clubhouse.",
+        ),
+    )
+    assert found == []
+
+
 def test_a_fact_reused_for_a_new_request_is_not_a_duplicate() -> None:
     found = duplicates(
         ("user", "Where is the hotel?"),
@@ -129,6 +149,22 @@ def test_a_confirmation_asked_again_after_a_plain_yes_is_a_duplicate() -> None:
     assert ("m2", "m4") in pairs(found)
 
 
+def test_a_confirmation_asked_again_above_an_answer_with_new_values_is_a_duplicate() -> None:
+    # Fails before the restated part alone was compared: the answer's new values (the price,
+    # the duration) counted as a change to the confirmation.
+    found = duplicates(
+        ("user", "Book a physio session for Tuesday at 10 am."),
+        ("clinic", "Please confirm: a physio session with Dr Okafor on Tuesday at 10 am?"),
+        ("user", "Yes. How much is it?"),
+        (
+            "clinic",
+            "Just to confirm, you want the physio session with Dr Okafor on Tuesday at 10 am? "
+            "It costs $65 and lasts 45 minutes. Your session is booked.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
 def test_a_confirmation_of_a_changed_choice_is_not_a_duplicate() -> None:
     found = duplicates(
         ("user", "Renew my prescription for collection."),
@@ -152,6 +188,43 @@ def test_the_next_option_after_anything_else_is_not_a_duplicate() -> None:
             "cars",
             "Sure, I also have a compact kia picanto for pickup at Gatwick on May 2nd, $38 a day.",
         ),
+    )
+    assert found == []
+
+
+def test_the_same_offer_again_after_asking_for_another_is_a_duplicate() -> None:
+    # Fails before the rule: the user's "any other ..." counted as asking the same question again.
+    found = duplicates(
+        ("user", "Can you find me a hotel in Lisbon for June 4?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+        ("user", "Do you have any other hotels in Lisbon?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_saying_the_offer_is_the_only_one_answers_a_request_for_another() -> None:
+    found = duplicates(
+        ("user", "Can you find me a hotel in Lisbon for June 4?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+        ("user", "Do you have any other hotels in Lisbon?"),
+        (
+            "hotels",
+            "Sorry, that is the only one left: the Casa Amora in Lisbon has a double room on "
+            "June 4 for 120 euros a night.",
+        ),
+    )
+    assert found == []
+
+
+def test_asking_what_else_the_bot_can_do_is_not_asking_for_another_option() -> None:
+    found = duplicates(
+        ("user", "hello"),
+        ("assistant", "Hello! I'm Nova, the travel desk's assistant: flights, hotels and cars."),
+        ("user", "Can you find me a hotel in Lisbon for June 4?"),
+        ("hotels", "The Casa Amora in Lisbon has a double room on June 4 for 120 euros a night."),
+        ("user", "What else can you help with?"),
+        ("assistant", "Hello! I'm Nova, the travel desk's assistant: flights, hotels and cars."),
     )
     assert found == []
 
