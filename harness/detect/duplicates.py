@@ -135,6 +135,7 @@ def compare_entry(
     # Pairs the scorer cannot call duplicates, whatever the comparison finds, skip it (only when
     # nothing but the decision is wanted: no close pairs, no recorded features).
     bound = close is None and record is None and not model.cosine
+    around = _Around(entry, users)
     for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
@@ -147,7 +148,8 @@ def compare_entry(
                     pairs.append(Pair(other, entry, scope, found))
             continue
         strict = _different_requests(other, entry)
-        if bound and not _reachable(model, other, entry, users, scope, strict):
+        context = around.context(other, scope, strict) if bound else None
+        if context is not None and not _reachable(model, other, entry, users, context, around):
             decided[copy_key] = False
             continue
         found = memo.restates(other.text, entry.text, limits, strict)
@@ -167,7 +169,9 @@ def compare_entry(
             if close is not None:
                 close.append(Pair(other, entry, scope, found))
             continue
-        features = _features(other, entry, found, users, scope, strict)
+        if context is None:
+            context = around.context(other, scope, strict)
+        features = _features(other, entry, found, users, context)
         if model.cosine:
             features = _cosine_feature(features, other, entry, vectors)
         duplicate = (
@@ -287,11 +291,14 @@ _GREETING_WORDS = 4
 however small ("Hi!" alone is not compared that way)."""
 
 
-def _verbatim(other: Entry, entry: Entry) -> bool:
+def _verbatim(other: Entry, entry: Entry, padded: str | None = None) -> bool:
     """The earlier message, not a small one unless a greeting, stands word for word in the later
-    one: an exact repeat, which only the user's asking again excuses."""
+    one: an exact repeat, which only the user's asking again excuses. ``padded``: the later
+    message's ``f" {norm} "``, when already made."""
     norm = other.text.norm
-    if not norm or f" {norm} " not in f" {entry.text.norm} ":
+    if padded is None:
+        padded = f" {entry.text.norm} "
+    if not norm or f" {norm} " not in padded:
         return False
     return not other.small or (
         greeting(other.message.text) and len(norm.split()) >= _GREETING_WORDS
@@ -323,18 +330,27 @@ def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Use
 
 
 def _features(
-    other: Entry, entry: Entry, found: Restatement, users: _Users, scope: Scope, strict: bool
+    other: Entry,
+    entry: Entry,
+    found: Restatement,
+    users: _Users,
+    context: tuple[PairContext, list[_User]],
 ) -> list[float]:
     """The pair scorer's features of a candidate pair (what the user said in the last few turns
-    between the two messages included)."""
-    context, between = _context(other, entry, users, scope, strict)
+    between the two messages included; ``context``: :meth:`_Around.context`)."""
+    where, between = context
     return pair_features(
-        other.text, entry.text, found, context, between, users.of_turn(other.message.turn)
+        other.text, entry.text, found, where, between, users.of_turn(other.message.turn)
     )
 
 
 def _reachable(
-    model: PairScorer, other: Entry, entry: Entry, users: _Users, scope: Scope, strict: bool
+    model: PairScorer,
+    other: Entry,
+    entry: Entry,
+    users: _Users,
+    context: tuple[PairContext, list[_User]],
+    around: _Around | None = None,
 ) -> bool:
     """Whether the pair may be a duplicate, before comparing its claims: an exact repeat may, and
     so may a pair whose features, bounded over every restatement the comparison could find and
@@ -343,10 +359,10 @@ def _reachable(
     the scorer calls it a duplicate or it is :func:`_verbatim`. In two stages: the bound with
     the features that read both the user's messages and the pair left free rules out most pairs
     (:func:`first_bounds`); the others get those features too (:func:`user_bounds`)."""
-    if _verbatim(other, entry):
+    if _verbatim(other, entry, around.padded if around is not None else None):
         return True
-    context, between = _context(other, entry, users, scope, strict)
-    features, widened = first_bounds(other.text, entry.text, context, between)
+    where, between = context
+    features, widened = first_bounds(other.text, entry.text, where, between)
     if not model.may_reach(features, widened):
         return False
     first = users.of_turn(other.message.turn)
@@ -354,23 +370,38 @@ def _reachable(
     return model.may_reach(features, widened)
 
 
-def _context(
-    other: Entry, entry: Entry, users: _Users, scope: Scope, strict: bool
-) -> tuple[PairContext, list[_User]]:
-    """Where the pair stands, and what the user said in the last few turns between them."""
-    turn = entry.message.turn
-    between = users.between(max(other.message.turn, turn - _ASK_TURNS), turn)
-    again = bool(other.request) and (
-        other.request == entry.request or any(other.request in u.plan for u in between)
-    )
-    context = PairContext(
-        same_turn=scope == "same_turn",
-        turns_apart=turn - other.message.turn,
-        same_sender=other.message.sender == entry.message.sender,
-        different_requests=strict,
-        same_request_again=again,
-    )
-    return context, between
+class _Around:
+    """What every candidate pair of one later message reads of where it stands, made once per
+    message: its padded text and the user's messages of its last few turns."""
+
+    __slots__ = ("entry", "padded", "users", "windows")
+
+    def __init__(self, entry: Entry, users: _Users) -> None:
+        self.entry = entry
+        self.users = users
+        self.padded = f" {entry.text.norm} "
+        self.windows: dict[int, list[_User]] = {}
+        """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""
+
+    def context(self, other: Entry, scope: Scope, strict: bool) -> tuple[PairContext, list[_User]]:
+        """Where the pair stands, and what the user said in the last few turns between them."""
+        entry = self.entry
+        turn = entry.message.turn
+        after = max(other.message.turn, turn - _ASK_TURNS)
+        between = self.windows.get(after)
+        if between is None:
+            between = self.windows[after] = self.users.between(after, turn)
+        again = bool(other.request) and (
+            other.request == entry.request or any(other.request in u.plan for u in between)
+        )
+        context = PairContext(
+            same_turn=scope == "same_turn",
+            turns_apart=turn - other.message.turn,
+            same_sender=other.message.sender == entry.message.sender,
+            different_requests=strict,
+            same_request_again=again,
+        )
+        return context, between
 
 
 def _semantic(

@@ -199,20 +199,12 @@ def comparison_cpu(transcript: Transcript, runs: int) -> str:
     the messages analysed first, then every bot message compared with its candidates, the
     detector's caches emptied before each run."""
     from harness.detect import acts, duplicates, scorer
-    from harness.detect._users import _User
-    from harness.detect.findings import DetectorConfig, request_key
+    from harness.detect._analysis import steps as analysed
+    from harness.detect.findings import DetectorConfig
     from harness.text import normalise
 
     config = DetectorConfig()
-    plans = {t.turn: frozenset(request_key(p.request) for p in t.plan) for t in transcript.turns}
-    steps: list[duplicates.Entry | _User] = []
-    for position, message in enumerate(transcript.messages):
-        if message.role == "user":
-            user = _User.of(message)
-            user.plan = plans.get(message.turn, frozenset())
-            steps.append(user)
-        elif message.text.strip():
-            steps.append(duplicates._entry(position, message))
+    steps = analysed(transcript, 1)
     run = duplicates._Run(
         steps=steps,
         limits=duplicates.thresholds(config),

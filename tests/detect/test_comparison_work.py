@@ -7,7 +7,8 @@
   conversation, and the pre-filter skips most pairs.
 - Worker processes (``harness detect --jobs``): a conversation compared in slices by forked
   workers gives the same findings as one process.
-- The index's choice of candidates (the highest counts) is ``Counter.most_common``'s.
+- The index's choice of candidates (the highest counts) is ``Counter.most_common``'s, and its
+  one-pass count gives the candidates a count key by key gives (random conversations).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 from harness.cli.detect import detect_command
 from harness.detect import DetectorConfig, _candidates, detect, duplicates, restate
 from harness.detect.duplicates import thresholds, worker_processes
+from harness.detect.transcript import Message
 from harness.text import analyse
 from tests.simulate.test_perf_equivalence import generated
 
@@ -202,3 +204,49 @@ def test_candidates_are_those_counter_most_common_picks(counted: list[tuple[int,
     else:
         expected = [p for p, score in counts.items() if score >= 2]
     assert _candidates._most_similar(counts) == sorted(expected)
+
+
+def _counted_key_by_key(index: _candidates._Index, entry: _candidates.Entry) -> list[int]:
+    """The index's candidates counted as it counted them before (one ``Counter.update`` per key):
+    the reference its one-pass count must equal, ties and order included."""
+    counts: Counter[int] = Counter()
+    text = entry.text
+    for key in sorted(text.strong):
+        posting = index.postings.get(key)
+        if posting is None:
+            continue
+        if len(posting) <= _candidates._RARE:
+            counts.update(posting)
+            counts.update(posting)
+        else:
+            counts.update(posting[-_candidates._COMMON_RECENT :])
+    for key in sorted(text.words):
+        posting = index.postings.get(key)
+        if posting is not None and len(posting) <= _candidates._COMMON_POSTING:
+            counts.update(posting)
+    for position in index.exact.get(text.norm, ())[-_candidates._EXACT_RECENT :]:
+        counts[position] += 100
+    entries = index.entries
+    for position in range(len(entries) - 1, max(-1, len(entries) - 65), -1):
+        if entries[position].message.turn < entry.message.turn - 1:
+            break
+        counts[position] += 2
+    return [entries[p].index for p in _candidates._most_similar(counts)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_MESSAGE, min_size=80, max_size=160), st.integers(1, 4))
+def test_candidates_counted_in_one_pass_are_those_counted_key_by_key(
+    texts: list[str], per_turn: int
+) -> None:
+    """Long random conversations from a small vocabulary, so that keys pass every posting limit
+    (rare facts, common facts, common words) and more than the most candidates tie."""
+    index = _candidates._Index()
+    for position, text in enumerate(texts):
+        message = Message(
+            id=f"m{position}", turn=position // per_turn, role="bot", sender="bot", text=text
+        )
+        entry = _candidates._entry(position, message)
+        expected = _counted_key_by_key(index, entry)
+        assert [e.index for e in index.candidates(entry)] == expected
+        index.add(entry)
