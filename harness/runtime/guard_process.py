@@ -109,8 +109,13 @@ class GuardProcessError(RunError):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GuardProcessInfo:
-    """The worker pool's state and counters since the process started (for metrics and tests)."""
+    """The worker pool's settings, state and counters since the process started (for metrics
+    and tests)."""
 
+    timeout: float
+    """Seconds a check in a worker process may take."""
+    workers: int
+    """How many worker processes may run at once."""
     pids: tuple[int, ...]
     """The ids of the worker processes running now (idle or checking)."""
     busy: int
@@ -468,6 +473,8 @@ class _Pool:
     def info(self) -> GuardProcessInfo:
         with self._lock:
             return GuardProcessInfo(
+                timeout=self.timeout,
+                workers=self.size,
                 pids=tuple(self._running),
                 busy=len(self._running) - len(self._idle),
                 started=self._started,

@@ -24,11 +24,14 @@ from aiohttp import ClientSession
 
 import harness.runtime.guard_process as guard_process
 from harness import load_bot
+from harness.cli.serve import serve_command
 from harness.detect.findings import DetectorConfig
 from harness.detect.guard import DuplicateGuard, GuardDecision
 from harness.detect.transcript import Message
 from harness.hosting import create_app
 from harness.runtime.guard_process import (
+    DEFAULT_CHECK_TIMEOUT,
+    DEFAULT_WORKERS,
     PROCESS_THRESHOLD,
     GuardProcessError,
     check_draft,
@@ -122,8 +125,10 @@ def _long_case() -> tuple[DuplicateGuard, str, list[Message], GuardDecision]:
 
 
 @pytest.fixture(autouse=True)
-def _default_pool() -> Iterator[None]:
-    """Each test leaves the process-wide pool as it found it: default settings."""
+def _patient_pool() -> Iterator[None]:
+    """A budget no honest check reaches even on a busy machine (a test that wants a short one
+    sets it); the process-wide pool is left with its default settings."""
+    configure_guard_process(timeout=120.0)
     yield
     configure_guard_process()
 
@@ -211,7 +216,7 @@ async def test_a_hanging_worker_is_killed_and_replaced_and_the_draft_goes_out(
     assert stuck not in info.pids and _reaped(stuck)
     assert len(info.pids) == 1 and info.started == before.started + 1  # its replacement
     assert _pipes() == pipes  # the stuck one's two pipes closed, the new one's two open
-    configure_guard_process(timeout=120.0)  # a loaded machine must not fail the next check
+    configure_guard_process(timeout=120.0)
     assert await check_draft(guard, draft, sent=sent, turn=2) == expected
 
 
@@ -289,10 +294,25 @@ async def test_the_workers_analysis_cache_is_bounded() -> None:
 
 async def test_serve_has_the_worker_loaded_before_it_listens(tmp_path: Path) -> None:
     stop_guard_process()
-    pids = await when_served(
-        load_bot(guarded_helpdesk(tmp_path)), lambda: guard_process_info().pids
-    )
-    assert len(pids) == 1
+    info = await when_served(load_bot(guarded_helpdesk(tmp_path)), guard_process_info)
+    assert len(info.pids) == 1
+    # serve's defaults are the documented ones (harness serve's too).
+    assert (info.timeout, info.workers) == (DEFAULT_CHECK_TIMEOUT, DEFAULT_WORKERS)
+    assert _cli_default("--guard-timeout") == DEFAULT_CHECK_TIMEOUT
+    assert _cli_default("--guard-workers") == DEFAULT_WORKERS
+
+
+def _cli_default(option: str) -> Any:
+    (found,) = [p for p in serve_command.params if option in getattr(p, "opts", ())]
+    return found.default
+
+
+def test_the_budget_and_the_size_are_checked() -> None:
+    for bad in ({"timeout": 0.0}, {"workers": 0}, {"recycle_chars": 0}):
+        with pytest.raises(ValueError):
+            configure_guard_process(**bad)  # type: ignore[arg-type]
+    configure_guard_process(timeout=3.5, workers=1)
+    assert (guard_process_info().timeout, guard_process_info().workers) == (3.5, 1)
 
 
 async def test_a_served_megabyte_is_checked_outside_the_server_process(
