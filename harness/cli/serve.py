@@ -89,6 +89,21 @@ __all__ = ["serve_command"]
     help="Seconds one turn may run in all; then it is cancelled and its lease given up.",
 )
 @click.option(
+    "--guard-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds the duplicate guard's check of a long text may take; then the reply is sent "
+    "unchecked.",
+)
+@click.option(
+    "--guard-workers",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1),
+    help="How many long texts the duplicate guard may check at once (one process each).",
+)
+@click.option(
     "--send-plan",
     is_flag=True,
     help="Send every turn's plan to the channel as a 'harness.plan' event (otherwise only when "
@@ -111,6 +126,8 @@ def serve_command(
     allow_service_urls: tuple[str, ...],
     reply_timeout: float,
     turn_timeout: float,
+    guard_timeout: float,
+    guard_workers: int,
     send_plan: bool,
     model: str | None,
     base_url: str | None,
@@ -147,6 +164,8 @@ def serve_command(
             allow_service_urls=allow_service_urls,
             reply_timeout=reply_timeout,
             turn_timeout=turn_timeout,
+            guard_timeout=guard_timeout,
+            guard_workers=guard_workers,
             window_turns=window_turns,
             send_plans=send_plan,
         )

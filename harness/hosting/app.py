@@ -38,7 +38,12 @@ from harness.hosting.core import (
     HarnessBot,
 )
 from harness.hosting.storage import StateStore
-from harness.runtime.guard_process import start_guard_process
+from harness.runtime.guard_process import (
+    DEFAULT_CHECK_TIMEOUT,
+    DEFAULT_WORKERS,
+    configure_guard_process,
+    start_guard_process,
+)
 from harness.runtime.parent import Parent
 from harness.transport.http import TOKEN_ENV
 
@@ -344,6 +349,8 @@ async def serve(
     host: str = "127.0.0.1",
     port: int = 3978,
     on_ready: Callable[[str], None] | None = None,
+    guard_timeout: float = DEFAULT_CHECK_TIMEOUT,
+    guard_workers: int = DEFAULT_WORKERS,
     **options: Any,
 ) -> None:
     """Serve ``bot`` until SIGINT or SIGTERM, then finish in-flight turns and close the bot.
@@ -353,6 +360,9 @@ async def serve(
         host: the interface to listen on.
         port: the TCP port (0 picks a free one).
         on_ready: called with the base URL once the server listens.
+        guard_timeout: seconds the duplicate guard's check of a long text may take; then the
+            draft is sent unchecked (``harness.runtime.guard_process``).
+        guard_workers: how many such checks may run at once, each in its own worker process.
         **options: passed to ``create_app``.
 
     Raises:
@@ -360,6 +370,7 @@ async def serve(
     """
     app = create_app(bot, **options)
     if bot.duplicate_guard != "off":
+        configure_guard_process(timeout=guard_timeout, workers=guard_workers)
         # Loaded before the server listens, so the first long message need not wait for it.
         await start_guard_process()
     runner = web.AppRunner(

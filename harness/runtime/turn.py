@@ -307,12 +307,17 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
 
     The comparison is CPU work (bounded by ``harness.text.ANALYSIS_BUDGET``): it runs in a worker
     thread, or in a worker process when it reads a long text (``guard_process``), so one long
-    message never holds the event loop that other conversations share.
+    message never holds the event loop that other conversations share. A check in a process that
+    runs out of its time budget lets the draft through unchecked (and logs a warning).
     """
     guard = deps.guard
     if state.message and guard is not None:
         decision = await check_draft(
-            guard, state.message, sent=list(chat.transcript.messages), turn=state.number
+            guard,
+            state.message,
+            sent=list(chat.transcript.messages),
+            turn=state.number,
+            conversation=chat.id,
         )
         state.message = decision.text
     return state
