@@ -298,6 +298,17 @@ def _opens_request(
     words = [t.word for t in right]
     if also_only and words[0] not in _WH | _AUX | _SUBJECT:
         return False, []
+    if words[0] in _PREPOSITIONS and len(words) > 2 and words[1] in _WH:
+        words = words[1:]  # "... and at what time does it start", "and from which airport"
+    if (
+        not comma_only
+        and len(words) >= 3
+        and words[0] in _WH
+        and words[1] in _AUX
+        and words[2] in _PRONOUNS
+    ):
+        return True, []  # "... and when does it start": a question of its own ("..., how do I"
+        # after a comma goes on with the same request)
     if not _has_topic(words):
         return False, []  # "... and tell me", "... and how much"
     first = words[0]

@@ -56,6 +56,20 @@ def texts(message: str) -> list[str]:
         ),
         ("set a timer and then remind me to call mom", ["set a timer", "remind me to call mom"]),
         ("Is it raining? Do I need a coat?", ["Is it raining", "Do I need a coat"]),
+        # real two-request turns (SGD train): a question about two things, a question opening
+        # after "and" with a preposition or with "when does it"
+        (
+            "What's their phone number and address?",
+            ["What's their phone number", "What's their address"],
+        ),
+        (
+            "Where is the event located and at what time does it start?",
+            ["Where is the event located", "at what time does it start"],
+        ),
+        (
+            "Where is it located at and when does it start?",
+            ["Where is it located at", "when does it start"],
+        ),
     ],
 )
 def test_messages_written_the_ways_people_write_split_into_their_requests(
@@ -84,6 +98,8 @@ def test_words_said_once_for_two_requests_are_carried_over() -> None:
     [
         "what's in salt and pepper seasoning",
         "show me the terms and conditions",
+        "what's the weather in Paris and London",
+        "i need new insurance, how do i get it",
         "is there a meeting room free between 10 and 11",
         "if I go to Peru, do I need a visa",
         "transfer $100 between checking and savings",
