@@ -3,8 +3,10 @@
 It does not read the runtime's plan to know what was asked. It takes the requests from the user's
 message itself (:func:`~harness.detect.requests.segment_requests`), or from a scenario that
 declares them, and looks for each in the bot's messages of that turn: a request is addressed when
-some sentence the bot sent is given to it by the learned matcher of :mod:`harness.detect.answers`
-(each sentence addresses at most one request, unless it very clearly answers two). So a
+some part of a sentence the bot sent is given to it by the learned matcher of
+:mod:`harness.detect.answers` (a sentence is cut into its clauses and between two values, so one
+sentence can answer two requests, one part each; each part addresses at most one request, unless
+it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
 in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
 :func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
@@ -200,7 +202,9 @@ def _clauses(sentence: str) -> tuple[str, ...]:
 _VALUE_KINDS = STRONG_KINDS | {"weekday", "month", "name"}
 # Words that lead into a value's phrase ("at 24 Willie Mays Plaza", "and 18 minutes"): a closed
 # class of English (coordinators and prepositions).
-_LEADS = frozenset("and but with at in on for from to by of about".split())
+_LEADS = frozenset(
+    ["and", "but", "with", "at", "in", "on", "for", "from", "to", "by", "of", "about"]
+)
 
 
 def _cut(clause: str, end: int, start: int) -> int:

@@ -121,7 +121,10 @@ def test_one_sentence_can_answer_two_requests_one_part_each() -> None:
     and a part answers only what its whole sentence may."""
     from harness.detect.missed import DeclaredRequest, judge
 
-    requests = [DeclaredRequest(text="where is the venue"), DeclaredRequest(text="when does it start")]
+    requests = [
+        DeclaredRequest(text="where is the venue"),
+        DeclaredRequest(text="when does it start"),
+    ]
     for reply in (
         "It starts at 7 pm and the address is 24 Willie Mays Plaza.",
         "It starts at 7 pm at 24 Willie Mays Plaza.",

@@ -8,6 +8,7 @@ Development sets only (``tests/fixtures/multi_intent``, written by
 - ``sgd-train.jsonl``: SGD train user turns joined into messages, each answered by the system
   turn that followed it; ``fillers-train.txt``: SGD train system turns that answer nothing.
 
+Sentences are matched by their parts, as the check matches them (``harness.detect.missed._parts``).
 Rows: every (gold request, sentence of an answer) pair of a message, labelled 1 when the sentence
 comes from that request's answer, plus one filler sentence per message (labelled 0 for every
 request). A logistic regression (``tools.detector.linear.fit_dense``) gives the weights. The two
