@@ -286,12 +286,35 @@ class AnswerMatcher:
             report_threshold=float(raw.get("report_threshold", 0.0)),
         )
 
-    def probabilities(self, requests: Sequence[str], claims: Sequence[str]) -> list[list[float]]:
-        """``p[i][j]``: how likely sentence ``j`` addresses request ``i``."""
-        return [
+    def probabilities(
+        self,
+        requests: Sequence[str],
+        claims: Sequence[str],
+        wholes: Sequence[str] | None = None,
+    ) -> list[list[float]]:
+        """``p[i][j]``: how likely sentence ``j`` addresses request ``i``.
+
+        ``wholes[j]``: the sentence claim ``j`` was cut from, when it is a part of one ("have 12
+        left" of "You used 8 PTO days and have 12 left"); a part answers only the requests its
+        whole sentence may answer (:func:`_may_answer`), so cutting a sentence never lets a part
+        answer what the sentence could not."""
+        p = [
             [self._probability(x) if _may_answer(x) else 0.0 for x in row]
             for row in pair_features(requests, claims, self.associations)
         ]
+        cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
+        if cut and wholes is not None:
+            sentences = sorted({wholes[j] for j in cut})
+            allowed = [
+                [_may_answer(x) for x in row]
+                for row in pair_features(requests, sentences, self.associations)
+            ]
+            at = {sentence: k for k, sentence in enumerate(sentences)}
+            for row, may in zip(p, allowed, strict=True):
+                for j in cut:
+                    if not may[at[wholes[j]]]:
+                        row[j] = 0.0
+        return p
 
     def _probability(self, x: Sequence[float]) -> float:
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))

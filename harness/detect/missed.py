@@ -3,8 +3,10 @@
 It does not read the runtime's plan to know what was asked. It takes the requests from the user's
 message itself (:func:`~harness.detect.requests.segment_requests`), or from a scenario that
 declares them, and looks for each in the bot's messages of that turn: a request is addressed when
-some sentence the bot sent is given to it by the learned matcher of :mod:`harness.detect.answers`
-(each sentence addresses at most one request, unless it very clearly answers two). So a
+some part of a sentence the bot sent is given to it by the learned matcher of
+:mod:`harness.detect.answers` (a sentence is cut into its clauses and between two values, so one
+sentence can answer two requests, one part each; each part addresses at most one request, unless
+it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
 in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
 :func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
@@ -16,15 +18,18 @@ as its cause hint (``Finding.cause``)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from harness.detect.answers import all_words_of, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
-from harness.text import normalise, split_claims, strip_markdown
+from harness.text import extract_facts, normalise, split_claims, strip_markdown
+from harness.text.facts import STRONG_KINDS
 
 __all__ = ["DeclaredRequest", "judge", "missed_requests", "plan_gaps", "unanswered"]
 
@@ -67,8 +72,8 @@ def unanswered(
 def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int, float]:
     """Every request the matching leaves without an answer, with how sure that is (0 to 1),
     reported or not: :func:`unanswered` without the abstention."""
-    found = _claims(said)
-    claims = [text for text, _, _ in found]
+    found = _parts(said)
+    claims = [text for text, _, _, _ in found]
     words = [all_words_of(text) for text in claims]
     terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)]
     declared = {i for i, r in enumerate(requests) if r.words}
@@ -86,14 +91,14 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
     if len(judged) > len(declared):
         model = matcher()
         texts = [requests[i].text for i in judged]
-        p = model.probabilities(texts, claims)
+        p = model.probabilities(texts, claims, [whole for _, _, _, whole in found])
         for row, i in enumerate(judged):
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
             for j, up in enumerate(gave_up):
                 if up and _names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
-        opens = [first for _, _, first in found]
+        opens = [first for _, _, first, _ in found]
         for k, sure in model.judged(p, texts, claims, opens).items():
             if judged[k] not in declared:
                 missing[judged[k]] = sure
@@ -156,16 +161,90 @@ def _only_gives_up(request: str, said: Sequence[str]) -> bool:
 def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
     """Each sentence the bot said with its content words and whether it opens its message,
     boilerplate closers left out."""
+    return [(part, words, first) for part, words, first, _ in _parts(said, clauses=False)]
+
+
+def _parts(
+    said: Sequence[str], *, clauses: bool = True
+) -> list[tuple[str, frozenset[str], bool, str]]:
+    """:func:`_claims`, each sentence cut further (with ``clauses``) where "and" or a comma
+    opens a clause of its own, read as :func:`~harness.detect.requests.segment_requests` reads a
+    user's message, and between two values: "It starts at 6 pm and the address is 12 Oak Road",
+    "It starts at 7 pm at 24 Willie Mays Plaza" answer two requests, one part each. Each part
+    comes with the sentence it was cut from."""
     out = []
     for text in said:
         first = True
         for claim in split_claims(strip_markdown(text)):
             if _is_boilerplate(claim.text):
                 continue
-            if any(ch.isalnum() for ch in claim.text):  # "$34." answers "what's the total"
-                out.append((claim.text, words_of(claim.text), first))
-                first = False
+            for part in _clauses(claim.text) if clauses else (claim.text,):
+                if any(ch.isalnum() for ch in part):  # "$34." answers "what's the total"
+                    out.append((part, words_of(part), first, claim.text))
+                    first = False
     return out
+
+
+@lru_cache(maxsize=16_384)
+def _clauses(sentence: str) -> tuple[str, ...]:
+    """The clauses of one sentence the bot said, in its own words (nothing carried over), each
+    cut again between two values ("It starts at 7 pm" / "at 24 Willie Mays Plaza"): a value
+    most often answers one request."""
+    parts = segment_requests(sentence)
+    spans = [(p.start, p.end) for p in parts] if len(parts) > 1 else [(0, len(sentence))]
+    out: list[str] = []
+    for a, b in spans:
+        out += _by_values(sentence[a:b])
+    return tuple(out)
+
+
+# The kinds of facts that answer a request (not "state" words like "left", nor acronyms).
+_VALUE_KINDS = STRONG_KINDS | {"weekday", "month", "name"}
+# Words that lead into a value's phrase ("at 24 Willie Mays Plaza", "and 18 minutes"): a closed
+# class of English (coordinators and prepositions).
+_LEADS = frozenset(
+    ["and", "but", "with", "at", "in", "on", "for", "from", "to", "by", "of", "about"]
+)
+
+
+def _cut(clause: str, end: int, start: int) -> int:
+    """Where to cut between a value ending at ``end`` and the next starting at ``start``: before
+    the first joining word or preposition between them, else right after the first value."""
+    for m in re.finditer(r"\S+", clause[end:start]):
+        if m.group().lower().strip(",;") in _LEADS:
+            return end + m.start()
+    return end
+
+
+def _by_values(clause: str) -> list[str]:
+    """A clause cut between two values with words between them: values of other kinds, or of
+    the same kind three words or more apart ("leaving LAX and arriving at O'Hare", not "Dec 22
+    to Dec 24"), when each piece keeps three words. Values with only spaces or punctuation
+    between them ("(415) 555-0142", "24 Willie Mays Plaza") are one."""
+    groups: list[tuple[int, int, frozenset[str]]] = []
+    for fact in sorted(extract_facts(clause), key=lambda f: f.start):
+        if fact.kind not in _VALUE_KINDS:
+            continue
+        if groups and not any(ch.isalnum() for ch in clause[groups[-1][1] : fact.start]):
+            start, end, kinds = groups[-1]
+            groups[-1] = (start, max(end, fact.end), kinds | {fact.kind})
+        else:
+            groups.append((fact.start, fact.end, frozenset({fact.kind})))
+    cuts = [
+        _cut(clause, first[1], then[0])
+        for first, then in itertools.pairwise(groups)
+        if not first[2] & then[2] or len(clause[first[1] : then[0]].split()) >= 3
+    ]
+    bounds = [0]
+    for cut in cuts:  # a piece of one or two words ("of 20).") stays with the one before it
+        if _words(clause[bounds[-1] : cut]) >= 3 and _words(clause[cut:]) >= 3:
+            bounds.append(cut)
+    bounds.append(len(clause))
+    return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
+
+
+def _words(text: str) -> int:
+    return sum(1 for word in text.split() if any(ch.isalnum() for ch in word))
 
 
 _BOILERPLATE = frozenset(normalise(text) for text in DEFAULT_BOILERPLATE)

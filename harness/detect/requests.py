@@ -181,7 +181,8 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
         hard = bool(current) and current[-1].mark in ("?", ".")
         if current and (region or hard):
             after = _next_piece(toks, i + region)
-            cut, carry = _opens_request(current, toks[i : i + region], hard, after)
+            last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
+            cut, carry = _opens_request(current, toks[i : i + region], hard, after, last=last)
             if cut:
                 pieces.append((current, carried))
                 current, carried = [], carry
@@ -277,9 +278,10 @@ def _next_piece(toks: list[_Tok], j: int) -> list[_Tok]:
 
 
 def _opens_request(
-    left: list[_Tok], region: list[_Tok], hard: bool, right: list[_Tok]
+    left: list[_Tok], region: list[_Tok], hard: bool, right: list[_Tok], *, last: bool = False
 ) -> tuple[bool, list[_Tok]]:
-    """Whether ``right`` starts a new request after ``left``, and the words it carries over."""
+    """Whether ``right`` starts a new request after ``left``, and the words it carries over
+    (``last``: ``right`` ends the sentence)."""
     size, left = _head(left)
     if not size or not right:
         return False, []
@@ -296,6 +298,17 @@ def _opens_request(
     words = [t.word for t in right]
     if also_only and words[0] not in _WH | _AUX | _SUBJECT:
         return False, []
+    if words[0] in _PREPOSITIONS and len(words) > 2 and words[1] in _WH:
+        words = words[1:]  # "... and at what time does it start", "and from which airport"
+    if (
+        not comma_only
+        and len(words) >= 3
+        and words[0] in _WH
+        and words[1] in _AUX
+        and words[2] in _PRONOUNS
+    ):
+        return True, []  # "... and when does it start": a question of its own ("..., how do I"
+        # after a comma goes on with the same request)
     if not _has_topic(words):
         return False, []  # "... and tell me", "... and how much"
     first = words[0]
@@ -316,7 +329,24 @@ def _opens_request(
     if first in _DETERMINERS:
         frame = _frame(left)
         return bool(frame), frame
+    if last and left[0].word in _WH and _bare_object(words):
+        # "what's their phone number and address": a question about two things, the frame and
+        # its determiner carried over, when the first is a plain noun phrase too ("the weather
+        # in Paris and London" is one; "show me the terms and conditions" asks no question)
+        frame = _frame(left)
+        if frame and _bare_object([t.word for t in left[len(frame) + 1 :]]):
+            return True, left[: len(frame) + 1]
+        return False, []
     return strong and len(words) >= 3, []
+
+
+def _bare_object(words: list[str]) -> bool:
+    """Whether a part ending its sentence is a short noun phrase with no determiner: one to
+    three words, none of them a closed-class word, a request verb or a clause marker."""
+    closed = _WH | _AUX | _PRONOUNS | _DETERMINERS | _PREPOSITIONS | _SUBORDINATORS | _VERBS
+    return 0 < len(words) <= 3 and not any(
+        w in closed or w in ("or", "but", "so", "nor") or _CLAUSE_VERB.search(w) for w in words
+    )
 
 
 def _head(piece: list[_Tok], limit: int = 12) -> tuple[int, list[_Tok]]:

@@ -113,3 +113,48 @@ def test_declared_words_that_are_numbers_are_found_by_their_digits() -> None:
     # the same digits are still needed: another year, price or number is no answer
     other = ["The museum opened in 1989 and tickets are $81.", "Call 415-555-0199."]
     assert set(judge(requests, other)) == {0, 1, 2, 3}
+
+
+def test_one_sentence_can_answer_two_requests_one_part_each() -> None:
+    """Real replies answer two requests in one sentence, joined by "and" or with one value after
+    the other; each part (a clause, or the words up to the next value) may answer one request,
+    and a part answers only what its whole sentence may."""
+    from harness.detect.missed import DeclaredRequest, judge
+
+    requests = [
+        DeclaredRequest(text="where is the venue"),
+        DeclaredRequest(text="when does it start"),
+    ]
+    for reply in (
+        "It starts at 7 pm and the address is 24 Willie Mays Plaza.",
+        "It starts at 7 pm at 24 Willie Mays Plaza.",
+        "The venue is located at 2891 University Avenue and starts at 7:30 pm.",
+    ):
+        assert judge(requests, [reply]) == {}, reply
+    # taking one answer out leaves that request without one
+    assert set(judge(requests, ["It starts at 7 pm."])) == {0}
+    # a part of a sentence about the PTO days used and left answers neither "accrued" request
+    used_and_accrued = [
+        DeclaredRequest(text="how many PTO days have I used"),
+        DeclaredRequest(text="how many PTO days have I accrued"),
+    ]
+    assert set(judge(used_and_accrued, ["You have used 8 PTO days and have 12 left."])) == {1}
+
+
+def test_a_request_dropped_from_a_question_about_two_things_is_found() -> None:
+    from harness.detect.missed import missed_requests
+    from harness.detect.transcript import Message, Transcript
+
+    def reply(text: str) -> Transcript:
+        return Transcript(
+            conversation="c",
+            messages=[
+                Message(id="u", turn=1, role="user", sender="user", text=asked),
+                Message(id="b", turn=1, role="bot", sender="bot", text=text),
+            ],
+        )
+
+    asked = "What's their phone number and address?"
+    assert missed_requests(reply("Their number is 415-555-0142 and they are at 1 Main St.")) == []
+    [found] = missed_requests(reply("Their number is 415-555-0142."))
+    assert "address" in found.evidence

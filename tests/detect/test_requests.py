@@ -56,6 +56,20 @@ def texts(message: str) -> list[str]:
         ),
         ("set a timer and then remind me to call mom", ["set a timer", "remind me to call mom"]),
         ("Is it raining? Do I need a coat?", ["Is it raining", "Do I need a coat"]),
+        # real two-request turns (SGD train): a question about two things, a question opening
+        # after "and" with a preposition or with "when does it"
+        (
+            "What's their phone number and address?",
+            ["What's their phone number", "What's their address"],
+        ),
+        (
+            "Where is the event located and at what time does it start?",
+            ["Where is the event located", "at what time does it start"],
+        ),
+        (
+            "Where is it located at and when does it start?",
+            ["Where is it located at", "when does it start"],
+        ),
     ],
 )
 def test_messages_written_the_ways_people_write_split_into_their_requests(
@@ -84,6 +98,8 @@ def test_words_said_once_for_two_requests_are_carried_over() -> None:
     [
         "what's in salt and pepper seasoning",
         "show me the terms and conditions",
+        "what's the weather in Paris and London",
+        "i need new insurance, how do i get it",
         "is there a meeting room free between 10 and 11",
         "if I go to Peru, do I need a visa",
         "transfer $100 between checking and savings",
@@ -266,17 +282,19 @@ def test_a_single_request_needs_only_some_reply() -> None:
 
 
 # Measured on 2026-12-02 (deterministic; the floors sit at the measured figures, in brackets)
-# after parts that need no answer stopped being reported (before: test 97.6 % of drops, 14.7 %
-# false alarms; sgd-dev 90.4 %, 24.5 %; fresh 96.9 %, 14.2 %).
-DROP_TEST = 0.968  # 96.9 %
-MERGE_TEST = 0.966  # 96.7 %
-FILLER_TEST = 0.965  # 96.6 %
-FULL_TEST = 0.146  # 14.5 %
-FULL_TEST_DECLARED = 0.095  # 9.3 %
-SGD_FULL, SGD_DROP = 0.205, 0.873  # 20.3 %, 87.4 %
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.155, 0.92  # 15.0 %, 92.2 %
-FRESH_FULL, FRESH_DROP = 0.14, 0.959  # 13.8 %, 96.0 %
-FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.095, 0.999  # 9.2 %, 100 %
+# after a bot sentence became matched by its parts (fourth session; before: test 96.9 % of
+# drops, 14.5 % false alarms; sgd-dev 87.4 %, 20.3 %; fresh 96.0 %, 13.8 %; and before parts
+# that need no answer stopped being reported: test 97.6 %, 14.7 %; sgd-dev 90.4 %, 24.5 %;
+# fresh 96.9 %, 14.2 %).
+DROP_TEST = 0.968  # 96.8 %
+MERGE_TEST = 0.964  # 96.5 %
+FILLER_TEST = 0.964  # 96.4 %
+FULL_TEST = 0.142  # 14.2 %
+FULL_TEST_DECLARED = 0.089  # 8.8 %
+SGD_FULL, SGD_DROP = 0.22, 0.857  # 22.0 %, 85.7 %
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.157, 0.897  # 15.7 %, 89.8 %
+FRESH_FULL, FRESH_DROP = 0.142, 0.959  # 14.2 %, 96.0 %
+FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.094, 0.998  # 9.3 %, 99.9 %
 
 
 def test_a_planner_that_drops_or_merges_a_request_is_flagged() -> None:
@@ -341,23 +359,24 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 
 
 # The abstaining check (``min_confidence=matcher().report_threshold``): the report threshold
-# (0.978) is chosen on ``dev`` and ``sgd-train`` together for <= 1 % false alarms; measured
-# 2026-12-02 (third session, parts that need no answer not reported) with ``mutation(SPLIT,
-# sure=True)``.
+# (0.984) is chosen on ``dev`` and ``sgd-train`` together for <= 1 % false alarms; measured
+# 2026-12-02 (fourth session, a bot sentence matched by its parts) with ``mutation(SPLIT,
+# sure=True)``. Third session (threshold 0.978): test 0.0 %, 44.3 %, 90.4 %; sgd-dev 1.5 %,
+# 22.9 %, 79.8 %; fresh 0.7 %, 46.6 %, 88.9 %; holdout 1.8 %, 36.6 %, 80.1 %.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.005, 0.44, 0.90),  # 0.0 %, 44.3 %, 90.4 %
-    "sgd-dev": (0.02, 0.228, 0.795),  # 1.5 %, 22.9 %, 79.8 %
-    "fresh": (0.01, 0.465, 0.885),  # 0.7 %, 46.6 %, 88.9 %
-    "holdout": (0.02, 0.365, 0.80),  # 1.8 %, 36.6 %, 80.1 % (never tuned on)
+    "test": (0.012, 0.332, 0.871),  # 1.2 %, 33.3 %, 87.2 %
+    "sgd-dev": (0.017, 0.136, 0.774),  # 1.7 %, 13.6 %, 77.4 %
+    "fresh": (0.014, 0.394, 0.865),  # 1.3 %, 39.4 %, 86.5 %
+    "holdout": (0.017, 0.261, 0.774),  # 1.7 %, 26.2 %, 77.4 % (never tuned on)
 }
 
 
 @pytest.mark.parametrize("split", sorted(SURE))
 def test_the_abstaining_check_trades_false_alarms_for_drops(split: str) -> None:
     """Reporting only the findings the check is sure of keeps false alarms near 1 % on sets the
-    threshold was not chosen on (under 1 % on the CLINC sets, 1.5-1.8 % on the SGD ones), at a
-    cost: about half to three quarters of dropped requests are then not reported (a dropped
+    threshold was not chosen on (1.2-1.7 %), at a
+    cost: about two thirds or more of dropped requests are then not reported (a dropped
     answer leaves no trace a lexical matcher can be sure of), while an answer replaced by a
     closer mostly still is."""
     most, drops, closers = SURE[split]
@@ -393,15 +412,18 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     87.5 %; declared unchanged. Its fourth and fifth looks (2026-12-02, third session; the
     fourth by this test while a first version of the no-answer model was tried) after parts
     that need no answer stopped being reported: segmented 17.7 %, 86.3 %, 85.3 %; declared
-    unchanged."""
+    unchanged. Its sixth and seventh looks (2026-12-02, fourth session: a bot sentence matched
+    by its parts; the sixth showed more false alarms on composed replies, which sgd-train
+    confirmed and the one-limit fit fixed): segmented 18.0 %, 85.5 %, 84.6 %; declared 11.5 %,
+    94.1 %."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.178
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.863
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.853
+    assert segmented.full_flagged / segmented.full_turns <= 0.18
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.854
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.845
     declared = mutation("holdout", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.115
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.95
+    assert declared.full_flagged / declared.full_turns <= 0.116
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.94
 
 
 @pytest.mark.xfail(
@@ -409,8 +431,11 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     "segmented requests: test 14.7 % false alarms, 97.6 % of drops and 97.3 % of merges flagged; "
     "sgd-dev 24.5 %, 90.4 %, 90.2 %; fresh 14.0 %, 96.2 %, 96.3 %; holdout 23.8 %, 86.8 %, "
     "85.7 % (24.3 %, 88.6 %, 87.5 % after the lead-in words; 17.7 %, 86.3 %, 85.3 % after "
-    "parts that need no answer stopped being reported); abstaining (report threshold 0.978): "
-    "0.0-1.8 % false alarms, 23-47 % of drops flagged (holdout 1.8 %, 36.6 %)",
+    "parts that need no answer stopped being reported; 18.0 %, 85.5 %, 84.6 % once a bot "
+    "sentence is matched by its parts, which on real two-request SGD turns (sgd-real-dev) took "
+    "answered turns flagged 41.8 -> 22.6 % and drops flagged 53.2 -> 64.5 %); abstaining "
+    "(report threshold 0.984): 1.2-1.7 % false alarms, 14-39 % of drops flagged (holdout "
+    "1.7 %, 26.2 %)",
     strict=True,
 )
 def test_the_issue_targets_for_the_independent_check() -> None:
