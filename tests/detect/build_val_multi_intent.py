@@ -45,6 +45,7 @@ the set): Rastogi et al., AAAI 2020, CC BY-SA 4.0.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import defaultdict
@@ -123,7 +124,7 @@ def join(parts: Sequence[str], rng: random.Random) -> tuple[str, str]:
     names = []
     sentence = False
     text = parts[0]
-    for previous, part in zip(parts, parts[1:], strict=False):
+    for previous, part in itertools.pairwise(parts):
         name, template, _ = rng.choices(JOINS, weights=[w for _, _, w in JOINS])[0]
         names.append(name)
         sentence = sentence or "{a_closed}" in template
