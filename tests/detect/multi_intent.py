@@ -123,7 +123,7 @@ def turn(message: dict[str, Any], said: list[str], *, composed: bool) -> Transcr
 def fillers(split: str) -> tuple[str, ...]:
     """Real SGD system turns that answer nothing ("Is there anything else?", a goodbye): from SGD
     train for the development sets, from SGD dev for the held-out ones."""
-    name = "train" if split in ("dev", "sgd-train", "own") else "dev"
+    name = "train" if split in ("dev", "styled", "sgd-train", "own") else "dev"
     path = FIXTURES / f"fillers-{name}.txt"
     return tuple(path.read_text(encoding="utf-8").splitlines())
 
