@@ -32,7 +32,7 @@ from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
-from harness.planning.split import split_requests
+from harness.planning.split import opens_question, split_requests
 from harness.text.claims import analysed_part
 from subagents import Usage
 
@@ -143,13 +143,18 @@ class RulesPlanner(Planner):
             lambda: {request: matcher.best(request) for request in requests},
         )
 
-    def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], bool]:
-        """Whether a request's meaning (``harness.planning.concepts``) is close enough to some
-        agent's texts for it to go on though none of its words is theirs."""
+    def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
+        """The agent whose texts a request's meaning (``harness.planning.concepts``) is close
+        enough to for it to go on though none of its words is theirs (None: no agent's)."""
         if self.concepts is False:
-            return lambda _: False
+            return lambda _: None
         matcher = agent_matcher(cards, concepts=self.concepts)
-        return lambda text: matcher.meaning(text) >= MEANING_GATE
+
+        def meant(text: str) -> str | None:
+            agent, closeness = matcher.closest_in_meaning(text)
+            return agent if closeness >= MEANING_GATE else None
+
+        return meant
 
     def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
         """Split a message for an agent that holds the floor: its part, and the other requests.
@@ -187,16 +192,27 @@ async def _analysed(size: int, work: Callable[[], T]) -> T:
 
 
 def _requests(
-    message: str, router: Router, threshold: float, meant: Callable[[str], bool]
+    message: str, router: Router, threshold: float, meant: Callable[[str], str | None]
 ) -> tuple[list[str], list[str]]:
     """The message's requests, and those of them that go to some sub-agent: some word of it
-    weighs enough in some agent's texts, or its meaning is close to some agent's (``meant``)."""
+    weighs enough in some agent's texts, or its meaning is close to some agent's (``meant``
+    names that agent)."""
 
-    def routed(piece: str) -> bool:
-        return router.best(piece, minimum=threshold) is not None or meant(piece)
+    def worded(piece: str) -> bool:
+        return router.best(piece, minimum=threshold) is not None
 
-    requests = split_requests(message, routed)
-    return requests, [request for request in requests if routed(request)]
+    def starts_request(piece: str, previous: str) -> bool:
+        # Cut off by a bare comma, a piece with no agent's word whose meaning is the previous
+        # request's agent's is more of that request ("book a flight from Miami, FL to ..."),
+        # unless it opens as a question does; one whose meaning is another agent's is a request
+        # of its own.
+        if worded(piece):
+            return True
+        agent = meant(piece)
+        return agent is not None and (opens_question(piece) or agent != meant(previous))
+
+    requests = split_requests(message, starts_request)
+    return requests, [r for r in requests if worded(r) or meant(r) is not None]
 
 
 def _add(entries: list[PlanEntry], request: str, agent: str) -> None:

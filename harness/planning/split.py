@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from harness.models._text import content_tokens
 
-__all__ = ["split_requests"]
+__all__ = ["opens_question", "split_requests"]
 
 # A cut: its kind ("comma" for a bare comma; "join" for everything else) decides whether the
 # piece after it may be glued back. Linear in the text: a cut that starts with a run of
@@ -26,8 +26,10 @@ __all__ = ["split_requests"]
 # run is shared out between two quantifiers. Before, each character of a run read the rest of it
 # again: 9,000 dots took about 1.2 s, and 1,000 spaces between two words about 10 s.
 _CUT = re.compile(
-    r"(?P<join>(?<![?!.;])[?!.;]++\s++|\?\s*+$"
-    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++)"
+    r"(?P<join>(?P<end>(?<![?!.;])[?!.;]++\s++|\?\s*+$)"
+    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++"
+    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++&\s++"
+    r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
     r"|(?P<comma>(?:(?<!\s)\s++)?,\s++)",
     re.IGNORECASE,
 )
@@ -38,34 +40,51 @@ _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", 
 _AUX = frozenset(
     {"is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "can", "will", "am"}
 )
+# Words a question opens with: a piece that starts with one is a clause of its own.
+_QUESTION = frozenset(
+    {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
+     "which", "why", "how", "how's", "could", "would", "should", "may", "might", "shall"}
+) | _AUX  # fmt: skip
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
+_STRENGTH = {"comma": 0, "join": 1, "end": 2}
+"""Which cut says more about the piece after it: a sentence end, a joining word, a bare comma."""
 
 
-def split_requests(message: str, starts_request: Callable[[str], bool]) -> list[str]:
+def split_requests(message: str, starts_request: Callable[[str, str], bool]) -> list[str]:
     """The requests of ``message`` in order, each with its own (possibly completed) text.
 
     Args:
         message: the user's message.
-        starts_request: whether a piece cut off by a bare comma is a request of its own (the
-            planner passes "it routes to an agent on its own").
+        starts_request: whether a piece cut off by a bare comma is a request of its own after the
+            request before it (``starts_request(piece, previous)``; the planner passes "it routes
+            to an agent on its own by its words, or by its meaning to another agent than the
+            request before it").
     """
     text = message.strip()
     pieces: list[tuple[str, str]] = []  # (kind of the cut before it, piece)
     kind, start = "join", 0
     for match in _CUT.finditer(text):
         pieces.append((kind, text[start : match.start()]))
-        kind = "comma" if match.group("comma") else "join"
+        kind = "comma" if match.group("comma") else "end" if match.group("end") else "join"
         start = match.end()
     pieces.append((kind, text[start:]))
     requests: list[str] = []
-    for cut, raw in pieces:
+    pending = ""  # the strongest cut since the last piece, when a piece between was empty
+    for kind, raw in pieces:
         piece = _LEAD.sub("", raw).strip(" ,;")
+        cut = max(pending, kind, key=_STRENGTH.__getitem__) if pending else kind
         if not piece:
+            # "... one. Also, if I have yen, ...": "Also" is empty once stripped; the piece
+            # after it still follows a sentence end, not just the comma after "Also".
+            pending = cut
             continue
+        pending = ""
         if not requests:
             requests.append(piece)
             continue
-        if not content_tokens(piece) or (cut == "comma" and not starts_request(piece)):
+        if not content_tokens(piece) or (
+            cut == "comma" and not starts_request(piece, requests[-1])
+        ):
             requests[-1] = (
                 f"{requests[-1]}, {piece}" if cut == "comma" else f"{requests[-1]} {piece}"
             )
@@ -73,11 +92,21 @@ def split_requests(message: str, starts_request: Callable[[str], bool]) -> list[
         if not content_tokens(requests[-1]):  # "hi, ..." or "ok so ...": no request before it
             requests[-1] = f"{requests[-1]} {piece}"
             continue
-        requests.append(_carry_frame(requests[-1], piece, starts_request))
+        # A new sentence says its own verb and object: nothing carries over a sentence end
+        # ("How do I locate my credit score? My card was stolen.").
+        requests.append(
+            piece if cut == "end" else _carry_frame(requests[-1], piece, starts_request)
+        )
     return requests or [text]
 
 
-def _carry_frame(previous: str, piece: str, routed: Callable[[str], bool]) -> str:
+def opens_question(piece: str) -> bool:
+    """Whether ``piece`` opens as a question does (a question word or an auxiliary first)."""
+    words = piece.split(maxsplit=1)
+    return bool(words) and words[0].lower() in _QUESTION
+
+
+def _carry_frame(previous: str, piece: str, routed: Callable[[str, str], bool]) -> str:
     """``piece`` completed with the verb or object it shares with ``previous``, when it has none."""
     words = piece.split()
     if words[0].lower() in _DETERMINER:
@@ -90,7 +119,7 @@ def _carry_frame(previous: str, piece: str, routed: Callable[[str], bool]) -> st
                 break
         return piece
     count = _COUNT.match(piece)
-    if count and not routed(piece):
+    if count and not routed(piece, previous):
         # "how many are left" after "how many PTO days have I used": the object comes back.
         earlier = _COUNT.match(previous)
         if earlier and earlier.group(1).lower() == count.group(1).lower():

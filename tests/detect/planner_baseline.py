@@ -74,13 +74,19 @@ class Routing:
     merged: int
     messages: int
     planned_in_full: int
+    entries: int = 0
+    """Plan entries in all."""
+    extra: int = 0
+    """Plan entries that cover no request: a lead-in ("I have a few questions") or a piece of a
+    request cut off ("pounds" from "between rubles and pounds") planned as a request."""
 
     def describe(self) -> str:
         return (
             f"requests {self.requests}: routed to the right agent {self.routed_right} "
             f"({self.routed_right / self.requests:.1%}), in no plan entry {self.dropped}, "
             f"merged with another {self.merged}; messages with every request in an entry of "
-            f"its own to the right agent {self.planned_in_full}/{self.messages}"
+            f"its own to the right agent {self.planned_in_full}/{self.messages}; plan entries "
+            f"{self.entries}, covering no request {self.extra}"
         )
 
 
@@ -160,14 +166,15 @@ def legacy_coverage(
 @cache
 def routing(split: str, *, embeddings: bool = False, legacy: bool = False) -> Routing:
     """How the planner routes ``split`` (``legacy``: measured as before, ``legacy_coverage``)."""
-    right = dropped = merged = full = total = 0
+    right = dropped = merged = full = total = planned = extra = 0
     measure = legacy_coverage if legacy else coverage
     for message, entries in zip(load(split), plans(split, embeddings=embeddings), strict=True):
         gold = message["requests"]
         ok = True
-        for request, (entry, shared) in zip(
-            gold, measure([r["text"] for r in gold], entries), strict=True
-        ):
+        covered = measure([r["text"] for r in gold], entries)
+        planned += len(entries)
+        extra += sum(all(e is not entry for entry, _ in covered) for e in entries)
+        for request, (entry, shared) in zip(gold, covered, strict=True):
             total += 1
             if entry is None:
                 dropped += 1
@@ -184,6 +191,8 @@ def routing(split: str, *, embeddings: bool = False, legacy: bool = False) -> Ro
         merged=merged,
         messages=len(load(split)),
         planned_in_full=full,
+        entries=planned,
+        extra=extra,
     )
 
 
