@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from harness.models._text import content_tokens
 
-__all__ = ["opens_question", "split_requests"]
+__all__ = ["opens_question", "split_request_parts", "split_requests"]
 
 # A cut: its kind ("comma" for a bare comma; "join" for everything else) decides whether the
 # piece after it may be glued back. Linear in the text: a cut that starts with a run of
@@ -30,7 +30,8 @@ _CUT = re.compile(
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++"
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++&\s++"
     r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
-    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++)",
+    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++)"
+    r"|(?P<lead>(?<!\s):\s++)",
     re.IGNORECASE,
 )
 _LEAD = re.compile(r"^\s*+(?:(?:and|also|plus|then|so)\b[\s,]*+)+", re.IGNORECASE)
@@ -46,8 +47,15 @@ _QUESTION = frozenset(
      "which", "why", "how", "how's", "could", "would", "should", "may", "might", "shall"}
 ) | _AUX  # fmt: skip
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
-_STRENGTH = {"comma": 0, "join": 1, "end": 2}
-"""Which cut says more about the piece after it: a sentence end, a joining word, a bare comma."""
+_STRENGTH = {"comma": 0, "join": 1, "end": 2, "lead": 3}
+"""Which cut says more about the piece after it: an announcement's colon, a sentence end, a
+joining word, a bare comma."""
+# "between A and B" names two things of one request: its "and" joins no requests.
+_BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
+_AND_WORD = re.compile(r"\band\b", re.IGNORECASE)
+_AND = re.compile(r"(?:\s*+,)?\s*+and\s++", re.IGNORECASE)
+# A closing "too" or "as well" adds a request to the ones before; it says nothing of what it asks.
+_TRAILING = re.compile(r"(?<![\s,])[\s,]++(?:too|as well)[\s.?!]*+$", re.IGNORECASE)
 
 
 def split_requests(message: str, starts_request: Callable[[str, str], bool]) -> list[str]:
@@ -60,18 +68,27 @@ def split_requests(message: str, starts_request: Callable[[str, str], bool]) -> 
             to an agent on its own by its words, or by its meaning to another agent than the
             request before it").
     """
+    return [text for text, _ in split_request_parts(message, starts_request)]
+
+
+def split_request_parts(
+    message: str, starts_request: Callable[[str, str], bool]
+) -> list[tuple[str, str]]:
+    """``split_requests``, each request with the part of it that says what it asks: its text
+    without an opening that asks nothing ("Hi,", "Okay", "A couple of things:") and without a
+    closing "too" or "as well" (route a request on that part; plan it with its whole text)."""
     text = message.strip()
-    pieces: list[tuple[str, str]] = []  # (kind of the cut before it, piece)
-    kind, start = "join", 0
+    pieces: list[tuple[str, str, str]] = []  # (kind of the cut before it, its text, piece)
+    kind, cut_text, start = "join", "", 0
     for match in _CUT.finditer(text):
-        pieces.append((kind, text[start : match.start()]))
-        kind = "comma" if match.group("comma") else "end" if match.group("end") else "join"
-        start = match.end()
-    pieces.append((kind, text[start:]))
-    requests: list[str] = []
+        pieces.append((kind, cut_text, text[start : match.start()]))
+        kind = next((k for k in ("comma", "lead", "end") if match.group(k)), "join")
+        cut_text, start = match.group(0), match.end()
+    pieces.append((kind, cut_text, text[start:]))
+    requests: list[list[str]] = []  # [text, the part that asks]
     pending = ""  # the strongest cut since the last piece, when a piece between was empty
-    for kind, raw in pieces:
-        piece = _LEAD.sub("", raw).strip(" ,;")
+    for kind, cut_text, raw in pieces:
+        piece = _LEAD.sub("", raw).strip(" ,;:")
         cut = max(pending, kind, key=_STRENGTH.__getitem__) if pending else kind
         if not piece:
             # "... one. Also, if I have yen, ...": "Also" is empty once stripped; the piece
@@ -80,24 +97,33 @@ def split_requests(message: str, starts_request: Callable[[str, str], bool]) -> 
             continue
         pending = ""
         if not requests:
-            requests.append(piece)
+            requests.append([piece, piece])
             continue
-        if not content_tokens(piece) or (
-            cut == "comma" and not starts_request(piece, requests[-1])
-        ):
-            requests[-1] = (
-                f"{requests[-1]}, {piece}" if cut == "comma" else f"{requests[-1]} {piece}"
-            )
+        last = requests[-1]
+        if cut == "lead":  # "A couple of things: ...": the announcement opens the request
+            requests[-1] = [f"{last[0]}: {piece}", piece]
             continue
-        if not content_tokens(requests[-1]):  # "hi, ..." or "ok so ...": no request before it
-            requests[-1] = f"{requests[-1]} {piece}"
+        if not content_tokens(last[0]):  # "hi, ..." or "ok so ...": no request before it
+            requests[-1] = [f"{last[0]} {piece}", piece]
+            continue
+        if _AND.fullmatch(cut_text) and _open_between(last[1]):
+            requests[-1] = [f"{last[0]} and {piece}", f"{last[1]} and {piece}"]
+            continue
+        if not content_tokens(piece) or (cut == "comma" and not starts_request(piece, last[1])):
+            glue = ", " if cut == "comma" else " "
+            requests[-1] = [f"{last[0]}{glue}{piece}", f"{last[1]}{glue}{piece}"]
             continue
         # A new sentence says its own verb and object: nothing carries over a sentence end
         # ("How do I locate my credit score? My card was stolen.").
-        requests.append(
-            piece if cut == "end" else _carry_frame(requests[-1], piece, starts_request)
-        )
-    return requests or [text]
+        whole = piece if cut == "end" else _carry_frame(last[1], piece, starts_request)
+        requests.append([whole, whole])
+    return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks in requests] or [(text, text)]
+
+
+def _open_between(text: str) -> bool:
+    """Whether ``text``'s last "between" has no "and" after it yet ("between rubles")."""
+    last = max((m.end() for m in _BETWEEN.finditer(text)), default=-1)
+    return last >= 0 and _AND_WORD.search(text, last) is None
 
 
 def opens_question(piece: str) -> bool:
