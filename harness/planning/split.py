@@ -19,8 +19,15 @@ from harness.models._text import content_tokens
 
 __all__ = ["opens_question", "split_request_parts", "split_requests"]
 
-# A cut: its kind ("comma" for a bare comma; "join" for everything else) decides whether the
-# piece after it may be glued back. Linear in the text: a cut that starts with a run of
+# A US state's postal code after a comma ends a place's name ("from Tampa, FL to Denver, CO"),
+# not a request. The codes that are also English words (in, me, oh, ok, or, hi, id) are left out.
+_STATE = (
+    "(?:a[klrz]|c[aot]|d[ce]|fl|ga|i[al]|k[sy]|la|m[adinost]|n[cdehjmvy]|pa|ri|s[cd]|t[nx]|ut"
+    "|v[at]|w[aivy])"
+)
+
+# A cut: its kind ("comma" for a bare comma, "lead" for a colon, "end" for a sentence end, "join"
+# for a joining word) decides whether the piece after it may be glued back. Linear in the text: a cut that starts with a run of
 # punctuation or white space starts where the run starts (the look-behinds: a cut never ends
 # inside such a run, it takes the run whole), runs are taken whole (``++``, ``*+``), and no
 # run is shared out between two quantifiers. Before, each character of a run read the rest of it
@@ -30,7 +37,7 @@ _CUT = re.compile(
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++"
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++&\s++"
     r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
-    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++)"
+    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++(?!" + _STATE + r"\b(?![-'])))"
     r"|(?P<lead>(?<!\s):\s++)",
     re.IGNORECASE,
 )
@@ -46,6 +53,9 @@ _QUESTION = frozenset(
     {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
      "which", "why", "how", "how's", "could", "would", "should", "may", "might", "shall"}
 ) | _AUX  # fmt: skip
+# Words a phrase that sets the scene opens with, and its most words.
+_PREFACE = frozenset({"in", "on", "for", "at", "from", "with", "about", "regarding", "if"})
+_PREFACE_WORDS = 6
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
 _STRENGTH = {"comma": 0, "join": 1, "end": 2, "lead": 3}
 """Which cut says more about the piece after it: an announcement's colon, a sentence end, a
@@ -103,6 +113,9 @@ def split_request_parts(
         if cut == "lead":  # "A couple of things: ...": the announcement opens the request
             requests[-1] = [f"{last[0]}: {piece}", piece]
             continue
+        if cut == "comma" and _prefaces(last[1]):  # "in Portland, what is there to do"
+            requests[-1] = [f"{last[0]}, {piece}", f"{last[1]}, {piece}"]
+            continue
         if not content_tokens(last[0]):  # "hi, ..." or "ok so ...": no request before it
             requests[-1] = [f"{last[0]} {piece}", piece]
             continue
@@ -118,6 +131,13 @@ def split_request_parts(
         whole = piece if cut == "end" else _carry_frame(last[1], piece, starts_request)
         requests.append([whole, whole])
     return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks in requests] or [(text, text)]
+
+
+def _prefaces(text: str) -> bool:
+    """Whether ``text`` is a short phrase that sets the scene for what follows a comma ("in
+    Portland", "on my Visa", "if I use Citibank"): it opens with a preposition or "if"."""
+    words = text.split()
+    return len(words) <= _PREFACE_WORDS and words[0].lower() in _PREFACE
 
 
 def _open_between(text: str) -> bool:
