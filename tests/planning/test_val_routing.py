@@ -6,9 +6,21 @@ The set was built without reading the planner's code, concept table or routing d
 [--embeddings]`` (2026-12-02 12:39-12:40 UTC): default path 1,513 of 1,603 requests to the right
 agent (94.4 %), 7 in no plan entry, 32 merged with another, 508 of 600 messages planned in full;
 with the ``embeddings`` extra 1,521 (94.9 %), 7, 32, 515 of 600. Only these aggregates were looked
-at (no single routing error), so the set is still held out. The floors below are those figures;
-issue 25's target (95 % and no request dropped) is not met on either path, hence the strict
-xfails.
+at (no single routing error), so the set is still held out.
+
+The joins of ``harness.planning.split`` were then developed on ``styled.jsonl`` (CLINC *train*
+utterances joined with this set's builder's ``join``, another seed; no ``val`` text or error was
+read), and the set measured a second time, once per path, aggregates only (2026-12-02 13:27 UTC,
+load 17-21, ``tests.detect.planner_baseline.routing``): default path 1,522 routed right (94.9 %),
+4 in no plan entry, 6 merged, 522 of 600 in full; with the embeddings 1,531 (95.5 %), 4, 6, 530.
+These are measured with ``planner_baseline.coverage``, which counts a request of generic words
+("when will I be off again") by all its words instead of as dropped and, of two entries holding as
+much of a request, gives it to the one made more of its words; measured as before
+(``legacy_coverage``) the same plans give 5 in no plan entry and 12 merged (519 and 527 in full),
+the first look's 7 and 32. The floors below are the second look's figures; issue 25's target (95 %
+and no request dropped) is still not met on either path (the default path is one request short of
+95 %, and both leave 4 requests in no plan entry), hence the strict xfails. The set has now been
+looked at twice.
 """
 
 from __future__ import annotations
@@ -36,20 +48,20 @@ def _at_least_as_measured(
 
 
 def test_the_planner_routes_the_val_set_as_measured() -> None:
-    _at_least_as_measured(routing("val"), rate=0.943, dropped=7, merged=32, full=508)
+    _at_least_as_measured(routing("val"), rate=0.949, dropped=4, merged=6, full=522)
 
 
 @needs_embeddings
 def test_with_embeddings_the_planner_routes_the_val_set_as_measured() -> None:
     measured = routing("val", embeddings=True)
-    _at_least_as_measured(measured, rate=0.948, dropped=7, merged=32, full=515)
+    _at_least_as_measured(measured, rate=0.955, dropped=4, merged=6, full=530)
     assert measured.routed_right > routing("val").routed_right
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 25's target on a clean set: 94.4 % to the right agent and 7 requests in no plan "
-    "entry (2026-12-02, see the module docstring)",
+    reason="issue 25's target on a clean set: 94.9 % (1,522 of 1,603) to the right agent and 4 "
+    "requests in no plan entry (2026-12-02, second look, see the module docstring)",
 )
 def test_the_issue_target_on_the_val_set() -> None:
     measured = routing("val")
@@ -60,8 +72,8 @@ def test_the_issue_target_on_the_val_set() -> None:
 @needs_embeddings
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 25's target on a clean set: with embeddings 94.9 % to the right agent and 7 "
-    "requests in no plan entry (2026-12-02, see the module docstring)",
+    reason="issue 25's target on a clean set: with embeddings 95.5 % to the right agent but 4 "
+    "requests in no plan entry (2026-12-02, second look, see the module docstring)",
 )
 def test_the_issue_target_on_the_val_set_with_embeddings() -> None:
     measured = routing("val", embeddings=True)
