@@ -53,6 +53,10 @@ _QUESTION = frozenset(
     {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
      "which", "why", "how", "how's", "could", "would", "should", "may", "might", "shall"}
 ) | _AUX  # fmt: skip
+_COMPARED = 200
+"""The longest request a comma piece is compared with whole (``starts_request``); past it, with
+the piece the request opened with. A request of one or two real sentences is shorter; a message
+of thousands of unroutable comma pieces would otherwise cost time in the square of its length."""
 # Words a phrase that sets the scene opens with, and its most words.
 _PREFACE = frozenset({"in", "on", "for", "at", "from", "with", "about", "regarding", "if"})
 _PREFACE_WORDS = 6
@@ -95,7 +99,10 @@ def split_request_parts(
         kind = next((k for k in ("comma", "lead", "end") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()
     pieces.append((kind, cut_text, text[start:]))
-    requests: list[list[str]] = []  # [text, the part that asks]
+    # Per request: its text, the part that asks, the piece it opened with (what a comma piece is
+    # compared with once the request is longer than ``_COMPARED``: the work per piece stays
+    # bounded however long a request grows) and whether it has content words.
+    requests: list[tuple[str, str, str, bool]] = []
     pending = ""  # the strongest cut since the last piece, when a piece between was empty
     for kind, cut_text, raw in pieces:
         piece = _LEAD.sub("", raw).strip(" ,;:")
@@ -106,36 +113,40 @@ def split_request_parts(
             pending = cut
             continue
         pending = ""
+        content = bool(content_tokens(piece))
         if not requests:
-            requests.append([piece, piece])
+            requests.append((piece, piece, piece, content))
             continue
-        last = requests[-1]
+        whole, asks, head, had = requests[-1]
         if cut == "lead":  # "A couple of things: ...": the announcement opens the request
-            requests[-1] = [f"{last[0]}: {piece}", piece]
-            continue
-        if cut == "comma" and _prefaces(last[1]):  # "in Portland, what is there to do"
-            requests[-1] = [f"{last[0]}, {piece}", f"{last[1]}, {piece}"]
-            continue
-        if not content_tokens(last[0]):  # "hi, ..." or "ok so ...": no request before it
-            requests[-1] = [f"{last[0]} {piece}", piece]
-            continue
-        if _AND.fullmatch(cut_text) and _open_between(last[1]):
-            requests[-1] = [f"{last[0]} and {piece}", f"{last[1]} and {piece}"]
-            continue
-        if not content_tokens(piece) or (cut == "comma" and not starts_request(piece, last[1])):
+            requests[-1] = (f"{whole}: {piece}", piece, piece, had or content)
+        elif cut == "comma" and _prefaces(asks):
+            # "in Portland, what is there to do": the phrase sets the scene for its request.
+            requests[-1] = (f"{whole}, {piece}", f"{asks}, {piece}", head, had or content)
+        elif not had:  # "hi, ..." or "ok so ...": no request before it
+            requests[-1] = (f"{whole} {piece}", piece, piece, content)
+        elif _AND.fullmatch(cut_text) and _open_between(asks):
+            requests[-1] = (f"{whole} and {piece}", f"{asks} and {piece}", head, True)
+        elif not content or (
+            cut == "comma" and not starts_request(piece, asks if len(asks) <= _COMPARED else head)
+        ):
             glue = ", " if cut == "comma" else " "
-            requests[-1] = [f"{last[0]}{glue}{piece}", f"{last[1]}{glue}{piece}"]
-            continue
-        # A new sentence says its own verb and object: nothing carries over a sentence end
-        # ("How do I locate my credit score? My card was stolen.").
-        whole = piece if cut == "end" else _carry_frame(last[1], piece, starts_request)
-        requests.append([whole, whole])
-    return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks in requests] or [(text, text)]
+            requests[-1] = (f"{whole}{glue}{piece}", f"{asks}{glue}{piece}", head, True)
+        else:
+            # A new sentence says its own verb and object: nothing carries over a sentence end
+            # ("How do I locate my credit score? My card was stolen.").
+            text_ = piece if cut == "end" else _carry_frame(asks, piece, starts_request)
+            requests.append((text_, text_, piece, True))
+    return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
+        (text, text)
+    ]
 
 
 def _prefaces(text: str) -> bool:
     """Whether ``text`` is a short phrase that sets the scene for what follows a comma ("in
     Portland", "on my Visa", "if I use Citibank"): it opens with a preposition or "if"."""
+    if len(text) > 16 * _PREFACE_WORDS:
+        return False
     words = text.split()
     return len(words) <= _PREFACE_WORDS and words[0].lower() in _PREFACE
 

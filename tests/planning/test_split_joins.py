@@ -132,3 +132,22 @@ def test_the_measure_counts_a_request_of_generic_words_and_prefers_its_own_entry
     entries = _planned([("cards", "what is my credit score"), ("pto", "when will I be off again")])
     covered = coverage(["what is my credit score", "when will I be off again"], entries)
     assert [e.agent if e else None for e, _ in covered] == ["cards", "pto"]
+
+
+def test_a_comma_piece_is_compared_with_a_bounded_text() -> None:
+    """Thousands of comma pieces no agent knows by their words, all glued into one request: each
+    is compared with at most the request's first 200 characters' worth (its opening piece once it
+    is longer), so the work grows with the message, not with its square (before, each piece was
+    compared with the whole request so far: 0.31 s of CPU for 10,000 characters)."""
+    seen: list[int] = []
+
+    def starts_request(piece: str, previous: str) -> bool:
+        seen.append(len(previous))
+        return False
+
+    assert (
+        len(split_requests("book a flight to Columbus, " + "Columbus, " * 1000, starts_request))
+        == 1
+    )
+    assert len(seen) == 1000
+    assert max(seen) <= 200
