@@ -295,6 +295,15 @@ class AgentMatcher:
             return 0.0
         return max(self._closeness(tokens(text)), default=0.0)
 
+    def closest_in_meaning(self, text: str) -> tuple[str | None, float]:
+        """The agent whose texts ``text``'s meaning is closest to, and how close (``meaning``);
+        (None, 0.0) when the concept table does not know this bot."""
+        if self._concepts is None:
+            return None, 0.0
+        closeness = self._closeness(tokens(text))
+        best = max(range(len(closeness)), key=closeness.__getitem__, default=None)
+        return (None, 0.0) if best is None else (self._names[best], closeness[best])
+
     def _closeness(self, words: Sequence[str]) -> list[float]:
         """Per agent, the mean of the three closest of its texts to ``words`` by meaning."""
         if self._concepts is None:

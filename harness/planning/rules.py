@@ -32,7 +32,7 @@ from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
-from harness.planning.split import split_requests
+from harness.planning.split import opens_question, split_request_parts
 from harness.text.claims import analysed_part
 from subagents import Usage
 
@@ -108,19 +108,21 @@ class RulesPlanner(Planner):
         return Plan(entries=tuple(entries), usage=Usage(requests=1))
 
     async def _agents(
-        self, cards: tuple[AgentCard, ...], requests: list[str]
+        self, cards: tuple[AgentCard, ...], requests: dict[str, str]
     ) -> dict[str, str | None]:
-        """The sub-agent for each request (by embeddings when there is an embedder)."""
+        """The sub-agent for each request (by embeddings when there is an embedder), routed on
+        the part of it that asks (``requests`` maps each request's text to that part)."""
         if not requests:
             return {}
         matcher = agent_matcher(cards, concepts=self.concepts)
         limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
+        asks = list(requests.items())
         if limit > 0.0:
-            requests = await _analysed(
-                sum(map(len, requests)),
-                lambda: [r for r in requests if matcher.in_scope(r) >= limit],
+            asks = await _analysed(
+                sum(len(a) for _, a in asks),
+                lambda: [(r, a) for r, a in asks if matcher.in_scope(a) >= limit],
             )
-            if not requests:
+            if not asks:
                 return {}
         if self.embedder is not None:
             try:
@@ -132,24 +134,29 @@ class RulesPlanner(Planner):
                         cards, self.embedder, concepts=self.concepts
                     )
                     self._semantic[cards] = semantic
-                ranked = await semantic.scores(requests)
+                ranked = await semantic.scores([a for _, a in asks])
             except MissingExtraError as exc:
                 log.warning("the planner routes without embeddings: %s", exc)
                 self.embedder = None
             else:
-                return {r: s[0][0] if s else None for r, s in zip(requests, ranked, strict=True)}
+                return {r: s[0][0] if s else None for (r, _), s in zip(asks, ranked, strict=True)}
         return await _analysed(
-            sum(map(len, requests)),
-            lambda: {request: matcher.best(request) for request in requests},
+            sum(len(a) for _, a in asks),
+            lambda: {request: matcher.best(a) for request, a in asks},
         )
 
-    def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], bool]:
-        """Whether a request's meaning (``harness.planning.concepts``) is close enough to some
-        agent's texts for it to go on though none of its words is theirs."""
+    def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
+        """The agent whose texts a request's meaning (``harness.planning.concepts``) is close
+        enough to for it to go on though none of its words is theirs (None: no agent's)."""
         if self.concepts is False:
-            return lambda _: False
+            return lambda _: None
         matcher = agent_matcher(cards, concepts=self.concepts)
-        return lambda text: matcher.meaning(text) >= MEANING_GATE
+
+        def meant(text: str) -> str | None:
+            agent, closeness = matcher.closest_in_meaning(text)
+            return agent if closeness >= MEANING_GATE else None
+
+        return meant
 
     def _floor_plan(self, given: PlanInput, router: Router, holder: str) -> list[PlanEntry]:
         """Split a message for an agent that holds the floor: its part, and the other requests.
@@ -187,16 +194,28 @@ async def _analysed(size: int, work: Callable[[], T]) -> T:
 
 
 def _requests(
-    message: str, router: Router, threshold: float, meant: Callable[[str], bool]
-) -> tuple[list[str], list[str]]:
-    """The message's requests, and those of them that go to some sub-agent: some word of it
-    weighs enough in some agent's texts, or its meaning is close to some agent's (``meant``)."""
+    message: str, router: Router, threshold: float, meant: Callable[[str], str | None]
+) -> tuple[list[str], dict[str, str]]:
+    """The message's requests, and for those of them that go to some sub-agent the part of each
+    to route on (``split_request_parts``): some word of it weighs enough in some agent's texts,
+    or its meaning is close to some agent's (``meant`` names that agent)."""
 
-    def routed(piece: str) -> bool:
-        return router.best(piece, minimum=threshold) is not None or meant(piece)
+    def worded(piece: str) -> bool:
+        return router.best(piece, minimum=threshold) is not None
 
-    requests = split_requests(message, routed)
-    return requests, [request for request in requests if routed(request)]
+    def starts_request(piece: str, previous: str) -> bool:
+        # Cut off by a bare comma, a piece with no agent's word whose meaning is the previous
+        # request's agent's is more of that request ("book a flight from Miami, FL to ..."),
+        # unless it opens as a question does; one whose meaning is another agent's is a request
+        # of its own.
+        if worded(piece):
+            return True
+        agent = meant(piece)
+        return agent is not None and (opens_question(piece) or agent != meant(previous))
+
+    parts = split_request_parts(message, starts_request)
+    to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
+    return [text for text, _ in parts], to_route
 
 
 def _add(entries: list[PlanEntry], request: str, agent: str) -> None:

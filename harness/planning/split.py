@@ -17,18 +17,28 @@ from collections.abc import Callable
 
 from harness.models._text import content_tokens
 
-__all__ = ["split_requests"]
+__all__ = ["opens_question", "split_request_parts", "split_requests"]
 
-# A cut: its kind ("comma" for a bare comma; "join" for everything else) decides whether the
-# piece after it may be glued back. Linear in the text: a cut that starts with a run of
+# A US state's postal code after a comma ends a place's name ("from Tampa, FL to Denver, CO"),
+# not a request. The codes that are also English words (in, me, oh, ok, or, hi, id) are left out.
+_STATE = (
+    "(?:a[klrz]|c[aot]|d[ce]|fl|ga|i[al]|k[sy]|la|m[adinost]|n[cdehjmvy]|pa|ri|s[cd]|t[nx]|ut"
+    "|v[at]|w[aivy])"
+)
+
+# A cut: its kind ("comma" for a bare comma, "lead" for a colon, "end" for a sentence end, "join"
+# for a joining word) decides whether the piece after it may be glued back. Linear in the text: a cut that starts with a run of
 # punctuation or white space starts where the run starts (the look-behinds: a cut never ends
 # inside such a run, it takes the run whole), runs are taken whole (``++``, ``*+``), and no
 # run is shared out between two quantifiers. Before, each character of a run read the rest of it
 # again: 9,000 dots took about 1.2 s, and 1,000 spaces between two words about 10 s.
 _CUT = re.compile(
-    r"(?P<join>(?<![?!.;])[?!.;]++\s++|\?\s*+$"
-    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++)"
-    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++)",
+    r"(?P<join>(?P<end>(?<![?!.;])[?!.;]++\s++|\?\s*+$)"
+    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++"
+    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++&\s++"
+    r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
+    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++(?!" + _STATE + r"\b(?![-'])))"
+    r"|(?P<lead>(?<!\s):\s++)",
     re.IGNORECASE,
 )
 _LEAD = re.compile(r"^\s*+(?:(?:and|also|plus|then|so)\b[\s,]*+)+", re.IGNORECASE)
@@ -38,46 +48,122 @@ _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", 
 _AUX = frozenset(
     {"is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "can", "will", "am"}
 )
+# Words a question opens with: a piece that starts with one is a clause of its own.
+_QUESTION = frozenset(
+    {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
+     "which", "why", "how", "how's", "could", "would", "should", "may", "might", "shall"}
+) | _AUX  # fmt: skip
+_COMPARED = 200
+"""The longest request a comma piece is compared with whole (``starts_request``); past it, with
+the piece the request opened with. A request of one or two real sentences is shorter; a message
+of thousands of unroutable comma pieces would otherwise cost time in the square of its length."""
+# Words a phrase that sets the scene opens with, and its most words.
+_PREFACE = frozenset({"in", "on", "for", "at", "from", "with", "about", "regarding", "if"})
+_PREFACE_WORDS = 6
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
+_STRENGTH = {"comma": 0, "join": 1, "end": 2, "lead": 3}
+"""Which cut says more about the piece after it: an announcement's colon, a sentence end, a
+joining word, a bare comma."""
+# "between A and B" names two things of one request: its "and" joins no requests.
+_BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
+_AND_WORD = re.compile(r"\band\b", re.IGNORECASE)
+_AND = re.compile(r"(?:\s*+,)?\s*+and\s++", re.IGNORECASE)
+# A closing "too" or "as well" adds a request to the ones before; it says nothing of what it asks.
+_TRAILING = re.compile(r"(?<![\s,])[\s,]++(?:too|as well)[\s.?!]*+$", re.IGNORECASE)
 
 
-def split_requests(message: str, starts_request: Callable[[str], bool]) -> list[str]:
+def split_requests(message: str, starts_request: Callable[[str, str], bool]) -> list[str]:
     """The requests of ``message`` in order, each with its own (possibly completed) text.
 
     Args:
         message: the user's message.
-        starts_request: whether a piece cut off by a bare comma is a request of its own (the
-            planner passes "it routes to an agent on its own").
+        starts_request: whether a piece cut off by a bare comma is a request of its own after the
+            request before it (``starts_request(piece, previous)``; the planner passes "it routes
+            to an agent on its own by its words, or by its meaning to another agent than the
+            request before it").
     """
+    return [text for text, _ in split_request_parts(message, starts_request)]
+
+
+def split_request_parts(
+    message: str, starts_request: Callable[[str, str], bool]
+) -> list[tuple[str, str]]:
+    """``split_requests``, each request with the part of it that says what it asks: its text
+    without an opening that asks nothing ("Hi,", "Okay", "A couple of things:") and without a
+    closing "too" or "as well" (route a request on that part; plan it with its whole text)."""
     text = message.strip()
-    pieces: list[tuple[str, str]] = []  # (kind of the cut before it, piece)
-    kind, start = "join", 0
+    pieces: list[tuple[str, str, str]] = []  # (kind of the cut before it, its text, piece)
+    kind, cut_text, start = "join", "", 0
     for match in _CUT.finditer(text):
-        pieces.append((kind, text[start : match.start()]))
-        kind = "comma" if match.group("comma") else "join"
-        start = match.end()
-    pieces.append((kind, text[start:]))
-    requests: list[str] = []
-    for cut, raw in pieces:
-        piece = _LEAD.sub("", raw).strip(" ,;")
+        pieces.append((kind, cut_text, text[start : match.start()]))
+        kind = next((k for k in ("comma", "lead", "end") if match.group(k)), "join")
+        cut_text, start = match.group(0), match.end()
+    pieces.append((kind, cut_text, text[start:]))
+    # Per request: its text, the part that asks, the piece it opened with (what a comma piece is
+    # compared with once the request is longer than ``_COMPARED``: the work per piece stays
+    # bounded however long a request grows) and whether it has content words.
+    requests: list[tuple[str, str, str, bool]] = []
+    pending = ""  # the strongest cut since the last piece, when a piece between was empty
+    for kind, cut_text, raw in pieces:
+        piece = _LEAD.sub("", raw).strip(" ,;:")
+        cut = max(pending, kind, key=_STRENGTH.__getitem__) if pending else kind
         if not piece:
+            # "... one. Also, if I have yen, ...": "Also" is empty once stripped; the piece
+            # after it still follows a sentence end, not just the comma after "Also".
+            pending = cut
             continue
+        pending = ""
+        content = bool(content_tokens(piece))
         if not requests:
-            requests.append(piece)
+            requests.append((piece, piece, piece, content))
             continue
-        if not content_tokens(piece) or (cut == "comma" and not starts_request(piece)):
-            requests[-1] = (
-                f"{requests[-1]}, {piece}" if cut == "comma" else f"{requests[-1]} {piece}"
-            )
-            continue
-        if not content_tokens(requests[-1]):  # "hi, ..." or "ok so ...": no request before it
-            requests[-1] = f"{requests[-1]} {piece}"
-            continue
-        requests.append(_carry_frame(requests[-1], piece, starts_request))
-    return requests or [text]
+        whole, asks, head, had = requests[-1]
+        if cut == "lead":  # "A couple of things: ...": the announcement opens the request
+            requests[-1] = (f"{whole}: {piece}", piece, piece, had or content)
+        elif cut == "comma" and _prefaces(asks):
+            # "in Portland, what is there to do": the phrase sets the scene for its request.
+            requests[-1] = (f"{whole}, {piece}", f"{asks}, {piece}", head, had or content)
+        elif not had:  # "hi, ..." or "ok so ...": no request before it
+            requests[-1] = (f"{whole} {piece}", piece, piece, content)
+        elif _AND.fullmatch(cut_text) and _open_between(asks):
+            requests[-1] = (f"{whole} and {piece}", f"{asks} and {piece}", head, True)
+        elif not content or (
+            cut == "comma" and not starts_request(piece, asks if len(asks) <= _COMPARED else head)
+        ):
+            glue = ", " if cut == "comma" else " "
+            requests[-1] = (f"{whole}{glue}{piece}", f"{asks}{glue}{piece}", head, True)
+        else:
+            # A new sentence says its own verb and object: nothing carries over a sentence end
+            # ("How do I locate my credit score? My card was stolen.").
+            text_ = piece if cut == "end" else _carry_frame(asks, piece, starts_request)
+            requests.append((text_, text_, piece, True))
+    return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
+        (text, text)
+    ]
 
 
-def _carry_frame(previous: str, piece: str, routed: Callable[[str], bool]) -> str:
+def _prefaces(text: str) -> bool:
+    """Whether ``text`` is a short phrase that sets the scene for what follows a comma ("in
+    Portland", "on my Visa", "if I use Citibank"): it opens with a preposition or "if"."""
+    if len(text) > 16 * _PREFACE_WORDS:
+        return False
+    words = text.split()
+    return len(words) <= _PREFACE_WORDS and words[0].lower() in _PREFACE
+
+
+def _open_between(text: str) -> bool:
+    """Whether ``text``'s last "between" has no "and" after it yet ("between rubles")."""
+    last = max((m.end() for m in _BETWEEN.finditer(text)), default=-1)
+    return last >= 0 and _AND_WORD.search(text, last) is None
+
+
+def opens_question(piece: str) -> bool:
+    """Whether ``piece`` opens as a question does (a question word or an auxiliary first)."""
+    words = piece.split(maxsplit=1)
+    return bool(words) and words[0].lower() in _QUESTION
+
+
+def _carry_frame(previous: str, piece: str, routed: Callable[[str, str], bool]) -> str:
     """``piece`` completed with the verb or object it shares with ``previous``, when it has none."""
     words = piece.split()
     if words[0].lower() in _DETERMINER:
@@ -90,7 +176,7 @@ def _carry_frame(previous: str, piece: str, routed: Callable[[str], bool]) -> st
                 break
         return piece
     count = _COUNT.match(piece)
-    if count and not routed(piece):
+    if count and not routed(piece, previous):
         # "how many are left" after "how many PTO days have I used": the object comes back.
         earlier = _COUNT.match(previous)
         if earlier and earlier.group(1).lower() == count.group(1).lower():

@@ -8,6 +8,10 @@ from CLINC150's train split (develop on it), ``test`` from its test split (repor
 tuned on: ``sgd-dev.jsonl`` (SGD dev user turns, answered by the real system turn that followed
 each) and ``fresh.jsonl`` (CLINC test utterances, another seed, other joining styles).
 Development sets: ``dev``, ``sgd-train``; held out: ``test``, ``sgd-dev``, ``fresh``.
+``build_val_multi_intent.py`` writes ``val.jsonl``: CLINC150 **val** utterances (never a request of
+another set), joined in styles counted from real multi-request SGD user turns; built blind to the
+planner and measured once (``tests/planning/test_val_routing.py``), the clean held-out set for
+routing now that ``test`` and ``sgd-dev`` have been looked at while the planner was tuned.
 """
 
 from __future__ import annotations
@@ -119,7 +123,7 @@ def turn(message: dict[str, Any], said: list[str], *, composed: bool) -> Transcr
 def fillers(split: str) -> tuple[str, ...]:
     """Real SGD system turns that answer nothing ("Is there anything else?", a goodbye): from SGD
     train for the development sets, from SGD dev for the held-out ones."""
-    name = "train" if split in ("dev", "sgd-train", "own") else "dev"
+    name = "train" if split in ("dev", "styled", "sgd-train", "own") else "dev"
     path = FIXTURES / f"fillers-{name}.txt"
     return tuple(path.read_text(encoding="utf-8").splitlines())
 

@@ -87,12 +87,13 @@ def table_without(texts: frozenset[str]) -> ConceptTable:
 
 
 @cache
-def dev_table() -> ConceptTable:
-    """The table without the requests of the labelled set's dev split (CLINC train utterances):
-    for routing whole dev messages (``tests.detect.planner_baseline dev``) out of sample."""
+def dev_table(split: str = "dev") -> ConceptTable:
+    """The table without the requests of a development split made of CLINC train utterances
+    (``dev``, ``styled``): for routing its whole messages (``tests.detect.planner_baseline``) out
+    of sample."""
     from tests.detect.multi_intent import load
 
-    return table_without(frozenset(r["text"] for m in load("dev") for r in m["requests"]))
+    return table_without(frozenset(r["text"] for m in load(split) for r in m["requests"]))
 
 
 def main() -> None:

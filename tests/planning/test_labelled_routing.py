@@ -13,8 +13,18 @@ matcher), 0 in no plan entry, 6 merged. Given the gold requests one by one, the 
 right agent for 95.4 % (94.0 % before; ``python -m tests.planning.routing_eval``). On SGD dev, a
 second set nobody tuned on, it routes 85.4 % (82.1 % before; the previous router 74.7 %). With
 ``RulesPlanner(embedder=LocalEmbedder())`` (the ``embeddings`` extra, WordLlama) the planner routes
-95.3 % of the held-out requests (96.0 % given one by one; SGD dev 86.1 %): the issue's 95 % is met
-on that path, not on the default one, so the strict xfail below stays for the default path.
+95.3 % of the held-out requests (96.0 % given one by one; SGD dev 86.1 %).
+
+After the joins of ``harness.planning.split`` learnt on ``styled.jsonl`` (2026-12-02 13:27 UTC,
+the fifth look at ``test``, which is no clean held-out set any more; ``tests/planning/
+test_val_routing.py`` has the clean one): 1,486 routed right (94.9 %), 0 in no plan entry, 4 merged
+(8 as measured before, ``planner_baseline.legacy_coverage``), 526 of 600 messages in full; with the
+embeddings 1,492 (95.3 %), 0, 4. The issue's 95 % is met on the embeddings path, not on the
+default one, so the strict xfail below stays for the default path.
+
+``styled`` (1,200 messages of CLINC train utterances joined in the styles of ``val``, a
+development set) was where the joins were developed: 2 requests in no plan entry and 63 merged
+before, none of either after (``test_the_development_set_in_val_s_styles_is_planned_in_full``).
 """
 
 from __future__ import annotations
@@ -36,14 +46,15 @@ def test_the_planner_routes_the_held_out_requests_and_drops_none() -> None:
     measured = routing("test")
     assert measured.requests > 1500
     assert measured.dropped == 0
-    assert measured.routed_right / measured.requests >= 0.945
+    assert measured.routed_right / measured.requests >= 0.948
+    assert measured.merged <= 4
     # Requests merged into another's entry (two requests, one text) stay rare.
     assert measured.merged / measured.requests <= 0.01
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the issue's target is 95 %; the default offline planner routes 94.8 % of the held-out "
+    reason="the issue's target is 95 %; the default offline planner routes 94.9 % of the held-out "
     "requests (95.4 % given the gold requests one by one; with the embeddings extra 95.3 %, asserted "
     "below; see the module docstring)",
 )
@@ -63,7 +74,17 @@ def test_with_embeddings_the_planner_meets_the_issue_target_of_95_percent() -> N
     assert measured.routed_right > routing("test").routed_right
 
 
-@pytest.mark.parametrize("split", ["dev", "test"])
+def test_the_development_set_in_val_s_styles_is_planned_in_full() -> None:
+    """``styled``: every request in an entry of its own (0 dropped, 0 merged; 2 and 63 before the
+    joins of 2026-12-02), 96.0 % to the right agent (95.1 % before)."""
+    measured = routing("styled")
+    assert measured.requests == 3231
+    assert measured.dropped == 0
+    assert measured.merged == 0
+    assert measured.routed_right / measured.requests >= 0.959
+
+
+@pytest.mark.parametrize("split", ["dev", "test", "styled"])
 def test_no_word_of_a_message_is_left_out_of_the_plan(split: str) -> None:
     """Nothing is dropped in silence: each content word of the message is in some plan entry, and
     every entry is dispatched or answered by the parent (which says when it cannot help)."""

@@ -54,7 +54,7 @@ def test_long_runs_cut_as_before() -> None:
 
 def test_a_message_is_split_as_before() -> None:
     message = "Where is my W-2? And how many PTO days have I used, and how many are left"
-    assert split.split_requests(message, lambda piece: "left" not in piece) == [
+    assert split.split_requests(message, lambda piece, _: "left" not in piece) == [
         "Where is my W-2",
         "how many PTO days have I used",
         "how many PTO days are left",

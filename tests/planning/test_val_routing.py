@@ -1,0 +1,83 @@
+"""The offline planner on the held-out routing set built blind from CLINC150's val split
+(``tests/fixtures/multi_intent/val.jsonl``, ``tests/detect/build_val_multi_intent.py``).
+
+The set was built without reading the planner's code, concept table or routing docs, committed
+(27f6e2d), and then measured once per path with ``python -m tests.detect.planner_baseline val
+[--embeddings]`` (2026-12-02 12:39-12:40 UTC): default path 1,513 of 1,603 requests to the right
+agent (94.4 %), 7 in no plan entry, 32 merged with another, 508 of 600 messages planned in full;
+with the ``embeddings`` extra 1,521 (94.9 %), 7, 32, 515 of 600. Only these aggregates were looked
+at (no single routing error), so the set is still held out.
+
+The joins of ``harness.planning.split`` were then developed on ``styled.jsonl`` (CLINC *train*
+utterances joined with this set's builder's ``join``, another seed; no ``val`` text or error was
+read), and the set measured a second time, once per path, aggregates only (2026-12-02 13:27 UTC,
+load 17-21, ``tests.detect.planner_baseline.routing``): default path 1,522 routed right (94.9 %),
+4 in no plan entry, 6 merged, 522 of 600 in full; with the embeddings 1,531 (95.5 %), 4, 6, 530.
+These are measured with ``planner_baseline.coverage``, which counts a request of generic words
+("when will I be off again") by all its words instead of as dropped and, of two entries holding as
+much of a request, gives it to the one made more of its words; measured as before
+(``legacy_coverage``) the same plans give 5 in no plan entry and 12 merged (519 and 527 in full),
+the first look's 7 and 32. The floors below are the second look's figures; issue 25's target (95 %
+and no request dropped) is still not met on either path (the default path is one request short of
+95 %, and both leave 4 requests in no plan entry), hence the strict xfails. The set has now been
+looked at twice. (The one change after it, 3e4502c, bounds how much of the request before a comma
+piece is compared with it; it plans every message of every labelled set as before, this one
+included, compared for equality of the plans only.)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from tests.detect.planner_baseline import Routing, routing
+
+needs_embeddings = pytest.mark.skipif(
+    importlib.util.find_spec("wordllama") is None, reason="the 'embeddings' extra is not installed"
+)
+
+
+def _at_least_as_measured(
+    measured: Routing, *, rate: float, dropped: int, merged: int, full: int
+) -> None:
+    assert measured.requests == 1603
+    assert measured.messages == 600
+    assert measured.routed_right / measured.requests >= rate
+    assert measured.dropped <= dropped
+    assert measured.merged <= merged
+    assert measured.planned_in_full >= full
+
+
+def test_the_planner_routes_the_val_set_as_measured() -> None:
+    _at_least_as_measured(routing("val"), rate=0.949, dropped=4, merged=6, full=522)
+
+
+@needs_embeddings
+def test_with_embeddings_the_planner_routes_the_val_set_as_measured() -> None:
+    measured = routing("val", embeddings=True)
+    _at_least_as_measured(measured, rate=0.955, dropped=4, merged=6, full=530)
+    assert measured.routed_right > routing("val").routed_right
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25's target on a clean set: 94.9 % (1,522 of 1,603) to the right agent and 4 "
+    "requests in no plan entry (2026-12-02, second look, see the module docstring)",
+)
+def test_the_issue_target_on_the_val_set() -> None:
+    measured = routing("val")
+    assert measured.routed_right / measured.requests >= 0.95
+    assert measured.dropped == 0
+
+
+@needs_embeddings
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25's target on a clean set: with embeddings 95.5 % to the right agent but 4 "
+    "requests in no plan entry (2026-12-02, second look, see the module docstring)",
+)
+def test_the_issue_target_on_the_val_set_with_embeddings() -> None:
+    measured = routing("val", embeddings=True)
+    assert measured.routed_right / measured.requests >= 0.95
+    assert measured.dropped == 0
