@@ -30,7 +30,6 @@ from harness.detect.findings import (
 from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import UsageError
-from harness.text.instructions import acknowledgement
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
@@ -346,6 +345,10 @@ class AwkwardAcks(Detector):
     def check(
         self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
     ) -> list[Finding]:
+        # Imported here: the instruction reader's module is not needed before this check runs,
+        # and with worker processes it runs while they compare (harness.detect.duplicates).
+        from harness.text.instructions import acknowledgement
+
         findings: list[Finding] = []
         for m in transcript.messages:
             if m.role != "bot" or is_subagent(m, transcript):
