@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from harness.detect.duplicates import embed_messages, find_duplicates, judged_duplicates
@@ -30,7 +30,6 @@ from harness.detect.findings import (
 from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import UsageError
-from harness.text.instructions import acknowledgement
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
@@ -159,14 +158,27 @@ def _detect(
     vectors: Vectors | None,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
-    findings: list[Finding] = []
-    for detector in _RUN_ORDER:
-        if detector.name not in config.kinds:
-            continue
-        if requests and isinstance(detector, MissedRequests):
-            findings.extend(detector.check(transcript, config=config, requests=requests))
-        else:
-            findings.extend(detector.check(transcript, config=config, vectors=vectors))
+    found: dict[str, list[Finding]] = {}
+
+    def others() -> None:
+        for detector in _RUN_ORDER:
+            if detector.name not in config.kinds or isinstance(detector, Duplicates):
+                continue
+            if requests and isinstance(detector, MissedRequests):
+                found[detector.name] = detector.check(transcript, config=config, requests=requests)
+            else:
+                found[detector.name] = detector.check(transcript, config=config, vectors=vectors)
+
+    duplicates = next(
+        (d for d in _RUN_ORDER if isinstance(d, Duplicates) and d.name in config.kinds), None
+    )
+    if duplicates is None:
+        others()
+    else:  # the other detectors run while worker processes compare, when there are any
+        found[duplicates.name] = duplicates.check(
+            transcript, config=config, vectors=vectors, meanwhile=others
+        )
+    findings = [f for detector in _RUN_ORDER for f in found.get(detector.name, ())]
     findings.sort(key=lambda f: f.turn)
     return findings
 
@@ -208,9 +220,16 @@ class Duplicates(Detector):
     quotes_passages = True
 
     def check(
-        self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
+        self,
+        transcript: Transcript,
+        *,
+        config: DetectorConfig,
+        vectors: Vectors | None = None,
+        meanwhile: Callable[[], object] | None = None,
     ) -> list[Finding]:
-        return find_duplicates(transcript, config, vectors=vectors)
+        """Its findings; ``meanwhile`` is called once, while worker processes compare (after
+        the comparison when there are none: :func:`~harness.detect.duplicates.find_duplicates`)."""
+        return find_duplicates(transcript, config, vectors=vectors, meanwhile=meanwhile)
 
 
 class MissedRequests(Detector):
@@ -326,6 +345,10 @@ class AwkwardAcks(Detector):
     def check(
         self, transcript: Transcript, *, config: DetectorConfig, vectors: Vectors | None = None
     ) -> list[Finding]:
+        # Imported here: the instruction reader's module is not needed before this check runs,
+        # and with worker processes it runs while they compare (harness.detect.duplicates).
+        from harness.text.instructions import acknowledgement
+
         findings: list[Finding] = []
         for m in transcript.messages:
             if m.role != "bot" or is_subagent(m, transcript):

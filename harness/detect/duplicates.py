@@ -18,7 +18,7 @@ import gc
 import math
 import multiprocessing
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -434,6 +434,7 @@ def conversation_pairs(
     close: list[Pair] | None = None,
     pair_model: PairScorer | None = None,
     record: list[tuple[Pair, list[float]]] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[Pair]:
     """Every (earlier, later) pair of bot messages where the later restates the earlier.
 
@@ -443,7 +444,12 @@ def conversation_pairs(
     Inside :func:`worker_processes`, a long conversation's analysis and comparisons are spread
     over worker processes (each message's analysis depends on its text alone; each message is
     compared with the messages before it, which each worker holds: the pairs, and so the
-    findings, are the same as in one process)."""
+    findings, are the same as in one process).
+
+    ``meanwhile``, when given, is called once, in this process: while the worker processes
+    compare, so that other work (the other detectors) takes no wall time of its own on a
+    machine with idle cores; after the comparison when there are no workers. What it raises is
+    raised here (the workers' pending slices cancelled), as is what a worker raises."""
     alone = close is not None or record is not None or vectors is not None or not _forks()
     bots = sum(1 for message in transcript.messages if message.role != "user")
     jobs = 1 if alone or bots < PARALLEL_MESSAGES else _JOBS.get()
@@ -459,8 +465,11 @@ def conversation_pairs(
     if jobs > 1:
         bots = sum(1 for step in run.steps if isinstance(step, Entry))
         if bots >= PARALLEL_MESSAGES:
-            return _pairs_in_processes(run, jobs)
-    return run.pairs(0, len(run.steps), close=close, record=record)
+            return _pairs_in_processes(run, jobs, meanwhile=meanwhile)
+    pairs = run.pairs(0, len(run.steps), close=close, record=record)
+    if meanwhile is not None:
+        meanwhile()
+    return pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,9 +560,12 @@ def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Resta
     return [(p.earlier.index, p.later.index, p.scope, p.found) for p in pairs]
 
 
-def _pairs_in_processes(run: _Run, jobs: int) -> list[Pair]:
+def _pairs_in_processes(
+    run: _Run, jobs: int, *, meanwhile: Callable[[], object] | None = None
+) -> list[Pair]:
     """:meth:`_Run.pairs` over the whole conversation, in slices of about as many bot messages
-    each, compared in forked workers; the slices' pairs joined in order."""
+    each, compared in forked workers; the slices' pairs joined in order. ``meanwhile`` runs
+    here while they compare."""
     bots = [i for i, step in enumerate(run.steps) if isinstance(step, Entry)]
     count = min(len(bots), jobs * _SLICES_PER_JOB)
     starts = [bots[len(bots) * k // count] for k in range(count)]
@@ -562,7 +574,15 @@ def _pairs_in_processes(run: _Run, jobs: int) -> list[Pair]:
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            slices = list(pool.map(_compare_slice, bounds))
+            futures = [pool.submit(_compare_slice, share) for share in bounds]
+            if meanwhile is not None:
+                try:
+                    meanwhile()
+                except BaseException:
+                    for future in futures:
+                        future.cancel()  # the slices not started yet; the others finish
+                    raise
+            slices = [future.result() for future in futures]
     finally:
         _FORKED.clear()
     entries = {step.index: step for step in run.steps if isinstance(step, Entry)}
@@ -579,11 +599,15 @@ def find_duplicates(
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
     pair_model: PairScorer | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
-    are one finding)."""
+    are one finding). ``meanwhile`` is called once, while worker processes compare (see
+    :func:`conversation_pairs`)."""
     return findings_of(
-        conversation_pairs(transcript, config, vectors=vectors, pair_model=pair_model)
+        conversation_pairs(
+            transcript, config, vectors=vectors, pair_model=pair_model, meanwhile=meanwhile
+        )
     )
 
 
@@ -592,13 +616,20 @@ def paused_gc() -> Iterator[None]:
     """The cyclic garbage collector paused, for a command's process only (the library never
     switches it: that is process-wide state the caller owns). The detector builds many small
     objects and no cycles, and on long conversations the collector's passes cost a fifth of the
-    time."""
+    time.
+
+    When the collector resumes, the objects made inside are moved to its oldest generation
+    (``gc.freeze`` then ``gc.unfreeze``): left in the youngest, where the paused collector kept
+    them, its next pass would walk every one of them (seconds of CPU after 100,000 messages).
+    They are still collected (in a later full pass) and freed by their reference counts."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            gc.freeze()  # every tracked object to the permanent generation (a list splice)...
+            gc.unfreeze()  # ...and from there to the oldest one: none is left young
             gc.enable()
 
 

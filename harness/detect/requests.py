@@ -32,7 +32,9 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import repeat
 from pathlib import Path
+from typing import NamedTuple
 
 from harness.detect.acts import feature_set
 from harness.text import split_sentences
@@ -131,26 +133,42 @@ _TOKEN = re.compile(r"[^\s,;]+|[,;]")
 _EDGE = ".,;:!?\"'()“”‘’"
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
+_DASH_STARTS = frozenset("-—–/")
+"""The characters a :data:`_DASH` token starts with (the pattern is tried on those only)."""
+
+
+class _Tok(NamedTuple):
+    """One token of a sentence (a tuple: a long message has thousands, made in a loop)."""
+
     word: str  # lower case, edge punctuation removed ("" for a comma or semicolon)
     start: int
     end: int
     mark: str  # "," ";" "?" "." or "" (the punctuation the token is or ends with)
 
 
+_MARKS = {"?": "?", ".": ".", "!": "."}
+"""The mark of a token by its last character."""
+
+
 def _tokens(text: str, offset: int) -> list[_Tok]:
     out: list[_Tok] = []
+    append = out.append
     for m in _TOKEN.finditer(text):
         raw = m.group()
-        if raw in ",;" or _DASH.fullmatch(raw):
-            out.append(_Tok("", offset + m.start(), offset + m.end(), raw if raw in ",;" else ";"))
+        start, end = m.span()
+        if raw in ",;":
+            append(_Tok("", offset + start, offset + end, raw))
             continue
-        word = raw.lower().replace("’", "'").strip(_EDGE)
-        mark = "?" if raw.endswith("?") else "." if raw.endswith((".", "!")) else ""
+        if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
+            append(_Tok("", offset + start, offset + end, ";"))
+            continue
+        word = raw.lower()
+        if "’" in word:
+            word = word.replace("’", "'")
+        word = word.strip(_EDGE)
         if not word:
             continue
-        out.append(_Tok(word, offset + m.start(), offset + m.end(), mark))
+        append(_Tok(word, offset + start, offset + end, _MARKS.get(raw[-1], "")))
     return out
 
 
@@ -177,7 +195,8 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
     carried: list[_Tok] = []
     i = 0
     while i < len(toks):
-        region = _region(toks, i)
+        # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
+        region = _region(toks, i) if toks[i].word in _REGION_STARTS else 0
         hard = bool(current) and current[-1].mark in ("?", ".")
         if current and (region or hard):
             after = _next_piece(toks, i + region)
@@ -188,9 +207,12 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
                 current, carried = [], carry
                 i += region
                 continue
-        step = max(region, 1)  # a joining region that starts no request stays in this one
-        current.extend(toks[i : i + step])
-        i += step
+        if region > 1:  # a joining region that starts no request stays in this one
+            current.extend(toks[i : i + region])
+            i += region
+        else:
+            current.append(toks[i])
+            i += 1
     pieces.append((current, carried))
     out = []
     for piece, carry in pieces:
@@ -217,6 +239,10 @@ def _joined(frame: str, own: str) -> str:
     ):
         k += 1
     return " ".join([*frame_words, *own_words[k:]])
+
+
+_REGION_STARTS = _FILLERS | {"", "as"}
+"""The words a joining region can start with (:func:`_region` is 0 at any other)."""
 
 
 def _region(toks: list[_Tok], i: int) -> int:
@@ -470,8 +496,8 @@ class NeedsModel:
         )
 
     def probability(self, text: str) -> float:
-        get = self.weights.get
-        z = self.bias + sum(get(f, 0.0) for f in feature_set(text))
+        features = feature_set(text)
+        z = self.bias + sum(map(self.weights.get, features, repeat(0.0, len(features))))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 

@@ -160,9 +160,9 @@ def test_worker_processes_find_what_one_process_finds(monkeypatch: pytest.Monkey
     forks: list[int] = []
     real = duplicates._pairs_in_processes
 
-    def spying(run: object, jobs: int) -> object:
+    def spying(run: object, jobs: int, **options: object) -> object:
         forks.append(jobs)
-        return real(run, jobs)  # type: ignore[arg-type]
+        return real(run, jobs, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(duplicates, "_pairs_in_processes", spying)
     with worker_processes(2):
