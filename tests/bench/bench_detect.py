@@ -198,7 +198,7 @@ def comparison_cpu(transcript: Transcript, runs: int) -> str:
     """CPU time (user + sys of this process) of the duplicate check's comparison stage alone:
     the messages analysed first, then every bot message compared with its candidates, the
     detector's caches emptied before each run."""
-    from harness.detect import acts, duplicates, scorer
+    from harness.detect import _features, acts, duplicates
     from harness.detect._analysis import steps as analysed
     from harness.detect.findings import DetectorConfig
     from harness.text import normalise
@@ -216,8 +216,13 @@ def comparison_cpu(transcript: Transcript, runs: int) -> str:
     )
     times = []
     for _ in range(runs):
-        scorer._SIDES.clear()
-        for cached in (acts.sentence_acts, scorer._capitalised, scorer._days, scorer._wording):
+        _features._SIDES.clear()
+        for cached in (
+            acts.sentence_acts,
+            _features._capitalised,
+            _features._days,
+            _features._wording,
+        ):
             cached.cache_clear()
         start = time.process_time()
         run.pairs(0, len(steps))

@@ -1,0 +1,636 @@
+"""The pair scorer's features: what :class:`harness.detect.scorer.PairScorer` reads about a
+candidate pair of bot messages, and how far each can move before the claim comparison
+(the bounds :meth:`~harness.detect.scorer.PairScorer.may_reach` is given).
+
+The groups (facts, wording, dialogue acts, the user in between, distance, values the fact
+extractor does not read, order-free agreement) are described in :mod:`harness.detect.scorer`;
+``docs/detector.md`` says how they were chosen and measured. Split from the scorer so that each
+module does one thing: this one describes pairs, that one scores them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Protocol
+
+from harness.detect._bound import Bounds
+from harness.detect.acts import message_acts, tagger
+from harness.detect.restate import Restatement
+from harness.text import STOPWORDS, Analysis, content_words, normalise, stem
+
+_SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
+_TOKEN = re.compile(r"[^\W_]+")
+_SAYS_REPEAT = re.compile(
+    r"\b(?:(?:as|like) (?:i|we|the|our|your) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
+    r"|as (?:mentioned|noted|stated|said|discussed) (?:above|earlier|before|previously)"
+    r"|(?:to )?(?:recap|summari[sz]e|reiterate)|(?:quick |follow-up )?(?:recap|summary)\s*:"
+    r"|just (?:a )?reminder|reminder\s*:)",
+    re.IGNORECASE,
+)
+"""A later message that says itself it repeats ("As I mentioned", "Like the billing agent said",
+"To recap", "Summary:")."""
+
+FEATURES = (
+    "exact",
+    "rule_near",
+    "rule_semantic",
+    "rule_containment",
+    "rule_borderline",
+    "rule_score",
+    "earlier_cover",
+    "later_cover",
+    "values_shared",
+    "values_earlier_only",
+    "values_later_only",
+    "values_conflict",
+    "earlier_values_restated",
+    "states_differ",
+    "subjects_shared",
+    "subjects_differ",
+    "subject_only",
+    "word_dice",
+    "sequence_ratio",
+    "small_substitutions",
+    "rare_words_differ",
+    "short",
+    "length_ratio",
+    "same_turn",
+    "turns_apart",
+    "different_requests",
+    "later_confirm",
+    "later_offer",
+    "later_notify",
+    "later_request",
+    "later_closing",
+    "later_count",
+    "earlier_offer",
+    "earlier_request",
+    "earlier_confirm",
+    "reask_cue",
+    "reask_on_topic",
+    "topic_overlap",
+    "asked_fact",
+    "same_question",
+    "later_confirms_choice",
+    "user_said",
+    "later_from_user",
+    "earlier_asks",
+    "later_says_repeat",
+    "same_request_again",
+    "names_differ",
+    "days_differ",
+    "acts_agree",
+    "both_confirm",
+    "word_cover",
+    "value_cover",
+    "value_jaccard",
+)
+"""The feature names, in the order of the weights."""
+
+COSINE = "embedding_cosine"
+"""The ``--semantic`` scorer's one extra feature: the two messages' embedding cosine."""
+
+SEMANTIC_FEATURES = (*FEATURES, COSINE)
+"""The ``--semantic`` scorer's features: :data:`FEATURES`, then the cosine (always last, so a
+change to :data:`FEATURES` needs only a refit: ``python -m tools.detector.fit pairs --semantic``)."""
+
+
+class UserLike(Protocol):
+    """What the scorer reads of a user message."""
+
+    @property
+    def words(self) -> frozenset[str]: ...
+    @property
+    def facts(self) -> frozenset[str]: ...
+    @property
+    def reask(self) -> bool: ...
+    @property
+    def question(self) -> bool: ...
+    @property
+    def request(self) -> bool: ...
+    @property
+    def norm(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PairContext:
+    """Where the two messages stand in the conversation."""
+
+    same_turn: bool
+    turns_apart: int
+    same_sender: bool
+    different_requests: bool = False
+    same_request_again: bool = False
+
+
+def _weighted(keys: frozenset[str] | set[str]) -> float:
+    return sum(0.5 if k.startswith("num:") and len(k) <= 5 else 1.0 for k in keys)
+
+
+@lru_cache(maxsize=65_536)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(_TOKEN.findall(text.lower()))
+
+
+@lru_cache(maxsize=1)
+def _common() -> frozenset[str]:
+    """Words the act tagger's vocabulary holds: common in task dialogues."""
+    return frozenset(f[2:] for f in tagger().weights if f.startswith("w:"))
+
+
+def _rare(words: set[str]) -> set[str]:
+    common = _common()
+    return {w for w in words if w.isalpha() and len(w) > 3 and w not in common}
+
+
+@lru_cache(maxsize=4096)
+def _wording(a: str, b: str) -> tuple[float, float, float, int]:
+    """The word-sequence ratio, the number of small substitutions, whether both sides carry
+    rare words the other lacks, and how many words take another word's place in the same wording
+    (one or two words for as many, the rest alike: "10 events" / "10 hotels", "lisinopril" /
+    "metformin"). Such words are values, whatever their case. Cached: the features and
+    :func:`swapped_words` both ask it of the same pair."""
+    ta, tb = _tokens(a), _tokens(b)
+    if not ta or not tb:
+        return 0.0, 0.0, 0.0, 0
+    if len(ta) * len(tb) > 40_000:
+        return 0.0, 0.0, 0.0, 0
+    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
+    ratio = matcher.ratio()
+    small = swapped = 0
+    other = False
+    """Any difference besides one-for-one word swaps (then nothing counts as swapped)."""
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if op != "replace" or i2 - i1 > 3 or j2 - j1 > 3:
+            other = True
+            continue
+        left = [w for w in ta[i1:i2] if w not in STOPWORDS]
+        right = [w for w in tb[j1:j2] if w not in STOPWORDS]
+        if not (left and right):
+            other = True
+            continue
+        small += 1
+        if (
+            ratio >= 0.7
+            and i2 - i1 == j2 - j1 <= 2
+            and not any(w.isdigit() for w in left + right)
+            and {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
+        ):
+            swapped += 1
+        else:
+            other = True
+    if other:
+        swapped = 0
+    only_a, only_b = set(ta) - set(tb), set(tb) - set(ta)
+    rare = 1.0 if _rare(only_a) and _rare(only_b) else 0.0
+    return ratio, float(min(small, 3)), rare, swapped
+
+
+def swapped_words(earlier: str, later: str) -> int:
+    """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording
+    (when the swaps are the only difference).
+
+    A repeat needs the same value: a word swapped for another in one template ("10 events" /
+    "10 hotels", "your lisinopril copay" / "your metformin copay") is another value whatever its
+    case, so such a pair is never a duplicate. This is a rule, not learned: the SGD material has
+    few lower-case values to learn it from."""
+    if normalise(earlier) == normalise(later):
+        return 0
+    return _wording(earlier, later)[3]
+
+
+_DAY = re.compile(
+    r"\b(?:day after tomorrow|today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening)|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)\b",
+    re.IGNORECASE,
+)
+_SENTENCES = re.compile(r"[.!?\n]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
+
+
+@lru_cache(maxsize=65_536)
+def _days(text: str) -> frozenset[str]:
+    """The days a message names by word ("today", "tomorrow", "Friday"): values that the fact
+    extractor, which reads dates, does not see."""
+    return frozenset(m.lower() for m in _DAY.findall(text))
+
+
+@lru_cache(maxsize=65_536)
+def _capitalised(text: str) -> frozenset[str]:
+    """Capitalised words inside sentences (not a sentence's first word, not an acronym, not a
+    stop word): single-word names ("Accord", "Camry", "Yankees") that the fact extractor, which
+    reads multi-word names, ids and acronyms, does not see."""
+    out: set[str] = set()
+    for sentence in _SENTENCES.split(text):
+        for word in _WORD.findall(sentence)[1:]:
+            if word[0].isupper() and not word.isupper() and word.lower() not in STOPWORDS:
+                out.add(word.lower())
+    return frozenset(out)
+
+
+def _acts(text: str) -> frozenset[str]:
+    return message_acts(text)
+
+
+def _name_tokens(analysis: Analysis) -> frozenset[str]:
+    """The words of the names, acronyms and ids a message states, and its capitalised words:
+    what it is about and which items it names, compared word by word so that "Play Drunk Me" and
+    "Drunk Me" share their name."""
+    out = set(_capitalised(analysis.text))
+    for key in analysis.facts:
+        kind, _, value = key.partition(":")
+        if kind in ("name", "acronym", "id"):
+            out.update(w for w in _tokens(value) if w not in STOPWORDS)
+    return frozenset(out)
+
+
+def message_values(analysis: Analysis, *, names: bool = True) -> frozenset[str]:
+    """Every value a message states, in one set: value facts (times, dates, amounts, numbers,
+    states, read in one format whatever the wording: "2:05 pm" and "14:05" are one time), days
+    named by word, and (with ``names``) the words of its names and its capitalised words."""
+    values = {k for k in analysis.facts if not k.startswith(_SUBJECT)}
+    values.update("day:" + d for d in _days(analysis.text))
+    if names:
+        values.update("word:" + w for w in _name_tokens(analysis))
+    return frozenset(values)
+
+
+def named_items(analysis: Analysis) -> frozenset[str]:
+    """The items a message names: the words of its names and capitalised words, and the rare
+    words it uses (not in the act tagger's vocabulary: "camry", "rogue", "lisinopril")."""
+    return _name_tokens(analysis) | frozenset(_rare(set(_tokens(analysis.text))))
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What the features read of one message alone, computed once per message (not per pair)."""
+
+    values: frozenset[str]
+    """Value facts (not subjects)."""
+    weight: float
+    """:func:`_weighted` of ``values``."""
+    subjects: frozenset[str]
+    acts: frozenset[str]
+    caps: frozenset[str]
+    days: frozenset[str]
+    all_values: frozenset[str]
+    """:func:`message_values`."""
+    asks: bool
+    """A question mark near its end."""
+    says_repeat: bool
+    as_later: tuple[float, ...]
+    """The act features of the message as the later one (``later_confirm`` to ``later_count``)."""
+    as_earlier: tuple[float, ...]
+    """The act features of the message as the earlier one (``earlier_offer`` to
+    ``earlier_confirm``)."""
+
+
+def _flag(value: object) -> float:
+    return 1.0 if value else 0.0
+
+
+_SIDES: dict[int, tuple[Analysis, _Side]] = {}
+_SIDES_SIZE = 65_536
+
+
+def _side(analysis: Analysis) -> _Side:
+    """:class:`_Side` of ``analysis``, cached by identity (the cache holds the analysis, so its id
+    is not reused while the entry lives)."""
+    known = _SIDES.get(id(analysis))
+    if known is not None and known[0] is analysis:
+        return known[1]
+    facts = analysis.facts
+    values = frozenset(k for k in facts if not k.startswith(_SUBJECT))
+    acts = _acts(analysis.text)
+    side = _Side(
+        values=values,
+        weight=_weighted(values),
+        subjects=frozenset(k for k in facts if k.startswith(_SUBJECT)),
+        acts=acts,
+        caps=_capitalised(analysis.text),
+        days=_days(analysis.text),
+        all_values=message_values(analysis),
+        asks="?" in analysis.text[-200:],
+        says_repeat=bool(_SAYS_REPEAT.search(analysis.text)),
+        as_later=(
+            _flag("CONFIRM" in acts),
+            _flag("OFFER" in acts),
+            _flag(acts & {"NOTIFY_SUCCESS", "NOTIFY_FAILURE"}),
+            _flag("REQUEST" in acts),
+            _flag(acts & {"REQ_MORE", "GOODBYE"}),
+            _flag("INFORM_COUNT" in acts),
+        ),
+        as_earlier=(_flag("OFFER" in acts), _flag("REQUEST" in acts), _flag("CONFIRM" in acts)),
+    )
+    if len(_SIDES) >= _SIDES_SIZE:
+        _SIDES.clear()
+    _SIDES[id(analysis)] = (analysis, side)
+    return side
+
+
+_Wording = tuple[float, float, float, int]
+_UNSEEN: _Wording = (0.0, 0.0, 0.0, 0)
+"""Placeholder wording for :func:`feature_bounds` (its slots are widened afterwards)."""
+_SAME: _Wording = (1.0, 0.0, 0.0, 0)
+
+
+def pair_features(
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    context: PairContext,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> list[float]:
+    """The features of one candidate pair, in the order of :data:`FEATURES`."""
+    exact = bool(earlier.norm) and earlier.norm == later.norm
+    wording = _SAME if exact else _wording(earlier.text, later.text)
+    return _pair_features(earlier, later, found, context, users, first, wording)
+
+
+def _pair_features(
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    context: PairContext,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+    wording: _Wording,
+) -> list[float]:
+    """:func:`pair_features` with the word-sequence comparison (:func:`_wording`) given."""
+    features = _own_features(earlier, later, found, context, users, wording)
+    _add_user_features(features, earlier, later, found, users, first)
+    return features
+
+
+def _own_features(
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    context: PairContext,
+    users: Sequence[UserLike],
+    wording: _Wording,
+) -> list[float]:
+    """The features of :func:`_pair_features` but those of :data:`_USER_PAIR_FEATURES` (left
+    0.0: :func:`_add_user_features` sets them). Every candidate pair's bound computes these, so
+    what depends on one message alone is read from :class:`_Side`."""
+    es, ls = _side(earlier), _side(later)
+    if found is None:
+        rules = _NO_RULES
+    else:
+        method = found.method
+        border = found.score == 0.0 and found.earlier_cover == 0.0
+        rules = (
+            _flag(method == "near"),
+            _flag(method == "semantic" and not border),
+            _flag(method == "containment"),
+            _flag(border),
+            found.score,
+            found.earlier_cover,
+            found.later_cover,
+        )
+    e_values, l_values = es.values, ls.values
+    shared_values = e_values & l_values
+    shared_weight = _weighted(shared_values) if shared_values else 0
+    # The weights of the values only one side states: a message's own total less the shared
+    # values' (sums of halves and ones, so exact).
+    e_only = len(e_values) > len(shared_values)
+    l_only = len(l_values) > len(shared_values)
+    e_only_weight = es.weight - shared_weight if e_only else 0
+    l_only_weight = ls.weight - shared_weight if l_only else 0
+    if e_only and l_only:
+        kinds = len(
+            {k.partition(":")[0] for k in e_values - l_values}
+            & {k.partition(":")[0] for k in l_values - e_values}
+        )
+        states = any(k.startswith("state:") for k in e_values - l_values) or any(
+            k.startswith("state:") for k in l_values - e_values
+        )
+    else:
+        kinds = 0
+        states = e_only and any(k.startswith("state:") for k in e_values - l_values)
+        states = states or (l_only and any(k.startswith("state:") for k in l_values - e_values))
+    e_subjects, l_subjects = es.subjects, ls.subjects
+    subjects_shared = e_subjects & l_subjects
+    ratio, small, rare, swapped = wording
+    ew, lw = earlier.words, later.words
+    shared_words = len(ew & lw) if ew and lw else 0
+    dice = 2 * shared_words / (len(ew) + len(lw)) if ew and lw else 0.0
+    words_e, words_l = len(ew) + len(earlier.facts), len(lw) + len(later.facts)
+    caps_e, caps_l = es.caps, ls.caps
+    days_e, days_l = es.days, ls.days
+    values_e, values_l = es.all_values, ls.all_values
+    values_both = len(values_e & values_l) if values_e and values_l else 0
+    ea, la = es.acts, ls.acts
+    acts_union = ea | la
+    return [
+        _flag(earlier.norm and earlier.norm == later.norm),
+        *rules,
+        min(shared_weight, 4.0),
+        min(e_only_weight + swapped, 3.0),
+        min(l_only_weight + swapped, 3.0),
+        float(min(kinds + swapped, 2)),
+        shared_weight / (es.weight or 1.0),
+        _flag(states),
+        float(min(len(subjects_shared), 3)),
+        _flag(e_subjects - l_subjects and l_subjects - e_subjects),
+        _flag(subjects_shared and not shared_values and dice < 0.6),
+        dice,
+        ratio,
+        small,
+        rare,
+        _flag(min(words_e, words_l) <= 4),
+        min(words_e, words_l) / max(words_e, words_l, 1),
+        _flag(context.same_turn),
+        math.log1p(context.turns_apart),
+        _flag(context.different_requests),
+        *ls.as_later,
+        *es.as_earlier,
+        _flag(any(u.reask for u in users)),
+        0.0,  # reask_on_topic
+        0.0,  # topic_overlap
+        0.0,  # asked_fact
+        0.0,  # same_question
+        0.0,  # later_confirms_choice
+        float(min(max((len(u.words) + len(u.facts) for u in users), default=0), 5)),
+        0.0,  # later_from_user
+        _flag(es.asks),
+        _flag(ls.says_repeat),
+        _flag(context.same_request_again),
+        float(min(len(caps_e - caps_l), len(caps_l - caps_e), 3)),
+        _flag(days_e and days_l and days_e.isdisjoint(days_l)),
+        len(ea & la) / len(acts_union) if acts_union else 0.0,
+        _flag("CONFIRM" in ea and "CONFIRM" in la),
+        shared_words / min(len(ew), len(lw)) if ew and lw else 0.0,
+        values_both / min(len(values_e), len(values_l)) if values_e and values_l else 0.0,
+        values_both / len(values_e | values_l) if values_e or values_l else 0.0,
+    ]
+
+
+_NO_RULES = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+"""The rules' features without a restatement."""
+
+
+_USER_PAIR_FEATURES = (
+    "reask_on_topic",
+    "topic_overlap",
+    "asked_fact",
+    "same_question",
+    "later_confirms_choice",
+    "later_from_user",
+)
+"""Features of what the user said in between that also read the two messages (or, for
+``same_question``, the user's message before the earlier one): the costliest to compute, and the
+pair bound's second stage (:func:`add_user_bounds`)."""
+_REASK_ON_TOPIC, _TOPIC_OVERLAP, _ASKED_FACT, _SAME_QUESTION, _CONFIRMS_CHOICE, _FROM_USER = (
+    FEATURES.index(f) for f in _USER_PAIR_FEATURES
+)
+
+
+def _add_user_features(
+    features: list[float],
+    earlier: Analysis,
+    later: Analysis,
+    found: Restatement | None,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> None:
+    """Set the features of :data:`_USER_PAIR_FEATURES` in ``features``."""
+    if not users:
+        return  # each is 0.0 without a user message in between
+    ef, lf = earlier.facts, later.facts
+    ew, lw = earlier.words, later.words
+    shared_facts = ef & lf
+    restated = set(ew & lw)
+    for key in (found.facts if found is not None else frozenset()) | shared_facts:
+        restated.update(content_words(key.partition(":")[2]))
+    overlap = max((len(u.words & restated) / len(u.words) for u in users if u.words), default=0.0)
+    on_topic = any(u.reask and (u.words & restated or u.facts & shared_facts) for u in users)
+    asked_fact = any(
+        u.question and {k for k in u.facts & shared_facts if not k.startswith("state:")}
+        for u in users
+    )
+    same_question = first is not None and any(
+        u.norm == first.norm
+        or (u.question and first.words and len(first.words & u.words) * 2 >= len(u.words) >= 2)
+        for u in users
+    )
+    later_new = (lw - ew) | (lf - ef)
+    said = frozenset().union(*(u.words | u.facts for u in users))
+    chose = any(u.request and (u.words | u.facts) & (lw | lf) for u in users)
+    la = _side(later).acts
+    confirms_choice = chose and bool(later_new or "CONFIRM" in la or "NOTIFY_SUCCESS" in la)
+    features[_REASK_ON_TOPIC] = float(on_topic)
+    features[_TOPIC_OVERLAP] = overlap
+    features[_ASKED_FACT] = float(asked_fact)
+    features[_SAME_QUESTION] = float(same_question)
+    features[_CONFIRMS_CHOICE] = float(confirms_choice)
+    features[_FROM_USER] = float(min(len(later_new & said), 3))
+
+
+_FOUND_FEATURES = (
+    "rule_near",
+    "rule_semantic",
+    "rule_containment",
+    "rule_borderline",
+    "rule_score",
+    "earlier_cover",
+    "later_cover",
+)
+"""Features read from the rules' :class:`Restatement` alone: unknown before the comparison. A
+new feature that reads the restatement or the word-sequence comparison must be listed in one of
+these groups (``tests/detect/test_pair_bound.py`` fails otherwise), or the bound is wrong."""
+_GROWING_FEATURES = ("topic_overlap", "reask_on_topic")
+"""Features that grow with the facts the restatement shares (never below their value without
+one): unknown above."""
+_WORDING_FEATURES = ("sequence_ratio", "small_substitutions", "rare_words_differ")
+"""Features of the word-sequence comparison: unknown before it."""
+_SWAPPED_FEATURES = {"values_earlier_only": 3.0, "values_later_only": 3.0, "values_conflict": 2.0}
+"""Features the swapped words of the word-sequence comparison add to, up to these caps."""
+
+
+def feature_bounds(
+    earlier: Analysis,
+    later: Analysis,
+    context: PairContext,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> tuple[list[float], Bounds]:
+    """The features of :func:`pair_features` and how far each may move, over every restatement
+    the rules may find and every word-sequence comparison, computed without either (both cost
+    most of a pair's time): the features that do not depend on them are exact, the others free
+    or capped (see :data:`Bounds`). With :meth:`PairScorer.may_reach`, pairs the scorer cannot
+    call duplicates skip the comparison; ``tests/detect/test_pair_bound.py`` checks the bounds
+    hold. The same as :func:`first_bounds` then :func:`user_bounds`."""
+    values, widened = first_bounds(earlier, later, context, users)
+    return values, user_bounds(values, widened, earlier, later, users, first)
+
+
+def first_bounds(
+    earlier: Analysis,
+    later: Analysis,
+    context: PairContext,
+    users: Sequence[UserLike],
+) -> tuple[list[float], Bounds]:
+    """:func:`feature_bounds` with the features of :data:`_USER_PAIR_FEATURES` left free (not
+    computed): a looser bound, cheaper to compute, that already rules out most candidates (the
+    first stage of the pair bound; :func:`user_bounds` is the second)."""
+    exact = bool(earlier.norm) and earlier.norm == later.norm
+    values = _own_features(earlier, later, None, context, users, _SAME if exact else _UNSEEN)
+    return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
+
+
+def user_bounds(
+    values: list[float],
+    widened: Bounds,
+    earlier: Analysis,
+    later: Analysis,
+    users: Sequence[UserLike],
+    first: UserLike | None,
+) -> Bounds:
+    """The second stage of the pair bound: sets the features of :data:`_USER_PAIR_FEATURES` in
+    ``values`` (from :func:`first_bounds`) and returns the bounds of :func:`feature_bounds`."""
+    _add_user_features(values, earlier, later, None, users, first)
+    return _EXACT_WIDENED if widened is _FIRST_EXACT_WIDENED else _WIDENED
+
+
+def _widening(*parts: tuple[tuple[str, float], ...]) -> Bounds:
+    """Bounds from (feature name, cap) pairs; a later part's cap replaces an earlier one's."""
+    caps = {FEATURES.index(name): cap for part in parts for name, cap in part}
+    return tuple(sorted(caps.items()))
+
+
+_EXACT_PART = (
+    *((f, -math.inf) for f in _FOUND_FEATURES),
+    *((f, math.inf) for f in _GROWING_FEATURES),
+)
+_WORDING_PART = (
+    *((f, -math.inf) for f in _WORDING_FEATURES),
+    *_SWAPPED_FEATURES.items(),
+)
+_USERS_PART = tuple((f, -math.inf) for f in _USER_PAIR_FEATURES)
+_EXACT_WIDENED: Bounds = _widening(_EXACT_PART)
+_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART)
+_FIRST_EXACT_WIDENED: Bounds = _widening(_EXACT_PART, _USERS_PART)
+_FIRST_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART, _USERS_PART)
+
+
+def with_cosine(
+    features: list[float],
+    earlier: Sequence[float] | None,
+    later: Sequence[float] | None,
+) -> list[float]:
+    """``features`` with the embedding cosine of the two messages appended (the order of
+    :data:`SEMANTIC_FEATURES`). The vectors are unit vectors; a message without one (too short to
+    embed) gives 0.0."""
+    if earlier is None or later is None:
+        return [*features, 0.0]
+    return [*features, sum(x * y for x, y in zip(earlier, later, strict=True))]
