@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 
 import harness.detect._bound as _bound
 import harness.detect._candidates as _candidates
+import harness.detect._features as scoring
 import harness.detect.duplicates as duplicates
-import harness.detect.scorer as scoring
 from harness.detect import DetectorConfig, detect
 from harness.detect._bound import Node, compile_bound
 from harness.detect.duplicates import conversation_pairs
