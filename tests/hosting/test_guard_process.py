@@ -115,18 +115,50 @@ def _long_case() -> tuple[DuplicateGuard, str, list[Message], GuardDecision]:
     return guard, draft, sent, guard.check(draft, sent=sent, turn=turn)
 
 
-async def test_a_dead_worker_is_replaced(caplog: pytest.LogCaptureFixture) -> None:
+def _kill_worker() -> int:
+    """SIGKILL the running worker and wait until it has exited; its pid."""
+    process = guard_process._WORKER._process
+    assert process is not None and process.poll() is None
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    return process.pid
+
+
+async def test_a_worker_found_dead_is_replaced() -> None:
+    # The worker died between two checks (killed, out of memory): the next check starts a new one.
     guard, draft, sent, expected = _long_case()
     await check_draft(guard, draft, sent=sent, turn=2)  # the worker is running
-    pid = guard_process._WORKER.pid()
-    assert pid is not None
     started = guard_process._WORKER.started
-    os.kill(pid, signal.SIGKILL)
+    pid = await asyncio.to_thread(_kill_worker)
+    assert await check_draft(guard, draft, sent=sent, turn=2) == expected
+    assert guard_process._WORKER.started == started + 1
+    assert guard_process._WORKER.pid() not in (None, pid)
+
+
+async def test_a_worker_that_dies_during_a_check_is_replaced(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker dies after it was chosen for the check (its pipe is broken or closed): the check
+    # runs again in a new one, with a warning. Killed from inside the exchange, so that the death
+    # always falls between the liveness check and the request (a kill from the test would race
+    # with that check and sometimes find the worker dead before it, the case above).
+    exchange = guard_process._exchange
+    killed: list[int] = []
+
+    def dies_once(process: Any, data: bytes) -> Any:
+        if not killed:
+            killed.append(_kill_worker())
+        return exchange(process, data)
+
+    guard, draft, sent, expected = _long_case()
+    await check_draft(guard, draft, sent=sent, turn=2)  # the worker is running
+    started = guard_process._WORKER.started
+    monkeypatch.setattr(guard_process, "_exchange", dies_once)
     with caplog.at_level(logging.WARNING, logger="harness.guard"):
         assert await check_draft(guard, draft, sent=sent, turn=2) == expected
     assert guard_process._WORKER.started == started + 1
-    assert guard_process._WORKER.pid() not in (None, pid)
-    assert "worker process stopped" in caplog.text
+    assert guard_process._WORKER.pid() not in (None, *killed)
+    assert "worker process stopped; checking in a new one" in caplog.text
 
 
 async def test_a_worker_that_dies_twice_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
