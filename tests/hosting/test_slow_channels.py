@@ -42,8 +42,11 @@ async def hung_channel() -> AsyncIterator[tuple[str, list[asyncio.StreamWriter]]
 
     async def hold(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         held.append(writer)
-        while await reader.read(65536):
-            pass
+        try:
+            while await reader.read(65536):
+                pass
+        finally:  # also a connection accepted as the server stops, not yet held when it closed
+            writer.close()
 
     server = await asyncio.start_server(hold, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
