@@ -241,8 +241,10 @@ class _Check(NamedTuple):
     deadline: float
 
 
-class _OverdueError(Exception):
-    """The check's budget ran out (its process, if it had one, was killed)."""
+class _OverdueError(RunError):
+    """The check's budget ran out (its process, if it had one, was killed). Private: the check
+    catches it and sends the draft unchecked, so it never reaches a caller; a ``RunError`` only to
+    keep every exception the package defines in one tree."""
 
 
 class _Process:
