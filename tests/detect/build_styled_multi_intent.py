@@ -27,14 +27,12 @@ from typing import Any
 
 from tests.detect.build_multi_intent import (
     AGENT_OF,
-    AGENTS,
     CLINC,
     EXAMPLES_PER_INTENT,
     OUT,
     _answers,
-    message_record,
 )
-from tests.detect.build_val_multi_intent import SAME_AGENT, join, render
+from tests.detect.build_val_multi_intent import compose, render
 
 SEED = 3511
 SIZE = 1200
@@ -56,31 +54,7 @@ def build(data: dict[str, Any]) -> list[dict[str, Any]]:
     # Answers (for the missed-request check) echo the agents' examples, never a request of the set.
     _, own = _answers(train)
     paraphrases = {i: us[:EXAMPLES_PER_INTENT] for i, us in train.items()}
-    intents = sorted(pool)
-    decks: dict[str, list[str]] = {i: [] for i in intents}
-
-    def deal(intent: str) -> str:
-        if not decks[intent]:
-            decks[intent] = list(pool[intent])
-            rng.shuffle(decks[intent])
-        return decks[intent].pop()
-
-    messages = []
-    for index in range(SIZE):
-        n = rng.choices([2, 3, 4], weights=[5, 3, 2])[0]
-        if rng.random() < SAME_AGENT:
-            agent = rng.choice(sorted(a for a, its in AGENTS.items() if len(its) >= 2))
-            names = rng.sample(sorted(AGENTS[agent]), 2)
-            names += rng.sample([i for i in intents if i not in names], n - 2)
-            rng.shuffle(names)
-        else:
-            names = rng.sample(intents, n)
-        chosen = [(i, deal(i)) for i in names]
-        text, shape = join([u for _, u in chosen], rng)
-        messages.append(
-            message_record(f"styled-{index + 1:04d}", text, shape, chosen, paraphrases, own)
-        )
-    return messages
+    return compose(pool, rng, size=SIZE, prefix="styled", paraphrases=paraphrases, own=own)
 
 
 def main() -> None:

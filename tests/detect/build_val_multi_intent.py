@@ -172,6 +172,21 @@ def build(data: dict[str, Any]) -> list[dict[str, Any]]:
     rng = random.Random(SEED)
     pool, train = _pools(data)
     paraphrases, own = _answers(train)
+    return compose(pool, rng, size=SIZE, prefix="val", paraphrases=paraphrases, own=own)
+
+
+def compose(
+    pool: dict[str, list[str]],
+    rng: random.Random,
+    *,
+    size: int,
+    prefix: str,
+    paraphrases: dict[str, list[str]],
+    own: dict[str, str],
+) -> list[dict[str, Any]]:
+    """``size`` messages of 2-4 requests (5:3:2) drawn from ``pool`` (utterances by intent, each
+    dealt once before any is dealt again), two of them for one agent in ``SAME_AGENT`` of the
+    messages, joined by :func:`join`; ids ``PREFIX-0001`` on."""
     intents = sorted(pool)
     decks: dict[str, list[str]] = {i: [] for i in intents}
 
@@ -182,7 +197,7 @@ def build(data: dict[str, Any]) -> list[dict[str, Any]]:
         return decks[intent].pop()
 
     messages = []
-    for index in range(SIZE):
+    for index in range(size):
         n = rng.choices([2, 3, 4], weights=[5, 3, 2])[0]
         if rng.random() < SAME_AGENT:
             agent = rng.choice(sorted(a for a, its in AGENTS.items() if len(its) >= 2))
@@ -194,7 +209,7 @@ def build(data: dict[str, Any]) -> list[dict[str, Any]]:
         chosen = [(i, deal(i)) for i in names]
         text, shape = join([u for _, u in chosen], rng)
         messages.append(
-            message_record(f"val-{index + 1:04d}", text, shape, chosen, paraphrases, own)
+            message_record(f"{prefix}-{index + 1:04d}", text, shape, chosen, paraphrases, own)
         )
     return messages
 
