@@ -258,7 +258,8 @@ def plan_gaps(
     requests: Sequence[DeclaredRequest], plan: Sequence[PlannedRequest]
 ) -> dict[int, tuple[str, PlannedRequest | None]]:
     """How the plan treated each request, by index: the plan entry that covers it (the one
-    holding most of its content words, at least half of them) and what went wrong, if anything.
+    holding most of its content words, at least half of them; of two holding as much, the one
+    whose own words are more the request's) and what went wrong, if anything.
 
     An entry covering two or more requests merged them; a request no entry covers was dropped.
     Requests the plan gave an entry of their own have an empty reason.
@@ -269,12 +270,16 @@ def plan_gaps(
         words = words_of(request.text)
         if not words:
             continue
-        best, share = -1, 0.0
+        # Of two entries holding as much of the request, the one more of whose own words are the
+        # request's covers it: "did I get my day off" is covered by its own entry, not by "how
+        # many vacation days are left" before it, which holds "day" as well.
+        best, share = -1, (0.0, 0.0)
         for e, entry in enumerate(entries):
-            covered = len(words & entry) / len(words)
-            if covered > share:
-                best, share = e, covered
-        if share >= 0.5:
+            shared = len(words & entry)
+            key = (shared / len(words), shared / len(entry) if entry else 0.0)
+            if key > share:
+                best, share = e, key
+        if share[0] >= 0.5:
             owner[index] = best
     gaps: dict[int, tuple[str, PlannedRequest | None]] = {}
     for index, request in enumerate(requests):

@@ -29,7 +29,6 @@ from functools import cache
 from typing import Any
 
 from harness.detect.answers import all_words_of, words_of
-from harness.detect.missed import DeclaredRequest, plan_gaps
 from harness.detect.transcript import PlannedRequest
 from harness.models.base import AgentCard
 from harness.planning.base import PlanInput
@@ -125,12 +124,13 @@ def coverage(
     """Per request, the plan entry that covers it (None: dropped) and whether that entry covers
     another request too (merged).
 
-    The entry holding most of the request's words covers it, when it holds at least half of them
-    (as ``harness.detect.missed.plan_gaps``). Two differences, both about the measurement, not
-    the plan: a request whose words are all generic is matched by ``_words`` instead of being
-    counted as dropped, and of two entries holding as much of a request, the one more of whose
-    own words are the request's covers it ("did I get my day off" is covered by its own entry,
-    not by "how many days are left" before it, which holds "day" as well).
+    The entry holding most of the request's words covers it, when it holds at least half of them;
+    of two entries holding as much of a request, the one more of whose own words are the
+    request's ("did I get my day off" is covered by its own entry, not by "how many days are
+    left" before it, which holds "day" as well). As ``harness.detect.missed.plan_gaps`` (which
+    took the same tie-break after this measure did), but for one difference about the
+    measurement, not the plan: a request whose words are all generic is matched by ``_words``
+    instead of being counted as dropped.
     """
     held = [_words(e.request) for e in entries]
     owners: list[int | None] = []
@@ -153,14 +153,23 @@ def coverage(
 def legacy_coverage(
     requests: Sequence[str], entries: Sequence[PlannedRequest]
 ) -> list[tuple[PlannedRequest | None, bool]]:
-    """``coverage`` as the figures before 2026-12-02 13:00 measured it: ``plan_gaps`` as it is,
-    a request with no content word counted as dropped."""
-    found = plan_gaps([DeclaredRequest(text=r) for r in requests], entries)
-    out: list[tuple[PlannedRequest | None, bool]] = []
-    for index in range(len(requests)):
-        reason, entry = found.get(index, ("the plan has no entry for it", None))
-        out.append((entry, bool(reason) and entry is not None))
-    return out
+    """``coverage`` as the figures before 2026-12-02 13:00 measured it (``plan_gaps`` as it was
+    then): the first entry holding most of a request's content words, at least half of them,
+    covers it, and a request with no content word counts as dropped."""
+    held = [words_of(e.request) for e in entries]
+    owners: list[int | None] = []
+    for text in requests:
+        words = words_of(text)
+        best, share = None, 0.0
+        for index, entry in enumerate(held):
+            covered = len(words & entry) / len(words) if words else 0.0
+            if covered > share:
+                best, share = index, covered
+        owners.append(best if share >= 0.5 else None)
+    return [
+        (None, False) if owner is None else (entries[owner], owners.count(owner) > 1)
+        for owner in owners
+    ]
 
 
 @cache

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from harness.detect.answers import matcher
-from harness.detect.missed import DeclaredRequest, missed_requests, unanswered
+from harness.detect.missed import DeclaredRequest, missed_requests, plan_gaps, unanswered
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from tests.detect.build_multi_intent import CLINC
@@ -244,6 +244,18 @@ def _turn(user: str, *bots: str, plan: tuple[PlannedRequest, ...] = ()) -> Trans
         for i, t in enumerate(bots)
     ]
     return Transcript(messages=messages, turns=[TurnRecord(turn=1, plan=plan)] if plan else [])
+
+
+def test_a_plan_with_an_entry_per_request_merges_nothing_when_two_entries_share_a_word() -> None:
+    # "did I get my day off" has one content word, "day", which the entry before its own holds
+    # too: its own entry covers it, so the plan merged nothing.
+    requests = [
+        DeclaredRequest(text="how many vacation days are left"),
+        DeclaredRequest(text="did I get my day off"),
+    ]
+    plan = [PlannedRequest(request=r.text, agent="pto") for r in requests]
+    gaps = plan_gaps(requests, plan)
+    assert gaps == {0: ("", plan[0]), 1: ("", plan[1])}
 
 
 def test_a_dropped_request_is_found_without_the_plan_and_the_plan_says_why() -> None:
