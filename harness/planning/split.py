@@ -27,11 +27,12 @@ _STATE = (
 )
 
 # A cut: its kind ("comma" for a bare comma, "lead" for a colon, "end" for a sentence end, "join"
-# for a joining word) decides whether the piece after it may be glued back. Linear in the text: a cut that starts with a run of
-# punctuation or white space starts where the run starts (the look-behinds: a cut never ends
-# inside such a run, it takes the run whole), runs are taken whole (``++``, ``*+``), and no
-# run is shared out between two quantifiers. Before, each character of a run read the rest of it
-# again: 9,000 dots took about 1.2 s, and 1,000 spaces between two words about 10 s.
+# for a joining word) decides whether the piece after it may be glued back. Linear in the text:
+# a cut that starts with a run of punctuation or white space starts where the run starts (the
+# look-behinds: a cut never ends inside such a run, it takes the run whole), runs are taken whole
+# (``++``, ``*+``), and no run is shared out between two quantifiers. Before, each character of a
+# run read the rest of it again: 9,000 dots took about 1.2 s, and 1,000 spaces between two words
+# about 10 s.
 _CUT = re.compile(
     r"(?P<join>(?P<end>(?<![?!.;])[?!.;]++\s++|\?\s*+$)"
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++"
