@@ -2,10 +2,13 @@
 missed-request check in ``harness.detect`` has its segmenter, and neither reuses the other's).
 
 A message is cut at sentence ends, semicolons, commas and the words that join requests ("and",
-"and also", "also", "plus", "as well as"). A piece with no content words ("thanks", "how do I do
-it") stays with its neighbour. A piece cut off by a comma alone starts a request only when it says
-enough to be routed on its own (``starts_request``); otherwise it is the rest of the piece before
-it. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
+"and also", "also", "plus", "as well as"). No piece is lost: one that is no request on its own
+joins a neighbour. A piece with no content words ("thanks", "how do I do it"), or only words that
+stand for a request without saying what it asks ("I have a few questions", "great"), opens the
+request after it (after a colon or a sentence end) or ends the one before it; a piece of values
+alone ("March 10", "the 18th") ends the request before it, or opens the one after its comma. A
+piece cut off by a comma alone starts a request only when it says enough to be routed on its own
+(``starts_request``); otherwise it is the rest of the piece before it. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
 is my payslip" becomes "where is the W-2", and "how many are left" after "how many PTO days have I
 used" becomes "how many PTO days are left".
 """
@@ -36,8 +39,7 @@ _STATE_NAME = (
     "|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington"
     "|west virginia|wisconsin|wyoming)"
 )
-# A year after a comma ends a date ("from May 1st, 2020 to June 2nd, 2020"), not a request: the
-# comma before "(19|20)dd" is no cut either (in the pattern below).
+# A comma before a year ("from May 1st, 2020 to June 2nd, 2020") is no cut either (``_CUT``).
 
 # A cut: its kind ("comma" for a bare comma, "lead" for a colon, "end" for a sentence end, "join"
 # for a joining word) decides whether the piece after it may be glued back. Linear in the text:
