@@ -91,10 +91,11 @@ _AUX = frozenset(
     {"is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "can", "will", "am"}
 )
 # Words a question opens with: a piece that starts with one is a clause of its own.
-_QUESTION = frozenset(
+_WH = frozenset(
     {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
-     "which", "why", "how", "how's", "could", "would", "should", "may", "might", "shall"}
-) | _AUX  # fmt: skip
+     "which", "why", "how", "how's"}
+)  # fmt: skip
+_QUESTION = _WH | {"could", "would", "should", "may", "might", "shall"} | _AUX
 _COMPARED = 200
 """The longest request a comma piece is compared with whole (``starts_request``); past it, with
 the piece the request opened with. A request of one or two real sentences is shorter; a message
@@ -161,7 +162,8 @@ def split_request_parts(
         # A piece of values alone ("march 10", "the 18th") is part of a request, not one: it
         # opens the request after it when a comma follows ("yesterday, my card was declined"),
         # else it ends the one before it ("for march 7 and march 10", "april 1st and 2nd").
-        values = _only_values(piece)
+        # A question about a value ("what do I have on Monday") is a request of its own.
+        values = _only_values(piece) and not opens_question(piece)
         opens = (
             values
             and index + 1 < len(pieces)
@@ -219,10 +221,14 @@ def split_request_parts(
 
 
 def _asks(piece: str) -> bool:
-    """Whether ``piece`` asks something of its own: it has a content word that does not stand for
-    a request in general ("questions", "things", "help") or acknowledge ("great")."""
-    return _SAYS_WHAT.search(piece) is not None or any(
-        token not in _PLACEHOLDER for token in content_tokens(piece)
+    """Whether ``piece`` asks something of its own: it opens with a question word, or it has a
+    content word that does not stand for a request in general ("questions", "things", "help") or
+    acknowledge ("great")."""
+    words = piece.split(maxsplit=1)
+    return (
+        bool(words and words[0].lower() in _WH)  # "what are the things I have today"
+        or _SAYS_WHAT.search(piece) is not None
+        or any(token not in _PLACEHOLDER for token in content_tokens(piece))
     )
 
 

@@ -243,3 +243,18 @@ def test_no_word_of_a_message_is_left_out_of_its_requests(
     planned = {t for whole, _ in parts for t in content_tokens(whole)}
     assert set(content_tokens(message)) <= planned
     assert all(set(content_tokens(asks)) <= set(content_tokens(whole)) for whole, asks in parts)
+
+
+def test_a_question_about_a_value_or_of_general_words_is_a_request_of_its_own() -> None:
+    # Written after the val set's third look (its merged count rose from 6 to 10, an aggregate):
+    # both failed on the first version of the two rules above, which planned each inside the
+    # W-2 request. (They passed on the split before both rules.)
+    assert split_requests("where is my W-2 and what do I have on Monday", _always) == [
+        "where is my W-2",
+        "what do I have on Monday",
+    ]
+    message = "where is my W-2 and what are the things that I have for today"
+    assert split_requests(message, _always) == [
+        "where is my W-2",
+        "what are the things that I have for today",
+    ]
