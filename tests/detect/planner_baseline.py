@@ -3,8 +3,10 @@
 Each gold request counts as routed right when the plan entry holding most of its content words
 (at least half of them) goes to the request's agent (``AGENTS`` in ``build_multi_intent.py``
 maps CLINC intents to seven helpdesk-like agents; ``agents.json`` gives their descriptions and
-routing examples from CLINC's train split). A request no entry covers was dropped; an entry that
-covers two or more requests merged them. Print the figures with
+routing examples from CLINC's train split). A request no entry covers was dropped (cut over
+several entries, none holding half of it); an entry that covers two or more requests merged them.
+A request with a content word in no entry at all was left out in silence (``Routing.lost``), and
+an entry that covers no request was planned from a piece that is no request of its own. Print the figures with
 ``python -m tests.detect.planner_baseline [dev|test] [--embeddings]`` (``--embeddings``: the planner
 picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra), and the
 planner's CPU time per message (median, ``time.process_time``, the agents' matcher built before).
