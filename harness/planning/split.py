@@ -196,7 +196,7 @@ def split_request_parts(
             requests[-1] = (f"{whole}, {piece}", f"{asks}, {piece}", head, had or content)
         elif not had:  # "hi, ...", "ok so ..." or "I have a few questions. ...": no request yet
             requests[-1] = (f"{whole}{glue}{piece}", piece, piece, content)
-        elif _AND.fullmatch(cut_text) and _open_between(asks):
+        elif _AND.fullmatch(cut_text) and _open_between(asks[-_COMPARED:]):
             requests[-1] = (f"{whole} and {piece}", f"{asks} and {piece}", head, True)
         elif opens:
             requests.append((piece, piece, piece, False))
