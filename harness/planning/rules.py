@@ -13,7 +13,8 @@ agent (the runtime sends that agent one call carrying both).
 
 Like every text analysis, it reads at most ``harness.text.ANALYSIS_BUDGET`` characters of a
 message (its start, cut at a space): the work per message is bounded, so one huge message never
-holds the event loop that other conversations share.
+holds the event loop that other conversations share. The runtime makes the rest the parent's own
+plan entry (``harness.runtime.parts.plan_requests``), so it is answered, not left out.
 """
 
 from __future__ import annotations

@@ -2,10 +2,13 @@
 missed-request check in ``harness.detect`` has its segmenter, and neither reuses the other's).
 
 A message is cut at sentence ends, semicolons, commas and the words that join requests ("and",
-"and also", "also", "plus", "as well as"). A piece with no content words ("thanks", "how do I do
-it") stays with its neighbour. A piece cut off by a comma alone starts a request only when it says
-enough to be routed on its own (``starts_request``); otherwise it is the rest of the piece before
-it. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
+"and also", "also", "plus", "as well as"). No piece is lost: one that is no request on its own
+joins a neighbour. A piece with no content words ("thanks", "how do I do it"), or only words that
+stand for a request without saying what it asks ("I have a few questions", "great"), opens the
+request after it (after a colon or a sentence end) or ends the one before it; a piece of values
+alone ("March 10", "the 18th") ends the request before it, or opens the one after its comma. A
+piece cut off by a comma alone starts a request only when it says enough to be routed on its own
+(``starts_request``); otherwise it is the rest of the piece before it. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
 is my payslip" becomes "where is the W-2", and "how many are left" after "how many PTO days have I
 used" becomes "how many PTO days are left".
 """
@@ -16,6 +19,7 @@ import re
 from collections.abc import Callable
 
 from harness.models._text import content_tokens
+from harness.text.words import REQUEST_STOPWORDS
 
 __all__ = ["opens_question", "split_request_parts", "split_requests"]
 
@@ -25,6 +29,17 @@ _STATE = (
     "(?:a[klrz]|c[aot]|d[ce]|fl|ga|i[al]|k[sy]|la|m[adinost]|n[cdehjmvy]|pa|ri|s[cd]|t[nx]|ut"
     "|v[at]|w[aivy])"
 )
+
+# Nor does a state's name ("for Charlottesville, Virginia for March 7th").
+_STATE_NAME = (
+    "(?:alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|georgia"
+    "|hawaii|idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts"
+    "|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|new hampshire|new jersey"
+    "|new mexico|new york|north carolina|north dakota|ohio|oklahoma|oregon|pennsylvania"
+    "|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington"
+    "|west virginia|wisconsin|wyoming)"
+)
+# A comma before a year ("from May 1st, 2020 to June 2nd, 2020") is no cut either (``_CUT``).
 
 # A cut: its kind ("comma" for a bare comma, "lead" for a colon, "end" for a sentence end, "join"
 # for a joining word) decides whether the piece after it may be glued back. Linear in the text:
@@ -38,11 +53,37 @@ _CUT = re.compile(
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++"
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++&\s++"
     r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
-    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++(?!" + _STATE + r"\b(?![-'])))"
+    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++(?!" + _STATE + r"\b(?![-'])|(?:19|20)\d\d\b"
+    r"|" + _STATE_NAME + r"\b))"
     r"|(?P<lead>(?<!\s):\s++)",
     re.IGNORECASE,
 )
 _LEAD = re.compile(r"^\s*+(?:(?:and|also|plus|then|so)\b[\s,]*+)+", re.IGNORECASE)
+# Words that stand for a request without saying what it asks ("I have a few questions", "could you
+# help me with something"), and acknowledgements ("Great, ..."): a piece of these and stop words
+# alone asks nothing; it opens the request after it or closes the one before it.
+_PLACEHOLDER = frozenset(
+    content_tokens(
+        "question questions thing things something anything stuff matter help hand ask asking"
+        " query queries few couple several another other last final quick wonder wondering"
+        " great perfect cool awesome alright fine good nice excellent wonderful sure"
+        " morning afternoon evening"
+    )
+)
+# "things to do", "something to eat": what follows the placeholder says what is asked.
+_SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
+_WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Values: a piece of these alone ("march 10", "the 18th", "yesterday") is a part of a request.
+_VALUE_WORDS = frozenset(
+    _WORDS.findall(
+        """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+    saturday sunday first second third fourth fifth sixth seventh eighth ninth tenth eleventh
+    twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
+    thirtieth yesterday today tomorrow tonight noon midnight am pm"""
+    )
+)
+_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 # Words that open a noun phrase: a piece that starts with one lacks its verb ("and my W-2").
 _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", "her", "its"})
 # Auxiliaries that end the object of a "how many / how much" question.
@@ -50,10 +91,11 @@ _AUX = frozenset(
     {"is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "can", "will", "am"}
 )
 # Words a question opens with: a piece that starts with one is a clause of its own.
-_QUESTION = frozenset(
+_WH = frozenset(
     {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
-     "which", "why", "how", "how's", "could", "would", "should", "may", "might", "shall"}
-) | _AUX  # fmt: skip
+     "which", "why", "how", "how's"}
+)  # fmt: skip
+_QUESTION = _WH | {"could", "would", "should", "may", "might", "shall"} | _AUX
 _COMPARED = 200
 """The longest request a comma piece is compared with whole (``starts_request``); past it, with
 the piece the request opened with. A request of one or two real sentences is shorter; a message
@@ -102,10 +144,13 @@ def split_request_parts(
     pieces.append((kind, cut_text, text[start:]))
     # Per request: its text, the part that asks, the piece it opened with (what a comma piece is
     # compared with once the request is longer than ``_COMPARED``: the work per piece stays
-    # bounded however long a request grows) and whether it has content words.
+    # bounded however long a request grows) and whether it asks something of its own.
     requests: list[tuple[str, str, str, bool]] = []
     pending = ""  # the strongest cut since the last piece, when a piece between was empty
-    for kind, cut_text, raw in pieces:
+    # A piece that asks nothing, after a request: where it belongs (the request before it, or as
+    # an announcement the one after it) depends on the cut after it. (glue, cut before it, text)
+    held: tuple[str, str, str] | None = None
+    for index, (kind, cut_text, raw) in enumerate(pieces):
         piece = _LEAD.sub("", raw).strip(" ,;:")
         cut = max(pending, kind, key=_STRENGTH.__getitem__) if pending else kind
         if not piece:
@@ -114,33 +159,105 @@ def split_request_parts(
             pending = cut
             continue
         pending = ""
-        content = bool(content_tokens(piece))
+        # A piece of values alone ("march 10", "the 18th") is part of a request, not one: it
+        # opens the request after it when a comma follows ("yesterday, my card was declined"),
+        # else it ends the one before it ("for march 7 and march 10", "april 1st and 2nd").
+        # A question about a value ("what do I have on Monday") is a request of its own.
+        values = _only_values(piece) and not opens_question(piece)
+        opens = (
+            values
+            and index + 1 < len(pieces)
+            and pieces[index + 1][0] == "comma"
+            and not (requests and _ends_in_value(requests[-1][1]))
+        )
+        content = _asks(piece) and not opens
+        if held is not None:
+            glue, held_cut, said = held
+            held = None
+            if cut == "lead" or (content and "end" in (cut, held_cut)):
+                # "..., and one more question: when is payday", "... Last thing, I need a cab":
+                # it announces the request after it.
+                requests.append((f"{said}{_glue(cut, cut_text)}{piece}", piece, piece, content))
+                continue
+            # Else it ends the request before it ("..., thanks, and ..."), and the piece after it
+            # follows the stronger of the two cuts.
+            whole, asks, head, had = requests[-1]
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{said}", head, had)
+            cut = max(held_cut, cut, key=_STRENGTH.__getitem__)
         if not requests:
             requests.append((piece, piece, piece, content))
             continue
         whole, asks, head, had = requests[-1]
+        glue = _glue(cut, cut_text)
         if cut == "lead":  # "A couple of things: ...": the announcement opens the request
             requests[-1] = (f"{whole}: {piece}", piece, piece, had or content)
         elif cut == "comma" and _prefaces(asks):
             # "in Portland, what is there to do": the phrase sets the scene for its request.
             requests[-1] = (f"{whole}, {piece}", f"{asks}, {piece}", head, had or content)
-        elif not had:  # "hi, ..." or "ok so ...": no request before it
-            requests[-1] = (f"{whole} {piece}", piece, piece, content)
-        elif _AND.fullmatch(cut_text) and _open_between(asks):
+        elif not had:  # "hi, ...", "ok so ..." or "I have a few questions. ...": no request yet
+            requests[-1] = (f"{whole}{glue}{piece}", piece, piece, content)
+        elif _AND.fullmatch(cut_text) and _open_between(asks[-_COMPARED:]):
             requests[-1] = (f"{whole} and {piece}", f"{asks} and {piece}", head, True)
-        elif not content or (
+        elif opens:
+            requests.append((piece, piece, piece, False))
+        elif not content and not values:
+            held = (glue, cut, piece)
+        elif values or (
             cut == "comma" and not starts_request(piece, asks if len(asks) <= _COMPARED else head)
         ):
-            glue = ", " if cut == "comma" else " "
             requests[-1] = (f"{whole}{glue}{piece}", f"{asks}{glue}{piece}", head, True)
         else:
             # A new sentence says its own verb and object: nothing carries over a sentence end
             # ("How do I locate my credit score? My card was stolen.").
             text_ = piece if cut == "end" else _carry_frame(asks, piece, starts_request)
             requests.append((text_, text_, piece, True))
+    if held is not None:
+        glue, _, said = held
+        whole, asks, head, had = requests[-1]
+        requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{said}", head, had)
     return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
         (text, text)
     ]
+
+
+def _asks(piece: str) -> bool:
+    """Whether ``piece`` asks something of its own: it opens with a question word, or it has a
+    content word that does not stand for a request in general ("questions", "things", "help") or
+    acknowledge ("great")."""
+    words = piece.split(maxsplit=1)
+    return (
+        bool(words and words[0].lower() in _WH)  # "what are the things I have today"
+        or _SAYS_WHAT.search(piece) is not None
+        or any(token not in _PLACEHOLDER for token in content_tokens(piece))
+    )
+
+
+def _glue(cut: str, cut_text: str) -> str:
+    """What joins a piece to the request before it: the cut as written ("and", ", and", "."),
+    with single spaces."""
+    said = " ".join(cut_text.split())
+    if cut == "comma" or said[:1] in (",", ";"):
+        return f"{said or ','} "
+    if said[:1] in (".", "?", "!", ":"):
+        return f"{said} "
+    return f" {said} " if said else " "
+
+
+def _ends_in_value(text: str) -> bool:
+    """Whether ``text``'s last word is a value ("for march 7"): a value after it continues it."""
+    words = _WORDS.findall(text[-40:].lower())
+    return bool(words) and (words[-1] in _VALUE_WORDS or _NUMBER.fullmatch(words[-1]) is not None)
+
+
+def _only_values(piece: str) -> bool:
+    """Whether ``piece`` is made of values (dates, days, numbers, ordinals) and stop words alone."""
+    valued = False
+    for word in _WORDS.findall(piece.lower()):
+        if word in _VALUE_WORDS or _NUMBER.fullmatch(word):
+            valued = True
+        elif word not in REQUEST_STOPWORDS:
+            return False
+    return valued
 
 
 def _prefaces(text: str) -> bool:

@@ -4,6 +4,7 @@ fallback reply."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -11,7 +12,10 @@ from harness.composing import COMPOSE_SCHEMA, ResultView, compose_schema
 from harness.composing.base import quote_each
 from harness.detect.transcript import PlannedRequest
 from harness.planning import PlanEntry
+from harness.text.claims import ANALYSIS_BUDGET, analysed_part
 from subagents import Mode, SubagentResult
+
+log = logging.getLogger("harness")
 
 __all__ = [
     "COMPOSE_SCHEMA",
@@ -23,16 +27,19 @@ __all__ = [
     "group_by_agent",
     "plan_requests",
     "result_view",
+    "unplanned_rest",
 ]
 
 
 def plan_requests(
-    entries: Sequence[PlanEntry], *, parent: str, agents: Collection[str]
+    entries: Sequence[PlanEntry], *, parent: str, agents: Collection[str], message: str = ""
 ) -> list[PlannedRequest]:
     """The turn's plan: one entry per request, in the user's order, each with its own text.
 
     An entry naming no known sub-agent is the parent's own; a request planned twice for the same
-    agent (same text) is kept once.
+    agent (same text) is kept once. A planner reads at most ``harness.text.ANALYSIS_BUDGET``
+    characters of a ``message``; the rest it never read (``unplanned_rest``) is the parent's own
+    last entry, so it is answered ("I can't help with ...", quoting its start) instead of left out.
     """
     plan: list[PlannedRequest] = []
     for entry in entries:
@@ -41,7 +48,23 @@ def plan_requests(
         )
         if item not in plan:
             plan.append(item)
+    rest = unplanned_rest(message)
+    if rest:
+        log.warning(
+            "a message of %d characters was planned on its first %d; the parent answers the rest",
+            len(message),
+            len(message) - len(rest),
+        )
+        plan.append(PlannedRequest(request=rest, agent=parent))
     return plan
+
+
+def unplanned_rest(message: str) -> str:
+    """The end of ``message`` a planner does not read (past ``harness.text.ANALYSIS_BUDGET``
+    characters, ``analysed_part``), stripped; empty for a message within the budget."""
+    if len(message) <= ANALYSIS_BUDGET:
+        return ""
+    return message[len(analysed_part(message)) :].strip()
 
 
 def group_by_agent(items: Sequence[PlannedRequest]) -> list[tuple[str, tuple[str, ...]]]:

@@ -176,7 +176,7 @@ async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -
             state.failures.append(f"plan failed: {type(exc).__name__}: {exc}")
             log.warning("the plan failed (%s); the offline planner routes the message", exc)
             planned = await _OFFLINE_PLANNER.plan(given)
-        plan = plan_requests(planned.entries, parent=deps.name, agents=deps.agents)
+        plan = plan_requests(planned.entries, parent=deps.name, agents=deps.agents, message=text)
         state.usage = state.usage + planned.usage
     except Exception as exc:  # a failing planner must not lose the conversation
         if not _recover(deps, state, "plan", exc):

@@ -3,8 +3,10 @@
 Each gold request counts as routed right when the plan entry holding most of its content words
 (at least half of them) goes to the request's agent (``AGENTS`` in ``build_multi_intent.py``
 maps CLINC intents to seven helpdesk-like agents; ``agents.json`` gives their descriptions and
-routing examples from CLINC's train split). A request no entry covers was dropped; an entry that
-covers two or more requests merged them. Print the figures with
+routing examples from CLINC's train split). A request no entry covers was dropped (cut over
+several entries, none holding half of it); an entry that covers two or more requests merged them.
+A request with a content word in no entry at all was left out in silence (``Routing.lost``), and
+an entry that covers no request was planned from a piece that is no request of its own. Print the figures with
 ``python -m tests.detect.planner_baseline [dev|test] [--embeddings]`` (``--embeddings``: the planner
 picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra), and the
 planner's CPU time per message (median, ``time.process_time``, the agents' matcher built before).
@@ -30,6 +32,7 @@ from typing import Any
 
 from harness.detect.answers import all_words_of, words_of
 from harness.detect.transcript import PlannedRequest
+from harness.models._text import content_tokens
 from harness.models.base import AgentCard
 from harness.planning.base import PlanInput
 from harness.planning.concepts import ConceptTable
@@ -78,6 +81,9 @@ class Routing:
     extra: int = 0
     """Plan entries that cover no request: a lead-in ("I have a few questions") or a piece of a
     request cut off ("pounds" from "between rubles and pounds") planned as a request."""
+    lost: int = 0
+    """Requests with a content word in no plan entry at all: left out of the plan in silence (a
+    request "in no plan entry" above may still be whole in the plan, cut over several entries)."""
 
     def describe(self) -> str:
         return (
@@ -85,7 +91,8 @@ class Routing:
             f"({self.routed_right / self.requests:.1%}), in no plan entry {self.dropped}, "
             f"merged with another {self.merged}; messages with every request in an entry of "
             f"its own to the right agent {self.planned_in_full}/{self.messages}; plan entries "
-            f"{self.entries}, covering no request {self.extra}"
+            f"{self.entries}, covering no request {self.extra}; requests with a word in no "
+            f"entry {self.lost}"
         )
 
 
@@ -175,12 +182,14 @@ def legacy_coverage(
 @cache
 def routing(split: str, *, embeddings: bool = False, legacy: bool = False) -> Routing:
     """How the planner routes ``split`` (``legacy``: measured as before, ``legacy_coverage``)."""
-    right = dropped = merged = full = total = planned = extra = 0
+    right = dropped = merged = full = total = planned = extra = lost = 0
     measure = legacy_coverage if legacy else coverage
     for message, entries in zip(load(split), plans(split, embeddings=embeddings), strict=True):
         gold = message["requests"]
         ok = True
         covered = measure([r["text"] for r in gold], entries)
+        words = {t for e in entries for t in content_tokens(e.request)}
+        lost += sum(not set(content_tokens(r["text"])) <= words for r in gold)
         planned += len(entries)
         extra += sum(all(e is not entry for entry, _ in covered) for e in entries)
         for request, (entry, shared) in zip(gold, covered, strict=True):
@@ -202,6 +211,7 @@ def routing(split: str, *, embeddings: bool = False, legacy: bool = False) -> Ro
         planned_in_full=full,
         entries=planned,
         extra=extra,
+        lost=lost,
     )
 
 

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 import harness
+from harness.models._text import content_tokens
 from harness.runtime.parent import Parent
+from harness.text.claims import ANALYSIS_BUDGET
 from subagents import ChildAgent, ConnectedAgent, Mode
 
 HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk.yaml"
@@ -213,3 +215,25 @@ async def test_a_request_its_agent_cannot_do_is_not_dropped_in_silence(helpdesk:
     assert turn.text.count(W2) == 1
     # The parent says it cannot help with the open request, in the user's words (no numbering).
     assert 'I can\'t help with "what is the phone number of the payroll office"' in turn.text
+
+
+async def test_the_end_of_a_message_past_the_planners_budget_is_answered_not_left_out(
+    helpdesk: Parent,
+) -> None:
+    """A planner reads the first ``ANALYSIS_BUDGET`` characters of a message; the rest is the
+    parent's own last plan entry, so the reply says it could not help with it (before, it was in
+    no plan entry and nothing was said about it)."""
+    filler = "Some background about my team and the project we run this quarter. " * 200
+    message = f"When is payday? {filler}And where is my W-2?"
+    assert len(message) > ANALYSIS_BUDGET
+    turn = await helpdesk.conversation().send(message)
+    assert turn.plan[0].agent == "payroll"
+    last = turn.plan[-1]
+    assert last.agent == helpdesk.name
+    assert last.request.endswith("And where is my W-2?")
+    assert message.index(last.request) + len(last.request) == len(message)
+    assert PAYDAY in turn.text
+    assert "I can't help with" in turn.text
+    # Every word of the message is in some plan entry.
+    planned = " ".join(p.request for p in turn.plan)
+    assert set(content_tokens(message)) <= set(content_tokens(planned))
