@@ -60,6 +60,9 @@ class Request:
     """Where its own words end in the message (``message[start:end]`` is what the user wrote)."""
     carried: str = ""
     """Words said once for this request and the one before it, carried over ("what is")."""
+    carried_after: str = ""
+    """Words said once after this request for it and the next one, carried back ("does it
+    start" in "when and where does it start")."""
 
 
 _WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
@@ -93,7 +96,7 @@ _GENERIC = _words(
     sure now then too kindly
     """
 )
-_DETERMINERS = _words("my the a an your our his her their this that these those some any")
+_DETERMINERS = _words("my the a an your our his her its their this that these those some any")
 _SUBORDINATORS = _words("if since because although though unless once while before after as")
 _PREPOSITIONS = _words("on in at for from with about during to into by")
 _PRONOUNS = _SUBJECT | _words("you it he she they")
@@ -190,7 +193,8 @@ def segment_requests(message: str) -> tuple[Request, ...]:
 
 
 def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
-    pieces: list[tuple[list[_Tok], list[_Tok]]] = []  # (tokens, carried tokens)
+    # (tokens, carried tokens, tokens carried back from the next request)
+    pieces: list[tuple[list[_Tok], list[_Tok], list[_Tok]]] = []
     current: list[_Tok] = []
     carried: list[_Tok] = []
     i = 0
@@ -201,10 +205,12 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
         if current and (region or hard):
             after = _next_piece(toks, i + region)
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
-            cut, carry = _opens_request(current, toks[i : i + region], hard, after, last=last)
-            if cut:
-                pieces.append((current, carried))
-                current, carried = [], carry
+            cut = _opens_request(
+                current, toks[i : i + region], hard, after, last=last, carried=carried
+            )
+            if cut is not None:
+                pieces.append((current, carried, cut.back))
+                current, carried = [], cut.carry
                 i += region
                 continue
         if region > 1:  # a joining region that starts no request stays in this one
@@ -213,17 +219,29 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
         else:
             current.append(toks[i])
             i += 1
-    pieces.append((current, carried))
+    pieces.append((current, carried, []))
     out = []
-    for piece, carry in pieces:
+    for piece, carry, back in pieces:
         piece = _trim(piece)
         if not piece:
             continue
         start = piece[0].start
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
         frame = message[carry[0].start : carry[-1].end] if carry else ""
+        tail = (
+            message[back[0].start : back[-1].end].rstrip(_EDGE.replace("'", "")).strip()
+            if back
+            else ""
+        )
+        text = _joined(frame, own)
         out.append(
-            Request(text=_joined(frame, own), start=start, end=start + len(own), carried=frame)
+            Request(
+                text=f"{text} {tail}" if tail else text,
+                start=start,
+                end=start + len(own),
+                carried=frame,
+                carried_after=tail,
+            )
         )
     return [r for r in out if any(ch.isalnum() for ch in r.text)]
 
@@ -303,7 +321,38 @@ def _next_piece(toks: list[_Tok], j: int) -> list[_Tok]:
     return out
 
 
+class _Cut(NamedTuple):
+    """A cut between two requests: the words the second carries over from the first, and the
+    words the first carries back from the second."""
+
+    carry: list[_Tok]
+    back: list[_Tok]
+
+
 def _opens_request(
+    left: list[_Tok],
+    region: list[_Tok],
+    hard: bool,
+    right: list[_Tok],
+    *,
+    last: bool = False,
+    carried: list[_Tok] | None = None,
+) -> _Cut | None:
+    """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
+    sentence; ``carried``: the words ``left`` carried over from the request before it), and
+    the words carried over and back; None when it does not."""
+    if right and not hard and any(t.word for t in region):
+        strong = any(t.word in _STRONG for t in region) or len(region) >= 3
+        shared = _coordinated(
+            _clause(left), right, last=last, carried=carried or [], strong=strong
+        )
+        if shared is not None:
+            return shared
+    cut, carry = _opens(left, region, hard, right, last=last)
+    return _Cut(carry, []) if cut else None
+
+
+def _opens(
     left: list[_Tok], region: list[_Tok], hard: bool, right: list[_Tok], *, last: bool = False
 ) -> tuple[bool, list[_Tok]]:
     """Whether ``right`` starts a new request after ``left``, and the words it carries over
@@ -331,7 +380,7 @@ def _opens_request(
         and len(words) >= 3
         and words[0] in _WH
         and words[1] in _AUX
-        and words[2] in _PRONOUNS
+        and words[2] in _PRONOUNS | _DETERMINERS
     ):
         return True, []  # "... and when does it start": a question of its own ("..., how do I"
         # after a comma goes on with the same request)
@@ -355,24 +404,205 @@ def _opens_request(
     if first in _DETERMINERS:
         frame = _frame(left)
         return bool(frame), frame
-    if last and left[0].word in _WH and _bare_object(words):
-        # "what's their phone number and address": a question about two things, the frame and
-        # its determiner carried over, when the first is a plain noun phrase too ("the weather
-        # in Paris and London" is one; "show me the terms and conditions" asks no question)
-        frame = _frame(left)
-        if frame and _bare_object([t.word for t in left[len(frame) + 1 :]]):
-            return True, left[: len(frame) + 1]
-        return False, []
     return strong and len(words) >= 3, []
 
 
-def _bare_object(words: list[str]) -> bool:
-    """Whether a part ending its sentence is a short noun phrase with no determiner: one to
-    three words, none of them a closed-class word, a request verb or a clause marker."""
-    closed = _WH | _AUX | _PRONOUNS | _DETERMINERS | _PREPOSITIONS | _SUBORDINATORS | _VERBS
-    return 0 < len(words) <= 3 and not any(
-        w in closed or w in ("or", "but", "so", "nor") or _CLAUSE_VERB.search(w) for w in words
+# --- two requests that share their words ("when and where does it start") -----------------------
+
+# Prepositions (a closed class of English): what follows one after the second thing asked
+# for belongs to both ("the phone number and rating of the place").
+_PREPS = _PREPOSITIONS | _words(
+    "of between near over under around across through within without via per than"
+)
+# Closed classes of English beside the ones above: coordinators, object and possessive pronouns,
+# forms of "be", numerals.
+_CLOSED = (
+    _WH | _AUX | _PRONOUNS | _DETERMINERS | _PREPS | _SUBORDINATORS | _VERBS | _GENERIC
+) | _words(
+    """
+    or but so nor not no me us him them mine yours ours theirs hers its be been being
+    zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty
+    fifty hundred thousand million half
+    """
+)
+# Words that may stand in a request's frame before the thing it asks about ("can you tell me the",
+# "what about", "is there any", "I want to know the"): closed classes and the request verbs.
+_FRAME = _WH | _AUX | _PRONOUNS | _VERBS | _GENERIC | _words("about out be there if whether")
+_OPENERS = _WH | _AUX | _VERBS | _SUBJECT | _PRONOUNS
+# Words that make "X and Y" one thing ("both men's and women's", "between 10 and 11").
+_PAIRED = _words("both either neither between among")
+# Particles that end a phrasal verb ("fly out from").
+_PARTICLES = _words("out up off down away back over")
+# Words that open a question inside a request ("can you tell me *if* ...").
+_EMBEDS = _WH | _words("if whether")
+
+
+def _clause(piece: list[_Tok], limit: int = 12) -> list[_Tok]:
+    """The last clause of ``piece`` (after its last comma or semicolon), from its opening word
+    ("yes whats the address" opens at "whats"); empty when longer than ``limit`` words (a
+    decision reads a bounded number of words)."""
+    j = len(piece)
+    stop = max(0, j - limit)
+    while j > stop and piece[j - 1].word != "":
+        j -= 1
+    if j == stop and stop > 0:
+        return []
+    clause = piece[j:]
+    while clause and clause[0].word in _FILLERS:
+        clause = clause[1:]
+    for n in range(1, min(3, len(clause))):
+        if clause[0].word not in _OPENERS | _DETERMINERS and clause[n].word in _OPENERS:
+            return clause[n:]
+    return clause
+
+
+def _bare(word: str) -> bool:
+    """A word that names something: no closed-class word, request verb, number or clause
+    marker."""
+    return (
+        word not in _CLOSED
+        and not any(ch.isdigit() for ch in word)
+        and not _CLAUSE_VERB.search(word)
     )
+
+
+def _shared_tail(rw: list[str]) -> bool:
+    """Whether the words after the second thing asked for are what both share: one or two
+    prepositions with their objects ("of the place", "of that hotel for my reference"), or
+    "please"."""
+    if rw == ["please"]:
+        return True
+    if rw[0] not in _PREPS or len(rw) > 8 or sum(w in _PREPS for w in rw) > 2:
+        return False
+    objects = _DETERMINERS | _words("it them there please")
+    return rw[-1] not in _PREPS and all(w in _PREPS or w in objects or _bare(w) for w in rw)
+
+
+def _coordinated(
+    clause: list[_Tok], right: list[_Tok], *, last: bool, carried: list[_Tok], strong: bool
+) -> _Cut | None:
+    """Two requests said together after "and", that share their words: the question words of one
+    question ("when and where does it start", "how humid and windy is it"), two things asked for
+    in one frame ("what's the price and warranty", "tell me their address and rating", "is it free
+    and safe for children"), two actions of one question ("where does it leave and arrive") or two
+    "if" clauses after one verb ("do you know if pets are allowed and if it is furnished"). None
+    when ``right`` is no such request."""
+    words = [t.word for t in clause]
+    rw = [t.word for t in right]
+    if not words:
+        return None
+    r0 = 1 if rw[0] in _PREPOSITIONS and len(rw) > 1 and rw[1] in _WH else 0
+    if words[0] in _WH and (len(words) == 1 or (len(words) == 2 and _bare(words[1]))):
+        if rw[r0] in _WH:  # "when and where does it start", "when and at what airport ..."
+            return _Cut([], _predicate(right, r0 + 1))
+        if words[0] == "how" and len(words) == 2 and _bare(rw[0]):
+            if len(rw) == 1 or rw[1] in _AUX:  # "how humid and windy is it going to be"
+                return _Cut(clause[:1], _predicate(right, 1))
+    if last and rw[0] in _WH and not _has_topic(rw[1:]) and words[0] in _WH | _AUX:
+        return _Cut([], [])  # "how long is the ride and how much (is it)", "where is it and when"
+    k = 0
+    while k < len(clause) and (
+        words[k] in _FRAME
+        or (words[k] == "to" and k + 1 < len(words) and words[k + 1] in _VERBS | _GENERIC)
+    ):
+        k += 1
+    # a question word with the order of a statement after it ("when it starts", not "when does
+    # it start", a question of its own), or "if"/"whether" and a clause
+    asks = (rw[0] in _WH and not _direct(rw)) or (rw[0] in ("if", "whether") and len(rw) > 2)
+    if (asks or rw[0] in _DETERMINERS) and words[0] in _OPENERS and not _noun_clause(rw):
+        # "do you know if ... and if ...", "can you tell me if they serve alcohol and their
+        # phone number", "can you tell me where it is and when it starts", "do you know
+        # their address and whether they allow pets"
+        embedded = next((j for j in range(1, min(k + 1, len(words))) if words[j] in _EMBEDS), 0)
+        if embedded:
+            return _Cut(clause[:embedded], [])
+        if asks and rw[0] not in _WH and k > 1 and not strong:
+            return _Cut(clause[:k], [])
+        frame = _frame(clause) if rw[0] in _DETERMINERS else []
+        if frame:  # "yes, what is the address and the price"
+            return _Cut(frame, [])
+    head = 0
+    while head < min(3, len(rw)) and (_bare(rw[head]) or (head and rw[head] in _VERBS)):
+        head += 1
+    if not last:
+        return None
+    if not head or not _has_topic(rw[:head]):
+        return _actions(clause, rw, last=last)
+    back: list[_Tok] = []
+    if head < len(rw):  # what follows the second thing belongs to both: "... of the place"
+        if not _shared_tail(rw[head:]):
+            return _actions(clause, rw, last=last)
+        back = right[head:] if rw[head] != "please" else []
+    det = k < len(clause) and words[k] in _DETERMINERS
+    thing = words[k + det :]
+    if not _PAIRED.isdisjoint(words):
+        return None  # "both men's and women's hair", "between 10 and 11": one thing
+    if (
+        not thing
+        or len(thing) > 3
+        or not all(_bare(w) or (j and w in _VERBS) for j, w in enumerate(thing))
+        or not _has_topic(thing)
+    ):
+        return _actions(clause, rw, last=last)
+    if k and (det or words[0] not in _VERBS or "me" in words[:k] or "us" in words[:k]):
+        # "what's the price and warranty": the frame and its determiner carried over (not
+        # "go ahead and ...": an imperative says whose thing it asks for)
+        return _Cut(clause[: k + det], back)
+    if k:
+        return None
+    if carried:  # "what's the address, phone number and rating": the same frame again
+        return _Cut(carried, back)
+    if right[-1].mark == "?" or rw[-1] == "please":  # "their address and rating?"
+        return _Cut(clause[:det], back)
+    return None
+
+
+def _actions(clause: list[_Tok], rw: list[str], *, last: bool) -> _Cut | None:
+    """"where does it leave and arrive", "what time does it open and close": a question whose
+    last word is an action, and another action said after it, asks two things."""
+    words = [t.word for t in clause]
+    aux = next((j for j in range(1, min(4, len(words))) if words[j] in _AUX), 0)
+    if not last or words[0] not in _WH or not aux:
+        return None
+    if len(rw) > 2 or not _action(rw[0]) or (len(rw) == 2 and rw[1] not in _PREPS):
+        return None
+    end = len(words)
+    while end > aux + 2 and words[end - 1] in _PREPS | _PARTICLES and len(words) - end < 2:
+        end -= 1  # "does it fly out from"
+    subject = words[aux + 1 : end - 1]  # "it", "the bus", "the station the bus"
+    if (
+        not subject
+        or len(subject) > 5
+        or subject[-1] in _DETERMINERS
+        or not all(w in _PRONOUNS or w in _DETERMINERS or _bare(w) for w in subject)
+        or not _action(words[end - 1])
+    ):
+        return None
+    return _Cut(clause[: end - 1], [])
+
+
+def _action(word: str) -> bool:
+    """A word that may be what a question's subject does ("leave", "open", "going")."""
+    return _bare(word) or word in _VERBS or word.removesuffix("ing") in _VERBS
+
+
+def _direct(words: list[str]) -> bool:
+    """Whether a part opening with a question word is a question of its own: "what's", "when
+    can I", "how much do I" (not "when it starts")."""
+    if words[0].endswith("'s") or (len(words) > 1 and words[1] in _AUX):
+        return True
+    return (
+        len(words) > 2 and words[1] in ("much", "many", "long") and not _AUX.isdisjoint(words[2:4])
+    )
+
+
+def _predicate(right: list[_Tok], k: int) -> list[_Tok]:
+    """What ``right`` says from its first auxiliary at or after ``k`` ("does it start" of "where
+    does it start"): the words two question words share."""
+    for j in range(k, len(right)):
+        if right[j].word in _AUX:
+            return right[j:]
+    return []
 
 
 def _head(piece: list[_Tok], limit: int = 12) -> tuple[int, list[_Tok]]:
