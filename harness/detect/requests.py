@@ -32,20 +32,33 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import repeat
+from itertools import pairwise, repeat
 from pathlib import Path
-from typing import NamedTuple
 
+from harness.detect._coordination import _coordinated, _Cut
+from harness.detect._request_words import (
+    _AUX,
+    _DETERMINERS,
+    _FILLERS,
+    _PREPOSITIONS,
+    _PRONOUNS,
+    _STRONG,
+    _SUBJECT,
+    _SUBORDINATORS,
+    _VERBS,
+    _WH,
+    _frame,
+    _has_topic,
+    _noun_clause,
+    _Tok,
+    _words,
+)
 from harness.detect.acts import feature_set
 from harness.text import split_sentences
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
 
 _NEEDS = Path(__file__).resolve().parent / "_models" / "needs.json"
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,49 +77,6 @@ class Request:
     """Words said once after this request for it and the next one, carried back ("does it
     start" in "when and where does it start")."""
 
-
-_WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
-_AUX = _words(
-    """
-    am is are was were do does did have has had can could will would shall should may might must
-    isn't aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't cannot couldn't
-    won't wouldn't shouldn't isnt arent dont doesnt didnt cant wont
-    """
-)
-_SUBJECT = _words(
-    "i i'm i'd i've i'll im ive id we we're we'd we've we'll there's theres let's lets"
-)
-# Verbs people open a request with (imperatives and "please ..."), not nouns they ask about.
-_VERBS = _words(
-    """
-    please tell show give find get check look let help book reserve cancel change update set reset
-    unlock lock order buy pay send transfer add remove delete put make schedule remind play call
-    text turn start stop switch open close create request submit report freeze block track confirm
-    explain list read search locate share translate convert calculate define spell flip roll
-    increase decrease raise lower move rename sync renew replace apply activate deactivate
-    suggest recommend inform notify alert walk teach say repeat provide pull take use go bring
-    """
-)
-# Words that ask for something without naming it: a part made of these and the closed classes
-# above ("I need your help", "any suggestions") is no request of its own.
-_GENERIC = _words(
-    """
-    me us so many much need want like love wish help assistance something anything one ones
-    options recommendations recommendation suggestions suggestion advice know thanks thank
-    sure now then too kindly
-    """
-)
-_DETERMINERS = _words("my the a an your our his her its their this that these those some any")
-_SUBORDINATORS = _words("if since because although though unless once while before after as")
-_PREPOSITIONS = _words("on in at for from with about during to into by")
-_PRONOUNS = _SUBJECT | _words("you it he she they")
-# Words that join two requests, and words that may follow them before the request starts.
-_JOINERS = _words("and plus also then additionally")
-_FILLERS = _words("and also then plus additionally too ok okay")
-# Joining words that only ever join requests ("also" and "plus" after a comma, "as well as").
-_STRONG = _words("also plus then additionally")
-# Markers of a clause with its own verb (after a determiner: "my bag didn't arrive").
-_CLAUSE_VERB = re.compile(r"n't$|^(?:got|get|gets|went|came|arrived|broke|was|were)$")
 
 # Words that lead into the next request without being one ("oh, and", "PS", "what's more"); the
 # ones in _LEADS only when a comma or a request's opening word follows ("next, ...", "finally I
@@ -138,15 +108,6 @@ _EDGE = ".,;:!?\"'()“”‘’"
 
 _DASH_STARTS = frozenset("-—–/")
 """The characters a :data:`_DASH` token starts with (the pattern is tried on those only)."""
-
-
-class _Tok(NamedTuple):
-    """One token of a sentence (a tuple: a long message has thousands, made in a loop)."""
-
-    word: str  # lower case, edge punctuation removed ("" for a comma or semicolon)
-    start: int
-    end: int
-    mark: str  # "," ";" "?" "." or "" (the punctuation the token is or ends with)
 
 
 _MARKS = {"?": "?", ".": ".", "!": "."}
@@ -209,7 +170,9 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
                 current, toks[i : i + region], hard, after, last=last, carried=carried
             )
             if cut is not None:
-                pieces.append((current, carried, cut.back))
+                ends = [*cut.splits, len(current)]
+                pieces.append((current[: ends[0]], carried, cut.back))
+                pieces += [(current[a + 1 : b], cut.carry, cut.back) for a, b in pairwise(ends)]
                 current, carried = [], cut.carry
                 i += region
                 continue
@@ -321,14 +284,6 @@ def _next_piece(toks: list[_Tok], j: int) -> list[_Tok]:
     return out
 
 
-class _Cut(NamedTuple):
-    """A cut between two requests: the words the second carries over from the first, and the
-    words the first carries back from the second."""
-
-    carry: list[_Tok]
-    back: list[_Tok]
-
-
 def _opens_request(
     left: list[_Tok],
     region: list[_Tok],
@@ -343,9 +298,7 @@ def _opens_request(
     the words carried over and back; None when it does not."""
     if right and not hard and any(t.word for t in region):
         strong = any(t.word in _STRONG for t in region) or len(region) >= 3
-        shared = _coordinated(
-            _clause(left), right, last=last, carried=carried or [], strong=strong
-        )
+        shared = _coordinated(left, right, last=last, carried=carried or [], strong=strong)
         if shared is not None:
             return shared
     cut, carry = _opens(left, region, hard, right, last=last)
@@ -407,204 +360,6 @@ def _opens(
     return strong and len(words) >= 3, []
 
 
-# --- two requests that share their words ("when and where does it start") -----------------------
-
-# Prepositions (a closed class of English): what follows one after the second thing asked
-# for belongs to both ("the phone number and rating of the place").
-_PREPS = _PREPOSITIONS | _words(
-    "of between near over under around across through within without via per than"
-)
-# Closed classes of English beside the ones above: coordinators, object and possessive pronouns,
-# forms of "be", numerals.
-_CLOSED = (
-    _WH | _AUX | _PRONOUNS | _DETERMINERS | _PREPS | _SUBORDINATORS | _VERBS | _GENERIC
-) | _words(
-    """
-    or but so nor not no me us him them mine yours ours theirs hers its be been being
-    zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty
-    fifty hundred thousand million half
-    """
-)
-# Words that may stand in a request's frame before the thing it asks about ("can you tell me the",
-# "what about", "is there any", "I want to know the"): closed classes and the request verbs.
-_FRAME = _WH | _AUX | _PRONOUNS | _VERBS | _GENERIC | _words("about out be there if whether")
-_OPENERS = _WH | _AUX | _VERBS | _SUBJECT | _PRONOUNS
-# Words that make "X and Y" one thing ("both men's and women's", "between 10 and 11").
-_PAIRED = _words("both either neither between among")
-# Particles that end a phrasal verb ("fly out from").
-_PARTICLES = _words("out up off down away back over")
-# Words that open a question inside a request ("can you tell me *if* ...").
-_EMBEDS = _WH | _words("if whether")
-
-
-def _clause(piece: list[_Tok], limit: int = 12) -> list[_Tok]:
-    """The last clause of ``piece`` (after its last comma or semicolon), from its opening word
-    ("yes whats the address" opens at "whats"); empty when longer than ``limit`` words (a
-    decision reads a bounded number of words)."""
-    j = len(piece)
-    stop = max(0, j - limit)
-    while j > stop and piece[j - 1].word != "":
-        j -= 1
-    if j == stop and stop > 0:
-        return []
-    clause = piece[j:]
-    while clause and clause[0].word in _FILLERS:
-        clause = clause[1:]
-    for n in range(1, min(3, len(clause))):
-        if clause[0].word not in _OPENERS | _DETERMINERS and clause[n].word in _OPENERS:
-            return clause[n:]
-    return clause
-
-
-def _bare(word: str) -> bool:
-    """A word that names something: no closed-class word, request verb, number or clause
-    marker."""
-    return (
-        word not in _CLOSED
-        and not any(ch.isdigit() for ch in word)
-        and not _CLAUSE_VERB.search(word)
-    )
-
-
-def _shared_tail(rw: list[str]) -> bool:
-    """Whether the words after the second thing asked for are what both share: one or two
-    prepositions with their objects ("of the place", "of that hotel for my reference"), or
-    "please"."""
-    if rw == ["please"]:
-        return True
-    if rw[0] not in _PREPS or len(rw) > 8 or sum(w in _PREPS for w in rw) > 2:
-        return False
-    objects = _DETERMINERS | _words("it them there please")
-    return rw[-1] not in _PREPS and all(w in _PREPS or w in objects or _bare(w) for w in rw)
-
-
-def _coordinated(
-    clause: list[_Tok], right: list[_Tok], *, last: bool, carried: list[_Tok], strong: bool
-) -> _Cut | None:
-    """Two requests said together after "and", that share their words: the question words of one
-    question ("when and where does it start", "how humid and windy is it"), two things asked for
-    in one frame ("what's the price and warranty", "tell me their address and rating", "is it free
-    and safe for children"), two actions of one question ("where does it leave and arrive") or two
-    "if" clauses after one verb ("do you know if pets are allowed and if it is furnished"). None
-    when ``right`` is no such request."""
-    words = [t.word for t in clause]
-    rw = [t.word for t in right]
-    if not words:
-        return None
-    r0 = 1 if rw[0] in _PREPOSITIONS and len(rw) > 1 and rw[1] in _WH else 0
-    if words[0] in _WH and (len(words) == 1 or (len(words) == 2 and _bare(words[1]))):
-        if rw[r0] in _WH:  # "when and where does it start", "when and at what airport ..."
-            return _Cut([], _predicate(right, r0 + 1))
-        if words[0] == "how" and len(words) == 2 and _bare(rw[0]):
-            if len(rw) == 1 or rw[1] in _AUX:  # "how humid and windy is it going to be"
-                return _Cut(clause[:1], _predicate(right, 1))
-    if last and rw[0] in _WH and not _has_topic(rw[1:]) and words[0] in _WH | _AUX:
-        return _Cut([], [])  # "how long is the ride and how much (is it)", "where is it and when"
-    k = 0
-    while k < len(clause) and (
-        words[k] in _FRAME
-        or (words[k] == "to" and k + 1 < len(words) and words[k + 1] in _VERBS | _GENERIC)
-    ):
-        k += 1
-    # a question word with the order of a statement after it ("when it starts", not "when does
-    # it start", a question of its own), or "if"/"whether" and a clause
-    asks = (rw[0] in _WH and not _direct(rw)) or (rw[0] in ("if", "whether") and len(rw) > 2)
-    if (asks or rw[0] in _DETERMINERS) and words[0] in _OPENERS and not _noun_clause(rw):
-        # "do you know if ... and if ...", "can you tell me if they serve alcohol and their
-        # phone number", "can you tell me where it is and when it starts", "do you know
-        # their address and whether they allow pets"
-        embedded = next((j for j in range(1, min(k + 1, len(words))) if words[j] in _EMBEDS), 0)
-        if embedded:
-            return _Cut(clause[:embedded], [])
-        if asks and rw[0] not in _WH and k > 1 and not strong:
-            return _Cut(clause[:k], [])
-        frame = _frame(clause) if rw[0] in _DETERMINERS else []
-        if frame:  # "yes, what is the address and the price"
-            return _Cut(frame, [])
-    head = 0
-    while head < min(3, len(rw)) and (_bare(rw[head]) or (head and rw[head] in _VERBS)):
-        head += 1
-    if not last:
-        return None
-    if not head or not _has_topic(rw[:head]):
-        return _actions(clause, rw, last=last)
-    back: list[_Tok] = []
-    if head < len(rw):  # what follows the second thing belongs to both: "... of the place"
-        if not _shared_tail(rw[head:]):
-            return _actions(clause, rw, last=last)
-        back = right[head:] if rw[head] != "please" else []
-    det = k < len(clause) and words[k] in _DETERMINERS
-    thing = words[k + det :]
-    if not _PAIRED.isdisjoint(words):
-        return None  # "both men's and women's hair", "between 10 and 11": one thing
-    if (
-        not thing
-        or len(thing) > 3
-        or not all(_bare(w) or (j and w in _VERBS) for j, w in enumerate(thing))
-        or not _has_topic(thing)
-    ):
-        return _actions(clause, rw, last=last)
-    if k and (det or words[0] not in _VERBS or "me" in words[:k] or "us" in words[:k]):
-        # "what's the price and warranty": the frame and its determiner carried over (not
-        # "go ahead and ...": an imperative says whose thing it asks for)
-        return _Cut(clause[: k + det], back)
-    if k:
-        return None
-    if carried:  # "what's the address, phone number and rating": the same frame again
-        return _Cut(carried, back)
-    if right[-1].mark == "?" or rw[-1] == "please":  # "their address and rating?"
-        return _Cut(clause[:det], back)
-    return None
-
-
-def _actions(clause: list[_Tok], rw: list[str], *, last: bool) -> _Cut | None:
-    """"where does it leave and arrive", "what time does it open and close": a question whose
-    last word is an action, and another action said after it, asks two things."""
-    words = [t.word for t in clause]
-    aux = next((j for j in range(1, min(4, len(words))) if words[j] in _AUX), 0)
-    if not last or words[0] not in _WH or not aux:
-        return None
-    if len(rw) > 2 or not _action(rw[0]) or (len(rw) == 2 and rw[1] not in _PREPS):
-        return None
-    end = len(words)
-    while end > aux + 2 and words[end - 1] in _PREPS | _PARTICLES and len(words) - end < 2:
-        end -= 1  # "does it fly out from"
-    subject = words[aux + 1 : end - 1]  # "it", "the bus", "the station the bus"
-    if (
-        not subject
-        or len(subject) > 5
-        or subject[-1] in _DETERMINERS
-        or not all(w in _PRONOUNS or w in _DETERMINERS or _bare(w) for w in subject)
-        or not _action(words[end - 1])
-    ):
-        return None
-    return _Cut(clause[: end - 1], [])
-
-
-def _action(word: str) -> bool:
-    """A word that may be what a question's subject does ("leave", "open", "going")."""
-    return _bare(word) or word in _VERBS or word.removesuffix("ing") in _VERBS
-
-
-def _direct(words: list[str]) -> bool:
-    """Whether a part opening with a question word is a question of its own: "what's", "when
-    can I", "how much do I" (not "when it starts")."""
-    if words[0].endswith("'s") or (len(words) > 1 and words[1] in _AUX):
-        return True
-    return (
-        len(words) > 2 and words[1] in ("much", "many", "long") and not _AUX.isdisjoint(words[2:4])
-    )
-
-
-def _predicate(right: list[_Tok], k: int) -> list[_Tok]:
-    """What ``right`` says from its first auxiliary at or after ``k`` ("does it start" of "where
-    does it start"): the words two question words share."""
-    for j in range(k, len(right)):
-        if right[j].word in _AUX:
-            return right[j:]
-    return []
-
-
 def _head(piece: list[_Tok], limit: int = 12) -> tuple[int, list[_Tok]]:
     """The number of words of ``piece`` without the joining words at its edges, and its first
     ``limit`` words (all a decision needs: a long message is not re-read at every comma)."""
@@ -623,54 +378,12 @@ def _asks(words: list[str], k: int) -> bool:
     return words[k].endswith("'s") or words[k + 1] in _AUX
 
 
-def _has_topic(words: list[str]) -> bool:
-    """Whether a part names something beyond asking words ("tell me", "how much", "I need
-    your help", "do you have any recommendations" do not)."""
-    return any(
-        w not in _WH
-        and w not in _VERBS
-        and w not in _AUX
-        and w not in _PRONOUNS
-        and w not in _DETERMINERS
-        and w not in _GENERIC
-        and w.removesuffix("ing") not in _VERBS | _GENERIC
-        for w in words
-    )
-
-
-def _noun_clause(words: list[str]) -> bool:
-    """A clause with its own subject and verb that opens with a noun phrase: "my bag didn't
-    arrive", "x has given me a rate"; not a question's inversion ("pepper should I add")."""
-    if words[0] in _PREPOSITIONS or words[0] in ("or", "but", "so", "nor"):
-        return False
-    for k in (1, 2, 3):
-        if (
-            k < len(words)
-            and words[k] != "am"
-            and (words[k] in _AUX or _CLAUSE_VERB.search(words[k]))
-        ):
-            following = words[k + 1] if k + 1 < len(words) else ""
-            return following not in _PRONOUNS
-    return False
-
-
 def _subordinate(left: list[_Tok]) -> bool:
     """Whether ``left`` opens with a subordinate clause or a phrase that leads into its request."""
     first = left[0].word
     if first in _SUBORDINATORS or first in _PREPOSITIONS:
         return True
     return first == "when" and len(left) > 1 and left[1].word not in _AUX
-
-
-def _frame(left: list[_Tok]) -> list[_Tok]:
-    """The words before the first object of a request ("what is" in "what is my limit"), when
-    that request opens with a question word, an auxiliary or a request verb."""
-    if left[0].word not in _WH | _VERBS | _AUX | _SUBJECT:
-        return []
-    for k in range(1, min(len(left), 5)):
-        if left[k].word in _DETERMINERS:
-            return left[:k]
-    return []
 
 
 def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:
