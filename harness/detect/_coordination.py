@@ -72,6 +72,10 @@ _PAIRED = _words("both either neither between among")
 _PARTICLES = _words("out up off down away back over")
 # Words that open a question inside a request ("can you tell me *if* ...").
 _EMBEDS = _WH | _words("if whether")
+# The words a part that does not end its sentence opens with when it shares words with the part
+# before it (only "when and where does it start, ..." and "... if ... and if ..., ..."): the
+# others end the sentence, so the segmenter asks only about these.
+_SHARED_OPENERS = _EMBEDS | _DETERMINERS | _PREPOSITIONS
 
 
 def _clause(piece: list[_Tok], limit: int = 12) -> list[_Tok]:
@@ -124,9 +128,18 @@ def _coordinated(
     and safe for children"), two actions of one question ("where does it leave and arrive") or two
     "if" clauses after one verb ("do you know if pets are allowed and if it is furnished"). None
     when ``right`` is no such request."""
+    if len(right) > 12 and right[0].word not in _SHARED_OPENERS:
+        return None  # a long part shares no words with the one before it, unless it opens so
+    rw = [t.word for t in right]
+    head = 0
+    while head < min(3, len(rw)) and (_bare(rw[head]) or (head and rw[head] in _VERBS)):
+        head += 1
+    if rw[0] not in _SHARED_OPENERS and not (
+        head and (head == len(rw) or rw[head] in _AUX or _shared_tail(rw[head:]))
+    ):
+        return _actions(_clause(left), rw, last=last) if last and len(rw) <= 2 else None
     clause = _clause(left)
     words = [t.word for t in clause]
-    rw = [t.word for t in right]
     if not words:
         return None
     r0 = 1 if rw[0] in _PREPOSITIONS and len(rw) > 1 and rw[1] in _WH else 0
@@ -165,9 +178,6 @@ def _coordinated(
             return _Cut(frame, [])
     if rw[0] in _DETERMINERS and carried and words[0] in _DETERMINERS:
         return _Cut(carried, [])  # "tell me the weather, the traffic and the news"
-    head = 0
-    while head < min(3, len(rw)) and (_bare(rw[head]) or (head and rw[head] in _VERBS)):
-        head += 1
     if not last:
         return None
     if not head or not _has_topic(rw[:head]):
@@ -179,13 +189,13 @@ def _coordinated(
         back = right[head:] if rw[head] != "please" else []
     if not _PAIRED.isdisjoint(words):
         return None  # "both men's and women's hair", "between 10 and 11": one thing
-    frame = _thing_frame(clause, k)
-    if frame is None:
+    if _plural(words[-1]) and _plural(rw[head - 1]):
+        return None  # "the terms and conditions", "pros and cons": a pair of plurals is one
+    own = _thing_frame(clause, k)
+    if own is None:
         return _actions(clause, rw, last=last)
-    if frame and frame[-1] is not clause[-1]:
-        return _Cut(frame, back)  # "what's the price and warranty": the frame carried over
     if k:
-        return None
+        return _Cut(own, back)  # "what's the price and warranty": the frame carried over
     if carried:  # "what's the address, phone number and rating": the same frame again
         return _Cut(carried, back)
     asked = right[-1].mark == "?" or rw[-1] == "please"
@@ -193,8 +203,12 @@ def _coordinated(
     if listed is not None and (listed[0] or asked):  # "what's the address, phone number and
         return _Cut(listed[0], back, listed[1])  # rating", "address, phone and rating?"
     if asked:  # "their address and rating?"
-        return _Cut(frame, back)
+        return _Cut(own, back)
     return None
+
+
+def _plural(word: str) -> bool:
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
 
 
 def _thing_frame(clause: list[_Tok], k: int) -> list[_Tok] | None:
@@ -251,7 +265,7 @@ def _actions(clause: list[_Tok], rw: list[str], *, last: bool) -> _Cut | None:
     last word is an action, and another action said after it, asks two things."""
     words = [t.word for t in clause]
     aux = next((j for j in range(1, min(4, len(words))) if words[j] in _AUX), 0)
-    if not last or words[0] not in _WH or not aux:
+    if not last or not words or words[0] not in _WH or not aux:
         return None
     if len(rw) > 2 or not _action(rw[0]) or (len(rw) == 2 and rw[1] not in _PREPS):
         return None

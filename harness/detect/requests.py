@@ -35,7 +35,7 @@ from functools import cache, lru_cache
 from itertools import pairwise, repeat
 from pathlib import Path
 
-from harness.detect._coordination import _coordinated, _Cut
+from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
 from harness.detect._request_words import (
     _AUX,
     _DETERMINERS,
@@ -117,14 +117,15 @@ _MARKS = {"?": "?", ".": ".", "!": "."}
 def _tokens(text: str, offset: int) -> list[_Tok]:
     out: list[_Tok] = []
     append = out.append
+    new = tuple.__new__  # about half the cost of the named tuple's own constructor, per token
     for m in _TOKEN.finditer(text):
         raw = m.group()
         start, end = m.span()
         if raw in ",;":
-            append(_Tok("", offset + start, offset + end, raw))
+            append(new(_Tok, ("", offset + start, offset + end, raw)))
             continue
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
-            append(_Tok("", offset + start, offset + end, ";"))
+            append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
         word = raw.lower()
         if "’" in word:
@@ -132,7 +133,7 @@ def _tokens(text: str, offset: int) -> list[_Tok]:
         word = word.strip(_EDGE)
         if not word:
             continue
-        append(_Tok(word, offset + start, offset + end, _MARKS.get(raw[-1], "")))
+        append(new(_Tok, (word, offset + start, offset + end, _MARKS.get(raw[-1], ""))))
     return out
 
 
@@ -170,9 +171,12 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
                 current, toks[i : i + region], hard, after, last=last, carried=carried
             )
             if cut is not None:
-                ends = [*cut.splits, len(current)]
-                pieces.append((current[: ends[0]], carried, cut.back))
-                pieces += [(current[a + 1 : b], cut.carry, cut.back) for a, b in pairwise(ends)]
+                if cut.splits:  # a list said in one frame: each item carries it
+                    ends = [*cut.splits, len(current)]
+                    pieces.append((current[: ends[0]], carried, cut.back))
+                    pieces += [(current[a + 1 : b], cut.carry, cut.back) for a, b in pairwise(ends)]
+                else:
+                    pieces.append((current, carried, cut.back))
                 current, carried = [], cut.carry
                 i += region
                 continue
@@ -296,11 +300,13 @@ def _opens_request(
     """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
     sentence; ``carried``: the words ``left`` carried over from the request before it), and
     the words carried over and back; None when it does not."""
-    if right and not hard and any(t.word for t in region):
-        strong = any(t.word in _STRONG for t in region) or len(region) >= 3
-        shared = _coordinated(left, right, last=last, carried=carried or [], strong=strong)
-        if shared is not None:
-            return shared
+    if right and not hard and (last or right[0].word in _SHARED_OPENERS):
+        joiners = {t.word for t in region}
+        if joiners - {""}:
+            strong = not joiners.isdisjoint(_STRONG) or len(region) >= 3
+            shared = _coordinated(left, right, last=last, carried=carried or [], strong=strong)
+            if shared is not None:
+                return shared
     cut, carry = _opens(left, region, hard, right, last=last)
     return _Cut(carry, []) if cut else None
 
