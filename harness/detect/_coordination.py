@@ -64,7 +64,9 @@ _CLOSED = (
 )
 # Words that may stand in a request's frame before the thing it asks about ("can you tell me the",
 # "what about", "is there any", "I want to know the"): closed classes and the request verbs.
-_FRAME = _WH | _AUX | _PRONOUNS | _VERBS | _GENERIC | _words("about out be there if whether")
+_FRAME = (
+    _WH | _AUX | _PRONOUNS | _VERBS | _GENERIC | _words("about out be there if whether also just")
+)
 _OPENERS = _WH | _AUX | _VERBS | _SUBJECT | _PRONOUNS
 # Words that make "X and Y" one thing ("both men's and women's", "between 10 and 11").
 _PAIRED = _words("both either neither between among")
@@ -109,13 +111,16 @@ def _bare(word: str) -> bool:
 
 def _shared_tail(rw: list[str]) -> bool:
     """Whether the words after the second thing asked for are what both share: one or two
-    prepositions with their objects ("of the place", "of that hotel for my reference"), or
-    "please"."""
-    if rw in (["please"], ["like"]):  # "what is the wind and humidity like"
+    prepositions with their objects ("of the place", "of that hotel for my reference"), what
+    is said of both ("going to be like", "be like"), or "please" or "too"."""
+    if rw in (["please"], ["like"], ["too"]):  # "what is the wind and humidity like"
         return True
+    if rw[0] in _AUX or rw[0] in ("be", "going", "supposed"):
+        # "the humidity and wind going to be like"; not a question ("... and ask can I")
+        return len(rw) <= 6 and "and" not in rw and not (len(rw) > 1 and rw[1] in _PRONOUNS)
     if rw[0] not in _PREPS or len(rw) > 8 or sum(w in _PREPS for w in rw) > 2:
         return False
-    objects = _DETERMINERS | _words("it them there please")
+    objects = _DETERMINERS | _words("it them there please one")
     return rw[-1] not in _PREPS and all(w in _PREPS or w in objects or _bare(w) for w in rw)
 
 
@@ -164,7 +169,7 @@ def _coordinated(
     # a question word with the order of a statement after it ("when it starts", not "when does
     # it start", a question of its own), or "if"/"whether" and a clause
     asks = (rw[0] in _WH and not _direct(rw)) or (rw[0] in ("if", "whether") and len(rw) > 2)
-    if (asks or rw[0] in _DETERMINERS) and words[0] in _OPENERS and not _noun_clause(rw):
+    if (asks or (rw[0] in _DETERMINERS and not _noun_clause(rw))) and words[0] in _OPENERS:
         # "do you know if ... and if ...", "can you tell me if they serve alcohol and their
         # phone number", "can you tell me where it is and when it starts", "do you know
         # their address and whether they allow pets"
@@ -173,8 +178,14 @@ def _coordinated(
             return _Cut(clause[:embedded], [])
         if asks and rw[0] not in _WH and k > 1 and not strong:
             return _Cut(clause[:k], [])
-        frame = _frame(clause) if rw[0] in _DETERMINERS else []
-        if frame:  # "yes, what is the address and the price"
+        # "yes, what is the address and the price", "can you please tell me the address as
+        # well as the starting time"
+        frame = (
+            (clause[:k] if k < len(words) and words[k] in _DETERMINERS else _frame(clause))
+            if rw[0] in _DETERMINERS
+            else []
+        )
+        if frame:
             return _Cut(frame, [])
     if rw[0] in _DETERMINERS and carried and words[0] in _DETERMINERS:
         return _Cut(carried, [])  # "tell me the weather, the traffic and the news"
@@ -186,7 +197,7 @@ def _coordinated(
     if head < len(rw):  # what follows the second thing belongs to both: "... of the place"
         if not _shared_tail(rw[head:]):
             return _actions(clause, rw, last=last)
-        back = right[head:] if rw[head] != "please" else []
+        back = right[head:] if rw[head] not in ("please", "too") else []
     if not _PAIRED.isdisjoint(words):
         return None  # "both men's and women's hair", "between 10 and 11": one thing
     if _plural(words[-1]) and _plural(rw[head - 1]):
