@@ -77,7 +77,7 @@ _EMBEDS = _WH | _words("if whether")
 # The words a part that does not end its sentence opens with when it shares words with the part
 # before it (only "when and where does it start, ..." and "... if ... and if ..., ..."): the
 # others end the sentence, so the segmenter asks only about these.
-_SHARED_OPENERS = _EMBEDS | _DETERMINERS | _PREPOSITIONS
+_SHARED_OPENERS = _EMBEDS | _DETERMINERS
 
 
 def _clause(piece: list[_Tok], limit: int = 12) -> list[_Tok]:
@@ -133,13 +133,14 @@ def _coordinated(
     and safe for children"), two actions of one question ("where does it leave and arrive") or two
     "if" clauses after one verb ("do you know if pets are allowed and if it is furnished"). None
     when ``right`` is no such request."""
-    if len(right) > 12 and right[0].word not in _SHARED_OPENERS:
-        return None  # a long part shares no words with the one before it, unless it opens so
     rw = [t.word for t in right]
+    r0 = 1 if rw[0] in _PREPOSITIONS and len(rw) > 1 and rw[1] in _WH else 0
+    if len(right) > 12 and rw[r0] not in _SHARED_OPENERS:
+        return None  # a long part shares no words with the one before it, unless it opens so
     head = 0
     while head < min(3, len(rw)) and (_bare(rw[head]) or (head and rw[head] in _VERBS)):
         head += 1
-    if rw[0] not in _SHARED_OPENERS and not (
+    if rw[r0] not in _SHARED_OPENERS and not (
         head and (head == len(rw) or rw[head] in _AUX or _shared_tail(rw[head:]))
     ):
         return _actions(_clause(left), rw, last=last) if last and len(rw) <= 2 else None
@@ -147,7 +148,6 @@ def _coordinated(
     words = [t.word for t in clause]
     if not words:
         return None
-    r0 = 1 if rw[0] in _PREPOSITIONS and len(rw) > 1 and rw[1] in _WH else 0
     if words[0] in _WH and (len(words) == 1 or (len(words) == 2 and _bare(words[1]))):
         if rw[r0] in _WH:  # "when and where does it start", "when and at what airport ..."
             return _Cut([], _predicate(right, r0 + 1))

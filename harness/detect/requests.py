@@ -300,7 +300,15 @@ def _opens_request(
     """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
     sentence; ``carried``: the words ``left`` carried over from the request before it), and
     the words carried over and back; None when it does not."""
-    if right and not hard and (last or right[0].word in _SHARED_OPENERS):
+    if (
+        right
+        and not hard
+        and (
+            last
+            or right[0].word in _SHARED_OPENERS
+            or (len(right) > 1 and right[1].word in _WH)  # "and at what time does it start"
+        )
+    ):
         joiners = {t.word for t in region}
         if joiners - {""}:
             strong = not joiners.isdisjoint(_STRONG) or len(region) >= 3
