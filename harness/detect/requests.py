@@ -16,13 +16,21 @@ conditions", "between 10 and 11". Words said once for two requests are carried o
 - a counted noun: "how many PTO days have I used and how many are left" gives "how many PTO days
   are left".
 
+Two things asked at once that share their words are two requests, because the check must flag a
+reply that answers only one of them (:mod:`harness.detect._coordination`): the question words of
+one question ("when and where does it start" gives "when does it start" and "where does it
+start", the words after the second carried back, :attr:`Request.carried_after`), two things in one
+frame ("tell me their address and rating", "what's the address, phone number and rating"), two
+actions of one question ("where does it leave and arrive").
+
 Not every part asks for an answer of its own: "Thanks a lot", "That sounds great", "Yes, please".
 :func:`needs_answer` tells them apart with a small model learned from dialogue acts; the check
 matches such parts but does not report them.
 
-The word classes below are closed classes of English (question words, auxiliaries, pronouns,
-determiners, subordinators) and common request verbs; docs/simulate.md gives how well the
-segmenter does on a labelled set of multi-request messages it was not tuned on.
+The word classes (``harness.detect._request_words``) are closed classes of English (question
+words, auxiliaries, pronouns, determiners, subordinators, prepositions) and common request verbs;
+docs/simulate.md gives how well the segmenter does on labelled sets of multi-request messages it
+was not tuned on.
 """
 
 from __future__ import annotations
