@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from harness.detect._request_words import (
+    _ASKING,
     _AUX,
     _CLAUSE_VERB,
     _DETERMINERS,
@@ -78,6 +79,11 @@ _EMBEDS = _WH | _words("if whether")
 # before it (only "when and where does it start, ..." and "... if ... and if ..., ..."): the
 # others end the sentence, so the segmenter asks only about these.
 _SHARED_OPENERS = _EMBEDS | _DETERMINERS
+# Unions made once (a union in a function makes a new set at every call).
+_OPENERS_OR_DETS = _OPENERS | _DETERMINERS
+_OBJECTS = _DETERMINERS | _words("it them there please one")  # of a preposition after a thing
+_WH_AUX = _WH | _AUX
+_PREPS_PARTICLES = _PREPS | _PARTICLES
 
 
 def _clause(piece: list[_Tok], limit: int = 12) -> list[_Tok]:
@@ -94,7 +100,7 @@ def _clause(piece: list[_Tok], limit: int = 12) -> list[_Tok]:
     while clause and clause[0].word in _FILLERS:
         clause = clause[1:]
     for n in range(1, min(3, len(clause))):
-        if clause[0].word not in _OPENERS | _DETERMINERS and clause[n].word in _OPENERS:
+        if clause[0].word not in _OPENERS_OR_DETS and clause[n].word in _OPENERS:
             return clause[n:]
     return clause
 
@@ -120,8 +126,7 @@ def _shared_tail(rw: list[str]) -> bool:
         return len(rw) <= 6 and "and" not in rw and not (len(rw) > 1 and rw[1] in _PRONOUNS)
     if rw[0] not in _PREPS or len(rw) > 8 or sum(w in _PREPS for w in rw) > 2:
         return False
-    objects = _DETERMINERS | _words("it them there please one")
-    return rw[-1] not in _PREPS and all(w in _PREPS or w in objects or _bare(w) for w in rw)
+    return rw[-1] not in _PREPS and all(w in _PREPS or w in _OBJECTS or _bare(w) for w in rw)
 
 
 def _coordinated(
@@ -158,12 +163,11 @@ def _coordinated(
             and (len(rw) == 1 or rw[1] in _AUX)
         ):  # "how humid and windy is it going to be"
             return _Cut(clause[:1], _predicate(right, 1))
-    if last and rw[0] in _WH and not _has_topic(rw[1:]) and words[0] in _WH | _AUX:
+    if last and rw[0] in _WH and not _has_topic(rw[1:]) and words[0] in _WH_AUX:
         return _Cut([], [])  # "how long is the ride and how much (is it)", "where is it and when"
     k = 0
     while k < len(clause) and (
-        words[k] in _FRAME
-        or (words[k] == "to" and k + 1 < len(words) and words[k + 1] in _VERBS | _GENERIC)
+        words[k] in _FRAME or (words[k] == "to" and k + 1 < len(words) and words[k + 1] in _ASKING)
     ):
         k += 1
     # a question word with the order of a statement after it ("when it starts", not "when does
@@ -274,14 +278,16 @@ def _listed(
 def _actions(clause: list[_Tok], rw: list[str], *, last: bool) -> _Cut | None:
     """ "where does it leave and arrive", "what time does it open and close": a question whose
     last word is an action, and another action said after it, asks two things."""
+    if not last or not clause or clause[0].word not in _WH:
+        return None
     words = [t.word for t in clause]
     aux = next((j for j in range(1, min(4, len(words))) if words[j] in _AUX), 0)
-    if not last or not words or words[0] not in _WH or not aux:
+    if not aux:
         return None
     if len(rw) > 2 or not _action(rw[0]) or (len(rw) == 2 and rw[1] not in _PREPS):
         return None
     end = len(words)
-    while end > aux + 2 and words[end - 1] in _PREPS | _PARTICLES and len(words) - end < 2:
+    while end > aux + 2 and words[end - 1] in _PREPS_PARTICLES and len(words) - end < 2:
         end -= 1  # "does it fly out from"
     subject = words[aux + 1 : end - 1]  # "it", "the bus", "the station the bus"
     if (

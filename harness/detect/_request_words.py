@@ -67,6 +67,11 @@ class _Tok(NamedTuple):
     mark: str  # "," ";" "?" "." or "" (the punctuation the token is or ends with)
 
 
+_ASKING = _VERBS | _GENERIC
+_FRAME_OPENERS = _WH | _VERBS | _AUX | _SUBJECT
+# (unions made once: a set union in a function made a new set at every call)
+
+
 def _has_topic(words: list[str]) -> bool:
     """Whether a part names something beyond asking words ("tell me", "how much", "I need
     your help", "do you have any recommendations" do not)."""
@@ -77,7 +82,7 @@ def _has_topic(words: list[str]) -> bool:
         and w not in _PRONOUNS
         and w not in _DETERMINERS
         and w not in _GENERIC
-        and w.removesuffix("ing") not in _VERBS | _GENERIC
+        and w.removesuffix("ing") not in _ASKING
         for w in words
     )
 
@@ -101,7 +106,7 @@ def _noun_clause(words: list[str]) -> bool:
 def _frame(left: list[_Tok]) -> list[_Tok]:
     """The words before the first object of a request ("what is" in "what is my limit"), when
     that request opens with a question word, an auxiliary or a request verb."""
-    if left[0].word not in _WH | _VERBS | _AUX | _SUBJECT:
+    if left[0].word not in _FRAME_OPENERS:
         return []
     for k in range(1, min(len(left), 5)):
         if left[k].word in _DETERMINERS:

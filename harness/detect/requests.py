@@ -218,7 +218,7 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
                 carried_after=tail,
             )
         )
-    return [r for r in out if any(ch.isalnum() for ch in r.text)]
+    return [r for r in out if any(map(str.isalnum, r.text))]
 
 
 def _joined(frame: str, own: str) -> str:
@@ -234,6 +234,10 @@ def _joined(frame: str, own: str) -> str:
     return " ".join([*frame_words, *own_words[k:]])
 
 
+_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
+_LEAD_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
+_ALSO_OPENERS = _WH | _AUX | _SUBJECT
+_SUBJECT_STARTS = _PRONOUNS | _DETERMINERS
 _REGION_STARTS = _FILLERS | {"", "as"}
 """The words a joining region can start with (:func:`_region` is 0 at any other)."""
 
@@ -263,7 +267,7 @@ def _also(toks: list[_Tok], i: int) -> bool:
     if toks[i].word != "also" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
         return False
     before = toks[i - 1].word
-    return before not in _AUX | _PRONOUNS | _WH | _FILLERS
+    return before not in _NOT_BEFORE_ALSO
 
 
 def _marker_at(toks: list[_Tok], j: int) -> int:
@@ -272,9 +276,7 @@ def _marker_at(toks: list[_Tok], j: int) -> int:
         if _words_at(toks, j, marker):
             if marker[0] in _LEADS:
                 after = toks[j + 1] if j + 1 < len(toks) else None
-                opens = after is not None and (
-                    after.word == "" or after.word in _WH | _AUX | _SUBJECT | _VERBS
-                )
+                opens = after is not None and (after.word == "" or after.word in _LEAD_OPENERS)
                 if not opens:
                     continue
             return len(marker)
@@ -346,7 +348,7 @@ def _opens(
     if comma_only and _subordinate(left):
         return False, []  # "if I travel to Peru, do I need a visa", "on my list, add milk"
     words = [t.word for t in right]
-    if also_only and words[0] not in _WH | _AUX | _SUBJECT:
+    if also_only and words[0] not in _ALSO_OPENERS:
         return False, []
     if words[0] in _PREPOSITIONS and len(words) > 2 and words[1] in _WH:
         words = words[1:]  # "... and at what time does it start", "and from which airport"
@@ -355,7 +357,7 @@ def _opens(
         and len(words) >= 3
         and words[0] in _WH
         and words[1] in _AUX
-        and words[2] in _PRONOUNS | _DETERMINERS
+        and words[2] in _SUBJECT_STARTS
     ):
         return True, []  # "... and when does it start": a question of its own ("..., how do I"
         # after a comma goes on with the same request)
