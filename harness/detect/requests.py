@@ -16,13 +16,21 @@ conditions", "between 10 and 11". Words said once for two requests are carried o
 - a counted noun: "how many PTO days have I used and how many are left" gives "how many PTO days
   are left".
 
+Two things asked at once that share their words are two requests, because the check must flag a
+reply that answers only one of them (:mod:`harness.detect._coordination`): the question words of
+one question ("when and where does it start" gives "when does it start" and "where does it
+start", the words after the second carried back, :attr:`Request.carried_after`), two things in one
+frame ("tell me their address and rating", "what's the address, phone number and rating"), two
+actions of one question ("where does it leave and arrive").
+
 Not every part asks for an answer of its own: "Thanks a lot", "That sounds great", "Yes, please".
 :func:`needs_answer` tells them apart with a small model learned from dialogue acts; the check
 matches such parts but does not report them.
 
-The word classes below are closed classes of English (question words, auxiliaries, pronouns,
-determiners, subordinators) and common request verbs; docs/simulate.md gives how well the
-segmenter does on a labelled set of multi-request messages it was not tuned on.
+The word classes (``harness.detect._request_words``) are closed classes of English (question
+words, auxiliaries, pronouns, determiners, subordinators, prepositions) and common request verbs;
+docs/simulate.md gives how well the segmenter does on labelled sets of multi-request messages it
+was not tuned on.
 """
 
 from __future__ import annotations
@@ -32,20 +40,33 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import repeat
+from itertools import pairwise, repeat
 from pathlib import Path
-from typing import NamedTuple
 
+from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
+from harness.detect._request_words import (
+    _AUX,
+    _DETERMINERS,
+    _FILLERS,
+    _PREPOSITIONS,
+    _PRONOUNS,
+    _STRONG,
+    _SUBJECT,
+    _SUBORDINATORS,
+    _VERBS,
+    _WH,
+    _frame,
+    _has_topic,
+    _noun_clause,
+    _Tok,
+    _words,
+)
 from harness.detect.acts import feature_set
 from harness.text import split_sentences
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
 
 _NEEDS = Path(__file__).resolve().parent / "_models" / "needs.json"
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,50 +81,10 @@ class Request:
     """Where its own words end in the message (``message[start:end]`` is what the user wrote)."""
     carried: str = ""
     """Words said once for this request and the one before it, carried over ("what is")."""
+    carried_after: str = ""
+    """Words said once after this request for it and the next one, carried back ("does it
+    start" in "when and where does it start")."""
 
-
-_WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
-_AUX = _words(
-    """
-    am is are was were do does did have has had can could will would shall should may might must
-    isn't aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't cannot couldn't
-    won't wouldn't shouldn't isnt arent dont doesnt didnt cant wont
-    """
-)
-_SUBJECT = _words(
-    "i i'm i'd i've i'll im ive id we we're we'd we've we'll there's theres let's lets"
-)
-# Verbs people open a request with (imperatives and "please ..."), not nouns they ask about.
-_VERBS = _words(
-    """
-    please tell show give find get check look let help book reserve cancel change update set reset
-    unlock lock order buy pay send transfer add remove delete put make schedule remind play call
-    text turn start stop switch open close create request submit report freeze block track confirm
-    explain list read search locate share translate convert calculate define spell flip roll
-    increase decrease raise lower move rename sync renew replace apply activate deactivate
-    suggest recommend inform notify alert walk teach say repeat provide pull take use go bring
-    """
-)
-# Words that ask for something without naming it: a part made of these and the closed classes
-# above ("I need your help", "any suggestions") is no request of its own.
-_GENERIC = _words(
-    """
-    me us so many much need want like love wish help assistance something anything one ones
-    options recommendations recommendation suggestions suggestion advice know thanks thank
-    sure now then too kindly
-    """
-)
-_DETERMINERS = _words("my the a an your our his her their this that these those some any")
-_SUBORDINATORS = _words("if since because although though unless once while before after as")
-_PREPOSITIONS = _words("on in at for from with about during to into by")
-_PRONOUNS = _SUBJECT | _words("you it he she they")
-# Words that join two requests, and words that may follow them before the request starts.
-_JOINERS = _words("and plus also then additionally")
-_FILLERS = _words("and also then plus additionally too ok okay")
-# Joining words that only ever join requests ("also" and "plus" after a comma, "as well as").
-_STRONG = _words("also plus then additionally")
-# Markers of a clause with its own verb (after a determiner: "my bag didn't arrive").
-_CLAUSE_VERB = re.compile(r"n't$|^(?:got|get|gets|went|came|arrived|broke|was|were)$")
 
 # Words that lead into the next request without being one ("oh, and", "PS", "what's more"); the
 # ones in _LEADS only when a comma or a request's opening word follows ("next, ...", "finally I
@@ -137,15 +118,6 @@ _DASH_STARTS = frozenset("-—–/")
 """The characters a :data:`_DASH` token starts with (the pattern is tried on those only)."""
 
 
-class _Tok(NamedTuple):
-    """One token of a sentence (a tuple: a long message has thousands, made in a loop)."""
-
-    word: str  # lower case, edge punctuation removed ("" for a comma or semicolon)
-    start: int
-    end: int
-    mark: str  # "," ";" "?" "." or "" (the punctuation the token is or ends with)
-
-
 _MARKS = {"?": "?", ".": ".", "!": "."}
 """The mark of a token by its last character."""
 
@@ -153,14 +125,15 @@ _MARKS = {"?": "?", ".": ".", "!": "."}
 def _tokens(text: str, offset: int) -> list[_Tok]:
     out: list[_Tok] = []
     append = out.append
+    new = tuple.__new__  # about half the cost of the named tuple's own constructor, per token
     for m in _TOKEN.finditer(text):
         raw = m.group()
         start, end = m.span()
         if raw in ",;":
-            append(_Tok("", offset + start, offset + end, raw))
+            append(new(_Tok, ("", offset + start, offset + end, raw)))
             continue
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
-            append(_Tok("", offset + start, offset + end, ";"))
+            append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
         word = raw.lower()
         if "’" in word:
@@ -168,7 +141,7 @@ def _tokens(text: str, offset: int) -> list[_Tok]:
         word = word.strip(_EDGE)
         if not word:
             continue
-        append(_Tok(word, offset + start, offset + end, _MARKS.get(raw[-1], "")))
+        append(new(_Tok, (word, offset + start, offset + end, _MARKS.get(raw[-1], ""))))
     return out
 
 
@@ -190,7 +163,8 @@ def segment_requests(message: str) -> tuple[Request, ...]:
 
 
 def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
-    pieces: list[tuple[list[_Tok], list[_Tok]]] = []  # (tokens, carried tokens)
+    # (tokens, carried tokens, tokens carried back from the next request)
+    pieces: list[tuple[list[_Tok], list[_Tok], list[_Tok]]] = []
     current: list[_Tok] = []
     carried: list[_Tok] = []
     i = 0
@@ -201,10 +175,17 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
         if current and (region or hard):
             after = _next_piece(toks, i + region)
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
-            cut, carry = _opens_request(current, toks[i : i + region], hard, after, last=last)
-            if cut:
-                pieces.append((current, carried))
-                current, carried = [], carry
+            cut = _opens_request(
+                current, toks[i : i + region], hard, after, last=last, carried=carried
+            )
+            if cut is not None:
+                if cut.splits:  # a list said in one frame: each item carries it
+                    ends = [*cut.splits, len(current)]
+                    pieces.append((current[: ends[0]], carried, cut.back))
+                    pieces += [(current[a + 1 : b], cut.carry, cut.back) for a, b in pairwise(ends)]
+                else:
+                    pieces.append((current, carried, cut.back))
+                current, carried = [], cut.carry
                 i += region
                 continue
         if region > 1:  # a joining region that starts no request stays in this one
@@ -213,19 +194,31 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
         else:
             current.append(toks[i])
             i += 1
-    pieces.append((current, carried))
+    pieces.append((current, carried, []))
     out = []
-    for piece, carry in pieces:
+    for piece, carry, back in pieces:
         piece = _trim(piece)
         if not piece:
             continue
         start = piece[0].start
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
         frame = message[carry[0].start : carry[-1].end] if carry else ""
-        out.append(
-            Request(text=_joined(frame, own), start=start, end=start + len(own), carried=frame)
+        tail = (
+            message[back[0].start : back[-1].end].rstrip(_EDGE.replace("'", "")).strip()
+            if back
+            else ""
         )
-    return [r for r in out if any(ch.isalnum() for ch in r.text)]
+        text = _joined(frame, own)
+        out.append(
+            Request(
+                text=f"{text} {tail}" if tail else text,
+                start=start,
+                end=start + len(own),
+                carried=frame,
+                carried_after=tail,
+            )
+        )
+    return [r for r in out if any(map(str.isalnum, r.text))]
 
 
 def _joined(frame: str, own: str) -> str:
@@ -241,6 +234,10 @@ def _joined(frame: str, own: str) -> str:
     return " ".join([*frame_words, *own_words[k:]])
 
 
+_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
+_LEAD_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
+_ALSO_OPENERS = _WH | _AUX | _SUBJECT
+_SUBJECT_STARTS = _PRONOUNS | _DETERMINERS
 _REGION_STARTS = _FILLERS | {"", "as"}
 """The words a joining region can start with (:func:`_region` is 0 at any other)."""
 
@@ -270,7 +267,7 @@ def _also(toks: list[_Tok], i: int) -> bool:
     if toks[i].word != "also" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
         return False
     before = toks[i - 1].word
-    return before not in _AUX | _PRONOUNS | _WH | _FILLERS
+    return before not in _NOT_BEFORE_ALSO
 
 
 def _marker_at(toks: list[_Tok], j: int) -> int:
@@ -279,9 +276,7 @@ def _marker_at(toks: list[_Tok], j: int) -> int:
         if _words_at(toks, j, marker):
             if marker[0] in _LEADS:
                 after = toks[j + 1] if j + 1 < len(toks) else None
-                opens = after is not None and (
-                    after.word == "" or after.word in _WH | _AUX | _SUBJECT | _VERBS
-                )
+                opens = after is not None and (after.word == "" or after.word in _LEAD_OPENERS)
                 if not opens:
                     continue
             return len(marker)
@@ -304,6 +299,37 @@ def _next_piece(toks: list[_Tok], j: int) -> list[_Tok]:
 
 
 def _opens_request(
+    left: list[_Tok],
+    region: list[_Tok],
+    hard: bool,
+    right: list[_Tok],
+    *,
+    last: bool = False,
+    carried: list[_Tok] | None = None,
+) -> _Cut | None:
+    """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
+    sentence; ``carried``: the words ``left`` carried over from the request before it), and
+    the words carried over and back; None when it does not."""
+    if (
+        right
+        and not hard
+        and (
+            last
+            or right[0].word in _SHARED_OPENERS
+            or (len(right) > 1 and right[1].word in _WH)  # "and at what time does it start"
+        )
+    ):
+        joiners = {t.word for t in region}
+        if joiners - {""}:
+            strong = not joiners.isdisjoint(_STRONG) or len(region) >= 3
+            shared = _coordinated(left, right, last=last, carried=carried or [], strong=strong)
+            if shared is not None:
+                return shared
+    cut, carry = _opens(left, region, hard, right, last=last)
+    return _Cut(carry, []) if cut else None
+
+
+def _opens(
     left: list[_Tok], region: list[_Tok], hard: bool, right: list[_Tok], *, last: bool = False
 ) -> tuple[bool, list[_Tok]]:
     """Whether ``right`` starts a new request after ``left``, and the words it carries over
@@ -322,7 +348,7 @@ def _opens_request(
     if comma_only and _subordinate(left):
         return False, []  # "if I travel to Peru, do I need a visa", "on my list, add milk"
     words = [t.word for t in right]
-    if also_only and words[0] not in _WH | _AUX | _SUBJECT:
+    if also_only and words[0] not in _ALSO_OPENERS:
         return False, []
     if words[0] in _PREPOSITIONS and len(words) > 2 and words[1] in _WH:
         words = words[1:]  # "... and at what time does it start", "and from which airport"
@@ -331,7 +357,7 @@ def _opens_request(
         and len(words) >= 3
         and words[0] in _WH
         and words[1] in _AUX
-        and words[2] in _PRONOUNS
+        and words[2] in _SUBJECT_STARTS
     ):
         return True, []  # "... and when does it start": a question of its own ("..., how do I"
         # after a comma goes on with the same request)
@@ -355,24 +381,7 @@ def _opens_request(
     if first in _DETERMINERS:
         frame = _frame(left)
         return bool(frame), frame
-    if last and left[0].word in _WH and _bare_object(words):
-        # "what's their phone number and address": a question about two things, the frame and
-        # its determiner carried over, when the first is a plain noun phrase too ("the weather
-        # in Paris and London" is one; "show me the terms and conditions" asks no question)
-        frame = _frame(left)
-        if frame and _bare_object([t.word for t in left[len(frame) + 1 :]]):
-            return True, left[: len(frame) + 1]
-        return False, []
     return strong and len(words) >= 3, []
-
-
-def _bare_object(words: list[str]) -> bool:
-    """Whether a part ending its sentence is a short noun phrase with no determiner: one to
-    three words, none of them a closed-class word, a request verb or a clause marker."""
-    closed = _WH | _AUX | _PRONOUNS | _DETERMINERS | _PREPOSITIONS | _SUBORDINATORS | _VERBS
-    return 0 < len(words) <= 3 and not any(
-        w in closed or w in ("or", "but", "so", "nor") or _CLAUSE_VERB.search(w) for w in words
-    )
 
 
 def _head(piece: list[_Tok], limit: int = 12) -> tuple[int, list[_Tok]]:
@@ -393,54 +402,12 @@ def _asks(words: list[str], k: int) -> bool:
     return words[k].endswith("'s") or words[k + 1] in _AUX
 
 
-def _has_topic(words: list[str]) -> bool:
-    """Whether a part names something beyond asking words ("tell me", "how much", "I need
-    your help", "do you have any recommendations" do not)."""
-    return any(
-        w not in _WH
-        and w not in _VERBS
-        and w not in _AUX
-        and w not in _PRONOUNS
-        and w not in _DETERMINERS
-        and w not in _GENERIC
-        and w.removesuffix("ing") not in _VERBS | _GENERIC
-        for w in words
-    )
-
-
-def _noun_clause(words: list[str]) -> bool:
-    """A clause with its own subject and verb that opens with a noun phrase: "my bag didn't
-    arrive", "x has given me a rate"; not a question's inversion ("pepper should I add")."""
-    if words[0] in _PREPOSITIONS or words[0] in ("or", "but", "so", "nor"):
-        return False
-    for k in (1, 2, 3):
-        if (
-            k < len(words)
-            and words[k] != "am"
-            and (words[k] in _AUX or _CLAUSE_VERB.search(words[k]))
-        ):
-            following = words[k + 1] if k + 1 < len(words) else ""
-            return following not in _PRONOUNS
-    return False
-
-
 def _subordinate(left: list[_Tok]) -> bool:
     """Whether ``left`` opens with a subordinate clause or a phrase that leads into its request."""
     first = left[0].word
     if first in _SUBORDINATORS or first in _PREPOSITIONS:
         return True
     return first == "when" and len(left) > 1 and left[1].word not in _AUX
-
-
-def _frame(left: list[_Tok]) -> list[_Tok]:
-    """The words before the first object of a request ("what is" in "what is my limit"), when
-    that request opens with a question word, an auxiliary or a request verb."""
-    if left[0].word not in _WH | _VERBS | _AUX | _SUBJECT:
-        return []
-    for k in range(1, min(len(left), 5)):
-        if left[k].word in _DETERMINERS:
-            return left[:k]
-    return []
 
 
 def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:

@@ -297,14 +297,16 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # after a bot sentence became matched by its parts (fourth session; before: test 96.9 % of
 # drops, 14.5 % false alarms; sgd-dev 87.4 %, 20.3 %; fresh 96.0 %, 13.8 %; and before parts
 # that need no answer stopped being reported: test 97.6 %, 14.7 %; sgd-dev 90.4 %, 24.5 %;
-# fresh 96.9 %, 14.2 %).
-DROP_TEST = 0.968  # 96.8 %
-MERGE_TEST = 0.964  # 96.5 %
-FILLER_TEST = 0.964  # 96.4 %
-FULL_TEST = 0.142  # 14.2 %
+# fresh 96.9 %, 14.2 %). Fifth session (two things asked at once segmented as two requests,
+# measured once): test 96.8 -> 96.9 % of drops, 14.2 -> 14.3 % false alarms; sgd-dev 85.7 ->
+# 86.1 %, 22.0 -> 23.2 %; fresh 96.0 -> 96.1 %, 14.2 -> 14.2 %.
+DROP_TEST = 0.968  # 96.9 %
+MERGE_TEST = 0.964  # 96.7 %
+FILLER_TEST = 0.964  # 96.6 %
+FULL_TEST = 0.144  # 14.3 %
 FULL_TEST_DECLARED = 0.089  # 8.8 %
-SGD_FULL, SGD_DROP = 0.22, 0.857  # 22.0 %, 85.7 %
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.157, 0.897  # 15.7 %, 89.8 %
+SGD_FULL, SGD_DROP = 0.232, 0.857  # 23.2 %, 86.1 %
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.167, 0.897  # 16.7 % (was 15.7 %), 89.8 %
 FRESH_FULL, FRESH_DROP = 0.142, 0.959  # 14.2 %, 96.0 %
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.094, 0.998  # 9.3 %, 99.9 %
 
@@ -374,20 +376,22 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # (0.984) is chosen on ``dev`` and ``sgd-train`` together for <= 1 % false alarms; measured
 # 2026-12-02 (fourth session, a bot sentence matched by its parts) with ``mutation(SPLIT,
 # sure=True)``. Third session (threshold 0.978): test 0.0 %, 44.3 %, 90.4 %; sgd-dev 1.5 %,
-# 22.9 %, 79.8 %; fresh 0.7 %, 46.6 %, 88.9 %; holdout 1.8 %, 36.6 %, 80.1 %.
+# 22.9 %, 79.8 %; fresh 0.7 %, 46.6 %, 88.9 %; holdout 1.8 %, 36.6 %, 80.1 %. Fifth session
+# (two things asked at once segmented as two requests; before that: test 1.2 %, 33.3 %, 87.2 %;
+# sgd-dev 1.7 %, 13.6 %, 77.4 %; fresh 1.3 %, 39.4 %, 86.5 %; holdout 1.7 %, 26.2 %, 77.4 %).
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.012, 0.332, 0.871),  # 1.2 %, 33.3 %, 87.2 %
-    "sgd-dev": (0.017, 0.136, 0.774),  # 1.7 %, 13.6 %, 77.4 %
-    "fresh": (0.014, 0.394, 0.865),  # 1.3 %, 39.4 %, 86.5 %
-    "holdout": (0.017, 0.261, 0.774),  # 1.7 %, 26.2 %, 77.4 % (never tuned on)
+    "test": (0.014, 0.332, 0.871),  # 1.3 %, 33.4 %, 87.3 %
+    "sgd-dev": (0.019, 0.132, 0.774),  # 1.8 %, 13.2 %, 77.7 %
+    "fresh": (0.014, 0.394, 0.865),  # 1.3 %, 39.6 %, 86.6 %
+    "holdout": (0.017, 0.257, 0.774),  # 1.5 %, 25.7 %, 77.6 % (never tuned on)
 }
 
 
 @pytest.mark.parametrize("split", sorted(SURE))
 def test_the_abstaining_check_trades_false_alarms_for_drops(split: str) -> None:
     """Reporting only the findings the check is sure of keeps false alarms near 1 % on sets the
-    threshold was not chosen on (1.2-1.7 %), at a
+    threshold was not chosen on (1.3-1.8 %), at a
     cost: about two thirds or more of dropped requests are then not reported (a dropped
     answer leaves no trace a lexical matcher can be sure of), while an answer replaced by a
     closer mostly still is."""
@@ -427,14 +431,16 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     unchanged. Its sixth and seventh looks (2026-12-02, fourth session: a bot sentence matched
     by its parts; the sixth showed more false alarms on composed replies, which sgd-train
     confirmed and the one-limit fit fixed): segmented 18.0 %, 85.5 %, 84.6 %; declared 11.5 %,
-    94.1 %."""
+    94.1 %. Its eighth look (2026-12-02, fifth session: two things asked at once segmented as two
+    requests, measured once at the end): segmented 18.7 %, 85.7 %, 84.9 %; declared 11.7 %,
+    94.3 % (the matcher cuts bot sentences with the same segmenter)."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.18
+    assert segmented.full_flagged / segmented.full_turns <= 0.187
     assert segmented.dropped_flagged / segmented.dropped_turns >= 0.854
     assert segmented.merged_flagged / segmented.merged_turns >= 0.845
     declared = mutation("holdout", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.116
+    assert declared.full_flagged / declared.full_turns <= 0.117
     assert declared.dropped_flagged / declared.dropped_turns >= 0.94
 
 

@@ -1,0 +1,114 @@
+"""The word classes the request segmenter reads a message by (:mod:`harness.detect.requests`).
+
+They are closed classes of English (question words, auxiliaries, pronouns, determiners,
+subordinators, prepositions) and the verbs people open a request with.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
+_AUX = _words(
+    """
+    am is are was were do does did have has had can could will would shall should may might must
+    isn't aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't cannot couldn't
+    won't wouldn't shouldn't isnt arent dont doesnt didnt cant wont
+    """
+)
+_SUBJECT = _words(
+    "i i'm i'd i've i'll im ive id we we're we'd we've we'll there's theres let's lets"
+)
+# Verbs people open a request with (imperatives and "please ..."), not nouns they ask about.
+_VERBS = _words(
+    """
+    please tell show give find get check look let help book reserve cancel change update set reset
+    unlock lock order buy pay send transfer add remove delete put make schedule remind play call
+    text turn start stop switch open close create request submit report freeze block track confirm
+    explain list read search locate share translate convert calculate define spell flip roll
+    increase decrease raise lower move rename sync renew replace apply activate deactivate
+    suggest recommend inform notify alert walk teach say repeat provide pull take use go bring
+    """
+)
+# Words that ask for something without naming it: a part made of these and the closed classes
+# above ("I need your help", "any suggestions") is no request of its own.
+_GENERIC = _words(
+    """
+    me us so many much need want like love wish help assistance something anything one ones
+    options recommendations recommendation suggestions suggestion advice know thanks thank
+    sure now then too kindly
+    """
+)
+_DETERMINERS = _words("my the a an your our his her its their this that these those some any")
+_SUBORDINATORS = _words("if since because although though unless once while before after as")
+_PREPOSITIONS = _words("on in at for from with about during to into by")
+_PRONOUNS = _SUBJECT | _words("you it he she they")
+# Words that join two requests, and words that may follow them before the request starts.
+_JOINERS = _words("and plus also then additionally")
+_FILLERS = _words("and also then plus additionally too ok okay")
+# Joining words that only ever join requests ("also" and "plus" after a comma, "as well as").
+_STRONG = _words("also plus then additionally")
+# Markers of a clause with its own verb (after a determiner: "my bag didn't arrive").
+_CLAUSE_VERB = re.compile(r"n't$|^(?:got|get|gets|went|came|arrived|broke|was|were)$")
+
+
+class _Tok(NamedTuple):
+    """One token of a sentence (a tuple: a long message has thousands, made in a loop)."""
+
+    word: str  # lower case, edge punctuation removed ("" for a comma or semicolon)
+    start: int
+    end: int
+    mark: str  # "," ";" "?" "." or "" (the punctuation the token is or ends with)
+
+
+_ASKING = _VERBS | _GENERIC
+_FRAME_OPENERS = _WH | _VERBS | _AUX | _SUBJECT
+# (unions made once: a set union in a function made a new set at every call)
+
+
+def _has_topic(words: list[str]) -> bool:
+    """Whether a part names something beyond asking words ("tell me", "how much", "I need
+    your help", "do you have any recommendations" do not)."""
+    return any(
+        w not in _WH
+        and w not in _VERBS
+        and w not in _AUX
+        and w not in _PRONOUNS
+        and w not in _DETERMINERS
+        and w not in _GENERIC
+        and w.removesuffix("ing") not in _ASKING
+        for w in words
+    )
+
+
+def _noun_clause(words: list[str]) -> bool:
+    """A clause with its own subject and verb that opens with a noun phrase: "my bag didn't
+    arrive", "x has given me a rate"; not a question's inversion ("pepper should I add")."""
+    if words[0] in _PREPOSITIONS or words[0] in ("or", "but", "so", "nor"):
+        return False
+    for k in (1, 2, 3):
+        if (
+            k < len(words)
+            and words[k] != "am"
+            and (words[k] in _AUX or _CLAUSE_VERB.search(words[k]))
+        ):
+            following = words[k + 1] if k + 1 < len(words) else ""
+            return following not in _PRONOUNS
+    return False
+
+
+def _frame(left: list[_Tok]) -> list[_Tok]:
+    """The words before the first object of a request ("what is" in "what is my limit"), when
+    that request opens with a question word, an auxiliary or a request verb."""
+    if left[0].word not in _FRAME_OPENERS:
+        return []
+    for k in range(1, min(len(left), 5)):
+        if left[k].word in _DETERMINERS:
+            return left[:k]
+    return []
