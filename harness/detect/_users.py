@@ -6,6 +6,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
@@ -72,8 +73,6 @@ class _User:
     """It asks for something to be done ("book the 6:15", "can it be after 2pm?", "yes")."""
     plan: frozenset[str] = frozenset()
     """The request keys the turn's plan routed, when known."""
-    again: bool = False
-    """It asks to hear something again, as the stated rule reads it (:data:`_ASKS_AGAIN`)."""
 
     def __reduce__(self) -> tuple[type[_User], tuple[object, ...]]:
         # The constructor's arguments in field order: loads faster than the fields one by one
@@ -91,7 +90,6 @@ class _User:
                 self.capabilities,
                 self.request,
                 self.plan,
-                self.again,
             ),
         )
 
@@ -110,7 +108,6 @@ class _User:
             facts=message_facts(message.text),
             request=not question or bool(_REQUEST.search(text)),
             capabilities=bool(_CAPABILITIES.search(text)),
-            again=bool(_ASKS_AGAIN.search(text)),
         )
 
 
@@ -163,4 +160,12 @@ def reasked_on_topic(
     restated = set(earlier.words & later.words)
     for key in found.facts | shared:
         restated.update(content_words(key.partition(":")[2]))
-    return any(u.again and (u.words & restated or u.facts & shared) for u in between)
+    return any(asks_again(u.text) and (u.words & restated or u.facts & shared) for u in between)
+
+
+@lru_cache(maxsize=4096)
+def asks_again(text: str) -> bool:
+    """The user's message asks to hear something again, as the stated rule reads it
+    (:data:`_ASKS_AGAIN`). Read only for the few pairs the rule is asked about, so not when each
+    user message is read."""
+    return _ASKS_AGAIN.search(text) is not None

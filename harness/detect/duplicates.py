@@ -35,7 +35,13 @@ from harness.detect._candidates import (
     _Memo,
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
-from harness.detect._users import _User, _Users, asked_same_question, reasked_on_topic
+from harness.detect._users import (
+    _User,
+    _Users,
+    asked_same_question,
+    asks_again,
+    reasked_on_topic,
+)
 from harness.detect.acts import greeting, message_acts
 from harness.detect.choices import (
     asks_to_confirm_again,
@@ -282,7 +288,7 @@ def _asked_again(
         return True  # "when is the third one coming again?"
     if entry.message.turn != turn + 1:
         return False
-    return any(u.again and len(u.words) <= 2 for u in users.between(turn, turn + 1))
+    return any(asks_again(u.text) and len(u.words) <= 2 for u in users.between(turn, turn + 1))
 
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
