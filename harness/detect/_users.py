@@ -4,23 +4,35 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
-from harness.text import analysed_part, content_words, normalise
+from harness.text import Analysis, analysed_part, content_words, normalise
 from harness.text.claims import message_facts
 
 __all__: list[str] = []
 
-_REASK = re.compile(
+_CUES = (
     r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it|this)|come again|"
-    r"didn'?t (?:catch|get|see|hear|understand)|missed (?:that|it|the)|what (?:\w+ )?(?:was|were)|"
+    r"didn'?t (?:catch|get|see|hear|understand)|missed (?:that|it|the)|"
     r"what did (?:you|it|they) say|pardon|resend|re-send|recap|can you go over|"
     r"lost (?:it|that|track))\b"
     r"|^\s*+(?:sorry|what|huh|eh|pardon)\s*+[?!.]*+\s*+$"  # possessive: linear in white space
-    r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?",
+    r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?"
+)
+_REASK = re.compile(_CUES + r"|\bwhat (?:\w+ )?(?:was|were)\b", re.IGNORECASE)
+"""A cue of asking again, or "what ... was" anywhere: the pair scorer's ``reask`` features, as
+they were fitted."""
+_ASKS_AGAIN = re.compile(
+    _CUES + r"|(?:^|[.!?;]\s*|^\s*(?:(?:so|and|wait|um|uh|oh|ok(?:ay)?|hmm)[,.!]*\s+)+)"
+    r"what (?:\w+ )?(?:was|were)\b",
     re.IGNORECASE,
 )
+"""The stated rule's re-ask (:func:`reasked_on_topic`): "what ... was" only where it opens a
+question ("ok what was the time"), not inside a statement ("that is what he was raving about")."""
 _QUESTION = re.compile(
     r"\?|^\s*(?:what|when|where|which|who|how|why|is|are|was|were|do|does|did|can|could|will|"
     r"would|should|has|have)\b",
@@ -117,3 +129,43 @@ class _Users:
     def of_turn(self, turn: int) -> _User | None:
         position = bisect_right(self.turns, turn) - 1
         return self.items[position] if position >= 0 and self.turns[position] == turn else None
+
+
+def asked_same_question(first: _User | None, between: Sequence[_User]) -> bool:
+    """The user asked the question before the earlier message again in between: the same text,
+    or a question half of whose words the first one used, with no value the first one lacks (the
+    same question about "1 bed room" after "2 bedroom" asks something new). The stated rule's
+    reading of the ``same_question`` feature, which counts a changed value too."""
+    if first is None:
+        return False
+    return any(
+        u.norm == first.norm
+        or (
+            u.question
+            and first.words
+            and len(first.words & u.words) * 2 >= len(u.words) >= 2
+            and u.facts <= first.facts
+        )
+        for u in between
+    )
+
+
+def reasked_on_topic(
+    earlier: Analysis, later: Analysis, found: Restatement, between: Sequence[_User]
+) -> bool:
+    """A re-ask in between (:data:`_ASKS_AGAIN`) that names what gets repeated: a word both
+    messages use or a fact they share. The stated rule's reading of the ``reask_on_topic``
+    feature, whose cue also counts "what ... was" inside a statement."""
+    shared = earlier.facts & later.facts
+    restated = set(earlier.words & later.words)
+    for key in found.facts | shared:
+        restated.update(content_words(key.partition(":")[2]))
+    return any(asks_again(u.text) and (u.words & restated or u.facts & shared) for u in between)
+
+
+@lru_cache(maxsize=4096)
+def asks_again(text: str) -> bool:
+    """The user's message asks to hear something again, as the stated rule reads it
+    (:data:`_ASKS_AGAIN`). Read only for the few pairs the rule is asked about, so not when each
+    user message is read."""
+    return _ASKS_AGAIN.search(text) is not None

@@ -35,7 +35,13 @@ from harness.detect._candidates import (
     _Memo,
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
-from harness.detect._users import _User, _Users
+from harness.detect._users import (
+    _User,
+    _Users,
+    asked_same_question,
+    asks_again,
+    reasked_on_topic,
+)
 from harness.detect.acts import greeting, message_acts
 from harness.detect.choices import (
     asks_to_confirm_again,
@@ -177,7 +183,7 @@ def compare_entry(
         duplicate = (
             not closing
             and (model.duplicate(features) or _verbatim(other, entry))
-            and not _asked_again(features, other, entry, users)
+            and not _asked_again(features, other, entry, users, found, context[1])
             and not _confirms_choice(other, entry, found, users)
             and not offers_another(
                 other.text, entry.text, users.between(other.message.turn, entry.message.turn)
@@ -246,7 +252,14 @@ _REASK_ON_TOPIC = FEATURES.index("reask_on_topic")
 _SAME_REQUEST = FEATURES.index("same_request_again")
 
 
-def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _Users) -> bool:
+def _asked_again(
+    features: Sequence[float],
+    other: Entry,
+    entry: Entry,
+    users: _Users,
+    found: Restatement,
+    window: Sequence[_User],
+) -> bool:
     """The user asked for it again: the plan routed the same request again, the user asked the
     same question again, asked again about what is repeated ("what was the balance again?"), or
     used an explicit cue of asking again ("again", "repeat", "remind me") naming at most three words
@@ -264,13 +277,18 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
         return True  # "what can you help with?" answered by the introduction again
     if between and offers_same_again(other.text, entry.text, between[-1]):
         return False  # asked for another option just before, and given the same one again
-    if features[_SAME_QUESTION] or features[_REASK_ON_TOPIC]:
+    # The features' cues, read strictly (``window``: the users the features read): a changed
+    # value is a new question, and "what ... was" inside a statement is no re-ask.
+    first = users.of_turn(turn)
+    if features[_SAME_QUESTION] and asked_same_question(first, window):
+        return True
+    if features[_REASK_ON_TOPIC] and reasked_on_topic(other.text, entry.text, found, window):
         return True
     if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
         return True  # "when is the third one coming again?"
     if entry.message.turn != turn + 1:
         return False
-    return any(u.reask and len(u.words) <= 2 for u in users.between(turn, turn + 1))
+    return any(asks_again(u.text) and len(u.words) <= 2 for u in users.between(turn, turn + 1))
 
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})

@@ -359,3 +359,54 @@ def test_a_reply_that_opens_by_restating_the_last_answer_is_a_duplicate() -> Non
         ),
     )
     assert ("m2", "m4") in pairs(found)
+
+
+# The re-ask excuse, read more narrowly ------------------------------------------------------
+
+
+def test_what_someone_was_saying_inside_a_statement_is_no_request_to_repeat() -> None:
+    # "what he was ..." inside a statement is no re-ask: the exact repeat above the new answer
+    # was asked for by nobody.
+    found = duplicates(
+        ("user", "Is there a late showing of Harbour Lights tonight?"),
+        ("movies", "Harbour Lights plays at 9:40 pm tonight at the Roxy on Elm Street."),
+        ("user", "Harbour Lights is what he was raving about. Do they sell snacks at the Roxy?"),
+        (
+            "movies",
+            "Harbour Lights plays at 9:40 pm tonight at the Roxy on Elm Street. The Roxy sells "
+            "popcorn and drinks at the counter.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_what_was_at_the_start_of_a_question_still_asks_again() -> None:
+    found = duplicates(
+        ("user", "When is my dentist appointment?"),
+        ("clinic", "Your cleaning is on Tuesday, May 6 at 3:15 pm with Dr. Okafor."),
+        ("user", "ok what was the time"),
+        ("clinic", "Your cleaning is on Tuesday, May 6 at 3:15 pm with Dr. Okafor."),
+    )
+    assert found == []
+
+
+def test_the_same_question_with_another_value_asks_something_new() -> None:
+    # The user changed a value ("1 bedroom" after "2 bedroom"): sending the same offer again
+    # answers nothing new and is a repeat, not the same question asked again.
+    found = duplicates(
+        ("user", "Are there any 2 bedroom apartments in Fremont?"),
+        ("homes", "Yes: Alder Court at 88 Paseo Padre Parkway has a 2 bedroom for $3,150 a month."),
+        ("user", "Are there any 1 bed room apartments in Fremont?"),
+        ("homes", "Yes: Alder Court at 88 Paseo Padre Parkway has a 2 bedroom for $3,150 a month."),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_the_same_question_asked_again_excuses_the_same_answer() -> None:
+    found = duplicates(
+        ("user", "Are there any 2 bedroom apartments in Fremont?"),
+        ("homes", "Yes: Alder Court at 88 Paseo Padre Parkway has a 2 bedroom for $3,150 a month."),
+        ("user", "Sorry, are there any 2 bedroom apartments in Fremont?"),
+        ("homes", "Yes: Alder Court at 88 Paseo Padre Parkway has a 2 bedroom for $3,150 a month."),
+    )
+    assert found == []
