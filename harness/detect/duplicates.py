@@ -26,7 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from harness.detect._analysis import steps
+from harness.detect._analysis import shrinking, steps
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -590,14 +590,15 @@ def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Resta
 def _pairs_in_processes(
     run: _Run, jobs: int, *, meanwhile: Callable[[], object] | None = None
 ) -> list[Pair]:
-    """:meth:`_Run.pairs` over the whole conversation, in slices of about as many bot messages
-    each, compared by ``jobs - 1`` forked workers and this process; the slices' pairs joined in
-    order. ``meanwhile`` runs here first, while the workers compare; then this process takes
-    the slices no worker has started, one at a time, until none is left."""
+    """:meth:`_Run.pairs` over the whole conversation, in slices of fewer and fewer bot messages
+    (:func:`~harness.detect._analysis.shrinking`), compared by ``jobs - 1`` forked workers and
+    this process; the slices' pairs joined in order. ``meanwhile`` runs here first, while the
+    workers compare; then this process takes the slices no worker has started, one at a time,
+    until none is left."""
     bots = [i for i, step in enumerate(run.steps) if isinstance(step, Entry)]
-    count = min(len(bots), jobs * _SLICES_PER_JOB)
-    starts = [bots[len(bots) * k // count] for k in range(count)]
-    bounds = list(zip([0, *starts[1:]], [*starts[1:], len(run.steps)], strict=True))
+    cuts = shrinking(len(bots), jobs * _SLICES_PER_JOB)
+    starts = sorted({bots[at] for at in cuts if 0 < at < len(bots)})
+    bounds = list(zip([0, *starts], [*starts, len(run.steps)], strict=True))
     _FORKED[:] = [run]
     _PROGRESS.clear()
     try:

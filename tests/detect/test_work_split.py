@@ -9,6 +9,7 @@ pairs, the analyses and the findings must be those of one process.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import random
@@ -109,3 +110,14 @@ def test_analysis_shares_taken_by_any_process_join_in_order() -> None:
     alone = _analysis._analysed(messages, 0, len(messages))
     for jobs in (2, 3):
         assert _analysis.analysed_in_processes(messages, jobs) == alone
+
+
+@pytest.mark.parametrize("total", [0, 1, 2, 5, 20, 100, 49_881])
+@pytest.mark.parametrize("count", [1, 2, 16])
+def test_shares_shrink_and_cover_the_work(total: int, count: int) -> None:
+    cuts = _analysis.shrinking(total, count)
+    assert len(cuts) == count - 1
+    edges = [0, *cuts, total]
+    sizes = [b - a for a, b in itertools.pairwise(edges)]
+    assert all(size >= 0 for size in sizes) and sum(sizes) == total
+    assert sizes == sorted(sizes, reverse=True) or total < count**2
