@@ -549,7 +549,7 @@ class _Progress:
 PARALLEL_MESSAGES = 2_000
 """Bot messages a conversation needs before its analysis and comparisons are spread over
 processes (below, starting the processes costs more than it saves)."""
-_SLICES_PER_JOB = 8
+_SLICES_PER_JOB = 16
 """Slices of the conversation per process: whichever process is free takes the next one, so the
 processes end together (each goes on from its own last slice's index: :class:`_Progress`)."""
 _JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)
