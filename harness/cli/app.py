@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from harness._version import __version__
-from harness.cli.command import HarnessCommand
+from harness.cli.command import HarnessCommand, process_end
 from harness.cli.options import EXIT_INTERRUPTED, add_verbosity, reset_logging
 
 __all__ = ["cli", "main"]
@@ -180,6 +180,7 @@ def main() -> None:
     try:
         cli.main(prog_name="harness", standalone_mode=True)
     except SystemExit as exc:
+        process_end()
         if exc.code == EXIT_INTERRUPTED:
             # Exit now: a sync tool still running in a worker thread would hold a normal exit
             # (which joins the threads) until it returns.

@@ -9,6 +9,7 @@ line and exit code 1; ``harness --debug`` shows the traceback instead.
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import click
@@ -16,7 +17,27 @@ import click
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.exceptions import HarnessError
 
-__all__ = ["HarnessCommand"]
+__all__ = ["HarnessCommand", "end_without_collecting", "process_end"]
+
+_SKIP_LAST_COLLECTION: list[bool] = []
+"""Set by a command whose process should end without the collector's last pass."""
+
+
+def end_without_collecting() -> None:
+    """Ask the console script to end this process without the cyclic collector's last pass
+    (:func:`process_end`). At exit the interpreter walks every object still alive; after a
+    long ``harness detect`` (its caches hold millions of small objects, none in a cycle worth
+    reclaiming) that pass costs seconds. Only the console script's exit reads this, so a
+    command run in-process (a test's runner) keeps its collector as it was."""
+    _SKIP_LAST_COLLECTION[:] = [True]
+
+
+def process_end() -> None:
+    """Called by the console script as its process ends: when a command asked for it
+    (:func:`end_without_collecting`), every object left goes to the collector's permanent
+    generation, which the last pass at exit does not walk (``gc.freeze``)."""
+    if _SKIP_LAST_COLLECTION:
+        gc.freeze()
 
 
 def _debug(ctx: click.Context) -> bool:

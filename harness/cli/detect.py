@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.command import HarnessCommand
+from harness.cli.command import HarnessCommand, end_without_collecting
 from harness.cli.options import agent_config_option, output_option, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
@@ -91,6 +91,7 @@ def detect_command(
         results = _run(transcripts, config_path, semantic, judge)
         report = _html(results) if fmt == "html" else render(results, fmt)
     write_output(report, output)
+    end_without_collecting()  # the process ends now: no last pass over the run's objects
     return exit_code(results)
 
 

@@ -69,23 +69,48 @@ def _analyse_share(bounds: tuple[int, int]) -> list[Analysis | _User | None]:
     return _analysed(_FORKED[0], *bounds)
 
 
+def shrinking(total: int, count: int) -> list[int]:
+    """Where to cut ``total`` units of work into ``count`` shares that shrink from the first to
+    the last (the last about ``1 / count**2`` of the whole): the process that takes the last
+    share ends soon after the others."""
+    count = max(1, count)
+    return [total - total * (count - k) ** 2 // count**2 for k in range(1, count)]
+
+
+_CHUNKS_PER_JOB = 8
+"""Shares of the messages per process: whichever process is free takes the next one, and a
+worker's shares travel back while it analyses the next (the parent loads them meanwhile)."""
+
+
 def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analysis | _User | None]:
-    """:func:`_analysed` of every message, in ``jobs`` shares of about as many characters: this
-    process analyses the first share while forked workers analyse the others and send theirs
-    back (pickled: about a tenth of the analysis's own cost). The results equal one process's
-    (the analysis is a function of the text alone)."""
+    """:func:`_analysed` of every message, in shares of fewer and fewer characters, analysed by
+    ``jobs - 1`` forked workers and this process: the workers take the shares in order and send
+    their analyses back (pickled: about a tenth of the analysis's own cost), and this process
+    takes each share no worker has started yet. The results equal one process's (the analysis
+    is a function of the text alone)."""
     ends = list(itertools.accumulate(len(m.text) for m in messages))
     total = ends[-1] if ends else 0
-    cuts = [bisect.bisect_left(ends, total * k // jobs) for k in range(1, jobs)]
+    cuts = [bisect.bisect_left(ends, at) for at in shrinking(total, jobs * _CHUNKS_PER_JOB)]
     bounds = list(zip([0, *cuts], [*cuts, len(messages)], strict=True))
     _FORKED[:] = [messages]
     try:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context) as pool:
-            others = [pool.submit(_analyse_share, share) for share in bounds[1:]]
-            analysed = _analysed(messages, *bounds[0])
-            for other in others:
-                analysed += other.result()
+        with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context) as pool:
+            futures = [pool.submit(_analyse_share, share) for share in bounds]
+            try:
+                # A share no worker has started can be cancelled: then this process takes it.
+                here = {
+                    k: _analysed(messages, *share)
+                    for k, (future, share) in enumerate(zip(futures, bounds, strict=True))
+                    if future.cancel()
+                }
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+            analysed: list[Analysis | _User | None] = []
+            for k, future in enumerate(futures):
+                analysed += here[k] if k in here else future.result()
     finally:
         _FORKED.clear()
     return analysed

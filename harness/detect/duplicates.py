@@ -17,15 +17,16 @@ from __future__ import annotations
 import gc
 import math
 import multiprocessing
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from harness.detect._analysis import steps
+from harness.detect._analysis import shrinking, steps
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -509,16 +510,21 @@ class _Run:
         *,
         close: list[Pair] | None = None,
         record: list[tuple[Pair, list[float]]] | None = None,
+        progress: _Progress | None = None,
     ) -> list[Pair]:
-        """The pairs whose later message is among ``steps[start:stop]``."""
-        index = _Index()
-        users = _Users()
-        for step in self.steps[:start]:  # what came before: indexed, not compared
+        """The pairs whose later message is among ``steps[start:stop]``.
+
+        ``progress``, when given, holds what this process indexed for an earlier slice: a
+        slice after it goes on from there instead of indexing the conversation again."""
+        if progress is None or not 0 <= progress.position <= start:
+            progress = _Progress()
+        index, users, memo = progress.index, progress.users, progress.memo
+        for step in self.steps[progress.position : start]:  # before: indexed, not compared
             if isinstance(step, Entry):
                 index.add(step)
             else:
                 users.add(step)
-        memo = _Memo()
+        progress.position = -1  # unusable until this slice is done
         pairs: list[Pair] = []
         for step in self.steps[start:stop]:
             if not isinstance(step, Entry):
@@ -539,7 +545,21 @@ class _Run:
                 record=record,
             )
             index.add(step)
+        progress.position = stop
         return pairs
+
+
+@dataclass(slots=True)
+class _Progress:
+    """What one process has indexed of a conversation: the bot messages and the user's
+    messages of ``steps[:position]`` (-1: a slice was left unfinished), and its memo."""
+
+    index: _Index = field(default_factory=_Index)
+    users: _Users = field(default_factory=_Users)
+    memo: _Memo = field(default_factory=_Memo)
+    position: int = 0
+    pid: int = field(default_factory=os.getpid)
+    """The process it belongs to (a forked worker starts its own)."""
 
 
 # --- worker processes -------------------------------------------------------------------------
@@ -547,11 +567,14 @@ class _Run:
 PARALLEL_MESSAGES = 2_000
 """Bot messages a conversation needs before its analysis and comparisons are spread over
 processes (below, starting the processes costs more than it saves)."""
-_SLICES_PER_JOB = 2
-"""Slices of the conversation per process: a slow slice does not hold the others up."""
+_SLICES_PER_JOB = 16
+"""Slices of the conversation per process: whichever process is free takes the next one, so the
+processes end together (each goes on from its own last slice's index: :class:`_Progress`)."""
 _JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)
 _FORKED: list[_Run] = []
 """The conversation the forked workers compare (set in the parent just before they start)."""
+_PROGRESS: list[_Progress] = []
+"""What this process has indexed for its slices so far (see :func:`_compare_slice`)."""
 
 
 @contextmanager
@@ -573,36 +596,50 @@ def _forks() -> bool:
 
 
 def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Restatement]]:
-    """In a worker: the pairs of one slice, as message indices (the parent holds the entries)."""
-    pairs = _FORKED[0].pairs(*bounds)
+    """The pairs of one slice, as message indices (the parent holds the entries), in a worker
+    or in the parent. A process's slices come in order, so each goes on from the index its last
+    one left (a forked worker starts its own)."""
+    if not _PROGRESS or _PROGRESS[0].pid != os.getpid():
+        _PROGRESS[:] = [_Progress()]
+    pairs = _FORKED[0].pairs(*bounds, progress=_PROGRESS[0])
     return [(p.earlier.index, p.later.index, p.scope, p.found) for p in pairs]
 
 
 def _pairs_in_processes(
     run: _Run, jobs: int, *, meanwhile: Callable[[], object] | None = None
 ) -> list[Pair]:
-    """:meth:`_Run.pairs` over the whole conversation, in slices of about as many bot messages
-    each, compared in forked workers; the slices' pairs joined in order. ``meanwhile`` runs
-    here while they compare."""
+    """:meth:`_Run.pairs` over the whole conversation, in slices of fewer and fewer bot messages
+    (:func:`~harness.detect._analysis.shrinking`), compared by ``jobs - 1`` forked workers and
+    this process; the slices' pairs joined in order. ``meanwhile`` runs here first, while the
+    workers compare; then this process takes the slices no worker has started, one at a time,
+    until none is left."""
     bots = [i for i, step in enumerate(run.steps) if isinstance(step, Entry)]
-    count = min(len(bots), jobs * _SLICES_PER_JOB)
-    starts = [bots[len(bots) * k // count] for k in range(count)]
-    bounds = list(zip([0, *starts[1:]], [*starts[1:], len(run.steps)], strict=True))
+    cuts = shrinking(len(bots), jobs * _SLICES_PER_JOB)
+    starts = sorted({bots[at] for at in cuts if 0 < at < len(bots)})
+    bounds = list(zip([0, *starts], [*starts, len(run.steps)], strict=True))
     _FORKED[:] = [run]
+    _PROGRESS.clear()
     try:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context) as pool:
             futures = [pool.submit(_compare_slice, share) for share in bounds]
-            if meanwhile is not None:
-                try:
+            try:
+                if meanwhile is not None:
                     meanwhile()
-                except BaseException:
-                    for future in futures:
-                        future.cancel()  # the slices not started yet; the others finish
-                    raise
-            slices = [future.result() for future in futures]
+                # A future not yet started can be cancelled: then this process compares it.
+                here = {
+                    k: _compare_slice(share)
+                    for k, (future, share) in enumerate(zip(futures, bounds, strict=True))
+                    if future.cancel()
+                }
+            except BaseException:
+                for future in futures:
+                    future.cancel()  # the slices not started yet; the others finish
+                raise
+            slices = [here[k] if k in here else f.result() for k, f in enumerate(futures)]
     finally:
         _FORKED.clear()
+        _PROGRESS.clear()
     entries = {step.index: step for step in run.steps if isinstance(step, Entry)}
     return [
         Pair(entries[earlier], entries[later], scope, found)

@@ -172,7 +172,39 @@ def _json_line(line: str) -> Any:
     return json.loads(line)
 
 
+_PLAIN_KEYS = frozenset({"id", "turn", "role", "sender", "text", "conversation"})
+"""The keys of the usual record, which :func:`_jsonl_message` checks in a few steps."""
+
+
 def _jsonl_message(
+    record: dict[str, Any], file: str, line: int
+) -> tuple[Message, tuple[PlannedRequest, ...] | None, str]:
+    """One line's message, its turn's plan and its conversation: :func:`_checked_message`, whose
+    checks a record of the usual keys with values of the usual types passes in a few steps."""
+    if _PLAIN_KEYS.issuperset(record):
+        raw_id = record.get("id")
+        turn = record.get("turn")
+        role = record.get("role")
+        text = record.get("text")
+        sender = record.get("sender", "user" if role == "user" else None)
+        conversation = record.get("conversation", "conversation")
+        if (
+            type(raw_id) is str
+            and raw_id
+            and type(turn) is int
+            and turn >= 0
+            and (role == "user" or role == "bot")
+            and type(text) is str
+            and type(sender) is str
+            and sender
+            and type(conversation) is str
+        ):
+            message = Message(id=raw_id, turn=turn, role=role, sender=sender, text=text)
+            return message, None, conversation
+    return _checked_message(record, file, line)
+
+
+def _checked_message(
     record: dict[str, Any], file: str, line: int
 ) -> tuple[Message, tuple[PlannedRequest, ...] | None, str]:
     def fail(message: str, field: str | None = None) -> ConfigError:

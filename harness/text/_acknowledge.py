@@ -86,6 +86,15 @@ _HINT = re.compile(
 )
 
 
+# The same two patterns without IGNORECASE, for an ASCII text in lower case (about twice as
+# fast): lowering an ASCII text keeps its length and its word boundaries, and the patterns' letters
+# are all lower case, so they match its lower case exactly where the patterns above match it. A
+# text with other characters takes the patterns above: ignoring case, some match ASCII letters
+# ("\u017f" matches "s", the Kelvin sign "k").
+_AWKWARD_LOWER = re.compile(_AWKWARD.pattern)
+_HINT_LOWER = re.compile(_HINT.pattern)
+
+
 @lru_cache(maxsize=16_384)
 def acknowledgement(text: str) -> str | None:
     """The phrase of ``text`` (a bot's message) that refers to an earlier answer, or None.
@@ -95,6 +104,17 @@ def acknowledgement(text: str) -> str | None:
         "Per the billing agent's message above"
     """
     text = text.replace("\u2019", "'")
+    if not text.isascii():
+        return _acknowledgement(text)
+    lowered = text.lower()
+    if not _HINT_LOWER.search(lowered):
+        return None
+    match = _AWKWARD_LOWER.search(lowered)
+    return text[match.start() : match.end()] if match else None
+
+
+def _acknowledgement(text: str) -> str | None:
+    """:func:`acknowledgement` by the patterns that ignore case (any text)."""
     if not _HINT.search(text):
         return None
     match = _AWKWARD.search(text)

@@ -380,3 +380,36 @@ def test_the_analysis_is_its_plain_steps(text: str) -> None:
 def test_the_analysis_is_its_plain_steps_on_the_dev_corpus() -> None:
     for text in _corpus_texts():
         _check_analysis(text)
+
+
+# --- the awkward acknowledgement ------------------------------------------------------------------
+
+# Pieces of the acknowledgement patterns' own phrases, in mixed case, with the characters that
+# match ASCII letters only when case is ignored (U+017F for "s", the Kelvin sign for "k", the
+# dotless and dotted capital i).
+_ACK_PIECES = [
+    "As ", "as", "AS", "like ", "Like", " the ", "The billing ", "agent", "Agent's", " team",
+    " mentioned", " said", "Said", " earlier", " above", "already ", "just ", "Just", " told you",
+    "per ", "Per my ", "message", " reply", "to reiterate", "Reiterating ", "what ", "let me ",
+    "recap", "see above", "Same answer", "it was ", " the same information", "you've ", "been ",
+    "given", "in case you missed it", "building on ", "following up on", " again", ". ", ", ",
+    "!", "?", "'", "-", "\u2019", "\u017f", "\u212a", "\u0131", "\u0130", "\u00e9", "x", "\n",
+]  # fmt: skip
+
+
+def _check_acknowledgement(text: str) -> None:
+    from harness.text import _acknowledge
+
+    plain = _acknowledge._acknowledgement(text.replace("\u2019", "'"))
+    assert _acknowledge.acknowledgement.__wrapped__(text) == plain
+
+
+@_SETTINGS
+@given(st.lists(st.sampled_from(_ACK_PIECES), max_size=24).map("".join))
+def test_acknowledgement_in_lower_case_is_the_pattern_ignoring_case(text: str) -> None:
+    _check_acknowledgement(text)
+
+
+def test_acknowledgement_in_lower_case_on_the_dev_corpus() -> None:
+    for text in _corpus_texts():
+        _check_acknowledgement(text)
