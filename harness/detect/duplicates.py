@@ -35,6 +35,14 @@ from harness.detect._candidates import (
     _Memo,
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
+from harness.detect._screen import (
+    WORDING_FREE,
+    Screen,
+    screen,
+    screen_features,
+    unworded_features,
+    user_cues,
+)
 from harness.detect._users import _User, _Users
 from harness.detect.acts import greeting, message_acts
 from harness.detect.choices import (
@@ -136,6 +144,7 @@ def compare_entry(
     # nothing but the decision is wanted: no close pairs, no recorded features).
     bound = close is None and record is None and not model.cosine
     around = _Around(entry, users)
+    screening = screen(model) if bound and screen(model).active else None
     for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
@@ -148,6 +157,9 @@ def compare_entry(
                     pairs.append(Pair(other, entry, scope, found))
             continue
         strict = _different_requests(other, entry)
+        if screening is not None and around.screened(other, scope, strict, screening):
+            decided[copy_key] = False
+            continue
         context = around.context(other, scope, strict) if bound else None
         if context is not None and not _reachable(model, other, entry, users, context, around):
             decided[copy_key] = False
@@ -171,6 +183,9 @@ def compare_entry(
             continue
         if context is None:
             context = around.context(other, scope, strict)
+        if bound and _unreachable_by_wording(model, other, entry, found, users, context, around):
+            decided[copy_key] = False
+            continue
         features = _features(other, entry, found, users, context)
         if model.cosine:
             features = _cosine_feature(features, other, entry, vectors)
@@ -258,7 +273,7 @@ def _asked_again(features: Sequence[float], other: Entry, entry: Entry, users: _
     if features[_SAME_REQUEST]:
         return True
     turn = other.message.turn
-    between = users.between(turn, entry.message.turn)
+    between = users.last_between(turn, entry.message.turn, _ASK_TURNS)
     asked = users.of_turn(entry.message.turn)
     if asked is not None and asked.capabilities and greeting(entry.message.text):
         return True  # "what can you help with?" answered by the introduction again
@@ -315,17 +330,17 @@ def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Use
     nothing."""
     if found.method == "exact":
         return False
-    turn = other.message.turn
-    between = users.between(turn, entry.message.turn)
+    turn, later_turn = other.message.turn, entry.message.turn
     later_acts = message_acts(entry.message.text)
-    if not between or not later_acts & _DONE:
+    if not later_acts & _DONE or not users.any_between(turn, later_turn):
         return False
     asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
     if not asked and not (
-        later_acts & _OUTCOME and any(u.request and u.facts & other.text.facts for u in between)
+        later_acts & _OUTCOME and users.requested_between(turn, later_turn, other.text.facts)
     ):
         return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)
+    between = users.between(turn, later_turn)
     return not asks_to_confirm_again(other.text, entry.text, restated, between)
 
 
@@ -370,11 +385,33 @@ def _reachable(
     return model.may_reach(features, widened)
 
 
+def _unreachable_by_wording(
+    model: PairScorer,
+    other: Entry,
+    entry: Entry,
+    found: Restatement,
+    users: _Users,
+    context: tuple[PairContext, list[_User]],
+    around: _Around,
+) -> bool:
+    """Whether the pair, its claims compared, cannot be a duplicate whatever the word-sequence
+    comparison finds (the costliest feature left: :func:`unworded_features`), so that it is not
+    made. Never an exact or verbatim repeat (for which :func:`_verbatim` decides, not the
+    scorer)."""
+    norm = other.text.norm
+    if (norm and norm == entry.text.norm) or _verbatim(other, entry, around.padded):
+        return False
+    where, between = context
+    first = users.of_turn(other.message.turn)
+    values = unworded_features(other.text, entry.text, found, where, between, first)
+    return not model.may_reach(values, WORDING_FREE)
+
+
 class _Around:
     """What every candidate pair of one later message reads of where it stands, made once per
     message: its padded text and the user's messages of its last few turns."""
 
-    __slots__ = ("entry", "padded", "users", "windows")
+    __slots__ = ("cues", "entry", "padded", "users", "windows")
 
     def __init__(self, entry: Entry, users: _Users) -> None:
         self.entry = entry
@@ -382,18 +419,46 @@ class _Around:
         self.padded = f" {entry.text.norm} "
         self.windows: dict[int, list[_User]] = {}
         """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""
+        self.cues: dict[int, tuple[float, float]] = {}
+        """:func:`user_cues` of each window of :attr:`windows`."""
+
+    def window(self, other: Entry) -> tuple[int, list[_User]]:
+        """Where the window of the user's messages between the pair starts (the turn after
+        which it starts), and its messages: the last few turns between the two messages."""
+        turn = self.entry.message.turn
+        after = max(other.message.turn, turn - _ASK_TURNS)
+        between = self.windows.get(after)
+        if between is None:
+            between = self.windows[after] = self.users.between(after, turn)
+        return after, between
+
+    def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
+        """Whether :mod:`._screen` rules the pair out (never an exact or verbatim repeat)."""
+        entry = self.entry
+        norm = other.text.norm
+        if (norm and norm == entry.text.norm) or _verbatim(other, entry, self.padded):
+            return False
+        after, between = self.window(other)
+        cues = self.cues.get(after)
+        if cues is None:
+            cues = self.cues[after] = user_cues(between)
+        features = screen_features(
+            other.text,
+            entry.text,
+            scope == "same_turn",
+            entry.message.turn - other.message.turn,
+            strict,
+            _again(other, entry, between),
+            cues,
+        )
+        return screening.rules_out(features)
 
     def context(self, other: Entry, scope: Scope, strict: bool) -> tuple[PairContext, list[_User]]:
         """Where the pair stands, and what the user said in the last few turns between them."""
         entry = self.entry
         turn = entry.message.turn
-        after = max(other.message.turn, turn - _ASK_TURNS)
-        between = self.windows.get(after)
-        if between is None:
-            between = self.windows[after] = self.users.between(after, turn)
-        again = bool(other.request) and (
-            other.request == entry.request or any(other.request in u.plan for u in between)
-        )
+        _, between = self.window(other)
+        again = _again(other, entry, between)
         context = PairContext(
             same_turn=scope == "same_turn",
             turns_apart=turn - other.message.turn,
@@ -402,6 +467,14 @@ class _Around:
             same_request_again=again,
         )
         return context, between
+
+
+def _again(other: Entry, entry: Entry, between: list[_User]) -> bool:
+    """The plan routed the earlier message's request again: to the later message, or in a turn
+    of ``between``."""
+    return bool(other.request) and (
+        other.request == entry.request or any(other.request in u.plan for u in between)
+    )
 
 
 def _semantic(
