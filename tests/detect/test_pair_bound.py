@@ -29,6 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import harness.detect._around as _around
 import harness.detect._bound as _bound
 import harness.detect._candidates as _candidates
 import harness.detect._features as scoring
@@ -249,7 +250,7 @@ def _stages() -> Iterator[dict[str, int]]:
     """Counts the candidate pairs each stage of the bound computes features for."""
     counts = {"screen": 0, "first": 0, "second": 0}
     first, second = duplicates.first_bounds, duplicates.user_bounds
-    screened = duplicates.screen_features
+    screened = _around.screen_features
 
     def counting_screen(*args: object) -> object:
         counts["screen"] += 1
@@ -266,7 +267,7 @@ def _stages() -> Iterator[dict[str, int]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(duplicates, "first_bounds", counting_first)
         patch.setattr(duplicates, "user_bounds", counting_second)
-        patch.setattr(duplicates, "screen_features", counting_screen)
+        patch.setattr(_around, "screen_features", counting_screen)
         yield counts
 
 
