@@ -117,10 +117,40 @@ class _Users:
     def __init__(self) -> None:
         self.items: list[_User] = []
         self.turns: list[int] = []
+        self.requested: dict[str, list[int]] = {}
+        """The turns of the requests (:attr:`_User.request`) that state each fact."""
 
     def add(self, user: _User) -> None:
         self.items.append(user)
         self.turns.append(user.turn)
+        if user.request:
+            for fact in user.facts:
+                self.requested.setdefault(fact, []).append(user.turn)
+
+    def last_between(self, after: int, upto: int, count: int) -> list[_User]:
+        """The last ``count`` of :meth:`between` (a pair may stand thousands of turns apart)."""
+        turns = self.turns
+        start, stop = bisect_right(turns, after), bisect_right(turns, upto)
+        return self.items[max(start, stop - count) : stop]
+
+    def any_between(self, after: int, upto: int) -> bool:
+        """``bool(self.between(after, upto))``, without the list."""
+        turns = self.turns
+        position = bisect_right(turns, after)
+        return position < len(turns) and turns[position] <= upto
+
+    def requested_between(self, after: int, upto: int, facts: frozenset[str]) -> bool:
+        """Whether a request of turns ``after + 1`` to ``upto`` states one of ``facts``:
+        ``any(u.request and u.facts & facts for u in self.between(after, upto))``, by fact
+        rather than by message (a pair may stand thousands of turns apart)."""
+        requested = self.requested
+        for fact in facts:
+            turns = requested.get(fact)
+            if turns is not None:
+                position = bisect_right(turns, after)
+                if position < len(turns) and turns[position] <= upto:
+                    return True
+        return False
 
     def between(self, after: int, upto: int) -> list[_User]:
         """The user messages of turns ``after + 1`` to ``upto``."""

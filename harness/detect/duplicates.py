@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from harness.detect._analysis import shrinking, steps
+from harness.detect._around import _ASK_TURNS, _Around, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -36,6 +37,7 @@ from harness.detect._candidates import (
     _Memo,
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
+from harness.detect._screen import WORDING_FREE, screen, unworded_features
 from harness.detect._users import (
     _User,
     _Users,
@@ -86,8 +88,6 @@ __all__ = [
     "thresholds",
     "worker_processes",
 ]
-_ASK_TURNS = 4
-"""How many turns back a user message may have asked for an answer again."""
 
 
 def thresholds(config: DetectorConfig) -> Thresholds:
@@ -143,6 +143,9 @@ def compare_entry(
     # nothing but the decision is wanted: no close pairs, no recorded features).
     bound = close is None and record is None and not model.cosine
     around = _Around(entry, users)
+    screening = screen(model) if bound else None
+    if screening is not None and not screening.active:
+        screening = None
     for other in reversed(candidates):
         if window is not None and turn - other.message.turn > window:
             continue
@@ -155,6 +158,9 @@ def compare_entry(
                     pairs.append(Pair(other, entry, scope, found))
             continue
         strict = _different_requests(other, entry)
+        if screening is not None and around.screened(other, scope, strict, screening):
+            decided[copy_key] = False
+            continue
         context = around.context(other, scope, strict) if bound else None
         if context is not None and not _reachable(model, other, entry, users, context, around):
             decided[copy_key] = False
@@ -178,6 +184,9 @@ def compare_entry(
             continue
         if context is None:
             context = around.context(other, scope, strict)
+        if bound and _unreachable_by_wording(model, other, entry, found, users, context, around):
+            decided[copy_key] = False
+            continue
         features = _features(other, entry, found, users, context)
         if model.cosine:
             features = _cosine_feature(features, other, entry, vectors)
@@ -272,7 +281,7 @@ def _asked_again(
     if features[_SAME_REQUEST]:
         return True
     turn = other.message.turn
-    between = users.between(turn, entry.message.turn)
+    between = users.last_between(turn, entry.message.turn, _ASK_TURNS)
     asked = users.of_turn(entry.message.turn)
     if asked is not None and asked.capabilities and greeting(entry.message.text):
         return True  # "what can you help with?" answered by the introduction again
@@ -305,25 +314,6 @@ def _closing(entry: Entry) -> bool:
     return entry.small and message_acts(text) <= _CLOSING and not greeting(text)
 
 
-_GREETING_WORDS = 4
-"""A greeting of at least this many words, sent again or inside a later message, is a repeat
-however small ("Hi!" alone is not compared that way)."""
-
-
-def _verbatim(other: Entry, entry: Entry, padded: str | None = None) -> bool:
-    """The earlier message, not a small one unless a greeting, stands word for word in the later
-    one: an exact repeat, which only the user's asking again excuses. ``padded``: the later
-    message's ``f" {norm} "``, when already made."""
-    norm = other.text.norm
-    if padded is None:
-        padded = f" {entry.text.norm} "
-    if not norm or f" {norm} " not in padded:
-        return False
-    return not other.small or (
-        greeting(other.message.text) and len(norm.split()) >= _GREETING_WORDS
-    )
-
-
 def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
     """The earlier message asked the user something (a question, or a confirmation request
     without a question mark: "Please verify the following: ..."), the user answered, and the
@@ -334,17 +324,17 @@ def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Use
     nothing."""
     if found.method == "exact":
         return False
-    turn = other.message.turn
-    between = users.between(turn, entry.message.turn)
+    turn, later_turn = other.message.turn, entry.message.turn
     later_acts = message_acts(entry.message.text)
-    if not between or not later_acts & _DONE:
+    if not later_acts & _DONE or not users.any_between(turn, later_turn):
         return False
     asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
     if not asked and not (
-        later_acts & _OUTCOME and any(u.request and u.facts & other.text.facts for u in between)
+        later_acts & _OUTCOME and users.requested_between(turn, later_turn, other.text.facts)
     ):
         return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)
+    between = users.between(turn, later_turn)
     return not asks_to_confirm_again(other.text, entry.text, restated, between)
 
 
@@ -389,38 +379,26 @@ def _reachable(
     return model.may_reach(features, widened)
 
 
-class _Around:
-    """What every candidate pair of one later message reads of where it stands, made once per
-    message: its padded text and the user's messages of its last few turns."""
-
-    __slots__ = ("entry", "padded", "users", "windows")
-
-    def __init__(self, entry: Entry, users: _Users) -> None:
-        self.entry = entry
-        self.users = users
-        self.padded = f" {entry.text.norm} "
-        self.windows: dict[int, list[_User]] = {}
-        """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""
-
-    def context(self, other: Entry, scope: Scope, strict: bool) -> tuple[PairContext, list[_User]]:
-        """Where the pair stands, and what the user said in the last few turns between them."""
-        entry = self.entry
-        turn = entry.message.turn
-        after = max(other.message.turn, turn - _ASK_TURNS)
-        between = self.windows.get(after)
-        if between is None:
-            between = self.windows[after] = self.users.between(after, turn)
-        again = bool(other.request) and (
-            other.request == entry.request or any(other.request in u.plan for u in between)
-        )
-        context = PairContext(
-            same_turn=scope == "same_turn",
-            turns_apart=turn - other.message.turn,
-            same_sender=other.message.sender == entry.message.sender,
-            different_requests=strict,
-            same_request_again=again,
-        )
-        return context, between
+def _unreachable_by_wording(
+    model: PairScorer,
+    other: Entry,
+    entry: Entry,
+    found: Restatement,
+    users: _Users,
+    context: tuple[PairContext, list[_User]],
+    around: _Around,
+) -> bool:
+    """Whether the pair, its claims compared, cannot be a duplicate whatever the word-sequence
+    comparison finds (the costliest feature left: :func:`unworded_features`), so that it is not
+    made. Never an exact or verbatim repeat (for which :func:`_verbatim` decides, not the
+    scorer)."""
+    norm = other.text.norm
+    if (norm and norm == entry.text.norm) or _verbatim(other, entry, around.padded):
+        return False
+    where, between = context
+    first = users.of_turn(other.message.turn)
+    values = unworded_features(other.text, entry.text, found, where, between, first)
+    return not model.may_reach(values, WORDING_FREE)
 
 
 def _semantic(

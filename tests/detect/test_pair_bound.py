@@ -29,6 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import harness.detect._around as _around
 import harness.detect._bound as _bound
 import harness.detect._candidates as _candidates
 import harness.detect._features as scoring
@@ -231,7 +232,11 @@ def test_the_bound_skips_comparisons_and_keeps_the_findings(
     transcript = generated(11, 200, modes_known=True)
     with _compared() as bounded:
         found = detect(transcript)
+    # Every stage of the bound off: the screen, the two stages before the comparison and the
+    # one after it.
+    monkeypatch.setattr(duplicates._Around, "screened", lambda *args: False)
     monkeypatch.setattr(duplicates, "_reachable", lambda *args: True)
+    monkeypatch.setattr(duplicates, "_unreachable_by_wording", lambda *args: False)
     with _compared() as full:
         found_without = detect(transcript)
     assert found == found_without
@@ -243,8 +248,13 @@ def test_the_bound_skips_comparisons_and_keeps_the_findings(
 @contextmanager
 def _stages() -> Iterator[dict[str, int]]:
     """Counts the candidate pairs each stage of the bound computes features for."""
-    counts = {"first": 0, "second": 0}
+    counts = {"screen": 0, "first": 0, "second": 0}
     first, second = duplicates.first_bounds, duplicates.user_bounds
+    screened = _around.screen_features
+
+    def counting_screen(*args: object) -> object:
+        counts["screen"] += 1
+        return screened(*args)  # type: ignore[arg-type]
 
     def counting_first(*args: object) -> object:
         counts["first"] += 1
@@ -257,18 +267,22 @@ def _stages() -> Iterator[dict[str, int]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(duplicates, "first_bounds", counting_first)
         patch.setattr(duplicates, "user_bounds", counting_second)
+        patch.setattr(_around, "screen_features", counting_screen)
         yield counts
 
 
-def test_most_candidates_need_only_the_first_stage() -> None:
-    """The features that read both the user's messages and the pair are computed for few
-    candidates: the first stage, with them free, rules out the rest."""
+def test_most_candidates_need_only_the_screen() -> None:
+    """Each stage computes more features for fewer candidates: the screen
+    (:mod:`harness.detect._screen`) rules out most, the first stage more, and the features that
+    read both the user's messages and the pair are computed for few."""
     transcript = generated(11, 200, modes_known=True)
     with _stages() as counts:
         detect(transcript)
-    # Counted on this conversation: 11,074 candidates bounded, 1,059 of them by both stages.
-    assert counts["first"] > 5_000
-    assert counts["second"] * 5 < counts["first"]
+    # Counted on this conversation: 10,952 candidates screened (the exact and verbatim repeats
+    # are not), 1,279 bounded by the first stage, 1,059 by both stages.
+    assert counts["screen"] > 5_000
+    assert counts["first"] * 4 < counts["screen"]
+    assert counts["second"] < counts["first"]
 
 
 # --- the compiled bound against the bound walked node by node ----------------------------------

@@ -1,0 +1,110 @@
+"""Where a later bot message stands, read once for all its candidate pairs (the duplicate
+detector's per-message context: :mod:`harness.detect.duplicates` compares the pairs).
+
+Split from the comparison loop so that each module does one thing: this one says where a pair
+stands (its user window, whether it is a verbatim repeat, the screen's view of it), that one
+decides it.
+"""
+
+from __future__ import annotations
+
+from harness.detect._candidates import Entry
+from harness.detect._screen import Screen, screen_features, user_cues
+from harness.detect._users import _User, _Users
+from harness.detect.acts import greeting
+from harness.detect.findings import Scope
+from harness.detect.scorer import PairContext
+
+__all__: list[str] = []
+
+_ASK_TURNS = 4
+"""How many turns back a user message may have asked for an answer again."""
+
+
+_GREETING_WORDS = 4
+"""A greeting of at least this many words, sent again or inside a later message, is a repeat
+however small ("Hi!" alone is not compared that way)."""
+
+
+def _verbatim(other: Entry, entry: Entry, padded: str | None = None) -> bool:
+    """The earlier message, not a small one unless a greeting, stands word for word in the later
+    one: an exact repeat, which only the user's asking again excuses. ``padded``: the later
+    message's ``f" {norm} "``, when already made."""
+    norm = other.text.norm
+    if padded is None:
+        padded = f" {entry.text.norm} "
+    if not norm or f" {norm} " not in padded:
+        return False
+    return not other.small or (
+        greeting(other.message.text) and len(norm.split()) >= _GREETING_WORDS
+    )
+
+
+class _Around:
+    """What every candidate pair of one later message reads of where it stands, made once per
+    message: its padded text and the user's messages of its last few turns."""
+
+    __slots__ = ("cues", "entry", "padded", "users", "windows")
+
+    def __init__(self, entry: Entry, users: _Users) -> None:
+        self.entry = entry
+        self.users = users
+        self.padded = f" {entry.text.norm} "
+        self.windows: dict[int, list[_User]] = {}
+        """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""
+        self.cues: dict[int, tuple[float, float]] = {}
+        """:func:`user_cues` of each window of :attr:`windows`."""
+
+    def window(self, other: Entry) -> tuple[int, list[_User]]:
+        """Where the window of the user's messages between the pair starts (the turn after
+        which it starts), and its messages: the last few turns between the two messages."""
+        turn = self.entry.message.turn
+        after = max(other.message.turn, turn - _ASK_TURNS)
+        between = self.windows.get(after)
+        if between is None:
+            between = self.windows[after] = self.users.between(after, turn)
+        return after, between
+
+    def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
+        """Whether :mod:`._screen` rules the pair out (never an exact or verbatim repeat)."""
+        entry = self.entry
+        norm = other.text.norm
+        if (norm and norm == entry.text.norm) or _verbatim(other, entry, self.padded):
+            return False
+        after, between = self.window(other)
+        cues = self.cues.get(after)
+        if cues is None:
+            cues = self.cues[after] = user_cues(between)
+        features = screen_features(
+            other.text,
+            entry.text,
+            scope == "same_turn",
+            entry.message.turn - other.message.turn,
+            strict,
+            _again(other, entry, between),
+            cues,
+        )
+        return screening.rules_out(features)
+
+    def context(self, other: Entry, scope: Scope, strict: bool) -> tuple[PairContext, list[_User]]:
+        """Where the pair stands, and what the user said in the last few turns between them."""
+        entry = self.entry
+        turn = entry.message.turn
+        _, between = self.window(other)
+        again = _again(other, entry, between)
+        context = PairContext(
+            same_turn=scope == "same_turn",
+            turns_apart=turn - other.message.turn,
+            same_sender=other.message.sender == entry.message.sender,
+            different_requests=strict,
+            same_request_again=again,
+        )
+        return context, between
+
+
+def _again(other: Entry, entry: Entry, between: list[_User]) -> bool:
+    """The plan routed the earlier message's request again: to the later message, or in a turn
+    of ``between``."""
+    return bool(other.request) and (
+        other.request == entry.request or any(other.request in u.plan for u in between)
+    )
