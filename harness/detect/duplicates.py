@@ -18,7 +18,6 @@ import gc
 import math
 import multiprocessing
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -27,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from harness.detect._analysis import shrinking, steps
-from harness.detect._around import _ASK_TURNS, _Around, _verbatim
+from harness.detect._around import _Around, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -37,26 +36,13 @@ from harness.detect._candidates import (
     _Memo,
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
+from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._screen import WORDING_FREE, screen, unworded_features
-from harness.detect._users import (
-    _User,
-    _Users,
-    asked_same_question,
-    asks_again,
-    reasked_on_topic,
-)
-from harness.detect.acts import greeting, message_acts
-from harness.detect.choices import (
-    asks_to_confirm_again,
-    confirms_new_request,
-    offers_another,
-    offers_same_again,
-    restated_part,
-)
+from harness.detect._users import _User, _Users
+from harness.detect.choices import confirms_new_request, offers_another
 from harness.detect.findings import DetectorConfig, Finding, Scope
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds
 from harness.detect.scorer import (
-    FEATURES,
     PairContext,
     PairScorer,
     first_bounds,
@@ -175,7 +161,7 @@ def compare_entry(
         if found is None:
             decided[copy_key] = False
             continue
-        closing = scope == "cross_turn" and (_closing(other) or _closing(entry))
+        closing = scope == "cross_turn" and (only_closes(other) or only_closes(entry))
         if closing and record is None:
             # A closer sent again in another turn is no repeat, whatever the features say.
             decided[copy_key] = False
@@ -193,8 +179,8 @@ def compare_entry(
         duplicate = (
             not closing
             and (model.duplicate(features) or _verbatim(other, entry))
-            and not _asked_again(features, other, entry, users, found, context[1])
-            and not _confirms_choice(other, entry, found, users)
+            and not asked_again(features, other, entry, users, found, context[1])
+            and not confirms_choice(other, entry, found, users)
             and not offers_another(
                 other.text, entry.text, users.between(other.message.turn, entry.message.turn)
             )
@@ -249,93 +235,6 @@ def _same_closer(earlier: Analysis, later: Analysis, closers: frozenset[str]) ->
                 later_cover=round(b.weight / (later.weight or 1), 3),
             )
     return None
-
-
-_AGAIN = re.compile(
-    r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it) again|come again|"
-    r"didn'?t (?:catch|get|hear)|missed (?:that|it)|pardon|resend|re-send|lost track)\b",
-    re.IGNORECASE,
-)
-"""An explicit cue of asking again (unlike "what was ...?", which also asks the first time)."""
-_SAME_QUESTION = FEATURES.index("same_question")
-_REASK_ON_TOPIC = FEATURES.index("reask_on_topic")
-_SAME_REQUEST = FEATURES.index("same_request_again")
-
-
-def _asked_again(
-    features: Sequence[float],
-    other: Entry,
-    entry: Entry,
-    users: _Users,
-    found: Restatement,
-    window: Sequence[_User],
-) -> bool:
-    """The user asked for it again: the plan routed the same request again, the user asked the
-    same question again, asked again about what is repeated ("what was the balance again?"), or
-    used an explicit cue of asking again ("again", "repeat", "remind me") naming at most three words
-    in the last few turns, or asked again right after it, naming at most two words ("sorry, can
-    you repeat that?", "what was the total again?": the topic may be a synonym), or asked what
-    the bot is or can do, which a greeting introducing it answers. These are the
-    issue's definition of a requested repeat, not learned; any other repeat, exact ones
-    included, is left to the scorer."""
-    if features[_SAME_REQUEST]:
-        return True
-    turn = other.message.turn
-    between = users.last_between(turn, entry.message.turn, _ASK_TURNS)
-    asked = users.of_turn(entry.message.turn)
-    if asked is not None and asked.capabilities and greeting(entry.message.text):
-        return True  # "what can you help with?" answered by the introduction again
-    if between and offers_same_again(other.text, entry.text, between[-1]):
-        return False  # asked for another option just before, and given the same one again
-    # The features' cues, read strictly (``window``: the users the features read): a changed
-    # value is a new question, and "what ... was" inside a statement is no re-ask.
-    first = users.of_turn(turn)
-    if features[_SAME_QUESTION] and asked_same_question(first, window):
-        return True
-    if features[_REASK_ON_TOPIC] and reasked_on_topic(other.text, entry.text, found, window):
-        return True
-    if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
-        return True  # "when is the third one coming again?"
-    if entry.message.turn != turn + 1:
-        return False
-    return any(asks_again(u.text) and len(u.words) <= 2 for u in users.between(turn, turn + 1))
-
-
-_DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
-_OUTCOME = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
-_CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
-
-
-def _closing(entry: Entry) -> bool:
-    """A small message that only closes ("Anything else I can help with?"): sent again in
-    another turn, it is no repeat. A greeting is not a closing, though the act tagger, which
-    learned no greeting act, reads "How can I help you today?" as one."""
-    text = entry.message.text
-    return entry.small and message_acts(text) <= _CLOSING and not greeting(text)
-
-
-def _confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
-    """The earlier message asked the user something (a question, or a confirmation request
-    without a question mark: "Please verify the following: ..."), the user answered, and the
-    later message confirms it or reports how it went, done or failed (by its dialogue acts): a
-    confirmation or an outcome, not a repeat. So is an outcome of an option the user picked
-    from the earlier message by its values without being asked ("Saturday: 8:10 am, 9:40 am,
-    11:20 am" / "I'll take 9:40 am" / "Done: Saturday at 9:40 am"). An exact repeat confirms
-    nothing."""
-    if found.method == "exact":
-        return False
-    turn, later_turn = other.message.turn, entry.message.turn
-    later_acts = message_acts(entry.message.text)
-    if not later_acts & _DONE or not users.any_between(turn, later_turn):
-        return False
-    asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
-    if not asked and not (
-        later_acts & _OUTCOME and users.requested_between(turn, later_turn, other.text.facts)
-    ):
-        return False  # neither asked, nor an option the user picked by its values, then done
-    restated = restated_part(found, entry.message.text)
-    between = users.between(turn, later_turn)
-    return not asks_to_confirm_again(other.text, entry.text, restated, between)
 
 
 def _features(

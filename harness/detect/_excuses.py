@@ -1,0 +1,116 @@
+"""The stated rules beside the duplicate detector's scorer: when a repeat was asked for, and
+when a later message confirms a choice or reports how it went, or only closes.
+
+These are the issue's definitions of a requested repeat and of a confirmation, not learned; any
+other repeat, exact ones included, is left to the learned scorer (:mod:`harness.detect.scorer`).
+``docs/detector.md`` ("Stated rules beside the scorer") describes them. Split from
+:mod:`harness.detect.duplicates`, which runs the comparison.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from harness.detect._around import _ASK_TURNS
+from harness.detect._candidates import Entry
+from harness.detect._users import (
+    _User,
+    _Users,
+    asked_same_question,
+    asks_again,
+    reasked_on_topic,
+)
+from harness.detect.acts import greeting, message_acts
+from harness.detect.choices import asks_to_confirm_again, offers_same_again, restated_part
+from harness.detect.restate import Restatement
+from harness.detect.scorer import FEATURES
+
+__all__ = ["asked_again", "confirms_choice", "only_closes"]
+
+
+_AGAIN = re.compile(
+    r"\b(?:again|repeat|remind me|one more time|once more|say (?:that|it) again|come again|"
+    r"didn'?t (?:catch|get|hear)|missed (?:that|it)|pardon|resend|re-send|lost track)\b",
+    re.IGNORECASE,
+)
+"""An explicit cue of asking again (unlike "what was ...?", which also asks the first time)."""
+_SAME_QUESTION = FEATURES.index("same_question")
+_REASK_ON_TOPIC = FEATURES.index("reask_on_topic")
+_SAME_REQUEST = FEATURES.index("same_request_again")
+
+
+def asked_again(
+    features: Sequence[float],
+    other: Entry,
+    entry: Entry,
+    users: _Users,
+    found: Restatement,
+    window: Sequence[_User],
+) -> bool:
+    """The user asked for it again: the plan routed the same request again, the user asked the
+    same question again, asked again about what is repeated ("what was the balance again?"), or
+    used an explicit cue of asking again ("again", "repeat", "remind me") naming at most three words
+    in the last few turns, or asked again right after it, naming at most two words ("sorry, can
+    you repeat that?", "what was the total again?": the topic may be a synonym), or asked what
+    the bot is or can do, which a greeting introducing it answers. These are the
+    issue's definition of a requested repeat, not learned; any other repeat, exact ones
+    included, is left to the scorer."""
+    if features[_SAME_REQUEST]:
+        return True
+    turn = other.message.turn
+    between = users.last_between(turn, entry.message.turn, _ASK_TURNS)
+    asked = users.of_turn(entry.message.turn)
+    if asked is not None and asked.capabilities and greeting(entry.message.text):
+        return True  # "what can you help with?" answered by the introduction again
+    if between and offers_same_again(other.text, entry.text, between[-1]):
+        return False  # asked for another option just before, and given the same one again
+    # The features' cues, read strictly (``window``: the users the features read): a changed
+    # value is a new question, and "what ... was" inside a statement is no re-ask.
+    first = users.of_turn(turn)
+    if features[_SAME_QUESTION] and asked_same_question(first, window):
+        return True
+    if features[_REASK_ON_TOPIC] and reasked_on_topic(other.text, entry.text, found, window):
+        return True
+    if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
+        return True  # "when is the third one coming again?"
+    if entry.message.turn != turn + 1:
+        return False
+    return any(asks_again(u.text) and len(u.words) <= 2 for u in users.between(turn, turn + 1))
+
+
+_DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
+_OUTCOME = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
+_CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
+
+
+def only_closes(entry: Entry) -> bool:
+    """A small message that only closes ("Anything else I can help with?"): sent again in
+    another turn, it is no repeat. A greeting is not a closing, though the act tagger, which
+    learned no greeting act, reads "How can I help you today?" as one."""
+    text = entry.message.text
+    return entry.small and message_acts(text) <= _CLOSING and not greeting(text)
+
+
+def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
+    """The earlier message asked the user something (a question, or a confirmation request
+    without a question mark: "Please verify the following: ..."), the user answered, and the
+    later message confirms it or reports how it went, done or failed (by its dialogue acts): a
+    confirmation or an outcome, not a repeat. So is an outcome of an option the user picked
+    from the earlier message by its values without being asked ("Saturday: 8:10 am, 9:40 am,
+    11:20 am" / "I'll take 9:40 am" / "Done: Saturday at 9:40 am"). An exact repeat confirms
+    nothing."""
+    if found.method == "exact":
+        return False
+    turn, later_turn = other.message.turn, entry.message.turn
+    later_acts = message_acts(entry.message.text)
+    if not later_acts & _DONE or not users.any_between(turn, later_turn):
+        return False
+    asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
+    if not asked and not (
+        later_acts & _OUTCOME and users.requested_between(turn, later_turn, other.text.facts)
+    ):
+        return False  # neither asked, nor an option the user picked by its values, then done
+    restated = restated_part(found, entry.message.text)
+    between = users.between(turn, later_turn)
+    return not asks_to_confirm_again(other.text, entry.text, restated, between)
