@@ -18,6 +18,7 @@ from harness.detect._users import (
     _User,
     _Users,
     asked_same_question,
+    asks_about,
     asks_again,
     reasked_on_topic,
 )
@@ -52,7 +53,8 @@ def asked_again(
     same question again, asked again about what is repeated ("what was the balance again?"), or
     used an explicit cue of asking again ("again", "repeat", "remind me") naming at most three words
     in the last few turns, or asked again right after it, naming at most two words ("sorry, can
-    you repeat that?", "what was the total again?": the topic may be a synonym), or asked what
+    you repeat that?", "what was the total again?": the topic may be a synonym; without such a
+    cue, "what ... was" must name only what the earlier message said), or asked what
     the bot is or can do, which a greeting introducing it answers. These are the
     issue's definition of a requested repeat, not learned; any other repeat, exact ones
     included, is left to the scorer."""
@@ -76,7 +78,10 @@ def asked_again(
         return True  # "when is the third one coming again?"
     if entry.message.turn != turn + 1:
         return False
-    return any(asks_again(u.text) and len(u.words) <= 2 for u in users.between(turn, turn + 1))
+    return any(
+        asks_again(u.text) and len(u.words) <= 2 and asks_about(u, other.text)
+        for u in users.between(turn, turn + 1)
+    )
 
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})

@@ -23,6 +23,9 @@ _CUES = (
     r"|^\s*+(?:sorry|what|huh|eh|pardon)\s*+[?!.]*+\s*+$"  # possessive: linear in white space
     r"|^\s*(?:sorry|pardon|excuse me)\b[^.!]*\?"
 )
+_CUE = re.compile(_CUES, re.IGNORECASE)
+"""A cue that says it asks again ("again", "repeat", "sorry?"): unlike "what ... was", which also
+asks the first time."""
 _REASK = re.compile(_CUES + r"|\bwhat (?:\w+ )?(?:was|were)\b", re.IGNORECASE)
 """A cue of asking again, or "what ... was" anywhere: the pair scorer's ``reask`` features, as
 they were fitted."""
@@ -184,13 +187,31 @@ def reasked_on_topic(
     earlier: Analysis, later: Analysis, found: Restatement, between: Sequence[_User]
 ) -> bool:
     """A re-ask in between (:data:`_ASKS_AGAIN`) that names what gets repeated: a word both
-    messages use or a fact they share. The stated rule's reading of the ``reask_on_topic``
-    feature, whose cue also counts "what ... was" inside a statement."""
+    messages use or a fact they share, asking about what the earlier message said
+    (:func:`asks_about`). The stated rule's reading of the ``reask_on_topic`` feature, whose cue
+    also counts "what ... was" inside a statement and any word."""
     shared = earlier.facts & later.facts
     restated = set(earlier.words & later.words)
     for key in found.facts | shared:
         restated.update(content_words(key.partition(":")[2]))
-    return any(asks_again(u.text) and (u.words & restated or u.facts & shared) for u in between)
+    return any(
+        asks_again(u.text) and (u.words & restated or u.facts & shared) and asks_about(u, earlier)
+        for u in between
+    )
+
+
+def asks_about(user: _User, earlier: Analysis) -> bool:
+    """The re-ask asks about what the earlier message said: it says it asks again ("again",
+    "repeat", "sorry?"), or each word it names is a word of the earlier message, a kind of fact
+    it states ("time") or a word of one of its values. "What year was Harbour Lights released?"
+    after a message naming the film but no year asks for the first time."""
+    if _CUE.search(user.text):
+        return True
+    said = set(earlier.words)
+    for key in earlier.facts:
+        kind, _, value = key.partition(":")
+        said.update(content_words(f"{kind} {value}"))
+    return user.words <= said
 
 
 @lru_cache(maxsize=4096)

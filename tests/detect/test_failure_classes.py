@@ -59,6 +59,63 @@ def test_a_repeat_the_user_asked_for_is_not_a_duplicate() -> None:
     assert found == []
 
 
+def test_a_question_asked_for_the_first_time_is_not_asking_again() -> None:
+    # "What year was ... released?" names the film the earlier message described but asks for
+    # something it never said: a first question, so the description sent again unprompted by
+    # another agent is a repeat.
+    found = duplicates(
+        ("user", "Is there a drama on at the Roxy tonight?"),
+        ("films", "Harbour Lights is a drama by Mara Voss, set in a fishing town in Cornwall."),
+        ("user", "What year was Harbour Lights released?"),
+        ("films", "Harbour Lights was released in 1998."),
+        ("trivia", "Harbour Lights is a drama by Mara Voss, set in a fishing town in Cornwall."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_a_short_first_question_right_after_is_not_asking_again() -> None:
+    found = duplicates(
+        ("user", "Which album is the song Tidewater on?"),
+        (
+            "music",
+            "Tidewater is the third track on Copper Sky, the debut album of The Lanterns, a folk band from Galway.",
+        ),
+        ("user", "What year was it released?"),
+        ("music", "Copper Sky came out in 2011."),
+        (
+            "store",
+            "Tidewater is the third track on Copper Sky, the debut album of The Lanterns, a folk band from Galway.",
+        ),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_what_was_it_again_after_the_answer_is_asking_again() -> None:
+    found = duplicates(
+        ("user", "Which album is the song Tidewater on?"),
+        (
+            "music",
+            "Tidewater is the third track on Copper Sky, the debut album of The Lanterns, a folk band from Galway.",
+        ),
+        ("user", "What was the album again?"),
+        (
+            "music",
+            "Tidewater is the third track on Copper Sky, the debut album of The Lanterns, a folk band from Galway.",
+        ),
+    )
+    assert found == []
+
+
+def test_what_was_about_what_the_answer_said_is_asking_again() -> None:
+    found = duplicates(
+        ("user", "Tell me about the film Harbour Lights."),
+        ("films", "Harbour Lights is a drama by Mara Voss, set in a fishing town in Cornwall."),
+        ("user", "What was the town Harbour Lights is set in?"),
+        ("films", "Harbour Lights is a drama by Mara Voss, set in a fishing town in Cornwall."),
+    )
+    assert found == []
+
+
 # 2. A shared subject is not a shared claim ---------------------------------------------------
 
 
