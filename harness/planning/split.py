@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 
 from harness.models._text import content_tokens
+from harness.text.facts import DATE_WORDS
 from harness.text.words import REQUEST_STOPWORDS
 
 __all__ = ["opens_question", "split_request_parts", "split_requests"]
@@ -74,12 +75,10 @@ _PLACEHOLDER = frozenset(
 _SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # Values: a piece of these alone ("march 10", "the 18th", "yesterday") is a part of a request.
-_VALUE_WORDS = frozenset(
+_VALUE_WORDS = DATE_WORDS | frozenset(
     _WORDS.findall(
-        """january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
-    saturday sunday first second third fourth fifth sixth seventh eighth ninth tenth eleventh
-    twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
+        """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+    thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
     thirtieth yesterday today tomorrow tonight noon midnight am pm"""
     )
 )

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from harness.text.words import STOPWORDS
 
-__all__ = ["STRONG_KINDS", "WINDOW", "Fact", "extract_facts"]
+__all__ = ["DATE_WORDS", "STRONG_KINDS", "WINDOW", "Fact", "extract_facts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,8 @@ _WEEKDAYS = {
     "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
     "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
 }  # fmt: skip
+DATE_WORDS = frozenset({*_MONTHS, *_WEEKDAYS.values()})
+"""Month names with their abbreviations ("sept") and full weekday names: words that name a date."""
 _NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
