@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.detect.activities import PLAN_EVENT
 from harness.hosting._errors import UnavailableError
-from harness.runtime.parts import answering_agents
+from harness.runtime.parts import answering_agents, failed_agents
 
 if TYPE_CHECKING:
     from harness.detect.transcript import Message
@@ -66,7 +66,7 @@ def plan_value(turn: Turn) -> dict[str, Any]:
         "plan": [{"agent": p.agent, "request": p.request} for p in turn.plan],
         "answered_by": list(answering_agents(turn.answered)),
         "requests_answered": [{"agent": p.agent, "request": p.request} for p in turn.answered],
-        "failed": [r.agent for r in turn.results if r.status in ("failed", "timed_out")],
+        "failed": list(failed_agents(turn.results)),
         "tool_calls": [
             {"agent": r.agent, "tools": None if r.tool_calls is None else list(r.tool_calls)}
             for r in turn.results

@@ -23,6 +23,7 @@ __all__ = [
     "answered_requests",
     "answering_agents",
     "compose_schema",
+    "failed_agents",
     "fallback_reply",
     "group_by_agent",
     "plan_requests",
@@ -100,6 +101,12 @@ def answering_agents(answered: Sequence[PlannedRequest]) -> tuple[str, ...]:
     """The agents that answered at least one request of the turn, in order, each once: the turn
     record's ``answered_by`` and the plan event's (one derivation for both)."""
     return tuple(dict.fromkeys(p.agent for p in answered))
+
+
+def failed_agents(results: Sequence[SubagentResult]) -> tuple[str, ...]:
+    """The agents whose call failed or timed out, in call order: the turn record's ``failed`` and
+    the plan event's (one derivation for both)."""
+    return tuple(r.agent for r in results if r.status in ("failed", "timed_out"))
 
 
 async def aggregate_findings(results: Sequence[SubagentResult]) -> Any:
