@@ -48,7 +48,24 @@ Deterministic (one seed)::
 CLINC150: Larson et al., EMNLP 2019, CC-BY-3.0. SGD: Rastogi et al., AAAI 2020, CC BY-SA 4.0 (the
 SGD user and system turns in ``unseen.jsonl`` and ``agents-sgd.json`` are shared under it).
 
-Measured once on branch ``s37-unseen`` (main at 337ba73), see the report: FIGURES.
+Measured once, aggregates only, no single error read (2026-12-02 17:19 UTC, load 3.8-4.5, branch
+``s37-unseen`` at 3f82be1: main 337ba73's planner and check; ``[clinc]`` / ``[sgd]``: the same
+figures over the messages of one source):
+
+- ``planner_baseline.routing("unseen")``: 1,542 requests, routed right 1,095 (71.0 %), in no plan
+  entry 10, merged 414, messages planned in full 257/630, requests lost 0 (1,455 entries, 153
+  covering no request); [clinc] 351/398 (88.2 %), 0, 104, 110/160, 0; [sgd] 744/1,144 (65.0 %),
+  10, 310, 147/470, 0 (190 of the SGD messages' 1,070 entries went to the parent).
+- the same with ``embeddings=True``: 1,101 (71.4 %), 10, 414, 262/630, 0; [clinc] 356 (89.4 %),
+  0, 104, 114/160, 0; [sgd] 745 (65.1 %), 10, 310, 148/470, 0.
+- ``multi_intent.mutation("unseen")``: turns with every request answered flagged 115/630
+  (18.3 %), one request dropped flagged 1,176/1,542 (76.3 %, the dropped one named in 902), two
+  merged 692/912 (75.9 %), one answer replaced by a closer 1,169/1,542 (75.8 %); [clinc] 19/160
+  (11.9 %), 359/398 (90.2 %), 211/238 (88.7 %); [sgd] 96/470 (20.4 %), 817/1,144 (71.4 %),
+  481/674 (71.4 %).
+- ``mutation("unseen", sure=True)``: 11/630 (1.7 %), 382/1,542 (24.8 %, named in 269), 215/912
+  (23.6 %), closer 1,073/1,542 (69.6 %); [clinc] 0/160, 167/398 (42.0 %), 96/238 (40.3 %); [sgd]
+  11/470 (2.3 %), 215/1,144 (18.8 %), 119/674 (17.7 %).
 """
 
 from __future__ import annotations
