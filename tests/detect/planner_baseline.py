@@ -48,8 +48,11 @@ DEVELOPMENT = ("dev", "styled")
 
 
 @cache
-def cards() -> tuple[AgentCard, ...]:
-    raw: list[dict[str, Any]] = json.loads((FIXTURES / "agents.json").read_text("utf-8"))
+def cards(name: str = "agents") -> tuple[AgentCard, ...]:
+    """The agents a message is planned over: ``agents.json`` (the seven helpdesk-like agents), or
+    the file a message names in its ``agents`` field (``agents-sgd.json``: SGD's domains, for the
+    SGD messages of ``unseen.jsonl``)."""
+    raw: list[dict[str, Any]] = json.loads((FIXTURES / f"{name}.json").read_text("utf-8"))
     return tuple(
         AgentCard(
             name=a["name"],
@@ -61,9 +64,11 @@ def cards() -> tuple[AgentCard, ...]:
     )
 
 
-async def plan(text: str, planner: RulesPlanner | None = None) -> tuple[PlannedRequest, ...]:
-    """The offline planner's plan for one message."""
-    given = PlanInput(parent=PARENT, message=text, agents=cards())
+async def plan(
+    text: str, planner: RulesPlanner | None = None, *, agents: str = "agents"
+) -> tuple[PlannedRequest, ...]:
+    """The offline planner's plan for one message (over the agents of :func:`cards`)."""
+    given = PlanInput(parent=PARENT, message=text, agents=cards(agents))
     result = await (planner or RulesPlanner()).plan(given)
     return tuple(PlannedRequest(request=e.request, agent=e.agent) for e in result.entries)
 
@@ -116,7 +121,10 @@ def plans(split: str, *, embeddings: bool = False) -> tuple[tuple[PlannedRequest
         from harness.detect.embeddings import LocalEmbedder
 
         planner = RulesPlanner(embedder=LocalEmbedder(), concepts=concepts(split))
-    return tuple(asyncio.run(plan(message["text"], planner)) for message in load(split))
+    return tuple(
+        asyncio.run(plan(message["text"], planner, agents=message.get("agents", "agents")))
+        for message in load(split)
+    )
 
 
 def _words(text: str) -> frozenset[str]:

@@ -1,0 +1,108 @@
+"""The held-out set nobody tuned on (``unseen.jsonl``): rebuilt byte for byte from the data, big
+enough, and made only of source utterances no other multi-intent set uses."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from tests.detect import build_unseen_multi_intent as build
+from tests.detect.build_multi_intent import AGENT_OF
+from tests.detect.multi_intent import FIXTURES, load
+from tests.detect.planner_baseline import cards
+
+needs_data = pytest.mark.skipif(
+    not (build.CLINC.is_file() and (build.SGD / "sgd-dev.jsonl.gz").is_file()),
+    reason="../shared/data/clinc150 or ../shared/data/sgd is not beside the repo",
+)
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _texts_of(name: str) -> set[str]:
+    out: set[str] = set()
+    for line in (FIXTURES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
+        message = json.loads(line)
+        out.add(" ".join(message["text"].split()))
+        out.update(" ".join(r["text"].split()) for r in message["requests"])
+    return out
+
+
+@needs_data
+def test_the_builder_reproduces_the_committed_files() -> None:
+    data = json.loads(build.CLINC.read_text("utf-8"))
+    committed = (FIXTURES / "unseen.jsonl").read_text(encoding="utf-8")
+    assert build.render(build.build(data)) == committed
+    assert build.render_cards() == (FIXTURES / "agents-sgd.json").read_text(encoding="utf-8")
+
+
+def test_the_set_is_big_enough_with_a_share_of_three_and_four_requests() -> None:
+    messages = load("unseen")
+    sizes = Counter(len(m["requests"]) for m in messages)
+    assert len(messages) >= 600
+    assert sum(n * k for n, k in sizes.items()) >= 1500
+    assert set(sizes) == {2, 3, 4}
+    assert 0.2 <= sizes[3] / len(messages) <= 0.3
+    assert 0.07 <= sizes[4] / len(messages) <= 0.13
+    assert len({m["id"] for m in messages}) == len(messages)
+    same_agent = sum(
+        len({r["agent"] for r in m["requests"]}) < len(m["requests"]) for m in messages
+    )
+    assert 0.25 <= same_agent / len(messages) <= 0.35  # 25 % by choice, some more by chance
+
+
+def test_no_source_utterance_is_used_by_another_set() -> None:
+    others = {p.stem for p in FIXTURES.glob("*.jsonl")} - {"unseen"}
+    assert set(build.OTHERS) <= others
+    used = set().union(*(_texts_of(name) for name in others))
+    sources = {r["source"] for m in load("unseen") for r in m["requests"]}
+    assert len(sources) >= 500
+    assert not sources & used
+
+
+@needs_data
+def test_every_source_is_a_clinc_val_or_test_or_an_sgd_dev_user_turn() -> None:
+    data = json.loads(build.CLINC.read_text("utf-8"))
+    clinc = {build._normal(u): i for split in ("val", "test") for u, i in data[split]}
+    train = {build._normal(u) for u, _ in data["train"]}
+    with gzip.open(build.SGD / "sgd-dev.jsonl.gz", "rt", encoding="utf-8") as f:
+        dialogues = [json.loads(line) for line in f]
+    user = {
+        " ".join(t["text"].split()) for d in dialogues for t in d["turns"] if t["speaker"] == "USER"
+    }
+    system = {
+        " ".join(t["text"].split())
+        for d in dialogues
+        for t in d["turns"]
+        if t["speaker"] == "SYSTEM"
+    }
+    sgd_agents = {c.name for c in cards("agents-sgd")}
+    for message in load("unseen"):
+        for request in message["requests"]:
+            if message["id"].startswith("unseen-clinc-"):
+                assert clinc[request["source"]] == request["intent"]
+                assert request["source"] not in train
+                assert request["agent"] == AGENT_OF[request["intent"]]
+            else:
+                assert message["agents"] == "agents-sgd"
+                assert request["source"] in user and request["answer"] in system
+                assert request["agent"] in sgd_agents
+
+
+def test_every_request_is_written_in_its_message_in_order() -> None:
+    for message in load("unseen"):
+        text = _words(message["text"])
+        at = 0
+        for request in message["requests"]:
+            words = _words(request["text"])
+            while text[at : at + len(words)] != words:
+                at += 1
+                assert at < len(text), (message["id"], request["text"])
+            at += len(words)
