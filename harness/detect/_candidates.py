@@ -31,8 +31,8 @@ _EXACT_RECENT = 8
 _LINKED = 3
 """What a message before the previous turn must share with a new one to be its candidate (a rare
 fact counts 2, an uncommon content word or a common fact 1): one rare fact or two uncommon words
-alone link most pairs of a long conversation, and few of them are repeats (on real-text
-conversations of 10,000 messages, 62 % of the candidates and 10 of 161 restating pairs; see
+alone link most pairs of a long conversation, and few of them are repeats (in a real-text
+conversation of 10,000 messages, 62 % of the candidates and 10 of 161 restating pairs; see
 docs/detector.md, "Speed")."""
 _SMALL = 8
 """A message without specific facts and with at most this many content words is small (a closer,
@@ -120,9 +120,10 @@ class _Index:
             self.exact.setdefault(entry.text.norm, []).append(position)
 
     def candidates(self, entry: Entry, *, weak: bool = False) -> list[Entry]:
-        """The messages ``entry`` is compared with, the most similar first (``weak``: with those
-        of earlier turns that share less than :data:`_LINKED` with it, for fitting and for a
-        judge, which see every pair the scorer may meet)."""
+        """The messages ``entry`` is compared with: the most similar, at most
+        :data:`_MAX_CANDIDATES`, in order (``weak``: with those before the previous turn that share
+        less than :data:`_LINKED` with it, for fitting and for a judge, which see every pair the
+        scorer may meet)."""
         text = entry.text
         postings = self.postings
         # The positions each key points to, in one list counted at once (one pass in C rather
