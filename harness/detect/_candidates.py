@@ -28,6 +28,12 @@ _COMMON_RECENT = 32
 """How many of the latest messages stating a common fact are candidates by that fact."""
 _EXACT_RECENT = 8
 """How many of the latest copies of the same text are candidates."""
+_LINKED = 3
+"""What a message before the previous turn must share with a new one to be its candidate (a rare
+fact counts 2, an uncommon content word or a common fact 1): one rare fact or two uncommon words
+alone link most pairs of a long conversation, and few of them are repeats (in a real-text
+conversation of 10,000 messages, 62 % of the candidates and 10 of 161 restating pairs; see
+docs/detector.md, "Speed")."""
 _SMALL = 8
 """A message without specific facts and with at most this many content words is small (a closer,
 a holding message): it only counts as a duplicate within one turn."""
@@ -101,16 +107,23 @@ class _Index:
         self.entries: list[Entry] = []
         self.postings: dict[str, list[int]] = {}
         self.exact: dict[str, list[int]] = {}
+        self.first: dict[int, int] = {}
+        """The position of each turn's first message."""
 
     def add(self, entry: Entry) -> None:
         position = len(self.entries)
         self.entries.append(entry)
+        self.first.setdefault(entry.message.turn, position)
         for key in entry.text.strong | entry.text.words:
             self.postings.setdefault(key, []).append(position)
         if entry.text.norm:
             self.exact.setdefault(entry.text.norm, []).append(position)
 
-    def candidates(self, entry: Entry) -> list[Entry]:
+    def candidates(self, entry: Entry, *, weak: bool = False) -> list[Entry]:
+        """The messages ``entry`` is compared with: the most similar, at most
+        :data:`_MAX_CANDIDATES`, in order (``weak``: with those before the previous turn that share
+        less than :data:`_LINKED` with it, for fitting and for a judge, which see every pair the
+        scorer may meet)."""
         text = entry.text
         postings = self.postings
         # The positions each key points to, in one list counted at once (one pass in C rather
@@ -143,13 +156,23 @@ class _Index:
             if entries[position].message.turn < entry.message.turn - 1:
                 break
             counts[position] += 2
-        return [entries[p] for p in _most_similar(counts)]
+        if weak:
+            return [entries[p] for p in _most_similar(counts)]
+        turn = entry.message.turn
+        recent = self.first.get(turn - 1, self.first.get(turn, len(entries)))
+        return [entries[p] for p in _most_similar(counts, recent)]
 
 
-def _most_similar(counts: Counter[int]) -> list[int]:
-    """The positions with a count of at least 2, at most :data:`_MAX_CANDIDATES` of them (the
-    highest counts, ties in the counter's order, as ``counts.most_common``), in order."""
-    scored = [item for item in counts.items() if item[1] >= 2]
+def _most_similar(counts: Counter[int], recent: int = 0) -> list[int]:
+    """The positions counted at least 2, from ``recent`` on (this turn's and the previous
+    one's), and before it those counted at least :data:`_LINKED`; at most
+    :data:`_MAX_CANDIDATES` of them (the highest counts, ties in the counter's order, as
+    ``counts.most_common``), in order."""
+    scored = [
+        item
+        for item in counts.items()
+        if item[1] >= _LINKED or (item[1] >= 2 and item[0] >= recent)
+    ]
     if len(scored) > _MAX_CANDIDATES:
         scored = sorted(scored, key=itemgetter(1), reverse=True)[:_MAX_CANDIDATES]
     return sorted(p for p, _ in scored)

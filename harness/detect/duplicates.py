@@ -115,7 +115,12 @@ def compare_entry(
     if not entry.text.claims:
         return pairs
     turn = entry.message.turn
-    candidates = index.candidates(entry)
+    model = pair_model if pair_model is not None else _default_model(vectors)
+    # Pairs the scorer cannot call duplicates, whatever the comparison finds, skip it (only when
+    # nothing but the decision is wanted: no close pairs, no recorded features), and so do the
+    # candidates of earlier turns linked by little (:data:`~._candidates._LINKED`).
+    bound = close is None and record is None and not model.cosine
+    candidates = index.candidates(entry, weak=not bound)
     if vectors is not None and entry.index in vectors:
         # Embeddings find rewordings that share no words: the recent messages are candidates too.
         seen = {id(c) for c in candidates}
@@ -124,10 +129,6 @@ def compare_entry(
     # Newest first: an earlier copy of a text already decided gets the same decision (a message
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
-    model = pair_model if pair_model is not None else _default_model(vectors)
-    # Pairs the scorer cannot call duplicates, whatever the comparison finds, skip it (only when
-    # nothing but the decision is wanted: no close pairs, no recorded features).
-    bound = close is None and record is None and not model.cosine
     around = _Around(entry, users)
     screening = screen(model) if bound else None
     if screening is not None and not screening.active:

@@ -173,8 +173,10 @@ def count_pairs(transcript: Transcript) -> str:
     counts = {"candidates": 0, "second stage": 0, "compared": 0, "scored": 0}
     candidates = _candidates._Index.candidates
 
-    def counting_candidates(index: object, entry: _candidates.Entry) -> list[_candidates.Entry]:
-        found = candidates(index, entry)  # type: ignore[arg-type]
+    def counting_candidates(
+        index: object, entry: _candidates.Entry, *, weak: bool = False
+    ) -> list[_candidates.Entry]:
+        found = candidates(index, entry, weak=weak)  # type: ignore[arg-type]
         counts["candidates"] += len(found) if entry.text.claims else 0
         return found
 
@@ -198,7 +200,7 @@ def comparison_cpu(transcript: Transcript, runs: int) -> str:
     """CPU time (user + sys of this process) of the duplicate check's comparison stage alone:
     the messages analysed first, then every bot message compared with its candidates, the
     detector's caches emptied before each run."""
-    from harness.detect import _features, acts, duplicates
+    from harness.detect import _features, _screen, acts, duplicates
     from harness.detect._analysis import steps as analysed
     from harness.detect.findings import DetectorConfig
     from harness.text import normalise
@@ -217,6 +219,8 @@ def comparison_cpu(transcript: Transcript, runs: int) -> str:
     times = []
     for _ in range(runs):
         _features._SIDES.clear()
+        _screen._SKETCHES.clear()
+        acts.message_acts.cache_clear()
         for cached in (
             acts.sentence_acts,
             _features._capitalised,

@@ -8,7 +8,9 @@
 - Worker processes (``harness detect --jobs``): a conversation compared in slices by forked
   workers gives the same findings as one process.
 - The index's choice of candidates (the highest counts) is ``Counter.most_common``'s, and its
-  one-pass count gives the candidates a count key by key gives (random conversations).
+  one-pass count gives the candidates a count key by key gives (random conversations); a message
+  before the previous turn linked by one rare fact or two uncommon words is a candidate only when
+  every pair is wanted (fitting, a judge).
 """
 
 from __future__ import annotations
@@ -206,9 +208,12 @@ def test_candidates_are_those_counter_most_common_picks(counted: list[tuple[int,
     assert _candidates._most_similar(counts) == sorted(expected)
 
 
-def _counted_key_by_key(index: _candidates._Index, entry: _candidates.Entry) -> list[int]:
+def _counted_key_by_key(
+    index: _candidates._Index, entry: _candidates.Entry, *, weak: bool
+) -> list[int]:
     """The index's candidates counted as it counted them before (one ``Counter.update`` per key):
-    the reference its one-pass count must equal, ties and order included."""
+    the reference its one-pass count must equal, ties and order included. Without ``weak``, a
+    message before the previous turn needs a count of :data:`~._candidates._LINKED`."""
     counts: Counter[int] = Counter()
     text = entry.text
     for key in sorted(text.strong):
@@ -231,13 +236,20 @@ def _counted_key_by_key(index: _candidates._Index, entry: _candidates.Entry) -> 
         if entries[position].message.turn < entry.message.turn - 1:
             break
         counts[position] += 2
+    if not weak:  # this turn and the previous one: every message, however many they hold
+        recent = {p for p, e in enumerate(entries) if e.message.turn >= entry.message.turn - 1}
+        counts = Counter(
+            {p: n for p, n in counts.items() if p in recent or n >= _candidates._LINKED}
+        )
     return [entries[p].index for p in _candidates._most_similar(counts)]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_MESSAGE, min_size=80, max_size=160), st.integers(1, 4))
+@given(
+    st.lists(_MESSAGE, min_size=80, max_size=160), st.sampled_from([1, 2, 3, 4, 70]), st.booleans()
+)
 def test_candidates_counted_in_one_pass_are_those_counted_key_by_key(
-    texts: list[str], per_turn: int
+    texts: list[str], per_turn: int, weak: bool
 ) -> None:
     """Long random conversations from a small vocabulary, so that keys pass every posting limit
     (rare facts, common facts, common words) and more than the most candidates tie."""
@@ -247,6 +259,37 @@ def test_candidates_counted_in_one_pass_are_those_counted_key_by_key(
             id=f"m{position}", turn=position // per_turn, role="bot", sender="bot", text=text
         )
         entry = _candidates._entry(position, message)
-        expected = _counted_key_by_key(index, entry)
-        assert [e.index for e in index.candidates(entry)] == expected
+        expected = _counted_key_by_key(index, entry, weak=weak)
+        assert [e.index for e in index.candidates(entry, weak=weak)] == expected
         index.add(entry)
+
+
+def _conversation(texts: list[str]) -> tuple[_candidates._Index, _candidates.Entry]:
+    """An index of ``texts`` sent one per turn, and the entry of the last one (not indexed)."""
+    index = _candidates._Index()
+    entries = [
+        _candidates._entry(
+            position, Message(id=f"m{position}", turn=position, role="bot", sender="bot", text=text)
+        )
+        for position, text in enumerate(texts)
+    ]
+    for entry in entries[:-1]:
+        index.add(entry)
+    return index, entries[-1]
+
+
+def test_an_earlier_turn_linked_by_two_uncommon_words_is_a_candidate_only_for_every_pair() -> None:
+    """Three turns apart, two messages that share two content words and nothing else: compared
+    for fitting or a judge (``weak``), not for the decision alone; a third shared word or the
+    previous turn makes them candidates again."""
+    first = "The lighthouse museum closes early because of the storm warning."
+    unrelated = ["Your parcel left the depot this morning.", "The invoice was paid in full."]
+    two = "Our museum shop sells lighthouse postcards for everyone."
+    three = "Our museum shop sells lighthouse postcards during every storm."
+    index, entry = _conversation([first, *unrelated, two])
+    assert [e.index for e in index.candidates(entry, weak=True)] == [0, 2]
+    assert [e.index for e in index.candidates(entry)] == [2]  # the previous turn, always
+    index, entry = _conversation([first, *unrelated, three])
+    assert [e.index for e in index.candidates(entry)] == [0, 2]
+    index, entry = _conversation([*unrelated, first, two])
+    assert [e.index for e in index.candidates(entry)] == [2]
