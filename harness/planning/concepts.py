@@ -75,6 +75,13 @@ class ConceptTable:
                     out[k] += w * x
         return unit(out)
 
+    def focus(self, word: str) -> float:
+        """How much of ``word``'s use is one intent's: its vector's largest weight (1.0 for a word
+        only one intent's requests use, down to about 0.35 for one spread evenly over ``TOP``
+        intents); 1.0 for a word the table does not hold."""
+        pairs = self.words.get(word)
+        return max(x for _, x in pairs) if pairs else 1.0
+
     @classmethod
     def build(cls, requests: Iterable[tuple[str, str]]) -> ConceptTable:
         """The table of (text, intent) ``requests``: a word's weight for an intent is the share of
