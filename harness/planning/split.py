@@ -99,8 +99,31 @@ _COMPARED = 200
 """The longest request a comma piece is compared with whole (``starts_request``); past it, with
 the piece the request opened with. A request of one or two real sentences is shorter; a message
 of thousands of unroutable comma pieces would otherwise cost time in the square of its length."""
-# Words a phrase that sets the scene opens with, and its most words.
-_PREFACE = frozenset({"in", "on", "for", "at", "from", "with", "about", "regarding", "if"})
+# Words a phrase or short clause that sets the scene opens with (where, when, why: "in Portland",
+# "between the 4th and the 9th", "since I switched employers"), and its most words.
+_PREFACE = frozenset(
+    {
+        "in",
+        "on",
+        "for",
+        "at",
+        "from",
+        "with",
+        "about",
+        "regarding",
+        "if",
+        "since",
+        "because",
+        "between",
+        "during",
+        "after",
+        "before",
+        "including",
+        "while",
+        "once",
+        "until",
+    }
+)
 _PREFACE_WORDS = 6
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
 _STRENGTH = {"comma": 0, "join": 1, "end": 2, "lead": 3}
