@@ -94,6 +94,11 @@ _WH = frozenset(
     {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
      "which", "why", "how", "how's"}
 )  # fmt: skip
+# A question inside a request to tell or show: "let me know what I have to do today".
+_EMBEDDED = re.compile(
+    r"\b(?:let\s++me\s++know|tell\s++me|show\s++me)\s++(?:" + "|".join(sorted(_WH)) + r")\s++\w",
+    re.IGNORECASE,
+)
 _QUESTION = _WH | {"could", "would", "should", "may", "might", "shall"} | _AUX
 _COMPARED = 200
 """The longest request a comma piece is compared with whole (``starts_request``); past it, with
@@ -243,12 +248,14 @@ def split_request_parts(
 
 
 def _asks(piece: str) -> bool:
-    """Whether ``piece`` asks something of its own: it opens with a question word, or it has a
+    """Whether ``piece`` asks something of its own: it opens with a question word or asks one
+    inside "let me know", "tell me" or "show me" ("tell me what I have to do"), or it has a
     content word that does not stand for a request in general ("questions", "things", "help") or
     acknowledge ("great")."""
     words = piece.split(maxsplit=1)
     return (
         bool(words and words[0].lower() in _WH)  # "what are the things I have today"
+        or _EMBEDDED.search(piece) is not None
         or _SAYS_WHAT.search(piece) is not None
         or any(token not in _PLACEHOLDER for token in content_tokens(piece))
     )
