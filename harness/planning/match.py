@@ -14,9 +14,11 @@ agent's. A request is compared with every text in two ways, both general:
 Per agent, the best text and the mean of its three best texts count (one lucky example is weaker
 evidence than several close ones), plus the cosine with all of the agent's words together and the
 share of the request's distinctive words the agent uses at all. ``WEIGHTS`` combine these seven
-figures into one score; they were tuned on the development half of the labelled multi-intent set
-only (docs/models.md, "Which agent: the matcher", gives the held-out figures and how they were
-measured).
+figures into one score (``CONCEPT_WEIGHTS`` for a bot the concept table knows; for such a bot a
+word's IDF is also multiplied by how much of its use in real requests is one intent's,
+``FOCUS_POWER``, so a word many topics share weighs less between agents whose topics overlap); they
+were tuned on the development half of the labelled multi-intent set only (docs/models.md, "Which
+agent: the matcher", gives the held-out figures and how they were measured).
 
 A request that shares nothing with any agent (every score 0, or the best under ``minimum``) goes
 nowhere here: the planner then gives it to the parent, as a visible entry of its own. Whether a
