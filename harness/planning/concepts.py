@@ -12,7 +12,8 @@ A table helps only where it knows the bot's subject. For a bot about something i
 covered (a veterinary clinic), the vectors carry chance associations and routing gets worse. So the
 matcher asks, per bot, whether the table tells the bot's own texts apart better than the texts'
 words do (``AgentMatcher`` leaves each text out in turn and routes it by the rest, both ways);
-only then does it use the table (``leave_one_out``).
+only then does it use the table (``leave_one_out``), and then each word's ``focus`` (how much of
+its use is one intent's) sharpens the weight of the bot's words as well.
 
 The table ships in ``_models/concepts.json``, built by ``python -m tests.planning.build_concepts``
 from the train splits of two public data sets, described in ``docs/models.md`` (CLINC150:
@@ -74,6 +75,13 @@ class ConceptTable:
                 for k, x in pairs:
                     out[k] += w * x
         return unit(out)
+
+    def focus(self, word: str) -> float:
+        """How much of ``word``'s use is one intent's: its vector's largest weight (1.0 for a word
+        only one intent's requests use, down to about 0.35 for one spread evenly over ``TOP``
+        intents); 1.0 for a word the table does not hold."""
+        pairs = self.words.get(word)
+        return max(x for _, x in pairs) if pairs else 1.0
 
     @classmethod
     def build(cls, requests: Iterable[tuple[str, str]]) -> ConceptTable:

@@ -14,9 +14,11 @@ agent's. A request is compared with every text in two ways, both general:
 Per agent, the best text and the mean of its three best texts count (one lucky example is weaker
 evidence than several close ones), plus the cosine with all of the agent's words together and the
 share of the request's distinctive words the agent uses at all. ``WEIGHTS`` combine these seven
-figures into one score; they were tuned on the development half of the labelled multi-intent set
-only (docs/models.md, "Which agent: the matcher", gives the held-out figures and how they were
-measured).
+figures into one score (``CONCEPT_WEIGHTS`` for a bot the concept table knows; for such a bot a
+word's IDF is also multiplied by how much of its use in real requests is one intent's,
+``FOCUS_POWER``, so a word many topics share weighs less between agents whose topics overlap); they
+were tuned on the development half of the labelled multi-intent set only (docs/models.md, "Which
+agent: the matcher", gives the held-out figures and how they were measured).
 
 A request that shares nothing with any agent (every score 0, or the best under ``minimum``) goes
 nowhere here: the planner then gives it to the parent, as a visible entry of its own. Whether a
@@ -41,7 +43,15 @@ from harness.planning.scope import CONCEPTS, PLAIN, ScopeModel, in_scope_probabi
 from harness.text import split_sentences
 from harness.text.words import NEGATIONS
 
-__all__ = ["CONCEPT_WEIGHTS", "FEATURES", "WEIGHTS", "AgentMatcher", "agent_matcher", "agent_texts"]
+__all__ = [
+    "CONCEPT_WEIGHTS",
+    "FEATURES",
+    "FOCUS_POWER",
+    "WEIGHTS",
+    "AgentMatcher",
+    "agent_matcher",
+    "agent_texts",
+]
 
 FEATURES = (
     "agent_words_share",
@@ -62,6 +72,12 @@ search on the development split only, before the table)."""
 
 CONCEPT_WEIGHTS = (0.0, 0.0, 0.0, 1.5, 0.5, 0.25, 0.0, 0.7, 1.5)
 """How much each of ``FEATURES`` counts for a bot the concept table knows (``concepts``)."""
+
+FOCUS_POWER = 0.75
+"""For a bot the concept table knows, each of its words weighs its IDF times the word's
+``ConceptTable.focus`` to this power: "card", used by the requests of many intents, counts less than
+"fraudulent", used by one (chosen on the two development sets, CLINC dev and SGD train: 0.5 to 1
+all gain there, docs/models.md)."""
 
 _TOP = 3
 _SHARE = FEATURES.index("agent_words_share")
@@ -156,12 +172,8 @@ class AgentMatcher:
         self._agent_idf = {t: math.log(1 + count / k) for t, k in agents_df.items()}
         self._texts: list[list[_Text]] = []
         self._agents: list[_Text] = []
-        self._bags: list[frozenset[str]] = []
-        for texts in per_agent:
-            self._texts.append([self._text(words) for words in texts if words])
-            everything = [t for words in texts for t in words]
-            self._agents.append(self._text(everything))
-            self._bags.append(frozenset(everything))
+        self._bags = [frozenset(t for words in texts for t in words) for texts in per_agent]
+        self._build(per_agent)
         self._classifier = AgentClassifier(
             [(i, text) for i, card in enumerate(cards) for text in agent_texts(card)], len(cards)
         )
@@ -183,12 +195,29 @@ class AgentMatcher:
             ]
             lexical = [[unit(t.vector) for t in texts] for texts in self._texts]
             if leave_one_out(vectors) > leave_one_out(lexical):
-                self._concepts, self._sizes = table, [len(per) for per in vectors]
-                for a, per in enumerate(vectors):
-                    for i, vector in enumerate(per):
-                        for k, x in vector.items():
-                            self._postings.setdefault(k, []).append((a, i, x))
-                self.weights = CONCEPT_WEIGHTS
+                self._use(table, per_agent)
+
+    def _build(self, per_agent: Sequence[Sequence[Sequence[str]]]) -> None:
+        """Each text's and each agent's word vector under the current word weights."""
+        self._texts = [[self._text(words) for words in texts if words] for texts in per_agent]
+        self._agents = [self._text([t for words in texts for t in words]) for texts in per_agent]
+
+    def _use(self, table: ConceptTable, per_agent: Sequence[Sequence[Sequence[str]]]) -> None:
+        """Route with ``table``: its ``focus`` sharpens the word weights (a word the bot's texts
+        use weighs its IDF times its focus to the power ``FOCUS_POWER``), and every text gets its
+        vector over the table's intents."""
+        self._idf = {t: x * table.focus(t) ** FOCUS_POWER for t, x in self._idf.items()}
+        self._build(per_agent)
+        vectors = [
+            [v for v in (table.vector(words, self._weight) for words in texts) if v]
+            for texts in per_agent
+        ]
+        self._concepts, self._sizes = table, [len(per) for per in vectors]
+        for a, per in enumerate(vectors):
+            for i, vector in enumerate(per):
+                for k, x in vector.items():
+                    self._postings.setdefault(k, []).append((a, i, x))
+        self.weights = CONCEPT_WEIGHTS
 
     @property
     def uses_concepts(self) -> bool:

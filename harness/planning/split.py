@@ -94,13 +94,41 @@ _WH = frozenset(
     {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
      "which", "why", "how", "how's"}
 )  # fmt: skip
+# A question inside a request to tell or show: "let me know what I have to do today".
+_EMBEDDED = re.compile(
+    r"\b(?:let\s++me\s++know|tell\s++me|show\s++me)\s++(?:" + "|".join(sorted(_WH)) + r")\s++\w",
+    re.IGNORECASE,
+)
 _QUESTION = _WH | {"could", "would", "should", "may", "might", "shall"} | _AUX
 _COMPARED = 200
 """The longest request a comma piece is compared with whole (``starts_request``); past it, with
 the piece the request opened with. A request of one or two real sentences is shorter; a message
 of thousands of unroutable comma pieces would otherwise cost time in the square of its length."""
-# Words a phrase that sets the scene opens with, and its most words.
-_PREFACE = frozenset({"in", "on", "for", "at", "from", "with", "about", "regarding", "if"})
+# Words a phrase or short clause that sets the scene opens with (where, when, why: "in Portland",
+# "between the 4th and the 9th", "since I switched employers"), and its most words.
+_PREFACE = frozenset(
+    {
+        "in",
+        "on",
+        "for",
+        "at",
+        "from",
+        "with",
+        "about",
+        "regarding",
+        "if",
+        "since",
+        "because",
+        "between",
+        "during",
+        "after",
+        "before",
+        "including",
+        "while",
+        "once",
+        "until",
+    }
+)
 _PREFACE_WORDS = 6
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
 _STRENGTH = {"comma": 0, "join": 1, "end": 2, "lead": 3}
@@ -220,12 +248,14 @@ def split_request_parts(
 
 
 def _asks(piece: str) -> bool:
-    """Whether ``piece`` asks something of its own: it opens with a question word, or it has a
+    """Whether ``piece`` asks something of its own: it opens with a question word or asks one
+    inside "let me know", "tell me" or "show me" ("tell me what I have to do"), or it has a
     content word that does not stand for a request in general ("questions", "things", "help") or
     acknowledge ("great")."""
     words = piece.split(maxsplit=1)
     return (
         bool(words and words[0].lower() in _WH)  # "what are the things I have today"
+        or _EMBEDDED.search(piece) is not None
         or _SAYS_WHAT.search(piece) is not None
         or any(token not in _PLACEHOLDER for token in content_tokens(piece))
     )

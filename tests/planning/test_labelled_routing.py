@@ -27,6 +27,14 @@ neighbouring request), measured twice, aggregates only (2026-12-02 15:13 and 15:
 and seventh looks): as before, 1,486 routed right (94.9 %), 0 in no plan entry, 4 merged; with the
 embeddings 1,492 (95.3 %), 0, 4; plan entries 1,636, 72 covering no request (1,637 and 73 before).
 
+After the matcher's focused word weights (``harness.planning.match.FOCUS_POWER``) and two split
+rules (s37), measured once, aggregates only (2026-12-02 17:49-17:51 UTC, load 7-8, the eighth
+look): 1,485 routed right (94.8 %, one fewer than before), 0 in no plan entry, 4 merged, 526 of 600
+in full; with the embeddings 1,489 (95.1 %, three fewer), 0, 4. Given the gold requests one by
+one: 95.4 % as before (embeddings 95.8 %); SGD dev 85.6 % (embeddings 87.0 %). The out-of-scope
+figures below fell to 50.8 % and 30.1 %. On ``val`` the same change gained nine requests per path
+(``test_val_routing.py``).
+
 ``styled`` (1,200 messages of CLINC train utterances joined in the styles of ``val``, a
 development set) was where the joins were developed: 2 requests in no plan entry and 63 merged
 before, none of either after (``test_the_development_set_in_val_s_styles_is_planned_in_full``).
@@ -59,9 +67,9 @@ def test_the_planner_routes_the_held_out_requests_and_drops_none() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the issue's target is 95 %; the default offline planner routes 94.9 % of the held-out "
-    "requests (95.4 % given the gold requests one by one; with the embeddings extra 95.3 %, asserted "
-    "below; see the module docstring)",
+    reason="the issue's target is 95 %; the default offline planner routes 94.8 % of the CLINC "
+    "test requests (95.4 % given the gold requests one by one; with the embeddings extra 95.1 %, "
+    "asserted below; 2026-12-02, eighth look, see the module docstring)",
 )
 def test_the_issue_target_of_95_percent() -> None:
     measured = routing("test")
@@ -72,7 +80,8 @@ def test_the_issue_target_of_95_percent() -> None:
     importlib.util.find_spec("wordllama") is None, reason="the 'embeddings' extra is not installed"
 )
 def test_with_embeddings_the_planner_meets_the_issue_target_of_95_percent() -> None:
-    """The ``embeddings`` extra (WordLlama) on the same messages: 95.3 % (2026-12-02)."""
+    """The ``embeddings`` extra (WordLlama) on the same messages: 95.1 % (2026-12-02, the eighth
+    look; 95.3 % before)."""
     measured = routing("test", embeddings=True)
     assert measured.dropped == 0
     assert measured.routed_right / measured.requests >= 0.95
@@ -81,15 +90,16 @@ def test_with_embeddings_the_planner_meets_the_issue_target_of_95_percent() -> N
 
 def test_the_development_set_in_val_s_styles_is_planned_in_full() -> None:
     """``styled``: every request in an entry of its own (0 dropped, 0 merged; 2 and 63 before the
-    joins of 2026-12-02), 96.0 % to the right agent (95.1 % before). Of its 3,442 plan entries 211
+    joins of 2026-12-02), 96.2 % to the right agent (96.0 % before the focused word weights, 95.1 %
+    before the joins). Of its 3,440 plan entries 209 (211 before the scene-setting clauses)
     cover no request (3,542 and 311 before the second round of joins: announcements such as "I
     have a few questions." and cut-off values such as "2nd" planned on their own)."""
     measured = routing("styled")
     assert measured.requests == 3231
     assert measured.dropped == 0
     assert measured.merged == 0
-    assert measured.routed_right / measured.requests >= 0.959
-    assert measured.extra <= 211
+    assert measured.routed_right / measured.requests >= 0.961
+    assert measured.extra <= 209
     assert measured.lost == 0
 
 
@@ -115,17 +125,17 @@ def test_the_matcher_routes_a_second_unseen_set() -> None:
     """SGD dev openings over agents built from SGD train (names, intents as tools, examples)."""
     data = sgd()
     assert len(data.cards) == 16 and len(data.requests) > 1000
-    assert accuracy(data) >= 0.85
+    assert accuracy(data) >= 0.855  # 85.6 % (2026-12-02; 85.4 % before the focused words)
     assert accuracy(data) >= baseline(data) + 0.06
 
 
 @pytest.mark.skipif(not CLINC.is_file(), reason="needs ../shared/data/clinc150")
 def test_requests_that_belong_to_no_agent_are_not_sent_to_one_more_often_than_measured() -> None:
     """CLINC's out-of-scope test utterances and those of the intents no agent has: the planner
-    sends 53.1 % and 33.3 % of them to some agent (2026-12-02, with the concept table's scope
-    model; 61.5 % and 59.9 % before it, 69.0 % and 63.5 % before the out-of-scope decision of
+    sends 50.8 % and 30.1 % of them to some agent (2026-12-02, the eighth look at CLINC test, with
+    the focused word weights; 53.1 % and 33.3 % before them, with the concept table's scope model; 61.5 % and 59.9 % before it, 69.0 % and 63.5 % before the out-of-scope decision of
     ``harness.planning.scope``); this keeps it from growing."""
     measured = out_of_scope("test")
     assert measured.own == 1000 and measured.other > 2000
-    assert measured.own_sent / measured.own <= 0.54
-    assert measured.other_sent / measured.other <= 0.34
+    assert measured.own_sent / measured.own <= 0.51
+    assert measured.other_sent / measured.other <= 0.31

@@ -118,6 +118,33 @@ def test_a_phrase_that_sets_the_scene_stays_with_its_request() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "since I switched employers, I need to move my old 401k",
+        "between the 4th and the 9th, I want to put in for vacation",
+        "during my stay in Lisbon, which rental car companies are near the hotel",
+    ],
+)
+def test_a_clause_that_sets_the_scene_stays_with_its_request(message: str) -> None:
+    # "since ...", "between ...", "during ...": a short clause or phrase before a comma that says
+    # when or why, no request of its own (it was planned, and routed, on its own before).
+    assert split_requests(message, _always) == [message]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "show me what I need to do and then, how do I reset my PIN",
+        "tell me when it is and also what is my routing number",
+    ],
+)
+def test_a_question_inside_tell_me_or_show_me_is_a_request(message: str) -> None:
+    # Its words are all generic ("what I need to do"), yet it asks: it is no announcement that
+    # opens the request after it.
+    assert len(split_requests(message, _always)) == 2
+
+
 def test_a_comma_piece_asking_another_agents_question_is_its_own_request() -> None:
     # A guard (it passed before too): a comma piece known to the agents only by its meaning is
     # kept apart when that meaning is another agent's than the request before it.
