@@ -196,15 +196,51 @@ def _wording(a: str, b: str) -> tuple[float, float, float, int]:
 
 def swapped_words(earlier: str, later: str) -> int:
     """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording
-    (when the swaps are the only difference).
+    (when the swaps are the only difference besides stop words: :func:`item_swaps`).
 
     A repeat needs the same value: a word swapped for another in one template ("10 events" /
-    "10 hotels", "your lisinopril copay" / "your metformin copay") is another value whatever its
-    case, so such a pair is never a duplicate. This is a rule, not learned: the SGD material has
-    few lower-case values to learn it from."""
+    "10 hotels", "your lisinopril copay" / "your metformin copay", "the distemper vaccine is
+    also $45") is another value whatever its case, so such a pair is never a duplicate. This is a
+    rule, not learned: the SGD material has few lower-case values to learn it from."""
     if normalise(earlier) == normalise(later):
         return 0
-    return _wording(earlier, later)[3]
+    return item_swaps(earlier, later)
+
+
+@lru_cache(maxsize=4096)
+def item_swaps(a: str, b: str) -> int:
+    """How many words of ``a`` another word takes the place of in ``b`` when the two say the
+    rest alike: as :func:`_wording` counts swaps (one or two words for as many, no stem in
+    common, no digit, the wordings at least 0.7 alike), but a difference of stop words only
+    ("also", "too", "as well") beside the swaps does not undo them, so that "Your vision
+    coverage also has a $50 deductible" is the template of "Your dental coverage has a $50
+    deductible" with one value swapped. Any other difference (a content word added, dropped or
+    replaced by a phrase of another length: a rewording) gives 0."""
+    ta, tb = _tokens(a), _tokens(b)
+    if not ta or not tb or len(ta) * len(tb) > 40_000:
+        return 0
+    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
+    if matcher.ratio() < 0.7:
+        return 0
+    swapped = 0
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        left = [w for w in ta[i1:i2] if w not in STOPWORDS]
+        right = [w for w in tb[j1:j2] if w not in STOPWORDS]
+        if not left and not right:
+            continue  # stop words only
+        if (
+            op != "replace"
+            or not (left and right)
+            or i2 - i1 != j2 - j1
+            or i2 - i1 > 2
+            or any(w.isdigit() for w in left + right)
+            or not {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
+        ):
+            return 0
+        swapped += 1
+    return swapped
 
 
 _DAY = re.compile(
@@ -240,26 +276,33 @@ def _acts(text: str) -> frozenset[str]:
     return message_acts(text)
 
 
-def _name_tokens(analysis: Analysis) -> frozenset[str]:
-    """The words of the names, acronyms and ids a message states, and its capitalised words:
-    what it is about and which items it names, compared word by word so that "Play Drunk Me" and
-    "Drunk Me" share their name."""
+def _name_tokens(analysis: Analysis, kinds: tuple[str, ...] = ("name", "acronym", "id")) -> frozenset[str]:
+    """The words of the names, acronyms and ids (of ``kinds``) a message states, and its
+    capitalised words: what it is about and which items it names, compared word by word so that
+    "Play Drunk Me" and "Drunk Me" share their name."""
     out = set(_capitalised(analysis.text))
     for key in analysis.facts:
         kind, _, value = key.partition(":")
-        if kind in ("name", "acronym", "id"):
+        if kind in kinds:
             out.update(w for w in _tokens(value) if w not in STOPWORDS)
     return frozenset(out)
+
+
+_VALUE_NAMES = ("name", "acronym", "id")
+"""The kinds of name whose words :func:`message_values` counts as values: not ids, which say
+what a message is about ("order 55102", "Room 214") and not what it states about it, so that
+"Room 214 is being cleaned" / "Room 214 is ready" share no value."""
 
 
 def message_values(analysis: Analysis, *, names: bool = True) -> frozenset[str]:
     """Every value a message states, in one set: value facts (times, dates, amounts, numbers,
     states, read in one format whatever the wording: "2:05 pm" and "14:05" are one time), days
-    named by word, and (with ``names``) the words of its names and its capitalised words."""
+    named by word, and (with ``names``) the words of its names and acronyms (not its ids: they
+    are subjects, see :data:`_VALUE_NAMES`) and its capitalised words."""
     values = {k for k in analysis.facts if not k.startswith(_SUBJECT)}
     values.update("day:" + d for d in _days(analysis.text))
     if names:
-        values.update("word:" + w for w in _name_tokens(analysis))
+        values.update("word:" + w for w in _name_tokens(analysis, _VALUE_NAMES))
     return frozenset(values)
 
 
