@@ -211,11 +211,13 @@ def swapped_words(earlier: str, later: str) -> int:
 def item_swaps(a: str, b: str) -> int:
     """How many words of ``a`` another word takes the place of in ``b`` when the two say the
     rest alike: as :func:`_wording` counts swaps (one or two words for as many, no stem in
-    common, no digit, the wordings at least 0.7 alike), but a difference of stop words only
-    ("also", "too", "as well") beside the swaps does not undo them, so that "Your vision
-    coverage also has a $50 deductible" is the template of "Your dental coverage has a $50
-    deductible" with one value swapped. Any other difference (a content word added, dropped or
-    replaced by a phrase of another length: a rewording) gives 0."""
+    common, no digit, the wordings at least 0.7 alike, nothing else different). Stop words added
+    or dropped beside the swaps ("also", "too", "as well") do not undo them when each swap has a
+    word outside the act tagger's vocabulary (the words of the SGD bots' own wording): a domain
+    noun SGD does not know, so that "Your vision coverage also has a $50 deductible" is the
+    template of "Your dental coverage has a $50 deductible" with one value swapped, while "It
+    begins at 5:30 pm" / "It starts at 5:30 pm as well" stays a rewording. Any other difference
+    (a content word added or dropped, or replaced by a phrase of another length) gives 0."""
     ta, tb = _tokens(a), _tokens(b)
     if not ta or not tb or len(ta) * len(tb) > 40_000:
         return 0
@@ -223,13 +225,17 @@ def item_swaps(a: str, b: str) -> int:
     if matcher.ratio() < 0.7:
         return 0
     swapped = 0
+    loose = known = False
+    """Stop words differ besides the swaps; a swap has only words of the tagger's vocabulary."""
+    common = _common()
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
         left = [w for w in ta[i1:i2] if w not in STOPWORDS]
         right = [w for w in tb[j1:j2] if w not in STOPWORDS]
         if not left and not right:
-            continue  # stop words only
+            loose = True  # stop words only
+            continue
         if (
             op != "replace"
             or not (left and right)
@@ -239,8 +245,9 @@ def item_swaps(a: str, b: str) -> int:
             or not {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
         ):
             return 0
+        known = known or all(w in common for w in left + right)
         swapped += 1
-    return swapped
+    return 0 if loose and known else swapped
 
 
 _DAY = re.compile(
