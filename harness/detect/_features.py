@@ -283,33 +283,26 @@ def _acts(text: str) -> frozenset[str]:
     return message_acts(text)
 
 
-def _name_tokens(analysis: Analysis, kinds: tuple[str, ...] = ("name", "acronym", "id")) -> frozenset[str]:
-    """The words of the names, acronyms and ids (of ``kinds``) a message states, and its
-    capitalised words: what it is about and which items it names, compared word by word so that
-    "Play Drunk Me" and "Drunk Me" share their name."""
+def _name_tokens(analysis: Analysis) -> frozenset[str]:
+    """The words of the names, acronyms and ids a message states, and its capitalised words:
+    what it is about and which items it names, compared word by word so that "Play Drunk Me" and
+    "Drunk Me" share their name."""
     out = set(_capitalised(analysis.text))
     for key in analysis.facts:
         kind, _, value = key.partition(":")
-        if kind in kinds:
+        if kind in ("name", "acronym", "id"):
             out.update(w for w in _tokens(value) if w not in STOPWORDS)
     return frozenset(out)
-
-
-_VALUE_NAMES = ("name", "acronym", "id")
-"""The kinds of name whose words :func:`message_values` counts as values: not ids, which say
-what a message is about ("order 55102", "Room 214") and not what it states about it, so that
-"Room 214 is being cleaned" / "Room 214 is ready" share no value."""
 
 
 def message_values(analysis: Analysis, *, names: bool = True) -> frozenset[str]:
     """Every value a message states, in one set: value facts (times, dates, amounts, numbers,
     states, read in one format whatever the wording: "2:05 pm" and "14:05" are one time), days
-    named by word, and (with ``names``) the words of its names and acronyms (not its ids: they
-    are subjects, see :data:`_VALUE_NAMES`) and its capitalised words."""
+    named by word, and (with ``names``) the words of its names and its capitalised words."""
     values = {k for k in analysis.facts if not k.startswith(_SUBJECT)}
     values.update("day:" + d for d in _days(analysis.text))
     if names:
-        values.update("word:" + w for w in _name_tokens(analysis, _VALUE_NAMES))
+        values.update("word:" + w for w in _name_tokens(analysis))
     return frozenset(values)
 
 
