@@ -196,15 +196,58 @@ def _wording(a: str, b: str) -> tuple[float, float, float, int]:
 
 def swapped_words(earlier: str, later: str) -> int:
     """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording
-    (when the swaps are the only difference).
+    (when the swaps are the only difference besides stop words: :func:`item_swaps`).
 
     A repeat needs the same value: a word swapped for another in one template ("10 events" /
-    "10 hotels", "your lisinopril copay" / "your metformin copay") is another value whatever its
-    case, so such a pair is never a duplicate. This is a rule, not learned: the SGD material has
-    few lower-case values to learn it from."""
+    "10 hotels", "your lisinopril copay" / "your metformin copay", "the distemper vaccine is
+    also $45") is another value whatever its case, so such a pair is never a duplicate. This is a
+    rule, not learned: the SGD material has few lower-case values to learn it from."""
     if normalise(earlier) == normalise(later):
         return 0
-    return _wording(earlier, later)[3]
+    return item_swaps(earlier, later)
+
+
+@lru_cache(maxsize=4096)
+def item_swaps(a: str, b: str) -> int:
+    """How many words of ``a`` another word takes the place of in ``b`` when the two say the
+    rest alike: as :func:`_wording` counts swaps (one or two words for as many, no stem in
+    common, no digit, the wordings at least 0.7 alike, nothing else different). Stop words added
+    or dropped beside the swaps ("also", "too", "as well") do not undo them when each swap has a
+    word outside the act tagger's vocabulary (the words of the SGD bots' own wording): a domain
+    noun SGD does not know, so that "Your vision coverage also has a $50 deductible" is the
+    template of "Your dental coverage has a $50 deductible" with one value swapped, while "It
+    begins at 5:30 pm" / "It starts at 5:30 pm as well" stays a rewording. Any other difference
+    (a content word added or dropped, or replaced by a phrase of another length) gives 0."""
+    ta, tb = _tokens(a), _tokens(b)
+    if not ta or not tb or len(ta) * len(tb) > 40_000:
+        return 0
+    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
+    if matcher.ratio() < 0.7:
+        return 0
+    swapped = 0
+    loose = known = False
+    """Stop words differ besides the swaps; a swap has only words of the tagger's vocabulary."""
+    common = _common()
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        left = [w for w in ta[i1:i2] if w not in STOPWORDS]
+        right = [w for w in tb[j1:j2] if w not in STOPWORDS]
+        if not left and not right:
+            loose = True  # stop words only
+            continue
+        if (
+            op != "replace"
+            or not (left and right)
+            or i2 - i1 != j2 - j1
+            or i2 - i1 > 2
+            or any(w.isdigit() for w in left + right)
+            or not {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
+        ):
+            return 0
+        known = known or all(w in common for w in left + right)
+        swapped += 1
+    return 0 if loose and known else swapped
 
 
 _DAY = re.compile(
