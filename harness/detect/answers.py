@@ -13,7 +13,8 @@ that the sentence addresses that request:
   whether it shares only words the request has in common with another request ("PTO days" for
   "how many PTO days have I accrued" beside "... used": a hard negative);
 - **what was asked for**: a "when" question answered with a date or time, a "how much" with an
-  amount, a "where" with a place or an address;
+  amount, a "where" with a place or an address; and whether the sentence gives a kind of value
+  this request asks for and no other request of the message does;
 - **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
 - **shape**: the sentence is a question back (a follow-up about the request), or it shares no
   word with any request (and how many words it has then: a specific sentence about something
@@ -21,9 +22,10 @@ that the sentence addresses that request:
   dialogue-act tagger of :mod:`harness.detect.acts`);
 - **association**: how strongly the sentence's words go with the request's words in replies
   ("leave" and "depart" with "flight" or "bus", "album" with "song"): normalised pointwise mutual
-  information between the words of a user turn and those of the system turn after it, counted
-  on the Schema-Guided Dialogue *train* dialogues (CC BY-SA 4.0), and the margin over the other
-  requests.
+  information between the words of a user turn and those of the system turn after it (and of
+  the sentences of it that give a slot the user asked for), the system's side counted with the
+  kinds of value it gives ("damage" with an amount), on the Schema-Guided Dialogue *train*
+  dialogues (CC BY-SA 4.0), and the margin over the other requests.
 
 Then the sentences are assigned to the requests: each sentence answers at most one request, and a
 request is answered when some assignment of sentences with a probability of at least
@@ -61,6 +63,7 @@ __all__ = [
     "finding_features",
     "matcher",
     "pair_features",
+    "reply_terms",
     "words_of",
 ]
 
@@ -87,6 +90,7 @@ FEATURES = (
     "associated_margin",
     "misses_distinctive",
     "unclaimed_words",
+    "own_kind",
 )
 
 # "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
@@ -173,6 +177,15 @@ Associations = dict[str, dict[str, float]]
 """Per word of a reply, the words of a request it goes with and their association (0 to 1)."""
 
 
+@lru_cache(maxsize=16_384)
+def reply_terms(text: str) -> frozenset[str]:
+    """What a reply's words are matched on for association: its content words and the kinds of
+    the values it gives ("@money" for "$24", "@time" for "5:30 pm"), so that a request's words
+    go with the kind of value that answers it ("damage" with an amount)."""
+    kinds, _ = _facts(text)
+    return words_of(text) | frozenset("@" + kind for kind in kinds)
+
+
 def _associated(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
     """The mean, over the sentence's words, of their strongest association with the request."""
     if not claim or not request:
@@ -198,16 +211,19 @@ def pair_features(
     claim_words = [words_of(c) for c in claims]
     # How much each sentence shares with each request (wording, prefixes counted).
     share = [[_prefix_share(words[i], cw) for cw in claim_words] for i in range(len(requests))]
-    assoc = [[_associated(words[i], cw, table) for cw in claim_words] for i in range(len(requests))]
+    terms = [reply_terms(c) for c in claims]
+    assoc = [[_associated(words[i], t, table) for t in terms] for i in range(len(requests))]
     # The request each sentence shares most with (None: none, or a tie).
     owner: list[int | None] = []
     for j in range(len(claims)):
         column = [share[k][j] for k in range(len(requests))]
         top = max(column, default=0.0)
         owner.append(column.index(top) if top > 0 and column.count(top) == 1 else None)
+    asked = [_asked_kinds(r) for r in requests]
     out: list[list[list[float]]] = []
     for i, request in enumerate(requests):
-        kinds = _asked_kinds(request)
+        kinds = asked[i]
+        rival_kinds = frozenset().union(*(a for k, a in enumerate(asked) if k != i))
         _, request_values = _facts(request)
         row = []
         for j, claim in enumerate(claims):
@@ -241,6 +257,7 @@ def pair_features(
                     - max((assoc[k][j] for k in range(len(requests)) if k != i), default=0.0),
                     1.0 if distinct[i] and not distinct[i] & cw and own & cw else 0.0,
                     math.log1p(len(cw)) if not matched else 0.0,
+                    1.0 if (kinds - rival_kinds) & claim_kinds else 0.0,
                 ]
             )
         out.append(row)
@@ -466,7 +483,10 @@ def _may_answer(x: Sequence[float]) -> bool:
       "reset my VPN password" nor "when do I get paid");
     - a sentence that shares only the words a request has in common with another request, and
       none of its own, does not answer it ("12 PTO days left" for "how many PTO days have I
-      accrued" beside "how many PTO days have I used").
+      accrued" beside "how many PTO days have I used"), unless it gives a kind of value this
+      request asks for and the others do not ("The shuttle gets there at 4:15 pm" for "when
+      does the shuttle arrive" beside "which stop does the shuttle leave from") or its words go
+      with this request more than with the others ("destination" with "arrive").
 
     A learned feature for the first rule, fitted with wrong-topic answers as negatives, was
     tried (2026-12-02) and did not keep these cases flagged, so the rules stay."""
@@ -476,7 +496,10 @@ def _may_answer(x: Sequence[float]) -> bool:
             or x[_AT["claim_question"]]
             or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
         )
-    return not x[_AT["misses_distinctive"]]
+    return not x[_AT["misses_distinctive"]] or bool(
+        x[_AT["own_kind"]]
+        or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
+    )
 
 
 def _logistic(z: float) -> float:

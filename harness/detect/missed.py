@@ -4,7 +4,8 @@ It does not read the runtime's plan to know what was asked. It takes the request
 message itself (:func:`~harness.detect.requests.segment_requests`), or from a scenario that
 declares them, and looks for each in the bot's messages of that turn: a request is addressed when
 some part of a sentence the bot sent is given to it by the learned matcher of
-:mod:`harness.detect.answers` (a sentence is cut into its clauses and between two values, so one
+:mod:`harness.detect.answers` (a sentence is cut into its clauses, where "and", "but" or "however" joins two
+statements, and between two values, so one
 sentence can answer two requests, one part each; each part addresses at most one request, unless
 it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
@@ -194,8 +195,31 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     spans = [(p.start, p.end) for p in parts] if len(parts) > 1 else [(0, len(sentence))]
     out: list[str] = []
     for a, b in spans:
-        out += _by_values(sentence[a:b])
+        for piece in _by_joins(sentence[a:b]):
+            out += _by_values(piece)
     return tuple(out)
+
+
+# Where a statement goes on to a second thing: a coordinator or a sentence end with no space
+# after it ("furnished.Phone number is ..."). A closed class of English.
+_JOIN = re.compile(
+    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also)\b)|;\s*"
+    r"|(?<=[a-z]{2}[.?!])(?=[A-Z][a-z])",
+    re.IGNORECASE,
+)
+
+
+def _by_joins(clause: str) -> list[str]:
+    """A statement cut where a coordinator joins two clauses of three words or more each ("The
+    number is 925-788-7105 and it's unisex", "They don't have live music but they do serve
+    alcohol"): the user's requests are segmented by their own rules, which keep a statement
+    whole, while a reply often answers two requests in one sentence this way."""
+    bounds = [0]
+    for m in _JOIN.finditer(clause):
+        if _words(clause[bounds[-1] : m.start()]) >= 3 and _words(clause[m.end() :]) >= 3:
+            bounds.append(m.end())
+    bounds.append(len(clause))
+    return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
 
 
 # The kinds of facts that answer a request (not "state" words like "left", nor acronyms).

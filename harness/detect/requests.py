@@ -122,6 +122,10 @@ _MARKS = {"?": "?", ".": ".", "!": "."}
 """The mark of a token by its last character."""
 
 
+# A question or an exclamation with no space before the next sentence ("the price?Where is it").
+_GLUED = re.compile(r"[?!](?=[^\W\d_])")
+
+
 def _tokens(text: str, offset: int) -> list[_Tok]:
     out: list[_Tok] = []
     append = out.append
@@ -129,6 +133,11 @@ def _tokens(text: str, offset: int) -> list[_Tok]:
     for m in _TOKEN.finditer(text):
         raw = m.group()
         start, end = m.span()
+        if ("?" in raw or "!" in raw) and (glued := _GLUED.search(raw)):
+            cut = glued.end()  # two tokens, the first ending its sentence
+            out += _tokens(raw[:cut], offset + start)
+            out += _tokens(raw[cut:], offset + start + cut)
+            continue
         if raw in ",;":
             append(new(_Tok, ("", offset + start, offset + end, raw)))
             continue

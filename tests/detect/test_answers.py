@@ -158,3 +158,34 @@ def test_a_request_dropped_from_a_question_about_two_things_is_found() -> None:
     assert missed_requests(reply("Their number is 415-555-0142 and they are at 1 Main St.")) == []
     [found] = missed_requests(reply("Their number is 415-555-0142."))
     assert "address" in found.evidence
+
+
+def _one_turn(asked: str, *said: str) -> list[str]:
+    """The requests of ``asked`` the missed-request check reports, given the bot's messages."""
+    from harness.detect.missed import missed_requests
+    from harness.detect.transcript import Message, Transcript
+
+    messages = [Message(id="u", turn=1, role="user", sender="user", text=asked)]
+    messages += [
+        Message(id=f"b{i}", turn=1, role="bot", sender="bot", text=t) for i, t in enumerate(said)
+    ]
+    found = missed_requests(Transcript(conversation="c", messages=messages))
+    return [f.evidence.split('"')[1] for f in found]
+
+
+def test_a_statement_joining_two_answers_with_but_answers_both() -> None:
+    """A reply often answers two requests in one statement, joined by "and", "but" or "however":
+    each clause answers one request. Taking one clause out still leaves its request missed."""
+    asked = "Do they allow dogs and do they have parking?"
+    assert _one_turn(asked, "They don't have parking but they do allow dogs.") == []
+    assert _one_turn(asked, "They do allow dogs.") == ["do they have parking"]
+
+
+def test_a_sentence_giving_what_only_one_request_asks_for_answers_it() -> None:
+    """Two requests about the same thing ("the shuttle"): a sentence that shares only that word
+    with one of them answers it when it gives the kind of value that request asks for (a time
+    for "when") and the other does not; without it the request is still missed."""
+    asked = "Which stop does the shuttle leave from, and when does the shuttle arrive?"
+    leaves = "The shuttle leaves from the Elm Street stop."
+    assert _one_turn(asked, leaves, "The shuttle gets there at 4:15 pm.") == []
+    assert _one_turn(asked, leaves) == ["when does the shuttle arrive"]

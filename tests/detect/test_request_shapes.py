@@ -200,3 +200,9 @@ def test_real_user_turns_are_counted_as_their_dialogue_acts_say() -> None:
     assert result.turns["req1"] == 8868 and result.turns["req2"] == 6245
     assert result.right["req1"] >= 8750
     assert result.right["req2"] >= 5720
+
+
+def test_a_question_mark_with_no_space_after_it_ends_a_request() -> None:
+    found = segment_requests("Is the museum open on Mondays?How much is a ticket?")
+    assert [r.text for r in found] == ["Is the museum open on Mondays", "How much is a ticket"]
+    assert [r.text for r in segment_requests("Is it 5?")] == ["Is it 5"]

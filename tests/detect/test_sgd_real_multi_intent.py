@@ -70,3 +70,14 @@ def test_the_measurement_counts_every_turn() -> None:
     assert result.full_turns == 20
     assert result.drops.total() == sum(len(r["drops"]) for r in records)
     assert 0 <= result.full_flagged <= 20
+
+
+def test_the_check_on_real_two_request_turns_of_sgd_dev() -> None:
+    """``sgd-real-dev``, requests segmented, every finding: measured once at the end of the sixth
+    session (2026-12-02, s37-match, 17:57 UTC): 214 of 1,034 fully answered turns flagged
+    (20.7 %; 27.0 % before: a bot statement cut where "and"/"but"/"however" joins two clauses,
+    the own_kind rule, the matcher refitted) and 492 of 594 drops (82.8 %, unchanged); at the
+    report threshold 0.8 % and 1.5 %. The issue asks for <= 1 % and 100 %."""
+    result = measure("dev", "segmented", "every finding")
+    assert result.full_flagged / result.full_turns <= 0.207
+    assert result.drops_flagged.total() / result.drops.total() >= 0.828

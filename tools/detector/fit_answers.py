@@ -31,7 +31,8 @@ together (``--every-set``: of each set; that gave 0.99 and about 3 % of drops fl
 rule 0.978 and about 37 %).
 
 The word associations (a feature) are counted on SGD's train dialogues only (``--sgd``: the
-folder holding ``sgd-train.jsonl.gz``).
+folder holding ``sgd-train.jsonl.gz``): each user turn with the system turn after it, and each
+user turn asking for one slot with the sentences of the reply that give it (``answer_pairs``).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ import itertools
 import json
 import math
 import random
+import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,7 @@ from harness.detect.answers import (
     assignment,
     finding_features,
     pair_features,
+    reply_terms,
     unmatched,
     words_of,
 )
@@ -101,12 +104,54 @@ def _opening(said: Sequence[str]) -> tuple[list[str], list[bool], list[str]]:
     return [t for t, _, _, _ in found], [first for _, _, first, _ in found], [w for *_, w in found]
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def answer_pairs(turns: Sequence[dict[str, Any]], source: str) -> Iterator[tuple[str, str]]:
+    """The (request, reply) texts of one SGD dialogue that associations are counted on.
+
+    ``turn``: every user turn and the whole system turn after it. ``slot``: a user turn asking
+    for one slot (one ``REQUEST`` act) and the sentences of the system turn after it that give
+    that slot (those holding its spans; the whole turn when it informs that slot alone and
+    marks no span, as yes/no answers do), so that a request's words are counted with the words
+    of what answers it rather than with the rest of the turn ("Your booking is confirmed")."""
+    for user, system in itertools.pairwise(turns):
+        if user["speaker"] != "USER" or system["speaker"] != "SYSTEM":
+            continue
+        if source == "turn":
+            yield user["text"], system["text"]
+            continue
+        asked = [a[1] for f in user["frames"] for a in f["actions"] if a[0] == "REQUEST"]
+        if len(asked) != 1:
+            continue
+        text = system["text"]
+        spans = [(a, b) for f in system["frames"] for slot, a, b in f["spans"] if slot == asked[0]]
+        informs = [a[1] for f in system["frames"] for a in f["actions"] if a[0] == "INFORM"]
+        if spans:
+            start = 0
+            for piece in _SENTENCE_END.split(text):
+                begin = text.index(piece, start)
+                end = begin + len(piece)
+                start = end
+                if any(a < end and b > begin for a, b in spans):
+                    yield user["text"], piece
+        elif informs == [asked[0]]:
+            yield user["text"], text
+
+
 def associations(
-    sgd: Path, *, least: int = 5, frequent: int = 20, keep: int = 12
+    sgd: Path,
+    *,
+    least: int = 5,
+    frequent: int = 20,
+    keep: int = 12,
+    sources: Sequence[str] = ("turn", "slot"),
 ) -> tuple[Associations, dict[str, str]]:
-    """Normalised PMI between the words of an SGD train user turn and those of the system turn
-    after it: per reply word, its ``keep`` strongest request words (pairs seen ``least`` times,
-    words seen ``frequent`` times, NPMI above 0.1). Returns the table and its packed form."""
+    """Normalised PMI between the words of an SGD train user turn and the terms
+    (:func:`~harness.detect.answers.reply_terms`: words and kinds of value) of the system's reply
+    to it, the pairs of :func:`answer_pairs` from each of ``sources`` counted together: per reply
+    term, its ``keep`` strongest request words (pairs seen ``least`` times, words seen
+    ``frequent`` times, NPMI above 0.1). Returns the table and its packed form."""
     n_request: Counter[str] = Counter()
     n_reply: Counter[str] = Counter()
     n_pair: Counter[tuple[str, str]] = Counter()
@@ -114,14 +159,13 @@ def associations(
     with gzip.open(sgd / "sgd-train.jsonl.gz", "rt", encoding="utf-8") as f:
         for line in f:
             turns = json.loads(line)["turns"]
-            for user, system in itertools.pairwise(turns):
-                if user["speaker"] != "USER" or system["speaker"] != "SYSTEM":
-                    continue
-                asked, said = words_of(user["text"]), words_of(system["text"])
-                total += 1
-                n_request.update(asked)
-                n_reply.update(said)
-                n_pair.update((r, c) for r in asked for c in said)
+            for source in sources:
+                for request, reply in answer_pairs(turns, source):
+                    asked, said = words_of(request), reply_terms(reply)
+                    total += 1
+                    n_request.update(asked)
+                    n_reply.update(said)
+                    n_pair.update((r, c) for r in asked for c in said)
     table: dict[str, dict[str, float]] = defaultdict(dict)
     for (r, c), k in n_pair.items():
         if k < least or n_request[r] < frequent or n_reply[c] < frequent:
@@ -353,12 +397,13 @@ def main() -> None:
     x: list[list[float]] = []
     y: list[float] = []
     w: list[float] = []
-    for seed, (name, answer) in enumerate(FIT_SETS):
-        xs, ys = rows(load(name), answer, filler, seed, table)
+    sets = [(load(name), answer) for name, answer in FIT_SETS]
+    for seed, (messages, answer) in enumerate(sets):
+        xs, ys = rows(messages, answer, filler, seed, table)
         x += xs
         y += ys
         w += [1.0 / len(ys)] * len(ys)  # each set weighs the same
-    weights = np.asarray(w) * len(w) / len(FIT_SETS)
+    weights = np.asarray(w) * len(w) / len(sets)
     coef, bias = fit_dense(np.asarray(x), np.asarray(y), l2=1.0, weights=weights)
     model = _Matcher(tuple(float(c) for c in coef), bias, 0.5, 0.5, 1.01, table)
     turns = _all_turns(model, filler)
