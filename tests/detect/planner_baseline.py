@@ -43,8 +43,11 @@ from tests.detect.multi_intent import FIXTURES, load
 
 PARENT = "helpdesk"
 _WORD = re.compile(r"[a-z0-9']+")
-DEVELOPMENT = ("dev", "styled")
-"""The splits made of CLINC train utterances, a source of the shipped concept table."""
+DEVELOPMENT = ("dev", "styled", "ways-dev")
+"""The development splits made of CLINC train utterances (and SGD train turns), sources of the
+shipped concept table."""
+TRAIN_MADE = (*DEVELOPMENT, "ways-held")
+"""Every split made of concept-table sources: routed with a table built without its requests."""
 
 
 @cache
@@ -97,10 +100,10 @@ class Routing:
 
 
 def concepts(split: str) -> ConceptTable | bool:
-    """The planner's concept table: on ``dev`` and ``styled`` (CLINC train, a source of the
-    shipped table) one built without the split's requests, so the figures stay out of sample;
-    else the shipped one."""
-    if split not in DEVELOPMENT:
+    """The planner's concept table: on ``TRAIN_MADE`` splits (CLINC and SGD train, sources of
+    the shipped table) one built without the split's requests, so the figures stay out of
+    sample; else the shipped one."""
+    if split not in TRAIN_MADE:
         return True
     from tests.planning.build_concepts import dev_table
 
