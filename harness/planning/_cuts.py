@@ -25,6 +25,11 @@ from __future__ import annotations
 
 import re
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # A US state's postal code after a comma ends a place's name ("from Tampa, FL to Denver, CO"),
 # not a request. The codes that are also English words (in, me, oh, ok, or, hi, id) are left out.
 _STATE = (
@@ -79,13 +84,12 @@ CONNECTIVE = (
 # A list item's marker at the start of a piece (a line's or the message's).
 _MARKER = r"(?:\(?\d{1,2}[.)](?=\s)|#\d{1,2}\b|\d{1,2}\s?-(?=\s)|[-*•–·](?=\s?[^\W\d_]))"
 # A piece's opening that asks nothing: list markers and connectives, with their punctuation.
-LEAD = re.compile(
-    r"^\s*+(?:(?:" + _MARKER + r"|" + CONNECTIVE + r")[\s,:]*+)+", re.IGNORECASE
-)
+LEAD = re.compile(r"^\s*+(?:(?:" + _MARKER + r"|" + CONNECTIVE + r")[\s,:]*+)+", re.IGNORECASE)
 
 _JOINERS = r"(?:and then|and also|and|also|plus|as well as)"
 # Connectives that join requests wherever they stand ("... btw ...", "..., oh and ...").
-_STRONG = r"(?:btw|by the way|oh and|oh also|and btw|and by the way)"
+# The connective is left at the start of the piece after it, where the lead-in keeps its words.
+_STRONG = r"(?:btw|by the way|oh and|oh also)"
 # A cut: its kind ("comma" for a bare comma, "lead" for a colon, "end" for a sentence end, a line
 # break or an emoticon, "join" for a joining word, "soft" for the opening of a request in a
 # run-on) decides whether the piece after it may be glued back. Linear in the text: a cut that
@@ -95,7 +99,8 @@ _STRONG = r"(?:btw|by the way|oh and|oh also|and btw|and by the way)"
 _CUT_TEMPLATE = (
     r"(?P<join>(?P<end>(?<![?!.;])[?!.;]++\s++|\?\s*+$|(?<!\s)[^\S\n]*+\n\s*+"
     r"|(?<!\s)\s++(?::-?\)|:-?\(|:D|;-?\))(?:\s++|$)MARKS)"
-    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:" + _JOINERS + "|" + _STRONG + r")\b[\s,]++"
+    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:" + _JOINERS + r")\b[\s,]++"
+    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++(?=" + _STRONG + r"\b)"
     r"|(?<!\s)\s*+,\s*+\b(?:then|after that)\b[\s,]++"
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++[&+]\s++"
     r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
@@ -104,7 +109,7 @@ _CUT_TEMPLATE = (
     r"|(?P<lead>(?<!\s):\s++)"
     r"|(?P<soft>(?<=[\w'])\s++(?:then|after that)\s++"
     r"|(?<=[\w'])\s++(?=(?:" + _WH_WORDS + r")(?:'s|s)\b"
-    r"|(?:" + _WH_WORDS + r")(?:\s++(?!(?:" + _SUBJECTS + r")\b)[\w'$]++){0,2}?\s++"
+    r"|(?:" + _WH_WORDS + r")(?:\s++(?!(?:" + _SUBJECTS + r")\b)[\w'$]++){0,3}?\s++"
     r"(?:" + _AUX_WORDS + r")\b"
     r"|(?:" + _AUX_WORDS + r")\s++(?:" + _SUBJECTS + r")\b"
     r"|(?:i'm|im|i'd|i)\s++(?:need|want|wanna|would|must|have to|am|'d like|like to|lost"
@@ -126,8 +131,10 @@ FIRST_MARK = re.compile(r"(?:^|[\s:])(?:\(?1[.)]|#1)\s", re.IGNORECASE)
 
 _WORD = re.compile(r"[\w'$]+")
 _WH_SET = frozenset(_WH_WORDS.split("|")) | {"what's", "whats", "how's", "hows", "where's"}
-_AUX_SET = frozenset(_AUX_WORDS.split("|")) | frozenset(
-    "what's whats how's where's when's who's that's it's i'm im".split()
+_AUX_SET = (
+    frozenset(_AUX_WORDS.split("|"))
+    | frozenset(f"{wh}{s}" for wh in _WH_WORDS.split("|") for s in ("'s", "s"))
+    | _words("that's it's i'm im")
 )
 # Words after which the clause is still open: a soft cut never follows one (closed classes:
 # determiners, prepositions, conjunctions and subordinators, auxiliaries, pronouns that ask for a
@@ -136,41 +143,48 @@ _OPEN_END = (
     frozenset(_SUBJECTS.split("|"))
     | frozenset(_AUX_WORDS.split("|"))
     | _WH_SET
-    | frozenset(
+    | _words(
         """
         to of for in on at by with from about into over under between than as and or but nor if
         whether because since while though although unless until so that which who whom please
         me us him them know knew wonder wondering ask asking tell see understand learn sure
-        idea curious out find check let help can't
-        """.split()
+        idea curious out find check let help can't just also still really even
+        """
     )
 )
 # Words a phrase that sets the scene opens with (prepositions and subordinators).
-_SCENE = frozenset(
-    "to in on at for from with about by during after before while since because if as".split()
-)
-_VERB_SET = frozenset(_VERBS.split("|")) | frozenset(
-    "i i'd i've we need want wanna like please".split()
-)
+_SCENE = _words("to in on at for from with about by during after before while since because if as")
+_VERB_SET = frozenset(_VERBS.split("|")) | _words("i i'd i've we need want wanna like please")
+# An auxiliary's contraction ("my job'll"): a verb follows it.
+_CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")
 _SOFT_WORDS = 3
 """The fewest words a request has before a soft cut may end it."""
 _SOFT_REACH = 200
 """How much of the text before a soft cut is read (the work per candidate stays bounded)."""
 
 
-def soft_cut_allowed(text: str, start: int, at: int) -> bool:
+def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) -> bool:
     """Whether a soft cut at ``at`` may end the request that starts at ``start``: it is complete.
 
     That is: it has ``_SOFT_WORDS`` words or more besides its lead-in; it says a verb (an
     auxiliary, a request verb, or "I"/"we" and what they need); it does not open with a phrase
     that sets the scene ("to my task list", "while on the flight"); each question word in it has
     its auxiliary after it ("how many days do I have", not "how many days" or "tell me what
-    time"); and its last word leaves nothing open.
+    time"); and its last word leaves nothing open. After a joining word (``joined``: "then",
+    "after that") it only needs its words and no phrase that sets the scene ("if it rains then
+    ...").
     """
     before = text[max(start, at - _SOFT_REACH) : at]
     opening = LEAD.match(before)
     words = _WORD.findall((before[opening.end() :] if opening else before).lower())
-    if len(words) < _SOFT_WORDS or words[-1] in _OPEN_END or words[0] in _SCENE:
+    if joined:
+        return len(words) >= _SOFT_WORDS and words[0] not in _SCENE
+    if (
+        len(words) < _SOFT_WORDS
+        or words[-1] in _OPEN_END
+        or words[-1].endswith(_CONTRACTED)
+        or words[0] in _SCENE
+    ):
         return False
     verb = False
     asking = False  # a question word whose auxiliary has not come yet

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from harness.models._text import content_tokens
 from harness.planning._cuts import (
+    CONNECTIVE,
     CUT,
     CUT_LISTED,
     FIRST_MARK,
@@ -76,6 +77,8 @@ of thousands of unroutable comma pieces would otherwise cost time in the square 
 _PREFACE = frozenset({"in", "on", "for", "at", "from", "with", "about", "regarding", "if"})
 _PREFACE_WORDS = 6
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
+_MARKER_ONLY = re.compile(r"\s*+\(?\d{1,2}")
+_CONNECTIVE = re.compile(r"\s*+" + CONNECTIVE, re.IGNORECASE)
 _STRENGTH = {"soft": 0, "comma": 0, "join": 1, "end": 2, "lead": 3}
 """Which cut says more about the piece after it: an announcement's colon, a sentence end, a
 joining word, a bare comma."""
@@ -114,9 +117,16 @@ def split_request_parts(
     for match in (CUT_LISTED if FIRST_MARK.search(text) else CUT).finditer(text):
         soft = match.group("soft")
         if soft is not None and (
-            not (run_on or soft.strip()) or not soft_cut_allowed(text, start, match.start())
+            not (run_on or soft.strip())
+            or not soft_cut_allowed(text, start, match.start(), joined=bool(soft.strip()))
         ):
             continue
+        if (
+            match.group(0)[:1] == "."
+            and (start == 0 or "\n" in cut_text)
+            and _MARKER_ONLY.fullmatch(text, start, match.start())
+        ):
+            continue  # "1." at a line's start marks a list item; it ends no sentence
         pieces.append((kind, cut_text, text[start : match.start()]))
         kind = next((k for k in ("comma", "lead", "end", "soft") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()
@@ -137,6 +147,8 @@ def split_request_parts(
             # A connective with words of its own ("btw", "Secondly,") stays in the request's
             # text, so no word is lost; the request is routed on the rest.
             carried = f"{carried}{' '.join(opening.group(0).split())} "
+        if kind == "comma" and opening and _CONNECTIVE.match(raw):
+            kind = "join"  # "..., while you're at it play ...": a connective joins requests
         cut = max(pending, kind, key=_STRENGTH.__getitem__) if pending else kind
         if not piece:
             # "... one. Also, if I have yen, ...": "Also" is empty once stripped; the piece
@@ -190,18 +202,17 @@ def split_request_parts(
         elif not content and not values:
             held = (glue, cut, said)
         elif values or (
-            cut in ("comma", "soft")
-            and not starts_request(piece, asks if len(asks) <= _COMPARED else head)
+            cut == "comma" and not starts_request(piece, asks if len(asks) <= _COMPARED else head)
         ):
+            # A run-on's new request opens where a complete request ends (``soft_cut_allowed``);
+            # after a bare comma, a piece must say enough to be routed on its own.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         else:
             # A new sentence says its own verb and object: nothing carries over a sentence end
             # ("How do I locate my credit score? My card was stolen.").
             # Nor over a line, a list item or a run-on's new request.
-            if cut in ("end", "soft"):
-                text_ = piece
-            else:
-                text_ = _carry_frame(asks, piece, starts_request)
+            carry = cut not in ("end", "soft")
+            text_ = _carry_frame(asks, piece, starts_request) if carry else piece
             requests.append((f"{said[: len(said) - len(piece)]}{text_}", text_, piece, True))
     if held is not None:
         glue, _, said = held

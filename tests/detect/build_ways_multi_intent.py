@@ -149,9 +149,12 @@ JOINS: tuple[str, ...] = (
 # a request verb, else a join is drawn again.
 _NEEDS_VERB = ("could you",)
 _OPENING_VERBS = frozenset(
-    "tell show give find get check look book reserve cancel change update set reset order pay"
-    " send transfer add remove delete make schedule remind call turn start stop freeze block"
-    " report help let play search locate share translate convert list read".split()
+    re.findall(
+        r"\w+",
+        "tell show give find get check look book reserve cancel change update set reset order pay"
+        " send transfer add remove delete make schedule remind call turn start stop freeze block"
+        " report help let play search locate share translate convert list read",
+    )
 )
 
 # Joins of a lower-case run-on with no punctuation, by weight ("" is no joining word at all).
@@ -418,6 +421,15 @@ def pools(
         pairs = list(sgd[domain])
         rng.shuffle(pairs)
         halves[0][1][domain], halves[1][1][domain] = pairs[::2], pairs[1::2]
+    # A text said under two intents or services, or in several dialogues (with other answers),
+    # may have been dealt to both: the second half keeps none of the first half's texts.
+    first = {u for us in halves[0][0].values() for u in us}
+    first |= {u for pairs in halves[0][1].values() for u, _ in pairs}
+    second_clinc, second_sgd = halves[1]
+    for intent, us in second_clinc.items():
+        second_clinc[intent] = [u for u in us if u not in first]
+    for domain, pairs in second_sgd.items():
+        second_sgd[domain] = [(u, a) for u, a in pairs if u not in first]
     return halves
 
 
@@ -430,9 +442,7 @@ def build(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     paraphrases, _ = _answers(val)
     out = {}
     for (name, seed), (clinc, sgd) in zip(SEEDS.items(), pools(data), strict=True):
-        out[name] = compose(
-            clinc, sgd, random.Random(seed), prefix=name, paraphrases=paraphrases
-        )
+        out[name] = compose(clinc, sgd, random.Random(seed), prefix=name, paraphrases=paraphrases)
     return out
 
 
