@@ -77,9 +77,12 @@ CONNECTIVE = (
     r"(?:and|also|plus|then|so|oh|btw|by the way|after that|afterwards|besides(?: that)?"
     r"|additionally|in addition|furthermore|moreover|on top of that|apart from that"
     r"|other than that|aside from that|separately|unrelated(?:,? but)?|lastly|finally"
-    r"|last but not least|first(?:ly|,| off| of all)|second(?:ly|,)|third(?:ly|,)|fourth(?:ly|,)"
-    r"|next,|to (?:start|begin)(?: with)?,|while you'?re at it|meanwhile|in the meantime"
-    r"|similarly|likewise)\b"
+    r"|last but not least|firstly|first off|first of all|secondly|thirdly|fourthly"
+    r"|while you'?re at it|meanwhile|in the meantime|similarly|likewise)\b"
+    # Ordinals and "next" are connectives before a comma or a question ("next, ...", "next
+    # what is ..."), not in "first class" or "next week".
+    r"|(?:first|second|third|fourth|next|to (?:start|begin)(?: with)?)"
+    r"(?=\s*+(?:,|$)|\s++(?:what|when|where|which|who|why|how|can|could|please)\b)"
 )
 # A list item's marker at the start of a piece (a line's or the message's).
 _MARKER = r"(?:\(?\d{1,2}[.)](?=\s)|#\d{1,2}\b|\d{1,2}\s?-(?=\s)|[-*•–·](?=\s?[^\W\d_]))"
@@ -192,7 +195,9 @@ def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) ->
         if word in _AUX_SET:
             verb, asking = True, False
         elif word in _WH_SET:
-            asking = True
+            asking = True  # until its auxiliary, or "to" ("how to get my paycheck")
+        elif word == "to":
+            asking = False
         elif word in _VERB_SET:
             verb = True
     return verb and not asking

@@ -149,6 +149,8 @@ def split_request_parts(
             carried = f"{carried}{' '.join(opening.group(0).split())} "
         if kind == "comma" and opening and _CONNECTIVE.match(raw):
             kind = "join"  # "..., while you're at it play ...": a connective joins requests
+        if pending and kind == "lead":
+            kind = "join"  # "... card. Also: do i have ...": the colon follows a connective
         cut = max(pending, kind, key=_STRENGTH.__getitem__) if pending else kind
         if not piece:
             # "... one. Also, if I have yen, ...": "Also" is empty once stripped; the piece

@@ -53,7 +53,8 @@ def test_a_list_after_a_lead_in_line_keeps_the_lead_in_with_the_first_item() -> 
 @pytest.mark.parametrize(
     "join",
     [" btw ", ", btw ", ". Secondly, ", ". Separately, ", ", oh and ", " :) ", " + ",
-     ". On top of that, ", ", while you're at it ", ", then ", ". Last but not least, "],
+     ". On top of that, ", ", while you're at it ", ", then ", ". Last but not least, ",
+     ". Also: ", ", next, "],
 )  # fmt: skip
 def test_a_discourse_connective_joins_two_requests_and_is_no_request(join: str) -> None:
     parts = split_request_parts(f"where is my W-2{join}when is payday", _never)
@@ -77,6 +78,10 @@ def test_a_discourse_connective_joins_two_requests_and_is_no_request(join: str) 
         (
             "my luggage never arrived then tell me when payday is",
             ["my luggage never arrived", "tell me when payday is"],
+        ),
+        (
+            "tell me how to get my w-2 online how are my taxes looking this year",
+            ["tell me how to get my w-2 online", "how are my taxes looking this year"],
         ),
         (
             "cancel my dentist appointment i need to order new checks",
