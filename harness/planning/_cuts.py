@@ -115,7 +115,7 @@ _CUT_TEMPLATE = (
     r"|(?:" + _WH_WORDS + r")(?:\s++(?!(?:" + _SUBJECTS + r")\b)[\w'$]++){0,3}?\s++"
     r"(?:" + _AUX_WORDS + r")\b"
     r"|(?:" + _AUX_WORDS + r")\s++(?:" + _SUBJECTS + r")\b"
-    r"|(?:i'm|im|i'd|i)\s++(?:need|want|wanna|would|must|have to|am|'d like|like to|lost"
+    r"|(?:i'm|im|i'd|i)\s++(?:need|want|wanna|would|must|have to|'d like|like to|lost"
     r"|looking)\b"
     r"|my(?:\s++[\w']++){1,2}?\s++(?:is|was|has|got|isn't|wasn't|hasn't|didn't|won't|doesn't)\b"
     r"|please\s++(?:" + _VERBS + r")\b"
@@ -158,6 +158,11 @@ _OPEN_END = (
 # Words a phrase that sets the scene opens with (prepositions and subordinators).
 _SCENE = _words("to in on at for from with about by during after before while since because if as")
 _VERB_SET = frozenset(_VERBS.split("|")) | _words("i i'd i've we need want wanna like please")
+# How a request opens (a question, an imperative) or what it says it wants: a piece that has
+# none of these is a statement, the context of the question after it.
+_ASKS_FIRST = _WH_SET | _AUX_SET | frozenset(_VERBS.split("|")) | _words("please id i'd")
+_GREETINGS = _words("hi hello hey yo there ok okay so well um uh hmm")
+_WANTS = _words("need needs want wants wanna like looking")
 # An auxiliary's contraction ("my job'll"): a verb follows it.
 _CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")
 _SOFT_WORDS = 3
@@ -169,7 +174,9 @@ _SOFT_REACH = 200
 def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) -> bool:
     """Whether a soft cut at ``at`` may end the request that starts at ``start``: it is complete.
 
-    That is: it has ``_SOFT_WORDS`` words or more besides its lead-in; it says a verb (an
+    That is: it has ``_SOFT_WORDS`` words or more besides its lead-in; it asks (it opens as a
+    question or an imperative does, or says what is wanted or needed: a statement such as "i am
+    going to germany soon" is the context of the question after it); it says a verb (an
     auxiliary, a request verb, or "I"/"we" and what they need); it does not open with a phrase
     that sets the scene ("to my task list", "while on the flight"); each question word in it has
     its auxiliary after it ("how many days do I have", not "how many days" or "tell me what
@@ -180,6 +187,8 @@ def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) ->
     before = text[max(start, at - _SOFT_REACH) : at]
     opening = LEAD.match(before)
     words = _WORD.findall((before[opening.end() :] if opening else before).lower())
+    while words and words[0] in _GREETINGS:
+        del words[0]
     if joined:
         return len(words) >= _SOFT_WORDS and words[0] not in _SCENE
     if (
@@ -189,6 +198,8 @@ def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) ->
         or words[0] in _SCENE
     ):
         return False
+    if not (words[0] in _ASKS_FIRST or any(w in _WANTS for w in words)):
+        return False  # a statement ("i am going to germany soon") is the context of what follows
     verb = False
     asking = False  # a question word whose auxiliary has not come yet
     for word in words:

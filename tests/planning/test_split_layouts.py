@@ -103,6 +103,8 @@ def test_a_run_on_is_cut_where_a_request_opens_after_a_complete_one(
         "i want to know when my paycheck comes",
         "how many vacation days do i have left",
         "remind me what time my meeting is",
+        # A statement is the context of the question after it: one request.
+        "i am going to germany soon do i need a visa",
         # A phrase that sets the scene, an open last word: one request.
         "to my task list please add paint the kitchen",
         "i need to know how do i schedule a meeting",
