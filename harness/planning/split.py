@@ -2,7 +2,9 @@
 missed-request check in ``harness.detect`` has its segmenter, and neither reuses the other's).
 
 A message is cut at sentence ends, semicolons, commas and the words that join requests ("and",
-"and also", "also", "plus", "as well as"). No piece is lost: one that is no request on its own
+"and also", "also", "plus", "as well as"), at line breaks and list markers, at discourse
+connectives ("btw", "then", "Secondly,") and, in a run-on with no punctuation, where a new request
+opens after a complete one (``harness.planning._cuts``). No piece is lost: one that is no request on its own
 joins a neighbour. A piece with no content words ("thanks", "how do I do it"), or only words that
 stand for a request without saying what it asks ("I have a few questions", "great"), opens the
 request after it (after a colon or a sentence end) or ends the one before it; a piece of values

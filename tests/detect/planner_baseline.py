@@ -7,7 +7,9 @@ routing examples from CLINC's train split). A request no entry covers was droppe
 several entries, none holding half of it); an entry that covers two or more requests merged them.
 A request with a content word in no entry at all was left out in silence (``Routing.lost``), and
 an entry that covers no request was planned from a piece that is no request of its own. Print the figures with
-``python -m tests.detect.planner_baseline [dev|test] [--embeddings]`` (``--embeddings``: the planner
+``python -m tests.detect.planner_baseline [dev|test|styled|ways-dev|...] [--embeddings]``
+(``ways-dev``/``ways-held``: CLINC and SGD train requests, an SGD request for the parent when no
+agent has its service; ``--embeddings``: the planner
 picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra), and the
 planner's CPU time per message (median, ``time.process_time``, the agents' matcher built before).
 

@@ -41,6 +41,13 @@ routed, on their own). No request has a word in no plan entry (``Routing.lost``)
 plan entry" are cut over several entries, each dispatched, not left out. The floors below are the
 fourth look's figures; issue 25's target (95 % and no request cut so) is still not met on either
 path, hence the strict xfails. The set has now been looked at four times.
+
+A fifth and sixth look came from running ``tests/planning`` on the s37-split branch (2026-12-02
+18:00-18:04 UTC, load 7.5-9.6, aggregates only, no message read, nothing tuned after them): the
+split's third round (lines and list markers, discourse connectives, run-on openings; developed on
+``ways-dev``, ``styled``, ``dev`` and ``own``) gives default 1,524 routed right (95.1 %), 2 in no
+plan entry, 6 merged, 523 of 600 in full; embeddings 1,532 (95.6 %), 2, 6, 530; plan entries
+1,708, of which **110** cover no request (109 before). The floors below take the 110.
 """
 
 from __future__ import annotations
@@ -71,13 +78,13 @@ def _at_least_as_measured(
 
 
 def test_the_planner_routes_the_val_set_as_measured() -> None:
-    _at_least_as_measured(routing("val"), rate=0.949, dropped=2, merged=6, full=522, extra=109)
+    _at_least_as_measured(routing("val"), rate=0.949, dropped=2, merged=6, full=522, extra=110)
 
 
 @needs_embeddings
 def test_with_embeddings_the_planner_routes_the_val_set_as_measured() -> None:
     measured = routing("val", embeddings=True)
-    _at_least_as_measured(measured, rate=0.954, dropped=2, merged=6, full=529, extra=109)
+    _at_least_as_measured(measured, rate=0.954, dropped=2, merged=6, full=529, extra=110)
     assert measured.routed_right > routing("val").routed_right
 
 
