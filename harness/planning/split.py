@@ -2,7 +2,9 @@
 missed-request check in ``harness.detect`` has its segmenter, and neither reuses the other's).
 
 A message is cut at sentence ends, semicolons, commas and the words that join requests ("and",
-"and also", "also", "plus", "as well as"). No piece is lost: one that is no request on its own
+"and also", "also", "plus", "as well as"), at line breaks and list markers, at discourse
+connectives ("btw", "then", "Secondly,") and, in a run-on with no punctuation, where a new request
+opens after a complete one (``harness.planning._cuts``). No piece is lost: one that is no request on its own
 joins a neighbour. A piece with no content words ("thanks", "how do I do it"), or only words that
 stand for a request without saying what it asks ("I have a few questions", "great"), opens the
 request after it (after a colon or a sentence end) or ends the one before it; a piece of values
@@ -19,47 +21,20 @@ import re
 from collections.abc import Callable
 
 from harness.models._text import content_tokens
+from harness.planning._cuts import (
+    CONNECTIVE,
+    CUT,
+    CUT_LISTED,
+    FIRST_MARK,
+    LEAD,
+    PUNCTUATED,
+    soft_cut_allowed,
+)
 from harness.text.facts import DATE_WORDS
 from harness.text.words import REQUEST_STOPWORDS
 
 __all__ = ["opens_question", "split_request_parts", "split_requests"]
 
-# A US state's postal code after a comma ends a place's name ("from Tampa, FL to Denver, CO"),
-# not a request. The codes that are also English words (in, me, oh, ok, or, hi, id) are left out.
-_STATE = (
-    "(?:a[klrz]|c[aot]|d[ce]|fl|ga|i[al]|k[sy]|la|m[adinost]|n[cdehjmvy]|pa|ri|s[cd]|t[nx]|ut"
-    "|v[at]|w[aivy])"
-)
-
-# Nor does a state's name ("for Charlottesville, Virginia for March 7th").
-_STATE_NAME = (
-    "(?:alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|georgia"
-    "|hawaii|idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts"
-    "|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|new hampshire|new jersey"
-    "|new mexico|new york|north carolina|north dakota|ohio|oklahoma|oregon|pennsylvania"
-    "|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington"
-    "|west virginia|wisconsin|wyoming)"
-)
-# A comma before a year ("from May 1st, 2020 to June 2nd, 2020") is no cut either (``_CUT``).
-
-# A cut: its kind ("comma" for a bare comma, "lead" for a colon, "end" for a sentence end, "join"
-# for a joining word) decides whether the piece after it may be glued back. Linear in the text:
-# a cut that starts with a run of punctuation or white space starts where the run starts (the
-# look-behinds: a cut never ends inside such a run, it takes the run whole), runs are taken whole
-# (``++``, ``*+``), and no run is shared out between two quantifiers. Before, each character of a
-# run read the rest of it again: 9,000 dots took about 1.2 s, and 1,000 spaces between two words
-# about 10 s.
-_CUT = re.compile(
-    r"(?P<join>(?P<end>(?<![?!.;])[?!.;]++\s++|\?\s*+$)"
-    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++\b(?:and then|and also|and|also|plus|as well as)\b[\s,]++"
-    r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++&\s++"
-    r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
-    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++(?!" + _STATE + r"\b(?![-'])|(?:19|20)\d\d\b"
-    r"|" + _STATE_NAME + r"\b))"
-    r"|(?P<lead>(?<!\s):\s++)",
-    re.IGNORECASE,
-)
-_LEAD = re.compile(r"^\s*+(?:(?:and|also|plus|then|so)\b[\s,]*+)+", re.IGNORECASE)
 # Words that stand for a request without saying what it asks ("I have a few questions", "could you
 # help me with something"), and acknowledgements ("Great, ..."): a piece of these and stop words
 # alone asks nothing; it opens the request after it or closes the one before it.
@@ -68,7 +43,8 @@ _PLACEHOLDER = frozenset(
         "question questions thing things something anything stuff matter help hand ask asking"
         " query queries few couple several another other last final quick wonder wondering"
         " great perfect cool awesome alright fine good nice excellent wonderful sure"
-        " morning afternoon evening"
+        " morning afternoon evening thx ty cheers appreciate appreciated pls plz lot yo"
+        " request requests two three four"
     )
 )
 # "things to do", "something to eat": what follows the placeholder says what is asked.
@@ -131,7 +107,9 @@ _PREFACE = frozenset(
 )
 _PREFACE_WORDS = 6
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
-_STRENGTH = {"comma": 0, "join": 1, "end": 2, "lead": 3}
+_MARKER_ONLY = re.compile(r"\s*+\(?\d{1,2}")
+_CONNECTIVE = re.compile(r"\s*+" + CONNECTIVE, re.IGNORECASE)
+_STRENGTH = {"soft": 0, "comma": 0, "join": 1, "end": 2, "lead": 3}
 """Which cut says more about the piece after it: an announcement's colon, a sentence end, a
 joining word, a bare comma."""
 # "between A and B" names two things of one request: its "and" joins no requests.
@@ -164,9 +142,23 @@ def split_request_parts(
     text = message.strip()
     pieces: list[tuple[str, str, str]] = []  # (kind of the cut before it, its text, piece)
     kind, cut_text, start = "join", "", 0
-    for match in _CUT.finditer(text):
+    # A run-on: no punctuation inside the message (a request's opening may end the one before).
+    run_on = PUNCTUATED.search(text.rstrip("?.! ")) is None
+    for match in (CUT_LISTED if FIRST_MARK.search(text) else CUT).finditer(text):
+        soft = match.group("soft")
+        if soft is not None and (
+            not (run_on or soft.strip())
+            or not soft_cut_allowed(text, start, match.start(), joined=bool(soft.strip()))
+        ):
+            continue
+        if (
+            match.group(0)[:1] == "."
+            and (start == 0 or "\n" in cut_text)
+            and _MARKER_ONLY.fullmatch(text, start, match.start())
+        ):
+            continue  # "1." at a line's start marks a list item; it ends no sentence
         pieces.append((kind, cut_text, text[start : match.start()]))
-        kind = next((k for k in ("comma", "lead", "end") if match.group(k)), "join")
+        kind = next((k for k in ("comma", "lead", "end", "soft") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()
     pieces.append((kind, cut_text, text[start:]))
     # Per request: its text, the part that asks, the piece it opened with (what a comma piece is
@@ -177,8 +169,18 @@ def split_request_parts(
     # A piece that asks nothing, after a request: where it belongs (the request before it, or as
     # an announcement the one after it) depends on the cut after it. (glue, cut before it, text)
     held: tuple[str, str, str] | None = None
+    carried = ""  # the lead-ins with words of their own since the last piece ("Separately,")
     for index, (kind, cut_text, raw) in enumerate(pieces):
-        piece = _LEAD.sub("", raw).strip(" ,;:")
+        opening = LEAD.match(raw)
+        piece = (raw[opening.end() :] if opening else raw).strip(" ,;:")
+        if opening and content_tokens(opening.group(0)):
+            # A connective with words of its own ("btw", "Secondly,") stays in the request's
+            # text, so no word is lost; the request is routed on the rest.
+            carried = f"{carried}{' '.join(opening.group(0).split())} "
+        if kind == "comma" and opening and _CONNECTIVE.match(raw):
+            kind = "join"  # "..., while you're at it play ...": a connective joins requests
+        if pending and kind == "lead":
+            kind = "join"  # "... card. Also: do i have ...": the colon follows a connective
         cut = max(pending, kind, key=_STRENGTH.__getitem__) if pending else kind
         if not piece:
             # "... one. Also, if I have yen, ...": "Also" is empty once stripped; the piece
@@ -186,6 +188,7 @@ def split_request_parts(
             pending = cut
             continue
         pending = ""
+        said, carried = f"{carried}{piece}", ""
         # A piece of values alone ("march 10", "the 18th") is part of a request, not one: it
         # opens the request after it when a comma follows ("yesterday, my card was declined"),
         # else it ends the one before it ("for march 7 and march 10", "april 1st and 2nd").
@@ -199,49 +202,57 @@ def split_request_parts(
         )
         content = _asks(piece) and not opens
         if held is not None:
-            glue, held_cut, said = held
+            glue, held_cut, held_said = held
             held = None
             if cut == "lead" or (content and "end" in (cut, held_cut)):
                 # "..., and one more question: when is payday", "... Last thing, I need a cab":
                 # it announces the request after it.
-                requests.append((f"{said}{_glue(cut, cut_text)}{piece}", piece, piece, content))
+                requests.append((f"{held_said}{_glue(cut, cut_text)}{said}", piece, piece, content))
                 continue
             # Else it ends the request before it ("..., thanks, and ..."), and the piece after it
             # follows the stronger of the two cuts.
             whole, asks, head, had = requests[-1]
-            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{said}", head, had)
+            requests[-1] = (f"{whole}{glue}{held_said}", f"{asks}{glue}{held_said}", head, had)
             cut = max(held_cut, cut, key=_STRENGTH.__getitem__)
         if not requests:
-            requests.append((piece, piece, piece, content))
+            requests.append((said, piece, piece, content))
             continue
         whole, asks, head, had = requests[-1]
         glue = _glue(cut, cut_text)
         if cut == "lead":  # "A couple of things: ...": the announcement opens the request
-            requests[-1] = (f"{whole}: {piece}", piece, piece, had or content)
-        elif cut == "comma" and _prefaces(asks):
+            requests[-1] = (f"{whole}: {said}", piece, piece, had or content)
+        elif cut in ("comma", "soft") and _prefaces(asks):
             # "in Portland, what is there to do": the phrase sets the scene for its request.
-            requests[-1] = (f"{whole}, {piece}", f"{asks}, {piece}", head, had or content)
+            glue = ", " if cut == "comma" else _glue(cut, cut_text)
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, had or content)
         elif not had:  # "hi, ...", "ok so ..." or "I have a few questions. ...": no request yet
-            requests[-1] = (f"{whole}{glue}{piece}", piece, piece, content)
+            requests[-1] = (f"{whole}{glue}{said}", piece, piece, content)
         elif _AND.fullmatch(cut_text) and _open_between(asks[-_COMPARED:]):
-            requests[-1] = (f"{whole} and {piece}", f"{asks} and {piece}", head, True)
+            requests[-1] = (f"{whole} and {said}", f"{asks} and {piece}", head, True)
         elif opens:
-            requests.append((piece, piece, piece, False))
+            requests.append((said, piece, piece, False))
         elif not content and not values:
-            held = (glue, cut, piece)
+            held = (glue, cut, said)
         elif values or (
             cut == "comma" and not starts_request(piece, asks if len(asks) <= _COMPARED else head)
         ):
-            requests[-1] = (f"{whole}{glue}{piece}", f"{asks}{glue}{piece}", head, True)
+            # A run-on's new request opens where a complete request ends (``soft_cut_allowed``);
+            # after a bare comma, a piece must say enough to be routed on its own.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         else:
             # A new sentence says its own verb and object: nothing carries over a sentence end
             # ("How do I locate my credit score? My card was stolen.").
-            text_ = piece if cut == "end" else _carry_frame(asks, piece, starts_request)
-            requests.append((text_, text_, piece, True))
+            # Nor over a line, a list item or a run-on's new request.
+            carry = cut not in ("end", "soft")
+            text_ = _carry_frame(asks, piece, starts_request) if carry else piece
+            requests.append((f"{said[: len(said) - len(piece)]}{text_}", text_, piece, True))
     if held is not None:
         glue, _, said = held
         whole, asks, head, had = requests[-1]
         requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{said}", head, had)
+    if carried and requests:  # a closing connective ("... Thanks. Separately")
+        whole, asks, head, had = requests[-1]
+        requests[-1] = (f"{whole} {carried.strip()}", asks, head, had)
     return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
         (text, text)
     ]

@@ -7,7 +7,9 @@ routing examples from CLINC's train split). A request no entry covers was droppe
 several entries, none holding half of it); an entry that covers two or more requests merged them.
 A request with a content word in no entry at all was left out in silence (``Routing.lost``), and
 an entry that covers no request was planned from a piece that is no request of its own. Print the figures with
-``python -m tests.detect.planner_baseline [dev|test] [--embeddings]`` (``--embeddings``: the planner
+``python -m tests.detect.planner_baseline [dev|test|styled|ways-dev|...] [--embeddings]``
+(``ways-dev``/``ways-held``: CLINC and SGD train requests, an SGD request for the parent when no
+agent has its service; ``--embeddings``: the planner
 picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra), and the
 planner's CPU time per message (median, ``time.process_time``, the agents' matcher built before).
 
@@ -43,8 +45,11 @@ from tests.detect.multi_intent import FIXTURES, load
 
 PARENT = "helpdesk"
 _WORD = re.compile(r"[a-z0-9']+")
-DEVELOPMENT = ("dev", "styled")
-"""The splits made of CLINC train utterances, a source of the shipped concept table."""
+DEVELOPMENT = ("dev", "styled", "ways-dev")
+"""The development splits made of CLINC train utterances (and SGD train turns), sources of the
+shipped concept table."""
+TRAIN_MADE = (*DEVELOPMENT, "ways-held")
+"""Every split made of concept-table sources: routed with a table built without its requests."""
 
 
 @cache
@@ -102,10 +107,10 @@ class Routing:
 
 
 def concepts(split: str) -> ConceptTable | bool:
-    """The planner's concept table: on ``dev`` and ``styled`` (CLINC train, a source of the
-    shipped table) one built without the split's requests, so the figures stay out of sample;
-    else the shipped one."""
-    if split not in DEVELOPMENT:
+    """The planner's concept table: on ``TRAIN_MADE`` splits (CLINC and SGD train, sources of
+    the shipped table) one built without the split's requests, so the figures stay out of
+    sample; else the shipped one."""
+    if split not in TRAIN_MADE:
         return True
     from tests.planning.build_concepts import dev_table
 

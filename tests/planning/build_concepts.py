@@ -89,11 +89,14 @@ def table_without(texts: frozenset[str]) -> ConceptTable:
 @cache
 def dev_table(split: str = "dev") -> ConceptTable:
     """The table without the requests of a development split made of CLINC train utterances
-    (``dev``, ``styled``): for routing its whole messages (``tests.detect.planner_baseline``) out
+    (``dev``, ``styled``, ``ways-*``; a request's ``source`` when it is written otherwise in the
+    message): for routing its whole messages (``tests.detect.planner_baseline``) out
     of sample."""
     from tests.detect.multi_intent import load
 
-    return table_without(frozenset(r["text"] for m in load(split) for r in m["requests"]))
+    return table_without(
+        frozenset(r.get("source", r["text"]) for m in load(split) for r in m["requests"])
+    )
 
 
 def main() -> None:
