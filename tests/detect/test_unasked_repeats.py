@@ -41,6 +41,18 @@ def test_a_claim_restated_where_the_user_asked_for_it_again_is_not_a_duplicate()
     assert found == []
 
 
+def test_a_time_with_a_dot_and_pm_is_the_same_time_as_in_24_hour_form() -> None:
+    # Fails on 337ba73: "2.05pm" (British style) was read as an id, not as 14:05.
+    found = duplicates(
+        ("user", "When does the ferry to Arran leave?"),
+        ("ferries", "The 14:05 ferry to Arran leaves from berth 2 at Ardrossan."),
+        ("user", "Thanks. Is there a cafe on board?"),
+        ("ferries", "Yes, the cafe on deck 5 is open for the whole crossing."),
+        ("ferries", "The 2.05pm ferry to Arran leaves from berth 2 at Ardrossan."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
 def test_a_short_statement_resent_unprompted_after_an_unrelated_question_is_a_duplicate() -> None:
     # Fails on 337ba73: the message is small, so only the scorer decided, and it read the
     # "what ... was" question as asking again although it asks about something else.
@@ -64,3 +76,14 @@ def test_the_same_short_answer_to_a_new_question_is_left_to_the_scorer() -> None
         ("music", "It's a reggae song."),
     )
     assert found == []
+
+
+def test_a_range_in_words_is_the_same_range_in_digits() -> None:
+    # Fails on 337ba73: "three to five business days" was read as 5 days, a different
+    # duration from "3-5 business days", so the two messages stated different values.
+    found = duplicates(
+        ("user", "How long does delivery take?"),
+        ("shop", "Standard delivery is $4.99 and takes 3-5 business days."),
+        ("assistant", "Standard delivery costs $4.99 and takes three to five business days."),
+    )
+    assert ("m2", "m3") in pairs(found)
