@@ -11,7 +11,7 @@ from __future__ import annotations
 from harness.detect._candidates import Entry
 from harness.detect._screen import Screen, screen_features, user_cues
 from harness.detect._users import _User, _Users
-from harness.detect.acts import greeting
+from harness.detect.acts import greeting, message_acts
 from harness.detect.findings import Scope
 from harness.detect.scorer import PairContext
 
@@ -40,15 +40,40 @@ def _verbatim(other: Entry, entry: Entry, padded: str | None = None) -> bool:
     )
 
 
+_STATING = frozenset(
+    {"INFORM", "INFORM_COUNT", "OFFER", "CONFIRM", "NOTIFY_SUCCESS", "NOTIFY_FAILURE"}
+)
+"""Acts of a message that tells the user something (the act tagger's: :mod:`.acts`)."""
+_CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
+
+
+def _resent(other: Entry, entry: Entry, replied: bool) -> bool:
+    """A small message that states something ("Your card is frozen.") sent again as it was,
+    unprompted: the later copy is not the reply to its turn's user message (``replied``: a bot
+    message of its turn came before it). Only the user's asking again excuses it. The first
+    reply of a turn may answer a new question in the same words ("It's a reggae song." about
+    another song), so it is left to the scorer; so are acknowledgements ("Got it."), holding
+    messages ("Let me check that.") and closers, which state nothing."""
+    if not replied or not other.small or other.message.turn == entry.message.turn:
+        return False
+    norm = other.text.norm
+    if not norm or norm != entry.text.norm or len(other.text.words) < 2:
+        return False
+    acts = message_acts(other.message.text)
+    return bool(acts & _STATING) and not acts & _CLOSING and not greeting(other.message.text)
+
+
 class _Around:
     """What every candidate pair of one later message reads of where it stands, made once per
     message: its padded text and the user's messages of its last few turns."""
 
-    __slots__ = ("cues", "entry", "padded", "users", "windows")
+    __slots__ = ("cues", "entry", "padded", "replied", "users", "windows")
 
-    def __init__(self, entry: Entry, users: _Users) -> None:
+    def __init__(self, entry: Entry, users: _Users, *, replied: bool = False) -> None:
         self.entry = entry
         self.users = users
+        self.replied = replied
+        """A bot message of the same turn came before this one (which is not the turn's reply)."""
         self.padded = f" {entry.text.norm} "
         self.windows: dict[int, list[_User]] = {}
         """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""

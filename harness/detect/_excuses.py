@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from harness.detect._around import _ASK_TURNS
+from harness.detect._around import _ASK_TURNS, _verbatim
 from harness.detect._candidates import Entry
 from harness.detect._users import (
     _User,
@@ -104,7 +104,8 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     confirmation or an outcome, not a repeat. So is an outcome of an option the user picked
     from the earlier message by its values without being asked ("Saturday: 8:10 am, 9:40 am,
     11:20 am" / "I'll take 9:40 am" / "Done: Saturday at 9:40 am"). An exact repeat confirms
-    nothing."""
+    nothing; nor does an earlier message that asked nothing, sent again word for word above or
+    below the answer to something new: an outcome restates what was picked, not all of it."""
     if found.method == "exact":
         return False
     turn, later_turn = other.message.turn, entry.message.turn
@@ -112,8 +113,10 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     if not later_acts & _DONE or not users.any_between(turn, later_turn):
         return False
     asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
-    if not asked and not (
-        later_acts & _OUTCOME and users.requested_between(turn, later_turn, other.text.facts)
+    if not asked and (
+        not later_acts & _OUTCOME
+        or not users.requested_between(turn, later_turn, other.text.facts)
+        or _verbatim(other, entry)
     ):
         return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)

@@ -9,7 +9,8 @@ and the learned pair scorer decides (:mod:`harness.detect.scorer`); pairs become
 Across turns a repeat is right when the user asked for it again ("what was the total again?",
 "remind me", a short question about the same subject: :mod:`._users`), and short messages without
 facts (closers, holding messages: "Anything else?", "Let me check that.") only count within one
-turn. A message sent three times is one finding that names all three.
+turn, unless a short statement is resent unprompted ("Your card is frozen." after the turn's
+reply: :func:`._around._resent`). A message sent three times is one finding that names all three.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from harness.detect._analysis import shrinking, steps
-from harness.detect._around import _Around, _verbatim
+from harness.detect._around import _Around, _resent, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -129,7 +130,8 @@ def compare_entry(
     # Newest first: an earlier copy of a text already decided gets the same decision (a message
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
-    around = _Around(entry, users)
+    previous = index.entries[-1] if index.entries else None
+    around = _Around(entry, users, replied=previous is not None and previous.message.turn == turn)
     screening = screen(model) if bound else None
     if screening is not None and not screening.active:
         screening = None
@@ -179,7 +181,11 @@ def compare_entry(
             features = _cosine_feature(features, other, entry, vectors)
         duplicate = (
             not closing
-            and (model.duplicate(features) or _verbatim(other, entry))
+            and (
+                model.duplicate(features)
+                or _verbatim(other, entry)
+                or _resent(other, entry, around.replied)
+            )
             and not asked_again(features, other, entry, users, found, context[1])
             and not confirms_choice(other, entry, found, users)
             and not offers_another(
@@ -269,6 +275,8 @@ def _reachable(
     the features that read both the user's messages and the pair left free rules out most pairs
     (:func:`first_bounds`); the others get those features too (:func:`user_bounds`)."""
     if _verbatim(other, entry, around.padded if around is not None else None):
+        return True
+    if around is not None and _resent(other, entry, around.replied):
         return True
     where, between = context
     features, widened = first_bounds(other.text, entry.text, where, between)

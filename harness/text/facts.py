@@ -123,7 +123,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "time",
         re.compile(
-            r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b",
+            r"\b(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b",
             re.IGNORECASE,
         ),
     ),
@@ -139,7 +139,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "duration",
         re.compile(
-            rf"\b({_NUM}|{_NUMBER_WORD_RE})(?:\s?[-–]\s?({_NUM}))?[\s-]+({_UNIT_RE})\b",
+            rf"\b({_NUM}|{_NUMBER_WORD_RE})(?:\s?[-–]\s?({_NUM})|\s+to\s+({_NUM}|{_NUMBER_WORD_RE}))?"
+            rf"[\s-]+({_UNIT_RE})\b",
             re.IGNORECASE,
         ),
     ),
@@ -282,9 +283,10 @@ def _date(match: re.Match[str]) -> str | None:
 def _duration(match: re.Match[str]) -> str | None:
     amount = match.group(1).lower()
     number: float | str = _NUMBER_WORDS.get(amount, 0) or _number(amount)
-    unit_raw = match.group(3).lower()
+    unit_raw = match.group(4).lower()
     unit = next((u for k, u in _UNITS.items() if unit_raw.startswith(k)), unit_raw)
-    upper = f"-{_number(match.group(2))}" if match.group(2) else ""
+    top = match.group(2) or match.group(3)  # "3-5 days", "three to five days": one range
+    upper = f"-{_NUMBER_WORDS.get(top.lower(), 0) or _number(top)}" if top else ""
     if isinstance(number, float):
         number = f"{number:g}"
     return f"{number}{upper} {unit}"

@@ -34,9 +34,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 import tools.detector.fit as fit
+from harness.detect._around import _resent, _verbatim
 from harness.detect._candidates import Pair
 from harness.detect._clusters import findings_of
-from harness.detect.duplicates import _verbatim, conversation_pairs
+from harness.detect.duplicates import conversation_pairs
 from harness.detect.findings import DetectorConfig
 from harness.detect.scorer import FEATURES, PairScorer
 from tools.detector.linear import predict_matrix
@@ -60,6 +61,19 @@ class Recorded:
     y: NDArray[np.float64]
 
 
+def _replied(item: fit.Labelled) -> set[int]:
+    """The positions of the bot messages that come after another bot message of their turn."""
+    out: set[int] = set()
+    last: int | None = None
+    for position, message in enumerate(item.transcript.messages):
+        if message.role == "user":
+            continue
+        if last is not None and last == message.turn:
+            out.add(position)
+        last = message.turn
+    return out
+
+
 def record(items: Sequence[fit.Labelled]) -> list[Recorded]:
     probe = fit._constant_model()
     n = len(FEATURES)
@@ -73,9 +87,15 @@ def record(items: Sequence[fit.Labelled]) -> list[Recorded]:
         conversation_pairs(item.transcript, config, pair_model=probe, record=rows)
         let = conversation_pairs(item.transcript, config, pair_model=always, close=[])
         through = {(p.earlier.index, p.later.index) for p in let}
+        replied = _replied(item)
         pairs = [
-            (p, (p.earlier.index, p.later.index) in through, _verbatim(p.earlier, p.later))
-            for p, _ in rows
+            (
+                p,
+                (p.earlier.index, p.later.index) in through,
+                _verbatim(p.earlier, p.later)
+                or _resent(p.earlier, p.later, p.later.index in replied),
+            )
+            for p, f in rows
         ]
         x = np.array([f for _, f in rows], dtype=np.float64).reshape(-1, len(FEATURES))
         ids = [frozenset({p.earlier.message.id, p.later.message.id}) for p, _ in rows]
