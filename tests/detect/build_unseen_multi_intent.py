@@ -66,6 +66,21 @@ figures over the messages of one source):
 - ``mutation("unseen", sure=True)``: 11/630 (1.7 %), 382/1,542 (24.8 %, named in 269), 215/912
   (23.6 %), closer 1,073/1,542 (69.6 %); [clinc] 0/160, 167/398 (42.0 %), 96/238 (40.3 %); [sgd]
   11/470 (2.3 %), 215/1,144 (18.8 %), 119/674 (17.7 %).
+
+Measured a second time, aggregates only, no single error read (2026-12-02 18:22 UTC, load 1-2,
+the merge of session 37's planner and check branches: the router's focused word weights, the
+split's lines, list markers, connectives and run-on openings, the check's bot sentences cut at
+joins and its refitted matcher; none of them developed on this set):
+
+- routing: 1,216 routed right (78.9 %), in no plan entry 9, merged 28, in full 362/630, lost 0;
+  [clinc] 390/398 (98.0 %), 0, 8, 150/160; [sgd] 826/1,144 (72.2 %), 9, 20, 212/470. With
+  ``embeddings=True``: 1,204 (78.1 %), 9, 28, 356/630; [clinc] 392 (98.5 %); [sgd] 812 (71.0 %).
+- ``mutation("unseen")``: 104/630 (16.5 %), 1,164/1,542 (75.5 %, named in 896), 683/912 (74.9 %),
+  closer 1,158/1,542 (75.1 %); [clinc] 20/160 (12.5 %), 359/398 (90.2 %), 211/238 (88.7 %); [sgd]
+  84/470 (17.9 %), 805/1,144 (70.4 %), 472/674 (70.0 %).
+- ``mutation("unseen", sure=True)``: 12/630 (1.9 %), 292/1,542 (18.9 %), 172/912 (18.9 %).
+
+``test_unseen_multi_intent.py`` holds the second look's figures as floors.
 """
 
 from __future__ import annotations

@@ -111,3 +111,30 @@ def test_every_request_is_written_in_its_message_in_order() -> None:
                 at += 1
                 assert at < len(text), (message["id"], request["text"])
             at += len(words)
+
+
+# --- figures (the second look, after session 37's planner and check changes; see the builder) ---
+
+
+@needs_data
+def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
+    from tests.detect.planner_baseline import routing
+
+    measured = routing("unseen")
+    assert measured.requests == 1542
+    assert measured.routed_right >= 1216
+    assert measured.dropped <= 9
+    assert measured.merged <= 28
+    assert measured.planned_in_full >= 362
+    assert measured.lost == 0
+
+
+@needs_data
+def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
+    from tests.detect.multi_intent import mutation
+
+    measured = mutation("unseen")
+    assert measured.full_turns == 630
+    assert measured.full_flagged <= 104
+    assert measured.dropped_flagged >= 1164
+    assert measured.merged_flagged >= 683
