@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from harness.detect._bound import Bounds
-from harness.detect.acts import message_acts, tagger
+from harness.detect.acts import analysis_acts, tagger
 from harness.detect.restate import Restatement
 from harness.text import STOPWORDS, Analysis, content_words, normalise, stem
 
@@ -279,10 +279,6 @@ def _capitalised(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _acts(text: str) -> frozenset[str]:
-    return message_acts(text)
-
-
 def _name_tokens(analysis: Analysis) -> frozenset[str]:
     """The words of the names, acronyms and ids a message states, and its capitalised words:
     what it is about and which items it names, compared word by word so that "Play Drunk Me" and
@@ -352,7 +348,7 @@ def _side(analysis: Analysis) -> _Side:
         return known[1]
     facts = analysis.facts
     values = frozenset(k for k in facts if not k.startswith(_SUBJECT))
-    acts = _acts(analysis.text)
+    acts = analysis_acts(analysis)
     side = _Side(
         values=values,
         weight=_weighted(values),

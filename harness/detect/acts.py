@@ -24,9 +24,17 @@ from array import array
 from functools import lru_cache
 from pathlib import Path
 
-from harness.text import split_sentences
+from harness.text import Analysis, split_sentences
 
-__all__ = ["ActTagger", "act_features", "greeting", "message_acts", "sentence_acts", "tagger"]
+__all__ = [
+    "ActTagger",
+    "act_features",
+    "analysis_acts",
+    "greeting",
+    "message_acts",
+    "sentence_acts",
+    "tagger",
+]
 
 _MODEL = Path(__file__).resolve().parent / "_models" / "acts.json"
 _TOKEN = re.compile(r"[a-z]+|\d+|[?!]")
@@ -156,6 +164,28 @@ def message_acts(text: str) -> frozenset[str]:
     acts: set[str] = set()
     for sentence in split_sentences(text):
         acts |= sentence_acts(sentence.text)
+    return frozenset(acts)
+
+
+def analysis_acts(analysis: Analysis) -> frozenset[str]:
+    """:func:`message_acts` of ``analysis.text``, from the sentences the analysis already cut:
+    each claim knows its sentence, and a sentence's claims run from its start to its end, so
+    the text is not split again. A partial analysis (over a budget) covers only part of the text:
+    its text is split as :func:`message_acts` splits it."""
+    if analysis.partial:
+        return message_acts(analysis.text)
+    text = analysis.text
+    acts: set[str] = set()
+    claims = analysis.claims
+    count = len(claims)
+    k = 0
+    while k < count:
+        first = claims[k]
+        last = k
+        while last + 1 < count and claims[last + 1].sentence == first.sentence:
+            last += 1
+        acts |= sentence_acts(text[first.span.start : claims[last].span.end])
+        k = last + 1
     return frozenset(acts)
 
 
