@@ -14,17 +14,16 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Protocol
 
 from harness.detect._bound import Bounds
-from harness.detect.acts import analysis_acts, tagger
+from harness.detect._wording import _rare, _tokens, _wording
+from harness.detect.acts import analysis_acts
 from harness.detect.restate import Restatement
-from harness.text import STOPWORDS, Analysis, content_words, normalise, stem
+from harness.text import STOPWORDS, Analysis, content_words
 
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
-_TOKEN = re.compile(r"[^\W_]+")
 _SAYS_REPEAT = re.compile(
     r"\b(?:(?:as|like) (?:i|we|the|our|your) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
     r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
@@ -131,123 +130,6 @@ class PairContext:
 
 def _weighted(keys: frozenset[str] | set[str]) -> float:
     return sum(0.5 if k.startswith("num:") and len(k) <= 5 else 1.0 for k in keys)
-
-
-@lru_cache(maxsize=65_536)
-def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(_TOKEN.findall(text.lower()))
-
-
-@lru_cache(maxsize=1)
-def _common() -> frozenset[str]:
-    """Words the act tagger's vocabulary holds: common in task dialogues."""
-    return frozenset(f[2:] for f in tagger().weights if f.startswith("w:"))
-
-
-def _rare(words: set[str]) -> set[str]:
-    common = _common()
-    return {w for w in words if w.isalpha() and len(w) > 3 and w not in common}
-
-
-@lru_cache(maxsize=4096)
-def _wording(a: str, b: str) -> tuple[float, float, float, int]:
-    """The word-sequence ratio, the number of small substitutions, whether both sides carry
-    rare words the other lacks, and how many words take another word's place in the same wording
-    (one or two words for as many, the rest alike: "10 events" / "10 hotels", "lisinopril" /
-    "metformin"). Such words are values, whatever their case. Cached: the features and
-    :func:`swapped_words` both ask it of the same pair."""
-    ta, tb = _tokens(a), _tokens(b)
-    if not ta or not tb:
-        return 0.0, 0.0, 0.0, 0
-    if len(ta) * len(tb) > 40_000:
-        return 0.0, 0.0, 0.0, 0
-    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
-    ratio = matcher.ratio()
-    small = swapped = 0
-    other = False
-    """Any difference besides one-for-one word swaps (then nothing counts as swapped)."""
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        if op != "replace" or i2 - i1 > 3 or j2 - j1 > 3:
-            other = True
-            continue
-        left = [w for w in ta[i1:i2] if w not in STOPWORDS]
-        right = [w for w in tb[j1:j2] if w not in STOPWORDS]
-        if not (left and right):
-            other = True
-            continue
-        small += 1
-        if (
-            ratio >= 0.7
-            and i2 - i1 == j2 - j1 <= 2
-            and not any(w.isdigit() for w in left + right)
-            and {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
-        ):
-            swapped += 1
-        else:
-            other = True
-    if other:
-        swapped = 0
-    only_a, only_b = set(ta) - set(tb), set(tb) - set(ta)
-    rare = 1.0 if _rare(only_a) and _rare(only_b) else 0.0
-    return ratio, float(min(small, 3)), rare, swapped
-
-
-def swapped_words(earlier: str, later: str) -> int:
-    """How many words of ``earlier`` another word replaces in ``later``'s otherwise same wording
-    (when the swaps are the only difference besides stop words: :func:`item_swaps`).
-
-    A repeat needs the same value: a word swapped for another in one template ("10 events" /
-    "10 hotels", "your lisinopril copay" / "your metformin copay", "the distemper vaccine is
-    also $45") is another value whatever its case, so such a pair is never a duplicate. This is a
-    rule, not learned: the SGD material has few lower-case values to learn it from."""
-    if normalise(earlier) == normalise(later):
-        return 0
-    return item_swaps(earlier, later)
-
-
-@lru_cache(maxsize=4096)
-def item_swaps(a: str, b: str) -> int:
-    """How many words of ``a`` another word takes the place of in ``b`` when the two say the
-    rest alike: as :func:`_wording` counts swaps (one or two words for as many, no stem in
-    common, no digit, the wordings at least 0.7 alike, nothing else different). Stop words added
-    or dropped beside the swaps ("also", "too", "as well") do not undo them when each swap has a
-    word outside the act tagger's vocabulary (the words of the SGD bots' own wording): a domain
-    noun SGD does not know, so that "Your vision coverage also has a $50 deductible" is the
-    template of "Your dental coverage has a $50 deductible" with one value swapped, while "It
-    begins at 5:30 pm" / "It starts at 5:30 pm as well" stays a rewording. Any other difference
-    (a content word added or dropped, or replaced by a phrase of another length) gives 0."""
-    ta, tb = _tokens(a), _tokens(b)
-    if not ta or not tb or len(ta) * len(tb) > 40_000:
-        return 0
-    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
-    if matcher.ratio() < 0.7:
-        return 0
-    swapped = 0
-    loose = known = False
-    """Stop words differ besides the swaps; a swap has only words of the tagger's vocabulary."""
-    common = _common()
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        left = [w for w in ta[i1:i2] if w not in STOPWORDS]
-        right = [w for w in tb[j1:j2] if w not in STOPWORDS]
-        if not left and not right:
-            loose = True  # stop words only
-            continue
-        if (
-            op != "replace"
-            or not (left and right)
-            or i2 - i1 != j2 - j1
-            or i2 - i1 > 2
-            or any(w.isdigit() for w in left + right)
-            or not {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
-        ):
-            return 0
-        known = known or all(w in common for w in left + right)
-        swapped += 1
-    return 0 if loose and known else swapped
 
 
 _DAY = re.compile(

@@ -49,10 +49,10 @@ from harness.detect._features import (
     message_values,
     named_items,
     pair_features,
-    swapped_words,
     user_bounds,
     with_cosine,
 )
+from harness.detect._wording import swapped_words
 
 __all__ = [
     "COSINE",
