@@ -191,7 +191,7 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     """The clauses of one sentence the bot said, in its own words (nothing carried over), each
     cut again between two values ("It starts at 7 pm" / "at 24 Willie Mays Plaza"): a value
     most often answers one request."""
-    parts = segment_requests(sentence)
+    parts = segment_requests(sentence, statement=True)
     spans = [(p.start, p.end) for p in parts] if len(parts) > 1 else [(0, len(sentence))]
     out: list[str] = []
     for a, b in spans:

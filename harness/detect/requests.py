@@ -9,7 +9,10 @@ A message is cut into sentences (``harness.text``), then at commas, semicolons, 
 word, an auxiliary ("can you", "is"), a subject ("I need", "we"), a verb that asks for something
 ("tell", "book", "reset"), or a clause with its own verb ("my bag didn't arrive"). What follows a
 joining word without any of these is part of the same request: "salt and pepper", "terms and
-conditions", "between 10 and 11". Words said once for two requests are carried over:
+conditions", "between 10 and 11". Discourse connectives that add or order requests ("btw", "oh
+and", "besides that", "Secondly,", "last but not least", "then" before a request's opening word)
+join two requests too, and lead into the next without being part of it. Words said once for two
+requests are carried over:
 
 - a frame before two objects: "what is my credit limit and my routing number" gives "what is my
   routing number";
@@ -86,27 +89,107 @@ class Request:
     start" in "when and where does it start")."""
 
 
-# Words that lead into the next request without being one ("oh, and", "PS", "what's more"); the
-# ones in _LEADS only when a comma or a request's opening word follows ("next, ...", "finally I
-# need"), so "next week's weather" keeps its "next".
-_MARKERS = (
-    ("oh",),
-    ("ps",),
-    ("p.s",),
-    ("what's", "more"),
-    ("whats", "more"),
-    ("by", "the", "way"),
-    ("last", "thing"),
-    ("moreover",),
-    ("furthermore",),
-    ("lastly",),
-    ("finally",),
-    ("next",),
+# Discourse connectives that add or order requests (a closed class of English: "oh, and", "PS",
+# "what's more", "btw", "besides that", "secondly", "last but not least"): they lead into the
+# next request without being one. The ones whose first word is in _LEADS only when a comma or a
+# request's opening word follows ("next, ...", "first are there", "after that how do I"), so
+# "next week's weather", "first class" and "after that date" keep their words.
+_MARKERS = tuple(
+    tuple(m.split())
+    for m in (
+        "oh",
+        "ps",
+        "p.s",
+        "btw",
+        "by the way",
+        "what's more",
+        "whats more",
+        "last thing",
+        "one last thing",
+        "moreover",
+        "furthermore",
+        "lastly",
+        "finally",
+        "next",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "firstly",
+        "secondly",
+        "thirdly",
+        "fourthly",
+        "first off",
+        "first of all",
+        "to start",
+        "to start with",
+        "to begin with",
+        "after that",
+        "afterwards",
+        "in addition",
+        "besides that",
+        "besides this",
+        "apart from that",
+        "aside from that",
+        "other than that",
+        "on top of that",
+        "separately",
+        "unrelated",
+        "last but not least",
+        "while you're at it",
+        "meanwhile",
+        "in the meantime",
+        "another thing",
+        "one more thing",
+    )
 )
-_LEADS = _words("next finally")
-_MARKERS_AT: dict[str, tuple[tuple[str, ...], ...]] = {
-    first: tuple(m for m in _MARKERS if m[0] == first) for first in {m[0] for m in _MARKERS}
-}
+_LEADS = _words("next finally first second third fourth to after another one")
+# The ones a bot's sentence is read with (:func:`segment_requests` with ``statement``): the
+# matcher was fitted on a bot's clauses cut at these alone.
+_STATEMENT_MARKERS = tuple(
+    tuple(m.split())
+    for m in (
+        "oh",
+        "ps",
+        "p.s",
+        "what's more",
+        "whats more",
+        "by the way",
+        "last thing",
+        "moreover",
+        "furthermore",
+        "lastly",
+        "finally",
+        "next",
+    )
+)
+
+
+def _markers_at(markers: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The markers by their first word, longest first ("first of all" is taken before "first")."""
+    return {
+        first: tuple(sorted((m for m in markers if m[0] == first), key=len, reverse=True))
+        for first in {m[0] for m in markers}
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How a sentence is read: the lead-in markers it knows, and whether connectives and "then"
+    join requests with no comma before them (:data:`_ANYWHERE`)."""
+
+    markers_at: dict[str, tuple[tuple[str, ...], ...]]
+    anywhere: bool
+    joining: frozenset[str]
+    """The words of a joining region that only ever join requests."""
+
+
+_MARKER_WORDS = frozenset(m[0] for m in _MARKERS)
+_USER = _Reading(_markers_at(_MARKERS), anywhere=True, joining=_STRONG | _MARKER_WORDS)
+_STATEMENT = _Reading(_markers_at(_STATEMENT_MARKERS), anywhere=False, joining=_STRONG)
+# Connectives that join two requests wherever they stand, with no comma before them ("... for 12
+# btw can you ...", "... tickets oh and I need ..."); "oh" only before a joining word.
+_ANYWHERE = frozenset({("btw",), ("by", "the", "way"), ("after", "that"), ("oh",)})
 # A run of dashes or a slash standing alone joins two parts as a semicolon does.
 _DASH = re.compile(r"-{2,}|[—–/]")
 
@@ -155,23 +238,27 @@ def _tokens(text: str, offset: int) -> list[_Tok]:
 
 
 @lru_cache(maxsize=8192)
-def segment_requests(message: str) -> tuple[Request, ...]:
+def segment_requests(message: str, *, statement: bool = False) -> tuple[Request, ...]:
     """The requests of a user message, in order.
 
     Args:
         message: what the user wrote.
+        statement: read a bot's sentence instead: cut at the joining words and the few lead-in
+            markers the matcher's clauses were fitted with, not at every discourse connective
+            of a request ("First, ...", "... then ...", "... btw ...").
 
     Returns:
         One :class:`Request` per request; a message with a single request (or no words) gives
         one (or none).
     """
     requests: list[Request] = []
+    reading = _STATEMENT if statement else _USER
     for sentence in split_sentences(message):
-        requests.extend(_segment_sentence(message, _tokens(sentence.text, sentence.start)))
+        requests.extend(_segment_sentence(message, _tokens(sentence.text, sentence.start), reading))
     return tuple(requests)
 
 
-def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
+def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list[Request]:
     # (tokens, carried tokens, tokens carried back from the next request)
     pieces: list[tuple[list[_Tok], list[_Tok], list[_Tok]]] = []
     current: list[_Tok] = []
@@ -179,13 +266,19 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
     i = 0
     while i < len(toks):
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
-        region = _region(toks, i) if toks[i].word in _REGION_STARTS else 0
+        region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
         hard = bool(current) and current[-1].mark in ("?", ".")
         if current and (region or hard):
             after = _next_piece(toks, i + region)
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
             cut = _opens_request(
-                current, toks[i : i + region], hard, after, last=last, carried=carried
+                current,
+                toks[i : i + region],
+                hard,
+                after,
+                last=last,
+                carried=carried,
+                reading=reading,
             )
             if cut is not None:
                 if cut.splits:  # a list said in one frame: each item carries it
@@ -206,7 +299,7 @@ def _segment_sentence(message: str, toks: list[_Tok]) -> list[Request]:
     pieces.append((current, carried, []))
     out = []
     for piece, carry, back in pieces:
-        piece = _trim(piece)
+        piece = _trim(piece, reading)
         if not piece:
             continue
         start = piece[0].start
@@ -247,23 +340,30 @@ _NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
 _LEAD_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
 _ALSO_OPENERS = _WH | _AUX | _SUBJECT
 _SUBJECT_STARTS = _PRONOUNS | _DETERMINERS
-_REGION_STARTS = _FILLERS | {"", "as"}
+_REGION_STARTS = _FILLERS | _MARKER_WORDS | {"", "as"}
 """The words a joining region can start with (:func:`_region` is 0 at any other)."""
 
 
-def _region(toks: list[_Tok], i: int) -> int:
+def _region(toks: list[_Tok], i: int, reading: _Reading) -> int:
     """How many tokens from ``i`` join two parts: a comma or semicolon, "and", "plus", "as well
     as", with the fillers after them ("and also", ", and then"); 0 when none starts at ``i``."""
     j = i
     while j < len(toks):
         if toks[j].word == "" or toks[j].word in _FILLERS:
-            if j == i and toks[j].word not in ("", "and", "plus") and not _also(toks, i):
+            if (
+                j == i
+                and toks[j].word not in ("", "and", "plus")
+                and not _also(toks, i)
+                and not (reading.anywhere and _then(toks, i))
+            ):
                 break  # "also" or "then" alone inside a clause joins nothing
             j += 1
         elif toks[j].word == "as" and _words_at(toks, j, ("as", "well", "as")):
             j += 3
-        elif j > i and (size := _marker_at(toks, j)):
+        elif j > i and (size := _marker_at(toks, j, reading)):
             j += size  # ", and what's more, ..."
+        elif j == i and reading.anywhere and (size := _marker_at(toks, j, reading, anywhere=True)):
+            j += size  # "... for 12 btw can you ...", "... tickets oh and I need ..."
         else:
             break
     return j - i
@@ -279,13 +379,34 @@ def _also(toks: list[_Tok], i: int) -> bool:
     return before not in _NOT_BEFORE_ALSO
 
 
-def _marker_at(toks: list[_Tok], j: int) -> int:
-    """The number of words of a lead-in marker at ``j`` (:data:`_MARKERS`), or 0."""
-    for marker in _MARKERS_AT.get(toks[j].word, ()):
+def _then(toks: list[_Tok], i: int) -> bool:
+    """Whether a "then" with no comma before it may join two requests ("get a dentist for me
+    then set a reminder"): after a word, before a request's opening word."""
+    if toks[i].word != "then" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
+        return False
+    return i + 1 < len(toks) and toks[i + 1].word in _LEAD_OPENERS
+
+
+def _marker_at(toks: list[_Tok], j: int, reading: _Reading, *, anywhere: bool = False) -> int:
+    """The number of words of a lead-in marker at ``j`` (:data:`_MARKERS`), or 0; with
+    ``anywhere``, only one that joins requests with no comma before it (:data:`_ANYWHERE`)."""
+    for marker in reading.markers_at.get(toks[j].word, ()):
+        if anywhere and marker not in _ANYWHERE:
+            continue
         if _words_at(toks, j, marker):
-            if marker[0] in _LEADS:
-                after = toks[j + 1] if j + 1 < len(toks) else None
-                opens = after is not None and (after.word == "" or after.word in _LEAD_OPENERS)
+            k = j + len(marker)
+            after = toks[k] if k < len(toks) else None
+            if anywhere and (j == 0 or toks[j - 1].mark or not toks[j - 1].word):
+                continue  # after a comma or a sentence's end the region starts there
+            if marker == ("oh",):
+                if anywhere and (after is None or after.word not in ("and", "also")):
+                    continue
+            elif marker[0] in _LEADS or (anywhere and marker != ("btw",)):
+                if after is None:
+                    # The end of what was read: a part cut off at a comma ("First off, ...").
+                    opens = reading.anywhere and not anywhere
+                else:
+                    opens = after.word == "" or after.word in _LEAD_OPENERS
                 if not opens:
                     continue
             return len(marker)
@@ -315,6 +436,7 @@ def _opens_request(
     *,
     last: bool = False,
     carried: list[_Tok] | None = None,
+    reading: _Reading = _USER,
 ) -> _Cut | None:
     """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
     sentence; ``carried``: the words ``left`` carried over from the request before it), and
@@ -330,20 +452,26 @@ def _opens_request(
     ):
         joiners = {t.word for t in region}
         if joiners - {""}:
-            strong = not joiners.isdisjoint(_STRONG) or len(region) >= 3
+            strong = not joiners.isdisjoint(reading.joining) or len(region) >= 3
             shared = _coordinated(left, right, last=last, carried=carried or [], strong=strong)
             if shared is not None:
                 return shared
-    cut, carry = _opens(left, region, hard, right, last=last)
+    cut, carry = _opens(left, region, hard, right, last=last, reading=reading)
     return _Cut(carry, []) if cut else None
 
 
 def _opens(
-    left: list[_Tok], region: list[_Tok], hard: bool, right: list[_Tok], *, last: bool = False
+    left: list[_Tok],
+    region: list[_Tok],
+    hard: bool,
+    right: list[_Tok],
+    *,
+    last: bool = False,
+    reading: _Reading = _USER,
 ) -> tuple[bool, list[_Tok]]:
     """Whether ``right`` starts a new request after ``left``, and the words it carries over
     (``last``: ``right`` ends the sentence)."""
-    size, left = _head(left)
+    size, left = _head(left, reading)
     if not size or not right:
         return False, []
     if hard:  # a question or a sentence ended before it
@@ -353,9 +481,10 @@ def _opens(
     joiners = {t.word for t in region}
     comma_only = joiners <= {""}
     also_only = joiners == {"also"}  # "... trip also what is the weather": a question or "I ..."
-    strong = bool(joiners & _STRONG) or len(region) >= 3  # ", and also", "as well as"
-    if comma_only and _subordinate(left):
-        return False, []  # "if I travel to Peru, do I need a visa", "on my list, add milk"
+    strong = bool(joiners & reading.joining) or len(region) >= 3  # ", and also", "as well as"
+    if (comma_only or joiners == {"then"}) and _subordinate(left):
+        # "if I travel to Peru, do I need a visa", "on my list, add milk", "if it snows then ..."
+        return False, []
     words = [t.word for t in right]
     if also_only and words[0] not in _ALSO_OPENERS:
         return False, []
@@ -393,12 +522,17 @@ def _opens(
     return strong and len(words) >= 3, []
 
 
-def _head(piece: list[_Tok], limit: int = 12) -> tuple[int, list[_Tok]]:
+def _head(piece: list[_Tok], reading: _Reading, limit: int = 12) -> tuple[int, list[_Tok]]:
     """The number of words of ``piece`` without the joining words at its edges, and its first
     ``limit`` words (all a decision needs: a long message is not re-read at every comma)."""
     a, b = 0, len(piece)
-    while a < b and (piece[a].word == "" or piece[a].word in _FILLERS):
-        a += 1
+    while a < b:
+        if piece[a].word == "" or piece[a].word in _FILLERS:
+            a += 1
+        elif reading.anywhere and (size := _marker_at(piece, a, reading)):
+            a += size  # "besides that, ...": a lead-in, not a request
+        else:
+            break
     while b > a and piece[b - 1].word == "":
         b -= 1
     return b - a, piece[a : min(b, a + limit)]
@@ -431,7 +565,7 @@ def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:
     return []
 
 
-def _trim(piece: list[_Tok]) -> list[_Tok]:
+def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
     """A piece without the joining words and punctuation at its edges."""
     a, b = 0, len(piece)
     while a < b:
@@ -439,7 +573,7 @@ def _trim(piece: list[_Tok]) -> list[_Tok]:
             a += 1
         elif piece[a].word == "as" and _words_at(piece, a, ("as", "well", "as")):
             a += 3
-        elif size := _marker_at(piece, a):
+        elif size := _marker_at(piece, a, reading):
             a += size  # "PS what time is it", "oh also, ..."
         else:
             break

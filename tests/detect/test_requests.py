@@ -147,6 +147,67 @@ def test_lead_in_words_and_dashes_join_requests(message: str, requests: list[str
 
 
 @pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        (
+            "Firstly, when does the gym open? Secondly, renew my library card.",
+            ["when does the gym open", "renew my library card"],
+        ),
+        (
+            "order a pizza. Apart from that, what is my savings balance?",
+            ["order a pizza", "what is my savings balance"],
+        ),
+        (
+            "First off, is the pool heated? Last but not least, I need a towel",
+            ["is the pool heated", "I need a towel"],
+        ),
+        (
+            "lock the front door btw can you dim the hall lights",
+            ["lock the front door", "can you dim the hall lights"],
+        ),
+        (
+            "text my brother then remind me to buy milk",
+            ["text my brother", "remind me to buy milk"],
+        ),
+        (
+            "I want a taxi to the zoo oh and I need a table for four",
+            ["I want a taxi to the zoo", "I need a table for four"],
+        ),
+        (
+            "cancel my dentist appointment. Another thing: do I owe any library fines",
+            ["cancel my dentist appointment", "do I owe any library fines"],
+        ),
+    ],
+)
+def test_discourse_connectives_lead_into_a_request_and_join_two(
+    message: str, requests: list[str]
+) -> None:
+    """Connectives that order or add requests ("Secondly,", "Apart from that", "btw", "then",
+    "oh and") join two requests and belong to neither."""
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "book me a first class seat to Oslo",
+        "if it snows then can you cancel my ride",
+        "what happened after that date on my statement",
+    ],
+)
+def test_connective_words_inside_a_request_stay(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+def test_a_bots_sentence_is_not_cut_at_every_connective() -> None:
+    """A bot's steps ("First, ..., then ...") are read with the joining words the matcher was
+    fitted on, not as a user's list of requests."""
+    said = "open the app then check the Settings page"
+    assert len(segment_requests(said)) == 2
+    assert len(segment_requests(said, statement=True)) == 1
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "what's the weather next week in Boston",
@@ -498,8 +559,8 @@ def test_long_messages_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     scanned: list[int] = []
     region, piece = module._region, module._next_piece
 
-    def counting_region(toks: list[Any], i: int) -> int:
-        size = region(toks, i)
+    def counting_region(toks: list[Any], i: int, reading: Any) -> int:
+        size = region(toks, i, reading)
         scanned.append(size + 1)
         return size
 
