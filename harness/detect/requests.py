@@ -11,8 +11,9 @@ word, an auxiliary ("can you", "is"), a subject ("I need", "we"), a verb that as
 joining word without any of these is part of the same request: "salt and pepper", "terms and
 conditions", "between 10 and 11". Discourse connectives that add or order requests ("btw", "oh
 and", "besides that", "Secondly,", "last but not least", "then" before a request's opening word)
-join two requests too, and lead into the next without being part of it. Words said once for two
-requests are carried over:
+join two requests too, and lead into the next without being part of it. A list item's number
+("(1)", "#2", "3-") is no word of its request, and in a message that numbers a first item it
+ends the item before it ("(1) ... (2) ..."). Words said once for two requests are carried over:
 
 - a frame before two objects: "what is my credit limit and my routing number" gives "what is my
   routing number";
@@ -209,7 +210,16 @@ _MARKS = {"?": "?", ".": ".", "!": "."}
 _GLUED = re.compile(r"[?!](?=[^\W\d_])")
 
 
-def _tokens(text: str, offset: int) -> list[_Tok]:
+# A list item's number standing alone ("1.", "2)", "(3)", "#4", "5-"), and the first one of a list.
+_ITEM = re.compile(r"\(?\d{1,2}[.)]|#\d{1,2}|\d{1,2}-")
+_ITEM_STARTS = frozenset("(#0123456789")
+_FIRST_ITEM = re.compile(r"(?:^|\s|:)(?:\(?1[.)]|#1|1-)(?=\s)")
+
+
+def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
+    """The tokens of ``text`` (at ``offset`` in the message); with ``listed`` (the message
+    numbers its items from 1), a list item's number is a token of its own that ends the item
+    before it (its word empty, its mark "#")."""
     out: list[_Tok] = []
     append = out.append
     new = tuple.__new__  # about half the cost of the named tuple's own constructor, per token
@@ -218,11 +228,14 @@ def _tokens(text: str, offset: int) -> list[_Tok]:
         start, end = m.span()
         if ("?" in raw or "!" in raw) and (glued := _GLUED.search(raw)):
             cut = glued.end()  # two tokens, the first ending its sentence
-            out += _tokens(raw[:cut], offset + start)
-            out += _tokens(raw[cut:], offset + start + cut)
+            out += _tokens(raw[:cut], offset + start, listed=listed)
+            out += _tokens(raw[cut:], offset + start + cut, listed=listed)
             continue
         if raw in ",;":
             append(new(_Tok, ("", offset + start, offset + end, raw)))
+            continue
+        if (listed or start == 0) and raw[0] in _ITEM_STARTS and _ITEM.fullmatch(raw):
+            append(new(_Tok, ("", offset + start, offset + end, "#")))
             continue
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
             append(new(_Tok, ("", offset + start, offset + end, ";")))
@@ -253,8 +266,10 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     """
     requests: list[Request] = []
     reading = _STATEMENT if statement else _USER
+    listed = _FIRST_ITEM.search(message) is not None
     for sentence in split_sentences(message):
-        requests.extend(_segment_sentence(message, _tokens(sentence.text, sentence.start), reading))
+        toks = _tokens(sentence.text, sentence.start, listed=listed)
+        requests.extend(_segment_sentence(message, toks, reading))
     return tuple(requests)
 
 
@@ -267,7 +282,8 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     while i < len(toks):
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
         region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
-        hard = bool(current) and current[-1].mark in ("?", ".")
+        # A question or a sentence ended before it, or a list item's number opens it.
+        hard = bool(current) and (current[-1].mark in ("?", ".") or toks[i].mark == "#")
         if current and (region or hard):
             after = _next_piece(toks, i + region)
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])

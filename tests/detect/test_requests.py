@@ -199,6 +199,35 @@ def test_connective_words_inside_a_request_stay(message: str) -> None:
     assert len(segment_requests(message)) == 1
 
 
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        (
+            "(1) water the plants (2) what is the Wi-Fi password",
+            ["water the plants", "what is the Wi-Fi password"],
+        ),
+        (
+            "#1 renew my parking permit\n#2 when does the pool close?",
+            ["renew my parking permit", "when does the pool close"],
+        ),
+        (
+            "1- is the museum open on Monday?\n2- I need a taxi there",
+            ["is the museum open on Monday", "I need a taxi there"],
+        ),
+    ],
+)
+def test_numbered_items_are_requests_without_their_numbers(
+    message: str, requests: list[str]
+) -> None:
+    """A list item's number ("(1)", "#2", "1-") ends the item before it and is no word of the
+    request; inline items are cut at each number when the message numbers a first one."""
+    assert texts(message) == requests
+
+
+def test_a_number_sign_without_a_numbered_list_stays_in_its_request() -> None:
+    assert texts("seat me at table #2 by the window") == ["seat me at table #2 by the window"]
+
+
 def test_a_bots_sentence_is_not_cut_at_every_connective() -> None:
     """A bot's steps ("First, ..., then ...") are read with the joining words the matcher was
     fitted on, not as a user's list of requests."""
