@@ -13,7 +13,8 @@ conditions", "between 10 and 11". Discourse connectives that add or order reques
 and", "besides that", "Secondly,", "last but not least", "then" before a request's opening word)
 join two requests too, and lead into the next without being part of it. A list item's number
 ("(1)", "#2", "3-") is no word of its request, and in a message that numbers a first item it
-ends the item before it ("(1) ... (2) ..."). Words said once for two requests are carried over:
+ends the item before it ("(1) ... (2) ..."); an announcement before a colon ("Quick questions:",
+"A few things:") is no request. Words said once for two requests are carried over:
 
 - a frame before two objects: "what is my credit limit and my routing number" gives "what is my
   routing number";
@@ -52,6 +53,7 @@ from harness.detect._request_words import (
     _AUX,
     _DETERMINERS,
     _FILLERS,
+    _GENERIC,
     _PREPOSITIONS,
     _PRONOUNS,
     _STRONG,
@@ -202,7 +204,7 @@ _DASH_STARTS = frozenset("-—–/")
 """The characters a :data:`_DASH` token starts with (the pattern is tried on those only)."""
 
 
-_MARKS = {"?": "?", ".": ".", "!": "."}
+_MARKS = {"?": "?", ".": ".", "!": ".", ":": ":"}
 """The mark of a token by its last character."""
 
 
@@ -280,6 +282,8 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     carried: list[_Tok] = []
     i = 0
     while i < len(toks):
+        if current and current[-1].mark == ":" and _announces(current):
+            current = []  # "Quick questions:", "A few things:" lead into what follows
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
         region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
         # A question or a sentence ended before it, or a list item's number opens it.
@@ -337,6 +341,26 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             )
         )
     return [r for r in out if any(map(str.isalnum, r.text))]
+
+
+# An announcement of requests to come ("Quick questions:", "A few things:", "I have two
+# requests:"): one of these nouns, with only quantities and the closed classes around it.
+_ANNOUNCED = _words("question questions thing things request requests query queries item items")
+_ANNOUNCING = (
+    _ANNOUNCED
+    | _GENERIC
+    | _DETERMINERS
+    | _FILLERS
+    | _PRONOUNS
+    | _AUX
+    | _words("few couple several quick other more last final one two three four another of")
+)
+
+
+def _announces(part: list[_Tok]) -> bool:
+    """Whether ``part`` (before a colon) only announces the requests after it."""
+    words = [t.word for t in part if t.word]
+    return any(w in _ANNOUNCED for w in words) and all(w in _ANNOUNCING for w in words)
 
 
 def _joined(frame: str, own: str) -> str:

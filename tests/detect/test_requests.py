@@ -224,6 +224,21 @@ def test_numbered_items_are_requests_without_their_numbers(
     assert texts(message) == requests
 
 
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        (
+            "Two quick requests: water the ferns, and when is the recycling pickup?",
+            ["water the ferns", "when is the recycling pickup"],
+        ),
+        ("remind me: call the plumber", ["remind me: call the plumber"]),
+    ],
+)
+def test_an_announcement_before_a_colon_is_no_request(message: str, requests: list[str]) -> None:
+    """An announcement ("Two quick requests:") leads into what follows; "remind me:" asks."""
+    assert texts(message) == requests
+
+
 def test_a_number_sign_without_a_numbered_list_stays_in_its_request() -> None:
     assert texts("seat me at table #2 by the window") == ["seat me at table #2 by the window"]
 
