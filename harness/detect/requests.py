@@ -216,6 +216,7 @@ _GLUED = re.compile(r"[?!](?=[^\W\d_])")
 _ITEM = re.compile(r"\(?\d{1,2}[.)]|#\d{1,2}|\d{1,2}-")
 _ITEM_STARTS = frozenset("(#0123456789")
 _FIRST_ITEM = re.compile(r"(?:^|\s|:)(?:\(?1[.)]|#1|1-)(?=\s)")
+_NUMBER = re.compile(r"\d{1,2}")
 
 
 def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
@@ -241,6 +242,10 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
             continue
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
             append(new(_Tok, ("", offset + start, offset + end, ";")))
+            continue
+        if raw == "-" and len(out) == 1 and _NUMBER.fullmatch(out[0].word):
+            item = out.pop()  # "1 - ..." opening a line: the number and its dash (not "1 - 2")
+            append(new(_Tok, ("", item.start, offset + end, "#")))
             continue
         word = raw.lower()
         if "’" in word:
@@ -320,8 +325,8 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     out = []
     for piece, carry, back in pieces:
         piece = _trim(piece, reading)
-        if not piece:
-            continue
+        if not piece or (piece[-1].mark == ":" and _announces(piece)):
+            continue  # "A few things:" ending its line
         start = piece[0].start
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
         frame = message[carry[0].start : carry[-1].end] if carry else ""

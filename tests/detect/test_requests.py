@@ -214,6 +214,10 @@ def test_connective_words_inside_a_request_stay(message: str) -> None:
             "1- is the museum open on Monday?\n2- I need a taxi there",
             ["is the museum open on Monday", "I need a taxi there"],
         ),
+        (
+            "1 - feed the cat\n2 - is the gym open late",
+            ["feed the cat", "is the gym open late"],
+        ),
     ],
 )
 def test_numbered_items_are_requests_without_their_numbers(
@@ -232,6 +236,10 @@ def test_numbered_items_are_requests_without_their_numbers(
             ["water the ferns", "when is the recycling pickup"],
         ),
         ("remind me: call the plumber", ["remind me: call the plumber"]),
+        (
+            "A couple of questions:\n- is the bank open\n- where is the nearest ATM",
+            ["is the bank open", "where is the nearest ATM"],
+        ),
     ],
 )
 def test_an_announcement_before_a_colon_is_no_request(message: str, requests: list[str]) -> None:
@@ -239,8 +247,9 @@ def test_an_announcement_before_a_colon_is_no_request(message: str, requests: li
     assert texts(message) == requests
 
 
-def test_a_number_sign_without_a_numbered_list_stays_in_its_request() -> None:
+def test_numbers_that_number_no_list_stay_in_their_request() -> None:
     assert texts("seat me at table #2 by the window") == ["seat me at table #2 by the window"]
+    assert texts("book 1 - 2 nights in Lima") == ["book 1 - 2 nights in Lima"]
 
 
 def test_a_bots_sentence_is_not_cut_at_every_connective() -> None:
