@@ -54,6 +54,100 @@ _JOINERS = _words("and plus also then additionally")
 _FILLERS = _words("and also then plus additionally too ok okay")
 # Joining words that only ever join requests ("also" and "plus" after a comma, "as well as").
 _STRONG = _words("also plus then additionally")
+# Discourse connectives that add or order requests (a closed class of English: "oh, and", "PS",
+# "what's more", "btw", "besides that", "secondly", "last but not least"): they lead into the
+# next request without being one. The ones whose first word is in _LEADS only when a comma or a
+# request's opening word follows ("next, ...", "first are there", "after that how do I"), so
+# "next week's weather", "first class" and "after that date" keep their words.
+_MARKERS = tuple(
+    tuple(m.split())
+    for m in (
+        "oh",
+        "ps",
+        "p.s",
+        "btw",
+        "by the way",
+        "what's more",
+        "whats more",
+        "last thing",
+        "one last thing",
+        "moreover",
+        "furthermore",
+        "lastly",
+        "finally",
+        "next",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "firstly",
+        "secondly",
+        "thirdly",
+        "fourthly",
+        "first off",
+        "first of all",
+        "to start",
+        "to start with",
+        "to begin with",
+        "after that",
+        "afterwards",
+        "in addition",
+        "besides that",
+        "besides this",
+        "apart from that",
+        "aside from that",
+        "other than that",
+        "on top of that",
+        "separately",
+        "unrelated",
+        "last but not least",
+        "while you're at it",
+        "meanwhile",
+        "in the meantime",
+        "another thing",
+        "one more thing",
+    )
+)
+_LEADS = _words("next finally first second third fourth to after another one")
+# The ones a bot's sentence is read with (``segment_requests`` with ``statement``): the
+# matcher was fitted on a bot's clauses cut at these alone.
+_STATEMENT_MARKERS = tuple(
+    tuple(m.split())
+    for m in (
+        "oh",
+        "ps",
+        "p.s",
+        "what's more",
+        "whats more",
+        "by the way",
+        "last thing",
+        "moreover",
+        "furthermore",
+        "lastly",
+        "finally",
+        "next",
+    )
+)
+
+
+# Connectives that join two requests wherever they stand, with no comma before them ("... for 12
+# btw can you ...", "... tickets oh and I need ..."); "oh" only before a joining word.
+_ANYWHERE = frozenset({("btw",), ("by", "the", "way"), ("after", "that"), ("oh",)})
+
+# An announcement of requests to come ("Quick questions:", "A few things:", "I have two
+# requests:"): one of these nouns, with only quantities and the closed classes around it.
+_ANNOUNCED = _words("question questions thing things request requests query queries item items")
+_ANNOUNCING = (
+    _ANNOUNCED
+    | _GENERIC
+    | _DETERMINERS
+    | _FILLERS
+    | _PRONOUNS
+    | _AUX
+    | _words("few couple several quick other more last final one two three four another of")
+)
+
+
 # Markers of a clause with its own verb (after a determiner: "my bag didn't arrive").
 _CLAUSE_VERB = re.compile(r"n't$|^(?:got|get|gets|went|came|arrived|broke|was|were)$")
 

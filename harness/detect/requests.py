@@ -50,12 +50,17 @@ from pathlib import Path
 
 from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
 from harness.detect._request_words import (
+    _ANNOUNCED,
+    _ANNOUNCING,
+    _ANYWHERE,
     _AUX,
     _DETERMINERS,
     _FILLERS,
-    _GENERIC,
+    _LEADS,
+    _MARKERS,
     _PREPOSITIONS,
     _PRONOUNS,
+    _STATEMENT_MARKERS,
     _STRONG,
     _SUBJECT,
     _SUBORDINATORS,
@@ -65,7 +70,6 @@ from harness.detect._request_words import (
     _has_topic,
     _noun_clause,
     _Tok,
-    _words,
 )
 from harness.detect.acts import feature_set
 from harness.text import split_sentences
@@ -92,82 +96,6 @@ class Request:
     start" in "when and where does it start")."""
 
 
-# Discourse connectives that add or order requests (a closed class of English: "oh, and", "PS",
-# "what's more", "btw", "besides that", "secondly", "last but not least"): they lead into the
-# next request without being one. The ones whose first word is in _LEADS only when a comma or a
-# request's opening word follows ("next, ...", "first are there", "after that how do I"), so
-# "next week's weather", "first class" and "after that date" keep their words.
-_MARKERS = tuple(
-    tuple(m.split())
-    for m in (
-        "oh",
-        "ps",
-        "p.s",
-        "btw",
-        "by the way",
-        "what's more",
-        "whats more",
-        "last thing",
-        "one last thing",
-        "moreover",
-        "furthermore",
-        "lastly",
-        "finally",
-        "next",
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "firstly",
-        "secondly",
-        "thirdly",
-        "fourthly",
-        "first off",
-        "first of all",
-        "to start",
-        "to start with",
-        "to begin with",
-        "after that",
-        "afterwards",
-        "in addition",
-        "besides that",
-        "besides this",
-        "apart from that",
-        "aside from that",
-        "other than that",
-        "on top of that",
-        "separately",
-        "unrelated",
-        "last but not least",
-        "while you're at it",
-        "meanwhile",
-        "in the meantime",
-        "another thing",
-        "one more thing",
-    )
-)
-_LEADS = _words("next finally first second third fourth to after another one")
-# The ones a bot's sentence is read with (:func:`segment_requests` with ``statement``): the
-# matcher was fitted on a bot's clauses cut at these alone.
-_STATEMENT_MARKERS = tuple(
-    tuple(m.split())
-    for m in (
-        "oh",
-        "ps",
-        "p.s",
-        "what's more",
-        "whats more",
-        "by the way",
-        "last thing",
-        "moreover",
-        "furthermore",
-        "lastly",
-        "finally",
-        "next",
-    )
-)
-
-
 def _markers_at(markers: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
     """The markers by their first word, longest first ("first of all" is taken before "first")."""
     return {
@@ -190,9 +118,6 @@ class _Reading:
 _MARKER_WORDS = frozenset(m[0] for m in _MARKERS)
 _USER = _Reading(_markers_at(_MARKERS), anywhere=True, joining=_STRONG | _MARKER_WORDS)
 _STATEMENT = _Reading(_markers_at(_STATEMENT_MARKERS), anywhere=False, joining=_STRONG)
-# Connectives that join two requests wherever they stand, with no comma before them ("... for 12
-# btw can you ...", "... tickets oh and I need ..."); "oh" only before a joining word.
-_ANYWHERE = frozenset({("btw",), ("by", "the", "way"), ("after", "that"), ("oh",)})
 # A run of dashes or a slash standing alone joins two parts as a semicolon does.
 _DASH = re.compile(r"-{2,}|[—–/]")
 
@@ -346,20 +271,6 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             )
         )
     return [r for r in out if any(map(str.isalnum, r.text))]
-
-
-# An announcement of requests to come ("Quick questions:", "A few things:", "I have two
-# requests:"): one of these nouns, with only quantities and the closed classes around it.
-_ANNOUNCED = _words("question questions thing things request requests query queries item items")
-_ANNOUNCING = (
-    _ANNOUNCED
-    | _GENERIC
-    | _DETERMINERS
-    | _FILLERS
-    | _PRONOUNS
-    | _AUX
-    | _words("few couple several quick other more last final one two three four another of")
-)
 
 
 def _announces(part: list[_Tok]) -> bool:
