@@ -296,7 +296,7 @@ _NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
 _LEAD_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
 _ALSO_OPENERS = _WH | _AUX | _SUBJECT
 _SUBJECT_STARTS = _PRONOUNS | _DETERMINERS
-_REGION_STARTS = _FILLERS | _MARKER_WORDS | {"", "as"}
+_REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
 """The words a joining region can start with (:func:`_region` is 0 at any other)."""
 
 
