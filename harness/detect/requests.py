@@ -129,7 +129,7 @@ _DASH_STARTS = frozenset("-—–/")
 """The characters a :data:`_DASH` token starts with (the pattern is tried on those only)."""
 
 
-_MARKS = {"?": "?", ".": ".", "!": ".", ":": ":"}
+_MARKS = {"?": "?", ".": ".", "!": "."}
 """The mark of a token by its last character."""
 
 
@@ -140,7 +140,9 @@ _GLUED = re.compile(r"[?!](?=[^\W\d_])")
 # A list item's number standing alone ("1.", "2)", "(3)", "#4", "5-"), and the first one of a list.
 _ITEM = re.compile(r"\(?\d{1,2}[.)]|#\d{1,2}|\d{1,2}-")
 _ITEM_STARTS = frozenset("(#0123456789")
-_FIRST_ITEM = re.compile(r"(?:^|\s|:)(?:\(?1[.)]|#1|1-)(?=\s)")
+_FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1\.(?=\s)")
+"""A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." opening the message, a line or
+what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
 
 
@@ -179,6 +181,11 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
         if not word:
             continue
         append(new(_Tok, (word, offset + start, offset + end, _MARKS.get(raw[-1], ""))))
+    if len(out) > 1 and out[-1].mark == "#" and text[out[-2].end - offset - 1] != ":":
+        # A number ending its sentence ("I need 2."), not an item after a colon ("Question: 1.")
+        last = out.pop()
+        raw = text[last.start - offset : last.end - offset]
+        append(new(_Tok, (raw.lower().strip(_EDGE), last.start, last.end, _MARKS.get(raw[-1], ""))))
     return out
 
 
@@ -212,7 +219,12 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     carried: list[_Tok] = []
     i = 0
     while i < len(toks):
-        if current and current[-1].mark == ":" and _announces(current):
+        if (
+            reading.anywhere
+            and current
+            and message[current[-1].end - 1] == ":"
+            and _announces(current)
+        ):
             current = []  # "Quick questions:", "A few things:" lead into what follows
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
         region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
@@ -250,7 +262,9 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     out = []
     for piece, carry, back in pieces:
         piece = _trim(piece, reading)
-        if not piece or (piece[-1].mark == ":" and _announces(piece)):
+        if not piece or (
+            reading.anywhere and message[piece[-1].end - 1] == ":" and _announces(piece)
+        ):
             continue  # "A few things:" ending its line
         start = piece[0].start
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()

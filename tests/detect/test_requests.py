@@ -250,14 +250,25 @@ def test_an_announcement_before_a_colon_is_no_request(message: str, requests: li
 def test_numbers_that_number_no_list_stay_in_their_request() -> None:
     assert texts("seat me at table #2 by the window") == ["seat me at table #2 by the window"]
     assert texts("book 1 - 2 nights in Lima") == ["book 1 - 2 nights in Lima"]
+    assert texts("the party is for 1. the hall seats 40") == [
+        "the party is for 1",
+        "the hall seats 40",
+    ]
+    assert texts("(1) how many seats are left (2) I need 2.") == [
+        "how many seats are left",
+        "I need 2",
+    ]
 
 
 def test_a_bots_sentence_is_not_cut_at_every_connective() -> None:
-    """A bot's steps ("First, ..., then ...") are read with the joining words the matcher was
-    fitted on, not as a user's list of requests."""
+    """A bot's steps ("First, ..., then ...") and its announcements ("One more question:") are
+    read with the joining words the matcher was fitted on, not as a user's list of requests."""
     said = "open the app then check the Settings page"
     assert len(segment_requests(said)) == 2
     assert len(segment_requests(said, statement=True)) == 1
+    asked = "One more question: which floor do you want"
+    assert [r.text for r in segment_requests(asked)] == ["which floor do you want"]
+    assert [r.text for r in segment_requests(asked, statement=True)] == [asked]
 
 
 @pytest.mark.parametrize(
