@@ -510,20 +510,26 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # sgd-dev 1.7 %, 13.6 %, 77.4 %; fresh 1.3 %, 39.4 %, 86.5 %; holdout 1.7 %, 26.2 %, 77.4 %).
 # Sixth session (s37-match, refitted matcher, report threshold 0.984, measured once at the end;
 # before: test 1.3 %, 33.4 %, 87.3 %; sgd-dev 1.8 %, 13.2 %, 77.7 %; fresh 1.3 %, 39.6 %,
-# 86.6 %; holdout 1.5 %, 25.7 %, 77.6 %).
+# 86.6 %; holdout 1.5 %, 25.7 %, 77.6 %). Then (s37-segment: list numbers, line breaks,
+# discourse connectives and announcements before a colon are no words of a request; the matcher
+# not refitted; measured once after merging, 2026-12-02 19:03 UTC, aggregates only) the sure
+# drops fell: fresh 37.4 -> 32.0 %, holdout 23.2 -> 22.1 %, test and sgd-dev the same. Lead-in
+# words left inside a request ("Firstly, ...") had made its finding surer; the threshold was
+# chosen on the old segmentation. The default check (every finding) gained on the same sets
+# (fresh drops 96.1 -> 96.7 %, holdout false alarms 17.5 -> 16.5 %), hence the trade was kept.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
     "test": (0.012, 0.299, 0.871),  # 1.2 %, 29.9 %, 87.2 %
     "sgd-dev": (0.015, 0.107, 0.766),  # 1.5 %, 10.8 %, 76.6 %
-    "fresh": (0.014, 0.373, 0.864),  # 1.3 %, 37.4 %, 86.5 %
-    "holdout": (0.017, 0.231, 0.762),  # 1.7 %, 23.2 %, 76.3 % (never tuned on)
+    "fresh": (0.010, 0.319, 0.869),  # 1.0 %, 32.0 %, 87.0 %
+    "holdout": (0.012, 0.221, 0.757),  # 1.2 %, 22.1 %, 75.7 % (never tuned on)
 }
 
 
 @pytest.mark.parametrize("split", sorted(SURE))
 def test_the_abstaining_check_trades_false_alarms_for_drops(split: str) -> None:
     """Reporting only the findings the check is sure of keeps false alarms near 1 % on sets the
-    threshold was not chosen on (1.3-1.8 %), at a
+    threshold was not chosen on (1.0-1.5 %), at a
     cost: about two thirds or more of dropped requests are then not reported (a dropped
     answer leaves no trace a lexical matcher can be sure of), while an answer replaced by a
     closer mostly still is."""
@@ -568,12 +574,14 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     94.3 % (the matcher cuts bot sentences with the same segmenter). Its tenth look (2026-12-02,
     sixth session, s37-match: a bot statement cut where "and"/"but"/"however" joins two clauses,
     the own_kind rule, the matcher refitted; measured once at the end, 17:57 UTC): segmented
-    17.5 %, 84.5 %, 83.9 %; declared 10.3 %, 93.2 %."""
+    17.5 %, 84.5 %, 83.9 %; declared 10.3 %, 93.2 %. Its eleventh (2026-12-02 19:03 UTC, after
+    merging s37-segment: lists, line breaks and connectives read by the segmenter, measured
+    once, aggregates only): segmented 16.5 %, 84.3 %, 83.7 %; declared 10.3 %, 93.2 %."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.175
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.845
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.838
+    assert segmented.full_flagged / segmented.full_turns <= 0.165
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.842
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.836
     declared = mutation("holdout", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.104
     assert declared.dropped_flagged / declared.dropped_turns >= 0.931

@@ -113,7 +113,7 @@ def test_every_request_is_written_in_its_message_in_order() -> None:
             at += len(words)
 
 
-# --- figures (the second look, after session 37's planner and check changes; see the builder) ---
+# --- figures (the second and third looks, after session 37's changes; see the builder) ---
 
 
 @needs_data
@@ -135,6 +135,6 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
 
     measured = mutation("unseen")
     assert measured.full_turns == 630
-    assert measured.full_flagged <= 104
-    assert measured.dropped_flagged >= 1164
-    assert measured.merged_flagged >= 683
+    assert measured.full_flagged <= 100
+    assert measured.dropped_flagged >= 1217
+    assert measured.merged_flagged >= 715
