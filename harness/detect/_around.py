@@ -45,6 +45,7 @@ _STATING = frozenset(
 )
 """Acts of a message that tells the user something (the act tagger's: :mod:`.acts`)."""
 _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
+"""Acts of a message that only closes (offers more help, says goodbye)."""
 
 
 def _resent(other: Entry, entry: Entry, replied: bool) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from harness.detect._around import _ASK_TURNS, _verbatim
+from harness.detect._around import _ASK_TURNS, _CLOSING, _verbatim
 from harness.detect._candidates import Entry
 from harness.detect._users import (
     _User,
@@ -86,7 +86,6 @@ def asked_again(
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
 _OUTCOME = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
-_CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 
 
 def only_closes(entry: Entry) -> bool:
