@@ -1,0 +1,206 @@
+"""Measure `harness detect` on the held-out blind2 corpus and print aggregates only.
+
+The corpus (``tests/fixtures/blind2``) is held out: run this once per detector version and report the
+aggregates. It prints no single pair, message or file name, so running it does not turn the corpus into
+tuning data; reading the detector's findings on it would.
+
+Usage (from the repository root)::
+
+    PYTHONPATH=$PWD python -m tests.blind.measure_blind2              # default and --semantic
+    PYTHONPATH=$PWD python -m tests.blind.measure_blind2 --mode default
+    PYTHONPATH=$PWD python -m tests.blind.measure_blind2 --detect-json OUT.json  # score a saved run
+
+It is not a test (the lead sets floors later); it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "fixtures" / "blind2"
+SCORER = ROOT / "tests" / "fixtures" / "duplicates-dev" / "score.py"
+
+Pair = frozenset[str]
+CLI = "import sys; from harness.cli import main; sys.exit(main())"
+
+
+def run_detect(semantic: bool, out: Path) -> float:
+    """Run `harness detect` on every blind2 transcript, writing JSON to ``out``.
+
+    Args:
+        semantic: Whether to pass ``--semantic``.
+        out: Where the JSON report goes.
+
+    Returns:
+        The CPU time (user + sys) of the child process, in seconds.
+    """
+    files = sorted(str(p) for p in CORPUS.glob("*.transcript"))
+    cmd = [sys.executable, "-c", CLI, "detect", *files, "--format", "json", "-o", str(out)]
+    if semantic:
+        cmd.append("--semantic")
+    before = _children_cpu()
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode not in (0, 1) or not out.exists():
+        raise SystemExit(f"harness detect failed (exit {proc.returncode}): {proc.stderr[-2000:]}")
+    return _children_cpu() - before
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def predicted(report: dict[str, Any]) -> tuple[dict[str, set[Pair]], dict[str, list[set[str]]]]:
+    """Duplicate pairs and awkward-ack findings per transcript file name, as score.py reads them."""
+    pairs: dict[str, set[Pair]] = {}
+    awkward: dict[str, list[set[str]]] = {}
+    for entry in report.get("transcripts", []):
+        name = Path(str(entry.get("file", ""))).name
+        for finding in entry.get("findings") or []:
+            ids = sorted(set(finding.get("message_ids") or []))
+            if finding.get("kind") == "duplicate":
+                pairs.setdefault(name, set()).update(frozenset(p) for p in combinations(ids, 2))
+            elif finding.get("kind") == "awkward_ack" and ids:
+                awkward.setdefault(name, []).append(set(ids))
+    return pairs, awkward
+
+
+def ratio(num: int, den: int) -> str:
+    """``num/den = 0.xx`` (or ``-`` for an empty denominator)."""
+    return f"{num}/{den} = {num / den:.2f}" if den else f"{num}/0 = -"
+
+
+def score(report: dict[str, Any], labels: dict[str, Any]) -> list[str]:
+    """Aggregate figures of one detect report against the blind2 labels (no single errors).
+
+    Args:
+        report: ``harness detect --format json`` output.
+        labels: The corpus's ``labels.json``.
+
+    Returns:
+        The lines to print.
+    """
+    pred, pred_awk = predicted(report)
+    tp = n_pred = n_gold = hn_fp = other_fp = 0
+    hit: Counter[tuple[str, str]] = Counter()
+    total: Counter[tuple[str, str]] = Counter()
+    hn_hit: Counter[str] = Counter()
+    hn_total: Counter[str] = Counter()
+    awk_gold = awk_found = awk_findings = awk_good = 0
+    for name, lab in labels["transcripts"].items():
+        gold = {frozenset(p) for p in lab["duplicates"]}
+        hns = {frozenset(p) for p in lab["hard_negatives"]}
+        got = pred.get(name, set())
+        tp += len(gold & got)
+        n_pred += len(got)
+        n_gold += len(gold)
+        hn_fp += len((got - gold) & hns)
+        other_fp += len(got - gold - hns)
+        for d in lab["duplicate_detail"]:
+            found = frozenset(d["pair"]) in got
+            for dim in ("scope", "method", "kind"):
+                total[(dim, d[dim])] += 1
+                hit[(dim, d[dim])] += found
+        for d in lab["hard_negative_detail"]:
+            hn_total[d["kind"]] += 1
+            hn_hit[d["kind"]] += frozenset(d["pair"]) in got
+        gawk = set(lab["awkward_ack"])
+        findings = pred_awk.get(name, [])
+        awk_gold += len(gawk)
+        awk_found += len(gawk & set().union(*findings)) if findings else 0
+        awk_findings += len(findings)
+        awk_good += sum(1 for f in findings if f & gawk)
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gold if n_gold else 1.0
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    lines = [
+        f"duplicates: P {ratio(tp, n_pred)}  R {ratio(tp, n_gold)}  F1 {f1:.2f}",
+        f"false positives: {hn_fp} on labelled hard negatives (of {sum(hn_total.values())}),"
+        f" {other_fp} on unlabelled pairs",
+        f"awkward acks: P {ratio(awk_good, awk_findings)}  R {ratio(awk_found, awk_gold)}",
+    ]
+    for dim in ("scope", "method", "kind"):
+        keys = sorted(k for k in total if k[0] == dim)
+        parts = "  ".join(f"{k[1]} {hit[k]}/{total[k]}" for k in keys)
+        lines.append(f"recall by {dim}: {parts}")
+    lines.append(
+        "hard negatives flagged by kind: "
+        + "  ".join(f"{k} {hn_hit[k]}/{hn_total[k]}" for k in sorted(hn_total))
+    )
+    return lines
+
+
+def scorer_line(detect_json: Path) -> str:
+    """The last line of the duplicates-dev scorer on the same output (a format cross-check)."""
+    proc = subprocess.run(
+        [sys.executable, str(SCORER), str(detect_json), str(CORPUS / "labels.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = proc.stdout.strip().splitlines()
+    return lines[-1] if lines else f"(no output: {proc.stderr.strip()[-200:]})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the measurement and print aggregates.
+
+    Args:
+        argv: Command-line arguments (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status (0).
+    """
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("default", "semantic", "both"), default="both")
+    parser.add_argument(
+        "--detect-json", type=Path, help="score this saved report instead of running"
+    )
+    args = parser.parse_args(argv)
+    labels = json.loads((CORPUS / "labels.json").read_text(encoding="utf-8"))
+    n_bot = sum(
+        1
+        for p in CORPUS.glob("*.transcript")
+        for a in json.loads(p.read_text("utf-8"))
+        if a.get("type") == "message" and a["from"].get("role") == "bot"
+    )
+    n_dup = sum(len(t["duplicates"]) for t in labels["transcripts"].values())
+    n_hn = sum(len(t["hard_negatives"]) for t in labels["transcripts"].values())
+    print(
+        f"blind2: {len(labels['transcripts'])} transcripts, {n_bot} bot messages,"
+        f" {n_dup} duplicate pairs, {n_hn} hard negatives"
+    )
+    if args.detect_json:
+        runs = [(f"saved report {args.detect_json.name}", args.detect_json, None)]
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="blind2-"))
+        modes = ("default", "semantic") if args.mode == "both" else (args.mode,)
+        runs = []
+        for mode in modes:
+            out = tmp / f"{mode}.json"
+            cpu = run_detect(mode == "semantic", out)
+            runs.append(
+                ("harness detect" + (" --semantic" if mode == "semantic" else ""), out, cpu)
+            )
+    for title, path, cpu in runs:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        print()
+        print(f"== {title}" + ("" if cpu is None else f" ({cpu:.1f} s CPU)"))
+        for line in score(report, labels):
+            print("  " + line)
+        print("  score.py: " + scorer_line(path))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
