@@ -80,18 +80,19 @@ def ratio(num: int, den: int) -> str:
     return f"{num}/{den} = {num / den:.2f}" if den else f"{num}/0 = -"
 
 
-def score(report: dict[str, Any], labels: dict[str, Any]) -> list[str]:
+def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> list[str]:
     """Aggregate figures of one detect report against the blind2 labels (no single errors).
 
     Args:
         report: ``harness detect --format json`` output.
         labels: The corpus's ``labels.json``.
+        clean_bot: Bot messages in the transcripts without duplicates (for the false-alarm rate).
 
     Returns:
         The lines to print.
     """
     pred, pred_awk = predicted(report)
-    tp = n_pred = n_gold = hn_fp = other_fp = 0
+    tp = n_pred = n_gold = hn_fp = other_fp = clean_fp = 0
     hit: Counter[tuple[str, str]] = Counter()
     total: Counter[tuple[str, str]] = Counter()
     hn_hit: Counter[str] = Counter()
@@ -106,6 +107,8 @@ def score(report: dict[str, Any], labels: dict[str, Any]) -> list[str]:
         n_gold += len(gold)
         hn_fp += len((got - gold) & hns)
         other_fp += len(got - gold - hns)
+        if not gold:
+            clean_fp += len(got)
         for d in lab["duplicate_detail"]:
             found = frozenset(d["pair"]) in got
             for dim in ("scope", "method", "kind"):
@@ -127,6 +130,8 @@ def score(report: dict[str, Any], labels: dict[str, Any]) -> list[str]:
         f"duplicates: P {ratio(tp, n_pred)}  R {ratio(tp, n_gold)}  F1 {f1:.2f}",
         f"false positives: {hn_fp} on labelled hard negatives (of {sum(hn_total.values())}),"
         f" {other_fp} on unlabelled pairs",
+        f"clean transcripts: {clean_fp} flagged pairs on {clean_bot} bot messages"
+        f" ({1000 * clean_fp / clean_bot if clean_bot else 0:.1f} per 1,000)",
         f"awkward acks: P {ratio(awk_good, awk_findings)}  R {ratio(awk_found, awk_gold)}",
     ]
     for dim in ("scope", "method", "kind"):
@@ -168,12 +173,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     labels = json.loads((CORPUS / "labels.json").read_text(encoding="utf-8"))
-    n_bot = sum(
-        1
+    bots = {
+        p.name: sum(
+            1
+            for a in json.loads(p.read_text("utf-8"))
+            if a.get("type") == "message" and a["from"].get("role") == "bot"
+        )
         for p in CORPUS.glob("*.transcript")
-        for a in json.loads(p.read_text("utf-8"))
-        if a.get("type") == "message" and a["from"].get("role") == "bot"
-    )
+    }
+    n_bot = sum(bots.values())
+    clean_bot = sum(n for name, n in bots.items() if not labels["transcripts"][name]["duplicates"])
     n_dup = sum(len(t["duplicates"]) for t in labels["transcripts"].values())
     n_hn = sum(len(t["hard_negatives"]) for t in labels["transcripts"].values())
     print(
@@ -196,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         report = json.loads(path.read_text(encoding="utf-8"))
         print()
         print(f"== {title}" + ("" if cpu is None else f" ({cpu:.1f} s CPU)"))
-        for line in score(report, labels):
+        for line in score(report, labels, clean_bot):
             print("  " + line)
         print("  score.py: " + scorer_line(path))
     return 0
