@@ -17,8 +17,10 @@ used" becomes "how many PTO days are left".
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from harness.models._text import content_tokens
 from harness.planning._cuts import (
@@ -35,9 +37,15 @@ from harness.text.words import REQUEST_STOPWORDS
 
 __all__ = ["opens_question", "split_request_parts", "split_requests"]
 
+ACKNOWLEDGEMENTS_FILE = Path(__file__).resolve().parent / "_models" / "acknowledgements.json"
+"""Word stems of real user turns that only acknowledge ("sounds", "works", "nope"), learnt from
+Schema-Guided Dialogue train user acts by ``python -m tests.planning.build_acknowledgements``
+(Rastogi et al., AAAI 2020, CC BY-SA 4.0; the file is distributed under CC BY-SA 4.0 as well)."""
+
 # Words that stand for a request without saying what it asks ("I have a few questions", "could you
-# help me with something"), and acknowledgements ("Great, ..."): a piece of these and stop words
-# alone asks nothing; it opens the request after it or closes the one before it.
+# help me with something"), and acknowledgements ("Great, ...", "That sounds good."): a piece of
+# these and stop words alone asks nothing; it opens the request after it or closes the one before
+# it. The acknowledgements are learnt from real user turns (``ACKNOWLEDGEMENTS_FILE``).
 _PLACEHOLDER = frozenset(
     content_tokens(
         "question questions thing things something anything stuff matter help hand ask asking"
@@ -46,7 +54,7 @@ _PLACEHOLDER = frozenset(
         " morning afternoon evening thx ty cheers appreciate appreciated pls plz lot yo"
         " request requests two three four"
     )
-)
+) | frozenset(json.loads(ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8"))["words"])
 # "things to do", "something to eat": what follows the placeholder says what is asked.
 _SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

@@ -55,6 +55,7 @@ FOREIGN_OPTIONS = frozenset(
         "--tune-lexical",
         "--tune",
         "--plain",
+        "--planner",
         "--models",
         "--every",
         "--weight",
@@ -64,7 +65,7 @@ FOREIGN_OPTIONS = frozenset(
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
 script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest plugin's;
 ``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``;
-``--embeddings``, ``--tune-lexical``, ``--tune`` and ``--plain``: the routing figures' and the
+``--embeddings``, ``--tune-lexical``, ``--tune``, ``--planner`` and ``--plain``: the routing figures' and the
 out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--models``: the embedding
 comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
 detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``)."""

@@ -41,15 +41,17 @@ def _fold(key: str) -> int:
     return zlib.crc32(key.encode("utf-8")) % 2
 
 
-def requests() -> Iterator[tuple[str, str, int]]:
-    """(text, intent, fold) for every source request."""
+def sourced() -> Iterator[tuple[str, str, int, frozenset[str]]]:
+    """(text, intent, fold, the SGD domains of its dialogue) for every source request (no domains
+    for a CLINC request)."""
     data = json.loads(CLINC.read_text(encoding="utf-8"))
     for text, intent in data["train"]:
-        yield text, f"clinc:{intent}", _fold(text)
+        yield text, f"clinc:{intent}", _fold(text), frozenset()
     with gzip.open(SGD / "sgd-train.jsonl.gz", "rt", encoding="utf-8") as handle:
         for line in handle:
             dialogue = json.loads(line)
             fold = _fold(dialogue["id"])
+            domains = frozenset(s.split("_")[0] for s in dialogue["services"])
             opened: dict[str, str] = {}
             for turn in dialogue["turns"]:
                 if turn["speaker"] != "USER" or not turn["frames"]:
@@ -60,7 +62,13 @@ def requests() -> Iterator[tuple[str, str, int]]:
                         if action[0] == "INFORM_INTENT" and action[2]:
                             opened[domain] = action[2][0]
                 domain = turn["frames"][0]["service"].split("_")[0]
-                yield turn["text"], f"sgd:{domain}:{opened.get(domain, '')}", fold
+                yield turn["text"], f"sgd:{domain}:{opened.get(domain, '')}", fold, domains
+
+
+def requests() -> Iterator[tuple[str, str, int]]:
+    """(text, intent, fold) for every source request."""
+    for text, intent, fold, _ in sourced():
+        yield text, intent, fold
 
 
 def table() -> ConceptTable:

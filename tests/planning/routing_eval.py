@@ -14,9 +14,10 @@ Print the figures (with ``--dev-only``, only the two development sets; with ``--
 first; with ``--embeddings``, also route by ``harness.planning.semantic`` over
 ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra; with ``--tune-lexical``
 as well, first choose ``harness.planning.semantic.LEXICAL_WEIGHT`` from ``LEXICAL_GRID`` by the
-mean accuracy on the two development sets, CLINC dev and SGD train)::
+mean accuracy on the two development sets, CLINC dev and SGD train; with ``--planner``, also
+route each request through the whole offline planner, its split and gates as well)::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--embeddings [--tune-lexical]]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--planner] [--embeddings [--tune-lexical]]
 """
 
 from __future__ import annotations
@@ -259,6 +260,30 @@ def tune(sets: Sequence[Labelled], start: Sequence[float]) -> tuple[float, ...]:
     return tuple(weights)
 
 
+def planner_accuracy(data: Labelled) -> float:
+    """The share of ``data``'s requests the whole offline planner routes right, each request a
+    message of its own (``new_bot_eval.planner_route``: its split and gates as well as the
+    matcher); on a development set, with the table of the request's fold as ``Matchers``."""
+    from tests.planning.new_bot_eval import planner_route
+
+    route = planner_route()
+    matchers = Matchers(data, development=data.development)
+    groups: dict[int, list[tuple[str, str]]] = {}
+    for text, gold in data.requests:
+        fold = next(k for k, m in matchers.matchers.items() if m is matchers(text))
+        groups.setdefault(fold, []).append((text, gold))
+    tables: dict[int, ConceptTable | bool] = {0: True}
+    if data.development:
+        from tests.planning.build_concepts import fold_tables
+
+        tables = dict(fold_tables()[0])
+    right = 0
+    for fold, pairs in groups.items():
+        got = route(data.cards, tables[fold], [text for text, _ in pairs])
+        right += sum(agent == gold for agent, (_, gold) in zip(got, pairs, strict=True))
+    return right / len(data.requests)
+
+
 def main(argv: Sequence[str]) -> None:
     weights: Sequence[float] | None = None
     if "--tune" in argv:
@@ -285,9 +310,11 @@ def main(argv: Sequence[str]) -> None:
             if embedder
             else ""
         )
+        planner = f", whole planner {planner_accuracy(data):.1%}" if "--planner" in argv else ""
         print(
             f"{name}: {len(data.requests)} requests, {len(data.cards)} agents: matcher "
             f"{accuracy(data, weights):.1%}, previous router {baseline(data):.1%}{semantic}"
+            f"{planner}"
         )
 
 
