@@ -24,8 +24,9 @@ that the sentence addresses that request:
   ("leave" and "depart" with "flight" or "bus", "album" with "song"): normalised pointwise mutual
   information between the words of a user turn and those of the system turn after it (and of
   the sentences of it that give a slot the user asked for), the system's side counted with the
-  kinds of value it gives ("damage" with an amount), on the Schema-Guided Dialogue *train*
-  dialogues (CC BY-SA 4.0), and the margin over the other requests.
+  kinds of value it gives ("damage" with an amount) and whether it says yes or no ("alcohol"
+  with a "no"; :func:`reply_terms`), on the Schema-Guided Dialogue *train* dialogues (CC BY-SA
+  4.0), and the margin over the other requests.
 
 Then the sentences are assigned to the requests: each sentence answers at most one request, and a
 request is answered when some assignment of sentences with a probability of at least
@@ -37,7 +38,8 @@ request, when it is very likely to (``shared_threshold``): "You used 8 PTO days 
 left".
 
 Weights and thresholds ship in ``_models/answers.json``, fitted by ``tools/detector/fit_answers.py``
-on the development sets only (``docs/simulate.md`` says which, and gives held-out figures).
+on the development sets only (among them real SGD train requests answered by the reply sentences
+that give what they asked for) (``docs/simulate.md`` says which, and gives held-out figures).
 Inference is pure Python.
 """
 
@@ -177,13 +179,21 @@ Associations = dict[str, dict[str, float]]
 """Per word of a reply, the words of a request it goes with and their association (0 to 1)."""
 
 
+# Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.
+_NO = re.compile(r"\b(?:no|not|nope|neither|nor|never|none)\b|n't\b", re.IGNORECASE)
+_YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=16_384)
 def reply_terms(text: str) -> frozenset[str]:
-    """What a reply's words are matched on for association: its content words and the kinds of
-    the values it gives ("@money" for "$24", "@time" for "5:30 pm"), so that a request's words
-    go with the kind of value that answers it ("damage" with an amount)."""
+    """What a reply's words are matched on for association: its content words, the kinds of
+    the values it gives ("@money" for "$24", "@time" for "5:30 pm") and whether it says yes or
+    no ("@yes", "@no"), so that a request's words go with the kind of value that answers it
+    ("damage" with an amount)."""
     kinds, _ = _facts(text)
-    return words_of(text) | frozenset("@" + kind for kind in kinds)
+    said = text.replace("’", "'")
+    polar = {k for k, pattern in (("@no", _NO), ("@yes", _YES)) if pattern.search(said)}
+    return words_of(text) | frozenset("@" + kind for kind in kinds) | frozenset(polar)
 
 
 def _associated(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
@@ -291,6 +301,9 @@ class AnswerMatcher:
         raw = json.loads(path.read_text(encoding="utf-8"))
         if list(raw["features"]) != list(FEATURES):
             raise ValueError(f"{path} was fitted on other features: {raw['features']}")
+        found = raw.get("finding_features", list(FINDING_FEATURES))
+        if list(found) != list(FINDING_FEATURES):
+            raise ValueError(f"{path} was fitted on other finding features: {found}")
         return cls(
             weights=tuple(float(w) for w in raw["weights"]),
             bias=float(raw["bias"]),
@@ -359,7 +372,10 @@ class AnswerMatcher:
         ]
         missing, owner = assignment(p, limits, self.shared_threshold)
         return {
-            i: self.confidence(finding_features(p, owner, i, requests[i], claims)) for i in missing
+            i: self.confidence(
+                finding_features(p, owner, i, requests[i], claims, self.associations)
+            )
+            for i in missing
         }
 
     def unanswered(
@@ -426,6 +442,8 @@ FINDING_FEATURES = (
     "request_words",
     "free_closing",
     "no_free",
+    "kind_missing",
+    "best_associated",
 )
 """What says how sure an unanswered request is really unanswered (see :meth:`AnswerMatcher.
 confidence`)."""
@@ -437,6 +455,7 @@ def finding_features(
     row: int,
     request: str,
     claims: Sequence[str],
+    table: Associations | None = None,
 ) -> list[float]:
     """The :data:`FINDING_FEATURES` of request ``row``, left unanswered by the matching ``owner``:
 
@@ -447,8 +466,16 @@ def finding_features(
     - ``request_words``: how many content words the request has (log; a short part cut off a
       longer request is often no request of its own);
     - ``free_closing``: how likely the free sentences only close ("anything else?");
-    - ``no_free``: every sentence went to some other request."""
+    - ``no_free``: every sentence went to some other request;
+    - ``kind_missing``: the request asks for a kind of value (a time for "when", an amount for
+      "how much") and no sentence gives one;
+    - ``best_associated``: the strongest association (``table``, the matcher's) of any sentence
+      with the request."""
     free = [j for j in range(len(claims)) if j not in owner]
+    asked = _asked_kinds(request)
+    given = frozenset().union(*(_facts(c)[0] for c in claims))
+    terms = words_of(request)
+    associated = max((_associated(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
     best_free = max((p[row][j] for j in free), default=0.0)
     closing = max((_claim_acts(claims[j])[0] for j in free), default=0.0)
     return [
@@ -459,6 +486,8 @@ def finding_features(
         math.log1p(len(words_of(request))),
         closing,
         0.0 if free else 1.0,
+        1.0 if asked and not asked & given else 0.0,
+        associated,
     ]
 
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from harness.detect.answers import (
     _MODEL,
     FEATURES,
+    FINDING_FEATURES,
     AnswerMatcher,
     matcher,
     pair_features,
+    reply_terms,
     unmatched,
 )
 
@@ -90,7 +95,8 @@ def test_a_request_left_out_comes_with_how_sure_the_check_is() -> None:
     # a closer where an answer should be is surer than an answer that is just missing
     assert closed[1] > dropped[1]
     model = matcher()
-    assert 0.5 < model.report_threshold <= 1.0 and len(model.finding_weights) == 7
+    assert 0.5 < model.report_threshold <= 1.0
+    assert len(model.finding_weights) == len(FINDING_FEATURES)
     assert unanswered(requests, ["Payday is Friday, March 6."]) == [1]
     sure = dropped[1] + 1e-9
     assert unanswered(requests, ["Payday is Friday, March 6."], min_confidence=sure) == []
@@ -189,3 +195,53 @@ def test_a_sentence_giving_what_only_one_request_asks_for_answers_it() -> None:
     leaves = "The shuttle leaves from the Elm Street stop."
     assert _one_turn(asked, leaves, "The shuttle gets there at 4:15 pm.") == []
     assert _one_turn(asked, leaves) == ["when does the shuttle arrive"]
+
+
+def test_a_yes_or_no_in_a_reply_goes_with_what_yes_no_questions_ask_about() -> None:
+    """ "They don't" shares no word with "do they serve alcohol", yet it answers it: a reply's yes
+    or no is a term of it, and the associations counted on SGD train link it with the words of
+    the questions it answers."""
+    assert "@no" in reply_terms("They don't.") and "@no" in reply_terms("Nope, neither.")
+    assert "@yes" in reply_terms("Yes, it has 0 stops")
+    assert not reply_terms("The address is 12 Oak Road") & {"@yes", "@no"}
+    table = matcher().associations
+    assert table["@no"].get("liquor", 0.0) > 0.1
+    assert table["@yes"].get("pet", 0.0) > 0.1
+
+
+def test_a_finding_is_surer_when_no_sentence_gives_what_was_asked() -> None:
+    """The finding confidence reads whether a sentence gives the kind of value the request asks
+    for, and how strongly any sentence goes with it: a "how much" request beside a reply with no
+    amount is surer to be unanswered than one beside a reply with a price in it."""
+    from harness.detect.missed import DeclaredRequest, judge
+
+    model = matcher()
+    assert FINDING_FEATURES[-2:] == ("kind_missing", "best_associated")
+    column = {name: k for k, name in enumerate(FINDING_FEATURES)}
+    assert model.finding_weights[column["best_associated"]] < 0
+    requests = [
+        DeclaredRequest(text="where does the bus leave from"),
+        DeclaredRequest(text="how much are the tickets"),
+    ]
+    assert judge(requests, ["It leaves from Union Station."])[1] >= model.report_threshold
+
+
+SGD = Path(__file__).resolve().parents[3] / "shared" / "data" / "sgd"
+
+
+@pytest.mark.skipif(not (SGD / "sgd-train.jsonl.gz").is_file(), reason="needs ../shared/data/sgd")
+def test_the_matcher_learns_from_real_answers_to_requests_of_one_service() -> None:
+    """``tools.detector.answer_sets.slot_messages``: real SGD train requests for one slot each,
+    two to four of one service in a message, each answered by the real reply sentences holding
+    its slot's value; and the fit says it used them."""
+    from tools.detector.answer_sets import slot_messages
+
+    messages = slot_messages(SGD, size=40)
+    assert len(messages) == 40 and messages == slot_messages(SGD, size=40)  # seeded
+    for message in messages:
+        requests = message["requests"]
+        assert 2 <= len(requests) <= 4
+        assert all(r["text"].rstrip("?").lower() in message["text"].lower() for r in requests)
+        assert len({r["answer"] for r in requests}) == len(requests)
+    raw = json.loads(_MODEL.read_text(encoding="utf-8"))
+    assert "sgd-train slot answers" in raw["fitted_on"]

@@ -429,15 +429,22 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # feature and rule, associations with the reply's kinds of value; the matcher refitted;
 # measured once at the end, 17:57 UTC): test 96.9 -> 96.9 % of drops, 14.3 -> 14.2 % false
 # alarms; sgd-dev 86.1 -> 85.2 %, 23.2 -> 21.7 %; fresh 96.1 -> 96.1 %, 14.2 -> 14.3 %.
-DROP_TEST = 0.969  # 96.9 %
-MERGE_TEST = 0.966  # 96.7 %
-FILLER_TEST = 0.965  # 96.6 %
-FULL_TEST = 0.142  # 14.2 %
-FULL_TEST_DECLARED = 0.085  # 8.5 %
-SGD_FULL, SGD_DROP = 0.217, 0.851  # 21.7 %, 85.2 %
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.142, 0.892  # 14.2 % (was 16.7 %), 89.3 % (was 89.8 %)
-FRESH_FULL, FRESH_DROP = 0.144, 0.960  # 14.3 %, 96.1 %
-FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.092, 0.998  # 9.2 %, 99.9 %
+# Seventh session (2026-12-02, s38-check: the matcher also fitted on real SGD train answers to
+# one-slot requests, a reply's yes/no as an association term, the thresholds chosen with the
+# real sgd-real-train turns too; the matcher refitted; measured once at the end, 22:41 UTC,
+# aggregates only): test 96.9 -> 96.9 % of drops, merges 96.7 -> 96.6 %, closers 96.6 -> 95.9
+# %, false alarms 14.2 -> 13.7 % (declared 8.5 -> 8.0 %); sgd-dev 85.2 -> 83.3 %, 21.7 -> 20.2
+# % (declared 89.3 -> 87.2 %, 14.2 -> 13.2 %); fresh 96.7 -> 96.7 %, 14.2 -> 14.0 % (declared
+# 99.9 -> 99.8 %, 9.2 -> 9.0 %). Fewer false alarms everywhere, fewer drops found on sgd-dev.
+DROP_TEST = 0.968  # 96.9 %
+MERGE_TEST = 0.965  # 96.6 %
+FILLER_TEST = 0.959  # 95.9 %
+FULL_TEST = 0.137  # 13.7 %
+FULL_TEST_DECLARED = 0.080  # 8.0 %
+SGD_FULL, SGD_DROP = 0.202, 0.832  # 20.2 %, 83.3 %
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.132, 0.872  # 13.2 % (was 14.2 %), 87.2 % (was 89.3 %)
+FRESH_FULL, FRESH_DROP = 0.140, 0.966  # 14.0 %, 96.7 %
+FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.090, 0.998  # 9.0 %, 99.8 %
 
 
 def test_a_planner_that_drops_or_merges_a_request_is_flagged() -> None:
@@ -517,12 +524,23 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # words left inside a request ("Firstly, ...") had made its finding surer; the threshold was
 # chosen on the old segmentation. The default check (every finding) gained on the same sets
 # (fresh drops 96.1 -> 96.7 %, holdout false alarms 17.5 -> 16.5 %), hence the trade was kept.
+# Seventh session (s38-check, measured once at the end, 22:41 UTC, aggregates only): the finding
+# confidence reads two more features (no sentence gives the kind of value asked for; the
+# strongest association of any sentence with the request), each development set weighs the
+# same in its fit, and the report threshold (0.984 -> 0.981) is chosen with the real
+# sgd-real-train turns and real SGD train one-slot answers among the development sets, for at
+# most 1 % of their fully answered turns together. Drops found about double on the CLINC-based
+# sets (test 29.9 -> 58.1 %, fresh 32.0 -> 58.1 %, holdout 22.1 -> 35.4 %) and rise on the real
+# SGD ones (sgd-dev 10.8 -> 14.6 %), while false alarms rise on the CLINC-based sets (test 1.2
+# -> 3.0 %, fresh 1.0 -> 2.2 %, holdout 1.2 -> 2.0 %; on `dev`, development, 1.2 -> 1.7 %) and
+# fall on the real ones (sgd-dev 1.5 -> 1.3 %; sgd-real-dev 0.8 -> 0.2 %). A trade-off, not a
+# gain on every axis: docs/simulate.md gives it.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.012, 0.299, 0.871),  # 1.2 %, 29.9 %, 87.2 %
-    "sgd-dev": (0.015, 0.107, 0.766),  # 1.5 %, 10.8 %, 76.6 %
-    "fresh": (0.010, 0.319, 0.869),  # 1.0 %, 32.0 %, 87.0 %
-    "holdout": (0.012, 0.221, 0.756),  # 1.2 %, 22.1 %, 75.7 % (never tuned on)
+    "test": (0.030, 0.581, 0.899),  # 3.0 %, 58.1 %, 90.0 %
+    "sgd-dev": (0.014, 0.145, 0.757),  # 1.3 %, 14.6 %, 75.8 %
+    "fresh": (0.022, 0.580, 0.895),  # 2.2 %, 58.1 %, 89.5 %
+    "holdout": (0.020, 0.354, 0.776),  # 2.0 %, 35.4 %, 77.7 % (never tuned on)
 }
 
 
@@ -576,15 +594,18 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     the own_kind rule, the matcher refitted; measured once at the end, 17:57 UTC): segmented
     17.5 %, 84.5 %, 83.9 %; declared 10.3 %, 93.2 %. Its eleventh (2026-12-02 19:03 UTC, after
     merging s37-segment: lists, line breaks and connectives read by the segmenter, measured
-    once, aggregates only): segmented 16.5 %, 84.3 %, 83.7 %; declared 10.3 %, 93.2 %."""
+    once, aggregates only): segmented 16.5 %, 84.3 %, 83.7 %; declared 10.3 %, 93.2 %. Its
+    twelfth (2026-12-02 22:41 UTC, s38-check: the matcher also fitted on real SGD train answers,
+    refitted; measured once, aggregates only): segmented 16.3 %, 83.9 %, 83.4 %; declared
+    10.0 %, 92.3 %."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.165
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.842
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.836
+    assert segmented.full_flagged / segmented.full_turns <= 0.164
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.839
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.833
     declared = mutation("holdout", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.104
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.931
+    assert declared.full_flagged / declared.full_turns <= 0.100
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.922
 
 
 @pytest.mark.xfail(

@@ -77,7 +77,11 @@ def test_the_check_on_real_two_request_turns_of_sgd_dev() -> None:
     session (2026-12-02, s37-match, 17:57 UTC): 214 of 1,034 fully answered turns flagged
     (20.7 %; 27.0 % before: a bot statement cut where "and"/"but"/"however" joins two clauses,
     the own_kind rule, the matcher refitted) and 492 of 594 drops (82.8 %, unchanged); at the
-    report threshold 0.8 % and 1.5 %. The issue asks for <= 1 % and 100 %."""
+    report threshold 0.8 % and 1.5 %. Measured once at the end of the seventh session
+    (2026-12-02 22:41 UTC, s38-check: the matcher also fitted on real SGD train answers to one-slot
+    requests and refitted, two more finding features): 208 of 1,034 (20.1 %) and 491 of 594
+    (82.7 %); at the report threshold (0.981) 2 of 1,034 (0.2 %) and 37 of 594 (6.2 %). The issue
+    asks for <= 1 % and 100 %."""
     result = measure("dev", "segmented", "every finding")
-    assert result.full_flagged / result.full_turns <= 0.207
-    assert result.drops_flagged.total() / result.drops.total() >= 0.828
+    assert result.full_flagged / result.full_turns <= 0.202
+    assert result.drops_flagged.total() / result.drops.total() >= 0.826

@@ -1,12 +1,18 @@
 """Fit the answer matcher of the missed-request check (``harness/detect/_models/answers.json``).
 
 Development sets only (``tests/fixtures/multi_intent``, written by
-``tests/detect/build_multi_intent.py`` and ``build_fresh_multi_intent.py``):
+``tests/detect/build_multi_intent.py`` and ``build_fresh_multi_intent.py``, and two made from SGD
+train by ``tools.detector.answer_sets``):
 
 - ``dev.jsonl``: CLINC150 train utterances joined into messages, each request answered in another
   user's words for the same intent (``answer``) and in the bot's own terms (``answer_own_terms``);
 - ``sgd-train.jsonl``: SGD train user turns joined into messages, each answered by the system
-  turn that followed it; ``fillers-train.txt``: SGD train system turns that answer nothing.
+  turn that followed it; ``fillers-train.txt``: SGD train system turns that answer nothing;
+- real one-slot requests of SGD train, two to four of one service joined, each answered by the
+  real reply sentences holding its slot's value (``answer_sets.slot_messages``): what answers
+  what in the bot's own words, and rivals of one domain;
+- for the thresholds and the finding confidence only, the real multi-request turns of
+  ``sgd-real-train.jsonl`` (their real replies, and the replies with one answer taken out).
 
 Sentences are matched by their parts, as the check matches them (``harness.detect.missed._parts``).
 Rows: every (gold request, sentence of an answer) pair of a message, labelled 1 when the sentence
@@ -20,12 +26,12 @@ missed mutations win. The held-out sets (``test.jsonl``,
 ``sgd-dev.jsonl``, ``fresh.jsonl``) are never read here::
 
     .venv/bin/python -m tools.detector.fit_answers --sgd ../shared/data/sgd
-    .venv/bin/python -m tools.detector.fit_answers --findings-only  # keep the matcher
+    .venv/bin/python -m tools.detector.fit_answers --sgd ../shared/data/sgd --findings-only
 
 The confidence of a finding (``FINDING_FEATURES``: how sure a request the matching leaves out is
 really unanswered) is a second logistic regression over the same simulated turns: a request left
 out of a turn where every request was answered is labelled 0, one left out of a turn with a
-dropped or replaced answer 1. The report threshold is the least confidence (in steps of 0.001) that
+dropped or replaced answer 1; each set of turns weighs the same. The report threshold is the least confidence (in steps of 0.001) that
 flags at most 1 % (``--target``) of the fully answered turns of the development sets taken
 together (``--every-set``: of each set; that gave 0.99 and about 3 % of drops flagged, the pooled
 rule 0.978 and about 37 %).
@@ -67,6 +73,7 @@ from harness.detect.answers import (
 from harness.detect.answers import AnswerMatcher as _Matcher
 from harness.detect.missed import _parts
 from harness.detect.requests import needs_answer, segment_requests
+from tools.detector.answer_sets import real_turns, slot_messages
 from tools.detector.linear import fit_dense
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -296,14 +303,22 @@ def choose(turns: Sequence[Turns]) -> tuple[tuple[float, float, float], dict[str
     return best[1], best[2]
 
 
-def _all_turns(model: _Matcher, filler: Sequence[str]) -> list[Turns]:
-    """The simulated turns of every development set: the joined ones, one message per answer
-    and composed, then the real multi-request ones."""
+def _all_turns(
+    model: _Matcher, filler: Sequence[str], slots: Sequence[dict[str, Any]] = ()
+) -> list[Turns]:
+    """The simulated turns of every development set: the joined ones (and ``slots``, the real
+    one-slot requests of :func:`~tools.detector.answer_sets.slot_messages`), one message per
+    answer and composed, then the real multi-request turns of SGD train (their real replies)."""
+    sets = [(load(name), answer) for name, answer in FIT_SETS]
+    if slots:
+        sets.append((list(slots), "answer"))
     turns = [
-        simulate(model, load(name), answer, filler, composed=composed)
-        for name, answer in FIT_SETS
+        simulate(model, messages, answer, filler, composed=composed)
+        for messages, answer in sets
         for composed in (False, True)
     ]
+    full, drop = real_turns(lambda text, said: _matrix(model, text, said))
+    turns.append(Turns(full, drop, []))
     return turns
 
 
@@ -313,35 +328,45 @@ Found = list[list[list[float]]]
 
 def finding_rows(
     model: _Matcher, turns: Sequence[Turns]
-) -> tuple[list[list[float]], list[float], list[list[Found]]]:
+) -> tuple[list[list[float]], list[float], list[float], list[list[Found]]]:
     """The :data:`FINDING_FEATURES` of every request the matching leaves out, labelled 1 in a
-    turn with a dropped or replaced answer and 0 in a turn where every request was answered;
+    turn with a dropped or replaced answer and 0 in a turn where every request was answered,
+    with a weight per row so that each set of turns weighs the same (the joined CLINC set,
+    whose answers give no values, would otherwise teach that a missing value says nothing);
     and per set and kind (full, drop, filler), the features of each turn's findings."""
     x: list[list[float]] = []
     y: list[float] = []
+    w: list[float] = []
     per_set: list[list[Found]] = []
     limits = (model.threshold, model.later_threshold, model.shared_threshold)
     for t in turns:
         kinds: list[Found] = []
+        start = len(x)
         for label, matrices in ((0.0, t.full), (1.0, t.drop), (1.0, t.filler)):
             found: Found = []
             for m in matrices:
-                rows_of_turn = _findings(m, limits)
+                rows_of_turn = _findings(m, limits, model.associations)
                 found.append(rows_of_turn)
                 x += rows_of_turn
                 y += [label] * len(rows_of_turn)
             kinds.append(found)
+        w += [1.0 / max(1, len(x) - start)] * (len(x) - start)
         per_set.append(kinds)
-    return x, y, per_set
+    scale = len(w) / max(1e-9, sum(w))
+    return x, y, [v * scale for v in w], per_set
 
 
-def _findings(m: Matrix, limits: tuple[float, float, float]) -> list[list[float]]:
+def _findings(
+    m: Matrix, limits: tuple[float, float, float], table: Associations
+) -> list[list[float]]:
     if m is None:
         return []
     p, opens, requests, claims, reportable = m
     first, later, shared = limits
     missing, owner = assignment(p, [first if o else later for o in opens], shared)
-    return [finding_features(p, owner, i, requests[i], claims) for i in missing if reportable[i]]
+    return [
+        finding_features(p, owner, i, requests[i], claims, table) for i in missing if reportable[i]
+    ]
 
 
 def report_threshold(
@@ -387,17 +412,25 @@ def main() -> None:
     )
     args = parser.parse_args()
     filler = fillers("train")
+    if args.sgd is None:
+        parser.error("--sgd is needed (the associations and the real one-slot requests)")
+    slots = slot_messages(args.sgd)
     if args.findings_only:
         shipped = json.loads(_MODEL.read_text("utf-8"))
-        fit_findings(_Matcher.load(), filler, args.target, shipped, every=args.every_set)
+        fit_findings(
+            _Matcher.load(),
+            filler,
+            args.target,
+            shipped,
+            _all_turns(_Matcher.load(), filler, slots),
+            every=args.every_set,
+        )
         return
-    if args.sgd is None:
-        parser.error("--sgd is needed to fit the matcher")
     table, packed = associations(args.sgd)
     x: list[list[float]] = []
     y: list[float] = []
     w: list[float] = []
-    sets = [(load(name), answer) for name, answer in FIT_SETS]
+    sets = [(load(name), answer) for name, answer in FIT_SETS] + [(slots, "answer")]
     for seed, (messages, answer) in enumerate(sets):
         xs, ys = rows(messages, answer, filler, seed, table)
         x += xs
@@ -406,10 +439,10 @@ def main() -> None:
     weights = np.asarray(w) * len(w) / len(sets)
     coef, bias = fit_dense(np.asarray(x), np.asarray(y), l2=1.0, weights=weights)
     model = _Matcher(tuple(float(c) for c in coef), bias, 0.5, 0.5, 1.01, table)
-    turns = _all_turns(model, filler)
+    turns = _all_turns(model, filler, slots)
     (threshold, later, shared), rates = choose(turns)
     model = _Matcher(model.weights, model.bias, threshold, later, shared, table)
-    turns = _all_turns(model, filler)
+    turns = _all_turns(model, filler, slots)
     out = {
         "features": list(FEATURES),
         "weights": [round(float(c), 6) for c in coef],
@@ -417,7 +450,8 @@ def main() -> None:
         "threshold": threshold,
         "later_threshold": later,
         "shared_threshold": shared,
-        "fitted_on": [f"{name}:{answer}" for name, answer in FIT_SETS] + ["fillers-train"],
+        "fitted_on": [f"{name}:{answer}" for name, answer in FIT_SETS]
+        + ["sgd-train slot answers", "fillers-train"],
         "development_rates": {k: round(v, 4) for k, v in rates.items()},
         "associations": packed,
     }
@@ -441,8 +475,8 @@ def fit_findings(
     every set, and write the model with them."""
     if turns is None:
         turns = _all_turns(model, filler)
-    fx, fy, per_set = finding_rows(model, turns)
-    f_coef, f_bias = fit_dense(np.asarray(fx), np.asarray(fy), l2=1.0)
+    fx, fy, fw, per_set = finding_rows(model, turns)
+    f_coef, f_bias = fit_dense(np.asarray(fx), np.asarray(fy), l2=1.0, weights=np.asarray(fw))
     sure = replace(model, finding_weights=tuple(float(c) for c in f_coef), finding_bias=f_bias)
     tau, reported = report_threshold(sure.confidence, per_set, target, every=every)
     out = {
