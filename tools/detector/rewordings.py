@@ -147,7 +147,9 @@ def main() -> None:
     args = parser.parse_args()
     table = build(args.sgd)
     TABLE.write_text(json.dumps(table, indent=0) + "\n", encoding="utf-8")
-    print(f"{len(table['pairs'])} pairs written to {TABLE.relative_to(ROOT)}")  # type: ignore[arg-type]
+    pairs = table["pairs"]
+    assert isinstance(pairs, list)
+    print(f"{len(pairs)} pairs written to {TABLE.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
