@@ -1,18 +1,26 @@
 """Wording of a pair of bot messages: how alike their word sequences are, and which words take
 another word's place in the same wording (a swapped value: "10 events" / "10 hotels", "your
-lisinopril copay" / "your metformin copay"). Split from :mod:`harness.detect._features`, which
-reads these as features, and used by :mod:`harness.detect.duplicates` as a stated rule."""
+lisinopril copay" / "your metformin copay"), unless the two words are rewordings of each other
+("departs" / "leaves", "begins" / "starts": :func:`rewordings`, a table learned from SGD). Split
+from :mod:`harness.detect._features`, which reads these as features, and used by
+:mod:`harness.detect.duplicates` as a stated rule."""
 
 from __future__ import annotations
 
+import json
 import re
+from collections import defaultdict
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
+from pathlib import Path
 
 from harness.detect.acts import tagger
 from harness.text import STOPWORDS, normalise, stem
 
-__all__ = ["item_swaps", "swapped_words"]
+__all__ = ["item_swaps", "rewordings", "swapped_words"]
+
+_REWORDINGS = Path(__file__).resolve().parent / "_models" / "rewordings.json"
 
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -26,6 +34,31 @@ def _tokens(text: str) -> tuple[str, ...]:
 def _common() -> frozenset[str]:
     """Words the act tagger's vocabulary holds: common in task dialogues."""
     return frozenset(f[2:] for f in tagger().weights if f.startswith("w:"))
+
+
+@lru_cache(maxsize=1)
+def rewordings() -> dict[str, frozenset[str]]:
+    """Each word stem's rewordings: the stems SGD crowd workers put in its place when they wrote
+    the same outline (one service, the same acts and slots, the values masked) in other words
+    ("depart" / "leav", "begin" / "start", "cost" / "pric"). Learned by
+    ``tools/detector/rewordings.py`` from Schema-Guided Dialogue train (CC BY-SA 4.0); words SGD
+    uses mostly inside slot values are left out, so a swapped value ("compact" / "standard",
+    "opens" / "closes" of two slots) is never a rewording."""
+    table: dict[str, set[str]] = defaultdict(set)
+    for a, b in json.loads(_REWORDINGS.read_text(encoding="utf-8"))["pairs"]:
+        table[a].add(b)
+        table[b].add(a)
+    return {w: frozenset(others) for w, others in table.items()}
+
+
+def _reworded(left: Sequence[str], right: Sequence[str]) -> bool:
+    """Whether the words of ``left`` and ``right`` (a swap, word for word) are learned
+    rewordings of each other: each word of either side has a rewording on the other."""
+    table = rewordings()
+    ls, rs = {stem(w) for w in left}, {stem(w) for w in right}
+    return all(not table.get(w, frozenset()).isdisjoint(rs) for w in ls) and all(
+        not table.get(w, frozenset()).isdisjoint(ls) for w in rs
+    )
 
 
 def _rare(words: set[str]) -> set[str]:
@@ -68,7 +101,8 @@ def _wording(a: str, b: str) -> tuple[float, float, float, int]:
             and not any(w.isdigit() for w in left + right)
             and {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
         ):
-            swapped += 1
+            if not _reworded(left, right):
+                swapped += 1
         else:
             other = True
     if other:
@@ -96,12 +130,13 @@ def item_swaps(a: str, b: str) -> int:
     """How many words of ``a`` another word takes the place of in ``b`` when the two say the
     rest alike: as :func:`_wording` counts swaps (one or two words for as many, no stem in
     common, no digit, the wordings at least 0.7 alike, nothing else different). Stop words added
-    or dropped beside the swaps ("also", "too", "as well") do not undo them when each swap has a
-    word outside the act tagger's vocabulary (the words of the SGD bots' own wording): a domain
-    noun SGD does not know, so that "Your vision coverage also has a $50 deductible" is the
-    template of "Your dental coverage has a $50 deductible" with one value swapped, while "It
-    begins at 5:30 pm" / "It starts at 5:30 pm as well" stays a rewording. Any other difference
-    (a content word added or dropped, or replaced by a phrase of another length) gives 0."""
+    or dropped beside the swaps ("also", "too", "as well") do not undo them, so that "Your vision
+    coverage also has a $50 deductible" is the template of "Your dental coverage has a $50
+    deductible" with one value swapped. Words that are learned rewordings of each other
+    (:func:`rewordings`: "begins" / "starts", "departs" / "leaves") are no swap: "It begins at
+    5:30 pm" / "It starts at 5:30 pm as well" says the same, while "departs at 6:40 pm from
+    platform 4" / "arrives at 6:40 pm at platform 4" states another fact. Any other difference (a
+    content word added or dropped, or replaced by a phrase of another length) gives 0."""
     ta, tb = _tokens(a), _tokens(b)
     if not ta or not tb or len(ta) * len(tb) > 40_000:
         return 0
@@ -109,17 +144,13 @@ def item_swaps(a: str, b: str) -> int:
     if matcher.ratio() < 0.7:
         return 0
     swapped = 0
-    loose = known = False
-    """Stop words differ besides the swaps; a swap has only words of the tagger's vocabulary."""
-    common = _common()
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
         left = [w for w in ta[i1:i2] if w not in STOPWORDS]
         right = [w for w in tb[j1:j2] if w not in STOPWORDS]
         if not left and not right:
-            loose = True  # stop words only
-            continue
+            continue  # stop words only
         if (
             op != "replace"
             or not (left and right)
@@ -129,6 +160,7 @@ def item_swaps(a: str, b: str) -> int:
             or not {stem(w) for w in left}.isdisjoint(stem(w) for w in right)
         ):
             return 0
-        known = known or all(w in common for w in left + right)
+        if _reworded(left, right):
+            continue  # the same predicate in other words: no swap
         swapped += 1
-    return 0 if loose and known else swapped
+    return swapped

@@ -77,6 +77,9 @@ class SystemTurn:
     actions: tuple[tuple[str, str, str], ...]
     """(act, slot, first value) of each action."""
     spans: dict[str, tuple[int, int]] = field(hash=False, compare=False)
+    listed: bool = field(default=False, compare=False)
+    """An action gives several values of one slot ("Dumbo, Hellboy or Shazam!"): only the first
+    is in :attr:`actions`, so the turn cannot be rendered with another turn's values."""
 
     @property
     def signature(self) -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -87,8 +90,10 @@ class SystemTurn:
         return frozenset(a for a, _, _ in self.actions)
 
     def located(self) -> dict[tuple[str, str], tuple[int, int, str]] | None:
-        """Where each valued action's value stands in the text, or None when one cannot be found
-        or two overlap."""
+        """Where each valued action's value stands in the text, or None when one cannot be found,
+        two overlap or an action lists several values (:attr:`listed`)."""
+        if self.listed:
+            return None
         out: dict[tuple[str, str], tuple[int, int, str]] = {}
         lower = self.text.lower()
         for act, slot, value in self.actions:
@@ -149,10 +154,12 @@ def system_turns(dialogue: dict[str, object]) -> list[SystemTurn | None]:
         actions: list[tuple[str, str, str]] = []
         spans: dict[str, tuple[int, int]] = {}
         service = ""
+        listed = False
         for frame in turn["frames"]:
             service = service or frame["service"]
             for act, slot, values in frame["actions"]:
                 actions.append((act, slot, values[0] if values else ""))
+                listed = listed or len(values) > 1
             for slot, start, end in frame["spans"]:
                 spans[slot] = (start, end)
         out.append(
@@ -163,6 +170,7 @@ def system_turns(dialogue: dict[str, object]) -> list[SystemTurn | None]:
                 text=turn["text"],
                 actions=tuple(actions),
                 spans=spans,
+                listed=listed,
             )
         )
     return out
@@ -234,6 +242,7 @@ class Built:
 def _has_values(turn: SystemTurn | None) -> bool:
     return (
         turn is not None
+        and not turn.listed
         and bool(turn.values())
         and turn.acts & {"INFORM", "OFFER", "CONFIRM", "INFORM_COUNT", "NOTIFY_SUCCESS"}
         != frozenset()
