@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from harness.detect.acts import message_acts, tagger
+from harness.detect.acts import message_acts, sentence_tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
 from harness.text import Analysis, analyse, split_sentences
@@ -50,7 +50,7 @@ def restated_part(found: Restatement, later: str) -> str:
 def asks_confirmation(text: str) -> bool:
     """A sentence of ``text`` that the act tagger reads as a confirmation request with at least
     even odds (not only as its likeliest act)."""
-    model = tagger()
+    model = sentence_tagger()
     return any(
         model.scores(s.text).get("CONFIRM", 0.0) >= _CONFIRM_SURE for s in split_sentences(text)
     )
@@ -90,14 +90,26 @@ def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bo
     return not named_items(later) - named_items(earlier)
 
 
-def offers_another(earlier: Analysis, later: Analysis, between: Sequence[UserLike]) -> bool:
-    """The user asked for another option in between, and each message names an item the other
-    does not: a new offer in the same template, not a repeat, even with the earlier one's
-    place, date or price."""
-    if not any(_ANOTHER.search(u.norm) for u in between):
+def offers_another(
+    earlier: Analysis, later: Analysis, between: Sequence[UserLike], restated: str | None = None
+) -> bool:
+    """A new item in the same template, not a repeat, even with the earlier one's place, date or
+    price: the user asked for another option in between, and each message names an item the
+    other does not; or the user named an item ("And metformin?") that the later message's
+    ``restated`` part names and the earlier one does not, and the earlier one names an item that
+    part does not. Items are names, capitalised words and words outside the act tagger's
+    vocabulary (domain nouns: "camry", "lisinopril")."""
+    if not between:
         return False
-    first, second = named_items(earlier), named_items(later)
-    return bool(second - first) and bool(first - second)
+    first = named_items(earlier)
+    if any(_ANOTHER.search(u.norm) for u in between):
+        second = named_items(later)
+        return bool(second - first) and bool(first - second)
+    if restated is None:
+        return False
+    part = named_items(analyse(restated))
+    new = part - first
+    return bool(new and first - part) and any(new.intersection(u.norm.split()) for u in between)
 
 
 def confirms_new_request(earlier: Analysis, later: Analysis, found: Restatement) -> bool:
