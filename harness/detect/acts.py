@@ -2,14 +2,8 @@
 
 A multi-label logistic regression over word and word-pair features, fitted on the system turns of
 the Schema-Guided Dialogue data (SGD train, CC BY-SA 4.0; see ``docs/detector.md`` for how it was
-fitted and measured). Two fits ship, and inference is pure Python, so tagging needs no extra
-package:
-
-- :func:`sentence_tagger` (``_models/acts-sentences.json``), fitted per sentence, each act placed
-  on the sentence that holds its slot values: the duplicate detector's acts
-  (:func:`sentence_acts`, :func:`message_acts`, :func:`analysis_acts`);
-- :func:`tagger` (``_models/acts.json``), fitted on whole turns: the features the answer matcher
-  of the missed-request check was fitted on, and the vocabulary of common task-dialogue words. The act names are SGD's: ``INFORM``, ``OFFER``, ``CONFIRM``,
+fitted and measured). The weights ship as ``_models/acts.json`` and inference is pure Python, so
+tagging needs no extra package. The act names are SGD's: ``INFORM``, ``OFFER``, ``CONFIRM``,
 ``REQUEST``, ``NOTIFY_SUCCESS``, ``NOTIFY_FAILURE``, ``INFORM_COUNT``, ``OFFER_INTENT``,
 ``REQ_MORE`` (a closing offer of more help) and ``GOODBYE``.
 
@@ -39,12 +33,10 @@ __all__ = [
     "greeting",
     "message_acts",
     "sentence_acts",
-    "sentence_tagger",
     "tagger",
 ]
 
 _MODEL = Path(__file__).resolve().parent / "_models" / "acts.json"
-_SENTENCE_MODEL = _MODEL.with_name("acts-sentences.json")
 _TOKEN = re.compile(r"[a-z]+|\d+|[?!]")
 _GREETING = re.compile(
     r"^[^\w]{0,3}(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|"
@@ -162,15 +154,8 @@ sum of 2**56 features' weights."""
 
 @lru_cache(maxsize=1)
 def tagger() -> ActTagger:
-    """The tagger fitted on whole turns (loaded once): the answer matcher's features and the
-    vocabulary of common words."""
+    """The shipped tagger (loaded once)."""
     return ActTagger.load()
-
-
-@lru_cache(maxsize=1)
-def sentence_tagger() -> ActTagger:
-    """The tagger fitted per sentence (loaded once): the duplicate detector's acts."""
-    return ActTagger.load(_SENTENCE_MODEL)
 
 
 @lru_cache(maxsize=32_768)
@@ -206,9 +191,9 @@ def analysis_acts(analysis: Analysis) -> frozenset[str]:
 
 @lru_cache(maxsize=32_768)
 def sentence_acts(sentence: str) -> frozenset[str]:
-    """The acts of one sentence by :func:`sentence_tagger` (cached: closers and relayed answers
-    recur in many messages)."""
-    return sentence_tagger().tag(sentence)
+    """The shipped tagger's acts of one sentence (cached: closers and relayed answers recur in
+    many messages)."""
+    return tagger().tag(sentence)
 
 
 def greeting(text: str) -> bool:

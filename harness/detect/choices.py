@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from harness.detect.acts import message_acts, sentence_tagger
+from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
 from harness.text import Analysis, analyse, split_sentences
@@ -50,7 +50,7 @@ def restated_part(found: Restatement, later: str) -> str:
 def asks_confirmation(text: str) -> bool:
     """A sentence of ``text`` that the act tagger reads as a confirmation request with at least
     even odds (not only as its likeliest act)."""
-    model = sentence_tagger()
+    model = tagger()
     return any(
         model.scores(s.text).get("CONFIRM", 0.0) >= _CONFIRM_SURE for s in split_sentences(text)
     )

@@ -1,15 +1,15 @@
 """Fit the detector's learned parts and measure them out of sample.
 
     python -m tools.detector.fit acts  --sgd PATH/TO/sgd
-    python -m tools.detector.fit acts-turns --sgd PATH/TO/sgd
+    python -m tools.detector.fit acts-sentences --sgd PATH/TO/sgd --out FILE
     python -m tools.detector.fit pairs --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
     python -m tools.detector.fit measure --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
     python -m tools.detector.fit pairs --semantic --sgd PATH/TO/sgd   # the --semantic scorer
 
-``acts`` fits the act tagger per sentence on SGD train (``_models/acts-sentences.json``) and
-reports its accuracy on SGD dev, per turn and per sentence (:mod:`tools.detector.fit_acts`);
-``acts-turns`` fits the tagger on whole turns (``_models/acts.json``, which the answer matcher
-reads). ``pairs`` fits the
+``acts`` fits the shipped act tagger on whole SGD train turns and reports its accuracy on SGD
+dev, per turn and per sentence; ``acts-sentences`` fits a tagger per sentence (each act on the
+sentence holding its slot values) into ``--out`` and reports the same (:mod:`tools.detector.fit_acts`;
+``docs/detector.md`` says why the detector does not use it). ``pairs`` fits the
 pair scorer on transcripts built from SGD train plus the 60 dev-corpus transcripts and writes
 ``harness/detect/_models/pairs.json``. ``measure`` reports the out-of-sample figures: 5-fold
 cross-validation on the dev corpus (folds by transcript; each fold's scorer fitted on SGD train and
@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from harness.detect.acts import ActTagger
 from harness.detect.duplicates import Pair, conversation_pairs, embed_messages, find_duplicates
 from harness.detect.embeddings import Embedder
 from harness.detect.findings import DetectorConfig, Finding
@@ -44,7 +45,7 @@ from harness.detect.scorer import (
     semantic_scorer,
 )
 from harness.detect.transcript import Transcript
-from tools.detector.fit_acts import fit_acts, fit_turn_acts, measure_acts, turns
+from tools.detector.fit_acts import first_tagger, fit_acts, fit_turn_acts, measure_acts, turns
 from tools.detector.linear import fit_dense, fit_trees
 from tools.detector.sgd import build_all
 
@@ -54,7 +55,7 @@ MODELS = ROOT / "harness" / "detect" / "_models"
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["acts", "acts-turns", "pairs", "measure"])
+    parser.add_argument("what", choices=["acts", "acts-sentences", "pairs", "measure"])
     parser.add_argument(
         "--sgd",
         type=Path,
@@ -71,24 +72,33 @@ def main() -> None:
         help="use every n-th SGD train dialogue",
     )
     parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("acts-sentences.json"),
+        help="where acts-sentences writes the tagger fitted per sentence",
+    )
+    parser.add_argument(
         "--semantic",
         action="store_true",
         help="the --semantic scorer (embedding cosine as a feature; needs the embeddings extra)",
     )
     args = parser.parse_args()
     if args.what == "acts":
-        model, first = fit_acts(args.sgd)
-        (MODELS / "acts-sentences.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
-        from harness.detect.acts import sentence_tagger
-
-        sentence_tagger.cache_clear()
-        dev = turns(args.sgd / "sgd-dev.jsonl.gz")
-        print(json.dumps(measure_acts(dev, sentence_tagger(), first)))
-        return
-    if args.what == "acts-turns":
         (MODELS / "acts.json").write_text(
             json.dumps(fit_turn_acts(args.sgd)) + "\n", encoding="utf-8"
         )
+        from harness.detect.acts import tagger
+
+        tagger.cache_clear()
+        first = first_tagger(list(turns(args.sgd / "sgd-train.jsonl.gz")))
+        dev = turns(args.sgd / "sgd-dev.jsonl.gz")
+        print(json.dumps(measure_acts(dev, tagger(), first)))
+        return
+    if args.what == "acts-sentences":
+        model, first = fit_acts(args.sgd)
+        args.out.write_text(json.dumps(model) + "\n", encoding="utf-8")
+        dev = turns(args.sgd / "sgd-dev.jsonl.gz")
+        print(json.dumps(measure_acts(dev, ActTagger(model), first)))
         return
     if args.semantic:
         pairs_semantic(args.what, args.sgd, args.corpus, args.every)

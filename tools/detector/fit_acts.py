@@ -1,19 +1,20 @@
-"""Fit the dialogue-act tagger per sentence on SGD train, and measure it per sentence on SGD dev.
+"""Fit the dialogue-act tagger on SGD train, per turn or per sentence, and measure it on SGD dev.
 
     python -m tools.detector.fit acts --sgd PATH/TO/sgd
+    python -m tools.detector.fit acts-sentences --sgd PATH/TO/sgd --out FILE
 
 SGD (Schema-Guided Dialogue, CC BY-SA 4.0) annotates each system *turn* with its acts, and each
-act's slot values with character spans. A tagger fitted on whole turns learns a turn's acts from
-every sentence of it, so a sentence that reports a booking ("Max is booked in for 3 nights.")
-beside one that offers or informs is read by the words of the other. Here each act is placed on
-the sentence(s) of the turn (cut by :func:`harness.text.split_sentences`, the detector's own cut)
-that hold its slot spans, or the text of one of its values. An act with no span and no value in
-the text (``REQUEST`` a slot, ``REQ_MORE``, ``GOODBYE``, ``NOTIFY_SUCCESS``, ``OFFER_INTENT``)
-goes to the sentence that a first tagger, fitted on the one-sentence turns alone (three turns in
-four, whose labels need no placing), finds likeliest to hold it. A sentence left without an act
-(for example "Is that correct?" after a confirmation's values) takes the turn's acts that the
-first tagger gives at least even odds, or none ("Sure."). The shipped tagger is fitted on every
-sentence so labelled.
+act's slot values with character spans. The shipped tagger (``_models/acts.json``,
+:func:`fit_turn_acts`) is fitted on whole turns, so it learns a turn's acts from every sentence
+of it. :func:`fit_acts` fits one per sentence instead: each act is placed on the sentence(s) of
+the turn (cut by :func:`harness.text.split_sentences`, the detector's own cut) that hold its slot
+spans, or the text of one of its values. An act with no span and no value in the text
+(``REQUEST`` a slot, ``REQ_MORE``, ``GOODBYE``, ``NOTIFY_SUCCESS``, ``OFFER_INTENT``) goes to the
+sentence that a first tagger, fitted on the one-sentence turns alone (three turns in four, whose
+labels need no placing), finds likeliest to hold it. A sentence left without an act (for example
+"Is that correct?" after a confirmation's values) takes the turn's acts that the first tagger
+gives at least even odds, or none ("Sure."). ``docs/detector.md`` gives both taggers' figures and
+why the detector keeps the turn tagger.
 
 Measured on SGD dev, never used for fitting: per turn (a turn's acts are the union of its
 sentences' acts, against the annotation as it is) and per sentence (against the labels placed the
@@ -163,8 +164,8 @@ def first_tagger(train: Sequence[Turn], *, vocabulary: int = 6000) -> ActTagger:
 
 
 def fit_acts(sgd: Path, *, vocabulary: int = 6000) -> tuple[dict[str, object], ActTagger]:
-    """The act tagger fitted per sentence on SGD train, and the first tagger that placed the
-    acts of the turns of more than one sentence."""
+    """A tagger fitted per sentence on SGD train, and the first tagger that placed the acts of
+    the turns of more than one sentence."""
     train = list(turns(sgd / "sgd-train.jsonl.gz"))
     first = first_tagger(train, vocabulary=vocabulary)
     examples = [
