@@ -154,12 +154,9 @@ def test_a_shipped_order_after_a_packed_one_is_an_update() -> None:
     assert found == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="class 3: SGD's booking notices carry no values, so even the tagger fitted per "
-    "sentence reads one that restates nights and a date as an offer",
-)
 def test_a_booking_notice_after_a_confirmation_request_is_not_a_duplicate() -> None:
+    # Fails before an accepted offer to act was read: the act tagger, fitted on SGD's notices
+    # (which carry no values), reads "Max is booked in for 3 nights from July 12" as an offer.
     found = duplicates(
         ("user", "Price for boarding Max?"),
         ("kennel", "Boarding for a large dog is $48 per night, including two walks a day."),
@@ -176,3 +173,64 @@ def test_a_booking_notice_after_a_confirmation_request_is_not_a_duplicate() -> N
         ),
     )
     assert found == []
+
+
+# 3. An outcome after the user accepted an offer to act, and its controls -----------------
+
+_SERVICE = (
+    "That's a full inspection plus an oil change for your Civic on Tuesday at 8 am, $129 in "
+    "total. Shall I book it?"
+)
+_BOOKED = (
+    "Your Civic is booked in for a full inspection plus an oil change on Tuesday at 8 am; the "
+    "$129 is payable on collection."
+)
+
+
+def test_a_booking_notice_after_a_yes_is_not_a_duplicate() -> None:
+    # Fails before an accepted offer to act was read.
+    found = duplicates(
+        ("user", "Can I get my Civic serviced next week?"),
+        ("garage", _SERVICE),
+        ("user", "yes please"),
+        ("garage", _BOOKED),
+    )
+    assert found == []
+
+
+def test_the_same_details_after_a_no_are_still_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Can I get my Civic serviced next week?"),
+        ("garage", _SERVICE),
+        ("user", "no, not yet"),
+        ("garage", _BOOKED),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_the_offer_asked_again_after_a_yes_is_still_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Can I get my Civic serviced next week?"),
+        ("garage", _SERVICE),
+        ("user", "sure"),
+        (
+            "garage",
+            "So that's a full inspection plus an oil change for your Civic on Tuesday at 8 am, "
+            "$129 in total. Shall I go ahead and book it?",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_an_ok_to_a_message_that_offered_nothing_excuses_no_repeat() -> None:
+    found = duplicates(
+        ("user", "What does the 60k service include?"),
+        ("garage", "The 60k service for your Civic is a full inspection plus an oil change, $129."),
+        ("user", "ok"),
+        (
+            "garage",
+            "Reminder: the 60k service for your Civic is a full inspection plus an oil change, "
+            "$129.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
