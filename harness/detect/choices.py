@@ -94,10 +94,11 @@ def asks_to_confirm_again(
 
 def accepted_offer(earlier: str, between: Sequence[UserLike], later: str) -> bool:
     """The earlier message offered to act or asked to confirm ("Shall I reserve it?"), the user's
-    one reply accepted it ("sure"), and the later message asks nothing: the later one reports
-    what was done, whatever words it reports it in (SGD's booking notices carry no values, so
-    the act tagger reads one that restates the nights and the date as an offer)."""
-    if len(between) != 1 or "?" in later:
+    one reply accepted it ("sure"), and the later message asks nothing and offers nothing to act
+    on: the later one reports what was done, whatever words it reports it in (SGD's booking
+    notices carry no values, so the act tagger reads one that restates the nights and the date
+    as an offer)."""
+    if len(between) != 1 or "?" in later or message_acts(later) & _OFFERS_TO_ACT:
         return False
     reply = between[0].norm
     if not _YES.search(reply) or _NO.search(reply):
