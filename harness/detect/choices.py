@@ -119,13 +119,20 @@ def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bo
 
 
 def offers_another(
-    earlier: Analysis, later: Analysis, between: Sequence[UserLike], restated: str | None = None
+    earlier: Analysis,
+    later: Analysis,
+    between: Sequence[UserLike],
+    restated: str | None = None,
+    *,
+    asked_first: UserLike | None = None,
 ) -> bool:
     """A new item in the same template, not a repeat, even with the earlier one's place, date or
     price: the user asked for another option in between, and each message names an item the
-    other does not; or the user named an item ("And metformin?") that the later message's
-    ``restated`` part names and the earlier one does not, and the earlier one names an item that
-    part does not. Items are names, capitalised words and words outside the act tagger's
+    other does not; or each message answers the user's question about its own item: the user
+    named an item (``asked_first``, the message the earlier one answered: "What's my copay for
+    lisinopril?") that the earlier message names and the later message's ``restated`` part does
+    not use, and in between named one ("And metformin?") that the part names and the earlier
+    message does not use. Items are names, capitalised words and words outside the act tagger's
     vocabulary (domain nouns: "camry", "lisinopril")."""
     if not between:
         return False
@@ -133,13 +140,15 @@ def offers_another(
     if any(_ANOTHER.search(u.norm) for u in between):
         second = named_items(later)
         return bool(second - first) and bool(first - second)
-    if restated is None:
+    if restated is None or asked_first is None:
         return False
     part = named_items(analyse(restated))
     # Words either side uses at all, in any case ("Event" in a name, "event" in the other).
     new = part - first - set(normalise(earlier.text).split())
     gone = first - part - set(normalise(restated).split())
-    return bool(new and gone) and any(new.intersection(u.norm.split()) for u in between)
+    return bool(gone.intersection(asked_first.norm.split())) and any(
+        new.intersection(u.norm.split()) for u in between
+    )
 
 
 def confirms_new_request(earlier: Analysis, later: Analysis, found: Restatement) -> bool:

@@ -193,6 +193,7 @@ def compare_entry(
                 entry.text,
                 users.between(other.message.turn, entry.message.turn),
                 restated_part(found, entry.message.text),
+                asked_first=users.of_turn(other.message.turn),
             )
             and not confirms_new_request(other.text, entry.text, found)
             and not swapped_words(other.message.text, entry.message.text)
