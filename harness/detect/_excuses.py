@@ -23,7 +23,12 @@ from harness.detect._users import (
     reasked_on_topic,
 )
 from harness.detect.acts import greeting, message_acts
-from harness.detect.choices import asks_to_confirm_again, offers_same_again, restated_part
+from harness.detect.choices import (
+    accepted_offer,
+    asks_to_confirm_again,
+    offers_same_again,
+    restated_part,
+)
 from harness.detect.restate import Restatement
 from harness.detect.scorer import FEATURES
 
@@ -109,7 +114,11 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
         return False
     turn, later_turn = other.message.turn, entry.message.turn
     later_acts = message_acts(entry.message.text)
-    if not later_acts & _DONE or not users.any_between(turn, later_turn):
+    if not users.any_between(turn, later_turn):
+        return False
+    if not later_acts & _DONE and not accepted_offer(
+        other.message.text, users.between(turn, later_turn), entry.message.text
+    ):
         return False
     asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
     if not asked and (

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
-from harness.text import Analysis, analyse, split_sentences
+from harness.text import Analysis, analyse, normalise, split_sentences
 
 __all__ = [
+    "accepted_offer",
     "asks_to_confirm_again",
     "confirms_new_request",
     "offers_another",
@@ -39,6 +40,19 @@ _AGAIN = re.compile(r"\b(?:again|repeat|remind|once more|one more time)\b", re.I
 """Asking to hear something again ("what was the other one again?")."""
 _ONLY = re.compile(r"\b(?:only|just the one)\b", re.IGNORECASE)
 """A reply saying there is no other option ("that is the only one")."""
+_YES = re.compile(
+    r"^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|alright|all right|absolutely|definitely|certainly|"
+    r"correct|right|perfect|great|please do|go ahead|sounds (?:good|great|perfect)|"
+    r"thats? (?:is )?(?:right|correct|fine|great|perfect)|that (?:works|sounds good))\b"
+)
+"""A reply that accepts, read in its normalised text: a closed class, the interjections and set
+phrases of assent, with no word of :data:`_NO`. On the SGD train user turns answering a
+confirmation or an offer to act (every 8th dialogue from the fourth, not the scorer's: 2,694
+turns), it is right for 1,696 of the 1,697 it matches and finds 89 % of the annotated
+``AFFIRM`` / ``AFFIRM_INTENT`` turns."""
+_NO = re.compile(r"\b(?:no|not|never|nope|dont|cant|cannot|wont|but)\b")
+"""A refusal or a reservation in a reply ("yes, but not now")."""
+_OFFERS_TO_ACT = frozenset({"OFFER_INTENT", "CONFIRM"})
 
 
 def restated_part(found: Restatement, later: str) -> str:
@@ -78,6 +92,20 @@ def asks_to_confirm_again(
     return not any(new & (u.words | u.facts) for u in between)
 
 
+def accepted_offer(earlier: str, between: Sequence[UserLike], later: str) -> bool:
+    """The earlier message offered to act or asked to confirm ("Shall I reserve it?"), the user's
+    one reply accepted it ("sure"), and the later message asks nothing and offers nothing to act
+    on: the later one reports what was done, whatever words it reports it in (SGD's booking
+    notices carry no values, so the act tagger reads one that restates the nights and the date
+    as an offer)."""
+    if len(between) != 1 or "?" in later or message_acts(later) & _OFFERS_TO_ACT:
+        return False
+    reply = between[0].norm
+    if not _YES.search(reply) or _NO.search(reply):
+        return False
+    return bool(message_acts(earlier) & _OFFERS_TO_ACT)
+
+
 def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bool:
     """The user asked for another option (``asked``, not to hear one again) and the later
     message names no item the earlier one does not, without saying there is no other ("that is
@@ -90,14 +118,37 @@ def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bo
     return not named_items(later) - named_items(earlier)
 
 
-def offers_another(earlier: Analysis, later: Analysis, between: Sequence[UserLike]) -> bool:
-    """The user asked for another option in between, and each message names an item the other
-    does not: a new offer in the same template, not a repeat, even with the earlier one's
-    place, date or price."""
-    if not any(_ANOTHER.search(u.norm) for u in between):
+def offers_another(
+    earlier: Analysis,
+    later: Analysis,
+    between: Sequence[UserLike],
+    restated: str | None = None,
+    *,
+    asked_first: UserLike | None = None,
+) -> bool:
+    """A new item in the same template, not a repeat, even with the earlier one's place, date or
+    price: the user asked for another option in between, and each message names an item the
+    other does not; or each message answers the user's question about its own item: the user
+    named an item (``asked_first``, the message the earlier one answered: "What's my copay for
+    lisinopril?") that the earlier message names and the later message's ``restated`` part does
+    not use, and in between named one ("And metformin?") that the part names and the earlier
+    message does not use. Items are names, capitalised words and words outside the act tagger's
+    vocabulary (domain nouns: "camry", "lisinopril")."""
+    if not between:
         return False
-    first, second = named_items(earlier), named_items(later)
-    return bool(second - first) and bool(first - second)
+    first = named_items(earlier)
+    if any(_ANOTHER.search(u.norm) for u in between):
+        second = named_items(later)
+        return bool(second - first) and bool(first - second)
+    if restated is None or asked_first is None:
+        return False
+    part = named_items(analyse(restated))
+    # Words either side uses at all, in any case ("Event" in a name, "event" in the other).
+    new = part - first - set(normalise(earlier.text).split())
+    gone = first - part - set(normalise(restated).split())
+    return bool(gone.intersection(asked_first.norm.split())) and any(
+        new.intersection(u.norm.split()) for u in between
+    )
 
 
 def confirms_new_request(earlier: Analysis, later: Analysis, found: Restatement) -> bool:

@@ -40,7 +40,7 @@ from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._screen import WORDING_FREE, screen, unworded_features
 from harness.detect._users import _User, _Users
-from harness.detect.choices import confirms_new_request, offers_another
+from harness.detect.choices import confirms_new_request, offers_another, restated_part
 from harness.detect.findings import DetectorConfig, Finding, Scope
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds
 from harness.detect.scorer import (
@@ -189,7 +189,11 @@ def compare_entry(
             and not asked_again(features, other, entry, users, found, context[1])
             and not confirms_choice(other, entry, found, users)
             and not offers_another(
-                other.text, entry.text, users.between(other.message.turn, entry.message.turn)
+                other.text,
+                entry.text,
+                users.between(other.message.turn, entry.message.turn),
+                restated_part(found, entry.message.text),
+                asked_first=users.of_turn(other.message.turn),
             )
             and not confirms_new_request(other.text, entry.text, found)
             and not swapped_words(other.message.text, entry.message.text)

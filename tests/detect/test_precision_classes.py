@@ -73,10 +73,9 @@ def test_a_rewording_between_common_words_beside_stop_words_is_still_a_duplicate
 # Known gaps, on new text: each fails today and says what it needs (strict, so a fix shows). --
 
 
-@pytest.mark.xfail(
-    strict=True, reason="class 5: the item word moved in the sentence (no aligned swap)"
-)
 def test_another_drug_named_first_with_the_same_copay_is_not_a_duplicate() -> None:
+    # Fails before the user's naming of the later item was read: the drug moved in the
+    # sentence, so no word was swapped in place.
     found = duplicates(
         ("user", "What's my copay for lisinopril?"),
         ("pharmacy", "Your lisinopril copay is $10 for a 30-day supply."),
@@ -84,6 +83,53 @@ def test_another_drug_named_first_with_the_same_copay_is_not_a_duplicate() -> No
         ("pharmacy", "For metformin, your copay is also $10 for a 30-day supply."),
     )
     assert found == []
+
+
+def test_another_crop_the_user_named_moved_to_the_front_is_not_a_duplicate() -> None:
+    # Fails before the user's naming of the later item was read.
+    found = duplicates(
+        ("user", "How much are the tomato seedlings?"),
+        ("nursery", "Tomato seedlings are $3 each and ship within 2 days."),
+        ("user", "what about basil?"),
+        ("nursery", "For basil, the seedlings are $3 each and ship within 2 days too."),
+    )
+    assert found == []
+
+
+def test_another_add_on_the_user_named_with_the_same_allowance_is_not_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "What's the data cap on the starter plan?"),
+        ("telecom", "The starter plan includes 20 GB of data and costs $25 a month."),
+        ("user", "and the roaming add-on?"),
+        ("telecom", "With the roaming add-on, you also get 20 GB of data for $25 a month."),
+    )
+    assert found == []
+
+
+def test_the_same_item_restated_beside_the_answer_to_a_new_name_is_still_a_duplicate() -> None:
+    # Control: the user named something new ("Leeds"), answered in a sentence of its own; the
+    # restated sentence names no item of the user's, so it is the same claim again.
+    found = duplicates(
+        ("user", "How much are the tomato seedlings?"),
+        ("nursery", "Tomato seedlings are $3 each and ship within 2 days."),
+        ("user", "do you deliver to Leeds?"),
+        (
+            "nursery",
+            "We deliver to Leeds. For tomatoes, the seedlings are $3 each and ship within 2 days.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_the_first_item_said_again_after_the_user_named_another_is_still_a_duplicate() -> None:
+    # Control: the user named another drug, but the reply restates the first one's claim.
+    found = duplicates(
+        ("user", "What's my copay for lisinopril?"),
+        ("pharmacy", "Your lisinopril copay is $10 for a 30-day supply."),
+        ("user", "And metformin?"),
+        ("pharmacy", "As I said, for lisinopril your copay is $10 for a 30-day supply."),
+    )
+    assert ("m2", "m4") in pairs(found)
 
 
 @pytest.mark.xfail(strict=True, reason="class 2: the label's number is read as a shared value")
@@ -108,10 +154,9 @@ def test_a_shipped_order_after_a_packed_one_is_an_update() -> None:
     assert found == []
 
 
-@pytest.mark.xfail(
-    strict=True, reason="class 3: the act tagger reads a detailed booking notice as an offer"
-)
 def test_a_booking_notice_after_a_confirmation_request_is_not_a_duplicate() -> None:
+    # Fails before an accepted offer to act was read: the act tagger, fitted on SGD's notices
+    # (which carry no values), reads "Max is booked in for 3 nights from July 12" as an offer.
     found = duplicates(
         ("user", "Price for boarding Max?"),
         ("kennel", "Boarding for a large dog is $48 per night, including two walks a day."),
@@ -128,3 +173,64 @@ def test_a_booking_notice_after_a_confirmation_request_is_not_a_duplicate() -> N
         ),
     )
     assert found == []
+
+
+# 3. An outcome after the user accepted an offer to act, and its controls -----------------
+
+_SERVICE = (
+    "That's a full inspection plus an oil change for your Civic on Tuesday at 8 am, $129 in "
+    "total. Shall I book it?"
+)
+_BOOKED = (
+    "Your Civic is booked in for a full inspection plus an oil change on Tuesday at 8 am; the "
+    "$129 is payable on collection."
+)
+
+
+def test_a_booking_notice_after_a_yes_is_not_a_duplicate() -> None:
+    # Fails before an accepted offer to act was read.
+    found = duplicates(
+        ("user", "Can I get my Civic serviced next week?"),
+        ("garage", _SERVICE),
+        ("user", "yes please"),
+        ("garage", _BOOKED),
+    )
+    assert found == []
+
+
+def test_the_same_details_after_a_no_are_still_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Can I get my Civic serviced next week?"),
+        ("garage", _SERVICE),
+        ("user", "no, not yet"),
+        ("garage", _BOOKED),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_the_offer_asked_again_after_a_yes_is_still_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Can I get my Civic serviced next week?"),
+        ("garage", _SERVICE),
+        ("user", "sure"),
+        (
+            "garage",
+            "So that's a full inspection plus an oil change for your Civic on Tuesday at 8 am, "
+            "$129 in total. Shall I go ahead and book it?",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_an_ok_to_a_message_that_offered_nothing_excuses_no_repeat() -> None:
+    found = duplicates(
+        ("user", "What does the 60k service include?"),
+        ("garage", "The 60k service for your Civic is a full inspection plus an oil change, $129."),
+        ("user", "ok"),
+        (
+            "garage",
+            "Reminder: the 60k service for your Civic is a full inspection plus an oil change, "
+            "$129.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)

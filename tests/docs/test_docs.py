@@ -60,6 +60,7 @@ FOREIGN_OPTIONS = frozenset(
         "--every",
         "--weight",
         "--nested",
+        "--out",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -68,7 +69,8 @@ script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest pl
 ``--embeddings``, ``--tune-lexical``, ``--tune``, ``--planner`` and ``--plain``: the routing figures' and the
 out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--models``: the embedding
 comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
-detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``)."""
+detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``; ``--out``:
+where ``tools/detector/fit.py acts-sentences`` writes its tagger)."""
 
 
 @dataclass(frozen=True, slots=True)
