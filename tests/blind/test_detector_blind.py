@@ -23,6 +23,12 @@ accepted offer and the item the user named (``harness.detect.choices``) take two
 off each mode: lexical 9 -> 7 (P 59 of 66), ``--semantic`` 10 -> 8 (P 52 of 60), recall as
 before. One of that session's looks decided a choice (the item rule was narrowed to items the
 user named before both messages after it cost two lexical duplicates here).
+
+Raised again with the scorer refitted on the learned rewordings (``s38-reword``) and both merged
+(2026-12-02 23:09 UTC, aggregates only): lexical P 0.89 (62 of 70), R 0.77 (62 of 81), 8 hard
+negatives flagged; ``--semantic`` P 0.87 (55 of 63), R 0.68, 8. The corpus has now been looked at
+often enough (several looks per session, one deciding a choice) to count as partly tuning data;
+``tests/blind/test_blind2.py`` has a newer held-out corpus.
 """
 
 from __future__ import annotations
@@ -77,18 +83,24 @@ def test_the_corpus_on_disk_is_what_its_builder_writes_and_validates() -> None:
 def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 81
-    assert r["tp"] >= 59, r["tp"]
-    assert r["fp"] <= 7, r["fp"]
-    assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
-    assert r["by_scope"]["same_turn"][0] >= 33
-    assert r["by_scope"]["cross_turn"][0] >= 26
+    # The scorer refitted on the SGD rows without listed values and with learned rewordings
+    # (s38-reword, measured once, aggregates only): 59 -> 62 found, 9 -> 10 hard negatives
+    # flagged; the code without the refit gives 59 and 9 as before. With s38-tagger's accepted
+    # offers and items of their own merged (lead, 2026-12-02 23:09 UTC, aggregates only): 62
+    # found, 8 false positives, all hard negatives (7 with the tagger's rules on the old scorer).
+    assert r["tp"] >= 62, r["tp"]
+    assert r["fp"] <= 8, r["fp"]
+    assert r["hardneg_fp"] <= 8, r["hardneg_fp"]
+    assert r["by_scope"]["same_turn"][0] >= 34
+    assert r["by_scope"]["cross_turn"][0] >= 28
 
 
 def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
-    assert r["tp"] >= 52, r["tp"]
+    # 52 found before the refit of s38-reword; merged with s38-tagger (23:09 UTC): 55 and 8.
+    assert r["tp"] >= 55, r["tp"]
     assert r["fp"] <= 8, r["fp"]
     assert r["hardneg_fp"] <= 8, r["hardneg_fp"]
     assert r["by_scope"]["same_turn"][0] >= 33
-    assert r["by_scope"]["cross_turn"][0] >= 19
+    assert r["by_scope"]["cross_turn"][0] >= 22

@@ -37,11 +37,13 @@ needs_sgd = pytest.mark.skipif(not SGD.is_dir(), reason="../shared/data/sgd is n
 def test_cross_validated_on_the_dev_corpus() -> None:
     corpus = load_corpus(CORPUS)
     figures = cross_validate(corpus, collect(corpus), load_rows(ROWS)).figures()
-    # Measured: P 1.0, R 0.895 (77 of 86), no hard-negative false positive, the same figures as
+    # Measured: P 1.0, R 0.884 (76 of 86), no hard-negative false positive, the same figures as
     # `python -m tools.detector.fit measure` (docs/detector.md); the issue's recall target
-    # (R >= 0.95) is not met, so its floor sits at the measured figure.
+    # (R >= 0.95) is not met, so its floor sits at the measured figure. It was 77 on the rows
+    # before the builder refused listed values; the same fit from those rows less any one of
+    # three single SGD transcripts gave 75 or 76 (docs/detector.md, "Seventh session").
     assert figures["P"] >= 0.995, figures
-    assert figures["tp"] >= 77, figures
+    assert figures["tp"] >= 76, figures
     assert figures["hard_negative_fp"] == 0, figures
 
 
@@ -60,8 +62,8 @@ def test_the_cached_sgd_rows_are_what_the_builder_builds() -> None:
 def test_built_sgd_dev_transcripts() -> None:
     built = load_sgd(SGD / "sgd-dev.jsonl.gz", every=5)
     figures = detect_all(built, PairScorer.load()).figures()
-    assert figures["P"] >= 0.955, figures  # measured 0.966
-    assert figures["R"] >= 0.865, figures  # measured 0.877
+    assert figures["P"] >= 0.955, figures  # measured 0.971
+    assert figures["R"] >= 0.865, figures  # measured 0.867
     assert figures["hard_negative_fp"] == 0, figures
 
 
@@ -70,5 +72,5 @@ def test_false_alarms_on_unchanged_sgd_dev_dialogues() -> None:
     plain = load_sgd(SGD / "sgd-dev.jsonl.gz", every=3, plain=True)
     figures = detect_all(plain, PairScorer.load()).figures()
     assert figures["bot_messages"] > 5000
-    # The issue's target: at most 1.0 (measured 0.77 on this third, 0.83 on all of SGD dev).
+    # The issue's target: at most 1.0 (measured 0.77 on this third, 0.72 on all of SGD dev).
     assert figures["findings_per_1000_bot_messages"] <= 1.0, figures
