@@ -10,7 +10,7 @@ Usage (from the repository root)::
     PYTHONPATH=$PWD python -m tests.blind.measure_blind2 --mode default
     PYTHONPATH=$PWD python -m tests.blind.measure_blind2 --detect-json OUT.json  # score a saved run
 
-It is not a test (the lead sets floors later); it asserts nothing.
+It asserts nothing; ``tests/blind/test_blind2.py`` holds the floors.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import tempfile
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "blind2"
@@ -73,6 +73,29 @@ def predicted(report: dict[str, Any]) -> tuple[dict[str, set[Pair]], dict[str, l
             elif finding.get("kind") == "awkward_ack" and ids:
                 awkward.setdefault(name, []).append(set(ids))
     return pairs, awkward
+
+
+class Totals(NamedTuple):
+    """The headline counts of one detect report against the blind2 labels."""
+
+    found: int  # labelled duplicate pairs reported
+    reported: int  # duplicate pairs reported
+    labelled: int  # labelled duplicate pairs
+    hard_negatives: int  # labelled hard negatives reported
+
+
+def totals(report: dict[str, Any], labels: dict[str, Any]) -> Totals:
+    """Count what a report found, over the whole corpus (no single pair is returned)."""
+    pred, _ = predicted(report)
+    found = reported = labelled = hard = 0
+    for name, lab in labels["transcripts"].items():
+        gold = {frozenset(p) for p in lab["duplicates"]}
+        got = pred.get(name, set())
+        found += len(gold & got)
+        reported += len(got)
+        labelled += len(gold)
+        hard += len((got - gold) & {frozenset(p) for p in lab["hard_negatives"]})
+    return Totals(found, reported, labelled, hard)
 
 
 def ratio(num: int, den: int) -> str:

@@ -1,0 +1,67 @@
+"""The duplicate detector on the second blind corpus (``tests/fixtures/blind2``).
+
+The corpus was written on 2026-12-02 by a project helper (an LLM) that read neither the detector's
+code, docs and tests nor the development corpus's text (56 transcripts, 18 domains, 85 duplicate
+pairs, 119 hard negatives; its README says how it was labelled). It is measured with
+``python -m tests.blind.measure_blind2``, which prints aggregates only; whoever reads its single
+errors must say so, and from then on it is tuning data.
+
+Measured on ``main`` 00e754a before any of the session's detector changes (2026-12-02 22:15 UTC, the
+set's builder): P 0.86 (57 of 66), R 0.67 (57 of 85), 8 hard negatives flagged; ``--semantic`` P
+0.85 (62 of 73), R 0.73, 9.
+
+Measured on the session's merged detector (2026-12-02 23:12 UTC, the lead, aggregates only, no
+single error read): P 0.82 (56 of 68), R 0.66 (56 of 85), 11 hard negatives flagged, one other
+false pair; ``--semantic`` P 0.84 (62 of 74), R 0.73, 10. Worse than before, though the same
+change scored better on SGD dev (P 0.961 -> 0.971, hard negatives 10 -> 4) and on the older blind
+corpus. One more look (23:13 UTC, decided nothing: the merge was kept as it was) put all of the
+loss on the scorer's refit (the code before it gives 57 of 66 and 8, as ``main``); the tree fit
+moves single pairs from fit to fit (see ``docs/detector.md``). The floors are the merged figures.
+The set has been looked at three times (the builder's baseline and these two).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.blind.measure_blind2 import CORPUS, Totals, run_detect, totals
+
+
+def _measure(tmp_path: Path, semantic: bool) -> Totals:
+    out = tmp_path / "report.json"
+    run_detect(semantic, out)
+    labels = json.loads((CORPUS / "labels.json").read_text(encoding="utf-8"))
+    return totals(json.loads(out.read_text(encoding="utf-8")), labels)
+
+
+def test_the_corpus_is_what_its_builder_writes_and_its_labels_are_consistent() -> None:
+    """Ids unique, replies valid, every identical bot pair labelled, dates right for 2026."""
+    build = CORPUS / "build.py"
+    done = subprocess.run(
+        [sys.executable, str(build), "--check"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
+    measured = _measure(tmp_path, semantic=False)
+    assert measured.labelled == 85
+    assert measured.found >= 56, measured
+    assert measured.reported - measured.found <= 12, measured
+    assert measured.hard_negatives <= 11, measured
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("wordllama") is None, reason="the 'embeddings' extra is not installed"
+)
+def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
+    measured = _measure(tmp_path, semantic=True)
+    assert measured.found >= 62, measured
+    assert measured.reported - measured.found <= 12, measured
+    assert measured.hard_negatives <= 10, measured
