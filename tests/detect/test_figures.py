@@ -63,7 +63,10 @@ def test_built_sgd_dev_transcripts() -> None:
     built = load_sgd(SGD / "sgd-dev.jsonl.gz", every=5)
     figures = detect_all(built, PairScorer.load()).figures()
     assert figures["P"] >= 0.955, figures  # measured 0.971
-    assert figures["R"] >= 0.865, figures  # measured 0.867
+    # Measured 0.867 (169 of 195) after the refit of the learned rewordings; 0.862 (168) once the
+    # accepted-offer excuse (``choices.accepted_offer``) was merged: it takes one SGD-dev pair, as
+    # it did on all of SGD dev (884 -> 883 found).
+    assert figures["R"] >= 0.86, figures
     assert figures["hard_negative_fp"] == 0, figures
 
 
