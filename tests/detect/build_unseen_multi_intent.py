@@ -86,7 +86,16 @@ on ``ways-dev``; merged before this look): ``mutation("unseen")`` 100/630 (15.9 
 (78.9 %, named in 971), 715/912 (78.4 %), closer 1,211/1,542 (78.5 %); ``sure=True`` 10/630
 (1.6 %), 305/1,542 (19.8 %), 178/912 (19.5 %).
 
-``test_unseen_multi_intent.py`` holds the second look's routing and the third look's check
+A fourth look, at both (2026-12-02 23:20 UTC, load 2, aggregates only, session 38's merged code:
+the planner's learnt acknowledgements, the check's matcher refitted with real SGD answers and its
+report threshold refitted, none developed on this set): routing exactly as at the second look
+(1,216, 9, 28, 362/630; [sgd] 826/1,144, 72.2 %); ``mutation("unseen")`` 97/630 (15.4 %),
+1,202/1,542 (78.0 %, named in 958), 707/912 (77.5 %), closer 1,189/1,542 (77.1 %); [clinc] 19/160
+(11.9 %), 373/398 (93.7 %); [sgd] 78/470 (16.6 %), 829/1,144 (72.5 %); ``sure=True`` 8/630
+(1.3 %), 408/1,542 (26.5 %), 233/912 (25.5 %); [clinc] 0/160, 229/398 (57.5 %); [sgd] 8/470
+(1.7 %), 179/1,144 (15.6 %).
+
+``test_unseen_multi_intent.py`` holds the second look's routing and the fourth look's check
 figures as floors.
 """
 

@@ -113,7 +113,7 @@ def test_every_request_is_written_in_its_message_in_order() -> None:
             at += len(words)
 
 
-# --- figures (the second and third looks, after session 37's changes; see the builder) ---
+# --- figures (the second look's routing, the fourth look's check; see the builder) ---
 
 
 @needs_data
@@ -135,6 +135,8 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
 
     measured = mutation("unseen")
     assert measured.full_turns == 630
-    assert measured.full_flagged <= 100
-    assert measured.dropped_flagged >= 1217
-    assert measured.merged_flagged >= 715
+    # Fourth look (session 38's refitted matcher): fewer answered turns flagged (100 -> 97) and
+    # fewer drops and merges found (1,217 -> 1,202, 715 -> 707), as on the other held-out sets.
+    assert measured.full_flagged <= 97
+    assert measured.dropped_flagged >= 1202
+    assert measured.merged_flagged >= 707
