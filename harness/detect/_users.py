@@ -58,6 +58,9 @@ _CAPABILITIES = re.compile(
     re.IGNORECASE,
 )
 """The user asks what the bot is or does: a greeting that introduces it answers that."""
+_CAPABILITIES_NEEDS = ("what", "how", "who")
+_REQUEST_NEEDS = ("can", "could", "would", "will", "please")
+"""Words every match of :data:`_CAPABILITIES`, of :data:`_REQUEST`, holds (``may_hold``)."""
 _ASKING = frozenset(
     content_words(
         "help need want know tell like find give show check look see wonder ask please could "
@@ -115,8 +118,10 @@ class _User:
             question=question,
             norm=normalise(text),
             facts=message_facts(message.text),
-            request=not question or bool(_REQUEST.search(text)),
-            capabilities=bool(_CAPABILITIES.search(text)),
+            request=not question
+            or (may_hold(text, _REQUEST_NEEDS) and _REQUEST.search(text) is not None),
+            capabilities=may_hold(text, _CAPABILITIES_NEEDS)
+            and _CAPABILITIES.search(text) is not None,
         )
 
 

@@ -1,10 +1,11 @@
 """The detector's patterns are scanned only over texts that may hold what they need.
 
-A pattern whose every match holds one of a few words (``_REASK``, ``_SAYS_REPEAT``, ``_DAY``) is
-tried only when :func:`~harness.text.words.may_hold` finds one of them. That is exact when each
-match really holds one: these tests check it on random text built from the patterns' own
-words in every case (with the characters that case folding maps outside ASCII), on phrases of
-each alternative, and on the dev corpus's messages.
+A pattern whose every match holds one of a few words (``_REASK``, ``_REQUEST``,
+``_CAPABILITIES``, ``_SAYS_REPEAT``, ``_DAY``) is tried only when
+:func:`~harness.text.words.may_hold` finds one of them. That is exact when each match really
+holds one: these tests check it on random text built from the patterns' own words in every case
+(with the characters that case folding maps outside ASCII), on phrases of each alternative, and
+on the dev corpus's messages.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev"
 
 _FILTERED = [
     ("reask", _users._REASK, _users._REASK_NEEDS),
+    ("request", _users._REQUEST, _users._REQUEST_NEEDS),
+    ("capabilities", _users._CAPABILITIES, _users._CAPABILITIES_NEEDS),
     ("says_repeat", _features._SAYS_REPEAT, _features._SAYS_REPEAT_NEEDS),
     ("day", _features._DAY, _features._DAY_NEEDS),
 ]
@@ -35,7 +38,8 @@ _WORDS = " ".join(
         "mentioned said noted stated explained told shared pointed out confirmed above earlier",
         "before discussed to summarise summarize reiterate quick follow-up summary a reminder day",
         "after tomorrow today tonight yesterday morning afternoon evening monday tuesday wednesday",
-        "thursday friday saturday sunday weekend",
+        "thursday friday saturday sunday weekend ok okay could would will please else do help "
+        "offer assist bot services options things are is who how",
     ]
 ).split()
 _PIECES = [
@@ -93,6 +97,12 @@ def test_every_match_holds_a_needed_word(text: str) -> None:
         "thiſ evening",  # ſ matches s
         "Saturday works",
         "Over the weekend",
+        "ok, could you book it",
+        "Please hurry",
+        "What else can you help with?",
+        "How can you help",
+        "Who are you",
+        "what services",
     ],
 )
 def test_each_alternative_holds_a_needed_word(text: str) -> None:
