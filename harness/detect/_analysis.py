@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import multiprocessing
+import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -77,6 +78,14 @@ def shrinking(total: int, count: int) -> list[int]:
     return [total - total * (count - k) ** 2 // count**2 for k in range(1, count)]
 
 
+_SWITCH_INTERVAL = 0.0005
+"""The interpreter's thread switch interval, in seconds, while workers send analyses back (the
+default is 0.005). The parent's executor thread reads a share's pickled analyses (megabytes) from
+a pipe that holds 64 KB, taking the interpreter's lock back after every read, while this thread
+analyses with the lock held: at the default interval a worker waits on the full pipe for about a
+third of a second per share. Set for the fan-out only, and put back (measured on 100,000
+real-text messages: the analysis stage about 0.2 s shorter, the same analyses)."""
+
 _CHUNKS_PER_JOB = 8
 """Shares of the messages per process: whichever process is free takes the next one, and a
 worker's shares travel back while it analyses the next (the parent loads them meanwhile)."""
@@ -93,6 +102,8 @@ def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analys
     cuts = [bisect.bisect_left(ends, at) for at in shrinking(total, jobs * _CHUNKS_PER_JOB)]
     bounds = list(zip([0, *cuts], [*cuts, len(messages)], strict=True))
     _FORKED[:] = [messages]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, _SWITCH_INTERVAL))
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context) as pool:
@@ -112,5 +123,6 @@ def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analys
             for k, future in enumerate(futures):
                 analysed += here[k] if k in here else future.result()
     finally:
+        sys.setswitchinterval(interval)
         _FORKED.clear()
     return analysed

@@ -22,6 +22,7 @@ from harness.detect._wording import _rare, _tokens, _wording
 from harness.detect.acts import analysis_acts
 from harness.detect.restate import Restatement
 from harness.text import STOPWORDS, Analysis, content_words
+from harness.text.words import may_hold
 
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
 _SAYS_REPEAT = re.compile(
@@ -34,6 +35,8 @@ _SAYS_REPEAT = re.compile(
 )
 """A later message that says itself it repeats ("As I mentioned", "Like the billing agent said",
 "To recap", "Summary:")."""
+_SAYS_REPEAT_NEEDS = ("as", "like", "recap", "summar", "reiterate", "reminder")
+"""A word or part of one that every match of :data:`_SAYS_REPEAT` holds (``may_hold``)."""
 
 FEATURES = (
     "exact",
@@ -137,6 +140,8 @@ _DAY = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)\b",
     re.IGNORECASE,
 )
+_DAY_NEEDS = ("day", "tonight", "tomorrow", "this", "weekend")
+"""A word or part of one that every match of :data:`_DAY` holds (``may_hold``)."""
 _SENTENCES = re.compile(r"[.!?\n]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
 
@@ -145,6 +150,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
 def _days(text: str) -> frozenset[str]:
     """The days a message names by word ("today", "tomorrow", "Friday"): values that the fact
     extractor, which reads dates, does not see."""
+    if not may_hold(text, _DAY_NEEDS):
+        return frozenset()
     return frozenset(m.lower() for m in _DAY.findall(text))
 
 
@@ -240,7 +247,8 @@ def _side(analysis: Analysis) -> _Side:
         days=_days(analysis.text),
         all_values=message_values(analysis),
         asks="?" in analysis.text[-200:],
-        says_repeat=bool(_SAYS_REPEAT.search(analysis.text)),
+        says_repeat=may_hold(analysis.text, _SAYS_REPEAT_NEEDS)
+        and _SAYS_REPEAT.search(analysis.text) is not None,
         as_later=(
             _flag("CONFIRM" in acts),
             _flag("OFFER" in acts),

@@ -12,6 +12,7 @@ from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
 from harness.text import Analysis, analysed_part, content_words, normalise
 from harness.text.claims import message_facts
+from harness.text.words import may_hold
 
 __all__: list[str] = []
 
@@ -29,6 +30,11 @@ asks the first time."""
 _REASK = re.compile(_CUES + r"|\bwhat (?:\w+ )?(?:was|were)\b", re.IGNORECASE)
 """A cue of asking again, or "what ... was" anywhere: the pair scorer's ``reask`` features, as
 they were fitted."""
+_REASK_NEEDS = (
+    *("again", "repeat", "remind", "one more", "once more", "say", "didn", "missed", "what"),
+    *("pardon", "resend", "re-send", "recap", "go over", "lost", "sorry", "huh", "eh", "excuse"),
+)
+"""A word or part of one that every match of :data:`_REASK` holds (``may_hold``)."""
 _ASKS_AGAIN = re.compile(
     _CUES + r"|(?:^|[.!?;]\s*|^\s*(?:(?:so|and|wait|um|uh|oh|ok(?:ay)?|hmm)[,.!]*\s+)+)"
     r"what (?:\w+ )?(?:was|were)\b",
@@ -52,6 +58,9 @@ _CAPABILITIES = re.compile(
     re.IGNORECASE,
 )
 """The user asks what the bot is or does: a greeting that introduces it answers that."""
+_CAPABILITIES_NEEDS = ("what", "how", "who")
+_REQUEST_NEEDS = ("can", "could", "would", "will", "please")
+"""Words every match of :data:`_CAPABILITIES`, of :data:`_REQUEST`, holds (``may_hold``)."""
 _ASKING = frozenset(
     content_words(
         "help need want know tell like find give show check look see wonder ask please could "
@@ -105,12 +114,14 @@ class _User:
             text=text,
             turn=message.turn,
             words=frozenset(words),
-            reask=bool(_REASK.search(text)),
+            reask=may_hold(text, _REASK_NEEDS) and _REASK.search(text) is not None,
             question=question,
             norm=normalise(text),
             facts=message_facts(message.text),
-            request=not question or bool(_REQUEST.search(text)),
-            capabilities=bool(_CAPABILITIES.search(text)),
+            request=not question
+            or (may_hold(text, _REQUEST_NEEDS) and _REQUEST.search(text) is not None),
+            capabilities=may_hold(text, _CAPABILITIES_NEEDS)
+            and _CAPABILITIES.search(text) is not None,
         )
 
 

@@ -21,6 +21,7 @@ import math
 import re
 import sys
 from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -82,6 +83,7 @@ class ActTagger:
         features = model["features"]
         assert isinstance(acts, list) and isinstance(features, list)
         self.acts: tuple[str, ...] = tuple(str(a) for a in acts)
+        self._at = {act: k for k, act in enumerate(self.acts)}
         self.scale = float(str(model["scale"]))
         raw = array("b", base64.b64decode(str(model["weights"])))
         width = len(self.acts)
@@ -123,6 +125,13 @@ class ActTagger:
     def scores(self, sentence: str) -> dict[str, float]:
         """The probability of each act for one sentence."""
         return {act: _logistic(t) for act, t in zip(self.acts, self.totals(sentence), strict=True)}
+
+    def probabilities(self, sentence: str, acts: Sequence[str]) -> tuple[float, ...]:
+        """``scores(sentence)[act]`` of each of ``acts`` (0 for an act the tagger does not
+        know), without working out the others."""
+        totals = self.totals(sentence)
+        at = self._at
+        return tuple(_logistic(totals[at[act]]) if act in at else 0.0 for act in acts)
 
     def tag(self, sentence: str) -> frozenset[str]:
         """The acts of one sentence (probability at least one half; the likeliest when none is)."""

@@ -161,9 +161,11 @@ def _facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
 def _claim_acts(claim: str) -> tuple[float, float]:
     """How likely the sentence only closes ("anything else?", a goodbye) and how likely it asks
     the user for details (the dialogue-act tagger of :mod:`harness.detect.acts`)."""
-    scores = tagger().scores(claim)
-    closing = max(scores.get("REQ_MORE", 0.0), scores.get("GOODBYE", 0.0))
-    return closing, scores.get("REQUEST", 0.0)
+    more, goodbye, request = tagger().probabilities(claim, _CLAIM_ACTS)
+    return max(more, goodbye), request
+
+
+_CLAIM_ACTS = ("REQ_MORE", "GOODBYE", "REQUEST")
 
 
 def _prefix_share(request: frozenset[str], claim: frozenset[str]) -> float:
@@ -204,7 +206,7 @@ def _associated(request: frozenset[str], claim: frozenset[str], table: Associati
     for c in claim:
         row = table.get(c)
         if row:
-            total += max((row.get(r, 0.0) for r in request), default=0.0)
+            total += max([row.get(r, 0.0) for r in request])  # ``request`` is not empty
     return total / len(claim)
 
 
@@ -213,6 +215,8 @@ def pair_features(
 ) -> list[list[list[float]]]:
     """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``."""
     table = table or {}
+    if not requests:
+        return []
     words = [words_of(r) for r in requests]
     distinct = []
     for i, own in enumerate(words):
@@ -230,43 +234,50 @@ def pair_features(
         top = max(column, default=0.0)
         owner.append(column.index(top) if top > 0 and column.count(top) == 1 else None)
     asked = [_asked_kinds(r) for r in requests]
+    # What each sentence brings whatever the request: made once per sentence, not per pair.
+    count = len(requests)
+    facts = [_facts(c) for c in claims]
+    acts = [_claim_acts(c) for c in claims]
+    matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
+    questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
+    sizes = [math.log1p(len(cw)) for cw in claim_words]
     out: list[list[list[float]]] = []
     for i, request in enumerate(requests):
         kinds = asked[i]
         rival_kinds = frozenset().union(*(a for k, a in enumerate(asked) if k != i))
         _, request_values = _facts(request)
+        own = words[i]
+        mine = distinct[i]
+        size = math.log1p(len(own))
         row = []
-        for j, claim in enumerate(claims):
-            cw = claim_words[j]
-            own = words[i]
-            rivals = [share[k][j] for k in range(len(requests)) if k != i]
-            best_other = max(rivals, default=0.0)
-            claim_kinds, claim_values = _facts(claim)
-            matched = [k for k in range(len(requests)) if share[k][j] > 0]
-            closing, asks = _claim_acts(claim)
+        for j, cw in enumerate(claim_words):
+            best_other = max([share[k][j] for k in range(count) if k != i], default=0.0)
+            claim_kinds, claim_values = facts[j]
+            hits = matched[j]
+            closing, asks = acts[j]
+            shared = own & cw
             row.append(
                 [
-                    len(own & cw) / len(own) if own else 0.0,
-                    len(distinct[i] & cw) / len(distinct[i]) if distinct[i] else 0.0,
-                    1.0 if distinct[i] & cw else 0.0,
+                    len(shared) / len(own) if own else 0.0,
+                    len(mine & cw) / len(mine) if mine else 0.0,
+                    1.0 if mine & cw else 0.0,
                     share[i][j],
-                    len(own & cw) / len(cw) if cw else 0.0,
+                    len(shared) / len(cw) if cw else 0.0,
                     1.0 if share[i][j] > best_other else 0.0,
                     share[i][j] - best_other,
-                    1.0 if matched == [i] else 0.0,
+                    1.0 if hits == [i] else 0.0,
                     1.0 if kinds & claim_kinds else 0.0,
                     1.0 if request_values & claim_values else 0.0,
-                    1.0 if claim.rstrip().endswith("?") else 0.0,
-                    1.0 if not matched else 0.0,
-                    math.log1p(len(own)),
+                    questions[j],
+                    1.0 if not hits else 0.0,
+                    size,
                     closing,
                     asks,
-                    1.0 if j > 0 and owner[j - 1] == i and not matched else 0.0,
+                    1.0 if j > 0 and owner[j - 1] == i and not hits else 0.0,
                     assoc[i][j],
-                    assoc[i][j]
-                    - max((assoc[k][j] for k in range(len(requests)) if k != i), default=0.0),
-                    1.0 if distinct[i] and not distinct[i] & cw and own & cw else 0.0,
-                    math.log1p(len(cw)) if not matched else 0.0,
+                    assoc[i][j] - max((assoc[k][j] for k in range(count) if k != i), default=0.0),
+                    1.0 if mine and not mine & cw and shared else 0.0,
+                    sizes[j] if not hits else 0.0,
                     1.0 if (kinds - rival_kinds) & claim_kinds else 0.0,
                 ]
             )

@@ -76,8 +76,9 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
     found = _parts(said)
     claims = [text for text, _, _, _ in found]
     words = [all_words_of(text) for text in claims]
-    terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)]
     declared = {i for i, r in enumerate(requests) if r.words}
+    # What a declared request's words are looked for in (none declared: not needed).
+    terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)] if declared else []
     asked = [words_of(r.text) for r in requests]
     gave_up = [_gives_up(text) for text in claims]
     missing = {

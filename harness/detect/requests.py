@@ -156,6 +156,9 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
     for m in _TOKEN.finditer(text):
         raw = m.group()
         start, end = m.span()
+        if raw.isalpha():  # most tokens: a plain word, no mark, nothing to strip
+            append(new(_Tok, (raw.lower(), offset + start, offset + end, "")))
+            continue
         if ("?" in raw or "!" in raw) and (glued := _GLUED.search(raw)):
             cut = glued.end()  # two tokens, the first ending its sentence
             out += _tokens(raw[:cut], offset + start, listed=listed)

@@ -22,6 +22,7 @@ __all__ = [
     "REQUEST_STOPWORDS",
     "STOPWORDS",
     "content_words",
+    "may_hold",
     "normalise",
     "quote",
     "stem",
@@ -107,6 +108,17 @@ def normalise(text: str) -> str:
     if not text.isascii():  # NFKC leaves ASCII as it is
         text = unicodedata.normalize("NFKC", text).replace("’", "'")
     return " ".join(_WORD.findall(text.lower().replace("'", "")))
+
+
+def may_hold(text: str, needles: tuple[str, ...]) -> bool:
+    """Whether ``text`` may hold one of ``needles`` (lower-case ASCII) in some case: False only
+    for an ASCII text that holds none of them, in which a pattern that needs one of them, even
+    under ``re.IGNORECASE``, cannot match. A test in C that spares a pattern's scan of most
+    texts; outside ASCII, where case folding goes wider than ``str.lower``, always True."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(needle in lower for needle in needles)
 
 
 def tokens(text: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import sys
 from dataclasses import fields, replace
 
 import pytest
@@ -44,6 +45,32 @@ def test_shares_analysed_in_workers_equal_one_process(jobs: int) -> None:
     assert shared == alone
     assert any(a is None for a in alone)  # blank bot messages stay unanalysed
     assert {type(a).__name__ for a in alone} == {"Analysis", "_User", "NoneType"}
+
+
+def test_the_switch_interval_is_put_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fan-out shortens the interpreter's thread switch interval while workers send their
+    analyses back, and puts the caller's back afterwards, when a share fails too."""
+    messages: list[Message] = generated(11, 10, modes_known=True).messages
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    real = _analysis._analysed
+
+    def watching(shared: list[Message], start: int, stop: int) -> object:
+        seen.append(sys.getswitchinterval())
+        return real(shared, start, stop)
+
+    monkeypatch.setattr(_analysis, "_analysed", watching)
+    _analysis.analysed_in_processes(messages, 2)
+    assert seen and all(value < before for value in seen)
+    assert sys.getswitchinterval() == before
+
+    def failing(shared: list[Message], start: int, stop: int) -> object:
+        raise RuntimeError("a share failed")
+
+    monkeypatch.setattr(_analysis, "_analysed", failing)
+    with pytest.raises(RuntimeError):
+        _analysis.analysed_in_processes(messages, 2)
+    assert sys.getswitchinterval() == before
 
 
 def test_findings_with_workers_are_those_of_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
