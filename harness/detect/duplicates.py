@@ -16,7 +16,6 @@ reply: :func:`._around._resent`). A message sent three times is one finding that
 from __future__ import annotations
 
 import gc
-import math
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -41,6 +40,7 @@ from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._screen import WORDING_FREE, screen, unworded_features
 from harness.detect._users import _User, _Users
 from harness.detect.choices import confirms_new_request, offers_another, restated_part
+from harness.detect.embeddings import embed_messages
 from harness.detect.findings import DetectorConfig, Finding, Scope
 from harness.detect.restate import ClaimMatch, Restatement, Thresholds
 from harness.detect.scorer import (
@@ -55,10 +55,9 @@ from harness.detect.scorer import (
     with_cosine,
 )
 from harness.detect.transcript import Transcript
-from harness.text import Analysis, analyse, normalise
+from harness.text import Analysis, normalise
 
 if TYPE_CHECKING:
-    from harness.detect.embeddings import Embedder
     from harness.detect.judge import ModelJudge
 
 __all__ = [
@@ -598,32 +597,3 @@ async def judged_duplicates(
             pairs.append(Pair(pair.earlier, pair.later, pair.scope, found))
     pairs.sort(key=lambda p: (p.later.index, p.earlier.index))
     return findings_of(pairs)
-
-
-# --- embeddings -------------------------------------------------------------------------------
-
-
-async def embed_messages(
-    transcript: Transcript, embedder: Embedder, config: DetectorConfig
-) -> dict[int, list[float]]:
-    """Unit vectors of every bot message with content, by message index."""
-    indices: list[int] = []
-    texts: list[str] = []
-    for position, message in enumerate(transcript.messages):
-        if message.role != "bot" or not message.text.strip():
-            continue
-        if len(analyse(message.text).words) < config.min_words:
-            continue
-        indices.append(position)
-        texts.append(message.text)
-    if not texts:
-        return {}
-    unique = list(dict.fromkeys(texts))
-    vectors = await embedder.embed(unique)
-    if len(vectors) != len(unique):
-        raise ValueError(f"the embedder returned {len(vectors)} vectors for {len(unique)} texts")
-    by_text: dict[str, list[float]] = {}
-    for text, vector in zip(unique, vectors, strict=True):
-        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
-        by_text[text] = [x / norm for x in vector]
-    return {position: by_text[text] for position, text in zip(indices, texts, strict=True)}

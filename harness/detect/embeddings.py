@@ -4,22 +4,27 @@ One small interface, :class:`Embedder`, and two implementations: :class:`LocalEm
 WordLlama offline (the ``embeddings`` extra is the ``wordllama`` package, whose wheel carries its
 weights; nothing is downloaded), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai`` extra). Both
 import their dependencies only when first used, and a missing extra raises
-:class:`~harness.exceptions.MissingExtraError` naming it.
+:class:`~harness.exceptions.MissingExtraError` naming it. :func:`embed_messages` embeds the bot
+messages of a conversation for the detector.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import math
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.detect.findings import DetectorConfig
+from harness.detect.transcript import Transcript
 from harness.exceptions import MissingExtraError, ModelRequestError
+from harness.text import analyse
 
-__all__ = ["Embedder", "LocalEmbedder", "OpenAIEmbedder"]
+__all__ = ["Embedder", "LocalEmbedder", "OpenAIEmbedder", "embed_messages"]
 
 
 class Embedder(ABC):
@@ -163,3 +168,29 @@ class OpenAIEmbedder(Embedder):
                 )
             out.extend([float(x) for x in item.embedding] for item in items)
         return out
+
+
+async def embed_messages(
+    transcript: Transcript, embedder: Embedder, config: DetectorConfig
+) -> dict[int, list[float]]:
+    """Unit vectors of every bot message with content, by message index."""
+    indices: list[int] = []
+    texts: list[str] = []
+    for position, message in enumerate(transcript.messages):
+        if message.role != "bot" or not message.text.strip():
+            continue
+        if len(analyse(message.text).words) < config.min_words:
+            continue
+        indices.append(position)
+        texts.append(message.text)
+    if not texts:
+        return {}
+    unique = list(dict.fromkeys(texts))
+    vectors = await embedder.embed(unique)
+    if len(vectors) != len(unique):
+        raise ValueError(f"the embedder returned {len(vectors)} vectors for {len(unique)} texts")
+    by_text: dict[str, list[float]] = {}
+    for text, vector in zip(unique, vectors, strict=True):
+        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+        by_text[text] = [x / norm for x in vector]
+    return {position: by_text[text] for position, text in zip(indices, texts, strict=True)}
