@@ -139,7 +139,18 @@ def _fit(examples: Sequence[tuple[str, frozenset[str]]], vocabulary: int) -> dic
         counts.update(set(act_features(text)))
     # Ties broken by name, so the vocabulary does not depend on the order of a set.
     ranked = sorted((f for f, c in counts.items() if c >= 5), key=lambda f: (-counts[f], f))
-    names = ranked[:vocabulary]
+    return _tagger_file(
+        examples,
+        ranked[:vocabulary],
+        "Dialogue-act tagger fitted per sentence on the system turns of Schema-Guided "
+        "Dialogue train (Rastogi et al. 2020, CC BY-SA 4.0) by tools/detector/fit_acts.py.",
+    )
+
+
+def _tagger_file(
+    examples: Sequence[tuple[str, frozenset[str]]], names: list[str], about: str
+) -> dict[str, object]:
+    """The tagger's file: one-vs-rest weights over the feature ``names``, quantised to int8."""
     index = {f: i for i, f in enumerate(names)}
     rows = [sorted({index[f] for f in act_features(t) if f in index}) for t, _ in examples]
     labels = np.array([[a in acts for a in ACTS] for _, acts in examples], dtype=np.float64)
@@ -147,8 +158,7 @@ def _fit(examples: Sequence[tuple[str, frozenset[str]]], vocabulary: int) -> dic
     scale = float(np.abs(weights).max() / 127) or 1.0
     quantised = np.clip(np.round(weights / scale), -127, 127).astype(np.int8)
     return {
-        "about": "Dialogue-act tagger fitted per sentence on the system turns of Schema-Guided "
-        "Dialogue train (Rastogi et al. 2020, CC BY-SA 4.0) by tools/detector/fit_acts.py.",
+        "about": about,
         "acts": list(ACTS),
         "features": names,
         "scale": scale,
@@ -183,22 +193,12 @@ def fit_turn_acts(sgd: Path, *, vocabulary: int = 6000) -> dict[str, object]:
     counts: Counter[str] = Counter()
     for text, _ in train:
         counts.update(set(act_features(text)))
-    names = [f for f, c in counts.most_common(vocabulary) if c >= 5]
-    index = {f: i for i, f in enumerate(names)}
-    rows = [sorted({index[f] for f in act_features(t) if f in index}) for t, _ in train]
-    labels = np.array([[a in acts for a in ACTS] for _, acts in train], dtype=np.float64)
-    weights, bias = fit_sparse(rows, labels, len(names))
-    scale = float(np.abs(weights).max() / 127) or 1.0
-    quantised = np.clip(np.round(weights / scale), -127, 127).astype(np.int8)
-    return {
-        "about": "Dialogue-act tagger fitted on the system turns of Schema-Guided Dialogue train "
+    return _tagger_file(
+        train,
+        [f for f, c in counts.most_common(vocabulary) if c >= 5],
+        "Dialogue-act tagger fitted on the system turns of Schema-Guided Dialogue train "
         "(Rastogi et al. 2020, CC BY-SA 4.0) by tools/detector/fit.py.",
-        "acts": list(ACTS),
-        "features": names,
-        "scale": scale,
-        "weights": base64.b64encode(quantised.tobytes()).decode("ascii"),
-        "bias": [round(float(b), 4) for b in bias],
-    }
+    )
 
 
 @dataclass
