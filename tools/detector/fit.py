@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -105,8 +106,8 @@ def main() -> None:
         return
     corpus = load_corpus(args.corpus)
     corpus_rows = collect(corpus)
-    save_rows(collect(load_sgd(args.sgd / "sgd-train.jsonl.gz", every=args.every)), ROWS)
-    sgd_rows = load_rows(ROWS)  # as stored, so the tests refit exactly what is shipped
+    built = collect(load_sgd(args.sgd / "sgd-train.jsonl.gz", every=args.every))
+    sgd_rows = train_rows(built, ROWS, store=args.what == "pairs")
     if args.what == "pairs":
         model = fit_pairs(_parts(sgd_rows, corpus_rows))
         model["about"] = (
@@ -131,8 +132,7 @@ def pairs_semantic(what: str, sgd: Path, corpus_path: Path, every: int) -> None:
     train = load_sgd(sgd / "sgd-train.jsonl.gz", every=every)
     corpus_vectors = embed_all(corpus)
     corpus_rows = collect(corpus, corpus_vectors)
-    save_rows(collect(train, embed_all(train)), ROWS_SEMANTIC)
-    sgd_rows = load_rows(ROWS_SEMANTIC)  # as stored, so the tests refit exactly what is shipped
+    sgd_rows = train_rows(collect(train, embed_all(train)), ROWS_SEMANTIC, store=what == "pairs")
     if what == "pairs":
         model = fit_pairs(_parts(sgd_rows, corpus_rows), features=SEMANTIC_FEATURES)
         model["about"] = (
@@ -406,6 +406,33 @@ def save_rows(rows: Sequence[Rows], path: Path) -> None:
         y=np.concatenate([r[1] for r in rows]).astype(np.int8),
         sizes=np.array([len(r[1]) for r in rows], dtype=np.int32),
     )
+
+
+def train_rows(built: Sequence[Rows], path: Path, *, store: bool) -> list[Rows]:
+    """The SGD-train rows to fit or measure with, at the precision the cache stores (float32).
+
+    ``pairs`` (``store``) writes them to the cache at ``path`` and fits from them as stored, so
+    the tests refit exactly what is shipped. ``measure`` leaves the cache alone: it measures the
+    rows the current code builds and says on stderr when they differ from the cache (then the
+    shipped scorer was fitted on other rows, and ``pairs`` would change it).
+    """
+    if store:
+        save_rows(built, path)
+        return load_rows(path)
+    rows = [(x.astype(np.float32).astype(np.float64), y.astype(np.float64)) for x, y in built]
+    cached = load_rows(path) if path.exists() else []
+    same = len(cached) == len(rows) and all(
+        np.array_equal(x, cx) and np.array_equal(y, cy)
+        for (x, y), (cx, cy) in zip(rows, cached, strict=True)
+    )
+    if not same:
+        print(
+            f"note: the SGD-train rows this code builds differ from {path.name} (the rows the "
+            "shipped scorer was fitted on); measured with the new rows, the cache left as it is. "
+            "`fit pairs` refits and stores them.",
+            file=sys.stderr,
+        )
+    return rows
 
 
 def load_rows(path: Path) -> list[Rows]:
