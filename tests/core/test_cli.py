@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -233,3 +234,15 @@ def test_lint_and_chat_count_the_same_bot_alike(runner: CliRunner) -> None:
     assert "(1 file, 1 parent, 4 sub-agents)" in linted.stdout
     assert "helpdesk with 4 sub-agents" in chatted.stderr
     assert "5 agents" not in linted.stdout
+
+
+def test_python_dash_m_harness_runs_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(harness.__file__).resolve().parents[1],
+    )
+    assert done.returncode == 0, done.stderr
+    assert __version__ in done.stdout
