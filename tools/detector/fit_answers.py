@@ -25,8 +25,8 @@ as one message each or composed into one: the thresholds with the fewest false a
 missed mutations win. The held-out sets (``test.jsonl``,
 ``sgd-dev.jsonl``, ``fresh.jsonl``) are never read here::
 
-    .venv/bin/python -m tools.detector.fit_answers --sgd ../shared/data/sgd
-    .venv/bin/python -m tools.detector.fit_answers --sgd ../shared/data/sgd --findings-only
+    .venv/bin/python -m tools.detector.fit_answers --sgd PATH/TO/sgd
+    .venv/bin/python -m tools.detector.fit_answers --sgd PATH/TO/sgd --findings-only
 
 The confidence of a finding (``FINDING_FEATURES``: how sure a request the matching leaves out is
 really unanswered) is a second logistic regression over the same simulated turns: a request left
