@@ -15,6 +15,7 @@ import multiprocessing
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from harness.detect._candidates import Entry, _entry
 from harness.detect._users import _User
@@ -60,14 +61,25 @@ def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[Analys
     ]
 
 
-_FORKED: list[Sequence[Message]] = []
-"""The messages the forked workers analyse (set in the parent just before they start)."""
+_FORKED: list[Any] = []
+"""The messages, their shares and the number of the next share no process has taken (a
+``multiprocessing.Value`` the processes share), set in the parent just before the workers fork."""
 
 
-def _analyse_share(bounds: tuple[int, int]) -> list[Analysis | _User | None]:
-    """In a worker: :func:`_analysed` of one share of the messages (pickled back to the
-    parent)."""
-    return _analysed(_FORKED[0], *bounds)
+def _next_share() -> int | None:
+    """The number of the next share no process has taken (taking it), or None when none is left."""
+    _, shares, counter = _FORKED
+    with counter.get_lock():
+        k = counter.value
+        counter.value = k + 1
+    return k if k < len(shares) else None
+
+
+def _analyse_share() -> tuple[int, list[Analysis | _User | None]] | None:
+    """In a worker: the next share no process has taken, its number and :func:`_analysed` of it
+    (pickled back to the parent); None when every share is taken."""
+    k = _next_share()
+    return None if k is None else (k, _analysed(_FORKED[0], *_FORKED[1][k]))
 
 
 def shrinking(total: int, count: int) -> list[int]:
@@ -93,36 +105,35 @@ worker's shares travel back while it analyses the next (the parent loads them me
 
 def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analysis | _User | None]:
     """:func:`_analysed` of every message, in shares of fewer and fewer characters, analysed by
-    ``jobs - 1`` forked workers and this process: the workers take the shares in order and send
-    their analyses back (pickled: about a tenth of the analysis's own cost), and this process
-    takes each share no worker has started yet. The results equal one process's (the analysis
-    is a function of the text alone)."""
+    ``jobs - 1`` forked workers and this process: each process takes the next share no other
+    has taken when it is free to analyse it (a share never waits queued for a busy worker, so
+    the processes end close together); the workers send their analyses back (pickled: about a
+    tenth of the analysis's own cost), and this process loads them while it analyses its own.
+    The results equal one process's (the analysis is a function of the text alone)."""
     ends = list(itertools.accumulate(len(m.text) for m in messages))
     total = ends[-1] if ends else 0
     cuts = [bisect.bisect_left(ends, at) for at in shrinking(total, jobs * _CHUNKS_PER_JOB)]
     bounds = list(zip([0, *cuts], [*cuts, len(messages)], strict=True))
-    _FORKED[:] = [messages]
+    context = multiprocessing.get_context("fork")
+    _FORKED[:] = [messages, bounds, context.Value("i", 0)]
     interval = sys.getswitchinterval()
     sys.setswitchinterval(min(interval, _SWITCH_INTERVAL))
     try:
-        context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context) as pool:
-            futures = [pool.submit(_analyse_share, share) for share in bounds]
+            # As many calls as shares: a worker's call takes a share only when it starts.
+            futures = [pool.submit(_analyse_share) for _ in bounds]
+            shares: dict[int, list[Analysis | _User | None]] = {}
             try:
-                # A share no worker has started can be cancelled: then this process takes it.
-                here = {
-                    k: _analysed(messages, *share)
-                    for k, (future, share) in enumerate(zip(futures, bounds, strict=True))
-                    if future.cancel()
-                }
-            except BaseException:
+                while (k := _next_share()) is not None:
+                    shares[k] = _analysed(messages, *bounds[k])
+            finally:
+                _FORKED[2].value = len(bounds)  # every share taken (on an error too)
                 for future in futures:
-                    future.cancel()
-                raise
-            analysed: list[Analysis | _User | None] = []
-            for k, future in enumerate(futures):
-                analysed += here[k] if k in here else future.result()
+                    future.cancel()  # the calls not started
+            for future in futures:
+                if not future.cancelled() and (done := future.result()) is not None:
+                    shares[done[0]] = done[1]
     finally:
         sys.setswitchinterval(interval)
         _FORKED.clear()
-    return analysed
+    return [analysis for k in range(len(bounds)) for analysis in shares[k]]

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harness.detect._analysis import shrinking, steps
 from harness.detect._around import _Around, _resent, _verbatim
@@ -494,46 +494,59 @@ def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Resta
     return [(p.earlier.index, p.later.index, p.scope, p.found) for p in pairs]
 
 
+_NEXT: list[Any] = []
+"""The next slice no process has taken: a ``multiprocessing.Value`` the processes share."""
+
+
+def _compare_slices(bounds: Sequence[tuple[int, int]]) -> dict[int, list[Any]]:
+    """The next slice no process has taken, compared, until none is left (by number). A process
+    takes a slice only when free (none waits queued for a busy worker): they end together."""
+    found: dict[int, list[Any]] = {}
+    while True:
+        with _NEXT[0].get_lock():
+            k = _NEXT[0].value
+            _NEXT[0].value = k + 1
+        if k >= len(bounds):
+            return found
+        found[k] = _compare_slice(bounds[k])
+
+
 def _pairs_in_processes(
     run: _Run, jobs: int, *, meanwhile: Callable[[], object] | None = None
 ) -> list[Pair]:
-    """:meth:`_Run.pairs` over the whole conversation, in slices of fewer and fewer bot messages
-    (:func:`~harness.detect._analysis.shrinking`), compared by ``jobs - 1`` forked workers and
-    this process; the slices' pairs joined in order. ``meanwhile`` runs here first, while the
-    workers compare; then this process takes the slices no worker has started, one at a time,
-    until none is left."""
+    """:meth:`_Run.pairs` over the whole conversation in slices of fewer and fewer bot messages
+    (:func:`~harness.detect._analysis.shrinking`), compared by ``jobs - 1`` forked workers and,
+    after ``meanwhile``, this process (:func:`_compare_slices`); the pairs joined in order."""
     bots = [i for i, step in enumerate(run.steps) if isinstance(step, Entry)]
     cuts = shrinking(len(bots), jobs * _SLICES_PER_JOB)
     starts = sorted({bots[at] for at in cuts if 0 < at < len(bots)})
     bounds = list(zip([0, *starts], [*starts, len(run.steps)], strict=True))
+    context = multiprocessing.get_context("fork")
     _FORKED[:] = [run]
     _PROGRESS.clear()
+    _NEXT[:] = [context.Value("i", 0)]
+    found: dict[int, list[Any]] = {}
     try:
-        context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context) as pool:
-            futures = [pool.submit(_compare_slice, share) for share in bounds]
+            futures = [pool.submit(_compare_slices, bounds) for _ in range(max(1, jobs - 1))]
             try:
                 if meanwhile is not None:
                     meanwhile()
-                # A future not yet started can be cancelled: then this process compares it.
-                here = {
-                    k: _compare_slice(share)
-                    for k, (future, share) in enumerate(zip(futures, bounds, strict=True))
-                    if future.cancel()
-                }
+                found.update(_compare_slices(bounds))
             except BaseException:
-                for future in futures:
-                    future.cancel()  # the slices not started yet; the others finish
+                _NEXT[0].value = len(bounds)  # the workers stop after their current slice
                 raise
-            slices = [here[k] if k in here else f.result() for k, f in enumerate(futures)]
+            for future in futures:
+                found.update(future.result())
     finally:
         _FORKED.clear()
         _PROGRESS.clear()
+        _NEXT.clear()
     entries = {step.index: step for step in run.steps if isinstance(step, Entry)}
     return [
-        Pair(entries[earlier], entries[later], scope, found)
-        for found_pairs in slices
-        for earlier, later, scope, found in found_pairs
+        Pair(entries[earlier], entries[later], scope, found_pair)
+        for k in range(len(bounds))
+        for earlier, later, scope, found_pair in found[k]
     ]
 
 
