@@ -121,3 +121,71 @@ def test_shares_shrink_and_cover_the_work(total: int, count: int) -> None:
     sizes = [b - a for a, b in itertools.pairwise(edges)]
     assert all(size >= 0 for size in sizes) and sum(sizes) == total
     assert sizes == sorted(sizes, reverse=True) or total < count**2
+
+
+_HELD: list[Any] = []
+"""The event set when the parent takes the last slice or share, and the number of slices or
+shares the workers took (set before the workers fork)."""
+_REAL_ANALYSED = _analysis._analysed
+
+
+def _slice_held_until_the_parent_is_done(bounds: tuple[int, int]) -> Any:
+    """A comparison slice: the parent's last one sets the event; a worker counts its slices and
+    does not finish one before the parent has taken the last."""
+    if os.getpid() == _PARENT[0]:
+        if bounds[1] == len(duplicates._FORKED[0].steps):
+            _HELD[0].set()
+    else:
+        with _HELD[1].get_lock():
+            _HELD[1].value += 1
+        if not _HELD[0].wait(_WAIT):
+            raise RuntimeError("the parent could not take the last slice")
+    return _REAL_SLICE(bounds)
+
+
+def test_a_busy_worker_holds_no_slice_it_has_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a worker compares a slice, every slice after it is the parent's to take: the worker
+    compares only the one it started (a pool that queued the next slice for it made the parent
+    wait for both at the end)."""
+    monkeypatch.setattr(duplicates, "PARALLEL_MESSAGES", 20)
+    transcript = generated(36, 60, modes_known=True)
+    alone = detect(transcript)
+    context = multiprocessing.get_context("fork")
+    _PARENT[:] = [os.getpid()]
+    _HELD[:] = [context.Event(), context.Value("i", 0)]
+    monkeypatch.setattr(duplicates, "_compare_slice", _slice_held_until_the_parent_is_done)
+    try:
+        with worker_processes(2):
+            together = detect(transcript)
+        assert _HELD[1].value == 1
+    finally:
+        _HELD.clear()
+    assert together == alone
+
+
+def _share_held_until_the_parent_is_done(messages: Any, start: int, stop: int) -> Any:
+    """:func:`_analysis._analysed` of a share, held in a worker as the slice above is."""
+    if os.getpid() == _PARENT[0]:
+        if stop == len(messages):
+            _HELD[0].set()
+    else:
+        with _HELD[1].get_lock():
+            _HELD[1].value += 1
+        if not _HELD[0].wait(_WAIT):
+            raise RuntimeError("the parent could not take the last share")
+    return _REAL_ANALYSED(messages, start, stop)
+
+
+def test_a_busy_worker_holds_no_share_it_has_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    messages = generated(37, 80, modes_known=True).messages
+    alone = _analysis._analysed(messages, 0, len(messages))
+    context = multiprocessing.get_context("fork")
+    _PARENT[:] = [os.getpid()]
+    _HELD[:] = [context.Event(), context.Value("i", 0)]
+    monkeypatch.setattr(_analysis, "_analysed", _share_held_until_the_parent_is_done)
+    try:
+        shared = _analysis.analysed_in_processes(messages, 2)
+        assert _HELD[1].value <= 1  # the worker may start after the parent took every share
+    finally:
+        _HELD.clear()
+    assert shared == alone
