@@ -10,6 +10,8 @@ line and exit code 1; ``harness --debug`` shows the traceback instead.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -17,7 +19,7 @@ import click
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.exceptions import HarnessError
 
-__all__ = ["HarnessCommand", "end_without_collecting", "process_end"]
+__all__ = ["HarnessCommand", "end_without_collecting", "paused_gc", "process_end"]
 
 _SKIP_LAST_COLLECTION: list[bool] = []
 """Set by a command whose process should end without the collector's last pass."""
@@ -38,6 +40,28 @@ def process_end() -> None:
     generation, which the last pass at exit does not walk (``gc.freeze``)."""
     if _SKIP_LAST_COLLECTION:
         gc.freeze()
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused, for a command's process only (the library never
+    switches it: that is process-wide state the caller owns). The detector builds many small
+    objects and no cycles, and on long conversations the collector's passes cost a fifth of the
+    time.
+
+    When the collector resumes, the objects made inside are moved to its oldest generation
+    (``gc.freeze`` then ``gc.unfreeze``): left in the youngest, where the paused collector kept
+    them, its next pass would walk every one of them (seconds of CPU after 100,000 messages).
+    They are still collected (in a later full pass) and freed by their reference counts."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.freeze()  # every tracked object to the permanent generation (a list splice)...
+            gc.unfreeze()  # ...and from there to the oldest one: none is left young
+            gc.enable()
 
 
 def _debug(ctx: click.Context) -> bool:

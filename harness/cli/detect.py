@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.command import HarnessCommand, end_without_collecting
+from harness.cli.command import HarnessCommand, end_without_collecting, paused_gc
 from harness.cli.options import agent_config_option, output_option, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
-from harness.detect.duplicates import paused_gc, worker_processes
+from harness.detect.duplicates import worker_processes
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.readers import load_transcript
 from harness.detect.reports import DetectionResult, ReportFormat, exit_code, render

@@ -15,7 +15,6 @@ reply: :func:`._around._resent`). A message sent three times is one finding that
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -69,7 +68,6 @@ __all__ = [
     "evidence_facts",
     "find_duplicates",
     "findings_of",
-    "paused_gc",
     "quote",
     "thresholds",
     "worker_processes",
@@ -566,28 +564,6 @@ def find_duplicates(
             transcript, config, vectors=vectors, pair_model=pair_model, meanwhile=meanwhile
         )
     )
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused, for a command's process only (the library never
-    switches it: that is process-wide state the caller owns). The detector builds many small
-    objects and no cycles, and on long conversations the collector's passes cost a fifth of the
-    time.
-
-    When the collector resumes, the objects made inside are moved to its oldest generation
-    (``gc.freeze`` then ``gc.unfreeze``): left in the youngest, where the paused collector kept
-    them, its next pass would walk every one of them (seconds of CPU after 100,000 messages).
-    They are still collected (in a later full pass) and freed by their reference counts."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.freeze()  # every tracked object to the permanent generation (a list splice)...
-            gc.unfreeze()  # ...and from there to the oldest one: none is left young
-            gc.enable()
 
 
 async def judged_duplicates(

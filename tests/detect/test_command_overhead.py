@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.detect.duplicates import paused_gc
+from harness.cli.command import paused_gc
 
 ROOT = Path(__file__).resolve().parents[2]
 
