@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from harness.detect._analysis import shrinking, steps
+from harness.detect._analysis import roomy, shrinking, steps
 from harness.detect._around import _Around, _resent, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
@@ -525,7 +525,8 @@ def _pairs_in_processes(
     _NEXT[:] = [context.Value("i", 0)]
     found: dict[int, list[Any]] = {}
     try:
-        with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context) as pool:
+        pool = roomy(ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context))
+        with pool:
             futures = [pool.submit(_compare_slices, bounds) for _ in range(max(1, jobs - 1))]
             try:
                 if meanwhile is not None:
