@@ -128,7 +128,7 @@ _LONG = frozenset({"duration", "number"})
 _AMOUNT = frozenset({"money", "number", "percent"})
 _PLACE = frozenset({"name", "number"})
 _ASKS = (
-    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.I), _WHEN),
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
     (re.compile(r"\bhow long\b", re.I), _LONG),
     (
         re.compile(
@@ -155,6 +155,21 @@ def _facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The kinds of facts in ``text`` and their values (lower case)."""
     facts = extract_facts(text)
     return frozenset(f.kind for f in facts), frozenset(f.value.lower() for f in facts)
+
+
+# Values a year beside them qualifies: "26 vacation days left for 2026", "withheld in 2025 is $618".
+_QUALIFIED = frozenset({"number", "money", "percent", "duration"})
+
+
+@lru_cache(maxsize=16_384)
+def _given_kinds(text: str) -> frozenset[str]:
+    """The kinds of value a sentence gives as answers (what a "when" or a "how much" looks for).
+
+    A year beside another value says which year that value is of ("You have 26 vacation days
+    left for 2026"), not when something happens, so it counts only when it is the value the
+    sentence gives ("It came out in 2019")."""
+    kinds, _ = _facts(text)
+    return kinds - {"year"} if "year" in kinds and kinds & _QUALIFIED else kinds
 
 
 @lru_cache(maxsize=16_384)
@@ -236,7 +251,7 @@ def pair_features(
     asked = [_asked_kinds(r) for r in requests]
     # What each sentence brings whatever the request: made once per sentence, not per pair.
     count = len(requests)
-    facts = [_facts(c) for c in claims]
+    facts = [(_given_kinds(c), _facts(c)[1]) for c in claims]
     acts = [_claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
     questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
@@ -484,7 +499,7 @@ def finding_features(
       with the request."""
     free = [j for j in range(len(claims)) if j not in owner]
     asked = _asked_kinds(request)
-    given = frozenset().union(*(_facts(c)[0] for c in claims))
+    given = frozenset().union(*(_given_kinds(c) for c in claims))
     terms = words_of(request)
     associated = max((_associated(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
     best_free = max((p[row][j] for j in free), default=0.0)

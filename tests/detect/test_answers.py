@@ -245,3 +245,17 @@ def test_the_matcher_learns_from_real_answers_to_requests_of_one_service() -> No
         assert len({r["answer"] for r in requests}) == len(requests)
     raw = json.loads(_MODEL.read_text(encoding="utf-8"))
     assert "sgd-train slot answers" in raw["fitted_on"]
+
+
+def test_a_year_beside_another_value_does_not_answer_when() -> None:
+    """A year next to another value says which year that value is of ("340 reward points for
+    2027"), not when something happens: it does not answer a "when" beside it. A year that is
+    the value a sentence gives still does ("It came out in 2019")."""
+    asked = "How much have I spent on groceries this month, and when does my membership renew?"
+    spent = "You spent $212 on groceries this month."
+    assert _one_turn(asked, spent, "You have 340 reward points for 2027.") == [
+        "when does my membership renew"
+    ]
+    assert _one_turn(asked, spent, "Your membership renews on March 3.") == []
+    album = "When did the album come out, and who produced it?"
+    assert _one_turn(album, "It came out in 2019.", "Rick Rubin produced it.") == []
