@@ -351,13 +351,13 @@ class AnswerMatcher:
         """``p[i][j]``: how likely sentence ``j`` addresses request ``i``.
 
         ``wholes[j]``: the sentence claim ``j`` was cut from, when it is a part of one ("have 12
-        left" of "You used 8 PTO days and have 12 left"); a part answers only the requests its
-        whole sentence may answer (:func:`_may_answer`), so cutting a sentence never lets a part
-        answer what the sentence could not."""
-        p = [
-            [self._probability(x) if _may_answer(x) else 0.0 for x in row]
-            for row in pair_features(requests, claims, self.associations)
-        ]
+        left" of "You used 8 PTO days and have 12 left"); a part that shares no word with any
+        request answers only the requests its whole sentence may answer (:func:`_may_answer`),
+        so cutting a sentence never lets a part whose subject was left in the rest of it answer
+        what the sentence could not. A part that shares words with a request is judged by its own
+        words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am")."""
+        features = pair_features(requests, claims, self.associations)
+        p = [[self._probability(x) if _may_answer(x) else 0.0 for x in row] for row in features]
         cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
         if cut and wholes is not None:
             sentences = sorted({wholes[j] for j in cut})
@@ -366,9 +366,9 @@ class AnswerMatcher:
                 for row in pair_features(requests, sentences, self.associations)
             ]
             at = {sentence: k for k, sentence in enumerate(sentences)}
-            for row, may in zip(p, allowed, strict=True):
+            for row, own, may in zip(p, features, allowed, strict=True):
                 for j in cut:
-                    if not may[at[wholes[j]]]:
+                    if not may[at[wholes[j]]] and own[j][_AT["claim_unclaimed"]]:
                         row[j] = 0.0
         return p
 

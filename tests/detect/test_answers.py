@@ -259,3 +259,20 @@ def test_a_year_beside_another_value_does_not_answer_when() -> None:
     assert _one_turn(asked, spent, "Your membership renews on March 3.") == []
     album = "When did the album come out, and who produced it?"
     assert _one_turn(album, "It came out in 2019.", "Rick Rubin produced it.") == []
+
+
+def test_a_part_sharing_words_with_a_request_is_judged_by_its_own_words() -> None:
+    """A part of a sentence that shares words with a request may answer it whatever the rest of
+    the sentence says ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am");
+    only a part that shares no word with any request ("and have 12 left") answers no more than
+    its whole sentence may."""
+    asked = "What is the time and location of the workshop?"
+    assert _one_turn(asked, "The workshop is located at 40 Mill Lane and starts at 10 am.") == []
+    assert _one_turn(asked, "The workshop starts at 10 am.") == [
+        "What is the location of the workshop"
+    ]
+    cruise = "Which port does the cruise leave from and which port does it return to?"
+    assert _one_turn(cruise, "It departs from the Port of Miami and it returns to Canaveral.") == []
+    assert _one_turn(cruise, "It returns to Port Canaveral.") == [
+        "Which port does the cruise leave from"
+    ]
