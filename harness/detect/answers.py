@@ -12,9 +12,11 @@ that the sentence addresses that request:
 - **rank**: whether this request is the one the sentence shares most with, and by what margin;
   whether it shares only words the request has in common with another request ("PTO days" for
   "how many PTO days have I accrued" beside "... used": a hard negative);
-- **what was asked for**: a "when" question answered with a date or time, a "how much" with an
-  amount, a "where" with a place or an address; and whether the sentence gives a kind of value
-  this request asks for and no other request of the message does;
+- **what was asked for**: a "when" question answered with a date or time (a year only when it
+  is the value the sentence gives, not beside another value: "26 days left for 2026"), a "how
+  much" with an amount, a "where" with a place or an address, a yes/no question with a yes or a
+  no; and whether the sentence gives a kind of value this request asks for and no other
+  request of the message does;
 - **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
 - **shape**: the sentence is a question back (a follow-up about the request), or it shares no
   word with any request (and how many words it has then: a specific sentence about something
@@ -141,12 +143,24 @@ _ASKS = (
 )
 
 
+# A yes/no question: it opens with an auxiliary verb and asks no wh-word ("Is it free", "Do
+# they serve alcohol"); a reply's yes or no (``_YES``, ``_NO``) is what it asks for. Closed
+# classes of English.
+_POLAR = re.compile(
+    r"^\W*(?:so\W+)?(?:is|are|was|were|do|does|did|can|could|will|would|has|have|should)\b"
+    r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=16_384)
 def _asked_kinds(request: str) -> frozenset[str]:
     kinds: frozenset[str] = frozenset()
     for pattern, answer in _ASKS:
         if pattern.search(request):
             kinds |= answer
+    if _POLAR.search(request):
+        kinds |= {"polar"}
     return kinds
 
 
@@ -169,7 +183,10 @@ def _given_kinds(text: str) -> frozenset[str]:
     left for 2026"), not when something happens, so it counts only when it is the value the
     sentence gives ("It came out in 2019")."""
     kinds, _ = _facts(text)
-    return kinds - {"year"} if "year" in kinds and kinds & _QUALIFIED else kinds
+    if "year" in kinds and kinds & _QUALIFIED:
+        kinds -= {"year"}
+    said = text.replace("’", "'")
+    return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
 
 
 @lru_cache(maxsize=16_384)
@@ -494,11 +511,12 @@ def finding_features(
     - ``free_closing``: how likely the free sentences only close ("anything else?");
     - ``no_free``: every sentence went to some other request;
     - ``kind_missing``: the request asks for a kind of value (a time for "when", an amount for
-      "how much") and no sentence gives one;
+      "how much"; not a yes or a no, which a reply often gives in other words: "They do.") and
+      no sentence gives one;
     - ``best_associated``: the strongest association (``table``, the matcher's) of any sentence
       with the request."""
     free = [j for j in range(len(claims)) if j not in owner]
-    asked = _asked_kinds(request)
+    asked = _asked_kinds(request) - {"polar"}
     given = frozenset().union(*(_given_kinds(c) for c in claims))
     terms = words_of(request)
     associated = max((_associated(terms, reply_terms(c), table or {}) for c in claims), default=0.0)

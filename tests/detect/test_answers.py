@@ -12,6 +12,7 @@ from harness.detect.answers import (
     FEATURES,
     FINDING_FEATURES,
     AnswerMatcher,
+    finding_features,
     matcher,
     pair_features,
     reply_terms,
@@ -276,3 +277,20 @@ def test_a_part_sharing_words_with_a_request_is_judged_by_its_own_words() -> Non
     assert _one_turn(cruise, "It returns to Port Canaveral.") == [
         "Which port does the cruise leave from"
     ]
+
+
+def test_a_yes_or_no_answers_a_yes_no_question_beside_another_request() -> None:
+    """A yes/no question ("Is parking free", "Do they deliver") asks for a yes or a no: a reply
+    sentence saying one answers it though it shares no word with it. Without one the question
+    is still missed, and a yes/no question does not make a finding surer when no sentence says
+    yes or no (a reply may answer it in other words: "They do.")."""
+    parking = "Is parking free, and what is their phone number?"
+    phone = "Their phone number is 415-555-0100."
+    assert _one_turn(parking, "Yes, it is.", phone) == []
+    assert _one_turn(parking, phone) == ["Is parking free"]
+    deliver = "Do they deliver? And what time do they close?"
+    assert _one_turn(deliver, "No, they don't. They close at 10 pm.") == []
+    assert _one_turn(deliver, "They close at 10 pm. Have a nice day.") == ["Do they deliver"]
+    column = FINDING_FEATURES.index("kind_missing")
+    assert finding_features([[0.0]], {}, 0, "Do they deliver", ["They do."])[column] == 0.0
+    assert finding_features([[0.0]], {}, 0, "when do they close", ["They do."])[column] == 1.0
