@@ -369,17 +369,20 @@ class AnswerMatcher:
 
         ``wholes[j]``: the sentence claim ``j`` was cut from, when it is a part of one ("have 12
         left" of "You used 8 PTO days and have 12 left"); a part that shares no word with any
-        request answers only the requests its whole sentence may answer (:func:`_may_answer`),
-        so cutting a sentence never lets a part whose subject was left in the rest of it answer
-        what the sentence could not. A part that shares words with a request is judged by its own
-        words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am")."""
+        request, cut from a sentence that does, answers only the requests its whole sentence may
+        answer (:func:`_may_answer`), so cutting a sentence never lets a part whose subject was
+        left in the rest of it answer what the sentence could not. Other parts are judged by
+        their own words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am",
+        "you can reach them at 617-555-0199" of "they are at 41 Elm Street and ...")."""
         features = pair_features(requests, claims, self.associations)
         p = [[self._probability(x) if _may_answer(x) else 0.0 for x in row] for row in features]
         cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
         if cut and wholes is not None:
             sentences = sorted({wholes[j] for j in cut})
+            # A whole sentence that shares no word with any request says nothing its parts do
+            # not ("located at 860 Willow Street and can be contacted at 408-289-8879").
             allowed = [
-                [_may_answer(x) for x in row]
+                [_may_answer(x) or bool(x[_AT["claim_unclaimed"]]) for x in row]
                 for row in pair_features(requests, sentences, self.associations)
             ]
             at = {sentence: k for k, sentence in enumerate(sentences)}

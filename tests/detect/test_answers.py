@@ -294,3 +294,13 @@ def test_a_yes_or_no_answers_a_yes_no_question_beside_another_request() -> None:
     column = FINDING_FEATURES.index("kind_missing")
     assert finding_features([[0.0]], {}, 0, "Do they deliver", ["They do."])[column] == 0.0
     assert finding_features([[0.0]], {}, 0, "when do they close", ["They do."])[column] == 1.0
+
+
+def test_a_part_of_a_sentence_sharing_no_word_with_any_request_is_judged_by_its_own_words() -> None:
+    """When the whole sentence shares no word with any request, it says nothing its parts do
+    not: "you can reach them at 617-555-0199" answers "give me their number" though the rest of
+    its sentence is an address. The part is still needed: without it the number is missed."""
+    asked = "Give me their number and their address"
+    address = "Your booking went through, they are at 41 Elm Street"
+    assert _one_turn(asked, address + " and you can reach them at 617-555-0199") == []
+    assert _one_turn(asked, address + ".") == ["Give me their number"]
