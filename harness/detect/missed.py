@@ -213,11 +213,13 @@ _JOIN = re.compile(
 def _by_joins(clause: str) -> list[str]:
     """A statement cut where a coordinator joins two clauses of three words or more each ("The
     number is 925-788-7105 and it's unisex", "They don't have live music but they do serve
-    alcohol"): the user's requests are segmented by their own rules, which keep a statement
-    whole, while a reply often answers two requests in one sentence this way."""
+    alcohol"), or by one value alone ("no, it's not furnished and 925-686-6868"): the user's
+    requests are segmented by their own rules, which keep a statement whole, while a reply
+    often answers two requests in one sentence this way."""
     bounds = [0]
     for m in _JOIN.finditer(clause):
-        if _words(clause[bounds[-1] : m.start()]) >= 3 and _words(clause[m.end() :]) >= 3:
+        rest = clause[m.end() :]
+        if _words(clause[bounds[-1] : m.start()]) >= 3 and (_words(rest) >= 3 or _only_value(rest)):
             bounds.append(m.end())
     bounds.append(len(clause))
     return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
@@ -266,6 +268,22 @@ def _by_values(clause: str) -> list[str]:
             bounds.append(cut)
     bounds.append(len(clause))
     return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
+
+
+_COORDINATOR = re.compile(r"^\W*(?:and|but|however|while|whereas|plus|also)\b\W*", re.IGNORECASE)
+
+
+def _only_value(text: str) -> bool:
+    """Whether ``text`` is a coordinator and one value, nothing more ("and 925-686-6868"): a
+    value given last, after a statement, answers a request of its own."""
+    body = _COORDINATOR.sub("", text).rstrip(" .!?;,")
+    values = [f for f in extract_facts(body) if f.kind in _VALUE_KINDS - {"name"}]
+    if not values:
+        return False
+    covered = [False] * len(body)
+    for f in values:
+        covered[f.start : f.end] = [True] * (f.end - f.start)
+    return not any(ch.isalnum() and not c for ch, c in zip(body, covered, strict=True))
 
 
 def _words(text: str) -> int:

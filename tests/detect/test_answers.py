@@ -304,3 +304,13 @@ def test_a_part_of_a_sentence_sharing_no_word_with_any_request_is_judged_by_its_
     address = "Your booking went through, they are at 41 Elm Street"
     assert _one_turn(asked, address + " and you can reach them at 617-555-0199") == []
     assert _one_turn(asked, address + ".") == ["Give me their number"]
+
+
+def test_a_value_given_last_after_and_is_a_part_of_its_own() -> None:
+    """ "... no, it's not furnished and 617-555-0123": a statement then "and" and one value
+    answers two requests, the value its own part."""
+    asked = "Is the flat furnished, and what's their number?"
+    assert _one_turn(asked, "Your viewing is booked, no it's not furnished and 617-555-0123") == []
+    assert _one_turn(asked, "Your viewing is booked, no it's not furnished.") == [
+        "what's their number"
+    ]
