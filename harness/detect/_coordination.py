@@ -229,15 +229,17 @@ def _plural(word: str) -> bool:
 def _thing_frame(clause: list[_Tok], k: int) -> list[_Tok] | None:
     """The frame of a clause that asks for one thing ("what's the" of "what's the price", the
     clause's first ``k`` words and a determiner; "their" of "their address"; nothing for a
-    bare "address"), or None when the clause does not end in one to three plain words. A frame
-    led by a request verb must say whose thing it asks for ("tell me the", not "go ahead")."""
+    bare "address"), or None when the clause does not end in one to three plain words (the
+    first may be a verb before a plain word: "start time", "check in time"). A frame led by a
+    request verb must say whose thing it asks for ("tell me the", not "go ahead")."""
     words = [t.word for t in clause]
     det = k < len(words) and words[k] in _DETERMINERS
     thing = words[k + det :]
     if (
         not thing
         or len(thing) > 3
-        or not all(_bare(w) or (j and w in _VERBS) for j, w in enumerate(thing))
+        or not all(_bare(w) or ((j or len(thing) > 1) and w in _VERBS) for j, w in enumerate(thing))
+        or not _bare(thing[-1])
         or not _has_topic(thing)
     ):
         return None

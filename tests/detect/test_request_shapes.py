@@ -61,6 +61,12 @@ def texts(message: str) -> list[str]:
             ["What will the humidity be like", "What will the wind be like"],
         ),
         ("Address and phone number?", ["Address", "phone number"]),
+        # a thing whose name opens with a verb ("start time", "check in time")
+        ("What's the start time and address?", ["What's the start time", "What's the address"]),
+        (
+            "what is the check in time and the price",
+            ["what is the check in time", "what is the price"],
+        ),
         # two actions of one question
         (
             "What station does it leave and arrive at?",
