@@ -199,7 +199,7 @@ def _coordinated(
         return _actions(clause, rw, last=last)
     back: list[_Tok] = []
     if head < len(rw):  # what follows the second thing belongs to both: "... of the place"
-        if not _shared_tail(rw[head:]):
+        if not (_shared_tail(rw[head:]) or (words[0] in _WH and _question_tail(rw[head:]))):
             return _actions(clause, rw, last=last)
         back = right[head:] if rw[head] not in ("please", "too") else []
     if not _PAIRED.isdisjoint(words):
@@ -220,6 +220,18 @@ def _coordinated(
     if asked:  # "their address and rating?"
         return _Cut(own, back)
     return None
+
+
+def _question_tail(rw: list[str]) -> bool:
+    """Whether the words after the second thing asked for end a question about both, after a
+    question word: an auxiliary, a pronoun and at most a preposition ("what album and genre
+    *is it*", "what genre and album *is it from*")."""
+    return (
+        len(rw) in (2, 3)
+        and rw[0] in _AUX
+        and rw[1] in _PRONOUNS
+        and (len(rw) == 2 or rw[2] in _PREPS)
+    )
 
 
 def _plural(word: str) -> bool:

@@ -67,6 +67,12 @@ def texts(message: str) -> list[str]:
             "what is the check in time and the price",
             ["what is the check in time", "what is the price"],
         ),
+        # the end of a question after a question word said of both
+        ("What album and genre is it?", ["What album is it", "What genre is it"]),
+        (
+            "Which airline and flight number is it?",
+            ["Which airline is it", "Which flight number is it"],
+        ),
         # two actions of one question
         (
             "What station does it leave and arrive at?",
