@@ -63,6 +63,7 @@ __all__ = [
     "FINDING_FEATURES",
     "AnswerMatcher",
     "all_words_of",
+    "asks_yes_or_no",
     "assignment",
     "finding_features",
     "matcher",
@@ -144,13 +145,20 @@ _ASKS = (
 
 
 # A yes/no question: it opens with an auxiliary verb and asks no wh-word ("Is it free", "Do
-# they serve alcohol"); a reply's yes or no (``_YES``, ``_NO``) is what it asks for. Closed
-# classes of English.
+# they serve alcohol", "Can I bring my dog"); a reply's yes or no (``_YES``, ``_NO``) is what it
+# asks for. A modal before "you" asks the bot to do something ("Can you book it"), not a yes or
+# a no. Closed classes of English.
 _POLAR = re.compile(
-    r"^\W*(?:so\W+)?(?:is|are|was|were|do|does|did|can|could|will|would|has|have|should)\b"
+    r"^\W*(?:so\W+)?(?:(?:is|are|was|were|do|does|did|has|have|should)\b"
+    r"|(?:can|could|will|would)\b(?!\s+(?:you|u)\b))"
     r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
     re.IGNORECASE,
 )
+
+
+def asks_yes_or_no(request: str) -> bool:
+    """Whether a request is a yes/no question ("Is it free", "Do they serve alcohol")."""
+    return "polar" in _asked_kinds(request)
 
 
 @lru_cache(maxsize=16_384)

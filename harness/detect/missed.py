@@ -11,7 +11,8 @@ it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
 in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
 :func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
-names a request ("Sorry, I could not finish ...") does not answer it.
+names a request ("Sorry, I could not finish ...") does not answer it, unless the request is a
+yes/no question ("Sorry, it cannot be refunded" answers "is it refundable").
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
@@ -25,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect.answers import all_words_of, matcher, words_of
+from harness.detect.answers import all_words_of, asks_yes_or_no, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
@@ -80,12 +81,15 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
     # What a declared request's words are looked for in (none declared: not needed).
     terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)] if declared else []
     asked = [words_of(r.text) for r in requests]
+    # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
+    # answered by a no, apology or not.
+    polar = [asks_yes_or_no(r.text) for r in requests]
     gave_up = [_gives_up(text) for text in claims]
     missing = {
         i: 1.0
         for i in declared
         if not any(
-            _needs(requests[i]) & t and not (up and _names(asked[i], w))
+            _needs(requests[i]) & t and not (up and not polar[i] and _names(asked[i], w))
             for w, t, up in zip(words, terms, gave_up, strict=True)
         )
     }
@@ -98,7 +102,7 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
             for j, up in enumerate(gave_up):
-                if up and _names(asked[i], words[j]):
+                if up and not polar[i] and _names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first, _ in found]
         for k, sure in model.judged(p, texts, claims, opens).items():
@@ -153,6 +157,8 @@ def _only_gives_up(request: str, said: Sequence[str]) -> bool:
         return True
     if not any(_APOLOGY.search(text) for text in said):
         return False  # the cheap test first: most replies apologise for nothing
+    if asks_yes_or_no(request):
+        return False  # "Sorry, it cannot be refunded" answers "is it refundable"
     asked = words_of(request)
     claims = _claims(said)
     return all(_APOLOGY.search(text) for text, _, _ in claims) and any(
@@ -204,7 +210,7 @@ def _clauses(sentence: str) -> tuple[str, ...]:
 # Where a statement goes on to a second thing: a coordinator or a sentence end with no space
 # after it ("furnished.Phone number is ..."). A closed class of English.
 _JOIN = re.compile(
-    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also)\b)|;\s*"
+    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also|nor)\b)|;\s*"
     r"|(?<=[a-z]{2}[.?!])(?=[A-Z][a-z])",
     re.IGNORECASE,
 )

@@ -314,3 +314,17 @@ def test_a_value_given_last_after_and_is_a_part_of_its_own() -> None:
     assert _one_turn(asked, "Your viewing is booked, no it's not furnished.") == [
         "what's their number"
     ]
+
+
+def test_a_no_with_an_apology_answers_a_yes_no_question() -> None:
+    """ "Sorry, the ticket cannot be refunded" answers "is the ticket refundable": an apology for
+    not doing something leaves a request to do it unanswered ("Can you book the ticket?"), but
+    a yes/no question is answered by a no, apology or not. "neither ... nor" answers two."""
+    assert _one_turn("Is the ticket refundable?", "Sorry, the ticket cannot be refunded.") == []
+    assert _one_turn("Can you book the ticket?", "Sorry, I could not book the ticket.") == [
+        "Can you book the ticket"
+    ]
+    both = "Is the ticket refundable, and when does the flight leave?"
+    assert _one_turn(both, "Sorry, the ticket cannot be refunded. It leaves at 5 pm.") == []
+    asked = "Does the hotel have a pool and does it have a gym?"
+    assert _one_turn(asked, "Sorry, it neither has a pool nor does it have a gym.") == []
