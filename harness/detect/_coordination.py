@@ -199,7 +199,7 @@ def _coordinated(
         return _actions(clause, rw, last=last)
     back: list[_Tok] = []
     if head < len(rw):  # what follows the second thing belongs to both: "... of the place"
-        if not _shared_tail(rw[head:]):
+        if not (_shared_tail(rw[head:]) or (words[0] in _WH and _question_tail(rw[head:]))):
             return _actions(clause, rw, last=last)
         back = right[head:] if rw[head] not in ("please", "too") else []
     if not _PAIRED.isdisjoint(words):
@@ -222,6 +222,18 @@ def _coordinated(
     return None
 
 
+def _question_tail(rw: list[str]) -> bool:
+    """Whether the words after the second thing asked for end a question about both, after a
+    question word: an auxiliary, a pronoun and at most a preposition ("what album and genre
+    *is it*", "what genre and album *is it from*")."""
+    return (
+        len(rw) in (2, 3)
+        and rw[0] in _AUX
+        and rw[1] in _PRONOUNS
+        and (len(rw) == 2 or rw[2] in _PREPS)
+    )
+
+
 def _plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
 
@@ -229,15 +241,17 @@ def _plural(word: str) -> bool:
 def _thing_frame(clause: list[_Tok], k: int) -> list[_Tok] | None:
     """The frame of a clause that asks for one thing ("what's the" of "what's the price", the
     clause's first ``k`` words and a determiner; "their" of "their address"; nothing for a
-    bare "address"), or None when the clause does not end in one to three plain words. A frame
-    led by a request verb must say whose thing it asks for ("tell me the", not "go ahead")."""
+    bare "address"), or None when the clause does not end in one to three plain words (the
+    first may be a verb before a plain word: "start time", "check in time"). A frame led by a
+    request verb must say whose thing it asks for ("tell me the", not "go ahead")."""
     words = [t.word for t in clause]
     det = k < len(words) and words[k] in _DETERMINERS
     thing = words[k + det :]
     if (
         not thing
         or len(thing) > 3
-        or not all(_bare(w) or (j and w in _VERBS) for j, w in enumerate(thing))
+        or not all(_bare(w) or ((j or len(thing) > 1) and w in _VERBS) for j, w in enumerate(thing))
+        or not _bare(thing[-1])
         or not _has_topic(thing)
     ):
         return None

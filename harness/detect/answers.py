@@ -12,9 +12,11 @@ that the sentence addresses that request:
 - **rank**: whether this request is the one the sentence shares most with, and by what margin;
   whether it shares only words the request has in common with another request ("PTO days" for
   "how many PTO days have I accrued" beside "... used": a hard negative);
-- **what was asked for**: a "when" question answered with a date or time, a "how much" with an
-  amount, a "where" with a place or an address; and whether the sentence gives a kind of value
-  this request asks for and no other request of the message does;
+- **what was asked for**: a "when" question answered with a date or time (a year only when it
+  is the value the sentence gives, not beside another value: "26 days left for 2026"), a "how
+  much" with an amount, a "where" with a place or an address, a yes/no question with a yes or a
+  no; and whether the sentence gives a kind of value this request asks for and no other
+  request of the message does;
 - **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
 - **shape**: the sentence is a question back (a follow-up about the request), or it shares no
   word with any request (and how many words it has then: a specific sentence about something
@@ -61,6 +63,7 @@ __all__ = [
     "FINDING_FEATURES",
     "AnswerMatcher",
     "all_words_of",
+    "asks_yes_or_no",
     "assignment",
     "finding_features",
     "matcher",
@@ -128,7 +131,7 @@ _LONG = frozenset({"duration", "number"})
 _AMOUNT = frozenset({"money", "number", "percent"})
 _PLACE = frozenset({"name", "number"})
 _ASKS = (
-    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.I), _WHEN),
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
     (re.compile(r"\bhow long\b", re.I), _LONG),
     (
         re.compile(
@@ -141,12 +144,31 @@ _ASKS = (
 )
 
 
+# A yes/no question: it opens with an auxiliary verb and asks no wh-word ("Is it free", "Do
+# they serve alcohol", "Can I bring my dog"); a reply's yes or no (``_YES``, ``_NO``) is what it
+# asks for. A modal before "you" asks the bot to do something ("Can you book it"), not a yes or
+# a no. Closed classes of English.
+_POLAR = re.compile(
+    r"^\W*(?:so\W+)?(?:(?:is|are|was|were|do|does|did|has|have|should)\b"
+    r"|(?:can|could|will|would)\b(?!\s+(?:you|u)\b))"
+    r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_yes_or_no(request: str) -> bool:
+    """Whether a request is a yes/no question ("Is it free", "Do they serve alcohol")."""
+    return "polar" in _asked_kinds(request)
+
+
 @lru_cache(maxsize=16_384)
 def _asked_kinds(request: str) -> frozenset[str]:
     kinds: frozenset[str] = frozenset()
     for pattern, answer in _ASKS:
         if pattern.search(request):
             kinds |= answer
+    if _POLAR.search(request):
+        kinds |= {"polar"}
     return kinds
 
 
@@ -155,6 +177,24 @@ def _facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The kinds of facts in ``text`` and their values (lower case)."""
     facts = extract_facts(text)
     return frozenset(f.kind for f in facts), frozenset(f.value.lower() for f in facts)
+
+
+# Values a year beside them qualifies: "26 vacation days left for 2026", "withheld in 2025 is $618".
+_QUALIFIED = frozenset({"number", "money", "percent", "duration"})
+
+
+@lru_cache(maxsize=16_384)
+def _given_kinds(text: str) -> frozenset[str]:
+    """The kinds of value a sentence gives as answers (what a "when" or a "how much" looks for).
+
+    A year beside another value says which year that value is of ("You have 26 vacation days
+    left for 2026"), not when something happens, so it counts only when it is the value the
+    sentence gives ("It came out in 2019")."""
+    kinds, _ = _facts(text)
+    if "year" in kinds and kinds & _QUALIFIED:
+        kinds -= {"year"}
+    said = text.replace("’", "'")
+    return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
 
 
 @lru_cache(maxsize=16_384)
@@ -236,7 +276,7 @@ def pair_features(
     asked = [_asked_kinds(r) for r in requests]
     # What each sentence brings whatever the request: made once per sentence, not per pair.
     count = len(requests)
-    facts = [_facts(c) for c in claims]
+    facts = [(_given_kinds(c), _facts(c)[1]) for c in claims]
     acts = [_claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
     questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
@@ -336,24 +376,27 @@ class AnswerMatcher:
         """``p[i][j]``: how likely sentence ``j`` addresses request ``i``.
 
         ``wholes[j]``: the sentence claim ``j`` was cut from, when it is a part of one ("have 12
-        left" of "You used 8 PTO days and have 12 left"); a part answers only the requests its
-        whole sentence may answer (:func:`_may_answer`), so cutting a sentence never lets a part
-        answer what the sentence could not."""
-        p = [
-            [self._probability(x) if _may_answer(x) else 0.0 for x in row]
-            for row in pair_features(requests, claims, self.associations)
-        ]
+        left" of "You used 8 PTO days and have 12 left"); a part that shares no word with any
+        request, cut from a sentence that does, answers only the requests its whole sentence may
+        answer (:func:`_may_answer`), so cutting a sentence never lets a part whose subject was
+        left in the rest of it answer what the sentence could not. Other parts are judged by
+        their own words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am",
+        "you can reach them at 617-555-0199" of "they are at 41 Elm Street and ...")."""
+        features = pair_features(requests, claims, self.associations)
+        p = [[self._probability(x) if _may_answer(x) else 0.0 for x in row] for row in features]
         cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
         if cut and wholes is not None:
             sentences = sorted({wholes[j] for j in cut})
+            # A whole sentence that shares no word with any request says nothing its parts do
+            # not ("located at 860 Willow Street and can be contacted at 408-289-8879").
             allowed = [
-                [_may_answer(x) for x in row]
+                [_may_answer(x) or bool(x[_AT["claim_unclaimed"]]) for x in row]
                 for row in pair_features(requests, sentences, self.associations)
             ]
             at = {sentence: k for k, sentence in enumerate(sentences)}
-            for row, may in zip(p, allowed, strict=True):
+            for row, own, may in zip(p, features, allowed, strict=True):
                 for j in cut:
-                    if not may[at[wholes[j]]]:
+                    if not may[at[wholes[j]]] and own[j][_AT["claim_unclaimed"]]:
                         row[j] = 0.0
         return p
 
@@ -479,12 +522,13 @@ def finding_features(
     - ``free_closing``: how likely the free sentences only close ("anything else?");
     - ``no_free``: every sentence went to some other request;
     - ``kind_missing``: the request asks for a kind of value (a time for "when", an amount for
-      "how much") and no sentence gives one;
+      "how much"; not a yes or a no, which a reply often gives in other words: "They do.") and
+      no sentence gives one;
     - ``best_associated``: the strongest association (``table``, the matcher's) of any sentence
       with the request."""
     free = [j for j in range(len(claims)) if j not in owner]
-    asked = _asked_kinds(request)
-    given = frozenset().union(*(_facts(c)[0] for c in claims))
+    asked = _asked_kinds(request) - {"polar"}
+    given = frozenset().union(*(_given_kinds(c) for c in claims))
     terms = words_of(request)
     associated = max((_associated(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
     best_free = max((p[row][j] for j in free), default=0.0)

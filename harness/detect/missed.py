@@ -11,7 +11,8 @@ it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
 in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
 :func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
-names a request ("Sorry, I could not finish ...") does not answer it.
+names a request ("Sorry, I could not finish ...") does not answer it, unless the request is a
+yes/no question ("Sorry, it cannot be refunded" answers "is it refundable").
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
@@ -25,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect.answers import all_words_of, matcher, words_of
+from harness.detect.answers import all_words_of, asks_yes_or_no, matcher, words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
@@ -80,12 +81,15 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
     # What a declared request's words are looked for in (none declared: not needed).
     terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)] if declared else []
     asked = [words_of(r.text) for r in requests]
+    # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
+    # answered by a no, apology or not.
+    polar = [asks_yes_or_no(r.text) for r in requests]
     gave_up = [_gives_up(text) for text in claims]
     missing = {
         i: 1.0
         for i in declared
         if not any(
-            _needs(requests[i]) & t and not (up and _names(asked[i], w))
+            _needs(requests[i]) & t and not (up and not polar[i] and _names(asked[i], w))
             for w, t, up in zip(words, terms, gave_up, strict=True)
         )
     }
@@ -98,7 +102,7 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
             for j, up in enumerate(gave_up):
-                if up and _names(asked[i], words[j]):
+                if up and not polar[i] and _names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first, _ in found]
         for k, sure in model.judged(p, texts, claims, opens).items():
@@ -153,6 +157,8 @@ def _only_gives_up(request: str, said: Sequence[str]) -> bool:
         return True
     if not any(_APOLOGY.search(text) for text in said):
         return False  # the cheap test first: most replies apologise for nothing
+    if asks_yes_or_no(request):
+        return False  # "Sorry, it cannot be refunded" answers "is it refundable"
     asked = words_of(request)
     claims = _claims(said)
     return all(_APOLOGY.search(text) for text, _, _ in claims) and any(
@@ -204,7 +210,7 @@ def _clauses(sentence: str) -> tuple[str, ...]:
 # Where a statement goes on to a second thing: a coordinator or a sentence end with no space
 # after it ("furnished.Phone number is ..."). A closed class of English.
 _JOIN = re.compile(
-    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also)\b)|;\s*"
+    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also|nor)\b)|;\s*"
     r"|(?<=[a-z]{2}[.?!])(?=[A-Z][a-z])",
     re.IGNORECASE,
 )
@@ -213,11 +219,13 @@ _JOIN = re.compile(
 def _by_joins(clause: str) -> list[str]:
     """A statement cut where a coordinator joins two clauses of three words or more each ("The
     number is 925-788-7105 and it's unisex", "They don't have live music but they do serve
-    alcohol"): the user's requests are segmented by their own rules, which keep a statement
-    whole, while a reply often answers two requests in one sentence this way."""
+    alcohol"), or by one value alone ("no, it's not furnished and 925-686-6868"): the user's
+    requests are segmented by their own rules, which keep a statement whole, while a reply
+    often answers two requests in one sentence this way."""
     bounds = [0]
     for m in _JOIN.finditer(clause):
-        if _words(clause[bounds[-1] : m.start()]) >= 3 and _words(clause[m.end() :]) >= 3:
+        rest = clause[m.end() :]
+        if _words(clause[bounds[-1] : m.start()]) >= 3 and (_words(rest) >= 3 or _only_value(rest)):
             bounds.append(m.end())
     bounds.append(len(clause))
     return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
@@ -266,6 +274,22 @@ def _by_values(clause: str) -> list[str]:
             bounds.append(cut)
     bounds.append(len(clause))
     return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
+
+
+_COORDINATOR = re.compile(r"^\W*(?:and|but|however|while|whereas|plus|also)\b\W*", re.IGNORECASE)
+
+
+def _only_value(text: str) -> bool:
+    """Whether ``text`` is a coordinator and one value, nothing more ("and 925-686-6868"): a
+    value given last, after a statement, answers a request of its own."""
+    body = _COORDINATOR.sub("", text).rstrip(" .!?;,")
+    values = [f for f in extract_facts(body) if f.kind in _VALUE_KINDS - {"name"}]
+    if not values:
+        return False
+    covered = [False] * len(body)
+    for f in values:
+        covered[f.start : f.end] = [True] * (f.end - f.start)
+    return not any(ch.isalnum() and not c for ch, c in zip(body, covered, strict=True))
 
 
 def _words(text: str) -> int:

@@ -12,6 +12,7 @@ from harness.detect.answers import (
     FEATURES,
     FINDING_FEATURES,
     AnswerMatcher,
+    finding_features,
     matcher,
     pair_features,
     reply_terms,
@@ -245,3 +246,85 @@ def test_the_matcher_learns_from_real_answers_to_requests_of_one_service() -> No
         assert len({r["answer"] for r in requests}) == len(requests)
     raw = json.loads(_MODEL.read_text(encoding="utf-8"))
     assert "sgd-train slot answers" in raw["fitted_on"]
+
+
+def test_a_year_beside_another_value_does_not_answer_when() -> None:
+    """A year next to another value says which year that value is of ("340 reward points for
+    2027"), not when something happens: it does not answer a "when" beside it. A year that is
+    the value a sentence gives still does ("It came out in 2019")."""
+    asked = "How much have I spent on groceries this month, and when does my membership renew?"
+    spent = "You spent $212 on groceries this month."
+    assert _one_turn(asked, spent, "You have 340 reward points for 2027.") == [
+        "when does my membership renew"
+    ]
+    assert _one_turn(asked, spent, "Your membership renews on March 3.") == []
+    album = "When did the album come out, and who produced it?"
+    assert _one_turn(album, "It came out in 2019.", "Rick Rubin produced it.") == []
+
+
+def test_a_part_sharing_words_with_a_request_is_judged_by_its_own_words() -> None:
+    """A part of a sentence that shares words with a request may answer it whatever the rest of
+    the sentence says ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am");
+    only a part that shares no word with any request ("and have 12 left") answers no more than
+    its whole sentence may."""
+    asked = "What is the time and location of the workshop?"
+    assert _one_turn(asked, "The workshop is located at 40 Mill Lane and starts at 10 am.") == []
+    assert _one_turn(asked, "The workshop starts at 10 am.") == [
+        "What is the location of the workshop"
+    ]
+    cruise = "Which port does the cruise leave from and which port does it return to?"
+    assert _one_turn(cruise, "It departs from the Port of Miami and it returns to Canaveral.") == []
+    assert _one_turn(cruise, "It returns to Port Canaveral.") == [
+        "Which port does the cruise leave from"
+    ]
+
+
+def test_a_yes_or_no_answers_a_yes_no_question_beside_another_request() -> None:
+    """A yes/no question ("Is parking free", "Do they deliver") asks for a yes or a no: a reply
+    sentence saying one answers it though it shares no word with it. Without one the question
+    is still missed, and a yes/no question does not make a finding surer when no sentence says
+    yes or no (a reply may answer it in other words: "They do.")."""
+    parking = "Is parking free, and what is their phone number?"
+    phone = "Their phone number is 415-555-0100."
+    assert _one_turn(parking, "Yes, it is.", phone) == []
+    assert _one_turn(parking, phone) == ["Is parking free"]
+    deliver = "Do they deliver? And what time do they close?"
+    assert _one_turn(deliver, "No, they don't. They close at 10 pm.") == []
+    assert _one_turn(deliver, "They close at 10 pm. Have a nice day.") == ["Do they deliver"]
+    column = FINDING_FEATURES.index("kind_missing")
+    assert finding_features([[0.0]], {}, 0, "Do they deliver", ["They do."])[column] == 0.0
+    assert finding_features([[0.0]], {}, 0, "when do they close", ["They do."])[column] == 1.0
+
+
+def test_a_part_of_a_sentence_sharing_no_word_with_any_request_is_judged_by_its_own_words() -> None:
+    """When the whole sentence shares no word with any request, it says nothing its parts do
+    not: "you can reach them at 617-555-0199" answers "give me their number" though the rest of
+    its sentence is an address. The part is still needed: without it the number is missed."""
+    asked = "Give me their number and their address"
+    address = "Your booking went through, they are at 41 Elm Street"
+    assert _one_turn(asked, address + " and you can reach them at 617-555-0199") == []
+    assert _one_turn(asked, address + ".") == ["Give me their number"]
+
+
+def test_a_value_given_last_after_and_is_a_part_of_its_own() -> None:
+    """ "... no, it's not furnished and 617-555-0123": a statement then "and" and one value
+    answers two requests, the value its own part."""
+    asked = "Is the flat furnished, and what's their number?"
+    assert _one_turn(asked, "Your viewing is booked, no it's not furnished and 617-555-0123") == []
+    assert _one_turn(asked, "Your viewing is booked, no it's not furnished.") == [
+        "what's their number"
+    ]
+
+
+def test_a_no_with_an_apology_answers_a_yes_no_question() -> None:
+    """ "Sorry, the ticket cannot be refunded" answers "is the ticket refundable": an apology for
+    not doing something leaves a request to do it unanswered ("Can you book the ticket?"), but
+    a yes/no question is answered by a no, apology or not. "neither ... nor" answers two."""
+    assert _one_turn("Is the ticket refundable?", "Sorry, the ticket cannot be refunded.") == []
+    assert _one_turn("Can you book the ticket?", "Sorry, I could not book the ticket.") == [
+        "Can you book the ticket"
+    ]
+    both = "Is the ticket refundable, and when does the flight leave?"
+    assert _one_turn(both, "Sorry, the ticket cannot be refunded. It leaves at 5 pm.") == []
+    asked = "Does the hotel have a pool and does it have a gym?"
+    assert _one_turn(asked, "Sorry, it neither has a pool nor does it have a gym.") == []

@@ -61,6 +61,18 @@ def texts(message: str) -> list[str]:
             ["What will the humidity be like", "What will the wind be like"],
         ),
         ("Address and phone number?", ["Address", "phone number"]),
+        # a thing whose name opens with a verb ("start time", "check in time")
+        ("What's the start time and address?", ["What's the start time", "What's the address"]),
+        (
+            "what is the check in time and the price",
+            ["what is the check in time", "what is the price"],
+        ),
+        # the end of a question after a question word said of both
+        ("What album and genre is it?", ["What album is it", "What genre is it"]),
+        (
+            "Which airline and flight number is it?",
+            ["Which airline is it", "Which flight number is it"],
+        ),
         # two actions of one question
         (
             "What station does it leave and arrive at?",
@@ -195,11 +207,12 @@ def test_real_user_turns_are_counted_as_their_dialogue_acts_say() -> None:
     """SGD *train* user turns (development data), their requested slots counted from their
     dialogue acts. Measured 2026-12-02: one slot requested, 8,762 of 8,868 turns counted right
     before (98.8 %) and 8,760 after; two slots, 5,071 of 6,245 (81.2 %) before and 5,726
-    (91.7 %) after."""
+    (91.7 %) after. 2026-12-03 (s39-check): 5,734 before, 5,741 after "start time"-like things
+    and "what album and genre is it" (one slot: 8,759 both)."""
     result = counts("train")
     assert result.turns["req1"] == 8868 and result.turns["req2"] == 6245
     assert result.right["req1"] >= 8750
-    assert result.right["req2"] >= 5720
+    assert result.right["req2"] >= 5740
 
 
 def test_a_question_mark_with_no_space_after_it_ends_a_request() -> None:

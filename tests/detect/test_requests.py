@@ -436,15 +436,25 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # %, false alarms 14.2 -> 13.7 % (declared 8.5 -> 8.0 %); sgd-dev 85.2 -> 83.3 %, 21.7 -> 20.2
 # % (declared 89.3 -> 87.2 %, 14.2 -> 13.2 %); fresh 96.7 -> 96.7 %, 14.2 -> 14.0 % (declared
 # 99.9 -> 99.8 %, 9.2 -> 9.0 %). Fewer false alarms everywhere, fewer drops found on sgd-dev.
-DROP_TEST = 0.968  # 96.9 %
-MERGE_TEST = 0.965  # 96.6 %
-FILLER_TEST = 0.959  # 95.9 %
-FULL_TEST = 0.137  # 13.7 %
-FULL_TEST_DECLARED = 0.080  # 8.0 %
-SGD_FULL, SGD_DROP = 0.202, 0.832  # 20.2 %, 83.3 %
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.132, 0.872  # 13.2 % (was 14.2 %), 87.2 % (was 89.3 %)
-FRESH_FULL, FRESH_DROP = 0.140, 0.966  # 14.0 %, 96.7 %
-FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.090, 0.998  # 9.0 %, 99.8 %
+# Eighth session (2026-12-03, s39-check: a year beside another value no longer answers "when",
+# a yes/no question asks for a yes or a no, a part of a bot sentence judged by its own words
+# unless its subject is in the rest of a sentence sharing words with a request, statements
+# cut before one value and at "nor", "start time and address" and "what album and genre is it"
+# as two requests; the matcher not refitted; measured once at the end, 03:18 UTC, aggregates
+# only): test drops 96.9 -> 96.4 %, merges 96.6 -> 96.2 %, closers 95.9 -> 95.5 %, false alarms
+# 13.7 -> 13.5 % (declared 8.0 -> 7.8 %); sgd-dev 83.3 -> 82.4 %, 20.2 -> 19.2 % (declared
+# 87.2 -> 86.5 %, 13.2 -> 11.8 %); fresh 96.7 -> 96.6 %, 14.0 -> 14.0 % (declared 99.8 ->
+# 99.75 %, 9.0 -> 9.0 %). Again fewer false alarms and fewer drops found: a move along the
+# trade-off, larger on real SGD replies (docs/simulate.md).
+DROP_TEST = 0.964  # 96.4 % (was 96.9 %)
+MERGE_TEST = 0.961  # 96.2 % (was 96.6 %)
+FILLER_TEST = 0.954  # 95.5 % (was 95.9 %)
+FULL_TEST = 0.135  # 13.5 % (was 13.7 %)
+FULL_TEST_DECLARED = 0.079  # 7.8 % (was 8.0 %)
+SGD_FULL, SGD_DROP = 0.192, 0.824  # 19.2 % (was 20.2 %), 82.4 % (was 83.3 %)
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.119, 0.864  # 11.8 % (was 13.2 %), 86.5 % (was 87.2 %)
+FRESH_FULL, FRESH_DROP = 0.140, 0.966  # 14.0 %, 96.6 % (was 96.7 %)
+FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.090, 0.997  # 9.0 %, 99.75 % (was 99.8 %)
 
 
 def test_a_planner_that_drops_or_merges_a_request_is_flagged() -> None:
@@ -534,13 +544,17 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # SGD ones (sgd-dev 10.8 -> 14.6 %), while false alarms rise on the CLINC-based sets (test 1.2
 # -> 3.0 %, fresh 1.0 -> 2.2 %, holdout 1.2 -> 2.0 %; on `dev`, development, 1.2 -> 1.7 %) and
 # fall on the real ones (sgd-dev 1.5 -> 1.3 %; sgd-real-dev 0.8 -> 0.2 %). A trade-off, not a
-# gain on every axis: docs/simulate.md gives it.
+# gain on every axis: docs/simulate.md gives it. Eighth session (2026-12-03 03:18 UTC,
+# s39-check, the matcher not refitted, measured once, aggregates only): false alarms and drops
+# the same (sgd-dev drops 14.6 -> 14.7 %, holdout 35.4 -> 35.5 %), closers replaced slightly
+# less often flagged (test 90.0 -> 89.5 %, sgd-dev 75.8 -> 75.0 %, fresh 89.5 -> 89.5 %,
+# holdout 77.7 -> 77.6 %).
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.030, 0.581, 0.899),  # 3.0 %, 58.1 %, 90.0 %
-    "sgd-dev": (0.014, 0.145, 0.757),  # 1.3 %, 14.6 %, 75.8 %
-    "fresh": (0.022, 0.580, 0.895),  # 2.2 %, 58.1 %, 89.5 %
-    "holdout": (0.020, 0.354, 0.776),  # 2.0 %, 35.4 %, 77.7 % (never tuned on)
+    "test": (0.030, 0.581, 0.895),  # 3.0 %, 58.1 %, 89.5 %
+    "sgd-dev": (0.014, 0.147, 0.749),  # 1.3 %, 14.7 %, 75.0 %
+    "fresh": (0.022, 0.580, 0.894),  # 2.2 %, 58.1 %, 89.5 %
+    "holdout": (0.020, 0.354, 0.775),  # 2.0 %, 35.5 %, 77.6 % (never tuned on)
 }
 
 
@@ -597,15 +611,17 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     once, aggregates only): segmented 16.5 %, 84.3 %, 83.7 %; declared 10.3 %, 93.2 %. Its
     twelfth (2026-12-02 22:41 UTC, s38-check: the matcher also fitted on real SGD train answers,
     refitted; measured once, aggregates only): segmented 16.3 %, 83.9 %, 83.4 %; declared
-    10.0 %, 92.3 %."""
+    10.0 %, 92.3 %. Its thirteenth (2026-12-03 03:18 UTC, s39-check: years, yes/no questions,
+    parts of bot sentences, two segmenter shapes; not refitted; measured once, aggregates
+    only): segmented 16.2 %, 83.7 %, 83.2 %; declared 9.8 %, 91.8 %."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.164
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.839
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.833
+    assert segmented.full_flagged / segmented.full_turns <= 0.162
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.837
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.831
     declared = mutation("holdout", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.100
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.922
+    assert declared.full_flagged / declared.full_turns <= 0.099
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.918
 
 
 @pytest.mark.xfail(
