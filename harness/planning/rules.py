@@ -63,8 +63,9 @@ class RulesPlanner(Planner):
             is missing, the planner warns once and routes with the lexical matcher alone.
         scope_threshold: the lowest probability that a request is for some sub-agent at all
             (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
-            default (None) is the bot's scope model's own threshold, calibrated to keep every
-            in-scope development request; 0 turns it off,
+            default (None) is the scope model's own threshold, calibrated to keep every
+            in-scope development request (the model is the bot's, or, for a request whose best
+            agent's subject the concept table does not know, ``scope.PLAIN``); 0 turns it off,
             higher values keep more out-of-scope requests with the parent and lose some in-scope
             ones (docs/models.md gives both figures).
         concepts: the concept table the matcher may use (``harness.planning.concepts``): ``True``
@@ -116,12 +117,11 @@ class RulesPlanner(Planner):
         if not requests:
             return {}
         matcher = agent_matcher(cards, concepts=self.concepts)
-        limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
         asks = list(requests.items())
-        if limit > 0.0:
+        if self.scope_threshold is None or self.scope_threshold > 0.0:
             asks = await _analysed(
                 sum(len(a) for _, a in asks),
-                lambda: [(r, a) for r, a in asks if matcher.in_scope(a) >= limit],
+                lambda: [(r, a) for r, a in asks if self._in_scope(cards, a)],
             )
             if not asks:
                 return {}
@@ -145,6 +145,19 @@ class RulesPlanner(Planner):
             sum(len(a) for _, a in asks),
             lambda: {request: matcher.best(a) for request, a in asks},
         )
+
+    def _in_scope(self, cards: tuple[AgentCard, ...], text: str) -> bool:
+        """Whether ``text`` is for some sub-agent at all (``harness.planning.scope``).
+
+        When the request's best agent is one whose subject the concept table does not know
+        (``AgentMatcher.known``), its closeness by meaning says nothing, so the model for bots
+        the table does not know decides, over the figures of a matcher without the table: the
+        trust in the table is per agent, not all or nothing per bot."""
+        judge = agent_matcher(cards, concepts=self.concepts)
+        if judge.uses_concepts and judge.best(text) not in judge.known:
+            judge = agent_matcher(cards, concepts=False)
+        limit = judge.scope.threshold if self.scope_threshold is None else self.scope_threshold
+        return judge.in_scope(text) >= limit
 
     def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
         """The agent whose texts a request's meaning (``harness.planning.concepts``) is close
