@@ -116,7 +116,6 @@ class RulesPlanner(Planner):
         the part of it that asks (``requests`` maps each request's text to that part)."""
         if not requests:
             return {}
-        matcher = agent_matcher(cards, concepts=self.concepts)
         asks = list(requests.items())
         if self.scope_threshold is None or self.scope_threshold > 0.0:
             asks = await _analysed(
@@ -143,18 +142,34 @@ class RulesPlanner(Planner):
                 return {r: s[0][0] if s else None for (r, _), s in zip(asks, ranked, strict=True)}
         return await _analysed(
             sum(len(a) for _, a in asks),
-            lambda: {request: matcher.best(a) for request, a in asks},
+            lambda: {request: self._best(cards, a) for request, a in asks},
         )
+
+    def _best(self, cards: tuple[AgentCard, ...], text: str) -> str | None:
+        """The matcher's agent for ``text``; but when the concept table does not know the
+        subject of the agent the request's words pick (``AgentMatcher.known``) and the
+        request's meaning is close to no agent's texts (under ``MEANING_GATE``), the table has
+        nothing to say about it, and the words' pick stands."""
+        matcher = agent_matcher(cards, concepts=self.concepts)
+        if (
+            matcher.uses_concepts
+            and len(matcher.known) < len(cards)
+            and matcher.meaning(text) < MEANING_GATE
+        ):
+            worded = agent_matcher(cards, concepts=False).best(text)
+            if worded is not None and worded not in matcher.known:
+                return worded
+        return matcher.best(text)
 
     def _in_scope(self, cards: tuple[AgentCard, ...], text: str) -> bool:
         """Whether ``text`` is for some sub-agent at all (``harness.planning.scope``).
 
-        When the request's best agent is one whose subject the concept table does not know
-        (``AgentMatcher.known``), its closeness by meaning says nothing, so the model for bots
-        the table does not know decides, over the figures of a matcher without the table: the
-        trust in the table is per agent, not all or nothing per bot."""
+        When the request's agent (``_best``) is one whose subject the concept table does not
+        know (``AgentMatcher.known``), its closeness by meaning says nothing, so the model for
+        bots the table does not know decides, over the figures of a matcher without the table:
+        the trust in the table is per agent, not all or nothing per bot."""
         judge = agent_matcher(cards, concepts=self.concepts)
-        if judge.uses_concepts and judge.best(text) not in judge.known:
+        if judge.uses_concepts and self._best(cards, text) not in judge.known:
             judge = agent_matcher(cards, concepts=False)
         limit = judge.scope.threshold if self.scope_threshold is None else self.scope_threshold
         return judge.in_scope(text) >= limit

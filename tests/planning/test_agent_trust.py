@@ -2,8 +2,9 @@
 
 A user's bot often mixes subjects the concept table learnt with one it never saw. Its closeness by
 meaning says nothing about such an agent, so the planner neither keeps that agent's requests with
-the parent for being far in meaning: for a request whose best agent is such an agent, the
-out-of-scope model for bots the table does not know decides.
+the parent for being far in meaning (for a request whose agent is such an agent, the
+out-of-scope model for bots the table does not know decides), nor lets a meaning the table is
+unsure of pull a request away from the agent its words pick.
 """
 
 from __future__ import annotations
@@ -12,7 +13,12 @@ import pytest
 
 from harness.models import AgentCard
 from harness.planning import PlanInput, RulesPlanner
-from harness.planning.concepts import agents_left_out, leave_one_out, trusted_agents
+from harness.planning.concepts import (
+    ConceptTable,
+    agents_left_out,
+    leave_one_out,
+    trusted_agents,
+)
 from harness.planning.match import AgentMatcher
 from tests.planning.test_concepts import LEAVE, PAY, TOY
 
@@ -70,6 +76,24 @@ async def test_a_request_for_an_agent_the_table_does_not_know_is_not_kept_with_t
     """Far from every agent in meaning (the table knows no clinic), close in words to one."""
     given = PlanInput(parent="desk", message=message, agents=CARDS)
     plan = await RulesPlanner(concepts=TOY).plan(given)
+    assert [e.agent for e in plan.entries] == ["clinic"]
+
+
+@pytest.mark.parametrize(
+    "message", ["is a doctor free friday next week", "doctor friday next week"]
+)
+async def test_an_unsure_meaning_does_not_pull_a_request_from_an_agent_the_table_does_not_know(
+    message: str,
+) -> None:
+    """ "week" means an intent no agent has, a little the leave intent (closeness 0.44, under
+    ``MEANING_GATE``); with "friday" from pto's example, the table's matcher picks pto. The
+    words pick the clinic, whose subject the table never saw."""
+    words = dict(TOY.words)
+    words["week"] = ((2, 0.9), (TOY.words["vacation"][0][0], 0.44))
+    table = ConceptTable(words=words)
+    assert AgentMatcher(CARDS, concepts=table).best(message) == "pto"
+    given = PlanInput(parent="desk", message=message, agents=CARDS)
+    plan = await RulesPlanner(concepts=table).plan(given)
     assert [e.agent for e in plan.entries] == ["clinic"]
 
 
