@@ -31,7 +31,7 @@ from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
-from harness.planning.match import agent_matcher
+from harness.planning.match import AgentMatcher, agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import opens_question, split_request_parts
 from harness.text.claims import analysed_part
@@ -116,11 +116,15 @@ class RulesPlanner(Planner):
         the part of it that asks (``requests`` maps each request's text to that part)."""
         if not requests:
             return {}
+        matcher = agent_matcher(cards, concepts=self.concepts)
+        # The matcher without the table, for agents whose subject the table does not know.
+        plain = agent_matcher(cards, concepts=False) if len(matcher.known) < len(cards) else None
         asks = list(requests.items())
         if self.scope_threshold is None or self.scope_threshold > 0.0:
+            threshold = self.scope_threshold
             asks = await _analysed(
                 sum(len(a) for _, a in asks),
-                lambda: [(r, a) for r, a in asks if self._in_scope(cards, a)],
+                lambda: [(r, a) for r, a in asks if _in_scope(matcher, plain, a, threshold)],
             )
             if not asks:
                 return {}
@@ -142,37 +146,8 @@ class RulesPlanner(Planner):
                 return {r: s[0][0] if s else None for (r, _), s in zip(asks, ranked, strict=True)}
         return await _analysed(
             sum(len(a) for _, a in asks),
-            lambda: {request: self._best(cards, a) for request, a in asks},
+            lambda: {request: _best(matcher, plain, a) for request, a in asks},
         )
-
-    def _best(self, cards: tuple[AgentCard, ...], text: str) -> str | None:
-        """The matcher's agent for ``text``; but when the concept table does not know the
-        subject of the agent the request's words pick (``AgentMatcher.known``) and the
-        request's meaning is close to no agent's texts (under ``MEANING_GATE``), the table has
-        nothing to say about it, and the words' pick stands."""
-        matcher = agent_matcher(cards, concepts=self.concepts)
-        if (
-            matcher.uses_concepts
-            and len(matcher.known) < len(cards)
-            and matcher.meaning(text) < MEANING_GATE
-        ):
-            worded = agent_matcher(cards, concepts=False).best(text)
-            if worded is not None and worded not in matcher.known:
-                return worded
-        return matcher.best(text)
-
-    def _in_scope(self, cards: tuple[AgentCard, ...], text: str) -> bool:
-        """Whether ``text`` is for some sub-agent at all (``harness.planning.scope``).
-
-        When the request's agent (``_best``) is one whose subject the concept table does not
-        know (``AgentMatcher.known``), its closeness by meaning says nothing, so the model for
-        bots the table does not know decides, over the figures of a matcher without the table:
-        the trust in the table is per agent, not all or nothing per bot."""
-        judge = agent_matcher(cards, concepts=self.concepts)
-        if judge.uses_concepts and self._best(cards, text) not in judge.known:
-            judge = agent_matcher(cards, concepts=False)
-        limit = judge.scope.threshold if self.scope_threshold is None else self.scope_threshold
-        return judge.in_scope(text) >= limit
 
     def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
         """The agent whose texts a request's meaning (``harness.planning.concepts``) is close
@@ -220,6 +195,40 @@ async def _analysed(size: int, work: Callable[[], T]) -> T:
     if size <= INLINE_ANALYSIS:
         return work()
     return await asyncio.to_thread(work)
+
+
+def _best(matcher: AgentMatcher, plain: AgentMatcher | None, text: str) -> str | None:
+    """The matcher's agent for ``text``; but when the concept table does not know the subject of
+    the agent the request's words pick (``plain``: the matcher without the table, None when the
+    table knows every agent; ``AgentMatcher.known``) and the request's meaning is close to no
+    agent's texts (under ``MEANING_GATE``), the table has nothing to say about it, and the
+    words' pick stands."""
+    if plain is not None and matcher.uses_concepts and matcher.meaning(text) < MEANING_GATE:
+        worded = plain.best(text)
+        if worded is not None and worded not in matcher.known:
+            return worded
+    return matcher.best(text)
+
+
+def _in_scope(
+    matcher: AgentMatcher, plain: AgentMatcher | None, text: str, threshold: float | None
+) -> bool:
+    """Whether ``text`` is for some sub-agent at all (``harness.planning.scope``; ``threshold``:
+    the planner's ``scope_threshold``).
+
+    When the request's agent (``_best``) is one whose subject the concept table does not know
+    (``AgentMatcher.known``), its closeness by meaning says nothing, so the model for bots the
+    table does not know decides, over the figures of the matcher without the table (``plain``):
+    the trust in the table is per agent, not all or nothing per bot."""
+    judge = matcher
+    if (
+        plain is not None
+        and matcher.uses_concepts
+        and _best(matcher, plain, text) not in matcher.known
+    ):
+        judge = plain
+    limit = judge.scope.threshold if threshold is None else threshold
+    return judge.in_scope(text) >= limit
 
 
 def _requests(
