@@ -162,6 +162,11 @@ _VERB_SET = frozenset(_VERBS.split("|")) | _words("i i'd i've we need want wanna
 # none of these is a statement, the context of the question after it.
 _ASKS_FIRST = _WH_SET | _AUX_SET | frozenset(_VERBS.split("|")) | _words("please id i'd")
 _GREETINGS = _words("hi hello hey yo there ok okay so well um uh hmm")
+# Words only a clause has (auxiliaries, copulas and modals, "got", negation, question words,
+# subject pronouns): a piece with one says its own verb ("my card got declined", "my luggage is
+# not here"); a piece without one may be a bare noun phrase ("and my W-2") that shares the verb
+# before it.
+CLAUSE_WORDS = _AUX_SET | _WH_SET | _words("be been got gets not never i we you they he she")
 _WANTS = _words("need needs want wants wanna like looking")
 # An auxiliary's contraction ("my job'll"): a verb follows it.
 _CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")

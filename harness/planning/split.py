@@ -24,6 +24,7 @@ from pathlib import Path
 
 from harness.models._text import content_tokens
 from harness.planning._cuts import (
+    CLAUSE_WORDS,
     CONNECTIVE,
     CUT,
     CUT_LISTED,
@@ -333,6 +334,8 @@ def _carry_frame(previous: str, piece: str, routed: Callable[[str, str], bool]) 
     """``piece`` completed with the verb or object it shares with ``previous``, when it has none."""
     words = piece.split()
     if words[0].lower() in _DETERMINER:
+        if any(w in CLAUSE_WORDS or w.endswith("n't") for w in _WORDS.findall(piece.lower())):
+            return piece  # a clause of its own: "my luggage is not here", "my card got declined"
         # "and my W-2" after "where is my payslip": the verb words before the previous object.
         before = previous.split()
         for index, word in enumerate(before):

@@ -64,6 +64,24 @@ def test_nothing_carries_over_a_sentence_end() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("message", "second"),
+    [
+        ("where is my payslip and my parcel has not arrived", "my parcel has not arrived"),
+        ("where is my W-2 and my badge got wet", "my badge got wet"),
+        (
+            "what is my balance and the printer on my floor is jammed",
+            "the printer on my floor is jammed",
+        ),
+        ("show me my W-2 and my manager wants when i started", "my manager wants when i started"),
+    ],
+)
+def test_a_clause_after_and_gets_no_frame_carried_over(message: str, second: str) -> None:
+    # Before, a piece opening with "my" or "the" always got the verb before the previous object
+    # back, clause or not: "where is my parcel has not arrived".
+    assert split_requests(message, _always)[1] == second
+
+
 def test_a_sentence_opening_with_also_and_a_comma_starts_a_request() -> None:
     # "Also" is empty once stripped; the piece after it follows a sentence end, not the comma.
     message = "Book the hotel. Also, if I have 500 euros, is that enough"
