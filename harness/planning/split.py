@@ -10,7 +10,12 @@ stand for a request without saying what it asks ("I have a few questions", "grea
 request after it (after a colon or a sentence end) or ends the one before it; a piece of values
 alone ("March 10", "the 18th") ends the request before it, or opens the one after its comma. A
 piece cut off by a comma alone starts a request only when it says enough to be routed on its own
-(``starts_request``); otherwise it is the rest of the piece before it. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
+(``starts_request``); otherwise it is the rest of the piece before it. A statement that goes on
+after "and" without a subject of its own ("I took a new job and need help with my 401k") is one
+request (``harness.planning._cuts.goes_on``), and so is a statement and what a pronoun of the
+piece after it points back to ("my card has been erased and I need to report it",
+``refers_back``), or a phrase or a clause of time that sets the scene before a comma ("when
+travelling in Chicago, what should I see"). A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
 is my payslip" becomes "where is the W-2", and "how many are left" after "how many PTO days have I
 used" becomes "how many PTO days are left".
 """
@@ -31,6 +36,9 @@ from harness.planning._cuts import (
     FIRST_MARK,
     LEAD,
     PUNCTUATED,
+    goes_on,
+    opens_request,
+    refers_back,
     soft_cut_allowed,
 )
 from harness.text.facts import DATE_WORDS
@@ -53,7 +61,7 @@ _PLACEHOLDER = frozenset(
         " query queries few couple several another other last final quick wonder wondering"
         " great perfect cool awesome alright fine good nice excellent wonderful sure"
         " morning afternoon evening thx ty cheers appreciate appreciated pls plz lot yo"
-        " request requests two three four"
+        " request requests two three four go ahead hurry"
     )
 ) | frozenset(json.loads(ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8"))["words"])
 # "things to do", "something to eat": what follows the placeholder says what is asked.
@@ -114,7 +122,9 @@ _PREFACE = frozenset(
         "until",
     }
 )
-_PREFACE_WORDS = 6
+_PREFACE_WORDS = 8
+_WHEN = frozenset({"when", "whenever"})
+_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "my", "our", "i'm", "we're"})
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
 _MARKER_ONLY = re.compile(r"\s*+\(?\d{1,2}")
 _CONNECTIVE = re.compile(r"\s*+" + CONNECTIVE, re.IGNORECASE)
@@ -240,6 +250,14 @@ def split_request_parts(
             requests[-1] = (f"{whole} and {said}", f"{asks} and {piece}", head, True)
         elif opens:
             requests.append((said, piece, piece, False))
+        elif _AND.fullmatch(cut_text) and goes_on(asks[-_COMPARED:], piece):
+            # "i took a new job and need help with my 401k": one statement goes on, its subject
+            # shared; what it asks is one request.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (cut == "comma" or _AND.fullmatch(cut_text)) and refers_back(asks[-_COMPARED:], piece):
+            # "my card has been erased and I need to report it": what the statement names is
+            # what the piece asks about.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif not content and not values:
             held = (glue, cut, said)
         elif values or (
@@ -314,8 +332,16 @@ def _prefaces(text: str) -> bool:
     Portland", "on my Visa", "if I use Citibank"): it opens with a preposition or "if"."""
     if len(text) > 16 * _PREFACE_WORDS:
         return False
-    words = text.split()
-    return len(words) <= _PREFACE_WORDS and words[0].lower() in _PREFACE
+    words = text.lower().split()
+    if len(words) > _PREFACE_WORDS or any(w in _WH for w in words[1:]):
+        return False  # longer, or a question ("at what time will my flight board")
+    if any(opens_request(part) for part in text.split(",")[1:]):
+        return False  # a phrase and its request already ("on my list, add dishes")
+    # "when travelling in Chicago", "when I go to Mexico": a clause of time, not a question ("when
+    # is payday" has its auxiliary second).
+    return words[0] in _PREFACE or (
+        words[0] in _WHEN and len(words) > 1 and (words[1] in _PRONOUNS or words[1].endswith("ing"))
+    )
 
 
 def _open_between(text: str) -> bool:
