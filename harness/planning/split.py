@@ -15,7 +15,8 @@ after "and" without a subject of its own ("I took a new job and need help with m
 request (``harness.planning._cuts.goes_on``), and so is a statement and what a pronoun of the
 piece after it points back to ("my card has been erased and I need to report it",
 ``refers_back``), or a phrase or a clause of time that sets the scene before a comma ("when
-travelling in Chicago, what should I see"). A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
+travelling in Chicago, what should I see"). A title's dot ("Dr. Paley") and an "&" inside a name
+("Barnes & Noble") cut nothing. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
 is my payslip" becomes "where is the W-2", and "how many are left" after "how many PTO days have I
 used" becomes "how many PTO days are left".
 """
@@ -76,6 +77,10 @@ _VALUE_WORDS = DATE_WORDS | frozenset(
     )
 )
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
+_LAST_WORD = re.compile(r"(?<![\w'-])[A-Za-z][\w'-]*+$")
+# Titles written with a dot that only ever stand before a name (a closed class; not "St.", which
+# also ends "Main St.").
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "rev"})
 # Words that open a noun phrase: a piece that starts with one lacks its verb ("and my W-2").
 _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", "her", "its"})
 # Auxiliaries that end the object of a "how many / how much" question.
@@ -176,6 +181,8 @@ def split_request_parts(
             and _MARKER_ONLY.fullmatch(text, start, match.start())
         ):
             continue  # "1." at a line's start marks a list item; it ends no sentence
+        if _inside_name(text, match.start(), match.end(), match.group(0)):
+            continue  # "Dr. Adam Paley", "Barnes & Noble": a title or a name goes on
         pieces.append((kind, cut_text, text[start : match.start()]))
         kind = next((k for k in ("comma", "lead", "end", "soft") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()
@@ -283,6 +290,21 @@ def split_request_parts(
     return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
         (text, text)
     ]
+
+
+def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
+    """Whether the cut ``text[start:end]`` is inside a name: a title's dot before a capitalised
+    word ("Dr. Adam Paley", a closed class of titles), or "&" between two capitalised words
+    ("Barnes & Noble", "Johnson & Johnson")."""
+    mark = cut.strip()
+    if not mark or not text[end : end + 1].isupper():
+        return False
+    before = _LAST_WORD.search(text, max(0, start - 40), start)  # bounded: linear in the text
+    if before is None:
+        return False
+    if mark == ".":
+        return before.group(0).lower() in _TITLES
+    return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
 
 
 def _asks(piece: str) -> bool:

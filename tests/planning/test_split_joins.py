@@ -432,3 +432,24 @@ def test_a_pronoun_after_a_request_or_in_a_question_joins_nothing(
     """The guard: after "I want ..." (a request), in a question, or in a clause with its own
     auxiliary, the piece stays a request of its own."""
     assert split_requests(message, _always) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I want to see Dr. Maria Lopez on Friday", "is Barnes & Noble open on Sunday"],
+)
+def test_a_title_s_dot_or_an_ampersand_inside_a_name_cuts_nothing(message: str) -> None:
+    # Before, "I want to see Dr" and "Maria Lopez on Friday" were planned as two requests.
+    assert split_requests(message, _always) == [message]
+
+
+def test_a_sentence_end_or_an_ampersand_between_requests_still_cuts() -> None:
+    """The guard: a dot after anything but a title, and "&" before a question, still cut."""
+    assert split_requests("I paid on July 1st. Do I need a visa?", _always) == [
+        "I paid on July 1st",
+        "Do I need a visa",
+    ]
+    assert split_requests("Where is my W-2 & When is payday", _always) == [
+        "Where is my W-2",
+        "When is payday",
+    ]
