@@ -45,7 +45,7 @@ from harness.planning._cuts import (
 from harness.text.facts import DATE_WORDS
 from harness.text.words import REQUEST_STOPWORDS
 
-__all__ = ["opens_question", "split_request_parts", "split_requests"]
+__all__ = ["asks_something", "opens_question", "split_request_parts", "split_requests"]
 
 ACKNOWLEDGEMENTS_FILE = Path(__file__).resolve().parent / "_models" / "acknowledgements.json"
 """Word stems of real user turns that only acknowledge ("sounds", "works", "nope"), learnt from
@@ -319,6 +319,13 @@ def _asks(piece: str) -> bool:
         or _SAYS_WHAT.search(piece) is not None
         or any(token not in _PLACEHOLDER for token in content_tokens(piece))
     )
+
+
+def asks_something(sentence: str) -> bool:
+    """Whether ``sentence`` asks something of its own: not only an acknowledgement ("That sounds
+    good."), a greeting or words that stand for a request without saying what it asks ("I have a
+    question.")."""
+    return _asks(sentence.strip(" ,;:.!?"))
 
 
 def _glue(cut: str, cut_text: str) -> str:
