@@ -247,7 +247,8 @@ def goes_on(previous: str, piece: str) -> bool:
         del before[0]
     if len(words) < 2 or not before or before[0] in _OPENS_ASKING:
         return False
-    first, second = words[0], words[1]
+    first: str = words[0]
+    second: str = words[1]
     if first in _GOES_ON or first in _NEGATED:
         return True
     if first == "am":
