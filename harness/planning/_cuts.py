@@ -46,7 +46,8 @@ _STATE_NAME = (
     "|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington"
     "|west virginia|wisconsin|wyoming)"
 )
-# A comma before a year ("from May 1st, 2020 to June 2nd, 2020") is no cut either.
+# A comma before a year ("from May 1st, 2020 to June 2nd, 2020") is no cut either, nor one before
+# a quotation ("how do I say, 'good morning' in Italian").
 
 # Auxiliaries and modals (a closed class), as a question or a clause opens with them.
 _AUX_WORDS = (
@@ -107,7 +108,7 @@ _CUT_TEMPLATE = (
     r"|(?<!\s)\s*+,\s*+\b(?:then|after that)\b[\s,]++"
     r"|(?:(?<!\s)\s*+,|,|(?<!\s))\s++[&+]\s++"
     r"|(?<!\s)\s++(?:/|--|[-–—])\s++)"
-    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++(?!" + _STATE + r"\b(?![-'])|(?:19|20)\d\d\b"
+    r"|(?P<comma>(?:(?<!\s)\s++)?,\s++(?!" + _STATE + r"\b(?![-'])|(?:19|20)\d\d\b|['\"‘“]"
     r"|" + _STATE_NAME + r"\b))"
     r"|(?P<lead>(?<!\s):\s++)"
     r"|(?P<soft>(?<=[\w'])\s++(?:then|after that)\s++"
@@ -162,7 +163,28 @@ _VERB_SET = frozenset(_VERBS.split("|")) | _words("i i'd i've we need want wanna
 # none of these is a statement, the context of the question after it.
 _ASKS_FIRST = _WH_SET | _AUX_SET | frozenset(_VERBS.split("|")) | _words("please id i'd")
 _GREETINGS = _words("hi hello hey yo there ok okay so well um uh hmm")
+# Words only a clause has (auxiliaries, copulas and modals, "got", negation, question words,
+# subject pronouns): a piece with one says its own verb ("my card got declined", "my luggage is
+# not here"); a piece without one may be a bare noun phrase ("and my W-2") that shares the verb
+# before it.
+CLAUSE_WORDS = _AUX_SET | _WH_SET | _words("be been got gets not never i we you they he she")
 _WANTS = _words("need needs want wants wanna like looking")
+_AUXILIARIES = frozenset(_AUX_WORDS.split("|"))
+# Verbs a statement goes on with after "and" when the subject is the one before it (closed
+# classes): the verbs of needing and wanting, with which no imperative opens ("i took a new job and
+# need help with my 401k"), and an auxiliary that no subject follows: "am" without "i" ("i want a
+# cab and am a group of one"), a negated one but "don't" ("and can't find my luggage"), or any
+# before a participle, "been" or an adverb ("and was returned to me"). "and does France ..." and
+# "and can you ..." open questions.
+_GOES_ON = _words("need needs want wants wanna")
+_NEGATED = frozenset(
+    w for w in _AUXILIARIES if w.endswith(("n't", "nt")) or w == "cannot"
+) - _words("don't dont")
+# How a question or an imperative opens ("i'm", "that's" state).
+_OPENS_ASKING = _WH_SET | _AUXILIARIES | frozenset(_VERBS.split("|")) | _words("please")
+_REFERRING = _words("it them")
+_ONE_OF = _words("new another replacement")
+_PARTICIPLE_NEXT = _words("be been being not never just still also already really")
 # An auxiliary's contraction ("my job'll"): a verb follows it.
 _CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")
 _SOFT_WORDS = 3
@@ -212,3 +234,53 @@ def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) ->
         elif word in _VERB_SET:
             verb = True
     return verb and not asking
+
+
+def goes_on(previous: str, piece: str) -> bool:
+    """Whether ``piece``, after "and", goes on with the statement ``previous`` (the same subject,
+    no subject of its own): ``previous`` opens as a statement does (not as a question, an
+    imperative or "please"), and ``piece`` opens with a verb that has no subject of its own
+    (``_GOES_ON``, an auxiliary without its subject)."""
+    before = _WORD.findall(previous[:_SOFT_REACH].lower())
+    words = _WORD.findall(piece[:_SOFT_REACH].lower())
+    while before and before[0] in _GREETINGS:
+        del before[0]
+    if len(words) < 2 or not before or before[0] in _OPENS_ASKING:
+        return False
+    first: str = words[0]
+    second: str = words[1]
+    if first in _GOES_ON or first in _NEGATED:
+        return True
+    if first == "am":
+        return second != "i"
+    return first in _AUXILIARIES and (second in _PARTICIPLE_NEXT or second.endswith("ed"))
+
+
+def opens_request(piece: str) -> bool:
+    """Whether ``piece`` opens as a request does: a question word, an auxiliary, a request verb or
+    "please" first."""
+    words = _WORD.findall(piece[:_SOFT_REACH].lower())
+    return bool(words) and words[0] in _ASKS_FIRST
+
+
+def refers_back(previous: str, piece: str) -> bool:
+    """Whether ``piece`` asks something about what the statement ``previous`` names, by a pronoun
+    (closed classes): "it" or "them" as an object ("my card has been erased and I need to report
+    it"; not in "what is it", "it is"), or "a new one", "another one". ``previous`` states (it
+    opens as no question or imperative does and wants nothing: "I want ..." is a request), and
+    ``piece`` is no question or clause with its own auxiliary ("... and my bags didn't make it")."""
+    opening = LEAD.match(previous)
+    before = _WORD.findall(previous[opening.end() if opening else 0 :][:_SOFT_REACH].lower())
+    while before and before[0] in _GREETINGS:
+        del before[0]
+    if not before or before[0] in _OPENS_ASKING or any(w in _WANTS for w in before):
+        return False
+    words = _WORD.findall(piece[:_SOFT_REACH].lower())
+    if any(w in _AUXILIARIES or w in _WH_SET or w.endswith("n't") for w in words):
+        return False
+    for index, word in enumerate(words):
+        if word in _REFERRING and index > 0 and words[index - 1] not in _OPEN_END - _SCENE:
+            return True
+        if word == "one" and index and words[index - 1] in _ONE_OF:
+            return True
+    return False

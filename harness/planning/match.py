@@ -40,6 +40,7 @@ from harness.models.rules import agent_router
 from harness.planning._classifier import AgentClassifier
 from harness.planning.concepts import ConceptTable, shipped_table, tokens, trusted_agents, unit
 from harness.planning.scope import CONCEPTS, PLAIN, ScopeModel, in_scope_probability
+from harness.planning.split import asks_something
 from harness.text import split_sentences
 from harness.text.words import NEGATIONS
 
@@ -100,8 +101,19 @@ def agent_texts(card: AgentCard) -> list[str]:
         if not words & NEGATIONS:
             texts.append(sentence.text)
     texts += [_words_of_name(k) if " " not in k.strip() else k for k in card.keywords]
-    texts += card.examples
+    texts += [_asking_part(e) for e in card.examples]
     return [t for t in texts if t and t.strip()]
+
+
+def _asking_part(example: str) -> str:
+    """An example request without its sentences that ask nothing: one taken from a real turn
+    often opens with an acknowledgement ("That sounds great. Can you find me a bus?"), whose
+    words say nothing about the agent (the whole example when no sentence asks anything)."""
+    sentences = split_sentences(example)
+    if len(sentences) < 2:
+        return example
+    kept = [s.text for s in sentences if asks_something(s.text)]
+    return " ".join(kept) if kept else example
 
 
 def _trigrams(words: Iterable[str]) -> frozenset[str]:

@@ -10,7 +10,13 @@ stand for a request without saying what it asks ("I have a few questions", "grea
 request after it (after a colon or a sentence end) or ends the one before it; a piece of values
 alone ("March 10", "the 18th") ends the request before it, or opens the one after its comma. A
 piece cut off by a comma alone starts a request only when it says enough to be routed on its own
-(``starts_request``); otherwise it is the rest of the piece before it. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
+(``starts_request``); otherwise it is the rest of the piece before it. A statement that goes on
+after "and" without a subject of its own ("I took a new job and need help with my 401k") is one
+request (``harness.planning._cuts.goes_on``), and so is a statement and what a pronoun of the
+piece after it points back to ("my card has been erased and I need to report it",
+``refers_back``), or a phrase or a clause of time that sets the scene before a comma ("when
+travelling in Chicago, what should I see"). A title's dot ("Dr. Paley") and an "&" inside a name
+("Barnes & Noble") cut nothing. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
 is my payslip" becomes "where is the W-2", and "how many are left" after "how many PTO days have I
 used" becomes "how many PTO days are left".
 """
@@ -24,18 +30,22 @@ from pathlib import Path
 
 from harness.models._text import content_tokens
 from harness.planning._cuts import (
+    CLAUSE_WORDS,
     CONNECTIVE,
     CUT,
     CUT_LISTED,
     FIRST_MARK,
     LEAD,
     PUNCTUATED,
+    goes_on,
+    opens_request,
+    refers_back,
     soft_cut_allowed,
 )
 from harness.text.facts import DATE_WORDS
 from harness.text.words import REQUEST_STOPWORDS
 
-__all__ = ["opens_question", "split_request_parts", "split_requests"]
+__all__ = ["asks_something", "opens_question", "split_request_parts", "split_requests"]
 
 ACKNOWLEDGEMENTS_FILE = Path(__file__).resolve().parent / "_models" / "acknowledgements.json"
 """Word stems of real user turns that only acknowledge ("sounds", "works", "nope"), learnt from
@@ -52,7 +62,7 @@ _PLACEHOLDER = frozenset(
         " query queries few couple several another other last final quick wonder wondering"
         " great perfect cool awesome alright fine good nice excellent wonderful sure"
         " morning afternoon evening thx ty cheers appreciate appreciated pls plz lot yo"
-        " request requests two three four"
+        " request requests two three four go ahead hurry"
     )
 ) | frozenset(json.loads(ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8"))["words"])
 # "things to do", "something to eat": what follows the placeholder says what is asked.
@@ -67,6 +77,10 @@ _VALUE_WORDS = DATE_WORDS | frozenset(
     )
 )
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
+_LAST_WORD = re.compile(r"(?<![\w'-])[A-Za-z][\w'-]*+$")
+# Titles written with a dot that only ever stand before a name (a closed class; not "St.", which
+# also ends "Main St.").
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "rev"})
 # Words that open a noun phrase: a piece that starts with one lacks its verb ("and my W-2").
 _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", "her", "its"})
 # Auxiliaries that end the object of a "how many / how much" question.
@@ -113,7 +127,9 @@ _PREFACE = frozenset(
         "until",
     }
 )
-_PREFACE_WORDS = 6
+_PREFACE_WORDS = 8
+_WHEN = frozenset({"when", "whenever"})
+_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "my", "our", "i'm", "we're"})
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
 _MARKER_ONLY = re.compile(r"\s*+\(?\d{1,2}")
 _CONNECTIVE = re.compile(r"\s*+" + CONNECTIVE, re.IGNORECASE)
@@ -165,6 +181,8 @@ def split_request_parts(
             and _MARKER_ONLY.fullmatch(text, start, match.start())
         ):
             continue  # "1." at a line's start marks a list item; it ends no sentence
+        if _inside_name(text, match.start(), match.end(), match.group(0)):
+            continue  # "Dr. Adam Paley", "Barnes & Noble": a title or a name goes on
         pieces.append((kind, cut_text, text[start : match.start()]))
         kind = next((k for k in ("comma", "lead", "end", "soft") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()
@@ -239,6 +257,14 @@ def split_request_parts(
             requests[-1] = (f"{whole} and {said}", f"{asks} and {piece}", head, True)
         elif opens:
             requests.append((said, piece, piece, False))
+        elif _AND.fullmatch(cut_text) and goes_on(asks[-_COMPARED:], piece):
+            # "i took a new job and need help with my 401k": one statement goes on, its subject
+            # shared; what it asks is one request.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (cut == "comma" or _AND.fullmatch(cut_text)) and refers_back(asks[-_COMPARED:], piece):
+            # "my card has been erased and I need to report it": what the statement names is
+            # what the piece asks about.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif not content and not values:
             held = (glue, cut, said)
         elif values or (
@@ -266,6 +292,21 @@ def split_request_parts(
     ]
 
 
+def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
+    """Whether the cut ``text[start:end]`` is inside a name: a title's dot before a capitalised
+    word ("Dr. Adam Paley", a closed class of titles), or "&" between two capitalised words
+    ("Barnes & Noble", "Johnson & Johnson")."""
+    mark = cut.strip()
+    if not mark or not text[end : end + 1].isupper():
+        return False
+    before = _LAST_WORD.search(text, max(0, start - 40), start)  # bounded: linear in the text
+    if before is None:
+        return False
+    if mark == ".":
+        return before.group(0).lower() in _TITLES
+    return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
+
+
 def _asks(piece: str) -> bool:
     """Whether ``piece`` asks something of its own: it opens with a question word or asks one
     inside "let me know", "tell me" or "show me" ("tell me what I have to do"), or it has a
@@ -278,6 +319,13 @@ def _asks(piece: str) -> bool:
         or _SAYS_WHAT.search(piece) is not None
         or any(token not in _PLACEHOLDER for token in content_tokens(piece))
     )
+
+
+def asks_something(sentence: str) -> bool:
+    """Whether ``sentence`` asks something of its own: not only an acknowledgement ("That sounds
+    good."), a greeting or words that stand for a request without saying what it asks ("I have a
+    question.")."""
+    return _asks(sentence.strip(" ,;:.!?"))
 
 
 def _glue(cut: str, cut_text: str) -> str:
@@ -313,8 +361,16 @@ def _prefaces(text: str) -> bool:
     Portland", "on my Visa", "if I use Citibank"): it opens with a preposition or "if"."""
     if len(text) > 16 * _PREFACE_WORDS:
         return False
-    words = text.split()
-    return len(words) <= _PREFACE_WORDS and words[0].lower() in _PREFACE
+    words = text.lower().split()
+    if len(words) > _PREFACE_WORDS or any(w in _WH for w in words[1:]):
+        return False  # longer, or a question ("at what time will my flight board")
+    if any(opens_request(part) for part in text.split(",")[1:]):
+        return False  # a phrase and its request already ("on my list, add dishes")
+    # "when travelling in Chicago", "when I go to Mexico": a clause of time, not a question ("when
+    # is payday" has its auxiliary second).
+    return words[0] in _PREFACE or (
+        words[0] in _WHEN and len(words) > 1 and (words[1] in _PRONOUNS or words[1].endswith("ing"))
+    )
 
 
 def _open_between(text: str) -> bool:
@@ -333,6 +389,8 @@ def _carry_frame(previous: str, piece: str, routed: Callable[[str, str], bool]) 
     """``piece`` completed with the verb or object it shares with ``previous``, when it has none."""
     words = piece.split()
     if words[0].lower() in _DETERMINER:
+        if any(w in CLAUSE_WORDS or w.endswith("n't") for w in _WORDS.findall(piece.lower())):
+            return piece  # a clause of its own: "my luggage is not here", "my card got declined"
         # "and my W-2" after "where is my payslip": the verb words before the previous object.
         before = previous.split()
         for index, word in enumerate(before):

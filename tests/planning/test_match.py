@@ -56,6 +56,20 @@ def test_the_matcher_routes_by_what_the_author_wrote(request_text: str, agent: s
     assert AgentMatcher(CARDS).best(request_text) == agent
 
 
+def test_an_example_taken_from_a_real_turn_is_known_without_its_acknowledgement() -> None:
+    """Before, "That sounds great." was the agent's words as much as its request's."""
+    buses = AgentCard(
+        name="buses",
+        description="Coach trips.",
+        mode="silent",
+        examples=("That sounds great. I want bus tickets to Reno.", "Okay. Thanks!"),
+    )
+    texts = agent_texts(buses)
+    assert "I want bus tickets to Reno." in texts
+    assert not any("sounds" in t for t in texts)
+    assert "Okay. Thanks!" in texts  # nothing else to know it by: kept whole
+
+
 def test_nothing_in_common_routes_nowhere() -> None:
     matcher = AgentMatcher(CARDS)
     # Words neither the agents' texts nor the concept table know score nothing anywhere.
