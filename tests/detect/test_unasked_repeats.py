@@ -66,6 +66,30 @@ def test_a_short_statement_resent_unprompted_after_an_unrelated_question_is_a_du
     assert ("m2", "m5") in pairs(found)
 
 
+def test_a_short_statement_resent_with_a_contraction_is_a_duplicate() -> None:
+    # Fails before contractions were spelled out: "It's" and "It is" gave two normalised texts,
+    # so the resent rule did not apply and the scorer read two short messages without facts.
+    found = duplicates(
+        ("user", "What kind of music is Harbour Lights?"),
+        ("radio", "It is a folk ballad."),
+        ("user", "Nice, put it on please."),
+        ("radio", "Now playing Harbour Lights."),
+        ("radio", "It's a folk ballad."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_a_contraction_spelled_out_differently_to_a_new_question_is_left_to_the_scorer() -> None:
+    # A control: as the first reply to a new question the same words may be a new answer.
+    found = duplicates(
+        ("user", "What kind of music is Harbour Lights?"),
+        ("radio", "It is a folk ballad."),
+        ("user", "And Salt Roads?"),
+        ("radio", "It's a folk ballad."),
+    )
+    assert found == []
+
+
 def test_the_same_short_answer_to_a_new_question_is_left_to_the_scorer() -> None:
     # A control: the later copy is the reply to a new question (about another song), so the
     # same words may be a new answer.
