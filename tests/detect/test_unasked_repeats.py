@@ -111,3 +111,25 @@ def test_a_range_in_words_is_the_same_range_in_digits() -> None:
         ("assistant", "Standard delivery costs $4.99 and takes three to five business days."),
     )
     assert ("m2", "m3") in pairs(found)
+
+
+def test_restating_a_relay_restates_what_it_relayed() -> None:
+    # Fails before whole restatements joined findings: the scorer decided the relay (m3) and its
+    # repeat (m5), not the long original (m2), so the original's repeat went unreported.
+    found = duplicates(
+        ("user", "Is my prescription ready?"),
+        (
+            "assistant",
+            "The pharmacy agent confirmed your amoxicillin 500 mg (21 capsules) is ready for "
+            "pickup at the Elm Street branch until 8 pm today; the copay is $7.50 and it was "
+            "filled by pharmacist J. Ortiz this morning.",
+        ),
+        ("pharmacy", "Amoxicillin 500 mg x21 ready, Elm Street, until 8 pm. Copay $7.50."),
+        ("user", "do I take it with food?"),
+        (
+            "assistant",
+            "Yes, take it with food to avoid an upset stomach. As mentioned, your amoxicillin is "
+            "ready at Elm Street until 8 pm, and the copay is $7.50.",
+        ),
+    )
+    assert ("m2", "m3", "m5") in pairs(found)
