@@ -155,51 +155,10 @@ def _days(text: str) -> frozenset[str]:
     return frozenset(m.lower() for m in _DAY.findall(text))
 
 
-_CALENDAR = frozenset(
-    [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "mon",
-        "tue",
-        "tues",
-        "wed",
-        "thu",
-        "thur",
-        "thurs",
-        "fri",
-        "sat",
-        "sun",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-    ]
-)
+_CALENDAR_WORDS = """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed
+thu thur thurs fri sat sun january february march april may june july august september october
+november december jan feb mar apr jun jul aug sep sept oct nov dec"""
+_CALENDAR = frozenset(_CALENDAR_WORDS.split())
 """Weekday and month names and their abbreviations, a closed class: parts of dates (values the
 fact extractor and :func:`_days` read), not names of items ("Sun, Feb 15" is "Sunday, February
 15")."""
