@@ -69,6 +69,9 @@ _SPELLING = 12
 still say the earlier one's words with contractions spelled out differently."""
 
 
+_APOSTROPHES = frozenset("'’")
+
+
 def _same_words(other: Entry, entry: Entry) -> bool:
     """The same normalised text, or, for a small earlier message, the same once contractions are
     spelled out ("It is a pop song." / "It's a pop song.")."""
@@ -77,11 +80,16 @@ def _same_words(other: Entry, entry: Entry) -> bool:
         return False
     if norm == later:
         return True
-    return (
-        other.small
-        and abs(len(norm) - len(later)) <= _SPELLING
-        and spelled_out(other.message.text) == spelled_out(entry.message.text)
-    )
+    if not other.small or abs(len(norm) - len(later)) > _SPELLING:
+        return False
+    a, b = other.message.text, entry.message.text
+    if not _APOSTROPHES.intersection(a) and not _APOSTROPHES.intersection(b):
+        return False  # nothing to spell out: the normalised texts already differ
+    # A contraction spelled out changes stop words, and at most the one content word that holds
+    # it ("won't"): a cheap test that rules out nearly every pair before the spelling.
+    if len(other.text.words ^ entry.text.words) > 2:
+        return False
+    return spelled_out(a) == spelled_out(b)
 
 
 class _Around:
