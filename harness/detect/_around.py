@@ -11,6 +11,7 @@ from __future__ import annotations
 from harness.detect._candidates import Entry
 from harness.detect._screen import Screen, screen_features, user_cues
 from harness.detect._users import _User, _Users
+from harness.detect._wording import spelled_out
 from harness.detect.acts import greeting, message_acts
 from harness.detect.findings import Scope
 from harness.detect.scorer import PairContext
@@ -49,19 +50,46 @@ _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 
 
 def _resent(other: Entry, entry: Entry, replied: bool) -> bool:
-    """A small message that states something ("Your card is frozen.") sent again as it was,
-    unprompted: the later copy is not the reply to its turn's user message (``replied``: a bot
+    """A small message that states something ("Your card is frozen.") sent again as it was
+    (contractions aside: "It is a pop song." / "It's a pop song."), unprompted: the later copy is not the reply to its turn's user message (``replied``: a bot
     message of its turn came before it). Only the user's asking again excuses it. The first
     reply of a turn may answer a new question in the same words ("It's a reggae song." about
     another song), so it is left to the scorer; so are acknowledgements ("Got it."), holding
     messages ("Let me check that.") and closers, which state nothing."""
     if not replied or not other.small or other.message.turn == entry.message.turn:
         return False
-    norm = other.text.norm
-    if not norm or norm != entry.text.norm or len(other.text.words) < 2:
+    if not _same_words(other, entry) or len(other.text.words) < 2:
         return False
     acts = message_acts(other.message.text)
     return bool(acts & _STATING) and not acts & _CLOSING and not greeting(other.message.text)
+
+
+_SPELLING = 12
+"""How much longer or shorter (in characters of the normalised text) a later message may be and
+still say the earlier one's words with contractions spelled out differently."""
+
+
+_APOSTROPHES = frozenset("'’")
+
+
+def _same_words(other: Entry, entry: Entry) -> bool:
+    """The same normalised text, or, for a small earlier message, the same once contractions are
+    spelled out ("It is a pop song." / "It's a pop song.")."""
+    norm, later = other.text.norm, entry.text.norm
+    if not norm:
+        return False
+    if norm == later:
+        return True
+    if not other.small or abs(len(norm) - len(later)) > _SPELLING:
+        return False
+    a, b = other.message.text, entry.message.text
+    if not _APOSTROPHES.intersection(a) and not _APOSTROPHES.intersection(b):
+        return False  # nothing to spell out: the normalised texts already differ
+    # A contraction spelled out changes stop words, and at most the one content word that holds
+    # it ("won't"): a cheap test that rules out nearly every pair before the spelling.
+    if len(other.text.words ^ entry.text.words) > 2:
+        return False
+    return spelled_out(a) == spelled_out(b)
 
 
 class _Around:
@@ -94,8 +122,7 @@ class _Around:
     def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
         """Whether :mod:`._screen` rules the pair out (never an exact or verbatim repeat)."""
         entry = self.entry
-        norm = other.text.norm
-        if (norm and norm == entry.text.norm) or _verbatim(other, entry, self.padded):
+        if _same_words(other, entry) or _verbatim(other, entry, self.padded):
             return False
         after, between = self.window(other)
         cues = self.cues.get(after)

@@ -20,8 +20,27 @@ _WEAKEST = {"exact": 0, "near": 1, "semantic": 2, "containment": 3}
 
 def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
     """Findings from pairs. Messages that all restate each other (a message sent three times,
-    a relay and its repeat) are one finding naming every one of them; every pair inside counts."""
+    a relay and its repeat) are one finding naming every one of them; every pair inside counts.
+
+    A message whose every claim another one states (a relay, a summary's part, a whole
+    restatement: the rules' cover of it at :data:`_INSIDE` or more) says nothing that one does
+    not, so a later message restating it restates that one too: they are one finding even when
+    the scorer decided only some of their pairs."""
     linked = {(p.earlier.index, p.later.index) for p in pairs}
+    within: dict[int, set[int]] = {}
+    """For each message (by index), the messages whose every claim it states."""
+    for p in pairs:
+        found = p.found
+        if found.method == "exact" or found.later_cover >= _INSIDE:
+            within.setdefault(p.earlier.index, set()).add(p.later.index)
+        if found.method == "exact" or found.earlier_cover >= _INSIDE:
+            within.setdefault(p.later.index, set()).add(p.earlier.index)
+
+    def joins(index: int, later: int) -> bool:
+        return (index, later) in linked or any(
+            (inner, later) in linked for inner in within.get(index, ())
+        )
+
     by_text: dict[str, dict[int, Entry]] = {}
     for pair in pairs:
         if _copies(pair):
@@ -53,7 +72,7 @@ def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
             if later in people:
                 group.append(pair)
                 break
-            if all((index, later) in linked for index in people):
+            if all(joins(index, later) for index in people):
                 group.append(pair)
                 people[later] = pair.later
                 member_of.setdefault(later, []).append(number)
@@ -67,6 +86,11 @@ def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
         _finding(group, list(people.values()))
         for group, people in zip(groups, members, strict=True)
     ]
+
+
+_INSIDE = 0.75
+"""The rules' cover of a message (:attr:`~harness.detect.restate.Restatement.earlier_cover`,
+``later_cover``) from which the other message states all of it (the default cover threshold)."""
 
 
 def _copies(pair: Pair) -> bool:

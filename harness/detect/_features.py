@@ -155,16 +155,27 @@ def _days(text: str) -> frozenset[str]:
     return frozenset(m.lower() for m in _DAY.findall(text))
 
 
+_CALENDAR_WORDS = """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed
+thu thur thurs fri sat sun january february march april may june july august september october
+november december jan feb mar apr jun jul aug sep sept oct nov dec"""
+_CALENDAR = frozenset(_CALENDAR_WORDS.split())
+"""Weekday and month names and their abbreviations, a closed class: parts of dates (values the
+fact extractor and :func:`_days` read), not names of items ("Sun, Feb 15" is "Sunday, February
+15")."""
+_IGNORED = STOPWORDS | _CALENDAR
+
+
 @lru_cache(maxsize=65_536)
 def _capitalised(text: str) -> frozenset[str]:
     """Capitalised words inside sentences (not a sentence's first word, not an acronym, not a
-    stop word): single-word names ("Accord", "Camry", "Yankees") that the fact extractor, which
+    stop word, not a weekday or a month: :data:`_CALENDAR`): single-word names ("Accord", "Camry", "Yankees") that the fact extractor, which
     reads multi-word names, ids and acronyms, does not see."""
     out: set[str] = set()
     for sentence in _SENTENCES.split(text):
         for word in _WORD.findall(sentence)[1:]:
-            if word[0].isupper() and not word.isupper() and word.lower() not in STOPWORDS:
-                out.add(word.lower())
+            lower = word.lower()
+            if word[0].isupper() and not word.isupper() and lower not in _IGNORED:
+                out.add(lower)
     return frozenset(out)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from harness.detect.acts import tagger
 from harness.text import STOPWORDS, normalise, stem
 
-__all__ = ["item_swaps", "rewordings", "swapped_words"]
+__all__ = ["item_swaps", "rewordings", "spelled_out", "swapped_words"]
 
 _REWORDINGS = Path(__file__).resolve().parent / "_models" / "rewordings.json"
 
@@ -49,6 +49,39 @@ def rewordings() -> dict[str, frozenset[str]]:
         table[a].add(b)
         table[b].add(a)
     return {w: frozenset(others) for w, others in table.items()}
+
+
+_CONTRACTION = re.compile(
+    r"\b(?:(can)['’]t|(won)['’]t|(shan)['’]t|(\w+)n['’]t|(let)['’]s"
+    r"|(it|that|there|here|what|where|who|how|he|she)['’]s"
+    r"|(\w+)['’](re|m|ll|ve|d))\b",
+    re.IGNORECASE,
+)
+"""English contractions, a closed class: "n't", "'re", "'m", "'ll", "'ve", "'d", and "'s" after a
+pronoun or a question word (after a noun it is a possessive: "Max's")."""
+_SPELLED = {"re": "are", "m": "am", "ll": "will", "ve": "have", "d": "would"}
+
+
+def _spell(match: re.Match[str]) -> str:
+    can, wont, shan, nt, let, pronoun, word, ending = match.groups()
+    if can or nt:
+        return f"{can or nt} not"
+    if wont or shan:
+        return "will not" if wont else "shall not"
+    if let:
+        return "let us"
+    if pronoun:
+        return f"{pronoun} is"
+    return f"{word} {_SPELLED[ending.lower()]}"
+
+
+@lru_cache(maxsize=65_536)
+def spelled_out(text: str) -> str:
+    """:func:`~harness.text.normalise` of ``text`` with its contractions spelled out ("It's a
+    pop song." and "It is a pop song." give "it is a pop song"): the same words to a reader."""
+    if "'" not in text and "’" not in text:
+        return normalise(text)
+    return normalise(_CONTRACTION.sub(_spell, text))
 
 
 def _reworded(left: Sequence[str], right: Sequence[str]) -> bool:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from harness.detect._analysis import roomy, shrinking, steps
-from harness.detect._around import _Around, _resent, _verbatim
+from harness.detect._around import _Around, _resent, _same_words, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -301,8 +301,7 @@ def _unreachable_by_wording(
     comparison finds (the costliest feature left: :func:`unworded_features`), so that it is not
     made. Never an exact or verbatim repeat (for which :func:`_verbatim` decides, not the
     scorer)."""
-    norm = other.text.norm
-    if (norm and norm == entry.text.norm) or _verbatim(other, entry, around.padded):
+    if _same_words(other, entry) or _verbatim(other, entry, around.padded):
         return False
     where, between = context
     first = users.of_turn(other.message.turn)

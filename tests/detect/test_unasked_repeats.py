@@ -66,6 +66,30 @@ def test_a_short_statement_resent_unprompted_after_an_unrelated_question_is_a_du
     assert ("m2", "m5") in pairs(found)
 
 
+def test_a_short_statement_resent_with_a_contraction_is_a_duplicate() -> None:
+    # Fails before contractions were spelled out: "It's" and "It is" gave two normalised texts,
+    # so the resent rule did not apply and the scorer read two short messages without facts.
+    found = duplicates(
+        ("user", "What kind of music is Harbour Lights?"),
+        ("radio", "It is a folk ballad."),
+        ("user", "Nice, put it on please."),
+        ("radio", "Now playing Harbour Lights."),
+        ("radio", "It's a folk ballad."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_a_contraction_spelled_out_differently_to_a_new_question_is_left_to_the_scorer() -> None:
+    # A control: as the first reply to a new question the same words may be a new answer.
+    found = duplicates(
+        ("user", "What kind of music is Harbour Lights?"),
+        ("radio", "It is a folk ballad."),
+        ("user", "And Salt Roads?"),
+        ("radio", "It's a folk ballad."),
+    )
+    assert found == []
+
+
 def test_the_same_short_answer_to_a_new_question_is_left_to_the_scorer() -> None:
     # A control: the later copy is the reply to a new question (about another song), so the
     # same words may be a new answer.
@@ -87,3 +111,25 @@ def test_a_range_in_words_is_the_same_range_in_digits() -> None:
         ("assistant", "Standard delivery costs $4.99 and takes three to five business days."),
     )
     assert ("m2", "m3") in pairs(found)
+
+
+def test_restating_a_relay_restates_what_it_relayed() -> None:
+    # Fails before whole restatements joined findings: the scorer decided the relay (m3) and its
+    # repeat (m5), not the long original (m2), so the original's repeat went unreported.
+    found = duplicates(
+        ("user", "Is my prescription ready?"),
+        (
+            "assistant",
+            "The pharmacy agent confirmed your amoxicillin 500 mg (21 capsules) is ready for "
+            "pickup at the Elm Street branch until 8 pm today; the copay is $7.50 and it was "
+            "filled by pharmacist J. Ortiz this morning.",
+        ),
+        ("pharmacy", "Amoxicillin 500 mg x21 ready, Elm Street, until 8 pm. Copay $7.50."),
+        ("user", "do I take it with food?"),
+        (
+            "assistant",
+            "Yes, take it with food to avoid an upset stomach. As mentioned, your amoxicillin is "
+            "ready at Elm Street until 8 pm, and the copay is $7.50.",
+        ),
+    )
+    assert ("m2", "m3", "m5") in pairs(found)
