@@ -5,6 +5,7 @@
     python -m tools.detector.fit pairs --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
     python -m tools.detector.fit measure --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
     python -m tools.detector.fit pairs --semantic --sgd PATH/TO/sgd   # the --semantic scorer
+    python -m tools.detector.fit spread --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
 
 ``acts`` fits the shipped act tagger on whole SGD train turns and reports its accuracy on SGD
 dev, per turn and per sentence; ``acts-sentences`` fits a tagger per sentence (each act on the
@@ -18,6 +19,9 @@ unchanged SGD-dev dialogues. With ``--semantic`` both do the same for the ``--se
 (``harness/detect/_models/pairs-semantic.json``): the messages are embedded with
 :class:`harness.detect.embeddings.LocalEmbedder` (the ``embeddings`` extra), the candidates are those
 ``harness detect --semantic`` sees, and each pair's embedding cosine is the last feature.
+``spread`` says how far the fit moves with its training rows: the cross-validation again with
+the cached SGD-train rows less one eighth of their transcripts at a time (eight fits), and how
+many labelled pairs are found in some of the nine runs but not in all.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -47,7 +51,7 @@ from harness.detect.scorer import (
 )
 from harness.detect.transcript import Transcript
 from tools.detector.fit_acts import first_tagger, fit_acts, fit_turn_acts, measure_acts, turns
-from tools.detector.linear import fit_dense, fit_trees
+from tools.detector.linear import fit_averaged_trees, fit_dense
 from tools.detector.sgd import build_all
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +60,7 @@ MODELS = ROOT / "harness" / "detect" / "_models"
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["acts", "acts-sentences", "pairs", "measure"])
+    parser.add_argument("what", choices=["acts", "acts-sentences", "pairs", "measure", "spread"])
     parser.add_argument(
         "--sgd",
         type=Path,
@@ -100,6 +104,9 @@ def main() -> None:
         args.out.write_text(json.dumps(model) + "\n", encoding="utf-8")
         dev = turns(args.sgd / "sgd-dev.jsonl.gz")
         print(json.dumps(measure_acts(dev, ActTagger(model), first)))
+        return
+    if args.what == "spread":
+        spread(load_corpus(args.corpus))
         return
     if args.semantic:
         pairs_semantic(args.what, args.sgd, args.corpus, args.every)
@@ -258,7 +265,7 @@ def fit_pairs(
     y, w = np.concatenate(ys), np.concatenate(ws)
     w = w * len(y) / w.sum()
     if trees:
-        fitted, base = fit_trees(x, y, weights=w)
+        fitted, base = fit_averaged_trees(x, y, weights=w, members=MEMBERS, columns=COLUMNS)
         return {
             "features": list(features),
             "trees": fitted,
@@ -325,6 +332,8 @@ class Score:
     hard_fp: int = 0
     findings: int = 0
     bot_messages: int = 0
+    found: set[tuple[str, frozenset[str]]] = field(default_factory=set)
+    """The labelled duplicates found, by transcript name."""
 
     def add(self, item: Labelled, findings: Sequence[Finding]) -> None:
         predicted: set[frozenset[str]] = set()
@@ -332,6 +341,7 @@ class Score:
             if finding.kind == "duplicate":
                 self.findings += 1
                 predicted |= {frozenset(p) for p in combinations(finding.message_ids, 2)}
+        self.found |= {(item.name, p) for p in predicted & item.duplicates}
         self.tp += len(predicted & item.duplicates)
         self.fp += len(predicted - item.duplicates)
         self.fn += len(item.duplicates - predicted)
@@ -393,6 +403,26 @@ def cross_validate(
     return score
 
 
+def spread(corpus: Sequence[Labelled], parts: int = 8) -> None:
+    """Print the cross-validation with all cached SGD-train rows and with the rows less one
+    ``parts``-th of their transcripts at a time, then how many labelled pairs some runs find and
+    others miss (the fit's instability on the dev corpus)."""
+    corpus_rows = collect(corpus)
+    sgd = load_rows(ROWS)
+    found: list[set[tuple[str, frozenset[str]]]] = []
+    for left_out in [None, *range(parts)]:
+        rows = [r for i, r in enumerate(sgd) if left_out is None or i % parts != left_out]
+        score = cross_validate(corpus, corpus_rows, rows)
+        found.append(score.found)
+        figures = score.figures()
+        print(
+            "all rows" if left_out is None else f"less part {left_out}",
+            json.dumps({k: figures[k] for k in ("tp", "fp", "hard_negative_fp")}),
+            flush=True,
+        )
+    print("pairs found in some runs, not all:", len(set.union(*found) - set.intersection(*found)))
+
+
 ROWS = ROOT / "tests" / "fixtures" / "detector" / "sgd-train-rows.npz"
 """The candidate pairs of the SGD-train transcripts the scorer is fitted on (the tests fit the
 cross-validation folds from it and check that the builder reproduces its start)."""
@@ -452,6 +482,13 @@ ROWS_SEMANTIC = ROWS.with_name("sgd-train-rows-semantic.npz")
 
 SGD_WEIGHT = 0.3
 """The SGD-built rows' total weight beside the dev corpus's (1.0)."""
+
+MEMBERS = 8
+"""Forests averaged before the shipped forest is fitted to their average
+(:func:`tools.detector.linear.fit_averaged_trees`)."""
+
+COLUMNS = 0.5
+"""The share of the features each tree of an averaged forest may split on."""
 
 EVERY = 8
 """The SGD-train dialogues fitted on: every 8th (positions 0, 8, 16, ...); the other positions
