@@ -57,6 +57,13 @@ from tools.detector.sgd import build_all
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "harness" / "detect" / "_models"
 
+MEMBERS = 8
+"""Forests averaged before the shipped forest is fitted to their average
+(:func:`tools.detector.linear.fit_averaged_trees`)."""
+
+COLUMNS = 0.5
+"""The share of the features each tree of an averaged forest may split on."""
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -83,6 +90,12 @@ def main() -> None:
         help="where acts-sentences writes the tagger fitted per sentence",
     )
     parser.add_argument(
+        "--members",
+        type=int,
+        default=MEMBERS,
+        help="forests averaged before the shipped one is fitted to them (0: one forest alone)",
+    )
+    parser.add_argument(
         "--semantic",
         action="store_true",
         help="the --semantic scorer (embedding cosine as a feature; needs the embeddings extra)",
@@ -106,17 +119,17 @@ def main() -> None:
         print(json.dumps(measure_acts(dev, ActTagger(model), first)))
         return
     if args.what == "spread":
-        spread(load_corpus(args.corpus))
+        spread(load_corpus(args.corpus), members=args.members)
         return
     if args.semantic:
-        pairs_semantic(args.what, args.sgd, args.corpus, args.every)
+        pairs_semantic(args.what, args.sgd, args.corpus, args.every, members=args.members)
         return
     corpus = load_corpus(args.corpus)
     corpus_rows = collect(corpus)
     built = collect(load_sgd(args.sgd / "sgd-train.jsonl.gz", every=args.every))
     sgd_rows = train_rows(built, ROWS, store=args.what == "pairs")
     if args.what == "pairs":
-        model = fit_pairs(_parts(sgd_rows, corpus_rows))
+        model = fit_pairs(_parts(sgd_rows, corpus_rows), members=args.members)
         model["about"] = (
             "Pair scorer fitted by tools/detector/fit.py on transcripts built from Schema-Guided "
             f"Dialogue train (every {_nth(args.every)} dialogue; Rastogi et al. 2020, CC BY-SA 4.0) "
@@ -124,7 +137,8 @@ def main() -> None:
         )
         (MODELS / "pairs.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
         scorer.cache_clear()
-    print("cv", json.dumps(cross_validate(corpus, corpus_rows, sgd_rows).figures()))
+    cv = cross_validate(corpus, corpus_rows, sgd_rows, members=args.members)
+    print("cv", json.dumps(cv.figures()))
     shipped = PairScorer.load()
     dev = load_sgd(args.sgd / "sgd-dev.jsonl.gz")
     print("sgd-dev built", json.dumps(detect_all(dev, shipped).figures()))
@@ -132,7 +146,9 @@ def main() -> None:
     print("sgd-dev unchanged", json.dumps(detect_all(plain, shipped).figures()))
 
 
-def pairs_semantic(what: str, sgd: Path, corpus_path: Path, every: int) -> None:
+def pairs_semantic(
+    what: str, sgd: Path, corpus_path: Path, every: int, *, members: int = MEMBERS
+) -> None:
     """``pairs`` / ``measure`` for the ``--semantic`` scorer: the same material and folds as the
     default scorer's, every transcript embedded first, the cosine the last feature."""
     corpus = load_corpus(corpus_path)
@@ -141,7 +157,9 @@ def pairs_semantic(what: str, sgd: Path, corpus_path: Path, every: int) -> None:
     corpus_rows = collect(corpus, corpus_vectors)
     sgd_rows = train_rows(collect(train, embed_all(train)), ROWS_SEMANTIC, store=what == "pairs")
     if what == "pairs":
-        model = fit_pairs(_parts(sgd_rows, corpus_rows), features=SEMANTIC_FEATURES)
+        model = fit_pairs(
+            _parts(sgd_rows, corpus_rows), features=SEMANTIC_FEATURES, members=members
+        )
         model["about"] = (
             "The --semantic pair scorer fitted by tools/detector/fit.py --semantic on transcripts "
             f"built from Schema-Guided Dialogue train (every {_nth(every)} dialogue; Rastogi et al. "
@@ -151,7 +169,12 @@ def pairs_semantic(what: str, sgd: Path, corpus_path: Path, every: int) -> None:
         (MODELS / "pairs-semantic.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
         semantic_scorer.cache_clear()
     cv = cross_validate(
-        corpus, corpus_rows, sgd_rows, vectors=corpus_vectors, features=SEMANTIC_FEATURES
+        corpus,
+        corpus_rows,
+        sgd_rows,
+        vectors=corpus_vectors,
+        features=SEMANTIC_FEATURES,
+        members=members,
     )
     print("semantic cv", json.dumps(cv.figures()))
     shipped = PairScorer.load(MODELS / "pairs-semantic.json")
@@ -250,8 +273,11 @@ def fit_pairs(
     l2: float = 1.0,
     trees: bool = True,
     features: Sequence[str] = FEATURES,
+    members: int = MEMBERS,
 ) -> dict[str, object]:
-    """The pair scorer fitted on several sources, each with a total weight."""
+    """The pair scorer fitted on several sources, each with a total weight: one forest fitted to
+    the average of ``members`` forests (:func:`tools.detector.linear.fit_averaged_trees`; 0: one
+    forest fitted to the labels, as before the eighth session)."""
     xs, ys, ws = [], [], []
     for rows, weight in parts:
         x = np.vstack([r[0] for r in rows])
@@ -265,7 +291,7 @@ def fit_pairs(
     y, w = np.concatenate(ys), np.concatenate(ws)
     w = w * len(y) / w.sum()
     if trees:
-        fitted, base = fit_averaged_trees(x, y, weights=w, members=MEMBERS, columns=COLUMNS)
+        fitted, base = fit_averaged_trees(x, y, weights=w, members=members, columns=COLUMNS)
         return {
             "features": list(features),
             "trees": fitted,
@@ -388,6 +414,7 @@ def cross_validate(
     k: int = 5,
     vectors: Sequence[Vectors] | None = None,
     features: Sequence[str] = FEATURES,
+    members: int = MEMBERS,
 ) -> Score:
     """Each fold scored by a scorer fitted on SGD rows and the other folds' transcripts (with
     ``vectors``, one mapping per corpus transcript: the ``--semantic`` scorer)."""
@@ -395,7 +422,7 @@ def cross_validate(
     config = DetectorConfig()
     for held in folds(corpus, k):
         rest = [corpus_rows[i] for i in range(len(corpus)) if i not in held]
-        model = PairScorer(fit_pairs(_parts(sgd_rows, rest), features=features))
+        model = PairScorer(fit_pairs(_parts(sgd_rows, rest), features=features, members=members))
         for i in held:
             given = None if vectors is None else vectors[i]
             found = find_duplicates(corpus[i].transcript, config, vectors=given, pair_model=model)
@@ -403,7 +430,7 @@ def cross_validate(
     return score
 
 
-def spread(corpus: Sequence[Labelled], parts: int = 8) -> None:
+def spread(corpus: Sequence[Labelled], parts: int = 8, *, members: int = MEMBERS) -> None:
     """Print the cross-validation with all cached SGD-train rows and with the rows less one
     ``parts``-th of their transcripts at a time, then how many labelled pairs some runs find and
     others miss (the fit's instability on the dev corpus)."""
@@ -412,7 +439,7 @@ def spread(corpus: Sequence[Labelled], parts: int = 8) -> None:
     found: list[set[tuple[str, frozenset[str]]]] = []
     for left_out in [None, *range(parts)]:
         rows = [r for i, r in enumerate(sgd) if left_out is None or i % parts != left_out]
-        score = cross_validate(corpus, corpus_rows, rows)
+        score = cross_validate(corpus, corpus_rows, rows, members=members)
         found.append(score.found)
         figures = score.figures()
         print(
@@ -482,13 +509,6 @@ ROWS_SEMANTIC = ROWS.with_name("sgd-train-rows-semantic.npz")
 
 SGD_WEIGHT = 0.3
 """The SGD-built rows' total weight beside the dev corpus's (1.0)."""
-
-MEMBERS = 8
-"""Forests averaged before the shipped forest is fitted to their average
-(:func:`tools.detector.linear.fit_averaged_trees`)."""
-
-COLUMNS = 0.5
-"""The share of the features each tree of an averaged forest may split on."""
 
 EVERY = 8
 """The SGD-train dialogues fitted on: every 8th (positions 0, 8, 16, ...); the other positions

@@ -184,7 +184,9 @@ def fit_averaged_trees(
     number, so the fit is deterministic); their log-odds are averaged, and one forest with the
     ``options`` of :func:`fit_trees` is fitted to the averaged probabilities (distillation: the
     shipped model keeps the size, and so the cost, of a single forest). Returns (trees, base
-    log-odds) as :func:`fit_trees` does."""
+    log-odds) as :func:`fit_trees` does; with no ``members``, :func:`fit_trees` on the labels."""
+    if members < 1:
+        return fit_trees(features, labels, weights=weights, **options)
     average = np.zeros(len(labels))
     for member in range(members):
         trees, base = fit_trees(
