@@ -51,6 +51,7 @@ FOREIGN_OPTIONS = frozenset(
         "--harness-min-pass-rate",
         "--sgd",
         "--corpus",
+        "--members",
         "--embeddings",
         "--tune-lexical",
         "--tune",

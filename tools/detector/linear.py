@@ -1,13 +1,15 @@
-"""Logistic regression in numpy, for training only (the package infers in pure Python)."""
+"""Logistic regression and gradient-boosted trees in numpy, for training only (the package infers
+in pure Python)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["fit_dense", "fit_sparse"]
+__all__ = ["fit_averaged_trees", "fit_dense", "fit_sparse", "fit_trees"]
 
 
 def fit_sparse(
@@ -90,10 +92,16 @@ def fit_trees(
     l2: float = 1.0,
     min_weight: float = 2.0,
     bins: int = 24,
+    columns: float = 1.0,
+    seed: int = 0,
 ) -> tuple[list[dict[str, object]], float]:
     """Gradient-boosted regression trees for the log loss (Newton leaves, quantile split
     candidates). Returns (trees, base log-odds); a tree is nested dicts: ``{"f", "t", "l", "r"}``
-    for a split (``x[f] <= t`` goes left) and ``{"v"}`` for a leaf."""
+    for a split (``x[f] <= t`` goes left) and ``{"v"}`` for a leaf.
+
+    ``labels`` may be probabilities rather than 0/1 (:func:`fit_averaged_trees` fits a forest to
+    another model's probabilities). With ``columns`` below 1, each tree may split only on a
+    random share of the features, drawn per tree from a generator seeded with ``seed``."""
     n, d = features.shape
     w = np.ones(n) if weights is None else weights
     mean = float(np.clip(np.average(labels, weights=w), 1e-4, 1 - 1e-4))
@@ -106,6 +114,9 @@ def fit_trees(
     slots = np.stack(
         [np.searchsorted(cuts[j], features[:, j], side="left") for j in range(d)], axis=1
     )
+    width = max(len(c) for c in cuts) + 1
+    flat_slots = slots + np.arange(d) * width
+    usable = np.arange(width - 1)[None, :] < np.array([len(c) for c in cuts])[:, None]
     trees: list[dict[str, object]] = []
 
     def grow(
@@ -115,20 +126,21 @@ def fit_trees(
         leaf: dict[str, object] = {"v": round(float(-gs / (hs + l2) * rate), 6)}
         if level == depth or len(rows) < 4:
             return leaf
-        best = (0.0, -1, 0.0)
         parent = gs * gs / (hs + l2)
+        # Every feature's histogram in one bincount: feature j's slots are offset by j * width.
+        flat = flat_slots[rows].ravel()
+        gl = np.bincount(flat, weights=np.repeat(g[rows], d), minlength=d * width)
+        hl = np.bincount(flat, weights=np.repeat(h[rows], d), minlength=d * width)
+        gl = gl.reshape(d, width).cumsum(1)[:, :-1]
+        hl = hl.reshape(d, width).cumsum(1)[:, :-1]
+        gr, hr = gs - gl, hs - hl
+        gain = gl * gl / (hl + l2) + gr * gr / (hr + l2) - parent
+        gain[(hl < min_weight * 0.01) | (hr < min_weight * 0.01) | ~usable | ~allowed[:, None]] = -1
+        best = (0.0, -1, 0.0)
         for j in range(d):
-            if not len(cuts[j]):
-                continue
-            slot = slots[rows, j]
-            gl = np.bincount(slot, weights=g[rows], minlength=len(cuts[j]) + 1).cumsum()[:-1]
-            hl = np.bincount(slot, weights=h[rows], minlength=len(cuts[j]) + 1).cumsum()[:-1]
-            gr, hr = gs - gl, hs - hl
-            gain = gl * gl / (hl + l2) + gr * gr / (hr + l2) - parent
-            gain[(hl < min_weight * 0.01) | (hr < min_weight * 0.01)] = -1
-            k = int(np.argmax(gain))
-            if gain[k] > best[0]:
-                best = (float(gain[k]), j, float(cuts[j][k]))
+            k = int(np.argmax(gain[j]))
+            if gain[j, k] > best[0]:
+                best = (float(gain[j, k]), j, float(cuts[j][k]))
         if best[1] < 0:
             return leaf
         j, t = best[1], best[2]
@@ -139,7 +151,11 @@ def fit_trees(
         return {"f": j, "t": t, "l": grow(left, g, h, level + 1), "r": grow(right, g, h, level + 1)}
 
     every = np.arange(n)
+    rng = np.random.default_rng(seed)
+    allowed = np.ones(d, dtype=bool)
     for _ in range(rounds):
+        if columns < 1.0:
+            allowed = rng.random(d) < columns
         p = 1 / (1 + np.exp(-raw))
         g = w * (p - labels)
         h = w * p * (1 - p)
@@ -147,6 +163,39 @@ def fit_trees(
         trees.append(tree)
         raw += predict_matrix(tree, features)
     return trees, base
+
+
+def fit_averaged_trees(
+    features: NDArray[np.float64],
+    labels: NDArray[np.float64],
+    *,
+    weights: NDArray[np.float64] | None = None,
+    members: int = 8,
+    columns: float = 0.5,
+    **options: Any,
+) -> tuple[list[dict[str, object]], float]:
+    """A forest of :func:`fit_trees`' usual size fitted to the average of ``members`` forests.
+
+    A single boosted forest is unstable on a few thousand rows: which of several near-equal
+    splits a tree takes depends on a handful of rows, and every later tree follows that choice,
+    so one pair's probability can swing from 0.86 to 0.03 when a few training transcripts are
+    left out. Here ``members`` forests are fitted on all rows, each tree of each forest choosing
+    among a random share ``columns`` of the features (the generator seeded with the member's
+    number, so the fit is deterministic); their log-odds are averaged, and one forest with the
+    ``options`` of :func:`fit_trees` is fitted to the averaged probabilities (distillation: the
+    shipped model keeps the size, and so the cost, of a single forest). Returns (trees, base
+    log-odds) as :func:`fit_trees` does; with no ``members``, :func:`fit_trees` on the labels."""
+    if members < 1:
+        return fit_trees(features, labels, weights=weights, **options)
+    average = np.zeros(len(labels))
+    for member in range(members):
+        trees, base = fit_trees(
+            features, labels, weights=weights, columns=columns, seed=member, **options
+        )
+        average += base + sum((predict_matrix(t, features) for t in trees), np.zeros(len(labels)))
+    average /= members
+    soft = 1 / (1 + np.exp(-np.clip(average, -30, 30)))
+    return fit_trees(features, soft, weights=weights, **options)
 
 
 def _midpoints(cuts: NDArray[np.float64], seen: NDArray[np.float64]) -> NDArray[np.float64]:
