@@ -13,10 +13,7 @@ covered (a veterinary clinic), the vectors carry chance associations and routing
 matcher asks, per bot, whether the table tells the bot's own texts apart better than the texts'
 words do (``AgentMatcher`` leaves each text out in turn and routes it by the rest, both ways);
 only then does it use the table (``leave_one_out``), and then each word's ``focus`` (how much of
-its use is one intent's) sharpens the weight of the bot's words as well. The same check per agent
-(``trusted_agents``) finds the agents of such a bot whose subject the table never saw (a dentist
-among travel agents): for a request whose best agent is one of them, the planner does not count
-its distance in meaning against it (``harness.planning.rules``).
+its use is one intent's) sharpens the weight of the bot's words as well.
 
 The table ships in ``_models/concepts.json``, built by ``python -m tests.planning.build_concepts``
 from the train splits of two public data sets, described in ``docs/models.md`` (CLINC150:
@@ -38,14 +35,7 @@ from typing import TypeVar
 
 from harness.models._text import content_tokens
 
-__all__ = [
-    "ConceptTable",
-    "agents_left_out",
-    "leave_one_out",
-    "shipped_table",
-    "tokens",
-    "trusted_agents",
-]
+__all__ = ["ConceptTable", "leave_one_out", "shipped_table", "tokens"]
 
 TABLE_FILE = Path(__file__).resolve().parent / "_models" / "concepts.json"
 MIN_COUNT = 2
@@ -134,22 +124,17 @@ def leave_one_out(texts: Sequence[Sequence[Mapping[K, float]]], limit: int = 400
     routed by the mean similarity of its three closest other texts per agent (``texts``: per
     agent, unit vectors of any kind; at most ``limit`` texts are routed, evenly spread, so the
     work stays bounded for large bots)."""
-    return _share(agents_left_out(texts, limit))
-
-
-def agents_left_out(
-    texts: Sequence[Sequence[Mapping[K, float]]], limit: int = 400
-) -> list[tuple[int, int]]:
-    """``leave_one_out`` per agent: how many of each agent's routed texts went to it, and how
-    many of its texts were routed (0 for an agent none of whose texts was among the ``limit``)."""
     flat = [(a, i, t) for a, per in enumerate(texts) for i, t in enumerate(per)]
-    tallies = [[0, 0] for _ in texts]
+    if not flat:
+        return 0.0
     postings: dict[K, list[tuple[int, int, float]]] = {}
     for a, i, text in flat:
         for k, x in text.items():
             postings.setdefault(k, []).append((a, i, x))
     step = max(1, math.ceil(len(flat) / limit))
+    right = total = 0
     for a, i, text in flat[::step]:
+        total += 1
         sums = [[0.0] * len(per) for per in texts]
         for k, x in text.items():
             for b, j, y in postings[k]:
@@ -160,36 +145,8 @@ def agents_left_out(
             score = sum(sorted(per, reverse=True)[:3]) / 3
             if score > best:
                 best, best_agent = score, b
-        tallies[a][0] += best_agent == a
-        tallies[a][1] += 1
-    return [(right, total) for right, total in tallies]
-
-
-def trusted_agents(
-    meanings: Sequence[Sequence[Mapping[int, float]]],
-    words: Sequence[Sequence[Mapping[str, float]]],
-    limit: int = 400,
-) -> tuple[bool, ...] | None:
-    """Whether the table knows each agent's subject, or None when it does not know the bot.
-
-    The table knows the bot when, each text left out in turn, its meaning (``meanings``: per
-    agent, its texts' unit vectors over the table's intents) routes more of the agents' texts to
-    their own agent than their words do (``words``: the same texts' unit word vectors). A bot
-    the table knows may still have agents whose subject it never saw (a dentist among a travel
-    bot's agents): those are the agents whose own texts their meaning routes home less often
-    than their words do, and for them closeness by meaning is no evidence (``False``)."""
-    by_meaning = agents_left_out(meanings, limit)
-    by_words = agents_left_out(words, limit)
-    if _share(by_meaning) <= _share(by_words):
-        return None
-    return tuple(
-        bool(m[1]) and _share([m]) >= _share([w]) for m, w in zip(by_meaning, by_words, strict=True)
-    )
-
-
-def _share(tallies: Sequence[tuple[int, int]]) -> float:
-    total = sum(n for _, n in tallies)
-    return sum(right for right, _ in tallies) / total if total else 0.0
+        right += best_agent == a
+    return right / total
 
 
 @functools.cache

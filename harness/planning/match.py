@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning._classifier import AgentClassifier
-from harness.planning.concepts import ConceptTable, shipped_table, tokens, trusted_agents, unit
+from harness.planning.concepts import ConceptTable, leave_one_out, shipped_table, tokens, unit
 from harness.planning.scope import CONCEPTS, PLAIN, ScopeModel, in_scope_probability
 from harness.planning.split import asks_something
 from harness.text import split_sentences
@@ -196,9 +196,6 @@ class AgentMatcher:
         # closeness to all texts is then one pass over its own intents.
         self._postings: dict[int, list[tuple[int, int, float]]] = {}
         self._sizes: list[int] = []
-        self.known: frozenset[str] = frozenset()
-        """The agents whose subject the concept table knows (``concepts.trusted_agents``; none
-        when it does not know the bot)."""
         self.weights = WEIGHTS
         """The ``FEATURES`` weights this bot's scores use (``CONCEPT_WEIGHTS`` when the concept
         table knows the bot, else ``WEIGHTS``)."""
@@ -209,10 +206,8 @@ class AgentMatcher:
                 for texts in per_agent
             ]
             lexical = [[unit(t.vector) for t in texts] for texts in self._texts]
-            trusted = trusted_agents(vectors, lexical)
-            if trusted is not None:
+            if leave_one_out(vectors) > leave_one_out(lexical):
                 self._use(table, per_agent)
-                self.known = frozenset(n for n, ok in zip(self._names, trusted, strict=True) if ok)
 
     def _build(self, per_agent: Sequence[Sequence[Sequence[str]]]) -> None:
         """Each text's and each agent's word vector under the current word weights."""

@@ -31,7 +31,7 @@ from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
-from harness.planning.match import AgentMatcher, agent_matcher
+from harness.planning.match import agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import opens_question, split_request_parts
 from harness.text.claims import analysed_part
@@ -63,9 +63,8 @@ class RulesPlanner(Planner):
             is missing, the planner warns once and routes with the lexical matcher alone.
         scope_threshold: the lowest probability that a request is for some sub-agent at all
             (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
-            default (None) is the scope model's own threshold, calibrated to keep every
-            in-scope development request (the model is the bot's, or, for a request whose best
-            agent's subject the concept table does not know, ``scope.PLAIN``); 0 turns it off,
+            default (None) is the bot's scope model's own threshold, calibrated to keep every
+            in-scope development request; 0 turns it off,
             higher values keep more out-of-scope requests with the parent and lose some in-scope
             ones (docs/models.md gives both figures).
         concepts: the concept table the matcher may use (``harness.planning.concepts``): ``True``
@@ -117,14 +116,12 @@ class RulesPlanner(Planner):
         if not requests:
             return {}
         matcher = agent_matcher(cards, concepts=self.concepts)
-        # The matcher without the table, for agents whose subject the table does not know.
-        plain = agent_matcher(cards, concepts=False) if len(matcher.known) < len(cards) else None
+        limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
         asks = list(requests.items())
-        if self.scope_threshold is None or self.scope_threshold > 0.0:
-            threshold = self.scope_threshold
+        if limit > 0.0:
             asks = await _analysed(
                 sum(len(a) for _, a in asks),
-                lambda: [(r, a) for r, a in asks if _in_scope(matcher, plain, a, threshold)],
+                lambda: [(r, a) for r, a in asks if matcher.in_scope(a) >= limit],
             )
             if not asks:
                 return {}
@@ -146,7 +143,7 @@ class RulesPlanner(Planner):
                 return {r: s[0][0] if s else None for (r, _), s in zip(asks, ranked, strict=True)}
         return await _analysed(
             sum(len(a) for _, a in asks),
-            lambda: {request: _best(matcher, plain, a) for request, a in asks},
+            lambda: {request: matcher.best(a) for request, a in asks},
         )
 
     def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
@@ -195,40 +192,6 @@ async def _analysed(size: int, work: Callable[[], T]) -> T:
     if size <= INLINE_ANALYSIS:
         return work()
     return await asyncio.to_thread(work)
-
-
-def _best(matcher: AgentMatcher, plain: AgentMatcher | None, text: str) -> str | None:
-    """The matcher's agent for ``text``; but when the concept table does not know the subject of
-    the agent the request's words pick (``plain``: the matcher without the table, None when the
-    table knows every agent; ``AgentMatcher.known``) and the request's meaning is close to no
-    agent's texts (under ``MEANING_GATE``), the table has nothing to say about it, and the
-    words' pick stands."""
-    if plain is not None and matcher.uses_concepts and matcher.meaning(text) < MEANING_GATE:
-        worded = plain.best(text)
-        if worded is not None and worded not in matcher.known:
-            return worded
-    return matcher.best(text)
-
-
-def _in_scope(
-    matcher: AgentMatcher, plain: AgentMatcher | None, text: str, threshold: float | None
-) -> bool:
-    """Whether ``text`` is for some sub-agent at all (``harness.planning.scope``; ``threshold``:
-    the planner's ``scope_threshold``).
-
-    When the request's agent (``_best``) is one whose subject the concept table does not know
-    (``AgentMatcher.known``), its closeness by meaning says nothing, so the model for bots the
-    table does not know decides, over the figures of the matcher without the table (``plain``):
-    the trust in the table is per agent, not all or nothing per bot."""
-    judge = matcher
-    if (
-        plain is not None
-        and matcher.uses_concepts
-        and _best(matcher, plain, text) not in matcher.known
-    ):
-        judge = plain
-    limit = judge.scope.threshold if threshold is None else threshold
-    return judge.in_scope(text) >= limit
 
 
 def _requests(

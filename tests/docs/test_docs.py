@@ -57,8 +57,6 @@ FOREIGN_OPTIONS = frozenset(
         "--tune",
         "--plain",
         "--planner",
-        "--dev-only",
-        "--out-of-scope",
         "--models",
         "--every",
         "--weight",
@@ -69,9 +67,9 @@ FOREIGN_OPTIONS = frozenset(
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
 script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest plugin's;
 ``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``;
-``--embeddings``, ``--tune-lexical``, ``--tune``, ``--planner``, ``--dev-only``, ``--out-of-scope``
-and ``--plain``: the routing figures' and the out-of-scope fit's scripts in ``tests/planning`` and
-``tests/detect``; ``--models``: the embedding comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
+``--embeddings``, ``--tune-lexical``, ``--tune``, ``--planner`` and ``--plain``: the routing figures' and the
+out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--models``: the embedding
+comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
 detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``; ``--out``:
 where ``tools/detector/fit.py acts-sentences`` writes its tagger)."""
 

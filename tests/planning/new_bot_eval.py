@@ -21,16 +21,12 @@ routes. Two figures:
   its gold domain (the table has never seen that domain: a user's new bot, as far as one domain
   can say).
 
-SGD dev and CLINC's held-out splits are never routed here (``--out-of-scope`` routes CLINC's
-``oos_train`` utterances, development data). Print the figures::
+SGD dev and CLINC are never routed here. Print the figures::
 
     PYTHONPATH=. .venv/bin/python -m tests.planning.new_bot_eval [--embeddings] [--matcher]
-        [--out-of-scope]
 
 (``--embeddings``: also with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings``
-extra; ``--matcher``: also the matcher's own pick, with no gate before it; ``--out-of-scope``:
-also how many of CLINC's ``oos_train`` utterances, requests for no agent, the planner keeps with
-the parent over the same bots and tables.)
+extra; ``--matcher``: also the matcher's own pick, with no gate before it.)
 """
 
 from __future__ import annotations
@@ -52,7 +48,6 @@ from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
 from harness.planning.rules import RulesPlanner
 from harness.planning.semantic import TextEmbedder
-from tests.detect.build_multi_intent import CLINC
 from tests.detect.planner_baseline import coverage
 from tests.planning.build_concepts import _fold, fold_tables, sourced
 from tests.planning.routing_eval import SGD
@@ -233,31 +228,6 @@ def evaluate(route: Route, *, leave_out: bool, concepts: bool = True) -> Tally:
     return tally
 
 
-@cache
-def outside() -> tuple[str, ...]:
-    """CLINC150's ``oos_train`` utterances (Larson et al., EMNLP 2019, CC-BY-3.0): requests for
-    none of CLINC's 150 intents, for no agent of these bots; development data, as SGD train is."""
-    return tuple(text for text, _ in json.loads(CLINC.read_text(encoding="utf-8"))["oos_train"])
-
-
-def out_of_scope(*, leave_out: bool, concepts: bool = True) -> tuple[int, int]:
-    """How many of ``outside()`` the planner keeps with the parent over the new bots, and of how
-    many (each utterance over every fold's and seed's bot; leaving out, over every table that
-    leaves one domain out)."""
-    route = planner_route()
-    kept = total = 0
-    for fold in (0, 1):
-        for seed in SEEDS:
-            cards = bot(fold, seed)
-            domains: Sequence[str | None] = sorted(DESCRIPTIONS) if leave_out else [None]
-            for domain in domains:
-                used: ConceptTable | bool = table(fold, domain) if concepts else False
-                got = route(cards, used, outside())
-                kept += sum(agent == PARENT for agent in got)
-                total += len(got)
-    return kept, total
-
-
 def confusions(*, leave_out: bool) -> Counter[tuple[str, str]]:
     """(gold, routed) counts of the planner's errors (development data: its errors may be read)."""
     out: Counter[tuple[str, str]] = Counter()
@@ -285,14 +255,6 @@ def main(argv: Sequence[str]) -> None:
         print(f"{name}, no table: {evaluate(route, leave_out=False, concepts=False).describe()}")
         print(f"{name}, all domains: {evaluate(route, leave_out=False).describe()}")
         print(f"{name}, leave one domain out: {evaluate(route, leave_out=True).describe()}")
-    if "--out-of-scope" in argv:
-        for name, kwargs in (
-            ("no table", {"leave_out": False, "concepts": False}),
-            ("all domains", {"leave_out": False}),
-            ("leave one domain out", {"leave_out": True}),
-        ):
-            kept, total = out_of_scope(**kwargs)
-            print(f"out of scope, {name}: kept with the parent {kept}/{total} ({kept / total:.1%})")
     if "--confusions" in argv:
         for (gold, got), k in confusions(leave_out=True).most_common(25):
             print(f"  {gold} -> {got}: {k}")
