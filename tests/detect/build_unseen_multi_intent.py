@@ -95,8 +95,19 @@ report threshold refitted, none developed on this set): routing exactly as at th
 (1.3 %), 408/1,542 (26.5 %), 233/912 (25.5 %); [clinc] 0/160, 229/398 (57.5 %); [sgd] 8/470
 (1.7 %), 179/1,144 (15.6 %).
 
-``test_unseen_multi_intent.py`` holds the second look's routing and the fourth look's check
-figures as floors.
+A fifth look, at both (2026-12-03 05:28 UTC, load under 1, aggregates only, session 39's merged
+code: the split's joins and the examples without their acknowledgements, the check's years, yes/no
+questions and parts of sentences; none developed on this set). A sixth, routing only, of a branch
+trusting the concept table per agent, which the merge then reverted (1,204 routed right, all of
+the loss on [sgd]). Routing: 1,217 (78.9 %), 9, merged 32, 362/630, entries covering no request
+135 -> 130; [clinc] 390/398 as before; [sgd] 827/1,144 (72.3 %), 9, 24, 212/470. With
+``embeddings=True``: 1,205 (78.1 %); [clinc] 392; [sgd] 813. ``mutation("unseen")`` 92/630
+(14.6 %), 1,201/1,542 (77.9 %, named in 957), 706/912 (77.4 %), closer 1,188/1,542 (77.0 %);
+[clinc] 19/160, 373/398, 219/238; [sgd] 73/470 (15.5 %), 828/1,144 (72.4 %), 487/674;
+``sure=True`` 7/630 (1.1 %), 405/1,542 (26.3 %), 231/912 (25.3 %); [clinc] 0/160, 227/398
+(57.0 %); [sgd] 7/470 (1.5 %), 178/1,144 (15.6 %).
+
+``test_unseen_multi_intent.py`` holds the fifth look's figures as floors.
 """
 
 from __future__ import annotations

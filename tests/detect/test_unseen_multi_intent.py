@@ -113,7 +113,7 @@ def test_every_request_is_written_in_its_message_in_order() -> None:
             at += len(words)
 
 
-# --- figures (the second look's routing, the fourth look's check; see the builder) ---
+# --- figures (the third look's routing, the fifth look's check; see the builder) ---
 
 
 @needs_data
@@ -122,9 +122,12 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
 
     measured = routing("unseen")
     assert measured.requests == 1542
-    assert measured.routed_right >= 1216
+    # Third look (session 39's split joins, 2026-12-03 05:30 UTC, aggregates only): 1,216 -> 1,217
+    # routed right, entries covering no request 135 -> 130, but two requests merged into one entry
+    # 28 -> 32 (the split joins more).
+    assert measured.routed_right >= 1217
     assert measured.dropped <= 9
-    assert measured.merged <= 28
+    assert measured.merged <= 32
     assert measured.planned_in_full >= 362
     assert measured.lost == 0
 
@@ -137,6 +140,9 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
     assert measured.full_turns == 630
     # Fourth look (session 38's refitted matcher): fewer answered turns flagged (100 -> 97) and
     # fewer drops and merges found (1,217 -> 1,202, 715 -> 707), as on the other held-out sets.
-    assert measured.full_flagged <= 97
-    assert measured.dropped_flagged >= 1202
-    assert measured.merged_flagged >= 707
+    # Fifth look (session 39's years, yes/no questions and parts of sentences, 2026-12-03 05:30
+    # UTC, aggregates only): answered turns flagged 97 -> 92, drops found 1,202 -> 1,201, merges
+    # found 707 -> 706.
+    assert measured.full_flagged <= 92
+    assert measured.dropped_flagged >= 1201
+    assert measured.merged_flagged >= 706
