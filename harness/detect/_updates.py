@@ -1,0 +1,133 @@
+"""A new state of the same item is an update, not a repeat (issue 24, failure class 2).
+
+Two messages about one labelled item ("Room 214", "job 4471", "DL 1422") share its number, and
+the pair scorer, fitted on material whose shared values are what a message says (times, prices,
+places), reads a shared value as a shared claim: "Room 214 is still being cleaned." / "Room 214 is
+ready and your key cards are at the front desk." scores as a repeat. The issue's definition is
+that a repeat says the same about the same subject; a shared id or name alone is never one. This
+stated rule (:func:`new_state`) reads what each message says *about* the item: the words of its
+claims that hold the shared facts, less the facts' own words and the item's label. When the later
+message says none of what the earlier said about it (not the same word, not a learned rewording:
+:func:`~harness.detect._wording.rewordings`) and says something else, it is an update.
+
+It is narrow on purpose. The item must be named by a label word before a number or an id, the
+same in both messages ("Room 214" / "room 214"); a number followed by a content word is a count
+("1 movie", "3 tickets"), not an item. SGD's crowd paraphrases reword what they say about an
+entity freely ("I found a nice place called Chop Bar in Oakland." / "Chop Bar is also an
+excellent restaurant in Oakland."), so a rule that took names or counts as items would excuse
+them (``docs/detector.md`` has the counts). Two states that share no word are told apart only as
+far as the learned rewordings go: "Your order 1234 is on its way." / "Order 1234 has shipped." says
+the same state in words SGD never swaps: as the reply to the user's next message the rule reads
+it as an update; sent unprompted after another answer, it is left to the scorer.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from harness.detect._features import _side
+from harness.detect._wording import rewordings
+from harness.text import STOPWORDS, Analysis, content_words, stem, tokens
+
+__all__ = ["new_state"]
+
+_SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
+"""Fact kinds that name what a claim is about (as the pair scorer's features split them)."""
+_ITEM = ("num:", "id:")
+"""Fact kinds a label word may stand before ("Room 214", "order A-5531")."""
+
+
+@lru_cache(maxsize=16_384)
+def _label(text: str, value: str) -> str:
+    """The stem of the word right before ``value`` (a number or an id, compared without its
+    marks: "a5531" is "A-5531") in ``text`` when it names an item: not a stop word or a number,
+    and, for a plain number, followed by a stop word or nothing (so "Room 214 is" and "job 4471:"
+    label their numbers, while "found 1 movie" counts). "" when there is none."""
+    words = tokens(text)
+    want = "".join(ch for ch in value if ch.isalnum())
+    plain = want.isdigit()
+    for i, word in enumerate(words):
+        if not word or not want.startswith(word):
+            continue
+        joined, j = word, i
+        while len(joined) < len(want) and j + 1 < len(words):
+            j += 1
+            joined += words[j]
+        if joined != want:
+            continue
+        if plain and j + 1 < len(words) and words[j + 1] not in STOPWORDS:
+            return ""
+        if i == 0 or words[i - 1] in STOPWORDS or not words[i - 1].isalpha():
+            return ""
+        return stem(words[i - 1])
+    return ""
+
+
+def _labels(analysis: Analysis, key: str) -> set[str]:
+    """The labels of fact ``key`` in the claims of ``analysis`` that hold it."""
+    value = key.partition(":")[2]
+    out = {_label(c.span.text, value) for c in analysis.claims if key in c.facts}
+    out.discard("")
+    return out
+
+
+def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[str] | None:
+    """The label words of the shared facts when every shared fact names the item (a subject,
+    or a number or an id under the same label in both messages) and one is labelled; else
+    None."""
+    labels: set[str] = set()
+    for key in shared:
+        if key.startswith(_ITEM):
+            both = _labels(earlier, key) & _labels(later, key)
+            if both:
+                labels |= both
+                continue
+        if not key.startswith(_SUBJECT):
+            return None
+    return labels or None
+
+
+def _about(analysis: Analysis, shared: frozenset[str], labels: set[str]) -> set[str]:
+    """What ``analysis`` says about the shared facts: the content words of its claims that hold
+    one, less the facts' own words and the item's labels."""
+    out: set[str] = set()
+    for claim in analysis.claims:
+        if claim.facts & shared:
+            out |= claim.words
+    for key in shared:
+        out -= content_words(key.partition(":")[2])
+    return out - labels
+
+
+def _says(words: set[str], said: frozenset[str]) -> bool:
+    """Whether any of ``words`` is in ``said``, as itself or a learned rewording."""
+    table = rewordings()
+    return any(w in said or not table.get(w, frozenset()).isdisjoint(said) for w in words)
+
+
+def new_state(earlier: Analysis, later: Analysis, *, replied: bool = False) -> bool:
+    """Whether ``later`` gives a new state of the item ``earlier`` spoke of: it is the reply to
+    its turn's user message (not ``replied``: no bot message of its turn came before it), the
+    two share only the item (its labelled number or id, and names), ``later`` says none of what
+    ``earlier`` said about it and something else ("Room 214 is still being cleaned." / "Room 214
+    is ready ..."; "DL 1422 is delayed." / "DL 1422 will land at 7:32 PM."), and does not say
+    it repeats ("As I said, ..."). Such a pair is an update, not a duplicate.
+
+    A message sent after its turn's reply answers nothing new: the same item in other words
+    there ("Your order 1234 is on its way." / later, after another answer, "Order 1234 has
+    shipped.") is left to the scorer, as the *resent* rule leaves a first reply to it."""
+    if replied:
+        return False
+    shared = earlier.facts & later.facts
+    if not shared:
+        return False
+    labels = _items(earlier, later, shared)
+    if labels is None:
+        return False
+    said = _about(earlier, shared, labels)
+    if not said or _says(said, later.words):
+        return False
+    says = _about(later, shared, labels)
+    if not any(not _says({w}, earlier.words) for w in says):
+        return False
+    return not _side(later).says_repeat
