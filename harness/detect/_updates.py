@@ -6,19 +6,22 @@ places), reads a shared value as a shared claim: "Room 214 is still being cleane
 ready and your key cards are at the front desk." scores as a repeat. The issue's definition is
 that a repeat says the same about the same subject; a shared id or name alone is never one. This
 stated rule (:func:`new_state`) reads what each message says *about* the item: the words of its
-claims that hold the shared facts, less the facts' own words and the item's label. When the later
-message says none of what the earlier said about it (not the same word, not a learned rewording:
-:func:`~harness.detect._wording.rewordings`) and says something else, it is an update.
+claims that hold the shared facts, less the facts' own words and the words naming the item. When
+the later message says none of what the earlier said about it (not the same word, not a learned
+rewording: :func:`~harness.detect._wording.rewordings`) and says something else, it is an update.
 
-It is narrow on purpose. The item must be named by a label word before a number or an id, the
-same in both messages ("Room 214" / "room 214"); a number followed by a content word is a count
-("1 movie", "3 tickets"), not an item. SGD's crowd paraphrases reword what they say about an
-entity freely ("I found a nice place called Chop Bar in Oakland." / "Chop Bar is also an
-excellent restaurant in Oakland."), so a rule that took names or counts as items would excuse
-them (``docs/detector.md`` has the counts). Two states that share no word are told apart only as
-far as the learned rewordings go: "Your order 1234 is on its way." / "Order 1234 has shipped." says
-the same state in words SGD never swaps: as the reply to the user's next message the rule reads
-it as an update; sent unprompted after another answer, it is left to the scorer.
+It is narrow on purpose. The shared facts must be the item and nothing else, named one of two
+ways in both messages: by a label word before a number or an id, the same in both ("Room 214" /
+"room 214"; a number followed by a content word is a count, "1 movie", not an item), or as the
+subject of a claim, the words before its first auxiliary, worded alike in both ("Your order of 2
+Nike Pegasus shoes is packed ..." / "Your order of 2 Nike Pegasus shoes has shipped ..."). SGD's
+crowd paraphrases reword what they say about an entity freely ("I found a nice place called Chop
+Bar and it's located in Oakland." / "Chop Bar is also an excellent restaurant in Oakland."), so a
+rule that took any shared name or count as the item would excuse them (``docs/detector.md`` has
+the counts). Two states that share no word are told apart only as far as the learned rewordings
+go: "Your order 1234 is on its way." / "Order 1234 has shipped." says the same state in words SGD
+never swaps: as the reply to the user's next message the rule reads it as an update; sent
+unprompted after another answer, it is left to the scorer.
 """
 
 from __future__ import annotations
@@ -37,15 +40,20 @@ _ITEM = ("num:", "id:")
 """Fact kinds a label word may stand before ("Room 214", "order A-5531")."""
 
 
-@lru_cache(maxsize=16_384)
-def _label(text: str, value: str) -> str:
-    """The stem of the word right before ``value`` (a number or an id, compared without its
-    marks: "a5531" is "A-5531") in ``text`` when it names an item: not a stop word or a number,
-    and, for a plain number, followed by a stop word or nothing (so "Room 214 is" and "job 4471:"
-    label their numbers, while "found 1 movie" counts). "" when there is none."""
-    words = tokens(text)
+_AUXILIARY_WORDS = """is are was were am be been being has have had will would shall should can
+could may might must do does did"""
+_AUXILIARIES = frozenset(_AUXILIARY_WORDS.split())
+"""English auxiliary and copula verbs, a closed class: where a simple claim's subject ends ("Your
+order of 2 Nike Pegasus shoes | is packed ...")."""
+
+
+def _find(words: list[str], value: str) -> tuple[int, int] | None:
+    """Where ``value`` (a fact's canonical value, compared without its marks and spaces: "a5531"
+    is "A-5531", "nikepegasus" is "Nike Pegasus") stands in ``words``: its first and last word,
+    or None."""
     want = "".join(ch for ch in value if ch.isalnum())
-    plain = want.isdigit()
+    if not want:
+        return None
     for i, word in enumerate(words):
         if not word or not want.startswith(word):
             continue
@@ -53,14 +61,44 @@ def _label(text: str, value: str) -> str:
         while len(joined) < len(want) and j + 1 < len(words):
             j += 1
             joined += words[j]
-        if joined != want:
-            continue
-        if plain and j + 1 < len(words) and words[j + 1] not in STOPWORDS:
-            return ""
-        if i == 0 or words[i - 1] in STOPWORDS or not words[i - 1].isalpha():
-            return ""
-        return stem(words[i - 1])
-    return ""
+        if joined == want:
+            return i, j
+    return None
+
+
+@lru_cache(maxsize=16_384)
+def _label(text: str, value: str) -> str:
+    """The stem of the word right before ``value`` (a number or an id) in ``text`` when it names
+    an item: not a stop word or a number, and, for a plain number, followed by a stop word or
+    nothing (so "Room 214 is" and "job 4471:" label their numbers, while "found 1 movie" counts).
+    "" when there is none."""
+    words = tokens(text)
+    found = _find(words, value)
+    if found is None:
+        return ""
+    i, j = found
+    plain = "".join(ch for ch in value if ch.isalnum()).isdigit()
+    if plain and j + 1 < len(words) and words[j + 1] not in STOPWORDS:
+        return ""
+    if i == 0 or words[i - 1] in STOPWORDS or not words[i - 1].isalpha():
+        return ""
+    return stem(words[i - 1])
+
+
+@lru_cache(maxsize=16_384)
+def _subject(text: str, shared: frozenset[str]) -> frozenset[str] | None:
+    """The content words before the first auxiliary of ``text`` (a claim) when every ``shared``
+    fact stands there: the subject the claim says something about ("Your order of 2 Nike Pegasus
+    shoes is packed ..."). None when there is no such subject."""
+    words = tokens(text)
+    cut = next((k for k, w in enumerate(words) if w in _AUXILIARIES or w.endswith("'s")), 0)
+    if cut == 0:
+        return None
+    for key in shared:
+        found = _find(words, key.partition(":")[2])
+        if found is None or found[1] >= cut:
+            return None
+    return content_words(" ".join(words[:cut]))
 
 
 def _labels(analysis: Analysis, key: str) -> set[str]:
@@ -71,10 +109,19 @@ def _labels(analysis: Analysis, key: str) -> set[str]:
     return out
 
 
+def _subjects(analysis: Analysis, shared: frozenset[str]) -> set[frozenset[str]]:
+    """The subjects (:func:`_subject`) of the claims of ``analysis`` that hold a shared fact."""
+    out = {_subject(c.span.text, shared) for c in analysis.claims if c.facts & shared}
+    return {s for s in out if s}
+
+
 def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[str] | None:
-    """The label words of the shared facts when every shared fact names the item (a subject,
-    or a number or an id under the same label in both messages) and one is labelled; else
-    None."""
+    """The words that name the item both messages speak of, when the shared facts are the item
+    and nothing else; else None. Either every shared fact is a name or a number or an id under
+    the same label in both, one of them labelled ("Room 214" / "room 214": the labels), or both
+    have a claim whose subject holds every shared fact and is worded alike ("Your order of 2
+    Nike Pegasus shoes is packed ..." / "Your order of 2 Nike Pegasus shoes has shipped ...":
+    the subject's words)."""
     labels: set[str] = set()
     for key in shared:
         if key.startswith(_ITEM):
@@ -83,8 +130,12 @@ def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[st
                 labels |= both
                 continue
         if not key.startswith(_SUBJECT):
-            return None
-    return labels or None
+            labels.clear()
+            break
+    if labels:
+        return labels
+    alike = _subjects(earlier, shared) & _subjects(later, shared)
+    return set().union(*alike) if alike else None
 
 
 def _about(analysis: Analysis, shared: frozenset[str], labels: set[str]) -> set[str]:

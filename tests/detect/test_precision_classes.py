@@ -227,6 +227,20 @@ def test_the_same_state_in_other_words_sent_after_another_answer_is_still_a_dupl
     assert ("m2", "m5") in pairs(found)
 
 
+def test_the_same_state_of_the_same_subject_is_still_a_duplicate() -> None:
+    # Control: the same subject, and the later message says again what the earlier said of it.
+    found = duplicates(
+        ("user", "Where's my order?"),
+        ("shop", "Your order of 2 Nike Pegasus shoes is packed and waiting for the courier."),
+        ("user", "ok"),
+        (
+            "shop",
+            "Your order of 2 Nike Pegasus shoes is packed, waiting for the courier to collect it.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
 def test_a_new_state_said_to_repeat_is_still_a_duplicate() -> None:
     # Control: a message that says itself it repeats is read as a repeat.
     found = duplicates(
@@ -251,10 +265,9 @@ def test_the_same_state_in_other_words_as_a_reply_is_still_a_duplicate() -> None
     assert ("m2", "m4") in pairs(found)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="class 2: the item is a count and a name with no label word before it"
-)
 def test_a_shipped_order_after_a_packed_one_is_an_update() -> None:
+    # Fails before the subject of a claim was read: the item is a count and a name under no
+    # label word ("Your order of 2 Nike Pegasus shoes"), the same subject in both messages.
     found = duplicates(
         ("user", "Where's my order?"),
         ("shop", "Your order of 2 Nike Pegasus shoes is packed and waiting for the courier."),
