@@ -121,7 +121,8 @@ def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[st
     the same label in both, one of them labelled ("Room 214" / "room 214": the labels), or both
     have a claim whose subject holds every shared fact and is worded alike ("Your order of 2
     Nike Pegasus shoes is packed ..." / "Your order of 2 Nike Pegasus shoes has shipped ...":
-    the subject's words)."""
+    the subject's words). Both namings of the item, where both hold, are its words ("Refund for
+    order 7781 is ...": "order" and "refund")."""
     labels: set[str] = set()
     for key in shared:
         if key.startswith(_ITEM):
@@ -132,10 +133,10 @@ def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[st
         if not key.startswith(_SUBJECT):
             labels.clear()
             break
-    if labels:
-        return labels
     alike = _subjects(earlier, shared) & _subjects(later, shared)
-    return set().union(*alike) if alike else None
+    if not labels and not alike:
+        return None
+    return labels.union(*alike)
 
 
 def _about(analysis: Analysis, shared: frozenset[str], labels: set[str]) -> set[str]:
