@@ -139,16 +139,16 @@ def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[st
     return labels.union(*alike)
 
 
-def _about(analysis: Analysis, shared: frozenset[str], labels: set[str]) -> set[str]:
+def _about(analysis: Analysis, shared: frozenset[str], item: set[str]) -> set[str]:
     """What ``analysis`` says about the shared facts: the content words of its claims that hold
-    one, less the facts' own words and the item's labels."""
+    one, less the facts' own words and the words naming the item (``item``: :func:`_items`)."""
     out: set[str] = set()
     for claim in analysis.claims:
         if claim.facts & shared:
             out |= claim.words
     for key in shared:
         out -= content_words(key.partition(":")[2])
-    return out - labels
+    return out - item
 
 
 def _says(words: set[str], said: frozenset[str]) -> bool:
@@ -160,26 +160,28 @@ def _says(words: set[str], said: frozenset[str]) -> bool:
 def new_state(earlier: Analysis, later: Analysis, *, replied: bool = False) -> bool:
     """Whether ``later`` gives a new state of the item ``earlier`` spoke of: it is the reply to
     its turn's user message (not ``replied``: no bot message of its turn came before it), the
-    two share only the item (its labelled number or id, and names), ``later`` says none of what
-    ``earlier`` said about it and something else ("Room 214 is still being cleaned." / "Room 214
-    is ready ..."; "DL 1422 is delayed." / "DL 1422 will land at 7:32 PM."), and does not say
-    it repeats ("As I said, ..."). Such a pair is an update, not a duplicate.
+    two share only the item (:func:`_items`: labelled numbers or ids and names, or an alike
+    subject), ``later`` says none of what ``earlier`` said about it and something else ("Room
+    214 is still being cleaned." / "Room 214 is ready ..."; "DL 1422 is delayed." / "DL 1422
+    will land at 7:32 PM."), and does not say it repeats ("As I said, ..."). Such a pair is an
+    update, not a duplicate.
 
-    A message sent after its turn's reply answers nothing new: the same item in other words
-    there ("Your order 1234 is on its way." / later, after another answer, "Order 1234 has
-    shipped.") is left to the scorer, as the *resent* rule leaves a first reply to it."""
+    A message sent after its turn's reply (``replied``) answers no new question of the user's,
+    so the same item in other words there ("Your order 1234 is on its way." / later, after
+    another answer, "Order 1234 has shipped.") is left to the scorer, as the *resent* rule
+    leaves a turn's first reply to it."""
     if replied:
         return False
     shared = earlier.facts & later.facts
     if not shared:
         return False
-    labels = _items(earlier, later, shared)
-    if labels is None:
+    item = _items(earlier, later, shared)
+    if item is None:
         return False
-    said = _about(earlier, shared, labels)
+    said = _about(earlier, shared, item)
     if not said or _says(said, later.words):
         return False
-    says = _about(later, shared, labels)
+    says = _about(later, shared, item)
     if not any(not _says({w}, earlier.words) for w in says):
         return False
     return not _side(later).says_repeat
