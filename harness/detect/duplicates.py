@@ -37,6 +37,7 @@ from harness.detect._candidates import (
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._screen import WORDING_FREE, screen, unworded_features
+from harness.detect._updates import new_state
 from harness.detect._users import _User, _Users
 from harness.detect.choices import confirms_new_request, offers_another, restated_part
 from harness.detect.embeddings import embed_messages
@@ -194,6 +195,7 @@ def compare_entry(
             )
             and not confirms_new_request(other.text, entry.text, found)
             and not swapped_words(other.message.text, entry.message.text)
+            and not new_state(other.text, entry.text, replied=around.replied)
         )
         if record is not None:
             record.append((Pair(other, entry, scope, found), features))

@@ -132,8 +132,12 @@ def test_the_first_item_said_again_after_the_user_named_another_is_still_a_dupli
     assert ("m2", "m4") in pairs(found)
 
 
-@pytest.mark.xfail(strict=True, reason="class 2: the label's number is read as a shared value")
+# 2. A new state of the same item, and its controls -----------------------------------------
+
+
 def test_a_new_state_of_the_same_room_is_an_update() -> None:
+    # Fails before what each message says about the labelled item was read: the shared room
+    # number was taken for a shared claim.
     found = duplicates(
         ("user", "Is room 214 ready?"),
         ("hotel", "Room 214 is still being cleaned."),
@@ -143,8 +147,127 @@ def test_a_new_state_of_the_same_room_is_an_update() -> None:
     assert found == []
 
 
-@pytest.mark.xfail(strict=True, reason="class 2: a new status without a status word the facts know")
+def test_a_flight_that_now_lands_at_a_time_after_a_delay_is_an_update() -> None:
+    # The issue's own example of class 2. Fails before what each message says was read.
+    found = duplicates(
+        ("user", "Is DL 1422 on time?"),
+        ("airline", "DL 1422 is delayed."),
+        ("user", "When will it get in?"),
+        ("airline", "DL 1422 will land at 7:32 PM."),
+    )
+    assert found == []
+
+
+def test_a_finished_repair_after_one_in_progress_is_an_update() -> None:
+    found = duplicates(
+        ("user", "How is the repair on job 4471 going?"),
+        ("garage", "Job 4471: the brakes are being replaced."),
+        ("user", "Is it done?"),
+        ("garage", "Job 4471 is finished and the car can be collected."),
+    )
+    assert found == []
+
+
+def test_a_closing_gate_after_a_boarding_one_is_an_update() -> None:
+    found = duplicates(
+        ("user", "Where do I board?"),
+        ("airline", "Gate B12 is now boarding."),
+        ("user", "ok"),
+        ("airline", "Gate B12 is closing in 10 minutes."),
+    )
+    assert found == []
+
+
+def test_the_same_state_of_the_room_in_other_words_is_still_a_duplicate() -> None:
+    # Control: the later message says again what the earlier said about the room.
+    found = duplicates(
+        ("user", "Is room 214 ready?"),
+        ("hotel", "Room 214 is ready and your key cards are at the front desk."),
+        ("user", "Where is the gym?"),
+        ("hotel", "The gym is on floor 2."),
+        ("hotel", "Room 214 is ready for you; the key cards are waiting at the front desk."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_the_same_state_again_as_a_reply_is_still_a_duplicate() -> None:
+    # Control: a reply to the user that says the same about the ticket ("still waiting").
+    found = duplicates(
+        ("user", "What's happening with ticket 5521?"),
+        ("it", "Ticket 5521 is waiting for an engineer."),
+        ("user", "ok thanks"),
+        ("it", "Ticket 5521 is still waiting for an engineer to pick it up."),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_the_same_state_in_a_learned_rewording_is_still_a_duplicate() -> None:
+    # Control: "departs" / "leaves" is a rewording learned from SGD, so the later message says
+    # again what the earlier said about the train.
+    found = duplicates(
+        ("user", "When does train 4411 leave?"),
+        ("rail", "Train 4411 departs from platform 2."),
+        ("user", "Is there a cafe on board?"),
+        ("rail", "Yes, in coach C."),
+        ("rail", "Train 4411 leaves from platform 2."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_the_same_state_in_other_words_sent_after_another_answer_is_still_a_duplicate() -> None:
+    # Control: not the reply to the user's message (the turn's answer came first), so it is
+    # left to the scorer, which calls it a repeat.
+    found = duplicates(
+        ("user", "Where's my order?"),
+        ("shop", "Your order 1234 is on its way."),
+        ("user", "Thanks. Do you sell socks?"),
+        ("shop", "Yes, we sell socks."),
+        ("shop", "Order 1234 has shipped."),
+    )
+    assert ("m2", "m5") in pairs(found)
+
+
+def test_the_same_state_of_the_same_subject_is_still_a_duplicate() -> None:
+    # Control: the same subject, and the later message says again what the earlier said of it.
+    found = duplicates(
+        ("user", "Where's my order?"),
+        ("shop", "Your order of 2 Nike Pegasus shoes is packed and waiting for the courier."),
+        ("user", "ok"),
+        (
+            "shop",
+            "Your order of 2 Nike Pegasus shoes is packed, waiting for the courier to collect it.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_a_new_state_said_to_repeat_is_still_a_duplicate() -> None:
+    # Control: a message that says itself it repeats is read as a repeat.
+    found = duplicates(
+        ("user", "Is room 214 ready?"),
+        ("hotel", "Room 214 is still being cleaned."),
+        ("user", "ok"),
+        ("hotel", "As I mentioned, room 214 is not ready yet, housekeeping is on it."),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="class 2: two wordings of one state that SGD never swaps read as an update"
+)
+def test_the_same_state_in_other_words_as_a_reply_is_still_a_duplicate() -> None:
+    found = duplicates(
+        ("user", "Where's my order?"),
+        ("shop", "Your order 1234 is on its way."),
+        ("user", "Thanks."),
+        ("shop", "Order 1234 has shipped."),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
 def test_a_shipped_order_after_a_packed_one_is_an_update() -> None:
+    # Fails before the subject of a claim was read: the item is a count and a name under no
+    # label word ("Your order of 2 Nike Pegasus shoes"), the same subject in both messages.
     found = duplicates(
         ("user", "Where's my order?"),
         ("shop", "Your order of 2 Nike Pegasus shoes is packed and waiting for the courier."),
