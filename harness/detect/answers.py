@@ -69,6 +69,7 @@ __all__ = [
     "matcher",
     "pair_features",
     "reply_terms",
+    "says_yes_or_no",
     "words_of",
 ]
 
@@ -130,6 +131,8 @@ _WHEN = frozenset({"date", "weekday", "month", "time", "year"})
 _LONG = frozenset({"duration", "number"})
 _AMOUNT = frozenset({"money", "number", "percent"})
 _PLACE = frozenset({"name", "number"})
+_ID = frozenset({"id"})
+_NAMED = frozenset({"name"})
 _ASKS = (
     (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
     (re.compile(r"\bhow long\b", re.I), _LONG),
@@ -141,6 +144,11 @@ _ASKS = (
         _AMOUNT,
     ),
     (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
+    # A phone number or a reference is read as an id ("+44 333 400 6116", "AA123"); "the number
+    # of stops" asks for an amount.
+    (re.compile(r"\b(?:phone|telephone|contact|call|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
+    # A class of thing ("what kind of movie", "which genre") is most often named: "a Comedy".
+    (re.compile(r"\b(?:kind|type|genre|category|sort|style)\b", re.I), _NAMED),
 )
 
 
@@ -159,6 +167,11 @@ _POLAR = re.compile(
 def asks_yes_or_no(request: str) -> bool:
     """Whether a request is a yes/no question ("Is it free", "Do they serve alcohol")."""
     return "polar" in _asked_kinds(request)
+
+
+def says_yes_or_no(sentence: str) -> bool:
+    """Whether a sentence the bot said has a yes or a no in it ("They don't", "Yes, both")."""
+    return "polar" in _given_kinds(sentence)
 
 
 @lru_cache(maxsize=16_384)
@@ -383,15 +396,27 @@ class AnswerMatcher:
         their own words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am",
         "you can reach them at 617-555-0199" of "they are at 41 Elm Street and ...")."""
         features = pair_features(requests, claims, self.associations)
-        p = [[self._probability(x) if _may_answer(x) else 0.0 for x in row] for row in features]
+        leads = _distinct_leads(requests, claims, features, self.associations)
+        p = [
+            [
+                self._probability(x) if _may_answer(x) or (i, j) in leads else 0.0
+                for j, x in enumerate(row)
+            ]
+            for i, row in enumerate(features)
+        ]
         cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
         if cut and wholes is not None:
             sentences = sorted({wholes[j] for j in cut})
             # A whole sentence that shares no word with any request says nothing its parts do
             # not ("located at 860 Willow Street and can be contacted at 408-289-8879").
+            whole = pair_features(requests, sentences, self.associations)
+            whole_leads = _distinct_leads(requests, sentences, whole, self.associations)
             allowed = [
-                [_may_answer(x) or bool(x[_AT["claim_unclaimed"]]) for x in row]
-                for row in pair_features(requests, sentences, self.associations)
+                [
+                    _may_answer(x) or (i, j) in whole_leads or bool(x[_AT["claim_unclaimed"]])
+                    for j, x in enumerate(row)
+                ]
+                for i, row in enumerate(whole)
             ]
             at = {sentence: k for k, sentence in enumerate(sentences)}
             for row, own, may in zip(p, features, allowed, strict=True):
@@ -584,6 +609,43 @@ def _may_answer(x: Sequence[float]) -> bool:
         x[_AT["own_kind"]]
         or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
     )
+
+
+def _distinct_leads(
+    requests: Sequence[str],
+    claims: Sequence[str],
+    features: Sequence[Sequence[Sequence[float]]],
+    table: Associations,
+) -> set[tuple[int, int]]:
+    """The pairs the second rule of :func:`_may_answer` holds back whose sentence goes with the
+    request's own words (those no other request has) more than with any other request's own
+    words: "The destination is Union Station" shares only "station" with "which station does the
+    bus arrive to" beside "... depart from", and its words go with "arrive" more than with
+    "depart". The association over all the request's words cannot tell, as the shared words
+    weigh the same for both; "You have 12 PTO days left" goes with neither "accrued" nor "used"."""
+    held = [
+        (i, j)
+        for i, row in enumerate(features)
+        for j, x in enumerate(row)
+        if x[_AT["misses_distinctive"]] and not _may_answer(x)
+    ]
+    if not held:
+        return set()
+    words = [words_of(r) for r in requests]
+    own = [
+        w - frozenset().union(*(o for k, o in enumerate(words) if k != i))
+        for i, w in enumerate(words)
+    ]
+    out = set()
+    for i, j in held:
+        terms = reply_terms(claims[j])
+        mine = _associated(own[i], terms, table)
+        rivals = max(
+            (_associated(own[k], terms, table) for k in range(len(own)) if k != i), default=0.0
+        )
+        if mine > _ASSOCIATED and mine > rivals:
+            out.add((i, j))
+    return out
 
 
 def _logistic(z: float) -> float:

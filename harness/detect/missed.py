@@ -26,7 +26,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect.answers import all_words_of, asks_yes_or_no, matcher, words_of
+from harness.detect.answers import (
+    all_words_of,
+    asks_yes_or_no,
+    matcher,
+    says_yes_or_no,
+    words_of,
+)
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
@@ -105,9 +111,21 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                 if up and not polar[i] and _names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first, _ in found]
+        limits = [model.threshold if first else model.later_threshold for first in opens]
         for k, sure in model.judged(p, texts, claims, opens).items():
-            if judged[k] not in declared:
-                missing[judged[k]] = sure
+            i = judged[k]
+            # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
+            # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
+            # a sentence that says one, likely enough to answer this question, answers it even
+            # when the matching gave it to another.
+            if i in declared or (
+                polar[i]
+                and any(
+                    p[k][j] >= limits[j] and says_yes_or_no(claims[j]) for j in range(len(claims))
+                )
+            ):
+                continue
+            missing[i] = sure
     return missing
 
 
@@ -207,10 +225,12 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-# Where a statement goes on to a second thing: a coordinator or a sentence end with no space
-# after it ("furnished.Phone number is ..."). A closed class of English.
+# Where a statement goes on to a second thing: a coordinator, a yes or a no set off by commas
+# (", No, entry is not free") or a sentence end with no space after it ("furnished.Phone
+# number is ..."). A closed class of English.
 _JOIN = re.compile(
     r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also|nor)\b)|;\s*"
+    r"|,\s*(?=(?:yes|yeah|yep|no|nope)\b\s*,)"
     r"|(?<=[a-z]{2}[.?!])(?=[A-Z][a-z])",
     re.IGNORECASE,
 )
