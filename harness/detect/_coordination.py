@@ -139,8 +139,6 @@ def _coordinated(
     "if" clauses after one verb ("do you know if pets are allowed and if it is furnished"). None
     when ``right`` is no such request."""
     rw = [t.word for t in right]
-    if last and len(rw) == 1 and rw[0] in _PREPOSITIONS:
-        return _ends(_clause(left))
     r0 = 1 if rw[0] in _PREPOSITIONS and len(rw) > 1 and rw[1] in _WH else 0
     if len(right) > 12 and rw[r0] not in _SHARED_OPENERS:
         return None  # a long part shares no words with the one before it, unless it opens so
@@ -222,18 +220,6 @@ def _coordinated(
     if asked:  # "their address and rating?"
         return _Cut(own, back)
     return None
-
-
-def _ends(clause: list[_Tok]) -> _Cut | None:
-    """ "what station does it go from and to", "which airport does it leave from and arrive
-    at"...: a question that ends in a preposition, and another preposition alone after it,
-    asks two things, the second with the first's words but its last."""
-    words = [t.word for t in clause]
-    if len(words) < 3 or words[0] not in _WH or words[-1] not in _PREPOSITIONS:
-        return None
-    if _AUX.isdisjoint(words[1:4]):
-        return None  # "where from and to": no question of its own to carry
-    return _Cut(clause[:-1], [])
 
 
 def _question_tail(rw: list[str]) -> bool:

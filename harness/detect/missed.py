@@ -112,16 +112,23 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first, _ in found]
         limits = [model.threshold if first else model.later_threshold for first in opens]
+        # each request's own words: those no other request of the message has
+        own = [
+            w - frozenset().union(*(o for k, o in enumerate(asked) if k != i))
+            for i, w in enumerate(asked)
+        ]
         for k, sure in model.judged(p, texts, claims, opens).items():
             i = judged[k]
             # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
             # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
-            # a sentence that says one, likely enough to answer this question, answers it even
-            # when the matching gave it to another.
+            # a sentence that says one answers this question, even when the matching gave it to
+            # another, when it is likely enough to or has all of the question's own words.
             if i in declared or (
                 polar[i]
                 and any(
-                    p[k][j] >= limits[j] and says_yes_or_no(claims[j]) for j in range(len(claims))
+                    (p[k][j] >= limits[j] or (own[i] and own[i] <= words[j]))
+                    and says_yes_or_no(claims[j])
+                    for j in range(len(claims))
                 )
             ):
                 continue
