@@ -313,9 +313,7 @@ _NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
 _LEAD_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
 _ALSO_OPENERS = _WH | _AUX | _SUBJECT
 _SUBJECT_STARTS = _PRONOUNS | _DETERMINERS
-# "along with", "together with": they join two things asked for, as "as well as" does.
-_WITH_STARTS = frozenset({"along", "together"})
-_REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"} | _WITH_STARTS
+_REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
 """The words a joining region can start with (:func:`_region` is 0 at any other)."""
 
 
@@ -335,8 +333,6 @@ def _region(toks: list[_Tok], i: int, reading: _Reading) -> int:
             j += 1
         elif toks[j].word == "as" and _words_at(toks, j, ("as", "well", "as")):
             j += 3
-        elif toks[j].word in _WITH_STARTS and _with_at(toks, j):
-            j += 2  # "the address along with the ticket cost"
         elif j > i and (size := _marker_at(toks, j, reading)):
             j += size  # ", and what's more, ..."
         elif j == i and reading.anywhere and (size := _marker_at(toks, j, reading, anywhere=True)):
@@ -344,11 +340,6 @@ def _region(toks: list[_Tok], i: int, reading: _Reading) -> int:
         else:
             break
     return j - i
-
-
-def _with_at(toks: list[_Tok], i: int) -> bool:
-    """Whether "along with" or "together with" starts at ``i``."""
-    return i + 1 < len(toks) and toks[i + 1].word == "with" and not toks[i].mark
 
 
 def _also(toks: list[_Tok], i: int) -> bool:
@@ -555,8 +546,6 @@ def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
             a += 1
         elif piece[a].word == "as" and _words_at(piece, a, ("as", "well", "as")):
             a += 3
-        elif piece[a].word in _WITH_STARTS and _with_at(piece, a):
-            a += 2
         elif size := _marker_at(piece, a, reading):
             a += size  # "PS what time is it", "oh also, ..."
         else:
