@@ -146,7 +146,7 @@ _ASKS = (
     (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
     # A phone number or a reference is read as an id ("+44 333 400 6116", "AA123"); "the number
     # of stops" asks for an amount.
-    (re.compile(r"\b(?:phone|telephone|contact|call|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
+    (re.compile(r"\b(?:phone|telephone|contact|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
     # A class of thing ("what kind of movie", "which genre") is most often named: "a Comedy".
     (re.compile(r"\b(?:kind|type|genre|category|sort|style)\b", re.I), _NAMED),
 )
