@@ -55,8 +55,17 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
+from harness.detect._kinds import (
+    _NO,
+    _YES,
+    asked_kinds,
+    asks_yes_or_no,
+    facts_of,
+    given_kinds,
+    says_yes_or_no,
+)
 from harness.detect.acts import tagger
-from harness.text import content_words, extract_facts
+from harness.text import content_words
 
 __all__ = [
     "FEATURES",
@@ -126,90 +135,6 @@ def words_of(text: str) -> frozenset[str]:
     return all_words_of(text) - _GENERIC
 
 
-# What a question asks for, by the facts that answer it (harness.text.facts kinds).
-_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
-_LONG = frozenset({"duration", "number"})
-_AMOUNT = frozenset({"money", "number", "percent"})
-_PLACE = frozenset({"name", "number"})
-_ID = frozenset({"id"})
-_NAMED = frozenset({"name"})
-_ASKS = (
-    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
-    (re.compile(r"\bhow long\b", re.I), _LONG),
-    (
-        re.compile(
-            r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
-            re.I,
-        ),
-        _AMOUNT,
-    ),
-    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
-    # A phone number or a reference is read as an id ("+44 333 400 6116", "AA123"); "the number
-    # of stops" asks for an amount.
-    (re.compile(r"\b(?:phone|telephone|contact|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
-    # A class of thing ("what kind of movie", "which genre") is most often named: "a Comedy".
-    (re.compile(r"\b(?:kind|type|genre|category|sort|style)\b", re.I), _NAMED),
-)
-
-
-# A yes/no question: it opens with an auxiliary verb and asks no wh-word ("Is it free", "Do
-# they serve alcohol", "Can I bring my dog"); a reply's yes or no (``_YES``, ``_NO``) is what it
-# asks for. A modal before "you" asks the bot to do something ("Can you book it"), not a yes or
-# a no. Closed classes of English.
-_POLAR = re.compile(
-    r"^\W*(?:so\W+)?(?:(?:is|are|was|were|do|does|did|has|have|should)\b"
-    r"|(?:can|could|will|would)\b(?!\s+(?:you|u)\b))"
-    r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
-    re.IGNORECASE,
-)
-
-
-def asks_yes_or_no(request: str) -> bool:
-    """Whether a request is a yes/no question ("Is it free", "Do they serve alcohol")."""
-    return "polar" in _asked_kinds(request)
-
-
-def says_yes_or_no(sentence: str) -> bool:
-    """Whether a sentence the bot said has a yes or a no in it ("They don't", "Yes, both")."""
-    return "polar" in _given_kinds(sentence)
-
-
-@lru_cache(maxsize=16_384)
-def _asked_kinds(request: str) -> frozenset[str]:
-    kinds: frozenset[str] = frozenset()
-    for pattern, answer in _ASKS:
-        if pattern.search(request):
-            kinds |= answer
-    if _POLAR.search(request):
-        kinds |= {"polar"}
-    return kinds
-
-
-@lru_cache(maxsize=16_384)
-def _facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The kinds of facts in ``text`` and their values (lower case)."""
-    facts = extract_facts(text)
-    return frozenset(f.kind for f in facts), frozenset(f.value.lower() for f in facts)
-
-
-# Values a year beside them qualifies: "26 vacation days left for 2026", "withheld in 2025 is $618".
-_QUALIFIED = frozenset({"number", "money", "percent", "duration"})
-
-
-@lru_cache(maxsize=16_384)
-def _given_kinds(text: str) -> frozenset[str]:
-    """The kinds of value a sentence gives as answers (what a "when" or a "how much" looks for).
-
-    A year beside another value says which year that value is of ("You have 26 vacation days
-    left for 2026"), not when something happens, so it counts only when it is the value the
-    sentence gives ("It came out in 2019")."""
-    kinds, _ = _facts(text)
-    if "year" in kinds and kinds & _QUALIFIED:
-        kinds -= {"year"}
-    said = text.replace("’", "'")
-    return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
-
-
 @lru_cache(maxsize=16_384)
 def _claim_acts(claim: str) -> tuple[float, float]:
     """How likely the sentence only closes ("anything else?", a goodbye) and how likely it asks
@@ -234,18 +159,13 @@ Associations = dict[str, dict[str, float]]
 """Per word of a reply, the words of a request it goes with and their association (0 to 1)."""
 
 
-# Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.
-_NO = re.compile(r"\b(?:no|not|nope|neither|nor|never|none)\b|n't\b", re.IGNORECASE)
-_YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
-
-
 @lru_cache(maxsize=16_384)
 def reply_terms(text: str) -> frozenset[str]:
     """What a reply's words are matched on for association: its content words, the kinds of
     the values it gives ("@money" for "$24", "@time" for "5:30 pm") and whether it says yes or
     no ("@yes", "@no"), so that a request's words go with the kind of value that answers it
     ("damage" with an amount)."""
-    kinds, _ = _facts(text)
+    kinds, _ = facts_of(text)
     said = text.replace("’", "'")
     polar = {k for k, pattern in (("@no", _NO), ("@yes", _YES)) if pattern.search(said)}
     return words_of(text) | frozenset("@" + kind for kind in kinds) | frozenset(polar)
@@ -286,10 +206,10 @@ def pair_features(
         column = [share[k][j] for k in range(len(requests))]
         top = max(column, default=0.0)
         owner.append(column.index(top) if top > 0 and column.count(top) == 1 else None)
-    asked = [_asked_kinds(r) for r in requests]
+    asked = [asked_kinds(r) for r in requests]
     # What each sentence brings whatever the request: made once per sentence, not per pair.
     count = len(requests)
-    facts = [(_given_kinds(c), _facts(c)[1]) for c in claims]
+    facts = [(given_kinds(c), facts_of(c)[1]) for c in claims]
     acts = [_claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
     questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
@@ -298,7 +218,7 @@ def pair_features(
     for i, request in enumerate(requests):
         kinds = asked[i]
         rival_kinds = frozenset().union(*(a for k, a in enumerate(asked) if k != i))
-        _, request_values = _facts(request)
+        _, request_values = facts_of(request)
         own = words[i]
         mine = distinct[i]
         size = math.log1p(len(own))
@@ -404,6 +324,18 @@ class AnswerMatcher:
             ]
             for i, row in enumerate(features)
         ]
+        # A sentence the second rule of ``_may_answer`` holds back from the request it shares
+        # most with, and likely to answer no request, answers that one after all: it is about
+        # that request in the words it has in common with another ("which insurance plan do I
+        # have" for "what insurance plan I enrolled in" beside "a new car insurance plan").
+        # A sentence sharing as much with two requests ("12 PTO days left" for "accrued" and
+        # "used") is still held back from both.
+        for j in range(len(claims)):
+            if all(p[i][j] < self.threshold for i in range(len(requests))):
+                for i, pairs in enumerate(features):
+                    x = pairs[j]
+                    if x[_AT["best"]] and x[_AT["misses_distinctive"]] and not p[i][j]:
+                        p[i][j] = self._probability(x)
         cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
         if cut and wholes is not None:
             sentences = sorted({wholes[j] for j in cut})
@@ -552,8 +484,8 @@ def finding_features(
     - ``best_associated``: the strongest association (``table``, the matcher's) of any sentence
       with the request."""
     free = [j for j in range(len(claims)) if j not in owner]
-    asked = _asked_kinds(request) - {"polar"}
-    given = frozenset().union(*(_given_kinds(c) for c in claims))
+    asked = asked_kinds(request) - {"polar"}
+    given = frozenset().union(*(given_kinds(c) for c in claims))
     terms = words_of(request)
     associated = max((_associated(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
     best_free = max((p[row][j] for j in free), default=0.0)
