@@ -297,18 +297,42 @@ def _by_values(clause: str) -> list[str]:
     ]
     bounds = [0]
     for cut in cuts:  # a piece of one or two words ("of 20).") stays with the one before it
-        if _words(clause[bounds[-1] : cut]) >= 3 and _words(clause[cut:]) >= 3:
+        left, right = clause[bounds[-1] : cut], clause[cut:]
+        # a value alone, where a joining word or preposition leads into the next ("7 minutes
+        # and $40.48", "a Metal song from 2017"), is a piece too; "301 Hartz Avenue #105" is one
+        # (a year says which year a number beside it is of: "340 points for 2027" is one)
+        led = right.split()[0].lower() in _LEADS - {"of"} and not _qualifies(left, right)
+        if (_words(left) >= 3 or (led and _only_value(left))) and (
+            _words(right) >= 3 or (led and _only_value(right))
+        ):
             bounds.append(cut)
     bounds.append(len(clause))
     return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
 
 
-_COORDINATOR = re.compile(r"^\W*(?:and|but|however|while|whereas|plus|also)\b\W*", re.IGNORECASE)
+# What may lead into a value given alone (a closed class: coordinators and prepositions; not
+# "of", which leads into part of a value: "the 2nd of 20").
+_COORDINATOR = re.compile(
+    r"^\W*(?:(?:and|but|however|while|whereas|plus|also)\b\W*)?"
+    r"(?:(?:with|at|in|on|for|from|to|by|about)\b\W*)?",
+    re.IGNORECASE,
+)
+
+
+_AMOUNTS = frozenset({"number", "money", "percent", "duration"})
+
+
+def _qualifies(left: str, right: str) -> bool:
+    """Whether one side gives a year and the other an amount it is of."""
+    a = {f.kind for f in extract_facts(left)}
+    b = {f.kind for f in extract_facts(right)}
+    return ("year" in a and bool(b & _AMOUNTS)) or ("year" in b and bool(a & _AMOUNTS))
 
 
 def _only_value(text: str) -> bool:
-    """Whether ``text`` is a coordinator and one value, nothing more ("and 925-686-6868"): a
-    value given last, after a statement, answers a request of its own."""
+    """Whether ``text`` is one value, after a coordinator or a preposition maybe, nothing more
+    ("and 925-686-6868", "from 2017", "7 minutes"): a value given alone answers a request of
+    its own."""
     body = _COORDINATOR.sub("", text).rstrip(" .!?;,")
     values = [f for f in extract_facts(body) if f.kind in _VALUE_KINDS - {"name"}]
     if not values:

@@ -393,3 +393,11 @@ def test_a_sentence_answering_nothing_else_answers_the_request_it_shares_most_wi
     assert _one_turn(pto, "You have used 8 PTO days.", "You have 12 PTO days left.") == [
         "How many PTO days have I accrued"
     ]
+
+
+def test_two_values_joined_by_and_answer_two_requests() -> None:
+    """ "9 minutes and $31.20": a value alone before "and" or a preposition and the value after
+    it are two parts, one per request; a suite number after an address stays with it."""
+    asked = "How long will the ride take, and how much will it cost?"
+    assert _one_turn(asked, "9 minutes and $31.20") == []
+    assert _one_turn(asked, "9 minutes") == ["how much will it cost"]
