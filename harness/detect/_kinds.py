@@ -20,7 +20,12 @@ _PLACE = frozenset({"name", "number"})
 _ID = frozenset({"id"})
 _NAMED = frozenset({"name"})
 _ASKS = (
-    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
+    (
+        re.compile(
+            r"\bwhen\b|\bwhat (?:time|day|date|year)\b|\beta\b|\b(?:wait|arrival) time\b", re.I
+        ),
+        _WHEN,
+    ),
     (re.compile(r"\bhow long\b", re.I), _LONG),
     (
         re.compile(
@@ -82,6 +87,15 @@ def facts_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
 _QUALIFIED = frozenset({"number", "money", "percent", "duration"})
 
 
+# "in 12 minutes", "within 2 days": a time from now, which answers "when".
+_IN_DURATION = re.compile(
+    r"\b(?:in|within)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+|like\s+|exactly\s+)?"
+    r"(?:\d+|an?|one|two|three|four|five|ten|fifteen|twenty|thirty)\s*(?:-\s*)?"
+    r"(?:min(?:ute)?s?|hours?|hrs?|days?|weeks?)\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=16_384)
 def given_kinds(text: str) -> frozenset[str]:
     """The kinds of value a sentence gives as answers (what a "when" or a "how much" looks for).
@@ -92,6 +106,8 @@ def given_kinds(text: str) -> frozenset[str]:
     kinds, _ = facts_of(text)
     if "year" in kinds and kinds & _QUALIFIED:
         kinds -= {"year"}
+    if "duration" in kinds and _IN_DURATION.search(text):
+        kinds |= {"time"}  # "It will be there in 12 minutes" says when
     said = text.replace("’", "'")
     return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
 
