@@ -6,11 +6,19 @@ question for a yes or a no (the features ``asked_kind`` and ``own_kind`` of
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from harness.text import extract_facts
 
-__all__ = ["asked_kinds", "asks_yes_or_no", "facts_of", "given_kinds", "says_yes_or_no"]
+__all__ = [
+    "asked_kinds",
+    "asks_yes_or_no",
+    "facts_of",
+    "given_kinds",
+    "left_for",
+    "says_yes_or_no",
+]
 
 # What a question asks for, by the facts that answer it (harness.text.facts kinds).
 _WHEN = frozenset({"date", "weekday", "month", "time", "year"})
@@ -115,3 +123,31 @@ def given_kinds(text: str) -> frozenset[str]:
 # Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.
 _NO = re.compile(r"\b(?:no|not|nope|neither|nor|never|none)\b|n't\b", re.IGNORECASE)
 _YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
+
+
+def left_for(
+    row: int,
+    p: Sequence[Sequence[float]],
+    owner: dict[int, int],
+    requests: Sequence[str],
+    claims: Sequence[str],
+) -> bool:
+    """Whether a sentence the matching gave no request, and the rules let answer request
+    ``row``, gives a kind of value only that request asks for ("The cab will be there in 12
+    minutes" for "what is the ETA" beside "how much will it cost", answered by another
+    sentence): its words go with another request, but what it gives is this one's."""
+    free = [
+        j
+        for j in range(len(claims))
+        if j not in owner and p[row][j] > 0 and not claims[j].rstrip().endswith("?")
+    ]
+    if not free:
+        return False
+    others = frozenset().union(*(asked_kinds(r) for k, r in enumerate(requests) if k != row))
+    own = (asked_kinds(requests[row]) - others) & _TELLING
+    return bool(own) and any(own & given_kinds(claims[j]) for j in free)
+
+
+# The kinds of value specific enough to say what they answer: not a bare number ("I found 5
+# songs", "90 degrees"), a percentage ("a 17 % chance of rain") or a capitalised word.
+_TELLING = frozenset({"money", "time", "date", "weekday", "month", "year", "duration", "id"})

@@ -62,6 +62,7 @@ from harness.detect._kinds import (
     asks_yes_or_no,
     facts_of,
     given_kinds,
+    left_for,
     says_yes_or_no,
 )
 from harness.detect.acts import tagger
@@ -387,7 +388,7 @@ class AnswerMatcher:
                 finding_features(p, owner, i, requests[i], claims, self.associations)
             )
             for i in missing
-            if not _left_for(i, p, owner, requests, claims)
+            if not left_for(i, p, owner, requests, claims)
         }
 
     def unanswered(
@@ -409,34 +410,6 @@ class AnswerMatcher:
             for j in range(columns)
         ]
         return unmatched(p, limits, self.shared_threshold)
-
-
-def _left_for(
-    row: int,
-    p: Sequence[Sequence[float]],
-    owner: dict[int, int],
-    requests: Sequence[str],
-    claims: Sequence[str],
-) -> bool:
-    """Whether a sentence the matching gave no request, and the rules let answer request
-    ``row``, gives a kind of value only that request asks for ("The cab will be there in 12
-    minutes" for "what is the ETA" beside "how much will it cost", answered by another
-    sentence): its words go with another request, but what it gives is this one's."""
-    free = [
-        j
-        for j in range(len(claims))
-        if j not in owner and p[row][j] > 0 and not claims[j].rstrip().endswith("?")
-    ]
-    if not free:
-        return False
-    others = frozenset().union(*(asked_kinds(r) for k, r in enumerate(requests) if k != row))
-    own = (asked_kinds(requests[row]) - others) & _TELLING
-    return bool(own) and any(own & given_kinds(claims[j]) for j in free)
-
-
-# The kinds of value specific enough to say what they answer: not a bare number ("I found 5
-# songs", "90 degrees"), a percentage ("a 17 % chance of rain") or a capitalised word.
-_TELLING = frozenset({"money", "time", "date", "weekday", "month", "year", "duration", "id"})
 
 
 def unmatched(p: Sequence[Sequence[float]], limits: Sequence[float], shared: float) -> list[int]:
