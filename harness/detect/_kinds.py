@@ -6,19 +6,11 @@ question for a yes or a no (the features ``asked_kind`` and ``own_kind`` of
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 
 from harness.text import extract_facts
 
-__all__ = [
-    "asked_kinds",
-    "asks_yes_or_no",
-    "facts_of",
-    "given_kinds",
-    "left_for",
-    "says_yes_or_no",
-]
+__all__ = ["asked_kinds", "asks_yes_or_no", "facts_of", "given_kinds", "says_yes_or_no"]
 
 # What a question asks for, by the facts that answer it (harness.text.facts kinds).
 _WHEN = frozenset({"date", "weekday", "month", "time", "year"})
@@ -28,12 +20,7 @@ _PLACE = frozenset({"name", "number"})
 _ID = frozenset({"id"})
 _NAMED = frozenset({"name"})
 _ASKS = (
-    (
-        re.compile(
-            r"\bwhen\b|\bwhat (?:time|day|date|year)\b|\beta\b|\b(?:wait|arrival) time\b", re.I
-        ),
-        _WHEN,
-    ),
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
     (re.compile(r"\bhow long\b", re.I), _LONG),
     (
         re.compile(
@@ -95,15 +82,6 @@ def facts_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
 _QUALIFIED = frozenset({"number", "money", "percent", "duration"})
 
 
-# "in 12 minutes", "within 2 days": a time from now, which answers "when".
-_IN_DURATION = re.compile(
-    r"\b(?:in|within)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+|like\s+|exactly\s+)?"
-    r"(?:\d+|an?|one|two|three|four|five|ten|fifteen|twenty|thirty)\s*(?:-\s*)?"
-    r"(?:min(?:ute)?s?|hours?|hrs?|days?|weeks?)\b",
-    re.IGNORECASE,
-)
-
-
 @lru_cache(maxsize=16_384)
 def given_kinds(text: str) -> frozenset[str]:
     """The kinds of value a sentence gives as answers (what a "when" or a "how much" looks for).
@@ -114,8 +92,6 @@ def given_kinds(text: str) -> frozenset[str]:
     kinds, _ = facts_of(text)
     if "year" in kinds and kinds & _QUALIFIED:
         kinds -= {"year"}
-    if "duration" in kinds and _IN_DURATION.search(text):
-        kinds |= {"time"}  # "It will be there in 12 minutes" says when
     said = text.replace("’", "'")
     return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
 
@@ -123,31 +99,3 @@ def given_kinds(text: str) -> frozenset[str]:
 # Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.
 _NO = re.compile(r"\b(?:no|not|nope|neither|nor|never|none)\b|n't\b", re.IGNORECASE)
 _YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
-
-
-def left_for(
-    row: int,
-    p: Sequence[Sequence[float]],
-    owner: dict[int, int],
-    requests: Sequence[str],
-    claims: Sequence[str],
-) -> bool:
-    """Whether a sentence the matching gave no request, and the rules let answer request
-    ``row``, gives a kind of value only that request asks for ("The cab will be there in 12
-    minutes" for "what is the ETA" beside "how much will it cost", answered by another
-    sentence): its words go with another request, but what it gives is this one's."""
-    free = [
-        j
-        for j in range(len(claims))
-        if j not in owner and p[row][j] > 0 and not claims[j].rstrip().endswith("?")
-    ]
-    if not free:
-        return False
-    others = frozenset().union(*(asked_kinds(r) for k, r in enumerate(requests) if k != row))
-    own = (asked_kinds(requests[row]) - others) & _TELLING
-    return bool(own) and any(own & given_kinds(claims[j]) for j in free)
-
-
-# The kinds of value specific enough to say what they answer: not a bare number ("I found 5
-# songs", "90 degrees"), a percentage ("a 17 % chance of rain") or a capitalised word.
-_TELLING = frozenset({"money", "time", "date", "weekday", "month", "year", "duration", "id"})

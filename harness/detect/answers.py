@@ -62,7 +62,6 @@ from harness.detect._kinds import (
     asks_yes_or_no,
     facts_of,
     given_kinds,
-    left_for,
     says_yes_or_no,
 )
 from harness.detect.acts import tagger
@@ -388,7 +387,6 @@ class AnswerMatcher:
                 finding_features(p, owner, i, requests[i], claims, self.associations)
             )
             for i in missing
-            if not left_for(i, p, owner, requests, claims)
         }
 
     def unanswered(

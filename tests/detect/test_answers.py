@@ -401,12 +401,3 @@ def test_two_values_joined_by_and_answer_two_requests() -> None:
     asked = "How long will the ride take, and how much will it cost?"
     assert _one_turn(asked, "9 minutes and $31.20") == []
     assert _one_turn(asked, "9 minutes") == ["how much will it cost"]
-
-
-def test_a_sentence_left_over_giving_what_only_one_request_asks_for_answers_it() -> None:
-    """ "The car will be there in 14 minutes" says when (a time from now) though its words go
-    with the cost beside it: a sentence no request took, giving a kind of value only one request
-    asks for (a time for the arrival, not the money the cost asks for), answers that one."""
-    asked = "What's the estimated arrival time, and how much will it cost?"
-    assert _one_turn(asked, "The car will be there in 14 minutes and the cost is $18.20.") == []
-    assert _one_turn(asked, "The cost is $18.20.") == ["What's the estimated arrival time"]
