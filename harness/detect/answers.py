@@ -14,8 +14,9 @@ that the sentence addresses that request:
   "how many PTO days have I accrued" beside "... used": a hard negative);
 - **what was asked for**: a "when" question answered with a date or time (a year only when it
   is the value the sentence gives, not beside another value: "26 days left for 2026"), a "how
-  much" with an amount, a "where" with a place or an address, a yes/no question with a yes or a
-  no; and whether the sentence gives a kind of value this request asks for and no other
+  much" with an amount, a "where" with a place or an address, a phone number or a contact
+  with an id ("+44 20 7946 0018"), a kind of thing ("what genre") with a name, a yes/no
+  question with a yes or a no (:mod:`harness.detect._kinds`); and whether the sentence gives a kind of value this request asks for and no other
   request of the message does;
 - **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
 - **shape**: the sentence is a question back (a follow-up about the request), or it shares no
@@ -29,6 +30,11 @@ that the sentence addresses that request:
   kinds of value it gives ("damage" with an amount) and whether it says yes or no ("alcohol"
   with a "no"; :func:`reply_terms`), on the Schema-Guided Dialogue *train* dialogues (CC BY-SA
   4.0), and the margin over the other requests.
+
+A sentence that shares only the words a request has in common with another is held back from
+it (:func:`_may_answer`) unless its words go with that request's own words more than with the
+other's ("The destination is Union Station" for "arrive", not "depart"), or it is likely to
+answer no request at all and shares more with this one than with any other.
 
 Then the sentences are assigned to the requests: each sentence answers at most one request, and a
 request is answered when some assignment of sentences with a probability of at least

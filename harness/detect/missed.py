@@ -12,7 +12,8 @@ transcript recorded from a deployed bot, with no plan at all, gets the same find
 in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
 :func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
 names a request ("Sorry, I could not finish ...") does not answer it, unless the request is a
-yes/no question ("Sorry, it cannot be refunded" answers "is it refundable").
+yes/no question ("Sorry, it cannot be refunded" answers "is it refundable"). One sentence with a
+yes or a no may answer two yes/no questions ("Yes, it is both free and dog-friendly").
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
