@@ -14,8 +14,9 @@ that the sentence addresses that request:
   "how many PTO days have I accrued" beside "... used": a hard negative);
 - **what was asked for**: a "when" question answered with a date or time (a year only when it
   is the value the sentence gives, not beside another value: "26 days left for 2026"), a "how
-  much" with an amount, a "where" with a place or an address, a yes/no question with a yes or a
-  no; and whether the sentence gives a kind of value this request asks for and no other
+  much" with an amount, a "where" with a place or an address, a phone number or a contact
+  with an id ("+44 20 7946 0018"), a kind of thing ("what genre") with a name, a yes/no
+  question with a yes or a no (:mod:`harness.detect._kinds`); and whether the sentence gives a kind of value this request asks for and no other
   request of the message does;
 - **values**: numbers, dates and names the request gives that the sentence repeats ("AA123");
 - **shape**: the sentence is a question back (a follow-up about the request), or it shares no
@@ -29,6 +30,11 @@ that the sentence addresses that request:
   kinds of value it gives ("damage" with an amount) and whether it says yes or no ("alcohol"
   with a "no"; :func:`reply_terms`), on the Schema-Guided Dialogue *train* dialogues (CC BY-SA
   4.0), and the margin over the other requests.
+
+A sentence that shares only the words a request has in common with another is held back from
+it (:func:`_may_answer`) unless its words go with that request's own words more than with the
+other's ("The destination is Union Station" for "arrive", not "depart"), or it is likely to
+answer no request at all and shares more with this one than with any other.
 
 Then the sentences are assigned to the requests: each sentence answers at most one request, and a
 request is answered when some assignment of sentences with a probability of at least
@@ -55,8 +61,17 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
+from harness.detect._kinds import (
+    _NO,
+    _YES,
+    asked_kinds,
+    asks_yes_or_no,
+    facts_of,
+    given_kinds,
+    says_yes_or_no,
+)
 from harness.detect.acts import tagger
-from harness.text import content_words, extract_facts
+from harness.text import content_words
 
 __all__ = [
     "FEATURES",
@@ -69,6 +84,7 @@ __all__ = [
     "matcher",
     "pair_features",
     "reply_terms",
+    "says_yes_or_no",
     "words_of",
 ]
 
@@ -125,78 +141,6 @@ def words_of(text: str) -> frozenset[str]:
     return all_words_of(text) - _GENERIC
 
 
-# What a question asks for, by the facts that answer it (harness.text.facts kinds).
-_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
-_LONG = frozenset({"duration", "number"})
-_AMOUNT = frozenset({"money", "number", "percent"})
-_PLACE = frozenset({"name", "number"})
-_ASKS = (
-    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
-    (re.compile(r"\bhow long\b", re.I), _LONG),
-    (
-        re.compile(
-            r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
-            re.I,
-        ),
-        _AMOUNT,
-    ),
-    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
-)
-
-
-# A yes/no question: it opens with an auxiliary verb and asks no wh-word ("Is it free", "Do
-# they serve alcohol", "Can I bring my dog"); a reply's yes or no (``_YES``, ``_NO``) is what it
-# asks for. A modal before "you" asks the bot to do something ("Can you book it"), not a yes or
-# a no. Closed classes of English.
-_POLAR = re.compile(
-    r"^\W*(?:so\W+)?(?:(?:is|are|was|were|do|does|did|has|have|should)\b"
-    r"|(?:can|could|will|would)\b(?!\s+(?:you|u)\b))"
-    r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
-    re.IGNORECASE,
-)
-
-
-def asks_yes_or_no(request: str) -> bool:
-    """Whether a request is a yes/no question ("Is it free", "Do they serve alcohol")."""
-    return "polar" in _asked_kinds(request)
-
-
-@lru_cache(maxsize=16_384)
-def _asked_kinds(request: str) -> frozenset[str]:
-    kinds: frozenset[str] = frozenset()
-    for pattern, answer in _ASKS:
-        if pattern.search(request):
-            kinds |= answer
-    if _POLAR.search(request):
-        kinds |= {"polar"}
-    return kinds
-
-
-@lru_cache(maxsize=16_384)
-def _facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The kinds of facts in ``text`` and their values (lower case)."""
-    facts = extract_facts(text)
-    return frozenset(f.kind for f in facts), frozenset(f.value.lower() for f in facts)
-
-
-# Values a year beside them qualifies: "26 vacation days left for 2026", "withheld in 2025 is $618".
-_QUALIFIED = frozenset({"number", "money", "percent", "duration"})
-
-
-@lru_cache(maxsize=16_384)
-def _given_kinds(text: str) -> frozenset[str]:
-    """The kinds of value a sentence gives as answers (what a "when" or a "how much" looks for).
-
-    A year beside another value says which year that value is of ("You have 26 vacation days
-    left for 2026"), not when something happens, so it counts only when it is the value the
-    sentence gives ("It came out in 2019")."""
-    kinds, _ = _facts(text)
-    if "year" in kinds and kinds & _QUALIFIED:
-        kinds -= {"year"}
-    said = text.replace("’", "'")
-    return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
-
-
 @lru_cache(maxsize=16_384)
 def _claim_acts(claim: str) -> tuple[float, float]:
     """How likely the sentence only closes ("anything else?", a goodbye) and how likely it asks
@@ -221,18 +165,13 @@ Associations = dict[str, dict[str, float]]
 """Per word of a reply, the words of a request it goes with and their association (0 to 1)."""
 
 
-# Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.
-_NO = re.compile(r"\b(?:no|not|nope|neither|nor|never|none)\b|n't\b", re.IGNORECASE)
-_YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
-
-
 @lru_cache(maxsize=16_384)
 def reply_terms(text: str) -> frozenset[str]:
     """What a reply's words are matched on for association: its content words, the kinds of
     the values it gives ("@money" for "$24", "@time" for "5:30 pm") and whether it says yes or
     no ("@yes", "@no"), so that a request's words go with the kind of value that answers it
     ("damage" with an amount)."""
-    kinds, _ = _facts(text)
+    kinds, _ = facts_of(text)
     said = text.replace("’", "'")
     polar = {k for k, pattern in (("@no", _NO), ("@yes", _YES)) if pattern.search(said)}
     return words_of(text) | frozenset("@" + kind for kind in kinds) | frozenset(polar)
@@ -273,10 +212,10 @@ def pair_features(
         column = [share[k][j] for k in range(len(requests))]
         top = max(column, default=0.0)
         owner.append(column.index(top) if top > 0 and column.count(top) == 1 else None)
-    asked = [_asked_kinds(r) for r in requests]
+    asked = [asked_kinds(r) for r in requests]
     # What each sentence brings whatever the request: made once per sentence, not per pair.
     count = len(requests)
-    facts = [(_given_kinds(c), _facts(c)[1]) for c in claims]
+    facts = [(given_kinds(c), facts_of(c)[1]) for c in claims]
     acts = [_claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
     questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
@@ -285,7 +224,7 @@ def pair_features(
     for i, request in enumerate(requests):
         kinds = asked[i]
         rival_kinds = frozenset().union(*(a for k, a in enumerate(asked) if k != i))
-        _, request_values = _facts(request)
+        _, request_values = facts_of(request)
         own = words[i]
         mine = distinct[i]
         size = math.log1p(len(own))
@@ -383,15 +322,39 @@ class AnswerMatcher:
         their own words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am",
         "you can reach them at 617-555-0199" of "they are at 41 Elm Street and ...")."""
         features = pair_features(requests, claims, self.associations)
-        p = [[self._probability(x) if _may_answer(x) else 0.0 for x in row] for row in features]
+        leads = _distinct_leads(requests, claims, features, self.associations)
+        p = [
+            [
+                self._probability(x) if _may_answer(x) or (i, j) in leads else 0.0
+                for j, x in enumerate(row)
+            ]
+            for i, row in enumerate(features)
+        ]
+        # A sentence the second rule of ``_may_answer`` holds back from the request it shares
+        # most with, and likely to answer no request, answers that one after all: it is about
+        # that request in the words it has in common with another ("which insurance plan do I
+        # have" for "what insurance plan I enrolled in" beside "a new car insurance plan").
+        # A sentence sharing as much with two requests ("12 PTO days left" for "accrued" and
+        # "used") is still held back from both.
+        for j in range(len(claims)):
+            if all(p[i][j] < self.threshold for i in range(len(requests))):
+                for i, pairs in enumerate(features):
+                    x = pairs[j]
+                    if x[_AT["best"]] and x[_AT["misses_distinctive"]] and not p[i][j]:
+                        p[i][j] = self._probability(x)
         cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
         if cut and wholes is not None:
             sentences = sorted({wholes[j] for j in cut})
             # A whole sentence that shares no word with any request says nothing its parts do
             # not ("located at 860 Willow Street and can be contacted at 408-289-8879").
+            whole = pair_features(requests, sentences, self.associations)
+            whole_leads = _distinct_leads(requests, sentences, whole, self.associations)
             allowed = [
-                [_may_answer(x) or bool(x[_AT["claim_unclaimed"]]) for x in row]
-                for row in pair_features(requests, sentences, self.associations)
+                [
+                    _may_answer(x) or (i, j) in whole_leads or bool(x[_AT["claim_unclaimed"]])
+                    for j, x in enumerate(row)
+                ]
+                for i, row in enumerate(whole)
             ]
             at = {sentence: k for k, sentence in enumerate(sentences)}
             for row, own, may in zip(p, features, allowed, strict=True):
@@ -527,8 +490,8 @@ def finding_features(
     - ``best_associated``: the strongest association (``table``, the matcher's) of any sentence
       with the request."""
     free = [j for j in range(len(claims)) if j not in owner]
-    asked = _asked_kinds(request) - {"polar"}
-    given = frozenset().union(*(_given_kinds(c) for c in claims))
+    asked = asked_kinds(request) - {"polar"}
+    given = frozenset().union(*(given_kinds(c) for c in claims))
     terms = words_of(request)
     associated = max((_associated(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
     best_free = max((p[row][j] for j in free), default=0.0)
@@ -584,6 +547,43 @@ def _may_answer(x: Sequence[float]) -> bool:
         x[_AT["own_kind"]]
         or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
     )
+
+
+def _distinct_leads(
+    requests: Sequence[str],
+    claims: Sequence[str],
+    features: Sequence[Sequence[Sequence[float]]],
+    table: Associations,
+) -> set[tuple[int, int]]:
+    """The pairs the second rule of :func:`_may_answer` holds back whose sentence goes with the
+    request's own words (those no other request has) more than with any other request's own
+    words: "The destination is Union Station" shares only "station" with "which station does the
+    bus arrive to" beside "... depart from", and its words go with "arrive" more than with
+    "depart". The association over all the request's words cannot tell, as the shared words
+    weigh the same for both; "You have 12 PTO days left" goes with neither "accrued" nor "used"."""
+    held = [
+        (i, j)
+        for i, row in enumerate(features)
+        for j, x in enumerate(row)
+        if x[_AT["misses_distinctive"]] and not _may_answer(x)
+    ]
+    if not held:
+        return set()
+    words = [words_of(r) for r in requests]
+    own = [
+        w - frozenset().union(*(o for k, o in enumerate(words) if k != i))
+        for i, w in enumerate(words)
+    ]
+    out = set()
+    for i, j in held:
+        terms = reply_terms(claims[j])
+        mine = _associated(own[i], terms, table)
+        rivals = max(
+            (_associated(own[k], terms, table) for k in range(len(own)) if k != i), default=0.0
+        )
+        if mine > _ASSOCIATED and mine > rivals:
+            out.add((i, j))
+    return out
 
 
 def _logistic(z: float) -> float:

@@ -12,7 +12,8 @@ transcript recorded from a deployed bot, with no plan at all, gets the same find
 in-process run. Parts of the message that ask for no answer ("Thanks, that sounds great";
 :func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
 names a request ("Sorry, I could not finish ...") does not answer it, unless the request is a
-yes/no question ("Sorry, it cannot be refunded" answers "is it refundable").
+yes/no question ("Sorry, it cannot be refunded" answers "is it refundable"). One sentence with a
+yes or a no may answer two yes/no questions ("Yes, it is both free and dog-friendly").
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
@@ -26,7 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect.answers import all_words_of, asks_yes_or_no, matcher, words_of
+from harness.detect.answers import (
+    all_words_of,
+    asks_yes_or_no,
+    matcher,
+    says_yes_or_no,
+    words_of,
+)
 from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
@@ -105,9 +112,28 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                 if up and not polar[i] and _names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first, _ in found]
+        limits = [model.threshold if first else model.later_threshold for first in opens]
+        # each request's own words: those no other request of the message has
+        own = [
+            w - frozenset().union(*(o for k, o in enumerate(asked) if k != i))
+            for i, w in enumerate(asked)
+        ]
         for k, sure in model.judged(p, texts, claims, opens).items():
-            if judged[k] not in declared:
-                missing[judged[k]] = sure
+            i = judged[k]
+            # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
+            # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
+            # a sentence that says one answers this question, even when the matching gave it to
+            # another, when it is likely enough to or has all of the question's own words.
+            if i in declared or (
+                polar[i]
+                and any(
+                    (p[k][j] >= limits[j] or (own[i] and own[i] <= words[j]))
+                    and says_yes_or_no(claims[j])
+                    for j in range(len(claims))
+                )
+            ):
+                continue
+            missing[i] = sure
     return missing
 
 
@@ -207,10 +233,12 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-# Where a statement goes on to a second thing: a coordinator or a sentence end with no space
-# after it ("furnished.Phone number is ..."). A closed class of English.
+# Where a statement goes on to a second thing: a coordinator, a yes or a no set off by commas
+# (", No, entry is not free") or a sentence end with no space after it ("furnished.Phone
+# number is ..."). A closed class of English.
 _JOIN = re.compile(
     r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also|nor)\b)|;\s*"
+    r"|,\s*(?=(?:yes|yeah|yep|no|nope)\b\s*,)"
     r"|(?<=[a-z]{2}[.?!])(?=[A-Z][a-z])",
     re.IGNORECASE,
 )
@@ -270,18 +298,42 @@ def _by_values(clause: str) -> list[str]:
     ]
     bounds = [0]
     for cut in cuts:  # a piece of one or two words ("of 20).") stays with the one before it
-        if _words(clause[bounds[-1] : cut]) >= 3 and _words(clause[cut:]) >= 3:
+        left, right = clause[bounds[-1] : cut], clause[cut:]
+        # a value alone, where a joining word or preposition leads into the next ("7 minutes
+        # and $40.48", "a Metal song from 2017"), is a piece too; "301 Hartz Avenue #105" is one
+        # (a year says which year a number beside it is of: "340 points for 2027" is one)
+        led = right.split()[0].lower() in _LEADS - {"of"} and not _qualifies(left, right)
+        if (_words(left) >= 3 or (led and _only_value(left))) and (
+            _words(right) >= 3 or (led and _only_value(right))
+        ):
             bounds.append(cut)
     bounds.append(len(clause))
     return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
 
 
-_COORDINATOR = re.compile(r"^\W*(?:and|but|however|while|whereas|plus|also)\b\W*", re.IGNORECASE)
+# What may lead into a value given alone (a closed class: coordinators and prepositions; not
+# "of", which leads into part of a value: "the 2nd of 20").
+_COORDINATOR = re.compile(
+    r"^\W*(?:(?:and|but|however|while|whereas|plus|also)\b\W*)?"
+    r"(?:(?:with|at|in|on|for|from|to|by|about)\b\W*)?",
+    re.IGNORECASE,
+)
+
+
+_AMOUNTS = frozenset({"number", "money", "percent", "duration"})
+
+
+def _qualifies(left: str, right: str) -> bool:
+    """Whether one side gives a year and the other an amount it is of."""
+    a = {f.kind for f in extract_facts(left)}
+    b = {f.kind for f in extract_facts(right)}
+    return ("year" in a and bool(b & _AMOUNTS)) or ("year" in b and bool(a & _AMOUNTS))
 
 
 def _only_value(text: str) -> bool:
-    """Whether ``text`` is a coordinator and one value, nothing more ("and 925-686-6868"): a
-    value given last, after a statement, answers a request of its own."""
+    """Whether ``text`` is one value, after a coordinator or a preposition maybe, nothing more
+    ("and 925-686-6868", "from 2017", "7 minutes"): a value given alone answers a request of
+    its own."""
     body = _COORDINATOR.sub("", text).rstrip(" .!?;,")
     values = [f for f in extract_facts(body) if f.kind in _VALUE_KINDS - {"name"}]
     if not values:

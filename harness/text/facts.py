@@ -150,6 +150,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?<![\w$€£])(?<!\d,)(?<!\d\.)#?(?=[\w…./-]*\d)(?=[\w…./-]*[A-Za-z])[A-Za-z0-9][\w…./-]*[A-Za-z0-9]"
             r"|#\d{3,}\b"
             r"|(?<![\w$€£.,])\d{2,}(?:-\d{2,})+(?![\w%])"
+            # A phone number written in digit groups ("+44 333 400 6116", "1 71 19 33 33",
+            # "(650) 341-6888"): one id when it has seven digits or more (``_id``).
+            r"|(?<![\w$€£.,])\d{1,4}(?:[ -]\d{1,6}){2,5}(?![\w%]|[.,]\d)"
+            r"|(?<=\()\d{3}\) ?\d{3}[- ]\d{4}(?![\w%]|[.,]\d)"
             r"|(?<=…)\w*\d\w*"
         ),
     ),
@@ -292,10 +296,20 @@ def _duration(match: re.Match[str]) -> str | None:
     return f"{number}{upper} {unit}"
 
 
+# Digit groups apart ("1 71 19 33 33", "650) 341-6888") are one id only as long as a phone
+# number: the shortest national numbers have seven digits.
+_DIGIT_GROUPS = re.compile(r"[\d ()-]+")
+_HYPHENATED = re.compile(r"\d{2,}(?:-\d{2,})+")
+_PHONE_DIGITS = 7
+
+
 def _id(raw: str) -> str | None:
     value = raw.lower().lstrip("#")
     if _ORDINAL_OR_UNIT.match(value) or _NUMBER_UNIT.fullmatch(value):
         return None  # "3rd", "10gb", "12-credit": a number with a unit, not an id
+    if _DIGIT_GROUPS.fullmatch(raw) and not _HYPHENATED.fullmatch(raw):
+        digits = re.sub(r"\D", "", raw)
+        return digits if len(digits) >= _PHONE_DIGITS else None  # "+44 333 400 6116", not "1 2 3"
     value = re.sub(r"[-_./…]", "", value)
     if len(value) >= 3 or (len(value) == 2 and not value.isdigit() and not value.isalpha()):
         return value  # "EB57102", and short codes that mix letters and digits ("W2", "Q3")

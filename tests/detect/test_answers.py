@@ -328,3 +328,76 @@ def test_a_no_with_an_apology_answers_a_yes_no_question() -> None:
     assert _one_turn(both, "Sorry, the ticket cannot be refunded. It leaves at 5 pm.") == []
     asked = "Does the hotel have a pool and does it have a gym?"
     assert _one_turn(asked, "Sorry, it neither has a pool nor does it have a gym.") == []
+
+
+def test_a_phone_number_in_digit_groups_answers_a_request_for_their_number() -> None:
+    """A phone number written in groups ("+254 20 7946 0018") is one id, as "415-555-0199" is,
+    and a request for a number, a phone or a contact asks for one: the number alone answers it.
+    Without it the request is still missed."""
+    asked = "What's their number? Do they deliver?"
+    assert _one_turn(asked, "+254 20 7946 0018. No delivery.") == []
+    assert _one_turn(asked, "No delivery.") == ["What's their number"]
+
+
+def test_a_request_for_a_kind_of_thing_is_answered_by_its_name() -> None:
+    """ "What type of event is it" asks for a class, most often named ("a Hockey game"): the
+    part of the reply that names one answers it beside a part that answers the other request."""
+    asked = "What type of event is it and what is the address of the venue?"
+    assert _one_turn(asked, "It is a Hockey game and the venue is at 1 Arena Way.") == []
+    assert _one_turn(asked, "The venue is at 1 Arena Way.") == ["What type of event is it"]
+
+
+def test_one_yes_or_no_answers_two_yes_no_questions_asked_together() -> None:
+    """ "Is it free and dog-friendly?" is two questions, often answered by one sentence with a
+    yes or a no and the words of both. A sentence with the words of only one leaves the other
+    missed."""
+    asked = "Is it free and dog-friendly?"
+    assert _one_turn(asked, "Yes, it is both free and dog-friendly.") == []
+    assert _one_turn(asked, "Yes, it is free.") == ["Is it dog-friendly"]
+    pool = "Do they have a pool and a gym?"
+    assert _one_turn(pool, "They don't have a pool or a gym.") == []
+    assert _one_turn(pool, "They don't have a pool.") == ["Do they have a gym"]
+
+
+def test_a_sentence_goes_with_the_request_whose_own_words_it_goes_with() -> None:
+    """Two requests that share their subject ("which station does the train depart from and
+    arrive to"): a sentence with only the shared word ("The destination is Union Station")
+    answers the one whose own word ("arrive", not "depart") its words go with in replies."""
+    asked = "Which station does the train depart from and arrive to?"
+    both = "The destination is Union Station and it departs from Central Station."
+    assert _one_turn(asked, both) == []
+    assert _one_turn(asked, "It departs from Central Station.") == [
+        "Which station does the train arrive to"
+    ]
+
+
+def test_a_yes_or_no_set_off_by_commas_opens_a_part_of_its_own() -> None:
+    """ "Their phone number is ..., No, entry to the garden is not free": the no between commas
+    starts a second statement, which answers the yes/no question on its own."""
+    asked = "Give me their phone number, is entry to the garden free?"
+    number = "Their phone number is 718-555-0100"
+    assert _one_turn(asked, number + ", No, entry to the garden is not free.") == []
+    assert _one_turn(asked, number + ".") == ["is entry to the garden free"]
+
+
+def test_a_sentence_answering_nothing_else_answers_the_request_it_shares_most_with() -> None:
+    """A sentence that shares only words two requests have in common ("insurance plan") answers
+    the one it shares most with when it is likely to answer no other; without it that request
+    is missed. Two requests it shares as much with ("PTO days") still get nothing from it."""
+    asked = "Help me get a new car insurance plan, and tell me what insurance plan I enrolled in"
+    new = 'About "can you help me switch to a new insurance plan": here is what I found.'
+    which = 'About "which insurance plan do i have": here is what I found.'
+    assert _one_turn(asked, new, which) == []
+    assert _one_turn(asked, new) == ["tell me what insurance plan I enrolled in"]
+    pto = "How many PTO days have I accrued, and how many PTO days have I used?"
+    assert _one_turn(pto, "You have used 8 PTO days.", "You have 12 PTO days left.") == [
+        "How many PTO days have I accrued"
+    ]
+
+
+def test_two_values_joined_by_and_answer_two_requests() -> None:
+    """ "9 minutes and $31.20": a value alone before "and" or a preposition and the value after
+    it are two parts, one per request; a suite number after an address stays with it."""
+    asked = "How long will the ride take, and how much will it cost?"
+    assert _one_turn(asked, "9 minutes and $31.20") == []
+    assert _one_turn(asked, "9 minutes") == ["how much will it cost"]

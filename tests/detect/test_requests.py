@@ -445,16 +445,24 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # 13.7 -> 13.5 % (declared 8.0 -> 7.8 %); sgd-dev 83.3 -> 82.4 %, 20.2 -> 19.2 % (declared
 # 87.2 -> 86.5 %, 13.2 -> 11.8 %); fresh 96.7 -> 96.6 %, 14.0 -> 14.0 % (declared 99.8 ->
 # 99.75 %, 9.0 -> 9.0 %). Again fewer false alarms and fewer drops found: a move along the
-# trade-off, larger on real SGD replies (docs/simulate.md).
-DROP_TEST = 0.964  # 96.4 % (was 96.9 %)
-MERGE_TEST = 0.961  # 96.2 % (was 96.6 %)
-FILLER_TEST = 0.954  # 95.5 % (was 95.9 %)
-FULL_TEST = 0.135  # 13.5 % (was 13.7 %)
-FULL_TEST_DECLARED = 0.079  # 7.8 % (was 8.0 %)
-SGD_FULL, SGD_DROP = 0.192, 0.824  # 19.2 % (was 20.2 %), 82.4 % (was 83.3 %)
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.119, 0.864  # 11.8 % (was 13.2 %), 86.5 % (was 87.2 %)
-FRESH_FULL, FRESH_DROP = 0.140, 0.966  # 14.0 %, 96.6 % (was 96.7 %)
-FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.090, 0.997  # 9.0 %, 99.75 % (was 99.8 %)
+# trade-off, larger on real SGD replies (docs/simulate.md). Ninth session (2026-12-03, s40-check:
+# phone numbers in digit groups one id, "what's their number" asking for one and "what kind of
+# event" for a name, one yes or no answering two yes/no questions, a sentence going with a
+# request's own words or answering nothing else taken by the request it shares most with, two
+# values apart; the matcher not refitted; measured once at the end, 06:05 UTC, aggregates
+# only): test false alarms 13.5 -> 11.8 % (declared 7.8 -> 6.3 %), drops 96.4 -> 96.3 %, merges
+# 96.2 -> 96.1 %, closers 95.5 -> 95.3 %; sgd-dev 19.2 -> 18.3 %, 82.4 -> 82.3 % (declared 11.8
+# -> 11.2 %, 86.5 -> 86.4 %); fresh 14.0 -> 12.5 %, 96.6 -> 96.2 % (declared 9.0 -> 7.7 %,
+# 99.75 -> 99.7 %).
+DROP_TEST = 0.962  # 96.3 % (was 96.4 %)
+MERGE_TEST = 0.960  # 96.1 % (was 96.2 %)
+FILLER_TEST = 0.953  # 95.3 % (was 95.5 %)
+FULL_TEST = 0.119  # 11.8 % (was 13.5 %)
+FULL_TEST_DECLARED = 0.064  # 6.3 % (was 7.8 %)
+SGD_FULL, SGD_DROP = 0.184, 0.823  # 18.3 % (was 19.2 %), 82.3 % (was 82.4 %)
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.112, 0.863  # 11.2 % (was 11.8 %), 86.4 % (was 86.5 %)
+FRESH_FULL, FRESH_DROP = 0.126, 0.962  # 12.5 % (was 14.0 %), 96.2 % (was 96.6 %)
+FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.077, 0.996  # 7.7 % (was 9.0 %), 99.7 % (was 99.75 %)
 
 
 def test_a_planner_that_drops_or_merges_a_request_is_flagged() -> None:
@@ -548,13 +556,16 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # s39-check, the matcher not refitted, measured once, aggregates only): false alarms and drops
 # the same (sgd-dev drops 14.6 -> 14.7 %, holdout 35.4 -> 35.5 %), closers replaced slightly
 # less often flagged (test 90.0 -> 89.5 %, sgd-dev 75.8 -> 75.0 %, fresh 89.5 -> 89.5 %,
-# holdout 77.7 -> 77.6 %).
+# holdout 77.7 -> 77.6 %). Ninth session (2026-12-03 06:05 UTC, s40-check, not refitted, measured
+# once, aggregates only): more drops found (test 58.1 -> 60.1 %, sgd-dev 14.7 -> 15.9 %, fresh
+# 58.1 -> 59.1 %, holdout 35.5 -> 35.9 %), false alarms the same but on test (3.0 -> 3.3 %, two
+# turns) and fresh (2.2 -> 2.3 %, one turn).
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.030, 0.581, 0.895),  # 3.0 %, 58.1 %, 89.5 %
-    "sgd-dev": (0.014, 0.147, 0.749),  # 1.3 %, 14.7 %, 75.0 %
-    "fresh": (0.022, 0.580, 0.894),  # 2.2 %, 58.1 %, 89.5 %
-    "holdout": (0.020, 0.354, 0.775),  # 2.0 %, 35.5 %, 77.6 % (never tuned on)
+    "test": (0.034, 0.600, 0.893),  # 3.3 %, 60.1 %, 89.4 %
+    "sgd-dev": (0.014, 0.158, 0.751),  # 1.3 %, 15.9 %, 75.1 %
+    "fresh": (0.024, 0.590, 0.892),  # 2.3 %, 59.1 %, 89.3 %
+    "holdout": (0.020, 0.358, 0.772),  # 2.0 %, 35.9 %, 77.2 % (never tuned on)
 }
 
 
@@ -613,15 +624,18 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     refitted; measured once, aggregates only): segmented 16.3 %, 83.9 %, 83.4 %; declared
     10.0 %, 92.3 %. Its thirteenth (2026-12-03 03:18 UTC, s39-check: years, yes/no questions,
     parts of bot sentences, two segmenter shapes; not refitted; measured once, aggregates
-    only): segmented 16.2 %, 83.7 %, 83.2 %; declared 9.8 %, 91.8 %."""
+    only): segmented 16.2 %, 83.7 %, 83.2 %; declared 9.8 %, 91.8 %. Its fourteenth (2026-12-03
+    06:05 UTC, s40-check: phone numbers, kinds of thing, yes/no pairs, shared words; not
+    refitted; measured once, aggregates only): segmented 14.3 %, 83.4 %, 83.0 %; declared 9.2 %,
+    91.8 %."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.162
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.837
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.831
+    assert segmented.full_flagged / segmented.full_turns <= 0.144
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.833
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.829
     declared = mutation("holdout", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.099
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.918
+    assert declared.full_flagged / declared.full_turns <= 0.092
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.917
 
 
 @pytest.mark.xfail(

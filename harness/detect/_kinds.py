@@ -1,0 +1,101 @@
+"""What a request asks for and what a sentence the bot said gives, by kind of value: a "when"
+asks for a date or a time, a "how much" for an amount, a phone number for an id, a yes/no
+question for a yes or a no (the features ``asked_kind`` and ``own_kind`` of
+:mod:`harness.detect.answers`, and the missed-request check's yes/no rules)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from harness.text import extract_facts
+
+__all__ = ["asked_kinds", "asks_yes_or_no", "facts_of", "given_kinds", "says_yes_or_no"]
+
+# What a question asks for, by the facts that answer it (harness.text.facts kinds).
+_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
+_LONG = frozenset({"duration", "number"})
+_AMOUNT = frozenset({"money", "number", "percent"})
+_PLACE = frozenset({"name", "number"})
+_ID = frozenset({"id"})
+_NAMED = frozenset({"name"})
+_ASKS = (
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
+    (re.compile(r"\bhow long\b", re.I), _LONG),
+    (
+        re.compile(
+            r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
+            re.I,
+        ),
+        _AMOUNT,
+    ),
+    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
+    # A phone number or a reference is read as an id ("+44 333 400 6116", "AA123"); "the number
+    # of stops" asks for an amount.
+    (re.compile(r"\b(?:phone|telephone|contact|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
+    # A class of thing ("what kind of movie", "which genre") is most often named: "a Comedy".
+    (re.compile(r"\b(?:kind|type|genre|category|sort|style)\b", re.I), _NAMED),
+)
+
+
+# A yes/no question: it opens with an auxiliary verb and asks no wh-word ("Is it free", "Do
+# they serve alcohol", "Can I bring my dog"); a reply's yes or no (``_YES``, ``_NO``) is what it
+# asks for. A modal before "you" asks the bot to do something ("Can you book it"), not a yes or
+# a no. Closed classes of English.
+_POLAR = re.compile(
+    r"^\W*(?:so\W+)?(?:(?:is|are|was|were|do|does|did|has|have|should)\b"
+    r"|(?:can|could|will|would)\b(?!\s+(?:you|u)\b))"
+    r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_yes_or_no(request: str) -> bool:
+    """Whether a request is a yes/no question ("Is it free", "Do they serve alcohol")."""
+    return "polar" in asked_kinds(request)
+
+
+def says_yes_or_no(sentence: str) -> bool:
+    """Whether a sentence the bot said has a yes or a no in it ("They don't", "Yes, both")."""
+    return "polar" in given_kinds(sentence)
+
+
+@lru_cache(maxsize=16_384)
+def asked_kinds(request: str) -> frozenset[str]:
+    kinds: frozenset[str] = frozenset()
+    for pattern, answer in _ASKS:
+        if pattern.search(request):
+            kinds |= answer
+    if _POLAR.search(request):
+        kinds |= {"polar"}
+    return kinds
+
+
+@lru_cache(maxsize=16_384)
+def facts_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The kinds of facts in ``text`` and their values (lower case)."""
+    facts = extract_facts(text)
+    return frozenset(f.kind for f in facts), frozenset(f.value.lower() for f in facts)
+
+
+# Values a year beside them qualifies: "26 vacation days left for 2026", "withheld in 2025 is $618".
+_QUALIFIED = frozenset({"number", "money", "percent", "duration"})
+
+
+@lru_cache(maxsize=16_384)
+def given_kinds(text: str) -> frozenset[str]:
+    """The kinds of value a sentence gives as answers (what a "when" or a "how much" looks for).
+
+    A year beside another value says which year that value is of ("You have 26 vacation days
+    left for 2026"), not when something happens, so it counts only when it is the value the
+    sentence gives ("It came out in 2019")."""
+    kinds, _ = facts_of(text)
+    if "year" in kinds and kinds & _QUALIFIED:
+        kinds -= {"year"}
+    said = text.replace("’", "'")
+    return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
+
+
+# Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.
+_NO = re.compile(r"\b(?:no|not|nope|neither|nor|never|none)\b|n't\b", re.IGNORECASE)
+_YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
