@@ -52,8 +52,10 @@ def test_the_corpus_is_what_its_builder_writes_and_its_labels_are_consistent() -
 def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured = _measure(tmp_path, semantic=False)
     assert measured.labelled == 85
-    assert measured.found >= 56, measured
-    assert measured.reported - measured.found <= 12, measured
+    # Ninth session's refit (phone numbers as one id, 2026-12-03 06:17 UTC, aggregates only):
+    # 59 -> 60 found, 12 -> 14 false positives, 11 hard negatives.
+    assert measured.found >= 60, measured
+    assert measured.reported - measured.found <= 14, measured
     assert measured.hard_negatives <= 11, measured
 
 
@@ -62,6 +64,7 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
 )
 def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured = _measure(tmp_path, semantic=True)
-    assert measured.found >= 62, measured
-    assert measured.reported - measured.found <= 12, measured
-    assert measured.hard_negatives <= 10, measured
+    # Ninth session's refit: 62 -> 64 found, 12 -> 14 false positives, 10 -> 12 hard negatives.
+    assert measured.found >= 64, measured
+    assert measured.reported - measured.found <= 14, measured
+    assert measured.hard_negatives <= 12, measured
