@@ -453,3 +453,40 @@ def test_a_sentence_end_or_an_ampersand_between_requests_still_cuts() -> None:
         "Where is my W-2",
         "When is payday",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("Harbor Lights sounds like a good one. Can I watch it tonight", "Can I watch it tonight"),
+        ("The Blue Fern is perfect. Book a table for two.", "Book a table for two."),
+        ("Grand Oak Inn would be great, reserve it for Friday", "reserve it for Friday"),
+    ],
+)
+def test_saying_something_named_is_good_asks_nothing_of_its_own(message: str, asks: str) -> None:
+    # Before, "Harbor Lights sounds like a good one" was a request of its own, routed to whichever
+    # agent shares a word with the name: a user picking what was offered says so this way.
+    assert split_request_parts(message, _always) == [(message, asks)]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("my badge is not working. When is payday?", ["my badge is not working", "When is payday"]),
+        (
+            "tell me if the Blue Fern is good. Book a cab.",
+            ["tell me if the Blue Fern is good", "Book a cab."],
+        ),
+        (
+            "set an alarm to start work. When is payday?",
+            ["set an alarm to start work", "When is payday"],
+        ),
+        ("my W-2 is wrong. When is payday?", ["my W-2 is wrong", "When is payday"]),
+    ],
+)
+def test_a_complaint_a_question_or_a_request_about_something_named_still_asks(
+    message: str, requests: list[str]
+) -> None:
+    """The guard: a negated or unacknowledging judgement, a subject holding a person or a
+    clause, and a request with no linking verb stay requests of their own."""
+    assert split_requests(message, _always) == requests
