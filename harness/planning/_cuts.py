@@ -275,6 +275,14 @@ def refers_back(previous: str, piece: str) -> bool:
         del before[0]
     if not before or before[0] in _OPENS_ASKING or any(w in _WANTS for w in before):
         return False
+    return points_back(piece)
+
+
+def points_back(piece: str) -> bool:
+    """Whether ``piece`` asks something about what was named before it, by a pronoun (closed
+    classes): "it" or "them" as an object ("please reserve it for 7 pm"; not in "what is it",
+    "it is"), or "a new one", "another one"; and it is no question or clause with its own
+    auxiliary."""
     words = _WORD.findall(piece[:_SOFT_REACH].lower())
     if any(w in _AUXILIARIES or w in _WH_SET or w.endswith("n't") for w in words):
         return False

@@ -39,6 +39,7 @@ from harness.planning._cuts import (
     PUNCTUATED,
     goes_on,
     opens_request,
+    points_back,
     refers_back,
     soft_cut_allowed,
 )
@@ -264,6 +265,10 @@ def split_request_parts(
         elif (cut == "comma" or _AND.fullmatch(cut_text)) and refers_back(asks[-_COMPARED:], piece):
             # "my card has been erased and I need to report it": what the statement names is
             # what the piece asks about.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif cut == "end" and points_back(piece):
+            # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
+            # object is a pronoun asks about what the sentence before it named.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif not content and not values:
             held = (glue, cut, said)

@@ -490,3 +490,32 @@ def test_a_complaint_a_question_or_a_request_about_something_named_still_asks(
     """The guard: a negated or unacknowledging judgement, a subject holding a person or a
     clause, and a request with no linking verb stay requests of their own."""
     assert split_requests(message, _always) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'd like a room at the Grand Oak Inn. Please book it for two nights.",
+        "Find me some jazz albums. Play them in the kitchen.",
+        "my badge has worn out; print me a new one",
+    ],
+)
+def test_a_new_sentence_about_what_the_one_before_named_is_the_same_request(message: str) -> None:
+    # Before, "Please book it for two nights" was planned as a request of its own: its "it" has no
+    # meaning without the sentence before it.
+    assert len(split_requests(message, _always)) == 1
+
+
+def test_a_new_sentence_with_its_own_object_or_question_still_cuts() -> None:
+    """The guard: a sentence naming its own object, or asking with an auxiliary, is a request of
+    its own after a sentence end."""
+    assert split_requests("Book a room at the Grand Oak Inn. Play some jazz.", _always) == [
+        "Book a room at the Grand Oak Inn",
+        "Play some jazz.",
+    ]
+    assert split_requests(
+        "Book a room at the Grand Oak Inn. Is it far from the airport?", _always
+    ) == [
+        "Book a room at the Grand Oak Inn",
+        "Is it far from the airport",
+    ]
