@@ -183,6 +183,12 @@ _NEGATED = frozenset(
 # How a question or an imperative opens ("i'm", "that's" state).
 _OPENS_ASKING = _WH_SET | _AUXILIARIES | frozenset(_VERBS.split("|")) | _words("please")
 _REFERRING = _words("it them")
+# A statement's subject (a closed class: the pronouns a speaker states about themselves or a
+# situation with), and the words of wishing or asking a statement has no room for.
+_SUBJECTS = _words("i i'm i'll i've we we're we'll we've there there's it it's")
+_ASKING_WORDS = _AUXILIARIES - _words("am is are was were be been will") | _words(
+    "wish prefer hope love trying try please help let's"
+)
 _ONE_OF = _words("new another replacement")
 _PARTICIPLE_NEXT = _words("be been being not never just still also already really")
 # An auxiliary's contraction ("my job'll"): a verb follows it.
@@ -261,6 +267,21 @@ def opens_request(piece: str) -> bool:
     "please" first."""
     words = _WORD.findall(piece[:_SOFT_REACH].lower())
     return bool(words) and words[0] in _ASKS_FIRST
+
+
+def states(text: str) -> bool:
+    """Whether ``text`` only states (closed classes): after any greeting, it opens as no question
+    or imperative does and has no word of wanting ("There is an urgency to go out", "I'll be
+    travelling soon"; not "I want a cab", "can you ...", "book ...")."""
+    opening = LEAD.match(text)
+    words = _WORD.findall(text[opening.end() if opening else 0 :][:_SOFT_REACH].lower())
+    while words[1:] and words[0] in _GREETINGS and words[0] not in _SUBJECTS:
+        del words[0]
+    return (
+        bool(words)
+        and words[0] in _SUBJECTS
+        and not any(w in _WANTS or w in _ASKING_WORDS for w in words)
+    )
 
 
 def refers_back(previous: str, piece: str) -> bool:

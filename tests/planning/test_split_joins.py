@@ -519,3 +519,21 @@ def test_a_new_sentence_with_its_own_object_or_question_still_cuts() -> None:
         "Book a room at the Grand Oak Inn",
         "Is it far from the airport",
     ]
+
+
+def test_a_statement_for_no_agent_sets_the_scene_of_the_request_after_it() -> None:
+    # Before, "I am starving" was an entry of its own for the parent: one that asks nothing, and
+    # the turn's one request was cut in two.
+    assert _plan("I am starving. What's my checking balance?") == [
+        ("banking", "I am starving. What's my checking balance")
+    ]
+
+
+def test_a_statement_with_no_request_after_it_or_an_agent_of_its_own_stays_an_entry() -> None:
+    """The guard: statements with no request after them stay the parent's; a statement an agent
+    takes ("my card was stolen") is a request of its own."""
+    assert _plan("I'm bored. I am bored.") == [(PARENT, "I'm bored"), (PARENT, "I am bored.")]
+    assert [agent for agent, _ in _plan("My card was stolen. When is payday?")] == [
+        "cards",
+        "payroll",
+    ]
