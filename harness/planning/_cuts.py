@@ -185,7 +185,7 @@ _OPENS_ASKING = _WH_SET | _AUXILIARIES | frozenset(_VERBS.split("|")) | _words("
 _REFERRING = _words("it them")
 # A statement's subject (a closed class: the pronouns a speaker states about themselves or a
 # situation with), and the words of wishing or asking a statement has no room for.
-_SUBJECTS = _words("i i'm i'll i've we we're we'll we've there there's it it's")
+_STATES_FROM = _words("i i'm i'll i've we we're we'll we've there there's it it's")
 _ASKING_WORDS = _AUXILIARIES - _words("am is are was were be been will") | _words(
     "wish prefer hope love trying try please help let's"
 )
@@ -275,11 +275,11 @@ def states(text: str) -> bool:
     travelling soon"; not "I want a cab", "can you ...", "book ...")."""
     opening = LEAD.match(text)
     words = _WORD.findall(text[opening.end() if opening else 0 :][:_SOFT_REACH].lower())
-    while words[1:] and words[0] in _GREETINGS and words[0] not in _SUBJECTS:
+    while words[1:] and words[0] in _GREETINGS and words[0] not in _STATES_FROM:
         del words[0]
     return (
         bool(words)
-        and words[0] in _SUBJECTS
+        and words[0] in _STATES_FROM
         and not any(w in _WANTS or w in _ASKING_WORDS for w in words)
     )
 
