@@ -185,6 +185,8 @@ _OPENS_ASKING = _WH_SET | _AUXILIARIES | frozenset(_VERBS.split("|")) | _words("
 _REFERRING = _words("it them")
 # A statement's subject (a closed class: the pronouns a speaker states about themselves or a
 # situation with), and the words of wishing or asking a statement has no room for.
+# What a clause's "also" may follow: a personal pronoun or a modal (closed classes).
+_CLAUSE_OPENERS = _words("i im we you they he she can could would will should might may must")
 _STATES_FROM = _words("i i'm i'll i've we we're we'll we've there there's it it's")
 _ASKING_WORDS = _AUXILIARIES - _words("am is are was were be been will") | _words(
     "wish prefer hope love trying try please help let's"
@@ -267,6 +269,18 @@ def opens_request(piece: str) -> bool:
     "please" first."""
     words = _WORD.findall(piece[:_SOFT_REACH].lower())
     return bool(words) and words[0] in _ASKS_FIRST
+
+
+def inside_clause(text: str, start: int, cut: str) -> bool:
+    """Whether the joining word ``cut`` (cut from ``text`` at ``start``) is "also" inside a
+    clause: after a personal pronoun, a modal or a contraction ("I'd also like", "I'm also
+    looking", "we also need", "can also"), where it joins no two requests."""
+    if cut.strip().lower() != "also":  # not after a comma: ", also" joins
+        return False
+    words = _WORD.findall(text[max(0, start - 40) : start].lower())  # bounded: linear
+    return bool(words) and (
+        words[-1] in _CLAUSE_OPENERS or words[-1].endswith((*_CONTRACTED, "'m"))
+    )
 
 
 def states(text: str) -> bool:

@@ -38,6 +38,7 @@ from harness.planning._cuts import (
     LEAD,
     PUNCTUATED,
     goes_on,
+    inside_clause,
     opens_request,
     points_back,
     refers_back,
@@ -184,6 +185,8 @@ def split_request_parts(
             continue  # "1." at a line's start marks a list item; it ends no sentence
         if _inside_name(text, match.start(), match.end(), match.group(0)):
             continue  # "Dr. Adam Paley", "Barnes & Noble": a title or a name goes on
+        if inside_clause(text, match.start(), match.group(0)):
+            continue  # "I'd also like a cab": "also" inside a clause joins nothing
         pieces.append((kind, cut_text, text[start : match.start()]))
         kind = next((k for k in ("comma", "lead", "end", "soft") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()

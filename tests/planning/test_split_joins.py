@@ -537,3 +537,21 @@ def test_a_statement_with_no_request_after_it_or_an_agent_of_its_own_stays_an_en
         "cards",
         "payroll",
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I'd also like a table for two", "I'm also looking for a hotel", "I'll also need a cab"],
+)
+def test_also_after_a_pronoun_or_a_contraction_is_inside_its_clause(message: str) -> None:
+    # Before, "I'd also like a table for two" was cut into "I'd" and "like a table for two".
+    assert split_requests(message, _always) == [message]
+
+
+def test_also_between_requests_still_joins_them() -> None:
+    """The guard: "also" after a request's last word, or after a comma, cuts."""
+    for message in (
+        "what is my balance also when is payday",
+        "what is my balance, also when is payday",
+    ):
+        assert split_requests(message, _always) == ["what is my balance", "when is payday"]
