@@ -192,6 +192,10 @@ _ASKING_WORDS = _AUXILIARIES - _words("am is are was were be been will") | _word
     "wish prefer hope love trying try please help let's"
 )
 _ONE_OF = _words("new another replacement")
+# "one" standing for a thing named before ("I'd like one with a balcony"): not after a word that
+# makes it a number or a choice ("no one", "this one"), and followed by what describes it.
+_NOT_PRONOUN = _words("no any every each some only just which what this the")
+_AFTER_ONE = _words("with that which for in on at from near around please too instead")
 _PARTICIPLE_NEXT = _words("be been being not never just still also already really")
 # An auxiliary's contraction ("my job'll"): a verb follows it.
 _CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")
@@ -316,8 +320,8 @@ def refers_back(previous: str, piece: str) -> bool:
 def points_back(piece: str) -> bool:
     """Whether ``piece`` asks something about what was named before it, by a pronoun (closed
     classes): "it" or "them" as an object ("please reserve it for 7 pm"; not in "what is it",
-    "it is"), or "a new one", "another one"; and it is no question or clause with its own
-    auxiliary."""
+    "it is"), "a new one", "another one", or "one" before what describes it ("I'd like one with
+    a balcony"); and it is no question or clause with its own auxiliary."""
     words = _WORD.findall(piece[:_SOFT_REACH].lower())
     if any(w in _AUXILIARIES or w in _WH_SET or w.endswith("n't") for w in words):
         return False
@@ -325,5 +329,13 @@ def points_back(piece: str) -> bool:
         if word in _REFERRING and index > 0 and words[index - 1] not in _OPEN_END - _SCENE:
             return True
         if word == "one" and index and words[index - 1] in _ONE_OF:
+            return True
+        if (
+            word == "one"
+            and index
+            and words[index - 1] not in _NOT_PRONOUN
+            and index + 1 < len(words)
+            and words[index + 1] in _AFTER_ONE
+        ):
             return True
     return False

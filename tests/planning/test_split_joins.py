@@ -555,3 +555,15 @@ def test_also_between_requests_still_joins_them() -> None:
         "what is my balance, also when is payday",
     ):
         assert split_requests(message, _always) == ["what is my balance", "when is payday"]
+
+
+def test_one_standing_for_what_the_sentence_before_named_is_the_same_request() -> None:
+    # Before, "I'd like one with a balcony" was planned as a request of its own.
+    message = "I'm looking for a room in Lisbon. I'd like one with a balcony."
+    assert len(split_requests(message, _always)) == 1
+
+
+def test_one_as_a_number_or_in_a_name_still_cuts() -> None:
+    """The guard: "one" before a noun, or ending a name, points back to nothing."""
+    assert len(split_requests("Find me a room in Lisbon. Book one ticket to Porto.", _always)) == 2
+    assert len(split_requests("Find me a room in Lisbon. I pay with my capital one.", _always)) == 2
