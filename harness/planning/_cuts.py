@@ -183,7 +183,19 @@ _NEGATED = frozenset(
 # How a question or an imperative opens ("i'm", "that's" state).
 _OPENS_ASKING = _WH_SET | _AUXILIARIES | frozenset(_VERBS.split("|")) | _words("please")
 _REFERRING = _words("it them")
+# A statement's subject (a closed class: the pronouns a speaker states about themselves or a
+# situation with), and the words of wishing or asking a statement has no room for.
+# What a clause's "also" may follow: a personal pronoun or a modal (closed classes).
+_CLAUSE_OPENERS = _words("i im we you they he she can could would will should might may must")
+_STATES_FROM = _words("i i'm i'll i've we we're we'll we've there there's it it's")
+_ASKING_WORDS = _AUXILIARIES - _words("am is are was were be been will") | _words(
+    "wish prefer hope love trying try please help let's"
+)
 _ONE_OF = _words("new another replacement")
+# "one" standing for a thing named before ("I'd like one with a balcony"): not after a word that
+# makes it a number or a choice ("no one", "this one"), and followed by what describes it.
+_NOT_PRONOUN = _words("no any every each some only just which what this the")
+_AFTER_ONE = _words("with that which for in on at from near around please too instead")
 _PARTICIPLE_NEXT = _words("be been being not never just still also already really")
 # An auxiliary's contraction ("my job'll"): a verb follows it.
 _CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")
@@ -263,6 +275,33 @@ def opens_request(piece: str) -> bool:
     return bool(words) and words[0] in _ASKS_FIRST
 
 
+def inside_clause(text: str, start: int, cut: str) -> bool:
+    """Whether the joining word ``cut`` (cut from ``text`` at ``start``) is "also" inside a
+    clause: after a personal pronoun, a modal or a contraction ("I'd also like", "I'm also
+    looking", "we also need", "can also"), where it joins no two requests."""
+    if cut.strip().lower() != "also":  # not after a comma: ", also" joins
+        return False
+    words = _WORD.findall(text[max(0, start - 40) : start].lower())  # bounded: linear
+    return bool(words) and (
+        words[-1] in _CLAUSE_OPENERS or words[-1].endswith((*_CONTRACTED, "'m"))
+    )
+
+
+def states(text: str) -> bool:
+    """Whether ``text`` only states (closed classes): after any greeting, it opens as no question
+    or imperative does and has no word of wanting ("There is an urgency to go out", "I'll be
+    travelling soon"; not "I want a cab", "can you ...", "book ...")."""
+    opening = LEAD.match(text)
+    words = _WORD.findall(text[opening.end() if opening else 0 :][:_SOFT_REACH].lower())
+    while words[1:] and words[0] in _GREETINGS and words[0] not in _STATES_FROM:
+        del words[0]
+    return (
+        bool(words)
+        and words[0] in _STATES_FROM
+        and not any(w in _WANTS or w in _ASKING_WORDS for w in words)
+    )
+
+
 def refers_back(previous: str, piece: str) -> bool:
     """Whether ``piece`` asks something about what the statement ``previous`` names, by a pronoun
     (closed classes): "it" or "them" as an object ("my card has been erased and I need to report
@@ -275,6 +314,14 @@ def refers_back(previous: str, piece: str) -> bool:
         del before[0]
     if not before or before[0] in _OPENS_ASKING or any(w in _WANTS for w in before):
         return False
+    return points_back(piece)
+
+
+def points_back(piece: str) -> bool:
+    """Whether ``piece`` asks something about what was named before it, by a pronoun (closed
+    classes): "it" or "them" as an object ("please reserve it for 7 pm"; not in "what is it",
+    "it is"), "a new one", "another one", or "one" before what describes it ("I'd like one with
+    a balcony"); and it is no question or clause with its own auxiliary."""
     words = _WORD.findall(piece[:_SOFT_REACH].lower())
     if any(w in _AUXILIARIES or w in _WH_SET or w.endswith("n't") for w in words):
         return False
@@ -282,5 +329,13 @@ def refers_back(previous: str, piece: str) -> bool:
         if word in _REFERRING and index > 0 and words[index - 1] not in _OPEN_END - _SCENE:
             return True
         if word == "one" and index and words[index - 1] in _ONE_OF:
+            return True
+        if (
+            word == "one"
+            and index
+            and words[index - 1] not in _NOT_PRONOUN
+            and index + 1 < len(words)
+            and words[index + 1] in _AFTER_ONE
+        ):
             return True
     return False

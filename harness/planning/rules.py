@@ -29,6 +29,7 @@ from harness.exceptions import MissingExtraError
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
+from harness.planning._cuts import states
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
@@ -215,8 +216,41 @@ def _requests(
         return agent is not None and (opens_question(piece) or agent != meant(previous))
 
     parts = split_request_parts(message, starts_request)
+    routed = [worded(asks) or meant(asks) is not None for _, asks in parts]
+    parts = _with_scene(message, parts, routed)
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route
+
+
+def _with_scene(
+    message: str, parts: list[tuple[str, str]], routed: list[bool]
+) -> list[tuple[str, str]]:
+    """``parts`` with each statement that goes to no agent ("There is an urgency to go out.",
+    ``harness.planning._cuts.states``) put before the request after it, as the scene it sets:
+    planned alone, it would be an entry of its own that asks nothing, and cut the request it
+    introduces in two. The joined text is the message's own, from the statement to the end of
+    the request, when both are found in it in order."""
+    out: list[tuple[str, str]] = []
+    scene: list[str] = []
+    at = 0  # where the message is searched from: each search goes on from the last (linear)
+    for (text, asks), goes in zip(parts, routed, strict=True):
+        if not goes and states(asks):
+            scene.append(text)
+            continue
+        if scene:
+            start = message.find(scene[0], at)
+            end = message.find(text, start) if start >= 0 else -1
+            if end >= 0:
+                out.append((message[start : end + len(text)], asks))
+                at = end + len(text)
+            else:
+                out.append((" ".join([*scene, text]), asks))
+            scene = []
+        else:
+            out.append((text, asks))
+    if scene:
+        out += [(text, text) for text in scene]
+    return out
 
 
 def _add(entries: list[PlanEntry], request: str, agent: str) -> None:

@@ -38,12 +38,14 @@ from harness.planning._cuts import (
     LEAD,
     PUNCTUATED,
     goes_on,
+    inside_clause,
     opens_request,
+    points_back,
     refers_back,
     soft_cut_allowed,
 )
 from harness.text.facts import DATE_WORDS
-from harness.text.words import REQUEST_STOPWORDS
+from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
 
 __all__ = ["asks_something", "opens_question", "split_request_parts", "split_requests"]
 
@@ -183,6 +185,8 @@ def split_request_parts(
             continue  # "1." at a line's start marks a list item; it ends no sentence
         if _inside_name(text, match.start(), match.end(), match.group(0)):
             continue  # "Dr. Adam Paley", "Barnes & Noble": a title or a name goes on
+        if inside_clause(text, match.start(), match.group(0)):
+            continue  # "I'd also like a cab": "also" inside a clause joins nothing
         pieces.append((kind, cut_text, text[start : match.start()]))
         kind = next((k for k in ("comma", "lead", "end", "soft") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()
@@ -265,6 +269,10 @@ def split_request_parts(
             # "my card has been erased and I need to report it": what the statement names is
             # what the piece asks about.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif cut == "end" and points_back(piece):
+            # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
+            # object is a pronoun asks about what the sentence before it named.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif not content and not values:
             held = (glue, cut, said)
         elif values or (
@@ -307,6 +315,45 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
 
 
+# A verb that links a subject to what is said of it ("Teen Spirit sounds like a good one", "The
+# Missing Link is perfect"): a closed class, the copula and the verbs of seeming.
+_JUDGED = re.compile(
+    r"(?P<subject>[^\W\d][\w'&.-]*+(?:\s++[\w'&.-]++){0,5}?)"
+    r"\s++(?:(?:would|will|should|might|could)\s++be|is|are|was|were|sounds|seems|looks)"
+    r"\b(?P<predicate>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+# Words a subject that is no mere name has: a person ("I think it is good"), a question or a
+# clause ("tell me if the hotel is good"). Closed classes.
+_NOT_NAMED = (
+    _WH
+    | _QUESTION
+    | NEGATIONS
+    | {"i", "me", "you", "we", "us", "my", "your", "our", "if", "whether", "that's", "there"}
+)
+
+
+def _judges(piece: str) -> bool:
+    """Whether ``piece`` only says that something named is good ("Teen Spirit sounds like a good
+    one", "The Missing Link is perfect", "Gloria Bell would be perfect"): a short subject with no
+    person, question or clause in it, a linking verb, and what follows asks nothing (all its
+    content words acknowledge, none negates). A user picks what was offered that way; what they
+    ask comes in the next sentence."""
+    judged = _JUDGED.fullmatch(piece)
+    if judged is None:
+        return False
+    subject = _WORDS.findall(judged.group("subject").lower())
+    predicate = judged.group("predicate")
+    said = _WORDS.findall(predicate.lower())
+    return (
+        not any(w in _NOT_NAMED for w in subject)
+        and not any(w in NEGATIONS for w in said)
+        and bool(content_tokens(predicate))
+        and all(token in _PLACEHOLDER for token in content_tokens(predicate))
+        and _SAYS_WHAT.search(predicate) is None
+    )
+
+
 def _asks(piece: str) -> bool:
     """Whether ``piece`` asks something of its own: it opens with a question word or asks one
     inside "let me know", "tell me" or "show me" ("tell me what I have to do"), or it has a
@@ -318,7 +365,7 @@ def _asks(piece: str) -> bool:
         or _EMBEDDED.search(piece) is not None
         or _SAYS_WHAT.search(piece) is not None
         or any(token not in _PLACEHOLDER for token in content_tokens(piece))
-    )
+    ) and not _judges(piece)
 
 
 def asks_something(sentence: str) -> bool:

@@ -453,3 +453,117 @@ def test_a_sentence_end_or_an_ampersand_between_requests_still_cuts() -> None:
         "Where is my W-2",
         "When is payday",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("Harbor Lights sounds like a good one. Can I watch it tonight", "Can I watch it tonight"),
+        ("The Blue Fern is perfect. Book a table for two.", "Book a table for two."),
+        ("Grand Oak Inn would be great, reserve it for Friday", "reserve it for Friday"),
+    ],
+)
+def test_saying_something_named_is_good_asks_nothing_of_its_own(message: str, asks: str) -> None:
+    # Before, "Harbor Lights sounds like a good one" was a request of its own, routed to whichever
+    # agent shares a word with the name: a user picking what was offered says so this way.
+    assert split_request_parts(message, _always) == [(message, asks)]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("my badge is not working. When is payday?", ["my badge is not working", "When is payday"]),
+        (
+            "tell me if the Blue Fern is good. Book a cab.",
+            ["tell me if the Blue Fern is good", "Book a cab."],
+        ),
+        (
+            "set an alarm to start work. When is payday?",
+            ["set an alarm to start work", "When is payday"],
+        ),
+        ("my W-2 is wrong. When is payday?", ["my W-2 is wrong", "When is payday"]),
+    ],
+)
+def test_a_complaint_a_question_or_a_request_about_something_named_still_asks(
+    message: str, requests: list[str]
+) -> None:
+    """The guard: a negated or unacknowledging judgement, a subject holding a person or a
+    clause, and a request with no linking verb stay requests of their own."""
+    assert split_requests(message, _always) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'd like a room at the Grand Oak Inn. Please book it for two nights.",
+        "Find me some jazz albums. Play them in the kitchen.",
+        "my badge has worn out; print me a new one",
+    ],
+)
+def test_a_new_sentence_about_what_the_one_before_named_is_the_same_request(message: str) -> None:
+    # Before, "Please book it for two nights" was planned as a request of its own: its "it" has no
+    # meaning without the sentence before it.
+    assert len(split_requests(message, _always)) == 1
+
+
+def test_a_new_sentence_with_its_own_object_or_question_still_cuts() -> None:
+    """The guard: a sentence naming its own object, or asking with an auxiliary, is a request of
+    its own after a sentence end."""
+    assert split_requests("Book a room at the Grand Oak Inn. Play some jazz.", _always) == [
+        "Book a room at the Grand Oak Inn",
+        "Play some jazz.",
+    ]
+    assert split_requests(
+        "Book a room at the Grand Oak Inn. Is it far from the airport?", _always
+    ) == [
+        "Book a room at the Grand Oak Inn",
+        "Is it far from the airport",
+    ]
+
+
+def test_a_statement_for_no_agent_sets_the_scene_of_the_request_after_it() -> None:
+    # Before, "I am starving" was an entry of its own for the parent: one that asks nothing, and
+    # the turn's one request was cut in two.
+    assert _plan("I am starving. What's my checking balance?") == [
+        ("banking", "I am starving. What's my checking balance")
+    ]
+
+
+def test_a_statement_with_no_request_after_it_or_an_agent_of_its_own_stays_an_entry() -> None:
+    """The guard: statements with no request after them stay the parent's; a statement an agent
+    takes ("my card was stolen") is a request of its own."""
+    assert _plan("I'm bored. I am bored.") == [(PARENT, "I'm bored"), (PARENT, "I am bored.")]
+    assert [agent for agent, _ in _plan("My card was stolen. When is payday?")] == [
+        "cards",
+        "payroll",
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I'd also like a table for two", "I'm also looking for a hotel", "I'll also need a cab"],
+)
+def test_also_after_a_pronoun_or_a_contraction_is_inside_its_clause(message: str) -> None:
+    # Before, "I'd also like a table for two" was cut into "I'd" and "like a table for two".
+    assert split_requests(message, _always) == [message]
+
+
+def test_also_between_requests_still_joins_them() -> None:
+    """The guard: "also" after a request's last word, or after a comma, cuts."""
+    for message in (
+        "what is my balance also when is payday",
+        "what is my balance, also when is payday",
+    ):
+        assert split_requests(message, _always) == ["what is my balance", "when is payday"]
+
+
+def test_one_standing_for_what_the_sentence_before_named_is_the_same_request() -> None:
+    # Before, "I'd like one with a balcony" was planned as a request of its own.
+    message = "I'm looking for a room in Lisbon. I'd like one with a balcony."
+    assert len(split_requests(message, _always)) == 1
+
+
+def test_one_as_a_number_or_in_a_name_still_cuts() -> None:
+    """The guard: "one" before a noun, or ending a name, points back to nothing."""
+    assert len(split_requests("Find me a room in Lisbon. Book one ticket to Porto.", _always)) == 2
+    assert len(split_requests("Find me a room in Lisbon. I pay with my capital one.", _always)) == 2

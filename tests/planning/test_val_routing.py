@@ -77,6 +77,14 @@ on ``dev``, ``styled``, ``ways-dev``, ``own``, SGD train and new text): default 
 path's floor moves down by that one request (the trade: one request fewer cut over entries and
 21 fewer pieces planned as requests on this set, and gains on every development set); the one
 request still cut over entries keeps issue 25's target unmet.
+
+The **twelfth** (2026-12-03 06:11-06:13 UTC, load 6-7, ``planner_baseline val [--embeddings]``,
+aggregates only, once) measured the s40-route branch (a judgement of something named, "Teen
+Spirit sounds like a good one", asks nothing; a new sentence whose object is a pronoun or "one"
+is the request before it; a statement for no agent sets the scene of the request after it;
+"also" inside a clause cuts nothing; developed on SGD train, ``new_bot_eval``, the development
+sets and new text): every figure as before but **86** entries covering no request (87) on both
+paths. The floors take that figure.
 """
 
 from __future__ import annotations
@@ -107,13 +115,13 @@ def _at_least_as_measured(
 
 
 def test_the_planner_routes_the_val_set_as_measured() -> None:
-    _at_least_as_measured(routing("val"), rate=0.954, dropped=1, merged=6, full=533, extra=87)
+    _at_least_as_measured(routing("val"), rate=0.954, dropped=1, merged=6, full=533, extra=86)
 
 
 @needs_embeddings
 def test_with_embeddings_the_planner_routes_the_val_set_as_measured() -> None:
     measured = routing("val", embeddings=True)
-    _at_least_as_measured(measured, rate=0.960, dropped=1, merged=6, full=541, extra=87)
+    _at_least_as_measured(measured, rate=0.960, dropped=1, merged=6, full=541, extra=86)
     assert measured.routed_right > routing("val").routed_right
 
 
