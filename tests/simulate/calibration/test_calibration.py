@@ -22,9 +22,9 @@ The order-free agreement features and the rules about what the user said in betw
 measure precision 0.821, recall 0.886 (tp 147, fp 32, fn 19, tn 184); the floors rise with them.
 
 The refit after phone numbers became one id (session 40) measures precision 0.810, recall 0.898
-(tp 149, fp 35, fn 17, tn 181; 0.819 with fp 33 before it): two labelled non-duplicates flagged (p252, p268: a new state of
-the same account, an open office on a named holiday), no rule involved; the precision floor
-follows it down, recorded as a regression here.
+(tp 149, fp 35, fn 17, tn 181; before it 0.819 with fp 33): two labelled non-duplicates flagged
+(p252, p268: a new state of the same account, an open office on a named holiday), no rule
+involved; the precision floor follows it down, recorded as a regression here.
 """
 
 from __future__ import annotations
