@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -156,7 +156,7 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
     return list(conversations.values())
 
 
-_SCAN = json.JSONDecoder().scan_once
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 """The decoder's scanner (``raw_decode`` without its Python frame): the value at an offset and
 where it ends, ``StopIteration`` when none starts there."""
 

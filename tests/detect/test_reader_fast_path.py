@@ -99,8 +99,6 @@ def test_a_usual_record_takes_the_short_checks() -> None:
     assert (plan, conversation, message.mode, message.timestamp) == (None, "c", None, None)
 
 
-
-
 def test_a_plain_message_is_the_message_its_constructor_makes() -> None:
     text = "Your balance is $42.10."
     made = readers._plain_message("m7", 3, "bot", "billing", text)
