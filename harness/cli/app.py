@@ -180,7 +180,7 @@ def main() -> None:
     try:
         cli.main(prog_name="harness", standalone_mode=True)
     except SystemExit as exc:
-        process_end()
+        process_end(exc.code)
         if exc.code == EXIT_INTERRUPTED:
             # Exit now: a sync tool still running in a worker thread would hold a normal exit
             # (which joins the threads) until it returns.

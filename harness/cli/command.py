@@ -9,7 +9,11 @@ line and exit code 1; ``harness --debug`` shows the traceback instead.
 
 from __future__ import annotations
 
+import atexit
 import gc
+import os
+import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,25 +25,44 @@ from harness.exceptions import HarnessError
 
 __all__ = ["HarnessCommand", "end_without_collecting", "paused_gc", "process_end"]
 
-_SKIP_LAST_COLLECTION: list[bool] = []
-"""Set by a command whose process should end without the collector's last pass."""
+_SKIP_LAST_COLLECTION: list[object] = []
+"""Set by a command whose process should end without the collector's last pass and the
+interpreter's teardown: ``True``, then the objects it keeps to the end."""
 
 
-def end_without_collecting() -> None:
+def end_without_collecting(*kept: object) -> None:
     """Ask the console script to end this process without the cyclic collector's last pass
-    (:func:`process_end`). At exit the interpreter walks every object still alive; after a
-    long ``harness detect`` (its caches hold millions of small objects, none in a cycle worth
-    reclaiming) that pass costs seconds. Only the console script's exit reads this, so a
-    command run in-process (a test's runner) keeps its collector as it was."""
-    _SKIP_LAST_COLLECTION[:] = [True]
+    and without the interpreter's teardown (:func:`process_end`). At exit the interpreter walks
+    every object still alive, and then frees them one by one; after a long ``harness detect``
+    (its caches hold millions of small objects, none in a cycle worth reclaiming) the pass costs
+    seconds and the freeing a tenth of one. ``kept``: objects (a run's results) held to the
+    process's end, so that they are not freed one by one before it either. Only the console
+    script's exit reads this, so a command run in-process (a test's runner) keeps its collector
+    and its exit as they were (and these objects until the next command that asks)."""
+    _SKIP_LAST_COLLECTION[:] = [True, *kept]
 
 
-def process_end() -> None:
-    """Called by the console script as its process ends: when a command asked for it
-    (:func:`end_without_collecting`), every object left goes to the collector's permanent
-    generation, which the last pass at exit does not walk (``gc.freeze``)."""
-    if _SKIP_LAST_COLLECTION:
-        gc.freeze()
+def process_end(code: object = None) -> None:
+    """Called by the console script as its process ends with exit code ``code``. When a
+    command asked for it (:func:`end_without_collecting`), every object left goes to the
+    collector's permanent generation, which the last pass at exit does not walk
+    (``gc.freeze``); and with no other thread running and a numeric code, the process ends
+    here, the exit handlers run and the standard streams flushed (``os._exit``): the
+    interpreter's teardown, which frees every object still alive one by one (about 0.1 s
+    after 100,000 messages), is skipped. Otherwise it returns, and the process ends as usual."""
+    if not _SKIP_LAST_COLLECTION:
+        return
+    gc.freeze()
+    if threading.active_count() > 1 or not (code is None or isinstance(code, int)):
+        return  # a thread to join, or a message to print: the usual exit
+    atexit._run_exitfuncs()  # what a usual exit runs (logging's flush, among others)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return  # a closed or broken stream: the usual exit reports it
+    os._exit(code or 0)
 
 
 @contextmanager

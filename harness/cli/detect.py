@@ -87,11 +87,13 @@ def detect_command(
     """
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
-    with paused_gc(), worker_processes(jobs or _cores()):
+    analyses: list[object] = []
+    with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
         results = _run(transcripts, config_path, semantic, judge)
         report = _html(results) if fmt == "html" else render(results, fmt)
     write_output(report, output)
-    end_without_collecting()  # the process ends now: no last pass over the run's objects
+    # The process ends now: no last pass over the run's objects, and none of them freed.
+    end_without_collecting(results, analyses)
     return exit_code(results)
 
 

@@ -13,7 +13,6 @@ duplicates, and boilerplate closers only count when one turn sends two of them.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
@@ -117,6 +116,8 @@ def detect(
     """
     if embedder is None:
         return _detect(transcript, config or DetectorConfig(), None, requests)
+    import asyncio  # only embedding needs an event loop (loading it costs a plain run ~10 ms)
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:

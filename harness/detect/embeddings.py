@@ -10,7 +10,6 @@ messages of a conversation for the detector.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import math
 import threading
@@ -93,6 +92,8 @@ class LocalEmbedder(Embedder):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
+        import asyncio  # imported when embedding: a plain detector run never loads it
+
         self.load()
         return await asyncio.to_thread(self._encode, list(texts))
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from harness._files import read_text
 from harness.detect.activities import TraceAttribution, parse_timestamp
-from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.detect.transcript import Message, PlannedRequest, Role, Transcript, TurnRecord
 from harness.exceptions import ConfigError
 from instructions.contract import MODES
 
@@ -156,16 +156,18 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
     return list(conversations.values())
 
 
-_DECODER = json.JSONDecoder()
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+"""The decoder's scanner (``raw_decode`` without its Python frame): the value at an offset and
+where it ends, ``StopIteration`` when none starts there."""
 
 
 def _json_line(line: str) -> Any:
     """``json.loads(line)``, skipping its white-space scans for the usual ``{...}`` line."""
     if line[:1] == "{" and line[-1:] == "}":
         try:
-            record, end = _DECODER.raw_decode(line)
-        except json.JSONDecodeError:
-            pass  # json.loads raises the same error below
+            record, end = _SCAN(line, 0)
+        except (StopIteration, json.JSONDecodeError):
+            pass  # json.loads raises the error below
         else:
             if end == len(line):
                 return record
@@ -199,9 +201,32 @@ def _jsonl_message(
             and sender
             and type(conversation) is str
         ):
-            message = Message(id=raw_id, turn=turn, role=role, sender=sender, text=text)
-            return message, None, conversation
+            return _plain_message(raw_id, turn, role, sender, text), None, conversation
     return _checked_message(record, file, line)
+
+
+_NEW = object.__new__
+_SET_ID, _SET_TURN, _SET_ROLE, _SET_SENDER, _SET_TEXT, _SET_MODE, _SET_REQUEST, _SET_TIMESTAMP = (
+    Message.__dict__[name].__set__
+    for name in ("id", "turn", "role", "sender", "text", "mode", "request", "timestamp")
+)
+
+
+def _plain_message(raw_id: str, turn: int, role: Role, sender: str, text: str) -> Message:
+    """``Message(id=raw_id, turn=turn, role=role, sender=sender, text=text)``, the same object,
+    each field set through its slot rather than by the generated ``__init__`` (whose keyword
+    handling and attribute look-ups cost more than the line's JSON: 100,000 lines, about 0.2 s
+    of CPU before the analysis can start against 0.1 s)."""
+    message = _NEW(Message)
+    _SET_ID(message, raw_id)
+    _SET_TURN(message, turn)
+    _SET_ROLE(message, role)
+    _SET_SENDER(message, sender)
+    _SET_TEXT(message, text)
+    _SET_MODE(message, None)
+    _SET_REQUEST(message, None)
+    _SET_TIMESTAMP(message, None)
+    return message
 
 
 def _checked_message(

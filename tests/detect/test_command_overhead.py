@@ -1,7 +1,7 @@
 """What ``harness detect`` spends besides detecting: it loads only what it runs (not the sub-agent
 contract's models nor the instruction templates, jinja2, which the exception tree and the
 transcript readers would pull in through the ``subagents`` and ``instructions`` packages if those
-loaded every name at once), and resuming the paused garbage collector does not walk every object
+loaded every name at once; nor asyncio, which only embedding and the judge use), and resuming the paused garbage collector does not walk every object
 the run made."""
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from harness.cli import cli
 result = CliRunner().invoke(cli, ["detect", sys.argv[1], "--format", "json"])
 assert result.exit_code in (0, 1), result.output
 assert '"findings"' in result.output
-unwanted = ("subagents._base", "subagents.contract", "instructions.render", "jinja2")
+unwanted = ("subagents._base", "subagents.contract", "instructions.render", "jinja2", "asyncio")
 print(sorted(m for m in sys.modules if m.startswith(unwanted)))
 """
 
 
-def test_harness_detect_loads_no_subagent_models_and_no_templates() -> None:
+def test_harness_detect_loads_no_subagent_models_no_templates_and_no_event_loop() -> None:
     transcript = ROOT / "tests" / "fixtures" / "duplicates-dev" / "d01.transcript"
     done = subprocess.run(
         [sys.executable, "-c", _SCRIPT, str(transcript)],

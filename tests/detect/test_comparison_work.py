@@ -293,3 +293,23 @@ def test_an_earlier_turn_linked_by_two_uncommon_words_is_a_candidate_only_for_ev
     assert [e.index for e in index.candidates(entry)] == [0, 2]
     index, entry = _conversation([*unrelated, first, two])
     assert [e.index for e in index.candidates(entry)] == [2]
+
+
+def test_a_command_keeps_the_last_conversations_analyses_until_the_next() -> None:
+    first, second = (generated(seed, 30, modes_known=True) for seed in (6, 7))
+
+    def analysed(run: object) -> list[Message]:
+        assert isinstance(run, duplicates._Run)
+        return [s.message for s in run.steps if isinstance(s, duplicates.Entry)]
+
+    kept: list[object] = []
+    with worker_processes(1, kept=kept):
+        found = detect(first)
+        [run] = kept
+        assert analysed(run) == [m for m in first.messages if m.role == "bot" and m.text.strip()]
+        detect(second)
+        [later] = kept  # the first conversation's are let go when the second's start
+        assert analysed(later) == [m for m in second.messages if m.role == "bot" and m.text.strip()]
+    detect(first)  # outside the block nothing is kept
+    assert kept == [later]
+    assert found == detect(first)

@@ -7,12 +7,14 @@ plan and conversation, or the same error.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.detect import readers
+from harness.detect.transcript import Message
 from harness.exceptions import ConfigError
 
 _VALUES = st.one_of(
@@ -95,3 +97,23 @@ def test_a_usual_record_takes_the_short_checks() -> None:
         "hi",
     )
     assert (plan, conversation, message.mode, message.timestamp) == (None, "c", None, None)
+
+
+def test_a_plain_message_is_the_message_its_constructor_makes() -> None:
+    text = "Your balance is $42.10."
+    made = readers._plain_message("m7", 3, "bot", "billing", text)
+    expected = Message(id="m7", turn=3, role="bot", sender="billing", text=text)
+    assert made == expected
+    assert hash(made) == hash(expected)
+    # Every field is set: a field added to Message must be added to _plain_message too.
+    assert [f.name for f in fields(Message)] == [
+        "id",
+        "turn",
+        "role",
+        "sender",
+        "text",
+        "mode",
+        "request",
+        "timestamp",
+    ]
+    assert all(getattr(made, f.name) == f.default for f in fields(Message)[5:])
