@@ -90,6 +90,14 @@ def ending(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
         raise _Ended
 
     monkeypatch.setattr(command.os, "_exit", exit_now)
+    # Threads another test of this process left running (a server's, a pool's) are not this
+    # test's: only those started during it count as the "other thread" the usual exit joins.
+    before = set(threading.enumerate())
+    monkeypatch.setattr(
+        command.threading,
+        "active_count",
+        lambda: 1 + sum(t.is_alive() and t not in before for t in threading.enumerate()),
+    )
     monkeypatch.setattr(command.atexit, "_run_exitfuncs", lambda: done.append(("handlers",)))
     monkeypatch.setattr(command, "_SKIP_LAST_COLLECTION", [])
     try:
