@@ -67,13 +67,26 @@ _FORKED: list[Any] = []
 ``multiprocessing.Value`` the processes share), set in the parent just before the workers fork."""
 
 
-def _next_share() -> int | None:
-    """The number of the next share no process has taken (taking it), or None when none is left."""
-    _, shares, counter = _FORKED
+def take_next(counter: Any, limit: int) -> int | None:
+    """The next number of ``counter`` (a ``multiprocessing.Value`` the processes share), taking
+    it, or None when every number below ``limit`` is taken."""
     with counter.get_lock():
         k = counter.value
         counter.value = k + 1
-    return k if k < len(shares) else None
+    return k if k < limit else None
+
+
+def take_all(counter: Any, limit: int) -> None:
+    """Every number of ``counter`` below ``limit`` taken: the processes stop after their
+    current one."""
+    with counter.get_lock():
+        counter.value = max(counter.value, limit)
+
+
+def _next_share() -> int | None:
+    """The number of the next share no process has taken (taking it), or None when none is left."""
+    _, shares, counter = _FORKED
+    return take_next(counter, len(shares))
 
 
 def _analyse_share() -> tuple[int, list[Analysis | _User | None]] | None:
@@ -154,7 +167,7 @@ def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analys
                 while (k := _next_share()) is not None:
                     shares[k] = _analysed(messages, *bounds[k])
             finally:
-                _FORKED[2].value = len(bounds)  # every share taken (on an error too)
+                take_all(_FORKED[2], len(bounds))  # every share taken (on an error too)
                 for future in futures:
                     future.cancel()  # the calls not started
             for future in futures:

@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from harness.detect._analysis import roomy, shrinking, steps
+from harness.detect._analysis import roomy, shrinking, steps, take_all, take_next
 from harness.detect._around import _Around, _resent, _same_words, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
@@ -513,13 +513,9 @@ def _compare_slices(bounds: Sequence[tuple[int, int]]) -> dict[int, list[Any]]:
     """The next slice no process has taken, compared, until none is left (by number). A process
     takes a slice only when free (none waits queued for a busy worker): they end together."""
     found: dict[int, list[Any]] = {}
-    while True:
-        with _NEXT[0].get_lock():
-            k = _NEXT[0].value
-            _NEXT[0].value = k + 1
-        if k >= len(bounds):
-            return found
+    while (k := take_next(_NEXT[0], len(bounds))) is not None:
         found[k] = _compare_slice(bounds[k])
+    return found
 
 
 def _pairs_in_processes(
@@ -546,7 +542,7 @@ def _pairs_in_processes(
                     meanwhile()
                 found.update(_compare_slices(bounds))
             except BaseException:
-                _NEXT[0].value = len(bounds)  # the workers stop after their current slice
+                take_all(_NEXT[0], len(bounds))  # the workers stop after their current slice
                 raise
             for future in futures:
                 found.update(future.result())

@@ -296,20 +296,37 @@ def _duration(match: re.Match[str]) -> str | None:
     return f"{number}{upper} {unit}"
 
 
-# Digit groups apart ("1 71 19 33 33", "650) 341-6888") are one id only as long as a phone
-# number: the shortest national numbers have seven digits.
+# Digit groups apart ("1 71 19 33 33", "650) 341-6888") are one id only as a phone number: as
+# long as one (the shortest national numbers have seven digits), and written as one (after "+",
+# in an area code's brackets, or after a word for a phone within the sentence: a closed class).
+# Otherwise they stay numbers ("rooms 101 102 103 104 105 106 107", "on 12 05 2024").
 _DIGIT_GROUPS = re.compile(r"[\d ()-]+")
 _HYPHENATED = re.compile(r"\d{2,}(?:-\d{2,})+")
 _PHONE_DIGITS = 7
+_PHONE_CUE = re.compile(
+    r"\b(?:call|calling|phone|telephone|tel|dial|fax|mobile|cell|contact|reach|number|ring|"
+    r"text)\b[^.!?\n]{0,30}$",
+    re.IGNORECASE,
+)
 
 
-def _id(raw: str) -> str | None:
+def _phone(raw: str, text: str, start: int) -> str | None:
+    """The digits of digit groups written as a phone number (see ``_PHONE_CUE``), else None."""
+    digits = re.sub(r"\D", "", raw)
+    if len(digits) < _PHONE_DIGITS:
+        return None  # "1 2 3"
+    before = text[max(0, start - 48) : start]
+    if before.endswith(("+", "(")) or _PHONE_CUE.search(before):
+        return digits  # "+44 333 400 6116", "(650) 341-6888", "call them at 1 71 19 33 33"
+    return None
+
+
+def _id(raw: str, text: str = "", start: int = 0) -> str | None:
     value = raw.lower().lstrip("#")
     if _ORDINAL_OR_UNIT.match(value) or _NUMBER_UNIT.fullmatch(value):
         return None  # "3rd", "10gb", "12-credit": a number with a unit, not an id
     if _DIGIT_GROUPS.fullmatch(raw) and not _HYPHENATED.fullmatch(raw):
-        digits = re.sub(r"\D", "", raw)
-        return digits if len(digits) >= _PHONE_DIGITS else None  # "+44 333 400 6116", not "1 2 3"
+        return _phone(raw, text, start)
     value = re.sub(r"[-_./…]", "", value)
     if len(value) >= 3 or (len(value) == 2 and not value.isdigit() and not value.isalpha()):
         return value  # "EB57102", and short codes that mix letters and digits ("W2", "Q3")
@@ -449,7 +466,7 @@ def _value(kind: str, match: re.Match[str], text: str, facts: list[Fact]) -> str
     if kind == "duration":
         return _duration(match)
     if kind == "id":
-        return _id(raw)
+        return _id(raw, text, start)
     if kind == "weekday":
         return _weekday(raw, text, start)
     if kind == "month":
