@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from harness._version import __version__
-from harness.cli.command import HarnessCommand, process_end
+from harness.cli.command import HarnessCommand, process_end, process_start
 from harness.cli.options import EXIT_INTERRUPTED, add_verbosity, reset_logging
 
 __all__ = ["cli", "main"]
@@ -177,6 +177,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    process_start()
     try:
         cli.main(prog_name="harness", standalone_mode=True)
     except SystemExit as exc:

@@ -23,11 +23,25 @@ import click
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.exceptions import HarnessError
 
-__all__ = ["HarnessCommand", "end_without_collecting", "paused_gc", "process_end"]
+__all__ = [
+    "HarnessCommand",
+    "end_without_collecting",
+    "paused_gc",
+    "process_end",
+    "process_start",
+]
 
 _SKIP_LAST_COLLECTION: list[object] = []
 """Set by a command whose process should end without the collector's last pass and the
 interpreter's teardown: ``True``, then the objects it keeps to the end."""
+
+
+def process_start() -> None:
+    """Called by the console script before its command runs: what an earlier command run in
+    this process asked of its end (:func:`end_without_collecting`) is forgotten, so that a
+    ``harness detect`` run in-process (a test's runner) cannot end a later ``main()`` call's
+    host process at once."""
+    _SKIP_LAST_COLLECTION.clear()
 
 
 def end_without_collecting(*kept: object) -> None:

@@ -145,3 +145,17 @@ def test_harness_detect_in_process_leaves_the_collector_alone() -> None:
     assert result.exit_code in (0, 1), result.output
     assert gc.get_freeze_count() == frozen
     assert gc.isenabled()
+
+
+def test_a_later_console_script_call_forgets_what_an_earlier_command_asked(
+    ending: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A `harness detect` run in-process asked for the quick end; a later `main()` in the same
+    # process (here `--version`) must end as usual, not at once.
+    from harness.cli import app
+
+    command.end_without_collecting()
+    monkeypatch.setattr(sys, "argv", ["harness", "--version"])
+    with pytest.raises(SystemExit):
+        app.main()
+    assert ending == []
