@@ -119,9 +119,9 @@ def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[st
     """The words that name the item both messages speak of, when the shared facts are the item
     and nothing else; else None. Either every shared fact is a name or a number or an id under
     the same label in both, one of them labelled ("Room 214" / "room 214": the labels), or both
-    have a claim whose subject holds every shared fact and is worded alike ("Your order of 2
-    Nike Pegasus shoes is packed ..." / "Your order of 2 Nike Pegasus shoes has shipped ...":
-    the subject's words). Both namings of the item, where both hold, are its words ("Refund for
+    have a claim whose subject holds every shared fact, a name or an id among them, and is
+    worded alike ("Your order of 2 Nike Pegasus shoes is packed ..." / "Your order of 2 Nike
+    Pegasus shoes has shipped ...": the subject's words; not "Your table for 4 is ..."). Both namings of the item, where both hold, are its words ("Refund for
     order 7781 is ...": "order" and "refund")."""
     labels: set[str] = set()
     for key in shared:
@@ -133,7 +133,10 @@ def _items(earlier: Analysis, later: Analysis, shared: frozenset[str]) -> set[st
         if not key.startswith(_SUBJECT):
             labels.clear()
             break
-    alike = _subjects(earlier, shared) & _subjects(later, shared)
+    # A subject names an item only with a name or an id in it: "Your table for 4" or "Your
+    # refund of $40" share a count or an amount, which may be all the two claims are about.
+    named = any(key.startswith(_SUBJECT) for key in shared)
+    alike = _subjects(earlier, shared) & _subjects(later, shared) if named else set()
     if not labels and not alike:
         return None
     return labels.union(*alike)

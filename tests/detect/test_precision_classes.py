@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from harness.detect._updates import new_state
+from harness.text import analyse
 from tests.detect.test_failure_classes import duplicates, pairs
 
 # 5. Lower-case domain nouns: one template about another item -------------------------------
@@ -363,3 +365,16 @@ def test_an_ok_to_a_message_that_offered_nothing_excuses_no_repeat() -> None:
         ),
     )
     assert ("m2", "m4") in pairs(found)
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("Your table for 4 is booked.", "Your table for 4 is confirmed."),
+        ("Your refund of $40 is approved.", "Your refund of $40 has been accepted."),
+    ],
+)
+def test_a_count_or_an_amount_in_an_alike_subject_is_no_item(first: str, again: str) -> None:
+    # Control: the subjects share only a count or an amount, which is no item's name; the new
+    # state rule leaves the pair to the scorer (the first pair was excused before).
+    assert not new_state(analyse(first), analyse(again))
