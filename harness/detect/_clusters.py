@@ -18,22 +18,23 @@ def quote(text: str, limit: int = 90) -> str:
 _WEAKEST = {"exact": 0, "near": 1, "semantic": 2, "containment": 3}
 
 
-def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
+def findings_of(pairs: Sequence[Pair], inside: float = 0.75) -> list[Finding]:
     """Findings from pairs. Messages that all restate each other (a message sent three times,
     a relay and its repeat) are one finding naming every one of them; every pair inside counts.
 
     A message whose every claim another one states (a relay, a summary's part, a whole
-    restatement: the rules' cover of it at :data:`_INSIDE` or more) says nothing that one does
-    not, so a later message restating it restates that one too: they are one finding even when
-    the scorer decided only some of their pairs."""
+    restatement: the rules' cover of it, :attr:`~harness.detect.restate.Restatement.earlier_cover`
+    or ``later_cover``, at ``inside`` or more: the detector's ``cover_threshold``) says nothing
+    that one does not, so a later message restating it restates that one too: they are one
+    finding even when the scorer decided only some of their pairs."""
     linked = {(p.earlier.index, p.later.index) for p in pairs}
     within: dict[int, set[int]] = {}
     """For each message (by index), the messages whose every claim it states."""
     for p in pairs:
         found = p.found
-        if found.method == "exact" or found.later_cover >= _INSIDE:
+        if found.method == "exact" or found.later_cover >= inside:
             within.setdefault(p.earlier.index, set()).add(p.later.index)
-        if found.method == "exact" or found.earlier_cover >= _INSIDE:
+        if found.method == "exact" or found.earlier_cover >= inside:
             within.setdefault(p.later.index, set()).add(p.earlier.index)
 
     def joins(index: int, later: int) -> bool:
@@ -86,11 +87,6 @@ def findings_of(pairs: Sequence[Pair]) -> list[Finding]:
         _finding(group, list(people.values()))
         for group, people in zip(groups, members, strict=True)
     ]
-
-
-_INSIDE = 0.75
-"""The rules' cover of a message (:attr:`~harness.detect.restate.Restatement.earlier_cover`,
-``later_cover``) from which the other message states all of it (the default cover threshold)."""
 
 
 def _copies(pair: Pair) -> bool:

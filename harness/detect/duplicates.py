@@ -572,7 +572,8 @@ def find_duplicates(
     return findings_of(
         conversation_pairs(
             transcript, config, vectors=vectors, pair_model=pair_model, meanwhile=meanwhile
-        )
+        ),
+        config.cover_threshold,
     )
 
 
@@ -595,4 +596,4 @@ async def judged_duplicates(
             found = replace(pair.found, reason=verdict.reason)
             pairs.append(Pair(pair.earlier, pair.later, pair.scope, found))
     pairs.sort(key=lambda p: (p.later.index, p.earlier.index))
-    return findings_of(pairs)
+    return findings_of(pairs, config.cover_threshold)
