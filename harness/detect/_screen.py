@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING
 from harness.detect._bound import compile_bound
 from harness.detect._features import (
     _FIRST_WIDENED,
+    _SWAPPED_FEATURES,
     _UNSEEN,
+    _WORDING_FEATURES,
     _WORDING_PART,
     FEATURES,
     PairContext,
@@ -40,6 +42,7 @@ from harness.detect._features import (
 from harness.detect.scorer import _MARGIN, Bounds, PairScorer
 
 if TYPE_CHECKING:
+    from harness.detect._features import _Wording
     from harness.detect._users import _User
     from harness.detect.restate import Restatement
     from harness.text import Analysis
@@ -285,3 +288,22 @@ def unworded_features(
     texts differ, but with the word-sequence comparison (``difflib``, the costliest feature once
     the claims are compared) not made: within :data:`WORDING_FREE` of the real ones."""
     return _pair_features(earlier, later, found, context, users, first, _UNSEEN)
+
+
+_WORDING_SLOTS = tuple(FEATURES.index(f) for f in _WORDING_FEATURES)
+_SWAPPED_SLOTS = tuple((FEATURES.index(f), cap) for f, cap in _SWAPPED_FEATURES.items())
+
+
+def worded(unworded: list[float], wording: _Wording) -> list[float]:
+    """:func:`unworded_features`'s ``unworded`` made the pair's real features (in place, and
+    returned) with its word-sequence comparison ``wording`` (:func:`~._features._wording`), so
+    that a pair the bound keeps is not featured twice: the comparison's own features set, and
+    its swapped words added to the features they add to, up to their caps. Exact: each of those
+    was its value without swapped words, capped, and a capped one stays at its cap."""
+    ratio, small, rare, swapped = wording
+    for i, x in zip(_WORDING_SLOTS, (ratio, small, rare), strict=True):
+        unworded[i] = x
+    if swapped:
+        for i, cap in _SWAPPED_SLOTS:
+            unworded[i] = min(unworded[i] + swapped, cap)
+    return unworded

@@ -36,9 +36,10 @@ from harness.detect._candidates import (
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
-from harness.detect._screen import WORDING_FREE, screen, unworded_features
+from harness.detect._screen import WORDING_FREE, screen, unworded_features, worded
 from harness.detect._updates import new_state
 from harness.detect._users import _User, _Users
+from harness.detect._wording import _wording
 from harness.detect.choices import confirms_new_request, offers_another, restated_part
 from harness.detect.embeddings import embed_messages
 from harness.detect.findings import DetectorConfig, Finding, Scope
@@ -171,10 +172,14 @@ def compare_entry(
             continue
         if context is None:
             context = around.context(other, scope, strict)
-        if bound and _unreachable_by_wording(model, other, entry, found, users, context, around):
+        unworded = _unworded(other, entry, found, users, context, around) if bound else None
+        if unworded is not None and not model.may_reach(unworded, WORDING_FREE):
             decided[copy_key] = False
             continue
-        features = _features(other, entry, found, users, context)
+        if unworded is None:
+            features = _features(other, entry, found, users, context)
+        else:  # completed, not made again
+            features = worded(unworded, _wording(other.text.text, entry.text.text))
         if model.cosine:
             features = _cosine_feature(features, other, entry, vectors)
         duplicate = (
@@ -290,25 +295,22 @@ def _reachable(
     return model.may_reach(features, widened)
 
 
-def _unreachable_by_wording(
-    model: PairScorer,
+def _unworded(
     other: Entry,
     entry: Entry,
     found: Restatement,
     users: _Users,
     context: tuple[PairContext, list[_User]],
     around: _Around,
-) -> bool:
-    """Whether the pair, its claims compared, cannot be a duplicate whatever the word-sequence
-    comparison finds (the costliest feature left: :func:`unworded_features`), so that it is not
-    made. Never an exact or verbatim repeat (for which :func:`_verbatim` decides, not the
-    scorer)."""
+) -> list[float] | None:
+    """:func:`unworded_features` of the pair (its claims compared; the costliest feature left
+    not made: the scorer skips a pair that cannot reach it, :func:`worded` completes the others);
+    None for an exact or verbatim repeat (which :func:`_verbatim` decides, not the scorer)."""
     if _same_words(other, entry) or _verbatim(other, entry, around.padded):
-        return False
+        return None
     where, between = context
     first = users.of_turn(other.message.turn)
-    values = unworded_features(other.text, entry.text, found, where, between, first)
-    return not model.may_reach(values, WORDING_FREE)
+    return unworded_features(other.text, entry.text, found, where, between, first)
 
 
 def _semantic(

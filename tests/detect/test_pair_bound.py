@@ -236,7 +236,7 @@ def test_the_bound_skips_comparisons_and_keeps_the_findings(
     # one after it.
     monkeypatch.setattr(duplicates._Around, "screened", lambda *args: False)
     monkeypatch.setattr(duplicates, "_reachable", lambda *args: True)
-    monkeypatch.setattr(duplicates, "_unreachable_by_wording", lambda *args: False)
+    monkeypatch.setattr(duplicates, "_unworded", lambda *args: None)
     with _compared() as full:
         found_without = detect(transcript)
     assert found == found_without

@@ -5,8 +5,9 @@
   it rules out is one the first stage rules out too, on generated conversations and on random
   messages (hypothesis), and on random feature vectors for the bound alone.
 - The stage after the claim comparison: the features without the word-sequence comparison lie
-  within :data:`~harness.detect._screen.WORDING_FREE` of the real ones, and reach the threshold
-  whenever the real ones do.
+  within :data:`~harness.detect._screen.WORDING_FREE` of the real ones, reach the threshold
+  whenever the real ones do, and completed with the comparison (:func:`~._screen.worded`) are
+  the real ones.
 - The user index's lookups by turn and by fact equal scanning the user messages in between.
 
 That the findings are the same with every stage of the bound off is checked in
@@ -34,8 +35,10 @@ from harness.detect._screen import (
     screen_features,
     unworded_features,
     user_cues,
+    worded,
 )
 from harness.detect._users import _User, _Users
+from harness.detect._wording import _wording
 from harness.detect.duplicates import conversation_pairs
 from harness.detect.scorer import FEATURES, first_bounds, pair_features, scorer
 from harness.detect.transcript import Message, Transcript
@@ -202,7 +205,7 @@ def test_the_screen_rules_out_most_generated_candidates() -> None:
 def test_the_features_without_the_wording_bound_the_real_ones() -> None:
     model = scorer()
     record: list[tuple[duplicates.Pair, list[float]]] = []
-    checked = [0]
+    checked, swapped = [0], [0]
     plain = duplicates._features
 
     def checking(*args: object) -> list[float]:
@@ -216,7 +219,11 @@ def test_the_features_without_the_wording_bound_the_real_ones() -> None:
             assert _within(real, values, WORDING_FREE) == []
             if model.duplicate(real):
                 assert model.may_reach(values, WORDING_FREE)
+            # Completed with the wording, they are the real ones (the pairs the bound keeps).
+            wording = _wording(earlier.text, later.text)
+            assert worded(list(values), wording) == real
             checked[0] += 1
+            swapped[0] += wording[3] > 0
         return real
 
     with pytest.MonkeyPatch.context() as patch:
@@ -226,6 +233,7 @@ def test_the_features_without_the_wording_bound_the_real_ones() -> None:
                 generated(seed, 60, modes_known=True), DetectorConfig(), record=record
             )
     assert checked[0] > 100
+    assert swapped[0] > 0, swapped
 
 
 # --- the user index -----------------------------------------------------------------------------
