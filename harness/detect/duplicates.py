@@ -17,14 +17,22 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from harness.detect._analysis import roomy, shrinking, steps, take_all, take_next
+from harness.detect._analysis import (
+    JOBS,
+    KEPT,
+    forks,
+    roomy,
+    shrinking,
+    steps,
+    take_all,
+    take_next,
+    worker_processes,
+)
 from harness.detect._around import _Around, _resent, _same_words, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
@@ -359,11 +367,11 @@ def conversation_pairs(
     compare, so that other work (the other detectors) takes no wall time of its own on a
     machine with idle cores; after the comparison when there are no workers. What it raises is
     raised here (the workers' pending slices cancelled), as is what a worker raises."""
-    alone = close is not None or record is not None or vectors is not None or not _forks()
-    if (kept := _KEPT.get()) is not None:
+    alone = close is not None or record is not None or vectors is not None or not forks()
+    if (kept := KEPT.get()) is not None:
         kept.clear()  # the last conversation's: freed before this one's are made
     bots = sum(1 for message in transcript.messages if message.role != "user")
-    jobs = 1 if alone or bots < PARALLEL_MESSAGES else _JOBS.get()
+    jobs = 1 if alone or bots < PARALLEL_MESSAGES else JOBS.get()
     run = _Run(
         steps=steps(transcript, jobs),
         limits=thresholds(config),
@@ -464,37 +472,10 @@ processes (below, starting the processes costs more than it saves)."""
 _SLICES_PER_JOB = 16
 """Slices of the conversation per process: whichever process is free takes the next one, so the
 processes end together (each goes on from its own last slice's index: :class:`_Progress`)."""
-_JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)
-_KEPT: ContextVar[list[object] | None] = ContextVar("harness_detect_kept", default=None)
 _FORKED: list[_Run] = []
 """The conversation the forked workers compare (set in the parent just before they start)."""
 _PROGRESS: list[_Progress] = []
 """What this process has indexed for its slices so far (see :func:`_compare_slice`)."""
-
-
-@contextmanager
-def worker_processes(jobs: int, *, kept: list[object] | None = None) -> Iterator[None]:
-    """Spread the analysis and the comparisons of long conversations (at least
-    :data:`PARALLEL_MESSAGES` bot messages) over ``jobs`` processes, inside the block. For
-    commands, not the library's default: the workers are forked (where the platform forks;
-    elsewhere, for the judge, for fitting and with embeddings, whose runtime keeps threads, one
-    process runs), which a caller with threads of its own must not do.
-
-    ``kept``, when given, holds the last conversation's analysed messages until the next one
-    starts, instead of their being freed when its comparison ends: a command whose process ends
-    without freeing its objects saves freeing them one by one (about 0.05 s per 100,000
-    messages, on the serial path after the comparison)."""
-    token = _JOBS.set(max(1, jobs))
-    held = _KEPT.set(kept)
-    try:
-        yield
-    finally:
-        _KEPT.reset(held)
-        _JOBS.reset(token)
-
-
-def _forks() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _compare_slice(bounds: tuple[int, int]) -> list[tuple[int, int, Scope, Restatement]]:
