@@ -10,7 +10,14 @@ from functools import lru_cache
 
 from harness.text import extract_facts
 
-__all__ = ["asked_kinds", "asks_yes_or_no", "facts_of", "given_kinds", "says_yes_or_no"]
+__all__ = [
+    "asked_kinds",
+    "asks_yes_or_no",
+    "classified",
+    "facts_of",
+    "given_kinds",
+    "says_yes_or_no",
+]
 
 # What a question asks for, by the facts that answer it (harness.text.facts kinds).
 _WHEN = frozenset({"date", "weekday", "month", "time", "year"})
@@ -18,7 +25,7 @@ _LONG = frozenset({"duration", "number"})
 _AMOUNT = frozenset({"money", "number", "percent"})
 _PLACE = frozenset({"name", "number"})
 _ID = frozenset({"id"})
-_NAMED = frozenset({"name"})
+_NAMED = frozenset({"name", "class"})
 _ASKS = (
     (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
     (re.compile(r"\bhow long\b", re.I), _LONG),
@@ -93,7 +100,51 @@ def given_kinds(text: str) -> frozenset[str]:
     if "year" in kinds and kinds & _QUALIFIED:
         kinds -= {"year"}
     said = text.replace("’", "'")
+    if classified(said):
+        kinds |= {"class"}
     return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
+
+
+# A classification: a copula, an indefinite article, at least one modifier and the noun it
+# classifies ("It's a football event at ...", "This is a non-refundable ticket", "it is a pop song
+# by Inna"): it says what kind of thing something is, which answers "what genre" and, for the same
+# noun, "is it a redeye flight" ("It is an overnight flight"). The noun phrase ends at a
+# preposition, a conjunction or a relative word (closed classes of English), at a verb form in
+# -ing or -ed after the noun ("a Biographical movie directed by"), or at punctuation.
+_CLASS = re.compile(
+    r"\b(?:is|was|are|were|be|'s)\s+(?:a|an)\s+([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){1,3})",
+    re.IGNORECASE,
+)
+_PHRASE_END = re.compile(
+    r"(?:at|in|on|by|from|to|for|with|of|about|off|and|or|but|nor|that|which|who|whose|where"
+    r"|when|while|so)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=16_384)
+def classified(text: str) -> str | None:
+    """The noun a sentence classifies with a modifier ("It's a pop song" -> "song"), if any."""
+    found = classification(text)
+    return found[2] if found else None
+
+
+@lru_cache(maxsize=16_384)
+def classification(text: str) -> tuple[int, int, str] | None:
+    """Where a sentence classifies something (the start and end of the modifiers and the noun)
+    and the noun, if it does."""
+    for m in _CLASS.finditer(text.replace("’", "'")):
+        words: list[str] = []
+        end = m.start(1)
+        for word in re.finditer(r"\S+", m.group(1)):
+            low = word.group().lower()
+            if _PHRASE_END.fullmatch(low) or (len(words) >= 2 and low.endswith(("ing", "ed"))):
+                break
+            words.append(low)
+            end = m.start(1) + word.end()
+        if len(words) >= 2:
+            return m.start(1), end, words[-1]
+    return None
 
 
 # Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.

@@ -27,10 +27,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from harness.detect._units import VALUE_KINDS, room_for, value_groups
 from harness.detect.answers import (
+    _ASSOCIATED,
+    _associated,
     all_words_of,
     asks_yes_or_no,
+    assignment,
     matcher,
+    reply_terms,
     says_yes_or_no,
     words_of,
 )
@@ -38,7 +43,6 @@ from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.text import extract_facts, normalise, split_claims, strip_markdown
-from harness.text.facts import STRONG_KINDS
 
 __all__ = ["DeclaredRequest", "judge", "missed_requests", "plan_gaps", "unanswered"]
 
@@ -118,8 +122,13 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
             w - frozenset().union(*(o for k, o in enumerate(asked) if k != i))
             for i, w in enumerate(asked)
         ]
-        for k, sure in model.judged(p, texts, claims, opens).items():
+        left_out = model.judged(p, texts, claims, opens)
+        owner = assignment(p, limits, model.shared_threshold)[1] if left_out else {}
+        wholes = [whole for _, _, _, whole in found]
+        for k, sure in left_out.items():
             i = judged[k]
+            if i not in declared and _second_answer(k, texts, claims, wholes, owner):
+                continue
             # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
             # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
             # a sentence that says one answers this question, even when the matching gave it to
@@ -135,6 +144,59 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                 continue
             missing[i] = sure
     return missing
+
+
+def _second_answer(
+    k: int,
+    texts: Sequence[str],
+    claims: Sequence[str],
+    wholes: Sequence[str],
+    owner: Mapping[int, int],
+) -> bool:
+    """Whether a sentence the bot said has room for request ``k``'s answer beside the answers
+    the matching gave it (:func:`~harness.detect._units.room_for`): the matching gives each
+    sentence one request, while "It's a football event at 1 Lincoln Financial Field Way" answers
+    two. A part the matching gave nothing is judged with the sentence it was cut from, beside
+    what its other parts were given ("The album is called ..., and it is a Pop song"); a
+    sentence the matching gave nothing at all answers nothing here (a reply's other sentences
+    about other things give values of every kind)."""
+    for j, claim in enumerate(claims):
+        if j in owner:
+            sentence, others = claim, [texts[owner[j]]]
+        else:
+            siblings = [m for m in owner if wholes[m] == wholes[j]]
+            if not siblings:
+                continue
+            sentence, others = wholes[j], [texts[owner[m]] for m in siblings]
+        if (
+            room_for(texts[k], sentence, others)
+            and _linked(texts[k], sentence)
+            and not _held_back(k, texts, sentence)
+        ):
+            return True
+    return False
+
+
+def _linked(request: str, sentence: str) -> bool:
+    """Whether a sentence is about a request at all: it has one of its words, or its words go
+    with the request's in replies (the matcher's association): "with a $2,899 deductible" gives
+    an amount, but not one of "how many vacation days do I have left"."""
+    asked = words_of(request)
+    if asked & words_of(sentence):
+        return True
+    table = matcher().associations
+    return _associated(asked, reply_terms(sentence), table) > _ASSOCIATED
+
+
+def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:
+    """Whether ``sentence`` shares words with request ``k`` only among the words ``k`` has in
+    common with another request, none of its own: "You have used 8 PTO days and have 12 left"
+    for "how many PTO days have I accrued" beside "... used" (the matcher's rule,
+    :func:`~harness.detect.answers.pair_features`' ``misses_distinctive``)."""
+    asked = words_of(texts[k])
+    own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
+    said = words_of(sentence)
+    return bool(asked & said) and not own & said
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
@@ -259,8 +321,6 @@ def _by_joins(clause: str) -> list[str]:
     return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
 
 
-# The kinds of facts that answer a request (not "state" words like "left", nor acronyms).
-_VALUE_KINDS = STRONG_KINDS | {"weekday", "month", "name"}
 # Words that lead into a value's phrase ("at 24 Willie Mays Plaza", "and 18 minutes"): a closed
 # class of English (coordinators and prepositions).
 _LEADS = frozenset(
@@ -282,15 +342,7 @@ def _by_values(clause: str) -> list[str]:
     the same kind three words or more apart ("leaving LAX and arriving at O'Hare", not "Dec 22
     to Dec 24"), when each piece keeps three words. Values with only spaces or punctuation
     between them ("(415) 555-0142", "24 Willie Mays Plaza") are one."""
-    groups: list[tuple[int, int, frozenset[str]]] = []
-    for fact in sorted(extract_facts(clause), key=lambda f: f.start):
-        if fact.kind not in _VALUE_KINDS:
-            continue
-        if groups and not any(ch.isalnum() for ch in clause[groups[-1][1] : fact.start]):
-            start, end, kinds = groups[-1]
-            groups[-1] = (start, max(end, fact.end), kinds | {fact.kind})
-        else:
-            groups.append((fact.start, fact.end, frozenset({fact.kind})))
+    groups = value_groups(clause)
     cuts = [
         _cut(clause, first[1], then[0])
         for first, then in itertools.pairwise(groups)
@@ -335,7 +387,7 @@ def _only_value(text: str) -> bool:
     ("and 925-686-6868", "from 2017", "7 minutes"): a value given alone answers a request of
     its own."""
     body = _COORDINATOR.sub("", text).rstrip(" .!?;,")
-    values = [f for f in extract_facts(body) if f.kind in _VALUE_KINDS - {"name"}]
+    values = [f for f in extract_facts(body) if f.kind in VALUE_KINDS - {"name"}]
     if not values:
         return False
     covered = [False] * len(body)

@@ -1,0 +1,138 @@
+"""What one sentence the bot said gives as answers, one unit each: a value (or values written
+together: "(415) 555-0142", "24 Willie Mays Plaza"), a classification ("It's a pop song") and a
+yes or a no. The missed-request check's matching gives each sentence one request; a sentence with
+two units may answer two ("It's a football event at 1 Lincoln Financial Field Way" for "where is
+it" and "what sport is it"), where a reply without one of its answers has one unit fewer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from harness.detect._kinds import (
+    _QUALIFIED,
+    asked_kinds,
+    classification,
+    classified,
+    says_yes_or_no,
+)
+from harness.text import extract_facts
+from harness.text.facts import STRONG_KINDS
+
+__all__ = ["VALUE_KINDS", "answer_units", "room_for", "value_groups"]
+
+# The kinds of facts that answer a request (not "state" words like "left", nor acronyms).
+VALUE_KINDS = STRONG_KINDS | {"weekday", "month", "name"}
+
+
+@lru_cache(maxsize=16_384)
+def value_groups(text: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
+    """The values of ``text`` (start, end, kinds), those with only spaces or punctuation between
+    them as one ("(415) 555-0142", "24 Willie Mays Plaza")."""
+    groups: list[tuple[int, int, frozenset[str]]] = []
+    for fact in sorted(extract_facts(text), key=lambda f: f.start):
+        if fact.kind not in VALUE_KINDS:
+            continue
+        if groups and not any(ch.isalnum() for ch in text[groups[-1][1] : fact.start]):
+            start, end, kinds = groups[-1]
+            groups[-1] = (start, max(end, fact.end), kinds | {fact.kind})
+        else:
+            groups.append((fact.start, fact.end, frozenset({fact.kind})))
+    return tuple(groups)
+
+
+# Words that set two values apart as two answers ("from Downtown Station to Union Station", "10
+# mph, the humidity about 19 percent"): prepositions, conjunctions, articles, pronouns and the
+# copula, closed classes of English. Other words between two values are most often part of one
+# ("620 3rd Street", "301 hartz avenue #105").
+_APART = re.compile(
+    r"\b(?:at|in|on|by|from|to|for|with|of|about|into|onto|via|and|or|but|plus|while|whereas"
+    r"|the|an?|its?|it's|they|their|is|are|was|were|be|will|would|this|that|which|who)\b",
+    re.IGNORECASE,
+)
+
+
+def _units_of_values(text: str) -> list[frozenset[str]]:
+    """The value groups of ``text``, those with no word of :data:`_APART` between them as one."""
+    units: list[frozenset[str]] = []
+    end = -1
+    for start, stop, kinds in value_groups(text):
+        if units and not _APART.search(text[end:start]):
+            units[-1] |= kinds
+        else:
+            units.append(kinds)
+        end = stop
+    return units
+
+
+@lru_cache(maxsize=16_384)
+def answer_units(text: str) -> tuple[frozenset[str], ...]:
+    """What ``text`` gives as answers, one kind set per unit: the values (those set apart by a
+    word of :data:`_APART` as two), a classification ("class", with the value it names when it
+    names one: "a Pop song"), a yes or a no ("polar")."""
+    units = _units_of_values(text)
+    if any(kinds & _QUALIFIED for kinds in units):
+        # a year beside an amount says which year it is of ("withheld so far in 2025 is $2,944"),
+        # as in :func:`~harness.detect._kinds.given_kinds`: no answer to "when"
+        units = [kinds for kinds in (k - {"year"} for k in units) if kinds]
+    found = classification(text)
+    if found:
+        # a value among the modifiers is the class named ("a Pop song"), one unit with it
+        start, end, _ = found
+        named = frozenset().union(*(k for a, b, k in value_groups(text) if start <= a and b <= end))
+        inside = [u for u, kinds in enumerate(units) if kinds & named] if named else []
+        if inside:
+            units[inside[0]] |= {"class"}
+        else:
+            units.append(frozenset({"class"}))
+    if says_yes_or_no(text):
+        units.append(frozenset({"polar"}))
+    return tuple(units)
+
+
+def room_for(request: str, sentence: str, others: Sequence[str]) -> bool:
+    """Whether ``sentence`` has a unit of the kind ``request`` asks for beside a unit for each
+    request of ``others`` (those the sentence was given to): a unit each, told apart by kind
+    ("It goes from Downtown Station to Union Station" has a place for "which station does it
+    leave from" and one for "which one does it go to"). A yes/no question is also answered by a
+    classification of the noun it asks about ("It is an overnight flight" for "is it a redeye
+    flight"); a request that asks for a value and opens like a yes/no question ("Can I have
+    their number") asks for the value."""
+    units = list(answer_units(sentence))
+    wants = _wants(request, sentence)
+    if not wants:
+        return False
+    needs = [_wants(other, sentence) for other in others]
+    # A request that asks for no kind of value ("what's the weather like") is answered by the
+    # whole sentence: "90 degrees and a 17 % chance of rain" has no room for "the ticket price".
+    return all(needs) and _fits([wants, *needs], units)
+
+
+def _wants(request: str, sentence: str) -> frozenset[str]:
+    asked = asked_kinds(request)
+    if asked - {"polar"}:
+        asked -= {"polar"}  # "Can I have their number" asks for the number, not a yes
+    if "name" in asked:
+        asked -= {"number"}  # a place is named ("at 24 Willie Mays Plaza"), not a bare number
+    noun = classified(sentence)
+    if "polar" in asked and noun and noun.rstrip("s") in request.lower():
+        asked |= {"class"}
+    return asked
+
+
+def _fits(wants: Sequence[frozenset[str]], units: Sequence[frozenset[str]]) -> bool:
+    """Whether each request (the kinds it wants) can have a unit of its own (a small matching)."""
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: set[int]) -> bool:
+        for u, kinds in enumerate(units):
+            if u in seen or not wants[i] & kinds:
+                continue
+            seen.add(u)
+            if u not in owner or place(owner[u], seen):
+                owner[u] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(wants)))
