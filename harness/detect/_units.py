@@ -20,7 +20,7 @@ from harness.detect._kinds import (
 from harness.text import extract_facts
 from harness.text.facts import STRONG_KINDS
 
-__all__ = ["VALUE_KINDS", "answer_units", "room_for", "value_groups"]
+__all__ = ["VALUE_KINDS", "answer_units", "names_in_kind", "room_for", "value_groups"]
 
 # The kinds of facts that answer a request (not "state" words like "left", nor acronyms).
 VALUE_KINDS = STRONG_KINDS | {"weekday", "month", "name"}
@@ -53,16 +53,14 @@ _APART = re.compile(
 )
 
 
-def _units_of_values(text: str) -> list[frozenset[str]]:
+def _units_of_values(text: str) -> list[tuple[int, int, frozenset[str]]]:
     """The value groups of ``text``, those with no word of :data:`_APART` between them as one."""
-    units: list[frozenset[str]] = []
-    end = -1
+    units: list[tuple[int, int, frozenset[str]]] = []
     for start, stop, kinds in value_groups(text):
-        if units and not _APART.search(text[end:start]):
-            units[-1] |= kinds
+        if units and not _APART.search(text[units[-1][1] : start]):
+            units[-1] = (units[-1][0], stop, units[-1][2] | kinds)
         else:
-            units.append(kinds)
-        end = stop
+            units.append((start, stop, kinds))
     return units
 
 
@@ -71,21 +69,21 @@ def answer_units(text: str) -> tuple[frozenset[str], ...]:
     """What ``text`` gives as answers, one kind set per unit: the values (those set apart by a
     word of :data:`_APART` as two), a classification ("class", with the value it names when it
     names one: "a Pop song"), a yes or a no ("polar")."""
-    units = _units_of_values(text)
-    if any(kinds & _QUALIFIED for kinds in units):
-        # a year beside an amount says which year it is of ("withheld so far in 2025 is $2,944"),
-        # as in :func:`~harness.detect._kinds.given_kinds`: no answer to "when"
-        units = [kinds for kinds in (k - {"year"} for k in units) if kinds]
+    spans = _units_of_values(text)
+    units = [kinds for _, _, kinds in spans]
     found = classification(text)
     if found:
-        # a value among the modifiers is the class named ("a Pop song"), one unit with it
+        # a value among the modifiers is the class named ("a Pop song"): one unit with it
         start, end, _ = found
-        named = frozenset().union(*(k for a, b, k in value_groups(text) if start <= a and b <= end))
-        inside = [u for u, kinds in enumerate(units) if kinds & named] if named else []
+        inside = [u for u, (a, b, _) in enumerate(spans) if start <= a and b <= end]
         if inside:
             units[inside[0]] |= {"class"}
         else:
             units.append(frozenset({"class"}))
+    if any(kinds & _QUALIFIED for kinds in units):
+        # a year beside an amount says which year it is of ("withheld so far in 2025 is $2,944"),
+        # as in :func:`~harness.detect._kinds.given_kinds`: no answer to "when"
+        units = [kinds for kinds in (k - {"year"} for k in units) if kinds]
     if says_yes_or_no(text):
         units.append(frozenset({"polar"}))
     return tuple(units)
@@ -109,14 +107,27 @@ def room_for(request: str, sentence: str, others: Sequence[str]) -> bool:
     return all(needs) and _fits([wants, *needs], units)
 
 
+def names_in_kind(request: str, sentence: str) -> bool:
+    """Whether ``request`` is a yes/no question about a noun ``sentence`` classifies ("Is it a
+    redeye flight?" "The flight is an overnight flight."): the answer in other words, even in a
+    sentence the matching gave no request."""
+    noun = classified(sentence)
+    return bool(noun) and "polar" in asked_kinds(request) and _about(noun, request)
+
+
+def _about(noun: str, request: str) -> bool:
+    return noun.rstrip("s") in request.lower()
+
+
 def _wants(request: str, sentence: str) -> frozenset[str]:
+    """The kinds of unit that answer ``request`` in ``sentence``."""
     asked = asked_kinds(request)
     if asked - {"polar"}:
         asked -= {"polar"}  # "Can I have their number" asks for the number, not a yes
     if "name" in asked:
         asked -= {"number"}  # a place is named ("at 24 Willie Mays Plaza"), not a bare number
     noun = classified(sentence)
-    if "polar" in asked and noun and noun.rstrip("s") in request.lower():
+    if "polar" in asked and noun and _about(noun, request):
         asked |= {"class"}
     return asked
 

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect._units import VALUE_KINDS, room_for, value_groups
+from harness.detect._units import VALUE_KINDS, names_in_kind, room_for, value_groups
 from harness.detect.answers import (
     _ASSOCIATED,
     _associated,
@@ -165,9 +165,14 @@ def _second_answer(
             sentence, others = claim, [texts[owner[j]]]
         else:
             siblings = [m for m in owner if wholes[m] == wholes[j]]
-            if not siblings:
+            if siblings:
+                sentence, others = wholes[j], [texts[owner[m]] for m in siblings]
+            elif names_in_kind(texts[k], claim):
+                sentence, others = claim, []
+            else:
                 continue
-            sentence, others = wholes[j], [texts[owner[m]] for m in siblings]
+        if names_in_kind(texts[k], sentence) and room_for(texts[k], sentence, others):
+            return True  # its noun is the link, shared with another request or not
         if (
             room_for(texts[k], sentence, others)
             and _linked(texts[k], sentence)
