@@ -20,7 +20,14 @@ from harness.detect._kinds import (
 from harness.text import extract_facts
 from harness.text.facts import STRONG_KINDS
 
-__all__ = ["VALUE_KINDS", "answer_units", "names_in_kind", "room_for", "value_groups"]
+__all__ = [
+    "VALUE_KINDS",
+    "alone_gives",
+    "answer_units",
+    "names_in_kind",
+    "room_for",
+    "value_groups",
+]
 
 # The kinds of facts that answer a request (not "state" words like "left", nor acronyms).
 VALUE_KINDS = STRONG_KINDS | {"weekday", "month", "name"}
@@ -105,6 +112,14 @@ def room_for(request: str, sentence: str, others: Sequence[str]) -> bool:
     # A request that asks for no kind of value ("what's the weather like") is answered by the
     # whole sentence: "90 degrees and a 17 % chance of rain" has no room for "the ticket price".
     return all(needs) and _fits([wants, *needs], units)
+
+
+def alone_gives(request: str, sentence: str, rivals: Sequence[str]) -> bool:
+    """Whether ``sentence`` gives a kind of value ``request`` asks for and none of ``rivals``
+    (the message's other requests) does: "It's a jazz concert" for "what genre is the concert"
+    beside "when does the concert start"."""
+    wants = _wants(request, sentence) - frozenset().union(*(_wants(r, sentence) for r in rivals))
+    return any(wants & kinds for kinds in answer_units(sentence))
 
 
 def names_in_kind(request: str, sentence: str) -> bool:

@@ -27,7 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect._units import VALUE_KINDS, names_in_kind, room_for, value_groups
+from harness.detect._units import (
+    VALUE_KINDS,
+    alone_gives,
+    names_in_kind,
+    room_for,
+    value_groups,
+)
 from harness.detect.answers import (
     _ASSOCIATED,
     _associated,
@@ -176,7 +182,10 @@ def _second_answer(
         if (
             room_for(texts[k], sentence, others)
             and _linked(texts[k], sentence)
-            and not _held_back(k, texts, sentence)
+            and not (
+                _held_back(k, texts, sentence)
+                and not alone_gives(texts[k], sentence, [t for i, t in enumerate(texts) if i != k])
+            )
         ):
             return True
     return False
