@@ -401,3 +401,68 @@ def test_two_values_joined_by_and_answer_two_requests() -> None:
     asked = "How long will the ride take, and how much will it cost?"
     assert _one_turn(asked, "9 minutes and $31.20") == []
     assert _one_turn(asked, "9 minutes") == ["how much will it cost"]
+
+
+def test_a_sentence_with_room_for_two_answers_answers_two_requests() -> None:
+    """The matching gives each sentence one request, while a real reply often answers two in
+    one sentence without "and": a classification beside a time ("It's a jazz concert starting
+    at 8 pm"), a yes/no in other words beside a time. Taking the second answer out still leaves
+    its request without one."""
+    from harness.detect.missed import DeclaredRequest, judge
+
+    def missing(requests: list[str], said: list[str]) -> set[int]:
+        return set(judge([DeclaredRequest(text=r) for r in requests], said))
+
+    concert = ["when does the concert start", "what genre is the concert"]
+    assert missing(concert, ["It's a jazz concert starting at 8 pm."]) == set()
+    assert missing(concert, ["It starts at 8 pm."]) == {1}
+    ticket = ["is this a refundable ticket", "when does the train arrive"]
+    assert missing(ticket, ["It's a non-refundable ticket arriving at 6:40 pm."]) == set()
+    assert missing(ticket, ["The train arrives at 6:40 pm."]) == {0}
+    flight = ["what airport does the flight land in", "is it a redeye flight"]
+    assert missing(flight, ["It lands at Oak International Airport."]) == {1}
+
+
+def test_a_second_answer_needs_a_value_of_its_own_kind_and_a_link() -> None:
+    """A sentence answers a second request only with a unit (a value, a classification, a yes
+    or a no) of the kind it asks for beside the unit of the request it was given, and only
+    when its words go with that request."""
+    from harness.detect.missed import DeclaredRequest, judge
+
+    def missing(requests: list[str], said: list[str]) -> set[int]:
+        return set(judge([DeclaredRequest(text=r) for r in requests], said))
+
+    # a request that asks for no kind of value is answered by the whole sentence
+    weather = ["what is the weather like on Friday", "how much is the ticket"]
+    assert missing(weather, ["It will be 70 degrees with a 10 percent chance of rain."]) == {1}
+    # an amount that goes with another request's words answers no other "how many"
+    hr = [
+        "how much tax has been withheld so far",
+        "how many vacation days do I have left",
+        "which medical plan am I on",
+    ]
+    said = [
+        "Your federal tax withholding so far in 2025 is $2,944.",
+        "You are enrolled in the Kaiser HMO medical plan with a $2,899 deductible.",
+    ]
+    assert missing(hr, said) == {1}
+
+
+def test_what_a_sentence_gives_as_answers() -> None:
+    from harness.detect._kinds import classified
+    from harness.detect._units import answer_units
+
+    # values written together are one answer, values set apart by a function word two
+    assert answer_units("The address is 620 3rd Street.") == (frozenset({"number", "name"}),)
+    assert len(answer_units("It goes from Oak Street Station to Harbor Station.")) == 2
+    # a classification joins the value it names, and a year beside an amount is no "when"
+    assert answer_units("It is a Pop song by Inna") == (
+        frozenset({"name", "class"}),
+        frozenset({"name"}),
+    )
+    assert answer_units("Your withholding so far in 2025 is $2,944.") == (frozenset({"money"}),)
+    assert answer_units("No, it isn't.") == (frozenset({"polar"}),)
+    assert classified("It's an overnight flight arriving at 2:05 am.") == "flight"
+    assert classified("This is a Biographical movie directed by Justin Kelly.") == "movie"
+    assert classified("There is a problem.") is None
+    assert classified("It is a song.") is None  # no modifier: nothing classified
