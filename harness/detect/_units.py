@@ -2,12 +2,13 @@
 together: "(415) 555-0142", "24 Willie Mays Plaza"), a classification ("It's a pop song") and a
 yes or a no. The missed-request check's matching gives each sentence one request; a sentence with
 two units may answer two ("It's a football event at 1 Lincoln Financial Field Way" for "where is
-it" and "what sport is it"), where a reply without one of its answers has one unit fewer."""
+the venue" and "what kind of event is it"), where a reply without one of its answers has one
+unit fewer (:func:`second_answer`)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from harness.detect._kinds import (
@@ -17,6 +18,7 @@ from harness.detect._kinds import (
     classified,
     says_yes_or_no,
 )
+from harness.detect.answers import _ASSOCIATED, _associated, matcher, reply_terms, words_of
 from harness.text import extract_facts
 from harness.text.facts import STRONG_KINDS
 
@@ -26,6 +28,7 @@ __all__ = [
     "answer_units",
     "names_in_kind",
     "room_for",
+    "second_answer",
     "value_groups",
 ]
 
@@ -127,7 +130,7 @@ def names_in_kind(request: str, sentence: str) -> bool:
     redeye flight?" "The flight is an overnight flight."): the answer in other words, even in a
     sentence the matching gave no request."""
     noun = classified(sentence)
-    return bool(noun) and "polar" in asked_kinds(request) and _about(noun, request)
+    return noun is not None and "polar" in asked_kinds(request) and _about(noun, request)
 
 
 def _about(noun: str, request: str) -> bool:
@@ -162,3 +165,64 @@ def _fits(wants: Sequence[frozenset[str]], units: Sequence[frozenset[str]]) -> b
         return False
 
     return all(place(i, set()) for i in range(len(wants)))
+
+
+def second_answer(
+    k: int,
+    texts: Sequence[str],
+    claims: Sequence[str],
+    wholes: Sequence[str],
+    owner: Mapping[int, int],
+) -> bool:
+    """Whether a sentence the bot said has room for request ``k``'s answer beside the answers
+    the matching gave it (:func:`~harness.detect._units.room_for`): the matching gives each
+    sentence one request, while "It's a football event at 1 Lincoln Financial Field Way" answers
+    two. A part the matching gave nothing is judged with the sentence it was cut from, beside
+    what its other parts were given ("The album is called ..., and it is a Pop song"); a
+    sentence the matching gave nothing at all answers nothing here (a reply's other sentences
+    about other things give values of every kind)."""
+    for j, claim in enumerate(claims):
+        if j in owner:
+            sentence, others = claim, [texts[owner[j]]]
+        else:
+            siblings = [m for m in owner if wholes[m] == wholes[j]]
+            if siblings:
+                sentence, others = wholes[j], [texts[owner[m]] for m in siblings]
+            elif names_in_kind(texts[k], claim):
+                sentence, others = claim, []
+            else:
+                continue
+        if names_in_kind(texts[k], sentence) and room_for(texts[k], sentence, others):
+            return True  # its noun is the link, shared with another request or not
+        if (
+            room_for(texts[k], sentence, others)
+            and _linked(texts[k], sentence)
+            and not (
+                _held_back(k, texts, sentence)
+                and not alone_gives(texts[k], sentence, [t for i, t in enumerate(texts) if i != k])
+            )
+        ):
+            return True
+    return False
+
+
+def _linked(request: str, sentence: str) -> bool:
+    """Whether a sentence is about a request at all: it has one of its words, or its words go
+    with the request's in replies (the matcher's association): "with a $2,899 deductible" gives
+    an amount, but not one of "how many vacation days do I have left"."""
+    asked = words_of(request)
+    if asked & words_of(sentence):
+        return True
+    table = matcher().associations
+    return _associated(asked, reply_terms(sentence), table) > _ASSOCIATED
+
+
+def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:
+    """Whether ``sentence`` shares words with request ``k`` only among the words ``k`` has in
+    common with another request, none of its own: "You have used 8 PTO days and have 12 left"
+    for "how many PTO days have I accrued" beside "... used" (the matcher's rule,
+    :func:`~harness.detect.answers.pair_features`' ``misses_distinctive``)."""
+    asked = words_of(texts[k])
+    own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
+    said = words_of(sentence)
+    return bool(asked & said) and not own & said

@@ -13,7 +13,9 @@ in-process run. Parts of the message that ask for no answer ("Thanks, that sound
 :func:`~harness.detect.requests.needs_answer`) are matched but never reported, and an apology that
 names a request ("Sorry, I could not finish ...") does not answer it, unless the request is a
 yes/no question ("Sorry, it cannot be refunded" answers "is it refundable"). One sentence with a
-yes or a no may answer two yes/no questions ("Yes, it is both free and dog-friendly").
+yes or a no may answer two yes/no questions ("Yes, it is both free and dog-friendly"), and one
+sentence with room for two answers, a value or a classification of the kind each asks for, two
+requests ("It's a football event at 1 Lincoln Financial Field Way"; :mod:`harness.detect._units`).
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner
@@ -27,21 +29,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect._units import (
-    VALUE_KINDS,
-    alone_gives,
-    names_in_kind,
-    room_for,
-    value_groups,
-)
+from harness.detect._units import VALUE_KINDS, second_answer, value_groups
 from harness.detect.answers import (
-    _ASSOCIATED,
-    _associated,
     all_words_of,
     asks_yes_or_no,
     assignment,
     matcher,
-    reply_terms,
     says_yes_or_no,
     words_of,
 )
@@ -133,7 +126,7 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
         wholes = [whole for _, _, _, whole in found]
         for k, sure in left_out.items():
             i = judged[k]
-            if i not in declared and _second_answer(k, texts, claims, wholes, owner):
+            if i not in declared and second_answer(k, texts, claims, wholes, owner):
                 continue
             # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
             # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
@@ -150,67 +143,6 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                 continue
             missing[i] = sure
     return missing
-
-
-def _second_answer(
-    k: int,
-    texts: Sequence[str],
-    claims: Sequence[str],
-    wholes: Sequence[str],
-    owner: Mapping[int, int],
-) -> bool:
-    """Whether a sentence the bot said has room for request ``k``'s answer beside the answers
-    the matching gave it (:func:`~harness.detect._units.room_for`): the matching gives each
-    sentence one request, while "It's a football event at 1 Lincoln Financial Field Way" answers
-    two. A part the matching gave nothing is judged with the sentence it was cut from, beside
-    what its other parts were given ("The album is called ..., and it is a Pop song"); a
-    sentence the matching gave nothing at all answers nothing here (a reply's other sentences
-    about other things give values of every kind)."""
-    for j, claim in enumerate(claims):
-        if j in owner:
-            sentence, others = claim, [texts[owner[j]]]
-        else:
-            siblings = [m for m in owner if wholes[m] == wholes[j]]
-            if siblings:
-                sentence, others = wholes[j], [texts[owner[m]] for m in siblings]
-            elif names_in_kind(texts[k], claim):
-                sentence, others = claim, []
-            else:
-                continue
-        if names_in_kind(texts[k], sentence) and room_for(texts[k], sentence, others):
-            return True  # its noun is the link, shared with another request or not
-        if (
-            room_for(texts[k], sentence, others)
-            and _linked(texts[k], sentence)
-            and not (
-                _held_back(k, texts, sentence)
-                and not alone_gives(texts[k], sentence, [t for i, t in enumerate(texts) if i != k])
-            )
-        ):
-            return True
-    return False
-
-
-def _linked(request: str, sentence: str) -> bool:
-    """Whether a sentence is about a request at all: it has one of its words, or its words go
-    with the request's in replies (the matcher's association): "with a $2,899 deductible" gives
-    an amount, but not one of "how many vacation days do I have left"."""
-    asked = words_of(request)
-    if asked & words_of(sentence):
-        return True
-    table = matcher().associations
-    return _associated(asked, reply_terms(sentence), table) > _ASSOCIATED
-
-
-def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:
-    """Whether ``sentence`` shares words with request ``k`` only among the words ``k`` has in
-    common with another request, none of its own: "You have used 8 PTO days and have 12 left"
-    for "how many PTO days have I accrued" beside "... used" (the matcher's rule,
-    :func:`~harness.detect.answers.pair_features`' ``misses_distinctive``)."""
-    asked = words_of(texts[k])
-    own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
-    said = words_of(sentence)
-    return bool(asked & said) and not own & said
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
