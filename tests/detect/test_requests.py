@@ -453,14 +453,17 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # only): test false alarms 13.5 -> 11.8 % (declared 7.8 -> 6.3 %), drops 96.4 -> 96.3 %, merges
 # 96.2 -> 96.1 %, closers 95.5 -> 95.3 %; sgd-dev 19.2 -> 18.3 %, 82.4 -> 82.3 % (declared 11.8
 # -> 11.2 %, 86.5 -> 86.4 %); fresh 14.0 -> 12.5 %, 96.6 -> 96.2 % (declared 9.0 -> 7.7 %,
-# 99.75 -> 99.7 %).
+# 99.75 -> 99.7 %). Tenth session (2026-12-03, s41-judge: a sentence with room for two answers
+# answers two requests; measured once at the end, 08:22 UTC, load about 9, aggregates only):
+# test, fresh and holdout unchanged; sgd-dev false alarms 18.33 -> 17.83 % (declared 11.17 ->
+# 10.67 %), drops 82.34 -> 82.28 % (declared 86.40 -> 86.34 %), merges 81.76 -> 81.66 %.
 DROP_TEST = 0.962  # 96.3 % (was 96.4 %)
 MERGE_TEST = 0.960  # 96.1 % (was 96.2 %)
 FILLER_TEST = 0.953  # 95.3 % (was 95.5 %)
 FULL_TEST = 0.119  # 11.8 % (was 13.5 %)
 FULL_TEST_DECLARED = 0.064  # 6.3 % (was 7.8 %)
-SGD_FULL, SGD_DROP = 0.184, 0.823  # 18.3 % (was 19.2 %), 82.3 % (was 82.4 %)
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.112, 0.863  # 11.2 % (was 11.8 %), 86.4 % (was 86.5 %)
+SGD_FULL, SGD_DROP = 0.179, 0.822  # 17.8 % (was 18.3 %), 82.28 % (was 82.34 %)
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.107, 0.863  # 10.7 % (was 11.2 %), 86.3 % (was 86.4 %)
 FRESH_FULL, FRESH_DROP = 0.126, 0.962  # 12.5 % (was 14.0 %), 96.2 % (was 96.6 %)
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.077, 0.996  # 7.7 % (was 9.0 %), 99.7 % (was 99.75 %)
 
@@ -559,11 +562,13 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # holdout 77.7 -> 77.6 %). Ninth session (2026-12-03 06:05 UTC, s40-check, not refitted, measured
 # once, aggregates only): more drops found (test 58.1 -> 60.1 %, sgd-dev 14.7 -> 15.9 %, fresh
 # 58.1 -> 59.1 %, holdout 35.5 -> 35.9 %), false alarms the same but on test (3.0 -> 3.3 %, two
-# turns) and fresh (2.2 -> 2.3 %, one turn).
+# turns) and fresh (2.2 -> 2.3 %, one turn). Tenth session (2026-12-03 08:22 UTC, s41-judge,
+# measured once, aggregates only): test, fresh, holdout unchanged; sgd-dev drops 15.88 -> 16.00
+# %, closers 75.14 -> 75.08 %.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
     "test": (0.034, 0.600, 0.893),  # 3.3 %, 60.1 %, 89.4 %
-    "sgd-dev": (0.014, 0.158, 0.751),  # 1.3 %, 15.9 %, 75.1 %
+    "sgd-dev": (0.014, 0.159, 0.750),  # 1.3 %, 16.0 %, 75.08 %
     "fresh": (0.024, 0.590, 0.892),  # 2.3 %, 59.1 %, 89.3 %
     "holdout": (0.020, 0.358, 0.772),  # 2.0 %, 35.9 %, 77.2 % (never tuned on)
 }
