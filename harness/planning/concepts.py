@@ -5,8 +5,10 @@ An agent's texts rarely hold every word its users say: "what's my salary" for an
 with their intent (CLINC150 train and Schema-Guided Dialogue train user turns, 196 intents in all):
 each word becomes a vector over those intents, how often each intent's requests use it. "salary"
 and "income" point at the same intent, so a request and an agent's text that share no word can
-still be close. The table knows nothing about any one bot: the matcher applies it to whatever the
-bot's author wrote (``harness.planning.match``).
+still be close. Two neighbouring words that mostly one intent's requests use ("credit rating",
+"spending limit") are an entry of their own, as a phrase means what neither word does alone
+(``pairs``, ``PAIR_FOCUS``). The table knows nothing about any one bot: the matcher applies it to
+whatever the bot's author wrote (``harness.planning.match``).
 
 A table helps only where it knows the bot's subject. For a bot about something its intents never
 covered (a veterinary clinic), the vectors carry chance associations and routing gets worse. So the
