@@ -5,8 +5,10 @@ An agent's texts rarely hold every word its users say: "what's my salary" for an
 with their intent (CLINC150 train and Schema-Guided Dialogue train user turns, 196 intents in all):
 each word becomes a vector over those intents, how often each intent's requests use it. "salary"
 and "income" point at the same intent, so a request and an agent's text that share no word can
-still be close. The table knows nothing about any one bot: the matcher applies it to whatever the
-bot's author wrote (``harness.planning.match``).
+still be close. Two neighbouring words that mostly one intent's requests use ("credit rating",
+"spending limit") are an entry of their own, as a phrase means what neither word does alone
+(``pairs``, ``PAIR_FOCUS``). The table knows nothing about any one bot: the matcher applies it to
+whatever the bot's author wrote (``harness.planning.match``).
 
 A table helps only where it knows the bot's subject. For a bot about something its intents never
 covered (a veterinary clinic), the vectors carry chance associations and routing gets worse. So the
@@ -25,6 +27,7 @@ CC BY-SA 4.0 as well. Pure Python; a request costs a few sparse additions per wo
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 from collections import Counter, defaultdict
@@ -39,9 +42,19 @@ __all__ = ["ConceptTable", "leave_one_out", "shipped_table", "tokens"]
 
 TABLE_FILE = Path(__file__).resolve().parent / "_models" / "concepts.json"
 MIN_COUNT = 2
-"""A word used by fewer requests than this is left out of the table."""
+"""A word (or word pair) used by fewer requests than this is left out of the table."""
 TOP = 8
 """The most intents kept per word (the largest shares)."""
+PAIR_FOCUS = 0.9
+"""A word pair ("credit rat", "spend limit") is an entry of its own only when this much of its use
+is one intent's (its vector's largest weight): a fixed phrase whose meaning is one thing, not two
+common words that happen to meet ("new york", used by many intents, is left out)."""
+
+
+def pairs(words: Sequence[str]) -> list[str]:
+    """Each two neighbouring content words of ``words`` as one key of the table ("credit rat":
+    the words of a pair never hold a space)."""
+    return [f"{a} {b}" for a, b in itertools.pairwise(words) if a != b]
 
 
 def tokens(text: str) -> list[str]:
@@ -63,16 +76,27 @@ class ConceptTable:
     """Words as unit vectors over intents (the module docstring)."""
 
     words: Mapping[str, tuple[tuple[int, float], ...]]
-    """Each word's (intent index, weight) pairs; the weights of a word have unit length."""
+    """Each word's (intent index, weight) pairs, and each kept word pair's (``pairs``); the
+    weights of an entry have unit length."""
 
-    def vector(self, words: Iterable[str], weight: Callable[[str], float]) -> dict[int, float]:
-        """The unit vector of a text: its distinct words' vectors, each times ``weight(word)``."""
+    def vector(self, words: Sequence[str], weight: Callable[[str], float]) -> dict[int, float]:
+        """The unit vector of a text (``words`` in the text's order): its distinct words'
+        vectors, each times ``weight(word)``, and those of its word pairs the table holds, each
+        times the mean weight of its two words."""
         out: defaultdict[int, float] = defaultdict(float)
+        table = self.words
+        for key in set(pairs(words)):
+            found = table.get(key)
+            if found:
+                first, second = key.split(" ")
+                w = (weight(first) + weight(second)) / 2
+                for k, x in found:
+                    out[k] += w * x
         for word in set(words):
-            pairs = self.words.get(word)
-            if pairs:
+            found = table.get(word)
+            if found:
                 w = weight(word)
-                for k, x in pairs:
+                for k, x in found:
                     out[k] += w * x
         return unit(out)
 
@@ -86,13 +110,17 @@ class ConceptTable:
     @classmethod
     def build(cls, requests: Iterable[tuple[str, str]]) -> ConceptTable:
         """The table of (text, intent) ``requests``: a word's weight for an intent is the share of
-        that intent's requests using it, the word's weights scaled to unit length."""
+        that intent's requests using it, the word's weights scaled to unit length; the same for
+        each pair of neighbouring content words (``pairs``) whose ``PAIR_FOCUS`` is high enough."""
         per_word: defaultdict[str, Counter[str]] = defaultdict(Counter)
         per_intent: Counter[str] = Counter()
         for text, intent in requests:
             per_intent[intent] += 1
-            for word in set(tokens(text)):
+            found = tokens(text)
+            for word in set(found):
                 per_word[word][intent] += 1
+            for pair in set(pairs(found)):
+                per_word[pair][intent] += 1
         index = {intent: i for i, intent in enumerate(sorted(per_intent))}
         words: dict[str, tuple[tuple[int, float], ...]] = {}
         for word in sorted(per_word):
@@ -104,6 +132,8 @@ class ConceptTable:
                 key=lambda s: (-s[0], s[1]),
             )[:TOP]
             norm = math.sqrt(sum(s * s for s, _ in shares))
+            if " " in word and shares[0][0] / norm < PAIR_FOCUS:
+                continue
             words[word] = tuple((i, round(s / norm, 4)) for s, i in shares)
         return cls(words=words)
 
