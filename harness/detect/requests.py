@@ -71,6 +71,7 @@ from harness.detect._request_words import (
     _noun_clause,
     _Tok,
 )
+from harness.detect._together import kept_together
 from harness.detect.acts import feature_set
 from harness.text import split_sentences
 
@@ -212,6 +213,8 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     for sentence in split_sentences(message):
         toks = _tokens(sentence.text, sentence.start, listed=listed)
         requests.extend(_segment_sentence(message, toks, reading))
+    if not statement and len(requests) > 1:
+        requests = kept_together(message, requests, needs_model)
     return tuple(requests)
 
 
