@@ -13,7 +13,7 @@ the planner.
   need to report it", "I can't find my mastercard and I want to report it as lost":
   :func:`~harness.text._shapes.refers_back`), or a short question about it with a pronoun or
   nothing of its own ("my card was declined yesterday, what happened", "my vacation, has it been
-  approved yet").
+  approved yet", "my card was declined and I'm wondering why").
 - A statement about the speaker's own things that goes on after "and" without a subject of its
   own ("I was on flight AB123 and haven't been able to locate my luggage":
   :func:`~harness.text._shapes.goes_on`).
@@ -118,8 +118,8 @@ def _context(piece: str, needs: Callable[[], _Likely]) -> bool:
 
 def _asks_about(first: str, second: str) -> bool:
     """Whether ``second`` is a short question about what the statement ``first`` says of the
-    speaker's own things ("what happened", "why", "has it been approved yet", "what is that
-    exactly"); not after a question, a want or a word to the bot ("what's their number and do
+    speaker's own things ("what happened", "why", "I wanna know why", "has it been approved
+    yet", "what is that exactly"); not after a question, a want or a word to the bot ("what's their number and do
     they allow pets", "I'm sorry, can you tell me the time, and is it refundable")."""
     before = _WORD.findall(first.lower())
     words = _WORD.findall(second.lower())
@@ -131,6 +131,8 @@ def _asks_about(first: str, second: str) -> bool:
         or any(w in _WANTS or w in _WH or w == "you" for w in before)
     ):
         return False
+    if words[-1] == "why" and len(words) <= 5:
+        return True  # "I wanna know why", "I'm wondering why"
     if words[0] not in _WH and words[0] not in _AUXILIARIES:
         return False
     return len(words) <= 5 and (len(words) <= 2 or not _POINTING.isdisjoint(words[1:3]))

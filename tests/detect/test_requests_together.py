@@ -27,6 +27,7 @@ def texts(message: str) -> list[str]:
         "my parcel never arrived, what happened?",
         "my order was late, why did that happen",
         "my refund, has it been paid yet",
+        "my transfer bounced and I want to know why",
         # a statement going on after "and" without a subject of its own
         "I was on train 4410 and haven't been able to find my bag",
         # an imperative and another whose pronoun points back to what it names
