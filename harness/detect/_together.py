@@ -9,6 +9,8 @@ the planner.
   and has no word of wanting or asking), when it has no question word and the learned model of
   what needs an answer (:class:`~harness.detect.requests.NeedsModel`) gives it less than even
   odds of asking for one ("I lost my card" asks on its own; "I got a new job" does not).
+- A piece that opens with "or" asks the same thing again ("has my application been received, or
+  what is its status").
 - A piece that asks about what a statement before it names, by a pronoun ("my card is stolen, I
   need to report it", "I can't find my mastercard and I want to report it as lost":
   :func:`~harness.text._shapes.refers_back`), or a short question about it with a pronoun or
@@ -19,6 +21,9 @@ the planner.
   :func:`~harness.text._shapes.goes_on`).
 - An imperative and another whose object is a pronoun pointing back to what the first names,
   after a bare "and" ("alert my bank and let them know I'm travelling").
+
+A piece that only announces requests to come ("I have several requests.", "Can you help me with
+a few things?") is no request (one before a colon never was).
 
 Only pieces of one sentence joined by a comma, a semicolon or a bare "and" are kept together:
 "also", "plus", "as well as" and the discourse connectives add a request of their own, and
@@ -32,9 +37,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from harness.detect._request_words import _WH
+from harness.detect._request_words import _ANNOUNCED, _ANNOUNCING, _WH
 from harness.text._shapes import (
     _AUXILIARIES,
+    _GREETINGS,
     _VERBS,
     _WANTS,
     _WORD,
@@ -61,6 +67,10 @@ _SAYS_OF = frozenset({"i", "we", "my", "our", "the"})
 # Pronouns that point back to a thing named before (a closed class).
 _POINTING = frozenset({"it", "that", "this", "they", "them"})
 _VERB_SET = frozenset(_VERBS.split("|"))
+# An announcement of requests to come, said as a sentence or a part of its own: the words the
+# segmenter's announcements before a colon have, greetings, and the prepositions of "help me with
+# a few things" (closed classes).
+_ANNOUNCES = _ANNOUNCING | _GREETINGS | frozenset({"with", "about", "for", "some"})
 _EVEN = 0.5
 """A stating piece the needs model gives at least these odds of asking is a request of its own."""
 
@@ -68,8 +78,11 @@ _EVEN = 0.5
 def kept_together(
     message: str, requests: list[Request], needs: Callable[[], _Likely]
 ) -> list[Request]:
-    """``requests`` (of ``message``, in order) with the pieces that make one request joined;
+    """``requests`` (of ``message``, in order) with the pieces that make one request joined and
+    those that only announce requests left out (unless nothing else is left);
     ``needs()`` gives how likely a piece asks for an answer of its own (the needs model)."""
+    # "I have several requests.", "Can you help me with a few things?": no request of their own
+    requests = [r for r in requests if not _announces(message[r.start : r.end])] or requests
     out = [requests[0]]
     for after in requests[1:]:
         before = out[-1]
@@ -92,8 +105,8 @@ def _together(message: str, before: Request, after: Request, needs: Callable[[],
     second = message[after.start : after.end]
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
         return True
-    if refers_back(first, second) or _asks_about(first, second):
-        return True
+    if refers_back(first, second) or _asks_about(first, second) or _opening(second) == "or":
+        return True  # "has my application been received, or what is its status": one asked
     return _AND.fullmatch(between) is not None and (
         (_opening(first) in _SAYS_OF and goes_on(first, second)) or _asks_of_it(first, second)
     )
@@ -152,3 +165,10 @@ def _asks_of_it(first: str, second: str) -> bool:
         and len(words) > 1
         and words[1] in _POINTING
     )
+
+
+def _announces(piece: str) -> bool:
+    """Whether ``piece`` only announces requests ("I have several requests", "need help with a
+    few things", "Can you help me with a few things")."""
+    words = _WORD.findall(piece.lower())
+    return any(w in _ANNOUNCED for w in words) and all(w in _ANNOUNCES for w in words)

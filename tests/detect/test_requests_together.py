@@ -28,6 +28,8 @@ def texts(message: str) -> list[str]:
         "my order was late, why did that happen",
         "my refund, has it been paid yet",
         "my transfer bounced and I want to know why",
+        # a piece opening with "or" asks the same thing again
+        "has my refund been sent, or what is its status",
         # a statement going on after "and" without a subject of its own
         "I was on train 4410 and haven't been able to find my bag",
         # an imperative and another whose pronoun points back to what it names
@@ -53,6 +55,24 @@ def test_a_statement_and_what_it_leads_to_are_one_request(message: str) -> None:
     ],
 )  # fmt: skip
 def test_requests_of_their_own_stay_apart(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        (
+            "I have several requests. Where is my W-2? When is payday?",
+            ["Where is my W-2", "When is payday"],
+        ),
+        (
+            "Can you help me with a few things? What's my balance, and book a cab",
+            ["What's my balance", "book a cab"],
+        ),
+        ("I have a few questions.", ["I have a few questions"]),  # nothing else: kept
+    ],
+)
+def test_an_announcement_of_requests_is_no_request(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
 
