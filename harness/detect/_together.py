@@ -22,6 +22,7 @@ the planner.
 - An imperative and another whose object is a pronoun pointing back to what the first names,
   after a bare "and" ("alert my bank and let them know I'm travelling").
 
+A closer at the end of a request ("... thank you so much", "... that's all") is no word of it.
 A piece that only announces requests to come ("I have several requests.", "Can you help me with
 a few things?") is no request (one before a colon never was).
 
@@ -79,10 +80,11 @@ def kept_together(
     message: str, requests: list[Request], needs: Callable[[], _Likely]
 ) -> list[Request]:
     """``requests`` (of ``message``, in order) with the pieces that make one request joined and
-    those that only announce requests left out (unless nothing else is left);
+    those that only announce requests left out (unless nothing else is left), closers cut off;
     ``needs()`` gives how likely a piece asks for an answer of its own (the needs model)."""
     # "I have several requests.", "Can you help me with a few things?": no request of their own
     requests = [r for r in requests if not _announces(message[r.start : r.end])] or requests
+    requests = [_closed(r) for r in requests]  # "... thank you so much": no words of it
     out = [requests[0]]
     for after in requests[1:]:
         before = out[-1]
@@ -172,3 +174,23 @@ def _announces(piece: str) -> bool:
     few things", "Can you help me with a few things")."""
     words = _WORD.findall(piece.lower())
     return any(w in _ANNOUNCED for w in words) and all(w in _ANNOUNCES for w in words)
+
+
+# A closer said at the end of a request (a closed class of thanks and sign-offs): "... between 5
+# and 530 thank you so much", "... state what they are thanks a lot".
+_CLOSER = re.compile(
+    r"(?<=\w)[\s,.!]+(?:thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
+    r"|ty|thx|cheers|that'?s\s+all)[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _closed(request: Request) -> Request:
+    """``request`` without a closer at its end (when two words or more are left)."""
+    if request.carried_after:
+        return request
+    m = _CLOSER.search(request.text)
+    if m is None or len(request.text[: m.start()].split()) < 2:
+        return request
+    cut = len(request.text) - m.start()
+    return replace(request, text=request.text[: m.start()], end=request.end - cut)

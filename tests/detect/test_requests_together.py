@@ -76,6 +76,13 @@ def test_an_announcement_of_requests_is_no_request(message: str, requests: list[
     assert texts(message) == requests
 
 
+def test_a_closer_is_no_word_of_the_request_it_ends() -> None:
+    message = "is parking free, and are rooms available on Friday thank you so much"
+    assert texts(message) == ["is parking free", "are rooms available on Friday"]
+    (_, last) = segment_requests(message)
+    assert message[last.start : last.end] == "are rooms available on Friday"
+
+
 def test_a_bot_sentence_is_cut_as_before() -> None:
     """The answer matcher reads a bot's sentences with ``statement``: nothing is joined there."""
     said = "The card was blocked and it will arrive on Monday"
