@@ -9,6 +9,8 @@ the planner.
   and has no word of wanting or asking), when it has no question word and the learned model of
   what needs an answer (:class:`~harness.detect.requests.NeedsModel`) gives it less than even
   odds of asking for one ("I lost my card" asks on its own; "I got a new job" does not).
+- A quotation after a comma is what the request before it is about ("how do I say, 'good
+  morning' in Italian").
 - A piece that opens with "or" asks the same thing again ("has my application been received, or
   what is its status").
 - A piece that asks about what a statement before it names, by a pronoun ("my card is stolen, I
@@ -72,6 +74,8 @@ _VERB_SET = frozenset(_VERBS.split("|"))
 # segmenter's announcements before a colon have, greetings, and the prepositions of "help me with
 # a few things" (closed classes).
 _ANNOUNCES = _ANNOUNCING | _GREETINGS | frozenset({"with", "about", "for", "some"})
+_QUOTES = frozenset("'\"‘“")
+"""What a quotation opens with: a quoted piece is what the request before it is about."""
 _EVEN = 0.5
 """A stating piece the needs model gives at least these odds of asking is a request of its own."""
 
@@ -105,6 +109,8 @@ def _together(message: str, before: Request, after: Request, needs: Callable[[],
         return False
     first = message[before.start : before.end]
     second = message[after.start : after.end]
+    if second[:1] in _QUOTES:
+        return True  # "translate the sentence, 'we will be there soon' into Portuguese"
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
         return True
     if refers_back(first, second) or _asks_about(first, second) or _opening(second) == "or":
