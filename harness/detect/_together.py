@@ -10,7 +10,7 @@ the planner.
   what needs an answer (:class:`~harness.detect.requests.NeedsModel`) gives it less than even
   odds of asking for one ("I lost my card" asks on its own; "I got a new job" does not).
 - A quotation after a comma is what the request before it is about ("how do I say, 'good
-  morning' in Italian").
+  morning' in Italian", "translate the phrase, 'where is the station' into French").
 - A piece that opens with "or" asks the same thing again ("has my application been received, or
   what is its status").
 - A piece that asks about what a statement before it names, by a pronoun ("my card is stolen, I

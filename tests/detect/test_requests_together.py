@@ -29,7 +29,7 @@ def texts(message: str) -> list[str]:
         "my refund, has it been paid yet",
         "my transfer bounced and I want to know why",
         # a quotation after a comma
-        "how do I write, 'see you on Monday' in German",
+        "can you translate the phrase, 'where is the station' into French",
         # a piece opening with "or" asks the same thing again
         "has my refund been sent, or what is its status",
         # a statement going on after "and" without a subject of its own
