@@ -453,15 +453,22 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # only): test false alarms 13.5 -> 11.8 % (declared 7.8 -> 6.3 %), drops 96.4 -> 96.3 %, merges
 # 96.2 -> 96.1 %, closers 95.5 -> 95.3 %; sgd-dev 19.2 -> 18.3 %, 82.4 -> 82.3 % (declared 11.8
 # -> 11.2 %, 86.5 -> 86.4 %); fresh 14.0 -> 12.5 %, 96.6 -> 96.2 % (declared 9.0 -> 7.7 %,
-# 99.75 -> 99.7 %).
-DROP_TEST = 0.962  # 96.3 % (was 96.4 %)
-MERGE_TEST = 0.960  # 96.1 % (was 96.2 %)
-FILLER_TEST = 0.953  # 95.3 % (was 95.5 %)
-FULL_TEST = 0.119  # 11.8 % (was 13.5 %)
-FULL_TEST_DECLARED = 0.064  # 6.3 % (was 7.8 %)
-SGD_FULL, SGD_DROP = 0.184, 0.823  # 18.3 % (was 19.2 %), 82.3 % (was 82.4 %)
+# 99.75 -> 99.7 %). Tenth session (2026-12-03, s41-segment: the check's segmenter keeps a
+# statement and what it leads to in one request, leaves out announcements and closers; not
+# refitted; measured once at the end, 08:19 UTC, aggregates only, main 9a4c432 run beside it):
+# test false alarms 11.83 -> 11.67 % (declared unchanged), drops 96.30 -> 95.91 %, merges 96.07 ->
+# 95.55 %, closers 95.34 -> 94.96 %; sgd-dev 18.33 -> 17.00 %, 82.34 -> 82.03 %; fresh 12.50 ->
+# 11.83 %, 96.24 -> 95.81 % (declared unchanged everywhere). Fewer false alarms, a few drops
+# fewer found (6 of 1,566 on test, 7 of 1,624 on fresh; the dropped one named 1,403 -> 1,400 and
+# 1,455 -> 1,453 there, 1,057 -> 1,065 on sgd-dev).
+DROP_TEST = 0.959  # 95.9 % (was 96.3 %)
+MERGE_TEST = 0.955  # 95.5 % (was 96.1 %)
+FILLER_TEST = 0.949  # 95.0 % (was 95.3 %)
+FULL_TEST = 0.117  # 11.7 % (was 11.8 %)
+FULL_TEST_DECLARED = 0.064  # 6.3 % (was 6.3 %)
+SGD_FULL, SGD_DROP = 0.170, 0.820  # 17.0 % (was 18.3 %), 82.0 % (was 82.3 %)
 SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.112, 0.863  # 11.2 % (was 11.8 %), 86.4 % (was 86.5 %)
-FRESH_FULL, FRESH_DROP = 0.126, 0.962  # 12.5 % (was 14.0 %), 96.2 % (was 96.6 %)
+FRESH_FULL, FRESH_DROP = 0.119, 0.958  # 11.8 % (was 12.5 %), 95.8 % (was 96.2 %)
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.077, 0.996  # 7.7 % (was 9.0 %), 99.7 % (was 99.75 %)
 
 
@@ -559,13 +566,16 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # holdout 77.7 -> 77.6 %). Ninth session (2026-12-03 06:05 UTC, s40-check, not refitted, measured
 # once, aggregates only): more drops found (test 58.1 -> 60.1 %, sgd-dev 14.7 -> 15.9 %, fresh
 # 58.1 -> 59.1 %, holdout 35.5 -> 35.9 %), false alarms the same but on test (3.0 -> 3.3 %, two
-# turns) and fresh (2.2 -> 2.3 %, one turn).
+# turns) and fresh (2.2 -> 2.3 %, one turn). Tenth session (2026-12-03 08:19 UTC, s41-segment,
+# not refitted, measured once, aggregates only): false alarms the same or fewer (sgd-dev 1.33 ->
+# 1.17 %, fresh 2.33 -> 2.00 %), drops test 60.09 -> 59.71 %, sgd-dev 15.88 -> 16.06 %, fresh
+# 59.05 -> 58.93 %, holdout 35.87 -> 35.93 %; closers 0.1-0.5 points less often flagged.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.034, 0.600, 0.893),  # 3.3 %, 60.1 %, 89.4 %
-    "sgd-dev": (0.014, 0.158, 0.751),  # 1.3 %, 15.9 %, 75.1 %
-    "fresh": (0.024, 0.590, 0.892),  # 2.3 %, 59.1 %, 89.3 %
-    "holdout": (0.020, 0.358, 0.772),  # 2.0 %, 35.9 %, 77.2 % (never tuned on)
+    "test": (0.034, 0.597, 0.890),  # 3.3 %, 59.7 %, 89.0 %
+    "sgd-dev": (0.012, 0.160, 0.748),  # 1.2 %, 16.1 %, 74.8 %
+    "fresh": (0.020, 0.589, 0.887),  # 2.0 %, 58.9 %, 88.8 %
+    "holdout": (0.020, 0.359, 0.771),  # 2.0 %, 35.9 %, 77.1 % (never tuned on)
 }
 
 
@@ -627,12 +637,14 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     only): segmented 16.2 %, 83.7 %, 83.2 %; declared 9.8 %, 91.8 %. Its fourteenth (2026-12-03
     06:05 UTC, s40-check: phone numbers, kinds of thing, yes/no pairs, shared words; not
     refitted; measured once, aggregates only): segmented 14.3 %, 83.4 %, 83.0 %; declared 9.2 %,
-    91.8 %."""
+    91.8 %. Its fifteenth (2026-12-03 08:19 UTC, s41-segment: a statement and what it leads to
+    kept in one request; not refitted; measured once, aggregates only): segmented 13.8 %,
+    83.2 %, 82.8 %; declared unchanged."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.144
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.833
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.829
+    assert segmented.full_flagged / segmented.full_turns <= 0.139
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.832
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.827
     declared = mutation("holdout", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.092
     assert declared.dropped_flagged / declared.dropped_turns >= 0.917
