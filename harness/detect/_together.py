@@ -76,6 +76,11 @@ _VERB_SET = frozenset(_VERBS.split("|"))
 _ANNOUNCES = _ANNOUNCING | _GREETINGS | frozenset({"with", "about", "for", "some"})
 _QUOTES = frozenset("'\"‘“")
 """What a quotation opens with: a quoted piece is what the request before it is about."""
+# A word of :data:`_ANNOUNCED` (what :func:`_announces` reads a piece's words for).
+_NAMES_ANNOUNCED = re.compile(r"\b(?:questions?|things?|requests?|quer(?:y|ies)|items?)\b", re.I)
+# The words :func:`~harness.text._shapes.points_back` needs one of (tried first: most pieces
+# have none).
+_POINTS = re.compile(r"\b(?:it|them|one)\b", re.IGNORECASE)
 _EVEN = 0.5
 """A stating piece the needs model gives at least these odds of asking is a request of its own."""
 
@@ -87,8 +92,14 @@ def kept_together(
     those that only announce requests left out (unless nothing else is left), closers cut off;
     ``needs()`` gives how likely a piece asks for an answer of its own (the needs model)."""
     # "I have several requests.", "Can you help me with a few things?": no request of their own
-    requests = [r for r in requests if not _announces(message[r.start : r.end])] or requests
-    requests = [_closed(r) for r in requests]  # "... thank you so much": no words of it
+    # (one pass, the cheap tests inline: this runs on every multi-request message)
+    kept = [
+        r
+        for r in requests
+        if _NAMES_ANNOUNCED.search(r.text) is None or not _announces(message[r.start : r.end])
+    ] or requests
+    # "... thank you so much": no words of it
+    requests = [_closed(r) if r.text[-8:].lower().endswith(_CLOSER_ENDS) else r for r in kept]
     out = [requests[0]]
     for after in requests[1:]:
         before = out[-1]
@@ -113,7 +124,11 @@ def _together(message: str, before: Request, after: Request, needs: Callable[[],
         return True  # "translate the sentence, 'we will be there soon' into Portuguese"
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
         return True
-    if refers_back(first, second) or _asks_about(first, second) or _opening(second) == "or":
+    if (
+        (_POINTS.search(second) is not None and refers_back(first, second))
+        or _asks_about(first, second)
+        or _opening(second) == "or"
+    ):
         return True  # "has my application been received, or what is its status": one asked
     return _AND.fullmatch(between) is not None and (
         (_opening(first) in _SAYS_OF and goes_on(first, second)) or _asks_of_it(first, second)
@@ -178,6 +193,8 @@ def _asks_of_it(first: str, second: str) -> bool:
 def _announces(piece: str) -> bool:
     """Whether ``piece`` only announces requests ("I have several requests", "need help with a
     few things", "Can you help me with a few things")."""
+    if _NAMES_ANNOUNCED.search(piece) is None:
+        return False  # the cheap test first: most pieces name no request to come
     words = _WORD.findall(piece.lower())
     return any(w in _ANNOUNCED for w in words) and all(w in _ANNOUNCES for w in words)
 
@@ -191,10 +208,28 @@ _CLOSER = re.compile(
 )
 
 
+_CLOSER_ENDS = (
+    "thanks",
+    "thank",
+    "you",
+    "much",
+    "lot",
+    "bunch",
+    "million",
+    "ty",
+    "thx",
+    "cheers",
+    "all",
+)
+"""How a closer ends (what :data:`_CLOSER` is tried on)."""
+
+
 def _closed(request: Request) -> Request:
     """``request`` without a closer at its end (when two words or more are left)."""
     if request.carried_after:
         return request
+    if not request.text[-8:].lower().endswith(_CLOSER_ENDS):
+        return request  # the cheap test first
     m = _CLOSER.search(request.text)
     if m is None or len(request.text[: m.start()].split()) < 2:
         return request
