@@ -9,19 +9,17 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from harness.text._shapes import _AUXILIARIES
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
 _WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
-_AUX = _words(
-    """
-    am is are was were do does did have has had can could will would shall should may might must
-    isn't aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't cannot couldn't
-    won't wouldn't shouldn't isnt arent dont doesnt didnt cant wont
-    """
-)
+# Auxiliaries and modals: the closed class the planner's split reads by too (one list), and
+# "hadn't".
+_AUX = _AUXILIARIES | _words("hadn't")
 _SUBJECT = _words(
     "i i'm i'd i've i'll im ive id we we're we'd we've we'll there's theres let's lets"
 )

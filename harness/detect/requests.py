@@ -2,7 +2,9 @@
 
 The missed-request check must not grade the runtime with the runtime's own answer key: a request
 the planner dropped or merged into another would be invisible to it. So the check reads the
-user's message itself, with :func:`segment_requests`, which shares no code with any planner.
+user's message itself, with :func:`segment_requests`, which imports no planner (it reads by the
+closed classes of ``harness.text._shapes``, as the planner's split does, and keeps a statement and
+what it leads to together: ``harness.detect._together``).
 
 A message is cut into sentences (``harness.text``), then at commas, semicolons, "and", "also",
 "plus", "as well as" and "and then" where what follows opens a request of its own: a question
@@ -32,10 +34,8 @@ Not every part asks for an answer of its own: "Thanks a lot", "That sounds great
 :func:`needs_answer` tells them apart with a small model learned from dialogue acts; the check
 matches such parts but does not report them.
 
-The word classes (``harness.detect._request_words``) are closed classes of English (question
-words, auxiliaries, pronouns, determiners, subordinators, prepositions) and common request verbs;
-docs/simulate.md gives how well the segmenter does on labelled sets of multi-request messages it
-was not tuned on.
+The word classes (``harness.detect._request_words``) are closed classes of English and common
+request verbs; docs/simulate.md gives how well the segmenter does on sets it was not tuned on.
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ from harness.detect._request_words import (
     _noun_clause,
     _Tok,
 )
+from harness.detect._together import kept_together
 from harness.detect.acts import feature_set
 from harness.text import split_sentences
 
@@ -212,6 +213,8 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     for sentence in split_sentences(message):
         toks = _tokens(sentence.text, sentence.start, listed=listed)
         requests.extend(_segment_sentence(message, toks, reading))
+    if not statement and len(requests) > 1:
+        requests = kept_together(message, requests, needs_model)
     return tuple(requests)
 
 

@@ -29,12 +29,12 @@ from harness.exceptions import MissingExtraError
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
-from harness.planning._cuts import states
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import opens_question, split_request_parts
+from harness.text._shapes import states
 from harness.text.claims import analysed_part
 from subagents import Usage
 
@@ -226,7 +226,7 @@ def _with_scene(
     message: str, parts: list[tuple[str, str]], routed: list[bool]
 ) -> list[tuple[str, str]]:
     """``parts`` with each statement that goes to no agent ("There is an urgency to go out.",
-    ``harness.planning._cuts.states``) put before the request after it, as the scene it sets:
+    ``harness.text._shapes.states``) put before the request after it, as the scene it sets:
     planned alone, it would be an entry of its own that asks nothing, and cut the request it
     introduces in two. The joined text is the message's own, from the statement to the end of
     the request, when both are found in it in order."""

@@ -1,5 +1,6 @@
 """How the offline planner cuts a message into requests (its own rules: the independent
-missed-request check in ``harness.detect`` has its segmenter, and neither reuses the other's).
+missed-request check in ``harness.detect`` has its segmenter, and neither reuses the other's; both
+read the closed classes and statement shapes of ``harness.text._shapes``).
 
 A message is cut at sentence ends, semicolons, commas and the words that join requests ("and",
 "and also", "also", "plus", "as well as"), at line breaks and list markers, at discourse
@@ -12,7 +13,7 @@ alone ("March 10", "the 18th") ends the request before it, or opens the one afte
 piece cut off by a comma alone starts a request only when it says enough to be routed on its own
 (``starts_request``); otherwise it is the rest of the piece before it. A statement that goes on
 after "and" without a subject of its own ("I took a new job and need help with my 401k") is one
-request (``harness.planning._cuts.goes_on``), and so is a statement and what a pronoun of the
+request (``harness.text._shapes.goes_on``), and so is a statement and what a pronoun of the
 piece after it points back to ("my card has been erased and I need to report it",
 ``refers_back``), or a phrase or a clause of time that sets the scene before a comma ("when
 travelling in Chicago, what should I see"). A title's dot ("Dr. Paley") and an "&" inside a name
@@ -31,19 +32,14 @@ from pathlib import Path
 from harness.models._text import content_tokens
 from harness.planning._cuts import (
     CLAUSE_WORDS,
-    CONNECTIVE,
     CUT,
     CUT_LISTED,
     FIRST_MARK,
-    LEAD,
     PUNCTUATED,
-    goes_on,
     inside_clause,
-    opens_request,
-    points_back,
-    refers_back,
     soft_cut_allowed,
 )
+from harness.text._shapes import CONNECTIVE, LEAD, goes_on, opens_request, points_back, refers_back
 from harness.text.facts import DATE_WORDS
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
 

@@ -208,7 +208,9 @@ def test_real_user_turns_are_counted_as_their_dialogue_acts_say() -> None:
     dialogue acts. Measured 2026-12-02: one slot requested, 8,762 of 8,868 turns counted right
     before (98.8 %) and 8,760 after; two slots, 5,071 of 6,245 (81.2 %) before and 5,726
     (91.7 %) after. 2026-12-03 (s39-check): 5,734 before, 5,741 after "start time"-like things
-    and "what album and genre is it" (one slot: 8,759 both)."""
+    and "what album and genre is it" (one slot: 8,759 both). s41-segment: 8,764 and 5,743 with a
+    statement and what it leads to kept together and announcements left out
+    (``harness.detect._together``)."""
     result = counts("train")
     assert result.turns["req1"] == 8868 and result.turns["req2"] == 6245
     assert result.right["req1"] >= 8750
