@@ -92,6 +92,7 @@ FEATURES = (
     "word_cover",
     "value_cover",
     "value_jaccard",
+    "restated_aside",
 )
 """The feature names, in the order of the weights."""
 
@@ -412,6 +413,7 @@ def _own_features(
         shared_words / min(len(ew), len(lw)) if ew and lw else 0.0,
         values_both / min(len(values_e), len(values_l)) if values_e and values_l else 0.0,
         values_both / len(values_e | values_l) if values_e or values_l else 0.0,
+        0.0,  # restated_aside
     ]
 
 
@@ -433,6 +435,7 @@ pair bound's second stage (:func:`add_user_bounds`)."""
 _REASK_ON_TOPIC, _TOPIC_OVERLAP, _ASKED_FACT, _SAME_QUESTION, _CONFIRMS_CHOICE, _FROM_USER = (
     FEATURES.index(f) for f in _USER_PAIR_FEATURES
 )
+_ASIDE = FEATURES.index("restated_aside")
 
 
 def _add_user_features(
@@ -474,6 +477,25 @@ def _add_user_features(
     features[_SAME_QUESTION] = float(same_question)
     features[_CONFIRMS_CHOICE] = float(confirms_choice)
     features[_FROM_USER] = float(min(len(later_new & said), 3))
+    if found is not None and found.matches:
+        features[_ASIDE] = _aside(later, found, users[-1].words | users[-1].facts)
+
+
+def _aside(later: Analysis, found: Restatement, said: frozenset[str]) -> float:
+    """``restated_aside``: the share (by weight) of the later message's restated claims that share
+    no word or fact with the user's last message, when another of its claims does (a claim said
+    again beside the answer to a new question, not the answer itself); else 0.0."""
+    restated = {id(m.later): m.later for m in found.matches}
+    if all(
+        id(c) in restated or (said.isdisjoint(c.words) and said.isdisjoint(c.facts))
+        for c in later.claims
+    ):
+        return 0.0
+    total = sum(c.weight for c in restated.values())
+    unasked = sum(
+        c.weight for c in restated.values() if said.isdisjoint(c.words) and said.isdisjoint(c.facts)
+    )
+    return unasked / total if total else 0.0
 
 
 _FOUND_FEATURES = (
@@ -484,6 +506,7 @@ _FOUND_FEATURES = (
     "rule_score",
     "earlier_cover",
     "later_cover",
+    "restated_aside",
 )
 """Features read from the rules' :class:`Restatement` alone: unknown before the comparison. A
 new feature that reads the restatement or the word-sequence comparison must be listed in one of
