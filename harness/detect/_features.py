@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from harness.detect._aside import may_stand_aside, restated_aside
 from harness.detect._bound import Bounds
 from harness.detect._wording import _rare, _tokens, _wording
 from harness.detect.acts import analysis_acts
@@ -478,24 +479,7 @@ def _add_user_features(
     features[_CONFIRMS_CHOICE] = float(confirms_choice)
     features[_FROM_USER] = float(min(len(later_new & said), 3))
     if found is not None and found.matches:
-        features[_ASIDE] = _aside(later, found, users[-1].words | users[-1].facts)
-
-
-def _aside(later: Analysis, found: Restatement, said: frozenset[str]) -> float:
-    """``restated_aside``: the share (by weight) of the later message's restated claims that share
-    no word or fact with the user's last message, when another of its claims does (a claim said
-    again beside the answer to a new question, not the answer itself); else 0.0."""
-    restated = {id(m.later): m.later for m in found.matches}
-    if all(
-        id(c) in restated or (said.isdisjoint(c.words) and said.isdisjoint(c.facts))
-        for c in later.claims
-    ):
-        return 0.0
-    total = sum(c.weight for c in restated.values())
-    unasked = sum(
-        c.weight for c in restated.values() if said.isdisjoint(c.words) and said.isdisjoint(c.facts)
-    )
-    return unasked / total if total else 0.0
+        features[_ASIDE] = restated_aside(later, found, users[-1].words | users[-1].facts)
 
 
 _FOUND_FEATURES = (
@@ -548,7 +532,10 @@ def first_bounds(
     first stage of the pair bound; :func:`user_bounds` is the second)."""
     exact = bool(earlier.norm) and earlier.norm == later.norm
     values = _own_features(earlier, later, None, context, users, _SAME if exact else _UNSEEN)
-    return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
+    if may_stand_aside(later, users[-1] if users else None):
+        return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
+    # ``restated_aside`` is 0.0 whatever the comparison finds: known, not free.
+    return values, _FIRST_EXACT_KNOWN if exact else _FIRST_KNOWN
 
 
 def user_bounds(
@@ -562,7 +549,7 @@ def user_bounds(
     """The second stage of the pair bound: sets the features of :data:`_USER_PAIR_FEATURES` in
     ``values`` (from :func:`first_bounds`) and returns the bounds of :func:`feature_bounds`."""
     _add_user_features(values, earlier, later, None, users, first)
-    return _EXACT_WIDENED if widened is _FIRST_EXACT_WIDENED else _WIDENED
+    return _SECOND[id(widened)]
 
 
 def _widening(*parts: tuple[tuple[str, float], ...]) -> Bounds:
@@ -584,6 +571,18 @@ _EXACT_WIDENED: Bounds = _widening(_EXACT_PART)
 _WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART)
 _FIRST_EXACT_WIDENED: Bounds = _widening(_EXACT_PART, _USERS_PART)
 _FIRST_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART, _USERS_PART)
+
+
+def _known_aside(widened: Bounds) -> Bounds:
+    """``widened`` with ``restated_aside`` exact (a later message that cannot stand aside)."""
+    return tuple((i, cap) for i, cap in widened if i != _ASIDE)
+
+
+_EXACT_KNOWN, _KNOWN = _known_aside(_EXACT_WIDENED), _known_aside(_WIDENED)
+_FIRST_EXACT_KNOWN, _FIRST_KNOWN = _known_aside(_FIRST_EXACT_WIDENED), _known_aside(_FIRST_WIDENED)
+# The second stage's bounds of each first stage's, by identity (the bounds are module constants).
+_SECOND = {id(_FIRST_EXACT_WIDENED): _EXACT_WIDENED, id(_FIRST_WIDENED): _WIDENED}
+_SECOND.update({id(_FIRST_EXACT_KNOWN): _EXACT_KNOWN, id(_FIRST_KNOWN): _KNOWN})
 
 
 def with_cosine(
