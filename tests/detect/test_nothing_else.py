@@ -1,6 +1,7 @@
 """A user's "anything else ...?" about the state of things is no request for another option when
-the later message answers that there is nothing else (``harness.detect.choices.offers_another``).
-New text written for these tests."""
+the later message answers that there is nothing else (``harness.detect.choices.offers_another``),
+and a claim restated beside that answer is a repeat (the scorer's ``restated_aside``). New text
+written for these tests."""
 
 from __future__ import annotations
 
@@ -50,3 +51,26 @@ def test_nothing_else_at_that_price_but_another_item_is_no_duplicate() -> None:
         ),
     )
     assert found == []
+
+
+def test_a_document_restated_beside_nothing_else_outstanding_is_a_duplicate() -> None:
+    # Fails before the rule and the restated_aside feature (the scorer read the restatement as
+    # the answer to the user's new question: 0.28 on the like pairs of the dev corpus).
+    found = duplicates(
+        ("user", "did my 1099-DIV from Larkfield Funds arrive?"),
+        (
+            "docs",
+            "Your **1099-DIV from Larkfield Funds** arrived on Thursday, February 12: ordinary "
+            "dividends $742.18, qualified dividends $611.40.",
+        ),
+        ("user", "what's the tax on the qualified part?"),
+        ("tax", "At your 15% rate, the qualified dividends add about $92 in federal tax."),
+        ("user", "great. is anything else outstanding?"),
+        (
+            "tax",
+            "Your 1099-DIV from Larkfield Funds (arrived Thursday, February 12) shows ordinary "
+            "dividends of $742.18 and qualified dividends of $611.40. Nothing else is "
+            "outstanding: you can sign your return now.",
+        ),
+    )
+    assert ("m2", "m6") in pairs(found)
