@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from harness.detect._aside import may_stand_aside, restated_aside
 from harness.detect._bound import Bounds
 from harness.detect._wording import _rare, _tokens, _wording
 from harness.detect.acts import analysis_acts
@@ -92,6 +93,7 @@ FEATURES = (
     "word_cover",
     "value_cover",
     "value_jaccard",
+    "restated_aside",
 )
 """The feature names, in the order of the weights."""
 
@@ -412,6 +414,7 @@ def _own_features(
         shared_words / min(len(ew), len(lw)) if ew and lw else 0.0,
         values_both / min(len(values_e), len(values_l)) if values_e and values_l else 0.0,
         values_both / len(values_e | values_l) if values_e or values_l else 0.0,
+        0.0,  # restated_aside
     ]
 
 
@@ -433,6 +436,7 @@ pair bound's second stage (:func:`add_user_bounds`)."""
 _REASK_ON_TOPIC, _TOPIC_OVERLAP, _ASKED_FACT, _SAME_QUESTION, _CONFIRMS_CHOICE, _FROM_USER = (
     FEATURES.index(f) for f in _USER_PAIR_FEATURES
 )
+_ASIDE = FEATURES.index("restated_aside")
 
 
 def _add_user_features(
@@ -474,6 +478,8 @@ def _add_user_features(
     features[_SAME_QUESTION] = float(same_question)
     features[_CONFIRMS_CHOICE] = float(confirms_choice)
     features[_FROM_USER] = float(min(len(later_new & said), 3))
+    if found is not None and found.matches:
+        features[_ASIDE] = restated_aside(later, found, users[-1].words | users[-1].facts)
 
 
 _FOUND_FEATURES = (
@@ -484,6 +490,7 @@ _FOUND_FEATURES = (
     "rule_score",
     "earlier_cover",
     "later_cover",
+    "restated_aside",
 )
 """Features read from the rules' :class:`Restatement` alone: unknown before the comparison. A
 new feature that reads the restatement or the word-sequence comparison must be listed in one of
@@ -525,7 +532,10 @@ def first_bounds(
     first stage of the pair bound; :func:`user_bounds` is the second)."""
     exact = bool(earlier.norm) and earlier.norm == later.norm
     values = _own_features(earlier, later, None, context, users, _SAME if exact else _UNSEEN)
-    return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
+    if may_stand_aside(later, users[-1] if users else None):
+        return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
+    # ``restated_aside`` is 0.0 whatever the comparison finds: known, not free.
+    return values, _FIRST_EXACT_KNOWN if exact else _FIRST_KNOWN
 
 
 def user_bounds(
@@ -539,7 +549,7 @@ def user_bounds(
     """The second stage of the pair bound: sets the features of :data:`_USER_PAIR_FEATURES` in
     ``values`` (from :func:`first_bounds`) and returns the bounds of :func:`feature_bounds`."""
     _add_user_features(values, earlier, later, None, users, first)
-    return _EXACT_WIDENED if widened is _FIRST_EXACT_WIDENED else _WIDENED
+    return _SECOND[id(widened)]
 
 
 def _widening(*parts: tuple[tuple[str, float], ...]) -> Bounds:
@@ -561,6 +571,18 @@ _EXACT_WIDENED: Bounds = _widening(_EXACT_PART)
 _WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART)
 _FIRST_EXACT_WIDENED: Bounds = _widening(_EXACT_PART, _USERS_PART)
 _FIRST_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART, _USERS_PART)
+
+
+def _known_aside(widened: Bounds) -> Bounds:
+    """``widened`` with ``restated_aside`` exact (a later message that cannot stand aside)."""
+    return tuple((i, cap) for i, cap in widened if i != _ASIDE)
+
+
+_EXACT_KNOWN, _KNOWN = _known_aside(_EXACT_WIDENED), _known_aside(_WIDENED)
+_FIRST_EXACT_KNOWN, _FIRST_KNOWN = _known_aside(_FIRST_EXACT_WIDENED), _known_aside(_FIRST_WIDENED)
+# The second stage's bounds of each first stage's, by identity (the bounds are module constants).
+_SECOND = {id(_FIRST_EXACT_WIDENED): _EXACT_WIDENED, id(_FIRST_WIDENED): _WIDENED}
+_SECOND.update({id(_FIRST_EXACT_KNOWN): _EXACT_KNOWN, id(_FIRST_KNOWN): _KNOWN})
 
 
 def with_cosine(

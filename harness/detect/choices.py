@@ -36,6 +36,13 @@ _ANOTHER = re.compile(
     r"\b(?:another|others?|else|different|instead|alternatives?)\b", re.IGNORECASE
 )
 """A user asking for another option ("what else is there?", "any other options?")."""
+_NONE_ELSE = re.compile(
+    r"\b(?:nothing|not anything|none) else\b"
+    r"|\bno (?:other|more) (?:options?|alternatives?|choices?)\b",
+    re.IGNORECASE,
+)
+"""A reply saying there is nothing else, a closed class of phrasings ("Nothing else is
+missing", "there are no other options"): it offers no other item, whatever new words it uses."""
 _AGAIN = re.compile(r"\b(?:again|repeat|remind|once more|one more time)\b", re.IGNORECASE)
 """Asking to hear something again ("what was the other one again?")."""
 _ONLY = re.compile(r"\b(?:only|just the one)\b", re.IGNORECASE)
@@ -133,11 +140,15 @@ def offers_another(
     lisinopril?") that the earlier message names and the later message's ``restated`` part does
     not use, and in between named one ("And metformin?") that the part names and the earlier
     message does not use. Items are names, capitalised words and words outside the act tagger's
-    vocabulary (domain nouns: "camry", "lisinopril")."""
+    vocabulary (domain nouns: "camry", "lisinopril"). A later message that says there is nothing
+    else (:data:`_NONE_ELSE`: "Nothing else is missing") offers no other item: the user's "is
+    anything else missing?" asked about the state of things, not for another option."""
     if not between:
         return False
     first = named_items(earlier)
     if any(_ANOTHER.search(u.norm) for u in between):
+        if _NONE_ELSE.search(later.text):
+            return False  # the answer is that there is nothing else: no other item offered
         second = named_items(later)
         return bool(second - first) and bool(first - second)
     if restated is None or asked_first is None:

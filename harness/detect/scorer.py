@@ -13,7 +13,9 @@ regression turns them into a calibrated probability. Features:
 - **dialogue acts** of both messages (:mod:`harness.detect.acts`): confirmations, offers,
   requests, closings;
 - **the user in between**: an explicit re-ask whose topic is what gets repeated, the same question
-  again, a choice the later message confirms, the number of user turns;
+  again, a choice the later message confirms, the number of user turns, and how much of the later
+  message's restated part stands beside the answer to the user's last message rather than being
+  it (``restated_aside``);
 - **distance**: same turn or not, turns apart, same sender;
 - **values the fact extractor does not read**: single capitalised names only one side states on
   both sides ("a standard Accord" / "a standard Camry"), and days named by word that differ

@@ -151,6 +151,10 @@ _WIDENINGS = [
     scoring._EXACT_WIDENED,
     scoring._FIRST_WIDENED,
     scoring._FIRST_EXACT_WIDENED,
+    scoring._KNOWN,
+    scoring._EXACT_KNOWN,
+    scoring._FIRST_KNOWN,
+    scoring._FIRST_EXACT_KNOWN,
 ]
 
 

@@ -152,7 +152,7 @@ def _vectors() -> list[tuple[list[float], scoring.Bounds]]:
 
     def keeping(*args: object) -> tuple[list[float], scoring.Bounds]:
         values, widened = plain(*args)  # type: ignore[arg-type]
-        if widened is scoring._FIRST_WIDENED:
+        if widened is scoring._FIRST_WIDENED or widened is scoring._FIRST_KNOWN:
             out.append((list(values), widened))
         return values, widened
 
