@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from harness.detect._candidates import Entry, _entry
-from harness.detect._presegment import record, segmented, wanted
+from harness.detect._presegment import collected, segmented, wanted
 from harness.detect._users import _User
 from harness.detect.findings import request_key
 from harness.detect.transcript import Message, Transcript
@@ -42,10 +42,12 @@ def steps(transcript: Transcript, jobs: int) -> list[Entry | _User]:
         analysed_in_processes(messages, jobs) if jobs > 1 else _analysed(messages, 0, len(messages))
     )
     out: list[Entry | _User] = []
+    known = collected()
     for position, (message, done) in enumerate(zip(messages, analysed, strict=True)):
         if type(done) is tuple:  # a user's message with its requests (inside ``segmenting``)
             done, texts = done
-            record(message.text, texts)
+            if known is not None:
+                known[message.text] = texts
         if isinstance(done, _User):
             done.plan = plans.get(message.turn, frozenset())
             out.append(done)

@@ -51,11 +51,10 @@ def segmented(text: str) -> tuple[str, ...]:
     return tuple(request.text for request in segment_requests(text))
 
 
-def record(text: str, texts: tuple[str, ...]) -> None:
-    """Keep the requests the analysis made of ``text`` (:func:`segmented`) for the check."""
-    known = _KNOWN.get()
-    if known is not None:
-        known[text] = texts
+def collected() -> dict[str, tuple[str, ...]] | None:
+    """Where the analysis keeps the requests it made of each user message's text
+    (:func:`segmented`) for the check: the block's mapping, None outside :func:`segmenting`."""
+    return _KNOWN.get()
 
 
 def request_texts(text: str) -> tuple[str, ...]:
