@@ -44,15 +44,16 @@ def steps(transcript: Transcript, jobs: int) -> list[Entry | _User]:
     out: list[Entry | _User] = []
     known = collected()
     for position, (message, done) in enumerate(zip(messages, analysed, strict=True)):
-        if type(done) is tuple:  # a user's message with its requests (inside ``segmenting``)
+        if isinstance(done, Analysis):
+            out.append(_entry(position, message, done))
+            continue
+        if isinstance(done, tuple):  # a user's message with its requests (inside ``segmenting``)
             done, texts = done
             if known is not None:
                 known[message.text] = texts
-        if isinstance(done, _User):
+        if done is not None:
             done.plan = plans.get(message.turn, frozenset())
             out.append(done)
-        elif done is not None:
-            out.append(_entry(position, message, done))
     return out
 
 
