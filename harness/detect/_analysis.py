@@ -20,7 +20,6 @@ from contextvars import ContextVar
 from typing import Any
 
 from harness.detect._candidates import Entry, _entry
-from harness.detect._presegment import collected, segmented, wanted
 from harness.detect._users import _User
 from harness.detect.findings import request_key
 from harness.detect.transcript import Message, Transcript
@@ -42,39 +41,18 @@ def steps(transcript: Transcript, jobs: int) -> list[Entry | _User]:
         analysed_in_processes(messages, jobs) if jobs > 1 else _analysed(messages, 0, len(messages))
     )
     out: list[Entry | _User] = []
-    known = collected()
     for position, (message, done) in enumerate(zip(messages, analysed, strict=True)):
-        if isinstance(done, Analysis):
-            out.append(_entry(position, message, done))
-            continue
-        if isinstance(done, tuple):  # a user's message with its requests (inside ``segmenting``)
-            done, texts = done
-            if known is not None:
-                known[message.text] = texts
-        if done is not None:
+        if isinstance(done, _User):
             done.plan = plans.get(message.turn, frozenset())
             out.append(done)
+        elif done is not None:
+            out.append(_entry(position, message, done))
     return out
 
 
-_Analysed = Analysis | _User | tuple[_User, tuple[str, ...]] | None
-"""What the analysis makes of one message (:func:`_analysed`)."""
-
-
-def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[_Analysed]:
+def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[Analysis | _User | None]:
     """What the detector reads of ``messages[start:stop]``: a user's message as a :class:`_User`,
-    a bot message's text analysed (None when it has none). Inside
-    :func:`~harness.detect._presegment.segmenting`, a user's message comes with its requests'
-    texts, segmented while its sentences are cached (the :class:`_User` just split them)."""
-    if wanted():
-        return [
-            (_User.of(message), segmented(message.text))
-            if message.role == "user"
-            else analyse(message.text)
-            if message.text.strip()
-            else None
-            for message in messages[start:stop]
-        ]
+    a bot message's text analysed (None when it has none)."""
     return [
         _User.of(message)
         if message.role == "user"
@@ -112,7 +90,7 @@ def _next_share() -> int | None:
     return take_next(counter, len(shares))
 
 
-def _analyse_share() -> tuple[int, list[_Analysed]] | None:
+def _analyse_share() -> tuple[int, list[Analysis | _User | None]] | None:
     """In a worker: the next share no process has taken, its number and :func:`_analysed` of it
     (pickled back to the parent); None when every share is taken."""
     k = _next_share()
@@ -165,7 +143,7 @@ _CHUNKS_PER_JOB = 8
 worker's shares travel back while it analyses the next (the parent loads them meanwhile)."""
 
 
-def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[_Analysed]:
+def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analysis | _User | None]:
     """:func:`_analysed` of every message, in shares of fewer and fewer characters, analysed by
     ``jobs - 1`` forked workers and this process: each process takes the next share no other
     has taken when it is free to analyse it (a share never waits queued for a busy worker, so
@@ -185,7 +163,7 @@ def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[_Analy
         with pool:
             # As many calls as shares: a worker's call takes a share only when it starts.
             futures = [pool.submit(_analyse_share) for _ in bounds]
-            shares: dict[int, list[_Analysed]] = {}
+            shares: dict[int, list[Analysis | _User | None]] = {}
             try:
                 while (k := _next_share()) is not None:
                     shares[k] = _analysed(messages, *bounds[k])

@@ -13,12 +13,10 @@ duplicates, and boilerplate closers only count when one turn sends two of them.
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from harness.detect import _presegment
 from harness.detect.duplicates import embed_messages, find_duplicates, judged_duplicates
 from harness.detect.findings import (
     ALL_KINDS,
@@ -178,17 +176,9 @@ def _detect(
     if duplicates is None:
         others()
     else:  # the other detectors run while worker processes compare, when there are any
-        # The analysis segments the user messages for the missed-request check, where their
-        # sentences are still cached (harness.detect._presegment): the same requests.
-        segmenting = (
-            _presegment.segmenting()
-            if MissedRequests.name in config.kinds
-            else contextlib.nullcontext()
+        found[duplicates.name] = duplicates.check(
+            transcript, config=config, vectors=vectors, meanwhile=others
         )
-        with segmenting:
-            found[duplicates.name] = duplicates.check(
-                transcript, config=config, vectors=vectors, meanwhile=others
-            )
     findings = [f for detector in _RUN_ORDER for f in found.get(detector.name, ())]
     findings.sort(key=lambda f: f.turn)
     return findings

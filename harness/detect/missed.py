@@ -27,7 +27,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect._presegment import request_texts
 from harness.detect.answers import (
     all_words_of,
     asks_yes_or_no,
@@ -523,8 +522,7 @@ def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
-    # segment_requests' texts, as the analysis made them when it did (harness.detect._presegment)
-    return [DeclaredRequest(text=request) for request in request_texts(text)]
+    return [DeclaredRequest(text=r.text) for r in segment_requests(text)]
 
 
 def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:
