@@ -117,7 +117,17 @@ request 123; [clinc] 390/398 as before; [sgd] 830/1,144 (72.6 %). With ``embeddi
 826/1,144; ``sure=True`` 7/630 (1.1 %), 418/1,542 (27.1 %), 240/912 (26.3 %); [clinc] 0/160,
 232/398 (58.3 %); [sgd] 7/470 (1.5 %), 186/1,144 (16.3 %).
 
-``test_unseen_multi_intent.py`` holds the seventh look's figures as floors.
+An eighth look, at both (2026-12-03 09:01 UTC, load under 2, aggregates only, session 41's merged
+code: word pairs in the concept table; the check's segmenter keeping a statement with what it
+leads to, its answer units; a new duplicate-scorer feature and refit; none developed on this
+set). Routing: 1,246 (80.8 %), 9, merged 32, 382/630, entries covering no request 123; [clinc]
+395/398 (99.2 %); [sgd] 851/1,144 (74.4 %). With ``embeddings=True``: 1,240 (80.4 %).
+``mutation("unseen")`` 79/630 (12.5 %), 1,196/1,542 (77.6 %, named in 955), 703/912 (77.1 %),
+closer 1,183/1,542 (76.7 %); [clinc] 16/160 (10.0 %), 372/398; [sgd] 63/470 (13.4 %), 824/1,144
+(72.0 %); ``sure=True`` 6/630 (1.0 %), 426/1,542 (27.6 %), 246/912 (27.0 %); [clinc] 0/160,
+238/398 (59.8 %); [sgd] 6/470 (1.3 %), 188/1,144 (16.4 %).
+
+``test_unseen_multi_intent.py`` holds the eighth look's figures as floors.
 """
 
 from __future__ import annotations
