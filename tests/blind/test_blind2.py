@@ -54,9 +54,12 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     assert measured.labelled == 85
     # Ninth session's refit (phone numbers as one id, 2026-12-03 06:17 UTC, aggregates only):
     # 59 -> 60 found, 12 -> 14 false positives, 11 hard negatives.
-    assert measured.found >= 60, measured
-    assert measured.reported - measured.found <= 14, measured
-    assert measured.hard_negatives <= 11, measured
+    # Tenth session's refit ("restated aside", s41-recall; the helper's look 08:41 UTC, the
+    # lead's floor run 09:04 UTC, aggregates only): 60 -> 59 found, 14 -> 10 false positives,
+    # 11 -> 9 hard negatives (recorded as one pair lost).
+    assert measured.found >= 59, measured
+    assert measured.reported - measured.found <= 10, measured
+    assert measured.hard_negatives <= 9, measured
 
 
 @pytest.mark.skipif(
@@ -65,6 +68,7 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
 def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured = _measure(tmp_path, semantic=True)
     # Ninth session's refit: 62 -> 64 found, 12 -> 14 false positives, 10 -> 12 hard negatives.
-    assert measured.found >= 64, measured
-    assert measured.reported - measured.found <= 14, measured
-    assert measured.hard_negatives <= 12, measured
+    # Tenth session's refit: 64 -> 63 found, 14 -> 12 false positives, 12 -> 10 hard negatives.
+    assert measured.found >= 63, measured
+    assert measured.reported - measured.found <= 12, measured
+    assert measured.hard_negatives <= 10, measured

@@ -88,19 +88,24 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # flagged; the code without the refit gives 59 and 9 as before. With s38-tagger's accepted
     # offers and items of their own merged (lead, 2026-12-02 23:09 UTC, aggregates only): 62
     # found, 8 false positives, all hard negatives (7 with the tagger's rules on the old scorer).
-    assert r["tp"] >= 62, r["tp"]
+    # Tenth session's refit ("restated aside", the lead's floor run 2026-12-03 09:04 UTC,
+    # aggregates only): 62 -> 61 found (cross-turn 28 -> 27), 8 false positives, 8 hard
+    # negatives; recorded as one pair lost.
+    assert r["tp"] >= 61, r["tp"]
     assert r["fp"] <= 8, r["fp"]
     assert r["hardneg_fp"] <= 8, r["hardneg_fp"]
     assert r["by_scope"]["same_turn"][0] >= 34
-    assert r["by_scope"]["cross_turn"][0] >= 28
+    assert r["by_scope"]["cross_turn"][0] >= 27
 
 
 def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
     # 52 found before the refit of s38-reword; merged with s38-tagger (23:09 UTC): 55 and 8.
-    assert r["tp"] >= 55, r["tp"]
-    assert r["fp"] <= 8, r["fp"]
-    assert r["hardneg_fp"] <= 8, r["hardneg_fp"]
+    # Tenth session's refit (09:04 UTC): 55 -> 61 found, 8 -> 9 false positives (all hard
+    # negatives).
+    assert r["tp"] >= 61, r["tp"]
+    assert r["fp"] <= 9, r["fp"]
+    assert r["hardneg_fp"] <= 9, r["hardneg_fp"]
     assert r["by_scope"]["same_turn"][0] >= 33
-    assert r["by_scope"]["cross_turn"][0] >= 22
+    assert r["by_scope"]["cross_turn"][0] >= 28

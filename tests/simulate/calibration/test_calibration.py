@@ -25,6 +25,9 @@ The refit after phone numbers became one id (session 40) measures precision 0.81
 (tp 149, fp 35, fn 17, tn 181; before it 0.819 with fp 33): two labelled non-duplicates flagged
 (p252, p268: a new state of the same account, an open office on a named holiday), no rule
 involved; the precision floor follows it down, recorded as a regression here.
+
+The refit with the "restated aside" feature (session 41) measures precision 0.820, recall 0.904
+(tp 150, fp 33, fn 16, tn 183): one more found, two false positives fewer; the floors rise.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def test_precision_and_recall_on_the_labelled_pairs_stay_where_they_were() -> No
     pairs = load_pairs(PAIRS)
     assert len(pairs) >= 300
     report = measure(pairs)
-    assert report.overall.precision >= 0.809, report.overall.line("overall")
-    assert report.overall.recall >= 0.88, report.overall.line("overall")
+    assert report.overall.precision >= 0.819, report.overall.line("overall")
+    assert report.overall.recall >= 0.90, report.overall.line("overall")
     assert report.different_fact_pairs >= 50
     assert report.different_fact_false_positives <= 1
