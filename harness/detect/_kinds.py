@@ -106,11 +106,14 @@ def given_kinds(text: str) -> frozenset[str]:
 
 
 # A classification: a copula, an indefinite article, at least one modifier and the noun it
-# classifies ("It's a football event at ...", "This is a non-refundable ticket", "it is a pop song
-# by Inna"): it says what kind of thing something is, which answers "what genre" and, for the same
-# noun, "is it a redeye flight" ("It is an overnight flight"). The noun phrase ends at a
-# preposition, a conjunction or a relative word (closed classes of English), at a verb form in
-# -ing or -ed after the noun ("a Biographical movie directed by"), or at punctuation.
+# classifies ("It's a folk festival by the river", "This is a non-refundable ticket", "it is a pop
+# song by Inna"): it says what kind of thing something is, which answers "what genre" and, when a
+# modifier speaks to the property asked, "is it a redeye flight" ("It is an overnight flight").
+# The noun phrase ends at a preposition, a conjunction or a relative word (closed classes of
+# English), at punctuation, or at a verb form in -ing or -ed after the noun that opens a phrase of
+# its own ("a Biographical movie directed by", "a cheap morning flight landing at 5 pm"), one with
+# a word after it (:func:`_opens_phrase`); at the end it is the noun ("a beautiful old building").
+# An existential "there is" ("There is a small fee") classifies nothing.
 _CLASS = re.compile(
     r"\b(?:is|was|are|were|be|'s)\s+(?:a|an)\s+([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){1,3})",
     re.IGNORECASE,
@@ -129,22 +132,47 @@ def classified(text: str) -> str | None:
     return found[2] if found else None
 
 
+_THERE = re.compile(r"\bthere\s*$", re.IGNORECASE)
+
+
 @lru_cache(maxsize=16_384)
 def classification(text: str) -> tuple[int, int, str] | None:
     """Where a sentence classifies something (the start and end of the modifiers and the noun)
     and the noun, if it does."""
-    for m in _CLASS.finditer(text.replace("’", "'")):
+    said = text.replace("’", "'")
+    for m in _CLASS.finditer(said):
+        if _THERE.search(said, 0, m.start()):
+            continue  # "There is a small fee": nothing is classified
         words: list[str] = []
         end = m.start(1)
         for word in re.finditer(r"\S+", m.group(1)):
             low = word.group().lower()
-            if _PHRASE_END.fullmatch(low) or (len(words) >= 2 and low.endswith(("ing", "ed"))):
+            if _PHRASE_END.fullmatch(low) or (
+                len(words) >= 2 and _opens_phrase(said, low, m.start(1) + word.end())
+            ):
                 break
             words.append(low)
             end = m.start(1) + word.end()
         if len(words) >= 2:
             return m.start(1), end, words[-1]
     return None
+
+
+def _opens_phrase(said: str, word: str, at: int) -> bool:
+    """Whether ``word``, ending at ``at``, is a verb form in -ing or -ed that opens a phrase of its
+    own: its stem has a vowel ("landing", "directed"; not "thing" or "red"), an -ed is no "-eed"
+    ("speed"), and a word follows it in the sentence (at the end it is the noun: "a new
+    building.")."""
+    if word.endswith("ing"):
+        stem = word[:-3]
+    elif word.endswith("ed") and not word.endswith("eed"):
+        stem = word[:-2]
+    else:
+        return False
+    return bool(_VOWEL.search(stem)) and bool(re.match(r"\s+\w", said[at:]))
+
+
+_VOWEL = re.compile(r"[aeiouy]")
 
 
 # Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.

@@ -15,11 +15,17 @@ from harness.detect._kinds import (
     _QUALIFIED,
     asked_kinds,
     classification,
-    classified,
     says_yes_or_no,
 )
-from harness.detect.answers import _ASSOCIATED, _associated, matcher, reply_terms, words_of
-from harness.text import extract_facts
+from harness.detect.answers import (
+    _ASSOCIATED,
+    _associated,
+    all_words_of,
+    matcher,
+    reply_terms,
+    words_of,
+)
+from harness.text import content_words, extract_facts
 from harness.text.facts import STRONG_KINDS
 
 __all__ = [
@@ -126,15 +132,34 @@ def alone_gives(request: str, sentence: str, rivals: Sequence[str]) -> bool:
 
 
 def names_in_kind(request: str, sentence: str) -> bool:
-    """Whether ``request`` is a yes/no question about a noun ``sentence`` classifies ("Is it a
-    redeye flight?" "The flight is an overnight flight."): the answer in other words, even in a
-    sentence the matching gave no request."""
-    noun = classified(sentence)
-    return noun is not None and "polar" in asked_kinds(request) and _about(noun, request)
+    """Whether ``request`` is a yes/no question about a noun ``sentence`` classifies, with a
+    modifier that speaks to the property asked ("Is it a redeye flight?" "The flight is an
+    overnight flight."): the answer in other words, even in a sentence the matching gave no
+    request. A modifier speaks to the property when it shares a word (a stem) with the question's
+    words beside the noun ("a non-refundable ticket" for "is it refundable"), or when its words
+    go with them in replies (the matcher's association). The noun alone answers nothing: "It is a
+    cheap morning flight" says nothing of "is it a direct flight"."""
+    return "polar" in asked_kinds(request) and _speaks_to(request, sentence)
 
 
-def _about(noun: str, request: str) -> bool:
-    return noun.rstrip("s") in request.lower()
+@lru_cache(maxsize=16_384)
+def _speaks_to(request: str, sentence: str) -> bool:
+    found = classification(sentence)
+    if found is None:
+        return False
+    start, end, noun = found
+    nouns = content_words(noun)
+    if not nouns & content_words(request):  # words, not letters: "bus" is not in "buy"
+        return False
+    asked = words_of(request) - nouns
+    # the modifiers, a hyphenated word whole and in parts ("non-refundable": "refundable")
+    modifiers = sentence.replace("’", "'")[start:end].rsplit(None, 1)[0]
+    said = (all_words_of(modifiers) | content_words(modifiers)) - nouns
+    if not asked or not said:
+        return False
+    if asked & said:
+        return True
+    return _associated(asked, reply_terms(modifiers), matcher().associations) > _ASSOCIATED
 
 
 def _wants(request: str, sentence: str) -> frozenset[str]:
@@ -144,8 +169,7 @@ def _wants(request: str, sentence: str) -> frozenset[str]:
         asked -= {"polar"}  # "Can I have their number" asks for the number, not a yes
     if "name" in asked:
         asked -= {"number"}  # a place is named ("at 24 Willie Mays Plaza"), not a bare number
-    noun = classified(sentence)
-    if "polar" in asked and noun and _about(noun, request):
+    if "polar" in asked and _speaks_to(request, sentence):
         asked |= {"class"}
     return asked
 
