@@ -1,9 +1,9 @@
 """What one sentence the bot said gives as answers, one unit each: a value (or values written
 together: "(415) 555-0142", "24 Willie Mays Plaza"), a classification ("It's a pop song") and a
 yes or a no. The missed-request check's matching gives each sentence one request; a sentence with
-two units may answer two ("It's a football event at 1 Lincoln Financial Field Way" for "where is
-the venue" and "what kind of event is it"), where a reply without one of its answers has one
-unit fewer (:func:`second_answer`)."""
+two units may answer two ("It's a folk music event at 40 Harbor Road" for "where is the venue"
+and "what kind of event is it"), where a reply without one of its answers has one unit fewer
+(:func:`second_answer`)."""
 
 from __future__ import annotations
 
@@ -200,11 +200,11 @@ def second_answer(
 ) -> bool:
     """Whether a sentence the bot said has room for request ``k``'s answer beside the answers
     the matching gave it (:func:`~harness.detect._units.room_for`): the matching gives each
-    sentence one request, while "It's a football event at 1 Lincoln Financial Field Way" answers
-    two. A part the matching gave nothing is judged with the sentence it was cut from, beside
-    what its other parts were given ("The album is called ..., and it is a Pop song"); a
-    sentence the matching gave nothing at all answers nothing here (a reply's other sentences
-    about other things give values of every kind)."""
+    sentence one request, while "It's a folk music event at 40 Harbor Road" answers two. A part
+    the matching gave nothing is judged with the sentence it was cut from, beside what its other
+    parts were given ("The album is called ..., and it is a Pop song"); a sentence the matching
+    gave nothing at all answers nothing here (a reply's other sentences about other things give
+    values of every kind)."""
     for j, claim in enumerate(claims):
         if j in owner:
             sentence, others = claim, [texts[owner[j]]]

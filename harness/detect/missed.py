@@ -15,7 +15,7 @@ names a request ("Sorry, I could not finish ...") does not answer it, unless the
 yes/no question ("Sorry, it cannot be refunded" answers "is it refundable"). One sentence with a
 yes or a no may answer two yes/no questions ("Yes, it is both free and dog-friendly"), and one
 sentence with room for two answers, a value or a classification of the kind each asks for, two
-requests ("It's a football event at 1 Lincoln Financial Field Way"; :mod:`harness.detect._units`).
+requests ("It's a folk music event at 40 Harbor Road"; :mod:`harness.detect._units`).
 
 When the turn's plan is known, it is compared with the requests: a missed request that the plan
 dropped, or merged into another agent's request, says so in its evidence, and names the planner

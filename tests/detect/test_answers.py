@@ -466,3 +466,51 @@ def test_what_a_sentence_gives_as_answers() -> None:
     assert classified("This is a Biographical movie directed by Justin Kelly.") == "movie"
     assert classified("There is a problem.") is None
     assert classified("It is a song.") is None  # no modifier: nothing classified
+
+
+def test_a_classification_answers_a_yes_no_question_only_about_the_property_asked() -> None:
+    """A sentence classifying a noun answers a yes/no question about that noun only when one of
+    its modifiers speaks to the property asked (a shared word, or words that go with it in
+    replies), not by the noun alone: "a cheap morning flight" says nothing of "direct"."""
+    from harness.detect._units import names_in_kind
+    from harness.detect.missed import DeclaredRequest, judge
+
+    def missing(requests: list[str], said: list[str]) -> set[int]:
+        return set(judge([DeclaredRequest(text=r) for r in requests], said))
+
+    flight = ["is it a direct flight", "when does it land"]
+    assert missing(flight, ["It is a cheap morning flight landing at 5 pm."]) == {0}
+    assert missing(flight, ["It is a direct morning flight landing at 5 pm."]) == set()
+    movie = ["is the movie for kids", "when does it start"]
+    assert missing(movie, ["It is a long action movie starting at 7 pm."]) == {0}
+    assert names_in_kind("is it a redeye flight", "The flight is an overnight flight.")
+    assert names_in_kind("is it refundable", "This is a non-refundable ticket.") is False  # no noun
+    assert names_in_kind("is the ticket refundable", "This is a non-refundable ticket.")
+    assert not names_in_kind("is the car automatic", "It is a compact car.")
+
+
+def test_the_classified_noun_is_a_word_of_the_question_not_a_part_of_one() -> None:
+    """The noun a sentence classifies is compared with the question's words (stems), not as a
+    string inside it: "bus" is not in "buy", nor "car" in "card"."""
+    from harness.detect._units import names_in_kind
+    from harness.detect.missed import DeclaredRequest, judge
+
+    assert not names_in_kind("is my card blocked", "It is a blocked rental car.")
+    assert names_in_kind("is the rental car blocked", "It is a blocked rental car.")
+    requests = ["can I buy tickets online", "when does it leave"]
+    said = ["It is a red city bus leaving at 5 pm."]
+    assert set(judge([DeclaredRequest(text=r) for r in requests], said)) == {0}
+
+
+def test_the_noun_phrase_of_a_classification() -> None:
+    """A classification's noun phrase ends at a verb form in -ing or -ed only where that opens a
+    phrase of its own (a word follows it); "there is" classifies nothing."""
+    from harness.detect._kinds import classified
+
+    assert classified("It is a beautiful old building.") == "building"
+    assert classified("This is a fully refundable booking.") == "booking"
+    assert classified("It is a very high speed train.") == "train"
+    assert classified("It is a cheap morning flight landing at 5 pm.") == "flight"
+    assert classified("It is a family owned restaurant serving pasta.") == "restaurant"
+    assert classified("There is a small fee of $5.") is None
+    assert classified("There's a quiet reading room upstairs.") is None
