@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from harness.text._shapes import _AUXILIARIES
+from harness.text._shapes import AUXILIARIES
 
 
 def _words(text: str) -> frozenset[str]:
@@ -19,7 +19,7 @@ def _words(text: str) -> frozenset[str]:
 _WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
 # Auxiliaries and modals: the closed class the planner's split reads by too (one list), and
 # "hadn't".
-_AUX = _AUXILIARIES | _words("hadn't")
+_AUX = AUXILIARIES | _words("hadn't")
 _SUBJECT = _words(
     "i i'm i'd i've i'll im ive id we we're we'd we've we'll there's theres let's lets"
 )

@@ -21,12 +21,17 @@ the planner.
 - A statement about the speaker's own things that goes on after "and" without a subject of its
   own ("I was on flight AB123 and haven't been able to locate my luggage":
   :func:`~harness.text._shapes.goes_on`).
-- An imperative and another whose object is a pronoun pointing back to what the first names,
-  after a bare "and" ("alert my bank and let them know I'm travelling").
+- An imperative and a verb of telling whose object is a pronoun pointing back to what the first
+  names, after a bare "and" ("alert my bank and let them know I'm travelling"); a second action
+  on it is a request of its own ("check my balance and send it to my wife").
 
-A closer at the end of a request ("... thank you so much", "... that's all") is no word of it.
-A piece that only announces requests to come ("I have several requests.", "Can you help me with
-a few things?") is no request (one before a colon never was).
+A closer at the end of a request, set off by punctuation ("..., thank you so much", "... - that's
+all"), is no word of it. A piece that only announces requests to come, the speaker's own or with
+no verb ("I have several requests.", "Can you help me with a few things?"), is no request (one
+before a colon never was); a question about items ("Were there two items?") is one.
+
+Each step reads a bounded window of the pieces joined so far (:func:`_window`), so the work is
+linear in the message's length.
 
 Only pieces of one sentence joined by a comma, a semicolon or a bare "and" are kept together:
 "also", "plus", "as well as" and the discourse connectives add a request of their own, and
@@ -40,13 +45,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from harness.detect._request_words import _ANNOUNCED, _ANNOUNCING, _WH
+from harness.detect._request_words import _ANNOUNCED, _ANNOUNCING, _AUX, _WH
 from harness.text._shapes import (
-    _AUXILIARIES,
-    _GREETINGS,
-    _VERBS,
-    _WANTS,
-    _WORD,
+    AUXILIARIES,
+    GREETINGS,
+    SOFT_REACH,
+    VERBS,
+    WANTS,
+    WORD,
     goes_on,
     refers_back,
     states,
@@ -69,11 +75,26 @@ _AND = re.compile(r"\s*+and\s*+", re.IGNORECASE)
 _SAYS_OF = frozenset({"i", "we", "my", "our", "the"})
 # Pronouns that point back to a thing named before (a closed class).
 _POINTING = frozenset({"it", "that", "this", "they", "them"})
-_VERB_SET = frozenset(_VERBS.split("|"))
+_VERB_SET = frozenset(VERBS.split("|"))
+# Verbs of telling or informing someone (a closed class; "let" only in "let them know"): what
+# an imperative may ask of the one the imperative before it names.
+_TELLING = frozenset({"tell", "let", "inform", "notify", "remind", "warn", "alert", "advise"})
+# An impersonal "it" (of the weather: "is it raining", "is it going to snow", "is it cold")
+# points back to nothing: the weather's verbs and adjectives (a closed class).
+_WEATHER = frozenset(
+    {
+        "rain", "raining", "rainy", "snow", "snowing", "snowy", "hail", "hailing", "sleet",
+        "drizzle", "drizzling", "pour", "pouring", "storm", "storming", "stormy", "thunder",
+        "sunny", "cloudy", "windy", "foggy", "humid", "hot", "cold", "warm", "chilly", "freezing",
+        "cool", "wet", "dry", "icy",
+    }
+)  # fmt: skip
+# The speaker announcing requests of their own (the first person) or asking for help with them.
+_SPEAKER = frozenset({"i", "i've", "ive", "i'm", "im", "i'd", "we", "we've", "we're", "help"})
 # An announcement of requests to come, said as a sentence or a part of its own: the words the
 # segmenter's announcements before a colon have, greetings, and the prepositions of "help me with
 # a few things" (closed classes).
-_ANNOUNCES = _ANNOUNCING | _GREETINGS | frozenset({"with", "about", "for", "some"})
+_ANNOUNCES = _ANNOUNCING | GREETINGS | frozenset({"with", "about", "for", "some"})
 _QUOTES = frozenset("'\"‘“")
 """What a quotation opens with: a quoted piece is what the request before it is about."""
 # A word of :data:`_ANNOUNCED` (what :func:`_announces` reads a piece's words for).
@@ -98,36 +119,53 @@ def kept_together(
         for r in requests
         if _NAMES_ANNOUNCED.search(r.text) is None or not _announces(message[r.start : r.end])
     ] or requests
-    # "... thank you so much": no words of it
-    requests = [_closed(r) if r.text[-8:].lower().endswith(_CLOSER_ENDS) else r for r in kept]
-    out = [requests[0]]
+    # "..., thank you so much": no words of it
+    requests = [_closed(r) for r in kept]
+    # Runs of pieces that make one request, joined once at the end: each step reads a bounded
+    # window of the run so far (:func:`_window`), so the work stays linear in the message.
+    runs = [[requests[0]]]
     for after in requests[1:]:
-        before = out[-1]
-        if _together(message, before, after, needs):
-            out[-1] = replace(
-                before, text=before.text + message[before.end : after.end], end=after.end
-            )
+        run = runs[-1]
+        if _together(message, run[0], run[-1].end, after, needs):
+            run.append(after)
         else:
-            out.append(after)
-    return out
+            runs.append([after])
+    return [_joined(message, run) for run in runs]
 
 
-def _together(message: str, before: Request, after: Request, needs: Callable[[], _Likely]) -> bool:
+def _joined(message: str, run: list[Request]) -> Request:
+    """One request of the pieces of ``run`` (the first piece's words, then the message's)."""
+    first, last = run[0], run[-1]
+    if len(run) == 1:
+        return first
+    return replace(first, text=first.text + message[first.end : last.end], end=last.end)
+
+
+def _window(message: str, start: int, end: int) -> str:
+    """What is read of the (maybe joined) piece ``message[start:end]``: its first
+    :data:`~harness.text._shapes.SOFT_REACH` characters, as the planner's split reads."""
+    return message[start : min(end, start + SOFT_REACH)]
+
+
+def _together(
+    message: str, before: Request, end: int, after: Request, needs: Callable[[], _Likely]
+) -> bool:
+    """Whether ``after`` is of one request with the run of pieces from ``before`` to ``end``."""
     if before.carried_after or after.carried or after.carried_after:
         return False  # words said once for two requests: two requests
-    between = message[before.end : after.start]
+    between = message[end : after.start]
     if _BETWEEN.fullmatch(between) is None:
         return False
-    first = message[before.start : before.end]
+    first = _window(message, before.start, end)
     second = message[after.start : after.end]
     if second[:1] in _QUOTES:
         return True  # "translate the sentence, 'we will be there soon' into Portuguese"
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
         return True
     if (
-        (_POINTS.search(second) is not None and refers_back(first, second))
+        _opening(second) == "or"
+        or (_POINTS.search(second) is not None and refers_back(first, second))
         or _asks_about(first, second)
-        or _opening(second) == "or"
     ):
         return True  # "has my application been received, or what is its status": one asked
     return _AND.fullmatch(between) is not None and (
@@ -136,7 +174,7 @@ def _together(message: str, before: Request, after: Request, needs: Callable[[],
 
 
 def _opening(piece: str) -> str:
-    words = _WORD.findall(piece[:40].lower())
+    words = WORD.findall(piece[:40].lower())
     return words[0] if words else ""
 
 
@@ -147,7 +185,7 @@ def _context(piece: str, needs: Callable[[], _Likely]) -> bool:
     if not states(piece) or "," in piece:
         return False
     return (
-        not any(w in _WH for w in _WORD.findall(piece.lower())[1:])
+        not any(w in _WH for w in WORD.findall(piece.lower())[1:])
         and needs().probability(piece) < _EVEN
     )
 
@@ -157,52 +195,67 @@ def _asks_about(first: str, second: str) -> bool:
     speaker's own things ("what happened", "why", "I wanna know why", "has it been approved
     yet", "what is that exactly"); not after a question, a want or a word to the bot ("what's their number and do
     they allow pets", "I'm sorry, can you tell me the time, and is it refundable")."""
-    before = _WORD.findall(first.lower())
-    words = _WORD.findall(second.lower())
+    before = WORD.findall(first.lower())
+    words = WORD.findall(second.lower())
     if (
         not before
         or not words
         or before[0] not in _SAYS_OF
         or "," in first
-        or any(w in _WANTS or w in _WH or w == "you" for w in before)
+        or any(w in WANTS or w in _WH or w == "you" for w in before)
     ):
         return False
     if words[-1] == "why" and len(words) <= 5:
         return True  # "I wanna know why", "I'm wondering why"
-    if words[0] not in _WH and words[0] not in _AUXILIARIES:
+    if words[0] not in _WH and words[0] not in AUXILIARIES:
         return False
-    return len(words) <= 5 and (len(words) <= 2 or not _POINTING.isdisjoint(words[1:3]))
+    if len(words) <= 2:
+        return True  # "what happened", "why not"
+    if len(words) > 5 or _POINTING.isdisjoint(words[1:3]):
+        return False
+    # "is it raining in Boston": an impersonal "it" points back to nothing
+    return "it" not in words[1:3] or _WEATHER.isdisjoint(words[words.index("it") + 1 :])
 
 
 def _asks_of_it(first: str, second: str) -> bool:
-    """Whether ``first`` is an imperative and ``second`` another whose object is a pronoun that
-    points back to what it names ("alert my bank and let them know ..."; not "... and tell me
-    if they serve alcohol", a question of its own)."""
-    before = _WORD.findall(first.lower())
-    words = _WORD.findall(second.lower())
+    """Whether ``first`` is an imperative and ``second`` tells what it names something, by a
+    pronoun pointing back to it ("alert my bank and let them know ...", "call the school and
+    tell them ..."): a verb of telling (:data:`_TELLING`), not any second action on it ("check
+    my balance and send it to my wife" asks twice), and not "... and tell me if they serve
+    alcohol", a question of its own."""
+    before = WORD.findall(first.lower())
+    words = WORD.findall(second[:SOFT_REACH].lower())
     return (
         bool(before)
-        and bool(words)
-        and before[0] in _VERB_SET
-        and words[0] in _VERB_SET
         and len(words) > 1
+        and before[0] in _VERB_SET
+        and words[0] in _TELLING
         and words[1] in _POINTING
+        and (words[0] != "let" or words[2:3] == ["know"])
     )
 
 
 def _announces(piece: str) -> bool:
     """Whether ``piece`` only announces requests ("I have several requests", "need help with a
-    few things", "Can you help me with a few things")."""
+    few things", "Can you help me with a few things", "A few questions"): the speaker's own
+    (the first person or "help") or said with no verb; not a question about items ("Were there
+    two items?")."""
     if _NAMES_ANNOUNCED.search(piece) is None:
         return False  # the cheap test first: most pieces name no request to come
-    words = _WORD.findall(piece.lower())
-    return any(w in _ANNOUNCED for w in words) and all(w in _ANNOUNCES for w in words)
+    words = WORD.findall(piece.lower())
+    return (
+        any(w in _ANNOUNCED for w in words)
+        and all(w in _ANNOUNCES for w in words)
+        and (not _SPEAKER.isdisjoint(words) or _AUX.isdisjoint(words))
+    )
 
 
-# A closer said at the end of a request (a closed class of thanks and sign-offs): "... between 5
-# and 530 thank you so much", "... state what they are thanks a lot".
+# A closer said at the end of a request (a closed class of thanks and sign-offs), set off by
+# punctuation: "... between 5 and 530, thank you so much", "... state what they are - thanks a
+# lot"; not a title or a name ("play the song Thank You", "call Ty").
 _CLOSER = re.compile(
-    r"(?<=\w)[\s,.!]+(?:thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
+    r"(?<=\w)\s*+[,.!;:\u2013\u2014-][\s,.!;:\u2013\u2014-]*+"
+    r"(?:thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
     r"|ty|thx|cheers|that'?s\s+all)[\s.!]*$",
     re.IGNORECASE,
 )
@@ -226,9 +279,7 @@ _CLOSER_ENDS = (
 
 def _closed(request: Request) -> Request:
     """``request`` without a closer at its end (when two words or more are left)."""
-    if request.carried_after:
-        return request
-    if not request.text[-8:].lower().endswith(_CLOSER_ENDS):
+    if request.carried_after or not request.text[-8:].lower().endswith(_CLOSER_ENDS):
         return request  # the cheap test first
     m = _CLOSER.search(request.text)
     if m is None or len(request.text[: m.start()].split()) < 2:

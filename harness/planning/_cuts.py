@@ -30,23 +30,23 @@ from __future__ import annotations
 import re
 
 from harness.text._shapes import (
-    _ASKS_FIRST,
-    _AUX_SET,
-    _AUX_WORDS,
-    _CLAUSE_OPENERS,
-    _CONTRACTED,
-    _GREETINGS,
-    _OPEN_END,
-    _SCENE,
-    _SOFT_REACH,
-    _SUBJECTS,
-    _VERBS,
-    _WANTS,
-    _WH_SET,
-    _WH_WORDS,
-    _WORD,
+    ASKS_FIRST,
+    AUX_SET,
+    AUX_WORDS,
+    CLAUSE_OPENERS,
+    CONTRACTED,
+    GREETINGS,
     LEAD,
-    _words,
+    OPEN_END,
+    SCENE,
+    SOFT_REACH,
+    SUBJECTS,
+    VERBS,
+    WANTS,
+    WH_SET,
+    WH_WORDS,
+    WORD,
+    word_class,
 )
 
 # A US state's postal code after a comma ends a place's name ("from Tampa, FL to Denver, CO"),
@@ -93,15 +93,15 @@ _CUT_TEMPLATE = (
     r"|" + _STATE_NAME + r"\b))"
     r"|(?P<lead>(?<!\s):\s++)"
     r"|(?P<soft>(?<=[\w'])\s++(?:then|after that)\s++"
-    r"|(?<=[\w'])\s++(?=(?:" + _WH_WORDS + r")(?:'s|s)\b"
-    r"|(?:" + _WH_WORDS + r")(?:\s++(?!(?:" + _SUBJECTS + r")\b)[\w'$]++){0,3}?\s++"
-    r"(?:" + _AUX_WORDS + r")\b"
-    r"|(?:" + _AUX_WORDS + r")\s++(?:" + _SUBJECTS + r")\b"
+    r"|(?<=[\w'])\s++(?=(?:" + WH_WORDS + r")(?:'s|s)\b"
+    r"|(?:" + WH_WORDS + r")(?:\s++(?!(?:" + SUBJECTS + r")\b)[\w'$]++){0,3}?\s++"
+    r"(?:" + AUX_WORDS + r")\b"
+    r"|(?:" + AUX_WORDS + r")\s++(?:" + SUBJECTS + r")\b"
     r"|(?:i'm|im|i'd|i)\s++(?:need|want|wanna|would|must|have to|'d like|like to|lost"
     r"|looking)\b"
     r"|my(?:\s++[\w']++){1,2}?\s++(?:is|was|has|got|isn't|wasn't|hasn't|didn't|won't|doesn't)\b"
-    r"|please\s++(?:" + _VERBS + r")\b"
-    r"|(?:" + _VERBS + r")\s++(?:" + _OBJECT + r")\b))"
+    r"|please\s++(?:" + VERBS + r")\b"
+    r"|(?:" + VERBS + r")\s++(?:" + _OBJECT + r")\b))"
 )
 CUT = re.compile(_CUT_TEMPLATE.replace("MARKS", ""), re.IGNORECASE)
 # With inline numbered items ("1) where is my W-2 2) when is payday"): a cut at each marker
@@ -114,12 +114,12 @@ CUT_LISTED = re.compile(
 PUNCTUATED = re.compile(r"[,;!?]|[.:](?=\s)")
 FIRST_MARK = re.compile(r"(?:^|[\s:])(?:\(?1[.)]|#1)\s", re.IGNORECASE)
 
-_VERB_SET = frozenset(_VERBS.split("|")) | _words("i i'd i've we need want wanna like please")
+_VERB_SET = frozenset(VERBS.split("|")) | word_class("i i'd i've we need want wanna like please")
 # Words only a clause has (auxiliaries, copulas and modals, "got", negation, question words,
 # subject pronouns): a piece with one says its own verb ("my card got declined", "my luggage is
 # not here"); a piece without one may be a bare noun phrase ("and my W-2") that shares the verb
 # before it.
-CLAUSE_WORDS = _AUX_SET | _WH_SET | _words("be been got gets not never i we you they he she")
+CLAUSE_WORDS = AUX_SET | WH_SET | word_class("be been got gets not never i we you they he she")
 _SOFT_WORDS = 3
 """The fewest words a request has before a soft cut may end it."""
 
@@ -137,28 +137,28 @@ def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) ->
     "after that") it only needs its words and no phrase that sets the scene ("if it rains then
     ...").
     """
-    before = text[max(start, at - _SOFT_REACH) : at]
+    before = text[max(start, at - SOFT_REACH) : at]
     opening = LEAD.match(before)
-    words = _WORD.findall((before[opening.end() :] if opening else before).lower())
-    while words and words[0] in _GREETINGS:
+    words = WORD.findall((before[opening.end() :] if opening else before).lower())
+    while words and words[0] in GREETINGS:
         del words[0]
     if joined:
-        return len(words) >= _SOFT_WORDS and words[0] not in _SCENE
+        return len(words) >= _SOFT_WORDS and words[0] not in SCENE
     if (
         len(words) < _SOFT_WORDS
-        or words[-1] in _OPEN_END
-        or words[-1].endswith(_CONTRACTED)
-        or words[0] in _SCENE
+        or words[-1] in OPEN_END
+        or words[-1].endswith(CONTRACTED)
+        or words[0] in SCENE
     ):
         return False
-    if not (words[0] in _ASKS_FIRST or any(w in _WANTS for w in words)):
+    if not (words[0] in ASKS_FIRST or any(w in WANTS for w in words)):
         return False  # a statement ("i am going to germany soon") is the context of what follows
     verb = False
     asking = False  # a question word whose auxiliary has not come yet
     for word in words:
-        if word in _AUX_SET:
+        if word in AUX_SET:
             verb, asking = True, False
-        elif word in _WH_SET:
+        elif word in WH_SET:
             asking = True  # until its auxiliary, or "to" ("how to get my paycheck")
         elif word == "to":
             asking = False
@@ -173,7 +173,5 @@ def inside_clause(text: str, start: int, cut: str) -> bool:
     looking", "we also need", "can also"), where it joins no two requests."""
     if cut.strip().lower() != "also":  # not after a comma: ", also" joins
         return False
-    words = _WORD.findall(text[max(0, start - 40) : start].lower())  # bounded: linear
-    return bool(words) and (
-        words[-1] in _CLAUSE_OPENERS or words[-1].endswith((*_CONTRACTED, "'m"))
-    )
+    words = WORD.findall(text[max(0, start - 40) : start].lower())  # bounded: linear
+    return bool(words) and (words[-1] in CLAUSE_OPENERS or words[-1].endswith((*CONTRACTED, "'m")))

@@ -22,25 +22,25 @@ from __future__ import annotations
 import re
 
 
-def _words(text: str) -> frozenset[str]:
+def word_class(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
 # Auxiliaries and modals (a closed class), as a question or a clause opens with them.
-_AUX_WORDS = (
+AUX_WORDS = (
     "is|are|was|were|am|do|does|did|have|has|had|can|could|will|would|shall|should|may|might|must"
     "|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|haven't|hasn't|can't|cannot|couldn't"
     "|won't|wouldn't|shouldn't|isnt|arent|dont|doesnt|didnt|cant|wont"
 )
-_WH_WORDS = "what|when|where|which|who|whom|whose|why|how"
+WH_WORDS = "what|when|where|which|who|whom|whose|why|how"
 # Determiners and personal pronouns: a word of these after a question word makes the clause an
 # embedded one ("what my balance is", "when i get home"), not a question.
-_SUBJECTS = (
+SUBJECTS = (
     "i|you|we|they|he|she|it|there|my|your|our|their|his|her|its|the|a|an|this|that|these|those"
     "|any|some|i'm|im|i'd|i've"
 )
 # Request verbs (imperatives people open a request with), as in the check's segmenter's class.
-_VERBS = (
+VERBS = (
     "tell|show|give|find|get|check|look|book|reserve|cancel|change|update|set|reset|unlock|lock"
     "|order|buy|pay|send|transfer|add|remove|delete|put|make|schedule|remind|play|call|text|turn"
     "|start|stop|switch|open|close|create|request|submit|report|freeze|block|track|confirm"
@@ -64,21 +64,21 @@ CONNECTIVE = (
 _MARKER = r"(?:\(?\d{1,2}[.)](?=\s)|#\d{1,2}\b|\d{1,2}\s?-(?=\s)|[-*•–·](?=\s?[^\W\d_]))"
 # A piece's opening that asks nothing: list markers and connectives, with their punctuation.
 LEAD = re.compile(r"^\s*+(?:(?:" + _MARKER + r"|" + CONNECTIVE + r")[\s,:]*+)+", re.IGNORECASE)
-_WORD = re.compile(r"[\w'$]+")
-_WH_SET = frozenset(_WH_WORDS.split("|")) | {"what's", "whats", "how's", "hows", "where's"}
-_AUX_SET = (
-    frozenset(_AUX_WORDS.split("|"))
-    | frozenset(f"{wh}{s}" for wh in _WH_WORDS.split("|") for s in ("'s", "s"))
-    | _words("that's it's i'm im")
+WORD = re.compile(r"[\w'$]+")
+WH_SET = frozenset(WH_WORDS.split("|")) | {"what's", "whats", "how's", "hows", "where's"}
+AUX_SET = (
+    frozenset(AUX_WORDS.split("|"))
+    | frozenset(f"{wh}{s}" for wh in WH_WORDS.split("|") for s in ("'s", "s"))
+    | word_class("that's it's i'm im")
 )
 # Words after which the clause is still open: a soft cut never follows one (closed classes:
 # determiners, prepositions, conjunctions and subordinators, auxiliaries, pronouns that ask for a
 # verb or an object, and the verbs of knowing and asking that take a question after them).
-_OPEN_END = (
-    frozenset(_SUBJECTS.split("|"))
-    | frozenset(_AUX_WORDS.split("|"))
-    | _WH_SET
-    | _words(
+OPEN_END = (
+    frozenset(SUBJECTS.split("|"))
+    | frozenset(AUX_WORDS.split("|"))
+    | WH_SET
+    | word_class(
         """
         to of for in on at by with from about into over under between than as and or but nor if
         whether because since while though although unless until so that which who whom please
@@ -88,43 +88,45 @@ _OPEN_END = (
     )
 )
 # Words a phrase that sets the scene opens with (prepositions and subordinators).
-_SCENE = _words("to in on at for from with about by during after before while since because if as")
+SCENE = word_class(
+    "to in on at for from with about by during after before while since because if as"
+)
 # How a request opens (a question, an imperative) or what it says it wants: a piece that has
 # none of these is a statement, the context of the question after it.
-_ASKS_FIRST = _WH_SET | _AUX_SET | frozenset(_VERBS.split("|")) | _words("please id i'd")
-_GREETINGS = _words("hi hello hey yo there ok okay so well um uh hmm")
-_WANTS = _words("need needs want wants wanna like looking")
-_AUXILIARIES = frozenset(_AUX_WORDS.split("|"))
+ASKS_FIRST = WH_SET | AUX_SET | frozenset(VERBS.split("|")) | word_class("please id i'd")
+GREETINGS = word_class("hi hello hey yo there ok okay so well um uh hmm")
+WANTS = word_class("need needs want wants wanna like looking")
+AUXILIARIES = frozenset(AUX_WORDS.split("|"))
 # Verbs a statement goes on with after "and" when the subject is the one before it (closed
 # classes): the verbs of needing and wanting, with which no imperative opens ("i took a new job and
 # need help with my 401k"), and an auxiliary that no subject follows: "am" without "i" ("i want a
 # cab and am a group of one"), a negated one but "don't" ("and can't find my luggage"), or any
 # before a participle, "been" or an adverb ("and was returned to me"). "and does France ..." and
 # "and can you ..." open questions.
-_GOES_ON = _words("need needs want wants wanna")
+_GOES_ON = word_class("need needs want wants wanna")
 _NEGATED = frozenset(
-    w for w in _AUXILIARIES if w.endswith(("n't", "nt")) or w == "cannot"
-) - _words("don't dont")
+    w for w in AUXILIARIES if w.endswith(("n't", "nt")) or w == "cannot"
+) - word_class("don't dont")
 # How a question or an imperative opens ("i'm", "that's" state).
-_OPENS_ASKING = _WH_SET | _AUXILIARIES | frozenset(_VERBS.split("|")) | _words("please")
-_REFERRING = _words("it them")
+_OPENS_ASKING = WH_SET | AUXILIARIES | frozenset(VERBS.split("|")) | word_class("please")
+_REFERRING = word_class("it them")
 # What a clause's "also" may follow: a personal pronoun or a modal (closed classes).
-_CLAUSE_OPENERS = _words("i im we you they he she can could would will should might may must")
+CLAUSE_OPENERS = word_class("i im we you they he she can could would will should might may must")
 # A statement's subject (a closed class: the pronouns a speaker states about themselves or a
 # situation with), and the words of wishing or asking a statement has no room for.
-_STATES_FROM = _words("i i'm i'll i've we we're we'll we've there there's it it's")
-_ASKING_WORDS = _AUXILIARIES - _words("am is are was were be been will") | _words(
+_STATES_FROM = word_class("i i'm i'll i've we we're we'll we've there there's it it's")
+_ASKING_WORDS = AUXILIARIES - word_class("am is are was were be been will") | word_class(
     "wish prefer hope love trying try please help let's"
 )
-_ONE_OF = _words("new another replacement")
+_ONE_OF = word_class("new another replacement")
 # "one" standing for a thing named before ("I'd like one with a balcony"): not after a word that
 # makes it a number or a choice ("no one", "this one"), and followed by what describes it.
-_NOT_PRONOUN = _words("no any every each some only just which what this the")
-_AFTER_ONE = _words("with that which for in on at from near around please too instead")
-_PARTICIPLE_NEXT = _words("be been being not never just still also already really")
+_NOT_PRONOUN = word_class("no any every each some only just which what this the")
+_AFTER_ONE = word_class("with that which for in on at from near around please too instead")
+_PARTICIPLE_NEXT = word_class("be been being not never just still also already really")
 # An auxiliary's contraction ("my job'll"): a verb follows it.
-_CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")
-_SOFT_REACH = 200
+CONTRACTED = ("'ll", "'d", "'ve", "'re", "n't")
+SOFT_REACH = 200
 """How much of the text before a soft cut is read (the work per candidate stays bounded)."""
 
 
@@ -133,9 +135,9 @@ def goes_on(previous: str, piece: str) -> bool:
     no subject of its own): ``previous`` opens as a statement does (not as a question, an
     imperative or "please"), and ``piece`` opens with a verb that has no subject of its own
     (``_GOES_ON``, an auxiliary without its subject)."""
-    before = _WORD.findall(previous[:_SOFT_REACH].lower())
-    words = _WORD.findall(piece[:_SOFT_REACH].lower())
-    while before and before[0] in _GREETINGS:
+    before = WORD.findall(previous[:SOFT_REACH].lower())
+    words = WORD.findall(piece[:SOFT_REACH].lower())
+    while before and before[0] in GREETINGS:
         del before[0]
     if len(words) < 2 or not before or before[0] in _OPENS_ASKING:
         return False
@@ -145,14 +147,14 @@ def goes_on(previous: str, piece: str) -> bool:
         return True
     if first == "am":
         return second != "i"
-    return first in _AUXILIARIES and (second in _PARTICIPLE_NEXT or second.endswith("ed"))
+    return first in AUXILIARIES and (second in _PARTICIPLE_NEXT or second.endswith("ed"))
 
 
 def opens_request(piece: str) -> bool:
     """Whether ``piece`` opens as a request does: a question word, an auxiliary, a request verb or
     "please" first."""
-    words = _WORD.findall(piece[:_SOFT_REACH].lower())
-    return bool(words) and words[0] in _ASKS_FIRST
+    words = WORD.findall(piece[:SOFT_REACH].lower())
+    return bool(words) and words[0] in ASKS_FIRST
 
 
 def states(text: str) -> bool:
@@ -160,13 +162,13 @@ def states(text: str) -> bool:
     or imperative does and has no word of wanting ("There is an urgency to go out", "I'll be
     travelling soon"; not "I want a cab", "can you ...", "book ...")."""
     opening = LEAD.match(text)
-    words = _WORD.findall(text[opening.end() if opening else 0 :][:_SOFT_REACH].lower())
-    while words[1:] and words[0] in _GREETINGS and words[0] not in _STATES_FROM:
+    words = WORD.findall(text[opening.end() if opening else 0 :][:SOFT_REACH].lower())
+    while words[1:] and words[0] in GREETINGS and words[0] not in _STATES_FROM:
         del words[0]
     return (
         bool(words)
         and words[0] in _STATES_FROM
-        and not any(w in _WANTS or w in _ASKING_WORDS for w in words)
+        and not any(w in WANTS or w in _ASKING_WORDS for w in words)
     )
 
 
@@ -177,10 +179,10 @@ def refers_back(previous: str, piece: str) -> bool:
     opens as no question or imperative does and wants nothing: "I want ..." is a request), and
     ``piece`` is no question or clause with its own auxiliary ("... and my bags didn't make it")."""
     opening = LEAD.match(previous)
-    before = _WORD.findall(previous[opening.end() if opening else 0 :][:_SOFT_REACH].lower())
-    while before and before[0] in _GREETINGS:
+    before = WORD.findall(previous[opening.end() if opening else 0 :][:SOFT_REACH].lower())
+    while before and before[0] in GREETINGS:
         del before[0]
-    if not before or before[0] in _OPENS_ASKING or any(w in _WANTS for w in before):
+    if not before or before[0] in _OPENS_ASKING or any(w in WANTS for w in before):
         return False
     return points_back(piece)
 
@@ -190,11 +192,11 @@ def points_back(piece: str) -> bool:
     classes): "it" or "them" as an object ("please reserve it for 7 pm"; not in "what is it",
     "it is"), "a new one", "another one", or "one" before what describes it ("I'd like one with
     a balcony"); and it is no question or clause with its own auxiliary."""
-    words = _WORD.findall(piece[:_SOFT_REACH].lower())
-    if any(w in _AUXILIARIES or w in _WH_SET or w.endswith("n't") for w in words):
+    words = WORD.findall(piece[:SOFT_REACH].lower())
+    if any(w in AUXILIARIES or w in WH_SET or w.endswith("n't") for w in words):
         return False
     for index, word in enumerate(words):
-        if word in _REFERRING and index > 0 and words[index - 1] not in _OPEN_END - _SCENE:
+        if word in _REFERRING and index > 0 and words[index - 1] not in OPEN_END - SCENE:
             return True
         if word == "one" and index and words[index - 1] in _ONE_OF:
             return True

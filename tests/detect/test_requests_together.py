@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.detect import _together
 from harness.detect.missed import missed_requests
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, Transcript
@@ -79,10 +80,71 @@ def test_an_announcement_of_requests_is_no_request(message: str, requests: list[
 
 
 def test_a_closer_is_no_word_of_the_request_it_ends() -> None:
-    message = "is parking free, and are rooms available on Friday thank you so much"
+    message = "is parking free, and are rooms available on Friday, thank you so much"
     assert texts(message) == ["is parking free", "are rooms available on Friday"]
     (_, last) = segment_requests(message)
     assert message[last.start : last.end] == "are rooms available on Friday"
+
+
+@pytest.mark.parametrize(
+    ("message", "last"),
+    [
+        # words of thanks that punctuation does not set off are words of the request
+        ("what's the weather, and play the song Thank You", "play the song Thank You"),
+        ("what's the weather, and please call Ty", "please call Ty"),
+        ("what do I owe, and tell me if that's all", "tell me if that's all"),
+        ("book a cab and send a note saying thanks a lot", "send a note saying thanks a lot"),
+    ],
+)
+def test_words_of_a_closer_inside_a_request_are_kept(message: str, last: str) -> None:
+    assert texts(message)[-1] == last
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        # a second action on what the first names is a request of its own ("tell"/"let ...
+        # know" it something is not)
+        ("check my balance and send it to my wife", ["check my balance", "send it to my wife"]),
+        ("play some jazz and turn it up", ["play some jazz", "turn it up"]),
+        # an impersonal "it" (the weather's) points back to nothing
+        ("I lost my card, is it raining in Boston", ["I lost my card", "is it raining in Boston"]),
+        ("the meeting moved to 3, is it going to rain", ["the meeting moved to 3", "is it going to rain"]),
+        # a question about items announces nothing
+        ("Check my order. Were there two items?", ["Check my order", "Were there two items"]),
+        ("Show my cart. Are there any other items?", ["Show my cart", "Are there any other items"]),
+    ],
+)  # fmt: skip
+def test_pieces_that_only_look_joined_stay_apart(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+def test_a_run_of_joined_pieces_is_read_in_a_bounded_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Joining a run of pieces reads a bounded part of the run so far at each step, so the
+    characters read grow with the message, not with its square (an operation count, no timing)."""
+    read: list[int] = []
+
+    def counted(name: str) -> None:
+        shape = getattr(_together, name)
+
+        def wrapper(first: str, second: str) -> bool:
+            read.append(len(first))
+            return bool(shape(first, second))
+
+        monkeypatch.setattr(_together, name, wrapper)
+
+    for name in ("refers_back", "_asks_about", "_asks_of_it"):
+        counted(name)
+
+    def characters(k: int) -> int:
+        read.clear()
+        message = "Call the school" + " and tell them" * k
+        assert texts(message) == [message]
+        return sum(read)
+
+    assert characters(2_800) <= 5 * characters(700)
 
 
 def test_a_bot_sentence_is_cut_as_before() -> None:
