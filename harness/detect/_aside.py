@@ -1,7 +1,7 @@
 """The ``restated_aside`` feature of the pair scorer: a claim said again beside the answer to the
-user's new question, not the answer itself ("A 16 × 20 ft deck needs a permit, and your fee is
-$230." above "Footing inspections can only be booked once the permit is issued ..." after "can I
-book the footing inspection?"). Split from :mod:`harness.detect._features` to keep it small."""
+user's new question, not the answer itself ("Your parcel is insured up to $500." said again above
+"Collection can be booked for any weekday after 9 am." after "when can the courier collect it?").
+Split from :mod:`harness.detect._features` to keep it small."""
 
 from __future__ import annotations
 
