@@ -30,10 +30,12 @@ from pathlib import Path
 
 import pytest
 
+from tests import held_out
 from tests.blind.measure_blind2 import CORPUS, Totals, run_detect, totals
 
 
 def _measure(tmp_path: Path, semantic: bool) -> Totals:
+    held_out.guard("blind2")
     out = tmp_path / "report.json"
     run_detect(semantic, out)
     labels = json.loads((CORPUS / "labels.json").read_text(encoding="utf-8"))

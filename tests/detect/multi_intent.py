@@ -31,13 +31,21 @@ from harness.detect.missed import missed_requests as _missed_requests
 from harness.detect.requests import segment_requests
 from harness.detect.transcript import Message, Transcript
 from harness.text import content_words
+from tests import held_out
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures" / "multi_intent"
 
 
-@cache
 def load(split: str) -> tuple[dict[str, Any], ...]:
+    """The messages of one split (a held-out split skips the test under ``HARNESS_SKIP_HELD_OUT``)."""
+    if split in held_out.MULTI_INTENT:
+        held_out.guard(f"the multi-intent split {split!r}")
+    return _load(split)
+
+
+@cache
+def _load(split: str) -> tuple[dict[str, Any], ...]:
     path = FIXTURES / f"{split}.jsonl"
     return tuple(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
 

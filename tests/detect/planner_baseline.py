@@ -40,6 +40,7 @@ from harness.planning.base import PlanInput
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
 from harness.planning.rules import RulesPlanner
+from tests import held_out
 from tests.detect.build_multi_intent import AGENT_OF, CLINC
 from tests.detect.multi_intent import FIXTURES, load
 
@@ -285,6 +286,8 @@ class OutOfScope:
 @cache
 def out_of_scope(split: str) -> OutOfScope:
     """How many requests that belong to no agent the planner sends to one (see the docstring)."""
+    if split != "train":
+        held_out.guard(f"CLINC150 {split}")
     data = json.loads(CLINC.read_text(encoding="utf-8"))
     own = [text for text, _ in data[f"oos_{split}"]]
     other = [text for text, intent in data[split] if intent not in AGENT_OF]

@@ -28,6 +28,7 @@ from harness.detect.scorer import (
     semantic_scorer,
     with_cosine,
 )
+from tests import held_out
 from tests.simulate._helpers import conversation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,6 +149,7 @@ def test_the_cached_semantic_rows_are_what_the_builder_and_embedder_make() -> No
 def test_built_sgd_dev_transcripts_with_the_cosine() -> None:
     from tools.detector.fit import detect_all, embed_all, load_sgd
 
+    held_out.guard("SGD dev")
     built = load_sgd(SGD / "sgd-dev.jsonl.gz", every=5)
     figures = detect_all(built, semantic_scorer(), embed_all(built)).figures()
     assert figures["P"] >= 0.94, figures  # measured 0.954 (default scorer: 0.966)
@@ -159,6 +161,7 @@ def test_built_sgd_dev_transcripts_with_the_cosine() -> None:
 def test_false_alarms_on_unchanged_sgd_dev_dialogues_with_the_cosine() -> None:
     from tools.detector.fit import detect_all, embed_all, load_sgd
 
+    held_out.guard("SGD dev")
     plain = load_sgd(SGD / "sgd-dev.jsonl.gz", every=3, plain=True)
     figures = detect_all(plain, semantic_scorer(), embed_all(plain)).figures()
     assert figures["bot_messages"] > 5000

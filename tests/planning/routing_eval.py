@@ -38,6 +38,7 @@ from harness.models.rules import agent_router
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import CONCEPT_WEIGHTS, AgentMatcher
 from harness.planning.semantic import LEXICAL_WEIGHT, SemanticMatcher, TextEmbedder
+from tests import held_out
 from tests.detect.multi_intent import load
 from tests.detect.planner_baseline import cards as clinc_cards
 
@@ -81,6 +82,8 @@ def clinc(split: str) -> Labelled:
 
 
 def _dialogues(split: str) -> list[dict[str, Any]]:
+    if split == "dev":
+        held_out.guard("SGD dev")
     with gzip.open(SGD / f"sgd-{split}.jsonl.gz", "rt", encoding="utf-8") as handle:
         return [json.loads(line) for line in handle]
 
