@@ -18,9 +18,9 @@ from harness.detect._kinds import (
     says_yes_or_no,
 )
 from harness.detect.answers import (
-    _ASSOCIATED,
-    _associated,
+    ASSOCIATED,
     all_words_of,
+    association,
     matcher,
     reply_terms,
     words_of,
@@ -159,7 +159,7 @@ def _speaks_to(request: str, sentence: str) -> bool:
         return False
     if asked & said:
         return True
-    return _associated(asked, reply_terms(modifiers), matcher().associations) > _ASSOCIATED
+    return association(asked, reply_terms(modifiers), matcher().associations) > ASSOCIATED
 
 
 def _wants(request: str, sentence: str) -> frozenset[str]:
@@ -238,7 +238,7 @@ def _linked(request: str, sentence: str) -> bool:
     if asked & words_of(sentence):
         return True
     table = matcher().associations
-    return _associated(asked, reply_terms(sentence), table) > _ASSOCIATED
+    return association(asked, reply_terms(sentence), table) > ASSOCIATED
 
 
 def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:

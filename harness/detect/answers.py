@@ -74,12 +74,14 @@ from harness.detect.acts import tagger
 from harness.text import content_words
 
 __all__ = [
+    "ASSOCIATED",
     "FEATURES",
     "FINDING_FEATURES",
     "AnswerMatcher",
     "all_words_of",
     "asks_yes_or_no",
     "assignment",
+    "association",
     "finding_features",
     "matcher",
     "pair_features",
@@ -118,7 +120,7 @@ FEATURES = (
 _JOINED = re.compile(r"(?<=[^\W_])[-/](?=[^\W_])")
 _PREFIX = 5
 # The least association of a sentence with a request that counts as "its words go with it".
-_ASSOCIATED = 0.05
+ASSOCIATED = 0.05
 
 
 # Words that ask or offer without naming what ("I'd like", "can you find", "sure, let me look"):
@@ -177,7 +179,7 @@ def reply_terms(text: str) -> frozenset[str]:
     return words_of(text) | frozenset("@" + kind for kind in kinds) | frozenset(polar)
 
 
-def _associated(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
+def association(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
     """The mean, over the sentence's words, of their strongest association with the request."""
     if not claim or not request:
         return 0.0
@@ -205,7 +207,7 @@ def pair_features(
     # How much each sentence shares with each request (wording, prefixes counted).
     share = [[_prefix_share(words[i], cw) for cw in claim_words] for i in range(len(requests))]
     terms = [reply_terms(c) for c in claims]
-    assoc = [[_associated(words[i], t, table) for t in terms] for i in range(len(requests))]
+    assoc = [[association(words[i], t, table) for t in terms] for i in range(len(requests))]
     # The request each sentence shares most with (None: none, or a tie).
     owner: list[int | None] = []
     for j in range(len(claims)):
@@ -493,7 +495,7 @@ def finding_features(
     asked = asked_kinds(request) - {"polar"}
     given = frozenset().union(*(given_kinds(c) for c in claims))
     terms = words_of(request)
-    associated = max((_associated(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
+    associated = max((association(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
     best_free = max((p[row][j] for j in free), default=0.0)
     closing = max((_claim_acts(claims[j])[0] for j in free), default=0.0)
     return [
@@ -541,11 +543,11 @@ def _may_answer(x: Sequence[float]) -> bool:
         return bool(
             x[_AT["asked_kind"]]
             or x[_AT["claim_question"]]
-            or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
+            or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > ASSOCIATED)
         )
     return not x[_AT["misses_distinctive"]] or bool(
         x[_AT["own_kind"]]
-        or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > _ASSOCIATED)
+        or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > ASSOCIATED)
     )
 
 
@@ -577,11 +579,11 @@ def _distinct_leads(
     out = set()
     for i, j in held:
         terms = reply_terms(claims[j])
-        mine = _associated(own[i], terms, table)
+        mine = association(own[i], terms, table)
         rivals = max(
-            (_associated(own[k], terms, table) for k in range(len(own)) if k != i), default=0.0
+            (association(own[k], terms, table) for k in range(len(own)) if k != i), default=0.0
         )
-        if mine > _ASSOCIATED and mine > rivals:
+        if mine > ASSOCIATED and mine > rivals:
             out.add((i, j))
     return out
 
