@@ -2,7 +2,7 @@
 
 An agent's texts rarely hold every word its users say: "what's my salary" for an agent described by
 "paydays, income, W-2 tax forms". This module ships a table learnt from real user requests labelled
-with their intent (CLINC150 train and Schema-Guided Dialogue train user turns, 196 intents in all):
+with their intent (CLINC150 train and Schema-Guided Dialogue train user turns, 187 intents in all):
 each word becomes a vector over those intents, how often each intent's requests use it. "salary"
 and "income" point at the same intent, so a request and an agent's text that share no word can
 still be close. Two neighbouring words that mostly one intent's requests use ("credit rating",
