@@ -17,6 +17,7 @@ from harness.detect._kinds import (
     classification,
     says_yes_or_no,
 )
+from harness.detect._matching import augmenting_match
 from harness.detect.answers import (
     ASSOCIATED,
     all_words_of,
@@ -176,19 +177,10 @@ def _wants(request: str, sentence: str) -> frozenset[str]:
 
 def _fits(wants: Sequence[frozenset[str]], units: Sequence[frozenset[str]]) -> bool:
     """Whether each request (the kinds it wants) can have a unit of its own (a small matching)."""
-    owner: dict[int, int] = {}
-
-    def place(i: int, seen: set[int]) -> bool:
-        for u, kinds in enumerate(units):
-            if u in seen or not wants[i] & kinds:
-                continue
-            seen.add(u)
-            if u not in owner or place(owner[u], seen):
-                owner[u] = i
-                return True
-        return False
-
-    return all(place(i, set()) for i in range(len(wants)))
+    matched, _ = augmenting_match(
+        range(len(wants)), lambda i: (u for u, kinds in enumerate(units) if wants[i] & kinds)
+    )
+    return len(matched) == len(wants)
 
 
 def second_answer(

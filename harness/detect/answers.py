@@ -70,6 +70,7 @@ from harness.detect._kinds import (
     given_kinds,
     says_yes_or_no,
 )
+from harness.detect._matching import augmenting_match
 from harness.detect.acts import tagger
 from harness.text import content_words
 
@@ -434,21 +435,11 @@ def assignment(
 ) -> tuple[list[int], dict[int, int]]:
     """:func:`unmatched` and the matching itself (sentence -> request)."""
     rows = len(p)
-    edges = [[j for j, v in enumerate(row) if v >= limits[j]] for row in p]
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for j in sorted(edges[i], key=lambda j: -p[i][j]):
-            if j in seen:
-                continue
-            seen.add(j)
-            if j not in owner or augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
+    edges = [
+        [j for _, j in sorted((-v, j) for j, v in enumerate(row) if v >= limits[j])] for row in p
+    ]
     order = sorted(range(rows), key=lambda i: -max(p[i], default=0.0))
-    matched = {i for i in order if augment(i, set())}
+    matched, owner = augmenting_match(order, edges.__getitem__)
     missing = [i for i in range(rows) if i not in matched and max(p[i], default=0.0) < shared]
     return missing, owner
 
