@@ -11,6 +11,14 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from harness.detect._answer_terms import (
+    ASSOCIATED,
+    all_words_of,
+    association,
+    own_words,
+    reply_terms,
+    words_of,
+)
 from harness.detect._kinds import (
     _QUALIFIED,
     asked_kinds,
@@ -18,14 +26,7 @@ from harness.detect._kinds import (
     says_yes_or_no,
 )
 from harness.detect._matching import augmenting_match
-from harness.detect.answers import (
-    ASSOCIATED,
-    all_words_of,
-    association,
-    matcher,
-    reply_terms,
-    words_of,
-)
+from harness.detect.answers import matcher
 from harness.text import content_words, extract_facts
 from harness.text.facts import STRONG_KINDS
 
@@ -238,7 +239,7 @@ def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:
     common with another request, none of its own: "You have used 8 PTO days and have 12 left"
     for "how many PTO days have I accrued" beside "... used" (the matcher's rule,
     :func:`~harness.detect.answers.pair_features`' ``misses_distinctive``)."""
-    asked = words_of(texts[k])
-    own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
+    words = [words_of(text) for text in texts]
+    asked, own = words[k], own_words(words)[k]
     said = words_of(sentence)
     return bool(asked & said) and not own & said

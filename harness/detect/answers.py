@@ -55,24 +55,35 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
+from harness.detect._answer_findings import (
+    FINDING_FEATURES,
+    assignment,
+    finding_features,
+    unmatched,
+)
+from harness.detect._answer_terms import (
+    ASSOCIATED,
+    Associations,
+    all_words_of,
+    association,
+    claim_acts,
+    own_words,
+    prefix_share,
+    reply_terms,
+    words_of,
+)
 from harness.detect._kinds import (
-    _NO,
-    _YES,
     asked_kinds,
     asks_yes_or_no,
     facts_of,
     given_kinds,
     says_yes_or_no,
 )
-from harness.detect._matching import augmenting_match
-from harness.detect.acts import tagger
-from harness.text import content_words
 
 __all__ = [
     "ASSOCIATED",
@@ -117,80 +128,6 @@ FEATURES = (
     "own_kind",
 )
 
-# "W-2", "e-mail", "24/7": one word each, so that a request for a W-2 has a word to look for.
-_JOINED = re.compile(r"(?<=[^\W_])[-/](?=[^\W_])")
-_PREFIX = 5
-# The least association of a sentence with a request that counts as "its words go with it".
-ASSOCIATED = 0.05
-
-
-# Words that ask or offer without naming what ("I'd like", "can you find", "sure, let me look"):
-# a request and a reply both having them says nothing about whether one answers the other.
-_GENERIC = content_words(
-    "like want need wish would love help find get look looking search please know tell show give"
-    " let make sure okay ok thanks thank really just also something anything"
-)
-
-
-@lru_cache(maxsize=16_384)
-def all_words_of(text: str) -> frozenset[str]:
-    """The content words (stems) of a text, a hyphenated or slashed word as one ("w2")."""
-    return content_words(_JOINED.sub("", text))
-
-
-@lru_cache(maxsize=16_384)
-def words_of(text: str) -> frozenset[str]:
-    """The content words (stems) of a request or a sentence, without the generic ones."""
-    return all_words_of(text) - _GENERIC
-
-
-@lru_cache(maxsize=16_384)
-def _claim_acts(claim: str) -> tuple[float, float]:
-    """How likely the sentence only closes ("anything else?", a goodbye) and how likely it asks
-    the user for details (the dialogue-act tagger of :mod:`harness.detect.acts`)."""
-    more, goodbye, request = tagger().probabilities(claim, _CLAIM_ACTS)
-    return max(more, goodbye), request
-
-
-_CLAIM_ACTS = ("REQ_MORE", "GOODBYE", "REQUEST")
-
-
-def _prefix_share(request: frozenset[str], claim: frozenset[str]) -> float:
-    """The share of the request's words the sentence has, or has with the same first letters."""
-    if not request:
-        return 0.0
-    heads = {w[:_PREFIX] for w in claim if len(w) >= _PREFIX}
-    hits = sum(1 for w in request if w in claim or (len(w) >= _PREFIX and w[:_PREFIX] in heads))
-    return hits / len(request)
-
-
-Associations = dict[str, dict[str, float]]
-"""Per word of a reply, the words of a request it goes with and their association (0 to 1)."""
-
-
-@lru_cache(maxsize=16_384)
-def reply_terms(text: str) -> frozenset[str]:
-    """What a reply's words are matched on for association: its content words, the kinds of
-    the values it gives ("@money" for "$24", "@time" for "5:30 pm") and whether it says yes or
-    no ("@yes", "@no"), so that a request's words go with the kind of value that answers it
-    ("damage" with an amount)."""
-    kinds, _ = facts_of(text)
-    said = text.replace("’", "'")
-    polar = {k for k, pattern in (("@no", _NO), ("@yes", _YES)) if pattern.search(said)}
-    return words_of(text) | frozenset("@" + kind for kind in kinds) | frozenset(polar)
-
-
-def association(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
-    """The mean, over the sentence's words, of their strongest association with the request."""
-    if not claim or not request:
-        return 0.0
-    total = 0.0
-    for c in claim:
-        row = table.get(c)
-        if row:
-            total += max([row.get(r, 0.0) for r in request])  # ``request`` is not empty
-    return total / len(claim)
-
 
 def pair_features(
     requests: Sequence[str], claims: Sequence[str], table: Associations | None = None
@@ -200,13 +137,10 @@ def pair_features(
     if not requests:
         return []
     words = [words_of(r) for r in requests]
-    distinct = []
-    for i, own in enumerate(words):
-        others = frozenset().union(*(w for k, w in enumerate(words) if k != i))
-        distinct.append(own - others)
+    distinct = own_words(words)
     claim_words = [words_of(c) for c in claims]
     # How much each sentence shares with each request (wording, prefixes counted).
-    share = [[_prefix_share(words[i], cw) for cw in claim_words] for i in range(len(requests))]
+    share = [[prefix_share(words[i], cw) for cw in claim_words] for i in range(len(requests))]
     terms = [reply_terms(c) for c in claims]
     assoc = [[association(words[i], t, table) for t in terms] for i in range(len(requests))]
     # The request each sentence shares most with (None: none, or a tie).
@@ -219,7 +153,7 @@ def pair_features(
     # What each sentence brings whatever the request: made once per sentence, not per pair.
     count = len(requests)
     facts = [(given_kinds(c), facts_of(c)[1]) for c in claims]
-    acts = [_claim_acts(c) for c in claims]
+    acts = [claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
     questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
     sizes = [math.log1p(len(cw)) for cw in claim_words]
@@ -382,21 +316,22 @@ class AnswerMatcher:
         requests: Sequence[str],
         claims: Sequence[str],
         opens: Sequence[bool] | None = None,
-    ) -> dict[int, float]:
+    ) -> tuple[dict[int, float], dict[int, int]]:
         """The requests the matching leaves out, each with how sure that is (reported from
-        :attr:`report_threshold` up)."""
+        :attr:`report_threshold` up), and the matching itself (sentence -> request)."""
         columns = len(p[0]) if p else 0
         limits = [
             self.threshold if opens is None or opens[j] else self.later_threshold
             for j in range(columns)
         ]
         missing, owner = assignment(p, limits, self.shared_threshold)
-        return {
+        sure = {
             i: self.confidence(
                 finding_features(p, owner, i, requests[i], claims, self.associations)
             )
             for i in missing
         }
+        return sure, owner
 
     def unanswered(
         self, requests: Sequence[str], claims: Sequence[str], opens: Sequence[bool] | None = None
@@ -417,89 +352,6 @@ class AnswerMatcher:
             for j in range(columns)
         ]
         return unmatched(p, limits, self.shared_threshold)
-
-
-def unmatched(p: Sequence[Sequence[float]], limits: Sequence[float], shared: float) -> list[int]:
-    """The rows (requests) a maximum matching of rows to columns (sentences) over the pairs with
-    ``p[i][j] >= limits[j]`` leaves out, once rows with a pair of at least ``shared`` are let
-    share.
-
-    Rows are tried strongest first (by their best pair), so when some request must go without,
-    it is the one with the weakest evidence. Kuhn's augmenting paths: rows x pairs steps.
-    """
-    return assignment(p, limits, shared)[0]
-
-
-def assignment(
-    p: Sequence[Sequence[float]], limits: Sequence[float], shared: float
-) -> tuple[list[int], dict[int, int]]:
-    """:func:`unmatched` and the matching itself (sentence -> request)."""
-    rows = len(p)
-    edges = [
-        [j for _, j in sorted((-v, j) for j, v in enumerate(row) if v >= limits[j])] for row in p
-    ]
-    order = sorted(range(rows), key=lambda i: -max(p[i], default=0.0))
-    matched, owner = augmenting_match(order, edges.__getitem__)
-    missing = [i for i in range(rows) if i not in matched and max(p[i], default=0.0) < shared]
-    return missing, owner
-
-
-FINDING_FEATURES = (
-    "best",
-    "best_free",
-    "fewer_sentences",
-    "sentences_per_request",
-    "request_words",
-    "free_closing",
-    "no_free",
-    "kind_missing",
-    "best_associated",
-)
-"""What says how sure an unanswered request is really unanswered (see :meth:`AnswerMatcher.
-confidence`)."""
-
-
-def finding_features(
-    p: Sequence[Sequence[float]],
-    owner: dict[int, int],
-    row: int,
-    request: str,
-    claims: Sequence[str],
-    table: Associations | None = None,
-) -> list[float]:
-    """The :data:`FINDING_FEATURES` of request ``row``, left unanswered by the matching ``owner``:
-
-    - ``best``: the most likely sentence to answer it (any sentence);
-    - ``best_free``: the same among the sentences the matching gave no request;
-    - ``fewer_sentences``: the bot sent fewer sentences than there are requests;
-    - ``sentences_per_request``: how many sentences per request (log);
-    - ``request_words``: how many content words the request has (log; a short part cut off a
-      longer request is often no request of its own);
-    - ``free_closing``: how likely the free sentences only close ("anything else?");
-    - ``no_free``: every sentence went to some other request;
-    - ``kind_missing``: the request asks for a kind of value (a time for "when", an amount for
-      "how much"; not a yes or a no, which a reply often gives in other words: "They do.") and
-      no sentence gives one;
-    - ``best_associated``: the strongest association (``table``, the matcher's) of any sentence
-      with the request."""
-    free = [j for j in range(len(claims)) if j not in owner]
-    asked = asked_kinds(request) - {"polar"}
-    given = frozenset().union(*(given_kinds(c) for c in claims))
-    terms = words_of(request)
-    associated = max((association(terms, reply_terms(c), table or {}) for c in claims), default=0.0)
-    best_free = max((p[row][j] for j in free), default=0.0)
-    closing = max((_claim_acts(claims[j])[0] for j in free), default=0.0)
-    return [
-        max(p[row], default=0.0),
-        best_free,
-        1.0 if len(claims) < len(p) else 0.0,
-        math.log((1 + len(claims)) / (1 + len(p))),
-        math.log1p(len(words_of(request))),
-        closing,
-        0.0 if free else 1.0,
-        1.0 if asked and not asked & given else 0.0,
-        associated,
-    ]
 
 
 def _unpack(raw: dict[str, str]) -> Associations:
@@ -563,10 +415,7 @@ def _distinct_leads(
     if not held:
         return set()
     words = [words_of(r) for r in requests]
-    own = [
-        w - frozenset().union(*(o for k, o in enumerate(words) if k != i))
-        for i, w in enumerate(words)
-    ]
+    own = own_words(words)
     out = set()
     for i, j in held:
         terms = reply_terms(claims[j])

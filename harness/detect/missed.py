@@ -29,11 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from harness.detect._answer_terms import own_words
 from harness.detect._units import VALUE_KINDS, second_answer, value_groups
 from harness.detect.answers import (
     all_words_of,
     asks_yes_or_no,
-    assignment,
     matcher,
     says_yes_or_no,
     words_of,
@@ -116,13 +116,8 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first, _ in found]
         limits = [model.threshold if first else model.later_threshold for first in opens]
-        # each request's own words: those no other request of the message has
-        own = [
-            w - frozenset().union(*(o for k, o in enumerate(asked) if k != i))
-            for i, w in enumerate(asked)
-        ]
-        left_out = model.judged(p, texts, claims, opens)
-        owner = assignment(p, limits, model.shared_threshold)[1] if left_out else {}
+        own = own_words(asked)
+        left_out, owner = model.judged(p, texts, claims, opens)
         wholes = [whole for _, _, _, whole in found]
         for k, sure in left_out.items():
             i = judged[k]
