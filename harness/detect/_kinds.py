@@ -11,6 +11,7 @@ from functools import lru_cache
 from harness.text import extract_facts
 
 __all__ = [
+    "WHEN_KINDS",
     "asked_kinds",
     "asks_yes_or_no",
     "classified",
@@ -20,14 +21,15 @@ __all__ = [
 ]
 
 # What a question asks for, by the facts that answer it (harness.text.facts kinds).
-_WHEN = frozenset({"date", "weekday", "month", "time", "year"})
+WHEN_KINDS = frozenset({"date", "weekday", "month", "time", "year"})
+"""The kinds of value that answer a "when"."""
 _LONG = frozenset({"duration", "number"})
 _AMOUNT = frozenset({"money", "number", "percent"})
 _PLACE = frozenset({"name", "number"})
 _ID = frozenset({"id"})
 _NAMED = frozenset({"name", "class"})
 _ASKS = (
-    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), _WHEN),
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), WHEN_KINDS),
     (re.compile(r"\bhow long\b", re.I), _LONG),
     (
         re.compile(

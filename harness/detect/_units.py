@@ -21,6 +21,7 @@ from harness.detect._answer_terms import (
 )
 from harness.detect._kinds import (
     _QUALIFIED,
+    WHEN_KINDS,
     asked_kinds,
     classification,
     says_yes_or_no,
@@ -34,6 +35,7 @@ __all__ = [
     "VALUE_KINDS",
     "alone_gives",
     "answer_units",
+    "answered_instead",
     "names_in_kind",
     "room_for",
     "second_answer",
@@ -173,7 +175,20 @@ def _wants(request: str, sentence: str) -> frozenset[str]:
         asked -= {"number"}  # a place is named ("at 24 Willie Mays Plaza"), not a bare number
     if "polar" in asked and _speaks_to(request, sentence):
         asked |= {"class"}
+    if "polar" in asked:
+        asked |= _named_kinds(request)
     return asked
+
+
+@lru_cache(maxsize=16_384)
+def _named_kinds(question: str) -> frozenset[str]:
+    """What a yes/no question that names a value is also answered by: a value of that kind ("Is
+    the show on Friday?" "It's on Saturday."; "Was it released in 2019?" "It came out in 2018."),
+    and a time ago ("from three years back") by a date or a year ("It's from 2017")."""
+    kinds = {fact.kind for fact in extract_facts(question)} & VALUE_KINDS
+    if kinds & WHEN_KINDS or "duration" in kinds:
+        kinds |= WHEN_KINDS
+    return frozenset(kinds)
 
 
 def _fits(wants: Sequence[frozenset[str]], units: Sequence[frozenset[str]]) -> bool:
@@ -221,6 +236,37 @@ def second_answer(
         ):
             return True
     return False
+
+
+def answered_instead(
+    k: int, texts: Sequence[str], claims: Sequence[str], owner: Mapping[int, int]
+) -> int | None:
+    """The yes/no question the matching gave a sentence that answers request ``k`` instead, if
+    it did: the sentence classifies the noun the question is about (which is why the matching
+    gave it to the question) but says neither yes nor no nor anything of the property asked,
+    and it gives a value of the kind ``k`` asks for ("It is an economy ticket for $320" given to
+    "is it a refundable ticket" beside "how much is it"), and the question has no other
+    sentence. Then it is the question the reply leaves unanswered, not ``k``."""
+    for j, o in owner.items():
+        sentence = claims[j]
+        found = classification(sentence)
+        if (
+            found is None
+            or "polar" not in asked_kinds(texts[o])
+            or not content_words(found[2]) & content_words(texts[o])
+            or sum(1 for other in owner.values() if other == o) > 1
+        ):
+            continue
+        wants = _wants(texts[o], sentence)
+        units = answer_units(sentence)
+        if (
+            wants
+            and not any(wants & kinds for kinds in units)
+            and any(_wants(texts[k], sentence) & kinds for kinds in units)
+            and _linked(texts[k], sentence)
+        ):
+            return o
+    return None
 
 
 def _linked(request: str, sentence: str) -> bool:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from harness.detect._answer_terms import own_words
-from harness.detect._units import VALUE_KINDS, second_answer, value_groups
+from harness.detect._units import VALUE_KINDS, answered_instead, second_answer, value_groups
 from harness.detect.answers import (
     all_words_of,
     asks_yes_or_no,
@@ -123,6 +123,9 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
             i = judged[k]
             if i not in declared and second_answer(k, texts, claims, wholes, owner):
                 continue
+            instead = answered_instead(k, texts, claims, owner) if i not in declared else None
+            if instead is not None and judged[instead] not in declared:
+                k, i = instead, judged[instead]  # the sentence answers this one, not that one
             # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
             # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
             # a sentence that says one answers this question, even when the matching gave it to

@@ -514,3 +514,37 @@ def test_the_noun_phrase_of_a_classification() -> None:
     assert classified("It is a family owned restaurant serving pasta.") == "restaurant"
     assert classified("There is a small fee of $5.") is None
     assert classified("There's a quiet reading room upstairs.") is None
+
+
+def test_a_yes_no_question_naming_a_time_is_answered_by_a_time() -> None:
+    """A yes/no question that names a time ("was it released in 2019", "from three years ago")
+    is answered by a year or a date beside the other request's answer in one sentence; without
+    one it is still unanswered."""
+    from harness.detect.missed import DeclaredRequest, judge
+
+    def missing(requests: list[str], said: list[str]) -> set[int]:
+        return set(judge([DeclaredRequest(text=r) for r in requests], said))
+
+    released = ["what genre is it", "was it released in 2019"]
+    assert missing(released, ["It is a pop song released in 2019."]) == set()
+    ago = ["what kind of song is it", "did it come out one years ago"]
+    assert missing(ago, ["It is a reggae song from 2015."]) == set()
+    assert missing(ago, ["It is a reggae song by Bob Marley."]) == {1}
+
+
+def test_a_classification_given_to_a_yes_no_question_it_does_not_answer_leaves_that_out() -> None:
+    """A sentence the matching gave to a yes/no question because it classifies its noun, but
+    which says nothing of the property asked and gives the other request's value, leaves the
+    question unanswered, not the other request."""
+    from harness.detect.missed import DeclaredRequest, judge
+
+    def missing(requests: list[str], said: list[str]) -> set[int]:
+        return set(judge([DeclaredRequest(text=r) for r in requests], said))
+
+    ticket = ["is it a refundable ticket", "how much is it"]
+    assert missing(ticket, ["It is an economy ticket for $320."]) == {0}
+    assert missing(ticket, ["It is a refundable ticket for $320."]) == set()
+    car = ["is the car automatic", "what does it cost"]
+    assert missing(car, ["It is a compact car for $40 a day."]) == {0}
+    # no price: the price is what is missing, the question has the sentence
+    assert missing(car, ["It is a compact car."]) == {1}
