@@ -50,6 +50,7 @@ FOREIGN_OPTIONS = frozenset(
         "--harness-repeat",
         "--harness-min-pass-rate",
         "--sgd",
+        "--findings-only",
         "--corpus",
         "--members",
         "--embeddings",
