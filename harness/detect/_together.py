@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from harness.detect._request_words import _ANNOUNCED, _ANNOUNCING, _AUX, _WH
 from harness.text._shapes import (
@@ -60,10 +60,6 @@ from harness.text._shapes import (
 
 if TYPE_CHECKING:
     from harness.detect.requests import Request
-
-
-class _Likely(Protocol):
-    def probability(self, text: str) -> float: ...
 
 
 # What may stand between two pieces of one request: a comma, a semicolon, a bare "and".
@@ -107,11 +103,11 @@ _EVEN = 0.5
 
 
 def kept_together(
-    message: str, requests: list[Request], needs: Callable[[], _Likely]
+    message: str, requests: list[Request], needs: Callable[[str], float]
 ) -> list[Request]:
     """``requests`` (of ``message``, in order) with the pieces that make one request joined and
     those that only announce requests left out (unless nothing else is left), closers cut off;
-    ``needs()`` gives how likely a piece asks for an answer of its own (the needs model)."""
+    ``needs(piece)`` is how likely a piece asks for an answer of its own (the needs model)."""
     # "I have several requests.", "Can you help me with a few things?": no request of their own
     # (one pass, the cheap tests inline: this runs on every multi-request message)
     kept = [
@@ -148,7 +144,7 @@ def _window(message: str, start: int, end: int) -> str:
 
 
 def _together(
-    message: str, before: Request, end: int, after: Request, needs: Callable[[], _Likely]
+    message: str, before: Request, end: int, after: Request, needs: Callable[[str], float]
 ) -> bool:
     """Whether ``after`` is of one request with the run of pieces from ``before`` to ``end``."""
     if before.carried_after or after.carried or after.carried_after:
@@ -178,16 +174,13 @@ def _opening(piece: str) -> str:
     return words[0] if words else ""
 
 
-def _context(piece: str, needs: Callable[[], _Likely]) -> bool:
+def _context(piece: str, needs: Callable[[str], float]) -> bool:
     """Whether ``piece`` only states and asks nothing of its own: no question word past its
     first ("I'm curious what plan I'm on" asks), no comma inside, and less than even odds of
     needing an answer."""
     if not states(piece) or "," in piece:
         return False
-    return (
-        not any(w in _WH for w in WORD.findall(piece.lower())[1:])
-        and needs().probability(piece) < _EVEN
-    )
+    return not any(w in _WH for w in WORD.findall(piece.lower())[1:]) and needs(piece) < _EVEN
 
 
 def _asks_about(first: str, second: str) -> bool:

@@ -40,15 +40,13 @@ request verbs; docs/simulate.md gives how well the segmenter does on sets it was
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import pairwise, repeat
-from pathlib import Path
+from functools import lru_cache
+from itertools import pairwise
 
 from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
+from harness.detect._needs import NeedsModel, needs_answer, needs_probability
 from harness.detect._request_words import (
     _ANNOUNCED,
     _ANNOUNCING,
@@ -72,12 +70,9 @@ from harness.detect._request_words import (
     _Tok,
 )
 from harness.detect._together import kept_together
-from harness.detect.acts import feature_set
 from harness.text import split_sentences
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
-
-_NEEDS = Path(__file__).resolve().parent / "_models" / "needs.json"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -214,7 +209,7 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
         toks = _tokens(sentence.text, sentence.start, listed=listed)
         requests.extend(_segment_sentence(message, toks, reading))
     if not statement and len(requests) > 1:
-        requests = kept_together(message, requests, needs_model)
+        requests = kept_together(message, requests, needs_probability)
     return tuple(requests)
 
 
@@ -556,46 +551,3 @@ def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
     while b > a and piece[b - 1].word == "":
         b -= 1
     return piece[a:b]
-
-
-@dataclass(frozen=True, slots=True)
-class NeedsModel:
-    """How likely a part of a user's message asks for an answer of its own: a logistic regression
-    over the act tagger's word features (:func:`harness.detect.acts.act_features`), fitted by
-    ``tools/detector/fit_needs.py`` on the parts of Schema-Guided Dialogue *train* user turns
-    labelled from their dialogue acts (CC BY-SA 4.0; "Thanks a lot", "That sounds great", "Yes,
-    please", "for 4 people" need none) and CLINC150 *train* requests (CC-BY-3.0)."""
-
-    weights: dict[str, float]
-    bias: float
-    threshold: float
-    """Parts less likely than this to need an answer are no request (chosen on development data:
-    ``docs/simulate.md``)."""
-
-    @classmethod
-    def load(cls, path: Path = _NEEDS) -> NeedsModel:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        return cls(
-            weights={str(k): float(v) for k, v in raw["weights"].items()},
-            bias=float(raw["bias"]),
-            threshold=float(raw["threshold"]),
-        )
-
-    def probability(self, text: str) -> float:
-        features = feature_set(text)
-        z = self.bias + sum(map(self.weights.get, features, repeat(0.0, len(features))))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-@cache
-def needs_model() -> NeedsModel:
-    """The shipped model (``_models/needs.json``)."""
-    return NeedsModel.load()
-
-
-@lru_cache(maxsize=16_384)
-def needs_answer(text: str) -> bool:
-    """Whether a part of a user's message asks for an answer of its own (:class:`NeedsModel`):
-    "what's their address" does, "that sounds great" and "thanks, that's all" do not."""
-    model = needs_model()
-    return model.probability(text) >= model.threshold
