@@ -71,6 +71,7 @@ from harness.detect._request_words import (
 )
 from harness.detect._together import kept_together
 from harness.text import split_sentences
+from harness.text._shapes import TITLES
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
 
@@ -140,6 +141,8 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1\.(?
 """A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." opening the message, a line or
 what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
+_NAME = re.compile(r"\s*+[A-Z]")
+"""What follows a title's dot before a name: a capital letter."""
 
 
 def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
@@ -179,7 +182,10 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
         word = word.strip(_EDGE)
         if not word:
             continue
-        append(new(_Tok, (word, offset + start, offset + end, _MARKS.get(raw[-1], ""))))
+        mark = _MARKS.get(raw[-1], "")
+        if mark == "." and word in TITLES and _NAME.match(text, end):
+            mark = ""  # "Dr. Patel": the title's dot ends nothing
+        append(new(_Tok, (word, offset + start, offset + end, mark)))
     if len(out) > 1 and out[-1].mark == "#" and text[out[-2].end - offset - 1] != ":":
         # A number ending its sentence ("I need 2."), not an item after a colon ("Question: 1.")
         last = out.pop()
