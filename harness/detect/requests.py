@@ -141,6 +141,9 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1\.(?
 """A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." opening the message, a line or
 what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
+_SIGNS = {"+": "plus", "&": "and"}
+"""A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
+request as "Barnes and Noble" does: what follows opens no request)."""
 _NAME = re.compile(r"\s*+[A-Z]")
 """What follows a title's dot before a name: a capital letter."""
 
@@ -175,6 +178,9 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
         if raw == "-" and len(out) == 1 and _NUMBER.fullmatch(out[0].word):
             item = out.pop()  # "1 - ..." opening a line: the number and its dash (not "1 - 2")
             append(new(_Tok, ("", item.start, offset + end, "#")))
+            continue
+        if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
+            append(new(_Tok, (_SIGNS[raw], offset + start, offset + end, "")))
             continue
         word = raw.lower()
         if "’" in word:

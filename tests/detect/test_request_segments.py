@@ -35,3 +35,28 @@ def test_a_title_ending_a_sentence_still_ends_it() -> None:
         "I need to see the dr",
         "what is the weather",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            "how much is left on my gift card & when does the store close",
+            ["how much is left on my gift card", "when does the store close"],
+        ),
+        (
+            "freeze my debit card right now + book a table for four at 8",
+            ["freeze my debit card right now", "book a table for four at 8"],
+        ),
+    ],
+)
+def test_a_sign_standing_for_and_or_plus_joins_two_requests(
+    message: str, expected: list[str]
+) -> None:
+    assert texts(message) == expected
+
+
+def test_a_sign_inside_a_name_joins_nothing() -> None:
+    # what follows opens no request: one request, as with "and"
+    assert texts("find a Marks & Spencer near me") == ["find a Marks & Spencer near me"]
+    assert texts("book the Ritz & Co bistro for two") == ["book the Ritz & Co bistro for two"]
