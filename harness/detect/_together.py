@@ -54,6 +54,7 @@ from harness.text._shapes import (
     WANTS,
     WORD,
     goes_on,
+    points_back,
     refers_back,
     states,
 )
@@ -98,6 +99,15 @@ _NAMES_ANNOUNCED = re.compile(r"\b(?:questions?|things?|requests?|quer(?:y|ies)|
 # The words :func:`~harness.text._shapes.points_back` needs one of (tried first: most pieces
 # have none).
 _POINTS = re.compile(r"\b(?:it|them|one)\b", re.IGNORECASE)
+# "have", "has", "had" possessing ("I have a new job") or in a perfect tense ("there has been
+# fraud on my card"), and the month "may" before a day ("I'll be in Aiken on may 12"): stating
+# words, not the auxiliaries a question or a wish opens with (closed classes: determiners, numbers,
+# "been", the adverbs of a perfect tense, a regular participle).
+_STATING_AUX = re.compile(
+    r"\b(?:have|has|had)\b(?=\s++(?:a|an|the|my|our|some|no|\d+|been|not|never|just|already"
+    r"|\w+ed)\b)|\bmay\b(?=\s++\d)",
+    re.IGNORECASE,
+)
 _EVEN = 0.5
 """A stating piece the needs model gives at least these odds of asking is a request of its own."""
 
@@ -160,7 +170,7 @@ def _together(
         return True
     if (
         _opening(second) == "or"
-        or (_POINTS.search(second) is not None and refers_back(first, second))
+        or (_POINTS.search(second) is not None and _points_back(first, second))
         or _asks_about(first, second)
     ):
         return True  # "has my application been received, or what is its status": one asked
@@ -174,11 +184,28 @@ def _opening(piece: str) -> str:
     return words[0] if words else ""
 
 
+def _states(piece: str) -> bool:
+    """Whether ``piece`` only states (:func:`~harness.text._shapes.states`), reading "have" that
+    possesses or makes a perfect tense, and the month "may", as the stating words they are."""
+    if states(piece):
+        return True
+    masked = _STATING_AUX.sub(" ", piece)
+    return masked != piece and states(masked)
+
+
+def _points_back(first: str, second: str) -> bool:
+    """Whether ``second`` asks about what the statement ``first`` names, by a pronoun: as the
+    planner reads it (:func:`~harness.text._shapes.refers_back`), or after a statement it does
+    not read as one ("there has been fraud on my card and I need to report it": it takes "there"
+    for a greeting's, as in "hi there")."""
+    return refers_back(first, second) or (_states(first) and points_back(second))
+
+
 def _context(piece: str, needs: Callable[[str], float]) -> bool:
     """Whether ``piece`` only states and asks nothing of its own: no question word past its
     first ("I'm curious what plan I'm on" asks), no comma inside, and less than even odds of
     needing an answer."""
-    if not states(piece) or "," in piece:
+    if not _states(piece) or "," in piece:
         return False
     return not any(w in _WH for w in WORD.findall(piece.lower())[1:]) and needs(piece) < _EVEN
 

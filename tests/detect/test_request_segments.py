@@ -60,3 +60,21 @@ def test_a_sign_inside_a_name_joins_nothing() -> None:
     # what follows opens no request: one request, as with "and"
     assert texts("find a Marks & Spencer near me") == ["find a Marks & Spencer near me"]
     assert texts("book the Ritz & Co bistro for two") == ["book the Ritz & Co bistro for two"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # "have" possessing, "has been" of a perfect tense, "may" the month: a statement still
+        "I have a new landlord, can you help me set up a standing order",
+        "there has been a strange charge on my account and I need to dispute it",
+        "I will be in Leeds on may 3, can you book me a hotel",
+    ],
+)
+def test_a_statement_with_have_or_a_month_is_the_context_of_its_request(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_a_statement_that_asks_on_its_own_stays_a_request() -> None:
+    # "I have lost my card" needs an answer of its own (the needs model): two requests
+    assert len(texts("I have lost my card, can you check my balance")) == 2
