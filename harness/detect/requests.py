@@ -58,6 +58,8 @@ from harness.detect._request_words import (
     _MARKERS,
     _PREPOSITIONS,
     _PRONOUNS,
+    _SCENE_OPENERS,
+    _SCENE_PHRASES,
     _STATEMENT_MARKERS,
     _STRONG,
     _SUBJECT,
@@ -528,11 +530,20 @@ def _asks(words: list[str], k: int) -> bool:
     return words[k].endswith("'s") or words[k + 1] in _AUX
 
 
+_SCENE_FIRST = frozenset(phrase[0] for phrase in _SCENE_PHRASES)
+
+
 def _subordinate(left: list[_Tok]) -> bool:
     """Whether ``left`` opens with a subordinate clause or a phrase that leads into its request."""
     first = left[0].word
     if first in _SUBORDINATORS or first in _PREPOSITIONS:
         return True
+    if (first in _SCENE_OPENERS or first in _SCENE_FIRST) and not any(
+        t.word in _WH or t.word in _AUX for t in left
+    ):  # "up to this point, ...", "the next time it rains, ..." (not "so far how many ...")
+        words = tuple(t.word for t in left[:3])
+        if first in _SCENE_OPENERS or words[:2] in _SCENE_PHRASES or words in _SCENE_PHRASES:
+            return True
     return first == "when" and len(left) > 1 and left[1].word not in _AUX
 
 

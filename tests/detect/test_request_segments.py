@@ -78,3 +78,22 @@ def test_a_statement_with_have_or_a_month_is_the_context_of_its_request(message:
 def test_a_statement_that_asks_on_its_own_stays_a_request() -> None:
     # "I have lost my card" needs an answer of its own (the needs model): two requests
     assert len(texts("I have lost my card, can you check my balance")) == 2
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "up to this point, how many sick days have I taken",
+        "the next time it snows, remind me to salt the drive",
+        "whenever my flight lands, send my sister a text",
+    ],
+)
+def test_a_phrase_of_time_before_a_comma_sets_the_scene(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_a_question_after_a_phrase_of_time_stays_a_request() -> None:
+    assert texts("so far how many sick days have I taken, next tell me my apr") == [
+        "so far how many sick days have I taken",
+        "tell me my apr",
+    ]
