@@ -73,6 +73,12 @@ _SAYS_OF = frozenset({"i", "we", "my", "our", "the"})
 # Pronouns that point back to a thing named before (a closed class).
 _POINTING = frozenset({"it", "that", "this", "they", "them"})
 _VERB_SET = frozenset(VERBS.split("|"))
+# Verbs of looking something up (a closed class): what is found is what the request after "and"
+# asks to be told ("check my account and let me know how much I spent").
+_LOOKING = frozenset({"check", "search", "look", "pull", "find", "open", "go", "see", "browse"})
+_TELLING_ME = frozenset({"tell", "show", "give"})
+# What a polite request opens with before its verb ("please", "can you", "could you").
+_POLITE = frozenset({"please", "can", "could", "would", "will", "you"})
 # Verbs of telling or informing someone (a closed class; "let" only in "let them know"): what
 # an imperative may ask of the one the imperative before it names.
 _TELLING = frozenset({"tell", "let", "inform", "notify", "remind", "warn", "alert", "advise"})
@@ -175,7 +181,9 @@ def _together(
     ):
         return True  # "has my application been received, or what is its status": one asked
     return _AND.fullmatch(between) is not None and (
-        (_opening(first) in _SAYS_OF and goes_on(first, second)) or _asks_of_it(first, second)
+        (_opening(first) in _SAYS_OF and (goes_on(first, second) or _wants_on(first, second)))
+        or _asks_of_it(first, second)
+        or _looks_then_tells(first, second)
     )
 
 
@@ -217,14 +225,18 @@ def _asks_about(first: str, second: str) -> bool:
     they allow pets", "I'm sorry, can you tell me the time, and is it refundable")."""
     before = WORD.findall(first.lower())
     words = WORD.findall(second.lower())
+    while before[1:] and before[0] in GREETINGS:
+        del before[0]  # "so my card was declined and I want to know why"
     if (
         not before
         or not words
-        or before[0] not in _SAYS_OF
         or "," in first
         or any(w in WANTS or w in _WH or w == "you" for w in before)
     ):
         return False
+    if before[0] not in _SAYS_OF:
+        # "it turns out my card was declined and I wanna know why": a statement all the same
+        return words[-1] == "why" and len(words) <= 5 and states(first)
     if words[-1] == "why" and len(words) <= 5:
         return True  # "I wanna know why", "I'm wondering why"
     if words[0] not in _WH and words[0] not in AUXILIARIES:
@@ -235,6 +247,36 @@ def _asks_about(first: str, second: str) -> bool:
         return False
     # "is it raining in Boston": an impersonal "it" points back to nothing
     return "it" not in words[1:3] or _WEATHER.isdisjoint(words[words.index("it") + 1 :])
+
+
+def _wants_on(first: str, second: str) -> bool:
+    """Whether ``second`` goes on with the statement ``first`` by a wish with no subject of its
+    own ("I am travelling to Leeds and would like a hotel near the station"): "would like",
+    "would love" (the wanting words :func:`~harness.text._shapes.goes_on` reads, said politely)."""
+    words = WORD.findall(second[:40].lower())
+    return len(words) > 2 and words[0] == "would" and words[1] in ("like", "love") and states(first)
+
+
+def _looks_then_tells(first: str, second: str) -> bool:
+    """Whether ``first`` asks to look something up and ``second`` to tell what was found
+    ("pull up my calendar and tell me what I have on Friday", "can you check my account and let
+    me know how much I spent", "search for films at the Odeon and tell me the times"): a verb of
+    looking (:data:`_LOOKING`, after "please" or "can you"), then "tell me", "show me", "give me"
+    or "let me know" before a question word or "the"."""
+    before = WORD.findall(first[:40].lower())
+    words = WORD.findall(second[:60].lower())
+    while before and before[0] in _POLITE:
+        del before[0]
+    if not before or before[0] not in _LOOKING or len(words) < 3 or words[1] != "me":
+        return False
+    told = words[2:]
+    if words[0] == "let":
+        if told[0] != "know":
+            return False
+        told = told[1:]
+    elif words[0] not in _TELLING_ME:
+        return False
+    return bool(told) and (told[0] in _WH or told[0] == "the")
 
 
 def _asks_of_it(first: str, second: str) -> bool:
@@ -281,6 +323,21 @@ _CLOSER = re.compile(
 )
 
 
+# Closers that end a request with no punctuation before them: the ones no title or name is
+# made of ("... my cable bill thanks a lot", "... right away thx"; not a bare "thank you" or "ty").
+_BARE_CLOSER = re.compile(
+    r"(?<=\w)\s++(?:thanks(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
+    r"|thank\s+you\s+(?:so|very)\s+much|thx)[\s.!]*$",
+    re.IGNORECASE,
+)
+# Words after which thanks are what is said or named, not a closer (closed classes: verbs of
+# saying and writing, and the nouns of what is said or played).
+_QUOTING = frozenset(
+    {"say", "says", "said", "saying", "write", "text", "send", "play", "called", "named"}
+    | {"titled", "song", "note", "message", "card"}
+)
+
+
 _CLOSER_ENDS = (
     "thanks",
     "thank",
@@ -301,8 +358,10 @@ def _closed(request: Request) -> Request:
     """``request`` without a closer at its end (when two words or more are left)."""
     if request.carried_after or not request.text[-8:].lower().endswith(_CLOSER_ENDS):
         return request  # the cheap test first
-    m = _CLOSER.search(request.text)
+    m = _CLOSER.search(request.text) or _BARE_CLOSER.search(request.text)
     if m is None or len(request.text[: m.start()].split()) < 2:
         return request
+    if m.re is _BARE_CLOSER and WORD.findall(request.text[: m.start()].lower())[-1] in _QUOTING:
+        return request  # "send a note saying thanks a lot": what is said, not a closer
     cut = len(request.text) - m.start()
     return replace(request, text=request.text[: m.start()], end=request.end - cut)

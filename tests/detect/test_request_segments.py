@@ -97,3 +97,56 @@ def test_a_question_after_a_phrase_of_time_stays_a_request() -> None:
         "so far how many sick days have I taken",
         "tell me my apr",
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a look-up and the telling of what it finds
+        "pull up my diary and tell me what I have on Thursday",
+        "could you check my savings and let me know how much interest I earned",
+        "search for plays at the Lyceum and tell me the start times",
+        # a "why" about a statement that opens with neither "I" nor "my"
+        "so it turns out the parcel was sent back and I want to know why",
+        # a statement going on with a wish of no subject of its own
+        "I am visiting Porto next week and would like a hotel by the river",
+    ],
+)
+def test_pieces_of_one_request_stay_together(message: str) -> None:
+    assert texts(message) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # a second action, not the telling of what was looked up
+        ("check my balance and send it to my brother", 2),
+        ("book a table at Nando's and tell me a joke", 2),
+    ],
+)
+def test_two_actions_stay_two_requests(message: str, expected: int) -> None:
+    assert len(texts(message)) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            "what is my gas bill and can you move my dentist appointment thanks a lot",
+            ["what is my gas bill", "can you move my dentist appointment"],
+        ),
+        (
+            "how much is a return to Hull and lock my card right away thx",
+            ["how much is a return to Hull", "lock my card right away"],
+        ),
+        # what is said or played, not a closer
+        (
+            "what time is it and send a note saying thanks a lot",
+            ["what time is it", "send a note saying thanks a lot"],
+        ),
+    ],
+)
+def test_a_closer_with_no_comma_is_no_word_of_the_request(
+    message: str, expected: list[str]
+) -> None:
+    assert texts(message) == expected
