@@ -54,6 +54,7 @@ from harness.text._shapes import (
     WANTS,
     WORD,
     goes_on,
+    opens_request,
     points_back,
     refers_back,
     states,
@@ -79,6 +80,11 @@ _LOOKING = frozenset({"check", "search", "look", "pull", "find", "open", "go", "
 _TELLING_ME = frozenset({"tell", "show", "give"})
 # What a polite request opens with before its verb ("please", "can you", "could you").
 _POLITE = frozenset({"please", "can", "could", "would", "will", "you"})
+_THANKS = frozenset({"thanks", "thank", "great", "cool", "perfect"})
+# Verbs of taking money or a thing out, and of placing it somewhere (closed classes): "take $40
+# from savings and put it in checking" moves it once; "check my balance and send it" asks twice.
+_TAKING = frozenset({"take", "withdraw", "pull", "grab"})
+_PLACING = frozenset({"put", "transfer", "deposit", "move", "place", "add"})
 # Verbs of telling or informing someone (a closed class; "let" only in "let them know"): what
 # an imperative may ask of the one the imperative before it names.
 _TELLING = frozenset({"tell", "let", "inform", "notify", "remind", "warn", "alert", "advise"})
@@ -236,7 +242,7 @@ def _asks_about(first: str, second: str) -> bool:
         return False
     if before[0] not in _SAYS_OF:
         # "it turns out my card was declined and I wanna know why": a statement all the same
-        return words[-1] == "why" and len(words) <= 5 and states(first)
+        return words[-1] == "why" and len(words) <= 5 and not opens_request(first)
     if words[-1] == "why" and len(words) <= 5:
         return True  # "I wanna know why", "I'm wondering why"
     if words[0] not in _WH and words[0] not in AUXILIARIES:
@@ -247,6 +253,18 @@ def _asks_about(first: str, second: str) -> bool:
         return False
     # "is it raining in Boston": an impersonal "it" points back to nothing
     return "it" not in words[1:3] or _WEATHER.isdisjoint(words[words.index("it") + 1 :])
+
+
+def _imperative(piece: str, *, polite: bool = False) -> list[str]:
+    """The first words of ``piece`` from its verb: without a greeting or thanks before it
+    ("Thanks, alert my bank"), and with ``polite`` a polite opening ("could you check ...")."""
+    words = WORD.findall(piece[:60].lower())
+    k = 0
+    while k < len(words) and (
+        words[k] in GREETINGS or words[k] in _THANKS or (polite and words[k] in _POLITE)
+    ):
+        k += 1
+    return words[k:]
 
 
 def _wants_on(first: str, second: str) -> bool:
@@ -263,10 +281,8 @@ def _looks_then_tells(first: str, second: str) -> bool:
     me know how much I spent", "search for films at the Odeon and tell me the times"): a verb of
     looking (:data:`_LOOKING`, after "please" or "can you"), then "tell me", "show me", "give me"
     or "let me know" before a question word or "the"."""
-    before = WORD.findall(first[:40].lower())
+    before = _imperative(first, polite=True)
     words = WORD.findall(second[:60].lower())
-    while before and before[0] in _POLITE:
-        del before[0]
     if not before or before[0] not in _LOOKING or len(words) < 3 or words[1] != "me":
         return False
     told = words[2:]
@@ -285,8 +301,10 @@ def _asks_of_it(first: str, second: str) -> bool:
     tell them ..."): a verb of telling (:data:`_TELLING`), not any second action on it ("check
     my balance and send it to my wife" asks twice), and not "... and tell me if they serve
     alcohol", a question of its own."""
-    before = WORD.findall(first.lower())
+    before = _imperative(first)
     words = WORD.findall(second[:SOFT_REACH].lower())
+    if before[:1] and before[0] in _TAKING and words[1:2] and words[1] in _POINTING:
+        return words[0] in _PLACING  # "take $40 from savings and put it in checking": one move
     return (
         bool(before)
         and len(words) > 1

@@ -73,7 +73,7 @@ from harness.detect._request_words import (
 )
 from harness.detect._together import kept_together
 from harness.text import split_sentences
-from harness.text._shapes import TITLES
+from harness.text._shapes import GREETINGS, TITLES
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
 
@@ -530,13 +530,16 @@ def _asks(words: list[str], k: int) -> bool:
     return words[k].endswith("'s") or words[k + 1] in _AUX
 
 
+_GREETING = frozenset(GREETINGS) - {"there", "so"}
 _SCENE_FIRST = frozenset(phrase[0] for phrase in _SCENE_PHRASES)
 
 
 def _subordinate(left: list[_Tok]) -> bool:
     """Whether ``left`` opens with a subordinate clause or a phrase that leads into its request."""
+    while len(left) > 1 and (left[0].word in _GREETING or not left[0].word):
+        left = left[1:]  # "Hello, up to this point, ..."
     first = left[0].word
-    if first in _SUBORDINATORS or first in _PREPOSITIONS:
+    if first in _SUBORDINATORS or first in _PREPOSITIONS or _words_at(left, 0, ("now", "that")):
         return True
     if (first in _SCENE_OPENERS or first in _SCENE_FIRST) and not any(
         t.word in _WH or t.word in _AUX for t in left

@@ -150,3 +150,28 @@ def test_a_closer_with_no_comma_is_no_word_of_the_request(
     message: str, expected: list[str]
 ) -> None:
     assert texts(message) == expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # taking something out and placing it: one move
+        "take $300 from my ISA and put it in my current account",
+        # a greeting or thanks before the imperative
+        "Thanks, alert my landlord and let them know the boiler is broken",
+        "Great, call the garage and tell them the car is ready",
+        # a greeting before a phrase that sets the scene
+        "Hi, up to today, how many overtime hours have I logged",
+        # "now that" leads into the request after its comma
+        "now that I have moved house, I need my address changed",
+        # a "why" after a statement that opens as no request does
+        "Turns out my parcel went to the wrong depot and i wanna know why",
+    ],
+)
+def test_more_pieces_of_one_request_stay_together(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_a_second_action_on_what_was_taken_stays_a_request() -> None:
+    assert len(texts("check my balance and send it to my brother")) == 2
+    assert len(texts("book a flight to Rome and I want to know why")) == 2
