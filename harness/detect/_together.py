@@ -23,10 +23,17 @@ the planner.
   :func:`~harness.text._shapes.goes_on`).
 - An imperative and a verb of telling whose object is a pronoun pointing back to what the first
   names, after a bare "and" ("alert my bank and let them know I'm travelling"); a second action
-  on it is a request of its own ("check my balance and send it to my wife").
+  on it is a request of its own ("check my balance and send it to my wife"), but taking
+  something out and placing it is one move ("take $40 from savings and put it in checking").
+- A look-up and the telling of what it finds ("pull up my calendar and tell me what I have on
+  Friday"), and a statement going on with "would like" ("I am visiting Porto and would like a
+  hotel").
+
+"Have" that possesses or makes a perfect tense, and the month "may", are stating words here ("I
+have a new job, ..."), and a greeting or thanks before an imperative does not hide it.
 
 A closer at the end of a request, set off by punctuation ("..., thank you so much", "... - that's
-all"), is no word of it. A piece that only announces requests to come, the speaker's own or with
+all") or one no title or name is made of ("... thanks a lot", "... thx"), is no word of it. A piece that only announces requests to come, the speaker's own or with
 no verb ("I have several requests.", "Can you help me with a few things?"), is no request (one
 before a colon never was); a question about items ("Were there two items?") is one.
 
