@@ -46,6 +46,24 @@ _GENERIC = _words(
 _DETERMINERS = _words("my the a an your our his her its their this that these those some any")
 _SUBORDINATORS = _words("if since because although though unless once while before after as")
 _PREPOSITIONS = _words("on in at for from with about during to into by")
+# A phrase of time that sets the scene for the request after its comma ("up to this point, how
+# much ...", "the next time it rains, remind me ..."): subordinators of time and the phrases that
+# work as one (closed classes).
+_SCENE_OPENERS = _words("until till whenever upon")
+_SCENE_PHRASES = frozenset(
+    tuple(phrase.split())
+    for phrase in (
+        "up to",
+        "as of",
+        "so far",
+        "next time",
+        "the next time",
+        "every time",
+        "each time",
+        "any time",
+        "by the time",
+    )
+)
 _PRONOUNS = _SUBJECT | _words("you it he she they")
 # Words that join two requests, and words that may follow them before the request starts.
 _JOINERS = _words("and plus also then additionally")

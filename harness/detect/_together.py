@@ -23,10 +23,17 @@ the planner.
   :func:`~harness.text._shapes.goes_on`).
 - An imperative and a verb of telling whose object is a pronoun pointing back to what the first
   names, after a bare "and" ("alert my bank and let them know I'm travelling"); a second action
-  on it is a request of its own ("check my balance and send it to my wife").
+  on it is a request of its own ("check my balance and send it to my wife"), but taking
+  something out and placing it is one move ("take $40 from savings and put it in checking").
+- A look-up and the telling of what it finds ("pull up my calendar and tell me what I have on
+  Friday"), and a statement going on with "would like" ("I am visiting Porto and would like a
+  hotel").
+
+"Have" that possesses or makes a perfect tense, and the month "may", are stating words here ("I
+have a new job, ..."), and a greeting or thanks before an imperative does not hide it.
 
 A closer at the end of a request, set off by punctuation ("..., thank you so much", "... - that's
-all"), is no word of it. A piece that only announces requests to come, the speaker's own or with
+all") or one no title or name is made of ("... thanks a lot", "... thx"), is no word of it. A piece that only announces requests to come, the speaker's own or with
 no verb ("I have several requests.", "Can you help me with a few things?"), is no request (one
 before a colon never was); a question about items ("Were there two items?") is one.
 
@@ -43,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from harness.detect._request_words import _ANNOUNCED, _ANNOUNCING, _AUX, _WH
 from harness.text._shapes import (
@@ -54,16 +61,14 @@ from harness.text._shapes import (
     WANTS,
     WORD,
     goes_on,
+    opens_request,
+    points_back,
     refers_back,
     states,
 )
 
 if TYPE_CHECKING:
     from harness.detect.requests import Request
-
-
-class _Likely(Protocol):
-    def probability(self, text: str) -> float: ...
 
 
 # What may stand between two pieces of one request: a comma, a semicolon, a bare "and".
@@ -76,6 +81,17 @@ _SAYS_OF = frozenset({"i", "we", "my", "our", "the"})
 # Pronouns that point back to a thing named before (a closed class).
 _POINTING = frozenset({"it", "that", "this", "they", "them"})
 _VERB_SET = frozenset(VERBS.split("|"))
+# Verbs of looking something up (a closed class): what is found is what the request after "and"
+# asks to be told ("check my account and let me know how much I spent").
+_LOOKING = frozenset({"check", "search", "look", "pull", "find", "open", "go", "see", "browse"})
+_TELLING_ME = frozenset({"tell", "show", "give"})
+# What a polite request opens with before its verb ("please", "can you", "could you").
+_POLITE = frozenset({"please", "can", "could", "would", "will", "you"})
+_THANKS = frozenset({"thanks", "thank", "great", "cool", "perfect"})
+# Verbs of taking money or a thing out, and of placing it somewhere (closed classes): "take $40
+# from savings and put it in checking" moves it once; "check my balance and send it" asks twice.
+_TAKING = frozenset({"take", "withdraw", "pull", "grab"})
+_PLACING = frozenset({"put", "transfer", "deposit", "move", "place", "add"})
 # Verbs of telling or informing someone (a closed class; "let" only in "let them know"): what
 # an imperative may ask of the one the imperative before it names.
 _TELLING = frozenset({"tell", "let", "inform", "notify", "remind", "warn", "alert", "advise"})
@@ -102,16 +118,25 @@ _NAMES_ANNOUNCED = re.compile(r"\b(?:questions?|things?|requests?|quer(?:y|ies)|
 # The words :func:`~harness.text._shapes.points_back` needs one of (tried first: most pieces
 # have none).
 _POINTS = re.compile(r"\b(?:it|them|one)\b", re.IGNORECASE)
+# "have", "has", "had" possessing ("I have a new job") or in a perfect tense ("there has been
+# fraud on my card"), and the month "may" before a day ("I'll be in Aiken on may 12"): stating
+# words, not the auxiliaries a question or a wish opens with (closed classes: determiners, numbers,
+# "been", the adverbs of a perfect tense, a regular participle).
+_STATING_AUX = re.compile(
+    r"\b(?:have|has|had)\b(?=\s++(?:a|an|the|my|our|some|no|\d+|been|not|never|just|already"
+    r"|\w+ed)\b)|\bmay\b(?=\s++\d)",
+    re.IGNORECASE,
+)
 _EVEN = 0.5
 """A stating piece the needs model gives at least these odds of asking is a request of its own."""
 
 
 def kept_together(
-    message: str, requests: list[Request], needs: Callable[[], _Likely]
+    message: str, requests: list[Request], needs: Callable[[str], float]
 ) -> list[Request]:
     """``requests`` (of ``message``, in order) with the pieces that make one request joined and
     those that only announce requests left out (unless nothing else is left), closers cut off;
-    ``needs()`` gives how likely a piece asks for an answer of its own (the needs model)."""
+    ``needs(piece)`` is how likely a piece asks for an answer of its own (the needs model)."""
     # "I have several requests.", "Can you help me with a few things?": no request of their own
     # (one pass, the cheap tests inline: this runs on every multi-request message)
     kept = [
@@ -148,7 +173,7 @@ def _window(message: str, start: int, end: int) -> str:
 
 
 def _together(
-    message: str, before: Request, end: int, after: Request, needs: Callable[[], _Likely]
+    message: str, before: Request, end: int, after: Request, needs: Callable[[str], float]
 ) -> bool:
     """Whether ``after`` is of one request with the run of pieces from ``before`` to ``end``."""
     if before.carried_after or after.carried or after.carried_after:
@@ -164,12 +189,14 @@ def _together(
         return True
     if (
         _opening(second) == "or"
-        or (_POINTS.search(second) is not None and refers_back(first, second))
+        or (_POINTS.search(second) is not None and _points_back(first, second))
         or _asks_about(first, second)
     ):
         return True  # "has my application been received, or what is its status": one asked
     return _AND.fullmatch(between) is not None and (
-        (_opening(first) in _SAYS_OF and goes_on(first, second)) or _asks_of_it(first, second)
+        (_opening(first) in _SAYS_OF and (goes_on(first, second) or _wants_on(first, second)))
+        or _asks_of_it(first, second)
+        or _looks_then_tells(first, second)
     )
 
 
@@ -178,16 +205,30 @@ def _opening(piece: str) -> str:
     return words[0] if words else ""
 
 
-def _context(piece: str, needs: Callable[[], _Likely]) -> bool:
+def _states(piece: str) -> bool:
+    """Whether ``piece`` only states (:func:`~harness.text._shapes.states`), reading "have" that
+    possesses or makes a perfect tense, and the month "may", as the stating words they are."""
+    if states(piece):
+        return True
+    masked = _STATING_AUX.sub(" ", piece)
+    return masked != piece and states(masked)
+
+
+def _points_back(first: str, second: str) -> bool:
+    """Whether ``second`` asks about what the statement ``first`` names, by a pronoun: as the
+    planner reads it (:func:`~harness.text._shapes.refers_back`), or after a statement it does
+    not read as one ("there has been fraud on my card and I need to report it": it takes "there"
+    for a greeting's, as in "hi there")."""
+    return refers_back(first, second) or (_states(first) and points_back(second))
+
+
+def _context(piece: str, needs: Callable[[str], float]) -> bool:
     """Whether ``piece`` only states and asks nothing of its own: no question word past its
     first ("I'm curious what plan I'm on" asks), no comma inside, and less than even odds of
     needing an answer."""
-    if not states(piece) or "," in piece:
+    if not _states(piece) or "," in piece:
         return False
-    return (
-        not any(w in _WH for w in WORD.findall(piece.lower())[1:])
-        and needs().probability(piece) < _EVEN
-    )
+    return not any(w in _WH for w in WORD.findall(piece.lower())[1:]) and needs(piece) < _EVEN
 
 
 def _asks_about(first: str, second: str) -> bool:
@@ -197,14 +238,18 @@ def _asks_about(first: str, second: str) -> bool:
     they allow pets", "I'm sorry, can you tell me the time, and is it refundable")."""
     before = WORD.findall(first.lower())
     words = WORD.findall(second.lower())
+    while before[1:] and before[0] in GREETINGS:
+        del before[0]  # "so my card was declined and I want to know why"
     if (
         not before
         or not words
-        or before[0] not in _SAYS_OF
         or "," in first
         or any(w in WANTS or w in _WH or w == "you" for w in before)
     ):
         return False
+    if before[0] not in _SAYS_OF:
+        # "it turns out my card was declined and I wanna know why": a statement all the same
+        return words[-1] == "why" and len(words) <= 5 and not opens_request(first)
     if words[-1] == "why" and len(words) <= 5:
         return True  # "I wanna know why", "I'm wondering why"
     if words[0] not in _WH and words[0] not in AUXILIARIES:
@@ -217,14 +262,56 @@ def _asks_about(first: str, second: str) -> bool:
     return "it" not in words[1:3] or _WEATHER.isdisjoint(words[words.index("it") + 1 :])
 
 
+def _imperative(piece: str, *, polite: bool = False) -> list[str]:
+    """The first words of ``piece`` from its verb: without a greeting or thanks before it
+    ("Thanks, alert my bank"), and with ``polite`` a polite opening ("could you check ...")."""
+    words = WORD.findall(piece[:60].lower())
+    k = 0
+    while k < len(words) and (
+        words[k] in GREETINGS or words[k] in _THANKS or (polite and words[k] in _POLITE)
+    ):
+        k += 1
+    return words[k:]
+
+
+def _wants_on(first: str, second: str) -> bool:
+    """Whether ``second`` goes on with the statement ``first`` by a wish with no subject of its
+    own ("I am travelling to Leeds and would like a hotel near the station"): "would like",
+    "would love" (the wanting words :func:`~harness.text._shapes.goes_on` reads, said politely)."""
+    words = WORD.findall(second[:40].lower())
+    return len(words) > 2 and words[0] == "would" and words[1] in ("like", "love") and states(first)
+
+
+def _looks_then_tells(first: str, second: str) -> bool:
+    """Whether ``first`` asks to look something up and ``second`` to tell what was found
+    ("pull up my calendar and tell me what I have on Friday", "can you check my account and let
+    me know how much I spent", "search for films at the Odeon and tell me the times"): a verb of
+    looking (:data:`_LOOKING`, after "please" or "can you"), then "tell me", "show me", "give me"
+    or "let me know" before a question word or "the"."""
+    before = _imperative(first, polite=True)
+    words = WORD.findall(second[:60].lower())
+    if not before or before[0] not in _LOOKING or len(words) < 3 or words[1] != "me":
+        return False
+    told = words[2:]
+    if words[0] == "let":
+        if told[0] != "know":
+            return False
+        told = told[1:]
+    elif words[0] not in _TELLING_ME:
+        return False
+    return bool(told) and (told[0] in _WH or told[0] == "the")
+
+
 def _asks_of_it(first: str, second: str) -> bool:
     """Whether ``first`` is an imperative and ``second`` tells what it names something, by a
     pronoun pointing back to it ("alert my bank and let them know ...", "call the school and
     tell them ..."): a verb of telling (:data:`_TELLING`), not any second action on it ("check
     my balance and send it to my wife" asks twice), and not "... and tell me if they serve
     alcohol", a question of its own."""
-    before = WORD.findall(first.lower())
+    before = _imperative(first)
     words = WORD.findall(second[:SOFT_REACH].lower())
+    if before[:1] and before[0] in _TAKING and words[1:2] and words[1] in _POINTING:
+        return words[0] in _PLACING  # "take $40 from savings and put it in checking": one move
     return (
         bool(before)
         and len(words) > 1
@@ -261,6 +348,21 @@ _CLOSER = re.compile(
 )
 
 
+# Closers that end a request with no punctuation before them: the ones no title or name is
+# made of ("... my cable bill thanks a lot", "... right away thx"; not a bare "thank you" or "ty").
+_BARE_CLOSER = re.compile(
+    r"(?<=\w)\s++(?:thanks(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
+    r"|thank\s+you\s+(?:so|very)\s+much|thx)[\s.!]*$",
+    re.IGNORECASE,
+)
+# Words after which thanks are what is said or named, not a closer (closed classes: verbs of
+# saying and writing, and the nouns of what is said or played).
+_QUOTING = frozenset(
+    {"say", "says", "said", "saying", "write", "text", "send", "play", "called", "named"}
+    | {"titled", "song", "note", "message", "card"}
+)
+
+
 _CLOSER_ENDS = (
     "thanks",
     "thank",
@@ -281,8 +383,10 @@ def _closed(request: Request) -> Request:
     """``request`` without a closer at its end (when two words or more are left)."""
     if request.carried_after or not request.text[-8:].lower().endswith(_CLOSER_ENDS):
         return request  # the cheap test first
-    m = _CLOSER.search(request.text)
+    m = _CLOSER.search(request.text) or _BARE_CLOSER.search(request.text)
     if m is None or len(request.text[: m.start()].split()) < 2:
         return request
+    if m.re is _BARE_CLOSER and WORD.findall(request.text[: m.start()].lower())[-1] in _QUOTING:
+        return request  # "send a note saying thanks a lot": what is said, not a closer
     cut = len(request.text) - m.start()
     return replace(request, text=request.text[: m.start()], end=request.end - cut)

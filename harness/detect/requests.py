@@ -15,7 +15,8 @@ conditions", "between 10 and 11". Discourse connectives that add or order reques
 and", "besides that", "Secondly,", "last but not least", "then" before a request's opening word)
 join two requests too, and lead into the next without being part of it. A list item's number
 ("(1)", "#2", "3-") is no word of its request, and in a message that numbers a first item it
-ends the item before it ("(1) ... (2) ..."); an announcement before a colon ("Quick questions:",
+ends the item before it ("(1) ... (2) ..."); a "+" or "&" standing alone is "plus" or "and", and a
+title's dot before a name ("Dr. Okafor") ends nothing; an announcement before a colon ("Quick questions:",
 "A few things:") is no request. Words said once for two requests are carried over:
 
 - a frame before two objects: "what is my credit limit and my routing number" gives "what is my
@@ -40,15 +41,13 @@ request verbs; docs/simulate.md gives how well the segmenter does on sets it was
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import pairwise, repeat
-from pathlib import Path
+from functools import lru_cache
+from itertools import pairwise
 
 from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
+from harness.detect._needs import NeedsModel, needs_answer, needs_probability
 from harness.detect._request_words import (
     _ANNOUNCED,
     _ANNOUNCING,
@@ -60,6 +59,8 @@ from harness.detect._request_words import (
     _MARKERS,
     _PREPOSITIONS,
     _PRONOUNS,
+    _SCENE_OPENERS,
+    _SCENE_PHRASES,
     _STATEMENT_MARKERS,
     _STRONG,
     _SUBJECT,
@@ -72,12 +73,10 @@ from harness.detect._request_words import (
     _Tok,
 )
 from harness.detect._together import kept_together
-from harness.detect.acts import feature_set
 from harness.text import split_sentences
+from harness.text._shapes import GREETINGS, TITLES
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
-
-_NEEDS = Path(__file__).resolve().parent / "_models" / "needs.json"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,6 +144,11 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1\.(?
 """A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." opening the message, a line or
 what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
+_SIGNS = {"+": "plus", "&": "and"}
+"""A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
+request as "Barnes and Noble" does: what follows opens no request)."""
+_NAME = re.compile(r"\s*+[A-Z]")
+"""What follows a title's dot before a name: a capital letter."""
 
 
 def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
@@ -178,13 +182,19 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
             item = out.pop()  # "1 - ..." opening a line: the number and its dash (not "1 - 2")
             append(new(_Tok, ("", item.start, offset + end, "#")))
             continue
+        if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
+            append(new(_Tok, (_SIGNS[raw], offset + start, offset + end, "")))
+            continue
         word = raw.lower()
         if "’" in word:
             word = word.replace("’", "'")
         word = word.strip(_EDGE)
         if not word:
             continue
-        append(new(_Tok, (word, offset + start, offset + end, _MARKS.get(raw[-1], ""))))
+        mark = _MARKS.get(raw[-1], "")
+        if mark == "." and word in TITLES and _NAME.match(text, end):
+            mark = ""  # "Dr. Patel": the title's dot ends nothing
+        append(new(_Tok, (word, offset + start, offset + end, mark)))
     if len(out) > 1 and out[-1].mark == "#" and text[out[-2].end - offset - 1] != ":":
         # A number ending its sentence ("I need 2."), not an item after a colon ("Question: 1.")
         last = out.pop()
@@ -214,7 +224,7 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
         toks = _tokens(sentence.text, sentence.start, listed=listed)
         requests.extend(_segment_sentence(message, toks, reading))
     if not statement and len(requests) > 1:
-        requests = kept_together(message, requests, needs_model)
+        requests = kept_together(message, requests, needs_probability)
     return tuple(requests)
 
 
@@ -521,11 +531,23 @@ def _asks(words: list[str], k: int) -> bool:
     return words[k].endswith("'s") or words[k + 1] in _AUX
 
 
+_GREETING = frozenset(GREETINGS) - {"there", "so"}
+_SCENE_FIRST = frozenset(phrase[0] for phrase in _SCENE_PHRASES)
+
+
 def _subordinate(left: list[_Tok]) -> bool:
     """Whether ``left`` opens with a subordinate clause or a phrase that leads into its request."""
+    while len(left) > 1 and (left[0].word in _GREETING or not left[0].word):
+        left = left[1:]  # "Hello, up to this point, ..."
     first = left[0].word
-    if first in _SUBORDINATORS or first in _PREPOSITIONS:
+    if first in _SUBORDINATORS or first in _PREPOSITIONS or _words_at(left, 0, ("now", "that")):
         return True
+    if (first in _SCENE_OPENERS or first in _SCENE_FIRST) and not any(
+        t.word in _WH or t.word in _AUX for t in left
+    ):  # "up to this point, ...", "the next time it rains, ..." (not "so far how many ...")
+        words = tuple(t.word for t in left[:3])
+        if first in _SCENE_OPENERS or words[:2] in _SCENE_PHRASES or words in _SCENE_PHRASES:
+            return True
     return first == "when" and len(left) > 1 and left[1].word not in _AUX
 
 
@@ -556,46 +578,3 @@ def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
     while b > a and piece[b - 1].word == "":
         b -= 1
     return piece[a:b]
-
-
-@dataclass(frozen=True, slots=True)
-class NeedsModel:
-    """How likely a part of a user's message asks for an answer of its own: a logistic regression
-    over the act tagger's word features (:func:`harness.detect.acts.act_features`), fitted by
-    ``tools/detector/fit_needs.py`` on the parts of Schema-Guided Dialogue *train* user turns
-    labelled from their dialogue acts (CC BY-SA 4.0; "Thanks a lot", "That sounds great", "Yes,
-    please", "for 4 people" need none) and CLINC150 *train* requests (CC-BY-3.0)."""
-
-    weights: dict[str, float]
-    bias: float
-    threshold: float
-    """Parts less likely than this to need an answer are no request (chosen on development data:
-    ``docs/simulate.md``)."""
-
-    @classmethod
-    def load(cls, path: Path = _NEEDS) -> NeedsModel:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        return cls(
-            weights={str(k): float(v) for k, v in raw["weights"].items()},
-            bias=float(raw["bias"]),
-            threshold=float(raw["threshold"]),
-        )
-
-    def probability(self, text: str) -> float:
-        features = feature_set(text)
-        z = self.bias + sum(map(self.weights.get, features, repeat(0.0, len(features))))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-@cache
-def needs_model() -> NeedsModel:
-    """The shipped model (``_models/needs.json``)."""
-    return NeedsModel.load()
-
-
-@lru_cache(maxsize=16_384)
-def needs_answer(text: str) -> bool:
-    """Whether a part of a user's message asks for an answer of its own (:class:`NeedsModel`):
-    "what's their address" does, "that sounds great" and "thanks, that's all" do not."""
-    model = needs_model()
-    return model.probability(text) >= model.threshold

@@ -95,6 +95,8 @@ SCENE = word_class(
 # none of these is a statement, the context of the question after it.
 ASKS_FIRST = WH_SET | AUX_SET | frozenset(VERBS.split("|")) | word_class("please id i'd")
 GREETINGS = word_class("hi hello hey yo there ok okay so well um uh hmm")
+# Titles written before a name with a dot that ends no sentence ("Dr. Patel", a closed class).
+TITLES = word_class("dr mr mrs ms mx prof rev")
 WANTS = word_class("need needs want wants wanna like looking")
 AUXILIARIES = frozenset(AUX_WORDS.split("|"))
 # Verbs a statement goes on with after "and" when the subject is the one before it (closed

@@ -14,7 +14,7 @@ from unittest import mock
 
 import pytest
 
-from harness.detect import requests
+from harness.detect import _needs, requests
 from harness.detect.missed import missed_requests
 from harness.detect.requests import NeedsModel, needs_answer
 from harness.detect.transcript import Message, Transcript
@@ -68,12 +68,15 @@ def test_real_dialogues_raise_far_fewer_false_alarms() -> None:
 
     with_model = measure("train", every=80)
     every_part = NeedsModel(weights={}, bias=30.0, threshold=0.0)
-    with mock.patch.object(requests, "needs_model", lambda: every_part):
-        requests.needs_answer.cache_clear()
+    caches = (_needs.needs_answer, _needs.needs_probability, requests.segment_requests)
+    with mock.patch.object(_needs, "needs_model", lambda: every_part):
+        for cached in caches:
+            cached.cache_clear()
         try:
             without = measure("train", every=80)
         finally:
-            requests.needs_answer.cache_clear()
+            for cached in caches:
+                cached.cache_clear()
     assert with_model["user_messages"] > 1000
     assert with_model["per_1000"] < 100
     assert without["per_1000"] > 2.5 * with_model["per_1000"]

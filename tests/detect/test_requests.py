@@ -470,9 +470,15 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # With the review's mends (s41-fixunits, s41-fixtogether; the lead's second look, 09:26 UTC):
 # sgd-dev false alarms 16.67 % (declared 10.83 %; one turn), fresh 11.83 -> 12.00 % (one turn),
 # drops unchanged.
-DROP_TEST = 0.959  # 95.9 % (was 96.3 %)
-MERGE_TEST = 0.955  # 95.5 % (was 96.1 %)
-FILLER_TEST = 0.949  # 95.0 % (was 95.3 %)
+# Eleventh session (2026-12-03, s42-segment: titles, "&" and "+", stating "have", phrases of
+# time, look-ups, closers with no comma, greetings before an imperative; not refitted; measured
+# once at the end, 10:53-10:55 UTC, load about 13, aggregates only, main 221a42b run beside it):
+# test false alarms 11.67 -> 11.67 %, drops 95.91 -> 95.79 % (2 of 1,566 turns; the dropped one
+# named 1,400 -> 1,399), merges 95.55 -> 95.34 %, closers 94.96 -> 94.83 %; sgd-dev 16.67 ->
+# 16.67 %, 81.97 -> 81.91 % (named 1,065 -> 1,066); fresh unchanged; declared unchanged.
+DROP_TEST = 0.957  # 95.79 % (was 95.91 %)
+MERGE_TEST = 0.953  # 95.34 % (was 95.55 %)
+FILLER_TEST = 0.948  # 94.83 % (was 94.96 %)
 FULL_TEST = 0.117  # 11.7 % (was 11.8 %)
 FULL_TEST_DECLARED = 0.064  # 6.3 % (was 6.3 %)
 SGD_FULL, SGD_DROP = 0.167, 0.819  # 16.67 % (was 18.3 %), 81.97 % (was 82.3 %)
@@ -584,13 +590,15 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # 59.05 -> 58.93 %, holdout 35.87 -> 35.93 %; closers 0.1-0.5 points less often flagged.
 # Both merged (the lead's look, 09:01 UTC): sgd-dev 1.17 %, 16.18 %, closers 74.77 %; the
 # others as s41-segment alone. With the review's mends (09:26 UTC): fresh false alarms 2.00 ->
-# 2.17 % (one turn), the rest unchanged.
+# 2.17 % (one turn), the rest unchanged. Eleventh (2026-12-03 10:55 UTC, s42-segment, aggregates
+# only): test drops 59.71 -> 59.45 %, closers 89.02 -> 88.89 %; sgd-dev 16.18 -> 16.25 %; fresh
+# unchanged; holdout drops 35.93 -> 41.74 %, closers 77.12 -> 83.61 %, false alarms 2.00 %.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.034, 0.597, 0.890),  # 3.3 %, 59.7 %, 89.0 %
+    "test": (0.034, 0.594, 0.888),  # 3.3 %, 59.45 %, 88.89 %
     "sgd-dev": (0.012, 0.161, 0.747),  # 1.17 %, 16.18 %, 74.77 %
     "fresh": (0.022, 0.589, 0.887),  # 2.17 %, 58.9 %, 88.8 %
-    "holdout": (0.020, 0.359, 0.771),  # 2.0 %, 35.9 %, 77.1 % (never tuned on)
+    "holdout": (0.020, 0.417, 0.836),  # 2.0 %, 41.74 %, 83.61 % (never tuned on)
 }
 
 
@@ -654,12 +662,16 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     refitted; measured once, aggregates only): segmented 14.3 %, 83.4 %, 83.0 %; declared 9.2 %,
     91.8 %. Its fifteenth (2026-12-03 08:19 UTC, s41-segment: a statement and what it leads to
     kept in one request; not refitted; measured once, aggregates only): segmented 13.8 %,
-    83.2 %, 82.8 %; declared unchanged."""
+    83.2 %, 82.8 %; declared unchanged. Its sixteenth (2026-12-03 10:55 UTC, s42-segment: "&"
+    and "+" standing alone join two requests, titles, stating "have", phrases of time, look-ups,
+    closers with no comma; not refitted; measured once, aggregates only): segmented 14.33 %,
+    90.17 %, 89.77 % (three more answered turns flagged, 112 more drops found); declared
+    unchanged."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.139
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.832
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.827
+    assert segmented.full_flagged / segmented.full_turns <= 0.144
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.901
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.897
     declared = mutation("holdout", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.092
     assert declared.dropped_flagged / declared.dropped_turns >= 0.917
