@@ -549,7 +549,7 @@ def user_bounds(
     """The second stage of the pair bound: sets the features of :data:`_USER_PAIR_FEATURES` in
     ``values`` (from :func:`first_bounds`) and returns the bounds of :func:`feature_bounds`."""
     _add_user_features(values, earlier, later, None, users, first)
-    return _SECOND[id(widened)]
+    return _SECOND[widened]
 
 
 def _widening(*parts: tuple[tuple[str, float], ...]) -> Bounds:
@@ -580,9 +580,14 @@ def _known_aside(widened: Bounds) -> Bounds:
 
 _EXACT_KNOWN, _KNOWN = _known_aside(_EXACT_WIDENED), _known_aside(_WIDENED)
 _FIRST_EXACT_KNOWN, _FIRST_KNOWN = _known_aside(_FIRST_EXACT_WIDENED), _known_aside(_FIRST_WIDENED)
-# The second stage's bounds of each first stage's, by identity (the bounds are module constants).
-_SECOND = {id(_FIRST_EXACT_WIDENED): _EXACT_WIDENED, id(_FIRST_WIDENED): _WIDENED}
-_SECOND.update({id(_FIRST_EXACT_KNOWN): _EXACT_KNOWN, id(_FIRST_KNOWN): _KNOWN})
+_SECOND: dict[Bounds, Bounds] = {
+    _FIRST_EXACT_WIDENED: _EXACT_WIDENED,
+    _FIRST_WIDENED: _WIDENED,
+    _FIRST_EXACT_KNOWN: _EXACT_KNOWN,
+    _FIRST_KNOWN: _KNOWN,
+}
+"""The second stage's bounds of each first stage's, keyed by value (a copy of a first stage's
+bounds, one sent to a worker process, finds its second stage too)."""
 
 
 def with_cosine(
