@@ -30,8 +30,8 @@ from harness.detect.choices import (
     restated_part,
 )
 from harness.detect.restate import Restatement
-from harness.text import Analysis
 from harness.detect.scorer import FEATURES
+from harness.text import Analysis
 
 __all__ = ["asked_again", "confirms_choice", "keeps_the_pick", "only_closes"]
 
@@ -129,10 +129,14 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     ):
         return False
     asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
-    if not asked and not kept and (
-        not later_acts & _OUTCOME
-        or not users.requested_between(turn, later_turn, other.text.facts)
-        or _verbatim(other, entry)
+    if (
+        not asked
+        and not kept
+        and (
+            not later_acts & _OUTCOME
+            or not users.requested_between(turn, later_turn, other.text.facts)
+            or _verbatim(other, entry)
+        )
     ):
         return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)

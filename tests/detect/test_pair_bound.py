@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 import harness.detect._around as _around
 import harness.detect._bound as _bound
 import harness.detect._candidates as _candidates
-import harness.detect._features as scoring
+import harness.detect._pair_bounds as scoring
 import harness.detect.duplicates as duplicates
 from harness.detect import DetectorConfig, detect
 from harness.detect._bound import Node, compile_bound
