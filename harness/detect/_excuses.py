@@ -121,7 +121,7 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     if not users.any_between(turn, later_turn):
         return False
     between = users.between(turn, later_turn)
-    kept = keeps_the_pick(other.text, entry.text, between)
+    kept = keeps_the_pick(other.text, entry.text, users, turn, later_turn)
     if (
         not later_acts & _DONE
         and not kept
@@ -143,13 +143,17 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     return not asks_to_confirm_again(other.text, entry.text, restated, between)
 
 
-def keeps_the_pick(earlier: Analysis, later: Analysis, between: Sequence[_User]) -> bool:
+def keeps_the_pick(
+    earlier: Analysis, later: Analysis, users: _Users, after: int, upto: int
+) -> bool:
     """The earlier message lists options (two or more values of one kind: "Tuesday, July 14,
-    9:10 am / Thursday, July 16, 4:30 pm"), a request of the user in between picks one by a value
-    of a listed kind ("thursday"), and the later message states that value and, of each kind the
-    earlier message lists, no other of its values: it keeps the pick and drops the rest, so it
-    confirms or reports the choice rather than repeating the list. Values are the messages'
-    facts (``kind:value``), whatever their case in the text."""
+    9:10 am / Thursday, July 16, 4:30 pm"), a request of the user in turns ``after + 1`` to
+    ``upto`` picks one by a value of a listed kind ("thursday"), and the later message states
+    that value and, of each kind the earlier message lists, no other of its values: it keeps the
+    pick and drops the rest, so it confirms or reports the choice rather than repeating the list.
+    Values are the messages' facts (``kind:value``), whatever their case in the text. The user's
+    requests are looked up by fact (:meth:`_Users.requested_between`), not read one by one: a
+    pair may stand thousands of turns apart."""
     kinds: dict[str, int] = {}
     for fact in earlier.facts:
         kind = fact.partition(":")[0]
@@ -157,14 +161,12 @@ def keeps_the_pick(earlier: Analysis, later: Analysis, between: Sequence[_User])
     listed = {kind for kind, count in kinds.items() if count >= 2}
     if not listed:
         return False
-    picked = {
-        fact
-        for u in between
-        if u.request
-        for fact in u.facts & earlier.facts
-        if fact.partition(":")[0] in listed
-    }
-    if not picked or not picked <= later.facts:
-        return False
     kept = earlier.facts & later.facts
-    return all(sum(f.partition(":")[0] == kind for f in kept) <= 1 for kind in listed)
+    if any(sum(f.partition(":")[0] == kind for f in kept) > 1 for kind in listed):
+        return False  # two options of a listed kind restated: not only the pick
+    picked = [
+        f
+        for f in earlier.facts
+        if f.partition(":")[0] in listed and users.requested_between(after, upto, frozenset((f,)))
+    ]
+    return bool(picked) and all(f in later.facts for f in picked)
