@@ -31,8 +31,9 @@ from harness.detect.choices import (
 )
 from harness.detect.restate import Restatement
 from harness.detect.scorer import FEATURES
+from harness.text import Analysis
 
-__all__ = ["asked_again", "confirms_choice", "only_closes"]
+__all__ = ["asked_again", "confirms_choice", "keeps_the_pick", "only_closes"]
 
 
 _AGAIN = re.compile(
@@ -109,24 +110,63 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     from the earlier message by its values without being asked ("Saturday: 8:10 am, 9:40 am,
     11:20 am" / "I'll take 9:40 am" / "Done: Saturday at 9:40 am"). An exact repeat confirms
     nothing; nor does an earlier message that asked nothing, sent again word for word above or
-    below the answer to something new: an outcome restates what was picked, not all of it."""
+    below the answer to something new: an outcome restates what was picked, not all of it. A
+    later message that keeps only the option the user picked from the earlier one's list
+    (:func:`keeps_the_pick`) confirms it or reports it whatever acts the tagger reads in it
+    ("Booked: Luna, T4 blood draw, Thursday, July 16 at 4:30 pm" is read as informing only)."""
     if found.method == "exact":
         return False
     turn, later_turn = other.message.turn, entry.message.turn
     later_acts = message_acts(entry.message.text)
     if not users.any_between(turn, later_turn):
         return False
-    if not later_acts & _DONE and not accepted_offer(
-        other.message.text, users.between(turn, later_turn), entry.message.text
+    between = users.between(turn, later_turn)
+    kept = keeps_the_pick(other.text, entry.text, users, turn, later_turn)
+    if (
+        not later_acts & _DONE
+        and not kept
+        and not accepted_offer(other.message.text, between, entry.message.text)
     ):
         return False
     asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
-    if not asked and (
-        not later_acts & _OUTCOME
-        or not users.requested_between(turn, later_turn, other.text.facts)
-        or _verbatim(other, entry)
+    if (
+        not asked
+        and not kept
+        and (
+            not later_acts & _OUTCOME
+            or not users.requested_between(turn, later_turn, other.text.facts)
+            or _verbatim(other, entry)
+        )
     ):
         return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)
-    between = users.between(turn, later_turn)
     return not asks_to_confirm_again(other.text, entry.text, restated, between)
+
+
+def keeps_the_pick(
+    earlier: Analysis, later: Analysis, users: _Users, after: int, upto: int
+) -> bool:
+    """The earlier message lists options (two or more values of one kind: "Tuesday, July 14,
+    9:10 am / Thursday, July 16, 4:30 pm"), a request of the user in turns ``after + 1`` to
+    ``upto`` picks one by a value of a listed kind ("thursday"), and the later message states
+    that value and, of each kind the earlier message lists, no other of its values: it keeps the
+    pick and drops the rest, so it confirms or reports the choice rather than repeating the list.
+    Values are the messages' facts (``kind:value``), whatever their case in the text. The user's
+    requests are looked up by fact (:meth:`_Users.requested_between`), not read one by one: a
+    pair may stand thousands of turns apart."""
+    kinds: dict[str, int] = {}
+    for fact in earlier.facts:
+        kind = fact.partition(":")[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    listed = {kind for kind, count in kinds.items() if count >= 2}
+    if not listed:
+        return False
+    kept = earlier.facts & later.facts
+    if any(sum(f.partition(":")[0] == kind for f in kept) > 1 for kind in listed):
+        return False  # two options of a listed kind restated: not only the pick
+    picked = [
+        f
+        for f in earlier.facts
+        if f.partition(":")[0] in listed and users.requested_between(after, upto, frozenset((f,)))
+    ]
+    return bool(picked) and all(f in later.facts for f in picked)

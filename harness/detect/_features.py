@@ -1,6 +1,6 @@
 """The pair scorer's features: what :class:`harness.detect.scorer.PairScorer` reads about a
-candidate pair of bot messages, and how far each can move before the claim comparison
-(the bounds :meth:`~harness.detect.scorer.PairScorer.may_reach` is given).
+candidate pair of bot messages. How far each can move before the claim comparison (the bounds
+:meth:`~harness.detect.scorer.PairScorer.may_reach` is given) is :mod:`harness.detect._pair_bounds`'.
 
 The groups (facts, wording, dialogue acts, the user in between, distance, values the fact
 extractor does not read, order-free agreement) are described in :mod:`harness.detect.scorer`;
@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
-from harness.detect._aside import may_stand_aside, restated_aside
-from harness.detect._bound import Bounds
+from harness.detect._aside import restated_aside
 from harness.detect._wording import _rare, _tokens, _wording
 from harness.detect.acts import analysis_acts
 from harness.detect.restate import Restatement
@@ -480,109 +479,6 @@ def _add_user_features(
     features[_FROM_USER] = float(min(len(later_new & said), 3))
     if found is not None and found.matches:
         features[_ASIDE] = restated_aside(later, found, users[-1].words | users[-1].facts)
-
-
-_FOUND_FEATURES = (
-    "rule_near",
-    "rule_semantic",
-    "rule_containment",
-    "rule_borderline",
-    "rule_score",
-    "earlier_cover",
-    "later_cover",
-    "restated_aside",
-)
-"""Features read from the rules' :class:`Restatement` alone: unknown before the comparison. A
-new feature that reads the restatement or the word-sequence comparison must be listed in one of
-these groups (``tests/detect/test_pair_bound.py`` fails otherwise), or the bound is wrong."""
-_GROWING_FEATURES = ("topic_overlap", "reask_on_topic")
-"""Features that grow with the facts the restatement shares (never below their value without
-one): unknown above."""
-_WORDING_FEATURES = ("sequence_ratio", "small_substitutions", "rare_words_differ")
-"""Features of the word-sequence comparison: unknown before it."""
-_SWAPPED_FEATURES = {"values_earlier_only": 3.0, "values_later_only": 3.0, "values_conflict": 2.0}
-"""Features the swapped words of the word-sequence comparison add to, up to these caps."""
-
-
-def feature_bounds(
-    earlier: Analysis,
-    later: Analysis,
-    context: PairContext,
-    users: Sequence[UserLike],
-    first: UserLike | None,
-) -> tuple[list[float], Bounds]:
-    """The features of :func:`pair_features` and how far each may move, over every restatement
-    the rules may find and every word-sequence comparison, computed without either (both cost
-    most of a pair's time): the features that do not depend on them are exact, the others free
-    or capped (see :data:`Bounds`). With :meth:`PairScorer.may_reach`, pairs the scorer cannot
-    call duplicates skip the comparison; ``tests/detect/test_pair_bound.py`` checks the bounds
-    hold. The same as :func:`first_bounds` then :func:`user_bounds`."""
-    values, widened = first_bounds(earlier, later, context, users)
-    return values, user_bounds(values, widened, earlier, later, users, first)
-
-
-def first_bounds(
-    earlier: Analysis,
-    later: Analysis,
-    context: PairContext,
-    users: Sequence[UserLike],
-) -> tuple[list[float], Bounds]:
-    """:func:`feature_bounds` with the features of :data:`_USER_PAIR_FEATURES` left free (not
-    computed): a looser bound, cheaper to compute, that already rules out most candidates (the
-    first stage of the pair bound; :func:`user_bounds` is the second)."""
-    exact = bool(earlier.norm) and earlier.norm == later.norm
-    values = _own_features(earlier, later, None, context, users, _SAME if exact else _UNSEEN)
-    if may_stand_aside(later, users[-1] if users else None):
-        return values, _FIRST_EXACT_WIDENED if exact else _FIRST_WIDENED
-    # ``restated_aside`` is 0.0 whatever the comparison finds: known, not free.
-    return values, _FIRST_EXACT_KNOWN if exact else _FIRST_KNOWN
-
-
-def user_bounds(
-    values: list[float],
-    widened: Bounds,
-    earlier: Analysis,
-    later: Analysis,
-    users: Sequence[UserLike],
-    first: UserLike | None,
-) -> Bounds:
-    """The second stage of the pair bound: sets the features of :data:`_USER_PAIR_FEATURES` in
-    ``values`` (from :func:`first_bounds`) and returns the bounds of :func:`feature_bounds`."""
-    _add_user_features(values, earlier, later, None, users, first)
-    return _SECOND[id(widened)]
-
-
-def _widening(*parts: tuple[tuple[str, float], ...]) -> Bounds:
-    """Bounds from (feature name, cap) pairs; a later part's cap replaces an earlier one's."""
-    caps = {FEATURES.index(name): cap for part in parts for name, cap in part}
-    return tuple(sorted(caps.items()))
-
-
-_EXACT_PART = (
-    *((f, -math.inf) for f in _FOUND_FEATURES),
-    *((f, math.inf) for f in _GROWING_FEATURES),
-)
-_WORDING_PART = (
-    *((f, -math.inf) for f in _WORDING_FEATURES),
-    *_SWAPPED_FEATURES.items(),
-)
-_USERS_PART = tuple((f, -math.inf) for f in _USER_PAIR_FEATURES)
-_EXACT_WIDENED: Bounds = _widening(_EXACT_PART)
-_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART)
-_FIRST_EXACT_WIDENED: Bounds = _widening(_EXACT_PART, _USERS_PART)
-_FIRST_WIDENED: Bounds = _widening(_EXACT_PART, _WORDING_PART, _USERS_PART)
-
-
-def _known_aside(widened: Bounds) -> Bounds:
-    """``widened`` with ``restated_aside`` exact (a later message that cannot stand aside)."""
-    return tuple((i, cap) for i, cap in widened if i != _ASIDE)
-
-
-_EXACT_KNOWN, _KNOWN = _known_aside(_EXACT_WIDENED), _known_aside(_WIDENED)
-_FIRST_EXACT_KNOWN, _FIRST_KNOWN = _known_aside(_FIRST_EXACT_WIDENED), _known_aside(_FIRST_WIDENED)
-# The second stage's bounds of each first stage's, by identity (the bounds are module constants).
-_SECOND = {id(_FIRST_EXACT_WIDENED): _EXACT_WIDENED, id(_FIRST_WIDENED): _WIDENED}
-_SECOND.update({id(_FIRST_EXACT_KNOWN): _EXACT_KNOWN, id(_FIRST_KNOWN): _KNOWN})
 
 
 def with_cosine(

@@ -25,11 +25,7 @@ from typing import TYPE_CHECKING
 
 from harness.detect._bound import compile_bound
 from harness.detect._features import (
-    _FIRST_WIDENED,
-    _SWAPPED_FEATURES,
     _UNSEEN,
-    _WORDING_FEATURES,
-    _WORDING_PART,
     FEATURES,
     PairContext,
     UserLike,
@@ -37,6 +33,12 @@ from harness.detect._features import (
     _pair_features,
     _side,
     _weighted,
+)
+from harness.detect._pair_bounds import (
+    _FIRST_WIDENED,
+    _SWAPPED_FEATURES,
+    _WORDING_FEATURES,
+    _WORDING_PART,
     _widening,
 )
 from harness.detect.scorer import _MARGIN, Bounds, PairScorer

@@ -134,8 +134,9 @@ def offers_another(
     asked_first: UserLike | None = None,
 ) -> bool:
     """A new item in the same template, not a repeat, even with the earlier one's place, date or
-    price: the user asked for another option in between, and each message names an item the
-    other does not; or each message answers the user's question about its own item: the user
+    price: the user's last message in between, the one the later message answers, asks for
+    another option, and each message names an item the other does not (an older "anything else
+    expiring?" answered before asks for nothing the later message gives); or each message answers the user's question about its own item: the user
     named an item (``asked_first``, the message the earlier one answered: "What's my copay for
     lisinopril?") that the earlier message names and the later message's ``restated`` part does
     not use, and in between named one ("And metformin?") that the part names and the earlier
@@ -146,7 +147,7 @@ def offers_another(
     if not between:
         return False
     first = named_items(earlier)
-    if any(_ANOTHER.search(u.norm) for u in between):
+    if _ANOTHER.search(between[-1].norm):  # the message the later one answers asks for another
         if _NONE_ELSE.search(later.text):
             return False  # the answer is that there is nothing else: no other item offered
         second = named_items(later)

@@ -46,14 +46,12 @@ from harness.detect._features import (
     SEMANTIC_FEATURES,
     PairContext,
     UserLike,
-    feature_bounds,
-    first_bounds,
     message_values,
     named_items,
     pair_features,
-    user_bounds,
     with_cosine,
 )
+from harness.detect._pair_bounds import feature_bounds, first_bounds, user_bounds
 from harness.detect._wording import swapped_words
 
 __all__ = [

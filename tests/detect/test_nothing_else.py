@@ -5,7 +5,10 @@ written for these tests."""
 
 from __future__ import annotations
 
-from tests.detect.test_failure_classes import duplicates, pairs
+from harness.detect.duplicates import find_duplicates
+from harness.detect.findings import DetectorConfig
+from tests.detect.test_failure_classes import conversation, duplicates, pairs
+from tests.detect.test_picked_option import EVERY_PAIR
 
 
 def test_a_claim_restated_beside_nothing_else_is_a_duplicate() -> None:
@@ -74,3 +77,25 @@ def test_a_document_restated_beside_nothing_else_outstanding_is_a_duplicate() ->
         ),
     )
     assert ("m2", "m6") in pairs(found)
+
+
+def test_an_older_anything_else_answered_before_excuses_no_later_restatement() -> None:
+    # Fails before the fix: "else" in any user message in between read as asking for another
+    # option, though the later message answers a later question. A scorer double that calls
+    # every pair a duplicate leaves the rules alone to decide.
+    lines = (
+        ("user", "how much PTO do I have left?"),
+        ("hr", "You have 12 days of PTO left, and 3 of them expire on March 31."),
+        ("user", "is anything else expiring soon?"),
+        ("hr", "Your Wellness stipend of $150 also lapses on March 31."),
+        ("user", "how do I book time off?"),
+        (
+            "hr",
+            "You have 12 days left, and 3 expire on March 31. To book time off, open Workday, "
+            "then Time Off, then Request.",
+        ),
+    )
+    found = find_duplicates(conversation(*lines), DetectorConfig(), pair_model=EVERY_PAIR)
+    assert ("m2", "m6") in pairs(found)
+    # The answer to "anything else expiring?" itself names another item: no repeat.
+    assert ("m2", "m4") not in pairs(found)

@@ -22,6 +22,7 @@ intervals. These tests check that the shortcut changes how much is compared, nev
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -32,7 +33,7 @@ from hypothesis import strategies as st
 import harness.detect._around as _around
 import harness.detect._bound as _bound
 import harness.detect._candidates as _candidates
-import harness.detect._features as scoring
+import harness.detect._pair_bounds as scoring
 import harness.detect.duplicates as duplicates
 from harness.detect import DetectorConfig, detect
 from harness.detect._bound import Node, compile_bound
@@ -365,3 +366,29 @@ def test_the_shipped_bound_equals_the_walked_bound() -> None:
             for tree in model.trees:
                 expected = expected + _walked(tree, known, x)
             assert compiled(x) == expected
+
+
+def test_the_second_stage_reads_a_copy_of_the_first_stages_bounds() -> None:
+    """The second stage finds its bounds from the first stage's by value: a copy (one pickled to a
+    worker process and back) gives the same findings. Before, the lookup was by the object's
+    identity and a copy raised ``KeyError``."""
+    transcript = generated(3, 40, modes_known=True)
+
+    def found() -> list[tuple[str, str, str]]:
+        pairs = conversation_pairs(transcript, DetectorConfig())
+        return [(p.earlier.message.id, p.later.message.id, p.scope) for p in pairs]
+
+    expected = found()
+    second = duplicates.user_bounds
+    copies = [0]
+
+    def copying(values: list[float], widened: Bounds, *rest: object) -> Bounds:
+        copy = pickle.loads(pickle.dumps(widened))
+        assert copy == widened and copy is not widened
+        copies[0] += 1
+        return second(values, copy, *rest)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(duplicates, "user_bounds", copying)
+        assert found() == expected
+    assert copies[0] > 0 and expected

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import harness.detect._features as scoring
+import harness.detect._pair_bounds as scoring
 import harness.detect.duplicates as duplicates
 from harness.detect import DetectorConfig
 from harness.detect._screen import (
