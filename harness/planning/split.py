@@ -39,7 +39,16 @@ from harness.planning._cuts import (
     inside_clause,
     soft_cut_allowed,
 )
-from harness.text._shapes import CONNECTIVE, LEAD, goes_on, opens_request, points_back, refers_back
+from harness.text._shapes import (
+    CONNECTIVE,
+    LEAD,
+    VERBS,
+    goes_on,
+    opens_request,
+    points_back,
+    refers_back,
+    states,
+)
 from harness.text.facts import DATE_WORDS
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
 
@@ -269,6 +278,11 @@ def split_request_parts(
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif _sentence_end(cut_text) and had and not opening and _details(piece):
+            # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values after a
+            # request, in the same line and with no connective, gives its details; it asks
+            # nothing of its own.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif not content and not values:
             held = (glue, cut, said)
         elif values or (
@@ -343,7 +357,7 @@ def _judges(piece: str) -> bool:
     said = _WORDS.findall(predicate.lower())
     return (
         not any(w in _NOT_NAMED for w in subject)
-        and not any(w in NEGATIONS for w in said)
+        and not any(w in NEGATIONS or w in _WH for w in said)
         and bool(content_tokens(predicate))
         and all(token in _PLACEHOLDER for token in content_tokens(predicate))
         and _SAYS_WHAT.search(predicate) is None
@@ -386,6 +400,44 @@ def _ends_in_value(text: str) -> bool:
     """Whether ``text``'s last word is a value ("for march 7"): a value after it continues it."""
     words = _WORDS.findall(text[-40:].lower())
     return bool(words) and (words[-1] in _VALUE_WORDS or _NUMBER.fullmatch(words[-1]) is not None)
+
+
+# A statement with a request verb or a word of interest asks ("I let my bank know ...", "I'm
+# interested in requesting ..."): the request verbs of ``harness.text._shapes.VERBS`` and the
+# adjectives of wanting (closed classes).
+_ASKING = frozenset(VERBS.split("|")) | {"interested", "hoping", "keen", "eager"}
+_MERIDIEM = frozenset({"am", "pm"})  # a value after a number only ("i am", "5 pm")
+_CARDINALS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve half quarter".split()
+)
+
+
+def _details(piece: str) -> bool:
+    """Whether ``piece`` only states values ("It will be for 4 people.", "I'm leaving on March
+    3rd", "There are two of us"): it states (``harness.text._shapes.states``: a subject pronoun
+    first, no word of wanting or asking) and names a date, a time or a number."""
+    words = _WORDS.findall(piece.lower())
+    if any(w in _WH or w in _ASKING or _stem(w) in _ASKING for w in words) or not states(piece):
+        return False
+    return any(
+        (word in _VALUE_WORDS and word not in _MERIDIEM)
+        or word in _CARDINALS
+        or _NUMBER.fullmatch(word) is not None
+        for word in words
+    )
+
+
+def _sentence_end(cut_text: str) -> bool:
+    """Whether the cut ``cut_text`` ends a sentence inside a line (no line break, no list)."""
+    return cut_text.strip()[:1] in (".", "!", "?") and "\n" not in cut_text
+
+
+def _stem(word: str) -> str:
+    """``word`` without an "-ing" or "-ed" ending ("requesting": "request")."""
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)]
+    return word
 
 
 def _only_values(piece: str) -> bool:

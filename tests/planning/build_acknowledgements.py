@@ -25,7 +25,7 @@ from harness.models._text import content_tokens
 from harness.planning.split import ACKNOWLEDGEMENTS_FILE
 from tests.planning.routing_eval import SGD
 
-ACKNOWLEDGING = frozenset({"AFFIRM", "NEGATE", "SELECT", "THANK_YOU", "GOODBYE"})
+ACKNOWLEDGING = frozenset({"AFFIRM", "NEGATE", "NEGATE_INTENT", "SELECT", "THANK_YOU", "GOODBYE"})
 SHARE = 0.5
 MIN_TURNS = 50
 ABOUT = (

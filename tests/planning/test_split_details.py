@@ -1,0 +1,55 @@
+"""How the offline planner's split keeps a request's details and acknowledgements with it (issue
+25, session 42).
+
+The shapes come from Schema-Guided Dialogue train user turns (one request each, whose sentences
+were planned as requests of their own); every message here is new text. Each test of a fix failed
+on the splitting before it (``main`` 221a42b); the guards say so in their docstrings.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.planning.split import split_requests
+
+
+def _always(piece: str, previous: str) -> bool:
+    return True
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Find me a bus to Fresno. It will be for 4 people.",
+        "I need a hotel room in Rome. I'm arriving on March 3rd.",
+        "Can you book a table at Luigi's? There will be three of us at 7 pm.",
+        "Get me a cab to the station. We are leaving at 10:30.",
+    ],
+)
+def test_a_statement_of_values_after_a_request_is_its_detail(message: str) -> None:
+    # Before, the second sentence was planned as a request of its own.
+    assert split_requests(message, _always) == [message]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Book a bus to Fresno. I let my bank know I'm away on March 3rd.",
+        "Book a bus to Fresno. Why was I charged 30 dollars?",
+        "Book a bus to Fresno. I'm interested in requesting PTO from April 1-5.",
+        "Book a bus to Fresno.\nI am flying to Lima on the 4th",
+        "Book a bus to Fresno. Also, I'm away on the 4th",
+    ],
+)
+def test_a_sentence_that_asks_or_follows_a_line_or_connective_still_cuts(message: str) -> None:
+    """The guard: a request verb, a question word or a word of interest asks; a line break or a
+    connective opens a request (passes before and after)."""
+    assert len(split_requests(message, _always)) == 2
+
+
+def test_a_question_word_after_a_linking_verb_is_no_judgement() -> None:
+    # Before, "the exchange rate is what again" read as a judgement of something named ("... is
+    # perfect"), asked nothing and was merged with the request after it.
+    assert split_requests(
+        "the exchange rate is what again, and help me change my credit limit", _always
+    ) == ["the exchange rate is what again", "help me change my credit limit"]
