@@ -41,8 +41,10 @@ from harness.planning._cuts import (
 )
 from harness.text._shapes import (
     CONNECTIVE,
+    GREETINGS,
     LEAD,
     VERBS,
+    WANTS,
     goes_on,
     opens_request,
     points_back,
@@ -261,6 +263,8 @@ def split_request_parts(
             glue = ", " if cut == "comma" else _glue(cut, cut_text)
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, had or content)
         elif not had:  # "hi, ...", "ok so ..." or "I have a few questions. ...": no request yet
+            # "Nope, I'm good": a piece that asks only with what opened it declines.
+            content = content and not _declines(f"{whole}{glue}{said}"[:_COMPARED])
             requests[-1] = (f"{whole}{glue}{said}", piece, piece, content)
         elif _AND.fullmatch(cut_text) and _open_between(asks[-_COMPARED:]):
             requests[-1] = (f"{whole} and {said}", f"{asks} and {piece}", head, True)
@@ -283,6 +287,16 @@ def split_request_parts(
             # request, in the same line and with no connective, gives its details; it asks
             # nothing of its own.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            _sentence_end(cut_text)
+            and cut_text.strip()[:1] != "?"
+            and not opening
+            and asks == head
+            and _scene(asks, piece)
+        ):
+            # "I'm planning a trip to Lima. Can you find me a flight?": a statement before a
+            # request, in the same line, sets its scene; the request is routed on what it asks.
+            requests[-1] = (f"{whole}{glue}{said}", piece, piece, True)
         elif not content and not values:
             held = (glue, cut, said)
         elif values or (
@@ -375,7 +389,34 @@ def _asks(piece: str) -> bool:
         or _EMBEDDED.search(piece) is not None
         or _SAYS_WHAT.search(piece) is not None
         or any(token not in _PLACEHOLDER for token in content_tokens(piece))
-    ) and not _judges(piece)
+    ) and not _judges(piece) and not _declines(piece)
+
+
+# A reply that declines or puts off what was offered ("No, not right now", "Maybe later", "Not
+# yet", "Nope, I'm good"): a word of refusing or deferring, and else only these words, stop words
+# or acknowledgements (closed classes). "I see" and "I understand" only acknowledge as well.
+_REFUSING = frozenset({"no", "not", "nope", "nah", "maybe", "perhaps", "later"})
+_DEFERRING = _REFUSING | frozenset(
+    "yet moment time right now still today currently i'm im good fine ok okay yes yeah".split()
+)
+_UNDERSTOOD = frozenset({"see", "understand", "gotcha"})
+_DECLINES_WORDS = 8
+
+
+def _declines(piece: str) -> bool:
+    """Whether ``piece`` only declines, puts off or acknowledges what was offered (see
+    ``_REFUSING``): it asks nothing of its own."""
+    words = _WORDS.findall(piece.lower())
+    if not words or len(words) > _DECLINES_WORDS or any(w in _WH for w in words):
+        return False
+    if words in (["i", w] for w in _UNDERSTOOD):
+        return True
+    return any(w in _REFUSING for w in words) and all(
+        w in _DEFERRING
+        or w in REQUEST_STOPWORDS
+        or all(t in _PLACEHOLDER for t in content_tokens(w))
+        for w in words
+    )
 
 
 def asks_something(sentence: str) -> bool:
@@ -406,6 +447,16 @@ def _ends_in_value(text: str) -> bool:
 # interested in requesting ..."): the request verbs of ``harness.text._shapes.VERBS`` and the
 # adjectives of wanting (closed classes).
 _ASKING = frozenset(VERBS.split("|")) | {"interested", "hoping", "keen", "eager"}
+# Who states a plan, the auxiliaries and adverbs between them and its "-ing" verb, and the verbs
+# in "-ing" that want, try, think or ask rather than plan (closed classes).
+_PLANNER = frozenset({"i", "we", "i'm", "im", "we're", "i'll", "we'll"})
+_PROGRESSIVE = frozenset(
+    "am are will shall be gonna just also really actually currently soon now probably".split()
+)
+_NOT_PLANS = frozenset(
+    "need want look try wish hop wonder think hav gett wait request apply report"
+    " interest search seek ask".split()
+)
 _MERIDIEM = frozenset({"am", "pm"})  # a value after a number only ("i am", "5 pm")
 _CARDINALS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve half quarter".split()
@@ -425,6 +476,35 @@ def _details(piece: str) -> bool:
         or _NUMBER.fullmatch(word) is not None
         for word in words
     )
+
+
+def _scene(statement: str, piece: str) -> bool:
+    """Whether ``statement`` sets the scene of the request ``piece``: it only states
+    (``harness.text._shapes.states``), and ``piece`` opens as a request does or says what is
+    wanted."""
+    if not _plans(statement) or _details(statement):
+        return False
+    return opens_request(piece) or any(w in WANTS for w in _WORDS.findall(piece.lower()))
+
+
+def _plans(statement: str) -> bool:
+    """Whether ``statement`` tells what the speaker is doing or will do ("I'm planning a trip",
+    "We will be travelling to Lima", "I'm relocating for work"): "I" or "we", an auxiliary of
+    the progressive or the future and a verb in "-ing" that is no word of wanting, trying or
+    thinking (closed classes). A report ("I think a thief used my card", "there are charges on
+    my card") or a wish ("I'm hoping to apply for a card") is a request of its own."""
+    if not states(statement):
+        return False
+    words = _WORDS.findall(statement[:_COMPARED].lower())
+    while words and words[0] in GREETINGS:
+        del words[0]
+    if not words or words[0] not in _PLANNER:
+        return False
+    for word in words[1:]:
+        if word in _PROGRESSIVE:
+            continue
+        return word.endswith("ing") and _stem(word) not in _NOT_PLANS
+    return False
 
 
 def _sentence_end(cut_text: str) -> bool:

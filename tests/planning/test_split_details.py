@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.planning.split import split_requests
+from harness.planning.split import split_request_parts, split_requests
 
 
 def _always(piece: str, previous: str) -> bool:
@@ -53,3 +53,45 @@ def test_a_question_word_after_a_linking_verb_is_no_judgement() -> None:
     assert split_requests(
         "the exchange rate is what again, and help me change my credit limit", _always
     ) == ["the exchange rate is what again", "help me change my credit limit"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm planning a trip to Lima. Can you find me a flight there?",
+        "We will be travelling to Oslo next month. I need a hotel room.",
+        "Hey, I'm relocating for work. Find me an apartment in Austin.",
+    ],
+)
+def test_a_plan_stated_before_a_request_sets_its_scene(message: str) -> None:
+    # Before, the plan was planned as a request of its own (routed to whichever agent shares a
+    # word with it: "trip" to flights when the request is for a hotel).
+    parts = split_request_parts(message, _always)
+    assert [text.rstrip("?.") for text, _ in parts] == [message.rstrip("?.")]
+    assert parts[0][1].rstrip("?.") == message.split(". ", 1)[1].rstrip("?.")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I think a thief used my card. Can you find me a flight to Lima?",
+        "I'm hoping to apply for a new card. What's my balance?",
+        "There are strange charges on my card. Find me a hotel in Oslo.",
+        "I'm planning a trip to Lima? Find me a hotel.",
+    ],
+)
+def test_a_report_or_a_wish_before_a_request_is_one_of_its_own(message: str) -> None:
+    """The guard: what the speaker thinks, hopes or reports asks on its own (passes before and
+    after)."""
+    assert len(split_requests(message, _always)) == 2
+
+
+@pytest.mark.parametrize(
+    "opening", ["No, not right now.", "Maybe later.", "Not yet.", "Nope, I'm good.", "I see."]
+)
+def test_a_reply_that_declines_or_puts_off_asks_nothing(opening: str) -> None:
+    # Before, the opening was planned as a request of its own ("I see" routed to movies).
+    message = f"{opening} Can you find me a dentist in Reno?"
+    assert split_request_parts(message, _always) == [
+        (message.rstrip("?"), "Can you find me a dentist in Reno")
+    ]
