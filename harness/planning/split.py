@@ -288,15 +288,15 @@ def split_request_parts(
             # nothing of its own.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
-            _sentence_end(cut_text)
-            and cut_text.strip()[:1] != "?"
+            (cut == "comma" or (_sentence_end(cut_text) and cut_text.strip()[:1] != "?"))
             and not opening
             and asks == head
             and _scene(asks, piece)
         ):
-            # "I'm planning a trip to Lima. Can you find me a flight?": a statement before a
-            # request, in the same line, sets its scene; the request is routed on what it asks.
-            requests[-1] = (f"{whole}{glue}{said}", piece, piece, True)
+            # "I'm planning a trip to Lima. Can you find me a flight?", "I'm going to Peru, let my
+            # bank know": a plan stated before a request, in the same sentence or line, sets its
+            # scene; the two are one request, routed on both.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif not content and not values:
             held = (glue, cut, said)
         elif values or (

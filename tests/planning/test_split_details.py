@@ -61,14 +61,16 @@ def test_a_question_word_after_a_linking_verb_is_no_judgement() -> None:
         "I'm planning a trip to Lima. Can you find me a flight there?",
         "We will be travelling to Oslo next month. I need a hotel room.",
         "Hey, I'm relocating for work. Find me an apartment in Austin.",
+        "I will be travelling soon, can you find me a bus to Fresno?",
     ],
 )
 def test_a_plan_stated_before_a_request_sets_its_scene(message: str) -> None:
     # Before, the plan was planned as a request of its own (routed to whichever agent shares a
-    # word with it: "trip" to flights when the request is for a hotel).
+    # word with it). The request is routed with its scene: "I'm going to Peru, let my bank know"
+    # tells the bank of travel.
     parts = split_request_parts(message, _always)
     assert [text.rstrip("?.") for text, _ in parts] == [message.rstrip("?.")]
-    assert parts[0][1].rstrip("?.") == message.split(". ", 1)[1].rstrip("?.")
+    assert parts[0][1].rstrip("?.") == message.rstrip("?.")
 
 
 @pytest.mark.parametrize(
