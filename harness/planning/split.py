@@ -385,11 +385,15 @@ def _asks(piece: str) -> bool:
     acknowledge ("great")."""
     words = piece.split(maxsplit=1)
     return (
-        bool(words and words[0].lower() in _WH)  # "what are the things I have today"
-        or _EMBEDDED.search(piece) is not None
-        or _SAYS_WHAT.search(piece) is not None
-        or any(token not in _PLACEHOLDER for token in content_tokens(piece))
-    ) and not _judges(piece) and not _declines(piece)
+        (
+            bool(words and words[0].lower() in _WH)  # "what are the things I have today"
+            or _EMBEDDED.search(piece) is not None
+            or _SAYS_WHAT.search(piece) is not None
+            or any(token not in _PLACEHOLDER for token in content_tokens(piece))
+        )
+        and not _judges(piece)
+        and not _declines(piece)
+    )
 
 
 # A reply that declines or puts off what was offered ("No, not right now", "Maybe later", "Not
