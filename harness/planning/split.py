@@ -39,19 +39,22 @@ from harness.planning._cuts import (
     inside_clause,
     soft_cut_allowed,
 )
+from harness.planning._sentences import (
+    NUMBER,
+    VALUE_WORDS,
+    ends_sentence,
+    gives_details,
+    sets_scene,
+)
 from harness.text._shapes import (
     CONNECTIVE,
-    GREETINGS,
     LEAD,
-    VERBS,
-    WANTS,
     goes_on,
     opens_request,
     points_back,
     refers_back,
-    states,
+    word_class,
 )
-from harness.text.facts import DATE_WORDS
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
 
 __all__ = ["asks_something", "opens_question", "split_request_parts", "split_requests"]
@@ -77,15 +80,6 @@ _PLACEHOLDER = frozenset(
 # "things to do", "something to eat": what follows the placeholder says what is asked.
 _SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-# Values: a piece of these alone ("march 10", "the 18th", "yesterday") is a part of a request.
-_VALUE_WORDS = DATE_WORDS | frozenset(
-    _WORDS.findall(
-        """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
-    thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
-    thirtieth yesterday today tomorrow tonight noon midnight am pm"""
-    )
-)
-_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 _LAST_WORD = re.compile(r"(?<![\w'-])[A-Za-z][\w'-]*+$")
 # Titles written with a dot that only ever stand before a name (a closed class; not "St.", which
 # also ends "Main St.").
@@ -282,16 +276,16 @@ def split_request_parts(
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif _sentence_end(cut_text) and had and not opening and _details(piece):
+        elif ends_sentence(cut_text) and had and not opening and gives_details(piece):
             # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values after a
             # request, in the same line and with no connective, gives its details; it asks
             # nothing of its own.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
-            (cut == "comma" or (_sentence_end(cut_text) and cut_text.strip()[:1] != "?"))
+            (cut == "comma" or (ends_sentence(cut_text) and cut_text.strip()[:1] != "?"))
             and not opening
             and asks == head
-            and _scene(asks, piece)
+            and sets_scene(asks, piece)
         ):
             # "I'm planning a trip to Lima. Can you find me a flight?", "I'm going to Peru, let my
             # bank know": a plan stated before a request, in the same sentence or line, sets its
@@ -400,8 +394,8 @@ def _asks(piece: str) -> bool:
 # yet", "Nope, I'm good"): a word of refusing or deferring, and else only these words, stop words
 # or acknowledgements (closed classes). "I see" and "I understand" only acknowledge as well.
 _REFUSING = frozenset({"no", "not", "nope", "nah", "maybe", "perhaps", "later"})
-_DEFERRING = _REFUSING | frozenset(
-    "yet moment time right now still today currently i'm im good fine ok okay yes yeah".split()
+_DEFERRING = _REFUSING | word_class(
+    "yet moment time right now still today currently i'm im good fine ok okay yes yeah"
 )
 _UNDERSTOOD = frozenset({"see", "understand", "gotcha"})
 _DECLINES_WORDS = 8
@@ -444,91 +438,14 @@ def _glue(cut: str, cut_text: str) -> str:
 def _ends_in_value(text: str) -> bool:
     """Whether ``text``'s last word is a value ("for march 7"): a value after it continues it."""
     words = _WORDS.findall(text[-40:].lower())
-    return bool(words) and (words[-1] in _VALUE_WORDS or _NUMBER.fullmatch(words[-1]) is not None)
-
-
-# A statement with a request verb or a word of interest asks ("I let my bank know ...", "I'm
-# interested in requesting ..."): the request verbs of ``harness.text._shapes.VERBS`` and the
-# adjectives of wanting (closed classes).
-_ASKING = frozenset(VERBS.split("|")) | {"interested", "hoping", "keen", "eager"}
-# Who states a plan, the auxiliaries and adverbs between them and its "-ing" verb, and the verbs
-# in "-ing" that want, try, think or ask rather than plan (closed classes).
-_PLANNER = frozenset({"i", "we", "i'm", "im", "we're", "i'll", "we'll"})
-_PROGRESSIVE = frozenset(
-    "am are will shall be gonna just also really actually currently soon now probably".split()
-)
-_NOT_PLANS = frozenset(
-    "need want look try wish hop wonder think hav gett wait request apply report"
-    " interest search seek ask".split()
-)
-_MERIDIEM = frozenset({"am", "pm"})  # a value after a number only ("i am", "5 pm")
-_CARDINALS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve half quarter".split()
-)
-
-
-def _details(piece: str) -> bool:
-    """Whether ``piece`` only states values ("It will be for 4 people.", "I'm leaving on March
-    3rd", "There are two of us"): it states (``harness.text._shapes.states``: a subject pronoun
-    first, no word of wanting or asking) and names a date, a time or a number."""
-    words = _WORDS.findall(piece.lower())
-    if any(w in _WH or w in _ASKING or _stem(w) in _ASKING for w in words) or not states(piece):
-        return False
-    return any(
-        (word in _VALUE_WORDS and word not in _MERIDIEM)
-        or word in _CARDINALS
-        or _NUMBER.fullmatch(word) is not None
-        for word in words
-    )
-
-
-def _scene(statement: str, piece: str) -> bool:
-    """Whether ``statement`` sets the scene of the request ``piece``: it only states
-    (``harness.text._shapes.states``), and ``piece`` opens as a request does or says what is
-    wanted."""
-    if not _plans(statement) or _details(statement):
-        return False
-    return opens_request(piece) or any(w in WANTS for w in _WORDS.findall(piece.lower()))
-
-
-def _plans(statement: str) -> bool:
-    """Whether ``statement`` tells what the speaker is doing or will do ("I'm planning a trip",
-    "We will be travelling to Lima", "I'm relocating for work"): "I" or "we", an auxiliary of
-    the progressive or the future and a verb in "-ing" that is no word of wanting, trying or
-    thinking (closed classes). A report ("I think a thief used my card", "there are charges on
-    my card") or a wish ("I'm hoping to apply for a card") is a request of its own."""
-    if not states(statement):
-        return False
-    words = _WORDS.findall(statement[:_COMPARED].lower())
-    while words and words[0] in GREETINGS:
-        del words[0]
-    if not words or words[0] not in _PLANNER:
-        return False
-    for word in words[1:]:
-        if word in _PROGRESSIVE:
-            continue
-        return word.endswith("ing") and _stem(word) not in _NOT_PLANS
-    return False
-
-
-def _sentence_end(cut_text: str) -> bool:
-    """Whether the cut ``cut_text`` ends a sentence inside a line (no line break, no list)."""
-    return cut_text.strip()[:1] in (".", "!", "?") and "\n" not in cut_text
-
-
-def _stem(word: str) -> str:
-    """``word`` without an "-ing" or "-ed" ending ("requesting": "request")."""
-    for ending in ("ing", "ed"):
-        if word.endswith(ending) and len(word) > len(ending) + 2:
-            return word[: -len(ending)]
-    return word
+    return bool(words) and (words[-1] in VALUE_WORDS or NUMBER.fullmatch(words[-1]) is not None)
 
 
 def _only_values(piece: str) -> bool:
     """Whether ``piece`` is made of values (dates, days, numbers, ordinals) and stop words alone."""
     valued = False
     for word in _WORDS.findall(piece.lower()):
-        if word in _VALUE_WORDS or _NUMBER.fullmatch(word):
+        if word in VALUE_WORDS or NUMBER.fullmatch(word):
             valued = True
         elif word not in REQUEST_STOPWORDS:
             return False
