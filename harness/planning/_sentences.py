@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from harness.text._shapes import (
+    AUX_SET,
     GREETINGS,
     SOFT_REACH,
     VERBS,
@@ -108,3 +109,36 @@ def _stem(word: str) -> str:
         if word.endswith(ending) and len(word) > len(ending) + 2:
             return word[: -len(ending)]
     return word
+
+
+# How a fragment that describes what the request before it asks for opens: a hedge ("preferably
+# one with wifi", "maybe something cheap"), an indefinite pronoun ("something kid friendly") or
+# "with" ("with subtitles, please"); and the words after which a relative clause goes on
+# describing it ("a pizza place which is not very costly"). Closed classes.
+_DESCRIBES_FROM = word_class(
+    "maybe perhaps preferably ideally possibly like something anything somewhere someplace"
+    " with without"
+)
+_RELATIVE = word_class("which that who where whose")
+# Words only a clause of its own has: an auxiliary, a question word, a subject pronoun or a
+# request verb (closed classes).
+_OWN_CLAUSE = (
+    AUX_SET | WH_SET | frozenset(VERBS.split("|")) | word_class("i i'm i'd we you they he she")
+)
+_FRAGMENT_WORDS = 12
+
+
+def describes(piece: str) -> bool:
+    """Whether ``piece`` is a fragment that describes what the request before it asks for
+    ("preferably one which allows pets", "Maybe Jon Pardi or anything Country", "Something kid
+    friendly", "with subtitles, please"): it opens with a hedge, an indefinite pronoun or "with"
+    (``_DESCRIBES_FROM``), is short, and has no clause of its own before any relative word."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if not words or words[0] not in _DESCRIBES_FROM or len(words) > _FRAGMENT_WORDS:
+        return False
+    for word in words[1:]:
+        if word in _RELATIVE:
+            return True
+        if word in _OWN_CLAUSE:
+            return False
+    return True

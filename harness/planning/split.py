@@ -42,6 +42,7 @@ from harness.planning._cuts import (
 from harness.planning._sentences import (
     NUMBER,
     VALUE_WORDS,
+    describes,
     ends_sentence,
     gives_details,
     sets_scene,
@@ -275,6 +276,12 @@ def split_request_parts(
         elif cut == "end" and points_back(piece):
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            (cut == "comma" or ends_sentence(cut_text)) and had and not opening and describes(piece)
+        ):
+            # "Find me a hotel room, preferably one with wifi": a fragment that describes what the
+            # request asks for is part of it.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif ends_sentence(cut_text) and had and not opening and gives_details(piece):
             # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values after a

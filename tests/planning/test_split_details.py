@@ -97,3 +97,30 @@ def test_a_reply_that_declines_or_puts_off_asks_nothing(opening: str) -> None:
     assert split_request_parts(message, _always) == [
         (message.rstrip("?"), "Can you find me a dentist in Reno")
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Find me two hotel rooms in Oslo, preferably one which allows pets.",
+        "Can you look for a place to eat near the park? Maybe a pizza place that is cheap.",
+        "Suggest some attractions in Rome. Something kid friendly.",
+        "Play the movie Dune on the TV, with subtitles, please.",
+    ],
+)
+def test_a_fragment_that_describes_the_request_is_part_of_it(message: str) -> None:
+    # Before, the fragment was planned as a request of its own.
+    assert len(split_requests(message, _always)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Find me a hotel room in Oslo. Maybe you can tell me my balance too.",
+        "Find me a hotel room in Oslo, something to eat would be nice as well, what do you think?",
+    ],
+)
+def test_a_hedge_with_a_clause_of_its_own_still_cuts(message: str) -> None:
+    """The guard: a hedged piece with its own subject, auxiliary or question asks on its own
+    (passes before and after)."""
+    assert len(split_requests(message, _always)) >= 2
