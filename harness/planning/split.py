@@ -37,6 +37,7 @@ from harness.planning._cuts import (
     FIRST_MARK,
     PUNCTUATED,
     inside_clause,
+    names_region,
     soft_cut_allowed,
 )
 from harness.planning._sentences import (
@@ -328,7 +329,8 @@ def split_request_parts(
 def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     """Whether the cut ``text[start:end]`` is inside a name: a title's dot before a capitalised
     word ("Dr. Adam Paley", a closed class of titles), or "&" between two capitalised words
-    ("Barnes & Noble", "Johnson & Johnson")."""
+    ("Barnes & Noble", "Johnson & Johnson"), or a comma between a place and its region or country
+    ("in Toronto, Canada on the 13th": ``harness.planning._cuts.names_region``)."""
     mark = cut.strip()
     if not mark or not text[end : end + 1].isupper():
         return False
@@ -337,6 +339,8 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
         return False
     if mark == ".":
         return before.group(0).lower() in _TITLES
+    if mark == ",":
+        return names_region(text, start, end)
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
 
 

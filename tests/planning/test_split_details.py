@@ -124,3 +124,27 @@ def test_a_hedge_with_a_clause_of_its_own_still_cuts(message: str) -> None:
     """The guard: a hedged piece with its own subject, auxiliary or question asks on its own
     (passes before and after)."""
     assert len(split_requests(message, _always)) >= 2
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What will the weather be like in Toronto, Canada on the 13th?",
+        "Find me a bus from Vancouver, BC on the 5th",
+        "Find things to do in San Jose, Costa Rica.",
+    ],
+)
+def test_a_place_and_its_country_after_a_comma_are_one_name(message: str) -> None:
+    # Before, "Canada on the 13th" was cut off as a request of its own.
+    assert len(split_requests(message, _always)) == 1
+
+
+def test_a_request_after_a_place_and_a_comma_still_cuts() -> None:
+    """The guard: a capitalised word that opens a request or a clause after the comma cuts
+    (passes before and after)."""
+    for message in (
+        "What's the weather in Paris, Can you book a cab",
+        "Find a hotel in Paris, My card was declined",
+        "Find a hotel in Paris, Also book a cab",
+    ):
+        assert len(split_requests(message, _always)) == 2
