@@ -34,10 +34,16 @@ VALUE_WORDS = DATE_WORDS | frozenset(
 )
 NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 
-# A statement with a request verb or a word of interest asks ("I let my bank know ...", "I'm
-# interested in requesting ..."): the request verbs of ``harness.text._shapes.VERBS`` and the
-# adjectives of wanting (closed classes).
-_ASKING = frozenset(VERBS.split("|")) | {"interested", "hoping", "keen", "eager"}
+# A statement with a request verb, a word of interest, of requiring or of telling asks ("I let my
+# bank know ...", "I'm interested in requesting ...", "I'll require a car ...", "I've notified my
+# bank ..."): the request verbs of ``harness.text._shapes.VERBS``, the adjectives of wanting and
+# those verbs' stems (closed classes).
+_ASKING = frozenset(VERBS.split("|")) | word_class(
+    "interested hoping keen eager require requir inquir notifi told believe trouble"
+)
+_HAVE = word_class("have has had i've we've")
+# A number of its own, not one inside a name ("my W-2").
+_STANDALONE_NUMBER = re.compile(r"(?<![\w-])\d++(?:st|nd|rd|th|:\d\d)?(?![\w-])")
 # Who states a plan, the auxiliaries and adverbs between them and its "-ing" verb, and the verbs
 # in "-ing" that want, try, think or ask rather than plan (closed classes).
 _PLANNER = frozenset({"i", "we", "i'm", "im", "we're", "i'll", "we'll"})
@@ -61,11 +67,11 @@ def gives_details(piece: str) -> bool:
     words = _WORDS.findall(piece.lower())
     if any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words) or not states(piece):
         return False
-    return any(
-        (word in VALUE_WORDS and word not in _MERIDIEM)
-        or word in _CARDINALS
-        or NUMBER.fullmatch(word) is not None
-        for word in words
+    verb = next((w for w in words[1:] if w not in _PROGRESSIVE and w not in _HAVE), "")
+    if verb.endswith("ed"):
+        return False  # a report of what happened ("I creased my card today") asks on its own
+    return _STANDALONE_NUMBER.search(piece) is not None or any(
+        (word in VALUE_WORDS and word not in _MERIDIEM) or word in _CARDINALS for word in words
     )
 
 

@@ -148,3 +148,21 @@ def test_a_request_after_a_place_and_a_comma_still_cuts() -> None:
         "Find a hotel in Paris, Also book a cab",
     ):
         assert len(split_requests(message, _always)) == 2
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Find me a hotel in Oslo. I'll require a rental car from 3/6 in San Jose.",
+        "Find me a hotel in Oslo. I creased my card today.",
+        "Find me a hotel in Oslo. I'm having trouble locating my W-2.",
+        "Find me a hotel in Oslo. I've notified my bank that I'm in Peru from May 1 to May 5.",
+    ],
+)
+def test_a_report_or_a_statement_of_requiring_after_a_request_is_one_of_its_own(
+    message: str,
+) -> None:
+    """The guard: a statement of what happened, of requiring or of telling, or a number inside a
+    name, is no detail of the request before it (passes on ``main``; the first version of the
+    detail rule joined them)."""
+    assert len(split_requests(message, _always)) == 2
