@@ -175,3 +175,39 @@ def inside_clause(text: str, start: int, cut: str) -> bool:
         return False
     words = WORD.findall(text[max(0, start - 40) : start].lower())  # bounded: linear
     return bool(words) and (words[-1] in CLAUSE_OPENERS or words[-1].endswith((*CONTRACTED, "'m")))
+
+
+# A place and then its region or country after a comma ("in Toronto, Canada on the 13th", "to
+# San Jose, Costa Rica"): the preposition of place before the name (a closed class), and the
+# capitalised words of both names.
+_PLACE_FROM = word_class("in to from at near around")
+_NAME_WORD = re.compile(r"[A-Z][\w'.-]*+")
+_REGION = re.compile(r"([A-Z][\w'-]*+)(?:\s++([\w']++))?")
+_PLACE_NAME_WORDS = 3
+_SUBJECT_SET = frozenset(SUBJECTS.split("|"))
+
+
+def names_region(text: str, start: int, end: int) -> bool:
+    """Whether the comma cut ``text[start:end]`` is inside a place's name: capitalised words after
+    a preposition of place before it ("in Sydney", "to San Jose"), and after it a capitalised word
+    that opens no request and is followed by no clause ("Australia on the 14th", "Canada.")."""
+    after = _REGION.match(text, end)
+    if after is None:
+        return False
+    region, following = after.group(1).lower(), (after.group(2) or "").lower()
+    if (
+        region in ASKS_FIRST
+        or region in GREETINGS
+        or region in CLAUSE_OPENERS
+        or region in _SUBJECT_SET
+        or LEAD.match(text, end, end + 40)
+    ):
+        return False  # "in Paris, Can you ...", "in Paris, My card ...", "in Paris, Also ..."
+    if following in AUX_SET or following in WH_SET or following in CLAUSE_OPENERS:
+        return False
+    words = WORD.findall(text[max(0, start - 60) : start])  # bounded: linear in the text
+    named = 0
+    while words and _NAME_WORD.fullmatch(words[-1]) and named < _PLACE_NAME_WORDS:
+        words.pop()
+        named += 1
+    return bool(named and words and words[-1].lower() in _PLACE_FROM)

@@ -17,9 +17,15 @@ request (``harness.text._shapes.goes_on``), and so is a statement and what a pro
 piece after it points back to ("my card has been erased and I need to report it",
 ``refers_back``), or a phrase or a clause of time that sets the scene before a comma ("when
 travelling in Chicago, what should I see"). A title's dot ("Dr. Paley") and an "&" inside a name
-("Barnes & Noble") cut nothing. A piece that shares the previous request's frame gets it back: "... and the W-2" after "where
-is my payslip" becomes "where is the W-2", and "how many are left" after "how many PTO days have I
-used" becomes "how many PTO days are left".
+("Barnes & Noble") cut nothing, nor does the comma between a place and its country ("in Toronto,
+Canada on the 13th"). Sentences around a request that ask nothing of their own stay with it
+(``harness.planning._sentences``): a statement of its values after it ("It will be for 4
+people."), a fragment that describes what it asks for ("preferably one with wifi"), and a plan
+stated before it ("I'm planning a trip. Can you find me a flight?"); a reply that declines or
+puts off ("Maybe later.", "No, not right now.") asks nothing. A piece that shares the previous
+request's frame gets it back: "... and the W-2" after "where is my payslip" becomes "where is the
+W-2", and "how many are left" after "how many PTO days have I used" becomes "how many PTO days are
+left".
 """
 
 from __future__ import annotations
@@ -37,10 +43,26 @@ from harness.planning._cuts import (
     FIRST_MARK,
     PUNCTUATED,
     inside_clause,
+    names_region,
     soft_cut_allowed,
 )
-from harness.text._shapes import CONNECTIVE, LEAD, goes_on, opens_request, points_back, refers_back
-from harness.text.facts import DATE_WORDS
+from harness.planning._sentences import (
+    NUMBER,
+    VALUE_WORDS,
+    describes,
+    ends_sentence,
+    gives_details,
+    sets_scene,
+)
+from harness.text._shapes import (
+    CONNECTIVE,
+    LEAD,
+    goes_on,
+    opens_request,
+    points_back,
+    refers_back,
+    word_class,
+)
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
 
 __all__ = ["asks_something", "opens_question", "split_request_parts", "split_requests"]
@@ -66,15 +88,6 @@ _PLACEHOLDER = frozenset(
 # "things to do", "something to eat": what follows the placeholder says what is asked.
 _SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-# Values: a piece of these alone ("march 10", "the 18th", "yesterday") is a part of a request.
-_VALUE_WORDS = DATE_WORDS | frozenset(
-    _WORDS.findall(
-        """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
-    thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
-    thirtieth yesterday today tomorrow tonight noon midnight am pm"""
-    )
-)
-_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 _LAST_WORD = re.compile(r"(?<![\w'-])[A-Za-z][\w'-]*+$")
 # Titles written with a dot that only ever stand before a name (a closed class; not "St.", which
 # also ends "Main St.").
@@ -252,6 +265,8 @@ def split_request_parts(
             glue = ", " if cut == "comma" else _glue(cut, cut_text)
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, had or content)
         elif not had:  # "hi, ...", "ok so ..." or "I have a few questions. ...": no request yet
+            # "Nope, I'm good": a piece that asks only with what opened it declines.
+            content = content and not _declines(f"{whole}{glue}{said}"[:_COMPARED])
             requests[-1] = (f"{whole}{glue}{said}", piece, piece, content)
         elif _AND.fullmatch(cut_text) and _open_between(asks[-_COMPARED:]):
             requests[-1] = (f"{whole} and {said}", f"{asks} and {piece}", head, True)
@@ -268,6 +283,27 @@ def split_request_parts(
         elif cut == "end" and points_back(piece):
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            (cut == "comma" or ends_sentence(cut_text)) and had and not opening and describes(piece)
+        ):
+            # "Find me a hotel room, preferably one with wifi": a fragment that describes what the
+            # request asks for is part of it.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif ends_sentence(cut_text) and had and not opening and gives_details(piece):
+            # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values after a
+            # request, in the same line and with no connective, gives its details; it asks
+            # nothing of its own.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            (cut == "comma" or (ends_sentence(cut_text) and cut_text.strip()[:1] != "?"))
+            and not opening
+            and asks == head
+            and sets_scene(asks, piece)
+        ):
+            # "I'm planning a trip to Lima. Can you find me a flight?", "I'm going to Peru, let my
+            # bank know": a plan stated before a request, in the same sentence or line, sets its
+            # scene; the two are one request, routed on both.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif not content and not values:
             held = (glue, cut, said)
@@ -299,7 +335,8 @@ def split_request_parts(
 def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     """Whether the cut ``text[start:end]`` is inside a name: a title's dot before a capitalised
     word ("Dr. Adam Paley", a closed class of titles), or "&" between two capitalised words
-    ("Barnes & Noble", "Johnson & Johnson")."""
+    ("Barnes & Noble", "Johnson & Johnson"), or a comma between a place and its region or country
+    ("in Toronto, Canada on the 13th": ``harness.planning._cuts.names_region``)."""
     mark = cut.strip()
     if not mark or not text[end : end + 1].isupper():
         return False
@@ -308,6 +345,8 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
         return False
     if mark == ".":
         return before.group(0).lower() in _TITLES
+    if mark == ",":
+        return names_region(text, start, end)
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
 
 
@@ -343,7 +382,7 @@ def _judges(piece: str) -> bool:
     said = _WORDS.findall(predicate.lower())
     return (
         not any(w in _NOT_NAMED for w in subject)
-        and not any(w in NEGATIONS for w in said)
+        and not any(w in NEGATIONS or w in _WH for w in said)
         and bool(content_tokens(predicate))
         and all(token in _PLACEHOLDER for token in content_tokens(predicate))
         and _SAYS_WHAT.search(predicate) is None
@@ -357,11 +396,42 @@ def _asks(piece: str) -> bool:
     acknowledge ("great")."""
     words = piece.split(maxsplit=1)
     return (
-        bool(words and words[0].lower() in _WH)  # "what are the things I have today"
-        or _EMBEDDED.search(piece) is not None
-        or _SAYS_WHAT.search(piece) is not None
-        or any(token not in _PLACEHOLDER for token in content_tokens(piece))
-    ) and not _judges(piece)
+        (
+            bool(words and words[0].lower() in _WH)  # "what are the things I have today"
+            or _EMBEDDED.search(piece) is not None
+            or _SAYS_WHAT.search(piece) is not None
+            or any(token not in _PLACEHOLDER for token in content_tokens(piece))
+        )
+        and not _judges(piece)
+        and not _declines(piece)
+    )
+
+
+# A reply that declines or puts off what was offered ("No, not right now", "Maybe later", "Not
+# yet", "Nope, I'm good"): a word of refusing or deferring, and else only these words, stop words
+# or acknowledgements (closed classes). "I see" and "I understand" only acknowledge as well.
+_REFUSING = frozenset({"no", "not", "nope", "nah", "maybe", "perhaps", "later"})
+_DEFERRING = _REFUSING | word_class(
+    "yet moment time right now still today currently i'm im good fine ok okay yes yeah"
+)
+_UNDERSTOOD = frozenset({"see", "understand", "gotcha"})
+_DECLINES_WORDS = 8
+
+
+def _declines(piece: str) -> bool:
+    """Whether ``piece`` only declines, puts off or acknowledges what was offered (see
+    ``_REFUSING``): it asks nothing of its own."""
+    words = _WORDS.findall(piece.lower())
+    if not words or len(words) > _DECLINES_WORDS or any(w in _WH for w in words):
+        return False
+    if words in (["i", w] for w in _UNDERSTOOD):
+        return True
+    return any(w in _REFUSING for w in words) and all(
+        w in _DEFERRING
+        or w in REQUEST_STOPWORDS
+        or all(t in _PLACEHOLDER for t in content_tokens(w))
+        for w in words
+    )
 
 
 def asks_something(sentence: str) -> bool:
@@ -385,14 +455,14 @@ def _glue(cut: str, cut_text: str) -> str:
 def _ends_in_value(text: str) -> bool:
     """Whether ``text``'s last word is a value ("for march 7"): a value after it continues it."""
     words = _WORDS.findall(text[-40:].lower())
-    return bool(words) and (words[-1] in _VALUE_WORDS or _NUMBER.fullmatch(words[-1]) is not None)
+    return bool(words) and (words[-1] in VALUE_WORDS or NUMBER.fullmatch(words[-1]) is not None)
 
 
 def _only_values(piece: str) -> bool:
     """Whether ``piece`` is made of values (dates, days, numbers, ordinals) and stop words alone."""
     valued = False
     for word in _WORDS.findall(piece.lower()):
-        if word in _VALUE_WORDS or _NUMBER.fullmatch(word):
+        if word in VALUE_WORDS or NUMBER.fullmatch(word):
             valued = True
         elif word not in REQUEST_STOPWORDS:
             return False

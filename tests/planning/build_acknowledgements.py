@@ -2,7 +2,8 @@
 acknowledge, learnt from Schema-Guided Dialogue **train** (Rastogi et al., AAAI 2020, CC BY-SA 4.0).
 
 SGD labels every user turn with its acts. A turn whose acts are all ``ACKNOWLEDGING`` (it affirms,
-negates, selects what was offered, thanks or says goodbye) and that gives no slot value asks for
+negates, declines an intent it was offered ("Not right now."), selects what was offered, thanks or
+says goodbye) and that gives no slot value asks for
 nothing new ("That sounds good.", "Nope, that works.", "Thanks a bunch!"). A word (as
 ``harness.models._text.content_tokens`` gives it) is an acknowledgement when at least ``SHARE`` of the
 user turns that use it are such turns, over at least ``MIN_TURNS`` of them. The offline planner's
@@ -25,12 +26,12 @@ from harness.models._text import content_tokens
 from harness.planning.split import ACKNOWLEDGEMENTS_FILE
 from tests.planning.routing_eval import SGD
 
-ACKNOWLEDGING = frozenset({"AFFIRM", "NEGATE", "SELECT", "THANK_YOU", "GOODBYE"})
+ACKNOWLEDGING = frozenset({"AFFIRM", "NEGATE", "NEGATE_INTENT", "SELECT", "THANK_YOU", "GOODBYE"})
 SHARE = 0.5
 MIN_TURNS = 50
 ABOUT = (
-    "Word stems of user turns that only acknowledge (SGD user acts AFFIRM, NEGATE, SELECT, "
-    f"THANK_YOU, GOODBYE, no slot value) in at least {SHARE:.0%} of their uses over at least "
+    "Word stems of user turns that only acknowledge (SGD user acts AFFIRM, NEGATE, NEGATE_INTENT, "
+    f"SELECT, THANK_YOU, GOODBYE, no slot value) in at least {SHARE:.0%} of their uses over at least "
     f"{MIN_TURNS} turns, built by tests/planning/build_acknowledgements.py from Schema-Guided "
     "Dialogue train user turns (Rastogi et al. 2020, CC BY-SA 4.0); distributed under CC BY-SA 4.0."
 )

@@ -1,0 +1,150 @@
+"""Which sentences of a message belong to the request next to them rather than asking on
+their own (:mod:`harness.planning.split` reads them after a sentence end or a comma): a statement
+of the request's values after it ("It will be for 4 people."), and a plan stated before a request
+("I'm planning a trip to Lima. Can you find me a flight?"). The shapes come from Schema-Guided
+Dialogue train user turns, where one request often comes with its context and details in
+sentences of their own; every word class here is a closed class of English.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.text._shapes import (
+    AUX_SET,
+    GREETINGS,
+    SOFT_REACH,
+    VERBS,
+    WANTS,
+    WH_SET,
+    opens_request,
+    states,
+    word_class,
+)
+from harness.text.facts import DATE_WORDS
+
+_WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Values: a piece of these alone ("march 10", "the 18th", "yesterday") is a part of a request.
+VALUE_WORDS = DATE_WORDS | frozenset(
+    _WORDS.findall(
+        """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+    thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
+    thirtieth yesterday today tomorrow tonight noon midnight am pm"""
+    )
+)
+NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
+
+# A statement with a request verb, a word of interest, of requiring or of telling asks ("I let my
+# bank know ...", "I'm interested in requesting ...", "I'll require a car ...", "I've notified my
+# bank ..."): the request verbs of ``harness.text._shapes.VERBS``, the adjectives of wanting and
+# those verbs' stems (closed classes).
+_ASKING = frozenset(VERBS.split("|")) | word_class(
+    "interested hoping keen eager require requir inquir notifi told believe trouble"
+)
+_HAVE = word_class("have has had i've we've")
+# A number of its own, not one inside a name ("my W-2").
+_STANDALONE_NUMBER = re.compile(r"(?<![\w-])\d++(?:st|nd|rd|th|:\d\d)?(?![\w-])")
+# Who states a plan, the auxiliaries and adverbs between them and its "-ing" verb, and the verbs
+# in "-ing" that want, try, think or ask rather than plan (closed classes).
+_PLANNER = frozenset({"i", "we", "i'm", "im", "we're", "i'll", "we'll"})
+_PROGRESSIVE = word_class(
+    "am are will shall be gonna just also really actually currently soon now probably"
+)
+_NOT_PLANS = word_class(
+    "need want look try wish hop wonder think hav gett wait request apply report"
+    " interest search seek ask"
+)
+_MERIDIEM = frozenset({"am", "pm"})  # a value after a number only ("i am", "5 pm")
+_CARDINALS = word_class(
+    "one two three four five six seven eight nine ten eleven twelve half quarter"
+)
+
+
+def gives_details(piece: str) -> bool:
+    """Whether ``piece`` only states values ("It will be for 4 people.", "I'm leaving on March
+    3rd", "There are two of us"): it states (``harness.text._shapes.states``: a subject pronoun
+    first, no word of wanting or asking) and names a date, a time or a number."""
+    words = _WORDS.findall(piece.lower())
+    if any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words) or not states(piece):
+        return False
+    verb = next((w for w in words[1:] if w not in _PROGRESSIVE and w not in _HAVE), "")
+    if verb.endswith("ed"):
+        return False  # a report of what happened ("I creased my card today") asks on its own
+    return _STANDALONE_NUMBER.search(piece) is not None or any(
+        (word in VALUE_WORDS and word not in _MERIDIEM) or word in _CARDINALS for word in words
+    )
+
+
+def sets_scene(statement: str, piece: str) -> bool:
+    """Whether ``statement`` sets the scene of the request ``piece``: it only states
+    (``harness.text._shapes.states``), and ``piece`` opens as a request does or says what is
+    wanted."""
+    if not _plans(statement) or gives_details(statement):
+        return False
+    return opens_request(piece) or any(w in WANTS for w in _WORDS.findall(piece.lower()))
+
+
+def _plans(statement: str) -> bool:
+    """Whether ``statement`` tells what the speaker is doing or will do ("I'm planning a trip",
+    "We will be travelling to Lima", "I'm relocating for work"): "I" or "we", an auxiliary of
+    the progressive or the future and a verb in "-ing" that is no word of wanting, trying or
+    thinking (closed classes). A report ("I think a thief used my card", "there are charges on
+    my card") or a wish ("I'm hoping to apply for a card") is a request of its own."""
+    if not states(statement):
+        return False
+    words = _WORDS.findall(statement[:SOFT_REACH].lower())
+    while words and words[0] in GREETINGS:
+        del words[0]
+    if not words or words[0] not in _PLANNER:
+        return False
+    for word in words[1:]:
+        if word in _PROGRESSIVE:
+            continue
+        return word.endswith("ing") and _stem(word) not in _NOT_PLANS
+    return False
+
+
+def ends_sentence(cut_text: str) -> bool:
+    """Whether the cut ``cut_text`` ends a sentence inside a line (no line break, no list)."""
+    return cut_text.strip()[:1] in (".", "!", "?") and "\n" not in cut_text
+
+
+def _stem(word: str) -> str:
+    """``word`` without an "-ing" or "-ed" ending ("requesting": "request")."""
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)]
+    return word
+
+
+# How a fragment that describes what the request before it asks for opens: a hedge ("preferably
+# one with wifi", "maybe something cheap"), an indefinite pronoun ("something kid friendly") or
+# "with" ("with subtitles, please"); and the words after which a relative clause goes on
+# describing it ("a pizza place which is not very costly"). Closed classes.
+_DESCRIBES_FROM = word_class(
+    "maybe perhaps preferably ideally possibly like something anything somewhere someplace"
+    " with without"
+)
+_RELATIVE = word_class("which that who where whose")
+# Words only a clause of its own has: an auxiliary, a question word, a subject pronoun or a
+# request verb (closed classes).
+_OWN_CLAUSE = (
+    AUX_SET | WH_SET | frozenset(VERBS.split("|")) | word_class("i i'm i'd we you they he she")
+)
+_FRAGMENT_WORDS = 12
+
+
+def describes(piece: str) -> bool:
+    """Whether ``piece`` is a fragment that describes what the request before it asks for
+    ("preferably one which allows pets", "Maybe Jon Pardi or anything Country", "Something kid
+    friendly", "with subtitles, please"): it opens with a hedge, an indefinite pronoun or "with"
+    (``_DESCRIBES_FROM``), is short, and has no clause of its own before any relative word."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if not words or words[0] not in _DESCRIBES_FROM or len(words) > _FRAGMENT_WORDS:
+        return False
+    for word in words[1:]:
+        if word in _RELATIVE:
+            return True
+        if word in _OWN_CLAUSE:
+            return False
+    return True
