@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 __all__: list[str] = []
@@ -49,9 +50,21 @@ _FORKED: list[Meanwhile] = []
 """The work the forked worker does (set in the parent just before it forks)."""
 
 
-def _work() -> Any:
-    """In the worker: the work's result (pickled back to the parent)."""
-    return _FORKED[0].work()
+def _work(writer: Connection) -> None:
+    """In the worker: the work done, and its result (or what it raised, with the worker's
+    traceback as a note) sent to the parent."""
+    try:
+        try:
+            outcome: tuple[bool, Any] = (True, _FORKED[0].work())
+        except BaseException as exc:  # raised in the parent, as a worker pool's call would
+            exc.add_note("".join(traceback.format_exception(exc)).rstrip())
+            outcome = (False, exc)
+        try:
+            writer.send(outcome)
+        except Exception as exc:  # a result or an error that does not pickle
+            writer.send((False, RuntimeError(f"the work beside failed: {exc!r}")))
+    finally:
+        writer.close()
 
 
 @contextlib.contextmanager
@@ -59,19 +72,40 @@ def beside(meanwhile: Meanwhile | None, *, fork: bool) -> Iterator[bool]:
     """With ``fork`` (and work not done yet), ``meanwhile`` done in a worker process forked
     now, while the block runs in this one; its result is set when the block ends (what it
     raised is raised then). Yields whether a worker does it: the block then has one core
-    fewer to itself while the worker runs. An error in the block waits for the worker to end
-    and is raised, not the worker's."""
+    fewer to itself while the worker runs. An error in the block stops the worker and is
+    raised.
+
+    The worker is a plain forked process with a pipe, not a worker pool, so that this process
+    runs no thread of its own while the block forks others (the comparison's workers)."""
     if meanwhile is None or meanwhile.done or not fork:
         yield False
         return
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
     _FORKED[:] = [meanwhile]
     try:
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
-        with pool:
-            future = pool.submit(_work)  # the worker forks here, holding the work
-            _FORKED.clear()
-            yield True
-            result = future.result()
+        process = context.Process(target=_work, args=(writer,), daemon=True)
+        process.start()
     finally:
         _FORKED.clear()
-    meanwhile.result, meanwhile.done = result, True
+        writer.close()
+    try:
+        try:
+            yield True
+        except BaseException:
+            process.terminate()  # its work changes nothing here: not worth waiting for
+            raise
+        try:
+            ok, value = reader.recv()
+        except EOFError:
+            process.join()
+            raise RuntimeError(
+                f"the worker doing the work beside ended without a result "
+                f"(exit code {process.exitcode})"
+            ) from None
+    finally:
+        reader.close()
+        process.join()
+    if not ok:
+        raise value
+    meanwhile.result, meanwhile.done = value, True

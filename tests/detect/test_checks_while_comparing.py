@@ -147,7 +147,13 @@ def test_an_error_in_a_worker_reaches_the_caller(
     parallel: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(duplicates, "_compare_slice", _broken_slice)
-    calls, _ = _counted_checks(monkeypatch)
     with worker_processes(2), pytest.raises(LookupError, match="broke"):
         detect(generated(24, 60, modes_known=True))
-    assert calls.value == 1  # the checks' worker ended before the error was raised
+    assert not multiprocessing.active_children()  # the checks' worker stopped and joined
+
+
+def test_an_error_in_the_work_beside_carries_the_workers_traceback() -> None:
+    with pytest.raises(ZeroDivisionError) as raised, beside(Meanwhile(lambda: 1 / 0), fork=True):
+        pass
+    assert any("ZeroDivisionError" in note for note in raised.value.__notes__)
+    assert not multiprocessing.active_children()
