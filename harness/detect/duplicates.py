@@ -364,10 +364,10 @@ def conversation_pairs(
     compared with the messages before it, which each worker holds: the pairs, and so the
     findings, are the same as in one process).
 
-    ``meanwhile``, when given, is called once, in this process: while the worker processes
-    compare, so that other work (the other detectors) takes no wall time of its own on a
-    machine with idle cores; after the comparison when there are no workers. What it raises is
-    raised here (the workers' pending slices cancelled), as is what a worker raises."""
+    ``meanwhile``, when given, is done once (:mod:`._meanwhile`): with worker processes, by a
+    worker forked before the analysis, which then runs in one process fewer, and beside the
+    comparison until it is done; with none, here, after the comparison. What it raises is
+    raised here, as is what a comparison worker raises."""
     alone = close is not None or record is not None or vectors is not None or not forks()
     if (kept := KEPT.get()) is not None:
         kept.clear()  # the last conversation's: freed before this one's are made
@@ -547,8 +547,8 @@ def find_duplicates(
     meanwhile: Meanwhile | None = None,
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
-    are one finding). ``meanwhile`` is called once, while worker processes compare (see
-    :func:`conversation_pairs`)."""
+    are one finding). ``meanwhile`` is done once, by a worker process beside the analysis and
+    the comparison when there are workers (see :func:`conversation_pairs`)."""
     return findings_of(
         conversation_pairs(
             transcript, config, vectors=vectors, pair_model=pair_model, meanwhile=meanwhile
