@@ -65,9 +65,9 @@ _PROGRESS_MESSAGES = 5_000
     type=click.IntRange(min=0),
     default=0,
     show_default=True,
-    help="Processes that analyse and compare a long conversation's messages (one of at least "
-    "2,000 bot messages): 0 for one per available core, 1 for this process only. The findings "
-    "are the same either way.",
+    help="Processes that check a long conversation (one of at least 2,000 bot messages): one "
+    "runs the other checks while the rest analyse its messages, then all compare them. 0 for "
+    "one per available core, 1 for this process only. The findings are the same either way.",
 )
 def detect_command(
     transcripts: tuple[Path, ...],

@@ -14,9 +14,10 @@ duplicates, and boilerplate closers only count when one turn sends two of them.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from harness.detect._meanwhile import Meanwhile
 from harness.detect.duplicates import embed_messages, find_duplicates, judged_duplicates
 from harness.detect.findings import (
     ALL_KINDS,
@@ -159,9 +160,8 @@ def _detect(
     vectors: Vectors | None,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
 ) -> list[Finding]:
-    found: dict[str, list[Finding]] = {}
-
-    def others() -> None:
+    def others() -> dict[str, list[Finding]]:
+        found: dict[str, list[Finding]] = {}
         for detector in _RUN_ORDER:
             if detector.name not in config.kinds or isinstance(detector, Duplicates):
                 continue
@@ -169,16 +169,17 @@ def _detect(
                 found[detector.name] = detector.check(transcript, config=config, requests=requests)
             else:
                 found[detector.name] = detector.check(transcript, config=config, vectors=vectors)
+        return found
 
     duplicates = next(
         (d for d in _RUN_ORDER if isinstance(d, Duplicates) and d.name in config.kinds), None
     )
     if duplicates is None:
-        others()
-    else:  # the other detectors run while worker processes compare, when there are any
-        found[duplicates.name] = duplicates.check(
-            transcript, config=config, vectors=vectors, meanwhile=others
-        )
+        found = others()
+    else:  # the other detectors run in a worker process beside the comparison, when it has any
+        meanwhile = Meanwhile(others)
+        compared = duplicates.check(transcript, config=config, vectors=vectors, meanwhile=meanwhile)
+        found = {**meanwhile.result, duplicates.name: compared}
     findings = [f for detector in _RUN_ORDER for f in found.get(detector.name, ())]
     findings.sort(key=lambda f: f.turn)
     return findings
@@ -226,10 +227,11 @@ class Duplicates(Detector):
         *,
         config: DetectorConfig,
         vectors: Vectors | None = None,
-        meanwhile: Callable[[], object] | None = None,
+        meanwhile: Meanwhile | None = None,
     ) -> list[Finding]:
-        """Its findings; ``meanwhile`` is called once, while worker processes compare (after
-        the comparison when there are none: :func:`~harness.detect.duplicates.find_duplicates`)."""
+        """Its findings; ``meanwhile`` is done once, by a worker process beside the analysis
+        and the comparison (after the comparison, here, when there is none:
+        :func:`~harness.detect.duplicates.find_duplicates`)."""
         return find_duplicates(transcript, config, vectors=vectors, meanwhile=meanwhile)
 
 

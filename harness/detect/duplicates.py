@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from harness.detect._candidates import (
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
+from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect._screen import WORDING_FREE, screen, unworded_features, worded
 from harness.detect._updates import new_state
 from harness.detect._users import _User, _Users
@@ -351,7 +352,7 @@ def conversation_pairs(
     close: list[Pair] | None = None,
     pair_model: PairScorer | None = None,
     record: list[tuple[Pair, list[float]]] | None = None,
-    meanwhile: Callable[[], object] | None = None,
+    meanwhile: Meanwhile | None = None,
 ) -> list[Pair]:
     """Every (earlier, later) pair of bot messages where the later restates the earlier.
 
@@ -363,33 +364,33 @@ def conversation_pairs(
     compared with the messages before it, which each worker holds: the pairs, and so the
     findings, are the same as in one process).
 
-    ``meanwhile``, when given, is called once, in this process: while the worker processes
-    compare, so that other work (the other detectors) takes no wall time of its own on a
-    machine with idle cores; after the comparison when there are no workers. What it raises is
-    raised here (the workers' pending slices cancelled), as is what a worker raises."""
+    ``meanwhile``, when given, is done once (:mod:`._meanwhile`): with worker processes, by a
+    worker forked before the analysis, which then runs in one process fewer, and beside the
+    comparison until it is done; with none, here, after the comparison. What it raises is
+    raised here, as is what a comparison worker raises."""
     alone = close is not None or record is not None or vectors is not None or not forks()
     if (kept := KEPT.get()) is not None:
         kept.clear()  # the last conversation's: freed before this one's are made
     bots = sum(1 for message in transcript.messages if message.role != "user")
     jobs = 1 if alone or bots < PARALLEL_MESSAGES else JOBS.get()
-    run = _Run(
-        steps=steps(transcript, jobs),
-        limits=thresholds(config),
-        closers=frozenset(normalise(p) for p in config.boilerplate),
-        window=config.cross_turn_window,
-        semantic=config.semantic_threshold,
-        vectors=vectors,
-        pair_model=pair_model,
-    )
-    if kept is not None:
-        kept.append(run)
-    if jobs > 1:
-        bots = sum(1 for step in run.steps if isinstance(step, Entry))
-        if bots >= PARALLEL_MESSAGES:
-            return _pairs_in_processes(run, jobs, meanwhile=meanwhile)
-    pairs = run.pairs(0, len(run.steps), close=close, record=record)
+    with beside(meanwhile, fork=jobs > 1) as aside:
+        run = _Run(
+            steps=steps(transcript, jobs - 1 if aside else jobs),
+            limits=thresholds(config),
+            closers=frozenset(normalise(p) for p in config.boilerplate),
+            window=config.cross_turn_window,
+            semantic=config.semantic_threshold,
+            vectors=vectors,
+            pair_model=pair_model,
+        )
+        if kept is not None:
+            kept.append(run)
+        if jobs > 1 and sum(1 for s in run.steps if isinstance(s, Entry)) >= PARALLEL_MESSAGES:
+            pairs = _pairs_in_processes(run, jobs)
+        else:
+            pairs = run.pairs(0, len(run.steps), close=close, record=record)
     if meanwhile is not None:
-        meanwhile()
+        meanwhile()  # done already when a worker did it
     return pairs
 
 
@@ -501,12 +502,10 @@ def _compare_slices(bounds: Sequence[tuple[int, int]]) -> dict[int, list[Any]]:
     return found
 
 
-def _pairs_in_processes(
-    run: _Run, jobs: int, *, meanwhile: Callable[[], object] | None = None
-) -> list[Pair]:
+def _pairs_in_processes(run: _Run, jobs: int) -> list[Pair]:
     """:meth:`_Run.pairs` over the whole conversation in slices of fewer and fewer bot messages
-    (:func:`~harness.detect._analysis.shrinking`), compared by ``jobs - 1`` forked workers and,
-    after ``meanwhile``, this process (:func:`_compare_slices`); the pairs joined in order."""
+    (:func:`~harness.detect._analysis.shrinking`), compared by ``jobs - 1`` forked workers and
+    this process (:func:`_compare_slices`); the pairs joined in order."""
     bots = [i for i, step in enumerate(run.steps) if isinstance(step, Entry)]
     cuts = shrinking(len(bots), jobs * _SLICES_PER_JOB)
     starts = sorted({bots[at] for at in cuts if 0 < at < len(bots)})
@@ -521,8 +520,6 @@ def _pairs_in_processes(
         with pool:
             futures = [pool.submit(_compare_slices, bounds) for _ in range(max(1, jobs - 1))]
             try:
-                if meanwhile is not None:
-                    meanwhile()
                 found.update(_compare_slices(bounds))
             except BaseException:
                 take_all(_NEXT[0], len(bounds))  # the workers stop after their current slice
@@ -547,11 +544,11 @@ def find_duplicates(
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
     pair_model: PairScorer | None = None,
-    meanwhile: Callable[[], object] | None = None,
+    meanwhile: Meanwhile | None = None,
 ) -> list[Finding]:
     """The duplicate findings of one conversation (clusters of one message sent several times
-    are one finding). ``meanwhile`` is called once, while worker processes compare (see
-    :func:`conversation_pairs`)."""
+    are one finding). ``meanwhile`` is done once, by a worker process beside the analysis and
+    the comparison when there are workers (see :func:`conversation_pairs`)."""
     return findings_of(
         conversation_pairs(
             transcript, config, vectors=vectors, pair_model=pair_model, meanwhile=meanwhile

@@ -87,11 +87,15 @@ def test_findings_with_workers_are_those_of_one_process(monkeypatch: pytest.Monk
         return real(messages, jobs)
 
     monkeypatch.setattr(_analysis, "analysed_in_processes", spying)
-    with worker_processes(2):
+    with worker_processes(3):
         together = detect(transcript)
-    assert shares == [2]  # the analysis did run in the workers
+    # the analysis did run in two processes (the third runs the other checks)
+    assert shares == [2]
     assert together == alone
     assert any(f.kind == "duplicate" for f in alone)
+    with worker_processes(2):
+        assert detect(transcript) == alone
+    assert shares == [2]  # two: the parent analyses alone, beside the checks' worker
 
 
 def test_pickled_analyses_and_users_load_equal() -> None:

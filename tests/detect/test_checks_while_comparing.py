@@ -1,9 +1,10 @@
-"""With worker processes, the other detectors run in the parent while the workers compare.
+"""With worker processes, the other detectors run in a worker beside the analysis.
 
-``harness detect`` forks workers for a long conversation's comparisons; the parent would idle
-until they finish and then run the missed-request check and the others alone. It runs them
-meanwhile instead: the findings are the same, the other checks run once, in the parent, before
-the comparisons are joined, and an error on either side still reaches the caller.
+``harness detect`` forks workers for a long conversation's analysis and comparisons. The other
+checks (the missed-request check, ...) read none of the analyses, so a worker forked first runs
+them while the parent analyses (no analysis is sent back) and goes on beside the comparison: the
+findings are the same, the other checks run once, in a worker, and an error on either side
+still reaches the caller.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from harness.detect import detect, duplicates
+from harness.detect import _analysis, detect, duplicates
+from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect.detectors import DETECTORS_BY_NAME, MissedRequests
 from harness.detect.duplicates import find_duplicates, worker_processes
 from harness.detect.findings import DetectorConfig
@@ -24,9 +26,9 @@ pytestmark = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(), reason="workers are forked"
 )
 
-_WAIT = 60.0
-"""Seconds a worker waits for the parent's checks before it gives up (a failing run, not a
-slow one: the parent's checks of 60 turns take well under a second)."""
+_WAIT = 30.0
+"""Seconds the parent waits for the checks to start before it gives up (a failing run, not a
+slow one: forking the checks' worker takes well under a second)."""
 
 
 @pytest.fixture
@@ -34,54 +36,73 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(duplicates, "PARALLEL_MESSAGES", 20)
 
 
-_REAL_SLICE = duplicates._compare_slice
-_EVENTS: list[Any] = []
-"""The event the workers wait for (set before they are forked)."""
-
-
-def _waiting_slice(bounds: tuple[int, int]) -> Any:
-    """A comparison slice that waits until the parent's other checks have started (workers
-    pickle the function they run by name, so it lives at module level)."""
-    if not _EVENTS[0].wait(_WAIT):
-        raise RuntimeError("the parent's checks did not run while the workers compared")
-    return _REAL_SLICE(bounds)
-
-
 def _broken_slice(bounds: tuple[int, int]) -> Any:
     raise LookupError(f"slice {bounds} broke")
 
 
-def _workers_wait_for(event: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every comparison slice waits until ``event`` is set (by the parent's other checks)."""
-    _EVENTS[:] = [event]
-    monkeypatch.setattr(duplicates, "_compare_slice", _waiting_slice)
+def _counted_checks(monkeypatch: pytest.MonkeyPatch, event: Any = None) -> tuple[Any, Any]:
+    """The missed-request check, counting its calls and the process of the last one in values
+    the processes share (a forked worker's own lists stay in the worker), and setting ``event``."""
+    context = multiprocessing.get_context("fork")
+    calls, where = context.Value("i", 0), context.Value("i", 0)
+    missed = DETECTORS_BY_NAME["missed_request"]
+    assert isinstance(missed, MissedRequests)
+    real_check = missed.check
+
+    def check(*args: Any, **options: Any) -> Any:
+        with calls.get_lock():
+            calls.value += 1
+        where.value = os.getpid()
+        if event is not None:
+            event.set()
+        return real_check(*args, **options)
+
+    monkeypatch.setattr(missed, "check", check)
+    return calls, where
 
 
-def test_the_other_checks_run_in_the_parent_while_the_workers_compare(
-    parallel: None, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_the_other_checks_run_in_a_worker_while_the_parent_analyses(
+    parallel: None, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
     transcript = generated(21, 60, modes_known=True)
     alone = detect(transcript)
     event = multiprocessing.get_context("fork").Event()
-    _workers_wait_for(event, monkeypatch)
-    missed = DETECTORS_BY_NAME["missed_request"]
-    assert isinstance(missed, MissedRequests)
-    real_check = missed.check
-    calls: list[int] = []
+    calls, where = _counted_checks(monkeypatch, event)
+    real_analysed = _analysis._analysed
 
-    def check(*args: Any, **options: Any) -> Any:
-        calls.append(os.getpid())
-        event.set()  # the workers go on only now: the check ran before they finished
-        return real_check(*args, **options)
+    def waiting(*args: Any) -> Any:
+        # the parent analyses only once the checks have started elsewhere (this process
+        # cannot run them before: it is busy here)
+        if os.getpid() == parent and not event.wait(_WAIT):
+            raise RuntimeError("the checks did not run while the parent analysed")
+        return real_analysed(*args)
 
-    monkeypatch.setattr(missed, "check", check)
-    with worker_processes(2):
+    parent = os.getpid()
+    monkeypatch.setattr(_analysis, "_analysed", waiting)
+    with worker_processes(jobs):
         together = detect(transcript)
-    _EVENTS.clear()
-    assert calls == [os.getpid()]  # once, in this process
+    assert calls.value == 1  # once...
+    assert where.value not in (0, parent)  # ...in a worker
     assert together == alone
     kinds = {f.kind for f in alone}
     assert {"duplicate", "missed_request"} <= kinds
+
+
+def test_the_work_done_beside_comes_back() -> None:
+    meanwhile = Meanwhile(os.getpid)
+    with beside(meanwhile, fork=True) as forked:
+        assert forked
+    assert meanwhile.done
+    assert meanwhile.result != os.getpid()
+    here = Meanwhile(os.getpid)
+    with beside(here, fork=False) as forked:
+        assert not forked
+    assert not here.done
+    assert here() == os.getpid()
+    assert here.done
+    with beside(here, fork=True) as forked:  # done already: not again
+        assert not forked
 
 
 def test_meanwhile_runs_once_after_the_comparison_in_one_process() -> None:
@@ -96,12 +117,14 @@ def test_meanwhile_runs_once_after_the_comparison_in_one_process() -> None:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(duplicates, "conversation_pairs", spying)
-        find_duplicates(transcript, DetectorConfig(), meanwhile=lambda: order.append("meanwhile"))
+        find_duplicates(
+            transcript, DetectorConfig(), meanwhile=Meanwhile(lambda: order.append("meanwhile"))
+        )
     # conversation_pairs calls it before returning: one process compares first, then the rest
     assert order == ["meanwhile", "compared"]
     with worker_processes(1):
         found = find_duplicates(
-            transcript, DetectorConfig(), meanwhile=lambda: order.append("again")
+            transcript, DetectorConfig(), meanwhile=Meanwhile(lambda: order.append("again"))
         )
     assert order[2:] == ["again"]
     assert found == find_duplicates(transcript, DetectorConfig())
@@ -124,15 +147,13 @@ def test_an_error_in_a_worker_reaches_the_caller(
     parallel: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(duplicates, "_compare_slice", _broken_slice)
-    ran: list[str] = []
-    missed = DETECTORS_BY_NAME["missed_request"]
-    real_check = missed.check
-
-    def check(*args: Any, **options: Any) -> Any:
-        ran.append("missed")
-        return real_check(*args, **options)
-
-    monkeypatch.setattr(missed, "check", check)
     with worker_processes(2), pytest.raises(LookupError, match="broke"):
         detect(generated(24, 60, modes_known=True))
-    assert ran == ["missed"]
+    assert not multiprocessing.active_children()  # the checks' worker stopped and joined
+
+
+def test_an_error_in_the_work_beside_carries_the_workers_traceback() -> None:
+    with pytest.raises(ZeroDivisionError) as raised, beside(Meanwhile(lambda: 1 / 0), fork=True):
+        pass
+    assert any("ZeroDivisionError" in note for note in raised.value.__notes__)
+    assert not multiprocessing.active_children()
