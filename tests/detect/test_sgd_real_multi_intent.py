@@ -95,7 +95,7 @@ def test_the_check_on_real_two_request_turns_of_sgd_dev() -> None:
     threshold the same. Both merged (the lead's look, 2026-12-03 09:01 UTC): 130 of 1,034
     (12.6 %) and 485 of 594 (81.6 %); at the report threshold 3 and 103. With the review's mends
     (09:26 UTC): 131 of 1,034 (12.7 %), the rest unchanged. Measured once at the end of the
-    twelfth session (2026-12-03 10:54 UTC, s42-judge: a yes/no question naming a time answered
+    eleventh session (2026-12-03 10:54 UTC, s42-judge: a yes/no question naming a time answered
     by a year; the question a classification leaves out named; main 221a42b run beside it gave
     131): 128 of 1,034 (12.4 %) and 485 of 594 (81.6 %); at the report threshold 3 and 103.
     The issue asks for <= 1 % and 100 %."""
