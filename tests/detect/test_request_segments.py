@@ -40,6 +40,32 @@ def test_a_title_ending_a_sentence_still_ends_it() -> None:
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
+        # a lower-case title is no title before a name: the sentence ends there
+        (
+            "I have to phone my dr. Where is the nearest pharmacy?",
+            ["I have to phone my dr", "Where is the nearest pharmacy"],
+        ),
+        (
+            "my upload lag is 40 ms. What plan am I on?",
+            ["my upload lag is 40 ms", "What plan am I on"],
+        ),
+        # a capital title before a word that opens a question or a request
+        (
+            "I need a sick note from the Dr. When does the surgery open?",
+            ["I need a sick note from the Dr", "When does the surgery open"],
+        ),
+    ],
+)
+def test_a_title_ending_a_sentence_before_a_capital_still_ends_it(
+    message: str, expected: list[str]
+) -> None:
+    # Fails before the fix: any title's dot before a capital was read as a title before a name.
+    assert texts(message) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
         (
             "how much is left on my gift card & when does the store close",
             ["how much is left on my gift card", "when does the store close"],
