@@ -356,11 +356,14 @@ _BARE_CLOSER = re.compile(
     re.IGNORECASE,
 )
 # Words after which thanks are what is said or named, not a closer (closed classes: verbs of
-# saying and writing, and the nouns of what is said or played).
+# saying, writing, playing and watching, and the nouns of what is said, played or watched).
 _QUOTING = frozenset(
     {"say", "says", "said", "saying", "write", "text", "send", "play", "called", "named"}
-    | {"titled", "song", "note", "message", "card"}
+    | {"titled", "watch", "read", "song", "note", "message", "card", "movie", "film", "album"}
+    | {"track", "show", "book", "episode"}
 )
+_PUTTING_ON = frozenset({("put", "on"), ("turn", "on"), ("listen", "to")})
+"""Two words after which thanks are what is played ("put on thanks a million")."""
 
 
 _CLOSER_ENDS = (
@@ -386,7 +389,19 @@ def _closed(request: Request) -> Request:
     m = _CLOSER.search(request.text) or _BARE_CLOSER.search(request.text)
     if m is None or len(request.text[: m.start()].split()) < 2:
         return request
-    if m.re is _BARE_CLOSER and WORD.findall(request.text[: m.start()].lower())[-1] in _QUOTING:
+    if m.re is _BARE_CLOSER and _names_thanks(request.text[: m.start()], m.group()):
         return request  # "send a note saying thanks a lot": what is said, not a closer
     cut = len(request.text) - m.start()
     return replace(request, text=request.text[: m.start()], end=request.end - cut)
+
+
+def _names_thanks(before: str, closer: str) -> bool:
+    """Whether thanks said with no punctuation before them (``closer``) are what ``before`` says,
+    plays or names, not a closer: after a word of :data:`_QUOTING` or :data:`_PUTTING_ON`, or
+    written as a title, a word past the first capitalised ("find the movie Thanks a Million";
+    not in a message in capitals)."""
+    words = WORD.findall(before.lower())
+    if words[-1] in _QUOTING or tuple(words[-2:]) in _PUTTING_ON:
+        return True
+    later = closer.split()[1:]
+    return not closer.isupper() and any(w[:1].isupper() for w in later)

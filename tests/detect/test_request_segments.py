@@ -179,6 +179,39 @@ def test_a_closer_with_no_comma_is_no_word_of_the_request(
 
 
 @pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # written as a title
+        (
+            "when is my rent due and find the film Thank You Very Much",
+            ["when is my rent due", "find the film Thank You Very Much"],
+        ),
+        (
+            "what is my overdraft limit and look for Thanks a Bunch by the Rooftops",
+            ["what is my overdraft limit", "look for Thanks a Bunch by the Rooftops"],
+        ),
+        # after a noun of what is watched or a verb of playing
+        (
+            "how much do I owe and find the album thanks a lot",
+            ["how much do I owe", "find the album thanks a lot"],
+        ),
+        (
+            "what time is it in Oslo and put on thanks so much",
+            ["what time is it in Oslo", "put on thanks so much"],
+        ),
+    ],
+)
+def test_thanks_named_as_a_title_are_no_closer(message: str, expected: list[str]) -> None:
+    # Fails before the fix: the bare closer was cut whatever named it.
+    assert texts(message) == expected
+
+
+def test_a_bare_closer_in_capitals_is_still_cut() -> None:
+    message = "what is my gas bill and can you move my dentist appointment THANKS A LOT"
+    assert texts(message) == ["what is my gas bill", "can you move my dentist appointment"]
+
+
+@pytest.mark.parametrize(
     "message",
     [
         # taking something out and placing it: one move
