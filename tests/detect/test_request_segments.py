@@ -131,7 +131,8 @@ def test_a_question_after_a_phrase_of_time_stays_a_request() -> None:
         # a look-up and the telling of what it finds
         "pull up my diary and tell me what I have on Thursday",
         "could you check my savings and let me know how much interest I earned",
-        "search for plays at the Lyceum and tell me the start times",
+        "search for plays at the Lyceum and tell me the play times",
+        "look up my lease and show me the results",
         # a "why" about a statement that opens with neither "I" nor "my"
         "so it turns out the parcel was sent back and I want to know why",
         # a statement going on with a wish of no subject of its own
@@ -148,6 +149,11 @@ def test_pieces_of_one_request_stay_together(message: str) -> None:
         # a second action, not the telling of what was looked up
         ("check my balance and send it to my brother", 2),
         ("book a table at Nando's and tell me a joke", 2),
+        # a look-up, then the telling of something it does not find: two requests (fails
+        # before the fix, which joined any look-up and "tell me the ...")
+        ("check my pension pot and tell me the weather in Leeds", 2),
+        ("open my inbox and let me know when my passport expires", 2),
+        ("look up trains to York and give me the exchange rate for yen", 2),
     ],
 )
 def test_two_actions_stay_two_requests(message: str, expected: int) -> None:
