@@ -32,6 +32,7 @@ from harness.detect.choices import (
 from harness.detect.restate import Restatement
 from harness.detect.scorer import FEATURES
 from harness.text import Analysis
+from harness.text.claims import message_facts
 
 __all__ = ["asked_again", "confirms_choice", "keeps_the_pick", "only_closes"]
 
@@ -149,9 +150,13 @@ def keeps_the_pick(
     """The earlier message lists options (two or more values of one kind: "Tuesday, July 14,
     9:10 am / Thursday, July 16, 4:30 pm"), a request of the user in turns ``after + 1`` to
     ``upto`` picks one by a value of a listed kind ("thursday"), and the later message states
-    that value and, of each kind the earlier message lists, no other of its values: it keeps the
-    pick and drops the rest, so it confirms or reports the choice rather than repeating the list.
-    Values are the messages' facts (``kind:value``), whatever their case in the text. The user's
+    that value and, of each kind the earlier message lists, no value of another option: it keeps
+    the pick and drops the rest, so it confirms or reports the choice rather than repeating the
+    list. The options are the pieces of the earlier message its lines, bullets, bars, slashes,
+    semicolons or "or" set apart (:func:`_picked_option`); a message whose options are not set
+    apart so is read as one option, and then the later message may state one value of each
+    listed kind only. Values are the messages' facts (``kind:value``), whatever their case in the
+    text. The user's
     requests are looked up by fact (:meth:`_Users.requested_between`), not read one by one: a
     pair may stand thousands of turns apart."""
     kinds: dict[str, int] = {}
@@ -169,4 +174,25 @@ def keeps_the_pick(
         for f in earlier.facts
         if f.partition(":")[0] in listed and users.requested_between(after, upto, frozenset((f,)))
     ]
-    return bool(picked) and all(f in later.facts for f in picked)
+    if not picked or not all(f in later.facts for f in picked):
+        return False
+    option = _picked_option(earlier.text, frozenset(picked))
+    # "Friday, May 8, 11:40 am" after "Wednesday, May 6, 11:40 am / Friday, May 8, 2:15 pm" and
+    # the pick "friday": Wednesday's time with Friday's day is not the pick kept
+    return all(f in option for f in kept if f.partition(":")[0] in listed)
+
+
+# Where one listed option ends and the next begins: a line break, a bullet, a bar, a slash or a
+# semicolon between words, or "or".
+_OPTION_BREAK = re.compile(r"\n|[\u2022|;]|\s/\s|\bor\b", re.IGNORECASE)
+
+
+def _picked_option(text: str, picked: frozenset[str]) -> frozenset[str]:
+    """The facts of the options of ``text`` (its pieces :data:`_OPTION_BREAK` sets apart) that
+    state a picked value."""
+    facts: set[str] = set()
+    for piece in _OPTION_BREAK.split(text):
+        found = message_facts(piece)
+        if found & picked:
+            facts |= found
+    return frozenset(facts)

@@ -53,6 +53,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from harness.detect._request_words import _ANNOUNCED, _ANNOUNCING, _AUX, _WH
+from harness.text import content_words
 from harness.text._shapes import (
     AUXILIARIES,
     GREETINGS,
@@ -85,6 +86,13 @@ _VERB_SET = frozenset(VERBS.split("|"))
 # asks to be told ("check my account and let me know how much I spent").
 _LOOKING = frozenset({"check", "search", "look", "pull", "find", "open", "go", "see", "browse"})
 _TELLING_ME = frozenset({"tell", "show", "give"})
+# Words by which what is told points back to a look-up (closed classes): the speaker as its
+# subject ("what I have on Friday"), a pronoun or "there" for what it finds ("what you find",
+# "what's in it", "what's there"), and the nouns naming what a look-up yields ("the results").
+_TOLD_OF_IT = frozenset(
+    {"i", "i'm", "i've", "i'd", "we", "we're", "we've", "it", "its", "it's", "they", "them"}
+    | {"there", "there's", "you", "result", "results", "finding", "findings"}
+)
 # What a polite request opens with before its verb ("please", "can you", "could you").
 _POLITE = frozenset({"please", "can", "could", "would", "will", "you"})
 _THANKS = frozenset({"thanks", "thank", "great", "cool", "perfect"})
@@ -285,9 +293,11 @@ def _wants_on(first: str, second: str) -> bool:
 def _looks_then_tells(first: str, second: str) -> bool:
     """Whether ``first`` asks to look something up and ``second`` to tell what was found
     ("pull up my calendar and tell me what I have on Friday", "can you check my account and let
-    me know how much I spent", "search for films at the Odeon and tell me the times"): a verb of
-    looking (:data:`_LOOKING`, after "please" or "can you"), then "tell me", "show me", "give me"
-    or "let me know" before a question word or "the"."""
+    me know how much I spent", "search for films at the Odeon and tell me the film times"): a
+    verb of looking (:data:`_LOOKING`, after "please" or "can you"), then "tell me", "show me",
+    "give me" or "let me know" before a question word or "the", and what is told points back to
+    what is looked up, by a word of :data:`_TOLD_OF_IT` or a content word of the look-up; not
+    "check my balance and tell me the weather in Boston", two requests."""
     before = _imperative(first, polite=True)
     words = WORD.findall(second[:60].lower())
     if not before or before[0] not in _LOOKING or len(words) < 3 or words[1] != "me":
@@ -299,7 +309,14 @@ def _looks_then_tells(first: str, second: str) -> bool:
         told = told[1:]
     elif words[0] not in _TELLING_ME:
         return False
-    return bool(told) and (told[0] in _WH or told[0] == "the")
+    if not told or (told[0] not in _WH and told[0] != "the"):
+        return False
+    # what is told must be what was looked up ("check my balance and tell me the weather in
+    # Boston" asks twice): the speaker's own ("what I have on Friday", "how much I spent"), what
+    # the look-up finds ("what you find", "the results"), or a thing the look-up names
+    return not _TOLD_OF_IT.isdisjoint(told[1:]) or bool(
+        content_words(" ".join(before[1:])) & content_words(" ".join(told))
+    )
 
 
 def _asks_of_it(first: str, second: str) -> bool:
@@ -356,11 +373,14 @@ _BARE_CLOSER = re.compile(
     re.IGNORECASE,
 )
 # Words after which thanks are what is said or named, not a closer (closed classes: verbs of
-# saying and writing, and the nouns of what is said or played).
+# saying, writing, playing and watching, and the nouns of what is said, played or watched).
 _QUOTING = frozenset(
     {"say", "says", "said", "saying", "write", "text", "send", "play", "called", "named"}
-    | {"titled", "song", "note", "message", "card"}
+    | {"titled", "watch", "read", "song", "note", "message", "card", "movie", "film", "album"}
+    | {"track", "show", "book", "episode"}
 )
+_PUTTING_ON = frozenset({("put", "on"), ("turn", "on"), ("listen", "to")})
+"""Two words after which thanks are what is played ("put on thanks a million")."""
 
 
 _CLOSER_ENDS = (
@@ -386,7 +406,19 @@ def _closed(request: Request) -> Request:
     m = _CLOSER.search(request.text) or _BARE_CLOSER.search(request.text)
     if m is None or len(request.text[: m.start()].split()) < 2:
         return request
-    if m.re is _BARE_CLOSER and WORD.findall(request.text[: m.start()].lower())[-1] in _QUOTING:
+    if m.re is _BARE_CLOSER and _names_thanks(request.text[: m.start()], m.group()):
         return request  # "send a note saying thanks a lot": what is said, not a closer
     cut = len(request.text) - m.start()
     return replace(request, text=request.text[: m.start()], end=request.end - cut)
+
+
+def _names_thanks(before: str, closer: str) -> bool:
+    """Whether thanks said with no punctuation before them (``closer``) are what ``before`` says,
+    plays or names, not a closer: after a word of :data:`_QUOTING` or :data:`_PUTTING_ON`, or
+    written as a title, a word past the first capitalised ("find the movie Thanks a Million";
+    not in a message in capitals)."""
+    words = WORD.findall(before.lower())
+    if words[-1] in _QUOTING or tuple(words[-2:]) in _PUTTING_ON:
+        return True
+    later = closer.split()[1:]
+    return not closer.isupper() and any(w[:1].isupper() for w in later)

@@ -15,7 +15,6 @@ from harness.detect._answer_terms import (
     ASSOCIATED,
     all_words_of,
     association,
-    own_words,
     reply_terms,
     words_of,
 )
@@ -285,7 +284,7 @@ def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:
     common with another request, none of its own: "You have used 8 PTO days and have 12 left"
     for "how many PTO days have I accrued" beside "... used" (the matcher's rule,
     :func:`~harness.detect.answers.pair_features`' ``misses_distinctive``)."""
-    words = [words_of(text) for text in texts]
-    asked, own = words[k], own_words(words)[k]
+    asked = words_of(texts[k])
+    own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
     said = words_of(sentence)
     return bool(asked & said) and not own & said

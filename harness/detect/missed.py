@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
 from harness.detect._units import VALUE_KINDS, answered_instead, second_answer, value_groups
 from harness.detect.answers import (
@@ -125,7 +126,13 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                 continue
             instead = answered_instead(k, texts, claims, owner) if i not in declared else None
             if instead is not None and judged[instead] not in declared:
-                k, i = instead, judged[instead]  # the sentence answers this one, not that one
+                # The sentence answers ``k``, not the question: the question is left out, as
+                # sure as its own figures say with that sentence given to ``k``.
+                swapped = {j: k if o == instead else o for j, o in owner.items()}
+                features = finding_features(
+                    p, swapped, instead, texts[instead], claims, model.associations
+                )
+                k, i, sure = instead, judged[instead], model.confidence(features)
             # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
             # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
             # a sentence that says one answers this question, even when the matching gave it to

@@ -74,7 +74,7 @@ from harness.detect._request_words import (
 )
 from harness.detect._together import kept_together
 from harness.text import split_sentences
-from harness.text._shapes import GREETINGS, TITLES
+from harness.text._shapes import ASKS_FIRST, GREETINGS, TITLES
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
 
@@ -147,8 +147,8 @@ _NUMBER = re.compile(r"\d{1,2}")
 _SIGNS = {"+": "plus", "&": "and"}
 """A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
 request as "Barnes and Noble" does: what follows opens no request)."""
-_NAME = re.compile(r"\s*+[A-Z]")
-"""What follows a title's dot before a name: a capital letter."""
+_NAME = re.compile(r"\s*+([A-Z][\w']*+)")
+"""What follows a title's dot before a name: a word with a capital letter (its group)."""
 
 
 def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
@@ -192,8 +192,8 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
         if not word:
             continue
         mark = _MARKS.get(raw[-1], "")
-        if mark == "." and word in TITLES and _NAME.match(text, end):
-            mark = ""  # "Dr. Patel": the title's dot ends nothing
+        if mark == "." and word in TITLES and raw[0].isupper() and _names(text, end):
+            mark = ""  # "Dr. Patel": the title's dot ends nothing (not "... my dr. What is ...")
         append(new(_Tok, (word, offset + start, offset + end, mark)))
     if len(out) > 1 and out[-1].mark == "#" and text[out[-2].end - offset - 1] != ":":
         # A number ending its sentence ("I need 2."), not an item after a colon ("Question: 1.")
@@ -201,6 +201,14 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
         raw = text[last.start - offset : last.end - offset]
         append(new(_Tok, (raw.lower().strip(_EDGE), last.start, last.end, _MARKS.get(raw[-1], ""))))
     return out
+
+
+def _names(text: str, end: int) -> bool:
+    """Whether a name follows a title's dot at ``end`` of ``text``: a capitalised word that
+    opens no request or question (:data:`~harness.text._shapes.ASKS_FIRST`: "Dr. What is ..."
+    is a sentence ending in a title and a question)."""
+    name = _NAME.match(text, end)
+    return name is not None and name.group(1).lower() not in ASKS_FIRST
 
 
 @lru_cache(maxsize=8192)

@@ -548,3 +548,23 @@ def test_a_classification_given_to_a_yes_no_question_it_does_not_answer_leaves_t
     assert missing(car, ["It is a compact car for $40 a day."]) == {0}
     # no price: the price is what is missing, the question has the sentence
     assert missing(car, ["It is a compact car."]) == {1}
+
+
+def test_a_question_reported_in_the_other_requests_place_has_its_own_confidence() -> None:
+    """When the sentence the matching gave a yes/no question answers the other request, the
+    question is reported with the confidence of its own figures, the sentence given to the
+    other request; not with the confidence the matching computed for the other request."""
+    from harness.detect._answer_findings import finding_features
+    from harness.detect.missed import DeclaredRequest, judge
+
+    texts = ["is it a refundable ticket", "how much is it"]
+    claims = ["It is an economy ticket for $320."]
+    model = matcher()
+    p = model.probabilities(texts, claims)
+    left_out, owner = model.judged(p, texts, claims)
+    assert owner == {0: 0} and set(left_out) == {1}  # the matching gives the question the sentence
+    reported = judge([DeclaredRequest(text=t) for t in texts], claims)
+    own = model.confidence(finding_features(p, {0: 1}, 0, texts[0], claims, model.associations))
+    assert set(reported) == {0}
+    assert reported[0] == pytest.approx(own)
+    assert reported[0] != pytest.approx(left_out[1])  # fails before: the price request's figure

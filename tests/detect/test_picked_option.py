@@ -74,3 +74,33 @@ def test_an_outcome_of_a_value_the_list_did_not_offer_is_still_a_duplicate() -> 
         ),
     )
     assert ("m2", "m4") in found
+
+
+def test_a_later_message_keeping_the_picked_day_with_another_options_time_is_a_duplicate() -> None:
+    # Fails before the fix: only a listed kind stated twice was caught, so Wednesday's time
+    # beside the picked Friday was read as the pick kept.
+    found = _found(
+        ("user", "can you book Rex in for his nail trim?"),
+        _SLOTS,
+        ("user", "friday"),
+        ("groom", "Openings with the groomer (nail trim, 20 minutes): Friday, May 8, 11:40 am."),
+    )
+    assert ("m2", "m4") in found
+
+
+def test_options_set_apart_by_or_are_told_apart_too() -> None:
+    slots = ("groom", "Openings: Wednesday, May 6, 11:40 am or Friday, May 8, 2:15 pm.")
+    kept = _found(
+        ("user", "can you book Rex in for his nail trim?"),
+        slots,
+        ("user", "friday"),
+        ("groom", "Booked: Rex, nail trim, Friday, May 8 at 2:15 pm. Reference GR-4471."),
+    )
+    mixed = _found(
+        ("user", "can you book Rex in for his nail trim?"),
+        slots,
+        ("user", "friday"),
+        ("groom", "Booked: Rex, nail trim, Friday, May 8 at 11:40 am. Reference GR-4471."),
+    )
+    assert ("m2", "m4") not in kept
+    assert ("m2", "m4") in mixed

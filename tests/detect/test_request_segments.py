@@ -40,6 +40,32 @@ def test_a_title_ending_a_sentence_still_ends_it() -> None:
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
+        # a lower-case title is no title before a name: the sentence ends there
+        (
+            "I have to phone my dr. Where is the nearest pharmacy?",
+            ["I have to phone my dr", "Where is the nearest pharmacy"],
+        ),
+        (
+            "my upload lag is 40 ms. What plan am I on?",
+            ["my upload lag is 40 ms", "What plan am I on"],
+        ),
+        # a capital title before a word that opens a question or a request
+        (
+            "I need a sick note from the Dr. When does the surgery open?",
+            ["I need a sick note from the Dr", "When does the surgery open"],
+        ),
+    ],
+)
+def test_a_title_ending_a_sentence_before_a_capital_still_ends_it(
+    message: str, expected: list[str]
+) -> None:
+    # Fails before the fix: any title's dot before a capital was read as a title before a name.
+    assert texts(message) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
         (
             "how much is left on my gift card & when does the store close",
             ["how much is left on my gift card", "when does the store close"],
@@ -105,7 +131,8 @@ def test_a_question_after_a_phrase_of_time_stays_a_request() -> None:
         # a look-up and the telling of what it finds
         "pull up my diary and tell me what I have on Thursday",
         "could you check my savings and let me know how much interest I earned",
-        "search for plays at the Lyceum and tell me the start times",
+        "search for plays at the Lyceum and tell me the play times",
+        "look up my lease and show me the results",
         # a "why" about a statement that opens with neither "I" nor "my"
         "so it turns out the parcel was sent back and I want to know why",
         # a statement going on with a wish of no subject of its own
@@ -122,6 +149,11 @@ def test_pieces_of_one_request_stay_together(message: str) -> None:
         # a second action, not the telling of what was looked up
         ("check my balance and send it to my brother", 2),
         ("book a table at Nando's and tell me a joke", 2),
+        # a look-up, then the telling of something it does not find: two requests (fails
+        # before the fix, which joined any look-up and "tell me the ...")
+        ("check my pension pot and tell me the weather in Leeds", 2),
+        ("open my inbox and let me know when my passport expires", 2),
+        ("look up trains to York and give me the exchange rate for yen", 2),
     ],
 )
 def test_two_actions_stay_two_requests(message: str, expected: int) -> None:
@@ -150,6 +182,39 @@ def test_a_closer_with_no_comma_is_no_word_of_the_request(
     message: str, expected: list[str]
 ) -> None:
     assert texts(message) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # written as a title
+        (
+            "when is my rent due and find the film Thank You Very Much",
+            ["when is my rent due", "find the film Thank You Very Much"],
+        ),
+        (
+            "what is my overdraft limit and look for Thanks a Bunch by the Rooftops",
+            ["what is my overdraft limit", "look for Thanks a Bunch by the Rooftops"],
+        ),
+        # after a noun of what is watched or a verb of playing
+        (
+            "how much do I owe and find the album thanks a lot",
+            ["how much do I owe", "find the album thanks a lot"],
+        ),
+        (
+            "what time is it in Oslo and put on thanks so much",
+            ["what time is it in Oslo", "put on thanks so much"],
+        ),
+    ],
+)
+def test_thanks_named_as_a_title_are_no_closer(message: str, expected: list[str]) -> None:
+    # Fails before the fix: the bare closer was cut whatever named it.
+    assert texts(message) == expected
+
+
+def test_a_bare_closer_in_capitals_is_still_cut() -> None:
+    message = "what is my gas bill and can you move my dentist appointment THANKS A LOT"
+    assert texts(message) == ["what is my gas bill", "can you move my dentist appointment"]
 
 
 @pytest.mark.parametrize(
