@@ -34,14 +34,18 @@ VALUE_WORDS = DATE_WORDS | frozenset(
 )
 NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 
-# A statement with a request verb, a word of interest, of requiring or of telling asks ("I let my
-# bank know ...", "I'm interested in requesting ...", "I'll require a car ...", "I've notified my
-# bank ..."): the request verbs of ``harness.text._shapes.VERBS``, the adjectives of wanting and
-# those verbs' stems (closed classes).
-_ASKING = frozenset(VERBS.split("|")) | word_class(
-    "interested hoping keen eager require requir inquir notifi told believe trouble"
-)
-_HAVE = word_class("have has had i've we've")
+# A statement with a request verb or a word of interest or asking asks ("I let my bank know ...",
+# "I'm interested in requesting ..."): the request verbs of ``harness.text._shapes.VERBS``, the
+# adjectives of wanting and the stem of "inquire" (closed classes).
+_ASKING = frozenset(VERBS.split("|")) | word_class("interested hoping keen eager inquir")
+# How a statement of a request's values goes on after its subject (closed classes): a present
+# form of "be", in the subject ("I'm", "it's") or after it, or the future "will be"; the adverbs
+# that may come between. Any other verb ("I lost", "I'll require", "I've notified", "it was
+# declined") reports or asks on its own.
+_BE = word_class("am is are be")
+_BE_SUBJECTS = word_class("i'm im we're it's there's")
+_FUTURE = word_class("will shall gonna i'll we'll it'll")
+_ADVERBS = word_class("just also really actually currently soon now probably still only all")
 # A number of its own, not one inside a name ("my W-2").
 _STANDALONE_NUMBER = re.compile(r"(?<![\w-])\d++(?:st|nd|rd|th|:\d\d)?(?![\w-])")
 # Who states a plan, the auxiliaries and adverbs between them and its "-ing" verb, and the verbs
@@ -63,16 +67,39 @@ _CARDINALS = word_class(
 def gives_details(piece: str) -> bool:
     """Whether ``piece`` only states values ("It will be for 4 people.", "I'm leaving on March
     3rd", "There are two of us"): it states (``harness.text._shapes.states``: a subject pronoun
-    first, no word of wanting or asking) and names a date, a time or a number."""
+    first, no word of wanting or asking), goes on as a value does (:func:`_states_values`) and
+    names a date, a time or a number. A report of what happened ("I lost my card yesterday", "It
+    was declined 3 times") or a statement of its own verb ("I'll require a car on the 5th") asks
+    on its own."""
     words = _WORDS.findall(piece.lower())
     if any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words) or not states(piece):
         return False
-    verb = next((w for w in words[1:] if w not in _PROGRESSIVE and w not in _HAVE), "")
-    if verb.endswith("ed"):
-        return False  # a report of what happened ("I creased my card today") asks on its own
+    if not _states_values(words):
+        return False
     return _STANDALONE_NUMBER.search(piece) is not None or any(
         (word in VALUE_WORDS and word not in _MERIDIEM) or word in _CARDINALS for word in words
     )
+
+
+def _states_values(words: list[str]) -> bool:
+    """Whether the words of a statement go on after its subject as a statement of values does
+    (the shape of Schema-Guided Dialogue train user turns that inform a request's slots after
+    it): a present "be" or "will be", then no past participle ("It's declined") and no "-ing" verb
+    of wanting, trying, thinking or having ("I'm having trouble"). Any other finite verb (a past
+    tense, regular or not, a perfect, "was"/"were" or a verb of its own) reports or asks."""
+    be = words[0] in _BE_SUBJECTS
+    for word in words[1:]:
+        if word in _ADVERBS or (word in _FUTURE and not be):
+            continue
+        if word in _BE:
+            be = True
+            continue
+        if not be:
+            return False  # a verb of its own, a past tense or a perfect
+        if word.endswith("ing"):
+            return _stem(word) not in _NOT_PLANS
+        return not word.endswith("ed")  # "it's declined": a report
+    return be
 
 
 def sets_scene(statement: str, piece: str) -> bool:
