@@ -46,6 +46,9 @@ _BE = word_class("am is are be")
 _BE_SUBJECTS = word_class("i'm im we're it's there's")
 _FUTURE = word_class("will shall gonna i'll we'll it'll")
 _ADVERBS = word_class("just also really actually currently soon now probably still only all")
+# The verbs of intending in the present, which state a plan as "will be" does ("I plan to leave
+# next Thursday", "I anticipate departing on the 13th"; a closed class).
+_INTENDS = word_class("plan plans intend intends expect expects anticipate anticipates aim aims")
 # A number of its own, not one inside a name ("my W-2").
 _STANDALONE_NUMBER = re.compile(r"(?<![\w-])\d++(?:st|nd|rd|th|:\d\d)?(?![\w-])")
 # Who states a plan, the auxiliaries and adverbs between them and its "-ing" verb, and the verbs
@@ -84,14 +87,15 @@ def gives_details(piece: str) -> bool:
 def _states_values(words: list[str]) -> bool:
     """Whether the words of a statement go on after its subject as a statement of values does
     (the shape of Schema-Guided Dialogue train user turns that inform a request's slots after
-    it): a present "be" or "will be", then no past participle ("It's declined") and no "-ing" verb
-    of wanting, trying, thinking or having ("I'm having trouble"). Any other finite verb (a past
-    tense, regular or not, a perfect, "was"/"were" or a verb of its own) reports or asks."""
+    it): a present "be", "will be" or verb of intending ("I plan to leave"), then no past
+    participle ("It's declined") and no "-ing" verb of wanting, trying, thinking or having ("I'm
+    having trouble"). Any other finite verb (a past tense, regular or not, a perfect,
+    "was"/"were" or a verb of its own) reports or asks."""
     be = words[0] in _BE_SUBJECTS
     for word in words[1:]:
         if word in _ADVERBS or (word in _FUTURE and not be):
             continue
-        if word in _BE:
+        if word in _BE or (word in _INTENDS and not be):
             be = True
             continue
         if not be:

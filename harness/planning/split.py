@@ -57,6 +57,7 @@ from harness.planning._sentences import (
 from harness.text._shapes import (
     CONNECTIVE,
     LEAD,
+    TITLES,
     goes_on,
     opens_request,
     points_back,
@@ -94,9 +95,6 @@ _DECLINING = _PLACEHOLDER | frozenset(_LEARNT["declining"])
 _SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _LAST_WORD = re.compile(r"(?<![\w'-])[A-Za-z][\w'-]*+$")
-# Titles written with a dot that only ever stand before a name (a closed class; not "St.", which
-# also ends "Main St.").
-_TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "rev"})
 # Words that open a noun phrase: a piece that starts with one lacks its verb ("and my W-2").
 _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", "her", "its"})
 # Auxiliaries that end the object of a "how many / how much" question.
@@ -349,7 +347,7 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     if before is None:
         return False
     if mark == ".":
-        return before.group(0).lower() in _TITLES
+        return before.group(0).lower() in TITLES
     if mark == ",":
         return names_region(text, start, end)
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
