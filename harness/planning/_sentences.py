@@ -45,6 +45,8 @@ _ASKING = frozenset(VERBS.split("|")) | word_class("interested hoping keen eager
 _BE = word_class("am is are be")
 _BE_SUBJECTS = word_class("i'm im we're it's there's")
 _FUTURE = word_class("will shall gonna i'll we'll it'll")
+_SUBJECTS = word_class("i i'm im i'll i've we we're we'll we've there there's it it's it'll")
+_NEW = word_class("a an some another")  # what brings in a thing not named before
 _ADVERBS = word_class("just also really actually currently soon now probably still only all")
 # The verbs of intending in the present, which state a plan as "will be" does ("I plan to leave
 # next Thursday", "I anticipate departing on the 13th"; a closed class).
@@ -87,22 +89,34 @@ def gives_details(piece: str) -> bool:
 def _states_values(words: list[str]) -> bool:
     """Whether the words of a statement go on after its subject as a statement of values does
     (the shape of Schema-Guided Dialogue train user turns that inform a request's slots after
-    it): a present "be", "will be" or verb of intending ("I plan to leave"), then no past
-    participle ("It's declined") and no "-ing" verb of wanting, trying, thinking or having ("I'm
-    having trouble"). Any other finite verb (a past tense, regular or not, a perfect,
-    "was"/"were" or a verb of its own) reports or asks."""
+    it): a present "be" or a verb of intending ("I plan to leave"), then no past participle
+    ("It's declined") and no "-ing" verb of wanting, trying, thinking or having ("I'm having
+    trouble"); or "will" and a verb that wants nothing and brings in nothing new ("I will return
+    on the 13th", "I'll pick it up at 10"; not "I'll require a car"). Any other finite verb (a
+    past tense, regular or not, a perfect, "was"/"were" or a present verb of its own) reports or
+    asks."""
+    start = next((k for k, word in enumerate(words) if word in _SUBJECTS), len(words))
+    words = words[start:]
+    if not words:
+        return False
     be = words[0] in _BE_SUBJECTS
-    for word in words[1:]:
-        if word in _ADVERBS or (word in _FUTURE and not be):
+    future = words[0] in _FUTURE
+    for k, word in enumerate(words[1:], 1):
+        if word in _ADVERBS:
+            continue
+        if word in _FUTURE and not be:
+            future = True
             continue
         if word in _BE or (word in _INTENDS and not be):
             be = True
             continue
-        if not be:
-            return False  # a verb of its own, a past tense or a perfect
-        if word.endswith("ing"):
-            return _stem(word) not in _NOT_PLANS
-        return not word.endswith("ed")  # "it's declined": a report
+        if be:
+            if word.endswith("ing"):
+                return _stem(word) not in _NOT_PLANS
+            return not word.endswith("ed")  # "it's declined": a report
+        # "will" and a verb of its own: a plan, unless it wants or brings in something new.
+        after = words[k + 1] if k + 1 < len(words) else ""
+        return future and _stem(word) not in _NOT_PLANS and after not in _NEW
     return be
 
 
