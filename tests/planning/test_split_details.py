@@ -193,9 +193,11 @@ def test_a_report_in_any_tense_after_a_request_is_one_of_its_own(report: str) ->
         "There are two of us.",
         "We will be arriving at 6 pm.",
         "We intend to leave on the 9th.",
+        "I will return on the 13th.",
+        "I'll pick it up at half past 10.",
     ],
 )
 def test_a_present_or_future_be_with_a_value_is_still_a_detail(detail: str) -> None:
-    """The guard: the shape of a statement of values, "be", "will be" or a verb of intending and
-    a value, still joins the request before it (passes before and after)."""
+    """The guard: the shape of a statement of values, "be", "will" or a verb of intending and a
+    value, still joins the request before it (passes before and after)."""
     assert len(split_requests(f"Book me a table at Nobu. {detail}", _always)) == 1
