@@ -38,10 +38,10 @@ NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 # "I'm interested in requesting ..."): the request verbs of ``harness.text._shapes.VERBS``, the
 # adjectives of wanting and the stem of "inquire" (closed classes).
 _ASKING = frozenset(VERBS.split("|")) | word_class("interested hoping keen eager inquir")
-# How a statement of a request's values goes on after its subject (closed classes): a present
-# form of "be", in the subject ("I'm", "it's") or after it, or the future "will be"; the adverbs
-# that may come between. Any other verb ("I lost", "I'll require", "I've notified", "it was
-# declined") reports or asks on its own.
+# How a statement of a request's values goes on after its subject (closed classes, see
+# ``_states_values``): a present form of "be", in the subject ("I'm", "it's") or after it, or
+# "will"; the subjects, the words that bring in something new and the adverbs that may come
+# between. Any other verb ("I lost", "I've notified", "it was declined") reports or asks.
 _BE = word_class("am is are be")
 _BE_SUBJECTS = word_class("i'm im we're it's there's")
 _FUTURE = word_class("will shall gonna i'll we'll it'll")
