@@ -34,14 +34,23 @@ VALUE_WORDS = DATE_WORDS | frozenset(
 )
 NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 
-# A statement with a request verb, a word of interest, of requiring or of telling asks ("I let my
-# bank know ...", "I'm interested in requesting ...", "I'll require a car ...", "I've notified my
-# bank ..."): the request verbs of ``harness.text._shapes.VERBS``, the adjectives of wanting and
-# those verbs' stems (closed classes).
-_ASKING = frozenset(VERBS.split("|")) | word_class(
-    "interested hoping keen eager require requir inquir notifi told believe trouble"
-)
-_HAVE = word_class("have has had i've we've")
+# A statement with a request verb or a word of interest or asking asks ("I let my bank know ...",
+# "I'm interested in requesting ..."): the request verbs of ``harness.text._shapes.VERBS``, the
+# adjectives of wanting and the stem of "inquire" (closed classes).
+_ASKING = frozenset(VERBS.split("|")) | word_class("interested hoping keen eager inquir")
+# How a statement of a request's values goes on after its subject (closed classes, see
+# ``_states_values``): a present form of "be", in the subject ("I'm", "it's") or after it, or
+# "will"; the subjects, the words that bring in something new and the adverbs that may come
+# between. Any other verb ("I lost", "I've notified", "it was declined") reports or asks.
+_BE = word_class("am is are be")
+_BE_SUBJECTS = word_class("i'm im we're it's there's")
+_FUTURE = word_class("will shall gonna i'll we'll it'll")
+_SUBJECTS = word_class("i i'm im i'll i've we we're we'll we've there there's it it's it'll")
+_NEW = word_class("a an some another")  # what brings in a thing not named before
+_ADVERBS = word_class("just also really actually currently soon now probably still only all")
+# The verbs of intending in the present, which state a plan as "will be" does ("I plan to leave
+# next Thursday", "I anticipate departing on the 13th"; a closed class).
+_INTENDS = word_class("plan plans intend intends expect expects anticipate anticipates aim aims")
 # A number of its own, not one inside a name ("my W-2").
 _STANDALONE_NUMBER = re.compile(r"(?<![\w-])\d++(?:st|nd|rd|th|:\d\d)?(?![\w-])")
 # Who states a plan, the auxiliaries and adverbs between them and its "-ing" verb, and the verbs
@@ -63,16 +72,52 @@ _CARDINALS = word_class(
 def gives_details(piece: str) -> bool:
     """Whether ``piece`` only states values ("It will be for 4 people.", "I'm leaving on March
     3rd", "There are two of us"): it states (``harness.text._shapes.states``: a subject pronoun
-    first, no word of wanting or asking) and names a date, a time or a number."""
+    first, no word of wanting or asking), goes on as a value does (:func:`_states_values`) and
+    names a date, a time or a number. A report of what happened ("I lost my card yesterday", "It
+    was declined 3 times") or a statement of its own verb ("I'll require a car on the 5th") asks
+    on its own."""
     words = _WORDS.findall(piece.lower())
     if any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words) or not states(piece):
         return False
-    verb = next((w for w in words[1:] if w not in _PROGRESSIVE and w not in _HAVE), "")
-    if verb.endswith("ed"):
-        return False  # a report of what happened ("I creased my card today") asks on its own
+    if not _states_values(words):
+        return False
     return _STANDALONE_NUMBER.search(piece) is not None or any(
         (word in VALUE_WORDS and word not in _MERIDIEM) or word in _CARDINALS for word in words
     )
+
+
+def _states_values(words: list[str]) -> bool:
+    """Whether the words of a statement go on after its subject as a statement of values does
+    (the shape of Schema-Guided Dialogue train user turns that inform a request's slots after
+    it): a present "be" or a verb of intending ("I plan to leave"), then no past participle
+    ("It's declined") and no "-ing" verb of wanting, trying, thinking or having ("I'm having
+    trouble"); or "will" and a verb that wants nothing and brings in nothing new ("I will return
+    on the 13th", "I'll pick it up at 10"; not "I'll require a car"). Any other finite verb (a
+    past tense, regular or not, a perfect, "was"/"were" or a present verb of its own) reports or
+    asks."""
+    start = next((k for k, word in enumerate(words) if word in _SUBJECTS), len(words))
+    words = words[start:]
+    if not words:
+        return False
+    be = words[0] in _BE_SUBJECTS
+    future = words[0] in _FUTURE
+    for k, word in enumerate(words[1:], 1):
+        if word in _ADVERBS:
+            continue
+        if word in _FUTURE and not be:
+            future = True
+            continue
+        if word in _BE or (word in _INTENDS and not be):
+            be = True
+            continue
+        if be:
+            if word.endswith("ing"):
+                return _stem(word) not in _NOT_PLANS
+            return not word.endswith("ed")  # "it's declined": a report
+        # "will" and a verb of its own: a plan, unless it wants or brings in something new.
+        after = words[k + 1] if k + 1 < len(words) else ""
+        return future and _stem(word) not in _NOT_PLANS and after not in _NEW
+    return be
 
 
 def sets_scene(statement: str, piece: str) -> bool:

@@ -57,6 +57,7 @@ from harness.planning._sentences import (
 from harness.text._shapes import (
     CONNECTIVE,
     LEAD,
+    TITLES,
     goes_on,
     opens_request,
     points_back,
@@ -68,7 +69,9 @@ from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
 __all__ = ["asks_something", "opens_question", "split_request_parts", "split_requests"]
 
 ACKNOWLEDGEMENTS_FILE = Path(__file__).resolve().parent / "_models" / "acknowledgements.json"
-"""Word stems of real user turns that only acknowledge ("sounds", "works", "nope"), learnt from
+"""Word stems of real user turns that only acknowledge ("sounds", "works", "nope"; and, read only
+in a piece that declines, the further stems of turns that decline what was offered: "right",
+"want"), learnt from
 Schema-Guided Dialogue train user acts by ``python -m tests.planning.build_acknowledgements``
 (Rastogi et al., AAAI 2020, CC BY-SA 4.0; the file is distributed under CC BY-SA 4.0 as well)."""
 
@@ -76,6 +79,7 @@ Schema-Guided Dialogue train user acts by ``python -m tests.planning.build_ackno
 # help me with something"), and acknowledgements ("Great, ...", "That sounds good."): a piece of
 # these and stop words alone asks nothing; it opens the request after it or closes the one before
 # it. The acknowledgements are learnt from real user turns (``ACKNOWLEDGEMENTS_FILE``).
+_LEARNT = json.loads(ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8"))
 _PLACEHOLDER = frozenset(
     content_tokens(
         "question questions thing things something anything stuff matter help hand ask asking"
@@ -84,14 +88,13 @@ _PLACEHOLDER = frozenset(
         " morning afternoon evening thx ty cheers appreciate appreciated pls plz lot yo"
         " request requests two three four go ahead hurry"
     )
-) | frozenset(json.loads(ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8"))["words"])
+) | frozenset(_LEARNT["words"])
+# Content words of requests as well ("tell me my rights"): asking nothing only beside a refusal.
+_DECLINING = _PLACEHOLDER | frozenset(_LEARNT["declining"])
 # "things to do", "something to eat": what follows the placeholder says what is asked.
 _SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _LAST_WORD = re.compile(r"(?<![\w'-])[A-Za-z][\w'-]*+$")
-# Titles written with a dot that only ever stand before a name (a closed class; not "St.", which
-# also ends "Main St.").
-_TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "rev"})
 # Words that open a noun phrase: a piece that starts with one lacks its verb ("and my W-2").
 _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", "her", "its"})
 # Auxiliaries that end the object of a "how many / how much" question.
@@ -344,7 +347,7 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     if before is None:
         return False
     if mark == ".":
-        return before.group(0).lower() in _TITLES
+        return before.group(0).lower() in TITLES
     if mark == ",":
         return names_region(text, start, end)
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
@@ -427,9 +430,7 @@ def _declines(piece: str) -> bool:
     if words in (["i", w] for w in _UNDERSTOOD):
         return True
     return any(w in _REFUSING for w in words) and all(
-        w in _DEFERRING
-        or w in REQUEST_STOPWORDS
-        or all(t in _PLACEHOLDER for t in content_tokens(w))
+        w in _DEFERRING or w in REQUEST_STOPWORDS or all(t in _DECLINING for t in content_tokens(w))
         for w in words
     )
 

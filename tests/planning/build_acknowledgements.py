@@ -2,14 +2,20 @@
 acknowledge, learnt from Schema-Guided Dialogue **train** (Rastogi et al., AAAI 2020, CC BY-SA 4.0).
 
 SGD labels every user turn with its acts. A turn whose acts are all ``ACKNOWLEDGING`` (it affirms,
-negates, declines an intent it was offered ("Not right now."), selects what was offered, thanks or
-says goodbye) and that gives no slot value asks for
+negates, selects what was offered, thanks or says goodbye) and that gives no slot value asks for
 nothing new ("That sounds good.", "Nope, that works.", "Thanks a bunch!"). A word (as
 ``harness.models._text.content_tokens`` gives it) is an acknowledgement when at least ``SHARE`` of the
 user turns that use it are such turns, over at least ``MIN_TURNS`` of them. The offline planner's
 split (``harness.planning.split``) reads a piece made of these and stop words alone as asking
 nothing, as it reads "great" or "thanks": the piece opens the request after it or ends the one
 before it, instead of being a request of its own routed to whichever agent shares a word.
+
+The turns that decline an intent they were offered (``NEGATE_INTENT``: "Not right now.", "No, I
+don't want to.") give the file's second list, ``declining``: the words that become
+acknowledgements only when those turns count as well ("right", "want", "information"). They are
+content words of requests as well ("tell me my rights", "can I get more information?"), so the
+split reads them as asking nothing only inside a piece that declines (``split._declines``: it has
+a word of refusing, "no", "not", "later"), never in a piece of its own.
 
 Deterministic; SGD dev is never read. Rebuild with::
 
@@ -26,19 +32,22 @@ from harness.models._text import content_tokens
 from harness.planning.split import ACKNOWLEDGEMENTS_FILE
 from tests.planning.routing_eval import SGD
 
-ACKNOWLEDGING = frozenset({"AFFIRM", "NEGATE", "NEGATE_INTENT", "SELECT", "THANK_YOU", "GOODBYE"})
+ACKNOWLEDGING = frozenset({"AFFIRM", "NEGATE", "SELECT", "THANK_YOU", "GOODBYE"})
 SHARE = 0.5
 MIN_TURNS = 50
 ABOUT = (
-    "Word stems of user turns that only acknowledge (SGD user acts AFFIRM, NEGATE, NEGATE_INTENT, "
-    f"SELECT, THANK_YOU, GOODBYE, no slot value) in at least {SHARE:.0%} of their uses over at least "
-    f"{MIN_TURNS} turns, built by tests/planning/build_acknowledgements.py from Schema-Guided "
+    "Word stems of user turns that only acknowledge (SGD user acts AFFIRM, NEGATE, SELECT, "
+    f"THANK_YOU, GOODBYE, no slot value) in at least {SHARE:.0%} of their uses over at least "
+    f"{MIN_TURNS} turns ('words'); 'declining': the further stems when NEGATE_INTENT turns count "
+    "as well, read only inside a piece that declines; built by tests/planning/build_acknowledgements.py from Schema-Guided "
     "Dialogue train user turns (Rastogi et al. 2020, CC BY-SA 4.0); distributed under CC BY-SA 4.0."
 )
+DECLINING = ACKNOWLEDGING | {"NEGATE_INTENT"}
 
 
-def counts() -> tuple[Counter[str], Counter[str]]:
-    """Per word, the acknowledging SGD train user turns that use it, and all user turns that do."""
+def counts(acts_of: frozenset[str] = ACKNOWLEDGING) -> tuple[Counter[str], Counter[str]]:
+    """Per word, the SGD train user turns that use it whose acts are all of ``acts_of`` and give
+    no slot value, and all user turns that do."""
     acknowledging: Counter[str] = Counter()
     used: Counter[str] = Counter()
     with gzip.open(SGD / "sgd-train.jsonl.gz", "rt", encoding="utf-8") as handle:
@@ -49,23 +58,27 @@ def counts() -> tuple[Counter[str], Counter[str]]:
                 words = set(content_tokens(turn["text"]))
                 used.update(words)
                 acts = {a[0] for frame in turn["frames"] for a in frame["actions"]}
-                if acts and acts <= ACKNOWLEDGING and not any(f["spans"] for f in turn["frames"]):
+                if acts and acts <= acts_of and not any(f["spans"] for f in turn["frames"]):
                     acknowledging.update(words)
     return acknowledging, used
 
 
-def words() -> list[str]:
-    """The acknowledgement words (see the module docstring), sorted."""
-    acknowledging, used = counts()
+def words(acts_of: frozenset[str] = ACKNOWLEDGING) -> list[str]:
+    """The acknowledgement words of turns whose acts are all of ``acts_of`` (see the module
+    docstring), sorted."""
+    acknowledging, used = counts(acts_of)
     return sorted(w for w, k in acknowledging.items() if k >= MIN_TURNS and k / used[w] >= SHARE)
 
 
 def main() -> None:
     built = words()
+    declining = sorted(set(words(DECLINING)) - set(built))
     ACKNOWLEDGEMENTS_FILE.write_text(
-        json.dumps({"about": ABOUT, "words": built}, indent=0) + "\n", encoding="utf-8"
+        json.dumps({"about": ABOUT, "words": built, "declining": declining}, indent=0) + "\n",
+        encoding="utf-8",
     )
     print(f"{ACKNOWLEDGEMENTS_FILE}: {len(built)} words: {' '.join(built)}")
+    print(f"declining: {' '.join(declining)}")
 
 
 if __name__ == "__main__":

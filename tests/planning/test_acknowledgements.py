@@ -15,7 +15,12 @@ import json
 import pytest
 
 from harness.models._text import content_tokens
-from harness.planning.split import ACKNOWLEDGEMENTS_FILE, split_request_parts, split_requests
+from harness.planning.split import (
+    ACKNOWLEDGEMENTS_FILE,
+    asks_something,
+    split_request_parts,
+    split_requests,
+)
 
 
 def _never(piece: str, previous: str) -> bool:
@@ -49,3 +54,33 @@ def test_the_learnt_words_are_acknowledgements_not_subjects() -> None:
     assert {"sound", "nop", "perfect"} <= words
     # Words that say what a request is about are not in it.
     assert not words & set(content_tokens("flight hotel restaurant balance cab weather song"))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Tell me my rights",
+        "Show me the information",
+        "Can I get more information?",
+        "Is that right?",
+    ],
+)
+def test_a_content_word_of_declining_turns_still_asks(sentence: str) -> None:
+    # Before (s42-lead a6c5c36), the stems learnt from turns that decline an offered intent
+    # ("Not right now", "I don't want to") were acknowledgements everywhere: these asked nothing.
+    assert asks_something(sentence)
+
+
+def test_a_request_after_another_with_a_declining_word_stays_two() -> None:
+    # Before (s42-lead a6c5c36), "tell me my rights" asked nothing and was joined to the booking.
+    message = "Book me a flight to Boston and tell me my rights"
+    assert split_requests(message, _never) == ["Book me a flight to Boston", "tell me my rights"]
+
+
+@pytest.mark.parametrize(
+    "reply", ["No, not right now.", "No, I don't want to.", "Not yet, thanks."]
+)
+def test_a_reply_that_declines_with_those_words_still_asks_nothing(reply: str) -> None:
+    """The guard: inside a piece that declines, the declining turns' words still ask nothing
+    (passes before and after)."""
+    assert not asks_something(reply)

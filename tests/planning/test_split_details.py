@@ -166,3 +166,38 @@ def test_a_report_or_a_statement_of_requiring_after_a_request_is_one_of_its_own(
     name, is no detail of the request before it (passes on ``main``; the first version of the
     detail rule joined them)."""
     assert len(split_requests(message, _always)) == 2
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "I lost my card yesterday.",
+        "I spent $200 at Target today.",
+        "I paid my phone bill 2 days ago.",
+        "I got charged twice today.",
+        "It was declined 3 times.",
+        "We've been waiting since 5 pm.",
+    ],
+)
+def test_a_report_in_any_tense_after_a_request_is_one_of_its_own(report: str) -> None:
+    # Before (s42-lead a6c5c36), only a first verb in "-ed" marked a report: an irregular past
+    # ("lost", "spent", "got"), "was" + participle or a perfect was read as the request's detail.
+    assert len(split_requests(f"Book me a table for two at Nobu. {report}", _always)) == 2
+
+
+@pytest.mark.parametrize(
+    "detail",
+    [
+        "I'll be leaving on the 5th.",
+        "It's for 2 people.",
+        "There are two of us.",
+        "We will be arriving at 6 pm.",
+        "We intend to leave on the 9th.",
+        "I will return on the 13th.",
+        "I'll pick it up at half past 10.",
+    ],
+)
+def test_a_present_or_future_be_with_a_value_is_still_a_detail(detail: str) -> None:
+    """The guard: the shape of a statement of values, "be", "will" or a verb of intending and a
+    value, still joins the request before it (passes before and after)."""
+    assert len(split_requests(f"Book me a table at Nobu. {detail}", _always)) == 1
