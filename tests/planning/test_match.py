@@ -162,10 +162,19 @@ def test_coherence_is_how_close_an_agents_texts_are_to_each_other() -> None:
     tight = [{0: 1.0}, {0: 1.0}, {0: 0.6, 1: 0.8}]
     loose = [{0: 1.0}, {1: 1.0}, {2: 1.0}]
     lone = [{0: 1.0}]
-    high, low, one = coherence([tight, loose, lone])
-    # tight: each text's two others, over the three closest (the third is 0)
-    assert high == pytest.approx(((1.0 + 0.6) / 3 + (1.0 + 0.6) / 3 + (0.6 + 0.6) / 3) / 3)
-    assert low == 0.0 and one == 0.0
+    high, low, one, none = coherence([tight, loose, lone, []])
+    # tight: each text's two others (it has no third), never itself
+    assert high == pytest.approx(((1.0 + 0.6) / 2 + (1.0 + 0.6) / 2 + (0.6 + 0.6) / 2) / 3)
+    assert low == 0.0
+    # one text or none: nothing to compare it with
+    assert one is None and none is None
+
+
+def test_an_agent_of_few_texts_that_agree_is_as_coherent_as_one_of_many() -> None:
+    """Texts that all mean the same are fully coherent however few there are: an agent with a
+    name and a one-line description is not taken for an incoherent one and boosted."""
+    same = {0: 0.6, 1: 0.8}
+    assert coherence([[same] * k for k in (2, 3, 4, 6)]) == pytest.approx([1.0] * 4)
 
 
 @pytest.mark.skipif(not new_bot_eval.SGD.is_dir(), reason="needs ../shared/data/sgd")
