@@ -100,7 +100,6 @@ _LEAST_COHERENCE = 0.05
 _SHARE = FEATURES.index("agent_words_share")
 _BEST_COSINE = FEATURES.index("best_text_cosine")
 _PROBABILITY = FEATURES.index("classifier_probability")
-_MEANING = FEATURES.index("top3_text_concepts")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[a-z0-9']+")
 
@@ -164,9 +163,6 @@ def _top_mean(values: list[float]) -> float:
     return sum(best) / _TOP if best else 0.0
 
 
-_Ranking = tuple[tuple[str, float, tuple[float, ...]], ...]
-
-
 @dataclass(frozen=True, slots=True)
 class _Text:
     vector: dict[str, float]
@@ -210,7 +206,7 @@ class AgentMatcher:
             [(i, text) for i, card in enumerate(cards) for text in agent_texts(card)], len(cards)
         )
         self._router = agent_router(tuple(cards))
-        self._memo: dict[str, tuple[_Ranking, _Ranking]] = {}
+        self._memo: dict[str, tuple[tuple[str, float, tuple[float, ...]], ...]] = {}
         self._concepts: ConceptTable | None = None
         # Per intent, the (agent, text, weight) of every agent text that has it: a request's
         # closeness to all texts is then one pass over its own intents.
@@ -276,23 +272,7 @@ class AgentMatcher:
         return _Text(vector=vector, norm=norm, grams=_trigrams(words))
 
     def features(self, text: str) -> list[tuple[str, tuple[float, ...]]]:
-        """(name, the ``FEATURES`` figures) per sub-agent, in the cards' order (for a bot the
-        concept table knows, ``top3_text_concepts`` scaled by the agent's coherence)."""
-        return self._scaled(self._figures(text))
-
-    def _scaled(
-        self, figures: list[tuple[str, tuple[float, ...]]]
-    ) -> list[tuple[str, tuple[float, ...]]]:
-        """``figures`` with each agent's closeness by meaning times its coherence scale."""
-        if not self._scale:
-            return figures
-        return [
-            (name, (*values[:_MEANING], values[_MEANING] * scale, *values[_MEANING + 1 :]))
-            for (name, values), scale in zip(figures, self._scale, strict=True)
-        ]
-
-    def _figures(self, text: str) -> list[tuple[str, tuple[float, ...]]]:
-        """``features`` with the unscaled closeness by meaning."""
+        """(name, the ``FEATURES`` figures) per sub-agent, in the cards' order."""
         words = tokens(text)
         if not words:
             return [(name, (0.0,) * len(FEATURES)) for name in self._names]
@@ -300,6 +280,8 @@ class AgentMatcher:
         grams = _trigrams(words)
         distinct = set(words)
         concepts = self._closeness(words)
+        if self._scale:
+            concepts = [c * x for c, x in zip(concepts, self._scale, strict=True)]
         mass = sum(self._agent_idf.get(t, 0.0) for t in distinct) or 1.0
         out: list[tuple[str, tuple[float, ...]]] = []
         for name, texts, agent, bag, probability, closeness in zip(
@@ -332,36 +314,27 @@ class AgentMatcher:
             )
         return out
 
-    def _ranked(self, text: str, *, scaled: bool = True) -> _Ranking:
-        """(name, score, figures) per sub-agent, best first, with the closeness by meaning scaled
-        by coherence or not (``scaled``; both remembered for recent texts)."""
+    def _ranked(self, text: str) -> tuple[tuple[str, float, tuple[float, ...]], ...]:
+        """(name, score, figures) per sub-agent, best first (remembered for recent texts)."""
         known = self._memo.get(text)
         if known is None:
             if len(self._memo) >= 2048:
                 self._memo.clear()
-            plain = self._figures(text)
-            unscaled = self._rank(plain)
-            by_coherence = self._rank(self._scaled(plain)) if self._scale else unscaled
-            known = self._memo[text] = (by_coherence, unscaled)
-        return known[0] if scaled else known[1]
-
-    def _rank(self, figures: list[tuple[str, tuple[float, ...]]]) -> _Ranking:
-        ranked = [
-            (name, sum(w * x for w, x in zip(self.weights, values, strict=True)), values)
-            for name, values in figures
-        ]
-        ranked.sort(key=lambda item: -item[1])
-        return tuple(ranked)
+            ranked = [
+                (name, sum(w * x for w, x in zip(self.weights, figures, strict=True)), figures)
+                for name, figures in self.features(text)
+            ]
+            ranked.sort(key=lambda item: -item[1])
+            known = self._memo[text] = tuple(ranked)
+        return known
 
     def scores(self, text: str) -> list[tuple[str, float]]:
         """(name, score) for every sub-agent, best first; 0 means nothing in common."""
         return [(name, score) for name, score, _ in self._ranked(text)]
 
     def scope_figures(self, text: str) -> tuple[float, ...]:
-        """The ``harness.planning.scope.SCOPE_FEATURES`` figures of ``text``, from the scores
-        with the unscaled closeness by meaning (the scope model was fitted on those; the
-        coherence scaling only decides between agents)."""
-        ranked = self._ranked(text, scaled=False)
+        """The ``harness.planning.scope.SCOPE_FEATURES`` figures of ``text``."""
+        ranked = self._ranked(text)
         if not ranked:
             return (0.0,) * 8
         _, top, figures = ranked[0]

@@ -190,31 +190,3 @@ def test_an_agent_whose_subject_the_table_never_saw_is_not_outshone_by_a_known_n
     texts = [text for text, gold in new_bot_eval.requests(0) if gold == "media"]
     right = sum(matcher.best(text) == "media" for text in texts)
     assert len(texts) == 52 and right >= 20
-
-
-def test_the_scope_model_reads_the_closeness_by_meaning_unscaled_by_coherence() -> None:
-    """The scope model was fitted on scores whose closeness by meaning is not scaled by the
-    agents' coherence: its figures (the best score and its lead on the second) stay those, while
-    the scaled scores still decide which agent gets a request."""
-    cards_ = (
-        AgentCard(
-            name="cards",
-            description="Credit and debit cards: freezing, replacing, limits.",
-            mode="direct",
-            examples=("freeze my card", "my card was stolen", "what is my credit limit"),
-        ),
-        AgentCard(
-            name="banking",
-            description="Bank accounts: balances, transfers, statements.",
-            mode="direct",
-            examples=("what is my balance", "transfer money to savings", "pay my bill"),
-        ),
-        AgentCard(name="travel", description="Flights and hotels.", mode="direct"),
-    )
-    matcher = AgentMatcher(cards_)
-    unscaled = AgentMatcher(cards_)
-    unscaled._scale = []  # the same bot with no coherence scaling
-    assert matcher.uses_concepts and any(abs(x - 1.0) > 0.1 for x in matcher._scale)
-    text = "find a hotel in Paris"
-    assert matcher.scores(text) != unscaled.scores(text)
-    assert matcher.scope_figures(text) == pytest.approx(unscaled.scope_figures(text))
