@@ -190,3 +190,32 @@ def test_an_agent_whose_subject_the_table_never_saw_is_not_outshone_by_a_known_n
     texts = [text for text, gold in new_bot_eval.requests(0) if gold == "media"]
     right = sum(matcher.best(text) == "media" for text in texts)
     assert len(texts) == 52 and right >= 20
+
+
+def test_the_scope_model_reads_the_scores_scaled_by_coherence_and_the_meaning_unscaled() -> None:
+    """As docs/models.md says: the scope model's best score and its lead on the second are the
+    scores the matcher ranks by (closeness by meaning scaled by each agent's coherence: measured
+    better on the development sets than the unscaled scores it was fitted on), while its
+    closeness by meaning (``meaning``) is unscaled."""
+    cards_ = (
+        AgentCard(
+            name="cards",
+            description="Credit and debit cards: freezing, replacing, limits.",
+            mode="direct",
+            examples=("freeze my card", "my card was stolen", "what is my credit limit"),
+        ),
+        AgentCard(
+            name="banking",
+            description="Bank accounts: balances, transfers, statements.",
+            mode="direct",
+            examples=("what is my balance", "transfer money to savings", "pay my bill"),
+        ),
+        AgentCard(name="travel", description="Flights and hotels.", mode="direct"),
+    )
+    matcher = AgentMatcher(cards_)
+    text = "find a hotel in Paris"
+    (first, top), (_, second) = matcher.scores(text)[:2]
+    figures = matcher.scope_figures(text)
+    assert first == "travel" and figures[:2] == pytest.approx((top, top - second))
+    assert figures[6] == pytest.approx(matcher.meaning(text))
+    assert dict(matcher.features(text))["travel"][-1] > matcher.meaning(text)
