@@ -246,9 +246,11 @@ class AgentMatcher:
             for i, vector in enumerate(per):
                 for k, x in vector.items():
                     self._postings.setdefault(k, []).append((a, i, x))
-        own = [max(c, _LEAST_COHERENCE) for c in coherence(vectors)]
-        mean = sum(own) / len(own)
-        self._scale = [(mean / c) ** COHERENCE_POWER for c in own]
+        own = [None if c is None else max(c, _LEAST_COHERENCE) for c in coherence(vectors)]
+        known = [c for c in own if c is not None]
+        mean = sum(known) / len(known) if known else 1.0
+        # An agent with one text has no coherence to go by: its closeness is left as it is.
+        self._scale = [1.0 if c is None else (mean / c) ** COHERENCE_POWER for c in own]
         self.weights = CONCEPT_WEIGHTS
 
     @property
@@ -397,12 +399,17 @@ class AgentMatcher:
         return ranked[0][0]
 
 
-def coherence(vectors: Sequence[Sequence[Mapping[int, float]]]) -> list[float]:
+def coherence(vectors: Sequence[Sequence[Mapping[int, float]]]) -> list[float | None]:
     """Per agent, how close in meaning its texts are to each other: the mean over its texts of
-    the mean similarity of the three closest of its other texts (``vectors``: per agent, its
-    texts' unit vectors over the table's intents; 0 for an agent with one text or none)."""
-    out = []
+    the mean similarity of the (up to) three closest of its other texts, never itself
+    (``vectors``: per agent, its texts' unit vectors over the table's intents). None for an
+    agent with one text or none: nothing to compare, so no evidence either way."""
+    out: list[float | None] = []
     for per in vectors:
+        others = min(_TOP, len(per) - 1)
+        if others < 1:
+            out.append(None)
+            continue
         postings: dict[int, list[tuple[int, float]]] = {}
         for i, vector in enumerate(per):
             for k, x in vector.items():
@@ -413,9 +420,9 @@ def coherence(vectors: Sequence[Sequence[Mapping[int, float]]]) -> list[float]:
             for k, x in vector.items():
                 for j, y in postings[k]:
                     sums[j] += x * y
-            sums[i] = 0.0  # itself
-            values.append(_top_mean(sums))
-        out.append(sum(values) / len(values) if len(values) > 1 else 0.0)
+            del sums[i]  # itself
+            values.append(sum(sorted(sums, reverse=True)[:others]) / others)
+        out.append(sum(values) / len(values))
     return out
 
 

@@ -162,10 +162,19 @@ def test_coherence_is_how_close_an_agents_texts_are_to_each_other() -> None:
     tight = [{0: 1.0}, {0: 1.0}, {0: 0.6, 1: 0.8}]
     loose = [{0: 1.0}, {1: 1.0}, {2: 1.0}]
     lone = [{0: 1.0}]
-    high, low, one = coherence([tight, loose, lone])
-    # tight: each text's two others, over the three closest (the third is 0)
-    assert high == pytest.approx(((1.0 + 0.6) / 3 + (1.0 + 0.6) / 3 + (0.6 + 0.6) / 3) / 3)
-    assert low == 0.0 and one == 0.0
+    high, low, one, none = coherence([tight, loose, lone, []])
+    # tight: each text's two others (it has no third), never itself
+    assert high == pytest.approx(((1.0 + 0.6) / 2 + (1.0 + 0.6) / 2 + (0.6 + 0.6) / 2) / 3)
+    assert low == 0.0
+    # one text or none: nothing to compare it with
+    assert one is None and none is None
+
+
+def test_an_agent_of_few_texts_that_agree_is_as_coherent_as_one_of_many() -> None:
+    """Texts that all mean the same are fully coherent however few there are: an agent with a
+    name and a one-line description is not taken for an incoherent one and boosted."""
+    same = {0: 0.6, 1: 0.8}
+    assert coherence([[same] * k for k in (2, 3, 4, 6)]) == pytest.approx([1.0] * 4)
 
 
 @pytest.mark.skipif(not new_bot_eval.SGD.is_dir(), reason="needs ../shared/data/sgd")
@@ -181,3 +190,32 @@ def test_an_agent_whose_subject_the_table_never_saw_is_not_outshone_by_a_known_n
     texts = [text for text, gold in new_bot_eval.requests(0) if gold == "media"]
     right = sum(matcher.best(text) == "media" for text in texts)
     assert len(texts) == 52 and right >= 20
+
+
+def test_the_scope_model_reads_the_scores_scaled_by_coherence_and_the_meaning_unscaled() -> None:
+    """As docs/models.md says: the scope model's best score and its lead on the second are the
+    scores the matcher ranks by (closeness by meaning scaled by each agent's coherence: measured
+    better on the development sets than the unscaled scores it was fitted on), while its
+    closeness by meaning (``meaning``) is unscaled."""
+    cards_ = (
+        AgentCard(
+            name="cards",
+            description="Credit and debit cards: freezing, replacing, limits.",
+            mode="direct",
+            examples=("freeze my card", "my card was stolen", "what is my credit limit"),
+        ),
+        AgentCard(
+            name="banking",
+            description="Bank accounts: balances, transfers, statements.",
+            mode="direct",
+            examples=("what is my balance", "transfer money to savings", "pay my bill"),
+        ),
+        AgentCard(name="travel", description="Flights and hotels.", mode="direct"),
+    )
+    matcher = AgentMatcher(cards_)
+    text = "find a hotel in Paris"
+    (first, top), (_, second) = matcher.scores(text)[:2]
+    figures = matcher.scope_figures(text)
+    assert first == "travel" and figures[:2] == pytest.approx((top, top - second))
+    assert figures[6] == pytest.approx(matcher.meaning(text))
+    assert dict(matcher.features(text))["travel"][-1] > matcher.meaning(text)
