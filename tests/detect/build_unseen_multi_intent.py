@@ -131,7 +131,22 @@ A ninth look (2026-12-03 09:26 UTC, aggregates only, the eighth look's code with
 mends to the check's joins and answer units): the same figures but the dropped one named 955 ->
 953 and ``sure=True`` drops 426 -> 425.
 
-``test_unseen_multi_intent.py`` holds the eighth look's figures as floors (the ninth's are the same).
+A tenth look (2026-12-03 11:35-11:43 UTC, load under 2 at the start, aggregates only, session
+42's merged code: the check's segmenter reading "+"/"&", titles, scene-setters and look-ups; a
+yes/no naming a time; the planner's matcher scaled by each agent's coherence and its split keeping
+details and plans with a request; the finding confidence refitted; none developed on this set).
+Routing: 1,247 (80.9 %), 9, merged 32, 385/630, entries covering no request 115; [clinc] 395/398;
+[sgd] 852/1,144 (74.5 %). With ``embeddings=True``: 1,239 (80.4 %). ``mutation("unseen")``
+81/630 (12.9 %), 1,233/1,542 (80.0 %, named in 988), 730/912 (80.0 %), closer 1,220/1,542
+(79.1 %); [clinc] 16/160 (10.0 %), 384/398; [sgd] 65/470 (13.8 %), 849/1,144 (74.2 %);
+``sure=True`` (the refitted confidence) 13/630 (2.1 %), 722/1,542 (46.8 %), 410/912 (45.0 %);
+[clinc] 4/160, 335/398; [sgd] 9/470 (1.9 %), 387/1,144 (33.8 %).
+
+An eleventh look (2026-12-03 12:00-12:06 UTC, aggregates only, the tenth look's code with the
+review's fixes to the check's look-up join, titles, closers and the planner's details,
+acknowledgements and coherence): every figure the same as the tenth's.
+
+``test_unseen_multi_intent.py`` holds the eleventh look's figures as floors.
 """
 
 from __future__ import annotations

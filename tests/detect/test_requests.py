@@ -595,20 +595,22 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # unchanged; holdout drops 35.93 -> 41.74 %, closers 77.12 -> 83.61 %, false alarms 2.00 %.
 SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
-    "test": (0.034, 0.594, 0.888),  # 3.3 %, 59.45 %, 88.89 %
-    "sgd-dev": (0.012, 0.161, 0.747),  # 1.17 %, 16.18 %, 74.77 %
-    "fresh": (0.022, 0.589, 0.887),  # 2.17 %, 58.9 %, 88.8 %
-    "holdout": (0.020, 0.417, 0.836),  # 2.0 %, 41.74 %, 83.61 % (never tuned on)
+    # The lead's look at session 42's merged code with the finding confidence refitted (report
+    # threshold 0.981 -> 0.974; 2026-12-03 12:00 UTC): more false alarms and many more drops.
+    "test": (0.040, 0.839, 0.913),  # 4.0 %, 83.97 %, 91.38 % (3.3 %, 59.45 % before)
+    "sgd-dev": (0.020, 0.299, 0.762),  # 2.0 %, 29.97 %, 76.25 % (1.17 %, 16.18 %)
+    "fresh": (0.025, 0.832, 0.909),  # 2.5 %, 83.25 %, 90.95 % (2.17 %, 58.9 %)
+    "holdout": (0.025, 0.582, 0.849),  # 2.5 %, 58.26 %, 84.91 % (2.0 %, 41.74 %; never tuned on)
 }
 
 
 @pytest.mark.parametrize("split", sorted(SURE))
 def test_the_abstaining_check_trades_false_alarms_for_drops(split: str) -> None:
-    """Reporting only the findings the check is sure of keeps false alarms near 1 % on sets the
-    threshold was not chosen on (1.0-1.5 %), at a
-    cost: about two thirds or more of dropped requests are then not reported (a dropped
-    answer leaves no trace a lexical matcher can be sure of), while an answer replaced by a
-    closer mostly still is."""
+    """Reporting only the findings the check is sure of flags 2-4 % of fully answered turns on
+    sets the threshold was not chosen on (it was chosen for 1 % on the development sets), at a
+    cost: from a sixth to two thirds of dropped requests are then not reported (a dropped answer
+    leaves no trace a lexical matcher can be sure of), while an answer replaced by a closer mostly
+    still is."""
     most, drops, closers = SURE[split]
     result = mutation(split, sure=True)
     assert result.full_flagged / result.full_turns <= most

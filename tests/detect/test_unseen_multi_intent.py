@@ -113,7 +113,7 @@ def test_every_request_is_written_in_its_message_in_order() -> None:
             at += len(words)
 
 
-# --- figures (the eighth look's routing and check; see the builder) ---
+# --- figures (the eleventh look's routing and check; see the builder) ---
 
 
 @needs_data
@@ -129,10 +129,12 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
     # 06:18 UTC): 1,217 -> 1,220 routed right, entries covering no request 130 -> 123.
     # Eighth look (session 41's word pairs in the concept table; 09:01 UTC): 1,220 -> 1,246 routed
     # right (the SGD half, a new bot, 830 -> 851), messages planned in full 363 -> 382.
-    assert measured.routed_right >= 1246
+    # Tenth and eleventh looks (session 42's coherence scaling and split details; 11:35 and 12:00
+    # UTC): 1,246 -> 1,247 routed right (the SGD half 851 -> 852), in full 382 -> 385.
+    assert measured.routed_right >= 1247
     assert measured.dropped <= 9
     assert measured.merged <= 32
-    assert measured.planned_in_full >= 382
+    assert measured.planned_in_full >= 385
     assert measured.lost == 0
 
 
@@ -151,6 +153,9 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
     # 06:18 UTC): answered turns flagged 92 -> 89, drops found 1,201 -> 1,198, merges 706 -> 703.
     # Eighth look (session 41's segmenter keeping a statement with what it leads to, answer
     # units; 09:01 UTC): answered turns flagged 89 -> 79, drops found 1,198 -> 1,196, merges 703.
-    assert measured.full_flagged <= 79
-    assert measured.dropped_flagged >= 1196
-    assert measured.merged_flagged >= 703
+    # Tenth and eleventh looks (session 42's segmenter: "+"/"&", titles, scene-setters, look-ups;
+    # 11:35 and 12:00 UTC): answered turns flagged 79 -> 81, drops found 1,196 -> 1,233, merges
+    # 703 -> 730.
+    assert measured.full_flagged <= 81
+    assert measured.dropped_flagged >= 1233
+    assert measured.merged_flagged >= 730
