@@ -14,6 +14,7 @@ from harness.text._shapes import (
     AUX_SET,
     GREETINGS,
     SOFT_REACH,
+    STATES_FROM,
     VERBS,
     WANTS,
     WH_SET,
@@ -45,7 +46,7 @@ _ASKING = frozenset(VERBS.split("|")) | word_class("interested hoping keen eager
 _BE = word_class("am is are be")
 _BE_SUBJECTS = word_class("i'm im we're it's there's")
 _FUTURE = word_class("will shall gonna i'll we'll it'll")
-_SUBJECTS = word_class("i i'm im i'll i've we we're we'll we've there there's it it's it'll")
+_SUBJECTS = STATES_FROM | word_class("im it'll")  # the subjects `states` reads, and two spellings
 _NEW = word_class("a an some another")  # what brings in a thing not named before
 _ADVERBS = word_class("just also really actually currently soon now probably still only all")
 # The verbs of intending in the present, which state a plan as "will be" does ("I plan to leave

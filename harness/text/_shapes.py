@@ -116,7 +116,7 @@ _REFERRING = word_class("it them")
 CLAUSE_OPENERS = word_class("i im we you they he she can could would will should might may must")
 # A statement's subject (a closed class: the pronouns a speaker states about themselves or a
 # situation with), and the words of wishing or asking a statement has no room for.
-_STATES_FROM = word_class("i i'm i'll i've we we're we'll we've there there's it it's")
+STATES_FROM = word_class("i i'm i'll i've we we're we'll we've there there's it it's")
 _ASKING_WORDS = AUXILIARIES - word_class("am is are was were be been will") | word_class(
     "wish prefer hope love trying try please help let's"
 )
@@ -165,11 +165,11 @@ def states(text: str) -> bool:
     travelling soon"; not "I want a cab", "can you ...", "book ...")."""
     opening = LEAD.match(text)
     words = WORD.findall(text[opening.end() if opening else 0 :][:SOFT_REACH].lower())
-    while words[1:] and words[0] in GREETINGS and words[0] not in _STATES_FROM:
+    while words[1:] and words[0] in GREETINGS and words[0] not in STATES_FROM:
         del words[0]
     return (
         bool(words)
-        and words[0] in _STATES_FROM
+        and words[0] in STATES_FROM
         and not any(w in WANTS or w in _ASKING_WORDS for w in words)
     )
 
