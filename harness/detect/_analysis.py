@@ -14,9 +14,10 @@ import contextlib
 import itertools
 import multiprocessing
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from harness.detect._candidates import Entry, _entry
@@ -28,18 +29,22 @@ from harness.text import Analysis, analyse
 __all__: list[str] = []
 
 
-def steps(transcript: Transcript, jobs: int) -> list[Entry | _User]:
+def steps(transcript: Transcript, jobs: int, *, ends: Ends | None = None) -> list[Entry | _User]:
     """The conversation's messages analysed, in order: a bot message with text as an
     :class:`Entry`, a user's as a :class:`_User` (with the requests its turn's plan routed).
-    With ``jobs`` above 1, the messages are analysed in that many processes."""
+    With ``jobs`` above 1, the messages are analysed in that many processes; with ``ends`` (and
+    ``jobs`` 1), this process takes their shares from the start and a helper from the end."""
     plans = {
         planned.turn: frozenset(request_key(p.request) for p in planned.plan)
         for planned in transcript.turns
     }
     messages = transcript.messages
-    analysed = (
-        analysed_in_processes(messages, jobs) if jobs > 1 else _analysed(messages, 0, len(messages))
-    )
+    if jobs > 1:
+        analysed = analysed_in_processes(messages, jobs)
+    elif ends is not None:
+        analysed = ends.analysed()
+    else:
+        analysed = _analysed(messages, 0, len(messages))
     out: list[Entry | _User] = []
     for position, (message, done) in enumerate(zip(messages, analysed, strict=True)):
         if isinstance(done, _User):
@@ -178,6 +183,81 @@ def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analys
         sys.setswitchinterval(interval)
         _FORKED.clear()
     return [analysis for k in range(len(bounds)) for analysis in shares[k]]
+
+
+_END_SHARES = 64
+"""Shares of the messages when this process and a helper take them from opposite ends
+(:class:`Ends`): the helper comes late, so the shares near the middle, where the two meet, are
+small (a few hundredths of a second each on 100,000 messages), and so is the wait for the
+helper's last one."""
+
+
+@dataclass(slots=True, eq=False)
+class Ends:
+    """A conversation's messages in shares that shrink from the first to the last
+    (:func:`shrinking`), taken from opposite ends: this process takes them from the first on
+    (:meth:`analysed`), a helper process forked after this object was made from the last on
+    once it is free (:meth:`helped`; the work beside the analysis, :mod:`._meanwhile`, done
+    early). Each share is taken once, by the process that analyses it; the helper's analyses
+    come back pickled (a tenth of their cost) and are joined in order: the result equals one
+    process's (the analysis is a function of the text alone)."""
+
+    messages: Sequence[Message]
+    """The conversation's messages."""
+    bounds: list[tuple[int, int]]
+    """Each share's first message and the one after its last."""
+    taken: Any
+    """``[first, last]``: the shares ``first`` to ``last - 1`` are not taken yet (a
+    ``multiprocessing.Array`` the processes share, with its lock)."""
+    helper: Callable[[], dict[int, list[Analysis | _User | None]]] | None = None
+    """Waits for the helper's analyses (by share); set by the parent before :meth:`analysed`."""
+
+    @classmethod
+    def of(cls, messages: Sequence[Message]) -> Ends:
+        """``messages`` cut into :data:`_END_SHARES` shares of fewer and fewer characters; to
+        be made before the helper forks."""
+        ends = list(itertools.accumulate(len(m.text) for m in messages))
+        total = ends[-1] if ends else 0
+        cuts = [bisect.bisect_left(ends, at) for at in shrinking(total, _END_SHARES)]
+        bounds = list(zip([0, *cuts], [*cuts, len(messages)], strict=True))
+        taken = multiprocessing.get_context("fork").Array("i", [0, len(bounds)])
+        return cls(messages, bounds, taken)
+
+    def _take(self, *, last: bool) -> int | None:
+        """The first (or the last) share not taken yet, taking it; None when none is left."""
+        with self.taken.get_lock():
+            first, stop = int(self.taken[0]), int(self.taken[1])
+            if first >= stop:
+                return None
+            if last:
+                self.taken[1] = stop - 1
+                return stop - 1
+            self.taken[0] = first + 1
+            return first
+
+    def helped(self) -> dict[int, list[Analysis | _User | None]]:
+        """In the helper: the last shares not taken yet, analysed (by number), until none is
+        left."""
+        done: dict[int, list[Analysis | _User | None]] = {}
+        while (k := self._take(last=True)) is not None:
+            done[k] = _analysed(self.messages, *self.bounds[k])
+        return done
+
+    def analysed(self) -> list[Analysis | _User | None]:
+        """In this process: the first shares not taken yet analysed until none is left, then the
+        helper's, when it took any (waiting for its last: :attr:`helper`)."""
+        done: dict[int, list[Analysis | _User | None]] = {}
+        try:
+            while (k := self._take(last=False)) is not None:
+                done[k] = _analysed(self.messages, *self.bounds[k])
+        finally:
+            with self.taken.get_lock():  # every share taken (on an error too)
+                self.taken[0] = self.taken[1]
+        if len(done) < len(self.bounds):
+            if self.helper is None:
+                raise RuntimeError("shares were taken by a helper that sends none back")
+            done.update(self.helper())
+        return [analysis for k in range(len(self.bounds)) for analysis in done[k]]
 
 
 JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)

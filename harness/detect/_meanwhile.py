@@ -9,7 +9,8 @@ missed-request check, the awkward acknowledgements, ...: more CPU than the whole
 in a worker forked before the analysis, while this process analyses alone, so no analysis is
 sent back; the comparison's worker is forked after it, as before, and the checks' worker goes on
 beside it until it is done. Only the checks' findings come back. The findings are the same:
-each check reads the transcript alone.
+each check reads the transcript alone. A worker done before this process's analysis takes its
+last shares (``then``: :class:`~._analysis.Ends`), so neither core waits for the other.
 """
 
 from __future__ import annotations
@@ -46,16 +47,19 @@ class Meanwhile:
         return self.result
 
 
-_FORKED: list[Meanwhile] = []
-"""The work the forked worker does (set in the parent just before it forks)."""
+_FORKED: list[Any] = []
+"""The work the forked worker does and what it does after (set in the parent just before it
+forks)."""
 
 
 def _work(writer: Connection) -> None:
-    """In the worker: the work done, and its result (or what it raised, with the worker's
-    traceback as a note) sent to the parent."""
+    """In the worker: the work done, then the help (when asked), and both results (or what was
+    raised, with the worker's traceback as a note) sent to the parent."""
+    meanwhile, then = _FORKED
     try:
         try:
-            outcome: tuple[bool, Any] = (True, _FORKED[0].work())
+            result = meanwhile.work()
+            outcome: tuple[bool, Any] = (True, (result, then() if then is not None else None))
         except BaseException as exc:  # raised in the parent, as a worker pool's call would
             exc.add_note("".join(traceback.format_exception(exc)).rstrip())
             outcome = (False, exc)
@@ -67,45 +71,72 @@ def _work(writer: Connection) -> None:
         writer.close()
 
 
+@dataclass(slots=True, eq=False)
+class Aside:
+    """The worker process doing the work beside (:func:`beside`)."""
+
+    meanwhile: Meanwhile
+    process: Any
+    reader: Connection
+    helped: Any = None
+    """What the worker's ``then`` returned, once collected."""
+    collected: bool = False
+
+    def collect(self) -> Any:
+        """Waits for the worker's results (once): sets the work's result and returns what its
+        ``then`` returned; raises what the worker raised."""
+        if not self.collected:
+            self.collected = True
+            try:
+                ok, value = self.reader.recv()
+            except EOFError:
+                self.process.join()
+                raise RuntimeError(
+                    f"the worker doing the work beside ended without a result "
+                    f"(exit code {self.process.exitcode})"
+                ) from None
+            if not ok:
+                raise value
+            (self.meanwhile.result, self.helped), self.meanwhile.done = value, True
+        return self.helped
+
+
 @contextlib.contextmanager
-def beside(meanwhile: Meanwhile | None, *, fork: bool) -> Iterator[bool]:
+def beside(
+    meanwhile: Meanwhile | None, *, fork: bool, then: Callable[[], Any] | None = None
+) -> Iterator[Aside | None]:
     """With ``fork`` (and work not done yet), ``meanwhile`` done in a worker process forked
     now, while the block runs in this one; its result is set when the block ends (what it
-    raised is raised then). Yields whether a worker does it: the block then has one core
-    fewer to itself while the worker runs. An error in the block stops the worker and is
-    raised.
+    raised is raised then), or earlier by :meth:`Aside.collect`. Yields the worker (None when
+    none does it): the block then has one core fewer to itself while the worker runs. An error
+    in the block stops the worker and is raised.
+
+    ``then``, when given, is done by the worker after the work (help for this process, which
+    must have been set up before the fork: the work may end before the block's own); what it
+    returns comes back with the work's result (:meth:`Aside.collect`).
 
     The worker is a plain forked process with a pipe, not a worker pool, so that this process
     runs no thread of its own while the block forks others (the comparison's workers)."""
     if meanwhile is None or meanwhile.done or not fork:
-        yield False
+        yield None
         return
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
-    _FORKED[:] = [meanwhile]
+    _FORKED[:] = [meanwhile, then]
     try:
         process = context.Process(target=_work, args=(writer,), daemon=True)
         process.start()
     finally:
         _FORKED.clear()
         writer.close()
+    aside = Aside(meanwhile, process, reader)
     try:
         try:
-            yield True
+            yield aside
         except BaseException:
             process.terminate()  # its work changes nothing here: not worth waiting for
             raise
-        try:
-            ok, value = reader.recv()
-        except EOFError:
-            process.join()
-            raise RuntimeError(
-                f"the worker doing the work beside ended without a result "
-                f"(exit code {process.exitcode})"
-            ) from None
+        aside.collect()
     finally:
         reader.close()
         process.join()
-    if not ok:
-        raise value
-    meanwhile.result, meanwhile.done = value, True

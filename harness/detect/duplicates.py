@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from harness.detect._analysis import (
     JOBS,
     KEPT,
+    Ends,
     forks,
     roomy,
     shrinking,
@@ -373,9 +374,15 @@ def conversation_pairs(
         kept.clear()  # the last conversation's: freed before this one's are made
     bots = sum(1 for message in transcript.messages if message.role != "user")
     jobs = 1 if alone or bots < PARALLEL_MESSAGES else JOBS.get()
-    with beside(meanwhile, fork=jobs > 1) as aside:
+    # With two processes the parent analyses alone beside the worker doing ``meanwhile``, which
+    # then takes the last shares of the analysis if it is done first (no core left idle).
+    helping = jobs == 2 and meanwhile is not None and not meanwhile.done
+    ends = Ends.of(transcript.messages) if helping else None
+    with beside(meanwhile, fork=jobs > 1, then=ends.helped if ends else None) as aside:
+        if ends is not None and aside is not None:
+            ends.helper = aside.collect
         run = _Run(
-            steps=steps(transcript, jobs - 1 if aside else jobs),
+            steps=steps(transcript, jobs - 1 if aside else jobs, ends=ends if aside else None),
             limits=thresholds(config),
             closers=frozenset(normalise(p) for p in config.boilerplate),
             window=config.cross_turn_window,

@@ -157,3 +157,44 @@ def test_an_error_in_the_work_beside_carries_the_workers_traceback() -> None:
         pass
     assert any("ZeroDivisionError" in note for note in raised.value.__notes__)
     assert not multiprocessing.active_children()
+
+
+def test_a_checks_worker_done_first_takes_the_last_shares_of_the_analysis(
+    parallel: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transcript = generated(25, 60, modes_known=True)
+    config = DetectorConfig()
+    alone = find_duplicates(transcript, config)
+    context = multiprocessing.get_context("fork")
+    helping, helped = context.Event(), context.Value("i", 0)
+    real_analysed = _analysis._analysed
+    parent = os.getpid()
+
+    def waiting(*args: Any) -> Any:
+        # the parent's first share waits until the worker, its checks done, analyses one
+        if os.getpid() != parent:
+            with helped.get_lock():
+                helped.value += 1
+            helping.set()
+        elif not helping.wait(_WAIT):
+            raise RuntimeError("the checks' worker took no share of the analysis")
+        return real_analysed(*args)
+
+    monkeypatch.setattr(_analysis, "_analysed", waiting)
+    quick = Meanwhile(lambda: "checked")
+    with worker_processes(2):
+        together = find_duplicates(transcript, config, meanwhile=quick)
+    assert quick.result == "checked"
+    assert helped.value >= 1  # shares analysed in the worker...
+    assert together == alone  # ...joined in order: the same findings
+
+
+def test_shares_taken_from_both_ends_are_each_taken_once() -> None:
+    messages = generated(26, 30, modes_known=True).messages
+    ends = _analysis.Ends.of(messages)
+    taken = [ends._take(last=k % 3 == 0) for k in range(len(ends.bounds) + 2)]
+    assert sorted(k for k in taken if k is not None) == list(range(len(ends.bounds)))
+    assert taken[-2:] == [None, None]
+    fresh = _analysis.Ends.of(messages)
+    fresh.helper = lambda: {}  # a helper that took none: this process took them all
+    assert fresh.analysed() == _analysis._analysed(messages, 0, len(messages))
