@@ -71,6 +71,7 @@ from harness.detect._request_words import (
     _has_topic,
     _noun_clause,
     _Tok,
+    _words,
 )
 from harness.detect._together import kept_together
 from harness.text import split_sentences
@@ -151,6 +152,22 @@ _NAME = re.compile(r"\s*+([A-Z][\w']*+)")
 """What follows a title's dot before a name: a word with a capital letter (its group)."""
 
 
+# An emoticon (":)", ";-(", ":D", "<3") or a run of emoji and pictographs (with their variation
+# selector and joiner) after a word: it ends the sentence as a full stop does.
+_SMILEY = re.compile(
+    r"(?<=\w)\s*+(?:(?:[:;=][-'^]?[()\[\]DPpOo3|/\\*]++|<3++|\^_*+\^)(?=\s|$)"
+    "|[\u2600-\u27bf\U0001f000-\U0001faff][\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]*+)"
+)
+
+
+_EMOJI_END = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]++$")
+
+
+def _stopped(match: re.Match[str]) -> str:
+    """A full stop for an emoticon or emoji (:data:`_SMILEY`), at its place in the message."""
+    return "." + " " * (len(match.group()) - 1)
+
+
 def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
     """The tokens of ``text`` (at ``offset`` in the message); with ``listed`` (the message
     numbers its items from 1), a list item's number is a token of its own that ends the item
@@ -229,7 +246,9 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     reading = _STATEMENT if statement else _USER
     listed = _FIRST_ITEM.search(message) is not None
     for sentence in split_sentences(message):
-        toks = _tokens(sentence.text, sentence.start, listed=listed)
+        # "... on my calendar :) can you ...": the emoticon is a full stop, no word of a request
+        text = sentence.text if statement else _SMILEY.sub(_stopped, sentence.text)
+        toks = _tokens(text, sentence.start, listed=listed)
         requests.extend(_segment_sentence(message, toks, reading))
     if not statement and len(requests) > 1:
         requests = kept_together(message, requests, needs_probability)
@@ -253,7 +272,11 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
         region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
         # A question or a sentence ended before it, or a list item's number opens it.
-        hard = bool(current) and (current[-1].mark in ("?", ".") or toks[i].mark == "#")
+        hard = bool(current) and (
+            current[-1].mark in ("?", ".")
+            or toks[i].mark == "#"
+            or (reading.anywhere and not region and _runs_on(message, current, toks, i))
+        )
         if current and (region or hard):
             after = _next_piece(toks, i + region)
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
@@ -292,6 +315,8 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             continue  # "A few things:" ending its line
         start = piece[0].start
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
+        if own and own[-1] >= "\u2600":  # "my keys😞": an emoji glued to the last word
+            own = _EMOJI_END.sub("", own)
         frame = message[carry[0].start : carry[-1].end] if carry else ""
         tail = (
             message[back[0].start : back[-1].end].rstrip(_EDGE.replace("'", "")).strip()
@@ -309,6 +334,78 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             )
         )
     return [r for r in out if any(map(str.isalnum, r.text))]
+
+
+# An auxiliary that opens a question when a subject follows it ("can you", "do i", "will we").
+_ASKING_AUX = frozenset({"can", "could", "would", "will", "do", "does", "did", "should", "may"})
+_ASKED = frozenset({"you", "i", "we"})
+# Pronouns by which a question points back to what was said before it (a closed class).
+_POINTING_BACK = frozenset({"it", "that", "this", "they", "them", "one", "there"})
+# Words after which a question goes on the clause before it, embedded or as its object: a verb
+# of knowing or asking, a preposition, an object pronoun, a subordinator, a closed class.
+_EMBEDS = (
+    _PREPOSITIONS
+    | _SUBORDINATORS
+    | _AUX
+    | _WH
+    | _PRONOUNS
+    | _DETERMINERS
+    | _words(
+        """
+    know knows knew wonder wondering wondered curious sure idea ask asking asked tell told show
+    explain understand remember forget see figure find learn decide check out me us him them
+    please so and or but then that whether not
+    """
+    )
+)
+
+
+def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> bool:
+    """Whether a question opens at ``toks[i]`` with no punctuation or joining word before it,
+    after a question or an imperative of its own ("what is my balance can you book a cab",
+    "please search for some fun things to do what are the requirements ..."): an auxiliary
+    before "you", "i" or "we" and two more words, or a question word whose auxiliary and subject
+    follow within four words (an embedded question keeps its order: "tell me what the status
+    is"). Not after a statement ("I lost my card how do I report it" asks once), nor a word that
+    takes a question as its object or leaves its clause unfinished (:data:`_EMBEDS`), nor inside
+    a question whose question word has no auxiliary yet ("what time can you come"), nor when
+    the question points back ("... until Thursday can I do that")."""
+    before = current[-1]
+    if (
+        before.mark
+        or before.word in _EMBEDS
+        or not message[before.end - 1].isalnum()
+        or not message[toks[i].start].isalpha()
+    ):
+        return False
+    size, head = _head(current, _USER)
+    while head and head[0].word in _GREETING:
+        head, size = head[1:], size - 1  # "yo can i ..."
+    if size < 3 or not (head[0].word in _WH or head[0].word in _AUX or head[0].word in _VERBS):
+        return False
+    word = toks[i].word
+    ahead = [t.word for t in toks[i + 1 : i + 6]]
+    if not _POINTING_BACK.isdisjoint(ahead):
+        return False
+    if word in _ASKING_AUX:
+        if len(ahead) < 3 or ahead[0] not in _ASKED or not ahead[1] or not ahead[2]:
+            return False
+    elif word in _WH and word != "whose":
+        inverted = word.endswith("s")  # "whats", "what's", "whens"
+        for k, w in enumerate(ahead[:4]):
+            if w in _AUX and k + 1 < len(ahead) and ahead[k + 1] in _SUBJECT_STARTS:
+                inverted = True
+                break
+            if w in _AUX or not w:
+                break
+        if not inverted:
+            return False
+    else:
+        return False
+    # the question before has its auxiliary: no question word left waiting for one
+    words = [t.word for t in current[-12:]]
+    asked = [k for k, w in enumerate(words) if w in _WH]
+    return not asked or any(w in _AUX for w in words[asked[-1] + 1 :])
 
 
 def _announces(part: list[_Tok]) -> bool:
