@@ -363,7 +363,9 @@ _COURTESY = (
 
 def _only_courtesy(piece: str) -> bool:
     """Whether ``piece`` is only a greeting, thanks or a sign-off (:data:`_COURTESY`)."""
-    words = WORD.findall(piece[:SOFT_REACH].lower())
+    if len(piece) > 40:
+        return False  # the cheap test first: five words of courtesy are shorter
+    words = WORD.findall(piece.lower())
     return len(words) <= 5 and all(w in _COURTESY for w in words)
 
 

@@ -160,6 +160,9 @@ _SMILEY = re.compile(
 )
 
 
+_SMILEY_MARKS = frozenset(":;=<^")
+"""The characters an emoticon starts with (:data:`_SMILEY` is tried only on a sentence with one,
+or with a character past ASCII)."""
 _EMOJI_END = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]++$")
 
 
@@ -247,7 +250,9 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     listed = _FIRST_ITEM.search(message) is not None
     for sentence in split_sentences(message):
         # "... on my calendar :) can you ...": the emoticon is a full stop, no word of a request
-        text = sentence.text if statement else _SMILEY.sub(_stopped, sentence.text)
+        text = sentence.text
+        if not statement and (not text.isascii() or _SMILEY_MARKS.intersection(text)):
+            text = _SMILEY.sub(_stopped, text)
         toks = _tokens(text, sentence.start, listed=listed)
         requests.extend(_segment_sentence(message, toks, reading))
     if not statement and len(requests) > 1:
@@ -275,7 +280,12 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
         hard = bool(current) and (
             current[-1].mark in ("?", ".")
             or toks[i].mark == "#"
-            or (reading.anywhere and not region and _runs_on(message, current, toks, i))
+            or (
+                toks[i].word in _RUN_ON_OPENERS  # the cheap test first: most words open nothing
+                and reading.anywhere
+                and not region
+                and _runs_on(message, current, toks, i)
+            )
         )
         if current and (region or hard):
             after = _next_piece(toks, i + region)
@@ -339,6 +349,8 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
 # An auxiliary that opens a question when a subject follows it ("can you", "do i", "will we").
 _ASKING_AUX = frozenset({"can", "could", "would", "will", "do", "does", "did", "should", "may"})
 _ASKED = frozenset({"you", "i", "we"})
+_RUN_ON_OPENERS = _ASKING_AUX | _WH
+"""The words a question running on opens with (:func:`_runs_on` is tried at these only)."""
 # Pronouns by which a question points back to what was said before it (a closed class).
 _POINTING_BACK = frozenset({"it", "that", "this", "they", "them", "one", "there"})
 # Words after which a question goes on the clause before it, embedded or as its object: a verb
