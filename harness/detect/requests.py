@@ -141,10 +141,11 @@ _GLUED = re.compile(r"[?!](?=[^\W\d_])")
 # A list item's number standing alone ("1.", "2)", "(3)", "#4", "5-"), and the first one of a list.
 _ITEM = re.compile(r"\(?\d{1,2}[.)]|#\d{1,2}|\d{1,2}-")
 _ITEM_STARTS = frozenset("(#0123456789")
-_FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1\.(?=\s)")
-"""A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." opening the message, a line or
-what follows a colon (not "the number of tickets is 1.")."""
+_FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\.|\s-)(?=\s)")
+"""A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
+line or what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
+_DIGIT_NEXT = re.compile(r"\s*+\d")
 _SIGNS = {"+": "plus", "&": "and"}
 """A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
 request as "Barnes and Noble" does: what follows opens no request)."""
@@ -198,8 +199,17 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
             append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
-        if raw == "-" and len(out) == 1 and _NUMBER.fullmatch(out[0].word):
-            item = out.pop()  # "1 - ..." opening a line: the number and its dash (not "1 - 2")
+        if (
+            raw == "-"
+            and out
+            and (
+                len(out) == 1 or (listed and not out[-1].mark and not _DIGIT_NEXT.match(text, end))
+            )
+            and _NUMBER.fullmatch(out[-1].word)
+        ):
+            # "1 - ..." opening a line, or "2 - ..." inside a numbered message's line: the
+            # number and its dash (not "1 - 2", not "for 2 - 3 nights")
+            item = out.pop()
             append(new(_Tok, ("", item.start, offset + end, "#")))
             continue
         if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
@@ -694,4 +704,35 @@ def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
             break
     while b > a and piece[b - 1].word == "":
         b -= 1
+    if reading.anywhere and b - a > 3 and piece[a].word in _ANNOUNCE_STARTS:
+        a += _announced_first(piece[a:b])
     return piece[a:b]
+
+
+_ANNOUNCE_STARTS = _ANNOUNCING | _GREETING
+_ANNOUNCE_SPEAKER = _words("i i've ive i'm im we help")
+
+
+def _announced_first(piece: list[_Tok]) -> int:
+    """How many words at the start of ``piece`` only announce the requests that follow with no
+    punctuation between ("couple of things i want to ...", "hey there two things how do i ...",
+    "hello i have several requests whats ..."): words of an announcement up to the last word
+    naming requests, the speaker's own or with no verb and no article, and then a word a request
+    opens with; 0 when there is none ("the items in my cart ...", "a few things i need to buy"
+    name things they ask about)."""
+    last = -1
+    for k, tok in enumerate(piece[:8]):
+        if tok.mark and tok.word in _ANNOUNCED:
+            return 0  # "A few things." was cut before: this is no run-on
+        if tok.word in _ANNOUNCED:
+            last = k
+        elif tok.word not in _ANNOUNCE_STARTS:
+            break
+    if last < 0 or last + 1 >= len(piece) or piece[last + 1].word not in _LEAD_OPENERS:
+        return 0
+    words = {t.word for t in piece[: last + 1]}
+    if words.isdisjoint(_ANNOUNCE_SPEAKER) and not (
+        words.isdisjoint(_AUX) and words.isdisjoint(_DETERMINERS)
+    ):
+        return 0  # "do my items ...", "a few things i need to buy" speak of them
+    return last + 1

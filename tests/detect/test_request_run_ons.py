@@ -124,3 +124,32 @@ def test_the_check_reads_by_the_planners_question_words_and_verbs() -> None:
         "hows the traffic on the bridge",
         "erase my Friday meetings",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("1 - renew my parking permit 2 - when does the library close", ["renew my parking permit", "when does the library close"]),
+        # a range inside an item is no item's number
+        ("1 - book a cabin for 2 - 3 nights 2 - is the lake warm", ["book a cabin for 2 - 3 nights", "is the lake warm"]),
+        ("what is 7 - 2", ["what is 7 - 2"]),
+    ],
+)  # fmt: skip
+def test_a_numbered_item_inside_a_line(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("two things is the gym open today and book me a squash court", ["is the gym open today", "book me a squash court"]),
+        ("hi i have a few questions where do I park", ["where do I park"]),
+        # things the speaker speaks of, not an announcement
+        ("a few things I need to pack for the trip", ["a few things I need to pack for the trip"]),
+        ("any questions I should ask the landlord", ["any questions I should ask the landlord"]),
+    ],
+)  # fmt: skip
+def test_an_announcement_run_into_a_request_is_no_word_of_it(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
