@@ -9,30 +9,27 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from harness.text._shapes import AUXILIARIES
+from harness.text._shapes import AUXILIARIES, VERBS, WH_SET
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_WH = _words("what what's whats when when's where where's who who's whom whose which why how how's")
+# Question words: the planner's (``harness.text._shapes.WH_SET``, one list) and the contractions
+# "when's", "who's".
+_WH = WH_SET | _words("when's who's")
 # Auxiliaries and modals: the closed class the planner's split reads by too (one list), and
 # "hadn't".
 _AUX = AUXILIARIES | _words("hadn't")
 _SUBJECT = _words(
     "i i'm i'd i've i'll im ive id we we're we'd we've we'll there's theres let's lets"
 )
-# Verbs people open a request with (imperatives and "please ..."), not nouns they ask about.
-_VERBS = _words(
-    """
-    please tell show give find get check look let help book reserve cancel change update set reset
-    unlock lock order buy pay send transfer add remove delete put make schedule remind play call
-    text turn start stop switch open close create request submit report freeze block track confirm
-    explain list read search locate share translate convert calculate define spell flip roll
-    increase decrease raise lower move rename sync renew replace apply activate deactivate
-    suggest recommend inform notify alert walk teach say repeat provide pull take use go bring
-    """
+# Verbs people open a request with (imperatives and "please ..."), not nouns they ask about: the
+# planner's (``harness.text._shapes.VERBS``, one list) and the few only the check reads by, but
+# "mark", a name as often ("call Anna, Mark and Joe": no request opens at "Mark").
+_VERBS = (frozenset(VERBS.split("|")) - _words("mark")) | _words(
+    "please define spell flip roll sync walk go"
 )
 # Words that ask for something without naming it: a part made of these and the closed classes
 # above ("I need your help", "any suggestions") is no request of its own.
@@ -208,6 +205,8 @@ def _noun_clause(words: list[str]) -> bool:
             and words[k] != "am"
             and (words[k] in _AUX or _CLAUSE_VERB.search(words[k]))
         ):
+            if k + 1 == len(words) and words[k] in _AUX:
+                return False  # "... between dollars and pesos is": an embedded question's end
             following = words[k + 1] if k + 1 < len(words) else ""
             return following not in _PRONOUNS
     return False

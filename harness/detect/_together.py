@@ -73,8 +73,9 @@ if TYPE_CHECKING:
 
 
 # What may stand between two pieces of one request: a comma, a semicolon, a bare "and".
-_BETWEEN = re.compile(r"\s*+(?:,|;|(?:,\s*+)?and)\s*+", re.IGNORECASE)
-_CONTEXT_BETWEEN = re.compile(r"\s*+[,;]\s*+")
+# (Nothing but a space stands between two pieces only where a question runs on after a clause.)
+_BETWEEN = re.compile(r"\s*+(?:,|;|(?:,\s*+)?and)\s*+|[^\S\n]++", re.IGNORECASE)
+_CONTEXT_BETWEEN = re.compile(r"\s*+[,;]\s*+|[^\S\n]++")
 _AND = re.compile(r"\s*+and\s*+", re.IGNORECASE)
 # What a statement about the speaker's own things opens with (closed classes: the first person's
 # pronouns and possessives, the definite article): "my card was declined", "I applied".
@@ -100,6 +101,8 @@ _THANKS = frozenset({"thanks", "thank", "great", "cool", "perfect"})
 # from savings and put it in checking" moves it once; "check my balance and send it" asks twice.
 _TAKING = frozenset({"take", "withdraw", "pull", "grab"})
 _PLACING = frozenset({"put", "transfer", "deposit", "move", "place", "add"})
+# The prepositions of where a thing is taken to (a closed class).
+_DESTINATION = frozenset({"to", "into", "onto", "towards"})
 # Verbs of telling or informing someone (a closed class; "let" only in "let them know"): what
 # an imperative may ask of the one the imperative before it names.
 _TELLING = frozenset({"tell", "let", "inform", "notify", "remind", "warn", "alert", "advise"})
@@ -119,6 +122,8 @@ _SPEAKER = frozenset({"i", "i've", "ive", "i'm", "im", "i'd", "we", "we've", "we
 # segmenter's announcements before a colon have, greetings, and the prepositions of "help me with
 # a few things" (closed classes).
 _ANNOUNCES = _ANNOUNCING | GREETINGS | frozenset({"with", "about", "for", "some"})
+# "Go ahead" before "and" and the request it lets go ahead ("please go ahead and book it").
+_GO_AHEAD = re.compile(r"(?:(?:please|ok|okay|so|now)\s++)?go\s++ahead", re.IGNORECASE)
 _QUOTES = frozenset("'\"‘“")
 """What a quotation opens with: a quoted piece is what the request before it is about."""
 # A word of :data:`_ANNOUNCED` (what :func:`_announces` reads a piece's words for).
@@ -152,6 +157,8 @@ def kept_together(
         for r in requests
         if _NAMES_ANNOUNCED.search(r.text) is None or not _announces(message[r.start : r.end])
     ] or requests
+    # "Morning!", "thx", "that's all" standing alone beside other requests: no request of their own
+    kept = [r for r in kept if not _only_courtesy(r.text)] or kept
     # "..., thank you so much": no words of it
     requests = [_closed(r) for r in kept]
     # Runs of pieces that make one request, joined once at the end: each step reads a bounded
@@ -191,6 +198,8 @@ def _together(
         return False
     first = _window(message, before.start, end)
     second = message[after.start : after.end]
+    if _GO_AHEAD.fullmatch(first) and _AND.fullmatch(between):
+        return True  # "go ahead and change my pin": no request of its own
     if second[:1] in _QUOTES:
         return True  # "translate the sentence, 'we will be there soon' into Portuguese"
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
@@ -328,7 +337,9 @@ def _asks_of_it(first: str, second: str) -> bool:
     before = _imperative(first)
     words = WORD.findall(second[:SOFT_REACH].lower())
     if before[:1] and before[0] in _TAKING and words[1:2] and words[1] in _POINTING:
-        return words[0] in _PLACING  # "take $40 from savings and put it in checking": one move
+        # "take $40 from savings and put it in checking": one move; a taking that names where
+        # it goes ("take my car to the shop and put it in my calendar") is done before the second
+        return words[0] in _PLACING and _DESTINATION.isdisjoint(before[1:])
     return (
         bool(before)
         and len(words) > 1
@@ -337,6 +348,25 @@ def _asks_of_it(first: str, second: str) -> bool:
         and words[1] in _POINTING
         and (words[0] != "let" or words[2:3] == ["know"])
     )
+
+
+# Greetings, thanks and sign-offs (closed classes): a piece made only of them ("Morning!",
+# "Good evening", "thx", "that's all", "thanks in advance") asks for nothing beside other requests.
+_COURTESY = (
+    GREETINGS
+    | _THANKS
+    | frozenset({"good", "morning", "afternoon", "evening", "hiya", "howdy", "greetings"})
+    | frozenset({"you", "so", "very", "much", "a", "lot", "bunch", "million", "ty", "thx"})
+    | frozenset({"cheers", "that's", "thats", "all", "in", "advance", "please", "pls", "plz"})
+)
+
+
+def _only_courtesy(piece: str) -> bool:
+    """Whether ``piece`` is only a greeting, thanks or a sign-off (:data:`_COURTESY`)."""
+    if len(piece) > 40:
+        return False  # the cheap test first: five words of courtesy are shorter
+    words = WORD.findall(piece.lower())
+    return len(words) <= 5 and all(w in _COURTESY for w in words)
 
 
 def _announces(piece: str) -> bool:
@@ -359,7 +389,7 @@ def _announces(piece: str) -> bool:
 # lot"; not a title or a name ("play the song Thank You", "call Ty").
 _CLOSER = re.compile(
     r"(?<=\w)\s*+[,.!;:\u2013\u2014-][\s,.!;:\u2013\u2014-]*+"
-    r"(?:thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
+    r"(?:thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million)|\s+in\s+advance)?"
     r"|ty|thx|cheers|that'?s\s+all)[\s.!]*$",
     re.IGNORECASE,
 )
@@ -368,8 +398,8 @@ _CLOSER = re.compile(
 # Closers that end a request with no punctuation before them: the ones no title or name is
 # made of ("... my cable bill thanks a lot", "... right away thx"; not a bare "thank you" or "ty").
 _BARE_CLOSER = re.compile(
-    r"(?<=\w)\s++(?:thanks(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
-    r"|thank\s+you\s+(?:so|very)\s+much|thx)[\s.!]*$",
+    r"(?<=\w)\s++(?:thanks(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million)|\s+in\s+advance)?"
+    r"|thank\s+you\s+(?:so|very)\s+much|thank\s+you\s+in\s+advance|thx|cheers)[\s.!]*$",
     re.IGNORECASE,
 )
 # Words after which thanks are what is said or named, not a closer (closed classes: verbs of
@@ -379,6 +409,13 @@ _QUOTING = frozenset(
     | {"titled", "watch", "read", "song", "note", "message", "card", "movie", "film", "album"}
     | {"track", "show", "book", "episode"}
 )
+# The nouns of :data:`_QUOTING`, which name what is said or played only when no possessive owns
+# them: "find the album thanks a lot" names it, "lock my card thanks a lot" thanks (closed classes).
+_QUOTED = frozenset(
+    {"note", "message", "card", "song", "movie", "film", "album", "track", "show", "book"}
+    | {"episode"}
+)
+_OWNERS = frozenset({"my", "our", "your", "his", "her", "their"})
 _PUTTING_ON = frozenset({("put", "on"), ("turn", "on"), ("listen", "to")})
 """Two words after which thanks are what is played ("put on thanks a million")."""
 
@@ -395,6 +432,7 @@ _CLOSER_ENDS = (
     "thx",
     "cheers",
     "all",
+    "advance",
 )
 """How a closer ends (what :data:`_CLOSER` is tried on)."""
 
@@ -418,7 +456,9 @@ def _names_thanks(before: str, closer: str) -> bool:
     written as a title, a word past the first capitalised ("find the movie Thanks a Million";
     not in a message in capitals)."""
     words = WORD.findall(before.lower())
-    if words[-1] in _QUOTING or tuple(words[-2:]) in _PUTTING_ON:
+    if words[-1] in _QUOTING and (words[-1] not in _QUOTED or _OWNERS.isdisjoint(words[-3:-1])):
+        return True  # "send a note saying thanks a lot" (not "lock my card thanks a lot")
+    if tuple(words[-2:]) in _PUTTING_ON:
         return True
     later = closer.split()[1:]
     return not closer.isupper() and any(w[:1].isupper() for w in later)

@@ -71,6 +71,7 @@ from harness.detect._request_words import (
     _has_topic,
     _noun_clause,
     _Tok,
+    _words,
 )
 from harness.detect._together import kept_together
 from harness.text import split_sentences
@@ -140,15 +141,35 @@ _GLUED = re.compile(r"[?!](?=[^\W\d_])")
 # A list item's number standing alone ("1.", "2)", "(3)", "#4", "5-"), and the first one of a list.
 _ITEM = re.compile(r"\(?\d{1,2}[.)]|#\d{1,2}|\d{1,2}-")
 _ITEM_STARTS = frozenset("(#0123456789")
-_FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1\.(?=\s)")
-"""A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." opening the message, a line or
-what follows a colon (not "the number of tickets is 1.")."""
+_FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\.|\s-)(?=\s)")
+"""A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
+line or what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
+_DIGIT_NEXT = re.compile(r"\s*+\d")
 _SIGNS = {"+": "plus", "&": "and"}
 """A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
 request as "Barnes and Noble" does: what follows opens no request)."""
 _NAME = re.compile(r"\s*+([A-Z][\w']*+)")
 """What follows a title's dot before a name: a word with a capital letter (its group)."""
+
+
+# An emoticon (":)", ";-(", ":D", "<3") or a run of emoji and pictographs (with their variation
+# selector and joiner) after a word: it ends the sentence as a full stop does.
+_SMILEY = re.compile(
+    r"(?<=\w)\s*+(?:(?:[:;=][-'^]?[()\[\]DPpOo3|/\\*]++|<3++|\^_*+\^)(?=\s|$)"
+    "|[\u2600-\u27bf\U0001f000-\U0001faff][\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]*+)"
+)
+
+
+_SMILEY_MARKS = frozenset(":;=<^")
+"""The characters an emoticon starts with (:data:`_SMILEY` is tried only on a sentence with one,
+or with a character past ASCII)."""
+_EMOJI_END = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]++$")
+
+
+def _stopped(match: re.Match[str]) -> str:
+    """A full stop for an emoticon or emoji (:data:`_SMILEY`), at its place in the message."""
+    return "." + " " * (len(match.group()) - 1)
 
 
 def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
@@ -178,8 +199,17 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
             append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
-        if raw == "-" and len(out) == 1 and _NUMBER.fullmatch(out[0].word):
-            item = out.pop()  # "1 - ..." opening a line: the number and its dash (not "1 - 2")
+        if (
+            raw == "-"
+            and out
+            and (
+                len(out) == 1 or (listed and not out[-1].mark and not _DIGIT_NEXT.match(text, end))
+            )
+            and _NUMBER.fullmatch(out[-1].word)
+        ):
+            # "1 - ..." opening a line, or "2 - ..." inside a numbered message's line: the
+            # number and its dash (not "1 - 2", not "for 2 - 3 nights")
+            item = out.pop()
             append(new(_Tok, ("", item.start, offset + end, "#")))
             continue
         if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
@@ -229,7 +259,11 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     reading = _STATEMENT if statement else _USER
     listed = _FIRST_ITEM.search(message) is not None
     for sentence in split_sentences(message):
-        toks = _tokens(sentence.text, sentence.start, listed=listed)
+        # "... on my calendar :) can you ...": the emoticon is a full stop, no word of a request
+        text = sentence.text
+        if not statement and (not text.isascii() or _SMILEY_MARKS.intersection(text)):
+            text = _SMILEY.sub(_stopped, text)
+        toks = _tokens(text, sentence.start, listed=listed)
         requests.extend(_segment_sentence(message, toks, reading))
     if not statement and len(requests) > 1:
         requests = kept_together(message, requests, needs_probability)
@@ -253,7 +287,16 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
         region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
         # A question or a sentence ended before it, or a list item's number opens it.
-        hard = bool(current) and (current[-1].mark in ("?", ".") or toks[i].mark == "#")
+        hard = bool(current) and (
+            current[-1].mark in ("?", ".")
+            or toks[i].mark == "#"
+            or (
+                toks[i].word in _RUN_ON_OPENERS  # the cheap test first: most words open nothing
+                and reading.anywhere
+                and not region
+                and _runs_on(message, current, toks, i)
+            )
+        )
         if current and (region or hard):
             after = _next_piece(toks, i + region)
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
@@ -292,6 +335,8 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             continue  # "A few things:" ending its line
         start = piece[0].start
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
+        if own and own[-1] >= "\u2600":  # "my keys😞": an emoji glued to the last word
+            own = _EMOJI_END.sub("", own)
         frame = message[carry[0].start : carry[-1].end] if carry else ""
         tail = (
             message[back[0].start : back[-1].end].rstrip(_EDGE.replace("'", "")).strip()
@@ -309,6 +354,80 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             )
         )
     return [r for r in out if any(map(str.isalnum, r.text))]
+
+
+# An auxiliary that opens a question when a subject follows it ("can you", "do i", "will we").
+_ASKING_AUX = frozenset({"can", "could", "would", "will", "do", "does", "did", "should", "may"})
+_ASKED = frozenset({"you", "i", "we"})
+_RUN_ON_OPENERS = _ASKING_AUX | _WH
+"""The words a question running on opens with (:func:`_runs_on` is tried at these only)."""
+# Pronouns by which a question points back to what was said before it (a closed class).
+_POINTING_BACK = frozenset({"it", "that", "this", "they", "them", "one", "there"})
+# Words after which a question goes on the clause before it, embedded or as its object: a verb
+# of knowing or asking, a preposition, an object pronoun, a subordinator, a closed class.
+_EMBEDS = (
+    _PREPOSITIONS
+    | _SUBORDINATORS
+    | _AUX
+    | _WH
+    | _PRONOUNS
+    | _DETERMINERS
+    | _words(
+        """
+    know knows knew wonder wondering wondered curious sure idea ask asking asked tell told show
+    explain understand remember forget see figure find learn decide check out me us him them
+    please so and or but then that whether not
+    """
+    )
+)
+
+
+def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> bool:
+    """Whether a question opens at ``toks[i]`` with no punctuation or joining word before it,
+    after a question or an imperative of its own ("what is my balance can you book a cab",
+    "please search for some fun things to do what are the requirements ..."): an auxiliary
+    before "you", "i" or "we" and two more words, or a question word whose auxiliary and subject
+    follow within four words (an embedded question keeps its order: "tell me what the status
+    is"). Not after a statement ("I lost my card how do I report it" asks once), nor a word that
+    takes a question as its object or leaves its clause unfinished (:data:`_EMBEDS`), nor inside
+    a question whose question word has no auxiliary yet ("what time can you come"), nor when
+    the question points back ("... until Thursday can I do that")."""
+    before = current[-1]
+    if (
+        before.mark
+        or before.word in _EMBEDS
+        or not message[before.end - 1].isalnum()
+        or not message[toks[i].start].isalpha()
+    ):
+        return False
+    size, head = _head(current, _USER)
+    while head and head[0].word in _GREETING:
+        head, size = head[1:], size - 1  # "yo can i ..."
+    if size < 3 or not (head[0].word in _WH or head[0].word in _AUX or head[0].word in _VERBS):
+        return False
+    word = toks[i].word
+    ahead = [t.word for t in toks[i + 1 : i + 6]]
+    if not _POINTING_BACK.isdisjoint(ahead):
+        return False
+    if word in _ASKING_AUX:
+        if len(ahead) < 3 or ahead[0] not in _ASKED or not ahead[1] or not ahead[2]:
+            return False
+    elif word in _WH and word != "whose":
+        inverted = word.endswith("s")  # "whats", "what's", "whens"
+        for k, w in enumerate(ahead[:4]):
+            if w in _AUX and k + 1 < len(ahead) and ahead[k + 1] in _SUBJECT_STARTS:
+                inverted = True
+                break
+            if w in _AUX or not w:
+                break
+        if not inverted:
+            return False
+    else:
+        return False
+    # the question before has its auxiliary: no question word left waiting for one
+    words = [t.word for t in current[-12:]]
+    asked = [k for k, w in enumerate(words) if w in _WH]
+    return not asked or any(w in _AUX for w in words[asked[-1] + 1 :])
 
 
 def _announces(part: list[_Tok]) -> bool:
@@ -585,4 +704,35 @@ def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
             break
     while b > a and piece[b - 1].word == "":
         b -= 1
+    if reading.anywhere and b - a > 3 and piece[a].word in _ANNOUNCE_STARTS:
+        a += _announced_first(piece[a:b])
     return piece[a:b]
+
+
+_ANNOUNCE_STARTS = _ANNOUNCING | _GREETING
+_ANNOUNCE_SPEAKER = _words("i i've ive i'm im we help")
+
+
+def _announced_first(piece: list[_Tok]) -> int:
+    """How many words at the start of ``piece`` only announce the requests that follow with no
+    punctuation between ("couple of things i want to ...", "hey there two things how do i ...",
+    "hello i have several requests whats ..."): words of an announcement up to the last word
+    naming requests, the speaker's own or with no verb and no article, and then a word a request
+    opens with; 0 when there is none ("the items in my cart ...", "a few things i need to buy"
+    name things they ask about)."""
+    last = -1
+    for k, tok in enumerate(piece[:8]):
+        if tok.mark and tok.word in _ANNOUNCED:
+            return 0  # "A few things." was cut before: this is no run-on
+        if tok.word in _ANNOUNCED:
+            last = k
+        elif tok.word not in _ANNOUNCE_STARTS:
+            break
+    if last < 0 or last + 1 >= len(piece) or piece[last + 1].word not in _LEAD_OPENERS:
+        return 0
+    words = {t.word for t in piece[: last + 1]}
+    if words.isdisjoint(_ANNOUNCE_SPEAKER) and not (
+        words.isdisjoint(_AUX) and words.isdisjoint(_DETERMINERS)
+    ):
+        return 0  # "do my items ...", "a few things i need to buy" speak of them
+    return last + 1
