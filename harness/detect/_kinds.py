@@ -30,15 +30,28 @@ _ID = frozenset({"id"})
 _NAMED = frozenset({"name", "class"})
 _ASKS = (
     (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), WHEN_KINDS),
-    (re.compile(r"\bhow long\b", re.I), _LONG),
+    # An arrival or departure time, or an ETA, is a clock time or how long until it.
+    (re.compile(r"\b(?:arrival|departure) time\b|\beta\b", re.I), WHEN_KINDS | {"duration"}),
+    # A length, a duration, and a travel, wait or drive "time" are how long it takes ("It will
+    # be a 22 minute ride"), not a clock time; "what time" stays a "when".
     (
         re.compile(
-            r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
+            r"\bhow long\b|\blength\b|\bduration\b"
+            r"|\b(?:travel|journey|wait|waiting|commute|drive) time\b",
+            re.I,
+        ),
+        _LONG,
+    ),
+    (
+        re.compile(
+            r"\bhow (?:much|many)\b"
+            r"|\b(?:cost|price|fees?|balance|amount|owe|total|rate|ratings?|salary)\b",
             re.I,
         ),
         _AMOUNT,
     ),
-    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
+    # "What is the location" and "the venue" ask "where" in other words.
+    (re.compile(r"\bwhere\b|\baddress\b|\blocation\b|\bvenue\b|\bwho\b|\bwhich\b", re.I), _PLACE),
     # A phone number or a reference is read as an id ("+44 333 400 6116", "AA123"); "the number
     # of stops" asks for an amount.
     (re.compile(r"\b(?:phone|telephone|contact|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
