@@ -56,8 +56,10 @@ from harness.planning._sentences import (
 )
 from harness.text._shapes import (
     CONNECTIVE,
+    GREETINGS,
     LEAD,
     TITLES,
+    VERBS,
     goes_on,
     opens_request,
     points_back,
@@ -242,7 +244,15 @@ def split_request_parts(
             and pieces[index + 1][0] == "comma"
             and not (requests and _ends_in_value(requests[-1][1]))
         )
-        content = _asks(piece) and not opens
+        # A name alone that opens the message before a comma ("Paris, Uber me there") names
+        # what the request after it is about: it opens that request and is not routed on.
+        named = (
+            not requests
+            and index + 1 < len(pieces)
+            and pieces[index + 1][0] == "comma"
+            and _names_only(piece)
+        )
+        content = _asks(piece) and not opens and not named
         if held is not None:
             glue, held_cut, held_said = held
             held = None
@@ -279,11 +289,13 @@ def split_request_parts(
             # "i took a new job and need help with my 401k": one statement goes on, its subject
             # shared; what it asks is one request.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif (cut == "comma" or _AND.fullmatch(cut_text)) and refers_back(asks[-_COMPARED:], piece):
+        elif (cut == "comma" or _AND.fullmatch(cut_text)) and refers_back(
+            asks[-_COMPARED:], _no_meridiem(piece)
+        ):
             # "my card has been erased and I need to report it": what the statement names is
             # what the piece asks about.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif cut == "end" and points_back(piece):
+        elif cut == "end" and points_back(_no_meridiem(piece)):
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
@@ -333,6 +345,16 @@ def split_request_parts(
     return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
         (text, text)
     ]
+
+
+# "am" after a time ("at 9 am") is no auxiliary: the shapes of ``harness.text._shapes`` read it as
+# one ("I'd like it to leave at 9 am" asks no question of its own).
+_MERIDIEM_AM = re.compile(r"(?<=\d)(\s*+)am\b", re.IGNORECASE)
+
+
+def _no_meridiem(piece: str) -> str:
+    """``piece`` with "am" after a number written "a.m.", so that no shape reads it as a verb."""
+    return _MERIDIEM_AM.sub(r"\1a.m.", piece)
 
 
 def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
@@ -484,6 +506,20 @@ def _prefaces(text: str) -> bool:
     # is payday" has its auxiliary second).
     return words[0] in _PREFACE or (
         words[0] in _WHEN and len(words) > 1 and (words[1] in _PRONOUNS or words[1].endswith("ing"))
+    )
+
+
+# A name alone before a comma ("Paris, Uber me there", "Lake Tahoe, what's the weather there"):
+# up to three capitalised words, none of which opens a question, a request or a greeting.
+_NAME = re.compile(r"[A-Z][\w'.&-]*+(?:\s++[A-Z][\w'.&-]*+){0,2}")
+_NOT_NAMES = _QUESTION | GREETINGS | frozenset(VERBS.split("|")) | _PRONOUNS
+
+
+def _names_only(text: str) -> bool:
+    """Whether ``text`` is a name alone (capitalised words, no word of a question, a request or
+    a greeting): it names what the request after its comma is about."""
+    return _NAME.fullmatch(text) is not None and not any(
+        w in _NOT_NAMES for w in _WORDS.findall(text.lower())
     )
 
 
