@@ -125,6 +125,32 @@ def _as_pronoun(words: list[str]) -> list[str]:
     return []
 
 
+# How a statement of what the speaker prefers opens ("I prefer a garden", "I like Stephen
+# Merchant movies", "We'd prefer the 9th"): "I" or "we", adverbs, and a verb of liking in the
+# present, or "prefer" after a modal (closed classes).
+_PREFERRER = word_class("i we i'd we'd")
+_LIKES = word_class("prefer like love enjoy")
+_PREFER_ADVERBS = word_class("really also just definitely especially would only")
+
+
+def prefers(piece: str) -> bool:
+    """Whether ``piece`` only states what the speaker prefers ("I prefer flexible tickets", "I
+    like movies by Jordan Peele", "I'd prefer the 9th"): "I" or "we", a verb of liking in the
+    present ("I'd like" and "I would like" want something new), no "to" after it, and no
+    question word or request verb."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if len(words) < 3 or words[0] not in _PREFERRER:
+        return False
+    k = 1
+    while k < len(words) and words[k] in _PREFER_ADVERBS:
+        k += 1
+    if k >= len(words) - 1 or words[k] not in _LIKES or words[k + 1] == "to":
+        return False
+    if (words[0].endswith("'d") or "would" in words[1:k]) and words[k] != "prefer":
+        return False
+    return not any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words[k + 1 :])
+
+
 def _states_values(words: list[str]) -> bool:
     """Whether the words of a statement go on after its subject as a statement of values does
     (the shape of Schema-Guided Dialogue train user turns that inform a request's slots after

@@ -52,6 +52,7 @@ from harness.planning._sentences import (
     describes,
     ends_sentence,
     gives_details,
+    prefers,
     sets_scene,
 )
 from harness.text._shapes import (
@@ -305,7 +306,12 @@ def split_request_parts(
             # "Find me a hotel room, preferably one with wifi": a fragment that describes what the
             # request asks for is part of it.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif ends_sentence(cut_text) and had and not opening and gives_details(piece):
+        elif (
+            ends_sentence(cut_text)
+            and had
+            and not opening
+            and (gives_details(piece) or prefers(piece))
+        ):
             # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values after a
             # request, in the same line and with no connective, gives its details; it asks
             # nothing of its own.

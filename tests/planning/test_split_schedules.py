@@ -119,3 +119,34 @@ def test_a_name_alone_before_a_comma_opens_the_request_it_is_about(message: str,
 def test_a_name_after_a_request_or_a_greeting_is_no_scene(message: str) -> None:
     """The guard: a name that ends a request, or a greeting (passes before and after)."""
     assert split_requests(message, _always)[0].startswith(("Book a flight to Denver", "Hi"))
+
+
+@pytest.mark.parametrize(
+    "detail",
+    [
+        "I prefer a window seat.",
+        "We'd prefer the 9th.",
+        "I really like films by Greta Gerwig.",
+    ],
+)
+def test_a_preference_after_a_request_is_its_detail(detail: str) -> None:
+    # Before, a statement of what the speaker likes was a request of its own, routed on its
+    # words ("I prefer a window seat" to whichever agent names seats).
+    message = f"Look for a train to Salem. {detail}"
+    assert split_requests(message, _always) == [message]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Look for a train to Salem. I'd like a hotel there too.",
+        "Look for a train to Salem. I like to book a table at Nobu.",
+        "Look for a train to Salem. I prefer to know why my card was declined.",
+        "Look for a train to Salem. I'd like 2 tickets to the Lakers game.",
+        "Look for a train to Salem.\nI prefer a window seat.",
+    ],
+)
+def test_a_new_want_a_question_or_a_new_line_after_a_request_still_cuts(message: str) -> None:
+    """The guard: "I'd like" something, "to" and a request verb, a question word or a line
+    break is a request of its own (passes before and after)."""
+    assert len(split_requests(message, _always)) == 2
