@@ -1,7 +1,9 @@
 """Which sentences of a message belong to the request next to them rather than asking on
 their own (:mod:`harness.planning.split` reads them after a sentence end or a comma): a statement
-of the request's values after it ("It will be for 4 people."), and a plan stated before a request
-("I'm planning a trip to Lima. Can you find me a flight?"). The shapes come from Schema-Guided
+of the request's values after it ("It will be for 4 people.", "I leave on the 12th.", "I'm
+thinking March 5th."), of what the speaker prefers ("I prefer a garden."), and a plan or
+something coming up stated before a request ("I'm planning a trip to Lima. Can you find me a
+flight?", "I have an upcoming trip."). The shapes come from Schema-Guided
 Dialogue train user turns, where one request often comes with its context and details in
 sentences of their own; every word class here is a closed class of English.
 """

@@ -19,10 +19,13 @@ piece after it points back to ("my card has been erased and I need to report it"
 travelling in Chicago, what should I see"). A title's dot ("Dr. Paley") and an "&" inside a name
 ("Barnes & Noble") cut nothing, nor does the comma between a place and its country ("in Toronto,
 Canada on the 13th"). Sentences around a request that ask nothing of their own stay with it
-(``harness.planning._sentences``): a statement of its values after it ("It will be for 4
-people."), a fragment that describes what it asks for ("preferably one with wifi"), and a plan
-stated before it ("I'm planning a trip. Can you find me a flight?"); a reply that declines or
-puts off ("Maybe later.", "No, not right now.") asks nothing. A piece that shares the previous
+(``harness.planning._sentences``): a statement of its values or of what the speaker prefers
+after it ("It will be for 4 people.", "The show starts at 8.", "I prefer a garden."), a fragment
+that describes what it asks for ("preferably one with wifi"), and a plan or something coming up
+stated before it ("I'm planning a trip. Can you find me a flight?", "I have an upcoming trip.");
+a name alone that opens the message before a comma ("Denver, get me a cab there") opens the
+request it is about; a reply that declines or puts off ("Maybe later.", "No, not right now.")
+asks nothing. A piece that shares the previous
 request's frame gets it back: "... and the W-2" after "where is my payslip" becomes "where is the
 W-2", and "how many are left" after "how many PTO days have I used" becomes "how many PTO days are
 left".
