@@ -1,7 +1,9 @@
 """Which sentences of a message belong to the request next to them rather than asking on
 their own (:mod:`harness.planning.split` reads them after a sentence end or a comma): a statement
-of the request's values after it ("It will be for 4 people."), and a plan stated before a request
-("I'm planning a trip to Lima. Can you find me a flight?"). The shapes come from Schema-Guided
+of the request's values after it ("It will be for 4 people.", "I leave on the 12th.", "I'm
+thinking March 5th."), of what the speaker prefers ("I prefer a garden."), and a plan or
+something coming up stated before a request ("I'm planning a trip to Lima. Can you find me a
+flight?", "I have an upcoming trip."). The shapes come from Schema-Guided
 Dialogue train user turns, where one request often comes with its context and details in
 sentences of their own; every word class here is a closed class of English.
 """
@@ -64,6 +66,17 @@ _NOT_PLANS = word_class(
     "need want look try wish hop wonder think hav gett wait request apply report"
     " interest search seek ask"
 )
+# The verbs whose present tense states a schedule, as "will" does ("I leave on the 12th", "it
+# starts at 5 pm", "we fly out on the 3rd"; a closed class, present forms only: a past tense, "I
+# left", reports).
+_SCHEDULED = word_class(
+    "leave leaves arrive arrives depart departs return returns start starts begin begins"
+    " end ends finish finishes fly flies land lands"
+)
+# "thinking" states a choice of value ("I'm thinking March 5th", "I was thinking the 11th"), not
+# a wish; "was" and "were" are a polite present before it.
+_CHOOSING = "thinking"
+_WAS = word_class("was were")
 _MERIDIEM = frozenset({"am", "pm"})  # a value after a number only ("i am", "5 pm")
 _CARDINALS = word_class(
     "one two three four five six seven eight nine ten eleven twelve half quarter"
@@ -78,7 +91,11 @@ def gives_details(piece: str) -> bool:
     was declined 3 times") or a statement of its own verb ("I'll require a car on the 5th") asks
     on its own."""
     words = _WORDS.findall(piece.lower())
-    if any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words) or not states(piece):
+    if not states(piece):
+        words = _as_pronoun(words)  # "The show starts at 8": "it starts at 8"
+        if not words or not states(" ".join(words)):
+            return False
+    if any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words):
         return False
     if not _states_values(words):
         return False
@@ -87,12 +104,62 @@ def gives_details(piece: str) -> bool:
     )
 
 
+# A subject that names what the request is about ("the reservation", "my flight", "our check-in
+# date"): a determiner and up to three words of no clause (closed classes).
+_NAMING = word_class("the my our")
+_NAME_WORDS = 3
+# Words no name of a thing has: an auxiliary, a question word or a subject pronoun ("my card was
+# declined", "the one i want"; closed classes). A request verb may be a noun ("the show").
+_NOT_NAME = AUX_SET | WH_SET | word_class("i i'm i'd we you they he she it")
+
+
+def _as_pronoun(words: list[str]) -> list[str]:
+    """``words`` with a subject that names a thing ("the show", "my flight") said as "it", when
+    they open with one and a present "be", "will" or a verb of a schedule follows it; else no
+    words."""
+    if not words or words[0] not in _NAMING:
+        return []
+    for k, word in enumerate(words[1 : _NAME_WORDS + 2], 1):
+        if word in _BE or word in _FUTURE or word in _SCHEDULED:
+            return ["it", *words[k:]] if k > 1 else []
+        if word in _NOT_NAME or word in _NAMING or _STANDALONE_NUMBER.fullmatch(word):
+            return []
+    return []
+
+
+# How a statement of what the speaker prefers opens ("I prefer a garden", "I like Stephen
+# Merchant movies", "We'd prefer the 9th"): "I" or "we", adverbs, and a verb of liking in the
+# present, or "prefer" after a modal (closed classes).
+_PREFERRER = word_class("i we i'd we'd")
+_LIKES = word_class("prefer like love enjoy")
+_PREFER_ADVERBS = word_class("really also just definitely especially would only")
+
+
+def prefers(piece: str) -> bool:
+    """Whether ``piece`` only states what the speaker prefers ("I prefer flexible tickets", "I
+    like movies by Jordan Peele", "I'd prefer the 9th"): "I" or "we", a verb of liking in the
+    present ("I'd like" and "I would like" want something new), no "to" after it, and no
+    question word or request verb."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if len(words) < 3 or words[0] not in _PREFERRER:
+        return False
+    k = 1
+    while k < len(words) and words[k] in _PREFER_ADVERBS:
+        k += 1
+    if k >= len(words) - 1 or words[k] not in _LIKES or words[k + 1] == "to":
+        return False
+    if (words[0].endswith("'d") or "would" in words[1:k]) and words[k] != "prefer":
+        return False
+    return not any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words[k + 1 :])
+
+
 def _states_values(words: list[str]) -> bool:
     """Whether the words of a statement go on after its subject as a statement of values does
     (the shape of Schema-Guided Dialogue train user turns that inform a request's slots after
     it): a present "be" or a verb of intending ("I plan to leave"), then no past participle
-    ("It's declined") and no "-ing" verb of wanting, trying, thinking or having ("I'm having
-    trouble"); or "will" and a verb that wants nothing and brings in nothing new ("I will return
+    ("It's declined") and no "-ing" verb of wanting, trying or having ("I'm having trouble"), or
+    "thinking" ("I'm thinking March 5th", also after "was"); a verb of a schedule in the present
+    ("I leave on the 12th", "it starts at 5 pm"); or "will" and a verb that wants nothing and brings in nothing new ("I will return
     on the 13th", "I'll pick it up at 10"; not "I'll require a car"). Any other finite verb (a
     past tense, regular or not, a perfect, "was"/"were" or a present verb of its own) reports or
     asks."""
@@ -105,6 +172,12 @@ def _states_values(words: list[str]) -> bool:
     for k, word in enumerate(words[1:], 1):
         if word in _ADVERBS:
             continue
+        if word in _WAS and words[k + 1 : k + 2] == [_CHOOSING]:
+            continue
+        if word == _CHOOSING and (be or words[k - 1] in _WAS):
+            return True
+        if word in _SCHEDULED and not (be or future):
+            return True
         if word in _FUTURE and not be:
             future = True
             continue
@@ -136,18 +209,45 @@ def _plans(statement: str) -> bool:
     the progressive or the future and a verb in "-ing" that is no word of wanting, trying or
     thinking (closed classes). A report ("I think a thief used my card", "there are charges on
     my card") or a wish ("I'm hoping to apply for a card") is a request of its own."""
-    if not states(statement):
-        return False
     words = _WORDS.findall(statement[:SOFT_REACH].lower())
     while words and words[0] in GREETINGS:
         del words[0]
-    if not words or words[0] not in _PLANNER:
+    if _expects(words):
+        return True
+    if not states(statement) or not words or words[0] not in _PLANNER:
         return False
     for word in words[1:]:
         if word in _PROGRESSIVE:
             continue
         return word.endswith("ing") and _stem(word) not in _NOT_PLANS
     return False
+
+
+# What the speaker has coming ("I have an upcoming trip", "We've got a wedding coming up", "I
+# have a trip soon"): "I" or "we", "have" or "got", and a word of the near future (closed classes).
+_HAVING = word_class("i we i've we've")
+_HAS = word_class("have got")
+_COMING = word_class("upcoming soon coming")
+_EXPECTS_WORDS = 10
+
+
+def _expects(words: list[str]) -> bool:
+    """Whether ``words`` (a statement's, greetings dropped) say that the speaker has something
+    coming ("I have an upcoming trip", "I've got a trip coming up"): "I" or "we", "have" or
+    "got", a word of the near future, and no other verb of a clause, no word of wanting or
+    asking and nothing negated (closed classes)."""
+    if len(words) > _EXPECTS_WORDS or not words or words[0] not in _HAVING:
+        return False
+    rest = words[1:] if words[0].endswith("'ve") else words[2:]
+    if (words[0].endswith("'ve") and rest[:1] != ["got"]) or (
+        words[0] in ("i", "we") and words[1:2] != ["have"]
+    ):
+        return False
+    rest = rest[1:] if rest[:1] == ["got"] else rest
+    return any(w in _COMING for w in rest) and not any(
+        w in _OWN_CLAUSE or w in WANTS or w in _ASKING or w.endswith("n't") or w in ("no", "not")
+        for w in rest
+    )
 
 
 def ends_sentence(cut_text: str) -> bool:

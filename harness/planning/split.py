@@ -19,10 +19,13 @@ piece after it points back to ("my card has been erased and I need to report it"
 travelling in Chicago, what should I see"). A title's dot ("Dr. Paley") and an "&" inside a name
 ("Barnes & Noble") cut nothing, nor does the comma between a place and its country ("in Toronto,
 Canada on the 13th"). Sentences around a request that ask nothing of their own stay with it
-(``harness.planning._sentences``): a statement of its values after it ("It will be for 4
-people."), a fragment that describes what it asks for ("preferably one with wifi"), and a plan
-stated before it ("I'm planning a trip. Can you find me a flight?"); a reply that declines or
-puts off ("Maybe later.", "No, not right now.") asks nothing. A piece that shares the previous
+(``harness.planning._sentences``): a statement of its values or of what the speaker prefers
+after it ("It will be for 4 people.", "The show starts at 8.", "I prefer a garden."), a fragment
+that describes what it asks for ("preferably one with wifi"), and a plan or something coming up
+stated before it ("I'm planning a trip. Can you find me a flight?", "I have an upcoming trip.");
+a name alone that opens the message before a comma ("Denver, get me a cab there") opens the
+request it is about; a reply that declines or puts off ("Maybe later.", "No, not right now.")
+asks nothing. A piece that shares the previous
 request's frame gets it back: "... and the W-2" after "where is my payslip" becomes "where is the
 W-2", and "how many are left" after "how many PTO days have I used" becomes "how many PTO days are
 left".
@@ -52,12 +55,15 @@ from harness.planning._sentences import (
     describes,
     ends_sentence,
     gives_details,
+    prefers,
     sets_scene,
 )
 from harness.text._shapes import (
     CONNECTIVE,
+    GREETINGS,
     LEAD,
     TITLES,
+    VERBS,
     goes_on,
     opens_request,
     points_back,
@@ -242,7 +248,15 @@ def split_request_parts(
             and pieces[index + 1][0] == "comma"
             and not (requests and _ends_in_value(requests[-1][1]))
         )
-        content = _asks(piece) and not opens
+        # A name alone that opens the message before a comma ("Paris, Uber me there") names
+        # what the request after it is about: it opens that request and is not routed on.
+        named = (
+            not requests
+            and index + 1 < len(pieces)
+            and pieces[index + 1][0] == "comma"
+            and _names_only(piece)
+        )
+        content = _asks(piece) and not opens and not named
         if held is not None:
             glue, held_cut, held_said = held
             held = None
@@ -279,11 +293,13 @@ def split_request_parts(
             # "i took a new job and need help with my 401k": one statement goes on, its subject
             # shared; what it asks is one request.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif (cut == "comma" or _AND.fullmatch(cut_text)) and refers_back(asks[-_COMPARED:], piece):
+        elif (cut == "comma" or _AND.fullmatch(cut_text)) and refers_back(
+            asks[-_COMPARED:], _no_meridiem(piece)
+        ):
             # "my card has been erased and I need to report it": what the statement names is
             # what the piece asks about.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif cut == "end" and points_back(piece):
+        elif cut == "end" and points_back(_no_meridiem(piece)):
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
@@ -293,7 +309,12 @@ def split_request_parts(
             # "Find me a hotel room, preferably one with wifi": a fragment that describes what the
             # request asks for is part of it.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif ends_sentence(cut_text) and had and not opening and gives_details(piece):
+        elif (
+            ends_sentence(cut_text)
+            and had
+            and not opening
+            and (gives_details(piece) or prefers(piece))
+        ):
             # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values after a
             # request, in the same line and with no connective, gives its details; it asks
             # nothing of its own.
@@ -333,6 +354,16 @@ def split_request_parts(
     return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
         (text, text)
     ]
+
+
+# "am" after a time ("at 9 am") is no auxiliary: the shapes of ``harness.text._shapes`` read it as
+# one ("I'd like it to leave at 9 am" asks no question of its own).
+_MERIDIEM_AM = re.compile(r"(?<=\d)(\s*+)am\b", re.IGNORECASE)
+
+
+def _no_meridiem(piece: str) -> str:
+    """``piece`` with "am" after a number written "a.m.", so that no shape reads it as a verb."""
+    return _MERIDIEM_AM.sub(r"\1a.m.", piece)
 
 
 def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
@@ -484,6 +515,20 @@ def _prefaces(text: str) -> bool:
     # is payday" has its auxiliary second).
     return words[0] in _PREFACE or (
         words[0] in _WHEN and len(words) > 1 and (words[1] in _PRONOUNS or words[1].endswith("ing"))
+    )
+
+
+# A name alone before a comma ("Paris, Uber me there", "Lake Tahoe, what's the weather there"):
+# up to three capitalised words, none of which opens a question, a request or a greeting.
+_NAME = re.compile(r"[A-Z][\w'.&-]*+(?:\s++[A-Z][\w'.&-]*+){0,2}")
+_NOT_NAMES = _QUESTION | GREETINGS | frozenset(VERBS.split("|")) | _PRONOUNS
+
+
+def _names_only(text: str) -> bool:
+    """Whether ``text`` is a name alone (capitalised words, no word of a question, a request or
+    a greeting): it names what the request after its comma is about."""
+    return _NAME.fullmatch(text) is not None and not any(
+        w in _NOT_NAMES for w in _WORDS.findall(text.lower())
     )
 
 
