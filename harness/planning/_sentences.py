@@ -95,7 +95,7 @@ def gives_details(piece: str) -> bool:
         words = _as_pronoun(words)  # "The show starts at 8": "it starts at 8"
         if not words or not states(" ".join(words)):
             return False
-    if any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words):
+    if any(_asks_word(w) for w in words):
         return False
     if not _states_values(words):
         return False
@@ -128,29 +128,44 @@ def _as_pronoun(words: list[str]) -> list[str]:
 
 
 # How a statement of what the speaker prefers opens ("I prefer a garden", "I like Stephen
-# Merchant movies", "We'd prefer the 9th"): "I" or "we", adverbs, and a verb of liking in the
-# present, or "prefer" after a modal (closed classes).
+# Merchant movies", "We'd prefer the 9th"): "I" or "we", adverbs or the modal "would", and a verb
+# of liking in the present, or "prefer" after a modal (closed classes).
 _PREFERRER = word_class("i we i'd we'd")
 _LIKES = word_class("prefer like love enjoy")
-_PREFER_ADVERBS = word_class("really also just definitely especially would only")
+_PREFER_ADVERBS = word_class("really also just definitely especially only")
+_MODAL = "would"
+# What opens a clause of its own after the verb ("I prefer that you send it", "I prefer you call
+# me").
+_CLAUSE_AFTER = word_class("that you")
+# A closing "too" or "as well" adds a request or a want to the ones before ("I'd prefer a car
+# too"); it says nothing of what it asks (``harness.planning.split`` routes without it).
+TRAILING = re.compile(r"(?<![\s,])[\s,]++(?:too|as well)[\s.?!]*+$", re.IGNORECASE)
 
 
 def prefers(piece: str) -> bool:
     """Whether ``piece`` only states what the speaker prefers ("I prefer flexible tickets", "I
     like movies by Jordan Peele", "I'd prefer the 9th"): "I" or "we", a verb of liking in the
-    present ("I'd like" and "I would like" want something new), no "to" after it, and no
-    question word or request verb."""
+    present ("I'd like" and "I would like" want something new), no "to", "that" or "you" after
+    it, and no question word or request verb. A closing "too" or "as well", or "also" before a
+    modal "prefer" ("I'd also prefer a hotel"), adds a want of its own."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
-    if len(words) < 3 or words[0] not in _PREFERRER:
+    if len(words) < 3 or words[0] not in _PREFERRER or TRAILING.search(piece) is not None:
         return False
     k = 1
-    while k < len(words) and words[k] in _PREFER_ADVERBS:
+    while k < len(words) and (words[k] in _PREFER_ADVERBS or words[k] == _MODAL):
         k += 1
-    if k >= len(words) - 1 or words[k] not in _LIKES or words[k + 1] == "to":
+    if k >= len(words) - 1 or words[k] not in _LIKES or words[k + 1] in _CLAUSE_AFTER | {"to"}:
         return False
-    if (words[0].endswith("'d") or "would" in words[1:k]) and words[k] != "prefer":
+    modal = words[0].endswith("'d") or _MODAL in words[1:k]
+    if modal and (words[k] != "prefer" or "also" in words[1:k]):
         return False
-    return not any(w in WH_SET or w in _ASKING or _stem(w) in _ASKING for w in words[k + 1 :])
+    return not any(_asks_word(w) for w in words[k + 1 :])
+
+
+def _asks_word(word: str) -> bool:
+    """Whether ``word`` is a question word or a word of asking (``_ASKING``): a statement with one
+    asks something of its own."""
+    return word in WH_SET or word in _ASKING or _stem(word) in _ASKING
 
 
 def _states_values(words: list[str]) -> bool:
@@ -224,7 +239,8 @@ def _plans(statement: str) -> bool:
 
 
 # What the speaker has coming ("I have an upcoming trip", "We've got a wedding coming up", "I
-# have a trip soon"): "I" or "we", "have" or "got", and a word of the near future (closed classes).
+# have a trip soon"): "I have", "we have", "I've got" or "we've got" (not a bare "got": "I got a
+# trip" may report), and a word of the near future (closed classes).
 _HAVING = word_class("i we i've we've")
 _HAS = word_class("have got")
 _COMING = word_class("upcoming soon coming")
@@ -233,9 +249,9 @@ _EXPECTS_WORDS = 10
 
 def _expects(words: list[str]) -> bool:
     """Whether ``words`` (a statement's, greetings dropped) say that the speaker has something
-    coming ("I have an upcoming trip", "I've got a trip coming up"): "I" or "we", "have" or
-    "got", a word of the near future, and no other verb of a clause, no word of wanting or
-    asking and nothing negated (closed classes)."""
+    coming ("I have an upcoming trip", "I've got a trip coming up"): "I have", "we have", "I've
+    got" or "we've got", a word of the near future, and no other verb of a clause, no word of
+    wanting or asking and nothing negated (closed classes)."""
     if len(words) > _EXPECTS_WORDS or not words or words[0] not in _HAVING:
         return False
     rest = words[1:] if words[0].endswith("'ve") else words[2:]

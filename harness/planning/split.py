@@ -51,6 +51,7 @@ from harness.planning._cuts import (
 )
 from harness.planning._sentences import (
     NUMBER,
+    TRAILING,
     VALUE_WORDS,
     describes,
     ends_sentence,
@@ -160,8 +161,6 @@ joining word, a bare comma."""
 _BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
 _AND_WORD = re.compile(r"\band\b", re.IGNORECASE)
 _AND = re.compile(r"(?:\s*+,)?\s*+and\s++", re.IGNORECASE)
-# A closing "too" or "as well" adds a request to the ones before; it says nothing of what it asks.
-_TRAILING = re.compile(r"(?<![\s,])[\s,]++(?:too|as well)[\s.?!]*+$", re.IGNORECASE)
 
 
 def split_requests(message: str, starts_request: Callable[[str, str], bool]) -> list[str]:
@@ -249,12 +248,15 @@ def split_request_parts(
             and not (requests and _ends_in_value(requests[-1][1]))
         )
         # A name alone that opens the message before a comma ("Paris, Uber me there") names
-        # what the request after it is about: it opens that request and is not routed on.
+        # what the request after it is about: it opens that request and is not routed on. A
+        # capitalised piece that routes on its own ("Flight Status, book me a hotel") is a
+        # request, unless the request after it points back to it ("Denver, get me a cab there").
         named = (
             not requests
             and index + 1 < len(pieces)
             and pieces[index + 1][0] == "comma"
-            and _names_only(piece)
+            and _names_only(piece, text)
+            and (_REFERS_TO_NAME.search(pieces[index + 1][2]) or not starts_request(piece, ""))
         )
         content = _asks(piece) and not opens and not named
         if held is not None:
@@ -351,7 +353,7 @@ def split_request_parts(
     if carried and requests:  # a closing connective ("... Thanks. Separately")
         whole, asks, head, had = requests[-1]
         requests[-1] = (f"{whole} {carried.strip()}", asks, head, had)
-    return [(whole, _TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
+    return [(whole, TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
         (text, text)
     ]
 
@@ -519,16 +521,31 @@ def _prefaces(text: str) -> bool:
 
 
 # A name alone before a comma ("Paris, Uber me there", "Lake Tahoe, what's the weather there"):
-# up to three capitalised words, none of which opens a question, a request or a greeting.
+# up to three capitalised words, none of which opens a question, a request or a greeting, or is
+# a preposition, an article or a conjunction, which join a phrase ("Weather in Boston"; closed
+# classes).
 _NAME = re.compile(r"[A-Z][\w'.&-]*+(?:\s++[A-Z][\w'.&-]*+){0,2}")
-_NOT_NAMES = _QUESTION | GREETINGS | frozenset(VERBS.split("|")) | _PRONOUNS
+_NOT_NAMES = (
+    _QUESTION
+    | GREETINGS
+    | frozenset(VERBS.split("|"))
+    | _PRONOUNS
+    | _PREFACE
+    | _DETERMINER
+    | word_class("of to into near by and or but")
+)
+# How a request points back to the name before its comma ("Denver, get me a cab there"; closed).
+_REFERS_TO_NAME = re.compile(r"\b(?:there|it|its|them|their)\b", re.IGNORECASE)
 
 
-def _names_only(text: str) -> bool:
-    """Whether ``text`` is a name alone (capitalised words, no word of a question, a request or
-    a greeting): it names what the request after its comma is about."""
-    return _NAME.fullmatch(text) is not None and not any(
-        w in _NOT_NAMES for w in _WORDS.findall(text.lower())
+def _names_only(piece: str, message: str) -> bool:
+    """Whether ``piece`` is a name alone (capitalised words, no word of a question, a request, a
+    greeting or a phrase): it names what the request after its comma is about. In a message
+    written in capitals, capitals name nothing ("WEATHER IN BOSTON, BOOK A CAB")."""
+    return (
+        _NAME.fullmatch(piece) is not None
+        and not message.isupper()
+        and not any(w in _NOT_NAMES for w in _WORDS.findall(piece.lower()))
     )
 
 

@@ -112,13 +112,51 @@ def test_a_name_alone_before_a_comma_opens_the_request_it_is_about(message: str,
     assert split_request_parts(message, _always) == [(message.rstrip("?"), asks)]
 
 
+def test_a_name_after_a_request_or_a_greeting_is_no_scene() -> None:
+    """The guard: a name that ends a request, or a greeting (passes before and after)."""
+    message = "Book a flight to Denver, Chicago, what is the weather there?"
+    assert split_request_parts(message, _always) == [
+        ("Book a flight to Denver, Chicago", "Book a flight to Denver, Chicago"),
+        ("what is the weather there", "what is the weather there"),
+    ]
+    assert split_request_parts("Hi, can you book a cab?", _always) == [
+        ("Hi, can you book a cab", "can you book a cab")
+    ]
+
+
+# A router that routes a piece on these words only (the planner's asks whether some agent's
+# texts weigh a word of it enough).
+_AGENT_WORDS = frozenset(
+    ["weather", "forecast", "flight", "status", "hotel", "cab", "taxi", "balance"]
+)
+
+
+def _worded(piece: str, previous: str) -> bool:
+    return any(word.strip(".,?!") in _AGENT_WORDS for word in piece.lower().split())
+
+
+def test_a_name_that_routes_nowhere_opens_the_request_after_it() -> None:
+    """The guard: a name no agent's words name, with no word pointing back to it (passes before
+    and after)."""
+    assert split_request_parts("Siri, what is the forecast?", _worded) == [
+        ("Siri, what is the forecast", "what is the forecast")
+    ]
+
+
 @pytest.mark.parametrize(
     "message",
-    ["Book a flight to Denver, Chicago, what is the weather there?", "Hi, can you book a cab?"],
+    [
+        "WEATHER IN BOSTON, BOOK A CAB TOO.",
+        "Forecast For Tulsa, find me a taxi.",
+        "Flight Status, book me a hotel in Miami.",
+        "Account Balance, get me a cab to the mall.",
+        "HOTEL DEALS, CALL ME A CAB.",
+    ],
 )
-def test_a_name_after_a_request_or_a_greeting_is_no_scene(message: str) -> None:
-    """The guard: a name that ends a request, or a greeting (passes before and after)."""
-    assert split_requests(message, _always)[0].startswith(("Book a flight to Denver", "Hi"))
+def test_a_capitalised_request_before_a_comma_is_no_name(message: str) -> None:
+    # Before, capitalised words before a comma were read as a name and joined to the request
+    # after them, so the first request was never routed.
+    assert len(split_requests(message, _worded)) == 2
 
 
 @pytest.mark.parametrize(
@@ -144,9 +182,16 @@ def test_a_preference_after_a_request_is_its_detail(detail: str) -> None:
         "Look for a train to Salem. I prefer to know why my card was declined.",
         "Look for a train to Salem. I'd like 2 tickets to the Lakers game.",
         "Look for a train to Salem.\nI prefer a window seat.",
+        "Look for a train to Salem. I'd prefer a hotel room too.",
+        "Look for a train to Salem. We would prefer a rental car as well.",
+        "Look for a train to Salem. I'd also prefer a table at Nobu.",
+        "Look for a train to Salem. I prefer that you text me the times.",
+        "Look for a train to Salem. I prefer you email me the timetable.",
     ],
 )
 def test_a_new_want_a_question_or_a_new_line_after_a_request_still_cuts(message: str) -> None:
     """The guard: "I'd like" something, "to" and a request verb, a question word or a line
-    break is a request of its own (passes before and after)."""
+    break is a request of its own (passes before and after); so is a want added with "too",
+    "as well" or "also", or a clause of its own after "prefer" (all but "that you text" failed
+    before)."""
     assert len(split_requests(message, _always)) == 2
