@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 
 from harness.text import extract_facts
+from harness.text._shapes import AUX_WORDS, LEAD, VERBS
 
 __all__ = [
     "WHEN_KINDS",
@@ -30,34 +31,69 @@ _ID = frozenset({"id"})
 _NAMED = frozenset({"name", "class"})
 _ASKS = (
     (re.compile(r"\bwhen\b|\bwhat (?:time|day|date|year)\b", re.I), WHEN_KINDS),
-    # An arrival or departure time, or an ETA, is a clock time or how long until it.
-    (re.compile(r"\b(?:arrival|departure) time\b|\beta\b", re.I), WHEN_KINDS | {"duration"}),
-    # A length, a duration, and a travel, wait or drive "time" are how long it takes ("It will
-    # be a 22 minute ride"), not a clock time; "what time" stays a "when".
+    (re.compile(r"\bhow long\b", re.I), _LONG),
     (
         re.compile(
-            r"\bhow long\b|\blength\b|\bduration\b"
-            r"|\b(?:travel|journey|wait|waiting|commute|drive) time\b",
-            re.I,
-        ),
-        _LONG,
-    ),
-    (
-        re.compile(
-            r"\bhow (?:much|many)\b"
-            r"|\b(?:cost|price|fees?|balance|amount|owe|total|rate|ratings?|salary)\b",
+            r"\bhow (?:much|many)\b|\b(?:cost|price|fees?|balance|amount|owe|total|rate|salary)\b",
             re.I,
         ),
         _AMOUNT,
     ),
-    # "What is the location" and "the venue" ask "where" in other words.
-    (re.compile(r"\bwhere\b|\baddress\b|\blocation\b|\bvenue\b|\bwho\b|\bwhich\b", re.I), _PLACE),
+    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
     # A phone number or a reference is read as an id ("+44 333 400 6116", "AA123"); "the number
     # of stops" asks for an amount.
     (re.compile(r"\b(?:phone|telephone|contact|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
     # A class of thing ("what kind of movie", "which genre") is most often named: "a Comedy".
     (re.compile(r"\b(?:kind|type|genre|category|sort|style)\b", re.I), _NAMED),
 )
+
+# Words that name what a request asks for, but only where it asks for that thing: a "what" or a
+# "which" a few words before ("what will be my travel time", "which venue"), "tell me", "give
+# me", "get me", "provide me", "find out" or "to know" ("can you tell me the location", "may I
+# know the venue"), or the word as the head of a short request of no verb ("Average rating?",
+# "and the ETA please", "duration of the ride").
+# Elsewhere the word asks nothing: "Send my location to Priya", "Reserve a venue", "Update my
+# commute time", and a yes/no question keeps its yes/no ("Is the venue open on Sundays"). An "if"
+# or "whether" between asks a yes/no in other words ("tell me if the venue has a cloakroom").
+_ASKING = (
+    r"\b(?:what(?:'s|s)?|which)|\b(?:tell|give|get|show|send) me|\blet me know|\bfind out"
+    r"|\b(?:to|wanna|may i|can i|could i) know|\bprovide me(?: with)?"
+)
+_NAMES = (
+    # An arrival or departure time, or an ETA, is a clock time or how long until it.
+    (r"(?:arrival|departure) time|eta", WHEN_KINDS | {"duration"}),
+    # A length, a duration, and a travel, wait or drive "time" are how long it takes ("It will
+    # be a 22 minute ride"), not a clock time; "what time" stays a "when".
+    (r"length|duration|(?:travel|journey|wait|waiting|commute|drive) time", _LONG),
+    (r"ratings?", _AMOUNT),
+    # "What is the location" and "the venue" ask "where" in other words.
+    (r"location|venue", _PLACE),
+)
+# A noun phrase the word heads: two modifiers at most, after a determiner ("the average rating",
+# "approximate ride duration", "duration of the ride"; not "Shorten the length of it" or "I know
+# the venue").
+_DETERMINER = r"(?:the|a|an|this|that|its|their|your|his|her|our|my)\s+"
+_HEAD = rf"(?:{_DETERMINER})?(?:(?!{_DETERMINER})[\w'-]+\s+){{0,2}}"
+_ASKS_NAMED = tuple(
+    (
+        re.compile(rf"(?:{_ASKING})(?:\s+(?!(?:if|whether)\b)\S+){{0,3}}?\s+(?:{words})\b", re.I),
+        re.compile(rf"^{_HEAD}(?:{words})(?:$|\s+(?:of|for|at|to|in)\b)", re.I),
+        answer,
+    )
+    for words, answer in _NAMES
+)
+# A short request of no verb is a noun phrase: words of up to six, none a request verb or an
+# auxiliary (closed classes of English), after a connective and before a "please".
+_NO_PHRASE = frozenset(VERBS.split("|")) | frozenset(AUX_WORDS.split("|"))
+_PLEASE = re.compile(r"[\W_]*(?:\bplease\b[\W_]*)?$", re.I)
+
+
+def _noun_phrase(request: str) -> str:
+    """``request`` if it is a short noun phrase ("Average rating", "and the ETA please": then
+    without its connective and its "please"), else ''."""
+    phrase = _PLEASE.sub("", LEAD.sub("", request)).strip()
+    words = phrase.lower().split()
+    return phrase if 0 < len(words) <= 6 and _NO_PHRASE.isdisjoint(words) else ""
 
 
 # A yes/no question: it opens with an auxiliary verb and asks no wh-word ("Is it free", "Do
@@ -89,7 +125,12 @@ def asked_kinds(request: str) -> frozenset[str]:
         if pattern.search(request):
             kinds |= answer
     if _POLAR.search(request):
-        kinds |= {"polar"}
+        return kinds | {"polar"}
+    said = request.replace("’", "'")
+    phrase = _noun_phrase(said)
+    for asking, alone, answer in _ASKS_NAMED:
+        if asking.search(said) or (phrase and alone.search(phrase)):
+            kinds |= answer
     return kinds
 
 

@@ -597,3 +597,53 @@ def test_a_request_naming_what_it_asks_for_is_answered_by_a_value_of_that_kind()
     assert asked_kinds("what time does the ferry leave") == WHEN_KINDS
     assert "duration" not in asked_kinds("what time does the ferry leave")
     assert "name" in asked_kinds("which venue is it at")
+
+
+def test_a_word_naming_a_value_asks_for_it_only_where_the_request_asks_for_it() -> None:
+    """ "Location", "venue", a length, a travel or wait time, an ETA and "ratings" ask for a value
+    only in a question or a "tell me" about them, or alone ("Star rating?"): an order that
+    mentions them asks for nothing, and a yes/no question about them keeps asking for a yes or a
+    no, so "Yes, it has ramps at every door" answers "is the venue step free" (each failed
+    before: the word asked for a place, a length or an amount wherever it stood)."""
+    from harness.detect._kinds import asked_kinds
+    from harness.detect._units import alone_gives, room_for
+
+    for order in (
+        "Send my location to Priya",
+        "Reserve a venue for the reunion",
+        "Shorten the length of the meeting",
+        "Update my commute time in settings",
+        "Leave a rating for the plumber",
+    ):
+        assert asked_kinds(order) == frozenset(), order
+    for question in (
+        "Is the venue open on Sundays",
+        "Does the location have parking",
+        "Is the travel time under an hour",
+        "Are the ratings any good",
+    ):
+        assert asked_kinds(question) == {"polar"}, question
+    assert "name" not in asked_kinds("tell me if the venue has a cloakroom")
+    # asked for: a "what" or a "which" before the word, or "tell me", "give me", "to know"...
+    assert {"name"} <= asked_kinds("tell me the location of the clinic")
+    assert {"duration"} <= asked_kinds("can you give me the wait time at the DMV")
+    assert {"money"} <= asked_kinds("what are the ratings for this dentist")
+    assert {"duration"} <= asked_kinds("what would the commute time be")
+    assert {"duration"} <= asked_kinds("I would like to know the duration of the flight")
+    assert "name" not in asked_kinds("what should I wear to the venue")
+    assert {"name"} <= asked_kinds("could you get me the venue please")
+    assert {"time"} <= asked_kinds("may I know the departure time")
+    # or the word heading a short request of no verb
+    assert {"money"} <= asked_kinds("Star rating?")
+    assert {"duration"} <= asked_kinds("and the arrival time please")
+    assert {"duration"} <= asked_kinds("Length of the hike")
+    assert asked_kinds("Share location") == frozenset()
+    assert asked_kinds("I know the venue") == frozenset()
+
+    tickets = ["how much are the tickets"]
+    assert alone_gives("is the venue step free", "Yes, it has ramps at every door.", tickets)
+    assert room_for("is the venue step free", "Tickets are $35 each, and yes, it is.", tickets)
+    clinic = ["where is the clinic"]
+    assert alone_gives(
+        "is the wait time short on weekdays", "No, expect a queue most days.", clinic
+    )
