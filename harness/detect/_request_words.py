@@ -41,6 +41,24 @@ _GENERIC = _words(
     """
 )
 _DETERMINERS = _words("my the a an your our his her its their this that these those some any")
+# Words that introduce a title or a name said after them ("play the song Where Is My Mind", "a
+# reminder called what to pack", "find the album thanks a lot"): the nouns of what is said, played
+# or watched, and the participles that name (closed classes), and the possessives that make such a
+# noun a thing of the speaker's instead ("lock my card thanks a lot", "freeze my card what is ...").
+_TITLE_NOUNS = _words("song note message card movie film album track show book episode")
+_NAMING = _words("called named titled")
+_OWNERS = _words("my our your his her their")
+
+
+def _owned(words: list[str]) -> bool:
+    """Whether the noun ending ``words`` is owned: the nearest determiner in the four words before
+    it is a possessive ("my walmart credit card", not "the song")."""
+    for w in reversed(words[-5:-1]):
+        if w in _DETERMINERS:
+            return w in _OWNERS
+    return False
+
+
 _SUBORDINATORS = _words("if since because although though unless once while before after as")
 _PREPOSITIONS = _words("on in at for from with about during to into by")
 # A phrase of time that sets the scene for the request after its comma ("up to this point, how

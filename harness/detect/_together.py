@@ -52,7 +52,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from harness.detect._request_words import _ANNOUNCED, _ANNOUNCING, _AUX, _WH
+from harness.detect._request_words import (
+    _ANNOUNCED,
+    _ANNOUNCING,
+    _AUX,
+    _NAMING,
+    _TITLE_NOUNS,
+    _WH,
+    _owned,
+)
 from harness.text import content_words
 from harness.text._shapes import (
     AUXILIARIES,
@@ -403,19 +411,14 @@ _BARE_CLOSER = re.compile(
     re.IGNORECASE,
 )
 # Words after which thanks are what is said or named, not a closer (closed classes: verbs of
-# saying, writing, playing and watching, and the nouns of what is said, played or watched).
-_QUOTING = frozenset(
-    {"say", "says", "said", "saying", "write", "text", "send", "play", "called", "named"}
-    | {"titled", "watch", "read", "song", "note", "message", "card", "movie", "film", "album"}
-    | {"track", "show", "book", "episode"}
+# saying, writing, playing and watching, and the words that introduce a title); a title's noun
+# only when no possessive owns it: "find the album thanks a lot" names it, "lock my card thanks a
+# lot" thanks.
+_QUOTING = (
+    _TITLE_NOUNS
+    | _NAMING
+    | frozenset({"say", "says", "said", "saying", "write", "text", "send", "play", "watch", "read"})
 )
-# The nouns of :data:`_QUOTING`, which name what is said or played only when no possessive owns
-# them: "find the album thanks a lot" names it, "lock my card thanks a lot" thanks (closed classes).
-_QUOTED = frozenset(
-    {"note", "message", "card", "song", "movie", "film", "album", "track", "show", "book"}
-    | {"episode"}
-)
-_OWNERS = frozenset({"my", "our", "your", "his", "her", "their"})
 _PUTTING_ON = frozenset({("put", "on"), ("turn", "on"), ("listen", "to")})
 """Two words after which thanks are what is played ("put on thanks a million")."""
 
@@ -456,7 +459,7 @@ def _names_thanks(before: str, closer: str) -> bool:
     written as a title, a word past the first capitalised ("find the movie Thanks a Million";
     not in a message in capitals)."""
     words = WORD.findall(before.lower())
-    if words[-1] in _QUOTING and (words[-1] not in _QUOTED or _OWNERS.isdisjoint(words[-3:-1])):
+    if words[-1] in _QUOTING and (words[-1] not in _TITLE_NOUNS or not _owned(words)):
         return True  # "send a note saying thanks a lot" (not "lock my card thanks a lot")
     if tuple(words[-2:]) in _PUTTING_ON:
         return True

@@ -57,6 +57,7 @@ from harness.detect._request_words import (
     _FILLERS,
     _LEADS,
     _MARKERS,
+    _NAMING,
     _PREPOSITIONS,
     _PRONOUNS,
     _SCENE_OPENERS,
@@ -65,11 +66,13 @@ from harness.detect._request_words import (
     _STRONG,
     _SUBJECT,
     _SUBORDINATORS,
+    _TITLE_NOUNS,
     _VERBS,
     _WH,
     _frame,
     _has_topic,
     _noun_clause,
+    _owned,
     _Tok,
     _words,
 )
@@ -146,6 +149,33 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\
 line or what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
 _DIGIT_NEXT = re.compile(r"\s*+\d")
+_DASHED = re.compile(r"(?<![^\s,;])(\d{1,2})\s++-(?=[\s,;]|$)(?!\s*+\d)")
+"""A number and a dash standing alone ("2 - ..."; not "2 - 3 nights"), with the number's group."""
+
+
+def _dashed_items(message: str) -> frozenset[int]:
+    """Where the numbers of a numbered message's items written "N -" stand: each the next number
+    of its list, the last one before the number after it ("1 - a room for 2 - a quiet one 2 -
+    a gym": the second "2"), so a quantity before a dash ("a table for 4 - outdoor") numbers
+    nothing; a "1 -" starts a list again."""
+    items: list[int] = []
+    number, pending = 1, -1  # the last item's number, where the next one stands (-1: not seen)
+    for m in _DASHED.finditer(message):
+        n = int(m.group(1))
+        if n == 1:
+            if pending >= 0:
+                items.append(pending)
+            number, pending = 1, -1
+        elif n == number + 1:
+            pending = m.start(1)  # a later one replaces it: the earlier was a quantity
+        elif n == number + 2 and pending >= 0:
+            items.append(pending)
+            number, pending = number + 1, m.start(1)
+    if pending >= 0:
+        items.append(pending)
+    return frozenset(items)
+
+
 _SIGNS = {"+": "plus", "&": "and"}
 """A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
 request as "Barnes and Noble" does: what follows opens no request)."""
@@ -154,28 +184,60 @@ _NAME = re.compile(r"\s*+([A-Z][\w']*+)")
 
 
 # An emoticon (":)", ";-(", ":D", "<3") or a run of emoji and pictographs (with their variation
-# selector and joiner) after a word: it ends the sentence as a full stop does.
+# selector and joiner) after a word: it ends the sentence as a full stop does. An emoticon glued
+# to what comes before follows a word of two letters or more, not a number or a single letter
+# ("a 2:3 split", "7:3", "C:/" are no faces; "balance:)" and "for 2 :)" are); a heart may also
+# be "less than 3" (:func:`_stopped`).
 _SMILEY = re.compile(
-    r"(?<=\w)\s*+(?:(?:[:;=][-'^]?[()\[\]DPpOo3|/\\*]++|<3++|\^_*+\^)(?=\s|$)"
-    "|[\u2600-\u27bf\U0001f000-\U0001faff][\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]*+)"
+    r"(?:(?<=[^\W\d_]{2})|(?<=\w)\s++)(?:[:;=][-'^]?[()\[\]DPpOo3|/\\*]++|<3++|\^_*+\^)(?=\s|$)"
+    r"|(?<=\w)\s*+"
+    "[\u2600-\u27bf\U0001f000-\U0001faff][\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]*+"
 )
 
 
 _SMILEY_MARKS = frozenset(":;=<^")
 """The characters an emoticon starts with (:data:`_SMILEY` is tried only on a sentence with one,
 or with a character past ASCII)."""
-_EMOJI_END = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]++$")
+
+
+def _without_emoji_end(text: str) -> str:
+    """``text`` without the emoji and pictographs at its end (their variation selector and
+    joiner too; one pass from the end: a pattern anchored at the end re-read a long run of emoji
+    from each of its characters)."""
+    k = len(text)
+    while k and (
+        "\u2600" <= text[k - 1] <= "\u27bf"
+        or "\U0001f000" <= text[k - 1] <= "\U0001faff"
+        or text[k - 1] in "\ufe0f\u200d"
+    ):
+        k -= 1
+    return text[:k]
+
+
+_AFTER = re.compile(r"\s*+([\w']*+)")
+"""The word after an emoticon (its group; empty at the end or before a sign)."""
 
 
 def _stopped(match: re.Match[str]) -> str:
-    """A full stop for an emoticon or emoji (:data:`_SMILEY`), at its place in the message."""
-    return "." + " " * (len(match.group()) - 1)
+    """A full stop for an emoticon or emoji (:data:`_SMILEY`), at its place in the message; a
+    "<3" is a heart only at the end or before a word a request opens with ("love you <3 can
+    you ..."), and "less than 3" before anything else ("in <3 days")."""
+    face = match.group()
+    if face.lstrip()[0] == "<":
+        after = _AFTER.match(match.string, match.end())
+        word = after.group(1).lower() if after else ""
+        if word and word not in _LEAD_OPENERS:
+            return face
+    return "." + " " * (len(face) - 1)
 
 
-def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
+def _tokens(
+    text: str, offset: int, *, listed: bool = False, items: frozenset[int] = frozenset()
+) -> list[_Tok]:
     """The tokens of ``text`` (at ``offset`` in the message); with ``listed`` (the message
     numbers its items from 1), a list item's number is a token of its own that ends the item
-    before it (its word empty, its mark "#")."""
+    before it (its word empty, its mark "#"); one written "N -" inside a line only where
+    ``items`` has it (:func:`_dashed_items`)."""
     out: list[_Tok] = []
     append = out.append
     new = tuple.__new__  # about half the cost of the named tuple's own constructor, per token
@@ -187,8 +249,8 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
             continue
         if ("?" in raw or "!" in raw) and (glued := _GLUED.search(raw)):
             cut = glued.end()  # two tokens, the first ending its sentence
-            out += _tokens(raw[:cut], offset + start, listed=listed)
-            out += _tokens(raw[cut:], offset + start + cut, listed=listed)
+            out += _tokens(raw[:cut], offset + start, listed=listed, items=items)
+            out += _tokens(raw[cut:], offset + start + cut, listed=listed, items=items)
             continue
         if raw in ",;":
             append(new(_Tok, ("", offset + start, offset + end, raw)))
@@ -203,12 +265,13 @@ def _tokens(text: str, offset: int, *, listed: bool = False) -> list[_Tok]:
             raw == "-"
             and out
             and (
-                len(out) == 1 or (listed and not out[-1].mark and not _DIGIT_NEXT.match(text, end))
+                len(out) == 1
+                or (listed and out[-1].start in items and not _DIGIT_NEXT.match(text, end))
             )
             and _NUMBER.fullmatch(out[-1].word)
         ):
             # "1 - ..." opening a line, or "2 - ..." inside a numbered message's line: the
-            # number and its dash (not "1 - 2", not "for 2 - 3 nights")
+            # number and its dash (not "1 - 2", not "for 2 - 3 nights", not "for 4 - outdoor")
             item = out.pop()
             append(new(_Tok, ("", item.start, offset + end, "#")))
             continue
@@ -258,12 +321,13 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     requests: list[Request] = []
     reading = _STATEMENT if statement else _USER
     listed = _FIRST_ITEM.search(message) is not None
+    items = _dashed_items(message) if listed else frozenset()
     for sentence in split_sentences(message):
         # "... on my calendar :) can you ...": the emoticon is a full stop, no word of a request
         text = sentence.text
         if not statement and (not text.isascii() or _SMILEY_MARKS.intersection(text)):
             text = _SMILEY.sub(_stopped, text)
-        toks = _tokens(text, sentence.start, listed=listed)
+        toks = _tokens(text, sentence.start, listed=listed, items=items)
         requests.extend(_segment_sentence(message, toks, reading))
     if not statement and len(requests) > 1:
         requests = kept_together(message, requests, needs_probability)
@@ -298,7 +362,9 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             )
         )
         if current and (region or hard):
-            after = _next_piece(toks, i + region)
+            # After a hard cut only whether words follow counts (_opens): reading the whole
+            # piece there made a long unpunctuated message quadratic, one run-on cut at a time.
+            after = _next_piece(toks, i + region, limit=1 if hard else len(toks))
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
             cut = _opens_request(
                 current,
@@ -336,7 +402,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
         start = piece[0].start
         own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
         if own and own[-1] >= "\u2600":  # "my keys😞": an emoji glued to the last word
-            own = _EMOJI_END.sub("", own)
+            own = _without_emoji_end(own)
         frame = message[carry[0].start : carry[-1].end] if carry else ""
         tail = (
             message[back[0].start : back[-1].end].rstrip(_EDGE.replace("'", "")).strip()
@@ -391,11 +457,14 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
     is"). Not after a statement ("I lost my card how do I report it" asks once), nor a word that
     takes a question as its object or leaves its clause unfinished (:data:`_EMBEDS`), nor inside
     a question whose question word has no auxiliary yet ("what time can you come"), nor when
-    the question points back ("... until Thursday can I do that")."""
+    the question points back ("... until Thursday can I do that"), nor after a word that
+    introduces a title ("play the song where is my mind"; not "lock my card what is ...")."""
     before = current[-1]
     if (
         before.mark
         or before.word in _EMBEDS
+        or before.word in _NAMING
+        or (before.word in _TITLE_NOUNS and not _owned([t.word for t in current[-5:]]))
         or not message[before.end - 1].isalnum()
         or not message[toks[i].start].isalpha()
     ):
@@ -403,7 +472,11 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
     size, head = _head(current, _USER)
     while head and head[0].word in _GREETING:
         head, size = head[1:], size - 1  # "yo can i ..."
-    if size < 3 or not (head[0].word in _WH or head[0].word in _AUX or head[0].word in _VERBS):
+    if (
+        size < 3
+        or not head  # the first words read were all greetings or fillers ("um um um ...")
+        or not (head[0].word in _WH or head[0].word in _AUX or head[0].word in _VERBS)
+    ):
         return False
     word = toks[i].word
     ahead = [t.word for t in toks[i + 1 : i + 6]]
@@ -530,10 +603,12 @@ def _words_at(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool:
     return tuple(t.word for t in toks[i : i + len(words)]) == words
 
 
-def _next_piece(toks: list[_Tok], j: int) -> list[_Tok]:
-    """The words from ``j`` up to the next comma, semicolon, joining word or sentence end."""
-    out = []
-    while j < len(toks) and toks[j].word and toks[j].word not in ("and", "plus"):
+def _next_piece(toks: list[_Tok], j: int, *, limit: int) -> list[_Tok]:
+    """The words from ``j`` up to the next comma, semicolon, joining word or sentence end (at
+    most ``limit`` of them)."""
+    out: list[_Tok] = []
+    end = min(len(toks), j + limit)
+    while j < end and toks[j].word and toks[j].word not in ("and", "plus"):
         out.append(toks[j])
         if toks[j].mark:
             break
@@ -635,11 +710,17 @@ def _opens(
     return strong and len(words) >= 3, []
 
 
+_EDGE_LIMIT = 24
+"""How many joining words at a piece's start :func:`_head` skips at most."""
+
+
 def _head(piece: list[_Tok], reading: _Reading, limit: int = 12) -> tuple[int, list[_Tok]]:
     """The number of words of ``piece`` without the joining words at its edges, and its first
-    ``limit`` words (all a decision needs: a long message is not re-read at every comma)."""
+    ``limit`` words (all a decision needs: a long message is not re-read at every comma). At
+    most :data:`_EDGE_LIMIT` joining words are skipped: a piece opening with a long run of them
+    ("ok ok ok ...") was re-read at every word that might start a request."""
     a, b = 0, len(piece)
-    while a < b:
+    while a < min(b, _EDGE_LIMIT):
         if piece[a].word == "" or piece[a].word in _FILLERS:
             a += 1
         elif reading.anywhere and (size := _marker_at(piece, a, reading)):

@@ -728,14 +728,19 @@ def test_long_messages_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
         scanned.append(size + 1)
         return size
 
-    def counting_piece(toks: list[Any], j: int) -> list[Any]:
-        out = piece(toks, j)
+    def counting_piece(toks: list[Any], j: int, *, limit: int) -> list[Any]:
+        out = piece(toks, j, limit=limit)
         scanned.append(len(out) + 1)
         return out
 
     monkeypatch.setattr(module, "_region", counting_region)
     monkeypatch.setattr(module, "_next_piece", counting_piece)
-    for message, words in [("and " * 5000, 5000), ("x and " * 3000, 6000), ("a, " * 5000, 10000)]:
+    for message, words in [
+        ("and " * 5000, 5000),
+        ("x and " * 3000, 6000),
+        ("a, " * 5000, 10000),
+        ("what is my rent " * 2000, 8000),  # a run-on question at every fourth word
+    ]:
         scanned.clear()
         module.segment_requests.cache_clear()
         module.segment_requests(message)
