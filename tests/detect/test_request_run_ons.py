@@ -5,7 +5,6 @@ emoticons, greetings and closers of their own, and the shared word classes
 from __future__ import annotations
 
 import sys
-import time
 from types import FrameType
 from typing import Any
 
@@ -276,10 +275,13 @@ def test_segmenting_a_long_unpunctuated_message_grows_with_its_length(shape: Any
     assert _lines_run(shape(200)) < 2.5 * _lines_run(shape(100))
 
 
-def test_a_long_run_of_emoji_before_other_text_is_read_quickly() -> None:
-    # a timer with a wide margin: the pattern this replaced took seconds here (quadratic)
-    message = "a, " + "🎉" * 40_000 + "字"
-    start = time.perf_counter()
-    segment_requests.cache_clear()
-    segment_requests(message)
-    assert time.perf_counter() - start < 1.5
+def test_a_long_run_of_emoji_before_other_text_is_read_in_one_pass() -> None:
+    # counted, not timed (no timed assertions in tests): twice the emoji, about twice the work of
+    # the segmenter's own Python code. A pattern's cost inside the regex engine is not counted, so
+    # this passes on the quadratic pattern this replaced too; that cost is checked by hand
+    # (docs/simulate.md, the review fixes of the twelfth session).
+    def message(n: int) -> str:
+        return "a, " + "\U0001f389" * n + "\u5b57"
+
+    assert _lines_run(message(4_000)) < 2.5 * _lines_run(message(2_000))
+    assert segment_requests(message(40_000))  # read, and read as something
