@@ -476,14 +476,21 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # test false alarms 11.67 -> 11.67 %, drops 95.91 -> 95.79 % (2 of 1,566 turns; the dropped one
 # named 1,400 -> 1,399), merges 95.55 -> 95.34 %, closers 94.96 -> 94.83 %; sgd-dev 16.67 ->
 # 16.67 %, 81.97 -> 81.91 % (named 1,065 -> 1,066); fresh unchanged; declared unchanged.
-DROP_TEST = 0.957  # 95.79 % (was 95.91 %)
-MERGE_TEST = 0.953  # 95.34 % (was 95.55 %)
-FILLER_TEST = 0.948  # 94.83 % (was 94.96 %)
-FULL_TEST = 0.117  # 11.7 % (was 11.8 %)
+# Twelfth session (2026-12-03; the lead's look at the merged code of s43-segment, s43-judge and
+# their review fixes, 14:15 UTC, aggregates only; s43-segment alone had measured the same at
+# 13:03 UTC): run-on questions, emoticons, lone greetings and closers, numbered items inside a line
+# cut; fewer drops missed, one to three more answered turns flagged per set: test false alarms
+# 11.67 -> 11.83 %, drops 95.79 -> 96.55 %, merges 95.34 -> 96.27 %, closers 94.83 -> 95.59 %;
+# sgd-dev 16.67 -> 17.17 %, 81.91 -> 82.03 %; fresh 12.00 -> 12.50 %, 95.81 -> 96.18 %; declared
+# unchanged.
+DROP_TEST = 0.965  # 96.55 % (was 95.79 %)
+MERGE_TEST = 0.962  # 96.27 % (was 95.34 %)
+FILLER_TEST = 0.955  # 95.59 % (was 94.83 %)
+FULL_TEST = 0.119  # 11.83 % (was 11.67 %)
 FULL_TEST_DECLARED = 0.064  # 6.3 % (was 6.3 %)
-SGD_FULL, SGD_DROP = 0.167, 0.819  # 16.67 % (was 18.3 %), 81.97 % (was 82.3 %)
+SGD_FULL, SGD_DROP = 0.172, 0.820  # 17.17 % (was 16.67 %), 82.03 % (was 81.91 %)
 SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.109, 0.863  # 10.83 % (was 11.2 %), 86.34 % (was 86.4 %)
-FRESH_FULL, FRESH_DROP = 0.120, 0.958  # 12.0 % (was 12.5 %), 95.8 % (was 96.2 %)
+FRESH_FULL, FRESH_DROP = 0.125, 0.961  # 12.5 % (was 12.0 %), 96.18 % (was 95.81 %)
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.077, 0.996  # 7.7 % (was 9.0 %), 99.7 % (was 99.75 %)
 
 
@@ -597,10 +604,12 @@ SURE = {
     # split: (false alarms at most, drops flagged at least, closers flagged at least)
     # The lead's look at session 42's merged code with the finding confidence refitted (report
     # threshold 0.981 -> 0.974; 2026-12-03 12:00 UTC): more false alarms and many more drops.
-    "test": (0.040, 0.839, 0.913),  # 4.0 %, 83.97 %, 91.38 % (3.3 %, 59.45 % before)
+    # The lead's look at session 43's merged code (14:15 UTC): one answered turn more on fresh
+    # and holdout, a few more drops found on test and fresh.
+    "test": (0.040, 0.849, 0.913),  # 4.0 %, 84.93 % (83.97 % before the twelfth session)
     "sgd-dev": (0.020, 0.299, 0.762),  # 2.0 %, 29.97 %, 76.25 % (1.17 %, 16.18 %)
-    "fresh": (0.025, 0.832, 0.909),  # 2.5 %, 83.25 %, 90.95 % (2.17 %, 58.9 %)
-    "holdout": (0.025, 0.582, 0.849),  # 2.5 %, 58.26 %, 84.91 % (2.0 %, 41.74 %; never tuned on)
+    "fresh": (0.027, 0.839, 0.909),  # 2.67 %, 83.99 % (2.5 %, 83.25 % before the twelfth)
+    "holdout": (0.027, 0.582, 0.849),  # 2.67 %, 58.26 % (2.5 % before the twelfth; never tuned on)
 }
 
 
@@ -668,15 +677,33 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     and "+" standing alone join two requests, titles, stating "have", phrases of time, look-ups,
     closers with no comma; not refitted; measured once, aggregates only): segmented 14.33 %,
     90.17 %, 89.77 % (three more answered turns flagged, 112 more drops found); declared
-    unchanged."""
+    unchanged. Its seventeenth (2026-12-03 13:03 UTC, s43-segment: run-on questions, emoticons,
+    lone greetings and closers; the lead's look at the merged code, 14:15 UTC, the same):
+    segmented 14.50 %, 90.17 %, 89.77 %; declared unchanged."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.144
+    assert segmented.full_flagged / segmented.full_turns <= 0.145
     assert segmented.dropped_flagged / segmented.dropped_turns >= 0.901
     assert segmented.merged_flagged / segmented.merged_turns >= 0.897
     declared = mutation("holdout", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.092
     assert declared.dropped_flagged / declared.dropped_turns >= 0.917
+
+
+def test_the_set_written_the_ways_people_write_held_out() -> None:
+    """``ways-held`` (held out; rebuilt from training text in the joining styles people use, see
+    ``build_ways_multi_intent.py``): the first floors, from the lead's look at the twelfth
+    session's merged code (2026-12-03 14:15 UTC, aggregates only; `main` 75b55e7, run at 12:40
+    UTC: segmented 15.5 %, 87.6 %, 86.7 %). The check's segmenter
+    now cuts run-on questions and numbered items inside a line, which this set is written with:
+    segmented 16.00 %, 88.61 %, 87.77 %; declared 10.33 %, 96.26 %."""
+    segmented = mutation("ways-held")
+    assert segmented.full_flagged / segmented.full_turns <= 0.160
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.886
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.877
+    declared = mutation("ways-held", declared=True)
+    assert declared.full_flagged / declared.full_turns <= 0.104
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.962
 
 
 @pytest.mark.xfail(
