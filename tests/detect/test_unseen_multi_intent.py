@@ -113,7 +113,7 @@ def test_every_request_is_written_in_its_message_in_order() -> None:
             at += len(words)
 
 
-# --- figures (the eleventh look's routing and check; see the builder) ---
+# --- figures (the fourteenth look's routing and check; see the builder) ---
 
 
 @needs_data
@@ -131,6 +131,9 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
     # right (the SGD half, a new bot, 830 -> 851), messages planned in full 363 -> 382.
     # Tenth and eleventh looks (session 42's coherence scaling and split details; 11:35 and 12:00
     # UTC): 1,246 -> 1,247 routed right (the SGD half 851 -> 852), in full 382 -> 385.
+    # Twelfth and thirteenth looks (session 43's split: schedules, preferences, a name before a
+    # comma; s43-split's own look at 13:18 UTC and the lead's at the merged code, 13:49 UTC):
+    # unchanged.
     assert measured.routed_right >= 1247
     assert measured.dropped <= 9
     assert measured.merged <= 32
@@ -156,6 +159,10 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
     # Tenth and eleventh looks (session 42's segmenter: "+"/"&", titles, scene-setters, look-ups;
     # 11:35 and 12:00 UTC): answered turns flagged 79 -> 81, drops found 1,196 -> 1,233, merges
     # 703 -> 730.
-    assert measured.full_flagged <= 81
-    assert measured.dropped_flagged >= 1233
-    assert measured.merged_flagged >= 730
+    # Twelfth to fourteenth looks (session 43's segmenter: run-on questions, emoticons, lone
+    # greetings and closers; what a request names it asks for; 13:49 and 14:21 UTC): answered
+    # turns flagged 81 -> 79, drops found 1,233 -> 1,245, merges 730 -> 737 (sure findings: 13 ->
+    # 11 answered turns flagged, drops 722 -> 731).
+    assert measured.full_flagged <= 79
+    assert measured.dropped_flagged >= 1245
+    assert measured.merged_flagged >= 737
