@@ -110,6 +110,11 @@ The **sixteenth** (the lead's look after the review's fixes, 2026-12-03 12:00 UT
 the planner's details read by their verb, the declining words kept to declining replies): the
 same, but 84 entries covering no request (82): "right" and the like are entries of their own again.
 The floors take these figures.
+
+The **seventeenth** to **nineteenth** (2026-12-03: helper branch s43-split alone at 13:18 UTC, a
+schedule, a preference and a name before a comma kept with their request; the lead's looks at
+session 43's merged code at 13:49 and 14:15 UTC, aggregates only): all the same as the sixteenth
+(1,549 routed right, 8 merged, 548 in full, 84 entries covering no request).
 """
 
 from __future__ import annotations
