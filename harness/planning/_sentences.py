@@ -174,8 +174,9 @@ def _states_values(words: list[str]) -> bool:
     it): a present "be" or a verb of intending ("I plan to leave"), then no past participle
     ("It's declined") and no "-ing" verb of wanting, trying or having ("I'm having trouble"), or
     "thinking" ("I'm thinking March 5th", also after "was"); a verb of a schedule in the present
-    ("I leave on the 12th", "it starts at 5 pm"); or "will" and a verb that wants nothing and brings in nothing new ("I will return
-    on the 13th", "I'll pick it up at 10"; not "I'll require a car"). Any other finite verb (a
+    ("I leave on the 12th", "it starts at 5 pm"); or "will" and a verb that wants nothing and
+    brings in nothing new ("I will return on the 13th", "I'll pick it up at 10"; not "I'll
+    require a car"). Any other finite verb (a
     past tense, regular or not, a perfect, "was"/"were" or a present verb of its own) reports or
     asks."""
     start = next((k for k, word in enumerate(words) if word in _SUBJECTS), len(words))
@@ -242,7 +243,6 @@ def _plans(statement: str) -> bool:
 # have a trip soon"): "I have", "we have", "I've got" or "we've got" (not a bare "got": "I got a
 # trip" may report), and a word of the near future (closed classes).
 _HAVING = word_class("i we i've we've")
-_HAS = word_class("have got")
 _COMING = word_class("upcoming soon coming")
 _EXPECTS_WORDS = 10
 
