@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from harness.text._shapes import AUXILIARIES, VERBS, WH_SET
+from harness.text._shapes import AUXILIARIES, GREETINGS, VERBS, WH_SET
 
 
 def _words(text: str) -> frozenset[str]:
@@ -194,6 +194,11 @@ class _Tok(NamedTuple):
 
 _ASKING = _VERBS | _GENERIC
 _FRAME_OPENERS = _WH | _VERBS | _AUX | _SUBJECT
+# The words a request opens with; the words a subject opens with; greetings ("hey", "yo", not
+# "there" or "so").
+_LEAD_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
+_SUBJECT_STARTS = _PRONOUNS | _DETERMINERS
+_GREETING = frozenset(GREETINGS) - {"there", "so"}
 # (unions made once: a set union in a function made a new set at every call)
 
 

@@ -41,44 +41,56 @@ request verbs; docs/simulate.md gives how well the segmenter does on sets it was
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
 from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
+from harness.detect._joining import (
+    _REGION_STARTS,
+    _STATEMENT,
+    _USER,
+    _head,
+    _marker_at,
+    _Reading,
+    _region,
+    _words_at,
+)
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
+from harness.detect._request_tokens import (
+    _EDGE,
+    _FIRST_ITEM,
+    _SMILEY,
+    _SMILEY_MARKS,
+    _dashed_items,
+    _stopped,
+    _tokens,
+    _without_emoji_end,
+)
 from harness.detect._request_words import (
     _ANNOUNCED,
     _ANNOUNCING,
-    _ANYWHERE,
     _AUX,
     _DETERMINERS,
     _FILLERS,
-    _LEADS,
-    _MARKERS,
-    _NAMING,
+    _GREETING,
     _PREPOSITIONS,
     _PRONOUNS,
     _SCENE_OPENERS,
     _SCENE_PHRASES,
-    _STATEMENT_MARKERS,
-    _STRONG,
     _SUBJECT,
+    _SUBJECT_STARTS,
     _SUBORDINATORS,
-    _TITLE_NOUNS,
     _VERBS,
     _WH,
     _frame,
     _has_topic,
     _noun_clause,
-    _owned,
     _Tok,
-    _words,
 )
+from harness.detect._run_ons import _ANNOUNCE_STARTS, _RUN_ON_OPENERS, _announced_first, _runs_on
 from harness.detect._together import kept_together
 from harness.text import split_sentences
-from harness.text._shapes import ASKS_FIRST, GREETINGS, TITLES
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
 
@@ -98,210 +110,6 @@ class Request:
     carried_after: str = ""
     """Words said once after this request for it and the next one, carried back ("does it
     start" in "when and where does it start")."""
-
-
-def _markers_at(markers: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """The markers by their first word, longest first ("first of all" is taken before "first")."""
-    return {
-        first: tuple(sorted((m for m in markers if m[0] == first), key=len, reverse=True))
-        for first in {m[0] for m in markers}
-    }
-
-
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    """How a sentence is read: the lead-in markers it knows, and whether connectives and "then"
-    join requests with no comma before them (:data:`_ANYWHERE`)."""
-
-    markers_at: dict[str, tuple[tuple[str, ...], ...]]
-    anywhere: bool
-    joining: frozenset[str]
-    """The words of a joining region that only ever join requests."""
-
-
-_MARKER_WORDS = frozenset(m[0] for m in _MARKERS)
-_USER = _Reading(_markers_at(_MARKERS), anywhere=True, joining=_STRONG | _MARKER_WORDS)
-_STATEMENT = _Reading(_markers_at(_STATEMENT_MARKERS), anywhere=False, joining=_STRONG)
-# A run of dashes or a slash standing alone joins two parts as a semicolon does.
-_DASH = re.compile(r"-{2,}|[—–/]")
-
-_TOKEN = re.compile(r"[^\s,;]+|[,;]")
-_EDGE = ".,;:!?\"'()“”‘’"
-
-
-_DASH_STARTS = frozenset("-—–/")
-"""The characters a :data:`_DASH` token starts with (the pattern is tried on those only)."""
-
-
-_MARKS = {"?": "?", ".": ".", "!": "."}
-"""The mark of a token by its last character."""
-
-
-# A question or an exclamation with no space before the next sentence ("the price?Where is it").
-_GLUED = re.compile(r"[?!](?=[^\W\d_])")
-
-
-# A list item's number standing alone ("1.", "2)", "(3)", "#4", "5-"), and the first one of a list.
-_ITEM = re.compile(r"\(?\d{1,2}[.)]|#\d{1,2}|\d{1,2}-")
-_ITEM_STARTS = frozenset("(#0123456789")
-_FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\.|\s-)(?=\s)")
-"""A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
-line or what follows a colon (not "the number of tickets is 1.")."""
-_NUMBER = re.compile(r"\d{1,2}")
-_DIGIT_NEXT = re.compile(r"\s*+\d")
-_DASHED = re.compile(r"(?<![^\s,;])(\d{1,2})\s++-(?=[\s,;]|$)(?!\s*+\d)")
-"""A number and a dash standing alone ("2 - ..."; not "2 - 3 nights"), with the number's group."""
-
-
-def _dashed_items(message: str) -> frozenset[int]:
-    """Where the numbers of a numbered message's items written "N -" stand: each the next number
-    of its list, the last one before the number after it ("1 - a room for 2 - a quiet one 2 -
-    a gym": the second "2"), so a quantity before a dash ("a table for 4 - outdoor") numbers
-    nothing; a "1 -" starts a list again."""
-    items: list[int] = []
-    number, pending = 1, -1  # the last item's number, where the next one stands (-1: not seen)
-    for m in _DASHED.finditer(message):
-        n = int(m.group(1))
-        if n == 1:
-            if pending >= 0:
-                items.append(pending)
-            number, pending = 1, -1
-        elif n == number + 1:
-            pending = m.start(1)  # a later one replaces it: the earlier was a quantity
-        elif n == number + 2 and pending >= 0:
-            items.append(pending)
-            number, pending = number + 1, m.start(1)
-    if pending >= 0:
-        items.append(pending)
-    return frozenset(items)
-
-
-_SIGNS = {"+": "plus", "&": "and"}
-"""A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
-request as "Barnes and Noble" does: what follows opens no request)."""
-_NAME = re.compile(r"\s*+([A-Z][\w']*+)")
-"""What follows a title's dot before a name: a word with a capital letter (its group)."""
-
-
-# An emoticon (":)", ";-(", ":D", "<3") or a run of emoji and pictographs (with their variation
-# selector and joiner) after a word: it ends the sentence as a full stop does. An emoticon glued
-# to what comes before follows a word of two letters or more, not a number or a single letter
-# ("a 2:3 split", "7:3", "C:/" are no faces; "balance:)" and "for 2 :)" are); a heart may also
-# be "less than 3" (:func:`_stopped`).
-_SMILEY = re.compile(
-    r"(?:(?<=[^\W\d_]{2})|(?<=\w)\s++)(?:[:;=][-'^]?[()\[\]DPpOo3|/\\*]++|<3++|\^_*+\^)(?=\s|$)"
-    r"|(?<=\w)\s*+"
-    "[\u2600-\u27bf\U0001f000-\U0001faff][\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]*+"
-)
-
-
-_SMILEY_MARKS = frozenset(":;=<^")
-"""The characters an emoticon starts with (:data:`_SMILEY` is tried only on a sentence with one,
-or with a character past ASCII)."""
-
-
-def _without_emoji_end(text: str) -> str:
-    """``text`` without the emoji and pictographs at its end (their variation selector and
-    joiner too; one pass from the end: a pattern anchored at the end re-read a long run of emoji
-    from each of its characters)."""
-    k = len(text)
-    while k and (
-        "\u2600" <= text[k - 1] <= "\u27bf"
-        or "\U0001f000" <= text[k - 1] <= "\U0001faff"
-        or text[k - 1] in "\ufe0f\u200d"
-    ):
-        k -= 1
-    return text[:k]
-
-
-_AFTER = re.compile(r"\s*+([\w']*+)")
-"""The word after an emoticon (its group; empty at the end or before a sign)."""
-
-
-def _stopped(match: re.Match[str]) -> str:
-    """A full stop for an emoticon or emoji (:data:`_SMILEY`), at its place in the message; a
-    "<3" is a heart only at the end or before a word a request opens with ("love you <3 can
-    you ..."), and "less than 3" before anything else ("in <3 days")."""
-    face = match.group()
-    if face.lstrip()[0] == "<":
-        after = _AFTER.match(match.string, match.end())
-        word = after.group(1).lower() if after else ""
-        if word and word not in _LEAD_OPENERS:
-            return face
-    return "." + " " * (len(face) - 1)
-
-
-def _tokens(
-    text: str, offset: int, *, listed: bool = False, items: frozenset[int] = frozenset()
-) -> list[_Tok]:
-    """The tokens of ``text`` (at ``offset`` in the message); with ``listed`` (the message
-    numbers its items from 1), a list item's number is a token of its own that ends the item
-    before it (its word empty, its mark "#"); one written "N -" inside a line only where
-    ``items`` has it (:func:`_dashed_items`)."""
-    out: list[_Tok] = []
-    append = out.append
-    new = tuple.__new__  # about half the cost of the named tuple's own constructor, per token
-    for m in _TOKEN.finditer(text):
-        raw = m.group()
-        start, end = m.span()
-        if raw.isalpha():  # most tokens: a plain word, no mark, nothing to strip
-            append(new(_Tok, (raw.lower(), offset + start, offset + end, "")))
-            continue
-        if ("?" in raw or "!" in raw) and (glued := _GLUED.search(raw)):
-            cut = glued.end()  # two tokens, the first ending its sentence
-            out += _tokens(raw[:cut], offset + start, listed=listed, items=items)
-            out += _tokens(raw[cut:], offset + start + cut, listed=listed, items=items)
-            continue
-        if raw in ",;":
-            append(new(_Tok, ("", offset + start, offset + end, raw)))
-            continue
-        if (listed or start == 0) and raw[0] in _ITEM_STARTS and _ITEM.fullmatch(raw):
-            append(new(_Tok, ("", offset + start, offset + end, "#")))
-            continue
-        if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
-            append(new(_Tok, ("", offset + start, offset + end, ";")))
-            continue
-        if (
-            raw == "-"
-            and out
-            and (
-                len(out) == 1
-                or (listed and out[-1].start in items and not _DIGIT_NEXT.match(text, end))
-            )
-            and _NUMBER.fullmatch(out[-1].word)
-        ):
-            # "1 - ..." opening a line, or "2 - ..." inside a numbered message's line: the
-            # number and its dash (not "1 - 2", not "for 2 - 3 nights", not "for 4 - outdoor")
-            item = out.pop()
-            append(new(_Tok, ("", item.start, offset + end, "#")))
-            continue
-        if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
-            append(new(_Tok, (_SIGNS[raw], offset + start, offset + end, "")))
-            continue
-        word = raw.lower()
-        if "’" in word:
-            word = word.replace("’", "'")
-        word = word.strip(_EDGE)
-        if not word:
-            continue
-        mark = _MARKS.get(raw[-1], "")
-        if mark == "." and word in TITLES and raw[0].isupper() and _names(text, end):
-            mark = ""  # "Dr. Patel": the title's dot ends nothing (not "... my dr. What is ...")
-        append(new(_Tok, (word, offset + start, offset + end, mark)))
-    if len(out) > 1 and out[-1].mark == "#" and text[out[-2].end - offset - 1] != ":":
-        # A number ending its sentence ("I need 2."), not an item after a colon ("Question: 1.")
-        last = out.pop()
-        raw = text[last.start - offset : last.end - offset]
-        append(new(_Tok, (raw.lower().strip(_EDGE), last.start, last.end, _MARKS.get(raw[-1], ""))))
-    return out
-
-
-def _names(text: str, end: int) -> bool:
-    """Whether a name follows a title's dot at ``end`` of ``text``: a capitalised word that
-    opens no request or question (:data:`~harness.text._shapes.ASKS_FIRST`: "Dr. What is ..."
-    is a sentence ending in a title and a question)."""
-    name = _NAME.match(text, end)
-    return name is not None and name.group(1).lower() not in ASKS_FIRST
 
 
 @lru_cache(maxsize=8192)
@@ -422,87 +230,6 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     return [r for r in out if any(map(str.isalnum, r.text))]
 
 
-# An auxiliary that opens a question when a subject follows it ("can you", "do i", "will we").
-_ASKING_AUX = frozenset({"can", "could", "would", "will", "do", "does", "did", "should", "may"})
-_ASKED = frozenset({"you", "i", "we"})
-_RUN_ON_OPENERS = _ASKING_AUX | _WH
-"""The words a question running on opens with (:func:`_runs_on` is tried at these only)."""
-# Pronouns by which a question points back to what was said before it (a closed class).
-_POINTING_BACK = frozenset({"it", "that", "this", "they", "them", "one", "there"})
-# Words after which a question goes on the clause before it, embedded or as its object: a verb
-# of knowing or asking, a preposition, an object pronoun, a subordinator, a closed class.
-_EMBEDS = (
-    _PREPOSITIONS
-    | _SUBORDINATORS
-    | _AUX
-    | _WH
-    | _PRONOUNS
-    | _DETERMINERS
-    | _words(
-        """
-    know knows knew wonder wondering wondered curious sure idea ask asking asked tell told show
-    explain understand remember forget see figure find learn decide check out me us him them
-    please so and or but then that whether not
-    """
-    )
-)
-
-
-def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> bool:
-    """Whether a question opens at ``toks[i]`` with no punctuation or joining word before it,
-    after a question or an imperative of its own ("what is my balance can you book a cab",
-    "please search for some fun things to do what are the requirements ..."): an auxiliary
-    before "you", "i" or "we" and two more words, or a question word whose auxiliary and subject
-    follow within four words (an embedded question keeps its order: "tell me what the status
-    is"). Not after a statement ("I lost my card how do I report it" asks once), nor a word that
-    takes a question as its object or leaves its clause unfinished (:data:`_EMBEDS`), nor inside
-    a question whose question word has no auxiliary yet ("what time can you come"), nor when
-    the question points back ("... until Thursday can I do that"), nor after a word that
-    introduces a title ("play the song where is my mind"; not "lock my card what is ...")."""
-    before = current[-1]
-    if (
-        before.mark
-        or before.word in _EMBEDS
-        or before.word in _NAMING
-        or (before.word in _TITLE_NOUNS and not _owned([t.word for t in current[-5:]]))
-        or not message[before.end - 1].isalnum()
-        or not message[toks[i].start].isalpha()
-    ):
-        return False
-    size, head = _head(current, _USER)
-    while head and head[0].word in _GREETING:
-        head, size = head[1:], size - 1  # "yo can i ..."
-    if (
-        size < 3
-        or not head  # the first words read were all greetings or fillers ("um um um ...")
-        or not (head[0].word in _WH or head[0].word in _AUX or head[0].word in _VERBS)
-    ):
-        return False
-    word = toks[i].word
-    ahead = [t.word for t in toks[i + 1 : i + 6]]
-    if not _POINTING_BACK.isdisjoint(ahead):
-        return False
-    if word in _ASKING_AUX:
-        if len(ahead) < 3 or ahead[0] not in _ASKED or not ahead[1] or not ahead[2]:
-            return False
-    elif word in _WH and word != "whose":
-        inverted = word.endswith("s")  # "whats", "what's", "whens"
-        for k, w in enumerate(ahead[:4]):
-            if w in _AUX and k + 1 < len(ahead) and ahead[k + 1] in _SUBJECT_STARTS:
-                inverted = True
-                break
-            if w in _AUX or not w:
-                break
-        if not inverted:
-            return False
-    else:
-        return False
-    # the question before has its auxiliary: no question word left waiting for one
-    words = [t.word for t in current[-12:]]
-    asked = [k for k, w in enumerate(words) if w in _WH]
-    return not asked or any(w in _AUX for w in words[asked[-1] + 1 :])
-
-
 def _announces(part: list[_Tok]) -> bool:
     """Whether ``part`` (before a colon) only announces the requests after it."""
     words = [t.word for t in part if t.word]
@@ -522,85 +249,7 @@ def _joined(frame: str, own: str) -> str:
     return " ".join([*frame_words, *own_words[k:]])
 
 
-_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
-_LEAD_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
 _ALSO_OPENERS = _WH | _AUX | _SUBJECT
-_SUBJECT_STARTS = _PRONOUNS | _DETERMINERS
-_REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
-"""The words a joining region can start with (:func:`_region` is 0 at any other)."""
-
-
-def _region(toks: list[_Tok], i: int, reading: _Reading) -> int:
-    """How many tokens from ``i`` join two parts: a comma or semicolon, "and", "plus", "as well
-    as", with the fillers after them ("and also", ", and then"); 0 when none starts at ``i``."""
-    j = i
-    while j < len(toks):
-        if toks[j].word == "" or toks[j].word in _FILLERS:
-            if (
-                j == i
-                and toks[j].word not in ("", "and", "plus")
-                and not _also(toks, i)
-                and not (reading.anywhere and _then(toks, i))
-            ):
-                break  # "also" or "then" alone inside a clause joins nothing
-            j += 1
-        elif toks[j].word == "as" and _words_at(toks, j, ("as", "well", "as")):
-            j += 3
-        elif j > i and (size := _marker_at(toks, j, reading)):
-            j += size  # ", and what's more, ..."
-        elif j == i and reading.anywhere and (size := _marker_at(toks, j, reading, anywhere=True)):
-            j += size  # "... for 12 btw can you ...", "... tickets oh and I need ..."
-        else:
-            break
-    return j - i
-
-
-def _also(toks: list[_Tok], i: int) -> bool:
-    """Whether an "also" with no comma before it may join two requests ("book a flight also
-    what's the weather"): not after a subject, auxiliary or question word ("I also need", "can
-    you also")."""
-    if toks[i].word != "also" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
-        return False
-    before = toks[i - 1].word
-    return before not in _NOT_BEFORE_ALSO
-
-
-def _then(toks: list[_Tok], i: int) -> bool:
-    """Whether a "then" with no comma before it may join two requests ("get a dentist for me
-    then set a reminder"): after a word, before a request's opening word."""
-    if toks[i].word != "then" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
-        return False
-    return i + 1 < len(toks) and toks[i + 1].word in _LEAD_OPENERS
-
-
-def _marker_at(toks: list[_Tok], j: int, reading: _Reading, *, anywhere: bool = False) -> int:
-    """The number of words of a lead-in marker at ``j`` (:data:`_MARKERS`), or 0; with
-    ``anywhere``, only one that joins requests with no comma before it (:data:`_ANYWHERE`)."""
-    for marker in reading.markers_at.get(toks[j].word, ()):
-        if anywhere and marker not in _ANYWHERE:
-            continue
-        if _words_at(toks, j, marker):
-            k = j + len(marker)
-            after = toks[k] if k < len(toks) else None
-            if anywhere and (j == 0 or toks[j - 1].mark or not toks[j - 1].word):
-                continue  # after a comma or a sentence's end the region starts there
-            if marker == ("oh",):
-                if anywhere and (after is None or after.word not in ("and", "also")):
-                    continue
-            elif marker[0] in _LEADS or (anywhere and marker != ("btw",)):
-                if after is None:
-                    # The end of what was read: a part cut off at a comma ("First off, ...").
-                    opens = reading.anywhere and not anywhere
-                else:
-                    opens = after.word == "" or after.word in _LEAD_OPENERS
-                if not opens:
-                    continue
-            return len(marker)
-    return 0
-
-
-def _words_at(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool:
-    return tuple(t.word for t in toks[i : i + len(words)]) == words
 
 
 def _next_piece(toks: list[_Tok], j: int, *, limit: int) -> list[_Tok]:
@@ -710,28 +359,6 @@ def _opens(
     return strong and len(words) >= 3, []
 
 
-_EDGE_LIMIT = 24
-"""How many joining words at a piece's start :func:`_head` skips at most."""
-
-
-def _head(piece: list[_Tok], reading: _Reading, limit: int = 12) -> tuple[int, list[_Tok]]:
-    """The number of words of ``piece`` without the joining words at its edges, and its first
-    ``limit`` words (all a decision needs: a long message is not re-read at every comma). At
-    most :data:`_EDGE_LIMIT` joining words are skipped: a piece opening with a long run of them
-    ("ok ok ok ...") was re-read at every word that might start a request."""
-    a, b = 0, len(piece)
-    while a < min(b, _EDGE_LIMIT):
-        if piece[a].word == "" or piece[a].word in _FILLERS:
-            a += 1
-        elif reading.anywhere and (size := _marker_at(piece, a, reading)):
-            a += size  # "besides that, ...": a lead-in, not a request
-        else:
-            break
-    while b > a and piece[b - 1].word == "":
-        b -= 1
-    return b - a, piece[a : min(b, a + limit)]
-
-
 def _asks(words: list[str], k: int) -> bool:
     """Whether ``words[k]`` opens a question: "what's", or a question word before an auxiliary."""
     if k + 1 >= len(words) or words[k] not in _WH:
@@ -739,7 +366,6 @@ def _asks(words: list[str], k: int) -> bool:
     return words[k].endswith("'s") or words[k + 1] in _AUX
 
 
-_GREETING = frozenset(GREETINGS) - {"there", "so"}
 _SCENE_FIRST = frozenset(phrase[0] for phrase in _SCENE_PHRASES)
 
 
@@ -788,32 +414,3 @@ def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
     if reading.anywhere and b - a > 3 and piece[a].word in _ANNOUNCE_STARTS:
         a += _announced_first(piece[a:b])
     return piece[a:b]
-
-
-_ANNOUNCE_STARTS = _ANNOUNCING | _GREETING
-_ANNOUNCE_SPEAKER = _words("i i've ive i'm im we help")
-
-
-def _announced_first(piece: list[_Tok]) -> int:
-    """How many words at the start of ``piece`` only announce the requests that follow with no
-    punctuation between ("couple of things i want to ...", "hey there two things how do i ...",
-    "hello i have several requests whats ..."): words of an announcement up to the last word
-    naming requests, the speaker's own or with no verb and no article, and then a word a request
-    opens with; 0 when there is none ("the items in my cart ...", "a few things i need to buy"
-    name things they ask about)."""
-    last = -1
-    for k, tok in enumerate(piece[:8]):
-        if tok.mark and tok.word in _ANNOUNCED:
-            return 0  # "A few things." was cut before: this is no run-on
-        if tok.word in _ANNOUNCED:
-            last = k
-        elif tok.word not in _ANNOUNCE_STARTS:
-            break
-    if last < 0 or last + 1 >= len(piece) or piece[last + 1].word not in _LEAD_OPENERS:
-        return 0
-    words = {t.word for t in piece[: last + 1]}
-    if words.isdisjoint(_ANNOUNCE_SPEAKER) and not (
-        words.isdisjoint(_AUX) and words.isdisjoint(_DETERMINERS)
-    ):
-        return 0  # "do my items ...", "a few things i need to buy" speak of them
-    return last + 1

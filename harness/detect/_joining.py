@@ -1,0 +1,151 @@
+"""The joining words between the requests of a sentence, for the request segmenter
+(:mod:`harness.detect.requests`).
+
+A joining region is a comma or semicolon, "and", "plus", "as well as", with the fillers after
+them ("and also", ", and then") and the lead-in markers that add or order requests ("btw",
+"besides that", "Secondly,"). How a sentence is read (:class:`_Reading`) says which markers it
+knows: a user's message every discourse connective of a request (:data:`_USER`), a bot's sentence
+only the few the matcher's clauses were fitted with (:data:`_STATEMENT`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.detect._request_words import (
+    _ANYWHERE,
+    _AUX,
+    _FILLERS,
+    _LEAD_OPENERS,
+    _LEADS,
+    _MARKERS,
+    _PRONOUNS,
+    _STATEMENT_MARKERS,
+    _STRONG,
+    _WH,
+    _Tok,
+)
+
+
+def _markers_at(markers: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The markers by their first word, longest first ("first of all" is taken before "first")."""
+    return {
+        first: tuple(sorted((m for m in markers if m[0] == first), key=len, reverse=True))
+        for first in {m[0] for m in markers}
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How a sentence is read: the lead-in markers it knows, and whether connectives and "then"
+    join requests with no comma before them (:data:`_ANYWHERE`)."""
+
+    markers_at: dict[str, tuple[tuple[str, ...], ...]]
+    anywhere: bool
+    joining: frozenset[str]
+    """The words of a joining region that only ever join requests."""
+
+
+_MARKER_WORDS = frozenset(m[0] for m in _MARKERS)
+_USER = _Reading(_markers_at(_MARKERS), anywhere=True, joining=_STRONG | _MARKER_WORDS)
+_STATEMENT = _Reading(_markers_at(_STATEMENT_MARKERS), anywhere=False, joining=_STRONG)
+
+
+_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
+_REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
+"""The words a joining region can start with (:func:`_region` is 0 at any other)."""
+
+
+def _region(toks: list[_Tok], i: int, reading: _Reading) -> int:
+    """How many tokens from ``i`` join two parts: a comma or semicolon, "and", "plus", "as well
+    as", with the fillers after them ("and also", ", and then"); 0 when none starts at ``i``."""
+    j = i
+    while j < len(toks):
+        if toks[j].word == "" or toks[j].word in _FILLERS:
+            if (
+                j == i
+                and toks[j].word not in ("", "and", "plus")
+                and not _also(toks, i)
+                and not (reading.anywhere and _then(toks, i))
+            ):
+                break  # "also" or "then" alone inside a clause joins nothing
+            j += 1
+        elif toks[j].word == "as" and _words_at(toks, j, ("as", "well", "as")):
+            j += 3
+        elif j > i and (size := _marker_at(toks, j, reading)):
+            j += size  # ", and what's more, ..."
+        elif j == i and reading.anywhere and (size := _marker_at(toks, j, reading, anywhere=True)):
+            j += size  # "... for 12 btw can you ...", "... tickets oh and I need ..."
+        else:
+            break
+    return j - i
+
+
+def _also(toks: list[_Tok], i: int) -> bool:
+    """Whether an "also" with no comma before it may join two requests ("book a flight also
+    what's the weather"): not after a subject, auxiliary or question word ("I also need", "can
+    you also")."""
+    if toks[i].word != "also" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
+        return False
+    before = toks[i - 1].word
+    return before not in _NOT_BEFORE_ALSO
+
+
+def _then(toks: list[_Tok], i: int) -> bool:
+    """Whether a "then" with no comma before it may join two requests ("get a dentist for me
+    then set a reminder"): after a word, before a request's opening word."""
+    if toks[i].word != "then" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
+        return False
+    return i + 1 < len(toks) and toks[i + 1].word in _LEAD_OPENERS
+
+
+def _marker_at(toks: list[_Tok], j: int, reading: _Reading, *, anywhere: bool = False) -> int:
+    """The number of words of a lead-in marker at ``j`` (:data:`_MARKERS`), or 0; with
+    ``anywhere``, only one that joins requests with no comma before it (:data:`_ANYWHERE`)."""
+    for marker in reading.markers_at.get(toks[j].word, ()):
+        if anywhere and marker not in _ANYWHERE:
+            continue
+        if _words_at(toks, j, marker):
+            k = j + len(marker)
+            after = toks[k] if k < len(toks) else None
+            if anywhere and (j == 0 or toks[j - 1].mark or not toks[j - 1].word):
+                continue  # after a comma or a sentence's end the region starts there
+            if marker == ("oh",):
+                if anywhere and (after is None or after.word not in ("and", "also")):
+                    continue
+            elif marker[0] in _LEADS or (anywhere and marker != ("btw",)):
+                if after is None:
+                    # The end of what was read: a part cut off at a comma ("First off, ...").
+                    opens = reading.anywhere and not anywhere
+                else:
+                    opens = after.word == "" or after.word in _LEAD_OPENERS
+                if not opens:
+                    continue
+            return len(marker)
+    return 0
+
+
+def _words_at(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool:
+    return tuple(t.word for t in toks[i : i + len(words)]) == words
+
+
+_EDGE_LIMIT = 24
+"""How many joining words at a piece's start :func:`_head` skips at most."""
+
+
+def _head(piece: list[_Tok], reading: _Reading, limit: int = 12) -> tuple[int, list[_Tok]]:
+    """The number of words of ``piece`` without the joining words at its edges, and its first
+    ``limit`` words (all a decision needs: a long message is not re-read at every comma). At
+    most :data:`_EDGE_LIMIT` joining words are skipped: a piece opening with a long run of them
+    ("ok ok ok ...") was re-read at every word that might start a request."""
+    a, b = 0, len(piece)
+    while a < min(b, _EDGE_LIMIT):
+        if piece[a].word == "" or piece[a].word in _FILLERS:
+            a += 1
+        elif reading.anywhere and (size := _marker_at(piece, a, reading)):
+            a += size  # "besides that, ...": a lead-in, not a request
+        else:
+            break
+    while b > a and piece[b - 1].word == "":
+        b -= 1
+    return b - a, piece[a : min(b, a + limit)]

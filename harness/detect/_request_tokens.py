@@ -1,0 +1,198 @@
+"""Reading a user message's sentence into tokens for the request segmenter
+(:mod:`harness.detect.requests`).
+
+A token is a word (lower-cased, its edge punctuation stripped) with the mark that ends it ("?",
+".", or none), or a comma or semicolon standing alone. What is no word of a request becomes a
+mark of its own: a list item's number ("(1)", "#2", "3-", "2 -" inside a numbered line) is "#",
+a run of dashes or a slash standing alone is ";". A "+" or "&" standing alone is the word it
+stands for, and a title's dot before a name ("Dr. Okafor") ends nothing. An emoticon or emoji
+after a word is a full stop (:data:`_SMILEY`, :func:`_stopped`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.detect._request_words import _LEAD_OPENERS, _Tok
+from harness.text._shapes import ASKS_FIRST, TITLES
+
+# A run of dashes or a slash standing alone joins two parts as a semicolon does.
+_DASH = re.compile(r"-{2,}|[—–/]")
+
+_TOKEN = re.compile(r"[^\s,;]+|[,;]")
+_EDGE = ".,;:!?\"'()“”‘’"
+
+
+_DASH_STARTS = frozenset("-—–/")
+"""The characters a :data:`_DASH` token starts with (the pattern is tried on those only)."""
+
+
+_MARKS = {"?": "?", ".": ".", "!": "."}
+"""The mark of a token by its last character."""
+
+
+# A question or an exclamation with no space before the next sentence ("the price?Where is it").
+_GLUED = re.compile(r"[?!](?=[^\W\d_])")
+
+
+# A list item's number standing alone ("1.", "2)", "(3)", "#4", "5-"), and the first one of a list.
+_ITEM = re.compile(r"\(?\d{1,2}[.)]|#\d{1,2}|\d{1,2}-")
+_ITEM_STARTS = frozenset("(#0123456789")
+_FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\.|\s-)(?=\s)")
+"""A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
+line or what follows a colon (not "the number of tickets is 1.")."""
+_NUMBER = re.compile(r"\d{1,2}")
+_DIGIT_NEXT = re.compile(r"\s*+\d")
+_DASHED = re.compile(r"(?<![^\s,;])(\d{1,2})\s++-(?=[\s,;]|$)(?!\s*+\d)")
+"""A number and a dash standing alone ("2 - ..."; not "2 - 3 nights"), with the number's group."""
+
+
+def _dashed_items(message: str) -> frozenset[int]:
+    """Where the numbers of a numbered message's items written "N -" stand: each the next number
+    of its list, the last one before the number after it ("1 - a room for 2 - a quiet one 2 -
+    a gym": the second "2"), so a quantity before a dash ("a table for 4 - outdoor") numbers
+    nothing; a "1 -" starts a list again."""
+    items: list[int] = []
+    number, pending = 1, -1  # the last item's number, where the next one stands (-1: not seen)
+    for m in _DASHED.finditer(message):
+        n = int(m.group(1))
+        if n == 1:
+            if pending >= 0:
+                items.append(pending)
+            number, pending = 1, -1
+        elif n == number + 1:
+            pending = m.start(1)  # a later one replaces it: the earlier was a quantity
+        elif n == number + 2 and pending >= 0:
+            items.append(pending)
+            number, pending = number + 1, m.start(1)
+    if pending >= 0:
+        items.append(pending)
+    return frozenset(items)
+
+
+_SIGNS = {"+": "plus", "&": "and"}
+"""A sign standing alone between two words is the word it stands for ("Barnes & Noble" stays one
+request as "Barnes and Noble" does: what follows opens no request)."""
+_NAME = re.compile(r"\s*+([A-Z][\w']*+)")
+"""What follows a title's dot before a name: a word with a capital letter (its group)."""
+
+
+# An emoticon (":)", ";-(", ":D", "<3") or a run of emoji and pictographs (with their variation
+# selector and joiner) after a word: it ends the sentence as a full stop does. An emoticon glued
+# to what comes before follows a word of two letters or more, not a number or a single letter
+# ("a 2:3 split", "7:3", "C:/" are no faces; "balance:)" and "for 2 :)" are); a heart may also
+# be "less than 3" (:func:`_stopped`).
+_SMILEY = re.compile(
+    r"(?:(?<=[^\W\d_]{2})|(?<=\w)\s++)(?:[:;=][-'^]?[()\[\]DPpOo3|/\\*]++|<3++|\^_*+\^)(?=\s|$)"
+    r"|(?<=\w)\s*+"
+    "[\u2600-\u27bf\U0001f000-\U0001faff][\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]*+"
+)
+
+
+_SMILEY_MARKS = frozenset(":;=<^")
+"""The characters an emoticon starts with (:data:`_SMILEY` is tried only on a sentence with one,
+or with a character past ASCII)."""
+
+
+def _without_emoji_end(text: str) -> str:
+    """``text`` without the emoji and pictographs at its end (their variation selector and
+    joiner too; one pass from the end: a pattern anchored at the end re-read a long run of emoji
+    from each of its characters)."""
+    k = len(text)
+    while k and (
+        "\u2600" <= text[k - 1] <= "\u27bf"
+        or "\U0001f000" <= text[k - 1] <= "\U0001faff"
+        or text[k - 1] in "\ufe0f\u200d"
+    ):
+        k -= 1
+    return text[:k]
+
+
+_AFTER = re.compile(r"\s*+([\w']*+)")
+"""The word after an emoticon (its group; empty at the end or before a sign)."""
+
+
+def _stopped(match: re.Match[str]) -> str:
+    """A full stop for an emoticon or emoji (:data:`_SMILEY`), at its place in the message; a
+    "<3" is a heart only at the end or before a word a request opens with ("love you <3 can
+    you ..."), and "less than 3" before anything else ("in <3 days")."""
+    face = match.group()
+    if face.lstrip()[0] == "<":
+        after = _AFTER.match(match.string, match.end())
+        word = after.group(1).lower() if after else ""
+        if word and word not in _LEAD_OPENERS:
+            return face
+    return "." + " " * (len(face) - 1)
+
+
+def _tokens(
+    text: str, offset: int, *, listed: bool = False, items: frozenset[int] = frozenset()
+) -> list[_Tok]:
+    """The tokens of ``text`` (at ``offset`` in the message); with ``listed`` (the message
+    numbers its items from 1), a list item's number is a token of its own that ends the item
+    before it (its word empty, its mark "#"); one written "N -" inside a line only where
+    ``items`` has it (:func:`_dashed_items`)."""
+    out: list[_Tok] = []
+    append = out.append
+    new = tuple.__new__  # about half the cost of the named tuple's own constructor, per token
+    for m in _TOKEN.finditer(text):
+        raw = m.group()
+        start, end = m.span()
+        if raw.isalpha():  # most tokens: a plain word, no mark, nothing to strip
+            append(new(_Tok, (raw.lower(), offset + start, offset + end, "")))
+            continue
+        if ("?" in raw or "!" in raw) and (glued := _GLUED.search(raw)):
+            cut = glued.end()  # two tokens, the first ending its sentence
+            out += _tokens(raw[:cut], offset + start, listed=listed, items=items)
+            out += _tokens(raw[cut:], offset + start + cut, listed=listed, items=items)
+            continue
+        if raw in ",;":
+            append(new(_Tok, ("", offset + start, offset + end, raw)))
+            continue
+        if (listed or start == 0) and raw[0] in _ITEM_STARTS and _ITEM.fullmatch(raw):
+            append(new(_Tok, ("", offset + start, offset + end, "#")))
+            continue
+        if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
+            append(new(_Tok, ("", offset + start, offset + end, ";")))
+            continue
+        if (
+            raw == "-"
+            and out
+            and (
+                len(out) == 1
+                or (listed and out[-1].start in items and not _DIGIT_NEXT.match(text, end))
+            )
+            and _NUMBER.fullmatch(out[-1].word)
+        ):
+            # "1 - ..." opening a line, or "2 - ..." inside a numbered message's line: the
+            # number and its dash (not "1 - 2", not "for 2 - 3 nights", not "for 4 - outdoor")
+            item = out.pop()
+            append(new(_Tok, ("", item.start, offset + end, "#")))
+            continue
+        if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
+            append(new(_Tok, (_SIGNS[raw], offset + start, offset + end, "")))
+            continue
+        word = raw.lower()
+        if "’" in word:
+            word = word.replace("’", "'")
+        word = word.strip(_EDGE)
+        if not word:
+            continue
+        mark = _MARKS.get(raw[-1], "")
+        if mark == "." and word in TITLES and raw[0].isupper() and _names(text, end):
+            mark = ""  # "Dr. Patel": the title's dot ends nothing (not "... my dr. What is ...")
+        append(new(_Tok, (word, offset + start, offset + end, mark)))
+    if len(out) > 1 and out[-1].mark == "#" and text[out[-2].end - offset - 1] != ":":
+        # A number ending its sentence ("I need 2."), not an item after a colon ("Question: 1.")
+        last = out.pop()
+        raw = text[last.start - offset : last.end - offset]
+        append(new(_Tok, (raw.lower().strip(_EDGE), last.start, last.end, _MARKS.get(raw[-1], ""))))
+    return out
+
+
+def _names(text: str, end: int) -> bool:
+    """Whether a name follows a title's dot at ``end`` of ``text``: a capitalised word that
+    opens no request or question (:data:`~harness.text._shapes.ASKS_FIRST`: "Dr. What is ..."
+    is a sentence ending in a title and a question)."""
+    name = _NAME.match(text, end)
+    return name is not None and name.group(1).lower() not in ASKS_FIRST
