@@ -51,7 +51,7 @@ _USER = _Reading(_markers_at(_MARKERS), anywhere=True, joining=_STRONG | _MARKER
 _STATEMENT = _Reading(_markers_at(_STATEMENT_MARKERS), anywhere=False, joining=_STRONG)
 
 
-_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS
+_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS | {"to"}
 _REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
 """The words a joining region can start with (:func:`_region` is 0 at any other)."""
 

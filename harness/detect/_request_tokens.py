@@ -43,6 +43,7 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\
 line or what follows a colon (not "the number of tickets is 1.")."""
 _NUMBER = re.compile(r"\d{1,2}")
 _DIGIT_NEXT = re.compile(r"\s*+\d")
+_LETTER_NEXT = re.compile(r"\s++[^\W\d_]")
 _DASHED = re.compile(r"(?<![^\s,;])(\d{1,2})\s++-(?=[\s,;]|$)(?!\s*+\d)")
 """A number and a dash standing alone ("2 - ..."; not "2 - 3 nights"), with the number's group."""
 
@@ -168,6 +169,11 @@ def _tokens(
             # number and its dash (not "1 - 2", not "for 2 - 3 nights", not "for 4 - outdoor")
             item = out.pop()
             append(new(_Tok, ("", item.start, offset + end, "#")))
+            continue
+        if raw == "-" and out and out[-1].word[-1:].isalpha() and _LETTER_NEXT.match(text, end):
+            # a dash standing alone between words joins two parts as a run of dashes does
+            # ("any meetings today - I am looking for a salon"; not "1 - 2", "for 4 - outdoor")
+            append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
         if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
             append(new(_Tok, (_SIGNS[raw], offset + start, offset + end, "")))

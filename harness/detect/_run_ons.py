@@ -75,8 +75,12 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
     ):
         return False
     size, head = _head(current, _USER)
-    while head and head[0].word in _GREETING:
-        head, size = head[1:], size - 1  # "yo can i ..."
+    if head and head[0].word in _ANNOUNCE_STARTS and (k := _announced_first(head)):
+        head, size = head[k:], size - k  # "two things how do i ..."
+    greeted = False
+    while head and (head[0].word in _GREETING or (greeted and head[0].word == "there")):
+        head, size = head[1:], size - 1  # "yo can i ...", "hello there can i ..."
+        greeted = True
     if (
         size < 3
         or not head  # the first words read were all greetings or fillers ("um um um ...")
@@ -125,7 +129,9 @@ def _announced_first(piece: list[_Tok]) -> int:
             return 0  # "A few things." was cut before: this is no run-on
         if tok.word in _ANNOUNCED:
             last = k
-        elif tok.word not in _ANNOUNCE_STARTS:
+        elif tok.word not in _ANNOUNCE_STARTS and not (
+            tok.word == "there" and k and piece[k - 1].word in _GREETING  # "hey there"
+        ):
             break
     if last < 0 or last + 1 >= len(piece) or piece[last + 1].word not in _LEAD_OPENERS:
         return 0

@@ -105,6 +105,10 @@ _TOLD_OF_IT = frozenset(
 # What a polite request opens with before its verb ("please", "can you", "could you").
 _POLITE = frozenset({"please", "can", "could", "would", "will", "you"})
 _THANKS = frozenset({"thanks", "thank", "great", "cool", "perfect"})
+# Who a telling is told to when it is no one else (the speaker: "tell me", "let us know").
+_TOLD = frozenset({"me", "us"})
+# "new ones", "another one": a thing named before, again (points_back reads "one" only).
+_NEW_ONES = re.compile(r"\b(?:new|replacement|more)\s++ones\b")
 # Verbs of taking money or a thing out, and of placing it somewhere (closed classes): "take $40
 # from savings and put it in checking" moves it once; "check my balance and send it" asks twice.
 _TAKING = frozenset({"take", "withdraw", "pull", "grab"})
@@ -129,13 +133,15 @@ _SPEAKER = frozenset({"i", "i've", "ive", "i'm", "im", "i'd", "we", "we've", "we
 # An announcement of requests to come, said as a sentence or a part of its own: the words the
 # segmenter's announcements before a colon have, greetings, and the prepositions of "help me with
 # a few things" (closed classes).
-_ANNOUNCES = _ANNOUNCING | GREETINGS | frozenset({"with", "about", "for", "some"})
+_ANNOUNCES = _ANNOUNCING | GREETINGS | frozenset({"with", "about", "for", "some", "out"})
 # "Go ahead" before "and" and the request it lets go ahead ("please go ahead and book it").
 _GO_AHEAD = re.compile(r"(?:(?:please|ok|okay|so|now)\s++)?go\s++ahead", re.IGNORECASE)
 _QUOTES = frozenset("'\"‘“")
 """What a quotation opens with: a quoted piece is what the request before it is about."""
 # A word of :data:`_ANNOUNCED` (what :func:`_announces` reads a piece's words for).
-_NAMES_ANNOUNCED = re.compile(r"\b(?:questions?|things?|requests?|quer(?:y|ies)|items?)\b", re.I)
+_NAMES_ANNOUNCED = re.compile(
+    r"\b(?:questions?|things?|requests?|quer(?:y|ies)|items?|help)\b", re.IGNORECASE
+)
 # The words :func:`~harness.text._shapes.points_back` needs one of (tried first: most pieces
 # have none).
 _POINTS = re.compile(r"\b(?:it|them|one)\b", re.IGNORECASE)
@@ -212,6 +218,10 @@ def _together(
         return True  # "translate the sentence, 'we will be there soon' into Portuguese"
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
         return True
+    if _AND.fullmatch(between) and not _asks(second) and _context(first, needs):
+        return True  # "i was buying qtips at walmart and my card got declined"
+    if _tells_of_it(first, second):
+        return True  # "my card snapped, can you tell my bank to send a replacement"
     if (
         _opening(second) == "or"
         or (_POINTS.search(second) is not None and _points_back(first, second))
@@ -222,6 +232,49 @@ def _together(
         (_opening(first) in _SAYS_OF and (goes_on(first, second) or _wants_on(first, second)))
         or _asks_of_it(first, second)
         or _looks_then_tells(first, second)
+    )
+
+
+def _tells_of_it(first: str, second: str) -> bool:
+    """Whether ``second`` asks to pass on or act on what the statement ``first`` says of the
+    speaker's own things ("my card got scratched, can you tell my bank to send a new one", "the
+    strip on my card is scratched, let the card company know", "i bent my card, could you
+    report it", "I'm out of checks, please order new ones"): ``first`` opens with
+    :data:`_SAYS_OF` or only states, and asks and wants nothing; ``second``, after a polite opening, tells
+    someone else (a verb of :data:`_TELLING` not before "me" or "us", or "report") or points
+    back to it by a pronoun (:func:`~harness.text._shapes.points_back`)."""
+    before = WORD.findall(first[:SOFT_REACH].lower())
+    while before[1:] and before[0] in GREETINGS:
+        del before[0]
+    if (
+        not before
+        or (before[0] not in _SAYS_OF and not states(first))
+        or "," in first
+        or any(w in WANTS or w in _WH or w == "you" for w in before)
+    ):
+        return False
+    words = _imperative(second, polite=True)
+    if len(words) < 2 or words[0] in _POLITE:
+        return False
+    if words[0] == "report" or (
+        words[0] in _TELLING
+        and words[1] not in _TOLD
+        and (words[0] != "let" or "know" in words[2:6])
+    ):
+        return True
+    rest = " ".join(words)
+    return points_back(rest) or _NEW_ONES.search(rest) is not None
+
+
+def _asks(piece: str) -> bool:
+    """Whether ``piece`` opens as a question or an imperative does: a question word in its first
+    three words ("from which airport is it"), an auxiliary, "please" or a request verb first."""
+    words = WORD.findall(piece[:40].lower())[:3]
+    return not words or (
+        words[0] in AUXILIARIES
+        or words[0] in _VERB_SET
+        or words[0] == "please"
+        or any(w in _WH for w in words)
     )
 
 
@@ -379,14 +432,15 @@ def _only_courtesy(piece: str) -> bool:
 
 def _announces(piece: str) -> bool:
     """Whether ``piece`` only announces requests ("I have several requests", "need help with a
-    few things", "Can you help me with a few things", "A few questions"): the speaker's own
+    few things", "Can you help me with a few things", "A few questions") or asks for help with
+    nothing named ("could you help me with something", "I need some help"): the speaker's own
     (the first person or "help") or said with no verb; not a question about items ("Were there
     two items?")."""
     if _NAMES_ANNOUNCED.search(piece) is None:
         return False  # the cheap test first: most pieces name no request to come
     words = WORD.findall(piece.lower())
     return (
-        any(w in _ANNOUNCED for w in words)
+        any(w in _ANNOUNCED or w == "help" for w in words)
         and all(w in _ANNOUNCES for w in words)
         and (not _SPEAKER.isdisjoint(words) or _AUX.isdisjoint(words))
     )

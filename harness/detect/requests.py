@@ -74,6 +74,7 @@ from harness.detect._request_words import (
     _DETERMINERS,
     _FILLERS,
     _GREETING,
+    _LEAD_OPENERS,
     _PREPOSITIONS,
     _PRONOUNS,
     _SCENE_OPENERS,
@@ -249,7 +250,7 @@ def _joined(frame: str, own: str) -> str:
     return " ".join([*frame_words, *own_words[k:]])
 
 
-_ALSO_OPENERS = _WH | _AUX | _SUBJECT
+_ALSO_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
 
 
 def _next_piece(toks: list[_Tok], j: int, *, limit: int) -> list[_Tok]:
@@ -319,12 +320,23 @@ def _opens(
     comma_only = joiners <= {""}
     also_only = joiners == {"also"}  # "... trip also what is the weather": a question or "I ..."
     strong = bool(joiners & reading.joining) or len(region) >= 3  # ", and also", "as well as"
-    if (comma_only or joiners == {"then"}) and _subordinate(left):
+    if (
+        (comma_only or joiners == {"then"})
+        and all(t.mark != ";" for t in region)
+        and _subordinate(left)
+        and not _answered_lead(left)
+    ):
         # "if I travel to Peru, do I need a visa", "on my list, add milk", "if it snows then ..."
+        # (not after a semicolon, a dash or a slash, nor once the clause it leads into was said)
         return False, []
     words = [t.word for t in right]
-    if also_only and words[0] not in _ALSO_OPENERS:
-        return False, []
+    if len(words) > 2 and words[0] in _GREETING:  # "... and hi I need a cab", "hey there can"
+        words = words[2:] if words[1] == "there" else words[1:]
+    if also_only and (
+        words[0] not in _ALSO_OPENERS
+        or (words[0] in _VERBS and len(words) > 1 and words[1] in _PREPOSITIONS)
+    ):
+        return False, []  # "... also cancel my visit", not "a hotel also close to the beach"
     if words[0] in _PREPOSITIONS and len(words) > 2 and words[1] in _WH:
         words = words[1:]  # "... and at what time does it start", "and from which airport"
     if (
@@ -355,7 +367,8 @@ def _opens(
         return True, []  # "my bag didn't arrive", "new insurance is obtainable how"
     if first in _DETERMINERS:
         frame = _frame(left)
-        return bool(frame), frame
+        if frame or not strong:
+            return bool(frame), frame
     return strong and len(words) >= 3, []
 
 
@@ -383,6 +396,17 @@ def _subordinate(left: list[_Tok]) -> bool:
         if first in _SCENE_OPENERS or words[:2] in _SCENE_PHRASES or words in _SCENE_PHRASES:
             return True
     return first == "when" and len(left) > 1 and left[1].word not in _AUX
+
+
+def _answered_lead(left: list[_Tok]) -> bool:
+    """Whether the clause a subordinate clause or phrase leads into was said in ``left``: a
+    comma and then a word a request opens with ("on my list, add milk", "since I am abroad, I
+    need to tell the bank", "if I'm in Lima, what time is it"); what follows is a request of
+    its own (not "if I go to Peru, Bolivia, ...")."""
+    return any(
+        t.mark == "," and k + 1 < len(left) and left[k + 1].word in _LEAD_OPENERS
+        for k, t in enumerate(left)
+    )
 
 
 def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:

@@ -1,0 +1,180 @@
+"""The check's segmenter on "also" before an imperative, a dash between words, a subordinate
+clause already followed by its main clause, a noun phrase after "plus" or "as well as", a
+greeting inside a run-on, a request for help with nothing named, and a statement with the
+request that passes it on or goes on with it (``harness.detect.requests``,
+``harness.detect._together``). The sentences are new text."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.detect.requests import segment_requests
+
+
+def texts(message: str) -> list[str]:
+    return [r.text for r in segment_requests(message)]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("what is on my agenda for monday also cancel my dentist visit", ["what is on my agenda for monday", "cancel my dentist visit"]),
+        ("can you book a table for six also please order some flowers", ["can you book a table for six", "please order some flowers"]),
+        ("pay my water bill also send the receipt to my email", ["pay my water bill", "send the receipt to my email"]),
+    ],
+)  # fmt: skip
+def test_also_before_an_imperative_opens_a_request(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can you also cancel my dentist visit",  # after the subject: no new request
+        "I would like to also book a table for six",  # after "to"
+        "I also need to renew my passport",
+    ],
+)
+def test_also_inside_a_request_opens_nothing(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("order a new charger for my laptop - what time does the library open", ["order a new charger for my laptop", "what time does the library open"]),
+        ("is the pool open today - I want to book a massage", ["is the pool open today", "I want to book a massage"]),
+    ],
+)  # fmt: skip
+def test_a_dash_standing_alone_between_words_joins_two_requests(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "find me a room for 2 - 3 nights in Lisbon",  # a range of numbers
+        "book the Paris - Berlin train for Friday",  # what follows opens no request
+    ],
+)
+def test_a_dash_inside_a_request_cuts_nothing(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        # the clause the subordinate phrase leads into was said: the next part asks again
+        ("on my shopping list, add eggs, remind me to call the vet", ["on my shopping list, add eggs", "remind me to call the vet"]),
+        ("when I land in Oslo, I need a taxi, what is the weather there", ["when I land in Oslo, I need a taxi", "what is the weather there"]),
+        # a slash, a semicolon or a dash joins two parts after a subordinate phrase too
+        ("before my trip to Rome I should renew my passport / what is my card's limit", ["before my trip to Rome I should renew my passport", "what is my card's limit"]),
+    ],
+)  # fmt: skip
+def test_a_subordinate_phrase_leads_into_one_clause_only(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "if I fly to Lima, do I need a visa",
+        "if I fly to Lima, Quito, do I need a visa",  # a list inside the subordinate clause
+    ],
+)
+def test_a_subordinate_clause_and_its_question_are_one_request(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("the elevator is broken again, plus any news on my parking permit", ["the elevator is broken again", "any news on my parking permit"]),
+        ("my heater stopped working, as well as any updates on my refund", ["my heater stopped working", "any updates on my refund"]),
+    ],
+)  # fmt: skip
+def test_a_noun_phrase_after_plus_or_as_well_as_is_a_request(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+def test_a_noun_phrase_after_and_with_no_frame_stays_in_its_request() -> None:
+    assert len(segment_requests("my heater stopped working and any news on my refund")) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("what is my gym's address and hello I need a locksmith for my door", ["what is my gym's address", "hello I need a locksmith for my door"]),
+        ("hi there can you renew my library card can you tell me the opening hours", ["hi there can you renew my library card", "can you tell me the opening hours"]),
+        ("hey there two things how do I renew my passport what is the fee", ["how do I renew my passport", "what is the fee"]),
+    ],
+)  # fmt: skip
+def test_a_greeting_inside_or_before_a_run_on_is_read_past(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("Can you help me out? Where is the nearest bakery?", ["Where is the nearest bakery"]),
+        ("hello, I need some help. Renew my parking permit.", ["Renew my parking permit"]),
+        ("Could you help me with something? Book a yoga class for Tuesday.", ["Book a yoga class for Tuesday"]),
+    ],
+)  # fmt: skip
+def test_a_request_for_help_with_nothing_named_is_no_request_of_its_own(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+def test_a_request_for_help_alone_is_kept() -> None:
+    assert texts("Can you help me out?") == ["Can you help me out"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my phone screen cracked, can you tell the insurer to send a new one",
+        "the lock on my locker is broken, let the front desk know",
+        "I dropped my badge in the lake, could you report it to security",
+        "we ran out of printer paper, please order new ones",
+    ],
+)
+def test_a_statement_and_the_request_that_passes_it_on_are_one_request(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        # telling the speaker, or asking something else, is a request of its own
+        ("my phone screen cracked, can you tell me the weather in Porto", ["my phone screen cracked", "can you tell me the weather in Porto"]),
+        ("my phone screen cracked, what is my account balance", ["my phone screen cracked", "what is my account balance"]),
+    ],
+)  # fmt: skip
+def test_a_statement_before_another_request_stays_apart(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I was paying for groceries at the market and my debit card got rejected",
+        "I landed at Heathrow an hour ago and my suitcase is nowhere to be found",
+    ],
+)
+def test_a_statement_and_the_statement_it_leads_to_are_one_request(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+def test_a_statement_before_a_question_after_and_stays_apart() -> None:
+    assert texts("I was paying for groceries and where is the closest ATM") == [
+        "I was paying for groceries",
+        "where is the closest ATM",
+    ]
