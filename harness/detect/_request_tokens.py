@@ -127,7 +127,12 @@ def _stopped(match: re.Match[str]) -> str:
 
 
 def _tokens(
-    text: str, offset: int, *, listed: bool = False, items: frozenset[int] = frozenset()
+    text: str,
+    offset: int,
+    *,
+    listed: bool = False,
+    items: frozenset[int] = frozenset(),
+    dashes: bool = False,
 ) -> list[_Tok]:
     """The tokens of ``text`` (at ``offset`` in the message); with ``listed`` (the message
     numbers its items from 1), a list item's number is a token of its own that ends the item
@@ -144,8 +149,10 @@ def _tokens(
             continue
         if ("?" in raw or "!" in raw) and (glued := _GLUED.search(raw)):
             cut = glued.end()  # two tokens, the first ending its sentence
-            out += _tokens(raw[:cut], offset + start, listed=listed, items=items)
-            out += _tokens(raw[cut:], offset + start + cut, listed=listed, items=items)
+            out += _tokens(raw[:cut], offset + start, listed=listed, items=items, dashes=dashes)
+            out += _tokens(
+                raw[cut:], offset + start + cut, listed=listed, items=items, dashes=dashes
+            )
             continue
         if raw in ",;":
             append(new(_Tok, ("", offset + start, offset + end, raw)))
@@ -170,9 +177,16 @@ def _tokens(
             item = out.pop()
             append(new(_Tok, ("", item.start, offset + end, "#")))
             continue
-        if raw == "-" and out and out[-1].word[-1:].isalpha() and _LETTER_NEXT.match(text, end):
-            # a dash standing alone between words joins two parts as a run of dashes does
-            # ("any meetings today - I am looking for a salon"; not "1 - 2", "for 4 - outdoor")
+        if (
+            dashes
+            and raw == "-"
+            and out
+            and out[-1].word[-1:].isalpha()
+            and _LETTER_NEXT.match(text, end)
+        ):
+            # with ``dashes`` (a user's message), a dash standing alone between words joins two
+            # parts as a run of dashes does ("any meetings today - I am looking for a salon";
+            # not "1 - 2", "for 4 - outdoor")
             append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
         if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"

@@ -107,6 +107,11 @@ _POLITE = frozenset({"please", "can", "could", "would", "will", "you"})
 _THANKS = frozenset({"thanks", "thank", "great", "cool", "perfect"})
 # Who a telling is told to when it is no one else (the speaker: "tell me", "let us know").
 _TOLD = frozenset({"me", "us"})
+# The words :func:`_tells_of_it` needs one of in the request (tried first: most have none).
+_PASSES_ON = re.compile(
+    r"\b(?:tell|let|inform|notify|remind|warn|alert|advise|report|it|them|one|ones)\b",
+    re.IGNORECASE,
+)
 # "new ones", "another one": a thing named before, again (points_back reads "one" only).
 _NEW_ONES = re.compile(r"\b(?:new|replacement|more)\s++ones\b")
 # Verbs of taking money or a thing out, and of placing it somewhere (closed classes): "take $40
@@ -243,6 +248,8 @@ def _tells_of_it(first: str, second: str) -> bool:
     :data:`_SAYS_OF` or only states, and asks and wants nothing; ``second``, after a polite opening, tells
     someone else (a verb of :data:`_TELLING` not before "me" or "us", or "report") or points
     back to it by a pronoun (:func:`~harness.text._shapes.points_back`)."""
+    if _PASSES_ON.search(second, 0, SOFT_REACH) is None:
+        return False  # the cheap test first: most requests name no telling and no pronoun
     before = WORD.findall(first[:SOFT_REACH].lower())
     while before[1:] and before[0] in GREETINGS:
         del before[0]

@@ -47,6 +47,7 @@ from itertools import pairwise
 
 from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
 from harness.detect._joining import (
+    _EDGE_LIMIT,
     _REGION_STARTS,
     _STATEMENT,
     _USER,
@@ -136,7 +137,7 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
         text = sentence.text
         if not statement and (not text.isascii() or _SMILEY_MARKS.intersection(text)):
             text = _SMILEY.sub(_stopped, text)
-        toks = _tokens(text, sentence.start, listed=listed, items=items)
+        toks = _tokens(text, sentence.start, listed=listed, items=items, dashes=not statement)
         requests.extend(_segment_sentence(message, toks, reading))
     if not statement and len(requests) > 1:
         requests = kept_together(message, requests, needs_probability)
@@ -250,7 +251,11 @@ def _joined(frame: str, own: str) -> str:
     return " ".join([*frame_words, *own_words[k:]])
 
 
-_ALSO_OPENERS = _WH | _AUX | _SUBJECT | _VERBS
+# Verbs of wanting that go on with the subject before them (a closed class).
+_GOES_ON = frozenset({"need", "needs", "want", "wants", "wanna", "would", "like", "looking"})
+_ALSO_STATES = _WH | _AUX | _SUBJECT
+_ALSO_OPENERS = _ALSO_STATES | _VERBS
+"""What a request after "also" opens with; in a bot's sentence, no imperative."""
 
 
 def _next_piece(toks: list[_Tok], j: int, *, limit: int) -> list[_Tok]:
@@ -309,6 +314,7 @@ def _opens(
 ) -> tuple[bool, list[_Tok]]:
     """Whether ``right`` starts a new request after ``left``, and the words it carries over
     (``last``: ``right`` ends the sentence)."""
+    whole = left
     size, left = _head(left, reading)
     if not size or not right:
         return False, []
@@ -322,18 +328,20 @@ def _opens(
     strong = bool(joiners & reading.joining) or len(region) >= 3  # ", and also", "as well as"
     if (
         (comma_only or joiners == {"then"})
-        and all(t.mark != ";" for t in region)
+        and (not reading.anywhere or all(t.mark != ";" for t in region))
         and _subordinate(left)
-        and not _answered_lead(left)
+        and not (reading.anywhere and _answered_lead(left))
     ):
         # "if I travel to Peru, do I need a visa", "on my list, add milk", "if it snows then ..."
         # (not after a semicolon, a dash or a slash, nor once the clause it leads into was said)
         return False, []
     words = [t.word for t in right]
-    if len(words) > 2 and words[0] in _GREETING:  # "... and hi I need a cab", "hey there can"
+    if (
+        reading.anywhere and len(words) > 2 and words[0] in _GREETING
+    ):  # "... and hi I need a cab", "hey there can"
         words = words[2:] if words[1] == "there" else words[1:]
     if also_only and (
-        words[0] not in _ALSO_OPENERS
+        words[0] not in (_ALSO_OPENERS if reading.anywhere else _ALSO_STATES)
         or (words[0] in _VERBS and len(words) > 1 and words[1] in _PREPOSITIONS)
     ):
         return False, []  # "... also cancel my visit", not "a hotel also close to the beach"
@@ -365,11 +373,21 @@ def _opens(
         return True, []  # "my visa card, what's the apr on it", "about how much will it be"
     if _noun_clause(words):
         return True, []  # "my bag didn't arrive", "new insurance is obtainable how"
+    # ", and" before a part of three words or more with no frame to carry ("..., and exchange
+    # rate from dollars to yen") opens a request, as "plus" does; not at the end of a list ("sick,
+    # personal, and vacation days") nor before a verb of wanting that goes on with the subject
+    # before it ("I'm flying to Boston, and need a hotel")
+    parted = (
+        reading.anywhere
+        and joiners == {"", "and"}
+        and first not in _GOES_ON
+        and all(t.mark != "," for t in whole[-_EDGE_LIMIT:])
+    )
     if first in _DETERMINERS:
         frame = _frame(left)
-        if frame or not strong:
+        if frame or not (strong or parted) or not reading.anywhere:
             return bool(frame), frame
-    return strong and len(words) >= 3, []
+    return (strong or parted) and len(words) >= 3, []
 
 
 def _asks(words: list[str], k: int) -> bool:

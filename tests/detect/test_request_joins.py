@@ -178,3 +178,28 @@ def test_a_statement_before_a_question_after_and_stays_apart() -> None:
         "I was paying for groceries",
         "where is the closest ATM",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("when does the pharmacy close, and opening hours of the post office", ["when does the pharmacy close", "opening hours of the post office"]),
+        ("my flight lands at noon, and a taxi from the airport to my hotel", ["my flight lands at noon", "a taxi from the airport to my hotel"]),
+    ],
+)  # fmt: skip
+def test_a_part_after_comma_and_with_no_frame_is_a_request(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "pack my bag with socks, shirts, and two pairs of shoes",  # the end of a list
+        "book a table near the river, with a view, and outdoor seating for four",
+        "I'm flying to Denver on Monday, and need a rental car there",  # a want going on
+    ],
+)
+def test_comma_and_inside_a_request_cuts_nothing(message: str) -> None:
+    assert len(segment_requests(message)) == 1
