@@ -22,9 +22,10 @@ the probability the scope model gives each request it checks is recorded with it
 that the matcher routes to an agent has a probability of at least ``t`` (exactly the planner's
 decision); an in-scope request is **routed right** at ``t`` when its plan entry goes to its agent
 with the gate off and it is sent on at ``t`` (exact for a message planned as one request, as all
-but a few are). Print the figures and the trade-off curve::
+but a few are). Print the figures at the shipped threshold and the trade-off curve (``CURVE``;
+``figures`` takes any ``ScopeModel``, so a refit's constants can be weighed the same way)::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.out_of_scope_eval [--curve]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.out_of_scope_eval
 
 Nothing here reads a held-out set.
 """
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -230,18 +230,15 @@ def check_against_planner(sample: int = 200) -> tuple[int, int]:
     return sum(c.sent(scope.CONCEPTS.threshold, scope.CONCEPTS) for c in checked), real
 
 
-def main(argv: Sequence[str]) -> None:
+def main() -> None:
     model = scope.CONCEPTS
     for table in TABLES:
         for name, group in groups(table).items():
             print(f"[{table} table] {name}: {figures(group, model.threshold, model).describe()}")
-            if "--curve" in argv:
-                for t in CURVE:
-                    f = figures(group, t, model)
-                    print(
-                        f"   threshold {t}: right {f.right}, refused {f.refused}, sent on {f.sent}"
-                    )
+            for t in CURVE:
+                f = figures(group, t, model)
+                print(f"   threshold {t}: right {f.right}, refused {f.refused}, sent on {f.sent}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
