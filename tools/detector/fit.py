@@ -19,9 +19,12 @@ unchanged SGD-dev dialogues. With ``--semantic`` both do the same for the ``--se
 (``harness/detect/_models/pairs-semantic.json``): the messages are embedded with
 :class:`harness.detect.embeddings.LocalEmbedder` (the ``embeddings`` extra), the candidates are those
 ``harness detect --semantic`` sees, and each pair's embedding cosine is the last feature.
-``spread`` says how far the fit moves with its training rows: the cross-validation again with
-the cached SGD-train rows less one eighth of their transcripts at a time (eight fits), and how
-many labelled pairs are found in some of the nine runs but not in all.
+``spread`` says how far the fit moves with its training rows, and so what size of change a
+comparison can tell apart (:mod:`tools.detector.spread`): nine fits (all the cached SGD-train rows,
+then the rows less one eighth of their transcripts at a time), each with the dev corpus's
+cross-validation and the figures on unfitted SGD-train dialogues, summed; ``--null K`` refits K
+more times with a feature of seeded noise added (how far a feature that carries nothing moves
+the sums).
 """
 
 from __future__ import annotations
@@ -97,6 +100,12 @@ def main() -> None:
         help="forests averaged before the shipped one is fitted to them (0: one forest alone)",
     )
     parser.add_argument(
+        "--null",
+        type=int,
+        default=0,
+        help="spread: refit this many more times with a feature of seeded noise added",
+    )
+    parser.add_argument(
         "--semantic",
         action="store_true",
         help="the --semantic scorer (embedding cosine as a feature; needs the embeddings extra)",
@@ -120,7 +129,9 @@ def main() -> None:
         print(json.dumps(measure_acts(dev, ActTagger(model), first)))
         return
     if args.what == "spread":
-        spread(load_corpus(args.corpus), members=args.members)
+        from tools.detector.spread import spread
+
+        spread(load_corpus(args.corpus), args.sgd, members=args.members, null=args.null)
         return
     if args.semantic:
         pairs_semantic(args.what, args.sgd, args.corpus, args.every, members=args.members)
@@ -429,26 +440,6 @@ def cross_validate(
             found = find_duplicates(corpus[i].transcript, config, vectors=given, pair_model=model)
             score.add(corpus[i], found)
     return score
-
-
-def spread(corpus: Sequence[Labelled], parts: int = 8, *, members: int = MEMBERS) -> None:
-    """Print the cross-validation with all cached SGD-train rows and with the rows less one
-    ``parts``-th of their transcripts at a time, then how many labelled pairs some runs find and
-    others miss (the fit's instability on the dev corpus)."""
-    corpus_rows = collect(corpus)
-    sgd = load_rows(ROWS)
-    found: list[set[tuple[str, frozenset[str]]]] = []
-    for left_out in [None, *range(parts)]:
-        rows = [r for i, r in enumerate(sgd) if left_out is None or i % parts != left_out]
-        score = cross_validate(corpus, corpus_rows, rows, members=members)
-        found.append(score.found)
-        figures = score.figures()
-        print(
-            "all rows" if left_out is None else f"less part {left_out}",
-            json.dumps({k: figures[k] for k in ("tp", "fp", "hard_negative_fp")}),
-            flush=True,
-        )
-    print("pairs found in some runs, not all:", len(set.union(*found) - set.intersection(*found)))
 
 
 ROWS = ROOT / "tests" / "fixtures" / "detector" / "sgd-train-rows.npz"

@@ -1,0 +1,28 @@
+"""``fit spread``'s sums and its noise feature (:mod:`tools.detector.spread`), on small made-up
+material: the nine fits themselves are a development run, not a test."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detector.spread import Fit, Material, summed, with_noise
+
+
+def test_the_sums_count_pairs_some_fits_find_and_others_miss() -> None:
+    a, b, c = ("t1", frozenset({"1", "2"})), ("t1", frozenset({"2", "3"})), ("t2", frozenset())
+    fits = [
+        Fit({"cv": 2, "cv_fp": 0, "cv_hn": 0}, {a, b}),
+        Fit({"cv": 3, "cv_fp": 1, "cv_hn": 1}, {a, b, c}),
+        Fit({"cv": 1, "cv_fp": 0, "cv_hn": 0}, {a}),
+    ]
+    assert summed(fits) == {"cv": 6, "cv_fp": 1, "cv_hn": 1, "unstable": 2}
+
+
+def test_the_noise_feature_is_one_more_column_and_the_same_for_the_same_seed() -> None:
+    rows = [(np.zeros((3, 2)), np.zeros(3)), (np.ones((1, 2)), np.ones(1))]
+    material = Material([], rows, [], [])
+    once, again, other = with_noise(material, 1), with_noise(material, 1), with_noise(material, 2)
+    assert [x.shape for x, _ in once.sgd_rows] == [(3, 3), (1, 3)]
+    assert np.array_equal(once.sgd_rows[0][0], again.sgd_rows[0][0])
+    assert not np.array_equal(once.sgd_rows[0][0], other.sgd_rows[0][0])
+    assert np.array_equal(once.sgd_rows[1][0][:, :2], rows[1][0])
