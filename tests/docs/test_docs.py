@@ -63,6 +63,7 @@ FOREIGN_OPTIONS = frozenset(
         "--weight",
         "--nested",
         "--out",
+        "--null",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -72,7 +73,8 @@ script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest pl
 out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--models``: the embedding
 comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
 detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``; ``--out``:
-where ``tools/detector/fit.py acts-sentences`` writes its tagger)."""
+where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``: ``fit spread``'s
+refits with a noise feature)."""
 
 
 @dataclass(frozen=True, slots=True)
