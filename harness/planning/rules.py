@@ -5,7 +5,8 @@ two steps. Whether a piece goes to a sub-agent at all is decided twice: by the o
 router (some word of the piece must weigh enough in some agent's description, examples or tool
 names) and by a calibrated out-of-scope decision over the matcher's figures
 (``harness.planning.scope``); a piece that fails either stays with the parent, as an entry of its
-own. Which agent it
+own, unless it only states something before a request, whose scene it then is (``_with_scene``).
+Which agent it
 goes to is the matcher's call (``harness.planning.match``: the request against each agent's
 description, instructions, tools and examples; with an ``embedder``, sentence embeddings as well,
 ``harness.planning.semantic``). Every request keeps an entry of its own, also when two go to one
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
@@ -34,8 +36,9 @@ from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import opens_question, split_request_parts
-from harness.text._shapes import states
+from harness.text._shapes import VERBS, WORD, states, word_class
 from harness.text.claims import analysed_part
+from harness.text.words import stem
 from subagents import Usage
 
 __all__ = ["RulesPlanner"]
@@ -43,6 +46,14 @@ __all__ = ["RulesPlanner"]
 log = logging.getLogger("harness")
 _SEMANTIC_CACHE = 8
 T = TypeVar("T")
+
+_PLAIN_GAP = re.compile(r"[ \t.,;:!]*")
+# The stems of the request verbs ("searching", "I'm looking for ...") and the words of wanting
+# or interest ("I'm interested in ...", "I'm in the mood for ...", "I fancy ..."): a statement
+# with one of them asks (closed classes).
+_ASKS_STEMS = frozenset(stem(v) for v in VERBS.split("|")) | frozenset(
+    stem(w) for w in word_class("look search seek interested hoping keen eager mood fancy craving")
+)
 
 MEANING_GATE = 0.5
 """The closeness of meaning (the best agent's ``top3_text_concepts``) that sends a request on
@@ -97,9 +108,12 @@ class RulesPlanner(Planner):
             )
         else:
             threshold = self.route_threshold
+            scoped = self._scoped(given.agents)
             requests, to_route = await _analysed(
                 len(given.message),
-                lambda: _requests(given.message, router, threshold, self._meant(given.agents)),
+                lambda: _requests(
+                    given.message, router, threshold, self._meant(given.agents), scoped
+                ),
             )
             agents = await self._agents(given.agents, to_route)
             entries = [
@@ -146,6 +160,17 @@ class RulesPlanner(Planner):
             sum(len(a) for _, a in asks),
             lambda: {request: matcher.best(a) for request, a in asks},
         )
+
+    def _scoped(self, cards: tuple[AgentCard, ...]) -> Callable[[str], bool]:
+        """Whether the out-of-scope gate (``harness.planning.scope``) lets a request go to some
+        sub-agent."""
+        if not cards:
+            return lambda _: False
+        matcher = agent_matcher(cards, concepts=self.concepts)
+        limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
+        if limit <= 0.0:
+            return lambda _: True
+        return lambda text: matcher.in_scope(text) >= limit
 
     def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
         """The agent whose texts a request's meaning (``harness.planning.concepts``) is close
@@ -196,11 +221,16 @@ async def _analysed(size: int, work: Callable[[], T]) -> T:
 
 
 def _requests(
-    message: str, router: Router, threshold: float, meant: Callable[[str], str | None]
+    message: str,
+    router: Router,
+    threshold: float,
+    meant: Callable[[str], str | None],
+    scoped: Callable[[str], bool],
 ) -> tuple[list[str], dict[str, str]]:
     """The message's requests, and for those of them that go to some sub-agent the part of each
     to route on (``split_request_parts``): some word of it weighs enough in some agent's texts,
-    or its meaning is close to some agent's (``meant`` names that agent)."""
+    or its meaning is close to some agent's (``meant`` names that agent). ``scoped`` is the
+    out-of-scope gate's answer for a piece (``RulesPlanner._scoped``)."""
 
     def worded(piece: str) -> bool:
         return router.best(piece, minimum=threshold) is not None
@@ -216,41 +246,79 @@ def _requests(
         return agent is not None and (opens_question(piece) or agent != meant(previous))
 
     parts = split_request_parts(message, starts_request)
-    routed = [worded(asks) or meant(asks) is not None for _, asks in parts]
-    parts = _with_scene(message, parts, routed)
+    found = [worded(asks) or meant(asks) is not None for _, asks in parts]
+    kept = [goes and not scoped(asks) for goes, (_, asks) in zip(found, parts, strict=True)]
+    parts = _with_scene(message, parts, found, kept)
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route
 
 
 def _with_scene(
-    message: str, parts: list[tuple[str, str]], routed: list[bool]
+    message: str, parts: list[tuple[str, str]], found: list[bool], kept: list[bool]
 ) -> list[tuple[str, str]]:
     """``parts`` with each statement that goes to no agent ("There is an urgency to go out.",
     ``harness.text._shapes.states``) put before the request after it, as the scene it sets:
     planned alone, it would be an entry of its own that asks nothing, and cut the request it
     introduces in two. The joined text is the message's own, from the statement to the end of
-    the request, when both are found in it in order."""
+    the request, when both are found in it in order.
+
+    A statement goes to no agent when no agent's words or meaning is found in it (``found``),
+    or when they are but the out-of-scope gate keeps it with the parent (``kept``: "It is my
+    first time in town." shares "town" with a car-hire agent). The second kind sets the scene
+    only when both it and the request were planned as written (no list marker, lead-in or
+    connective taken off either) and nothing but sentence ends, commas and spaces stand between
+    them, in one line: a list item, a line of its own or a piece after "btw" or "also" is a
+    request of its own that the parent answers."""
     out: list[tuple[str, str]] = []
     scene: list[str] = []
+    strict = False  # some statement of the scene is a ``kept`` one
     at = 0  # where the message is searched from: each search goes on from the last (linear)
-    for (text, asks), goes in zip(parts, routed, strict=True):
-        if not goes and states(asks):
+    for (text, asks), words, gated in zip(parts, found, kept, strict=True):
+        if (not words and states(asks)) or (gated and text == asks and _only_states(asks)):
             scene.append(text)
+            strict = strict or gated
             continue
         if scene:
             start = message.find(scene[0], at)
             end = message.find(text, start) if start >= 0 else -1
-            if end >= 0:
+            plain = text == asks and _plainly_before(message, scene, start, end)
+            if end >= 0 and (not strict or plain):
                 out.append((message[start : end + len(text)], asks))
                 at = end + len(text)
+            elif strict:
+                out += [(piece, piece) for piece in scene]
+                out.append((text, asks))
             else:
                 out.append((" ".join([*scene, text]), asks))
-            scene = []
+            scene, strict = [], False
         else:
             out.append((text, asks))
     if scene:
         out += [(text, text) for text in scene]
     return out
+
+
+def _only_states(text: str) -> bool:
+    """Whether ``text`` only states (``states``), asks no question ("I fancy seeing a show?") and
+    has no request verb or word of wanting or interest (``_ASKS_STEMS``)."""
+    return (
+        states(text)
+        and not text.rstrip().endswith("?")
+        and not any(stem(w) in _ASKS_STEMS for w in WORD.findall(text.lower()))
+    )
+
+
+def _plainly_before(message: str, scene: list[str], start: int, end: int) -> bool:
+    """Whether the ``scene`` statements, the first found at ``start``, follow each other and
+    the request found at ``end`` with only sentence ends, commas and spaces between, in one
+    line."""
+    at = start
+    for piece in scene:
+        found = message.find(piece, at)
+        if found < 0 or found > end or not _PLAIN_GAP.fullmatch(message[at:found]):
+            return False
+        at = found + len(piece)
+    return at <= end and _PLAIN_GAP.fullmatch(message[at:end]) is not None
 
 
 def _add(entries: list[PlanEntry], request: str, agent: str) -> None:
