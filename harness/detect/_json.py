@@ -22,16 +22,12 @@ _FLOAT = float.__repr__
 _INT = int.__repr__
 
 
-class _Unusual(Exception):
-    """A document :func:`indented` leaves to ``json.dumps``."""
-
-
 def indented(document: Any) -> str:
     """``json.dumps(document, indent=2, ensure_ascii=False)``."""
     out: list[str] = []
     try:
         _write(document, "\n", out)
-    except (_Unusual, RecursionError):
+    except (TypeError, RecursionError):  # a document to leave to json.dumps (:func:`_write`)
         return json.dumps(document, indent=2, ensure_ascii=False)
     return "".join(out)
 
@@ -40,7 +36,8 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
     """``value`` at the indentation ``newline`` (a newline and the spaces before its lines)
     appended to ``out``, in the order and with the tests of the standard encoder's
     ``_iterencode``: strings (and their subclasses) first, then ``None``, ``True``, ``False``,
-    integers, floats, lists and tuples, dictionaries."""
+    integers, floats, lists and tuples, dictionaries. ``TypeError`` for what it leaves to
+    ``json.dumps``."""
     if isinstance(value, str):
         out.append(encode_basestring(value))
     elif value is None:
@@ -78,7 +75,7 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
         first = True
         for key, item in value.items():
             if not isinstance(key, str):
-                raise _Unusual  # json turns numbers, booleans and None into keys its own way
+                raise TypeError  # json turns numbers, booleans and None into keys its own way
             if first:
                 first = False
             else:
@@ -88,7 +85,7 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
             _write(item, inner, out)
         out.append(newline + "}")
     else:
-        raise _Unusual
+        raise TypeError  # not a JSON type: json.dumps calls its default, which raises
 
 
 def _number(value: float) -> str:
