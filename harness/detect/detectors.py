@@ -27,13 +27,13 @@ from harness.detect.findings import (
     Severity,
     request_key,
 )
-from harness.detect.missed import DeclaredRequest, missed_requests
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import UsageError
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
     from harness.detect.judge import ModelJudge
+    from harness.detect.missed import DeclaredRequest
 
 __all__ = [
     "DETECTORS",
@@ -261,6 +261,11 @@ class MissedRequests(Detector):
         requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
     ) -> list[Finding]:
         """Its findings; ``requests`` are the requests a scenario declares, by turn."""
+        # Imported here: the check's modules (the segmenter, the answer matcher) load in the
+        # process that runs it, which with worker processes is the worker beside the analysis,
+        # not this one before its analysis can start (harness.detect._meanwhile).
+        from harness.detect.missed import missed_requests
+
         return missed_requests(transcript, declared=requests)
 
 

@@ -43,6 +43,7 @@ from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from harness.text import extract_facts, normalise, split_claims, strip_markdown
+from harness.text.words import may_hold
 
 __all__ = ["DeclaredRequest", "judge", "missed_requests", "plan_gaps", "unanswered"]
 
@@ -160,8 +161,20 @@ _UNABLE = re.compile(
 )
 
 
+_APOLOGY_NEEDS = ("sorry", "apologi", "unfortunately")
+"""A word every match of :data:`_APOLOGY` holds (:func:`~harness.text.words.may_hold`: most of
+the bot's sentences apologise for nothing, and the pattern's scan costs several times the test)."""
+
+
+def _apologises(text: str) -> bool:
+    """``_APOLOGY.search(text)``, the pattern run only on a text that may hold one of its words."""
+    return may_hold(text, _APOLOGY_NEEDS) and _APOLOGY.search(text) is not None
+
+
 def _gives_up(sentence: str) -> bool:
     """Whether a sentence apologises for not doing something."""
+    if not may_hold(sentence, _APOLOGY_NEEDS):
+        return False  # replacing the apostrophes changes no word the apology needs
     text = sentence.replace("’", "'")
     return bool(_APOLOGY.search(text) and _UNABLE.search(text))
 
@@ -194,13 +207,13 @@ def _only_gives_up(request: str, said: Sequence[str]) -> bool:
     (naming it): "Sorry, I could not finish "...". Sorry, something went wrong."."""
     if not said:
         return True
-    if not any(_APOLOGY.search(text) for text in said):
+    if not any(_apologises(text) for text in said):
         return False  # the cheap test first: most replies apologise for nothing
     if asks_yes_or_no(request):
         return False  # "Sorry, it cannot be refunded" answers "is it refundable"
     asked = words_of(request)
     claims = _claims(said)
-    return all(_APOLOGY.search(text) for text, _, _ in claims) and any(
+    return all(_apologises(text) for text, _, _ in claims) and any(
         _gives_up(text) and _names(asked, words) for text, words, _ in claims
     )
 
@@ -460,11 +473,11 @@ def missed_requests(
     findings: list[Finding] = []
     last_reply = max(by_turn, default=0)
     for turn in sorted(users):
-        given = declared.get(turn)
-        requests = list(given or _segmented(users[turn].text))
         said = [m.text for m in by_turn.get(turn, [])]
         if not said and turn > last_reply:
             continue  # a recording that stops early (its error is reported) misses nothing
+        given = declared.get(turn)
+        requests = list(given or _segmented(users[turn].text))
         missing = _missing(requests, said, declared=bool(given))
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
@@ -525,7 +538,24 @@ def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
-    return [DeclaredRequest(text=r.text) for r in segment_requests(text)]
+    return [_request(r.text) for r in segment_requests(text)]
+
+
+_NEW = object.__new__
+_SET_TEXT, _SET_AGENT, _SET_WORDS = (
+    DeclaredRequest.__dict__[name].__set__ for name in ("text", "agent", "words")
+)
+
+
+def _request(text: str) -> DeclaredRequest:
+    """``DeclaredRequest(text=text)``, the same object, its fields set through their slots
+    rather than by the frozen class's ``__init__`` (one ``object.__setattr__`` per field: about
+    four times the cost, for each request of every user message of a long conversation)."""
+    request = _NEW(DeclaredRequest)
+    _SET_TEXT(request, text)
+    _SET_AGENT(request, None)
+    _SET_WORDS(request, ())
+    return request
 
 
 def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:

@@ -66,3 +66,18 @@ def test_objects_made_while_the_collector_paused_are_not_left_young() -> None:
     oldest = {id(o) for o in gc.get_objects(generation=2)}
     assert id(made) in oldest
     assert all(id(item) in oldest for item in made[::1000])
+
+
+def test_the_command_loads_the_missed_request_check_only_where_it_runs() -> None:
+    # With two cores the check runs in the worker forked beside the analysis: the segmenter's
+    # and the answer matcher's modules are not loaded before this process can start analysing.
+    script = (
+        "import sys, harness.cli.detect\n"
+        "print(sorted(m for m in sys.modules if m in ('harness.detect.missed', "
+        "'harness.detect.requests', 'harness.detect.answers')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -1,7 +1,8 @@
 """The detector's patterns are scanned only over texts that may hold what they need.
 
 A pattern whose every match holds one of a few words (``_REASK``, ``_REQUEST``,
-``_CAPABILITIES``, ``_SAYS_REPEAT``, ``_DAY``) is tried only when
+``_CAPABILITIES``, ``_SAYS_REPEAT``, ``_DAY``, the missed-request check's ``_APOLOGY``) is tried
+only when
 :func:`~harness.text.words.may_hold` finds one of them. That is exact when each match really
 holds one: these tests check it on random text built from the patterns' own words in every case
 (with the characters that case folding maps outside ASCII), on phrases of each alternative, and
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.detect import _features, _users, load_transcript
+from harness.detect import _features, _users, load_transcript, missed
 from harness.text.words import may_hold
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev"
@@ -29,6 +30,7 @@ _FILTERED = [
     ("capabilities", _users._CAPABILITIES, _users._CAPABILITIES_NEEDS),
     ("says_repeat", _features._SAYS_REPEAT, _features._SAYS_REPEAT_NEEDS),
     ("day", _features._DAY, _features._DAY_NEEDS),
+    ("apology", missed._APOLOGY, missed._APOLOGY_NEEDS),
 ]
 _WORDS = " ".join(
     [
@@ -39,7 +41,8 @@ _WORDS = " ".join(
         "before discussed to summarise summarize reiterate quick follow-up summary a reminder day",
         "after tomorrow today tonight yesterday morning afternoon evening monday tuesday wednesday",
         "thursday friday saturday sunday weekend ok okay could would will please else do help "
-        "offer assist bot services options things are is who how",
+        "offer assist bot services options things are is who how apologise apologize apologies",
+        "unfortunately fortunately unable",
     ]
 ).split()
 _PIECES = [
@@ -103,6 +106,10 @@ def test_every_match_holds_a_needed_word(text: str) -> None:
         "How can you help",
         "Who are you",
         "what services",
+        "Sorry, I could not find it.",
+        "We apologize for the wait",
+        "UNFORTUNATELY it is closed",
+        "ſorry, that failed",  # ſ matches s
     ],
 )
 def test_each_alternative_holds_a_needed_word(text: str) -> None:
