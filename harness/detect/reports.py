@@ -8,13 +8,13 @@ failing when it has an error-level finding.
 from __future__ import annotations
 
 import io
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from harness.detect._json import indented
 from harness.detect.findings import Finding
 from harness.detect.report_parts import (
     KIND_ORDER,
@@ -121,7 +121,7 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
         "summary": dict(summary),
         "totals": totals,
     }
-    return indented(document) + "\n"  # json.dumps(document, indent=2, ensure_ascii=False)
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 # --- JUnit ------------------------------------------------------------------------------------
