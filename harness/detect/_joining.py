@@ -19,9 +19,12 @@ from harness.detect._request_words import (
     _LEAD_OPENERS,
     _LEADS,
     _MARKERS,
+    _PREPOSITIONS,
     _PRONOUNS,
     _STATEMENT_MARKERS,
     _STRONG,
+    _SUBJECT,
+    _VERBS,
     _WH,
     _Tok,
 )
@@ -51,7 +54,14 @@ _USER = _Reading(_markers_at(_MARKERS), anywhere=True, joining=_STRONG | _MARKER
 _STATEMENT = _Reading(_markers_at(_STATEMENT_MARKERS), anywhere=False, joining=_STRONG)
 
 
-_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS | {"to"}
+# Not after a subject, an auxiliary, a question or relative word ("who", "which", "that"), "to".
+_NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS | {"to", "that"}
+# Auxiliaries that leave their clause's verb to come ("can my wife also use ..."); a copula or
+# "have" is a verb of its own ("is the pool open also book a massage").
+_VERB_TO_COME = _AUX - {"am", "is", "are", "was", "were", "has", "have", "had"}
+_OPENS_ITSELF = _WH | _AUX | _SUBJECT
+# Question and relative words with no verb in them (not "what's", "hows").
+_WH_ALONE = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how", "that"})
 _REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
 """The words a joining region can start with (:func:`_region` is 0 at any other)."""
 
@@ -88,7 +98,40 @@ def _also(toks: list[_Tok], i: int) -> bool:
     if toks[i].word != "also" or i == 0 or toks[i - 1].mark or not toks[i - 1].word:
         return False
     before = toks[i - 1].word
-    return before not in _NOT_BEFORE_ALSO
+    if before == "that" and i > 1 and (toks[i - 2].word in _VERBS or toks[i - 2].word in _AUX):
+        return True  # "cancel that also book a cab": "that" is what was cancelled
+    if before in _NOT_BEFORE_ALSO:
+        return False
+    # before a verb, "also" may be the adverb of a clause whose subject came before it (before
+    # a question or a subject of its own it joins: "when's my next paycheck also could you ...")
+    return not (
+        i + 1 < len(toks) and toks[i + 1].word not in _OPENS_ITSELF and _subject_before(toks, i)
+    )
+
+
+def _subject_before(toks: list[_Tok], i: int) -> bool:
+    """Whether the words before ``toks[i]`` are the subject of a clause whose verb is still to
+    come: a question word, a relative word or an auxiliary opening a question, then at most four
+    words with no verb ("which banks also send ...", "a hotel whose staff also book ...", "how
+    many airlines also fly ...", "can my wife also use ...")."""
+    for k in range(i - 1, max(-1, i - 6), -1):
+        word = toks[k].word
+        if not word or toks[k].mark:
+            return False  # a comma or a sentence's end before: no clause open
+        if word in _WH or word == "that":
+            # not "what about the weather also ...", "cancel that also ...", "when's my ..."
+            after, before = toks[k + 1].word, toks[k - 1].word if k else ""
+            return (
+                word in _WH_ALONE
+                and after not in _PREPOSITIONS
+                and before not in _VERBS
+                and before not in _AUX
+            )
+        if word in _VERB_TO_COME:
+            return k == 0 or not toks[k - 1].word or toks[k - 1].word in _WH
+        if word in _VERBS or word in _AUX or word in _PRONOUNS:
+            return False
+    return False
 
 
 def _then(toks: list[_Tok], i: int) -> bool:

@@ -89,6 +89,7 @@ from harness.detect._request_words import (
     _has_topic,
     _noun_clause,
     _Tok,
+    _words,
 )
 from harness.detect._run_ons import _ANNOUNCE_STARTS, _RUN_ON_OPENERS, _announced_first, _runs_on
 from harness.detect._together import kept_together
@@ -375,12 +376,12 @@ def _opens(
         return True, []  # "my bag didn't arrive", "new insurance is obtainable how"
     # ", and" before a part of three words or more with no frame to carry ("..., and exchange
     # rate from dollars to yen") opens a request, as "plus" does; not at the end of a list ("sick,
-    # personal, and vacation days") nor before a verb of wanting that goes on with the subject
-    # before it ("I'm flying to Boston, and need a hotel")
+    # personal, and vacation days") nor before words that go on with the clause before it
+    # (_goes_on: "I'm flying to Boston, and need a hotel", "..., and back home on Friday")
     parted = (
         reading.anywhere
         and joiners == {"", "and"}
-        and first not in _GOES_ON
+        and not _goes_on(words)
         and all(t.mark != "," for t in whole[-_EDGE_LIMIT:])
     )
     if first in _DETERMINERS:
@@ -388,6 +389,43 @@ def _opens(
         if frame or not (strong or parted) or not reading.anywhere:
             return bool(frame), frame
     return (strong or parted) and len(words) >= 3, []
+
+
+# Adverbs that go on with the clause before them, not ending in "-ly" (a closed class).
+_GOING_ON = _words(
+    "back home still just even already again together alone too not never always often"
+)
+# The words a participle is followed by when it goes on with a clause: a preposition, a
+# determiner or an adverb particle ("staying there", "coming back", "delivered to").
+_AFTER_PARTICIPLE = (
+    _PREPOSITIONS
+    | _DETERMINERS
+    | _GOING_ON
+    | _words("there here up out down off over around away it them him her me us")
+)
+# Heads of a determiner phrase that is the rest of the object before ("the rest to checking").
+_PARTITIVE = _words("rest remainder remaining other others same")
+
+
+def _goes_on(words: list[str]) -> bool:
+    """Whether a part after ", and" goes on with the clause before it instead of asking: a verb
+    of wanting ("..., and need a hotel"), an adverb ("and really excited", "and preferably near
+    the window", "and back home on Friday"), a participle ("and staying there", "and delivered to
+    the wrong address"; not the noun of "and opening hours of the post office") or the rest of
+    what was asked ("transfer 50 to savings, and the rest to checking")."""
+    first = words[0]
+    if first in _GOES_ON or first in _GOING_ON or (len(first) > 4 and first.endswith("ly")):
+        return True
+    if first in _DETERMINERS:
+        return len(words) > 1 and words[1] in _PARTITIVE
+    if len(first) > 4 and first.endswith("ed") and not first.endswith("eed"):
+        return True
+    return (
+        len(first) > 4
+        and first.endswith("ing")
+        and not first.endswith("thing")
+        and (len(words) == 1 or words[1] in _AFTER_PARTICIPLE)
+    )
 
 
 def _asks(words: list[str], k: int) -> bool:
@@ -420,11 +458,19 @@ def _answered_lead(left: list[_Tok]) -> bool:
     """Whether the clause a subordinate clause or phrase leads into was said in ``left``: a
     comma and then a word a request opens with ("on my list, add milk", "since I am abroad, I
     need to tell the bank", "if I'm in Lima, what time is it"); what follows is a request of
-    its own (not "if I go to Peru, Bolivia, ...")."""
+    its own (not "if I go to Peru, Bolivia, ...", nor a list of subjects: "if you, I and Tom fly
+    to Rome, ...")."""
     return any(
-        t.mark == "," and k + 1 < len(left) and left[k + 1].word in _LEAD_OPENERS
+        t.mark == ","
+        and k + 1 < len(left)
+        and left[k + 1].word in _LEAD_OPENERS
+        and not (k + 2 < len(left) and left[k + 2].word in _LISTING)
         for k, t in enumerate(left)
     )
+
+
+# What follows an item of a list ("if you, I and Tom fly to Rome, ...": "I" is no clause's start).
+_LISTING = frozenset({"", "and", "or", "&"})
 
 
 def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:

@@ -1,7 +1,9 @@
-"""The check's segmenter on "also" before an imperative, a dash between words, a subordinate
-clause already followed by its main clause, a noun phrase after "plus" or "as well as", a
+"""The check's segmenter on "also" before an imperative (not in a relative clause nor after a
+question's subject), a dash between words, a subordinate clause already followed by its main
+clause (not a list of subjects), a noun phrase after "plus" or "as well as", a
 greeting inside a run-on, a request for help with nothing named, and a statement with the
-request that passes it on or goes on with it (``harness.detect.requests``,
+request that passes it on or goes on with it, and ", and" before a part that goes on with the
+clause before it (``harness.detect.requests``,
 ``harness.detect._together``). The sentences are new text."""
 
 from __future__ import annotations
@@ -33,10 +35,36 @@ def test_also_before_an_imperative_opens_a_request(message: str, requests: list[
         "can you also cancel my dentist visit",  # after the subject: no new request
         "I would like to also book a table for six",  # after "to"
         "I also need to renew my passport",
+        # a relative clause: "that", "which", "who", "whose ..." before "also"
+        "show me credit cards that also pay cash back on groceries",
+        "find me a bar that also play live jazz on fridays",
+        "find hotels that also book airport shuttles",
+        "show me phones that also play music offline",
+        "find a hotel whose staff also book tours",
+        # the subject of a question before "also": the verb is still to come
+        "which banks also send paper statements every month",
+        "how many airlines also fly direct to Lima",
+        "can my wife also use my card at the airport lounge",
+        "do any of your branches also send statements by mail",
     ],
 )
 def test_also_inside_a_request_opens_nothing(message: str) -> None:
     assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        # "that" is what was cancelled or done, not a relative word
+        ("cancel that also book a cab to the station", ["cancel that", "book a cab to the station"]),
+        ("can you do that also remind me at noon", ["can you do that", "remind me at noon"]),
+        # a question with its verb said ("is", "what about") before "also"
+        ("is the weather nice today also book a table for two", ["is the weather nice today", "book a table for two"]),
+        ("what about the weather in Rome also book a taxi", ["what about the weather in Rome", "book a taxi"]),
+    ],
+)  # fmt: skip
+def test_also_after_a_whole_clause_opens_a_request(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
 
 
 @pytest.mark.parametrize(
@@ -82,6 +110,11 @@ def test_a_subordinate_phrase_leads_into_one_clause_only(message: str, requests:
     [
         "if I fly to Lima, do I need a visa",
         "if I fly to Lima, Quito, do I need a visa",  # a list inside the subordinate clause
+        # a list of subjects: "I" or "we" after the comma opens no clause
+        "if you, I and Tom fly to Rome on Friday, do we need visas",
+        "when Anna, I and the kids arrive in Oslo, where should we eat",
+        "if Tom, we and the twins fly on Friday, can we sit together",
+        "after Maria, I, and Lee finish the hike, what bus goes back",
     ],
 )
 def test_a_subordinate_clause_and_its_question_are_one_request(message: str) -> None:
@@ -199,7 +232,29 @@ def test_a_part_after_comma_and_with_no_frame_is_a_request(
         "pack my bag with socks, shirts, and two pairs of shoes",  # the end of a list
         "book a table near the river, with a view, and outdoor seating for four",
         "I'm flying to Denver on Monday, and need a rental car there",  # a want going on
+        # a participle, an adverb or "back"/"home" going on with the clause before
+        "I am moving to Miami next month, and staying there for three years",
+        "my brother is visiting next week, and staying with us until Sunday",
+        "I'm flying to Denver on Monday, and coming back on Thursday evening",
+        "the package arrived yesterday, and damaged on one side",
+        "my order was shipped on Tuesday, and delivered to the wrong address",
+        "I'll be in London on Monday, and back home on Friday night",
+        "I'm at the office today, and home after six",
+        "My son is turning five tomorrow, and really excited about the party",
+        "book a table for two, and preferably near the window please",
+        "set the thermostat to 70 tonight, and ideally a bit warmer in the morning",
+        "order a large pizza, and hopefully delivered before eight",
+        # the rest of what was asked
+        "Transfer 50 dollars to savings, and the rest to my checking account",
     ],
 )
 def test_comma_and_inside_a_request_cuts_nothing(message: str) -> None:
     assert len(segment_requests(message)) == 1
+
+
+def test_a_noun_after_comma_and_opens_a_request_where_a_participle_would_not() -> None:
+    # "parking" before a noun is a noun's modifier, not a participle going on
+    assert texts("my flight lands at noon, and parking rates at the airport") == [
+        "my flight lands at noon",
+        "parking rates at the airport",
+    ]
