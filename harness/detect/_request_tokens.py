@@ -4,17 +4,29 @@
 A token is a word (lower-cased, its edge punctuation stripped) with the mark that ends it ("?",
 ".", or none), or a comma or semicolon standing alone. What is no word of a request becomes a
 mark of its own: a list item's number ("(1)", "#2", "3-", "2 -" inside a numbered line) is "#",
-a run of dashes or a slash standing alone is ";". A "+" or "&" standing alone is the word it
-stands for, and a title's dot before a name ("Dr. Okafor") ends nothing. An emoticon or emoji
-after a word is a full stop (:data:`_SMILEY`, :func:`_stopped`).
+a run of dashes or a slash standing alone is ";", and in a user's message so is a lone dash
+between words before a part that asks on its own (:func:`_dash_asks`: "call my landlord - it
+is urgent" is one request). A "+" or "&" standing alone is the word it stands for, and a title's
+dot before a name ("Dr. Okafor") ends nothing. An emoticon or emoji after a word is a full stop
+(:data:`_SMILEY`, :func:`_stopped`).
 """
 
 from __future__ import annotations
 
 import re
 
+from harness.detect._needs import needs_probability
 from harness.detect._request_words import _LEAD_OPENERS, _Tok
-from harness.text._shapes import ASKS_FIRST, TITLES
+from harness.text._shapes import (
+    ASKS_FIRST,
+    AUXILIARIES,
+    TITLES,
+    VERBS,
+    WANTS,
+    WH_SET,
+    WORD,
+    word_class,
+)
 
 # A run of dashes or a slash standing alone joins two parts as a semicolon does.
 _DASH = re.compile(r"-{2,}|[—–/]")
@@ -183,10 +195,11 @@ def _tokens(
             and out
             and out[-1].word[-1:].isalpha()
             and _LETTER_NEXT.match(text, end)
+            and _dash_asks(text, end)
         ):
             # with ``dashes`` (a user's message), a dash standing alone between words joins two
             # parts as a run of dashes does ("any meetings today - I am looking for a salon";
-            # not "1 - 2", "for 4 - outdoor")
+            # not "1 - 2", "for 4 - outdoor", "call my landlord - it is urgent")
             append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
         if raw in _SIGNS:  # "... right now + schedule a flight", "... my mastercard & what is"
@@ -208,6 +221,48 @@ def _tokens(
         raw = text[last.start - offset : last.end - offset]
         append(new(_Tok, (raw.lower().strip(_EDGE), last.start, last.end, _MARKS.get(raw[-1], ""))))
     return out
+
+
+_DASH_VERBS = frozenset(VERBS.split("|"))
+_DASH_QUESTION = WH_SET | AUXILIARIES | word_class("please id i'd")
+"""How a question or a polite request after a dash opens (not "it's", "that's", "I'm": they
+state)."""
+_POINTERS = frozenset({"it", "that", "this", "them", "those", "these"})
+"""Pronouns by which an imperative after a dash points back to what the part before it names
+("reserve a table - make it at 8 pm": one request; a closed class)."""
+_DASH_READS = 80
+_LIKING = frozenset({"i", "we", "would", "i'd", "id", "we'd", "really", "also"})
+"""What "like" follows when it wishes ("I'd like", "we would like"; not "it looks like rain")."""
+_PART_END = re.compile(r"\s-\s|--|[,;—–/]")
+"""Where the part after a dash ends (the next comma, semicolon, dash or slash)."""
+_PART_READS = 200
+"""How many characters of the part after a dash the needs model reads at most (a bounded window:
+the work stays linear in a message of many dashes)."""
+_EVEN = 0.5
+"""A statement after a dash the needs model gives at least these odds of asking is a request."""
+"""How many characters after a dash :func:`_dash_asks` reads (its first words)."""
+
+
+def _dash_asks(text: str, end: int) -> bool:
+    """Whether what follows a lone dash at ``end`` of ``text`` asks on its own (closed classes): a
+    question word, an auxiliary or "please" first ("... - what time does the library open", "...
+    - can you transfer 500"), an imperative that points back to nothing in its first three words
+    ("... - cancel my dentist visit"; not "... - make it at 8 pm"), or a wish in its first four
+    ("... - I want to book a massage"); a statement only when the model of what needs an answer
+    gives it at least even odds ("... - my visa card got stolen"; not "... - it is urgent", "... -
+    I have a flight at 10")."""
+    words = WORD.findall(text[end : end + _DASH_READS].lower())
+    if not words:
+        return False
+    if words[0] in _DASH_VERBS:
+        return _POINTERS.isdisjoint(words[1:3])
+    if words[0] in _DASH_QUESTION or any(
+        w in WANTS and (w != "like" or words[k - 1] in _LIKING) for k, w in enumerate(words[1:4], 1)
+    ):
+        return True
+    stop = _PART_END.search(text, end, end + _PART_READS)
+    part = text[end : stop.start() if stop else end + _PART_READS].strip()
+    return needs_probability(part) >= _EVEN
 
 
 def _names(text: str, end: int) -> bool:

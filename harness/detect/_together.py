@@ -40,8 +40,8 @@ before a colon never was); a question about items ("Were there two items?") is o
 Each step reads a bounded window of the pieces joined so far (:func:`_window`), so the work is
 linear in the message's length.
 
-Only pieces of one sentence joined by a comma, a semicolon or a bare "and" are kept together:
-"also", "plus", "as well as" and the discourse connectives add a request of their own, and
+Only pieces of one sentence joined by a comma, a semicolon, a lone dash ("I am out of cash - can
+you transfer 500 to checking") or a bare "and" are kept together: "also", "plus", "as well as" and the discourse connectives add a request of their own, and
 words said once for two requests (:mod:`harness.detect._coordination`) make two.
 """
 
@@ -80,10 +80,11 @@ if TYPE_CHECKING:
     from harness.detect.requests import Request
 
 
-# What may stand between two pieces of one request: a comma, a semicolon, a bare "and".
-# (Nothing but a space stands between two pieces only where a question runs on after a clause.)
-_BETWEEN = re.compile(r"\s*+(?:,|;|(?:,\s*+)?and)\s*+|[^\S\n]++", re.IGNORECASE)
-_CONTEXT_BETWEEN = re.compile(r"\s*+[,;]\s*+|[^\S\n]++")
+# What may stand between two pieces of one request: a comma, a semicolon, a lone dash (which
+# the segmenter reads as a semicolon), a bare "and". (Nothing but a space stands between two
+# pieces only where a question runs on after a clause.)
+_BETWEEN = re.compile(r"\s*+(?:,|;|(?:,\s*+)?and)\s*+|\s++-\s++|[^\S\n]++", re.IGNORECASE)
+_CONTEXT_BETWEEN = re.compile(r"\s*+[,;]\s*+|\s++-\s++|[^\S\n]++")
 _AND = re.compile(r"\s*+and\s*+", re.IGNORECASE)
 # What a statement about the speaker's own things opens with (closed classes: the first person's
 # pronouns and possessives, the definite article): "my card was declined", "I applied".
@@ -109,11 +110,11 @@ _THANKS = frozenset({"thanks", "thank", "great", "cool", "perfect"})
 _TOLD = frozenset({"me", "us"})
 # The words :func:`_tells_of_it` needs one of in the request (tried first: most have none).
 _PASSES_ON = re.compile(
-    r"\b(?:tell|let|inform|notify|remind|warn|alert|advise|report|it|them|one|ones)\b",
+    r"\b(?:tell|let|inform|notify|remind|warn|alert|advise|report|it|them|one|ones|replacement)\b",
     re.IGNORECASE,
 )
-# "new ones", "another one": a thing named before, again (points_back reads "one" only).
-_NEW_ONES = re.compile(r"\b(?:new|replacement|more)\s++ones\b")
+# "new ones", "a replacement": a thing named before, again (points_back reads "one" only).
+_NEW_ONES = re.compile(r"\b(?:(?:new|replacement|more)\s++ones|(?:a|the)\s++replacement)\b")
 # Verbs of taking money or a thing out, and of placing it somewhere (closed classes): "take $40
 # from savings and put it in checking" moves it once; "check my balance and send it" asks twice.
 _TAKING = frozenset({"take", "withdraw", "pull", "grab"})
@@ -123,6 +124,11 @@ _DESTINATION = frozenset({"to", "into", "onto", "towards"})
 # Verbs of telling or informing someone (a closed class; "let" only in "let them know"): what
 # an imperative may ask of the one the imperative before it names.
 _TELLING = frozenset({"tell", "let", "inform", "notify", "remind", "warn", "alert", "advise"})
+# The words after which a telling says what it tells (closed classes): "remind my wife to buy
+# milk", "tell them that ...", "let the desk know ...", "warn him about ...", "ask what ...".
+_TELLS_WHAT = frozenset({"to", "that", "about", "of", "if", "whether", "know"}) | _WH
+# Adverbs of when that tell nothing ("let them know right away"; a closed class).
+_ONLY_WHEN = frozenset({"right", "away", "now", "asap", "immediately", "today", "please", "too"})
 # An impersonal "it" (of the weather: "is it raining", "is it going to snow", "is it cold")
 # points back to nothing: the weather's verbs and adjectives (a closed class).
 _WEATHER = frozenset(
@@ -223,7 +229,7 @@ def _together(
         return True  # "translate the sentence, 'we will be there soon' into Portuguese"
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
         return True
-    if _AND.fullmatch(between) and not _asks(second) and _context(first, needs):
+    if _AND.fullmatch(between) and not _opens_asking(second) and _context(first, needs):
         return True  # "i was buying qtips at walmart and my card got declined"
     if _tells_of_it(first, second):
         return True  # "my card snapped, can you tell my bank to send a replacement"
@@ -245,9 +251,10 @@ def _tells_of_it(first: str, second: str) -> bool:
     speaker's own things ("my card got scratched, can you tell my bank to send a new one", "the
     strip on my card is scratched, let the card company know", "i bent my card, could you
     report it", "I'm out of checks, please order new ones"): ``first`` opens with
-    :data:`_SAYS_OF` or only states, and asks and wants nothing; ``second``, after a polite opening, tells
-    someone else (a verb of :data:`_TELLING` not before "me" or "us", or "report") or points
-    back to it by a pronoun (:func:`~harness.text._shapes.points_back`)."""
+    :data:`_SAYS_OF` or only states, and asks and wants nothing; ``second``, after a polite opening,
+    points back to it by a pronoun (:func:`~harness.text._shapes.points_back`, "new ones", "a
+    replacement"), or tells someone else (a verb of :data:`_TELLING` not before "me" or "us", or
+    "report") about it (:func:`_told_of_it`)."""
     if _PASSES_ON.search(second, 0, SOFT_REACH) is None:
         return False  # the cheap test first: most requests name no telling and no pronoun
     before = WORD.findall(first[:SOFT_REACH].lower())
@@ -263,17 +270,37 @@ def _tells_of_it(first: str, second: str) -> bool:
     words = _imperative(second, polite=True)
     if len(words) < 2 or words[0] in _POLITE:
         return False
+    rest = " ".join(words)
+    if points_back(rest) or _NEW_ONES.search(rest) is not None:
+        return True
     if words[0] == "report" or (
         words[0] in _TELLING
         and words[1] not in _TOLD
         and (words[0] != "let" or "know" in words[2:6])
     ):
-        return True
-    rest = " ".join(words)
-    return points_back(rest) or _NEW_ONES.search(rest) is not None
+        return _told_of_it(first, words)
+    return False
 
 
-def _asks(piece: str) -> bool:
+def _told_of_it(first: str, words: list[str]) -> bool:
+    """Whether the telling ``words`` (from its verb) is about what the statement ``first`` says:
+    it tells nothing of its own ("let the front desk know", "notify security", "report to the
+    bank"), or what it tells (after "to", "that", "about", "know" or a question word; what
+    "report" names) shares a content word with ``first`` ("my bike got stolen, notify the police
+    about the stolen bike"); not "I lost my credit card, remind my wife to buy milk", two
+    requests."""
+    if words[0] == "report":
+        told = words[1:]
+        if "to" in told:
+            told = told[: told.index("to")]  # "report to the bank": where, not what
+    else:
+        at = next((k for k in range(2, len(words)) if words[k] in _TELLS_WHAT), len(words))
+        told = words[at + 1 :]
+    told = [w for w in told if w not in _ONLY_WHEN]
+    return not told or bool(content_words(first) & content_words(" ".join(told)))
+
+
+def _opens_asking(piece: str) -> bool:
     """Whether ``piece`` opens as a question or an imperative does: a question word in its first
     three words ("from which airport is it"), an auxiliary, "please" or a request verb first."""
     words = WORD.findall(piece[:40].lower())[:3]

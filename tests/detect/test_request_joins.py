@@ -1,6 +1,7 @@
 """The check's segmenter on "also" before an imperative (not in a relative clause nor after a
-question's subject), a dash between words, a subordinate clause already followed by its main
-clause (not a list of subjects), a noun phrase after "plus" or "as well as", a
+question's subject), a dash between words (before a part that asks on its own only), a
+subordinate clause already followed by its main clause (not a list of subjects), a noun phrase
+after "plus" or "as well as", a
 greeting inside a run-on, a request for help with nothing named, and a statement with the
 request that passes it on or goes on with it, and ", and" before a part that goes on with the
 clause before it (``harness.detect.requests``,
@@ -89,6 +90,40 @@ def test_a_dash_standing_alone_between_words_joins_two_requests(
 )
 def test_a_dash_inside_a_request_cuts_nothing(message: str) -> None:
     assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a statement after the dash: it says why or when, it asks nothing (review finding 2)
+        "call my landlord - it is urgent",
+        "set an alarm for 7 am - I have a flight at 10",
+        "book a cab to the station - it's raining hard",
+        "book a cab to the station - it looks like rain",
+        "water my plants on friday - that would be great",
+        # an imperative after the dash that points back to what the request names
+        "reserve a table for four - make it at 8 pm",
+        "move my dentist appointment to Thursday - put it after lunch",
+        # a statement before the dash is the request's context, as before a comma
+        "I am out of cash - can you transfer 500 to checking",
+        "we just moved to Leeds - can you find us a dentist",
+    ],
+)
+def test_a_dash_before_a_part_that_asks_nothing_of_its_own_cuts_nothing(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        # a statement that asks on its own (the needs model), an imperative, a question
+        ("pay the phone bill - my debit card was declined at the store", ["pay the phone bill", "my debit card was declined at the store"]),
+        ("email the dentist - cancel my cleaning on tuesday", ["email the dentist", "cancel my cleaning on tuesday"]),
+        ("renew my gym pass - how much is a yearly one", ["renew my gym pass", "how much is a yearly one"]),
+    ],
+)  # fmt: skip
+def test_a_dash_before_a_part_that_asks_on_its_own_cuts(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
 
 
 @pytest.mark.parametrize(
@@ -181,6 +216,35 @@ def test_a_request_for_help_alone_is_kept() -> None:
 )
 def test_a_statement_and_the_request_that_passes_it_on_are_one_request(message: str) -> None:
     assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # what is told names what the statement names, or refers back to it
+        "the kitchen tap is leaking, tell the landlord that the tap needs fixing",
+        "my card snapped, tell my bank to send a replacement",
+        "my bike got stolen, notify the police about the stolen bike",
+    ],
+)
+def test_a_statement_and_a_telling_about_it_are_one_request(message: str) -> None:
+    assert len(segment_requests(message)) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        # a telling of something else: the statement is a request of its own (review finding 4)
+        ("I lost my credit card, remind my wife to buy milk tomorrow", ["I lost my credit card", "remind my wife to buy milk tomorrow"]),
+        ("my car broke down, remind Sarah to call the dentist on Monday", ["my car broke down", "remind Sarah to call the dentist on Monday"]),
+        ("the heater broke, remind my son to walk the dog", ["the heater broke", "remind my son to walk the dog"]),
+        ("my order never arrived, let my sister know dinner is at eight", ["my order never arrived", "let my sister know dinner is at eight"]),
+    ],
+)  # fmt: skip
+def test_a_statement_and_a_telling_of_something_else_stay_apart(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
 
 
 @pytest.mark.parametrize(
