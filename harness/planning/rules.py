@@ -33,7 +33,7 @@ from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
-from harness.planning.match import agent_matcher
+from harness.planning.match import AgentMatcher, agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import opens_question, split_request_parts
 from harness.text._shapes import VERBS, WORD, states, word_class
@@ -130,8 +130,7 @@ class RulesPlanner(Planner):
         the part of it that asks (``requests`` maps each request's text to that part)."""
         if not requests:
             return {}
-        matcher = agent_matcher(cards, concepts=self.concepts)
-        limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
+        matcher, limit = self._gate(cards)
         asks = list(requests.items())
         if limit > 0.0:
             asks = await _analysed(
@@ -161,16 +160,23 @@ class RulesPlanner(Planner):
             lambda: {request: matcher.best(a) for request, a in asks},
         )
 
-    def _scoped(self, cards: tuple[AgentCard, ...]) -> Callable[[str], bool]:
-        """Whether the out-of-scope gate (``harness.planning.scope``) lets a request go to some
-        sub-agent."""
-        if not cards:
-            return lambda _: False
+    def _gate(self, cards: tuple[AgentCard, ...]) -> tuple[AgentMatcher, float]:
+        """The matcher of ``cards`` and the out-of-scope gate's threshold (0: no gate)."""
         matcher = agent_matcher(cards, concepts=self.concepts)
         limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
-        if limit <= 0.0:
-            return lambda _: True
-        return lambda text: matcher.in_scope(text) >= limit
+        return matcher, limit
+
+    def _scoped(self, cards: tuple[AgentCard, ...]) -> Callable[[str], bool]:
+        """Whether the out-of-scope gate (``harness.planning.scope``) lets a request go to some
+        sub-agent, the gate ``_agents`` applies; the matcher is built at the first question."""
+        if not cards:
+            return lambda _: False
+
+        def scoped(text: str) -> bool:
+            matcher, limit = self._gate(cards)
+            return limit <= 0.0 or matcher.in_scope(text) >= limit
+
+        return scoped
 
     def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
         """The agent whose texts a request's meaning (``harness.planning.concepts``) is close
@@ -247,7 +253,12 @@ def _requests(
 
     parts = split_request_parts(message, starts_request)
     found = [worded(asks) or meant(asks) is not None for _, asks in parts]
-    kept = [goes and not scoped(asks) for goes, (_, asks) in zip(found, parts, strict=True)]
+    # The gate is asked only where ``_with_scene`` reads its answer: a piece planned as written
+    # that only states.
+    kept = [
+        goes and text == asks and _only_states(asks) and not scoped(asks)
+        for goes, (text, asks) in zip(found, parts, strict=True)
+    ]
     parts = _with_scene(message, parts, found, kept)
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route

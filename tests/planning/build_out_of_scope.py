@@ -3,8 +3,9 @@
 The offline planner's out-of-scope gate (``harness.planning.scope``) had one development set of
 requests that belong to no agent: CLINC's 100 ``oos_train`` utterances, which its fit also uses.
 This set is larger, comes from train splits only (never from CLINC ``val``/``test`` or SGD
-``dev``, which are held out: ``tests.held_out``) and is never fitted on. Every request is real user
-text, one a line, labelled with how it was made (``made``):
+``dev``, which are held out: ``tests.held_out``) and is never fitted on: none of its texts is a row
+of the scope fit (``tests.planning.fit_scope``). Every request is real user text, one a line,
+labelled with how it was made (``made``):
 
 - ``sgd-domain``: Schema-Guided Dialogue **train** user turns (Rastogi et al., AAAI 2020, CC BY-SA
   4.0) of dialogues whose services all belong to domains no agent of the seven helpdesk agents
@@ -18,7 +19,8 @@ text, one a line, labelled with how it was made (``made``):
   agent's intents (``tests.detect.build_multi_intent.AGENTS``), for the bot of the six other agents
   (``removed`` names the agent). These are close to the other agents' subjects (a lost card for a
   bot with banking but no cards agent), the hardest kind of out-of-scope request. The agents' own
-  examples are left out.
+  examples are left out, and so are the gold requests of the labelled ``dev`` split
+  (``routing_eval.clinc("dev")``, also CLINC train): the scope fit's in-scope rows.
 
 Both come from concept-table sources (``tests.planning.build_concepts``): an evaluation must route
 them with a table built without them (``tests.planning.out_of_scope_eval`` does). Deterministic;
@@ -36,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.detect.build_multi_intent import AGENTS, CLINC
-from tests.planning.routing_eval import SGD
+from tests.planning.routing_eval import SGD, clinc
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "fixtures" / "out_of_scope" / "dev.jsonl"
@@ -100,18 +102,27 @@ def sgd_rows() -> Iterator[dict[str, Any]]:
     yield from picked["question"][::QUESTION_STRIDE]
 
 
+def _plain(text: str) -> str:
+    return " ".join(text.replace("’", "'").split())
+
+
+def fitted() -> frozenset[str]:
+    """The scope fit's in-scope texts (``fit_scope``: the ``dev`` split's gold requests), as
+    ``clinc_rows`` writes a text."""
+    return frozenset(_plain(text) for text, _ in clinc("dev").requests)
+
+
 def clinc_rows() -> Iterator[dict[str, Any]]:
     """The ``agent-left-out`` rows (see the module docstring)."""
     data = json.loads(CLINC.read_text(encoding="utf-8"))
     examples = {e for a in json.loads(AGENTS_FILE.read_text("utf-8")) for e in a["examples"]}
+    used = fitted()
     for agent, intents in AGENTS.items():
-        texts = [
-            (" ".join(text.replace("’", "'").split()), intent)
-            for text, intent in data["train"]
-            if intent in intents
-        ]
+        texts = [(_plain(text), intent) for text, intent in data["train"] if intent in intents]
         mine = [(t, i) for t, i in texts if t not in examples]
         for text, intent in mine[::CLINC_STRIDE]:
+            if text in used:
+                continue
             yield {
                 "text": text,
                 "made": "agent-left-out",

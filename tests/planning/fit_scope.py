@@ -16,9 +16,10 @@ SGD train (``routing_eval.sgd("train")``) with their development requests agains
 CLINC ``val`` is held out (``tests.held_out``): with ``HARNESS_SKIP_HELD_OUT=1`` those checks are
 left out and the SGD train agents are checked against ``oos_train`` instead (a figure on texts
 the fit used, so only the in-scope half of it is a check).
-A refit is weighed out of sample on the out-of-scope development set
-(``tests.planning.out_of_scope_eval.figures`` with its constants; ``build_out_of_scope``), which
-it never fits on.
+A refit is weighed on the out-of-scope development set (``tests.planning.out_of_scope_eval.figures``
+with its constants; ``build_out_of_scope``), none of whose texts is a row of this fit: its
+out-of-scope figures are out of sample. Its helpdesk in-scope requests are this fit's in-scope
+rows; the unfitted in-scope figure there is the SGD agents' (``out_of_scope_eval.sgd_bot``).
 Held-out figures come from ``python -m tests.detect.planner_baseline out-of-scope test`` and
 ``python -m tests.detect.planner_baseline test``. Print the fitted constants::
 

@@ -2,7 +2,7 @@
 for an agent refused, at each scope threshold.
 
 Two kinds of bot, each routed with a concept table built without every text routed on it (all are
-table sources: CLINC train, SGD train), so every figure is out of sample:
+table sources: CLINC train, SGD train):
 
 - **helpdesk**: the seven agents of ``tests/fixtures/multi_intent/agents.json``. In scope: the gold
   requests of the ``dev`` split (``routing_eval.clinc("dev")``, CLINC train). Out of scope: the
@@ -10,9 +10,17 @@ table sources: CLINC train, SGD train), so every figure is out of sample:
 - **agent left out**: the same bot without one agent, once per agent. In scope: the ``dev``
   requests of the six other agents. Out of scope: the ``agent-left-out`` rows of that agent.
 
-Each with two tables (``TABLES``): ``unseen``, built also without every source of the
-out-of-scope subject (every SGD train dialogue of a ``NO_AGENT_DOMAINS`` domain; every CLINC train
-utterance of the left-out agent's intents), as CLINC's own out-of-scope requests are subjects
+The out-of-scope side is out of sample: no text of the set is a row of the scope fit
+(``tests.planning.fit_scope``). The in-scope side is not: the ``dev`` split's gold requests are
+the fit's own in-scope rows, on which its threshold was picked, so their "refused" figures are on
+fitting data. The unfitted in-scope figure is **SGD agents**: the bot of ``routing_eval.sgd
+("train")`` (agents built from SGD train, never fitted on), its development requests each routed
+with the table of the other fold (``build_concepts.fold_tables``); in scope only (the new set's
+SGD subjects are its own agents').
+
+Each bot but the SGD one with two tables (``TABLES``): ``unseen``, built also without every source
+of the out-of-scope subject (every SGD train dialogue of a ``NO_AGENT_DOMAINS`` domain; every CLINC
+train utterance of the left-out agent's intents), as CLINC's own out-of-scope requests are subjects
 the table has never seen; and ``known``, built without only the texts routed here, as a request
 on a subject the table learnt (restaurants, songs) meets the shipped table.
 
@@ -51,9 +59,9 @@ from harness.planning.rules import RulesPlanner
 from tests.detect.build_multi_intent import AGENTS
 from tests.detect.planner_baseline import PARENT, cards, coverage
 from tests.detect.planner_baseline import plan as plan_message
-from tests.planning.build_concepts import sourced
+from tests.planning.build_concepts import fold_tables, sourced
 from tests.planning.build_out_of_scope import NO_AGENT_DOMAINS, OUT
-from tests.planning.routing_eval import clinc
+from tests.planning.routing_eval import clinc, sgd
 
 TABLES = ("unseen", "known")
 CURVE = (0.0, 0.02, 0.04, 0.055, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5)
@@ -92,7 +100,8 @@ class Bot:
 
 @contextmanager
 def _recording(log: list[tuple[tuple[float, ...], bool]]) -> Iterator[None]:
-    """Record the figures of every request ``AgentMatcher.in_scope`` is asked about."""
+    """Record the figures of every text ``AgentMatcher.in_scope`` is asked about: each request the
+    planner routes, and a statement its scene rule weighs (``rules._with_scene``)."""
     original = AgentMatcher.in_scope
 
     def in_scope(self: AgentMatcher, text: str) -> float:
@@ -183,6 +192,20 @@ def bots(table: str) -> tuple[Bot, ...]:
     return tuple(out)
 
 
+@cache
+def sgd_bot() -> Bot:
+    """The SGD agents' bot (``routing_eval.sgd("train")``), in scope only: each development
+    request routed with the concept table of the other fold, which never saw it."""
+    data = sgd("train")
+    tables, fold = fold_tables()
+    checked: dict[int, Checked] = {}
+    for k, table in tables.items():
+        mine = [n for n, (t, _) in enumerate(data.requests) if fold(t) == k]
+        got = _check(data.cards, table, [data.requests[n] for n in mine])
+        checked.update(zip(mine, got, strict=True))
+    return Bot(name="SGD agents", inside=tuple(checked[n] for n in sorted(checked)), outside=())
+
+
 @dataclass(frozen=True, slots=True)
 class Figures:
     inside: int
@@ -194,9 +217,12 @@ class Figures:
     """Out-of-scope requests sent to some agent."""
 
     def describe(self) -> str:
+        inside = f"in scope {self.inside}: routed right {self.right}, refused {self.refused}"
+        if not self.outside:
+            return inside
         return (
-            f"in scope {self.inside}: routed right {self.right}, refused {self.refused}; "
-            f"out of scope {self.outside}: sent on {self.sent} ({self.sent / self.outside:.1%})"
+            f"{inside}; out of scope {self.outside}: sent on {self.sent} "
+            f"({self.sent / self.outside:.1%})"
         )
 
 
@@ -220,6 +246,13 @@ def groups(table: str) -> dict[str, tuple[Bot, ...]]:
     return {"helpdesk, SGD domains no agent has": made[:1], "agent left out (7 bots)": made[1:]}
 
 
+def _show(label: str, group: Sequence[Bot], model: scope.ScopeModel) -> None:
+    print(f"{label}: {figures(group, model.threshold, model).describe()}")
+    for t in CURVE:
+        f = figures(group, t, model)
+        print(f"   threshold {t}: right {f.right}, refused {f.refused}, sent on {f.sent}")
+
+
 def check_against_planner(sample: int = 200) -> tuple[int, int]:
     """(sent on as recorded, sent on by the planner itself) for the first ``sample`` helpdesk
     out-of-scope rows with the shipped table and constants: the recording's sanity check."""
@@ -234,10 +267,8 @@ def main() -> None:
     model = scope.CONCEPTS
     for table in TABLES:
         for name, group in groups(table).items():
-            print(f"[{table} table] {name}: {figures(group, model.threshold, model).describe()}")
-            for t in CURVE:
-                f = figures(group, t, model)
-                print(f"   threshold {t}: right {f.right}, refused {f.refused}, sent on {f.sent}")
+            _show(f"[{table} table] {name} (in scope: the fit's rows)", group, model)
+    _show("[fold tables] SGD agents (in scope, unfitted)", (sgd_bot(),), model)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import pytest
 
 from harness.models.base import AgentCard
 from harness.planning.base import PlanInput
+from harness.planning.match import AgentMatcher
 from harness.planning.rules import RulesPlanner, _with_scene
 
 CARDS = (
@@ -94,3 +95,23 @@ def test_only_plain_gaps_join_a_kept_statement() -> None:
     # A statement no agent's words find joins across a line, as before.
     found = _with_scene("It is late here\nbook a car", parts, [False, True], [False, False])
     assert found == [("It is late here\nbook a car", "book a car")]
+
+
+async def test_the_gate_is_asked_once_about_a_request_that_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The scene rule reads the gate only for a statement; a question is weighed once, when routed.
+    asked: list[str] = []
+    original = AgentMatcher.in_scope
+
+    def in_scope(self: AgentMatcher, text: str) -> float:
+        asked.append(text)
+        return original(self, text)
+
+    monkeypatch.setattr(AgentMatcher, "in_scope", in_scope)
+    [(agent, _)] = await _plan("Will there be snow in Chicago on Friday?")
+    assert agent == "forecast"
+    assert len(asked) == 1
+    asked.clear()
+    await _plan("Rent me a van in Tulsa on Monday. Is it going to be foggy tonight?")
+    assert len(asked) == 2
