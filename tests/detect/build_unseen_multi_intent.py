@@ -153,7 +153,12 @@ A thirteenth (13:49 and 14:15 UTC, the lead's looks at session 43's merged code 
 the review's fixes, the planner): the same. A
 fourteenth (14:21 UTC, the same code with the review's fixes, the check): answered turns flagged
 81 -> 79, drops found 1,233 -> 1,245, merges 730 -> 737.
-``test_unseen_multi_intent.py`` holds the fourteenth look's figures as floors.
+A fifteenth and sixteenth (2026-12-03, session 44: the lead's looks at the merged code, 16:22 UTC,
+and after the review's mends, 16:50-16:55 UTC; helper branch s44-route alone had looked at
+15:47 UTC): the planner unchanged (a statement the scope gate keeps setting a request's scene
+does not occur here); the check, with session 44's segmenter: answered turns flagged 79 -> 77,
+drops found 1,245 -> 1,264, merges 737 -> 748.
+``test_unseen_multi_intent.py`` holds the sixteenth look's figures as floors.
 """
 
 from __future__ import annotations

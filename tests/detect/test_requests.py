@@ -483,14 +483,24 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # 11.67 -> 11.83 %, drops 95.79 -> 96.55 %, merges 95.34 -> 96.27 %, closers 94.83 -> 95.59 %;
 # sgd-dev 16.67 -> 17.17 %, 81.91 -> 82.03 %; fresh 12.00 -> 12.50 %, 95.81 -> 96.18 %; declared
 # unchanged.
-DROP_TEST = 0.965  # 96.55 % (was 95.79 %)
-MERGE_TEST = 0.962  # 96.27 % (was 95.34 %)
-FILLER_TEST = 0.955  # 95.59 % (was 94.83 %)
-FULL_TEST = 0.119  # 11.83 % (was 11.67 %)
+# Thirteenth session (2026-12-03; s44-segment's look at its branch, 15:29-15:44 UTC; the lead's
+# looks at the merged code, 16:22 UTC, and after the review's mends to the new cuts and joins,
+# 16:50 UTC; aggregates only): "also" + a request verb, a lone dash before a part that asks, a
+# subordinate clause already followed by its main clause, ", and" before a part with no frame,
+# requests for help naming nothing, statements passed on. Fewer answered turns flagged, more
+# drops found on the CLINC-built sets; sgd-dev one drop fewer (the floor follows the look):
+# test false alarms 11.83 -> 11.50 %, drops 96.55 -> 96.93 %, merges 96.27 -> 96.79 %, closers
+# 95.59 -> 95.98 % (the mends: 97.06 -> 96.93 %, 96.89 -> 96.79 %, 96.10 -> 95.98 %); sgd-dev
+# 17.17 -> 16.67 %, 82.03 -> 81.97 %; fresh 12.50 -> 12.17 %, 96.18 -> 96.61 %; declared
+# unchanged.
+DROP_TEST = 0.969  # 96.93 % (was 96.55 %)
+MERGE_TEST = 0.967  # 96.79 % (was 96.27 %)
+FILLER_TEST = 0.959  # 95.98 % (was 95.59 %)
+FULL_TEST = 0.115  # 11.50 % (was 11.83 %)
 FULL_TEST_DECLARED = 0.064  # 6.3 % (was 6.3 %)
-SGD_FULL, SGD_DROP = 0.172, 0.820  # 17.17 % (was 16.67 %), 82.03 % (was 81.91 %)
+SGD_FULL, SGD_DROP = 0.167, 0.819  # 16.67 % (was 17.17 %), 81.97 % (was 82.03 %)
 SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.109, 0.863  # 10.83 % (was 11.2 %), 86.34 % (was 86.4 %)
-FRESH_FULL, FRESH_DROP = 0.125, 0.961  # 12.5 % (was 12.0 %), 96.18 % (was 95.81 %)
+FRESH_FULL, FRESH_DROP = 0.122, 0.966  # 12.17 % (was 12.5 %), 96.61 % (was 96.18 %)
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.077, 0.996  # 7.7 % (was 9.0 %), 99.7 % (was 99.75 %)
 
 
@@ -606,10 +616,12 @@ SURE = {
     # threshold 0.981 -> 0.974; 2026-12-03 12:00 UTC): more false alarms and many more drops.
     # The lead's look at session 43's merged code (14:15 UTC): one answered turn more on fresh
     # and holdout, a few more drops found on test and fresh.
-    "test": (0.040, 0.849, 0.913),  # 4.0 %, 84.93 % (83.97 % before the twelfth session)
-    "sgd-dev": (0.020, 0.299, 0.762),  # 2.0 %, 29.97 %, 76.25 % (1.17 %, 16.18 %)
-    "fresh": (0.027, 0.839, 0.909),  # 2.67 %, 83.99 % (2.5 %, 83.25 % before the twelfth)
-    "holdout": (0.027, 0.582, 0.849),  # 2.67 %, 58.26 % (2.5 % before the twelfth; never tuned on)
+    # The lead's look at session 44's merged code with the review's mends (16:50 UTC): fewer
+    # answered turns flagged on every set, more drops found (the closers' floors unchanged).
+    "test": (0.037, 0.858, 0.913),  # 3.67 %, 85.82 % (4.0 %, 84.93 % before the thirteenth)
+    "sgd-dev": (0.019, 0.300, 0.762),  # 1.83 %, 30.09 %, 76.25 % (2.0 %, 29.97 %)
+    "fresh": (0.022, 0.846, 0.909),  # 2.17 %, 84.61 % (2.67 %, 83.99 % before the thirteenth)
+    "holdout": (0.025, 0.592, 0.849),  # 2.5 %, 59.25 % (2.67 %, 58.26 %; never tuned on)
 }
 
 
@@ -679,12 +691,16 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     90.17 %, 89.77 % (three more answered turns flagged, 112 more drops found); declared
     unchanged. Its seventeenth (2026-12-03 13:03 UTC, s43-segment: run-on questions, emoticons,
     lone greetings and closers; the lead's look at the merged code, 14:15 UTC, the same):
-    segmented 14.50 %, 90.17 %, 89.77 %; declared unchanged."""
+    segmented 14.50 %, 90.17 %, 89.77 %; declared unchanged. Its eighteenth to twentieth
+    (2026-12-03, thirteenth session: s44-segment's branch 15:29 UTC, the lead's at the merged
+    code 16:22 UTC and after the review's mends 16:50 UTC; "also" + a verb, a lone dash before
+    a part that asks, ", and" before a part with no frame, help naming nothing): segmented
+    13.83 %, 90.41 %, 90.27 %; declared unchanged."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.145
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.901
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.897
+    assert segmented.full_flagged / segmented.full_turns <= 0.139
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.904
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.902
     declared = mutation("holdout", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.092
     assert declared.dropped_flagged / declared.dropped_turns >= 0.917
@@ -696,11 +712,14 @@ def test_the_set_written_the_ways_people_write_held_out() -> None:
     session's merged code (2026-12-03 14:15 UTC, aggregates only; `main` 75b55e7, run at 12:40
     UTC: segmented 15.5 %, 87.6 %, 86.7 %). The check's segmenter
     now cuts run-on questions and numbered items inside a line, which this set is written with:
-    segmented 16.00 %, 88.61 %, 87.77 %; declared 10.33 %, 96.26 %."""
+    segmented 16.00 %, 88.61 %, 87.77 %; declared 10.33 %, 96.26 %. The thirteenth session's
+    segmenter (s44-segment's look 15:29 UTC; the lead's at the merged code 16:22 UTC and after
+    the review's mends 16:50 UTC, aggregates only): segmented 15.83 %, 90.04 %, 89.26 %;
+    declared unchanged."""
     segmented = mutation("ways-held")
-    assert segmented.full_flagged / segmented.full_turns <= 0.160
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.886
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.877
+    assert segmented.full_flagged / segmented.full_turns <= 0.159
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.900
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.892
     declared = mutation("ways-held", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.104
     assert declared.dropped_flagged / declared.dropped_turns >= 0.962

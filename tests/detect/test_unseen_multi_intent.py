@@ -163,6 +163,10 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
     # greetings and closers; what a request names it asks for; 13:49 and 14:21 UTC): answered
     # turns flagged 81 -> 79, drops found 1,233 -> 1,245, merges 730 -> 737 (sure findings: 13 ->
     # 11 answered turns flagged, drops 722 -> 731).
-    assert measured.full_flagged <= 79
-    assert measured.dropped_flagged >= 1245
-    assert measured.merged_flagged >= 737
+    # Fifteenth and sixteenth looks (session 44's segmenter: "also" + a verb, a lone dash, ", and"
+    # before a part with no frame, help naming nothing; the lead's looks at the merged code, 16:22
+    # UTC, and after the review's mends, 16:50 UTC): answered turns flagged 79 -> 77, drops found
+    # 1,245 -> 1,264, merges 737 -> 748 (sure findings: 11 answered turns, drops 731 -> 745).
+    assert measured.full_flagged <= 77
+    assert measured.dropped_flagged >= 1264
+    assert measured.merged_flagged >= 748

@@ -115,6 +115,10 @@ The **seventeenth** to **nineteenth** (2026-12-03: helper branch s43-split alone
 schedule, a preference and a name before a comma kept with their request; the lead's looks at
 session 43's merged code at 13:49 and 14:15 UTC, aggregates only): all the same as the sixteenth
 (1,549 routed right, 8 merged, 548 in full, 84 entries covering no request).
+The **twentieth** to **twenty-third** (2026-12-03, session 44: helper branches s44-scope and
+s44-route alone at 15:45 and 15:47 UTC, a statement the scope gate keeps setting the scene of the
+request after it; the lead's looks at the merged code at 16:22 UTC and after the review's mends
+at 16:54 UTC, aggregates only): all the same as the sixteenth.
 """
 
 from __future__ import annotations
