@@ -41,8 +41,9 @@ Each step reads a bounded window of the pieces joined so far (:func:`_window`), 
 linear in the message's length.
 
 Only pieces of one sentence joined by a comma, a semicolon, a lone dash ("I am out of cash - can
-you transfer 500 to checking") or a bare "and" are kept together: "also", "plus", "as well as" and the discourse connectives add a request of their own, and
-words said once for two requests (:mod:`harness.detect._coordination`) make two.
+you transfer 500 to checking") or a bare "and" are kept together: "also", "plus", "as well as"
+and the discourse connectives add a request of their own, and words said once for two requests
+(:mod:`harness.detect._coordination`) make two.
 """
 
 from __future__ import annotations
