@@ -173,10 +173,8 @@ def _apologises(text: str) -> bool:
 
 def _gives_up(sentence: str) -> bool:
     """Whether a sentence apologises for not doing something."""
-    if not may_hold(sentence, _APOLOGY_NEEDS):
-        return False  # replacing the apostrophes changes no word the apology needs
     text = sentence.replace("’", "'")
-    return bool(_APOLOGY.search(text) and _UNABLE.search(text))
+    return _apologises(text) and _UNABLE.search(text) is not None
 
 
 def _names(request: frozenset[str], sentence: frozenset[str]) -> bool:

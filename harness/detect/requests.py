@@ -392,7 +392,7 @@ def _opens(
 
 
 # Adverbs that go on with the clause before them, not ending in "-ly" (a closed class).
-_GOING_ON = _words(
+_ADVERBS_GOING_ON = _words(
     "back home still just even already again together alone too not never always often"
 )
 # The words a participle is followed by when it goes on with a clause: a preposition, a
@@ -400,7 +400,7 @@ _GOING_ON = _words(
 _AFTER_PARTICIPLE = (
     _PREPOSITIONS
     | _DETERMINERS
-    | _GOING_ON
+    | _ADVERBS_GOING_ON
     | _words("there here up out down off over around away it them him her me us")
 )
 # Heads of a determiner phrase that is the rest of the object before ("the rest to checking").
@@ -414,7 +414,7 @@ def _goes_on(words: list[str]) -> bool:
     the wrong address"; not the noun of "and opening hours of the post office") or the rest of
     what was asked ("transfer 50 to savings, and the rest to checking")."""
     first = words[0]
-    if first in _GOES_ON or first in _GOING_ON or (len(first) > 4 and first.endswith("ly")):
+    if first in _GOES_ON or first in _ADVERBS_GOING_ON or (len(first) > 4 and first.endswith("ly")):
         return True
     if first in _DETERMINERS:
         return len(words) > 1 and words[1] in _PARTITIVE
@@ -454,6 +454,10 @@ def _subordinate(left: list[_Tok]) -> bool:
     return first == "when" and len(left) > 1 and left[1].word not in _AUX
 
 
+# What follows an item of a list ("if you, I and Tom fly to Rome, ...": "I" is no clause's start).
+_LISTING = frozenset({"", "and", "or", "&"})
+
+
 def _answered_lead(left: list[_Tok]) -> bool:
     """Whether the clause a subordinate clause or phrase leads into was said in ``left``: a
     comma and then a word a request opens with ("on my list, add milk", "since I am abroad, I
@@ -467,10 +471,6 @@ def _answered_lead(left: list[_Tok]) -> bool:
         and not (k + 2 < len(left) and left[k + 2].word in _LISTING)
         for k, t in enumerate(left)
     )
-
-
-# What follows an item of a list ("if you, I and Tom fly to Rome, ...": "I" is no clause's start).
-_LISTING = frozenset({"", "and", "or", "&"})
 
 
 def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:

@@ -27,16 +27,18 @@ print(sorted(m for m in sys.modules if m.startswith(unwanted)))
 """
 
 
-def test_harness_detect_loads_no_subagent_models_no_templates_and_no_event_loop() -> None:
-    transcript = ROOT / "tests" / "fixtures" / "duplicates-dev" / "d01.transcript"
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``script`` run by a fresh interpreter from the repository's root; it must succeed."""
     done = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(transcript)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, "-c", script, *args], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_harness_detect_loads_no_subagent_models_no_templates_and_no_event_loop() -> None:
+    transcript = ROOT / "tests" / "fixtures" / "duplicates-dev" / "d01.transcript"
+    done = _run(_SCRIPT, str(transcript))
     assert done.stdout.strip() == "[]"
 
 
@@ -48,10 +50,7 @@ def test_the_lazy_packages_still_export_every_name() -> None:
         "missing = [n for p in (subagents, instructions) for n in p.__all__ if not hasattr(p, n)]\n"
         "print(missing, sorted(dir(subagents)) == sorted(subagents.__all__))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
+    done = _run(script)
     assert done.stdout.strip() == "[] True"
 
 
@@ -76,8 +75,5 @@ def test_the_command_loads_the_missed_request_check_only_where_it_runs() -> None
         "print(sorted(m for m in sys.modules if m in ('harness.detect.missed', "
         "'harness.detect.requests', 'harness.detect.answers')))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
+    done = _run(script)
     assert done.stdout.strip() == "[]"
