@@ -158,12 +158,14 @@ _NAMES_ANNOUNCED = re.compile(
 # have none).
 _POINTS = re.compile(r"\b(?:it|them|one)\b", re.IGNORECASE)
 # "have", "has", "had" possessing ("I have a new job") or in a perfect tense ("there has been
-# fraud on my card"), and the month "may" before a day ("I'll be in Aiken on may 12"): stating
-# words, not the auxiliaries a question or a wish opens with (closed classes: determiners, numbers,
-# "been", the adverbs of a perfect tense, a regular participle).
+# fraud on my card"), the month "may" before a day ("I'll be in Aiken on may 12"), and "trying"
+# in a past tense ("I was at the pump trying to pay"): stating words, not the auxiliaries a
+# question or a wish opens with (closed classes: determiners, numbers, "been", the adverbs of a
+# perfect tense, a regular participle).
 _STATING_AUX = re.compile(
     r"\b(?:have|has|had)\b(?=\s++(?:a|an|the|my|our|some|no|\d+|been|not|never|just|already"
-    r"|\w+ed)\b)|\bmay\b(?=\s++\d)",
+    r"|\w+ed)\b)|\bmay\b(?=\s++\d)"
+    r"|\b(?:was|were)\b[^,.;?!]{0,40}?\btrying\b",
     re.IGNORECASE,
 )
 _EVEN = 0.5
@@ -232,6 +234,8 @@ def _together(
         return True
     if _AND.fullmatch(between) and not _opens_asking(second) and _context(first, needs, own=True):
         return True  # "i was buying qtips at walmart and my card got declined"
+    if _AND.fullmatch(between) and _states(first) and _states_of_own(second):
+        return True  # "I was at the shop trying to pay and my card got declined": what happened
     if _tells_of_it(first, second):
         return True  # "my card snapped, can you tell my bank to send a replacement"
     if _CONTEXT_BETWEEN.fullmatch(between) and _wish_then_ask(first, second):

@@ -207,3 +207,21 @@ def test_a_phrase_going_on_with_the_one_before_leads_into_nothing() -> None:
         "what is the weather in Oslo and in Bergen",
         "can you book me a flight",
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I was at the pharmacy trying to pay for vitamins and my card got declined",
+        "we moved to Denver last week and our mail is still going to Boston",
+    ],
+)  # fmt: skip
+def test_a_statement_and_what_happened_to_the_speaker_s_things_are_one(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_trying_in_the_present_still_asks() -> None:
+    assert texts("I am trying to book a flight and I need a hotel") == [
+        "I am trying to book a flight",
+        "I need a hotel",
+    ]
