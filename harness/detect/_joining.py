@@ -60,6 +60,8 @@ _NOT_BEFORE_ALSO = _AUX | _PRONOUNS | _WH | _FILLERS | {"to", "that"}
 # "have" is a verb of its own ("is the pool open also book a massage").
 _VERB_TO_COME = _AUX - {"am", "is", "are", "was", "were", "has", "have", "had"}
 _OPENS_ITSELF = _WH | _AUX | _SUBJECT
+# What a question may open after (a question word, a joining word: "... and can my wife also").
+_OPENS_AFTER = _WH | frozenset({"and", "or", "but", "so", "plus"})
 # Question and relative words with no verb in them (not "what's", "hows").
 _WH_ALONE = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how", "that"})
 _REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
@@ -127,8 +129,8 @@ def _subject_before(toks: list[_Tok], i: int) -> bool:
                 and before not in _VERBS
                 and before not in _AUX
             )
-        if word in _VERB_TO_COME:
-            return k == 0 or not toks[k - 1].word or toks[k - 1].word in _WH
+        if word in _VERB_TO_COME:  # opening a question: after a joining word too ("and can my")
+            return k == 0 or not toks[k - 1].word or toks[k - 1].word in _OPENS_AFTER
         if word in _VERBS or word in _AUX or word in _PRONOUNS:
             return False
     return False

@@ -31,6 +31,14 @@ _SUBJECT = _words(
 _VERBS = (frozenset(VERBS.split("|")) - _words("mark")) | _words(
     "please define spell flip roll sync walk go"
 )
+# More verbs a user's request opens with (common imperatives of requests, a closed list), read in
+# a user's message only: a bot's sentences are cut as the answer matcher's clauses were fitted.
+_USER_VERBS = _words(
+    """
+    compare purchase complete write print display research verify rent fix repair estimate
+    arrange prepare select choose view count
+    """
+)
 # Words that ask for something without naming it: a part made of these and the closed classes
 # above ("I need your help", "any suggestions") is no request of its own.
 _GENERIC = _words(
@@ -202,18 +210,25 @@ _GREETING = frozenset(GREETINGS) - {"there", "so"}
 # (unions made once: a set union in a function made a new set at every call)
 
 
-def _has_topic(words: list[str]) -> bool:
+# Determiners after which a request verb is a noun ("cancel my order", "the transfer").
+_NOUN_AFTER = _DETERMINERS - {"that"}
+
+
+def _has_topic(words: list[str], *, nouns: bool = False) -> bool:
     """Whether a part names something beyond asking words ("tell me", "how much", "I need
-    your help", "do you have any recommendations" do not)."""
+    your help", "do you have any recommendations" do not); with ``nouns``, a request verb after
+    a determiner is the noun it names ("cancel my order", "check the transfer")."""
     return any(
         w not in _WH
-        and w not in _VERBS
         and w not in _AUX
         and w not in _PRONOUNS
         and w not in _DETERMINERS
         and w not in _GENERIC
-        and w.removesuffix("ing") not in _ASKING
-        for w in words
+        and (
+            w.removesuffix("ing") not in _ASKING
+            or (nouns and k > 0 and words[k - 1] in _NOUN_AFTER)
+        )
+        for k, w in enumerate(words)
     )
 
 

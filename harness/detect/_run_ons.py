@@ -12,6 +12,7 @@ from harness.detect._request_words import (
     _ANNOUNCING,
     _AUX,
     _DETERMINERS,
+    _FILLERS,
     _GREETING,
     _LEAD_OPENERS,
     _NAMING,
@@ -30,8 +31,14 @@ from harness.detect._request_words import (
 # An auxiliary that opens a question when a subject follows it ("can you", "do i", "will we").
 _ASKING_AUX = frozenset({"can", "could", "would", "will", "do", "does", "did", "should", "may"})
 _ASKED = frozenset({"you", "i", "we"})
-_RUN_ON_OPENERS = _ASKING_AUX | _WH
-"""The words a question running on opens with (:func:`_runs_on` is tried at these only)."""
+_RUN_ON_OPENERS = _ASKING_AUX | _WH | _VERBS
+"""The words a question or an imperative running on opens with (:func:`_runs_on` is tried at
+these only)."""
+# What an imperative's object opens with when it runs on after a question (a closed class:
+# "... arrive help me book a car", "... bill check the weather").
+_OBJECT_STARTS = _words("me us my our your the a an")
+# A copula (the question's verb: "when is my flight"), and the question words it is glued to.
+_COPULA = _words("is are was were")
 # Pronouns by which a question points back to what was said before it (a closed class).
 _POINTING_BACK = frozenset({"it", "that", "this", "they", "them", "one", "there"})
 # Words after which a question goes on the clause before it, embedded or as its object: a verb
@@ -84,11 +91,22 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
     if (
         size < 3
         or not head  # the first words read were all greetings or fillers ("um um um ...")
-        or not (head[0].word in _WH or head[0].word in _AUX or head[0].word in _VERBS)
+        or not (
+            head[0].word in _WH
+            or head[0].word in _AUX
+            or head[0].word in _VERBS
+            or _glued(head[0].word)
+        )
     ):
         return False
     word = toks[i].word
     ahead = [t.word for t in toks[i + 1 : i + 6]]
+    if word in _VERBS and word not in _RUN_ON_QUESTION:
+        return (
+            (head[0].word in _WH or _glued(head[0].word))
+            and before.word not in _FILLERS
+            and _asked_whole([t.word for t in current[-12:]], ahead)
+        )
     if not _POINTING_BACK.isdisjoint(ahead):
         return False
     if word in _ASKING_AUX:
@@ -110,6 +128,39 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
     words = [t.word for t in current[-12:]]
     asked = [k for k, w in enumerate(words) if w in _WH]
     return not asked or any(w in _AUX for w in words[asked[-1] + 1 :])
+
+
+_RUN_ON_QUESTION = _ASKING_AUX | _WH
+
+
+def _glued(word: str) -> bool:
+    """Whether ``word`` is a question word with "is" glued to it ("whens", "what's", "wheres")."""
+    return word[-1:] == "s" and word[:-1].rstrip("'") in _WH
+
+
+def _asked_whole(words: list[str], ahead: list[str]) -> bool:
+    """Whether the question ``words`` (its last words) is asked whole before an imperative
+    whose next words are ``ahead``: the imperative's object follows it (:data:`_OBJECT_STARTS`),
+    and the question's verb is a copula, said after its question word ("when is the next bill
+    due check my ...") or glued to it ("whens the next bill check the weather"), with two words
+    at least between; not after a do or modal auxiliary, whose verb may be the imperative's
+    ("what does my plan give me", "where can my wife find the store")."""
+    if not ahead or ahead[0] not in _OBJECT_STARTS:
+        return False
+    glued = [k for k, w in enumerate(words) if _glued(w)]
+    asked = [k for k, w in enumerate(words) if w in _WH]
+    if not asked and not glued:
+        return False
+    k = max(asked + glued)
+    if k not in glued:  # "when is", not "whens"
+        k = next((j for j in range(k + 1, len(words)) if words[j] in _AUX), len(words))
+        if k == len(words) or words[k] not in _COPULA:
+            return False
+    # two words at least, none a clause's own ("when's the day my job'll give me ...")
+    rest = words[k + 1 :]
+    return len(rest) > 1 and not any(
+        w in _AUX or w in _PRONOUNS or "'" in w.strip("'").removesuffix("'s") for w in rest
+    )
 
 
 _ANNOUNCE_STARTS = _ANNOUNCING | _GREETING

@@ -158,12 +158,14 @@ _NAMES_ANNOUNCED = re.compile(
 # have none).
 _POINTS = re.compile(r"\b(?:it|them|one)\b", re.IGNORECASE)
 # "have", "has", "had" possessing ("I have a new job") or in a perfect tense ("there has been
-# fraud on my card"), and the month "may" before a day ("I'll be in Aiken on may 12"): stating
-# words, not the auxiliaries a question or a wish opens with (closed classes: determiners, numbers,
-# "been", the adverbs of a perfect tense, a regular participle).
+# fraud on my card"), the month "may" before a day ("I'll be in Aiken on may 12"), and "trying"
+# in a past tense ("I was at the pump trying to pay"): stating words, not the auxiliaries a
+# question or a wish opens with (closed classes: determiners, numbers, "been", the adverbs of a
+# perfect tense, a regular participle).
 _STATING_AUX = re.compile(
     r"\b(?:have|has|had)\b(?=\s++(?:a|an|the|my|our|some|no|\d+|been|not|never|just|already"
-    r"|\w+ed)\b)|\bmay\b(?=\s++\d)",
+    r"|\w+ed)\b)|\bmay\b(?=\s++\d)"
+    r"|\b(?:was|were)\b[^,.;?!]{0,40}?\btrying\b",
     re.IGNORECASE,
 )
 _EVEN = 0.5
@@ -228,12 +230,16 @@ def _together(
         return True  # "go ahead and change my pin": no request of its own
     if second[:1] in _QUOTES:
         return True  # "translate the sentence, 'we will be there soon' into Portuguese"
-    if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs):
+    if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs, own=_asks_bot(second)):
         return True
-    if _AND.fullmatch(between) and not _opens_asking(second) and _context(first, needs):
+    if _AND.fullmatch(between) and not _opens_asking(second) and _context(first, needs, own=True):
         return True  # "i was buying qtips at walmart and my card got declined"
+    if _AND.fullmatch(between) and _states(first) and _states_of_own(second):
+        return True  # "I was at the shop trying to pay and my card got declined": what happened
     if _tells_of_it(first, second):
         return True  # "my card snapped, can you tell my bank to send a replacement"
+    if _CONTEXT_BETWEEN.fullmatch(between) and _wish_then_ask(first, second):
+        return True  # "I want a quiet hotel, could you book one for me"
     if (
         _opening(second) == "or"
         or (_POINTS.search(second) is not None and _points_back(first, second))
@@ -244,6 +250,7 @@ def _together(
         (_opening(first) in _SAYS_OF and (goes_on(first, second) or _wants_on(first, second)))
         or _asks_of_it(first, second)
         or _looks_then_tells(first, second)
+        or _notes_then_tells(first, second)
     )
 
 
@@ -281,6 +288,71 @@ def _tells_of_it(first: str, second: str) -> bool:
     ):
         return _told_of_it(first, words)
     return False
+
+
+# The speaker's subject and the words of a wish after it (closed classes): "I want", "we'd
+# like", "I'm looking for", "I am interested in", "I feel like", "I have to".
+_WISHER = frozenset({"i", "i'm", "im", "i'd", "id", "we", "we're", "we'd"})
+_WISHING = WANTS | frozenset({"interested", "wish", "love", "feel", "have", "would"})
+# Words an asked-for object is said with that name nothing of it (closed classes: the speaker,
+# determiners, prepositions, and the words that point back to a thing or only rate it: "find
+# me a good one", "search for some options").
+_NAMES_NOTHING = frozenset(
+    {"me", "us", "for", "to", "with", "a", "an", "the", "some", "any", "my", "our", "out"}
+    | {"one", "ones", "something", "anything", "options", "good", "nice", "great", "please"}
+)
+_ASKING_POLITELY = frozenset({"please", "can", "could", "would", "will"})
+
+
+def _wish_then_ask(first: str, second: str) -> bool:
+    """Whether ``second`` asks the bot to act on the wish ``first`` states ("I want a quiet
+    hotel, could you find me one", "we need to see a dentist, can you search for a dentist
+    near us"): ``first`` opens with the speaker and a word of wanting, with no comma and no
+    question word; ``second`` is a polite imperative whose object names nothing of its own
+    (points back, or rates only) or shares a content word with the wish; not "I want to see a
+    film, can you check my balance", two requests."""
+    before = WORD.findall(first[:SOFT_REACH].lower())
+    while before[1:] and before[0] in GREETINGS:
+        del before[0]
+    if (
+        not before
+        or before[0] not in _WISHER
+        or "," in first
+        or not any(w in _WISHING for w in before[1:4])
+        or any(w in _WH for w in before)
+    ):
+        return False
+    opening = WORD.findall(second[:12].lower())[:1]
+    words = _imperative(second, polite=True)
+    if not opening or opening[0] not in _ASKING_POLITELY or not words or words[0] not in _VERB_SET:
+        return False
+    told = [w for w in words[1:] if w not in _VERB_SET and w not in _NAMES_NOTHING]
+    named = content_words(" ".join(told))
+    wished = content_words(" ".join(w for w in before if w not in _WISHING))
+    return not named or bool(named & wished)
+
+
+# Verbs of noting something down (a closed class): "mark down that ...", "note that ...".
+_NOTING = frozenset({"mark", "note", "write", "jot", "record", "log", "remember"})
+
+
+def _notes_then_tells(first: str, second: str) -> bool:
+    """Whether ``second`` asks to pass on what the note ``first`` takes, telling nothing of its
+    own ("note that I will be in Lisbon next week and let my bank know", "mark down that we
+    moved and notify the post office"): ``first`` notes down a clause ("that ..."), ``second``
+    is a telling of someone else (:data:`_TELLING`) with nothing of its own to tell; not "...
+    and tell my wife to buy milk"."""
+    before = _imperative(first, polite=True)
+    if not before or before[0] not in _NOTING or "that" not in before[1:4]:
+        return False
+    words = _imperative(second, polite=True)
+    return (
+        len(words) > 1
+        and words[0] in _TELLING
+        and words[1] not in _TOLD
+        and (words[0] != "let" or "know" in words[2:6])
+        and _told_of_it("", words)
+    )
 
 
 def _told_of_it(first: str, words: list[str]) -> bool:
@@ -327,6 +399,36 @@ def _states(piece: str) -> bool:
     return masked != piece and states(masked)
 
 
+# Common irregular past tenses a statement of what happened says (a closed class).
+_PAST = frozenset(
+    {"got", "broke", "fell", "came", "went", "ran", "left", "took", "lost", "stole", "froze"}
+)
+
+
+def _asks_bot(piece: str) -> bool:
+    """Whether ``piece`` asks the bot itself: a question ("can you ...", "what ...") or
+    "please"; not an imperative to tell someone else ("remind Sarah to ...")."""
+    words = WORD.findall(piece[:40].lower())[:1]
+    return bool(words) and (words[0] in AUXILIARIES or words[0] in _WH or words[0] == "please")
+
+
+def _states_of_own(piece: str) -> bool:
+    """Whether ``piece`` only states something of the speaker's own things ("my rent is due
+    tomorrow", "our heating broke"): it opens with "my" or "our", has a verb (an auxiliary, a
+    past tense) in the words after its noun, and reads as a statement would with a thing ("it")
+    as its subject (:func:`~harness.text._shapes.states`); not a noun phrase alone ("my next
+    paycheck")."""
+    words = WORD.findall(piece[:SOFT_REACH].lower())
+    while words[1:] and words[0] in GREETINGS:
+        del words[0]
+    return (
+        len(words) > 2
+        and words[0] in ("my", "our")
+        and any(w in AUXILIARIES or w in _PAST or w.endswith("ed") for w in words[2:6])
+        and states(" ".join(["it", *words[2:]]))
+    )
+
+
 def _points_back(first: str, second: str) -> bool:
     """Whether ``second`` asks about what the statement ``first`` names, by a pronoun: as the
     planner reads it (:func:`~harness.text._shapes.refers_back`), or after a statement it does
@@ -335,11 +437,12 @@ def _points_back(first: str, second: str) -> bool:
     return refers_back(first, second) or (_states(first) and points_back(second))
 
 
-def _context(piece: str, needs: Callable[[str], float]) -> bool:
+def _context(piece: str, needs: Callable[[str], float], *, own: bool = False) -> bool:
     """Whether ``piece`` only states and asks nothing of its own: no question word past its
     first ("I'm curious what plan I'm on" asks), no comma inside, and less than even odds of
-    needing an answer."""
-    if not _states(piece) or "," in piece:
+    needing an answer; with ``own``, a statement of the speaker's own things counts
+    (:func:`_states_of_own`)."""
+    if not (_states(piece) or (own and _states_of_own(piece))) or "," in piece:
         return False
     return not any(w in _WH for w in WORD.findall(piece.lower())[1:]) and needs(piece) < _EVEN
 

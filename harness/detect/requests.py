@@ -83,6 +83,7 @@ from harness.detect._request_words import (
     _SUBJECT,
     _SUBJECT_STARTS,
     _SUBORDINATORS,
+    _USER_VERBS,
     _VERBS,
     _WH,
     _frame,
@@ -177,6 +178,8 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             # piece there made a long unpunctuated message quadratic, one run-on cut at a time.
             after = _next_piece(toks, i + region, limit=1 if hard else len(toks))
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
+            j = i + region + len(after)  # what follows a comma after it ("and if ..., what")
+            led = j + 1 < len(toks) and toks[j].mark == "," and toks[j + 1].word in _LEAD_OPENERS
             cut = _opens_request(
                 current,
                 toks[i : i + region],
@@ -185,6 +188,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                 last=last,
                 carried=carried,
                 reading=reading,
+                led=led,
             )
             if cut is not None:
                 if cut.splits:  # a list said in one frame: each item carries it
@@ -236,7 +240,14 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
 def _announces(part: list[_Tok]) -> bool:
     """Whether ``part`` (before a colon) only announces the requests after it."""
     words = [t.word for t in part if t.word]
+    if words and words[-1] in _WHAT_FOLLOWS:  # "Please help me with these:"
+        return all(w in _ANNOUNCING or w in _PREPOSITIONS or w == "please" for w in words)
     return any(w in _ANNOUNCED for w in words) and all(w in _ANNOUNCING for w in words)
+
+
+# The words that stand for what follows a colon (a closed class: "... with these:", "... the
+# following:").
+_WHAT_FOLLOWS = frozenset({"these", "following"})
 
 
 def _joined(frame: str, own: str) -> str:
@@ -252,6 +263,9 @@ def _joined(frame: str, own: str) -> str:
     return " ".join([*frame_words, *own_words[k:]])
 
 
+# Words after which a verb of :data:`_USER_VERBS` is a noun or goes on ("a view of the sea",
+# "count on me"; closed classes).
+_NOT_OBJECT = _AUX | _words("of on")
 # Verbs of wanting that go on with the subject before them (a closed class).
 _GOES_ON = frozenset({"need", "needs", "want", "wants", "wanna", "would", "like", "looking"})
 _ALSO_STATES = _WH | _AUX | _SUBJECT
@@ -281,10 +295,16 @@ def _opens_request(
     last: bool = False,
     carried: list[_Tok] | None = None,
     reading: _Reading = _USER,
+    led: bool = False,
 ) -> _Cut | None:
     """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
-    sentence; ``carried``: the words ``left`` carried over from the request before it), and
-    the words carried over and back; None when it does not."""
+    sentence; ``carried``: the words ``left`` carried over from the request before it; ``led``:
+    a comma and a request's opening word follow ``right``), and the words carried over and
+    back; None when it does not."""
+    if reading.anywhere and not hard and _gapped(left, right):
+        return None  # "pay 200 toward my card, and the remainder to my loan": one move
+    if led and reading.anywhere and not hard and _leads_in(left, region, right):
+        return _Cut([], [])  # "... and if I'm in Lima, what time is it": the phrase leads in
     if (
         right
         and not hard
@@ -302,6 +322,40 @@ def _opens_request(
                 return shared
     cut, carry = _opens(left, region, hard, right, last=last, reading=reading)
     return _Cut(carry, []) if cut else None
+
+
+# What a phrase that leads into a request opens with (closed classes): a subordinator, "when",
+# a preposition of time or place.
+_LEADING_IN = _SUBORDINATORS | _words("when between on in at")
+
+
+def _leads_in(left: list[_Tok], region: list[_Tok], right: list[_Tok]) -> bool:
+    """Whether ``right``, after "and" or "plus", is a subordinate clause or a phrase of time or
+    place that leads into the request after its comma ("... and if I'm in Lima, what time is
+    it", "..., and at noon, book a table", "... plus on my list, add eggs"); not a phrase that
+    goes on with one the same word opened just before ("the weather in Paris and in Rome, ...")."""
+    joiners = {t.word for t in region}
+    first = right[0].word
+    return (
+        bool(joiners & {"and", "plus"})
+        and 1 < len(right) <= 8
+        and first in _LEADING_IN
+        and all(t.word != first for t in left[-4:])
+    )
+
+
+def _gapped(left: list[_Tok], right: list[_Tok]) -> bool:
+    """Whether ``right`` says the rest of what the imperative ``left`` moves, where its verb is
+    not said again: "the remainder to my car loan", "the other half to my aunt"."""
+    words = [t.word for t in left[:2] if t.word]
+    return (
+        len(right) > 2
+        and right[0].word in _DETERMINERS
+        and right[1].word in _PARTITIVE
+        and any(t.word in _PREPOSITIONS for t in right[2:5])
+        and bool(words)
+        and (words[0] in _VERBS or (words[0] == "please" and words[-1] in _VERBS))
+    )
 
 
 def _opens(
@@ -357,8 +411,8 @@ def _opens(
     ):
         return True, []  # "... and when does it start": a question of its own ("..., how do I"
         # after a comma goes on with the same request)
-    if not _has_topic(words):
-        return False, []  # "... and tell me", "... and how much"
+    if not _has_topic(words, nouns=reading.anywhere):
+        return False, []  # "... and tell me", "... and how much" (not "... also cancel my order")
     first = words[0]
     if first in _WH and len(words) > 1 and words[1] in _PRONOUNS and not strong:
         return False, []  # a relative or embedded clause: "attractions for me, which I can visit"
@@ -366,8 +420,12 @@ def _opens(
         if len(words) >= 3 and words[1] in ("many", "much") and words[2] in _AUX:
             return True, _counted_noun(left, words[1])  # "how many are left"
         return True, []
+    if reading.anywhere and joiners == {"and"} and first in ("i", "we") and _named_only(whole):
+        return False, []  # "my wife and I need a table", "when Tom, Ann and I land in Oslo, ..."
     if first in _AUX or first in _SUBJECT or first in _VERBS:
         return True, []
+    if reading.anywhere and first in _USER_VERBS and len(words) > 1 and words[1] not in _NOT_OBJECT:
+        return True, []  # "..., compare fares for ...", "... and count the days I've taken"
     if strong and (first in _SUBORDINATORS or any(w in _WH for w in words[1:3])):
         return True, []  # ", also if I go to Peru is it safe", "and also about how much"
     if any(_asks(words, k) for k in (1, 2, 3)):
@@ -470,6 +528,36 @@ def _answered_lead(left: list[_Tok]) -> bool:
         and left[k + 1].word in _LEAD_OPENERS
         and not (k + 2 < len(left) and left[k + 2].word in _LISTING)
         for k, t in enumerate(left)
+    )
+
+
+# What a list of people said before "and I" opens with (closed classes: the possessives, "the"),
+# and the people it names (kin and companions, a closed class; a plural adds "s").
+_WHOSE = _words("my our your his her their the")
+_PEOPLE = _words(
+    """
+    wife husband partner spouse fiance fiancee girlfriend boyfriend friend mom mum mother dad
+    father parent sister brother son daughter kid child children baby family grandma grandpa
+    grandmother grandfather aunt uncle cousin niece nephew colleague coworker boss team roommate
+    neighbor neighbour guest
+    """
+)
+
+
+def _named_only(left: list[_Tok]) -> bool:
+    """Whether ``left`` (after a subordinator) only names people, with no verb: the start of a
+    list of subjects that "and I" or "and we" ends ("my wife and I need a table", "when my
+    sister, my mom and I land in Oslo, ..."), not a request of its own ("book a table and I
+    need a taxi", "my next payday and I ...", "if my flight is late and I miss ...")."""
+    words = [t.word for t in left]
+    if words and (words[0] in _SUBORDINATORS or words[0] == "when"):
+        words = words[1:]
+    people = " ".join(w or "," for w in words).split(" , ") if len(words) <= 9 else []
+    return bool(people) and all(
+        1 < len(named := person.split()) <= 3
+        and named[0] in _WHOSE
+        and (named[-1] in _PEOPLE or named[-1].removesuffix("s") in _PEOPLE)
+        for person in people
     )
 
 
