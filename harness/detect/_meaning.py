@@ -25,6 +25,7 @@ made. Without an embedder nothing here runs and the check is the default one.
 from __future__ import annotations
 
 import json
+from operator import mul
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -86,7 +87,7 @@ class Meanings:
         """``c[i][j]``: the cosine of request ``i`` and sentence ``j``."""
         rows = self.vectors(requests)
         columns = self.vectors(claims)
-        return [[sum(a * b for a, b in zip(r, c, strict=False)) for c in columns] for r in rows]
+        return [[sum(map(mul, r, c)) for c in columns] for r in rows]
 
 
 def _unit(vector: Sequence[float]) -> tuple[float, ...]:
