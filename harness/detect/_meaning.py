@@ -15,7 +15,9 @@ fitted by ``tools/detector/fit_answers.py --semantic``) reads that closeness bes
   message's closest other request (the answer closest to request A is no evidence for B);
 - ``meant_own``: some free sentence is closer to this request than to any other request, one
   sentence per request (a per-message assignment by meaning);
-- ``meant_any``: the closest sentence of all, taken or free.
+- ``meant_any``: the closest sentence of all, taken or free;
+- ``meant_message`` and ``meant_message_margin``: the closest message none of whose sentences
+  the matching took, and its margin over the other requests.
 
 The matcher (which sentence may answer which request) is the shipped one, unchanged: meaning
 only says how sure a request it leaves out is unanswered, so a finding can be withheld but never
@@ -25,10 +27,10 @@ made. Without an embedder nothing here runs and the check is the default one.
 from __future__ import annotations
 
 import json
-from operator import mul
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import mul
 from pathlib import Path
 
 from harness.detect._answer_findings import FINDING_FEATURES
