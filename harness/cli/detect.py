@@ -51,8 +51,9 @@ _PROGRESS_MESSAGES = 5_000
 @click.option(
     "--semantic",
     is_flag=True,
-    help="Also find paraphrased duplicates with the local embedding model (WordLlama), and judge "
-    "pairs with the scorer that reads their embedding cosine (needs the 'embeddings' extra).",
+    help="Also find paraphrased duplicates with the local embedding model (WordLlama), judge "
+    "pairs with the scorer that reads their embedding cosine, and let the missed-request check "
+    "read how close in meaning each answer is to each request (needs the 'embeddings' extra).",
 )
 @click.option(
     "--judge",

@@ -31,6 +31,7 @@ from harness.detect.transcript import Message, Transcript
 from harness.exceptions import UsageError
 
 if TYPE_CHECKING:
+    from harness.detect._meaning import Meanings
     from harness.detect.embeddings import Embedder
     from harness.detect.judge import ModelJudge
     from harness.detect.missed import DeclaredRequest
@@ -107,8 +108,10 @@ def detect(
     Args:
         transcript: the conversation to check.
         config: thresholds and enabled kinds; the calibrated defaults when None.
-        embedder: adds ``semantic`` duplicates. Embedding is async: inside a running event loop,
-            use :func:`detect_async` instead.
+        embedder: adds ``semantic`` duplicates; one whose ``reads_requests`` is true (the local
+            WordLlama) also lets the missed-request check read how close in meaning each request
+            is to each sentence the bot sent (its semantic finding confidence). Embedding is async: inside a running event loop, use
+            :func:`detect_async` instead.
         requests: the requests of some user messages, by 1-based turn (a scenario's
             ``requests:``); the missed-request check segments the other messages itself.
 
@@ -144,14 +147,35 @@ async def detect_async(
     """
     config = config or DetectorConfig()
     vectors = None
+    meanings = None
     if embedder is not None and Duplicates.name in config.kinds:
         vectors = await embed_messages(transcript, embedder, config)
+    if embedder is not None and embedder.reads_requests and MissedRequests.name in config.kinds:
+        meanings = await _check_meanings(transcript, embedder, requests)
     if judge is None or Duplicates.name not in config.kinds:
-        return _detect(transcript, config, vectors, requests)
+        return _detect(transcript, config, vectors, requests, meanings)
 
     duplicates = await judged_duplicates(transcript, config, judge, vectors=vectors)
     rest = config.model_copy(update={"kinds": config.kinds - {Duplicates.name}})
-    return sorted([*duplicates, *_detect(transcript, rest, None, requests)], key=lambda f: f.turn)
+    others = _detect(transcript, rest, None, requests, meanings)
+    return sorted([*duplicates, *others], key=lambda f: f.turn)
+
+
+async def _check_meanings(
+    transcript: Transcript,
+    embedder: Embedder,
+    requests: Mapping[int, Sequence[DeclaredRequest]] | None,
+) -> Meanings:
+    """The vectors of the texts the missed-request check judges (its requests and the bot's
+    sentences), each embedded once."""
+    from harness.detect._meaning import Meanings
+    from harness.detect.missed import check_texts
+
+    texts = check_texts(transcript, requests)
+    vectors = await embedder.embed(texts) if texts else []
+    if len(vectors) != len(texts):
+        raise ValueError(f"the embedder returned {len(vectors)} vectors for {len(texts)} texts")
+    return Meanings(dict(zip(texts, vectors, strict=True)))
 
 
 def _detect(
@@ -159,14 +183,17 @@ def _detect(
     config: DetectorConfig,
     vectors: Vectors | None,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+    meanings: Meanings | None = None,
 ) -> list[Finding]:
     def others() -> dict[str, list[Finding]]:
         found: dict[str, list[Finding]] = {}
         for detector in _RUN_ORDER:
             if detector.name not in config.kinds or isinstance(detector, Duplicates):
                 continue
-            if requests and isinstance(detector, MissedRequests):
-                found[detector.name] = detector.check(transcript, config=config, requests=requests)
+            if isinstance(detector, MissedRequests):
+                found[detector.name] = detector.check(
+                    transcript, config=config, requests=requests, meanings=meanings
+                )
             else:
                 found[detector.name] = detector.check(transcript, config=config, vectors=vectors)
         return found
@@ -259,14 +286,17 @@ class MissedRequests(Detector):
         config: DetectorConfig,
         vectors: Vectors | None = None,
         requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+        meanings: Meanings | None = None,
     ) -> list[Finding]:
-        """Its findings; ``requests`` are the requests a scenario declares, by turn."""
+        """Its findings; ``requests`` are the requests a scenario declares, by turn;
+        ``meanings`` the vectors of its texts, under ``--semantic``
+        (:func:`~harness.detect.missed.missed_requests`)."""
         # Imported here: the check's modules (the segmenter, the answer matcher) load in the
         # process that runs it, which with worker processes is the worker beside the analysis,
         # not this one before its analysis can start (harness.detect._meanwhile).
         from harness.detect.missed import missed_requests
 
-        return missed_requests(transcript, declared=requests)
+        return missed_requests(transcript, declared=requests, meanings=meanings)
 
 
 class SilentLeaks(Detector):

@@ -16,7 +16,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.detect.findings import DetectorConfig
 from harness.detect.transcript import Transcript
@@ -28,6 +28,12 @@ __all__ = ["Embedder", "LocalEmbedder", "OpenAIEmbedder", "embed_messages"]
 
 class Embedder(ABC):
     """Turns texts into vectors; similar meanings give vectors with a high cosine."""
+
+    reads_requests: ClassVar[bool] = False
+    """Whether the missed-request check reads this embedder's cosines too (its semantic finding
+    confidence, ``harness.detect._meaning``). It was fitted on WordLlama's cosines, whose scale
+    another model does not share (unrelated texts are further apart or closer), so only
+    :class:`LocalEmbedder` says yes; an embedder of the same model may too."""
 
     @abstractmethod
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -50,6 +56,8 @@ class LocalEmbedder(Embedder):
     Args:
         batch_size: texts per model run.
     """
+
+    reads_requests = True
 
     def __init__(self, *, batch_size: int = 64) -> None:
         self.batch_size = batch_size
@@ -84,7 +92,10 @@ class LocalEmbedder(Embedder):
                     extra="embeddings",
                 ) from exc
 
-    def _encode(self, texts: Sequence[str]) -> list[list[float]]:
+    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+        """:meth:`embed` in this thread, for synchronous callers (unit vectors, in order)."""
+        if not texts:
+            return []
         self.load()
         vectors = self._model.embed(list(texts), norm=True, batch_size=self.batch_size)
         return [[float(x) for x in row] for row in vectors.tolist()]
@@ -95,7 +106,7 @@ class LocalEmbedder(Embedder):
         import asyncio  # imported when embedding: a plain detector run never loads it
 
         self.load()
-        return await asyncio.to_thread(self._encode, list(texts))
+        return await asyncio.to_thread(self.encode, list(texts))
 
 
 class OpenAIEmbedder(Embedder):

@@ -31,6 +31,13 @@ from functools import lru_cache
 
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
+from harness.detect._meaning import (
+    Closeness,
+    Meanings,
+    meaning_features,
+    messages_of,
+    semantic_confidence,
+)
 from harness.detect._units import VALUE_KINDS, answered_instead, second_answer, value_groups
 from harness.detect.answers import (
     all_words_of,
@@ -45,7 +52,14 @@ from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnR
 from harness.text import extract_facts, normalise, split_claims, strip_markdown
 from harness.text.words import may_hold
 
-__all__ = ["DeclaredRequest", "judge", "missed_requests", "plan_gaps", "unanswered"]
+__all__ = [
+    "DeclaredRequest",
+    "check_texts",
+    "judge",
+    "missed_requests",
+    "plan_gaps",
+    "unanswered",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,9 +97,13 @@ def unanswered(
     return sorted(i for i, sure in judge(requests, said).items() if sure >= min_confidence)
 
 
-def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int, float]:
+def judge(
+    requests: Sequence[DeclaredRequest], said: Sequence[str], meanings: Meanings | None = None
+) -> dict[int, float]:
     """Every request the matching leaves without an answer, with how sure that is (0 to 1),
-    reported or not: :func:`unanswered` without the abstention."""
+    reported or not: :func:`unanswered` without the abstention. With ``meanings`` (the check
+    under ``--semantic``), how sure is the semantic confidence's, which also reads how close in
+    meaning the request is to the sentences (:mod:`harness.detect._meaning`)."""
     found = _parts(said)
     claims = [text for text, _, _, _ in found]
     words = [all_words_of(text) for text in claims]
@@ -120,6 +138,20 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
         limits = [model.threshold if first else model.later_threshold for first in opens]
         own = own_words(asked)
         left_out, owner = model.judged(p, texts, claims, opens)
+        closeness = (
+            Closeness.of(meanings, texts, claims, opens)
+            if meanings is not None and left_out
+            else None
+        )
+
+        def confidence(k: int, owner: dict[int, int]) -> float:
+            features = finding_features(p, owner, k, texts[k], claims, model.associations)
+            if closeness is None:
+                return model.confidence(features)
+            return semantic_confidence()([*features, *meaning_features(closeness, owner, k)])
+
+        if closeness is not None:
+            left_out = {k: confidence(k, owner) for k in left_out}
         wholes = [whole for _, _, _, whole in found]
         for k, sure in left_out.items():
             i = judged[k]
@@ -130,10 +162,7 @@ def judge(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> dict[int,
                 # The sentence answers ``k``, not the question: the question is left out, as
                 # sure as its own figures say with that sentence given to ``k``.
                 swapped = {j: k if o == instead else o for j, o in owner.items()}
-                features = finding_features(
-                    p, swapped, instead, texts[instead], claims, model.associations
-                )
-                k, i, sure = instead, judged[instead], model.confidence(features)
+                k, i, sure = instead, judged[instead], confidence(instead, swapped)
             # One yes or no often answers two yes/no questions ("Is it free and child-friendly?"
             # "Yes, both free and child-friendly."; "They don't have live music or alcohol"):
             # a sentence that says one answers this question, even when the matching gave it to
@@ -443,6 +472,7 @@ def missed_requests(
     *,
     declared: Mapping[int, Sequence[DeclaredRequest]] | None = None,
     min_confidence: float = 0.0,
+    meanings: Meanings | None = None,
 ) -> list[Finding]:
     """A ``missed_request`` finding for each request of a user message nothing addressed.
 
@@ -455,28 +485,22 @@ def missed_requests(
             on the development sets for at most 1 % of fully answered turns flagged, at a cost
             in missed requests found (docs/simulate.md gives the trade-off curve). 0 reports
             every one.
+        meanings: the vectors of the requests and the bot's sentences (the check under
+            ``--semantic``; :func:`check_texts` says which texts). The semantic finding
+            confidence then says how sure each finding is, and one below its
+            ``release_threshold`` is not reported; its ``report_threshold`` is the abstaining
+            level. None: the default check.
 
     Returns:
         The findings, in turn order.
     """
     declared = declared or {}
     plans = {record.turn: record for record in transcript.turns}
-    by_turn: dict[int, list[Message]] = {}
-    users: dict[int, Message] = {}
-    for m in transcript.messages:
-        if m.role == "bot":
-            by_turn.setdefault(m.turn, []).append(m)
-        elif m.turn not in users:
-            users[m.turn] = m
     findings: list[Finding] = []
-    last_reply = max(by_turn, default=0)
-    for turn in sorted(users):
-        said = [m.text for m in by_turn.get(turn, [])]
-        if not said and turn > last_reply:
-            continue  # a recording that stops early (its error is reported) misses nothing
-        given = declared.get(turn)
-        requests = list(given or _segmented(users[turn].text))
-        missing = _missing(requests, said, declared=bool(given))
+    if meanings is not None:
+        min_confidence = max(min_confidence, semantic_confidence().release_threshold)
+    for turn, requests, said, given in _turns(transcript, declared):
+        missing = _missing(requests, said, declared=given, meanings=meanings)
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -491,8 +515,50 @@ def missed_requests(
     return findings
 
 
+def check_texts(
+    transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]] | None = None
+) -> list[str]:
+    """The texts whose meaning the check reads under ``--semantic``: each request it judges
+    and each sentence (part) of the bot's messages, once each, in order."""
+    texts: dict[str, None] = {}
+    for _, requests, said, _ in _turns(transcript, declared or {}):
+        texts.update(dict.fromkeys(r.text for r in requests))
+        found = _parts(said)
+        claims = [part for part, _, _, _ in found]
+        texts.update(dict.fromkeys(claims))
+        texts.update(dict.fromkeys(messages_of(claims, [first for _, _, first, _ in found])[0]))
+    return list(texts)
+
+
+def _turns(
+    transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]]
+) -> list[tuple[int, list[DeclaredRequest], list[str], bool]]:
+    """Per user turn to check: its number, its requests (declared or segmented), what the bot
+    said in it and whether the requests were declared."""
+    by_turn: dict[int, list[Message]] = {}
+    users: dict[int, Message] = {}
+    for m in transcript.messages:
+        if m.role == "bot":
+            by_turn.setdefault(m.turn, []).append(m)
+        elif m.turn not in users:
+            users[m.turn] = m
+    out = []
+    last_reply = max(by_turn, default=0)
+    for turn in sorted(users):
+        said = [m.text for m in by_turn.get(turn, [])]
+        if not said and turn > last_reply:
+            continue  # a recording that stops early (its error is reported) misses nothing
+        given = declared.get(turn)
+        out.append((turn, list(given or _segmented(users[turn].text)), said, bool(given)))
+    return out
+
+
 def _missing(
-    requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
+    requests: Sequence[DeclaredRequest],
+    said: Sequence[str],
+    *,
+    declared: bool,
+    meanings: Meanings | None = None,
 ) -> dict[int, float]:
     """The requests of one turn nothing in ``said`` addresses, with how sure that is.
 
@@ -512,7 +578,7 @@ def _missing(
             if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
         }
     else:
-        missing = judge(requests, said)
+        missing = judge(requests, said, meanings)
     return {
         i: sure
         for i, sure in missing.items()

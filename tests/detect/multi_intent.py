@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from harness.detect._meaning import Meanings, semantic_confidence
 from harness.detect.answers import matcher
 from harness.detect.findings import Finding
 from harness.detect.missed import DeclaredRequest, _missing, _segmented
@@ -113,6 +114,20 @@ def failures(split: str, limit: int = 40) -> list[str]:
     return out[:limit]
 
 
+@cache
+def meanings() -> Meanings:
+    """The check's meanings under ``--semantic``: WordLlama (the ``embeddings`` extra), each
+    text embedded once per process."""
+    from harness.detect.embeddings import LocalEmbedder
+
+    return Meanings(encode=LocalEmbedder(batch_size=256).encode)
+
+
+def report_level(*, semantic: bool = False) -> float:
+    """The abstaining check's calibrated level (the default or the ``--semantic`` one)."""
+    return semantic_confidence().report_threshold if semantic else matcher().report_threshold
+
+
 # --- the mutation test ------------------------------------------------------------------------
 
 
@@ -170,15 +185,18 @@ def mutation(
     composed: bool = False,
     declared: bool = False,
     sure: bool = False,
+    semantic: bool = False,
 ) -> Mutation:
     """The independent check on turns where every request was answered, and on turns of a
     planner that dropped one request (each request in turn) or merged two neighbours (the agent
     answering only the first). ``sure``: count only the findings the check is sure of (at
-    least the calibrated ``report_threshold``)."""
+    least the calibrated ``report_threshold``). ``semantic``: the check under ``--semantic``
+    (needs the ``embeddings`` extra)."""
+    meaning = meanings() if semantic else None
 
     def missed_requests(transcript: Transcript, **kwargs: Any) -> list[Finding]:
-        floor = matcher().report_threshold if sure else 0.0
-        return _missed_requests(transcript, min_confidence=floor, **kwargs)
+        floor = report_level(semantic=semantic) if sure else 0.0
+        return _missed_requests(transcript, min_confidence=floor, meanings=meaning, **kwargs)
 
     full = dropped = named = merged = filled = 0
     n_dropped = n_merged = 0
@@ -240,14 +258,16 @@ class Sureness:
 
 
 @cache
-def sureness(split: str, *, declared: bool = False) -> Sureness:
+def sureness(split: str, *, declared: bool = False, semantic: bool = False) -> Sureness:
     """The turns of :func:`mutation` (answers one message each), each as its surest finding's
     confidence, so one pass gives the whole trade-off curve of the report threshold."""
+    meaning = meanings() if semantic else None
 
     def surest(message: dict[str, Any], said: list[str], requests: Any) -> float:
         # missed_requests' decision for one turn, with the confidence kept
         asked = requests[1] if requests else _segmented(message["text"])
-        return max(_missing(asked, said, declared=bool(requests)).values(), default=-1.0)
+        found = _missing(asked, said, declared=bool(requests), meanings=meaning)
+        return max(found.values(), default=-1.0)
 
     full: list[float] = []
     dropped: list[float] = []
@@ -271,10 +291,16 @@ def sureness(split: str, *, declared: bool = False) -> Sureness:
 CURVE = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.96, 0.97, 0.975, 0.978, 0.98, 0.985, 0.99)
 
 
-def curve(split: str, levels: tuple[float, ...] = CURVE, *, declared: bool = False) -> str:
+def curve(
+    split: str,
+    levels: tuple[float, ...] = CURVE,
+    *,
+    declared: bool = False,
+    semantic: bool = False,
+) -> str:
     """The trade-off of the report threshold on ``split``: per level, the share of fully
     answered turns flagged, of drops flagged and of merges flagged."""
-    s = sureness(split, declared=declared)
+    s = sureness(split, declared=declared, semantic=semantic)
     lines = ["level  fully answered flagged  drops flagged  merges flagged"]
     for level in levels:
         fa, drops, merges = s.rates(level)
@@ -296,11 +322,14 @@ if __name__ == "__main__":
         if "answer_own_terms" in load(split)[0]["requests"][0]
         else ("answer",)
     )
+    semantic = "--semantic" in sys.argv
     if "--curve" in sys.argv:
-        print(curve(split))
+        print(curve(split, semantic=semantic))
         sys.exit()
     for answer in answers:
         for composed in (False, True):
             for declared in (False, True):
-                m = mutation(split, answer=answer, composed=composed, declared=declared)
+                m = mutation(
+                    split, answer=answer, composed=composed, declared=declared, semantic=semantic
+                )
                 print(f"{answer} composed={composed} declared={declared}: {m.describe()}")

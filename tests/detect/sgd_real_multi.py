@@ -77,7 +77,25 @@ def declared(record: dict[str, Any], how: str) -> Declared:
     return {1: requests}
 
 
-def checker(check: str) -> Callable[[Transcript, Declared], list[Finding]]:
+def checker(
+    check: str, *, semantic: bool = False
+) -> Callable[[Transcript, Declared], list[Finding]]:
+    """The check's way ``check`` (``semantic``: under ``--semantic``, WordLlama)."""
+    if semantic:
+        from harness.detect.embeddings import LocalEmbedder
+        from tests.detect.multi_intent import meanings, report_level
+
+        meaning = meanings()
+        if check == "every finding":
+            return lambda t, d: missed_requests(t, declared=d, meanings=meaning)
+        if check == "sure findings":
+            level = report_level(semantic=True)
+            return lambda t, d: missed_requests(
+                t, declared=d, min_confidence=level, meanings=meaning
+            )
+        config = DetectorConfig(kinds=frozenset({"missed_request"}))
+        embedder = LocalEmbedder()
+        return lambda t, d: detect(t, config=config, requests=d, embedder=embedder)
     if check == "every finding":
         return lambda t, d: missed_requests(t, declared=d)
     if check == "sure findings":
@@ -108,10 +126,13 @@ class Result:
 
 
 @cache
-def measure(split: str, how: str, check: str, limit: int | None = None) -> Result:
+def measure(
+    split: str, how: str, check: str, limit: int | None = None, *, semantic: bool = False
+) -> Result:
     """The check (``check``, one of :data:`CHECKS`) with the requests given ``how`` (one of
-    :data:`DECLARED`) on the first ``limit`` messages of ``split`` (all when None)."""
-    run = checker(check)
+    :data:`DECLARED`) on the first ``limit`` messages of ``split`` (all when None);
+    ``semantic``: the check under ``--semantic`` (needs the ``embeddings`` extra)."""
+    run = checker(check, semantic=semantic)
     full = 0
     drops: Counter[str] = Counter()
     flagged: Counter[str] = Counter()
@@ -145,7 +166,9 @@ def summary(split: str) -> str:
 
 if __name__ == "__main__":
     split = sys.argv[1] if len(sys.argv) > 1 else "train"
+    semantic = "--semantic" in sys.argv
     print(summary(split))
     for check in CHECKS:
         for how in DECLARED:
-            print(f"{check:13} {how:14} {measure(split, how, check).describe()}")
+            result = measure(split, how, check, semantic=semantic)
+            print(f"{check:13} {how:14} {result.describe()}")

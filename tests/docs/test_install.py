@@ -52,7 +52,7 @@ from harness.detect import LocalEmbedder
 
 embedder = LocalEmbedder()
 embedder.load()
-[vector] = embedder._encode(["Your order ships on Monday."])
+[vector] = embedder.encode(["Your order ships on Monday."])
 assert len(vector) == 256, len(vector)
 print("embedded offline")
 """

@@ -58,6 +58,14 @@ from typing import Any
 
 import numpy as np
 
+from harness.detect._meaning import _MODEL as _SEMANTIC_MODEL
+from harness.detect._meaning import (
+    MEANING_FEATURES,
+    Closeness,
+    Meanings,
+    SemanticConfidence,
+    meaning_features,
+)
 from harness.detect.answers import (
     _MODEL,
     FEATURES,
@@ -406,6 +414,12 @@ def main() -> None:
         help="choose the report threshold for --target in each development set, not all together",
     )
     parser.add_argument(
+        "--semantic",
+        action="store_true",
+        help="keep the shipped matcher; fit the --semantic finding confidence (WordLlama, the "
+        "'embeddings' extra) into answers-semantic.json",
+    )
+    parser.add_argument(
         "--findings-only",
         action="store_true",
         help="keep the shipped matcher; fit only the confidence of its findings",
@@ -415,6 +429,10 @@ def main() -> None:
     if args.sgd is None:
         parser.error("--sgd is needed (the associations and the real one-slot requests)")
     slots = slot_messages(args.sgd)
+    if args.semantic:
+        model = _Matcher.load()
+        fit_semantic(model, _all_turns(model, filler, slots), args.target)
+        return
     if args.findings_only:
         shipped = json.loads(_MODEL.read_text("utf-8"))
         fit_findings(
@@ -492,6 +510,114 @@ def fit_findings(
     for name, c in zip(FINDING_FEATURES, f_coef, strict=True):
         print(f"{name:22} {c:+.3f}")
     print(f"finding bias {f_bias:+.3f} report threshold {tau} rates {reported}")
+
+
+def local_meanings() -> Meanings:
+    """Meanings from the ``embeddings`` extra's WordLlama (what ``harness detect --semantic``
+    embeds with), each text encoded once."""
+    from harness.detect.embeddings import LocalEmbedder
+
+    embedder = LocalEmbedder(batch_size=256)
+    return Meanings(encode=embedder.encode)
+
+
+def semantic_rows(
+    model: _Matcher, turns: Sequence[Turns], meanings: Meanings
+) -> tuple[list[list[float]], list[float], list[float], list[list[Found]]]:
+    """:func:`finding_rows` with the :data:`MEANING_FEATURES` appended to each row."""
+    x: list[list[float]] = []
+    y: list[float] = []
+    w: list[float] = []
+    per_set: list[list[Found]] = []
+    limits = (model.threshold, model.later_threshold, model.shared_threshold)
+    for t in turns:
+        kinds: list[Found] = []
+        start = len(x)
+        for label, matrices in ((0.0, t.full), (1.0, t.drop), (1.0, t.filler)):
+            found: Found = []
+            for m in matrices:
+                rows_of_turn = _semantic_findings(m, limits, model.associations, meanings)
+                found.append(rows_of_turn)
+                x += rows_of_turn
+                y += [label] * len(rows_of_turn)
+            kinds.append(found)
+        w += [1.0 / max(1, len(x) - start)] * (len(x) - start)
+        per_set.append(kinds)
+    scale = len(w) / max(1e-9, sum(w))
+    return x, y, [v * scale for v in w], per_set
+
+
+def _semantic_findings(
+    m: Matrix, limits: tuple[float, float, float], table: Associations, meanings: Meanings
+) -> list[list[float]]:
+    if m is None:
+        return []
+    p, opens, requests, claims, reportable = m
+    first, later, shared = limits
+    missing, owner = assignment(p, [first if o else later for o in opens], shared)
+    wanted = [i for i in missing if reportable[i]]
+    if not wanted:
+        return []
+    closeness = Closeness.of(meanings, requests, claims, opens)
+    return [
+        finding_features(p, owner, i, requests[i], claims, table)
+        + meaning_features(closeness, owner, i)
+        for i in wanted
+    ]
+
+
+def release_threshold(confidence: Any, per_set: Sequence[Sequence[Found]]) -> float:
+    """The confidence below which a finding is withheld under ``--semantic``: the highest level
+    (steps of 0.01) at which the simulated turns of the development sets, taken together, lose
+    at most one flagged drop or replaced answer for every :data:`RELEASE_PRICE` fully answered
+    turns no longer flagged."""
+
+    def flagged(turns: Found, tau: float) -> int:
+        return sum(any(confidence(f) >= tau for f in found) for found in turns)
+
+    best = 0.0
+    base = [[flagged(kinds[n], 0.0) for n in range(3)] for kinds in per_set]
+    for tau in (k / 100 for k in range(1, 100)):
+        now = [[flagged(kinds[n], tau) for n in range(3)] for kinds in per_set]
+        saved = sum(b[0] - a[0] for a, b in zip(now, base, strict=True))
+        lost = sum(b[1] + b[2] - a[1] - a[2] for a, b in zip(now, base, strict=True))
+        if lost * RELEASE_PRICE <= saved:
+            best = tau
+        print(f"release {tau:.2f}: false alarms withheld {saved}, drops and fillers lost {lost}")
+    return best
+
+
+RELEASE_PRICE = 10
+"""How many false alarms withheld must pay for each drop or replaced answer no longer flagged
+(:func:`release_threshold`): the shipped check's own refits trade about one for one
+(docs/simulate.md, s44-meaning), so a release must do ten times better than that."""
+
+
+def fit_semantic(model: _Matcher, turns: Sequence[Turns], target: float) -> None:
+    """Fit the ``--semantic`` finding confidence over the shipped matcher's matching on the
+    development sets (the finding features and :data:`MEANING_FEATURES`), choose its release
+    and report thresholds, and write ``answers-semantic.json``."""
+    fx, fy, fw, per_set = semantic_rows(model, turns, local_meanings())
+    coef, bias = fit_dense(np.asarray(fx), np.asarray(fy), l2=1.0, weights=np.asarray(fw))
+    names = [*FINDING_FEATURES, *MEANING_FEATURES]
+    sure = SemanticConfidence(tuple(float(c) for c in coef), float(bias), 0.0, 0.0)
+    release = release_threshold(sure, per_set)
+    tau, reported = report_threshold(sure, per_set, target)
+    out = {
+        "features": names,
+        "weights": [round(float(c), 6) for c in coef],
+        "bias": round(float(bias), 6),
+        "release_threshold": release,
+        "report_threshold": tau,
+        "fitted_on": [f"{name}:{answer}" for name, answer in FIT_SETS]
+        + ["sgd-train slot answers", "sgd-real-train", "fillers-train"],
+        "embedder": "wordllama l2_supercat 256",
+        "development_rates_reported": {k: round(v, 4) for k, v in reported.items()},
+    }
+    _SEMANTIC_MODEL.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    for name, c in zip(names, coef, strict=True):
+        print(f"{name:22} {c:+.3f}")
+    print(f"bias {bias:+.3f} release {release} report threshold {tau} rates {reported}")
 
 
 if __name__ == "__main__":

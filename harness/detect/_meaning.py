@@ -1,0 +1,211 @@
+"""What a request and a bot sentence mean, for the missed-request check under ``--semantic``.
+
+The shipped check judges by words, kinds of value and an association table counted on SGD; an
+answer in another user's words for the same request ("what is latin for i love you" / "in
+spanish, meet me tomorrow is said how") shares nothing it can read, and is flagged. With an
+embedder (the ``embeddings`` extra's WordLlama, or any :class:`~harness.detect.embeddings.
+Embedder`), the check reads how close in meaning each request is to each sentence the bot sent,
+and a second finding confidence (:class:`SemanticConfidence`, ``_models/answers-semantic.json``,
+fitted by ``tools/detector/fit_answers.py --semantic``) reads that closeness beside the shipped
+:data:`~harness.detect.answers.FINDING_FEATURES`:
+
+- ``meant_free``: the closest sentence the matching gave no request (a free sentence) to the
+  request left out;
+- ``meant_margin``: that sentence's closeness to this request less its closeness to the
+  message's closest other request (the answer closest to request A is no evidence for B);
+- ``meant_own``: some free sentence is closer to this request than to any other request, one
+  sentence per request (a per-message assignment by meaning);
+- ``meant_any``: the closest sentence of all, taken or free;
+- ``meant_message`` and ``meant_message_margin``: the closest message none of whose sentences
+  the matching took, and its margin over the other requests.
+
+The matcher (which sentence may answer which request) is the shipped one, unchanged: meaning
+only says how sure a request it leaves out is unanswered, so a finding can be withheld but never
+made. Without an embedder nothing here runs and the check is the default one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from operator import mul
+from pathlib import Path
+
+from harness.detect._answer_findings import FINDING_FEATURES
+from harness.detect.answers import _logistic
+
+__all__ = [
+    "MEANING_FEATURES",
+    "Closeness",
+    "Meanings",
+    "SemanticConfidence",
+    "meaning_features",
+    "messages_of",
+    "semantic_confidence",
+]
+
+_MODEL = Path(__file__).resolve().parent / "_models" / "answers-semantic.json"
+
+MEANING_FEATURES = (
+    "meant_free",
+    "meant_margin",
+    "meant_own",
+    "meant_any",
+    "meant_message",
+    "meant_message_margin",
+)
+"""The features of meaning appended to the finding features (see the module's docstring)."""
+
+Encode = Callable[[Sequence[str]], Sequence[Sequence[float]]]
+"""Texts to vectors, in order, synchronously."""
+
+
+class Meanings:
+    """Unit vectors of texts: looked up in ``vectors`` (embedded beforehand, as ``detect``
+    does for a transcript), else made by ``encode`` and kept (a measurement's many turns)."""
+
+    def __init__(
+        self,
+        vectors: Mapping[str, Sequence[float]] | None = None,
+        *,
+        encode: Encode | None = None,
+    ) -> None:
+        self._vectors: dict[str, tuple[float, ...]] = {
+            text: _unit(vector) for text, vector in (vectors or {}).items()
+        }
+        self._encode = encode
+
+    def vectors(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        """The unit vector of each text (zeros for a text neither embedded nor encodable)."""
+        wanted = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if wanted and self._encode is not None:
+            for text, vector in zip(wanted, self._encode(wanted), strict=True):
+                self._vectors[text] = _unit(vector)
+        return [self._vectors.get(t, ()) for t in texts]
+
+    def cosines(self, requests: Sequence[str], claims: Sequence[str]) -> list[list[float]]:
+        """``c[i][j]``: the cosine of request ``i`` and sentence ``j``."""
+        rows = self.vectors(requests)
+        columns = self.vectors(claims)
+        return [[sum(map(mul, r, c)) for c in columns] for r in rows]
+
+
+def _unit(vector: Sequence[float]) -> tuple[float, ...]:
+    norm = sum(x * x for x in vector) ** 0.5 or 1.0
+    return tuple(x / norm for x in vector)
+
+
+def messages_of(claims: Sequence[str], opens: Sequence[bool]) -> tuple[list[str], list[int]]:
+    """The bot's messages as the check reads them (their sentences joined), and the message of
+    each sentence (``opens[j]``: sentence ``j`` opens its message)."""
+    texts: list[list[str]] = []
+    groups: list[int] = []
+    for claim, first in zip(claims, opens, strict=True):
+        if first or not texts:
+            texts.append([])
+        texts[-1].append(claim)
+        groups.append(len(texts) - 1)
+    return [" ".join(parts) for parts in texts], groups
+
+
+@dataclass(frozen=True, slots=True)
+class Closeness:
+    """How close in meaning each request of a turn is to each sentence and each message."""
+
+    sentences: list[list[float]]
+    """``sentences[i][j]``: the cosine of request ``i`` and sentence ``j``."""
+    messages: list[list[float]]
+    """``messages[i][g]``: the cosine of request ``i`` and message ``g``."""
+    groups: list[int]
+    """The message of each sentence."""
+
+    @classmethod
+    def of(
+        cls,
+        meanings: Meanings,
+        requests: Sequence[str],
+        claims: Sequence[str],
+        opens: Sequence[bool],
+    ) -> Closeness:
+        texts, groups = messages_of(claims, opens)
+        return cls(meanings.cosines(requests, claims), meanings.cosines(requests, texts), groups)
+
+
+def meaning_features(closeness: Closeness, owner: Mapping[int, int], row: int) -> list[float]:
+    """The :data:`MEANING_FEATURES` of request ``row``, left out by the matching ``owner``
+    (sentence -> request)."""
+    cosines = closeness.sentences
+    mine = cosines[row]
+    columns = range(len(mine))
+    free = [j for j in columns if j not in owner]
+    others = [k for k in range(len(cosines)) if k != row]
+
+    def rival(j: int) -> float:
+        return max((cosines[k][j] for k in others), default=0.0)
+
+    best_free = max(free, key=lambda j: mine[j], default=None)
+    own = 0.0
+    if free:
+        # Free sentences go to the request each is closest to; this one's, if any, is its own.
+        closest = {j: max(range(len(cosines)), key=lambda k: cosines[k][j]) for j in free}
+        own = 1.0 if any(k == row for k in closest.values()) else 0.0
+    # A message none of whose sentences the matching took: the answer of a request left out,
+    # or a closer, or a message about something else.
+    taken = {closeness.groups[j] for j in owner}
+    whole = closeness.messages
+    free_messages = [g for g in range(len(whole[row])) if g not in taken]
+    best_message = max(free_messages, key=lambda g: whole[row][g], default=None)
+    message_rival = (
+        max((whole[k][best_message] for k in others), default=0.0)
+        if best_message is not None
+        else 0.0
+    )
+    return [
+        mine[best_free] if best_free is not None else 0.0,
+        mine[best_free] - rival(best_free) if best_free is not None else 0.0,
+        own,
+        max(mine, default=0.0),
+        whole[row][best_message] if best_message is not None else 0.0,
+        whole[row][best_message] - message_rival if best_message is not None else 0.0,
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticConfidence:
+    """The finding confidence under ``--semantic``: a logistic regression over the shipped
+    finding features followed by :data:`MEANING_FEATURES`, and its two levels."""
+
+    weights: tuple[float, ...]
+    bias: float
+    release_threshold: float
+    """Below this confidence a request left out is not reported at all under ``--semantic``
+    (the every-finding check), chosen on the development sets for the fewest false alarms plus
+    drops missed."""
+    report_threshold: float
+    """The abstaining ("sure") check's level under ``--semantic``: at most 1 % of the
+    development sets' fully answered turns flagged, taken together."""
+
+    @classmethod
+    def load(cls, path: Path = _MODEL) -> SemanticConfidence:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        expected = [*FINDING_FEATURES, *MEANING_FEATURES]
+        if list(raw["features"]) != expected:
+            raise ValueError(f"{path} was fitted on other features: {raw['features']}")
+        return cls(
+            weights=tuple(float(w) for w in raw["weights"]),
+            bias=float(raw["bias"]),
+            release_threshold=float(raw["release_threshold"]),
+            report_threshold=float(raw["report_threshold"]),
+        )
+
+    def __call__(self, x: Sequence[float]) -> float:
+        """How sure a request left out (its finding and meaning features) is unanswered."""
+        return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
+
+
+@cache
+def semantic_confidence() -> SemanticConfidence:
+    """The shipped semantic finding confidence (``_models/answers-semantic.json``)."""
+    return SemanticConfidence.load()
