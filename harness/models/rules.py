@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,8 +42,20 @@ __all__ = ["RulesModel"]
 _SEND_TOOL = "send_message_to_user"
 
 
+# Where a CamelCase name's words meet ("RentalCars", "ReserveHotel").
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _words_of_name(name: str) -> str:
+    """ "lost_luggage", "RentalCars" and "check-balance" as words, as the planner's matcher reads
+    a name (``harness.planning.match``)."""
+    return _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ")
+
+
 def _card_texts(card: AgentCard) -> list[str]:
-    return [card.name.replace("_", " "), card.description, *card.keywords]
+    """The agent's name, description and keywords, a name or a tool name read as its words."""
+    keywords = [_words_of_name(k) if " " not in k.strip() else k for k in card.keywords]
+    return [_words_of_name(card.name), card.description, *keywords]
 
 
 class RulesModel(Model):

@@ -1,7 +1,9 @@
 """Which sentences of a message belong to the request next to them rather than asking on
 their own (:mod:`harness.planning.split` reads them after a sentence end or a comma): a statement
 of the request's values after it ("It will be for 4 people.", "I leave on the 12th.", "I'm
-thinking March 5th."), of what the speaker prefers ("I prefer a garden."), and a plan or
+thinking March 5th."), of what the speaker prefers ("I prefer a garden."), a fragment that
+describes it, gives its schedule or says where or when ("preferably one with wifi", "leaving on
+the 7th", "at Roxie Theater"), and a plan or
 something coming up stated before a request ("I'm planning a trip to Lima. Can you find me a
 flight?", "I have an upcoming trip."). The shapes come from Schema-Guided
 Dialogue train user turns, where one request often comes with its context and details in
@@ -285,9 +287,21 @@ def _stem(word: str) -> str:
 # describing it ("a pizza place which is not very costly"). Closed classes.
 _DESCRIBES_FROM = word_class(
     "maybe perhaps preferably ideally possibly like something anything somewhere someplace"
-    " with without"
+    " with without specifically particularly especially"
 )
+# The prepositions of place and time that open a fragment naming where or when ("at Roxie
+# Theater", "around Fresno.", "for a stay from March 2nd to the 7th"; a closed class).
+_WHERE_WHEN = word_class("at in on near around about for from during")
 _RELATIVE = word_class("which that who where whose")
+# How a fragment that gives the schedule of what the request before it books opens: the "-ing"
+# form of a verb of coming and going, alone or with its particle ("leaving on the 7th",
+# "returning Sunday", "checking in on the 1st", "getting back on March 10th"). Closed classes.
+_SCHEDULE_ING = word_class(
+    "leaving arriving departing returning flying landing staying traveling travelling"
+)
+_SCHEDULE_PHRASES = frozenset(
+    ("checking in", "checking out", "getting back", "coming back", "heading back", "flying back")
+)
 # Words only a clause of its own has: an auxiliary, a question word, a subject pronoun or a
 # request verb (closed classes).
 _OWN_CLAUSE = (
@@ -299,14 +313,43 @@ _FRAGMENT_WORDS = 12
 def describes(piece: str) -> bool:
     """Whether ``piece`` is a fragment that describes what the request before it asks for
     ("preferably one which allows pets", "Maybe Jon Pardi or anything Country", "Something kid
-    friendly", "with subtitles, please"): it opens with a hedge, an indefinite pronoun or "with"
-    (``_DESCRIBES_FROM``), is short, and has no clause of its own before any relative word."""
+    friendly", "with subtitles, please") or gives its schedule ("leaving on the 7th", "checking
+    in on the 1st of March"): it opens with a hedge, an indefinite pronoun or "with"
+    (``_DESCRIBES_FROM``), or with the "-ing" form of a verb of coming and going
+    (``_SCHEDULE_ING``, ``_SCHEDULE_PHRASES``), is short, and has no clause of its own before any
+    relative word."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
-    if not words or words[0] not in _DESCRIBES_FROM or len(words) > _FRAGMENT_WORDS:
+    if not words or len(words) > _FRAGMENT_WORDS:
         return False
+    if words[0] not in _DESCRIBES_FROM and not _schedules(words):
+        return False
+    return _no_clause(words)
+
+
+def names_where_or_when(piece: str) -> bool:
+    """Whether ``piece`` is a fragment that says where or when ("at Roxie Theater", "around
+    Fresno.", "for a stay from March 2nd to the 7th"): it opens with a preposition of place or
+    time (``_WHERE_WHEN``), asks no question ("From which airport?", "at what time"), is short
+    and has no clause of its own before any relative word. Whether it belongs to the request
+    before it or sets the scene of the one after it is the split's call."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if not words or len(words) > _FRAGMENT_WORDS or words[0] not in _WHERE_WHEN:
+        return False
+    if piece.rstrip().endswith("?") or (len(words) > 1 and words[1] in WH_SET | _RELATIVE):
+        return False
+    return _no_clause(words)
+
+
+def _no_clause(words: list[str]) -> bool:
+    """Whether ``words`` have no clause of their own (``_OWN_CLAUSE``) before a relative word."""
     for word in words[1:]:
         if word in _RELATIVE:
             return True
         if word in _OWN_CLAUSE:
             return False
     return True
+
+
+def _schedules(words: list[str]) -> bool:
+    """Whether ``words`` open with the "-ing" form of a verb of coming and going."""
+    return words[0] in _SCHEDULE_ING or " ".join(words[:2]) in _SCHEDULE_PHRASES

@@ -21,7 +21,8 @@ travelling in Chicago, what should I see"). A title's dot ("Dr. Paley") and an "
 Canada on the 13th"). Sentences around a request that ask nothing of their own stay with it
 (``harness.planning._sentences``): a statement of its values or of what the speaker prefers
 after it ("It will be for 4 people.", "The show starts at 8.", "I prefer a garden."), a fragment
-that describes what it asks for ("preferably one with wifi"), and a plan or something coming up
+that describes what it asks for ("preferably one with wifi"), gives its schedule ("leaving on the
+7th") or says where or when ("at Roxie Theater"), and a plan or something coming up
 stated before it ("I'm planning a trip. Can you find me a flight?", "I have an upcoming trip.");
 a name alone that opens the message before a comma ("Denver, get me a cab there") opens the
 request it is about; a reply that declines or puts off ("Maybe later.", "No, not right now.")
@@ -56,6 +57,7 @@ from harness.planning._sentences import (
     describes,
     ends_sentence,
     gives_details,
+    names_where_or_when,
     prefers,
     sets_scene,
 )
@@ -306,10 +308,21 @@ def split_request_parts(
             # object is a pronoun asks about what the sentence before it named.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
-            (cut == "comma" or ends_sentence(cut_text)) and had and not opening and describes(piece)
+            (cut == "comma" or ends_sentence(cut_text))
+            and had
+            and not opening
+            and (
+                describes(piece)
+                or (
+                    names_where_or_when(piece)
+                    and not (index + 1 < len(pieces) and pieces[index + 1][0] == "comma")
+                )
+            )
         ):
-            # "Find me a hotel room, preferably one with wifi": a fragment that describes what the
-            # request asks for is part of it.
+            # "Find me a hotel room, preferably one with wifi", "... a hotel there, around
+            # Fresno.": a fragment that describes what the request asks for, or says where or
+            # when, is part of it (one that says where or when before a comma may set the scene
+            # of the request after it instead: "..., for today only, how many meetings ...").
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
             ends_sentence(cut_text)

@@ -201,3 +201,35 @@ def test_a_present_or_future_be_with_a_value_is_still_a_detail(detail: str) -> N
     """The guard: the shape of a statement of values, "be", "will" or a verb of intending and a
     value, still joins the request before it (passes before and after)."""
     assert len(split_requests(f"Book me a table at Nobu. {detail}", _always)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can you find a quiet café to work from, near the harbour?",
+        "Book me a table for six tonight. At the Lantern on Pine Street.",
+        "I need a room in Porto, for the week after Easter.",
+        "Find me a guided walk, preferably in the old town, specifically on Saturday morning.",
+        "Look up yoga classes, around 6 in the evening.",
+    ],
+)
+def test_a_fragment_that_says_where_or_when_is_part_of_the_request(message: str) -> None:
+    # Before (main 71bbc8d), the fragment was planned as a request of its own and routed on its
+    # words to whichever agent shared them.
+    assert len(split_requests(message, _always)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Book me a table for six tonight. At what time does the museum close?",
+        "Book me a table for six tonight. From which station does the last train leave?",
+        "Book me a table for six tonight, for this week only, how many meetings do I have?",
+        "Book me a table for six tonight. In Lisbon, is it warm?",
+    ],
+)
+def test_a_fragment_that_asks_or_sets_the_next_requests_scene_still_cuts(message: str) -> None:
+    """The guards: a preposition before a question word asks, a where-or-when phrase before a
+    comma sets the scene of the request after it, and a clause of its own asks on its own
+    (passes before and after)."""
+    assert len(split_requests(message, _always)) >= 2

@@ -195,3 +195,33 @@ def test_a_new_want_a_question_or_a_new_line_after_a_request_still_cuts(message:
     "as well" or "also", or a clause of its own after "prefer" (all but "that you text" failed
     before)."""
     assert len(split_requests(message, _always)) == 2
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Reserve me a room at the Harbor Inn, checking in on June 2nd.",
+        "Look up return flights to Denver, coming back on the 21st.",
+        "I want a bus ticket to Austin, leaving Friday morning, returning Sunday.",
+        "Find me a cabin by the lake. Staying for three nights.",
+        "Book two train seats to Lyon, traveling first class please.",
+    ],
+)
+def test_a_fragment_of_coming_and_going_gives_the_requests_schedule(message: str) -> None:
+    # Before (main 71bbc8d), the "-ing" fragment was cut off as a request of its own and routed
+    # on its words ("checking" to a bank's checking account, "leaving" to the weather).
+    assert split_requests(message, _always) == [message]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Book me a flight to Quito, checking my balance is next.",
+        "Book me a flight to Quito. Leaving is hard, can you find me a therapist?",
+        "Book me a flight to Quito.\nChecking in on my savings: what is the balance?",
+    ],
+)
+def test_an_ing_opening_with_a_clause_of_its_own_still_cuts(message: str) -> None:
+    """The guard: a piece that opens with another "-ing" word, or has a clause of its own, or
+    stands on a line of its own, is a request of its own (passes before and after)."""
+    assert len(split_requests(message, _always)) >= 2
