@@ -110,7 +110,12 @@ _UNIT_RE = r"(?:business days?|working days?|seconds?|secs?|minutes?|mins?|hours
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
-    ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+", re.IGNORECASE)),
+    # A URL ends before the punctuation that follows it ("see www.example.com." is the URL
+    # www.example.com).
+    (
+        "url",
+        re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]*[^\s<>\"')\].,:;!?*…—–’]", re.IGNORECASE),
+    ),
     (
         "money",
         re.compile(
@@ -131,7 +136,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "date",
         re.compile(
             rf"\b(\d{{4}})-(\d{{2}})-(\d{{2}})\b"
-            rf"|\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(\d{{4}})\b)?"
+            rf"|\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!:\d)(?:,?\s+(\d{{4}})\b)?"
             rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?(?:,?\s+(\d{{4}})\b)?",
             re.IGNORECASE,
         ),
@@ -190,24 +195,41 @@ def _one_of(words: Iterable[str]) -> str:
 
 
 _CURRENCY_CODES = ("usd", "eur", "gbp", "chf", "aud", "cad", "nzd")
+_URL_STARTS = ("http", "https", "www")
 _WORD_AT = re.compile(r"[\w'’-]+")
 _VOCABULARY = frozenset(
-    [*_MONTHS, *_WEEKDAYS, *_STATES, *_NUMBER_WORDS, "half", "noon", "midnight", *_CURRENCY_CODES]
+    [
+        *_MONTHS,
+        *_WEEKDAYS,
+        *_STATES,
+        *_NUMBER_WORDS,
+        "half",
+        "noon",
+        "midnight",
+        *_CURRENCY_CODES,
+        *_URL_STARTS,
+    ]
 )
 # Where the scan of ``extract_facts`` looks for a fact: at a symbol, or where a word starts, but
 # not at two kinds of plain word that can start no fact, so that most words of a sentence cost no
 # step in Python. Both are ASCII letters only, under 64 characters, ending before anything that
-# could continue a fact (a word character, an apostrophe, ``.@+…/:-``):
-# - a word starting lower case and not a word of the vocabulary (the scan's own rule);
-# - a capitalised word that is no word of the vocabulary in any case and does not start like a
-#   weekday: every pattern needs a digit, a symbol, one of those words or such a continuation.
+# could continue a fact:
+# - a word starting lower case and not a word of the vocabulary (the scan's own rule), ending
+#   before a word character, an apostrophe, a hyphen or the rest of an e-mail address
+#   (``_CONTINUES``: "help@example.com"; "www", "http" and "https" are words of the vocabulary);
+# - a capitalised word ending before none of a word character, an apostrophe, ``.@+…/:-``, that
+#   is no word of the vocabulary in any case and does not start like a weekday: every pattern
+#   needs a digit, a symbol, one of those words or such a continuation.
 # The vocabulary is a trie (``_one_of``): each use is followed by a word's end, which only the
 # whole word can reach, so the order in which the trie tries words changes no match.
 _VOCABULARY_WORD = _one_of(w for w in _VOCABULARY if w.isalpha() and w.isascii())
 _PLAIN_END = r"(?![\w'’.@+…/:-])"
+_CONTINUES = r"[\w.+-]{0,64}@\w"
+"""What continues a lower-case word into an e-mail address ("help@", "first.last@")."""
+_CONTINUED = re.compile(_CONTINUES)
 _FACT_STARTS = re.compile(
     r"[$€£¥₹#…]|(?<!\w)"
-    rf"(?!(?!(?:{_VOCABULARY_WORD})(?![\w'’-]))[a-z][a-zA-Z]{{0,62}}(?![\w'’-]))"
+    rf"(?!(?!(?:{_VOCABULARY_WORD})(?![\w'’-]))[a-z][a-zA-Z]{{0,62}}(?![\w'’-]|{_CONTINUES}))"
     rf"(?!(?!(?i:{_VOCABULARY_WORD}){_PLAIN_END})(?!(?i:mon|tue|wed|thu|fri|sat|sun))"
     rf"[A-Z][a-zA-Z]{{0,62}}{_PLAIN_END})"
     r"\w"
@@ -409,13 +431,15 @@ def extract_facts(text: str) -> tuple[Fact, ...]:
         window = min(size, position + WINDOW)
         word = begin.group()
         if word.isalpha() and word.islower():
-            # A lower-case word starts a fact only as a word of the facts' vocabulary.
+            # A lower-case word starts a fact only as a word of the facts' vocabulary, or as the
+            # start of an e-mail address ("help@example.com").
             whole = _WORD_AT.match(text, position, window)
             if (
                 whole is not None
                 and (whole.end() < window or window == size)
                 and whole.group().isalpha()
                 and whole.group() not in _VOCABULARY
+                and _CONTINUED.match(text, whole.end(), whole.end() + 66) is None
             ):
                 continue
         match = _COMBINED.match(text, position, window)
@@ -480,6 +504,8 @@ def _value(kind: str, match: re.Match[str], text: str, facts: list[Fact]) -> str
         return _number(raw)
     if kind == "state":
         return _STATES[raw.lower()]
+    if kind == "url":
+        return raw.lower().rstrip("/")  # "www.example.com/" is www.example.com
     return raw.lower()
 
 
@@ -520,6 +546,8 @@ def _names(text: str, free: Callable[[int, int], bool]) -> list[Fact]:
         end = start + len(joined) if text.startswith(joined, start) else match.end()
         if not free(start, end):
             continue
+        # One name whatever follows it: "the Blue Ridge Tavern's patio" names the Blue Ridge
+        # Tavern, "HSA." the HSA.
         value = " ".join(w.strip(".'’").lower() for w in words)
         if len(value) < 2 or value.isdigit():
             continue

@@ -127,6 +127,7 @@ def _skipped_by_the_loop(text: str, position: int) -> bool:
             and (whole.end() < window or window == len(text))
             and whole.group().isalpha()
             and whole.group() not in facts._VOCABULARY
+            and facts._CONTINUED.match(text, whole.end(), whole.end() + 66) is None
         ):
             return True
     return facts._COMBINED.match(text, position, window) is None
