@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from harness.detect._request_words import _WH
+from harness.detect._request_words import _PREPOSITIONS, _WH
 from harness.text import content_words
 from harness.text._shapes import GREETINGS, SOFT_REACH, VERBS, WANTS, WORD, points_back, states
 
@@ -114,6 +114,17 @@ _NAMES_NOTHING = frozenset(
     | {"one", "ones", "something", "anything", "options", "good", "nice", "great", "please"}
 )
 _ASKING_POLITELY = frozenset({"please", "can", "could", "would", "will"})
+# Verbs of getting the bot to find or obtain a thing (a closed class): only these act on a wish
+# by naming its thing again ("I want a table for four, can you book a table for four at Nobu");
+# "tell", "check", "show", "cancel" or "pay" ask for something else about it.
+_ACQUIRING = frozenset({"find", "search", "look", "book", "reserve", "get", "recommend", "suggest"})
+# Words that open what is said of an asked-for thing after it (closed classes): prepositions,
+# relative words and the participles of place and showing ("a hotel located near the harbour",
+# "the films shown in Leeds", "flights that leave at noon").
+_PLACE_OR_KIND = _PREPOSITIONS | frozenset(
+    {"near", "around", "close", "that", "which", "who", "where", "located", "shown", "showing"}
+    | {"playing", "leaving", "departing"}
+)
 
 
 def _wish_then_ask(first: str, second: str) -> bool:
@@ -121,8 +132,10 @@ def _wish_then_ask(first: str, second: str) -> bool:
     hotel, could you find me one", "we need to see a dentist, can you search for a dentist
     near us"): ``first`` opens with the speaker and a word of wanting, with no comma and no
     question word; ``second`` is a polite imperative whose object names nothing of its own
-    (points back, or rates only) or shares a content word with the wish; not "I want to see a
-    film, can you check my balance", two requests."""
+    (points back, or rates only) or, after a verb of finding or getting (:data:`_ACQUIRING`),
+    names only things of the wish before any place or kind said after it; not "I want to see a
+    film, can you check my balance" nor "I want to fly to Paris, can you tell me the weather in
+    Paris", two requests."""
     before = WORD.findall(first[:SOFT_REACH].lower())
     while before[1:] and before[0] in GREETINGS:
         del before[0]
@@ -139,9 +152,27 @@ def _wish_then_ask(first: str, second: str) -> bool:
     if not opening or opening[0] not in _ASKING_POLITELY or not words or words[0] not in _VERB_SET:
         return False
     told = [w for w in words[1:] if w not in _VERB_SET and w not in _NAMES_NOTHING]
-    named = content_words(" ".join(told))
+    if not content_words(" ".join(told)):
+        return True  # "could you find me one", "please look for some good options"
     wished = content_words(" ".join(w for w in before if w not in _WISHING))
-    return not named or bool(named & wished)
+    named = content_words(" ".join(_head_of(words[1:])))
+    return words[0] in _ACQUIRING and bool(named) and named <= wished
+
+
+def _head_of(words: list[str]) -> list[str]:
+    """The words that name the asked-for thing in ``words`` (an object after its verb), up to
+    the place or kind said after it: "dentist" from "for a dentist near the office", "table"
+    from "a table for four at Nobu"."""
+    head: list[str] = []
+    for w in words:
+        if w in _VERB_SET or (w in _NAMES_NOTHING and w not in _PLACE_OR_KIND):
+            continue
+        if w in _PLACE_OR_KIND:
+            if head:
+                break
+            continue
+        head.append(w)
+    return head
 
 
 # Verbs of noting something down (a closed class): "mark down that ...", "note that ...".

@@ -58,6 +58,7 @@ from harness.detect._joining import (
     _words_at,
 )
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
+from harness.detect._people import _another_list, _named_only
 from harness.detect._request_tokens import (
     _EDGE,
     _FIRST_ITEM,
@@ -180,6 +181,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             last = bool(after) and (after[-1].mark != "" or after[-1] is toks[-1])
             j = i + region + len(after)  # what follows a comma after it ("and if ..., what")
             led = j + 1 < len(toks) and toks[j].mark == "," and toks[j + 1].word in _LEAD_OPENERS
+            listed = j + 1 < len(toks) and toks[j].word == "and" and toks[j + 1].word in ("i", "we")
             cut = _opens_request(
                 current,
                 toks[i : i + region],
@@ -189,6 +191,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                 carried=carried,
                 reading=reading,
                 led=led,
+                listed=listed,
             )
             if cut is not None:
                 if cut.splits:  # a list said in one frame: each item carries it
@@ -266,6 +269,21 @@ def _joined(frame: str, own: str) -> str:
 # Words after which a verb of :data:`_USER_VERBS` is a noun or goes on ("a view of the sea",
 # "count on me"; closed classes).
 _NOT_OBJECT = _AUX | _words("of on")
+# The verbs of :data:`_USER_VERBS` that are as often nouns ("the warranty and repair time",
+# "display hours"; a closed class): only with their object after them do they open a request
+# ("... and repair my account", "view the last payments"), as a determiner, the speaker or a
+# number opens it.
+_NOUNS_TOO = _words("repair print display view count fix estimate rent select")
+_OBJECT_OPENS = _words("me us my our your the a an this that these those")
+
+
+def _object_opens(verb: str, word: str) -> bool:
+    """Whether ``word`` after the request verb ``verb`` opens its object."""
+    if verb in _NOUNS_TOO:
+        return word in _OBJECT_OPENS or word[:1].isdigit()
+    return word not in _NOT_OBJECT
+
+
 # Verbs of wanting that go on with the subject before them (a closed class).
 _GOES_ON = frozenset({"need", "needs", "want", "wants", "wanna", "would", "like", "looking"})
 _ALSO_STATES = _WH | _AUX | _SUBJECT
@@ -296,11 +314,14 @@ def _opens_request(
     carried: list[_Tok] | None = None,
     reading: _Reading = _USER,
     led: bool = False,
+    listed: bool = False,
 ) -> _Cut | None:
     """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
     sentence; ``carried``: the words ``left`` carried over from the request before it; ``led``:
-    a comma and a request's opening word follow ``right``), and the words carried over and
-    back; None when it does not."""
+    a comma and a request's opening word follow ``right``; ``listed``: "and I" or "and we"
+    follows it), and the words carried over and back; None when it does not."""
+    if listed and reading.anywhere and not hard and _another_list(left, region, right):
+        return _Cut([], [])  # "my son and I want pizza and my wife and I want sushi"
     if reading.anywhere and not hard and _gapped(left, right):
         return None  # "pay 200 toward my card, and the remainder to my loan": one move
     if led and reading.anywhere and not hard and _leads_in(left, region, right):
@@ -333,15 +354,24 @@ def _leads_in(left: list[_Tok], region: list[_Tok], right: list[_Tok]) -> bool:
     """Whether ``right``, after "and" or "plus", is a subordinate clause or a phrase of time or
     place that leads into the request after its comma ("... and if I'm in Lima, what time is
     it", "..., and at noon, book a table", "... plus on my list, add eggs"); not a phrase that
-    goes on with one the same word opened just before ("the weather in Paris and in Rome, ...")."""
+    goes on with one the same word opened earlier in its clause ("the weather in Paris and in
+    Rome, ...", "the forecast in Oslo for this weekend and in Bergen, ...")."""
     joiners = {t.word for t in region}
     first = right[0].word
     return (
         bool(joiners & {"and", "plus"})
         and 1 < len(right) <= 8
         and first in _LEADING_IN
-        and all(t.word != first for t in left[-4:])
+        and all(t.word != first for t in _clause_end(left))
     )
+
+
+def _clause_end(left: list[_Tok]) -> list[_Tok]:
+    """The words of ``left`` after its last comma, semicolon or sentence end."""
+    k = len(left)
+    while k and not left[k - 1].mark:
+        k -= 1
+    return left[k:]
 
 
 def _gapped(left: list[_Tok], right: list[_Tok]) -> bool:
@@ -424,8 +454,13 @@ def _opens(
         return False, []  # "my wife and I need a table", "when Tom, Ann and I land in Oslo, ..."
     if first in _AUX or first in _SUBJECT or first in _VERBS:
         return True, []
-    if reading.anywhere and first in _USER_VERBS and len(words) > 1 and words[1] not in _NOT_OBJECT:
-        return True, []  # "..., compare fares for ...", "... and count the days I've taken"
+    if (
+        reading.anywhere
+        and first in _USER_VERBS
+        and len(words) > 1
+        and _object_opens(first, words[1])
+    ):
+        return True, []  # "... and print my statement", "... and count the days I've taken"
     if strong and (first in _SUBORDINATORS or any(w in _WH for w in words[1:3])):
         return True, []  # ", also if I go to Peru is it safe", "and also about how much"
     if any(_asks(words, k) for k in (1, 2, 3)):
@@ -528,36 +563,6 @@ def _answered_lead(left: list[_Tok]) -> bool:
         and left[k + 1].word in _LEAD_OPENERS
         and not (k + 2 < len(left) and left[k + 2].word in _LISTING)
         for k, t in enumerate(left)
-    )
-
-
-# What a list of people said before "and I" opens with (closed classes: the possessives, "the"),
-# and the people it names (kin and companions, a closed class; a plural adds "s").
-_WHOSE = _words("my our your his her their the")
-_PEOPLE = _words(
-    """
-    wife husband partner spouse fiance fiancee girlfriend boyfriend friend mom mum mother dad
-    father parent sister brother son daughter kid child children baby family grandma grandpa
-    grandmother grandfather aunt uncle cousin niece nephew colleague coworker boss team roommate
-    neighbor neighbour guest
-    """
-)
-
-
-def _named_only(left: list[_Tok]) -> bool:
-    """Whether ``left`` (after a subordinator) only names people, with no verb: the start of a
-    list of subjects that "and I" or "and we" ends ("my wife and I need a table", "when my
-    sister, my mom and I land in Oslo, ..."), not a request of its own ("book a table and I
-    need a taxi", "my next payday and I ...", "if my flight is late and I miss ...")."""
-    words = [t.word for t in left]
-    if words and (words[0] in _SUBORDINATORS or words[0] == "when"):
-        words = words[1:]
-    people = " ".join(w or "," for w in words).split(" , ") if len(words) <= 9 else []
-    return bool(people) and all(
-        1 < len(named := person.split()) <= 3
-        and named[0] in _WHOSE
-        and (named[-1] in _PEOPLE or named[-1].removesuffix("s") in _PEOPLE)
-        for person in people
     )
 
 

@@ -225,3 +225,89 @@ def test_trying_in_the_present_still_asks() -> None:
         "I am trying to book a flight",
         "I need a hotel",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("I want to book a flight to Paris, can you tell me the weather in Paris", ["I want to book a flight to Paris", "can you tell me the weather in Paris"]),
+        ("I'm looking for a cheap flight to Rome, can you check the weather in Rome", ["I'm looking for a cheap flight to Rome", "can you check the weather in Rome"]),
+        ("I want to go to Lisbon, could you find me a hotel in Lisbon", ["I want to go to Lisbon", "could you find me a hotel in Lisbon"]),
+        ("I need a new phone, can you cancel my phone contract", ["I need a new phone", "can you cancel my phone contract"]),
+        ("I'd like to pay my electricity bill, can you show me my bill history", ["I'd like to pay my electricity bill", "can you show me my bill history"]),
+        # new text of the same shape: a shared place or noun, a verb of telling or another thing
+        ("we want to drive to Porto, could you tell me the tolls to Porto", ["we want to drive to Porto", "could you tell me the tolls to Porto"]),
+        ("I need a new laptop, can you find me a laptop bag", ["I need a new laptop", "can you find me a laptop bag"]),
+        ("I'd like to visit Kyoto in spring, can you book me a train to Kyoto", ["I'd like to visit Kyoto in spring", "can you book me a train to Kyoto"]),
+    ],
+)  # fmt: skip
+def test_a_wish_and_a_request_sharing_only_a_word_stay_apart(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I want a table for four, can you book a table for four at Nobu",
+        "we need a plumber tomorrow, could you find a plumber located near our flat",
+        "I'm looking for a vegan bakery, can you recommend a vegan bakery that opens early",
+    ],
+)  # fmt: skip
+def test_a_wish_and_a_request_for_its_own_thing_are_one(message: str) -> None:
+    assert texts(message) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("what is the weather forecast in Oslo for this weekend and in Bergen, can you book me a flight", ["what is the weather forecast in Oslo for this weekend and in Bergen", "can you book me a flight"]),
+        ("show me flights on Friday from Leeds to Rome and on Sunday, book the cheapest", ["show me flights on Friday from Leeds to Rome and on Sunday", "book the cheapest"]),
+        ("list the cafes at the station near the north exit and at the airport, which take cards", ["list the cafes at the station near the north exit and at the airport", "which take cards"]),
+    ],
+)  # fmt: skip
+def test_a_phrase_going_on_with_one_earlier_in_its_clause_leads_into_nothing(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how long is the warranty and repair time for this laptop",
+        "is the museum open and display hours for the weekend",
+        "what are the fees and repair costs for my car",
+    ],
+)  # fmt: skip
+def test_a_request_verb_that_is_a_noun_too_opens_nothing_without_its_object(
+    message: str,
+) -> None:
+    assert texts(message) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("what is my balance and print my last statement", ["what is my balance", "print my last statement"]),
+        ("where is my order and repair my login please", ["where is my order", "repair my login please"]),
+    ],
+)  # fmt: skip
+def test_a_request_verb_that_is_a_noun_too_opens_a_request_before_its_object(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("my son and I want pizza and my wife and I want sushi", ["my son and I want pizza", "my wife and I want sushi"]),
+        ("my dad and I need a taxi and my aunt and I need a hotel room", ["my dad and I need a taxi", "my aunt and I need a hotel room"]),
+    ],
+)  # fmt: skip
+def test_a_second_list_of_people_before_and_i_opens_a_request(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
