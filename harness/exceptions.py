@@ -30,6 +30,7 @@ HarnessError                      root: catch this to catch everything we raise
     ├── RedirectRefusedError      a channel answered a reply with a redirect (also aiohttp.ClientError)
     ├── BusyError                 a host is at its limit of turns in flight
     ├── GuardProcessError         the duplicate guard's worker process died twice (harness.runtime)
+    ├── EmbeddingCountError       an embedder returned more or fewer vectors than texts (also ValueError)
     ├── ConversationError         a simulated conversation could not go on (harness.simulate)
     └── ScenarioFailedError       a pytest scenario produced error findings (also AssertionError)
 ```

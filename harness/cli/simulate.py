@@ -111,7 +111,13 @@ __all__ = ["simulate_command"]
     help="Report format.",
 )
 @output_option("Write the report to FILE instead of standard output.")
-@click.option("--semantic", is_flag=True, help="Also detect paraphrases (extra 'embeddings').")
+@click.option(
+    "--semantic",
+    is_flag=True,
+    help="Also find paraphrased duplicates with the local embedding model (WordLlama), and let "
+    "the missed-request check read how close in meaning each answer is to each request (needs "
+    "the 'embeddings' extra).",
+)
 @click.option(
     "--repeat",
     type=click.IntRange(1),
@@ -265,7 +271,7 @@ class _RunOptions:
     models: ModelFlags = field(default_factory=ModelFlags)
     """The model flags (in-process bots only)."""
     semantic: bool = False
-    """``--semantic``: also detect paraphrases."""
+    """``--semantic``: also detect paraphrases, and read meaning in the missed-request check."""
     remote: Target | None = None
     """The deployed bot of ``--directline`` / ``--copilot-studio``."""
     jobs: int = 1

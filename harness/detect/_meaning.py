@@ -2,11 +2,12 @@
 
 The shipped check judges by words, kinds of value and an association table counted on SGD; an
 answer in another user's words for the same request ("what is latin for i love you" / "in
-spanish, meet me tomorrow is said how") shares nothing it can read, and is flagged. With an
-embedder (the ``embeddings`` extra's WordLlama, or any :class:`~harness.detect.embeddings.
-Embedder`), the check reads how close in meaning each request is to each sentence the bot sent,
-and a second finding confidence (:class:`SemanticConfidence`, ``_models/answers-semantic.json``,
-fitted by ``tools/detector/fit_answers.py --semantic``) reads that closeness beside the shipped
+spanish, meet me tomorrow is said how") shares nothing it can read, and is flagged. With the
+``embeddings`` extra's WordLlama (an :class:`~harness.detect.embeddings.Embedder` whose
+``reads_requests`` is true: the model was fitted on WordLlama's cosines), the check reads how
+close in meaning each request is to each sentence the bot sent, and a second finding confidence
+(:class:`SemanticConfidence`, ``_models/answers-semantic.json``, fitted by
+``tools/detector/fit_answers.py --semantic``) reads that closeness beside the shipped
 :data:`~harness.detect.answers.FINDING_FEATURES`:
 
 - ``meant_free``: the closest sentence the matching gave no request (a free sentence) to the
@@ -64,25 +65,34 @@ Encode = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
 class Meanings:
     """Unit vectors of texts: looked up in ``vectors`` (embedded beforehand, as ``detect``
-    does for a transcript), else made by ``encode`` and kept (a measurement's many turns)."""
+    does for a transcript), else made by ``encode`` and kept (a measurement's many turns).
+
+    ``strict``: a text neither embedded nor encodable raises :class:`KeyError` (``detect``
+    embeds exactly the texts the check judges, so one it did not is a fault, which would
+    otherwise read as a text that means nothing: cosine 0, a surer finding)."""
 
     def __init__(
         self,
         vectors: Mapping[str, Sequence[float]] | None = None,
         *,
         encode: Encode | None = None,
+        strict: bool = False,
     ) -> None:
         self._vectors: dict[str, tuple[float, ...]] = {
             text: _unit(vector) for text, vector in (vectors or {}).items()
         }
         self._encode = encode
+        self._strict = strict
 
     def vectors(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        """The unit vector of each text (zeros for a text neither embedded nor encodable)."""
+        """The unit vector of each text (not strict: zeros for a text neither embedded nor
+        encodable)."""
         wanted = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if wanted and self._encode is not None:
             for text, vector in zip(wanted, self._encode(wanted), strict=True):
                 self._vectors[text] = _unit(vector)
+        elif wanted and self._strict:
+            raise KeyError(f"no vector for {len(wanted)} text(s) the check reads: {wanted[0]!r}")
         return [self._vectors.get(t, ()) for t in texts]
 
     def cosines(self, requests: Sequence[str], claims: Sequence[str]) -> list[list[float]]:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from harness.detect._meaning import Meanings
     from harness.detect.embeddings import Embedder
     from harness.detect.judge import ModelJudge
-    from harness.detect.missed import DeclaredRequest
+    from harness.detect.missed import CheckedTurn, DeclaredRequest
 
 __all__ = [
     "DETECTORS",
@@ -110,8 +110,8 @@ def detect(
         config: thresholds and enabled kinds; the calibrated defaults when None.
         embedder: adds ``semantic`` duplicates; one whose ``reads_requests`` is true (the local
             WordLlama) also lets the missed-request check read how close in meaning each request
-            is to each sentence the bot sent (its semantic finding confidence). Embedding is async: inside a running event loop, use
-            :func:`detect_async` instead.
+            is to each sentence the bot sent (its semantic finding confidence). Embedding is
+            async: inside a running event loop, use :func:`detect_async` instead.
         requests: the requests of some user messages, by 1-based turn (a scenario's
             ``requests:``); the missed-request check segments the other messages itself.
 
@@ -147,17 +147,17 @@ async def detect_async(
     """
     config = config or DetectorConfig()
     vectors = None
-    meanings = None
+    checked = None
     if embedder is not None and Duplicates.name in config.kinds:
         vectors = await embed_messages(transcript, embedder, config)
     if embedder is not None and embedder.reads_requests and MissedRequests.name in config.kinds:
-        meanings = await _check_meanings(transcript, embedder, requests)
+        checked = await _check_meanings(transcript, embedder, requests)
     if judge is None or Duplicates.name not in config.kinds:
-        return _detect(transcript, config, vectors, requests, meanings)
+        return _detect(transcript, config, vectors, requests, checked)
 
     duplicates = await judged_duplicates(transcript, config, judge, vectors=vectors)
     rest = config.model_copy(update={"kinds": config.kinds - {Duplicates.name}})
-    others = _detect(transcript, rest, None, requests, meanings)
+    others = _detect(transcript, rest, None, requests, checked)
     return sorted([*duplicates, *others], key=lambda f: f.turn)
 
 
@@ -165,17 +165,21 @@ async def _check_meanings(
     transcript: Transcript,
     embedder: Embedder,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None,
-) -> Meanings:
+) -> tuple[Meanings, list[CheckedTurn]]:
     """The vectors of the texts the missed-request check judges (its requests and the bot's
-    sentences), each embedded once."""
+    sentences), each embedded once, strictly (a text the check asks for and nobody embedded is
+    an error, not a text that means nothing), and the turns they came from, each user message
+    segmented once: the check, in its worker, reads them rather than segmenting again."""
     from harness.detect._meaning import Meanings
-    from harness.detect.missed import check_texts
+    from harness.detect.embeddings import EmbeddingCountError
+    from harness.detect.missed import check_texts, check_turns
 
-    texts = check_texts(transcript, requests)
+    turns = check_turns(transcript, requests)
+    texts = check_texts(transcript, requests, turns=turns)
     vectors = await embedder.embed(texts) if texts else []
     if len(vectors) != len(texts):
-        raise ValueError(f"the embedder returned {len(vectors)} vectors for {len(texts)} texts")
-    return Meanings(dict(zip(texts, vectors, strict=True)))
+        raise EmbeddingCountError(expected=len(texts), got=len(vectors))
+    return Meanings(dict(zip(texts, vectors, strict=True)), strict=True), turns
 
 
 def _detect(
@@ -183,8 +187,10 @@ def _detect(
     config: DetectorConfig,
     vectors: Vectors | None,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
-    meanings: Meanings | None = None,
+    checked: tuple[Meanings, list[CheckedTurn]] | None = None,
 ) -> list[Finding]:
+    meanings, turns = checked if checked is not None else (None, None)
+
     def others() -> dict[str, list[Finding]]:
         found: dict[str, list[Finding]] = {}
         for detector in _RUN_ORDER:
@@ -192,7 +198,7 @@ def _detect(
                 continue
             if isinstance(detector, MissedRequests):
                 found[detector.name] = detector.check(
-                    transcript, config=config, requests=requests, meanings=meanings
+                    transcript, config=config, requests=requests, meanings=meanings, turns=turns
                 )
             else:
                 found[detector.name] = detector.check(transcript, config=config, vectors=vectors)
@@ -287,16 +293,17 @@ class MissedRequests(Detector):
         vectors: Vectors | None = None,
         requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
         meanings: Meanings | None = None,
+        turns: Sequence[CheckedTurn] | None = None,
     ) -> list[Finding]:
         """Its findings; ``requests`` are the requests a scenario declares, by turn;
-        ``meanings`` the vectors of its texts, under ``--semantic``
-        (:func:`~harness.detect.missed.missed_requests`)."""
+        ``meanings`` the vectors of its texts, under ``--semantic``, and ``turns`` the turns
+        they were read from (:func:`~harness.detect.missed.missed_requests`)."""
         # Imported here: the check's modules (the segmenter, the answer matcher) load in the
         # process that runs it, which with worker processes is the worker beside the analysis,
         # not this one before its analysis can start (harness.detect._meanwhile).
         from harness.detect.missed import missed_requests
 
-        return missed_requests(transcript, declared=requests, meanings=meanings)
+        return missed_requests(transcript, declared=requests, meanings=meanings, turns=turns)
 
 
 class SilentLeaks(Detector):

@@ -16,24 +16,47 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from harness.detect.findings import DetectorConfig
 from harness.detect.transcript import Transcript
-from harness.exceptions import MissingExtraError, ModelRequestError
+from harness.exceptions import MissingExtraError, ModelRequestError, RunError
 from harness.text import analyse
 
-__all__ = ["Embedder", "LocalEmbedder", "OpenAIEmbedder", "embed_messages"]
+__all__ = [
+    "Embedder",
+    "EmbeddingCountError",
+    "LocalEmbedder",
+    "OpenAIEmbedder",
+    "embed_messages",
+]
+
+
+class EmbeddingCountError(RunError, ValueError):
+    """An embedder returned a different number of vectors than it was given texts.
+
+    Attributes:
+        expected: how many texts it was given (one vector each was due).
+        got: how many vectors it returned.
+    """
+
+    def __init__(self, *, expected: int, got: int) -> None:
+        super().__init__(f"the embedder returned {got} vectors for {expected} texts")
+        self.expected = expected
+        self.got = got
 
 
 class Embedder(ABC):
     """Turns texts into vectors; similar meanings give vectors with a high cosine."""
 
-    reads_requests: ClassVar[bool] = False
+    reads_requests: bool = False
     """Whether the missed-request check reads this embedder's cosines too (its semantic finding
     confidence, ``harness.detect._meaning``). It was fitted on WordLlama's cosines, whose scale
     another model does not share (unrelated texts are further apart or closer), so only
-    :class:`LocalEmbedder` says yes; an embedder of the same model may too."""
+    :class:`LocalEmbedder` says yes; an embedder of the same model may too. A wrapper (one that
+    caches or retries another embedder's vectors) passes its wrapped embedder's on, in its
+    ``__init__``: ``self.reads_requests = wrapped.reads_requests``; left at False, ``--semantic``
+    changes duplicates only."""
 
     @abstractmethod
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -200,7 +223,7 @@ async def embed_messages(
     unique = list(dict.fromkeys(texts))
     vectors = await embedder.embed(unique)
     if len(vectors) != len(unique):
-        raise ValueError(f"the embedder returned {len(vectors)} vectors for {len(unique)} texts")
+        raise EmbeddingCountError(expected=len(unique), got=len(vectors))
     by_text: dict[str, list[float]] = {}
     for text, vector in zip(unique, vectors, strict=True):
         norm = math.sqrt(sum(x * x for x in vector)) or 1.0

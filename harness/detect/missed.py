@@ -28,6 +28,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
@@ -53,8 +54,10 @@ from harness.text import extract_facts, normalise, split_claims, strip_markdown
 from harness.text.words import may_hold
 
 __all__ = [
+    "CheckedTurn",
     "DeclaredRequest",
     "check_texts",
+    "check_turns",
     "judge",
     "missed_requests",
     "plan_gaps",
@@ -473,6 +476,7 @@ def missed_requests(
     declared: Mapping[int, Sequence[DeclaredRequest]] | None = None,
     min_confidence: float = 0.0,
     meanings: Meanings | None = None,
+    turns: Sequence[CheckedTurn] | None = None,
 ) -> list[Finding]:
     """A ``missed_request`` finding for each request of a user message nothing addressed.
 
@@ -490,6 +494,9 @@ def missed_requests(
             confidence then says how sure each finding is, and one below its
             ``release_threshold`` is not reported; its ``report_threshold`` is the abstaining
             level. None: the default check.
+        turns: the transcript's turns as :func:`check_turns` read them (with these
+            ``declared``), when the caller has them already (``detect`` under ``--semantic``,
+            which segmented each message to know what to embed); None: read here.
 
     Returns:
         The findings, in turn order.
@@ -499,7 +506,7 @@ def missed_requests(
     findings: list[Finding] = []
     if meanings is not None:
         min_confidence = max(min_confidence, semantic_confidence().release_threshold)
-    for turn, requests, said, given in _turns(transcript, declared):
+    for turn, requests, said, given in _turns(transcript, declared) if turns is None else turns:
         missing = _missing(requests, said, declared=given, meanings=meanings)
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
@@ -515,13 +522,38 @@ def missed_requests(
     return findings
 
 
-def check_texts(
+class CheckedTurn(NamedTuple):
+    """One user turn as the check reads it."""
+
+    turn: int
+    """Its 1-based number."""
+    requests: list[DeclaredRequest]
+    """Its requests: declared, or segmented from the user's message."""
+    said: list[str]
+    """What the bot said in it, message by message."""
+    declared: bool
+    """Whether the requests were declared."""
+
+
+def check_turns(
     transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]] | None = None
+) -> list[CheckedTurn]:
+    """The user turns the check judges, each message segmented once (pass them on to
+    :func:`check_texts` and :func:`missed_requests` to read each message only once)."""
+    return _turns(transcript, declared or {})
+
+
+def check_texts(
+    transcript: Transcript,
+    declared: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+    *,
+    turns: Sequence[CheckedTurn] | None = None,
 ) -> list[str]:
     """The texts whose meaning the check reads under ``--semantic``: each request it judges
-    and each sentence (part) of the bot's messages, once each, in order."""
+    and each sentence (part) of the bot's messages, once each, in order. ``turns``: the
+    transcript's :func:`check_turns` (with these ``declared``), when the caller has them."""
     texts: dict[str, None] = {}
-    for _, requests, said, _ in _turns(transcript, declared or {}):
+    for _, requests, said, _ in check_turns(transcript, declared) if turns is None else turns:
         texts.update(dict.fromkeys(r.text for r in requests))
         found = _parts(said)
         claims = [part for part, _, _, _ in found]
@@ -532,7 +564,7 @@ def check_texts(
 
 def _turns(
     transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]]
-) -> list[tuple[int, list[DeclaredRequest], list[str], bool]]:
+) -> list[CheckedTurn]:
     """Per user turn to check: its number, its requests (declared or segmented), what the bot
     said in it and whether the requests were declared."""
     by_turn: dict[int, list[Message]] = {}
@@ -549,7 +581,9 @@ def _turns(
         if not said and turn > last_reply:
             continue  # a recording that stops early (its error is reported) misses nothing
         given = declared.get(turn)
-        out.append((turn, list(given or _segmented(users[turn].text)), said, bool(given)))
+        out.append(
+            CheckedTurn(turn, list(given or _segmented(users[turn].text)), said, bool(given))
+        )
     return out
 
 

@@ -6,18 +6,26 @@ default one. docs/simulate.md, "The check under ``--semantic``", gives the figur
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 from collections.abc import Sequence
 
 import pytest
 
-from harness.detect import DetectorConfig, detect
+from harness.detect import DetectorConfig, detect, missed
 from harness.detect._answer_findings import FINDING_FEATURES
 from harness.detect._meaning import MEANING_FEATURES, Meanings, semantic_confidence
 from harness.detect.answers import matcher
-from harness.detect.embeddings import Embedder
-from harness.detect.missed import check_texts, missed_requests
+from harness.detect.embeddings import Embedder, EmbeddingCountError
+from harness.detect.missed import (
+    DeclaredRequest,
+    check_texts,
+    check_turns,
+    judge,
+    missed_requests,
+)
 from harness.detect.transcript import Message, Transcript
+from harness.exceptions import RunError
 
 ONLY_THE_CHECK = DetectorConfig(kinds=frozenset({"missed_request"}))
 needs_extra = pytest.mark.skipif(
@@ -106,6 +114,146 @@ def test_each_text_the_check_judges_is_embedded_once() -> None:
 def test_a_text_nobody_embedded_reads_as_meaning_nothing() -> None:
     meanings = Meanings({"a": [3.0, 4.0]})
     assert meanings.cosines(["a"], ["a", "b"]) == [[pytest.approx(1.0), 0.0]]
+
+
+def test_a_strict_meanings_refuses_a_text_nobody_embedded() -> None:
+    meanings = Meanings({"a": [3.0, 4.0]}, strict=True)
+    assert meanings.cosines(["a"], ["a"]) == [[pytest.approx(1.0)]]
+    with pytest.raises(KeyError, match="'b'"):
+        meanings.cosines(["a"], ["a", "b"])
+
+
+# Turns of other shapes than the ones above: closers, several messages, a declared request, a
+# merged answer, a bot that said nothing, markdown and a sentence cut at its values.
+SHAPES = [
+    (
+        "Can you renew my library card, and which branch opens earliest on Sunday?",
+        ["Your card is renewed until 2028.", "The Elm Street branch opens at 9 am. Anything else?"],
+    ),
+    (
+        "what's the fee for a late return and can I pay it online",
+        ["**Late fee:** $2 a day, and yes, you can pay it on the website."],
+    ),
+    ("cancel my 6 pm spin class and book yoga at 7", ["Done: spin cancelled."]),
+    ("how tall is the tower and is the lift working today", []),
+    (
+        "when does the ferry leave and how long is the crossing",
+        ["It leaves at 10:15 from Pier 3 and takes 40 minutes.", "Thanks for asking!"],
+    ),
+]
+
+
+def _strict_turns(texts_of: Sequence[tuple[str, Sequence[str]]]) -> Transcript:
+    messages = []
+    for n, (user, said) in enumerate(texts_of, start=1):
+        messages.append(Message(id=f"u{n}", turn=n, role="user", sender="user", text=user))
+        messages += [
+            Message(id=f"b{n}.{i}", turn=n, role="bot", sender="bot", text=text)
+            for i, text in enumerate(said)
+        ]
+    messages.append(
+        Message(id="end", turn=len(texts_of) + 1, role="bot", sender="bot", text="Bye.")
+    )
+    return Transcript(conversation="c", messages=messages)
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_the_check_reads_no_text_but_those_check_texts_names(declared: bool) -> None:
+    """``detect`` embeds only :func:`check_texts`; the check (``judge``, through
+    ``missed_requests``) must ask for nothing else, or a strict ``Meanings`` raises."""
+    transcript = _strict_turns(SHAPES)
+    requests = (
+        {2: [DeclaredRequest(text="the late fee", words=("$2",)), DeclaredRequest(text="pay")]}
+        if declared
+        else None
+    )
+    texts = check_texts(transcript, requests)
+    strict = Meanings({t: [1.0, float(len(t) % 7)] for t in texts}, strict=True)
+    found = missed_requests(transcript, declared=requests, meanings=strict)
+    loose = Meanings({t: [1.0, float(len(t) % 7)] for t in texts})
+    assert found == missed_requests(transcript, declared=requests, meanings=loose)
+    for _, requests_of_turn, said, _ in check_turns(transcript, requests):
+        judge(requests_of_turn, said, strict)  # each turn's judging, even those not reported
+
+
+def test_detect_raises_when_it_embedded_less_than_the_check_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = missed.check_texts
+
+    def one_short(*args: object, **kwargs: object) -> list[str]:
+        return [t for t in real(*args, **kwargs) if t != TIME]  # type: ignore[arg-type]
+
+    monkeypatch.setattr(missed, "check_texts", one_short)
+    with pytest.raises(KeyError):
+        detect(_turn(USER, [PARAPHRASE, TIME]), config=ONLY_THE_CHECK, embedder=Topics())
+
+
+def test_detect_segments_each_user_message_once_under_semantic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = missed._segmented
+    seen: list[str] = []
+
+    def counted(text: str) -> list[DeclaredRequest]:
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(missed, "_segmented", counted)
+    transcript = _strict_turns(SHAPES)
+    found = detect(transcript, config=ONLY_THE_CHECK, embedder=Topics())
+    assert sorted(seen) == sorted(user for user, _ in SHAPES)
+    texts = check_texts(transcript)
+    meanings = Meanings(dict(zip(texts, asyncio.run(Topics().embed(texts)), strict=True)))
+    assert found == missed_requests(transcript, meanings=meanings)
+
+
+def test_the_turns_passed_in_give_the_findings_of_the_turns_read_here() -> None:
+    transcript = _strict_turns(SHAPES)
+    assert missed_requests(transcript, turns=check_turns(transcript)) == missed_requests(transcript)
+    assert missed_requests(transcript)  # the shapes hold drops: the comparison is not empty
+
+
+class Short(Topics):
+    """An embedder that loses the last vector."""
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return (await super().embed(texts))[:-1]
+
+
+@pytest.mark.parametrize("kinds", [{"missed_request"}, {"duplicate"}])
+def test_an_embedder_that_returns_too_few_vectors_raises_a_run_error(kinds: set[str]) -> None:
+    config = DetectorConfig(kinds=frozenset(kinds))
+    said = [PARAPHRASE, TIME, "The Tokyo office is closed until Monday morning."]
+    with pytest.raises(EmbeddingCountError) as raised:
+        detect(_turn(USER, said), config=config, embedder=Short())
+    assert isinstance(raised.value, RunError)
+    assert raised.value.got == raised.value.expected - 1 > 0
+
+
+class Caching(Embedder):
+    """A wrapper embedder (it keeps the vectors it has seen), which passes on whether the
+    check may read its wrapped embedder's cosines."""
+
+    def __init__(self, wrapped: Embedder, *, pass_on: bool = True) -> None:
+        self.wrapped = wrapped
+        self.kept: dict[str, list[float]] = {}
+        if pass_on:
+            self.reads_requests = wrapped.reads_requests
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        new = [t for t in dict.fromkeys(texts) if t not in self.kept]
+        self.kept.update(zip(new, await self.wrapped.embed(new), strict=True))
+        return [self.kept[t] for t in texts]
+
+
+def test_a_wrapper_embedder_passes_on_what_the_check_reads() -> None:
+    transcript = _turn(USER, [PARAPHRASE, TIME])
+    assert detect(transcript, config=ONLY_THE_CHECK, embedder=Caching(Topics())) == []
+    default = missed_requests(transcript)
+    assert default
+    unwrapped = Caching(Topics(), pass_on=False)
+    assert detect(transcript, config=ONLY_THE_CHECK, embedder=unwrapped) == default
 
 
 @needs_extra

@@ -135,3 +135,12 @@ def test_semantic_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch) ->
     result = _run(FIXTURES / "clean.jsonl", "--semantic")
     assert result.exit_code == 2
     assert "'embeddings' extra" in result.stderr
+
+
+def test_simulate_semantic_help_says_it_changes_the_missed_request_check_too() -> None:
+    from harness.cli.simulate import simulate_command
+
+    result = CliRunner().invoke(simulate_command, ["--help"])
+    assert result.exit_code == 0
+    shown = " ".join(result.output.split())
+    assert "close in meaning each answer is to each request" in shown
