@@ -111,10 +111,14 @@ _UNIT_RE = r"(?:business days?|working days?|seconds?|secs?|minutes?|mins?|hours
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
     # A URL ends before the punctuation that follows it ("see www.example.com." is the URL
-    # www.example.com).
+    # www.example.com), and before a quote of either shape, a guillemet or a possessive
+    # ("“www.example.com”", "www.example.com’s help page").
     (
         "url",
-        re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]*[^\s<>\"')\].,:;!?*…—–’]", re.IGNORECASE),
+        re.compile(
+            r"\b(?:https?://|www\.)[^\s<>\"')\]‘’“”«»‹›]*[^\s<>\"')\](‘’“”«»‹›.,:;!?*…—–]",
+            re.IGNORECASE,
+        ),
     ),
     (
         "money",
@@ -546,8 +550,8 @@ def _names(text: str, free: Callable[[int, int], bool]) -> list[Fact]:
         end = start + len(joined) if text.startswith(joined, start) else match.end()
         if not free(start, end):
             continue
-        # One name whatever follows it: "the Blue Ridge Tavern's patio" names the Blue Ridge
-        # Tavern, "HSA." the HSA.
+        # A trailing full stop or quote is not part of the name ("HSA." is the HSA); a
+        # possessive stays in it ("the Blue Ridge Tavern's patio" gives "blue ridge tavern's").
         value = " ".join(w.strip(".'’").lower() for w in words)
         if len(value) < 2 or value.isdigit():
             continue

@@ -11,7 +11,26 @@ import pytest
 
 from harness.text import extract_facts
 
-_AFTER = ["", ".", ",", ":", ";", ")", "!", "?", "'", "’", " -", " —", "*"]
+_AFTER = [
+    "",
+    ".",
+    ",",
+    ":",
+    ";",
+    ")",
+    "!",
+    "?",
+    "'",
+    "’",
+    "”",
+    "»",
+    "›",
+    "'s",
+    "’s",
+    " -",
+    " —",
+    "*",
+]
 """What may follow a value in a sentence."""
 
 
@@ -66,3 +85,21 @@ def test_an_address_in_lower_case_is_a_fact_as_it_is_capitalised() -> None:
         "number:3",
         "name:harbor tools",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Bookmark “www.harrow-kilns.org” for the schedule.", "url:www.harrow-kilns.org"),
+        (
+            "The form is at «https://harrow-kilns.org/glaze» for now.",
+            "url:https://harrow-kilns.org/glaze",
+        ),
+        ("Read ‹www.harrow-kilns.org/faq› first.", "url:www.harrow-kilns.org/faq"),
+        ("Check www.harrow-kilns.org’s opening hours.", "url:www.harrow-kilns.org"),
+        ("See https://harrow-kilns.org/firing’s notes.", "url:https://harrow-kilns.org/firing"),
+        ("Open https://harrow-kilns.org/kiln( later", "url:https://harrow-kilns.org/kiln"),
+    ],
+)
+def test_a_url_ends_before_a_curly_quote_a_guillemet_or_a_possessive(text: str, key: str) -> None:
+    assert [k for k in _keys(text) if k.startswith("url:")] == [key]
