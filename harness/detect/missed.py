@@ -5,7 +5,7 @@ message itself (:func:`~harness.detect.requests.segment_requests`), or from a sc
 declares them, and looks for each in the bot's messages of that turn: a request is addressed when
 some part of a sentence the bot sent is given to it by the learned matcher of
 :mod:`harness.detect.answers` (a sentence is cut into its clauses, where "and", "but" or "however" joins two
-statements, and between two values, so one
+statements, and between two values: :mod:`harness.detect._reply_parts`, so one
 sentence can answer two requests, one part each; each part addresses at most one request, unless
 it very clearly answers two). So a
 transcript recorded from a deployed bot, with no plan at all, gets the same findings as an
@@ -23,11 +23,9 @@ as its cause hint (``Finding.cause``)."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 from harness.detect._answer_findings import finding_features
@@ -39,7 +37,8 @@ from harness.detect._meaning import (
     messages_of,
     semantic_confidence,
 )
-from harness.detect._units import VALUE_KINDS, answered_instead, second_answer, value_groups
+from harness.detect._reply_parts import reply_parts
+from harness.detect._units import answered_instead, second_answer
 from harness.detect.answers import (
     all_words_of,
     asks_yes_or_no,
@@ -47,10 +46,9 @@ from harness.detect.answers import (
     says_yes_or_no,
     words_of,
 )
-from harness.detect.findings import DEFAULT_BOILERPLATE, Finding
+from harness.detect.findings import Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
-from harness.text import extract_facts, normalise, split_claims, strip_markdown
 from harness.text.words import may_hold
 
 __all__ = [
@@ -107,7 +105,7 @@ def judge(
     reported or not: :func:`unanswered` without the abstention. With ``meanings`` (the check
     under ``--semantic``), how sure is the semantic confidence's, which also reads how close in
     meaning the request is to the sentences (:mod:`harness.detect._meaning`)."""
-    found = _parts(said)
+    found = reply_parts(said)
     claims = [text for text, _, _, _ in found]
     words = [all_words_of(text) for text in claims]
     declared = {i for i, r in enumerate(requests) if r.words}
@@ -251,154 +249,7 @@ def _only_gives_up(request: str, said: Sequence[str]) -> bool:
 def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
     """Each sentence the bot said with its content words and whether it opens its message,
     boilerplate closers left out."""
-    return [(part, words, first) for part, words, first, _ in _parts(said, clauses=False)]
-
-
-def _parts(
-    said: Sequence[str], *, clauses: bool = True
-) -> list[tuple[str, frozenset[str], bool, str]]:
-    """:func:`_claims`, each sentence cut further (with ``clauses``) where "and" or a comma
-    opens a clause of its own, read as :func:`~harness.detect.requests.segment_requests` reads a
-    user's message, and between two values: "It starts at 6 pm and the address is 12 Oak Road",
-    "It starts at 7 pm at 24 Willie Mays Plaza" answer two requests, one part each. Each part
-    comes with the sentence it was cut from."""
-    out = []
-    for text in said:
-        first = True
-        for claim in split_claims(strip_markdown(text)):
-            if _is_boilerplate(claim.text):
-                continue
-            for part in _clauses(claim.text) if clauses else (claim.text,):
-                if any(ch.isalnum() for ch in part):  # "$34." answers "what's the total"
-                    out.append((part, words_of(part), first, claim.text))
-                    first = False
-    return out
-
-
-@lru_cache(maxsize=16_384)
-def _clauses(sentence: str) -> tuple[str, ...]:
-    """The clauses of one sentence the bot said, in its own words (nothing carried over), each
-    cut again between two values ("It starts at 7 pm" / "at 24 Willie Mays Plaza"): a value
-    most often answers one request."""
-    parts = segment_requests(sentence, statement=True)
-    spans = [(p.start, p.end) for p in parts] if len(parts) > 1 else [(0, len(sentence))]
-    out: list[str] = []
-    for a, b in spans:
-        for piece in _by_joins(sentence[a:b]):
-            out += _by_values(piece)
-    return tuple(out)
-
-
-# Where a statement goes on to a second thing: a coordinator, a yes or a no set off by commas
-# (", No, entry is not free") or a sentence end with no space after it ("furnished.Phone
-# number is ..."). A closed class of English.
-_JOIN = re.compile(
-    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also|nor)\b)|;\s*"
-    r"|,\s*(?=(?:yes|yeah|yep|no|nope)\b\s*,)"
-    r"|(?<=[a-z]{2}[.?!])(?=[A-Z][a-z])",
-    re.IGNORECASE,
-)
-
-
-def _by_joins(clause: str) -> list[str]:
-    """A statement cut where a coordinator joins two clauses of three words or more each ("The
-    number is 925-788-7105 and it's unisex", "They don't have live music but they do serve
-    alcohol"), or by one value alone ("no, it's not furnished and 925-686-6868"): the user's
-    requests are segmented by their own rules, which keep a statement whole, while a reply
-    often answers two requests in one sentence this way."""
-    bounds = [0]
-    for m in _JOIN.finditer(clause):
-        rest = clause[m.end() :]
-        if _words(clause[bounds[-1] : m.start()]) >= 3 and (_words(rest) >= 3 or _only_value(rest)):
-            bounds.append(m.end())
-    bounds.append(len(clause))
-    return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
-
-
-# Words that lead into a value's phrase ("at 24 Willie Mays Plaza", "and 18 minutes"): a closed
-# class of English (coordinators and prepositions).
-_LEADS = frozenset(
-    ["and", "but", "with", "at", "in", "on", "for", "from", "to", "by", "of", "about"]
-)
-
-
-def _cut(clause: str, end: int, start: int) -> int:
-    """Where to cut between a value ending at ``end`` and the next starting at ``start``: before
-    the first joining word or preposition between them, else right after the first value."""
-    for m in re.finditer(r"\S+", clause[end:start]):
-        if m.group().lower().strip(",;") in _LEADS:
-            return end + m.start()
-    return end
-
-
-def _by_values(clause: str) -> list[str]:
-    """A clause cut between two values with words between them: values of other kinds, or of
-    the same kind three words or more apart ("leaving LAX and arriving at O'Hare", not "Dec 22
-    to Dec 24"), when each piece keeps three words. Values with only spaces or punctuation
-    between them ("(415) 555-0142", "24 Willie Mays Plaza") are one."""
-    groups = value_groups(clause)
-    cuts = [
-        _cut(clause, first[1], then[0])
-        for first, then in itertools.pairwise(groups)
-        if not first[2] & then[2] or len(clause[first[1] : then[0]].split()) >= 3
-    ]
-    bounds = [0]
-    for cut in cuts:  # a piece of one or two words ("of 20).") stays with the one before it
-        left, right = clause[bounds[-1] : cut], clause[cut:]
-        # a value alone, where a joining word or preposition leads into the next ("7 minutes
-        # and $40.48", "a Metal song from 2017"), is a piece too; "301 Hartz Avenue #105" is one
-        # (a year says which year a number beside it is of: "340 points for 2027" is one)
-        led = right.split()[0].lower() in _LEADS - {"of"} and not _qualifies(left, right)
-        if (_words(left) >= 3 or (led and _only_value(left))) and (
-            _words(right) >= 3 or (led and _only_value(right))
-        ):
-            bounds.append(cut)
-    bounds.append(len(clause))
-    return [piece for x, y in itertools.pairwise(bounds) if (piece := clause[x:y].strip())]
-
-
-# What may lead into a value given alone (a closed class: coordinators and prepositions; not
-# "of", which leads into part of a value: "the 2nd of 20").
-_COORDINATOR = re.compile(
-    r"^\W*(?:(?:and|but|however|while|whereas|plus|also)\b\W*)?"
-    r"(?:(?:with|at|in|on|for|from|to|by|about)\b\W*)?",
-    re.IGNORECASE,
-)
-
-
-_AMOUNTS = frozenset({"number", "money", "percent", "duration"})
-
-
-def _qualifies(left: str, right: str) -> bool:
-    """Whether one side gives a year and the other an amount it is of."""
-    a = {f.kind for f in extract_facts(left)}
-    b = {f.kind for f in extract_facts(right)}
-    return ("year" in a and bool(b & _AMOUNTS)) or ("year" in b and bool(a & _AMOUNTS))
-
-
-def _only_value(text: str) -> bool:
-    """Whether ``text`` is one value, after a coordinator or a preposition maybe, nothing more
-    ("and 925-686-6868", "from 2017", "7 minutes"): a value given alone answers a request of
-    its own."""
-    body = _COORDINATOR.sub("", text).rstrip(" .!?;,")
-    values = [f for f in extract_facts(body) if f.kind in VALUE_KINDS - {"name"}]
-    if not values:
-        return False
-    covered = [False] * len(body)
-    for f in values:
-        covered[f.start : f.end] = [True] * (f.end - f.start)
-    return not any(ch.isalnum() and not c for ch, c in zip(body, covered, strict=True))
-
-
-def _words(text: str) -> int:
-    return sum(1 for word in text.split() if any(ch.isalnum() for ch in word))
-
-
-_BOILERPLATE = frozenset(normalise(text) for text in DEFAULT_BOILERPLATE)
-
-
-def _is_boilerplate(text: str) -> bool:
-    return normalise(text) in _BOILERPLATE
+    return [(part, words, first) for part, words, first, _ in reply_parts(said, clauses=False)]
 
 
 def plan_gaps(
@@ -555,7 +406,7 @@ def check_texts(
     texts: dict[str, None] = {}
     for _, requests, said, _ in check_turns(transcript, declared) if turns is None else turns:
         texts.update(dict.fromkeys(r.text for r in requests))
-        found = _parts(said)
+        found = reply_parts(said)
         claims = [part for part, _, _, _ in found]
         texts.update(dict.fromkeys(claims))
         texts.update(dict.fromkeys(messages_of(claims, [first for _, _, first, _ in found])[0]))

@@ -14,7 +14,7 @@ train by ``tools.detector.answer_sets``):
 - for the thresholds and the finding confidence only, the real multi-request turns of
   ``sgd-real-train.jsonl`` (their real replies, and the replies with one answer taken out).
 
-Sentences are matched by their parts, as the check matches them (``harness.detect.missed._parts``).
+Sentences are matched by their parts, as the check matches them (``harness.detect._reply_parts``).
 Rows: every (gold request, sentence of an answer) pair of a message, labelled 1 when the sentence
 comes from that request's answer, plus one filler sentence per message (labelled 0 for every
 request). A logistic regression (``tools.detector.linear.fit_dense``) gives the weights. The two
@@ -66,6 +66,7 @@ from harness.detect._meaning import (
     SemanticConfidence,
     meaning_features,
 )
+from harness.detect._reply_parts import reply_parts
 from harness.detect.answers import (
     _MODEL,
     FEATURES,
@@ -79,7 +80,6 @@ from harness.detect.answers import (
     words_of,
 )
 from harness.detect.answers import AnswerMatcher as _Matcher
-from harness.detect.missed import _parts
 from harness.detect.requests import needs_answer, segment_requests
 from tools.detector.answer_sets import real_turns, slot_messages
 from tools.detector.linear import fit_dense
@@ -111,11 +111,11 @@ def fillers(split: str = "train") -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    return [t for t, _, _, _ in _parts([text])]
+    return [t for t, _, _, _ in reply_parts([text])]
 
 
 def _opening(said: Sequence[str]) -> tuple[list[str], list[bool], list[str]]:
-    found = _parts(said)
+    found = reply_parts(said)
     return [t for t, _, _, _ in found], [first for _, _, first, _ in found], [w for *_, w in found]
 
 
