@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,6 +24,7 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
+from harness.text.words import keyword_texts, words_of_name
 from instructions.contract import (
     ANSWERED,
     ANSWERED_REQUESTS,
@@ -42,20 +42,11 @@ __all__ = ["RulesModel"]
 _SEND_TOOL = "send_message_to_user"
 
 
-# Where a CamelCase name's words meet ("RentalCars", "ReserveHotel").
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-def _words_of_name(name: str) -> str:
-    """ "lost_luggage", "RentalCars" and "check-balance" as words, as the planner's matcher reads
-    a name (``harness.planning.match``)."""
-    return _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ")
-
-
 def _card_texts(card: AgentCard) -> list[str]:
-    """The agent's name, description and keywords, a name or a tool name read as its words."""
-    keywords = [_words_of_name(k) if " " not in k.strip() else k for k in card.keywords]
-    return [_words_of_name(card.name), card.description, *keywords]
+    """The agent's name, description and keywords, a name or a tool name read as its words
+    (``harness.text.words.keyword_texts``)."""
+    keywords = [t for k in card.keywords for t in keyword_texts(k)]
+    return [words_of_name(card.name), card.description, *keywords]
 
 
 class RulesModel(Model):

@@ -13,6 +13,7 @@ sentences of their own; every word class here is a closed class of English.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from harness.text._shapes import (
     AUX_SET,
@@ -290,8 +291,33 @@ _DESCRIBES_FROM = word_class(
     " with without specifically particularly especially"
 )
 # The prepositions of place and time that open a fragment naming where or when ("at Roxie
-# Theater", "around Fresno.", "for a stay from March 2nd to the 7th"; a closed class).
-_WHERE_WHEN = word_class("at in on near around about for from during")
+# Theater", "around Fresno.", "for a stay from March 2nd to the 7th"; a closed class). "About"
+# before a number names a time ("about 6 pm"); before anything else, after a comma, it narrows
+# what the request is about ("..., specifically, about my savings account"), and a sentence that
+# opens with it opens a topic of its own ("About my refund from last week.").
+_WHERE_WHEN = word_class("at in on near around for from during")
+_ABOUT = word_class("about")
+# Phrases that open with such a preposition and name no place or time: they turn the talk
+# ("On second thought never mind", "at least", "for example"; a closed class).
+_TURNS = frozenset(
+    (
+        "on second",
+        "on the other",
+        "in any",
+        "in addition",
+        "in that",
+        "at least",
+        "at any",
+        "for example",
+        "for instance",
+    )
+)
+# Words that say a fragment is a request of its own, added to the one before ("At the airport a
+# rental car too").
+_ADDS = frozenset(("too", "as well"))
+# Subject pronouns and "there": after an auxiliary, the inverted order of a question ("which hotel
+# do you suggest", "where can I park", "is there parking").
+_INVERTED = word_class("i we you they he she it there")
 _RELATIVE = word_class("which that who where whose")
 # How a fragment that gives the schedule of what the request before it books opens: the "-ing"
 # form of a verb of coming and going, alone or with its particle ("leaving on the 7th",
@@ -310,41 +336,64 @@ _OWN_CLAUSE = (
 _FRAGMENT_WORDS = 12
 
 
-def describes(piece: str) -> bool:
+def describes(piece: str, *, asked: bool = False) -> bool:
     """Whether ``piece`` is a fragment that describes what the request before it asks for
     ("preferably one which allows pets", "Maybe Jon Pardi or anything Country", "Something kid
     friendly", "with subtitles, please") or gives its schedule ("leaving on the 7th", "checking
     in on the 1st of March"): it opens with a hedge, an indefinite pronoun or "with"
     (``_DESCRIBES_FROM``), or with the "-ing" form of a verb of coming and going
     (``_SCHEDULE_ING``, ``_SCHEDULE_PHRASES``), is short, and has no clause of its own before any
-    relative word."""
+    relative word, nor a question after it (``asked``: a question mark ends the piece, a
+    sentence of its own)."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
     if not words or len(words) > _FRAGMENT_WORDS:
         return False
-    if words[0] not in _DESCRIBES_FROM and not _schedules(words):
+    if words[0] not in _DESCRIBES_FROM and not schedules(piece):
         return False
-    return _no_clause(words)
+    return _no_clause(words, asked=asked)
 
 
-def names_where_or_when(piece: str) -> bool:
+def names_where_or_when(piece: str, *, asked: bool = False, topic: bool = False) -> bool:
     """Whether ``piece`` is a fragment that says where or when ("at Roxie Theater", "around
     Fresno.", "for a stay from March 2nd to the 7th"): it opens with a preposition of place or
-    time (``_WHERE_WHEN``), asks no question ("From which airport?", "at what time"), is short
-    and has no clause of its own before any relative word. Whether it belongs to the request
-    before it or sets the scene of the one after it is the split's call."""
+    time (``_WHERE_WHEN``; "about" before a number, or not as a sentence's opening: ``topic``),
+    asks no question ("From which airport?", "at what time"; ``asked``: a question mark ends the
+    piece, a sentence of its own, "In Lisbon?"), turns no talk ("On second thought",
+    ``_TURNS``), adds nothing ("At the airport a car too"), is short and has no clause of its own
+    before any relative word. Whether it belongs to the request before it or sets the scene of
+    the one after it is the split's call."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
-    if not words or len(words) > _FRAGMENT_WORDS or words[0] not in _WHERE_WHEN:
+    if not words or len(words) > _FRAGMENT_WORDS or asked:
         return False
-    if piece.rstrip().endswith("?") or (len(words) > 1 and words[1] in WH_SET | _RELATIVE):
+    if words[0] in _ABOUT:
+        if topic and (len(words) < 2 or not words[1][:1].isdigit()):
+            return False
+    elif words[0] not in _WHERE_WHEN:
+        return False
+    if (len(words) > 1 and words[1] in WH_SET | _RELATIVE) or " ".join(words[:2]) in _TURNS:
+        return False
+    if words[-1] in _ADDS or " ".join(words[-2:]) in _ADDS:
         return False
     return _no_clause(words)
 
 
-def _no_clause(words: list[str]) -> bool:
-    """Whether ``words`` have no clause of their own (``_OWN_CLAUSE``) before a relative word."""
-    for word in words[1:]:
+def schedules(piece: str) -> bool:
+    """Whether ``piece`` opens with the "-ing" form of a verb of coming and going ("leaving on
+    the 7th", "checking out Sunday")."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    return bool(words) and _schedules(words)
+
+
+def _no_clause(words: list[str], *, asked: bool = False) -> bool:
+    """Whether ``words`` have no clause of their own (``_OWN_CLAUSE``) before a relative word,
+    and none that asks after it: a relative word can be a question word too ("which hotel do
+    you suggest?"), so a question mark at the end (``asked``) or an auxiliary before a subject
+    pronoun ("do you", "is there") after it makes a question, not a relative clause."""
+    for index, word in enumerate(words[1:], start=1):
         if word in _RELATIVE:
-            return True
+            return not asked and not any(
+                a in AUX_SET and b in _INVERTED for a, b in pairwise(words[index:])
+            )
         if word in _OWN_CLAUSE:
             return False
     return True

@@ -45,7 +45,7 @@ from harness.planning.concepts import ConceptTable, leave_one_out, shipped_table
 from harness.planning.scope import CONCEPTS, PLAIN, ScopeModel, in_scope_probability
 from harness.planning.split import asks_something
 from harness.text import split_sentences
-from harness.text.words import NEGATIONS
+from harness.text.words import NEGATIONS, keyword_texts, words_of_name
 
 __all__ = [
     "COHERENCE_POWER",
@@ -100,23 +100,17 @@ _LEAST_COHERENCE = 0.05
 _SHARE = FEATURES.index("agent_words_share")
 _BEST_COSINE = FEATURES.index("best_text_cosine")
 _PROBABILITY = FEATURES.index("classifier_probability")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[a-z0-9']+")
-
-
-def _words_of_name(name: str) -> str:
-    """ "lost_luggage", "ReserveHotel" and "check-balance" as words."""
-    return _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ")
 
 
 def agent_texts(card: AgentCard) -> list[str]:
     """The short texts that say what ``card``'s agent does, as its author wrote them."""
-    texts = [_words_of_name(card.name), card.description]
+    texts = [words_of_name(card.name), card.description]
     for sentence in split_sentences(card.instructions):
         words = set(_WORD.findall(sentence.text.lower()))
         if not words & NEGATIONS:
             texts.append(sentence.text)
-    texts += [_words_of_name(k) if " " not in k.strip() else k for k in card.keywords]
+    texts += [t for k in card.keywords for t in keyword_texts(k)]
     texts += [_asking_part(e) for e in card.examples]
     return [t for t in texts if t and t.strip()]
 

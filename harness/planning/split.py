@@ -59,6 +59,7 @@ from harness.planning._sentences import (
     gives_details,
     names_where_or_when,
     prefers,
+    schedules,
     sets_scene,
 )
 from harness.text._shapes import (
@@ -243,6 +244,16 @@ def split_request_parts(
         # else it ends the one before it ("for march 7 and march 10", "april 1st and 2nd").
         # A question about a value ("what do I have on Monday") is a request of its own.
         values = _only_values(piece) and not opens_question(piece)
+        # What follows the piece: a question mark ends it, a sentence of its own ("In Lisbon?";
+        # "..., near the harbour?" ends the question it is part of), or a comma and what comes
+        # after it (a schedule goes on: "leaving Friday, returning Sunday"; anything else is a
+        # request whose scene it may set).
+        after = pieces[index + 1] if index + 1 < len(pieces) else None
+        asked = cut != "comma" and (
+            raw.rstrip().endswith("?") or (after is not None and after[1].lstrip()[:1] == "?")
+        )
+        comma_follows = after is not None and after[0] == "comma"
+        scene_follows = comma_follows and not _fragment(after[2] if after else "")
         opens = (
             values
             and index + 1 < len(pieces)
@@ -312,17 +323,18 @@ def split_request_parts(
             and had
             and not opening
             and (
-                describes(piece)
+                (describes(piece, asked=asked) and not (schedules(piece) and scene_follows))
                 or (
-                    names_where_or_when(piece)
-                    and not (index + 1 < len(pieces) and pieces[index + 1][0] == "comma")
+                    names_where_or_when(piece, asked=asked, topic=cut != "comma")
+                    and not comma_follows
                 )
             )
         ):
             # "Find me a hotel room, preferably one with wifi", "... a hotel there, around
             # Fresno.": a fragment that describes what the request asks for, or says where or
-            # when, is part of it (one that says where or when before a comma may set the scene
-            # of the request after it instead: "..., for today only, how many meetings ...").
+            # when, is part of it (one that says where or when, or gives a schedule, before a
+            # comma may set the scene of the request after it instead: "..., for today only, how
+            # many meetings ...", "Leaving for Paris next week, what's the weather like there?").
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
             ends_sentence(cut_text)
@@ -374,6 +386,14 @@ def split_request_parts(
 # "am" after a time ("at 9 am") is no auxiliary: the shapes of ``harness.text._shapes`` read it as
 # one ("I'd like it to leave at 9 am" asks no question of its own).
 _MERIDIEM_AM = re.compile(r"(?<=\d)(\s*+)am\b", re.IGNORECASE)
+
+
+def _fragment(raw: str) -> bool:
+    """Whether the piece ``raw`` goes on with the request before it: a schedule, a description
+    or where or when ("..., returning Sunday", "..., around noon"), or a piece that asks nothing
+    ("..., please.")."""
+    piece = raw.strip(" ,;:")
+    return describes(piece) or names_where_or_when(piece) or not _asks(piece)
 
 
 def _no_meridiem(piece: str) -> str:

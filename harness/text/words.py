@@ -22,12 +22,14 @@ __all__ = [
     "REQUEST_STOPWORDS",
     "STOPWORDS",
     "content_words",
+    "keyword_texts",
     "may_hold",
     "normalise",
     "quote",
     "stem",
     "tokens",
     "words_and_negation",
+    "words_of_name",
 ]
 
 STOPWORDS = frozenset(
@@ -221,3 +223,32 @@ def quote(text: str, *, limit: int = QUOTE_LIMIT) -> str:
     cut = line[: limit - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
+# Where a CamelCase name's words meet ("RentalCars", "ReserveHotel"), and where an acronym run ends
+# ("ATMLocator": "ATM Locator").
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# A word of one or two letters, what a brand's camel case leaves ("e Bay", "Fed Ex").
+_FRAGMENT = re.compile(r"[^\W\d_]{1,2}")
+
+
+def words_of_name(name: str) -> str:
+    """ "lost_luggage", "RentalCars", "ATMLocator" and "check-balance" as words, as the planner's
+    matcher and the offline word gate read an agent's name or a tool's name."""
+    return _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ")
+
+
+def keyword_texts(keyword: str) -> list[str]:
+    """How an agent's keyword (a tool's name, a routing word) is read: a name in snake or kebab
+    case as its words; a CamelCase one as written and as its words when each of them has three
+    letters or more ("ReorderPrescription", "getWeather"), as written only otherwise: a brand's
+    camel case ("iPhone", "eBay", "FedEx") does not join words, and "bay" or "phone" alone is
+    not the brand."""
+    if " " in keyword.strip():
+        return [keyword]
+    words = words_of_name(keyword)
+    if not _CAMEL.search(keyword):
+        return [words]
+    if not any(_FRAGMENT.fullmatch(p) for p in words.split()):
+        return [keyword, words]
+    return [keyword]
