@@ -158,7 +158,13 @@ and after the review's mends, 16:50-16:55 UTC; helper branch s44-route alone had
 15:47 UTC): the planner unchanged (a statement the scope gate keeps setting a request's scene
 does not occur here); the check, with session 44's segmenter: answered turns flagged 79 -> 77,
 drops found 1,245 -> 1,264, merges 737 -> 748.
-``test_unseen_multi_intent.py`` holds the sixteenth look's figures as floors.
+A seventeenth to nineteenth (2026-12-03, session 45: the lead's looks at the merged code, 18:40
+UTC, and after the review's mends, 19:03 UTC for the check and 19:15 UTC for the planner;
+s45-plan alone had looked at 18:32 UTC): the planner, with a schedule, place or time fragment
+after a request joined to it, 1,247 -> 1,251 routed right, in no plan entry 9 -> 6, 385 of 630 in
+full; the check, with session 45's segmenter: answered turns flagged 77 -> 78, drops found 1,264
+-> 1,262, merges 748 -> 746.
+``test_unseen_multi_intent.py`` holds the nineteenth look's figures as floors.
 """
 
 from __future__ import annotations

@@ -134,8 +134,12 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
     # Twelfth and thirteenth looks (session 43's split: schedules, preferences, a name before a
     # comma; s43-split's own look at 13:18 UTC and the lead's at the merged code, 13:49 UTC):
     # unchanged.
-    assert measured.routed_right >= 1247
-    assert measured.dropped <= 9
+    # Seventeenth to nineteenth looks (session 45's split: a schedule, place or time fragment
+    # after a request joins it; the word gate reads CamelCase and tool names; s45-plan's own look
+    # 18:32 UTC, the lead's after the review's mends, 19:15 UTC): routed right 1,247 -> 1,251,
+    # in no plan entry 9 -> 6, entries covering no request 115 -> 106.
+    assert measured.routed_right >= 1251
+    assert measured.dropped <= 6
     assert measured.merged <= 32
     assert measured.planned_in_full >= 385
     assert measured.lost == 0
