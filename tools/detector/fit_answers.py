@@ -51,7 +51,7 @@ import math
 import random
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -335,13 +335,19 @@ Found = list[list[list[float]]]
 
 
 def finding_rows(
-    model: _Matcher, turns: Sequence[Turns]
+    model: _Matcher,
+    turns: Sequence[Turns],
+    rows_of: Callable[[Matrix, tuple[float, float, float], Associations], list[list[float]]]
+    | None = None,
 ) -> tuple[list[list[float]], list[float], list[float], list[list[Found]]]:
     """The :data:`FINDING_FEATURES` of every request the matching leaves out, labelled 1 in a
     turn with a dropped or replaced answer and 0 in a turn where every request was answered,
     with a weight per row so that each set of turns weighs the same (the joined CLINC set,
     whose answers give no values, would otherwise teach that a missing value says nothing);
-    and per set and kind (full, drop, filler), the features of each turn's findings."""
+    and per set and kind (full, drop, filler), the features of each turn's findings.
+    ``rows_of`` gives a matrix's rows (default :func:`_findings`; :func:`semantic_rows` passes
+    one that appends the meaning features)."""
+    rows_of = rows_of or _findings
     x: list[list[float]] = []
     y: list[float] = []
     w: list[float] = []
@@ -353,7 +359,7 @@ def finding_rows(
         for label, matrices in ((0.0, t.full), (1.0, t.drop), (1.0, t.filler)):
             found: Found = []
             for m in matrices:
-                rows_of_turn = _findings(m, limits, model.associations)
+                rows_of_turn = rows_of(m, limits, model.associations)
                 found.append(rows_of_turn)
                 x += rows_of_turn
                 y += [label] * len(rows_of_turn)
@@ -525,26 +531,9 @@ def semantic_rows(
     model: _Matcher, turns: Sequence[Turns], meanings: Meanings
 ) -> tuple[list[list[float]], list[float], list[float], list[list[Found]]]:
     """:func:`finding_rows` with the :data:`MEANING_FEATURES` appended to each row."""
-    x: list[list[float]] = []
-    y: list[float] = []
-    w: list[float] = []
-    per_set: list[list[Found]] = []
-    limits = (model.threshold, model.later_threshold, model.shared_threshold)
-    for t in turns:
-        kinds: list[Found] = []
-        start = len(x)
-        for label, matrices in ((0.0, t.full), (1.0, t.drop), (1.0, t.filler)):
-            found: Found = []
-            for m in matrices:
-                rows_of_turn = _semantic_findings(m, limits, model.associations, meanings)
-                found.append(rows_of_turn)
-                x += rows_of_turn
-                y += [label] * len(rows_of_turn)
-            kinds.append(found)
-        w += [1.0 / max(1, len(x) - start)] * (len(x) - start)
-        per_set.append(kinds)
-    scale = len(w) / max(1e-9, sum(w))
-    return x, y, [v * scale for v in w], per_set
+    return finding_rows(
+        model, turns, lambda m, limits, table: _semantic_findings(m, limits, table, meanings)
+    )
 
 
 def _semantic_findings(
