@@ -370,17 +370,24 @@ def finding_rows(
     return x, y, [v * scale for v in w], per_set
 
 
+def _left_out(m: Matrix, limits: tuple[float, float, float]) -> tuple[list[int], list[int]]:
+    """The reportable requests the matching leaves out of a matrix, and each sentence's owner."""
+    if m is None:
+        return [], []
+    p, opens, _, _, reportable = m
+    first, later, shared = limits
+    missing, owner = assignment(p, [first if o else later for o in opens], shared)
+    return [i for i in missing if reportable[i]], owner
+
+
 def _findings(
     m: Matrix, limits: tuple[float, float, float], table: Associations
 ) -> list[list[float]]:
-    if m is None:
+    wanted, owner = _left_out(m, limits)
+    if m is None or not wanted:
         return []
-    p, opens, requests, claims, reportable = m
-    first, later, shared = limits
-    missing, owner = assignment(p, [first if o else later for o in opens], shared)
-    return [
-        finding_features(p, owner, i, requests[i], claims, table) for i in missing if reportable[i]
-    ]
+    p, _, requests, claims, _ = m
+    return [finding_features(p, owner, i, requests[i], claims, table) for i in wanted]
 
 
 def report_threshold(
@@ -539,14 +546,10 @@ def semantic_rows(
 def _semantic_findings(
     m: Matrix, limits: tuple[float, float, float], table: Associations, meanings: Meanings
 ) -> list[list[float]]:
-    if m is None:
+    wanted, owner = _left_out(m, limits)
+    if m is None or not wanted:
         return []
-    p, opens, requests, claims, reportable = m
-    first, later, shared = limits
-    missing, owner = assignment(p, [first if o else later for o in opens], shared)
-    wanted = [i for i in missing if reportable[i]]
-    if not wanted:
-        return []
+    p, opens, requests, claims, _ = m
     closeness = Closeness.of(meanings, requests, claims, opens)
     return [
         finding_features(p, owner, i, requests[i], claims, table)
