@@ -85,8 +85,8 @@ class Meanings:
         self._strict = strict
 
     def vectors(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        """The unit vector of each text (not strict: zeros for a text neither embedded nor
-        encodable)."""
+        """The unit vector of each text (not strict: an empty vector, so cosine 0, for a text
+        neither embedded nor encodable)."""
         wanted = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if wanted and self._encode is not None:
             for text, vector in zip(wanted, self._encode(wanted), strict=True):
