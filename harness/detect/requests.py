@@ -57,6 +57,7 @@ from harness.detect._joining import (
     _region,
     _words_at,
 )
+from harness.detect._leads import _answered_lead, _leads_in, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
 from harness.detect._people import _another_list, _named_only
 from harness.detect._request_tokens import (
@@ -79,8 +80,6 @@ from harness.detect._request_words import (
     _LEAD_OPENERS,
     _PREPOSITIONS,
     _PRONOUNS,
-    _SCENE_OPENERS,
-    _SCENE_PHRASES,
     _SUBJECT,
     _SUBJECT_STARTS,
     _SUBORDINATORS,
@@ -345,35 +344,6 @@ def _opens_request(
     return _Cut(carry, []) if cut else None
 
 
-# What a phrase that leads into a request opens with (closed classes): a subordinator, "when",
-# a preposition of time or place.
-_LEADING_IN = _SUBORDINATORS | _words("when between on in at")
-
-
-def _leads_in(left: list[_Tok], region: list[_Tok], right: list[_Tok]) -> bool:
-    """Whether ``right``, after "and" or "plus", is a subordinate clause or a phrase of time or
-    place that leads into the request after its comma ("... and if I'm in Lima, what time is
-    it", "..., and at noon, book a table", "... plus on my list, add eggs"); not a phrase that
-    goes on with one the same word opened earlier in its clause ("the weather in Paris and in
-    Rome, ...", "the forecast in Oslo for this weekend and in Bergen, ...")."""
-    joiners = {t.word for t in region}
-    first = right[0].word
-    return (
-        bool(joiners & {"and", "plus"})
-        and 1 < len(right) <= 8
-        and first in _LEADING_IN
-        and all(t.word != first for t in _clause_end(left))
-    )
-
-
-def _clause_end(left: list[_Tok]) -> list[_Tok]:
-    """The words of ``left`` after its last comma, semicolon or sentence end."""
-    k = len(left)
-    while k and not left[k - 1].mark:
-        k -= 1
-    return left[k:]
-
-
 def _gapped(left: list[_Tok], right: list[_Tok]) -> bool:
     """Whether ``right`` says the rest of what the imperative ``left`` moves, where its verb is
     not said again: "the remainder to my car loan", "the other half to my aunt"."""
@@ -526,44 +496,6 @@ def _asks(words: list[str], k: int) -> bool:
     if k + 1 >= len(words) or words[k] not in _WH:
         return False
     return words[k].endswith("'s") or words[k + 1] in _AUX
-
-
-_SCENE_FIRST = frozenset(phrase[0] for phrase in _SCENE_PHRASES)
-
-
-def _subordinate(left: list[_Tok]) -> bool:
-    """Whether ``left`` opens with a subordinate clause or a phrase that leads into its request."""
-    while len(left) > 1 and (left[0].word in _GREETING or not left[0].word):
-        left = left[1:]  # "Hello, up to this point, ..."
-    first = left[0].word
-    if first in _SUBORDINATORS or first in _PREPOSITIONS or _words_at(left, 0, ("now", "that")):
-        return True
-    if (first in _SCENE_OPENERS or first in _SCENE_FIRST) and not any(
-        t.word in _WH or t.word in _AUX for t in left
-    ):  # "up to this point, ...", "the next time it rains, ..." (not "so far how many ...")
-        words = tuple(t.word for t in left[:3])
-        if first in _SCENE_OPENERS or words[:2] in _SCENE_PHRASES or words in _SCENE_PHRASES:
-            return True
-    return first == "when" and len(left) > 1 and left[1].word not in _AUX
-
-
-# What follows an item of a list ("if you, I and Tom fly to Rome, ...": "I" is no clause's start).
-_LISTING = frozenset({"", "and", "or", "&"})
-
-
-def _answered_lead(left: list[_Tok]) -> bool:
-    """Whether the clause a subordinate clause or phrase leads into was said in ``left``: a
-    comma and then a word a request opens with ("on my list, add milk", "since I am abroad, I
-    need to tell the bank", "if I'm in Lima, what time is it"); what follows is a request of
-    its own (not "if I go to Peru, Bolivia, ...", nor a list of subjects: "if you, I and Tom fly
-    to Rome, ...")."""
-    return any(
-        t.mark == ","
-        and k + 1 < len(left)
-        and left[k + 1].word in _LEAD_OPENERS
-        and not (k + 2 < len(left) and left[k + 2].word in _LISTING)
-        for k, t in enumerate(left)
-    )
 
 
 def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:
