@@ -189,6 +189,8 @@ def _coordinated(
             if rw[0] in _DETERMINERS
             else []
         )
+        if frame and _stands_in(rw):  # "the price of the red lamp and the other one": the
+            frame = _up_to_object(clause, len(frame)) or frame  # price of the other one
         if frame:
             return _Cut(frame, [])
     if rw[0] in _DETERMINERS and carried and words[0] in _DETERMINERS:
@@ -220,6 +222,28 @@ def _coordinated(
     if asked:  # "their address and rating?"
         return _Cut(own, back)
     return None
+
+
+# What stands in for a thing named before ("the other one", "the blue ones", "the rest"; closed
+# classes).
+_STAND_INS = _words("one ones other others rest")
+
+
+def _stands_in(rw: list[str]) -> bool:
+    """Whether the part ``rw`` after "and" stands in for the thing named before it (a
+    determiner, at most two words, then "one", "ones", "other" or "rest"): "the other one",
+    "that one", "the green ones", "the rest"."""
+    return 1 < len(rw) <= 4 and rw[-1] in _STAND_INS
+
+
+def _up_to_object(clause: list[_Tok], k: int) -> list[_Tok]:
+    """``clause`` up to its last preposition after its first ``k`` words, whose object a part
+    that stands in for it replaces ("what is the price of" in "what is the price of the blue
+    lamp"); empty when there is none."""
+    for j in range(len(clause) - 2, k, -1):
+        if clause[j].word in _PREPS:
+            return clause[: j + 1]
+    return []
 
 
 def _question_tail(rw: list[str]) -> bool:

@@ -10,6 +10,7 @@ only the few the matcher's clauses were fitted with (:data:`_STATEMENT`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from harness.detect._request_words import (
@@ -71,6 +72,8 @@ _REGION_STARTS = _FILLERS | {m[0] for m in _ANYWHERE} | {"", "as"}
 def _region(toks: list[_Tok], i: int, reading: _Reading) -> int:
     """How many tokens from ``i`` join two parts: a comma or semicolon, "and", "plus", "as well
     as", with the fillers after them ("and also", ", and then"); 0 when none starts at ``i``."""
+    if reading.anywhere and _dated(toks, i):
+        return 0  # "from may 01, 2019 to may 05, 2019": the comma of a date joins nothing
     j = i
     while j < len(toks):
         if toks[j].word == "" or toks[j].word in _FILLERS:
@@ -91,6 +94,22 @@ def _region(toks: list[_Tok], i: int, reading: _Reading) -> int:
         else:
             break
     return j - i
+
+
+# A day of the month ("1", "01", "1st", "23rd") and a year ("2019"; closed forms).
+_DAY = re.compile(r"(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?")
+_YEAR = re.compile(r"(19|20)[0-9][0-9]")
+
+
+def _dated(toks: list[_Tok], i: int) -> bool:
+    """Whether ``toks[i]`` is the comma between a date's day and its year ("may 01, 2019")."""
+    return (
+        0 < i < len(toks) - 1
+        and toks[i].word == ""
+        and toks[i].mark == ","
+        and _DAY.fullmatch(toks[i - 1].word) is not None
+        and _YEAR.fullmatch(toks[i + 1].word) is not None
+    )
 
 
 def _also(toks: list[_Tok], i: int) -> bool:

@@ -209,6 +209,8 @@ def _together(
         return True  # "translate the sentence, 'we will be there soon' into Portuguese"
     if _CONTEXT_BETWEEN.fullmatch(between) and _context(first, needs, own=_asks_bot(second)):
         return True
+    if _CONTEXT_BETWEEN.fullmatch(between) and _trails(message, first, after, needs):
+        return True  # "where is my parcel, I ordered it in May": what the request is about
     if _AND.fullmatch(between) and not _opens_asking(second) and _context(first, needs, own=True):
         return True  # "i was buying qtips at walmart and my card got declined"
     if _AND.fullmatch(between) and _states(first) and _states_of_own(second):
@@ -229,6 +231,28 @@ def _together(
         or _looks_then_tells(first, second)
         or _notes_then_tells(first, second)
     )
+
+
+def _trails(message: str, first: str, after: Request, needs: Callable[[str], float]) -> bool:
+    """Whether ``after``, the last part of its sentence, only says what the request ``first``
+    before its comma is about ("how do I get a new pin, I forgot mine", "book me a cab, a
+    shared ride is fine"): it asks nothing (no question word, no auxiliary or request verb
+    first), wants nothing ("..., I need a hotel too") and has less than even odds of needing an
+    answer (the needs model: not "..., my card was stolen"); not a part that leads into one
+    after it ("..., I'm going abroad soon, I should tell the bank")."""
+    rest = message[after.end : after.end + 2].lstrip(" \t")
+    if (rest and rest[0] not in _SENTENCE_ENDS) or _states(first):
+        return False
+    piece = message[after.start : after.end]
+    if "," in piece or _opens_asking(piece):
+        return False
+    words = WORD.findall(piece.lower())
+    return not any(w in _WH or w in _WANTING for w in words) and needs(piece) < _EVEN
+
+
+# What ends a sentence after its last word; the words of wanting and needing (closed classes).
+_SENTENCE_ENDS = frozenset(".!?\n")
+_WANTING = WANTS | frozenset({"needing", "wanting", "love", "wish"})
 
 
 def _opens_asking(piece: str) -> bool:

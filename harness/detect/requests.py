@@ -181,6 +181,12 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             j = i + region + len(after)  # what follows a comma after it ("and if ..., what")
             led = j + 1 < len(toks) and toks[j].mark == "," and toks[j + 1].word in _LEAD_OPENERS
             listed = j + 1 < len(toks) and toks[j].word == "and" and toks[j + 1].word in ("i", "we")
+            addressed = (
+                j + 1 < len(toks)
+                and toks[j].mark == ","
+                and bool(after)
+                and all(t.word in _ADDRESSING for t in after)
+            )
             cut = _opens_request(
                 current,
                 toks[i : i + region],
@@ -191,6 +197,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                 reading=reading,
                 led=led,
                 listed=listed,
+                addressed=addressed,
             )
             if cut is not None:
                 if cut.splits:  # a list said in one frame: each item carries it
@@ -303,6 +310,11 @@ def _next_piece(toks: list[_Tok], j: int, *, limit: int) -> list[_Tok]:
     return out
 
 
+# How a user addresses the bot before a request of its own (closed classes: greetings, what an
+# assistant is called).
+_ADDRESSING = _words("hi hello hey yo ai bot assistant chatbot")
+
+
 def _opens_request(
     left: list[_Tok],
     region: list[_Tok],
@@ -314,11 +326,20 @@ def _opens_request(
     reading: _Reading = _USER,
     led: bool = False,
     listed: bool = False,
+    addressed: bool = False,
 ) -> _Cut | None:
     """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
     sentence; ``carried``: the words ``left`` carried over from the request before it; ``led``:
     a comma and a request's opening word follow ``right``; ``listed``: "and I" or "and we"
+    follows it; ``addressed``: ``right`` is only a greeting or the name of the bot, and a comma
     follows it), and the words carried over and back; None when it does not."""
+    if (
+        addressed
+        and reading.anywhere
+        and not hard
+        and any(t.word and t.word not in _GREETING and t.word not in _ADDRESSING for t in left)
+    ):
+        return _Cut([], [])  # "..., and ai, look up my balance": the bot addressed anew
     if listed and reading.anywhere and not hard and _another_list(left, region, right):
         return _Cut([], [])  # "my son and I want pizza and my wife and I want sushi"
     if reading.anywhere and not hard and _gapped(left, right):
