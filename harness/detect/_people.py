@@ -51,3 +51,15 @@ def _another_list(left: list[_Tok], region: list[_Tok], right: list[_Tok]) -> bo
         and any(a == "and" and b in ("i", "we") for a, b in pairwise(words))
         and _named_only(right)
     )
+
+
+def _with_speaker(left: list[_Tok], region: list[_Tok], right: list[_Tok]) -> bool:
+    """Whether ``right``, after "and", names people who go with the speaker named last in
+    ``left`` ("a table for me and my wife", "tickets for us and our kids"): one group, the
+    object of one request."""
+    return (
+        bool(left)
+        and left[-1].word in ("me", "us", "myself", "ourselves")
+        and {t.word for t in region} == {"and"}
+        and _named_only(right)
+    )

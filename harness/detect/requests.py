@@ -59,7 +59,7 @@ from harness.detect._joining import (
 )
 from harness.detect._leads import _answered_lead, _leads_in, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
-from harness.detect._people import _another_list, _named_only
+from harness.detect._people import _another_list, _named_only, _with_speaker
 from harness.detect._request_tokens import (
     _EDGE,
     _FIRST_ITEM,
@@ -342,6 +342,8 @@ def _opens_request(
         return _Cut([], [])  # "..., and ai, look up my balance": the bot addressed anew
     if listed and reading.anywhere and not hard and _another_list(left, region, right):
         return _Cut([], [])  # "my son and I want pizza and my wife and I want sushi"
+    if reading.anywhere and not hard and _with_speaker(left, region, right):
+        return None  # "book a table for me and my wife": one group of people
     if reading.anywhere and not hard and _gapped(left, right):
         return None  # "pay 200 toward my card, and the remainder to my loan": one move
     if led and reading.anywhere and not hard and _leads_in(left, region, right):
@@ -443,6 +445,8 @@ def _opens(
         return True, []
     if reading.anywhere and joiners == {"and"} and first in ("i", "we") and _named_only(whole):
         return False, []  # "my wife and I need a table", "when Tom, Ann and I land in Oslo, ..."
+    if reading.anywhere and joiners == {"and"} and _same_subject(whole, words):
+        return False, []  # "I'm at the airport and have been for hours": the verb goes on
     if first in _AUX or first in _SUBJECT or first in _VERBS:
         return True, []
     if (
@@ -510,6 +514,25 @@ def _goes_on(words: list[str]) -> bool:
         and not first.endswith("thing")
         and (len(words) == 1 or words[1] in _AFTER_PARTICIPLE)
     )
+
+
+# The speaker as a subject (a closed class).
+_SPEAKER = _words("i i'm im i've ive we we're we've")
+
+
+def _same_subject(left: list[_Tok], words: list[str]) -> bool:
+    """Whether ``words``, after "and", are an auxiliary and a participle that go on with the
+    speaker the clause ``left`` is about ("I am in the lobby and have been for an hour", "I'm
+    moving and was wondering if ...", "we are in Rome and are hoping to ..."): one request, not
+    a question ("and can I ...", "and is there ...") nor a wish of its own ("and would like
+    ...")."""
+    if len(words) < 2 or words[0] not in _AUX:
+        return False
+    second = words[1]
+    verb = second == "been" or (
+        len(second) > 4 and second.endswith("ing") and not second.endswith("thing")
+    )
+    return verb and any(t.word in _SPEAKER for t in left[-_EDGE_LIMIT:])
 
 
 def _asks(words: list[str], k: int) -> bool:

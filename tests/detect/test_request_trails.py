@@ -97,3 +97,45 @@ def test_a_part_standing_in_for_a_thing_carries_the_words_before_it(
     message: str, requests: list[str]
 ) -> None:
     assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "reserve a table for me and my wife",
+        "find a hotel room for us and our kids",
+    ],
+)  # fmt: skip
+def test_people_going_with_the_speaker_are_one_group(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_people_going_with_the_speaker_end_before_a_question() -> None:
+    assert texts("book a table for me and my wife and what is the weather") == [
+        "book a table for me and my wife",
+        "what is the weather",
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I am moving to Oslo and was wondering if I need a visa",
+        "we are stuck at the station and have been waiting for an hour",
+    ],
+)  # fmt: skip
+def test_an_auxiliary_and_a_participle_go_on_with_the_speaker(message: str) -> None:
+    assert texts(message) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("I am in Rome and can I get a taxi", ["I am in Rome", "can I get a taxi"]),
+        ("i need a flight and would like to know the weather in Paris", ["i need a flight", "would like to know the weather in Paris"]),
+    ],
+)  # fmt: skip
+def test_a_question_or_a_wish_after_and_is_no_verb_going_on(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
