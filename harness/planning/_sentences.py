@@ -537,3 +537,44 @@ def schedules_after_and(piece: str) -> bool:
     if not (nxt in _WHEN_WHERE or nxt in VALUE_WORDS or NUMBER.fullmatch(nxt)):
         return False
     return words[-1] not in _ADDS and _no_clause(words[k - 1 :])
+
+
+# A search with no object of its own, or one that points back or brings in nothing ("Find
+# something in Los Angeles.", "Look in SF.", "I want to search around Paris"), then where or
+# when: it narrows the request before it (closed classes).
+_SEARCH_LEADS = frozenset(
+    ("please", "can you", "could you", "i want to", "i'd like to", "i would like to", "just")
+)
+_SEARCH = word_class("find look search try")
+_SEARCH_FOR = word_class("for up")
+_NOTHING_NEW = word_class("something anything one it them")
+_OWNED = word_class("my our your")
+
+
+def narrows(piece: str) -> bool:
+    """Whether ``piece`` only narrows the search of the request before it to a place or a time
+    ("Find something in Los Angeles.", "Look in SF", "Can you search around Paris?"): an
+    optional lead ("please", "can you", "I want to"), a verb of searching, no object of its own
+    (or "something", "one", "it": nothing new), then a preposition of place or time, short and
+    with no clause of its own."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if not 2 <= len(words) <= _FRAGMENT_WORDS or words[-1] in _ADDS:
+        return False
+    for size in (4, 3, 2, 1):
+        if " ".join(words[:size]) in _SEARCH_LEADS:
+            words = words[size:]
+            break
+    if len(words) < 2 or words[0] not in _SEARCH:
+        return False
+    k = 1
+    if words[k] in _SEARCH_FOR:
+        k += 1
+    if k < len(words) and words[k] in _NOTHING_NEW:
+        k += 1
+    if k >= len(words) or words[k] not in _WHERE_WHEN or " ".join(words[k : k + 2]) in _TURNS:
+        return False
+    if (words[0], words[k]) == ("look", "at"):
+        return False  # "look at my balance" asks to be shown something
+    if words[k + 1 : k + 2] and words[k + 1] in _OWNED:
+        return False  # "find it in my calendar": something of the speaker's, asked about
+    return _no_clause(words[k:])

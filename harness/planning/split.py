@@ -60,6 +60,7 @@ from harness.planning._sentences import (
     ends_sentence,
     gives_details,
     names_where_or_when,
+    narrows,
     prefers,
     requires,
     schedules,
@@ -338,6 +339,15 @@ def split_request_parts(
             and schedules_after_and(_no_meridiem(piece))
         ):
             # "... checking in on the 1st and leave by the 7th": the schedule of what it books.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            (cut == "comma" or ends_sentence(cut_text) or _AND.fullmatch(cut_text))
+            and had
+            and not opening
+            and narrows(_no_meridiem(piece))
+        ):
+            # "I'd like to find some attractions. Find something in Los Angeles.": a search with
+            # nothing new to find narrows the request before it to a place or a time.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
             (cut == "comma" or ends_sentence(cut_text))

@@ -1,5 +1,5 @@
-"""How the offline planner's split keeps a condition on a request, and its schedule after "and",
-with it (issue 25, session 46).
+"""How the offline planner's split keeps a condition on a request, its schedule after "and" and a
+search that only narrows it with it (issue 25, session 46).
 
 On a bot it has never seen, a real turn's one request often ends with a condition on what it asks
 for, in a sentence or clause of its own ("..., it has to have laundry service", "I need it to
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.planning._sentences import requires, schedules_after_and
+from harness.planning._sentences import narrows, requires, schedules_after_and
 from harness.planning.split import split_requests
 
 
@@ -114,3 +114,45 @@ def test_what_goes_on_with_its_own_object_is_still_cut(message: str, count: int)
 )
 def test_schedules_after_and(piece: str, expected: bool) -> None:
     assert schedules_after_and(piece) is expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'd like to find a quiet bar. Look around Soho.",
+        "Show me some museums worth seeing. Find something in Vienna.",
+        "Can you look up ferry times for me? I want to look on Saturday morning.",
+        "Get me a plumber, please find one near Elm Street.",
+    ],
+)
+def test_a_search_with_nothing_new_narrows_the_request(message: str) -> None:
+    assert split_requests(message, _always) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [
+        # A search with an object of its own is a request of its own.
+        ("Find me a quiet bar. Look for flights from Rome.", 2),
+        # "something to" says what is searched for.
+        ("Book a cab for 6 pm. Find something to eat in Soho.", 2),
+    ],
+)
+def test_a_search_for_something_new_is_still_cut(message: str, count: int) -> None:
+    assert len(split_requests(message, _always)) == count
+
+
+@pytest.mark.parametrize(
+    ("piece", "expected"),
+    [
+        ("Look in SF", True),
+        ("Can you search around Paris", True),
+        ("find it on Monday", True),
+        ("Search for flights from Rome", False),
+        ("Look at my balance", False),
+        ("find it in my calendar", False),
+        ("Find something in Oslo too", False),
+    ],
+)
+def test_narrows(piece: str, expected: bool) -> None:
+    assert narrows(piece) is expected
