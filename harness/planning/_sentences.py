@@ -3,7 +3,8 @@ their own (:mod:`harness.planning.split` reads them after a sentence end or a co
 of the request's values after it ("It will be for 4 people.", "I leave on the 12th.", "I'm
 thinking March 5th."), of what the speaker prefers ("I prefer a garden."), a fragment that
 describes it, gives its schedule or says where or when ("preferably one with wifi", "leaving on
-the 7th", "at Roxie Theater"), and a plan or
+the 7th", "at Roxie Theater"), a condition on it ("it has to have laundry service", "I need it
+to allow pets"), its schedule after "and" ("... and leave by the 7th"), and a plan or
 something coming up stated before a request ("I'm planning a trip to Lima. Can you find me a
 flight?", "I have an upcoming trip."). The shapes come from Schema-Guided
 Dialogue train user turns, where one request often comes with its context and details in
@@ -98,7 +99,7 @@ def gives_details(piece: str) -> bool:
         words = _as_pronoun(words)  # "The show starts at 8": "it starts at 8"
         if not words or not states(" ".join(words)):
             return False
-    if any(_asks_word(w) for w in words):
+    if any(_asks_word(w) for w in _without_check_in(words)):
         return False
     if not _states_values(words):
         return False
@@ -402,3 +403,178 @@ def _no_clause(words: list[str], *, asked: bool = False) -> bool:
 def _schedules(words: list[str]) -> bool:
     """Whether ``words`` open with the "-ing" form of a verb of coming and going."""
     return words[0] in _SCHEDULE_ING or " ".join(words[:2]) in _SCHEDULE_PHRASES
+
+
+# A condition on what the request before it asks for, stated after it ("it has to have laundry
+# service", "I need it to allow pets", "Please make sure it has parking", "one that allows pets").
+# Who the condition is on: a pronoun that points back, or "the" and a short name ("the hotel
+# must allow pets"); a possessive ("my card has to be replaced") reports something of the
+# speaker's and asks on its own. Closed classes.
+_HELD_TO = word_class("it they one")
+_THE = word_class("the")
+_THE_WORDS = 2
+_MUST = frozenset(("must", "has to", "have to", "needs to", "need to", "should"))
+# Verbs a condition holds the thing to: what it has, lets in or is (closed class).
+_CONDITIONS = word_class(
+    "have has be allow allows permit permits accept accepts include includes offer offers"
+    " serve serves take takes fit fits seat seats sleep sleeps welcome welcomes support supports"
+    " come comes feature features"
+)
+_WANTERS = word_class("i we i'd we'd")
+_WANT = frozenset(("need", "want", "would like", "would prefer", "like", "prefer"))
+_OBJECTS = word_class("it them")
+_ENSURE = frozenset(("ensure", "make sure"))
+_PLEASE = word_class("please just also")
+_ONE_DESCRIBED = word_class("that which with where")
+
+
+def requires(piece: str, *, asked: bool = False) -> bool:
+    """Whether ``piece`` only states a condition on what the request before it asks for: what it
+    is held to by a modal of need ("it has to have laundry service", "The hotel must allow
+    pets."), what the speaker needs it to do ("I need it to allow pets", "I'd like it to include
+    breakfast"), what they ask to be made sure of ("Please make sure it has parking"), or "one"
+    and what describes it ("one that allows pets"). It asks no question (``asked``, or a question
+    word in it) and adds no request of its own ("too", "as well" at its end)."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if (
+        asked
+        or not 2 <= len(words) <= _FRAGMENT_WORDS * 2
+        or any(w in WH_SET for w in words)
+        or words[-1] in _ADDS
+        or " ".join(words[-2:]) in _ADDS
+    ):
+        return False
+    k = 0
+    while k < len(words) and words[k] in _PLEASE:
+        k += 1
+    rest = words[k:]
+    if not rest:
+        return False
+    if rest[0] == "one" and len(rest) > 1 and rest[1] in _ONE_DESCRIBED:
+        return _no_clause(rest)
+    if " ".join(rest[:2]) in _ENSURE or rest[0] in _ENSURE:
+        held = rest[2:] if " ".join(rest[:2]) in _ENSURE else rest[1:]
+        if held and held[0] == "that":
+            held = held[1:]
+        return _held_to(held) is not None
+    if rest[0] in _WANTERS:
+        if rest[0] in ("i'd", "we'd"):
+            rest = ["i", "would", *rest[1:]]
+        for size in (2, 1):
+            if " ".join(rest[1 : 1 + size]) in _WANT:
+                wanted = rest[1 + size :]
+                return (
+                    len(wanted) > 2
+                    and wanted[0] in _OBJECTS
+                    and wanted[1] == "to"
+                    and wanted[2] in _CONDITIONS
+                )
+        return False
+    held_to = _held_to(rest)
+    if held_to is None:
+        return False
+    for size in (2, 1):
+        if " ".join(held_to[:size]) in _MUST:
+            return len(held_to) > size and held_to[size] in _CONDITIONS
+    return False
+
+
+def _held_to(words: list[str]) -> list[str] | None:
+    """The words after the subject that points back ("it", "they", "one", "the" and up to two
+    words), or None when ``words`` open with no such subject."""
+    if not words:
+        return None
+    if words[0] in _HELD_TO:
+        return words[1:]
+    if words[0] in _THE:
+        for k in range(2, min(len(words), _THE_WORDS + 2)):
+            if words[k] in AUX_SET or " ".join(words[k : k + 2]) in _MUST or words[k] in _MUST:
+                return words[k:]
+    return None
+
+
+# "Check in" and "check out" are the coming and going of a stay ("I will be checking in by the
+# 1st"), not a request to check something: a statement of values may have them.
+_CHECK = word_class("check checking")
+_IN_OUT = word_class("in out")
+
+
+def _without_check_in(words: list[str]) -> list[str]:
+    """``words`` without the verb of each "check in" or "check out" ("checking in on the 1st")."""
+    return [
+        w
+        for k, w in enumerate(words)
+        if not (w in _CHECK and words[k + 1 : k + 2] in (["in"], ["out"]))
+    ]
+
+
+# After "and", a verb of coming and going with no subject of its own, then when or where ("...
+# checking in on the 1st and leave by the 7th", "... a bus and leave from LAX around 6 pm"): the
+# schedule of what the request before it books (closed classes; "return my car" asks on its own).
+_GOING = word_class("leave depart arrive return stay fly come get head check")
+_GOING_PARTICLES = word_class("back in out")
+_WHEN_WHERE = word_class(
+    "on by at from in around before after until till through via to for this next"
+)
+
+
+def schedules_after_and(piece: str) -> bool:
+    """Whether ``piece`` (after "and") gives the schedule of the request before it: a verb of
+    coming and going with no subject (``_GOING``; "come", "get" and "head" only with "back",
+    "check" only with "in" or "out"), then a preposition of place or time or a value, with no
+    clause of its own and no question."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if len(words) < 2 or len(words) > _FRAGMENT_WORDS or words[0] not in _GOING:
+        return False
+    k = 1
+    if words[1] in _GOING_PARTICLES:
+        k = 2
+    elif words[0] in ("come", "get", "head", "check"):
+        return False
+    if k >= len(words):
+        return False
+    nxt = words[k]
+    if not (nxt in _WHEN_WHERE or nxt in VALUE_WORDS or NUMBER.fullmatch(nxt)):
+        return False
+    return words[-1] not in _ADDS and _no_clause(words[k - 1 :])
+
+
+# A search with no object of its own, or one that points back or brings in nothing ("Find
+# something in Los Angeles.", "Look in SF.", "I want to search around Paris"), then where or
+# when: it narrows the request before it (closed classes).
+_SEARCH_LEADS = frozenset(
+    ("please", "can you", "could you", "i want to", "i'd like to", "i would like to", "just")
+)
+_SEARCH = word_class("find look search try")
+_SEARCH_FOR = word_class("for up")
+_NOTHING_NEW = word_class("something anything one it them")
+_OWNED = word_class("my our your")
+
+
+def narrows(piece: str) -> bool:
+    """Whether ``piece`` only narrows the search of the request before it to a place or a time
+    ("Find something in Los Angeles.", "Look in SF", "Can you search around Paris?"): an
+    optional lead ("please", "can you", "I want to"), a verb of searching, no object of its own
+    (or "something", "one", "it": nothing new), then a preposition of place or time, short and
+    with no clause of its own."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if not 2 <= len(words) <= _FRAGMENT_WORDS or words[-1] in _ADDS:
+        return False
+    for size in (4, 3, 2, 1):
+        if " ".join(words[:size]) in _SEARCH_LEADS:
+            words = words[size:]
+            break
+    if len(words) < 2 or words[0] not in _SEARCH:
+        return False
+    k = 1
+    if words[k] in _SEARCH_FOR:
+        k += 1
+    if k < len(words) and words[k] in _NOTHING_NEW:
+        k += 1
+    if k >= len(words) or words[k] not in _WHERE_WHEN or " ".join(words[k : k + 2]) in _TURNS:
+        return False
+    if (words[0], words[k]) == ("look", "at"):
+        return False  # "look at my balance" asks to be shown something
+    if words[k + 1 : k + 2] and words[k + 1] in _OWNED:
+        return False  # "find it in my calendar": something of the speaker's, asked about
+    return _no_clause(words[k:])

@@ -22,7 +22,9 @@ Canada on the 13th"). Sentences around a request that ask nothing of their own s
 (``harness.planning._sentences``): a statement of its values or of what the speaker prefers
 after it ("It will be for 4 people.", "The show starts at 8.", "I prefer a garden."), a fragment
 that describes what it asks for ("preferably one with wifi"), gives its schedule ("leaving on the
-7th") or says where or when ("at Roxie Theater"), and a plan or something coming up
+7th") or says where or when ("at Roxie Theater"), a condition on what it asks for ("..., it has
+to have laundry service", "I need it to allow pets."), its schedule after "and" without a subject
+("... checking in on the 1st and leave by the 7th"), and a plan or something coming up
 stated before it ("I'm planning a trip. Can you find me a flight?", "I have an upcoming trip.");
 a name alone that opens the message before a comma ("Denver, get me a cab there") opens the
 request it is about; a reply that declines or puts off ("Maybe later.", "No, not right now.")
@@ -58,8 +60,11 @@ from harness.planning._sentences import (
     ends_sentence,
     gives_details,
     names_where_or_when,
+    narrows,
     prefers,
+    requires,
     schedules,
+    schedules_after_and,
     sets_scene,
 )
 from harness.text._shapes import (
@@ -317,6 +322,32 @@ def split_request_parts(
         elif cut == "end" and points_back(_no_meridiem(piece)):
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            (cut == "comma" or ends_sentence(cut_text) or _AND.fullmatch(cut_text))
+            and had
+            and not opening
+            and requires(piece, asked=asked)
+        ):
+            # "Help me find a house there, it has to have laundry service", "... three bedrooms
+            # and I need it to allow pets": a condition on what the request asks for is part of it.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            _AND.fullmatch(cut_text)
+            and had
+            and not opening
+            and schedules_after_and(_no_meridiem(piece))
+        ):
+            # "... checking in on the 1st and leave by the 7th": the schedule of what it books.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
+        elif (
+            (cut == "comma" or ends_sentence(cut_text) or _AND.fullmatch(cut_text))
+            and had
+            and not opening
+            and narrows(_no_meridiem(piece))
+        ):
+            # "I'd like to find some attractions. Find something in Los Angeles.": a search with
+            # nothing new to find narrows the request before it to a place or a time.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
             (cut == "comma" or ends_sentence(cut_text))
