@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.detector.spread import Fit, Material, summed, with_noise
+from tools.detector.spread import Fit, Material, summed, with_fewer_rows, with_noise
 
 
 def test_the_sums_count_pairs_some_fits_find_and_others_miss() -> None:
@@ -26,3 +26,27 @@ def test_the_noise_feature_is_one_more_column_and_the_same_for_the_same_seed() -
     assert np.array_equal(once.sgd_rows[0][0], again.sgd_rows[0][0])
     assert not np.array_equal(once.sgd_rows[0][0], other.sgd_rows[0][0])
     assert np.array_equal(once.sgd_rows[1][0][:, :2], rows[1][0])
+
+
+def test_fewer_rows_leave_out_the_share_asked_and_the_same_for_the_same_seed() -> None:
+    rows = [
+        (np.arange(i * 20, i * 20 + 100, dtype=float).reshape(50, 2), np.zeros(50)) for i in (0, 5)
+    ]
+    material = Material([], rows, [], [])
+    once, again, other = (
+        with_fewer_rows(material, 1, share=0.1),
+        with_fewer_rows(material, 1, share=0.1),
+        with_fewer_rows(material, 2, share=0.1),
+    )
+    assert len(once.sgd_rows) == 2
+    assert sum(len(y) for _, y in once.sgd_rows) == 90
+    assert [x.shape[1] for x, _ in once.sgd_rows] == [2, 2]
+    assert all(
+        np.array_equal(a[0], b[0]) for a, b in zip(once.sgd_rows, again.sgd_rows, strict=True)
+    )
+    assert not all(
+        len(a[0]) == len(b[0]) and np.array_equal(a[0], b[0])
+        for a, b in zip(once.sgd_rows, other.sgd_rows, strict=True)
+    )
+    kept = {tuple(r) for x, _ in once.sgd_rows for r in x}
+    assert kept <= {tuple(r) for x, _ in rows for r in x}

@@ -64,6 +64,8 @@ FOREIGN_OPTIONS = frozenset(
         "--nested",
         "--out",
         "--null",
+        "--rows",
+        "--share",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -73,8 +75,8 @@ script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest pl
 out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--models``: the embedding
 comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
 detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``; ``--out``:
-where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``: ``fit spread``'s
-refits with a noise feature)."""
+where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``--rows`` and
+``--share``: ``fit spread``'s refits with a noise feature or fewer rows)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ comparison can tell apart (:mod:`tools.detector.spread`): nine fits (all the cac
 then the rows less one eighth of their transcripts at a time), each with the dev corpus's
 cross-validation and the figures on unfitted SGD-train dialogues, summed; ``--null K`` refits K
 more times with a feature of seeded noise added (how far a feature that carries nothing moves
-the sums).
+the sums), ``--rows K`` K more times with a seeded 1 % (``--share``) of the SGD-train rows left
+out (how far a change that alters a few rows moves them).
 """
 
 from __future__ import annotations
@@ -106,6 +107,18 @@ def main() -> None:
         help="spread: refit this many more times with a feature of seeded noise added",
     )
     parser.add_argument(
+        "--rows",
+        type=int,
+        default=0,
+        help="spread: refit this many more times with a seeded share of the SGD-train rows left out",
+    )
+    parser.add_argument(
+        "--share",
+        type=float,
+        default=0.01,
+        help="spread: the share of the SGD-train rows --rows leaves out (default 0.01)",
+    )
+    parser.add_argument(
         "--semantic",
         action="store_true",
         help="the --semantic scorer (embedding cosine as a feature; needs the embeddings extra)",
@@ -131,7 +144,14 @@ def main() -> None:
     if args.what == "spread":
         from tools.detector.spread import spread
 
-        spread(load_corpus(args.corpus), args.sgd, members=args.members, null=args.null)
+        spread(
+            load_corpus(args.corpus),
+            args.sgd,
+            members=args.members,
+            null=args.null,
+            rows=args.rows,
+            share=args.share,
+        )
         return
     if args.semantic:
         pairs_semantic(args.what, args.sgd, args.corpus, args.every, members=args.members)

@@ -1,6 +1,6 @@
 """How far the pair scorer's fit moves, and so what size of change a comparison can tell apart.
 
-    python -m tools.detector.fit spread --sgd PATH/TO/sgd [--members N] [--null K]
+    python -m tools.detector.fit spread --sgd PATH/TO/sgd [--members N] [--null K] [--rows K]
 
 One fitted forest moves single pairs from one fit to the next, so one cross-validation run cannot
 say whether a change of the code helped. This module refits the scorer nine times: with all the
@@ -16,7 +16,11 @@ eighth of their transcripts at a time. Each of the nine fits gives
 Every figure is summed over the nine fits. ``--null K`` then does the same K more times with one
 more feature column of seeded uniform noise in every row, a feature that carries nothing: how far
 the sums move when a new feature is added and the scorer refitted is the size of change a real
-feature must beat (``docs/detector.md``, "Thirteenth session"). Every pair is scored from features
+feature must beat (``docs/detector.md``, "Thirteenth session"). ``--rows K`` does the same K more
+times with a seeded random share of the SGD-train rows left out (:data:`ROW_SHARE`, ``--share``),
+and nothing else changed: a change of the facts or the rules changes rows, not columns, and how
+far the sums move when a few rows differ is the size of change such a change must beat
+(``docs/detector.md``, "Fifteenth session"). Every pair is scored from features
 recorded once (:mod:`tools.detector.tune`), so the nine fits cost what the fitting costs.
 Everything read here is development material.
 """
@@ -40,6 +44,9 @@ PARTS = 8
 UNCHANGED = (5, 6)
 """Positions mod 8 of the unchanged SGD-train dialogues read for false alarms, besides the
 built slice's own (``position``, 3 by default)."""
+
+ROW_SHARE = 0.01
+"""The share of the SGD-train rows ``--rows`` leaves out at random in each of its refits."""
 
 FIGURES = ("cv", "cv_fp", "cv_hn", "slice_found", "slice_fp", "slice_hn", "unchanged")
 """What each fit reports, in the order printed."""
@@ -88,6 +95,25 @@ def with_noise(material: Material, seed: int) -> Material:
         each(material.built),
         each(material.unchanged),
     )
+
+
+def with_fewer_rows(material: Material, seed: int, *, share: float = ROW_SHARE) -> Material:
+    """``material`` with a random ``share`` of its SGD-train rows (candidate pairs, not
+    transcripts) left out, seeded; every transcript keeps its place, so the nine fits still leave
+    out the same eighths."""
+    rng = np.random.default_rng(seed)
+    sizes = [len(y) for _, y in material.sgd_rows]
+    total = sum(sizes)
+    drop = rng.choice(total, size=round(total * share), replace=False)
+    keep = np.ones(total, dtype=bool)
+    keep[drop] = False
+    rows: list[fit.Rows] = []
+    start = 0
+    for (x, y), size in zip(material.sgd_rows, sizes, strict=True):
+        kept = keep[start : start + size]
+        rows.append((x[kept], y[kept]))
+        start += size
+    return replace(material, sgd_rows=rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +174,13 @@ def spread(
     *,
     members: int = fit.MEMBERS,
     null: int = 0,
+    rows: int = 0,
+    share: float = ROW_SHARE,
     position: int = 3,
 ) -> dict[str, int]:
     """Print the nine fits' figures and their sums, then (``null``) the sums of that many fits
-    with a noise feature added, and how far they move from the first; returns the sums."""
+    with a noise feature added and (``rows``) of that many with a random ``share`` of the SGD-train
+    rows left out, and how far each kind moves the sums from the first; returns the sums."""
     material = record(corpus, sgd, position=position)
     fits = nine_fits(material, members=members)
     for name, one in zip(
@@ -160,15 +189,31 @@ def spread(
         print(name, json.dumps(one.figures), flush=True)
     total = summed(fits)
     print("summed over the nine fits", json.dumps(total), flush=True)
-    moved: dict[str, list[int]] = {k: [] for k in total}
-    for seed in range(1, null + 1):
-        noisy = summed(nine_fits(with_noise(material, seed), members=members))
-        print(f"with a noise feature (seed {seed})", json.dumps(noisy), flush=True)
-        for k in total:
-            moved[k].append(noisy[k] - total[k])
-    if null:
-        print(
-            "a feature of noise moved the sums by (least, most):",
-            json.dumps({k: [min(v), max(v)] for k, v in moved.items()}),
-        )
+    trials = [
+        (
+            "with a noise feature",
+            "a feature of noise",
+            lambda seed: with_noise(material, seed),
+            null,
+        ),
+        (
+            f"with {share:.1%} of the SGD rows left out",
+            "leaving rows out",
+            lambda seed: with_fewer_rows(material, seed, share=share),
+            rows,
+        ),
+    ]
+    for label, what, changed, times in trials:
+        moved: dict[str, list[int]] = {k: [] for k in total}
+        for seed in range(1, times + 1):
+            other = summed(nine_fits(changed(seed), members=members))
+            print(f"{label} (seed {seed})", json.dumps(other), flush=True)
+            for k in total:
+                moved[k].append(other[k] - total[k])
+        if times:
+            print(
+                f"{what} moved the sums by (least, most):",
+                json.dumps({k: [min(v), max(v)] for k, v in moved.items()}),
+                flush=True,
+            )
     return total
