@@ -62,7 +62,11 @@ _ABBREVIATIONS = frozenset(
 
 # A sentence ends at . ! ? … (with closing quotes/brackets/emphasis) before white space, or at a
 # line break. The candidate end is then checked against protected regions and abbreviations.
-_END = re.compile(r"(?<![.!?…])[.!?…]+[\"'”’)\]*_]*(?=\s)|\n")  # from a run's first mark
+# Written to start with a character class, which the regex engine skips to in C, rather than with
+# a look-behind it tries at every position (twice as fast; the same matches as
+# ``(?<![.!?…])[.!?…]+[\"'”’)\]*_]*(?=\s)|\n``, from a run's first mark: the first mark is not
+# the second of two).
+_END = re.compile(r"[.!?…\n](?:(?<=\n)|[.!?…]*[\"'”’)\]*_]*(?=\s))")
 _FOLLOWING = re.compile(r"\s*(\S?)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•·▪◦–]|\d{1,3}[.)]|[a-z][.)]|#{1,6})\s+")
 _TRIM = " \t\r\n"
@@ -152,7 +156,12 @@ def split_sentences(text: str) -> tuple[Span, ...]:
 
 # Where a sentence splits into claims: semicolons, a colon that introduces a list of clauses,
 # a dash between clauses, and "and"/"but" after a comma.
-_CLAUSE = re.compile(r";\s+|(?<!\s)\s+[—–]\s+|,\s+(?:and|but|plus|so|while)\s+|\.\s+(?=[a-z])")
+# ``;\s+|(?<!\s)\s+[—–]\s+|,\s+(?:and|but|plus|so|while)\s+|\.\s+(?=[a-z])``, each way told by
+# its first character, written to start with a character class (see ``_END``).
+_CLAUSE = re.compile(
+    r"[;,.\s](?:(?<=;)\s+|(?<=\s)(?<!\s\s)\s*[—–]\s+|(?<=,)\s+(?:and|but|plus|so|while)\s+"
+    r"|(?<=\.)\s+(?=[a-z]))"
+)
 
 
 @lru_cache(maxsize=32_768)

@@ -255,8 +255,10 @@ _LIST_NUMBER = re.compile(r"(?m)^[ \t]*\d{1,3}[.)](?=\s)")
 _NUMBER_UNIT = re.compile(r"\d+(?:\.\d+)?-[a-z]+")
 _INITIAL = re.compile(r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr))\.$")
 # One way to read each run of white space (no ``\s+...\s*`` pair): linear in a long run of spaces.
+# The first capital is not after a word character (``\b[A-Z]``, checked after it: a pattern that
+# starts with a character class is skipped to in C).
 _NAME = re.compile(
-    r"\b[A-Z][\w'’&.-]*+(?:\s++(?:(?:of|de|la|von|van|the|&)\s*+)?[A-Z][\w'’&.-]*+)*+"
+    r"[A-Z](?<!\w[A-Z])[\w'’&.-]*+(?:\s++(?:(?:of|de|la|von|van|the|&)\s*+)?[A-Z][\w'’&.-]*+)*+"
 )
 _NAME_END = re.compile(r"[.!?](?=\s)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;•\n]\s*|^\s*[-*•]\s+|[\"“(]\s*)$")
