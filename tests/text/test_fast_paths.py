@@ -455,3 +455,23 @@ def test_patterns_that_start_with_a_class_match_as_written_first(text: str) -> N
 def test_patterns_that_start_with_a_class_on_the_dev_corpus() -> None:
     for text in _corpus_texts():
         _check_starts(text)
+
+
+# --- spans and facts made through their slots ------------------------------------------------
+
+
+@_SETTINGS
+@given(st.integers(), st.integers(), st.text(max_size=8), st.text(max_size=8))
+def test_spans_and_facts_made_through_their_slots_are_the_constructed_ones(
+    start: int, end: int, text: str, value: str
+) -> None:
+    span = _split._span(start, end, text)
+    assert type(span) is Span
+    assert span == Span(start, end, text)
+    assert hash(span) == hash(Span(start, end, text))
+    assert repr(span) == repr(Span(start, end, text))
+    fact = facts._fact(text, value, start, end)
+    assert type(fact) is facts.Fact
+    assert fact == facts.Fact(text, value, start, end)
+    assert hash(fact) == hash(facts.Fact(text, value, start, end))
+    assert repr(fact) == repr(facts.Fact(text, value, start, end))
