@@ -414,3 +414,64 @@ def test_acknowledgement_in_lower_case_is_the_pattern_ignoring_case(text: str) -
 def test_acknowledgement_in_lower_case_on_the_dev_corpus() -> None:
     for text in _corpus_texts():
         _check_acknowledgement(text)
+
+
+# --- patterns that start with a character class -----------------------------------------------
+
+# Each pattern as it was written first, with a look-behind or a word boundary where it starts: the
+# engine tries those at every position, and skips to a character class in C. Every match, its
+# span and its text, must be the same.
+_STARTS_PLAIN = {
+    "sentence end": (_split._END, r"(?<![.!?…])[.!?…]+[\"'”’)\]*_]*(?=\s)|\n"),
+    "clause cut": (
+        _split._CLAUSE,
+        r";\s+|(?<!\s)\s+[—–]\s+|,\s+(?:and|but|plus|so|while)\s+|\.\s+(?=[a-z])",
+    ),
+    "name": (
+        facts._NAME,
+        r"\b[A-Z][\w'’&.-]*+(?:\s++(?:(?:of|de|la|von|van|the|&)\s*+)?[A-Z][\w'’&.-]*+)*+",
+    ),
+}
+_STARTS_PIECES = [
+    *".!?…\n\t ;,—–-\"'”’)]*_aAzZ9éÉ", "  ", " — ", " – ", ";  ", ", and ", ",  but\t", ". a",
+    ". A", "...", "?!", ".”", ".)*", "Dr. ", "New York", " of the ", "O'Neil", "é", "ÉTÉ", "x" * 5,
+]  # fmt: skip
+
+
+def _check_starts(text: str) -> None:
+    for fast, plain in _STARTS_PLAIN.values():
+        slow = re.compile(plain)
+        assert [(m.span(), m.group()) for m in fast.finditer(text)] == [
+            (m.span(), m.group()) for m in slow.finditer(text)
+        ]
+
+
+@_SETTINGS
+@given(st.lists(st.sampled_from(_STARTS_PIECES), max_size=40).map("".join))
+def test_patterns_that_start_with_a_class_match_as_written_first(text: str) -> None:
+    _check_starts(text)
+
+
+def test_patterns_that_start_with_a_class_on_the_dev_corpus() -> None:
+    for text in _corpus_texts():
+        _check_starts(text)
+
+
+# --- spans and facts made through their slots ------------------------------------------------
+
+
+@_SETTINGS
+@given(st.integers(), st.integers(), st.text(max_size=8), st.text(max_size=8))
+def test_spans_and_facts_made_through_their_slots_are_the_constructed_ones(
+    start: int, end: int, text: str, value: str
+) -> None:
+    span = _split._span(start, end, text)
+    assert type(span) is Span
+    assert span == Span(start, end, text)
+    assert hash(span) == hash(Span(start, end, text))
+    assert repr(span) == repr(Span(start, end, text))
+    fact = facts._fact(text, value, start, end)
+    assert type(fact) is facts.Fact
+    assert fact == facts.Fact(text, value, start, end)
+    assert hash(fact) == hash(facts.Fact(text, value, start, end))
+    assert repr(fact) == repr(facts.Fact(text, value, start, end))
