@@ -56,6 +56,15 @@ _PROGRESS_MESSAGES = 5_000
     "read how close in meaning each answer is to each request (needs the 'embeddings' extra).",
 )
 @click.option(
+    "--meaning",
+    type=click.Choice(["wordllama", "minilm"]),
+    default=None,
+    help="The model the missed-request check reads meaning with: wordllama (what --semantic "
+    "uses; the 'embeddings' extra) or minilm (all-MiniLM-L6-v2, stronger on answers in other "
+    "words, about fifty times slower; the 'minilm' extra). Duplicates are found as without it "
+    "(paraphrases only with --semantic, always with WordLlama).",
+)
+@click.option(
     "--judge",
     metavar="MODEL",
     help="Let a model decide the borderline pairs: openai:<model> or replay:<cassette> "
@@ -76,6 +85,7 @@ def detect_command(
     output: Path | None,
     config_path: Path | None,
     semantic: bool,
+    meaning: str | None,
     judge: str | None,
     jobs: int,
 ) -> int:
@@ -90,7 +100,7 @@ def detect_command(
     # collector's passes over them would cost a fifth of the time on large transcripts.
     analyses: list[object] = []
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
-        results = _run(transcripts, config_path, semantic, judge)
+        results = _run(transcripts, config_path, semantic, judge, meaning=meaning)
         report = _html(results) if fmt == "html" else render(results, fmt)
     write_output(report, output)
     # The process ends now: no last pass over the run's objects, and none of them freed.
@@ -105,11 +115,17 @@ def _html(results: list[DetectionResult]) -> str:
 
 
 def _judged(
-    transcript: Transcript, config: DetectorConfig, embedder: Embedder | None, judge: ModelJudge
+    transcript: Transcript,
+    config: DetectorConfig,
+    embedder: Embedder | None,
+    judge: ModelJudge,
+    meaning: Embedder | None = None,
 ) -> list[Finding]:
     from harness.runtime.loading import run_sync
 
-    return run_sync(detect_async(transcript, config=config, embedder=embedder, judge=judge))
+    return run_sync(
+        detect_async(transcript, config=config, embedder=embedder, judge=judge, meaning=meaning)
+    )
 
 
 def _cores() -> int:
@@ -119,7 +135,12 @@ def _cores() -> int:
 
 
 def _run(
-    paths: tuple[Path, ...], config_path: Path | None, semantic: bool, judge: str | None = None
+    paths: tuple[Path, ...],
+    config_path: Path | None,
+    semantic: bool,
+    judge: str | None = None,
+    *,
+    meaning: str | None = None,
 ) -> list[DetectionResult]:
     # Only what a run uses is imported: the agents' modes, the judge's runtime and the HTML
     # report load the SDK's model and configuration layers, which a plain run never needs.
@@ -135,6 +156,17 @@ def _run(
 
         embedder = LocalEmbedder()
         embedder.load()  # fail now, naming the extra, not after the first file
+    reader: Embedder | None = None
+    if meaning == "minilm":
+        from harness.detect.embeddings import MiniLMEmbedder
+
+        reader = MiniLMEmbedder()
+        reader.load()
+    elif meaning == "wordllama" and embedder is None:
+        from harness.detect.embeddings import LocalEmbedder
+
+        reader = LocalEmbedder()
+        reader.load()
     judging = None
     if judge is not None:
         from harness.detect.judge import ModelJudge
@@ -149,9 +181,9 @@ def _run(
         for path, transcript in conversations:
             start = time.perf_counter()
             if judging is None:
-                findings = detect(transcript, config=config, embedder=embedder)
+                findings = detect(transcript, config=config, embedder=embedder, meaning=reader)
             else:
-                findings = _judged(transcript, config, embedder, judging)
+                findings = _judged(transcript, config, embedder, judging, reader)
             results.append(
                 DetectionResult(
                     file=str(path),

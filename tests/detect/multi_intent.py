@@ -114,18 +114,42 @@ def failures(split: str, limit: int = 40) -> list[str]:
     return out[:limit]
 
 
+Semantic = bool | str
+"""How a measurement's check reads meaning: False, the default check; True, ``--semantic``
+(WordLlama); a model's name (``"minilm"``: ``--meaning minilm``)."""
+
+
+def meaning_model(semantic: Semantic) -> str | None:
+    """The embedder a measurement's check reads meaning with (None: the default check)."""
+    if semantic is False:
+        return None
+    return "wordllama" if semantic is True else str(semantic)
+
+
 @cache
-def meanings() -> Meanings:
-    """The check's meanings under ``--semantic``: WordLlama (the ``embeddings`` extra), each
-    text embedded once per process."""
-    from harness.detect.embeddings import LocalEmbedder
+def meanings(model: str = "wordllama") -> Meanings:
+    """The check's meanings under ``--semantic``: WordLlama (the ``embeddings`` extra), or
+    MiniLM (``model="minilm"``, the ``minilm`` extra), each text embedded once per process."""
+    from harness.detect.embeddings import LocalEmbedder, MiniLMEmbedder
 
-    return Meanings(encode=LocalEmbedder(batch_size=256).encode)
+    if model == "minilm":
+        return Meanings(encode=MiniLMEmbedder().encode, model=model)
+    return Meanings(encode=LocalEmbedder(batch_size=256).encode, model=model)
 
 
-def report_level(*, semantic: bool = False) -> float:
+def report_level(*, semantic: Semantic = False) -> float:
     """The abstaining check's calibrated level (the default or the ``--semantic`` one)."""
-    return semantic_confidence().report_threshold if semantic else matcher().report_threshold
+    model = meaning_model(semantic)
+    if model is None:
+        return matcher().report_threshold
+    return semantic_confidence(model).report_threshold
+
+
+def semantic_option(argv: list[str]) -> Semantic:
+    """``--semantic`` (WordLlama) or ``--meaning MODEL`` on a measurement's command line."""
+    if "--meaning" in argv:
+        return argv[argv.index("--meaning") + 1]
+    return "--semantic" in argv
 
 
 # --- the mutation test ------------------------------------------------------------------------
@@ -185,14 +209,15 @@ def mutation(
     composed: bool = False,
     declared: bool = False,
     sure: bool = False,
-    semantic: bool = False,
+    semantic: Semantic = False,
 ) -> Mutation:
     """The independent check on turns where every request was answered, and on turns of a
     planner that dropped one request (each request in turn) or merged two neighbours (the agent
     answering only the first). ``sure``: count only the findings the check is sure of (at
     least the calibrated ``report_threshold``). ``semantic``: the check under ``--semantic``
-    (needs the ``embeddings`` extra)."""
-    meaning = meanings() if semantic else None
+    (needs the ``embeddings`` extra), or a model's name (``"minilm"``)."""
+    model = meaning_model(semantic)
+    meaning = meanings(model) if model is not None else None
 
     def missed_requests(transcript: Transcript, **kwargs: Any) -> list[Finding]:
         floor = report_level(semantic=semantic) if sure else 0.0
@@ -258,10 +283,11 @@ class Sureness:
 
 
 @cache
-def sureness(split: str, *, declared: bool = False, semantic: bool = False) -> Sureness:
+def sureness(split: str, *, declared: bool = False, semantic: Semantic = False) -> Sureness:
     """The turns of :func:`mutation` (answers one message each), each as its surest finding's
     confidence, so one pass gives the whole trade-off curve of the report threshold."""
-    meaning = meanings() if semantic else None
+    model = meaning_model(semantic)
+    meaning = meanings(model) if model is not None else None
 
     def surest(message: dict[str, Any], said: list[str], requests: Any) -> float:
         # missed_requests' decision for one turn, with the confidence kept
@@ -296,7 +322,7 @@ def curve(
     levels: tuple[float, ...] = CURVE,
     *,
     declared: bool = False,
-    semantic: bool = False,
+    semantic: Semantic = False,
 ) -> str:
     """The trade-off of the report threshold on ``split``: per level, the share of fully
     answered turns flagged, of drops flagged and of merges flagged."""
@@ -322,7 +348,7 @@ if __name__ == "__main__":
         if "answer_own_terms" in load(split)[0]["requests"][0]
         else ("answer",)
     )
-    semantic = "--semantic" in sys.argv
+    semantic = semantic_option(sys.argv)
     if "--curve" in sys.argv:
         print(curve(split, semantic=semantic))
         sys.exit()

