@@ -12,7 +12,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e ".[test,dev,openai,hosting,agents-sdk,docs,embeddings,copilot-studio,storage]"
+	$(PY) -m pip install --quiet -e ".[test,dev,openai,hosting,agents-sdk,docs,embeddings,minilm,copilot-studio,storage]"
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
