@@ -164,7 +164,11 @@ s45-plan alone had looked at 18:32 UTC): the planner, with a schedule, place or 
 after a request joined to it, 1,247 -> 1,251 routed right, in no plan entry 9 -> 6, 385 of 630 in
 full; the check, with session 45's segmenter: answered turns flagged 77 -> 78, drops found 1,264
 -> 1,262, merges 748 -> 746.
-``test_unseen_multi_intent.py`` holds the nineteenth look's figures as floors.
+A twentieth (2026-12-03, session 46: s46-plan's look at 20:48 UTC, the lead's at the merged code,
+21:22 UTC): the planner unchanged (conditions and narrowing searches joined to the request before
+them); the check, with session 46's segmenter: answered turns flagged 78 -> 76, drops and merges
+the same.
+``test_unseen_multi_intent.py`` holds the twentieth look's figures as floors.
 """
 
 from __future__ import annotations

@@ -628,10 +628,12 @@ SURE = {
     # answered turns flagged on every set, more drops found (the closers' floors unchanged).
     # The lead's look at session 45's merged code with the review's mends (19:03 UTC): fewer
     # answered turns flagged on test and holdout, drops +2 on test and holdout, -2 on fresh.
+    # The lead's look at session 46's merged code (21:21 UTC): holdout three drops fewer (959),
+    # sgd-dev one answered turn fewer and one drop more, ways-held one answered turn fewer.
     "test": (0.035, 0.859, 0.913),  # 3.50 %, 85.95 % (3.67 %, 85.82 % before the fourteenth)
     "sgd-dev": (0.019, 0.301, 0.762),  # 1.83 %, 30.15 %, 76.25 % (1.83 %, 30.09 %)
     "fresh": (0.022, 0.844, 0.909),  # 2.17 %, 84.48 % (2.17 %, 84.61 % before the fourteenth)
-    "holdout": (0.024, 0.594, 0.849),  # 2.33 %, 59.49 % (2.5 %, 59.25 %; never tuned on)
+    "holdout": (0.024, 0.593, 0.849),  # 2.33 %, 59.31 % (59.49 % before the fifteenth)
 }
 
 
@@ -710,12 +712,18 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     lead's at the merged code 18:40 UTC and after the review's mends 19:03 UTC; a wish and the
     request acting on it, lists of people, a gapped second part, run-on imperatives after a copula
     question): segmented 13.50 %, 90.35 %, 90.17 % (one drop and one merge fewer than the
-    thirteenth session's); declared unchanged."""
+    thirteenth session's); declared unchanged. Its twenty-fifth and twenty-sixth (2026-12-03,
+    fifteenth session: s46-segment's branch with main beside it 20:38-20:45 UTC, the lead's at the
+    merged code 21:21 UTC; a statement trailing a request, the bot addressed anew, a date's comma,
+    "the other one", "for me and my wife", an auxiliary going on after "and"): segmented 13.00 %,
+    89.98 %, 89.77 % (three answered turns fewer flagged, six drops and four merges fewer found:
+    the development sets gained 27 messages segmented right and lost none, so the trade was
+    kept); declared unchanged."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.135
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.903
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.901
+    assert segmented.full_flagged / segmented.full_turns <= 0.130
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.899
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.897
     declared = mutation("holdout", declared=True)
     assert declared.full_flagged / declared.full_turns <= 0.092
     assert declared.dropped_flagged / declared.dropped_turns >= 0.917

@@ -138,6 +138,8 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
     # after a request joins it; the word gate reads CamelCase and tool names; s45-plan's own look
     # 18:32 UTC, the lead's after the review's mends, 19:15 UTC): routed right 1,247 -> 1,251,
     # in no plan entry 9 -> 6, entries covering no request 115 -> 106.
+    # Twentieth look (session 46's split: conditions and narrowing searches join the request
+    # before; s46-plan's own look 20:48 UTC, the lead's at the merged code, 21:22 UTC): unchanged.
     assert measured.routed_right >= 1251
     assert measured.dropped <= 6
     assert measured.merged <= 32
@@ -177,6 +179,10 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
     # answered turns flagged 77 -> 78, drops 1,264 -> 1,262, merges 748 -> 746 (sure findings:
     # 11 answered turns, drops 745 -> 746): a little worse here, better on the other held-out
     # sets together (the floors follow the look).
-    assert measured.full_flagged <= 78
+    # Twentieth look (session 46's segmenter: a statement trailing a request, the bot addressed
+    # anew, a date's comma, "the other one", people going with the speaker; the lead's look at
+    # the merged code, 21:22 UTC): answered turns flagged 78 -> 76, drops 1,262 and merges 746
+    # the same (sure findings: answered turns 11 -> 10, drops 746 -> 744).
+    assert measured.full_flagged <= 76
     assert measured.dropped_flagged >= 1262
     assert measured.merged_flagged >= 746

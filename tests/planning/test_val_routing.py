@@ -151,14 +151,16 @@ def _at_least_as_measured(
 def test_the_planner_routes_the_val_set_as_measured() -> None:
     # The lead's look at s42's merged code (2026-12-03 11:27 UTC): 1,549 routed right, 8 merged,
     # 548 in full, 82 extra (s42-split's own look 1,546, 8, 546, 82; 1,547, 6, 547, 86 before);
-    # 84 extra after the review's fixes (12:00 UTC).
-    _at_least_as_measured(routing("val"), rate=0.9663, dropped=1, merged=8, full=548, extra=84)
+    # 84 extra after the review's fixes (12:00 UTC). Fifteenth session (s46-plan's look 20:48 UTC,
+    # the lead's at the merged code 21:22 UTC): 10 merged (one message's two requests share an
+    # entry since conditions and narrowing searches join the request before), the rest the same.
+    _at_least_as_measured(routing("val"), rate=0.9663, dropped=1, merged=10, full=548, extra=84)
 
 
 @needs_embeddings
 def test_with_embeddings_the_planner_routes_the_val_set_as_measured() -> None:
     measured = routing("val", embeddings=True)
-    _at_least_as_measured(measured, rate=0.965, dropped=1, merged=8, full=546, extra=84)
+    _at_least_as_measured(measured, rate=0.965, dropped=1, merged=10, full=546, extra=84)
     # 1,547 against 1,549 at the lead's s42 look (1,548 against 1,550 at the fourteenth look;
     # it was ahead until then)
     assert measured.routed_right >= routing("val").routed_right - 2
