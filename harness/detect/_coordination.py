@@ -232,16 +232,21 @@ _STAND_INS = _words("one ones other others rest")
 def _stands_in(rw: list[str]) -> bool:
     """Whether the part ``rw`` after "and" stands in for the thing named before it (a
     determiner, at most two words, then "one", "ones", "other" or "rest"): "the other one",
-    "that one", "the green ones", "the rest"."""
-    return 1 < len(rw) <= 4 and rw[-1] in _STAND_INS
+    "that one", "the green ones", "the rest"; not a counted noun, "a table for one")."""
+    return (
+        1 < len(rw) <= 4
+        and rw[-1] in _STAND_INS
+        and rw[0] in _DETERMINERS
+        and not any(w in _PREPS for w in rw[1:-1])
+    )
 
 
 def _up_to_object(clause: list[_Tok], k: int) -> list[_Tok]:
-    """``clause`` up to its last preposition after its first ``k`` words, whose object a part
-    that stands in for it replaces ("what is the price of" in "what is the price of the blue
-    lamp"); empty when there is none."""
-    for j in range(len(clause) - 2, k, -1):
-        if clause[j].word in _PREPS:
+    """``clause`` up to the first preposition after its first ``k`` words that a determiner
+    follows, whose object a part that stands in for it replaces ("what is the price of" in
+    "what is the price of the lamp in the kitchen"); empty when there is none."""
+    for j in range(k, len(clause) - 1):
+        if clause[j].word in _PREPS and clause[j + 1].word in _DETERMINERS:
             return clause[: j + 1]
     return []
 

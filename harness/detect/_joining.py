@@ -28,6 +28,7 @@ from harness.detect._request_words import (
     _VERBS,
     _WH,
     _Tok,
+    _words,
 )
 
 
@@ -101,15 +102,27 @@ _DAY = re.compile(r"(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?")
 _YEAR = re.compile(r"(19|20)[0-9][0-9]")
 
 
+# The months, written out or cut short (a closed class).
+_MONTHS = _words(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+
+
 def _dated(toks: list[_Tok], i: int) -> bool:
-    """Whether ``toks[i]`` is the comma between a date's day and its year ("may 01, 2019")."""
-    return (
-        0 < i < len(toks) - 1
+    """Whether ``toks[i]`` is the comma between a date's day and its year ("may 01, 2019", "the
+    3rd, 2027"): a month or "the" before the day ("the" only before a day with its ending), not
+    any number ("set the volume to 10, 2020 hits ...")."""
+    if not (
+        1 < i < len(toks) - 1
         and toks[i].word == ""
         and toks[i].mark == ","
-        and _DAY.fullmatch(toks[i - 1].word) is not None
+        and (day := _DAY.fullmatch(toks[i - 1].word)) is not None
         and _YEAR.fullmatch(toks[i + 1].word) is not None
-    )
+    ):
+        return False
+    before = toks[i - 2].word
+    return before in _MONTHS or (before == "the" and day.group(2) is not None)
 
 
 def _also(toks: list[_Tok], i: int) -> bool:

@@ -67,6 +67,7 @@ from harness.detect._acting_on import (
     _tells_of_it,
     _wish_then_ask,
 )
+from harness.detect._request_tokens import _SMILEY
 from harness.detect._request_words import (
     _ANNOUNCED,
     _ANNOUNCING,
@@ -239,20 +240,31 @@ def _trails(message: str, first: str, after: Request, needs: Callable[[str], flo
     shared ride is fine"): it asks nothing (no question word, no auxiliary or request verb
     first), wants nothing ("..., I need a hotel too") and has less than even odds of needing an
     answer (the needs model: not "..., my card was stolen"); not a part that leads into one
-    after it ("..., I'm going abroad soon, I should tell the bank")."""
-    rest = message[after.end : after.end + 2].lstrip(" \t")
-    if (rest and rest[0] not in _SENTENCE_ENDS) or _states(first):
+    after it ("..., I'm going abroad soon, I should tell the bank"). An emoji or emoticon after
+    it ends its sentence; spaces, brackets and quotes before what follows are skipped."""
+    if _SMILEY.match(message, after.end) is None:
+        rest = message[after.end :].lstrip(_CLOSING)[:1]
+        if (rest and rest not in _SENTENCE_ENDS) or _states(first):
+            return False
+    elif _states(first):
         return False
     piece = message[after.start : after.end]
     if "," in piece or _opens_asking(piece):
         return False
     words = WORD.findall(piece.lower())
-    return not any(w in _WH or w in _WANTING for w in words) and needs(piece) < _EVEN
+    return (
+        not any(w in _WH or w in _WANTING for w in words)
+        and _WISHED.search(piece) is None
+        and needs(piece) < _EVEN
+    )
 
 
-# What ends a sentence after its last word; the words of wanting and needing (closed classes).
+# What ends a sentence after its last word, and what may stand between them; the words of
+# wanting and needing, and a wish said without them ("a pizza would be great"; closed classes).
 _SENTENCE_ENDS = frozenset(".!?\n")
+_CLOSING = " \t)]\"'\u201d\u2019"
 _WANTING = WANTS | frozenset({"needing", "wanting", "love", "wish"})
+_WISHED = re.compile(r"\bwould\s+be\s+(?:great|nice|good|lovely)\b|\bcould\s+use\b", re.I)
 
 
 def _opens_asking(piece: str) -> bool:

@@ -59,7 +59,13 @@ from harness.detect._joining import (
 )
 from harness.detect._leads import _answered_lead, _leads_in, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
-from harness.detect._people import _another_list, _named_only, _with_speaker
+from harness.detect._people import (
+    _ADDRESSING,
+    _addresses,
+    _another_list,
+    _named_only,
+    _with_speaker,
+)
 from harness.detect._request_tokens import (
     _EDGE,
     _FIRST_ITEM,
@@ -184,8 +190,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             addressed = (
                 j + 1 < len(toks)
                 and toks[j].mark == ","
-                and bool(after)
-                and all(t.word in _ADDRESSING for t in after)
+                and _addresses(toks, i, region, after, toks[j + 1].word)
             )
             cut = _opens_request(
                 current,
@@ -308,11 +313,6 @@ def _next_piece(toks: list[_Tok], j: int, *, limit: int) -> list[_Tok]:
             break
         j += 1
     return out
-
-
-# How a user addresses the bot before a request of its own (closed classes: greetings, what an
-# assistant is called).
-_ADDRESSING = _words("hi hello hey yo ai bot assistant chatbot")
 
 
 def _opens_request(
@@ -516,23 +516,30 @@ def _goes_on(words: list[str]) -> bool:
     )
 
 
-# The speaker as a subject (a closed class).
+# The speaker as a subject, and the auxiliaries that agree with each (closed classes): "I ...
+# and is X" cannot go on with "I".
 _SPEAKER = _words("i i'm im i've ive we we're we've")
+_AGREES = {
+    **dict.fromkeys(_words("i i'm im i've ive"), _words("am was have had")),
+    **dict.fromkeys(_words("we we're we've"), _words("are were have had")),
+}
 
 
 def _same_subject(left: list[_Tok], words: list[str]) -> bool:
     """Whether ``words``, after "and", are an auxiliary and a participle that go on with the
     speaker the clause ``left`` is about ("I am in the lobby and have been for an hour", "I'm
     moving and was wondering if ...", "we are in Rome and are hoping to ..."): one request, not
-    a question ("and can I ...", "and is there ...") nor a wish of its own ("and would like
-    ...")."""
+    a question ("and can I ...", "and is there ...", "and is shipping free") nor a wish of its
+    own ("and would like ..."). The auxiliary agrees with the last speaker word before it (not
+    "I ... and is ...")."""
     if len(words) < 2 or words[0] not in _AUX:
         return False
     second = words[1]
     verb = second == "been" or (
         len(second) > 4 and second.endswith("ing") and not second.endswith("thing")
     )
-    return verb and any(t.word in _SPEAKER for t in left[-_EDGE_LIMIT:])
+    speaker = next((t.word for t in reversed(left[-_EDGE_LIMIT:]) if t.word in _SPEAKER), None)
+    return verb and speaker is not None and words[0] in _AGREES[speaker]
 
 
 def _asks(words: list[str], k: int) -> bool:
