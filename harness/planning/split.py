@@ -36,12 +36,16 @@ left".
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from harness.models._text import content_tokens
+from harness.planning._asking import ACKNOWLEDGEMENTS_FILE, asks_something
+from harness.planning._asking import AUX as _AUX
+from harness.planning._asking import QUESTION as _QUESTION
+from harness.planning._asking import WH as _WH
+from harness.planning._asking import asks as _asks
+from harness.planning._asking import declines as _declines
 from harness.planning._cuts import (
     CLAUSE_WORDS,
     CUT,
@@ -79,54 +83,20 @@ from harness.text._shapes import (
     refers_back,
     word_class,
 )
-from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
+from harness.text.words import REQUEST_STOPWORDS
 
-__all__ = ["asks_something", "opens_question", "split_request_parts", "split_requests"]
+__all__ = [
+    "ACKNOWLEDGEMENTS_FILE",
+    "asks_something",
+    "opens_question",
+    "split_request_parts",
+    "split_requests",
+]
 
-ACKNOWLEDGEMENTS_FILE = Path(__file__).resolve().parent / "_models" / "acknowledgements.json"
-"""Word stems of real user turns that only acknowledge ("sounds", "works", "nope"; and, read only
-in a piece that declines, the further stems of turns that decline what was offered: "right",
-"want"), learnt from
-Schema-Guided Dialogue train user acts by ``python -m tests.planning.build_acknowledgements``
-(Rastogi et al., AAAI 2020, CC BY-SA 4.0; the file is distributed under CC BY-SA 4.0 as well)."""
-
-# Words that stand for a request without saying what it asks ("I have a few questions", "could you
-# help me with something"), and acknowledgements ("Great, ...", "That sounds good."): a piece of
-# these and stop words alone asks nothing; it opens the request after it or closes the one before
-# it. The acknowledgements are learnt from real user turns (``ACKNOWLEDGEMENTS_FILE``).
-_LEARNT = json.loads(ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8"))
-_PLACEHOLDER = frozenset(
-    content_tokens(
-        "question questions thing things something anything stuff matter help hand ask asking"
-        " query queries few couple several another other last final quick wonder wondering"
-        " great perfect cool awesome alright fine good nice excellent wonderful sure"
-        " morning afternoon evening thx ty cheers appreciate appreciated pls plz lot yo"
-        " request requests two three four go ahead hurry"
-    )
-) | frozenset(_LEARNT["words"])
-# Content words of requests as well ("tell me my rights"): asking nothing only beside a refusal.
-_DECLINING = _PLACEHOLDER | frozenset(_LEARNT["declining"])
-# "things to do", "something to eat": what follows the placeholder says what is asked.
-_SAYS_WHAT = re.compile(r"\b(?:some|any)?(?:thing|stuff)s?\s++to\s++\w", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _LAST_WORD = re.compile(r"(?<![\w'-])[A-Za-z][\w'-]*+$")
 # Words that open a noun phrase: a piece that starts with one lacks its verb ("and my W-2").
 _DETERMINER = frozenset({"the", "my", "a", "an", "your", "our", "their", "his", "her", "its"})
-# Auxiliaries that end the object of a "how many / how much" question.
-_AUX = frozenset(
-    {"is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "can", "will", "am"}
-)
-# Words a question opens with: a piece that starts with one is a clause of its own.
-_WH = frozenset(
-    {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom",
-     "which", "why", "how", "how's"}
-)  # fmt: skip
-# A question inside a request to tell or show: "let me know what I have to do today".
-_EMBEDDED = re.compile(
-    r"\b(?:let\s++me\s++know|tell\s++me|show\s++me)\s++(?:" + "|".join(sorted(_WH)) + r")\s++\w",
-    re.IGNORECASE,
-)
-_QUESTION = _WH | {"could", "would", "should", "may", "might", "shall"} | _AUX
 _COMPARED = 200
 """The longest request a comma piece is compared with whole (``starts_request``); past it, with
 the piece the request opened with. A request of one or two real sentences is shorter; a message
@@ -323,31 +293,11 @@ def split_request_parts(
             # "I'd like a table at a restaurant. Please reserve it for 7 pm.": a new sentence whose
             # object is a pronoun asks about what the sentence before it named.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif (
-            (cut == "comma" or ends_sentence(cut_text) or _AND.fullmatch(cut_text))
-            and had
-            and not opening
-            and requires(piece, asked=asked)
-        ):
-            # "Help me find a house there, it has to have laundry service", "... three bedrooms
-            # and I need it to allow pets": a condition on what the request asks for is part of it.
-            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif (
-            _AND.fullmatch(cut_text)
-            and had
-            and not opening
-            and schedules_after_and(_no_meridiem(piece))
-        ):
-            # "... checking in on the 1st and leave by the 7th": the schedule of what it books.
-            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
-        elif (
-            (cut == "comma" or ends_sentence(cut_text) or _AND.fullmatch(cut_text))
-            and had
-            and not opening
-            and narrows(_no_meridiem(piece))
-        ):
-            # "I'd like to find some attractions. Find something in Los Angeles.": a search with
-            # nothing new to find narrows the request before it to a place or a time.
+        elif not opening and _joins_before(cut, cut_text, piece, asks[-_COMPARED:], asked=asked):
+            # "Help me find a house there, it has to have laundry service", "... checking in on
+            # the 1st and leave by the 7th", "I'd like to find some attractions. Find something in
+            # Los Angeles.": a condition on what the request asks for, its schedule after "and",
+            # or a search that narrows it is part of it.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
             (cut == "comma" or ends_sentence(cut_text))
@@ -414,6 +364,22 @@ def split_request_parts(
     ]
 
 
+def _joins_before(cut: str, cut_text: str, piece: str, before: str, *, asked: bool) -> bool:
+    """Whether ``piece``, after the cut ``cut_text``, goes on with the request ``before`` it: a
+    condition on what it asks for (``requires``; after a comma, a sentence end or "and"), its
+    schedule after "and" (``schedules_after_and``) or a search that narrows it (``narrows``;
+    after a comma, a sentence end or "and")."""
+    anded = _AND.fullmatch(cut_text) is not None
+    if not (anded or cut == "comma" or ends_sentence(cut_text)):
+        return False
+    plain = _no_meridiem(piece)
+    return (
+        requires(piece, asked=asked, before=before)
+        or (anded and schedules_after_and(plain, before=before))
+        or narrows(plain, before=before)
+    )
+
+
 # "am" after a time ("at 9 am") is no auxiliary: the shapes of ``harness.text._shapes`` read it as
 # one ("I'd like it to leave at 9 am" asks no question of its own).
 _MERIDIEM_AM = re.compile(r"(?<=\d)(\s*+)am\b", re.IGNORECASE)
@@ -448,95 +414,6 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     if mark == ",":
         return names_region(text, start, end)
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
-
-
-# A verb that links a subject to what is said of it ("Teen Spirit sounds like a good one", "The
-# Missing Link is perfect"): a closed class, the copula and the verbs of seeming.
-_JUDGED = re.compile(
-    r"(?P<subject>[^\W\d][\w'&.-]*+(?:\s++[\w'&.-]++){0,5}?)"
-    r"\s++(?:(?:would|will|should|might|could)\s++be|is|are|was|were|sounds|seems|looks)"
-    r"\b(?P<predicate>.*)",
-    re.IGNORECASE | re.DOTALL,
-)
-# Words a subject that is no mere name has: a person ("I think it is good"), a question or a
-# clause ("tell me if the hotel is good"). Closed classes.
-_NOT_NAMED = (
-    _WH
-    | _QUESTION
-    | NEGATIONS
-    | {"i", "me", "you", "we", "us", "my", "your", "our", "if", "whether", "that's", "there"}
-)
-
-
-def _judges(piece: str) -> bool:
-    """Whether ``piece`` only says that something named is good ("Teen Spirit sounds like a good
-    one", "The Missing Link is perfect", "Gloria Bell would be perfect"): a short subject with no
-    person, question or clause in it, a linking verb, and what follows asks nothing (all its
-    content words acknowledge, none negates). A user picks what was offered that way; what they
-    ask comes in the next sentence."""
-    judged = _JUDGED.fullmatch(piece)
-    if judged is None:
-        return False
-    subject = _WORDS.findall(judged.group("subject").lower())
-    predicate = judged.group("predicate")
-    said = _WORDS.findall(predicate.lower())
-    return (
-        not any(w in _NOT_NAMED for w in subject)
-        and not any(w in NEGATIONS or w in _WH for w in said)
-        and bool(content_tokens(predicate))
-        and all(token in _PLACEHOLDER for token in content_tokens(predicate))
-        and _SAYS_WHAT.search(predicate) is None
-    )
-
-
-def _asks(piece: str) -> bool:
-    """Whether ``piece`` asks something of its own: it opens with a question word or asks one
-    inside "let me know", "tell me" or "show me" ("tell me what I have to do"), or it has a
-    content word that does not stand for a request in general ("questions", "things", "help") or
-    acknowledge ("great")."""
-    words = piece.split(maxsplit=1)
-    return (
-        (
-            bool(words and words[0].lower() in _WH)  # "what are the things I have today"
-            or _EMBEDDED.search(piece) is not None
-            or _SAYS_WHAT.search(piece) is not None
-            or any(token not in _PLACEHOLDER for token in content_tokens(piece))
-        )
-        and not _judges(piece)
-        and not _declines(piece)
-    )
-
-
-# A reply that declines or puts off what was offered ("No, not right now", "Maybe later", "Not
-# yet", "Nope, I'm good"): a word of refusing or deferring, and else only these words, stop words
-# or acknowledgements (closed classes). "I see" and "I understand" only acknowledge as well.
-_REFUSING = frozenset({"no", "not", "nope", "nah", "maybe", "perhaps", "later"})
-_DEFERRING = _REFUSING | word_class(
-    "yet moment time right now still today currently i'm im good fine ok okay yes yeah"
-)
-_UNDERSTOOD = frozenset({"see", "understand", "gotcha"})
-_DECLINES_WORDS = 8
-
-
-def _declines(piece: str) -> bool:
-    """Whether ``piece`` only declines, puts off or acknowledges what was offered (see
-    ``_REFUSING``): it asks nothing of its own."""
-    words = _WORDS.findall(piece.lower())
-    if not words or len(words) > _DECLINES_WORDS or any(w in _WH for w in words):
-        return False
-    if words in (["i", w] for w in _UNDERSTOOD):
-        return True
-    return any(w in _REFUSING for w in words) and all(
-        w in _DEFERRING or w in REQUEST_STOPWORDS or all(t in _DECLINING for t in content_tokens(w))
-        for w in words
-    )
-
-
-def asks_something(sentence: str) -> bool:
-    """Whether ``sentence`` asks something of its own: not only an acknowledgement ("That sounds
-    good."), a greeting or words that stand for a request without saying what it asks ("I have a
-    question.")."""
-    return _asks(sentence.strip(" ,;:.!?"))
 
 
 def _glue(cut: str, cut_text: str) -> str:

@@ -14,7 +14,7 @@ The turns that decline an intent they were offered (``NEGATE_INTENT``: "Not righ
 don't want to.") give the file's second list, ``declining``: the words that become
 acknowledgements only when those turns count as well ("right", "want", "information"). They are
 content words of requests as well ("tell me my rights", "can I get more information?"), so the
-split reads them as asking nothing only inside a piece that declines (``split._declines``: it has
+split reads them as asking nothing only inside a piece that declines (``harness.planning._asking.declines``: it has
 a word of refusing, "no", "not", "later"), never in a piece of its own.
 
 Deterministic; SGD dev is never read. Rebuild with::
