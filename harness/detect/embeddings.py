@@ -65,6 +65,14 @@ class Embedder(ABC):
     model it runs. A wrapper (one that caches or retries another embedder's vectors) passes this
     one attribute on, in its ``__init__``: ``self.meaning_model = wrapped.meaning_model``."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "reads_requests" in vars(cls):  # the attribute meaning_model replaced: not read
+            raise TypeError(
+                f"{cls.__name__}.reads_requests is no longer read: set meaning_model instead "
+                '("wordllama", "minilm" or None)'
+            )
+
     @abstractmethod
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """One vector per text, in order."""

@@ -348,6 +348,16 @@ def test_a_wrapper_of_a_minilm_embedder_is_read_with_minilms_confidence(
     assert set(used) == {"minilm"}
 
 
+def test_an_embedder_that_still_says_reads_requests_is_refused() -> None:
+    with pytest.raises(TypeError, match="meaning_model"):
+
+        class Old(Embedder):
+            reads_requests = True
+
+            async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+                return [[1.0] for _ in texts]
+
+
 @pytest.mark.parametrize("model", [None, "bert"])
 def test_a_meaning_embedder_the_check_cannot_read_is_a_usage_error(model: str | None) -> None:
     from harness.exceptions import UsageError
