@@ -3,12 +3,13 @@
 The shipped check judges by words, kinds of value and an association table counted on SGD; an
 answer in another user's words for the same request ("what is latin for i love you" / "in
 spanish, meet me tomorrow is said how") shares nothing it can read, and is flagged. With the
-``embeddings`` extra's WordLlama (an :class:`~harness.detect.embeddings.Embedder` whose
-``reads_requests`` is true: the model was fitted on WordLlama's cosines), the check reads how
-close in meaning each request is to each sentence the bot sent, and a second finding confidence
-(:class:`SemanticConfidence`, ``_models/answers-semantic.json``, fitted by
-``tools/detector/fit_answers.py --semantic``) reads that closeness beside the shipped
-:data:`~harness.detect.answers.FINDING_FEATURES`:
+``embeddings`` extra's WordLlama or the ``minilm`` extra's MiniLM (an
+:class:`~harness.detect.embeddings.Embedder` whose ``meaning_model`` names its own fitted
+confidence in :data:`MEANING_MODELS`), the check reads how close in meaning each request is to
+each sentence the bot sent, and a second finding confidence (:class:`SemanticConfidence`,
+``_models/answers-semantic.json`` for WordLlama, ``_models/answers-semantic-minilm.json`` for
+MiniLM, fitted by ``tools/detector/fit_answers.py --semantic [--embedder minilm]``) reads that
+closeness beside the shipped :data:`~harness.detect.answers.FINDING_FEATURES`:
 
 - ``meant_free``: the closest sentence the matching gave no request (a free sentence) to the
   request left out;

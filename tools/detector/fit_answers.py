@@ -435,8 +435,8 @@ def main() -> None:
     parser.add_argument(
         "--embedder",
         choices=sorted(MEANING_MODELS),
-        default="wordllama",
-        help="with --semantic: whose cosines to fit on (wordllama: the 'embeddings' extra, into "
+        default=None,
+        help="with --semantic only: whose cosines to fit on (wordllama: the 'embeddings' extra, into "
         "answers-semantic.json; minilm: the 'minilm' extra, into answers-semantic-minilm.json)",
     )
     parser.add_argument(
@@ -445,13 +445,20 @@ def main() -> None:
         help="keep the shipped matcher; fit only the confidence of its findings",
     )
     args = parser.parse_args()
+    if args.embedder is not None and not args.semantic:
+        parser.error("--embedder needs --semantic (without it the default answers.json is fitted)")
     filler = fillers("train")
     if args.sgd is None:
         parser.error("--sgd is needed (the associations and the real one-slot requests)")
     slots = slot_messages(args.sgd)
     if args.semantic:
         model = _Matcher.load()
-        fit_semantic(model, _all_turns(model, filler, slots), args.target, embedder=args.embedder)
+        fit_semantic(
+            model,
+            _all_turns(model, filler, slots),
+            args.target,
+            embedder=args.embedder or "wordllama",
+        )
         return
     if args.findings_only:
         shipped = json.loads(_MODEL.read_text("utf-8"))

@@ -97,14 +97,26 @@ def with_noise(material: Material, seed: int) -> Material:
     )
 
 
+def rows_left_out(total: int, share: float) -> int:
+    """How many of ``total`` rows a ``share`` leaves out; ValueError unless it is above 0 and
+    below 1 and leaves out at least one row and keeps at least one."""
+    if not 0.0 < share < 1.0:
+        raise ValueError(f"the share of rows to leave out is {share}, not above 0 and below 1")
+    dropped = round(total * share)
+    if not 0 < dropped < total:
+        raise ValueError(f"a share of {share} leaves out {dropped} of {total} rows")
+    return dropped
+
+
 def with_fewer_rows(material: Material, seed: int, *, share: float = ROW_SHARE) -> Material:
     """``material`` with a random ``share`` of its SGD-train rows (candidate pairs, not
     transcripts) left out, seeded; every transcript keeps its place, so the nine fits still leave
     out the same eighths."""
-    rng = np.random.default_rng(seed)
     sizes = [len(y) for _, y in material.sgd_rows]
     total = sum(sizes)
-    drop = rng.choice(total, size=round(total * share), replace=False)
+    dropped = rows_left_out(total, share)
+    rng = np.random.default_rng(seed)
+    drop = rng.choice(total, size=dropped, replace=False)
     keep = np.ones(total, dtype=bool)
     keep[drop] = False
     rows: list[fit.Rows] = []
@@ -181,7 +193,16 @@ def spread(
     """Print the nine fits' figures and their sums, then (``null``) the sums of that many fits
     with a noise feature added and (``rows``) of that many with a random ``share`` of the SGD-train
     rows left out, and how far each kind moves the sums from the first; returns the sums."""
+    if rows:
+        rows_left_out(1_000_000, share)  # a share out of range fails now, not after the fits
     material = record(corpus, sgd, position=position)
+    if rows:
+        total_rows = sum(len(y) for _, y in material.sgd_rows)
+        print(
+            f"each of the {rows} refits leaves out {rows_left_out(total_rows, share):,} of the "
+            f"{total_rows:,} SGD-train rows ({share:.1%})",
+            flush=True,
+        )
     fits = nine_fits(material, members=members)
     for name, one in zip(
         ["all rows", *(f"less part {k}" for k in range(PARTS))], fits, strict=True
