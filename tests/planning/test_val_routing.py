@@ -153,8 +153,10 @@ def test_the_planner_routes_the_val_set_as_measured() -> None:
     # 548 in full, 82 extra (s42-split's own look 1,546, 8, 546, 82; 1,547, 6, 547, 86 before);
     # 84 extra after the review's fixes (12:00 UTC). Fifteenth session (s46-plan's look 20:48 UTC,
     # the lead's at the merged code 21:22 UTC): 10 merged (one message's two requests share an
-    # entry since conditions and narrowing searches join the request before), the rest the same.
-    _at_least_as_measured(routing("val"), rate=0.9663, dropped=1, merged=10, full=548, extra=84)
+    # entry since conditions and narrowing searches join the request before), the rest the same;
+    # after the review's mends (those joins need the request before to be about the same thing;
+    # the lead's look 22:35 UTC): 8 merged again, the rest the same.
+    _at_least_as_measured(routing("val"), rate=0.9663, dropped=1, merged=8, full=548, extra=84)
 
 
 @needs_embeddings
