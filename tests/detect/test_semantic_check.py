@@ -287,6 +287,20 @@ class MiniTopics(Topics):
     meaning_model = "minilm"
 
 
+@pytest.fixture
+def used(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The meaning models whose fitted confidence the check loads, in order."""
+    loaded: list[str] = []
+    real = missed.semantic_confidence
+
+    def spy(model: str = "wordllama") -> object:
+        loaded.append(model)
+        return real(model)
+
+    monkeypatch.setattr(missed, "semantic_confidence", spy)
+    return loaded
+
+
 def test_each_meaning_model_has_its_own_fitted_confidence() -> None:
     wordllama, minilm = semantic_confidence("wordllama"), semantic_confidence("minilm")
     assert wordllama == semantic_confidence()
@@ -298,16 +312,8 @@ def test_each_meaning_model_has_its_own_fitted_confidence() -> None:
 
 
 def test_the_check_reads_a_meaning_embedder_with_its_own_confidence(
-    monkeypatch: pytest.MonkeyPatch,
+    used: list[str],
 ) -> None:
-    used: list[str] = []
-    real = missed.semantic_confidence
-
-    def spy(model: str = "wordllama") -> object:
-        used.append(model)
-        return real(model)
-
-    monkeypatch.setattr(missed, "semantic_confidence", spy)
     transcript = _turn(USER, [PARAPHRASE, TIME])
     assert detect(transcript, config=ONLY_THE_CHECK, meaning=MiniTopics()) == []
     assert set(used) == {"minilm"}
@@ -332,16 +338,8 @@ def test_a_meaning_embedder_alone_changes_the_check_and_not_the_duplicates() -> 
 
 
 def test_a_wrapper_of_a_minilm_embedder_is_read_with_minilms_confidence(
-    monkeypatch: pytest.MonkeyPatch,
+    used: list[str],
 ) -> None:
-    used: list[str] = []
-    real = missed.semantic_confidence
-
-    def spy(model: str = "wordllama") -> object:
-        used.append(model)
-        return real(model)
-
-    monkeypatch.setattr(missed, "semantic_confidence", spy)
     transcript = _turn(USER, [PARAPHRASE, TIME])
     wrapped = detect(transcript, config=ONLY_THE_CHECK, meaning=Caching(MiniTopics()))
     assert wrapped == detect(transcript, config=ONLY_THE_CHECK, meaning=MiniTopics()) == []
@@ -436,17 +434,11 @@ def test_minilm_reads_an_answer_wordllama_misses_and_keeps_both_drops() -> None:
 
 
 @needs_minilm
-def test_a_wrapper_of_minilm_finds_what_minilm_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrapper_of_minilm_finds_what_minilm_finds(
+    used: list[str],
+) -> None:
     from harness.detect.embeddings import MiniLMEmbedder
 
-    used: list[str] = []
-    real = missed.semantic_confidence
-
-    def spy(model: str = "wordllama") -> object:
-        used.append(model)
-        return real(model)
-
-    monkeypatch.setattr(missed, "semantic_confidence", spy)
     user = "please water the ferns on friday and tell me how tall the eiffel tower is"
     said = ["I'll give the plants some water at the end of the week.", "It's made of iron."]
     minilm = MiniLMEmbedder()
