@@ -287,9 +287,8 @@ class MiniTopics(Topics):
     meaning_model = "minilm"
 
 
-@pytest.fixture
-def used(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The meaning models whose fitted confidence the check loads, in order."""
+def _confidences_loaded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Spy on the check: the meaning models whose fitted confidence it loads, in order."""
     loaded: list[str] = []
     real = missed.semantic_confidence
 
@@ -299,6 +298,12 @@ def used(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(missed, "semantic_confidence", spy)
     return loaded
+
+
+@pytest.fixture
+def used(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The meaning models whose fitted confidence the check loads, in order."""
+    return _confidences_loaded(monkeypatch)
 
 
 def test_each_meaning_model_has_its_own_fitted_confidence() -> None:
@@ -490,14 +495,7 @@ def _cli_findings(
         def load(self) -> None:
             pass
 
-    used: list[str] = []
-    real = missed.semantic_confidence
-
-    def spy(model: str = "wordllama") -> object:
-        used.append(model)
-        return real(model)
-
-    monkeypatch.setattr(missed, "semantic_confidence", spy)
+    used = _confidences_loaded(monkeypatch)
     monkeypatch.setattr(embeddings, "LocalEmbedder", LoadedWordLlama)
     monkeypatch.setattr(embeddings, "MiniLMEmbedder", LoadedMiniLM)
     path = tmp_path / "t.jsonl"
