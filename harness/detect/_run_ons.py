@@ -23,6 +23,7 @@ from harness.detect._request_words import (
     _TITLE_NOUNS,
     _VERBS,
     _WH,
+    _has_topic,
     _owned,
     _Tok,
     _words,
@@ -31,9 +32,19 @@ from harness.detect._request_words import (
 # An auxiliary that opens a question when a subject follows it ("can you", "do i", "will we").
 _ASKING_AUX = frozenset({"can", "could", "would", "will", "do", "does", "did", "should", "may"})
 _ASKED = frozenset({"you", "i", "we"})
-_RUN_ON_OPENERS = _ASKING_AUX | _WH | _VERBS
-"""The words a question or an imperative running on opens with (:func:`_runs_on` is tried at
-these only)."""
+# The speaker's words a wish opens with ("i need", "i'd like", "im looking"), and the words of
+# wishing that follow them (closed classes): a wish said as a request of its own.
+_WISHERS = _words("i i'd id i'm im")
+_WISHING = {
+    "i": _words("need want wanna would"),
+    "i'd": _words("like love"),
+    "id": _words("like love"),
+    "i'm": _words("looking interested"),
+    "im": _words("looking interested"),
+}
+_RUN_ON_OPENERS = _ASKING_AUX | _WH | _VERBS | _WISHERS
+"""The words a question, an imperative or a wish running on opens with (:func:`_runs_on` is
+tried at these only)."""
 # What an imperative's object opens with when it runs on after a question (a closed class:
 # "... arrive help me book a car", "... bill check the weather").
 _OBJECT_STARTS = _words("me us my our your the a an")
@@ -96,11 +107,28 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
             or head[0].word in _AUX
             or head[0].word in _VERBS
             or _glued(head[0].word)
+            or (toks[i].word not in _ASKING_AUX and _wishes([t.word for t in head[:3]]))
         )
     ):
-        return False
+        return False  # after a wish, a wish or a question word's question runs on; not "can
+        # you ..." or "do i ...", that may ask what the wish needs ("i want to go, do i need ...")
     word = toks[i].word
     ahead = [t.word for t in toks[i + 1 : i + 6]]
+    if word in _WISHERS:
+        # "what is my balance i need a cab": a wish of its own runs on; not one that points back
+        # ("... i need it by friday"), nor one that says which thing the object before it is
+        # ("the form i need", "tell my bank i need ..."), nor one inside a question still
+        # waiting for its verb
+        if (
+            not _wishes([word, *ahead[:2]])
+            or not _has_topic(ahead)  # "... for which i need your help"
+            or not _POINTING_BACK.isdisjoint(ahead)
+            or _names_object([t.word for t in current[-4:]])
+        ):
+            return False
+        words = [t.word for t in current[-12:]]
+        asked = [k for k, w in enumerate(words) if w in _WH]
+        return not asked or any(w in _AUX for w in words[asked[-1] + 1 :])
     if word in _VERBS and word not in _RUN_ON_QUESTION:
         return (
             (head[0].word in _WH or _glued(head[0].word))
@@ -131,6 +159,25 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
 
 
 _RUN_ON_QUESTION = _ASKING_AUX | _WH
+
+
+def _names_object(words: list[str]) -> bool:
+    """Whether the last words ``words`` end in an object a relative clause may follow: a
+    determiner one to three words back, not inside a preposition's phrase ("the minimum", "my
+    bank", "a few steps"; not "at my job", "for a new card")."""
+    for k in range(len(words) - 2, max(len(words) - 5, -1), -1):
+        if words[k] in _DETERMINERS:
+            return k == 0 or words[k - 1] not in _PREPOSITIONS
+    return False
+
+
+def _wishes(words: list[str]) -> bool:
+    """Whether ``words`` open with the speaker's wish ("i need", "i would like", "id like",
+    "im looking"; :data:`_WISHING`)."""
+    wishing = _WISHING.get(words[0]) if words else None
+    if not wishing or len(words) < 2 or words[1] not in wishing:
+        return False
+    return words[1] != "would" or words[2:3] == ["like"] or words[2:3] == ["love"]
 
 
 def _glued(word: str) -> bool:
