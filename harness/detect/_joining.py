@@ -109,6 +109,41 @@ _MONTHS = _words(
 )
 
 
+# Days said as words: the ordinals of the month and the days of the week (closed classes).
+_DAY_WORDS = _words(
+    """
+    first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+    thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
+    thirtieth twenty-first twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth
+    twenty-seventh twenty-eighth twenty-ninth thirty-first
+    monday tuesday wednesday thursday friday saturday sunday
+    """
+)
+
+
+def _a_day(word: str) -> bool:
+    """Whether ``word`` is a day: "ninth", "friday", "9th" (a number with its ending)."""
+    if word in _DAY_WORDS:
+        return True
+    day = _DAY.fullmatch(word)
+    return day is not None and day.group(2) is not None
+
+
+def _days_listed(left: list[_Tok], region: list[_Tok], right: list[_Tok]) -> bool:
+    """Whether ``right``, after "and" or "or", is a second day of the date ``left`` ends in ("for
+    the ninth and the tenth of May", "on friday or saturday"): the day before it follows "the",
+    a preposition or a month."""
+    if {t.word for t in region} not in ({"and"}, {"or"}) or len(left) < 2 or not right:
+        return False
+    k = 1 if right[0].word == "the" and len(right) > 1 else 0
+    return (
+        not left[-1].mark
+        and _a_day(left[-1].word)
+        and (left[-2].word in _PREPOSITIONS or left[-2].word in _MONTHS or left[-2].word == "the")
+        and _a_day(right[k].word)
+    )
+
+
 def _dated(toks: list[_Tok], i: int) -> bool:
     """Whether ``toks[i]`` is the comma between a date's day and its year ("may 01, 2019", "the
     3rd, 2027"): a month or "the" before the day ("the" only before a day with its ending), not

@@ -67,6 +67,39 @@ def _subordinate(left: list[_Tok]) -> bool:
     return first == "when" and len(left) > 1 and left[1].word not in _AUX
 
 
+# Participles that ask for something themselves ("Looking for a hotel, ...": a wish), and words
+# in -ing that are no participle (closed classes).
+_SEEKING = _words(
+    "looking searching seeking hunting hoping wanting needing wishing wondering craving"
+)
+_NOT_PARTICIPLES = _words(
+    """
+    thing things something anything nothing everything morning evening spring king ring string
+    sing bring wedding ceiling during pudding sibling darling
+    """
+)
+
+
+def _participle_lead(left: list[_Tok]) -> bool:
+    """Whether ``left`` opens with a participle's phrase that leads into the request after its
+    comma ("Counting the weekend, how long is the trip", "Looking at May, show ...", "Buying
+    milk today, my card got declined"); not a participle of seeking ("Looking for a hotel, ..."
+    asks for one)."""
+    while len(left) > 1 and (left[0].word in _GREETING or not left[0].word):
+        left = left[1:]
+    first = left[0].word
+    return (
+        len(left) > 1
+        and len(first) > 5
+        and first.endswith("ing")
+        and not (first in _SEEKING and (first != "looking" or left[1].word in ("for", "to")))
+        and first not in _NOT_PARTICIPLES
+        and first not in _LEAD_OPENERS
+        # the clause it leads into is not said yet ("Flying to Oslo am I ..., how do I ...")
+        and not any(t.word in _WH or t.word in _AUX for t in left)
+    )
+
+
 # What follows an item of a list ("if you, I and Tom fly to Rome, ...": "I" is no clause's start).
 _LISTING = frozenset({"", "and", "or", "&"})
 

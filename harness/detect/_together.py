@@ -67,6 +67,7 @@ from harness.detect._acting_on import (
     _tells_of_it,
     _wish_then_ask,
 )
+from harness.detect._people import _CALLED
 from harness.detect._request_tokens import _SMILEY
 from harness.detect._request_words import (
     _ANNOUNCED,
@@ -414,11 +415,16 @@ _COURTESY = (
 
 
 def _only_courtesy(piece: str) -> bool:
-    """Whether ``piece`` is only a greeting, thanks or a sign-off (:data:`_COURTESY`)."""
+    """Whether ``piece`` is only a greeting, thanks or a sign-off (:data:`_COURTESY`), maybe with
+    the name the bot is called by ("hello, bot"; not the name alone, that may be a topic)."""
     if len(piece) > 40:
         return False  # the cheap test first: five words of courtesy are shorter
     words = WORD.findall(piece.lower())
-    return len(words) <= 5 and all(w in _COURTESY for w in words)
+    return (
+        len(words) <= 5
+        and all(w in _COURTESY or w in _CALLED for w in words)
+        and any(w in _COURTESY for w in words)
+    )
 
 
 def _announces(piece: str) -> bool:

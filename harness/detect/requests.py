@@ -45,19 +45,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
+from harness.detect._coordination import _SHARED_OPENERS, _bare, _coordinated, _Cut
 from harness.detect._joining import (
     _EDGE_LIMIT,
     _REGION_STARTS,
     _STATEMENT,
     _USER,
+    _days_listed,
     _head,
     _marker_at,
     _Reading,
     _region,
     _words_at,
 )
-from harness.detect._leads import _answered_lead, _leads_in, _subordinate
+from harness.detect._leads import _answered_lead, _leads_in, _participle_lead, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
 from harness.detect._people import (
     _ADDRESSING,
@@ -344,6 +345,8 @@ def _opens_request(
         return _Cut([], [])  # "my son and I want pizza and my wife and I want sushi"
     if reading.anywhere and not hard and _with_speaker(left, region, right):
         return None  # "book a table for me and my wife": one group of people
+    if reading.anywhere and not hard and _days_listed(left, region, right):
+        return None  # "a day off for the ninth and the tenth of May": one date, two days
     if reading.anywhere and not hard and _gapped(left, right):
         return None  # "pay 200 toward my card, and the remainder to my loan": one move
     if led and reading.anywhere and not hard and _leads_in(left, region, right):
@@ -407,7 +410,7 @@ def _opens(
     if (
         (comma_only or joiners == {"then"})
         and (not reading.anywhere or all(t.mark != ";" for t in region))
-        and _subordinate(left)
+        and (_subordinate(left) or (reading.anywhere and _participle_lead(left)))
         and not (reading.anywhere and _answered_lead(left))
     ):
         # "if I travel to Peru, do I need a visa", "on my list, add milk", "if it snows then ..."
@@ -434,6 +437,12 @@ def _opens(
     ):
         return True, []  # "... and when does it start": a question of its own ("..., how do I"
         # after a comma goes on with the same request)
+    if (
+        reading.anywhere
+        and (whole[-1].mark == ";" or any(t.mark == ";" for t in region))
+        and (words[0] in _WH or words[:2] in (["see", "if"], ["see", "whether"]))
+    ):
+        return True, []  # "... the music / how much", "...; see if my refund came": its own
     if not _has_topic(words, nouns=reading.anywhere):
         return False, []  # "... and tell me", "... and how much" (not "... also cancel my order")
     first = words[0]
@@ -473,6 +482,11 @@ def _opens(
         and all(t.mark != "," for t in whole[-_EDGE_LIMIT:])
     )
     if first in _DETERMINERS:
+        if reading.anywhere and comma_only and last:
+            # "find me a dentist, my tooth hurts": a frame would garble it; "a film, a film by
+            # Fellini" names again what the request asks for
+            named = {t.word for t in whole[-6:]}
+            return not any(_bare(w) and w in named for w in words[1:4]), []
         frame = _frame(left)
         if frame or not (strong or parted) or not reading.anywhere:
             return bool(frame), frame

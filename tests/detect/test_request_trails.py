@@ -207,7 +207,7 @@ def test_a_stand_in_replaces_the_object_of_the_first_preposition(
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("play some jazz, a bit of blues would be nice", ["play some jazz", "play a bit of blues would be nice"]),
+        ("play some jazz, a bit of blues would be nice", ["play some jazz", "a bit of blues would be nice"]),
         ("what time is it in Oslo, a coffee would be great", ["what time is it in Oslo", "a coffee would be great"]),
         ("book a table, a window seat could use some sun", ["book a table", "a window seat could use some sun"]),
     ],

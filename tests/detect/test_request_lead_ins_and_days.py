@@ -1,0 +1,107 @@
+"""The check's segmenter on a participle's phrase that leads into a request ("Counting the
+weekend, ..."), two days of one date ("the ninth and the tenth of May"), a greeting with the
+bot's name standing alone ("hello, bot, ...") and a part after a comma that takes no frame
+("find me a dentist, my tooth hurts") (``harness.detect._leads``, ``harness.detect._joining``,
+``harness.detect._together``, ``harness.detect.requests``). The sentences are new text."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.detect.requests import segment_requests
+
+
+def texts(message: str) -> list[str]:
+    return [r.text for r in segment_requests(message)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Counting the weekend, how many days is my trip to Bergen",
+        "Looking at last March, show me what I spent on fuel",
+        "Leaving out the bonus, how much did I earn this year",
+        "Paying for lunch at the deli, my card was refused",
+    ],
+)  # fmt: skip
+def test_a_participles_phrase_leads_into_the_request_after_its_comma(message: str) -> None:
+    assert texts(message) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        # a participle of seeking asks for something itself
+        ("Looking for a cheap hostel, can you check the weather in Porto", ["Looking for a cheap hostel", "can you check the weather in Porto"]),
+        # the clause it leads into was said before the comma
+        ("Driving to Leeds do I need a permit, what is my balance", ["Driving to Leeds do I need a permit", "what is my balance"]),
+        # a noun in -ing is no participle
+        ("Something is wrong with the heater, what is my balance", ["Something is wrong with the heater", "what is my balance"]),
+    ],
+)  # fmt: skip
+def test_a_phrase_that_is_no_lead_in_stays_apart(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "book a desk for the third and the fourth of June",
+        "take me off the rota on the 12th and 13th",
+        "am I free on thursday or friday",
+        "log a day off for October 2nd and 3rd",
+    ],
+)  # fmt: skip
+def test_two_days_of_one_date_are_one_request(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_a_day_and_a_question_after_and_are_two_requests() -> None:
+    assert texts("set a reminder for the 3rd and what is the weather in Ghent") == [
+        "set a reminder for the 3rd",
+        "what is the weather in Ghent",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("hello, bot, how far is Lyon from Paris", ["how far is Lyon from Paris"]),
+        ("good evening assistant, play some blues, and what is my balance", ["play some blues", "what is my balance"]),
+    ],
+)  # fmt: skip
+def test_a_greeting_with_the_bots_name_is_no_request(message: str, requests: list[str]) -> None:
+    assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "find me a dentist, my tooth hurts",
+        "send me a plumber, the pipe under the sink is dripping",
+        "I want to hear a song, a song by Nina Simone",
+    ],
+)  # fmt: skip
+def test_the_last_part_after_a_comma_takes_no_frame(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_a_part_after_a_comma_that_asks_is_a_request_without_the_frame() -> None:
+    # before, the frame garbled it: "can you cancel any storm warnings for Bergen"
+    assert texts("can you cancel my gym class, any storm warnings for Bergen") == [
+        "can you cancel my gym class",
+        "any storm warnings for Bergen",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("what colour is the sofa / how much?", ["what colour is the sofa", "how much"]),
+        ("renew my gym pass / see if the pool is open on sunday", ["renew my gym pass", "see if the pool is open on sunday"]),
+    ],
+)  # fmt: skip
+def test_a_question_word_or_see_if_after_a_slash_opens_a_request(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
