@@ -62,6 +62,7 @@ FOREIGN_OPTIONS = frozenset(
         "--every",
         "--weight",
         "--nested",
+        "--thresholds",
         "--out",
         "--null",
         "--rows",
@@ -74,7 +75,7 @@ script ``tests/simulate/calibration/measure.py``; ``--harness-*``: the pytest pl
 ``--sgd`` and ``--corpus``: the detector's training script ``tools/detector/fit.py``;
 ``--embeddings``, ``--tune-lexical``, ``--tune``, ``--planner`` and ``--plain``: the routing figures' and the
 out-of-scope fit's scripts in ``tests/planning`` and ``tests/detect``; ``--models``: the embedding
-comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight`` and ``--nested``: the
+comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight``, ``--nested`` and ``--thresholds``: the
 detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``; ``--out``:
 where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``--rows`` and
 ``--share``: ``fit spread``'s refits with a noise feature or fewer rows; ``--embedder``:

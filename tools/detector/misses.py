@@ -1,0 +1,270 @@
+"""Where each duplicate the dev corpus's cross-validation misses is lost.
+
+    python -m tools.detector.misses [--corpus tests/fixtures/duplicates-dev] [--sgd PATH/TO/sgd]
+
+Each fold's scorer is fitted as ``fit measure`` fits it: the SGD-train rows (the cached rows the
+shipped scorer was fitted on; with ``--sgd``, the rows this code builds from SGD train, which is
+what ``fit measure`` uses) and the other folds' transcripts. Every labelled duplicate of the held fold that no finding holds is put at
+the stage of the detector that loses it:
+
+- ``no candidate``: the comparison never met the pair with a restatement (the two messages share
+  no fact or rare words, or the claim rules found nothing between them);
+- ``excused: RULE``: a stated rule decided it before the scorer could (the first that fires, in
+  the detector's order: ``closing``, ``asked_again``, ``confirms_choice``, ``offers_another``,
+  ``confirms_new_request``, ``swapped_words``, ``new_state``);
+- ``scored``: let through by every rule, its probability under the threshold; printed with the
+  features that pull it down most (each feature set alone to its median over the fold's found
+  duplicates: how far the probability would rise);
+- ``finding stage``: let through and scored at or above the threshold, yet in no finding.
+
+The dev corpus is development material: its texts and errors may be read. Nothing held out is
+read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+import harness.detect.duplicates as duplicates_module
+from harness.detect._candidates import Pair
+from harness.detect._excuses import only_closes
+from harness.detect.duplicates import conversation_pairs, find_duplicates
+from harness.detect.findings import DetectorConfig
+from harness.detect.scorer import FEATURES, PairScorer
+from tools.detector import fit
+
+__all__ = ["Miss", "main", "misses", "stages"]
+
+RULES = (
+    "asked_again",
+    "confirms_choice",
+    "offers_another",
+    "confirms_new_request",
+    "swapped_words",
+    "new_state",
+)
+"""The stated rules the comparison asks after the scorer, in its order (names in
+:mod:`harness.detect.duplicates`)."""
+
+PULLING = 3
+"""How many of the features that pull a scored miss down most are printed."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Miss:
+    """One labelled duplicate no finding holds, and where it was lost."""
+
+    transcript: str
+    pair: tuple[str, str]
+    """The two message ids, in order."""
+    stage: str
+    """``no candidate``, ``excused: RULE``, ``scored`` or ``finding stage``."""
+    probability: float | None = None
+    """The scorer's probability (None: no candidate)."""
+    method: str = ""
+    """How the claim rules said the later message restates the earlier."""
+    scope: str = ""
+    pulling: tuple[tuple[str, float], ...] = ()
+    """For a scored miss: the features whose median among found duplicates raises the
+    probability most, with the probability that would give."""
+
+
+class _Always(PairScorer):
+    """Calls every pair a duplicate, so that the rules after the scorer are all asked."""
+
+    def duplicate(self, features: Sequence[float]) -> bool:
+        return True
+
+
+@contextmanager
+def _rules_watched(fired: list[str]) -> Iterator[None]:
+    """The comparison's stated rules, each noting its name in ``fired`` when it fires."""
+    originals = {name: getattr(duplicates_module, name) for name in RULES}
+
+    def watched(name: str) -> object:
+        rule = originals[name]
+
+        def call(*args: object, **kwargs: object) -> object:
+            result = rule(*args, **kwargs)
+            if result:
+                fired.append(name)
+            return result
+
+        return call
+
+    try:
+        for name in RULES:
+            setattr(duplicates_module, name, watched(name))
+        yield
+    finally:
+        for name, rule in originals.items():
+            setattr(duplicates_module, name, rule)
+
+
+def _decisions(
+    item: fit.Labelled, model: PairScorer, config: DetectorConfig
+) -> dict[frozenset[str], tuple[Pair, list[float], str]]:
+    """Each candidate pair (by its two ids): the pair, its features and the first stated rule
+    that excuses it ("" when none does)."""
+    spec: dict[str, object] = {
+        "features": list(model.features),
+        "mean": [0] * len(model.features),
+        "scale": [1] * len(model.features),
+        "coef": [0] * len(model.features),
+        "bias": 0,
+    }
+    fired: list[str] = []
+    out: dict[frozenset[str], tuple[Pair, list[float], str]] = {}
+
+    class _Noting(list[tuple[Pair, list[float]]]):
+        def append(self, row: tuple[Pair, list[float]]) -> None:
+            pair, features = row
+            closing = pair.scope == "cross_turn" and (
+                only_closes(pair.earlier) or only_closes(pair.later)
+            )
+            rule = "closing" if closing else (fired[0] if fired else "")
+            fired.clear()
+            out[frozenset({pair.earlier.message.id, pair.later.message.id})] = (
+                pair,
+                features,
+                rule,
+            )
+
+    with _rules_watched(fired):
+        conversation_pairs(item.transcript, config, pair_model=_Always(spec), record=_Noting())
+    return out
+
+
+def _found(item: fit.Labelled, model: PairScorer, config: DetectorConfig) -> set[frozenset[str]]:
+    predicted: set[frozenset[str]] = set()
+    for finding in find_duplicates(item.transcript, config, pair_model=model):
+        if finding.kind == "duplicate":
+            predicted |= {frozenset(p) for p in combinations(finding.message_ids, 2)}
+    return predicted
+
+
+def stages(
+    items: Sequence[fit.Labelled], model: PairScorer, *, config: DetectorConfig | None = None
+) -> list[Miss]:
+    """The labelled duplicates of ``items`` that ``model``'s findings miss, each with the stage
+    that loses it."""
+    config = config or DetectorConfig()
+    missed: list[tuple[fit.Labelled, frozenset[str], tuple[Pair, list[float], str] | None]] = []
+    found_rows: list[list[float]] = []
+    for item in items:
+        decided = _decisions(item, model, config)
+        found = _found(item, model, config)
+        for pair in sorted(item.duplicates, key=sorted):
+            if pair in found:
+                if pair in decided:
+                    found_rows.append(decided[pair][1])
+                continue
+            missed.append((item, pair, decided.get(pair)))
+    medians = np.median(np.array(found_rows), axis=0) if found_rows else None
+    out = []
+    for item, pair, decision in missed:
+        order = tuple(sorted(pair, key=_position(item)))
+        ids = (order[0], order[1])
+        if decision is None:
+            out.append(Miss(transcript=item.name, pair=ids, stage="no candidate"))
+            continue
+        candidate, features, rule = decision
+        probability = model.probability(features)
+        pulling: tuple[tuple[str, float], ...] = ()
+        if rule:
+            stage = f"excused: {rule}"
+        elif probability < model.threshold:
+            stage = "scored"
+            if medians is not None:
+                pulling = _pulling(model, features, medians)
+        else:
+            stage = "finding stage"
+        out.append(
+            Miss(
+                transcript=item.name,
+                pair=ids,
+                stage=stage,
+                probability=round(probability, 4),
+                method=candidate.found.method,
+                scope=candidate.scope,
+                pulling=pulling,
+            )
+        )
+    return out
+
+
+def _position(item: fit.Labelled) -> Callable[[str], int]:
+    at = {m.id: i for i, m in enumerate(item.transcript.messages)}
+    return lambda message_id: at.get(message_id, -1)
+
+
+def _pulling(
+    model: PairScorer, features: Sequence[float], medians: np.ndarray
+) -> tuple[tuple[str, float], ...]:
+    rises = []
+    for j, name in enumerate(model.features):
+        if features[j] == medians[j]:
+            continue
+        moved = list(features)
+        moved[j] = float(medians[j])
+        rises.append((model.probability(moved), name))
+    rises.sort(reverse=True)
+    return tuple((name, round(p, 4)) for p, name in rises[:PULLING])
+
+
+def misses(corpus: Path, *, sgd: Path | None = None, k: int = 5) -> list[Miss]:
+    """The dev corpus's cross-validation misses (folds by transcript, as ``fit measure``); with
+    ``sgd``, fitted on the SGD-train rows this code builds rather than the cached ones."""
+    items = fit.load_corpus(corpus)
+    corpus_rows = fit.collect(items)
+    if sgd is None:
+        sgd_rows = fit.load_rows(fit.ROWS)
+    else:
+        built = fit.collect(fit.load_sgd(sgd / "sgd-train.jsonl.gz", every=fit.EVERY))
+        sgd_rows = fit.train_rows(built, fit.ROWS, store=False)
+    out: list[Miss] = []
+    for held in fit.folds(items, k):
+        rest = [corpus_rows[i] for i in range(len(items)) if i not in held]
+        model = PairScorer(fit.fit_pairs(fit._parts(sgd_rows, rest), features=FEATURES))
+        out += stages([items[i] for i in held], model)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--corpus", type=Path, default=fit.ROOT / "tests" / "fixtures" / "duplicates-dev"
+    )
+    parser.add_argument("--sgd", type=Path, help="the SGD data folder (SGD train only is read)")
+    args = parser.parse_args()
+    found = misses(args.corpus, sgd=args.sgd)
+    for miss in found:
+        print(
+            json.dumps(
+                {
+                    "transcript": miss.transcript,
+                    "pair": miss.pair,
+                    "stage": miss.stage,
+                    "probability": miss.probability,
+                    "method": miss.method,
+                    "scope": miss.scope,
+                    "pulling": miss.pulling,
+                }
+            )
+        )
+    by_stage: dict[str, int] = {}
+    for miss in found:
+        by_stage[miss.stage] = by_stage.get(miss.stage, 0) + 1
+    print("missed:", len(found), "by stage:", json.dumps(by_stage, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
