@@ -46,6 +46,7 @@ from harness.planning._asking import QUESTION as _QUESTION
 from harness.planning._asking import WH as _WH
 from harness.planning._asking import asks as _asks
 from harness.planning._asking import declines as _declines
+from harness.planning._conditions import narrows, requires, schedules_after_and
 from harness.planning._cuts import (
     CLAUSE_WORDS,
     CUT,
@@ -64,11 +65,8 @@ from harness.planning._sentences import (
     ends_sentence,
     gives_details,
     names_where_or_when,
-    narrows,
     prefers,
-    requires,
     schedules,
-    schedules_after_and,
     sets_scene,
 )
 from harness.text._shapes import (
