@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from harness.planning._sentences import (
     _ADDS,
+    _CARDINALS,
     _FRAGMENT_WORDS,
     _TURNS,
     _WHEN_WHERE,
@@ -132,13 +133,22 @@ def _held_to(words: list[str], named: frozenset[str]) -> list[str] | None:
 # "Stay" and "fly" book a stay or a flight of their own ("Book a flight and stay at the Bellagio"):
 # they go on only with a request before them that names one (``_OWN_KIND``). "Check in" and
 # "check out" before "to" or "for" check in for something ("check in for my flight").
-_GOING = word_class("leave depart arrive return stay fly come get head check")
+_GOING = word_class("leave depart arrive return stay fly come get head check pick drop")
 _OWN_KIND = {
     "stay": word_class("stay staying hotel hotels room rooms"),
     "fly": word_class("fly flying flight flights return returning leave leaving depart departing"),
 }
 _GOING_PARTICLES = word_class("back in out")
 _CHECKED_FOR = word_class("to for")
+# Two verbs of coming and going only with their particle ("pick up at 3 pm", "drop off by noon").
+_PAIRED = {"pick": "up", "drop": "off"}
+# A lead of wanting or intending before such a verb ("I want to leave on Monday", "we'd like to
+# pick up around 15:00"): the schedule is still the request's (closed classes).
+_WANTING_TO = frozenset(
+    f"{who} {verb} to"
+    for who in ("i", "we")
+    for verb in ("want", "need", "wish", "plan", "hope", "would like", "'d like", "will need")
+) | frozenset(("i'd like to", "we'd like to", "i'll need to", "we'll need to"))
 
 
 def schedules_after_and(piece: str, *, before: str = "") -> bool:
@@ -152,7 +162,11 @@ def schedules_after_and(piece: str, *, before: str = "") -> bool:
     if words[0] in _OWN_KIND and _OWN_KIND[words[0]].isdisjoint(_WORDS.findall(before.lower())):
         return False
     k = 1
-    if words[1] in _GOING_PARTICLES:
+    if words[0] in _PAIRED:
+        if words[1] != _PAIRED[words[0]]:
+            return False
+        k = 2
+    elif words[1] in _GOING_PARTICLES:
         k = 2
     elif words[0] in ("come", "get", "head", "check"):
         return False
@@ -164,6 +178,59 @@ def schedules_after_and(piece: str, *, before: str = "") -> bool:
     if not (nxt in _WHEN_WHERE or nxt in VALUE_WORDS or NUMBER.fullmatch(nxt)):
         return False
     return words[-1] not in _ADDS and _no_clause(words[k - 1 :])
+
+
+def schedules_wanted(piece: str, *, before: str = "") -> bool:
+    """Whether ``piece`` says when or where the speaker wants to come or go for the request
+    ``before`` it ("I want to pick up around 15:00", "We need to leave Monday next week"): "I" or
+    "we" and a verb of wanting or intending with "to" (``_WANTING_TO``), then the schedule
+    :func:`schedules_after_and` reads."""
+    lowered = " ".join(_WORDS.findall(piece[:SOFT_REACH].lower()))
+    for lead in _WANTING_TO:
+        if lowered.startswith(f"{lead} "):
+            return schedules_after_and(lowered[len(lead) + 1 :], before=before)
+    return False
+
+
+# What the speaker needs something they asked for until, for or from ("I'll need it until the
+# 13th", "we need them for three days"): the span of the request before it (closed classes).
+_SPAN = word_class("until till through from for")
+_NEEDING = frozenset(
+    f"{who} {verb}"
+    for who in (
+        "i",
+        "we",
+        "i'll",
+        "we'll",
+        "i will",
+        "we will",
+        "i'd",
+        "we'd",
+        "i would",
+        "we would",
+    )
+    for verb in ("need", "want", "like", "keep")
+)
+
+
+def needs_for_span(piece: str) -> bool:
+    """Whether ``piece`` only says for how long the speaker needs what the request before it asks
+    for ("I'll need it until the 13th of March", "We want them for three days"): "I" or "we", a
+    verb of needing or keeping, "it" or "them", then "until", "for", "from" ... and a value, short
+    and with no clause of its own."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    if len(words) > _FRAGMENT_WORDS or (words[-1:] and words[-1] in _ADDS):
+        return False
+    for size in (3, 2):
+        if " ".join(words[:size]) in _NEEDING:
+            rest = words[size:]
+            break
+    else:
+        return False
+    if len(rest) < 3 or rest[0] not in _OBJECTS or rest[1] not in _SPAN:
+        return False
+    valued = any(w in VALUE_WORDS or w in _CARDINALS or NUMBER.fullmatch(w) for w in rest[2:])
+    return valued and _no_clause(rest[1:])
 
 
 # A search with no object of its own, or one that points back or brings in nothing ("Find
