@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from harness.models._text import content_tokens
-from harness.text._shapes import word_class
+from harness.text._shapes import VERBS, WANTS, word_class
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
 
 __all__ = ["ACKNOWLEDGEMENTS_FILE", "AUX", "QUESTION", "WH", "asks", "asks_something", "declines"]
@@ -76,6 +76,46 @@ _NOT_NAMED = (
 )
 
 
+# A reaction to what was offered ("That would be ideal", "This one is my choice", "Sounds like a
+# plan", "Seems nice"): a demonstrative subject, or none before a verb of seeming, a linking verb
+# and a short predicate that asks nothing (closed classes).
+_REACTION = re.compile(
+    r"(?:(?:that|this|these|those)(?:\s++ones?)?\s++"
+    r"(?:(?:would|will|should|might|could)\s++be|is|are|was|were|sounds?|seems?|looks?)"
+    r"|(?:that's|thats|sounds|seems|looks))\b(?P<predicate>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_REACTION_WORDS = 4
+# The endings of a past participle: "this one is broken", "that was declined" report a fault.
+_REPORTED = ("ed", "en")
+# What a reaction's predicate never has: a question, a negation, a clause ("if", "to", "that",
+# "when"), a person other than the speaker's "me"/"my" or a word of wanting or a request verb.
+_NOT_REACTION = (
+    WH
+    | QUESTION
+    | NEGATIONS
+    | word_class("if to that when i you we it there")
+    | WANTS
+    | frozenset(VERBS.split("|"))
+)
+
+
+def _reacts(piece: str) -> bool:
+    """Whether ``piece`` only reacts to what was offered ("That would be ideal", "That is my
+    choice", "Sounds like a plan"): ``_REACTION``'s opening, then at most ``_REACTION_WORDS``
+    words with no number and nothing of ``_NOT_REACTION``. A user takes what was offered that
+    way; what they ask comes next."""
+    reacted = _REACTION.fullmatch(piece.strip(" ,;:.!"))
+    if reacted is None:
+        return False
+    said = _WORDS.findall(reacted.group("predicate").lower())
+    if said[:1] == ["like"]:
+        said = said[1:]  # "sounds like a plan"
+    return 0 < len(said) <= _REACTION_WORDS and not any(
+        w in _NOT_REACTION or w[:1].isdigit() or w.endswith(_REPORTED) for w in said
+    )
+
+
 def _judges(piece: str) -> bool:
     """Whether ``piece`` only says that something named is good ("Teen Spirit sounds like a good
     one", "The Missing Link is perfect", "Gloria Bell would be perfect"): a short subject with no
@@ -111,6 +151,7 @@ def asks(piece: str) -> bool:
             or any(token not in _PLACEHOLDER for token in content_tokens(piece))
         )
         and not _judges(piece)
+        and not _reacts(piece)
         and not declines(piece)
     )
 

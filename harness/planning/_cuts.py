@@ -72,6 +72,9 @@ _STATE_NAME = (
 _OBJECT = "me|us|my|our|a|an|the|some|all|any|up|out|off|it|this|that|these|those|\\$?\\d"
 
 _JOINERS = r"(?:and then|and also|and|also|plus|as well as)"
+# The joining words a cut takes out of the text: the only words of the message no plan entry
+# holds (``harness.planning.rules`` checks that every other word is planned).
+JOINER = re.compile(r"\b" + _JOINERS + r"\b", re.IGNORECASE)
 # Connectives that join requests wherever they stand ("... btw ...", "..., oh and ...").
 # The connective is left at the start of the piece after it, where the lead-in keeps its words.
 _STRONG = r"(?:btw|by the way|oh and|oh also)"

@@ -31,6 +31,7 @@ from harness.exceptions import MissingExtraError
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
+from harness.planning._cuts import JOINER
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher
@@ -260,6 +261,7 @@ def _requests(
         for goes, (text, asks) in zip(found, parts, strict=True)
     ]
     parts = _with_scene(message, parts, found, kept)
+    parts += [(piece, piece) for piece in _unplanned(message, [text for text, _ in parts])]
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route
 
@@ -306,6 +308,24 @@ def _with_scene(
             out.append((text, asks))
     if scene:
         out += [(text, text) for text in scene]
+    return out
+
+
+def _unplanned(message: str, requests: list[str]) -> list[str]:
+    """The pieces of ``message`` (cut at sentence ends and joining words) with a word that no
+    planned request has: none, unless the split lost a piece. Each is planned as a request of its
+    own, routed as any other (or kept with the parent, an entry of its own), so no part of what
+    the user wrote is left out of the plan in silence. The joining words a cut takes out ("as
+    well as", ``JOINER``) are no request's words."""
+    planned = {t for text in requests for t in content_tokens(text)}
+    if planned.issuperset(content_tokens(JOINER.sub(" ", message))):
+        return []
+    out: list[str] = []
+    for piece in _SPLIT.split(message):
+        piece = piece.strip(" ,;:")
+        if not planned.issuperset(content_tokens(JOINER.sub(" ", piece))):
+            out.append(piece)
+            planned.update(content_tokens(piece))
     return out
 
 

@@ -46,6 +46,13 @@ from harness.planning._asking import QUESTION as _QUESTION
 from harness.planning._asking import WH as _WH
 from harness.planning._asking import asks as _asks
 from harness.planning._asking import declines as _declines
+from harness.planning._conditions import (
+    narrows,
+    needs_for_span,
+    requires,
+    schedules_after_and,
+    schedules_wanted,
+)
 from harness.planning._cuts import (
     CLAUSE_WORDS,
     CUT,
@@ -64,11 +71,8 @@ from harness.planning._sentences import (
     ends_sentence,
     gives_details,
     names_where_or_when,
-    narrows,
     prefers,
-    requires,
     schedules,
-    schedules_after_and,
     sets_scene,
 )
 from harness.text._shapes import (
@@ -377,6 +381,7 @@ def _joins_before(cut: str, cut_text: str, piece: str, before: str, *, asked: bo
         requires(piece, asked=asked, before=before)
         or (anded and schedules_after_and(plain, before=before))
         or narrows(plain, before=before)
+        or (not asked and (schedules_wanted(plain, before=before) or needs_for_span(plain)))
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.planning._sentences import narrows, requires, schedules_after_and
+from harness.planning._conditions import narrows, requires, schedules_after_and
 from harness.planning.split import split_requests
 
 
