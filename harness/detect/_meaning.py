@@ -44,6 +44,7 @@ __all__ = [
     "Closeness",
     "Meanings",
     "SemanticConfidence",
+    "WantedTexts",
     "meaning_features",
     "messages_of",
     "semantic_confidence",
@@ -99,7 +100,7 @@ class Meanings:
         self._encode = encode
         self._strict = strict
 
-    def vectors(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+    def vectors(self, texts: Sequence[str]) -> list[Sequence[float]]:
         """The unit vector of each text (not strict: an empty vector, so cosine 0, for a text
         neither embedded nor encodable)."""
         wanted = [t for t in dict.fromkeys(texts) if t not in self._vectors]
@@ -115,6 +116,21 @@ class Meanings:
         rows = self.vectors(requests)
         columns = self.vectors(claims)
         return [[sum(map(mul, r, c)) for c in columns] for r in rows]
+
+
+class WantedTexts(Meanings):
+    """A stand-in :class:`Meanings` that notes each text the check asks the vector of and
+    answers with an empty one (cosine 0): run the check with it to learn which texts it reads
+    (only turns where the matching leaves a request out read any), then embed only those."""
+
+    def __init__(self, *, model: str = "wordllama") -> None:
+        super().__init__(model=model)
+        self.wanted: dict[str, None] = {}
+        """The texts asked for, once each, in the order first asked."""
+
+    def vectors(self, texts: Sequence[str]) -> list[Sequence[float]]:
+        self.wanted.update(dict.fromkeys(texts))
+        return [() for _ in texts]
 
 
 def _unit(vector: Sequence[float]) -> tuple[float, ...]:
