@@ -61,7 +61,7 @@ _PROGRESS_MESSAGES = 5_000
     default=None,
     help="The model the missed-request check reads meaning with: wordllama (what --semantic "
     "uses; the 'embeddings' extra) or minilm (all-MiniLM-L6-v2, stronger on answers in other "
-    "words; about 5 times the CPU of --semantic, 20-25 times the default's; the 'minilm' "
+    "words; about half the CPU of --semantic, 3 times the default's; the 'minilm' "
     "extra). Duplicates are found as without it "
     "(paraphrases only with --semantic, always with WordLlama).",
 )

@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from harness.cli.meaning import meaning_reader
 from harness.detect.findings import DetectorConfig
 from harness.detect.reports import DetectionResult
 from harness.simulate.scenarios import load_scenarios
@@ -38,6 +39,8 @@ class Shard:
     base_url: str | None = None
     replay: str | None = None
     semantic: bool = False
+    meaning: str | None = None
+    """``--meaning``: the model the missed-request check reads meaning with."""
     runs: int = 1
     """How many runs of each scenario the whole run makes (``--repeat``)."""
 
@@ -58,6 +61,7 @@ def _run_shard(
         local = LocalEmbedder()
         local.load()
         embedder = local
+    reader = meaning_reader(shard.meaning, semantic=shard.semantic)
     # One file per pick keeps each result's place known; a file's bot is loaded once per shard.
     subsets = []
     for file_index, scenario_index, _run in shard.picks:
@@ -76,6 +80,7 @@ def _run_shard(
             model=model,
             config=DetectorConfig(),
             embedder=embedder,
+            meaning=reader,
             on_usage=add,
         )
     )
@@ -95,6 +100,7 @@ async def run_in_processes(
     base_url: str | None = None,
     replay: str | None = None,
     semantic: bool = False,
+    meaning: str | None = None,
     repeat: int = 1,
     on_scenario: Callable[[DetectionResult], None] | None = None,
 ) -> tuple[list[DetectionResult], Usage]:
@@ -118,6 +124,7 @@ async def run_in_processes(
             base_url=base_url,
             replay=replay,
             semantic=semantic,
+            meaning=meaning,
             runs=repeat,
         )
         for i in range(0, len(picks), size)

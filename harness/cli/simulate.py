@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from harness.cli.command import HarnessCommand
+from harness.cli.meaning import MEANINGS, meaning_reader
 from harness.cli.model_flags import ModelFlags, model_options
 from harness.cli.options import directline_options, output_option, parse_headers, write_output
 from harness.cli.progress import ProgressBar
@@ -119,6 +120,16 @@ __all__ = ["simulate_command"]
     "the 'embeddings' extra).",
 )
 @click.option(
+    "--meaning",
+    type=click.Choice(MEANINGS),
+    default=None,
+    help="The model the missed-request check reads meaning with: wordllama (what --semantic "
+    "uses; the 'embeddings' extra) or minilm (all-MiniLM-L6-v2, stronger on answers in other "
+    "words; the 'minilm' extra; it embeds only the turns whose matching leaves a request out). "
+    "Duplicates are found as without it (paraphrases only with --semantic, always with "
+    "WordLlama).",
+)
+@click.option(
     "--repeat",
     type=click.IntRange(1),
     default=1,
@@ -154,6 +165,7 @@ def simulate_command(
     fmt: ReportFormat,
     output: Path | None,
     semantic: bool,
+    meaning: str | None = None,
     directline: str | None = None,
     directline_secret: str | None = None,
     directline_token: str | None = None,
@@ -194,6 +206,7 @@ def simulate_command(
         headers=headers,
         models=ModelFlags.parse(model, base_url, model_settings, record=record, replay=replay),
         semantic=semantic,
+        meaning=meaning,
         remote=remote,
         jobs=jobs,
         repeat=repeat,
@@ -272,6 +285,9 @@ class _RunOptions:
     """The model flags (in-process bots only)."""
     semantic: bool = False
     """``--semantic``: also detect paraphrases, and read meaning in the missed-request check."""
+    meaning: str | None = None
+    """``--meaning``: the model the missed-request check reads meaning with (None: WordLlama
+    under ``--semantic``, else none)."""
     remote: Target | None = None
     """The deployed bot of ``--directline`` / ``--copilot-studio``."""
     jobs: int = 1
@@ -327,6 +343,7 @@ async def _run(
         local = LocalEmbedder()
         local.load()
         embedder = local
+    reader = meaning_reader(run.meaning, semantic=run.semantic)
     if target is None and run.bot is not None:
         target = InProcessTarget(flags.load_bot(run.bot, model=model_obj))
         check_models(target.parent)
@@ -345,6 +362,7 @@ async def _run(
             model_settings=settings if model_obj is None else None,
             config=DetectorConfig(),
             embedder=embedder,
+            meaning=reader,
             on_scenario=lambda _result: progress.advance(),
             on_usage=add_usage,
             repeat=run.repeat,
@@ -372,6 +390,7 @@ async def _run_jobs(
             base_url=run.models.base_url,
             replay=run.models.replay,
             semantic=run.semantic,
+            meaning=run.meaning,
             on_scenario=lambda _result: progress.advance(),
         )
 

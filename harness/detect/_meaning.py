@@ -29,6 +29,7 @@ made. Without an embedder nothing here runs and the check is the default one.
 from __future__ import annotations
 
 import json
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -44,6 +45,7 @@ __all__ = [
     "Closeness",
     "Meanings",
     "SemanticConfidence",
+    "WantedTexts",
     "meaning_features",
     "messages_of",
     "semantic_confidence",
@@ -93,13 +95,13 @@ class Meanings:
                 f"no semantic finding confidence for {model!r}: {list(MEANING_MODELS)}"
             )
         self.model = model
-        self._vectors: dict[str, tuple[float, ...]] = {
+        self._vectors: dict[str, Sequence[float]] = {
             text: _unit(vector) for text, vector in (vectors or {}).items()
         }
         self._encode = encode
         self._strict = strict
 
-    def vectors(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+    def vectors(self, texts: Sequence[str]) -> list[Sequence[float]]:
         """The unit vector of each text (not strict: an empty vector, so cosine 0, for a text
         neither embedded nor encodable)."""
         wanted = [t for t in dict.fromkeys(texts) if t not in self._vectors]
@@ -117,9 +119,26 @@ class Meanings:
         return [[sum(map(mul, r, c)) for c in columns] for r in rows]
 
 
-def _unit(vector: Sequence[float]) -> tuple[float, ...]:
+class WantedTexts(Meanings):
+    """A stand-in :class:`Meanings` that notes each text the check asks the vector of and
+    answers with an empty one (cosine 0): run the check with it to learn which texts it reads
+    (only turns where the matching leaves a request out read any), then embed only those."""
+
+    def __init__(self, *, model: str = "wordllama") -> None:
+        super().__init__(model=model)
+        self.wanted: dict[str, None] = {}
+        """The texts asked for, once each, in the order first asked."""
+
+    def vectors(self, texts: Sequence[str]) -> list[Sequence[float]]:
+        self.wanted.update(dict.fromkeys(texts))
+        return [() for _ in texts]
+
+
+def _unit(vector: Sequence[float]) -> array[float]:
+    # Kept as doubles in an array (8 bytes each, not a 32-byte float object and its pointer):
+    # the same values, summed in the same order by ``cosines``, so the same findings.
     norm = sum(x * x for x in vector) ** 0.5 or 1.0
-    return tuple(x / norm for x in vector)
+    return array("d", [x / norm for x in vector])
 
 
 def messages_of(claims: Sequence[str], opens: Sequence[bool]) -> tuple[list[str], list[int]]:

@@ -186,16 +186,18 @@ async def _check_meanings(
     model: str,
     requests: Mapping[int, Sequence[DeclaredRequest]] | None,
 ) -> tuple[Meanings, list[CheckedTurn]]:
-    """The vectors of the texts the missed-request check judges (its requests and the bot's
-    sentences), each embedded once, strictly (a text the check asks for and nobody embedded is
-    an error, not a text that means nothing), and the turns they came from, each user message
-    segmented once: the check, in its worker, reads them rather than segmenting again."""
+    """The vectors of the texts the missed-request check reads (the requests, sentences and
+    messages of the turns where its matching leaves a request out: a few percent of a real
+    conversation's texts), each embedded once, strictly (a text the check asks for and nobody
+    embedded is an error, not a text that means nothing), and the turns they came from, each
+    user message segmented once: the check, in its worker, reads them rather than segmenting
+    again."""
     from harness.detect._meaning import Meanings
     from harness.detect.embeddings import EmbeddingCountError
     from harness.detect.missed import check_texts, check_turns
 
     turns = check_turns(transcript, requests)
-    texts = check_texts(transcript, requests, turns=turns)
+    texts = check_texts(transcript, requests, turns=turns, model=model)
     vectors = await embedder.embed(texts) if texts else []
     if len(vectors) != len(texts):
         raise EmbeddingCountError(expected=len(texts), got=len(vectors))

@@ -4,9 +4,10 @@ One small interface, :class:`Embedder`, and three implementations: :class:`Local
 WordLlama offline (the ``embeddings`` extra is the ``wordllama`` package, whose wheel carries its
 weights; nothing is downloaded), :class:`MiniLMEmbedder` runs all-MiniLM-L6-v2 as int8 ONNX
 offline (the ``minilm`` extra; a stronger reader of meaning for the missed-request check, whose
-embedding costs about fifty times WordLlama's: ``harness detect --meaning minilm`` takes about
-five times the CPU of ``--semantic`` and twenty to twenty-five times the default's), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the ``openai``
-extra). All
+embedding costs about fifty times WordLlama's; the check embeds only the turns it reads meaning
+in, so ``harness detect --meaning minilm`` takes about half the CPU of ``--semantic`` and three
+times the default's on real text), :class:`OpenAIEmbedder` calls the OpenAI embeddings API (the
+``openai`` extra). All
 import their dependencies only when first used, and a missing extra raises
 :class:`~harness.exceptions.MissingExtraError` naming it. :func:`embed_messages` embeds the bot
 messages of a conversation for the detector.

