@@ -79,6 +79,7 @@ from harness.detect._answer_terms import (
 )
 from harness.detect._kinds import (
     asked_kinds,
+    asks_back,
     asks_yes_or_no,
     facts_of,
     given_kinds,
@@ -155,7 +156,7 @@ def pair_features(
     facts = [(given_kinds(c), facts_of(c)[1]) for c in claims]
     acts = [claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
-    questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
+    questions = [1.0 if asks_back(c) else 0.0 for c in claims]
     sizes = [math.log1p(len(cw)) for cw in claim_words]
     out: list[list[list[float]]] = []
     for i, request in enumerate(requests):
