@@ -130,7 +130,13 @@ def judge(
     if len(judged) > len(declared):
         model = matcher()
         texts = [requests[i].text for i in judged]
-        p = model.probabilities(texts, claims, [whole for _, _, _, whole in found])
+        # A question back without its question mark is read as one only where each message
+        # is one agent's (then the message says which request it is about: _keep_to_topic);
+        # in one message holding every answer it could go with any request.
+        several = sum(1 for _, _, first, _ in found if first) > 1
+        p = model.probabilities(
+            texts, claims, [whole for _, _, _, whole in found], bare_questions=several
+        )
         for row, i in enumerate(judged):
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
