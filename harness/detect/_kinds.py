@@ -14,6 +14,7 @@ from harness.text._shapes import AUX_WORDS, LEAD, VERBS
 __all__ = [
     "WHEN_KINDS",
     "asked_kinds",
+    "asks_back",
     "asks_yes_or_no",
     "classified",
     "facts_of",
@@ -234,3 +235,38 @@ _VOWEL = re.compile(r"[aeiouy]")
 # Words that say yes or no in a reply ("They don't", "Nope, neither"): closed classes of English.
 _NO = re.compile(r"\b(?:no|not|nope|neither|nor|never|none)\b|n't\b", re.IGNORECASE)
 _YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
+
+
+# A question back written without its question mark ("Where are you leaving from", "When do you
+# need it", "Which city should I look in", "Would you like a table outside"): a question word
+# with at most two words of what it asks about and then an auxiliary and its subject, or an
+# auxiliary and its subject at the head; a question word standing alone ("Where").
+_SUBJECT = r"(?:you|u|i|we|they|it|he|she|there|your|the|this|that)"
+_AUXILIARY = r"(?:" + AUX_WORDS + r")"
+_ASKS_BACK = re.compile(
+    r"^(?:(?:what|when|where|which|who|whom|whose|how|why)(?:\s+[\w']+){0,2}\s+"
+    + _AUXILIARY
+    + r"\s+"
+    + _SUBJECT
+    + r"\b|"
+    + _AUXILIARY
+    + r"\s+(?:you|u|i|we|they|there)\b|(?:what|when|where|which|who|how)(?:\s+[\w']+)?\s*$)",
+    re.IGNORECASE,
+)
+# An acknowledgement before it ("Sure, in which city", "Ok. when will you get it").
+_ACKNOWLEDGED = re.compile(r"^\s*(?:[\w']+\s*){1,2}[,.!:]\s*")
+
+
+@lru_cache(maxsize=16_384)
+def asks_back(sentence: str) -> bool:
+    """Whether a sentence the bot said is a question to the user: it ends with a question mark,
+    or reads as one without it ("Where are you leaving from", "when would you like to return
+    it", "Where")."""
+    text = sentence.strip()
+    if text.endswith("?"):
+        return True
+    text = text.rstrip(".! ")
+    if _ASKS_BACK.match(text):
+        return True
+    rest = _ACKNOWLEDGED.sub("", text, count=1)
+    return rest != text and _ASKS_BACK.match(rest) is not None

@@ -79,6 +79,7 @@ from harness.detect._answer_terms import (
 )
 from harness.detect._kinds import (
     asked_kinds,
+    asks_back,
     asks_yes_or_no,
     facts_of,
     given_kinds,
@@ -130,9 +131,16 @@ FEATURES = (
 
 
 def pair_features(
-    requests: Sequence[str], claims: Sequence[str], table: Associations | None = None
+    requests: Sequence[str],
+    claims: Sequence[str],
+    table: Associations | None = None,
+    *,
+    bare_questions: bool = True,
 ) -> list[list[list[float]]]:
-    """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``."""
+    """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``.
+
+    ``bare_questions``: a sentence that reads as a question without its question mark counts as
+    one (:func:`~harness.detect._kinds.asks_back`); otherwise only a question mark makes one."""
     table = table or {}
     if not requests:
         return []
@@ -155,7 +163,10 @@ def pair_features(
     facts = [(given_kinds(c), facts_of(c)[1]) for c in claims]
     acts = [claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
-    questions = [1.0 if c.rstrip().endswith("?") else 0.0 for c in claims]
+    questions = [
+        1.0 if (asks_back(c) if bare_questions else c.rstrip().endswith("?")) else 0.0
+        for c in claims
+    ]
     sizes = [math.log1p(len(cw)) for cw in claim_words]
     out: list[list[list[float]]] = []
     for i, request in enumerate(requests):
@@ -248,6 +259,8 @@ class AnswerMatcher:
         requests: Sequence[str],
         claims: Sequence[str],
         wholes: Sequence[str] | None = None,
+        *,
+        bare_questions: bool = True,
     ) -> list[list[float]]:
         """``p[i][j]``: how likely sentence ``j`` addresses request ``i``.
 
@@ -258,7 +271,7 @@ class AnswerMatcher:
         left in the rest of it answer what the sentence could not. Other parts are judged by
         their own words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am",
         "you can reach them at 617-555-0199" of "they are at 41 Elm Street and ...")."""
-        features = pair_features(requests, claims, self.associations)
+        features = pair_features(requests, claims, self.associations, bare_questions=bare_questions)
         leads = _distinct_leads(requests, claims, features, self.associations)
         p = [
             [

@@ -23,6 +23,7 @@ as its cause hint (``Finding.cause``)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from typing import NamedTuple
 
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
+from harness.detect._kinds import asked_kinds, given_kinds
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -128,7 +130,13 @@ def judge(
     if len(judged) > len(declared):
         model = matcher()
         texts = [requests[i].text for i in judged]
-        p = model.probabilities(texts, claims, [whole for _, _, _, whole in found])
+        # A question back without its question mark is read as one only where each message
+        # is one agent's (then the message says which request it is about: _keep_to_topic);
+        # in one message holding every answer it could go with any request.
+        several = sum(1 for _, _, first, _ in found if first) > 1
+        p = model.probabilities(
+            texts, claims, [whole for _, _, _, whole in found], bare_questions=several
+        )
         for row, i in enumerate(judged):
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
@@ -137,6 +145,8 @@ def judge(
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
         opens = [first for _, _, first, _ in found]
         limits = [model.threshold if first else model.later_threshold for first in opens]
+        fixed = {row for row, i in enumerate(judged) if i in declared}
+        _keep_to_topic(p, texts, [asked[i] for i in judged], found, limits, fixed=fixed)
         own = own_words(asked)
         left_out, owner = model.judged(p, texts, claims, opens)
         closeness = (
@@ -184,6 +194,59 @@ def judge(
                 continue
             missing[i] = sure
     return missing
+
+
+def _keep_to_topic(
+    p: list[list[float]],
+    texts: Sequence[str],
+    asked: Sequence[frozenset[str]],
+    found: Sequence[tuple[str, frozenset[str], bool, str]],
+    limits: Sequence[float],
+    *,
+    fixed: set[int],
+) -> None:
+    """A bot that answers in several messages (one agent each) goes on about one request in each:
+    a part of a message that shares no word with any request ("Which city?", "How many
+    tickets?") answers only the request the message's other parts answer, when they answer one
+    and share words with it ("Would you prefer a certain hotel? What is your check in date?"
+    for "book me a hotel", not for "who directed it" beside it), no other message answers that
+    one (then what this one shares with it may be chance), and the part gives no value of a
+    kind the other request asks for. Several such parts of one message answer one request
+    between them. A single message (a reply composed of several answers) is not held to one
+    request. Rows in ``fixed`` (declared requests) are left as they are."""
+    messages = list(itertools.accumulate(1 if first else 0 for _, _, first, _ in found))
+    if len(set(messages)) < 2:
+        return
+    every = frozenset().union(*asked)
+    for m in set(messages):
+        parts = [j for j, n in enumerate(messages) if n == m]
+        free = [j for j in parts if not found[j][1] & every]
+        if not free:
+            continue
+        if len(free) > 1:
+            # The parts of one message that share no word with any request go on about one
+            # request: "Where are you heading? And when do you want to depart?" answers one.
+            for i in range(len(asked)):
+                if i not in fixed:
+                    p[i][free[0]] = max(p[i][j] for j in free)
+                    for j in free[1:]:
+                        p[i][j] = 0.0
+        topics = {
+            i
+            for j in parts
+            for i, words in enumerate(asked)
+            if found[j][1] & words and p[i][j] >= limits[j]
+        }
+        if len(topics) != 1:
+            continue
+        (topic,) = topics
+        if any(p[topic][j] >= limits[j] for j, n in enumerate(messages) if n != m):
+            continue  # another message answers it: what this one shares with it may be chance
+        for i in range(len(asked)):
+            if i != topic and i not in fixed:
+                for j in free:
+                    if not asked_kinds(texts[i]) & given_kinds(found[j][0]):
+                        p[i][j] = 0.0
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable

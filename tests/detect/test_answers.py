@@ -647,3 +647,80 @@ def test_a_word_naming_a_value_asks_for_it_only_where_the_request_asks_for_it() 
     assert alone_gives(
         "is the wait time short on weekdays", "No, expect a queue most days.", clinic
     )
+
+
+def test_a_question_back_without_its_question_mark_is_still_a_question() -> None:
+    """A bot often asks back without a question mark ("Where are you locked out"): it asks about
+    a request as a question does, so a request sharing no word with it is answered by it (each
+    pair failed before: the request was reported missed)."""
+    from harness.detect._kinds import asks_back
+    from harness.detect.missed import DeclaredRequest, judge
+
+    def missing(requests: list[str], said: list[str]) -> set[int]:
+        return set(judge([DeclaredRequest(text=r) for r in requests], said))
+
+    haircut = ["I want a haircut appointment", "what's the exchange rate for yen"]
+    assert (
+        missing(haircut, ["The rate is 150 yen to the dollar.", "Sure. who would you like to see"])
+        == set()
+    )
+    piano = ["schedule a piano lesson", "how deep is Lake Baikal"]
+    assert (
+        missing(piano, ["Lake Baikal is 1,642 metres deep.", "Would you like a morning slot"])
+        == set()
+    )
+    locksmith = ["get me a locksmith", "how old is the Colosseum"]
+    assert (
+        missing(locksmith, ["The Colosseum is nearly 2,000 years old.", "Where are you locked out"])
+        == set()
+    )
+    for question in (
+        "Where are you flying from",
+        "when would you like to go",
+        "Which size do you need.",
+        "Ok, how many guests will you bring",
+        "Do you want a window seat",
+        "Where",
+    ):
+        assert asks_back(question), question
+    for statement in (
+        "When you arrive, call the front desk",
+        "What you need is a day pass",
+        "It is sunny",
+        "The bill is $40 total.",
+        "Your table is booked",
+    ):
+        assert not asks_back(statement), statement
+
+
+def test_a_bot_answering_in_several_messages_goes_on_about_one_request_in_each() -> None:
+    """Each message of a reply in several messages (one agent each) is about one request: a part
+    of it sharing no word with any request goes with the request the message's other parts
+    answer, so it does not hide a request nobody answered (each was missed before: the question
+    back was read as that request's answer)."""
+    from harness.detect.missed import DeclaredRequest, judge
+
+    def missing(requests: list[str], said: list[str]) -> set[int]:
+        return set(judge([DeclaredRequest(text=r) for r in requests], said))
+
+    massage = ["book a massage for Friday", "who wrote Moby Dick", "order cat food"]
+    asked = [
+        "I can book a massage for Friday. How long should it be?",
+        "The cat food order is placed.",
+    ]
+    assert missing(massage, asked) == {1}
+    assert missing(massage, [*asked, "Herman Melville wrote it."]) == set()
+    fence = ["paint my fence", "what year did the Titanic sink", "walk my dog"]
+    fenced = [
+        "A painter can do your fence next week. What colour would you like?",
+        "A walker will take your dog out at noon.",
+    ]
+    assert missing(fence, fenced) == {1}
+    assert missing(fence, [*fenced, "It sank in 1912."]) == set()
+    # Parts of one message sharing no word with any request go on about one request too.
+    yoga = ["find me a yoga class", "book a babysitter", "what's the score of the game"]
+    assert missing(
+        yoga, ["Which neighbourhood? What level are you?", "The game ended 3 to 1."]
+    ) == {1}
+    # One message composed of every answer is not held to one request.
+    assert missing(massage, [" ".join(asked)]) == set()
