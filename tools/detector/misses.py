@@ -140,8 +140,8 @@ class _Decision:
     pair: Pair
     features: list[float]
     rule: str
-    """The first stated rule that turns it down ("closing" or a name of :data:`RULES`; "" when
-    none does)."""
+    """The first stated rule that fires on it ("closing" or a name of :data:`RULES`; "" when
+    none does): whether it loses the pair depends on the scorer (see :func:`stages`)."""
     copied: bool
     """A copy rule (:data:`COPIES`) lets it through whatever the scorer says."""
 
