@@ -34,7 +34,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -391,6 +391,18 @@ def load_sgd(
     ]
 
 
+def found_pairs(findings: Iterable[Finding]) -> set[frozenset[str]]:
+    """The message pairs the duplicate findings hold: every two messages of one finding, as the
+    corpus's ``score.py`` pairs them (:class:`Score` and ``tools.detector.misses`` both count a
+    labelled duplicate as found by this)."""
+    return {
+        frozenset(pair)
+        for finding in findings
+        if finding.kind == "duplicate"
+        for pair in combinations(finding.message_ids, 2)
+    }
+
+
 @dataclass(slots=True)
 class Score:
     """Pair-level precision and recall, scored as the corpus's ``score.py`` scores findings."""
@@ -405,11 +417,8 @@ class Score:
     """The labelled duplicates found, by transcript name."""
 
     def add(self, item: Labelled, findings: Sequence[Finding]) -> None:
-        predicted: set[frozenset[str]] = set()
-        for finding in findings:
-            if finding.kind == "duplicate":
-                self.findings += 1
-                predicted |= {frozenset(p) for p in combinations(finding.message_ids, 2)}
+        predicted = found_pairs(findings)
+        self.findings += sum(1 for finding in findings if finding.kind == "duplicate")
         self.found |= {(item.name, p) for p in predicted & item.duplicates}
         self.tp += len(predicted & item.duplicates)
         self.fp += len(predicted - item.duplicates)

@@ -4,18 +4,25 @@
 
 Each fold's scorer is fitted as ``fit measure`` fits it: the SGD-train rows (the cached rows the
 shipped scorer was fitted on; with ``--sgd``, the rows this code builds from SGD train, which is
-what ``fit measure`` uses) and the other folds' transcripts. Every labelled duplicate of the held fold that no finding holds is put at
-the stage of the detector that loses it:
+what ``fit measure`` uses) and the other folds' transcripts. Every labelled duplicate of the held
+fold that no finding holds is put at the stage of the detector that loses it:
 
 - ``no candidate``: the comparison never met the pair with a restatement (the two messages share
   no fact or rare words, or the claim rules found nothing between them);
-- ``excused: RULE``: a stated rule decided it before the scorer could (the first that fires, in
-  the detector's order: ``closing``, ``asked_again``, ``confirms_choice``, ``offers_another``,
-  ``confirms_new_request``, ``swapped_words``, ``new_state``);
-- ``scored``: let through by every rule, its probability under the threshold; printed with the
-  features that pull it down most (each feature set alone to its median over the fold's found
-  duplicates: how far the probability would rise);
-- ``finding stage``: let through and scored at or above the threshold, yet in no finding.
+- ``excused: closing``: a small closing message sent again in another turn, which the comparison
+  sets aside before it asks the scorer;
+- ``excused: RULE``: taken (scored at or above the threshold, or a copy the detector takes
+  whatever the scorer says: ``_verbatim``, ``_resent``), then turned down by a stated rule asked
+  after the scorer (the first that fires, in the detector's order: ``asked_again``,
+  ``confirms_choice``, ``offers_another``, ``confirms_new_request``, ``swapped_words``,
+  ``new_state``);
+- ``scored``: scored under the threshold and no copy, so the scorer loses it whatever the stated
+  rules say (a rule that fires on it as well is named in ``rule``: it would lose the pair too);
+  printed with the features that pull it down most (each feature set alone to its median over
+  the fold's found duplicates: how far the probability would rise);
+- ``finding stage``: taken and let through by every rule, yet in no finding.
+
+A pair is counted found as ``fit measure`` counts it (:func:`tools.detector.fit.found_pairs`).
 
 The dev corpus is development material: its texts and errors may be read. Nothing held out is
 read here.
@@ -25,16 +32,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 import harness.detect.duplicates as duplicates_module
-from harness.detect._candidates import Pair
+from harness.detect._candidates import Entry, Pair
 from harness.detect._excuses import only_closes
 from harness.detect.duplicates import conversation_pairs, find_duplicates
 from harness.detect.findings import DetectorConfig
@@ -66,15 +72,24 @@ class Miss:
     pair: tuple[str, str]
     """The two message ids, in order."""
     stage: str
-    """``no candidate``, ``excused: RULE``, ``scored`` or ``finding stage``."""
+    """``no candidate``, ``excused: closing``, ``excused: RULE``, ``scored`` or
+    ``finding stage``."""
     probability: float | None = None
     """The scorer's probability (None: no candidate)."""
     method: str = ""
     """How the claim rules said the later message restates the earlier."""
     scope: str = ""
+    rule: str = ""
+    """The first stated rule that fires on the pair ("" when none), whatever the scorer says:
+    for an excused miss the one that loses it; for a scored miss, one that would lose it too."""
     pulling: tuple[tuple[str, float], ...] = ()
     """For a scored miss: the features whose median among found duplicates raises the
     probability most, with the probability that would give."""
+
+
+COPIES = ("_verbatim", "_resent")
+"""The copy rules beside the scorer: a pair either finds is let through whatever the scorer
+says (names in :mod:`harness.detect.duplicates`)."""
 
 
 class _Always(PairScorer):
@@ -84,10 +99,19 @@ class _Always(PairScorer):
         return True
 
 
+class _Never(PairScorer):
+    """Calls no pair a duplicate, so that the copy rules beside the scorer are asked."""
+
+    def duplicate(self, features: Sequence[float]) -> bool:
+        return False
+
+
 @contextmanager
-def _rules_watched(fired: list[str]) -> Iterator[None]:
-    """The comparison's stated rules, each noting its name in ``fired`` when it fires."""
-    originals = {name: getattr(duplicates_module, name) for name in RULES}
+def _watched(
+    names: Sequence[str], fired: Callable[[str, tuple[object, ...]], None]
+) -> Iterator[None]:
+    """The comparison's functions ``names``, each calling ``fired(name, args)`` when it fires."""
+    originals = {name: getattr(duplicates_module, name) for name in names}
 
     def watched(name: str) -> object:
         rule = originals[name]
@@ -95,13 +119,13 @@ def _rules_watched(fired: list[str]) -> Iterator[None]:
         def call(*args: object, **kwargs: object) -> object:
             result = rule(*args, **kwargs)
             if result:
-                fired.append(name)
+                fired(name, args)
             return result
 
         return call
 
     try:
-        for name in RULES:
+        for name in names:
             setattr(duplicates_module, name, watched(name))
         yield
     finally:
@@ -109,46 +133,93 @@ def _rules_watched(fired: list[str]) -> Iterator[None]:
             setattr(duplicates_module, name, rule)
 
 
-def _decisions(
-    item: fit.Labelled, model: PairScorer, config: DetectorConfig
+@dataclass(frozen=True, slots=True)
+class _Decision:
+    """What the comparison made of one candidate pair."""
+
+    pair: Pair
+    features: list[float]
+    rule: str
+    """The first stated rule that fires on it ("closing" or a name of :data:`RULES`; "" when
+    none does): whether it loses the pair depends on the scorer (see :func:`stages`)."""
+    copied: bool
+    """A copy rule (:data:`COPIES`) lets it through whatever the scorer says."""
+
+
+def _rules(
+    item: fit.Labelled, config: DetectorConfig, spec: Mapping[str, object]
 ) -> dict[frozenset[str], tuple[Pair, list[float], str]]:
     """Each candidate pair (by its two ids): the pair, its features and the first stated rule
-    that excuses it ("" when none does)."""
-    spec: dict[str, object] = {
-        "features": list(model.features),
-        "mean": [0] * len(model.features),
-        "scale": [1] * len(model.features),
-        "coef": [0] * len(model.features),
-        "bias": 0,
-    }
+    after the scorer that fires on it ("" when none does), with a scorer that takes every pair
+    (so that every rule is asked). The rules are asked only in the pair's decision, so the
+    first that fires since the last pair recorded is this pair's."""
     fired: list[str] = []
     out: dict[frozenset[str], tuple[Pair, list[float], str]] = {}
 
     class _Noting(list[tuple[Pair, list[float]]]):
         def append(self, row: tuple[Pair, list[float]]) -> None:
             pair, features = row
-            closing = pair.scope == "cross_turn" and (
-                only_closes(pair.earlier) or only_closes(pair.later)
-            )
-            rule = "closing" if closing else (fired[0] if fired else "")
+            out[_key(pair.earlier, pair.later)] = (pair, features, fired[0] if fired else "")
             fired.clear()
-            out[frozenset({pair.earlier.message.id, pair.later.message.id})] = (
-                pair,
-                features,
-                rule,
-            )
 
-    with _rules_watched(fired):
+    with _watched(RULES, lambda name, args: fired.append(name)):
         conversation_pairs(item.transcript, config, pair_model=_Always(spec), record=_Noting())
     return out
 
 
+def _copied(
+    item: fit.Labelled, config: DetectorConfig, spec: Mapping[str, object]
+) -> set[frozenset[str]]:
+    """The pairs (by their two ids) a copy rule lets through, with a scorer that takes none (so
+    that the copy rules are asked) and the features recorded (so that every candidate pair is
+    compared: no screen, no decision copied from an earlier message of the same text)."""
+    out: set[frozenset[str]] = set()
+
+    def fired(name: str, args: tuple[object, ...]) -> None:
+        other, entry = args[0], args[1]
+        assert isinstance(other, Entry) and isinstance(entry, Entry)
+        out.add(_key(other, entry))
+
+    with _watched(COPIES, fired):
+        conversation_pairs(item.transcript, config, pair_model=_Never(spec), record=[])
+    return out
+
+
+def _key(earlier: Entry, later: Entry) -> frozenset[str]:
+    return frozenset({earlier.message.id, later.message.id})
+
+
+def _decisions(
+    item: fit.Labelled, model: PairScorer, config: DetectorConfig
+) -> dict[frozenset[str], _Decision]:
+    """Each candidate pair (by its two ids), with the stated rule that turns it down and whether
+    a copy rule lets it through: the comparison run twice, once with a scorer that takes every
+    pair (every rule after it is asked) and once with one that takes none (the copy rules
+    beside it are asked)."""
+    spec = {
+        "features": list(model.features),
+        "mean": [0] * len(model.features),
+        "scale": [1] * len(model.features),
+        "coef": [0] * len(model.features),
+        "bias": 0,
+    }
+    copied = _copied(item, config, spec)
+    out: dict[frozenset[str], _Decision] = {}
+    for key, (pair, features, rule) in _rules(item, config, spec).items():
+        closing = pair.scope == "cross_turn" and (
+            only_closes(pair.earlier) or only_closes(pair.later)
+        )
+        out[key] = _Decision(
+            pair=pair,
+            features=features,
+            rule="closing" if closing else rule,
+            copied=key in copied,
+        )
+    return out
+
+
 def _found(item: fit.Labelled, model: PairScorer, config: DetectorConfig) -> set[frozenset[str]]:
-    predicted: set[frozenset[str]] = set()
-    for finding in find_duplicates(item.transcript, config, pair_model=model):
-        if finding.kind == "duplicate":
-            predicted |= {frozenset(p) for p in combinations(finding.message_ids, 2)}
-    return predicted
+    return fit.found_pairs(find_duplicates(item.transcript, config, pair_model=model))
 
 
 def stages(
@@ -157,7 +228,7 @@ def stages(
     """The labelled duplicates of ``items`` that ``model``'s findings miss, each with the stage
     that loses it."""
     config = config or DetectorConfig()
-    missed: list[tuple[fit.Labelled, frozenset[str], tuple[Pair, list[float], str] | None]] = []
+    missed: list[tuple[fit.Labelled, frozenset[str], _Decision | None]] = []
     found_rows: list[list[float]] = []
     for item in items:
         decided = _decisions(item, model, config)
@@ -165,7 +236,7 @@ def stages(
         for pair in sorted(item.duplicates, key=sorted):
             if pair in found:
                 if pair in decided:
-                    found_rows.append(decided[pair][1])
+                    found_rows.append(decided[pair].features)
                 continue
             missed.append((item, pair, decided.get(pair)))
     medians = np.median(np.array(found_rows), axis=0) if found_rows else None
@@ -176,12 +247,13 @@ def stages(
         if decision is None:
             out.append(Miss(transcript=item.name, pair=ids, stage="no candidate"))
             continue
-        candidate, features, rule = decision
+        candidate, features, rule = decision.pair, decision.features, decision.rule
         probability = model.probability(features)
+        taken = decision.copied or probability >= model.threshold
         pulling: tuple[tuple[str, float], ...] = ()
-        if rule:
-            stage = f"excused: {rule}"
-        elif probability < model.threshold:
+        if rule == "closing" or (rule and taken):
+            stage = f"excused: {rule}"  # closing is asked before the scorer, the others after
+        elif not taken:
             stage = "scored"
             if medians is not None:
                 pulling = _pulling(model, features, medians)
@@ -195,6 +267,7 @@ def stages(
                 probability=round(probability, 4),
                 method=candidate.found.method,
                 scope=candidate.scope,
+                rule=rule,
                 pulling=pulling,
             )
         )
@@ -256,6 +329,7 @@ def main() -> None:
                     "probability": miss.probability,
                     "method": miss.method,
                     "scope": miss.scope,
+                    "rule": miss.rule,
                     "pulling": miss.pulling,
                 }
             )
