@@ -13,7 +13,9 @@ from harness.detect._request_words import (
     _PREPOSITIONS,
     _SCENE_OPENERS,
     _SCENE_PHRASES,
+    _SUBJECT,
     _SUBORDINATORS,
+    _VERBS,
     _WH,
     _Tok,
     _words,
@@ -80,11 +82,14 @@ _NOT_PARTICIPLES = _words(
 )
 
 
-def _participle_lead(left: list[_Tok]) -> bool:
-    """Whether ``left`` opens with a participle's phrase that leads into the request after its
-    comma ("Counting the weekend, how long is the trip", "Looking at May, show ...", "Buying
-    milk today, my card got declined"); not a participle of seeking ("Looking for a hotel, ..."
-    asks for one)."""
+def _participle_lead(left: list[_Tok], right: list[_Tok]) -> bool:
+    """Whether ``left`` opens with a participle's phrase that leads into ``right``, the part
+    after its comma ("Counting the weekend, how long is the trip", "Looking at May, show ...",
+    "Buying milk today, my card got declined"); not a participle of seeking ("Looking for a
+    hotel, ..." asks for one), nor a request said in -ing before a request of its own
+    ("Booking a table for four, what is the weather", "Looking up the weather, book a hotel"):
+    a request verb's participle leads in only before a preposition ("Looking at May", "Paying
+    for lunch") or a part that asks nothing ("Buying milk, my card got declined")."""
     while len(left) > 1 and (left[0].word in _GREETING or not left[0].word):
         left = left[1:]
     first = left[0].word
@@ -97,6 +102,29 @@ def _participle_lead(left: list[_Tok]) -> bool:
         and first not in _LEAD_OPENERS
         # the clause it leads into is not said yet ("Flying to Oslo am I ..., how do I ...")
         and not any(t.word in _WH or t.word in _AUX for t in left)
+        and (
+            not _requested(first)
+            or left[1].word in _PREPOSITIONS
+            or not right
+            or not (
+                right[0].word in _ASKS_FIRST
+                or right[0].word.removesuffix("s").rstrip("'") in _WH  # "whats", "what's"
+            )
+        )
+    )
+
+
+# What a part that asks or wants opens with: a question word, an auxiliary, a request verb,
+# "please" or the speaker as subject (closed classes).
+_ASKS_FIRST = _WH | _AUX | _VERBS | _SUBJECT | _words("please")
+
+
+def _requested(participle: str) -> bool:
+    """Whether ``participle`` ("booking", "ordering", "making", "cancelling") is a request verb's
+    (:data:`~harness.detect._request_words._VERBS`)."""
+    stem = participle[:-3]
+    return any(
+        verb in _VERBS for verb in (stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else "")
     )
 
 

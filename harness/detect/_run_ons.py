@@ -115,14 +115,22 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
     word = toks[i].word
     ahead = [t.word for t in toks[i + 1 : i + 6]]
     if word in _WISHERS:
-        # "what is my balance i need a cab": a wish of its own runs on; not one that points back
-        # ("... i need it by friday"), nor one that says which thing the object before it is
-        # ("the form i need", "tell my bank i need ..."), nor one inside a question still
-        # waiting for its verb
+        # "how late is the gym open i need a plumber": a wish of its own runs on; not one that
+        # points back ("... i need it by friday"), nor the clause a verb of saying or thinking
+        # or an adjective takes ("do you think i need a coat", "is it true i need a permit"),
+        # nor a reason with no object of its own ("... i need to calm down"), nor one that may
+        # say which thing the object before it is ("the form i need", "tell my bank i need
+        # ..."; a surface guard: any determiner one to three words back outside a preposition's
+        # phrase, so "what is my balance i need a cab" stays one, and so do refinements such as
+        # "find a hotel in rome i want a pool"), nor one inside a question
+        # still waiting for its verb
         if (
             not _wishes([word, *ahead[:2]])
             or not _has_topic(ahead)  # "... for which i need your help"
             or not _POINTING_BACK.isdisjoint(ahead)
+            or before.word in _CLAUSE_TAKERS
+            or _asks_verb([t.word for t in current[-4:]])
+            or _reason([word, *ahead])
             or _names_object([t.word for t in current[-4:]])
         ):
             return False
@@ -159,6 +167,40 @@ def _runs_on(message: str, current: list[_Tok], toks: list[_Tok], i: int) -> boo
 
 
 _RUN_ON_QUESTION = _ASKING_AUX | _WH
+# Verbs of saying or thinking and adjectives that take a clause as their object ("do you think
+# i need ...", "is it possible i need ..."), before a wish (closed classes).
+_CLAUSE_TAKERS = _words(
+    """
+    think thinks thought say says said confirm confirms confirmed mean means meant believe
+    believes guess suppose reckon bet hear heard read agree feel feels felt possible true likely
+    certain clear obvious correct right
+    """
+)
+# Who does a question's verb ("do you think", "would we say", "does it look"; a closed class).
+_ASKED_SUBJECTS = _words("you i we it he she they")
+# The words a reason's verb ends with when it names nothing ("i need to calm down", "i want to
+# relax now"; a closed class).
+_REASON_ENDS = _words(
+    "up down out off away back home here there now today tonight soon again more less too"
+)
+
+
+def _asks_verb(words: list[str]) -> bool:
+    """Whether ``words`` (the last ones before a wish) end in a question's auxiliary, its subject
+    and its bare verb ("can you confirm", "would you say"): the wish is that verb's object."""
+    return len(words) >= 3 and words[-3] in _ASKING_AUX and words[-2] in _ASKED_SUBJECTS
+
+
+def _reason(words: list[str]) -> bool:
+    """Whether the wish ``words`` ("i need to calm down") only gives a reason: "to" and a verb
+    with nothing after it but adverbs of place or time (:data:`_REASON_ENDS`)."""
+    rest = words[2:] if words[1] in ("need", "want", "wanna") else words[3:]
+    if rest[:1] == ["to"]:
+        rest = rest[1:]
+    elif words[1] != "wanna":
+        return False
+    rest = [w for w in rest if w]
+    return bool(rest) and all(w in _REASON_ENDS for w in rest[1:])
 
 
 def _names_object(words: list[str]) -> bool:

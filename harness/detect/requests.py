@@ -81,6 +81,7 @@ from harness.detect._request_words import (
     _ANNOUNCED,
     _ANNOUNCING,
     _AUX,
+    _CLAUSE_VERB,
     _DETERMINERS,
     _FILLERS,
     _GREETING,
@@ -410,7 +411,7 @@ def _opens(
     if (
         (comma_only or joiners == {"then"})
         and (not reading.anywhere or all(t.mark != ";" for t in region))
-        and (_subordinate(left) or (reading.anywhere and _participle_lead(left)))
+        and (_subordinate(left) or (reading.anywhere and _participle_lead(left, right)))
         and not (reading.anywhere and _answered_lead(left))
     ):
         # "if I travel to Peru, do I need a visa", "on my list, add milk", "if it snows then ..."
@@ -482,15 +483,41 @@ def _opens(
         and all(t.mark != "," for t in whole[-_EDGE_LIMIT:])
     )
     if first in _DETERMINERS:
-        if reading.anywhere and comma_only and last:
-            # "find me a dentist, my tooth hurts": a frame would garble it; "a film, a film by
-            # Fellini" names again what the request asks for
-            named = {t.word for t in whole[-6:]}
-            return not any(_bare(w) and w in named for w in words[1:4]), []
+        if reading.anywhere and comma_only and last and _framed_alone(words, whole):
+            # "send me a plumber, the pipe is dripping": a frame would garble it; "a film, a
+            # film by Fellini" names again what the request asks for
+            return not _names_again(words, whole), []
         frame = _frame(left)
         if frame or not (strong or parted) or not reading.anywhere:
             return bool(frame), frame
     return (strong or parted) and len(words) >= 3, []
+
+
+def _framed_alone(words: list[str], whole: list[_Tok]) -> bool:
+    """Whether ``words``, a determiner-led last part after a bare comma, takes no frame from the
+    request before it (``whole``): a clause of its own, with an auxiliary or a clause's verb
+    ("the pipe under the sink is dripping", "a bit of blues would be nice"), a question with no
+    verb ("any storm warnings for Bergen"), a pro-form ("a cheap one", "the one near my office")
+    or the request's own object named again ("a film, a film by Fellini"); not a second object
+    listed ("turn off the lights, the heater": the frame is carried)."""
+    return (
+        words[0] == "any"
+        or not {"one", "ones"}.isdisjoint(words[1:4])
+        or any(w in _AUX or _CLAUSE_VERB.search(w) for w in words[1:])
+        or _names_again(words, whole)
+    )
+
+
+def _names_again(words: list[str], whole: list[_Tok]) -> bool:
+    """Whether the part ``words`` opens by naming again the object the request ``whole`` ends
+    with, its determiner and noun ("a song, a song by Nina Simone"); not a second thing of the
+    same kind ("the front door, the garage door")."""
+    named = [t.word for t in whole[-6:]]
+    return (
+        len(words) > 1
+        and _bare(words[1])
+        and any(named[k : k + 2] == words[:2] for k in range(len(named) - 1))
+    )
 
 
 # Adverbs that go on with the clause before them, not ending in "-ly" (a closed class).

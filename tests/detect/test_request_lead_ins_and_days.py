@@ -22,6 +22,9 @@ def texts(message: str) -> list[str]:
         "Looking at last March, show me what I spent on fuel",
         "Leaving out the bonus, how much did I earn this year",
         "Paying for lunch at the deli, my card was refused",
+        # a request verb's participle before a preposition, or before a part that asks nothing
+        "Paying for parking downtown, how much is the fee per hour",
+        "Buying a gift for my sister, my card got declined twice",
     ],
 )  # fmt: skip
 def test_a_participles_phrase_leads_into_the_request_after_its_comma(message: str) -> None:
@@ -37,6 +40,12 @@ def test_a_participles_phrase_leads_into_the_request_after_its_comma(message: st
         ("Driving to Leeds do I need a permit, what is my balance", ["Driving to Leeds do I need a permit", "what is my balance"]),
         # a noun in -ing is no participle
         ("Something is wrong with the heater, what is my balance", ["Something is wrong with the heater", "what is my balance"]),
+        # a request said in -ing before a request of its own
+        ("Requesting a refund for order 554, what is my balance", ["Requesting a refund for order 554", "what is my balance"]),
+        ("Booking a table for four at eight, what is the weather tomorrow", ["Booking a table for four at eight", "what is the weather tomorrow"]),
+        ("Looking up the weather in Paris, book me a hotel too", ["Looking up the weather in Paris", "book me a hotel too"]),
+        ("Cancelling my gym membership, whats the weather in Rome", ["Cancelling my gym membership", "whats the weather in Rome"]),
+        ("Making a reservation for six, I need a cab to the airport", ["Making a reservation for six", "I need a cab to the airport"]),
     ],
 )  # fmt: skip
 def test_a_phrase_that_is_no_lead_in_stays_apart(message: str, requests: list[str]) -> None:
@@ -77,13 +86,35 @@ def test_a_greeting_with_the_bots_name_is_no_request(message: str, requests: lis
 @pytest.mark.parametrize(
     "message",
     [
-        "find me a dentist, my tooth hurts",
         "send me a plumber, the pipe under the sink is dripping",
+        "find me a locksmith, my front door won't open",
         "I want to hear a song, a song by Nina Simone",
+        # a pro-form after the comma refines the request
+        "find me a hotel in rome, a cheap one",
+        "add milk to my list, the organic one",
+        "find me a dentist, the one near my office",
+        "get me a taxi, a big one for six people",
     ],
 )  # fmt: skip
 def test_the_last_part_after_a_comma_takes_no_frame(message: str) -> None:
     assert texts(message) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "requests"),
+    [
+        ("turn off the lights, the heater", ["turn off the lights", "turn off the heater"]),
+        ("cancel my gym class, my dentist appointment", ["cancel my gym class", "cancel my dentist appointment"]),
+        ("lock the front door, the garage door", ["lock the front door", "lock the garage door"]),
+        ("play the first song, the second song", ["play the first song", "play the second song"]),
+        ("show me my last payslip, my tax form", ["show me my last payslip", "show me my tax form"]),
+        ("what is the weather in Oslo, the time in Tokyo", ["what is the weather in Oslo", "what is the time in Tokyo"]),
+    ],
+)  # fmt: skip
+def test_a_second_object_listed_after_a_comma_takes_the_frame(
+    message: str, requests: list[str]
+) -> None:
+    assert texts(message) == requests
 
 
 def test_a_part_after_a_comma_that_asks_is_a_request_without_the_frame() -> None:
