@@ -258,8 +258,8 @@ def _keep_to_topic(
     fixed: Set[int],
 ) -> None:
     """A bot that answers in several messages (one agent each) goes on about one request in each:
-    a question back in a message, in a sentence that shares no word with any request ("Which
-    city?", "How many tickets?"), answers only the request the message's other parts answer,
+    a question back in a message that shares no word with any request ("Which city?", "How
+    many tickets?") answers only the request the message's other parts answer,
     when they answer one and share words with it ("Would you prefer a certain hotel? What is
     your check in date?" for "book me a hotel", not for "who directed it" beside it), no other
     message answers that one (then what this one shares with it may be chance), and those
@@ -272,7 +272,8 @@ def _keep_to_topic(
     if len(groups) < 2:
         return
     every = frozenset().union(*asked)
-    # The messages in which each request passes its limit, taken once.
+    # The messages in which each request passes its limit, taken once, as the matching left them
+    # (so the rule reads every message alike, whatever order they come in).
     answering = [
         {m for m, parts in enumerate(groups) for j in parts if row[j] >= limits[j]} for row in p
     ]
