@@ -15,6 +15,7 @@ __all__ = [
     "WHEN_KINDS",
     "asked_kinds",
     "asks_back",
+    "asks_back_in",
     "asks_yes_or_no",
     "classified",
     "facts_of",
@@ -238,19 +239,37 @@ _YES = re.compile(r"\b(?:yes|yeah|yep|indeed|certainly)\b", re.IGNORECASE)
 
 
 # A question back written without its question mark ("Where are you leaving from", "When do you
-# need it", "Which city should I look in", "Would you like a table outside"): a question word
-# with at most two words of what it asks about and then an auxiliary and its subject, or an
-# auxiliary and its subject at the head; a question word standing alone ("Where").
+# need it", "Which city should I look in", "Would you like a table outside", "In which city"): a
+# question word (a preposition may lead it) with at most two words of what it asks about and then
+# an auxiliary and its subject, or an auxiliary and a personal pronoun or "there" at the head; a
+# question word standing alone ("Where"), or with one word that makes it a question on its own
+# ("How many", "Which city"; not "How lovely", "Who knows").
 _SUBJECT = r"(?:you|u|i|we|they|it|he|she|there|your|the|this|that)"
 _AUXILIARY = r"(?:" + AUX_WORDS + r")"
+_LEAD = r"(?:(?:in|at|for|from|to|on|by|with)\s+)?"
 _ASKS_BACK = re.compile(
-    r"^(?:(?:what|when|where|which|who|whom|whose|how|why)(?:\s+[\w']+){0,2}\s+"
+    r"^(?:"
+    + _LEAD
+    + r"(?:what|when|where|which|who|whom|whose|how|why)(?:\s+[\w']+){0,2}\s+"
     + _AUXILIARY
     + r"\s+"
     + _SUBJECT
     + r"\b|"
     + _AUXILIARY
-    + r"\s+(?:you|u|i|we|they|there)\b|(?:what|when|where|which|who|how)(?:\s+[\w']+)?\s*$)",
+    + r"\s+(?:you|u|i|we|they|there)\b|"
+    + _LEAD
+    + r"(?:(?:what|which)(?:\s+(?!an?\b)[\w']+)?|(?:when|where|who|why)(?:\s+else)?"
+    + r"|how(?:\s+(?:much|many|long|old|far|often|soon|come|about|big|early|late)(?:\s+[\w']+)?)?)\s*$)",
+    re.IGNORECASE,
+)
+# Statements that open as a question does: a condition put first ("Should you need anything else,
+# just ask", "Had you booked earlier, ...", "Were you to cancel, ..."), news or an offer ("Did you
+# know the museum opens at 9", "May I suggest the salmon", "Did I mention ...").
+_NOT_ASKING = re.compile(
+    r"^(?:(?:should|had|were)\s+(?:you|u|i|we|they)\b[^,;]*[,;]"
+    r"|did\s+(?:you|u)\s+know\b|did\s+i\s+(?:mention|say|tell)\b"
+    r"|(?:may|might|can|could|let)\s+(?:i|me|we|us)\s+(?:just\s+)?"
+    r"(?:suggest|recommend|add|say|mention|remind|point\s+out|propose)\b)",
     re.IGNORECASE,
 )
 # An acknowledgement before it ("Sure, in which city", "Ok. when will you get it").
@@ -266,7 +285,24 @@ def asks_back(sentence: str) -> bool:
     if text.endswith("?"):
         return True
     text = text.rstrip(".! ")
-    if _ASKS_BACK.match(text):
+    if _asks(text):
         return True
     rest = _ACKNOWLEDGED.sub("", text, count=1)
-    return rest != text and _ASKS_BACK.match(rest) is not None
+    return rest != text and _asks(rest)
+
+
+def asks_back_in(part: str, whole: str) -> bool:
+    """Whether a part of a sentence the bot said asks back (:func:`asks_back`) and the sentence it
+    was cut from does not open as a statement does ("Should you have any allergies" of "Should
+    you have any allergies, tell the waiter")."""
+    if not asks_back(part):
+        return False
+    if part == whole:
+        return True
+    text = whole.strip()
+    rest = _ACKNOWLEDGED.sub("", text, count=1)
+    return _NOT_ASKING.match(text) is None and _NOT_ASKING.match(rest) is None
+
+
+def _asks(text: str) -> bool:
+    return _ASKS_BACK.match(text) is not None and _NOT_ASKING.match(text) is None

@@ -80,6 +80,7 @@ from harness.detect._answer_terms import (
 from harness.detect._kinds import (
     asked_kinds,
     asks_back,
+    asks_back_in,
     asks_yes_or_no,
     facts_of,
     given_kinds,
@@ -135,12 +136,14 @@ def pair_features(
     claims: Sequence[str],
     table: Associations | None = None,
     *,
-    bare_questions: bool = True,
+    bare_questions: bool = False,
+    wholes: Sequence[str] | None = None,
 ) -> list[list[list[float]]]:
     """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``.
 
     ``bare_questions``: a sentence that reads as a question without its question mark counts as
-    one (:func:`~harness.detect._kinds.asks_back`); otherwise only a question mark makes one."""
+    one (:func:`~harness.detect._kinds.asks_back`, read with the sentence it was cut from,
+    ``wholes[j]``, when given); otherwise only a question mark makes one."""
     table = table or {}
     if not requests:
         return []
@@ -164,8 +167,14 @@ def pair_features(
     acts = [claim_acts(c) for c in claims]
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
     questions = [
-        1.0 if (asks_back(c) if bare_questions else c.rstrip().endswith("?")) else 0.0
-        for c in claims
+        1.0
+        if (
+            (asks_back_in(c, wholes[j]) if wholes is not None else asks_back(c))
+            if bare_questions
+            else c.rstrip().endswith("?")
+        )
+        else 0.0
+        for j, c in enumerate(claims)
     ]
     sizes = [math.log1p(len(cw)) for cw in claim_words]
     out: list[list[list[float]]] = []
@@ -260,7 +269,7 @@ class AnswerMatcher:
         claims: Sequence[str],
         wholes: Sequence[str] | None = None,
         *,
-        bare_questions: bool = True,
+        bare_questions: bool = False,
     ) -> list[list[float]]:
         """``p[i][j]``: how likely sentence ``j`` addresses request ``i``.
 
@@ -271,7 +280,9 @@ class AnswerMatcher:
         left in the rest of it answer what the sentence could not. Other parts are judged by
         their own words ("The workshop is located at 40 Mill Lane" of "... and starts at 10 am",
         "you can reach them at 617-555-0199" of "they are at 41 Elm Street and ...")."""
-        features = pair_features(requests, claims, self.associations, bare_questions=bare_questions)
+        features = pair_features(
+            requests, claims, self.associations, bare_questions=bare_questions, wholes=wholes
+        )
         leads = _distinct_leads(requests, claims, features, self.associations)
         p = [
             [

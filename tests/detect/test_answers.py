@@ -722,5 +722,108 @@ def test_a_bot_answering_in_several_messages_goes_on_about_one_request_in_each()
     assert missing(
         yoga, ["Which neighbourhood? What level are you?", "The game ended 3 to 1."]
     ) == {1}
-    # One message composed of every answer is not held to one request.
-    assert missing(massage, [" ".join(asked)]) == set()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a true drop the check misses: in one message composed of every answer a question "
+    "back could go with any request, and the message is not held to one request",
+)
+def test_a_question_in_one_composed_message_hides_a_drop() -> None:
+    from harness.detect.missed import DeclaredRequest, judge
+
+    massage = ["book a massage for Friday", "who wrote Moby Dick", "order cat food"]
+    said = "I can book a massage for Friday. How long should it be? The cat food order is placed."
+    assert set(judge([DeclaredRequest(text=r) for r in massage], [said])) == {1}
+
+
+def _missing_texts(requests: list[str], said: list[str]) -> set[str]:
+    from harness.detect.missed import DeclaredRequest, judge
+
+    return {requests[i] for i in judge([DeclaredRequest(text=r) for r in requests], said)}
+
+
+def test_a_second_answer_in_an_agents_message_is_kept_however_the_reply_is_split() -> None:
+    """A message that answers its own request and then another (a part cut at a value beside it,
+    or an answer worded unlike its request) answers both: only questions back are held to the
+    message's request, so the same answers are read alike in one, two or three messages (the
+    second answer was taken away in two messages before)."""
+    trip = ["book a train to Lyon", "who painted the Night Watch", "order some sushi"]
+    answers = [
+        "Your train to Lyon leaves on Tuesday.",
+        "Rembrandt painted it.",
+        "Sushi is ordered.",
+    ]
+    two = [" ".join(answers[:2]), answers[2]]
+    for said in ([" ".join(answers)], two, answers):
+        assert _missing_texts(trip, said) == set(), said
+    plans = ["reserve a court for tennis", "what's the forecast for Sunday", "buy a gift for Dad"]
+    said = [
+        "Your tennis court is reserved for 6 pm. Light rain and 14 degrees expected.",
+        "The gift for Dad is bought.",
+    ]
+    assert _missing_texts(plans, said) == set()
+
+
+def test_statements_that_open_as_a_question_do_not_ask_back() -> None:
+    """A condition put first, news, an offer or an exclamation is not a question back, so it does
+    not stand for the answer to a request nobody answered (each hid the drop before)."""
+    from harness.detect._kinds import asks_back
+
+    for statement in (
+        "Should you want a receipt, just say so",
+        "Had you called sooner, we could have helped",
+        "Were you to reschedule, there is no charge",
+        "Did you know the gallery is free on Sundays",
+        "May I recommend the corner room",
+        "Did I mention the pool is heated",
+        "How wonderful",
+        "Right, how wonderful",
+        "Who cares",
+        "What a view",
+    ):
+        assert not asks_back(statement), statement
+    for question in ("Okay, in which town", "For how many nights", "How long", "Why", "What time"):
+        assert asks_back(question), question
+    spa = ["book a facial for Saturday", "what's the tallest mountain in Africa"]
+    for aside in (
+        "Did you know we also do manicures.",
+        "May I recommend the deluxe option.",
+        "Should you be running late, call us.",
+        "How wonderful.",
+    ):
+        said = ["Your facial is booked for Saturday at 11.", aside]
+        assert _missing_texts(spa, said) == {spa[1]}, aside
+
+
+def test_a_holding_message_does_not_make_one_composed_reply_several() -> None:
+    """A message that neither answers nor asks ("Just a second.", "Thanks for your patience.")
+    beside one composed reply leaves it one reply: its question without a question mark is not
+    read as a question, as in the reply alone (the drop was hidden before)."""
+    errands = ["book a haircut at Tony's", "how tall is Big Ben", "get me a cab"]
+    reply = "Your cab is coming. I can book a haircut at Tony's. Which stylist would you like"
+    for said in ([reply], ["Just a second.", reply], [reply, "Thanks for your patience."]):
+        assert _missing_texts(errands, said) == {errands[1]}, said
+
+
+def test_the_fitting_tools_read_a_turn_as_the_check_does() -> None:
+    """``fit_answers`` fits thresholds and confidences on turns read as the check reads them: a
+    question back in one agent's message goes with that message's request, and a question back
+    without its mark in a single composed message is not read as a question (the tool read both
+    the other way before, so what it fitted on was not what the check judges)."""
+    from harness.detect.answers import matcher, pair_features
+    from tools.detector.fit_answers import _matrix
+
+    model = matcher()
+    text = "Book a sauna session for Sunday. Who discovered penicillin? Order dog treats."
+    said = ["I can book a sauna session for Sunday. How long would you like it", "Treats ordered."]
+    for turn in (said, [" ".join(said)]):
+        m = _matrix(model, text, turn)
+        assert m is not None
+        p, _, requests, _, _ = m
+        asked = next(k for k, r in enumerate(requests) if "penicillin" in r)
+        assert max(p[asked]) < model.threshold, turn
+    # A bare question is read as one only when asked to.
+    (row,) = pair_features(["who discovered penicillin"], ["Which day works for you"])
+    index = FEATURES.index("claim_question")
+    assert row[0][index] == 0.0

@@ -80,6 +80,7 @@ from harness.detect.answers import (
     words_of,
 )
 from harness.detect.answers import AnswerMatcher as _Matcher
+from harness.detect.missed import matched
 from harness.detect.requests import needs_answer, segment_requests
 from tools.detector.answer_sets import real_turns, slot_messages
 from tools.detector.linear import fit_dense
@@ -112,11 +113,6 @@ def fillers(split: str = "train") -> list[str]:
 
 def _sentences(text: str) -> list[str]:
     return [t for t, _, _, _ in reply_parts([text])]
-
-
-def _opening(said: Sequence[str]) -> tuple[list[str], list[bool], list[str]]:
-    found = reply_parts(said)
-    return [t for t, _, _, _ in found], [first for _, _, first, _ in found], [w for *_, w in found]
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -218,7 +214,9 @@ def rows(
         for sentence in _sentences(rng.choice(filler)):
             claims.append(sentence)
             source.append(-1)
-        features = pair_features([r["text"] for r in gold], claims, table)
+        # Each answer's sentences stand apart, as one message each would; the claim_question
+        # feature is read as the matcher was fitted on it (a question mark makes a question).
+        features = pair_features([r["text"] for r in gold], claims, table, bare_questions=False)
         for i, row in enumerate(features):
             for j, values in enumerate(row):
                 x.append(values)
@@ -270,8 +268,10 @@ def _matrix(model: _Matcher, text: str, said: list[str]) -> Matrix:
     reportable = [needs_answer(r) for r in requests] if len(requests) > 1 else [True]
     if sum(reportable) < 2:
         return None
-    claims, opens, wholes = _opening(said)
-    return model.probabilities(requests, claims, wholes), opens, requests, claims, reportable
+    found = reply_parts(said)
+    p, _ = matched(model, requests, found)
+    claims = [t for t, _, _, _ in found]
+    return p, [first for _, _, first, _ in found], requests, claims, reportable
 
 
 def flagged(m: Matrix, limits: tuple[float, float, float]) -> bool:
