@@ -78,7 +78,8 @@ _NOT_NAMED = (
 
 # A reaction to what was offered ("That would be ideal", "This one is my choice", "Sounds like a
 # plan", "Seems nice"): a demonstrative subject, or none before a verb of seeming, a linking verb
-# and a short predicate that asks nothing (closed classes).
+# and a short predicate of evaluation (closed classes). A predicate naming a thing ("That is the
+# payroll office", "That is my payslip") or a fault ("That is wrong") is no reaction.
 _REACTION = re.compile(
     r"(?:(?:that|this|these|those)(?:\s++ones?)?\s++"
     r"(?:(?:would|will|should|might|could)\s++be|is|are|was|were|sounds?|seems?|looks?)"
@@ -86,6 +87,16 @@ _REACTION = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _REACTION_WORDS = 4
+# A reaction's predicate judges: it has a word of evaluation ("ideal", "a good flight", "right up my
+# alley", "a fun time"; closed class). One that names a thing ("That is the payroll office",
+# "Those are my deductions") or a fault ("That is wrong", "That was slow") is no reaction.
+_EVALUATES = word_class(
+    "ideal perfect great fine good lovely fair nice excellent wonderful awesome fantastic amazing"
+    " brilliant superb decent reasonable right ok okay alright acceptable fun cool best better"
+    " interesting delightful delicious charming beautiful yummy tasty fab fabulous terrific"
+    " splendid marvellous marvelous neat super winner plan deal pick choice idea option bet"
+    " enough feasible convenient affordable"
+)
 # The endings of a past participle: "this one is broken", "that was declined" report a fault.
 _REPORTED = ("ed", "en")
 # What a reaction's predicate never has: a question, a negation, a clause ("if", "to", "that",
@@ -102,17 +113,20 @@ _NOT_REACTION = (
 
 def _reacts(piece: str) -> bool:
     """Whether ``piece`` only reacts to what was offered ("That would be ideal", "That is my
-    choice", "Sounds like a plan"): ``_REACTION``'s opening, then at most ``_REACTION_WORDS``
-    words with no number and nothing of ``_NOT_REACTION``. A user takes what was offered that
-    way; what they ask comes next."""
-    reacted = _REACTION.fullmatch(piece.strip(" ,;:.!"))
+    choice", "Sounds like a plan", with a straight or curly apostrophe): ``_REACTION``'s
+    opening, then at most ``_REACTION_WORDS`` words, one of evaluation (``_EVALUATES``), with no
+    number and nothing of ``_NOT_REACTION``. A user takes what was offered that way; what they
+    ask comes next."""
+    reacted = _REACTION.fullmatch(piece.replace("\u2019", "'").strip(" ,;:.!"))
     if reacted is None:
         return False
     said = _WORDS.findall(reacted.group("predicate").lower())
     if said[:1] == ["like"]:
         said = said[1:]  # "sounds like a plan"
-    return 0 < len(said) <= _REACTION_WORDS and not any(
-        w in _NOT_REACTION or w[:1].isdigit() or w.endswith(_REPORTED) for w in said
+    return (
+        0 < len(said) <= _REACTION_WORDS
+        and not any(w in _NOT_REACTION or w[:1].isdigit() or w.endswith(_REPORTED) for w in said)
+        and any(w in _EVALUATES for w in said)
     )
 
 

@@ -21,7 +21,8 @@ from harness.planning._sentences import (
     VALUE_WORDS,
     _no_clause,
 )
-from harness.text._shapes import AUX_SET, SOFT_REACH, WH_SET, word_class
+from harness.text._shapes import AUX_SET, SOFT_REACH, VERBS, WH_SET, word_class
+from harness.text.words import REQUEST_STOPWORDS
 
 # A condition on what the request before it asks for, stated after it ("it has to have laundry
 # service", "I need it to allow pets", "Please make sure it has parking", "one that allows pets").
@@ -142,24 +143,41 @@ _GOING_PARTICLES = word_class("back in out")
 _CHECKED_FOR = word_class("to for")
 # Two verbs of coming and going only with their particle ("pick up at 3 pm", "drop off by noon").
 _PAIRED = {"pick": "up", "drop": "off"}
+# What the speaker comes or goes with (a vehicle, a ride, a stay, a trip, or coming and going
+# itself: "I want to fly with Delta. I want to leave at 9"): only a request that
+# names one has a schedule of coming and going ("Rent a car. I want to pick up at 3"); after any
+# other ("Book me a table for two. I want to leave for Denver on Friday", "Reset my password and
+# drop off by noon") the coming or going is a request of its own (closed class).
+_TRAVELLED = word_class(
+    "car cars rental rentals vehicle vehicles van vans suv sedan truck bike bikes scooter kayak"
+    " flight flights plane bus buses coach coaches train trains ferry ferries boat cab cabs taxi"
+    " taxis ride rides shuttle hotel hotels room rooms motel hostel apartment apartments house"
+    " houses property trip trips journey ticket tickets seat seats airline airlines fly flying"
+    " travel travelling traveling arrive arriving leave leaving depart departing"
+)
 # A lead of wanting or intending before such a verb ("I want to leave on Monday", "we'd like to
 # pick up around 15:00"): the schedule is still the request's (closed classes).
 _WANTING_TO = frozenset(
     f"{who} {verb} to"
     for who in ("i", "we")
-    for verb in ("want", "need", "wish", "plan", "hope", "would like", "'d like", "will need")
+    for verb in ("want", "need", "wish", "plan", "hope", "would like", "will need")
 ) | frozenset(("i'd like to", "we'd like to", "i'll need to", "we'll need to"))
 
 
 def schedules_after_and(piece: str, *, before: str = "") -> bool:
     """Whether ``piece`` (after "and") gives the schedule of the request ``before`` it: a verb of
     coming and going with no subject (``_GOING``; "come", "get" and "head" only with "back",
-    "check" only with "in" or "out", "stay" and "fly" only after a request of their kind), then a
+    "check" only with "in" or "out", "stay" and "fly" only after a request of their kind, "pick
+    up" and "drop off" only after a request naming what one comes or goes with, ``_goes_with``),
+    then a
     preposition of place or time or a value, with no clause of its own and no question."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
     if len(words) < 2 or len(words) > _FRAGMENT_WORDS or words[0] not in _GOING:
         return False
-    if words[0] in _OWN_KIND and _OWN_KIND[words[0]].isdisjoint(_WORDS.findall(before.lower())):
+    said = _WORDS.findall(before.lower())
+    if words[0] in _OWN_KIND and _OWN_KIND[words[0]].isdisjoint(said):
+        return False
+    if words[0] in _PAIRED and not _goes_with(before):
         return False
     k = 1
     if words[0] in _PAIRED:
@@ -180,11 +198,38 @@ def schedules_after_and(piece: str, *, before: str = "") -> bool:
     return words[-1] not in _ADDS and _no_clause(words[k - 1 :])
 
 
+# A request that names no thing of its own but points back at what was offered ("Could you try
+# again?", "Book it for me", "Make the reservation for me"): a request verb, a pronoun or "the"
+# and words of trying, booking and the like (closed classes).
+_POINTING = word_class("it this that the again once")
+_NAMES_NOTHING = (
+    frozenset(VERBS.split("|"))
+    | REQUEST_STOPWORDS
+    | word_class(
+        "again once more try trying attempt mind reservation booking place go ahead amend please"
+        " would could can you we me for"
+    )
+)
+
+
+def _goes_with(before: str) -> bool:
+    """Whether the request ``before`` names what one comes or goes with (``_TRAVELLED``) or
+    names nothing of its own and points back at what was offered (``_POINTING``,
+    ``_NAMES_NOTHING``): only then is a wanted coming or going its schedule."""
+    said = _WORDS.findall(before.lower())
+    if not _TRAVELLED.isdisjoint(said):
+        return True
+    return not _POINTING.isdisjoint(said) and all(w in _NAMES_NOTHING for w in said)
+
+
 def schedules_wanted(piece: str, *, before: str = "") -> bool:
     """Whether ``piece`` says when or where the speaker wants to come or go for the request
     ``before`` it ("I want to pick up around 15:00", "We need to leave Monday next week"): "I" or
     "we" and a verb of wanting or intending with "to" (``_WANTING_TO``), then the schedule
-    :func:`schedules_after_and` reads."""
+    :func:`schedules_after_and` reads; only when ``before`` names what one comes or goes with
+    (``_TRAVELLED``: a car, a flight, a hotel, a trip ...) or points back at it (``_goes_with``)."""
+    if not _goes_with(before):
+        return False
     lowered = " ".join(_WORDS.findall(piece[:SOFT_REACH].lower()))
     for lead in _WANTING_TO:
         if lowered.startswith(f"{lead} "):

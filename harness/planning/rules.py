@@ -261,7 +261,7 @@ def _requests(
         for goes, (text, asks) in zip(found, parts, strict=True)
     ]
     parts = _with_scene(message, parts, found, kept)
-    parts += [(piece, piece) for piece in _unplanned(message, [text for text, _ in parts])]
+    parts = _unplanned(message, parts)
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route
 
@@ -311,21 +311,48 @@ def _with_scene(
     return out
 
 
-def _unplanned(message: str, requests: list[str]) -> list[str]:
-    """The pieces of ``message`` (cut at sentence ends and joining words) with a word that no
-    planned request has: none, unless the split lost a piece. Each is planned as a request of its
-    own, routed as any other (or kept with the parent, an entry of its own), so no part of what
-    the user wrote is left out of the plan in silence. The joining words a cut takes out ("as
-    well as", ``JOINER``) are no request's words."""
-    planned = {t for text in requests for t in content_tokens(text)}
-    if planned.issuperset(content_tokens(JOINER.sub(" ", message))):
-        return []
-    out: list[str] = []
-    for piece in _SPLIT.split(message):
-        piece = piece.strip(" ,;:")
-        if not planned.issuperset(content_tokens(JOINER.sub(" ", piece))):
-            out.append(piece)
-            planned.update(content_tokens(piece))
+# The joining words and commas at the start of a lost stretch ("as well as reset ...").
+_JOINED = re.compile(r"^(?:" + JOINER.pattern + r"[\s,]*+)+", re.IGNORECASE)
+
+
+def _unplanned(message: str, parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``parts`` with each stretch of ``message`` that no planned text covers and that has a
+    content word put in as a request of its own, where it stands in the message: none, unless the
+    split lost a piece. Each is routed as any other (or kept with the parent, an entry of its
+    own), so no part of what the user wrote is left out of the plan in silence.
+
+    Each planned text is looked for in the message from where the one before it ended (linear);
+    what lies between the texts found is what was lost. Only the lost words are planned, never
+    again a piece already planned, and a request written twice is lost the second time when only
+    one text holds it. The joining words a cut takes out ("as well as", ``JOINER``) are no
+    request's words; a stretch made only of them, stop words and punctuation is no request. A
+    text the split wrote anew (not the message's own) is not looked for: its words count as
+    planned."""
+    found: list[tuple[int, int, int]] = []  # (start, end, index in parts)
+    elsewhere: set[str] = set()  # the words of the texts not found in the message
+    at = 0
+    for k, (text, _) in enumerate(parts):
+        start = message.find(text, at) if text else -1
+        if start < 0:
+            elsewhere.update(content_tokens(text))
+            continue
+        found.append((start, start + len(text), k))
+        at = start + len(text)
+    lost: list[tuple[int, str]] = []  # (index in parts to put it before, lost text)
+    at = 0
+    for start, end, k in [*found, (len(message), len(message), len(parts))]:
+        piece = _JOINED.sub("", message[at:start].lstrip(" ,;:.!?\n\t")).rstrip(" ,;:\n\t")
+        words = content_tokens(JOINER.sub(" ", piece))
+        if words and not elsewhere.issuperset(words):
+            lost.append((k, piece))
+        at = max(at, end)
+    if not lost:
+        return parts
+    out: list[tuple[str, str]] = []
+    for k, part in enumerate(parts):
+        out += [(piece, piece) for before, piece in lost if before == k]
+        out.append(part)
+    out += [(piece, piece) for before, piece in lost if before == len(parts)]
     return out
 
 

@@ -28,6 +28,9 @@ def _always(piece: str, previous: str) -> bool:
         "Those look lovely. Can you order a dozen of them?",
         "This one seems fair. Put it on my calendar for Monday.",
         "That's my pick! Get me a ticket for the late show.",
+        "That’s my choice. Book the ferry for Tuesday.",  # a curly apostrophe
+        "That sounds ideal, add a wake-up call at 6.",
+        "That sounds lovely, reserve the window seats.",
     ],
 )
 def test_a_reaction_opens_the_request_after_it(message: str) -> None:
@@ -44,14 +47,33 @@ def test_a_reaction_opens_the_request_after_it(message: str) -> None:
         "This is 300 dollars",  # a number
         "That sounds like my card was stolen",  # longer than a reaction, a report
         "Is that right",  # a question
+        "That is my new landlord",  # a predicate naming a thing, not judging one
+        "That would be the Lisbon hotel",
+        "Those are my expense receipts",
+        "That is wrong",  # a complaint
+        "That was slow",
+        "This looks like a printer fault",
     ],
 )
 def test_what_only_looks_like_a_reaction_still_asks(piece: str) -> None:
     assert asks(piece)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "That would be the Lisbon hotel. Book a train to Bath.",
+        "Those are my expense receipts. Reset my email password.",
+        "That was slow. Order me a taxi.",
+    ],
+)
+def test_a_statement_naming_a_thing_is_cut_from_the_next_request(message: str) -> None:
+    assert len(split_requests(message, _always)) == 2
+
+
 def test_a_report_after_a_reaction_is_cut_from_the_next_request() -> None:
-    assert split_requests("My laptop is broken. Also, when is payday?", _always) == [
-        "My laptop is broken",
+    message = "That's my pick. My monitor is flickering. Also, when is payday?"
+    assert split_requests(message, _always) == [
+        "That's my pick. My monitor is flickering",
         "when is payday",
     ]

@@ -29,6 +29,9 @@ def _always(piece: str, previous: str) -> bool:
         "Rent me a kayak for the weekend. I'll need it until Sunday evening.",
         "Find a van for the move and we need them from the 2nd to the 4th.",
         "Book a table at Ottolenghi. We would like it for 8 pm.",
+        # A request that points back at what was offered and names nothing of its own.
+        "Could you try that again? I want to leave at 8 from Leeds.",
+        "Please book it for me. We want to depart around noon.",
     ],
 )
 def test_a_wanted_schedule_or_span_is_part_of_the_request(message: str) -> None:
@@ -52,11 +55,37 @@ def test_what_asks_on_its_own_is_still_cut(message: str, count: int) -> None:
     assert len(split_requests(message, _always)) == count
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        # The request before names nothing one comes or goes with: the trip is a request of its
+        # own, not the schedule of a table, a password or a delivery.
+        "Reserve a booth for six at Nando's, I want to leave for Boston on Saturday.",
+        "Order me a pizza. We need to depart at 7 for Chicago.",
+        "Book a spa treatment for Friday. I need to return to Tulsa by Monday.",
+        "Unlock my email account. I want to come in at 10 tomorrow.",
+        "Cancel my lunch order and pick up around noon.",
+        "Renew my gym membership and drop off by 6.",
+        "Book me the table by the window. I want to leave for Denver at 5.",
+    ],
+)
+def test_a_schedule_after_a_request_for_no_trip_is_cut(message: str) -> None:
+    assert len(split_requests(message, _always)) == 2
+
+
+def test_a_span_after_and_is_part_of_the_request() -> None:
+    # Cut at "and" but for ``needs_for_span``: the rule that keeps it.
+    message = "Reserve a camper van in Perth and we'll need it for five days."
+    assert split_requests(message, _always) == [message]
+
+
 def test_the_shapes() -> None:
-    assert schedules_wanted("I want to pick up around 15:00")
-    assert schedules_wanted("we need to leave Monday next week")
-    assert not schedules_wanted("I want to pick the blue one")
-    assert not schedules_wanted("I want to drop by the shop")
+    car = "Rent a car at the airport"
+    assert schedules_wanted("I want to pick up around 15:00", before=car)
+    assert schedules_wanted("we need to leave Monday next week", before="Find me a bus to Derby")
+    assert not schedules_wanted("we need to leave Monday next week", before="Book a table for 4")
+    assert not schedules_wanted("I want to pick the blue one", before=car)
+    assert not schedules_wanted("I want to drop by the shop", before=car)
     assert needs_for_span("I'll need it until the 13th of March")
     assert needs_for_span("We want them for three days")
     assert not needs_for_span("I need it for my boss")
