@@ -80,6 +80,17 @@ class MissingExtraError(UsageError, ImportError):
             f"{feature} needs the '{extra}' extra: pip install 'connected-agent-harness[{extra}]'"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its arguments, so it crosses a process boundary (a ``--jobs`` process)
+        # whole: the default rebuilds it from ``args`` alone, without the keyword-only ``extra``.
+        return (_rebuild_missing_extra, (type(self), self.feature, self.extra))
+
+
+def _rebuild_missing_extra(
+    cls: type[MissingExtraError], feature: str, extra: str
+) -> MissingExtraError:
+    return cls(feature, extra=extra)
+
 
 class RunError(HarnessError):
     """Something went wrong while a conversation ran."""

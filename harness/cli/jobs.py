@@ -45,6 +45,16 @@ class Shard:
     """How many runs of each scenario the whole run makes (``--repeat``)."""
 
 
+def _load_extras(*, semantic: bool, meaning: str | None) -> None:
+    """Load the models each process will load, once here: a missing extra stops the run before
+    any process starts, with the one line that names it (as without ``--jobs``)."""
+    if semantic:
+        from harness.detect.embeddings import LocalEmbedder
+
+        LocalEmbedder().load()
+    meaning_reader(meaning, semantic=semantic)
+
+
 def _run_shard(
     shard: Shard,
 ) -> tuple[list[tuple[tuple[int, int, int], DetectionResult]], Usage]:
@@ -107,6 +117,7 @@ async def run_in_processes(
     """Run every scenario of ``paths`` in ``jobs`` processes (``repeat`` times each, the runs
     spread over the processes too); the results in the files' order."""
     files = [load_scenarios(path) for path in paths]  # validate here: errors before any process
+    _load_extras(semantic=semantic, meaning=meaning)
     runs = range(1, repeat + 1) if repeat > 1 else range(1)
     picks = [
         (f, s, r)

