@@ -501,13 +501,22 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # turns flagged, drops and merges about even (holdout one drop and one merge fewer, the floors
 # follow the look): test false alarms 11.50 -> 11.17 %, drops, merges and closers unchanged;
 # sgd-dev 16.67 -> 16.50 %, 81.97 -> 82.15 %; fresh unchanged; declared unchanged.
-DROP_TEST = 0.969  # 96.93 % (was 96.55 %)
-MERGE_TEST = 0.967  # 96.79 % (was 96.27 %)
-FILLER_TEST = 0.959  # 95.98 % (was 95.59 %)
-FULL_TEST = 0.112  # 11.17 % (was 11.50 %)
+# Sixteenth session (2026-12-04; the lead's look at the merged code with the review's mends,
+# 01:30 UTC, aggregates only; s47-segment's and s47-judge's own looks at their branches 00:22-00:31
+# UTC): wishes run on, participle lead-ins, days of one date in the segmenter; questions back
+# without "?" held to their message's request when the bot answers in several messages. Fewer
+# answered turns flagged on every built set, many more drops found on sgd-dev, holdout and
+# ways-held; test one drop and one merge fewer (the floors follow the look): test false alarms
+# 11.17 -> 10.50 %, drops 96.93 -> 96.87 %, merges 96.79 -> 96.69 %, closers 95.98 -> 96.11 %;
+# sgd-dev 16.50 -> 13.83 %, 82.15 -> 83.82 %; fresh unchanged; declared test unchanged, sgd-dev
+# 10.83 -> 8.17 %, 86.34 -> 87.88 %.
+DROP_TEST = 0.968  # 96.87 % (was 96.93 %)
+MERGE_TEST = 0.966  # 96.69 % (was 96.79 %)
+FILLER_TEST = 0.961  # 96.11 % (was 95.98 %)
+FULL_TEST = 0.105  # 10.50 % (was 11.17 %)
 FULL_TEST_DECLARED = 0.064  # 6.3 % (was 6.3 %)
-SGD_FULL, SGD_DROP = 0.165, 0.821  # 16.50 % (was 16.67 %), 82.15 % (was 81.97 %)
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.109, 0.863  # 10.83 % (was 11.2 %), 86.34 % (was 86.4 %)
+SGD_FULL, SGD_DROP = 0.139, 0.838  # 13.83 % (was 16.50 %), 83.82 % (was 82.15 %)
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.082, 0.878  # 8.17 % (was 10.83 %), 87.88 % (was 86.34 %)
 FRESH_FULL, FRESH_DROP = 0.122, 0.966  # 12.17 % (was 12.5 %), 96.61 % (was 96.18 %)
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.077, 0.996  # 7.7 % (was 9.0 %), 99.7 % (was 99.75 %)
 
@@ -630,10 +639,13 @@ SURE = {
     # answered turns flagged on test and holdout, drops +2 on test and holdout, -2 on fresh.
     # The lead's look at session 46's merged code (21:21 UTC): holdout three drops fewer (959),
     # sgd-dev one answered turn fewer and one drop more, ways-held one answered turn fewer.
-    "test": (0.035, 0.859, 0.913),  # 3.50 %, 85.95 % (3.67 %, 85.82 % before the fourteenth)
-    "sgd-dev": (0.019, 0.301, 0.762),  # 1.83 %, 30.15 %, 76.25 % (1.83 %, 30.09 %)
-    "fresh": (0.022, 0.844, 0.909),  # 2.17 %, 84.48 % (2.17 %, 84.61 % before the fourteenth)
-    "holdout": (0.024, 0.593, 0.849),  # 2.33 %, 59.31 % (59.49 % before the fifteenth)
+    # The lead's look at session 47's merged code with the review's mends (2026-12-04 01:30 UTC):
+    # fewer answered turns flagged on test and sgd-dev, one more on fresh and holdout; drops -4 on
+    # test, +6 on sgd-dev, +1 on fresh, -1 on holdout.
+    "test": (0.029, 0.856, 0.913),  # 2.83 %, 85.70 % (3.50 %, 85.95 % before the sixteenth)
+    "sgd-dev": (0.015, 0.305, 0.762),  # 1.50 %, 30.58 % (1.83 %, 30.15 %)
+    "fresh": (0.024, 0.845, 0.909),  # 2.33 %, 84.54 % (2.17 %, 84.48 % before the sixteenth)
+    "holdout": (0.025, 0.592, 0.849),  # 2.50 %, 59.25 % (2.33 %, 59.31 % before the sixteenth)
 }
 
 
@@ -718,15 +730,18 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     "the other one", "for me and my wife", an auxiliary going on after "and"): segmented 13.00 %,
     89.98 %, 89.77 % (three answered turns fewer flagged, six drops and four merges fewer found:
     the development sets gained 27 messages segmented right and lost none, so the trade was
-    kept); declared unchanged."""
+    kept); declared unchanged. Its twenty-seventh to twenty-ninth (2026-12-04, sixteenth session:
+    s47-judge's branch 00:22 UTC, s47-segment's 00:25 UTC, the lead's at the merged code with the
+    review's mends 01:30 UTC; questions back without "?" held to their message's request, wishes
+    run on, participle lead-ins): segmented 12.50 %, 92.21 %, 92.33 %; declared 8.17 %, 94.31 %."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.130
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.899
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.897
+    assert segmented.full_flagged / segmented.full_turns <= 0.125
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.922
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.923
     declared = mutation("holdout", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.092
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.917
+    assert declared.full_flagged / declared.full_turns <= 0.082
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.943
 
 
 def test_the_set_written_the_ways_people_write_held_out() -> None:
@@ -740,14 +755,16 @@ def test_the_set_written_the_ways_people_write_held_out() -> None:
     the review's mends 16:50 UTC, aggregates only): segmented 15.83 %, 90.04 %, 89.26 %;
     declared unchanged. The fourteenth session's (s45-segment's look 18:16 UTC; the lead's at
     the merged code 18:40 UTC and after the review's mends 19:03 UTC): segmented 15.17 %,
-    90.16 %, 89.36 %; declared unchanged."""
+    90.16 %, 89.36 %; declared unchanged. The sixteenth session's (s47-judge's and s47-segment's
+    looks 00:22-00:31 UTC; the lead's at the merged code with the review's mends, 2026-12-04 01:30
+    UTC): segmented 14.33 %, 92.03 %, 91.55 %; declared 9.50 %, 97.32 %."""
     segmented = mutation("ways-held")
-    assert segmented.full_flagged / segmented.full_turns <= 0.152
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.901
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.893
+    assert segmented.full_flagged / segmented.full_turns <= 0.144
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.920
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.915
     declared = mutation("ways-held", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.104
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.962
+    assert declared.full_flagged / declared.full_turns <= 0.095
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.973
 
 
 @pytest.mark.xfail(

@@ -183,6 +183,10 @@ def test_the_check_on_the_unseen_set_holds_its_measured_figures() -> None:
     # anew, a date's comma, "the other one", people going with the speaker; the lead's look at
     # the merged code, 21:22 UTC): answered turns flagged 78 -> 76, drops 1,262 and merges 746
     # the same (sure findings: answered turns 11 -> 10, drops 746 -> 744).
-    assert measured.full_flagged <= 76
-    assert measured.dropped_flagged >= 1262
-    assert measured.merged_flagged >= 746
+    # Twenty-first look (session 47's segmenter and judging: wishes run on, participle lead-ins,
+    # questions back without "?" held to their message's request; the lead's look at the merged
+    # code with the review's mends, 2026-12-04 01:30 UTC): answered turns flagged 76 -> 72, drops
+    # 1,262 -> 1,302, merges 746 -> 776 (sure findings: answered turns 10 -> 11, drops 744 -> 742).
+    assert measured.full_flagged <= 72
+    assert measured.dropped_flagged >= 1302
+    assert measured.merged_flagged >= 776
