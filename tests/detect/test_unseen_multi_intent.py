@@ -140,6 +140,9 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
     # in no plan entry 9 -> 6, entries covering no request 115 -> 106.
     # Twentieth look (session 46's split: conditions and narrowing searches join the request
     # before; s46-plan's own look 20:48 UTC, the lead's at the merged code, 21:22 UTC): unchanged.
+    # Twenty-first look (session 47's split: every lost stretch planned, a wanted schedule and a
+    # reaction kept with their request; s47-plan's own look 00:29 UTC, the lead's at the merged
+    # code with the review's mends, 2026-12-04 01:30 UTC): unchanged.
     assert measured.routed_right >= 1251
     assert measured.dropped <= 6
     assert measured.merged <= 32
