@@ -544,19 +544,9 @@ def _cli_findings(
     from click.testing import CliRunner
 
     from harness.cli import cli
-    from harness.detect import embeddings
-
-    class LoadedWordLlama(Topics):
-        def load(self, *, feature: str = "") -> None:
-            pass
-
-    class LoadedMiniLM(MiniTopics):
-        def load(self) -> None:
-            pass
 
     used = _confidences_loaded(monkeypatch)
-    monkeypatch.setattr(embeddings, "LocalEmbedder", LoadedWordLlama)
-    monkeypatch.setattr(embeddings, "MiniLMEmbedder", LoadedMiniLM)
+    _stand_ins(monkeypatch)
     path = tmp_path / "t.jsonl"
     _turn(USER, [PARAPHRASE, TIME]).write_jsonl(path)
     done = CliRunner().invoke(cli, ["detect", str(path), "--format", "json", *options])

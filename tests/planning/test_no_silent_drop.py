@@ -73,26 +73,26 @@ def test_every_word_of_a_message_is_in_some_entry(message: str) -> None:
     assert [t for t in said if t not in planned] == []
 
 
-def test_a_piece_the_split_loses_is_planned_and_routed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A split that loses its last piece: the planner still plans it, routed on its own words.
+def _lose_last_piece(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A split that loses its last piece."""
     real = rules.split_request_parts
 
     def lossy(message: str, starts_request):  # type: ignore[no-untyped-def]
         return real(message, starts_request)[:-1]
 
     monkeypatch.setattr(rules, "split_request_parts", lossy)
+
+
+def test_a_piece_the_split_loses_is_planned_and_routed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A split that loses its last piece: the planner still plans it, routed on its own words.
+    _lose_last_piece(monkeypatch)
     plan = _plan("Unlock my laptop account. Also, where is my W-2 form?")
     assert ("it", "Unlock my laptop account") in plan
     assert any(agent == "payroll" and "W-2" in text for agent, text in plan)
 
 
 def test_a_lost_piece_no_agent_takes_stays_with_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = rules.split_request_parts
-
-    def lossy(message: str, starts_request):  # type: ignore[no-untyped-def]
-        return real(message, starts_request)[:-1]
-
-    monkeypatch.setattr(rules, "split_request_parts", lossy)
+    _lose_last_piece(monkeypatch)
     plan = _plan("Reset my VPN password. Also, tell me a joke about giraffes.")
     assert any(agent == PARENT and "giraffes" in text for agent, text in plan)
 
