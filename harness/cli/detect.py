@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from harness.cli.command import HarnessCommand, end_without_collecting, paused_gc
+from harness.cli.meaning import MEANINGS, meaning_reader
 from harness.cli.options import agent_config_option, output_option, write_output
 from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
@@ -57,7 +58,7 @@ _PROGRESS_MESSAGES = 5_000
 )
 @click.option(
     "--meaning",
-    type=click.Choice(["wordllama", "minilm"]),
+    type=click.Choice(MEANINGS),
     default=None,
     help="The model the missed-request check reads meaning with: wordllama (what --semantic "
     "uses; the 'embeddings' extra) or minilm (all-MiniLM-L6-v2, stronger on answers in other "
@@ -157,17 +158,7 @@ def _run(
 
         embedder = LocalEmbedder()
         embedder.load()  # fail now, naming the extra, not after the first file
-    reader: Embedder | None = None
-    if meaning == "minilm":
-        from harness.detect.embeddings import MiniLMEmbedder
-
-        reader = MiniLMEmbedder()
-        reader.load()
-    elif meaning == "wordllama" and embedder is None:
-        from harness.detect.embeddings import LocalEmbedder
-
-        reader = LocalEmbedder()
-        reader.load(feature="the missed-request check's WordLlama meaning (--meaning wordllama)")
+    reader = meaning_reader(meaning, semantic=semantic)
     judging = None
     if judge is not None:
         from harness.detect.judge import ModelJudge
