@@ -101,6 +101,22 @@ class ActTagger:
             + (1 << (width * _FIELD))
             for i, name in enumerate(features)
         }
+        # The packed rows again, by what :func:`feature_set` builds each feature from: a word
+        # ("w:" + word), a pair of words ("b:" + a + "_" + b) and the first word ("first:" +
+        # word), so that a sentence's rows are looked up without making the feature strings.
+        # One key per feature (words hold no "_"), so the sum is the same.
+        self._by_word: dict[str, int] = {}
+        self._by_pair: dict[tuple[str, str], int] = {}
+        self._by_first: dict[str, int] = {}
+        for name, row in self._packed.items():
+            kind, _, rest = name.partition(":")
+            if kind == "w":
+                self._by_word[rest] = row
+            elif kind == "b" and rest.count("_") == 1:
+                first, _, second = rest.partition("_")
+                self._by_pair[first, second] = row
+            elif kind == "first":
+                self._by_first[rest] = row
         bias = model["bias"]
         assert isinstance(bias, list)
         self.bias: tuple[float, ...] = tuple(float(b) for b in bias)
@@ -113,7 +129,14 @@ class ActTagger:
         """The log-odds of each act for one sentence (in the order of ``acts``): the bias plus
         ``scale`` times the sum of the sentence's whole-number weights (summed exactly, so the
         result does not depend on the order of the features)."""
-        packed = sum(filter(None, map(self._packed.get, feature_set(sentence))))
+        words = _TOKEN.findall(_DIGITS.sub("0", sentence.lower()))  # as feature_set's
+        packed = (
+            sum(filter(None, map(self._by_word.get, set(words))))
+            + sum(filter(None, map(self._by_pair.get, set(itertools.pairwise(words)))))
+            + self._by_first.get(words[0], 0)
+            if words
+            else 0
+        )
         width = len(self.acts)
         fields = array("Q", packed.to_bytes(8 * (width + 1), sys.byteorder))
         offset = fields[width] * _OFFSET
