@@ -81,6 +81,7 @@ from harness.detect._people import (
 from harness.detect._request_tokens import (
     _EDGE,
     _FIRST_ITEM,
+    _GREETED_ITEM,
     _SMILEY,
     _SMILEY_MARKS,
     _dashed_items,
@@ -149,7 +150,9 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     """
     requests: list[Request] = []
     reading = _STATEMENT if statement else _USER
-    listed = _FIRST_ITEM.search(message) is not None
+    listed = _FIRST_ITEM.search(message) is not None or (
+        not statement and _GREETED_ITEM.search(message) is not None
+    )
     items = _dashed_items(message) if listed else frozenset()
     for sentence in split_sentences(message):
         # "... on my calendar :) can you ...": the emoticon is a full stop, no word of a request
