@@ -171,6 +171,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     pieces: list[tuple[list[_Tok], list[_Tok], list[_Tok]]] = []
     current: list[_Tok] = []
     carried: list[_Tok] = []
+    plain = 0  # how many tokens ``current`` opens with that are courtesy only (_courtesy_end)
     i = 0
     while i < len(toks):
         if (
@@ -179,7 +180,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             and message[current[-1].end - 1] == ":"
             and _announces(current)
         ):
-            current = []  # "Quick questions:", "A few things:" lead into what follows
+            current, plain = [], 0  # "Quick questions:", "A few things:" lead into what follows
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
         region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
         # A question or a sentence ended before it, or a list item's number opens it.
@@ -206,6 +207,9 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                 and toks[j].mark == ","
                 and _addresses(toks, i, region, after, toks[j + 1].word)
             )
+            if addressed:  # and the piece before says more than courtesy ("hello, bot, ...")
+                plain = _courtesy_end(current, plain)
+                addressed = plain < len(current)
             cut = _opens_request(
                 current,
                 toks[i : i + region],
@@ -226,7 +230,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                     pieces += [(current[a + 1 : b], cut.carry, cut.back) for a, b in pairwise(ends)]
                 else:
                     pieces.append((current, carried, cut.back))
-                current, carried = [], cut.carry
+                current, carried, plain = [], cut.carry, 0
                 i += region
                 continue
         if region > 1:  # a joining region that starts no request stays in this one
@@ -264,6 +268,18 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             )
         )
     return [r for r in out if any(map(str.isalnum, r.text))]
+
+
+def _courtesy_end(piece: list[_Tok], start: int) -> int:
+    """Where the greetings and names of the bot ``piece`` opens with end, read on from ``start``
+    (a piece only grows until it is cut: read once, a long run of "hello, bot, ..." stays
+    linear)."""
+    k = start
+    while k < len(piece) and (
+        not piece[k].word or piece[k].word in _GREETING or piece[k].word in _ADDRESSING
+    ):
+        k += 1
+    return k
 
 
 def _announces(part: list[_Tok]) -> bool:
@@ -328,14 +344,9 @@ def _opens_request(
     sentence; ``carried``: the words ``left`` carried over from the request before it; ``led``:
     a comma and a request's opening word follow ``right``; ``listed``: "and I" or "and we"
     follows it; ``addressed``: ``right`` is only a greeting or the name of the bot, and a comma
-    follows it; ``named``: the words either side of the joining word are a name, "Mikey and
+    follows it, after a ``left`` that says more than courtesy; ``named``: the words either side of the joining word are a name, "Mikey and
     Nicky"), and the words carried over and back; None when it does not."""
-    if (
-        addressed
-        and reading.anywhere
-        and not hard
-        and any(t.word and t.word not in _GREETING and t.word not in _ADDRESSING for t in left)
-    ):
+    if addressed and reading.anywhere and not hard:
         return _Cut([], [])  # "..., and ai, look up my balance": the bot addressed anew
     if listed and reading.anywhere and not hard and _another_list(left, region, right):
         return _Cut([], [])  # "my son and I want pizza and my wife and I want sushi"

@@ -268,6 +268,7 @@ def _lines_run(message: str) -> int:
         lambda n: "what is my rent " * n,  # a run-on question at every fourth word
         lambda n: "ok " * (4 * n) + "dog what " * n,  # a long run of fillers, then words
         lambda n: "hmm " * (4 * n) + "renew my pass what is my rent " * n,
+        lambda n: "hello, bot, " * n,  # greetings and the bot's name, each after a comma
     ],
 )
 def test_segmenting_a_long_unpunctuated_message_grows_with_its_length(shape: Any) -> None:
