@@ -46,7 +46,6 @@ from functools import lru_cache
 from itertools import pairwise
 
 from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
-from harness.detect._fragments import _fragment, _names_pair
 from harness.detect._joining import (
     _EDGE_LIMIT,
     _REGION_STARTS,
@@ -221,7 +220,6 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                 led=led,
                 listed=listed,
                 addressed=addressed,
-                named=_names_pair(message, current, after),
             )
             if cut is not None:
                 if cut.splits:  # a list said in one frame: each item carries it
@@ -338,14 +336,13 @@ def _opens_request(
     led: bool = False,
     listed: bool = False,
     addressed: bool = False,
-    named: bool = False,
 ) -> _Cut | None:
     """Whether ``right`` starts a new request after ``left`` (``last``: ``right`` ends the
     sentence; ``carried``: the words ``left`` carried over from the request before it; ``led``:
     a comma and a request's opening word follow ``right``; ``listed``: "and I" or "and we"
     follows it; ``addressed``: ``right`` is only a greeting or the name of the bot, and a comma
-    follows it, after a ``left`` that says more than courtesy; ``named``: the words either side of the joining word are a name, "Mikey and
-    Nicky"), and the words carried over and back; None when it does not."""
+    follows it, after a ``left`` that says more than courtesy), and the words carried over and
+    back; None when it does not."""
     if addressed and reading.anywhere and not hard:
         return _Cut([], [])  # "..., and ai, look up my balance": the bot addressed anew
     if listed and reading.anywhere and not hard and _another_list(left, region, right):
@@ -373,14 +370,6 @@ def _opens_request(
             shared = _coordinated(left, right, last=last, carried=carried or [], strong=strong)
             if shared is not None:
                 return shared
-    if (
-        reading.anywhere
-        and not hard
-        and not named
-        and right
-        and _fragment([t.word for t in right], left, {t.word for t in region})
-    ):
-        return _Cut([], [])  # "... my router and insurance benefits", "..., also gym hours"
     cut, carry = _opens(left, region, hard, right, last=last, reading=reading)
     return _Cut(carry, []) if cut else None
 
