@@ -20,6 +20,11 @@ def texts(message: str) -> list[str]:
         ("Good afternoon! 1 - when does the pool open 2 - book me a massage", ["when does the pool open", "book me a massage"]),
         ("hey there 1 - renew my parking permit 2 - what is the tram fare", ["renew my parking permit", "what is the tram fare"]),
         ("good evening, 1 - cancel my spa visit 2 - how windy is it tomorrow", ["cancel my spa visit", "how windy is it tomorrow"]),
+        # one list of greetings for the message and its tokens: "there" after any of them, and
+        # the greeting with its comma belongs to no item
+        ("hi there 1 - water the ferns 2 - when is the next full moon", ["water the ferns", "when is the next full moon"]),
+        ("Hello there, 1 - mute the doorbell 2 - find a vegan bakery", ["mute the doorbell", "find a vegan bakery"]),
+        ("hey, 1 - pause my gym plan 2 - what time is sunset", ["pause my gym plan", "what time is sunset"]),
         # a number before a dash and a number is a range, not an item
         ("hi 1 - 2 rooms for tonight please", ["hi 1 - 2 rooms for tonight please"]),
         ("I installed version 3.1 - does it fix the login bug", ["I installed version 3.1 - does it fix the login bug"]),
