@@ -28,6 +28,8 @@ def texts(message: str) -> list[str]:
         # a number before a dash and a number is a range, not an item
         ("hi 1 - 2 rooms for tonight please", ["hi 1 - 2 rooms for tonight please"]),
         ("I installed version 3.1 - does it fix the login bug", ["I installed version 3.1 - does it fix the login bug"]),
+        # in a numbered message, "1 -" after words that are no greeting is no item
+        ("1. book a table for tonight. Table 1 - is it by the window", ["book a table for tonight", "Table 1 - is it by the window"]),
     ],
 )  # fmt: skip
 def test_a_numbered_list_after_a_greeting_is_cut_at_its_numbers(
@@ -43,6 +45,8 @@ def test_a_numbered_list_after_a_greeting_is_cut_at_its_numbers(
         "Going to the dentist at noon, how long is the bus ride",
         "Looking at May, how much did I spend on taxis",
         "Shopping at the market, my phone died",
+        # "shopping" seeks only with "for" or "to": at the mall it leads in
+        "Shopping at the outlet mall today, is it open until nine",
     ],
 )  # fmt: skip
 def test_a_short_participle_and_may_after_a_preposition_lead_in(message: str) -> None:
@@ -56,6 +60,9 @@ def test_a_short_participle_and_may_after_a_preposition_lead_in(message: str) ->
         ("Shopping for a new desk lamp, please set a timer for ten minutes", ["Shopping for a new desk lamp", "please set a timer for ten minutes"]),
         # "going to" and a request verb is an infinitive: the request said in -ing
         ("Going to book a ferry, what is the weather in Split", ["Going to book a ferry", "what is the weather in Split"]),
+        # a short word in -ing that is a verb's own form, no participle: an imperative
+        ("Swing by the bakery, what time does it close", ["Swing by the bakery", "what time does it close"]),
+        ("Wring out the towels, then set a timer for ten minutes", ["Wring out the towels", "set a timer for ten minutes"]),
     ],
 )  # fmt: skip
 def test_seeking_and_going_to_do_something_stay_apart(message: str, requests: list[str]) -> None:
