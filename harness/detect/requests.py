@@ -16,8 +16,8 @@ and", "besides that", "Secondly,", "last but not least", "then" before a request
 join two requests too, and lead into the next without being part of it. A list item's number
 ("(1)", "#2", "3-") is no word of its request, and in a message that numbers a first item it
 ends the item before it ("(1) ... (2) ..."); a "+" or "&" standing alone is "plus" or "and", and a
-title's dot before a name ("Dr. Okafor") ends nothing; an announcement before a colon ("Quick questions:",
-"A few things:") is no request. Words said once for two requests are carried over:
+title's dot before a name ("Dr. Okafor") ends nothing; an announcement before a colon ("Quick
+questions:", "A few things:") is no request. Words said once for two requests are carried over:
 
 - a frame before two objects: "what is my credit limit and my routing number" gives "what is my
   routing number";
