@@ -72,12 +72,16 @@ def _subordinate(left: list[_Tok]) -> bool:
 # Participles that ask for something themselves ("Looking for a hotel, ...": a wish), and words
 # in -ing that are no participle (closed classes).
 _SEEKING = _words(
-    "looking searching seeking hunting hoping wanting needing wishing wondering craving"
+    "looking searching seeking hunting hoping wanting needing wishing wondering craving shopping"
 )
+# Participles that seek only with "for" or "to" ("Shopping for a sofa, ..."; "Shopping at the
+# mall, my card was declined" leads in).
+_SEEKING_FOR = _words("looking shopping")
 _NOT_PARTICIPLES = _words(
     """
     thing things something anything nothing everything morning evening spring king ring string
-    sing bring wedding ceiling during pudding sibling darling
+    sing bring wedding ceiling during pudding sibling darling swing sting fling cling sling
+    wring
     """
 )
 
@@ -95,16 +99,24 @@ def _participle_lead(left: list[_Tok], right: list[_Tok]) -> bool:
     first = left[0].word
     return (
         len(left) > 1
-        and len(first) > 5
+        and len(first) > 4  # "going", "using"
         and first.endswith("ing")
-        and not (first in _SEEKING and (first != "looking" or left[1].word in ("for", "to")))
+        and not (first in _SEEKING and (first not in _SEEKING_FOR or left[1].word in ("for", "to")))
         and first not in _NOT_PARTICIPLES
         and first not in _LEAD_OPENERS
-        # the clause it leads into is not said yet ("Flying to Oslo am I ..., how do I ...")
-        and not any(t.word in _WH or t.word in _AUX for t in left)
+        # the clause it leads into is not said yet ("Flying to Oslo am I ..., how do I ..."; the
+        # participle itself may be an auxiliary's: "Going to Rome next week, do I need a visa")
+        and not any(
+            t.word in _WH or (t.word in _AUX and not _month(left, k))
+            for k, t in enumerate(left[1:], 1)
+        )
         and (
             not _requested(first)
-            or left[1].word in _PREPOSITIONS
+            # "Going to Rome next week, ..." (not "Going to book a hotel, ...": an infinitive)
+            or (
+                left[1].word in _PREPOSITIONS
+                and not (left[1].word == "to" and len(left) > 2 and left[2].word in _VERBS)
+            )
             or not right
             or not (
                 right[0].word in _ASKS_FIRST
@@ -112,6 +124,11 @@ def _participle_lead(left: list[_Tok], right: list[_Tok]) -> bool:
             )
         )
     )
+
+
+def _month(left: list[_Tok], k: int) -> bool:
+    """Whether ``left[k]``, "may", is the month after a preposition ("Looking at May")."""
+    return left[k].word == "may" and left[k - 1].word in _PREPOSITIONS
 
 
 # What a part that asks or wants opens with: a question word, an auxiliary, a request verb,

@@ -53,6 +53,17 @@ _ITEM_STARTS = frozenset("(#0123456789")
 _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\.|\s-)(?=\s)")
 """A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
 line or what follows a colon (not "the number of tickets is 1.")."""
+# The greetings a numbered message may open with ("hi 1 - ...", "hey there, 1 - ...", "good
+# morning 1 - ..."; a closed class): one list for the message's test and the token's.
+_HELLO = r"(?i:(?:hi|hello|hey)(?:\s+there)?|good\s+(?:morning|afternoon|evening))[,!]?\s+"
+_GREETED_ITEM = re.compile(rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)")
+"""In a user's message, a list's first item "1 -" after a sentence's end or a greeting that opens
+the message ("Good morning! 1 - ...", "hi 1 - ..."; not "version 2.1 - ...")."""
+_GREETED = re.compile(rf"\s*{_HELLO}")
+"""All that stands before a list's first item "1 -" that opens a sentence with a greeting."""
+_GREETING_TOKENS = 4
+"""The most tokens a greeting before "1 -" has ("hey there ," and the number): the test reads
+no further, so a long numbered message stays linear."""
 _NUMBER = re.compile(r"\d{1,2}")
 _DIGIT_NEXT = re.compile(r"\s*+\d")
 _LETTER_NEXT = re.compile(r"\s++[^\W\d_]")
@@ -175,20 +186,27 @@ def _tokens(
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
             append(new(_Tok, ("", offset + start, offset + end, ";")))
             continue
-        if (
-            raw == "-"
-            and out
-            and (
-                len(out) == 1
-                or (listed and out[-1].start in items and not _DIGIT_NEXT.match(text, end))
+        if raw == "-" and out and _NUMBER.fullmatch(out[-1].word):
+            # "1 - ..." opening a line or after a greeting ("hi 1 - ..."), or "2 - ..." inside a
+            # numbered message's line: the number and its dash (not "1 - 2", not "for 2 - 3
+            # nights", not "for 4 - outdoor"); a greeting before the list is no request's part
+            greeted = (
+                listed
+                and 1 < len(out) <= _GREETING_TOKENS
+                and out[-1].word == "1"
+                and _GREETED.fullmatch(text, 0, out[-1].start - offset) is not None
+                and not _DIGIT_NEXT.match(text, end)
             )
-            and _NUMBER.fullmatch(out[-1].word)
-        ):
-            # "1 - ..." opening a line, or "2 - ..." inside a numbered message's line: the
-            # number and its dash (not "1 - 2", not "for 2 - 3 nights", not "for 4 - outdoor")
-            item = out.pop()
-            append(new(_Tok, ("", item.start, offset + end, "#")))
-            continue
+            if (
+                len(out) == 1
+                or greeted
+                or (listed and out[-1].start in items and not _DIGIT_NEXT.match(text, end))
+            ):
+                item = out.pop()
+                if greeted:
+                    out.clear()
+                append(new(_Tok, ("", item.start, offset + end, "#")))
+                continue
         if (
             dashes
             and raw == "-"

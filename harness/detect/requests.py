@@ -16,8 +16,8 @@ and", "besides that", "Secondly,", "last but not least", "then" before a request
 join two requests too, and lead into the next without being part of it. A list item's number
 ("(1)", "#2", "3-") is no word of its request, and in a message that numbers a first item it
 ends the item before it ("(1) ... (2) ..."); a "+" or "&" standing alone is "plus" or "and", and a
-title's dot before a name ("Dr. Okafor") ends nothing; an announcement before a colon ("Quick questions:",
-"A few things:") is no request. Words said once for two requests are carried over:
+title's dot before a name ("Dr. Okafor") ends nothing; an announcement before a colon ("Quick
+questions:", "A few things:") is no request. Words said once for two requests are carried over:
 
 - a frame before two objects: "what is my credit limit and my routing number" gives "what is my
   routing number";
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from harness.detect._coordination import _SHARED_OPENERS, _bare, _coordinated, _Cut
+from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
 from harness.detect._joining import (
     _EDGE_LIMIT,
     _REGION_STARTS,
@@ -60,6 +60,16 @@ from harness.detect._joining import (
 )
 from harness.detect._leads import _answered_lead, _leads_in, _participle_lead, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
+from harness.detect._part_tests import (
+    _asks,
+    _counted_noun,
+    _framed_alone,
+    _gapped,
+    _goes_on,
+    _names_again,
+    _object_opens,
+    _same_subject,
+)
 from harness.detect._people import (
     _ADDRESSING,
     _addresses,
@@ -70,6 +80,7 @@ from harness.detect._people import (
 from harness.detect._request_tokens import (
     _EDGE,
     _FIRST_ITEM,
+    _GREETED_ITEM,
     _SMILEY,
     _SMILEY_MARKS,
     _dashed_items,
@@ -81,7 +92,6 @@ from harness.detect._request_words import (
     _ANNOUNCED,
     _ANNOUNCING,
     _AUX,
-    _CLAUSE_VERB,
     _DETERMINERS,
     _FILLERS,
     _GREETING,
@@ -98,7 +108,6 @@ from harness.detect._request_words import (
     _has_topic,
     _noun_clause,
     _Tok,
-    _words,
 )
 from harness.detect._run_ons import _ANNOUNCE_STARTS, _RUN_ON_OPENERS, _announced_first, _runs_on
 from harness.detect._together import kept_together
@@ -140,7 +149,9 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     """
     requests: list[Request] = []
     reading = _STATEMENT if statement else _USER
-    listed = _FIRST_ITEM.search(message) is not None
+    listed = _FIRST_ITEM.search(message) is not None or (
+        not statement and _GREETED_ITEM.search(message) is not None
+    )
     items = _dashed_items(message) if listed else frozenset()
     for sentence in split_sentences(message):
         # "... on my calendar :) can you ...": the emoticon is a full stop, no word of a request
@@ -159,6 +170,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     pieces: list[tuple[list[_Tok], list[_Tok], list[_Tok]]] = []
     current: list[_Tok] = []
     carried: list[_Tok] = []
+    plain = 0  # how many tokens ``current`` opens with that are courtesy only (_courtesy_end)
     i = 0
     while i < len(toks):
         if (
@@ -167,7 +179,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             and message[current[-1].end - 1] == ":"
             and _announces(current)
         ):
-            current = []  # "Quick questions:", "A few things:" lead into what follows
+            current, plain = [], 0  # "Quick questions:", "A few things:" lead into what follows
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
         region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
         # A question or a sentence ended before it, or a list item's number opens it.
@@ -194,6 +206,9 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                 and toks[j].mark == ","
                 and _addresses(toks, i, region, after, toks[j + 1].word)
             )
+            if addressed:  # and the piece before says more than courtesy ("hello, bot, ...")
+                plain = _courtesy_end(current, plain)
+                addressed = plain < len(current)
             cut = _opens_request(
                 current,
                 toks[i : i + region],
@@ -213,7 +228,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
                     pieces += [(current[a + 1 : b], cut.carry, cut.back) for a, b in pairwise(ends)]
                 else:
                     pieces.append((current, carried, cut.back))
-                current, carried = [], cut.carry
+                current, carried, plain = [], cut.carry, 0
                 i += region
                 continue
         if region > 1:  # a joining region that starts no request stays in this one
@@ -253,6 +268,18 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     return [r for r in out if any(map(str.isalnum, r.text))]
 
 
+def _courtesy_end(piece: list[_Tok], start: int) -> int:
+    """Where the greetings and names of the bot ``piece`` opens with end, read on from ``start``
+    (a piece only grows until it is cut: read once, a long run of "hello, bot, ..." stays
+    linear)."""
+    k = start
+    while k < len(piece) and (
+        not piece[k].word or piece[k].word in _GREETING or piece[k].word in _ADDRESSING
+    ):
+        k += 1
+    return k
+
+
 def _announces(part: list[_Tok]) -> bool:
     """Whether ``part`` (before a colon) only announces the requests after it."""
     words = [t.word for t in part if t.word]
@@ -279,26 +306,6 @@ def _joined(frame: str, own: str) -> str:
     return " ".join([*frame_words, *own_words[k:]])
 
 
-# Words after which a verb of :data:`_USER_VERBS` is a noun or goes on ("a view of the sea",
-# "count on me"; closed classes).
-_NOT_OBJECT = _AUX | _words("of on")
-# The verbs of :data:`_USER_VERBS` that are as often nouns ("the warranty and repair time",
-# "display hours"; a closed class): only with their object after them do they open a request
-# ("... and repair my account", "view the last payments"), as a determiner, the speaker or a
-# number opens it.
-_NOUNS_TOO = _words("repair print display view count fix estimate rent select")
-_OBJECT_OPENS = _words("me us my our your the a an this that these those")
-
-
-def _object_opens(verb: str, word: str) -> bool:
-    """Whether ``word`` after the request verb ``verb`` opens its object."""
-    if verb in _NOUNS_TOO:
-        return word in _OBJECT_OPENS or word[:1].isdigit()
-    return word not in _NOT_OBJECT
-
-
-# Verbs of wanting that go on with the subject before them (a closed class).
-_GOES_ON = frozenset({"need", "needs", "want", "wants", "wanna", "would", "like", "looking"})
 _ALSO_STATES = _WH | _AUX | _SUBJECT
 _ALSO_OPENERS = _ALSO_STATES | _VERBS
 """What a request after "also" opens with; in a bot's sentence, no imperative."""
@@ -334,13 +341,9 @@ def _opens_request(
     sentence; ``carried``: the words ``left`` carried over from the request before it; ``led``:
     a comma and a request's opening word follow ``right``; ``listed``: "and I" or "and we"
     follows it; ``addressed``: ``right`` is only a greeting or the name of the bot, and a comma
-    follows it), and the words carried over and back; None when it does not."""
-    if (
-        addressed
-        and reading.anywhere
-        and not hard
-        and any(t.word and t.word not in _GREETING and t.word not in _ADDRESSING for t in left)
-    ):
+    follows it, after a ``left`` that says more than courtesy), and the words carried over and
+    back; None when it does not."""
+    if addressed and reading.anywhere and not hard:
         return _Cut([], [])  # "..., and ai, look up my balance": the bot addressed anew
     if listed and reading.anywhere and not hard and _another_list(left, region, right):
         return _Cut([], [])  # "my son and I want pizza and my wife and I want sushi"
@@ -369,20 +372,6 @@ def _opens_request(
                 return shared
     cut, carry = _opens(left, region, hard, right, last=last, reading=reading)
     return _Cut(carry, []) if cut else None
-
-
-def _gapped(left: list[_Tok], right: list[_Tok]) -> bool:
-    """Whether ``right`` says the rest of what the imperative ``left`` moves, where its verb is
-    not said again: "the remainder to my car loan", "the other half to my aunt"."""
-    words = [t.word for t in left[:2] if t.word]
-    return (
-        len(right) > 2
-        and right[0].word in _DETERMINERS
-        and right[1].word in _PARTITIVE
-        and any(t.word in _PREPOSITIONS for t in right[2:5])
-        and bool(words)
-        and (words[0] in _VERBS or (words[0] == "please" and words[-1] in _VERBS))
-    )
 
 
 def _opens(
@@ -491,115 +480,6 @@ def _opens(
         if frame or not (strong or parted) or not reading.anywhere:
             return bool(frame), frame
     return (strong or parted) and len(words) >= 3, []
-
-
-def _framed_alone(words: list[str], whole: list[_Tok]) -> bool:
-    """Whether ``words``, a determiner-led last part after a bare comma, takes no frame from the
-    request before it (``whole``): a clause of its own, with an auxiliary or a clause's verb
-    ("the pipe under the sink is dripping", "a bit of blues would be nice"), a question with no
-    verb ("any storm warnings for Bergen"), a pro-form ("a cheap one", "the one near my office")
-    or the request's own object named again ("a film, a film by Fellini"); not a second object
-    listed ("turn off the lights, the heater": the frame is carried)."""
-    return (
-        words[0] == "any"
-        or not {"one", "ones"}.isdisjoint(words[1:4])
-        or any(w in _AUX or _CLAUSE_VERB.search(w) for w in words[1:])
-        or _names_again(words, whole)
-    )
-
-
-def _names_again(words: list[str], whole: list[_Tok]) -> bool:
-    """Whether the part ``words`` opens by naming again the object the request ``whole`` ends
-    with, its determiner and noun ("a song, a song by Nina Simone"); not a second thing of the
-    same kind ("the front door, the garage door")."""
-    named = [t.word for t in whole[-6:]]
-    return (
-        len(words) > 1
-        and _bare(words[1])
-        and any(named[k : k + 2] == words[:2] for k in range(len(named) - 1))
-    )
-
-
-# Adverbs that go on with the clause before them, not ending in "-ly" (a closed class).
-_ADVERBS_GOING_ON = _words(
-    "back home still just even already again together alone too not never always often"
-)
-# The words a participle is followed by when it goes on with a clause: a preposition, a
-# determiner or an adverb particle ("staying there", "coming back", "delivered to").
-_AFTER_PARTICIPLE = (
-    _PREPOSITIONS
-    | _DETERMINERS
-    | _ADVERBS_GOING_ON
-    | _words("there here up out down off over around away it them him her me us")
-)
-# Heads of a determiner phrase that is the rest of the object before ("the rest to checking").
-_PARTITIVE = _words("rest remainder remaining other others same")
-
-
-def _goes_on(words: list[str]) -> bool:
-    """Whether a part after ", and" goes on with the clause before it instead of asking: a verb
-    of wanting ("..., and need a hotel"), an adverb ("and really excited", "and preferably near
-    the window", "and back home on Friday"), a participle ("and staying there", "and delivered to
-    the wrong address"; not the noun of "and opening hours of the post office") or the rest of
-    what was asked ("transfer 50 to savings, and the rest to checking")."""
-    first = words[0]
-    if first in _GOES_ON or first in _ADVERBS_GOING_ON or (len(first) > 4 and first.endswith("ly")):
-        return True
-    if first in _DETERMINERS:
-        return len(words) > 1 and words[1] in _PARTITIVE
-    if len(first) > 4 and first.endswith("ed") and not first.endswith("eed"):
-        return True
-    return (
-        len(first) > 4
-        and first.endswith("ing")
-        and not first.endswith("thing")
-        and (len(words) == 1 or words[1] in _AFTER_PARTICIPLE)
-    )
-
-
-# The speaker as a subject, and the auxiliaries that agree with each (closed classes): "I ...
-# and is X" cannot go on with "I".
-_SPEAKER = _words("i i'm im i've ive we we're we've")
-_AGREES = {
-    **dict.fromkeys(_words("i i'm im i've ive"), _words("am was have had")),
-    **dict.fromkeys(_words("we we're we've"), _words("are were have had")),
-}
-
-
-def _same_subject(left: list[_Tok], words: list[str]) -> bool:
-    """Whether ``words``, after "and", are an auxiliary and a participle that go on with the
-    speaker the clause ``left`` is about ("I am in the lobby and have been for an hour", "I'm
-    moving and was wondering if ...", "we are in Rome and are hoping to ..."): one request, not
-    a question ("and can I ...", "and is there ...", "and is shipping free") nor a wish of its
-    own ("and would like ..."). The auxiliary agrees with the last speaker word before it (not
-    "I ... and is ...")."""
-    if len(words) < 2 or words[0] not in _AUX:
-        return False
-    second = words[1]
-    verb = second == "been" or (
-        len(second) > 4 and second.endswith("ing") and not second.endswith("thing")
-    )
-    speaker = next((t.word for t in reversed(left[-_EDGE_LIMIT:]) if t.word in _SPEAKER), None)
-    return verb and speaker is not None and words[0] in _AGREES[speaker]
-
-
-def _asks(words: list[str], k: int) -> bool:
-    """Whether ``words[k]`` opens a question: "what's", or a question word before an auxiliary."""
-    if k + 1 >= len(words) or words[k] not in _WH:
-        return False
-    return words[k].endswith("'s") or words[k + 1] in _AUX
-
-
-def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:
-    """``how many PTO days`` from ``how many PTO days have I used``: the question words and the
-    noun they count, up to the earlier request's auxiliary."""
-    words = [t.word for t in left]
-    if len(words) < 4 or words[:2] != ["how", quantifier]:
-        return []
-    for k in range(3, len(words)):
-        if words[k] in _AUX:
-            return left[:k]
-    return []
 
 
 def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:
