@@ -289,7 +289,7 @@ class AnswerMatcher:
             requests, claims, self.associations, bare_questions=bare_questions, wholes=wholes
         )
         leads = _distinct_leads(requests, claims, features, self.associations)
-        leads |= _said_otherwise(requests, claims, features, self.paraphrases, wholes)
+        released = _said_otherwise(requests, claims, features, self.paraphrases, wholes)
         p = [
             [
                 self._probability(x) if _may_answer(x) or (i, j) in leads else 0.0
@@ -297,6 +297,19 @@ class AnswerMatcher:
             ]
             for i, row in enumerate(features)
         ]
+        # A release that would leave some request of the message with no sentence likely to
+        # answer it is not made: the sentence may be that request's own answer, given to a
+        # neighbour of one domain whose answer is missing ("I've added it to your calendar"
+        # released to "what's on my schedule tomorrow" when the bot never answered it, while
+        # "add lunch with Sam" goes without), or the reply to a part asking nothing ("Great,
+        # I've booked it" for "yes, that works"). The turn is flagged either way; withheld, it
+        # is flagged for the request left unanswered.
+        if released:
+            least = min(self.threshold, self.later_threshold)
+            unmet = {i for i, row in enumerate(p) if max(row, default=0.0) < least}
+            if unmet <= {i for i, _ in released}:
+                for i, j in released:
+                    p[i][j] = self._probability(features[i][j])
         # A sentence the second rule of ``_may_answer`` holds back from the request it shares
         # most with, and likely to answer no request, answers that one after all: it is about
         # that request in the words it has in common with another ("which insurance plan do I
@@ -472,7 +485,8 @@ def _said_otherwise(
     :attr:`AnswerMatcher.paraphrases`, both ways, the weaker of the two), more than any other
     request's ("Your annual pay is on the payroll page" for "what do I earn" beside "set a
     timer"). A part cut from a sentence is left to its sentence's reading; a sentence that goes
-    with two requests as much is released to neither. No table (the shipped matcher has none):
+    with two requests as much is released to neither; :meth:`AnswerMatcher.probabilities` makes
+    the release only when no other request of the message is left without a likely answer. No table (the shipped matcher has none):
     nothing is released."""
     if not table:
         return set()

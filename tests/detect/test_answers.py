@@ -866,3 +866,28 @@ def test_a_sentence_saying_the_request_in_other_words_answers_it_with_a_paraphra
     with_table = replace(plain, paraphrases=table)
     assert with_table.unanswered(requests, said) == []
     assert with_table.unanswered(requests, said[1:]) == [0]
+
+
+def test_a_paraphrase_release_that_leaves_another_request_unanswered_is_not_made() -> None:
+    """The table relates a sentence to one request of a message while another request has no
+    sentence likely to answer it: the sentence may be that other request's answer, or the reply
+    to a part asking nothing, so it is released to neither and both are left out."""
+    from dataclasses import replace
+
+    table = {
+        "salary": {"earn": 0.6},
+        "gross": {"earn": 0.4},
+        "earn": {"salary": 0.6, "gross": 0.4},
+    }
+    guarded = replace(matcher(), paraphrases=table)
+    requests = ["what do I earn", "set a timer for ten minutes", "when does the pool open"]
+    pay = "Your gross salary is shown on the portal."
+    timer = "Done, counting down from ten minutes."
+    pool = "The pool opens at 7 am."
+    # Every other request answered: the sentence is released to the one it says in other words.
+    assert guarded.unanswered(requests, [pay, timer, pool]) == []
+    # The pool's answer missing: nothing is released, and both requests are left out.
+    assert guarded.unanswered(requests, [pay, timer]) == [0, 2]
+    assert guarded.unanswered(requests[:2], [pay, timer]) == []
+    # A part asking nothing ("sounds good") and answered by nothing holds the release back too.
+    assert guarded.unanswered(["sounds good", "what do I earn"], [pay]) == [0, 1]
