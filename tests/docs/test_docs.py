@@ -69,6 +69,7 @@ FOREIGN_OPTIONS = frozenset(
         "--share",
         "--embedder",
         "--clinc",
+        "--table-only",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -81,7 +82,7 @@ detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.p
 where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``--rows`` and
 ``--share``: ``fit spread``'s refits with a noise feature or fewer rows; ``--embedder``:
 ``tools/detector/fit_answers.py --semantic``'s choice of the check's embedding model; ``--clinc``:
-``tools/detector/fit_answers.py``'s paraphrase table)."""
+``tools/detector/fit_answers.py``'s paraphrase table, ``--table-only``: that table alone)."""
 
 
 @dataclass(frozen=True, slots=True)

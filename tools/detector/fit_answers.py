@@ -533,7 +533,20 @@ def main() -> None:
         action="store_true",
         help="keep the shipped matcher; fit only the confidence of its findings",
     )
+    parser.add_argument(
+        "--table-only",
+        action="store_true",
+        help="with --clinc: keep the shipped matcher and its finding confidence; write only the "
+        "paraphrase table",
+    )
     args = parser.parse_args()
+    if args.table_only:
+        if args.clinc is None:
+            parser.error("--table-only needs --clinc (the table it writes)")
+        shipped = json.loads(_MODEL.read_text("utf-8"))
+        shipped["paraphrases"] = clinc_associations(args.clinc)[1]
+        _MODEL.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
+        return
     if args.embedder is not None and not args.semantic:
         parser.error("--embedder needs --semantic (without it the default answers.json is fitted)")
     filler = fillers("train")
