@@ -234,6 +234,10 @@ class AnswerMatcher:
     shared_threshold: float
     """The least probability for a sentence already given to one request to answer another."""
     associations: Associations = field(default_factory=dict)
+    paraphrases: Associations = field(default_factory=dict)
+    """Per word of a sentence, the words of a request it goes with when both are one need put
+    in two people's words (CLINC150 *train* utterances of one intent); read only by the release
+    of the first rule (:func:`_said_otherwise`), never by the learned score."""
     finding_weights: tuple[float, ...] = ()
     """A logistic regression over :data:`FINDING_FEATURES`: how sure a request the matching
     leaves out is really unanswered (none: every one is sure)."""
@@ -258,6 +262,7 @@ class AnswerMatcher:
             later_threshold=float(raw["later_threshold"]),
             shared_threshold=float(raw["shared_threshold"]),
             associations=_unpack(raw.get("associations", {})),
+            paraphrases=_unpack(raw.get("paraphrases", {})),
             finding_weights=tuple(float(w) for w in raw.get("finding_weights", ())),
             finding_bias=float(raw.get("finding_bias", 0.0)),
             report_threshold=float(raw.get("report_threshold", 0.0)),
@@ -284,6 +289,7 @@ class AnswerMatcher:
             requests, claims, self.associations, bare_questions=bare_questions, wholes=wholes
         )
         leads = _distinct_leads(requests, claims, features, self.associations)
+        released = _said_otherwise(requests, claims, features, self.paraphrases, wholes)
         p = [
             [
                 self._probability(x) if _may_answer(x) or (i, j) in leads else 0.0
@@ -291,6 +297,19 @@ class AnswerMatcher:
             ]
             for i, row in enumerate(features)
         ]
+        # A release that would leave some request of the message with no sentence likely to
+        # answer it is not made: the sentence may be that request's own answer, given to a
+        # neighbour of one domain whose answer is missing ("I've added it to your calendar"
+        # released to "what's on my schedule tomorrow" when the bot never answered it, while
+        # "add lunch with Sam" goes without), or the reply to a part asking nothing ("Great,
+        # I've booked it" for "yes, that works"). The turn is flagged either way; withheld, it
+        # is flagged for the request left unanswered.
+        if released:
+            least = min(self.threshold, self.later_threshold)
+            unmet = {i for i, row in enumerate(p) if max(row, default=0.0) < least}
+            if unmet <= {i for i, _ in released}:
+                for i, j in released:
+                    p[i][j] = self._probability(features[i][j])
         # A sentence the second rule of ``_may_answer`` holds back from the request it shares
         # most with, and likely to answer no request, answers that one after all: it is about
         # that request in the words it has in common with another ("which insurance plan do I
@@ -449,6 +468,51 @@ def _distinct_leads(
         )
         if mine > ASSOCIATED and mine > rivals:
             out.add((i, j))
+    return out
+
+
+def _said_otherwise(
+    requests: Sequence[str],
+    claims: Sequence[str],
+    features: Sequence[Sequence[Sequence[float]]],
+    table: Associations,
+    wholes: Sequence[str] | None = None,
+) -> set[tuple[int, int]]:
+    """The pairs the first rule of :func:`_may_answer` holds back whose sentence says what the
+    request asks for in other words: a whole sentence sharing no word with any request, which the
+    first rule holds back from every request, answers the one whose words go with its words, and
+    its words with the request's, in what people say for one need (``table``:
+    :attr:`AnswerMatcher.paraphrases`, both ways, the weaker of the two), more than any other
+    request's ("Your annual pay is on the payroll page" for "what do I earn" beside "set a
+    timer"). A part cut from a sentence is left to its sentence's reading; a sentence that goes
+    with two requests as much is released to neither; :meth:`AnswerMatcher.probabilities` makes
+    the release only when no other request of the message is left without a likely answer. No table (the shipped matcher has none):
+    nothing is released."""
+    if not table:
+        return set()
+    held = [
+        j
+        for j in range(len(claims))
+        if (wholes is None or wholes[j] == claims[j])
+        and features
+        and features[0][j][_AT["claim_unclaimed"]]
+        and not any(_may_answer(row[j]) for row in features)
+    ]
+    if not held:
+        return set()
+    words = [words_of(r) for r in requests]
+    terms = [reply_terms(r) for r in requests]
+    out = set()
+    for j in held:
+        said, back = reply_terms(claims[j]), words_of(claims[j])
+        scores = [
+            min(association(w, said, table), association(back, t, table))
+            for w, t in zip(words, terms, strict=True)
+        ]
+        best = max(range(len(scores)), key=scores.__getitem__)
+        rivals = max((v for k, v in enumerate(scores) if k != best), default=0.0)
+        if scores[best] > ASSOCIATED and scores[best] > rivals:
+            out.add((best, j))
     return out
 
 

@@ -827,3 +827,67 @@ def test_the_fitting_tools_read_a_turn_as_the_check_does() -> None:
     (row,) = pair_features(["who discovered penicillin"], ["Which day works for you"])
     index = FEATURES.index("claim_question")
     assert row[0][index] == 0.0
+
+
+def test_a_sentence_saying_the_request_in_other_words_answers_it_with_a_paraphrase_table() -> None:
+    """The first rule holds back a sentence that shares no word with any request; with a table of
+    words people use for one need (``AnswerMatcher.paraphrases``, fitted from CLINC150 train by
+    ``fit_answers --clinc``) such a sentence answers the request it says in other words, and only
+    that one. The shipped matcher has no table: nothing changes without one."""
+    from dataclasses import replace
+
+    from harness.detect.answers import _AT, _said_otherwise
+
+    requests = ["what do I earn", "set a timer for ten minutes"]
+    pay = "Your annual wage is on the portal."
+    table = {
+        "wage": {"earn": 0.6},
+        "annual": {"earn": 0.3},
+        "earn": {"wage": 0.6, "annual": 0.3},
+    }
+    plain = matcher()
+    features = pair_features(requests, [pay], plain.associations)
+    assert all(row[0][_AT["claim_unclaimed"]] for row in features)
+    assert _said_otherwise(requests, [pay], features, {}) == set()
+    assert _said_otherwise(requests, [pay], features, table) == {(0, 0)}
+    # Words that go with the request only one way round are not enough.
+    assert _said_otherwise(requests, [pay], features, {"wage": {"earn": 0.6}}) == set()
+    # Going with two requests as much, it answers neither.
+    twice = "Your wage is on the portal."
+    features2 = pair_features(["what do I earn", "what do I make"], [twice], plain.associations)
+    even = {"wage": {"earn": 0.6, "make": 0.6}, "earn": {"wage": 0.6}, "make": {"wage": 0.6}}
+    assert _said_otherwise(["what do I earn", "what do I make"], [twice], features2, even) == set()
+    # A part cut from a sentence is left to the sentence's reading.
+    whole = "Your annual wage is on the portal and it resets at noon"
+    assert _said_otherwise(requests, [pay], features, table, [whole]) == set()
+
+    said = [pay, "Done, counting down from ten minutes."]
+    assert plain.unanswered(requests, said) == [0]
+    with_table = replace(plain, paraphrases=table)
+    assert with_table.unanswered(requests, said) == []
+    assert with_table.unanswered(requests, said[1:]) == [0]
+
+
+def test_a_paraphrase_release_that_leaves_another_request_unanswered_is_not_made() -> None:
+    """The table relates a sentence to one request of a message while another request has no
+    sentence likely to answer it: the sentence may be that other request's answer, or the reply
+    to a part asking nothing, so it is released to neither and both are left out."""
+    from dataclasses import replace
+
+    table = {
+        "salary": {"earn": 0.6},
+        "gross": {"earn": 0.4},
+        "earn": {"salary": 0.6, "gross": 0.4},
+    }
+    guarded = replace(matcher(), paraphrases=table)
+    requests = ["what do I earn", "set a timer for ten minutes", "when does the pool open"]
+    pay = "Your gross salary is shown on the portal."
+    timer = "Done, counting down from ten minutes."
+    pool = "The pool opens at 7 am."
+    # Every other request answered: the sentence is released to the one it says in other words.
+    assert guarded.unanswered(requests, [pay, timer, pool]) == []
+    # The pool's answer missing: nothing is released, and both requests are left out.
+    assert guarded.unanswered(requests, [pay, timer]) == [0, 2]
+    assert guarded.unanswered(requests[:2], [pay, timer]) == []
+    # A part asking nothing ("sounds good") and answered by nothing holds the release back too.
+    assert guarded.unanswered(["sounds good", "what do I earn"], [pay]) == [0, 1]

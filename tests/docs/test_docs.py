@@ -68,6 +68,8 @@ FOREIGN_OPTIONS = frozenset(
         "--rows",
         "--share",
         "--embedder",
+        "--clinc",
+        "--table-only",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -79,7 +81,8 @@ comparison ``tools/detector/embeddings.py``; ``--every``, ``--weight``, ``--nest
 detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.py``; ``--out``:
 where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``--rows`` and
 ``--share``: ``fit spread``'s refits with a noise feature or fewer rows; ``--embedder``:
-``tools/detector/fit_answers.py --semantic``'s choice of the check's embedding model)."""
+``tools/detector/fit_answers.py --semantic``'s choice of the check's embedding model; ``--clinc``:
+``tools/detector/fit_answers.py``'s paraphrase table, ``--table-only``: that table alone)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,17 @@ rule 0.978 and about 37 %).
 The word associations (a feature) are counted on SGD's train dialogues only (``--sgd``: the
 folder holding ``sgd-train.jsonl.gz``): each user turn with the system turn after it, and each
 user turn asking for one slot with the sentences of the reply that give it (``answer_pairs``).
+
+The paraphrase table (``--clinc``: the folder holding CLINC150's ``data_full.json``, CC BY 3.0)
+is counted between the CLINC150 *train* utterances of one intent, each against the others
+(another user's words for the same need: "salary" with "earn"), leaving out every utterance a
+development set is built from, so that those sets still measure pairs of words the table did not
+see together (``clinc_associations``). It is no feature: only the release of the matcher's first
+rule reads it (``harness.detect.answers``). With ``--findings-only --clinc`` it is counted and
+written beside the kept matcher before the finding confidence is fitted::
+
+    .venv/bin/python -m tools.detector.fit_answers --sgd PATH/TO/sgd --clinc PATH/TO/clinc150
+    .venv/bin/python -m tools.detector.fit_answers --sgd PATH/TO/sgd --clinc PATH/TO/clinc150 --findings-only
 """
 
 from __future__ import annotations
@@ -191,6 +202,78 @@ def associations(
     }
     packed = {c: " ".join(f"{r} {v}" for r, v in row.items()) for c, row in kept.items()}
     return kept, packed
+
+
+def clinc_associations(
+    clinc: Path, *, least: int = 4, frequent: int = 3, keep: int = 12
+) -> tuple[Associations, dict[str, str]]:
+    """Normalised PMI between the words of a CLINC150 *train* utterance (as a request) and the
+    terms (:func:`~harness.detect.answers.reply_terms`) of another utterance of the same intent
+    (as what answers it), every ordered pair of two utterances of one intent counted once: per
+    term, its ``keep`` strongest request words (pairs counted ``least`` times, words in
+    ``frequent`` utterances, NPMI above 0.1). The utterances the development sets are built from
+    (their requests and the answers quoted in them) are left out. Returns the table and its
+    packed form."""
+    used = _development_words()
+    by_intent: dict[str, list[tuple[frozenset[str], frozenset[str]]]] = defaultdict(list)
+    for text, intent in json.loads((clinc / "data_full.json").read_text("utf-8"))["train"]:
+        if words_of(text) not in used:
+            by_intent[intent].append((words_of(text), reply_terms(text)))
+    n_request: Counter[str] = Counter()
+    n_reply: Counter[str] = Counter()
+    seen_request: Counter[str] = Counter()
+    seen_reply: Counter[str] = Counter()
+    n_pair: Counter[tuple[str, str]] = Counter()
+    total = 0
+    for utterances in by_intent.values():
+        others = len(utterances) - 1
+        total += len(utterances) * others
+        asked: Counter[str] = Counter()
+        said: Counter[str] = Counter()
+        itself: Counter[tuple[str, str]] = Counter()
+        for words, terms in utterances:
+            asked.update(words)
+            said.update(terms)
+            itself.update((r, c) for r in words for c in terms)
+        seen_request.update(asked)
+        seen_reply.update(said)
+        n_request.update({r: k * others for r, k in asked.items()})
+        n_reply.update({c: k * others for c, k in said.items()})
+        for r, a in asked.items():
+            for c, b in said.items():
+                if a * b > itself[(r, c)]:  # pairs of two utterances, not one with itself
+                    n_pair[(r, c)] += a * b - itself[(r, c)]
+    table: dict[str, dict[str, float]] = defaultdict(dict)
+    for (r, c), k in n_pair.items():
+        if k < least or seen_request[r] < frequent or seen_reply[c] < frequent:
+            continue
+        p = k / total
+        npmi = math.log(p / (n_request[r] / total * n_reply[c] / total)) / -math.log(p)
+        if npmi > 0.1:
+            table[c][r] = round(npmi, 3)
+    kept = {
+        c: dict(sorted(row.items(), key=lambda item: (-item[1], item[0]))[:keep])
+        for c, row in sorted(table.items())
+    }
+    packed = {c: " ".join(f"{r} {v}" for r, v in row.items()) for c, row in kept.items()}
+    return kept, packed
+
+
+_QUOTED = re.compile(r'"(.+)"')
+
+
+def _development_words() -> set[frozenset[str]]:
+    """The words of every CLINC150 utterance the development sets are built from."""
+    used: set[frozenset[str]] = set()
+    for name in ("dev", "styled", "ways-dev", "own"):
+        for message in load(name):
+            for request in message["requests"]:
+                used.add(words_of(request["text"]))
+                used.add(words_of(request.get("source", request["text"])))
+                quoted = _QUOTED.search(request["answer"])
+                if quoted:
+                    used.add(words_of(quoted.group(1)))
+    return used
 
 
 def rows(
@@ -416,6 +499,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sgd", type=Path, help="the folder of sgd-train.jsonl.gz")
     parser.add_argument(
+        "--clinc",
+        type=Path,
+        help="the folder of CLINC150's data_full.json: count the paraphrase table the first "
+        "rule's release reads (none without it)",
+    )
+    parser.add_argument(
         "--target",
         type=float,
         default=TARGET_FALSE_ALARMS,
@@ -444,7 +533,20 @@ def main() -> None:
         action="store_true",
         help="keep the shipped matcher; fit only the confidence of its findings",
     )
+    parser.add_argument(
+        "--table-only",
+        action="store_true",
+        help="with --clinc: keep the shipped matcher and its finding confidence; write only the "
+        "paraphrase table",
+    )
     args = parser.parse_args()
+    if args.table_only:
+        if args.clinc is None:
+            parser.error("--table-only needs --clinc (the table it writes)")
+        shipped = json.loads(_MODEL.read_text("utf-8"))
+        shipped["paraphrases"] = clinc_associations(args.clinc)[1]
+        _MODEL.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
+        return
     if args.embedder is not None and not args.semantic:
         parser.error("--embedder needs --semantic (without it the default answers.json is fitted)")
     filler = fillers("train")
@@ -460,14 +562,21 @@ def main() -> None:
             embedder=args.embedder or "wordllama",
         )
         return
+    paraphrases, packed_paraphrases = (
+        clinc_associations(args.clinc) if args.clinc is not None else ({}, {})
+    )
     if args.findings_only:
         shipped = json.loads(_MODEL.read_text("utf-8"))
+        kept = _Matcher.load()
+        if args.clinc is not None:
+            shipped["paraphrases"] = packed_paraphrases
+            kept = replace(kept, paraphrases=paraphrases)
         fit_findings(
-            _Matcher.load(),
+            kept,
             filler,
             args.target,
             shipped,
-            _all_turns(_Matcher.load(), filler, slots),
+            _all_turns(kept, filler, slots),
             every=args.every_set,
         )
         return
@@ -483,10 +592,12 @@ def main() -> None:
         w += [1.0 / len(ys)] * len(ys)  # each set weighs the same
     weights = np.asarray(w) * len(w) / len(sets)
     coef, bias = fit_dense(np.asarray(x), np.asarray(y), l2=1.0, weights=weights)
-    model = _Matcher(tuple(float(c) for c in coef), bias, 0.5, 0.5, 1.01, table)
+    model = _Matcher(
+        tuple(float(c) for c in coef), bias, 0.5, 0.5, 1.01, table, paraphrases=paraphrases
+    )
     turns = _all_turns(model, filler, slots)
     (threshold, later, shared), rates = choose(turns)
-    model = _Matcher(model.weights, model.bias, threshold, later, shared, table)
+    model = replace(model, threshold=threshold, later_threshold=later, shared_threshold=shared)
     turns = _all_turns(model, filler, slots)
     out = {
         "features": list(FEATURES),
@@ -499,6 +610,7 @@ def main() -> None:
         + ["sgd-train slot answers", "fillers-train"],
         "development_rates": {k: round(v, 4) for k, v in rates.items()},
         "associations": packed,
+        "paraphrases": packed_paraphrases,
     }
     for name, c in zip(FEATURES, coef, strict=True):
         print(f"{name:16} {c:+.3f}")
