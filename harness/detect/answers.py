@@ -486,8 +486,8 @@ def _said_otherwise(
     request's ("Your annual pay is on the payroll page" for "what do I earn" beside "set a
     timer"). A part cut from a sentence is left to its sentence's reading; a sentence that goes
     with two requests as much is released to neither; :meth:`AnswerMatcher.probabilities` makes
-    the release only when no other request of the message is left without a likely answer. No table (the shipped matcher has none):
-    nothing is released."""
+    the release only when no other request of the message is left without a likely answer. No
+    table (the shipped matcher has none): nothing is released."""
     if not table:
         return set()
     held = [
