@@ -152,6 +152,53 @@ def test_fact_scan_on_the_dev_corpus() -> None:
         _check_starts(text)
 
 
+# --- texts the fact scan passes over --------------------------------------------------------
+
+# Plain words (most sentences hold no fact but names), words that start like or contain the words
+# the patterns need ("Decide", "inactive", "unpaid", "weekend", "midnight"), and what makes a fact.
+_PLAIN_PIECES = [
+    "the", "The", "your", "request", "Request", "Priya", "Halverson University", "HSA", "we", "Dr.",
+    "decide", "Decide", "monitor", "Sunshine", "inactive", "unpaid", "reopened", "refused",
+    "weekend", "holiday", "midnight", "noon", "business days", "working day", "hrs", "seconds",
+    "a", "an", "half an", "Forty-five", "three", "to", "www", "http", "Mon", "SEPT", "May", "march",
+    "left", "Approved", "K", "ſ", "é", "@", "7", "1.", "#", "$", "-", " ", " ", ". ", ", ", "\n",
+]  # fmt: skip
+_PLAIN_TEXT = st.lists(st.sampled_from(_PLAIN_PIECES), max_size=30).map(" ".join)
+
+
+def _check_passed_over(text: str) -> None:
+    """The facts of ``text`` are those of the whole scan; a text the scan passes over holds no
+    fact but names (and is ASCII)."""
+    whole = facts._facts(text, scan=True)
+    assert facts.extract_facts.__wrapped__(text) == whole, text
+    if text.isascii() and facts._MAY_HOLD_FACT.search(text.lower()) is None:
+        assert all(f.kind in ("name", "acronym") for f in whole), text
+    else:
+        assert not text.isascii() or facts._MAY_HOLD_FACT.search(text.lower()) is not None
+
+
+@_SETTINGS
+@given(st.one_of(_PLAIN_TEXT, _TEXT))
+def test_texts_passed_over_hold_the_facts_of_the_whole_scan(text: str) -> None:
+    _check_passed_over(text)
+
+
+def test_texts_passed_over_on_the_dev_corpus() -> None:
+    for text in _corpus_texts():
+        for sentence in split_sentences(text):
+            _check_passed_over(sentence.text)
+
+
+def test_a_text_without_digits_or_fact_words_is_passed_over() -> None:
+    said = "The Registrar of Halverson University will review your housing request."
+    assert facts._MAY_HOLD_FACT.search(said.lower()) is None
+    assert [(f.kind, f.value) for f in facts.extract_facts(said)] == [
+        ("name", "registrar of halverson university")
+    ]
+    for held in ("in three business days", "on Sundays", "it is unpaid", "by midnight", "decide"):
+        assert facts._MAY_HOLD_FACT.search(held.lower()) is not None, held
+
+
 # --- a user's facts without the claims -------------------------------------------------------
 
 
