@@ -373,13 +373,16 @@ _COURTESY = frozenset(
 )
 _WANTERS = word_class("i we i'd we'd i'm we're")
 _WANTS_NARROWED = word_class("want wants need needs prefer like love looking")
+# Words that say a want is one more, not the request before it narrowed ("I also need a car",
+# "we need a cab too", "another room"; closed class). "as well" is read as two words.
+_SAYS_NEW = word_class("also too another")
 
 
 def specifies(piece: str) -> bool:
     """Whether ``piece`` says more of what the request before it asks for, after a word that
     says so ("More specifically I want an attraction which is child-friendly", "In particular
     we need three baths": ``_SPECIFYING``, then "I" or "we" wanting, needing, preferring or
-    looking for something), or states a preference behind a courtesy that leaves the choice to
+    looking for something, and no word that says the want is one more: ``_says_new``), or states a preference behind a courtesy that leaves the choice to
     the agent ("If you can I would prefer Southwest Airlines": ``_COURTESY``, then a preference,
     ``prefers``). A question asks on its own; the caller reads this only for a piece not asked."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
@@ -391,10 +394,17 @@ def specifies(piece: str) -> bool:
                 len(rest) >= 3
                 and rest[0] in _WANTERS
                 and any(w in _WANTS_NARROWED for w in rest[1:3])
+                and not _says_new(rest)
             )
         if lead in _COURTESY:
             return prefers(" ".join(words[size:]))
     return False
+
+
+def _says_new(words: list[str]) -> bool:
+    """Whether ``words`` say their want is one more ("also", "too", "another", "as well":
+    ``_SAYS_NEW``): a request of its own, however it is led in."""
+    return any(w in _SAYS_NEW for w in words) or "as well" in " ".join(words)
 
 
 def leads_in(piece: str) -> bool:

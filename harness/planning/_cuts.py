@@ -188,8 +188,8 @@ def inside_clause(text: str, start: int, cut: str) -> bool:
     book it"), where it joins no two requests."""
     said = cut.strip().lower()
     words = WORD.findall(text[max(0, start - 40) : start].lower())  # bounded: linear
-    if said == "and":  # not after a comma: ", and" joins
-        return "," not in cut and len(words) >= 2 and words[-1] == "ahead" and words[-2] in _GO
+    if said == "and":  # not after a comma (", and" is no "and" here: it joins)
+        return len(words) >= 2 and words[-1] == "ahead" and words[-2] in _GO
     if said != "also":  # not after a comma: ", also" joins
         return False
     return bool(words) and (words[-1] in CLAUSE_OPENERS or words[-1].endswith((*CONTRACTED, "'m")))

@@ -89,6 +89,7 @@ from harness.text._shapes import (
     LEAD,
     TITLES,
     VERBS,
+    WANTS,
     goes_on,
     opens_request,
     points_back,
@@ -280,9 +281,15 @@ def split_request_parts(
         glue = _glue(cut, cut_text)
         if cut == "lead":  # "A couple of things: ...": the announcement opens the request
             requests[-1] = (f"{whole}: {said}", piece, piece, had or content)
-        elif content and _so_after(cut_text, opening) and _gives_reason(head):
+        elif (
+            content
+            and _so_after(cut_text, opening)
+            and _gives_reason(head)
+            and TRAILING.search(piece) is None
+        ):
             # "I will be in Denver on the 2nd, so I need a cab": a statement and, after ", so",
-            # what it makes the speaker ask for are one request, routed on what is asked.
+            # what it makes the speaker ask for are one request, routed on what is asked ("too"
+            # or "as well" after it says the statement was a want of its own).
             requests[-1] = (f"{whole}, so {said}", piece, piece, True)
         elif cut in ("comma", "soft") and _prefaces(asks):
             # "in Portland, what is there to do": the phrase sets the scene for its request.
@@ -437,6 +444,9 @@ def _lead_ins_joined(pieces: list[tuple[str, str, str]]) -> list[tuple[str, str,
 # The subjects of a statement that gives the reason for a request after ", so" ("I will be in
 # New York", "My boss is sending me to Philadelphia", "We're going out tonight"; closed class).
 _REASON_SUBJECTS = _PRONOUNS | word_class("i'll we'll i'd we'd i've we've im")
+# Words of wanting (``harness.text._shapes.WANTS`` and "prefer", "wish"): a statement with one
+# is a request of its own ("I need a hotel in Boston", "I'd like to pay my bill"), no reason.
+_WANTING = WANTS | word_class("prefer wish")
 
 
 def _so_after(cut_text: str, opening: re.Match[str] | None) -> bool:
@@ -451,10 +461,16 @@ def _so_after(cut_text: str, opening: re.Match[str] | None) -> bool:
 
 def _gives_reason(head: str) -> bool:
     """Whether the request opened by ``head`` is a statement that may give the reason for one
-    ("I will be in New York on the 2nd", "I'd like a place to sleep there"): its first word is
-    a subject (``_REASON_SUBJECTS``) and it asks no question."""
+    ("I will be in New York on the 2nd", "My sister is visiting"): its first word is a subject
+    (``_REASON_SUBJECTS``), it asks no question and wants nothing itself (no word of
+    ``_WANTING``: "I need a hotel in Boston, so find me a flight there" asks for two things)."""
     words = _WORDS.findall(head.lower())
-    return bool(words) and words[0] in _REASON_SUBJECTS and "?" not in head
+    return (
+        bool(words)
+        and words[0] in _REASON_SUBJECTS
+        and "?" not in head
+        and not any(w in _WANTING for w in words)
+    )
 
 
 def _fragment(raw: str) -> bool:

@@ -105,10 +105,7 @@ def test_a_courtesy_before_a_request_of_its_own_still_cuts(message: str) -> None
         ),
         ("My sister is visiting, so we'd like a table for three.", "we'd like a table for three."),
         ("We are moving to Malmo, so please find us a flat.", "please find us a flat."),
-        (
-            "I want to relax this weekend, so tell me about spas nearby.",
-            "tell me about spas nearby.",
-        ),
+        ("I feel worn out this week, so tell me about spas nearby.", "tell me about spas nearby."),
     ],
 )
 def test_a_reason_before_so_is_one_request_routed_on_what_it_asks(message: str, asked: str) -> None:
@@ -125,10 +122,44 @@ def test_a_reason_before_so_is_one_request_routed_on_what_it_asks(message: str, 
         "Can you book a hair cut for Monday, so I need a cab too",  # a question before it
         "Order a pizza, so tell me the weather as well",  # a request before it
         "I lost my wallet. So book me a locksmith",  # no comma: a sentence of its own
+        # A want before it is a request of its own (a word of wanting), not a reason:
+        "I need a hotel in Boston, so find me a flight there",
+        "I'd like to pay my phone bill, so what's my balance?",
+        "I need to transfer $200 to savings, so check my balance first",
+        "I want to relax this weekend, so tell me about spas nearby.",
+        "We need a cab, so I'm wondering what the weather is",
+        "I'll be in Quebec next Friday, so book me a hotel there too",  # "too": one more want
+        "I'm in Oslo on Friday (or is it Saturday?), so find me a hotel there",  # it asks
     ],
 )
 def test_so_after_a_request_still_cuts(message: str) -> None:
     assert len(split_requests(message, _always)) == 2
+
+
+def test_a_want_before_so_keeps_its_own_routing_text() -> None:
+    parts = split_request_parts("I need a hotel in Boston, so find me a flight there", _always)
+    assert [asks for _, asks in parts] == ["I need a hotel in Boston", "find me a flight there"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Find a hotel in Rome. More specifically, I also need a rental car there.",
+        "Find a hotel in Rome. In particular we need a cab from the airport too.",
+        "Book a cabin by the lake. In particular we need another boat for the kids.",
+        "Book a cabin by the lake. To be specific, we want a canoe as well for Sunday.",
+        # no want of the request narrowed, or nothing wanted:
+        "Find a hotel in Rome. In particular I lost my passport.",
+        "Find me a gym. More specifically, I need.",
+    ],
+)
+def test_a_sentence_that_says_it_wants_one_more_thing_still_cuts(message: str) -> None:
+    assert len(split_requests(message, _always)) == 2
+
+
+def test_a_go_ahead_closed_by_a_comma_joins_with_its_and() -> None:
+    message = "Book the spa for Friday, I said go ahead, and order me a cab there"
+    assert split_requests(message, _always)[-1] == "order me a cab there"
 
 
 def test_a_plan_after_and_after_a_question_for_a_fact_is_not_its_detail() -> None:
