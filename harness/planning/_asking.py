@@ -151,11 +151,12 @@ def _judges(piece: str) -> bool:
     )
 
 
-def asks(piece: str) -> bool:
+def asks(piece: str, *, reactions: bool = True) -> bool:
     """Whether ``piece`` asks something of its own: it opens with a question word or asks one
     inside "let me know", "tell me" or "show me" ("tell me what I have to do"), or it has a
     content word that does not stand for a request in general ("questions", "things", "help") or
-    acknowledge ("great")."""
+    acknowledge ("great"). With ``reactions`` false, a reaction to what was offered (``_reacts``)
+    counts as asking: the matcher keeps it in an agent's examples."""
     words = piece.split(maxsplit=1)
     return (
         (
@@ -165,7 +166,7 @@ def asks(piece: str) -> bool:
             or any(token not in _PLACEHOLDER for token in content_tokens(piece))
         )
         and not _judges(piece)
-        and not _reacts(piece)
+        and not (reactions and _reacts(piece))
         and not declines(piece)
     )
 
@@ -195,8 +196,9 @@ def declines(piece: str) -> bool:
     )
 
 
-def asks_something(sentence: str) -> bool:
+def asks_something(sentence: str, *, reactions: bool = True) -> bool:
     """Whether ``sentence`` asks something of its own: not only an acknowledgement ("That sounds
     good."), a greeting or words that stand for a request without saying what it asks ("I have a
-    question.")."""
-    return asks(sentence.strip(" ,;:.!?"))
+    question."); with ``reactions`` (the default), not only a reaction to what was offered ("That
+    would be ideal.") either."""
+    return asks(sentence.strip(" ,;:.!?"), reactions=reactions)

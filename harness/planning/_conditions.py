@@ -20,6 +20,7 @@ from harness.planning._sentences import (
     NUMBER,
     VALUE_WORDS,
     _no_clause,
+    prefers,
 )
 from harness.text._shapes import AUX_SET, SOFT_REACH, VERBS, WH_SET, word_class
 from harness.text.words import REQUEST_STOPWORDS
@@ -342,3 +343,72 @@ def _searches(words: list[str]) -> bool:
         w in _SEARCHED or (w in _WANTING and words[k + 1 : k + 2] and words[k + 1] in _A_THING)
         for k, w in enumerate(words)
     )
+
+
+# What says that the sentence after it narrows the request before it ("More specifically, I want
+# one that is child-friendly", "In particular we need a garden"), and a courtesy that leaves
+# the choice to the agent ("If you can, I would prefer Delta", "If possible I'd prefer the
+# 9th"; closed classes, one to four words).
+_SPECIFYING = frozenset(
+    (
+        "specifically",
+        "more specifically",
+        "to be specific",
+        "to be more specific",
+        "in particular",
+        "more precisely",
+        "precisely",
+    )
+)
+_COURTESY = frozenset(
+    (
+        "if you can",
+        "if you could",
+        "if possible",
+        "if it's possible",
+        "if that's possible",
+        "ideally",
+        "if you don't mind",
+    )
+)
+_WANTERS = word_class("i we i'd we'd i'm we're")
+_WANTS_NARROWED = word_class("want wants need needs prefer like love looking")
+# Words that say a want is one more, not the request before it narrowed ("I also need a car",
+# "we need a cab too", "another room"; closed class). "as well" is read as two words.
+_SAYS_NEW = word_class("also too another")
+
+
+def specifies(piece: str) -> bool:
+    """Whether ``piece`` says more of what the request before it asks for, after a word that
+    says so ("More specifically I want an attraction which is child-friendly", "In particular
+    we need three baths": ``_SPECIFYING``, then "I" or "we" wanting, needing, preferring or
+    looking for something, and no word that says the want is one more: ``_says_new``), or states a preference behind a courtesy that leaves the choice to
+    the agent ("If you can I would prefer Southwest Airlines": ``_COURTESY``, then a preference,
+    ``prefers``). A question asks on its own; the caller reads this only for a piece not asked."""
+    words = _WORDS.findall(piece[:SOFT_REACH].lower())
+    for size in (4, 3, 2, 1):
+        lead = " ".join(words[:size])
+        if lead in _SPECIFYING:
+            rest = words[size:]
+            return (
+                len(rest) >= 3
+                and rest[0] in _WANTERS
+                and any(w in _WANTS_NARROWED for w in rest[1:3])
+                and not _says_new(rest)
+            )
+        if lead in _COURTESY:
+            return prefers(" ".join(words[size:]))
+    return False
+
+
+def _says_new(words: list[str]) -> bool:
+    """Whether ``words`` say their want is one more ("also", "too", "another", "as well":
+    ``_SAYS_NEW``): a request of its own, however it is led in."""
+    return any(w in _SAYS_NEW for w in words) or "as well" in " ".join(words)
+
+
+def leads_in(piece: str) -> bool:
+    """Whether ``piece`` is only a lead-in of ``specifies`` ("To be specific", "If you can"): cut
+    off by a comma, it belongs to the sentence after it."""
+    said = " ".join(_WORDS.findall(piece.lower()))
+    return said in _SPECIFYING or said in _COURTESY

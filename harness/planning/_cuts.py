@@ -170,13 +170,28 @@ def soft_cut_allowed(text: str, start: int, at: int, *, joined: bool = False) ->
     return verb and not asking
 
 
+# "go ahead and" before a verb: one verb said in two ("I'll go ahead and book it", "Let's go
+# ahead and check flights", "went ahead and"), whose "and" joins no requests (closed class).
+_GO = word_class("go goes going went gone")
+GO_AHEAD = re.compile(
+    r"^(?:[\w']++\s++){0,4}?(?:go|goes|going|went|gone)\s++ahead\s++and\s++(?=\w)",
+    re.IGNORECASE,
+)
+"""A request's opening up to "go ahead and" ("I'll go ahead and ", "Let's go ahead and "): it
+says nothing of what is asked; the request is routed on the rest."""
+
+
 def inside_clause(text: str, start: int, cut: str) -> bool:
     """Whether the joining word ``cut`` (cut from ``text`` at ``start``) is "also" inside a
     clause: after a personal pronoun, a modal or a contraction ("I'd also like", "I'm also
-    looking", "we also need", "can also"), where it joins no two requests."""
-    if cut.strip().lower() != "also":  # not after a comma: ", also" joins
-        return False
+    looking", "we also need", "can also"), or the "and" of "go ahead and" ("I'll go ahead and
+    book it"), where it joins no two requests."""
+    said = cut.strip().lower()
     words = WORD.findall(text[max(0, start - 40) : start].lower())  # bounded: linear
+    if said == "and":  # not after a comma (", and" is no "and" here: it joins)
+        return len(words) >= 2 and words[-1] == "ahead" and words[-2] in _GO
+    if said != "also":  # not after a comma: ", also" joins
+        return False
     return bool(words) and (words[-1] in CLAUSE_OPENERS or words[-1].endswith((*CONTRACTED, "'m")))
 
 

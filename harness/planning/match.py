@@ -122,7 +122,7 @@ def _asking_part(example: str) -> str:
     sentences = split_sentences(example)
     if len(sentences) < 2:
         return example
-    kept = [s.text for s in sentences if asks_something(s.text)]
+    kept = [s.text for s in sentences if asks_something(s.text, reactions=False)]
     return " ".join(kept) if kept else example
 
 

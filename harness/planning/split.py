@@ -28,7 +28,12 @@ to have laundry service", "I need it to allow pets."), its schedule after "and" 
 stated before it ("I'm planning a trip. Can you find me a flight?", "I have an upcoming trip.");
 a name alone that opens the message before a comma ("Denver, get me a cab there") opens the
 request it is about; a reply that declines or puts off ("Maybe later.", "No, not right now.")
-asks nothing. A piece that shares the previous
+asks nothing; "go ahead and" before a verb cuts nothing ("I'll go ahead and book it"); a
+statement of values or a preference after "and" ("... and it's for four") and a sentence that
+says more of what the request asks for ("More specifically I want ...", "If you can, I would
+prefer ...") stay with it; a statement before ", so" gives the reason for the request after it
+("I'll be in Denver on the 2nd, so I need a cab"): one request, routed on what it asks. A piece
+that shares the previous
 request's frame gets it back: "... and the W-2" after "where is my payslip" becomes "where is the
 W-2", and "how many are left" after "how many PTO days have I used" becomes "how many PTO days are
 left".
@@ -52,16 +57,25 @@ from harness.planning._conditions import (
     requires,
     schedules_after_and,
     schedules_wanted,
+    specifies,
 )
 from harness.planning._cuts import (
     CLAUSE_WORDS,
     CUT,
     CUT_LISTED,
     FIRST_MARK,
+    GO_AHEAD,
     PUNCTUATED,
     inside_clause,
     names_region,
     soft_cut_allowed,
+)
+from harness.planning._reasons import (
+    _PRONOUNS,
+    _asks_what,
+    _gives_reason,
+    _lead_ins_joined,
+    _so_after,
 )
 from harness.planning._sentences import (
     NUMBER,
@@ -132,7 +146,6 @@ _PREFACE = frozenset(
 )
 _PREFACE_WORDS = 8
 _WHEN = frozenset({"when", "whenever"})
-_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "my", "our", "i'm", "we're"})
 _COUNT = re.compile(r"^(how (?:many|much))\s++(.*)$", re.IGNORECASE)
 _MARKER_ONLY = re.compile(r"\s*+\(?\d{1,2}")
 _CONNECTIVE = re.compile(r"\s*+" + CONNECTIVE, re.IGNORECASE)
@@ -190,6 +203,7 @@ def split_request_parts(
         kind = next((k for k in ("comma", "lead", "end", "soft") if match.group(k)), "join")
         cut_text, start = match.group(0), match.end()
     pieces.append((kind, cut_text, text[start:]))
+    pieces = _lead_ins_joined(pieces)
     # Per request: its text, the part that asks, the piece it opened with (what a comma piece is
     # compared with once the request is longer than ``_COMPARED``: the work per piece stays
     # bounded however long a request grows) and whether it asks something of its own.
@@ -271,6 +285,16 @@ def split_request_parts(
         glue = _glue(cut, cut_text)
         if cut == "lead":  # "A couple of things: ...": the announcement opens the request
             requests[-1] = (f"{whole}: {said}", piece, piece, had or content)
+        elif (
+            content
+            and _so_after(cut_text, opening)
+            and _gives_reason(head)
+            and TRAILING.search(piece) is None
+        ):
+            # "I will be in Denver on the 2nd, so I need a cab": a statement and, after ", so",
+            # what it makes the speaker ask for are one request, routed on what is asked ("too"
+            # or "as well" after it says the statement was a want of its own).
+            requests[-1] = (f"{whole}, so {said}", piece, piece, True)
         elif cut in ("comma", "soft") and _prefaces(asks):
             # "in Portland, what is there to do": the phrase sets the scene for its request.
             glue = ", " if cut == "comma" else _glue(cut, cut_text)
@@ -322,14 +346,15 @@ def split_request_parts(
             # many meetings ...", "Leaving for Paris next week, what's the weather like there?").
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
-            ends_sentence(cut_text)
+            (ends_sentence(cut_text) or (_AND.fullmatch(cut_text) and not _asks_what(asks)))
             and had
             and not opening
             and (gives_details(piece) or prefers(piece))
         ):
-            # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values after a
-            # request, in the same line and with no connective, gives its details; it asks
-            # nothing of its own.
+            # "I'd like a bus to Fresno. It will be for 4 people.": a statement of values or of
+            # a preference after a request, in the same line and with no connective but "and"
+            # ("... Premium Economy and it's going to be a group of four"; not after a question
+            # for a fact), gives its details; it asks nothing of its own.
             requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif (
             (cut == "comma" or (ends_sentence(cut_text) and cut_text.strip()[:1] != "?"))
@@ -363,9 +388,7 @@ def split_request_parts(
     if carried and requests:  # a closing connective ("... Thanks. Separately")
         whole, asks, head, had = requests[-1]
         requests[-1] = (f"{whole} {carried.strip()}", asks, head, had)
-    return [(whole, TRAILING.sub("", asks) or asks) for whole, asks, _, _ in requests] or [
-        (text, text)
-    ]
+    return [(whole, _asked(asks)) for whole, asks, _, _ in requests] or [(text, text)]
 
 
 def _joins_before(cut: str, cut_text: str, piece: str, before: str, *, asked: bool) -> bool:
@@ -381,13 +404,25 @@ def _joins_before(cut: str, cut_text: str, piece: str, before: str, *, asked: bo
         requires(piece, asked=asked, before=before)
         or (anded and schedules_after_and(plain, before=before))
         or narrows(plain, before=before)
-        or (not asked and (schedules_wanted(plain, before=before) or needs_for_span(plain)))
+        or (
+            not asked
+            and (
+                schedules_wanted(plain, before=before) or needs_for_span(plain) or specifies(plain)
+            )
+        )
     )
 
 
 # "am" after a time ("at 9 am") is no auxiliary: the shapes of ``harness.text._shapes`` read it as
 # one ("I'd like it to leave at 9 am" asks no question of its own).
 _MERIDIEM_AM = re.compile(r"(?<=\d)(\s*+)am\b", re.IGNORECASE)
+
+
+def _asked(asks: str) -> str:
+    """What a request asks, without a closing "too" or "as well" and an opening "I'll go ahead
+    and" (``GO_AHEAD``)."""
+    asks = TRAILING.sub("", asks) or asks
+    return GO_AHEAD.sub("", asks, count=1) or asks
 
 
 def _fragment(raw: str) -> bool:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import pytest
 
+from harness.models.base import AgentCard
 from harness.planning._asking import asks
+from harness.planning.match import agent_texts
 from harness.planning.split import split_requests
 
 
@@ -77,3 +79,18 @@ def test_a_report_after_a_reaction_is_cut_from_the_next_request() -> None:
         "That's my pick. My monitor is flickering",
         "when is payday",
     ]
+
+
+def test_the_matcher_keeps_a_reaction_in_an_agents_examples() -> None:
+    """A reaction to an offer ("That would be ideal.") opens the request after it in a user's
+    message, but in an agent's example it says what the agent was offering: the matcher keeps
+    it. A plain acknowledgement is still dropped."""
+    card = AgentCard(
+        name="ferries",
+        description="Books ferry crossings.",
+        mode="silent",
+        examples=("That would be ideal. Book two seats.", "Thanks. Book a cabin."),
+    )
+    texts = agent_texts(card)
+    assert "That would be ideal. Book two seats." in texts
+    assert "Book a cabin." in texts
