@@ -24,13 +24,13 @@ as its cause hint (``Finding.cause``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
-from harness.detect._kinds import asked_kinds, asks_back_in, given_kinds
+from harness.detect._assigning import matched
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -41,7 +41,6 @@ from harness.detect._meaning import (
 from harness.detect._reply_parts import reply_parts
 from harness.detect._units import answered_instead, second_answer
 from harness.detect.answers import (
-    AnswerMatcher,
     all_words_of,
     asks_yes_or_no,
     matcher,
@@ -189,125 +188,6 @@ def judge(
                 continue
             missing[i] = sure
     return missing
-
-
-def matched(
-    model: AnswerMatcher,
-    texts: Sequence[str],
-    found: Sequence[tuple[str, frozenset[str], bool, str]],
-    *,
-    adjust: Callable[[list[list[float]]], None] | None = None,
-    fixed: Set[int] = frozenset(),
-) -> tuple[list[list[float]], list[float]]:
-    """How likely each part of the bot's reply (:func:`reply_parts`) answers each request, as the
-    check reads a turn, and the limit each part must pass: the matcher's probabilities (then
-    ``adjust``-ed in place), read again with questions back without a question mark counted as
-    questions when several messages answer something or ask back, and kept to one request per
-    message (:func:`_keep_to_topic`; rows in ``fixed`` are left as they are). The fitting tools
-    replay the check through this."""
-    claims = [text for text, _, _, _ in found]
-    wholes = [whole for _, _, _, whole in found]
-    opens = [first for _, _, first, _ in found]
-    limits = [model.threshold if first else model.later_threshold for first in opens]
-
-    def read(bare_questions: bool) -> list[list[float]]:
-        p = model.probabilities(texts, claims, wholes, bare_questions=bare_questions)
-        if adjust is not None:
-            adjust(p)
-        return p
-
-    p = read(False)
-    # A question back without its question mark is read as one only where each message is one
-    # agent's (then the message says which request it is about: _keep_to_topic); in one message
-    # holding every answer it could go with any request. Only a message that asks back or holds
-    # some request's best answer counts: "One moment please." or "Thanks for waiting." beside one
-    # composed reply leaves it one.
-    bare = [
-        asks_back_in(c, whole) and not c.rstrip().endswith("?")
-        for c, whole in zip(claims, wholes, strict=True)
-    ]
-    if any(bare):
-        tops = [max(range(len(claims)), key=row.__getitem__) for row in p]
-        best = {k for k, row in zip(tops, p, strict=True) if row[k] >= limits[k]}
-        speaking = sum(
-            1 for parts in _by_message(opens) if any(bare[j] or j in best for j in parts)
-        )
-        if speaking > 1:
-            p = read(True)
-    _keep_to_topic(p, texts, [words_of(t) for t in texts], found, limits, fixed=fixed)
-    return p, limits
-
-
-def _by_message(opens: Sequence[bool]) -> list[list[int]]:
-    """The parts of each message, by the part that opens it."""
-    groups: list[list[int]] = []
-    for j, first in enumerate(opens):
-        if first or not groups:
-            groups.append([])
-        groups[-1].append(j)
-    return groups
-
-
-def _keep_to_topic(
-    p: list[list[float]],
-    texts: Sequence[str],
-    asked: Sequence[frozenset[str]],
-    found: Sequence[tuple[str, frozenset[str], bool, str]],
-    limits: Sequence[float],
-    *,
-    fixed: Set[int],
-) -> None:
-    """A bot that answers in several messages (one agent each) goes on about one request in each:
-    a question back in a message that shares no word with any request ("Which city?", "How
-    many tickets?") answers only the request the message's other parts answer,
-    when they answer one and share words with it ("Would you prefer a certain hotel? What is
-    your check in date?" for "book me a hotel", not for "who directed it" beside it), no other
-    message answers that one (then what this one shares with it may be chance), and those
-    questions give no value of a kind the other request asks for. Several such questions of one
-    message ask about one request between them: the one any of them answers best. Anything
-    else (an answer, a part cut from a sentence at a value) keeps its own reading. A single
-    message (a reply composed of several answers) is not held to one request. Rows in ``fixed``
-    (declared requests) are left as they are."""
-    groups = _by_message([first for _, _, first, _ in found])
-    if len(groups) < 2:
-        return
-    every = frozenset().union(*asked)
-    # The messages in which each request passes its limit, taken once, as the matching left them
-    # (so the rule reads every message alike, whatever order they come in).
-    answering = [
-        {m for m, parts in enumerate(groups) for j in parts if row[j] >= limits[j]} for row in p
-    ]
-    for m, parts in enumerate(groups):
-        free = [
-            j for j in parts if not found[j][1] & every and asks_back_in(found[j][0], found[j][3])
-        ]
-        if not free:
-            continue
-        open_rows = [i for i in range(len(asked)) if i not in fixed]
-        if len(free) > 1 and open_rows:
-            # The questions of one message go on about one request: "Where are you heading? And
-            # when do you want to depart?" asks about one, the one either answers best.
-            best = max(open_rows, key=lambda i: max(p[i][j] for j in free))
-            p[best][free[0]] = max(p[best][j] for j in free)
-            for i in open_rows:
-                for j in free[1:]:
-                    p[i][j] = 0.0
-        topics = {
-            i
-            for j in parts
-            for i, words in enumerate(asked)
-            if found[j][1] & words and p[i][j] >= limits[j]
-        }
-        if len(topics) != 1:
-            continue
-        (topic,) = topics
-        if answering[topic] - {m}:
-            continue  # another message answers it: what this one shares with it may be chance
-        given = frozenset().union(*(given_kinds(found[j][0]) for j in free))
-        for i in open_rows:
-            if i != topic and not asked_kinds(texts[i]) & given:
-                for j in free:
-                    p[i][j] = 0.0
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
