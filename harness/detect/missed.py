@@ -106,43 +106,59 @@ def judge(
     reported or not: :func:`unanswered` without the abstention. With ``meanings`` (the check
     under ``--semantic``), how sure is the semantic confidence's, which also reads how close in
     meaning the request is to the sentences (:mod:`harness.detect._meaning`)."""
-    found = reply_parts(said)
-    claims = [text for text, _, _, _ in found]
-    words = [all_words_of(text) for text in claims]
-    declared = {i for i, r in enumerate(requests) if r.words}
-    # What a declared request's words are looked for in (none declared: not needed).
-    terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)] if declared else []
-    asked = [words_of(r.text) for r in requests]
-    # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
-    # answered by a no, apology or not.
-    polar = [asks_yes_or_no(r.text) for r in requests]
-    gave_up = [_gives_up(text) for text in claims]
-    missing = {
-        i: 1.0
-        for i in declared
-        if not any(
-            _needs(requests[i]) & t and not (up and not polar[i] and _names(asked[i], w))
-            for w, t, up in zip(words, terms, gave_up, strict=True)
-        )
-    }
-    judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
-    if len(judged) > len(declared):
+    return _match(requests, said).missing(meanings)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Rows:
+    """The matcher's side of a turn's matching: its rows (the requests it judges) against the
+    bot's parts, after the matching."""
+
+    judged: list[int]
+    """The request of each row."""
+    texts: list[str]
+    found: list[tuple[str, frozenset[str], bool, str]]
+    """The bot's parts (:func:`~harness.detect._reply_parts.reply_parts`)."""
+    words: list[frozenset[str]]
+    """Each part's words."""
+    asked: list[frozenset[str]]
+    """Each request's words."""
+    polar: list[bool]
+    """Whether each request asks yes or no."""
+    p: list[list[float]]
+    limits: list[float]
+    left_out: dict[int, float]
+    """The rows the matching leaves without a part, with the default confidence."""
+    owner: dict[int, int]
+    """Part -> the row the matching gave it to."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Matched:
+    """One turn's matching, which reads no meaning (:func:`judge` up to the requests it leaves
+    out), kept so that the check under ``--semantic`` matches each turn once: to learn which
+    texts to embed (:func:`check_texts`), then to judge with their vectors."""
+
+    declared: set[int]
+    """The requests that declare their words."""
+    unsaid: dict[int, float]
+    """The declared requests none of whose words was said."""
+    rows: _Rows | None
+    """The matcher's side; None when every request judged declares its words."""
+
+    def missing(self, meanings: Meanings | None) -> dict[int, float]:
+        """:func:`judge`'s result, reading ``meanings`` if given."""
+        missing = dict(self.unsaid)
+        if self.rows is None:
+            return missing
+        declared, rows = self.declared, self.rows
+        judged, texts, found, words = rows.judged, rows.texts, rows.found, rows.words
+        asked, polar, p, limits = rows.asked, rows.polar, rows.p, rows.limits
+        left_out, owner = dict(rows.left_out), rows.owner
         model = matcher()
-        texts = [requests[i].text for i in judged]
-        fixed = {row for row, i in enumerate(judged) if i in declared}
-
-        def adjust(p: list[list[float]]) -> None:
-            for row, i in enumerate(judged):
-                if i in declared:  # its sentences are those with its words, and no others
-                    p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
-                for j, up in enumerate(gave_up):
-                    if up and not polar[i] and _names(asked[i], words[j]):
-                        p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
-
-        p, limits = matched(model, texts, found, adjust=adjust, fixed=fixed)
+        claims = [text for text, _, _, _ in found]
         opens = [first for _, _, first, _ in found]
         own = own_words(asked)
-        left_out, owner = model.judged(p, texts, claims, opens)
         closeness = (
             Closeness.of(meanings, texts, claims, opens)
             if meanings is not None and left_out
@@ -187,7 +203,61 @@ def judge(
             ):
                 continue
             missing[i] = sure
-    return missing
+        return missing
+
+
+def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched:
+    """A turn's matching, without meaning (:class:`_Matched`)."""
+    found = reply_parts(said)
+    claims = [text for text, _, _, _ in found]
+    words = [all_words_of(text) for text in claims]
+    declared = {i for i, r in enumerate(requests) if r.words}
+    # What a declared request's words are looked for in (none declared: not needed).
+    terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)] if declared else []
+    asked = [words_of(r.text) for r in requests]
+    # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
+    # answered by a no, apology or not.
+    polar = [asks_yes_or_no(r.text) for r in requests]
+    gave_up = [_gives_up(text) for text in claims]
+    missing = {
+        i: 1.0
+        for i in declared
+        if not any(
+            _needs(requests[i]) & t and not (up and not polar[i] and _names(asked[i], w))
+            for w, t, up in zip(words, terms, gave_up, strict=True)
+        )
+    }
+    judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
+    if len(judged) <= len(declared):
+        return _Matched(declared=declared, unsaid=missing, rows=None)
+    model = matcher()
+    texts = [requests[i].text for i in judged]
+    fixed = {row for row, i in enumerate(judged) if i in declared}
+
+    def adjust(p: list[list[float]]) -> None:
+        for row, i in enumerate(judged):
+            if i in declared:  # its sentences are those with its words, and no others
+                p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
+            for j, up in enumerate(gave_up):
+                if up and not polar[i] and _names(asked[i], words[j]):
+                    p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
+
+    p, limits = matched(model, texts, found, adjust=adjust, fixed=fixed)
+    opens = [first for _, _, first, _ in found]
+    left_out, owner = model.judged(p, texts, claims, opens)
+    rows = _Rows(
+        judged=judged,
+        texts=texts,
+        found=found,
+        words=words,
+        asked=asked,
+        polar=polar,
+        p=p,
+        limits=limits,
+        left_out=left_out,
+        owner=owner,
+    )
+    return _Matched(declared=declared, unsaid=missing, rows=rows)
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
@@ -366,8 +436,9 @@ def missed_requests(
     findings: list[Finding] = []
     if meanings is not None:
         min_confidence = max(min_confidence, semantic_confidence(meanings.model).release_threshold)
-    for turn, requests, said, given in _turns(transcript, declared) if turns is None else turns:
-        missing = _missing(requests, said, declared=given, meanings=meanings)
+    for checked in _turns(transcript, declared) if turns is None else turns:
+        turn, requests = checked.turn, checked.requests
+        missing = _matching_of(checked).missing(meanings)
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -395,12 +466,25 @@ class CheckedTurn(NamedTuple):
     """Whether the requests were declared."""
 
 
+class _MatchedTurn(CheckedTurn):
+    """A :class:`CheckedTurn` with its matching done (:func:`check_turns`), which reads no
+    meaning: :func:`check_texts` and :func:`missed_requests` read it instead of matching the turn
+    again."""
+
+    matched: _TurnMatching  # set once, by check_turns
+
+
 def check_turns(
     transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]] | None = None
 ) -> list[CheckedTurn]:
-    """The user turns the check judges, each message segmented once (pass them on to
-    :func:`check_texts` and :func:`missed_requests` to read each message only once)."""
-    return _turns(transcript, declared or {})
+    """The user turns the check judges, each message segmented and each turn matched once (pass
+    them on to :func:`check_texts` and :func:`missed_requests` to do neither again)."""
+    out: list[CheckedTurn] = []
+    for turn in _turns(transcript, declared or {}):
+        kept = _MatchedTurn(*turn)
+        kept.matched = _turn_matching(turn.requests, turn.said, declared=turn.declared)
+        out.append(kept)
+    return out
 
 
 def check_texts(
@@ -416,8 +500,8 @@ def check_texts(
     the transcript's :func:`check_turns` (with these ``declared``), when the caller has them;
     ``model``: the embedder's ``meaning_model`` (the confidence that judging reads)."""
     wanted = WantedTexts(model=model)
-    for _, requests, said, given in check_turns(transcript, declared) if turns is None else turns:
-        _missing(requests, said, declared=given, meanings=wanted)
+    for turn in check_turns(transcript, declared) if turns is None else turns:
+        _matching_of(turn).missing(wanted)
     return list(wanted.wanted)
 
 
@@ -457,26 +541,64 @@ def _missing(
 
     Parts of a segmented message that ask for no answer ("Thanks, that sounds great") are matched
     like the others, so that they take the sentences that go with them, but never reported."""
+    return _turn_matching(requests, said, declared=declared).missing(meanings)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _TurnMatching:
+    """:func:`_missing` up to reading meaning."""
+
+    requests: Sequence[DeclaredRequest]
+    declared: bool
+    optional: set[int]
+    """The requests that ask for no answer, matched but never reported."""
+    alone: dict[int, float] | None
+    """One request to judge: whether only an apology for it was said (None: several)."""
+    matched: _Matched | None
+    """Several: the turn's matching."""
+
+    def missing(self, meanings: Meanings | None) -> dict[int, float]:
+        """:func:`_missing`'s result, reading ``meanings`` if given."""
+        if self.matched is not None:
+            missing = self.matched.missing(meanings)
+        else:
+            missing = dict(self.alone or {})
+        return {
+            i: sure
+            for i, sure in missing.items()
+            if i not in self.optional and (self.declared or needs_answer(self.requests[i].text))
+        }
+
+
+def _turn_matching(
+    requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
+) -> _TurnMatching:
     optional = (
         {i for i, r in enumerate(requests) if not needs_answer(r.text)}
         if len(requests) > 1 and not declared
         else set()
     )
+    alone, several = None, None
     if len(requests) - len(optional) < 2 and not declared:
         # One request: whatever the bot said addresses it, unless it said nothing or only that
         # it could not do it.
-        missing = {
+        alone = {
             i: 1.0
             for i, r in enumerate(requests)
             if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
         }
     else:
-        missing = judge(requests, said, meanings)
-    return {
-        i: sure
-        for i, sure in missing.items()
-        if i not in optional and (declared or needs_answer(requests[i].text))
-    }
+        several = _match(requests, said)
+    return _TurnMatching(
+        requests=requests, declared=declared, optional=optional, alone=alone, matched=several
+    )
+
+
+def _matching_of(turn: CheckedTurn) -> _TurnMatching:
+    """The turn's matching: :func:`check_turns`' when it did it, else done now."""
+    if isinstance(turn, _MatchedTurn):
+        return turn.matched
+    return _turn_matching(turn.requests, turn.said, declared=turn.declared)
 
 
 def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
