@@ -85,8 +85,12 @@ def _keep_to_topic(
     your check in date?" for "book me a hotel", not for "who directed it" beside it), no other
     message answers that one (then what this one shares with it may be chance), and those
     questions give no value of a kind the other request asks for. Several such questions of one
-    message ask about one request between them: the one any of them answers best. Anything
-    else (an answer, a part cut from a sentence at a value) keeps its own reading. A single
+    message ask about one request between them: the one any of them answers best. The rest of
+    the sentence that answers that request goes with it on the same terms: a part cut from it
+    (at a value, a clause) that shares no word with any request and does not open the message
+    ("Your table at Nonna's is booked" + "for 8 pm on Friday") answers no other request, unless
+    it gives a value of a kind that request asks for. Anything else (a sentence of its own, an
+    answer worded unlike its request) keeps its own reading. A single
     message (a reply composed of several answers) is not held to one request. Rows in ``fixed``
     (declared requests) are left as they are."""
     groups = _by_message([first for _, _, first, _ in found])
@@ -99,10 +103,11 @@ def _keep_to_topic(
         {m for m, parts in enumerate(groups) for j in parts if row[j] >= limits[j]} for row in p
     ]
     for m, parts in enumerate(groups):
-        free = [
-            j for j in parts if not found[j][1] & every and asks_back_in(found[j][0], found[j][3])
-        ]
-        if not free:
+        unworded = [j for j in parts if not found[j][1] & every]
+        free = [j for j in unworded if asks_back_in(found[j][0], found[j][3])]
+        # What may be the rest of a sentence that answers the message's request (read below).
+        rest = [j for j in unworded if j not in free and j != parts[0]]
+        if not free and not rest:
             continue
         open_rows = [i for i in range(len(asked)) if i not in fixed]
         if len(free) > 1 and open_rows:
@@ -125,7 +130,18 @@ def _keep_to_topic(
         if answering[topic] - {m}:
             continue  # another message answers it: what this one shares with it may be chance
         given = frozenset().union(*(given_kinds(found[j][0]) for j in free))
+        # The sentences that answer the topic in its own words: a part cut from one of them goes
+        # with it ("12:45 pm" + "at Dr Okafor's clinic" answers the appointment, not the music).
+        answers = {
+            found[j][3] for j in parts if found[j][1] & asked[topic] and p[topic][j] >= limits[j]
+        }
+        rest = [j for j in rest if found[j][3] in answers]
         for i in open_rows:
-            if i != topic and not asked_kinds(texts[i]) & given:
+            if i == topic:
+                continue
+            if not asked_kinds(texts[i]) & given:
                 for j in free:
+                    p[i][j] = 0.0
+            for j in rest:
+                if not asked_kinds(texts[i]) & given_kinds(found[j][0]):
                     p[i][j] = 0.0
