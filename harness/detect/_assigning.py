@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence, Set
 
 from harness.detect._kinds import asked_kinds, asks_back_in, given_kinds
 from harness.detect.answers import AnswerMatcher, words_of
+from harness.text._shapes import SUBJECTS
 
 __all__ = ["matched"]
 
@@ -59,6 +60,18 @@ def matched(
     return p, limits
 
 
+def _value_phrase(text: str) -> bool:
+    """Whether a part may be a value phrase hung on the clause before it ("on April 4th", "for
+    $27", "Saturday"): it does not open a clause of its own, with a joining word ("and $1,250 in
+    wages arrives Friday") or a subject ("an invitation went to him", "the radiator is off")."""
+    words = text.lower().split(maxsplit=1)
+    return bool(words) and words[0].strip("\"'(") not in _OPENS_CLAUSE
+
+
+# A joining word or a subject (determiners, pronouns) at the start of a part opens a clause.
+_OPENS_CLAUSE = frozenset(SUBJECTS.split("|")) | {"and", "but", "or", "so", "then"}
+
+
 def _by_message(opens: Sequence[bool]) -> list[list[int]]:
     """The parts of each message, by the part that opens it."""
     groups: list[list[int]] = []
@@ -89,7 +102,9 @@ def _keep_to_topic(
     the sentence that answers that request goes with it on the same terms: a part cut from it
     (at a value, a clause) that shares no word with any request and does not open the message
     ("Your table at Nonna's is booked" + "for 8 pm on Friday") answers no other request, unless
-    it gives a value of a kind that request asks for. Anything else (a sentence of its own, an
+    it gives a value of a kind that request asks for; only value phrases hung on that part one
+    after another count, not a clause opened by "and" or a subject ("... and an invitation went
+    to him"). Anything else (a sentence of its own, an
     answer worded unlike its request) keeps its own reading. A single
     message (a reply composed of several answers) is not held to one request. Rows in ``fixed``
     (declared requests) are left as they are."""
@@ -106,7 +121,7 @@ def _keep_to_topic(
         unworded = [j for j in parts if not found[j][1] & every]
         free = [j for j in unworded if asks_back_in(found[j][0], found[j][3])]
         # What may be the rest of a sentence that answers the message's request (read below).
-        rest = [j for j in unworded if j not in free and j != parts[0]]
+        rest = [j for j in unworded if j not in free]
         if not free and not rest:
             continue
         open_rows = [i for i in range(len(asked)) if i not in fixed]
@@ -132,10 +147,21 @@ def _keep_to_topic(
         given = frozenset().union(*(given_kinds(found[j][0]) for j in free))
         # The sentences that answer the topic in its own words: a part cut from one of them goes
         # with it ("12:45 pm" + "at Dr Okafor's clinic" answers the appointment, not the music).
-        answers = {
-            found[j][3] for j in parts if found[j][1] & asked[topic] and p[topic][j] >= limits[j]
-        }
-        rest = [j for j in rest if found[j][3] in answers]
+        own = {j for j in parts if found[j][1] & asked[topic] and p[topic][j] >= limits[j]}
+        # Only value phrases hung on such a part of this message, one after another ("for 8 pm" +
+        # "on Friday"; never the part that opens the message): a clause after "and" with a
+        # subject of its own ("and an invitation went to him") is an answer of its own, however
+        # the sentence was cut.
+        held: set[int] = set()
+        for j in parts:
+            if (
+                j in rest
+                and j - 1 in own | held
+                and found[j - 1][3] == found[j][3]
+                and _value_phrase(found[j][0])
+            ):
+                held.add(j)
+        rest = [j for j in rest if j in held]
         for i in open_rows:
             if i == topic:
                 continue

@@ -527,9 +527,11 @@ def _turn_matching(
 
 
 def _matching_of(turn: CheckedTurn) -> _TurnMatching:
-    """The turn's matching: :func:`check_turns`' when it did it, else done now."""
-    if isinstance(turn, _MatchedTurn):
-        return turn.matched
+    """The turn's matching: :func:`check_turns`' when it did it, else done now (also for a turn
+    copied with ``_replace``, which carries no matching)."""
+    stored: _TurnMatching | None = getattr(turn, "matched", None)
+    if stored is not None:
+        return stored
     return _turn_matching(turn.requests, turn.said, declared=turn.declared)
 
 
