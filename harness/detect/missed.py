@@ -24,13 +24,13 @@ as its cause hint (``Finding.cause``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
-from harness.detect._kinds import asked_kinds, asks_back_in, given_kinds
+from harness.detect._assigning import matched
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -38,10 +38,10 @@ from harness.detect._meaning import (
     meaning_features,
     semantic_confidence,
 )
+from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
 from harness.detect._reply_parts import reply_parts
 from harness.detect._units import answered_instead, second_answer
 from harness.detect.answers import (
-    AnswerMatcher,
     all_words_of,
     asks_yes_or_no,
     matcher,
@@ -50,7 +50,7 @@ from harness.detect.answers import (
 )
 from harness.detect.findings import Finding
 from harness.detect.requests import needs_answer, segment_requests
-from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
+from harness.detect.transcript import Message, Transcript
 from harness.text.words import may_hold
 
 __all__ = [
@@ -107,43 +107,59 @@ def judge(
     reported or not: :func:`unanswered` without the abstention. With ``meanings`` (the check
     under ``--semantic``), how sure is the semantic confidence's, which also reads how close in
     meaning the request is to the sentences (:mod:`harness.detect._meaning`)."""
-    found = reply_parts(said)
-    claims = [text for text, _, _, _ in found]
-    words = [all_words_of(text) for text in claims]
-    declared = {i for i, r in enumerate(requests) if r.words}
-    # What a declared request's words are looked for in (none declared: not needed).
-    terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)] if declared else []
-    asked = [words_of(r.text) for r in requests]
-    # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
-    # answered by a no, apology or not.
-    polar = [asks_yes_or_no(r.text) for r in requests]
-    gave_up = [_gives_up(text) for text in claims]
-    missing = {
-        i: 1.0
-        for i in declared
-        if not any(
-            _needs(requests[i]) & t and not (up and not polar[i] and _names(asked[i], w))
-            for w, t, up in zip(words, terms, gave_up, strict=True)
-        )
-    }
-    judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
-    if len(judged) > len(declared):
+    return _match(requests, said).missing(meanings)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Rows:
+    """The matcher's side of a turn's matching: its rows (the requests it judges) against the
+    bot's parts, after the matching."""
+
+    judged: list[int]
+    """The request of each row."""
+    texts: list[str]
+    found: list[tuple[str, frozenset[str], bool, str]]
+    """The bot's parts (:func:`~harness.detect._reply_parts.reply_parts`)."""
+    words: list[frozenset[str]]
+    """Each part's words."""
+    asked: list[frozenset[str]]
+    """Each request's words."""
+    polar: list[bool]
+    """Whether each request asks yes or no."""
+    p: list[list[float]]
+    limits: list[float]
+    left_out: dict[int, float]
+    """The rows the matching leaves without a part, with the default confidence."""
+    owner: dict[int, int]
+    """Part -> the row the matching gave it to."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Matched:
+    """One turn's matching, which reads no meaning (:func:`judge` up to the requests it leaves
+    out), kept so that the check under ``--semantic`` matches each turn once: to learn which
+    texts to embed (:func:`check_texts`), then to judge with their vectors."""
+
+    declared: set[int]
+    """The requests that declare their words."""
+    unsaid: dict[int, float]
+    """The declared requests none of whose words was said."""
+    rows: _Rows | None
+    """The matcher's side; None when every request judged declares its words."""
+
+    def missing(self, meanings: Meanings | None) -> dict[int, float]:
+        """:func:`judge`'s result, reading ``meanings`` if given."""
+        missing = dict(self.unsaid)
+        if self.rows is None:
+            return missing
+        declared, rows = self.declared, self.rows
+        judged, texts, found, words = rows.judged, rows.texts, rows.found, rows.words
+        asked, polar, p, limits = rows.asked, rows.polar, rows.p, rows.limits
+        left_out, owner = dict(rows.left_out), rows.owner
         model = matcher()
-        texts = [requests[i].text for i in judged]
-        fixed = {row for row, i in enumerate(judged) if i in declared}
-
-        def adjust(p: list[list[float]]) -> None:
-            for row, i in enumerate(judged):
-                if i in declared:  # its sentences are those with its words, and no others
-                    p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
-                for j, up in enumerate(gave_up):
-                    if up and not polar[i] and _names(asked[i], words[j]):
-                        p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
-
-        p, limits = matched(model, texts, found, adjust=adjust, fixed=fixed)
+        claims = [text for text, _, _, _ in found]
         opens = [first for _, _, first, _ in found]
         own = own_words(asked)
-        left_out, owner = model.judged(p, texts, claims, opens)
         closeness = (
             Closeness.of(meanings, texts, claims, opens)
             if meanings is not None and left_out
@@ -188,126 +204,61 @@ def judge(
             ):
                 continue
             missing[i] = sure
-    return missing
+        return missing
 
 
-def matched(
-    model: AnswerMatcher,
-    texts: Sequence[str],
-    found: Sequence[tuple[str, frozenset[str], bool, str]],
-    *,
-    adjust: Callable[[list[list[float]]], None] | None = None,
-    fixed: Set[int] = frozenset(),
-) -> tuple[list[list[float]], list[float]]:
-    """How likely each part of the bot's reply (:func:`reply_parts`) answers each request, as the
-    check reads a turn, and the limit each part must pass: the matcher's probabilities (then
-    ``adjust``-ed in place), read again with questions back without a question mark counted as
-    questions when several messages answer something or ask back, and kept to one request per
-    message (:func:`_keep_to_topic`; rows in ``fixed`` are left as they are). The fitting tools
-    replay the check through this."""
+def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched:
+    """A turn's matching, without meaning (:class:`_Matched`)."""
+    found = reply_parts(said)
     claims = [text for text, _, _, _ in found]
-    wholes = [whole for _, _, _, whole in found]
-    opens = [first for _, _, first, _ in found]
-    limits = [model.threshold if first else model.later_threshold for first in opens]
-
-    def read(bare_questions: bool) -> list[list[float]]:
-        p = model.probabilities(texts, claims, wholes, bare_questions=bare_questions)
-        if adjust is not None:
-            adjust(p)
-        return p
-
-    p = read(False)
-    # A question back without its question mark is read as one only where each message is one
-    # agent's (then the message says which request it is about: _keep_to_topic); in one message
-    # holding every answer it could go with any request. Only a message that asks back or holds
-    # some request's best answer counts: "One moment please." or "Thanks for waiting." beside one
-    # composed reply leaves it one.
-    bare = [
-        asks_back_in(c, whole) and not c.rstrip().endswith("?")
-        for c, whole in zip(claims, wholes, strict=True)
-    ]
-    if any(bare):
-        tops = [max(range(len(claims)), key=row.__getitem__) for row in p]
-        best = {k for k, row in zip(tops, p, strict=True) if row[k] >= limits[k]}
-        speaking = sum(
-            1 for parts in _by_message(opens) if any(bare[j] or j in best for j in parts)
+    words = [all_words_of(text) for text in claims]
+    declared = {i for i, r in enumerate(requests) if r.words}
+    # What a declared request's words are looked for in (none declared: not needed).
+    terms = [w | _numbers(text) for w, text in zip(words, claims, strict=True)] if declared else []
+    asked = [words_of(r.text) for r in requests]
+    # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
+    # answered by a no, apology or not.
+    polar = [asks_yes_or_no(r.text) for r in requests]
+    gave_up = [_gives_up(text) for text in claims]
+    missing = {
+        i: 1.0
+        for i in declared
+        if not any(
+            _needs(requests[i]) & t and not (up and not polar[i] and _names(asked[i], w))
+            for w, t, up in zip(words, terms, gave_up, strict=True)
         )
-        if speaking > 1:
-            p = read(True)
-    _keep_to_topic(p, texts, [words_of(t) for t in texts], found, limits, fixed=fixed)
-    return p, limits
+    }
+    judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
+    if len(judged) <= len(declared):
+        return _Matched(declared=declared, unsaid=missing, rows=None)
+    model = matcher()
+    texts = [requests[i].text for i in judged]
+    fixed = {row for row, i in enumerate(judged) if i in declared}
 
+    def adjust(p: list[list[float]]) -> None:
+        for row, i in enumerate(judged):
+            if i in declared:  # its sentences are those with its words, and no others
+                p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
+            for j, up in enumerate(gave_up):
+                if up and not polar[i] and _names(asked[i], words[j]):
+                    p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
 
-def _by_message(opens: Sequence[bool]) -> list[list[int]]:
-    """The parts of each message, by the part that opens it."""
-    groups: list[list[int]] = []
-    for j, first in enumerate(opens):
-        if first or not groups:
-            groups.append([])
-        groups[-1].append(j)
-    return groups
-
-
-def _keep_to_topic(
-    p: list[list[float]],
-    texts: Sequence[str],
-    asked: Sequence[frozenset[str]],
-    found: Sequence[tuple[str, frozenset[str], bool, str]],
-    limits: Sequence[float],
-    *,
-    fixed: Set[int],
-) -> None:
-    """A bot that answers in several messages (one agent each) goes on about one request in each:
-    a question back in a message that shares no word with any request ("Which city?", "How
-    many tickets?") answers only the request the message's other parts answer,
-    when they answer one and share words with it ("Would you prefer a certain hotel? What is
-    your check in date?" for "book me a hotel", not for "who directed it" beside it), no other
-    message answers that one (then what this one shares with it may be chance), and those
-    questions give no value of a kind the other request asks for. Several such questions of one
-    message ask about one request between them: the one any of them answers best. Anything
-    else (an answer, a part cut from a sentence at a value) keeps its own reading. A single
-    message (a reply composed of several answers) is not held to one request. Rows in ``fixed``
-    (declared requests) are left as they are."""
-    groups = _by_message([first for _, _, first, _ in found])
-    if len(groups) < 2:
-        return
-    every = frozenset().union(*asked)
-    # The messages in which each request passes its limit, taken once, as the matching left them
-    # (so the rule reads every message alike, whatever order they come in).
-    answering = [
-        {m for m, parts in enumerate(groups) for j in parts if row[j] >= limits[j]} for row in p
-    ]
-    for m, parts in enumerate(groups):
-        free = [
-            j for j in parts if not found[j][1] & every and asks_back_in(found[j][0], found[j][3])
-        ]
-        if not free:
-            continue
-        open_rows = [i for i in range(len(asked)) if i not in fixed]
-        if len(free) > 1 and open_rows:
-            # The questions of one message go on about one request: "Where are you heading? And
-            # when do you want to depart?" asks about one, the one either answers best.
-            best = max(open_rows, key=lambda i: max(p[i][j] for j in free))
-            p[best][free[0]] = max(p[best][j] for j in free)
-            for i in open_rows:
-                for j in free[1:]:
-                    p[i][j] = 0.0
-        topics = {
-            i
-            for j in parts
-            for i, words in enumerate(asked)
-            if found[j][1] & words and p[i][j] >= limits[j]
-        }
-        if len(topics) != 1:
-            continue
-        (topic,) = topics
-        if answering[topic] - {m}:
-            continue  # another message answers it: what this one shares with it may be chance
-        given = frozenset().union(*(given_kinds(found[j][0]) for j in free))
-        for i in open_rows:
-            if i != topic and not asked_kinds(texts[i]) & given:
-                for j in free:
-                    p[i][j] = 0.0
+    p, limits = matched(model, texts, found, adjust=adjust, fixed=fixed)
+    opens = [first for _, _, first, _ in found]
+    left_out, owner = model.judged(p, texts, claims, opens)
+    rows = _Rows(
+        judged=judged,
+        texts=texts,
+        found=found,
+        words=words,
+        asked=asked,
+        polar=polar,
+        p=p,
+        limits=limits,
+        left_out=left_out,
+        owner=owner,
+    )
+    return _Matched(declared=declared, unsaid=missing, rows=rows)
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
@@ -381,75 +332,6 @@ def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
     return [(part, words, first) for part, words, first, _ in reply_parts(said, clauses=False)]
 
 
-def plan_gaps(
-    requests: Sequence[DeclaredRequest], plan: Sequence[PlannedRequest]
-) -> dict[int, tuple[str, PlannedRequest | None]]:
-    """How the plan treated each request, by index: the plan entry that covers it (the one
-    holding most of its content words, at least half of them; of two holding as much, the one
-    whose own words are more the request's) and what went wrong, if anything.
-
-    An entry covering two or more requests merged them; a request no entry covers was dropped.
-    Requests the plan gave an entry of their own have an empty reason.
-    """
-    entries = [words_of(p.request) for p in plan]
-    owner: dict[int, int] = {}
-    for index, request in enumerate(requests):
-        words = words_of(request.text)
-        if not words:
-            continue
-        # Of two entries holding as much of the request, the one more of whose own words are the
-        # request's covers it: "did I get my day off" is covered by its own entry, not by "how
-        # many vacation days are left" before it, which holds "day" as well.
-        best, share = -1, (0.0, 0.0)
-        for e, entry in enumerate(entries):
-            shared = len(words & entry)
-            key = (shared / len(words), shared / len(entry) if entry else 0.0)
-            if key > share:
-                best, share = e, key
-        if share[0] >= 0.5:
-            owner[index] = best
-    gaps: dict[int, tuple[str, PlannedRequest | None]] = {}
-    for index, request in enumerate(requests):
-        if not words_of(request.text):
-            continue
-        if index not in owner:
-            gaps[index] = ("the plan has no entry for it", None)
-            continue
-        planned = plan[owner[index]]
-        shared = sum(1 for e in owner.values() if e == owner[index])
-        reason = (
-            f"the plan merged it with {shared - 1} other request(s) into "
-            f"{_quote(planned.request)} for {planned.agent}"
-            if shared > 1
-            else ""
-        )
-        gaps[index] = (reason, planned)
-    return gaps
-
-
-def _plan_detail(
-    transcript: Transcript, record: TurnRecord, gap: tuple[str, PlannedRequest | None] | None
-) -> str:
-    """What the plan adds to a missed request: dropped, merged, its agent failed or claimed it."""
-    if gap is None:
-        return ""
-    reason, entry = gap
-    if entry is None:
-        return reason
-    agent = entry.agent
-    said = any(m.sender == agent for m in transcript.bot_messages(record.turn))
-    details = [reason] if reason else [f"planned for {agent}"]
-    if agent in record.failed:
-        details.append(f"{agent} failed")
-    elif (
-        record.answered_request(entry)
-        and not said
-        and transcript.agent_modes.get(agent) in ("direct", "conversational")
-    ):
-        details.append(f"{agent} said answered but sent no message")
-    return "; ".join(details)
-
-
 def missed_requests(
     transcript: Transcript,
     *,
@@ -486,8 +368,9 @@ def missed_requests(
     findings: list[Finding] = []
     if meanings is not None:
         min_confidence = max(min_confidence, semantic_confidence(meanings.model).release_threshold)
-    for turn, requests, said, given in _turns(transcript, declared) if turns is None else turns:
-        missing = _missing(requests, said, declared=given, meanings=meanings)
+    for checked in _turns(transcript, declared) if turns is None else turns:
+        turn, requests = checked.turn, checked.requests
+        missing = _matching_of(checked).missing(meanings)
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -515,12 +398,25 @@ class CheckedTurn(NamedTuple):
     """Whether the requests were declared."""
 
 
+class _MatchedTurn(CheckedTurn):
+    """A :class:`CheckedTurn` with its matching done (:func:`check_turns`), which reads no
+    meaning: :func:`check_texts` and :func:`missed_requests` read it instead of matching the turn
+    again."""
+
+    matched: _TurnMatching  # set once, by check_turns
+
+
 def check_turns(
     transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]] | None = None
 ) -> list[CheckedTurn]:
-    """The user turns the check judges, each message segmented once (pass them on to
-    :func:`check_texts` and :func:`missed_requests` to read each message only once)."""
-    return _turns(transcript, declared or {})
+    """The user turns the check judges, each message segmented and each turn matched once (pass
+    them on to :func:`check_texts` and :func:`missed_requests` to do neither again)."""
+    out: list[CheckedTurn] = []
+    for turn in _turns(transcript, declared or {}):
+        kept = _MatchedTurn(*turn)
+        kept.matched = _turn_matching(turn.requests, turn.said, declared=turn.declared)
+        out.append(kept)
+    return out
 
 
 def check_texts(
@@ -536,8 +432,8 @@ def check_texts(
     the transcript's :func:`check_turns` (with these ``declared``), when the caller has them;
     ``model``: the embedder's ``meaning_model`` (the confidence that judging reads)."""
     wanted = WantedTexts(model=model)
-    for _, requests, said, given in check_turns(transcript, declared) if turns is None else turns:
-        _missing(requests, said, declared=given, meanings=wanted)
+    for turn in check_turns(transcript, declared) if turns is None else turns:
+        _matching_of(turn).missing(wanted)
     return list(wanted.wanted)
 
 
@@ -577,41 +473,66 @@ def _missing(
 
     Parts of a segmented message that ask for no answer ("Thanks, that sounds great") are matched
     like the others, so that they take the sentences that go with them, but never reported."""
+    return _turn_matching(requests, said, declared=declared).missing(meanings)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _TurnMatching:
+    """:func:`_missing` up to reading meaning."""
+
+    requests: Sequence[DeclaredRequest]
+    declared: bool
+    optional: set[int]
+    """The requests that ask for no answer, matched but never reported."""
+    alone: dict[int, float] | None
+    """One request to judge: whether only an apology for it was said (None: several)."""
+    matched: _Matched | None
+    """Several: the turn's matching."""
+
+    def missing(self, meanings: Meanings | None) -> dict[int, float]:
+        """:func:`_missing`'s result, reading ``meanings`` if given."""
+        if self.matched is not None:
+            missing = self.matched.missing(meanings)
+        else:
+            missing = dict(self.alone or {})
+        return {
+            i: sure
+            for i, sure in missing.items()
+            if i not in self.optional and (self.declared or needs_answer(self.requests[i].text))
+        }
+
+
+def _turn_matching(
+    requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
+) -> _TurnMatching:
     optional = (
         {i for i, r in enumerate(requests) if not needs_answer(r.text)}
         if len(requests) > 1 and not declared
         else set()
     )
+    alone, several = None, None
     if len(requests) - len(optional) < 2 and not declared:
         # One request: whatever the bot said addresses it, unless it said nothing or only that
         # it could not do it.
-        missing = {
+        alone = {
             i: 1.0
             for i, r in enumerate(requests)
             if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
         }
     else:
-        missing = judge(requests, said, meanings)
-    return {
-        i: sure
-        for i, sure in missing.items()
-        if i not in optional and (declared or needs_answer(requests[i].text))
-    }
+        several = _match(requests, said)
+    return _TurnMatching(
+        requests=requests, declared=declared, optional=optional, alone=alone, matched=several
+    )
 
 
-def _plan_cause(gap: tuple[str, PlannedRequest | None] | None) -> str | None:
-    """The cause hint a plan gives a missed request: the planner dropped it or merged it."""
-    if gap is None:
-        return None
-    reason, entry = gap
-    if entry is None:
-        return "the planner dropped it, so no agent was asked"
-    if reason:
-        return (
-            f"the planner merged it into one plan entry with another request, so {entry.agent} "
-            "was given several requests as one and answered only part"
-        )
-    return None
+def _matching_of(turn: CheckedTurn) -> _TurnMatching:
+    """The turn's matching: :func:`check_turns`' when it did it, else done now (also for a turn
+    copied with ``_replace``, which carries no matching)."""
+    stored: _TurnMatching | None = getattr(turn, "matched", None)
+    if stored is not None:
+        return stored
+    return _turn_matching(turn.requests, turn.said, declared=turn.declared)
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
@@ -644,8 +565,3 @@ def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = 
         evidence=f"{_quote(request.text)}: {why}",
         cause=cause,
     )
-
-
-def _quote(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'

@@ -274,6 +274,67 @@ def test_the_turns_passed_in_give_the_findings_of_the_turns_read_here() -> None:
     assert missed_requests(transcript)  # the shapes hold drops: the comparison is not empty
 
 
+def _matchings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Spy on the answer matcher: one entry per turn it matches (its probabilities read)."""
+    from harness.detect.answers import AnswerMatcher
+
+    seen: list[int] = []
+    real = AnswerMatcher.probabilities
+
+    def counted(self: AnswerMatcher, *args: Any, **kwargs: Any) -> list[list[float]]:
+        seen.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(AnswerMatcher, "probabilities", counted)
+    return seen
+
+
+# Two requests a turn: each turn is matched by the answer matcher (one request alone is not).
+MATCHED_TURNS = [
+    (
+        "Please move my dentist appointment to Thursday and how much does a cleaning cost?",
+        ["Your dentist appointment is now on Thursday at 2 pm."],
+    ),
+    (
+        "Is the rooftop bar open tonight, and can I bring my dog?",
+        ["The rooftop bar is open until midnight.", "Dogs are welcome on the terrace."],
+    ),
+    (USER, [PARAPHRASE, TIME]),
+    (
+        "Order more printer paper and remind me what toner we use",
+        ["I ordered five reams of printer paper.", "You use the HP 58A toner."],
+    ),
+]
+
+
+@pytest.mark.parametrize("meaning", [False, True], ids=["semantic", "meaning"])
+def test_reading_meaning_matches_each_turn_once(
+    monkeypatch: pytest.MonkeyPatch, meaning: bool
+) -> None:
+    """``detect`` under ``--semantic`` / ``--meaning`` learns which texts to embed from the
+    turns' matching and judges with the same matching: each turn is matched once, as without
+    meaning, and the findings are those of the check reading every text's meaning."""
+    transcript = _strict_turns(MATCHED_TURNS)
+    seen = _matchings(monkeypatch)
+    missed_requests(transcript)
+    plain = len(seen)
+    assert plain == len(MATCHED_TURNS)
+    seen.clear()
+    reader = MiniTopics() if meaning else Topics()
+    found = (
+        detect(transcript, config=ONLY_THE_CHECK, meaning=reader)
+        if meaning
+        else detect(transcript, config=ONLY_THE_CHECK, embedder=reader)
+    )
+    assert len(seen) == plain
+    every = _every_text(transcript)
+    vectors = asyncio.run(Topics().embed(every))
+    model = "minilm" if meaning else "wordllama"
+    meanings = Meanings(dict(zip(every, vectors, strict=True)), model=model)
+    assert found == missed_requests(transcript, meanings=meanings)
+    assert [f.turn for f in found] == [1]  # the dentist's price is dropped; Tokyo is answered
+
+
 class Short(Topics):
     """An embedder that loses the last vector."""
 
