@@ -11,7 +11,7 @@ import re
 
 from harness.planning._asking import WH as _WH
 from harness.planning._conditions import leads_in
-from harness.text._shapes import WANTS, word_class
+from harness.text._shapes import VERBS, WANTS, word_class
 
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "my", "our", "i'm", "we're"})
@@ -43,6 +43,9 @@ _REASON_SUBJECTS = _PRONOUNS | word_class("i'll we'll i'd we'd i've we've im")
 # Words of wanting (``harness.text._shapes.WANTS`` and "prefer", "wish"): a statement with one
 # is a request of its own ("I need a hotel in Boston", "I'd like to pay my bill"), no reason.
 _WANTING = WANTS | word_class("prefer wish")
+# Modals between a subject and its verb ("I will pay ...", "we shall take ..."; closed class).
+_MODALS = word_class("will would shall")
+_REQUEST_VERBS = frozenset(VERBS.split("|"))
 
 
 def _so_after(cut_text: str, opening: re.Match[str] | None) -> bool:
@@ -59,11 +62,19 @@ def _gives_reason(head: str) -> bool:
     """Whether the request opened by ``head`` is a statement that may give the reason for one
     ("I will be in New York on the 2nd", "My sister is visiting"): its first word is a subject
     (``_REASON_SUBJECTS``), it asks no question and wants nothing itself (no word of
-    ``_WANTING``: "I need a hotel in Boston, so find me a flight there" asks for two things)."""
+    ``_WANTING``: "I need a hotel in Boston, so find me a flight there" asks for two things), and
+    a personal subject's verb is no request verb (``harness.text._shapes.VERBS``, after a modal: "I'll pay my phone
+    bill now, so ..." and "We'll take the 7:30 table, so ..." tell the bot to act)."""
     words = _WORDS.findall(head.lower())
+    verb = (
+        ""
+        if words[:1] in (["my"], ["our"])
+        else next((w for w in words[1:3] if w not in _MODALS), "")
+    )
     return (
         bool(words)
         and words[0] in _REASON_SUBJECTS
         and "?" not in head
         and not any(w in _WANTING for w in words)
+        and verb not in _REQUEST_VERBS
     )

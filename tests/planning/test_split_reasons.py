@@ -130,6 +130,10 @@ def test_a_reason_before_so_is_one_request_routed_on_what_it_asks(message: str, 
         "We need a cab, so I'm wondering what the weather is",
         "I'll be in Quebec next Friday, so book me a hotel there too",  # "too": one more want
         "I'm in Oslo on Friday (or is it Saturday?), so find me a hotel there",  # it asks
+        # The speaker telling the bot to act, in the future, is a request of its own:
+        "I'll renew my gym pass today, so what is the new expiry date?",
+        "We'll book the 6 pm ferry, so remind us to leave the house at 5",
+        "I will cancel my magazine subscription, so how much is refunded",
     ],
 )
 def test_so_after_a_request_still_cuts(message: str) -> None:
