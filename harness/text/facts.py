@@ -557,11 +557,13 @@ def _value(kind: str, match: re.Match[str], text: str, facts: list[Fact]) -> str
             lower in ("may", "march", "mar") and _sentence_start(text, start)
         ):
             return None
-        return f"{_MONTHS[lower]:02d}"
+        # IGNORECASE lets a long s or the Kelvin sign stand for "s"/"k" ("Auguſt"): no month
+        number = _MONTHS.get(lower)
+        return None if number is None else f"{number:02d}"
     if kind == "number":
         return _number(raw)
     if kind == "state":
-        return _STATES[raw.lower()]
+        return _STATES.get(raw.lower())  # None for "CLOſED" (a long s matched as "s")
     if kind == "url":
         return raw.lower().rstrip("/")  # "www.example.com/" is www.example.com
     return raw.lower()

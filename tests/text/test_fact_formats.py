@@ -103,3 +103,11 @@ def test_an_address_in_lower_case_is_a_fact_as_it_is_capitalised() -> None:
 )
 def test_a_url_ends_before_a_curly_quote_a_guillemet_or_a_possessive(text: str, key: str) -> None:
     assert [k for k in _keys(text) if k.startswith("url:")] == [key]
+
+
+@pytest.mark.parametrize("text", ["It is CLOſED now", "Due on Auguſt 5", "AUGUſT 5 it is"])
+def test_a_long_s_matched_as_s_is_no_month_or_state_and_raises_nothing(text: str) -> None:
+    """The patterns ignore case, and Unicode case folding lets "ſ" (long s) match "s": the
+    word is then no month or state the tables know, so it is no fact of those kinds."""
+    kinds = {fact.kind for fact in extract_facts(text)}
+    assert not kinds & {"month", "state"}
