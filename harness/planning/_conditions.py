@@ -382,8 +382,8 @@ def specifies(piece: str) -> bool:
     """Whether ``piece`` says more of what the request before it asks for, after a word that
     says so ("More specifically I want an attraction which is child-friendly", "In particular
     we need three baths": ``_SPECIFYING``, then "I" or "we" wanting, needing, preferring or
-    looking for something, and no word that says the want is one more: ``_says_new``), or states a preference behind a courtesy that leaves the choice to
-    the agent ("If you can I would prefer Southwest Airlines": ``_COURTESY``, then a preference,
+    looking for something, and no word that says the want is one more: ``_says_new``), or states
+    a preference behind a courtesy that leaves the choice to the agent ("If you can I would prefer Southwest Airlines": ``_COURTESY``, then a preference,
     ``prefers``). A question asks on its own; the caller reads this only for a piece not asked."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
     for size in (4, 3, 2, 1):
