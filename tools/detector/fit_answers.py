@@ -188,9 +188,36 @@ def associations(
                     n_request.update(asked)
                     n_reply.update(said)
                     n_pair.update((r, c) for r in asked for c in said)
+    return _npmi_table(
+        n_pair,
+        n_request,
+        n_reply,
+        total,
+        (n_request, n_reply),
+        least=least,
+        frequent=frequent,
+        keep=keep,
+    )
+
+
+def _npmi_table(
+    n_pair: Counter[tuple[str, str]],
+    n_request: Counter[str],
+    n_reply: Counter[str],
+    total: int,
+    seen: tuple[Counter[str], Counter[str]],
+    *,
+    least: int,
+    frequent: int,
+    keep: int,
+) -> tuple[Associations, dict[str, str]]:
+    """Per reply term, its ``keep`` request words of highest NPMI above 0.1, among the pairs
+    counted ``least`` times whose words were ``seen`` (request, reply) ``frequent`` times; and
+    the table's packed form."""
+    seen_request, seen_reply = seen
     table: dict[str, dict[str, float]] = defaultdict(dict)
     for (r, c), k in n_pair.items():
-        if k < least or n_request[r] < frequent or n_reply[c] < frequent:
+        if k < least or seen_request[r] < frequent or seen_reply[c] < frequent:
             continue
         p = k / total
         npmi = math.log(p / (n_request[r] / total * n_reply[c] / total)) / -math.log(p)
@@ -243,20 +270,16 @@ def clinc_associations(
             for c, b in said.items():
                 if a * b > itself[(r, c)]:  # pairs of two utterances, not one with itself
                     n_pair[(r, c)] += a * b - itself[(r, c)]
-    table: dict[str, dict[str, float]] = defaultdict(dict)
-    for (r, c), k in n_pair.items():
-        if k < least or seen_request[r] < frequent or seen_reply[c] < frequent:
-            continue
-        p = k / total
-        npmi = math.log(p / (n_request[r] / total * n_reply[c] / total)) / -math.log(p)
-        if npmi > 0.1:
-            table[c][r] = round(npmi, 3)
-    kept = {
-        c: dict(sorted(row.items(), key=lambda item: (-item[1], item[0]))[:keep])
-        for c, row in sorted(table.items())
-    }
-    packed = {c: " ".join(f"{r} {v}" for r, v in row.items()) for c, row in kept.items()}
-    return kept, packed
+    return _npmi_table(
+        n_pair,
+        n_request,
+        n_reply,
+        total,
+        (seen_request, seen_reply),
+        least=least,
+        frequent=frequent,
+        keep=keep,
+    )
 
 
 _QUOTED = re.compile(r'"(.+)"')
