@@ -68,9 +68,9 @@ a greeting ("hello, 1. ...")."""
 _GREETED = re.compile(rf"\s*{_HELLO}")
 """All that stands before a list's first item "1 -" or "1." that opens a sentence with a
 greeting."""
-_GREETED_LEAD = re.compile(rf"\s*{_HELLO}(?=1(?:\s-|\.)\s)")
-"""A greeting that opens a user's message before its list's first item (it ends where "1"
-stands): a sentence of it alone ("Hi there Anna! 1 - ...") is no request."""
+_GREETED_LEAD = re.compile(rf"\s*{_HELLO}(?=(?:1(?:\s-|[.)-])|\(1\)|#1)\s)")
+"""A greeting that opens a user's message before its list's first item (it ends where the item
+stands): a sentence of it alone ("Hi there Anna! 1 - ...", "Good day! 1) ...") is no request."""
 _GREETING_TOKENS = 7
 """The most tokens a greeting before "1 -" has ("good morning there Sam Lee ," and the number):
 the test reads no further, so a long numbered message stays linear."""

@@ -26,6 +26,7 @@ def texts(message: str) -> list[str]:
         ("hey there Tom Reyes, 1 - renew my library card 2 - is the museum open", ["renew my library card", "is the museum open"]),
         # the "!" ends a sentence of its own: one that only greets is no request
         ("Hi there Marco! 1 - unlock the garage 2 - how far is the airport", ["unlock the garage", "how far is the airport"]),
+        ("Good day Ms Okoro! 1) reset my voicemail pin 2) when do you open", ["reset my voicemail pin", "when do you open"]),
         # greetings the closed class now has
         ("Good night 1 - dim the hall light 2 - wake me at six", ["dim the hall light", "wake me at six"]),
         ("Hiya 1 - top up my transit card 2 - when does the market close", ["top up my transit card", "when does the market close"]),
