@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from harness.detect._needs import needs_probability
-from harness.detect._request_words import _LEAD_OPENERS, _Tok
+from harness.detect._request_words import _LEAD_OPENERS, _PREPOSITIONS, _Tok
 from harness.text._shapes import (
     ASKS_FIRST,
     AUXILIARIES,
@@ -54,16 +54,26 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\
 """A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
 line or what follows a colon (not "the number of tickets is 1.")."""
 # The greetings a numbered message may open with ("hi 1 - ...", "hey there, 1 - ...", "good
-# morning 1 - ..."; a closed class): one list for the message's test and the token's.
-_HELLO = r"(?i:(?:hi|hello|hey)(?:\s+there)?|good\s+(?:morning|afternoon|evening))[,!]?\s+"
-_GREETED_ITEM = re.compile(rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)")
+# morning 1 - ..."; a closed class), each with up to two more words before a comma, colon or "!"
+# (a name or a group: "Hi Sam, 1 - ...", "Hello team: 1. ...", "Hi there Anna! 1 - ..."): one
+# list for the message's test and the token's.
+_HELLO = (
+    r"(?i:(?:hi|hiya|hello|hey|heya|howdy|greetings|good\s+(?:morning|afternoon|evening|night|day))"
+    r"(?:\s+there)?(?:[,!:]?|(?:\s+[^\W\d_][\w'’]*+){1,2}[,!:]))\s+"
+)
+_GREETED_ITEM = re.compile(rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)|^\s*{_HELLO}1\.(?=\s)")
 """In a user's message, a list's first item "1 -" after a sentence's end or a greeting that opens
-the message ("Good morning! 1 - ...", "hi 1 - ..."; not "version 2.1 - ...")."""
+the message ("Good morning! 1 - ...", "hi 1 - ..."; not "version 2.1 - ..."), or "1." after such
+a greeting ("hello, 1. ...")."""
 _GREETED = re.compile(rf"\s*{_HELLO}")
-"""All that stands before a list's first item "1 -" that opens a sentence with a greeting."""
-_GREETING_TOKENS = 4
-"""The most tokens a greeting before "1 -" has ("hey there ," and the number): the test reads
-no further, so a long numbered message stays linear."""
+"""All that stands before a list's first item "1 -" or "1." that opens a sentence with a
+greeting."""
+_GREETED_LEAD = re.compile(rf"\s*{_HELLO}(?=(?:1(?:\s-|[.)-])|\(1\)|#1)\s)")
+"""A greeting that opens a user's message before its list's first item (it ends where the item
+stands): a sentence of it alone ("Hi there Anna! 1 - ...", "Good day! 1) ...") is no request."""
+_GREETING_TOKENS = 7
+"""The most tokens a greeting before "1 -" has ("good morning there Sam Lee ," and the number):
+the test reads no further, so a long numbered message stays linear."""
 _NUMBER = re.compile(r"\d{1,2}")
 _DIGIT_NEXT = re.compile(r"\s*+\d")
 _LETTER_NEXT = re.compile(r"\s++[^\W\d_]")
@@ -91,6 +101,35 @@ def _dashed_items(message: str) -> frozenset[int]:
             number, pending = number + 1, m.start(1)
     if pending >= 0:
         items.append(pending)
+    return frozenset(items)
+
+
+_DOTTED = re.compile(r"(?<![^\s,;:(])(\d{1,2})\.(?=\s|$)")
+"""A number and its dot standing alone ("2. ..."), with the number's group."""
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s,]*+$")
+_BEFORE_READS = 40
+"""How many characters before a number :func:`_numbered_items` reads for the word before it."""
+_COUNTED = _PREPOSITIONS | WANTS | AUXILIARIES | frozenset({"of", "than", "only", "just", "around"})
+"""Words a count follows ("a table for 2.", "I need 2.", "the total is 2."; closed classes)."""
+
+
+def _numbered_items(message: str) -> frozenset[int]:
+    """Where the numbers of a numbered message's items stand: those written "N -"
+    (:func:`_dashed_items`) and those written "N." that are each the next number of their list
+    ("1. renew my passport 2. Step 1 - ..."), not a count after a word a count follows ("1. book
+    a table for 2. Then ..."); a "1." starts a list again. Each number's word before is read in a
+    bounded window: the work stays linear."""
+    items = set(_dashed_items(message))
+    number = 0  # the last "N." item's number (0: none yet)
+    for m in _DOTTED.finditer(message):
+        n = int(m.group(1))
+        if n == 1:
+            number = 1
+        elif n == number + 1:
+            before = _WORD_BEFORE.search(message, max(0, m.start() - _BEFORE_READS), m.start())
+            if before is None or before.group(1).lower() not in _COUNTED:
+                items.add(m.start(1))
+                number = n
     return frozenset(items)
 
 
@@ -181,6 +220,13 @@ def _tokens(
             append(new(_Tok, ("", offset + start, offset + end, raw)))
             continue
         if (listed or start == 0) and raw[0] in _ITEM_STARTS and _ITEM.fullmatch(raw):
+            if (
+                raw == "1."
+                and listed
+                and 0 < len(out) < _GREETING_TOKENS
+                and _GREETED.fullmatch(text, 0, start) is not None
+            ):
+                out.clear()  # "hello, 1. ...": the greeting before the list is no request's part
             append(new(_Tok, ("", offset + start, offset + end, "#")))
             continue
         if raw[0] in _DASH_STARTS and _DASH.fullmatch(raw):
@@ -233,8 +279,14 @@ def _tokens(
         if mark == "." and word in TITLES and raw[0].isupper() and _names(text, end):
             mark = ""  # "Dr. Patel": the title's dot ends nothing (not "... my dr. What is ...")
         append(new(_Tok, (word, offset + start, offset + end, mark)))
-    if len(out) > 1 and out[-1].mark == "#" and text[out[-2].end - offset - 1] != ":":
+    if (
+        len(out) > 1
+        and out[-1].mark == "#"
+        and text[out[-2].end - offset - 1] != ":"
+        and out[-1].start not in items
+    ):
         # A number ending its sentence ("I need 2."), not an item after a colon ("Question: 1.")
+        # nor the next item of a list ("1. renew my passport 2. Step 1 - ...")
         last = out.pop()
         raw = text[last.start - offset : last.end - offset]
         append(new(_Tok, (raw.lower().strip(_EDGE), last.start, last.end, _MARKS.get(raw[-1], ""))))

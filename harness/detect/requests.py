@@ -81,9 +81,10 @@ from harness.detect._request_tokens import (
     _EDGE,
     _FIRST_ITEM,
     _GREETED_ITEM,
+    _GREETED_LEAD,
     _SMILEY,
     _SMILEY_MARKS,
-    _dashed_items,
+    _numbered_items,
     _stopped,
     _tokens,
     _without_emoji_end,
@@ -152,8 +153,13 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     listed = _FIRST_ITEM.search(message) is not None or (
         not statement and _GREETED_ITEM.search(message) is not None
     )
-    items = _dashed_items(message) if listed else frozenset()
+    items = _numbered_items(message) if listed else frozenset()
+    # "Hi Sam! 1 - ...": a sentence before the list that only greets is no request
+    lead = _GREETED_LEAD.match(message) if listed and not statement else None
+    greeted = lead.end() if lead else 0
     for sentence in split_sentences(message):
+        if sentence.end <= greeted:
+            continue
         # "... on my calendar :) can you ...": the emoticon is a full stop, no word of a request
         text = sentence.text
         if not statement and (not text.isascii() or _SMILEY_MARKS.intersection(text)):
