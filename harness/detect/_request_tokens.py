@@ -57,10 +57,10 @@ line or what follows a colon (not "the number of tickets is 1.")."""
 # morning 1 - ..."; a closed class), each with up to two more words before a comma, colon or "!"
 # (a name or a group: "Hi Sam, 1 - ...", "Hello team: 1. ...", "Hi there Anna! 1 - ..."): one
 # list for the message's test and the token's.
-_HELLO = (
-    r"(?i:(?:hi|hiya|hello|hey|heya|howdy|greetings|good\s+(?:morning|afternoon|evening|night|day))"
-    r"(?:\s+there)?(?:[,!:]?|(?:\s+[^\W\d_][\w'’]*+){1,2}[,!:]))\s+"
+_HELLO_WORDS = (
+    r"(?:hi|hiya|hello|hey|heya|howdy|greetings|good\s+(?:morning|afternoon|evening|night|day))"
 )
+_HELLO = rf"(?i:{_HELLO_WORDS}(?:\s+there)?(?:[,!:]?|(?:\s+[^\W\d_][\w'’]*+){{1,2}}[,!:]))\s+"
 _GREETED_ITEM = re.compile(rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)|^\s*{_HELLO}1\.(?=\s)")
 """In a user's message, a list's first item "1 -" after a sentence's end or a greeting that opens
 the message ("Good morning! 1 - ...", "hi 1 - ..."; not "version 2.1 - ..."), or "1." after such
@@ -71,6 +71,14 @@ greeting."""
 _GREETED_LEAD = re.compile(rf"\s*{_HELLO}(?=(?:1(?:\s-|[.)-])|\(1\)|#1)\s)")
 """A greeting that opens a user's message before its list's first item (it ends where the item
 stands): a sentence of it alone ("Hi there Anna! 1 - ...", "Good day! 1) ...") is no request."""
+_NAMED_HELLO = re.compile(
+    rf"\s*+(?i:{_HELLO_WORDS})(?:\s+(?i:there))?"
+    r"(?:\s++(?:[A-Z][\w'’]*+|(?i:team|all|everyone|everybody|folks|guys))){1,2}[,!:]"
+)
+"""A greeting of the closed class that opens a user's message with up to two capitalised words
+(a name) or a group's word (a closed class), then a comma, "!" or ":" ("Hi Sam,", "Hello team!",
+"Good morning Dr Lee,"; not "Hi, Sam needs a ride", a clause, nor "Hello Kitty backpacks, ...",
+whose lowercase word names no one, nor "Hey Jude plus ...", a title with no punctuation)."""
 _GREETING_TOKENS = 7
 """The most tokens a greeting before "1 -" has ("good morning there Sam Lee ," and the number):
 the test reads no further, so a long numbered message stays linear."""

@@ -82,6 +82,7 @@ from harness.detect._request_tokens import (
     _FIRST_ITEM,
     _GREETED_ITEM,
     _GREETED_LEAD,
+    _NAMED_HELLO,
     _SMILEY,
     _SMILEY_MARKS,
     _numbered_items,
@@ -166,6 +167,9 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
             text = _SMILEY.sub(_stopped, text)
         toks = _tokens(text, sentence.start, listed=listed, items=items, dashes=not statement)
         requests.extend(_segment_sentence(message, toks, reading))
+    if not statement and (named := _NAMED_HELLO.match(message)):
+        # "Hi Sam, can you book a cab": a greeting with a name or a group is no request
+        requests = [r for r in requests if r.end > named.end()] or requests
     if not statement and len(requests) > 1:
         requests = kept_together(message, requests, needs_probability)
     return tuple(requests)
