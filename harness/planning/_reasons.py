@@ -11,7 +11,7 @@ import re
 
 from harness.planning._asking import WH as _WH
 from harness.planning._conditions import leads_in
-from harness.text._shapes import VERBS, WANTS, word_class
+from harness.text._shapes import WANTS, word_class
 
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "my", "our", "i'm", "we're"})
@@ -43,9 +43,16 @@ _REASON_SUBJECTS = _PRONOUNS | word_class("i'll we'll i'd we'd i've we've im")
 # Words of wanting (``harness.text._shapes.WANTS`` and "prefer", "wish"): a statement with one
 # is a request of its own ("I need a hotel in Boston", "I'd like to pay my bill"), no reason.
 _WANTING = WANTS | word_class("prefer wish")
-# Modals between a subject and its verb ("I will pay ...", "we shall take ..."; closed class).
+# The speaker telling the bot what they will do, which the bot does for them ("I'll pay my phone
+# bill now", "We'd gladly take the 8 pm slot"; closed classes): a future or conditional subject,
+# or "I"/"we" and a modal, then at most a few adverbs, then a verb of a transaction the bot makes.
+# Any other statement may give a reason ("I take the train at 8", "I'll bring the kids").
+_FUTURE = word_class("i'll we'll i'd we'd")
 _MODALS = word_class("will would shall")
-_REQUEST_VERBS = frozenset(VERBS.split("|"))
+_ADVERBS = word_class("just also then now gladly probably definitely quickly really go ahead and")
+_TRANSACTIONS = word_class(
+    "pay transfer book reserve order buy cancel send schedule renew move take"
+)
 
 
 def _so_after(cut_text: str, opening: re.Match[str] | None) -> bool:
@@ -61,20 +68,29 @@ def _so_after(cut_text: str, opening: re.Match[str] | None) -> bool:
 def _gives_reason(head: str) -> bool:
     """Whether the request opened by ``head`` is a statement that may give the reason for one
     ("I will be in New York on the 2nd", "My sister is visiting"): its first word is a subject
-    (``_REASON_SUBJECTS``), it asks no question and wants nothing itself (no word of
-    ``_WANTING``: "I need a hotel in Boston, so find me a flight there" asks for two things), and
-    a personal subject's verb is no request verb (``harness.text._shapes.VERBS``, after a modal: "I'll pay my phone
-    bill now, so ..." and "We'll take the 7:30 table, so ..." tell the bot to act)."""
+    (``_REASON_SUBJECTS``), it asks no question, wants nothing itself (no word of ``_WANTING``:
+    "I need a hotel in Boston, so find me a flight there" asks for two things) and does not tell
+    the bot to act (:func:`_acts_for_speaker`: "I'll pay my phone bill now, so ...")."""
     words = _WORDS.findall(head.lower())
-    verb = (
-        ""
-        if words[:1] in (["my"], ["our"])
-        else next((w for w in words[1:3] if w not in _MODALS), "")
-    )
     return (
         bool(words)
         and words[0] in _REASON_SUBJECTS
         and "?" not in head
         and not any(w in _WANTING for w in words)
-        and verb not in _REQUEST_VERBS
+        and not _acts_for_speaker(words)
     )
+
+
+def _acts_for_speaker(words: list[str]) -> bool:
+    """Whether ``words`` say what the speaker will do that the bot does for them: a future or
+    conditional subject ("I'll", "we'd", "I will"), at most four adverbs ("just", "go ahead and"),
+    then a verb of ``_TRANSACTIONS`` ("I'll just pay my phone bill now", "We'll take the 7:30
+    table"; not "I'll be in Rome", "I take the train at 8")."""
+    rest = words[1:6]
+    if words[0] in ("i", "we") and rest[:1] and rest[0] in _MODALS:
+        rest = rest[1:]
+    elif words[0] not in _FUTURE:
+        return False
+    while rest and rest[0] in _ADVERBS:
+        rest = rest[1:]
+    return bool(rest) and rest[0] in _TRANSACTIONS

@@ -106,6 +106,10 @@ def test_a_courtesy_before_a_request_of_its_own_still_cuts(message: str) -> None
         ("My sister is visiting, so we'd like a table for three.", "we'd like a table for three."),
         ("We are moving to Malmo, so please find us a flat.", "please find us a flat."),
         ("I feel worn out this week, so tell me about spas nearby.", "tell me about spas nearby."),
+        # a habit, or what the speaker will do that the bot does not do for them:
+        ("I take the ferry at 8, so wake me up at 7", "wake me up at 7"),
+        ("They shut at 5, so book the table for 4", "book the table for 4"),
+        ("I'll bring my parents, so we need a table for six", "we need a table for six"),
     ],
 )
 def test_a_reason_before_so_is_one_request_routed_on_what_it_asks(message: str, asked: str) -> None:
@@ -134,6 +138,7 @@ def test_a_reason_before_so_is_one_request_routed_on_what_it_asks(message: str, 
         "I'll renew my gym pass today, so what is the new expiry date?",
         "We'll book the 6 pm ferry, so remind us to leave the house at 5",
         "I will cancel my magazine subscription, so how much is refunded",
+        "I'll just pay the water bill now, so what is my balance after that?",
     ],
 )
 def test_so_after_a_request_still_cuts(message: str) -> None:
