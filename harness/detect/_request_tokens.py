@@ -60,7 +60,10 @@ line or what follows a colon (not "the number of tickets is 1.")."""
 _HELLO_WORDS = (
     r"(?:hi|hiya|hello|hey|heya|howdy|greetings|good\s+(?:morning|afternoon|evening|night|day))"
 )
-_HELLO = rf"(?i:{_HELLO_WORDS}(?:\s+there)?(?:[,!:]?|(?:\s+[^\W\d_][\w'’]*+){{1,2}}[,!:]))\s+"
+_ADDRESSEE = r"(?:[A-Z][\w'’]*+|(?i:team|all|everyone|everybody|folks|guys))"
+"""A capitalised word (a name) or a group's word (a closed class) after a greeting ("Sam",
+"team"); not a request's own words ("Hi check balance: 1. ...", "Hello I need: 1. ...")."""
+_HELLO = rf"(?i:{_HELLO_WORDS})(?:\s+(?i:there))?(?:[,!:]?|(?:\s++{_ADDRESSEE}){{1,2}}[,!:])\s+"
 _GREETED_ITEM = re.compile(rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)|^\s*{_HELLO}1\.(?=\s)")
 """In a user's message, a list's first item "1 -" after a sentence's end or a greeting that opens
 the message ("Good morning! 1 - ...", "hi 1 - ..."; not "version 2.1 - ..."), or "1." after such
@@ -72,8 +75,7 @@ _GREETED_LEAD = re.compile(rf"\s*{_HELLO}(?=(?:1(?:\s-|[.)-])|\(1\)|#1)\s)")
 """A greeting that opens a user's message before its list's first item (it ends where the item
 stands): a sentence of it alone ("Hi there Anna! 1 - ...", "Good day! 1) ...") is no request."""
 _NAMED_HELLO = re.compile(
-    rf"\s*+(?i:{_HELLO_WORDS})(?:\s+(?i:there))?"
-    r"(?:\s++(?:[A-Z][\w'’]*+|(?i:team|all|everyone|everybody|folks|guys))){1,2}[,!:]"
+    rf"\s*+(?i:{_HELLO_WORDS})(?:\s+(?i:there))?(?:\s++{_ADDRESSEE}){{1,2}}[,!:]"
 )
 """A greeting of the closed class that opens a user's message with up to two capitalised words
 (a name) or a group's word (a closed class), then a comma, "!" or ":" ("Hi Sam,", "Hello team!",

@@ -383,8 +383,9 @@ def specifies(piece: str) -> bool:
     says so ("More specifically I want an attraction which is child-friendly", "In particular
     we need three baths": ``_SPECIFYING``, then "I" or "we" wanting, needing, preferring or
     looking for something, and no word that says the want is one more: ``_says_new``), or states
-    a preference behind a courtesy that leaves the choice to the agent ("If you can I would prefer Southwest Airlines": ``_COURTESY``, then a preference,
-    ``prefers``). A question asks on its own; the caller reads this only for a piece not asked."""
+    a preference behind a courtesy that leaves the choice to the agent ("If you can I would
+    prefer Southwest Airlines": ``_COURTESY``, then a preference, ``prefers``). A question asks
+    on its own; the caller reads this only for a piece not asked."""
     words = _WORDS.findall(piece[:SOFT_REACH].lower())
     for size in (4, 3, 2, 1):
         lead = " ".join(words[:size])

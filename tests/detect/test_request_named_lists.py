@@ -51,6 +51,9 @@ def test_a_list_after_a_named_greeting_is_cut_at_its_numbers(
         ("hey order 1 - the lentil soup 2 - the rye bread", ["hey order 1 - the lentil soup 2 - the rye bread"]),
         # a number after the dash is a range, not an item, after a name too
         ("hi Jonas, 1 - 2 seats at the back please", ["hi Jonas, 1 - 2 seats at the back please"]),
+        # a request's own words before its colon are no name: they stay with the list
+        ("hi renew these: 1 - my library card 2 - my bus pass", ["hi renew these: 1 - my library card", "my bus pass"]),
+        ("hello we need: 1. a plumber 2. an electrician", ["hello we need", "a plumber", "an electrician"]),
     ],
 )  # fmt: skip
 def test_what_is_no_greeting_before_a_list_stays(message: str, requests: list[str]) -> None:
