@@ -64,10 +64,13 @@ _ADDRESSEE = r"(?:[A-Z][\w'’]*+|(?i:team|all|everyone|everybody|folks|guys))"
 """A capitalised word (a name) or a group's word (a closed class) after a greeting ("Sam",
 "team"); not a request's own words ("Hi check balance: 1. ...", "Hello I need: 1. ...")."""
 _HELLO = rf"(?i:{_HELLO_WORDS})(?:\s+(?i:there))?(?:[,!:]?|(?:\s++{_ADDRESSEE}){{1,2}}[,!:])\s+"
-_GREETED_ITEM = re.compile(rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)|^\s*{_HELLO}1\.(?=\s)")
+_GREETED_ITEM = re.compile(
+    rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)|^\s*{_HELLO}1\.(?=\s)(?=[\s\S]*?\s2\.\s)"
+)
 """In a user's message, a list's first item "1 -" after a sentence's end or a greeting that opens
 the message ("Good morning! 1 - ...", "hi 1 - ..."; not "version 2.1 - ..."), or "1." after such
-a greeting ("hello, 1. ...")."""
+a greeting when a "2." follows ("hello, 1. ... 2. ..."; not "Hello, 1. Find me a 2- or 3-bedroom
+flat", a choice answered)."""
 _GREETED = re.compile(rf"\s*{_HELLO}")
 """All that stands before a list's first item "1 -" or "1." that opens a sentence with a
 greeting."""

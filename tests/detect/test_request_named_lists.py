@@ -54,6 +54,8 @@ def test_a_list_after_a_named_greeting_is_cut_at_its_numbers(
         # a request's own words before its colon are no name: they stay with the list
         ("hi renew these: 1 - my library card 2 - my bus pass", ["hi renew these: 1 - my library card", "my bus pass"]),
         ("hello we need: 1. a plumber 2. an electrician", ["hello we need", "a plumber", "an electrician"]),
+        # "1." after a greeting with no "2." after it is a choice answered, not a list
+        ("Hello, 1. Find me a 3- or 4-bed cottage in Wales", ["Hello, 1", "Find me a 3- or 4-bed cottage in Wales"]),
     ],
 )  # fmt: skip
 def test_what_is_no_greeting_before_a_list_stays(message: str, requests: list[str]) -> None:
