@@ -54,9 +54,9 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\
 """A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
 line or what follows a colon (not "the number of tickets is 1.")."""
 # The greetings a numbered message may open with ("hi 1 - ...", "hey there, 1 - ...", "good
-# morning 1 - ..."; a closed class), each with up to two more words before a comma, colon or "!"
-# (a name or a group: "Hi Sam, 1 - ...", "Hello team: 1. ...", "Hi there Anna! 1 - ..."): one
-# list for the message's test and the token's.
+# morning 1 - ..."; a closed class), each with up to two names or a group's word before a comma,
+# colon or "!" (``_ADDRESSEE``: "Hi Sam, 1 - ...", "Hello team: 1. ...", "Hi there Anna! 1 - ..."):
+# one list for the message's test and the token's.
 _HELLO_WORDS = (
     r"(?:hi|hiya|hello|hey|heya|howdy|greetings|good\s+(?:morning|afternoon|evening|night|day))"
 )
@@ -211,8 +211,9 @@ def _tokens(
 ) -> list[_Tok]:
     """The tokens of ``text`` (at ``offset`` in the message); with ``listed`` (the message
     numbers its items from 1), a list item's number is a token of its own that ends the item
-    before it (its word empty, its mark "#"); one written "N -" inside a line only where
-    ``items`` has it (:func:`_dashed_items`)."""
+    before it (its word empty, its mark "#"); one written "N -" inside a line, or "N." ending
+    the text, only where ``items`` has it (:func:`_numbered_items`); a greeting before a list's
+    "1." is dropped."""
     out: list[_Tok] = []
     append = out.append
     new = tuple.__new__  # about half the cost of the named tuple's own constructor, per token
