@@ -86,6 +86,30 @@ def _names_again(words: list[str], whole: list[_Tok]) -> bool:
 _ADVERBS_GOING_ON = _words(
     "back home still just even already again together alone too not never always often"
 )
+# Adverbs of degree, which qualify the adverb after them ("more specifically", "most
+# importantly", "very briefly"; a closed class).
+_DEGREE = _words("more most less least very so quite rather really much")
+
+
+def _adverb(word: str) -> bool:
+    """Whether ``word`` is an adverb: of degree, of those that go on with a clause, or in
+    "-ly"."""
+    return word in _DEGREE or word in _ADVERBS_GOING_ON or (len(word) > 4 and word.endswith("ly"))
+
+
+def _adverbial(piece: list[_Tok]) -> bool:
+    """Whether ``piece`` (before a comma) only says how the request after it is meant: adverbs,
+    and at most a bare participle at its end ("more specifically", "most importantly", "just
+    wondering", "frankly speaking"), with no verb of its own nor a word it asks about."""
+    words = [t.word for t in piece if t.word]
+    if len(words) < 2:
+        return False
+    *lead, last = words
+    return all(map(_adverb, lead)) and (
+        _adverb(last) or (len(last) > 5 and last.endswith("ing") and not last.endswith("thing"))
+    )
+
+
 # The words a participle is followed by when it goes on with a clause: a preposition, a
 # determiner or an adverb particle ("staying there", "coming back", "delivered to").
 _AFTER_PARTICIPLE = (

@@ -61,6 +61,7 @@ from harness.detect._joining import (
 from harness.detect._leads import _answered_lead, _leads_in, _participle_lead, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_probability
 from harness.detect._part_tests import (
+    _adverbial,
     _asks,
     _counted_noun,
     _framed_alone,
@@ -405,6 +406,8 @@ def _opens(
         return False, []  # "hi, what's ...", "ok and ..."
     joiners = {t.word for t in region}
     comma_only = joiners <= {""}
+    if reading.anywhere and comma_only and size <= len(left) and _adverbial(left):
+        return False, []  # "More specifically, I need ...": adverbs alone lead in, ask nothing
     also_only = joiners == {"also"}  # "... trip also what is the weather": a question or "I ..."
     strong = bool(joiners & reading.joining) or len(region) >= 3  # ", and also", "as well as"
     if (
