@@ -54,16 +54,16 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)(?:\(1\)|1\)|#1|1-)(?=\s)|(?:^|[:\n])\s*1(?:\
 """A list's first item: "(1)", "1)", "#1", "1-" anywhere, "1." or "1 -" opening the message, a
 line or what follows a colon (not "the number of tickets is 1.")."""
 # The greetings a numbered message may open with ("hi 1 - ...", "hey there, 1 - ...", "good
-# morning 1 - ..."; a closed class), each with up to two names or a group's word before a comma,
-# colon or "!" (``_ADDRESSEE``: "Hi Sam, 1 - ...", "Hello team: 1. ...", "Hi there Anna! 1 - ..."):
-# one list for the message's test and the token's.
+# morning 1 - ..."; a closed class), each with up to two names or a group's word and then a comma,
+# colon, "!", full stop or nothing (``_ADDRESSEE``: "Hi Sam, 1 - ...", "Hello team: 1. ...", "Hi
+# there Anna! 1 - ...", "Hi Sam 1) ..."): one list for the message's test and the token's.
 _HELLO_WORDS = (
     r"(?:hi|hiya|hello|hey|heya|howdy|greetings|good\s+(?:morning|afternoon|evening|night|day))"
 )
 _ADDRESSEE = r"(?:[A-Z][\w'’]*+|(?i:team|all|everyone|everybody|folks|guys))"
 """A capitalised word (a name) or a group's word (a closed class) after a greeting ("Sam",
 "team"); not a request's own words ("Hi check balance: 1. ...", "Hello I need: 1. ...")."""
-_HELLO = rf"(?i:{_HELLO_WORDS})(?:\s+(?i:there))?(?:[,!:]?|(?:\s++{_ADDRESSEE}){{1,2}}[,!:])\s+"
+_HELLO = rf"(?i:{_HELLO_WORDS})(?:\s+(?i:there))?(?:\s++{_ADDRESSEE}){{0,2}}[,!:.]?\s+"
 _GREETED_ITEM = re.compile(
     rf"(?:[!?.]\s+|^\s*{_HELLO})1\s-(?=\s)|^\s*{_HELLO}1\.(?=\s)(?=[\s\S]*?\s2\.\s)"
 )

@@ -168,6 +168,8 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
             text = _SMILEY.sub(_stopped, text)
         toks = _tokens(text, sentence.start, listed=listed, items=items, dashes=not statement)
         requests.extend(_segment_sentence(message, toks, reading))
+    if greeted:  # "Hi Sam 1) ...": the greeting before the list's first item is no request
+        requests = [r for r in requests if r.end > greeted] or requests
     if not statement and (named := _NAMED_HELLO.match(message)):
         # "Hi Sam, can you book a cab": a greeting with a name or a group is no request
         requests = [r for r in requests if r.end > named.end()] or requests

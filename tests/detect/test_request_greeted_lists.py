@@ -67,3 +67,17 @@ def test_a_short_participle_and_may_after_a_preposition_lead_in(message: str) ->
 )  # fmt: skip
 def test_seeking_and_going_to_do_something_stay_apart(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a greeting with a name and no punctuation, or ended by a full stop, before the list
+        "Hi Sam 1) renew my parking permit 2) what is the tram fare",
+        "Hi Sam. 1) renew my parking permit 2) what is the tram fare",
+        "Hey team 1. renew my parking permit 2. what is the tram fare",
+        "Good morning Dr Lee 1 - renew my parking permit 2 - what is the tram fare",
+    ],
+)
+def test_a_named_greeting_in_any_shape_is_no_item_of_the_list(message: str) -> None:
+    assert texts(message) == ["renew my parking permit", "what is the tram fare"]
