@@ -21,11 +21,20 @@ def texts(message: str) -> list[str]:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what is on my agenda for monday also cancel my dentist visit", ["what is on my agenda for monday", "cancel my dentist visit"]),
-        ("can you book a table for six also please order some flowers", ["can you book a table for six", "please order some flowers"]),
-        ("pay my water bill also send the receipt to my email", ["pay my water bill", "send the receipt to my email"]),
+        (
+            "what is on my agenda for monday also cancel my dentist visit",
+            ["what is on my agenda for monday", "cancel my dentist visit"],
+        ),
+        (
+            "can you book a table for six also please order some flowers",
+            ["can you book a table for six", "please order some flowers"],
+        ),
+        (
+            "pay my water bill also send the receipt to my email",
+            ["pay my water bill", "send the receipt to my email"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_also_before_an_imperative_opens_a_request(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -57,13 +66,22 @@ def test_also_inside_a_request_opens_nothing(message: str) -> None:
     ("message", "requests"),
     [
         # "that" is what was cancelled or done, not a relative word
-        ("cancel that also book a cab to the station", ["cancel that", "book a cab to the station"]),
+        (
+            "cancel that also book a cab to the station",
+            ["cancel that", "book a cab to the station"],
+        ),
         ("can you do that also remind me at noon", ["can you do that", "remind me at noon"]),
         # a question with its verb said ("is", "what about") before "also"
-        ("is the weather nice today also book a table for two", ["is the weather nice today", "book a table for two"]),
-        ("what about the weather in Rome also book a taxi", ["what about the weather in Rome", "book a taxi"]),
+        (
+            "is the weather nice today also book a table for two",
+            ["is the weather nice today", "book a table for two"],
+        ),
+        (
+            "what about the weather in Rome also book a taxi",
+            ["what about the weather in Rome", "book a taxi"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_also_after_a_whole_clause_opens_a_request(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -71,10 +89,16 @@ def test_also_after_a_whole_clause_opens_a_request(message: str, requests: list[
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("order a new charger for my laptop - what time does the library open", ["order a new charger for my laptop", "what time does the library open"]),
-        ("is the pool open today - I want to book a massage", ["is the pool open today", "I want to book a massage"]),
+        (
+            "order a new charger for my laptop - what time does the library open",
+            ["order a new charger for my laptop", "what time does the library open"],
+        ),
+        (
+            "is the pool open today - I want to book a massage",
+            ["is the pool open today", "I want to book a massage"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_dash_standing_alone_between_words_joins_two_requests(
     message: str, requests: list[str]
 ) -> None:
@@ -117,11 +141,20 @@ def test_a_dash_before_a_part_that_asks_nothing_of_its_own_cuts_nothing(message:
     ("message", "requests"),
     [
         # a statement that asks on its own (the needs model), an imperative, a question
-        ("pay the phone bill - my debit card was declined at the store", ["pay the phone bill", "my debit card was declined at the store"]),
-        ("email the dentist - cancel my cleaning on tuesday", ["email the dentist", "cancel my cleaning on tuesday"]),
-        ("renew my gym pass - how much is a yearly one", ["renew my gym pass", "how much is a yearly one"]),
+        (
+            "pay the phone bill - my debit card was declined at the store",
+            ["pay the phone bill", "my debit card was declined at the store"],
+        ),
+        (
+            "email the dentist - cancel my cleaning on tuesday",
+            ["email the dentist", "cancel my cleaning on tuesday"],
+        ),
+        (
+            "renew my gym pass - how much is a yearly one",
+            ["renew my gym pass", "how much is a yearly one"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_dash_before_a_part_that_asks_on_its_own_cuts(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -130,12 +163,21 @@ def test_a_dash_before_a_part_that_asks_on_its_own_cuts(message: str, requests: 
     ("message", "requests"),
     [
         # the clause the subordinate phrase leads into was said: the next part asks again
-        ("on my shopping list, add eggs, remind me to call the vet", ["on my shopping list, add eggs", "remind me to call the vet"]),
-        ("when I land in Oslo, I need a taxi, what is the weather there", ["when I land in Oslo, I need a taxi", "what is the weather there"]),
+        (
+            "on my shopping list, add eggs, remind me to call the vet",
+            ["on my shopping list, add eggs", "remind me to call the vet"],
+        ),
+        (
+            "when I land in Oslo, I need a taxi, what is the weather there",
+            ["when I land in Oslo, I need a taxi", "what is the weather there"],
+        ),
         # a slash, a semicolon or a dash joins two parts after a subordinate phrase too
-        ("before my trip to Rome I should renew my passport / what is my card's limit", ["before my trip to Rome I should renew my passport", "what is my card's limit"]),
+        (
+            "before my trip to Rome I should renew my passport / what is my card's limit",
+            ["before my trip to Rome I should renew my passport", "what is my card's limit"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_subordinate_phrase_leads_into_one_clause_only(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -159,10 +201,16 @@ def test_a_subordinate_clause_and_its_question_are_one_request(message: str) -> 
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("the elevator is broken again, plus any news on my parking permit", ["the elevator is broken again", "any news on my parking permit"]),
-        ("my heater stopped working, as well as any updates on my refund", ["my heater stopped working", "any updates on my refund"]),
+        (
+            "the elevator is broken again, plus any news on my parking permit",
+            ["the elevator is broken again", "any news on my parking permit"],
+        ),
+        (
+            "my heater stopped working, as well as any updates on my refund",
+            ["my heater stopped working", "any updates on my refund"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_noun_phrase_after_plus_or_as_well_as_is_a_request(
     message: str, requests: list[str]
 ) -> None:
@@ -176,11 +224,20 @@ def test_a_noun_phrase_after_and_with_no_frame_stays_in_its_request() -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what is my gym's address and hello I need a locksmith for my door", ["what is my gym's address", "hello I need a locksmith for my door"]),
-        ("hi there can you renew my library card can you tell me the opening hours", ["hi there can you renew my library card", "can you tell me the opening hours"]),
-        ("hey there two things how do I renew my passport what is the fee", ["how do I renew my passport", "what is the fee"]),
+        (
+            "what is my gym's address and hello I need a locksmith for my door",
+            ["what is my gym's address", "hello I need a locksmith for my door"],
+        ),
+        (
+            "hi there can you renew my library card can you tell me the opening hours",
+            ["hi there can you renew my library card", "can you tell me the opening hours"],
+        ),
+        (
+            "hey there two things how do I renew my passport what is the fee",
+            ["how do I renew my passport", "what is the fee"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_greeting_inside_or_before_a_run_on_is_read_past(
     message: str, requests: list[str]
 ) -> None:
@@ -192,9 +249,12 @@ def test_a_greeting_inside_or_before_a_run_on_is_read_past(
     [
         ("Can you help me out? Where is the nearest bakery?", ["Where is the nearest bakery"]),
         ("hello, I need some help. Renew my parking permit.", ["Renew my parking permit"]),
-        ("Could you help me with something? Book a yoga class for Tuesday.", ["Book a yoga class for Tuesday"]),
+        (
+            "Could you help me with something? Book a yoga class for Tuesday.",
+            ["Book a yoga class for Tuesday"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_request_for_help_with_nothing_named_is_no_request_of_its_own(
     message: str, requests: list[str]
 ) -> None:
@@ -235,12 +295,24 @@ def test_a_statement_and_a_telling_about_it_are_one_request(message: str) -> Non
     ("message", "requests"),
     [
         # a telling of something else: the statement is a request of its own (review finding 4)
-        ("I lost my credit card, remind my wife to buy milk tomorrow", ["I lost my credit card", "remind my wife to buy milk tomorrow"]),
-        ("my car broke down, remind Sarah to call the dentist on Monday", ["my car broke down", "remind Sarah to call the dentist on Monday"]),
-        ("the heater broke, remind my son to walk the dog", ["the heater broke", "remind my son to walk the dog"]),
-        ("my order never arrived, let my sister know dinner is at eight", ["my order never arrived", "let my sister know dinner is at eight"]),
+        (
+            "I lost my credit card, remind my wife to buy milk tomorrow",
+            ["I lost my credit card", "remind my wife to buy milk tomorrow"],
+        ),
+        (
+            "my car broke down, remind Sarah to call the dentist on Monday",
+            ["my car broke down", "remind Sarah to call the dentist on Monday"],
+        ),
+        (
+            "the heater broke, remind my son to walk the dog",
+            ["the heater broke", "remind my son to walk the dog"],
+        ),
+        (
+            "my order never arrived, let my sister know dinner is at eight",
+            ["my order never arrived", "let my sister know dinner is at eight"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_statement_and_a_telling_of_something_else_stay_apart(
     message: str, requests: list[str]
 ) -> None:
@@ -251,10 +323,16 @@ def test_a_statement_and_a_telling_of_something_else_stay_apart(
     ("message", "requests"),
     [
         # telling the speaker, or asking something else, is a request of its own
-        ("my phone screen cracked, can you tell me the weather in Porto", ["my phone screen cracked", "can you tell me the weather in Porto"]),
-        ("my phone screen cracked, what is my account balance", ["my phone screen cracked", "what is my account balance"]),
+        (
+            "my phone screen cracked, can you tell me the weather in Porto",
+            ["my phone screen cracked", "can you tell me the weather in Porto"],
+        ),
+        (
+            "my phone screen cracked, what is my account balance",
+            ["my phone screen cracked", "what is my account balance"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_statement_before_another_request_stays_apart(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -280,10 +358,16 @@ def test_a_statement_before_a_question_after_and_stays_apart() -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("when does the pharmacy close, and opening hours of the post office", ["when does the pharmacy close", "opening hours of the post office"]),
-        ("my flight lands at noon, and a taxi from the airport to my hotel", ["my flight lands at noon", "a taxi from the airport to my hotel"]),
+        (
+            "when does the pharmacy close, and opening hours of the post office",
+            ["when does the pharmacy close", "opening hours of the post office"],
+        ),
+        (
+            "my flight lands at noon, and a taxi from the airport to my hotel",
+            ["my flight lands at noon", "a taxi from the airport to my hotel"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_part_after_comma_and_with_no_frame_is_a_request(
     message: str, requests: list[str]
 ) -> None:

@@ -25,7 +25,7 @@ def texts(message: str) -> list[str]:
         "I'd like to watch a thriller tonight, please look for some good options",
         "I am looking for a cheap gym, can you help me find something",
     ],
-)  # fmt: skip
+)
 def test_a_wish_and_the_request_that_acts_on_it_are_one(message: str) -> None:
     assert texts(message) == [message]
 
@@ -33,12 +33,21 @@ def test_a_wish_and_the_request_that_acts_on_it_are_one(message: str) -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("I want to see a film tonight, can you check my savings balance", ["I want to see a film tonight", "can you check my savings balance"]),
-        ("I need to renew my passport, could you order a pizza", ["I need to renew my passport", "could you order a pizza"]),
+        (
+            "I want to see a film tonight, can you check my savings balance",
+            ["I want to see a film tonight", "can you check my savings balance"],
+        ),
+        (
+            "I need to renew my passport, could you order a pizza",
+            ["I need to renew my passport", "could you order a pizza"],
+        ),
         # no polite opening: an imperative of its own
-        ("I need a quiet hotel, cancel my gym class", ["I need a quiet hotel", "cancel my gym class"]),
+        (
+            "I need a quiet hotel, cancel my gym class",
+            ["I need a quiet hotel", "cancel my gym class"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_wish_and_a_request_for_something_else_stay_apart(
     message: str, requests: list[str]
 ) -> None:
@@ -53,7 +62,7 @@ def test_a_wish_and_a_request_for_something_else_stay_apart(
         "if our kids and we fly to Cairo, do we need visas",
         "my parents and I are looking for a cabin by the lake",
     ],
-)  # fmt: skip
+)
 def test_a_list_of_people_before_and_i_is_one_subject(message: str) -> None:
     assert texts(message) == [message]
 
@@ -62,9 +71,12 @@ def test_a_list_of_people_before_and_i_is_one_subject(message: str) -> None:
     ("message", "requests"),
     [
         ("book a table and I need a taxi", ["book a table", "I need a taxi"]),
-        ("my boss and I need to leave at five, cancel my meeting", ["my boss and I need to leave at five", "cancel my meeting"]),
+        (
+            "my boss and I need to leave at five, cancel my meeting",
+            ["my boss and I need to leave at five", "cancel my meeting"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_and_i_after_no_list_of_people_opens_a_request(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -75,7 +87,7 @@ def test_and_i_after_no_list_of_people_opens_a_request(message: str, requests: l
         "pay 300 toward my phone bill, and the remainder to my electric bill",
         "please send half the pie to my neighbour and the other half to my sister",
     ],
-)  # fmt: skip
+)
 def test_a_gapped_second_part_is_no_garbled_request(message: str) -> None:
     assert texts(message) == [message]
 
@@ -83,10 +95,16 @@ def test_a_gapped_second_part_is_no_garbled_request(message: str) -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("where is my parcel also cancel my subscription", ["where is my parcel", "cancel my subscription"]),
-        ("how late is the pharmacy open also check the transfer", ["how late is the pharmacy open", "check the transfer"]),
+        (
+            "where is my parcel also cancel my subscription",
+            ["where is my parcel", "cancel my subscription"],
+        ),
+        (
+            "how late is the pharmacy open also check the transfer",
+            ["how late is the pharmacy open", "check the transfer"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_also_before_an_imperative_with_a_noun_after_my_opens_a_request(
     message: str, requests: list[str]
 ) -> None:
@@ -103,11 +121,20 @@ def test_an_auxiliary_after_and_opens_a_question_also_belongs_to() -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what is my checking balance transfer the rest to savings", ["what is my checking balance", "transfer the rest to savings"]),
-        ("wheres the closest pharmacy book me a cab", ["wheres the closest pharmacy", "book me a cab"]),
-        ("when is the museum open tomorrow find me a parking spot", ["when is the museum open tomorrow", "find me a parking spot"]),
+        (
+            "what is my checking balance transfer the rest to savings",
+            ["what is my checking balance", "transfer the rest to savings"],
+        ),
+        (
+            "wheres the closest pharmacy book me a cab",
+            ["wheres the closest pharmacy", "book me a cab"],
+        ),
+        (
+            "when is the museum open tomorrow find me a parking spot",
+            ["when is the museum open tomorrow", "find me a parking spot"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_imperative_runs_on_after_a_whole_question(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -115,12 +142,13 @@ def test_an_imperative_runs_on_after_a_whole_question(message: str, requests: li
 @pytest.mark.parametrize(
     "message",
     [
-        "what does my gym plan give me",  # a do or modal auxiliary: its verb may be the imperative's
+        # a do or modal auxiliary: its verb may be the imperative's
+        "what does my gym plan give me",
         "where can my uncle find the pharmacy",
         "what is the best way to book a cheap flight",  # after "to"
         "when's the day my boss'll give me a raise",  # a clause of its own after the copula
     ],
-)  # fmt: skip
+)
 def test_a_question_s_own_verb_is_no_run_on_imperative(message: str) -> None:
     assert texts(message) == [message]
 
@@ -131,7 +159,7 @@ def test_a_question_s_own_verb_is_no_run_on_imperative(message: str) -> None:
         "my rent is due tomorrow - can you move 800 to checking",
         "our heating broke last night, could you find a plumber",
     ],
-)  # fmt: skip
+)
 def test_a_statement_of_the_speaker_s_own_things_is_the_context_of_a_request(
     message: str,
 ) -> None:
@@ -151,7 +179,7 @@ def test_a_noun_phrase_of_the_speaker_s_own_is_no_statement() -> None:
         "note that I will be in Lisbon next week and let my bank know",
         "mark down that we moved house and notify the post office",
     ],
-)  # fmt: skip
+)
 def test_a_note_and_the_telling_that_passes_it_on_are_one(message: str) -> None:
     assert texts(message) == [message]
 
@@ -166,11 +194,20 @@ def test_a_note_and_a_telling_of_something_else_stay_apart() -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what is my balance, compare prices for flights to Rome", ["what is my balance", "compare prices for flights to Rome"]),
-        ("book a table for two and purchase tickets for the show", ["book a table for two", "purchase tickets for the show"]),
-        ("how much do I owe, view my last five payments", ["how much do I owe", "view my last five payments"]),
+        (
+            "what is my balance, compare prices for flights to Rome",
+            ["what is my balance", "compare prices for flights to Rome"],
+        ),
+        (
+            "book a table for two and purchase tickets for the show",
+            ["book a table for two", "purchase tickets for the show"],
+        ),
+        (
+            "how much do I owe, view my last five payments",
+            ["how much do I owe", "view my last five payments"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_more_request_verbs_open_a_request(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -191,11 +228,20 @@ def test_an_announcement_of_these_before_a_colon_is_no_request() -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what is my credit limit and if I travel to Peru, do I need a visa", ["what is my credit limit", "if I travel to Peru, do I need a visa"]),
-        ("book a cab for six, and at noon, remind me to call Sam", ["book a cab for six", "at noon, remind me to call Sam"]),
-        ("how old is my card plus on my shopping list, add eggs", ["how old is my card", "on my shopping list, add eggs"]),
+        (
+            "what is my credit limit and if I travel to Peru, do I need a visa",
+            ["what is my credit limit", "if I travel to Peru, do I need a visa"],
+        ),
+        (
+            "book a cab for six, and at noon, remind me to call Sam",
+            ["book a cab for six", "at noon, remind me to call Sam"],
+        ),
+        (
+            "how old is my card plus on my shopping list, add eggs",
+            ["how old is my card", "on my shopping list, add eggs"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_phrase_after_and_leads_into_the_request_after_its_comma(
     message: str, requests: list[str]
 ) -> None:
@@ -215,7 +261,7 @@ def test_a_phrase_going_on_with_the_one_before_leads_into_nothing() -> None:
         "I was at the pharmacy trying to pay for vitamins and my card got declined",
         "we moved to Denver last week and our mail is still going to Boston",
     ],
-)  # fmt: skip
+)
 def test_a_statement_and_what_happened_to_the_speaker_s_things_are_one(message: str) -> None:
     assert texts(message) == [message]
 
@@ -230,17 +276,41 @@ def test_trying_in_the_present_still_asks() -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("I want to book a flight to Paris, can you tell me the weather in Paris", ["I want to book a flight to Paris", "can you tell me the weather in Paris"]),
-        ("I'm looking for a cheap flight to Rome, can you check the weather in Rome", ["I'm looking for a cheap flight to Rome", "can you check the weather in Rome"]),
-        ("I want to go to Lisbon, could you find me a hotel in Lisbon", ["I want to go to Lisbon", "could you find me a hotel in Lisbon"]),
-        ("I need a new phone, can you cancel my phone contract", ["I need a new phone", "can you cancel my phone contract"]),
-        ("I'd like to pay my electricity bill, can you show me my bill history", ["I'd like to pay my electricity bill", "can you show me my bill history"]),
+        (
+            "I want to book a flight to Paris, can you tell me the weather in Paris",
+            ["I want to book a flight to Paris", "can you tell me the weather in Paris"],
+        ),
+        (
+            "I'm looking for a cheap flight to Rome, can you check the weather in Rome",
+            ["I'm looking for a cheap flight to Rome", "can you check the weather in Rome"],
+        ),
+        (
+            "I want to go to Lisbon, could you find me a hotel in Lisbon",
+            ["I want to go to Lisbon", "could you find me a hotel in Lisbon"],
+        ),
+        (
+            "I need a new phone, can you cancel my phone contract",
+            ["I need a new phone", "can you cancel my phone contract"],
+        ),
+        (
+            "I'd like to pay my electricity bill, can you show me my bill history",
+            ["I'd like to pay my electricity bill", "can you show me my bill history"],
+        ),
         # new text of the same shape: a shared place or noun, a verb of telling or another thing
-        ("we want to drive to Porto, could you tell me the tolls to Porto", ["we want to drive to Porto", "could you tell me the tolls to Porto"]),
-        ("I need a new laptop, can you find me a laptop bag", ["I need a new laptop", "can you find me a laptop bag"]),
-        ("I'd like to visit Kyoto in spring, can you book me a train to Kyoto", ["I'd like to visit Kyoto in spring", "can you book me a train to Kyoto"]),
+        (
+            "we want to drive to Porto, could you tell me the tolls to Porto",
+            ["we want to drive to Porto", "could you tell me the tolls to Porto"],
+        ),
+        (
+            "I need a new laptop, can you find me a laptop bag",
+            ["I need a new laptop", "can you find me a laptop bag"],
+        ),
+        (
+            "I'd like to visit Kyoto in spring, can you book me a train to Kyoto",
+            ["I'd like to visit Kyoto in spring", "can you book me a train to Kyoto"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_wish_and_a_request_sharing_only_a_word_stay_apart(
     message: str, requests: list[str]
 ) -> None:
@@ -254,7 +324,7 @@ def test_a_wish_and_a_request_sharing_only_a_word_stay_apart(
         "we need a plumber tomorrow, could you find a plumber located near our flat",
         "I'm looking for a vegan bakery, can you recommend a vegan bakery that opens early",
     ],
-)  # fmt: skip
+)
 def test_a_wish_and_a_request_for_its_own_thing_are_one(message: str) -> None:
     assert texts(message) == [message]
 
@@ -262,11 +332,28 @@ def test_a_wish_and_a_request_for_its_own_thing_are_one(message: str) -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what is the weather forecast in Oslo for this weekend and in Bergen, can you book me a flight", ["what is the weather forecast in Oslo for this weekend and in Bergen", "can you book me a flight"]),
-        ("show me flights on Friday from Leeds to Rome and on Sunday, book the cheapest", ["show me flights on Friday from Leeds to Rome and on Sunday", "book the cheapest"]),
-        ("list the cafes at the station near the north exit and at the airport, which take cards", ["list the cafes at the station near the north exit and at the airport", "which take cards"]),
+        (
+            "what is the weather forecast in Oslo for this weekend and in Bergen, "
+            "can you book me a flight",
+            [
+                "what is the weather forecast in Oslo for this weekend and in Bergen",
+                "can you book me a flight",
+            ],
+        ),
+        (
+            "show me flights on Friday from Leeds to Rome and on Sunday, book the cheapest",
+            ["show me flights on Friday from Leeds to Rome and on Sunday", "book the cheapest"],
+        ),
+        (
+            "list the cafes at the station near the north exit and at the airport, "
+            "which take cards",
+            [
+                "list the cafes at the station near the north exit and at the airport",
+                "which take cards",
+            ],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_phrase_going_on_with_one_earlier_in_its_clause_leads_into_nothing(
     message: str, requests: list[str]
 ) -> None:
@@ -280,7 +367,7 @@ def test_a_phrase_going_on_with_one_earlier_in_its_clause_leads_into_nothing(
         "is the museum open and display hours for the weekend",
         "what are the fees and repair costs for my car",
     ],
-)  # fmt: skip
+)
 def test_a_request_verb_that_is_a_noun_too_opens_nothing_without_its_object(
     message: str,
 ) -> None:
@@ -290,10 +377,16 @@ def test_a_request_verb_that_is_a_noun_too_opens_nothing_without_its_object(
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what is my balance and print my last statement", ["what is my balance", "print my last statement"]),
-        ("where is my order and repair my login please", ["where is my order", "repair my login please"]),
+        (
+            "what is my balance and print my last statement",
+            ["what is my balance", "print my last statement"],
+        ),
+        (
+            "where is my order and repair my login please",
+            ["where is my order", "repair my login please"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_request_verb_that_is_a_noun_too_opens_a_request_before_its_object(
     message: str, requests: list[str]
 ) -> None:
@@ -303,10 +396,16 @@ def test_a_request_verb_that_is_a_noun_too_opens_a_request_before_its_object(
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("my son and I want pizza and my wife and I want sushi", ["my son and I want pizza", "my wife and I want sushi"]),
-        ("my dad and I need a taxi and my aunt and I need a hotel room", ["my dad and I need a taxi", "my aunt and I need a hotel room"]),
+        (
+            "my son and I want pizza and my wife and I want sushi",
+            ["my son and I want pizza", "my wife and I want sushi"],
+        ),
+        (
+            "my dad and I need a taxi and my aunt and I need a hotel room",
+            ["my dad and I need a taxi", "my aunt and I need a hotel room"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_second_list_of_people_before_and_i_opens_a_request(
     message: str, requests: list[str]
 ) -> None:

@@ -20,12 +20,21 @@ def texts(message: str) -> list[str]:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("what's my checking balance :) could you order a pizza", ["what's my checking balance", "could you order a pizza"]),
-        ("I need a taxi 🚕 what time does the museum open", ["I need a taxi", "what time does the museum open"]),
-        ("where's the nearest pharmacy ;-) book me a dentist", ["where's the nearest pharmacy", "book me a dentist"]),
+        (
+            "what's my checking balance :) could you order a pizza",
+            ["what's my checking balance", "could you order a pizza"],
+        ),
+        (
+            "I need a taxi 🚕 what time does the museum open",
+            ["I need a taxi", "what time does the museum open"],
+        ),
+        (
+            "where's the nearest pharmacy ;-) book me a dentist",
+            ["where's the nearest pharmacy", "book me a dentist"],
+        ),
         ("set a timer for ten minutes 👍", ["set a timer for ten minutes"]),
     ],
-)  # fmt: skip
+)
 def test_an_emoticon_or_emoji_ends_a_sentence(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -41,11 +50,20 @@ def test_an_emoji_glued_to_a_word_ends_its_sentence_and_is_no_word_of_it() -> No
     ("message", "requests"),
     [
         # a question after a question or an imperative, with nothing between them
-        ("what is my savings balance can you book a taxi to the airport", ["what is my savings balance", "can you book a taxi to the airport"]),
-        ("please find a pharmacy nearby what time does the bank close", ["please find a pharmacy nearby", "what time does the bank close"]),
-        ("renew my gym pass how many classes do I have left", ["renew my gym pass", "how many classes do I have left"]),
+        (
+            "what is my savings balance can you book a taxi to the airport",
+            ["what is my savings balance", "can you book a taxi to the airport"],
+        ),
+        (
+            "please find a pharmacy nearby what time does the bank close",
+            ["please find a pharmacy nearby", "what time does the bank close"],
+        ),
+        (
+            "renew my gym pass how many classes do I have left",
+            ["renew my gym pass", "how many classes do I have left"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_question_running_on_after_a_request_is_a_request(
     message: str, requests: list[str]
 ) -> None:
@@ -72,11 +90,20 @@ def test_words_that_only_look_like_a_new_question_stay_in_the_request(message: s
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("Evening! What's my credit limit? Book a table for two. thx", ["What's my credit limit", "Book a table for two"]),
-        ("hiya\nwhere is my parcel\nrenew my insurance\nthat's all", ["where is my parcel", "renew my insurance"]),
-        ("Good afternoon. Is the pool open? Order more printer ink. Thanks in advance!", ["Is the pool open", "Order more printer ink"]),
+        (
+            "Evening! What's my credit limit? Book a table for two. thx",
+            ["What's my credit limit", "Book a table for two"],
+        ),
+        (
+            "hiya\nwhere is my parcel\nrenew my insurance\nthat's all",
+            ["where is my parcel", "renew my insurance"],
+        ),
+        (
+            "Good afternoon. Is the pool open? Order more printer ink. Thanks in advance!",
+            ["Is the pool open", "Order more printer ink"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_greeting_or_thanks_standing_alone_is_no_request(
     message: str, requests: list[str]
 ) -> None:
@@ -91,14 +118,29 @@ def test_a_greeting_alone_is_kept_when_nothing_else_is_left() -> None:
     ("message", "requests"),
     [
         # thanks after something the speaker owns are no title
-        ("check my savings and lock my debit card thanks a lot", ["check my savings", "lock my debit card"]),
-        ("pay the gas bill and renew my library card thanks in advance", ["pay the gas bill", "renew my library card"]),
-        ("find me a bike rental in Porto and what's the tide time in Faro cheers", ["find me a bike rental in Porto", "what's the tide time in Faro"]),
+        (
+            "check my savings and lock my debit card thanks a lot",
+            ["check my savings", "lock my debit card"],
+        ),
+        (
+            "pay the gas bill and renew my library card thanks in advance",
+            ["pay the gas bill", "renew my library card"],
+        ),
+        (
+            "find me a bike rental in Porto and what's the tide time in Faro cheers",
+            ["find me a bike rental in Porto", "what's the tide time in Faro"],
+        ),
         # what is named or said keeps them
-        ("book a cab and find the album thanks a lot", ["book a cab", "find the album thanks a lot"]),
-        ("book a cab and send a card saying thanks a lot", ["book a cab", "send a card saying thanks a lot"]),
+        (
+            "book a cab and find the album thanks a lot",
+            ["book a cab", "find the album thanks a lot"],
+        ),
+        (
+            "book a cab and send a card saying thanks a lot",
+            ["book a cab", "send a card saying thanks a lot"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_closer_with_no_punctuation_before_it(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -107,13 +149,22 @@ def test_a_closer_with_no_punctuation_before_it(message: str, requests: list[str
     ("message", "requests"),
     [
         # a taking that names where the thing goes is done before the placing
-        ("take the dog to the vet and put it on my calendar", ["take the dog to the vet", "put it on my calendar"]),
+        (
+            "take the dog to the vet and put it on my calendar",
+            ["take the dog to the vet", "put it on my calendar"],
+        ),
         # taking out and placing is one move
-        ("take $50 out of checking and put it in savings", ["take $50 out of checking and put it in savings"]),
+        (
+            "take $50 out of checking and put it in savings",
+            ["take $50 out of checking and put it in savings"],
+        ),
         # "go ahead and" lets the request after it go ahead
-        ("what's my limit, and please go ahead and renew my passport", ["what's my limit", "please go ahead and renew my passport"]),
+        (
+            "what's my limit, and please go ahead and renew my passport",
+            ["what's my limit", "please go ahead and renew my passport"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_taking_placing_and_going_ahead(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -134,12 +185,18 @@ def test_the_check_reads_by_the_planners_question_words_and_verbs() -> None:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("1 - renew my parking permit 2 - when does the library close", ["renew my parking permit", "when does the library close"]),
+        (
+            "1 - renew my parking permit 2 - when does the library close",
+            ["renew my parking permit", "when does the library close"],
+        ),
         # a range inside an item is no item's number
-        ("1 - book a cabin for 2 - 3 nights 2 - is the lake warm", ["book a cabin for 2 - 3 nights", "is the lake warm"]),
+        (
+            "1 - book a cabin for 2 - 3 nights 2 - is the lake warm",
+            ["book a cabin for 2 - 3 nights", "is the lake warm"],
+        ),
         ("what is 7 - 2", ["what is 7 - 2"]),
     ],
-)  # fmt: skip
+)
 def test_a_numbered_item_inside_a_line(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 
@@ -147,13 +204,16 @@ def test_a_numbered_item_inside_a_line(message: str, requests: list[str]) -> Non
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("two things is the gym open today and book me a squash court", ["is the gym open today", "book me a squash court"]),
+        (
+            "two things is the gym open today and book me a squash court",
+            ["is the gym open today", "book me a squash court"],
+        ),
         ("hi i have a few questions where do I park", ["where do I park"]),
         # things the speaker speaks of, not an announcement
         ("a few things I need to pack for the trip", ["a few things I need to pack for the trip"]),
         ("any questions I should ask the landlord", ["any questions I should ask the landlord"]),
     ],
-)  # fmt: skip
+)
 def test_an_announcement_run_into_a_request_is_no_word_of_it(
     message: str, requests: list[str]
 ) -> None:
@@ -164,13 +224,25 @@ def test_an_announcement_run_into_a_request_is_no_word_of_it(
     ("message", "requests"),
     [
         # sounds the check does not know as fillers: one request, as before the run-on rule
-        ("uh " * 14 + "order a pizza can you also get a salad", ["uh " * 14 + "order a pizza can you also get a salad"]),
-        ("hey " * 13 + "my flight when does it board", ["hey " * 13 + "my flight when does it board"]),
-        ("hmm " * 20 + "what is my balance can you book a cab", ["hmm " * 20 + "what is my balance can you book a cab"]),
+        (
+            "uh " * 14 + "order a pizza can you also get a salad",
+            ["uh " * 14 + "order a pizza can you also get a salad"],
+        ),
+        (
+            "hey " * 13 + "my flight when does it board",
+            ["hey " * 13 + "my flight when does it board"],
+        ),
+        (
+            "hmm " * 20 + "what is my balance can you book a cab",
+            ["hmm " * 20 + "what is my balance can you book a cab"],
+        ),
         # fillers it knows lead into the requests
-        ("ok " * 30 + "renew my permit what time does the office open", ["renew my permit", "what time does the office open"]),
+        (
+            "ok " * 30 + "renew my permit what time does the office open",
+            ["renew my permit", "what time does the office open"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_message_opening_with_a_long_run_of_greetings_or_fillers_is_read(
     message: str, requests: list[str]
 ) -> None:
@@ -193,11 +265,17 @@ def test_ratios_less_than_and_drive_letters_are_no_emoticons(message: str) -> No
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("you are the best <3 could you remind me to call Jo", ["you are the best", "could you remind me to call Jo"]),
-        ("order a cake for Sam :) and find me a florist", ["order a cake for Sam", "find me a florist"]),
+        (
+            "you are the best <3 could you remind me to call Jo",
+            ["you are the best", "could you remind me to call Jo"],
+        ),
+        (
+            "order a cake for Sam :) and find me a florist",
+            ["order a cake for Sam", "find me a florist"],
+        ),
         ("what is my rent:) can you pay it", ["what is my rent", "can you pay it"]),
     ],
-)  # fmt: skip
+)
 def test_a_heart_or_a_face_after_a_word_still_ends_a_sentence(
     message: str, requests: list[str]
 ) -> None:
@@ -208,13 +286,25 @@ def test_a_heart_or_a_face_after_a_word_still_ends_a_sentence(
     ("message", "requests"),
     [
         # a quantity and a dash inside an item number nothing
-        ("1 - order a cake for 8 - chocolate if they have one 2 - pick up the dry cleaning", ["order a cake for 8 - chocolate if they have one", "pick up the dry cleaning"]),
-        ("1. get a room for 3 - ground floor please 2. rent a car for the weekend", ["get a room for 3 - ground floor please", "rent a car for the weekend"]),
+        (
+            "1 - order a cake for 8 - chocolate if they have one 2 - pick up the dry cleaning",
+            ["order a cake for 8 - chocolate if they have one", "pick up the dry cleaning"],
+        ),
+        (
+            "1. get a room for 3 - ground floor please 2. rent a car for the weekend",
+            ["get a room for 3 - ground floor please", "rent a car for the weekend"],
+        ),
         # the next number said twice: the later one numbers the item
-        ("1 - a table for 2 - by the window 2 - a taxi at nine", ["a table for 2 - by the window", "a taxi at nine"]),
-        ("1 - call the vet 2 - feed the cat\n1 - buy milk 2 - buy eggs", ["call the vet", "feed the cat", "buy milk", "buy eggs"]),
+        (
+            "1 - a table for 2 - by the window 2 - a taxi at nine",
+            ["a table for 2 - by the window", "a taxi at nine"],
+        ),
+        (
+            "1 - call the vet 2 - feed the cat\n1 - buy milk 2 - buy eggs",
+            ["call the vet", "feed the cat", "buy milk", "buy eggs"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_only_the_next_number_of_a_list_numbers_an_item(message: str, requests: list[str]) -> None:
     assert texts(message) == requests
 

@@ -16,15 +16,33 @@ def texts(message: str) -> list[str]:
 @pytest.mark.parametrize(
     ("message", "requests"),
     [
-        ("when does the pharmacy on main street close i want to buy some aspirin", ["when does the pharmacy on main street close", "i want to buy some aspirin"]),
-        ("how late does the gym open on sundays i need a plumber for tomorrow", ["how late does the gym open on sundays", "i need a plumber for tomorrow"]),
-        ("show me the weather in Spain for tomorrow id like to order a pizza", ["show me the weather in Spain for tomorrow", "id like to order a pizza"]),
-        ("how much interest do i earn on savings im looking for a cheap hotel in rome", ["how much interest do i earn on savings", "im looking for a cheap hotel in rome"]),
-        ("i need a taxi to the airport i would like to hear some jazz", ["i need a taxi to the airport", "i would like to hear some jazz"]),
+        (
+            "when does the pharmacy on main street close i want to buy some aspirin",
+            ["when does the pharmacy on main street close", "i want to buy some aspirin"],
+        ),
+        (
+            "how late does the gym open on sundays i need a plumber for tomorrow",
+            ["how late does the gym open on sundays", "i need a plumber for tomorrow"],
+        ),
+        (
+            "show me the weather in Spain for tomorrow id like to order a pizza",
+            ["show me the weather in Spain for tomorrow", "id like to order a pizza"],
+        ),
+        (
+            "how much interest do i earn on savings im looking for a cheap hotel in rome",
+            ["how much interest do i earn on savings", "im looking for a cheap hotel in rome"],
+        ),
+        (
+            "i need a taxi to the airport i would like to hear some jazz",
+            ["i need a taxi to the airport", "i would like to hear some jazz"],
+        ),
         # after a wish, a question word's question runs on too
-        ("i need to renew my passport how long does the bus take to Leeds", ["i need to renew my passport", "how long does the bus take to Leeds"]),
+        (
+            "i need to renew my passport how long does the bus take to Leeds",
+            ["i need to renew my passport", "how long does the bus take to Leeds"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_wish_running_on_after_a_request_is_a_request_of_its_own(
     message: str, requests: list[str]
 ) -> None:
@@ -48,7 +66,7 @@ def test_a_wish_running_on_after_a_request_is_a_request_of_its_own(
         # after a wish, "do i ..." or "can you ..." may ask what the wish needs
         "i want to visit Peru do i need a visa",
     ],
-)  # fmt: skip
+)
 def test_a_wish_that_goes_on_with_the_request_before_it_is_no_run_on(message: str) -> None:
     assert len(texts(message)) == 1
 
@@ -71,7 +89,7 @@ def test_a_wish_that_goes_on_with_the_request_before_it_is_no_run_on(message: st
         "play something relaxing i need to calm down",
         "turn on the radio i want to relax",
     ],
-)  # fmt: skip
+)
 def test_a_wish_a_question_or_a_reason_takes_is_no_run_on(message: str) -> None:
     assert len(texts(message)) == 1
 
@@ -87,6 +105,6 @@ def test_a_wish_a_question_or_a_reason_takes_is_no_run_on(message: str) -> None:
         "get me a flight to oslo i want to leave on friday",
         "book a table at luigis i would like a window seat",
     ],
-)  # fmt: skip
+)
 def test_a_wish_right_after_a_named_object_stays_with_it(message: str) -> None:
     assert len(texts(message)) == 1
