@@ -74,7 +74,7 @@ class RulesPlanner(Planner):
         embedder: optional sentence embeddings to pick the agent with (for example
             ``harness.detect.embeddings.LocalEmbedder()``, the ``embeddings`` extra, or
             ``MiniLMEmbedder()``, the ``minilm`` extra, which routes a bot whose subject the
-            concept table never saw best; each with its own lexical weight,
+            concept table never saw better than the words alone; each with its own lexical weight,
             ``harness.planning.semantic.LEXICAL_WEIGHTS``). When its extra is missing, the
             planner warns once and routes with the lexical matcher alone.
         scope_threshold: the lowest probability that a request is for some sub-agent at all
