@@ -72,8 +72,11 @@ class RulesPlanner(Planner):
         route_threshold: the minimum routing score for a clause to go to a sub-agent; clauses below
             it are handled by the parent itself.
         embedder: optional sentence embeddings to pick the agent with (for example
-            ``harness.detect.embeddings.LocalEmbedder()``, the ``embeddings`` extra). When its extra
-            is missing, the planner warns once and routes with the lexical matcher alone.
+            ``harness.detect.embeddings.LocalEmbedder()``, the ``embeddings`` extra, or
+            ``MiniLMEmbedder()``, the ``minilm`` extra, which routes a bot whose subject the
+            concept table never saw better than the words alone; each with its own lexical weight,
+            ``harness.planning.semantic.LEXICAL_WEIGHTS``). When its extra is missing, the
+            planner warns once and routes with the lexical matcher alone.
         scope_threshold: the lowest probability that a request is for some sub-agent at all
             (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
             default (None) is the bot's scope model's own threshold, calibrated to keep every

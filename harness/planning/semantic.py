@@ -4,28 +4,44 @@ The agent texts of ``harness.planning.match.agent_texts`` are embedded once per 
 request goes to the agent whose three closest texts are closest on average, with the lexical
 matcher's score added at ``LEXICAL_WEIGHT`` (it still separates agents that the embedding puts
 side by side). Any embedder with ``async embed(texts)`` works, such as
-``harness.detect.embeddings.LocalEmbedder`` (the ``embeddings`` extra: WordLlama, offline). Without it the
-planner keeps routing with the lexical matcher alone (``RulesPlanner`` says so once, in a warning).
+``harness.detect.embeddings.LocalEmbedder`` (the ``embeddings`` extra: WordLlama, offline) or
+``MiniLMEmbedder`` (the ``minilm`` extra). Two models' cosines are on different scales, so the
+lexical weight is the embedder's own where one was chosen for it (``LEXICAL_WEIGHTS``, by its
+``meaning_model``). Without the extra the planner keeps routing with the lexical matcher alone
+(``RulesPlanner`` says so once, in a warning).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from harness.models.base import AgentCard
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher, agent_texts
 
-__all__ = ["LEXICAL_WEIGHT", "SemanticMatcher", "TextEmbedder"]
+__all__ = [
+    "LEXICAL_WEIGHT",
+    "LEXICAL_WEIGHTS",
+    "SemanticMatcher",
+    "TextEmbedder",
+    "lexical_weight_for",
+]
 
 LEXICAL_WEIGHT = 1.0
 """How much the lexical matcher's score (its per-bot classifier and concept table included) adds to
 the embedding score: the best mean accuracy over the two development sets, CLINC dev and SGD train,
 with ``python -m tests.planning.routing_eval --embeddings --tune-lexical`` (WordLlama, the
 ``embeddings`` extra's model; 0.25 before the concept table, 0.05 when it was chosen on CLINC dev
-alone, before the classifier)."""
+alone, before the classifier). The weight for an embedder ``LEXICAL_WEIGHTS`` does not name."""
+
+LEXICAL_WEIGHTS: Mapping[str, float] = {"minilm": 0.5}
+"""The lexical weight per embedder, by its ``meaning_model`` (``harness.detect.embeddings``):
+all-MiniLM-L6-v2's cosines spread wider than WordLlama's, and it tells the agents of a bot whose
+subject the concept table never saw apart better than the words do, so its weight is lower (the
+best mean accuracy over the two development sets, CLINC dev and SGD train, on a grid of 0.15 to
+0.75; docs/models.md, "A bot the planner has never seen: MiniLM's weight")."""
 
 _TOP = 3
 
@@ -36,6 +52,13 @@ class TextEmbedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """One vector per text, in order."""
         ...
+
+
+def lexical_weight_for(embedder: object) -> float:
+    """The lexical weight for ``embedder``: its ``meaning_model``'s in ``LEXICAL_WEIGHTS``, else
+    ``LEXICAL_WEIGHT``."""
+    name = getattr(embedder, "meaning_model", None)
+    return LEXICAL_WEIGHTS.get(name, LEXICAL_WEIGHT) if isinstance(name, str) else LEXICAL_WEIGHT
 
 
 def _unit(vector: Sequence[float]) -> list[float]:
@@ -56,9 +79,13 @@ class SemanticMatcher:
         embedder: TextEmbedder,
         lexical: AgentMatcher,
         *,
-        lexical_weight: float = LEXICAL_WEIGHT,
+        lexical_weight: float | None = None,
     ) -> None:
+        if lexical_weight is None:
+            lexical_weight = lexical_weight_for(embedder)
         self.lexical_weight = lexical_weight
+        """How much the lexical matcher's score adds (by default the embedder's own,
+        ``lexical_weight_for``)."""
         self._names = [card.name for card in cards]
         self._vectors = [[_unit(v) for v in per_agent] for per_agent in vectors]
         self.vectors = vectors
@@ -73,8 +100,10 @@ class SemanticMatcher:
         embedder: TextEmbedder,
         *,
         concepts: ConceptTable | bool = True,
+        lexical_weight: float | None = None,
     ) -> SemanticMatcher:
-        """Embed every agent's texts (one ``embed`` call); ``concepts`` as for ``AgentMatcher``."""
+        """Embed every agent's texts (one ``embed`` call); ``concepts`` as for ``AgentMatcher``,
+        ``lexical_weight`` the embedder's own (``lexical_weight_for``) unless given."""
         texts = [agent_texts(card) for card in cards]
         flat = await embedder.embed([t for per_agent in texts for t in per_agent])
         vectors: list[list[list[float]]] = []
@@ -82,7 +111,8 @@ class SemanticMatcher:
         for per_agent in texts:
             vectors.append(flat[start : start + len(per_agent)])
             start += len(per_agent)
-        return cls(cards, vectors, embedder, agent_matcher(tuple(cards), concepts=concepts))
+        lexical = agent_matcher(tuple(cards), concepts=concepts)
+        return cls(cards, vectors, embedder, lexical, lexical_weight=lexical_weight)
 
     async def scores(self, requests: Sequence[str]) -> list[list[tuple[str, float]]]:
         """(name, score) per agent, best first, for each request (one ``embed`` call)."""

@@ -7,10 +7,11 @@ routing examples from CLINC's train split). A request no entry covers was droppe
 several entries, none holding half of it); an entry that covers two or more requests merged them.
 A request with a content word in no entry at all was left out in silence (``Routing.lost``), and
 an entry that covers no request was planned from a piece that is no request of its own. Print the figures with
-``python -m tests.detect.planner_baseline [dev|test|styled|ways-dev|...] [--embeddings]``
+``python -m tests.detect.planner_baseline [dev|test|styled|ways-dev|...] [--embeddings|--minilm]``
 (``ways-dev``/``ways-held``: CLINC and SGD train requests, an SGD request for the parent when no
 agent has its service; ``--embeddings``: the planner
-picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra), and the
+picks agents with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra;
+``--minilm``: with ``MiniLMEmbedder``, the ``minilm`` extra), and the
 planner's CPU time per message (median, ``time.process_time``, the agents' matcher built before).
 
 ``python -m tests.detect.planner_baseline out-of-scope [val|test]`` prints how often the planner
@@ -129,14 +130,15 @@ def concepts(split: str) -> ConceptTable | bool:
 
 
 @cache
-def plans(split: str, *, embeddings: bool = False) -> tuple[tuple[PlannedRequest, ...], ...]:
+def plans(split: str, *, embeddings: bool | str = False) -> tuple[tuple[PlannedRequest, ...], ...]:
     """The offline planner's plan of every message of ``split`` (with the ``embeddings`` extra's
-    embedder when ``embeddings``)."""
+    embedder when ``embeddings``; with the ``minilm`` extra's when it is ``"minilm"``)."""
     planner = RulesPlanner(concepts=concepts(split))
     if embeddings:
-        from harness.detect.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder, MiniLMEmbedder
 
-        planner = RulesPlanner(embedder=LocalEmbedder(), concepts=concepts(split))
+        embedder = MiniLMEmbedder() if embeddings == "minilm" else LocalEmbedder()
+        planner = RulesPlanner(embedder=embedder, concepts=concepts(split))
     return tuple(
         asyncio.run(plan(message["text"], planner, agents=message.get("agents", "agents")))
         for message in load(split)
@@ -204,7 +206,7 @@ def legacy_coverage(
 
 
 @cache
-def routing(split: str, *, embeddings: bool = False, legacy: bool = False) -> Routing:
+def routing(split: str, *, embeddings: bool | str = False, legacy: bool = False) -> Routing:
     """How the planner routes ``split`` (``legacy``: measured as before, ``legacy_coverage``)."""
     right = dropped = merged = full = total = planned = extra = lost = foreign = 0
     measure = legacy_coverage if legacy else coverage
@@ -326,7 +328,7 @@ if __name__ == "__main__":
         split = args[0] if args else "test"
         # First, while nothing about these messages is remembered yet.
         cpu = cpu_per_message(split)
-        embeddings = "--embeddings" in sys.argv
+        embeddings: bool | str = "minilm" if "--minilm" in sys.argv else "--embeddings" in sys.argv
         print(routing(split, embeddings=embeddings).describe())
         print(
             f"measured as before: {routing(split, embeddings=embeddings, legacy=True).describe()}"

@@ -23,10 +23,11 @@ routes. Two figures:
 
 SGD dev and CLINC are never routed here. Print the figures::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.new_bot_eval [--embeddings] [--matcher]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.new_bot_eval [--embeddings] [--minilm] [--matcher]
 
 (``--embeddings``: also with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings``
-extra; ``--matcher``: also the matcher's own pick, with no gate before it.)
+extra; ``--minilm``: also with ``MiniLMEmbedder``, the ``minilm`` extra; ``--matcher``: also the
+matcher's own pick, with no gate before it.)
 """
 
 from __future__ import annotations
@@ -251,6 +252,10 @@ def main(argv: Sequence[str]) -> None:
         from harness.detect.embeddings import LocalEmbedder
 
         routes["planner, embeddings"] = planner_route(LocalEmbedder())
+    if "--minilm" in argv:
+        from harness.detect.embeddings import MiniLMEmbedder
+
+        routes["planner, minilm"] = planner_route(MiniLMEmbedder())
     for name, route in routes.items():
         print(f"{name}, no table: {evaluate(route, leave_out=False, concepts=False).describe()}")
         print(f"{name}, all domains: {evaluate(route, leave_out=False).describe()}")

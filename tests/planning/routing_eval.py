@@ -12,12 +12,14 @@
 
 Print the figures (with ``--dev-only``, only the two development sets; with ``--tune``, re-run the coordinate search over the weights on CLINC dev
 first; with ``--embeddings``, also route by ``harness.planning.semantic`` over
-``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra; with ``--tune-lexical``
-as well, first choose ``harness.planning.semantic.LEXICAL_WEIGHT`` from ``LEXICAL_GRID`` by the
+``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra, or with ``--minilm`` as
+well over ``MiniLMEmbedder``, the ``minilm`` extra; with ``--tune-lexical``
+as well, first choose the embedder's lexical weight (``harness.planning.semantic.LEXICAL_WEIGHT``,
+``LEXICAL_WEIGHTS``) from ``LEXICAL_GRID`` by the
 mean accuracy on the two development sets, CLINC dev and SGD train; with ``--planner``, also
 route each request through the whole offline planner, its split and gates as well)::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--planner] [--embeddings [--tune-lexical]]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--planner] [--embeddings [--minilm] [--tune-lexical]]
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from harness.models import AgentCard
 from harness.models.rules import agent_router
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import CONCEPT_WEIGHTS, AgentMatcher
-from harness.planning.semantic import LEXICAL_WEIGHT, SemanticMatcher, TextEmbedder
+from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from tests import held_out
 from tests.detect.multi_intent import load
 from tests.detect.planner_baseline import cards as clinc_cards
@@ -186,9 +188,10 @@ def accuracy(data: Labelled, weights: Sequence[float] | None = None) -> float:
 
 
 def semantic_accuracy(
-    data: Labelled, embedder: TextEmbedder, lexical_weight: float = LEXICAL_WEIGHT
+    data: Labelled, embedder: TextEmbedder, lexical_weight: float | None = None
 ) -> float:
-    """Accuracy of ``SemanticMatcher`` (embeddings plus the lexical score) on ``data``."""
+    """Accuracy of ``SemanticMatcher`` (embeddings plus the lexical score) on ``data`` (at the
+    embedder's own lexical weight, ``semantic.lexical_weight_for``, unless one is given)."""
 
     async def run() -> float:
         lexical = Matchers(data, development=data.development)
@@ -214,7 +217,7 @@ LEXICAL_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0)
 def tune_lexical_weight(
     sets: Sequence[Labelled], embedder: TextEmbedder
 ) -> tuple[float, tuple[float, ...]]:
-    """The ``LEXICAL_WEIGHT`` of ``LEXICAL_GRID`` with the best mean accuracy over ``sets`` (the
+    """The lexical weight of ``LEXICAL_GRID`` with the best mean accuracy over ``sets`` (the
     development sets; the lowest weight on a tie), and its accuracy on each."""
     scored = []
     for weight in LEXICAL_GRID:
@@ -296,15 +299,15 @@ def main(argv: Sequence[str]) -> None:
     if "--dev-only" not in argv:
         sets |= {"CLINC test": clinc("test"), "SGD dev": sgd()}
     embedder: TextEmbedder | None = None
-    lexical_weight = LEXICAL_WEIGHT
+    lexical_weight: float | None = None
     if "--embeddings" in argv:
-        from harness.detect.embeddings import LocalEmbedder
+        from harness.detect.embeddings import LocalEmbedder, MiniLMEmbedder
 
-        embedder = LocalEmbedder()
+        embedder = MiniLMEmbedder() if "--minilm" in argv else LocalEmbedder()
         if "--tune-lexical" in argv:
             lexical_weight, got = tune_lexical_weight([clinc("dev"), sgd("train")], embedder)
             print(
-                f"LEXICAL_WEIGHT tuned on CLINC dev and SGD train: {lexical_weight} "
+                f"lexical weight tuned on CLINC dev and SGD train: {lexical_weight} "
                 f"({got[0]:.1%}, {got[1]:.1%})"
             )
     for name, data in sets.items():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 
 import pytest
@@ -12,8 +13,8 @@ import harness
 from harness.exceptions import MissingExtraError
 from harness.models import AgentCard
 from harness.planning import PlanInput, RulesPlanner
-from harness.planning.match import AgentMatcher, agent_texts, coherence
-from harness.planning.semantic import SemanticMatcher
+from harness.planning.match import AgentMatcher, agent_matcher, agent_texts, coherence
+from harness.planning.semantic import SemanticMatcher, lexical_weight_for
 from tests.planning import new_bot_eval
 from tests.planning.test_planners import HELPDESK
 
@@ -219,3 +220,67 @@ def test_the_scope_model_reads_the_scores_scaled_by_coherence_and_the_meaning_un
     assert first == "travel" and figures[:2] == pytest.approx((top, top - second))
     assert figures[6] == pytest.approx(matcher.meaning(text))
     assert dict(matcher.features(text))["travel"][-1] > matcher.meaning(text)
+
+
+CLINIC = AgentCard(
+    name="pet_clinic",
+    description="Vaccinations, check-ups and treatment for dogs and cats.",
+    mode="silent",
+    examples=("my cat is sneezing a lot", "when is the next rabies shot for my dog"),
+)
+GROOMING = AgentCard(
+    name="grooming",
+    description="Baths, haircuts and nail trims for your pet.",
+    mode="silent",
+    examples=("book a bath for the puppy", "how much is a haircut for a poodle"),
+)
+
+
+class _Leaning:
+    """An embedder whose vectors put each agent's texts on an axis of its own and every other
+    text (a request) between them at ``angle``: the second agent's closeness minus the first's is
+    ``sin(angle) - cos(angle)``."""
+
+    def __init__(self, meaning_model: str | None, angle: float) -> None:
+        self.meaning_model = meaning_model
+        self.angle = angle
+        self.own = {t: i for i, card in enumerate((CLINIC, GROOMING)) for t in agent_texts(card)}
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            if text in self.own:
+                out.append([1.0, 0.0] if self.own[text] == 0 else [0.0, 1.0])
+            else:
+                out.append([math.cos(self.angle), math.sin(self.angle)])
+        return out
+
+
+@pytest.mark.parametrize(
+    ("meaning_model", "weight"), [("minilm", 0.5), ("wordllama", 1.0), (None, 1.0)]
+)
+async def test_each_embedder_weighs_the_words_as_chosen_for_its_model(
+    meaning_model: str | None, weight: float
+) -> None:
+    cards = (CLINIC, GROOMING)
+    matcher = await SemanticMatcher.build(cards, _Leaning(meaning_model, 0.0))
+    assert matcher.lexical_weight == weight == lexical_weight_for(_Leaning(meaning_model, 0.0))
+    given = await SemanticMatcher.build(cards, _Leaning("minilm", 0.0), lexical_weight=2.0)
+    assert given.lexical_weight == 2.0
+
+
+@pytest.mark.parametrize(("meaning_model", "agent"), [("minilm", "grooming"), (None, "pet_clinic")])
+async def test_minilms_meaning_outweighs_a_small_lead_of_the_words(
+    meaning_model: str | None, agent: str
+) -> None:
+    # The words lean to the clinic ("dog"); the meaning leans to grooming by three quarters of
+    # the words' lead: MiniLM's weight (0.5) lets the meaning decide, the default's (1.0) not.
+    cards = (CLINIC, GROOMING)
+    text = "my dog's claws are too long"
+    lexical = dict(agent_matcher(cards).scores(text))
+    lead = lexical["pet_clinic"] - lexical["grooming"]
+    assert 0.1 < lead < 1.5
+    angle = math.pi / 4 + math.asin(0.75 * lead / math.sqrt(2))
+    matcher = await SemanticMatcher.build(cards, _Leaning(meaning_model, angle))
+    [ranked] = await matcher.scores([text])
+    assert ranked[0][0] == agent
