@@ -31,12 +31,13 @@ from __future__ import annotations
 import json
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from operator import mul
 from pathlib import Path
 
 from harness.detect._answer_findings import FINDING_FEATURES
+from harness.detect._bound import Node, compile_forest
 from harness.detect.answers import _logistic
 
 __all__ = [
@@ -219,7 +220,8 @@ def meaning_features(closeness: Closeness, owner: Mapping[int, int], row: int) -
 @dataclass(frozen=True, slots=True)
 class SemanticConfidence:
     """The finding confidence under ``--semantic``: a logistic regression over the shipped
-    finding features followed by :data:`MEANING_FEATURES`, and its two levels."""
+    finding features followed by :data:`MEANING_FEATURES`, or gradient-boosted trees over them
+    (``trees``: their log-odds summed from ``base``), and its two levels."""
 
     weights: tuple[float, ...]
     bias: float
@@ -230,6 +232,15 @@ class SemanticConfidence:
     report_threshold: float
     """The abstaining ("sure") check's level under ``--semantic``: at most 1 % of the
     development sets' fully answered turns flagged, taken together."""
+    trees: tuple[Node, ...] = ()
+    """Gradient-boosted trees over the same features (none: the logistic regression is read).
+    Trees read how the features go together: a free sentence close in meaning to the request
+    says more when no other request is as close and the matching left nothing else out."""
+    base: float = 0.0
+    """The trees' starting log-odds."""
+    _forest: Callable[[Sequence[float]], float] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> SemanticConfidence:
@@ -237,16 +248,33 @@ class SemanticConfidence:
         expected = [*FINDING_FEATURES, *MEANING_FEATURES]
         if list(raw["features"]) != expected:
             raise ValueError(f"{path} was fitted on other features: {raw['features']}")
+        trees = tuple(_node(t) for t in raw.get("trees", ()))
         return cls(
-            weights=tuple(float(w) for w in raw["weights"]),
-            bias=float(raw["bias"]),
+            weights=tuple(float(w) for w in raw.get("weights", ())),
+            bias=float(raw.get("bias", 0.0)),
             release_threshold=float(raw["release_threshold"]),
             report_threshold=float(raw["report_threshold"]),
+            trees=trees,
+            base=float(raw.get("base", 0.0)),
+            _forest=compile_forest(trees) if trees else None,
         )
 
     def __call__(self, x: Sequence[float]) -> float:
         """How sure a request left out (its finding and meaning features) is unanswered."""
+        if self.trees:
+            forest = self._forest or compile_forest(self.trees)
+            return _logistic(self.base + forest(x))
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
+
+
+def _node(raw: object) -> Node:
+    """A tree of the fitted file: ``{"v": leaf}`` or ``{"f", "t", "l", "r"}`` (``x[f] <= t``
+    goes left)."""
+    if not isinstance(raw, dict):
+        raise ValueError("a tree node must be an object")
+    if "v" in raw:
+        return float(raw["v"])
+    return (int(raw["f"]), float(raw["t"]), _node(raw["l"]), _node(raw["r"]))
 
 
 @cache
