@@ -21,6 +21,9 @@ closeness beside the shipped :data:`~harness.detect.answers.FINDING_FEATURES`:
 - ``meant_message`` and ``meant_message_margin``: the closest message none of whose sentences
   the matching took, and its margin over the other requests.
 
+WordLlama's confidence is a logistic regression over them; MiniLM's (since s50-check) is
+gradient-boosted trees, which read how the features go together (a free sentence close in meaning
+counts when no rival request is as close to it), its two levels chosen on out-of-fold confidences.
 The matcher (which sentence may answer which request) is the shipped one, unchanged: meaning
 only says how sure a request it leaves out is unanswered, so a finding can be withheld but never
 made. Without an embedder nothing here runs and the check is the default one.
