@@ -70,6 +70,7 @@ FOREIGN_OPTIONS = frozenset(
         "--embedder",
         "--clinc",
         "--table-only",
+        "--linear",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -82,7 +83,8 @@ detector's fitting scripts ``tools/detector/fit.py`` and ``tools/detector/tune.p
 where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``--rows`` and
 ``--share``: ``fit spread``'s refits with a noise feature or fewer rows; ``--embedder``:
 ``tools/detector/fit_answers.py --semantic``'s choice of the check's embedding model; ``--clinc``:
-``tools/detector/fit_answers.py``'s paraphrase table, ``--table-only``: that table alone)."""
+``tools/detector/fit_answers.py``'s paraphrase table, ``--table-only``: that table alone;
+``--linear``: ``fit_answers.py --semantic``'s logistic regression instead of trees)."""
 
 
 @dataclass(frozen=True, slots=True)
