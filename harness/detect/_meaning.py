@@ -245,6 +245,10 @@ class SemanticConfidence:
         default=None, compare=False, repr=False
     )
 
+    def __post_init__(self) -> None:
+        if self.trees and self._forest is None:  # compiled once, not at every call
+            object.__setattr__(self, "_forest", compile_forest(self.trees))
+
     @classmethod
     def load(cls, path: Path = _MODEL) -> SemanticConfidence:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -259,14 +263,12 @@ class SemanticConfidence:
             report_threshold=float(raw["report_threshold"]),
             trees=trees,
             base=float(raw.get("base", 0.0)),
-            _forest=compile_forest(trees) if trees else None,
         )
 
     def __call__(self, x: Sequence[float]) -> float:
         """How sure a request left out (its finding and meaning features) is unanswered."""
-        if self.trees:
-            forest = self._forest or compile_forest(self.trees)
-            return _logistic(self.base + forest(x))
+        if self._forest is not None:
+            return _logistic(self.base + self._forest(x))
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
 
 

@@ -464,7 +464,7 @@ def test_a_semantic_confidence_of_trees_reads_their_leaves(tmp_path: Path) -> No
     assert model(near) == pytest.approx(1 / (1 + math.exp(2.0)))  # 0.5 - 2.0 - 0.5
     assert model(far) == pytest.approx(1 / (1 + math.exp(-2.0)))  # 0.5 + 2.0 - 0.5
     assert model(near) < model.release_threshold < model(far)
-    # The same trees without their compiled forest read the same (one built when called).
+    # The same trees given in Python read the same (their forest compiled once, when made).
     assert SemanticConfidence((), 0.0, 0.3, 0.9, trees=model.trees, base=0.5)(near) == model(near)
     with pytest.raises(ValueError, match="tree node"):
         SemanticConfidence.load(_written(tmp_path, names, [[1, 2]]))

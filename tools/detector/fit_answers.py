@@ -70,7 +70,6 @@ from typing import Any
 
 import numpy as np
 
-from harness.detect._bound import compile_forest
 from harness.detect._meaning import (
     MEANING_FEATURES,
     MEANING_MODELS,
@@ -849,9 +848,8 @@ def fit_semantic(
 
 def _confidence(trees: list[dict[str, object]], base: float) -> Callable[[Sequence[float]], float]:
     """Fitted trees as a confidence (the shipped file's reading, :class:`SemanticConfidence`)."""
-    nodes = tuple(_node(t) for t in trees)
     return SemanticConfidence(
-        (), 0.0, 0.0, 0.0, trees=nodes, base=float(base), _forest=compile_forest(nodes)
+        (), 0.0, 0.0, 0.0, trees=tuple(_node(t) for t in trees), base=float(base)
     )
 
 
