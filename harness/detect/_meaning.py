@@ -32,6 +32,7 @@ made. Without an embedder nothing here runs and the check is the default one.
 from __future__ import annotations
 
 import json
+import math
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ from operator import mul
 from pathlib import Path
 
 from harness.detect._answer_findings import FINDING_FEATURES
-from harness.detect._bound import Node, compile_forest
+from harness.detect._bound import Node, compile_forest, parse_tree
 from harness.detect.answers import _logistic
 
 __all__ = [
@@ -220,6 +221,16 @@ def meaning_features(closeness: Closeness, owner: Mapping[int, int], row: int) -
     ]
 
 
+_SIZE = len(FINDING_FEATURES) + len(MEANING_FEATURES)
+"""The length of the vector the confidence reads."""
+
+
+def _number(raw: object, where: str) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+        raise ValueError(f"{where}: {raw!r} is not a finite number")
+    return float(raw)
+
+
 @dataclass(frozen=True, slots=True)
 class SemanticConfidence:
     """The finding confidence under ``--semantic``: a logistic regression over the shipped
@@ -251,18 +262,36 @@ class SemanticConfidence:
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> SemanticConfidence:
+        """The fitted file: exactly one of non-empty ``trees`` or ``weights`` (one a feature), and
+        both levels. A malformed file raises :class:`ValueError` naming it and the bad part."""
         raw = json.loads(path.read_text(encoding="utf-8"))
-        expected = [*FINDING_FEATURES, *MEANING_FEATURES]
-        if list(raw["features"]) != expected:
-            raise ValueError(f"{path} was fitted on other features: {raw['features']}")
-        trees = tuple(_node(t) for t in raw.get("trees", ()))
+        try:
+            return cls._parsed(raw)
+        except KeyError as error:
+            raise ValueError(f"{path}: missing key {error}") from None
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{path}: {error}") from None
+
+    @classmethod
+    def _parsed(cls, raw: object) -> SemanticConfidence:
+        if not isinstance(raw, dict):
+            raise ValueError("the file must hold an object")
+        if raw.get("features") != [*FINDING_FEATURES, *MEANING_FEATURES]:
+            raise ValueError(f"fitted on other features: {raw.get('features')}")
+        trees, weights = raw.get("trees") or [], raw.get("weights") or []
+        if not isinstance(trees, list) or not isinstance(weights, list):
+            raise ValueError("trees and weights must be lists")
+        if bool(trees) == bool(weights):
+            raise ValueError("it needs exactly one of non-empty trees or weights")
+        if weights and len(weights) != _SIZE:
+            raise ValueError(f"{len(weights)} weights for {_SIZE} features")
         return cls(
-            weights=tuple(float(w) for w in raw.get("weights", ())),
-            bias=float(raw.get("bias", 0.0)),
-            release_threshold=float(raw["release_threshold"]),
-            report_threshold=float(raw["report_threshold"]),
-            trees=trees,
-            base=float(raw.get("base", 0.0)),
+            weights=tuple(_number(w, "weights") for w in weights),
+            bias=_number(raw.get("bias", 0.0), "bias"),
+            release_threshold=_number(raw["release_threshold"], "release_threshold"),
+            report_threshold=_number(raw["report_threshold"], "report_threshold"),
+            trees=tuple(parse_tree(t, _SIZE, f"trees[{i}]") for i, t in enumerate(trees)),
+            base=_number(raw.get("base", 0.0), "base"),
         )
 
     def __call__(self, x: Sequence[float]) -> float:
@@ -270,16 +299,6 @@ class SemanticConfidence:
         if self._forest is not None:
             return _logistic(self.base + self._forest(x))
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
-
-
-def _node(raw: object) -> Node:
-    """A tree of the fitted file: ``{"v": leaf}`` or ``{"f", "t", "l", "r"}`` (``x[f] <= t``
-    goes left)."""
-    if not isinstance(raw, dict):
-        raise ValueError("a tree node must be an object")
-    if "v" in raw:
-        return float(raw["v"])
-    return (int(raw["f"]), float(raw["t"]), _node(raw["l"]), _node(raw["r"]))
 
 
 @cache

@@ -470,6 +470,43 @@ def test_a_semantic_confidence_of_trees_reads_their_leaves(tmp_path: Path) -> No
         SemanticConfidence.load(_written(tmp_path, names, [[1, 2]]))
 
 
+_SPLIT = {"f": 0, "t": 0.5, "l": {"v": 1.0}, "r": {"v": -1.0}}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"trees": [{**_SPLIT, "f": -1}]}, r"trees\[0\]\.f: -1 is no feature index"),
+        ({"trees": [{**_SPLIT, "f": 1.7}]}, r"trees\[0\]\.f: 1\.7 is no feature index"),
+        ({"trees": [{**_SPLIT, "f": True}]}, r"trees\[0\]\.f: True is no feature index"),
+        ({"trees": [{**_SPLIT, "f": 99}]}, r"trees\[0\]\.f: 99 is no feature index below 15"),
+        ({"trees": [{**_SPLIT, "l": {"v": float("nan")}}]}, r"trees\[0\]\.l\.v: nan"),
+        ({"trees": [{**_SPLIT, "t": float("inf")}]}, r"trees\[0\]\.t: inf"),
+        ({"trees": [{"v": None}]}, r"trees\[0\]\.v: None is not a finite number"),
+        ({"trees": [{"f": 0, "t": 0.5, "r": {"v": 1.0}}]}, r"trees\[0\]: a split needs 'l'"),
+        ({"trees": [[1, 2]]}, r"trees\[0\]: a tree node must be an object"),
+        ({"trees": {}}, "exactly one of non-empty trees or weights"),
+        ({"trees": []}, "exactly one of non-empty trees or weights"),
+        ({"trees": [_SPLIT], "weights": [0.0] * 15}, "exactly one"),
+        ({"trees": None, "weights": [0.0] * 9}, "9 weights for 15 features"),
+        ({"trees": None, "weights": [float("nan")] * 15}, r"weights: nan"),
+        ({"release_threshold": None}, "missing key 'release_threshold'"),
+    ],
+)
+def test_a_malformed_trees_file_is_refused_at_load_naming_the_file(
+    tmp_path: Path, change: dict[str, Any], message: str
+) -> None:
+    names = [*FINDING_FEATURES, *MEANING_FEATURES]
+    payload = {"features": names, "trees": [_SPLIT], "release_threshold": 0.2}
+    payload |= {"report_threshold": 0.9, **change}
+    payload = {key: value for key, value in payload.items() if value is not None}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as raised:
+        SemanticConfidence.load(path)
+    assert str(path) in str(raised.value)
+
+
 def _written(folder: Path, names: list[str], trees: list[Any]) -> Path:
     path = folder / "bad.json"
     payload = {"features": names, "trees": trees, "release_threshold": 0.2, "report_threshold": 0.9}

@@ -70,13 +70,13 @@ from typing import Any
 
 import numpy as np
 
+from harness.detect._bound import parse_tree
 from harness.detect._meaning import (
     MEANING_FEATURES,
     MEANING_MODELS,
     Closeness,
     Meanings,
     SemanticConfidence,
-    _node,
     meaning_features,
 )
 from harness.detect._reply_parts import reply_parts
@@ -848,9 +848,9 @@ def fit_semantic(
 
 def _confidence(trees: list[dict[str, object]], base: float) -> Callable[[Sequence[float]], float]:
     """Fitted trees as a confidence (the shipped file's reading, :class:`SemanticConfidence`)."""
-    return SemanticConfidence(
-        (), 0.0, 0.0, 0.0, trees=tuple(_node(t) for t in trees), base=float(base)
-    )
+    size = len(FINDING_FEATURES) + len(MEANING_FEATURES)
+    parsed = tuple(parse_tree(t, size) for t in trees)
+    return SemanticConfidence((), 0.0, 0.0, 0.0, trees=parsed, base=float(base))
 
 
 if __name__ == "__main__":
