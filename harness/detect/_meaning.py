@@ -297,6 +297,8 @@ class SemanticConfidence:
     def __call__(self, x: Sequence[float]) -> float:
         """How sure a request left out (its finding and meaning features) is unanswered."""
         if self._forest is not None:
+            if len(x) != _SIZE:  # the trees index the vector: a short one would misread
+                raise ValueError(f"{len(x)} features given, the trees read {_SIZE}")
             return _logistic(self.base + self._forest(x))
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
 

@@ -507,6 +507,15 @@ def test_a_malformed_trees_file_is_refused_at_load_naming_the_file(
     assert str(path) in str(raised.value)
 
 
+def test_the_trees_refuse_a_vector_of_another_length(tmp_path: Path) -> None:
+    names = [*FINDING_FEATURES, *MEANING_FEATURES]
+    model = SemanticConfidence.load(_written(tmp_path, names, [_SPLIT]))
+    assert 0.0 < model([0.0] * len(names)) < 1.0
+    for size in (len(FINDING_FEATURES), len(names) + 1):
+        with pytest.raises(ValueError, match=f"{size} features given, the trees read 15"):
+            model([0.0] * size)
+
+
 def _written(folder: Path, names: list[str], trees: list[Any]) -> Path:
     path = folder / "bad.json"
     payload = {"features": names, "trees": trees, "release_threshold": 0.2, "report_threshold": 0.9}
