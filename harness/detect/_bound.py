@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-__all__ = ["Bounds", "Node", "compile_bound", "compile_forest"]
+__all__ = ["Bounds", "Node", "compile_bound", "compile_forest", "parse_tree"]
 
 Node = float | tuple[int, float, "Node", "Node"]
 """A fitted tree: a leaf's value, or (feature, threshold, left when at most, right)."""
@@ -40,6 +40,34 @@ _Known = dict[int, tuple[float, float]]
 _MAX_LEAVES = 256
 """Leaves of one tree's merged bound above which it keeps ``max()`` (a refit with deeper trees
 must not make compiling explode)."""
+
+
+def parse_tree(raw: object, features: int, where: str = "tree") -> Node:
+    """A tree of a fitted file: ``{"v": leaf}`` or ``{"f", "t", "l", "r"}`` (``x[f] <= t`` goes
+    left), checked: ``f`` an int in ``range(features)``, ``t`` and ``v`` finite numbers, ``l`` and
+    ``r`` present. A bad node raises :class:`ValueError` naming its path (``where``)."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: a tree node must be an object")
+    if "v" in raw:
+        return _finite(raw["v"], f"{where}.v")
+    for key in ("f", "t", "l", "r"):
+        if key not in raw:
+            raise ValueError(f"{where}: a split needs {key!r}")
+    feature = raw["f"]
+    if isinstance(feature, bool) or not isinstance(feature, int) or not 0 <= feature < features:
+        raise ValueError(f"{where}.f: {feature!r} is no feature index below {features}")
+    return (
+        feature,
+        _finite(raw["t"], f"{where}.t"),
+        parse_tree(raw["l"], features, f"{where}.l"),
+        parse_tree(raw["r"], features, f"{where}.r"),
+    )
+
+
+def _finite(raw: object, where: str) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+        raise ValueError(f"{where}: {raw!r} is not a finite number")
+    return float(raw)
 
 
 def compile_forest(trees: Sequence[Node]) -> Callable[[Sequence[float]], float]:

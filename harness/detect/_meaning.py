@@ -21,6 +21,9 @@ closeness beside the shipped :data:`~harness.detect.answers.FINDING_FEATURES`:
 - ``meant_message`` and ``meant_message_margin``: the closest message none of whose sentences
   the matching took, and its margin over the other requests.
 
+WordLlama's confidence is a logistic regression over them; MiniLM's (since s50-check) is
+gradient-boosted trees, which read how the features go together (a free sentence close in meaning
+counts when no rival request is as close to it), its two levels chosen on out-of-fold confidences.
 The matcher (which sentence may answer which request) is the shipped one, unchanged: meaning
 only says how sure a request it leaves out is unanswered, so a finding can be withheld but never
 made. Without an embedder nothing here runs and the check is the default one.
@@ -29,14 +32,16 @@ made. Without an embedder nothing here runs and the check is the default one.
 from __future__ import annotations
 
 import json
+import math
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from operator import mul
 from pathlib import Path
 
 from harness.detect._answer_findings import FINDING_FEATURES
+from harness.detect._bound import Node, compile_forest, parse_tree
 from harness.detect.answers import _logistic
 
 __all__ = [
@@ -216,10 +221,21 @@ def meaning_features(closeness: Closeness, owner: Mapping[int, int], row: int) -
     ]
 
 
+_SIZE = len(FINDING_FEATURES) + len(MEANING_FEATURES)
+"""The length of the vector the confidence reads."""
+
+
+def _number(raw: object, where: str) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+        raise ValueError(f"{where}: {raw!r} is not a finite number")
+    return float(raw)
+
+
 @dataclass(frozen=True, slots=True)
 class SemanticConfidence:
     """The finding confidence under ``--semantic``: a logistic regression over the shipped
-    finding features followed by :data:`MEANING_FEATURES`, and its two levels."""
+    finding features followed by :data:`MEANING_FEATURES`, or gradient-boosted trees over them
+    (``trees``: their log-odds summed from ``base``), and its two levels."""
 
     weights: tuple[float, ...]
     bias: float
@@ -230,22 +246,60 @@ class SemanticConfidence:
     report_threshold: float
     """The abstaining ("sure") check's level under ``--semantic``: at most 1 % of the
     development sets' fully answered turns flagged, taken together."""
+    trees: tuple[Node, ...] = ()
+    """Gradient-boosted trees over the same features (none: the logistic regression is read).
+    Trees read how the features go together: a free sentence close in meaning to the request
+    says more when no other request is as close and the matching left nothing else out."""
+    base: float = 0.0
+    """The trees' starting log-odds."""
+    _forest: Callable[[Sequence[float]], float] | None = field(
+        default=None, compare=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        if self.trees and self._forest is None:  # compiled once, not at every call
+            object.__setattr__(self, "_forest", compile_forest(self.trees))
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> SemanticConfidence:
+        """The fitted file: exactly one of non-empty ``trees`` or ``weights`` (one a feature), and
+        both levels. A malformed file raises :class:`ValueError` naming it and the bad part."""
         raw = json.loads(path.read_text(encoding="utf-8"))
-        expected = [*FINDING_FEATURES, *MEANING_FEATURES]
-        if list(raw["features"]) != expected:
-            raise ValueError(f"{path} was fitted on other features: {raw['features']}")
+        try:
+            return cls._parsed(raw)
+        except KeyError as error:
+            raise ValueError(f"{path}: missing key {error}") from None
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{path}: {error}") from None
+
+    @classmethod
+    def _parsed(cls, raw: object) -> SemanticConfidence:
+        if not isinstance(raw, dict):
+            raise ValueError("the file must hold an object")
+        if raw.get("features") != [*FINDING_FEATURES, *MEANING_FEATURES]:
+            raise ValueError(f"fitted on other features: {raw.get('features')}")
+        trees, weights = raw.get("trees") or [], raw.get("weights") or []
+        if not isinstance(trees, list) or not isinstance(weights, list):
+            raise ValueError("trees and weights must be lists")
+        if bool(trees) == bool(weights):
+            raise ValueError("it needs exactly one of non-empty trees or weights")
+        if weights and len(weights) != _SIZE:
+            raise ValueError(f"{len(weights)} weights for {_SIZE} features")
         return cls(
-            weights=tuple(float(w) for w in raw["weights"]),
-            bias=float(raw["bias"]),
-            release_threshold=float(raw["release_threshold"]),
-            report_threshold=float(raw["report_threshold"]),
+            weights=tuple(_number(w, "weights") for w in weights),
+            bias=_number(raw.get("bias", 0.0), "bias"),
+            release_threshold=_number(raw["release_threshold"], "release_threshold"),
+            report_threshold=_number(raw["report_threshold"], "report_threshold"),
+            trees=tuple(parse_tree(t, _SIZE, f"trees[{i}]") for i, t in enumerate(trees)),
+            base=_number(raw.get("base", 0.0), "base"),
         )
 
     def __call__(self, x: Sequence[float]) -> float:
         """How sure a request left out (its finding and meaning features) is unanswered."""
+        if self._forest is not None:
+            if len(x) != _SIZE:  # the trees index the vector: a short one would misread
+                raise ValueError(f"{len(x)} features given, the trees read {_SIZE}")
+            return _logistic(self.base + self._forest(x))
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
 
 

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from harness.detect._bound import Bounds, Node, compile_bound, compile_forest
+from harness.detect._bound import Bounds, Node, compile_bound, compile_forest, parse_tree
 from harness.detect._features import (
     COSINE,
     FEATURES,
@@ -84,14 +84,6 @@ _MARGIN = 1e-6
 """Log-odds below the threshold's that :meth:`PairScorer.may_reach` keeps for rounding."""
 
 
-def _node(raw: object) -> Node:
-    if not isinstance(raw, dict):
-        raise ValueError("a tree node must be an object")
-    if "v" in raw:
-        return float(raw["v"])
-    return (int(raw["f"]), float(raw["t"]), _node(raw["l"]), _node(raw["r"]))
-
-
 def _floats(raw: object, size: int, default: float) -> list[float]:
     if raw is None:
         return [default] * size
@@ -104,18 +96,23 @@ class PairScorer:
     """Gradient-boosted trees (or a logistic regression) over :data:`FEATURES`: the trees'
     leaves plus a linear part plus a bias are the log-odds of a duplicate."""
 
-    def __init__(self, model: dict[str, object]) -> None:
-        names = model["features"]
+    def __init__(self, model: dict[str, object], source: str = "the pair model") -> None:
+        names = model.get("features")
         if not isinstance(names, list) or tuple(names) not in (FEATURES, SEMANTIC_FEATURES):
-            raise ValueError("the pair model was fitted on other features; refit it")
+            raise ValueError(f"{source} was fitted on other features; refit it")
         self.features: tuple[str, ...] = tuple(names)
         self.cosine = self.features == SEMANTIC_FEATURES
         """Whether the model reads the embedding cosine (the ``--semantic`` model)."""
         trees = model.get("trees") or []
         if not isinstance(trees, list):
-            raise ValueError("the pair model's trees must be a list")
-        self.trees: tuple[Node, ...] = tuple(_node(t) for t in trees)
+            raise ValueError(f"{source}: its trees must be a list")
         n = len(self.features)
+        try:
+            self.trees: tuple[Node, ...] = tuple(
+                parse_tree(t, n, f"trees[{i}]") for i, t in enumerate(trees)
+            )
+        except ValueError as error:
+            raise ValueError(f"{source}: {error}") from None
         self.mean = _floats(model.get("mean"), n, 0.0)
         self.scale = _floats(model.get("scale"), n, 1.0)
         self.coef = _floats(model.get("coef"), n, 0.0)
@@ -134,7 +131,7 @@ class PairScorer:
 
     @classmethod
     def load(cls, path: Path = _MODEL) -> PairScorer:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
+        return cls(json.loads(path.read_text(encoding="utf-8")), str(path))
 
     def probability(self, features: Sequence[float]) -> float:
         """The calibrated probability that the pair is a duplicate."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from harness.detect._answer_findings import FINDING_FEATURES
 from harness.detect._meaning import (
     MEANING_FEATURES,
     Meanings,
+    SemanticConfidence,
     WantedTexts,
     messages_of,
     semantic_confidence,
@@ -429,11 +432,95 @@ def used(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_each_meaning_model_has_its_own_fitted_confidence() -> None:
     wordllama, minilm = semantic_confidence("wordllama"), semantic_confidence("minilm")
     assert wordllama == semantic_confidence()
-    assert len(minilm.weights) == len(FINDING_FEATURES) + len(MEANING_FEATURES)
+    assert minilm.trees and not minilm.weights  # gradient-boosted trees since s50-check
     assert 0.0 < minilm.release_threshold < minilm.report_threshold < 1.0
     assert minilm != wordllama
     with pytest.raises(ValueError, match="no semantic finding confidence"):
         Meanings({}, model="bert")
+
+
+def test_a_semantic_confidence_of_trees_reads_their_leaves(tmp_path: Path) -> None:
+    names = [*FINDING_FEATURES, *MEANING_FEATURES]
+    free = names.index("meant_free")
+    # One split: a free sentence closer in meaning than 0.5 makes the finding unlikely.
+    tree = {"f": free, "t": 0.5, "l": {"v": 2.0}, "r": {"v": -2.0}}
+    path = tmp_path / "trees.json"
+    path.write_text(
+        json.dumps(
+            {
+                "features": names,
+                "base": 0.5,
+                "trees": [tree, {"v": -0.5}],
+                "release_threshold": 0.3,
+                "report_threshold": 0.9,
+            }
+        ),
+        encoding="utf-8",
+    )
+    model = SemanticConfidence.load(path)
+    assert model.weights == () and len(model.trees) == 2
+    near, far = [0.0] * len(names), [0.0] * len(names)
+    near[free] = 0.8
+    assert model(near) == pytest.approx(1 / (1 + math.exp(2.0)))  # 0.5 - 2.0 - 0.5
+    assert model(far) == pytest.approx(1 / (1 + math.exp(-2.0)))  # 0.5 + 2.0 - 0.5
+    assert model(near) < model.release_threshold < model(far)
+    # The same trees given in Python read the same (their forest compiled once, when made).
+    assert SemanticConfidence((), 0.0, 0.3, 0.9, trees=model.trees, base=0.5)(near) == model(near)
+    with pytest.raises(ValueError, match="tree node"):
+        SemanticConfidence.load(_written(tmp_path, names, [[1, 2]]))
+
+
+_SPLIT = {"f": 0, "t": 0.5, "l": {"v": 1.0}, "r": {"v": -1.0}}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"trees": [{**_SPLIT, "f": -1}]}, r"trees\[0\]\.f: -1 is no feature index"),
+        ({"trees": [{**_SPLIT, "f": 1.7}]}, r"trees\[0\]\.f: 1\.7 is no feature index"),
+        ({"trees": [{**_SPLIT, "f": True}]}, r"trees\[0\]\.f: True is no feature index"),
+        ({"trees": [{**_SPLIT, "f": 99}]}, r"trees\[0\]\.f: 99 is no feature index below 15"),
+        ({"trees": [{**_SPLIT, "l": {"v": float("nan")}}]}, r"trees\[0\]\.l\.v: nan"),
+        ({"trees": [{**_SPLIT, "t": float("inf")}]}, r"trees\[0\]\.t: inf"),
+        ({"trees": [{"v": None}]}, r"trees\[0\]\.v: None is not a finite number"),
+        ({"trees": [{"f": 0, "t": 0.5, "r": {"v": 1.0}}]}, r"trees\[0\]: a split needs 'l'"),
+        ({"trees": [[1, 2]]}, r"trees\[0\]: a tree node must be an object"),
+        ({"trees": {}}, "exactly one of non-empty trees or weights"),
+        ({"trees": []}, "exactly one of non-empty trees or weights"),
+        ({"trees": [_SPLIT], "weights": [0.0] * 15}, "exactly one"),
+        ({"trees": None, "weights": [0.0] * 9}, "9 weights for 15 features"),
+        ({"trees": None, "weights": [float("nan")] * 15}, r"weights: nan"),
+        ({"release_threshold": None}, "missing key 'release_threshold'"),
+    ],
+)
+def test_a_malformed_trees_file_is_refused_at_load_naming_the_file(
+    tmp_path: Path, change: dict[str, Any], message: str
+) -> None:
+    names = [*FINDING_FEATURES, *MEANING_FEATURES]
+    payload = {"features": names, "trees": [_SPLIT], "release_threshold": 0.2}
+    payload |= {"report_threshold": 0.9, **change}
+    payload = {key: value for key, value in payload.items() if value is not None}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as raised:
+        SemanticConfidence.load(path)
+    assert str(path) in str(raised.value)
+
+
+def test_the_trees_refuse_a_vector_of_another_length(tmp_path: Path) -> None:
+    names = [*FINDING_FEATURES, *MEANING_FEATURES]
+    model = SemanticConfidence.load(_written(tmp_path, names, [_SPLIT]))
+    assert 0.0 < model([0.0] * len(names)) < 1.0
+    for size in (len(FINDING_FEATURES), len(names) + 1):
+        with pytest.raises(ValueError, match=f"{size} features given, the trees read 15"):
+            model([0.0] * size)
+
+
+def _written(folder: Path, names: list[str], trees: list[Any]) -> Path:
+    path = folder / "bad.json"
+    payload = {"features": names, "trees": trees, "release_threshold": 0.2, "report_threshold": 0.9}
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    return path
 
 
 def test_the_check_reads_a_meaning_embedder_with_its_own_confidence(
@@ -556,6 +643,35 @@ def test_minilm_reads_an_answer_wordllama_misses_and_keeps_both_drops() -> None:
         assert any(f.evidence.split('"')[1].startswith(dropped) for f in found)
     [vector] = minilm.encode(["Your order ships on Monday."])
     assert len(vector) == 384
+
+
+@needs_minilm
+@pytest.mark.parametrize(
+    ("user", "answered"),
+    [
+        (
+            "how do I say thank you in Italian, and what's the weather in Oslo tomorrow",
+            ["Grazie is the word you want.", "Oslo will be 4°C with light snow tomorrow."],
+        ),
+        (
+            "What is Spanish for good morning? Also how many vacation days have I used?",
+            ["Buenos días is the phrase you want.", "You have used 9 vacation days."],
+        ),
+    ],
+)
+def test_minilms_trees_withhold_a_translation_in_other_words_and_keep_both_drops(
+    user: str, answered: list[str]
+) -> None:
+    # The translation shares no word with its request, so the default check flags it; the
+    # logistic confidence shipped before s50-check (0.23 release) flagged it under MiniLM too.
+    from harness.detect.embeddings import MiniLMEmbedder
+
+    minilm = MiniLMEmbedder()
+    assert len(missed_requests(_turn(user, answered))) == 1
+    assert detect(_turn(user, answered), config=ONLY_THE_CHECK, meaning=minilm) == []
+    for k in range(len(answered)):
+        said = answered[:k] + answered[k + 1 :]
+        assert detect(_turn(user, said), config=ONLY_THE_CHECK, meaning=minilm)
 
 
 @needs_minilm

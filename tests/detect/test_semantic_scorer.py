@@ -10,6 +10,7 @@ pairs --semantic``); one test rebuilds their start with the builder and the embe
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -62,6 +63,25 @@ def test_the_semantic_model_reads_the_default_features_then_the_cosine() -> None
 def test_a_model_fitted_on_other_features_is_refused() -> None:
     with pytest.raises(ValueError, match="refit"):
         PairScorer({"features": [*FEATURES, "something_else"]})
+
+
+@pytest.mark.parametrize(
+    ("tree", "message"),
+    [
+        ({"f": -1, "t": 0.5, "l": {"v": 1.0}, "r": {"v": 0.0}}, r"trees\[0\]\.f: -1"),
+        ({"f": True, "t": 0.5, "l": {"v": 1.0}, "r": {"v": 0.0}}, r"trees\[0\]\.f: True"),
+        ({"f": 0, "t": float("nan"), "l": {"v": 1.0}, "r": {"v": 0.0}}, r"trees\[0\]\.t: nan"),
+        ({"f": 0, "t": 0.5, "l": {"v": 1.0}}, r"trees\[0\]: a split needs 'r'"),
+    ],
+)
+def test_a_malformed_pair_model_is_refused_at_load_naming_the_file(
+    tmp_path: Path, tree: dict[str, object], message: str
+) -> None:
+    path = tmp_path / "pairs.json"
+    path.write_text(json.dumps({"features": list(FEATURES), "trees": [tree]}), encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as raised:
+        PairScorer.load(path)
+    assert str(path) in str(raised.value)
 
 
 def test_with_cosine_appends_the_dot_product_of_the_unit_vectors() -> None:

@@ -71,6 +71,7 @@ FOREIGN_OPTIONS = frozenset(
         "--clinc",
         "--table-only",
         "--minilm",
+        "--linear",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -84,7 +85,8 @@ where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``
 ``--share``: ``fit spread``'s refits with a noise feature or fewer rows; ``--embedder``:
 ``tools/detector/fit_answers.py --semantic``'s choice of the check's embedding model; ``--clinc``:
 ``tools/detector/fit_answers.py``'s paraphrase table, ``--table-only``: that table alone;
-``--minilm``: the routing figures' scripts with ``MiniLMEmbedder``)."""
+``--minilm``: the routing figures' scripts with ``MiniLMEmbedder``; ``--linear``:
+``fit_answers.py --semantic``'s logistic regression instead of trees)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,7 @@ import json
 import math
 import random
 import re
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -69,6 +70,7 @@ from typing import Any
 
 import numpy as np
 
+from harness.detect._bound import parse_tree
 from harness.detect._meaning import (
     MEANING_FEATURES,
     MEANING_MODELS,
@@ -94,7 +96,7 @@ from harness.detect.answers import AnswerMatcher as _Matcher
 from harness.detect.missed import matched
 from harness.detect.requests import needs_answer, segment_requests
 from tools.detector.answer_sets import real_turns, slot_messages
-from tools.detector.linear import fit_dense
+from tools.detector.linear import fit_dense, fit_trees
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "fixtures" / "multi_intent"
@@ -552,6 +554,11 @@ def main() -> None:
         "answers-semantic.json; minilm: the 'minilm' extra, into answers-semantic-minilm.json)",
     )
     parser.add_argument(
+        "--linear",
+        action="store_true",
+        help="with --semantic only: fit a logistic regression (as before 2026-12-04), not trees",
+    )
+    parser.add_argument(
         "--findings-only",
         action="store_true",
         help="keep the shipped matcher; fit only the confidence of its findings",
@@ -583,6 +590,7 @@ def main() -> None:
             _all_turns(model, filler, slots),
             args.target,
             embedder=args.embedder or "wordllama",
+            linear=args.linear,
         )
         return
     paraphrases, packed_paraphrases = (
@@ -695,18 +703,38 @@ def semantic_rows(
 
 
 def _semantic_findings(
-    m: Matrix, limits: tuple[float, float, float], table: Associations, meanings: Meanings
+    m: Matrix,
+    limits: tuple[float, float, float],
+    table: Associations,
+    meanings: Meanings,
+    *,
+    fold: bool = False,
 ) -> list[list[float]]:
+    """The finding and meaning features of each request the matching leaves out of ``m``;
+    ``fold``: each row ends with the fold of its user message (:func:`message_fold`)."""
     wanted, owner = _left_out(m, limits)
     if m is None or not wanted:
         return []
     p, opens, requests, claims, _ = m
     closeness = Closeness.of(meanings, requests, claims, opens)
+    extra = [float(message_fold(requests))] if fold else []
     return [
         finding_features(p, owner, i, requests[i], claims, table)
         + meaning_features(closeness, owner, i)
+        + extra
         for i in wanted
     ]
+
+
+FOLDS = 5
+"""The folds of the semantic confidence's cross-validation (by user message)."""
+
+
+def message_fold(requests: Sequence[str]) -> int:
+    """The fold of a simulated turn's user message (by its segmented requests, which every turn
+    made from one message shares, whatever was answered): a stable hash, so every turn of one
+    message falls in one fold."""
+    return zlib.crc32("\n".join(requests).encode("utf-8")) % FOLDS
 
 
 def release_threshold(confidence: Any, per_set: Sequence[Sequence[Found]]) -> float:
@@ -742,34 +770,87 @@ RELEASE_PRICE = 10
 (docs/simulate.md, s44-meaning), so a release must do ten times better than that."""
 
 
+TREES = {"rounds": 120, "depth": 3, "rate": 0.15}
+"""The semantic confidence's gradient-boosted trees (:func:`tools.detector.linear.fit_trees`)."""
+
+
 def fit_semantic(
-    model: _Matcher, turns: Sequence[Turns], target: float, *, embedder: str = "wordllama"
+    model: _Matcher,
+    turns: Sequence[Turns],
+    target: float,
+    *,
+    embedder: str = "wordllama",
+    linear: bool = False,
 ) -> None:
     """Fit the ``--semantic`` finding confidence over the shipped matcher's matching on the
     development sets (the finding features and :data:`MEANING_FEATURES`) with ``embedder``'s
     cosines, choose its release and report thresholds, and write its file
-    (:data:`~harness.detect._meaning.MEANING_MODELS`)."""
-    fx, fy, fw, per_set = semantic_rows(model, turns, local_meanings(embedder))
-    coef, bias = fit_dense(np.asarray(fx), np.asarray(fy), l2=1.0, weights=np.asarray(fw))
+    (:data:`~harness.detect._meaning.MEANING_MODELS`).
+
+    Gradient-boosted trees (``linear``: a logistic regression, as fitted before 2026-12-04).
+    Trees fit their own turns more closely than new ones, so both levels are chosen on
+    out-of-fold confidences: each row scored by the trees fitted on the other :data:`FOLDS`
+    folds of user messages (:func:`message_fold`); the shipped trees are then fitted on all."""
+    meanings = local_meanings(embedder)
+    fx, fy, fw, per_set = finding_rows(
+        model,
+        turns,
+        lambda m, limits, table: _semantic_findings(m, limits, table, meanings, fold=True),
+    )
+    rows = np.asarray(fx)
+    x, folds = rows[:, :-1], rows[:, -1]
+    y, w = np.asarray(fy), np.asarray(fw)
     names = [*FINDING_FEATURES, *MEANING_FEATURES]
-    sure = SemanticConfidence(tuple(float(c) for c in coef), float(bias), 0.0, 0.0)
+    fitted: dict[str, Any]
+    if linear:
+        coef, bias = fit_dense(x, y, l2=1.0, weights=w)
+        full = SemanticConfidence(tuple(float(c) for c in coef), float(bias), 0.0, 0.0)
+
+        def sure(f: Sequence[float]) -> float:
+            return full(f[:-1])
+
+        fitted = {"weights": [round(float(c), 6) for c in coef], "bias": round(float(bias), 6)}
+    else:
+        held: dict[tuple[float, ...], float] = {}
+        for k in range(FOLDS):
+            trained = folds != k
+            forest = _confidence(*fit_trees(x[trained], y[trained], weights=w[trained], **TREES))
+            for row in rows[~trained]:
+                held[tuple(row)] = forest(row[:-1])
+
+        def sure(f: Sequence[float]) -> float:
+            return held[tuple(f)]
+
+        trees, base = fit_trees(x, y, weights=w, **TREES)
+        fitted = {"base": round(float(base), 6), "trees": trees}
     release = release_threshold(sure, per_set)
     tau, reported = report_threshold(sure, per_set, target)
     out = {
         "features": names,
-        "weights": [round(float(c), 6) for c in coef],
-        "bias": round(float(bias), 6),
+        **{k: v for k, v in fitted.items() if k != "trees"},
         "release_threshold": release,
         "report_threshold": tau,
+        "levels_chosen_on": "the logistic regression's own fit rows"
+        if linear
+        else f"out-of-fold confidences, {FOLDS} folds by user message",
         "fitted_on": [f"{name}:{answer}" for name, answer in FIT_SETS]
         + ["sgd-train slot answers", "sgd-real-train", "fillers-train"],
         "embedder": EMBEDDERS[embedder],
         "development_rates_reported": {k: round(v, 4) for k, v in reported.items()},
+        **({"trees": fitted["trees"]} if "trees" in fitted else {}),
     }
-    MEANING_MODELS[embedder].write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    for name, c in zip(names, coef, strict=True):
-        print(f"{name:22} {c:+.3f}")
-    print(f"bias {bias:+.3f} release {release} report threshold {tau} rates {reported}")
+    MEANING_MODELS[embedder].write_text(json.dumps(out) + "\n", encoding="utf-8")
+    if linear:
+        for name, c in zip(names, fitted["weights"], strict=True):
+            print(f"{name:22} {c:+.3f}")
+    print(f"release {release} report threshold {tau} rates {reported}")
+
+
+def _confidence(trees: list[dict[str, object]], base: float) -> Callable[[Sequence[float]], float]:
+    """Fitted trees as a confidence (the shipped file's reading, :class:`SemanticConfidence`)."""
+    size = len(FINDING_FEATURES) + len(MEANING_FEATURES)
+    parsed = tuple(parse_tree(t, size) for t in trees)
+    return SemanticConfidence((), 0.0, 0.0, 0.0, trees=parsed, base=float(base))
 
 
 if __name__ == "__main__":
