@@ -37,6 +37,29 @@ _SAYS_REPEAT = re.compile(
 "To recap", "Summary:")."""
 _SAYS_REPEAT_NEEDS = ("as", "like", "recap", "summar", "reiterate", "reminder")
 """A word or part of one that every match of :data:`_SAYS_REPEAT` holds (``may_hold``)."""
+_SAID = (
+    r"(?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
+)
+_SAYS_REPEAT_LOWER = re.compile(
+    r"a(?<!\w.)s (?:(?:i|we|the|our|your) " + _SAID + r"|(?:mentioned|noted|stated|said|discussed)"
+    r" (?:above|earlier|before|previously))"
+    r"|l(?<!\w.)ike (?:i|we|the|our|your) " + _SAID + r"|r(?<!\w.)(?:ecap|eiterate|eminder\s*:)"
+    r"|s(?<!\w.)umma(?:ri[sz]e|ry\s*:)|j(?<!\w.)ust (?:a )?reminder"
+)
+"""Whether :data:`_SAYS_REPEAT` finds a match in an ASCII text, searched in the text's lower case
+(where its ``IGNORECASE`` and the lower case agree): each alternative written to start with its
+first letter, which the regex engine skips to in C, with the word boundary checked after it
+(``(?<!\\w.)``); "to recap" and "quick summary:" are found by their "recap" and "summary:". Only
+whether there is a match is read (``tests/detect/test_prefilters.py`` compares the two)."""
+
+
+def _says_repeat(text: str) -> bool:
+    """Whether the message says itself it repeats (:data:`_SAYS_REPEAT`)."""
+    if text.isascii():
+        return _SAYS_REPEAT_LOWER.search(text.lower()) is not None
+    return _SAYS_REPEAT.search(text) is not None
+
 
 FEATURES = (
     "exact",
@@ -278,7 +301,7 @@ def _side(analysis: Analysis) -> _Side:
             days,
             frozenset(all_values),
             "?" in text[-200:],
-            may_hold(text, _SAYS_REPEAT_NEEDS) and _SAYS_REPEAT.search(text) is not None,
+            _says_repeat(text),
             *flags,
         ),
         strict=True,

@@ -127,3 +127,59 @@ def test_may_hold_is_false_only_for_ascii_text_without_the_words() -> None:
     assert may_hold("See you THIS Friday", ("day", "this"))
     assert may_hold("Réservé pour vous", ("day",))  # not ASCII: the pattern decides
     assert not re.search(r"\bthis\b", "THİS", re.IGNORECASE) or may_hold("THİS", ("this",))
+
+
+_ASCII_PIECES = [piece for piece in _PIECES if piece.isascii()] + [
+    "has",
+    "was",
+    "bias",
+    "Sum",
+    "summary:",
+    "RECAP:",
+    "reminder :",
+    "x",
+    "-",
+    "as-is",
+]
+_ASCII_TEXT = st.lists(st.sampled_from(_ASCII_PIECES), max_size=14).map(" ".join)
+
+
+def _says_repeat_alike(text: str) -> None:
+    assert _features._says_repeat(text) == (_features._SAYS_REPEAT.search(text) is not None), text
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_ASCII_TEXT, _TEXT))
+def test_says_repeat_in_lower_case_finds_what_the_pattern_finds(text: str) -> None:
+    # The lower-case pattern that starts with a letter (for ASCII text) against the pattern.
+    _says_repeat_alike(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As I mentioned, it opens at 9.",
+        "like the billing agent already said, no",
+        "As discussed above",
+        "xto recap",
+        "To recap: two tickets.",
+        "Quick summary: booked.",
+        "Follow-up recap : done",
+        "summarize it",
+        "Just a reminder that it closes early.",
+        "JUST REMINDER",
+        "Reminder: bring ID",
+        "has I mentioned",  # no word boundary before "as"
+        "bias the noted",
+        "as-is",
+        "Summary of your order",  # no colon
+        "thiſ is a recap",  # not ASCII: the pattern itself
+    ],
+)
+def test_says_repeat_on_each_alternative(text: str) -> None:
+    _says_repeat_alike(text)
+
+
+def test_says_repeat_on_the_dev_corpus() -> None:
+    for text in _corpus_texts():
+        _says_repeat_alike(text)
