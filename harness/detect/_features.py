@@ -197,9 +197,10 @@ def _capitalised(text: str) -> frozenset[str]:
     out: set[str] = set()
     for sentence in _SENTENCES.split(text):
         for word in _WORD.findall(sentence)[1:]:
-            lower = word.lower()
-            if word[0].isupper() and not word.isupper() and lower not in _IGNORED:
-                out.add(lower)
+            if word[0].isupper() and not word.isupper():
+                lower = word.lower()
+                if lower not in _IGNORED:
+                    out.add(lower)
     return frozenset(out)
 
 
