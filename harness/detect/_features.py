@@ -25,18 +25,6 @@ from harness.text import STOPWORDS, Analysis, content_words
 from harness.text.words import may_hold
 
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
-_SAYS_REPEAT = re.compile(
-    r"\b(?:(?:as|like) (?:i|we|the|our|your) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
-    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
-    r"|as (?:mentioned|noted|stated|said|discussed) (?:above|earlier|before|previously)"
-    r"|(?:to )?(?:recap|summari[sz]e|reiterate)|(?:quick |follow-up )?(?:recap|summary)\s*:"
-    r"|just (?:a )?reminder|reminder\s*:)",
-    re.IGNORECASE,
-)
-"""A later message that says itself it repeats ("As I mentioned", "Like the billing agent said",
-"To recap", "Summary:")."""
-_SAYS_REPEAT_NEEDS = ("as", "like", "recap", "summar", "reiterate", "reminder")
-"""A word or part of one that every match of :data:`_SAYS_REPEAT` holds (``may_hold``)."""
 _SAID = (
     r"(?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
     r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
@@ -47,11 +35,15 @@ _SAYS_REPEAT_LOWER = re.compile(
     r"|l(?<!\w.)ike (?:i|we|the|our|your) " + _SAID + r"|r(?<!\w.)(?:ecap|eiterate|eminder\s*:)"
     r"|s(?<!\w.)umma(?:ri[sz]e|ry\s*:)|j(?<!\w.)ust (?:a )?reminder"
 )
-"""Whether :data:`_SAYS_REPEAT` finds a match in an ASCII text, searched in the text's lower case
-(where its ``IGNORECASE`` and the lower case agree): each alternative written to start with its
-first letter, which the regex engine skips to in C, with the word boundary checked after it
-(``(?<!\\w.)``); "to recap" and "quick summary:" are found by their "recap" and "summary:". Only
-whether there is a match is read (``tests/detect/test_prefilters.py`` compares the two)."""
+"""A later message that says itself it repeats ("As I mentioned", "Like the billing agent said",
+"To recap", "Summary:"), searched in an ASCII text's lower case: each alternative written to start
+with its first letter, which the regex engine skips to in C, with the word boundary checked after
+it (``(?<!\\w.)``); "to recap" and "quick summary:" are found by their "recap" and "summary:". Only
+whether there is a match is read."""
+_SAYS_REPEAT = re.compile(_SAYS_REPEAT_LOWER.pattern, re.IGNORECASE)
+"""The same pattern (one source) for text that is not ASCII, where lower-casing and
+``IGNORECASE`` may disagree ("ſ", "K", "İ"); ``tests/detect/test_prefilters.py`` compares both
+with the pattern as first written."""
 
 
 def _says_repeat(text: str) -> bool:

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from harness.detect import _features, load_transcript
 from harness.detect._features import (
     _SAYS_REPEAT,
-    _SAYS_REPEAT_NEEDS,
     _SUBJECT,
     _capitalised,
     _days,
@@ -25,7 +24,6 @@ from harness.detect._features import (
 )
 from harness.detect.acts import analysis_acts
 from harness.text import Analysis, analyse
-from harness.text.words import may_hold
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev"
 
@@ -44,8 +42,7 @@ def _plain_side(analysis: Analysis) -> _Side:
         days=_days(analysis.text),
         all_values=message_values(analysis),
         asks="?" in analysis.text[-200:],
-        says_repeat=may_hold(analysis.text, _SAYS_REPEAT_NEEDS)
-        and _SAYS_REPEAT.search(analysis.text) is not None,
+        says_repeat=_SAYS_REPEAT.search(analysis.text) is not None,
         as_later=(
             _flag("CONFIRM" in acts),
             _flag("OFFER" in acts),
