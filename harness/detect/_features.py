@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Protocol
 
@@ -25,18 +25,33 @@ from harness.text import STOPWORDS, Analysis, content_words
 from harness.text.words import may_hold
 
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
-_SAYS_REPEAT = re.compile(
-    r"\b(?:(?:as|like) (?:i|we|the|our|your) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+_SAID = (
+    r"(?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
     r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
-    r"|as (?:mentioned|noted|stated|said|discussed) (?:above|earlier|before|previously)"
-    r"|(?:to )?(?:recap|summari[sz]e|reiterate)|(?:quick |follow-up )?(?:recap|summary)\s*:"
-    r"|just (?:a )?reminder|reminder\s*:)",
-    re.IGNORECASE,
+)
+_SAYS_REPEAT_LOWER = re.compile(
+    r"a(?<!\w.)s (?:(?:i|we|the|our|your) " + _SAID + r"|(?:mentioned|noted|stated|said|discussed)"
+    r" (?:above|earlier|before|previously))"
+    r"|l(?<!\w.)ike (?:i|we|the|our|your) " + _SAID + r"|r(?<!\w.)(?:ecap|eiterate|eminder\s*:)"
+    r"|s(?<!\w.)umma(?:ri[sz]e|ry\s*:)|j(?<!\w.)ust (?:a )?reminder"
 )
 """A later message that says itself it repeats ("As I mentioned", "Like the billing agent said",
-"To recap", "Summary:")."""
-_SAYS_REPEAT_NEEDS = ("as", "like", "recap", "summar", "reiterate", "reminder")
-"""A word or part of one that every match of :data:`_SAYS_REPEAT` holds (``may_hold``)."""
+"To recap", "Summary:"), searched in an ASCII text's lower case: each alternative written to start
+with its first letter, which the regex engine skips to in C, with the word boundary checked after
+it (``(?<!\\w.)``); "to recap" and "quick summary:" are found by their "recap" and "summary:". Only
+whether there is a match is read."""
+_SAYS_REPEAT = re.compile(_SAYS_REPEAT_LOWER.pattern, re.IGNORECASE)
+"""The same pattern (one source) for text that is not ASCII, where lower-casing and
+``IGNORECASE`` may disagree ("ſ", "K", "İ"); ``tests/detect/test_prefilters.py`` compares both
+with the pattern as first written."""
+
+
+def _says_repeat(text: str) -> bool:
+    """Whether the message says itself it repeats (:data:`_SAYS_REPEAT`)."""
+    if text.isascii():
+        return _SAYS_REPEAT_LOWER.search(text.lower()) is not None
+    return _SAYS_REPEAT.search(text) is not None
+
 
 FEATURES = (
     "exact",
@@ -174,9 +189,10 @@ def _capitalised(text: str) -> frozenset[str]:
     out: set[str] = set()
     for sentence in _SENTENCES.split(text):
         for word in _WORD.findall(sentence)[1:]:
-            lower = word.lower()
-            if word[0].isupper() and not word.isupper() and lower not in _IGNORED:
-                out.add(lower)
+            if word[0].isupper() and not word.isupper():
+                lower = word.lower()
+                if lower not in _IGNORED:
+                    out.add(lower)
     return frozenset(out)
 
 
@@ -184,12 +200,17 @@ def _name_tokens(analysis: Analysis) -> frozenset[str]:
     """The words of the names, acronyms and ids a message states, and its capitalised words:
     what it is about and which items it names, compared word by word so that "Play Drunk Me" and
     "Drunk Me" share their name."""
-    out = set(_capitalised(analysis.text))
+    return frozenset(_name_words(analysis, _capitalised(analysis.text)))
+
+
+def _name_words(analysis: Analysis, caps: frozenset[str]) -> set[str]:
+    """:func:`_name_tokens` as a set, given the message's :func:`_capitalised` words."""
+    out = set(caps)
     for key in analysis.facts:
         kind, _, value = key.partition(":")
         if kind in ("name", "acronym", "id"):
             out.update(w for w in _tokens(value) if w not in STOPWORDS)
-    return frozenset(out)
+    return out
 
 
 def message_values(analysis: Analysis, *, names: bool = True) -> frozenset[str]:
@@ -247,21 +268,55 @@ def _side(analysis: Analysis) -> _Side:
     known = _SIDES.get(id(analysis))
     if known is not None and known[0] is analysis:
         return known[1]
+    text = analysis.text
     facts = analysis.facts
     values = frozenset(k for k in facts if not k.startswith(_SUBJECT))
     acts = analysis_acts(analysis)
-    side = _Side(
-        values=values,
-        weight=_weighted(values),
-        subjects=frozenset(k for k in facts if k.startswith(_SUBJECT)),
-        acts=acts,
-        caps=_capitalised(analysis.text),
-        days=_days(analysis.text),
-        all_values=message_values(analysis),
-        asks="?" in analysis.text[-200:],
-        says_repeat=may_hold(analysis.text, _SAYS_REPEAT_NEEDS)
-        and _SAYS_REPEAT.search(analysis.text) is not None,
-        as_later=(
+    flags = _ACT_FLAGS.get(acts)
+    if flags is None:
+        flags = _ACT_FLAGS[acts] = _act_flags(acts)
+    caps = _capitalised(text)
+    days = _days(text)
+    # message_values(analysis), from the parts made here: the same steps, so the same set (its
+    # elements added in the same order: the same iteration order too).
+    all_values = {k for k in facts if not k.startswith(_SUBJECT)}
+    all_values.update("day:" + d for d in days)
+    all_values.update("word:" + w for w in frozenset(_name_words(analysis, caps)))
+    side = _NEW(_Side)
+    for setter, value in zip(
+        _SIDE_SETTERS,
+        (
+            values,
+            _weighted(values),
+            frozenset(k for k in facts if k.startswith(_SUBJECT)),
+            acts,
+            caps,
+            days,
+            frozenset(all_values),
+            "?" in text[-200:],
+            _says_repeat(text),
+            *flags,
+        ),
+        strict=True,
+    ):
+        setter(side, value)
+    if len(_SIDES) >= _SIDES_SIZE:
+        _SIDES.clear()
+    _SIDES[id(analysis)] = (analysis, side)
+    return side
+
+
+_NEW = object.__new__
+_SIDE_SETTERS = tuple(_Side.__dict__[f.name].__set__ for f in fields(_Side))
+"""Each field's slot setter, in field order: a :class:`_Side` made through them is the same
+object as one made by the frozen dataclass's ``__init__`` (which sets each field through
+``object.__setattr__``, about 1.6 times the cost; ``tests/detect/test_side.py``)."""
+
+
+def _act_flags(acts: frozenset[str]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """:attr:`_Side.as_later` and :attr:`_Side.as_earlier` of a message's acts."""
+    return (
+        (
             _flag("CONFIRM" in acts),
             _flag("OFFER" in acts),
             _flag(acts & {"NOTIFY_SUCCESS", "NOTIFY_FAILURE"}),
@@ -269,12 +324,12 @@ def _side(analysis: Analysis) -> _Side:
             _flag(acts & {"REQ_MORE", "GOODBYE"}),
             _flag("INFORM_COUNT" in acts),
         ),
-        as_earlier=(_flag("OFFER" in acts), _flag("REQUEST" in acts), _flag("CONFIRM" in acts)),
+        (_flag("OFFER" in acts), _flag("REQUEST" in acts), _flag("CONFIRM" in acts)),
     )
-    if len(_SIDES) >= _SIDES_SIZE:
-        _SIDES.clear()
-    _SIDES[id(analysis)] = (analysis, side)
-    return side
+
+
+_ACT_FLAGS: dict[frozenset[str], tuple[tuple[float, ...], tuple[float, ...]]] = {}
+""":func:`_act_flags` of each set of acts met (a few dozen sets)."""
 
 
 _Wording = tuple[float, float, float, int]

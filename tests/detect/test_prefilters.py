@@ -24,11 +24,24 @@ from harness.text.words import may_hold
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev"
 
+_SAYS_REPEAT_FIRST = re.compile(
+    r"\b(?:(?:as|like) (?:i|we|the|our|your) (?:[\w-]+ ){0,3}?(?:(?:just|already|previously) )?"
+    r"(?:mentioned|said|noted|stated|explained|told you|shared|pointed out|confirmed)"
+    r"|as (?:mentioned|noted|stated|said|discussed) (?:above|earlier|before|previously)"
+    r"|(?:to )?(?:recap|summari[sz]e|reiterate)|(?:quick |follow-up )?(?:recap|summary)\s*:"
+    r"|just (?:a )?reminder|reminder\s*:)",
+    re.IGNORECASE,
+)
+"""``_features``' says-it-repeats pattern as first written (with ``\\b`` before each alternative),
+the reference its one-source rewrite is compared with."""
+_SAYS_REPEAT_FIRST_NEEDS = ("as", "like", "recap", "summar", "reiterate", "reminder")
+"""What every match of the first pattern holds (the prefilter the library used with it)."""
+
 _FILTERED = [
     ("reask", _users._REASK, _users._REASK_NEEDS),
     ("request", _users._REQUEST, _users._REQUEST_NEEDS),
     ("capabilities", _users._CAPABILITIES, _users._CAPABILITIES_NEEDS),
-    ("says_repeat", _features._SAYS_REPEAT, _features._SAYS_REPEAT_NEEDS),
+    ("says_repeat", _SAYS_REPEAT_FIRST, _SAYS_REPEAT_FIRST_NEEDS),
     ("day", _features._DAY, _features._DAY_NEEDS),
     ("apology", missed._APOLOGY, missed._APOLOGY_NEEDS),
 ]
@@ -127,3 +140,83 @@ def test_may_hold_is_false_only_for_ascii_text_without_the_words() -> None:
     assert may_hold("See you THIS Friday", ("day", "this"))
     assert may_hold("Réservé pour vous", ("day",))  # not ASCII: the pattern decides
     assert not re.search(r"\bthis\b", "THİS", re.IGNORECASE) or may_hold("THİS", ("this",))
+
+
+_ASCII_PIECES = [piece for piece in _PIECES if piece.isascii()] + [
+    "has",
+    "was",
+    "bias",
+    "Sum",
+    "summary:",
+    "RECAP:",
+    "reminder :",
+    "x",
+    "-",
+    "as-is",
+]
+_ASCII_TEXT = st.lists(st.sampled_from(_ASCII_PIECES), max_size=14).map(" ".join)
+_GLUED_TEXT = st.lists(st.sampled_from(_PIECES), max_size=14).map("".join)
+"""Pieces joined with nothing, so that a letter comes right before an alternative's first
+letter (where the word boundary decides)."""
+
+
+def _says_repeat_alike(text: str) -> None:
+    first = _SAYS_REPEAT_FIRST.search(text) is not None
+    assert _features._says_repeat(text) == first, text
+    assert (_features._SAYS_REPEAT.search(text) is not None) == first, text
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_ASCII_TEXT, _TEXT, _GLUED_TEXT))
+def test_says_repeat_in_lower_case_finds_what_the_pattern_finds(text: str) -> None:
+    # The lower-case pattern that starts with a letter (for ASCII text) against the pattern.
+    _says_repeat_alike(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As I mentioned, it opens at 9.",
+        "like the billing agent already said, no",
+        "As discussed above",
+        "xto recap",
+        "To recap: two tickets.",
+        "Quick summary: booked.",
+        "Follow-up recap : done",
+        "summarize it",
+        "Just a reminder that it closes early.",
+        "JUST REMINDER",
+        "Reminder: bring ID",
+        "has I mentioned",  # no word boundary before "as"
+        "bias the noted",
+        "as-is",
+        "Summary of your order",  # no colon
+        "thiſ is a recap",  # not ASCII: the pattern itself
+    ],
+)
+def test_says_repeat_on_each_alternative(text: str) -> None:
+    _says_repeat_alike(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("it looks alike i said", False),  # a letter before each alternative's first letter
+        ("please adjust a reminder", False),
+        ("see the xsummary: below", False),
+        ("the prerecap phase", False),
+        ("Summary : done", True),  # space before the colon
+        ("it looks like I said", True),
+        ("please, just a reminder", True),
+        ("see the summary: below", True),
+        ("the recap phase", True),
+    ],
+)
+def test_says_repeat_at_each_word_boundary(text: str, says: bool) -> None:
+    assert _features._says_repeat(text) is says
+    _says_repeat_alike(text)
+
+
+def test_says_repeat_on_the_dev_corpus() -> None:
+    for text in _corpus_texts():
+        _says_repeat_alike(text)
