@@ -42,7 +42,7 @@ it (``(?<!\\w.)``); "to recap" and "quick summary:" are found by their "recap" a
 whether there is a match is read."""
 _SAYS_REPEAT = re.compile(_SAYS_REPEAT_LOWER.pattern, re.IGNORECASE)
 """The same pattern (one source) for text that is not ASCII, where lower-casing and
-``IGNORECASE`` may disagree ("ſ", "K", "İ"); ``tests/detect/test_prefilters.py`` compares both
+``IGNORECASE`` may disagree ("ſ", "ı", "İ"); ``tests/detect/test_prefilters.py`` compares both
 with the pattern as first written."""
 
 

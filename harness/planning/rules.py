@@ -75,8 +75,11 @@ class RulesPlanner(Planner):
             ``harness.detect.embeddings.LocalEmbedder()``, the ``embeddings`` extra, or
             ``MiniLMEmbedder()``, the ``minilm`` extra, which routes a bot whose subject the
             concept table never saw better than the words alone; each with its own lexical weight,
-            ``harness.planning.semantic.LEXICAL_WEIGHTS``). When its extra is missing, the
-            planner warns once and routes with the lexical matcher alone.
+            ``harness.planning.semantic.LEXICAL_WEIGHTS``, and 1.0 for an embedder that table
+            does not name). When its extra is missing, the planner warns once and routes with
+            the lexical matcher alone.
+        lexical_weight: how much the lexical matcher's score adds to the embedding score; the
+            default (None) is the embedder's own (``semantic.lexical_weight_for``).
         scope_threshold: the lowest probability that a request is for some sub-agent at all
             (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
             default (None) is the bot's scope model's own threshold, calibrated to keep every
@@ -95,8 +98,10 @@ class RulesPlanner(Planner):
         embedder: TextEmbedder | None = None,
         scope_threshold: float | None = None,
         concepts: ConceptTable | bool = True,
+        lexical_weight: float | None = None,
     ) -> None:
         self.route_threshold = route_threshold
+        self.lexical_weight = lexical_weight
         self.concepts = concepts
         self.embedder = embedder
         self.scope_threshold = scope_threshold
@@ -150,7 +155,10 @@ class RulesPlanner(Planner):
                     if len(self._semantic) >= _SEMANTIC_CACHE:
                         self._semantic.clear()
                     semantic = await SemanticMatcher.build(
-                        cards, self.embedder, concepts=self.concepts
+                        cards,
+                        self.embedder,
+                        concepts=self.concepts,
+                        lexical_weight=self.lexical_weight,
                     )
                     self._semantic[cards] = semantic
                 ranked = await semantic.scores([a for _, a in asks])

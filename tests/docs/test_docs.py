@@ -72,6 +72,8 @@ FOREIGN_OPTIONS = frozenset(
         "--table-only",
         "--minilm",
         "--linear",
+        "--dev-only",
+        "--matcher",
     }
 )
 """Options a page may mention that no harness command declares (``--pairs``: the calibration
@@ -86,7 +88,9 @@ where ``tools/detector/fit.py acts-sentences`` writes its tagger; ``--null``, ``
 ``tools/detector/fit_answers.py --semantic``'s choice of the check's embedding model; ``--clinc``:
 ``tools/detector/fit_answers.py``'s paraphrase table, ``--table-only``: that table alone;
 ``--minilm``: the routing figures' scripts with ``MiniLMEmbedder``; ``--linear``:
-``fit_answers.py --semantic``'s logistic regression instead of trees)."""
+``fit_answers.py --semantic``'s logistic regression instead of trees; ``--dev-only``:
+``routing_eval``'s development sets alone; ``--matcher``: ``new_bot_eval``'s matcher with no
+gate)."""
 
 
 @dataclass(frozen=True, slots=True)

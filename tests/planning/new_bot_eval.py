@@ -23,11 +23,13 @@ routes. Two figures:
 
 SGD dev and CLINC are never routed here. Print the figures::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.new_bot_eval [--embeddings] [--minilm] [--matcher]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.new_bot_eval \\
+        [--embeddings] [--minilm] [--matcher]
 
 (``--embeddings``: also with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings``
 extra; ``--minilm``: also with ``MiniLMEmbedder``, the ``minilm`` extra; ``--matcher``: also the
-matcher's own pick, with no gate before it.)
+matcher's own pick, with no gate before it, and with ``--minilm`` the embedding matcher's own
+pick at MiniLM's lexical weight and at 0.0, MiniLM alone.)
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from harness.planning.base import PlanInput
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
 from harness.planning.rules import RulesPlanner
-from harness.planning.semantic import TextEmbedder
+from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from tests.detect.planner_baseline import coverage
 from tests.planning.build_concepts import _fold, fold_tables, sourced
 from tests.planning.routing_eval import SGD
@@ -199,6 +201,25 @@ def matcher_route(
     return [matcher.best(text) or PARENT for text in texts]
 
 
+def semantic_matcher_route(embedder: TextEmbedder, lexical_weight: float | None = None) -> Route:
+    """The embedding matcher's own pick for each text (``SemanticMatcher`` over the same concept
+    table, the lexical score added at ``lexical_weight``, the embedder's own when None), with no
+    gate before it."""
+
+    def route(
+        cards: tuple[AgentCard, ...], concepts: ConceptTable | bool, texts: Sequence[str]
+    ) -> list[str | None]:
+        async def run() -> list[str | None]:
+            matcher = await SemanticMatcher.build(
+                cards, embedder, concepts=concepts, lexical_weight=lexical_weight
+            )
+            return [ranked[0][0] if ranked else PARENT for ranked in await matcher.scores(texts)]
+
+        return asyncio.run(run())
+
+    return route
+
+
 def evaluate(route: Route, *, leave_out: bool, concepts: bool = True) -> Tally:
     """Route every fold's requests over every seed's bot (see the module docstring)."""
     tally = Tally()
@@ -255,7 +276,11 @@ def main(argv: Sequence[str]) -> None:
     if "--minilm" in argv:
         from harness.detect.embeddings import MiniLMEmbedder
 
-        routes["planner, minilm"] = planner_route(MiniLMEmbedder())
+        minilm = MiniLMEmbedder()
+        routes["planner, minilm"] = planner_route(minilm)
+        if "--matcher" in argv:
+            routes["matcher with minilm, no gate"] = semantic_matcher_route(minilm)
+            routes["minilm alone, no gate"] = semantic_matcher_route(minilm, 0.0)
     for name, route in routes.items():
         print(f"{name}, no table: {evaluate(route, leave_out=False, concepts=False).describe()}")
         print(f"{name}, all domains: {evaluate(route, leave_out=False).describe()}")

@@ -10,16 +10,18 @@
   are the SGD **dev** user turns that open an intent (``INFORM_INTENT``), every ``SGD_STRIDE``-th
   one, with the domain as the gold agent; domains with no train dialogues are left out.
 
-Print the figures (with ``--dev-only``, only the two development sets; with ``--tune``, re-run the coordinate search over the weights on CLINC dev
-first; with ``--embeddings``, also route by ``harness.planning.semantic`` over
-``harness.detect.embeddings.LocalEmbedder``, the ``embeddings`` extra, or with ``--minilm`` as
-well over ``MiniLMEmbedder``, the ``minilm`` extra; with ``--tune-lexical``
+Print the figures (with ``--dev-only``, only the two development sets; with ``--tune``, re-run
+the coordinate search over the weights on CLINC dev first; with ``--embeddings``, also route by
+``harness.planning.semantic`` over ``harness.detect.embeddings.LocalEmbedder``, the
+``embeddings`` extra, or with ``--minilm`` (which implies ``--embeddings``) over
+``MiniLMEmbedder``, the ``minilm`` extra; with ``--tune-lexical``
 as well, first choose the embedder's lexical weight (``harness.planning.semantic.LEXICAL_WEIGHT``,
 ``LEXICAL_WEIGHTS``) from ``LEXICAL_GRID`` by the
 mean accuracy on the two development sets, CLINC dev and SGD train; with ``--planner``, also
 route each request through the whole offline planner, its split and gates as well)::
 
-    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval [--tune] [--planner] [--embeddings [--minilm] [--tune-lexical]]
+    PYTHONPATH=. .venv/bin/python -m tests.planning.routing_eval \\
+        [--dev-only] [--tune] [--planner] [--embeddings | --minilm] [--tune-lexical]
 """
 
 from __future__ import annotations
@@ -300,7 +302,7 @@ def main(argv: Sequence[str]) -> None:
         sets |= {"CLINC test": clinc("test"), "SGD dev": sgd()}
     embedder: TextEmbedder | None = None
     lexical_weight: float | None = None
-    if "--embeddings" in argv:
+    if "--embeddings" in argv or "--minilm" in argv:
         from harness.detect.embeddings import LocalEmbedder, MiniLMEmbedder
 
         embedder = MiniLMEmbedder() if "--minilm" in argv else LocalEmbedder()

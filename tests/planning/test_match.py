@@ -267,6 +267,19 @@ async def test_each_embedder_weighs_the_words_as_chosen_for_its_model(
     assert matcher.lexical_weight == weight == lexical_weight_for(_Leaning(meaning_model, 0.0))
     given = await SemanticMatcher.build(cards, _Leaning("minilm", 0.0), lexical_weight=2.0)
     assert given.lexical_weight == 2.0
+    none = await SemanticMatcher.build(cards, _Leaning("minilm", 0.0), lexical_weight=0.0)
+    assert none.lexical_weight == 0.0  # an explicit 0.0 is a weight, not "the embedder's own"
+
+
+@pytest.mark.parametrize(("given", "weight"), [(None, 0.5), (0.0, 0.0), (2.0, 2.0)])
+async def test_the_planner_passes_its_lexical_weight_to_the_matcher(
+    given: float | None, weight: float
+) -> None:
+    planner = RulesPlanner(embedder=_Leaning("minilm", 0.0), lexical_weight=given)
+    message = "my dog's claws are too long"
+    await planner.plan(PlanInput(parent="desk", message=message, agents=(CLINIC, GROOMING)))
+    [matcher] = planner._semantic.values()
+    assert matcher.lexical_weight == weight
 
 
 @pytest.mark.parametrize(("meaning_model", "agent"), [("minilm", "grooming"), (None, "pet_clinic")])
