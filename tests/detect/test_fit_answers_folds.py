@@ -1,13 +1,14 @@
 """The semantic confidence's fit (``tools.detector.fit_answers --semantic``): its folds keep each
-request in one fold."""
+request in one fold, and its trees are written the same from one run to the next."""
 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
-from tools.detector.fit_answers import FOLDS, request_folds
+from tools.detector.fit_answers import FOLDS, request_folds, short_thresholds
 
 MESSAGES = [
     ("Book a table for two", "What is the cost?"),
@@ -50,3 +51,27 @@ def test_many_unrelated_messages_fill_the_folds_evenly() -> None:
     messages = [(f"request {k}", f"other {k}") for k in range(23)]
     sizes = np.bincount(list(request_folds(messages).values()), minlength=FOLDS)
     assert sizes.max() - sizes.min() <= 1
+
+
+def test_written_thresholds_are_short_and_part_the_fitted_values_as_before() -> None:
+    x = np.array([[0.0020633811173866478, 1.0], [0.0020633811173866494, 2.0], [0.5, 3.0]])
+    midpoint = 0.0020633811173866486
+    tree = {
+        "f": 0,
+        "t": midpoint,
+        "l": {"v": -0.1},
+        "r": {"f": 1, "t": 2.5, "l": {"v": 0.2}, "r": {"v": 0.3}},
+    }
+    (short,) = short_thresholds([tree], x)
+    # The two values are 2 ulp apart: as many digits as part them are kept.
+    assert x[0, 0] < short["t"] < x[1, 0]
+    x[1, 0] = 0.003
+    (short,) = short_thresholds([tree], x)
+    assert short["t"] == 0.00206338112  # the fewest digits that stay above 0.00206338111738
+    # One ulp up or down in the fitted threshold writes the same bytes.
+    for t in (math.nextafter(midpoint, 0), math.nextafter(midpoint, 1)):
+        assert short_thresholds([{**tree, "t": t}], x) == [short]
+    assert short["r"] == {"f": 1, "t": 2.5, "l": {"v": 0.2}, "r": {"v": 0.3}}
+    for row in x:
+        assert (row[0] <= short["t"]) == (row[0] <= midpoint)
+    assert short_thresholds([{"v": 0.5}], x) == [{"v": 0.5}]

@@ -862,7 +862,7 @@ def fit_semantic(
             return held[tuple(f)]
 
         trees, base = fit_trees(x, y, weights=w, **TREES)
-        fitted = {"base": round(float(base), 6), "trees": trees}
+        fitted = {"base": round(float(base), 6), "trees": short_thresholds(trees, x)}
     release = release_threshold(sure, per_set)
     tau, reported = report_threshold(sure, per_set, target)
     out = {
@@ -884,6 +884,35 @@ def fit_semantic(
         for name, c in zip(names, fitted["weights"], strict=True):
             print(f"{name:22} {c:+.3f}")
     print(f"release {release} report threshold {tau} rates {reported}")
+
+
+def short_thresholds(
+    trees: Sequence[dict[str, Any]], x: np.ndarray[Any, np.dtype[np.float64]]
+) -> list[dict[str, Any]]:
+    """The trees with each split's threshold written in the fewest significant digits (at least
+    6) that still part the fitted values of its feature (``x``'s columns) as before, and equal
+    none of them. A feature such as ``best`` may come out one ulp apart from one run to the next
+    (the order of a sum), and so may a threshold half way between two of its values; the short
+    form is the same in both runs, so a refit of the same material writes the same bytes."""
+    seen = [np.unique(x[:, j]) for j in range(x.shape[1])]
+
+    def short(node: dict[str, Any]) -> dict[str, Any]:
+        if "v" in node:
+            return dict(node)
+        values, t = seen[node["f"]], float(node["t"])
+        left = np.searchsorted(values, t, side="right")
+        for digits in range(6, 18):
+            r = float(f"{t:.{digits}g}")
+            if (
+                np.searchsorted(values, r, side="left")
+                == left
+                == np.searchsorted(values, r, side="right")
+            ):
+                t = r
+                break
+        return {"f": node["f"], "t": t, "l": short(node["l"]), "r": short(node["r"])}
+
+    return [short(tree) for tree in trees]
 
 
 def _confidence(trees: list[dict[str, object]], base: float) -> Callable[[Sequence[float]], float]:
