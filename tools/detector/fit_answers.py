@@ -892,8 +892,9 @@ def short_thresholds(
     """The trees with each split's threshold written in the fewest significant digits (at least
     6) that still part the fitted values of its feature (``x``'s columns) as before, and equal
     none of them. A feature such as ``best`` may come out one ulp apart from one run to the next
-    (the order of a sum), and so may a threshold half way between two of its values; the short
-    form is the same in both runs, so a refit of the same material writes the same bytes."""
+    (the matcher's ``association`` sums over a set of words, in the order of the process's string
+    hashes), and so may a threshold half way between two of its values; the short form is the
+    same in both runs, so a refit of the same material writes the same bytes."""
     seen = [np.unique(x[:, j]) for j in range(x.shape[1])]
 
     def short(node: dict[str, Any]) -> dict[str, Any]:
