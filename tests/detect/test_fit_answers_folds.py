@@ -75,3 +75,15 @@ def test_written_thresholds_are_short_and_part_the_fitted_values_as_before() -> 
     for row in x:
         assert (row[0] <= short["t"]) == (row[0] <= midpoint)
     assert short_thresholds([{"v": 0.5}], x) == [{"v": 0.5}]
+
+
+def test_a_written_threshold_never_equals_a_fitted_value() -> None:
+    # Six and eight digits of the midpoint give 1.0 and 1.0000001, each a fitted value; a
+    # threshold equal to the upper one would send its row to the other side.
+    x = np.array([[1.0], [1.0000001], [3.0]])
+    midpoint = (1.0 + 1.0000001) / 2
+    tree = {"f": 0, "t": midpoint, "l": {"v": -0.1}, "r": {"v": 0.1}}
+    (short,) = short_thresholds([tree], x)
+    assert short["t"] not in set(x[:, 0])
+    for row in x:
+        assert (row[0] <= short["t"]) == (row[0] <= midpoint)
