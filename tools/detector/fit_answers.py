@@ -61,9 +61,8 @@ import json
 import math
 import random
 import re
-import zlib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -708,16 +707,16 @@ def _semantic_findings(
     table: Associations,
     meanings: Meanings,
     *,
-    fold: bool = False,
+    fold: Mapping[tuple[str, ...], int] | None = None,
 ) -> list[list[float]]:
     """The finding and meaning features of each request the matching leaves out of ``m``;
-    ``fold``: each row ends with the fold of its user message (:func:`message_fold`)."""
+    ``fold``: each row ends with the fold of its user message (:func:`request_folds`)."""
     wanted, owner = _left_out(m, limits)
     if m is None or not wanted:
         return []
     p, opens, requests, claims, _ = m
     closeness = Closeness.of(meanings, requests, claims, opens)
-    extra = [float(message_fold(requests))] if fold else []
+    extra = [float(fold[tuple(requests)])] if fold is not None else []
     return [
         finding_features(p, owner, i, requests[i], claims, table)
         + meaning_features(closeness, owner, i)
@@ -727,14 +726,51 @@ def _semantic_findings(
 
 
 FOLDS = 5
-"""The folds of the semantic confidence's cross-validation (by user message)."""
+"""The folds of the semantic confidence's cross-validation (by groups of user messages)."""
 
 
-def message_fold(requests: Sequence[str]) -> int:
-    """The fold of a simulated turn's user message (by its segmented requests, which every turn
-    made from one message shares, whatever was answered): a stable hash, so every turn of one
-    message falls in one fold."""
-    return zlib.crc32("\n".join(requests).encode("utf-8")) % FOLDS
+def _normal(request: str) -> str:
+    """A segmented request as the folds compare it: lower case, spaces collapsed."""
+    return " ".join(request.lower().split())
+
+
+def request_folds(
+    messages: Iterable[Sequence[str]], folds: int = FOLDS
+) -> dict[tuple[str, ...], int]:
+    """The fold of each user message (given as its segmented requests, which every turn made
+    from one message shares, whatever was answered), so that no request (:func:`_normal`) is
+    read in two folds: the joined development sets reuse one user's request in several
+    messages, and a held-out row whose request the training folds hold is no new text.
+
+    Messages sharing a request are joined (union-find; a group's name is its least request);
+    the groups go, largest first (ties by name), each to the fold holding the fewest messages so
+    far (ties: the lowest fold). The same messages give the same folds in any order."""
+    keys = sorted({tuple(m) for m in messages})
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while parent[name] != name:
+            parent[name] = parent[parent[name]]
+            name = parent[name]
+        return name
+
+    for key in keys:
+        names = [_normal(r) for r in key] or [""]
+        for name in names:
+            parent.setdefault(name, name)
+        for name in names[1:]:
+            a, b = root(names[0]), root(name)
+            parent[max(a, b)] = min(a, b)
+    groups: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+    for key in keys:
+        groups[root(_normal(key[0]) if key else "")].append(key)
+    sizes = [0] * folds
+    fold_of: dict[tuple[str, ...], int] = {}
+    for name in sorted(groups, key=lambda g: (-len(groups[g]), g)):
+        k = sizes.index(min(sizes))
+        sizes[k] += len(groups[name])
+        fold_of.update(dict.fromkeys(groups[name], k))
+    return fold_of
 
 
 def release_threshold(confidence: Any, per_set: Sequence[Sequence[Found]]) -> float:
@@ -790,12 +826,16 @@ def fit_semantic(
     Gradient-boosted trees (``linear``: a logistic regression, as fitted before 2026-12-04).
     Trees fit their own turns more closely than new ones, so both levels are chosen on
     out-of-fold confidences: each row scored by the trees fitted on the other :data:`FOLDS`
-    folds of user messages (:func:`message_fold`); the shipped trees are then fitted on all."""
+    folds, in which no request is read in two folds (:func:`request_folds`); the shipped trees
+    are then fitted on all."""
     meanings = local_meanings(embedder)
+    folds_of = request_folds(
+        m[2] for t in turns for kind in (t.full, t.drop, t.filler) for m in kind if m is not None
+    )
     fx, fy, fw, per_set = finding_rows(
         model,
         turns,
-        lambda m, limits, table: _semantic_findings(m, limits, table, meanings, fold=True),
+        lambda m, limits, table: _semantic_findings(m, limits, table, meanings, fold=folds_of),
     )
     rows = np.asarray(fx)
     x, folds = rows[:, :-1], rows[:, -1]
@@ -822,7 +862,7 @@ def fit_semantic(
             return held[tuple(f)]
 
         trees, base = fit_trees(x, y, weights=w, **TREES)
-        fitted = {"base": round(float(base), 6), "trees": trees}
+        fitted = {"base": round(float(base), 6), "trees": short_thresholds(trees, x)}
     release = release_threshold(sure, per_set)
     tau, reported = report_threshold(sure, per_set, target)
     out = {
@@ -832,7 +872,7 @@ def fit_semantic(
         "report_threshold": tau,
         "levels_chosen_on": "the logistic regression's own fit rows"
         if linear
-        else f"out-of-fold confidences, {FOLDS} folds by user message",
+        else f"out-of-fold confidences, {FOLDS} folds, no request in two",
         "fitted_on": [f"{name}:{answer}" for name, answer in FIT_SETS]
         + ["sgd-train slot answers", "sgd-real-train", "fillers-train"],
         "embedder": EMBEDDERS[embedder],
@@ -844,6 +884,36 @@ def fit_semantic(
         for name, c in zip(names, fitted["weights"], strict=True):
             print(f"{name:22} {c:+.3f}")
     print(f"release {release} report threshold {tau} rates {reported}")
+
+
+def short_thresholds(
+    trees: Sequence[dict[str, Any]], x: np.ndarray[Any, np.dtype[np.float64]]
+) -> list[dict[str, Any]]:
+    """The trees with each split's threshold written in the fewest significant digits (at least
+    6) that still part the fitted values of its feature (``x``'s columns) as before, and equal
+    none of them. A feature such as ``best`` may come out one ulp apart from one run to the next
+    (the matcher's ``association`` sums over a set of words, in the order of the process's string
+    hashes), and so may a threshold half way between two of its values; the short form is the
+    same in both runs, so a refit of the same material writes the same bytes."""
+    seen = [np.unique(x[:, j]) for j in range(x.shape[1])]
+
+    def short(node: dict[str, Any]) -> dict[str, Any]:
+        if "v" in node:
+            return dict(node)
+        values, t = seen[node["f"]], float(node["t"])
+        left = np.searchsorted(values, t, side="right")
+        for digits in range(6, 18):
+            r = float(f"{t:.{digits}g}")
+            if (
+                np.searchsorted(values, r, side="left")
+                == left
+                == np.searchsorted(values, r, side="right")
+            ):
+                t = r
+                break
+        return {"f": node["f"], "t": t, "l": short(node["l"]), "r": short(node["r"])}
+
+    return [short(tree) for tree in trees]
 
 
 def _confidence(trees: list[dict[str, object]], base: float) -> Callable[[Sequence[float]], float]:
