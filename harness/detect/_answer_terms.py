@@ -6,6 +6,7 @@ likely a sentence only closes or asks back (the dialogue-act tagger)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -90,15 +91,16 @@ def reply_terms(text: str) -> frozenset[str]:
 
 
 def association(request: frozenset[str], claim: frozenset[str], table: Associations) -> float:
-    """The mean, over the sentence's words, of their strongest association with the request."""
+    """The mean, over the sentence's words, of their strongest association with the request.
+
+    Summed exactly (:func:`math.fsum`): the words of a ``frozenset`` come in an order that
+    follows the process's string hashing (``PYTHONHASHSEED``), and a plain running sum in that
+    order could differ in its last bit from one process to the next."""
     if not claim or not request:
         return 0.0
-    total = 0.0
-    for c in claim:
-        row = table.get(c)
-        if row:
-            total += max([row.get(r, 0.0) for r in request])  # ``request`` is not empty
-    return total / len(claim)
+    # ``request`` is not empty, so each row has a strongest association
+    best = [max([row.get(r, 0.0) for r in request]) for row in map(table.get, claim) if row]
+    return math.fsum(best) / len(claim)
 
 
 def own_words(words: Sequence[frozenset[str]]) -> list[frozenset[str]]:

@@ -41,7 +41,8 @@ class NeedsModel:
 
     def probability(self, text: str) -> float:
         features = feature_set(text)
-        z = self.bias + sum(map(self.weights.get, features, repeat(0.0, len(features))))
+        # Summed exactly: a set's order follows the process's string hashing (PYTHONHASHSEED).
+        z = self.bias + math.fsum(map(self.weights.get, features, repeat(0.0, len(features))))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
