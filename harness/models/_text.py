@@ -118,7 +118,8 @@ class Router:
             return [(name, 0.0) for name in self._names]
         out: list[tuple[str, float]] = []
         for name, bag, examples in zip(self._names, self._bags, self._examples, strict=True):
-            overlap = sum(self._idf.get(t, 0.0) for t in tokens & bag)
+            # Summed exactly: a set's order follows the string hashing (PYTHONHASHSEED).
+            overlap = math.fsum([self._idf.get(t, 0.0) for t in tokens & bag])
             best_example = max((len(tokens & e) / len(tokens | e) for e in examples), default=0.0)
             out.append((name, overlap + 2.0 * best_example))
         out.sort(key=lambda item: -item[1])

@@ -85,14 +85,17 @@ class ConceptTable:
         times the mean weight of its two words."""
         out: defaultdict[int, float] = defaultdict(float)
         table = self.words
-        for key in set(pairs(words)):
+        # The distinct words in the text's order (not a set's, which follows the process's
+        # string hashing): each intent's weight is then summed in the same order in every
+        # process, to the last bit.
+        for key in dict.fromkeys(pairs(words)):
             found = table.get(key)
             if found:
                 first, second = key.split(" ")
                 w = (weight(first) + weight(second)) / 2
                 for k, x in found:
                     out[k] += w * x
-        for word in set(words):
+        for word in dict.fromkeys(words):
             found = table.get(word)
             if found:
                 w = weight(word)

@@ -276,7 +276,9 @@ class AgentMatcher:
         concepts = self._closeness(words)
         if self._scale:
             concepts = [c * x for c, x in zip(concepts, self._scale, strict=True)]
-        mass = sum(self._agent_idf.get(t, 0.0) for t in distinct) or 1.0
+        # Sums over a set of words are made exactly (``math.fsum``): a plain sum would follow
+        # the set's order, which follows the process's string hashing (``PYTHONHASHSEED``).
+        mass = math.fsum([self._agent_idf.get(t, 0.0) for t in distinct]) or 1.0
         out: list[tuple[str, tuple[float, ...]]] = []
         for name, texts, agent, bag, probability, closeness in zip(
             self._names,
@@ -289,7 +291,7 @@ class AgentMatcher:
         ):
             cosines = [_cosine(vector, t.vector, t.norm) for t in texts]
             overlaps = [_jaccard(grams, t.grams) for t in texts]
-            shared = sum(self._agent_idf.get(t, 0.0) for t in distinct & bag)
+            shared = math.fsum([self._agent_idf.get(t, 0.0) for t in distinct & bag])
             out.append(
                 (
                     name,

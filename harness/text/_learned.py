@@ -35,10 +35,12 @@ class ReaderModel:
     """Per reading, the weight of each feature (features not listed weigh nothing)."""
 
     def scores(self, features: Iterable[str]) -> dict[str, float]:
-        """The log-odds of each reading for a sentence with ``features``."""
+        """The log-odds of each reading for a sentence with ``features``: the weights are
+        summed exactly (``math.fsum``), so a set of features gives the same log-odds in every
+        process, whatever order its string hashing (``PYTHONHASHSEED``) puts them in."""
         chosen = tuple(features)
         return {
-            ask: bias + sum(self.weights[ask].get(f, 0.0) for f in chosen)
+            ask: bias + math.fsum([self.weights[ask].get(f, 0.0) for f in chosen])
             for ask, bias in self.biases.items()
         }
 
