@@ -4,15 +4,9 @@ last bit in every process: a sum over a set of words is made exactly, not in the
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-_ROOT = Path(__file__).resolve().parents[2]
+from tests import hash_seeds
 
 # New texts (written for this test): requests of one message and the sentences a bot answered.
 _CASES = [
@@ -85,25 +79,9 @@ print(json.dumps(out))
 """
 
 
-def _values(seed: int) -> dict[str, object]:
-    env = {**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(_ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", _SCRIPT],
-        input=json.dumps(_CASES),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=_ROOT,
-        env=env,
-        timeout=300,
-    )
-    values: dict[str, object] = json.loads(done.stdout)
-    return values
-
-
 @pytest.fixture(scope="module")
 def by_seed() -> dict[int, dict[str, object]]:
-    return {seed: _values(seed) for seed in (1, 2, 3)}
+    return hash_seeds.by_seed(_SCRIPT, _CASES)
 
 
 @pytest.mark.parametrize("part", ["features", "probabilities", "needs"])
@@ -111,5 +89,5 @@ def test_the_same_texts_give_the_same_floats_whatever_the_string_hashing(
     by_seed: dict[int, dict[str, object]], part: str
 ) -> None:
     first = by_seed[1][part]
-    for seed in (2, 3):
+    for seed in hash_seeds.SEEDS[1:]:
         assert by_seed[seed][part] == first, f"{part} differ between PYTHONHASHSEED 1 and {seed}"
