@@ -34,3 +34,12 @@ def under_seed(script: str, payload: object, seed: int) -> dict[str, object]:
 def by_seed(script: str, payload: object) -> dict[int, dict[str, object]]:
     """:func:`under_seed` for each of :data:`SEEDS`."""
     return {seed: under_seed(script, payload, seed) for seed in SEEDS}
+
+
+def assert_same(values: dict[int, dict[str, object]], part: str) -> None:
+    """``values[seed][part]`` is the same under every seed as under the first."""
+    first = values[SEEDS[0]][part]
+    for seed in SEEDS[1:]:
+        assert values[seed][part] == first, (
+            f"{part} differ between PYTHONHASHSEED {SEEDS[0]} and {seed}"
+        )
