@@ -87,3 +87,37 @@ def test_a_written_threshold_never_equals_a_fitted_value() -> None:
     assert short["t"] not in set(x[:, 0])
     for row in x:
         assert (row[0] <= short["t"]) == (row[0] <= midpoint)
+
+
+def test_a_rounding_that_lands_on_the_upper_value_is_not_written() -> None:
+    # Six digits of the midpoint give 0.123456, the upper fitted value itself: the row there
+    # would go left (x <= t) instead of right.
+    x = np.array([[0.1234551], [0.123456], [0.5]])
+    midpoint = (0.1234551 + 0.123456) / 2
+    tree = {"f": 0, "t": midpoint, "l": {"v": -0.1}, "r": {"v": 0.1}}
+    (short,) = short_thresholds([tree], x)
+    assert short["t"] not in set(x[:, 0])
+    for row in x:
+        assert (row[0] <= short["t"]) == (row[0] <= midpoint)
+
+
+def test_a_written_threshold_keeps_half_its_room_on_each_side() -> None:
+    # Nine digits give 0.340599999999999, 1 ulp above the lower value; the fitted midpoint
+    # had 9 ulps on each side, and a feature recomputed an ulp or two away would cross it.
+    lo, hi = 0.34059999999999896, 0.3406
+    x = np.array([[lo], [hi], [0.9]])
+    midpoint = 0.34059999999999946
+    tree = {"f": 0, "t": midpoint, "l": {"v": -0.1}, "r": {"v": 0.1}}
+    (short,) = short_thresholds([tree], x)
+    assert lo < short["t"] < hi
+    assert short["t"] - lo >= (midpoint - lo) / 2
+    assert hi - short["t"] >= (hi - midpoint) / 2
+
+
+def test_a_request_with_no_words_joins_no_messages() -> None:
+    folds = request_folds([(), ("hello", ""), ("a",), ("b", "  "), ("c",), ("d",), ("e",)])
+    # ("hello", "") and ("b", "  ") are named by their one real request each: seven groups
+    # of one message, so the five folds hold them 2, 2, 1, 1, 1; before, ("hello", "") and
+    # ("b", "  ") shared the group of the message with no request.
+    assert sorted(np.bincount(list(folds.values()), minlength=FOLDS)) == [1, 1, 1, 2, 2]
+    assert len({folds[()], folds[("hello", "")], folds[("b", "  ")]}) == 3

@@ -742,9 +742,11 @@ def request_folds(
     read in two folds: the joined development sets reuse one user's request in several
     messages, and a held-out row whose request the training folds hold is no new text.
 
-    Messages sharing a request are joined (union-find; a group's name is its least request);
-    the groups go, largest first (ties by name), each to the fold holding the fewest messages so
-    far (ties: the lowest fold). The same messages give the same folds in any order."""
+    Messages sharing a request are joined (union-find; a group's name is its least request; a
+    request with no words joins nothing, and the messages with no request form one group "",
+    which gives no rows); the groups go, largest first (ties by name), each to the fold holding
+    the fewest messages so far (ties: the lowest fold). The same messages give the same folds in
+    any order."""
     keys = sorted({tuple(m) for m in messages})
     parent: dict[str, str] = {}
 
@@ -754,8 +756,12 @@ def request_folds(
             name = parent[name]
         return name
 
+    def names_of(key: tuple[str, ...]) -> list[str]:
+        # A request with no words names nothing; a message with none is in the group "".
+        return [n for n in map(_normal, key) if n] or [""]
+
     for key in keys:
-        names = [_normal(r) for r in key] or [""]
+        names = names_of(key)
         for name in names:
             parent.setdefault(name, name)
         for name in names[1:]:
@@ -763,7 +769,7 @@ def request_folds(
             parent[max(a, b)] = min(a, b)
     groups: dict[str, list[tuple[str, ...]]] = defaultdict(list)
     for key in keys:
-        groups[root(_normal(key[0]) if key else "")].append(key)
+        groups[root(names_of(key)[0])].append(key)
     sizes = [0] * folds
     fold_of: dict[tuple[str, ...], int] = {}
     for name in sorted(groups, key=lambda g: (-len(groups[g]), g)):
@@ -890,8 +896,9 @@ def short_thresholds(
     trees: Sequence[dict[str, Any]], x: np.ndarray[Any, np.dtype[np.float64]]
 ) -> list[dict[str, Any]]:
     """The trees with each split's threshold written in the fewest significant digits (at least
-    6) that still part the fitted values of its feature (``x``'s columns) as before, and equal
-    none of them. A feature such as ``best`` may come out one ulp apart from one run to the next
+    6) that still part the fitted values of its feature (``x``'s columns) as before, equal none of
+    them, and keep at least half of the fitted threshold's distance to the nearest value on each
+    side. A feature such as ``best`` may come out one ulp apart from one run to the next
     (the matcher's ``association`` sums over a set of words, in the order of the process's string
     hashes), and so may a threshold half way between two of its values; the short form is the
     same in both runs, so a refit of the same material writes the same bytes."""
@@ -901,14 +908,14 @@ def short_thresholds(
         if "v" in node:
             return dict(node)
         values, t = seen[node["f"]], float(node["t"])
-        left = np.searchsorted(values, t, side="right")
+        left = int(np.searchsorted(values, t, side="right"))
+        # A rounding keeps at least half of the room the fitted threshold had on each side.
+        low = t - (t - float(values[left - 1])) / 2 if left > 0 else -math.inf
+        high = t + (float(values[left]) - t) / 2 if left < len(values) else math.inf
         for digits in range(6, 18):
             r = float(f"{t:.{digits}g}")
-            if (
-                np.searchsorted(values, r, side="left")
-                == left
-                == np.searchsorted(values, r, side="right")
-            ):
+            between = np.searchsorted(values, r, side="left") == left
+            if low <= r <= high and between and np.searchsorted(values, r, side="right") == left:
                 t = r
                 break
         return {"f": node["f"], "t": t, "l": short(node["l"]), "r": short(node["r"])}
