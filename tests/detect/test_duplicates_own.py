@@ -2,7 +2,7 @@
 
 The corpus was written blind on 2026-12-04 by a project helper that neither ran the duplicate
 detector on it nor read the detector's code (40 transcripts in 16 domains the development corpus
-does not cover, 90 duplicate pairs, 177 hard negatives). Its ``build.py`` holds every text and
+does not cover, 90 duplicate pairs, 222 hard negatives). Its ``build.py`` holds every text and
 label; ``--check`` validates the files on disk (ids, replies, turns, scopes, the ``exact`` rule,
 every identical bot pair labelled, weekday/date pairs right for 2026, the counts) and that they are
 what the builder writes. These tests never run the detector on it: measuring it is a separate,
@@ -27,7 +27,7 @@ def test_the_corpus_on_disk_is_what_its_builder_writes_and_validates() -> None:
         check=False,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "40 transcripts, 90 duplicate pairs, 177 hard negatives: ok" in run.stdout
+    assert "40 transcripts, 90 duplicate pairs, 222 hard negatives: ok" in run.stdout
 
 
 def test_the_builder_uses_the_standard_library_only() -> None:
