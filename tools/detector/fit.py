@@ -376,9 +376,15 @@ def load_corpus(corpus: Path) -> list[Labelled]:
 
 
 def load_sgd(
-    path: Path, *, every: int = 1, offset: int = 0, limit: int | None = None, plain: bool = False
+    path: Path,
+    *,
+    every: int = 1,
+    offset: int = 0,
+    limit: int | None = None,
+    plain: bool = False,
+    recaps: bool = True,
 ) -> list[Labelled]:
-    """Built SGD transcripts as :class:`Labelled`."""
+    """Built SGD transcripts as :class:`Labelled` (``recaps``: see :func:`tools.detector.sgd.build`)."""
     return [
         Labelled(
             name=b.transcript.conversation,
@@ -387,7 +393,9 @@ def load_sgd(
             negatives=frozenset(frozenset(p) for p in b.negatives),
             source=b.kind,
         )
-        for b in build_all(path, every=every, offset=offset, limit=limit, plain=plain)
+        for b in build_all(
+            path, every=every, offset=offset, limit=limit, plain=plain, recaps=recaps
+        )
     ]
 
 
