@@ -1,6 +1,10 @@
-"""Where each duplicate the dev corpus's cross-validation misses is lost.
+"""Where each duplicate the labelled corpora's cross-validation misses is lost.
 
-    python -m tools.detector.misses [--corpus tests/fixtures/duplicates-dev] [--sgd PATH/TO/sgd]
+    python -m tools.detector.misses [--corpus tests/fixtures/duplicates-dev ...] [--sgd PATH]
+
+``--corpus`` is repeatable (default: the dev corpus alone; several are fitted and
+cross-validated together, the folds drawn within each corpus); every miss names its corpus, and
+the counts by stage are printed per corpus.
 
 Each fold's scorer is fitted as ``fit measure`` fits it: the SGD-train rows (the cached rows the
 shipped scorer was fitted on; with ``--sgd``, the rows this code builds from SGD train, which is
@@ -24,7 +28,7 @@ fold that no finding holds is put at the stage of the detector that loses it:
 
 A pair is counted found as ``fit measure`` counts it (:func:`tools.detector.fit.found_pairs`).
 
-The dev corpus is development material: its texts and errors may be read. Nothing held out is
+Both corpora are development material: their texts and errors may be read. Nothing held out is
 read here.
 """
 
@@ -70,6 +74,8 @@ class Miss:
 
     transcript: str
     pair: tuple[str, str]
+    corpus: str = ""
+    """The transcript's corpus (its folder's name)."""
     """The two message ids, in order."""
     stage: str
     """``no candidate``, ``excused: closing``, ``excused: RULE``, ``scored`` or
@@ -245,7 +251,9 @@ def stages(
         order = tuple(sorted(pair, key=_position(item)))
         ids = (order[0], order[1])
         if decision is None:
-            out.append(Miss(transcript=item.name, pair=ids, stage="no candidate"))
+            out.append(
+                Miss(transcript=item.name, corpus=item.source, pair=ids, stage="no candidate")
+            )
             continue
         candidate, features, rule = decision.pair, decision.features, decision.rule
         probability = model.probability(features)
@@ -262,6 +270,7 @@ def stages(
         out.append(
             Miss(
                 transcript=item.name,
+                corpus=item.source,
                 pair=ids,
                 stage=stage,
                 probability=round(probability, 4),
@@ -293,10 +302,11 @@ def _pulling(
     return tuple((name, round(p, 4)) for p, name in rises[:PULLING])
 
 
-def misses(corpus: Path, *, sgd: Path | None = None, k: int = 5) -> list[Miss]:
-    """The dev corpus's cross-validation misses (folds by transcript, as ``fit measure``); with
-    ``sgd``, fitted on the SGD-train rows this code builds rather than the cached ones."""
-    items = fit.load_corpus(corpus)
+def misses(corpus: Path | Sequence[Path], *, sgd: Path | None = None, k: int = 5) -> list[Miss]:
+    """The cross-validation misses of one corpus or of several fitted together (folds by
+    transcript drawn within each corpus, as ``fit measure``); with ``sgd``, fitted on the
+    SGD-train rows this code builds rather than the cached ones."""
+    items = fit.load_corpora([corpus] if isinstance(corpus, Path) else corpus)
     corpus_rows = fit.collect(items)
     if sgd is None:
         sgd_rows = fit.load_rows(fit.ROWS)
@@ -314,15 +324,20 @@ def misses(corpus: Path, *, sgd: Path | None = None, k: int = 5) -> list[Miss]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--corpus", type=Path, default=fit.ROOT / "tests" / "fixtures" / "duplicates-dev"
+        "--corpus",
+        type=Path,
+        action="append",
+        help="a labelled corpus folder (repeat for several, fitted and cross-validated together; "
+        "default: the dev and own corpora)",
     )
     parser.add_argument("--sgd", type=Path, help="the SGD data folder (SGD train only is read)")
     args = parser.parse_args()
-    found = misses(args.corpus, sgd=args.sgd)
+    found = misses(args.corpus or list(fit.CORPORA), sgd=args.sgd)
     for miss in found:
         print(
             json.dumps(
                 {
+                    "corpus": miss.corpus,
                     "transcript": miss.transcript,
                     "pair": miss.pair,
                     "stage": miss.stage,
@@ -334,10 +349,12 @@ def main() -> None:
                 }
             )
         )
-    by_stage: dict[str, int] = {}
-    for miss in found:
-        by_stage[miss.stage] = by_stage.get(miss.stage, 0) + 1
-    print("missed:", len(found), "by stage:", json.dumps(by_stage, sort_keys=True))
+    for corpus in sorted({miss.corpus for miss in found}):
+        mine = [miss for miss in found if miss.corpus == corpus]
+        by_stage: dict[str, int] = {}
+        for miss in mine:
+            by_stage[miss.stage] = by_stage.get(miss.stage, 0) + 1
+        print(f"{corpus} missed:", len(mine), "by stage:", json.dumps(by_stage, sort_keys=True))
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ say whether a change of the code helped. This module refits the scorer nine time
 cached SGD-train rows (``tests/fixtures/detector/sgd-train-rows.npz``) and with the rows less one
 eighth of their transcripts at a time. Each of the nine fits gives
 
-- the dev corpus's 5-fold cross-validation by transcript (found, false positives, hard negatives);
+- the labelled corpora's 5-fold cross-validation by transcript (found, false positives, hard
+  negatives; with several corpora, each corpus's as well, ``cv <corpus>``);
 - with ``--sgd``, the figures on SGD-train dialogues the scorer is never fitted on, scored by that
-  fit's scorer on all 60 corpus transcripts: the dialogues at position 3 mod 8 built
+  fit's scorer on all the corpora's transcripts: the dialogues at position 3 mod 8 built
   into labelled transcripts (found, false positives, hard negatives), and the findings on the
   unchanged dialogues at positions 3, 5 and 6 mod 8 (false alarms).
 
@@ -65,7 +66,7 @@ class Material:
 
 
 def record(corpus: Sequence[fit.Labelled], sgd: Path | None, *, position: int = 3) -> Material:
-    """Record the dev corpus and, with ``sgd``, the unfitted SGD-train slices."""
+    """Record the labelled corpora and, with ``sgd``, the unfitted SGD-train slices."""
     sgd_rows = fit.load_rows(fit.ROWS)
     if sgd is None:
         return Material(tune.record(corpus), sgd_rows, [], [])
@@ -154,6 +155,13 @@ def nine_fits(material: Material, *, members: int = fit.MEMBERS) -> list[Fit]:
             items = [corpus[i] for i in held]
             tune.score(items, tune.probabilities(model, items), 0.5, cv)
         figures = {"cv": cv.tp, "cv_fp": cv.fp, "cv_hn": cv.hard_fp}
+        if len(cv.parts) > 1:
+            for source, part in sorted(cv.parts.items()):
+                figures |= {
+                    f"cv {source}": part.tp,
+                    f"cv_fp {source}": part.fp,
+                    f"cv_hn {source}": part.hard_fp,
+                }
         if material.built:
             model = fitted(range(n), rows)
             built = tune.score(material.built, tune.probabilities(model, material.built), 0.5)
@@ -174,6 +182,7 @@ def summed(fits: Sequence[Fit]) -> dict[str, int]:
     """Each figure summed over the fits, and how many labelled pairs some fits find and others
     miss (``unstable``)."""
     total = {k: sum(f.figures[k] for f in fits) for k in FIGURES if k in fits[0].figures}
+    total |= {k: sum(f.figures[k] for f in fits) for k in fits[0].figures if k not in total}
     some = set().union(*(f.found for f in fits))
     every = set(fits[0].found).intersection(*(f.found for f in fits[1:]))
     total["unstable"] = len(some - every)
