@@ -129,7 +129,12 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
         and not accepted_offer(other.message.text, between, entry.message.text)
     ):
         return False
-    asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
+    earlier_acts = message_acts(other.message.text)
+    # A report of what was done ("Your table is confirmed for 8 pm."), which the act tagger may
+    # read as a confirmation as well, asked nothing.
+    asked = "?" in other.message.text[-200:] or (
+        "CONFIRM" in earlier_acts and not earlier_acts & _OUTCOME
+    )
     if (
         not asked
         and not kept
