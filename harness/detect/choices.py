@@ -175,6 +175,13 @@ def offers_another(
         if _NONE_ELSE.search(later.text):
             return False  # the answer is that there is nothing else: no other item offered
         second = named_items(later)
+        if restated is not None:
+            part = named_items(analyse(restated))
+            if part & first and not part - first:
+                # The restated part names the earlier's items and no other: the earlier option
+                # said again beside the new one ("There is a showtime at 3 pm in The Lot.
+                # There is another showtime in Regal at 10:30 pm."), not another in its template.
+                return False
         return bool(second - first) and bool(first - second)
     if restated is None or asked_first is None:
         return False
