@@ -140,10 +140,7 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
         and not kept
         and (
             not later_acts & _OUTCOME
-            or not (
-                users.requested_between(turn, later_turn, other.text.facts)
-                or users.requested_between(turn, later_turn, entry.text.facts - other.text.facts)
-            )
+            or not users.requested_between(turn, later_turn, other.text.facts)
             or _verbatim(other, entry)
         )
     ):
