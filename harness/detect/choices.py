@@ -112,7 +112,8 @@ def _placed_capitals(text: str) -> frozenset[str]:
     capitalises "Reservation" by its place; a rare word there ("Confirm: Alegrias at noon") stays
     a name."""
     words = {m.group(1).lower() for m in _AFTER_COLON.finditer(text)}
-    return frozenset("word:" + w for w in words - _rare(words))
+    # Rare or not by the word itself, without a possessive ("Lindqvist's").
+    return frozenset("word:" + w for w in words if not _rare({w.split("'")[0]}))
 
 
 def _negates(text: str) -> bool:

@@ -1,0 +1,120 @@
+"""The stated rules after the scorer, read where they were too broad or too narrow in general
+(``docs/detector.md``, "Where the stated rules overrule the scorer"): a report of what was done
+asks nothing to accept, a confirmation asked again opens a clause after a colon with a common
+word ("Please confirm: Table for 4 ...") or says "No problem" first, and the earlier option
+said again beside the new one the user asked for.
+New text written for these tests."""
+
+from __future__ import annotations
+
+from harness.detect._users import _User
+from harness.detect.acts import message_acts
+from harness.detect.transcript import Message
+from harness.detect.choices import accepted_offer, asks_to_confirm_again, offers_another
+from harness.text import analyse
+from tests.detect.test_failure_classes import duplicates, pairs
+
+
+def _user(text: str) -> _User:
+    return _User.of(Message(id="u", turn=1, role="user", sender="user", text=text))
+
+
+# A report of what was done asks nothing ------------------------------------------------------
+
+_REPORTED = (
+    "Your table at Casa Lume is confirmed for Sunday 3 May at 7:30 pm for 4 people "
+    "(reference CL-4410). They'll keep it for 15 minutes if you're running late."
+)
+
+
+def test_the_tagger_reads_the_report_as_a_confirmation_and_an_outcome() -> None:
+    acts = message_acts(_REPORTED)
+    assert "CONFIRM" in acts and "NOTIFY_SUCCESS" in acts
+
+
+def test_an_ok_to_a_report_of_what_was_done_accepts_nothing() -> None:
+    # Fails before: the act tagger reads "is confirmed" as a confirmation request as well as an
+    # outcome, and "great" after it was read as accepting an offer.
+    later = "As mentioned, you're all set at Casa Lume on Sunday 3 May under CL-4410."
+    assert not accepted_offer(_REPORTED, [_user("great thanks")], later)
+
+
+def test_a_yes_to_an_offer_to_act_is_still_accepted() -> None:
+    offer = "That's two nights at the Harbour Inn from Friday 9 May, $180 in total. Shall I book it?"
+    later = "You're booked at the Harbour Inn for two nights from Friday 9 May."
+    assert accepted_offer(offer, [_user("yes please")], later)
+
+
+def test_a_recap_of_a_reported_booking_after_thanks_is_a_duplicate() -> None:
+    # Fails before: the report was read as a question the user answered, and the recap as the
+    # confirmation of that answer.
+    found = duplicates(
+        ("user", "a table at casa lume for 4 on sunday 3 may, 7:30"),
+        ("dining", _REPORTED),
+        ("user", "great thanks"),
+        (
+            "dining",
+            "As I mentioned, it's all set: 4 people at Casa Lume at half past seven on Sunday "
+            "3 May under CL-4410, and they won't give the table away until a quarter to eight.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+# A confirmation asked again ------------------------------------------------------------------
+
+_ASKED = "Please confirm a table for 4 at Marlowe's in Leeds on June 2 at 7 pm."
+
+
+def test_a_common_word_after_a_colon_is_no_new_value() -> None:
+    # Fails before: "Table" capitalised after the colon was read as a name the earlier message
+    # lacks, so the confirmation asked again was read as a new one.
+    again = "Please confirm the following: Table for 4 at Marlowe's in Leeds, 7 pm on June 2."
+    assert asks_to_confirm_again(analyse(_ASKED), analyse(again), again, [_user("yes")])
+
+
+def test_a_rare_word_after_a_colon_is_still_a_name() -> None:
+    again = "Please confirm the following: Lindqvist's table for 4 in Leeds, 7 pm on June 2."
+    assert not asks_to_confirm_again(analyse(_ASKED), analyse(again), again, [_user("yes")])
+
+
+def test_no_problem_negates_nothing() -> None:
+    # Fails before: "No problem." read as a negation the later message lacks (another polarity).
+    earlier = "No problem. " + _ASKED
+    again = "Please confirm: a table for 4 at Marlowe's in Leeds on June 2 at 7 pm."
+    assert asks_to_confirm_again(analyse(earlier), analyse(again), again, [_user("yes")])
+
+
+def test_a_negation_the_later_message_adds_is_still_another_polarity() -> None:
+    again = "Please confirm: a table for 4 at Marlowe's in Leeds on June 2, not at 7 pm."
+    assert not asks_to_confirm_again(analyse(_ASKED), analyse(again), again, [_user("yes")])
+
+
+# Another option asked for -----------------------------------------------------------------
+
+_FIRST = "There are 2 showings. There is one at 3 pm at the Rialto Picturehouse."
+
+
+def test_the_earlier_option_said_again_beside_the_new_one_is_not_excused() -> None:
+    # Fails before: each message names an item the other does not (the Odeon is new), so the
+    # earlier option said again beside it was excused as another option.
+    restated = "There is 1 showing at 3 pm at the Rialto Picturehouse."
+    later = restated + " There is another showing at the Odeon Westgate at 9 pm."
+    assert not offers_another(
+        analyse(_FIRST), analyse(later), [_user("What other times are there?")], restated=restated
+    )
+
+
+def test_another_option_in_the_same_template_is_still_excused() -> None:
+    later = "There is one at 3 pm at the Odeon Westgate."
+    assert offers_another(
+        analyse(_FIRST), analyse(later), [_user("any other cinemas?")], restated=later
+    )
+
+
+def test_a_restated_part_naming_no_item_leaves_the_excuse() -> None:
+    earlier = "4 cinemas found, and one is the Rialto Picturehouse in Leeds."
+    later = "4 cinemas found. Another is the Odeon Westgate in Leeds."
+    assert offers_another(
+        analyse(earlier), analyse(later), [_user("suggest another one")], restated="4 cinemas found."
+    )
