@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from harness.detect._users import _User
 from harness.detect.acts import message_acts
-from harness.detect.transcript import Message
 from harness.detect.choices import accepted_offer, asks_to_confirm_again, offers_another
+from harness.detect.transcript import Message
 from harness.text import analyse
 from tests.detect.test_failure_classes import duplicates, pairs
 
@@ -40,7 +40,9 @@ def test_an_ok_to_a_report_of_what_was_done_accepts_nothing() -> None:
 
 
 def test_a_yes_to_an_offer_to_act_is_still_accepted() -> None:
-    offer = "That's two nights at the Harbour Inn from Friday 9 May, $180 in total. Shall I book it?"
+    offer = (
+        "That's two nights at the Harbour Inn from Friday 9 May, $180 in total. Shall I book it?"
+    )
     later = "You're booked at the Harbour Inn for two nights from Friday 9 May."
     assert accepted_offer(offer, [_user("yes please")], later)
 
@@ -116,5 +118,8 @@ def test_a_restated_part_naming_no_item_leaves_the_excuse() -> None:
     earlier = "4 cinemas found, and one is the Rialto Picturehouse in Leeds."
     later = "4 cinemas found. Another is the Odeon Westgate in Leeds."
     assert offers_another(
-        analyse(earlier), analyse(later), [_user("suggest another one")], restated="4 cinemas found."
+        analyse(earlier),
+        analyse(later),
+        [_user("suggest another one")],
+        restated="4 cinemas found.",
     )
