@@ -132,10 +132,13 @@ def accepted_offer(earlier: str, between: Sequence[UserLike], later: str) -> boo
     reply = between[0].norm
     if not _YES.search(reply) or _NO.search(reply):
         return False
-    acts = message_acts(earlier)
-    # A report of what was done ("Your table is confirmed for 8 pm."), which the act tagger may
-    # read as a confirmation as well, offers nothing to accept: "great" after it acknowledges.
-    return bool(acts & _OFFERS_TO_ACT) and not acts & _NOTIFY
+    # A sentence reporting what was done ("Your table is confirmed for 8 pm."), which the act
+    # tagger may read as a confirmation as well, offers nothing to accept: "great" after it
+    # acknowledges. A sentence beside it that offers or asks to confirm still does.
+    return any(
+        acts & _OFFERS_TO_ACT and not acts & _NOTIFY
+        for acts in (message_acts(s.text) for s in split_sentences(earlier))
+    )
 
 
 def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bool:

@@ -123,3 +123,46 @@ def test_a_restated_part_naming_no_item_leaves_the_excuse() -> None:
         [_user("suggest another one")],
         restated="4 cinemas found.",
     )
+
+
+# One sentence reports, another asks --------------------------------------------------------
+
+
+def test_a_report_beside_a_confirmation_request_still_asked() -> None:
+    # Fails before: the message's acts include an outcome (the flight is booked), so the whole
+    # message was read as a report that asked nothing, and the rental car booked after the "yes"
+    # as the question said again.
+    found = duplicates(
+        ("user", "book me the flight to Denver on March 12 and a car while I'm there"),
+        (
+            "travel",
+            "Your flight to Denver on March 12 is booked. Please confirm you also want a "
+            "rental car at Denver airport from March 12 to March 15.",
+        ),
+        ("user", "yes"),
+        ("travel", "Your rental car at Denver airport is booked from March 12 to March 15."),
+    )
+    assert ("m2", "m4") not in pairs(found)
+
+
+def test_a_failure_beside_a_confirmation_of_the_next_choice_still_asked() -> None:
+    found = duplicates(
+        ("user", "book a table for 4 at Casa Lume on Friday at 7 pm"),
+        (
+            "dining",
+            "Sorry, that booking failed. Please confirm you want a table for 4 at Casa Lume on "
+            "Friday at 8 pm instead.",
+        ),
+        ("user", "yes please"),
+        ("dining", "Your table for 4 at Casa Lume on Friday at 8 pm is booked."),
+    )
+    assert ("m2", "m4") not in pairs(found)
+
+
+def test_a_yes_to_a_request_beside_a_report_accepts_it() -> None:
+    earlier = (
+        "Your table at Casa Lume is booked for Friday at 7 pm. Please confirm you also want a "
+        "taxi from the Harbour Inn to Casa Lume at 6:30 pm on Friday."
+    )
+    later = "Done: the taxi from the Harbour Inn will pick you up at 6:30 pm on Friday."
+    assert accepted_offer(earlier, [_user("yes")], later)
