@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from harness.detect._wording import _rare
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
@@ -98,7 +97,7 @@ def asks_to_confirm_again(
     if message_acts(restated) & _NOTIFY:
         return False
     part = analyse(restated)
-    if message_values(part) - message_values(earlier) - _placed_capitals(restated):
+    if message_values(part) - message_values(earlier) - _placed_capitals(restated, earlier.text):
         return False
     if _negates(earlier.text) != _negates(restated):
         return False
@@ -106,14 +105,16 @@ def asks_to_confirm_again(
     return not any(new & (u.words | u.facts) for u in between)
 
 
-def _placed_capitals(text: str) -> frozenset[str]:
-    """The common words (not :func:`~._wording._rare`) that open a clause after a colon, as
-    name values (``word:...``): "Please confirm the following: Reservation is to be booked ..."
-    capitalises "Reservation" by its place; a rare word there ("Confirm: Alegrias at noon") stays
-    a name."""
+def _placed_capitals(text: str, earlier: str) -> frozenset[str]:
+    """The words that open a clause after a colon in ``text`` and that ``earlier`` uses too, in
+    any case, as name values (``word:...``): "Please confirm the following: Reservation is to be
+    booked ..." after "... a reservation for 2" capitalises "Reservation" by its place. A word
+    there the earlier message does not use ("Chicago" after "Boston", "Lee" after "Park") stays
+    a name, however common."""
+    said = set(re.findall(r"[a-z][a-z'-]*", earlier.lower()))
     words = {m.group(1).lower() for m in _AFTER_COLON.finditer(text)}
-    # Rare or not by the word itself, without a possessive ("Lindqvist's").
-    return frozenset("word:" + w for w in words if not _rare({w.split("'")[0]}))
+    # The word itself or without a possessive ("Marlowe's" after "Marlowe").
+    return frozenset("word:" + w for w in words if w in said or w.split("'")[0] in said)
 
 
 def _negates(text: str) -> bool:

@@ -166,3 +166,27 @@ def test_a_yes_to_a_request_beside_a_report_accepts_it() -> None:
     )
     later = "Done: the taxi from the Harbour Inn will pick you up at 6:30 pm on Friday."
     assert accepted_offer(earlier, [_user("yes")], later)
+
+
+# A capital after a colon the earlier message does not use ----------------------------------
+
+_FORM = (
+    "Please confirm the following: Boston, Harbor View Hotel, 2 nights from May 3, $180 a night."
+)
+
+
+def test_another_city_after_a_colon_stays_a_new_value() -> None:
+    # Fails before: "Chicago" is in the act tagger's vocabulary (an SGD slot value), so opening
+    # the clause after the colon it was read as capitalised by its place, not as a new city.
+    again = (
+        "Please confirm the following: Chicago, the Harbor View Hotel downtown, 2 nights from "
+        "May 3, $180 a night."
+    )
+    between = [_user("that's the wrong city, the conference moved")]
+    assert not asks_to_confirm_again(analyse(_FORM), analyse(again), again, between)
+
+
+def test_another_name_after_a_colon_stays_a_new_value() -> None:
+    earlier = "Please confirm: table for 2 at 7 pm at the Quay, name: Park."
+    again = "Please confirm: table for 2 at 7 pm at the Quay, name: Lee."
+    assert not asks_to_confirm_again(analyse(earlier), analyse(again), again, [_user("yes")])
