@@ -190,3 +190,58 @@ def test_another_name_after_a_colon_stays_a_new_value() -> None:
     earlier = "Please confirm: table for 2 at 7 pm at the Quay, name: Park."
     again = "Please confirm: table for 2 at 7 pm at the Quay, name: Lee."
     assert not asks_to_confirm_again(analyse(earlier), analyse(again), again, [_user("yes")])
+
+
+# The earlier option named to compare, not said again ---------------------------------------
+
+
+def test_the_earlier_flight_named_to_compare_with_a_cheaper_one_is_no_repeat() -> None:
+    # Fails before: the restated part names only the earlier's items (the airline), so it was
+    # read as the earlier option said again, though it restates two of its values to compare.
+    found = duplicates(
+        ("user", "flights from Leeds to Dublin on May 3?"),
+        (
+            "flights",
+            "Aer Lingus has a flight from Leeds Bradford to Dublin on May 3 at 7:10 am for $89.",
+        ),
+        ("user", "is there anything else, something cheaper?"),
+        (
+            "flights",
+            "The Aer Lingus flight at 7:10 am costs $89. A cheaper one is Ryanair at 6:40 pm on "
+            "May 3, for $45, also from Leeds Bradford.",
+        ),
+    )
+    assert ("m2", "m4") not in pairs(found)
+
+
+def test_the_earlier_hotel_named_to_compare_with_another_is_no_repeat() -> None:
+    found = duplicates(
+        ("user", "hotels in Lisbon for May 3?"),
+        ("hotels", "Casa do Largo in Alfama has a double room on May 3 for $140."),
+        ("user", "any other hotels?"),
+        (
+            "hotels",
+            "Casa do Largo has the $140 double. Another option is Pensao Aurora in Baixa, a "
+            "double for $95 on May 3.",
+        ),
+    )
+    assert ("m2", "m4") not in pairs(found)
+
+
+def test_the_earlier_option_restated_in_full_beside_the_new_one_is_not_excused() -> None:
+    # The restated part says again most of the earlier option's values and items (the count,
+    # the time, the cinema), not one name and one value to compare.
+    earlier = "There are 2 showtimes. There is a showtime at 3 pm in the Rialto Picturehouse City."
+    restated = "There is 2 showing at 3 pm in the Rialto Picturehouse City."
+    later = restated + " There is another showtime in Odeon Westgate at 10:30 pm."
+    between = [_user("what other times are there")]
+    assert not offers_another(analyse(earlier), analyse(later), between, restated=restated)
+
+
+def test_a_name_and_a_value_to_compare_leave_the_excuse() -> None:
+    # Fails before: the part names only the earlier's items, so it was read as said again.
+    earlier = "Casa do Largo in Alfama has a double room on May 3 for $140."
+    restated = "Casa do Largo has the $140 double."
+    later = restated + " Another option is Pensao Aurora in Baixa, a double for $95 on May 3."
+    between = [_user("any other hotels?")]
+    assert offers_another(analyse(earlier), analyse(later), between, restated=restated)
