@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from harness.detect._wording import rewordings
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
-from harness.text import Analysis, analyse, normalise, split_sentences
+from harness.text import Analysis, analyse, normalise, split_sentences, stem
 
 __all__ = [
     "accepted_offer",
@@ -107,14 +108,19 @@ def asks_to_confirm_again(
 
 def _placed_capitals(text: str, earlier: str) -> frozenset[str]:
     """The words that open a clause after a colon in ``text`` and that ``earlier`` uses too, in
-    any case, as name values (``word:...``): "Please confirm the following: Reservation is to be
-    booked ..." after "... a reservation for 2" capitalises "Reservation" by its place. A word
-    there the earlier message does not use ("Chicago" after "Boston", "Lee" after "Park") stays
-    a name, however common."""
-    said = set(re.findall(r"[a-z][a-z'-]*", earlier.lower()))
-    words = {m.group(1).lower() for m in _AFTER_COLON.finditer(text)}
-    # The word itself or without a possessive ("Marlowe's" after "Marlowe").
-    return frozenset("word:" + w for w in words if w in said or w.split("'")[0] in said)
+    any case and form or in a rewording SGD's writers put in its place (:func:`rewordings`), as
+    name values (``word:...``): "Please confirm the following: Booking a table ..." after "a
+    reservation for 2" capitalises "Booking" by its place. A word there the earlier message
+    does not use ("Chicago" after "Boston", "Lee" after "Park") stays a name, however common."""
+    said = {stem(w.split("'")[0]) for w in re.findall(r"[a-z][a-z'-]*", earlier.lower())}
+    table = rewordings()
+    placed = set()
+    for m in _AFTER_COLON.finditer(text):
+        word = m.group(1).lower()
+        root = stem(word.split("'")[0])  # without a possessive ("Marlowe's" after "Marlowe")
+        if root in said or table.get(root, frozenset()) & said:
+            placed.add("word:" + word)
+    return frozenset(placed)
 
 
 def _negates(text: str) -> bool:
