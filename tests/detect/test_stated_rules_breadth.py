@@ -189,6 +189,21 @@ def test_another_city_after_a_colon_stays_a_new_value() -> None:
     assert not asks_to_confirm_again(analyse(_FORM), analyse(again), again, between)
 
 
+def test_a_confirmation_changed_to_another_city_after_a_colon_is_no_duplicate() -> None:
+    # Fails before the same way, in the whole pipeline.
+    found = duplicates(
+        ("user", "I need a hotel for 2 nights from May 3 for my conference trip"),
+        ("hotels", _FORM),
+        ("user", "that's the wrong city, the conference moved"),
+        (
+            "hotels",
+            "Please confirm the following: Chicago, the Harbor View Hotel downtown, 2 nights "
+            "from May 3, $180 a night.",
+        ),
+    )
+    assert ("m2", "m4") not in pairs(found)
+
+
 def test_another_name_after_a_colon_stays_a_new_value() -> None:
     earlier = "Please confirm: table for 2 at 7 pm at the Quay, name: Park."
     again = "Please confirm: table for 2 at 7 pm at the Quay, name: Lee."
