@@ -178,8 +178,7 @@ def offers_another(
     message does not use. Items are names, capitalised words and words outside the act tagger's
     vocabulary (domain nouns: "camry", "lisinopril"). A later message that says there is nothing
     else (:data:`_NONE_ELSE`: "Nothing else is missing") offers no other item: the user's "is
-    anything else missing?" asked about the state of things, not for another option. Nor is the
-    earlier option said again beside the new one (:func:`_says_again`) another option."""
+    anything else missing?" asked about the state of things, not for another option."""
     if not between:
         return False
     first = named_items(earlier)
@@ -187,8 +186,6 @@ def offers_another(
         if _NONE_ELSE.search(later.text):
             return False  # the answer is that there is nothing else: no other item offered
         second = named_items(later)
-        if restated is not None and _says_again(earlier, analyse(restated)):
-            return False
         return bool(second - first) and bool(first - second)
     if restated is None or asked_first is None:
         return False
@@ -199,19 +196,6 @@ def offers_another(
     return bool(gone.intersection(asked_first.norm.split())) and any(
         new.intersection(u.norm.split()) for u in between
     )
-
-
-def _says_again(earlier: Analysis, part: Analysis) -> bool:
-    """The restated ``part`` of a later message says the earlier option again: it names the
-    earlier message's items and no other, and states most of its values (more than half, names
-    included: "There is 1 showing at 3 pm at the Rialto." after "There is one at 3 pm at the
-    Rialto."), not one name and a value or two to compare the new option with ("The Aer Lingus
-    flight at 7:10 am costs $89." after its route and date as well)."""
-    first, items = named_items(earlier), named_items(part)
-    if not items & first or items - first:
-        return False
-    values = message_values(earlier)
-    return 2 * len(message_values(part) & values) > len(values)
 
 
 def confirms_new_request(earlier: Analysis, later: Analysis, found: Restatement) -> bool:

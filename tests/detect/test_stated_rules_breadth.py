@@ -1,15 +1,14 @@
 """The stated rules after the scorer, read where they were too broad or too narrow in general
 (``docs/detector.md``, "Where the stated rules overrule the scorer"): a report of what was done
-asks nothing to accept, a confirmation asked again opens a clause after a colon with a common
-word ("Please confirm: Table for 4 ...") or says "No problem" first, and the earlier option
-said again beside the new one the user asked for.
+asks nothing to accept, and a confirmation asked again opens a clause after a colon with a
+common word ("Please confirm: Table for 4 ...") or says "No problem" first.
 New text written for these tests."""
 
 from __future__ import annotations
 
 from harness.detect._users import _User
 from harness.detect.acts import message_acts
-from harness.detect.choices import accepted_offer, asks_to_confirm_again, offers_another
+from harness.detect.choices import accepted_offer, asks_to_confirm_again
 from harness.detect.transcript import Message
 from harness.text import analyse, split_sentences
 from tests.detect.test_failure_classes import duplicates, pairs
@@ -93,39 +92,6 @@ def test_no_problem_negates_nothing() -> None:
 def test_a_negation_the_later_message_adds_is_still_another_polarity() -> None:
     again = "Please confirm: a table for 4 at Marlowe's in Leeds on June 2, not at 7 pm."
     assert not asks_to_confirm_again(analyse(_ASKED), analyse(again), again, [_user("yes")])
-
-
-# Another option asked for -----------------------------------------------------------------
-
-_FIRST = "There are 2 showings. There is one at 3 pm at the Rialto Picturehouse."
-
-
-def test_the_earlier_option_said_again_beside_the_new_one_is_not_excused() -> None:
-    # Fails before: each message names an item the other does not (the Odeon is new), so the
-    # earlier option said again beside it was excused as another option.
-    restated = "There is 1 showing at 3 pm at the Rialto Picturehouse."
-    later = restated + " There is another showing at the Odeon Westgate at 9 pm."
-    assert not offers_another(
-        analyse(_FIRST), analyse(later), [_user("What other times are there?")], restated=restated
-    )
-
-
-def test_another_option_in_the_same_template_is_still_excused() -> None:
-    later = "There is one at 3 pm at the Odeon Westgate."
-    assert offers_another(
-        analyse(_FIRST), analyse(later), [_user("any other cinemas?")], restated=later
-    )
-
-
-def test_a_restated_part_naming_no_item_leaves_the_excuse() -> None:
-    earlier = "4 cinemas found, and one is the Rialto Picturehouse in Leeds."
-    later = "4 cinemas found. Another is the Odeon Westgate in Leeds."
-    assert offers_another(
-        analyse(earlier),
-        analyse(later),
-        [_user("suggest another one")],
-        restated="4 cinemas found.",
-    )
 
 
 # One sentence reports, another asks --------------------------------------------------------
@@ -216,58 +182,3 @@ def test_a_rewording_of_a_word_the_earlier_message_uses_after_a_colon_is_no_new_
     earlier = "To check: you want a reservation for 3 at the Quay in Leeds at 7 pm on June 2."
     again = "Please confirm the details: Booking a table for 3 at the Quay in Leeds, 7 pm June 2."
     assert asks_to_confirm_again(analyse(earlier), analyse(again), again, [_user("yes")])
-
-
-# The earlier option named to compare, not said again ---------------------------------------
-
-
-def test_the_earlier_flight_named_to_compare_with_a_cheaper_one_is_no_repeat() -> None:
-    # Fails before: the restated part names only the earlier's items (the airline), so it was
-    # read as the earlier option said again, though it restates two of its values to compare.
-    found = duplicates(
-        ("user", "flights from Leeds to Dublin on May 3?"),
-        (
-            "flights",
-            "Aer Lingus has a flight from Leeds Bradford to Dublin on May 3 at 7:10 am for $89.",
-        ),
-        ("user", "is there anything else, something cheaper?"),
-        (
-            "flights",
-            "The Aer Lingus flight at 7:10 am costs $89. A cheaper one is Ryanair at 6:40 pm on "
-            "May 3, for $45, also from Leeds Bradford.",
-        ),
-    )
-    assert ("m2", "m4") not in pairs(found)
-
-
-def test_the_earlier_hotel_named_to_compare_with_another_is_no_repeat() -> None:
-    found = duplicates(
-        ("user", "hotels in Lisbon for May 3?"),
-        ("hotels", "Casa do Largo in Alfama has a double room on May 3 for $140."),
-        ("user", "any other hotels?"),
-        (
-            "hotels",
-            "Casa do Largo has the $140 double. Another option is Pensao Aurora in Baixa, a "
-            "double for $95 on May 3.",
-        ),
-    )
-    assert ("m2", "m4") not in pairs(found)
-
-
-def test_the_earlier_option_restated_in_full_beside_the_new_one_is_not_excused() -> None:
-    # The restated part says again most of the earlier option's values and items (the count,
-    # the time, the cinema), not one name and one value to compare.
-    earlier = "There are 2 showtimes. There is a showtime at 3 pm in the Rialto Picturehouse City."
-    restated = "There is 2 showing at 3 pm in the Rialto Picturehouse City."
-    later = restated + " There is another showtime in Odeon Westgate at 10:30 pm."
-    between = [_user("what other times are there")]
-    assert not offers_another(analyse(earlier), analyse(later), between, restated=restated)
-
-
-def test_a_name_and_a_value_to_compare_leave_the_excuse() -> None:
-    # Fails before: the part names only the earlier's items, so it was read as said again.
-    earlier = "Casa do Largo in Alfama has a double room on May 3 for $140."
-    restated = "Casa do Largo has the $140 double."
-    later = restated + " Another option is Pensao Aurora in Baixa, a double for $95 on May 3."
-    between = [_user("any other hotels?")]
-    assert offers_another(analyse(earlier), analyse(later), between, restated=restated)
