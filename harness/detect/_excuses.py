@@ -31,7 +31,7 @@ from harness.detect.choices import (
 )
 from harness.detect.restate import Restatement
 from harness.detect.scorer import FEATURES
-from harness.text import Analysis
+from harness.text import Analysis, split_sentences
 from harness.text.claims import message_facts
 
 __all__ = ["asked_again", "confirms_choice", "keeps_the_pick", "only_closes"]
@@ -129,7 +129,13 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
         and not accepted_offer(other.message.text, between, entry.message.text)
     ):
         return False
-    asked = "?" in other.message.text[-200:] or "CONFIRM" in message_acts(other.message.text)
+    # A sentence reporting what was done ("Your table is confirmed for 8 pm."), which the act
+    # tagger may read as a confirmation as well, asks nothing; a sentence beside it that asks to
+    # confirm the next thing ("X is booked. Please confirm Y.") still asks.
+    asked = "?" in other.message.text[-200:] or any(
+        "CONFIRM" in acts and not acts & _OUTCOME
+        for acts in (message_acts(s.text) for s in split_sentences(other.message.text))
+    )
     if (
         not asked
         and not kept

@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from harness.detect._wording import rewordings
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
 from harness.detect.scorer import UserLike, message_values, named_items
-from harness.text import Analysis, analyse, normalise, split_sentences
+from harness.text import Analysis, analyse, normalise, split_sentences, stem
 
 __all__ = [
     "accepted_offer",
@@ -32,6 +33,12 @@ _CONFIRM_SURE = 0.5
 """A sentence is a confirmation request when the act tagger gives it at least even odds."""
 _NOTIFY = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
 _NEGATION = re.compile(r"\b(?:no|not|without|never|none)\b|n't\b", re.IGNORECASE)
+_NO_TROUBLE = re.compile(r"\b(?:no problem|not a problem|no worries)\b", re.IGNORECASE)
+"""Set phrases of acknowledgement that hold a negation and negate nothing the message says
+("No problem. Please confirm ..."): a closed class."""
+_AFTER_COLON = re.compile(r":[\s*_]*([A-Za-z][A-Za-z'-]*)")
+"""The word that opens a clause after a colon ("Please confirm: Table for 2 ..."), capitalised
+by its place, not because it names something."""
 _ANOTHER = re.compile(
     r"\b(?:another|others?|else|different|instead|alternatives?)\b", re.IGNORECASE
 )
@@ -91,12 +98,34 @@ def asks_to_confirm_again(
     if message_acts(restated) & _NOTIFY:
         return False
     part = analyse(restated)
-    if message_values(part) - message_values(earlier):
+    if message_values(part) - message_values(earlier) - _placed_capitals(restated, earlier.text):
         return False
-    if bool(_NEGATION.search(earlier.text)) != bool(_NEGATION.search(restated)):
+    if _negates(earlier.text) != _negates(restated):
         return False
     new = (part.words - earlier.words) | (part.facts - earlier.facts)
     return not any(new & (u.words | u.facts) for u in between)
+
+
+def _placed_capitals(text: str, earlier: str) -> frozenset[str]:
+    """The words that open a clause after a colon in ``text`` and that ``earlier`` uses too, in
+    any case and form or in a rewording SGD's writers put in its place (:func:`rewordings`), as
+    name values (``word:...``): "Please confirm the following: Booking a table ..." after "a
+    reservation for 2" capitalises "Booking" by its place. A word there the earlier message
+    does not use ("Chicago" after "Boston", "Lee" after "Park") stays a name, however common."""
+    said = {stem(w.split("'")[0]) for w in re.findall(r"[a-z][a-z'-]*", earlier.lower())}
+    table = rewordings()
+    placed = set()
+    for m in _AFTER_COLON.finditer(text):
+        word = m.group(1).lower()
+        root = stem(word.split("'")[0])  # without a possessive ("Marlowe's" after "Marlowe")
+        if root in said or table.get(root, frozenset()) & said:
+            placed.add("word:" + word)
+    return frozenset(placed)
+
+
+def _negates(text: str) -> bool:
+    """The text holds a negation, set phrases of acknowledgement ("No problem.") aside."""
+    return bool(_NEGATION.search(_NO_TROUBLE.sub(" ", text)))
 
 
 def accepted_offer(earlier: str, between: Sequence[UserLike], later: str) -> bool:
@@ -110,7 +139,13 @@ def accepted_offer(earlier: str, between: Sequence[UserLike], later: str) -> boo
     reply = between[0].norm
     if not _YES.search(reply) or _NO.search(reply):
         return False
-    return bool(message_acts(earlier) & _OFFERS_TO_ACT)
+    # A sentence reporting what was done ("Your table is confirmed for 8 pm."), which the act
+    # tagger may read as a confirmation as well, offers nothing to accept: "great" after it
+    # acknowledges. A sentence beside it that offers or asks to confirm still does.
+    return any(
+        acts & _OFFERS_TO_ACT and not acts & _NOTIFY
+        for acts in (message_acts(s.text) for s in split_sentences(earlier))
+    )
 
 
 def offers_same_again(earlier: Analysis, later: Analysis, asked: UserLike) -> bool:
