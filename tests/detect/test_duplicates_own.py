@@ -12,7 +12,9 @@ aggregates only), lexical P 0.86 (57 of 66), R 0.63 (57 of 90), 9 hard negatives
 ``--semantic`` P 0.87 (58 of 67), R 0.64, 9. Since then it is development material (its misses
 were read, s52-twocorp and s52-excuses), so the floors below are development figures that guard
 against a change making the detector worse on it, not a held-out result. When the detector
-improves, raise the floors and say so.
+improves, raise the floors and say so. Raised with s52-excuses (the stated rules read more
+narrowly, rules read on this corpus): lexical 57 -> 59 found, 9 -> 10 false positives (the new
+one an unlabelled pair; hard negatives 9 as before); ``--semantic`` 58 -> 60 found, 9.
 """
 
 from __future__ import annotations
@@ -56,15 +58,15 @@ def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 90, r
-    assert r["tp"] >= 57, r["tp"]
-    assert r["fp"] <= 9, r["fp"]
+    assert r["tp"] >= 59, r["tp"]
+    assert r["fp"] <= 10, r["fp"]
     assert r["hardneg_fp"] <= 9, r["hardneg_fp"]
 
 
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
-    assert r["tp"] >= 58, r["tp"]
+    assert r["tp"] >= 60, r["tp"]
     assert r["fp"] <= 9, r["fp"]
     assert r["hardneg_fp"] <= 9, r["hardneg_fp"]
 
