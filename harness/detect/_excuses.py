@@ -28,10 +28,11 @@ from harness.detect.choices import (
     asks_to_confirm_again,
     offers_same_again,
     restated_part,
+    sentence_asks,
 )
 from harness.detect.restate import Restatement
 from harness.detect.scorer import FEATURES
-from harness.text import Analysis, split_sentences
+from harness.text import Analysis
 from harness.text.claims import message_facts
 
 __all__ = ["asked_again", "confirms_choice", "keeps_the_pick", "only_closes"]
@@ -93,6 +94,7 @@ def asked_again(
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})
 _OUTCOME = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE"})
+_CONFIRM = frozenset({"CONFIRM"})
 
 
 def only_closes(entry: Entry) -> bool:
@@ -129,13 +131,7 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
         and not accepted_offer(other.message.text, between, entry.message.text)
     ):
         return False
-    # A sentence reporting what was done ("Your table is confirmed for 8 pm."), which the act
-    # tagger may read as a confirmation as well, asks nothing; a sentence beside it that asks to
-    # confirm the next thing ("X is booked. Please confirm Y.") still asks.
-    asked = "?" in other.message.text[-200:] or any(
-        "CONFIRM" in acts and not acts & _OUTCOME
-        for acts in (message_acts(s.text) for s in split_sentences(other.message.text))
-    )
+    asked = "?" in other.message.text[-200:] or sentence_asks(other.message.text, _CONFIRM)
     if (
         not asked
         and not kept

@@ -27,6 +27,7 @@ __all__ = [
     "offers_another",
     "offers_same_again",
     "restated_part",
+    "sentence_asks",
 ]
 
 _CONFIRM_SURE = 0.5
@@ -139,12 +140,19 @@ def accepted_offer(earlier: str, between: Sequence[UserLike], later: str) -> boo
     reply = between[0].norm
     if not _YES.search(reply) or _NO.search(reply):
         return False
-    # A sentence reporting what was done ("Your table is confirmed for 8 pm."), which the act
-    # tagger may read as a confirmation as well, offers nothing to accept: "great" after it
-    # acknowledges. A sentence beside it that offers or asks to confirm still does.
+    # "great" after a report of what was done acknowledges it; an offer beside the report
+    # still takes the "yes".
+    return sentence_asks(earlier, _OFFERS_TO_ACT)
+
+
+def sentence_asks(text: str, acts: frozenset[str]) -> bool:
+    """A sentence of ``text`` is one of ``acts`` (a confirmation request, an offer) and reports
+    no outcome: a sentence reporting what was done ("Your table is confirmed for 8 pm."), which
+    the act tagger may read as a confirmation as well, asks nothing, while a sentence beside it
+    that asks to confirm the next thing ("X is booked. Please confirm Y.") still asks."""
     return any(
-        acts & _OFFERS_TO_ACT and not acts & _NOTIFY
-        for acts in (message_acts(s.text) for s in split_sentences(earlier))
+        found & acts and not found & _NOTIFY
+        for found in (message_acts(s.text) for s in split_sentences(text))
     )
 
 
