@@ -33,7 +33,7 @@ _LINKED = 3
 fact counts 2, an uncommon content word or a common fact 1): one rare fact or two uncommon words
 alone link most pairs of a long conversation, and few of them are repeats (in a real-text
 conversation of 10,000 messages, 62 % of the candidates and 10 of 161 restating pairs; see
-docs/detector.md, "Speed")."""
+docs/journal/detector.md, "Speed")."""
 _SMALL = 8
 """A message without specific facts and with at most this many content words is small (a closer,
 a holding message): it only counts as a duplicate within one turn."""

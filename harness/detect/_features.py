@@ -4,8 +4,8 @@ candidate pair of bot messages. How far each can move before the claim compariso
 
 The groups (facts, wording, dialogue acts, the user in between, distance, values the fact
 extractor does not read, order-free agreement) are described in :mod:`harness.detect.scorer`;
-``docs/detector.md`` says how they were chosen and measured. Split from the scorer so that each
-module does one thing: this one describes pairs, that one scores them.
+``docs/journal/detector.md`` says how they were chosen and measured. Split from the scorer so that
+each module does one thing: this one describes pairs, that one scores them.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ class NeedsModel:
     bias: float
     threshold: float
     """Parts less likely than this to need an answer are no request (chosen on development data:
-    ``docs/simulate.md``)."""
+    ``docs/journal/simulate.md``)."""
 
     @classmethod
     def load(cls, path: Path = _NEEDS) -> NeedsModel:

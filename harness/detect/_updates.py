@@ -17,8 +17,8 @@ subject of a claim, the words before its first auxiliary, worded alike in both (
 Nike Pegasus shoes is packed ..." / "Your order of 2 Nike Pegasus shoes has shipped ..."). SGD's
 crowd paraphrases reword what they say about an entity freely ("I found a nice place called Chop
 Bar and it's located in Oakland." / "Chop Bar is also an excellent restaurant in Oakland."), so a
-rule that took any shared name or count as the item would excuse them (``docs/detector.md`` has
-the counts). Two states that share no word are told apart only as far as the learned rewordings
+rule that took any shared name or count as the item would excuse them (``docs/journal/detector.md``
+has the counts). Two states that share no word are told apart only as far as the learned rewordings
 go: "Your order 1234 is on its way." / "Order 1234 has shipped." says the same state in words SGD
 never swaps: as the reply to the user's next message the rule reads it as an update; sent
 unprompted after another answer, it is left to the scorer.

@@ -47,8 +47,8 @@ left".
 
 Weights and thresholds ship in ``_models/answers.json``, fitted by ``tools/detector/fit_answers.py``
 on the development sets only (among them real SGD train requests answered by the reply sentences
-that give what they asked for) (``docs/simulate.md`` says which, and gives held-out figures).
-Inference is pure Python.
+that give what they asked for) (``docs/journal/simulate.md`` says which, and gives held-out
+figures). Inference is pure Python.
 """
 
 from __future__ import annotations

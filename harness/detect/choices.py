@@ -5,7 +5,7 @@ confirmation of a new choice, a fact reused for a new request, the next option a
 else?". The pair scorer (:mod:`harness.detect.scorer`) cannot always tell them apart from a
 repeat, because the difference lies in what the user said, so these rules decide them. Each was
 written from false alarms and misses on Schema-Guided Dialogue *train* dialogues not used for
-fitting (``docs/detector.md`` says which) and is checked on new text in
+fitting (``docs/journal/detector.md`` says which) and is checked on new text in
 ``tests/detect/test_failure_classes.py``.
 """
 

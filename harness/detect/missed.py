@@ -349,7 +349,7 @@ def missed_requests(
         min_confidence: report only the requests the check is at least this sure are
             unanswered (:func:`judge`); ``matcher().report_threshold`` is the level calibrated
             on the development sets for at most 1 % of fully answered turns flagged, at a cost
-            in missed requests found (docs/simulate.md gives the trade-off curve). 0 reports
+            in missed requests found (docs/journal/simulate.md gives the trade-off curve). 0 reports
             every one.
         meanings: the vectors of the requests and the bot's sentences (the check under
             ``--semantic``; :func:`check_texts` says which texts). The semantic finding

@@ -36,7 +36,8 @@ Not every part asks for an answer of its own: "Thanks a lot", "That sounds great
 matches such parts but does not report them.
 
 The word classes (``harness.detect._request_words``) are closed classes of English and common
-request verbs; docs/simulate.md gives how well the segmenter does on sets it was not tuned on.
+request verbs; docs/simulate.md gives how well the check does on sets it was not tuned on, and
+docs/journal/simulate.md the segmenter's figures on each.
 """
 
 from __future__ import annotations

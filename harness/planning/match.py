@@ -20,8 +20,8 @@ word's IDF is also multiplied by how much of its use in real requests is one int
 an agent's closeness by meaning is scaled by how close its own texts are to each other,
 ``COHERENCE_POWER``, so an agent whose subject the table never saw is not outshone by a neighbour
 it knows well); they were tuned on the development half of the labelled multi-intent set only
-(docs/models.md, "Which agent: the matcher", gives the held-out figures and how they were
-measured).
+(docs/journal/models.md, "Which agent: the matcher", gives the held-out figures and how they
+were measured; docs/models.md the current ones).
 
 A request that shares nothing with any agent (every score 0, or the best under ``minimum``) goes
 nowhere here: the planner then gives it to the parent, as a visible entry of its own. Whether a
@@ -87,13 +87,13 @@ point at whatever intents their words happen to share, so they are far from each
 its requests alike; without the scaling, a neighbour the table knows well (a cinema agent beside a
 streaming one) wins its requests (chosen on the development sets: a new bot's domain left out of
 the table 79.4 to 83.4 % routed right by the matcher, CLINC dev and SGD train unchanged; 1.0 gave
-CLINC dev 97.6 %, SGD train 89.5 %; docs/models.md)."""
+CLINC dev 97.6 %, SGD train 89.5 %; docs/journal/models.md)."""
 
 FOCUS_POWER = 0.75
 """For a bot the concept table knows, each of its words weighs its IDF times the word's
 ``ConceptTable.focus`` to this power: "card", used by the requests of many intents, counts less than
 "fraudulent", used by one (chosen on the two development sets, CLINC dev and SGD train: 0.5 to 1
-all gain there, docs/models.md)."""
+all gain there, docs/journal/models.md)."""
 
 _TOP = 3
 _LEAST_COHERENCE = 0.05

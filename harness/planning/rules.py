@@ -85,7 +85,7 @@ class RulesPlanner(Planner):
             default (None) is the bot's scope model's own threshold, calibrated to keep every
             in-scope development request; 0 turns it off,
             higher values keep more out-of-scope requests with the parent and lose some in-scope
-            ones (docs/models.md gives both figures).
+            ones (docs/models.md gives both figures; docs/journal/models.md how they were measured).
         concepts: the concept table the matcher may use (``harness.planning.concepts``): ``True``
             for the one that ships, ``False`` for none, or a table of your own. The matcher uses
             it only for a bot whose own texts it tells apart better than their words do.

@@ -13,7 +13,8 @@ development data only: the in-scope requests of the labelled set's dev split (CL
 seven agents, against CLINC's ``oos_train`` utterances and the train utterances of the CLINC
 intents no agent has (for ``CONCEPTS``, with a concept table built without all of those texts).
 Each threshold is the strictest that keeps every development request the planner's first gate
-sends on (docs/models.md, "Sent to an agent though it is no agent's", has the held-out figures).
+sends on (docs/journal/models.md, "Sent to an agent though it is no agent's", has the held-out
+figures).
 Pure Python: a handful of multiplications per request.
 """
 

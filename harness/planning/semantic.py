@@ -41,8 +41,8 @@ LEXICAL_WEIGHTS: Mapping[str, float] = {"minilm": 0.5}
 all-MiniLM-L6-v2's cosines are on another scale than WordLlama's, and it tells the agents of a bot
 whose subject the concept table never saw apart better than the words do, so its weight is lower
 (the best mean accuracy over the two development sets, CLINC dev and SGD train, on
-``routing_eval``'s grid of 0.0 to 1.0; docs/models.md, "A new bot with MiniLM: its own lexical
-weight"). An embedder this table does not name gets ``LEXICAL_WEIGHT``; ``RulesPlanner(...,
+``routing_eval``'s grid of 0.0 to 1.0; docs/journal/models.md, "A new bot with MiniLM: its own
+lexical weight"). An embedder this table does not name gets ``LEXICAL_WEIGHT``; ``RulesPlanner(...,
 lexical_weight=)`` sets one of your own."""
 
 _TOP = 3

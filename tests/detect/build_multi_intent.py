@@ -40,7 +40,8 @@ CLINC = next(
 )
 OUT = ROOT / "tests" / "fixtures" / "multi_intent"
 
-# A helpdesk-like set of agents over CLINC150 intents (docs/simulate.md shows the same table).
+# A helpdesk-like set of agents over CLINC150 intents (docs/journal/simulate.md shows the same
+# table).
 AGENTS: dict[str, tuple[str, ...]] = {
     "pto": ("pto_balance", "pto_used", "pto_request", "pto_request_status", "next_holiday"),
     "payroll": ("payday", "w2", "taxes", "income", "direct_deposit", "rollover_401k"),

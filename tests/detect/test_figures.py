@@ -41,8 +41,8 @@ def test_cross_validated_on_the_dev_corpus() -> None:
     # Measured: P 1.0, R 0.895 (77 of 86), no hard-negative false positive, the same figures as
     # `python -m tools.detector.fit measure` (docs/detector.md); the recall target
     # (R >= 0.95) is not met, so its floor sits at the measured figure. It was 76 before a
-    # relay's repeat joined the relay's finding (docs/detector.md, "Eighth session"); the fit
-    # moves single pairs (the rows less one eighth at a time gave 77 or 78).
+    # relay's repeat joined the relay's finding (docs/journal/detector.md, "Eighth session"); the
+    # fit moves single pairs (the rows less one eighth at a time gave 77 or 78).
     assert figures["P"] >= 0.995, figures
     assert figures["tp"] >= 78, figures
     assert figures["hard_negative_fp"] == 0, figures
@@ -70,7 +70,7 @@ def test_built_sgd_dev_transcripts() -> None:
     # it did on all of SGD dev (884 -> 883 found); 0.867 (169) after the eighth session's refit.
     assert figures["R"] >= 0.86, figures
     # 0 until the eighth session's refit, which flags one (the same code with the scorer before
-    # it: 0; on all of SGD dev 4 -> 5): the fit moves single pairs (docs/detector.md).
+    # it: 0; on all of SGD dev 4 -> 5): the fit moves single pairs (docs/journal/detector.md).
     assert figures["hard_negative_fp"] <= 1, figures
 
 

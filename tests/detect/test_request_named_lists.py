@@ -143,5 +143,5 @@ def test_a_numbered_item_ending_a_sentence(message: str, requests: list[str]) ->
 )
 def test_segmenting_a_long_named_list_grows_with_its_length(shape: Any) -> None:
     # counted, not timed: twice the items, about twice the work (a regex's cost is checked by
-    # hand, docs/simulate.md, s49-lists)
+    # hand, docs/journal/simulate.md, s49-lists)
     assert _lines_run(shape(200)) < 2.5 * _lines_run(shape(100))

@@ -366,7 +366,7 @@ def _lines_run(message: str) -> int:
 def test_segmenting_a_long_unpunctuated_message_grows_with_its_length(shape: Any) -> None:
     # the work for twice the words is about twice the work (four times when quadratic); a cost
     # inside a slice or a regex is not counted (the greeting before "1 -" is checked by hand,
-    # docs/simulate.md, s49-segfix)
+    # docs/journal/simulate.md, s49-segfix)
     assert _lines_run(shape(200)) < 2.5 * _lines_run(shape(100))
 
 
@@ -374,7 +374,7 @@ def test_a_long_run_of_emoji_before_other_text_is_read_in_one_pass() -> None:
     # counted, not timed (no timed assertions in tests): twice the emoji, about twice the work of
     # the segmenter's own Python code. A pattern's cost inside the regex engine is not counted, so
     # this passes on the quadratic pattern this replaced too; that cost is checked by hand
-    # (docs/simulate.md, the review fixes of the twelfth session).
+    # (docs/journal/simulate.md, the review fixes of the twelfth session).
     def message(n: int) -> str:
         return "a, " + "\U0001f389" * n + "\u5b57"
 

@@ -3,7 +3,8 @@
 Figures are measured on the held-out sets of ``tests/fixtures/multi_intent`` (``test.jsonl``,
 built from CLINC150's test split, ``sgd-dev.jsonl`` and ``fresh.jsonl``); the segmenter was
 developed on ``dev.jsonl`` and the answer matcher fitted on ``dev.jsonl`` and ``sgd-train.jsonl``.
-Print them with ``python -m tests.detect.multi_intent SPLIT``; docs/simulate.md reports them.
+Print them with ``python -m tests.detect.multi_intent SPLIT``; docs/journal/simulate.md reports
+them.
 """
 
 from __future__ import annotations
@@ -445,10 +446,10 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # 13.7 -> 13.5 % (declared 8.0 -> 7.8 %); sgd-dev 83.3 -> 82.4 %, 20.2 -> 19.2 % (declared
 # 87.2 -> 86.5 %, 13.2 -> 11.8 %); fresh 96.7 -> 96.6 %, 14.0 -> 14.0 % (declared 99.8 ->
 # 99.75 %, 9.0 -> 9.0 %). Again fewer false alarms and fewer drops found: a move along the
-# trade-off, larger on real SGD replies (docs/simulate.md). Ninth session (2026-12-03, s40-check:
-# phone numbers in digit groups one id, "what's their number" asking for one and "what kind of
-# event" for a name, one yes or no answering two yes/no questions, a sentence going with a
-# request's own words or answering nothing else taken by the request it shares most with, two
+# trade-off, larger on real SGD replies (docs/journal/simulate.md). Ninth session (2026-12-03,
+# s40-check: phone numbers in digit groups one id, "what's their number" asking for one and
+# "what kind of event" for a name, one yes or no answering two yes/no questions, a sentence going
+# with a request's own words or answering nothing else taken by the request it shares most with, two
 # values apart; the matcher not refitted; measured once at the end, 06:05 UTC, aggregates
 # only): test false alarms 13.5 -> 11.8 % (declared 7.8 -> 6.3 %), drops 96.4 -> 96.3 %, merges
 # 96.2 -> 96.1 %, closers 95.5 -> 95.3 %; sgd-dev 19.2 -> 18.3 %, 82.4 -> 82.3 % (declared 11.8
@@ -613,7 +614,7 @@ def test_the_fresh_sets_are_built_from_sources_kept_apart() -> None:
 # SGD ones (sgd-dev 10.8 -> 14.6 %), while false alarms rise on the CLINC-based sets (test 1.2
 # -> 3.0 %, fresh 1.0 -> 2.2 %, holdout 1.2 -> 2.0 %; on `dev`, development, 1.2 -> 1.7 %) and
 # fall on the real ones (sgd-dev 1.5 -> 1.3 %; sgd-real-dev 0.8 -> 0.2 %). A trade-off, not a
-# gain on every axis: docs/simulate.md gives it. Eighth session (2026-12-03 03:18 UTC,
+# gain on every axis: docs/journal/simulate.md gives it. Eighth session (2026-12-03 03:18 UTC,
 # s39-check, the matcher not refitted, measured once, aggregates only): false alarms and drops
 # the same (sgd-dev drops 14.6 -> 14.7 %, holdout 35.4 -> 35.5 %), closers replaced slightly
 # less often flagged (test 90.0 -> 89.5 %, sgd-dev 75.8 -> 75.0 %, fresh 89.5 -> 89.5 %,

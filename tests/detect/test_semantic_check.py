@@ -2,7 +2,7 @@
 requests and the bot's sentences once each, and the semantic finding confidence
 (``_models/answers-semantic.json``) withholds a finding whose answer means what its request
 asks in other words; a dropped request stays flagged. Without an embedder the check is the
-default one. docs/simulate.md, "The check under ``--semantic``", gives the figures."""
+default one. docs/journal/simulate.md, "The check under ``--semantic``", gives the figures."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The ``--semantic`` pair scorer: the default features plus the embedding cosine, used whenever
-messages are embedded, and its out-of-sample figures (``docs/detector.md``, "The --semantic scorer").
+messages are embedded, and its out-of-sample figures (``docs/journal/detector.md``, "The --semantic
+scorer").
 
 The figures need the ``embeddings`` extra (WordLlama embeds every transcript) and, for SGD, the data
 beside the repository. The SGD-train candidate pairs with their cosine are cached

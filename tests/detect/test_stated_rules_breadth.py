@@ -1,6 +1,6 @@
 """The stated rules after the scorer, read where they were too broad or too narrow in general
-(``docs/detector.md``, "Where the stated rules overrule the scorer"): a report of what was done
-asks nothing to accept, and a confirmation asked again opens a clause after a colon with a
+(``docs/journal/detector.md``, "Where the stated rules overrule the scorer"): a report of what was
+done asks nothing to accept, and a confirmation asked again opens a clause after a colon with a
 common word ("Please confirm: Table for 4 ...") or says "No problem" first.
 New text written for these tests."""
 

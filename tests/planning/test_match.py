@@ -194,8 +194,8 @@ def test_an_agent_whose_subject_the_table_never_saw_is_not_outshone_by_a_known_n
 
 
 def test_the_scope_model_reads_the_scores_scaled_by_coherence_and_the_meaning_unscaled() -> None:
-    """As docs/models.md says: the scope model's best score and its lead on the second are the
-    scores the matcher ranks by (closeness by meaning scaled by each agent's coherence: measured
+    """As docs/journal/models.md says: the scope model's best score and its lead on the second are
+    the scores the matcher ranks by (closeness by meaning scaled by each agent's coherence: measured
     better on the development sets than the unscaled scores it was fitted on), while its
     closeness by meaning (``meaning``) is unscaled."""
     cards_ = (

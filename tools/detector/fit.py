@@ -10,7 +10,8 @@
 ``acts`` fits the shipped act tagger on whole SGD train turns and reports its accuracy on SGD
 dev, per turn and per sentence; ``acts-sentences`` fits a tagger per sentence (each act on the
 sentence holding its slot values) into ``--out`` and reports the same
-(:mod:`tools.detector.fit_acts`; ``docs/detector.md`` says why the detector does not use it).
+(:mod:`tools.detector.fit_acts`; ``docs/journal/detector.md`` says why the detector does not use
+it).
 ``pairs`` fits the pair scorer on transcripts built from SGD train plus the labelled corpora's
 transcripts and writes ``harness/detect/_models/pairs.json``. The corpora are ``--corpus``
 (repeatable; by default :data:`CORPORA`, the dev corpus alone, as the shipped scorer was fitted;
@@ -68,7 +69,7 @@ MODELS = ROOT / "harness" / "detect" / "_models"
 MEMBERS = 0
 """Forests averaged before the shipped forest is fitted to their average
 (:func:`tools.detector.linear.fit_averaged_trees`); 0, the default, fits one forest to the labels
-(a little more accurate on the unfitted SGD-train slices, see docs/detector.md)."""
+(a little more accurate on the unfitted SGD-train slices, see docs/journal/detector.md)."""
 
 COLUMNS = 0.5
 """The share of the features each tree of an averaged forest may split on."""
@@ -369,7 +370,7 @@ DEV_CORPUS = ROOT / "tests" / "fixtures" / "duplicates-dev"
 """The dev corpus (60 hand-written transcripts): the shipped scorers were fitted on it."""
 OWN_CORPUS = ROOT / "tests" / "fixtures" / "duplicates-own"
 """duplicates-own (40 transcripts in 16 other domains, written blind on 2026-12-04): a development
-set, not in the shipped fit (docs/detector.md says why)."""
+set, not in the shipped fit (docs/journal/detector.md says why)."""
 CORPORA = (DEV_CORPUS,)
 """The labelled corpora used when no ``--corpus`` is given: the shipped fit's, so a bare
 ``fit pairs`` reproduces the shipped scorer."""

@@ -13,8 +13,8 @@ spans, or the text of one of its values. An act with no span and no value in the
 sentence that a first tagger, fitted on the one-sentence turns alone (three turns in four, whose
 labels need no placing), finds likeliest to hold it. A sentence left without an act (for example
 "Is that correct?" after a confirmation's values) takes the turn's acts that the first tagger
-gives at least even odds, or none ("Sure."). ``docs/detector.md`` gives both taggers' figures and
-why the detector keeps the turn tagger.
+gives at least even odds, or none ("Sure."). ``docs/journal/detector.md`` gives both taggers'
+figures and why the detector keeps the turn tagger.
 
 Measured on SGD dev, never used for fitting: per turn (a turn's acts are the union of its
 sentences' acts, against the annotation as it is) and per sentence (against the labels placed the

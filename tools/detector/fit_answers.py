@@ -809,7 +809,7 @@ EMBEDDERS = {
 RELEASE_PRICE = 10
 """How many false alarms withheld must pay for each drop or replaced answer no longer flagged
 (:func:`release_threshold`): the shipped check's own refits trade about one for one
-(docs/simulate.md, s44-meaning), so a release must do ten times better than that."""
+(docs/journal/simulate.md, s44-meaning), so a release must do ten times better than that."""
 
 
 TREES = {"rounds": 120, "depth": 3, "rate": 0.15}

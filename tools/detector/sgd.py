@@ -76,7 +76,8 @@ _RECAP_WEIGHTS = (2, 2, 1, 1, 1, 1)
 RECAP_SHARE = 0.0
 """The share of the dialogues left ``none`` that take one of :data:`RECAP_KINDS` instead: 0.0, so
 the shipped rows are built without them (measured with 1.0 and not adopted: they raised the false
-alarms on unchanged SGD-train dialogues far beyond the refit noise; docs/detector.md, s52-kinds)."""
+alarms on unchanged SGD-train dialogues far beyond the refit noise; docs/journal/detector.md,
+s52-kinds)."""
 POSITIVE = frozenset({"para_same", "para_cross", "exact_cross", "contain_cross", "aside", "recap"})
 
 _REASKS = (

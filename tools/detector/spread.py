@@ -17,13 +17,13 @@ eighth of their transcripts at a time. Each of the nine fits gives
 Every figure is summed over the nine fits. ``--null K`` then does the same K more times with one
 more feature column of seeded uniform noise in every row, a feature that carries nothing: how far
 the sums move when a new feature is added and the scorer refitted is the size of change a real
-feature must beat (``docs/detector.md``, "Thirteenth session"). ``--rows K`` does the same K more
-times with a seeded random share of the SGD-train rows left out (:data:`ROW_SHARE`, ``--share``),
-and nothing else changed: a change of the facts or the rules changes rows, not columns, and how
-far the sums move when a few rows differ is the size of change such a change must beat
-(``docs/detector.md``, "Fifteenth session"). Every pair is scored from features
-recorded once (:mod:`tools.detector.tune`), so the nine fits cost what the fitting costs.
-Everything read here is development material.
+feature must beat (``docs/journal/detector.md``, "Thirteenth session"). ``--rows K`` does the same K
+more times with a seeded random share of the SGD-train rows left out (:data:`ROW_SHARE`,
+``--share``), and nothing else changed: a change of the facts or the rules changes rows, not
+columns, and how far the sums move when a few rows differ is the size of change such a change must
+beat (``docs/journal/detector.md``, "Fifteenth session"). Every pair is scored from features
+recorded once (:mod:`tools.detector.tune`), so the nine fits cost what the fitting costs. Everything
+read here is development material.
 """
 
 from __future__ import annotations
