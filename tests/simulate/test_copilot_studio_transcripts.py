@@ -138,3 +138,18 @@ def test_a_csv_row_with_no_message_is_skipped_not_fatal(tmp_path: Path) -> None:
     path.write_text('Content\n"{""activities"": []}"\n\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"none of the CSV's 1 row\(s\) holds a conversation"):
         load_transcript(path)
+
+
+def test_detect_to_a_file_says_how_it_went_on_stderr(tmp_path: Path) -> None:
+    """With -o the report goes to the file and standard error has the summary and the path, as
+    for ``harness simulate``, so a failing CI step shows why."""
+    out = tmp_path / "report.xml"
+    result = CliRunner().invoke(
+        cli, ["detect", str(EXAMPLE), "--format", "junit", "-q", "-o", str(out)]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"1 conversation: 2 errors, 0 warnings (2 duplicate); report written to {out}"
+    ]
+    assert out.read_text(encoding="utf-8").startswith("<?xml")
