@@ -159,10 +159,7 @@ def fallback_reply(views: Sequence[ResultView], *, apologise: bool = False) -> s
     apology naming every failed request and (``apologise``) saying the reply itself failed."""
     parts = [v.findings for v in views if v.mode == "silent" and v.findings]
     lost = [
-        request
-        for v in views
-        if v.status in ("failed", "timed_out")
-        for request in v.each_request
+        request for v in views if v.status in ("failed", "timed_out") for request in v.each_request
     ]
     if lost and apologise:
         parts.append(
