@@ -162,6 +162,11 @@ class _Session:
             for r in turn.results
             if r.status in ("failed", "timed_out")
         ]
+        broken = [
+            f"{r.agent} ({', '.join(dict.fromkeys(v.kind.value for v in r.broken))})"
+            for r in turn.results
+            if r.status not in ("failed", "timed_out") and r.broken
+        ]
         notes = []
         if answered:
             notes.append("answered by " + ", ".join(answered))
@@ -169,6 +174,8 @@ class _Session:
             notes.append("findings from " + ", ".join(silent))
         if failed:
             notes.append("failed: " + ", ".join(failed))
+        if broken:  # a model that ignores the contract: its outputs were not used
+            notes.append("broke the contract: " + ", ".join(broken))
         if turn.error:
             notes.append(turn.error)
         holder = self.conversation.active_agent if self.conversation is not None else None

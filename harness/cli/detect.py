@@ -18,7 +18,13 @@ from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import worker_processes
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.readers import load_transcript
-from harness.detect.reports import DetectionResult, ReportFormat, exit_code, render
+from harness.detect.reports import (
+    DetectionResult,
+    ReportFormat,
+    exit_code,
+    render,
+    summary_line,
+)
 from harness.detect.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -105,6 +111,8 @@ def detect_command(
         results = _run(transcripts, config_path, semantic, judge, meaning=meaning)
         report = _html(results) if fmt == "html" else render(results, fmt)
     write_output(report, output)
+    if output is not None:  # the report went to a file: say how it came out, and where
+        click.echo(f"{summary_line(results)}; report written to {output}", err=True)
     # The process ends now: no last pass over the run's objects, and none of them freed.
     end_without_collecting(results, analyses)
     return exit_code(results)

@@ -15,7 +15,13 @@ from harness.lint._engine import lint_paths
 from harness.lint.fix import fix_paths, python_fix_notes
 from harness.lint.load_python import is_python_target
 from harness.lint.model import LintReport
-from harness.lint.reporters import render_github, render_json, render_sarif, render_text
+from harness.lint.reporters import (
+    render_github,
+    render_json,
+    render_sarif,
+    render_text,
+    summary,
+)
 from harness.lint.settings import find_pyproject, load_settings
 
 __all__ = ["lint_command"]
@@ -132,3 +138,5 @@ def _write(report: LintReport, output_format: str, output: Path | None) -> None:
             return
         text = render_text(report)
     write_output(text, output)
+    if output is not None:  # the report went to a file: say how it came out, and where
+        click.echo(f"{summary(report).rstrip('.')}; report written to {output}", err=True)

@@ -10,6 +10,7 @@ import click
 from harness.cli.command import HarnessCommand
 from harness.cli.model_flags import ModelFlags, model_options
 from harness.runtime.loading import run_sync
+from harness.runtime.parent import check_models
 
 __all__ = ["serve_command"]
 
@@ -137,6 +138,7 @@ def serve_command(
     from harness.hosting.app import serve
 
     bot = ModelFlags.parse(model, base_url, model_settings).load_bot(config)
+    check_models(bot)  # a model that cannot work (no API key) stops the server before it listens
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 

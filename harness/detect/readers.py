@@ -437,14 +437,15 @@ def _role(sender: dict[str, Any], user_id: str | None) -> Any:
 _DATAVERSE = re.compile(r'\{\s*"activities"\s*:')
 
 
-def _dataverse(text: str, file: str) -> list[Transcript]:
+def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Transcript]:
     """The ``content`` of a ``ConversationTranscript`` row: ``{"activities": [...]}``.
 
     Microsoft documents its activities' keys ("Download conversation transcripts in Power Apps",
     *Content field*): ``from.role`` is 0 for the bot and 1 for the user, ``timestamp`` is in
     seconds since the epoch, ``from.id`` is hashed (so no names). Bot messages are attributed to
     child and connected agents from the orchestrator's plan events (``TraceAttribution``), to
-    ``bot`` otherwise. Only ``message`` activities with text count.
+    ``bot`` otherwise. Only ``message`` activities with text count. A conversation with none is an
+    error, or with ``allow_empty`` (a row of a whole exported table) no transcript.
     """
     try:
         document = json.loads(text)
@@ -502,6 +503,8 @@ def _dataverse(text: str, file: str) -> list[Transcript]:
             )
         )
     if transcript is None:
+        if allow_empty:
+            return []
         raise ConfigError("the transcript has no message activities with text", file=file)
     return [transcript]
 
@@ -525,23 +528,30 @@ def _dataverse_csv(text: str, file: str) -> list[Transcript]:
         )
     named = next((columns[c] for c in ("name", "conversationtranscript") if c in columns), None)
     transcripts: list[Transcript] = []
+    rows = 0
     try:
         for row in reader:
             line = reader.line_num
+            rows += 1
             content = row.get(columns["content"]) or ""
             if not content.strip():
                 continue
             try:
-                (transcript,) = _dataverse(content, file)
+                read = _dataverse(content, file, allow_empty=True)
             except ConfigError as exc:
                 raise ConfigError(exc.message, file=file, line=line, field=exc.field) from exc
+            if not read:  # a session opened and left: only events, no message with text
+                continue
+            (transcript,) = read
             conversation = (row.get(named) or "").strip() if named else ""
-            transcript.conversation = conversation or f"row {len(transcripts) + 1}"
+            transcript.conversation = conversation or f"row {rows}"
             transcripts.append(transcript)
     except csv.Error as exc:
         raise ConfigError(f"not CSV: {exc}", file=file, line=reader.line_num) from exc
     if not transcripts:
-        raise ConfigError("the CSV has no conversation with content", file=file)
+        raise ConfigError(
+            f"none of the CSV's {rows} row(s) holds a conversation with a message", file=file
+        )
     return transcripts
 
 

@@ -367,7 +367,7 @@ def _table(result: DetectionResult, counts: str) -> Table:
             for i, s in zip(finding.message_ids, finding.senders, strict=False)
         ]
         if not cells:
-            cells = [f"(none) expected from {', '.join(finding.senders)}"]
+            cells = [_no_message(finding)]
         first = Text(cells[0])
         second = Text("\n".join(cells[1:]))
         style = "yellow" if finding.severity == "warning" else "red"
@@ -379,6 +379,13 @@ def _table(result: DetectionResult, counts: str) -> Table:
             Text(_evidence(finding, result)),
         )
     return table
+
+
+def _no_message(finding: Finding) -> str:
+    """The messages cell of a finding about a message that was never sent (a missed request)."""
+    if finding.senders:
+        return f"(none) expected from {', '.join(finding.senders)}"
+    return "(none)"
 
 
 _MESSAGES_WIDTH = 48
@@ -400,7 +407,7 @@ def _finding_lines(
                 str(f.turn),
                 f.kind + (f"/{f.method}" if f.method else ""),
                 f.scope.replace("_", " ") if f.scope else "-",
-                messages or f"(none) expected from {', '.join(f.senders)}",
+                messages or _no_message(f),
                 f.evidence if result is None else _evidence(f, result).replace("\n", "; "),
             )
         )

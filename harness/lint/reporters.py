@@ -30,6 +30,7 @@ __all__ = [
     "render_sarif",
     "render_text",
     "report_dict",
+    "summary",
 ]
 
 INFORMATION_URI = "https://pypi.org/project/connected-agent-harness/"
@@ -145,6 +146,11 @@ def agent_count(parents: int, subagents: int) -> str:
     if subagents or not parents:
         parts.append(_plural(subagents, "sub-agent") if parents or subagents else "0 agents")
     return ", ".join(parts)
+
+
+def summary(report: LintReport) -> str:
+    """The report's closing line: ``All checks passed (...)`` or ``Found N errors, ... (...)``."""
+    return _summary(report)[0]
 
 
 def _summary(report: LintReport) -> tuple[str, str]:

@@ -232,6 +232,9 @@ class OpenAIModel(Model):
         retry_timeouts = self.settings.retry_timeouts
         self._retry_timeouts = limit is None if retry_timeouts is None else retry_timeouts
         self._timeouts_in_row = 0
+        """Attempts in a row that got no answer: timed out, or the server could not be reached."""
+        self._unanswered = ""
+        """Why the last of them got none."""
         self._open_until = 0.0
         self._clock = time.monotonic  # tests replace it
         self._api_key = api_key
@@ -426,9 +429,9 @@ class OpenAIModel(Model):
         async def one() -> ChatCompletion:
             if self._clock() < self._open_until:
                 raise AttemptFailed(
-                    f"the model did not answer the last {self._timeouts_in_row} attempts in "
-                    f"time; it is not called again for {self.settings.breaker_cooldown:g}s "
-                    "(the circuit breaker)",
+                    f"the model did not answer the last {self._timeouts_in_row} attempts "
+                    f"({self._unanswered}); it is not called again for "
+                    f"{self.settings.breaker_cooldown:g}s (the circuit breaker)",
                     retryable=False,
                 )
             try:
@@ -443,7 +446,7 @@ class OpenAIModel(Model):
                 raise
             except (TimeoutError, openai.APITimeoutError) as exc:
                 count(Usage(requests=1))
-                self._timed_out()
+                self._no_answer(f"no answer within {timeout:g}s")
                 raise AttemptFailed(
                     f"no answer within {timeout:g}s", retryable=self._retry_timeouts
                 ) from exc
@@ -465,9 +468,9 @@ class OpenAIModel(Model):
             except openai.APIConnectionError as exc:
                 count(Usage(requests=1))
                 cause = exc.__cause__ or exc
-                raise AttemptFailed(
-                    f"cannot reach {client.base_url}: {cause}", retryable=True
-                ) from exc
+                reason = f"cannot reach {client.base_url}: {cause}"
+                self._no_answer(reason)  # a server that is down counts as one that hangs
+                raise AttemptFailed(reason, retryable=True) from exc
             except (ValueError, openai.APIResponseValidationError) as exc:
                 count(Usage(requests=1))
                 raise AttemptFailed(
@@ -507,16 +510,19 @@ class OpenAIModel(Model):
             sleep=self._sleep,
         )
 
-    def _timed_out(self) -> None:
-        """Count an attempt that timed out; enough in a row open the circuit breaker."""
+    def _no_answer(self, reason: str) -> None:
+        """Count an attempt that got no answer (it timed out, or the server could not be
+        reached); enough in a row open the circuit breaker."""
         self._timeouts_in_row += 1
+        self._unanswered = reason
         limit = self.settings.breaker_timeouts
         if limit and self._timeouts_in_row >= limit:
             self._open_until = self._clock() + self.settings.breaker_cooldown
             log.warning(
-                "the OpenAI model %r timed out %d times in a row; not called for %gs",
+                "the OpenAI model %r got no answer %d times in a row (%s); not called for %gs",
                 self.model,
                 self._timeouts_in_row,
+                reason,
                 self.settings.breaker_cooldown,
             )
 

@@ -56,10 +56,12 @@ class ModelSettings(BaseModel):
     a server that serves a few requests at a time is most likely still working on the one that
     timed out, and a second copy would only queue behind it."""
     breaker_timeouts: int = Field(default=2, ge=0)
-    """A circuit breaker: after this many attempts in a row that timed out, the model is not
-    called for ``breaker_cooldown`` seconds and its requests fail at once (a
-    ``ModelRequestError``). A model that hangs then costs a turn about ``breaker_timeouts`` times
-    ``timeout`` (2 minutes by default), not every request's retries (about 8 minutes). 0: off."""
+    """A circuit breaker: after this many attempts in a row that got no answer (timed out, or
+    the server could not be reached), the model is not called for ``breaker_cooldown`` seconds
+    and its requests fail at once (a ``ModelRequestError``). A model that hangs then costs a turn
+    about ``breaker_timeouts`` times ``timeout`` (2 minutes by default), not every request's
+    retries (about 8 minutes); a server that is down costs two refused connections, not every
+    request's retries and their waits. 0: off."""
     breaker_cooldown: float = Field(default=30.0, gt=0)
     """Seconds the breaker stays open; then one attempt is let through, and an answer closes it."""
     max_concurrency: int | None = Field(default=None, gt=0)

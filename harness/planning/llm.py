@@ -111,8 +111,10 @@ class LLMPlanner(Planner):
         response = await self.model.request(plan_request(given))
         output = response.output
         entries = output.get("requests") if isinstance(output, Mapping) else None
-        if not isinstance(entries, list) or not entries:
+        if not isinstance(entries, list):
             raise ModelBehaviorError("the plan has no list of requests", agent=given.parent)
+        if not entries:
+            raise ModelBehaviorError("the plan's list of requests is empty", agent=given.parent)
         entries = entries[:CLAIM_BUDGET]
         if not all(isinstance(entry, Mapping) for entry in entries):
             raise ModelBehaviorError(

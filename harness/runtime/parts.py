@@ -155,14 +155,19 @@ COMPOSE_APOLOGY = "Sorry, something went wrong on my side while I was writing my
 
 
 def fallback_reply(views: Sequence[ResultView], *, apologise: bool = False) -> str:
-    """The reply when the parent's model cannot write one: silent findings verbatim, a note for
-    each failed request, and (``apologise``) a short apology."""
+    """The reply when the parent's model cannot write one: silent findings verbatim, then one
+    apology naming every failed request and (``apologise``) saying the reply itself failed."""
     parts = [v.findings for v in views if v.mode == "silent" and v.findings]
-    parts += [
-        f"Sorry, I could not finish {quote_each(v.each_request)}."
-        for v in views
-        if v.status in ("failed", "timed_out")
+    lost = [
+        request for v in views if v.status in ("failed", "timed_out") for request in v.each_request
     ]
-    if apologise:
+    if lost and apologise:
+        parts.append(
+            f"Sorry, I could not finish {quote_each(lost)}, and something went wrong on my side "
+            "while I was writing my reply."
+        )
+    elif lost:
+        parts.append(f"Sorry, I could not finish {quote_each(lost)}.")
+    elif apologise:
         parts.append(COMPOSE_APOLOGY)
     return " ".join(p for p in parts if p)

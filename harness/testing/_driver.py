@@ -12,7 +12,7 @@ from harness.detect.detectors import detect
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
-from harness.detect.transcript import Transcript
+from harness.detect.transcript import Message, Transcript
 from harness.exceptions import RunError
 from harness.models import FunctionModel, Model, ScriptedModel
 from harness.runtime.loading import load_bot
@@ -102,9 +102,17 @@ def _spec(checks: TurnCheckSpec | Mapping[str, Any] | None) -> TurnCheckSpec | N
 
 
 def format_findings(findings: Iterable[Finding], transcript: Transcript) -> str:
-    """A readable excerpt: each finding with the messages it names, their senders and texts."""
+    """A readable excerpt: each finding with the messages it names, their senders and texts. A
+    finding that names no message (a request nobody answered) shows what the bot did send in its
+    turn instead, once per turn."""
     by_id = {m.id: m for m in transcript.messages}
     lines: list[str] = []
+    shown: set[int] = set()
+
+    def show(message: Message) -> None:
+        mode = f", {message.mode}" if message.mode else ""
+        lines.append(f"    [{message.id}] {message.sender}{mode}: {message.text}")
+
     for finding in findings:
         head: str = finding.kind
         if finding.method:
@@ -115,8 +123,17 @@ def format_findings(findings: Iterable[Finding], transcript: Transcript) -> str:
         for message_id in finding.message_ids:
             message = by_id.get(message_id)
             if message is not None:
-                mode = f", {message.mode}" if message.mode else ""
-                lines.append(f"    [{message.id}] {message.sender}{mode}: {message.text}")
+                show(message)
+        if not finding.message_ids and finding.turn not in shown:
+            shown.add(finding.turn)
+            said = [m for m in transcript.messages if m.turn == finding.turn and m.role == "bot"]
+            lines.append(
+                f"    the bot's messages in turn {finding.turn}:"
+                if said
+                else "    (no bot message in the turn)"
+            )
+            for message in said:
+                show(message)
     return "\n".join(lines)
 
 

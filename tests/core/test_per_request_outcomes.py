@@ -171,3 +171,25 @@ def test_the_remote_chat_uses_only_the_local_chats_public_names() -> None:
     ]
     assert "line_editing" in imported
     assert set(imported) <= set(local_chat.__all__)
+
+
+def test_the_fallback_reply_apologises_once_for_every_failed_request_and_the_reply() -> None:
+    """Two failed calls and a failed reply: one apology naming both requests, not "Sorry" three
+    times (this is what the user reads in the chat)."""
+    views = [
+        ResultView(agent=agent, mode="direct", request=request, status=status, answered=False)
+        for agent, request, status in (
+            ("status", "is AA123 on time", "failed"),
+            ("loyalty", "how many miles do I have", "timed_out"),
+        )
+    ]
+    assert fallback_reply(views, apologise=True) == (
+        'Sorry, I could not finish "is AA123 on time" and "how many miles do I have", and '
+        "something went wrong on my side while I was writing my reply."
+    )
+    assert fallback_reply(views) == (
+        'Sorry, I could not finish "is AA123 on time" and "how many miles do I have".'
+    )
+    assert fallback_reply([], apologise=True) == (
+        "Sorry, something went wrong on my side while I was writing my reply."
+    )

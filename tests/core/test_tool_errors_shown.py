@@ -86,3 +86,37 @@ def test_debug_logs_the_traceback(bot_dir: Path) -> None:
     assert "sub-agent payroll failed: ValueError: the HR system is down" in result.stderr
     assert "Traceback" in result.stderr
     assert 'raise ValueError("the HR system is down")' in result.stderr
+
+
+BROKEN_BOT = """\
+from harness import ConnectedAgent, Parent, ToolContext
+
+
+async def stock(ctx: ToolContext) -> dict:
+    # A silent agent must never claim the user has the answer: it cannot message the user.
+    return {"answered": True, "findings": "3 laptops in stock.", "openQuestions": []}
+
+
+bot = Parent(
+    name="it",
+    subagents=[
+        ConnectedAgent(name="inventory", mode="silent", handler=stock,
+                       description="Checks laptop stock.", examples=["are there laptops in stock"]),
+    ],
+)
+"""
+
+
+def test_chat_says_which_agent_broke_its_contract(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sub-agent (often a real model ignoring its instructions) whose outputs break the contract
+    is named in the turn's note, with what it broke: otherwise the chat shows nothing wrong."""
+    (tmp_path / "brokenbot.py").write_text(BROKEN_BOT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = CliRunner().invoke(
+        cli, ["chat", "brokenbot:bot"], input="are there laptops in stock?\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "broke the contract: inventory (silent_answered)" in result.stderr, result.stderr

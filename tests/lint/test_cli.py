@@ -162,6 +162,9 @@ def test_output_file_and_sarif_format(tmp_path: Path, pyproject: Path) -> None:
     log = json.loads(out.read_text())
     assert log["version"] == "2.1.0"
     assert log["runs"][0]["results"]
+    # A CI log shows why the step failed: the summary and the file, on standard error.
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Found ") and line.endswith(f"); report written to {out}"), line
 
 
 def test_github_format_prints_annotations_and_keeps_the_exit_code(pyproject: Path) -> None:

@@ -81,3 +81,29 @@ async def test_the_breaker_can_be_switched_off(fake: FakeOpenAI) -> None:
         await model.request(act_request())
     assert model.usage.requests == 4  # every retry went out
     await model.aclose()
+
+
+async def test_a_server_that_is_down_opens_the_breaker_after_two_refused_attempts() -> None:
+    """Nothing listens: two refused connections open the breaker, so the request's last retries
+    and every later request fail at once (no waits), and the error still says what is wrong."""
+    import socket
+
+    with socket.socket() as sock:  # a port the OS gave, then closed: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    model = OpenAIModel(
+        "m",
+        base_url=f"http://127.0.0.1:{port}/v1",
+        api_key="sk-test",
+        settings={"max_retries": 3},
+    )
+    model._sleep = _no_sleep
+    model._clock = Clock()
+    with pytest.raises(ModelRequestError) as first:
+        await model.request(act_request())
+    assert model.usage.requests == 2  # the 3rd and 4th attempts never went out
+    assert "circuit breaker" in str(first.value) and "cannot reach" in str(first.value)
+    with pytest.raises(ModelRequestError, match="circuit breaker"):
+        await model.request(act_request())
+    assert model.usage.requests == 2  # at once: nothing sent
+    await model.aclose()

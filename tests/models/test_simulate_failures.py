@@ -120,6 +120,24 @@ def test_chat_with_no_api_key_fails_before_the_first_message(
     assert line.startswith("error: ") and "no API key for the OpenAI model" in line
 
 
+def test_serve_with_no_api_key_fails_before_it_listens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that came up healthy and answered every user with an apology would hide the
+    mistake until the first user; it stops at start, as chat and simulate do."""
+    import harness.hosting.app
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server was started")
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setattr(harness.hosting.app, "serve", never)
+    config = str(HELPDESK / "helpdesk.yaml")
+    result = CliRunner().invoke(cli, ["serve", config, "--model", "openai:gpt-4o"])
+    assert result.exit_code == 2, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("error: ") and "no API key for the OpenAI model" in line
+    assert " on http://" not in result.output
+
+
 def test_an_unreachable_request_does_not_end_the_chat(closed_port_url: str) -> None:
     config = str(HELPDESK / "helpdesk.yaml")
     args = ["chat", config, "--model", "openai:m", "--base-url", closed_port_url]

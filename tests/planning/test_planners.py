@@ -92,10 +92,18 @@ async def test_the_llm_planner_tells_the_model_who_holds_the_floor() -> None:
     assert system.startswith("You are the desk.") and "`pto` is in a dialogue" in system
 
 
-@pytest.mark.parametrize("output", [None, {"requests": []}, {"requests": ["pto"]}, {"x": 1}])
-async def test_an_unusable_plan_is_a_model_behavior_error(output: object) -> None:
+@pytest.mark.parametrize(
+    ("output", "says"),
+    [
+        (None, "no list of requests"),
+        ({"requests": []}, "list of requests is empty"),
+        ({"requests": ["pto"]}, "must be an object"),
+        ({"x": 1}, "no list of requests"),
+    ],
+)
+async def test_an_unusable_plan_is_a_model_behavior_error(output: object, says: str) -> None:
     model = FunctionModel(lambda r: ModelResponse(output=output))  # type: ignore[arg-type]
-    with pytest.raises(ModelBehaviorError):
+    with pytest.raises(ModelBehaviorError, match=says):
         await LLMPlanner(model).plan(_given("days left?"))
 
 

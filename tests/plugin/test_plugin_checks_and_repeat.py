@@ -142,3 +142,23 @@ def test_a_repeat_below_one_is_a_usage_error(pytester: pytest.Pytester) -> None:
     pytester.makefile(".yaml", scenarios_flaky=FLAKY)
     result = pytester.runpytest_inprocess("-q", "--harness-repeat=0")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_a_request_nobody_answered_shows_what_the_bot_did_say() -> None:
+    """A missed request names no message: the failure shows the turn's bot messages instead
+    (once per turn), so the developer sees what was said without rerunning the chat."""
+    from harness.detect import detect
+    from harness.testing._driver import format_findings
+    from tests.simulate._helpers import conversation
+
+    turn = conversation(
+        (
+            "Where is my W-2, when is payday, and how many vacation days are left?",
+            [("payroll", "Your next payday is Friday, March 13.")],
+        )
+    )
+    missed = [f for f in detect(turn) if f.kind == "missed_request"]
+    assert len(missed) == 2
+    text = format_findings(missed, turn)
+    assert text.count("the bot's messages in turn 1:") == 1
+    assert text.count("payroll: Your next payday is Friday, March 13.") == 1

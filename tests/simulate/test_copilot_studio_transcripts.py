@@ -116,3 +116,40 @@ def test_a_csv_without_content_or_with_bad_content_says_where(tmp_path: Path) ->
     with pytest.raises(ConfigError) as caught:
         load_transcript(path)
     assert str(caught.value).startswith(f"{path}:2: activities: expected")
+
+
+def test_a_csv_row_with_no_message_is_skipped_not_fatal(tmp_path: Path) -> None:
+    """A real table holds sessions opened and left (only events, or no activity at all): the
+    other rows are still checked; unnamed rows are named by their row in the table."""
+    import csv
+
+    path = tmp_path / "export.csv"
+    abandoned = {"activities": [{"type": "trace", "valueType": "ConversationInfo"}]}
+    talk = {"activities": [_message(1, 1, "hello", 1), _message(2, 0, "Hi! How can I help?", 2)]}
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["Content"])
+        writer.writerow([json.dumps(abandoned)])
+        writer.writerow([json.dumps({"activities": []})])
+        writer.writerow([json.dumps(talk)])
+    (only,) = load_transcript(path)
+    assert only.conversation == "row 3"
+    assert [m.text for m in only.messages] == ["hello", "Hi! How can I help?"]
+    path.write_text('Content\n"{""activities"": []}"\n\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"none of the CSV's 1 row\(s\) holds a conversation"):
+        load_transcript(path)
+
+
+def test_detect_to_a_file_says_how_it_went_on_stderr(tmp_path: Path) -> None:
+    """With -o the report goes to the file and standard error has the summary and the path, as
+    for ``harness simulate``, so a failing CI step shows why."""
+    out = tmp_path / "report.xml"
+    result = CliRunner().invoke(
+        cli, ["detect", str(EXAMPLE), "--format", "junit", "-q", "-o", str(out)]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"1 conversation: 2 errors, 0 warnings (2 duplicate); report written to {out}"
+    ]
+    assert out.read_text(encoding="utf-8").startswith("<?xml")

@@ -156,3 +156,20 @@ def test_junit_gives_a_conversation_that_did_not_complete_one_error() -> None:
     lines = (error.text or "").splitlines()
     assert lines[0] == "the bot did not answer within 30 s"
     assert lines[1].startswith("finding before it: turn 1: duplicate/containment")
+
+
+def test_a_missed_request_with_no_expected_agent_says_none_and_nothing_after() -> None:
+    """A request the check found by itself names no agent: the row says "(none)", not a
+    dangling "(none) expected from"."""
+    turn = conversation(
+        (
+            "When is payday, and where is my W-2?",
+            [("payroll", "Your next payday is Friday, March 13.")],
+        )
+    )
+    findings = tuple(f for f in detect(turn) if f.kind == "missed_request")
+    assert findings and not findings[0].senders
+    result = DetectionResult(file="a.json", conversation="c", transcript=turn, findings=findings)
+    for text in (render_text([result], width=160), render_text([result] * 300, width=160)):
+        assert "(none)" in text
+        assert "expected from" not in text
