@@ -77,7 +77,8 @@ class MissingExtraError(UsageError, ImportError):
         self.feature = feature
         self.extra = extra
         super().__init__(
-            f"{feature} needs the '{extra}' extra: pip install 'connected-agent-harness[{extra}]'"
+            f"{feature} needs the '{extra}' extra (connected-agent-harness[{extra}]): in a "
+            f"clone of the project, python -m pip install '.[{extra}]' (README, Install)"
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
