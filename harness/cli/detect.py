@@ -26,6 +26,7 @@ from harness.detect.reports import (
     summary_line,
 )
 from harness.detect.transcript import Transcript
+from harness.exceptions import ConfigError
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
@@ -107,15 +108,18 @@ def detect_command(
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
     analyses: list[object] = []
+    unread: list[ConfigError] = []
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
-        results = _run(transcripts, config_path, semantic, judge, meaning=meaning)
+        results = _run(transcripts, config_path, semantic, judge, meaning=meaning, unread=unread)
         report = _html(results) if fmt == "html" else render(results, fmt)
     write_output(report, output)
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(f"{summary_line(results)}; report written to {output}", err=True)
+    for error in unread:  # the other files were checked and reported; these were not read
+        click.echo(f"error: {error}", err=True)
     # The process ends now: no last pass over the run's objects, and none of them freed.
     end_without_collecting(results, analyses)
-    return exit_code(results)
+    return max([exit_code(results), *(e.exit_code for e in unread)])
 
 
 def _html(results: list[DetectionResult]) -> str:
@@ -151,6 +155,7 @@ def _run(
     judge: str | None = None,
     *,
     meaning: str | None = None,
+    unread: list[ConfigError] | None = None,
 ) -> list[DetectionResult]:
     # Only what a run uses is imported: the agents' modes, the judge's runtime and the HTML
     # report load the SDK's model and configuration layers, which a plain run never needs.
@@ -159,7 +164,20 @@ def _run(
         from harness.simulate.modes import load_agent_modes
 
         modes = load_agent_modes(config_path)
-    loaded = [(path, load_transcript(path, agent_modes=modes)) for path in paths]
+    loaded = []
+    for path in paths:
+        try:
+            loaded.append((path, load_transcript(path, agent_modes=modes)))
+        except ConfigError as exc:
+            # One file that cannot be read (an empty export, a typo) does not cost the report of
+            # the others; it is named after it, and the exit code is 2. Alone, it is the error.
+            if unread is None or len(paths) == 1:
+                raise
+            unread.append(exc)
+    if not loaded and unread:
+        for error in unread[:-1]:
+            click.echo(f"error: {error}", err=True)
+        raise unread.pop()
     embedder = None
     if semantic:
         from harness.detect.embeddings import LocalEmbedder

@@ -153,3 +153,18 @@ def test_detect_to_a_file_says_how_it_went_on_stderr(tmp_path: Path) -> None:
         f"1 conversation: 2 errors, 0 warnings (2 duplicate); report written to {out}"
     ]
     assert out.read_text(encoding="utf-8").startswith("<?xml")
+
+
+def test_detect_reports_the_files_it_can_read_and_names_the_one_it_cannot(tmp_path: Path) -> None:
+    """`harness detect exports/*.json` with one empty export: the others are still checked and
+    reported; the unreadable file is named on standard error and the exit code is 2."""
+    empty = tmp_path / "abandoned.json"
+    empty.write_text('{"activities": [{"type": "event"}]}', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["detect", str(EXAMPLE), str(empty), "-q"])
+    assert result.exit_code == 2, result.output
+    assert "1 conversation: 2 errors, 0 warnings (2 duplicate)" in result.stdout
+    assert result.stderr.splitlines() == [
+        f"error: {empty}: the transcript has no message activities with text"
+    ]
+    alone = CliRunner().invoke(cli, ["detect", str(empty)])
+    assert alone.exit_code == 2 and alone.stdout == ""
