@@ -13,6 +13,7 @@ naming the file and the line (for a JSON array, the activity's index and the lin
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -26,6 +27,8 @@ from harness.exceptions import ConfigError
 from instructions.contract import MODES
 
 __all__ = ["MAX_TRANSCRIPT_BYTES", "load_transcript", "parse_transcript"]
+
+log = logging.getLogger(__name__)
 
 MAX_TRANSCRIPT_BYTES = 200_000_000
 """The largest transcript file read (200 MB)."""
@@ -366,7 +369,7 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
     transcripts = []
     for conv_id, items in conversations.items():
         transcript = Transcript(conversation=conv_id)
-        user_id = _user_id(items)
+        user_id = _user_id(items, file=file, conversation=conv_id)
         turn = 0
         seen: set[str] = set()
         for index, activity in items:
@@ -414,13 +417,44 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
     return transcripts
 
 
-def _user_id(items: list[tuple[int, dict[str, Any]]]) -> str | None:
-    """Without ``from.role``, the conversation's first sender is taken to be the user."""
+def _user_id(
+    items: list[tuple[int, dict[str, Any]]], *, file: str, conversation: str
+) -> str | None:
+    """Who the user is when a message has no ``from.role``: the sender of a message that another
+    sender's message replies to (``replyToId``: a bot replies to the user's activity), else the
+    conversation's first sender, with a warning when no message has a role at all (a bot that
+    greets first would be read as the user)."""
+    senders = {
+        str(activity.get("id")): str(sender["id"])
+        for _, activity in items
+        if isinstance(sender := activity.get("from"), dict) and sender.get("id") is not None
+    }
     for _, activity in items:
         sender = activity.get("from")
-        if isinstance(sender, dict) and sender.get("id") is not None:
-            return str(sender["id"])
-    return None
+        target = senders.get(str(activity.get("replyToId")))
+        if isinstance(sender, dict) and target is not None and target != str(sender.get("id")):
+            return target
+    first = next(
+        (
+            str(sender["id"])
+            for _, activity in items
+            if isinstance(sender := activity.get("from"), dict) and sender.get("id") is not None
+        ),
+        None,
+    )
+    roles = any(
+        isinstance(activity.get("from"), dict) and activity["from"].get("role")
+        for _, activity in items
+    )
+    if first is not None and not roles:
+        log.warning(
+            "%s: conversation %s: no message has from.role; its first sender %r is taken to be "
+            "the user (give from.role 'user' or 'bot' if that is wrong)",
+            file,
+            conversation,
+            first,
+        )
+    return first
 
 
 def _role(sender: dict[str, Any], user_id: str | None) -> Any:

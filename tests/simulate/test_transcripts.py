@@ -94,6 +94,38 @@ def test_bot_framework_without_roles_takes_the_first_sender_as_the_user() -> Non
     ]
 
 
+def test_bot_framework_without_roles_warns_that_it_guessed_the_user(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A bot that greets first would be read as the user, silently, and a CI gate would pass on
+    a misread file: the guess is said (and a file with roles is not warned about)."""
+    greeting_first = [
+        {"type": "message", "id": "1", "from": {"id": "b"}, "text": "Hi! How can I help?"},
+        {"type": "message", "id": "2", "from": {"id": "u"}, "text": "freeze my card"},
+    ]
+    with caplog.at_level("WARNING", logger="harness.detect.readers"):
+        parse_transcript(json.dumps(greeting_first), file="t.json")
+    assert "t.json: conversation conversation: no message has from.role" in caplog.text
+    assert "'b' is taken to be the user" in caplog.text
+    caplog.clear()
+    greeting_first[0]["from"]["role"] = "bot"
+    with caplog.at_level("WARNING", logger="harness.detect.readers"):
+        parse_transcript(json.dumps(greeting_first), file="t.json")
+    assert caplog.text == ""
+
+
+def test_bot_framework_without_roles_takes_the_user_from_a_reply() -> None:
+    """A bot's reply names the user's activity in ``replyToId``: that sender is the user, even
+    when the bot spoke first."""
+    activities = [
+        {"type": "message", "id": "1", "from": {"id": "b"}, "text": "Hi! How can I help?"},
+        {"type": "message", "id": "2", "from": {"id": "u"}, "text": "freeze my card"},
+        {"type": "message", "id": "3", "from": {"id": "b"}, "text": "Done.", "replyToId": "2"},
+    ]
+    [t] = parse_transcript(json.dumps(activities))
+    assert [(m.role, m.turn) for m in t] == [("bot", 0), ("user", 1), ("bot", 1)]
+
+
 def test_bot_messages_before_the_first_user_message_are_turn_zero() -> None:
     activities = [
         {"type": "message", "id": "w", "from": {"id": "b", "role": "bot"}, "text": "Welcome!"},
