@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import importlib
+import sys
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ def load_bot(
     model: Model | str | None = None,
     planner: Planner | None = None,
     composer: Composer | None = None,
+    near: Path | None = None,
     **model_options: Any,
 ) -> Parent:
     """Load a bot from a YAML config file or a ``module:attr`` that is a ``Parent``.
@@ -40,6 +42,9 @@ def load_bot(
             one ``Parent`` picks for its model.
         composer: the parent's composer (``harness.composing``), for a config file; by default
             the one ``Parent`` picks for its model.
+        near: a folder a ``module:attr`` is also imported from when the import path (the
+            current directory first) has no such module: the folder of the scenario file that
+            names the bot.
         **model_options: passed to the model's constructor (``base_url`` for OpenAI,
             ``settings`` as a mapping, merged over the config's ``model_settings``, ...).
 
@@ -82,7 +87,7 @@ def load_bot(
             )
         module_name, attr = text.split(":", 1)
         try:
-            module = importlib.import_module(module_name)
+            module = _import(module_name, near)
         except ImportError as exc:
             raise ConfigError(f"cannot import {module_name!r}: {exc}") from exc
         obj = getattr(module, attr, None)
@@ -92,6 +97,24 @@ def load_bot(
             raise ConfigError(f"{text!r} is not a harness.Parent")
         return obj
     raise ConfigError(f"no such config file: {text}", file=text)
+
+
+def _import(module_name: str, near: Path | None) -> Any:
+    """Import ``module_name``; failing that, and only if ``near`` holds it, from ``near``."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        top = module_name.split(".")[0]
+        if near is None or exc.name != top:
+            raise
+        if not ((near / f"{top}.py").is_file() or (near / top / "__init__.py").is_file()):
+            raise
+    folder = str(near.resolve())
+    sys.path.append(folder)  # after everything else: the import path still wins
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        sys.path.remove(folder)
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:

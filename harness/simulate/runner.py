@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from harness.detect.checks import TurnChecks, run_checks
@@ -253,7 +254,9 @@ async def run_scenarios(
                     options: dict[str, Any] = (
                         {"settings": dict(model_settings)} if model_settings else {}
                     )
-                    built = InProcessTarget(load_bot(reference, model=model, **options))
+                    path = scenario_file.path
+                    near = Path(path).parent if path and not bot else None
+                    built = InProcessTarget(load_bot(reference, model=model, near=near, **options))
                     targets[reference] = built
                     check_models(built.parent)
                 chosen = targets[reference]

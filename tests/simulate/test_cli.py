@@ -144,3 +144,28 @@ def test_simulate_semantic_help_says_it_changes_the_missed_request_check_too() -
     assert result.exit_code == 0
     shown = " ".join(result.output.split())
     assert "close in meaning each answer is to each request" in shown
+
+
+def test_a_python_bot_named_in_a_scenario_file_is_found_beside_it(tmp_path: Path) -> None:
+    """`bot: module:attr` in a scenario file works from any directory, as `bot: x.yaml` does:
+    the module is imported from the scenario file's folder when the import path lacks it."""
+    from harness.cli import cli
+
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    (folder / "s53_beside_bot.py").write_text(
+        "from harness import ChildAgent, Parent\n\n"
+        "bot = Parent(name='bank', subagents=[ChildAgent(name='cards', mode='direct',\n"
+        "    description='Freezes and unfreezes debit cards.', examples=['freeze my card'])])\n",
+        encoding="utf-8",
+    )
+    scenarios = folder / "scenarios.yaml"
+    scenarios.write_text(
+        "bot: s53_beside_bot:bot\nscenarios:\n  - name: freeze\n    turns:\n"
+        "      - user: please freeze my card\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["simulate", str(scenarios), "-q"])
+    assert result.exit_code in (0, 1), result.output
+    assert "1 conversation:" in result.output
+    assert "cannot import" not in result.output
