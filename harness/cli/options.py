@@ -57,7 +57,8 @@ def agent_config_option() -> Callable[[F], F]:
         "--config",
         "config_path",
         type=click.Path(dir_okay=False, path_type=Path),
-        help="The bot's agent config: tells each sub-agent's mode (for silent-mode leaks).",
+        help="The bot's agent config (this SDK's YAML, or a Python bot as module:attr): tells "
+        "each sub-agent's mode (for silent-mode leaks).",
     )
 
 

@@ -97,6 +97,29 @@ def test_config_tells_the_modes(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["summary"]["silent_leak"] == 1
 
 
+def test_config_takes_a_python_bot_as_module_attr_and_says_so_for_a_py_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        '{"id": "1", "turn": 1, "role": "user", "sender": "user", "text": "payday?"}\n'
+        '{"id": "2", "turn": 1, "role": "bot", "sender": "payroll", "text": "Friday, March 13."}\n'
+    )
+    (tmp_path / "s53_modes_bot.py").write_text(
+        "from harness import ConnectedAgent, Parent\n\n"
+        "bot = Parent(name='helpdesk', subagents=[ConnectedAgent(name='payroll', mode='silent',\n"
+        "    description='Pay dates.', examples=['when is payday'])])\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = _run(transcript, "--config", "s53_modes_bot:bot", "--format", "json")
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["summary"]["silent_leak"] == 1
+    wrong = _run(transcript, "--config", tmp_path / "s53_modes_bot.py")
+    assert wrong.exit_code == 2
+    assert "a Python bot is named as module:attr" in wrong.output
+
+
 @pytest.mark.parametrize(
     ("content", "words"),
     [
