@@ -299,7 +299,7 @@ class _RunOptions:
 async def _run(
     paths: tuple[Path, ...], run: _RunOptions
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness.runtime.parent import check_models
+    from harness.runtime.parent import Parent, check_models
     from harness.simulate.runner import run_scenarios
     from harness.simulate.targets import InProcessTarget
 
@@ -354,9 +354,11 @@ async def _run(
         nonlocal usage
         usage = usage + spent
 
+    bots: dict[str, Parent] = {}
     with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
         results = await run_scenarios(
             files,
+            bots=bots,
             target=target,
             model=model_obj,
             model_settings=settings if model_obj is None else None,
@@ -367,10 +369,10 @@ async def _run(
             on_usage=add_usage,
             repeat=run.repeat,
         )
-    if isinstance(target, InProcessTarget):  # the bot's config can say why
+    if bots:  # an in-process bot's config can say why (--bot's, or each file's own)
         from harness.lint.causes import with_causes
 
-        results = with_causes(results, target.parent)
+        results = [with_causes([r], bots[r.file])[0] if r.file in bots else r for r in results]
     return results, usage
 
 

@@ -24,7 +24,7 @@ from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
-from harness.runtime.parent import bot_models, check_models
+from harness.runtime.parent import Parent, bot_models, check_models
 from harness.simulate.scenarios import Scenario, ScenarioFile, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
@@ -200,6 +200,7 @@ async def run_scenarios(
     on_scenario: Callable[[DetectionResult], None] | None = None,
     on_usage: Callable[[Usage], None] | None = None,
     repeat: int = 1,
+    bots: dict[str, Parent] | None = None,
 ) -> list[DetectionResult]:
     """Run every scenario of every file and check it.
 
@@ -220,6 +221,8 @@ async def run_scenarios(
             attempt, when its models count them).
         repeat: run every scenario this many times, each run a new conversation; above 1, each
             result carries its ``run`` number (``harness.detect.results.group_runs``).
+        bots: filled with the in-process bot each file's scenarios ran on, by the file's path (as
+            the results' ``file``), for reading causes from its config.
 
     Raises:
         UsageError: when a file names no bot and none is given, or ``repeat`` is below 1.
@@ -260,6 +263,8 @@ async def run_scenarios(
                     targets[reference] = built
                     check_models(built.parent)
                 chosen = targets[reference]
+            if bots is not None and isinstance(chosen, InProcessTarget):
+                bots[scenario_file.path or ""] = chosen.parent
             for scenario in scenario_file.scenarios:
                 for run in range(1, repeat + 1):
                     result = await run_scenario(

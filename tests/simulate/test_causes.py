@@ -36,6 +36,29 @@ def test_the_naive_bots_duplicates_say_the_parent_does_not_check_answered() -> N
         assert "generated_instructions is false" in finding["cause"]
 
 
+def test_the_scenario_files_own_bot_gets_the_same_causes_as_bot(tmp_path: Path) -> None:
+    """The same in-process bot named by the file's ``bot:`` instead of ``--bot``: the findings
+    carry the same cause hints (they had none)."""
+    scenarios = tmp_path / "scenarios.yaml"
+    text = SCENARIOS.read_text(encoding="utf-8")
+    scenarios.write_text(
+        "\n".join(
+            f"bot: {NAIVE}" if line.startswith("bot:") else line for line in text.splitlines()
+        ),
+        encoding="utf-8",
+    )
+    own = CliRunner().invoke(cli, ["simulate", str(scenarios), "--format", "json"])
+    given = CliRunner().invoke(
+        cli, ["simulate", str(SCENARIOS), "--bot", str(NAIVE), "--format", "json"]
+    )
+    causes = [
+        [f["cause"] for t in json.loads(r.stdout)["transcripts"] for f in t["findings"]]
+        for r in (own, given)
+    ]
+    assert causes[0] == causes[1]
+    assert any(c and "does not check `answered`" in c for c in causes[0])
+
+
 def _leak(sender: str) -> Finding:
     return Finding(
         kind="silent_leak", turn=1, message_ids=("m2",), senders=(sender,), evidence="leaked"
