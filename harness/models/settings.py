@@ -99,8 +99,12 @@ class ModelSettings(BaseModel):
             error = exc.errors()[0]
             where = ".".join(str(p) for p in error["loc"]) or "model_settings"
             if error["type"] == "extra_forbidden":
+                import difflib
+
                 known = ", ".join(cls.model_fields)
-                message = f"unknown model setting {where!r}; known settings: {known}"
+                close = difflib.get_close_matches(where, list(cls.model_fields), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                message = f"unknown model setting {where!r}{hint}; known settings: {known}"
             else:
                 message = f"model setting {where!r}: {error['msg']}"
             raise ConfigError(message, field=f"model_settings.{where}") from exc

@@ -303,7 +303,10 @@ async def test_a_failed_call_is_still_counted_on_the_model(fake: FakeOpenAI) -> 
 
 
 def test_settings_are_validated_with_the_key_named() -> None:
-    with pytest.raises(ConfigError, match="unknown model setting 'temprature'; known settings:"):
+    with pytest.raises(
+        ConfigError,
+        match=r"unknown model setting 'temprature' \(did you mean 'temperature'\?\); known settings:",
+    ):
         OpenAIModel("m", settings={"temprature": 0})
     with pytest.raises(ConfigError, match="model setting 'output_mode'"):
         ModelSettings.of({"output_mode": "xml"})
