@@ -312,6 +312,8 @@ def validate_yaml(
     node = tree
     for key in at:
         node = node[key]
+    if node is None and not at:  # nothing but comments and blank lines
+        raise ConfigError(f"the file is empty: expected {what}", file=str(file), line=1)
     if not isinstance(node, dict):
         line = (locate(tree, at) if at else None) or 1
         raise ConfigError(

@@ -10,6 +10,7 @@ import pytest
 
 from harness import ChildAgent, ConfigError, ConnectedAgent, Mode, Parent, load_bot
 from harness.runtime.config_files import load_config
+from harness.simulate.scenarios import load_scenarios
 from subagents import IOSpec, Subagent
 from subagents.config import ConfigWarning
 from tests.core._support import CONFIGS
@@ -54,6 +55,18 @@ def test_a_schema_error_names_file_line_and_field(
     assert (error.file, error.line, error.field) == (str(path), line, field)
     assert words in error.message
     assert str(error).startswith(f"{path}:{line}: ")
+
+
+@pytest.mark.parametrize("text", ["", "\n", "# only a comment\n"])
+def test_an_empty_file_says_it_is_empty(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bot.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match="the file is empty: expected a config"):
+        load_config(path)
+    scenarios = tmp_path / "scenarios.yaml"
+    scenarios.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match="the file is empty: expected a scenario file"):
+        load_scenarios(scenarios)
 
 
 def test_an_unknown_key_with_no_close_match_lists_the_keys_allowed_there(tmp_path: Path) -> None:
