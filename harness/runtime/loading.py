@@ -6,10 +6,14 @@ import asyncio
 import dataclasses
 import importlib
 import sys
+import traceback
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+import harness
+import instructions
+import subagents
 from harness.composing import Composer
 from harness.exceptions import ConfigError, UsageError
 from harness.models import Model, resolve_model
@@ -102,7 +106,7 @@ def load_bot(
 def _import(module_name: str, near: Path | None) -> Any:
     """Import ``module_name``; failing that, and only if ``near`` holds it, from ``near``."""
     try:
-        return importlib.import_module(module_name)
+        return _import_user_module(module_name)
     except ModuleNotFoundError as exc:
         top = module_name.split(".")[0]
         if near is None or exc.name != top:
@@ -112,9 +116,45 @@ def _import(module_name: str, near: Path | None) -> Any:
     folder = str(near.resolve())
     sys.path.append(folder)  # after everything else: the import path still wins
     try:
-        return importlib.import_module(module_name)
+        return _import_user_module(module_name)
     finally:
         sys.path.remove(folder)
+
+
+_OWN_CODE = tuple(
+    str(Path(str(package.__file__)).resolve().parent)
+    for package in (harness, subagents, instructions)
+)
+
+
+def _import_user_module(module_name: str) -> Any:
+    """Import the user's bot module; an error raised while it runs (a misspelt keyword of
+    ``ConnectedAgent``, a bad value) becomes a ``ConfigError`` at the user's line."""
+    try:
+        return importlib.import_module(module_name)
+    except ImportError:
+        raise
+    except Exception as exc:
+        where = _user_line(exc)
+        if where is None or (isinstance(exc, ConfigError) and exc.file):
+            raise
+        message = exc.message if isinstance(exc, ConfigError) else f"{type(exc).__name__}: {exc}"
+        field = exc.field if isinstance(exc, ConfigError) else None
+        raise ConfigError(message, file=where[0], line=where[1], field=field) from exc
+
+
+def _user_line(exc: BaseException) -> tuple[str, int] | None:
+    """The innermost line of the traceback in the user's own code (not this SDK's, not the
+    standard library's import machinery)."""
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        name = frame.filename
+        if name.startswith("<") or "importlib" in Path(name).parts:
+            continue
+        if str(Path(name).resolve()).startswith(_OWN_CODE) or frame.lineno is None:
+            continue
+        found = (name, frame.lineno)
+    return found
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -120,3 +120,23 @@ def test_chat_says_which_agent_broke_its_contract(
     )
     assert result.exit_code == 0, result.output
     assert "broke the contract: inventory (silent_answered)" in result.stderr, result.stderr
+
+
+def test_a_python_bot_that_fails_while_imported_is_a_config_error_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A misspelt keyword in a bot built in Python: exit 2 with the file and line of the call,
+    as a YAML config's mistake is reported (it was a bare TypeError, exit 1)."""
+    source = BROKEN_BOT.replace('mode="silent", handler=stock', 'mode="silent", handlr=stock')
+    (tmp_path / "typobot_s53.py").write_text(source, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = CliRunner().invoke(cli, ["chat", "typobot_s53:bot"], input="")
+    assert result.exit_code == 2, result.output
+    line = 1 + source.splitlines().index(
+        next(text for text in source.splitlines() if "handlr=" in text)
+    )
+    assert result.stderr.strip().splitlines() == [
+        f"error: {tmp_path / 'typobot_s53.py'}:{line}: TypeError: "
+        "ConnectedAgent.__init__() got an unexpected keyword argument 'handlr'"
+    ]
