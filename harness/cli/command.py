@@ -119,7 +119,9 @@ class HarnessCommand(click.Command):
         except KeyboardInterrupt:
             if _debug(ctx):
                 raise
-            click.echo("", err=True)
+            # A new line (after a progress bar or a prompt), then say so: a report is written
+            # only at the end, so an interrupted run wrote none (and left an old one as it was).
+            click.echo("\ninterrupted: nothing written", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
