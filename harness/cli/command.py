@@ -119,9 +119,10 @@ class HarnessCommand(click.Command):
         except KeyboardInterrupt:
             if _debug(ctx):
                 raise
-            # A new line (after a progress bar or a prompt), then say so: a report is written
-            # only at the end, so an interrupted run wrote none (and left an old one as it was).
-            click.echo("\ninterrupted: nothing written", err=True)
+            # A new line (after a progress bar or a prompt), then say so. A report is written
+            # only at the end, so an interrupted check wrote none (and left an old one as it was).
+            reports = ctx.command.name in ("detect", "simulate", "lint")
+            click.echo("\ninterrupted" + (": no report written" if reports else ""), err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise

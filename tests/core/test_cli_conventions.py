@@ -161,4 +161,4 @@ def test_ctrl_c_in_any_command_exits_130_without_a_traceback(
     result = runner.invoke(cli, ["simulate", str(HELPDESK)])
     assert result.exit_code == 130
     assert "Aborted" not in result.output and "Traceback" not in result.output
-    assert result.stderr.splitlines()[-1] == "interrupted: nothing written"
+    assert result.stderr.splitlines()[-1] == "interrupted: no report written"
