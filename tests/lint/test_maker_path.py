@@ -1,0 +1,131 @@
+"""A Copilot Studio maker following the findings' advice can clear them (newer layouts).
+
+The workspaces are copies of ``fixtures/lint/newer/workspaces`` whose parent's instructions a test
+rewrites, as a maker would after reading HC001.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.lint import lint_paths
+from harness.lint.phrases import says_of_agent
+from tests.lint.conftest import LINT
+
+WORKSPACES = LINT / "newer" / "workspaces"
+PARENT = "Concierge/settings.mcs.yml"
+OWN = (
+    "You help policyholders of Contoso Insurance with claims and billing.\n"
+    "Send claim questions to the {System.Bot.Components.Tools."
+    "'crab1_concierge.tool.connected-agent.crab1_claims'.DisplayName} tool and billing "
+    "questions to the billing agent."
+)
+
+
+def _workspace(tmp_path: Path, *sentences: str) -> Path:
+    """A copy of the newer workspaces whose parent's instructions end with ``sentences``."""
+    root = tmp_path / "ws"
+    shutil.copytree(WORKSPACES, root)
+    settings = root / PARENT
+    text = settings.read_text(encoding="utf-8")
+    start = text.index("            You help")
+    end = text.index("template:")
+    lines = [OWN, *sentences]
+    block = "".join(f"            {line}\n" for text_ in lines for line in text_.splitlines())
+    settings.write_text(text[:start] + block + text[end:], encoding="utf-8")
+    return root
+
+
+def _hc001(root: Path) -> dict[str | None, str]:
+    return {f.agent: f.message for f in lint_paths([root]).findings if f.id == "HC001"}
+
+
+def test_hc001_fires_without_a_statement_about_the_agent(tmp_path: Path) -> None:
+    assert set(_hc001(_workspace(tmp_path))) == {"Claims assistant", "Billing agent"}
+
+
+def test_the_remedy_hc001_gives_clears_it(tmp_path: Path) -> None:
+    """Each agent's own sentence, as the finding words it, clears that agent's finding only."""
+    before = _hc001(_workspace(tmp_path / "a"))
+    billing = before["Billing agent"].split('in a sentence that names it: "')[1].split('"')[0]
+    claims = before["Claims assistant"].split('in a sentence that names it: "')[1].split('"')[0]
+    assert set(_hc001(_workspace(tmp_path / "b", billing + "."))) == {"Claims assistant"}
+    assert set(_hc001(_workspace(tmp_path / "c", claims + "."))) == {"Billing agent"}
+    assert _hc001(_workspace(tmp_path / "d", billing + ".", claims + ".")) == {}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The claims assistant replies to the policyholder directly, so say nothing more on claims.",
+        "Here, `Claims_assistant` talks to the user directly.",
+        "The {System.Bot.Components.Tools.'crab1_concierge.tool.connected-agent.crab1_claims'"
+        ".DisplayName} tool answers the customer itself.",
+    ],
+)
+def test_other_wordings_of_the_statement_count(tmp_path: Path, sentence: str) -> None:
+    assert "Claims assistant" not in _hc001(_workspace(tmp_path, sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # About sub-agents in general, or another agent.
+        "Sub-agents never talk to the policyholder.",
+        "The refunds agent never talks to the policyholder.",
+        # The agent is not the one who acts: the parent is told to keep quiet.
+        "Send refund questions to the billing agent and do not reply to the customer yourself.",
+        # Only under a condition.
+        "If a payment is disputed, the billing agent never talks to the customer.",
+    ],
+)
+def test_statements_not_about_that_agent_do_not_count(tmp_path: Path, sentence: str) -> None:
+    assert "Billing agent" in _hc001(_workspace(tmp_path, sentence))
+
+
+def test_a_statement_against_the_agents_own_instructions_is_named(tmp_path: Path) -> None:
+    """The billing agent's instructions forbid messaging the user; saying it answers the user
+    itself does not clear its finding, and the finding says why."""
+    found = _hc001(_workspace(tmp_path, "The billing agent answers the customer itself."))
+    assert (
+        "The parent's instructions say that 'Billing agent' answers the user itself"
+        in (found["Billing agent"])
+    )
+
+
+def test_a_parent_told_to_repeat_everything_keeps_the_finding(tmp_path: Path) -> None:
+    found = _hc001(
+        _workspace(
+            tmp_path,
+            "The claims assistant answers the customer itself.",
+            "At the end, summarise every answer the sub-agents gave.",
+        )
+    )
+    assert "Claims assistant" in found
+
+
+def test_says_of_agent_reads_the_named_subject_only() -> None:
+    names = ["Stock checker", "crab9_stock"]
+    assert says_of_agent("The stock checker never messages the shopper.", names) == {"silence"}
+    assert says_of_agent("Stock_checker's replies are for you to relay.", names) == {"silence"}
+    assert says_of_agent("The stock checker tells the shopper itself.", names) == {"address"}
+    assert says_of_agent("Ask the stock checker, then never message the shopper.", names) == set()
+    assert says_of_agent("The stock checker never messages the shopper.", ["Orders"]) == set()
+
+
+def test_hc005_for_a_connected_agent_tool_quotes_an_anchor_it_can_follow(tmp_path: Path) -> None:
+    """A ConnectedAgentTool passes no scopedRequest input, so the advice must not name one, and
+    the sentence it quotes clears the finding when added to the agent's own instructions."""
+    root = _workspace(tmp_path)
+    found = {f.agent: f.message for f in lint_paths([root]).findings if f.id == "HC005"}
+    message = found["Claims assistant"]
+    assert "scopedRequest input" not in message
+    anchor = message.rsplit(': "', 1)[1].rstrip('".')
+    own = root / "ClaimsAssistant" / "settings.mcs.yml"
+    text = own.read_text(encoding="utf-8")
+    marker = "            Explain"
+    own.write_text(text.replace(marker, f"            {anchor}.\n{marker}", 1), encoding="utf-8")
+    assert not [f for f in lint_paths([root]).findings if f.id == "HC005"]
