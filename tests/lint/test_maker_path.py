@@ -10,11 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from harness.cli.lint import lint_command
 from harness.lint import lint_paths
 from harness.lint.phrases import says_of_agent
 from tests.lint.conftest import LINT
 
+REPO = Path(__file__).resolve().parents[2]
 WORKSPACES = LINT / "newer" / "workspaces"
 PARENT = "Concierge/settings.mcs.yml"
 OWN = (
@@ -129,3 +132,24 @@ def test_hc005_for_a_connected_agent_tool_quotes_an_anchor_it_can_follow(tmp_pat
     marker = "            Explain"
     own.write_text(text.replace(marker, f"            {anchor}.\n{marker}", 1), encoding="utf-8")
     assert not [f for f in lint_paths([root]).findings if f.id == "HC005"]
+
+
+def test_fix_on_copilot_studio_files_says_they_are_left_alone(tmp_path: Path) -> None:
+    """`--fix` on an export used to say nothing; it now says why nothing changed and what to do."""
+    root = tmp_path / "solution"
+    shutil.copytree(REPO / "docs/examples/copilot-studio/solution", root)
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    result = CliRunner().invoke(lint_command, [str(root), "--fix"])
+    assert result.exit_code == 1
+    notes = [line for line in result.stderr.splitlines() if line.startswith("--fix")]
+    assert len(notes) == 1  # one line, whatever the number of files
+    assert "--fix left 2 Copilot Studio files unchanged" in notes[0]
+    assert "--format copilot-studio" in notes[0]
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+
+
+def test_fix_on_this_sdks_yaml_says_nothing_about_copilot_studio(tmp_path: Path) -> None:
+    config = tmp_path / "bot.yaml"
+    shutil.copy(REPO / "docs/examples/helpdesk-faulty.yaml", config)
+    result = CliRunner().invoke(lint_command, [str(config), "--fix"])
+    assert "Copilot Studio" not in result.stderr
