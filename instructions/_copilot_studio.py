@@ -88,7 +88,7 @@ def render_fragments(
         "Each YAML document below is one fragment; the comment above it says where it goes.",
         "Properties typed String that hold a list (openQuestions) take one item per line.",
         "A connected agent of the newer layouts (ConnectedAgentTool) takes no TaskDialog, inputs",
-        "or outputs: see \"The newer layouts\" in docs/instructions.md.",
+        'or outputs: see "The newer layouts" in docs/instructions.md.',
     )
     return header + "\n" + "---\n".join(documents)
 

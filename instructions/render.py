@@ -256,9 +256,7 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
         common: dict[str, Any] = {
             "name": sub.name,
             "description": render_subagent_description(sub),
-            "instructions": _subagent_system(
-                sub, level=2, generated=True, several=False
-            ).strip(),
+            "instructions": _subagent_system(sub, level=2, generated=True, several=False).strip(),
             "inputs": inputs,
             "outputs": outputs,
         }
@@ -361,9 +359,7 @@ def _subagent_instructions(agent: AgentView, *, level: int, several: bool = True
     )
 
 
-def _subagent_system(
-    agent: AgentView, *, level: int, generated: bool, several: bool = True
-) -> str:
+def _subagent_system(agent: AgentView, *, level: int, generated: bool, several: bool = True) -> str:
     own = agent.instructions.strip()
     if not generated:
         return _finish(own) if own else ""

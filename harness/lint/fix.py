@@ -208,7 +208,7 @@ def copilot_fix_note(files: int) -> str:
         f"--fix left {some} unchanged: it rewrites this SDK's YAML configs only, and Copilot "
         "Studio files are reported, never rewritten. Describe the agents in a YAML file, paste "
         "the fragments of `harness instructions FILE --format copilot-studio` where their "
-        "comments say (docs/instructions.md, \"For Copilot Studio makers\"), or make the changes "
+        'comments say (docs/instructions.md, "For Copilot Studio makers"), or make the changes '
         "the findings name in Copilot Studio, then lint again."
     )
 
