@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from harness.cli.commands import instructions_command
 from harness.cli.lint import lint_command
 from harness.lint import lint_paths
 from harness.lint.phrases import says_of_agent
@@ -153,3 +154,65 @@ def test_fix_on_this_sdks_yaml_says_nothing_about_copilot_studio(tmp_path: Path)
     shutil.copy(REPO / "docs/examples/helpdesk-faulty.yaml", config)
     result = CliRunner().invoke(lint_command, [str(config), "--fix"])
     assert "Copilot Studio" not in result.stderr
+
+
+# -- `harness instructions` on Copilot Studio files: a config to start from (F14) ---------------
+
+
+def _starter(path: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        instructions_command, [str(path), "--format", "copilot-studio"], catch_exceptions=False
+    )
+    return result.exit_code, result.stderr
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "docs/examples/copilot-studio/solution",
+        "docs/examples/copilot-studio/Helpdesk",
+        "docs/examples/copilot-studio/newer-workspaces",
+    ],
+)
+def test_instructions_on_copilot_studio_files_prints_a_config_that_works(
+    tmp_path: Path, example: str
+) -> None:
+    code, text = _starter(REPO / example)
+    assert code == 2
+    assert "save it as agents.yaml" in text
+    config = tmp_path / "agents.yaml"
+    config.write_text(text.split("\n\n", 1)[1], encoding="utf-8")
+    result = CliRunner().invoke(
+        instructions_command, [str(config), "--format", "copilot-studio"], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    assert "# Parent agent" in result.stdout
+
+
+def test_the_starter_keeps_modes_names_and_leaves_generated_text_out(tmp_path: Path) -> None:
+    """Names become names this SDK accepts (the Copilot Studio one in a comment), each mode says
+    where it comes from, and text pasted from earlier fragments is not carried over twice."""
+    root = _workspace(tmp_path)
+    tool = root / "Concierge/capabilities/tools/crab1_claims.mcs.yml"
+    hint = (
+        "It answers the user directly. If its answered output is true, the user has already "
+        "received their response and it should not be answered again."
+    )
+    text = tool.read_text(encoding="utf-8")
+    tool.write_text(text.replace("insurance claims.", f"insurance claims. {hint}"), "utf-8")
+    _, out = _starter(root)
+    starter = out.split("\n\n", 1)[1]
+    assert "- name: Billing_agent  # 'Billing agent' in Copilot Studio" in starter
+    assert "mode: silent  # inferred: its instructions forbid messaging the user" in starter
+    assert "mode: direct  # assumed" in starter
+    assert (
+        "description: Answers questions about the status of a policyholder's insurance claims.\n"
+        in starter
+    )
+    assert "answered" not in starter
+
+
+def test_instructions_on_a_folder_without_agents_keeps_the_plain_advice() -> None:
+    code, text = _starter(REPO / "docs/examples/ci")
+    assert code == 2
+    assert "describe the agents in a config" in text
