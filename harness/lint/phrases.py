@@ -96,6 +96,9 @@ _POWER_FX_REF = re.compile(r"\{[^{}\n]*\}")
 _SECOND_PERSON = re.compile(r"\byou(?:rself|rs|r)?\b", re.IGNORECASE)
 # After the name: its predicate, not a list or an aside ("the billing agent, which ...").
 _NOT_A_PREDICATE = re.compile(r"\s*(?:$|[,)(/&]|(?:and|or|but|nor|to|for)\b)", re.IGNORECASE)
+# Before the name, when it is the clause's subject: nothing, a lead ending in a comma ("Here, X
+# talks ..."), or "that" ("Remember that X ...").
+_SUBJECT_LEAD = re.compile(r"(?:^|,|\bthat)\s*$", re.IGNORECASE)
 _NOUN_AFTER_REF = re.compile(r"\s+(?:agent|tool|assistant)\b", re.IGNORECASE)
 
 
@@ -154,6 +157,8 @@ def _says(text: str, names: tuple[str, ...]) -> frozenset[AgentTalk]:
             if span is None:
                 continue
             start, end = span
+            if not _SUBJECT_LEAD.search(clause[:start]):
+                continue  # an object or a condition: "ask X before ...", "if X fails, ..."
             rest = clause[end:]
             if rest.startswith("'s"):
                 subject, rest = "your", rest[2:]
@@ -178,8 +183,9 @@ def says_of_agent(text: str, names: Iterable[str]) -> frozenset[AgentTalk]:
     deliver"), ``address`` when it says the agent talks to the user itself ("Here, the claims
     assistant answers the customer directly"). A name is matched whatever its case and separators
     (``Claims_assistant``, "the claims assistant"), and a Power Fx reference naming it counts.
-    Not read: the agent as an object ("send billing questions to the billing agent"), in a list or
-    aside, or a silence under a condition ("if the claim is disputed, the billing agent never
+    Not read: the agent as an object ("send billing questions to the billing agent", "ask the
+    billing agent before ..."), inside a condition ("if the billing agent fails, ..."), in a list
+    or aside, or a silence under a condition ("if the claim is disputed, the billing agent never
     talks to the customer"); statements about sub-agents in general.
 
     Example:

@@ -93,9 +93,13 @@ def _agent(agent: SubagentSpec, taken: set[str]) -> CommentedMap:
     if agent.mode_source == "default" and agent.instructions is None:
         why = "assumed: its instructions are not among the linted files; check it"
     if why:
-        entry.yaml_add_eol_comment(why, "mode")
+        _note(entry, "mode", why)
+    if agent.layout == "connected-agent-tool":
+        _note(
+            entry, "kind", 'a ConnectedAgentTool: see "The newer layouts" in docs/instructions.md'
+        )
     if name != agent.name:
-        entry.yaml_add_eol_comment(f"{agent.name!r} in Copilot Studio", "name")
+        _note(entry, "name", f"{agent.name!r} in Copilot Studio")
     if agent.kind.value == "connected":
         entry["pass_history"] = agent.history
     description = _routing(agent.description)
@@ -105,6 +109,11 @@ def _agent(agent: SubagentSpec, taken: set[str]) -> CommentedMap:
     if own:
         entry["instructions"] = _text(own)
     return entry
+
+
+def _note(entry: CommentedMap, key: str, text: str) -> None:
+    """A comment two spaces after ``key: value`` of a sub-agent entry (indented by 4)."""
+    entry.yaml_add_eol_comment(text, key, column=4 + len(f"{key}: {entry[key]}") + 2)
 
 
 def _name(name: str, taken: set[str]) -> str:

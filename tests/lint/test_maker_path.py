@@ -216,3 +216,24 @@ def test_instructions_on_a_folder_without_agents_keeps_the_plain_advice() -> Non
     code, text = _starter(REPO / "docs/examples/ci")
     assert code == 2
     assert "describe the agents in a config" in text
+
+
+def test_statements_about_one_agent_corpus() -> None:
+    """``fixtures/lint/agent-statements.tsv``: 69 labelled sentences of a parent about one named
+    agent. A false statement would clear HC001 wrongly, so there must be none; a missed one keeps
+    the finding (the misses are silences worded in ways the reader does not read)."""
+    rows = [
+        line.rstrip("\n").split("\t")
+        for line in (LINT / "agent-statements.tsv").read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert len(rows) == 69
+    false, missed = [], []
+    for name, label, sentence in rows:
+        said = says_of_agent(sentence, [name])
+        if said and said != {label}:
+            false.append(sentence)
+        elif label != "none" and not said:
+            missed.append(sentence)
+    assert false == []
+    assert len(missed) <= 3, missed
