@@ -49,9 +49,11 @@ class NoOutputs(Rule):
     """Without outputs the parent cannot know what a sub-agent told the user, so it answers again:
     the classic duplicate message. In this SDK's YAML an omitted `outputs` key means the contract's
     standard set; only an explicit empty list fires. A Copilot Studio `ConnectedAgentTool` (the
-    newer layouts) and an external agent cannot declare outputs at all, so for them the message
-    says how to get the same effect. When HC001 fires, HC002 and HC003 are not repeated for the
-    same agent."""
+    newer layouts) and an external agent cannot declare outputs at all: for them a sentence of the
+    parent's instructions naming the agent and saying that it answers the user itself (a direct
+    agent) or never talks to the user (a silent one) has the same effect and clears the finding,
+    and the message says so. When HC001 fires, HC002 and HC003 are not repeated for the same
+    agent."""
 
     id = "HC001"
     name = "no-outputs"
@@ -85,7 +87,7 @@ class NoOutputs(Rule):
                 contradicted = (
                     f" The parent's instructions say that '{agent.name}' "
                     f"{_SAID[_OTHER[wanted]]}, but its own instructions "
-                    f"{'forbid' if wanted == 'silence' else 'let it go on'} messaging the user."
+                    f"{'forbid messaging' if wanted == 'silence' else 'let it message'} the user."
                 )
         tail = (
             f", {where_outputs(agent)}."
