@@ -220,6 +220,10 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
     ``action``, as ``InvokeConnectedAgentTaskAction`` requires) and the ``instructions`` for the
     connected agent itself.
 
+    What concerns a call carrying several numbered requests (the ``answeredRequests`` output) is
+    left out: Copilot Studio's orchestrator gives each agent call its own inputs and never makes
+    such a call, so the fragments do not ask for an output nothing would fill.
+
     Args:
         parent: the parent and its sub-agents.
         agent: only this sub-agent's fragments (the parent's are left out).
@@ -252,7 +256,7 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
         common: dict[str, Any] = {
             "name": sub.name,
             "description": render_subagent_description(sub),
-            "instructions": _subagent_system(sub, level=2, generated=True).strip(),
+            "instructions": _subagent_system(sub, level=2, generated=True, several=False).strip(),
             "inputs": inputs,
             "outputs": outputs,
         }
@@ -260,7 +264,9 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
             fragments.append(ChildFragment(**common))
         else:
             fragments.append(ConnectedFragment(**common, history=sub.receives_history))
-    parent_instructions = None if agent is not None else _parent_instructions(parent, level=2)
+    parent_instructions = (
+        None if agent is not None else _parent_instructions(parent, level=2, several=False)
+    )
     return render_fragments(
         parent=parent.name, parent_instructions=parent_instructions, agents=fragments
     )
@@ -311,22 +317,33 @@ def _finish(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
 
 
-def _top_level(parent: ParentView, *, level: int) -> str:
+def _top_level(parent: ParentView, *, level: int, several: bool = True) -> str:
     talkers = [f"`{a.name}`" for a in parent.subagents if a.mode != SILENT]
     silent = [f"`{a.name}`" for a in parent.subagents if a.mode == SILENT]
-    return _finish(_render("top_level.md.j2", h="#" * level, talkers=talkers, silent=silent))
+    return _finish(
+        _render(
+            "top_level.md.j2",
+            h="#" * level,
+            talkers=talkers,
+            silent=silent,
+            several_requests=several,
+        )
+    )
 
 
-def _parent_instructions(parent: ParentView, *, level: int) -> str:
-    """What goes into the parent's instructions field: the top-level instruction, then its own."""
-    text = _top_level(parent, level=level)
+def _parent_instructions(parent: ParentView, *, level: int, several: bool = True) -> str:
+    """What goes into the parent's instructions field: the top-level instruction, then its own.
+
+    ``several=False`` leaves out what concerns a call carrying several numbered requests
+    (``answeredRequests``), which only this SDK's runtime makes (Copilot Studio never does)."""
+    text = _top_level(parent, level=level, several=several)
     own = parent.instructions.strip()
     if own:
         text += f"\n{'#' * level} Role\n\n{own}\n"
     return _finish(text)
 
 
-def _subagent_instructions(agent: AgentView, *, level: int) -> str:
+def _subagent_instructions(agent: AgentView, *, level: int, several: bool = True) -> str:
     contract_inputs = set(INPUT_DESCRIPTIONS)
     extra_inputs = [field for field in _inputs(agent) if field.name not in contract_inputs]
     return _finish(
@@ -336,16 +353,17 @@ def _subagent_instructions(agent: AgentView, *, level: int) -> str:
             agent=agent,
             outputs=_outputs(agent),
             extra_inputs=extra_inputs,
+            several_requests=several,
             **_open_questions(agent),
         )
     )
 
 
-def _subagent_system(agent: AgentView, *, level: int, generated: bool) -> str:
+def _subagent_system(agent: AgentView, *, level: int, generated: bool, several: bool = True) -> str:
     own = agent.instructions.strip()
     if not generated:
         return _finish(own) if own else ""
-    text = _subagent_instructions(agent, level=level)
+    text = _subagent_instructions(agent, level=level, several=several)
     if own:
         text += f"\n{'#' * level} Role\n\n{own}\n"
     return _finish(text)

@@ -193,11 +193,9 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
     """
     path = Path(config)
     if config.endswith(".mcs.yml") or path.is_dir() or path.name == "data":
-        raise UsageError(
-            f"{config} looks like a Copilot Studio agent; `harness instructions` reads this SDK's "
-            "YAML config. Run `harness lint` on it to see what to add, and describe the agents in "
-            "a config to generate their instructions (see the instructions page of the docs)."
-        )
+        from harness.lint.starter import refusal
+
+        raise UsageError(refusal(config))
     if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
         bot_config = load_config(config)
         agents = build_subagents(bot_config, import_tools=False)

@@ -105,6 +105,8 @@ def lint_command(
         for note in python_fix_notes(str(p) for p in existing):
             click.echo(note, err=True)
         fixed = fix_paths([p for p in existing if p.exists()])
+        for note in fixed.notes:
+            click.echo(note, err=True)
         if fixed.fixes:
             entries = "entry" if fixed.fixes == 1 else "entries"
             files = "file" if len(fixed.files) == 1 else "files"

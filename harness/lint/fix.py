@@ -29,7 +29,7 @@ from instructions.contract import (
 )
 from subagents.contract import REQUIRED_OUTPUTS, Mode
 
-__all__ = ["FixResult", "fix_file", "fix_paths", "python_fix_notes"]
+__all__ = ["FixResult", "copilot_fix_note", "fix_file", "fix_paths", "python_fix_notes"]
 
 _DASH_UNDER_KEY = re.compile(
     r"^( *)[^\s#-][^:\n]*:[ \t]*(?:#.*)?\n(?:[ \t]*(?:#.*)?\n)*( *)- ", re.M
@@ -45,6 +45,8 @@ class FixResult:
     """The files rewritten."""
     fixes: int
     """How many inputs, outputs and descriptions were added."""
+    notes: tuple[str, ...] = ()
+    """What ``--fix`` left alone and why, one line each (Copilot Studio files)."""
 
 
 def _indentation(text: str) -> tuple[int, int, int]:
@@ -194,7 +196,21 @@ def fix_paths(paths: Iterable[str | os.PathLike[str]]) -> FixResult:
         if count:
             changed.append(file)
             total += count
-    return FixResult(files=tuple(changed), fixes=total)
+    copilot = {f for s in result.systems if s.source == "copilot-studio" for f in s.files}
+    notes = (copilot_fix_note(len(copilot)),) if copilot else ()
+    return FixResult(files=tuple(changed), fixes=total, notes=notes)
+
+
+def copilot_fix_note(files: int) -> str:
+    """What ``--fix`` says when it met Copilot Studio files: it never rewrites them."""
+    some = "1 Copilot Studio file" if files == 1 else f"{files} Copilot Studio files"
+    return (
+        f"--fix left {some} unchanged: it rewrites this SDK's YAML configs only, and Copilot "
+        "Studio files are reported, never rewritten. Describe the agents in a YAML file, paste "
+        "the fragments of `harness instructions FILE --format copilot-studio` where their "
+        'comments say (docs/instructions.md, "For Copilot Studio makers"), or make the changes '
+        "the findings name in Copilot Studio, then lint again."
+    )
 
 
 def python_fix_notes(targets: Iterable[str]) -> list[str]:

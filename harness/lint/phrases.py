@@ -5,6 +5,13 @@ inference read free text with the SDK's one instruction reader, :mod:`harness.te
 which the offline rules model and the simulator's awkward-acknowledgement finder use too; this
 module re-exports its predicates for the rules.
 
+HC001, for a sub-agent that cannot declare outputs (a Copilot Studio ``ConnectedAgentTool`` or an
+external agent), asks what the parent's instructions say about that one agent: :func:`says_of_agent`
+re-addresses each clause that names it (the agent becomes "you", the parent's "you" becomes the
+parent) and reads it with the same reader, so "The billing agent never talks to the customer" is
+read as "you never talk to the user" (silence) and "Here, `Claims_assistant` talks to the user
+directly" as an address.
+
 HC013 compares descriptions with :func:`description_similarity`: the cosine similarity of the sets of
 stemmed content words, generic routing words left out; :data:`OVERLAP_THRESHOLD` (0.7) or more is a
 near-duplicate.
@@ -14,6 +21,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Literal
 
 from harness.text import stem
 from harness.text.instructions import (
@@ -22,6 +32,8 @@ from harness.text.instructions import (
     claims_only_speaker,
     forbids_user_messages,
     hints_answered,
+    read,
+    read_sentence,
     repeats_answers,
     user_address,
 )
@@ -37,6 +49,7 @@ __all__ = [
     "forbids_user_messages",
     "hints_answered",
     "repeats_answers",
+    "says_of_agent",
     "user_address",
 ]
 
@@ -71,3 +84,112 @@ def description_similarity(a: str, b: str) -> float:
     if not wa or not wb:
         return 0.0
     return len(wa & wb) / math.sqrt(len(wa) * len(wb))
+
+
+# -- what a parent says of one named agent (HC001 for agents without outputs) -------------------
+
+AgentTalk = Literal["silence", "address"]
+"""What a parent's instructions can say of one agent: it never talks to the user, or it does."""
+
+_CLAUSE = re.compile(r";|\s[-\u2013\u2014]\s|\n|:\s")
+_POWER_FX_REF = re.compile(r"\{[^{}\n]*\}")
+_SECOND_PERSON = re.compile(r"\byou(?:rself|rs|r)?\b", re.IGNORECASE)
+# After the name: its predicate, not a list or an aside ("the billing agent, which ...").
+_NOT_A_PREDICATE = re.compile(r"\s*(?:$|[,)(/&]|(?:and|or|but|nor|to|for)\b)", re.IGNORECASE)
+# Before the name, when it is the clause's subject: nothing, a lead ending in a comma ("Here, X
+# talks ..."), or "that" ("Remember that X ...").
+_SUBJECT_LEAD = re.compile(r"(?:^|,|\bthat)\s*$", re.IGNORECASE)
+_NOUN_AFTER_REF = re.compile(r"\s+(?:agent|tool|assistant)\b", re.IGNORECASE)
+
+
+def _name_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    alternatives = []
+    for name in names:
+        words = re.findall(r"[A-Za-z0-9]+", name)
+        if words:
+            alternatives.append(r"[\s_.-]+".join(re.escape(w) for w in words))
+    if not alternatives:
+        return None
+    alternatives.sort(key=len, reverse=True)
+    return re.compile(
+        r"(?<![A-Za-z0-9])(?:" + "|".join(alternatives) + r")(?![A-Za-z0-9])", re.IGNORECASE
+    )
+
+
+def _to_parent(text: str) -> str:
+    """The parent's instructions speak to the parent: its "you" is the parent."""
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group().lower()
+        return "the parent's" if word in ("your", "yours") else "the parent"
+
+    return _SECOND_PERSON.sub(swap, text)
+
+
+def _mention(clause: str, pattern: re.Pattern[str]) -> tuple[int, int] | None:
+    """Where ``clause`` names the agent (a Power Fx reference to it counts whole), or None."""
+    match = pattern.search(clause)
+    if match is None:
+        return None
+    start, end = match.span()
+    for ref in _POWER_FX_REF.finditer(clause):
+        if ref.start() <= start and end <= ref.end():
+            start, end = ref.span()
+            noun = _NOUN_AFTER_REF.match(clause, end)
+            end = noun.end() if noun else end
+            break
+    quote = re.match(r"[`'\"]", clause[end:])
+    if quote and start > 0 and clause[start - 1] == quote.group():
+        start, end = start - 1, end + 1
+    lead = re.search(r"\b(?:the|our)\s+$", clause[:start], re.IGNORECASE)
+    return (lead.start() if lead else start), end
+
+
+@lru_cache(maxsize=1024)
+def _says(text: str, names: tuple[str, ...]) -> frozenset[AgentTalk]:
+    pattern = _name_pattern(names)
+    if pattern is None:
+        return frozenset()
+    said: set[AgentTalk] = set()
+    for reading in read(text):
+        for clause in _CLAUSE.split(reading.sentence):
+            span = _mention(clause, pattern)
+            if span is None:
+                continue
+            start, end = span
+            if not _SUBJECT_LEAD.search(clause[:start]):
+                continue  # an object or a condition: "ask X before ...", "if X fails, ..."
+            rest = clause[end:]
+            if rest.startswith("'s"):
+                subject, rest = "your", rest[2:]
+            else:
+                subject = "you"
+            if _NOT_A_PREDICATE.match(rest):
+                continue  # named as an object or in a list, not as the one who acts
+            asks = read_sentence(subject + _to_parent(rest))
+            whole = read_sentence(_to_parent(clause[:start]) + subject + _to_parent(rest))
+            if "silence" in asks and "conditional" not in whole:
+                said.add("silence")
+            elif "address" in asks and "silence" not in asks:
+                said.add("address")
+    return frozenset(said)
+
+
+def says_of_agent(text: str, names: Iterable[str]) -> frozenset[AgentTalk]:
+    """What ``text`` (a parent's instructions) says of the agent called any of ``names``.
+
+    ``silence`` when a clause with the agent as its subject says it never talks to the user ("The
+    billing agent never talks to the policyholder", "`Billing_agent`'s replies are for you to
+    deliver"), ``address`` when it says the agent talks to the user itself ("Here, the claims
+    assistant answers the customer directly"). A name is matched whatever its case and separators
+    (``Claims_assistant``, "the claims assistant"), and a Power Fx reference naming it counts.
+    Not read: the agent as an object ("send billing questions to the billing agent", "ask the
+    billing agent before ..."), inside a condition ("if the billing agent fails, ..."), in a list
+    or aside, or a silence under a condition ("if the claim is disputed, the billing agent never
+    talks to the customer"); statements about sub-agents in general.
+
+    Example:
+        >>> sorted(says_of_agent("The Billing agent never talks to the customer.", ["Billing agent"]))
+        ['silence']
+    """
+    return _says(text, tuple(n for n in names if n and n.strip()))

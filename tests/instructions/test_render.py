@@ -290,17 +290,27 @@ def test_templates_refuse_to_print_anything_but_text(value: object) -> None:
 # -- Copilot Studio --------------------------------------------------------------------------------
 
 
+def _without_several(text: str) -> str:
+    """An agent's prompt without the section on several requests in one call, as the Copilot
+    Studio fragments give it."""
+    return re.sub(r"\n## Several requests in one call\n\n[^\n]*\n", "", text).strip()
+
+
 def test_copilot_studio_fragments_parse_and_match_the_authoring_schema() -> None:
     text = render_copilot_studio(HELPDESK)
     parent, pto, payroll_call, payroll_self, ticket_call, ticket_self = load_all(text)
 
-    assert parent["instructions"].startswith(render_top_level_instruction(HELPDESK).strip())
+    top_level = render_top_level_instruction(HELPDESK).strip().splitlines()
+    several = [line for line in top_level if "answeredRequests" in line]
+    assert len(several) == 1  # left out of Copilot Studio's fragments (see below)
+    top_level.remove(several[0])
+    assert parent["instructions"].startswith("\n".join(top_level))
     assert schema_errors("GptComponentMetadata", {"kind": "GptComponentMetadata", **parent}) == []
 
     assert pto["kind"] == "AgentDialog"
     assert schema_errors("AgentDialog", pto) == []
     assert pto["beginDialog"]["description"] == render_subagent_description(PTO)
-    assert pto["settings"]["instructions"] == render_subagent_system(PTO).strip()
+    assert pto["settings"]["instructions"] == _without_several(render_subagent_system(PTO))
     assert "beginDialog" in pto and "actions" not in pto["beginDialog"]
     assert list(pto["inputType"]["properties"]) == ["scopedRequest"]
     assert pto["outputType"]["properties"]["answered"] == {
@@ -333,8 +343,8 @@ def test_copilot_studio_fragments_parse_and_match_the_authoring_schema() -> None
     }
     assert payroll_out["payDate"]["isRequired"] is False
     assert payroll_out["openQuestions"]["isRequired"] is True
-    assert payroll_self["instructions"] == render_subagent_system(PAYROLL).strip()
-    assert ticket_self["instructions"] == render_subagent_system(IT_TICKET).strip()
+    assert payroll_self["instructions"] == _without_several(render_subagent_system(PAYROLL))
+    assert ticket_self["instructions"] == _without_several(render_subagent_system(IT_TICKET))
 
 
 def test_the_schema_check_catches_misplaced_connected_io() -> None:
@@ -342,6 +352,18 @@ def test_the_schema_check_catches_misplaced_connected_io() -> None:
     payroll_call = load_all(render_copilot_studio(HELPDESK, agent="payroll"))[0]
     payroll_call["inputType"] = payroll_call["action"].pop("inputType")
     assert schema_errors("TaskDialog", payroll_call)
+
+
+def test_copilot_studio_fragments_never_ask_for_answered_requests() -> None:
+    """Copilot Studio never makes a call with several numbered requests and its fragments declare
+    no `answeredRequests` output, so neither the parent's nor an agent's text mentions it; this
+    SDK's own prompts (and the Markdown) still do."""
+    text = render_copilot_studio(HELPDESK)
+    assert "answeredRequests" not in text
+    assert "several numbered requests" not in text
+    assert "answeredRequests" in render_markdown(HELPDESK)
+    assert "answeredRequests" in render_subagent_system(PAYROLL)
+    assert "answeredRequests" in render_parent_system(HELPDESK)
 
 
 def test_copilot_studio_comments_say_where_each_fragment_goes() -> None:

@@ -17,6 +17,11 @@ SCOPE_ANCHOR = (
     '"Fulfil the request in the scopedRequest input. Treat it as your initial request and ignore '
     'any other requests in the conversation"'
 )
+TASK_ANCHOR = (
+    '"Treat the task the parent gives you as your initial request and ignore any other requests '
+    'in the conversation"'
+)
+"""The scope anchor for an agent that cannot have a ``scopedRequest`` input (``NO_IO``)."""
 SILENCE_BLOCK = (
     '"Do not respond to the user. Do not send messages, and do not call any send-message tool '
     '(such as SendMessageTool). Only fill the output variables; the parent delivers your answer"'
@@ -79,10 +84,14 @@ def where_outputs(agent: SubagentSpec) -> str:
         silent = agent.mode_source == "instructions"
         effect = (
             f"that '{agent.name}' never talks to the user and that its replies are for the parent "
-            f"to deliver (as if its 'answered' output were always false)"
+            f"to deliver (as if its 'answered' output were always false), in a sentence that "
+            f'names it: "{agent.name} never talks to the user: its replies are for you to '
+            f'deliver"'
             if silent
             else f"that '{agent.name}' answers the user itself and that its reply is never "
-            f"repeated (as if its 'answered' output were always true)"
+            f"repeated (as if its 'answered' output were always true), in a sentence that names "
+            f'it: "{agent.name} answers the user itself: never repeat, summarise or '
+            f'acknowledge its reply"'
         )
         return (
             f"but {NO_IO[agent.layout]} cannot declare outputs. To the same effect, say in the "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from harness.lint import phrases
 from harness.lint.model import (
     AgentSystem,
     IOField,
@@ -22,7 +23,7 @@ from harness.lint.rules._words import (
     where_outputs,
 )
 from instructions.contract import ANSWERED, INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
-from subagents.contract import REQUIRED_OUTPUTS, Kind
+from subagents.contract import REQUIRED_OUTPUTS, Kind, Mode
 
 __all__ = [
     "ChildHistoryOff",
@@ -48,9 +49,11 @@ class NoOutputs(Rule):
     """Without outputs the parent cannot know what a sub-agent told the user, so it answers again:
     the classic duplicate message. In this SDK's YAML an omitted `outputs` key means the contract's
     standard set; only an explicit empty list fires. A Copilot Studio `ConnectedAgentTool` (the
-    newer layouts) and an external agent cannot declare outputs at all, so for them the message
-    says how to get the same effect. When HC001 fires, HC002 and HC003 are not repeated for the
-    same agent."""
+    newer layouts) and an external agent cannot declare outputs at all: for them a sentence of the
+    parent's instructions naming the agent and saying that it answers the user itself (a direct
+    agent) or never talks to the user (a silent one) has the same effect and clears the finding,
+    and the message says so. When HC001 fires, HC002 and HC003 are not repeated for the same
+    agent."""
 
     id = "HC001"
     name = "no-outputs"
@@ -59,7 +62,8 @@ class NoOutputs(Rule):
     fix = (
         "Declare its mode's outputs (`--fix` adds them to this SDK's YAML); for a "
         "ConnectedAgentTool or an external agent, which cannot declare any, say in the parent's "
-        "instructions whether the agent answers the user itself."
+        "instructions, in a sentence naming the agent, whether it answers the user itself or "
+        "never talks to the user."
     )
     bad = "- name: pto\n  kind: child\n  mode: direct\n  outputs: []"
     good = (
@@ -73,6 +77,18 @@ class NoOutputs(Rule):
         if agent.outputs is None or agent.outputs:
             return
         required = REQUIRED_OUTPUTS[agent.mode]
+        contradicted = ""
+        if agent.layout in NO_IO:
+            said = _parent_says(agent, system)
+            wanted = "silence" if agent.mode is Mode.SILENT else "address"
+            if len(said) == 1 and (wanted in said or agent.instructions is None):
+                return  # the parent's instructions say what an output would have told it
+            if said == {_OTHER[wanted]}:
+                contradicted = (
+                    f" The parent's instructions say that '{agent.name}' "
+                    f"{_SAID[_OTHER[wanted]]}, but its own instructions "
+                    f"{'forbid messaging' if wanted == 'silence' else 'let it message'} the user."
+                )
         tail = (
             f", {where_outputs(agent)}."
             if agent.layout in NO_IO
@@ -83,10 +99,31 @@ class NoOutputs(Rule):
             (
                 f"'{agent.name}' defines no outputs, so the parent cannot tell what it already told "
                 f"the user and will say it again. As {mode_words(agent)} it needs "
-                f"{join(required)}{tail}"
+                f"{join(required)}{tail}{contradicted}"
             ),
             line=agent.outputs_line,
         )
+
+
+_OTHER = {"silence": "address", "address": "silence"}
+_SAID = {
+    "silence": "never talks to the user",
+    "address": "answers the user itself",
+}
+
+
+def _parent_says(agent: SubagentSpec, system: AgentSystem) -> frozenset[str]:
+    """What the parent's instructions say of ``agent`` talking to the user (HC001, for an agent
+    that cannot declare outputs): an address counts only when the parent is not also told to
+    repeat its sub-agents' answers."""
+    parent = system.parent
+    if parent is None or parent.instructions is None:
+        return frozenset()
+    text = parent.instructions.text
+    said = set(phrases.says_of_agent(text, (agent.name, agent.target or "")))
+    if phrases.repeats_answers(text):
+        said.discard("address")
+    return frozenset(said)
 
 
 class MissingAnswered(Rule):

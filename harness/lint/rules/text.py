@@ -9,9 +9,11 @@ from harness.lint.model import AgentSystem, LintFinding, ParentSpec, Severity, S
 from harness.lint.rule import Rule
 from harness.lint.rules._words import (
     ANSWERED_HINT,
+    NO_IO,
     SCOPE_ANCHOR,
     SILENCE_BLOCK,
     SILENT_HINT,
+    TASK_ANCHOR,
     generated_hint,
     own_text,
 )
@@ -54,12 +56,22 @@ class ScopeNotAnchored(Rule):
         text = own_text(agent)
         if text is None or phrases.anchors_scope(text.text):
             return
+        if agent.layout == "connected-agent-tool":
+            advice = (
+                f"{NO_IO[agent.layout]} cannot pass a 'scopedRequest' input, so anchor it to the "
+                f"task it is given: {TASK_ANCHOR}."
+            )
+        else:
+            advice = (
+                f"Add the scope anchor of the generated sub-agent instructions"
+                f"{generated_hint(agent.source)}: {SCOPE_ANCHOR}."
+            )
         yield self.report(
             agent,
             (
                 f"The instructions of '{agent.name}' never mention its scoped request, so it may "
-                f"take up other requests it sees in the conversation. Add the scope anchor of the "
-                f"generated sub-agent instructions{generated_hint(agent.source)}: {SCOPE_ANCHOR}."
+                f"take up other requests it sees in the conversation. {advice[0].upper()}"
+                f"{advice[1:]}"
             ),
             at=text,
         )

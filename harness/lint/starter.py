@@ -1,0 +1,210 @@
+"""A config of this SDK to start from, read from Copilot Studio files (``harness instructions``).
+
+``harness instructions`` generates from this SDK's YAML, which a Copilot Studio maker would have to
+write by hand. The linter already reads what that YAML needs from a workspace or an export: each
+parent, its child and connected agents, their descriptions, own instructions, history setting and
+inferred mode. :func:`starter_configs` writes it out, one config per parent with sub-agents, so the
+maker checks the modes and saves it.
+
+What is already generated is left out, so that generating again does not add it twice: a text
+pasted from earlier fragments keeps only its ``Role`` section (the maker's own text), and a
+description keeps only the sentences that do not tell the parent how to read ``answered``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterable
+from functools import cache
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import LiteralScalarString
+
+from harness.lint import phrases
+from harness.lint.model import AgentSystem, SubagentSpec, TextField
+from harness.text import split_sentences
+from instructions import (
+    AgentView,
+    IOView,
+    ParentView,
+    render_subagent_description,
+    render_subagent_instructions,
+    render_top_level_instruction,
+)
+from instructions.contract import MODES, OPEN_QUESTIONS
+
+__all__ = ["starter_configs"]
+
+_ROLE = re.compile(r"^#{1,6}\s+Role\s*$", re.MULTILINE)
+_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+_WHY = {
+    "config": "",
+    "instructions": "inferred: its instructions forbid messaging the user",
+    "outputs": "inferred: its outputs return findings, not an interactionSummary",
+    "default": "assumed: Copilot Studio has no mode; write silent if it must only fill outputs",
+}
+
+
+def starter_configs(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """One YAML config of this SDK per Copilot Studio parent with sub-agents under ``paths``.
+
+    Each is a commented YAML document ready to save and pass to ``harness instructions``; an empty
+    list when no such parent is found.
+
+    Raises:
+        UsageError: for a path that does not exist.
+    """
+    from harness.lint._engine import load_paths
+
+    result = load_paths(paths)
+    return [
+        _config(system)
+        for system in result.systems
+        if system.source == "copilot-studio" and system.parent is not None and system.subagents
+    ]
+
+
+def _config(system: AgentSystem) -> str:
+    assert system.parent is not None
+    parent = CommentedMap(name=system.parent.name)
+    own = _own_text(system.parent.instructions)
+    if own:
+        parent["instructions"] = _text(own)
+    agents = CommentedSeq()
+    taken: set[str] = set()
+    for agent in system.subagents:
+        agents.append(_agent(agent, taken))
+    document = CommentedMap(parent=parent, subagents=agents)
+    yaml = YAML(typ="rt")
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    out = io.StringIO()
+    yaml.dump(document, out)
+    return out.getvalue()
+
+
+def _agent(agent: SubagentSpec, taken: set[str]) -> CommentedMap:
+    name = _name(agent.name, taken)
+    entry = CommentedMap(name=name, kind=agent.kind.value, mode=agent.mode.value)
+    why = _WHY[agent.mode_source]
+    if agent.mode_source == "default" and agent.instructions is None:
+        why = "assumed: its instructions are not among the linted files; check it"
+    if why:
+        _note(entry, "mode", why)
+    if agent.layout == "connected-agent-tool":
+        _note(
+            entry, "kind", 'a ConnectedAgentTool: see "The newer layouts" in docs/instructions.md'
+        )
+    if name != agent.name:
+        _note(entry, "name", f"{agent.name!r} in Copilot Studio")
+    if agent.kind.value == "connected":
+        entry["pass_history"] = agent.history
+    description = _routing(agent.description)
+    if description:
+        entry["description"] = _text(description)
+    own = _own_text(agent.instructions)
+    if own:
+        entry["instructions"] = _text(own)
+    return entry
+
+
+def _note(entry: CommentedMap, key: str, text: str) -> None:
+    """A comment two spaces after ``key: value`` of a sub-agent entry (indented by 4)."""
+    entry.yaml_add_eol_comment(text, key, column=4 + len(f"{key}: {entry[key]}") + 2)
+
+
+def _name(name: str, taken: set[str]) -> str:
+    """A sub-agent name this SDK accepts (letters, digits, ``-``, ``_``), unique in the config."""
+    base = _NOT_IN_NAME.sub("_", name).strip("_") or "agent"
+    candidate, number = base, 2
+    while candidate.lower() in taken:
+        candidate, number = f"{base}_{number}", number + 1
+    taken.add(candidate.lower())
+    return candidate
+
+
+@cache
+def _generated() -> tuple[frozenset[str], frozenset[str]]:
+    """The first lines of generated instructions, and every sentence a generated description adds
+    to the routing description (all modes, with and without ``openQuestions``)."""
+    firsts = {
+        render_top_level_instruction(ParentView(name="p")).splitlines()[0].strip(),
+        render_subagent_instructions(
+            AgentView(name="a", kind="child", mode="direct", description="")
+        )
+        .splitlines()[0]
+        .strip(),
+    }
+    added: set[str] = set()
+    for mode in MODES:
+        for outputs in ((), (IOView(name=OPEN_QUESTIONS),)):
+            view = AgentView(name="a", kind="child", mode=mode, description="", outputs=outputs)
+            added.update(s.text.strip() for s in split_sentences(render_subagent_description(view)))
+    return frozenset(firsts), frozenset(added)
+
+
+def _own_text(field: TextField | None) -> str:
+    """The maker's own text: all of it, or of pasted fragments only the ``Role`` section."""
+    if field is None:
+        return ""
+    text = field.text.strip()
+    if text.splitlines() and text.splitlines()[0].strip() in _generated()[0]:
+        role = _ROLE.search(text)
+        text = text[role.end() :].strip() if role is not None else ""
+    return text
+
+
+def _routing(field: TextField | None) -> str:
+    """A description without what tells the parent how to read the agent's outputs (generated or
+    written by hand), which a generated description adds again."""
+    if field is None:
+        return ""
+    added = _generated()[1]
+    lines = []
+    for line in field.text.splitlines():
+        kept = [
+            span.text.strip()
+            for span in split_sentences(line)
+            if span.text.strip() not in added and not phrases.hints_answered(span.text)
+        ]
+        if any(kept):
+            lines.append(" ".join(k for k in kept if k))
+    return "\n".join(lines)
+
+
+def _text(value: str) -> str:
+    return LiteralScalarString(value) if "\n" in value else value
+
+
+def refusal(path: str) -> str:
+    """What ``harness instructions`` says when given Copilot Studio files: it reads this SDK's
+    YAML, and here is that YAML, read from them, to save and check (when they hold a parent with
+    sub-agents)."""
+    head = (
+        f"{path} looks like a Copilot Studio agent; `harness instructions` reads this SDK's YAML "
+        "config."
+    )
+    try:
+        configs = starter_configs([path])
+    except Exception:  # a path the linter cannot read: the plain advice is all there is
+        configs = []
+    if not configs:
+        return (
+            f"{head} Run `harness lint` on it to see what to add, and describe the agents in a "
+            "config to generate their instructions (see the instructions page of the docs)."
+        )
+    files = (
+        ["agents.yaml"]
+        if len(configs) == 1
+        else [f"agents-{n}.yaml" for n in range(1, 1 + len(configs))]
+    )
+    parts = [
+        f"{head} Here is that config, read from the Copilot Studio files: save it as {file}, "
+        f"check each mode (silent: it only fills its outputs; direct: it answers the user), then "
+        f"run `harness instructions {file} --format copilot-studio`.\n\n{config.rstrip()}"
+        for file, config in zip(files, configs, strict=True)
+    ]
+    return "\n\n".join(parts)
