@@ -129,3 +129,24 @@ def test_the_rest_keeps_its_reading_when_another_message_answers_the_request_too
     requests = ["what's my balance", "tell me about my next paycheck", "book a table for two"]
     said = ["Your balance is $40 with $1,250 in wages arriving Friday.", "Your table is booked."]
     assert _missing(requests, [*said, again]) == set()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a true drop the check misses (a newcomer's transcript, 2026-12-04): a place phrase "
+    "hung on another request's answer ('14 units at the Leeds warehouse') is taken as the answer "
+    "to a 'where' question, in one message or two; the rest-of-sentence rule holds such parts "
+    "only in a turn of several messages where no other message answers the same request",
+)
+def test_a_place_in_another_answer_does_not_answer_a_where_question() -> None:
+    requests = ["Where is my order 5521", "do you have the blue kettle in stock"]
+    said = [
+        "The blue kettle (SKU K-220) is in stock: 14 units at the Leeds warehouse.",
+        "Good news: the blue kettle (SKU K-220) is in stock, with 14 units at the Leeds "
+        "warehouse. Anything else?",
+    ]
+    assert _missing(requests, said) == {"Where is my order 5521"}
+    # The same reply without the place phrase is flagged today:
+    assert _missing(requests, [s.replace(" at the Leeds warehouse", "") for s in said]) == {
+        "Where is my order 5521"
+    }
