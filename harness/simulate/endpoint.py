@@ -242,6 +242,13 @@ class EndpointTarget(Target):
                     raise RunError(
                         f"the bot at {self.url} answered HTTP {resp.status}: {body.strip()[:300]}"
                     )
+        except aiohttp.ClientConnectorError as exc:  # aiohttp says "ssl:default" even for http
+            error = exc.os_error
+            refused = isinstance(error, ConnectionRefusedError)
+            reason = "connection refused" if refused else (error.strerror or str(error))
+            raise RunError(
+                f"cannot reach the bot at {self.url}: {reason} (is it running?)"
+            ) from exc
         except aiohttp.ClientError as exc:
             raise RunError(f"cannot reach the bot at {self.url}: {exc}") from exc
 
