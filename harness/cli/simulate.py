@@ -30,7 +30,14 @@ from harness.detect.reports import (
 )
 from harness.exceptions import UsageError
 from harness.runtime.loading import run_sync
-from harness.simulate.scenarios import CopilotStudioSpec, DirectLineSpec, TargetSpec, load_scenarios
+from harness.runtime.parent import Parent
+from harness.simulate.scenarios import (
+    CopilotStudioSpec,
+    DirectLineSpec,
+    ScenarioFile,
+    TargetSpec,
+    load_scenarios,
+)
 from harness.simulate.targets import Target
 from subagents import Usage
 
@@ -299,7 +306,7 @@ class _RunOptions:
 async def _run(
     paths: tuple[Path, ...], run: _RunOptions
 ) -> tuple[list[DetectionResult], Usage | None]:
-    from harness.runtime.parent import Parent, check_models
+    from harness.runtime.parent import check_models
     from harness.simulate.runner import run_scenarios
     from harness.simulate.targets import InProcessTarget
 
@@ -369,11 +376,8 @@ async def _run(
             on_usage=add_usage,
             repeat=run.repeat,
         )
-    if bots:  # an in-process bot's config can say why (--bot's, or each file's own)
-        from harness.lint.causes import with_causes
-
-        results = [with_causes([r], bots[r.file])[0] if r.file in bots else r for r in results]
-    return results, usage
+    # An in-process bot's config can say why (--bot's, or each file's own).
+    return _with_causes(results, bots), usage
 
 
 async def _run_jobs(
@@ -381,9 +385,10 @@ async def _run_jobs(
 ) -> tuple[list[DetectionResult], Usage | None]:
     from harness.cli.jobs import run_in_processes
 
-    total = sum(len(load_scenarios(path).scenarios) for path in paths) * run.repeat
+    files = [load_scenarios(path) for path in paths]
+    total = sum(len(f.scenarios) for f in files) * run.repeat
     with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
-        return await run_in_processes(
+        results, usage = await run_in_processes(
             paths,
             jobs=run.jobs,
             repeat=run.repeat,
@@ -395,6 +400,36 @@ async def _run_jobs(
             meaning=run.meaning,
             on_scenario=lambda _result: progress.advance(),
         )
+    return _with_causes(results, _bots_of(files, run.bot)), usage
+
+
+def _bots_of(files: list[ScenarioFile], bot: str | None) -> dict[str, Parent]:
+    """The in-process bot of each scenario file, by path, as the workers loaded them (for the
+    cause hints, which read the bot's config in this process)."""
+    from harness.runtime.loading import load_bot
+
+    bots: dict[str, Parent] = {}
+    loaded: dict[str, Parent] = {}
+    for scenario_file in files:
+        if bot is None and scenario_file.target is not None:
+            continue  # a deployed bot: no config to read
+        reference = bot or scenario_file.bot_target()
+        if reference is None or not scenario_file.path:
+            continue
+        if reference not in loaded:
+            near = None if bot else Path(scenario_file.path).parent
+            loaded[reference] = load_bot(reference, near=near)
+        bots[scenario_file.path] = loaded[reference]
+    return bots
+
+
+def _with_causes(results: list[DetectionResult], bots: dict[str, Parent]) -> list[DetectionResult]:
+    """``results`` with the cause hints their in-process bot's config gives (by result file)."""
+    if not bots:
+        return results
+    from harness.lint.causes import with_causes
+
+    return [with_causes([r], bots[r.file])[0] if r.file in bots else r for r in results]
 
 
 def _remote_target(

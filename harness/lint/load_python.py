@@ -54,9 +54,17 @@ def system_from_python(
     try:
         bot = load_bot(target)
     except HarnessError as exc:
-        result.problems.append((target, None, None, str(exc)))
+        # A misspelt constructor keyword comes as a config error at the user's line (its cause
+        # the TypeError): lint names the argument meant, with "did you mean".
+        cause = exc.__cause__
+        typo = constructor_typo(cause) if isinstance(cause, TypeError) else None
+        if typo is None:
+            result.problems.append((target, None, None, str(exc)))
+            return
+        where, line, message = typo
+        result.problems.append((display(Path(where)), line, None, message))
         return
-    except TypeError as exc:
+    except TypeError as exc:  # raised by a function that builds the bot (``module:make_bot``)
         typo = constructor_typo(exc)
         if typo is None:
             raise
