@@ -13,7 +13,7 @@ find, and their features, are what they were.
 
 from __future__ import annotations
 
-from harness.detect._spelled_values import spelled_values, stated, weight
+from harness.detect._spelled_values import key_value, spelled_values, stated, weight
 from harness.detect.restate import ClaimMatch, Restatement
 from harness.text import Analysis, Claim
 
@@ -43,6 +43,11 @@ def spelled_restatement(earlier: Analysis, later: Analysis, cover: float) -> Res
     smaller, larger = (e_all, l_all) if weight(e_all) <= weight(l_all) else (l_all, e_all)
     matched = {v for v in smaller if stated(v, larger)}
     if weight(matched) < _MATCHED or weight(matched) < _SHARE * weight(smaller):
+        return None
+    # Some agreeing value written another way: values in one form on both sides ("3:00 pm" and
+    # "3:00 pm") are the claim rules' to match, and a near miss of theirs stays one.
+    alike = {key_value(k) for k in earlier.facts & later.facts}
+    if all(stated(v, frozenset(x for x in alike if x is not None)) for v in matched):
         return None
     # A value of one kind on each side that the other does not state (another date, time or
     # duration): another statement, as the claim rules read differing facts.

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from harness.text import extract_facts
 
-__all__ = ["Value", "agree", "same_values", "spelled_values", "stated", "weight"]
+__all__ = ["Value", "agree", "key_value", "same_values", "spelled_values", "stated", "weight"]
 
 _ONES = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -207,3 +207,25 @@ def same_values(a: str, b: str) -> bool:
         return False
     smaller, larger = (va, vb) if weight(va) <= weight(vb) else (vb, va)
     return all(stated(v, larger) for v in smaller)
+
+
+def key_value(key: str) -> Value | None:
+    """A fact's key (``num:30``, ``duration:30 minute``, ``time:14:05``, ``date:04-05``) as a
+    value in one form; None for other kinds (ids, names, states) and for 0 and 1."""
+    kind, _, raw = key.partition(":")
+    if kind == "num":
+        amount = _float(raw)
+        return None if amount is None or amount in (0.0, 1.0) else ("n", amount, 1.0)
+    if kind == "duration":
+        number, _, measure = raw.partition(" ")
+        amount = _float(number)
+        if amount is None or (measure not in _MINUTES and measure not in _DAYS):
+            return None
+        return _duration(amount, measure, 1.0)
+    if kind == "time":
+        hours, _, minutes = raw.partition(":")
+        return ("t", float((int(hours) % 12) * 60 + int(minutes)), 1.0)
+    if kind == "date":
+        month, _, day = raw.partition("-")
+        return ("date", float(int(month) * 100 + int(day)), 1.0)
+    return None

@@ -169,9 +169,9 @@ def compare_entry(
         if found is None and vectors is not None and not strict:
             found = _semantic(other, entry, vectors, semantic)
         if found is None and not strict:
-            found = memo.borderline(other.text, entry.text, limits)
-        if found is None and not strict:
             found = memo.spelled(other.text, entry.text, limits)
+        if found is None and not strict:
+            found = memo.borderline(other.text, entry.text, limits)
         if found is None:
             decided[copy_key] = False
             continue

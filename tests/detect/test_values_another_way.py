@@ -103,3 +103,46 @@ def test_another_item_with_its_values_in_words_is_not_a_duplicate() -> None:
         ),
     )
     assert found == []
+
+
+def test_a_duration_in_another_unit_is_no_template_filled_twice() -> None:
+    # Fails before: "24-month" / "two years" read as two values of one kind, so the two claims
+    # were one template filled twice and the pair was never compared.
+    found = duplicates(
+        ("user", "what warranty does the blender have?"),
+        (
+            "shop",
+            "The Vortex 900 blender comes with a 24-month warranty on the motor and 12 months on "
+            "the jug.",
+        ),
+        ("shop", "So the Vortex 900 motor is covered for two years and the jug for one year."),
+    )
+    assert ("m2", "m3") in pairs(found)
+
+
+def test_a_rewording_beside_a_shared_name_reaches_the_scorer_as_a_restatement() -> None:
+    # Fails before: the shared name made the pair a near miss, never a restatement.
+    found = duplicates(
+        ("user", "how long can I park at the clinic?"),
+        (
+            "clinic",
+            "Visitor parking at the Elm Road clinic is free for the first 90 minutes, then $3 per "
+            "hour up to a maximum of $18.",
+        ),
+        ("user", "ok"),
+        (
+            "clinic",
+            "Just so you know, the first hour and a half of parking at Elm Road costs nothing; "
+            "after that it's three dollars an hour, capped at eighteen dollars.",
+        ),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
+def test_another_id_in_the_same_template_stays_another_statement() -> None:
+    found = duplicates(
+        ("user", "two guest passes for saturday please"),
+        ("desk", "Guest pass GP-2201 issued: Saturday, May 9, lot spot K-1, valid 7:00 am–noon."),
+        ("desk", "Guest pass GP-2202 issued: Saturday, May 9, lot spot K-2, valid 7:00 am–noon."),
+    )
+    assert found == []
