@@ -34,10 +34,9 @@ def spelled_restatement(earlier: Analysis, later: Analysis, cover: float) -> Res
     matched claims must make up for the method ``semantic`` (else ``containment``)."""
     if earlier.words.isdisjoint(later.words):
         return None
-    e_claims = [(c, spelled_values(c.span.text)) for c in earlier.claims]
-    l_claims = [(c, spelled_values(c.span.text)) for c in later.claims]
-    e_all = frozenset().union(*(v for _, v in e_claims))
-    l_all = frozenset().union(*(v for _, v in l_claims))
+    # Decided on the whole messages' values (made once per message, whichever pair it is in);
+    # the claims' values only say which claims match.
+    e_all, l_all = spelled_values(earlier.text), spelled_values(later.text)
     if not e_all or not l_all:
         return None
     smaller, larger = (e_all, l_all) if weight(e_all) <= weight(l_all) else (l_all, e_all)
@@ -55,6 +54,8 @@ def spelled_restatement(earlier: Analysis, later: Analysis, cover: float) -> Res
     other_left = {v[0] for v in larger if not stated(v, smaller)}
     if (left & other_left) - {"n"}:
         return None
+    e_claims = [(c, spelled_values(c.span.text)) for c in earlier.claims]
+    l_claims = [(c, spelled_values(c.span.text)) for c in later.claims]
     matches: list[ClaimMatch] = []
     e_used: set[int] = set()
     for b, b_values in l_claims:

@@ -40,9 +40,14 @@ _UNIT = re.compile(
     r"(?:business |working )?(second|sec|minute|min|hour|hr|day|night|week|fortnight|month|year|"
     r"yr)s?\b"
 )
-_ARTICLE = re.compile(r"\b(half an?|an?) ")
+_ARTICLE = re.compile(r"\b(half an?|an?) " + _UNIT.pattern)
 _AND_A_HALF = re.compile(
     r"\b(?:(an?|one|\d+) )?(second|minute|hour|day|night|week|month|year)s? and a half\b"
+)
+_NUMBER_WORD = re.compile(
+    r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety)\b"
 )
 _TOKEN = re.compile(r"[a-z]+|\d[\d,]*(?:\.\d+)?")
 _PART_OF_DAY = re.compile(r"\b(?:morning|afternoon|evening|tonight)\b")
@@ -138,7 +143,8 @@ def spelled_values(text: str) -> frozenset[Value]:
             month, _, day = fact.value.partition("-")
             out.add(("date", float(int(month) * 100 + int(day)), 1.0))
     lower = text.lower()
-    for amount, count, _start, end in _number_runs(lower):
+    runs = _number_runs(lower) if _NUMBER_WORD.search(lower) else ()
+    for amount, count, _start, end in runs:
         after = _after(lower, end)
         unit = _UNIT.match(after)
         if unit is not None:
@@ -151,10 +157,8 @@ def spelled_values(text: str) -> frozenset[Value]:
         ):
             out.add(("n", amount, 1.0))
     for unit_of in _ARTICLE.finditer(lower):
-        after_article = _UNIT.match(lower, unit_of.end())
-        if after_article is not None:
-            half = unit_of.group(1).startswith("half")
-            out.add(_duration(0.5 if half else 1.0, after_article.group(1), 1.0 if half else 0.5))
+        half = unit_of.group(1).startswith("half")
+        out.add(_duration(0.5 if half else 1.0, unit_of.group(2), 1.0 if half else 0.5))
     for more in _AND_A_HALF.finditer(lower):
         # "an hour and a half", "2 days and a half": the whole, not the unit alone
         amount = _float(more.group(1)) if more.group(1) and more.group(1)[0].isdigit() else 1.0
