@@ -13,7 +13,7 @@ find, and their features, are what they were.
 
 from __future__ import annotations
 
-from harness.detect._spelled_values import key_value, spelled_values, stated, weight
+from harness.detect._spelled_values import key_value, may_differ, stated, values_of, weight
 from harness.detect.restate import ClaimMatch, Restatement
 from harness.text import Analysis, Claim
 
@@ -34,9 +34,11 @@ def spelled_restatement(earlier: Analysis, later: Analysis, cover: float) -> Res
     matched claims must make up for the method ``semantic`` (else ``containment``)."""
     if earlier.words.isdisjoint(later.words):
         return None
+    if not may_differ(earlier.text, later.text, earlier.facts, later.facts):
+        return None
     # Decided on the whole messages' values (made once per message, whichever pair it is in);
     # the claims' values only say which claims match.
-    e_all, l_all = spelled_values(earlier.text), spelled_values(later.text)
+    e_all, l_all = values_of(earlier.text, earlier.facts), values_of(later.text, later.facts)
     if not e_all or not l_all:
         return None
     smaller, larger = (e_all, l_all) if weight(e_all) <= weight(l_all) else (l_all, e_all)
@@ -54,8 +56,8 @@ def spelled_restatement(earlier: Analysis, later: Analysis, cover: float) -> Res
     other_left = {v[0] for v in larger if not stated(v, smaller)}
     if (left & other_left) - {"n"}:
         return None
-    e_claims = [(c, spelled_values(c.span.text)) for c in earlier.claims]
-    l_claims = [(c, spelled_values(c.span.text)) for c in later.claims]
+    e_claims = [(c, values_of(c.span.text, c.facts)) for c in earlier.claims]
+    l_claims = [(c, values_of(c.span.text, c.facts)) for c in later.claims]
     matches: list[ClaimMatch] = []
     e_used: set[int] = set()
     for b, b_values in l_claims:

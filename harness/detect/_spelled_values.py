@@ -17,7 +17,17 @@ from functools import lru_cache
 
 from harness.text import extract_facts
 
-__all__ = ["Value", "agree", "key_value", "same_values", "spelled_values", "stated", "weight"]
+__all__ = [
+    "Value",
+    "agree",
+    "key_value",
+    "may_differ",
+    "same_values",
+    "spelled_values",
+    "stated",
+    "values_of",
+    "weight",
+]
 
 _ONES = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -44,11 +54,10 @@ _ARTICLE = re.compile(r"\b(half an?|an?) " + _UNIT.pattern)
 _AND_A_HALF = re.compile(
     r"\b(?:(an?|one|\d+) )?(second|minute|hour|day|night|week|month|year)s? and a half\b"
 )
-_NUMBER_WORD = re.compile(
-    r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety)\b"
-)
+_LETTERS = re.compile(r"[a-z]+")
+_NUMBER_WORDS = frozenset({*_ONES, *_TENS})
+_UNIT_WORDS = frozenset(f"{unit}{end}" for unit in (*_MINUTES, *_DAYS) for end in ("", "s"))
+_AT_DIGIT = re.compile(r"\bat \d")
 _TOKEN = re.compile(r"[a-z]+|\d[\d,]*(?:\.\d+)?")
 _PART_OF_DAY = re.compile(r"\b(?:morning|afternoon|evening|tonight)\b")
 _AT_HOUR = re.compile(
@@ -124,26 +133,70 @@ def spelled_values(text: str) -> frozenset[Value]:
     """The values ``text`` states, each in one form whatever its wording (see :data:`Value`).
     The numbers 0 and 1 state too little to count; a number written in words counts when a unit,
     a currency or "percent" follows it, or when it is 13 or more."""
-    out: set[Value] = set()
-    for fact in extract_facts(text):
-        if fact.kind in ("money", "number", "percent"):
-            amount = _float(fact.value)
-            if amount is not None and amount not in (0.0, 1.0):
-                out.add(("n", amount, 1.0))
-        elif fact.kind == "duration":
-            number, _, measure = fact.value.partition(" ")
-            amount = _float(number)
-            if amount is not None and (measure in _MINUTES or measure in _DAYS):
-                article = text[fact.start : fact.start + 3].lower().startswith(("a ", "an "))
-                out.add(_duration(amount, measure, 0.5 if article else 1.0))
-        elif fact.kind == "time":
-            hours, _, minutes = fact.value.partition(":")
-            out.add(("t", float((int(hours) % 12) * 60 + int(minutes)), 1.0))
-        elif fact.kind == "date":
-            month, _, day = fact.value.partition("-")
-            out.add(("date", float(int(month) * 100 + int(day)), 1.0))
+    return values_of(text, frozenset(fact.key for fact in extract_facts(text)))
+
+
+def may_differ(text: str, other: str, keys: frozenset[str], other_keys: frozenset[str]) -> bool:
+    """Whether two texts may state one value in two forms (a cheap test before their values
+    are read): one of them words a value (a number in words, "a month", "and a half", "at 11"),
+    or both state durations (in two units) or times (on two clocks). Otherwise each value both
+    state has one fact key on both sides."""
+    if _words_a_value(text) or _words_a_value(other):
+        return True
+    return any(any(k.startswith(kind) for k in keys) for kind in ("duration:", "time:")) and any(
+        any(k.startswith(kind) for k in other_keys) for kind in ("duration:", "time:")
+    )
+
+
+@lru_cache(maxsize=65_536)
+def _words_a_value(text: str) -> bool:
+    """Whether ``text`` may word a value :func:`_worded_values` reads (or more): a number word,
+    "a"/"an" beside a unit word, "and a half", "at" before a digit. Word sets, not a pattern
+    of many words tried at every position."""
     lower = text.lower()
-    runs = _number_runs(lower) if _NUMBER_WORD.search(lower) else ()
+    if "and a half" in lower or ("at " in lower and _AT_DIGIT.search(lower) is not None):
+        return True
+    words = set(_LETTERS.findall(lower))
+    if not words.isdisjoint(_NUMBER_WORDS):
+        return True
+    return ("a" in words or "an" in words) and not words.isdisjoint(_UNIT_WORDS)
+
+
+def values_of(text: str, keys: frozenset[str]) -> frozenset[Value]:
+    """:func:`spelled_values` of ``text`` whose facts' keys (``Analysis.facts``, ``Claim.facts``)
+    are ``keys``: made from the facts already read, and what only the wording says."""
+    added, superseded = _worded_values(text)
+    base = _key_values(keys)
+    if superseded:
+        base = frozenset(v for v in base if (v[0], v[1]) not in superseded)
+    return base | added if added else base
+
+
+@lru_cache(maxsize=65_536)
+def _key_values(keys: frozenset[str]) -> frozenset[Value]:
+    """The values of facts' keys (a number that is only a duration's length left out: "30 days"
+    states the duration, "a month" states no number 1)."""
+    lengths = {"num:" + k[9:].split()[0] for k in keys if k.startswith("duration:")}
+    out = set()
+    for key in keys:
+        if key not in lengths:
+            value = key_value(key)
+            if value is not None:
+                out.add(value)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65_536)
+def _worded_values(text: str) -> tuple[frozenset[Value], frozenset[tuple[str, float]]]:
+    """The values only the wording of ``text`` states (numbers in words, "half an hour", "an
+    hour and a half", "at 11" in the morning), and the values of its facts they stand for
+    (kind and amount: "a month" is a duration at half weight, "at 11" is no number 11)."""
+    out: set[Value] = set()
+    superseded: set[tuple[str, float]] = set()
+    lower = text.lower()
+    if not _words_a_value(text):
+        return frozenset(), frozenset()
+    runs = _number_runs(lower) if not _NUMBER_WORDS.isdisjoint(_LETTERS.findall(lower)) else ()
     for amount, count, _start, end in runs:
         after = _after(lower, end)
         unit = _UNIT.match(after)
@@ -158,20 +211,25 @@ def spelled_values(text: str) -> frozenset[Value]:
             out.add(("n", amount, 1.0))
     for unit_of in _ARTICLE.finditer(lower):
         half = unit_of.group(1).startswith("half")
-        out.add(_duration(0.5 if half else 1.0, unit_of.group(2), 1.0 if half else 0.5))
+        value = _duration(0.5 if half else 1.0, unit_of.group(2), 1.0 if half else 0.5)
+        out.add(value)
+        if not half:
+            superseded.add((value[0], value[1]))
     for more in _AND_A_HALF.finditer(lower):
         # "an hour and a half", "2 days and a half": the whole, not the unit alone
-        amount = _float(more.group(1)) if more.group(1) and more.group(1)[0].isdigit() else 1.0
-        if amount is not None:
-            out.discard(_duration(amount, more.group(2), 0.5))
-            out.add(_duration(amount + 0.5, more.group(2), 1.0))
+        units = _float(more.group(1)) if more.group(1) and more.group(1)[0].isdigit() else 1.0
+        if units is not None:
+            whole = _duration(units, more.group(2), 0.5)
+            out.discard(whole)
+            superseded.add((whole[0], whole[1]))
+            out.add(_duration(units + 0.5, more.group(2), 1.0))
     if _PART_OF_DAY.search(lower):
         for at in _AT_HOUR.finditer(lower):
             hour = int(at.group(1))
             if 1 <= hour <= 12:
-                out.discard(("n", float(hour), 1.0))  # the hour, not a number of its own
+                superseded.add(("n", float(hour)))  # the hour, not a number of its own
                 out.add(("t", float((hour % 12) * 60), 1.0))
-    return frozenset(out)
+    return frozenset(out), frozenset(superseded)
 
 
 def _float(text: str) -> float | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.detect._spelled_values import key_value, spelled_values, stated
+from harness.detect._spelled_values import key_value, stated, values_of
 from harness.text import Analysis, Claim, Span, content_words, normalise, strip_markdown
 
 __all__ = [
@@ -220,7 +220,7 @@ def one_value_another_way(a: Claim, b: Claim) -> bool:
         return False
     for only, own, other in ((a_only, a, b), (b_only, b, a)):
         lengths = {"num:" + k[9:].split()[0] for k in own.strong if k.startswith("duration:")}
-        theirs = spelled_values(other.span.text)
+        theirs = values_of(other.span.text, other.facts)
         for key in only - lengths:
             value = key_value(key)
             if value is None or not stated(value, theirs):
