@@ -85,7 +85,7 @@ def asked_again(
         return True
     if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
         return True  # "when is the third one coming again?"
-    if asked is not None and asks_still(asked, other.text):
+    if asked is not None and entry.message.turn > turn and asks_still(asked, other.text):
         return True  # "is 604 still on time?" answered with the same state
     if entry.message.turn != turn + 1:
         return False
