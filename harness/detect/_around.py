@@ -8,6 +8,8 @@ decides it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from harness.detect._candidates import Entry
 from harness.detect._screen import Screen, screen_features, user_cues
 from harness.detect._users import _User, _Users
@@ -49,19 +51,36 @@ _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 """Acts of a message that only closes (offers more help, says goodbye)."""
 
 
-def _resent(other: Entry, entry: Entry, replied: bool) -> bool:
+def _resent(other: Entry, entry: Entry, replied: bool, asked: str = "") -> bool:
     """A small message that states something ("Your card is frozen.") sent again as it was
     (contractions aside: "It is a pop song." / "It's a pop song."), unprompted: the later copy is not the reply to its turn's user message (``replied``: a bot
     message of its turn came before it). Only the user's asking again excuses it. The first
     reply of a turn may answer a new question in the same words ("It's a reggae song." about
     another song), so it is left to the scorer; so are acknowledgements ("Got it."), holding
-    messages ("Let me check that.") and closers, which state nothing."""
+    messages ("Let me check that.") and closers, which state nothing. A copy between two bot
+    messages of its turn, when the user's message of the turn (``asked``, given only then) asks
+    two things or more ("book it. also my garage door opener is dead"), may open the reply to
+    the next of them ("Sorry to hear that — checking availability now."), so that too is left to
+    the scorer."""
     if not replied or not other.small or other.message.turn == entry.message.turn:
         return False
     if not _same_words(other, entry) or len(other.text.words) < 2:
         return False
     acts = message_acts(other.message.text)
-    return bool(acts & _STATING) and not acts & _CLOSING and not greeting(other.message.text)
+    if not acts & _STATING or acts & _CLOSING or greeting(other.message.text):
+        return False
+    return not (asked and _asks_several(asked))
+
+
+@lru_cache(maxsize=4096)
+def _asks_several(text: str) -> bool:
+    """The user's message makes two requests or more that need an answer
+    (:func:`~harness.detect.requests.segment_requests`, :func:`~.requests.needs_answer`)."""
+    # The missed-request check's reader, loaded only here: a duplicate check alone does not
+    # load it unless a turn's copy stands between two bot messages.
+    from harness.detect.requests import needs_answer, segment_requests
+
+    return sum(1 for r in segment_requests(text) if needs_answer(r.text)) >= 2
 
 
 _SPELLING = 12
@@ -96,13 +115,20 @@ class _Around:
     """What every candidate pair of one later message reads of where it stands, made once per
     message: its padded text and the user's messages of its last few turns."""
 
-    __slots__ = ("cues", "entry", "padded", "replied", "users", "windows")
+    __slots__ = ("asked", "cues", "entry", "padded", "replied", "users", "windows")
 
-    def __init__(self, entry: Entry, users: _Users, *, replied: bool = False) -> None:
+    def __init__(
+        self, entry: Entry, users: _Users, *, replied: bool = False, leads: bool = False
+    ) -> None:
         self.entry = entry
         self.users = users
         self.replied = replied
         """A bot message of the same turn came before this one (which is not the turn's reply)."""
+        user = users.of_turn(entry.message.turn) if replied and leads else None
+        self.asked = user.text if user is not None else ""
+        """The text of the user's message of this message's turn, when this message stands
+        between two bot messages of it ("" otherwise): it may open the reply to another of its
+        requests (:func:`_resent`)."""
         self.padded = f" {entry.text.norm} "
         self.windows: dict[int, list[_User]] = {}
         """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from operator import itemgetter
 
+from harness.detect._spelled import spelled_restatement
 from harness.detect.findings import Scope, request_key
 from harness.detect.restate import Restatement, Thresholds, borderline, compare
 from harness.detect.transcript import Message
@@ -98,6 +99,15 @@ class _Memo:
         """:func:`borderline`, skipping the template test the comparison already made."""
         checked = self._compare(earlier, later, limits, False)[3]
         return borderline(earlier, later, templates_checked=checked)
+
+    def spelled(self, earlier: Analysis, later: Analysis, limits: Thresholds) -> Restatement | None:
+        """:func:`~._spelled.spelled_restatement`, for a pair whose claims the rules compared
+        without finding a restatement or one template filled twice ("2 guests" / "3 guests":
+        values that differ, which no other wording of them makes the same)."""
+        checked = self._compare(earlier, later, limits, False)[3]
+        if not checked:
+            return None
+        return spelled_restatement(earlier, later, limits.cover)
 
 
 class _Index:

@@ -20,6 +20,7 @@ from harness.detect._users import (
     asked_same_question,
     asks_about,
     asks_again,
+    asks_still,
     reasked_on_topic,
 )
 from harness.detect.acts import greeting, message_acts
@@ -84,6 +85,8 @@ def asked_again(
         return True
     if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
         return True  # "when is the third one coming again?"
+    if asked is not None and entry.message.turn > turn and asks_still(asked, other.text):
+        return True  # "is 604 still on time?" answered with the same state
     if entry.message.turn != turn + 1:
         return False
     return any(

@@ -225,6 +225,30 @@ def asks_about(user: _User, earlier: Analysis) -> bool:
     return user.words <= said
 
 
+_STILL = re.compile(
+    r"(?:^|[.!?;,]\s*|\b(?:ok(?:ay)?|so|and|but)\s+)(?:is|are|does|do|will|has|have)\b"
+    r"[^.!?]*\bstill\b[^.!?]*\?",
+    re.IGNORECASE,
+)
+"""A question whether something the bot said still holds ("is 604 still on time?", "are we still
+on for 3 pm?"): it asks for the state again."""
+
+
+def asks_still(user: _User, earlier: Analysis) -> bool:
+    """The user asks whether what the earlier message said still holds (:data:`_STILL`), naming
+    only what it said (:func:`asks_about`, "still" aside): the same state given again is the
+    answer they asked for. "Is it still raining?" after a message about a flight asks something
+    else."""
+    if _STILL.search(user.text) is None:
+        return False
+    said = set(earlier.words)
+    for key in earlier.facts:
+        kind, _, value = key.partition(":")
+        said.update(content_words(f"{kind} {value}"))
+    named = user.words - {"still"}
+    return bool(named or user.facts) and named <= said and user.facts <= earlier.facts
+
+
 @lru_cache(maxsize=4096)
 def asks_again(text: str) -> bool:
     """The user's message asks to hear something again, as the stated rule reads it

@@ -117,9 +117,11 @@ def compare_entry(
     close: list[Pair] | None = None,
     pair_model: PairScorer | None = None,
     record: list[tuple[Pair, list[float]]] | None = None,
+    leads: bool = False,
 ) -> list[Pair]:
     """The earlier messages of the conversation that ``entry`` restates (and, into ``close``
-    when given, the pairs that came close, for a judge)."""
+    when given, the pairs that came close, for a judge). ``leads``: another bot message of its
+    turn follows it."""
     memo = memo or _Memo()
     pairs: list[Pair] = []
     if not entry.text.claims:
@@ -140,7 +142,9 @@ def compare_entry(
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
     previous = index.entries[-1] if index.entries else None
-    around = _Around(entry, users, replied=previous is not None and previous.message.turn == turn)
+    around = _Around(
+        entry, users, replied=previous is not None and previous.message.turn == turn, leads=leads
+    )
     screening = screen(model) if bound else None
     if screening is not None and not screening.active:
         screening = None
@@ -168,6 +172,8 @@ def compare_entry(
             found = _same_closer(other.text, entry.text, closers)
         if found is None and vectors is not None and not strict:
             found = _semantic(other, entry, vectors, semantic)
+        if found is None and not strict:
+            found = memo.spelled(other.text, entry.text, limits)
         if found is None and not strict:
             found = memo.borderline(other.text, entry.text, limits)
         if found is None:
@@ -197,7 +203,7 @@ def compare_entry(
             and (
                 model.duplicate(features)
                 or _verbatim(other, entry)
-                or _resent(other, entry, around.replied)
+                or _resent(other, entry, around.replied, around.asked)
             )
             and not asked_again(features, other, entry, users, found, context[1])
             and not confirms_choice(other, entry, found, users)
@@ -294,7 +300,7 @@ def _reachable(
     (:func:`first_bounds`); the others get those features too (:func:`user_bounds`)."""
     if _verbatim(other, entry, around.padded if around is not None else None):
         return True
-    if around is not None and _resent(other, entry, around.replied):
+    if around is not None and _resent(other, entry, around.replied, around.asked):
         return True
     where, between = context
     features, widened = first_bounds(other.text, entry.text, where, between)
@@ -436,10 +442,13 @@ class _Run:
                 users.add(step)
         progress.position = -1  # unusable until this slice is done
         pairs: list[Pair] = []
-        for step in self.steps[start:stop]:
+        steps = self.steps
+        for at in range(start, stop):
+            step = steps[at]
             if not isinstance(step, Entry):
                 users.add(step)
                 continue
+            after = steps[at + 1] if at + 1 < len(steps) else None
             pairs += compare_entry(
                 step,
                 index,
@@ -453,6 +462,7 @@ class _Run:
                 close=close,
                 pair_model=self.pair_model,
                 record=record,
+                leads=isinstance(after, Entry) and after.message.turn == step.message.turn,
             )
             index.add(step)
         progress.position = stop

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from harness.detect._spelled_values import key_value, stated, values_of
 from harness.text import Analysis, Claim, Span, content_words, normalise, strip_markdown
 
 __all__ = [
@@ -197,7 +198,9 @@ def _same_template(a: Claim, b: Claim, earlier: Analysis, later: Analysis) -> bo
         return False
     shared = _shared(a.facts, b.facts)
     if _conflict(a, b, shared, earlier, later):
-        return True
+        # Unless the differing facts are one value written another way ("30 minutes" / "half
+        # an hour", "a 24-month warranty" / "two years"): then neither states another value.
+        return not one_value_another_way(a, b)
     # Different names in the same wording: "the Acme Silver HMO plan" / "the Zenith HMO plan".
     names_a = [k for k in a.facts - shared if k.startswith("name:") and k not in later.facts]
     names_b = [k for k in b.facts - shared if k.startswith("name:") and k not in earlier.facts]
@@ -206,6 +209,23 @@ def _same_template(a: Claim, b: Claim, earlier: Analysis, later: Analysis) -> bo
     differ_a = [k for k in names_a if content_words(k[5:]) - later.words]
     differ_b = [k for k in names_b if content_words(k[5:]) - earlier.words]
     return bool(differ_a and differ_b)
+
+
+def one_value_another_way(a: Claim, b: Claim) -> bool:
+    """Whether every specific fact one claim states and the other does not is a value the other
+    states in another form ("30 minutes" / "half an hour"); an id, a name or a value the other
+    does not state at all ("GP-1182" / "GP-1183", "#2" / "#1") is another fact."""
+    a_only, b_only = a.strong - b.strong, b.strong - a.strong
+    if not a_only or not b_only:
+        return False
+    for only, own, other in ((a_only, a, b), (b_only, b, a)):
+        lengths = {"num:" + k[9:].split()[0] for k in own.strong if k.startswith("duration:")}
+        theirs = values_of(other.span.text, other.facts)
+        for key in only - lengths:
+            value = key_value(key)
+            if value is None or not stated(value, theirs):
+                return False
+    return True
 
 
 def claim_match(
