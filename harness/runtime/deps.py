@@ -129,11 +129,14 @@ def default_composer(model: Model) -> Composer:
     return LLMComposer(model)
 
 
-def _cards(agents: Sequence[Subagent], descriptions: Mapping[str, str]) -> tuple[AgentCard, ...]:
+def _cards(agents: Sequence[Subagent]) -> tuple[AgentCard, ...]:
+    """What the offline planner and model route by: each agent's description as its author wrote
+    it, not the one the parent's prompt shows (``render_subagent_description`` adds how its mode
+    answers, "It never talks to the user ...", words about no request)."""
     return tuple(
         AgentCard(
             name=a.name,
-            description=descriptions[a.name],
+            description=a.description,
             mode=a.mode.value,
             examples=tuple(a.examples),
             instructions=a.instructions,
@@ -183,7 +186,7 @@ def build_dependencies(
         },
         prepared={a.name: prepare(a) for a in agents},
         transports=dict(transports or {}),
-        cards=_cards(agents, descriptions),
+        cards=_cards(agents),
         compose_schema=compose_schema(tuple(a.name for a in agents)),
         guard=guard,
         strict=options.strict,
