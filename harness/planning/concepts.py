@@ -58,14 +58,17 @@ def pairs(words: Sequence[str]) -> list[str]:
     return [f"{a} {b}" for a, b in itertools.pairwise(words) if a != b]
 
 
-_CODE = re.compile(r"\b[a-z]+[0-9][a-z]*[0-9][a-z0-9]*\b", re.IGNORECASE)
+_CODE = re.compile(r"\b[A-Za-z]+[0-9][A-Za-z]*[0-9][A-Za-z0-9]*\b")
 """An id or a code's shape: letters, then two digits or more ("DL402", "ABC123", "B12"); a word
 with one digit ("W2", "mp3") or that opens with digits ("401k", "10th", "3pm") is no code."""
+_DIGIT = re.compile(r"[0-9]")
 
 
 def tokens(text: str) -> list[str]:
     """Content words. Bare numbers ("600", "15") and ids or codes (``_CODE``: "DL402", "UA88")
     are values: they say nothing about which agent a request is for."""
+    if _DIGIT.search(text) is None:
+        return content_tokens(text)
     return [t for t in content_tokens(_CODE.sub(" ", text)) if not t.isdigit()]
 
 
