@@ -30,6 +30,7 @@ import functools
 import itertools
 import json
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -57,9 +58,18 @@ def pairs(words: Sequence[str]) -> list[str]:
     return [f"{a} {b}" for a, b in itertools.pairwise(words) if a != b]
 
 
+_CODE = re.compile(r"\b[A-Za-z]+[0-9][A-Za-z]*[0-9][A-Za-z0-9]*\b")
+"""An id or a code's shape: letters, then two digits or more ("DL402", "ABC123", "B12"); a word
+with one digit ("W2", "mp3") or that opens with digits ("401k", "10th", "3pm") is no code."""
+_DIGIT = re.compile(r"[0-9]")
+
+
 def tokens(text: str) -> list[str]:
-    """Content words; bare numbers ("600", "15") say nothing about which agent a request is for."""
-    return [t for t in content_tokens(text) if not t.isdigit()]
+    """Content words. Bare numbers ("600", "15") and ids or codes (``_CODE``: "DL402", "UA88")
+    are values: they say nothing about which agent a request is for."""
+    if _DIGIT.search(text) is None:
+        return content_tokens(text)
+    return [t for t in content_tokens(_CODE.sub(" ", text)) if not t.isdigit()]
 
 
 K = TypeVar("K", int, str)

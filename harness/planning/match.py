@@ -115,6 +115,16 @@ def agent_texts(card: AgentCard) -> list[str]:
     return [t for t in texts if t and t.strip()]
 
 
+def _described_texts(card: AgentCard) -> list[str]:
+    """What ``card``'s author wrote to say what its agent does: its name, its description and
+    its tools' names and descriptions (``agent_texts`` without the instructions and examples)."""
+    return [
+        words_of_name(card.name),
+        card.description,
+        *(t for k in card.keywords for t in keyword_texts(k)),
+    ]
+
+
 def _asking_part(example: str) -> str:
     """An example request without its sentences that ask nothing: one taken from a real turn
     often opens with an acknowledgement ("That sounds great. Can you find me a bus?"), whose
@@ -195,6 +205,10 @@ class AgentMatcher:
         self._texts: list[list[_Text]] = []
         self._agents: list[_Text] = []
         self._bags = [frozenset(t for words in texts for t in words) for texts in per_agent]
+        self._described = [
+            frozenset(t for text in _described_texts(card) for t in tokens(text)) for card in cards
+        ]
+        self._index = {name: i for i, name in enumerate(self._names)}
         self._build(per_agent)
         self._classifier = AgentClassifier(
             [(i, text) for i, card in enumerate(cards) for text in agent_texts(card)], len(cards)
@@ -386,6 +400,26 @@ class AgentMatcher:
         """The probability that ``text`` is for one of the sub-agents at all
         (``harness.planning.scope``)."""
         return in_scope_probability(self.scope_figures(text), self.scope)
+
+    def described(self, text: str) -> bool:
+        """Whether every content word of ``text`` (numbers, ids and codes left aside,
+        ``concepts.tokens``) is a word of the best agent's name, description or tools, what its
+        author wrote to say what it does ("is DL402 delayed" for an agent that "tells whether a
+        flight is on time, delayed or cancelled"): its examples and instructions do not count,
+        as their words are often about other things ("find me a restaurant near the hotel")."""
+        words = tokens(text)
+        ranked = self._ranked(text)
+        if not words or not ranked or ranked[0][1] <= 0.0:
+            return False
+        return self._described[self._index[ranked[0][0]]].issuperset(words)
+
+    def sent_on(self, text: str, threshold: float) -> bool:
+        """Whether the out-of-scope gate lets ``text`` go to a sub-agent at ``threshold`` (0 lets
+        every request on): its in-scope probability (``in_scope``) is at least ``threshold``, or
+        it says nothing but its best agent's own described words (``described``), however short
+        (the scope model, fitted on longer requests, judges a request of one or two words by how
+        little it says)."""
+        return threshold <= 0.0 or self.in_scope(text) >= threshold or self.described(text)
 
     def best(self, text: str) -> str | None:
         """The best-scoring sub-agent, or None when no score reaches ``minimum``."""

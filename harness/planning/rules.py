@@ -144,7 +144,7 @@ class RulesPlanner(Planner):
         if limit > 0.0:
             asks = await _analysed(
                 sum(len(a) for _, a in asks),
-                lambda: [(r, a) for r, a in asks if matcher.in_scope(a) >= limit],
+                lambda: [(r, a) for r, a in asks if matcher.sent_on(a, limit)],
             )
             if not asks:
                 return {}
@@ -186,7 +186,7 @@ class RulesPlanner(Planner):
 
         def scoped(text: str) -> bool:
             matcher, limit = self._gate(cards)
-            return limit <= 0.0 or matcher.in_scope(text) >= limit
+            return matcher.sent_on(text, limit)
 
         return scoped
 

@@ -22,7 +22,7 @@ from harness.runtime.runner import PreparedAgent, SubagentCall, default_transpor
 from harness.runtime.views import parent_view
 from harness.transport.base import AgentTransport, Sender
 from harness.transport.local import LocalTransport
-from instructions import render_parent_system, render_subagent_description, render_subagent_system
+from instructions import render_parent_system, render_subagent_system
 from subagents import HistoryEntry, Mode, Subagent
 from subagents.config import ParentConfig
 
@@ -129,11 +129,14 @@ def default_composer(model: Model) -> Composer:
     return LLMComposer(model)
 
 
-def _cards(agents: Sequence[Subagent], descriptions: Mapping[str, str]) -> tuple[AgentCard, ...]:
+def _cards(agents: Sequence[Subagent]) -> tuple[AgentCard, ...]:
+    """What the offline planner and model route by: each agent's description as its author wrote
+    it, not the one the parent's prompt shows (``render_subagent_description`` adds how its
+    mode answers, "It never talks to the user ...", words about no request)."""
     return tuple(
         AgentCard(
             name=a.name,
-            description=descriptions[a.name],
+            description=a.description,
             mode=a.mode.value,
             examples=tuple(a.examples),
             instructions=a.instructions,
@@ -159,11 +162,6 @@ def build_dependencies(
     """Build a parent's dependencies from its validated options (see ``Parent``)."""
     view = parent_view(options.name, options.instructions, agents)
     by_name = {v.name: v for v in view.subagents}
-    generated = options.generated_instructions
-    descriptions = {
-        a.name: render_subagent_description(by_name[a.name]) if generated else a.description
-        for a in agents
-    }
     guard = None
     if options.duplicate_guard != "off":
         from harness.detect.guard import DuplicateGuard
@@ -171,7 +169,7 @@ def build_dependencies(
         guard = DuplicateGuard(policy=options.duplicate_guard)
     return Dependencies(
         name=options.name,
-        system=render_parent_system(view, generated=generated),
+        system=render_parent_system(view, generated=options.generated_instructions),
         model=model,
         planner=planner or default_planner(model),
         composer=composer or default_composer(model),
@@ -183,7 +181,7 @@ def build_dependencies(
         },
         prepared={a.name: prepare(a) for a in agents},
         transports=dict(transports or {}),
-        cards=_cards(agents, descriptions),
+        cards=_cards(agents),
         compose_schema=compose_schema(tuple(a.name for a in agents)),
         guard=guard,
         strict=options.strict,

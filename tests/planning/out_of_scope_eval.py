@@ -77,15 +77,17 @@ def load(path: Path = OUT) -> list[dict[str, Any]]:
 class Checked:
     """One text as the planner saw it with the gate all but off."""
 
-    asks: tuple[tuple[tuple[float, ...], bool], ...]
-    """Per request the scope model checked: its figures, and whether the matcher has an agent
-    for it."""
+    asks: tuple[tuple[tuple[float, ...], bool, bool], ...]
+    """Per request the scope model checked: its figures, whether the matcher has an agent for it,
+    and whether its words are all its best agent's described words (``AgentMatcher.described``,
+    sent on at any threshold)."""
     right: bool
     """For an in-scope text: its plan entry went to its agent (gate off)."""
 
     def sent(self, threshold: float, model: scope.ScopeModel) -> bool:
         return any(
-            routed and scope.in_scope_probability(f, model) >= threshold for f, routed in self.asks
+            routed and (described or scope.in_scope_probability(f, model) >= threshold)
+            for f, routed, described in self.asks
         )
 
 
@@ -99,13 +101,13 @@ class Bot:
 
 
 @contextmanager
-def _recording(log: list[tuple[tuple[float, ...], bool]]) -> Iterator[None]:
+def _recording(log: list[tuple[tuple[float, ...], bool, bool]]) -> Iterator[None]:
     """Record the figures of every text ``AgentMatcher.in_scope`` is asked about: each request the
     planner routes, and a statement its scene rule weighs (``rules._with_scene``)."""
     original = AgentMatcher.in_scope
 
     def in_scope(self: AgentMatcher, text: str) -> float:
-        log.append((self.scope_figures(text), self.best(text) is not None))
+        log.append((self.scope_figures(text), self.best(text) is not None, self.described(text)))
         return original(self, text)
 
     AgentMatcher.in_scope = in_scope  # type: ignore[method-assign]
@@ -121,7 +123,7 @@ def _check(
     texts: Sequence[tuple[str, str | None]],
 ) -> tuple[Checked, ...]:
     planner = RulesPlanner(concepts=table, scope_threshold=_ALMOST_OFF)
-    log: list[tuple[tuple[float, ...], bool]] = []
+    log: list[tuple[tuple[float, ...], bool, bool]] = []
     out = []
 
     async def run() -> None:
