@@ -14,7 +14,11 @@ were read, s52-twocorp and s52-excuses), so the floors below are development fig
 against a change making the detector worse on it, not a held-out result. When the detector
 improves, raise the floors and say so. Raised with s52-excuses (the stated rules read more
 narrowly, rules read on this corpus): lexical 57 -> 59 found, 9 -> 10 false positives (the new
-one an unlabelled pair; hard negatives 9 as before); ``--semantic`` 58 -> 60 found, 9.
+one an unlabelled pair; hard negatives 9 as before); ``--semantic`` 58 -> 60 found, 9. Raised
+with s53-cands (values written another way reach the scorer; a "still ...?" question asks again;
+a copy that may open the reply to a second request is left to the scorer; rules read on this
+corpus's misses): lexical 59 -> 64 found, 10 -> 8 false positives, 9 -> 7 hard negatives;
+``--semantic`` 60 -> 65 found, 9 -> 7 false positives, 9 -> 7 hard negatives.
 """
 
 from __future__ import annotations
@@ -58,17 +62,17 @@ def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 90, r
-    assert r["tp"] >= 59, r["tp"]
-    assert r["fp"] <= 10, r["fp"]
-    assert r["hardneg_fp"] <= 9, r["hardneg_fp"]
+    assert r["tp"] >= 64, r["tp"]
+    assert r["fp"] <= 8, r["fp"]
+    assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
 
 
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
-    assert r["tp"] >= 60, r["tp"]
-    assert r["fp"] <= 9, r["fp"]
-    assert r["hardneg_fp"] <= 9, r["hardneg_fp"]
+    assert r["tp"] >= 65, r["tp"]
+    assert r["fp"] <= 7, r["fp"]
+    assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
 
 
 def test_the_corpus_on_disk_is_what_its_builder_writes_and_validates() -> None:
