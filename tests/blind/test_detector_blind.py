@@ -92,8 +92,10 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # found, 8 false positives, all hard negatives (7 with the tagger's rules on the old scorer).
     # Tenth session's refit ("restated aside", the lead's floor run 2026-12-03 09:04 UTC,
     # aggregates only): 62 -> 61 found (cross-turn 28 -> 27), 8 false positives, 8 hard
-    # negatives; recorded as one pair lost.
-    assert r["tp"] >= 61, r["tp"]
+    # negatives; recorded as one pair lost. s53-cands (values written another way; the lead's
+    # look 2026-12-04 19:53 UTC, aggregates only): 61 -> 63 found, 8 false positives, 8 hard
+    # negatives (--semantic 63 found, 9, 9).
+    assert r["tp"] >= 63, r["tp"]
     assert r["fp"] <= 8, r["fp"]
     assert r["hardneg_fp"] <= 8, r["hardneg_fp"]
     assert r["by_scope"]["same_turn"][0] >= 34
@@ -106,7 +108,7 @@ def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # 52 found before the refit of s38-reword; merged with s38-tagger (23:09 UTC): 55 and 8.
     # Tenth session's refit (09:04 UTC): 55 -> 61 found, 8 -> 9 false positives (all hard
     # negatives).
-    assert r["tp"] >= 61, r["tp"]
+    assert r["tp"] >= 63, r["tp"]
     assert r["fp"] <= 9, r["fp"]
     assert r["hardneg_fp"] <= 9, r["hardneg_fp"]
     assert r["by_scope"]["same_turn"][0] >= 33

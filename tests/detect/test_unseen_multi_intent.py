@@ -146,11 +146,13 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
     # Twenty-second and twenty-third looks (sessions 48-49's split: details, reasons before ", so"
     # and "go ahead and" kept with their request; s48-plan's own look 03:09 UTC, the lead's at the
     # merged code after the reviews' mends, 06:40 and 06:55 UTC): routed right 1,251 -> 1,252,
-    # planned in full 385 -> 386.
-    assert measured.routed_right >= 1252
+    # planned in full 385 -> 386. Twenty-fourth look (s53-route: cards carry the authors'
+    # descriptions, ids are values, described words go on; the lead's at the merged code,
+    # 2026-12-04 19:52 UTC): routed right 1,252 -> 1,270, planned in full 386 -> 398.
+    assert measured.routed_right >= 1270
     assert measured.dropped <= 6
     assert measured.merged <= 32
-    assert measured.planned_in_full >= 386
+    assert measured.planned_in_full >= 398
     assert measured.lost == 0
 
 
