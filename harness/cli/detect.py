@@ -26,7 +26,7 @@ from harness.detect.reports import (
     summary_line,
 )
 from harness.detect.transcript import Transcript
-from harness.exceptions import ConfigError
+from harness.exceptions import ConfigError, UsageError
 
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
@@ -43,7 +43,7 @@ _PROGRESS_MESSAGES = 5_000
     "transcripts",
     nargs=-1,
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     metavar="TRANSCRIPT...",
 )
 @click.option(
@@ -103,10 +103,12 @@ def detect_command(
 
     TRANSCRIPT is this SDK's JSONL (one message per line) or a Bot Framework transcript (a JSON
     array of activities, as the Bot Framework Emulator saves it), or a Copilot Studio transcript
-    from Dataverse (a ConversationTranscript row's content, or the table exported as .csv).
+    from Dataverse (a ConversationTranscript row's content, or the table exported as .csv). A
+    folder stands for every .jsonl, .json, .csv and .transcript file in it and its sub-folders.
     """
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
+    transcripts = _expanded(transcripts)
     analyses: list[object] = []
     unread: list[ConfigError] = []
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
@@ -120,6 +122,34 @@ def detect_command(
     # The process ends now: no last pass over the run's objects, and none of them freed.
     end_without_collecting(results, analyses)
     return max([exit_code(results), *(e.exit_code for e in unread)])
+
+
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".csv", ".transcript")
+"""The files a folder given to ``harness detect`` is searched for (its sub-folders too)."""
+
+
+def _expanded(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+    """``paths`` with each folder replaced by the transcripts in it and its sub-folders, sorted
+    (a folder of exports: ``harness detect exports/``).
+
+    Raises:
+        UsageError: a folder holds no such file.
+    """
+    out: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            out.append(path)
+            continue
+        found = sorted(
+            p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES
+        )
+        if not found:
+            raise UsageError(
+                f"{path}: no transcript in the folder (files ending in "
+                f"{', '.join(TRANSCRIPT_SUFFIXES)})"
+            )
+        out.extend(found)
+    return tuple(out)
 
 
 def _html(results: list[DetectionResult]) -> str:

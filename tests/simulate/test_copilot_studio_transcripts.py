@@ -168,3 +168,22 @@ def test_detect_reports_the_files_it_can_read_and_names_the_one_it_cannot(tmp_pa
     ]
     alone = CliRunner().invoke(cli, ["detect", str(empty)])
     assert alone.exit_code == 2 and alone.stdout == ""
+
+
+def test_detect_takes_a_folder_of_exports(tmp_path: Path) -> None:
+    """`harness detect exports/`: every transcript file in the folder and its sub-folders, in
+    order; a folder with none is a usage error naming it."""
+    exports = tmp_path / "exports"
+    (exports / "older").mkdir(parents=True)
+    (exports / "a.json").write_text(EXAMPLE.read_text(), encoding="utf-8")
+    (exports / "older" / "b.json").write_text(EXAMPLE.read_text(), encoding="utf-8")
+    (exports / "notes.txt").write_text("not a transcript", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["detect", str(exports), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    files = [t["file"] for t in json.loads(result.stdout)["transcripts"]]
+    assert files == [str(exports / "a.json"), str(exports / "older" / "b.json")]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(cli, ["detect", str(empty)])
+    assert result.exit_code == 2
+    assert f"{empty}: no transcript in the folder" in result.stderr
