@@ -208,6 +208,11 @@ def run_command(
     elif name == "/help":
         for command, meaning in commands.items():
             aside.print(f"  {command:<7} {escape(meaning)}")
+    elif name in COMMANDS:  # a local chat's command, in a chat with a bot elsewhere
+        aside.print(
+            f"[dim]{escape(name)} needs the bot in this process (harness chat CONFIG); "
+            "/help lists what this chat has[/]"
+        )
     else:
         aside.print(f"[dim]unknown command {escape(name)}; /help lists them[/]")
     return True

@@ -162,3 +162,21 @@ def test_ctrl_c_in_any_command_exits_130_without_a_traceback(
     assert result.exit_code == 130
     assert "Aborted" not in result.output and "Traceback" not in result.output
     assert result.stderr.splitlines()[-1] == "interrupted: no report written"
+
+
+def test_a_local_chats_command_in_a_remote_chat_says_what_it_needs() -> None:
+    """`/floor` in a chat with a served or deployed bot: not "unknown command" (it is in the
+    docs), but that it needs the bot in this process."""
+    import io
+
+    from rich.console import Console
+
+    from harness.cli.chat import run_command
+    from harness.cli.remote_chat import REMOTE_COMMANDS
+
+    out = io.StringIO()
+    aside = Console(file=out, width=200, color_system=None)
+    assert run_command("/floor", {}, REMOTE_COMMANDS, aside)
+    assert "/floor needs the bot in this process (harness chat CONFIG)" in out.getvalue()
+    assert run_command("/nonsense", {}, REMOTE_COMMANDS, aside)
+    assert "unknown command /nonsense" in out.getvalue()
