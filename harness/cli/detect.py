@@ -4,6 +4,7 @@ conversations. Exit 0 when clean, 1 on any error-level finding, 2 on bad input o
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import worker_processes
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.readers import load_transcript
+from harness.detect.readers import load_transcript, parse_transcript
 from harness.detect.reports import (
     DetectionResult,
     ReportFormat,
@@ -104,7 +105,8 @@ def detect_command(
     TRANSCRIPT is this SDK's JSONL (one message per line) or a Bot Framework transcript (a JSON
     array of activities, as the Bot Framework Emulator saves it), or a Copilot Studio transcript
     from Dataverse (a ConversationTranscript row's content, or the table exported as .csv). A
-    folder stands for every .jsonl, .json, .csv and .transcript file in it and its sub-folders.
+    folder stands for every .jsonl, .json, .csv and .transcript file in it and its sub-folders;
+    - reads one transcript (JSON or JSONL) from standard input.
     """
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
@@ -122,6 +124,13 @@ def detect_command(
     # The process ends now: no last pass over the run's objects, and none of them freed.
     end_without_collecting(results, analyses)
     return max([exit_code(results), *(e.exit_code for e in unread)])
+
+
+def _load(path: Path, modes: dict[str, str] | None) -> list[Transcript]:
+    """The transcripts of ``path``; ``-`` reads standard input (JSON or JSONL, not CSV)."""
+    if str(path) == "-":
+        return parse_transcript(sys.stdin.read(), file="-", agent_modes=modes)
+    return load_transcript(path, agent_modes=modes)
 
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".csv", ".transcript")
@@ -197,7 +206,7 @@ def _run(
     loaded = []
     for path in paths:
         try:
-            loaded.append((path, load_transcript(path, agent_modes=modes)))
+            loaded.append((path, _load(path, modes)))
         except ConfigError as exc:
             # One file that cannot be read (an empty export, a typo) does not cost the report of
             # the others; it is named after it, and the exit code is 2. Alone, it is the error.

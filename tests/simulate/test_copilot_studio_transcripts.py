@@ -187,3 +187,11 @@ def test_detect_takes_a_folder_of_exports(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["detect", str(empty)])
     assert result.exit_code == 2
     assert f"{empty}: no transcript in the folder" in result.stderr
+
+
+def test_detect_reads_a_transcript_from_standard_input() -> None:
+    """`... | harness detect -`: one transcript, JSON or JSONL, named "-" in the report."""
+    result = CliRunner().invoke(cli, ["detect", "-", "--format", "json"], input=EXAMPLE.read_text())
+    assert result.exit_code == 1, result.output
+    [transcript] = json.loads(result.stdout)["transcripts"]
+    assert transcript["file"] == "-" and transcript["errors"] == 2
