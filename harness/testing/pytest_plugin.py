@@ -283,7 +283,7 @@ class InvalidScenario(pytest.Collector):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         line = getattr(self.error, "line", None)
-        return self.path, line - 1 if line else None, f"scenario: {self.name}"
+        return self.path, line - 1 if line else None, f"scenario: {self.path.name}::{self.name}"
 
 
 def _looks_like_scenarios(tree: Any) -> bool:
@@ -429,7 +429,8 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         line = self.scenario.line - 1 if self.scenario.line else None
-        return self.path, line, f"scenario: {self.name}"
+        # The failure's header: two files may hold scenarios of one name.
+        return self.path, line, f"scenario: {self.path.name}::{self.name}"
 
 
 @pytest.fixture

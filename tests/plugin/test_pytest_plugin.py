@@ -60,6 +60,7 @@ def test_a_duplicate_fails_the_scenario_and_shows_the_messages(pytester: pytest.
     result.assert_outcomes(failed=1, passed=1)
     result.stdout.fnmatch_lines(
         [
+            "*_ scenario: scenarios_helpdesk.yaml::pto-and-payday _*",  # the file in the header
             "*scenario 'pto-and-payday' failed*",
             "*duplicate/containment (same_turn)*",
             "*pto, direct: You have 12 PTO days left this year*",
