@@ -413,11 +413,10 @@ def _bots_of(files: list[ScenarioFile], bot: str | None) -> dict[str, Parent]:
     for scenario_file in files:
         if bot is None and scenario_file.target is not None:
             continue  # a deployed bot: no config to read
-        reference = bot or scenario_file.bot_target()
+        reference, near = scenario_file.in_process_bot(bot)
         if reference is None or not scenario_file.path:
             continue
         if reference not in loaded:
-            near = None if bot else Path(scenario_file.path).parent
             loaded[reference] = load_bot(reference, near=near)
         bots[scenario_file.path] = loaded[reference]
     return bots

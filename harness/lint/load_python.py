@@ -53,23 +53,19 @@ def system_from_python(
     module_name = target.split(":", 1)[0]
     try:
         bot = load_bot(target)
-    except HarnessError as exc:
-        # A misspelt constructor keyword comes as a config error at the user's line (its cause
-        # the TypeError): lint names the argument meant, with "did you mean".
-        cause = exc.__cause__
+    except (HarnessError, TypeError) as exc:
+        # A misspelt constructor keyword: a TypeError from a function that builds the bot
+        # (``module:make_bot``), or a config error at the user's line whose cause it is (raised
+        # while the module ran). Lint names the argument meant, with "did you mean".
+        cause = exc if isinstance(exc, TypeError) else exc.__cause__
         typo = constructor_typo(cause) if isinstance(cause, TypeError) else None
-        if typo is None:
+        if typo is not None:
+            where, line, message = typo
+            result.problems.append((display(Path(where)), line, None, message))
+        elif isinstance(exc, HarnessError):
             result.problems.append((target, None, None, str(exc)))
-            return
-        where, line, message = typo
-        result.problems.append((display(Path(where)), line, None, message))
-        return
-    except TypeError as exc:  # raised by a function that builds the bot (``module:make_bot``)
-        typo = constructor_typo(exc)
-        if typo is None:
+        else:
             raise
-        where, line, message = typo
-        result.problems.append((display(Path(where)), line, None, message))
         return
     module = sys.modules.get(module_name)
     source = inspect.getsourcefile(module) if module is not None else None

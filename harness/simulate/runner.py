@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from harness.detect.checks import TurnChecks, run_checks
@@ -247,7 +246,7 @@ async def run_scenarios(
                     targets[key] = target_from_spec(scenario_file.target)
                 chosen = targets[key]
             if chosen is None:  # each file's own bot
-                reference = bot or scenario_file.bot_target()
+                reference, near = scenario_file.in_process_bot(bot)
                 if reference is None:
                     raise UsageError(
                         f"{scenario_file.path}: the scenario file names no bot; "
@@ -257,8 +256,6 @@ async def run_scenarios(
                     options: dict[str, Any] = (
                         {"settings": dict(model_settings)} if model_settings else {}
                     )
-                    path = scenario_file.path
-                    near = Path(path).parent if path and not bot else None
                     built = InProcessTarget(load_bot(reference, model=model, near=near, **options))
                     targets[reference] = built
                     check_models(built.parent)

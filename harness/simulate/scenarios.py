@@ -326,6 +326,14 @@ class ScenarioFile(BaseModel):
             return str(Path(self.path).parent / self.bot)
         return self.bot
 
+    def in_process_bot(self, override: str | None) -> tuple[str | None, Path | None]:
+        """The bot this file's scenarios run on in this process, and the folder a ``module:attr``
+        is also imported from (``load_bot``'s ``near``): ``override`` (``--bot``) as given, else
+        the file's own ``bot:`` next to the file."""
+        if override is not None:
+            return override, None
+        return self.bot_target(), Path(self.path).parent if self.path else None
+
 
 def load_scenarios(path: str | Path) -> ScenarioFile:
     """Read and validate a scenario file.
