@@ -7,13 +7,19 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from harness.cli.command import HarnessCommand, end_without_collecting, paused_gc
 from harness.cli.meaning import MEANINGS, meaning_reader
-from harness.cli.options import agent_config_option, output_option, write_output
+from harness.cli.options import (
+    agent_config_option,
+    output_option,
+    report_format_option,
+    report_layout,
+    write_output,
+)
 from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import worker_processes
@@ -47,14 +53,7 @@ _PROGRESS_MESSAGES = 5_000
     type=click.Path(path_type=Path),
     metavar="TRANSCRIPT...",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "html"]),
-    default="text",
-    show_default=True,
-    help="Report format.",
-)
+@report_format_option()
 @output_option("Write the report to FILE instead of standard output.")
 @agent_config_option()
 @click.option(
@@ -91,7 +90,7 @@ _PROGRESS_MESSAGES = 5_000
 )
 def detect_command(
     transcripts: tuple[Path, ...],
-    fmt: ReportFormat,
+    fmt: str,
     output: Path | None,
     config_path: Path | None,
     semantic: bool,
@@ -115,7 +114,8 @@ def detect_command(
     unread: list[ConfigError] = []
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
         results = _run(transcripts, config_path, semantic, judge, meaning=meaning, unread=unread)
-        report = _html(results) if fmt == "html" else render(results, fmt)
+        layout = cast("ReportFormat", report_layout(fmt, output))
+        report = _html(results) if layout == "html" else render(results, layout)
     write_output(report, output)
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(f"{summary_line(results)}; report written to {output}", err=True)

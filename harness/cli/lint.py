@@ -44,10 +44,11 @@ def _unreadable(path: Path) -> str | None:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json", "sarif", "github"]),
+    type=click.Choice(["text", "lines", "json", "sarif", "github"]),
     default="text",
     show_default=True,
-    help="Output format (github: GitHub Actions annotations).",
+    help="Output format (text: one finding per line, coloured on a terminal; lines: the same, "
+    "never coloured, as detect and simulate spell it; github: GitHub Actions annotations).",
 )
 @click.option(
     "--select",
@@ -136,7 +137,7 @@ def _write(report: LintReport, output_format: str, output: Path | None) -> None:
         text = render_github(report)
     else:
         if output is None:
-            render_text(report, file=sys.stdout)
+            render_text(report, file=sys.stdout, color=False if output_format == "lines" else None)
             return
         text = render_text(report)
     write_output(text, output)

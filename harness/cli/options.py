@@ -3,6 +3,9 @@
 - ``-q/--quiet`` and ``-v/--verbose`` are added to every command by the group
   (:func:`add_verbosity`): a command reads the level with :func:`verbosity`.
 - ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`).
+- ``--format`` of the commands that report findings (``detect``, ``simulate``):
+  :func:`report_format_option`; ``text`` is a table on a terminal and one line per finding
+  elsewhere (:func:`report_layout`).
 - ``--config CONFIG`` on the commands that read transcripts (``detect``, ``scenario``) is the
   bot's agent config (:func:`agent_config_option`).
 - Each command's ``--help`` ends with its exit codes (set by the group from ``harness.cli``).
@@ -11,6 +14,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,7 +29,10 @@ __all__ = [
     "agent_config_option",
     "output_option",
     "parse_headers",
+    "report_format_option",
+    "report_layout",
     "reset_logging",
+    "stdout_is_terminal",
     "verbosity",
     "write_output",
 ]
@@ -92,6 +99,39 @@ def directline_options(help: str) -> Callable[[F], F]:
         return function
 
     return apply
+
+
+REPORT_FORMATS = ("text", "table", "lines", "github", "json", "junit", "html")
+"""The ``--format`` values of ``harness detect`` and ``harness simulate``."""
+
+
+def report_format_option() -> Callable[[F], F]:
+    """``--format`` of a findings report, passed as ``fmt: str`` (see :func:`report_layout`)."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(REPORT_FORMATS),
+        default="text",
+        show_default=True,
+        help="Report format. text: a table on a terminal, one line per finding otherwise (a CI "
+        "log, a pipe, -o FILE); table or lines: always that layout; github: GitHub Actions "
+        "annotations; json, junit, html.",
+    )
+
+
+def report_layout(fmt: str, output: Path | None) -> str:
+    """The report format to render: ``text`` becomes ``text`` (the table) when the report goes
+    to a terminal and ``lines`` when it goes anywhere else; ``table`` is ``text``."""
+    if fmt == "table":
+        return "text"
+    if fmt != "text":
+        return fmt
+    return "text" if output is None and stdout_is_terminal() else "lines"
+
+
+def stdout_is_terminal() -> bool:
+    """True when standard output is a terminal (not a pipe, a file or a CI log)."""
+    return sys.stdout is not None and sys.stdout.isatty()
 
 
 def write_output(text: str, output: Path | None) -> None:

@@ -9,14 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
 from harness.cli.command import HarnessCommand
 from harness.cli.meaning import MEANINGS, meaning_reader
 from harness.cli.model_flags import ModelFlags, model_options
-from harness.cli.options import directline_options, output_option, parse_headers, write_output
+from harness.cli.options import (
+    directline_options,
+    output_option,
+    parse_headers,
+    report_format_option,
+    report_layout,
+    write_output,
+)
 from harness.cli.progress import ProgressBar
 from harness.detect.findings import DetectorConfig
 from harness.detect.report_parts import plural
@@ -110,14 +117,7 @@ __all__ = ["simulate_command"]
 @click.option(
     "--replay", type=click.Path(dir_okay=False), help="Replay model traffic from a cassette."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "html"]),
-    default="text",
-    show_default=True,
-    help="Report format.",
-)
+@report_format_option()
 @output_option("Write the report to FILE instead of standard output.")
 @click.option(
     "--semantic",
@@ -169,7 +169,7 @@ def simulate_command(
     model_settings: tuple[str, ...],
     record: str | None,
     replay: str | None,
-    fmt: ReportFormat,
+    fmt: str,
     output: Path | None,
     semantic: bool,
     meaning: str | None = None,
@@ -221,6 +221,8 @@ def simulate_command(
     if min_pass_rate < 1.0 and repeat == 1:
         raise UsageError("--min-pass-rate needs --repeat N (N above 1)")
     results, usage = run_sync(_run(scenarios, run))
+    fmt = cast("ReportFormat", report_layout(fmt, output))
+    plain = fmt in ("text", "lines", "github")
     if fmt == "html":
         from harness.detect.html import render_html
 
@@ -233,9 +235,9 @@ def simulate_command(
             if fmt == "junit"
             else render(results, fmt, min_pass_rate=min_pass_rate)
         )
-    if fmt == "text" and usage is not None and usage.requests:
+    if plain and usage is not None and usage.requests:
         report += _usage_line(usage)
-    if fmt == "text":
+    if plain:
         report += _failure_lines(results)
     write_output(report, output)
     if output is not None:  # the report went to a file: say how it came out, and where

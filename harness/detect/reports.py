@@ -1,4 +1,5 @@
-"""Reports of detector findings: a readable text table, JSON for tools, JUnit XML for CI.
+"""Reports of detector findings: a readable text table, one line per finding for logs, GitHub
+Actions annotations, JSON for tools, JUnit XML for CI.
 
 One :class:`DetectionResult` per checked conversation (a transcript's conversation, or a simulated
 scenario). The JSON shape is the one docs/simulate.md (Reports) describes; JUnit has one test case per result,
@@ -42,14 +43,18 @@ __all__ = [
     "ReportFormat",
     "exit_code",
     "render",
+    "render_github",
     "render_json",
     "render_junit",
+    "render_lines",
     "render_text",
     "short_id",
     "summary_line",
 ]
 
-ReportFormat = Literal["text", "json", "junit", "html"]
+ReportFormat = Literal["text", "lines", "github", "json", "junit", "html"]
+"""``text``: a table per conversation; ``lines``: one finding per line (for CI logs);
+``github``: GitHub Actions annotations; ``json``, ``junit`` and ``html``."""
 
 
 def render(
@@ -67,6 +72,10 @@ def render(
         from harness.detect.html import render_html
 
         return render_html(results, min_pass_rate=min_pass_rate)
+    if fmt == "lines":
+        return render_lines(results, min_pass_rate=min_pass_rate)
+    if fmt == "github":
+        return render_github(results, min_pass_rate=min_pass_rate)
     return render_text(results, min_pass_rate=min_pass_rate)
 
 
@@ -386,6 +395,128 @@ def _no_message(finding: Finding) -> str:
     if finding.senders:
         return f"(none) expected from {', '.join(finding.senders)}"
     return "(none)"
+
+
+# --- one line per finding, and GitHub annotations ---------------------------------------------
+
+_EXCERPT = 100
+"""A message quoted on a finding's line is cut to this many characters."""
+
+
+def _quoted(finding: Finding, by_id: dict[str, Message]) -> str:
+    """The finding's messages as ``[b1] pto: "You have 12 vacation days…"``, `` / ``-joined."""
+    quoted = []
+    for message_id, sender in zip(finding.message_ids, finding.senders, strict=False):
+        message = by_id.get(message_id)
+        text = "(not in the transcript)" if message is None else message.text
+        quoted.append(f'[{message_id}] {sender}: "{_shorten(text, _EXCERPT)}"')
+    return " / ".join(quoted)
+
+
+def finding_text(
+    finding: Finding, result: DetectionResult, by_id: dict[str, Message] | None = None
+) -> str:
+    """One finding on one line, without where it is: ``error duplicate/near (same turn):
+    [b1] pto: "..." / [b2] helpdesk: "..."; evidence: restates "..."`` (the plan and the cause
+    hint follow the evidence, as in the table). ``by_id``: the result's messages by id (built
+    when not given)."""
+    what = finding.kind + (f"/{finding.method}" if finding.method else "")
+    if finding.scope:
+        what += f" ({finding.scope.replace('_', ' ')})"
+    evidence = _evidence(finding, result).replace("\n", "; ")
+    if not finding.message_ids:  # a missed request: the evidence says what and from whom
+        return f"{finding.severity} {what}: {evidence}"
+    if by_id is None:
+        by_id = {m.id: m for m in result.transcript.messages}
+    return f"{finding.severity} {what}: {_quoted(finding, by_id)}; evidence: {evidence}"
+
+
+def _shown(
+    results: Sequence[DetectionResult], min_pass_rate: float
+) -> list[tuple[str | None, DetectionResult | None]]:
+    """What the text reports list, in order: a repeated scenario's headline (with no result),
+    then each result shown (a scenario run once, a failed run of a repeated one)."""
+    shown: list[tuple[str | None, DetectionResult | None]] = []
+    for group in group_runs(results):
+        if not group.repeated:
+            shown.append((None, group.first))
+            continue
+        shown.append((runs_headline(group, min_pass_rate=min_pass_rate)[0], None))
+        shown.extend((None, result) for result in group.failed)
+    return shown
+
+
+def _where(result: DetectionResult) -> str:
+    """``FILE::CONVERSATION`` of a finding's line (a scenario's file and name)."""
+    return result.title if result.name is None else f"{result.file}::{result.title}"
+
+
+def render_lines(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
+    """The report for a log (CI, a pipe, a file): one line per finding, then the summary line.
+
+    ``FILE::CONVERSATION: turn N: SEVERITY KIND[/METHOD] [(SCOPE)]: [ID] SENDER: "excerpt" / ...;
+    evidence: ...`` (a scenario: ``FILE::NAME``); a conversation without
+    findings is one ``... : no findings (2 turns, 5 messages)`` line, one that could not complete
+    a ``...: failed (...)`` line. Nothing wraps, so every line can be searched (``grep error``).
+    """
+    lines: list[str] = []
+    for headline, result in _shown(results, min_pass_rate):
+        if result is None:
+            lines.append(headline or "")
+            continue
+        counts = (
+            f"{plural(result.transcript.turn_count, 'turn')}, "
+            f"{plural(len(result.transcript), 'message')}"
+        )
+        if result.error is not None:
+            error = " ".join(result.error.split())
+            lines.append(f"{_where(result)}: failed ({counts}): {error}")
+        elif not result.findings:
+            lines.append(f"{_where(result)}: no findings ({counts})")
+        by_id = {m.id: m for m in result.transcript.messages} if result.findings else {}
+        lines.extend(
+            f"{_where(result)}: turn {f.turn}: {finding_text(f, result, by_id)}"
+            for f in result.findings
+        )
+    lines.append(summary_line(results, min_pass_rate=min_pass_rate))
+    return "\n".join(lines) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
+    """The report as GitHub Actions workflow commands: one annotation per finding (``::error`` or
+    ``::warning``, on the transcript or scenario file), one ``::error`` per conversation that
+    could not complete, then the summary line.
+
+    ``::error file=F,title=KIND::CONVERSATION: turn N: ...`` (the line of :func:`render_lines`,
+    the file given by ``file=``), escaped as the Actions toolkit escapes them.
+    """
+    lines: list[str] = []
+    for headline, result in _shown(results, min_pass_rate):
+        if result is None:
+            lines.append(headline or "")
+            continue
+        where = f"file={_escape_property(result.file)}"
+        if result.error is not None:
+            title = _escape_property("could not complete")
+            message = _escape_data(f"{result.title}: {result.error}")
+            lines.append(f"::error {where},title={title}::{message}")
+        by_id = {m.id: m for m in result.transcript.messages} if result.findings else {}
+        for f in result.findings:
+            level = "warning" if f.severity == "warning" else "error"
+            title = _escape_property(f.kind + (f"/{f.method}" if f.method else ""))
+            line = f"{result.title}: turn {f.turn}: {finding_text(f, result, by_id)}"
+            message = _escape_data(line)
+            lines.append(f"::{level} {where},title={title}::{message}")
+    lines.append(summary_line(results, min_pass_rate=min_pass_rate))
+    return "\n".join(lines) + "\n"
 
 
 _MESSAGES_WIDTH = 48

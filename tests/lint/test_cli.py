@@ -194,3 +194,12 @@ def test_fix_adds_contract_entries_then_reports_what_is_left(
     assert "Fixed 1 entry" in result.stderr
     assert sorted(_json_ids(result)) == ["HC010", "HC011"]
     assert "name: scopedRequest" in config.read_text()
+
+
+def test_lines_format_is_the_text_never_coloured(pyproject: Path) -> None:
+    # One spelling for the three commands' CI logs: lint's text is already one line a finding.
+    lines = _run(BROKEN, "--format", "lines", config=pyproject)
+    text = _run(BROKEN, config=pyproject)
+    assert lines.exit_code == text.exit_code == 1
+    assert lines.stdout == text.stdout
+    assert "\x1b[" not in lines.stdout
