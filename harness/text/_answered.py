@@ -58,10 +58,25 @@ _NO_ANSWERED = re.compile(
 _INTERPRETS = re.compile(r"\b(?:true|false|already|again|repeat\w*|received|has the answer)\b")
 # "repeat each of their answers", "summarise all results", "restate every subagent response":
 # repeating everything the sub-agents said.
+# The same act named by a noun: "end with a summary of everything the subagents told the user",
+# "a rundown of all their answers", "a repetition of what they said" ("recap" and "restatement"
+# are read by the verbs' pattern).
+_REPEAT_NOUN = r"(?:summar(?:y|ies)|repetitions?|rundowns?|round-?ups?|run-?throughs?)"
 _REPEATS = re.compile(
-    r"\b(?P<verb>" + REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+(?:" + ANSWERS + r")\b"
-    r"(?P<tail>.*)$"
+    r"\b(?P<verb>" + REPEAT + r"|" + _REPEAT_NOUN + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
+    r"(?:" + ANSWERS + r")\b(?P<tail>.*)$"
 )
+_NOUN = re.compile(_REPEAT_NOUN + r"$")
+# A noun of repeating is read only with its object ("a summary of ...") and the sub-agents named:
+# "a summary of their account information" is about the user's account, not the answers.
+_NOUN_NAMES_SUBS = re.compile(r"\b(?:subagents?|each agent|every agent|what (?:they|each))\b")
+# Repeating denied after its object: "a recap of their replies is not needed".
+_DENIED_AFTER = re.compile(
+    r"\b(?:(?:is|are)\s+(?:not|never)|isn't|aren't|not)\s+(?:needed|necessary|required|wanted"
+    r"|allowed|helpful|useful)\b|\bunnecessary\b"
+)
+# A noun negated further from its verb: "never end with a summary of ...", "no recap of ...".
+_NOUN_NEGATED = re.compile(NEG + r"\s+(?:[\w'-]+\s+){0,5}$|\b(?:no|without|not)\s+(?:\w+\s+)?$")
 _ALL_OF_THEIRS = re.compile(
     r"\b(?:subagents?|their|all|each|every|everything|whatever|both|combined)\b"
 )
@@ -96,6 +111,21 @@ def _checks_answered(clause: str) -> bool:
     )
 
 
+def _noun_repeats(match: re.Match[str], before: str) -> bool:
+    """A noun of repeating (``match`` of :data:`_REPEATS`) read as an instruction to repeat: its
+    object opens with "of", names the sub-agents within a few words ("a summary of everything
+    the subagents told the user", not "a summary of everything the user told you ... to the
+    subagents"), and the words before do not deny it ("never end with a summary")."""
+    obj = match.group("object")
+    if not (obj == " of" or obj.startswith(" of ")):
+        return False
+    tail = match.group("tail")
+    near = match.group(0)[: len(match.group(0)) - len(tail)] + " " + " ".join(tail.split()[:3])
+    if not _NOUN_NAMES_SUBS.search(near):
+        return False
+    return not _NOUN_NEGATED.search(before)
+
+
 def _repeats(clause: str, sentence: str) -> bool:
     """Told to repeat or summarise the sub-agents' answers, or to ignore ``answered``."""
     if _ANSWERED_IGNORED.search(clause):
@@ -103,6 +133,12 @@ def _repeats(clause: str, sentence: str) -> bool:
     for match in _REPEATS.finditer(clause):
         before = clause[: match.start()]
         if re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before) or re.search(r"\bnot\s+$", before):
+            continue
+        if re.search(r"\b(?:no|without)\s+(?:an?\s+|any\s+)?$", before):
+            continue  # "answer without repeating what they said", "give no recap of ..."
+        if _DENIED_AFTER.search(match.group("tail")):
+            continue
+        if _NOUN.match(match.group("verb")) and not _noun_repeats(match, before):
             continue
         if re.match(
             r"(?:combin|merg|aggregat|consolidat|compil|synthesi|collat)", match.group("verb")

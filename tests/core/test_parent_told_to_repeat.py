@@ -25,6 +25,7 @@ REPEAT_WORDINGS = [
     "Recap what each child agent told the user at the end of your reply.",
     "Whatever answered says, summarise the sub-agents' responses for the customer.",
     "Always echo the connected agents' replies back to the user so nothing is missed.",
+    "Close with a short rundown of everything the specialists told the customer.",
 ]
 
 
