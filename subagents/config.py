@@ -121,6 +121,9 @@ class ParentConfig(BaseModel):
     """Rounds of routing open questions per turn."""
     history_turns: int = Field(default=20, ge=0)
     """How many recent turns of history are passed to sub-agents that receive it (0: none)."""
+    handoff: str = ""
+    """What the parent adds when it cannot help with a request and no sub-agent takes it ("For
+    anything else, call us on 0800 123 456."); empty: it only says it cannot help with it."""
 
     @field_validator("model")
     @classmethod

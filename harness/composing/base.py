@@ -107,6 +107,9 @@ class ComposeInput:
     """Rounds of routing this turn may still start."""
     schema: Mapping[str, Any] | None = None
     """The reply's JSON schema (``compose_schema``, route agents limited to the bot's)."""
+    handoff: str = ""
+    """What the parent adds when it cannot help with a request (its ``handoff`` option; empty:
+    nothing). A model's parent reads it in ``system`` too."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

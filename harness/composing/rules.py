@@ -70,7 +70,7 @@ class RulesComposer(Composer):
         seen: set[str] = set()
         handled = _handled(context.results)
         for own in context.own_requests:
-            parts.append(_own_reply(own))
+            parts.append(_own_reply(own, context.handoff))
         for result in context.results:
             if result.status in ("failed", "timed_out"):
                 # Per request: each one the call carried, by its own text, unless another
@@ -129,7 +129,7 @@ class RulesComposer(Composer):
                     routes.append(Route(request=question, agent=target))
                     had_it.add(target)
                 else:
-                    parts.append(_own_reply(question))
+                    parts.append(_own_reply(question, context.handoff))
         message = " ".join(p for p in parts if p).strip()
         return Composition(message=message, routes=tuple(routes), usage=Usage(requests=1))
 
@@ -154,7 +154,10 @@ def _norm(text: str) -> str:
     return " ".join(content_tokens(text))
 
 
-def _own_reply(text: str) -> str:
+def _own_reply(text: str, handoff: str = "") -> str:
+    """The parent's reply to a request of its own: a greeting, thanks or goodbye, else that it
+    cannot help with it here, then the bot's ``handoff`` line (none by default: where to turn
+    next differs from an airline to a bank, so only the bot can say it)."""
     social = ""
     if _GREETING.search(text):
         social = "Hello! How can I help?"
@@ -164,7 +167,7 @@ def _own_reply(text: str) -> str:
         social = "Goodbye!"
     if social and not content_tokens(text):
         return social
-    unhelpful = (
-        f'I can\'t help with "{quote(text).rstrip("?.!")}" here; please contact the service desk.'
-    )
+    unhelpful = f'I can\'t help with "{quote(text).rstrip("?.!")}" here.'
+    if handoff:
+        unhelpful += f" {handoff}"
     return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful

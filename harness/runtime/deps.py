@@ -68,6 +68,8 @@ class Dependencies:
     """Rounds of routing open questions one turn may start."""
     history_turns: int
     """Recent turns of history passed to sub-agents that receive it."""
+    handoff: str = ""
+    """What the parent adds when it cannot help with a request (``ParentConfig.handoff``)."""
     local: LocalTransport
     """This parent's in-process transport (it keeps the turn's history encoding, for this bot
     only)."""
@@ -150,6 +152,16 @@ def _cards(agents: Sequence[Subagent]) -> tuple[AgentCard, ...]:
     )
 
 
+def _with_handoff(system: str, handoff: str) -> str:
+    """The parent's system prompt, told to add ``handoff`` when it cannot help (if one is set)."""
+    if not handoff.strip():
+        return system
+    return (
+        f"{system.rstrip()}\n\nWhen you cannot help with a request and no sub-agent can take it, say so "
+        f'and add: "{handoff.strip()}"'
+    )
+
+
 def build_dependencies(
     options: ParentConfig,
     agents: Sequence[Subagent],
@@ -169,7 +181,9 @@ def build_dependencies(
         guard = DuplicateGuard(policy=options.duplicate_guard)
     return Dependencies(
         name=options.name,
-        system=render_parent_system(view, generated=options.generated_instructions),
+        system=_with_handoff(
+            render_parent_system(view, generated=options.generated_instructions), options.handoff
+        ),
         model=model,
         planner=planner or default_planner(model),
         composer=composer or default_composer(model),
@@ -187,6 +201,7 @@ def build_dependencies(
         strict=options.strict,
         max_compose_steps=options.max_compose_steps,
         history_turns=options.history_turns,
+        handoff=options.handoff.strip(),
         local=LocalTransport(),
         tool_threads=ToolThreads(),
     )

@@ -94,6 +94,9 @@ class Parent:
             already sent before sending it (``drop`` removes the duplicated sentences).
         history_turns: how many recent turns of history are passed to sub-agents that receive it
             (0: none).
+        handoff: what the parent adds when it cannot help with a request and no sub-agent takes
+            it ("For anything else, call us on 0800 123 456."); by default it only says it cannot
+            help with it. The offline composer adds it as written; a model's parent is told to.
         transports: how named sub-agents are called, instead of the default (in-process, or
             HTTP for a ``ConnectedAgent`` with a ``url``): for example a
             ``harness.testing.MockTransport`` in a test. See ``harness.transport``.
@@ -125,6 +128,7 @@ class Parent:
         max_compose_steps: int = 2,
         duplicate_guard: Literal["off", "warn", "drop"] = "off",
         history_turns: int = 20,
+        handoff: str = "",
         transports: Mapping[str, AgentTransport] | None = None,
         planner: Planner | None = None,
         composer: Composer | None = None,
@@ -147,6 +151,7 @@ class Parent:
                 "max_compose_steps": max_compose_steps,
                 "duplicate_guard": duplicate_guard,
                 "history_turns": history_turns,
+                "handoff": handoff,
             },
         )
         """The validated plain-data options (what a YAML ``parent:`` section would hold)."""

@@ -278,6 +278,7 @@ async def _compose(deps: Dependencies, chat: ConversationState, state: TurnState
         routed=tuple(state.routed),
         steps_left=state.steps_left,
         schema=deps.compose_schema,
+        handoff=deps.handoff,
     )
     try:
         composed = await deps.composer.compose(given)

@@ -3,6 +3,9 @@ model's, and no model request carries the compose step's facts as a typed contex
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from harness import FunctionModel, ModelRequest, ModelResponse, Parent, RulesModel
@@ -16,6 +19,7 @@ from harness.composing import (
 from harness.exceptions import ModelBehaviorError
 from harness.models import AgentCard
 from harness.runtime.deps import default_composer
+from harness.runtime.loading import load_bot
 from harness.testing import fake_subagent
 from subagents import RequestAnswer
 
@@ -113,12 +117,45 @@ async def test_the_rules_composer_routes_an_unanswered_request_to_the_agent_that
         )
     )
     assert last.routes == ()
-    assert last.message == (
-        'I can\'t help with "where is my W-2" here; please contact the service desk.'
-    )
+    assert last.message == ('I can\'t help with "where is my W-2" here.')
 
 
 def test_the_models_know_nothing_of_composing() -> None:
     import harness.models as models
 
     assert not hasattr(models, "ComposeContext") and not hasattr(models, "ResultView")
+
+
+async def test_a_request_no_agent_takes_gets_the_bots_own_handoff_line() -> None:
+    # No service desk of one kind of business: by default the parent only says it cannot help;
+    # the bot's `handoff` (an airline's, a bank's) follows when it has one.
+    given = ComposeInput(
+        parent="skyhelp",
+        system=CHECKS_ANSWERED,
+        user_message="can I bring my parrot",
+        results=(),
+        own_requests=("can I bring my parrot",),
+    )
+    plain = await RulesComposer().compose(given)
+    assert plain.message == 'I can\'t help with "can I bring my parrot" here.'
+    assert "service desk" not in plain.message
+    line = "For anything else, call SkyHelp on 0800 555 0100."
+    told = await RulesComposer().compose(replace(given, handoff=line))
+    assert told.message == f'I can\'t help with "can I bring my parrot" here. {line}'
+
+
+def test_the_handoff_line_is_a_parent_option_and_a_model_is_told_it(tmp_path: Path) -> None:
+    line = "Anything else: visit any branch or call 0345 600 0000."
+    parent = Parent(name="bankbot", subagents=[_payroll()], handoff=line)  # type: ignore[list-item]
+    assert parent.options.handoff == line
+    assert parent.system.endswith(f'say so and add: "{line}"')
+    assert "say so and add" not in CHECKS_ANSWERED  # none without the option
+    config = tmp_path / "bot.yaml"
+    config.write_text(
+        "parent:\n  name: bankbot\n  handoff: Call 0345 600 0000.\n"
+        "subagents:\n  - name: cards\n    kind: connected\n    mode: direct\n"
+        "    description: freeze and replace debit cards\n",
+        encoding="utf-8",
+    )
+    bot = load_bot(str(config))
+    assert bot.options.handoff == "Call 0345 600 0000."

@@ -179,7 +179,7 @@ async def test_the_parent_apologises_for_the_unanswered_request_only() -> None:
         ("payroll", PAYDAY),
         (
             "helpdesk",
-            'I can\'t help with "where is my W-2" here; please contact the service desk.',
+            'I can\'t help with "where is my W-2" here.',
         ),
     ]
 
