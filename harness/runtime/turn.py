@@ -91,6 +91,10 @@ class TurnState:
     """The parent's own model usage (plan and replies); sub-agents' is added when recorded."""
     failures: list[str] = field(default_factory=list)
     """Why the parent's own plan or reply failed (the turn then fell back)."""
+    held: list[Message] = field(default_factory=list)
+    """A conversational agent's messages held back while others share the turn: sent when it
+    answers, or after the parent's reply when it asks the user something (the question is the
+    turn's last message), as :func:`_hold` decides."""
 
 
 async def run_turn(deps: Dependencies, chat: ConversationState, text: str) -> TurnState:
@@ -207,6 +211,19 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
                 # call ends): the state saved before this message goes out says so, so a crash
                 # after it never forgets the open dialogue.
                 chat.active_agent = _agent.name
+                if _hold(state, _agent.name):
+                    state.held.append(
+                        Message(
+                            id=f"{chat.id}-held-{len(state.held) + 1}",
+                            turn=state.number,
+                            role="bot",
+                            sender=_agent.name,
+                            text=message,
+                            mode=_agent.mode.value,
+                            request=_request,
+                        )
+                    )
+                    return
             await chat.record(
                 turn=state.number,
                 role="bot",
@@ -238,11 +255,39 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
     for result in results:
         _check(deps, result)
         _take_floor(deps, chat, result)
+        if chat.active_agent != result.agent:  # it answered (or failed): no question to hold
+            await _release(chat, state, result.agent)
     for (name, requests), result in zip(groups, results, strict=True):
         answered = answered_requests(result, requests)
         state.answered.extend(PlannedRequest(request=r, agent=name) for r in answered)
     state.results.extend(results)
     return state
+
+
+def _hold(state: TurnState, agent: str) -> bool:
+    """Whether conversational ``agent``'s message waits: when the turn has other requests (another
+    agent's, or the parent's own), a question it asks would otherwise be followed by their
+    answers or the parent's reply, and scroll out of the user's view before it is answered. Alone
+    in the turn, it is sent at once."""
+    return any(p.agent != agent for p in state.plan)
+
+
+async def _release(chat: ConversationState, state: TurnState, agent: str | None = None) -> None:
+    """Send the held messages (of ``agent`` only, when given) in the order they were written."""
+    keep: list[Message] = []
+    for message in state.held:
+        if agent is not None and message.sender != agent:
+            keep.append(message)
+            continue
+        await chat.record(
+            turn=message.turn,
+            role="bot",
+            sender=message.sender,
+            text=message.text,
+            mode=message.mode,
+            request=message.request,
+        )
+    state.held = keep
 
 
 def _take_floor(deps: Dependencies, chat: ConversationState, result: SubagentResult) -> None:
@@ -317,7 +362,7 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
         decision = await check_draft(
             guard,
             state.message,
-            sent=list(chat.transcript.messages),
+            sent=[*chat.transcript.messages, *state.held],
             turn=state.number,
             conversation=chat.id,
         )
@@ -328,10 +373,11 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
 async def _record(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:
     """Record the parent's reply (or an apology when nobody spoke) and the turn's record."""
     transcript = chat.transcript
-    if not state.message and len(transcript.messages) == state.start:
+    if not state.message and len(transcript.messages) == state.start and not state.held:
         state.message = _NO_ANSWER
     if state.message:
         await chat.record(turn=state.number, role="bot", sender=deps.name, text=state.message)
+    await _release(chat, state)  # a question asked this turn comes last
     for result in state.results:
         state.usage = state.usage + result.usage
     results = state.results
