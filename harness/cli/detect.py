@@ -236,6 +236,9 @@ def _run(
     wanted = len(paths) > 1 or total > _PROGRESS_MESSAGES
     with ProgressBar("detecting", "messages", total, wanted=wanted) as progress:
         for path, transcript in conversations:
+            if len(conversations) == 1 or len(transcript) > _PROGRESS_MESSAGES:
+                # A long conversation moves the count only when it is done: say which it is.
+                progress.describe(f"{path.name}::{transcript.conversation}")
             start = time.perf_counter()
             if judging is None:
                 findings = detect(transcript, config=config, embedder=embedder, meaning=reader)
