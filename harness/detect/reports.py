@@ -14,6 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from harness.detect.findings import Finding
@@ -490,20 +491,33 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _repository_path(file: str) -> str:
+    """``file`` relative to the working directory when it is an absolute path under it (the
+    checkout, on a CI runner), as GitHub places annotations; otherwise as given."""
+    path = Path(file)
+    if not path.is_absolute():
+        return file
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return file
+
+
 def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
     """The report as GitHub Actions workflow commands: one annotation per finding (``::error`` or
     ``::warning``, on the transcript or scenario file), one ``::error`` per conversation that
     could not complete, then the summary line.
 
     ``::error file=F,title=KIND::CONVERSATION: turn N: ...`` (the line of :func:`render_lines`,
-    the file given by ``file=``), escaped as the Actions toolkit escapes them.
+    the file given by ``file=``, relative to the working directory when under it), escaped as the
+    Actions toolkit escapes them.
     """
     lines: list[str] = []
     for headline, result in _shown(results, min_pass_rate):
         if result is None:
             lines.append(headline or "")
             continue
-        where = f"file={_escape_property(result.file)}"
+        where = f"file={_escape_property(_repository_path(result.file))}"
         if result.error is not None:
             title = _escape_property("could not complete")
             message = _escape_data(f"{result.title}: {result.error}")

@@ -129,3 +129,16 @@ def test_simulate_lines_name_the_scenario_file(tmp_path: Path) -> None:
     finding = next(line for line in result.output.splitlines() if ": turn " in line)
     assert finding.startswith(f"{helpdesk / 'scenarios.yaml'}::")
     assert "━" not in result.output
+
+
+def test_an_absolute_path_under_the_checkout_is_annotated_relative_to_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    inside = DetectionResult(
+        file=str(tmp_path / "exports" / "bank.jsonl"),
+        conversation="c7",
+        transcript=_result().transcript,
+        findings=_result().findings,
+    )
+    assert render_github([inside]).startswith("::error file=exports/bank.jsonl,")
