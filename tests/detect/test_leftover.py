@@ -40,3 +40,19 @@ def test_one_message_holding_every_answer_releases_nothing() -> None:
     """The counts tell a drop from an answer only when each answer has a message of its own: in
     one message the sentence sharing only the sibling's words is still held back."""
     assert _missing(PLAN, [f"{CURRENT} {UPGRADED}"]) == {PLAN[0]}
+
+
+def test_a_barred_part_and_a_part_another_request_answers_better_are_never_left_over() -> None:
+    """``left_for`` on a matching given by hand: the message left over answers the request left
+    out, unless it is barred (the check bars apologies that name a request), or the request the
+    matching gave it to got only a weaker part than this one."""
+    from harness.detect._leftover import left_for
+
+    found = [(text, frozenset(), True, text) for text in (CURRENT, UPGRADED)]
+    p = [[0.0, 0.0], [0.5, 0.87]]
+    limits = [0.24, 0.24]
+    assert left_for(0, PLAN, found, p, limits, {1: 1})
+    assert not left_for(0, PLAN, found, p, limits, {1: 1}, barred={0})
+    weaker = [[0.0, 0.0], [0.9, 0.3]]
+    assert not left_for(0, PLAN, found, weaker, limits, {1: 1})
+    assert not left_for(0, PLAN, found[1:], [[0.0], [0.87]], limits[1:], {0: 1})
