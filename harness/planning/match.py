@@ -19,7 +19,9 @@ word's IDF is also multiplied by how much of its use in real requests is one int
 ``FOCUS_POWER``, so a word many topics share weighs less between agents whose topics overlap, and
 an agent's closeness by meaning is scaled by how close its own texts are to each other,
 ``COHERENCE_POWER``, so an agent whose subject the table never saw is not outshone by a neighbour
-it knows well); they were tuned on the development half of the labelled multi-intent set only
+it knows well; a request that uses a word of the bot's own texts the table never saw is scored
+with ``WEIGHTS``, ``AgentMatcher.blind``); they were tuned on the development half of the labelled
+multi-intent set only
 (docs/journal/models.md, "Which agent: the matcher", gives the held-out figures and how they
 were measured; docs/models.md the current ones).
 
@@ -330,8 +332,9 @@ class AgentMatcher:
         if known is None:
             if len(self._memo) >= 2048:
                 self._memo.clear()
+            weights = WEIGHTS if self.blind(text) else self.weights
             ranked = [
-                (name, sum(w * x for w, x in zip(self.weights, figures, strict=True)), figures)
+                (name, sum(w * x for w, x in zip(weights, figures, strict=True)), figures)
                 for name, figures in self.features(text)
             ]
             ranked.sort(key=lambda item: -item[1])
@@ -396,10 +399,28 @@ class AgentMatcher:
         """The out-of-scope model for this bot (``harness.planning.scope``)."""
         return CONCEPTS if self.uses_concepts else PLAIN
 
+    def blind(self, text: str) -> bool:
+        """Whether the concept table has never seen some word of ``text`` that this bot's own
+        texts use ("dentist", for a bot with a dentists' agent, when no source request of the
+        table named one): the table knows the bot, but not what this request is about, so its
+        closeness by meaning says nothing here. Such a request is scored as for a bot the table
+        does not know (``WEIGHTS``, and ``scope.PLAIN`` for the out-of-scope decision). False
+        when the table is not used."""
+        table = self._concepts
+        if table is None:
+            return False
+        seen, own = table.words, self._idf
+        return any(t in own and t not in seen for t in tokens(text))
+
+    def scope_for(self, text: str) -> ScopeModel:
+        """The out-of-scope model that judges ``text``: this bot's (``scope``), or ``PLAIN`` for a
+        request the concept table is ``blind`` to."""
+        return PLAIN if self.blind(text) else self.scope
+
     def in_scope(self, text: str) -> float:
         """The probability that ``text`` is for one of the sub-agents at all
-        (``harness.planning.scope``)."""
-        return in_scope_probability(self.scope_figures(text), self.scope)
+        (``harness.planning.scope``; the model of ``scope_for``)."""
+        return in_scope_probability(self.scope_figures(text), self.scope_for(text))
 
     def described(self, text: str) -> bool:
         """Whether every content word of ``text`` (numbers, ids and codes left aside,
@@ -413,13 +434,16 @@ class AgentMatcher:
             return False
         return self._described[self._index[ranked[0][0]]].issuperset(words)
 
-    def sent_on(self, text: str, threshold: float) -> bool:
+    def sent_on(self, text: str, threshold: float | None = None) -> bool:
         """Whether the out-of-scope gate lets ``text`` go to a sub-agent at ``threshold`` (0 lets
-        every request on): its in-scope probability (``in_scope``) is at least ``threshold``, or
-        it says nothing but its best agent's own described words (``described``), however short
-        (the scope model, fitted on longer requests, judges a request of one or two words by how
-        little it says)."""
-        return threshold <= 0.0 or self.in_scope(text) >= threshold or self.described(text)
+        every request on; None: the threshold of the model that judges it, ``scope_for``): its
+        in-scope probability (``in_scope``) is at least ``threshold``, or it says nothing but its
+        best agent's own described words (``described``), however short (the scope model, fitted
+        on longer requests, judges a request of one or two words by how little it says)."""
+        if threshold is not None and threshold <= 0.0:
+            return True
+        limit = self.scope_for(text).threshold if threshold is None else threshold
+        return self.in_scope(text) >= limit or self.described(text)
 
     def best(self, text: str) -> str | None:
         """The best-scoring sub-agent, or None when no score reaches ``minimum``."""

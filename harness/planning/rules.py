@@ -82,8 +82,9 @@ class RulesPlanner(Planner):
             default (None) is the embedder's own (``semantic.lexical_weight_for``).
         scope_threshold: the lowest probability that a request is for some sub-agent at all
             (``harness.planning.scope``) for it to go to one; under it, the parent keeps it. The
-            default (None) is the bot's scope model's own threshold, calibrated to keep every
-            in-scope development request; 0 turns it off,
+            default (None) is the own threshold of the scope model that judges the request
+            (``AgentMatcher.scope_for``), calibrated to keep every in-scope development request;
+            a value applies to either model; 0 turns it off,
             higher values keep more out-of-scope requests with the parent and lose some in-scope
             ones (docs/models.md gives both figures; docs/journal/models.md how they were measured).
         concepts: the concept table the matcher may use (``harness.planning.concepts``): ``True``
@@ -141,7 +142,7 @@ class RulesPlanner(Planner):
             return {}
         matcher, limit = self._gate(cards)
         asks = list(requests.items())
-        if limit > 0.0:
+        if limit is None or limit > 0.0:
             asks = await _analysed(
                 sum(len(a) for _, a in asks),
                 lambda: [(r, a) for r, a in asks if matcher.sent_on(a, limit)],
@@ -172,11 +173,10 @@ class RulesPlanner(Planner):
             lambda: {request: matcher.best(a) for request, a in asks},
         )
 
-    def _gate(self, cards: tuple[AgentCard, ...]) -> tuple[AgentMatcher, float]:
-        """The matcher of ``cards`` and the out-of-scope gate's threshold (0: no gate)."""
-        matcher = agent_matcher(cards, concepts=self.concepts)
-        limit = matcher.scope.threshold if self.scope_threshold is None else self.scope_threshold
-        return matcher, limit
+    def _gate(self, cards: tuple[AgentCard, ...]) -> tuple[AgentMatcher, float | None]:
+        """The matcher of ``cards`` and the out-of-scope gate's threshold (0: no gate; None: the
+        threshold of the scope model that judges each request, ``AgentMatcher.scope_for``)."""
+        return agent_matcher(cards, concepts=self.concepts), self.scope_threshold
 
     def _scoped(self, cards: tuple[AgentCard, ...]) -> Callable[[str], bool]:
         """Whether the out-of-scope gate (``harness.planning.scope``) lets a request go to some

@@ -6,7 +6,8 @@ where my meeting is"). This module turns figures the matcher already has into a 
 the request is for one of the agents (a logistic regression over ``SCOPE_FEATURES``, a
 ``ScopeModel``); the offline planner keeps a request with the parent when it is under the model's
 threshold. There are two models: ``CONCEPTS`` for a bot whose matcher uses the concept table
-(``harness.planning.concepts``), ``PLAIN`` for any other bot (its ``meaning`` coefficient is 0).
+(``harness.planning.concepts``), ``PLAIN`` for any other bot (its ``meaning`` coefficient is 0)
+and for a request that uses a word of the bot's the table never saw (``AgentMatcher.blind``).
 
 Both were fitted by ``python -m tests.planning.fit_scope`` (``--plain`` for ``PLAIN``) on
 development data only: the in-scope requests of the labelled set's dev split (CLINC train) over its

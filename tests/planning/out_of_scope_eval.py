@@ -77,18 +77,24 @@ def load(path: Path = OUT) -> list[dict[str, Any]]:
 class Checked:
     """One text as the planner saw it with the gate all but off."""
 
-    asks: tuple[tuple[tuple[float, ...], bool, bool], ...]
+    asks: tuple[tuple[tuple[float, ...], bool, bool, bool], ...]
     """Per request the scope model checked: its figures, whether the matcher has an agent for it,
-    and whether its words are all its best agent's described words (``AgentMatcher.described``,
-    sent on at any threshold)."""
+    whether its words are all its best agent's described words (``AgentMatcher.described``,
+    sent on at any threshold), and whether the concept table is blind to it
+    (``AgentMatcher.blind``: judged by ``scope.PLAIN``)."""
     right: bool
     """For an in-scope text: its plan entry went to its agent (gate off)."""
 
-    def sent(self, threshold: float, model: scope.ScopeModel) -> bool:
-        return any(
-            routed and (described or scope.in_scope_probability(f, model) >= threshold)
-            for f, routed, described in self.asks
-        )
+    def sent(self, threshold: float | None, model: scope.ScopeModel) -> bool:
+        """Whether some request of the text goes on at ``threshold`` (None: the threshold of
+        the model that judges each request, as the planner's default), judged by ``model`` or,
+        for a request the table is blind to, by ``scope.PLAIN``."""
+        for f, routed, described, blind in self.asks:
+            judge = scope.PLAIN if blind else model
+            limit = judge.threshold if threshold is None else threshold
+            if routed and (described or scope.in_scope_probability(f, judge) >= limit):
+                return True
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +107,20 @@ class Bot:
 
 
 @contextmanager
-def _recording(log: list[tuple[tuple[float, ...], bool, bool]]) -> Iterator[None]:
+def _recording(log: list[tuple[tuple[float, ...], bool, bool, bool]]) -> Iterator[None]:
     """Record the figures of every text ``AgentMatcher.in_scope`` is asked about: each request the
     planner routes, and a statement its scene rule weighs (``rules._with_scene``)."""
     original = AgentMatcher.in_scope
 
     def in_scope(self: AgentMatcher, text: str) -> float:
-        log.append((self.scope_figures(text), self.best(text) is not None, self.described(text)))
+        log.append(
+            (
+                self.scope_figures(text),
+                self.best(text) is not None,
+                self.described(text),
+                self.blind(text),
+            )
+        )
         return original(self, text)
 
     AgentMatcher.in_scope = in_scope  # type: ignore[method-assign]
@@ -123,7 +136,7 @@ def _check(
     texts: Sequence[tuple[str, str | None]],
 ) -> tuple[Checked, ...]:
     planner = RulesPlanner(concepts=table, scope_threshold=_ALMOST_OFF)
-    log: list[tuple[tuple[float, ...], bool, bool]] = []
+    log: list[tuple[tuple[float, ...], bool, bool, bool]] = []
     out = []
 
     async def run() -> None:
@@ -229,7 +242,7 @@ class Figures:
 
 
 def figures(
-    group: Sequence[Bot], threshold: float, model: scope.ScopeModel = scope.CONCEPTS
+    group: Sequence[Bot], threshold: float | None, model: scope.ScopeModel = scope.CONCEPTS
 ) -> Figures:
     """The figures of ``group``'s bots at ``threshold``, summed."""
     inside = [c for b in group for c in b.inside]
@@ -249,7 +262,7 @@ def groups(table: str) -> dict[str, tuple[Bot, ...]]:
 
 
 def _show(label: str, group: Sequence[Bot], model: scope.ScopeModel) -> None:
-    print(f"{label}: {figures(group, model.threshold, model).describe()}")
+    print(f"{label}: {figures(group, None, model).describe()}")
     for t in CURVE:
         f = figures(group, t, model)
         print(f"   threshold {t}: right {f.right}, refused {f.refused}, sent on {f.sent}")
@@ -262,7 +275,7 @@ def check_against_planner(sample: int = 200) -> tuple[int, int]:
     planner = RulesPlanner()
     real = sum(any(e.agent != PARENT for e in asyncio.run(plan_message(t, planner))) for t in rows)
     checked = _check(cards(), True, [(t, None) for t in rows])
-    return sum(c.sent(scope.CONCEPTS.threshold, scope.CONCEPTS) for c in checked), real
+    return sum(c.sent(None, scope.CONCEPTS) for c in checked), real
 
 
 def main() -> None:
