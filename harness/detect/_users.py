@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import overload
 
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
@@ -170,9 +171,46 @@ class _Users:
         """The user messages of turns ``after + 1`` to ``upto``."""
         return self.items[bisect_right(self.turns, after) : bisect_right(self.turns, upto)]
 
+    def spanning(self, after: int, upto: int) -> _Between:
+        """:meth:`between` as a view that copies nothing, for the rules of a pair that may
+        stand thousands of turns apart and mostly read few of the messages in between."""
+        turns = self.turns
+        return _Between(self.items, bisect_right(turns, after), bisect_right(turns, upto))
+
     def of_turn(self, turn: int) -> _User | None:
         position = bisect_right(self.turns, turn) - 1
         return self.items[position] if position >= 0 and self.turns[position] == turn else None
+
+
+class _Between(Sequence[_User]):
+    """``items[start:stop]`` read in place (:meth:`_Users.spanning`): the same messages in the
+    same order as :meth:`_Users.between`'s list, without copying a slice of up to the whole
+    conversation for each pair."""
+
+    __slots__ = ("items", "start", "stop")
+
+    def __init__(self, items: list[_User], start: int, stop: int) -> None:
+        self.items = items
+        self.start = start
+        self.stop = max(start, stop)
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @overload
+    def __getitem__(self, index: int) -> _User: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_User]: ...
+    def __getitem__(self, index: int | slice) -> _User | list[_User]:
+        if isinstance(index, slice):
+            return self.items[self.start : self.stop][index]
+        size = self.stop - self.start
+        if not -size <= index < size:
+            raise IndexError("user message index out of range")
+        return self.items[self.start + index % size]
+
+    def __iter__(self) -> Iterator[_User]:
+        return map(self.items.__getitem__, range(self.start, self.stop))
 
 
 def asked_same_question(first: _User | None, between: Sequence[_User]) -> bool:
