@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
+from operator import attrgetter
 from typing import overload
 
+from harness.detect._features import UserLike
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
 from harness.text import Analysis, analysed_part, content_words, normalise
@@ -182,6 +186,18 @@ class _Users:
         return self.items[position] if position >= 0 and self.turns[position] == turn else None
 
 
+_NORM = attrgetter("norm")
+
+
+def says_any(between: Sequence[UserLike], words: AbstractSet[str]) -> bool:
+    """Whether a message of ``between`` has one of ``words`` among the words of its normalised
+    text: ``any(words & set(u.norm.split()) for u in between)``, searched in C over a
+    :class:`_Between` (:meth:`_Between.says_any`)."""
+    if isinstance(between, _Between):
+        return between.says_any(words)
+    return any(not words.isdisjoint(u.norm.split()) for u in between)
+
+
 class _Between(Sequence[_User]):
     """``items[start:stop]`` read in place (:meth:`_Users.spanning`): the same messages in the
     same order as :meth:`_Users.between`'s list, without copying a slice of up to the whole
@@ -211,6 +227,27 @@ class _Between(Sequence[_User]):
 
     def __iter__(self) -> Iterator[_User]:
         return map(self.items.__getitem__, range(self.start, self.stop))
+
+    def says_any(self, words: AbstractSet[str]) -> bool:
+        """``any(words & set(u.norm.split()) for u in self)``, searched in C: the messages'
+        normalised texts joined into one string, each word looked for in it, and only a message
+        whose text holds the word as a substring read word by word (once per word; a word found
+        inside a longer one, or across two texts, is read and refused there)."""
+        if not words or self.stop <= self.start:
+            return False
+        norms = list(map(_NORM, self.items[self.start : self.stop]))
+        joined = "\n".join(norms)
+        ends: list[int] | None = None
+        for word in words:
+            at = joined.find(word)
+            while at >= 0:
+                if ends is None:
+                    ends = list(accumulate(len(n) + 1 for n in norms))
+                k = bisect_right(ends, at)  # the message whose text (or separator) holds ``at``
+                if word in norms[k].split():
+                    return True
+                at = joined.find(word, ends[k])  # on from the next message's text
+        return False
 
 
 def asked_same_question(first: _User | None, between: Sequence[_User]) -> bool:
