@@ -10,14 +10,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 from operator import attrgetter
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
-from harness.detect._features import UserLike
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
 from harness.text import Analysis, analysed_part, content_words, normalise
 from harness.text.claims import message_facts
 from harness.text.words import may_hold
+
+if TYPE_CHECKING:
+    from harness.detect._features import UserLike
 
 __all__: list[str] = []
 
