@@ -126,7 +126,7 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     later_acts = message_acts(entry.message.text)
     if not users.any_between(turn, later_turn):
         return False
-    between = users.between(turn, later_turn)
+    between = users.spanning(turn, later_turn)
     kept = keeps_the_pick(other.text, entry.text, users, turn, later_turn)
     if (
         not later_acts & _DONE

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
+from operator import attrgetter
+from typing import TYPE_CHECKING, overload
 
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
 from harness.text import Analysis, analysed_part, content_words, normalise
 from harness.text.claims import message_facts
 from harness.text.words import may_hold
+
+if TYPE_CHECKING:
+    from harness.detect._features import UserLike
 
 __all__: list[str] = []
 
@@ -170,9 +177,79 @@ class _Users:
         """The user messages of turns ``after + 1`` to ``upto``."""
         return self.items[bisect_right(self.turns, after) : bisect_right(self.turns, upto)]
 
+    def spanning(self, after: int, upto: int) -> _Between:
+        """:meth:`between` as a view that copies nothing, for the rules of a pair that may
+        stand thousands of turns apart and mostly read few of the messages in between."""
+        turns = self.turns
+        return _Between(self.items, bisect_right(turns, after), bisect_right(turns, upto))
+
     def of_turn(self, turn: int) -> _User | None:
         position = bisect_right(self.turns, turn) - 1
         return self.items[position] if position >= 0 and self.turns[position] == turn else None
+
+
+_NORM = attrgetter("norm")
+
+
+def says_any(between: Sequence[UserLike], words: AbstractSet[str]) -> bool:
+    """Whether a message of ``between`` has one of ``words`` among the words of its normalised
+    text: ``any(words & set(u.norm.split()) for u in between)``, searched in C over a
+    :class:`_Between` (:meth:`_Between.says_any`)."""
+    if isinstance(between, _Between):
+        return between.says_any(words)
+    return any(not words.isdisjoint(u.norm.split()) for u in between)
+
+
+class _Between(Sequence[_User]):
+    """``items[start:stop]`` read in place (:meth:`_Users.spanning`): the same messages in the
+    same order as :meth:`_Users.between`'s list, without copying a slice of up to the whole
+    conversation for each pair."""
+
+    __slots__ = ("items", "start", "stop")
+
+    def __init__(self, items: list[_User], start: int, stop: int) -> None:
+        self.items = items
+        self.start = start
+        self.stop = max(start, stop)
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @overload
+    def __getitem__(self, index: int) -> _User: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_User]: ...
+    def __getitem__(self, index: int | slice) -> _User | list[_User]:
+        if isinstance(index, slice):
+            return self.items[self.start : self.stop][index]
+        size = self.stop - self.start
+        if not -size <= index < size:
+            raise IndexError("user message index out of range")
+        return self.items[self.start + index % size]
+
+    def __iter__(self) -> Iterator[_User]:
+        return map(self.items.__getitem__, range(self.start, self.stop))
+
+    def says_any(self, words: AbstractSet[str]) -> bool:
+        """``any(words & set(u.norm.split()) for u in self)``, searched in C: the messages'
+        normalised texts joined into one string, each word looked for in it, and only a message
+        whose text holds the word as a substring read word by word (once per word; a word found
+        inside a longer one, or across two texts, is read and refused there)."""
+        if not words or self.stop <= self.start:
+            return False
+        norms = list(map(_NORM, self.items[self.start : self.stop]))
+        joined = "\n".join(norms)
+        ends: list[int] | None = None
+        for word in words:
+            at = joined.find(word)
+            while at >= 0:
+                if ends is None:
+                    ends = list(accumulate(len(n) + 1 for n in norms))
+                k = bisect_right(ends, at)  # the message whose text (or separator) holds ``at``
+                if word in norms[k].split():
+                    return True
+                at = joined.find(word, ends[k])  # on from the next message's text
+        return False
 
 
 def asked_same_question(first: _User | None, between: Sequence[_User]) -> bool:

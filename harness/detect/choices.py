@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from harness.detect._users import says_any
 from harness.detect._wording import rewordings
 from harness.detect.acts import message_acts, tagger
 from harness.detect.restate import Restatement
@@ -201,9 +202,7 @@ def offers_another(
     # Words either side uses at all, in any case ("Event" in a name, "event" in the other).
     new = part - first - set(normalise(earlier.text).split())
     gone = first - part - set(normalise(restated).split())
-    return bool(gone.intersection(asked_first.norm.split())) and any(
-        new.intersection(u.norm.split()) for u in between
-    )
+    return bool(gone.intersection(asked_first.norm.split())) and says_any(between, new)
 
 
 def confirms_new_request(earlier: Analysis, later: Analysis, found: Restatement) -> bool:

@@ -210,7 +210,7 @@ def compare_entry(
             and not offers_another(
                 other.text,
                 entry.text,
-                users.between(other.message.turn, entry.message.turn),
+                users.spanning(other.message.turn, entry.message.turn),
                 restated_part(found, entry.message.text),
                 asked_first=users.of_turn(other.message.turn),
             )

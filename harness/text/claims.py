@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import logging
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from harness.text._split import Span, split_claims, split_sentences, strip_markdown
@@ -69,10 +70,10 @@ class Claim:
         """How much it says: its content words and facts."""
         return len(self.words) + len(self.facts)
 
-    def __reduce__(self) -> tuple[type[Claim], tuple[object, ...]]:
-        # As ``Span.__reduce__``: the constructor's arguments, in field order.
+    def __reduce__(self) -> tuple[Callable[..., Claim], tuple[object, ...]]:
+        # As ``Span.__reduce__``: the fields in order, made through their slots (:func:`_claim`).
         return (
-            Claim,
+            _claim,
             (
                 self.span,
                 self.norm,
@@ -110,12 +111,85 @@ class Analysis:
     def weight(self) -> int:
         return sum(c.weight for c in self.claims)
 
-    def __reduce__(self) -> tuple[type[Analysis], tuple[object, ...]]:
-        # As ``Span.__reduce__``: the constructor's arguments, in field order.
+    def __reduce__(self) -> tuple[Callable[..., Analysis], tuple[object, ...]]:
+        # As ``Span.__reduce__``: the fields in order, made through their slots (:func:`_analysis`).
         return (
-            Analysis,
+            _analysis,
             (self.text, self.norm, self.claims, self.facts, self.strong, self.words, self.analysed),
         )
+
+
+_NEW = object.__new__
+(
+    _SET_SPAN,
+    _SET_NORM,
+    _SET_WORDS,
+    _SET_FACTS,
+    _SET_STRONG,
+    _SET_NEGATED,
+    _SET_SENTENCE,
+    _SET_HEAD,
+    _SET_CONTEXT,
+) = (Claim.__dict__[f.name].__set__ for f in fields(Claim))
+(
+    _SET_TEXT,
+    _SET_A_NORM,
+    _SET_CLAIMS,
+    _SET_A_FACTS,
+    _SET_A_STRONG,
+    _SET_A_WORDS,
+    _SET_ANALYSED,
+) = (Analysis.__dict__[f.name].__set__ for f in fields(Analysis))
+
+
+def _claim(
+    span: Span,
+    norm: str,
+    words: frozenset[str],
+    facts: frozenset[str],
+    strong: frozenset[str],
+    negated: bool,
+    sentence: int,
+    head: str | None,
+    context: frozenset[str],
+) -> Claim:
+    """``Claim(span, norm, ...)`` (every field, in order), the same object, each field set
+    through its slot rather than by the frozen dataclass's ``__init__`` (which sets each through
+    ``object.__setattr__``, about twice the cost; 100,000 messages make some 70,000 claims, and
+    worker processes send them back pickled: ``__reduce__``)."""
+    claim = _NEW(Claim)
+    _SET_SPAN(claim, span)
+    _SET_NORM(claim, norm)
+    _SET_WORDS(claim, words)
+    _SET_FACTS(claim, facts)
+    _SET_STRONG(claim, strong)
+    _SET_NEGATED(claim, negated)
+    _SET_SENTENCE(claim, sentence)
+    _SET_HEAD(claim, head)
+    _SET_CONTEXT(claim, context)
+    return claim
+
+
+def _analysis(
+    text: str,
+    norm: str,
+    claims: tuple[Claim, ...],
+    facts: frozenset[str],
+    strong: frozenset[str],
+    words: frozenset[str],
+    analysed: int,
+) -> Analysis:
+    """``Analysis(text, norm, ...)`` (every field, in order), the same object, made as
+    :func:`_claim` makes a claim."""
+    analysis = _NEW(Analysis)
+    _SET_TEXT(analysis, text)
+    _SET_A_NORM(analysis, norm)
+    _SET_CLAIMS(analysis, claims)
+    _SET_A_FACTS(analysis, facts)
+    _SET_A_STRONG(analysis, strong)
+    _SET_A_WORDS(analysis, words)
+    _SET_ANALYSED(analysis, analysed)
+    return analysis
 
 
 _ClaimRow = tuple[Span, str, frozenset[str], frozenset[str], frozenset[str], bool, int, str | None]
@@ -242,7 +316,7 @@ def analyse(text: str) -> Analysis:
             )
     # Each claim made once, with its sentence's context (claims of one sentence share it).
     contexts = {at: frozenset(keys) for at, keys in by_sentence.items()}
-    claims = [Claim(*row, context=contexts.get(row[6], _NONE)) for row in rows]
+    claims = [_claim(*row, contexts.get(row[6], _NONE)) for row in rows]
     numbers = frozenset(durations.values())
     # A message that is one claim of its whole text has that claim's norm and words.
     whole = len(claims) == 1 and claims[0].span.text == part
@@ -250,14 +324,12 @@ def analyse(text: str) -> Analysis:
     if len(part) < len(text):
         # Past the budget, two messages are the same text only if the rest is the same too.
         norm += " " + hashlib.sha256(text[len(part) :].encode("utf-8", "surrogatepass")).hexdigest()
-    return Analysis(
-        text=text,
-        norm=norm,
-        claims=tuple(claims),
-        facts=frozenset(fact_keys) | numbers,
-        strong=frozenset(k for k in strong_keys if k is not None) | numbers,
-        words=claims[0].words
-        if len(claims) == 1
-        else frozenset().union(*(c.words for c in claims)),
-        analysed=analysed,
+    return _analysis(
+        text,
+        norm,
+        tuple(claims),
+        frozenset(fact_keys) | numbers,
+        frozenset(k for k in strong_keys if k is not None) | numbers,
+        claims[0].words if len(claims) == 1 else frozenset().union(*(c.words for c in claims)),
+        analysed,
     )
