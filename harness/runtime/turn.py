@@ -100,14 +100,21 @@ class TurnState:
 async def run_turn(deps: Dependencies, chat: ConversationState, text: str) -> TurnState:
     """Run the whole turn for ``text`` and return its final state (recorded in the transcript)."""
     state = await _begin(deps, chat, text)
-    state = await _plan(deps, chat, state)
-    state = await _dispatch(deps, chat, state)
-    while True:
-        state = await _compose(deps, chat, state)
-        if not state.pending:
-            break
+    try:
+        state = await _plan(deps, chat, state)
         state = await _dispatch(deps, chat, state)
-    state = await _guard(deps, chat, state)
+        while True:
+            state = await _compose(deps, chat, state)
+            if not state.pending:
+                break
+            state = await _dispatch(deps, chat, state)
+        state = await _guard(deps, chat, state)
+    except Exception:
+        # A strict parent raises mid-turn: a conversational agent's question held for the end of
+        # the turn (:func:`_hold`) still goes out, as it would have without the hold, since the
+        # conversation's state already says that agent holds the floor.
+        await _release(chat, state)
+        raise
     return await _record(deps, chat, state)
 
 

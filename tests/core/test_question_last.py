@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from harness import load_bot
+from harness.runtime import turn as turn_module
 
 HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk.yaml"
 
@@ -40,3 +43,24 @@ async def test_alone_in_its_turn_it_speaks_at_once_and_the_dialogue_goes_on() ->
     assert [m.sender for m in second.messages] == ["pto", "direct_deposit"]
     assert second.messages[-1].text.endswith("(yes/no)")
     assert sent == ["direct_deposit", "pto", "direct_deposit"]
+
+
+async def test_a_turn_that_raises_still_sends_the_held_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A strict parent raises after the agents ran (here: its guard step fails). The question held
+    # for the end of the turn goes out anyway: the conversation already says that agent holds
+    # the floor, so the user must have seen what it asked.
+
+    async def failing_guard(*args: object) -> object:
+        raise RuntimeError("the parent's reply failed")
+
+    monkeypatch.setattr(turn_module, "_guard", failing_guard)
+    conversation = load_bot(HELPDESK).conversation()
+    with pytest.raises(RuntimeError):
+        await conversation.send(
+            "I want to change my direct deposit account, and when is my next payday?"
+        )
+    bot_messages = [m for m in conversation.transcript.messages if m.role == "bot"]
+    assert [m.sender for m in bot_messages] == ["direct_deposit"]
+    assert bot_messages[-1].text.endswith("?")
