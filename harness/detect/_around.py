@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from harness.detect._candidates import Entry
+from harness.detect._recaps import says_again
 from harness.detect._screen import Screen, screen_features, user_cues
 from harness.detect._users import _User, _Users
 from harness.detect._wording import spelled_out
@@ -115,7 +116,7 @@ class _Around:
     """What every candidate pair of one later message reads of where it stands, made once per
     message: its padded text and the user's messages of its last few turns."""
 
-    __slots__ = ("asked", "cues", "entry", "padded", "replied", "users", "windows")
+    __slots__ = ("asked", "cues", "entry", "padded", "recap", "replied", "users", "windows")
 
     def __init__(
         self, entry: Entry, users: _Users, *, replied: bool = False, leads: bool = False
@@ -130,6 +131,9 @@ class _Around:
         between two bot messages of it ("" otherwise): it may open the reply to another of its
         requests (:func:`_resent`)."""
         self.padded = f" {entry.text.norm} "
+        self.recap = says_again(entry.message.text)
+        """The message says itself it says something again (:func:`._recaps.says_again`): its
+        restatements are decided by :func:`._recaps.recap` too, so none is screened out."""
         self.windows: dict[int, list[_User]] = {}
         """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""
         self.cues: dict[int, tuple[float, float]] = {}
@@ -148,7 +152,7 @@ class _Around:
     def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
         """Whether :mod:`._screen` rules the pair out (never an exact or verbatim repeat)."""
         entry = self.entry
-        if _same_words(other, entry) or _verbatim(other, entry, self.padded):
+        if self.recap or _same_words(other, entry) or _verbatim(other, entry, self.padded):
             return False
         after, between = self.window(other)
         cues = self.cues.get(after)

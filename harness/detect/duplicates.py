@@ -46,6 +46,7 @@ from harness.detect._candidates import (
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._meanwhile import Meanwhile, beside
+from harness.detect._recaps import _recap
 from harness.detect._screen import WORDING_FREE, screen, unworded_features, worded
 from harness.detect._updates import new_state
 from harness.detect._users import _User, _Users
@@ -189,7 +190,8 @@ def compare_entry(
         if context is None:
             context = around.context(other, scope, strict)
         unworded = _unworded(other, entry, found, users, context, around) if bound else None
-        if unworded is not None and not model.may_reach(unworded, WORDING_FREE):
+        recapped = around.recap and _recap(other, entry, found, context[1])
+        if unworded is not None and not recapped and not model.may_reach(unworded, WORDING_FREE):
             decided[copy_key] = False
             continue
         if unworded is None:
@@ -204,15 +206,19 @@ def compare_entry(
                 model.duplicate(features)
                 or _verbatim(other, entry)
                 or _resent(other, entry, around.replied, around.asked)
+                or recapped
             )
             and not asked_again(features, other, entry, users, found, context[1])
             and not confirms_choice(other, entry, found, users)
-            and not offers_another(
-                other.text,
-                entry.text,
-                users.between(other.message.turn, entry.message.turn),
-                restated_part(found, entry.message.text),
-                asked_first=users.of_turn(other.message.turn),
+            and not (
+                not recapped
+                and offers_another(
+                    other.text,
+                    entry.text,
+                    users.between(other.message.turn, entry.message.turn),
+                    restated_part(found, entry.message.text),
+                    asked_first=users.of_turn(other.message.turn),
+                )
             )
             and not confirms_new_request(other.text, entry.text, found)
             and not swapped_words(other.message.text, entry.message.text)
@@ -301,6 +307,8 @@ def _reachable(
     if _verbatim(other, entry, around.padded if around is not None else None):
         return True
     if around is not None and _resent(other, entry, around.replied, around.asked):
+        return True
+    if around is not None and around.recap:
         return True
     where, between = context
     features, widened = first_bounds(other.text, entry.text, where, between)
