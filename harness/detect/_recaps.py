@@ -2,13 +2,15 @@
 
 A bot that opens (or goes on) with "To sum up:", "Just a reminder:", "So you have everything in
 one place:" or "As the benefits team said" announces that what follows was said before. When the
-claim rules find that it restates an earlier message (:func:`harness.detect.restate.compare`: a
-claim of each side matched, not a near miss only), the restatement was not asked for unless the
-user asked for it, whatever the scorer says: SGD's bots never recap unprompted, so the scorer
-learned restatements after a user message as the answer to it and turns most recaps down.
-:func:`_recap` is a stated rule beside the scorer, as :func:`~._around._verbatim` is; the other
-stated rules (the user asked again, a confirmation of what the user chose, another option, ...)
-still excuse the pair after it.
+claim rules find that it restates a message of the last :data:`RECAP_TURNS` turns
+(:func:`harness.detect.restate.compare`: a claim of each side matched, not a near miss only), the
+restatement was not asked for unless the user asked for it, whatever the scorer says: SGD's bots
+never recap unprompted, so the scorer learned restatements after a user message as the answer to
+it and turns most recaps down. :func:`_recap` is a stated rule beside the scorer, as
+:func:`~._around._verbatim` is; the other stated rules (the user asked again, a confirmation of
+what the user chose, a new state, ...) still excuse the pair after it, but not "another option"
+(a recap offers nothing new). The screen and the pair bound do not read the rule, so a recap's
+pair they rule out is still compared, and dropped unless the rule takes it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from harness.detect._users import _User
 from harness.detect.acts import message_acts
 from harness.detect.choices import asks_confirmation
 from harness.detect.restate import Restatement
-from harness.text import normalise, split_sentences
+from harness.text import analyse, normalise, split_sentences
 from harness.text._acknowledge import acknowledgement
 
 __all__: list[str] = []
@@ -42,13 +44,27 @@ _LEADS = re.compile(
     # "so you have everything in one place", "here's where things stand"
     r"|(?:all|everything) in one place|where (?:things|everything|we|you) stands?"
     r"|(?:just )?so (?:it's|it is|you're|you are|we're|we are) clear"
-    r"|for (?:your )?(?:reference|records)\b|once again"
+    r"|for (?:your )?(?:reference|records)\b"
     r")",
     re.IGNORECASE,
 )
 """Ways a message announces that it says again what was said (a closed class of English lead-ins:
 summing up, reminding, gathering in one place). :func:`acknowledgement` reads the others ("as I
 mentioned", "just to repeat what the team said")."""
+_LEADS_LOWER = re.compile(_LEADS.pattern)
+"""The same pattern without ``IGNORECASE``, for an ASCII text in lower case (as
+:mod:`harness.text._acknowledge` does: the pattern's letters are all lower case)."""
+_LEAD_STEMS = frozenset(
+    {"recap", "summary", "summaris", "summariz", "sum", "wrap", "short", "brief", "nutshell"}
+    | {"reminder", "remember", "forget", "plac", "stand", "clear", "referenc", "record"}
+)
+"""The content-word stems one of which every match of :data:`_LEADS` holds: a message whose
+analysed words hold none (most) is not searched."""
+
+RECAP_TURNS = 8
+"""How many turns back a recap's restatements are asked about (the last few turns: what a recap
+sums up; an older message goes through the scorer alone, and a long conversation's recap does not
+compare every candidate in full)."""
 
 _ASKS_SUMMARY = re.compile(
     r"\b(?:recap|summar|sum (?:\w+ ){0,2}?up|overview|go (?:over|through)"
@@ -63,11 +79,17 @@ _ASKING = frozenset({"OFFER_INTENT", "CONFIRM"})
 statement the act tagger reads as an offer, "we'll put the €89.90 back", asks nothing)."""
 
 
-@lru_cache(maxsize=8192)
-def says_again(text: str) -> bool:
+def says_again(text: str, words: frozenset[str] | None = None) -> bool:
     """Whether a bot's message says itself that it says something again (:data:`_LEADS`, or
-    :func:`~harness.text._acknowledge.acknowledgement`'s "as I mentioned")."""
-    return _LEADS.search(text) is not None or acknowledgement(text) is not None
+    :func:`~harness.text._acknowledge.acknowledgement`'s "as I mentioned"). ``words``: the
+    content words of its analysis (:attr:`harness.text.Analysis.words`), when known."""
+    if words is None:
+        words = analyse(text).words
+    if not words.isdisjoint(_LEAD_STEMS):
+        found = _LEADS_LOWER.search(text.lower()) if text.isascii() else _LEADS.search(text)
+        if found is not None:
+            return True
+    return acknowledgement(text) is not None
 
 
 def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_User]) -> bool:
@@ -84,10 +106,16 @@ def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_Us
         return False
     # A summary that asks the user to confirm or offers to act ("Just to sum up before I book:
     # ... Shall I go ahead?") asks something: the scorer decides it, as any confirmation request.
-    text = entry.message.text
+    return not _asks(entry.message.text)
+
+
+@lru_cache(maxsize=1024)
+def _asks(text: str) -> bool:
+    """The message asks the user to confirm, or offers to act in a question (a recap's
+    candidates share its text: asked once)."""
     if asks_confirmation(text):
-        return False
-    return not any("?" in s.text and message_acts(s.text) & _ASKING for s in split_sentences(text))
+        return True
+    return any("?" in s.text and message_acts(s.text) & _ASKING for s in split_sentences(text))
 
 
 def _another_name(found: Restatement, earlier: str, later: str) -> bool:

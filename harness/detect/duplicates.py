@@ -161,11 +161,14 @@ def compare_entry(
                     pairs.append(Pair(other, entry, scope, found))
             continue
         strict = _different_requests(other, entry)
-        if screening is not None and around.screened(other, scope, strict, screening):
-            decided[copy_key] = False
-            continue
-        context = around.context(other, scope, strict) if bound else None
+        # A pair the bound rules out goes on only when it may be a recap's restatement
+        # (:func:`._recaps._recap`, a stated rule the bound does not read): its claims are
+        # compared, and it is dropped unless the rule takes it.
+        ruled_out = screening is not None and around.screened(other, scope, strict, screening)
+        context = around.context(other, scope, strict) if bound and not ruled_out else None
         if context is not None and not _reachable(model, other, entry, users, context, around):
+            ruled_out = True
+        if ruled_out and not around.recaps(other):
             decided[copy_key] = False
             continue
         found = memo.restates(other.text, entry.text, limits, strict)
@@ -190,7 +193,10 @@ def compare_entry(
         if context is None:
             context = around.context(other, scope, strict)
         unworded = _unworded(other, entry, found, users, context, around) if bound else None
-        recapped = around.recap and _recap(other, entry, found, context[1])
+        recapped = around.recaps(other) and _recap(other, entry, found, context[1])
+        if ruled_out and not recapped:
+            decided[copy_key] = False
+            continue
         if unworded is not None and not recapped and not model.may_reach(unworded, WORDING_FREE):
             decided[copy_key] = False
             continue
@@ -307,8 +313,6 @@ def _reachable(
     if _verbatim(other, entry, around.padded if around is not None else None):
         return True
     if around is not None and _resent(other, entry, around.replied, around.asked):
-        return True
-    if around is not None and around.recap:
         return True
     where, between = context
     features, widened = first_bounds(other.text, entry.text, where, between)
