@@ -25,7 +25,7 @@ from harness.detect._users import _User
 from harness.detect.acts import message_acts
 from harness.detect.choices import asks_confirmation
 from harness.detect.restate import Restatement
-from harness.text import analyse, normalise, split_sentences
+from harness.text import analyse, analysed_part, normalise, split_sentences
 from harness.text._acknowledge import acknowledgement
 
 __all__: list[str] = []
@@ -81,8 +81,11 @@ statement the act tagger reads as an offer, "we'll put the €89.90 back", asks 
 
 def says_again(text: str, words: frozenset[str] | None = None) -> bool:
     """Whether a bot's message says itself that it says something again (:data:`_LEADS`, or
-    :func:`~harness.text._acknowledge.acknowledgement`'s "as I mentioned"). ``words``: the
-    content words of its analysis (:attr:`harness.text.Analysis.words`), when known."""
+    :func:`~harness.text._acknowledge.acknowledgement`'s "as I mentioned") in its analysed part
+    (:func:`~harness.text.analysed_part`). ``words``: the content words of its analysis
+    (:attr:`harness.text.Analysis.words`), when known."""
+    # The analysed part only (as the comparison reads it): a megabyte message costs no more.
+    text = analysed_part(text)
     if words is None:
         words = analyse(text).words
     if not words.isdisjoint(_LEAD_STEMS):
@@ -106,7 +109,7 @@ def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_Us
         return False
     # A summary that asks the user to confirm or offers to act ("Just to sum up before I book:
     # ... Shall I go ahead?") asks something: the scorer decides it, as any confirmation request.
-    return not _asks(entry.message.text)
+    return not _asks(analysed_part(entry.message.text))
 
 
 @lru_cache(maxsize=1024)
