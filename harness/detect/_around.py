@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from harness.detect._candidates import Entry
+from harness.detect._recaps import RECAP_TURNS, says_again
 from harness.detect._screen import Screen, screen_features, user_cues
 from harness.detect._users import _User, _Users
 from harness.detect._wording import spelled_out
@@ -115,7 +116,7 @@ class _Around:
     """What every candidate pair of one later message reads of where it stands, made once per
     message: its padded text and the user's messages of its last few turns."""
 
-    __slots__ = ("asked", "cues", "entry", "padded", "replied", "users", "windows")
+    __slots__ = ("asked", "cues", "entry", "padded", "recap", "replied", "users", "windows")
 
     def __init__(
         self, entry: Entry, users: _Users, *, replied: bool = False, leads: bool = False
@@ -130,6 +131,10 @@ class _Around:
         between two bot messages of it ("" otherwise): it may open the reply to another of its
         requests (:func:`_resent`)."""
         self.padded = f" {entry.text.norm} "
+        self.recap = says_again(entry.message.text, entry.text.words)
+        """The message says itself it says something again (:func:`._recaps.says_again`): its
+        restatements of the last few turns are decided by :func:`._recaps._recap` too, even
+        where the screen or the pair bound rules them out (:meth:`recaps`)."""
         self.windows: dict[int, list[_User]] = {}
         """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""
         self.cues: dict[int, tuple[float, float]] = {}
@@ -144,6 +149,12 @@ class _Around:
         if between is None:
             between = self.windows[after] = self.users.between(after, turn)
         return after, between
+
+    def recaps(self, other: Entry) -> bool:
+        """Whether :func:`._recaps._recap` is asked for the pair: this message says itself it
+        says something again, and ``other`` is at most :data:`._recaps.RECAP_TURNS` turns
+        older (in a long conversation a recap meets many candidates)."""
+        return self.recap and self.entry.message.turn - other.message.turn <= RECAP_TURNS
 
     def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
         """Whether :mod:`._screen` rules the pair out (never an exact or verbatim repeat)."""

@@ -46,6 +46,7 @@ from harness.detect._candidates import (
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._meanwhile import Meanwhile, beside
+from harness.detect._recaps import _recap
 from harness.detect._screen import WORDING_FREE, screen, unworded_features, worded
 from harness.detect._updates import new_state
 from harness.detect._users import _User, _Users
@@ -160,11 +161,14 @@ def compare_entry(
                     pairs.append(Pair(other, entry, scope, found))
             continue
         strict = _different_requests(other, entry)
-        if screening is not None and around.screened(other, scope, strict, screening):
-            decided[copy_key] = False
-            continue
-        context = around.context(other, scope, strict) if bound else None
+        # A pair the bound rules out goes on only when it may be a recap's restatement
+        # (:func:`._recaps._recap`, a stated rule the bound does not read): its claims are
+        # compared, and it is dropped unless the rule takes it.
+        ruled_out = screening is not None and around.screened(other, scope, strict, screening)
+        context = around.context(other, scope, strict) if bound and not ruled_out else None
         if context is not None and not _reachable(model, other, entry, users, context, around):
+            ruled_out = True
+        if ruled_out and not around.recaps(other):
             decided[copy_key] = False
             continue
         found = memo.restates(other.text, entry.text, limits, strict)
@@ -189,7 +193,11 @@ def compare_entry(
         if context is None:
             context = around.context(other, scope, strict)
         unworded = _unworded(other, entry, found, users, context, around) if bound else None
-        if unworded is not None and not model.may_reach(unworded, WORDING_FREE):
+        recapped = around.recaps(other) and _recap(other, entry, found, context[1])
+        if ruled_out and not recapped:
+            decided[copy_key] = False
+            continue
+        if unworded is not None and not recapped and not model.may_reach(unworded, WORDING_FREE):
             decided[copy_key] = False
             continue
         if unworded is None:
@@ -204,15 +212,19 @@ def compare_entry(
                 model.duplicate(features)
                 or _verbatim(other, entry)
                 or _resent(other, entry, around.replied, around.asked)
+                or recapped
             )
             and not asked_again(features, other, entry, users, found, context[1])
             and not confirms_choice(other, entry, found, users)
-            and not offers_another(
-                other.text,
-                entry.text,
-                users.spanning(other.message.turn, entry.message.turn),
-                restated_part(found, entry.message.text),
-                asked_first=users.of_turn(other.message.turn),
+            and not (
+                not recapped
+                and offers_another(
+                    other.text,
+                    entry.text,
+                    users.spanning(other.message.turn, entry.message.turn),
+                    restated_part(found, entry.message.text),
+                    asked_first=users.of_turn(other.message.turn),
+                )
             )
             and not confirms_new_request(other.text, entry.text, found)
             and not swapped_words(other.message.text, entry.message.text)

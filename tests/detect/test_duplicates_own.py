@@ -18,7 +18,10 @@ one an unlabelled pair; hard negatives 9 as before); ``--semantic`` 58 -> 60 fou
 with s53-cands (values written another way reach the scorer; a "still ...?" question asks again;
 a copy that may open the reply to a second request is left to the scorer; rules read on this
 corpus's misses): lexical 59 -> 64 found, 10 -> 8 false positives, 9 -> 7 hard negatives;
-``--semantic`` 60 -> 65 found, 9 -> 7 false positives, 9 -> 7 hard negatives.
+``--semantic`` 60 -> 65 found, 9 -> 7 false positives, 9 -> 7 hard negatives. Raised with
+s54-recall (a claim restated inside a recap, a summary or a reminder is a duplicate, a stated
+rule; rules read on this corpus's misses): lexical 64 -> 71 found, ``--semantic`` 65 -> 72; false
+positives and hard negatives as before.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 90, r
-    assert r["tp"] >= 64, r["tp"]
+    assert r["tp"] >= 71, r["tp"]
     assert r["fp"] <= 8, r["fp"]
     assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
 
@@ -70,7 +73,7 @@ def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
-    assert r["tp"] >= 65, r["tp"]
+    assert r["tp"] >= 72, r["tp"]
     assert r["fp"] <= 7, r["fp"]
     assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
 

@@ -93,7 +93,7 @@ class Miss:
     probability most, with the probability that would give."""
 
 
-COPIES = ("_verbatim", "_resent")
+COPIES = ("_verbatim", "_resent", "_recap")
 """The copy rules beside the scorer: a pair either finds is let through whatever the scorer
 says (names in :mod:`harness.detect.duplicates`)."""
 
