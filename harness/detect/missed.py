@@ -31,7 +31,6 @@ from typing import NamedTuple
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
 from harness.detect._assigning import matched
-from harness.detect._leftover import left_for
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -181,13 +180,10 @@ class _Matched:
         if closeness is not None:
             left_out = {k: confidence(k, owner) for k in left_out}
         wholes = [whole for _, _, _, whole in found]
-        barred = {j for j, claim in enumerate(claims) if _gives_up(claim)} if left_out else set()
         for k, sure in left_out.items():
             i = judged[k]
             if i not in declared and second_answer(k, texts, claims, wholes, owner):
                 continue
-            if i not in declared and left_for(k, texts, found, p, limits, owner, barred=barred):
-                continue  # the message left over, one message per request, is its answer
             instead = answered_instead(k, texts, claims, owner) if i not in declared else None
             if instead is not None and judged[instead] not in declared:
                 # The sentence answers ``k``, not the question: the question is left out, as

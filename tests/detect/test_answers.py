@@ -383,19 +383,16 @@ def test_a_yes_or_no_set_off_by_commas_opens_a_part_of_its_own() -> None:
 def test_a_sentence_answering_nothing_else_answers_the_request_it_shares_most_with() -> None:
     """A sentence that shares only words two requests have in common ("insurance plan") answers
     the one it shares most with when it is likely to answer no other; without it that request
-    is missed. Two requests it shares as much with ("PTO days") still get nothing from it in one
-    message; in a message of its own, one message per request, it is the message left over for
-    the request left out (``harness.detect._leftover``, 2026-12-04)."""
+    is missed. Two requests it shares as much with ("PTO days") still get nothing from it."""
     asked = "Help me get a new car insurance plan, and tell me what insurance plan I enrolled in"
     new = 'About "can you help me switch to a new insurance plan": here is what I found.'
     which = 'About "which insurance plan do i have": here is what I found.'
     assert _one_turn(asked, new, which) == []
     assert _one_turn(asked, new) == ["tell me what insurance plan I enrolled in"]
     pto = "How many PTO days have I accrued, and how many PTO days have I used?"
-    assert _one_turn(pto, "You have used 8 PTO days. You have 12 PTO days left.") == [
+    assert _one_turn(pto, "You have used 8 PTO days.", "You have 12 PTO days left.") == [
         "How many PTO days have I accrued"
     ]
-    assert _one_turn(pto, "You have used 8 PTO days.", "You have 12 PTO days left.") == []
 
 
 def test_two_values_joined_by_and_answer_two_requests() -> None:
