@@ -149,10 +149,13 @@ def test_the_planner_on_the_unseen_set_holds_its_measured_figures() -> None:
     # planned in full 385 -> 386. Twenty-fourth look (s53-route: cards carry the authors'
     # descriptions, ids are values, described words go on; the lead's at the merged code,
     # 2026-12-04 19:52 UTC): routed right 1,252 -> 1,270, planned in full 386 -> 398.
-    assert measured.routed_right >= 1270
+    # Twenty-fifth look (s54-route: a request in a word of the bot's own that the concept table
+    # never saw is scored as for a bot the table does not know; the lead's at the merged code,
+    # 2026-12-04 22:25 UTC): routed right 1,270 -> 1,298, planned in full 398 -> 416.
+    assert measured.routed_right >= 1298
     assert measured.dropped <= 6
     assert measured.merged <= 32
-    assert measured.planned_in_full >= 398
+    assert measured.planned_in_full >= 416
     assert measured.lost == 0
 
 
