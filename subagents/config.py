@@ -91,6 +91,10 @@ def _check_model(value: str | None) -> str | None:
     return value
 
 
+HANDOFF_LIMIT = 300
+"""The longest ``handoff`` line a parent takes (characters)."""
+
+
 class ParentConfig(BaseModel):
     """The ``parent:`` section, and the plain-data options of ``harness.Parent(...)``.
 
@@ -121,14 +125,24 @@ class ParentConfig(BaseModel):
     """Rounds of routing open questions per turn."""
     history_turns: int = Field(default=20, ge=0)
     """How many recent turns of history are passed to sub-agents that receive it (0: none)."""
-    handoff: str = ""
+    handoff: str = Field(default="", max_length=HANDOFF_LIMIT)
     """What the parent adds when it cannot help with a request and no sub-agent takes it ("For
-    anything else, call us on 0800 123 456."); empty: it only says it cannot help with it."""
+    anything else, call us on 0800 123 456."): one line of at most ``HANDOFF_LIMIT`` characters,
+    said once per reply; empty: it only says it cannot help with it."""
 
     @field_validator("model")
     @classmethod
     def _known_model(cls, value: str | None) -> str | None:
         return _check_model(value)
+
+    @field_validator("handoff")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        if "\n" in value or "\r" in value:
+            raise ValueError(
+                "the handoff line must be one line (it follows a sentence of the reply)"
+            )
+        return value.strip()
 
     @field_validator("duplicate_guard", mode="before")
     @classmethod

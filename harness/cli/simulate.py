@@ -31,6 +31,7 @@ from harness.detect.reports import (
     DetectionResult,
     ReportFormat,
     exit_code,
+    github_error,
     render,
     render_junit,
     summary_line,
@@ -238,7 +239,7 @@ def simulate_command(
     if plain and usage is not None and usage.requests:
         report += _usage_line(usage)
     if plain:
-        report += _failure_lines(results)
+        report += _failure_lines(results, fmt)
     write_output(report, output)
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(
@@ -256,14 +257,20 @@ def simulate_command(
     return exit_code(results, min_pass_rate=min_pass_rate)
 
 
-def _failure_lines(results: list[DetectionResult]) -> str:
-    """Why sub-agent calls and parent steps failed, with the exception text (a tool's included)."""
-    lines = [
-        f"{result.title}: turn {record.turn}: {reason}\n"
-        for result in results
-        for record in result.transcript.turns
-        for reason in (*record.errors, *([record.error] if record.error else []))
-    ]
+def _failure_lines(results: list[DetectionResult], fmt: str = "text") -> str:
+    """Why sub-agent calls and parent steps failed, with the exception text (a tool's included):
+    as written in the table; on one line each in the ``lines`` form; as escaped ``::error``
+    annotations in the ``github`` form (an exception's text may hold line breaks)."""
+    lines: list[str] = []
+    for result in results:
+        for record in result.transcript.turns:
+            for reason in (*record.errors, *([record.error] if record.error else [])):
+                text = f"{result.title}: turn {record.turn}: {reason}"
+                if fmt == "github":
+                    text = github_error(result.file, "failed call", text)
+                elif fmt == "lines":
+                    text = " ".join(text.split())
+                lines.append(text + "\n")
     return "".join(lines)
 
 

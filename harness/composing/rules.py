@@ -69,8 +69,11 @@ class RulesComposer(Composer):
             tried.setdefault(_norm(routed_request), set()).add(routed_agent)
         seen: set[str] = set()
         handled = _handled(context.results)
+        kept: list[tuple[int, str]] = []  # (part, request) the parent cannot help with
         for own in context.own_requests:
-            parts.append(_own_reply(own, context.handoff))
+            if _cannot_help(own):
+                kept.append((len(parts), own))
+            parts.append(_own_reply(own))
         for result in context.results:
             if result.status in ("failed", "timed_out"):
                 # Per request: each one the call carried, by its own text, unless another
@@ -129,7 +132,12 @@ class RulesComposer(Composer):
                     routes.append(Route(request=question, agent=target))
                     had_it.add(target)
                 else:
-                    parts.append(_own_reply(question, context.handoff))
+                    if _cannot_help(question):
+                        kept.append((len(parts), question))
+                    parts.append(_own_reply(question))
+        if kept and context.handoff:  # once per reply, after the last request it cannot help with
+            index, request = kept[-1]
+            parts[index] = _own_reply(request, context.handoff)
         message = " ".join(p for p in parts if p).strip()
         return Composition(message=message, routes=tuple(routes), usage=Usage(requests=1))
 
@@ -154,18 +162,30 @@ def _norm(text: str) -> str:
     return " ".join(content_tokens(text))
 
 
+def _social(text: str) -> str:
+    """The parent's answer to a greeting, thanks or goodbye in ``text`` ("" for none)."""
+    if _GREETING.search(text):
+        return "Hello! How can I help?"
+    if _THANKS.search(text):
+        return "You're welcome!"
+    if _BYE.search(text):
+        return "Goodbye!"
+    return ""
+
+
+def _cannot_help(text: str) -> bool:
+    """Whether the parent's own reply to ``text`` says it cannot help (it is no greeting,
+    thanks or goodbye alone)."""
+    return not (_social(text) and not content_tokens(text))
+
+
 def _own_reply(text: str, handoff: str = "") -> str:
     """The parent's reply to a request of its own: a greeting, thanks or goodbye, else that it
-    cannot help with it here, then the bot's ``handoff`` line (none by default: where to turn
-    next differs from an airline to a bank, so only the bot can say it)."""
-    social = ""
-    if _GREETING.search(text):
-        social = "Hello! How can I help?"
-    elif _THANKS.search(text):
-        social = "You're welcome!"
-    elif _BYE.search(text):
-        social = "Goodbye!"
-    if social and not content_tokens(text):
+    cannot help with it here, then the bot's ``handoff`` line when given (the composer gives it
+    once per reply; none by default: where to turn next differs from an airline to a bank, so only
+    the bot can say it)."""
+    social = _social(text)
+    if not _cannot_help(text):
         return social
     unhelpful = f'I can\'t help with "{quote(text).rstrip("?.!")}" here.'
     if handoff:

@@ -43,6 +43,7 @@ __all__ = [
     "DetectionResult",
     "ReportFormat",
     "exit_code",
+    "github_error",
     "render",
     "render_github",
     "render_json",
@@ -501,6 +502,14 @@ def _repository_path(file: str) -> str:
         return path.relative_to(Path.cwd()).as_posix()
     except ValueError:
         return file
+
+
+def github_error(file: str, title: str, message: str) -> str:
+    """One ``::error`` workflow command on ``file`` (relative to the working directory when under
+    it), its title and message escaped as the Actions toolkit escapes them, so no text of a
+    message can end the line or start a command of its own."""
+    where = f"file={_escape_property(_repository_path(file))}"
+    return f"::error {where},title={_escape_property(title)}::{_escape_data(message)}"
 
 
 def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:

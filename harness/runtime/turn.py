@@ -12,6 +12,7 @@ docs/architecture.md draws the pipeline.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -109,13 +110,14 @@ async def run_turn(deps: Dependencies, chat: ConversationState, text: str) -> Tu
                 break
             state = await _dispatch(deps, chat, state)
         state = await _guard(deps, chat, state)
-    except Exception:
-        # A strict parent raises mid-turn: a conversational agent's question held for the end of
-        # the turn (:func:`_hold`) still goes out, as it would have without the hold, since the
-        # conversation's state already says that agent holds the floor.
-        await _release(chat, state)
+        return await _record(deps, chat, state)
+    except BaseException:
+        # The turn ends early (a strict parent raises, the turn is cancelled or times out, an
+        # ``on_message`` callback fails on the parent's reply): a conversational agent's question
+        # held for the end of the turn (:func:`_hold`) still goes out, as it would have without
+        # the hold, since the conversation's state already says that agent holds the floor.
+        await _flush(chat, state)
         raise
-    return await _record(deps, chat, state)
 
 
 # --- the failure policy ---------------------------------------------------------------------------
@@ -280,12 +282,10 @@ def _hold(state: TurnState, agent: str) -> bool:
 
 
 async def _release(chat: ConversationState, state: TurnState, agent: str | None = None) -> None:
-    """Send the held messages (of ``agent`` only, when given) in the order they were written."""
-    keep: list[Message] = []
-    for message in state.held:
-        if agent is not None and message.sender != agent:
-            keep.append(message)
-            continue
+    """Send the held messages (of ``agent`` only, when given) in the order they were written.
+    Each leaves ``state.held`` before it is recorded, so a failure part-way sends none twice."""
+    for message in [m for m in state.held if agent is None or m.sender == agent]:
+        state.held.remove(message)
         await chat.record(
             turn=message.turn,
             role="bot",
@@ -294,7 +294,14 @@ async def _release(chat: ConversationState, state: TurnState, agent: str | None 
             mode=message.mode,
             request=message.request,
         )
-    state.held = keep
+
+
+async def _flush(chat: ConversationState, state: TurnState) -> None:
+    """Send every held message of a turn that ends early, each recorded in the transcript even
+    when handing one to ``on_message`` fails (the turn's own error is the one raised)."""
+    while state.held:
+        with contextlib.suppress(Exception):
+            await _release(chat, state)
 
 
 def _take_floor(deps: Dependencies, chat: ConversationState, result: SubagentResult) -> None:

@@ -174,6 +174,8 @@ PARENT_MISTAKES = [
     ("duplicate_guard", "loud", "loud"),
     ("strict", "perhaps", "perhaps"),
     ("model", "gpt-5", "gpt-5"),
+    ("handoff", "x" * 301, "x" * 301),
+    ("handoff", "Call us.\nOr write.", '"Call us.\\nOr write."'),
 ]
 
 

@@ -144,6 +144,26 @@ async def test_a_request_no_agent_takes_gets_the_bots_own_handoff_line() -> None
     assert told.message == f'I can\'t help with "can I bring my parrot" here. {line}'
 
 
+async def test_the_handoff_line_comes_once_after_the_last_request_it_cannot_help_with() -> None:
+    line = "For anything else, call SkyHelp on 0800 555 0100."
+    given = ComposeInput(
+        parent="skyhelp",
+        system=CHECKS_ANSWERED,
+        user_message="can I bring my parrot, can I smoke on board, and thanks",
+        results=(),
+        own_requests=("can I bring my parrot", "can I smoke on board", "thanks"),
+        handoff=line,
+    )
+    told = await RulesComposer().compose(given)
+    assert told.message.count(line) == 1
+    assert told.message == (
+        'I can\'t help with "can I bring my parrot" here. '
+        f"I can't help with \"can I smoke on board\" here. {line} You're welcome!"
+    )
+    alone = await RulesComposer().compose(replace(given, own_requests=("thanks",)))
+    assert alone.message == "You're welcome!"  # no request it cannot help with: no handoff
+
+
 def test_the_handoff_line_is_a_parent_option_and_a_model_is_told_it(tmp_path: Path) -> None:
     line = "Anything else: visit any branch or call 0345 600 0000."
     parent = Parent(name="bankbot", subagents=[_payroll()], handoff=line)  # type: ignore[list-item]

@@ -4,6 +4,7 @@ the user something; alone in the turn, it speaks at once."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,56 @@ async def test_a_turn_that_raises_still_sends_the_held_question(
     bot_messages = [m for m in conversation.transcript.messages if m.role == "bot"]
     assert [m.sender for m in bot_messages] == ["direct_deposit"]
     assert bot_messages[-1].text.endswith("?")
+
+
+async def test_a_cancelled_turn_still_sends_the_held_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The turn is cancelled after the agents ran (a turn timeout, a client gone): the question
+    # held for the end of the turn is sent and recorded, so the transcript, the user's view and
+    # the agent holding the floor agree.
+    reached = asyncio.Event()
+
+    async def stuck(*args: object) -> object:
+        reached.set()
+        await asyncio.Event().wait()  # never set: only cancelling ends it
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(turn_module, "_compose", stuck)
+    sent: list[str] = []
+
+    async def on_message(message: object) -> None:
+        sent.append(getattr(message, "sender", ""))
+
+    conversation = load_bot(HELPDESK).conversation(on_message=on_message)
+    task = asyncio.create_task(
+        conversation.send("I want to change my direct deposit account, and when is my next payday?")
+    )
+    await reached.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    bot_messages = [m for m in conversation.transcript.messages if m.role == "bot"]
+    assert [m.sender for m in bot_messages] == ["direct_deposit"]
+    assert bot_messages[-1].text.endswith("?")
+    assert sent == ["direct_deposit"]
+
+
+async def test_an_on_message_that_fails_on_the_parents_reply_still_gets_the_question() -> None:
+    sent: list[str] = []
+
+    async def on_message(message: object) -> None:
+        sender = getattr(message, "sender", "")
+        sent.append(sender)
+        if sender == "helpdesk":
+            raise ConnectionError("the channel is down")
+
+    conversation = load_bot(HELPDESK).conversation(on_message=on_message)
+    with pytest.raises(ConnectionError):
+        await conversation.send(
+            "I want to change my direct deposit account, and when is my next payday?"
+        )
+    # The parent's reply failed to go out; the question is still handed on and recorded, last.
+    assert sent == ["helpdesk", "direct_deposit"]
+    bot_messages = [m for m in conversation.transcript.messages if m.role == "bot"]
+    assert [m.sender for m in bot_messages] == ["helpdesk", "direct_deposit"]

@@ -10,8 +10,10 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.cli.options import report_layout, stdout_is_terminal
+from harness.cli.simulate import _failure_lines
 from harness.detect import DetectionResult, detect
 from harness.detect.reports import render_github, render_lines
+from harness.detect.transcript import TurnRecord
 from tests.simulate._helpers import conversation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,3 +144,19 @@ def test_an_absolute_path_under_the_checkout_is_annotated_relative_to_it(
         findings=_result().findings,
     )
     assert render_github([inside]).startswith("::error file=exports/bank.jsonl,")
+
+
+def test_a_failed_calls_text_stays_on_its_line_and_starts_no_workflow_command() -> None:
+    # An exception's text may hold line breaks; in a CI log each failure is one line, and in
+    # GitHub's form a second line starting with "::" must not run as a command of its own.
+    transcript = conversation(("hi", [("bankbot", "Hello!")]))
+    transcript.turns.append(
+        TurnRecord(turn=1, errors=("accounts: ValueError: bad row\n::error file=x::injected",))
+    )
+    result = DetectionResult(file="s.yaml", conversation="hi", transcript=transcript, findings=())
+    lines = _failure_lines([result], "lines")
+    assert lines.count("\n") == 1 and "bad row ::error" in lines
+    github = _failure_lines([result], "github")
+    assert github.count("\n") == 1
+    assert github.startswith("::error file=s.yaml,title=failed call::")
+    assert "%0A::error" in github
