@@ -9,6 +9,7 @@ from harness.text._vocab import (
     ALREADY_DONE,
     ANSWERS,
     NEG,
+    NEG_NEGATOR,
     PARENT,
     REPEAT,
     SPEAK,
@@ -68,15 +69,38 @@ _REPEATS = re.compile(
 )
 _NOUN = re.compile(_REPEAT_NOUN + r"$")
 # A noun of repeating is read only with its object ("a summary of ...") and the sub-agents named:
-# "a summary of their account information" is about the user's account, not the answers.
-_NOUN_NAMES_SUBS = re.compile(r"\b(?:subagents?|each agent|every agent|what (?:they|each))\b")
-# Repeating denied after its object: "a recap of their replies is not needed".
-_DENIED_AFTER = re.compile(
-    r"\b(?:(?:is|are)\s+(?:not|never)|isn't|aren't|not)\s+(?:needed|necessary|required|wanted"
-    r"|allowed|helpful|useful)\b|\bunnecessary\b"
+# "a summary of their account information" is about the user's account, not the answers. "What
+# each ..." names them only with a word for an agent ("what each specialist replied", not "what
+# each customer told the agent"); "what they/each of them ..." only in a sentence that names them.
+_AGENT_WORD = r"(?:subagents?|agents?|specialists?|experts?|helpers?|assistants?|bots?|tools?)"
+_NOUN_NAMES_SUBS = re.compile(
+    r"\b(?:subagents?|each agent|every agent|what each\s+(?:of\s+(?:the\s+|their\s+)?)?"
+    r"(?:[\w'-]+\s+)?" + _AGENT_WORD + r")\b"
 )
-# A noun negated further from its verb: "never end with a summary of ...", "no recap of ...".
-_NOUN_NEGATED = re.compile(NEG + r"\s+(?:[\w'-]+\s+){0,5}$|\b(?:no|without|not)\s+(?:\w+\s+)?$")
+_NOUN_NAMES_THEM = re.compile(r"\bwhat (?:they|each of them)\b")
+# Repeating named as a thing ("a recap of ...", "repeating ...") and denied right after its
+# object, in the same stretch of words: "a recap of their replies is not needed". A later clause
+# does not deny an imperative: "repeat their answers, even if they are not helpful".
+_DENIED_AFTER = re.compile(
+    r"^(?:\s+[\w'-]+){0,6}?\s+(?:(?:(?:is|are|was|were|would be|will be)\s+(?:not|never)|isn't"
+    r"|aren't)\s+(?:needed|necessary|required|wanted|allowed|helpful|useful)"
+    r"|(?:is|are|would be|will be)\s+(?:unnecessary|unneeded|superfluous|not needed))\b"
+)
+_NAMED_AS_THING = re.compile(
+    r"\b(?:a|an|the|any|no|your|this|that|such|some|one)\s+(?:[\w'-]+,?\s+){0,3}$"
+)
+# A noun negated further from its verb, commas allowed in between: "never end with a summary of
+# ...", "don't ever end with a long, detailed summary of ...", "never, under any circumstances,
+# end with ...", "no recap of ...", "there is no need for a summary of ...". The gap stops at a
+# word that starts a new instruction ("never guess, just end with a summary ..."), and a negated
+# "forget" or "skip" is no denial ("don't forget to end with a summary ...").
+_GAP_WORD = r"(?!(?:and|but|or|then|instead|rather|just|simply|always|only|so)\b)[\w'-]+,?\s+"
+_GAP, _SHORT_GAP = f"(?:{_GAP_WORD}){{0,8}}$", f"(?:{_GAP_WORD}){{0,3}}$"
+_NOUN_NEGATED = re.compile(
+    NEG + r",?\s+" + _GAP + r"|\b(?:no|without|not)\s+(?:need|call|reason|requirement)\s+"
+    r"(?:for|of)\s+" + _SHORT_GAP + r"|\b(?:no|without|not)\s+" + _SHORT_GAP
+)
+_NOT_DENIED = re.compile(NEG + r"\s+(?:ever\s+)?(?:" + NEG_NEGATOR + r"|skip\w*|leave\s+out)\b")
 _ALL_OF_THEIRS = re.compile(
     r"\b(?:subagents?|their|all|each|every|everything|whatever|both|combined)\b"
 )
@@ -111,7 +135,7 @@ def _checks_answered(clause: str) -> bool:
     )
 
 
-def _noun_repeats(match: re.Match[str], before: str) -> bool:
+def _noun_repeats(match: re.Match[str], before: str, sentence: str) -> bool:
     """A noun of repeating (``match`` of :data:`_REPEATS`) read as an instruction to repeat: its
     object opens with "of", names the sub-agents within a few words ("a summary of everything
     the subagents told the user", not "a summary of everything the user told you ... to the
@@ -121,9 +145,31 @@ def _noun_repeats(match: re.Match[str], before: str) -> bool:
         return False
     tail = match.group("tail")
     near = match.group(0)[: len(match.group(0)) - len(tail)] + " " + " ".join(tail.split()[:3])
-    if not _NOUN_NAMES_SUBS.search(near):
+    if not _NOUN_NAMES_SUBS.search(near) and not (
+        _NOUN_NAMES_THEM.search(near) and "subagents" in sentence
+    ):
         return False
-    return not _NOUN_NEGATED.search(before)
+    return not _NOUN_NEGATED.search(before) or bool(_NOT_DENIED.search(before))
+
+
+def _denied_after(match: re.Match[str], before: str) -> bool:
+    """Repeating named as a thing (a noun, "a recap", "repeating") and denied right after its
+    object: "a recap of the subagents' replies is not needed"."""
+    verb = match.group("verb")
+    named = bool(_NOUN.match(verb)) or verb.endswith("ing") or bool(_NAMED_AS_THING.search(before))
+    return named and bool(_DENIED_AFTER.match(match.group("tail")))
+
+
+def _verb_as_noun_denied(match: re.Match[str], before: str) -> bool:
+    """A verb of repeating used as a noun ("a recap of ...", "the restatement of ...") and denied
+    as the nouns are (:data:`_NOUN_NEGATED`)."""
+    obj = match.group("object")
+    return (
+        (obj == " of" or obj.startswith(" of "))
+        and bool(_NAMED_AS_THING.search(before))
+        and bool(_NOUN_NEGATED.search(before))
+        and not _NOT_DENIED.search(before)
+    )
 
 
 def _repeats(clause: str, sentence: str) -> bool:
@@ -136,10 +182,12 @@ def _repeats(clause: str, sentence: str) -> bool:
             continue
         if re.search(r"\b(?:no|without)\s+(?:an?\s+|any\s+)?$", before):
             continue  # "answer without repeating what they said", "give no recap of ..."
-        if _DENIED_AFTER.search(match.group("tail")):
+        if _denied_after(match, before):
             continue
-        if _NOUN.match(match.group("verb")) and not _noun_repeats(match, before):
+        if _NOUN.match(match.group("verb")) and not _noun_repeats(match, before, sentence):
             continue
+        if _verb_as_noun_denied(match, before):
+            continue  # "there is no need for a recap of ...", "never end with a long recap of ..."
         if re.match(
             r"(?:combin|merg|aggregat|consolidat|compil|synthesi|collat)", match.group("verb")
         ) and ("subagents" not in clause):

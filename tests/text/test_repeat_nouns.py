@@ -15,6 +15,20 @@ NOUN_REPEATS = [
     "Finish with a round-up of each sub-agent's response for the patient.",
     "Begin your reply with a repetition of what the connected agents said.",
     "Include a summary of the information each agent returned.",
+    "Ask the sub-agents, then end with a summary of what they said.",
+    "Close with a rundown of what each specialist replied to the guest.",
+    "Don't forget to end with a short summary of everything the specialists told the guest.",
+    "Never interrupt the customer, and always close with a summary of what the sub-agents said.",
+    "Never guess, just end with a summary of what the specialists told the passenger.",
+    "End with a summary of what each of them said, after calling the sub-agents.",
+]
+
+# A denial later in the sentence does not undo an imperative: it is about something else.
+VERB_REPEATS = [
+    "Repeat each of the sub-agents' answers, even if they are not helpful.",
+    "Repeat every subagent answer word for word, and do not skip those that seem unnecessary.",
+    "Summarise all of the specialists' replies for the guest, even the ones that are not useful.",
+    "Relay every answer the helper agents give, whether or not it seems necessary.",
 ]
 
 NOT_REPEATS = [
@@ -27,6 +41,20 @@ NOT_REPEATS = [
     "Reply without a recap of what the specialists said.",
     "Answer without repeating what the sub-agents said.",
     "If a sub-agent did not answer, end with a summary of the results.",
+    "There is no need for a summary of everything the sub-agents said.",
+    "No need for a run-through of what the sub-agents told the shopper.",
+    "Don't ever end with a long, detailed summary of what the subagents said.",
+    "Never, under any circumstances, end with a long, detailed summary of what the subagents said.",
+    "Do not give the guest a long, rambling summary of what the specialists replied.",
+    "Under no circumstances, not even at the end, give a summary of what the specialists said.",
+    "End with a summary of what each customer told the agent.",
+    "Write a summary of what each patient told you and send it to the specialists.",
+    "End with a summary of what they told you about the user's account.",
+    "Repeating the sub-agents' answers is not needed.",
+    "A summary of everything the helper agents told the customer is not necessary.",
+    "A recap of the helper agents' answers would be superfluous.",
+    "There is no need for a recap of what the sub-agents said.",
+    "Don't ever end with a long, detailed recap of what the subagents said.",
 ]
 
 
@@ -34,6 +62,11 @@ NOT_REPEATS = [
 def test_a_noun_of_repeating_is_read_as_repeat(sentence: str) -> None:
     assert "repeat" in read_sentence(sentence)
     assert repeats_answers(f"Greet the user. {sentence}") == sentence.rstrip(".")
+
+
+@pytest.mark.parametrize("sentence", VERB_REPEATS)
+def test_a_later_denial_leaves_a_verb_of_repeating(sentence: str) -> None:
+    assert "repeat" in read_sentence(sentence)
 
 
 @pytest.mark.parametrize("sentence", NOT_REPEATS)
