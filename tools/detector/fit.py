@@ -96,7 +96,10 @@ def main() -> None:
         "--corpus",
         type=Path,
         action="append",
-        help="a labelled corpus folder (repeat for several; default: the dev and own corpora)",
+        help=(
+            "a labelled corpus folder (repeat for several; default: the dev corpus alone, "
+            "the shipped fit's)"
+        ),
     )
     parser.add_argument(
         "--every",

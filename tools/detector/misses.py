@@ -328,7 +328,7 @@ def main() -> None:
         type=Path,
         action="append",
         help="a labelled corpus folder (repeat for several, fitted and cross-validated together; "
-        "default: the dev and own corpora)",
+        "default: the dev corpus alone, the shipped fit's)",
     )
     parser.add_argument("--sgd", type=Path, help="the SGD data folder (SGD train only is read)")
     args = parser.parse_args()
