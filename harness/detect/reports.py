@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from harness._github import annotation
 from harness.detect.findings import Finding
 from harness.detect.report_parts import (
     KIND_ORDER,
@@ -484,14 +485,6 @@ def render_lines(results: Sequence[DetectionResult], *, min_pass_rate: float = 1
     return "\n".join(lines) + "\n"
 
 
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def _repository_path(file: str) -> str:
     """``file`` relative to the working directory when it is an absolute path under it (the
     checkout, on a CI runner), as GitHub places annotations; otherwise as given."""
@@ -508,8 +501,7 @@ def github_error(file: str, title: str, message: str) -> str:
     """One ``::error`` workflow command on ``file`` (relative to the working directory when under
     it), its title and message escaped as the Actions toolkit escapes them, so no text of a
     message can end the line or start a command of its own."""
-    where = f"file={_escape_property(_repository_path(file))}"
-    return f"::error {where},title={_escape_property(title)}::{_escape_data(message)}"
+    return annotation("error", message, file=_repository_path(file), title=title)
 
 
 def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
@@ -526,18 +518,16 @@ def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 
         if result is None:
             lines.append(headline or "")
             continue
-        where = f"file={_escape_property(_repository_path(result.file))}"
         if result.error is not None:
-            title = _escape_property("could not complete")
-            message = _escape_data(f"{result.title}: {result.error}")
-            lines.append(f"::error {where},title={title}::{message}")
+            message = f"{result.title}: {result.error}"
+            lines.append(github_error(result.file, "could not complete", message))
+        file = _repository_path(result.file)
         by_id = {m.id: m for m in result.transcript.messages} if result.findings else {}
         for f in result.findings:
             level = "warning" if f.severity == "warning" else "error"
-            title = _escape_property(f.kind + (f"/{f.method}" if f.method else ""))
+            title = f.kind + (f"/{f.method}" if f.method else "")
             line = f"{result.title}: turn {f.turn}: {finding_text(f, result, by_id)}"
-            message = _escape_data(line)
-            lines.append(f"::{level} {where},title={title}::{message}")
+            lines.append(annotation(level, line, file=file, title=title))
     lines.append(summary_line(results, min_pass_rate=min_pass_rate))
     return "\n".join(lines) + "\n"
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
 
+from harness._github import annotation
 from harness._version import __version__
 from harness.lint.model import LintReport, Severity
 from harness.lint.registry import RULES
@@ -223,14 +224,6 @@ def render_text(
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def render_github(report: LintReport) -> str:
     """The report as GitHub Actions workflow commands: one annotation per finding, then the summary.
 
@@ -240,14 +233,14 @@ def render_github(report: LintReport) -> str:
     """
     lines = []
     for f in report.findings:
-        properties = [f"file={_escape_property(f.file)}"]
+        where: dict[str, str | int] = {"file": f.file}
         if f.line:
-            properties += [f"line={f.line}", "col=1"]
-        properties.append(f"title={_escape_property(f'{f.id} {f.name}')}")
+            where |= {"line": f.line, "col": 1}
         agent = f"[{f.agent}] " if f.agent else ""
         lines.append(
-            f"::{_GITHUB_LEVEL[f.severity]} {','.join(properties)}::"
-            f"{_escape_data(agent + f.message)}"
+            annotation(
+                _GITHUB_LEVEL[f.severity], agent + f.message, **where, title=f"{f.id} {f.name}"
+            )
         )
     lines.append(_summary(report)[0])
     return "\n".join(lines) + "\n"
