@@ -100,6 +100,16 @@ _NOT_A_PREDICATE = re.compile(r"\s*(?:$|[,)(/&]|(?:and|or|but|nor|to|for)\b)", r
 # talks ..."), or "that" ("Remember that X ...").
 _SUBJECT_LEAD = re.compile(r"(?:^|,|\bthat)\s*$", re.IGNORECASE)
 _NOUN_AFTER_REF = re.compile(r"\s+(?:agent|tool|assistant)\b", re.IGNORECASE)
+# An adverbial aside between the name and its predicate: "The billing agent, under no
+# circumstances, talks to ...", "X, as a rule, never talks ...". A negative one ("under no
+# circumstances", "at no point") is read in place; any other is left out. A relative clause
+# ("X, which handles refunds, ...") is no such aside: the name stays unread there.
+_ASIDE_AFTER_NAME = re.compile(
+    r"\s*,\s*(?P<aside>(?:under|at|in|on|by|as|for|whatever|no matter|regardless|even|ever|not"
+    r"|never|however|of course)\b[^,;:]{0,60}?)\s*,\s*",
+    re.IGNORECASE,
+)
+_NEGATIVE_ASIDE = re.compile(r"\b(?:no|not|never)\b", re.IGNORECASE)
 
 
 def _name_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
@@ -164,6 +174,15 @@ def _says(text: str, names: tuple[str, ...]) -> frozenset[AgentTalk]:
                 subject, rest = "your", rest[2:]
             else:
                 subject = "you"
+            aside = _ASIDE_AFTER_NAME.match(rest)
+            if aside is not None:
+                words = aside.group("aside")
+                rest = (
+                    " "
+                    + (words if _NEGATIVE_ASIDE.search(words) else "")
+                    + " "
+                    + rest[aside.end() :]
+                )
             if _NOT_A_PREDICATE.match(rest):
                 continue  # named as an object or in a list, not as the one who acts
             asks = read_sentence(subject + _to_parent(rest))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from harness.text._vocab import (
+    ADV,
     ALREADY_DONE,
     ANSWERS,
     NEG,
@@ -39,14 +40,35 @@ _ANSWERED_IGNORED = re.compile(
     r"|follow|respect|honou?r))\s+"
     r"(?:the\s+|its\s+|their\s+|each\s+|any\s+|whether\s+)?(?:[\w-]+'?s?\s+)?answered\b"
 )
+# Ignoring denied: "never ignore the answered output", "do not skip the answered check".
+_IGNORING_DENIED = re.compile(NEG + ADV + r"\s+$")
+
+
+def _ignores_answered(text: str) -> bool:
+    """Told to ignore ``answered`` (:data:`_ANSWERED_IGNORED`), and not told not to."""
+    return any(
+        not _IGNORING_DENIED.search(text[: m.start()]) for m in _ANSWERED_IGNORED.finditer(text)
+    )
+
+
+# The word between a negation and a verb of repeating is no verb of omission: "do not skip
+# summarising what they said" asks for the summary.
+_NOT_OMISSION = r"(?!" + NEG_NEGATOR + r"\b)"
 _NO_REPEAT = re.compile(
     r"\b(?:do not|don't|never|avoid|without|must not|should not|shouldn't|no need to|not|nor)\s+"
-    r"(?:\w+\s+)?(?:" + REPEAT + r"|answer\w*\s+(?:\w+\s+)?again|respond\w*\s+(?:\w+\s+)?again"
+    + _NOT_OMISSION
+    + r"(?:\w+\s+)?(?:"
+    + REPEAT
+    + r"|answer\w*\s+(?:\w+\s+)?again|respond\w*\s+(?:\w+\s+)?again"
     r"|repl\w*\s+(?:\w+\s+)?again|say\w*\s+(?:\w+\s+)?again|tell\w*\s+(?:\w+\s+)?again"
     r"|acknowledg\w*)"
 )
 _NO_REPEAT_OTHERS = re.compile(
-    r"\b(?:do not|don't|never|avoid|must not|should not|no need to)\s+(?:\w+\s+)?" + REPEAT + r"\s+"
+    r"\b(?:do not|don't|never|avoid|must not|should not|no need to)\s+"
+    + _NOT_OMISSION
+    + r"(?:\w+\s+)?"
+    + REPEAT
+    + r"\s+"
     r"(?:\w+\s+){0,2}?(?:what|anything|information|answers?|responses?|content|messages?|replies"
     r"|results?)\s+(?:that\s+)?(?:\w+\s+){0,2}?(?:subagents?|agents?|topics?|tools?)\s+"
     r"(?:\w+\s+){0,2}?(?:said|told|sent|answered|gave|provided|shared|responded|replied|delivered"
@@ -100,7 +122,17 @@ _NOUN_NEGATED = re.compile(
     NEG + r",?\s+" + _GAP + r"|\b(?:no|without|not)\s+(?:need|call|reason|requirement)\s+"
     r"(?:for|of)\s+" + _SHORT_GAP + r"|\b(?:no|without|not)\s+" + _SHORT_GAP
 )
-_NOT_DENIED = re.compile(NEG + r"\s+(?:ever\s+)?(?:" + NEG_NEGATOR + r"|skip\w*|leave\s+out)\b")
+_NOT_DENIED = re.compile(NEG + r"\s+(?:ever\s+)?" + NEG_NEGATOR + r"\b")
+# A verb of omission right before the verb or noun of repeating, not negated: "skip the summary
+# of ...", "leave out any recap of ...": a denial.
+_OMITTED = re.compile(
+    r"\b" + NEG_NEGATOR + r"\s+(?:(?:the|a|an|your|any|this|that)\s+)?(?:\w+\s+)?$"
+)
+# A negated verb of omission right before the verb or noun of repeating: "do not skip the summary
+# of ...", "don't forget to recap ...", "never leave out a rundown of ...": no denial.
+_OMISSION_DENIED = re.compile(
+    NEG + ADV + r"\s+" + NEG_NEGATOR + r"\s+(?:(?:the|a|an|your|any|this|that)\s+)?(?:\w+\s+)?$"
+)
 _ALL_OF_THEIRS = re.compile(
     r"\b(?:subagents?|their|all|each|every|everything|whatever|both|combined)\b"
 )
@@ -123,8 +155,10 @@ _LEAVE_ALONE = re.compile(
 
 
 def _checks_answered(clause: str) -> bool:
-    if _ANSWERED_IGNORED.search(clause):
+    if _ignores_answered(clause):
         return False
+    if _ANSWERED_IGNORED.search(clause):
+        return True  # every ignoring denied: "never ignore the answered output"
     if _ANSWERED_NAMED.search(clause) and _CHECK_CONTEXT.search(clause):
         return True
     if _NO_REPEAT_OTHERS.search(clause):
@@ -174,12 +208,16 @@ def _verb_as_noun_denied(match: re.Match[str], before: str) -> bool:
 
 def _repeats(clause: str, sentence: str) -> bool:
     """Told to repeat or summarise the sub-agents' answers, or to ignore ``answered``."""
-    if _ANSWERED_IGNORED.search(clause):
+    if _ignores_answered(clause):
         return True
     for match in _REPEATS.finditer(clause):
         before = clause[: match.start()]
-        if re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before) or re.search(r"\bnot\s+$", before):
+        if (
+            re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before) or re.search(r"\bnot\s+$", before)
+        ) and not _OMISSION_DENIED.search(before):
             continue
+        if _OMITTED.search(before) and not _OMISSION_DENIED.search(before):
+            continue  # "skip the summary of what they said"
         if re.search(r"\b(?:no|without)\s+(?:an?\s+|any\s+)?$", before):
             continue  # "answer without repeating what they said", "give no recap of ..."
         if _denied_after(match, before):
@@ -197,7 +235,7 @@ def _repeats(clause: str, sentence: str) -> bool:
         whole = match.group("object") + " " + match.group(0)
         if not _ALL_OF_THEIRS.search(whole) and not _REPEAT_OBJECT_SUBS.search(sentence):
             continue
-        if "findings" in whole or (ANSWERED in sentence and not _ANSWERED_IGNORED.search(sentence)):
+        if "findings" in whole or (ANSWERED in sentence and not _ignores_answered(sentence)):
             continue  # silent findings are the parent's to relay; a check on answered limits it
         if re.search(r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,3}(?:answer|repl|respond)", before):
             continue  # "if a sub-agent did not answer, summarise ..."

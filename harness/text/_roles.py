@@ -65,6 +65,51 @@ _USER = re.compile(
 )
 _USER_CONTEXT_FREE = re.compile(r"\bhuman agents?\b")
 
+# A negator cut off from its verb by asides between commas: "never, under any circumstances,
+# repeat ...", "do not, even if asked, reply ...", "under no circumstances, should you ...". The
+# asides are lifted out so that the negator stands before its verb again (see _lift_asides).
+_NEG_HEAD = re.compile(
+    r"\b(?P<head>never|not ever|(?:do|does|did|must|should|shall|may|will|would|can|could|are"
+    r"|is)\s+not|don't|doesn't|didn't|mustn't|shouldn't|won't|wouldn't|cannot|can't|couldn't"
+    r"|aren't|isn't|avoid|refrain from|under no circumstances?|in no (?:case|way|event)"
+    r"|on no account|by no means|at no (?:point|time|stage)),\s+"
+)
+# Negators that always need a verb after them: a comma right after one is never the end of an
+# elliptical clause ("if it does not, tell the user" is one, after "does not").
+_BARE_HEADS = frozenset(
+    (
+        "never",
+        "not ever",
+        "under no circumstance",
+        "under no circumstances",
+        "in no case",
+        "in no way",
+        "in no event",
+        "on no account",
+        "by no means",
+        "at no point",
+        "at no time",
+        "at no stage",
+    )
+)
+# An aside opens with a preposition, an adverb of degree or frequency, a concession or a
+# condition, and holds no comma: "under any circumstances", "even if asked", "at any point",
+# "for any reason", "whatever happens", "if the lookup fails".
+_ASIDE = re.compile(
+    r"(?P<aside>(?:(?:and|or)\s+)?(?:under|in|at|for|on|by|during|even|ever|not|no|whatever"
+    r"|whatsoever|regardless|however|if|unless|when|whenever|until|before|after|once|while"
+    r"|though|although|please|again|still|of course|absolutely|without|except|as|i repeat)\b"
+    r"[^,;:]*),\s+"
+)
+_ASIDE_WORDS = 8
+# An aside that is a condition ("if asked", "until the parent confirms") goes after the verb
+# phrase, where the frames read a condition's tail; any other goes before the negator.
+_CONDITION_ASIDE = re.compile(
+    r"(?:(?:and|or)\s+)?(?:if|unless|when|whenever|once|until|before|after|while|except"
+    r"|in case|as long as)\b"
+)
+_CONDITION_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|whether|once|until|in case|or)\b")
+
 
 def _reference(match: re.Match[str]) -> str:
     # A reference to the send-message tool still names it; any other is just "ref".
@@ -85,7 +130,51 @@ def normalise_sentence(sentence: str) -> str:
     t = _SUBAGENT.sub(" subagents ", t)
     t = _PARENT.sub(" parent ", t)
     t = _USER.sub(" user ", t)
-    return " ".join(t.split()).replace(" 's ", "'s ").replace(" ,", ",")
+    t = " ".join(t.split()).replace(" 's ", "'s ").replace(" ,", ",")
+    return _lift_asides(t) if "," in t else t
+
+
+def _lift_asides(t: str) -> str:
+    """``t`` with asides between a negator and its verb lifted out.
+
+    "never, under any circumstances, repeat their answers" becomes "under any circumstances,
+    never repeat their answers"; "do not, if asked, reply to the user" becomes "do not reply to
+    the user, if asked" (a condition goes after the verb phrase, where the frames read it); "under
+    no circumstances, should you reply" loses its comma. Not lifted: a negator that ends an
+    elliptical clause ("if it does not, tell the user"), and a stretch that does not open like an
+    aside or runs past eight words.
+    """
+    pos = 0
+    while (match := _NEG_HEAD.search(t, pos)) is not None:
+        start = max(t.rfind(mark, 0, match.start()) for mark in ",;:") + 1
+        lead = t[start : match.start()]
+        pos = match.end()
+        if _CONDITION_BEFORE.search(lead):
+            continue  # "if it does not, ...", "whether or not, ..."
+        asides: list[str] = []
+        end = match.end()
+        while (aside := _ASIDE.match(t, end)) is not None:
+            if len(aside.group("aside").split()) > _ASIDE_WORDS:
+                break
+            asides.append(aside.group("aside"))
+            end = aside.end()
+        if not asides and match.group("head") not in _BARE_HEADS:
+            continue
+        before = [a for a in asides if not _CONDITION_ASIDE.match(a)]
+        after = [a for a in asides if _CONDITION_ASIDE.match(a)]
+        rest = t[end:]
+        cut = min(
+            (i for i in (rest.find(m) for m in ",;:") if i >= 0),
+            default=len(rest.rstrip(" .!?")),
+        )
+        verb_phrase, tail = rest[:cut], rest[cut:]
+        front = t[:start] + (" " if start else "") + "".join(a + ", " for a in before)
+        core = lead.strip() + (" " if lead.strip() else "") + match.group("head") + " "
+        core += verb_phrase + "".join(", " + a for a in after)
+        t = front + core + tail
+        pos = len(front) + len(lead.strip())
+        t = " ".join(t.split())
+    return t
 
 
 def tidy(part: str) -> str:

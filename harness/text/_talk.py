@@ -228,7 +228,9 @@ def _conditional(clause: str, sentence: str) -> bool:
             or _IN_CONDITION.search(clause[: match.start()])
             or re.match(r"(?:until|unless|before|without|if|when|whenever|after|once|only)\b", tail)
             or re.search(
-                r"\b(?:until|unless|before|if|whenever|once|only (?:if|when|after))\b", tail
+                # "even if asked" concedes, it sets no condition
+                r"\b(?<!even )(?:until|unless|before|if|whenever|once|only (?:if|when|after))\b",
+                tail,
             )
         ):
             return True

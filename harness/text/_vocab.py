@@ -21,8 +21,12 @@ NEG = (
     r"|refrain from|avoid|under no circumstances(?: should you| may you| are you to| do you)?"
     r"|at no (?:point|time)(?: should you| may you| do you)?|no need to|not to|nor)"
 )
-# A negated verb that makes the following one positive: "don't forget to greet the user".
-NEG_NEGATOR = r"(?:forget|fail|neglect|omit|hesitate|miss)(?:s|ing)?(?:\s+to)?"
+# A negated verb that makes the following one positive: "don't forget to greet the user", and
+# the verbs of omission, "do not skip the summary", "never leave out a recap".
+NEG_NEGATOR = (
+    r"(?:forget(?:s|ting)?|fail(?:s|ing)?|neglect(?:s|ing)?|omit(?:s|ting)?|hesitat(?:e|es|ing)"
+    r"|miss(?:es|ing)?|skip(?:s|ping)?|overlook(?:s|ing)?|leav(?:e|es|ing)\s+out)(?:\s+to)?"
+)
 ADV = (
     r"(?:\s+(?:ever|directly|yourself|personally|proactively|even|try to|attempt to|ever try to"
     r"|independently|on your own|by yourself|really|actually|at any point))*"

@@ -28,7 +28,6 @@ from typing import Literal
 
 from harness.text._acknowledge import acknowledgement
 from harness.text._answered import (
-    _ANSWERED_IGNORED,
     _ANSWERED_NAMED,
     _INTERPRETS,
     _NO_ANSWERED,
@@ -36,6 +35,7 @@ from harness.text._answered import (
     _NO_REPEAT_OTHERS,
     _anchors_scope,
     _checks_answered,
+    _ignores_answered,
     _only_speaker,
     _repeats,
 )
@@ -287,7 +287,7 @@ def hints_answered(text: str) -> bool:
     answered flag") or a denial ("it does not return answered").
     """
     for _, sentence in sentences(text):
-        if _NO_ANSWERED.search(sentence) or _ANSWERED_IGNORED.search(sentence):
+        if _NO_ANSWERED.search(sentence) or _ignores_answered(sentence):
             continue
         if _ANSWERED_NAMED.search(sentence) and _INTERPRETS.search(sentence):
             return True
