@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from harness import load_bot
+from harness import Parent, load_bot
+from harness.composing import ComposeInput, Composer, Composition
+from harness.detect.transcript import Message
+from harness.planning import RulesPlanner
+from harness.runtime import parent as parent_module
 from harness.runtime import turn as turn_module
+from subagents import Usage
 
 HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk.yaml"
 
@@ -118,3 +124,76 @@ async def test_an_on_message_that_fails_on_the_parents_reply_still_gets_the_ques
     assert sent == ["helpdesk", "direct_deposit"]
     bot_messages = [m for m in conversation.transcript.messages if m.role == "bot"]
     assert [m.sender for m in bot_messages] == ["helpdesk", "direct_deposit"]
+
+
+# --- the duplicate guard names a held message by the id it is sent with -------------------------
+
+SHARED = "I want to change my direct deposit account, and when is my next payday?"
+
+
+def _guarded(policy: str, reply: str) -> Parent:
+    """The helpdesk with the duplicate guard ``policy`` and a parent whose reply is ``reply``."""
+
+    class Fixed(Composer):
+        async def compose(self, given: ComposeInput) -> Composition:
+            return Composition(message=reply, usage=Usage(requests=1))
+
+    bot = load_bot(HELPDESK)
+    return Parent(
+        name=bot.name,
+        instructions=bot.instructions,
+        subagents=list(bot.subagents.values()),
+        duplicate_guard=policy,  # type: ignore[arg-type]
+        composer=Fixed(),
+        planner=RulesPlanner(),
+    )
+
+
+async def _held_question() -> str:
+    turn = await _guarded("off", "Your next payday is Friday.").conversation().send(SHARED)
+    assert [m.sender for m in turn.messages] == ["helpdesk", "direct_deposit"]
+    return turn.messages[-1].text
+
+
+@pytest.mark.parametrize(
+    ("policy", "reply_sent"), [("warn", True), ("drop", True), ("drop", False)]
+)
+async def test_the_guard_names_a_held_message_by_its_sent_id(
+    monkeypatch: pytest.MonkeyPatch, policy: str, reply_sent: bool
+) -> None:
+    question = await _held_question()
+    # The parent's draft repeats the question held for the end of the turn (and, when the reply
+    # is sent, says something new too; dropped whole, it is not sent and the question moves up).
+    draft = f"Your next payday is Friday. {question}" if reply_sent else question
+    states: list[turn_module.TurnState] = []
+
+    async def recording(*args: Any) -> turn_module.TurnState:
+        state = await turn_module.run_turn(*args)
+        states.append(state)
+        return state
+
+    seen: list[str] = []
+    check_draft = turn_module.check_draft
+
+    async def checking(*args: Any, sent: list[Message], **kwargs: Any) -> Any:
+        seen.extend(m.id for m in sent)
+        return await check_draft(*args, sent=sent, **kwargs)
+
+    monkeypatch.setattr(parent_module, "run_turn", recording)
+    monkeypatch.setattr(turn_module, "check_draft", checking)
+    conversation = _guarded(policy, draft).conversation()
+    turn = await conversation.send(SHARED)
+    held = turn.messages[-1]
+    assert held.sender == "direct_deposit"
+    assert [m.sender for m in turn.messages] == (
+        ["helpdesk", "direct_deposit"] if reply_sent else ["direct_deposit"]
+    )
+    if reply_sent:  # the guard was given the held message under the id it was sent with
+        assert held.id in seen
+    (state,) = states
+    assert state.duplicates
+    ids = {m.id for m in conversation.transcript.messages}
+    for finding in state.duplicates:
+        assert finding.message_ids[0] in ids | {"draft"}
+    assert held.id in {f.message_ids[0] for f in state.duplicates}
+    assert not any("held" in i for f in state.duplicates for i in f.message_ids)
