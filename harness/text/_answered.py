@@ -133,6 +133,12 @@ _OMITTED = re.compile(
 _OMISSION_DENIED = re.compile(
     NEG + ADV + r"\s+" + NEG_NEGATOR + r"\s+(?:(?:the|a|an|your|any|this|that)\s+)?(?:\w+\s+)?$"
 )
+# The user as the indirect object of an imperative of giving: "give the user a summary of what
+# the sub-agents said" (the agent gives it), not "the user ..." as the one who acts.
+_GIVEN_TO_USER = re.compile(
+    r"^(?:(?:please|always|then|also|finally|now)\s+)*(?:give|send|offer|provide|hand|show|write)"
+    r"\s+(?:the\s+|your\s+)?user\s+(?:(?:a|an|the|one|your)\s+)?(?:[\w'-]+\s+)?$"
+)
 _ALL_OF_THEIRS = re.compile(
     r"\b(?:subagents?|their|all|each|every|everything|whatever|both|combined)\b"
 )
@@ -230,7 +236,9 @@ def _repeats(clause: str, sentence: str) -> bool:
             r"(?:combin|merg|aggregat|consolidat|compil|synthesi|collat)", match.group("verb")
         ) and ("subagents" not in clause):
             continue
-        if re.search(r"\b(?:parent|it|user)\s+(?:\w+\s+){0,2}$", before):
+        if re.search(
+            r"\b(?:parent|it|user)\s+(?:\w+\s+){0,2}$", before
+        ) and not _GIVEN_TO_USER.search(before):
             continue  # someone else repeats: "the supervisor relays everything"
         whole = match.group("object") + " " + match.group(0)
         if not _ALL_OF_THEIRS.search(whole) and not _REPEAT_OBJECT_SUBS.search(sentence):

@@ -21,6 +21,10 @@ NOUN_REPEATS = [
     "Never interrupt the customer, and always close with a summary of what the sub-agents said.",
     "Never guess, just end with a summary of what the specialists told the passenger.",
     "End with a summary of what each of them said, after calling the sub-agents.",
+    # The user as the indirect object of an imperative: the agent gives the summary.
+    "Give the user a summary of what the sub-agents said.",
+    "Always send the guest a short recap of everything the specialists told them.",
+    "Then offer the caller a rundown of each helper agent's answer.",
 ]
 
 # A denial later in the sentence does not undo an imperative: it is about something else.
@@ -35,6 +39,8 @@ NOT_REPEATS = [
     "Never finish with a summary of everything the sub-agents told the customer.",
     "Do not write a rundown of the specialists' answers.",
     "Give the guest a summary of their booking details.",
+    "The user gets a summary of what the sub-agents said.",
+    "Never give the user a summary of what the sub-agents said.",
     "End with a summary of the next steps for the tenant.",
     "A recap of the sub-agents' replies is not needed.",
     "Write a summary of everything the caller told you, then pass it to the sub-agents.",
