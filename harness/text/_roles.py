@@ -102,6 +102,9 @@ _ASIDE = re.compile(
     r"[^,;:]*),\s+"
 )
 _ASIDE_WORDS = 8
+_MAX_LIFTS = 8
+"""Negators a sentence has its asides lifted after, at most (each lift rewrites the sentence: a
+bound keeps a pathological text linear)."""
 # An aside that is a condition ("if asked", "until the parent confirms") goes after the verb
 # phrase, where the frames read a condition's tail; any other goes before the negator.
 _CONDITION_ASIDE = re.compile(
@@ -144,8 +147,8 @@ def _lift_asides(t: str) -> str:
     elliptical clause ("if it does not, tell the user"), and a stretch that does not open like an
     aside or runs past eight words.
     """
-    pos = 0
-    while (match := _NEG_HEAD.search(t, pos)) is not None:
+    pos = lifts = 0
+    while lifts < _MAX_LIFTS and (match := _NEG_HEAD.search(t, pos)) is not None:
         start = max(t.rfind(mark, 0, match.start()) for mark in ",;:") + 1
         lead = t[start : match.start()]
         pos = match.end()
@@ -174,6 +177,7 @@ def _lift_asides(t: str) -> str:
         t = front + core + tail
         pos = len(front) + len(lead.strip())
         t = " ".join(t.split())
+        lifts += 1
     return t
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from harness.lint.phrases import says_of_agent
-from harness.text._roles import normalise_sentence
+from harness.text._roles import _lift_asides, normalise_sentence
 from harness.text.instructions import read_sentence
 
 # -- a negator, an aside between commas, its verb -----------------------------------------------
@@ -198,3 +198,15 @@ def test_a_negated_omission_of_an_address_is_an_address(sentence: str) -> None:
 )
 def test_an_aside_after_the_agents_name(sentence: str, said: set[str]) -> None:
     assert says_of_agent(sentence, ["Refund agent"]) == said
+
+
+def test_lifting_stays_linear_on_a_pathological_sentence() -> None:
+    # Each lift rewrites the sentence; a bound on lifts keeps thousands of negators linear
+    # (unbounded, 5,000 of them took some 5 s of CPU).
+    import time
+
+    text = "never, under any circumstances, " * 5_000 + "reply to the user."
+    started = time.process_time()
+    lifted = _lift_asides(text)
+    assert time.process_time() - started < 1.0
+    assert lifted.startswith("under any circumstances, ")
