@@ -193,23 +193,24 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     carried: list[_Tok] = []
     plain = 0  # how many tokens ``current`` opens with that are courtesy only (_courtesy_end)
     i = 0
-    while i < len(toks):
-        if (
-            reading.anywhere
-            and current
-            and message[current[-1].end - 1] == ":"
-            and _announces(current)
-        ):
+    count = len(toks)
+    anywhere = reading.anywhere
+    # Whether a token of the sentence ends in a colon (most sentences have none: the test below
+    # is then skipped for each of their tokens).
+    colons = anywhere and bool(toks) and message.find(":", toks[0].start, toks[-1].end) >= 0
+    while i < count:
+        tok = toks[i]
+        if colons and current and message[current[-1].end - 1] == ":" and _announces(current):
             current, plain = [], 0  # "Quick questions:", "A few things:" lead into what follows
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
-        region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
+        region = _region(toks, i, reading) if tok.word in _REGION_STARTS else 0
         # A question or a sentence ended before it, or a list item's number opens it.
         hard = bool(current) and (
             current[-1].mark in ("?", ".")
-            or toks[i].mark == "#"
+            or tok.mark == "#"
             or (
-                toks[i].word in _RUN_ON_OPENERS  # the cheap test first: most words open nothing
-                and reading.anywhere
+                tok.word in _RUN_ON_OPENERS  # the cheap test first: most words open nothing
+                and anywhere
                 and not region
                 and _runs_on(message, current, toks, i)
             )
@@ -256,7 +257,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             current.extend(toks[i : i + region])
             i += region
         else:
-            current.append(toks[i])
+            current.append(tok)
             i += 1
     pieces.append((current, carried, []))
     out = []
@@ -278,15 +279,28 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
         )
         text = _joined(frame, own)
         out.append(
-            Request(
-                text=f"{text} {tail}" if tail else text,
-                start=start,
-                end=start + len(own),
-                carried=frame,
-                carried_after=tail,
-            )
+            _request(f"{text} {tail}" if tail else text, start, start + len(own), frame, tail)
         )
     return [r for r in out if any(map(str.isalnum, r.text))]
+
+
+_NEW = object.__new__
+_SET_TEXT, _SET_START, _SET_END, _SET_CARRIED, _SET_AFTER = (
+    Request.__dict__[name].__set__ for name in ("text", "start", "end", "carried", "carried_after")
+)
+
+
+def _request(text: str, start: int, end: int, carried: str, carried_after: str) -> Request:
+    """``Request(text=text, start=start, ...)``, the same object, its fields set through their
+    slots rather than by the frozen class's ``__init__`` (one ``object.__setattr__`` per field:
+    several times the cost, for each request of every user message of a long conversation)."""
+    request = _NEW(Request)
+    _SET_TEXT(request, text)
+    _SET_START(request, start)
+    _SET_END(request, end)
+    _SET_CARRIED(request, carried)
+    _SET_AFTER(request, carried_after)
+    return request
 
 
 def _courtesy_end(piece: list[_Tok], start: int) -> int:
