@@ -272,11 +272,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
         if own and own[-1] >= "\u2600":  # "my keys😞": an emoji glued to the last word
             own = _without_emoji_end(own)
         frame = message[carry[0].start : carry[-1].end] if carry else ""
-        tail = (
-            message[back[0].start : back[-1].end].rstrip(_EDGE_SPOKEN).strip()
-            if back
-            else ""
-        )
+        tail = message[back[0].start : back[-1].end].rstrip(_EDGE_SPOKEN).strip() if back else ""
         text = _joined(frame, own)
         out.append(
             _request(f"{text} {tail}" if tail else text, start, start + len(own), frame, tail)
