@@ -8,6 +8,7 @@ through their slots."""
 
 from __future__ import annotations
 
+import math
 import pickle
 import string
 
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.detect import _kinds
+from harness.detect._answer_terms import association, reply_terms, words_of
 from harness.detect._request_tokens import _FIRST_ITEM, _GREETED_ITEM
 from harness.detect.answers import FEATURES, _others_best, matcher, pair_features
 from harness.detect.requests import Request, _request, segment_requests
@@ -155,6 +157,19 @@ def test_features_without_acts_differ_only_in_the_act_features() -> None:
                     v for k, v in enumerate(y) if k not in _ACTS
                 ]
                 assert all(y[k] == 0.0 for k in _ACTS)
+
+
+def test_association_equals_the_plain_mean_on_dev_pairs() -> None:
+    table = matcher().associations
+    records = _dev()[:150]
+    requests = [words_of(r["text"]) for record in records for r in record["requests"]]
+    claims = [reply_terms(r["answer"]) for record in records for r in record["requests"]]
+    for request in requests:
+        for claim in claims[:60]:
+            rows = [row for row in map(table.get, claim) if row]
+            best = [max([row.get(r, 0.0) for r in request]) for row in rows]
+            plain = math.fsum(best) / len(claim) if claim and request else 0.0
+            assert association(request, claim, table) == plain
 
 
 @settings(max_examples=200, deadline=None)
