@@ -98,8 +98,10 @@ def association(request: frozenset[str], claim: frozenset[str], table: Associati
     order could differ in its last bit from one process to the next."""
     if not claim or not request:
         return 0.0
-    # ``request`` is not empty, so each row has a strongest association
-    best = [max([row.get(r, 0.0) for r in request]) for row in map(table.get, claim) if row]
+    # ``request`` is not empty, so each row has a strongest association (read in C: ``row.get(r,
+    # 0.0)`` for each word ``r`` of the request)
+    zeros = [0.0] * len(request)
+    best = [max(map(row.get, request, zeros)) for row in map(table.get, claim) if row]
     return math.fsum(best) / len(claim)
 
 

@@ -120,14 +120,32 @@ def says_yes_or_no(sentence: str) -> bool:
     return "polar" in given_kinds(sentence)
 
 
+# A word (lower case) that every match of one of the patterns holds: of :data:`_ASKS`, and of
+# :data:`_ASKS_NAMED` (each of its two patterns needs one of :data:`_NAMES`' words). Most requests
+# hold none, and one scan in C of the request in lower case spares them the patterns' scans (an
+# ASCII text only: outside ASCII, case folding under ``re.IGNORECASE`` goes wider than
+# ``str.lower``, and the patterns run as they are).
+_MAY_ASK = re.compile(
+    "when|what |how |cost|price|fee|balance|amount|owe|total|rate|salary|where|address|who|which"
+    "|phone|contact|dial|number|kind|type|genre|category|sort|style"
+)
+_MAY_NAME = re.compile(
+    "arrival|departure|eta|length|duration|travel|journey|wait|commute|drive|rating|location|venue"
+)
+
+
 @lru_cache(maxsize=16_384)
 def asked_kinds(request: str) -> frozenset[str]:
     kinds: frozenset[str] = frozenset()
-    for pattern, answer in _ASKS:
-        if pattern.search(request):
-            kinds |= answer
+    lower = request.lower() if request.isascii() else None
+    if lower is None or _MAY_ASK.search(lower) is not None:
+        for pattern, answer in _ASKS:
+            if pattern.search(request):
+                kinds |= answer
     if _POLAR.search(request):
         return kinds | {"polar"}
+    if lower is not None and _MAY_NAME.search(lower) is None:
+        return kinds  # no word any of _ASKS_NAMED's patterns needs
     said = request.replace("’", "'")
     phrase = _noun_phrase(said)
     for asking, alone, answer in _ASKS_NAMED:

@@ -138,12 +138,15 @@ def pair_features(
     *,
     bare_questions: bool = False,
     wholes: Sequence[str] | None = None,
+    with_acts: bool = True,
 ) -> list[list[list[float]]]:
     """``features[i][j]``: the :data:`FEATURES` of request ``i`` and sentence ``j``.
 
     ``bare_questions``: a sentence that reads as a question without its question mark counts as
     one (:func:`~harness.detect._kinds.asks_back`, read with the sentence it was cut from,
-    ``wholes[j]``, when given); otherwise only a question mark makes one."""
+    ``wholes[j]``, when given); otherwise only a question mark makes one. ``with_acts=False``:
+    the two features of the sentence's dialogue acts (``closing``, ``asks``) are 0, for a caller
+    that reads neither (the act tagger is the costliest step of a sentence's features)."""
     table = table or {}
     if not requests:
         return []
@@ -164,7 +167,7 @@ def pair_features(
     # What each sentence brings whatever the request: made once per sentence, not per pair.
     count = len(requests)
     facts = [(given_kinds(c), facts_of(c)[1]) for c in claims]
-    acts = [claim_acts(c) for c in claims]
+    acts = [claim_acts(c) for c in claims] if with_acts else [(0.0, 0.0)] * len(claims)
     matched = [[k for k in range(count) if share[k][j] > 0] for j in range(len(claims))]
     questions = [
         1.0
@@ -177,6 +180,10 @@ def pair_features(
         for j, c in enumerate(claims)
     ]
     sizes = [math.log1p(len(cw)) for cw in claim_words]
+    # Per sentence, the best share and association among the other requests than each one
+    # (read once per sentence, not once per pair).
+    share_others = [_others_best([share[k][j] for k in range(count)]) for j in range(len(claims))]
+    assoc_others = [_others_best([assoc[k][j] for k in range(count)]) for j in range(len(claims))]
     out: list[list[list[float]]] = []
     for i, request in enumerate(requests):
         kinds = asked[i]
@@ -187,7 +194,7 @@ def pair_features(
         size = math.log1p(len(own))
         row = []
         for j, cw in enumerate(claim_words):
-            best_other = max([share[k][j] for k in range(count) if k != i], default=0.0)
+            best_other = share_others[j][i]
             claim_kinds, claim_values = facts[j]
             hits = matched[j]
             closing, asks = acts[j]
@@ -211,13 +218,27 @@ def pair_features(
                     asks,
                     1.0 if j > 0 and owner[j - 1] == i and not hits else 0.0,
                     assoc[i][j],
-                    assoc[i][j] - max((assoc[k][j] for k in range(count) if k != i), default=0.0),
+                    assoc[i][j] - assoc_others[j][i],
                     1.0 if mine and not mine & cw and shared else 0.0,
                     sizes[j] if not hits else 0.0,
                     1.0 if (kinds - rival_kinds) & claim_kinds else 0.0,
                 ]
             )
         out.append(row)
+    return out
+
+
+def _others_best(column: list[float]) -> list[float]:
+    """For each ``k``, the largest of ``column``'s other values than ``column[k]`` (0 when it has
+    none): ``max((column[m] for m in range(len(column)) if m != k), default=0.0)`` for every
+    ``k``, from the column's largest and second largest values."""
+    if len(column) < 2:
+        return [0.0] * len(column)
+    top = max(column)
+    out = [top] * len(column)
+    at = column.index(top)
+    if column.count(top) == 1:  # the top's own best other is the second largest
+        out[at] = max(column[:at] + column[at + 1 :])
     return out
 
 
@@ -327,7 +348,8 @@ class AnswerMatcher:
             sentences = sorted({wholes[j] for j in cut})
             # A whole sentence that shares no word with any request says nothing its parts do
             # not ("located at 860 Willow Street and can be contacted at 408-289-8879").
-            whole = pair_features(requests, sentences, self.associations)
+            # (read by the rules of _may_answer and _distinct_leads only: no dialogue acts)
+            whole = pair_features(requests, sentences, self.associations, with_acts=False)
             whole_leads = _distinct_leads(requests, sentences, whole, self.associations)
             allowed = [
                 [

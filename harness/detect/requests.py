@@ -153,8 +153,11 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     """
     requests: list[Request] = []
     reading = _STATEMENT if statement else _USER
-    listed = _FIRST_ITEM.search(message) is not None or (
-        not statement and _GREETED_ITEM.search(message) is not None
+    # Both patterns need a "1" (a list's first item): most messages have none, and the test in C
+    # spares their two scans of the whole message.
+    listed = "1" in message and (
+        _FIRST_ITEM.search(message) is not None
+        or (not statement and _GREETED_ITEM.search(message) is not None)
     )
     items = _numbered_items(message) if listed else frozenset()
     # "Hi Sam! 1 - ...": a sentence before the list that only greets is no request
@@ -179,6 +182,10 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
     return tuple(requests)
 
 
+_EDGE_SPOKEN = _EDGE.replace("'", "")
+"""The edge marks stripped from the end of a request's text (an apostrophe stays: "Smiths'")."""
+
+
 def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list[Request]:
     # (tokens, carried tokens, tokens carried back from the next request)
     pieces: list[tuple[list[_Tok], list[_Tok], list[_Tok]]] = []
@@ -186,23 +193,24 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     carried: list[_Tok] = []
     plain = 0  # how many tokens ``current`` opens with that are courtesy only (_courtesy_end)
     i = 0
-    while i < len(toks):
-        if (
-            reading.anywhere
-            and current
-            and message[current[-1].end - 1] == ":"
-            and _announces(current)
-        ):
+    count = len(toks)
+    anywhere = reading.anywhere
+    # Whether a token of the sentence ends in a colon (most sentences have none: the test below
+    # is then skipped for each of their tokens).
+    colons = anywhere and bool(toks) and message.find(":", toks[0].start, toks[-1].end) >= 0
+    while i < count:
+        tok = toks[i]
+        if colons and current and message[current[-1].end - 1] == ":" and _announces(current):
             current, plain = [], 0  # "Quick questions:", "A few things:" lead into what follows
         # Only a comma, a semicolon, a filler word or "as" opens a joining region (_region).
-        region = _region(toks, i, reading) if toks[i].word in _REGION_STARTS else 0
+        region = _region(toks, i, reading) if tok.word in _REGION_STARTS else 0
         # A question or a sentence ended before it, or a list item's number opens it.
         hard = bool(current) and (
             current[-1].mark in ("?", ".")
-            or toks[i].mark == "#"
+            or tok.mark == "#"
             or (
-                toks[i].word in _RUN_ON_OPENERS  # the cheap test first: most words open nothing
-                and reading.anywhere
+                tok.word in _RUN_ON_OPENERS  # the cheap test first: most words open nothing
+                and anywhere
                 and not region
                 and _runs_on(message, current, toks, i)
             )
@@ -249,7 +257,7 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
             current.extend(toks[i : i + region])
             i += region
         else:
-            current.append(toks[i])
+            current.append(tok)
             i += 1
     pieces.append((current, carried, []))
     out = []
@@ -260,26 +268,35 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
         ):
             continue  # "A few things:" ending its line
         start = piece[0].start
-        own = message[start : piece[-1].end].rstrip(_EDGE.replace("'", "")).strip()
+        own = message[start : piece[-1].end].rstrip(_EDGE_SPOKEN).strip()
         if own and own[-1] >= "\u2600":  # "my keys😞": an emoji glued to the last word
             own = _without_emoji_end(own)
         frame = message[carry[0].start : carry[-1].end] if carry else ""
-        tail = (
-            message[back[0].start : back[-1].end].rstrip(_EDGE.replace("'", "")).strip()
-            if back
-            else ""
-        )
+        tail = message[back[0].start : back[-1].end].rstrip(_EDGE_SPOKEN).strip() if back else ""
         text = _joined(frame, own)
         out.append(
-            Request(
-                text=f"{text} {tail}" if tail else text,
-                start=start,
-                end=start + len(own),
-                carried=frame,
-                carried_after=tail,
-            )
+            _request(f"{text} {tail}" if tail else text, start, start + len(own), frame, tail)
         )
     return [r for r in out if any(map(str.isalnum, r.text))]
+
+
+_NEW = object.__new__
+_SET_TEXT, _SET_START, _SET_END, _SET_CARRIED, _SET_AFTER = (
+    Request.__dict__[name].__set__ for name in ("text", "start", "end", "carried", "carried_after")
+)
+
+
+def _request(text: str, start: int, end: int, carried: str, carried_after: str) -> Request:
+    """``Request(text=text, start=start, ...)``, the same object, its fields set through their
+    slots rather than by the frozen class's ``__init__`` (one ``object.__setattr__`` per field:
+    several times the cost, for each request of every user message of a long conversation)."""
+    request = _NEW(Request)
+    _SET_TEXT(request, text)
+    _SET_START(request, start)
+    _SET_END(request, end)
+    _SET_CARRIED(request, carried)
+    _SET_AFTER(request, carried_after)
+    return request
 
 
 def _courtesy_end(piece: list[_Tok], start: int) -> int:
