@@ -56,8 +56,54 @@ def matched(
         )
         if speaking > 1:
             p = read(True)
-    _keep_to_topic(p, texts, [words_of(t) for t in texts], found, limits, fixed=fixed)
+    asked = [words_of(t) for t in texts]
+    _go_on_about(p, texts, asked, found, fixed=fixed)
+    _keep_to_topic(p, texts, asked, found, limits, fixed=fixed)
     return p, limits
+
+
+SURE_TOPIC = 0.9
+"""How likely a part sharing words with a request must be to answer it for the questions back
+after it in its message to go on about that request (:func:`_go_on_about`)."""
+
+
+def _go_on_about(
+    p: list[list[float]],
+    texts: Sequence[str],
+    asked: Sequence[frozenset[str]],
+    found: Sequence[tuple[str, frozenset[str], bool, str]],
+    *,
+    fixed: Set[int],
+) -> None:
+    """A bot that answers in several messages (one agent each) asks back about what it was just
+    talking about: a question back that shares no word with any request ("Who should receive
+    it?", "In what city?") after a part of its message that shares words with one request and
+    very likely answers it ("Which account do you want the money transferred from?" for "make a
+    transfer for me") goes on about that request, and answers no other, unless it gives a value
+    of a kind that other request asks for. Generic questions back fit most requests about as
+    well ("What city?" after a restaurant's question could follow up a weather question too), so
+    without this one of them stands in for the answer of a request the bot dropped. A question
+    that opens its message, or follows no such part, keeps its own reading; so does a single
+    message (a reply composed of several answers), and rows in ``fixed`` (declared requests)."""
+    groups = _by_message([first for _, _, first, _ in found])
+    if len(groups) < 2:
+        return
+    every = frozenset().union(*asked)
+    open_rows = [i for i in range(len(asked)) if i not in fixed]
+    for parts in groups:
+        topic = None
+        for j in parts:
+            text, words, _, whole = found[j]
+            if words & every:
+                sure = [i for i, own in enumerate(asked) if words & own and p[i][j] >= SURE_TOPIC]
+                topic = sure[0] if len(sure) == 1 else None
+                continue
+            if topic is None or not asks_back_in(text, whole):
+                continue
+            given = given_kinds(text)
+            for i in open_rows:
+                if i != topic and not asked_kinds(texts[i]) & given:
+                    p[i][j] = 0.0
 
 
 def _value_phrase(text: str) -> bool:

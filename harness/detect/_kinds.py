@@ -14,12 +14,14 @@ from harness.text._shapes import AUX_WORDS, LEAD, VERBS
 __all__ = [
     "WHEN_KINDS",
     "asked_kinds",
+    "asks_a_count",
     "asks_back",
     "asks_back_in",
     "asks_yes_or_no",
     "classified",
     "facts_of",
     "given_kinds",
+    "only_counts",
     "says_yes_or_no",
 ]
 
@@ -324,3 +326,51 @@ def asks_back_in(part: str, whole: str) -> bool:
 
 def _asks(text: str) -> bool:
     return _ASKS_BACK.match(text) is not None and _NOT_ASKING.match(text) is None
+
+
+# A number that counts what the bot found ("I found 10.", "There are 7 movies available", "I have
+# 5 possibilities for you", "Search yielded 10 results"): a whole number after a verb of finding,
+# or before the things it counts, up to two words between ("9 possible matches"), the last no
+# unit of money or measure and no verb ("Room 12 is free", "Flight 370 leaves at 5 pm": a
+# number after a name is an id), and no street's name before its kind ("200 C Street", "41 Elm
+# Road" give an address). Closed classes of English.
+_FOUND_COUNT = re.compile(r"\b(?:found|yielded|returned)\s+(\d+)\b(?![.,:/-]\d)", re.I)
+_COUNTED = re.compile(
+    r"(?<![\w.,:/$£€-])(\d+)\s+(?:[a-z][\w'-]*\s+){0,2}?"
+    r"(?!(?:dollars?|bucks?|cents?|euros?|pounds?|percent|per|usd|eur|gbp|am|pm"
+    r"|is|are|was|were|has|have|had|will|would|can|leaves?|departs?|arrives?|starts?)\b)"
+    r"[a-z][\w'-]*",
+    re.I,
+)
+_STREET = re.compile(
+    r"(?:\s+[\w'-]+){0,2}?\s+(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd"
+    r"|way|court|ct|place|pl|plaza|square|sq|highway|hwy|parkway|pkwy)\b",
+    re.I,
+)
+_NAMED_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
+# "how many", "the number of": a count is what is asked.
+_ASKS_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I)
+
+
+def asks_a_count(request: str) -> bool:
+    """Whether a request asks how many of something there are ("how many seats are left")."""
+    return _ASKS_COUNT.search(request) is not None
+
+
+@lru_cache(maxsize=16_384)
+def only_counts(sentence: str) -> bool:
+    """Whether every number a sentence gives counts what the bot found or lists ("I found 10.",
+    "There are 7 movies available", "I have 5 possibilities for you"), so it gives no amount of
+    money, no measure and no address: such a number answers "how many", not "what is my
+    balance" or "how much is the total"."""
+    numbers = [f for f in extract_facts(sentence) if f.kind == "number"]
+    if not numbers:
+        return False
+    counted = {m.start(1) for m in _FOUND_COUNT.finditer(sentence)}
+    counted |= {
+        m.start(1)
+        for m in _COUNTED.finditer(sentence)
+        if (not _NAMED_BEFORE.search(sentence, 0, m.start(1)) or m.start(1) == 0)
+        and not _STREET.match(sentence, m.end(1))
+    }
+    return all(f.start in counted for f in numbers)

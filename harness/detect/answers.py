@@ -79,11 +79,13 @@ from harness.detect._answer_terms import (
 )
 from harness.detect._kinds import (
     asked_kinds,
+    asks_a_count,
     asks_back,
     asks_back_in,
     asks_yes_or_no,
     facts_of,
     given_kinds,
+    only_counts,
     says_yes_or_no,
 )
 
@@ -311,9 +313,12 @@ class AnswerMatcher:
         )
         leads = _distinct_leads(requests, claims, features, self.associations)
         released = _said_otherwise(requests, claims, features, self.paraphrases, wholes)
+        counted = _counted_only(requests, claims, features)
         p = [
             [
-                self._probability(x) if _may_answer(x) or (i, j) in leads else 0.0
+                self._probability(x)
+                if (_may_answer(x) or (i, j) in leads) and (i, j) not in counted
+                else 0.0
                 for j, x in enumerate(row)
             ]
             for i, row in enumerate(features)
@@ -457,6 +462,34 @@ def _may_answer(x: Sequence[float]) -> bool:
         x[_AT["own_kind"]]
         or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > ASSOCIATED)
     )
+
+
+def _counted_only(
+    requests: Sequence[str],
+    claims: Sequence[str],
+    features: Sequence[Sequence[Sequence[float]]],
+) -> set[tuple[int, int]]:
+    """The pairs the first rule of :func:`_may_answer` lets through only because the sentence
+    gives a number of the kind the request asks for, where that number counts what the bot
+    found ("I found 10.", "There are 7 movies available") and the request asks no count: a count
+    of results is no balance, price or address ("what is my checking balance" beside "find me
+    a hotel" is not answered by the hotel's "I found 10.")."""
+    out: set[tuple[int, int]] = set()
+    for j, claim in enumerate(claims):
+        if not features or not features[0][j][_AT["claim_unclaimed"]] or not only_counts(claim):
+            continue
+        given = given_kinds(claim)
+        for i, row in enumerate(features):
+            x = row[j]
+            if (
+                x[_AT["asked_kind"]]
+                and not x[_AT["claim_question"]]
+                and not (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > ASSOCIATED)
+                and asked_kinds(requests[i]) & given == {"number"}
+                and not asks_a_count(requests[i])
+            ):
+                out.add((i, j))
+    return out
 
 
 def _distinct_leads(

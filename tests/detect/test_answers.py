@@ -891,3 +891,45 @@ def test_a_paraphrase_release_that_leaves_another_request_unanswered_is_not_made
     assert guarded.unanswered(requests[:2], [pay, timer]) == []
     # A part asking nothing ("sounds good") and answered by nothing holds the release back too.
     assert guarded.unanswered(["sounds good", "what do I earn"], [pay]) == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("counted", "amount"),
+    [
+        ("I have 5 possibilities for you, the closest is Lotus Yoga.", False),
+        ("There are 7 movies available.", False),
+        ("I found 10.", False),
+        ("Search yielded 10 results.", False),
+        ("Your order comes to 120", True),
+        ("The ticket is 45 bucks", True),
+        ("Room 12 is free", True),
+        ("The office is at 210 Congress Avenue.", True),
+    ],
+)
+def test_a_number_that_counts_what_was_found_is_told_from_an_amount(
+    counted: str, amount: bool
+) -> None:
+    """A whole number after a verb of finding or before the things it counts is a count; an
+    amount, a unit of money, an id after a name and a street number are not."""
+    from harness.detect._kinds import only_counts
+
+    assert only_counts(counted) is not amount
+
+
+def test_a_count_of_what_the_bot_found_is_no_amount() -> None:
+    """A sentence sharing no word with any request that only counts what the bot found ("I have
+    5 possibilities for you") does not answer a request for an amount ("what is the total
+    cost"): the dropped answer is found (hidden before); a "how many" still takes a count."""
+    requests = ["find a yoga studio nearby", "what is the total cost of my order"]
+    found = "I have 5 possibilities for you, the closest is Lotus Yoga."
+    total = "Your order comes to $48.20."
+    assert _missing_of(requests, [found]) == {requests[1]}
+    assert _missing_of(requests, [found, total]) == set()
+    asks_count = ["find a yoga studio nearby", "how many classes do I have left"]
+    assert _missing_of(asks_count, ["I found 3.", "Lotus Yoga is the closest."]) == set()
+
+
+def _missing_of(requests: list[str], said: list[str]) -> set[str]:
+    from harness.detect.missed import DeclaredRequest, judge
+
+    return {requests[i] for i in judge([DeclaredRequest(text=r) for r in requests], said)}

@@ -150,3 +150,56 @@ def test_a_place_in_another_answer_does_not_answer_a_where_question() -> None:
     assert _missing(requests, [s.replace(" at the Leeds warehouse", "") for s in said]) == {
         "Where is my order 5521"
     }
+
+
+# Each: the requests and one message per request; the first message's question back after its
+# own question ("Who should receive it?") stood for the answer to the last request, dropped.
+GOING_ON = [
+    (
+        ["send 50 dollars to my sister", "find me a dentist", "turn on the porch light"],
+        [
+            "Which account should the 50 dollars come from? Who should receive it?",
+            "Where would you like me to look?",
+            "The porch light is on.",
+        ],
+    ),
+    (
+        [
+            "I want tickets for the Lakers game",
+            "find me a dog groomer",
+            "what's the rate for euros",
+        ],
+        [
+            "How many Lakers tickets would you like? Which section?",
+            "What area should I search?",
+            "One euro is 1.08 dollars.",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("requests", "said"), GOING_ON)
+def test_a_question_back_after_its_messages_own_question_goes_on_about_that_request(
+    requests: list[str], said: list[str]
+) -> None:
+    """A question back sharing no word with any request, after a part of its message that very
+    likely answers one request in its words, asks about that request: it does not stand in for
+    the answer to a request the bot dropped (hidden before), and the fully answered turn and
+    every other drop read as they did."""
+    assert _missing(requests, said[:2]) == {requests[2]}
+    assert _missing(requests, said) == set()
+    assert _missing(requests, said[1:]) == {requests[0]}
+    assert _missing(requests, [said[0], said[2]]) == {requests[1]}
+
+
+def test_a_question_back_that_opens_its_message_keeps_its_reading() -> None:
+    """A question back before any part about a request, or in a single message holding every
+    answer, is left to the matcher: "Who should receive it?" first, or composed into one reply
+    with another agent's answer, may be about any request."""
+    requests = ["send 50 dollars to my sister", "find me a dentist"]
+    assert (
+        _missing(requests, ["Who should receive it? Which account?", "Where should I look?"])
+        == set()
+    )
+    composed = "Which account should the 50 dollars come from? Where should I look for a dentist?"
+    assert _missing(requests, [composed]) == set()
