@@ -138,7 +138,10 @@ def _slice_held_until_the_parent_is_done(bounds: tuple[int, int]) -> Any:
     else:
         with _HELD[1].get_lock():
             _HELD[1].value += 1
-        if not _HELD[0].wait(_WAIT):
+        # A worker that took the last slice itself (the parent slow to start, on a busy
+        # machine) leaves nothing for the parent to take: it does not wait.
+        last = bounds[1] == len(duplicates._FORKED[0].steps)
+        if not last and not _HELD[0].wait(_WAIT):
             raise RuntimeError("the parent could not take the last slice")
     return _REAL_SLICE(bounds)
 
@@ -157,7 +160,7 @@ def test_a_busy_worker_holds_no_slice_it_has_not_started(monkeypatch: pytest.Mon
     try:
         with worker_processes(2):
             together = detect(transcript)
-        assert _HELD[1].value == 1
+        assert _HELD[1].value <= 1  # none when the parent took every slice before it started
     finally:
         _HELD.clear()
     assert together == alone
@@ -171,7 +174,8 @@ def _share_held_until_the_parent_is_done(messages: Any, start: int, stop: int) -
     else:
         with _HELD[1].get_lock():
             _HELD[1].value += 1
-        if not _HELD[0].wait(_WAIT):
+        # As for a slice: a worker that took the last share itself does not wait.
+        if stop != len(messages) and not _HELD[0].wait(_WAIT):
             raise RuntimeError("the parent could not take the last share")
     return _REAL_ANALYSED(messages, start, stop)
 
