@@ -330,24 +330,17 @@ def _asks(text: str) -> bool:
 
 # A number that counts what the bot found ("I found 10.", "There are 7 movies available", "I have
 # 5 possibilities for you", "Search yielded 10 results"): a whole number after a verb of finding,
-# or before the things it counts, up to two words between ("9 possible matches"), the last no
-# unit of money or measure and no verb ("Room 12 is free", "Flight 370 leaves at 5 pm": a
-# number after a name is an id), and no street's name before its kind ("200 C Street", "41 Elm
-# Road" give an address). Closed classes of English.
+# or after the bot's own "there are" / "I have" / "we found" that brings in what it found. A
+# number in any other frame may be an amount or a measure ("It is 180 per person", "Rent is
+# 1200 a month", "It is 3 miles away") or the user's own balance ("You have 12 days left"), so
+# it is not read as a count. Closed classes of English.
 _FOUND_COUNT = re.compile(r"\b(?:found|yielded|returned)\s+(\d+)\b(?![.,:/-]\d)", re.I)
 _COUNTED = re.compile(
-    r"(?<![\w.,:/$£€-])(\d+)\s+(?:[a-z][\w'-]*\s+){0,2}?"
-    r"(?!(?:dollars?|bucks?|cents?|euros?|pounds?|percent|per|usd|eur|gbp|am|pm"
-    r"|is|are|was|were|has|have|had|will|would|can|leaves?|departs?|arrives?|starts?)\b)"
-    r"[a-z][\w'-]*",
+    r"\b(?:there\s+(?:are|is|were|was)|there's|there're|(?:i|we)\s+(?:have|got|see|can\s+see)"
+    r"|(?:i|we)'ve\s+(?:got|found))\s+(?:(?:about|around|over|only|just|exactly)\s+)?"
+    r"(\d+)\b(?![.,:/-]\d)",
     re.I,
 )
-_STREET = re.compile(
-    r"(?:\s+[\w'-]+){0,2}?\s+(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd"
-    r"|way|court|ct|place|pl|plaza|square|sq|highway|hwy|parkway|pkwy)\b",
-    re.I,
-)
-_NAMED_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
 # "how many", "the number of": a count is what is asked.
 _ASKS_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I)
 
@@ -367,10 +360,5 @@ def only_counts(sentence: str) -> bool:
     if not numbers:
         return False
     counted = {m.start(1) for m in _FOUND_COUNT.finditer(sentence)}
-    counted |= {
-        m.start(1)
-        for m in _COUNTED.finditer(sentence)
-        if (not _NAMED_BEFORE.search(sentence, 0, m.start(1)) or m.start(1) == 0)
-        and not _STREET.match(sentence, m.end(1))
-    }
+    counted |= {m.start(1) for m in _COUNTED.finditer(sentence)}
     return all(f.start in counted for f in numbers)

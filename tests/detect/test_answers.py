@@ -904,13 +904,23 @@ def test_a_paraphrase_release_that_leaves_another_request_unanswered_is_not_made
         ("The ticket is 45 bucks", True),
         ("Room 12 is free", True),
         ("The office is at 210 Congress Avenue.", True),
+        ("We've found 3 flights that leave before noon.", False),
+        ("There's only 1 table left at 7 pm.", False),
+        ("It is 180 per person.", True),
+        ("You earn 5000 each month.", True),
+        ("Rent is 1200 a month.", True),
+        ("Your total is 120 including tax.", True),
+        ("The price is 300 rupees.", True),
+        ("It is 3 miles away.", True),
+        ("You have 12 vacation days left.", True),
+        ("The car seats 5 people.", True),
     ],
 )
 def test_a_number_that_counts_what_was_found_is_told_from_an_amount(
     counted: str, amount: bool
 ) -> None:
-    """A whole number after a verb of finding or before the things it counts is a count; an
-    amount, a unit of money, an id after a name and a street number are not."""
+    """A whole number after a verb of finding, or after the bot's own "there are" / "I have",
+    is a count; an amount, a measure, the user's balance, an id and a street number are not."""
     from harness.detect._kinds import only_counts
 
     assert only_counts(counted) is not amount
@@ -925,6 +935,9 @@ def test_a_count_of_what_the_bot_found_is_no_amount() -> None:
     total = "Your order comes to $48.20."
     assert _missing_of(requests, [found]) == {requests[1]}
     assert _missing_of(requests, [found, total]) == set()
+    # An amount in another frame still answers ("180 per person" is a price, not a count).
+    hotel = ["book a table at Nopa", "what's the price per night at the Hilton"]
+    assert _missing_of(hotel, ["Your table at Nopa is booked.", "It is 180 per person."]) == set()
     asks_count = ["find a yoga studio nearby", "how many classes do I have left"]
     assert _missing_of(asks_count, ["I found 3.", "Lotus Yoga is the closest."]) == set()
 

@@ -203,3 +203,30 @@ def test_requests_made_through_their_slots_equal_plain_ones(
 )
 def test_colons_are_read_where_there_are_some(message: str, expected: list[str]) -> None:
     assert [r.text for r in segment_requests.__wrapped__(message)] == expected
+
+
+def _every_match_holds(pattern: object, words: object) -> None:
+    ascii_text = st.from_regex(pattern, alphabet=st.characters(codec="ascii"))  # type: ignore[arg-type]
+
+    @settings(max_examples=150, deadline=None, database=None)
+    @given(ascii_text)
+    def holds(text: str) -> None:
+        assert words.search(text.lower()), (getattr(pattern, "pattern", pattern), text)  # type: ignore[attr-defined]
+
+    holds()
+
+
+@pytest.mark.parametrize("index", range(len(_kinds._ASKS)))
+def test_every_text_a_pattern_of_what_is_asked_matches_holds_a_word_of_the_pre_check(
+    index: int,
+) -> None:
+    """``_MAY_ASK`` must hold a word of every match of every ``_ASKS`` pattern: text generated
+    from each pattern itself, so a pattern given a new word the pre-check lacks fails here."""
+    _every_match_holds(_kinds._ASKS[index][0], _kinds._MAY_ASK)
+
+
+@pytest.mark.parametrize("index", range(2 * len(_kinds._ASKS_NAMED)))
+def test_every_text_a_named_pattern_matches_holds_a_word_of_its_pre_check(index: int) -> None:
+    """As above for both patterns of each ``_ASKS_NAMED`` entry and ``_MAY_NAME``."""
+    entry = _kinds._ASKS_NAMED[index // 2]
+    _every_match_holds(entry[index % 2], _kinds._MAY_NAME)
