@@ -516,13 +516,18 @@ def test_a_single_request_needs_only_some_reply() -> None:
 # message's own answer): test unchanged; sgd-dev two more answered turns flagged and one more
 # declared, three more drops found (13.83 -> 14.17 %, 83.82 -> 84.00 %; declared 8.17 -> 8.33 %,
 # 87.88 -> 88.18 %); fresh one more drop; the ceilings follow the look.
+# The lead's look at the merged s55 session (2026-12-05 00:52 UTC, aggregates only; a question
+# back kept to its message's request, a count of what the bot found no amount): more drops and
+# merges found for a few more answered turns flagged (the trade the branch was adopted on, more
+# than five found per turn flagged): sgd-dev 14.17 -> 14.67 %, 84.00 -> 84.68 %; declared
+# 8.33 -> 8.67 %, 88.18 -> 88.98 %; test and fresh unchanged; the ceilings follow the look.
 DROP_TEST = 0.968  # 96.87 % (was 96.93 %)
 MERGE_TEST = 0.966  # 96.69 % (was 96.79 %)
 FILLER_TEST = 0.961  # 96.11 % (was 95.98 %)
 FULL_TEST = 0.105  # 10.50 % (was 11.17 %)
 FULL_TEST_DECLARED = 0.064  # 6.3 % (was 6.3 %)
-SGD_FULL, SGD_DROP = 0.142, 0.839  # 14.17 % (was 13.83 %), 84.00 % (was 83.82 %)
-SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.084, 0.881  # 8.33 % (was 8.17 %), 88.18 % (was 87.88 %)
+SGD_FULL, SGD_DROP = 0.147, 0.846  # 14.67 % (was 14.17 %), 84.68 % (was 84.00 %)
+SGD_FULL_DECLARED, SGD_DROP_DECLARED = 0.087, 0.889  # 8.67 % (was 8.33 %), 88.98 % (was 88.18 %)
 FRESH_FULL, FRESH_DROP = 0.122, 0.966  # 12.17 % (was 12.5 %), 96.61 % (was 96.18 %)
 FRESH_FULL_DECLARED, FRESH_DROP_DECLARED = 0.077, 0.996  # 7.7 % (was 9.0 %), 99.7 % (was 99.75 %)
 
@@ -739,15 +744,19 @@ def test_the_held_out_set_nobody_looked_at() -> None:
     kept); declared unchanged. Its twenty-seventh to twenty-ninth (2026-12-04, sixteenth session:
     s47-judge's branch 00:22 UTC, s47-segment's 00:25 UTC, the lead's at the merged code with the
     review's mends 01:30 UTC; questions back without "?" held to their message's request, wishes
-    run on, participle lead-ins): segmented 12.50 %, 92.21 %, 92.33 %; declared 8.17 %, 94.31 %."""
+    run on, participle lead-ins): segmented 12.50 %, 92.21 %, 92.33 %; declared 8.17 %, 94.31 %.
+    Its thirtieth and thirty-first (2026-12-05, the lead's looks at the merged s55 session, 00:31
+    and 00:52 UTC; a question back kept to its message's request, a count of what the bot found
+    no amount): segmented 13.33 %, 92.95 %, 93.31 %; declared 8.83 %, 95.24 % (five answered
+    turns more flagged, eleven drops and ten merges more found; declared four and fourteen)."""
     assert len(load("holdout")) == 600
     segmented = mutation("holdout")
-    assert segmented.full_flagged / segmented.full_turns <= 0.125
-    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.922
-    assert segmented.merged_flagged / segmented.merged_turns >= 0.923
+    assert segmented.full_flagged / segmented.full_turns <= 0.134
+    assert segmented.dropped_flagged / segmented.dropped_turns >= 0.929
+    assert segmented.merged_flagged / segmented.merged_turns >= 0.933
     declared = mutation("holdout", declared=True)
-    assert declared.full_flagged / declared.full_turns <= 0.082
-    assert declared.dropped_flagged / declared.dropped_turns >= 0.943
+    assert declared.full_flagged / declared.full_turns <= 0.089
+    assert declared.dropped_flagged / declared.dropped_turns >= 0.952
 
 
 def test_the_set_written_the_ways_people_write_held_out() -> None:
