@@ -68,6 +68,12 @@ class ConversationState:
         self._entries: list[tuple[Message, HistoryEntry] | None] = []
         self._entries_of: list[Message] | None = None
 
+    def message_id(self, number: int) -> str:
+        """The id of this conversation's ``number``-th recorded message (from 1): the id a
+        message is recorded with, and the one the duplicate guard is told for a message that
+        will be recorded later."""
+        return f"{self.id}-{number}"
+
     async def record(
         self,
         *,
@@ -81,7 +87,7 @@ class ConversationState:
         """Record one message (and hand a bot message to ``on_message``)."""
         self.message_count += 1
         message = Message(
-            id=f"{self.id}-{self.message_count}",
+            id=self.message_id(self.message_count),
             turn=turn,
             role=role,
             sender=sender,

@@ -381,7 +381,7 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
         # A message still held goes out after the parent's reply (:func:`_record`): the guard
         # sees it under the id it is recorded with, the reply taking the next one.
         first = chat.message_count + 1
-        held = [replace(m, id=f"{chat.id}-{first + 1 + i}") for i, m in enumerate(state.held)]
+        held = [replace(m, id=chat.message_id(first + 1 + i)) for i, m in enumerate(state.held)]
         decision = await check_draft(
             guard,
             state.message,
@@ -394,7 +394,7 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
         if held and not state.message:
             # Nothing of the reply was left to send: each held message is recorded one id
             # earlier than the guard was told.
-            moved = {m.id: f"{chat.id}-{first + i}" for i, m in enumerate(held)}
+            moved = {m.id: chat.message_id(first + i) for i, m in enumerate(held)}
             state.duplicates = tuple(_renamed(f, moved) for f in decision.findings)
     return state
 
