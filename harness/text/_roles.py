@@ -73,7 +73,7 @@ _USER_CONTEXT_FREE = re.compile(r"\bhuman agents?\b")
 _NEG_HEAD = re.compile(
     r"\b(?P<head>(?:never|not ever|(?:do|does|did|must|should|shall|may|will|would|can|could|are"
     r"|is)\s+not|don't|doesn't|didn't|mustn't|shouldn't|won't|wouldn't|cannot|can't|couldn't"
-    r"|aren't|isn't)(?:\s+" + NEG_NEGATOR + r")?"
+    r"|aren't|isn't)(?:(?:\s+ever)?\s+" + NEG_NEGATOR + r")?"
     r"|avoid|refrain from|under no circumstances?|in no (?:case|way|event)"
     r"|on no account|by no means|at no (?:point|time|stage)),\s+"
 )

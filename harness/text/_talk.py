@@ -154,14 +154,15 @@ _INSTEAD = re.compile(
 # an emergency") belongs to the prohibition: the tail is read from the condition.
 _TAIL_ADVERBS = re.compile(
     r"^(?:(?:yourself|itself|themselves|directly|personally|proactively|ever|at all|on your own"
-    r"|by yourself)\s+)+"
+    r"|by yourself),?\s+)+"
     r"(?=(?:until|unless|before|without|if|when|whenever|after|once|only|except(?:ing)?"
     r"|other than)\b)"
 )
 # An exception that names the parent is no condition: "do not send messages except to the parent",
 # "never talk to the user other than through the parent" are silences.
 _EXCEPT_PARENT = re.compile(
-    r"(?:except|other than)\s+(?:for\s+)?(?:(?:to|through|via|by|with|for)\s+)?(?:the\s+|your\s+)?"
+    r"(?:except|other than)\s+(?:for\s+)?(?:(?:to|through|via|by way of|by|with|for)\s+)?"
+    r"(?:the\s+|your\s+)?"
     r"parent\b"
 )
 # An exception after a prohibition sets the condition under which it is lifted, as "unless" does:
@@ -176,7 +177,7 @@ def _tail(clause: str, end: int) -> str:
 
 _OUTPUT_WORD = re.compile(r"\b(?:outputs?|findings|variables?|fields?|parent)\b")
 _NEG_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:\w+\s+)?$")
-_NEGATED_NEGATION = re.compile(NEG + r"\s+" + NEG_NEGATOR + r"\s*$")
+_NEGATED_NEGATION = re.compile(NEG + r"\s+(?:ever\s+)?" + NEG_NEGATOR + r"\s*$")
 # Permission under a condition: "you may message the user only when ...", "only reply to the
 # user after ...".
 _PERMISSION = re.compile(
@@ -288,7 +289,7 @@ _IMPERATIVE_LEAD = re.compile(
     r"|begin by|start by|end by|finish by|first of all|please remember to"
     r"|(?:the|your|each|every)\s+(?:first\s+|opening\s+|final\s+|last\s+)?(?:message|reply|response"
     r"|answer)s?\s+(?:must|should|has to|needs to)"
-    r"|(?:do not|don't|never|not)\s+" + NEG_NEGATOR + r")\s+)*$"
+    r"|(?:do not|don't|never|not)\s+(?:ever\s+)?" + NEG_NEGATOR + r")\s+)*$"
 )
 _LEAD_CUT = re.compile(r".*(?:,|\band\b|\bthen\b|:)\s*")
 

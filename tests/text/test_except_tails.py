@@ -47,6 +47,10 @@ def test_an_exception_makes_a_prohibition_conditional(sentence: str) -> None:
             "Do not reply to the subscriber unless asked.",
         ),
         (
+            "Do not contact the member directly, except when the parent asks.",
+            "Do not contact the member directly unless the parent asks.",
+        ),
+        (
             "Never talk to the renter directly except if the lease ends.",
             "Never talk to the renter if the lease ends.",
         ),
@@ -63,6 +67,7 @@ def test_an_exception_reads_as_unless(sentence: str, same_as: str) -> None:
         "Never talk to the tenant other than through the orchestrator.",
         "Never, except through the supervisor, reply to the member.",
         "Do not contact the buyer yourself except via the coordinator.",
+        "Do not talk to the rider except by way of the dispatcher.",
     ],
 )
 def test_an_exception_that_names_the_parent_is_a_silence(sentence: str) -> None:
@@ -81,6 +86,8 @@ def test_a_topic_other_than_stays_unread() -> None:
         "Do not forget, of course, to thank the rider.",
         "Never fail, even once, to welcome the attendee.",
         "Do not neglect, at any point, to greet the learner.",
+        "Don't ever forget, please, to thank the customer.",
+        "Never ever forget to welcome the member.",
     ],
 )
 def test_a_negated_omission_before_an_aside_asks_for_it(sentence: str) -> None:
