@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from harness.text._split import split_sentences
+from harness.text._vocab import NEG_NEGATOR
 
 __all__ = ["clauses", "normalise_sentence", "sentences", "tidy"]
 
@@ -66,12 +67,14 @@ _USER = re.compile(
 _USER_CONTEXT_FREE = re.compile(r"\bhuman agents?\b")
 
 # A negator cut off from its verb by asides between commas: "never, under any circumstances,
-# repeat ...", "do not, even if asked, reply ...", "under no circumstances, should you ...". The
-# asides are lifted out so that the negator stands before its verb again (see _lift_asides).
+# repeat ...", "do not, even if asked, reply ...", "under no circumstances, should you ...", and a
+# negated verb of omission cut off from what it asks for: "don't forget, however, to greet ...".
+# The asides are lifted out so that the negator stands before its verb again (see _lift_asides).
 _NEG_HEAD = re.compile(
-    r"\b(?P<head>never|not ever|(?:do|does|did|must|should|shall|may|will|would|can|could|are"
+    r"\b(?P<head>(?:never|not ever|(?:do|does|did|must|should|shall|may|will|would|can|could|are"
     r"|is)\s+not|don't|doesn't|didn't|mustn't|shouldn't|won't|wouldn't|cannot|can't|couldn't"
-    r"|aren't|isn't|avoid|refrain from|under no circumstances?|in no (?:case|way|event)"
+    r"|aren't|isn't)(?:(?:\s+ever)?\s+" + NEG_NEGATOR + r")?"
+    r"|avoid|refrain from|under no circumstances?|in no (?:case|way|event)"
     r"|on no account|by no means|at no (?:point|time|stage)),\s+"
 )
 # Negators that always need a verb after them: a comma right after one is never the end of an

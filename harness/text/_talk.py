@@ -26,7 +26,7 @@ _CONDITIONAL_TAIL = re.compile(
     r"(?:until|unless|before|without|if|when|whenever|while|after|once|regarding|concerning"
     r"|about (?!(?:the |your |its )?(?:result|results|outcome|answer|findings|response|status"
     r"|decision|it|this|that)\b)"
-    r"|more than|more often|other than|except|in (?!any\b|a direct\b|person\b|the chat\b"
+    r"|more than|more often|other than|except(?:ing)?|in (?!any\b|a direct\b|person\b|the chat\b"
     r"|the conversation\b|chat\b|any way\b|any form\b)|using|longer|shorter|twice|again|more\b"
     r"|multiple|for (?!any\b)|outside|beyond|that|which|who|containing|including"
     r"|on (?:topics?|subjects?|matters?)|unrelated|a second|another|prematurely|only (?:if|when|after)"
@@ -150,9 +150,34 @@ _INSTEAD = re.compile(
     + USER
     + r")?\s*(?:$|,|and\b)"
 )
+# An adverb between the prohibition and its condition ("never contact the user yourself except in
+# an emergency") belongs to the prohibition: the tail is read from the condition.
+_TAIL_ADVERBS = re.compile(
+    r"^(?:(?:yourself|itself|themselves|directly|personally|proactively|ever|at all|on your own"
+    r"|by yourself),?\s+)+"
+    r"(?=(?:until|unless|before|without|if|when|whenever|after|once|only|except(?:ing)?"
+    r"|other than)\b)"
+)
+# An exception that names the parent is no condition: "do not send messages except to the parent",
+# "never talk to the user other than through the parent" are silences.
+_EXCEPT_PARENT = re.compile(
+    r"(?:except|other than)\s+(?:for\s+)?(?:(?:to|through|via|by way of|by|with|for)\s+)?"
+    r"(?:the\s+|your\s+)?"
+    r"parent\b"
+)
+# An exception after a prohibition sets the condition under which it is lifted, as "unless" does:
+# "never talk to the user except in an emergency", "... other than to confirm the booking".
+_EXCEPT = re.compile(r"(?:except|excepting|other than)\b")
+
+
+def _tail(clause: str, end: int) -> str:
+    """What follows a prohibition's verb phrase, from its condition if an adverb comes first."""
+    return _TAIL_ADVERBS.sub("", clause[end:].lstrip(" ,"))
+
+
 _OUTPUT_WORD = re.compile(r"\b(?:outputs?|findings|variables?|fields?|parent)\b")
 _NEG_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:\w+\s+)?$")
-_NEGATED_NEGATION = re.compile(NEG + r"\s+" + NEG_NEGATOR + r"\s*$")
+_NEGATED_NEGATION = re.compile(NEG + r"\s+(?:ever\s+)?" + NEG_NEGATOR + r"\s*$")
 # Permission under a condition: "you may message the user only when ...", "only reply to the
 # user after ...".
 _PERMISSION = re.compile(
@@ -172,7 +197,9 @@ def _forbids(clause: str) -> bool:
         return False
     for match in _FORBID.finditer(clause):
         before = clause[: match.start()]
-        tail = clause[match.end() :].lstrip(" ,")
+        tail = _tail(clause, match.end())
+        if _EXCEPT_PARENT.match(tail):
+            return True
         if _IN_CONDITION.search(before) or _NEGATED_NEGATION.search(clause[: match.end()]):
             continue
         if re.search(r"\b(?:subagents|parent)\s+(?:\w+\s+){0,2}$", before) and not re.search(
@@ -222,9 +249,12 @@ def _conditional(clause: str, sentence: str) -> bool:
     for match in _FORBID.finditer(clause):
         if _NEGATED_NEGATION.search(clause[: match.end()]):
             continue
-        tail = clause[match.end() :].lstrip(" ,")
+        tail = _tail(clause, match.end())
+        if _EXCEPT_PARENT.match(tail):
+            continue
         if (
-            _CONDITIONAL_LEAD.match(sentence)
+            _EXCEPT.match(tail)
+            or _CONDITIONAL_LEAD.match(sentence)
             or _IN_CONDITION.search(clause[: match.start()])
             or re.match(r"(?:until|unless|before|without|if|when|whenever|after|once|only)\b", tail)
             or re.search(
@@ -259,7 +289,7 @@ _IMPERATIVE_LEAD = re.compile(
     r"|begin by|start by|end by|finish by|first of all|please remember to"
     r"|(?:the|your|each|every)\s+(?:first\s+|opening\s+|final\s+|last\s+)?(?:message|reply|response"
     r"|answer)s?\s+(?:must|should|has to|needs to)"
-    r"|(?:do not|don't|never|not)\s+" + NEG_NEGATOR + r")\s+)*$"
+    r"|(?:do not|don't|never|not)\s+(?:ever\s+)?" + NEG_NEGATOR + r")\s+)*$"
 )
 _LEAD_CUT = re.compile(r".*(?:,|\band\b|\bthen\b|:)\s*")
 
