@@ -46,7 +46,6 @@ from subagents import HistoryEntry, Mode, Subagent, SubagentResult, Usage
 
 if TYPE_CHECKING:
     from harness.aggregate import AggregatedResult
-    from harness.detect.findings import Finding
 
 __all__ = ["TurnState", "run_turn"]
 
@@ -98,9 +97,6 @@ class TurnState:
     answers, or after the parent's reply when it asks the user something (the question is the
     turn's last message), as :func:`_hold` decides. Their ids are placeholders until they are
     recorded (the duplicate guard sees them under the ids they are recorded with)."""
-    duplicates: tuple[Finding, ...] = ()
-    """The duplicate guard's findings on the parent's draft, each naming an earlier message by
-    the id it was, or will be, recorded with (the draft's own id is ``"draft"``)."""
 
 
 async def run_turn(deps: Dependencies, chat: ConversationState, text: str) -> TurnState:
@@ -379,7 +375,8 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
     guard = deps.guard
     if state.message and guard is not None:
         # A message still held goes out after the parent's reply (:func:`_record`): the guard
-        # sees it under the id it is recorded with, the reply taking the next one.
+        # sees it under the id it is recorded with, the reply taking the next one (one id ahead
+        # when the guard then drops the whole reply; its findings are only logged, without ids).
         first = chat.message_count + 1
         held = [replace(m, id=chat.message_id(first + 1 + i)) for i, m in enumerate(state.held)]
         decision = await check_draft(
@@ -390,24 +387,7 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
             conversation=chat.id,
         )
         state.message = decision.text
-        state.duplicates = decision.findings
-        if held and not state.message:
-            # Nothing of the reply was left to send: each held message is recorded one id
-            # earlier than the guard was told.
-            moved = {m.id: chat.message_id(first + i) for i, m in enumerate(held)}
-            state.duplicates = tuple(_renamed(f, moved) for f in decision.findings)
     return state
-
-
-def _renamed(finding: Finding, ids: dict[str, str]) -> Finding:
-    """``finding`` with the message ids of ``ids`` renamed."""
-    return replace(
-        finding,
-        message_ids=tuple(ids.get(i, i) for i in finding.message_ids),
-        highlights=tuple(
-            replace(h, message_id=ids.get(h.message_id, h.message_id)) for h in finding.highlights
-        ),
-    )
 
 
 async def _record(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:

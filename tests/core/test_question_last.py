@@ -14,7 +14,6 @@ from harness import Parent, load_bot
 from harness.composing import ComposeInput, Composer, Composition
 from harness.detect.transcript import Message
 from harness.planning import RulesPlanner
-from harness.runtime import parent as parent_module
 from harness.runtime import turn as turn_module
 from subagents import Usage
 
@@ -165,13 +164,6 @@ async def test_the_guard_names_a_held_message_by_its_sent_id(
     # The parent's draft repeats the question held for the end of the turn (and, when the reply
     # is sent, says something new too; dropped whole, it is not sent and the question moves up).
     draft = f"Your next payday is Friday. {question}" if reply_sent else question
-    states: list[turn_module.TurnState] = []
-
-    async def recording(*args: Any) -> turn_module.TurnState:
-        state = await turn_module.run_turn(*args)
-        states.append(state)
-        return state
-
     seen: list[str] = []
     check_draft = turn_module.check_draft
 
@@ -179,7 +171,6 @@ async def test_the_guard_names_a_held_message_by_its_sent_id(
         seen.extend(m.id for m in sent)
         return await check_draft(*args, sent=sent, **kwargs)
 
-    monkeypatch.setattr(parent_module, "run_turn", recording)
     monkeypatch.setattr(turn_module, "check_draft", checking)
     conversation = _guarded(policy, draft).conversation()
     turn = await conversation.send(SHARED)
@@ -190,10 +181,4 @@ async def test_the_guard_names_a_held_message_by_its_sent_id(
     )
     if reply_sent:  # the guard was given the held message under the id it was sent with
         assert held.id in seen
-    (state,) = states
-    assert state.duplicates
-    ids = {m.id for m in conversation.transcript.messages}
-    for finding in state.duplicates:
-        assert finding.message_ids[0] in ids | {"draft"}
-    assert held.id in {f.message_ids[0] for f in state.duplicates}
-    assert not any("held" in i for f in state.duplicates for i in f.message_ids)
+    assert seen and not any("held" in i for i in seen)  # never under a placeholder id
