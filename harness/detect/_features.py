@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
@@ -22,6 +22,7 @@ from harness.detect._wording import _rare, _tokens, _wording
 from harness.detect.acts import analysis_acts
 from harness.detect.restate import Restatement
 from harness.text import STOPWORDS, Analysis, content_words
+from harness.text._records import slot_maker
 from harness.text.words import may_hold
 
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
@@ -282,35 +283,55 @@ def _side(analysis: Analysis) -> _Side:
     all_values = {k for k in facts if not k.startswith(_SUBJECT)}
     all_values.update("day:" + d for d in days)
     all_values.update("word:" + w for w in frozenset(_name_words(analysis, caps)))
-    side = _NEW(_Side)
-    for setter, value in zip(
-        _SIDE_SETTERS,
-        (
-            values,
-            _weighted(values),
-            frozenset(k for k in facts if k.startswith(_SUBJECT)),
-            acts,
-            caps,
-            days,
-            frozenset(all_values),
-            "?" in text[-200:],
-            _says_repeat(text),
-            *flags,
-        ),
-        strict=True,
-    ):
-        setter(side, value)
+    side = _new_side(
+        values,
+        _weighted(values),
+        frozenset(k for k in facts if k.startswith(_SUBJECT)),
+        acts,
+        caps,
+        days,
+        frozenset(all_values),
+        "?" in text[-200:],
+        _says_repeat(text),
+        *flags,
+    )
     if len(_SIDES) >= _SIDES_SIZE:
         _SIDES.clear()
     _SIDES[id(analysis)] = (analysis, side)
     return side
 
 
-_NEW = object.__new__
-_SIDE_SETTERS = tuple(_Side.__dict__[f.name].__set__ for f in fields(_Side))
-"""Each field's slot setter, in field order: a :class:`_Side` made through them is the same
-object as one made by the frozen dataclass's ``__init__`` (which sets each field through
-``object.__setattr__``, about 1.6 times the cost; ``tests/detect/test_side.py``)."""
+@slot_maker(_Side)
+def _new_side(
+    values: frozenset[str],
+    weight: float,
+    subjects: frozenset[str],
+    acts: frozenset[str],
+    caps: frozenset[str],
+    days: frozenset[str],
+    all_values: frozenset[str],
+    asks: bool,
+    says_repeat: bool,
+    as_later: tuple[float, ...],
+    as_earlier: tuple[float, ...],
+) -> _Side:
+    """``_Side(values, weight, ...)`` (every field, in order), the same object, each field set
+    through its slot rather than by the frozen dataclass's ``__init__`` (which sets each through
+    ``object.__setattr__``, about 1.6 times the cost; ``tests/detect/test_side.py``);
+    :func:`~harness.text._records.slot_maker`."""
+    return _Side(
+        values,
+        weight,
+        subjects,
+        acts,
+        caps,
+        days,
+        all_values,
+        asks,
+        says_repeat,
+        as_later,
+        as_earlier,
+    )
 
 
 def _act_flags(acts: frozenset[str]) -> tuple[tuple[float, ...], tuple[float, ...]]:

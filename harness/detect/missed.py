@@ -51,6 +51,7 @@ from harness.detect.answers import (
 from harness.detect.findings import Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, Transcript
+from harness.text._records import slot_maker
 from harness.text.words import may_hold
 
 __all__ = [
@@ -539,21 +540,13 @@ def _segmented(text: str) -> list[DeclaredRequest]:
     return [_request(r.text) for r in segment_requests(text)]
 
 
-_NEW = object.__new__
-_SET_TEXT, _SET_AGENT, _SET_WORDS = (
-    DeclaredRequest.__dict__[name].__set__ for name in ("text", "agent", "words")
-)
-
-
+@slot_maker(DeclaredRequest)
 def _request(text: str) -> DeclaredRequest:
     """``DeclaredRequest(text=text)``, the same object, its fields set through their slots
     rather than by the frozen class's ``__init__`` (one ``object.__setattr__`` per field: about
-    four times the cost, for each request of every user message of a long conversation)."""
-    request = _NEW(DeclaredRequest)
-    _SET_TEXT(request, text)
-    _SET_AGENT(request, None)
-    _SET_WORDS(request, ())
-    return request
+    four times the cost, for each request of every user message of a long conversation); the
+    later fields are their defaults (:func:`~harness.text._records.slot_maker`)."""
+    return DeclaredRequest(text=text)
 
 
 def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:

@@ -116,6 +116,7 @@ from harness.detect._request_words import (
 from harness.detect._run_ons import _ANNOUNCE_STARTS, _RUN_ON_OPENERS, _announced_first, _runs_on
 from harness.detect._together import kept_together
 from harness.text import split_sentences
+from harness.text._records import slot_maker
 
 __all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
 
@@ -280,23 +281,13 @@ def _segment_sentence(message: str, toks: list[_Tok], reading: _Reading) -> list
     return [r for r in out if any(map(str.isalnum, r.text))]
 
 
-_NEW = object.__new__
-_SET_TEXT, _SET_START, _SET_END, _SET_CARRIED, _SET_AFTER = (
-    Request.__dict__[name].__set__ for name in ("text", "start", "end", "carried", "carried_after")
-)
-
-
+@slot_maker(Request)
 def _request(text: str, start: int, end: int, carried: str, carried_after: str) -> Request:
     """``Request(text=text, start=start, ...)``, the same object, its fields set through their
     slots rather than by the frozen class's ``__init__`` (one ``object.__setattr__`` per field:
-    several times the cost, for each request of every user message of a long conversation)."""
-    request = _NEW(Request)
-    _SET_TEXT(request, text)
-    _SET_START(request, start)
-    _SET_END(request, end)
-    _SET_CARRIED(request, carried)
-    _SET_AFTER(request, carried_after)
-    return request
+    several times the cost, for each request of every user message of a long conversation);
+    :func:`~harness.text._records.slot_maker`."""
+    return Request(text=text, start=start, end=end, carried=carried, carried_after=carried_after)
 
 
 def _courtesy_end(piece: list[_Tok], start: int) -> int:

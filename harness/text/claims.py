@@ -10,9 +10,10 @@ import hashlib
 import logging
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 
+from harness.text._records import slot_maker
 from harness.text._split import Span, split_claims, split_sentences, strip_markdown
 from harness.text.facts import STRONG_KINDS, Fact, extract_facts
 from harness.text.words import content_words, normalise, words_and_negation
@@ -119,29 +120,7 @@ class Analysis:
         )
 
 
-_NEW = object.__new__
-(
-    _SET_SPAN,
-    _SET_NORM,
-    _SET_WORDS,
-    _SET_FACTS,
-    _SET_STRONG,
-    _SET_NEGATED,
-    _SET_SENTENCE,
-    _SET_HEAD,
-    _SET_CONTEXT,
-) = (Claim.__dict__[f.name].__set__ for f in fields(Claim))
-(
-    _SET_TEXT,
-    _SET_A_NORM,
-    _SET_CLAIMS,
-    _SET_A_FACTS,
-    _SET_A_STRONG,
-    _SET_A_WORDS,
-    _SET_ANALYSED,
-) = (Analysis.__dict__[f.name].__set__ for f in fields(Analysis))
-
-
+@slot_maker(Claim)
 def _claim(
     span: Span,
     norm: str,
@@ -156,20 +135,11 @@ def _claim(
     """``Claim(span, norm, ...)`` (every field, in order), the same object, each field set
     through its slot rather than by the frozen dataclass's ``__init__`` (which sets each through
     ``object.__setattr__``, about twice the cost; 100,000 messages make some 70,000 claims, and
-    worker processes send them back pickled: ``__reduce__``)."""
-    claim = _NEW(Claim)
-    _SET_SPAN(claim, span)
-    _SET_NORM(claim, norm)
-    _SET_WORDS(claim, words)
-    _SET_FACTS(claim, facts)
-    _SET_STRONG(claim, strong)
-    _SET_NEGATED(claim, negated)
-    _SET_SENTENCE(claim, sentence)
-    _SET_HEAD(claim, head)
-    _SET_CONTEXT(claim, context)
-    return claim
+    worker processes send them back pickled: ``__reduce__``); :func:`slot_maker`."""
+    return Claim(span, norm, words, facts, strong, negated, sentence, head, context)
 
 
+@slot_maker(Analysis)
 def _analysis(
     text: str,
     norm: str,
@@ -181,15 +151,7 @@ def _analysis(
 ) -> Analysis:
     """``Analysis(text, norm, ...)`` (every field, in order), the same object, made as
     :func:`_claim` makes a claim."""
-    analysis = _NEW(Analysis)
-    _SET_TEXT(analysis, text)
-    _SET_A_NORM(analysis, norm)
-    _SET_CLAIMS(analysis, claims)
-    _SET_A_FACTS(analysis, facts)
-    _SET_A_STRONG(analysis, strong)
-    _SET_A_WORDS(analysis, words)
-    _SET_ANALYSED(analysis, analysed)
-    return analysis
+    return Analysis(text, norm, claims, facts, strong, words, analysed)
 
 
 _ClaimRow = tuple[Span, str, frozenset[str], frozenset[str], frozenset[str], bool, int, str | None]
