@@ -26,6 +26,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
+from types import MemberDescriptorType
 from typing import ParamSpec, TypeVar
 
 __all__ = ["slot_maker"]
@@ -82,7 +83,10 @@ def _make_maker(cls: type[T], signature: Callable[P, T]) -> Callable[P, T]:
     lines = [f"def {name}({', '.join(names)}):", f"    {record} = _new(_cls)"]
     for i, f in enumerate(record_fields):
         setter = f"_set_{f.name}"
-        namespace[setter] = cls.__dict__[f.name].__set__
+        slot = inspect.getattr_static(cls, f.name)  # the class's or a base class's
+        if not isinstance(slot, MemberDescriptorType):
+            raise TypeError(f"{cls.__qualname__}.{f.name} is not a slot")
+        namespace[setter] = slot.__set__
         if i < len(names):
             if not f.init:
                 raise TypeError(f"{cls.__qualname__}.{f.name} is not an argument of __init__")

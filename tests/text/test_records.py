@@ -127,6 +127,21 @@ def test_a_field_added_to_the_class_is_set_by_the_maker(text: str, start: int) -
     assert pickle.loads(pickle.dumps(grown)) == grown
 
 
+@dataclass(frozen=True, slots=True)
+class _Derived(_Record):
+    end: int = 0
+
+
+@slot_maker(_Derived)
+def _derived(text: str, start: int, note: str | None, end: int) -> _Derived:
+    return _Derived(text, start, note, end)
+
+
+def test_a_subclass_is_made_through_its_own_and_its_bases_slots() -> None:
+    assert _derived("a", 1, None, 2) == _Derived("a", 1, None, 2)
+    assert _derived("a", 1, "n", 2) != _Derived("a", 1, None, 2)
+
+
 def test_a_made_record_stays_frozen() -> None:
     import dataclasses
 
