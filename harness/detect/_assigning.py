@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence, Set
 
 from harness.detect._kinds import asked_kinds, asks_back_in, given_kinds
-from harness.detect.answers import AnswerMatcher, open_values, words_of
+from harness.detect.answers import AnswerMatcher, words_of
 from harness.text._shapes import SUBJECTS
 
 __all__ = ["matched"]
@@ -59,48 +59,7 @@ def matched(
     asked = [words_of(t) for t in texts]
     _go_on_about(p, texts, asked, found, fixed=fixed)
     _keep_to_topic(p, texts, asked, found, limits, fixed=fixed)
-    _open_release(model, p, texts, found, limits, fixed=fixed)
     return p, limits
-
-
-def _open_release(
-    model: AnswerMatcher,
-    p: list[list[float]],
-    texts: Sequence[str],
-    found: Sequence[tuple[str, frozenset[str], bool, str]],
-    limits: Sequence[float],
-    *,
-    fixed: Set[int],
-) -> None:
-    """A sentence that gives a value only an open "what" question of the message can be asking
-    for (:func:`~harness.detect.answers.open_values`: "It will be $96 in total." for "what is the
-    rent") answers it, where each message is one agent's and the rest of the reply accounts for
-    every other request: no other part of the sentence's message is likely to answer another
-    request, and every other request has a likely answer in another message. A bot that drops
-    the question leaves the sentence in the message of the request it does answer (or one
-    message short), so it is not released there; one message holding every answer, and rows in
-    ``fixed`` (declared requests), keep their reading."""
-    groups = _by_message([first for _, _, first, _ in found])
-    if len(groups) < 2 or len(groups) < len(texts):
-        return
-    claims = [text for text, _, _, _ in found]
-    wholes = [whole for _, _, _, whole in found]
-    pairs = open_values(model, texts, claims, wholes)
-    if not pairs:
-        return
-    message = {j: m for m, parts in enumerate(groups) for j in parts}
-    for (i, j), probability in pairs.items():
-        if i in fixed:
-            continue
-        others = [k for k in range(len(texts)) if k != i]
-        here = groups[message[j]]
-        if any(p[k][m] >= limits[m] for k in others for m in here):
-            continue
-        if all(
-            any(p[k][m] >= limits[m] for m in range(len(claims)) if message[m] != message[j])
-            for k in others
-        ):
-            p[i][j] = max(p[i][j], probability)
 
 
 SURE_TOPIC = 0.9

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -101,7 +100,6 @@ __all__ = [
     "association",
     "finding_features",
     "matcher",
-    "open_values",
     "pair_features",
     "reply_terms",
     "says_yes_or_no",
@@ -491,62 +489,6 @@ def _counted_only(
                 and not asks_a_count(requests[i])
             ):
                 out.add((i, j))
-    return out
-
-
-# The kinds of value a sentence gives that an open "what" question may ask for (the facts of
-# :mod:`harness.text.facts`; not a yes or a no, not a name or a classification).
-_VALUES = frozenset(
-    {"date", "weekday", "month", "time", "year", "money", "number", "percent", "duration", "id"}
-)
-# An open question: a "what" whose kind of value the patterns of :mod:`harness.detect._kinds`
-# do not read ("what is the rent", "what do I have going on for Monday"). Closed class.
-_OPEN_WHAT = re.compile(r"\bwhat(?:'s|s|’s)?\b", re.IGNORECASE)
-
-
-def open_values(
-    model: AnswerMatcher,
-    requests: Sequence[str],
-    claims: Sequence[str],
-    wholes: Sequence[str],
-) -> dict[tuple[int, int], float]:
-    """The pairs the first rule of :func:`_may_answer` holds back whose sentence gives a value
-    only an open question of the message can be asking for, with the matcher's probability for
-    them: the whole sentence shares no word with any request, is no question back and does not
-    only close, and gives a date, a time, an amount, a number or an id (no count of what was
-    found); exactly one request is a "what" question whose kind of value is not read
-    (:func:`asked_kinds` gives none: "what is the rent", "what do I have going on for Monday"),
-    and no other request asks for a value of a kind the sentence gives. "It will be $96 in
-    total." may then answer "what is the rent" beside "find me a house to stay in"; beside "how
-    much is the deposit" it answers neither. The caller
-    (:func:`harness.detect._assigning.matched`) says where the release is made."""
-    asked = [asked_kinds(r) for r in requests]
-    open_rows = [
-        i for i, r in enumerate(requests) if not asked[i] and _OPEN_WHAT.search(r) is not None
-    ]
-    if len(open_rows) != 1:
-        return {}
-    (i,) = open_rows
-    given = [
-        given_kinds(c) if c == w and given_kinds(c) & _VALUES and not only_counts(c) else None
-        for c, w in zip(claims, wholes, strict=True)
-    ]
-    if not any(given):
-        return {}
-    features = pair_features(requests, claims, model.associations)
-    out = {}
-    for j, kinds in enumerate(given):
-        x = features[i][j]
-        if (
-            kinds is None
-            or not x[_AT["claim_unclaimed"]]
-            or x[_AT["claim_question"]]
-            or x[_AT["claim_closing"]] >= 0.5
-            or any(_may_answer(row[j]) for row in features)
-            or any(asked[k] & kinds for k in range(len(requests)) if k != i)
-        ):
-            continue
-        out[i, j] = model._probability(x)
     return out
 
 
