@@ -133,3 +133,42 @@ def test_a_recap_of_the_same_template_about_another_item_is_no_duplicate() -> No
         ),
     )
     assert not any({"m2", "m4"} <= set(p) for p in pairs(found))
+
+
+_VISIT = (
+    "Job **PL-3390** (leaking kitchen tap) is scheduled for **Friday 12 June**; the engineer "
+    "arrives **between 9:00 and 11:00**."
+)
+
+
+def test_a_recap_the_claim_rules_only_come_close_to_still_repeats_a_date() -> None:
+    # Fails before: "still comes on Friday 12 June" matches no claim of "is scheduled for Friday
+    # 12 June" (another verb), so the rule's restatement was a near miss and the scorer, which
+    # reads the restatement after the user's question as its answer, turned it down.
+    found = duplicates(
+        ("user", "when is the plumber coming? job PL-3390"),
+        ("home", _VISIT),
+        ("user", "do i need to be home?"),
+        ("home", "Yes, someone aged 18 or over must be home to let the engineer in."),
+        ("user", "ok, and should i clear under the sink?"),
+        (
+            "home",
+            "Please empty the cupboard under the sink. And to sum up, the engineer still comes "
+            "on Friday 12 June.",
+        ),
+    )
+    assert any({"m2", "m6"} <= set(p) for p in pairs(found))
+
+
+def test_a_near_miss_that_shares_only_an_amount_is_left_to_the_scorer() -> None:
+    # The same price for another thing (a call-out fee, a tap) is no date or time: the near
+    # miss between the fee and the recap of the tap's price is not taken.
+    found = duplicates(
+        ("user", "how much is the call-out?"),
+        ("home", "The call-out fee for job PL-3390 is **£65**, payable on the day."),
+        ("user", "and the new tap itself?"),
+        ("home", "A standard mixer tap fitted costs £65 as well, parts included."),
+        ("user", "ok"),
+        ("home", "To sum up, you'll pay £65 for the tap."),
+    )
+    assert not any({"m2", "m6"} <= set(p) for p in pairs(found))
