@@ -101,9 +101,7 @@ def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_Us
     :func:`says_again`), no user message in between (``between``) asked for a summary or a
     reminder, no restated claim names another item in the same words, and ``entry`` asks the
     user nothing to confirm."""
-    if not found.matches:
-        return False
-    if found.score <= 0.0 and not _restates_when(other, found):
+    if found.score <= 0.0 or not found.matches:
         return False
     if any(_ASKS_SUMMARY.search(u.text) for u in between):
         return False
@@ -112,19 +110,6 @@ def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_Us
     # A summary that asks the user to confirm or offers to act ("Just to sum up before I book:
     # ... Shall I go ahead?") asks something: the scorer decides it, as any confirmation request.
     return not _asks(analysed_part(entry.message.text))
-
-
-def _restates_when(other: Entry, found: Restatement) -> bool:
-    """A near miss of the claim rules (``found``, of score 0: claims that share a fact but not
-    their wording) that still restates when something happens: the claims it matched share a
-    date or a time of day ("is scheduled for Friday 12 June" / "to sum up, the engineer still
-    comes on Friday 12 June"), and the earlier message is no recap itself (two recaps share
-    their lead-in's wording). An amount, a count, an id or a name shared alone is not enough:
-    a recap reuses those for other things ("a fee of £65" / "to sum up, the tap is £65")."""
-    kinds = {fact.partition(":")[0] for fact in found.facts}
-    if not {"date", "time"} & kinds:
-        return False
-    return not says_again(other.message.text, other.text.words)
 
 
 @lru_cache(maxsize=1024)

@@ -12,10 +12,7 @@ aggregates), lexical P 0.94 (64 of 68), R 0.74 (64 of 86), 4 false positives, 3 
 negatives; ``--semantic`` P 0.87 (65 of 75), R 0.76, 10 false positives, 6 hard negatives. Its
 misses and false positives were read right after, so it is development material now and the
 floors below are development figures: they guard against a change making the detector worse on
-it, not a held-out result. When the detector improves, raise the floors and say so. Raised with
-s56-fresh itself (a recap whose restatement the claim rules only come close to counts when it
-shares a date or a time, read on this corpus's misses and duplicates-own's): lexical 64 -> 67
-found, ``--semantic`` 65 -> 68; false positives and hard negatives as before.
+it, not a held-out result. When the detector improves, raise the floors and say so.
 """
 
 from __future__ import annotations
@@ -59,7 +56,7 @@ def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 86, r
-    assert r["tp"] >= 67, r["tp"]
+    assert r["tp"] >= 64, r["tp"]
     assert r["fp"] <= 4, r["fp"]
     assert r["hardneg_fp"] <= 3, r["hardneg_fp"]
 
@@ -67,7 +64,7 @@ def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
-    assert r["tp"] >= 68, r["tp"]
+    assert r["tp"] >= 65, r["tp"]
     assert r["fp"] <= 10, r["fp"]
     assert r["hardneg_fp"] <= 6, r["hardneg_fp"]
 

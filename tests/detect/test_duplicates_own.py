@@ -21,10 +21,7 @@ corpus's misses): lexical 59 -> 64 found, 10 -> 8 false positives, 9 -> 7 hard n
 ``--semantic`` 60 -> 65 found, 9 -> 7 false positives, 9 -> 7 hard negatives. Raised with
 s54-recall (a claim restated inside a recap, a summary or a reminder is a duplicate, a stated
 rule; rules read on this corpus's misses): lexical 64 -> 71 found, ``--semantic`` 65 -> 72; false
-positives and hard negatives as before. Raised with s56-fresh (a recap whose restatement the claim
-rules only come close to counts when it shares a date or a time; read on duplicates-fresh's
-misses and this corpus's): lexical 71 -> 73, ``--semantic`` 72 -> 74; false positives and hard
-negatives as before.
+positives and hard negatives as before.
 """
 
 from __future__ import annotations
@@ -68,7 +65,7 @@ def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 90, r
-    assert r["tp"] >= 73, r["tp"]
+    assert r["tp"] >= 71, r["tp"]
     assert r["fp"] <= 8, r["fp"]
     assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
 
@@ -76,7 +73,7 @@ def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
-    assert r["tp"] >= 74, r["tp"]
+    assert r["tp"] >= 72, r["tp"]
     assert r["fp"] <= 7, r["fp"]
     assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
 
