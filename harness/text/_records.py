@@ -45,7 +45,9 @@ def slot_maker(cls: type[T]) -> Callable[[Callable[P, T]], Callable[P, T]]:
     fields after the arguments) without calling ``__init__``.
 
     Args:
-        cls: a dataclass with ``slots=True`` and no ``__post_init__`` (frozen or not).
+        cls: a dataclass with ``slots=True``, no ``__post_init__`` and no ``__new__`` of its own
+            (frozen or not). An ``__init__`` written in the class body (which the dataclass
+            decorator keeps) is not run by the maker either: do not make such a class this way.
 
     Raises:
         TypeError: ``cls`` is not such a dataclass; the decorated function's parameters are not
@@ -56,6 +58,8 @@ def slot_maker(cls: type[T]) -> Callable[[Callable[P, T]], Callable[P, T]]:
         raise TypeError(f"{cls!r} is not a dataclass with slots=True")
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__qualname__} has a __post_init__ a maker would not run")
+    if cls.__new__ is not object.__new__:
+        raise TypeError(f"{cls.__qualname__} has a __new__ a maker would not run")
 
     def decorate(signature: Callable[P, T]) -> Callable[P, T]:
         return _make_maker(cls, signature)
@@ -104,8 +108,10 @@ def _make_maker(cls: type[T], signature: Callable[P, T]) -> Callable[P, T]:
             raise TypeError(f"{name} leaves out {cls.__qualname__}.{f.name}, which has no default")
         lines.append(f"    {setter}({record}, {value})")
     lines.append(f"    return {record}")
-    if clash := set(names) & namespace.keys():
-        raise TypeError(f"{cls.__qualname__}: fields named as the maker's globals: {clash}")
+    if clash := (set(names) | {name}) & namespace.keys():
+        raise TypeError(
+            f"{cls.__qualname__}: the maker or its fields named as the maker's globals: {clash}"
+        )
     code = compile("\n".join(lines) + "\n", f"<slot maker {cls.__qualname__}>", "exec")
     exec(code, namespace)
     maker: Callable[P, T] = namespace[name]  # type: ignore[assignment]

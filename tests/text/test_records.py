@@ -206,3 +206,46 @@ def test_a_field_not_in_init_cannot_be_a_parameter() -> None:
         raise NotImplementedError
 
     assert "not an argument of __init__" in _maker_error(_Grown, make)
+
+
+def test_a_maker_or_field_named_as_a_generated_global_is_refused() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Odd:
+        _new: str
+
+    def make(_new: str) -> Odd:
+        return Odd(_new)
+
+    def _set_text(text: str, start: int) -> _Record:
+        return _Record(text, start)
+
+    assert "named as the maker's globals" in _maker_error(Odd, make)
+    assert "named as the maker's globals" in _maker_error(_Record, _set_text)
+
+
+def test_a_field_that_is_no_slot_and_a_class_with_its_own_new_are_refused() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Base:
+        text: str
+
+    class Shadowed(Base):
+        __slots__ = ()
+
+        @property
+        def text(self) -> str:  # type: ignore[override]
+            return "shadowed"
+
+    @dataclass(frozen=True, slots=True)
+    class Newed:
+        text: str
+
+        def __new__(cls, text: str) -> Newed:
+            return super().__new__(cls)
+
+    def make(text: str) -> Base:
+        return Base(text)
+
+    with pytest.raises(TypeError, match="is not a slot"):
+        slot_maker(Shadowed)(make)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="__new__"):
+        slot_maker(Newed)
