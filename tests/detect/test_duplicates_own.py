@@ -26,40 +26,23 @@ positives and hard negatives as before.
 
 from __future__ import annotations
 
-import ast
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from harness.cli import cli
+from tests.detect._hand_corpora import (
+    FIXTURES,
+    SHARED_BUILDER,
+    check_builder,
+    measure,
+    standard_library_imports_missing,
+)
 
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-own"
-SCORER = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev" / "score.py"
+CORPUS = FIXTURES / "duplicates-own"
 
 
 def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
-    """The dev corpus's ``score.py`` on ``harness detect``'s findings: its counts, by name."""
-    out = tmp_path / "detect.json"
-    files = [str(p) for p in sorted(CORPUS.glob("o*.transcript"))]
-    result = CliRunner().invoke(
-        cli, ["detect", *files, *options, "--format", "json", "-o", str(out), "-q"]
-    )
-    assert result.exit_code in (0, 1), result.output
-    run = subprocess.run(
-        [sys.executable, str(SCORER), str(out), str(CORPUS / "labels.json")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    line = re.search(r"^duplicates: gold=(\d+) predicted=\d+ tp=(\d+) fp=(\d+)", run.stdout, re.M)
-    hard = re.search(r"\bhardneg_fp=(\d+)", run.stdout)
-    assert line and hard, run.stdout[-2000:] + run.stderr[-2000:]
-    gold, tp, fp = map(int, line.groups())
-    return {"gold": gold, "tp": tp, "fp": fp, "hardneg_fp": int(hard.group(1))}
+    return measure(CORPUS, "o*.transcript", tmp_path, *options)
 
 
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
@@ -79,22 +62,8 @@ def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None
 
 
 def test_the_corpus_on_disk_is_what_its_builder_writes_and_validates() -> None:
-    run = subprocess.run(
-        [sys.executable, str(CORPUS / "build.py"), "--check"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "40 transcripts, 90 duplicate pairs, 222 hard negatives: ok" in run.stdout
+    check_builder(CORPUS, "40 transcripts, 90 duplicate pairs, 222 hard negatives: ok")
 
 
 def test_the_builder_uses_the_standard_library_only() -> None:
-    tree = ast.parse((CORPUS / "build.py").read_text(encoding="utf-8"))
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            imported.add(node.module.split(".")[0])
-    assert imported <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
+    assert not standard_library_imports_missing(CORPUS / "build.py", SHARED_BUILDER)
