@@ -1,13 +1,15 @@
-"""Measure `harness detect` on the held-out blind2 corpus and print aggregates only.
+"""Measure `harness detect` on a held-out blind corpus and print aggregates only.
 
-The corpus (``tests/fixtures/blind2``) is held out: run this once per detector version and report the
-aggregates. It prints no single pair, message or file name, so running it does not turn the corpus into
-tuning data; reading the detector's findings on it would.
+The corpora (``tests/fixtures/blind2``, the default, and ``tests/fixtures/blind3``) are held out:
+run this once per detector version and report the aggregates. It prints no single pair, message or
+file name, so running it does not turn a corpus into tuning data; reading the detector's findings
+on it would.
 
 Usage (from the repository root)::
 
     PYTHONPATH=$PWD python -m tests.blind.measure_blind2              # default and --semantic
     PYTHONPATH=$PWD python -m tests.blind.measure_blind2 --mode default
+    PYTHONPATH=$PWD python -m tests.blind.measure_blind2 --corpus blind3
     PYTHONPATH=$PWD python -m tests.blind.measure_blind2 --detect-json OUT.json  # score a saved run
 
 It asserts nothing; ``tests/blind/test_blind2.py`` holds the floors.
@@ -28,23 +30,25 @@ from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "blind2"
+CORPORA = ("blind2", "blind3")
 SCORER = ROOT / "tests" / "fixtures" / "duplicates-dev" / "score.py"
 
 Pair = frozenset[str]
 CLI = "import sys; from harness.cli import main; sys.exit(main())"
 
 
-def run_detect(semantic: bool, out: Path) -> float:
-    """Run `harness detect` on every blind2 transcript, writing JSON to ``out``.
+def run_detect(semantic: bool, out: Path, corpus: Path = CORPUS) -> float:
+    """Run `harness detect` on every transcript of a corpus, writing JSON to ``out``.
 
     Args:
         semantic: Whether to pass ``--semantic``.
         out: Where the JSON report goes.
+        corpus: The corpus folder (default: blind2).
 
     Returns:
         The CPU time (user + sys) of the child process, in seconds.
     """
-    files = sorted(str(p) for p in CORPUS.glob("*.transcript"))
+    files = sorted(str(p) for p in corpus.glob("*.transcript"))
     cmd = [sys.executable, "-c", CLI, "detect", *files, "--format", "json", "-o", str(out)]
     if semantic:
         cmd.append("--semantic")
@@ -76,7 +80,7 @@ def predicted(report: dict[str, Any]) -> tuple[dict[str, set[Pair]], dict[str, l
 
 
 class Totals(NamedTuple):
-    """The headline counts of one detect report against the blind2 labels."""
+    """The headline counts of one detect report against a blind corpus's labels."""
 
     found: int  # labelled duplicate pairs reported
     reported: int  # duplicate pairs reported
@@ -104,7 +108,7 @@ def ratio(num: int, den: int) -> str:
 
 
 def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> list[str]:
-    """Aggregate figures of one detect report against the blind2 labels (no single errors).
+    """Aggregate figures of one detect report against a blind corpus's labels (no single errors).
 
     Args:
         report: ``harness detect --format json`` output.
@@ -135,9 +139,10 @@ def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> lis
         for d in lab["duplicate_detail"]:
             found = frozenset(d["pair"]) in got
             for dim in ("scope", "method", "kind"):
-                total[(dim, d[dim])] += 1
-                hit[(dim, d[dim])] += found
-        for d in lab["hard_negative_detail"]:
+                if dim in d:  # the hand-corpus builder's labels give no kind
+                    total[(dim, d[dim])] += 1
+                    hit[(dim, d[dim])] += found
+        for d in lab.get("hard_negative_detail", []):
             hn_total[d["kind"]] += 1
             hn_hit[d["kind"]] += frozenset(d["pair"]) in got
         gawk = set(lab["awkward_ack"])
@@ -168,10 +173,10 @@ def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> lis
     return lines
 
 
-def scorer_line(detect_json: Path) -> str:
+def scorer_line(detect_json: Path, corpus: Path = CORPUS) -> str:
     """The last line of the duplicates-dev scorer on the same output (a format cross-check)."""
     proc = subprocess.run(
-        [sys.executable, str(SCORER), str(detect_json), str(CORPUS / "labels.json")],
+        [sys.executable, str(SCORER), str(detect_json), str(corpus / "labels.json")],
         capture_output=True,
         text=True,
         check=False,
@@ -191,36 +196,38 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("default", "semantic", "both"), default="both")
+    parser.add_argument("--corpus", choices=CORPORA, default="blind2")
     parser.add_argument(
         "--detect-json", type=Path, help="score this saved report instead of running"
     )
     args = parser.parse_args(argv)
-    labels = json.loads((CORPUS / "labels.json").read_text(encoding="utf-8"))
+    corpus = CORPUS.parent / args.corpus
+    labels = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))
     bots = {
         p.name: sum(
             1
             for a in json.loads(p.read_text("utf-8"))
             if a.get("type") == "message" and a["from"].get("role") == "bot"
         )
-        for p in CORPUS.glob("*.transcript")
+        for p in corpus.glob("*.transcript")
     }
     n_bot = sum(bots.values())
     clean_bot = sum(n for name, n in bots.items() if not labels["transcripts"][name]["duplicates"])
     n_dup = sum(len(t["duplicates"]) for t in labels["transcripts"].values())
     n_hn = sum(len(t["hard_negatives"]) for t in labels["transcripts"].values())
     print(
-        f"blind2: {len(labels['transcripts'])} transcripts, {n_bot} bot messages,"
+        f"{args.corpus}: {len(labels['transcripts'])} transcripts, {n_bot} bot messages,"
         f" {n_dup} duplicate pairs, {n_hn} hard negatives"
     )
     if args.detect_json:
         runs = [(f"saved report {args.detect_json.name}", args.detect_json, None)]
     else:
-        tmp = Path(tempfile.mkdtemp(prefix="blind2-"))
+        tmp = Path(tempfile.mkdtemp(prefix=f"{args.corpus}-"))
         modes = ("default", "semantic") if args.mode == "both" else (args.mode,)
         runs = []
         for mode in modes:
             out = tmp / f"{mode}.json"
-            cpu = run_detect(mode == "semantic", out)
+            cpu = run_detect(mode == "semantic", out, corpus)
             runs.append(
                 ("harness detect" + (" --semantic" if mode == "semantic" else ""), out, cpu)
             )
@@ -230,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== {title}" + ("" if cpu is None else f" ({cpu:.1f} s CPU)"))
         for line in score(report, labels, clean_bot):
             print("  " + line)
-        print("  score.py: " + scorer_line(path))
+        print("  score.py: " + scorer_line(path, corpus))
     return 0
 
 
