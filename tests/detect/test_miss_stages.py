@@ -56,6 +56,21 @@ def test_a_pair_the_scorer_turns_down_is_lost_at_the_scorer() -> None:
     assert miss.scope == "cross_turn"
 
 
+def test_a_miss_carries_the_labels_method_and_scope_beside_the_detectors() -> None:
+    labelled = Labelled(
+        name=_RESTATED.name,
+        transcript=_RESTATED.transcript,
+        duplicates=_RESTATED.duplicates,
+        negatives=_RESTATED.negatives,
+        source=_RESTATED.source,
+        detail={frozenset({"m2", "m4"}): ("containment", "cross_turn")},
+    )
+    (miss,) = stages([labelled], _scorer(-10.0))
+    assert miss.labelled == ("containment", "cross_turn")
+    (unlabelled,) = stages([_RESTATED], _scorer(-10.0))
+    assert unlabelled.labelled == ("", "")
+
+
 def test_a_pair_the_scorer_takes_is_no_miss() -> None:
     assert stages([_RESTATED], _scorer(10.0)) == []
 

@@ -284,6 +284,8 @@ class Labelled:
     duplicates: frozenset[frozenset[str]]
     negatives: frozenset[frozenset[str]]
     source: str
+    detail: Mapping[frozenset[str], tuple[str, str]] = field(default_factory=dict)
+    """Each labelled duplicate's (method, scope) as the labels give them (empty if none)."""
 
 
 Rows = tuple[NDArray[np.float64], NDArray[np.float64]]
@@ -394,6 +396,10 @@ def load_corpus(corpus: Path) -> list[Labelled]:
                 duplicates=frozenset(frozenset(p) for p in label["duplicates"]),
                 negatives=frozenset(frozenset(p) for p in label["hard_negatives"]),
                 source=corpus.name,
+                detail={
+                    frozenset(d["pair"]): (d.get("method", ""), d.get("scope", ""))
+                    for d in label.get("duplicate_detail", [])
+                },
             )
         )
     return out

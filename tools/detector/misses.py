@@ -74,17 +74,20 @@ class Miss:
 
     transcript: str
     pair: tuple[str, str]
+    """The two message ids, in order."""
     corpus: str = ""
     """The transcript's corpus (its folder's name)."""
-    """The two message ids, in order."""
     stage: str
     """``no candidate``, ``excused: closing``, ``excused: RULE``, ``scored`` or
     ``finding stage``."""
     probability: float | None = None
     """The scorer's probability (None: no candidate)."""
     method: str = ""
-    """How the claim rules said the later message restates the earlier."""
+    """How the claim rules said the later message restates the earlier (the detector's method;
+    "" when no candidate)."""
     scope: str = ""
+    labelled: tuple[str, str] = ("", "")
+    """The pair's method and scope as its labels give them."""
     rule: str = ""
     """The first stated rule that fires on the pair ("" when none), whatever the scorer says:
     for an excused miss the one that loses it; for a scored miss, one that would lose it too."""
@@ -250,9 +253,16 @@ def stages(
     for item, pair, decision in missed:
         order = tuple(sorted(pair, key=_position(item)))
         ids = (order[0], order[1])
+        labelled = item.detail.get(pair, ("", ""))
         if decision is None:
             out.append(
-                Miss(transcript=item.name, corpus=item.source, pair=ids, stage="no candidate")
+                Miss(
+                    transcript=item.name,
+                    corpus=item.source,
+                    pair=ids,
+                    stage="no candidate",
+                    labelled=labelled,
+                )
             )
             continue
         candidate, features, rule = decision.pair, decision.features, decision.rule
@@ -276,6 +286,7 @@ def stages(
                 probability=round(probability, 4),
                 method=candidate.found.method,
                 scope=candidate.scope,
+                labelled=labelled,
                 rule=rule,
                 pulling=pulling,
             )
@@ -344,6 +355,8 @@ def main() -> None:
                     "probability": miss.probability,
                     "method": miss.method,
                     "scope": miss.scope,
+                    "labelled_method": miss.labelled[0],
+                    "labelled_scope": miss.labelled[1],
                     "rule": miss.rule,
                     "pulling": miss.pulling,
                 }
