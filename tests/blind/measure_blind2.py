@@ -124,6 +124,7 @@ def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> lis
     total: Counter[tuple[str, str]] = Counter()
     hn_hit: Counter[str] = Counter()
     hn_total: Counter[str] = Counter()
+    n_hn = 0
     awk_gold = awk_found = awk_findings = awk_good = 0
     for name, lab in labels["transcripts"].items():
         gold = {frozenset(p) for p in lab["duplicates"]}
@@ -133,6 +134,7 @@ def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> lis
         n_pred += len(got)
         n_gold += len(gold)
         hn_fp += len((got - gold) & hns)
+        n_hn += len(hns)
         other_fp += len(got - gold - hns)
         if not gold:
             clean_fp += len(got)
@@ -156,7 +158,7 @@ def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> lis
     f1 = 2 * p * r / (p + r) if p + r else 0.0
     lines = [
         f"duplicates: P {ratio(tp, n_pred)}  R {ratio(tp, n_gold)}  F1 {f1:.2f}",
-        f"false positives: {hn_fp} on labelled hard negatives (of {sum(hn_total.values())}),"
+        f"false positives: {hn_fp} on labelled hard negatives (of {n_hn}),"
         f" {other_fp} on unlabelled pairs",
         f"clean transcripts: {clean_fp} flagged pairs on {clean_bot} bot messages"
         f" ({1000 * clean_fp / clean_bot if clean_bot else 0:.1f} per 1,000)",
@@ -164,12 +166,15 @@ def score(report: dict[str, Any], labels: dict[str, Any], clean_bot: int) -> lis
     ]
     for dim in ("scope", "method", "kind"):
         keys = sorted(k for k in total if k[0] == dim)
+        if not keys:  # the labels give no such detail
+            continue
         parts = "  ".join(f"{k[1]} {hit[k]}/{total[k]}" for k in keys)
         lines.append(f"recall by {dim}: {parts}")
-    lines.append(
-        "hard negatives flagged by kind: "
-        + "  ".join(f"{k} {hn_hit[k]}/{hn_total[k]}" for k in sorted(hn_total))
-    )
+    if hn_total:
+        lines.append(
+            "hard negatives flagged by kind: "
+            + "  ".join(f"{k} {hn_hit[k]}/{hn_total[k]}" for k in sorted(hn_total))
+        )
     return lines
 
 
