@@ -10,6 +10,7 @@ other repeat, exact ones included, is left to the learned scorer (:mod:`harness.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from harness.detect._around import _ASK_TURNS, _CLOSING, _verbatim
@@ -26,6 +27,7 @@ from harness.detect._users import (
 from harness.detect.acts import greeting, message_acts
 from harness.detect.choices import (
     accepted_offer,
+    accepted_option,
     asks_to_confirm_again,
     offers_same_again,
     restated_part,
@@ -108,7 +110,13 @@ def only_closes(entry: Entry) -> bool:
     return entry.small and message_acts(text) <= _CLOSING and not greeting(text)
 
 
-def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _Users) -> bool:
+def confirms_choice(
+    other: Entry,
+    entry: Entry,
+    found: Restatement,
+    users: _Users,
+    entries: Sequence[Entry],
+) -> bool:
     """The earlier message asked the user something (a question, or a confirmation request
     without a question mark: "Please verify the following: ..."), the user answered, and the
     later message confirms it or reports how it went, done or failed (by its dialogue acts): a
@@ -119,7 +127,10 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
     below the answer to something new: an outcome restates what was picked, not all of it. A
     later message that keeps only the option the user picked from the earlier one's list
     (:func:`keeps_the_pick`) confirms it or reports it whatever acts the tagger reads in it
-    ("Booked: Luna, T4 blood draw, Thursday, July 16 at 4:30 pm" is read as informing only)."""
+    ("Booked: Luna, T4 blood draw, Thursday, July 16 at 4:30 pm" is read as informing only); so
+    does a later message that reports done an option the earlier one stated, the last bot
+    message before the user's go-ahead (:func:`~.choices.accepted_option`; ``entries``: the
+    conversation's bot messages so far, in order)."""
     if found.method == "exact":
         return False
     turn, later_turn = other.message.turn, entry.message.turn
@@ -128,6 +139,12 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
         return False
     between = users.spanning(turn, later_turn)
     kept = keeps_the_pick(other.text, entry.text, users, turn, later_turn)
+    # an option stated, a go-ahead right after it, then "Booked ✓ ...": the outcome of the choice
+    kept = kept or (
+        later_turn == turn + 1
+        and _last_of_turn(other, entries)
+        and accepted_option(other.text, between, entry.message.text)
+    )
     if (
         not later_acts & _DONE
         and not kept
@@ -147,6 +164,12 @@ def confirms_choice(other: Entry, entry: Entry, found: Restatement, users: _User
         return False  # neither asked, nor an option the user picked by its values, then done
     restated = restated_part(found, entry.message.text)
     return not asks_to_confirm_again(other.text, entry.text, restated, between)
+
+
+def _last_of_turn(entry: Entry, entries: Sequence[Entry]) -> bool:
+    """No bot message of ``entries`` (in order) follows ``entry`` in its turn."""
+    at = bisect_right(entries, entry.index, key=lambda e: e.index)
+    return at >= len(entries) or entries[at].message.turn != entry.message.turn
 
 
 def keeps_the_pick(

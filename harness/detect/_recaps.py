@@ -22,10 +22,11 @@ from functools import lru_cache
 from harness.detect._candidates import Entry
 from harness.detect._features import _capitalised
 from harness.detect._users import _User
+from harness.detect._wording import rewordings
 from harness.detect.acts import message_acts
 from harness.detect.choices import asks_confirmation
 from harness.detect.restate import Restatement
-from harness.text import analyse, analysed_part, normalise, split_sentences
+from harness.text import Claim, analyse, analysed_part, normalise, split_sentences
 from harness.text._acknowledge import acknowledgement
 
 __all__: list[str] = []
@@ -99,13 +100,15 @@ def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_Us
     """``entry`` restates ``other`` (``found``) by the claim rules (a near miss, of score 0, is
     no restatement) and says itself it says something again (the caller asks
     :func:`says_again`), no user message in between (``between``) asked for a summary or a
-    reminder, no restated claim names another item in the same words, and ``entry`` asks the
-    user nothing to confirm."""
+    reminder, no restated claim names another item in the same words or updates the earlier one
+    (:func:`_moves_on`), and ``entry`` asks the user nothing to confirm."""
     if found.score <= 0.0 or not found.matches:
         return False
     if any(_ASKS_SUMMARY.search(u.text) for u in between):
         return False
     if _another_name(found, other.message.text, entry.message.text):
+        return False
+    if any(_moves_on(match.earlier, match.later) for match in found.matches):
         return False
     # A summary that asks the user to confirm or offers to act ("Just to sum up before I book:
     # ... Shall I go ahead?") asks something: the scorer decides it, as any confirmation request.
@@ -136,3 +139,66 @@ def _another_name(found: Restatement, earlier: str, later: str) -> bool:
         ):
             return True
     return False
+
+
+_ADDITIVE = re.compile(r"\b(?:also|as well(?! as)|likewise)\b|\btoo\b(?=\s*(?:[,.;:!)]|$))", re.I)
+"""The additive particles of English ("the café also opens at 07:45", "... at 07:45 too"): what
+the clause says holds of one more item, not again of the same one."""
+_CHANGE = re.compile(
+    r"\b(?:now|instead|rather than|no longer|any more|anymore"
+    r"|moved|changed|switched|rescheduled|updated|replaced)\b",
+    re.IGNORECASE,
+)
+"""The markers of a change of state in English ("is now on Friday", "instead of Thursday",
+"moved to 17:15"): a closed class of adverbs and the verbs of moving a value."""
+_OLD = re.compile(
+    r"\b(?:instead of|rather than|no longer|(?:moved|changed|switched|rescheduled) from)\b", re.I
+)
+"""Words that name a value as the old one ("instead of Thursday", "moved from 10:00")."""
+
+
+def _moves_on(earlier: Claim, later: Claim) -> bool:
+    """The later claim says of another item what the earlier one says (an additive particle the
+    earlier lacks, after a word the earlier claim does not use, nor a learned rewording of one
+    (:func:`~._wording.rewordings`), while a word of the earlier claim is gone from the later
+    one: "the sauna also opens at 06:30" after "the pool opens at 06:30"; not "Chef Ming's is
+    also nice" after "a nice place called Chef Ming's", nor a relay "the clinic also says your
+    appointment is ..."), or gives the same item a new value (a change marker the earlier lacks,
+    and a new value of a kind the earlier claim states, whose earlier value is gone from the
+    later claim or named as the old one: "now on Friday 15 May instead of Thursday 14 May"). A
+    recap says again what holds; an update or another item's news is no restatement of it."""
+    first, second = earlier.span.text, later.span.text
+    additive = _ADDITIVE.search(second)
+    if additive is not None and not _ADDITIVE.search(first):
+        # what the particle's clause is about: the words before it, less a recap's lead-in
+        head = second[: additive.start()]
+        lead = _LEADS.search(head)
+        if lead is not None:
+            head = head[lead.end() :]
+        table = rewordings()
+        # a swap, not an addition: a word the earlier claim lacks (nor a learned rewording of
+        # one) stands where a word of the earlier claim is gone ("the café" for "the range"); a
+        # relay adds its source or a preamble ("the clinic also says ...") and drops nothing
+        if any(
+            table.get(w, frozenset()).isdisjoint(earlier.words)
+            for w in analyse(head).words - earlier.words
+        ) and any(
+            table.get(w, frozenset()).isdisjoint(later.words) for w in earlier.words - later.words
+        ):
+            return True
+    if not _CHANGE.search(second) or _CHANGE.search(first):
+        return False
+    # a value replaced: a kind the later claim states a new value of, whose earlier value is gone
+    # from the later claim or named there as the old one ("instead of Thursday"); an added value
+    # beside the same one ("now opens at 06:30 ... until 22:00") replaces nothing
+    kinds = {fact.partition(":")[0] for fact in earlier.facts}
+    new = {f.partition(":")[0] for f in later.facts if f not in earlier.facts} & kinds
+    gone = any(f not in later.facts and f.partition(":")[0] in new for f in earlier.facts)
+    return bool(new) and (gone or _OLD.search(second) is not None)
+
+
+def moves_on(found: Restatement) -> bool:
+    """Every claim pair of ``found`` speaks of another item or gives a new value
+    (:func:`_moves_on`): the later message is news, not a restatement, whatever the scorer
+    reads."""
+    return bool(found.matches) and all(_moves_on(m.earlier, m.later) for m in found.matches)

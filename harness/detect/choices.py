@@ -23,6 +23,7 @@ from harness.text import Analysis, analyse, normalise, split_sentences, stem
 
 __all__ = [
     "accepted_offer",
+    "accepted_option",
     "asks_to_confirm_again",
     "confirms_new_request",
     "offers_another",
@@ -144,6 +145,100 @@ def accepted_offer(earlier: str, between: Sequence[UserLike], later: str) -> boo
     # "great" after a report of what was done acknowledges it; an offer beside the report
     # still takes the "yes".
     return sentence_asks(earlier, _OFFERS_TO_ACT)
+
+
+def accepted_option(earlier: Analysis, between: Sequence[UserLike], later: str) -> bool:
+    """The earlier message stated an option with its values (acts ``OFFER`` or ``INFORM``), asked
+    nothing and reported nothing done ("Ines has one slot left: Thursday 14 May at 11:00,
+    £85."), the user's one reply was a go-ahead
+    (:func:`go_ahead`: "book it", "switch to basic"), and the later message opens by saying it
+    was done (:func:`reports_done`: "Booked ✓ ...", "All set: ...") and asks nothing: it reports
+    the outcome of the user's choice, whatever the act tagger reads in it."""
+    if len(between) != 1 or "?" in later or "?" in earlier.text or not earlier.facts:
+        return False
+    if not go_ahead(between[0].norm, earlier) or not reports_done(later):
+        return False
+    # an option offered or stated, not yet done ("I've reset your password" is done already)
+    return bool(message_acts(earlier.text) & _STATES) and not reports_done(earlier.text)
+
+
+_STATES = frozenset({"OFFER", "INFORM"})
+"""Acts of a message that offers or states an option."""
+_GO_AHEAD_WORDS = 6
+"""At most this many words in a go-ahead: a longer reply asks for more than the option."""
+
+
+def go_ahead(reply: str, earlier: Analysis) -> bool:
+    """A short reply (normalised) that accepts what the earlier message stated: assent
+    (:data:`_YES`) and, after it, nothing or one imperative whose other content words the earlier
+    message uses ("book it", "take both", "switch to basic", "sounds good, book me in"). No
+    negation, no question, no value of its own (a new value is a new request)."""
+    words = reply.split()
+    if not words or len(words) > _GO_AHEAD_WORDS or _NO.search(reply):
+        return False
+    if _QUESTION_WORDS.match(reply) or any(c.isdigit() for c in reply):
+        return False
+    if _ASKS_MORE.search(reply):
+        return False  # "tell me more", "check it": a request for more, not an acceptance
+    assent = _YES.match(reply)
+    rest = reply[assent.end() :].split() if assent else words
+    if assent and _GO_AHEAD.search(reply) and not rest[1:]:
+        return True  # "go ahead", "yes please"
+    # a verb and what it acts on ("book it", "switch to basic"): "great, thanks" accepts nothing
+    if len(rest) < 2 or _NOT_A_VERB.fullmatch(rest[0]) or rest[0] in _IRREGULAR_DONE:
+        return False
+    verb = stem(rest[0])
+    # "one" of "take that one" is a pro-form, not a word the offer must use
+    return analyse(" ".join(rest)).words - {verb, "one"} <= earlier.words
+
+
+_GO_AHEAD = re.compile(r"\b(?:go ahead|please|proceed)\b")
+"""An assent that asks for the thing to be done ("go ahead", "yes please", "please do"); "ok" or
+"great" alone may only acknowledge what was said."""
+_ASKS_MORE = re.compile(
+    r"\b(?:tell|show|explain|describe|check|remind|resend|repeat|say|read|list|look|see"
+    r"|find|search|compare|more|details?|info|information|again|later)\b"
+)
+"""A reply that asks to be told, shown or sent something (the verbs of showing, telling and
+looking a thing up, and "more", "details", "again", "later"): it asks for more, it does not
+accept (a closed class of English; the verbs of doing and booking are the go-aheads)."""
+_NOT_A_VERB = re.compile(
+    r"the|an?|this|that|these|those|my|your|our|its|i|we|you|it|they|he|she|thanks?|cheers"
+    r"|\w+(?<!e)ed"
+)
+"""Words that do not open an imperative: the articles, the demonstratives, the possessives, the
+subject pronouns, thanks and a past form ("got it", "noted"; not "proceed")."""
+_QUESTION_WORDS = re.compile(
+    r"(?:what|when|where|which|who|whose|why|how)\b|(?:is|are|was|can|could|do|does|did|will"
+    r"|would|should|shall)\s+(?:you|i|we|there|they|he|she)\b"
+    r"|(?:is|are|was|can|could|will|would|should)\s+(?:it|that|this)\b"
+)
+"""A reply that opens as a question (normalised text has no question mark to read); "do it"
+opens an imperative."""
+_DONE_HEAD = re.compile(r"^\W*((?:[\w'’-]+\s+){0,2}[\w'’-]+)\s*(?:[:!✓✔—–.]|\s-\s)")
+"""The first words of a message, up to three, before a colon, a tick, a dash or a full stop."""
+_IRREGULAR_DONE = frozenset(
+    {"done", "set", "sent", "bought", "got", "made", "paid", "put", "taken", "given"}
+)
+"""Past participles of English's common irregular verbs of getting a thing done (the regular
+ones end in "-ed", not "-eed": "need", "indeed")."""
+
+
+_REPORTS = _NOTIFY | {"CONFIRM"}
+"""Acts of a message that reports what was done (SGD's bots confirm a booking as they make it)."""
+
+
+def reports_done(text: str) -> bool:
+    """The message opens with a heading of up to three words that holds a past participle
+    ("Booked ✓", "All set:", "You're booked ✓", "Done:"), or the act tagger reads an outcome or a
+    confirmation in it: it reports what was done."""
+    head = _DONE_HEAD.match(text)
+    if head is not None and any(
+        (w.endswith("ed") and not w.endswith("eed")) or w in _IRREGULAR_DONE
+        for w in head.group(1).lower().split()
+    ):
+        return True
+    return bool(message_acts(text) & _REPORTS)
 
 
 def sentence_asks(text: str, acts: frozenset[str]) -> bool:

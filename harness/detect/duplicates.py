@@ -46,7 +46,7 @@ from harness.detect._candidates import (
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._meanwhile import Meanwhile, beside
-from harness.detect._recaps import _recap
+from harness.detect._recaps import _recap, moves_on
 from harness.detect._screen import WORDING_FREE, screen, unworded_features, worded
 from harness.detect._updates import new_state
 from harness.detect._users import _User, _Users
@@ -215,7 +215,7 @@ def compare_entry(
                 or recapped
             )
             and not asked_again(features, other, entry, users, found, context[1])
-            and not confirms_choice(other, entry, found, users)
+            and not confirms_choice(other, entry, found, users, index.entries)
             and not (
                 not recapped
                 and offers_another(
@@ -229,6 +229,7 @@ def compare_entry(
             and not confirms_new_request(other.text, entry.text, found)
             and not swapped_words(other.message.text, entry.message.text)
             and not new_state(other.text, entry.text, replied=around.replied)
+            and not moves_on(found)
         )
         if record is not None:
             record.append((Pair(other, entry, scope, found), features))
