@@ -59,9 +59,12 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # Tenth session's refit ("restated aside", s41-recall; the helper's look 08:41 UTC, the
     # lead's floor run 09:04 UTC, aggregates only): 60 -> 59 found, 14 -> 10 false positives,
     # 11 -> 9 hard negatives (recorded as one pair lost).
+    # The narrowed news and accepted-option rules (s57-update; the lead's look 2026-12-05 04:38
+    # UTC, the idea's second on this set, aggregates only): 10 -> 8 false positives, 9 -> 7 hard
+    # negatives, the same 59 found.
     assert measured.found >= 59, measured
-    assert measured.reported - measured.found <= 10, measured
-    assert measured.hard_negatives <= 9, measured
+    assert measured.reported - measured.found <= 8, measured
+    assert measured.hard_negatives <= 7, measured
 
 
 @pytest.mark.skipif(
@@ -71,6 +74,7 @@ def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured = _measure(tmp_path, semantic=True)
     # Ninth session's refit: 62 -> 64 found, 12 -> 14 false positives, 10 -> 12 hard negatives.
     # Tenth session's refit: 64 -> 63 found, 14 -> 12 false positives, 12 -> 10 hard negatives.
+    # s57-update (same look): 12 -> 10 false positives, 10 -> 8 hard negatives, 64 found.
     assert measured.found >= 63, measured
-    assert measured.reported - measured.found <= 12, measured
-    assert measured.hard_negatives <= 10, measured
+    assert measured.reported - measured.found <= 10, measured
+    assert measured.hard_negatives <= 8, measured

@@ -40,16 +40,17 @@ def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 86, r
     assert r["tp"] >= 64, r["tp"]
-    assert r["fp"] <= 4, r["fp"]
-    assert r["hardneg_fp"] <= 3, r["hardneg_fp"]
+    # The narrowed news and accepted-option rules (s57-update): 4 -> 2, hard negatives 3 -> 1.
+    assert r["fp"] <= 2, r["fp"]
+    assert r["hardneg_fp"] <= 1, r["hardneg_fp"]
 
 
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
     assert r["tp"] >= 65, r["tp"]
-    assert r["fp"] <= 10, r["fp"]
-    assert r["hardneg_fp"] <= 6, r["hardneg_fp"]
+    assert r["fp"] <= 8, r["fp"]  # 10 -> 8, hard negatives 6 -> 4 (s57-update)
+    assert r["hardneg_fp"] <= 4, r["hardneg_fp"]
 
 
 def test_the_corpus_on_disk_is_what_its_builder_writes_and_validates() -> None:

@@ -49,16 +49,17 @@ def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 90, r
     assert r["tp"] >= 71, r["tp"]
-    assert r["fp"] <= 8, r["fp"]
-    assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
+    # The narrowed news and accepted-option rules (s57-update): 8 -> 7, hard negatives 7 -> 6.
+    assert r["fp"] <= 7, r["fp"]
+    assert r["hardneg_fp"] <= 6, r["hardneg_fp"]
 
 
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
     assert r["tp"] >= 72, r["tp"]
-    assert r["fp"] <= 7, r["fp"]
-    assert r["hardneg_fp"] <= 7, r["hardneg_fp"]
+    assert r["fp"] <= 6, r["fp"]  # 7 -> 6, hard negatives 7 -> 6 (s57-update)
+    assert r["hardneg_fp"] <= 6, r["hardneg_fp"]
 
 
 def test_the_corpus_on_disk_is_what_its_builder_writes_and_validates() -> None:
