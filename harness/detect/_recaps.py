@@ -194,7 +194,16 @@ def _moves_on(earlier: Claim, later: Claim) -> bool:
     kinds = {fact.partition(":")[0] for fact in earlier.facts}
     new = {f.partition(":")[0] for f in later.facts if f not in earlier.facts} & kinds
     gone = any(f not in later.facts and f.partition(":")[0] in new for f in earlier.facts)
-    return bool(new) and (gone or _OLD.search(second) is not None)
+    if not new:
+        return False
+    if gone:
+        return True
+    named = _OLD.search(second)
+    if named is None:
+        return False
+    # the earlier claim's own value named as the old one, not some older value beside it
+    tail = analyse(second[named.end() :]).facts
+    return any(f in tail for f in earlier.facts if f.partition(":")[0] in new)
 
 
 def moves_on(found: Restatement) -> bool:

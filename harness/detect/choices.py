@@ -156,12 +156,15 @@ def accepted_option(earlier: Analysis, between: Sequence[UserLike], later: str) 
     the outcome of the user's choice, whatever the act tagger reads in it."""
     if len(between) != 1 or "?" in later or "?" in earlier.text or not earlier.facts:
         return False
+    if _STILL_OFFERS.search(later):
+        return False  # "Sure, I can book ...": the option offered again, not its outcome
     if not go_ahead(between[0].norm, earlier) or not reports_done(later):
         return False
     # an option offered or stated, not yet done ("I've reset your password" is done already)
     return bool(message_acts(earlier.text) & _STATES) and not reports_done(earlier.text)
 
 
+_STILL_OFFERS = re.compile(r"\b(?:I|we)\s+(?:can|could)\b", re.I)
 _STATES = frozenset({"OFFER", "INFORM"})
 """Acts of a message that offers or states an option."""
 _GO_AHEAD_WORDS = 6
@@ -188,10 +191,32 @@ def go_ahead(reply: str, earlier: Analysis) -> bool:
     if len(rest) < 2 or _NOT_A_VERB.fullmatch(rest[0]) or rest[0] in _IRREGULAR_DONE:
         return False
     verb = stem(rest[0])
+    if rest[0] in _STOPS and verb not in earlier.words:
+        return False  # "cancel it", "forget it": a refusal, not an acceptance
     # "one" of "take that one" is a pro-form, not a word the offer must use
     return analyse(" ".join(rest)).words - {verb, "one"} <= earlier.words
 
 
+_STOPS = frozenset(
+    {
+        "cancel",
+        "forget",
+        "leave",
+        "skip",
+        "drop",
+        "undo",
+        "stop",
+        "hold",
+        "pause",
+        "scrap",
+        "ditch",
+        "ignore",
+        "wait",
+        "delete",
+        "remove",
+        "hang",
+    }
+)
 _GO_AHEAD = re.compile(r"\b(?:go ahead|please|proceed)\b")
 """An assent that asks for the thing to be done ("go ahead", "yes please", "please do"); "ok" or
 "great" alone may only acknowledge what was said."""
@@ -204,6 +229,7 @@ looking a thing up, and "more", "details", "again", "later"): it asks for more, 
 accept (a closed class of English; the verbs of doing and booking are the go-aheads)."""
 _NOT_A_VERB = re.compile(
     r"the|an?|this|that|these|those|my|your|our|its|i|we|you|it|they|he|she|thanks?|cheers"
+    r"|and|any|so|then|just|or|still"
     r"|\w+(?<!e)ed"
 )
 """Words that do not open an imperative: the articles, the demonstratives, the possessives, the
@@ -225,7 +251,10 @@ ones end in "-ed", not "-eed": "need", "indeed")."""
 
 
 _REPORTS = _NOTIFY | {"CONFIRM"}
-"""Acts of a message that reports what was done (SGD's bots confirm a booking as they make it)."""
+"""Acts of a message that may report what was done. SGD's ``CONFIRM`` asks the user to confirm
+before the service is called, but the tagger also gives it to outcomes worded as a confirmation
+("Pavel is on his way for 16:30 today"), so it counts here; an offer made again ("I can ...") is
+refused before (:func:`accepted_option`)."""
 
 
 def reports_done(text: str) -> bool:

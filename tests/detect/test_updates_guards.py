@@ -184,6 +184,11 @@ def test_a_go_ahead(reply: str) -> None:
         "remind me later",
         "book it with marco",  # a word the option does not use: another request
         "what is it",  # a question
+        "cancel it",  # a refusal: a verb of stopping the offer does not use
+        "forget it",
+        "leave it",
+        "and now",  # a conjunction opens no imperative
+        "any news on it",
     ],
 )
 def test_no_go_ahead(reply: str) -> None:
@@ -209,3 +214,30 @@ def test_the_rule_reads_only_the_last_bot_message_before_the_go_ahead() -> None:
     assert ("m2", "m5") in pairs(duplicates(*lines))
     lines = [lines[0], lines[1], lines[3], lines[4]]
     assert ("m2", "m4") not in pairs(duplicates(*lines))
+
+
+def test_a_verb_of_stopping_the_offer_itself_uses_is_a_go_ahead() -> None:
+    # "cancel" is the option here: the user accepts the cancellation offered
+    offer = analyse("I can cancel your Friday 12 June lesson at 17:00 with no fee.")
+    assert go_ahead(analyse("cancel it").norm, offer)
+
+
+def test_the_option_offered_again_after_a_go_ahead_is_no_outcome() -> None:
+    # "Sure, I can book ...": the same offer restated, nothing done yet
+    offer = analyse("I can book a table for two at Osteria Lupa on Friday at 19:30.")
+    later = "Sure, I can book a table for two at Osteria Lupa on Friday at 19:30."
+    assert not accepted_option(offer, [analyse("go ahead")], later)
+
+
+def test_a_reminder_naming_an_older_value_than_the_earlier_claims_is_no_update() -> None:
+    # the earlier claim already held 14:30; "instead of 10:00" names an older value, so the
+    # reminder restates the earlier claim
+    assert not _news(
+        "Your call with Jonas is at 14:30 on Tuesday 9 June.",
+        "Reminder: your call with Jonas is now at 14:30 on Tuesday 9 June instead of 10:00.",
+    )
+    # the earlier claim's own value named as the old one: news
+    assert _news(
+        "Your call with Jonas is at 10:00 on Tuesday 9 June.",
+        "Reminder: your call with Jonas is now at 14:30 on Tuesday 9 June instead of 10:00.",
+    )
