@@ -532,13 +532,18 @@ def _turn_matching(
 
 
 def _asking(requests: Sequence[DeclaredRequest]) -> int:
-    """How many of a segmented message's requests ask for an answer (:func:`needs_answer`),
-    counted up to two: the turn is matched from two on (the rest are read, if at all, when the
-    result is)."""
+    """Whether two of a segmented message's requests ask for an answer (:func:`needs_answer`):
+    2 when they do (the turn is matched), else less. The count stops at two, and once the
+    requests left could not make two (most messages of two requests that open with thanks or a
+    yes); the others are read, if at all, when the turn's result is."""
     if len(requests) < 2:
         return len(requests)  # one request is judged alone, whether it asks or not
     count = 0
+    left = len(requests)
     for r in requests:
+        if count + left < 2:
+            break  # the rest cannot make two
+        left -= 1
         if needs_answer(r.text):
             count += 1
             if count == 2:

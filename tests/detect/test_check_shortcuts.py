@@ -34,6 +34,7 @@ from harness.detect.answers import (
 )
 from harness.detect.missed import (
     DeclaredRequest,
+    _asking,
     _made,
     _match,
     _only_gives_up,
@@ -393,3 +394,22 @@ def test_turn_matchings_made_through_their_slots_equal_plain_ones() -> None:
         plain = _TurnMatching(requests=requests, declared=False, alone=alone, matched=matched)
         fast = _made(requests, False, alone, matched)
         assert fast == plain and repr(fast) == repr(plain)
+
+
+def _count_stops_where_it_may(message: str) -> None:
+    requests = _segmented(message)
+    asking = sum(1 for r in requests if needs_answer(r.text))
+    assert (_asking(requests) > 1) == (asking > 1)
+    if len(requests) > 1:
+        assert _asking(requests) <= min(asking, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MESSAGE)
+def test_the_count_of_requests_asking_stops_where_it_may_on_random_text(message: str) -> None:
+    _count_stops_where_it_may(message)
+
+
+def test_the_count_of_requests_asking_stops_where_it_may_on_sgd_turns() -> None:
+    for message, _ in _sgd_turns():
+        _count_stops_where_it_may(message)
