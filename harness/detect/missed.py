@@ -494,10 +494,10 @@ class _TurnMatching:
         out."""
         if self.matched is not None:
             missing = self.matched.missing(meanings)
-        else:
+        elif self.alone:
             missing = self.alone
-            if not missing:
-                return {}  # most turns: nothing left out
+        else:
+            return {}  # most turns: nothing left out
         return {
             i: sure
             for i, sure in missing.items()
