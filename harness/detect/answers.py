@@ -348,26 +348,8 @@ class AnswerMatcher:
                     x = pairs[j]
                     if x[_AT["best"]] and x[_AT["misses_distinctive"]] and not p[i][j]:
                         p[i][j] = self._probability(x)
-        cut = [j for j, claim in enumerate(claims) if wholes is not None and wholes[j] != claim]
-        if cut and wholes is not None:
-            sentences = sorted({wholes[j] for j in cut})
-            # A whole sentence that shares no word with any request says nothing its parts do
-            # not ("located at 860 Willow Street and can be contacted at 408-289-8879").
-            # (read by the rules of _may_answer and _distinct_leads only: no dialogue acts)
-            whole = pair_features(requests, sentences, self.associations, with_acts=False)
-            whole_leads = _distinct_leads(requests, sentences, whole, self.associations)
-            allowed = [
-                [
-                    _may_answer(x) or (i, j) in whole_leads or bool(x[_AT["claim_unclaimed"]])
-                    for j, x in enumerate(row)
-                ]
-                for i, row in enumerate(whole)
-            ]
-            at = {sentence: k for k, sentence in enumerate(sentences)}
-            for row, own, may in zip(p, features, allowed, strict=True):
-                for j in cut:
-                    if not may[at[wholes[j]]] and own[j][_AT["claim_unclaimed"]]:
-                        row[j] = 0.0
+        if wholes is not None:
+            _held_to_wholes(p, requests, claims, wholes, features, self.associations)
         return p
 
     def _probability(self, x: Sequence[float]) -> float:
@@ -462,6 +444,57 @@ def _may_answer(x: Sequence[float]) -> bool:
         x[_AT["own_kind"]]
         or (x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > ASSOCIATED)
     )
+
+
+def _held_to_wholes(
+    p: list[list[float]],
+    requests: Sequence[str],
+    claims: Sequence[str],
+    wholes: Sequence[str],
+    features: Sequence[Sequence[Sequence[float]]],
+    table: Associations,
+) -> None:
+    """A part cut from a sentence (``wholes[j]``) that shares no word with any request answers
+    only the requests its whole sentence may answer (:func:`_wholes_allow`): ``p`` set to 0 in
+    place for the others. A whole sentence that shares no word with any request says nothing its
+    parts do not ("located at 860 Willow Street and can be contacted at 408-289-8879").
+
+    Whether a part shares a word with some request is the same in every row (the
+    ``claim_unclaimed`` feature), and each whole sentence is read on its own, so only the
+    sentences of such parts are read (most parts share a word with some request)."""
+    unclaimed = _AT["claim_unclaimed"]
+    cut = [
+        j
+        for j, claim in enumerate(claims)
+        if features and wholes[j] != claim and features[0][j][unclaimed]
+    ]
+    if not cut:
+        return
+    allowed = _wholes_allow(requests, sorted({wholes[j] for j in cut}), table)
+    for i, row in enumerate(p):
+        for j in cut:
+            if not allowed[wholes[j]][i]:
+                row[j] = 0.0
+
+
+def _wholes_allow(
+    requests: Sequence[str], sentences: Sequence[str], table: Associations
+) -> dict[str, list[bool]]:
+    """Per whole sentence, whether it may answer each request: by the rules of
+    :func:`_may_answer` and :func:`_distinct_leads`, or as a sentence that shares no word with any
+    request. Each sentence's answer reads only that sentence and the requests (not the other
+    sentences), and neither rule reads the dialogue acts, so the features are made without the
+    act tagger."""
+    whole = pair_features(requests, sentences, table, with_acts=False)
+    leads = _distinct_leads(requests, sentences, whole, table)
+    unclaimed = _AT["claim_unclaimed"]
+    return {
+        sentence: [
+            _may_answer(row[j]) or (i, j) in leads or bool(row[j][unclaimed])
+            for i, row in enumerate(whole)
+        ]
+        for j, sentence in enumerate(sentences)
+    }
 
 
 def _counted_only(

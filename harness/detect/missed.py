@@ -483,48 +483,72 @@ class _TurnMatching:
 
     requests: Sequence[DeclaredRequest]
     declared: bool
-    optional: set[int]
-    """The requests that ask for no answer, matched but never reported."""
     alone: dict[int, float] | None
     """One request to judge: whether only an apology for it was said (None: several)."""
     matched: _Matched | None
     """Several: the turn's matching."""
 
     def missing(self, meanings: Meanings | None) -> dict[int, float]:
-        """:func:`_missing`'s result, reading ``meanings`` if given."""
+        """:func:`_missing`'s result, reading ``meanings`` if given; the parts of a segmented
+        message that ask for no answer (:func:`~harness.detect.requests.needs_answer`) left
+        out."""
         if self.matched is not None:
             missing = self.matched.missing(meanings)
+        elif self.alone:
+            missing = self.alone
         else:
-            missing = dict(self.alone or {})
+            return {}  # most turns: nothing left out
         return {
             i: sure
             for i, sure in missing.items()
-            if i not in self.optional and (self.declared or needs_answer(self.requests[i].text))
+            if self.declared or needs_answer(self.requests[i].text)
         }
+
+
+@slot_maker(_TurnMatching)
+def _made(
+    requests: Sequence[DeclaredRequest],
+    declared: bool,
+    alone: dict[int, float] | None,
+    matched: _Matched | None,
+) -> _TurnMatching:
+    """``_TurnMatching(requests=requests, ...)``, made through its slots (one per user turn;
+    :func:`~harness.text._records.slot_maker`)."""
+    return _TurnMatching(requests=requests, declared=declared, alone=alone, matched=matched)
 
 
 def _turn_matching(
     requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
 ) -> _TurnMatching:
-    optional = (
-        {i for i, r in enumerate(requests) if not needs_answer(r.text)}
-        if len(requests) > 1 and not declared
-        else set()
-    )
-    alone, several = None, None
-    if len(requests) - len(optional) < 2 and not declared:
-        # One request: whatever the bot said addresses it, unless it said nothing or only that
-        # it could not do it.
-        alone = {
-            i: 1.0
-            for i, r in enumerate(requests)
-            if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
-        }
-    else:
-        several = _match(requests, said)
-    return _TurnMatching(
-        requests=requests, declared=declared, optional=optional, alone=alone, matched=several
-    )
+    if declared or _asking(requests) > 1:
+        return _made(requests, declared, None, _match(requests, said))
+    # One request asking for an answer: whatever the bot said addresses it, unless it said
+    # nothing or only that it could not do it. (A part asking for none is left out when the
+    # turn's result is read: _TurnMatching.missing.)
+    alone = {
+        i: 1.0 for i, r in enumerate(requests) if _only_gives_up(r.text, said) and words_of(r.text)
+    }
+    return _made(requests, declared, alone, None)
+
+
+def _asking(requests: Sequence[DeclaredRequest]) -> int:
+    """Whether two of a segmented message's requests ask for an answer (:func:`needs_answer`):
+    2 when they do (the turn is matched), else less. The count stops at two, and once the
+    requests left could not make two (most messages of two requests that open with thanks or a
+    yes); the others are read, if at all, when the turn's result is."""
+    if len(requests) < 2:
+        return len(requests)  # one request is judged alone, whether it asks or not
+    count = 0
+    left = len(requests)
+    for r in requests:
+        if count + left < 2:
+            break  # the rest cannot make two
+        left -= 1
+        if needs_answer(r.text):
+            count += 1
+            if count == 2:
+                break
+    return count
 
 
 def _matching_of(turn: CheckedTurn) -> _TurnMatching:

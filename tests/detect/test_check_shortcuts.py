@@ -4,7 +4,9 @@ Each shortcut is tested against the plain computation it stands for, on random t
 multi-intent development set's messages and answers (``dev``): the pre-checks in C before the
 patterns (a list's "1", the words of what a request asks), the best of the other requests' values
 read once per sentence, the whole sentences' features without the act tagger, and requests made
-through their slots."""
+through their slots; and, on SGD *train* turns of real text (``sgd-real-train``) and random text,
+the whole sentences read only for the cut parts that need them, each on its own, and the count
+of the requests asking for an answer stopped at two."""
 
 from __future__ import annotations
 
@@ -18,9 +20,30 @@ from hypothesis import strategies as st
 
 from harness.detect import _kinds
 from harness.detect._answer_terms import association, reply_terms, words_of
+from harness.detect._reply_parts import reply_parts
 from harness.detect._request_tokens import _FIRST_ITEM, _GREETED_ITEM
-from harness.detect.answers import FEATURES, _others_best, matcher, pair_features
-from harness.detect.requests import Request, _request, segment_requests
+from harness.detect.answers import (
+    FEATURES,
+    _distinct_leads,
+    _held_to_wholes,
+    _may_answer,
+    _others_best,
+    _wholes_allow,
+    matcher,
+    pair_features,
+)
+from harness.detect.missed import (
+    DeclaredRequest,
+    _asking,
+    _made,
+    _match,
+    _only_gives_up,
+    _segmented,
+    _turn_matching,
+    _TurnMatching,
+)
+from harness.detect.requests import Request, _request, needs_answer, segment_requests
+from harness.text import split_sentences
 from tests.detect.multi_intent import load
 
 _ACTS = {FEATURES.index("claim_closing"), FEATURES.index("claim_asks")}
@@ -230,3 +253,163 @@ def test_every_text_a_named_pattern_matches_holds_a_word_of_its_pre_check(index:
     """As above for both patterns of each ``_ASKS_NAMED`` entry and ``_MAY_NAME``."""
     entry = _kinds._ASKS_NAMED[index // 2]
     _every_match_holds(entry[index % 2], _kinds._MAY_NAME)
+
+
+def _sgd_turns() -> list[tuple[str, str]]:
+    """The SGD *train* turns of real text (the user's message, the bot's real reply)."""
+    return [(record["text"], record["reply"]) for record in load("sgd-real-train")]
+
+
+def _said_ways(message: str, reply: str) -> list[list[str]]:
+    """Replies to a message: the real one, its sentences as messages of their own, nothing, and
+    an apology for not doing it."""
+    sentences = [s.text for s in split_sentences(reply)]
+    return [[reply], sentences, [], [f"Sorry, I could not {message.rstrip('?.!')}."]]
+
+
+def _plain_held_to_wholes(
+    p: list[list[float]],
+    requests: list[str],
+    claims: list[str],
+    wholes: list[str],
+    features: list[list[list[float]]],
+) -> None:
+    """``_held_to_wholes`` as it was: every cut part's sentence read, among all of them, with the
+    act tagger, and each part's ``claim_unclaimed`` read in its own row."""
+    table = matcher().associations
+    unclaimed = FEATURES.index("claim_unclaimed")
+    cut = [j for j, claim in enumerate(claims) if wholes[j] != claim]
+    if not cut:
+        return
+    sentences = sorted({wholes[j] for j in cut})
+    whole = pair_features(requests, sentences, table)
+    leads = _distinct_leads(requests, sentences, whole, table)
+    at = {sentence: k for k, sentence in enumerate(sentences)}
+    for i, row in enumerate(p):
+        for j in cut:
+            k = at[wholes[j]]
+            x = whole[i][k]
+            may = _may_answer(x) or (i, k) in leads or bool(x[unclaimed])
+            if not may and features[i][j][unclaimed]:
+                row[j] = 0.0
+
+
+def test_cut_parts_read_only_the_sentences_they_need_on_sgd_turns() -> None:
+    table = matcher().associations
+    cut = unclaimed = 0
+    for message, reply in _sgd_turns()[:400]:
+        requests = [r.text for r in segment_requests(message)]
+        for said in _said_ways(message, reply)[:2]:
+            found = reply_parts(said)
+            claims = [text for text, _, _, _ in found]
+            wholes = [whole for _, _, _, whole in found]
+            features = pair_features(requests, claims, table, wholes=wholes)
+            plain = [[1.0] * len(claims) for _ in requests]
+            fast = [row[:] for row in plain]
+            _plain_held_to_wholes(plain, requests, claims, wholes, features)
+            _held_to_wholes(fast, requests, claims, wholes, features, table)
+            assert fast == plain
+            parts = [j for j in range(len(claims)) if wholes[j] != claims[j]]
+            cut += len(parts)
+            unclaimed += sum(1 for j in parts if any(row[j] == 0.0 for row in plain))
+    assert cut > 100 and unclaimed > 5  # the rule is read, and sometimes holds a part back
+
+
+def test_each_whole_sentence_is_read_on_its_own_on_sgd_turns() -> None:
+    table = matcher().associations
+    for message, reply in _sgd_turns()[:150]:
+        requests = [r.text for r in segment_requests(message)]
+        sentences = [s.text for s in split_sentences(reply)]
+        together = _wholes_allow(requests, sentences, table)
+        for sentence in sentences:
+            assert _wholes_allow(requests, [sentence], table)[sentence] == together[sentence]
+
+
+def _plain_missing(requests: list[DeclaredRequest], said: list[str]) -> dict[int, float]:
+    """A segmented turn's requests left without an answer, as the check read them before the
+    count of the requests that ask for one stopped at two: every request's need read first."""
+    optional = (
+        {i for i, r in enumerate(requests) if not needs_answer(r.text)}
+        if len(requests) > 1
+        else set()
+    )
+    if len(requests) - len(optional) < 2:
+        missing = {
+            i: 1.0
+            for i, r in enumerate(requests)
+            if i not in optional and _only_gives_up(r.text, said) and words_of(r.text)
+        }
+    else:
+        missing = _match(requests, said).missing(None)
+    return {
+        i: sure
+        for i, sure in missing.items()
+        if i not in optional and needs_answer(requests[i].text)
+    }
+
+
+def test_turns_match_as_when_every_need_was_read_first_on_sgd_turns() -> None:
+    judged = matched = 0
+    for message, reply in _sgd_turns()[:300]:
+        for text in (message, f"{message} Thanks a lot!", f"Thanks! {message}"):
+            requests = _segmented(text)
+            for said in _said_ways(text, reply):
+                fast = _turn_matching(requests, said, declared=False)
+                assert fast.missing(None) == _plain_missing(requests, said)
+                judged += 1
+                matched += fast.matched is not None
+    assert judged > 1000 and 100 < matched < judged
+
+
+_PIECES = [
+    "what time does it open", "thanks", "and", "where is it", "great", ",", "?", ".",
+    "can you book a table", "also", "that sounds good", "how much is it", "ok",
+]  # fmt: skip
+_MESSAGE = st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8).map(" ".join)
+_REPLY = st.sampled_from(
+    [
+        [],
+        ["It opens at 9 am and it costs $20."],
+        ["Sorry, I could not book a table."],
+        ["It is at 12 Oak Road.", "Anything else?"],
+        ["Your table is booked, and it opens at 9 am at 12 Oak Road."],
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_MESSAGE, _REPLY)
+def test_turns_match_as_when_every_need_was_read_first_on_random_text(
+    message: str, said: list[str]
+) -> None:
+    requests = _segmented(message)
+    assert _turn_matching(requests, said, declared=False).missing(None) == _plain_missing(
+        requests, said
+    )
+
+
+def test_turn_matchings_made_through_their_slots_equal_plain_ones() -> None:
+    requests = [DeclaredRequest(text="what time does it open")]
+    for alone, matched in (({0: 1.0}, None), ({}, None), (None, _match(requests, ["At 9."]))):
+        plain = _TurnMatching(requests=requests, declared=False, alone=alone, matched=matched)
+        fast = _made(requests, False, alone, matched)
+        assert fast == plain and repr(fast) == repr(plain)
+
+
+def _count_stops_where_it_may(message: str) -> None:
+    requests = _segmented(message)
+    asking = sum(1 for r in requests if needs_answer(r.text))
+    assert (_asking(requests) > 1) == (asking > 1)
+    if len(requests) > 1:
+        assert _asking(requests) <= min(asking, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MESSAGE)
+def test_the_count_of_requests_asking_stops_where_it_may_on_random_text(message: str) -> None:
+    _count_stops_where_it_may(message)
+
+
+def test_the_count_of_requests_asking_stops_where_it_may_on_sgd_turns() -> None:
+    for message, _ in _sgd_turns():
+        _count_stops_where_it_may(message)
