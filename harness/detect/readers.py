@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._files import read_text
-from harness.detect.activities import TraceAttribution, parse_timestamp
+from harness.detect.activities import TraceAttribution, activity_text, parse_timestamp
 from harness.detect.transcript import Message, PlannedRequest, Role, Transcript, TurnRecord
 from harness.exceptions import ConfigError
 from harness.text._records import slot_maker
@@ -354,6 +354,7 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
         raise ConfigError("the transcript has no message activities", file=file)
 
     transcripts = []
+    textless: list[str] = []
     for conv_id, items in conversations.items():
         transcript = Transcript(conversation=conv_id)
         user_id = _user_id(items, file=file, conversation=conv_id)
@@ -369,7 +370,11 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
                 raw_text = ""
             if not isinstance(raw_text, str):
                 raise fail(index, "must be a string", "text")
+            if activity.get("attachments"):
+                raw_text = activity_text(activity) or raw_text
             activity_id = str(activity.get("id") or f"activity-{index}")
+            if not raw_text.strip():
+                textless.append(activity_id)
             if activity_id in seen:
                 raise fail(index, f"duplicate activity id {activity_id!r}", "id")
             seen.add(activity_id)
@@ -401,7 +406,25 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
                 )
             )
         transcripts.append(transcript)
+    _warn_textless(file, textless)
     return transcripts
+
+
+def _warn_textless(file: str, ids: list[str]) -> None:
+    """Say on standard error that message activities with nothing to read were not checked (an
+    image alone, a card's submitted values): a file's replies are never dropped without a word."""
+    if not ids:
+        return
+    shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+    log.warning(
+        "%s: %d message activit%s neither text nor a card with text, so nothing in %s is "
+        "checked (%s)",
+        file,
+        len(ids),
+        "y has" if len(ids) == 1 else "ies have",
+        "it" if len(ids) == 1 else "them",
+        shown,
+    )
 
 
 def _user_id(
@@ -458,15 +481,19 @@ def _role(sender: dict[str, Any], user_id: str | None) -> Any:
 _DATAVERSE = re.compile(r'\{\s*"activities"\s*:')
 
 
-def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Transcript]:
+def _dataverse(
+    text: str, file: str, *, allow_empty: bool = False, textless: list[str] | None = None
+) -> list[Transcript]:
     """The ``content`` of a ``ConversationTranscript`` row: ``{"activities": [...]}``.
 
     Microsoft documents its activities' keys ("Download conversation transcripts in Power Apps",
     *Content field*): ``from.role`` is 0 for the bot and 1 for the user, ``timestamp`` is in
     seconds since the epoch, ``from.id`` is hashed (so no names). Bot messages are attributed to
     child and connected agents from the orchestrator's plan events (``TraceAttribution``), to
-    ``bot`` otherwise. Only ``message`` activities with text count. A conversation with none is an
-    error, or with ``allow_empty`` (a row of a whole exported table) no transcript.
+    ``bot`` otherwise. Only ``message`` activities with text (or a card with text:
+    :func:`~harness.detect.activities.activity_text`) count; the ids of the others go to
+    ``textless`` (a warning when it is not given). A conversation with none is an error, or with
+    ``allow_empty`` (a row of a whole exported table) no transcript.
     """
     try:
         document = json.loads(text)
@@ -488,6 +515,7 @@ def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Trans
     transcript: Transcript | None = None
     attribution = TraceAttribution()
     seen: set[str] = set()
+    unread: list[str] = [] if textless is None else textless
     turn = 0
     for index, activity in ordered:
         if not isinstance(activity, dict):
@@ -497,8 +525,14 @@ def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Trans
                 field=f"activities[{index}]",
             )
         attribution.observe(activity)
+        if activity.get("type") != "message":
+            continue
         raw_text = activity.get("text")
-        if activity.get("type") != "message" or not isinstance(raw_text, str) or not raw_text:
+        raw_text = raw_text if isinstance(raw_text, str) else ""
+        if activity.get("attachments"):
+            raw_text = activity_text(activity) or raw_text
+        if not raw_text:
+            unread.append(str(activity.get("id") or f"activity-{index}"))
             continue
         if transcript is None:
             conversation = activity.get("conversation")
@@ -523,6 +557,8 @@ def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Trans
                 timestamp=_epoch_time(activity.get("timestamp")),
             )
         )
+    if textless is None:
+        _warn_textless(file, unread)
     if transcript is None:
         if allow_empty:
             return []
@@ -549,6 +585,7 @@ def _dataverse_csv(text: str, file: str) -> list[Transcript]:
         )
     named = next((columns[c] for c in ("name", "conversationtranscript") if c in columns), None)
     transcripts: list[Transcript] = []
+    textless: list[str] = []
     rows = 0
     try:
         for row in reader:
@@ -558,7 +595,7 @@ def _dataverse_csv(text: str, file: str) -> list[Transcript]:
             if not content.strip():
                 continue
             try:
-                read = _dataverse(content, file, allow_empty=True)
+                read = _dataverse(content, file, allow_empty=True, textless=textless)
             except ConfigError as exc:
                 raise ConfigError(exc.message, file=file, line=line, field=exc.field) from exc
             if not read:  # a session opened and left: only events, no message with text
@@ -569,6 +606,7 @@ def _dataverse_csv(text: str, file: str) -> list[Transcript]:
             transcripts.append(transcript)
     except csv.Error as exc:
         raise ConfigError(f"not CSV: {exc}", file=file, line=reader.line_num) from exc
+    _warn_textless(file, textless)
     if not transcripts:
         raise ConfigError(
             f"none of the CSV's {rows} row(s) holds a conversation with a message", file=file
