@@ -5,9 +5,10 @@ conversation transcripts as stored in Dataverse.
 Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it), an object that
 opens with ``"activities"`` is the ``content`` of a Dataverse ``ConversationTranscript`` row (a
 ``.csv`` file is that table exported, one conversation per row), and anything else is JSONL with
-one message per line. Both can hold several conversations; each becomes a
-:class:`~harness.detect.transcript.Transcript`. Every problem is a :class:`~harness.exceptions.ConfigError`
-naming the file and the line (for a JSON array, the activity's index and the line it starts on).
+one message per line. Several conversations can be in one file; each becomes a :class:`~harness.detect.transcript.Transcript`. Every problem is
+a :class:`~harness.exceptions.ConfigError` naming the file and the line (for a JSON array, the
+activity's index and the line it starts on); a row of a table that cannot be read costs that row
+only (``unread``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,10 @@ _JSONL_KEYS = frozenset(
 
 
 def load_transcript(
-    path: str | Path, *, agent_modes: Mapping[str, str] | None = None
+    path: str | Path,
+    *,
+    agent_modes: Mapping[str, str] | None = None,
+    unread: list[ConfigError] | None = None,
 ) -> list[Transcript]:
     """Read a transcript file (JSONL or a Bot Framework JSON array) into its conversations.
 
@@ -60,17 +64,24 @@ def load_transcript(
         path: the file.
         agent_modes: the mode of each sub-agent by name (from ``--config``), for the detectors
             that need it (``silent_leak``).
+        unread: where a row of a table (a Dataverse export or Web API answer) that cannot be
+            read goes, one error naming it each, while the other rows are read; without it, each
+            is a warning (logged). A file none of whose rows can be read is an error either way.
 
     Raises:
         ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
     """
     path = Path(path)
     text = read_text(path, max_bytes=MAX_TRANSCRIPT_BYTES)
-    return parse_transcript(text, file=str(path), agent_modes=agent_modes)
+    return parse_transcript(text, file=str(path), agent_modes=agent_modes, unread=unread)
 
 
 def parse_transcript(
-    text: str, *, file: str = "<transcript>", agent_modes: Mapping[str, str] | None = None
+    text: str,
+    *,
+    file: str = "<transcript>",
+    agent_modes: Mapping[str, str] | None = None,
+    unread: list[ConfigError] | None = None,
 ) -> list[Transcript]:
     """Parse transcript text; ``file`` only names it in errors. See :func:`load_transcript`."""
     stripped = text.lstrip()
@@ -78,7 +89,7 @@ def parse_transcript(
         raise ConfigError("the transcript is empty", file=file)
     try:
         if file.lower().endswith(".csv"):
-            transcripts = _dataverse_csv(text, file)
+            transcripts = _dataverse_csv(text, file, unread)
         elif stripped[0] == "[":
             transcripts = _bot_framework(text, file)
         elif _DATAVERSE.match(stripped):
@@ -101,6 +112,13 @@ def parse_transcript(
         if agent_modes:
             transcript.agent_modes.update(agent_modes)
     return transcripts
+
+
+def _row_name(row: object, keys: tuple[str, ...]) -> str:
+    """A table row's name: the first of ``keys`` it has, as text ("" when none)."""
+    if not isinstance(row, Mapping):
+        return ""
+    return next((str(row[k]).strip() for k in keys if row.get(k) not in (None, "")), "")
 
 
 # --- JSONL ------------------------------------------------------------------------------------
@@ -499,6 +517,13 @@ def _dataverse(
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from exc
+    return _dataverse_document(document, file, allow_empty=allow_empty, textless=textless)
+
+
+def _dataverse_document(
+    document: Any, file: str, *, allow_empty: bool = False, textless: list[str] | None = None
+) -> list[Transcript]:
+    """:func:`_dataverse` of the parsed ``content``."""
     activities = document.get("activities") if isinstance(document, dict) else None
     if not isinstance(activities, list):
         raise ConfigError('expected {"activities": [...]}', file=file, field="activities")
@@ -566,7 +591,7 @@ def _dataverse(
     return [transcript]
 
 
-def _dataverse_csv(text: str, file: str) -> list[Transcript]:
+def _dataverse_csv(text: str, file: str, unread: list[ConfigError] | None) -> list[Transcript]:
     """The ``ConversationTranscript`` table exported from Power Apps: a ``Content`` column with
     each conversation's JSON (the row's ``Name`` or ``ConversationTranscript`` id names it)."""
     import csv
@@ -583,34 +608,73 @@ def _dataverse_csv(text: str, file: str) -> list[Transcript]:
             file=file,
             line=1,
         )
-    named = next((columns[c] for c in ("name", "conversationtranscript") if c in columns), None)
-    transcripts: list[Transcript] = []
-    textless: list[str] = []
-    rows = 0
+    named = tuple(columns[c] for c in ("name", "conversationtranscript") if c in columns)[:1]
+    rows = (
+        (reader.line_num, None, _row_name(row, named), row.get(columns["content"]))
+        for row in reader
+    )
     try:
-        for row in reader:
-            line = reader.line_num
-            rows += 1
-            content = row.get(columns["content"]) or ""
-            if not content.strip():
-                continue
-            try:
-                read = _dataverse(content, file, allow_empty=True, textless=textless)
-            except ConfigError as exc:
-                raise ConfigError(exc.message, file=file, line=line, field=exc.field) from exc
-            if not read:  # a session opened and left: only events, no message with text
-                continue
-            (transcript,) = read
-            conversation = (row.get(named) or "").strip() if named else ""
-            transcript.conversation = conversation or f"row {rows}"
-            transcripts.append(transcript)
+        return _dataverse_rows(rows, file, unread, table="the CSV's")
     except csv.Error as exc:
         raise ConfigError(f"not CSV: {exc}", file=file, line=reader.line_num) from exc
+
+
+def _dataverse_rows(
+    rows: Iterable[tuple[int | None, str | None, str, object]],
+    file: str,
+    unread: list[ConfigError] | None,
+    *,
+    table: str,
+) -> list[Transcript]:
+    """The conversations of a ``ConversationTranscript`` table's rows, each ``(line, field,
+    name, content)``: one per row with a message (the row's name, else ``row N``). A row with no
+    content, or no message with text (a session opened and left), is skipped. A row that cannot
+    be read goes to ``unread`` (a warning without it), so the others are still checked; when no
+    row can be read, the first such error is raised."""
+    transcripts: list[Transcript] = []
+    textless: list[str] = []
+    errors: list[ConfigError] = []  # each as raised, the row's line and field added
+    names: list[str] = []  # the conversation of each
+    count = 0
+    for count, (line, field, name, content) in enumerate(rows, start=1):
+        if content is None or (isinstance(content, str) and not content.strip()):
+            continue
+        try:
+            if isinstance(content, str):
+                read = _dataverse(content, file, allow_empty=True, textless=textless)
+            else:
+                read = _dataverse_document(content, file, allow_empty=True, textless=textless)
+        except ConfigError as exc:
+            where = ".".join(f for f in (field, exc.field) if f) or None
+            errors.append(ConfigError(exc.message, file=file, line=line, field=where))
+            names.append(name or f"row {count}")
+            continue
+        if not read:  # a session opened and left: only events, no message with text
+            continue
+        (transcript,) = read
+        transcript.conversation = name or f"row {count}"
+        transcripts.append(transcript)
     _warn_textless(file, textless)
+    if not transcripts and errors:
+        first = errors[0]
+        if count > 1:
+            first.message += f" (none of {table} {count} rows can be read: {len(errors)} cannot)"
+        raise ConfigError(first.message, file=file, line=first.line, field=first.field)
     if not transcripts:
         raise ConfigError(
-            f"none of the CSV's {rows} row(s) holds a conversation with a message", file=file
+            f"none of {table} {count} row(s) holds a conversation with a message", file=file
         )
+    for error, name in zip(errors, names, strict=True):
+        skipped = ConfigError(
+            f"{error.message}; conversation {name} is not checked (the other rows are)",
+            file=file,
+            line=error.line,
+            field=error.field,
+        )
+        if unread is not None:
+            unread.append(skipped)
+        else:
+            log.warning("%s", skipped)
     return transcripts
 
 
