@@ -4,8 +4,10 @@ conversation transcripts as stored in Dataverse.
 ``load_transcript`` tells them apart by their first characters: a JSON array (``[``) is a Bot
 Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it), an object that
 opens with ``"activities"`` is the ``content`` of a Dataverse ``ConversationTranscript`` row (a
-``.csv`` file is that table exported, one conversation per row), and anything else is JSONL with
-one message per line. Several conversations can be in one file; each becomes a :class:`~harness.detect.transcript.Transcript`. Every problem is
+``.csv`` file is that table exported, and ``{"value": [...]}`` the Dataverse Web API's answer, one
+conversation per row), and anything else is JSONL with one message per line, unless the whole text
+is one JSON object over several lines (a document, read by its keys). Several conversations can
+be in one file; each becomes a :class:`~harness.detect.transcript.Transcript`. Every problem is
 a :class:`~harness.exceptions.ConfigError` naming the file and the line (for a JSON array, the
 activity's index and the line it starts on); a row of a table that cannot be read costs that row
 only (``unread``).
@@ -95,13 +97,19 @@ def parse_transcript(
         elif _DATAVERSE.match(stripped):
             transcripts = _dataverse(text, file)
         elif stripped[0] == "{":
-            transcripts = _jsonl(text, file)
+            document = _document(text, file)
+            if document is None:
+                transcripts = _jsonl(text, file)
+            else:
+                transcripts = _json_document(document, file, unread)
         else:
             transcripts = None
     except RecursionError:
         raise ConfigError("the JSON nests too deeply to be a transcript", file=file) from None
     if transcripts is None:
         line = text[: len(text) - len(stripped)].count("\n") + 1
+        if _is_json(stripped):
+            raise ConfigError(f"valid JSON, but not a transcript: expected {_SHAPES}", file=file)
         raise ConfigError(
             "not JSON: expected a Bot Framework transcript (a JSON array of activities) or "
             "JSONL (one JSON object per line)",
@@ -114,11 +122,86 @@ def parse_transcript(
     return transcripts
 
 
+_SHAPES = (
+    "a Bot Framework transcript (a JSON array of activities), JSONL (one message object per "
+    'line), a ConversationTranscript row\'s content ({"activities": [...]}) or the Dataverse Web '
+    'API\'s answer ({"value": [{"content": "...", "name": "..."}]})'
+)
+"""The JSON shapes :func:`parse_transcript` reads, for the error that names none of them."""
+_DECODER = json.JSONDecoder()
+_NOT_SPACE = re.compile(r"\S")
+
+
+def _document(text: str, file: str) -> dict[str, Any] | None:
+    """The JSON object the whole text is, when it is a document rather than JSONL: an object over
+    several lines (pretty-printed), or a one-line object with none of JSONL's keys; else None
+    (only the first line is parsed: JSONL's cost stays the same).
+
+    Raises:
+        ConfigError: an object over several lines that is not valid JSON (where it breaks, not
+            its first line).
+    """
+    start = len(text) - len(text.lstrip())
+    first_line = text.count("\n", 0, start) + 1
+    try:
+        document, end = _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        if exc.lineno > first_line:
+            raise ConfigError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from exc
+        return None  # its first line is not JSON: the JSONL reader says so
+    if _NOT_SPACE.search(text, end) is not None:
+        return None  # more follows: one object per line
+    if text.find("\n", start, end) == -1 and not _JSONL_KEYS.isdisjoint(document):
+        return None  # a JSONL file of one message
+    return document if isinstance(document, dict) else None
+
+
+def _json_document(
+    document: dict[str, Any], file: str, unread: list[ConfigError] | None
+) -> list[Transcript]:
+    """A JSON object that is not JSONL: a ``ConversationTranscript`` row's content whose
+    ``activities`` is not its first key, or the Dataverse Web API's answer for the table,
+    ``{"value": [{"content": "...", "name": "..."}]}`` (a conversation per row, as in the CSV
+    export)."""
+    if isinstance(document.get("activities"), list):
+        return _dataverse_document(document, file)
+    rows = document.get("value")
+    if isinstance(rows, list) and any(isinstance(r, dict) and "content" in r for r in rows):
+        return _dataverse_rows(
+            (
+                (
+                    None,
+                    f"value[{index}].content",
+                    _row_name(row, ("name", "conversationtranscriptid")),
+                    row.get("content") if isinstance(row, dict) else row,
+                )
+                for index, row in enumerate(rows)
+            ),
+            file,
+            unread,
+            table="the answer's",
+        )
+    keys = ", ".join(list(document)[:5]) + (", ..." if len(document) > 5 else "")
+    raise ConfigError(
+        f"valid JSON, but not a transcript: expected {_SHAPES}; this is an object with the "
+        f"keys {keys or '(none)'}",
+        file=file,
+    )
+
+
 def _row_name(row: object, keys: tuple[str, ...]) -> str:
     """A table row's name: the first of ``keys`` it has, as text ("" when none)."""
     if not isinstance(row, Mapping):
         return ""
     return next((str(row[k]).strip() for k in keys if row.get(k) not in (None, "")), "")
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 # --- JSONL ------------------------------------------------------------------------------------
