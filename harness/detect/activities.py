@@ -1,6 +1,7 @@
 """Bot Framework activities received from a deployed bot, turned into transcript messages.
 
-Shared by the Direct Line and Copilot Studio targets. Who sent a message: ``channelData.sender``
+Shared by the Direct Line and Copilot Studio targets and by the transcript readers (what a message
+says, cards included: :func:`activity_text`). Who sent a message: ``channelData.sender``
 (this SDK's bots set it), else ``from.name``, else ``unknown``. The detectors do not rely on the
 sender for duplicates, so a channel that names every message the same (``offline-directline``
 calls every reply "Bot") still gets its duplicates found.
@@ -20,6 +21,7 @@ __all__ = [
     "UNKNOWN_SENDER",
     "TraceAttribution",
     "activity_message",
+    "activity_text",
     "activity_timestamp",
     "error_detail",
     "parse_timestamp",
@@ -91,7 +93,8 @@ def activity_message(
     message_id: str,
     sender: str | None = None,
 ) -> Message | None:
-    """The bot message an activity carries, or None for anything but a ``message`` with text.
+    """The bot message an activity carries, or None for anything but a ``message`` with text
+    (its ``text`` or its cards': :func:`activity_text`).
 
     Args:
         activity: the activity as received.
@@ -101,8 +104,8 @@ def activity_message(
     """
     if activity.get("type") != "message":
         return None
-    text = activity.get("text")
-    if not isinstance(text, str) or not text.strip():
+    text = activity_text(activity)
+    if not text.strip():
         return None
     data = activity.get("channelData")
     data = data if isinstance(data, Mapping) else {}
@@ -121,6 +124,79 @@ def activity_message(
         request=request if isinstance(request, str) else None,
         timestamp=activity_timestamp(activity),
     )
+
+
+_ADAPTIVE_CARD = "application/vnd.microsoft.card.adaptive"
+_CARD = "application/vnd.microsoft.card."
+_CARD_PARTS = ("title", "subtitle", "text")
+"""What a Hero, Thumbnail (or another Bot Framework) card shows, in this order."""
+_NESTED = ("body", "items", "columns", "rows", "cells")
+"""Where an Adaptive Card's elements hold others: a card's body, a Container's, Column's or table
+cell's items, a ColumnSet's columns, a Table's rows, a row's cells."""
+
+
+def activity_text(activity: Mapping[str, Any]) -> str:
+    """What a message activity says: its ``text``, then what its cards show, one piece a line.
+
+    Copilot Studio topics and many Bot Framework bots answer with a card and no ``text``. An
+    Adaptive Card gives its ``TextBlock`` texts, its ``RichTextBlock`` runs (joined) and its
+    ``FactSet`` facts as ``title: value``, in the order they appear (inside containers, columns
+    and tables too); a Hero or Thumbnail card (or another Bot Framework card) its title, subtitle
+    and text. A piece that repeats one read already (a card that restates the ``text``) is left
+    out. Empty when the activity has neither text nor a card with text.
+    """
+    text = activity.get("text")
+    pieces = [text] if isinstance(text, str) and text.strip() else []
+    attachments = activity.get("attachments")
+    for attachment in attachments if isinstance(attachments, list) else ():
+        if not isinstance(attachment, Mapping):
+            continue
+        kind = attachment.get("contentType")
+        content = attachment.get("content")
+        if not isinstance(kind, str) or not isinstance(content, Mapping):
+            continue
+        if kind == _ADAPTIVE_CARD:
+            found: list[str] = []
+            _adaptive_pieces(content, found)
+        elif kind.startswith(_CARD):
+            found = [content[k] for k in _CARD_PARTS if isinstance(content.get(k), str)]
+        else:
+            continue
+        seen = {p.strip() for p in pieces}
+        for piece in found:
+            if piece.strip() and piece.strip() not in seen:
+                seen.add(piece.strip())
+                pieces.append(piece)
+    return "\n".join(pieces)
+
+
+def _adaptive_pieces(element: Mapping[str, Any], out: list[str]) -> None:
+    """The texts of an Adaptive Card element and the elements inside it, in order."""
+    kind = element.get("type")
+    if kind == "TextBlock" and isinstance(element.get("text"), str):
+        out.append(element["text"])
+    elif kind == "RichTextBlock":
+        runs = element.get("inlines")
+        out.append(
+            "".join(
+                run if isinstance(run, str) else str(run.get("text") or "")
+                for run in (runs if isinstance(runs, list) else ())
+                if isinstance(run, str | Mapping)
+            )
+        )
+    elif kind == "FactSet":
+        facts = element.get("facts")
+        for fact in facts if isinstance(facts, list) else ():
+            if isinstance(fact, Mapping):
+                title, value = fact.get("title"), fact.get("value")
+                title = title.strip() if isinstance(title, str) else ""
+                value = value.strip() if isinstance(value, str) else ""
+                out.append(f"{title}: {value}" if title and value else title or value)
+    for key in _NESTED:
+        children = element.get(key)
+        for child in children if isinstance(children, list) else ():
+            if isinstance(child, Mapping):
+                _adaptive_pieces(child, out)
 
 
 def error_detail(body: str) -> tuple[str | None, str]:

@@ -4,10 +4,13 @@ conversation transcripts as stored in Dataverse.
 ``load_transcript`` tells them apart by their first characters: a JSON array (``[``) is a Bot
 Framework transcript (as the Emulator and ``TranscriptLoggerMiddleware`` save it), an object that
 opens with ``"activities"`` is the ``content`` of a Dataverse ``ConversationTranscript`` row (a
-``.csv`` file is that table exported, one conversation per row), and anything else is JSONL with
-one message per line. Both can hold several conversations; each becomes a
-:class:`~harness.detect.transcript.Transcript`. Every problem is a :class:`~harness.exceptions.ConfigError`
-naming the file and the line (for a JSON array, the activity's index and the line it starts on).
+``.csv`` file is that table exported, and ``{"value": [...]}`` the Dataverse Web API's answer, one
+conversation per row), and anything else is JSONL with one message per line, unless the whole text
+is one JSON object over several lines (a document, read by its keys). Several conversations can
+be in one file; each becomes a :class:`~harness.detect.transcript.Transcript`. Every problem is
+a :class:`~harness.exceptions.ConfigError` naming the file and the line (for a JSON array, the
+activity's index and the line it starts on); a row of a table that cannot be read costs that row
+only (``unread``).
 """
 
 from __future__ import annotations
@@ -15,13 +18,13 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from harness._files import read_text
-from harness.detect.activities import TraceAttribution, parse_timestamp
+from harness.detect.activities import TraceAttribution, activity_text, parse_timestamp
 from harness.detect.transcript import Message, PlannedRequest, Role, Transcript, TurnRecord
 from harness.exceptions import ConfigError
 from harness.text._records import slot_maker
@@ -52,7 +55,10 @@ _JSONL_KEYS = frozenset(
 
 
 def load_transcript(
-    path: str | Path, *, agent_modes: Mapping[str, str] | None = None
+    path: str | Path,
+    *,
+    agent_modes: Mapping[str, str] | None = None,
+    unread: list[ConfigError] | None = None,
 ) -> list[Transcript]:
     """Read a transcript file (JSONL or a Bot Framework JSON array) into its conversations.
 
@@ -60,17 +66,24 @@ def load_transcript(
         path: the file.
         agent_modes: the mode of each sub-agent by name (from ``--config``), for the detectors
             that need it (``silent_leak``).
+        unread: where a row of a table (a Dataverse export or Web API answer) that cannot be
+            read goes, one error naming it each, while the other rows are read; without it, each
+            is a warning (logged). A file none of whose rows can be read is an error either way.
 
     Raises:
         ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
     """
     path = Path(path)
     text = read_text(path, max_bytes=MAX_TRANSCRIPT_BYTES)
-    return parse_transcript(text, file=str(path), agent_modes=agent_modes)
+    return parse_transcript(text, file=str(path), agent_modes=agent_modes, unread=unread)
 
 
 def parse_transcript(
-    text: str, *, file: str = "<transcript>", agent_modes: Mapping[str, str] | None = None
+    text: str,
+    *,
+    file: str = "<transcript>",
+    agent_modes: Mapping[str, str] | None = None,
+    unread: list[ConfigError] | None = None,
 ) -> list[Transcript]:
     """Parse transcript text; ``file`` only names it in errors. See :func:`load_transcript`."""
     stripped = text.lstrip()
@@ -78,19 +91,25 @@ def parse_transcript(
         raise ConfigError("the transcript is empty", file=file)
     try:
         if file.lower().endswith(".csv"):
-            transcripts = _dataverse_csv(text, file)
+            transcripts = _dataverse_csv(text, file, unread)
         elif stripped[0] == "[":
             transcripts = _bot_framework(text, file)
         elif _DATAVERSE.match(stripped):
             transcripts = _dataverse(text, file)
         elif stripped[0] == "{":
-            transcripts = _jsonl(text, file)
+            document = _document(text, file)
+            if document is None:
+                transcripts = _jsonl(text, file)
+            else:
+                transcripts = _json_document(document, file, unread)
         else:
             transcripts = None
     except RecursionError:
         raise ConfigError("the JSON nests too deeply to be a transcript", file=file) from None
     if transcripts is None:
         line = text[: len(text) - len(stripped)].count("\n") + 1
+        if _is_json(stripped):
+            raise ConfigError(f"valid JSON, but not a transcript: expected {_SHAPES}", file=file)
         raise ConfigError(
             "not JSON: expected a Bot Framework transcript (a JSON array of activities) or "
             "JSONL (one JSON object per line)",
@@ -101,6 +120,88 @@ def parse_transcript(
         if agent_modes:
             transcript.agent_modes.update(agent_modes)
     return transcripts
+
+
+_SHAPES = (
+    "a Bot Framework transcript (a JSON array of activities), JSONL (one message object per "
+    'line), a ConversationTranscript row\'s content ({"activities": [...]}) or the Dataverse Web '
+    'API\'s answer ({"value": [{"content": "...", "name": "..."}]})'
+)
+"""The JSON shapes :func:`parse_transcript` reads, for the error that names none of them."""
+_DECODER = json.JSONDecoder()
+_NOT_SPACE = re.compile(r"\S")
+
+
+def _document(text: str, file: str) -> dict[str, Any] | None:
+    """The JSON object the whole text is, when it is a document rather than JSONL: an object over
+    several lines (pretty-printed), or a one-line object with none of JSONL's keys; else None
+    (only the first line is parsed: JSONL's cost stays the same).
+
+    Raises:
+        ConfigError: an object over several lines that is not valid JSON (where it breaks, not
+            its first line).
+    """
+    start = len(text) - len(text.lstrip())
+    first_line = text.count("\n", 0, start) + 1
+    try:
+        document, end = _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        if exc.lineno > first_line:
+            raise ConfigError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from exc
+        return None  # its first line is not JSON: the JSONL reader says so
+    if _NOT_SPACE.search(text, end) is not None:
+        return None  # more follows: one object per line
+    if text.find("\n", start, end) == -1 and not _JSONL_KEYS.isdisjoint(document):
+        return None  # a JSONL file of one message
+    return document if isinstance(document, dict) else None
+
+
+def _json_document(
+    document: dict[str, Any], file: str, unread: list[ConfigError] | None
+) -> list[Transcript]:
+    """A JSON object that is not JSONL: a ``ConversationTranscript`` row's content whose
+    ``activities`` is not its first key, or the Dataverse Web API's answer for the table,
+    ``{"value": [{"content": "...", "name": "..."}]}`` (a conversation per row, as in the CSV
+    export)."""
+    if isinstance(document.get("activities"), list):
+        return _dataverse_document(document, file)
+    rows = document.get("value")
+    if isinstance(rows, list) and any(isinstance(r, dict) and "content" in r for r in rows):
+        return _dataverse_rows(
+            (
+                (
+                    None,
+                    f"value[{index}].content",
+                    _row_name(row, ("name", "conversationtranscriptid")),
+                    row.get("content") if isinstance(row, dict) else row,
+                )
+                for index, row in enumerate(rows)
+            ),
+            file,
+            unread,
+            table="the answer's",
+        )
+    keys = ", ".join(list(document)[:5]) + (", ..." if len(document) > 5 else "")
+    raise ConfigError(
+        f"valid JSON, but not a transcript: expected {_SHAPES}; this is an object with the "
+        f"keys {keys or '(none)'}",
+        file=file,
+    )
+
+
+def _row_name(row: object, keys: tuple[str, ...]) -> str:
+    """A table row's name: the first of ``keys`` it has, as text ("" when none)."""
+    if not isinstance(row, Mapping):
+        return ""
+    return next((str(row[k]).strip() for k in keys if row.get(k) not in (None, "")), "")
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 # --- JSONL ------------------------------------------------------------------------------------
@@ -354,6 +455,7 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
         raise ConfigError("the transcript has no message activities", file=file)
 
     transcripts = []
+    textless: list[str] = []
     for conv_id, items in conversations.items():
         transcript = Transcript(conversation=conv_id)
         user_id = _user_id(items, file=file, conversation=conv_id)
@@ -369,7 +471,11 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
                 raw_text = ""
             if not isinstance(raw_text, str):
                 raise fail(index, "must be a string", "text")
+            if activity.get("attachments"):
+                raw_text = activity_text(activity) or raw_text
             activity_id = str(activity.get("id") or f"activity-{index}")
+            if not raw_text.strip():
+                textless.append(activity_id)
             if activity_id in seen:
                 raise fail(index, f"duplicate activity id {activity_id!r}", "id")
             seen.add(activity_id)
@@ -401,7 +507,25 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
                 )
             )
         transcripts.append(transcript)
+    _warn_textless(file, textless)
     return transcripts
+
+
+def _warn_textless(file: str, ids: list[str]) -> None:
+    """Say on standard error that message activities with nothing to read were not checked (an
+    image alone, a card's submitted values): a file's replies are never dropped without a word."""
+    if not ids:
+        return
+    shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+    log.warning(
+        "%s: %d message activit%s neither text nor a card with text, so nothing in %s is "
+        "checked (%s)",
+        file,
+        len(ids),
+        "y has" if len(ids) == 1 else "ies have",
+        "it" if len(ids) == 1 else "them",
+        shown,
+    )
 
 
 def _user_id(
@@ -458,20 +582,31 @@ def _role(sender: dict[str, Any], user_id: str | None) -> Any:
 _DATAVERSE = re.compile(r'\{\s*"activities"\s*:')
 
 
-def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Transcript]:
+def _dataverse(
+    text: str, file: str, *, allow_empty: bool = False, textless: list[str] | None = None
+) -> list[Transcript]:
     """The ``content`` of a ``ConversationTranscript`` row: ``{"activities": [...]}``.
 
     Microsoft documents its activities' keys ("Download conversation transcripts in Power Apps",
     *Content field*): ``from.role`` is 0 for the bot and 1 for the user, ``timestamp`` is in
     seconds since the epoch, ``from.id`` is hashed (so no names). Bot messages are attributed to
     child and connected agents from the orchestrator's plan events (``TraceAttribution``), to
-    ``bot`` otherwise. Only ``message`` activities with text count. A conversation with none is an
-    error, or with ``allow_empty`` (a row of a whole exported table) no transcript.
+    ``bot`` otherwise. Only ``message`` activities with text (or a card with text:
+    :func:`~harness.detect.activities.activity_text`) count; the ids of the others go to
+    ``textless`` (a warning when it is not given). A conversation with none is an error, or with
+    ``allow_empty`` (a row of a whole exported table) no transcript.
     """
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from exc
+    return _dataverse_document(document, file, allow_empty=allow_empty, textless=textless)
+
+
+def _dataverse_document(
+    document: Any, file: str, *, allow_empty: bool = False, textless: list[str] | None = None
+) -> list[Transcript]:
+    """:func:`_dataverse` of the parsed ``content``."""
     activities = document.get("activities") if isinstance(document, dict) else None
     if not isinstance(activities, list):
         raise ConfigError('expected {"activities": [...]}', file=file, field="activities")
@@ -488,6 +623,7 @@ def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Trans
     transcript: Transcript | None = None
     attribution = TraceAttribution()
     seen: set[str] = set()
+    unread: list[str] = [] if textless is None else textless
     turn = 0
     for index, activity in ordered:
         if not isinstance(activity, dict):
@@ -497,8 +633,14 @@ def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Trans
                 field=f"activities[{index}]",
             )
         attribution.observe(activity)
+        if activity.get("type") != "message":
+            continue
         raw_text = activity.get("text")
-        if activity.get("type") != "message" or not isinstance(raw_text, str) or not raw_text:
+        raw_text = raw_text if isinstance(raw_text, str) else ""
+        if activity.get("attachments"):
+            raw_text = activity_text(activity) or raw_text
+        if not raw_text:
+            unread.append(str(activity.get("id") or f"activity-{index}"))
             continue
         if transcript is None:
             conversation = activity.get("conversation")
@@ -523,6 +665,8 @@ def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Trans
                 timestamp=_epoch_time(activity.get("timestamp")),
             )
         )
+    if textless is None:
+        _warn_textless(file, unread)
     if transcript is None:
         if allow_empty:
             return []
@@ -530,7 +674,7 @@ def _dataverse(text: str, file: str, *, allow_empty: bool = False) -> list[Trans
     return [transcript]
 
 
-def _dataverse_csv(text: str, file: str) -> list[Transcript]:
+def _dataverse_csv(text: str, file: str, unread: list[ConfigError] | None) -> list[Transcript]:
     """The ``ConversationTranscript`` table exported from Power Apps: a ``Content`` column with
     each conversation's JSON (the row's ``Name`` or ``ConversationTranscript`` id names it)."""
     import csv
@@ -547,32 +691,73 @@ def _dataverse_csv(text: str, file: str) -> list[Transcript]:
             file=file,
             line=1,
         )
-    named = next((columns[c] for c in ("name", "conversationtranscript") if c in columns), None)
-    transcripts: list[Transcript] = []
-    rows = 0
+    named = tuple(columns[c] for c in ("name", "conversationtranscript") if c in columns)[:1]
+    rows = (
+        (reader.line_num, None, _row_name(row, named), row.get(columns["content"]))
+        for row in reader
+    )
     try:
-        for row in reader:
-            line = reader.line_num
-            rows += 1
-            content = row.get(columns["content"]) or ""
-            if not content.strip():
-                continue
-            try:
-                read = _dataverse(content, file, allow_empty=True)
-            except ConfigError as exc:
-                raise ConfigError(exc.message, file=file, line=line, field=exc.field) from exc
-            if not read:  # a session opened and left: only events, no message with text
-                continue
-            (transcript,) = read
-            conversation = (row.get(named) or "").strip() if named else ""
-            transcript.conversation = conversation or f"row {rows}"
-            transcripts.append(transcript)
+        return _dataverse_rows(rows, file, unread, table="the CSV's")
     except csv.Error as exc:
         raise ConfigError(f"not CSV: {exc}", file=file, line=reader.line_num) from exc
+
+
+def _dataverse_rows(
+    rows: Iterable[tuple[int | None, str | None, str, object]],
+    file: str,
+    unread: list[ConfigError] | None,
+    *,
+    table: str,
+) -> list[Transcript]:
+    """The conversations of a ``ConversationTranscript`` table's rows, each ``(line, field,
+    name, content)``: one per row with a message (the row's name, else ``row N``). A row with no
+    content, or no message with text (a session opened and left), is skipped. A row that cannot
+    be read goes to ``unread`` (a warning without it), so the others are still checked; when no
+    row can be read, the first such error is raised."""
+    transcripts: list[Transcript] = []
+    textless: list[str] = []
+    errors: list[ConfigError] = []  # each as raised, the row's line and field added
+    names: list[str] = []  # the conversation of each
+    count = 0
+    for count, (line, field, name, content) in enumerate(rows, start=1):
+        if content is None or (isinstance(content, str) and not content.strip()):
+            continue
+        try:
+            if isinstance(content, str):
+                read = _dataverse(content, file, allow_empty=True, textless=textless)
+            else:
+                read = _dataverse_document(content, file, allow_empty=True, textless=textless)
+        except ConfigError as exc:
+            where = ".".join(f for f in (field, exc.field) if f) or None
+            errors.append(ConfigError(exc.message, file=file, line=line, field=where))
+            names.append(name or f"row {count}")
+            continue
+        if not read:  # a session opened and left: only events, no message with text
+            continue
+        (transcript,) = read
+        transcript.conversation = name or f"row {count}"
+        transcripts.append(transcript)
+    _warn_textless(file, textless)
+    if not transcripts and errors:
+        first = errors[0]
+        if count > 1:
+            first.message += f" (none of {table} {count} rows can be read: {len(errors)} cannot)"
+        raise ConfigError(first.message, file=file, line=first.line, field=first.field)
     if not transcripts:
         raise ConfigError(
-            f"none of the CSV's {rows} row(s) holds a conversation with a message", file=file
+            f"none of {table} {count} row(s) holds a conversation with a message", file=file
         )
+    for error, name in zip(errors, names, strict=True):
+        skipped = ConfigError(
+            f"{error.message}; conversation {name} is not checked (the other rows are)",
+            file=file,
+            line=error.line,
+            field=error.field,
+        )
+        if unread is not None:
+            unread.append(skipped)
+        else:
+            log.warning("%s", skipped)
     return transcripts
 
 

@@ -1,0 +1,157 @@
+"""Copilot Studio conversations as whole Dataverse tables: the ``ConversationTranscript`` table
+exported as CSV, or the Dataverse Web API's answer ``{"value": [...]}``. One row that cannot be read
+costs only that row; JSON of another shape is named for what it is, not called "not JSON"."""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.detect import detect
+from harness.detect.readers import load_transcript, parse_transcript
+from harness.exceptions import ConfigError
+
+
+def _talk(question: str, answer: str, restated: str) -> str:
+    """A row's content: a question, a sub-agent's answer and the parent restating it."""
+
+    def message(i: int, role: int, text: str) -> dict[str, Any]:
+        return {
+            "id": f"m{i}",
+            "type": "message",
+            "from": {"role": role},
+            "text": text,
+            "timestamp": i,
+        }
+
+    return json.dumps(
+        {"activities": [message(1, 1, question), message(2, 0, answer), message(3, 0, restated)]}
+    )
+
+
+LOCKER = _talk(
+    "Which locker is mine?",
+    "Your locker is number 214 on the second floor.",
+    "Got it. Your locker is number 214 on the second floor.",
+)
+PARKING = _talk(
+    "Where do I park?",
+    "Your parking spot is B-17 in the north garage.",
+    "Summary: your parking spot is B-17 in the north garage.",
+)
+CUT_SHORT = LOCKER[:60]  # a cell limit or a spreadsheet round trip cut the JSON
+
+
+def _csv(path: Path, rows: list[tuple[str, str]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["Name", "Content"])
+        writer.writerows(rows)
+    return path
+
+
+def test_a_csv_row_that_cannot_be_read_costs_that_row_only(tmp_path: Path) -> None:
+    path = _csv(
+        tmp_path / "export.csv",
+        [("lockers", LOCKER), ("broken", CUT_SHORT), ("parking", PARKING)],
+    )
+    unread: list[ConfigError] = []
+    transcripts = load_transcript(path, unread=unread)
+    assert [t.conversation for t in transcripts] == ["lockers", "parking"]
+    assert all(f.kind == "duplicate" for t in transcripts for f in detect(t))
+    [error] = unread
+    assert (error.file, error.line) == (str(path), 3)
+    assert str(error).startswith(f"{path}:3: not JSON: ")
+    assert str(error).endswith("; conversation broken is not checked (the other rows are)")
+
+
+def test_without_a_list_for_them_unreadable_rows_are_warnings(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = _csv(tmp_path / "export.csv", [("broken", CUT_SHORT), ("lockers", LOCKER)])
+    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
+        (transcript,) = load_transcript(path)
+    assert transcript.conversation == "lockers"
+    [warning] = caplog.messages
+    assert warning.startswith(f"{path}:2: not JSON: ")
+    assert "conversation broken is not checked" in warning
+
+
+def test_a_csv_none_of_whose_rows_can_be_read_is_an_error(tmp_path: Path) -> None:
+    path = _csv(tmp_path / "export.csv", [("a", CUT_SHORT), ("b", '{"activities": 3}')])
+    with pytest.raises(ConfigError) as caught:
+        load_transcript(path, unread=[])
+    assert str(caught.value).startswith(f"{path}:2: not JSON: ")
+    assert "(none of the CSV's 2 rows can be read: 2 cannot)" in str(caught.value)
+
+
+def _web_api(*rows: dict[str, Any]) -> str:
+    """What ``GET .../api/data/v9.2/conversationtranscripts`` answers, pretty-printed."""
+    return json.dumps(
+        {"@odata.context": "https://org.crm.dynamics.com/$metadata", "value": list(rows)}, indent=2
+    )
+
+
+def test_reads_the_dataverse_web_api_answer_as_rows(tmp_path: Path) -> None:
+    answer = _web_api(
+        {"conversationtranscriptid": "5d1c", "name": "lockers", "content": LOCKER},
+        {"conversationtranscriptid": "77ab", "name": "", "content": CUT_SHORT},
+        {"conversationtranscriptid": "90fe", "content": PARKING},
+        {"conversationtranscriptid": "a0a0", "content": None},
+    )
+    unread: list[ConfigError] = []
+    transcripts = parse_transcript(answer, file="answer.json", unread=unread)
+    assert [t.conversation for t in transcripts] == ["lockers", "90fe"]
+    assert [len([f for f in detect(t) if f.kind == "duplicate"]) for t in transcripts] == [1, 1]
+    [error] = unread
+    assert str(error).startswith("answer.json: value[1].content: not JSON: ")
+    assert "conversation 77ab is not checked" in str(error)
+    compact = json.dumps({"value": [{"name": "parking", "content": PARKING}]})
+    assert [t.conversation for t in parse_transcript(compact)] == ["parking"]
+
+
+def test_a_row_content_whose_activities_come_later_is_read() -> None:
+    content = json.loads(LOCKER)
+    document = json.dumps({"schemaVersion": 1, **content}, indent=2)
+    (transcript,) = parse_transcript(document)
+    assert [m.role for m in transcript] == ["user", "bot", "bot"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (
+            json.dumps({"version": 1, "transcripts": [], "totals": {"errors": 0}}, indent=2),
+            "; this is an object with the keys version, transcripts, totals",
+        ),
+        ('{"version": 1}', "; this is an object with the keys version"),
+        ("42", ""),
+    ],
+)
+def test_valid_json_of_another_shape_is_named_for_what_it_is(text: str, found: str) -> None:
+    """A harness JSON report given by mistake, say: not "not JSON", but what was expected."""
+    with pytest.raises(ConfigError) as caught:
+        parse_transcript(text, file="report.json")
+    message = str(caught.value)
+    assert message.startswith("report.json: valid JSON, but not a transcript: expected ")
+    assert message.endswith(f'"name": "..."}}]}}){found}')
+
+
+def test_a_pretty_printed_object_that_is_not_json_says_where_it_breaks() -> None:
+    text = '{\n  "value": [\n    {"name": "lockers",}\n  ]\n}\n'
+    with pytest.raises(ConfigError) as caught:
+        parse_transcript(text, file="answer.json")
+    assert str(caught.value).startswith("answer.json:3: not JSON: ")
+
+
+def test_jsonl_is_read_as_before() -> None:
+    line = {"id": "1", "turn": 1, "role": "user", "text": "Which locker is mine?"}
+    (transcript,) = parse_transcript(json.dumps(line))
+    assert [m.text for m in transcript] == ["Which locker is mine?"]
+    with pytest.raises(ConfigError, match="unknown key 'lockers'"):
+        parse_transcript(json.dumps({**line, "lockers": 1}), file="t.jsonl")
