@@ -3,9 +3,9 @@
 Scenario files are collected as tests, one item per scenario: a file is collected when its name
 matches the ``harness_scenarios`` ini patterns (default ``scenarios*.yaml`` and
 ``*.scenarios.yaml``) and it is a harness scenario file (see ``_looks_like_scenarios``: another
-project's ``scenarios.yaml`` is left alone). Each item runs its conversation against the file's ``bot`` (or the
-``harness_bot`` ini value, relative to the rootdir) and fails on any error-level finding, showing the
-offending messages.
+project's ``scenarios.yaml`` is left alone). Each item runs its conversation against the file's
+``bot`` (or the ``harness_bot`` ini value, relative to the rootdir, as a ``replay:`` cassette of
+``harness_model`` is) and fails on any error-level finding, showing the offending messages.
 
 With ``--harness-repeat N`` every scenario runs N times, each a new conversation; it passes when
 at least ``--harness-min-pass-rate`` of its runs pass (default: all). Its failure lists each failed
@@ -67,7 +67,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         + ")",
     )
     parser.addini("harness_bot", default="", help="default bot for scenario files without 'bot:'")
-    parser.addini("harness_model", default="", help="model for scenario tests (default: the bot's)")
+    parser.addini(
+        "harness_model",
+        default="",
+        help="model for scenario tests (default: the bot's); a replay: cassette is relative to "
+        "the rootdir",
+    )
     parser.addoption(
         "--harness-html",
         metavar="FILE",
@@ -314,6 +319,16 @@ def _looks_like_scenarios(tree: Any, *, typos: bool) -> bool:
     )
 
 
+def _ini_model(config: pytest.Config) -> str | None:
+    """The ini's ``harness_model``: a relative ``replay:`` cassette is relative to the rootdir, as
+    ``harness_bot`` is, so pytest started in a sub-folder finds the same cassette."""
+    model = str(config.getini("harness_model"))
+    prefix, colon, cassette = model.partition(":")
+    if prefix == "replay" and colon and cassette and not Path(cassette).is_absolute():
+        return f"replay:{Path(config.rootpath) / cassette}"
+    return model or None
+
+
 class ScenarioItem(pytest.Item):
     """One scenario run as a test."""
 
@@ -330,7 +345,7 @@ class ScenarioItem(pytest.Item):
         from harness.runtime.loading import run_sync
         from harness.testing import ConversationDriver
 
-        model = self.config.getini("harness_model") or None
+        model = _ini_model(self.config)
         repeat = int(self.config.getoption("harness_repeat", 1) or 1)
         first = ConversationDriver(self.bot, model=model)
         results: list[DetectionResult] = []

@@ -235,6 +235,27 @@ def test_in_a_project_that_opted_in_a_near_miss_of_turns_is_a_typo_of_ours(
     result.stdout.fnmatch_lines([f"*scenarios_x.yaml:*{message}*"])
 
 
+def test_a_relative_replay_cassette_of_harness_model_is_found_from_the_rootdir(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As harness_bot is: pytest started in a sub-folder (or by an IDE) finds the same cassette.
+    cassette = GOOD.parent / "cassettes" / "helpdesk-fake-server.jsonl"
+    (pytester.mkdir("cassettes") / "helpdesk.jsonl").write_text(cassette.read_text())
+    tests = pytester.mkdir("tests")
+    (tests / "scenarios_x.yaml").write_text(
+        (GOOD.parent / "scenarios-openai.yaml")
+        .read_text()
+        .replace("bot: helpdesk.yaml", f"bot: {GOOD}")
+    )
+    pytester.makeini(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+        "harness_model = replay:cassettes/helpdesk.jsonl\n"
+    )
+    monkeypatch.chdir(tests)
+    result = pytester.runpytest_inprocess("-q", "-k", "pto-and-payday")
+    result.assert_outcomes(passed=1, deselected=3)
+
+
 DRIVER_TEST = """
 QUESTION = "How many vacation days do I have remaining, and when will I be getting my next paycheck?"
 
