@@ -358,6 +358,7 @@ class ScenarioItem(pytest.Item):
 
         async def run() -> None:
             try:
+                self._check_names(first.bot)
                 for number in range(1, repeat + 1):
                     # Every run is a new conversation with the same bot.
                     driver = first if number == 1 else ConversationDriver(first.bot)
@@ -401,6 +402,19 @@ class ScenarioItem(pytest.Item):
                 raise ScenarioFailedError(format_findings(findings, first.transcript))
             return
         self._judge_runs(results)
+
+    def _check_names(self, bot: Any) -> None:
+        """Every agent and tool the scenario names is the bot's, as ``harness simulate`` checks."""
+        from harness.exceptions import ConfigError
+        from harness.simulate.scenarios import check_names
+
+        for number, step in enumerate(self.scenario.turns, start=1):
+            for request in step.requests:
+                problem = check_names(bot, request)
+                if problem:
+                    raise ConfigError(
+                        f"turn {number}: {problem}", file=str(self.path), line=self.scenario.line
+                    )
 
     def _judge_runs(self, results: list[Any]) -> None:
         """A repeated scenario passes when enough of its runs passed; its report carries the
