@@ -6,6 +6,7 @@ until the bot is fixed; ``from-botium`` and ``from-kit`` import the tests a team
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal, cast
 
@@ -38,7 +39,11 @@ __all__ = ["scenario_command"]
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE...",
 )
-@click.option("--bot", metavar="BOT", help="The bot: config or module:attr, written as 'bot:'.")
+@click.option(
+    "--bot",
+    metavar="BOT",
+    help="The bot: config or module:attr, written as 'bot:' (a config path as seen from FILE).",
+)
 @agent_config_option()
 @click.option(
     "--matching",
@@ -76,14 +81,15 @@ def scenario_command(
     What has no counterpart (buttons, cards, intents, topic and AI-judged tests, ...) is listed
     as comments at the top of the file.
     """
+    written = _bot_from(bot, output)
     if action == "from-botium":
         mode = cast("MatchingMode", matching)  # click's Choice only lets MATCHING_MODES through
         imported = botium_scenarios(transcripts, matching=mode, expand_utterances=expand_utterances)
-        write_output(imported_yaml(imported, tool="Botium", bot=bot), output)
+        write_output(imported_yaml(imported, tool="Botium", bot=written), output)
         return 0
     if action == "from-kit":
         imported = [s for path in transcripts for s in kit_scenarios(path)]
-        write_output(imported_yaml(imported, tool="the Copilot Studio Kit", bot=bot), output)
+        write_output(imported_yaml(imported, tool="the Copilot Studio Kit", bot=written), output)
         return 0
     modes = load_agent_modes(config_path) if config_path is not None else None
     conversations = []
@@ -95,6 +101,21 @@ def scenario_command(
         parent = load_bot(bot)  # the scenario names only agents this bot has
         agents = {parent.name, *parent.subagents}
     source = ", ".join(p.name for p in transcripts)
-    text = scenario_yaml(conversations, source=source, bot=bot, agents=agents)
+    text = scenario_yaml(conversations, source=source, bot=written, agents=agents)
     write_output(text, output)
     return 0
+
+
+def _bot_from(bot: str | None, output: Path | None) -> str | None:
+    """The ``bot:`` to write. A scenario file's ``bot:`` path is read relative to the file, so a
+    relative config path (given from the current directory) is written as seen from the output
+    file's folder; absolute where no relative path leads there (another drive). A ``module:attr``
+    bot, an absolute path and a file written to standard output keep ``bot`` as given."""
+    if bot is None or output is None or not (bot.endswith((".yaml", ".yml")) or "/" in bot):
+        return bot
+    if Path(bot).is_absolute():
+        return bot
+    try:
+        return Path(os.path.relpath(bot, output.parent)).as_posix()
+    except ValueError:  # Windows: the bot and the output are on different drives
+        return str(Path(bot).absolute())

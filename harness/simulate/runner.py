@@ -24,7 +24,7 @@ from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.runtime.parent import Parent, bot_models, check_models
-from harness.simulate.scenarios import Scenario, ScenarioFile, turn_checks
+from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from subagents import Usage
 
@@ -65,26 +65,12 @@ def declared_requests(scenario: Scenario) -> dict[int, list[DeclaredRequest]]:
 
 
 def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> None:
-    known = {target.parent.name, *target.parent.subagents}
     for number, turn in enumerate(scenario.turns, start=1):
         for request in turn.requests:
-            if request.agent not in known:
+            problem = check_names(target.parent, request)
+            if problem:
                 raise ConfigError(
-                    f"scenario {scenario.name!r}, turn {number}: unknown agent "
-                    f"{request.agent!r} (the bot has {', '.join(sorted(known))})",
-                    file=file,
-                    line=scenario.line,
-                )
-            agent = target.parent.subagents.get(request.agent)
-            if agent is None or agent.handler is not None or getattr(agent, "url", None):
-                continue  # the parent calls no tools; a handler's or remote agent's are its own
-            has = {t.name for t in agent.tool_specs}
-            # never_calls may name a tool it lacks: a model can still try to call one.
-            unknown = [t for t in request.tools or () if t not in has]
-            if unknown:
-                raise ConfigError(
-                    f"scenario {scenario.name!r}, turn {number}: {request.agent} has no tool "
-                    f"{', '.join(map(repr, unknown))} (it has {', '.join(sorted(has)) or 'none'})",
+                    f"scenario {scenario.name!r}, turn {number}: {problem}",
                     file=file,
                     line=scenario.line,
                 )

@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -60,6 +60,10 @@ from harness.detect.checks import MessageCheck, TextCheck, TextCheckKind, ToolCh
 from harness.exceptions import ConfigError
 from harness.runtime.config_files import load_yaml
 from subagents.config import locate, validate_yaml
+
+if TYPE_CHECKING:
+    from harness.detect.expectations import Expectation
+    from harness.runtime.parent import Parent
 
 __all__ = [
     "BotMessage",
@@ -71,6 +75,7 @@ __all__ = [
     "ScenarioTurn",
     "TargetSpec",
     "TurnCheckSpec",
+    "check_names",
     "load_scenarios",
     "turn_checks",
 ]
@@ -224,6 +229,30 @@ def turn_checks(
             if r.tools is not None or r.never_calls
         ),
     )
+
+
+def check_names(parent: Parent, request: Expectation) -> str | None:
+    """What a request names that the bot does not have: an agent, or a tool of the agent's that
+    ``tools`` names; None when the bot has them all.
+
+    Scenario files and ``ConversationDriver.send`` are checked alike, before the conversation,
+    so that a misspelt name is an error rather than a check that never fails.
+    """
+    known = {parent.name, *parent.subagents}
+    if request.agent not in known:
+        return f"unknown agent {request.agent!r} (the bot has {', '.join(sorted(known))})"
+    agent = parent.subagents.get(request.agent)
+    if agent is None or agent.handler is not None or getattr(agent, "url", None):
+        return None  # the parent calls no tools; a handler's or remote agent's are its own
+    has = {t.name for t in agent.tool_specs}
+    # never_calls may name a tool it lacks: a model can still try to call one.
+    unknown = [t for t in getattr(request, "tools", None) or () if t not in has]
+    if unknown:
+        return (
+            f"{request.agent} has no tool {', '.join(map(repr, unknown))} "
+            f"(it has {', '.join(sorted(has)) or 'none'})"
+        )
+    return None
 
 
 class Scenario(BaseModel):

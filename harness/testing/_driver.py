@@ -13,7 +13,7 @@ from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
 from harness.detect.transcript import Message, Transcript
-from harness.exceptions import RunError
+from harness.exceptions import ConfigError, RunError
 from harness.models import FunctionModel, Model, ScriptedModel
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import Conversation, Parent, Turn
@@ -21,6 +21,7 @@ from harness.simulate.scenarios import (
     RequestExpectation,
     ScenarioTurn,
     TurnCheckSpec,
+    check_names,
     turn_checks,
 )
 from harness.transport import InProcessTransport, MockTransport
@@ -184,10 +185,19 @@ class ConversationDriver:
                 its ``requests`` too.
 
         Raises:
-            ConfigError: ``expect`` or ``checks`` is malformed (before the message is sent).
+            ConfigError: ``expect`` or ``checks`` is malformed, or names an agent the bot does
+                not have (or a tool its agent lacks), as a scenario file would (before the
+                message is sent).
         """
         items = [_request(item) for item in expect]
         spec = _spec(checks)
+        named = [(f"expect[{i}]", item) for i, item in enumerate(items)]
+        if isinstance(spec, ScenarioTurn):
+            named += [(f"checks.requests[{i}]", r) for i, r in enumerate(spec.requests)]
+        for where, item in named:
+            problem = check_names(self.bot, item)
+            if problem:
+                raise ConfigError(problem, field=where)
         turn = await self.conversation.send(text)
         self.expectations[turn.number] = items
         requests = {id(r): r for r in items if isinstance(r, RequestExpectation)}

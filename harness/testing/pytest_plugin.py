@@ -2,9 +2,10 @@
 
 Scenario files are collected as tests, one item per scenario: a file is collected when its name
 matches the ``harness_scenarios`` ini patterns (default ``scenarios*.yaml`` and
-``*.scenarios.yaml``). Each item runs its conversation against the file's ``bot`` (or the
-``harness_bot`` ini value, relative to the rootdir) and fails on any error-level finding, showing the
-offending messages.
+``*.scenarios.yaml``) and it is a harness scenario file (see ``_looks_like_scenarios``: another
+project's ``scenarios.yaml`` is left alone). Each item runs its conversation against the file's
+``bot`` (or the ``harness_bot`` ini value, relative to the rootdir, as a ``replay:`` cassette of
+``harness_model`` is) and fails on any error-level finding, showing the offending messages.
 
 With ``--harness-repeat N`` every scenario runs N times, each a new conversation; it passes when
 at least ``--harness-min-pass-rate`` of its runs pass (default: all). Its failure lists each failed
@@ -37,6 +38,8 @@ __all__ = ["InvalidScenario", "ScenarioFileCollector", "ScenarioItem"]
 
 _OTHER_LOOPS = ("anyio", "trio", "twisted", "gen_test")
 _DEFAULT_PATTERNS = ["scenarios*.yaml", "scenarios*.yml", "*.scenarios.yaml", "*.scenarios.yml"]
+_OWN_INI = ("harness_scenarios", "harness_bot", "harness_model", "harness_async_tests")
+"""The ini options that make a project a harness project (see ``_looks_like_scenarios``)."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,11 +61,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "harness_scenarios",
         type="linelist",
-        default=_DEFAULT_PATTERNS,
-        help="file name patterns of harness scenario files to collect as tests",
+        default=[],  # unset: _DEFAULT_PATTERNS, and the project has not opted in
+        help="file name patterns of harness scenario files to collect as tests (default: "
+        + ", ".join(_DEFAULT_PATTERNS)
+        + ")",
     )
     parser.addini("harness_bot", default="", help="default bot for scenario files without 'bot:'")
-    parser.addini("harness_model", default="", help="model for scenario tests (default: the bot's)")
+    parser.addini(
+        "harness_model",
+        default="",
+        help="model for scenario tests (default: the bot's); a replay: cassette is relative to "
+        "the rootdir",
+    )
     parser.addoption(
         "--harness-html",
         metavar="FILE",
@@ -184,7 +194,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    patterns: list[str] = parent.config.getini("harness_scenarios")
+    patterns: list[str] = parent.config.getini("harness_scenarios") or _DEFAULT_PATTERNS
     if any(fnmatch.fnmatch(file_path.name, p) for p in patterns):
         return ScenarioFileCollector.from_parent(parent, path=file_path)
     return None
@@ -208,7 +218,8 @@ class ScenarioFileCollector(pytest.File):
             tree = load_yaml(self.path)
         except ConfigError as exc:
             raise self.CollectError(str(exc)) from exc
-        if not _looks_like_scenarios(tree):
+        opted_in = any(self.config.getini(name) for name in _OWN_INI)
+        if not _looks_like_scenarios(tree, typos=opted_in):
             return  # another tool's file that happens to match the name pattern
         unknown = [str(key) for key in tree if key not in ("bot", "scenarios")]
         if unknown or not isinstance(tree.get("scenarios"), list) or not tree["scenarios"]:
@@ -286,12 +297,14 @@ class InvalidScenario(pytest.Collector):
         return self.path, line - 1 if line else None, f"scenario: {self.path.name}::{self.name}"
 
 
-def _looks_like_scenarios(tree: Any) -> bool:
-    """True when a YAML document is a harness scenario file, even one with a typo in it.
+def _looks_like_scenarios(tree: Any, *, typos: bool) -> bool:
+    """True when a YAML document is a harness scenario file.
 
-    Other tools (k6, Artillery) have ``scenarios*.yaml`` files too: a file is ours when it names a
-    ``bot``, or its ``scenarios`` list has one with ``turns`` (or a key that is nearly ``turns``)
-    or a ``user`` turn.
+    Other tools (k6, Artillery, load tests) have ``scenarios*.yaml`` files too, and the SDK may be
+    installed in their projects: a file is ours when it names a ``bot``, or its ``scenarios`` list
+    has one with ``turns`` or a ``user`` turn. With ``typos`` (a project that sets one of the
+    plugin's ini options), a key that is nearly ``turns`` counts too, so that its "did you mean"
+    error is shown; elsewhere ``urls`` or ``runs`` would claim another tool's file.
     """
     if not isinstance(tree, dict) or isinstance(tree.get("scenarios"), dict):
         return False
@@ -301,9 +314,19 @@ def _looks_like_scenarios(tree: Any) -> bool:
     if not isinstance(scenarios, list):
         return False
     keys = {str(k) for s in scenarios if isinstance(s, dict) for k in s}
-    return bool(keys & {"turns", "user"}) or any(
-        difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys
+    return bool(keys & {"turns", "user"}) or (
+        typos and any(difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys)
     )
+
+
+def _ini_model(config: pytest.Config) -> str | None:
+    """The ini's ``harness_model``: a relative ``replay:`` cassette is relative to the rootdir, as
+    ``harness_bot`` is, so pytest started in a sub-folder finds the same cassette."""
+    model = str(config.getini("harness_model"))
+    prefix, colon, cassette = model.partition(":")
+    if prefix == "replay" and colon and cassette and not Path(cassette).is_absolute():
+        return f"replay:{Path(config.rootpath) / cassette}"
+    return model or None
 
 
 class ScenarioItem(pytest.Item):
@@ -322,7 +345,7 @@ class ScenarioItem(pytest.Item):
         from harness.runtime.loading import run_sync
         from harness.testing import ConversationDriver
 
-        model = self.config.getini("harness_model") or None
+        model = _ini_model(self.config)
         repeat = int(self.config.getoption("harness_repeat", 1) or 1)
         first = ConversationDriver(self.bot, model=model)
         results: list[DetectionResult] = []
@@ -335,6 +358,7 @@ class ScenarioItem(pytest.Item):
 
         async def run() -> None:
             try:
+                self._check_names(first.bot)
                 for number in range(1, repeat + 1):
                     # Every run is a new conversation with the same bot.
                     driver = first if number == 1 else ConversationDriver(first.bot)
@@ -378,6 +402,19 @@ class ScenarioItem(pytest.Item):
                 raise ScenarioFailedError(format_findings(findings, first.transcript))
             return
         self._judge_runs(results)
+
+    def _check_names(self, bot: Any) -> None:
+        """Every agent and tool the scenario names is the bot's, as ``harness simulate`` checks."""
+        from harness.exceptions import ConfigError
+        from harness.simulate.scenarios import check_names
+
+        for number, step in enumerate(self.scenario.turns, start=1):
+            for request in step.requests:
+                problem = check_names(bot, request)
+                if problem:
+                    raise ConfigError(
+                        f"turn {number}: {problem}", file=str(self.path), line=self.scenario.line
+                    )
 
     def _judge_runs(self, results: list[Any]) -> None:
         """A repeated scenario passes when enough of its runs passed; its report carries the

@@ -12,6 +12,7 @@ import harness.detect.html
 import harness.detect.reports
 import harness.testing._driver  # noqa: F401
 from harness.exceptions import ConfigError
+from harness.simulate.scenarios import ScenarioTurn
 from harness.testing import ConversationDriver
 from tests.simulate._helpers import embedded_data
 
@@ -94,6 +95,38 @@ async def test_the_driver_rejects_a_malformed_check_before_sending() -> None:
         await driver.send("When is payday?", expect=[{"agent": "payroll", "calls": "strict"}])
     assert len(driver.transcript) == 0
     await driver.bot.aclose()
+
+
+async def test_the_driver_rejects_an_agent_or_tool_the_bot_does_not_have_before_sending() -> None:
+    driver = ConversationDriver(GOOD)
+    known = "direct_deposit, helpdesk, password, payroll, pto"
+    with pytest.raises(
+        ConfigError, match=rf"expect\[1\]: unknown agent 'payrol' \(the bot has {known}\)"
+    ):
+        await driver.send("When is payday?", expect=[("pto", "12"), ("payrol", "Friday")])
+    with pytest.raises(ConfigError, match=r"expect\[0\]: payroll has no tool 'next_paydy'"):
+        await driver.send("When is payday?", expect=[{"agent": "payroll", "tools": ["next_paydy"]}])
+    with pytest.raises(ConfigError, match=r"checks\.requests\[0\]: unknown agent 'payrol'"):
+        await driver.send(
+            "When is payday?", checks=ScenarioTurn(user="x", requests=[{"agent": "payrol"}])
+        )
+    assert len(driver.transcript) == 0
+    await driver.send("When is payday?", expect=[("helpdesk", "Friday")])  # the parent is known
+    await driver.bot.aclose()
+
+
+def test_a_scenario_naming_an_unknown_agent_fails_in_one_line_under_pytest(
+    pytester: pytest.Pytester,
+) -> None:
+    text = CHECKS.format(bot=GOOD, checks="expect: Friday", tools="expect: Friday").replace(
+        "agent: payroll", "agent: payrol"
+    )
+    path = pytester.makefile(".yaml", scenarios_typo=text)
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [f"scenario 'payday': {path}:3: turn 1: unknown agent 'payrol' (the bot has direct_*)"]
+    )
 
 
 def test_repeat_runs_a_scenario_n_times_and_fails_below_the_pass_rate(

@@ -206,6 +206,56 @@ def test_a_k6_or_artillery_scenarios_file_is_not_ours(pytester: pytest.Pytester)
     result.assert_outcomes(passed=1)
 
 
+@pytest.mark.parametrize("key", ["urls", "users", "runs", "returns", "tours", "turn"])
+def test_another_projects_scenarios_list_is_left_alone_whatever_its_keys(
+    pytester: pytest.Pytester, key: str
+) -> None:
+    # A load-test file of a project that does not use the SDK: no 'bot:', no 'turns' or 'user'.
+    pytester.makefile(
+        ".yaml", scenarios_perf=f"scenarios:\n  - {{name: home, {key}: [/, /about]}}\n"
+    )
+    pytester.makepyfile("def test_ok():\n    assert True\n")
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.OK
+
+
+@pytest.mark.parametrize(
+    "ini",
+    [f"harness_bot = {GOOD}", "harness_scenarios = scenarios*.yaml", "harness_async_tests = true"],
+)
+def test_in_a_project_that_opted_in_a_near_miss_of_turns_is_a_typo_of_ours(
+    pytester: pytest.Pytester, ini: str
+) -> None:
+    pytester.makeini(f"[pytest]\nasyncio_default_fixture_loop_scope = function\n{ini}\n")
+    pytester.makefile(".yaml", scenarios_x="scenarios:\n  - name: a\n    turn: [{user: hi}]\n")
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    message = "unknown key 'turn' (did you mean 'turns'?)" if "bot" in ini else "names no bot"
+    result.stdout.fnmatch_lines([f"*scenarios_x.yaml:*{message}*"])
+
+
+def test_a_relative_replay_cassette_of_harness_model_is_found_from_the_rootdir(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As harness_bot is: pytest started in a sub-folder (or by an IDE) finds the same cassette.
+    cassette = GOOD.parent / "cassettes" / "helpdesk-fake-server.jsonl"
+    (pytester.mkdir("cassettes") / "helpdesk.jsonl").write_text(cassette.read_text())
+    tests = pytester.mkdir("tests")
+    (tests / "scenarios_x.yaml").write_text(
+        (GOOD.parent / "scenarios-openai.yaml")
+        .read_text()
+        .replace("bot: helpdesk.yaml", f"bot: {GOOD}")
+    )
+    pytester.makeini(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+        "harness_model = replay:cassettes/helpdesk.jsonl\n"
+    )
+    monkeypatch.chdir(tests)
+    result = pytester.runpytest_inprocess("-q", "-k", "pto-and-payday")
+    result.assert_outcomes(passed=1, deselected=3)
+
+
 DRIVER_TEST = """
 QUESTION = "How many vacation days do I have remaining, and when will I be getting my next paycheck?"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -64,6 +65,50 @@ def test_without_a_bot_every_recorded_request_is_kept(tmp_path: Path) -> None:
     assert "bot" not in document
     turns = document["scenarios"][0]["turns"]
     assert [r["agent"] for r in turns[1]["requests"]] == ["benefits", "pto"]
+
+
+def test_a_relative_bot_is_written_as_seen_from_the_written_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("helpdesk-naive.yaml", "tools.py"):
+        (tmp_path / name).write_text((GOOD.parent / name).read_text(encoding="utf-8"))
+    (tmp_path / "regress").mkdir()
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    make = ["scenario", "from-transcript", str(NAIVE_RECORDING), "--bot"]
+    made = runner.invoke(cli, [*make, "helpdesk-naive.yaml", "-o", "regress/naive.yaml"])
+    assert made.exit_code == 0, made.output
+    assert yaml.safe_load(Path("regress/naive.yaml").read_text())["bot"] == "../helpdesk-naive.yaml"
+    run = runner.invoke(cli, ["simulate", "regress/naive.yaml", "-q"])
+    assert run.exit_code == 1, run.output  # the bot is found, and its duplicate comes back
+    assert "duplicate" in run.output
+    # To standard output the path is left as typed; a module:attr bot is never rewritten.
+    printed = runner.invoke(cli, [*make, "helpdesk-naive.yaml"])
+    assert yaml.safe_load(printed.stdout)["bot"] == "helpdesk-naive.yaml"
+    monkeypatch.syspath_prepend(str(ROOT))
+    flaky = "tests.simulate.flaky_bot:make"
+    imported = runner.invoke(cli, [*make, flaky, "-o", "regress/flaky.yaml"])
+    assert imported.exit_code == 0, imported.output
+    assert yaml.safe_load(Path("regress/flaky.yaml").read_text())["bot"] == flaky
+
+
+@pytest.mark.parametrize("action", ["from-botium", "from-kit"])
+def test_an_imported_files_relative_bot_is_written_as_seen_from_it_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    source = tmp_path / ("a.convo.txt" if action == "from-botium" else "a.csv")
+    source.write_text(
+        "hello\n\n#me\nhi\n\n#bot\nhello\n"
+        if action == "from-botium"
+        else "Test Utterance,Expected Response\nhi,hello\n"
+    )
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path)
+    made = CliRunner().invoke(
+        cli, ["scenario", action, source.name, "--bot", "bots/desk.yaml", "-o", "out/s.yaml"]
+    )
+    assert made.exit_code == 0, made.output
+    assert yaml.safe_load(Path("out/s.yaml").read_text())["bot"] == "../bots/desk.yaml"
 
 
 def test_a_missing_transcript_exits_2(tmp_path: Path) -> None:
