@@ -2,8 +2,9 @@
 
 - ``-q/--quiet`` and ``-v/--verbose`` are added to every command by the group
   (:func:`add_verbosity`): a command reads the level with :func:`verbosity`.
-- ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`),
-  written with :func:`write_output`.
+- ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`): the
+  group checks it can be written before the command runs (:func:`check_output`), and the
+  command writes it with :func:`write_output`.
 - ``--format`` of the commands that report findings (``detect``, ``simulate``):
   :func:`report_format_option`; ``text`` is a table on a terminal and one line per finding
   elsewhere (:func:`report_layout`).
@@ -31,6 +32,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "add_verbosity",
     "agent_config_option",
+    "check_output",
     "output_option",
     "parse_headers",
     "report_format_option",
@@ -148,7 +150,8 @@ def write_output(text: str, output: Path | None) -> None:
 
     A lone surrogate in the text (a message cut inside an emoji) is written as U+FFFD. The file
     is written beside ``output`` and renamed over it once complete, so an earlier report is
-    replaced whole or not at all. A device or pipe (``-o /dev/stdout``) is written to as it is.
+    replaced whole or not at all; missing folders on the way are made (as pytest's
+    ``--junitxml`` does). A device or pipe (``-o /dev/stdout``) is written to as it is.
 
     Raises:
         UsageError: the file cannot be written.
@@ -161,6 +164,7 @@ def write_output(text: str, output: Path | None) -> None:
         if output.exists() and not output.is_file():
             output.write_text(text, encoding="utf-8")
             return
+        output.parent.mkdir(parents=True, exist_ok=True)
         _replace(output.resolve() if output.is_symlink() else output, text)
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
@@ -184,6 +188,24 @@ def _replace(target: Path, text: str) -> None:
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
+
+
+def check_output(output: Path) -> None:
+    """Stop before a command runs when ``output`` cannot be written at its end: a file where one
+    of its folders should be, or a folder this process may not write in.
+
+    Raises:
+        UsageError: naming the file and why.
+    """
+    folder = output.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {output}: {folder} is not a folder")
+    if output.exists() and not output.is_file():
+        return  # a device or a pipe: written to as it is
+    if not os.access(folder, os.W_OK | os.X_OK) and not os.access(output, os.W_OK):
+        raise UsageError(f"cannot write {output}: {folder} is not writable")
 
 
 def verbosity(ctx: click.Context | None = None) -> int:

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
+from harness.cli import simulate as simulate_module
 from harness.cli.options import write_output
 from harness.detect import DetectionResult, Finding, render_junit
 from harness.detect.html import render_html
@@ -128,3 +129,31 @@ def test_a_report_replaces_the_earlier_one_and_keeps_the_usual_permissions(
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null")
 def test_a_report_to_a_device_is_written_to_it() -> None:
     write_output("into the void\n", Path("/dev/null"))
+
+
+def test_missing_folders_of_the_report_are_made(tmp_path: Path) -> None:
+    transcript = _transcript(tmp_path, "Your order ships Friday.")
+    report = tmp_path / "reports" / "ci" / "detect.xml"
+    result = CliRunner().invoke(
+        cli, ["detect", str(transcript), "--format", "junit", "-o", str(report)]
+    )
+    assert result.exit_code == 1, result.output
+    ET.parse(report)
+
+
+@pytest.mark.parametrize("blocker", ["reports", "reports/ci"])
+def test_a_report_folder_that_cannot_be_made_is_refused_before_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, blocker: str
+) -> None:
+    """A file where a folder should be: the command stops at once, before running anything."""
+    (tmp_path / blocker).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / blocker).write_text("not a folder", encoding="utf-8")
+    ran: list[object] = []
+    monkeypatch.setattr(simulate_module, "_run", lambda *args: ran.append(args))
+    scenarios = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "scenarios.yaml"
+    report = tmp_path / "reports" / "ci" / "simulate.xml"
+    result = CliRunner().invoke(cli, ["simulate", str(scenarios), "-o", str(report)])
+    assert result.exit_code == 2
+    assert f"cannot write {report}" in result.stderr
+    assert f"{tmp_path / blocker} is not a folder" in result.stderr
+    assert ran == []
