@@ -156,7 +156,8 @@ def write_output(text: str, output: Path | None) -> None:
     Raises:
         UsageError: the file cannot be written.
     """
-    text = _LONE_SURROGATE.sub("\ufffd", text)
+    if not text.isascii():  # isascii is O(1): CPython knows it of every string
+        text = _LONE_SURROGATE.sub("\ufffd", text)
     if output is None:
         click.echo(text, nl=False)
         return
