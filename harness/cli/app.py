@@ -109,13 +109,13 @@ _HELP = {
 }
 
 _EXIT_CODES = {
-    "chat": "0 the chat ended (exit, quit, Ctrl-D); 1 a run error; 2 a usage or config error; "
-    "130 ended by Ctrl-C.",
+    "chat": "0 the chat ended (exit, quit, Ctrl-D); 1 a turn failed (its model or the bot "
+    "could not answer) or a run error; 2 a usage or config error; 130 ended by Ctrl-C.",
     "instructions": "0 printed; 2 a usage or config error; 130 ended by Ctrl-C.",
     "lint": "0 no error-level findings; 1 error-level findings; 2 a usage error; "
     "130 ended by Ctrl-C.",
-    "simulate": "0 no error-level findings (warnings allowed); 1 error-level findings; "
-    "2 bad input or a usage error; 130 ended by Ctrl-C.",
+    "simulate": "0 no error-level findings (warnings allowed); 1 error-level findings or a "
+    "scenario that could not complete; 2 bad input or a usage error; 130 ended by Ctrl-C.",
     "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
     "2 bad input or a usage error; 130 ended by Ctrl-C.",
     "compare": "0 no regression; 1 a regression; 2 bad input or a usage error.",

@@ -146,10 +146,12 @@ class _Session:
         else:
             self.aside.print(f"[dim]{escape(holder)} holds the floor[/]")
 
-    async def turn(self, text: str) -> None:
-        """Send ``text``; the bot's messages are shown as they come (``on_message``)."""
+    async def turn(self, text: str) -> bool:
+        """Send ``text``; the bot's messages are shown as they come (``on_message``). True when
+        the parent's own plan or reply failed (the turn fell back: the notes say why)."""
         assert self.conversation is not None, "chat() opens the conversation first"
         self.last = await self.conversation.send(text)
+        return self.last.failed
 
     def notes(self) -> None:
         turn = self.last
@@ -224,8 +226,8 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | 
     The bot's messages go to ``console``; the banner, the per-turn notes, plans and errors go to
     ``notes`` (by default standard error), so a piped chat's standard output is the bot's alone.
 
-    Ctrl-D, ``exit``, ``quit`` or ``/exit`` end the chat with 0; Ctrl-C (at the prompt or during a
-    turn, which it cancels) ends it with 130. ``verbosity`` below 0 hides the banner and the
+    Ctrl-D, ``exit``, ``quit`` or ``/exit`` end the chat with 0, or 1 when a turn failed (see
+    :func:`talk`); Ctrl-C (at the prompt or during a turn, which it cancels) ends it with 130. ``verbosity`` below 0 hides the banner and the
     per-turn notes; above 0 shows each turn's plan.
     """
     if notes is None:
@@ -260,8 +262,10 @@ class ChatSession(Protocol):
     aside: Console
     verbosity: int
 
-    async def turn(self, text: str) -> None:
-        """Send one message and show the bot's messages (raises ``RunError`` if it failed)."""
+    async def turn(self, text: str) -> bool:
+        """Send one message and show the bot's messages; True when the turn completed but
+        failed (the parent's plan or reply fell back). Raises ``RunError`` when it got no
+        answer."""
         ...
 
     def show_plan(self) -> None:
@@ -278,31 +282,44 @@ class ChatSession(Protocol):
 
 
 def talk(session: ChatSession, runner: asyncio.Runner) -> int:
-    """Read the user's lines until they quit, sending each as a turn on ``runner``; return 0.
+    """Read the user's lines until they quit, sending each as a turn on ``runner``; return 0,
+    or 1 when any turn failed (a script piping questions in can tell), after the line
+    ``error: N of M turns failed``.
 
     Ctrl-D, ``exit`` and ``quit`` (any case) end it, as do ``/exit`` and ``/quit``; other lines
     starting with ``/`` are the session's commands. A turn that raises ``RunError`` ends that
     turn, not the chat. Ctrl-C raises ``KeyboardInterrupt`` to the caller."""
     # No prompt when the messages come from a pipe or a file: the output stays the bot's alone.
     prompt = PROMPT if sys.stdin.isatty() else ""
+    sent = failed = 0
+
+    def end() -> int:
+        if not failed:
+            return 0
+        turns = "turn" if sent == 1 else "turns"
+        session.aside.print(f"[red]error:[/] {failed} of {sent} {turns} failed")
+        return 1
+
     while True:
         try:
             text = input(prompt).strip()
         except EOFError:
             session.aside.print()
-            return 0
+            return end()
         if text.lower() in ("exit", "quit"):
-            return 0
+            return end()
         if not text:
             continue
         if text.startswith("/"):
             if not session.command(text):
-                return 0
+                return end()
             continue
+        sent += 1
         try:
-            runner.run(session.turn(text))
+            failed += runner.run(session.turn(text))
         except RunError as exc:  # an unreachable model or bot ends this turn, not the chat
             session.aside.print(f"[red]error:[/] {escape(str(exc))}")
+            failed += 1
             continue
         if session.verbosity > 0:
             session.show_plan()

@@ -16,11 +16,12 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
 
-from harness.cli.options import EXIT_INTERRUPTED
+from harness.cli.options import EXIT_INTERRUPTED, check_output
 from harness.exceptions import HarnessError
 
 __all__ = [
@@ -110,6 +111,9 @@ class HarnessCommand(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            output = ctx.params.get("output")
+            if isinstance(output, Path):  # -o FILE: refused now, not after a long run
+                check_output(output)
             result = super().invoke(ctx)
         except HarnessError as exc:
             if _debug(ctx):

@@ -2,7 +2,9 @@
 
 - ``-q/--quiet`` and ``-v/--verbose`` are added to every command by the group
   (:func:`add_verbosity`): a command reads the level with :func:`verbosity`.
-- ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`).
+- ``-o/--output FILE`` is the one spelling of the output file (:func:`output_option`): the
+  group checks it can be written before the command runs (:func:`check_output`), and the
+  command writes it with :func:`write_output`.
 - ``--format`` of the commands that report findings (``detect``, ``simulate``):
   :func:`report_format_option`; ``text`` is a table on a terminal and one line per finding
   elsewhere (:func:`report_layout`).
@@ -14,6 +16,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import re
+import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,6 +32,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "add_verbosity",
     "agent_config_option",
+    "check_output",
     "output_option",
     "parse_headers",
     "report_format_option",
@@ -134,19 +140,73 @@ def stdout_is_terminal() -> bool:
     return sys.stdout is not None and sys.stdout.isatty()
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Half of a UTF-16 pair: what a JavaScript bot leaves when it cuts a string inside an emoji.
+JSON carries it (``"\\ud83d"``) and Python reads it, but UTF-8 cannot encode it."""
+
+
 def write_output(text: str, output: Path | None) -> None:
     """Write a command's report to ``output`` (``-o FILE``), or to standard output without one.
+
+    A lone surrogate in the text (a message cut inside an emoji) is written as U+FFFD. The file
+    is written beside ``output`` and renamed over it once complete, so an earlier report is
+    replaced whole or not at all; missing folders on the way are made (as pytest's
+    ``--junitxml`` does). A device or pipe (``-o /dev/stdout``) is written to as it is.
 
     Raises:
         UsageError: the file cannot be written.
     """
+    if not text.isascii():  # isascii is O(1): CPython knows it of every string
+        text = _LONE_SURROGATE.sub("\ufffd", text)
     if output is None:
         click.echo(text, nl=False)
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        if output.exists() and not output.is_file():
+            output.write_text(text, encoding="utf-8")
+            return
+        output.parent.mkdir(parents=True, exist_ok=True)
+        _replace(output.resolve() if output.is_symlink() else output, text)
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
+
+
+def _replace(target: Path, text: str) -> None:
+    """Write ``text`` to a new file beside ``target`` and rename it over ``target`` (with the
+    permissions a new file gets; in place when only the file, not its folder, is writable)."""
+    temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except PermissionError:
+        if not target.is_file():
+            raise
+        target.write_text(text, encoding="utf-8")
+        return
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
+def check_output(output: Path) -> None:
+    """Stop before a command runs when ``output`` cannot be written at its end: a file where one
+    of its folders should be, or a folder this process may not write in.
+
+    Raises:
+        UsageError: naming the file and why.
+    """
+    folder = output.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {output}: {folder} is not a folder")
+    if output.exists() and not output.is_file():
+        return  # a device or a pipe: written to as it is
+    if not os.access(folder, os.W_OK | os.X_OK) and not os.access(output, os.W_OK):
+        raise UsageError(f"cannot write {output}: {folder} is not writable")
 
 
 def verbosity(ctx: click.Context | None = None) -> int:

@@ -113,12 +113,14 @@ class _Session:
     plan: TurnRecord | None = None
     turns: int = 0
 
-    async def turn(self, text: str) -> None:
-        """Send ``text``, then show the bot's messages for it and keep the plan it sent."""
+    async def turn(self, text: str) -> bool:
+        """Send ``text``, then show the bot's messages for it and keep the plan it sent (False:
+        a served bot's turn that fails raises ``RunError``)."""
         messages, self.plan = await self.bot.send(text)
         self.turns += 1
         for message in messages:
             self.console.print(f"{describe(message)}: {escape(message.text)}")
+        return False
 
     def show_plan(self) -> None:
         if self.turns == 0:

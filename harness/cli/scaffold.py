@@ -7,7 +7,10 @@ repository to start. ``$name`` in the YAML and Markdown templates becomes the bo
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import subprocess
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -71,9 +74,17 @@ def new_command(directory: Path, name: str | None) -> None:
     click.echo(f"created {directory}/: {', '.join(p.name for p in written)}")
     click.echo("next:")
     for step in (
-        f"cd {directory}",
+        f"cd {_shell_word(directory)}",
         "harness chat bot.yaml",
         "harness simulate scenarios.yaml",
         "pytest",
     ):
         click.echo(f"  {step}")
+
+
+def _shell_word(path: Path) -> str:
+    """``path`` as one word of the user's shell, to paste as it is: quoted for a POSIX shell, or
+    in double quotes for Windows' shells when it holds spaces."""
+    if os.name == "nt":
+        return subprocess.list2cmdline([str(path)])
+    return shlex.quote(str(path))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, Finding
-from harness.detect.report_parts import KIND_ORDER
+from harness.detect.report_parts import KIND_ORDER, xml_characters
 from harness.detect.results import DetectionResult, exit_code, group_runs
 from harness.detect.transcript import Transcript
 
@@ -86,7 +86,8 @@ def render_html(
             data=_script_json(data),
         )
     )
-    return str(page)
+    # A bot's text may hold controls no HTML parser keeps (a NUL) and lone surrogates.
+    return xml_characters(str(page))
 
 
 def report_data(
@@ -223,7 +224,8 @@ def _summary(
         "warnings": warnings,
         "by_kind": [(kind, _KIND_LABELS[kind], kinds[kind]) for kind in KIND_ORDER],
         "failed": exit_code(results, min_pass_rate=min_pass_rate) != 0,
-        "clean": sum(1 for r in results if not r.findings),
+        "broken": sum(1 for r in results if r.error is not None),
+        "clean": sum(1 for r in results if not r.findings and r.error is None),
         "usage": None,
         "runs": _runs(results, min_pass_rate),
         "pass_rate": "",

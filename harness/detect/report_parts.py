@@ -7,6 +7,7 @@ counts in words and the XML document's head.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -21,6 +22,7 @@ __all__ = [
     "junit_case",
     "percent",
     "plural",
+    "xml_characters",
     "xml_document",
 ]
 
@@ -66,7 +68,23 @@ def junit_case(suite: ET.Element, result: DetectionResult, *, seconds: float) ->
     )
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+"""What XML 1.0 cannot hold, even escaped: the C0 controls but tab and line breaks, U+FFFE and
+U+FFFF; and a lone surrogate (a message cut inside an emoji), which UTF-8 cannot encode."""
+
+
+def xml_characters(text: str) -> str:
+    """``text`` with the characters XML 1.0 forbids left out, and each lone surrogate as U+FFFD,
+    so that a report quoting any bot message is a well-formed document (a NUL in one message
+    would make a test-report step refuse the whole JUnit file)."""
+    if _NOT_XML.search(text) is None:  # the usual case: one pass, a few ms a megabyte
+        return text
+    return _NOT_XML.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else "", text)
+
+
 def xml_document(root: ET.Element) -> str:
-    """``root`` indented, after an XML declaration (a JUnit report)."""
+    """``root`` indented, after an XML declaration (a JUnit report), without the characters XML
+    forbids (:func:`xml_characters`)."""
     ET.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    document = ET.tostring(root, encoding="unicode")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + xml_characters(document) + "\n"

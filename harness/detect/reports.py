@@ -104,8 +104,10 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
     """``{"version": 1, "transcripts": [...], "summary": {"<kind>": count}, "totals": {...}}``.
 
     Each finding carries its ``severity`` (``error`` or ``warning``); each transcript its
-    ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors and
-    warnings over the whole report (``errors`` above 0 is what makes the command exit 1).
+    ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors,
+    warnings and the conversations that ``failed`` (could not complete: a record with an
+    ``error``) over the whole report; ``errors`` or ``failed`` above 0 is what makes the command
+    exit 1.
 
     A repeated scenario (``--repeat``) is one transcript record for all its runs, with ``runs``,
     ``passed``, ``pass_rate``, ``kind_pass_rates``, each distinct finding once with the ``runs``
@@ -124,6 +126,7 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
         "findings": sum(len(r.findings) for r in results),
         "errors": sum(len(r.errors) for r in results),
         "warnings": sum(len(r.warnings) for r in results),
+        "failed": sum(1 for r in results if r.error is not None),
     }
     if any(group.repeated for group in groups):
         totals |= runs_totals(results, groups, min_pass_rate=min_pass_rate)

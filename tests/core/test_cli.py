@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -246,3 +248,97 @@ def test_python_dash_m_harness_runs_the_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert __version__ in done.stdout
+
+
+_UNREACHABLE_BOT = """
+from harness import ChildAgent, FunctionModel, Parent
+from harness.exceptions import ModelRequestError
+
+
+async def unreachable(request):
+    raise ModelRequestError("cannot reach the model", attempts=3)
+
+
+def pto_balance() -> str:
+    \"\"\"How many PTO days are left.\"\"\"
+    return "You have 12 PTO days left."
+
+
+bot = Parent(
+    name="campus",
+    model=FunctionModel(unreachable),
+    subagents=[ChildAgent(name="pto", mode="direct", description="PTO days.", tools=[pto_balance])],
+)
+"""
+
+
+def test_a_chat_whose_every_turn_failed_exits_1(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model that cannot be reached: each turn falls back to an apology, and a script reading
+    ``harness chat bot.yaml < questions.txt`` learns it from the exit code."""
+    (tmp_path / "unreachablebot.py").write_text(_UNREACHABLE_BOT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "unreachablebot", raising=False)
+    result = runner.invoke(
+        cli,
+        ["chat", "-q", "unreachablebot:bot"],
+        input="How many PTO days do I have?\nAnd when is payday?\n",
+    )
+    assert result.exit_code == 1, result.output
+    assert "error: 2 of 2 turns failed" in result.stderr
+    assert result.stdout.count("campus: ") == 2  # each turn still answered the user
+
+
+def test_a_chat_whose_model_misses_its_cassette_exits_1(runner: CliRunner, tmp_path: Path) -> None:
+    """A turn that got no answer at all (a cassette miss ends the turn with an error line)."""
+    cassette = tmp_path / "empty.jsonl"
+    cassette.write_text("", encoding="utf-8")
+    result = runner.invoke(
+        cli,
+        ["chat", "-q", str(HELPDESK), "--model", f"replay:{cassette}"],
+        input="When is payday?\n",
+    )
+    assert result.exit_code == 1, result.output
+    assert "error: 1 of 1 turn failed" in result.stderr
+
+
+def test_a_chat_with_some_failed_turns_exits_1_and_says_how_many(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rich.console import Console
+
+    from harness.cli.chat import talk
+    from harness.exceptions import RunError
+
+    class Session:
+        aside = Console(file=io.StringIO(), width=200)
+        verbosity = -1
+        sent = 0
+
+        async def turn(self, text: str) -> bool:
+            self.sent += 1
+            if self.sent == 1:
+                raise RunError("cannot reach the bot")
+            return False
+
+        def show_plan(self) -> None: ...
+
+        def notes(self) -> None: ...
+
+        def command(self, text: str) -> bool:
+            return False
+
+    lines = iter(["hello", "again", "exit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    session = Session()
+    with asyncio.Runner() as loop:
+        assert talk(session, loop) == 1
+    output = session.aside.file.getvalue()  # type: ignore[attr-defined]
+    assert "error: 1 of 2 turns failed" in output
+
+
+def test_a_chat_whose_turns_all_worked_exits_0(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["chat", "-q", str(HELPDESK)], input="When is payday?\n")
+    assert result.exit_code == 0, result.output
+    assert "failed" not in result.stderr

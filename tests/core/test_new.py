@@ -35,6 +35,21 @@ def test_new_writes_a_starter_bot_named_after_its_folder(
         "created Student Desk/: bot.yaml, tools.py, scenarios.yaml, test_bot.py, pyproject.toml, "
         "README.md"
     )
+    # The next steps run as printed when pasted into a shell: the folder's name is quoted.
+    assert "  cd 'Student Desk'" in output.splitlines()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a POSIX shell")
+def test_the_next_steps_printed_run_in_a_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, output = _new("my bot's desk")
+    assert code == 0, output
+    cd = next(line.strip() for line in output.splitlines() if line.strip().startswith("cd "))
+    done = subprocess.run(["sh", "-c", f"{cd} && pwd"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert Path(done.stdout.strip()) == tmp_path / "my bot's desk"
 
 
 @pytest.mark.parametrize("name", ["null", "true", "123", "0x10"])

@@ -106,8 +106,9 @@ async def test_a_reply_that_is_not_an_object_falls_back() -> None:
 
 
 def test_instructions_to_an_unwritable_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a folder", encoding="utf-8")
     result = CliRunner().invoke(
-        cli, ["instructions", str(GOOD), "-o", str(tmp_path / "missing" / "x.md")]
+        cli, ["instructions", str(GOOD), "-o", str(tmp_path / "taken" / "x.md")]
     )
     assert result.exit_code == 2
     assert "cannot write" in result.stderr

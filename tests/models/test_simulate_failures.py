@@ -143,9 +143,11 @@ def test_an_unreachable_request_does_not_end_the_chat(closed_port_url: str) -> N
     args = ["chat", config, "--model", "openai:m", "--base-url", closed_port_url]
     args += ["--model-setting", "max_retries=0"]
     result = CliRunner().invoke(cli, args, input="When is payday?\nAnd my PTO?\nexit\n")
-    assert result.exit_code == 0, result.output
-    # Each failed turn is answered and noted; the chat goes on to the next message and to exit.
+    # Each failed turn is answered and noted; the chat goes on to the next message and to exit,
+    # whose code says that turns failed.
+    assert result.exit_code == 1, result.output
     assert result.output.count("plan failed: ModelRequestError: the OpenAI model 'm'") == 2
+    assert "error: 2 of 2 turns failed" in result.stderr
     # The offline planner still routed each message to its agent (which failed the same way).
     assert "failed: payroll (ModelRequestError" in result.output
     assert "failed: pto (ModelRequestError" in result.output

@@ -173,6 +173,21 @@ def test_good_helpdesk_is_a_pass_with_every_message() -> None:
     _assert_structure(results, data)
 
 
+def test_a_conversation_that_could_not_complete_fails_the_page_and_is_not_clean() -> None:
+    transcript = conversation(("When is payday?", [("payroll", "Payday is Friday.")]))
+    stopped = DetectionResult(
+        file="s.yaml",
+        conversation="payday",
+        transcript=transcript,
+        findings=(),
+        error="CassetteMissError: the plan request is not in the cassette",
+    )
+    page = render_html([stopped])
+    assert re.search(r'data-verdict="fail">FAIL: 0 errors, 1 could not complete<', page)
+    summary = _summary(page)
+    assert (summary["failed"], summary["clean"], summary["errors"]) == ("1", "0", "0")
+
+
 def test_without_highlights_quoted_evidence_is_marked_where_found() -> None:
     transcript = conversation(
         (

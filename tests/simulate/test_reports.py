@@ -81,7 +81,31 @@ def test_json_has_exactly_the_documented_shape() -> None:
         "awkward_ack": 2,
         "failed_check": 0,
     }
-    assert document["totals"] == {"conversations": 3, "findings": 3, "errors": 1, "warnings": 2}
+    assert document["totals"] == {
+        "conversations": 3,
+        "findings": 3,
+        "errors": 1,
+        "warnings": 2,
+        "failed": 0,
+    }
+
+
+def test_json_totals_count_the_conversations_that_could_not_complete() -> None:
+    """A conversation that stopped (a run error) has no error finding of its own, yet the command
+    exits 1 on it: ``totals.failed`` says so to a CI step that reads the JSON."""
+    clean = _results()[1]
+    stopped = DetectionResult(
+        file="a.json",
+        conversation="stopped",
+        transcript=clean.transcript,
+        findings=(),
+        error="CassetteMissError: the plan request is not in the cassette",
+    )
+    document = json.loads(render_json([clean, stopped]))
+    assert document["totals"]["errors"] == 0
+    assert document["totals"]["failed"] == 1
+    assert exit_code([clean, stopped]) == 1
+    assert document["transcripts"][1]["error"].startswith("CassetteMissError")
 
 
 def test_junit_parses_with_one_case_per_conversation() -> None:
