@@ -126,11 +126,14 @@ def detect_command(
     return max([exit_code(results), *(e.exit_code for e in unread)])
 
 
-def _load(path: Path, modes: dict[str, str] | None) -> list[Transcript]:
-    """The transcripts of ``path``; ``-`` reads standard input (JSON or JSONL, not CSV)."""
+def _load(
+    path: Path, modes: dict[str, str] | None, unread: list[ConfigError] | None = None
+) -> list[Transcript]:
+    """The transcripts of ``path``; ``-`` reads standard input (JSON or JSONL, not CSV). A row of
+    a table that cannot be read goes to ``unread`` (reported after the others, as a file is)."""
     if str(path) == "-":
-        return parse_transcript(sys.stdin.read(), file="-", agent_modes=modes)
-    return load_transcript(path, agent_modes=modes)
+        return parse_transcript(sys.stdin.read(), file="-", agent_modes=modes, unread=unread)
+    return load_transcript(path, agent_modes=modes, unread=unread)
 
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".csv", ".transcript")
@@ -206,7 +209,7 @@ def _run(
     loaded = []
     for path in paths:
         try:
-            loaded.append((path, _load(path, modes)))
+            loaded.append((path, _load(path, modes, unread)))
         except ConfigError as exc:
             # One file that cannot be read (an empty export, a typo) does not cost the report of
             # the others; it is named after it, and the exit code is 2. Alone, it is the error.

@@ -155,3 +155,19 @@ def test_jsonl_is_read_as_before() -> None:
     assert [m.text for m in transcript] == ["Which locker is mine?"]
     with pytest.raises(ConfigError, match="unknown key 'lockers'"):
         parse_transcript(json.dumps({**line, "lockers": 1}), file="t.jsonl")
+
+
+def test_detect_reports_the_other_rows_then_the_unreadable_one_and_exits_2(tmp_path: Path) -> None:
+    """As for several files (docs/simulate.md): the readable rows are checked and reported, the
+    row that cannot be read is named on standard error after them, and the exit code is 2."""
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    path = _csv(tmp_path / "export.csv", [("lockers", LOCKER), ("broken", CUT_SHORT)])
+    result = CliRunner().invoke(cli, ["detect", str(path), "--format", "json"])
+    assert result.exit_code == 2, result.output
+    assert [t["conversation"] for t in json.loads(result.stdout)["transcripts"]] == ["lockers"]
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"error: {path}:3: not JSON: ")
+    assert line.endswith("conversation broken is not checked (the other rows are)")
