@@ -44,7 +44,11 @@ _WHY = {
     "config": "",
     "instructions": "inferred: its instructions forbid messaging the user",
     "outputs": "inferred: its outputs return findings, not an interactionSummary",
-    "default": "assumed: Copilot Studio has no mode; write silent if it must only fill outputs",
+    "questions": "inferred: its instructions ask the user questions; check it",
+    "default": (
+        "assumed: Copilot Studio has no mode; check it: silent if it only fills outputs, "
+        "conversational if it asks the user questions"
+    ),
 }
 
 
