@@ -39,7 +39,7 @@ from instructions.contract import MODES, OPEN_QUESTIONS
 __all__ = ["starter_configs"]
 
 _ROLE = re.compile(r"^#{1,6}\s+Role\s*$", re.MULTILINE)
-_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+_NOT_IN_NAME = re.compile(r"[^\w-]+")
 _WHY = {
     "config": "",
     "instructions": "inferred: its instructions forbid messaging the user",
@@ -121,7 +121,8 @@ def _note(entry: CommentedMap, key: str, text: str) -> None:
 
 
 def _name(name: str, taken: set[str]) -> str:
-    """A sub-agent name this SDK accepts (letters, digits, ``-``, ``_``), unique in the config."""
+    """A sub-agent name this SDK accepts (letters and digits of any script, ``-``, ``_``), unique
+    in the config."""
     base = _NOT_IN_NAME.sub("_", name).strip("_") or "agent"
     candidate, number = base, 2
     while candidate.lower() in taken:
