@@ -200,9 +200,14 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         bot_config = load_config(config)
         agents = build_subagents(bot_config, import_tools=False)
         view = parent_view(bot_config.parent.name, bot_config.parent.instructions, agents)
-        render = render_markdown if fmt == "md" else render_copilot_studio
         try:
-            text = render(view, agent=agent)
+            if fmt == "md":
+                text = render_markdown(view, agent=agent)
+            else:
+                from harness.lint.starter import copilot_studio_sources
+
+                sources = copilot_studio_sources(path.read_text(encoding="utf-8"))
+                text = render_copilot_studio(view, agent=agent, sources=sources)
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     else:

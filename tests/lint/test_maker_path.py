@@ -202,7 +202,7 @@ def test_the_starter_keeps_modes_names_and_leaves_generated_text_out(tmp_path: P
     tool.write_text(text.replace("insurance claims.", f"insurance claims. {hint}"), "utf-8")
     _, out = _starter(root)
     starter = out.split("\n\n", 1)[1]
-    assert "- name: Billing_agent  # 'Billing agent' in Copilot Studio" in starter
+    assert '- name: Billing_agent  # Copilot Studio: "Billing agent", ' in starter
     assert "mode: silent  # inferred: its instructions forbid messaging the user" in starter
     assert "mode: direct  # assumed" in starter
     assert (
