@@ -77,7 +77,8 @@ class CopilotStudioSource:
     name: str
     """Its name in Copilot Studio (``Balance Agent``), which the config may have had to change."""
     file: str = ""
-    """Its file, relative to the workspace or exported solution; empty when not known."""
+    """Its file, relative to the workspace, exported solution or folder it was read from; empty
+    when not known."""
     external: bool = False
     """An external agent (``InvokeExternalAgentTaskAction``): it cannot declare outputs, so the
     parent's instructions say in a sentence naming it whether it talks to the user."""

@@ -195,7 +195,12 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
     if config.endswith(".mcs.yml") or path.is_dir() or path.name == "data":
         from harness.lint.starter import refusal
 
-        raise UsageError(refusal(config))
+        # The starter config goes where the output goes (`> agents.yaml` saves it); the
+        # explanation, and exit code 2, follow: instructions were asked for, not generated.
+        message, starter = refusal(config, output=None if output is None else str(output))
+        if starter:
+            write_output(starter, output)
+        raise UsageError(message)
     if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
         bot_config = load_config(config)
         agents = build_subagents(bot_config, import_tools=False)

@@ -254,10 +254,15 @@ def _text(value: str) -> str:
     return LiteralScalarString(value) if "\n" in value else value
 
 
-def refusal(path: str) -> str:
-    """What ``harness instructions`` says when given Copilot Studio files: it reads this SDK's
-    YAML, and here is that YAML, read from them, to save and check (when they hold a parent with
-    sub-agents)."""
+def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
+    """What ``harness instructions`` says when given Copilot Studio files (it reads this SDK's
+    YAML), and that YAML, read from them, to save and check: (message, config). The config is
+    empty when they hold no parent with sub-agents.
+
+    Args:
+        path: the workspace, exported solution or file given.
+        output: the file the config is written to (``-o``); None for stdout.
+    """
     head = (
         f"{path} looks like a Copilot Studio agent; `harness instructions` reads this SDK's YAML "
         "config."
@@ -269,17 +274,32 @@ def refusal(path: str) -> str:
     if not configs:
         return (
             f"{head} Run `harness lint` on it to see what to add, and describe the agents in a "
-            "config to generate their instructions (see the instructions page of the docs)."
+            "config to generate their instructions (see the instructions page of the docs).",
+            "",
         )
-    files = (
-        ["agents.yaml"]
-        if len(configs) == 1
-        else [f"agents-{n}.yaml" for n in range(1, 1 + len(configs))]
+    modes = (
+        "check each mode (silent: it only fills its outputs; direct: it answers the user once; "
+        "conversational: it talks with the user over several turns)"
     )
-    parts = [
-        f"{head} Here is that config, read from the Copilot Studio files: save it as {file}, "
-        f"check each mode (silent: it only fills its outputs; direct: it answers the user), then "
-        f"run `harness instructions {file} --format copilot-studio`.\n\n{config.rstrip()}"
-        for file, config in zip(files, configs, strict=True)
-    ]
-    return "\n\n".join(parts)
+    if len(configs) == 1:
+        file = output or "agents.yaml"
+        where = (
+            f"is written to {output}"
+            if output
+            else f"is on stdout: save it as {file} (`harness instructions {path} > {file}`)"
+        )
+        message = (
+            f"{head} Its config, read from the Copilot Studio files, {where}; {modes}, then run "
+            f"`harness instructions {file} --format copilot-studio`."
+        )
+        return message, configs[0]
+    files = [f"agents-{n}.yaml" for n in range(1, 1 + len(configs))]
+    where = f"are written to {output}" if output else "are on stdout"
+    message = (
+        f"{head} It holds {len(configs)} parents with sub-agents; their configs, read from the "
+        f"Copilot Studio files, {where}, one YAML document each: save each as its own file "
+        f"({', '.join(files)}), {modes}, then run `harness instructions FILE --format "
+        "copilot-studio` on each."
+    )
+    text = "---\n".join(f"# {file}\n{config}" for file, config in zip(files, configs, strict=True))
+    return message, text

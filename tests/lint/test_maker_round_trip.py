@@ -153,3 +153,36 @@ def test_the_assumed_mode_names_all_three_modes(tmp_path: Path) -> None:
     assumed = [x for x in config.splitlines() if "# assumed: Copilot Studio has no mode" in x]
     assert assumed, config
     assert all("silent" in x and "conversational" in x for x in assumed)
+
+
+# -- the starter goes to stdout or -o, where `> agents.yaml` saves it ---------------------------
+
+
+def test_the_starter_goes_to_stdout_and_the_explanation_to_stderr() -> None:
+    result = _run("instructions", str(WORKSPACE))
+    assert result.exit_code == 2
+    assert result.stdout.startswith("parent:\n")
+    assert YAML(typ="safe").load(result.stdout)["parent"]["name"] == "WorkspaceWithSubAgents"
+    assert result.stderr.startswith("error: ")
+    assert "> agents.yaml" in result.stderr
+    assert "parent:" not in result.stderr
+
+
+def test_the_starter_can_be_written_with_o(tmp_path: Path) -> None:
+    target = tmp_path / "bank.yaml"
+    result = _run("instructions", str(WORKSPACE), "-o", str(target))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert f"written to {target}" in result.stderr
+    assert f"`harness instructions {target} --format copilot-studio`" in result.stderr
+    assert YAML(typ="safe").load(target.read_text(encoding="utf-8"))["subagents"]
+
+
+def test_several_parents_give_one_document_each_on_stdout() -> None:
+    folder = LINT.parents[2] / "docs" / "examples" / "copilot-studio"
+    result = _run("instructions", str(folder))
+    assert result.exit_code == 2
+    documents = list(YAML(typ="safe").load_all(result.stdout))
+    assert len(documents) == 3
+    assert all(d["parent"]["name"] and d["subagents"] for d in documents)
+    assert "(agents-1.yaml, agents-2.yaml, agents-3.yaml)" in result.stderr
