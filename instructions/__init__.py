@@ -29,12 +29,13 @@ if TYPE_CHECKING:
         render_subagent_system,
         render_top_level_instruction,
     )
-    from instructions.views import AgentView, IOView, ParentView
+    from instructions.views import AgentView, CopilotStudioSource, IOView, ParentView
 
 __all__ = [
     "INPUT_DESCRIPTIONS",
     "OUTPUT_DESCRIPTIONS",
     "AgentView",
+    "CopilotStudioSource",
     "IOView",
     "ParentView",
     "output_description",
@@ -55,7 +56,7 @@ def _module(name: str) -> ModuleType:
         import instructions.contract
 
         return instructions.contract
-    elif name in ("AgentView", "IOView", "ParentView"):
+    elif name in ("AgentView", "CopilotStudioSource", "IOView", "ParentView"):
         import instructions.views
 
         return instructions.views

@@ -3,7 +3,12 @@
 Shapes follow Copilot Studio's authoring schema: a child agent is an ``AgentDialog``, a connected
 agent's calling side a ``TaskDialog`` whose ``InvokeConnectedAgentTaskAction`` carries ``inputType``
 and ``outputType`` (they are not allowed at the dialog's root), the parent a
-``GptComponentMetadata``. The renderer (``render.py``) supplies the already-rendered texts.
+``GptComponentMetadata``. An external agent (``InvokeExternalAgentTaskAction``) cannot declare
+outputs: its fragment is only a comment saying so, and the parent's instructions name it instead.
+The renderer (``render.py``) supplies the already-rendered texts.
+
+When the config was read from Copilot Studio files, each fragment's comment names the agent's file;
+otherwise it lists where that component is kept in each layout.
 """
 
 from __future__ import annotations
@@ -15,7 +20,13 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import LiteralScalarString
 
-__all__ = ["ChildFragment", "ConnectedFragment", "PropertyView", "render_fragments"]
+__all__ = [
+    "ChildFragment",
+    "ConnectedFragment",
+    "ExternalFragment",
+    "PropertyView",
+    "render_fragments",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,6 +49,8 @@ class ChildFragment:
     instructions: str
     inputs: tuple[PropertyView, ...]
     outputs: tuple[PropertyView, ...]
+    file: str = ""
+    """Its file in the workspace or solution, when known."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,29 +64,53 @@ class ConnectedFragment:
     outputs: tuple[PropertyView, ...]
     history: bool
     """Pass the parent's conversation history (``ConversationHistory``) or not (``NoHistory``)."""
+    file: str = ""
+    """The calling side's file in the workspace or solution, when known."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExternalFragment:
+    """An external agent (``InvokeExternalAgentTaskAction``), which cannot declare outputs."""
+
+    name: str
+    file: str
+    sentence: str
+    """What the parent's instructions say of it, naming it."""
+
+
+Fragment = ChildFragment | ConnectedFragment | ExternalFragment
 
 
 def render_fragments(
     *,
     parent: str,
+    parent_file: str = "",
     parent_instructions: str | None,
-    agents: tuple[ChildFragment | ConnectedFragment, ...] | list[ChildFragment | ConnectedFragment],
+    agents: tuple[Fragment, ...] | list[Fragment],
 ) -> str:
     """All fragments as one YAML stream, one document per fragment, each after its comment.
 
     Args:
         parent: the parent's name, for the header.
+        parent_file: the parent's file, when known.
         parent_instructions: the parent's instructions; None leaves the parent's fragment out.
         agents: the sub-agents' fragments, in order.
     """
     documents: list[str] = []
     if parent_instructions is not None:
-        documents.append(
-            _comment(
-                f'Parent agent "{parent}" (kind: GptComponentMetadata)',
+        where = (
+            (f"  file: {parent_file}",)
+            if parent_file
+            else (
                 "  VS Code extension: agent.mcs.yml",
                 "  exported solution: botcomponents/<prefix>.gpt.default/data",
                 "  newer workspace: settings.mcs.yml (configuration.agentSettings.instructions)",
+            )
+        )
+        documents.append(
+            _comment(
+                f'Parent agent "{parent}" (kind: GptComponentMetadata)',
+                *where,
                 "Replace its instructions with these:",
             )
             + _dump(_map(instructions=_text(parent_instructions)))
@@ -81,6 +118,8 @@ def render_fragments(
     for agent in agents:
         if isinstance(agent, ChildFragment):
             documents.append(_child(agent))
+        elif isinstance(agent, ExternalFragment):
+            documents.append(_external(agent))
         else:
             documents.extend(_connected(agent))
     header = _comment(
@@ -102,22 +141,57 @@ def _child(agent: ChildFragment) -> str:
         inputType=_record(agent.inputs),
         outputType=_record(agent.outputs),
     )
+    where = (
+        (f"  file: {agent.file}",)
+        if agent.file
+        else (
+            f"  VS Code extension: agents/{agent.name}/agent.mcs.yml",
+            f"  exported solution: botcomponents/<prefix>.agent.{agent.name}/data",
+        )
+    )
     return _comment(
         f'Child agent "{agent.name}" (kind: AgentDialog)',
-        f"  VS Code extension: agents/{agent.name}/agent.mcs.yml",
-        f"  exported solution: botcomponents/<prefix>.agent.{agent.name}/data",
+        *where,
         "Replace beginDialog.description, settings.instructions, inputs, inputType and",
         "outputType with these; keep your other settings. Do not add beginDialog.actions.",
     ) + _dump(document)
 
 
+def _external(agent: ExternalFragment) -> str:
+    """Only a comment: nothing in its TaskDialog can carry the contract's outputs."""
+    return _comment(
+        f'External agent "{agent.name}" (kind: TaskDialog, InvokeExternalAgentTaskAction)',
+        f"  file: {agent.file}" if agent.file else "  file: actions/<its TaskDialog>.mcs.yml",
+        "An external agent cannot declare outputs, so nothing here replaces its TaskDialog:",
+        "keep it as it is. The parent's instructions above say what its answered output would",
+        "have told the parent, in a sentence naming it (harness lint reads it for HC001):",
+        f"  {agent.sentence}",
+    )
+
+
 def _connected(agent: ConnectedFragment) -> list[str]:
-    action = _map(
-        kind="InvokeConnectedAgentTaskAction",
-        botSchemaName=f"<schema name of the {agent.name} agent>",
+    action = _map(kind="InvokeConnectedAgentTaskAction")
+    if not agent.file:
+        action["botSchemaName"] = f"<schema name of the {agent.name} agent>"
+    action.update(
         historyType=_map(kind="ConversationHistory" if agent.history else "NoHistory"),
         inputType=_record(agent.inputs),
         outputType=_record(agent.outputs),
+    )
+    where = (
+        (
+            f"  file: {agent.file}",
+            "Keep its action.botSchemaName. For a connected agent, inputType and outputType go",
+            "inside action, not at the root.",
+        )
+        if agent.file
+        else (
+            f"  VS Code extension: actions/{agent.name}.mcs.yml",
+            "  exported solution: botcomponents/<prefix>.InvokeConnectedAgentTaskAction."
+            f"{agent.name}/data",
+            "Set action.botSchemaName to the connected agent's schema name. For a connected",
+            "agent, inputType and outputType go inside action, not at the root.",
+        )
     )
     calling = _map(
         kind="TaskDialog",
@@ -128,14 +202,7 @@ def _connected(agent: ConnectedFragment) -> list[str]:
         action=action,
     )
     return [
-        _comment(
-            f'Connected agent "{agent.name}", calling side (kind: TaskDialog)',
-            f"  VS Code extension: actions/{agent.name}.mcs.yml",
-            "  exported solution: botcomponents/<prefix>.InvokeConnectedAgentTaskAction."
-            f"{agent.name}/data",
-            "Set action.botSchemaName to the connected agent's schema name. For a connected",
-            "agent, inputType and outputType go inside action, not at the root.",
-        )
+        _comment(f'Connected agent "{agent.name}", calling side (kind: TaskDialog)', *where)
         + _dump(calling),
         _comment(
             f'Connected agent "{agent.name}", the agent itself (kind: GptComponentMetadata)',

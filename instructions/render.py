@@ -11,8 +11,8 @@ which are single field values, do not.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ import jinja2
 from instructions._copilot_studio import (
     ChildFragment,
     ConnectedFragment,
+    ExternalFragment,
     PropertyView,
     render_fragments,
 )
@@ -40,7 +41,7 @@ from instructions.contract import (
     SCOPED_REQUEST,
     SILENT,
 )
-from instructions.views import AgentView, ParentView
+from instructions.views import AgentView, CopilotStudioSource, ParentView
 
 __all__ = [
     "output_description",
@@ -66,6 +67,16 @@ _ANSWERED_NOTES = {
     DIRECT: "Set it to true once you have sent the answer.",
     CONVERSATIONAL: "Keep it false until the user has the final answer or outcome.",
 }
+
+_EXTERNAL_SAYS = {
+    SILENT: "{name} never talks to the user: its replies are for you to deliver.",
+    DIRECT: "{name} answers the user itself: never repeat, summarise or acknowledge its reply.",
+    CONVERSATIONAL: (
+        "{name} answers the user itself: never repeat, summarise or acknowledge its reply."
+    ),
+}
+"""What the parent is told of an external agent, which has no ``answered`` output to say it: the
+sentence ``harness lint`` (HC001) asks for, naming the agent."""
 
 _MODE_WORDS = {
     SILENT: "silent (it never talks to the user; you relay its findings)",
@@ -210,7 +221,12 @@ def render_markdown(parent: ParentView, *, agent: str | None = None) -> str:
     return _finish(_render("markdown.md.j2", title=title, parent=parent_view, agents=agents))
 
 
-def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> str:
+def render_copilot_studio(
+    parent: ParentView,
+    *,
+    agent: str | None = None,
+    sources: Mapping[str, CopilotStudioSource] | None = None,
+) -> str:
     """YAML fragments a Copilot Studio maker can paste, each introduced by a comment saying where.
 
     The parent's ``instructions`` (``GptComponentMetadata``); for each child agent an
@@ -224,16 +240,34 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
     left out: Copilot Studio's orchestrator gives each agent call its own inputs and never makes
     such a call, so the fragments do not ask for an output nothing would fill.
 
+    With ``sources`` (a config read from Copilot Studio files), each agent is named by its name
+    in Copilot Studio and each comment names its file. An external agent
+    (``InvokeExternalAgentTaskAction``) cannot declare outputs: it gets no ``TaskDialog``, and the
+    parent's instructions say in a sentence naming it whether it talks to the user.
+
     Args:
         parent: the parent and its sub-agents.
         agent: only this sub-agent's fragments (the parent's are left out).
+        sources: where each agent lives in Copilot Studio, by its name in ``parent``.
 
     Raises:
         ValueError: when ``agent`` names no sub-agent of the parent.
     """
+    sources = sources or {}
     chosen = _select(parent, agent)
-    fragments: list[ChildFragment | ConnectedFragment] = []
+    external = {
+        sub.name for sub in parent.subagents if (src := sources.get(sub.name)) and src.external
+    }
+    fragments: list[ChildFragment | ConnectedFragment | ExternalFragment] = []
     for sub in chosen:
+        source = sources.get(sub.name)
+        if source is not None:
+            sub = replace(sub, name=source.name)
+        if source is not None and source.external:
+            fragments.append(
+                ExternalFragment(name=sub.name, file=source.file, sentence=_external_sentence(sub))
+            )
+            continue
         inputs = tuple(
             PropertyView(
                 name=field.name,
@@ -259,17 +293,37 @@ def render_copilot_studio(parent: ParentView, *, agent: str | None = None) -> st
             "instructions": _subagent_system(sub, level=2, generated=True, several=False).strip(),
             "inputs": inputs,
             "outputs": outputs,
+            "file": source.file if source is not None else "",
         }
         if sub.kind == CHILD:
             fragments.append(ChildFragment(**common))
         else:
             fragments.append(ConnectedFragment(**common, history=sub.receives_history))
-    parent_instructions = (
-        None if agent is not None else _parent_instructions(parent, level=2, several=False)
-    )
+    parent_instructions = None
+    if agent is None:
+        shown = tuple(
+            replace(sub, name=sources[sub.name].name) if sub.name in sources else sub
+            for sub in parent.subagents
+        )
+        said = [
+            _external_sentence(view)
+            for sub, view in zip(parent.subagents, shown, strict=True)
+            if sub.name in external
+        ]
+        parent_instructions = _parent_instructions(
+            replace(parent, subagents=shown), level=2, several=False, said=said
+        )
+    own = sources.get(parent.name)
     return render_fragments(
-        parent=parent.name, parent_instructions=parent_instructions, agents=fragments
+        parent=own.name if own is not None else parent.name,
+        parent_file=own.file if own is not None else "",
+        parent_instructions=parent_instructions,
+        agents=fragments,
     )
+
+
+def _external_sentence(agent: AgentView) -> str:
+    return _EXTERNAL_SAYS[agent.mode].format(name=agent.name)
 
 
 # -- internals -------------------------------------------------------------------------------------
@@ -331,12 +385,19 @@ def _top_level(parent: ParentView, *, level: int, several: bool = True) -> str:
     )
 
 
-def _parent_instructions(parent: ParentView, *, level: int, several: bool = True) -> str:
+def _parent_instructions(
+    parent: ParentView, *, level: int, several: bool = True, said: Sequence[str] = ()
+) -> str:
     """What goes into the parent's instructions field: the top-level instruction, then its own.
 
     ``several=False`` leaves out what concerns a call carrying several numbered requests
-    (``answeredRequests``), which only this SDK's runtime makes (Copilot Studio never does)."""
+    (``answeredRequests``), which only this SDK's runtime makes (Copilot Studio never does).
+    ``said``: a sentence for each agent that has no ``answered`` output (an external agent of
+    Copilot Studio), placed under its own heading before the parent's own text."""
     text = _top_level(parent, level=level, several=several)
+    if said:
+        lines = "\n".join(said)
+        text += f"\n{'#' * level} Agents without an answered output\n\n{lines}\n"
     own = parent.instructions.strip()
     if own:
         text += f"\n{'#' * level} Role\n\n{own}\n"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from instructions.contract import KINDS, MODES
 
-__all__ = ["AgentView", "IOView", "ParentView"]
+__all__ = ["AgentView", "CopilotStudioSource", "IOView", "ParentView"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,3 +67,18 @@ class ParentView:
     """The parent's own instructions; the generated top-level instruction comes before them."""
     subagents: tuple[AgentView, ...] = ()
     """Its sub-agents, in the order of the config."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CopilotStudioSource:
+    """Where an agent of a config read from Copilot Studio files lives there, so that the
+    fragments name its display name and its file rather than the config's name."""
+
+    name: str
+    """Its name in Copilot Studio (``Balance Agent``), which the config may have had to change."""
+    file: str = ""
+    """Its file, relative to the workspace, exported solution or folder it was read from; empty
+    when not known."""
+    external: bool = False
+    """An external agent (``InvokeExternalAgentTaskAction``): it cannot declare outputs, so the
+    parent's instructions say in a sentence naming it whether it talks to the user."""

@@ -195,14 +195,24 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
     if config.endswith(".mcs.yml") or path.is_dir() or path.name == "data":
         from harness.lint.starter import refusal
 
-        raise UsageError(refusal(config))
+        # The starter config goes where the output goes (`> agents.yaml` saves it); the
+        # explanation, and exit code 2, follow: instructions were asked for, not generated.
+        message, starter = refusal(config, output=None if output is None else str(output))
+        if starter:
+            write_output(starter, output)
+        raise UsageError(message)
     if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
         bot_config = load_config(config)
         agents = build_subagents(bot_config, import_tools=False)
         view = parent_view(bot_config.parent.name, bot_config.parent.instructions, agents)
-        render = render_markdown if fmt == "md" else render_copilot_studio
         try:
-            text = render(view, agent=agent)
+            if fmt == "md":
+                text = render_markdown(view, agent=agent)
+            else:
+                from harness.lint.starter import copilot_studio_sources
+
+                sources = copilot_studio_sources(path.read_text(encoding="utf-8"))
+                text = render_copilot_studio(view, agent=agent, sources=sources)
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     else:

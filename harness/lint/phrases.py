@@ -1,7 +1,7 @@
 """What instructions and descriptions say, as the linter asks it.
 
 The text rules (HC005, HC006, HC009, HC010, HC011, HC016, HC017) and Copilot Studio's mode
-inference read free text with the SDK's one instruction reader, :mod:`harness.text.instructions`,
+inference (:func:`asks_user` for a conversational agent) read free text with the SDK's one instruction reader, :mod:`harness.text.instructions`,
 which the offline rules model and the simulator's awkward-acknowledgement finder use too; this
 module re-exports its predicates for the rules.
 
@@ -42,6 +42,7 @@ from harness.text.words import DESCRIPTION_STOPWORDS
 __all__ = [
     "OVERLAP_THRESHOLD",
     "anchors_scope",
+    "asks_user",
     "checks_answered",
     "claims_only_speaker",
     "description_similarity",
@@ -212,3 +213,35 @@ def says_of_agent(text: str, names: Iterable[str]) -> frozenset[AgentTalk]:
         ['silence']
     """
     return _says(text, tuple(n for n in names if n and n.strip()))
+
+
+# An imperative that questions the user: "ask them which account", "clarify the choice with the
+# customer", "confirm the details with the caller", "have the user confirm".
+_QUESTION_VERB = re.compile(
+    r"\b(?:ask|confirm|clarif(?:y|ies)|verif(?:y|ies)|double-check|check|find out|prompt|quer(?:y|ies)"
+    r"|question)(?:s|ed|ing)?\b",
+    re.IGNORECASE,
+)
+_PART = re.compile(r",|;|:\s|\band\b|\bthen\b", re.IGNORECASE)
+
+
+def asks_user(text: str) -> str | None:
+    """The first sentence of ``text`` (an agent's instructions) telling it to ask the user
+    something (a question, a confirmation, a clarification), or None.
+
+    A part of a sentence counts when the reader reads it as addressing the user and no longer does
+    once its questioning verb is taken out, so the question is what addresses the user: "if the
+    user didn't say, ask them which account", "clarify the choice with the customer", "ask the
+    user to confirm the transfer". Not counted: a sentence that forbids messaging the user, a
+    question put to someone else ("ask the billing tool"), the user asking ("tell the user to ask
+    HR") and a question beside another address ("check the balance and tell the user").
+    """
+    for reading in read(text):
+        if "address" not in reading.asks or "silence" in reading.asks:
+            continue
+        for part in _PART.split(reading.sentence):
+            if not _QUESTION_VERB.search(part) or "address" not in read_sentence(part):
+                continue
+            if "address" not in read_sentence(_QUESTION_VERB.sub("note", part)):
+                return reading.sentence
+    return None

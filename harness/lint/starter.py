@@ -9,15 +9,23 @@ maker checks the modes and saves it.
 What is already generated is left out, so that generating again does not add it twice: a text
 pasted from earlier fragments keeps only its ``Role`` section (the maker's own text), and a
 description keeps only the sentences that do not tell the parent how to read ``answered``.
+
+Each agent's ``name:`` line ends with a comment giving its name in Copilot Studio and its file
+(``# Copilot Studio: "Balance Agent", agents/Balance Agent/agent.mcs.yml``), and ``external agent``
+for an ``InvokeExternalAgentTaskAction``; :func:`copilot_studio_sources` reads those comments back,
+so that the fragments name the maker's display names and real files, and keep an external agent
+external (this SDK's config has no field for either).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -28,6 +36,7 @@ from harness.lint.model import AgentSystem, SubagentSpec, TextField
 from harness.text import split_sentences
 from instructions import (
     AgentView,
+    CopilotStudioSource,
     IOView,
     ParentView,
     render_subagent_description,
@@ -36,16 +45,29 @@ from instructions import (
 )
 from instructions.contract import MODES, OPEN_QUESTIONS
 
-__all__ = ["starter_configs"]
+__all__ = ["copilot_studio_sources", "starter_configs"]
 
 _ROLE = re.compile(r"^#{1,6}\s+Role\s*$", re.MULTILINE)
-_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+_NOT_IN_NAME = re.compile(r"[^\w-]+")
 _WHY = {
     "config": "",
     "instructions": "inferred: its instructions forbid messaging the user",
     "outputs": "inferred: its outputs return findings, not an interactionSummary",
-    "default": "assumed: Copilot Studio has no mode; write silent if it must only fill outputs",
+    "questions": "inferred: its instructions ask the user questions; check it",
+    "default": (
+        "assumed: Copilot Studio has no mode; check it: silent if it only fills outputs, "
+        "conversational if it asks the user questions"
+    ),
 }
+_EXTERNAL = (
+    "an external agent (InvokeExternalAgentTaskAction): it cannot declare outputs, so the "
+    "fragments name it in the parent's instructions instead"
+)
+_SOURCE = re.compile(
+    r"^\s*(?:-\s+)?name:\s*(?P<value>[^#]*?)\s+#\s*Copilot Studio:\s*"
+    r'(?P<name>"(?:[^"\\]|\\.)*")(?P<external>,\s*external agent)?(?:,\s*(?P<file>.*?))?\s*$',
+    re.MULTILINE,
+)
 
 
 def starter_configs(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
@@ -59,24 +81,46 @@ def starter_configs(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     """
     from harness.lint._engine import load_paths
 
+    roots = [Path(p).resolve() for p in paths]
     result = load_paths(paths)
     return [
-        _config(system)
+        _config(system, roots)
         for system in result.systems
         if system.source == "copilot-studio" and system.parent is not None and system.subagents
     ]
 
 
-def _config(system: AgentSystem) -> str:
+def copilot_studio_sources(text: str) -> dict[str, CopilotStudioSource]:
+    """Each agent's name and file in Copilot Studio, by its name in the config, from the comments a
+    starter config carries (none for a config written by hand, or whose comments were removed)."""
+    yaml = YAML(typ="safe")
+    sources: dict[str, CopilotStudioSource] = {}
+    for match in _SOURCE.finditer(text):
+        try:
+            name = yaml.load(match["value"])
+            display = json.loads(match["name"])
+        except Exception:  # a comment edited by hand: the config's own name is what is left
+            continue
+        if isinstance(name, str) and isinstance(display, str) and display.strip():
+            sources[name] = CopilotStudioSource(
+                name=display.strip(),
+                file=(match["file"] or "").strip(),
+                external=match["external"] is not None,
+            )
+    return sources
+
+
+def _config(system: AgentSystem, roots: list[Path]) -> str:
     assert system.parent is not None
     parent = CommentedMap(name=system.parent.name)
+    _source(parent, system.parent.name, _relative(system.parent.file, roots), indent=2)
     own = _own_text(system.parent.instructions)
     if own:
         parent["instructions"] = _text(own)
     agents = CommentedSeq()
     taken: set[str] = set()
     for agent in system.subagents:
-        agents.append(_agent(agent, taken))
+        agents.append(_agent(agent, taken, roots))
     document = CommentedMap(parent=parent, subagents=agents)
     yaml = YAML(typ="rt")
     yaml.width = 4096
@@ -86,7 +130,7 @@ def _config(system: AgentSystem) -> str:
     return out.getvalue()
 
 
-def _agent(agent: SubagentSpec, taken: set[str]) -> CommentedMap:
+def _agent(agent: SubagentSpec, taken: set[str], roots: list[Path]) -> CommentedMap:
     name = _name(agent.name, taken)
     entry = CommentedMap(name=name, kind=agent.kind.value, mode=agent.mode.value)
     why = _WHY[agent.mode_source]
@@ -98,8 +142,15 @@ def _agent(agent: SubagentSpec, taken: set[str]) -> CommentedMap:
         _note(
             entry, "kind", 'a ConnectedAgentTool: see "The newer layouts" in docs/instructions.md'
         )
-    if name != agent.name:
-        _note(entry, "name", f"{agent.name!r} in Copilot Studio")
+    elif agent.layout == "external-agent":
+        _note(entry, "kind", _EXTERNAL)
+    _source(
+        entry,
+        agent.name,
+        _relative(agent.file, roots),
+        indent=4,
+        external=agent.layout == "external-agent",
+    )
     if agent.kind.value == "connected":
         entry["pass_history"] = agent.history
     description = _routing(agent.description)
@@ -111,13 +162,37 @@ def _agent(agent: SubagentSpec, taken: set[str]) -> CommentedMap:
     return entry
 
 
-def _note(entry: CommentedMap, key: str, text: str) -> None:
-    """A comment two spaces after ``key: value`` of a sub-agent entry (indented by 4)."""
-    entry.yaml_add_eol_comment(text, key, column=4 + len(f"{key}: {entry[key]}") + 2)
+def _note(entry: CommentedMap, key: str, text: str, *, indent: int = 4) -> None:
+    """A comment two spaces after ``key: value`` of an entry (a sub-agent's is indented by 4)."""
+    entry.yaml_add_eol_comment(text, key, column=indent + len(f"{key}: {entry[key]}") + 2)
+
+
+def _source(
+    entry: CommentedMap, name: str, file: str, *, indent: int, external: bool = False
+) -> None:
+    """The comment :func:`copilot_studio_sources` reads: the Copilot Studio name and file."""
+    parts = [json.dumps(name, ensure_ascii=False)]
+    if external:
+        parts.append("external agent")
+    if file:
+        parts.append(file)
+    _note(entry, "name", "Copilot Studio: " + ", ".join(parts), indent=indent)
+
+
+def _relative(file: str, roots: list[Path]) -> str:
+    """``file`` relative to the workspace or solution it was read from (given as a path, or as
+    a file in it); as shown when it is under none of them."""
+    path = Path(file).resolve()
+    for root in roots:
+        base = root if root.is_dir() else root.parent
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+    return Path(file).as_posix()
 
 
 def _name(name: str, taken: set[str]) -> str:
-    """A sub-agent name this SDK accepts (letters, digits, ``-``, ``_``), unique in the config."""
+    """A sub-agent name this SDK accepts (letters and digits of any script, ``-``, ``_``), unique
+    in the config."""
     base = _NOT_IN_NAME.sub("_", name).strip("_") or "agent"
     candidate, number = base, 2
     while candidate.lower() in taken:
@@ -179,10 +254,15 @@ def _text(value: str) -> str:
     return LiteralScalarString(value) if "\n" in value else value
 
 
-def refusal(path: str) -> str:
-    """What ``harness instructions`` says when given Copilot Studio files: it reads this SDK's
-    YAML, and here is that YAML, read from them, to save and check (when they hold a parent with
-    sub-agents)."""
+def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
+    """What ``harness instructions`` says when given Copilot Studio files (it reads this SDK's
+    YAML), and that YAML, read from them, to save and check: (message, config). The config is
+    empty when they hold no parent with sub-agents.
+
+    Args:
+        path: the workspace, exported solution or file given.
+        output: the file the config is written to (``-o``); None for stdout.
+    """
     head = (
         f"{path} looks like a Copilot Studio agent; `harness instructions` reads this SDK's YAML "
         "config."
@@ -194,17 +274,32 @@ def refusal(path: str) -> str:
     if not configs:
         return (
             f"{head} Run `harness lint` on it to see what to add, and describe the agents in a "
-            "config to generate their instructions (see the instructions page of the docs)."
+            "config to generate their instructions (see the instructions page of the docs).",
+            "",
         )
-    files = (
-        ["agents.yaml"]
-        if len(configs) == 1
-        else [f"agents-{n}.yaml" for n in range(1, 1 + len(configs))]
+    modes = (
+        "check each mode (silent: it only fills its outputs; direct: it answers the user once; "
+        "conversational: it talks with the user over several turns)"
     )
-    parts = [
-        f"{head} Here is that config, read from the Copilot Studio files: save it as {file}, "
-        f"check each mode (silent: it only fills its outputs; direct: it answers the user), then "
-        f"run `harness instructions {file} --format copilot-studio`.\n\n{config.rstrip()}"
-        for file, config in zip(files, configs, strict=True)
-    ]
-    return "\n\n".join(parts)
+    if len(configs) == 1:
+        file = output or "agents.yaml"
+        where = (
+            f"is written to {output}"
+            if output
+            else f"is on stdout: save it as {file} (`harness instructions {path} > {file}`)"
+        )
+        message = (
+            f"{head} Its config, read from the Copilot Studio files, {where}; {modes}, then run "
+            f"`harness instructions {file} --format copilot-studio`."
+        )
+        return message, configs[0]
+    files = [f"agents-{n}.yaml" for n in range(1, 1 + len(configs))]
+    where = f"are written to {output}" if output else "are on stdout"
+    message = (
+        f"{head} It holds {len(configs)} parents with sub-agents; their configs, read from the "
+        f"Copilot Studio files, {where}, one YAML document each: save each as its own file "
+        f"({', '.join(files)}), {modes}, then run `harness instructions FILE --format "
+        "copilot-studio` on each."
+    )
+    text = "---\n".join(f"# {file}\n{config}" for file, config in zip(files, configs, strict=True))
+    return message, text

@@ -19,6 +19,7 @@ import instructions
 from instructions import (
     OUTPUT_DESCRIPTIONS,
     AgentView,
+    CopilotStudioSource,
     IOView,
     ParentView,
     output_description,
@@ -398,6 +399,57 @@ def test_copilot_studio_with_awkward_text_still_parses() -> None:
     assert schema_errors("AgentDialog", agent) == []
 
 
+def test_copilot_studio_sources_name_the_makers_agents_and_files() -> None:
+    sources = {
+        "helpdesk": CopilotStudioSource(name="HR helpdesk", file="agent.mcs.yml"),
+        "pto": CopilotStudioSource(name="Time Off", file="agents/Time Off/agent.mcs.yml"),
+        "payroll": CopilotStudioSource(name="Payroll Desk", file="actions/PayrollCall.mcs.yml"),
+    }
+    text = render_copilot_studio(HELPDESK, sources=sources)
+    parent, pto, payroll_call, _, _, _ = load_all(text)
+    assert (
+        '# Parent agent "HR helpdesk" (kind: GptComponentMetadata)\n#   file: agent.mcs.yml' in text
+    )
+    assert (
+        '# Child agent "Time Off" (kind: AgentDialog)\n#   file: agents/Time Off/agent.mcs.yml'
+        in text
+    )
+    assert "`Time Off`" in parent["instructions"] and "`pto`" not in parent["instructions"]
+    assert "`it_ticket`" in parent["instructions"]  # no source: the config's name
+    assert pto["settings"]["instructions"].count("You are Time Off, a sub-agent.") == 1
+    assert payroll_call["modelDisplayName"] == "Payroll Desk"
+    assert "botSchemaName" not in payroll_call["action"]  # the file has it: keep it
+    assert "Keep its action.botSchemaName" in text
+    payroll_call["action"]["botSchemaName"] = "cr1f4_payroll"  # what the maker's file keeps
+    assert schema_errors("TaskDialog", payroll_call) == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "sentence"),
+    [
+        ("silent", "Payroll Desk never talks to the user: its replies are for you to deliver."),
+        ("direct", "Payroll Desk answers the user itself: never repeat, summarise or acknowledge"),
+    ],
+)
+def test_an_external_agent_is_named_in_the_parent_not_given_a_task_dialog(
+    mode: str, sentence: str
+) -> None:
+    """An external agent cannot declare outputs: its fragment is a comment, and the parent's
+    instructions carry the sentence `harness lint` (HC001) reads instead."""
+    parent = replace(HELPDESK, subagents=(PTO, replace(PAYROLL, mode=mode)))
+    sources = {"payroll": CopilotStudioSource(name="Payroll Desk", file="a.mcs.yml", external=True)}
+    text = render_copilot_studio(parent, sources=sources)
+    documents = [d for d in load_all(text) if d is not None]
+    assert [d.get("kind") for d in documents] == [None, "AgentDialog"]  # the parent, pto
+    own = documents[0]["instructions"]
+    assert sentence in own
+    assert own.index(sentence) < own.index("## Role")
+    assert '# External agent "Payroll Desk"' in text and "keep it as it is" in text
+    alone = render_copilot_studio(parent, agent="payroll", sources=sources)
+    assert [d for d in load_all(alone) if d is not None] == []
+    assert sentence in alone  # the comment quotes it
+
+
 # -- small pieces ----------------------------------------------------------------------------------
 
 
@@ -421,6 +473,7 @@ def test_public_api() -> None:
         "INPUT_DESCRIPTIONS",
         "OUTPUT_DESCRIPTIONS",
         "AgentView",
+        "CopilotStudioSource",
         "IOView",
         "ParentView",
         "output_description",

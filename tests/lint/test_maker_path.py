@@ -159,11 +159,12 @@ def test_fix_on_this_sdks_yaml_says_nothing_about_copilot_studio(tmp_path: Path)
 # -- `harness instructions` on Copilot Studio files: a config to start from (F14) ---------------
 
 
-def _starter(path: Path) -> tuple[int, str]:
+def _starter(path: Path) -> tuple[int, str, str]:
+    """Exit code, the starter config (stdout) and the explanation (stderr)."""
     result = CliRunner().invoke(
         instructions_command, [str(path), "--format", "copilot-studio"], catch_exceptions=False
     )
-    return result.exit_code, result.stderr
+    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.mark.parametrize(
@@ -177,11 +178,11 @@ def _starter(path: Path) -> tuple[int, str]:
 def test_instructions_on_copilot_studio_files_prints_a_config_that_works(
     tmp_path: Path, example: str
 ) -> None:
-    code, text = _starter(REPO / example)
+    code, starter, text = _starter(REPO / example)
     assert code == 2
     assert "save it as agents.yaml" in text
     config = tmp_path / "agents.yaml"
-    config.write_text(text.split("\n\n", 1)[1], encoding="utf-8")
+    config.write_text(starter, encoding="utf-8")
     result = CliRunner().invoke(
         instructions_command, [str(config), "--format", "copilot-studio"], catch_exceptions=False
     )
@@ -200,9 +201,8 @@ def test_the_starter_keeps_modes_names_and_leaves_generated_text_out(tmp_path: P
     )
     text = tool.read_text(encoding="utf-8")
     tool.write_text(text.replace("insurance claims.", f"insurance claims. {hint}"), "utf-8")
-    _, out = _starter(root)
-    starter = out.split("\n\n", 1)[1]
-    assert "- name: Billing_agent  # 'Billing agent' in Copilot Studio" in starter
+    _, starter, _ = _starter(root)
+    assert '- name: Billing_agent  # Copilot Studio: "Billing agent", ' in starter
     assert "mode: silent  # inferred: its instructions forbid messaging the user" in starter
     assert "mode: direct  # assumed" in starter
     assert (
@@ -213,8 +213,9 @@ def test_the_starter_keeps_modes_names_and_leaves_generated_text_out(tmp_path: P
 
 
 def test_instructions_on_a_folder_without_agents_keeps_the_plain_advice() -> None:
-    code, text = _starter(REPO / "docs/examples/ci")
+    code, starter, text = _starter(REPO / "docs/examples/ci")
     assert code == 2
+    assert starter == ""
     assert "describe the agents in a config" in text
 
 

@@ -7,6 +7,7 @@ import pytest
 from harness.lint.phrases import (
     OVERLAP_THRESHOLD,
     anchors_scope,
+    asks_user,
     checks_answered,
     claims_only_speaker,
     description_similarity,
@@ -300,3 +301,33 @@ def test_a_power_fx_reference_does_not_split_a_sentence_into_a_prohibition() -> 
     assert forbids_user_messages(
         "Use {Topic.Components.Actions.'x.action.Lookup'.DisplayName}. Do not message the user."
     )
+
+
+ASKS_USER = [
+    "Ask the guest which dates they want to stay.",
+    "If the caller has not said, ask them for their order number.",
+    "Before booking, confirm the flight details with the traveller.",
+    "Clarify the choice with the patient when two clinics match.",
+    "Show the open invoices to the customer and ask them which one to pay.",
+    "Ask the user to confirm the amount before you submit the refund.",
+    "When the address is ambiguous, check with the shopper which one they meant.",
+]
+NO_QUESTION = [
+    "Tell the employee to ask HR about parental leave.",
+    "Check the balance and tell the user the result.",
+    "Ask the inventory tool for the stock level, then report it to the customer.",
+    "Never ask the user for their password.",
+    "Do not respond to the user; ask the parent if anything is unclear.",
+    "Confirm the booking in the reservations system.",
+    "Give the customer their tracking number.",
+]
+
+
+@pytest.mark.parametrize("text", ASKS_USER)
+def test_asks_user_recognises_questions_to_the_user(text: str) -> None:
+    assert asks_user(text) is not None
+
+
+@pytest.mark.parametrize("text", NO_QUESTION)
+def test_asks_user_ignores_other_asks_and_plain_answers(text: str) -> None:
+    assert asks_user(text) is None

@@ -247,3 +247,30 @@ def test_unknown_keys_are_worded_as_the_runtime_words_them(
     assert [(f.line, f.message[: len(message)]) for f in findings if f.id == "HC100"] == [
         (line, message)
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "accepted"),
+    [("ünïcode_agent", True), ("Café-Bar", True), ("日本語", True), ("two words", False)],
+)
+def test_lint_accepts_the_names_the_runtime_accepts(
+    write: Writer, name: str, accepted: bool
+) -> None:
+    """`harness chat`, `simulate` and `instructions` build a sub-agent named in any script (letters,
+    digits, '-', '_'); the lint judges the same name alike."""
+    from subagents import ChildAgent
+    from subagents._errors import ConfigError
+
+    try:
+        ChildAgent(name=name, description="d", mode="direct")
+        built = True
+    except ConfigError:
+        built = False
+    assert built is accepted
+    path = write(
+        "bot.yaml",
+        f"parent:\n  name: bot\nsubagents:\n  - name: {name}\n    kind: child\n    mode: direct\n"
+        "    description: Answers questions about opening hours.\n",
+    )
+    refused = [f for f in lint_paths([path]).findings if "sub-agent name" in f.message]
+    assert (not refused) is accepted

@@ -1,0 +1,188 @@
+"""The maker flow of docs/instructions.md on a real workspace (Microsoft's banking sample, with
+child agents named with spaces, a connected agent and an external one): the starter config keeps
+each agent's Copilot Studio name, file and kind, and the fragments it gives follow them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from ruamel.yaml import YAML
+
+from harness.cli import cli
+from harness.lint import lint_paths
+from harness.lint.starter import copilot_studio_sources, starter_configs
+from tests.lint.conftest import LINT
+
+WORKSPACE = LINT / "copilot-studio-vscode" / "WorkspaceWithSubAgents"
+
+
+def _run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def starter() -> str:
+    (config,) = starter_configs([WORKSPACE])
+    return config
+
+
+@pytest.fixture(scope="module")
+def fragments(starter: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    config = tmp_path_factory.mktemp("maker") / "agents.yaml"
+    config.write_text(starter, encoding="utf-8")
+    result = _run("instructions", str(config), "--format", "copilot-studio")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+# -- F1: an external agent stays external ------------------------------------------------------
+
+
+def test_the_starter_marks_an_external_agent(starter: str) -> None:
+    line = next(x for x in starter.splitlines() if "Car_Loan_SME_Agent" in x)
+    assert "external agent" in line
+    assert "kind: connected  # an external agent (InvokeExternalAgentTaskAction)" in starter
+
+
+def test_an_external_agent_gets_no_connected_agent_task_dialog(fragments: str) -> None:
+    external = fragments.split('# External agent "Car Loan SME Agent"')[1].split("---")[0]
+    assert "keep it as it is" in external
+    assert "Car Loan SME Agent" not in fragments.split("InvokeConnectedAgentTaskAction")[-1]
+    assert "<schema name of the Car" not in fragments
+    documents = [d for d in YAML(typ="safe").load_all(fragments) if d]
+    names = [d.get("modelDisplayName") for d in documents]
+    assert names.count("Contoso Mortgages") == 1
+    assert "Car Loan SME Agent" not in names
+
+
+def test_the_pasted_parent_instructions_clear_hc001_for_the_external_agent(
+    fragments: str, tmp_path: Path
+) -> None:
+    """What the lint asks for an external agent (a sentence naming it in the parent) is what the
+    fragments give: pasted as told, the finding is gone."""
+    root = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, root)
+    before = {f.agent for f in lint_paths([root]).findings if f.id == "HC001"}
+    assert "Car Loan SME Agent" in before
+    parent = next(d for d in YAML(typ="safe").load_all(fragments) if d and "instructions" in d)
+    yaml = YAML(typ="rt")
+    agent_file = root / "agent.mcs.yml"
+    data = yaml.load(agent_file.read_text(encoding="utf-8"))
+    data["instructions"] = parent["instructions"]
+    with agent_file.open("w", encoding="utf-8") as out:
+        yaml.dump(data, out)
+    after = {f.agent for f in lint_paths([root]).findings if f.id in ("HC001", "HC010")}
+    assert "Car Loan SME Agent" not in after
+    assert "WorkspaceWithSubAgents" not in after  # the parent checks answered now (HC010)
+
+
+# -- F2: names with spaces keep their Copilot Studio name and file -----------------------------
+
+
+def test_the_starter_keeps_each_agents_copilot_studio_name_and_file(starter: str) -> None:
+    sources = copilot_studio_sources(starter)
+    assert sources["Balance_Agent"].name == "Balance Agent"
+    assert sources["Balance_Agent"].file == "agents/Balance Agent/agent.mcs.yml"
+    assert sources["Car_Loan_SME_Agent"].name == "Car Loan SME Agent"
+    assert sources["Car_Loan_SME_Agent"].file == "actions/CarLoansSME.mcs.yml"
+    assert sources["Car_Loan_SME_Agent"].external
+    assert sources["Contoso_Mortgages"].file == (
+        "actions/crd1c_agent.component.ContosoMortgages.mcs.yml"
+    )
+    assert not sources["Contoso_Mortgages"].external
+    assert sources["WorkspaceWithSubAgents"].file == "agent.mcs.yml"
+
+
+def test_fragments_name_real_files_and_the_makers_display_names(fragments: str) -> None:
+    for file in (
+        "agents/Balance Agent/agent.mcs.yml",
+        "agents/Lost or Stolen Card/agent.mcs.yml",
+        "actions/CarLoansSME.mcs.yml",
+        "actions/crd1c_agent.component.ContosoMortgages.mcs.yml",
+    ):
+        assert f"#   file: {file}\n" in fragments
+        assert (WORKSPACE / file).is_file()
+    assert "_Agent" not in fragments  # no underscored name, in a comment or a text
+    assert "Lost_or_Stolen" not in fragments
+    assert "modelDisplayName: Contoso Mortgages\n" in fragments
+    assert "`Balance Agent`" in fragments  # the parent names its agents as the maker does
+    assert "You are Balance Agent, a sub-agent." in fragments
+
+
+def test_a_config_without_the_comments_keeps_the_placeholders(tmp_path: Path) -> None:
+    config = tmp_path / "agents.yaml"
+    config.write_text(
+        "parent:\n  name: Bank\nsubagents:\n  - name: Balance_Agent\n    kind: child\n"
+        "    mode: direct\n  - name: Loans\n    kind: connected\n    mode: direct\n",
+        encoding="utf-8",
+    )
+    assert copilot_studio_sources(config.read_text(encoding="utf-8")) == {}
+    out = _run("instructions", str(config), "--format", "copilot-studio").stdout
+    assert "VS Code extension: agents/Balance_Agent/agent.mcs.yml" in out
+    assert "botSchemaName: <schema name of the Loans agent>" in out
+
+
+def test_a_renamed_agent_keeps_its_source(starter: str, tmp_path: Path) -> None:
+    """The comment follows the name line, so a maker who renames the agent in the config keeps
+    the fragment pointing at the same Copilot Studio agent; --agent takes the config's name."""
+    config = tmp_path / "agents.yaml"
+    config.write_text(starter.replace("name: Balance_Agent ", "name: balance "), encoding="utf-8")
+    out = _run("instructions", str(config), "--format", "copilot-studio", "--agent", "balance")
+    assert out.exit_code == 0, out.output
+    assert '# Child agent "Balance Agent" (kind: AgentDialog)' in out.stdout
+    assert "#   file: agents/Balance Agent/agent.mcs.yml" in out.stdout
+
+
+# -- F13: agents that ask the user questions are conversational --------------------------------
+
+
+def test_agents_that_ask_the_user_questions_are_conversational(starter: str) -> None:
+    entries = YAML(typ="safe").load(starter)["subagents"]
+    modes = {e["name"]: e["mode"] for e in entries}
+    assert modes["Balance_Agent"] == "conversational"
+    assert modes["Transfer_Funds"] == "conversational"
+    assert modes["Lost_or_Stolen_Card"] == "conversational"
+    assert "inferred: its instructions ask the user questions" in starter
+
+
+def test_the_assumed_mode_names_all_three_modes(tmp_path: Path) -> None:
+    (config,) = starter_configs([LINT / "workspace"])
+    assumed = [x for x in config.splitlines() if "# assumed: Copilot Studio has no mode" in x]
+    assert assumed, config
+    assert all("silent" in x and "conversational" in x for x in assumed)
+
+
+# -- the starter goes to stdout or -o, where `> agents.yaml` saves it ---------------------------
+
+
+def test_the_starter_goes_to_stdout_and_the_explanation_to_stderr() -> None:
+    result = _run("instructions", str(WORKSPACE))
+    assert result.exit_code == 2
+    assert result.stdout.startswith("parent:\n")
+    assert YAML(typ="safe").load(result.stdout)["parent"]["name"] == "WorkspaceWithSubAgents"
+    assert result.stderr.startswith("error: ")
+    assert "> agents.yaml" in result.stderr
+    assert "parent:" not in result.stderr
+
+
+def test_the_starter_can_be_written_with_o(tmp_path: Path) -> None:
+    target = tmp_path / "bank.yaml"
+    result = _run("instructions", str(WORKSPACE), "-o", str(target))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert f"written to {target}" in result.stderr
+    assert f"`harness instructions {target} --format copilot-studio`" in result.stderr
+    assert YAML(typ="safe").load(target.read_text(encoding="utf-8"))["subagents"]
+
+
+def test_several_parents_give_one_document_each_on_stdout() -> None:
+    folder = LINT.parents[2] / "docs" / "examples" / "copilot-studio"
+    result = _run("instructions", str(folder))
+    assert result.exit_code == 2
+    documents = list(YAML(typ="safe").load_all(result.stdout))
+    assert len(documents) == 3
+    assert all(d["parent"]["name"] and d["subagents"] for d in documents)
+    assert "(agents-1.yaml, agents-2.yaml, agents-3.yaml)" in result.stderr
