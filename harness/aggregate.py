@@ -19,7 +19,8 @@ over a schema fixed before any agent runs (``AgentOutput`` in, ``AggregatedResul
    as 0; validation score 0.7 + 0.3 × confidence when valid, 0.4 when partial; completeness 1.0
    for a complete valid result, else 0.3).
 5. Synthesise the summary from the top ``top_k`` results only (5 by default, at most 7), with a
-   ``Model`` when given, otherwise by joining their texts without repeated sentences.
+   ``Model`` when given, otherwise by joining their texts without repeated sentences and without
+   an agent's sentences stating its value that lost a conflict (recorded in its ``SourceRecord``).
 6. Confidence: the minimum of the kept results' confidences, never the mean (unknown counts as 0).
 7. QA before delivery: summary present and at least 30 characters, sources attributed, confidence
    at least 0.3, no unresolved conflict. The issues come back with the result; nothing is raised.
@@ -172,8 +173,9 @@ class SourceRecord(BaseModel):
     score: float | None = None
     """Ranking score, for kept results."""
     used_in_summary: bool = False
-    """Whether it was among the top results the summary was synthesised from."""
+    """Whether text of it reached the summary (among the top results, not all of it left out)."""
     reason: str = ""
+    """Why it was dropped, or why sentences of it were left out of the summary."""
 
 
 class AggregationMetadata(BaseModel):
@@ -466,9 +468,15 @@ async def _resolve(
     )
 
 
-def _losing_values(conflicts: Sequence[ConflictRecord]) -> list[re.Pattern[str]]:
-    """Patterns of the values that lost a resolved conflict (so the summary does not repeat them)."""
-    patterns = []
+def _losing_values(
+    conflicts: Sequence[ConflictRecord],
+) -> dict[str, list[tuple[re.Pattern[str], str]]]:
+    """Per agent, patterns of its values that lost a resolved conflict, with why they lost.
+
+    Only the agent that proposed a losing value is held to it: the same number in another agent's
+    text (or in the winner's) states some other fact.
+    """
+    losing: dict[str, list[tuple[re.Pattern[str], str]]] = {}
     for conflict in conflicts:
         if not conflict.resolved:
             continue
@@ -476,33 +484,61 @@ def _losing_values(conflicts: Sequence[ConflictRecord]) -> list[re.Pattern[str]]
         for candidate in conflict.candidates:
             lost = str(candidate.value)
             if lost and lost != won and not isinstance(candidate.value, bool):
-                patterns.append(re.compile(rf"(?<![\w.]){re.escape(lost)}(?![\w]|\.\d)"))
-    return patterns
+                pattern = re.compile(rf"(?<![\w.]){re.escape(lost)}(?![\w]|\.\d)")
+                why = f"states {conflict.field}={lost}, which lost to {won} ({conflict.winner})"
+                losing.setdefault(candidate.agent, []).append((pattern, why))
+    return losing
 
 
-def _synthesise_locally(texts: Sequence[str], losing: Sequence[re.Pattern[str]] = ()) -> str:
+def _synthesise_locally(
+    texts: Sequence[tuple[str, str]],
+    losing: Mapping[str, Sequence[tuple[re.Pattern[str], str]]] | None = None,
+) -> tuple[str, list[str]]:
+    """Join (agent, text) pairs without repeated sentences or an agent's losing values.
+
+    Returns the summary and, per text, why sentences of it were left out ("" when none were).
+    """
     seen: set[str] = set()
     lines: list[str] = []
-    for text in texts:
-        kept = []
-        for sentence in (span.text for span in split_sentences(text)):
-            if any(p.search(sentence) for p in losing):
-                continue  # states a value that lost a resolved conflict
+    left_out: list[str] = []
+    for agent, text in texts:
+        kept: list[str] = []
+        why: list[str] = []
+        used, dropped = False, 0
+        sentences = [span.text for span in split_sentences(text)]
+        for sentence in sentences:
+            lost = [w for p, w in (losing or {}).get(agent, ()) if p.search(sentence)]
+            if lost:  # states a value of this agent's that lost a resolved conflict
+                dropped += 1
+                why.extend(w for w in lost if w not in why)
+                continue
             key = " ".join(re.sub(r"[^\w\s]", "", sentence.lower()).split())
+            used = used or bool(key)
             if key and key not in seen:
                 seen.add(key)
                 kept.append(sentence.strip())
         if kept:
             lines.append(" ".join(kept))
-    return "\n".join(lines)
+        if not dropped:
+            left_out.append("")
+        elif used:
+            left_out.append(
+                f"{dropped} of {len(sentences)} sentences left out of the summary: "
+                + "; ".join(why)
+            )
+        else:
+            left_out.append("left out of the summary: " + "; ".join(why))
+    return "\n".join(lines), left_out
 
 
 async def _synthesise(
     top: Sequence[AgentOutput], model: Model | None, conflicts: Sequence[ConflictRecord] = ()
-) -> str:
+) -> tuple[str, list[str]]:
+    """The summary and, per result in ``top``, why text of it was left out ("" when none was)."""
     texts = [o.text or json.dumps(o.data, sort_keys=True, default=str) for o in top]
+    pairs = [(o.agent, t) for o, t in zip(top, texts, strict=True)]
     if model is None or not texts:
-        return _synthesise_locally(texts, _losing_values(conflicts))
+        return _synthesise_locally(pairs, _losing_values(conflicts))
     context = "\n\n".join(
         f"[{o.agent}, confidence {_conf(o.confidence)}]\n{t}"
         for o, t in zip(top, texts, strict=True)
@@ -517,7 +553,10 @@ async def _synthesise(
             messages=(ChatMessage(role="user", content=context),),
         )
     )
-    return (response.text or "").strip() or _synthesise_locally(texts)
+    summary = (response.text or "").strip()
+    if summary:
+        return summary, [""] * len(top)
+    return _synthesise_locally(pairs, _losing_values(conflicts))
 
 
 def qa_check(
@@ -591,6 +630,15 @@ async def _merge(
         details[key] = next(v for _, v, _, d in entries if d == chosen)
         attribution[key] = tuple(o.agent for o, _, _, d in entries if d == chosen)
     return details, attribution, conflicts
+
+
+def _used(in_top: bool, left_out: str, note: dict[str, Any]) -> dict[str, Any]:
+    """``used_in_summary`` and the notes of one source, saying why text of it was left out."""
+    if not left_out:
+        return {"used_in_summary": in_top, **note}
+    used = not left_out.startswith("left out")
+    reason = "; ".join(r for r in (note.get("reason"), left_out) if r)
+    return {**note, "used_in_summary": used, "reason": reason}
 
 
 async def aggregate(
@@ -670,7 +718,8 @@ async def aggregate(
         arbiter or model,
     )
     top = unique[:top_k]
-    summary = await _synthesise([results[i] for i in top], model, conflicts)
+    summary, left_out = await _synthesise([results[i] for i in top], model, conflicts)
+    left_out_of = dict(zip(top, left_out, strict=True))
     confidences = [results[i].confidence for i in unique]
     overall = 0.0 if not confidences or None in confidences else min(c or 0.0 for c in confidences)
     sources = tuple(
@@ -679,8 +728,7 @@ async def aggregate(
             confidence=o.confidence,
             status=o.status,
             score=round(scores[i], 6) if i in unique else None,
-            used_in_summary=i in top,
-            **notes[i],
+            **_used(i in top, left_out_of.get(i, ""), notes[i]),
         )
         for i, o in enumerate(results)
     )

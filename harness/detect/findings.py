@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "ALL_KINDS",
     "CHECK_KIND",
+    "CONTRACT_KIND",
     "DEFAULT_BOILERPLATE",
     "DetectorConfig",
     "Finding",
@@ -30,7 +31,13 @@ __all__ = [
 ]
 
 FindingKind = Literal[
-    "duplicate", "missed_request", "silent_leak", "wrong_scope", "awkward_ack", "failed_check"
+    "duplicate",
+    "missed_request",
+    "silent_leak",
+    "wrong_scope",
+    "awkward_ack",
+    "failed_check",
+    "contract",
 ]
 Scope = Literal["same_turn", "cross_turn"]
 
@@ -50,7 +57,11 @@ class Severity(StrEnum):
 CHECK_KIND: FindingKind = "failed_check"
 """The kind of a scenario check that failed (``harness.detect.checks``); no detector reports it."""
 
-ALL_KINDS: frozenset[FindingKind] = frozenset(get_args(FindingKind)) - {CHECK_KIND}
+CONTRACT_KIND: FindingKind = "contract"
+"""The kind of a sub-agent result that broke its contract in a simulated conversation (the
+runtime's ``SubagentResult.violations``); no detector reports it."""
+
+ALL_KINDS: frozenset[FindingKind] = frozenset(get_args(FindingKind)) - {CHECK_KIND, CONTRACT_KIND}
 """Every kind a detector reports; each is the name of one detector
 (``harness.detect.detectors.DETECTORS``)."""
 
@@ -130,8 +141,8 @@ class Finding:
     """One problem found in a transcript."""
 
     kind: FindingKind
-    """``duplicate``, ``missed_request``, ``silent_leak``, ``wrong_scope``, ``awkward_ack``, or
-    ``failed_check`` (a scenario's own check)."""
+    """``duplicate``, ``missed_request``, ``silent_leak``, ``wrong_scope``, ``awkward_ack``,
+    ``failed_check`` (a scenario's own check) or ``contract`` (a sub-agent broke its contract)."""
     turn: int
     """The turn where it happened (for a cross-turn duplicate, the later turn)."""
     message_ids: tuple[str, ...]
@@ -144,12 +155,13 @@ class Finding:
     """Duplicates only: ``same_turn`` or ``cross_turn``."""
     method: str | None = None
     """Duplicates: ``exact``, ``near``, ``containment``, ``semantic`` or ``expectation``; failed
-    checks: the check (``expect``, ``not``, ``regex``, ``equals``, ``tools``, ``never_calls``)."""
+    checks: the check (``expect``, ``not``, ``regex``, ``equals``, ``tools``, ``never_calls``);
+    contract findings: the violation (``missing_output``, ``invalid_output``, ...)."""
     score: float | None = None
     """The similarity that decided it, when there is one."""
     severity: Severity = Severity.ERROR
-    """``awkward_ack`` and a check that could not be made are warnings; everything else is an
-    error."""
+    """``awkward_ack``, a check that could not be made and an advisory contract violation are
+    warnings; everything else is an error."""
     highlights: tuple[Highlight, ...] = ()
     """The exact passages of the messages that are repeated (or awkward), for reports to mark."""
     cause: str | None = None

@@ -23,7 +23,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
-from harness.detect.findings import CHECK_KIND, Finding
+from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
 from harness.detect.report_parts import KIND_ORDER, xml_characters
 from harness.detect.results import DetectionResult, exit_code, group_runs
 from harness.detect.transcript import Transcript
@@ -41,6 +41,7 @@ DATA_VERSION = 1
 _KIND_LABELS: dict[str, str] = {
     **{str(detector.name): detector.label for detector in DETECTORS},
     CHECK_KIND: "failed check",
+    CONTRACT_KIND: "contract",
 }
 _HIGHLIGHTED_KINDS = frozenset(detector.name for detector in DETECTORS if detector.quotes_passages)
 """Kinds whose quoted evidence names a passage of their messages (used when a finding carries no

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from harness.detect.detectors import DETECTORS
-from harness.detect.findings import CHECK_KIND, Finding
+from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
 from harness.detect.results import DetectionResult
 
 __all__ = [
@@ -26,8 +26,13 @@ __all__ = [
     "xml_document",
 ]
 
-KIND_ORDER: tuple[str, ...] = (*(detector.name for detector in DETECTORS), CHECK_KIND)
-"""Finding kinds in report order: the detectors' registry order, then failed checks."""
+KIND_ORDER: tuple[str, ...] = (
+    *(detector.name for detector in DETECTORS),
+    CHECK_KIND,
+    CONTRACT_KIND,
+)
+"""Finding kinds in report order: the detectors' registry order, then failed checks and contract
+violations."""
 
 
 def finding_json(finding: Finding) -> dict[str, Any]:

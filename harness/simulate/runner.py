@@ -17,7 +17,7 @@ from harness.detect.checks import TurnChecks, run_checks
 from harness.detect.detectors import detect_async
 from harness.detect.embeddings import Embedder
 from harness.detect.expectations import Expectation, check_expectations
-from harness.detect.findings import DetectorConfig
+from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
 from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
@@ -26,6 +26,7 @@ from harness.models.base import Model
 from harness.runtime.parent import Parent, bot_models, check_models
 from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
+from harness.simulate.violations import contract_findings
 from subagents import Usage
 
 __all__ = ["checks_of", "declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
@@ -78,11 +79,13 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
 
 async def _converse(
     target: Target, turns: Sequence[str], conversation_id: str
-) -> tuple[Transcript, str | None]:
-    """The conversation's transcript, and why it stopped early (None when it did not)."""
+) -> tuple[Transcript, str | None, list[Finding]]:
+    """The conversation's transcript, why it stopped early (None when it did not) and, for a bot
+    in this process, the contract violations of its sub-agents (``contract`` findings)."""
     if isinstance(target, InProcessTarget):
         # Turn by turn, so that what happened before a failing turn stays in the report.
         failures: list[str] = []
+        broken: list[Finding] = []
         async with target.parent.conversation(id=conversation_id) as conversation:
             for number, text in enumerate(turns, start=1):
                 try:
@@ -93,19 +96,20 @@ async def _converse(
                     failures.append(f"turn {number}: {type(exc).__name__}: {exc}")
                     break
                 target.usage = target.usage + turn.usage
+                broken += contract_findings(turn, conversation.transcript)
                 # A turn the parent ended as failed (and said why) fails the scenario too.
                 failed = getattr(turn, "error", None)
                 if isinstance(failed, str) and failed:
                     failures.append(f"turn {number}: {failed}")
-            return conversation.transcript, "\n".join(failures) or None
+            return conversation.transcript, "\n".join(failures) or None, broken
     try:
-        return await target.run_conversation(turns, conversation_id=conversation_id), None
+        return await target.run_conversation(turns, conversation_id=conversation_id), None, []
     except UsageError:
         raise
     except ConversationError as exc:  # a deployed bot failed: what arrived before still counts
-        return exc.transcript, str(exc)
+        return exc.transcript, str(exc), []
     except Exception as exc:
-        return Transcript(conversation=conversation_id), f"{type(exc).__name__}: {exc}"
+        return Transcript(conversation=conversation_id), f"{type(exc).__name__}: {exc}", []
 
 
 async def run_scenario(
@@ -128,7 +132,7 @@ async def run_scenario(
     if isinstance(target, InProcessTarget):
         _check_agents(scenario, target, file)
     started = time.perf_counter()
-    transcript, error = await _converse(
+    transcript, error, broken = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
     findings = await detect_async(
@@ -138,6 +142,7 @@ async def run_scenario(
         requests=declared_requests(scenario),
         meaning=meaning,
     )
+    findings += broken  # the sub-agents' contract violations, in the turns that completed
     if error is None:
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
         findings += run_checks(transcript, checks_of(scenario))

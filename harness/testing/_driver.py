@@ -24,6 +24,7 @@ from harness.simulate.scenarios import (
     check_names,
     turn_checks,
 )
+from harness.simulate.violations import contract_findings
 from harness.transport import InProcessTransport, MockTransport
 from subagents import ChildAgent, ConnectedAgent, Mode, ModeName, Subagent, ToolContext
 from subagents.config import validate_options
@@ -160,6 +161,8 @@ class ConversationDriver:
         self.expectations: dict[int, list[Expectation]] = {}
         self.checks: dict[int, TurnChecks] = {}
         """Each turn's checks (``send(checks=...)`` and the tool checks of ``expect``)."""
+        self.broken: dict[int, list[Finding]] = {}
+        """Each turn's sub-agent contract violations, as ``contract`` findings."""
 
     @property
     def transcript(self) -> Transcript:
@@ -200,6 +203,7 @@ class ConversationDriver:
                 raise ConfigError(problem, field=where)
         turn = await self.conversation.send(text)
         self.expectations[turn.number] = items
+        self.broken[turn.number] = contract_findings(turn, self.transcript)
         requests = {id(r): r for r in items if isinstance(r, RequestExpectation)}
         if isinstance(spec, ScenarioTurn):  # a scenario's turn brings its requests' tool checks
             requests |= {id(r): r for r in spec.requests}
@@ -232,6 +236,7 @@ class ConversationDriver:
             findings=found,
         )
         found += run_checks(self.transcript, self.checks)
+        found += [f for turn in self.broken.values() for f in turn]
         found.sort(key=lambda f: f.turn)
         return [f for f in found if not kinds or f.kind in kinds]
 

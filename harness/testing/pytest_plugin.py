@@ -420,13 +420,13 @@ class ScenarioItem(pytest.Item):
         """A repeated scenario passes when enough of its runs passed; its report carries the
         pass rates, and its failure lists each failed run with its findings."""
         from harness.detect.detectors import DETECTORS
-        from harness.detect.findings import CHECK_KIND
+        from harness.detect.findings import CHECK_KIND, CONTRACT_KIND
         from harness.detect.results import ScenarioRuns
         from harness.testing._driver import ScenarioFailedError, format_findings
 
         minimum = float(self.config.getoption("harness_min_pass_rate", 1.0))
         group = ScenarioRuns(results=tuple(results))
-        kinds = [*(d.name for d in DETECTORS), CHECK_KIND]
+        kinds = [*(d.name for d in DETECTORS), CHECK_KIND, CONTRACT_KIND]
         self.user_properties += [
             ("harness_runs", len(results)),
             ("harness_passed", group.passed),

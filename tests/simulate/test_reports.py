@@ -80,6 +80,7 @@ def test_json_has_exactly_the_documented_shape() -> None:
         "wrong_scope": 0,
         "awkward_ack": 2,
         "failed_check": 0,
+        "contract": 0,
     }
     assert document["totals"] == {
         "conversations": 3,
