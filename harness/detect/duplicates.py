@@ -45,10 +45,11 @@ from harness.detect._candidates import (
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
-from harness.detect._features import _SIDES_SIZE
+from harness.detect._features import _SIDES, _SIDES_SIZE
 from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect._recaps import _recap
 from harness.detect._screen import (
+    _SKETCHES,
     _SKETCHES_SIZE,
     WORDING_FREE,
     _sketch,
@@ -406,10 +407,11 @@ def conversation_pairs(
     ends = Ends.of(transcript.messages) if helping else None
     # With worker processes, each bot message's screen sketch is made by the process that
     # analyses it, and the comparison's processes, forked after, share it (made in the
-    # comparison, each would make those of the messages it meets; real-100000: 54,053 sketches
-    # for 49,472 messages). Only when the screen reads them (the shipped scorer) and the caches
-    # hold every one (otherwise the comparison would make them again).
-    sketched = jobs > 1 and pair_model is None and bots <= _SKETCHED
+    # comparison, each would make those of the messages it meets; real-100000: 54,053 sides
+    # made for 49,472 messages). Only when the screen reads them (the shipped scorer) and the caches
+    # have room for every one (emptied when full, they would be made again in the comparison).
+    room = _SKETCHED - max(len(_SKETCHES), len(_SIDES))
+    sketched = jobs > 1 and pair_model is None and bots <= room
     then = _sketch if sketched else None
     with beside(meanwhile, fork=jobs > 1, then=ends.helped if ends else None) as aside:
         if ends is not None and aside is not None:
@@ -517,9 +519,9 @@ PARALLEL_MESSAGES = 2_000
 """Bot messages a conversation needs before its analysis and comparisons are spread over
 processes (below, starting the processes costs more than it saves)."""
 _SKETCHED = min(_SKETCHES_SIZE, _SIDES_SIZE)
-"""Bot messages a conversation may have for their screen sketches to be made in the analysis (see
-:func:`conversation_pairs`): the caches that hold them (and the sides they are made from) are
-emptied when full."""
+"""What the caches of the screen sketches and the sides hold; a conversation's sketches are made
+in the analysis (see :func:`conversation_pairs`) only when its bot messages fit in the room
+left: the caches are emptied when full."""
 _SLICES_PER_JOB = 16
 """Slices of the conversation per process: whichever process is free takes the next one, so the
 processes end together (each goes on from its own last slice's index: :class:`_Progress`)."""

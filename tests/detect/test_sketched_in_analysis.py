@@ -10,9 +10,8 @@ the messages its slices meet (a message's candidates are often in another proces
 from __future__ import annotations
 
 import multiprocessing
-import os
 import random
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -52,7 +51,7 @@ def _random_messages(seed: int, count: int) -> list[Message]:
     rng = random.Random(seed)
     out: list[Message] = []
     for k in range(count):
-        role = "user" if k % 3 == 0 else "bot"
+        role: Literal["user", "bot"] = "user" if k % 3 == 0 else "bot"
         sentences = [
             " ".join(rng.choice(_WORDS) for _ in range(rng.randrange(1, 9))).capitalize()
             + rng.choice([".", "?", "!", ""])
@@ -107,18 +106,30 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _given(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """What the parent's analysis was given to make after each analysis (its ``then``)."""
+    """What the comparison asks the analysis to make after each analysis (its ``then``)."""
     seen: list[object] = []
-    real = _analysis._analysed
-    parent = os.getpid()
+    real = _analysis.steps
 
-    def recording(*args: Any) -> Any:
-        if os.getpid() == parent:
-            seen.append(args[3] if len(args) > 3 else None)
-        return real(*args)
+    def recording(*args: Any, **given: Any) -> Any:
+        seen.append(given.get("then"))
+        return real(*args, **given)
 
-    monkeypatch.setattr(_analysis, "_analysed", recording)
+    monkeypatch.setattr(duplicates, "steps", recording)
     return seen
+
+
+def test_this_process_makes_it_for_the_shares_it_analyses() -> None:
+    messages = generated(5, 30, modes_known=True).messages
+    bots = [
+        a
+        for a in _analysis._analysed(messages, 0, len(messages))
+        if isinstance(a, Analysis) and a.claims
+    ]
+    ends = _analysis.Ends.of(messages)
+    ends.helper = lambda: {}  # a helper that took none: this process takes every share
+    seen: list[Analysis] = []
+    assert ends.analysed(then=seen.append) == _analysis._analysed(messages, 0, len(messages))
+    assert seen == bots
 
 
 @pytest.mark.parametrize("seed", [41, 42])
@@ -136,7 +147,7 @@ def test_with_workers_the_parent_sketches_while_analysing_and_finds_the_same(
         with worker_processes(2):
             together = find_duplicates(transcript, config, meanwhile=meanwhile)
         assert together == alone
-        assert given and all(then is _screen._sketch for then in given)
+        assert given == [_screen._sketch]
 
 
 def test_no_sketch_in_the_analysis_for_another_scorer_or_past_the_caches(
@@ -147,9 +158,14 @@ def test_no_sketch_in_the_analysis_for_another_scorer_or_past_the_caches(
     given = _given(monkeypatch)
     with worker_processes(2):
         duplicates.conversation_pairs(transcript, config, pair_model=scorer())
-    assert given and all(then is None for then in given)
-    given.clear()
-    monkeypatch.setattr(duplicates, "_SKETCHED", 10)  # more bot messages than the caches hold
-    with worker_processes(2):
-        find_duplicates(transcript, config)
-    assert given and all(then is None for then in given)
+    assert given == [None]
+    bots = sum(1 for m in transcript.messages if m.role != "user")
+    for held, sketched in ((0, True), (10, False)):  # sketches of another conversation held
+        _cleared()
+        _screen._SKETCHES.update({-k: (None, None) for k in range(1, held + 1)})  # type: ignore[misc]
+        given.clear()
+        monkeypatch.setattr(duplicates, "_SKETCHED", bots + 5)  # room for them, or not
+        with worker_processes(2):
+            find_duplicates(transcript, config)
+        assert given == [_screen._sketch if sketched else None]
+    _cleared()
