@@ -95,7 +95,7 @@ _AWKWARD_LOWER = re.compile(_AWKWARD.pattern)
 _HINT_LOWER = re.compile(_HINT.pattern)
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=16_384)
 def acknowledgement(text: str) -> str | None:
     """The phrase of ``text`` (a bot's message) that refers to an earlier answer, or None.
 

@@ -142,7 +142,7 @@ def _pieces(text: str) -> list[tuple[int, int]]:
     return cuts
 
 
-@lru_cache(maxsize=131_072)
+@lru_cache(maxsize=32_768)
 def split_sentences(text: str) -> tuple[Span, ...]:
     """Sentences and list items of ``text``, each with its offsets; empty pieces dropped.
 
