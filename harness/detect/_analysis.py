@@ -29,20 +29,30 @@ from harness.text import Analysis, analyse
 __all__: list[str] = []
 
 
-def steps(transcript: Transcript, jobs: int, *, ends: Ends | None = None) -> list[Entry | _User]:
+def steps(
+    transcript: Transcript,
+    jobs: int,
+    *,
+    ends: Ends | None = None,
+    then: Callable[[Analysis], object] | None = None,
+) -> list[Entry | _User]:
     """The conversation's messages analysed, in order: a bot message with text as an
     :class:`Entry`, a user's as a :class:`_User` (with the requests its turn's plan routed).
     With ``jobs`` above 1, the messages are analysed in that many processes; with ``ends`` (and
-    ``jobs`` 1), this process takes their shares from the start and a helper from the end."""
+    ``jobs`` 1), this process takes their shares from the start and a helper from the end.
+
+    ``then``, when given, is called on each bot message's analysis that this process makes
+    (with claims), in its shares only, where its result is cached for the comparison (see
+    :func:`_analysed`); with one process it is not called."""
     plans = {
         planned.turn: frozenset(request_key(p.request) for p in planned.plan)
         for planned in transcript.turns
     }
     messages = transcript.messages
     if jobs > 1:
-        analysed = analysed_in_processes(messages, jobs)
+        analysed = analysed_in_processes(messages, jobs, then=then)
     elif ends is not None:
-        analysed = ends.analysed()
+        analysed = ends.analysed(then=then)
     else:
         analysed = _analysed(messages, 0, len(messages))
     out: list[Entry | _User] = []
@@ -55,10 +65,21 @@ def steps(transcript: Transcript, jobs: int, *, ends: Ends | None = None) -> lis
     return out
 
 
-def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[Analysis | _User | None]:
+def _analysed(
+    messages: Sequence[Message],
+    start: int,
+    stop: int,
+    then: Callable[[Analysis], object] | None = None,
+) -> list[Analysis | _User | None]:
     """What the detector reads of ``messages[start:stop]``: a user's message as a :class:`_User`,
-    a bot message's text analysed (None when it has none)."""
-    return [
+    a bot message's text analysed (None when it has none).
+
+    ``then``, when given, is called on each bot analysis with claims, its result dropped: work
+    of the comparison that depends on the analysis alone and is cached by it (each message's
+    screen sketch), done here, in the process that keeps the analysis, so that the comparison's
+    processes, forked after, inherit it instead of each making it for the messages it meets
+    (a message's candidates are often in another process's slices)."""
+    done = [
         _User.of(message)
         if message.role == "user"
         else analyse(message.text)
@@ -66,6 +87,11 @@ def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[Analys
         else None
         for message in messages[start:stop]
     ]
+    if then is not None:
+        for analysis in done:
+            if isinstance(analysis, Analysis) and analysis.claims:
+                then(analysis)
+    return done
 
 
 _FORKED: list[Any] = []
@@ -148,13 +174,16 @@ _CHUNKS_PER_JOB = 8
 worker's shares travel back while it analyses the next (the parent loads them meanwhile)."""
 
 
-def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analysis | _User | None]:
+def analysed_in_processes(
+    messages: Sequence[Message], jobs: int, *, then: Callable[[Analysis], object] | None = None
+) -> list[Analysis | _User | None]:
     """:func:`_analysed` of every message, in shares of fewer and fewer characters, analysed by
     ``jobs - 1`` forked workers and this process: each process takes the next share no other
     has taken when it is free to analyse it (a share never waits queued for a busy worker, so
     the processes end close together); the workers send their analyses back (pickled: about a
     tenth of the analysis's own cost), and this process loads them while it analyses its own.
-    The results equal one process's (the analysis is a function of the text alone)."""
+    The results equal one process's (the analysis is a function of the text alone). ``then``:
+    see :func:`_analysed` (this process's shares only: the workers' analyses are sent back)."""
     ends = list(itertools.accumulate(len(m.text) for m in messages))
     total = ends[-1] if ends else 0
     cuts = [bisect.bisect_left(ends, at) for at in shrinking(total, jobs * _CHUNKS_PER_JOB)]
@@ -171,7 +200,7 @@ def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analys
             shares: dict[int, list[Analysis | _User | None]] = {}
             try:
                 while (k := _next_share()) is not None:
-                    shares[k] = _analysed(messages, *bounds[k])
+                    shares[k] = _analysed(messages, *bounds[k], then)
             finally:
                 take_all(_FORKED[2], len(bounds))  # every share taken (on an error too)
                 for future in futures:
@@ -243,13 +272,16 @@ class Ends:
             done[k] = _analysed(self.messages, *self.bounds[k])
         return done
 
-    def analysed(self) -> list[Analysis | _User | None]:
+    def analysed(
+        self, *, then: Callable[[Analysis], object] | None = None
+    ) -> list[Analysis | _User | None]:
         """In this process: the first shares not taken yet analysed until none is left, then the
-        helper's, when it took any (waiting for its last: :attr:`helper`)."""
+        helper's, when it took any (waiting for its last: :attr:`helper`). ``then``: see
+        :func:`_analysed` (this process's shares only)."""
         done: dict[int, list[Analysis | _User | None]] = {}
         try:
             while (k := self._take(last=False)) is not None:
-                done[k] = _analysed(self.messages, *self.bounds[k])
+                done[k] = _analysed(self.messages, *self.bounds[k], then)
         finally:
             with self.taken.get_lock():  # every share taken (on an error too)
                 self.taken[0] = self.taken[1]

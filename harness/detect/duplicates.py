@@ -45,9 +45,18 @@ from harness.detect._candidates import (
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
+from harness.detect._features import _SIDES, _SIDES_SIZE
 from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect._recaps import _recap, moves_on
-from harness.detect._screen import WORDING_FREE, screen, unworded_features, worded
+from harness.detect._screen import (
+    _SKETCHES,
+    _SKETCHES_SIZE,
+    WORDING_FREE,
+    _sketch,
+    screen,
+    unworded_features,
+    worded,
+)
 from harness.detect._updates import new_state
 from harness.detect._users import _User, _Users
 from harness.detect._wording import _wording
@@ -397,11 +406,21 @@ def conversation_pairs(
     # then takes the last shares of the analysis if it is done first (no core left idle).
     helping = jobs == 2 and meanwhile is not None and not meanwhile.done
     ends = Ends.of(transcript.messages) if helping else None
+    # With worker processes, each bot message's screen sketch is made by the process that
+    # analyses it, and the comparison's processes, forked after, share it (made in the
+    # comparison, each would make those of the messages it meets; real-100000: 54,053 sides
+    # made for 49,472 messages). Only when the screen reads them (the shipped scorer) and the caches
+    # have room for every one (emptied when full, they would be made again in the comparison).
+    room = _SKETCHED - max(len(_SKETCHES), len(_SIDES))
+    sketched = jobs > 1 and pair_model is None and bots <= room
+    then = _sketch if sketched else None
     with beside(meanwhile, fork=jobs > 1, then=ends.helped if ends else None) as aside:
         if ends is not None and aside is not None:
             ends.helper = aside.collect
         run = _Run(
-            steps=steps(transcript, jobs - 1 if aside else jobs, ends=ends if aside else None),
+            steps=steps(
+                transcript, jobs - 1 if aside else jobs, ends=ends if aside else None, then=then
+            ),
             limits=thresholds(config),
             closers=frozenset(normalise(p) for p in config.boilerplate),
             window=config.cross_turn_window,
@@ -500,6 +519,10 @@ class _Progress:
 PARALLEL_MESSAGES = 2_000
 """Bot messages a conversation needs before its analysis and comparisons are spread over
 processes (below, starting the processes costs more than it saves)."""
+_SKETCHED = min(_SKETCHES_SIZE, _SIDES_SIZE)
+"""What the caches of the screen sketches and the sides hold; a conversation's sketches are made
+in the analysis (see :func:`conversation_pairs`) only when its bot messages fit in the room
+left: the caches are emptied when full."""
 _SLICES_PER_JOB = 16
 """Slices of the conversation per process: whichever process is free takes the next one, so the
 processes end together (each goes on from its own last slice's index: :class:`_Progress`)."""

@@ -14,6 +14,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,16 +58,16 @@ def test_the_switch_interval_is_put_back(monkeypatch: pytest.MonkeyPatch) -> Non
     seen: list[float] = []
     real = _analysis._analysed
 
-    def watching(shared: list[Message], start: int, stop: int) -> object:
+    def watching(shared: list[Message], start: int, stop: int, *rest: Any) -> object:
         seen.append(sys.getswitchinterval())
-        return real(shared, start, stop)
+        return real(shared, start, stop, *rest)
 
     monkeypatch.setattr(_analysis, "_analysed", watching)
     _analysis.analysed_in_processes(messages, 2)
     assert seen and all(value < before for value in seen)
     assert sys.getswitchinterval() == before
 
-    def failing(shared: list[Message], start: int, stop: int) -> object:
+    def failing(shared: list[Message], start: int, stop: int, *rest: Any) -> object:
         raise RuntimeError("a share failed")
 
     monkeypatch.setattr(_analysis, "_analysed", failing)
@@ -82,9 +83,9 @@ def test_findings_with_workers_are_those_of_one_process(monkeypatch: pytest.Monk
     shares: list[int] = []
     real = _analysis.analysed_in_processes
 
-    def spying(messages: list[Message], jobs: int) -> object:
+    def spying(messages: list[Message], jobs: int, **given: Any) -> object:
         shares.append(jobs)
-        return real(messages, jobs)
+        return real(messages, jobs, **given)
 
     monkeypatch.setattr(_analysis, "analysed_in_processes", spying)
     with worker_processes(3):

@@ -166,7 +166,7 @@ def test_a_busy_worker_holds_no_slice_it_has_not_started(monkeypatch: pytest.Mon
     assert together == alone
 
 
-def _share_held_until_the_parent_is_done(messages: Any, start: int, stop: int) -> Any:
+def _share_held_until_the_parent_is_done(messages: Any, start: int, stop: int, *rest: Any) -> Any:
     """:func:`_analysis._analysed` of a share, held in a worker as the slice above is."""
     if os.getpid() == _PARENT[0]:
         if stop == len(messages):
@@ -177,7 +177,7 @@ def _share_held_until_the_parent_is_done(messages: Any, start: int, stop: int) -
         # As for a slice: a worker that took the last share itself does not wait.
         if stop != len(messages) and not _HELD[0].wait(_WAIT):
             raise RuntimeError("the parent could not take the last share")
-    return _REAL_ANALYSED(messages, start, stop)
+    return _REAL_ANALYSED(messages, start, stop, *rest)
 
 
 def test_a_busy_worker_holds_no_share_it_has_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
