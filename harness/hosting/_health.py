@@ -18,10 +18,18 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+from collections.abc import Callable
 
 from harness.hosting.storage import StateStore
 
-__all__ = ["ANSWER_WITHIN_S", "PROBE_EVERY_S", "PROBE_LIMIT_S", "StoreHealth", "shown_storage"]
+__all__ = [
+    "ANSWER_WITHIN_S",
+    "PROBE_EVERY_S",
+    "PROBE_LIMIT_S",
+    "START_WITHIN_S",
+    "StoreHealth",
+    "shown_storage",
+]
 
 PROBE_EVERY_S = 2.0
 """A ``/healthz`` within this many seconds of the last probe's start reuses its result."""
@@ -33,6 +41,12 @@ on, and the next ``/healthz`` has its result)."""
 PROBE_LIMIT_S = 10.0
 """A store that has not answered a probe within this many seconds counts as unavailable (Redis
 and Blob stores bound each call by their own ``timeout`` too)."""
+
+
+START_WITHIN_S = 30.0
+"""How long ``serve`` tries the store at start-up before it gives up: a store started at the same
+time (a compose file) or busy for a moment does not stop the worker; a wrong address stops it
+once this has passed."""
 
 
 def shown_storage(spec: str) -> str:
@@ -65,6 +79,21 @@ class StoreHealth:
         else:
             self.problem = None
         return self.problem
+
+    async def check_within(self, within_s: float, on_failure: Callable[[str], None]) -> str | None:
+        """Probe until the store answers or ``within_s`` seconds have passed (pausing between
+        probes); ``on_failure`` is told the first failure. The last probe's result."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + within_s
+        pause = 0.5
+        problem = await self.check()
+        if problem is not None:
+            on_failure(problem)
+        while problem is not None and loop.time() < give_up:
+            await asyncio.sleep(min(pause, max(give_up - loop.time(), 0.0)))
+            pause = min(pause * 2, 5.0)
+            problem = await self.check()
+        return problem
 
     async def current(self) -> str | None:
         """The store's state for ``/healthz``: a fresh probe's result when it answers within

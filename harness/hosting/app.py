@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol
 from aiohttp import web
 
 from harness.exceptions import ConfigError, UsageError
+from harness.hosting import _health
 from harness.hosting._errors import UnavailableError
 from harness.hosting._health import StoreHealth, shown_storage
 from harness.hosting._http import (
@@ -348,11 +349,17 @@ def _freeze_startup_objects() -> None:
 
 
 async def _check_store(health: StoreHealth, spec: object) -> None:
-    """Stop before listening when the store does not answer (``ConfigError``, exit code 2)."""
-    problem = await health.check()
+    """Stop before listening when the store has not answered within ``START_WITHIN_S`` seconds
+    (``ConfigError``, exit code 2)."""
+    shown = shown_storage(str(spec)) if isinstance(spec, (str, Path)) else type(spec).__name__
+    within = _health.START_WITHIN_S
+
+    def told(problem: str) -> None:
+        log.warning("storage %s does not answer (%s); trying again for %gs", shown, problem, within)
+
+    problem = await health.check_within(within, told)
     if problem is None:
         return
-    shown = shown_storage(str(spec)) if isinstance(spec, (str, Path)) else type(spec).__name__
     raise ConfigError(
         f"{shown} does not answer ({problem}); check that it is running and reachable from "
         "this machine, and the URL's host, port and password (or the connection string)",
@@ -383,8 +390,9 @@ async def serve(
         **options: passed to ``create_app``.
 
     Raises:
-        ConfigError: when the store does not answer (a wrong address, a stopped server, a
-            refused password): such a worker could answer no turn.
+        ConfigError: when the store has not answered within ``START_WITHIN_S`` seconds (30; a
+            wrong address, a stopped server, a refused password): such a worker could answer no
+            turn.
         UsageError: when the address cannot be listened on (a port in use, say).
     """
     app = create_app(bot, **options)

@@ -58,7 +58,10 @@ async def _healthz(session: ClientSession, base: str) -> tuple[int, dict[str, An
         return response.status, await response.json()
 
 
-def test_serve_stops_with_exit_2_when_redis_does_not_answer() -> None:
+def test_serve_stops_with_exit_2_when_redis_does_not_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_health, "START_WITHIN_S", 0.0)  # one probe: no retries
     url = f"redis://:hunter2@127.0.0.1:{free_port()}/0"  # nothing listens there
     result = CliRunner().invoke(cli, ["serve", str(HELPDESK), "--port", "0", "--storage", url])
     assert result.exit_code == 2, result.output
@@ -117,3 +120,17 @@ async def test_the_probe_of_a_local_store_and_of_memory(tmp_path: Path) -> None:
     health = StoreHealth(failing)
     assert await health.check() == "refused"
     assert health.problem == "refused"
+
+
+async def test_at_start_up_a_store_that_answers_on_a_later_try_is_healthy() -> None:
+    class _Starting(_Store):  # a store started at the same time as the worker
+        async def ping(self) -> None:
+            await super().ping()
+            if self.pings == 1:
+                raise StorageUnavailableError("Redis is unavailable (ConnectionError)")
+
+    told: list[str] = []
+    store = _Starting()
+    assert await StoreHealth(store).check_within(300.0, told.append) is None
+    assert told == ["Redis is unavailable (ConnectionError)"]  # said once, at the first failure
+    assert store.pings == 2
