@@ -192,6 +192,9 @@ class RedisStore(StateStore):
         found = await _guarded(self.client.lrange(self._log_key(key), 0, -1), self.timeout)
         return [await decoded(v) for v in found]
 
+    async def ping(self) -> None:
+        await _guarded(self.client.ping(), self.timeout)
+
     @asynccontextmanager
     async def lease(self, key: str) -> AsyncIterator[None]:
         """Hold ``key`` against every worker on this Redis while the block runs.

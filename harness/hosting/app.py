@@ -21,7 +21,9 @@ from typing import Any, Literal, Protocol
 from aiohttp import web
 
 from harness.exceptions import ConfigError, UsageError
+from harness.hosting import _health
 from harness.hosting._errors import UnavailableError
+from harness.hosting._health import StoreHealth, shown_storage
 from harness.hosting._http import (
     BodyError,
     error_response,
@@ -57,6 +59,7 @@ DEFAULT_MAX_BODY_BYTES = 1_000_000
 """The default limit on a request body (1 MB); Bot Framework activities are far smaller."""
 
 BOT_KEY = web.AppKey("harness_bot", HarnessBot)
+HEALTH_KEY = web.AppKey("harness_store_health", StoreHealth)
 
 
 class _Host(Protocol):
@@ -243,6 +246,8 @@ def create_app(
     host.policy = policy
     app = web.Application(client_max_size=max_body_bytes)
     app[BOT_KEY] = core
+    health = StoreHealth(core.store)
+    app[HEALTH_KEY] = health
     install = getattr(host, "install", None)
     if install is not None:
         install(app)
@@ -289,16 +294,15 @@ def create_app(
             return response
 
     async def healthz(_request: web.Request) -> web.Response:
-        status = 200 if core.accepting else 503
-        return web.json_response(
-            {
-                "status": "ok" if core.accepting else "draining",
-                "bot": core.name,
-                "adapter": host.name,
-                "inFlight": core.in_flight,
-            },
-            status=status,
-        )
+        about = {"bot": core.name, "adapter": host.name, "inFlight": core.in_flight}
+        if not core.accepting:
+            return web.json_response({"status": "draining", **about}, status=503)
+        problem = await health.current()
+        if problem is not None:  # every turn would be answered 503: out of rotation
+            return web.json_response(
+                {"status": "storage unavailable", "reason": problem, **about}, status=503
+            )
+        return web.json_response({"status": "ok", **about})
 
     app.router.add_post("/api/messages", messages)
     app.router.add_get("/healthz", healthz)
@@ -321,6 +325,7 @@ def create_app(
         await core.drain(shutdown_timeout)
 
     async def close(_app: web.Application) -> None:
+        await health.aclose()
         await host.aclose()
         if store is not None:
             await store.aclose()
@@ -341,6 +346,25 @@ def _freeze_startup_objects() -> None:
     """
     gc.collect()
     gc.freeze()
+
+
+async def _check_store(health: StoreHealth, spec: object) -> None:
+    """Stop before listening when the store has not answered within ``START_WITHIN_S`` seconds
+    (``ConfigError``, exit code 2)."""
+    shown = shown_storage(str(spec)) if isinstance(spec, (str, Path)) else type(spec).__name__
+    within = _health.START_WITHIN_S
+
+    def told(problem: str) -> None:
+        log.warning("storage %s does not answer (%s); trying again for %gs", shown, problem, within)
+
+    problem = await health.check_within(within, told)
+    if problem is None:
+        return
+    raise ConfigError(
+        f"{shown} does not answer ({problem}); check that it is running and reachable from "
+        "this machine, and the URL's host, port and password (or the connection string)",
+        field="storage",
+    )
 
 
 async def serve(
@@ -366,13 +390,12 @@ async def serve(
         **options: passed to ``create_app``.
 
     Raises:
+        ConfigError: when the store has not answered within ``START_WITHIN_S`` seconds (30; a
+            wrong address, a stopped server, a refused password): such a worker could answer no
+            turn.
         UsageError: when the address cannot be listened on (a port in use, say).
     """
     app = create_app(bot, **options)
-    if bot.duplicate_guard != "off":
-        configure_guard_process(timeout=guard_timeout, workers=guard_workers)
-        # Loaded before the server listens, so the first long message need not wait for it.
-        await start_guard_process()
     runner = web.AppRunner(
         app,
         handle_signals=False,
@@ -384,6 +407,11 @@ async def serve(
     loop = asyncio.get_running_loop()
     installed: list[signal.Signals] = []
     try:
+        await _check_store(app[HEALTH_KEY], options.get("storage"))
+        if bot.duplicate_guard != "off":
+            configure_guard_process(timeout=guard_timeout, workers=guard_workers)
+            # Loaded before the server listens, so the first long message need not wait for it.
+            await start_guard_process()
         site = web.TCPSite(runner, host, port)
         try:
             await site.start()

@@ -38,6 +38,9 @@ JsonObject = dict[str, Any]
 
 _LOG_BATCH = 100
 
+_PING_KEY = "harness/ping"
+"""The key ``ping`` reads (no conversation key has this form: theirs hold ``/conversations/``)."""
+
 
 class LeaseLostError(StorageUnavailableError):
     """A worker's lease on a conversation expired (another worker may hold it): its write is refused.
@@ -71,6 +74,15 @@ class StateStore(ABC):
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release the store's resources."""
+
+    async def ping(self) -> None:
+        """Check that the store answers, with one cheap call (``harness serve``'s start-up check
+        and ``/healthz``); raises what the call raised (``StorageUnavailableError`` when the store
+        cannot be reached).
+
+        The default reads a key no conversation has.
+        """
+        await self.read([_PING_KEY])
 
     @asynccontextmanager
     async def lease(self, key: str) -> AsyncIterator[None]:
