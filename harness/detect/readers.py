@@ -67,8 +67,9 @@ def load_transcript(
         agent_modes: the mode of each sub-agent by name (from ``--config``), for the detectors
             that need it (``silent_leak``).
         unread: where a row of a table (a Dataverse export or Web API answer) that cannot be
-            read goes, one error naming it each, while the other rows are read; without it, each
-            is a warning (logged). A file none of whose rows can be read is an error either way.
+            read goes, one error naming it each, while the other rows are read; without it, such
+            a row is an error (raised), so no caller loses a conversation without knowing. A
+            file none of whose rows can be read is an error either way.
 
     Raises:
         ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
@@ -712,7 +713,7 @@ def _dataverse_rows(
     """The conversations of a ``ConversationTranscript`` table's rows, each ``(line, field,
     name, content)``: one per row with a message (the row's name, else ``row N``). A row with no
     content, or no message with text (a session opened and left), is skipped. A row that cannot
-    be read goes to ``unread`` (a warning without it), so the others are still checked; when no
+    be read goes to ``unread``, so the others are still checked; without ``unread``, or when no
     row can be read, the first such error is raised."""
     transcripts: list[Transcript] = []
     textless: list[str] = []
@@ -747,17 +748,19 @@ def _dataverse_rows(
         raise ConfigError(
             f"none of {table} {count} row(s) holds a conversation with a message", file=file
         )
-    for error, name in zip(errors, names, strict=True):
-        skipped = ConfigError(
+    if errors and unread is None:  # the caller cannot report such a row: the file is an error
+        raise errors[0]
+    unread_rows = [
+        ConfigError(
             f"{error.message}; conversation {name} is not checked (the other rows are)",
             file=file,
             line=error.line,
             field=error.field,
         )
-        if unread is not None:
-            unread.append(skipped)
-        else:
-            log.warning("%s", skipped)
+        for error, name in zip(errors, names, strict=True)
+    ]
+    if unread is not None:
+        unread.extend(unread_rows)
     return transcripts
 
 

@@ -70,16 +70,36 @@ def test_a_csv_row_that_cannot_be_read_costs_that_row_only(tmp_path: Path) -> No
     assert str(error).endswith("; conversation broken is not checked (the other rows are)")
 
 
-def test_without_a_list_for_them_unreadable_rows_are_warnings(
+def test_without_a_list_for_them_an_unreadable_row_is_an_error(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = _csv(tmp_path / "export.csv", [("broken", CUT_SHORT), ("lockers", LOCKER)])
-    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
-        (transcript,) = load_transcript(path)
-    assert transcript.conversation == "lockers"
-    [warning] = caplog.messages
-    assert warning.startswith(f"{path}:2: not JSON: ")
-    assert "conversation broken is not checked" in warning
+    """A caller that does not collect such rows cannot report them: the file is an error, as
+    before rows could be collected, not a conversation left out with a logged warning."""
+    path = _csv(tmp_path / "export.csv", [("lockers", LOCKER), ("broken", CUT_SHORT)])
+    with caplog.at_level(logging.WARNING), pytest.raises(ConfigError) as caught:
+        load_transcript(path)
+    assert (caught.value.file, caught.value.line) == (str(path), 3)
+    assert str(caught.value).startswith(f"{path}:3: not JSON: ")
+    assert caplog.messages == []
+    answer = _web_api({"name": "lockers", "content": LOCKER}, {"name": "b", "content": CUT_SHORT})
+    with pytest.raises(ConfigError, match=r"^answer\.json: value\[1\]\.content: not JSON: "):
+        parse_transcript(answer, file="answer.json")
+
+
+def test_scenario_from_transcript_on_a_table_with_an_unreadable_row_exits_2(
+    tmp_path: Path,
+) -> None:
+    """The scenario file would lose that conversation without a word: nothing is written."""
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    path = _csv(tmp_path / "export.csv", [("lockers", LOCKER), ("broken", CUT_SHORT)])
+    written = tmp_path / "regress.yaml"
+    result = CliRunner().invoke(cli, ["scenario", "from-transcript", str(path), "-o", str(written)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {path}:3: not JSON: ")
+    assert not written.exists()
 
 
 def test_a_csv_none_of_whose_rows_can_be_read_is_an_error(tmp_path: Path) -> None:
