@@ -115,7 +115,7 @@ def detect_command(
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
         results = _run(transcripts, config_path, semantic, judge, meaning=meaning, unread=unread)
         layout = cast("ReportFormat", report_layout(fmt, output))
-        report = _html(results) if layout == "html" else render(results, layout)
+        report = _html(results) if layout == "html" else render(results, layout, unread=unread)
     write_output(report, output)
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(f"{summary_line(results)}; report written to {output}", err=True)

@@ -40,6 +40,8 @@ from harness.detect.transcript import Message
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from harness.exceptions import ConfigError
+
 __all__ = [
     "DetectionResult",
     "ReportFormat",
@@ -65,12 +67,14 @@ def render(
     fmt: ReportFormat = "text",
     *,
     min_pass_rate: float = 1.0,
+    unread: Sequence[ConfigError] | None = None,
 ) -> str:
-    """The report in the given format (``min_pass_rate``: see :func:`exit_code`)."""
+    """The report in the given format (``min_pass_rate``: see :func:`exit_code`; ``unread``: the
+    files and table rows that could not be read, counted in the JSON and JUnit reports)."""
     if fmt == "json":
-        return render_json(results, min_pass_rate=min_pass_rate)
+        return render_json(results, min_pass_rate=min_pass_rate, unread=unread)
     if fmt == "junit":
-        return render_junit(results, min_pass_rate=min_pass_rate)
+        return render_junit(results, min_pass_rate=min_pass_rate, unread=unread)
     if fmt == "html":
         from harness.detect.html import render_html
 
@@ -100,14 +104,21 @@ def _transcript_json(result: DetectionResult) -> dict[str, Any]:
     return record
 
 
-def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
+def render_json(
+    results: Sequence[DetectionResult],
+    *,
+    min_pass_rate: float = 1.0,
+    unread: Sequence[ConfigError] | None = None,
+) -> str:
     """``{"version": 1, "transcripts": [...], "summary": {"<kind>": count}, "totals": {...}}``.
 
     Each finding carries its ``severity`` (``error`` or ``warning``); each transcript its
     ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors,
     warnings and the conversations that ``failed`` (could not complete: a record with an
     ``error``) over the whole report; ``errors`` or ``failed`` above 0 is what makes the command
-    exit 1.
+    exit 1. Given ``unread`` (``harness detect``), ``totals.unread`` counts the files and table
+    rows that could not be read (the command exits 2), and ``unread`` lists each (``file``,
+    ``line``, ``field``, ``error``) when there are any.
 
     A repeated scenario (``--repeat``) is one transcript record for all its runs, with ``runs``,
     ``passed``, ``pass_rate``, ``kind_pass_rates``, each distinct finding once with the ``runs``
@@ -128,6 +139,8 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
         "warnings": sum(len(r.warnings) for r in results),
         "failed": sum(1 for r in results if r.error is not None),
     }
+    if unread is not None:
+        totals["unread"] = len(unread)
     if any(group.repeated for group in groups):
         totals |= runs_totals(results, groups, min_pass_rate=min_pass_rate)
     document = {
@@ -136,6 +149,10 @@ def render_json(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.
         "summary": dict(summary),
         "totals": totals,
     }
+    if unread:
+        document["unread"] = [
+            {"file": e.file, "line": e.line, "field": e.field, "error": str(e)} for e in unread
+        ]
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -147,9 +164,11 @@ def render_junit(
     *,
     suite: str = "harness detect",
     min_pass_rate: float = 1.0,
+    unread: Sequence[ConfigError] | None = None,
 ) -> str:
     """JUnit XML: one ``<testcase>`` per result, a ``<failure>`` listing its error findings and
-    warnings in ``<system-out>``.
+    warnings in ``<system-out>``; one more with an ``<error>`` per file or table row in
+    ``unread`` (it could not be read, so its conversations were not checked).
 
     A repeated scenario is one ``<testcase>`` for all its runs, with ``runs``, ``passed`` and
     ``pass_rate`` properties; it fails when its pass rate is below ``min_pass_rate``, and its
@@ -158,13 +177,14 @@ def render_junit(
     groups = group_runs(results)
     if any(group.repeated for group in groups):
         return junit_repeated(groups, suite=suite, min_pass_rate=min_pass_rate)
+    unread = unread or ()
     failures = sum(1 for r in results if r.errors and r.error is None)
-    broken = sum(1 for r in results if r.error is not None)
+    broken = sum(1 for r in results if r.error is not None) + len(unread)
     total = sum(r.seconds for r in results)
     root = ET.Element(
         "testsuites",
         name=suite,
-        tests=str(len(results)),
+        tests=str(len(results) + len(unread)),
         failures=str(failures),
         errors=str(broken),
     )
@@ -172,7 +192,7 @@ def render_junit(
         root,
         "testsuite",
         name=suite,
-        tests=str(len(results)),
+        tests=str(len(results) + len(unread)),
         failures=str(failures),
         errors=str(broken),
         skipped="0",
@@ -198,6 +218,12 @@ def render_junit(
         if result.warnings:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join("warning: " + finding_line(f) for f in result.warnings)
+    for problem in unread:
+        where = problem.field or (f"line {problem.line}" if problem.line else "the file")
+        case = ET.SubElement(
+            testsuite, "testcase", classname=problem.file or "-", name=f"unread: {where}"
+        )
+        ET.SubElement(case, "error", message=str(problem), type="unread").text = str(problem)
     return xml_document(root)
 
 

@@ -191,3 +191,45 @@ def test_detect_reports_the_other_rows_then_the_unreadable_one_and_exits_2(tmp_p
     [line] = result.stderr.splitlines()
     assert line.startswith(f"error: {path}:3: not JSON: ")
     assert line.endswith("conversation broken is not checked (the other rows are)")
+
+
+@pytest.mark.parametrize("several_files", [False, True])
+def test_what_could_not_be_read_is_in_the_json_and_junit_reports(
+    tmp_path: Path, several_files: bool
+) -> None:
+    """A CI that reads the report, not the exit code, sees the conversations left unchecked: a
+    row of a table, or a whole file among several, is counted in ``totals.unread`` and is an
+    error test case of the JUnit report."""
+    import xml.etree.ElementTree as ET
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    if several_files:
+        good = _csv(tmp_path / "good.csv", [("lockers", LOCKER)])
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("not json\n", encoding="utf-8")
+        args, where = [str(good), str(bad)], f"{bad}:1: "
+    else:
+        path = _csv(tmp_path / "export.csv", [("lockers", LOCKER), ("broken", CUT_SHORT)])
+        args, where = [str(path)], f"{path}:3: not JSON: "
+    runner = CliRunner()
+    result = runner.invoke(cli, ["detect", *args, "--format", "json"])
+    assert result.exit_code == 2, result.output
+    report = json.loads(result.stdout)
+    assert report["totals"]["unread"] == 1
+    [unread] = report["unread"]
+    assert unread["error"].startswith(where)
+    result = runner.invoke(cli, ["detect", *args, "--format", "junit"])
+    assert result.exit_code == 2, result.output
+    suite = ET.fromstring(result.stdout).find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("errors")) == ("2", "1")
+    [error] = suite.iter("error")
+    assert (error.get("type"), error.get("message", "")[: len(where)]) == ("unread", where)
+    read_args = ["detect", str(_csv(tmp_path / "read.csv", [("l", LOCKER)]))]
+    read = runner.invoke(cli, [*read_args, "--format", "json"])
+    assert read.exit_code == 1, read.output  # LOCKER's duplicate; every row read
+    report = json.loads(read.stdout)
+    assert (report["totals"]["unread"], "unread" in report) == (0, False)
