@@ -61,10 +61,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "harness_scenarios",
         type="linelist",
-        default=[],  # unset: _DEFAULT_PATTERNS, and the project has not opted in
+        default=_DEFAULT_PATTERNS,
         help="file name patterns of harness scenario files to collect as tests (default: "
         + ", ".join(_DEFAULT_PATTERNS)
-        + ")",
+        + "; set empty, none is collected)",
     )
     parser.addini("harness_bot", default="", help="default bot for scenario files without 'bot:'")
     parser.addini(
@@ -193,8 +193,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         target.write_text(page, encoding="utf-8")
 
 
+def _opted_in(config: pytest.Config) -> bool:
+    """Whether the project sets one of the plugin's ini options (``_OWN_INI``); patterns other
+    than the defaults count as set (an empty list collects nothing, so it never gets here)."""
+    return any(
+        config.getini(name) != _DEFAULT_PATTERNS
+        if name == "harness_scenarios"
+        else config.getini(name)
+        for name in _OWN_INI
+    )
+
+
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    patterns: list[str] = parent.config.getini("harness_scenarios") or _DEFAULT_PATTERNS
+    patterns: list[str] = parent.config.getini("harness_scenarios")  # empty: none collected
     if any(fnmatch.fnmatch(file_path.name, p) for p in patterns):
         return ScenarioFileCollector.from_parent(parent, path=file_path)
     return None
@@ -218,7 +229,7 @@ class ScenarioFileCollector(pytest.File):
             tree = load_yaml(self.path)
         except ConfigError as exc:
             raise self.CollectError(str(exc)) from exc
-        opted_in = any(self.config.getini(name) for name in _OWN_INI)
+        opted_in = _opted_in(self.config)
         if not _looks_like_scenarios(tree, typos=opted_in):
             return  # another tool's file that happens to match the name pattern
         unknown = [str(key) for key in tree if key not in ("bot", "scenarios")]

@@ -220,6 +220,18 @@ def test_another_projects_scenarios_list_is_left_alone_whatever_its_keys(
     assert result.ret == pytest.ExitCode.OK
 
 
+def test_harness_scenarios_set_empty_collects_no_scenario_file(pytester: pytest.Pytester) -> None:
+    # How a project keeps its scenario files (a live model's, run by `harness simulate` in
+    # another job) out of pytest.
+    pytester.makeini(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\nharness_scenarios =\n"
+    )
+    pytester.makefile(".yaml", scenarios_helpdesk=SCENARIOS.format(bot=GOOD))
+    pytester.makepyfile("def test_ok():\n    assert True\n")
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(passed=1)
+
+
 @pytest.mark.parametrize(
     "ini",
     [f"harness_bot = {GOOD}", "harness_scenarios = scenarios*.yaml", "harness_async_tests = true"],
