@@ -19,6 +19,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -173,7 +174,8 @@ def write_output(text: str, output: Path | None) -> None:
 
 def _replace(target: Path, text: str) -> None:
     """Write ``text`` to a new file beside ``target`` and rename it over ``target`` (with the
-    permissions a new file gets; in place when only the file, not its folder, is writable)."""
+    earlier file's permissions, else those a new file gets; in place when only the file, not its
+    folder, is writable)."""
     temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     try:
         handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -183,6 +185,8 @@ def _replace(target: Path, text: str) -> None:
         target.write_text(text, encoding="utf-8")
         return
     try:
+        if target.is_file():  # a report locked down (0600: it quotes users) stays so
+            os.chmod(temp, stat.S_IMODE(target.stat().st_mode))
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
         os.replace(temp, target)

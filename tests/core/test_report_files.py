@@ -126,6 +126,16 @@ def test_a_report_replaces_the_earlier_one_and_keeps_the_usual_permissions(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.json", "report.json"]
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+def test_a_rewritten_report_keeps_the_earlier_files_permissions(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("the earlier report, users' words in it\n", encoding="utf-8")
+    report.chmod(0o600)
+    write_output("the new report\n", report)
+    assert report.read_text(encoding="utf-8") == "the new report\n"
+    assert report.stat().st_mode & 0o777 == 0o600
+
+
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null")
 def test_a_report_to_a_device_is_written_to_it() -> None:
     write_output("into the void\n", Path("/dev/null"))
