@@ -143,7 +143,8 @@ def activity_text(activity: Mapping[str, Any]) -> str:
     ``FactSet`` facts as ``title: value``, in the order they appear (inside containers, columns
     and tables too); a Hero or Thumbnail card (or another Bot Framework card) its title, subtitle
     and text. A piece that repeats one read already (a card that restates the ``text``) is left
-    out. Empty when the activity has neither text nor a card with text.
+    out. A card's ``content`` may also be its JSON as a string (as some channels and serialisers
+    send it). Empty when the activity has neither text nor a card with text.
     """
     text = activity.get("text")
     pieces = [text] if isinstance(text, str) and text.strip() else []
@@ -152,7 +153,7 @@ def activity_text(activity: Mapping[str, Any]) -> str:
         if not isinstance(attachment, Mapping):
             continue
         kind = attachment.get("contentType")
-        content = attachment.get("content")
+        content = _card_content(attachment.get("content"))
         if not isinstance(kind, str) or not isinstance(content, Mapping):
             continue
         if kind == _ADAPTIVE_CARD:
@@ -168,6 +169,17 @@ def activity_text(activity: Mapping[str, Any]) -> str:
                 seen.add(piece.strip())
                 pieces.append(piece)
     return "\n".join(pieces)
+
+
+def _card_content(content: object) -> object:
+    """An attachment's ``content``; a string holding a JSON object (a card sent serialised) is
+    read as that object, any other string is left as it is (not a card)."""
+    if isinstance(content, str) and content.lstrip().startswith("{"):
+        try:
+            return json.loads(content)
+        except (ValueError, RecursionError):
+            return content
+    return content
 
 
 def _adaptive_pieces(element: Mapping[str, Any], out: list[str]) -> None:

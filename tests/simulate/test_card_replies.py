@@ -108,6 +108,18 @@ def test_hero_and_thumbnail_cards_read_as_title_subtitle_and_text_after_the_text
     ]
 
 
+def test_a_card_sent_as_a_json_string_is_read_as_the_card() -> None:
+    card = _adaptive(_block(RETURNS), _block("Print the label from your account."))
+    sent = {**card, "content": json.dumps(card["content"])}
+    assert activity_text({"type": "message", "attachments": [sent]}).splitlines() == [
+        RETURNS,
+        "Print the label from your account.",
+    ]
+    for content in ("{not json", "a plain string", '["a list"]'):
+        broken = {"type": "message", "attachments": [{"contentType": ADAPTIVE, "content": content}]}
+        assert activity_text(broken) == ""
+
+
 def test_a_card_that_restates_the_text_is_not_read_twice() -> None:
     activity = {"type": "message", "text": RETURNS, "attachments": [_adaptive(_block(RETURNS))]}
     assert activity_text(activity) == RETURNS
