@@ -53,12 +53,14 @@ _WHY = {
     "config": "",
     "instructions": "inferred: its instructions forbid messaging the user",
     "outputs": "inferred: its outputs return findings, not an interactionSummary",
-    "questions": "inferred: its instructions ask the user questions; check it",
     "default": (
-        "assumed: Copilot Studio has no mode; check it: silent if it only fills outputs, "
-        "conversational if it asks the user questions"
+        "assumed: Copilot Studio has no mode; check it: silent if it only fills outputs, direct "
+        "if it answers the user once, conversational if it talks with the user over several turns"
     ),
 }
+_ASKS = "its instructions ask the user questions: conversational may fit"
+"""Added to the mode's comment when the instructions ask the user something: a hint, not a mode,
+as a one-shot agent may confirm or clarify once (``harness lint`` keeps the inferred mode)."""
 _EXTERNAL = (
     "an external agent (InvokeExternalAgentTaskAction): it cannot declare outputs, so the "
     "fragments name it in the parent's instructions instead"
@@ -136,6 +138,9 @@ def _agent(agent: SubagentSpec, taken: set[str], roots: list[Path]) -> Commented
     why = _WHY[agent.mode_source]
     if agent.mode_source == "default" and agent.instructions is None:
         why = "assumed: its instructions are not among the linted files; check it"
+    asks = agent.instructions is not None and phrases.asks_user(agent.instructions.text)
+    if agent.mode_source != "config" and asks:
+        why = f"{_ASKS}; {why}" if why else _ASKS
     if why:
         _note(entry, "mode", why)
     if agent.layout == "connected-agent-tool":

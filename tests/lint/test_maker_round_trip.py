@@ -136,16 +136,56 @@ def test_a_renamed_agent_keeps_its_source(starter: str, tmp_path: Path) -> None:
     assert "#   file: agents/Balance Agent/agent.mcs.yml" in out.stdout
 
 
-# -- F13: agents that ask the user questions are conversational --------------------------------
+# -- F13: agents that ask the user questions: a hint, not a mode ------------------------------
 
 
-def test_agents_that_ask_the_user_questions_are_conversational(starter: str) -> None:
+def test_agents_that_ask_the_user_questions_keep_their_mode_with_a_hint(starter: str) -> None:
     entries = YAML(typ="safe").load(starter)["subagents"]
     modes = {e["name"]: e["mode"] for e in entries}
-    assert modes["Balance_Agent"] == "conversational"
-    assert modes["Transfer_Funds"] == "conversational"
-    assert modes["Lost_or_Stolen_Card"] == "conversational"
-    assert "inferred: its instructions ask the user questions" in starter
+    assert modes["Balance_Agent"] == "direct"
+    assert modes["Transfer_Funds"] == "direct"
+    assert modes["Lost_or_Stolen_Card"] == "direct"
+    line = next(x for x in starter.splitlines() if x.strip().startswith("mode:") and "ask" in x)
+    assert "its instructions ask the user questions: conversational may fit" in line
+    assert all(mode in line for mode in ("silent", "direct", "conversational"))
+
+
+SUB_AGENT = """\
+kind: AgentDialog
+displayName: SubAgent
+beginDialog:
+  kind: OnToolSelected
+  id: main
+  description: Cancels orders.
+settings:
+  instructions: |-
+    Cancel the order with the cancel tool. If the user has not said which order, ask them for its
+    number. Confirm to the user that the order was cancelled and give its reference.
+inputs:
+  - kind: AutomaticTaskInput
+    propertyName: scopedRequest
+    description: The specific request this agent should fulfil.
+inputType:
+  properties:
+    scopedRequest: {displayName: scopedRequest, type: String, isRequired: true}
+outputType:
+  properties:
+    answered: {displayName: answered, type: Boolean, isRequired: true}
+    interactionSummary: {displayName: interactionSummary, type: String, isRequired: true}
+"""
+
+
+def test_a_one_shot_agent_that_asks_once_stays_direct_for_lint(tmp_path: Path) -> None:
+    # Asking once does not make an agent conversational: lint keeps the direct mode its outputs
+    # declare (no HC003 for a missing scopedRequest), and the starter only hints.
+    workspace = tmp_path / "orders"
+    shutil.copytree(LINT / "copilot-studio-vscode" / "connected-workspace", workspace)
+    (workspace / "agents" / "SubAgent" / "agent.mcs.yml").write_text(SUB_AGENT, encoding="utf-8")
+    assert not [f for f in lint_paths([workspace]).findings if f.id == "HC003"]
+    (config,) = starter_configs([workspace])
+    entry = next(e for e in YAML(typ="safe").load(config)["subagents"] if e["name"] == "SubAgent")
+    assert entry["mode"] == "direct"
+    assert "conversational may fit" in config
 
 
 def test_the_assumed_mode_names_all_three_modes(tmp_path: Path) -> None:
