@@ -11,10 +11,12 @@ pasted from earlier fragments keeps only its ``Role`` section (the maker's own t
 description keeps only the sentences that do not tell the parent how to read ``answered``.
 
 Each agent's ``name:`` line ends with a comment giving its name in Copilot Studio and its file
-(``# Copilot Studio: "Balance Agent", agents/Balance Agent/agent.mcs.yml``), and ``external agent``
-for an ``InvokeExternalAgentTaskAction``; :func:`copilot_studio_sources` reads those comments back,
-so that the fragments name the maker's display names and real files, and keep an external agent
-external (this SDK's config has no field for either).
+(``# Copilot Studio: "Balance Agent", agents/Balance Agent/agent.mcs.yml``), with ``external
+agent`` for an ``InvokeExternalAgentTaskAction`` and ``ConnectedAgentTool`` for the newer layouts'
+connected agent; :func:`copilot_studio_sources` reads those comments back, so that the fragments
+name the maker's display names and real files, keep an external agent external, and name no file
+of the newer layouts, which the fragments are not shaped for (this SDK's config has no field for
+any of it).
 """
 
 from __future__ import annotations
@@ -65,9 +67,15 @@ _EXTERNAL = (
     "an external agent (InvokeExternalAgentTaskAction): it cannot declare outputs, so the "
     "fragments name it in the parent's instructions instead"
 )
+_PASTABLE = re.compile(r"(?:^|/)(?:agent\.mcs\.yml|data|actions/[^/]+\.mcs\.yml)$")
+"""A file a fragment is pasted into as it is: a classic ``GptComponentMetadata``, ``AgentDialog``
+or ``TaskDialog`` (``agent.mcs.yml``, ``actions/*.mcs.yml``, an exported solution's ``data``). Not
+the newer layouts' ``settings.mcs.yml`` or JSON files, nor a ``ConnectedAgentTool``'s file (no
+``TaskDialog``): for those the fragments list where each kind of component is kept."""
 _SOURCE = re.compile(
     r"^\s*(?:-\s+)?name:\s*(?P<value>[^#]*?)\s+#\s*Copilot Studio:\s*"
-    r'(?P<name>"(?:[^"\\]|\\.)*")(?P<external>,\s*external agent)?(?:,\s*(?P<file>.*?))?\s*$',
+    r'(?P<name>"(?:[^"\\]|\\.)*")(?:,\s*(?P<layout>external agent|ConnectedAgentTool))?'
+    r"(?:,\s*(?P<file>.*?))?\s*$",
     re.MULTILINE,
 )
 
@@ -104,10 +112,13 @@ def copilot_studio_sources(text: str) -> dict[str, CopilotStudioSource]:
         except Exception:  # a comment edited by hand: the config's own name is what is left
             continue
         if isinstance(name, str) and isinstance(display, str) and display.strip():
+            file = (match["file"] or "").strip()
+            if match["layout"] == "ConnectedAgentTool" or not _PASTABLE.search(file):
+                file = ""  # the fragments list where each kind of component is kept instead
             sources[name] = CopilotStudioSource(
                 name=display.strip(),
-                file=(match["file"] or "").strip(),
-                external=match["external"] is not None,
+                file=file,
+                external=match["layout"] == "external agent",
             )
     return sources
 
@@ -149,13 +160,7 @@ def _agent(agent: SubagentSpec, taken: set[str], roots: list[Path]) -> Commented
         )
     elif agent.layout == "external-agent":
         _note(entry, "kind", _EXTERNAL)
-    _source(
-        entry,
-        agent.name,
-        _relative(agent.file, roots),
-        indent=4,
-        external=agent.layout == "external-agent",
-    )
+    _source(entry, agent.name, _relative(agent.file, roots), indent=4, layout=agent.layout)
     if agent.kind.value == "connected":
         entry["pass_history"] = agent.history
     description = _routing(agent.description)
@@ -173,12 +178,15 @@ def _note(entry: CommentedMap, key: str, text: str, *, indent: int = 4) -> None:
 
 
 def _source(
-    entry: CommentedMap, name: str, file: str, *, indent: int, external: bool = False
+    entry: CommentedMap, name: str, file: str, *, indent: int, layout: str = "standard"
 ) -> None:
-    """The comment :func:`copilot_studio_sources` reads: the Copilot Studio name and file."""
+    """The comment :func:`copilot_studio_sources` reads: the Copilot Studio name, the layout when
+    it is not the standard one, and the file."""
     parts = [json.dumps(name, ensure_ascii=False)]
-    if external:
+    if layout == "external-agent":
         parts.append("external agent")
+    elif layout == "connected-agent-tool":
+        parts.append("ConnectedAgentTool")
     if file:
         parts.append(file)
     _note(entry, "name", "Copilot Studio: " + ", ".join(parts), indent=indent)

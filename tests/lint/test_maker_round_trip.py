@@ -226,3 +226,44 @@ def test_several_parents_give_one_document_each_on_stdout() -> None:
     assert len(documents) == 3
     assert all(d["parent"]["name"] and d["subagents"] for d in documents)
     assert "(agents-1.yaml, agents-2.yaml, agents-3.yaml)" in result.stderr
+
+
+# -- a ConnectedAgentTool (newer layouts): no file the fragments cannot be pasted into ---------
+
+
+@pytest.mark.parametrize(
+    "workspace",
+    [
+        LINT / "copilot-studio-vscode" / "CliAgentFixtures" / "FoodLogger",
+        LINT / "newer" / "workspaces",
+    ],
+)
+def test_a_connected_agent_tool_gets_the_classic_fragment_with_a_placeholder(
+    workspace: Path, tmp_path: Path
+) -> None:
+    (config,) = starter_configs([workspace])
+    assert ", ConnectedAgentTool, " in config
+    path = tmp_path / "agents.yaml"
+    path.write_text(config, encoding="utf-8")
+    result = _run("instructions", str(path), "--format", "copilot-studio")
+    assert result.exit_code == 0, result.output
+    assert "Keep its action.botSchemaName" not in result.stdout
+    assert "#   file: " not in result.stdout  # neither botdefinition.json nor settings.mcs.yml
+    assert "botSchemaName: <schema name of the " in result.stdout
+    assert "#   VS Code extension: actions/" in result.stdout
+
+
+def test_sources_name_only_files_a_fragment_is_pasted_into() -> None:
+    sources = copilot_studio_sources(
+        'parent:\n  name: P  # Copilot Studio: "P", settings.mcs.yml\n'
+        "subagents:\n"
+        '  - name: A  # Copilot Studio: "A", ConnectedAgentTool, tools/a.mcs.yml\n'
+        '  - name: B  # Copilot Studio: "B", external agent, actions/B.mcs.yml\n'
+        '  - name: C  # Copilot Studio: "C", agents/C/agent.mcs.yml\n'
+        '  - name: D  # Copilot Studio: "D", bot/botdefinition.json\n'
+    )
+    assert sources["P"].file == ""
+    assert (sources["A"].file, sources["A"].external) == ("", False)
+    assert (sources["B"].file, sources["B"].external) == ("actions/B.mcs.yml", True)
+    assert sources["C"].file == "agents/C/agent.mcs.yml"
+    assert sources["D"].file == ""
