@@ -267,3 +267,17 @@ def test_sources_name_only_files_a_fragment_is_pasted_into() -> None:
     assert (sources["B"].file, sources["B"].external) == ("actions/B.mcs.yml", True)
     assert sources["C"].file == "agents/C/agent.mcs.yml"
     assert sources["D"].file == ""
+
+
+# -- a stdout in a code page (Windows' `>`): UTF-8 bytes, not a UnicodeEncodeError ------------
+
+
+def test_the_starter_on_a_code_page_stdout_is_written_as_utf8() -> None:
+    # The parent's instructions hold U+200B/U+200C, which cp1252 cannot encode.
+    workspace = LINT / "copilot-studio-vscode" / "CliAgentFixtures" / "FoodLogger"
+    result = CliRunner(charset="cp1252").invoke(
+        cli, ["instructions", str(workspace)], catch_exceptions=False
+    )
+    assert result.exit_code == 2, result.output
+    config = YAML(typ="safe").load(result.stdout_bytes.decode("utf-8"))
+    assert "\u200b" in config["parent"]["instructions"]
