@@ -25,6 +25,7 @@ import io
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -131,7 +132,7 @@ def _config(system: AgentSystem, roots: list[Path]) -> str:
     if own:
         parent["instructions"] = _text(own)
     agents = CommentedSeq()
-    taken: set[str] = set()
+    taken = {system.parent.name.lower()}  # a sub-agent named like the parent is renamed
     for agent in system.subagents:
         agents.append(_agent(agent, taken, roots))
     document = CommentedMap(parent=parent, subagents=agents)
@@ -205,8 +206,9 @@ def _relative(file: str, roots: list[Path]) -> str:
 
 def _name(name: str, taken: set[str]) -> str:
     """A sub-agent name this SDK accepts (letters and digits of any script, ``-``, ``_``), unique
-    in the config."""
-    base = _NOT_IN_NAME.sub("_", name).strip("_") or "agent"
+    in the config. Composed first (NFC), so that an accent typed as its own mark (macOS folder
+    names) stays on its letter."""
+    base = _NOT_IN_NAME.sub("_", unicodedata.normalize("NFC", name)).strip("_") or "agent"
     candidate, number = base, 2
     while candidate.lower() in taken:
         candidate, number = f"{base}_{number}", number + 1

@@ -79,6 +79,14 @@ def test_the_pasted_parent_instructions_clear_hc001_for_the_external_agent(
     assert "WorkspaceWithSubAgents" not in after  # the parent checks answered now (HC010)
 
 
+def test_the_external_agent_kept_as_it_is_gets_no_answered_hint_warning() -> None:
+    # Its fragment says to keep its TaskDialog as it is: HC009 must not ask for an answered hint
+    # an agent without outputs cannot have.
+    hc009 = {f.agent for f in lint_paths([WORKSPACE]).findings if f.id == "HC009"}
+    assert "Car Loan SME Agent" not in hc009
+    assert hc009  # the other agents' descriptions are still checked
+
+
 # -- F2: names with spaces keep their Copilot Studio name and file -----------------------------
 
 
@@ -281,3 +289,25 @@ def test_the_starter_on_a_code_page_stdout_is_written_as_utf8() -> None:
     assert result.exit_code == 2, result.output
     config = YAML(typ="safe").load(result.stdout_bytes.decode("utf-8"))
     assert "\u200b" in config["parent"]["instructions"]
+
+
+def test_a_workspace_given_as_dot_names_its_parent_after_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "Orders"
+    shutil.copytree(LINT / "copilot-studio-vscode" / "connected-workspace", root)
+    monkeypatch.chdir(root)
+    (config,) = starter_configs(["."])
+    assert YAML(typ="safe").load(config)["parent"]["name"] == "Orders"
+
+
+def test_starter_names_compose_accents_and_never_repeat_the_parent(tmp_path: Path) -> None:
+    root = tmp_path / "SubAgent"  # the workspace folder, so the parent, named like its child
+    shutil.copytree(LINT / "copilot-studio-vscode" / "connected-workspace", root)
+    shutil.copytree(root / "agents" / "SubAgent", root / "agents" / "Re\u0301servation")
+    (config,) = starter_configs([root])
+    document = YAML(typ="safe").load(config)
+    names = [e["name"] for e in document["subagents"]]
+    assert sorted(names) == ["R\u00e9servation", "SubAgent_2"]
+    assert document["parent"]["name"] == "SubAgent"
+    assert len(copilot_studio_sources(config)) == 3  # the parent's file is not overwritten
