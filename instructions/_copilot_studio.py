@@ -163,8 +163,9 @@ def _external(agent: ExternalFragment) -> str:
         f'External agent "{agent.name}" (kind: TaskDialog, InvokeExternalAgentTaskAction)',
         f"  file: {agent.file}" if agent.file else "  file: actions/<its TaskDialog>.mcs.yml",
         "An external agent cannot declare outputs, so nothing here replaces its TaskDialog:",
-        "keep it as it is. The parent's instructions above say what its answered output would",
-        "have told the parent, in a sentence naming it (harness lint reads it for HC001):",
+        "keep it as it is. The parent's instructions (generated without --agent) say what its",
+        "answered output would have told the parent, in a sentence naming it (harness lint",
+        "reads it for HC001):",
         f"  {agent.sentence}",
     )
 

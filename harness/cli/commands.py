@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -199,7 +200,7 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         # explanation, and exit code 2, follow: instructions were asked for, not generated.
         message, starter = refusal(config, output=None if output is None else str(output))
         if starter:
-            write_output(starter, output)
+            _write_utf8(starter, output)
         raise UsageError(message)
     if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
         bot_config = load_config(config)
@@ -217,4 +218,21 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
             raise UsageError(str(exc)) from exc
     else:
         text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
+    _write_utf8(text, output)
+
+
+def _write_utf8(text: str, output: Path | None) -> None:
+    """:func:`write_output`, but a stdout whose encoding cannot hold the text (a Windows ``>``
+    redirect in the console's code page, say) gets UTF-8 bytes, as YAML readers expect, rather
+    than a UnicodeEncodeError."""
+    stdout = sys.stdout
+    buffer = getattr(stdout, "buffer", None)
+    if output is None and buffer is not None:
+        try:
+            text.encode(stdout.encoding or "utf-8")
+        except (UnicodeEncodeError, LookupError):
+            stdout.flush()
+            buffer.write(text.encode("utf-8", "replace"))  # a lone surrogate becomes "?"
+            buffer.flush()
+            return
     write_output(text, output)

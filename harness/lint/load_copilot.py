@@ -18,8 +18,7 @@ Mapping:
 
 Copilot Studio has no explicit mode: an agent whose instructions forbid messaging the user is silent;
 one whose outputs are silent-shaped (``findings`` without ``interactionSummary``) is silent too, so
-HC006 can say its instructions still let it talk; one whose instructions ask the user questions
-(confirm, clarify) is conversational; any other is direct. Topics, actions and variables
+HC006 can say its instructions still let it talk; any other is direct. Topics, actions and variables
 are read only when they hold an agent (a cheap text check first), so connector actions and the usual
 system topics cost nothing.
 """
@@ -47,7 +46,7 @@ from harness.lint.model import (
     TextField,
     normalize_io_name,
 )
-from harness.lint.phrases import asks_user, forbids_user_messages
+from harness.lint.phrases import forbids_user_messages
 from instructions.contract import FINDINGS, INTERACTION_SUMMARY
 from subagents.contract import Kind, Mode
 
@@ -68,15 +67,12 @@ _SUMMARY_KEY = normalize_io_name(INTERACTION_SUMMARY)
 def infer_mode(
     instructions: TextField | None, outputs: tuple[IOField, ...] | None
 ) -> tuple[Mode, ModeSource]:
-    """Copilot Studio's implicit mode: silent when told not to message the user (or returning
-    findings), conversational when told to ask the user questions, else direct."""
+    """Copilot Studio's implicit mode: silent when told not to message the user, else direct."""
     if instructions is not None and forbids_user_messages(instructions.text):
         return Mode.SILENT, "instructions"
     keys = {o.key for o in outputs or ()}
     if _FINDINGS_KEY in keys and _SUMMARY_KEY not in keys:
         return Mode.SILENT, "outputs"
-    if instructions is not None and asks_user(instructions.text) is not None:
-        return Mode.CONVERSATIONAL, "questions"
     return Mode.DIRECT, "default"
 
 

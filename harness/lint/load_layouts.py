@@ -110,13 +110,15 @@ def load_workspace(root: Path, result: LoadResult, display: Display) -> None:
         display: turns a path into its display form.
     """
     reader = Reader(result, display)
+    # `.` and `..` name the folder they stand for (the parent's name when none is written).
+    folder = root.name if root.name not in ("", ".", "..") else root.resolve().name
     classic = (root / "agent.mcs.yml").is_file()
     settings: Any = None
     settings_path = root / "settings.mcs.yml"
     for path in _walk_mcs(root):
         relative = path.relative_to(root).parts
         if relative == ("agent.mcs.yml",):
-            reader.read(path, name=root.name, role="parent")
+            reader.read(path, name=folder, role="parent")
         elif len(relative) == 3 and relative[0] == "agents" and relative[2] == "agent.mcs.yml":
             reader.read(path, name=relative[1], role="child")
         elif relative == ("settings.mcs.yml",):
@@ -134,10 +136,10 @@ def load_workspace(root: Path, result: LoadResult, display: Display) -> None:
                 agent_settings_instructions(
                     configuration.get("agentSettings"), file=display(settings_path)
                 ),
-                name=name if isinstance(name, str) and name else root.name,
+                name=name if isinstance(name, str) and name else folder,
                 file=display(settings_path),
             )
-    reader.system(root.name, schema_name)
+    reader.system(folder, schema_name)
 
 
 def _component_xml(folder: Path, reader: Reader) -> tuple[str | None, TextField | None]:

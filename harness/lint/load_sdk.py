@@ -37,7 +37,8 @@ from subagents.contract import Kind, Mode
 
 __all__ = ["looks_like_sdk_config", "system_from_sdk"]
 
-# The runtime's rule (``ChildAgent``, ``ConnectedAgent``): letters and digits of any script, '-', '_'.
+# The runtime's rule (``ChildAgent``, ``ConnectedAgent``): letters and digits of any
+# script, '-', '_'.
 _NAME = re.compile(r"[\w-]+\Z")
 _TOP_KEYS = frozenset(name for name in BotConfig.model_fields if name != "source")
 

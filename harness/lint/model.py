@@ -29,7 +29,7 @@ __all__ = [
     "normalize_io_name",
 ]
 
-ModeSource = Literal["config", "instructions", "outputs", "questions", "default"]
+ModeSource = Literal["config", "instructions", "outputs", "default"]
 """Where a sub-agent's mode comes from (see ``SubagentSpec.mode_source``)."""
 
 SourceFormat = Literal["harness", "copilot-studio"]
@@ -91,8 +91,7 @@ class SubagentSpec:
     mode_source: ModeSource
     """Where the mode comes from: written in the config, inferred from the instructions (silent when
     they forbid messaging the user), from the outputs (``findings`` without ``interactionSummary``),
-    from questions the instructions tell it to ask the user (conversational), or the default
-    (direct)."""
+    or the default (direct)."""
     history: bool
     """Whether it receives the parent's conversation history."""
     history_line: int | None

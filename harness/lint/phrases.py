@@ -1,9 +1,10 @@
 """What instructions and descriptions say, as the linter asks it.
 
-The text rules (HC005, HC006, HC009, HC010, HC011, HC016, HC017) and Copilot Studio's mode
-inference (:func:`asks_user` for a conversational agent) read free text with the SDK's one instruction reader, :mod:`harness.text.instructions`,
-which the offline rules model and the simulator's awkward-acknowledgement finder use too; this
-module re-exports its predicates for the rules.
+The text rules (HC005, HC006, HC009, HC010, HC011, HC016, HC017), Copilot Studio's mode
+inference and the starter config's mode hint (:func:`asks_user`) read free text with the SDK's one
+instruction reader, :mod:`harness.text.instructions`, which the offline rules model and the
+simulator's awkward-acknowledgement finder use too; this module re-exports its predicates for the
+rules.
 
 HC001, for a sub-agent that cannot declare outputs (a Copilot Studio ``ConnectedAgentTool`` or an
 external agent), asks what the parent's instructions say about that one agent: :func:`says_of_agent`
@@ -216,10 +217,17 @@ def says_of_agent(text: str, names: Iterable[str]) -> frozenset[AgentTalk]:
 
 
 # An imperative that questions the user: "ask them which account", "clarify the choice with the
-# customer", "confirm the details with the caller", "have the user confirm".
+# customer", "confirm the details with the caller". Not "prompt" (it means "show" as often).
 _QUESTION_VERB = re.compile(
-    r"\b(?:ask|confirm|clarif(?:y|ies)|verif(?:y|ies)|double-check|check|find out|prompt|quer(?:y|ies)"
-    r"|question)(?:s|ed|ing)?\b",
+    r"\b(?:ask|confirm|clarif(?:y|ies)|verif(?:y|ies)|double-check|check|find out"
+    r"|quer(?:y|ies)|question)(?:s|ed|ing)?\b",
+    re.IGNORECASE,
+)
+# Telling rather than asking ("confirm to the user that ...", "confirm the booking for them"),
+# or asking nothing ("ask the user nothing", "no questions").
+_NOT_A_QUESTION = re.compile(
+    r"\b(?:to|for)\s+(?:the|them|him|her|your|our)\b|\bnothing\b|\bno\s+(?:further\s+)?"
+    r"questions?\b",
     re.IGNORECASE,
 )
 _PART = re.compile(r",|;|:\s|\band\b|\bthen\b", re.IGNORECASE)
@@ -234,13 +242,17 @@ def asks_user(text: str) -> str | None:
     user didn't say, ask them which account", "clarify the choice with the customer", "ask the
     user to confirm the transfer". Not counted: a sentence that forbids messaging the user, a
     question put to someone else ("ask the billing tool"), the user asking ("tell the user to ask
-    HR") and a question beside another address ("check the balance and tell the user").
+    HR"), a question beside another address ("check the balance and tell the user"), telling
+    ("confirm to the user that the refund was issued") and asking nothing ("ask the user
+    nothing").
     """
     for reading in read(text):
         if "address" not in reading.asks or "silence" in reading.asks:
             continue
         for part in _PART.split(reading.sentence):
-            if not _QUESTION_VERB.search(part) or "address" not in read_sentence(part):
+            if not _QUESTION_VERB.search(part) or _NOT_A_QUESTION.search(part):
+                continue
+            if "address" not in read_sentence(part):
                 continue
             if "address" not in read_sentence(_QUESTION_VERB.sub("note", part)):
                 return reading.sentence

@@ -11,10 +11,12 @@ pasted from earlier fragments keeps only its ``Role`` section (the maker's own t
 description keeps only the sentences that do not tell the parent how to read ``answered``.
 
 Each agent's ``name:`` line ends with a comment giving its name in Copilot Studio and its file
-(``# Copilot Studio: "Balance Agent", agents/Balance Agent/agent.mcs.yml``), and ``external agent``
-for an ``InvokeExternalAgentTaskAction``; :func:`copilot_studio_sources` reads those comments back,
-so that the fragments name the maker's display names and real files, and keep an external agent
-external (this SDK's config has no field for either).
+(``# Copilot Studio: "Balance Agent", agents/Balance Agent/agent.mcs.yml``), with ``external
+agent`` for an ``InvokeExternalAgentTaskAction`` and ``ConnectedAgentTool`` for the newer layouts'
+connected agent; :func:`copilot_studio_sources` reads those comments back, so that the fragments
+name the maker's display names and real files, keep an external agent external, and name no file
+of the newer layouts, which the fragments are not shaped for (this SDK's config has no field for
+any of it).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import io
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -53,19 +56,27 @@ _WHY = {
     "config": "",
     "instructions": "inferred: its instructions forbid messaging the user",
     "outputs": "inferred: its outputs return findings, not an interactionSummary",
-    "questions": "inferred: its instructions ask the user questions; check it",
     "default": (
-        "assumed: Copilot Studio has no mode; check it: silent if it only fills outputs, "
-        "conversational if it asks the user questions"
+        "assumed: Copilot Studio has no mode; check it: silent if it only fills outputs, direct "
+        "if it answers the user once, conversational if it talks with the user over several turns"
     ),
 }
+_ASKS = "its instructions ask the user questions: conversational may fit"
+"""Added to the mode's comment when the instructions ask the user something: a hint, not a mode,
+as a one-shot agent may confirm or clarify once (``harness lint`` keeps the inferred mode)."""
 _EXTERNAL = (
     "an external agent (InvokeExternalAgentTaskAction): it cannot declare outputs, so the "
     "fragments name it in the parent's instructions instead"
 )
+_PASTABLE = re.compile(r"(?:^|/)(?:agent\.mcs\.yml|data|actions/[^/]+\.mcs\.yml)$")
+"""A file a fragment is pasted into as it is: a classic ``GptComponentMetadata``, ``AgentDialog``
+or ``TaskDialog`` (``agent.mcs.yml``, ``actions/*.mcs.yml``, an exported solution's ``data``). Not
+the newer layouts' ``settings.mcs.yml`` or JSON files, nor a ``ConnectedAgentTool``'s file (no
+``TaskDialog``): for those the fragments list where each kind of component is kept."""
 _SOURCE = re.compile(
     r"^\s*(?:-\s+)?name:\s*(?P<value>[^#]*?)\s+#\s*Copilot Studio:\s*"
-    r'(?P<name>"(?:[^"\\]|\\.)*")(?P<external>,\s*external agent)?(?:,\s*(?P<file>.*?))?\s*$',
+    r'(?P<name>"(?:[^"\\]|\\.)*")(?:,\s*(?P<layout>external agent|ConnectedAgentTool))?'
+    r"(?:,\s*(?P<file>.*?))?\s*$",
     re.MULTILINE,
 )
 
@@ -102,10 +113,13 @@ def copilot_studio_sources(text: str) -> dict[str, CopilotStudioSource]:
         except Exception:  # a comment edited by hand: the config's own name is what is left
             continue
         if isinstance(name, str) and isinstance(display, str) and display.strip():
+            file = (match["file"] or "").strip()
+            if match["layout"] == "ConnectedAgentTool" or not _PASTABLE.search(file):
+                file = ""  # the fragments list where each kind of component is kept instead
             sources[name] = CopilotStudioSource(
                 name=display.strip(),
-                file=(match["file"] or "").strip(),
-                external=match["external"] is not None,
+                file=file,
+                external=match["layout"] == "external agent",
             )
     return sources
 
@@ -118,7 +132,7 @@ def _config(system: AgentSystem, roots: list[Path]) -> str:
     if own:
         parent["instructions"] = _text(own)
     agents = CommentedSeq()
-    taken: set[str] = set()
+    taken = {system.parent.name.lower()}  # a sub-agent named like the parent is renamed
     for agent in system.subagents:
         agents.append(_agent(agent, taken, roots))
     document = CommentedMap(parent=parent, subagents=agents)
@@ -136,6 +150,9 @@ def _agent(agent: SubagentSpec, taken: set[str], roots: list[Path]) -> Commented
     why = _WHY[agent.mode_source]
     if agent.mode_source == "default" and agent.instructions is None:
         why = "assumed: its instructions are not among the linted files; check it"
+    asks = agent.instructions is not None and phrases.asks_user(agent.instructions.text)
+    if agent.mode_source != "config" and asks:
+        why = f"{_ASKS}; {why}" if why else _ASKS
     if why:
         _note(entry, "mode", why)
     if agent.layout == "connected-agent-tool":
@@ -144,13 +161,7 @@ def _agent(agent: SubagentSpec, taken: set[str], roots: list[Path]) -> Commented
         )
     elif agent.layout == "external-agent":
         _note(entry, "kind", _EXTERNAL)
-    _source(
-        entry,
-        agent.name,
-        _relative(agent.file, roots),
-        indent=4,
-        external=agent.layout == "external-agent",
-    )
+    _source(entry, agent.name, _relative(agent.file, roots), indent=4, layout=agent.layout)
     if agent.kind.value == "connected":
         entry["pass_history"] = agent.history
     description = _routing(agent.description)
@@ -168,12 +179,15 @@ def _note(entry: CommentedMap, key: str, text: str, *, indent: int = 4) -> None:
 
 
 def _source(
-    entry: CommentedMap, name: str, file: str, *, indent: int, external: bool = False
+    entry: CommentedMap, name: str, file: str, *, indent: int, layout: str = "standard"
 ) -> None:
-    """The comment :func:`copilot_studio_sources` reads: the Copilot Studio name and file."""
+    """The comment :func:`copilot_studio_sources` reads: the Copilot Studio name, the layout when
+    it is not the standard one, and the file."""
     parts = [json.dumps(name, ensure_ascii=False)]
-    if external:
+    if layout == "external-agent":
         parts.append("external agent")
+    elif layout == "connected-agent-tool":
+        parts.append("ConnectedAgentTool")
     if file:
         parts.append(file)
     _note(entry, "name", "Copilot Studio: " + ", ".join(parts), indent=indent)
@@ -192,8 +206,9 @@ def _relative(file: str, roots: list[Path]) -> str:
 
 def _name(name: str, taken: set[str]) -> str:
     """A sub-agent name this SDK accepts (letters and digits of any script, ``-``, ``_``), unique
-    in the config."""
-    base = _NOT_IN_NAME.sub("_", name).strip("_") or "agent"
+    in the config. Composed first (NFC), so that an accent typed as its own mark (macOS folder
+    names) stays on its letter."""
+    base = _NOT_IN_NAME.sub("_", unicodedata.normalize("NFC", name)).strip("_") or "agent"
     candidate, number = base, 2
     while candidate.lower() in taken:
         candidate, number = f"{base}_{number}", number + 1

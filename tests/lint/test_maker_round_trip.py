@@ -79,6 +79,14 @@ def test_the_pasted_parent_instructions_clear_hc001_for_the_external_agent(
     assert "WorkspaceWithSubAgents" not in after  # the parent checks answered now (HC010)
 
 
+def test_the_external_agent_kept_as_it_is_gets_no_answered_hint_warning() -> None:
+    # Its fragment says to keep its TaskDialog as it is: HC009 must not ask for an answered hint
+    # an agent without outputs cannot have.
+    hc009 = {f.agent for f in lint_paths([WORKSPACE]).findings if f.id == "HC009"}
+    assert "Car Loan SME Agent" not in hc009
+    assert hc009  # the other agents' descriptions are still checked
+
+
 # -- F2: names with spaces keep their Copilot Studio name and file -----------------------------
 
 
@@ -136,16 +144,56 @@ def test_a_renamed_agent_keeps_its_source(starter: str, tmp_path: Path) -> None:
     assert "#   file: agents/Balance Agent/agent.mcs.yml" in out.stdout
 
 
-# -- F13: agents that ask the user questions are conversational --------------------------------
+# -- F13: agents that ask the user questions: a hint, not a mode ------------------------------
 
 
-def test_agents_that_ask_the_user_questions_are_conversational(starter: str) -> None:
+def test_agents_that_ask_the_user_questions_keep_their_mode_with_a_hint(starter: str) -> None:
     entries = YAML(typ="safe").load(starter)["subagents"]
     modes = {e["name"]: e["mode"] for e in entries}
-    assert modes["Balance_Agent"] == "conversational"
-    assert modes["Transfer_Funds"] == "conversational"
-    assert modes["Lost_or_Stolen_Card"] == "conversational"
-    assert "inferred: its instructions ask the user questions" in starter
+    assert modes["Balance_Agent"] == "direct"
+    assert modes["Transfer_Funds"] == "direct"
+    assert modes["Lost_or_Stolen_Card"] == "direct"
+    line = next(x for x in starter.splitlines() if x.strip().startswith("mode:") and "ask" in x)
+    assert "its instructions ask the user questions: conversational may fit" in line
+    assert all(mode in line for mode in ("silent", "direct", "conversational"))
+
+
+SUB_AGENT = """\
+kind: AgentDialog
+displayName: SubAgent
+beginDialog:
+  kind: OnToolSelected
+  id: main
+  description: Cancels orders.
+settings:
+  instructions: |-
+    Cancel the order with the cancel tool. If the user has not said which order, ask them for its
+    number. Confirm to the user that the order was cancelled and give its reference.
+inputs:
+  - kind: AutomaticTaskInput
+    propertyName: scopedRequest
+    description: The specific request this agent should fulfil.
+inputType:
+  properties:
+    scopedRequest: {displayName: scopedRequest, type: String, isRequired: true}
+outputType:
+  properties:
+    answered: {displayName: answered, type: Boolean, isRequired: true}
+    interactionSummary: {displayName: interactionSummary, type: String, isRequired: true}
+"""
+
+
+def test_a_one_shot_agent_that_asks_once_stays_direct_for_lint(tmp_path: Path) -> None:
+    # Asking once does not make an agent conversational: lint keeps the direct mode its outputs
+    # declare (no HC003 for a missing scopedRequest), and the starter only hints.
+    workspace = tmp_path / "orders"
+    shutil.copytree(LINT / "copilot-studio-vscode" / "connected-workspace", workspace)
+    (workspace / "agents" / "SubAgent" / "agent.mcs.yml").write_text(SUB_AGENT, encoding="utf-8")
+    assert not [f for f in lint_paths([workspace]).findings if f.id == "HC003"]
+    (config,) = starter_configs([workspace])
+    entry = next(e for e in YAML(typ="safe").load(config)["subagents"] if e["name"] == "SubAgent")
+    assert entry["mode"] == "direct"
+    assert "conversational may fit" in config
 
 
 def test_the_assumed_mode_names_all_three_modes(tmp_path: Path) -> None:
@@ -186,3 +234,80 @@ def test_several_parents_give_one_document_each_on_stdout() -> None:
     assert len(documents) == 3
     assert all(d["parent"]["name"] and d["subagents"] for d in documents)
     assert "(agents-1.yaml, agents-2.yaml, agents-3.yaml)" in result.stderr
+
+
+# -- a ConnectedAgentTool (newer layouts): no file the fragments cannot be pasted into ---------
+
+
+@pytest.mark.parametrize(
+    "workspace",
+    [
+        LINT / "copilot-studio-vscode" / "CliAgentFixtures" / "FoodLogger",
+        LINT / "newer" / "workspaces",
+    ],
+)
+def test_a_connected_agent_tool_gets_the_classic_fragment_with_a_placeholder(
+    workspace: Path, tmp_path: Path
+) -> None:
+    (config,) = starter_configs([workspace])
+    assert ", ConnectedAgentTool, " in config
+    path = tmp_path / "agents.yaml"
+    path.write_text(config, encoding="utf-8")
+    result = _run("instructions", str(path), "--format", "copilot-studio")
+    assert result.exit_code == 0, result.output
+    assert "Keep its action.botSchemaName" not in result.stdout
+    assert "#   file: " not in result.stdout  # neither botdefinition.json nor settings.mcs.yml
+    assert "botSchemaName: <schema name of the " in result.stdout
+    assert "#   VS Code extension: actions/" in result.stdout
+
+
+def test_sources_name_only_files_a_fragment_is_pasted_into() -> None:
+    sources = copilot_studio_sources(
+        'parent:\n  name: P  # Copilot Studio: "P", settings.mcs.yml\n'
+        "subagents:\n"
+        '  - name: A  # Copilot Studio: "A", ConnectedAgentTool, tools/a.mcs.yml\n'
+        '  - name: B  # Copilot Studio: "B", external agent, actions/B.mcs.yml\n'
+        '  - name: C  # Copilot Studio: "C", agents/C/agent.mcs.yml\n'
+        '  - name: D  # Copilot Studio: "D", bot/botdefinition.json\n'
+    )
+    assert sources["P"].file == ""
+    assert (sources["A"].file, sources["A"].external) == ("", False)
+    assert (sources["B"].file, sources["B"].external) == ("actions/B.mcs.yml", True)
+    assert sources["C"].file == "agents/C/agent.mcs.yml"
+    assert sources["D"].file == ""
+
+
+# -- a stdout in a code page (Windows' `>`): UTF-8 bytes, not a UnicodeEncodeError ------------
+
+
+def test_the_starter_on_a_code_page_stdout_is_written_as_utf8() -> None:
+    # The parent's instructions hold U+200B/U+200C, which cp1252 cannot encode.
+    workspace = LINT / "copilot-studio-vscode" / "CliAgentFixtures" / "FoodLogger"
+    result = CliRunner(charset="cp1252").invoke(
+        cli, ["instructions", str(workspace)], catch_exceptions=False
+    )
+    assert result.exit_code == 2, result.output
+    config = YAML(typ="safe").load(result.stdout_bytes.decode("utf-8"))
+    assert "\u200b" in config["parent"]["instructions"]
+
+
+def test_a_workspace_given_as_dot_names_its_parent_after_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "Orders"
+    shutil.copytree(LINT / "copilot-studio-vscode" / "connected-workspace", root)
+    monkeypatch.chdir(root)
+    (config,) = starter_configs(["."])
+    assert YAML(typ="safe").load(config)["parent"]["name"] == "Orders"
+
+
+def test_starter_names_compose_accents_and_never_repeat_the_parent(tmp_path: Path) -> None:
+    root = tmp_path / "SubAgent"  # the workspace folder, so the parent, named like its child
+    shutil.copytree(LINT / "copilot-studio-vscode" / "connected-workspace", root)
+    shutil.copytree(root / "agents" / "SubAgent", root / "agents" / "Re\u0301servation")
+    (config,) = starter_configs([root])
+    document = YAML(typ="safe").load(config)
+    names = [e["name"] for e in document["subagents"]]
+    assert sorted(names) == ["R\u00e9servation", "SubAgent_2"]
+    assert document["parent"]["name"] == "SubAgent"
+    assert len(copilot_studio_sources(config)) == 3  # the parent's file is not overwritten

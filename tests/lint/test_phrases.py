@@ -320,6 +320,11 @@ NO_QUESTION = [
     "Do not respond to the user; ask the parent if anything is unclear.",
     "Confirm the booking in the reservations system.",
     "Give the customer their tracking number.",
+    "Confirm to the customer that the refund has been issued.",
+    "Once the transfer is done, confirm it to the user.",
+    "Ask the user nothing; answer from the knowledge source.",
+    "Prompt the user with the answer and end.",
+    "Confirm the booking for the user and tell them the reference number.",
 ]
 
 

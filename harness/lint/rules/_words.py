@@ -61,7 +61,6 @@ def mode_words(agent: SubagentSpec) -> str:
         "config": "",
         "instructions": " (its instructions forbid messaging the user)",
         "outputs": " (its outputs return findings, not an interactionSummary)",
-        "questions": " (Copilot Studio has no mode; its instructions ask the user questions)",
         "default": default,
     }[agent.mode_source]
     return f"a {agent.mode.value} agent{why}"

@@ -157,9 +157,8 @@ class MissingModeOutputs(Rule):
     """Each mode has its outputs ([modes](contract.md#modes-and-required-outputs)): silent:
     answered, findings, openQuestions; direct: answered, interactionSummary; conversational:
     answered, scopedRequest, interactionSummary. Copilot Studio has no explicit mode: an agent
-    whose instructions forbid messaging the user is silent, one whose instructions ask the user
-    questions is conversational, otherwise direct. A missing `answered` is reported by HC002
-    only."""
+    whose instructions forbid messaging the user is silent, otherwise direct. A missing `answered`
+    is reported by HC002 only."""
 
     id = "HC003"
     name = "missing-mode-outputs"

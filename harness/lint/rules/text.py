@@ -172,7 +172,9 @@ class DescriptionMissingAnsweredHint(Rule):
     when `answered` is true the user already has the response and it must not be answered again.
     In this SDK's YAML the runtime renders the hint into the description unless
     `generated_instructions: false`; the generated description (`harness instructions`) has it for
-    Copilot Studio."""
+    Copilot Studio. Not checked for a Copilot Studio external agent
+    (`InvokeExternalAgentTaskAction`), which cannot declare outputs: it has no `answered` to read,
+    and HC001 asks the parent's instructions to say how it talks instead."""
 
     id = "HC009"
     name = "description-missing-answered-hint"
@@ -191,7 +193,7 @@ class DescriptionMissingAnsweredHint(Rule):
         text = agent.description
         if text is None or not text.text.strip() or agent.generated_instructions:
             return
-        if phrases.hints_answered(text.text):
+        if agent.layout == "external-agent" or phrases.hints_answered(text.text):
             return
         yield self.report(
             agent,
