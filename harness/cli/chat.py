@@ -25,6 +25,7 @@ from harness.cli.options import EXIT_INTERRUPTED
 from harness.detect.transcript import Message
 from harness.exceptions import RunError
 from harness.runtime.parent import Conversation, Parent, Turn
+from harness.runtime.parts import failed_agents
 
 __all__ = [
     "COMMANDS",
@@ -148,10 +149,11 @@ class _Session:
 
     async def turn(self, text: str) -> bool:
         """Send ``text``; the bot's messages are shown as they come (``on_message``). True when
-        the parent's own plan or reply failed (the turn fell back: the notes say why)."""
+        the parent's own plan or reply failed (the turn fell back) or a sub-agent call failed
+        or timed out (the user got an apology): the notes say why."""
         assert self.conversation is not None, "chat() opens the conversation first"
         self.last = await self.conversation.send(text)
-        return self.last.failed
+        return self.last.failed or bool(failed_agents(self.last.results))
 
     def notes(self) -> None:
         turn = self.last
@@ -264,7 +266,7 @@ class ChatSession(Protocol):
 
     async def turn(self, text: str) -> bool:
         """Send one message and show the bot's messages; True when the turn completed but
-        failed (the parent's plan or reply fell back). Raises ``RunError`` when it got no
+        failed (the parent's plan or reply fell back, or a sub-agent call failed). Raises ``RunError`` when it got no
         answer."""
         ...
 

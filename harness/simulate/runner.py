@@ -3,7 +3,9 @@
 The result of a scenario is the same ``DetectionResult`` that ``harness detect`` produces for a
 recorded transcript, so both share the reports and the exit code. A scenario whose conversation
 cannot be completed (a model that fails after its retries, an unreachable endpoint) is not lost:
-its result carries the error and the transcript up to that point, and the run goes on.
+its result carries the error and the transcript up to that point, and the run goes on. A turn
+whose sub-agent call failed (its model or tool raised, or it timed out) fails its scenario the
+same way, though the parent apologised and the conversation went on.
 """
 
 from __future__ import annotations
@@ -79,13 +81,15 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
 
 async def _converse(
     target: Target, turns: Sequence[str], conversation_id: str
-) -> tuple[Transcript, str | None, list[Finding]]:
-    """The conversation's transcript, why it stopped early (None when it did not) and, for a bot
-    in this process, the contract violations of its sub-agents (``contract`` findings)."""
+) -> tuple[Transcript, str | None, list[Finding], list[str]]:
+    """The conversation's transcript, why it stopped early or the parent failed (None when
+    neither) and, for a bot in this process, the contract violations of its sub-agents
+    (``contract`` findings) and their failed calls (``turn N: AGENT failed: WHY``)."""
     if isinstance(target, InProcessTarget):
         # Turn by turn, so that what happened before a failing turn stays in the report.
         failures: list[str] = []
         broken: list[Finding] = []
+        down: list[str] = []
         async with target.parent.conversation(id=conversation_id) as conversation:
             for number, text in enumerate(turns, start=1):
                 try:
@@ -101,15 +105,23 @@ async def _converse(
                 failed = getattr(turn, "error", None)
                 if isinstance(failed, str) and failed:
                     failures.append(f"turn {number}: {failed}")
-            return conversation.transcript, "\n".join(failures) or None, broken
+                # So does a sub-agent call that raised or timed out (the user got an apology);
+                # one that broke its contract is already a ``contract`` finding.
+                down += [
+                    f"turn {number}: {r.agent} failed: {r.error or r.status}"
+                    for r in turn.results
+                    if r.status in ("failed", "timed_out") and not r.violations
+                ]
+            return conversation.transcript, "\n".join(failures) or None, broken, down
     try:
-        return await target.run_conversation(turns, conversation_id=conversation_id), None, []
+        transcript = await target.run_conversation(turns, conversation_id=conversation_id)
+        return transcript, None, [], []
     except UsageError:
         raise
     except ConversationError as exc:  # a deployed bot failed: what arrived before still counts
-        return exc.transcript, str(exc), []
+        return exc.transcript, str(exc), [], []
     except Exception as exc:
-        return Transcript(conversation=conversation_id), f"{type(exc).__name__}: {exc}", []
+        return Transcript(conversation=conversation_id), f"{type(exc).__name__}: {exc}", [], []
 
 
 async def run_scenario(
@@ -132,7 +144,7 @@ async def run_scenario(
     if isinstance(target, InProcessTarget):
         _check_agents(scenario, target, file)
     started = time.perf_counter()
-    transcript, error, broken = await _converse(
+    transcript, error, broken, down = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
     findings = await detect_async(
@@ -143,9 +155,10 @@ async def run_scenario(
         meaning=meaning,
     )
     findings += broken  # the sub-agents' contract violations, in the turns that completed
-    if error is None:
+    if error is None:  # a failed sub-agent call still leaves a whole conversation to check
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
         findings += run_checks(transcript, checks_of(scenario))
+    error = "\n".join([*([error] if error else []), *down]) or None
     findings.sort(key=lambda f: f.turn)
     return DetectionResult(
         file=file,

@@ -63,8 +63,9 @@ def test_chat_shows_the_text(bot_dir: Path) -> None:
     result = CliRunner().invoke(
         cli, ["chat", str(bot_dir / "bot.yaml")], input="When is my next paycheck?\n"
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a failed sub-agent call fails the turn
     assert "failed: payroll (ValueError: the HR system is down)" in result.output
+    assert "error: 1 of 1 turn failed" in result.output
 
 
 def test_simulate_shows_the_text(bot_dir: Path) -> None:

@@ -148,3 +148,5 @@ def test_a_failed_request_is_reported_once_with_its_reason(tmp_path: Path) -> No
     missed = [f for f in findings if f["kind"] == "missed_request"]
     assert len(missed) == 1
     assert "failed" in missed[0]["evidence"]
+    # the failed call also fails the scenario, its expectation checked all the same
+    assert "turn 1: payroll failed: " in json.loads(out)["transcripts"][0]["error"]

@@ -1,0 +1,60 @@
+"""A sub-agent whose model cannot be reached fails a simulation and a chat: the runtime answers
+the user with an apology, so the conversation itself looks fine, but the exit code and the
+reports say which agent failed and why."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from harness.cli import cli
+
+BOT = "tests.simulate.down_bot:make"
+SCENARIOS = """\
+scenarios:
+  - name: pay
+    turns:
+      - user: "When is payday?"
+        requests: [{agent: payroll}]
+"""
+
+
+def _simulate(tmp_path: Path, *options: str) -> tuple[int, str, str]:
+    scenario = tmp_path / "scenarios.yaml"
+    scenario.write_text(SCENARIOS, encoding="utf-8")
+    out = tmp_path / "report"
+    result = CliRunner().invoke(
+        cli, ["simulate", str(scenario), "--bot", BOT, "-q", *options, "-o", str(out)]
+    )
+    return result.exit_code, out.read_text(encoding="utf-8"), result.stderr
+
+
+def test_a_failed_sub_agent_fails_the_scenario_in_json(tmp_path: Path) -> None:
+    code, text, stderr = _simulate(tmp_path, "--format", "json")
+    assert code == 1, stderr
+    document = json.loads(text)
+    assert document["totals"]["failed"] == 1
+    (transcript,) = document["transcripts"]
+    why = "turn 1: payroll failed: ModelRequestError: cannot reach the model"
+    assert why in transcript["error"]
+    assert "pay: turn 1: payroll failed" in stderr
+
+
+def test_junit_shows_the_failed_sub_agent(tmp_path: Path) -> None:
+    code, page, _ = _simulate(tmp_path, "--format", "junit")
+    assert code == 1
+    case = ET.fromstring(page).find("testsuite/testcase")
+    assert case is not None
+    problems = [*case.findall("error"), *case.findall("failure")]
+    assert any("payroll failed" in (p.text or "") + (p.get("message") or "") for p in problems)
+
+
+def test_a_chat_whose_sub_agent_failed_exits_1() -> None:
+    """The user gets the runtime's apology; a script piping questions in gets exit 1."""
+    result = CliRunner().invoke(cli, ["chat", "-q", BOT], input="When is payday?\n")
+    assert result.exit_code == 1, result.output
+    assert "the payroll service failed" in result.stdout
+    assert "error: 1 of 1 turn failed" in result.stderr
