@@ -229,8 +229,9 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | 
     ``notes`` (by default standard error), so a piped chat's standard output is the bot's alone.
 
     Ctrl-D, ``exit``, ``quit`` or ``/exit`` end the chat with 0, or 1 when a turn failed (see
-    :func:`talk`); Ctrl-C (at the prompt or during a turn, which it cancels) ends it with 130. ``verbosity`` below 0 hides the banner and the
-    per-turn notes; above 0 shows each turn's plan.
+    :func:`talk`); Ctrl-C (at the prompt or during a turn, which it cancels) ends it with 130.
+    ``verbosity`` below 0 hides the banner and the per-turn notes; above 0 shows each turn's
+    plan.
     """
     if notes is None:
         notes = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -266,8 +267,8 @@ class ChatSession(Protocol):
 
     async def turn(self, text: str) -> bool:
         """Send one message and show the bot's messages; True when the turn completed but
-        failed (the parent's plan or reply fell back, or a sub-agent call failed). Raises ``RunError`` when it got no
-        answer."""
+        failed (the parent's plan or reply fell back, or a sub-agent call failed). Raises
+        ``RunError`` when it got no answer."""
         ...
 
     def show_plan(self) -> None:
