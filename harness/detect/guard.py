@@ -74,7 +74,13 @@ class DuplicateGuard:
         self._closer_length = 2 * max((len(p) for p in self.config.boilerplate), default=0) + 20
 
     def check(
-        self, draft: str, *, sent: Sequence[Message], turn: int, sender: str = "parent"
+        self,
+        draft: str,
+        *,
+        sent: Sequence[Message],
+        turn: int,
+        sender: str = "parent",
+        answers: Sequence[str] = (),
     ) -> GuardDecision:
         """Compare ``draft`` with the messages sent this turn and in the recent turns.
 
@@ -84,6 +90,9 @@ class DuplicateGuard:
                 asked for again is not taken for a duplicate.
             turn: the current turn.
             sender: the draft's sender, as named in the findings.
+            answers: what the sub-agents answered this turn to the requests the user made in
+                it; an earlier message the draft restates only through them was asked for
+                again (the plan routed the request again), and is no duplicate.
         """
         if self.policy == "off" or not draft.strip():
             return GuardDecision(text=draft)
@@ -107,8 +116,15 @@ class DuplicateGuard:
         entry = _entry(len(sent), message)
         findings: list[Finding] = []
         drop: list[Span] = []
+        asked = [normalise(a) for a in answers if a.strip()]
         for pair in compare_entry(entry, index, users, thresholds(config), closers=self._closers):
             found = pair.found
+            matches = found.matches
+            if pair.scope == "cross_turn" and asked:
+                # What a sub-agent answered again this turn was asked for again: no duplicate.
+                matches = tuple(m for m in matches if not _answered(m.later.span.text, asked))
+                if found.matches and not matches:
+                    continue
             findings.append(
                 Finding(
                     kind="duplicate",
@@ -118,17 +134,16 @@ class DuplicateGuard:
                     message_ids=(pair.earlier.message.id, DRAFT_ID),
                     senders=(pair.earlier.message.sender, sender),
                     score=found.score,
-                    evidence=_evidence(found.method, [m.later.span.text for m in found.matches]),
+                    evidence=_evidence(found.method, [m.later.span.text for m in matches]),
                     highlights=tuple(
-                        Highlight(message_id=DRAFT_ID, text=m.later.span.text)
-                        for m in found.matches
+                        Highlight(message_id=DRAFT_ID, text=m.later.span.text) for m in matches
                     ),
                 )
             )
-            if not found.matches or found.later_cover >= 1.0:
+            if not found.matches or (found.later_cover >= 1.0 and matches == found.matches):
                 drop.extend(_claims_of(draft))
             else:
-                drop.extend(m.later.span for m in found.matches)
+                drop.extend(m.later.span for m in matches)
         closers = self._closers_of(draft)
         earlier_closer = next((m for m in current if self._closers_of(m.text)), None)
         if closers and earlier_closer is not None:
@@ -169,6 +184,12 @@ class DuplicateGuard:
             for s in sentences
             if len(s.text) <= self._closer_length and normalise(s.text) in self._closers
         ]
+
+
+def _answered(passage: str, asked: Sequence[str]) -> bool:
+    """The passage is part of an answer the user asked for this turn (``asked``: normalised)."""
+    text = normalise(passage)
+    return bool(text) and any(text in a for a in asked)
 
 
 _QUOTE = 200

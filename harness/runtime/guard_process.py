@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import inspect
 import logging
 import os
 import pickle
@@ -149,8 +150,9 @@ async def check_draft(
     sent: Sequence[Message],
     turn: int,
     conversation: str | None = None,
+    answers: Sequence[str] = (),
 ) -> GuardDecision:
-    """``guard.check(draft, sent=sent, turn=turn)``, off the event loop: in a worker thread, or
+    """``guard.check(draft, sent=sent, turn=turn, answers=answers)``, off the event loop: in a worker thread, or
     in a worker process when it reads a long text.
 
     A check in a worker process that runs out of its time budget (``configure_guard_process``)
@@ -160,9 +162,10 @@ async def check_draft(
         GuardProcessError: the worker process died twice during the check.
     """
     if not reads_long_text(guard, draft, sent, turn):
-        return await asyncio.to_thread(guard.check, draft, sent=sent, turn=turn)
+        return await asyncio.to_thread(_check, guard, draft, sent, turn, answers)
     budget = _WORKER.timeout
-    request = _Check(guard, draft, list(sent), turn, time.monotonic() + budget)
+    deadline = time.monotonic() + budget
+    request = _Check(guard, draft, list(sent), turn, deadline, tuple(answers))
     # The thread keeps the budget itself (and kills an overdue process); this bound only covers
     # a thread that started late, when the server's threads were all busy.
     bound = asyncio.timeout(2 * budget)
@@ -231,6 +234,16 @@ def guard_process_info() -> GuardProcessInfo:
     return _WORKER.info()
 
 
+def _check(
+    guard: DuplicateGuard, draft: str, sent: Sequence[Message], turn: int, answers: Sequence[str]
+) -> GuardDecision:
+    """``guard.check``, given ``answers`` only when there are any (a guard of an earlier release,
+    subclassed, may not take them)."""
+    if answers and "answers" in inspect.signature(guard.check).parameters:
+        return guard.check(draft, sent=sent, turn=turn, answers=answers)
+    return guard.check(draft, sent=sent, turn=turn)
+
+
 class _Check(NamedTuple):
     """One check's arguments, and when its budget runs out (``time.monotonic()``)."""
 
@@ -239,6 +252,7 @@ class _Check(NamedTuple):
     sent: list[Message]
     turn: int
     deadline: float
+    answers: tuple[str, ...] = ()
 
 
 class _OverdueError(RunError):
@@ -358,7 +372,8 @@ class _Pool:
             return None
         guard, draft, sent, turn = request[:4]
         deadline = request[4] if len(request) > 4 else time.monotonic() + self.timeout
-        data = pickle.dumps((guard, draft, sent, turn), protocol=pickle.HIGHEST_PROTOCOL)
+        answers = request[5] if len(request) > 5 else ()
+        data = pickle.dumps((guard, draft, sent, turn, answers), protocol=pickle.HIGHEST_PROTOCOL)
         chars = len(draft) + sum(len(m.text) for m in sent)
         for attempt in (1, 2):
             try:
@@ -553,8 +568,9 @@ def _serve() -> None:
         try:
             answer: tuple[bool, Any] = (True, None)  # None asks "ready?": it is, loaded above
             if request is not None:
-                guard, draft, sent, turn = request
-                answer = (True, (guard.check(draft, sent=sent, turn=turn), handler.records))
+                guard, draft, sent, turn, asked = request
+                decision = _check(guard, draft, sent, turn, asked)
+                answer = (True, (decision, handler.records))
             data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # the check's error goes back to the caller
             try:

@@ -385,9 +385,27 @@ async def _guard(deps: Dependencies, chat: ConversationState, state: TurnState) 
             sent=[*chat.transcript.messages, *held],
             turn=state.number,
             conversation=chat.id,
+            answers=_answers(state.results),
         )
-        state.message = decision.text
+        if decision.text or len(chat.transcript.messages) > state.start or state.held:
+            state.message = decision.text
+        else:
+            # Everything the draft says was said before, and nothing else goes out this turn:
+            # the draft is sent as it is (a repeat, not silence or an apology asking the user
+            # to rephrase); the guard has logged what it repeats.
+            log.info("the duplicate guard let a repeated reply through: the turn's only message")
     return state
+
+
+def _answers(results: list[SubagentResult]) -> list[str]:
+    """What the sub-agents answered this turn (their messages and findings): the answers the
+    user asked for in it, which the guard does not take for duplicates of earlier turns."""
+    texts: list[str] = []
+    for result in results:
+        texts += result.messages
+        if result.outputs is not None and result.outputs.findings:
+            texts.append(result.outputs.findings)
+    return texts
 
 
 async def _record(deps: Dependencies, chat: ConversationState, state: TurnState) -> TurnState:

@@ -121,3 +121,40 @@ print(sorted(m for m in sys.modules if m.startswith(prefixes)))
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+GOOD = NAIVE.with_name("helpdesk.yaml")
+PAYDAY = "Your next payday is Friday, December 4"
+
+
+def _good_with_drop() -> Parent:
+    bot = load_bot(GOOD)
+    return Parent(
+        name=bot.name,
+        instructions=bot.instructions,
+        subagents=list(bot.subagents.values()),
+        duplicate_guard="drop",
+        planner=RulesPlanner(),
+    )
+
+
+async def test_a_question_asked_again_gets_its_answer_again() -> None:
+    chat = _good_with_drop().conversation()
+    await chat.send("How many vacation days do I have left, and when is payday?")
+    for again in ("And when is payday?", "When do I get paid again?"):
+        turn = await chat.send(again)
+        assert PAYDAY in [m.text for m in turn.messages if m.role == "bot"][-1]
+
+
+async def test_a_reply_the_guard_drops_whole_goes_out_rather_than_an_apology(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import harness.runtime.turn as turn_module
+
+    # As if no sub-agent had answered this turn: the guard drops the whole repeated reply.
+    monkeypatch.setattr(turn_module, "_answers", lambda results: [])
+    chat = _good_with_drop().conversation()
+    await chat.send("When is payday?")
+    turn = await chat.send("And when is payday?")
+    [reply] = [m.text for m in turn.messages if m.role == "bot"]
+    assert reply.startswith(PAYDAY) and "rephrase" not in reply

@@ -86,3 +86,25 @@ def test_a_second_closer_in_a_turn_is_dropped() -> None:
 def test_an_unknown_policy_is_a_config_error() -> None:
     with pytest.raises(ConfigError):
         DuplicateGuard("loud")  # type: ignore[arg-type]
+
+
+def test_an_answer_the_user_asked_for_again_this_turn_is_no_duplicate() -> None:
+    guard = DuplicateGuard("drop")
+    bus = "The number 7 bus leaves Elm Street at 8:20 every weekday."
+    sent = [
+        Message(id="u1", turn=1, role="user", sender="user", text="Museum hours and my bus?"),
+        Message(id="m1", turn=1, role="bot", sender="concierge", text=bus),
+        Message(id="u2", turn=2, role="user", sender="user", text="And my bus?"),
+    ]
+    # Answered again by the agent the plan routed the request to this turn: it goes out.
+    museum = "The museum opens at 10 on Sundays."
+    draft = f"{museum} {bus}"
+    assert guard.check(draft, sent=sent, turn=2).text == museum
+    asked = guard.check(draft, sent=sent, turn=2, answers=[f"Found it. {bus}"])
+    assert asked.text == draft and not asked.findings
+    # Only part of the draft was asked for: the rest, restated unasked, is still dropped.
+    sent[1] = Message(id="m1", turn=1, role="bot", sender="concierge", text=draft)
+    partly = guard.check(draft, sent=sent, turn=2, answers=[bus])
+    assert partly.text == bus and partly.dropped == (museum,)
+    # Nobody answered it this turn: the parent repeats it unasked.
+    assert guard.check(draft, sent=sent, turn=2).text == ""
