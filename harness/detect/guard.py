@@ -26,6 +26,7 @@ from harness.text import (
     Span,
     analyse,
     analysed_part,
+    content_words,
     normalise,
     split_claims,
     split_sentences,
@@ -117,12 +118,26 @@ class DuplicateGuard:
         findings: list[Finding] = []
         drop: list[Span] = []
         asked = [normalise(a) for a in answers if a.strip()]
+        user = users.of_turn(turn)
         for pair in compare_entry(entry, index, users, thresholds(config), closers=self._closers):
             found = pair.found
             matches = found.matches
-            if pair.scope == "cross_turn" and asked:
-                # What a sub-agent answered again this turn was asked for again: no duplicate.
-                matches = tuple(m for m in matches if not _answered(m.later.span.text, asked))
+            if pair.scope == "cross_turn" and asked and user is not None:
+                # What a sub-agent answered again this turn, when the user asked again ("again",
+                # "repeat") or asked about it, was asked for again: no duplicate. A passage the
+                # user's words do not touch (an old fact restated inside the answer to another
+                # question) still is one.
+                matches = tuple(
+                    m
+                    for m in matches
+                    if not (
+                        _answered(m.later.span.text, asked)
+                        and (
+                            user.reask
+                            or not user.words.isdisjoint(content_words(m.later.span.text))
+                        )
+                    )
+                )
                 if found.matches and not matches:
                     continue
             findings.append(

@@ -158,3 +158,23 @@ async def test_a_reply_the_guard_drops_whole_goes_out_rather_than_an_apology(
     turn = await chat.send("And when is payday?")
     [reply] = [m.text for m in turn.messages if m.role == "bot"]
     assert reply.startswith(PAYDAY) and "rephrase" not in reply
+
+
+async def test_an_old_answer_restated_inside_the_answer_to_another_question_is_still_dropped() -> (
+    None
+):
+    from harness.detect.guard import DuplicateGuard
+    from harness.detect.transcript import Message
+
+    sent = [
+        Message(id="u1", turn=1, role="user", sender="user", text="When is payday?"),
+        Message(id="b1", turn=1, role="bot", sender="payroll", text=f"{PAYDAY}."),
+        Message(id="u2", turn=2, role="user", sender="user", text="How much tax was withheld?"),
+    ]
+    answer = f"Your federal tax withholding so far is $3,664. {PAYDAY}."
+    guard = DuplicateGuard(policy="drop")
+    decision = guard.check(answer, sent=sent, turn=2, answers=[answer])
+    assert PAYDAY not in decision.text  # the user asked about tax, not payday
+    assert "$3,664" in decision.text
+    asked = [*sent[:2], Message(id="u2", turn=2, role="user", sender="user", text="When's payday?")]
+    assert PAYDAY in guard.check(f"{PAYDAY}.", sent=asked, turn=2, answers=[f"{PAYDAY}."]).text
