@@ -493,14 +493,15 @@ def _losing_values(
 def _synthesise_locally(
     texts: Sequence[tuple[str, str]],
     losing: Mapping[str, Sequence[tuple[re.Pattern[str], str]]] | None = None,
-) -> tuple[str, list[str]]:
+) -> tuple[str, list[tuple[str, bool]]]:
     """Join (agent, text) pairs without repeated sentences or an agent's losing values.
 
-    Returns the summary and, per text, why sentences of it were left out ("" when none were).
+    Returns the summary and, per text, why sentences of it were left out ("" when none were)
+    and whether all of it was.
     """
     seen: set[str] = set()
     lines: list[str] = []
-    left_out: list[str] = []
+    left_out: list[tuple[str, bool]] = []
     for agent, text in texts:
         kept: list[str] = []
         why: list[str] = []
@@ -520,20 +521,23 @@ def _synthesise_locally(
         if kept:
             lines.append(" ".join(kept))
         if not dropped:
-            left_out.append("")
+            left_out.append(("", False))
         elif used:
             left_out.append(
-                f"{dropped} of {len(sentences)} sentences left out of the summary: "
-                + "; ".join(why)
+                (
+                    f"{dropped} of {len(sentences)} sentences left out of the summary: "
+                    + "; ".join(why),
+                    False,
+                )
             )
         else:
-            left_out.append("left out of the summary: " + "; ".join(why))
+            left_out.append(("left out of the summary: " + "; ".join(why), True))
     return "\n".join(lines), left_out
 
 
 async def _synthesise(
     top: Sequence[AgentOutput], model: Model | None, conflicts: Sequence[ConflictRecord] = ()
-) -> tuple[str, list[str]]:
+) -> tuple[str, list[tuple[str, bool]]]:
     """The summary and, per result in ``top``, why text of it was left out ("" when none was)."""
     texts = [o.text or json.dumps(o.data, sort_keys=True, default=str) for o in top]
     pairs = [(o.agent, t) for o, t in zip(top, texts, strict=True)]
@@ -555,7 +559,7 @@ async def _synthesise(
     )
     summary = (response.text or "").strip()
     if summary:
-        return summary, [""] * len(top)
+        return summary, [("", False)] * len(top)
     return _synthesise_locally(pairs, _losing_values(conflicts))
 
 
@@ -632,13 +636,13 @@ async def _merge(
     return details, attribution, conflicts
 
 
-def _used(in_top: bool, left_out: str, note: dict[str, Any]) -> dict[str, Any]:
+def _used(in_top: bool, left_out: tuple[str, bool], note: dict[str, Any]) -> dict[str, Any]:
     """``used_in_summary`` and the notes of one source, saying why text of it was left out."""
-    if not left_out:
+    why, whole = left_out
+    if not why:
         return {"used_in_summary": in_top, **note}
-    used = not left_out.startswith("left out")
-    reason = "; ".join(r for r in (note.get("reason"), left_out) if r)
-    return {**note, "used_in_summary": used, "reason": reason}
+    reason = "; ".join(r for r in (note.get("reason"), why) if r)
+    return {**note, "used_in_summary": not whole, "reason": reason}
 
 
 async def aggregate(
@@ -728,7 +732,7 @@ async def aggregate(
             confidence=o.confidence,
             status=o.status,
             score=round(scores[i], 6) if i in unique else None,
-            **_used(i in top, left_out_of.get(i, ""), notes[i]),
+            **_used(i in top, left_out_of.get(i, ("", False)), notes[i]),
         )
         for i, o in enumerate(results)
     )
