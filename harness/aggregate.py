@@ -10,17 +10,21 @@ over a schema fixed before any agent runs (``AgentOutput`` in, ``AggregatedResul
    paraphrases and almost no texts that differ in a value, measured in docs/teams.md). Texts whose
    numbers differ are never semantic duplicates: "12 days" and "8 days" are two facts.
 3. Resolve conflicts (different values for one ``data`` key) per field, recording each in
-   ``conflicts_resolved``. ``confidence``: the most confident value wins (ties: better validation
-   score, then input order). ``voting``: the most frequent value wins (ties: the value with the most
-   confident supporter; a remaining tie stays unresolved). ``llm_arbitration``: a ``Model`` picks a
-   candidate by number (an unusable answer stays unresolved). ``human_escalation``: raises
-   ``HumanEscalationError`` carrying the conflict. Unresolved fields are left out of ``details``.
+   ``conflicts_resolved``. Values are compared in their canonical form (``canonical_value``):
+   ``20``, ``20.0`` and ``"20"`` are one value, so are ``"Paris"`` and ``" paris"``.
+   ``confidence``: the most confident value wins (ties: better validation score; different values
+   still tied stay unresolved, never settled by input order). ``voting``: the most frequent value
+   wins (ties: the value with the most confident supporter; a remaining tie stays unresolved).
+   ``llm_arbitration``: a ``Model`` picks a candidate by number (an unusable answer stays
+   unresolved). ``human_escalation``: raises ``HumanEscalationError`` carrying the conflict.
+   Unresolved fields are left out of ``details``.
 4. Rank: 0.4 × confidence + 0.4 × validation score + 0.2 × completeness (unknown confidence counts
    as 0; validation score 0.7 + 0.3 × confidence when valid, 0.4 when partial; completeness 1.0
    for a complete valid result, else 0.3).
 5. Synthesise the summary from the top ``top_k`` results only (5 by default, at most 7), with a
    ``Model`` when given, otherwise by joining their texts without repeated sentences and without
-   an agent's sentences stating its value that lost a conflict (recorded in its ``SourceRecord``).
+   an agent's sentences stating its value that lost a conflict, in whatever form its text writes
+   it ("$1,150", "eighteen"; recorded in its ``SourceRecord``).
 6. Confidence: the minimum of the kept results' confidences, never the mean (unknown counts as 0).
 7. QA before delivery: summary present and at least 30 characters, sources attributed, confidence
    at least 0.3, no unresolved conflict. The issues come back with the result; nothing is raised.
@@ -42,9 +46,10 @@ from typing import Any, Literal, Protocol, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from harness.detect._spelled_values import spelled_values
 from harness.exceptions import HumanEscalationError, UsageError
 from harness.models.base import ChatMessage, Model, ModelRequest
-from harness.text import split_sentences
+from harness.text import extract_facts, split_sentences
 from subagents import SubagentResult
 
 __all__ = [
@@ -63,6 +68,7 @@ __all__ = [
     "Validation",
     "aggregate",
     "canonical_hash",
+    "canonical_value",
     "collect",
     "from_subagent_results",
     "qa_check",
@@ -82,6 +88,9 @@ QACode = Literal[
 ]  # fmt: skip
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+# A number written as text: digits, optionally grouped by thousands, no leading zero (a code such
+# as "02134" is not the number 2134).
+_NUMERIC_TEXT = re.compile(r"[+-]?(?:0|[1-9]\d*|[1-9]\d{0,2}(?:,\d{3})+)(?:\.\d+)?")
 
 
 class SupportsEmbed(Protocol):
@@ -233,6 +242,39 @@ def canonical_hash(data: Any) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
+def canonical_value(value: Any) -> Any:
+    """The form in which two field values are compared: equal forms are one value.
+
+    Numbers compare by value (``20`` and ``20.0``), and so do strings that are only a number
+    (``"20"``, ``"1,200"``; not ``"02134"``, a code, nor ``"20 days"``). Other strings compare
+    without case and with their white space collapsed. Booleans stay booleans (``True`` is not
+    ``1``); lists and mappings are compared item by item.
+    """
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) < 2**53 else value
+    if isinstance(value, str):
+        text = " ".join(value.split())
+        if _NUMERIC_TEXT.fullmatch(text):
+            return canonical_value(
+                float(text.replace(",", "")) if "." in text else int(text.replace(",", ""))
+            )
+        return text.casefold()
+    if isinstance(value, Mapping):
+        return {str(k): canonical_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [canonical_value(v) for v in value]
+    return value
+
+
+def _same(value: Any) -> str:
+    """The digest two values share when they are one value (``canonical_value``)."""
+    return canonical_hash(canonical_value(value))
+
+
 def validate_output(output: AgentOutput, *, required_fields: Sequence[str] = ()) -> Validation:
     """Classify one result as valid, partial, invalid or empty (see the module docstring)."""
     if output.status in ("failed", "timed_out"):
@@ -265,7 +307,9 @@ async def collect(
     """Run every source concurrently, each under its own timeout, and return all their results.
 
     A slow or failing agent never blocks or crashes the others: it becomes a ``timed_out`` or
-    ``failed`` result. The source design suggests a timeout of 1.5 × the agent's usual latency.
+    ``failed`` result, and so does one that returns something other than an ``AgentOutput``
+    (``None`` after a forgotten ``return``), its ``error`` naming what came back. The source
+    design suggests a timeout of 1.5 × the agent's usual latency.
 
     Args:
         sources: agent name → a coroutine factory returning that agent's ``AgentOutput``.
@@ -289,13 +333,17 @@ async def collect(
         started = time.perf_counter()
         try:
             async with asyncio.timeout(seconds):
-                results[name] = await factory()
+                got: object = await factory()
         except TimeoutError:
             error, status = f"no result within {seconds:g}s", "timed_out"
         except Exception as exc:  # a failed agent is a result, never a crashed aggregation
             error, status = f"{type(exc).__name__}: {exc}", "failed"
         else:
-            return
+            if isinstance(got, AgentOutput):
+                results[name] = got
+                return
+            # a forgotten ``return`` fails here, naming its source, not later in ``aggregate``
+            error, status = f"the source returned {_type_name(got)}, not an AgentOutput", "failed"
         elapsed = time.perf_counter() - started
         results[name] = AgentOutput(agent=name, status=status, error=error, duration_s=elapsed)
 
@@ -344,6 +392,10 @@ def from_subagent_results(
             )
         )
     return out
+
+
+def _type_name(value: object) -> str:
+    return "None" if value is None else type(value).__name__
 
 
 def _conf(value: float | None) -> str:
@@ -438,10 +490,19 @@ async def _resolve(
         )
 
     if strategy == "confidence":
-        best = max(
-            range(len(candidates)),
-            key=lambda n: (candidates[n].confidence or 0.0, scores[n], -n),
-        )
+
+        def rank(n: int) -> tuple[float, float]:
+            return (candidates[n].confidence or 0.0, scores[n])
+
+        highest = max(rank(n) for n in range(len(candidates)))
+        leaders = [n for n in range(len(candidates)) if rank(n) == highest]
+        best = leaders[0]
+        if len({digests[n] for n in leaders}) > 1:  # list order is no reason to pick one
+            return record(
+                -1,
+                f"tie: {len(leaders)} different values at the highest confidence "
+                f"({_conf(candidates[best].confidence)})",
+            )
         return record(best, f"highest confidence ({_conf(candidates[best].confidence)})")
     if strategy == "voting":
         tally: dict[str, list[int]] = {}
@@ -468,31 +529,73 @@ async def _resolve(
     )
 
 
-def _losing_values(
-    conflicts: Sequence[ConflictRecord],
-) -> dict[str, list[tuple[re.Pattern[str], str]]]:
-    """Per agent, patterns of its values that lost a resolved conflict, with why they lost.
+_AMOUNT_KINDS = frozenset({"money", "number", "percent"})
+
+
+def _amounts(sentence: str) -> frozenset[float]:
+    """The numbers a sentence states, in whatever form: "$1,200" (1200), "18.0", "50 cents"
+    (0.5), "18 days" (18: a duration's length as written), "eighteen" (the text layer's facts, and
+    the detector's reader of numbers in words)."""
+    written: list[str] = []
+    for fact in extract_facts(sentence):
+        if fact.kind in _AMOUNT_KINDS:
+            written.append(fact.value)
+        elif fact.kind == "duration":  # "18 days", "3-5 weeks": the lengths as written
+            written.extend(fact.value.split()[0].split("-"))
+    found: set[float] = set()
+    for raw in written:
+        try:
+            found.add(float(raw))
+        except ValueError:
+            continue
+    found.update(amount for kind, amount, _ in spelled_values(sentence) if kind == "n")
+    return frozenset(found)
+
+
+_Matcher = Callable[[str], bool]
+
+
+def _states(value: Any) -> _Matcher | None:
+    """A test of whether a sentence states ``value`` (canonical) in any written form; None for
+    values no sentence is read for (booleans, lists, mappings, empty strings)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        amount = float(value)
+        return lambda sentence: amount in _amounts(sentence)
+    if isinstance(value, str) and value:
+        words = r"\s+".join(re.escape(w) for w in value.split())
+        pattern = re.compile(rf"(?<![\w.]){words}(?![\w]|\.\d)", re.IGNORECASE)
+        return lambda sentence: pattern.search(sentence) is not None
+    return None
+
+
+def _losing_values(conflicts: Sequence[ConflictRecord]) -> dict[str, list[tuple[_Matcher, str]]]:
+    """Per agent, tests for its values that lost a resolved conflict, with why they lost.
 
     Only the agent that proposed a losing value is held to it: the same number in another agent's
     text (or in the winner's) states some other fact.
     """
-    losing: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+    losing: dict[str, list[tuple[_Matcher, str]]] = {}
     for conflict in conflicts:
         if not conflict.resolved:
             continue
-        won = str(conflict.value)
+        won = canonical_value(conflict.value)
         for candidate in conflict.candidates:
-            lost = str(candidate.value)
-            if lost and lost != won and not isinstance(candidate.value, bool):
-                pattern = re.compile(rf"(?<![\w.]){re.escape(lost)}(?![\w]|\.\d)")
-                why = f"states {conflict.field}={lost}, which lost to {won} ({conflict.winner})"
-                losing.setdefault(candidate.agent, []).append((pattern, why))
+            lost = canonical_value(candidate.value)
+            states = _states(lost) if lost != won else None
+            if states is not None:
+                why = (
+                    f"states {conflict.field}={candidate.value}, which lost to {conflict.value} "
+                    f"({conflict.winner})"
+                )
+                losing.setdefault(candidate.agent, []).append((states, why))
     return losing
 
 
 def _synthesise_locally(
     texts: Sequence[tuple[str, str]],
-    losing: Mapping[str, Sequence[tuple[re.Pattern[str], str]]] | None = None,
+    losing: Mapping[str, Sequence[tuple[_Matcher, str]]] | None = None,
 ) -> tuple[str, list[tuple[str, bool]]]:
     """Join (agent, text) pairs without repeated sentences or an agent's losing values.
 
@@ -508,7 +611,7 @@ def _synthesise_locally(
         used, dropped = False, 0
         sentences = [span.text for span in split_sentences(text)]
         for sentence in sentences:
-            lost = [w for p, w in (losing or {}).get(agent, ()) if p.search(sentence)]
+            lost = [w for states, w in (losing or {}).get(agent, ()) if states(sentence)]
             if lost:  # states a value of this agent's that lost a resolved conflict
                 dropped += 1
                 why.extend(w for w in lost if w not in why)
@@ -612,7 +715,7 @@ async def _merge(
     values: dict[str, list[tuple[AgentOutput, Any, float, str]]] = {}
     for output, score in kept:
         for key, value in (output.data or {}).items():
-            values.setdefault(key, []).append((output, value, score, canonical_hash(value)))
+            values.setdefault(key, []).append((output, value, score, _same(value)))
     details: dict[str, Any] = {}
     attribution: dict[str, tuple[str, ...]] = {}
     conflicts: list[ConflictRecord] = []
@@ -630,7 +733,7 @@ async def _merge(
             conflicts.append(conflict)
             if not conflict.resolved:
                 continue
-            chosen = canonical_hash(conflict.value)
+            chosen = _same(conflict.value)
         details[key] = next(v for _, v, _, d in entries if d == chosen)
         attribution[key] = tuple(o.agent for o, _, _, d in entries if d == chosen)
     return details, attribution, conflicts
@@ -678,12 +781,16 @@ async def aggregate(
 
     Raises:
         HumanEscalationError: a conflict's strategy is ``human_escalation``.
-        UsageError: bad arguments (``top_k`` out of range, no model for arbitration).
+        UsageError: bad arguments (``top_k`` out of range, no model for arbitration, an item of
+            ``results`` that is not an ``AgentOutput``).
     """
     if not 1 <= top_k <= 7:
         raise UsageError(f"top_k must be between 1 and 7 (5-7 recommended), not {top_k}")
     if not 0.0 < semantic_threshold <= 1.0:
         raise UsageError(f"semantic_threshold must be in (0, 1], not {semantic_threshold}")
+    for n, output in enumerate(results):
+        if not isinstance(output, AgentOutput):
+            raise UsageError(f"results[{n}] is {_type_name(output)}, not an AgentOutput")
     started = time.perf_counter()
     checks = [validate_output(o, required_fields=required_fields) for o in results]
     notes: list[dict[str, Any]] = [

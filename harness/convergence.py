@@ -13,7 +13,8 @@ Decision order (first match wins):
    ``tasks_completed``.
 5. All complete and the budget exhausted → ``converged`` + ``budget_exhausted``.
 6. All complete and the round limit reached → ``converged`` + ``max_rounds_reached``.
-7. All complete and the quality threshold reached → ``converged`` + ``quality_reached``.
+7. All complete and the quality threshold reached → ``converged`` + ``quality_reached``. A score
+   at the threshold is not "reached" when the last review rejected the answer.
 8. Otherwise → ``converged`` + ``tasks_completed``, the honest fallback: all we know is that the
    tasks were done.
 
@@ -24,8 +25,9 @@ Missing signals are never faked: no quality score is not a pass, no usage is not
 no budget is not "enough"; an absent signal simply cannot trigger its reason.
 
 Conflict detectors, adapted to agent results: ``artifact_mismatch`` (two agents' completed tasks
-gave different values for the same field), ``test_failure`` (a task's tests failed or passed only
-partly), ``review_disagreement`` (the review, e.g. a critic, rejected) and
+gave different values for the same field, compared as ``harness.aggregate.canonical_value``
+compares them: ``20`` and ``20.0`` are one value), ``test_failure`` (a task's tests failed or
+passed only partly), ``review_disagreement`` (the review, e.g. a critic, rejected) and
 ``dependency_inconsistency`` (a completed task depends on one that did not complete). Resolution is
 conservative: an artifact mismatch is resolved only by an accepted review or an explicit decision
 for that field; a review disagreement only when the review names tasks to redo; test failures and
@@ -41,6 +43,8 @@ from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from harness.aggregate import canonical_value
 
 __all__ = [
     "Budget",
@@ -225,6 +229,9 @@ class QualityState(BaseModel):
     threshold: float | None
     scored: bool
     reached: bool
+    """The score reached the threshold and no review rejected the answer."""
+    rejected_by_review: bool = False
+    """The score reached the threshold, but the last review rejected the answer: not reached."""
 
 
 class ConvergenceReport(BaseModel):
@@ -255,7 +262,7 @@ class ConvergenceReport(BaseModel):
 
 
 def _fingerprint(value: Any) -> str:
-    raw = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    raw = json.dumps(canonical_value(value), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
@@ -362,11 +369,14 @@ def _quality(state: RunState) -> QualityState:
     if q is None:
         return QualityState(score=None, threshold=None, scored=False, reached=False)
     scored = q.score is not None
+    above = scored and (q.score or 0.0) >= q.threshold
+    rejected = above and state.review is not None and not state.review.accepted
     return QualityState(
         score=q.score,
         threshold=q.threshold,
         scored=scored,
-        reached=scored and (q.score or 0.0) >= q.threshold,
+        reached=above and not rejected,
+        rejected_by_review=rejected,
     )
 
 
@@ -510,7 +520,10 @@ def format_report(report: ConvergenceReport) -> str:
     )
     q = report.quality_state
     if q.scored:
-        lines.append(f"quality: {q.score:.2f} / threshold {q.threshold:.2f} reached={q.reached}")
+        veto = " (the review rejected the answer)" if q.rejected_by_review else ""
+        lines.append(
+            f"quality: {q.score:.2f} / threshold {q.threshold:.2f} reached={q.reached}{veto}"
+        )
     else:
         lines.append("quality: not scored (not a pass)")
     return "\n".join(lines)

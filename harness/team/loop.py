@@ -12,7 +12,9 @@ One run (``Team.run``):
 
 ``Team.as_subagent`` wraps a team as a ``ConnectedAgent`` or ``ChildAgent`` whose ``handler`` runs
 the loop on the scoped request and returns the contract's outputs, so a parent uses it like any
-agent.
+agent. Only a run whose report converged hands out its answer: a blocked or failed run (a review
+that rejected the answer, members that disagree, a member that failed) returns why, and the task
+as an open question, never its unsettled draft.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from harness.aggregate import AggregatedResult
 from harness.convergence import (
     Budget,
     ConvergenceReport,
+    ConvergenceStatus,
     Risk,
     compute_convergence,
     convergence_events,
@@ -92,8 +95,42 @@ class TeamResult:
     def status(self) -> str:
         return self.report.status.value
 
+    @property
+    def settled(self) -> bool:
+        """Whether the run converged with an answer: only then is ``answer`` handed out."""
+        return self.report.status is ConvergenceStatus.CONVERGED and bool(self.answer.strip())
+
+    def unsettled_reasons(self) -> tuple[str, ...]:
+        """Why a blocked or failed run has no answer to hand out, in words (empty when settled)."""
+        if self.report.status is ConvergenceStatus.CONVERGED:
+            return ()
+        reasons: list[str] = []
+        # what the members disagreed on first, then how the run went (a loop, a guardrail)
+        conflicts = {c.id for c in self.report.conflicts}
+        risks = sorted(self.report.unresolved_risks, key=lambda r: r.id not in conflicts)
+        for risk in risks:
+            field = risk.id.partition(":")[2]
+            reasons.append(
+                {
+                    "review_disagreement": "the review rejected the answer",
+                    "artifact_mismatch": f"its members disagree on {field}",
+                    "test_failure": f"the checks of {field}'s answer failed",
+                    "dependency_inconsistency": f"{field} built on a step that did not finish",
+                    "loop": "its turns went round in circles",
+                }.get(risk.kind, risk.kind.replace("_", " "))
+            )
+        failed = [name for name, m in _latest_turns(self.journal).items() if not m.metadata.valid]
+        if failed:
+            reasons.append(f"the turn of {', '.join(failed)} failed")
+        return tuple(dict.fromkeys(reasons)) or (self.stop.detail,)
+
     def to_outputs(self, mode: Mode | str = Mode.SILENT) -> dict[str, Any]:
-        """The contract's outputs (wire names) for a sub-agent in ``mode``."""
+        """The contract's outputs (wire names) for a sub-agent in ``mode``.
+
+        The answer goes out only when the run converged (``settled``). Otherwise the text says
+        why the team could not settle on one and the task comes back as the first open question;
+        the draft stays in ``answer``, for the audit.
+        """
         mode = Mode(mode)
         open_questions = list(self.open_questions)
         if self.stop.kind == "guardrail":
@@ -101,18 +138,29 @@ class TeamResult:
             text = "The request was not processed: it looks like a prompt-injection attempt" + (
                 f" ({rules})." if rules else "."
             )
-        elif self.answer.strip():
+        elif self.settled:
             text = self.answer
-        else:
+        elif not self.answer.strip():
             text = f"The team could not answer the request ({self.stop.detail})."
+            open_questions = [self.task, *open_questions]
+        else:
+            why = "; ".join(self.unsettled_reasons())
+            text = f"The team could not settle on an answer ({why})."
             open_questions = [self.task, *open_questions]
         if mode is Mode.SILENT:
             return {ANSWERED: False, FINDINGS: text, OPEN_QUESTIONS: open_questions}
         return {
-            ANSWERED: bool(self.answer.strip()) and self.stop.kind != "guardrail",
+            ANSWERED: self.settled and self.stop.kind != "guardrail",
             INTERACTION_SUMMARY: text,
             OPEN_QUESTIONS: open_questions,
         }
+
+
+def _latest_turns(journal: Sequence[TeamMessage]) -> dict[str, TeamMessage]:
+    latest: dict[str, TeamMessage] = {}
+    for message in journal:
+        latest[message.sender] = message
+    return latest
 
 
 @dataclass(slots=True, kw_only=True)

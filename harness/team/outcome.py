@@ -4,7 +4,8 @@
 arbiter) with something to say, that message is the answer. Otherwise the latest arbiter message
 is; otherwise, when two or more solvers spoke (and ``synthesis`` is ``auto``), their latest messages
 are aggregated with ``harness.aggregate`` (conflicting fields resolved by confidence, the team's
-confidence the minimum of theirs); otherwise the latest solver message is. Open questions are those
+confidence the minimum of theirs; different values tied at the highest confidence stay unresolved,
+so the report blocks the run); otherwise the latest solver message is. Open questions are those
 left in each member's latest message.
 
 **Run state** (``harness.convergence.RunState``): one task per member that spoke, complete unless

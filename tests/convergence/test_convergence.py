@@ -147,6 +147,23 @@ def test_a_quality_below_threshold_is_not_reached() -> None:
     assert report.quality_state.scored and not report.quality_state.reached
 
 
+def test_a_rejecting_review_overrules_a_score_above_the_threshold() -> None:
+    rejected = Review(accepted=False, reviewer="critic", retry_tasks=("a",))
+    report = compute_convergence(
+        RunState(tasks=DONE, quality=Quality(score=0.9, threshold=0.7), review=rejected)
+    )
+    assert report.quality_state.scored and report.quality_state.score == 0.9
+    assert not report.quality_state.reached and report.quality_state.rejected_by_review
+    assert report.termination_reason is TerminationReason.TASKS_COMPLETED
+    assert "reached=False (the review rejected the answer)" in format_report(report)
+    accepted = compute_convergence(
+        RunState(
+            tasks=DONE, quality=Quality(score=0.9, threshold=0.7), review=Review(accepted=True)
+        )
+    )
+    assert accepted.quality_state.reached and not accepted.quality_state.rejected_by_review
+
+
 def test_the_budget_state_names_the_limits_that_ran_out() -> None:
     state = RunState(
         tasks=DONE,
@@ -183,6 +200,24 @@ def test_one_agent_revising_its_own_value_is_not_a_mismatch() -> None:
         )
     )
     assert compute_convergence(state).conflicts == ()
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [(20, 20.0), (20, "20"), ("Friday", " friday "), ({"d": 1}, {"d": 1.0}), ([2], ["2"])],
+    ids=["int-float", "numeric-string", "case-and-spaces", "nested-dict", "nested-list"],
+)
+def test_one_value_written_two_ways_is_no_mismatch(one: object, other: object) -> None:
+    state = RunState(tasks=(task("a", fields={"x": one}), task("b", fields={"x": other})))
+    report = compute_convergence(state)
+    assert report.conflicts == () and report.consensus_score == 1.0
+
+
+def test_a_flag_and_a_number_still_mismatch() -> None:
+    state = RunState(tasks=(task("a", fields={"x": True}), task("b", fields={"x": 1})))
+    assert [c.kind for c in compute_convergence(state).conflicts] == [
+        ConflictKind.ARTIFACT_MISMATCH
+    ]
 
 
 def test_a_mismatch_is_resolved_by_an_explicit_decision_or_an_accepted_review_only() -> None:
