@@ -535,7 +535,8 @@ _AMOUNT_KINDS = frozenset({"money", "number", "percent"})
 def _amounts(sentence: str) -> frozenset[float]:
     """The numbers a sentence states, in whatever form: "$1,200" (1200), "18.0", "50 cents"
     (0.5), "18 days" (18: a duration's length as written), "eighteen" (the text layer's facts, and
-    the detector's reader of numbers in words)."""
+    the detector's reader of numbers in words, which gives a worded duration in days or minutes:
+    "eighteen days" is 18, "two weeks" 14)."""
     written: list[str] = []
     for fact in extract_facts(sentence):
         if fact.kind in _AMOUNT_KINDS:
@@ -548,7 +549,8 @@ def _amounts(sentence: str) -> frozenset[float]:
             found.add(float(raw))
         except ValueError:
             continue
-    found.update(amount for kind, amount, _ in spelled_values(sentence) if kind == "n")
+    # numbers in words: "eighteen" (18), "eighteen days" (in days: 18), "ninety minutes" (90)
+    found.update(amount for kind, amount, _ in spelled_values(sentence) if kind in "nmd")
     return frozenset(found)
 
 

@@ -127,12 +127,21 @@ async def test_equal_confidence_is_still_settled_by_a_better_validation() -> Non
     [
         (1200, 1150, "The laptop costs $1,200.", "The laptop costs $1,150.", "1,150"),
         (20, 18, "New hires get 20 PTO days.", "New hires get eighteen PTO days.", "eighteen"),
+        (20, 18, "New hires get 20 PTO days.", "New hires get eighteen days off.", "eighteen"),
         (20, 18, "New hires get 20 PTO days.", "New hires get 18.0 PTO days.", "18.0"),
         (0.5, 0.25, "The fee is 50 cents.", "The fee is $0.25 per page.", "0.25"),
         (20, "18", "New hires get 20 PTO days.", "They get 18 days off.", "18 days"),
         ("Paris", "Lyon", "The office is in Paris.", "The office is in LYON.", "LYON"),
     ],
-    ids=["money", "in-words", "decimal", "cents", "numeric-string", "word-case"],
+    ids=[
+        "money",
+        "in-words",
+        "in-words-duration",
+        "decimal",
+        "cents",
+        "numeric-string",
+        "word-case",
+    ],
 )
 async def test_the_losing_value_is_left_out_in_another_written_form(
     won: Any, lost: Any, winner_text: str, loser_text: str, gone: str
