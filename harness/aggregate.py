@@ -46,6 +46,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from harness._values import canonical_value
 from harness.detect._spelled_values import spelled_values
 from harness.exceptions import HumanEscalationError, UsageError
 from harness.models.base import ChatMessage, Model, ModelRequest
@@ -88,9 +89,6 @@ QACode = Literal[
 ]  # fmt: skip
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-# A number written as text: digits, optionally grouped by thousands, no leading zero (a code such
-# as "02134" is not the number 2134).
-_NUMERIC_TEXT = re.compile(r"[+-]?(?:0|[1-9]\d*|[1-9]\d{0,2}(?:,\d{3})+)(?:\.\d+)?")
 
 
 class SupportsEmbed(Protocol):
@@ -240,34 +238,6 @@ def canonical_hash(data: Any) -> str:
     """SHA-256 of the canonical JSON (sorted keys, no spaces) of ``data``."""
     raw = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
-
-
-def canonical_value(value: Any) -> Any:
-    """The form in which two field values are compared: equal forms are one value.
-
-    Numbers compare by value (``20`` and ``20.0``), and so do strings that are only a number
-    (``"20"``, ``"1,200"``; not ``"02134"``, a code, nor ``"20 days"``). Other strings compare
-    without case and with their white space collapsed. Booleans stay booleans (``True`` is not
-    ``1``); lists and mappings are compared item by item.
-    """
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() and abs(value) < 2**53 else value
-    if isinstance(value, str):
-        text = " ".join(value.split())
-        if _NUMERIC_TEXT.fullmatch(text):
-            return canonical_value(
-                float(text.replace(",", "")) if "." in text else int(text.replace(",", ""))
-            )
-        return text.casefold()
-    if isinstance(value, Mapping):
-        return {str(k): canonical_value(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [canonical_value(v) for v in value]
-    return value
 
 
 def _same(value: Any) -> str:

@@ -44,7 +44,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.aggregate import canonical_value
+from harness._values import canonical_value
 
 __all__ = [
     "Budget",

@@ -8,6 +8,8 @@ settled by list order.
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -30,8 +32,26 @@ def said(agent: str, value: Any, confidence: float | None, text: str = "") -> Ag
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [(20, 20.0), (20, "20"), ("20.0", 20), (" 20 ", 20.0)],
-    ids=["int-float", "int-string", "string-int", "spaced-string"],
+    [
+        (20, 20.0),
+        (20, "20"),
+        ("20.0", 20),
+        (" 20 ", 20.0),
+        (Decimal("20"), "20"),
+        (Decimal("20.0"), 20),
+        (Decimal("20.5"), 20.5),
+        (Fraction(40, 2), 20.0),
+    ],
+    ids=[
+        "int-float",
+        "int-string",
+        "string-int",
+        "spaced-string",
+        "decimal-string",
+        "decimal-int",
+        "decimal-float",
+        "fraction-float",
+    ],
 )
 async def test_voting_counts_one_number_written_two_ways_as_one_value(
     first: Any, second: Any

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+import harness
 from harness.convergence import (
     Budget,
     ConflictKind,
@@ -204,13 +211,46 @@ def test_one_agent_revising_its_own_value_is_not_a_mismatch() -> None:
 
 @pytest.mark.parametrize(
     ("one", "other"),
-    [(20, 20.0), (20, "20"), ("Friday", " friday "), ({"d": 1}, {"d": 1.0}), ([2], ["2"])],
-    ids=["int-float", "numeric-string", "case-and-spaces", "nested-dict", "nested-list"],
+    [
+        (20, 20.0),
+        (20, "20"),
+        ("Friday", " friday "),
+        ({"d": 1}, {"d": 1.0}),
+        ([2], ["2"]),
+        (Decimal("20"), 20),
+        (Decimal("20.50"), "20.5"),
+        (Fraction(1, 4), 0.25),
+    ],
+    ids=[
+        "int-float",
+        "numeric-string",
+        "case-and-spaces",
+        "nested-dict",
+        "nested-list",
+        "decimal-int",
+        "decimal-string",
+        "fraction-float",
+    ],
 )
 def test_one_value_written_two_ways_is_no_mismatch(one: object, other: object) -> None:
     state = RunState(tasks=(task("a", fields={"x": one}), task("b", fields={"x": other})))
     report = compute_convergence(state)
     assert report.conflicts == () and report.consensus_score == 1.0
+
+
+def test_the_report_imports_none_of_the_rest_of_the_sdk() -> None:
+    # "build one yourself for any multi-agent run": the report stays a light import
+    code = "import sys, harness.convergence; print(' '.join(sys.modules))"
+    root = str(Path(harness.__file__).parents[1])
+    loaded = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": root},
+    ).stdout.split()
+    heavy = ("harness.aggregate", "harness.models", "harness.detect", "harness.text", "subagents")
+    assert [m for m in loaded if m.startswith(heavy)] == []
 
 
 def test_a_flag_and_a_number_still_mismatch() -> None:
