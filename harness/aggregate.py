@@ -47,10 +47,10 @@ from typing import Any, Literal, Protocol, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from harness._values import canonical_value
-from harness.detect._spelled_values import spelled_values
 from harness.exceptions import HumanEscalationError, UsageError
 from harness.models.base import ChatMessage, Model, ModelRequest
 from harness.text import extract_facts, split_sentences
+from harness.text.spelled import spelled_values
 from subagents import SubagentResult
 
 __all__ = [

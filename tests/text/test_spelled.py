@@ -1,0 +1,39 @@
+"""Values read in one form whatever their wording live in the text layer (``harness.text.spelled``).
+
+The detector and the aggregation both read them; the detector's old module re-exports them, so
+both see one reader (one cache).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import harness
+from harness.detect import _spelled_values
+from harness.text import spelled
+
+
+def test_the_text_layer_reads_a_value_in_words_and_in_digits_alike() -> None:
+    assert ("d", 18.0, 1.0) in spelled.spelled_values("You get eighteen days.")
+    assert spelled.same_values("You get eighteen days.", "You get 18 days.")
+    assert not spelled.same_values("You get eighteen days.", "You get 20 days.")
+
+
+def test_the_detectors_module_re_exports_the_same_reader() -> None:
+    for name in _spelled_values.__all__:
+        assert getattr(_spelled_values, name) is getattr(spelled, name), name
+
+
+def test_the_aggregation_imports_nothing_of_the_detector() -> None:
+    code = "import sys, harness.aggregate; print(' '.join(sys.modules))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(harness.__file__).parents[1])},
+    ).stdout.split()
+    assert [m for m in loaded if m.startswith("harness.detect")] == []
