@@ -499,28 +499,45 @@ async def _resolve(
     )
 
 
-_AMOUNT_KINDS = frozenset({"money", "number", "percent"})
+_AMOUNT_KINDS = frozenset({"money", "number", "percent", "year"})
+_SPELLED_KINDS = frozenset({"n", "m", "d"})
+"""The kinds of :func:`harness.text.spelled.spelled_values` that are amounts: numbers, durations
+in minutes and in days (not times of day nor dates)."""
+_SIGNS = "-\u2212"
+
+
+def _signed(sentence: str, start: int) -> bool:
+    """Whether the number at ``start`` carries a minus sign ("-5", "(-5)"; not "3-5" nor "EB-5",
+    where the dash joins two words)."""
+    if start < 1 or sentence[start - 1] not in _SIGNS:
+        return False
+    return start < 2 or not sentence[start - 2].isalnum()
 
 
 def _amounts(sentence: str) -> frozenset[float]:
-    """The numbers a sentence states, in whatever form: "$1,200" (1200), "18.0", "50 cents"
-    (0.5), "18 days" (18: a duration's length as written), "eighteen" (the text layer's facts, and
-    the detector's reader of numbers in words, which gives a worded duration in days or minutes:
-    "eighteen days" is 18, "two weeks" 14)."""
-    written: list[str] = []
+    """The numbers a sentence states, in whatever form, with their sign: "$1,200" (1200), "-5",
+    "18.0", "50 cents" (0.5), "in 2019", "18 days" (18: a duration's length as written),
+    "eighteen" (the text layer's facts, and its reader of numbers in words, which gives a worded
+    duration in days or minutes: "eighteen days" is 18, "two weeks" 14)."""
+    written: list[tuple[float, str]] = []
     for fact in extract_facts(sentence):
         if fact.kind in _AMOUNT_KINDS:
-            written.append(fact.value)
+            written.append((-1.0 if _signed(sentence, fact.start) else 1.0, fact.value))
         elif fact.kind == "duration":  # "18 days", "3-5 weeks": the lengths as written
-            written.extend(fact.value.split()[0].split("-"))
+            written.extend((1.0, length) for length in fact.value.split()[0].split("-"))
     found: set[float] = set()
-    for raw in written:
+    for sign, raw in written:
         try:
-            found.add(float(raw))
+            found.add(sign * float(raw))
         except ValueError:
             continue
-    # numbers in words: "eighteen" (18), "eighteen days" (in days: 18), "ninety minutes" (90)
-    found.update(amount for kind, amount, _ in spelled_values(sentence) if kind in "nmd")
+    # numbers in words: "eighteen" (18), "eighteen days" (in days: 18), "ninety minutes" (90);
+    # the reader also gives the facts' numbers, without their sign: "-5" is no 5
+    found.update(
+        amount
+        for kind, amount, _ in spelled_values(sentence)
+        if kind in _SPELLED_KINDS and (amount in found or -amount not in found)
+    )
     return frozenset(found)
 
 
@@ -528,34 +545,57 @@ _Matcher = Callable[[str], bool]
 
 
 def _states(value: Any) -> _Matcher | None:
-    """A test of whether a sentence states ``value`` (canonical) in any written form; None for
-    values no sentence is read for (booleans, lists, mappings, empty strings)."""
+    """A test of whether a sentence states ``value`` (as its agent wrote it); None for values no
+    sentence is read for (booleans, None, empty strings).
+
+    A word or phrase is found as written, in any case and spacing ("Hauptstraße", "LYON"). A
+    number is found in any form the readers of :func:`_amounts` know, with its sign, and also
+    written as its ``str()`` ("18/year", "at 9 am"), except after a minus sign when the value has
+    none (a losing 5 is not stated by "-5"). Lists, mappings and other values are found as their
+    ``str()``.
+    """
     if isinstance(value, bool) or value is None:
         return None
-    if isinstance(value, int | float):
-        amount = float(value)
-        return lambda sentence: amount in _amounts(sentence)
-    if isinstance(value, str) and value:
-        words = r"\s+".join(re.escape(w) for w in value.split())
-        pattern = re.compile(rf"(?<![\w.]){words}(?![\w]|\.\d)", re.IGNORECASE)
+    canonical = canonical_value(value)
+    if isinstance(canonical, str):
+        words = str(value).split()
+        if not words:
+            return None
+        phrase = r"\s+".join(re.escape(w) for w in words)
+        pattern = re.compile(rf"(?<![\w.]){phrase}(?![\w]|\.\d)", re.IGNORECASE)
         return lambda sentence: pattern.search(sentence) is not None
-    return None
+    written = str(value).strip()
+    if not written:
+        return None
+    verbatim = re.compile(rf"(?<![\w.]){re.escape(written)}(?![\w]|\.\d)")
+    if isinstance(canonical, int | float):
+        amount, unsigned = float(canonical), not written.startswith(tuple(_SIGNS))
+
+        def states(sentence: str) -> bool:
+            if amount in _amounts(sentence):
+                return True
+            return any(
+                not (unsigned and _signed(sentence, m.start())) for m in verbatim.finditer(sentence)
+            )
+
+        return states
+    return lambda sentence: verbatim.search(sentence) is not None
 
 
 def _losing_values(conflicts: Sequence[ConflictRecord]) -> dict[str, list[tuple[_Matcher, str]]]:
     """Per agent, tests for its values that lost a resolved conflict, with why they lost.
 
     Only the agent that proposed a losing value is held to it: the same number in another agent's
-    text (or in the winner's) states some other fact.
+    text (or in the winner's) states some other fact. A candidate lost when its canonical form is
+    not the winner's (``1`` loses to ``True``; ``20.0`` does not lose to ``20``).
     """
     losing: dict[str, list[tuple[_Matcher, str]]] = {}
     for conflict in conflicts:
         if not conflict.resolved:
             continue
-        won = canonical_value(conflict.value)
+        won = _same(conflict.value)
         for candidate in conflict.candidates:
-            lost = canonical_value(candidate.value)
-            states = _states(lost) if lost != won else None
+            states = _states(candidate.value) if _same(candidate.value) != won else None
             if states is not None:
                 why = (
                     f"states {conflict.field}={candidate.value}, which lost to {conflict.value} "

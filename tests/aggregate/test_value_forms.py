@@ -196,6 +196,65 @@ async def test_other_numbers_in_the_losers_text_keep_their_sentences() -> None:
     assert "Ticket 1800 is open." in result.summary
 
 
+def lose(won: Any, lost: Any, winner_text: str, loser_text: str) -> list[AgentOutput]:
+    return [
+        AgentOutput(agent="a", data={"v": won}, text=winner_text, confidence=0.9),
+        AgentOutput(agent="b", data={"v": lost}, text=loser_text, confidence=0.6),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("won", "lost", "loser_text"),
+    [
+        (2020, 2019, "The office opened in 2019."),
+        (-3, -5, "The offset is -5."),
+        (-3, -5, "The offset is (-5)."),
+        (20, 18, "You get 18/year."),
+        (10, 9, "The office opens at 9 am."),
+    ],
+    ids=["year", "negative", "negative-in-brackets", "per-year", "hour"],
+)
+async def test_a_losing_number_written_as_it_is_is_left_out(
+    won: Any, lost: Any, loser_text: str
+) -> None:
+    # guards: a924b20 found each of these by the value's digits; the readers must not lose them
+    result = await aggregate(lose(won, lost, "The winner says something else.", loser_text))
+    assert result.summary == "The winner says something else."
+
+
+@pytest.mark.parametrize(
+    ("lost", "loser_text"),
+    [(5, "The offset is -5."), (5, "The offset is \u22125."), (5.5, "The offset is -5.5.")],
+    ids=["minus", "unicode-minus", "decimal"],
+)
+async def test_a_losing_number_does_not_take_its_negative_with_it(
+    lost: Any, loser_text: str
+) -> None:
+    result = await aggregate(lose(3, lost, "The offset is 3 by default.", loser_text))
+    assert loser_text in result.summary
+
+
+async def test_a_range_still_states_its_bounds() -> None:
+    result = await aggregate(lose(6, 5, "It takes 6 weeks.", "It takes 3-5 weeks."))
+    assert "3-5" not in result.summary
+
+
+async def test_a_losing_word_is_found_as_written_whatever_its_letters() -> None:
+    result = await aggregate(
+        lose("Marktplatz", "Hauptstraße", "It is on Marktplatz.", "The office is on Hauptstraße.")
+    )
+    assert "Hauptstraße" not in result.summary
+    assert result.summary == "It is on Marktplatz."
+
+
+async def test_a_number_that_lost_to_a_flag_is_held_to_its_text() -> None:
+    result = await aggregate(
+        lose(True, 1, "Remote work is allowed.", "You may work 1 day remotely.")
+    )
+    assert result.details == {"v": True}
+    assert "1 day" not in result.summary
+
+
 # --- a source that returns something other than a result --------------------------------------
 
 
