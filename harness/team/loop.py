@@ -12,9 +12,11 @@ One run (``Team.run``):
 
 ``Team.as_subagent`` wraps a team as a ``ConnectedAgent`` or ``ChildAgent`` whose ``handler`` runs
 the loop on the scoped request and returns the contract's outputs, so a parent uses it like any
-agent. Only a run whose report converged hands out its answer: a blocked or failed run (a review
-that rejected the answer, members that disagree, a member that failed) returns why, and the task
-as an open question, never its unsettled draft.
+agent. Only a run that settled hands out its answer: one whose report converged, or one that
+failed only because members' turns failed while every member that answered says one thing (the
+answer then names the failed members). A blocked run (a review that rejected the answer, members
+that disagree, a tie) or another failed one returns why, and the task as an open question, never
+its unsettled draft.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any, Literal
 from harness.aggregate import AggregatedResult
 from harness.convergence import (
     Budget,
+    ConflictKind,
     ConvergenceReport,
     ConvergenceStatus,
     Risk,
@@ -50,7 +53,7 @@ from harness.team.messages import (
     TeamMessage,
     ToolPermission,
 )
-from harness.team.outcome import Synthesis, build_run_state, final_answer
+from harness.team.outcome import Synthesis, agree, answers, build_run_state, final_answer
 from harness.team.policies import RoundRobin, SpeakerPolicy
 from harness.team.state import Journal, Scratchpad, TeamState
 from harness.team.termination import (
@@ -96,13 +99,35 @@ class TeamResult:
         return self.report.status.value
 
     @property
+    def failed_members(self) -> tuple[str, ...]:
+        """The members whose latest turn failed (raised or timed out)."""
+        return tuple(n for n, m in _latest_turns(self.journal).items() if not m.metadata.valid)
+
+    @property
     def settled(self) -> bool:
-        """Whether the run converged with an answer: only then is ``answer`` handed out."""
-        return self.report.status is ConvergenceStatus.CONVERGED and bool(self.answer.strip())
+        """Whether the team settled on an answer, which ``to_outputs`` then hands out.
+
+        A run that converged with an answer settled. So did a ``failed`` run whose only trouble
+        is members whose turn failed, while every member that answered (solvers, arbiters) says
+        one thing and no review rejected: the answer goes out, naming the failed members. A
+        blocked run (a review that rejected the answer, members that disagree, a tie) did not.
+        """
+        if not self.answer.strip():
+            return False
+        if self.report.status is ConvergenceStatus.CONVERGED:
+            return True
+        return self.report.status is ConvergenceStatus.FAILED and self._answers_agree()
+
+    def _answers_agree(self) -> bool:
+        disputed = (ConflictKind.ARTIFACT_MISMATCH, ConflictKind.REVIEW_DISAGREEMENT)
+        if any(c.kind in disputed for c in self.report.conflicts):
+            return False
+        given = answers(self.journal)
+        return bool(given) and agree([self.answer, *given.values()])
 
     def unsettled_reasons(self) -> tuple[str, ...]:
-        """Why a blocked or failed run has no answer to hand out, in words (empty when settled)."""
-        if self.report.status is ConvergenceStatus.CONVERGED:
+        """Why the run has no answer to hand out, in words (empty when it ``settled``)."""
+        if self.settled:
             return ()
         reasons: list[str] = []
         # what the members disagreed on first, then how the run went (a loop, a guardrail)
@@ -119,15 +144,17 @@ class TeamResult:
                     "loop": "its turns went round in circles",
                 }.get(risk.kind, risk.kind.replace("_", " "))
             )
-        failed = [name for name, m in _latest_turns(self.journal).items() if not m.metadata.valid]
-        if failed:
-            reasons.append(f"the turn of {', '.join(failed)} failed")
+        if self.failed_members:
+            reasons.append(f"the turn of {', '.join(self.failed_members)} failed")
+            given = answers(self.journal)
+            if len(given) > 1 and not agree(list(given.values())):
+                reasons.append(f"the answers of {', '.join(given)} do not agree")
         return tuple(dict.fromkeys(reasons)) or (self.stop.detail,)
 
     def to_outputs(self, mode: Mode | str = Mode.SILENT) -> dict[str, Any]:
         """The contract's outputs (wire names) for a sub-agent in ``mode``.
 
-        The answer goes out only when the run converged (``settled``). Otherwise the text says
+        The answer goes out only when the run ``settled``. Otherwise the text says
         why the team could not settle on one and the task comes back as the first open question;
         the draft stays in ``answer``, for the audit.
         """
@@ -140,6 +167,12 @@ class TeamResult:
             )
         elif self.settled:
             text = self.answer
+            if self.failed_members:  # settled without them: say so
+                names = ", ".join(self.failed_members)
+                text += (
+                    f"\n\n(The team answered without {names}, whose turn failed; "
+                    "the members that answered agree.)"
+                )
         elif not self.answer.strip():
             text = f"The team could not answer the request ({self.stop.detail})."
             open_questions = [self.task, *open_questions]

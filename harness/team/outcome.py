@@ -39,8 +39,9 @@ from harness.convergence import (
 )
 from harness.team.messages import TeamMessage, TeamRole
 from harness.team.termination import StopReason
+from harness.text.spelled import same_values
 
-__all__ = ["Answer", "Synthesis", "build_run_state", "final_answer"]
+__all__ = ["Answer", "Synthesis", "agree", "answers", "build_run_state", "final_answer"]
 
 Synthesis = Literal["auto", "last"]
 _PRODUCERS = (TeamRole.PLANNER, TeamRole.SOLVER, TeamRole.ARBITER)
@@ -125,6 +126,28 @@ async def final_answer(
         open_questions=open_questions,
         source=chosen.sender,
     )
+
+
+def answers(journal: Sequence[TeamMessage]) -> dict[str, str]:
+    """Member → its answer: the latest message of each solver and arbiter whose latest turn
+    succeeded and said something."""
+    return {
+        name: m.content
+        for name, m in _latest_per_sender(journal).items()
+        if m.role in (TeamRole.SOLVER, TeamRole.ARBITER) and m.metadata.valid and m.content.strip()
+    }
+
+
+def agree(texts: Sequence[str]) -> bool:
+    """Whether answers say one thing: each pair is the same text (case and spacing aside), or
+    both state values and the one stating fewer states none the other does not ("It is 20 days."
+    and "Twenty days of leave."; not "20 days" and "18 days"). Answers that state no value and
+    differ in wording cannot be shown to agree."""
+
+    def same(a: str, b: str) -> bool:
+        return " ".join(a.casefold().split()) == " ".join(b.casefold().split()) or same_values(a, b)
+
+    return bool(texts) and all(same(a, b) for n, a in enumerate(texts) for b in texts[n + 1 :])
 
 
 def _tests(journal: Sequence[TeamMessage]) -> dict[str, bool]:

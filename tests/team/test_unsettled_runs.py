@@ -7,6 +7,8 @@ unverified answer as the team's.
 
 from __future__ import annotations
 
+import pytest
+
 from harness import Parent, RulesModel
 from harness.convergence import format_report
 from harness.team import Member, MemberReply, Team, TeamResult, TeamState
@@ -137,3 +139,81 @@ async def test_a_parent_never_relays_the_rejected_answer() -> None:
         assert result.status == "partial" and not result.answered, mode
         assert all("90 days" not in m.text for m in turn.messages), mode
         assert runs[0].answer == DRAFT
+
+
+# --- a failed member does not void an answer every member that answered agrees on ------------
+
+
+async def _raises(state: TeamState) -> MemberReply:
+    raise RuntimeError("model timeout")
+
+
+def flaky_team(*replies: tuple[str, str, dict[str, object]]) -> Team:
+    members = [  # confidences differ, so a conflict is resolved, never a tie
+        member(name, "solver", MemberReply(content=text, fields=fields, confidence=0.8 - n / 10))
+        for n, (name, text, fields) in enumerate(replies)
+    ]
+    return Team(
+        name="t",
+        members=[*members, Member(name="z", role="solver", function=_raises)],
+        max_turns=len(members) + 1,
+    )
+
+
+async def test_an_answer_the_answering_members_agree_on_goes_out_naming_the_failed_one() -> None:
+    team = flaky_team(
+        ("a", "It is 20 days.", {"days": 20}), ("b", "Twenty days of leave.", {"days": 20.0})
+    )
+    result = await team.run("How many days?")
+    assert result.status == "failed" and result.failed_members == ("z",)
+    assert result.settled and result.unsettled_reasons() == ()
+    direct = result.to_outputs("direct")
+    assert direct["answered"] is True
+    assert direct["interactionSummary"].startswith(result.answer)
+    assert "z" in direct["interactionSummary"].split(result.answer)[1]
+    assert TASK not in direct["openQuestions"] and "How many days?" not in direct["openQuestions"]
+    silent = result.to_outputs("silent")
+    assert silent["findings"] == direct["interactionSummary"]
+    _, violations = validate_outputs(
+        agent="t", mode=Mode.DIRECT, raw=direct, messages_sent=(direct["interactionSummary"],)
+    )
+    assert violations == ()
+
+
+async def test_one_answering_member_and_a_failed_one_hand_out_its_answer() -> None:
+    result = await flaky_team(("a", "It is 20 days.", {})).run("How many days?")
+    assert result.status == "failed"
+    assert result.to_outputs("direct")["answered"] is True
+
+
+@pytest.mark.parametrize(
+    "replies",
+    [
+        (("a", "It is 20 days.", {}), ("b", "It is 18 days.", {})),
+        (("a", "It is 20 days.", {"days": 20}), ("b", "It is 20 days.", {"days": 18})),
+        (("a", "Yes, you may.", {}), ("b", "Only with approval.", {})),
+    ],
+    ids=["texts-differ", "fields-differ", "no-values-to-compare"],
+)
+async def test_members_that_answered_and_differ_still_hand_out_nothing(
+    replies: tuple[tuple[str, str, dict[str, object]], ...],
+) -> None:
+    result = await flaky_team(*replies).run("How many days?")
+    assert result.status == "failed" and not result.settled
+    direct = result.to_outputs("direct")
+    assert direct["answered"] is False and direct["openQuestions"][0] == "How many days?"
+    assert "the turn of z failed" in direct["interactionSummary"]
+
+
+async def test_a_rejecting_review_with_a_failed_member_hands_out_nothing() -> None:
+    team = Team(
+        name="t",
+        members=[
+            member("p", "solver", MemberReply(content=DRAFT, confidence=0.9)),
+            member("c", "critic", MemberReply(content="Wrong.", verdict="reject", handoff="p")),
+            Member(name="z", role="solver", function=_raises),
+        ],
+        max_turns=3,
+    )
+    result = await team.run(TASK)
+    assert not result.settled and result.to_outputs("direct")["answered"] is False
