@@ -14,7 +14,8 @@ Decision order (first match wins):
 5. All complete and the budget exhausted → ``converged`` + ``budget_exhausted``.
 6. All complete and the round limit reached → ``converged`` + ``max_rounds_reached``.
 7. All complete and the quality threshold reached → ``converged`` + ``quality_reached``. A score
-   at the threshold is not "reached" when the last review rejected the answer.
+   at the threshold is not "reached" when the last review rejected the answer and named nothing
+   to redo (a rejection acted on, with ``retry_tasks``, was of an earlier draft).
 8. Otherwise → ``converged`` + ``tasks_completed``, the honest fallback: all we know is that the
    tasks were done.
 
@@ -229,9 +230,10 @@ class QualityState(BaseModel):
     threshold: float | None
     scored: bool
     reached: bool
-    """The score reached the threshold and no review rejected the answer."""
+    """The score reached the threshold and no review's rejection stands against the answer."""
     rejected_by_review: bool = False
-    """The score reached the threshold, but the last review rejected the answer: not reached."""
+    """The score reached the threshold, but the last review rejected the answer and nothing was
+    redone since (a rejection with ``retry_tasks`` was of an earlier draft): not reached."""
 
 
 class ConvergenceReport(BaseModel):
@@ -370,7 +372,9 @@ def _quality(state: RunState) -> QualityState:
         return QualityState(score=None, threshold=None, scored=False, reached=False)
     scored = q.score is not None
     above = scored and (q.score or 0.0) >= q.threshold
-    rejected = above and state.review is not None and not state.review.accepted
+    review = state.review
+    # a rejection the run acted on (a redo of the named tasks) was of an earlier draft
+    rejected = above and review is not None and not review.accepted and not review.retry_tasks
     return QualityState(
         score=q.score,
         threshold=q.threshold,

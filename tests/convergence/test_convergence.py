@@ -155,13 +155,13 @@ def test_a_quality_below_threshold_is_not_reached() -> None:
 
 
 def test_a_rejecting_review_overrules_a_score_above_the_threshold() -> None:
-    rejected = Review(accepted=False, reviewer="critic", retry_tasks=("a",))
+    rejected = Review(accepted=False, reviewer="critic")
     report = compute_convergence(
         RunState(tasks=DONE, quality=Quality(score=0.9, threshold=0.7), review=rejected)
     )
     assert report.quality_state.scored and report.quality_state.score == 0.9
     assert not report.quality_state.reached and report.quality_state.rejected_by_review
-    assert report.termination_reason is TerminationReason.TASKS_COMPLETED
+    assert report.status is ConvergenceStatus.BLOCKED
     assert "reached=False (the review rejected the answer)" in format_report(report)
     accepted = compute_convergence(
         RunState(
@@ -169,6 +169,17 @@ def test_a_rejecting_review_overrules_a_score_above_the_threshold() -> None:
         )
     )
     assert accepted.quality_state.reached and not accepted.quality_state.rejected_by_review
+
+
+def test_a_rejection_resolved_by_a_redo_does_not_reject_the_answer() -> None:
+    redone = Review(accepted=False, reviewer="critic", retry_tasks=("a",))
+    report = compute_convergence(
+        RunState(tasks=DONE, quality=Quality(score=0.9, threshold=0.7), review=redone)
+    )
+    assert report.status is ConvergenceStatus.CONVERGED
+    assert report.quality_state.reached and not report.quality_state.rejected_by_review
+    assert report.termination_reason is TerminationReason.QUALITY_REACHED
+    assert "rejected" not in format_report(report).splitlines()[-1]
 
 
 def test_the_budget_state_names_the_limits_that_ran_out() -> None:

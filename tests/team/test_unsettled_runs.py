@@ -217,3 +217,18 @@ async def test_a_rejecting_review_with_a_failed_member_hands_out_nothing() -> No
     )
     result = await team.run(TASK)
     assert not result.settled and result.to_outputs("direct")["answered"] is False
+
+
+async def test_a_settled_run_never_says_the_review_rejected_its_answer() -> None:
+    drafts = iter(("Draft 1: 12 days.", "Draft 2: 14 days."))
+
+    async def propose(state: TeamState) -> MemberReply:
+        return MemberReply(content=next(drafts), confidence=0.9)
+
+    critic = member("c", "critic", MemberReply(content="Wrong.", verdict="reject", handoff="p"))
+    team = proposer_critic(Member(name="p", role="solver", function=propose), critic, max_turns=3)
+    result = await team.run(TASK)
+    assert result.status == "converged" and result.settled
+    assert result.to_outputs("direct")["interactionSummary"] == "Draft 2: 14 days."
+    assert not result.report.quality_state.rejected_by_review
+    assert "rejected" not in format_report(result.report).splitlines()[-1]
