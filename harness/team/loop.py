@@ -50,6 +50,7 @@ from harness.team.messages import (
     MessageContext,
     MessageMetadata,
     Signals,
+    TeamRole,
     TeamMessage,
     ToolPermission,
 )
@@ -109,8 +110,8 @@ class TeamResult:
 
         A run that converged with an answer settled. So did a ``failed`` run whose only trouble
         is members whose turn failed, while every member that answered (solvers, arbiters) says
-        one thing and no review rejected: the answer goes out, naming the failed members. A
-        blocked run (a review that rejected the answer, members that disagree, a tie) did not.
+        one thing and no review rejected: the answer goes out, naming the failed members, unless
+        a failed member is a critic or verifier (the answer went unchecked). A blocked run (a review that rejected the answer, members that disagree, a tie) did not.
         """
         if not self.answer.strip():
             return False
@@ -122,6 +123,9 @@ class TeamResult:
         disputed = (ConflictKind.ARTIFACT_MISMATCH, ConflictKind.REVIEW_DISAGREEMENT)
         if any(c.kind in disputed for c in self.report.conflicts):
             return False
+        latest = _latest_turns(self.journal)
+        if any(latest[n].role in _CHECKERS for n in self.failed_members):
+            return False  # the critic or verifier never checked the answer
         given = answers(self.journal)
         return bool(given) and agree([self.answer, *given.values()])
 
@@ -187,6 +191,10 @@ class TeamResult:
             INTERACTION_SUMMARY: text,
             OPEN_QUESTIONS: open_questions,
         }
+
+
+_CHECKERS = frozenset({TeamRole.CRITIC, TeamRole.VERIFIER})
+"""Roles whose failed turn leaves an answer unchecked: such a run hands out nothing."""
 
 
 def _latest_turns(journal: Sequence[TeamMessage]) -> dict[str, TeamMessage]:

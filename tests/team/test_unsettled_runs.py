@@ -219,6 +219,24 @@ async def test_a_rejecting_review_with_a_failed_member_hands_out_nothing() -> No
     assert not result.settled and result.to_outputs("direct")["answered"] is False
 
 
+@pytest.mark.parametrize("role", ["critic", "verifier"])
+async def test_an_answer_whose_checker_failed_is_not_handed_out(role: str) -> None:
+    team = Team(
+        name="t",
+        members=[
+            member("p", "solver", MemberReply(content=DRAFT, confidence=0.9)),
+            Member(name="c", role=role, function=_raises),
+        ],
+        max_turns=3,
+    )
+    result = await team.run(TASK)
+    assert result.status == "failed" and result.failed_members == ("c",)
+    assert not result.settled
+    direct = result.to_outputs("direct")
+    assert direct["answered"] is False and DRAFT not in direct["interactionSummary"]
+    assert "the turn of c failed" in direct["interactionSummary"]
+
+
 async def test_a_settled_run_never_says_the_review_rejected_its_answer() -> None:
     drafts = iter(("Draft 1: 12 days.", "Draft 2: 14 days."))
 
