@@ -27,7 +27,9 @@ Failures, in order: each attempt has a deadline (``request.timeout``, else the m
 ``timeout``); HTTP 408/409/429/5xx, connection errors, timeouts and unparseable response bodies are
 retried with exponential backoff and jitter, waiting what ``retry-after-ms`` / ``Retry-After``
 ask; after the last retry (or at once for other statuses, such as 401) ``ModelRequestError`` says
-what failed, with ``status`` and ``attempts``. An answer that cannot be used (malformed JSON,
+what failed, with ``status`` and ``attempts``. Attempts in a row that got no answer
+(``breaker_timeouts``) or were answered 429/5xx (``breaker_errors``) open a circuit breaker: for
+``breaker_cooldown`` seconds every request fails at once. An answer that cannot be used (malformed JSON,
 JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
 the bad answer goes back to the model with the reason, and a second bad answer raises
 ``ModelBehaviorError`` (the runtime turns it into a ``failed`` sub-agent result). A refusal is
@@ -235,6 +237,10 @@ class OpenAIModel(Model):
         """Attempts in a row that got no answer: timed out, or the server could not be reached."""
         self._unanswered = ""
         """Why the last of them got none."""
+        self._errors_in_row = 0
+        """Attempts in a row answered HTTP 429 or 5xx."""
+        self._breaker_reason = ""
+        """Why the circuit breaker last opened."""
         self._open_until = 0.0
         self._clock = time.monotonic  # tests replace it
         self._api_key = api_key
@@ -429,8 +435,7 @@ class OpenAIModel(Model):
         async def one() -> ChatCompletion:
             if self._clock() < self._open_until:
                 raise AttemptFailed(
-                    f"the model did not answer the last {self._timeouts_in_row} attempts "
-                    f"({self._unanswered}); it is not called again for "
+                    f"{self._breaker_reason}; it is not called again for "
                     f"{self.settings.breaker_cooldown:g}s (the circuit breaker)",
                     retryable=False,
                 )
@@ -459,8 +464,11 @@ class OpenAIModel(Model):
                     spent.rejected = "response_format"
                 elif status in (400, 422, 500) and null_sent and "content" in text:
                     spent.rejected = "null_content"
+                reason = _status_reason(exc)
+                if spent.rejected is None and (status == 429 or status >= 500):
+                    self._error_answer(reason)
                 raise AttemptFailed(
-                    _status_reason(exc),
+                    reason,
                     retryable=spent.rejected is None and is_retryable_status(status),
                     status=status,
                     retry_after=retry_after_seconds(exc.response.headers),
@@ -483,6 +491,7 @@ class OpenAIModel(Model):
                 )
             count(self._usage(result))
             self._timeouts_in_row = 0
+            self._errors_in_row = 0
             return result
 
         def on_attempt(number: int) -> None:
@@ -517,14 +526,31 @@ class OpenAIModel(Model):
         self._unanswered = reason
         limit = self.settings.breaker_timeouts
         if limit and self._timeouts_in_row >= limit:
-            self._open_until = self._clock() + self.settings.breaker_cooldown
-            log.warning(
-                "the OpenAI model %r got no answer %d times in a row (%s); not called for %gs",
-                self.model,
-                self._timeouts_in_row,
-                reason,
-                self.settings.breaker_cooldown,
+            self._open_breaker(
+                f"the model did not answer the last {self._timeouts_in_row} attempts ({reason})",
+                f"got no answer {self._timeouts_in_row} times in a row ({reason})",
             )
+
+    def _error_answer(self, reason: str) -> None:
+        """Count an attempt answered HTTP 429 or 5xx; enough in a row open the circuit breaker."""
+        self._errors_in_row += 1
+        limit = self.settings.breaker_errors
+        if limit and self._errors_in_row >= limit:
+            self._open_breaker(
+                f"the model answered the last {self._errors_in_row} attempts with an error "
+                f"({reason})",
+                f"answered {self._errors_in_row} attempts in a row with an error ({reason})",
+            )
+
+    def _open_breaker(self, reason: str, logged: str) -> None:
+        self._open_until = self._clock() + self.settings.breaker_cooldown
+        self._breaker_reason = reason
+        log.warning(
+            "the OpenAI model %r %s; not called for %gs",
+            self.model,
+            logged,
+            self.settings.breaker_cooldown,
+        )
 
     def _usage(self, completion: ChatCompletion) -> Usage:
         usage = completion.usage

@@ -6,13 +6,18 @@ fake one the test moves.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import harness
 from harness.exceptions import ModelRequestError
 from harness.models.openai import OpenAIModel
 from harness.models.settings import ModelSettings
 from tests.models._requests import OUTPUTS, act_request
 from tests.models.fake_openai import FakeOpenAI, Fault, message
+
+HELPDESK = Path(__file__).resolve().parents[2] / "samples" / "helpdesk" / "helpdesk.yaml"
 
 
 class Clock:
@@ -107,3 +112,88 @@ async def test_a_server_that_is_down_opens_the_breaker_after_two_refused_attempt
         await model.request(act_request())
     assert model.usage.requests == 2  # at once: nothing sent
     await model.aclose()
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [Fault(status=429, headers={"Retry-After": "2"}), Fault(status=500), Fault(status=503)],
+    ids=["429", "500", "503"],
+)
+async def test_a_model_that_only_answers_errors_opens_the_breaker_after_one_request(
+    fake: FakeOpenAI, fault: Fault
+) -> None:
+    """Audit s58 finding 7: 429s and 5xx never opened the breaker, so every request of a turn
+    (plan, sub-agents, reply) ran its whole retry cycle before the user got an apology."""
+    fake.responder = lambda body: fault
+    clock = Clock()
+    model = _model(fake, clock)
+    with pytest.raises(ModelRequestError, match=f"after 4 attempts: HTTP {fault.status}"):
+        await model.request(act_request())
+    assert model.usage.requests == 4  # one request's retries
+    with pytest.raises(ModelRequestError) as second:
+        await model.request(act_request())  # fails at once: nothing sent
+    assert model.usage.requests == 4
+    assert "circuit breaker" in str(second.value)
+    assert f"answered the last 4 attempts with an error (HTTP {fault.status}" in str(second.value)
+    clock.now += 31  # the cooldown is over: one attempt goes through, and it answers
+    fake.responder = lambda body: message(OUTPUTS)
+    assert (await model.request(act_request())).output == OUTPUTS
+    assert model.usage.requests == 5
+    await model.aclose()
+
+
+async def test_an_answer_between_errors_keeps_the_breaker_closed(fake: FakeOpenAI) -> None:
+    fake.responder = lambda body: message(OUTPUTS)
+    model = _model(fake, Clock())
+    for _ in range(3):
+        fake.fail(*(Fault(status=500) for _ in range(3)))  # three errors, then an answer
+        assert (await model.request(act_request())).output == OUTPUTS
+    assert model.usage.requests == 12
+    await model.aclose()
+
+
+async def test_the_error_breaker_can_be_switched_off_alone(fake: FakeOpenAI) -> None:
+    fake.responder = lambda body: Fault(status=500)
+    model = _model(fake, Clock(), breaker_errors=0)
+    for _ in range(2):
+        with pytest.raises(ModelRequestError, match="after 4 attempts: HTTP 500"):
+            await model.request(act_request())
+    assert model.usage.requests == 8  # every retry of both requests went out
+    await model.aclose()
+
+
+async def test_a_rejected_response_format_does_not_count_as_an_error(fake: FakeOpenAI) -> None:
+    """A 500 naming ``response_format`` moves the model one output mode along; the server is
+    working, so it does not count toward the breaker."""
+    seen: list[str] = []
+
+    def responder(body: dict[str, object]) -> object:
+        mode = "json_schema" if "json_schema" in str(body.get("response_format")) else "other"
+        seen.append(mode)
+        if mode == "json_schema":
+            return Fault(status=500, body={"error": {"message": "response_format not supported"}})
+        return message(OUTPUTS)
+
+    fake.responder = responder  # type: ignore[assignment]
+    model = _model(fake, Clock(), breaker_errors=1)
+    assert (await model.request(act_request())).output == OUTPUTS
+    assert seen[0] == "json_schema" and model.fallbacks
+    await model.aclose()
+
+
+async def test_a_helpdesk_turn_on_a_failing_model_costs_one_retry_cycle(
+    helpdesk_server: FakeOpenAI,
+) -> None:
+    """The whole turn: the plan's four attempts open the breaker, so the sub-agent and the reply
+    fail at once instead of running their own four attempts each."""
+    helpdesk_server.responder = lambda body: Fault(status=429, headers={"Retry-After": "2"})
+    model = OpenAIModel("gpt-4o-mini", base_url=helpdesk_server.url, api_key="test", backoff=0)
+    model._sleep = _no_sleep
+    model._clock = Clock()
+    bot = harness.load_bot(HELPDESK, model=model)
+    try:
+        turn = await bot.conversation().send("when is payday")
+    finally:
+        await bot.aclose()
+    assert len(helpdesk_server.requests) == 4
+    assert turn.messages  # the user still gets an answer (an apology)
