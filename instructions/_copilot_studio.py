@@ -21,12 +21,20 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 __all__ = [
+    "COPILOT_STUDIO_INSTRUCTIONS_LIMIT",
     "ChildFragment",
     "ConnectedFragment",
     "ExternalFragment",
     "PropertyView",
     "render_fragments",
 ]
+
+
+COPILOT_STUDIO_INSTRUCTIONS_LIMIT = 8_000
+"""The most characters of instructions Copilot Studio's web editor accepts. Microsoft's pages
+give no figure; the limit is as reported in microsoft/vscode-copilotstudio issue #51 (longer
+instructions pushed from the VS Code extension still run, but the web editor can no longer edit
+them)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +120,7 @@ def render_fragments(
                 f'Parent agent "{parent}" (kind: GptComponentMetadata)',
                 *where,
                 "Replace its instructions with these:",
+                *_too_long(parent_instructions),
             )
             + _dump(_map(instructions=_text(parent_instructions)))
         )
@@ -154,6 +163,7 @@ def _child(agent: ChildFragment) -> str:
         *where,
         "Replace beginDialog.description, settings.instructions, inputs, inputType and",
         "outputType with these; keep your other settings. Do not add beginDialog.actions.",
+        *_too_long(agent.instructions),
     ) + _dump(document)
 
 
@@ -211,9 +221,24 @@ def _connected(agent: ConnectedFragment) -> list[str]:
             "  exported solution: botcomponents/<prefix>.gpt.default/data in its own solution",
             "  newer workspace: its own settings.mcs.yml (configuration.agentSettings.instructions)",
             "Replace its instructions with these:",
+            *_too_long(agent.instructions),
         )
         + _dump(_map(instructions=_text(agent.instructions))),
     ]
+
+
+def _too_long(instructions: str) -> tuple[str, ...]:
+    """Comment lines warning that the instructions are over the web editor's limit (none when
+    they are within it)."""
+    length = len(instructions.strip())
+    if length <= COPILOT_STUDIO_INSTRUCTIONS_LIMIT:
+        return ()
+    return (
+        f"WARNING: these instructions are {length:,} characters, over the "
+        f"{COPILOT_STUDIO_INSTRUCTIONS_LIMIT:,} characters",
+        "Copilot Studio's web editor accepts (they still run, but the editor can no longer",
+        "edit them). Shorten the agent's own instructions (the Role section).",
+    )
 
 
 def _task_inputs(props: tuple[PropertyView, ...]) -> list[CommentedMap]:

@@ -1,0 +1,81 @@
+"""HC018: instructions over Copilot Studio's editor limit (audit s58, finding 5)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from harness.lint import lint_paths
+from tests.lint.conftest import ROOT, Writer, ids
+
+LIMIT = 8_000
+"""Copilot Studio's web editor limit on instructions (``LIMIT``)."""
+SENTENCE = "Follow the HR policy handbook closely, and cite the section you used."
+
+
+def _text(size: int) -> str:
+    return " ".join([SENTENCE] * (size // (len(SENTENCE) + 1)))
+
+
+def _sdk(own: int) -> str:
+    # Own instructions under the limit; the generated block takes them over it.
+    return (
+        "parent:\n"
+        "  name: desk\n"
+        f"  instructions: {json.dumps(_text(own))}\n"
+        "subagents:\n"
+        "  - name: pto\n"
+        "    kind: child\n"
+        "    mode: direct\n"
+        "    description: Answers paid time off questions.\n"
+        "    instructions: Use the pto tool.\n"
+    )
+
+
+def test_sdk_yaml_over_the_limit_with_the_generated_block_is_hc018(write: Writer) -> None:
+    path = write("bot.yaml", _sdk(7_000))
+    findings = [f for f in lint_paths([path]).findings if f.id == "HC018"]
+    assert [(f.agent, f.severity.value) for f in findings] == [("desk", "warning")]
+    message = findings[0].message
+    assert "over the 8,000 characters Copilot Studio's web editor accepts" in message
+    assert "generated" in message and "ignore HC018" in message
+    # The count is the generator's: what `harness instructions --format copilot-studio` writes.
+    written = subprocess.run(
+        [sys.executable, "-m", "harness", "instructions", "--format", "copilot-studio", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    assert "# WARNING: these instructions are" in written
+    total = message.split("' are ", 1)[1].split(" characters", 1)[0]
+    assert f"these instructions are {total} characters" in written
+
+
+def test_sdk_yaml_well_under_the_limit_is_clean(write: Writer) -> None:
+    path = write("bot.yaml", _sdk(4_000))
+    assert "HC018" not in ids(lint_paths([path]).findings)
+
+
+def test_copilot_studio_instructions_are_measured_as_written(write: Writer) -> None:
+    long = _text(LIMIT + 300)
+    short = _text(LIMIT - 300)
+    folders = [
+        write(
+            f"{name}/agent.mcs.yml",
+            f"mcs.metadata:\n  componentName: {name}\nkind: GptComponentMetadata\n"
+            f"displayName: {name}\ninstructions: {json.dumps(text)}\n",
+        ).parent
+        for name, text in (("Long", long), ("Short", short))
+    ]
+    findings = [f for f in lint_paths(folders).findings if f.id == "HC018"]
+    assert [f.agent for f in findings] == ["Long"]
+    assert f"{len(long):,} characters" in findings[0].message
+    assert findings[0].line == 5
+
+
+def test_the_limit_is_the_instructions_package_constant() -> None:
+    from instructions import COPILOT_STUDIO_INSTRUCTIONS_LIMIT
+
+    assert COPILOT_STUDIO_INSTRUCTIONS_LIMIT == LIMIT
