@@ -86,6 +86,7 @@ __all__ = [
     "TurnTimeoutError",
     "UnavailableError",
     "describe_send_error",
+    "not_text",
     "plan_value",
     "report_turn_error",
     "wants_plan",
@@ -98,6 +99,23 @@ SAVE_FAILED_APOLOGY = (
     "Please send your last message again."
 )
 """Sent once when the conversation could not be saved part-way through a turn (after a reply)."""
+
+NOT_TEXT_REPLY = (
+    "Sorry, I can only read text, so I could not read {what}. Please type your message."
+)
+"""Sent to a message that holds no text, only attachments or a card's submitted values; ``{what}``
+is what it held (``not_text``). No turn runs for it."""
+
+
+def not_text(*, attachments: object, value: object) -> str | None:
+    """What a message carried instead of text, in words for the user (``the attachment``,
+    ``the attachments``, ``the card you submitted``); None when it carried nothing either."""
+    if isinstance(attachments, list | tuple) and attachments:
+        return "the attachment" if len(attachments) == 1 else "the attachments"
+    if value is not None and value != "" and value != {} and value != []:
+        return "the card you submitted"  # an Adaptive Card Action.Submit from Teams or Web Chat
+    return None
+
 
 SNAPSHOT_PROPERTY = "harness"
 """The ``ConversationState`` property that holds a conversation's snapshot (both adapters)."""
@@ -319,6 +337,7 @@ class HarnessBot:
         send: MessageSender,
         activity_id: str | None = None,
         send_plan: PlanSender | None = None,
+        instead_of_text: str | None = None,
     ) -> Turn | None:
         """Run one user message through the parent and store the conversation's new state.
 
@@ -326,7 +345,7 @@ class HarnessBot:
             key: the conversation's storage key (unique across channels); turns with the same key
                 run one at a time (across workers too, when the store hands out leases).
             conversation_id: the channel's conversation id.
-            text: what the user wrote. Blank messages are ignored (None is returned).
+            text: what the user wrote. Blank messages run no turn (None is returned).
             load: returns the stored snapshot (as ``save`` was given it), or None for a new
                 conversation.
             save: stores the snapshot (a JSON string): before each bot message is sent (with
@@ -340,11 +359,15 @@ class HarnessBot:
             send_plan: delivers the turn's plan (:func:`plan_value`) as a ``harness.plan``
                 event after its messages; given by the adapter when the activity asked for it
                 (:func:`wants_plan`) or ``send_plans`` is set. A failure is logged, not raised.
+            instead_of_text: what a message without text held instead (:func:`not_text`): the
+                user is told, in one message (``NOT_TEXT_REPLY``), that the bot reads text only.
 
         Returns:
             The turn, or None for a blank or already handled message.
         """
         if not text or not text.strip():
+            if instead_of_text is not None:
+                await self._not_text(conversation_id, instead_of_text, send)
             return None
         progress = _Progress()
         seen_as = await sized(len(text), activity_key, activity_id, text)
@@ -483,6 +506,25 @@ class HarnessBot:
                     exc,
                 )
         return turn
+
+    async def _not_text(self, conversation_id: str, what: str, send: MessageSender) -> None:
+        """Tell the user that a message without text was not read; no turn, nothing stored."""
+        log.info(
+            "conversation %s: a message with no text, only %s, runs no turn; the user is told "
+            "the bot reads text only",
+            conversation_id,
+            what,
+        )
+        message = OutgoingMessage(text=NOT_TEXT_REPLY.format(what=what), sender=self.parent.name)
+        try:
+            async with asyncio.timeout(self.reply_timeout):
+                await send(message)
+        except Exception as exc:
+            log.warning(
+                "conversation %s: could not deliver the text-only note (%s)",
+                conversation_id,
+                describe_send_error(exc),
+            )
 
     async def _apologise(self, conversation_id: str, send: MessageSender) -> None:
         """Tell the user, once, that the turn stopped part-way (its state could not be saved)."""
