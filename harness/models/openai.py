@@ -28,7 +28,8 @@ Failures, in order: each attempt has a deadline (``request.timeout``, else the m
 retried with exponential backoff and jitter, waiting what ``retry-after-ms`` / ``Retry-After``
 ask; after the last retry (or at once for other statuses, such as 401) ``ModelRequestError`` says
 what failed, with ``status`` and ``attempts``. Attempts in a row that got no answer
-(``breaker_timeouts``) or were answered 429/5xx (``breaker_errors``) open a circuit breaker: for
+(``breaker_timeouts``), or requests in a row that spent all their retries on 429/5xx answers
+(``breaker_errors``), open a circuit breaker: for
 ``breaker_cooldown`` seconds every request fails at once. An answer that cannot be used (malformed JSON,
 JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
 the bad answer goes back to the model with the reason, and a second bad answer raises
@@ -238,7 +239,7 @@ class OpenAIModel(Model):
         self._unanswered = ""
         """Why the last of them got none."""
         self._errors_in_row = 0
-        """Attempts in a row answered HTTP 429 or 5xx."""
+        """Requests in a row that spent all their retries on HTTP 429 or 5xx answers."""
         self._breaker_reason = ""
         """Why the circuit breaker last opened."""
         self._open_until = 0.0
@@ -464,11 +465,8 @@ class OpenAIModel(Model):
                     spent.rejected = "response_format"
                 elif status in (400, 422, 500) and null_sent and "content" in text:
                     spent.rejected = "null_content"
-                reason = _status_reason(exc)
-                if spent.rejected is None and (status == 429 or status >= 500):
-                    self._error_answer(reason)
                 raise AttemptFailed(
-                    reason,
+                    _status_reason(exc),
                     retryable=spent.rejected is None and is_retryable_status(status),
                     status=status,
                     retry_after=retry_after_seconds(exc.response.headers),
@@ -511,13 +509,22 @@ class OpenAIModel(Model):
             hint = _HINTS.get(failure.status or 0)
             return f"{text} ({hint})" if hint else text
 
-        return await call_with_retries(
-            attempt,
-            policy=self.policy,
-            describe=describe,
-            on_attempt=on_attempt,
-            sleep=self._sleep,
-        )
+        try:
+            return await call_with_retries(
+                attempt,
+                policy=self.policy,
+                describe=describe,
+                on_attempt=on_attempt,
+                sleep=self._sleep,
+            )
+        except ModelRequestError as exc:
+            status = exc.status or 0
+            spent_retries = exc.attempts > self.policy.max_retries
+            if spent_retries and spent.rejected is None and (status == 429 or status >= 500):
+                failure = exc.__cause__
+                reason = failure.reason if isinstance(failure, AttemptFailed) else str(exc)
+                self._failed_request(reason, exc.attempts)
+            raise
 
     def _no_answer(self, reason: str) -> None:
         """Count an attempt that got no answer (it timed out, or the server could not be
@@ -531,16 +538,19 @@ class OpenAIModel(Model):
                 f"got no answer {self._timeouts_in_row} times in a row ({reason})",
             )
 
-    def _error_answer(self, reason: str) -> None:
-        """Count an attempt answered HTTP 429 or 5xx; enough in a row open the circuit breaker."""
+    def _failed_request(self, reason: str, attempts: int) -> None:
+        """Count a request whose every attempt was answered HTTP 429 or 5xx; enough in a row
+        open the circuit breaker. Counted by request, not by attempt: concurrent requests that
+        each meet one 429 in a burst and then pass never open it."""
         self._errors_in_row += 1
         limit = self.settings.breaker_errors
         if limit and self._errors_in_row >= limit:
-            self._open_breaker(
-                f"the model answered the last {self._errors_in_row} attempts with an error "
-                f"({reason})",
-                f"answered {self._errors_in_row} attempts in a row with an error ({reason})",
+            said = (
+                f"its last request failed after {attempts} attempts"
+                if self._errors_in_row == 1
+                else f"its last {self._errors_in_row} requests failed after all their retries"
             )
+            self._open_breaker(f"the model answered with errors only: {said} ({reason})", said)
 
     def _open_breaker(self, reason: str, logged: str) -> None:
         self._open_until = self._clock() + self.settings.breaker_cooldown

@@ -62,13 +62,14 @@ class ModelSettings(BaseModel):
     about ``breaker_timeouts`` times ``timeout`` (2 minutes by default), not every request's
     retries (about 8 minutes); a server that is down costs two refused connections, not every
     request's retries and their waits. 0: off."""
-    breaker_errors: int = Field(default=4, ge=0)
+    breaker_errors: int = Field(default=1, ge=0)
     """The same circuit breaker, for a model that answers but only with errors: after this many
-    attempts in a row answered HTTP 429 or 5xx (a rejected ``response_format`` the model falls
-    back from aside), it is not called for ``breaker_cooldown`` seconds. The default, 4, is one
-    request's attempts with the default ``max_retries``: a model that is down or out of quota
-    then costs a turn one request's retries (a few seconds, or what ``Retry-After`` asks), not
-    the plan's, each sub-agent's and the reply's. 0: off."""
+    requests in a row failed with every attempt answered HTTP 429 or 5xx (all ``max_retries``
+    spent; a rejected ``response_format`` the model falls back from aside), it is not called for
+    ``breaker_cooldown`` seconds. A model that is down or out of quota then costs a turn one
+    request's retries (a few seconds, or what ``Retry-After`` asks), not the plan's, each
+    sub-agent's and the reply's. Requests, not attempts, are counted: a burst of 429s that the
+    retries get past never opens it. 0: off."""
     breaker_cooldown: float = Field(default=30.0, gt=0)
     """Seconds the breaker stays open; then one attempt is let through, and an answer closes it."""
     max_concurrency: int | None = Field(default=None, gt=0)

@@ -6,6 +6,7 @@ fake one the test moves.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -134,7 +135,7 @@ async def test_a_model_that_only_answers_errors_opens_the_breaker_after_one_requ
         await model.request(act_request())  # fails at once: nothing sent
     assert model.usage.requests == 4
     assert "circuit breaker" in str(second.value)
-    assert f"answered the last 4 attempts with an error (HTTP {fault.status}" in str(second.value)
+    assert f"its last request failed after 4 attempts (HTTP {fault.status}" in str(second.value)
     clock.now += 31  # the cooldown is over: one attempt goes through, and it answers
     fake.responder = lambda body: message(OUTPUTS)
     assert (await model.request(act_request())).output == OUTPUTS
@@ -149,6 +150,33 @@ async def test_an_answer_between_errors_keeps_the_breaker_closed(fake: FakeOpenA
         fake.fail(*(Fault(status=500) for _ in range(3)))  # three errors, then an answer
         assert (await model.request(act_request())).output == OUTPUTS
     assert model.usage.requests == 12
+    await model.aclose()
+
+
+async def test_a_burst_of_429s_that_the_retries_get_past_keeps_the_breaker_closed(
+    fake: FakeOpenAI,
+) -> None:
+    """Requests, not attempts, are counted: four concurrent requests that each meet one 429 in
+    a burst, then pass, must not open the breaker for everyone else."""
+    fake.responder = lambda body: message(OUTPUTS)
+    fake.fail(*(Fault(status=429, headers={"Retry-After": "1"}) for _ in range(4)))
+    model = _model(fake, Clock())
+    answers = await asyncio.gather(*(model.request(act_request()) for _ in range(4)))
+    assert [a.output for a in answers] == [OUTPUTS] * 4
+    assert model.usage.requests == 8  # each request: one 429, then an answer
+    assert (await model.request(act_request())).output == OUTPUTS  # still closed
+    await model.aclose()
+
+
+async def test_two_failed_requests_when_the_setting_asks_for_two(fake: FakeOpenAI) -> None:
+    fake.responder = lambda body: Fault(status=503)
+    model = _model(fake, Clock(), breaker_errors=2)
+    for _ in range(2):
+        with pytest.raises(ModelRequestError, match="after 4 attempts: HTTP 503"):
+            await model.request(act_request())
+    with pytest.raises(ModelRequestError, match="its last 2 requests failed after all"):
+        await model.request(act_request())
+    assert model.usage.requests == 8
     await model.aclose()
 
 
@@ -175,7 +203,7 @@ async def test_a_rejected_response_format_does_not_count_as_an_error(fake: FakeO
         return message(OUTPUTS)
 
     fake.responder = responder  # type: ignore[assignment]
-    model = _model(fake, Clock(), breaker_errors=1)
+    model = _model(fake, Clock(), max_retries=0)  # one failed attempt is a spent request
     assert (await model.request(act_request())).output == OUTPUTS
     assert seen[0] == "json_schema" and model.fallbacks
     await model.aclose()
