@@ -28,10 +28,9 @@ Failures, in order: each attempt has a deadline (``request.timeout``, else the m
 retried with exponential backoff and jitter, waiting what ``retry-after-ms`` / ``Retry-After``
 ask; after the last retry (or at once for other statuses, such as 401) ``ModelRequestError`` says
 what failed, with ``status`` and ``attempts``. Attempts in a row that got no answer
-(``breaker_timeouts``), or requests in a row that spent all their retries on 429/5xx answers
-(``breaker_errors``), open a circuit breaker: for
-``breaker_cooldown`` seconds every request fails at once. An answer that cannot be used (malformed JSON,
-JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
+(``breaker_timeouts``), or requests in a row that spent all their retries and ended on a 429/5xx
+answer (``breaker_errors``), open a circuit breaker: for ``breaker_cooldown`` seconds every
+request fails at once. An answer that cannot be used (malformed JSON, JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
 the bad answer goes back to the model with the reason, and a second bad answer raises
 ``ModelBehaviorError`` (the runtime turns it into a ``failed`` sub-agent result). A refusal is
 returned as ``ModelResponse.refusal``.
@@ -239,7 +238,7 @@ class OpenAIModel(Model):
         self._unanswered = ""
         """Why the last of them got none."""
         self._errors_in_row = 0
-        """Requests in a row that spent all their retries on HTTP 429 or 5xx answers."""
+        """Requests in a row that spent all their retries and ended on an HTTP 429 or 5xx."""
         self._breaker_reason = ""
         """Why the circuit breaker last opened."""
         self._open_until = 0.0
@@ -539,18 +538,19 @@ class OpenAIModel(Model):
             )
 
     def _failed_request(self, reason: str, attempts: int) -> None:
-        """Count a request whose every attempt was answered HTTP 429 or 5xx; enough in a row
-        open the circuit breaker. Counted by request, not by attempt: concurrent requests that
+        """Count a request that spent all its retries and ended on an HTTP 429 or 5xx answer;
+        enough in a row open the circuit breaker. Counted by request, not by attempt: concurrent requests that
         each meet one 429 in a burst and then pass never open it."""
         self._errors_in_row += 1
         limit = self.settings.breaker_errors
         if limit and self._errors_in_row >= limit:
-            said = (
-                f"its last request failed after {attempts} attempts"
-                if self._errors_in_row == 1
-                else f"its last {self._errors_in_row} requests failed after all their retries"
-            )
-            self._open_breaker(f"the model answered with errors only: {said} ({reason})", said)
+            if self._errors_in_row == 1:
+                said = f"its last request failed after {attempts} attempts"
+                logged = f"failed a request after {attempts} attempts ({reason})"
+            else:
+                said = f"its last {self._errors_in_row} requests failed after all their retries"
+                logged = f"failed {self._errors_in_row} requests in a row ({reason})"
+            self._open_breaker(f"the model answered with errors only: {said} ({reason})", logged)
 
     def _open_breaker(self, reason: str, logged: str) -> None:
         self._open_until = self._clock() + self.settings.breaker_cooldown

@@ -64,8 +64,8 @@ class ModelSettings(BaseModel):
     request's retries and their waits. 0: off."""
     breaker_errors: int = Field(default=1, ge=0)
     """The same circuit breaker, for a model that answers but only with errors: after this many
-    requests in a row failed with every attempt answered HTTP 429 or 5xx (all ``max_retries``
-    spent; a rejected ``response_format`` the model falls back from aside), it is not called for
+    requests in a row spent all their retries (``max_retries``) and ended on an HTTP 429 or 5xx
+    answer (a rejected ``response_format`` the model falls back from aside), it is not called for
     ``breaker_cooldown`` seconds. A model that is down or out of quota then costs a turn one
     request's retries (a few seconds, or what ``Retry-After`` asks), not the plan's, each
     sub-agent's and the reply's. Requests, not attempts, are counted: a burst of 429s that the
