@@ -5,8 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+import yaml
 
 from harness.lint import lint_paths
+from harness.lint._engine import load_paths
+from harness.lint.rules.length import generated_lengths
 from tests.lint.conftest import ROOT, Writer, ids
 
 LIMIT = 8_000
@@ -79,3 +85,57 @@ def test_the_limit_is_the_instructions_package_constant() -> None:
     from instructions import COPILOT_STUDIO_INSTRUCTIONS_LIMIT
 
     assert COPILOT_STUDIO_INSTRUCTIONS_LIMIT == LIMIT
+
+
+def _written_lengths(path: Path) -> list[int]:
+    """The length of every instructions field `harness instructions --format copilot-studio`
+    writes for ``path``, in the order it writes them."""
+    written = subprocess.run(
+        [sys.executable, "-m", "harness", "instructions", "--format", "copilot-studio", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    lengths = []
+    for document in yaml.safe_load_all(written):
+        settings = (document or {}).get("settings") or {}
+        text = (document or {}).get("instructions") or settings.get("instructions")
+        if text is not None:
+            lengths.append(len(text.strip()))
+    return lengths
+
+
+# A child agent with no declared inputs or outputs: the generator writes the contract's.
+_LONG_CHILD = (
+    "parent:\n"
+    "  name: desk\n"
+    "  model: rules\n"
+    "subagents:\n"
+    "  - name: pto\n"
+    "    kind: child\n"
+    "    mode: direct\n"
+    "    description: Answers questions about paid time off and vacation balances.\n"
+    f"    instructions: {json.dumps(_text(6_400))}\n"
+    "    examples:\n"
+    "      - how many vacation days do i have left\n"
+)
+
+
+@pytest.mark.parametrize(
+    "config",
+    ["samples/helpdesk/helpdesk.yaml", "docs/examples/copilot-helpdesk.yaml", "long-child"],
+)
+def test_every_agents_figure_is_what_the_generator_writes(config: str, write: Writer) -> None:
+    path = write("bot.yaml", _LONG_CHILD) if config == "long-child" else ROOT / config
+    [system] = load_paths([path]).systems
+    assert system.parent is not None
+    measured = [x.characters for x in generated_lengths(system, system.parent)]
+    assert measured == _written_lengths(path)
+
+
+def test_a_child_over_the_limit_only_with_the_contract_outputs_is_hc018(write: Writer) -> None:
+    path = write("bot.yaml", _LONG_CHILD)
+    [finding] = [f for f in lint_paths([path]).findings if f.id == "HC018"]
+    assert finding.agent == "pto"
+    assert f"are {max(_written_lengths(path)):,} characters" in finding.message

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from harness.lint.model import AgentSystem, LintFinding, ParentSpec, Severity, SubagentSpec
+from harness.lint.model import (
+    AgentSystem,
+    IOField,
+    LintFinding,
+    ParentSpec,
+    Severity,
+    SubagentSpec,
+)
 from harness.lint.rule import Rule
 from instructions import (
     COPILOT_STUDIO_INSTRUCTIONS_LIMIT,
@@ -14,6 +21,7 @@ from instructions import (
     ParentView,
     copilot_studio_lengths,
 )
+from instructions.contract import default_inputs, default_outputs
 
 __all__ = ["InstructionsTooLong"]
 
@@ -68,7 +76,7 @@ class InstructionsTooLong(Rule):
             )
 
     def _as_generated(self, system: AgentSystem, parent: ParentSpec) -> Iterator[LintFinding]:
-        lengths = copilot_studio_lengths(_view(system, parent))
+        lengths = generated_lengths(system, parent)
         by_name: dict[tuple[bool, str], InstructionsLength] = {
             (x.role == "parent", x.agent): x for x in lengths
         }
@@ -93,6 +101,12 @@ class InstructionsTooLong(Rule):
             )
 
 
+def generated_lengths(system: AgentSystem, parent: ParentSpec) -> tuple[InstructionsLength, ...]:
+    """The length of each instructions field `harness instructions --format copilot-studio`
+    writes for this SDK's config (``copilot_studio_lengths`` of the same view)."""
+    return copilot_studio_lengths(_view(system, parent))
+
+
 def _view(system: AgentSystem, parent: ParentSpec) -> ParentView:
     return ParentView(
         name=parent.name,
@@ -108,11 +122,17 @@ def _agent(agent: SubagentSpec) -> AgentView:
         mode=agent.mode.value,
         description=agent.description.text if agent.description is not None else "",
         instructions=agent.instructions.text if agent.instructions is not None else "",
-        inputs=tuple(
-            IOView(name=f.name, description=f.description or "") for f in agent.inputs or ()
-        ),
-        outputs=tuple(
-            IOView(name=f.name, description=f.description or "") for f in agent.outputs or ()
-        ),
+        inputs=_io(agent.inputs, default_inputs()),
+        outputs=_io(agent.outputs, default_outputs(agent.mode.value)),
         receives_history=agent.history,
     )
+
+
+def _io(
+    declared: tuple[IOField, ...] | None, default: tuple[tuple[str, str], ...]
+) -> tuple[IOView, ...]:
+    """The declared inputs or outputs; when none are declared, the contract's, which the runtime
+    fills in and the generator writes."""
+    if declared is None:
+        return tuple(IOView(name=name, description=text) for name, text in default)
+    return tuple(IOView(name=f.name, description=f.description or "") for f in declared)
