@@ -464,9 +464,14 @@ class OpenAIModel(Model):
                     spent.rejected = "response_format"
                 elif status in (400, 422, 500) and null_sent and "content" in text:
                     spent.rejected = "null_content"
+                reason = _status_reason(exc)
+                retryable = spent.rejected is None and is_retryable_status(status)
+                if retryable and _counts_as_error(status) and self._error_breaker_tripped():
+                    reason = self._still_failing(reason)
+                    retryable = False
                 raise AttemptFailed(
-                    _status_reason(exc),
-                    retryable=spent.rejected is None and is_retryable_status(status),
+                    reason,
+                    retryable=retryable,
                     status=status,
                     retry_after=retry_after_seconds(exc.response.headers),
                 ) from exc
@@ -489,6 +494,7 @@ class OpenAIModel(Model):
             count(self._usage(result))
             self._timeouts_in_row = 0
             self._errors_in_row = 0
+            self._open_until = 0.0  # it answers: also an answer to a request sent before it opened
             return result
 
         def on_attempt(number: int) -> None:
@@ -519,7 +525,9 @@ class OpenAIModel(Model):
         except ModelRequestError as exc:
             status = exc.status or 0
             spent_retries = exc.attempts > self.policy.max_retries
-            if spent_retries and spent.rejected is None and (status == 429 or status >= 500):
+            counted = spent.rejected is None and _counts_as_error(status)
+            # A failed trial after the cooldown has already reopened the breaker.
+            if spent_retries and counted and not self._error_breaker_tripped():
                 failure = exc.__cause__
                 reason = failure.reason if isinstance(failure, AttemptFailed) else str(exc)
                 self._failed_request(reason, exc.attempts)
@@ -551,6 +559,26 @@ class OpenAIModel(Model):
                 said = f"its last {self._errors_in_row} requests failed after all their retries"
                 logged = f"failed {self._errors_in_row} requests in a row ({reason})"
             self._open_breaker(f"the model answered with errors only: {said} ({reason})", logged)
+
+    def _error_breaker_tripped(self) -> bool:
+        """Whether the error breaker opened and no answer came since: after its cooldown the
+        first attempt is a trial, and an error ends its request at once."""
+        limit = self.settings.breaker_errors
+        return bool(limit) and self._errors_in_row >= limit
+
+    def _still_failing(self, reason: str) -> str:
+        """Reopen the breaker after a failed trial attempt (a request already in flight when it
+        opened does not extend it); the attempt's reason, saying so."""
+        if self._clock() >= self._open_until:
+            self._open_breaker(
+                f"the model answered with errors only: it still failed after the circuit "
+                f"breaker's cooldown ({reason})",
+                f"still failed after the cooldown ({reason})",
+            )
+        return (
+            f"{reason}; the model answered with errors only, so it is not called again for "
+            f"{self.settings.breaker_cooldown:g}s (the circuit breaker)"
+        )
 
     def _open_breaker(self, reason: str, logged: str) -> None:
         self._open_until = self._clock() + self.settings.breaker_cooldown
@@ -674,3 +702,8 @@ class OpenAIModel(Model):
         if isinstance(output, _Unusable):
             return output
         return ModelResponse(output=output, model=model)
+
+
+def _counts_as_error(status: int) -> bool:
+    """An answer the error breaker counts: 429 (rate limit or quota) or a server error."""
+    return status == 429 or status >= 500

@@ -7,12 +7,14 @@ fake one the test moves.
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
 
 import harness
 from harness.exceptions import ModelRequestError
+from harness.models.base import ChatMessage
 from harness.models.openai import OpenAIModel
 from harness.models.settings import ModelSettings
 from tests.models._requests import OUTPUTS, act_request
@@ -48,6 +50,7 @@ def _model(fake: FakeOpenAI, clock: Clock, **settings: object) -> OpenAIModel:
 def test_the_default_breaker_is_documented() -> None:
     settings = ModelSettings()
     assert settings.breaker_timeouts == 2 and settings.breaker_cooldown == 30.0
+    assert settings.breaker_errors == 2
 
 
 async def test_two_timeouts_in_a_row_stop_the_calls_until_the_cooldown(fake: FakeOpenAI) -> None:
@@ -120,7 +123,7 @@ async def test_a_server_that_is_down_opens_the_breaker_after_two_refused_attempt
     [Fault(status=429, headers={"Retry-After": "2"}), Fault(status=500), Fault(status=503)],
     ids=["429", "500", "503"],
 )
-async def test_a_model_that_only_answers_errors_opens_the_breaker_after_one_request(
+async def test_a_model_that_only_answers_errors_opens_the_breaker_after_two_requests(
     fake: FakeOpenAI, fault: Fault
 ) -> None:
     """Audit s58 finding 7: 429s and 5xx never opened the breaker, so every request of a turn
@@ -128,18 +131,69 @@ async def test_a_model_that_only_answers_errors_opens_the_breaker_after_one_requ
     fake.responder = lambda body: fault
     clock = Clock()
     model = _model(fake, clock)
-    with pytest.raises(ModelRequestError, match=f"after 4 attempts: HTTP {fault.status}"):
-        await model.request(act_request())
-    assert model.usage.requests == 4  # one request's retries
-    with pytest.raises(ModelRequestError) as second:
+    for _ in range(2):
+        with pytest.raises(ModelRequestError, match=f"after 4 attempts: HTTP {fault.status}"):
+            await model.request(act_request())
+    assert model.usage.requests == 8  # two requests' retries
+    with pytest.raises(ModelRequestError) as third:
         await model.request(act_request())  # fails at once: nothing sent
-    assert model.usage.requests == 4
-    assert "circuit breaker" in str(second.value)
-    assert f"its last request failed after 4 attempts (HTTP {fault.status}" in str(second.value)
+    assert model.usage.requests == 8
+    assert "circuit breaker" in str(third.value)
+    assert "its last 2 requests failed after all their retries" in str(third.value)
+    assert f"(HTTP {fault.status}" in str(third.value)
     clock.now += 31  # the cooldown is over: one attempt goes through, and it answers
     fake.responder = lambda body: message(OUTPUTS)
     assert (await model.request(act_request())).output == OUTPUTS
+    assert model.usage.requests == 9
+    await model.aclose()
+
+
+async def test_after_the_cooldown_a_model_still_failing_gets_one_attempt(fake: FakeOpenAI) -> None:
+    """As the docs say: after the cooldown one attempt goes through; an error reopens the
+    breaker at once instead of running the request's retries and their waits."""
+    fake.responder = lambda body: Fault(status=500)
+    clock = Clock()
+    model = _model(fake, clock, breaker_errors=1)
+    with pytest.raises(ModelRequestError, match="after 4 attempts"):
+        await model.request(act_request())
+    clock.now += 31
+    with pytest.raises(ModelRequestError, match="after 1 attempt: HTTP 500") as trial:
+        await model.request(act_request())
+    assert "circuit breaker" in str(trial.value)
     assert model.usage.requests == 5
+    with pytest.raises(ModelRequestError, match="circuit breaker"):
+        await model.request(act_request())  # open again: nothing sent
+    assert model.usage.requests == 5
+    await model.aclose()
+
+
+async def test_an_answer_to_a_request_in_flight_closes_the_breaker(fake: FakeOpenAI) -> None:
+    """One request spends its retries on 429s and opens the breaker while another, already sent,
+    is answered: the model works, so the next request goes through (review of s58-fixmisc)."""
+    unlucky_failed = asyncio.Event()
+
+    async def responder(body: dict[str, object]) -> dict[str, object] | Fault:
+        if "unlucky" in json.dumps(body.get("messages")):
+            return Fault(status=429, headers={"Retry-After": "1"})
+        await unlucky_failed.wait()  # answered only once the breaker is open
+        return message(OUTPUTS)
+
+    fake.responder = responder
+    model = _model(fake, Clock(), breaker_errors=1)
+    unlucky = act_request(
+        messages=(ChatMessage(role="user", content='{"scopedRequest": "unlucky"}'),)
+    )
+
+    async def unlucky_request() -> None:
+        with pytest.raises(ModelRequestError, match="after 4 attempts: HTTP 429"):
+            await model.request(unlucky)
+        unlucky_failed.set()
+
+    healthy = asyncio.create_task(model.request(act_request()))
+    await unlucky_request()
+    assert (await healthy).output == OUTPUTS
+    assert (await model.request(act_request())).output == OUTPUTS  # closed again
+    assert model.usage.requests == 6
     await model.aclose()
 
 
@@ -212,8 +266,8 @@ async def test_a_rejected_response_format_does_not_count_as_an_error(fake: FakeO
 async def test_a_helpdesk_turn_on_a_failing_model_costs_one_retry_cycle(
     helpdesk_server: FakeOpenAI,
 ) -> None:
-    """The whole turn: the plan's four attempts open the breaker, so the sub-agent and the reply
-    fail at once instead of running their own four attempts each."""
+    """The whole turn: the plan's and the sub-agent's four attempts each open the breaker, so
+    the reply fails at once instead of running its own four attempts."""
     helpdesk_server.responder = lambda body: Fault(status=429, headers={"Retry-After": "2"})
     model = OpenAIModel("gpt-4o-mini", base_url=helpdesk_server.url, api_key="test", backoff=0)
     model._sleep = _no_sleep
@@ -223,5 +277,5 @@ async def test_a_helpdesk_turn_on_a_failing_model_costs_one_retry_cycle(
         turn = await bot.conversation().send("when is payday")
     finally:
         await bot.aclose()
-    assert len(helpdesk_server.requests) == 4
+    assert len(helpdesk_server.requests) == 8
     assert turn.messages  # the user still gets an answer (an apology)
