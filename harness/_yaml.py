@@ -7,8 +7,8 @@ Everything YAML a user hands the SDK goes through this module, under one set of 
 - ``MAX_DEPTH`` (64): deeper nesting of mappings and sequences is refused;
 - ``MAX_NODES`` (100,000): a document with more nodes (every key, scalar, list and mapping counts
   one; an alias counts its whole target each time it is used) is refused, so a "billion laughs"
-  file fails at once instead of eating memory. The error mentions aliases only when the file has
-  some.
+  file fails at once instead of eating memory. The error calls the file an alias bomb only when
+  uses of aliases make up most of the count.
 
 Two readers share those limits, because their callers need different trees:
 
@@ -110,23 +110,26 @@ def _check_events(text: str, file: str) -> None:
             size = total
         if size > MAX_NODES:
             raise ConfigError(
-                _too_many_nodes(from_aliases) + "; refusing to load it",
+                _too_many_nodes(from_aliases, size) + "; refusing to load it",
                 file=file,
                 line=event.start_mark.line + 1,
             )
 
 
-def _too_many_nodes(from_aliases: int) -> str:
-    """Say what the node limit counts, and mention aliases only when the file uses them."""
-    if from_aliases:
+def _too_many_nodes(from_aliases: int, counted: int) -> str:
+    """Say what the node limit counts. ``from_aliases`` of the ``counted`` values came from uses
+    of aliases: only when they are most of them is the file called an alias bomb (one ordinary
+    anchor or merge key in a large file is not)."""
+    if from_aliases * 2 > counted:
         return (
             f"the document expands to more than {MAX_NODES:,} values through aliases "
             f"({from_aliases:,} of them from aliases, counted each time they are used; "
             "an alias bomb?)"
         )
+    said = f"; {from_aliases:,} of them from aliases" if from_aliases else ""
     return (
         f"the document holds more than {MAX_NODES:,} values (every key, scalar, list and "
-        "mapping counts one), the safe YAML reader's limit"
+        f"mapping counts one{said}), the safe YAML reader's limit"
     )
 
 
@@ -350,7 +353,10 @@ class _Walker:
         else:
             self.seen.add(id(node))
         if self.budget < 0:
-            raise YamlSyntaxError(_too_many_nodes(self.from_aliases), line=node.start_mark.line + 1)
+            raise YamlSyntaxError(
+                _too_many_nodes(self.from_aliases, MAX_NODES - self.budget),
+                line=node.start_mark.line + 1,
+            )
         if isinstance(node, yaml.ScalarNode):
             return _scalar(node)
         if depth >= MAX_DEPTH:
