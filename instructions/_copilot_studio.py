@@ -14,6 +14,7 @@ otherwise it lists where that component is kept in each layout.
 from __future__ import annotations
 
 import io
+import textwrap
 from dataclasses import dataclass
 
 from ruamel.yaml import YAML
@@ -27,6 +28,7 @@ __all__ = [
     "ExternalFragment",
     "PropertyView",
     "render_fragments",
+    "too_long_text",
 ]
 
 
@@ -227,18 +229,33 @@ def _connected(agent: ConnectedFragment) -> list[str]:
     ]
 
 
+def too_long_text(characters: int, *, own: int) -> str:
+    """The one wording of "over the web editor's limit" (the fragment comment, the
+    ``InstructionsLength.warning`` line and ``harness lint``'s HC018): how long, what the limit is
+    and how far to shorten. ``own`` of the ``characters`` are the maker's; the rest is generated."""
+    limit = COPILOT_STUDIO_INSTRUCTIONS_LIMIT
+    generated = characters - own
+    if generated:
+        split = f" ({own:,} its own, {generated:,} generated)"
+        advice = f"keep its own instructions to {max(0, limit - generated):,} characters or fewer"
+    else:
+        split = ""
+        advice = f"shorten them by {characters - limit:,} characters or more"
+    return (
+        f"{characters:,} characters{split}, over the {limit:,} characters Copilot Studio's web "
+        f"editor accepts (longer instructions still run but can no longer be edited there); "
+        f"{advice}"
+    )
+
+
 def _too_long(instructions: str) -> tuple[str, ...]:
     """Comment lines warning that the instructions are over the web editor's limit (none when
     they are within it)."""
     length = len(instructions.strip())
     if length <= COPILOT_STUDIO_INSTRUCTIONS_LIMIT:
         return ()
-    return (
-        f"WARNING: these instructions are {length:,} characters, over the "
-        f"{COPILOT_STUDIO_INSTRUCTIONS_LIMIT:,} characters",
-        "Copilot Studio's web editor accepts (they still run, but the editor can no longer",
-        "edit them). Shorten the agent's own instructions (the Role section).",
-    )
+    said = f"WARNING: these instructions are {too_long_text(length, own=length)}."
+    return tuple(textwrap.wrap(said, width=90))
 
 
 def _task_inputs(props: tuple[PropertyView, ...]) -> list[CommentedMap]:

@@ -26,6 +26,7 @@ from instructions._copilot_studio import (
     ExternalFragment,
     PropertyView,
     render_fragments,
+    too_long_text,
 )
 from instructions.contract import (
     ANSWERED,
@@ -292,14 +293,8 @@ class InstructionsLength:
 
     def warning(self) -> str:
         """One line for a user: how long, what the limit is, and how far to shorten."""
-        room = max(0, COPILOT_STUDIO_INSTRUCTIONS_LIMIT - self.generated)
-        return (
-            f"the instructions of the {self.role} agent {self.agent!r} are {self.characters:,} "
-            f"characters ({self.own:,} its own, {self.generated:,} generated), over the "
-            f"{COPILOT_STUDIO_INSTRUCTIONS_LIMIT:,} characters Copilot Studio's web editor "
-            f"accepts (longer instructions still run but can no longer be edited there); keep "
-            f"its own instructions to {room:,} characters or fewer"
-        )
+        said = too_long_text(self.characters, own=self.own)
+        return f"the instructions of the {self.role} agent {self.agent!r} are {said}"
 
 
 def copilot_studio_lengths(

@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -109,12 +110,31 @@ is what it held (``not_text``). No turn runs for it."""
 
 def not_text(*, attachments: object, value: object) -> str | None:
     """What a message carried instead of text, in words for the user (``the attachment``,
-    ``the attachments``, ``the card you submitted``); None when it carried nothing either."""
+    ``the attachments``, ``the card you submitted``); None when it carried nothing either.
+
+    Teams sends an image with a ``text/html`` copy of the message beside it: that copy is not
+    counted, so one image is "the attachment".
+    """
     if isinstance(attachments, list | tuple) and attachments:
-        return "the attachment" if len(attachments) == 1 else "the attachments"
+        files = [a for a in attachments if _content_type(a) != "text/html"] or attachments
+        return "the attachment" if len(files) == 1 else "the attachments"
     if value is not None and value != "" and value != {} and value != []:
         return "the card you submitted"  # an Adaptive Card Action.Submit from Teams or Web Chat
     return None
+
+
+def _content_type(attachment: object) -> str:
+    """An attachment's content type, from either SDK's object or a plain mapping."""
+    if isinstance(attachment, Mapping):
+        found = attachment.get("contentType")
+    else:
+        found = getattr(attachment, "content_type", None)
+    return found.strip().lower() if isinstance(found, str) else ""
+
+
+_NOTED_LIMIT = 1_024
+"""How many activities a worker remembers having sent the text-only note to (a redelivered
+activity gets none the second time)."""
 
 
 SNAPSHOT_PROPERTY = "harness"
@@ -256,6 +276,8 @@ class HarnessBot:
         self.max_queued_per_conversation = max_queued_per_conversation
         """Requests of one conversation in flight at once; more get 429."""
         self._admitted: dict[str, int] = {}
+        self._noted: OrderedDict[tuple[str, str], None] = OrderedDict()
+        """(conversation key, activity id) of the latest text-only notes sent, oldest first."""
         self._locks = _KeyedLocks()
         self._in_flight = 0
         self._idle = asyncio.Event()
@@ -366,7 +388,7 @@ class HarnessBot:
             The turn, or None for a blank or already handled message.
         """
         if not text or not text.strip():
-            if instead_of_text is not None:
+            if instead_of_text is not None and self._first_note(key, activity_id):
                 await self._not_text(conversation_id, instead_of_text, send)
             return None
         progress = _Progress()
@@ -506,6 +528,20 @@ class HarnessBot:
                     exc,
                 )
         return turn
+
+    def _first_note(self, key: str, activity_id: str | None) -> bool:
+        """Whether this activity gets the text-only note: not when this worker already sent it
+        one (a channel's retry of the same activity). Without an activity id: always."""
+        if not activity_id:
+            return True
+        noted = (key, activity_id)
+        if noted in self._noted:
+            log.info("activity %s already got the text-only note; not sent again", activity_id)
+            return False
+        self._noted[noted] = None
+        if len(self._noted) > _NOTED_LIMIT:
+            self._noted.popitem(last=False)
+        return True
 
     async def _not_text(self, conversation_id: str, what: str, send: MessageSender) -> None:
         """Tell the user that a message without text was not read; no turn, nothing stored."""

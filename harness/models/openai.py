@@ -30,7 +30,8 @@ ask; after the last retry (or at once for other statuses, such as 401) ``ModelRe
 what failed, with ``status`` and ``attempts``. Attempts in a row that got no answer
 (``breaker_timeouts``), or requests in a row that spent all their retries and ended on a 429/5xx
 answer (``breaker_errors``), open a circuit breaker: for ``breaker_cooldown`` seconds every
-request fails at once. An answer that cannot be used (malformed JSON, JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
+request fails at once, and any answer closes it. An answer that cannot be used (malformed JSON,
+JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
 the bad answer goes back to the model with the reason, and a second bad answer raises
 ``ModelBehaviorError`` (the runtime turns it into a ``failed`` sub-agent result). A refusal is
 returned as ``ModelResponse.refusal``.
@@ -547,8 +548,8 @@ class OpenAIModel(Model):
 
     def _failed_request(self, reason: str, attempts: int) -> None:
         """Count a request that spent all its retries and ended on an HTTP 429 or 5xx answer;
-        enough in a row open the circuit breaker. Counted by request, not by attempt: concurrent requests that
-        each meet one 429 in a burst and then pass never open it."""
+        enough in a row open the circuit breaker. Counted by request, not by attempt: concurrent
+        requests that each meet one 429 in a burst and then pass never open it."""
         self._errors_in_row += 1
         limit = self.settings.breaker_errors
         if limit and self._errors_in_row >= limit:

@@ -23,6 +23,15 @@ CASES = {
         {"attachments": [{"contentType": "image/png", "contentUrl": "http://127.0.0.1:9/a.png"}]},
         "the attachment",
     ),
+    "teams image": (  # Teams sends an image with a text/html copy of the message
+        {
+            "attachments": [
+                {"contentType": "image/*", "contentUrl": "http://127.0.0.1:9/a.png"},
+                {"contentType": "text/html", "content": '<div><img src="a.png"></div>'},
+            ]
+        },
+        "the attachment",
+    ),
     "two files": (
         {
             "attachments": [
@@ -85,4 +94,31 @@ async def test_a_blank_message_with_nothing_else_is_still_ignored(adapter: str) 
     assert received and "Tax forms" in received[0].activity["text"]
     assert [r.activity["text"] for r in channel.replies["blank"]] == [
         r.activity["text"] for r in received
+    ]
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+async def test_a_redelivered_activity_gets_the_note_once(adapter: str) -> None:
+    extra, what = CASES["card submit"]
+    async with (
+        running(create_app(helpdesk(), adapter=adapter)) as base,  # type: ignore[arg-type]
+        EndpointTarget(f"{base}/api/messages") as channel,
+        ClientSession() as http,
+    ):
+        assert channel.service_url is not None
+        body = activity("", conversation="again", service_url=channel.service_url, **extra)
+        for _ in range(2):  # the channel retries the same activity (same id)
+            async with http.post(f"{base}/api/messages", json=body) as response:
+                assert response.status in (201, 202), await response.text()
+        await _replies(channel, "again", 1)
+        other = dict(body, id="a2")  # another card submit: a new note
+        async with http.post(f"{base}/api/messages", json=other) as response:
+            assert response.status in (201, 202), await response.text()
+        await _replies(channel, "again", 2)
+        received = await channel.send_turn("again", "where can I locate my W-2 form")
+    note = NOT_TEXT_REPLY.format(what=what)
+    assert [r.activity["text"] for r in channel.replies["again"]] == [
+        note,
+        note,
+        *(r.activity["text"] for r in received),
     ]

@@ -13,6 +13,7 @@ import yaml
 from harness.lint import lint_paths
 from harness.lint._engine import load_paths
 from harness.lint.rules.length import generated_lengths
+from instructions import InstructionsLength
 from tests.lint.conftest import ROOT, Writer, ids
 
 LIMIT = 8_000
@@ -139,3 +140,29 @@ def test_a_child_over_the_limit_only_with_the_contract_outputs_is_hc018(write: W
     [finding] = [f for f in lint_paths([path]).findings if f.id == "HC018"]
     assert finding.agent == "pto"
     assert f"are {max(_written_lengths(path)):,} characters" in finding.message
+
+
+def test_the_three_warnings_say_the_same(write: Writer) -> None:
+    """Lint's HC018 message is ``InstructionsLength.warning()``, and the fragment's comment
+    says what lint says of Copilot Studio files (one wording, not three)."""
+    path = write("bot.yaml", _LONG_CHILD)
+    [system] = load_paths([path]).systems
+    assert system.parent is not None
+    [over] = [x for x in generated_lengths(system, system.parent) if x.over_limit]
+    [finding] = [f for f in lint_paths([path]).findings if f.id == "HC018"]
+    assert over.warning()[1:] in finding.message
+    written = subprocess.run(
+        [sys.executable, "-m", "harness", "instructions", "--format", "copilot-studio", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    comment = " ".join(
+        line.removeprefix("# ") for line in written.splitlines() if line.startswith("# ")
+    )
+    said = comment.split("WARNING: these instructions are ", 1)[1]
+    as_written = InstructionsLength(
+        agent="pto", role="child", characters=over.characters, own=over.characters
+    ).warning()
+    assert said.startswith(as_written.split("' are ", 1)[1] + ".")

@@ -61,19 +61,18 @@ class InstructionsTooLong(Rule):
         specs.extend(system.subagents)
         for spec in specs:
             text = spec.instructions
-            size = len(text.text.strip()) if text is not None else 0
-            if text is None or size <= COPILOT_STUDIO_INSTRUCTIONS_LIMIT:
+            if text is None:
                 continue
-            yield self.report(
-                spec,
-                (
-                    f"The instructions of '{spec.name}' are {size:,} characters, over the "
-                    f"{_LIMIT} characters Copilot Studio's web editor accepts (they still run, but "
-                    f"the editor can no longer edit them). Shorten them by {size - COPILOT_STUDIO_INSTRUCTIONS_LIMIT:,} "
-                    f"characters or more (move reference material to a knowledge source)."
-                ),
-                at=text,
-            )
+            size = len(text.text.strip())
+            role = "parent" if isinstance(spec, ParentSpec) else spec.kind.value
+            length = InstructionsLength(agent=spec.name, role=role, characters=size, own=size)
+            if length.over_limit:
+                yield self.report(
+                    spec,
+                    f"{_sentence(length.warning())} (move reference material to a knowledge "
+                    "source).",
+                    at=text,
+                )
 
     def _as_generated(self, system: AgentSystem, parent: ParentSpec) -> Iterator[LintFinding]:
         lengths = generated_lengths(system, parent)
@@ -86,19 +85,17 @@ class InstructionsTooLong(Rule):
             length = by_name.get((is_parent, spec.name))
             if length is None or not length.over_limit:
                 continue
-            room = max(0, COPILOT_STUDIO_INSTRUCTIONS_LIMIT - length.generated)
             yield self.report(
                 spec,
-                (
-                    f"The instructions `harness instructions --format copilot-studio` writes for "
-                    f"'{spec.name}' are {length.characters:,} characters ({length.own:,} its own, "
-                    f"{length.generated:,} generated), over the {_LIMIT} characters Copilot "
-                    f"Studio's web editor accepts (pasted there, they still run, but the editor "
-                    f"can no longer edit them). Keep its own instructions to {room:,} characters "
-                    f"or fewer, or ignore HC018 for a config not meant for Copilot Studio."
-                ),
+                f"{_sentence(length.warning())}. Counted as `harness instructions --format "
+                "copilot-studio` writes them (its own instructions and the generated block); "
+                "ignore HC018 for a config not meant for Copilot Studio.",
                 at=spec.instructions,
             )
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def generated_lengths(system: AgentSystem, parent: ParentSpec) -> tuple[InstructionsLength, ...]:
