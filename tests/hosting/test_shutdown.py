@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -99,9 +100,21 @@ subagents:
     mode: direct
     description: Builds the quarterly report.
     tools: ["tools.py:build_report"]
+    timeout: 600
     examples:
       - build the quarterly report
 """
+
+_LONG_DRAIN = [
+    sys.executable,
+    "-c",
+    "import functools, harness.hosting.app as app; "
+    "app.create_app = functools.partial(app.create_app, shutdown_timeout=600); "
+    "from harness.cli import main; main()",
+]
+"""``harness serve`` that waits up to 600 s for turns in flight (the CLI's default is 30 s). With
+the sub-agent's ``timeout: 600`` and ``--turn-timeout 600``, no clock runs out while a slow CI
+box polls; the tests release the turn by a file."""
 
 
 async def _poll(check: Any, *, within: float = 120.0) -> Any:
@@ -124,7 +137,11 @@ def test_sigterm_keeps_listening_and_answers_503_draining_while_a_turn_runs(
     config = tmp_path / "desk.yaml"
     config.write_text(_WAITING_BOT, encoding="utf-8")
     monkeypatch.setenv("HARNESS_TEST_DRAIN_DIR", str(tmp_path))
-    with serving(tmp_path, config=config) as (process, url, log):
+    with serving(tmp_path, "--turn-timeout", "600", config=config, command=_LONG_DRAIN) as (
+        process,
+        url,
+        log,
+    ):
         base = url.rsplit("/api/messages", 1)[0]
 
         async def scenario() -> tuple[list[str], int, dict[str, Any], int, dict[str, Any], str]:
