@@ -4,8 +4,9 @@
 ``agents-sdk``). Every request body is checked here first, so malformed JSON, an activity without a
 type, or an oversized body gets a 4xx with a JSON body that says what was wrong, and never reaches
 the SDK. With an app id configured, a request without credentials is refused with 401 before its
-body is read. On shutdown ``serve`` keeps listening while the turns in flight finish: new requests
-get 503 and ``/healthz`` says ``draining``, so a load balancer sees the worker leave; then it closes.
+body is read. On shutdown ``serve`` keeps listening while the turns in flight finish: new
+requests get 503 and ``/healthz`` says ``draining``, so a load balancer sees the worker leave;
+then it closes (at once on a second signal).
 """
 
 from __future__ import annotations
@@ -391,6 +392,13 @@ async def _check_store(health: StoreHealth, spec: object) -> None:
     )
 
 
+def _restore_signals(loop: asyncio.AbstractEventLoop, installed: list[signal.Signals]) -> None:
+    """Give the signals ``serve`` handled back to their default handlers (once)."""
+    for sig in installed:
+        loop.remove_signal_handler(sig)
+    installed.clear()
+
+
 async def serve(
     bot: Parent,
     *,
@@ -402,6 +410,9 @@ async def serve(
     **options: Any,
 ) -> None:
     """Serve ``bot`` until SIGINT or SIGTERM, then finish in-flight turns and close the bot.
+
+    A second SIGINT or SIGTERM while the turns finish stops at once (its default handler:
+    ``KeyboardInterrupt``, or the process ends).
 
     Args:
         bot: the parent to serve.
@@ -459,13 +470,15 @@ async def serve(
         if on_ready is not None:
             on_ready(url)
         await stop.wait()
+        # The default handlers are back during the drain: a second Ctrl-C or SIGTERM stops the
+        # process at once instead of waiting for the turns in flight.
+        _restore_signals(loop, installed)
         # aiohttp's runner closes the listening socket before its shutdown hooks run. Draining
         # first keeps the port open meanwhile: new requests get 503 and /healthz says
         # "draining" (a health check sees the worker leave) instead of a refused connection.
         log.info("shutting down: waiting for %d request(s) in flight", app[BOT_KEY].in_flight)
         await app[DRAIN_KEY]()
     finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
+        _restore_signals(loop, installed)
         await runner.cleanup()
         await bot.aclose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sys
 from collections.abc import Mapping
@@ -183,3 +184,50 @@ def test_sigterm_keeps_listening_and_answers_503_draining_while_a_turn_runs(
         assert "shutting down" in refused["error"]["message"]
         assert texts == ["The report is ready."]
         assert process.wait(timeout=STOP_WITHIN_S) == 0, log.read_text()
+
+
+@pytest.mark.parametrize(("stop", "exit_code"), [(signal.SIGINT, 130), (signal.SIGTERM, -15)])
+def test_a_second_signal_during_the_drain_stops_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: signal.Signals, exit_code: int
+) -> None:
+    """A second Ctrl-C (exit code 130) or SIGTERM (killed by it: 143 in a shell) ends the process
+    without waiting for the turn in flight, which is never released here; the drain would wait
+    600 s."""
+    (tmp_path / "tools.py").write_text(_WAITING_TOOL, encoding="utf-8")
+    config = tmp_path / "desk.yaml"
+    config.write_text(_WAITING_BOT, encoding="utf-8")
+    monkeypatch.setenv("HARNESS_TEST_DRAIN_DIR", str(tmp_path))
+    with serving(tmp_path, "--turn-timeout", "600", config=config, command=_LONG_DRAIN) as (
+        process,
+        url,
+        log,
+    ):
+        base = url.rsplit("/api/messages", 1)[0]
+
+        async def scenario() -> None:
+            async with (
+                EndpointTarget(url, quiet_period=0.05, turn_timeout=600) as channel,
+                ClientSession() as http,
+            ):
+                turn = asyncio.create_task(
+                    channel.send_turn("c", "please build the quarterly report")
+                )
+
+                async def started() -> bool:
+                    return (tmp_path / "started").exists()
+
+                await _poll(started)
+                process.send_signal(stop)
+
+                async def draining() -> bool:
+                    async with http.get(f"{base}/healthz") as response:
+                        return bool((await response.json())["status"] == "draining")
+
+                await _poll(draining)
+                process.send_signal(stop)
+                turn.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await turn
+
+        asyncio.run(scenario())
+        assert process.wait(timeout=STOP_WITHIN_S) == exit_code, log.read_text()
