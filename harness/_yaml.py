@@ -5,8 +5,10 @@ Everything YAML a user hands the SDK goes through this module, under one set of 
 - ``MAX_FILE_BYTES`` (4 MiB): larger files are refused (real configs and scenario files are a few
   kilobytes; the linter's own file reader, ``harness.lint._files``, uses the same figure);
 - ``MAX_DEPTH`` (64): deeper nesting of mappings and sequences is refused;
-- ``MAX_NODES`` (100,000): a document that expands (aliases counted each time they are used) to
-  more nodes is refused, so a "billion laughs" file fails at once instead of eating memory.
+- ``MAX_NODES`` (100,000): a document with more nodes (every key, scalar, list and mapping counts
+  one; an alias counts its whole target each time it is used) is refused, so a "billion laughs"
+  file fails at once instead of eating memory. The error calls the file an alias bomb only when
+  uses of aliases make up most of the count.
 
 Two readers share those limits, because their callers need different trees:
 
@@ -75,6 +77,7 @@ def _check_events(text: str, file: str) -> None:
     sizes: dict[str, int] = {}
     frames: list[list[Any]] = []  # [anchor, size so far]
     total = 0
+    from_aliases = 0  # how much of the total comes from uses of aliases
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
             frames.append([event.anchor, 0])
@@ -91,6 +94,7 @@ def _check_events(text: str, file: str) -> None:
                 sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
             size = sizes.get(event.anchor or "", 1)
+            from_aliases += size
         elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
             anchor, size = frames.pop()
             size += 1
@@ -106,11 +110,27 @@ def _check_events(text: str, file: str) -> None:
             size = total
         if size > MAX_NODES:
             raise ConfigError(
-                f"the YAML expands to more than {MAX_NODES:,} nodes (aliases counted each time "
-                "they are used); refusing to load it",
+                _too_many_nodes(from_aliases, size) + "; refusing to load it",
                 file=file,
                 line=event.start_mark.line + 1,
             )
+
+
+def _too_many_nodes(from_aliases: int, counted: int) -> str:
+    """Say what the node limit counts. ``from_aliases`` of the ``counted`` values came from uses
+    of aliases: only when they are most of them is the file called an alias bomb (one ordinary
+    anchor or merge key in a large file is not)."""
+    if from_aliases * 2 > counted:
+        return (
+            f"the document expands to more than {MAX_NODES:,} values through aliases "
+            f"({from_aliases:,} of them from aliases, counted each time they are used; "
+            "an alias bomb?)"
+        )
+    said = f"; {from_aliases:,} of them from aliases" if from_aliases else ""
+    return (
+        f"the document holds more than {MAX_NODES:,} values (every key, scalar, list and "
+        f"mapping counts one{said}), the safe YAML reader's limit"
+    )
 
 
 class _Builder:
@@ -323,12 +343,18 @@ class _Walker:
 
     def __init__(self) -> None:
         self.budget = MAX_NODES
+        self.seen: set[int] = set()
+        self.from_aliases = 0  # visits of a node already visited: uses of an alias
 
     def value(self, node: yaml.Node, depth: int) -> Any:
         self.budget -= 1
+        if id(node) in self.seen:
+            self.from_aliases += 1
+        else:
+            self.seen.add(id(node))
         if self.budget < 0:
             raise YamlSyntaxError(
-                f"aliases expand to more than {MAX_NODES:,} values (an alias bomb?)",
+                _too_many_nodes(self.from_aliases, MAX_NODES - self.budget),
                 line=node.start_mark.line + 1,
             )
         if isinstance(node, yaml.ScalarNode):

@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from instructions.contract import INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
     from instructions.render import (
+        COPILOT_STUDIO_INSTRUCTIONS_LIMIT,
+        InstructionsLength,
+        copilot_studio_lengths,
         output_description,
         render_copilot_studio,
         render_markdown,
@@ -32,12 +35,15 @@ if TYPE_CHECKING:
     from instructions.views import AgentView, CopilotStudioSource, IOView, ParentView
 
 __all__ = [
+    "COPILOT_STUDIO_INSTRUCTIONS_LIMIT",
     "INPUT_DESCRIPTIONS",
     "OUTPUT_DESCRIPTIONS",
     "AgentView",
     "CopilotStudioSource",
     "IOView",
+    "InstructionsLength",
     "ParentView",
+    "copilot_studio_lengths",
     "output_description",
     "render_copilot_studio",
     "render_markdown",

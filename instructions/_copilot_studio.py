@@ -14,6 +14,7 @@ otherwise it lists where that component is kept in each layout.
 from __future__ import annotations
 
 import io
+import textwrap
 from dataclasses import dataclass
 
 from ruamel.yaml import YAML
@@ -21,12 +22,21 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 __all__ = [
+    "COPILOT_STUDIO_INSTRUCTIONS_LIMIT",
     "ChildFragment",
     "ConnectedFragment",
     "ExternalFragment",
     "PropertyView",
     "render_fragments",
+    "too_long_text",
 ]
+
+
+COPILOT_STUDIO_INSTRUCTIONS_LIMIT = 8_000
+"""The most characters of instructions Copilot Studio's web editor accepts. Microsoft's pages
+give no figure; the limit is as reported in microsoft/vscode-copilotstudio issue #51 (longer
+instructions pushed from the VS Code extension still run, but the web editor can no longer edit
+them)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +122,7 @@ def render_fragments(
                 f'Parent agent "{parent}" (kind: GptComponentMetadata)',
                 *where,
                 "Replace its instructions with these:",
+                *_too_long(parent_instructions),
             )
             + _dump(_map(instructions=_text(parent_instructions)))
         )
@@ -154,6 +165,7 @@ def _child(agent: ChildFragment) -> str:
         *where,
         "Replace beginDialog.description, settings.instructions, inputs, inputType and",
         "outputType with these; keep your other settings. Do not add beginDialog.actions.",
+        *_too_long(agent.instructions),
     ) + _dump(document)
 
 
@@ -211,9 +223,39 @@ def _connected(agent: ConnectedFragment) -> list[str]:
             "  exported solution: botcomponents/<prefix>.gpt.default/data in its own solution",
             "  newer workspace: its own settings.mcs.yml (configuration.agentSettings.instructions)",
             "Replace its instructions with these:",
+            *_too_long(agent.instructions),
         )
         + _dump(_map(instructions=_text(agent.instructions))),
     ]
+
+
+def too_long_text(characters: int, *, own: int) -> str:
+    """The one wording of "over the web editor's limit" (the fragment comment, the
+    ``InstructionsLength.warning`` line and ``harness lint``'s HC018): how long, what the limit is
+    and how far to shorten. ``own`` of the ``characters`` are the maker's; the rest is generated."""
+    limit = COPILOT_STUDIO_INSTRUCTIONS_LIMIT
+    generated = characters - own
+    if generated:
+        split = f" ({own:,} its own, {generated:,} generated)"
+        advice = f"keep its own instructions to {max(0, limit - generated):,} characters or fewer"
+    else:
+        split = ""
+        advice = f"shorten them by {characters - limit:,} characters or more"
+    return (
+        f"{characters:,} characters{split}, over the {limit:,} characters Copilot Studio's web "
+        f"editor accepts (longer instructions still run but can no longer be edited there); "
+        f"{advice}"
+    )
+
+
+def _too_long(instructions: str) -> tuple[str, ...]:
+    """Comment lines warning that the instructions are over the web editor's limit (none when
+    they are within it)."""
+    length = len(instructions.strip())
+    if length <= COPILOT_STUDIO_INSTRUCTIONS_LIMIT:
+        return ()
+    said = f"WARNING: these instructions are {too_long_text(length, own=length)}."
+    return tuple(textwrap.wrap(said, width=90))
 
 
 def _task_inputs(props: tuple[PropertyView, ...]) -> list[CommentedMap]:

@@ -40,6 +40,8 @@ __all__ = [
     "SCOPED_REQUEST",
     "SILENT",
     "SNAKE_NAMES",
+    "default_inputs",
+    "default_outputs",
     "output_schema",
     "schema_outputs",
     "with_request_answers",
@@ -193,6 +195,21 @@ def schema_outputs(mode: str, declared: Sequence[str] = ()) -> list[str]:
     if OPEN_QUESTIONS not in names:
         names.append(OPEN_QUESTIONS)
     return names
+
+
+def default_inputs() -> tuple[tuple[str, str], ...]:
+    """The inputs of a sub-agent that declares none, as ``(name, description)`` pairs.
+
+    The runtime fills them in (``subagents``) and ``harness lint`` measures with them, so both
+    see the same contract.
+    """
+    return ((SCOPED_REQUEST, INPUT_DESCRIPTIONS[SCOPED_REQUEST]),)
+
+
+def default_outputs(mode: str) -> tuple[tuple[str, str], ...]:
+    """The outputs of a sub-agent that declares none, as ``(name, description)`` pairs: the
+    mode's required outputs and ``openQuestions``, what its answer schema asks for."""
+    return tuple((name, OUTPUT_DESCRIPTIONS[name]) for name in schema_outputs(mode))
 
 
 def output_schema(

@@ -20,11 +20,13 @@ from typing import Any
 import jinja2
 
 from instructions._copilot_studio import (
+    COPILOT_STUDIO_INSTRUCTIONS_LIMIT,
     ChildFragment,
     ConnectedFragment,
     ExternalFragment,
     PropertyView,
     render_fragments,
+    too_long_text,
 )
 from instructions.contract import (
     ANSWERED,
@@ -44,6 +46,9 @@ from instructions.contract import (
 from instructions.views import AgentView, CopilotStudioSource, ParentView
 
 __all__ = [
+    "COPILOT_STUDIO_INSTRUCTIONS_LIMIT",
+    "InstructionsLength",
+    "copilot_studio_lengths",
     "output_description",
     "render_copilot_studio",
     "render_markdown",
@@ -253,13 +258,110 @@ def render_copilot_studio(
     Raises:
         ValueError: when ``agent`` names no sub-agent of the parent.
     """
+    parts = _copilot_studio_parts(parent, agent=agent, sources=sources)
+    return render_fragments(
+        parent=parts.parent,
+        parent_file=parts.parent_file,
+        parent_instructions=parts.parent_instructions,
+        agents=parts.agents,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstructionsLength:
+    """How long one instructions field of the Copilot Studio fragments is, and how much of it
+    the maker wrote."""
+
+    agent: str
+    """The agent's name (its Copilot Studio name when the config was read from there)."""
+    role: str
+    """``parent``, ``child`` or ``connected``."""
+    characters: int
+    """Characters of the instructions as the fragment gives them."""
+    own: int
+    """Characters of them that are the agent's own instructions (the rest is generated)."""
+
+    @property
+    def generated(self) -> int:
+        """Characters the generated block adds (headings included)."""
+        return self.characters - self.own
+
+    @property
+    def over_limit(self) -> bool:
+        """True above ``COPILOT_STUDIO_INSTRUCTIONS_LIMIT``."""
+        return self.characters > COPILOT_STUDIO_INSTRUCTIONS_LIMIT
+
+    def warning(self) -> str:
+        """One line for a user: how long, what the limit is, and how far to shorten."""
+        said = too_long_text(self.characters, own=self.own)
+        return f"the instructions of the {self.role} agent {self.agent!r} are {said}"
+
+
+def copilot_studio_lengths(
+    parent: ParentView,
+    *,
+    agent: str | None = None,
+    sources: Mapping[str, CopilotStudioSource] | None = None,
+) -> tuple[InstructionsLength, ...]:
+    """The length of each instructions field ``render_copilot_studio`` writes (same arguments):
+    the parent's (unless ``agent`` is given), each child agent's and each connected agent's own.
+
+    A caller warns about those with ``over_limit``: Copilot Studio's web editor accepts at most
+    ``COPILOT_STUDIO_INSTRUCTIONS_LIMIT`` characters of instructions (docs/instructions.md).
+
+    Raises:
+        ValueError: when ``agent`` names no sub-agent of the parent.
+    """
+    parts = _copilot_studio_parts(parent, agent=agent, sources=sources)
+    lengths: list[InstructionsLength] = []
+    if parts.parent_instructions is not None:
+        lengths.append(
+            InstructionsLength(
+                agent=parts.parent,
+                role="parent",
+                characters=len(parts.parent_instructions.strip()),
+                own=len(parent.instructions.strip()),
+            )
+        )
+    for fragment, own in zip(parts.agents, parts.own, strict=True):
+        if isinstance(fragment, ExternalFragment):
+            continue
+        lengths.append(
+            InstructionsLength(
+                agent=fragment.name,
+                role="child" if isinstance(fragment, ChildFragment) else "connected",
+                characters=len(fragment.instructions.strip()),
+                own=own,
+            )
+        )
+    return tuple(lengths)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _CopilotStudioParts:
+    parent: str
+    parent_file: str
+    parent_instructions: str | None
+    agents: list[ChildFragment | ConnectedFragment | ExternalFragment]
+    own: list[int]
+    """The length of each agent's own instructions, in the order of ``agents``."""
+
+
+def _copilot_studio_parts(
+    parent: ParentView,
+    *,
+    agent: str | None,
+    sources: Mapping[str, CopilotStudioSource] | None,
+) -> _CopilotStudioParts:
     sources = sources or {}
     chosen = _select(parent, agent)
     external = {
         sub.name for sub in parent.subagents if (src := sources.get(sub.name)) and src.external
     }
     fragments: list[ChildFragment | ConnectedFragment | ExternalFragment] = []
+    own_lengths: list[int] = []
     for sub in chosen:
+        own_lengths.append(len(sub.instructions.strip()))
         source = sources.get(sub.name)
         if source is not None:
             sub = replace(sub, name=source.name)
@@ -314,11 +416,12 @@ def render_copilot_studio(
             replace(parent, subagents=shown), level=2, several=False, said=said
         )
     own = sources.get(parent.name)
-    return render_fragments(
+    return _CopilotStudioParts(
         parent=own.name if own is not None else parent.name,
         parent_file=own.file if own is not None else "",
         parent_instructions=parent_instructions,
         agents=fragments,
+        own=own_lengths,
     )
 
 

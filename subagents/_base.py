@@ -17,12 +17,7 @@ from typing import Any, ClassVar, get_type_hints, overload
 
 from pydantic import BaseModel, ConfigDict, create_model
 
-from instructions.contract import (
-    INPUT_DESCRIPTIONS,
-    OUTPUT_DESCRIPTIONS,
-    SCOPED_REQUEST,
-    schema_outputs,
-)
+from instructions.contract import SCOPED_REQUEST, default_inputs, default_outputs
 from subagents._checks import timeout_problem
 from subagents._errors import ConfigError
 from subagents.contract import HistoryEntry, Kind, Mode, ModeName
@@ -212,12 +207,12 @@ def function_in(module: object, module_ref: str, attr: str) -> ToolFunction:
 
 
 def _default_inputs() -> tuple[IOSpec, ...]:
-    return (IOSpec(name=SCOPED_REQUEST, description=INPUT_DESCRIPTIONS[SCOPED_REQUEST]),)
+    return tuple(IOSpec(name=n, description=d) for n, d in default_inputs())
 
 
 def _default_outputs(mode: Mode) -> tuple[IOSpec, ...]:
     """The mode's required outputs and ``openQuestions``: what its answer schema asks for."""
-    return tuple(IOSpec(name=n, description=OUTPUT_DESCRIPTIONS[n]) for n in schema_outputs(mode))
+    return tuple(IOSpec(name=n, description=d) for n, d in default_outputs(mode))
 
 
 class _ModeField:

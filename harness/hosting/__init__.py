@@ -17,7 +17,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("hosting", extra="hosting") from exc
 
 from harness.hosting._open import open_store
-from harness.hosting.app import DEFAULT_MAX_BODY_BYTES, AdapterName, create_app, serve
+from harness.hosting.app import DEFAULT_MAX_BODY_BYTES, DRAIN_KEY, AdapterName, create_app, serve
 from harness.hosting.core import HarnessBot, OutgoingMessage
 from harness.hosting.remote import remote_outputs
 from harness.hosting.storage import (
@@ -30,6 +30,7 @@ from harness.simulate.endpoint import EndpointTarget, ReceivedActivity
 
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
+    "DRAIN_KEY",
     "AdapterName",
     "EndpointTarget",
     "FileStore",

@@ -4,7 +4,9 @@
 ``agents-sdk``). Every request body is checked here first, so malformed JSON, an activity without a
 type, or an oversized body gets a 4xx with a JSON body that says what was wrong, and never reaches
 the SDK. With an app id configured, a request without credentials is refused with 401 before its
-body is read. On shutdown the server stops accepting requests and lets in-flight turns finish.
+body is read. On shutdown ``serve`` keeps listening while the turns in flight finish: new
+requests get 503 and ``/healthz`` says ``draining``, so a load balancer sees the worker leave;
+then it closes (at once on a second signal).
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import asyncio
 import gc
 import logging
 import os
+import re
 import signal
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -60,6 +63,8 @@ DEFAULT_MAX_BODY_BYTES = 1_000_000
 
 BOT_KEY = web.AppKey("harness_bot", HarnessBot)
 HEALTH_KEY = web.AppKey("harness_store_health", StoreHealth)
+DRAIN_KEY = web.AppKey[Callable[[], Awaitable[None]]]("harness_drain")
+"""Stops the app accepting turns and waits for those in flight (once; later calls return)."""
 
 
 class _Host(Protocol):
@@ -92,6 +97,9 @@ def _check_id(value: str, what: str) -> str | None:
     return None
 
 
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]{0,30})://")
+
+
 def _check_activity(body: Mapping[str, Any]) -> str | None:
     """Why an activity cannot be processed, or None when it has what every adapter needs."""
     kind = body.get("type")
@@ -106,10 +114,16 @@ def _check_activity(body: Mapping[str, Any]) -> str | None:
     if not isinstance(channel, str) or not channel.strip():
         return "the activity has no channelId"
     service_url = body.get("serviceUrl")
-    if not isinstance(service_url, str) or not service_url.lower().startswith(
-        ("http://", "https://")
-    ):
+    if not isinstance(service_url, str) or not service_url.strip():
         return "the activity has no serviceUrl (an http or https URL to send replies to)"
+    if not service_url.lower().startswith(("http://", "https://")):
+        scheme = _SCHEME.match(service_url)
+        said = (
+            f"has the scheme {scheme[1]!r}"
+            if scheme
+            else f"{service_url[:40]!r} does not start with http:// or https://"
+        )
+        return f"the activity's serviceUrl {said}; replies can only go to an http or https URL"
     problem = check_service_url(service_url)
     if problem is not None:
         return problem
@@ -254,7 +268,9 @@ def create_app(
 
     async def messages(request: web.Request) -> web.StreamResponse:
         if not core.accepting:
-            return error_response(503, "ServiceUnavailable", "the bot is shutting down")
+            return unavailable_response(
+                "the bot is shutting down (draining); try again later", retry_after=1
+            )
         if host.auth_enabled and not request.headers.get("Authorization"):
             return error_response(401, "Unauthorized", "the request has no Authorization header")
         try:
@@ -321,8 +337,16 @@ def create_app(
             )
         add_agent_routes(app, core, max_body_bytes=max_body_bytes, token=expose_token)
 
-    async def drain(_app: web.Application) -> None:
-        await core.drain(shutdown_timeout)
+    drained = False
+
+    async def drain() -> None:
+        nonlocal drained
+        if not drained:  # serve drains while still listening; on_shutdown then has nothing left
+            drained = True
+            await core.drain(shutdown_timeout)
+
+    async def drain_on_shutdown(_app: web.Application) -> None:
+        await drain()
 
     async def close(_app: web.Application) -> None:
         await health.aclose()
@@ -330,7 +354,8 @@ def create_app(
         if store is not None:
             await store.aclose()
 
-    app.on_shutdown.append(drain)
+    app[DRAIN_KEY] = drain
+    app.on_shutdown.append(drain_on_shutdown)
     app.on_cleanup.append(close)
     return app
 
@@ -367,6 +392,13 @@ async def _check_store(health: StoreHealth, spec: object) -> None:
     )
 
 
+def _restore_signals(loop: asyncio.AbstractEventLoop, installed: list[signal.Signals]) -> None:
+    """Give the signals ``serve`` handled back to their default handlers (once)."""
+    for sig in installed:
+        loop.remove_signal_handler(sig)
+    installed.clear()
+
+
 async def serve(
     bot: Parent,
     *,
@@ -378,6 +410,9 @@ async def serve(
     **options: Any,
 ) -> None:
     """Serve ``bot`` until SIGINT or SIGTERM, then finish in-flight turns and close the bot.
+
+    A second SIGINT or SIGTERM while the turns finish stops at once (its default handler:
+    ``KeyboardInterrupt``, or the process ends).
 
     Args:
         bot: the parent to serve.
@@ -435,8 +470,15 @@ async def serve(
         if on_ready is not None:
             on_ready(url)
         await stop.wait()
+        # The default handlers are back during the drain: a second Ctrl-C or SIGTERM stops the
+        # process at once instead of waiting for the turns in flight.
+        _restore_signals(loop, installed)
+        # aiohttp's runner closes the listening socket before its shutdown hooks run. Draining
+        # first keeps the port open meanwhile: new requests get 503 and /healthz says
+        # "draining" (a health check sees the worker leave) instead of a refused connection.
+        log.info("shutting down: waiting for %d request(s) in flight", app[BOT_KEY].in_flight)
+        await app[DRAIN_KEY]()
     finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
+        _restore_signals(loop, installed)
         await runner.cleanup()
         await bot.aclose()

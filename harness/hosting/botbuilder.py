@@ -32,6 +32,7 @@ from harness.hosting.core import (
     HarnessBot,
     OutgoingMessage,
     describe_send_error,
+    not_text,
     report_turn_error,
     wants_plan,
 )
@@ -344,6 +345,7 @@ class BotbuilderHost:
             send=send,
             activity_id=activity.id,
             send_plan=send_plan if asked else None,
+            instead_of_text=not_text(attachments=activity.attachments, value=activity.value),
         )
 
     async def _token(self, turn_context: TurnContext) -> str | None:

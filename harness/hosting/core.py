@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -86,6 +87,7 @@ __all__ = [
     "TurnTimeoutError",
     "UnavailableError",
     "describe_send_error",
+    "not_text",
     "plan_value",
     "report_turn_error",
     "wants_plan",
@@ -98,6 +100,42 @@ SAVE_FAILED_APOLOGY = (
     "Please send your last message again."
 )
 """Sent once when the conversation could not be saved part-way through a turn (after a reply)."""
+
+NOT_TEXT_REPLY = (
+    "Sorry, I can only read text, so I could not read {what}. Please type your message."
+)
+"""Sent to a message that holds no text, only attachments or a card's submitted values; ``{what}``
+is what it held (``not_text``). No turn runs for it."""
+
+
+def not_text(*, attachments: object, value: object) -> str | None:
+    """What a message carried instead of text, in words for the user (``the attachment``,
+    ``the attachments``, ``the card you submitted``); None when it carried nothing either.
+
+    Teams sends an image with a ``text/html`` copy of the message beside it: that copy is not
+    counted, so one image is "the attachment".
+    """
+    if isinstance(attachments, list | tuple) and attachments:
+        files = [a for a in attachments if _content_type(a) != "text/html"] or attachments
+        return "the attachment" if len(files) == 1 else "the attachments"
+    if value is not None and value != "" and value != {} and value != []:
+        return "the card you submitted"  # an Adaptive Card Action.Submit from Teams or Web Chat
+    return None
+
+
+def _content_type(attachment: object) -> str:
+    """An attachment's content type, from either SDK's object or a plain mapping."""
+    if isinstance(attachment, Mapping):
+        found = attachment.get("contentType")
+    else:
+        found = getattr(attachment, "content_type", None)
+    return found.strip().lower() if isinstance(found, str) else ""
+
+
+_NOTED_LIMIT = 1_024
+"""How many activities a worker remembers having sent the text-only note to (a redelivered
+activity gets none the second time)."""
+
 
 SNAPSHOT_PROPERTY = "harness"
 """The ``ConversationState`` property that holds a conversation's snapshot (both adapters)."""
@@ -238,6 +276,8 @@ class HarnessBot:
         self.max_queued_per_conversation = max_queued_per_conversation
         """Requests of one conversation in flight at once; more get 429."""
         self._admitted: dict[str, int] = {}
+        self._noted: OrderedDict[tuple[str, str], None] = OrderedDict()
+        """(conversation key, activity id) of the latest text-only notes sent, oldest first."""
         self._locks = _KeyedLocks()
         self._in_flight = 0
         self._idle = asyncio.Event()
@@ -319,6 +359,7 @@ class HarnessBot:
         send: MessageSender,
         activity_id: str | None = None,
         send_plan: PlanSender | None = None,
+        instead_of_text: str | None = None,
     ) -> Turn | None:
         """Run one user message through the parent and store the conversation's new state.
 
@@ -326,7 +367,7 @@ class HarnessBot:
             key: the conversation's storage key (unique across channels); turns with the same key
                 run one at a time (across workers too, when the store hands out leases).
             conversation_id: the channel's conversation id.
-            text: what the user wrote. Blank messages are ignored (None is returned).
+            text: what the user wrote. Blank messages run no turn (None is returned).
             load: returns the stored snapshot (as ``save`` was given it), or None for a new
                 conversation.
             save: stores the snapshot (a JSON string): before each bot message is sent (with
@@ -340,11 +381,15 @@ class HarnessBot:
             send_plan: delivers the turn's plan (:func:`plan_value`) as a ``harness.plan``
                 event after its messages; given by the adapter when the activity asked for it
                 (:func:`wants_plan`) or ``send_plans`` is set. A failure is logged, not raised.
+            instead_of_text: what a message without text held instead (:func:`not_text`): the
+                user is told, in one message (``NOT_TEXT_REPLY``), that the bot reads text only.
 
         Returns:
             The turn, or None for a blank or already handled message.
         """
         if not text or not text.strip():
+            if instead_of_text is not None and self._first_note(key, activity_id):
+                await self._not_text(conversation_id, instead_of_text, send)
             return None
         progress = _Progress()
         seen_as = await sized(len(text), activity_key, activity_id, text)
@@ -483,6 +528,39 @@ class HarnessBot:
                     exc,
                 )
         return turn
+
+    def _first_note(self, key: str, activity_id: str | None) -> bool:
+        """Whether this activity gets the text-only note: not when this worker already sent it
+        one (a channel's retry of the same activity). Without an activity id: always."""
+        if not activity_id:
+            return True
+        noted = (key, activity_id)
+        if noted in self._noted:
+            log.info("activity %s already got the text-only note; not sent again", activity_id)
+            return False
+        self._noted[noted] = None
+        if len(self._noted) > _NOTED_LIMIT:
+            self._noted.popitem(last=False)
+        return True
+
+    async def _not_text(self, conversation_id: str, what: str, send: MessageSender) -> None:
+        """Tell the user that a message without text was not read; no turn, nothing stored."""
+        log.info(
+            "conversation %s: a message with no text, only %s, runs no turn; the user is told "
+            "the bot reads text only",
+            conversation_id,
+            what,
+        )
+        message = OutgoingMessage(text=NOT_TEXT_REPLY.format(what=what), sender=self.parent.name)
+        try:
+            async with asyncio.timeout(self.reply_timeout):
+                await send(message)
+        except Exception as exc:
+            log.warning(
+                "conversation %s: could not deliver the text-only note (%s)",
+                conversation_id,
+                describe_send_error(exc),
+            )
 
     async def _apologise(self, conversation_id: str, send: MessageSender) -> None:
         """Tell the user, once, that the turn stopped part-way (its state could not be saved)."""

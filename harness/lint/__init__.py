@@ -4,7 +4,7 @@ It reads this SDK's YAML configs and Copilot Studio agents (classic and newer VS
 workspaces, classic and newer exported solutions, ``botdefinition.json`` caches) into one neutral
 model and finds the design faults that cause duplicate messages and missed requests: missing
 outputs, history without a scoped input, a parent that does not check ``answered``, and the rest
-of rules HC001-HC017, plus HC100 for invalid files and HC101 for paths where nothing is recognised.
+of rules HC001-HC018, plus HC100 for invalid files and HC101 for paths where nothing is recognised.
 Each rule is one object (``Rule``) in one registry (``RULES``). Nothing in the configs is imported
 or executed.
 

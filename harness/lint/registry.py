@@ -19,6 +19,7 @@ from harness.lint.rules.contract import (
     NoOutputs,
     UndocumentedIO,
 )
+from harness.lint.rules.length import InstructionsTooLong
 from harness.lint.rules.repeat import ParentRepeatsAnswers
 from harness.lint.rules.structure import (
     ChildHasActions,
@@ -57,6 +58,7 @@ RULES: tuple[Rule, ...] = (
     ChildHasActions(),
     SilentAgentAddressesUser(),
     ParentRepeatsAnswers(),
+    InstructionsTooLong(),
     InvalidConfig(),
     NothingRecognised(),
 )

@@ -27,7 +27,10 @@ Failures, in order: each attempt has a deadline (``request.timeout``, else the m
 ``timeout``); HTTP 408/409/429/5xx, connection errors, timeouts and unparseable response bodies are
 retried with exponential backoff and jitter, waiting what ``retry-after-ms`` / ``Retry-After``
 ask; after the last retry (or at once for other statuses, such as 401) ``ModelRequestError`` says
-what failed, with ``status`` and ``attempts``. An answer that cannot be used (malformed JSON,
+what failed, with ``status`` and ``attempts``. Attempts in a row that got no answer
+(``breaker_timeouts``), or requests in a row that spent all their retries and ended on a 429/5xx
+answer (``breaker_errors``), open a circuit breaker: for ``breaker_cooldown`` seconds every
+request fails at once, and any answer closes it. An answer that cannot be used (malformed JSON,
 JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
 the bad answer goes back to the model with the reason, and a second bad answer raises
 ``ModelBehaviorError`` (the runtime turns it into a ``failed`` sub-agent result). A refusal is
@@ -235,6 +238,10 @@ class OpenAIModel(Model):
         """Attempts in a row that got no answer: timed out, or the server could not be reached."""
         self._unanswered = ""
         """Why the last of them got none."""
+        self._errors_in_row = 0
+        """Requests in a row that spent all their retries and ended on an HTTP 429 or 5xx."""
+        self._breaker_reason = ""
+        """Why the circuit breaker last opened."""
         self._open_until = 0.0
         self._clock = time.monotonic  # tests replace it
         self._api_key = api_key
@@ -429,8 +436,7 @@ class OpenAIModel(Model):
         async def one() -> ChatCompletion:
             if self._clock() < self._open_until:
                 raise AttemptFailed(
-                    f"the model did not answer the last {self._timeouts_in_row} attempts "
-                    f"({self._unanswered}); it is not called again for "
+                    f"{self._breaker_reason}; it is not called again for "
                     f"{self.settings.breaker_cooldown:g}s (the circuit breaker)",
                     retryable=False,
                 )
@@ -459,9 +465,14 @@ class OpenAIModel(Model):
                     spent.rejected = "response_format"
                 elif status in (400, 422, 500) and null_sent and "content" in text:
                     spent.rejected = "null_content"
+                reason = _status_reason(exc)
+                retryable = spent.rejected is None and is_retryable_status(status)
+                if retryable and _counts_as_error(status) and self._error_breaker_tripped():
+                    reason = self._still_failing(reason)
+                    retryable = False
                 raise AttemptFailed(
-                    _status_reason(exc),
-                    retryable=spent.rejected is None and is_retryable_status(status),
+                    reason,
+                    retryable=retryable,
                     status=status,
                     retry_after=retry_after_seconds(exc.response.headers),
                 ) from exc
@@ -483,6 +494,8 @@ class OpenAIModel(Model):
                 )
             count(self._usage(result))
             self._timeouts_in_row = 0
+            self._errors_in_row = 0
+            self._open_until = 0.0  # it answers: also an answer to a request sent before it opened
             return result
 
         def on_attempt(number: int) -> None:
@@ -502,13 +515,24 @@ class OpenAIModel(Model):
             hint = _HINTS.get(failure.status or 0)
             return f"{text} ({hint})" if hint else text
 
-        return await call_with_retries(
-            attempt,
-            policy=self.policy,
-            describe=describe,
-            on_attempt=on_attempt,
-            sleep=self._sleep,
-        )
+        try:
+            return await call_with_retries(
+                attempt,
+                policy=self.policy,
+                describe=describe,
+                on_attempt=on_attempt,
+                sleep=self._sleep,
+            )
+        except ModelRequestError as exc:
+            status = exc.status or 0
+            spent_retries = exc.attempts > self.policy.max_retries
+            counted = spent.rejected is None and _counts_as_error(status)
+            # A failed trial after the cooldown has already reopened the breaker.
+            if spent_retries and counted and not self._error_breaker_tripped():
+                failure = exc.__cause__
+                reason = failure.reason if isinstance(failure, AttemptFailed) else str(exc)
+                self._failed_request(reason, exc.attempts)
+            raise
 
     def _no_answer(self, reason: str) -> None:
         """Count an attempt that got no answer (it timed out, or the server could not be
@@ -517,14 +541,55 @@ class OpenAIModel(Model):
         self._unanswered = reason
         limit = self.settings.breaker_timeouts
         if limit and self._timeouts_in_row >= limit:
-            self._open_until = self._clock() + self.settings.breaker_cooldown
-            log.warning(
-                "the OpenAI model %r got no answer %d times in a row (%s); not called for %gs",
-                self.model,
-                self._timeouts_in_row,
-                reason,
-                self.settings.breaker_cooldown,
+            self._open_breaker(
+                f"the model did not answer the last {self._timeouts_in_row} attempts ({reason})",
+                f"got no answer {self._timeouts_in_row} times in a row ({reason})",
             )
+
+    def _failed_request(self, reason: str, attempts: int) -> None:
+        """Count a request that spent all its retries and ended on an HTTP 429 or 5xx answer;
+        enough in a row open the circuit breaker. Counted by request, not by attempt: concurrent
+        requests that each meet one 429 in a burst and then pass never open it."""
+        self._errors_in_row += 1
+        limit = self.settings.breaker_errors
+        if limit and self._errors_in_row >= limit:
+            if self._errors_in_row == 1:
+                said = f"its last request failed after {attempts} attempts"
+                logged = f"failed a request after {attempts} attempts ({reason})"
+            else:
+                said = f"its last {self._errors_in_row} requests failed after all their retries"
+                logged = f"failed {self._errors_in_row} requests in a row ({reason})"
+            self._open_breaker(f"the model answered with errors only: {said} ({reason})", logged)
+
+    def _error_breaker_tripped(self) -> bool:
+        """Whether the error breaker opened and no answer came since: after its cooldown the
+        first attempt is a trial, and an error ends its request at once."""
+        limit = self.settings.breaker_errors
+        return bool(limit) and self._errors_in_row >= limit
+
+    def _still_failing(self, reason: str) -> str:
+        """Reopen the breaker after a failed trial attempt (a request already in flight when it
+        opened does not extend it); the attempt's reason, saying so."""
+        if self._clock() >= self._open_until:
+            self._open_breaker(
+                f"the model answered with errors only: it still failed after the circuit "
+                f"breaker's cooldown ({reason})",
+                f"still failed after the cooldown ({reason})",
+            )
+        return (
+            f"{reason}; the model answered with errors only, so it is not called again for "
+            f"{self.settings.breaker_cooldown:g}s (the circuit breaker)"
+        )
+
+    def _open_breaker(self, reason: str, logged: str) -> None:
+        self._open_until = self._clock() + self.settings.breaker_cooldown
+        self._breaker_reason = reason
+        log.warning(
+            "the OpenAI model %r %s; not called for %gs",
+            self.model,
+            logged,
+            self.settings.breaker_cooldown,
+        )
 
     def _usage(self, completion: ChatCompletion) -> Usage:
         usage = completion.usage
@@ -638,3 +703,8 @@ class OpenAIModel(Model):
         if isinstance(output, _Unusable):
             return output
         return ModelResponse(output=output, model=model)
+
+
+def _counts_as_error(status: int) -> bool:
+    """An answer the error breaker counts: 429 (rate limit or quota) or a server error."""
+    return status == 429 or status >= 500

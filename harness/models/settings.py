@@ -62,8 +62,18 @@ class ModelSettings(BaseModel):
     about ``breaker_timeouts`` times ``timeout`` (2 minutes by default), not every request's
     retries (about 8 minutes); a server that is down costs two refused connections, not every
     request's retries and their waits. 0: off."""
+    breaker_errors: int = Field(default=2, ge=0)
+    """The same circuit breaker, for a model that answers but only with errors: after this many
+    requests in a row spent all their retries (``max_retries``) and ended on an HTTP 429 or 5xx
+    answer (a rejected ``response_format`` the model falls back from aside), it is not called for
+    ``breaker_cooldown`` seconds. A model that is down or out of quota then costs a turn two
+    requests' retries (a few seconds, or what ``Retry-After`` asks), not the plan's, each
+    sub-agent's and the reply's. Requests, not attempts, are counted: a burst of 429s that the
+    retries get past never opens it, and an answer to any request, also one sent before it
+    opened, closes it. 0: off."""
     breaker_cooldown: float = Field(default=30.0, gt=0)
-    """Seconds the breaker stays open; then one attempt is let through, and an answer closes it."""
+    """Seconds the breaker stays open; then one attempt is let through: an answer closes it, and
+    no answer or an HTTP 429 or 5xx opens it again at once (that request is not retried)."""
     max_concurrency: int | None = Field(default=None, gt=0)
     """At most this many requests in flight to this model at once (a one-slot local server wants
     1). Time spent waiting for a slot does not count against a sub-agent's timeout."""

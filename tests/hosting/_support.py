@@ -8,7 +8,7 @@ import gc
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -78,17 +78,18 @@ def activity(
 
 @contextmanager
 def serving(
-    tmp_path: Path, *options: str, config: Path = HELPDESK
+    tmp_path: Path, *options: str, config: Path = HELPDESK, command: Sequence[str] = HARNESS
 ) -> Iterator[tuple[subprocess.Popen[str], str, Path]]:
     """``harness serve CONFIG --port 0 OPTIONS`` as a process; yields it, its URL and its log file.
 
-    The process is killed afterwards if it is still running.
+    ``command`` runs ``harness`` (``HARNESS``, or a variant set up for one test). The process is
+    killed afterwards if it is still running.
     """
     log = tmp_path / "serve.log"
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     with log.open("w") as errors:
         process = subprocess.Popen(
-            [*HARNESS, "serve", str(config), "--port", "0", *options],
+            [*command, "serve", str(config), "--port", "0", *options],
             stdout=subprocess.PIPE,
             stderr=errors,
             text=True,

@@ -65,7 +65,21 @@ def _cases() -> list[tuple[str, bytes, str, int, str]]:
             json.dumps(dict(good, serviceUrl="file:///etc/passwd")).encode(),
             "application/json",
             400,
-            "serviceUrl",
+            "serviceUrl has the scheme 'file'",
+        ),
+        (
+            "serviceUrl ftp",
+            json.dumps(dict(good, serviceUrl="ftp://127.0.0.1:3990")).encode(),
+            "application/json",
+            400,
+            "serviceUrl has the scheme 'ftp'; replies can only go to an http or https URL",
+        ),
+        (
+            "serviceUrl without a scheme",
+            json.dumps(dict(good, serviceUrl="127.0.0.1:3990")).encode(),
+            "application/json",
+            400,
+            "serviceUrl '127.0.0.1:3990' does not start with http:// or https://",
         ),
         (
             "no channelId",

@@ -17,11 +17,13 @@ from ruamel.yaml import YAML
 
 import instructions
 from instructions import (
+    COPILOT_STUDIO_INSTRUCTIONS_LIMIT,
     OUTPUT_DESCRIPTIONS,
     AgentView,
     CopilotStudioSource,
     IOView,
     ParentView,
+    copilot_studio_lengths,
     output_description,
     render_copilot_studio,
     render_markdown,
@@ -470,6 +472,9 @@ def test_agent_view_rejects_unknown_mode_or_kind(field: str, value: str) -> None
 
 def test_public_api() -> None:
     assert set(instructions.__all__) == {
+        "COPILOT_STUDIO_INSTRUCTIONS_LIMIT",
+        "InstructionsLength",
+        "copilot_studio_lengths",
         "INPUT_DESCRIPTIONS",
         "OUTPUT_DESCRIPTIONS",
         "AgentView",
@@ -487,3 +492,44 @@ def test_public_api() -> None:
     }
     for name in instructions.__all__:
         assert hasattr(instructions, name)
+
+
+def _long(text: str, size: int) -> str:
+    return (text + " ") * (size // (len(text) + 1) + 1)
+
+
+def test_copilot_studio_lengths_measure_each_instructions_field() -> None:
+    lengths = {(x.role, x.agent): x for x in copilot_studio_lengths(HELPDESK)}
+    assert set(lengths) == {
+        ("parent", "helpdesk"),
+        ("child", "pto"),
+        ("connected", "payroll"),
+        ("connected", "it_ticket"),
+    }
+    documents = load_all(render_copilot_studio(HELPDESK))
+    assert lengths["parent", "helpdesk"].characters == len(documents[0]["instructions"])
+    assert lengths["child", "pto"].characters == len(documents[1]["settings"]["instructions"])
+    assert lengths["parent", "helpdesk"].own == len(HELPDESK.instructions)
+    assert not any(x.over_limit for x in lengths.values())
+    assert "WARNING" not in render_copilot_studio(HELPDESK)
+
+
+def test_instructions_over_the_copilot_studio_limit_are_flagged() -> None:
+    """Audit s58 finding 5: own instructions under 8,000 characters plus the generated block
+    went over Copilot Studio's editor limit with no word of it."""
+    own = _long("Follow the HR policy handbook closely.", 7_000).strip()
+    assert len(own) < COPILOT_STUDIO_INSTRUCTIONS_LIMIT
+    parent = replace(HELPDESK, instructions=own, subagents=(replace(PTO, instructions=own),))
+    lengths = copilot_studio_lengths(parent)
+    assert [(x.role, x.over_limit) for x in lengths] == [("parent", True), ("child", True)]
+    first = lengths[0]
+    assert first.own == len(own) and first.generated > 500
+    assert first.characters == first.own + first.generated > COPILOT_STUDIO_INSTRUCTIONS_LIMIT
+    warning = first.warning()
+    assert f"{first.characters:,} characters" in warning and "8,000" in warning
+    assert f"{COPILOT_STUDIO_INSTRUCTIONS_LIMIT - first.generated:,} characters or fewer" in warning
+    text = render_copilot_studio(parent)
+    assert text.count("# WARNING: these instructions are") == 2
+    load_all(text)  # the warning is a comment: the fragments still parse
+    alone = copilot_studio_lengths(parent, agent="pto")
+    assert [x.role for x in alone] == ["child"]

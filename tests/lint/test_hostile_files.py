@@ -45,7 +45,7 @@ def test_the_cli_prints_one_line_and_no_traceback(write: Writer) -> None:
     result = CliRunner().invoke(lint_command, [str(path)])
     assert result.exit_code == 1
     assert "Traceback" not in result.output
-    assert ":2:1: HC100 error invalid YAML: aliases expand" in result.output
+    assert ":2:1: HC100 error invalid YAML: the document expands" in result.output
 
 
 @pytest.mark.parametrize(

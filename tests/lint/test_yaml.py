@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from harness._yaml import MAX_DEPTH, LMap, LSeq, YamlSyntaxError, parse_yaml
+from harness._yaml import MAX_DEPTH, MAX_NODES, LMap, LSeq, YamlSyntaxError, parse_yaml, read_yaml
+from harness.exceptions import ConfigError
 from tests.lint.conftest import FIXTURES
 
 
@@ -158,6 +159,53 @@ def test_an_alias_bomb_is_refused_at_once() -> None:
         parse_yaml("\n".join(lines) + "\n")
     assert "alias bomb" in info.value.problem
     assert info.value.line is not None
+
+
+def test_a_large_file_without_aliases_is_not_called_an_alias_bomb(tmp_path: Path) -> None:
+    # Audit s58 finding 9: a big topic with no alias at all was refused as "an alias bomb?".
+    text = "triggers:\n" + "".join(f"  - phrase {i}\n" for i in range(MAX_NODES + 1))
+    with pytest.raises(YamlSyntaxError) as info:
+        parse_yaml(text)
+    assert "alias" not in info.value.problem
+    assert f"more than {MAX_NODES:,} values" in info.value.problem
+    path = tmp_path / "big.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_yaml(path)
+    assert "alias" not in str(caught.value)
+    assert f"more than {MAX_NODES:,} values" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "anchor",
+    ["base: &b {x: 1}\nuse: *b\n", "base: &b {x: 1}\nother:\n  <<: *b\n  y: 2\n"],
+    ids=["alias", "merge-key"],
+)
+def test_a_large_file_with_one_ordinary_alias_is_not_called_an_alias_bomb(
+    tmp_path: Path, anchor: str
+) -> None:
+    # Review of s58-fixmisc: a few values from one anchor in a large file made it "an alias bomb?".
+    text = anchor + "items:\n" + "".join(f"  - v{i}\n" for i in range(MAX_NODES + 500))
+    with pytest.raises(YamlSyntaxError) as info:
+        parse_yaml(text)
+    path = tmp_path / "big.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_yaml(path)
+    for message in (info.value.problem, str(caught.value)):
+        assert "alias bomb" not in message and "through aliases" not in message
+        assert f"holds more than {MAX_NODES:,} values" in message
+        assert "of them from aliases" in message
+
+
+def test_the_read_yaml_alias_bomb_message_names_aliases(tmp_path: Path) -> None:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]")
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="alias bomb"):
+        read_yaml(path)
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,10 @@ Run it by hand (from the repository root) for ``harness simulate ... --base-url`
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +34,9 @@ __all__ = [
     "tool_call",
 ]
 
-Responder = Callable[[dict[str, Any]], "dict[str, Any] | Fault"]
+Responder = Callable[[dict[str, Any]], "dict[str, Any] | Fault | Awaitable[dict[str, Any] | Fault]"]
+"""Returns the answer to a request body, or an awaitable of it (to hold an answer back until the
+test says)."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -220,7 +223,8 @@ class FakeOpenAI:
         caller = caller_of(body)
         answer: dict[str, Any] | Fault | None = self._take_fault(caller)
         if answer is None:
-            answer = self.responder(body)
+            given = self.responder(body)
+            answer = await given if inspect.isawaitable(given) else given
         if isinstance(answer, Fault):
             if answer.delay:
                 await asyncio.sleep(answer.delay)
