@@ -34,7 +34,7 @@ from harness.detect._analysis import (
     take_next,
     worker_processes,
 )
-from harness.detect._around import _Around, _resent, _same_words, _verbatim
+from harness.detect._around import _Around, _asks_several, _resent, _same_words, _verbatim
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -235,7 +235,10 @@ def compare_entry(
                     asked_first=users.of_turn(other.message.turn),
                 )
             )
-            and not confirms_new_request(other.text, entry.text, found)
+            and not (
+                _new_request_between(other, entry, users)
+                and confirms_new_request(other.text, entry.text, found)
+            )
             and not swapped_words(other.message.text, entry.message.text)
             and not new_state(other.text, entry.text, replied=around.replied)
             and not moves_on(found)
@@ -251,6 +254,23 @@ def compare_entry(
             close.append(Pair(other, entry, scope, found))
     pairs.reverse()
     return pairs
+
+
+def _new_request_between(earlier: Entry, later: Entry, users: _Users) -> bool:
+    """Whether ``later`` may confirm a new request the user made after ``earlier``
+    (:func:`~harness.detect.choices.confirms_new_request` is asked only then): a user message
+    stands between the two; or, within one turn, the turn's user message asks two things or more
+    (the first answered by ``earlier``, the second confirmed by ``later``), or ``later`` states a
+    status ``earlier`` does not (news about the request, left to that rule as before). A message
+    of the same turn after a single request, with no new status, confirms no new request: it
+    relays or restates the answer."""
+    turn = later.message.turn
+    if earlier.message.turn != turn:
+        return True
+    if any(k.startswith("state:") for k in later.text.facts - earlier.text.facts):
+        return True
+    user = users.of_turn(turn)
+    return user is not None and _asks_several(user.text)
 
 
 def _default_model(vectors: Mapping[int, Sequence[float]] | None) -> PairScorer:

@@ -39,7 +39,8 @@ def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 86, r
-    assert r["tp"] >= 64, r["tp"]
+    # A relay of the answer to a single request is no new request (s58-recall): 64 -> 68.
+    assert r["tp"] >= 68, r["tp"]
     # The narrowed news and accepted-option rules (s57-update): 4 -> 2, hard negatives 3 -> 1.
     assert r["fp"] <= 2, r["fp"]
     assert r["hardneg_fp"] <= 1, r["hardneg_fp"]
@@ -48,7 +49,7 @@ def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
 def test_semantic_detector_holds_its_development_figures(tmp_path: Path) -> None:
     pytest.importorskip("wordllama")
     r = _measure(tmp_path, "--semantic")
-    assert r["tp"] >= 65, r["tp"]
+    assert r["tp"] >= 70, r["tp"]  # 65 -> 70 (s58-recall)
     assert r["fp"] <= 8, r["fp"]  # 10 -> 8, hard negatives 6 -> 4 (s57-update)
     assert r["hardneg_fp"] <= 4, r["hardneg_fp"]
 
