@@ -62,7 +62,10 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # The narrowed news and accepted-option rules (s57-update; the lead's look 2026-12-05 04:38
     # UTC, the idea's second on this set, aggregates only): 10 -> 8 false positives, 9 -> 7 hard
     # negatives, the same 59 found.
-    assert measured.found >= 59, measured
+    # A relay of a single request's answer is no "fact reused for a new request" (s58-recall; the
+    # lead's look 2026-12-05 08:10 UTC, the idea's first on this set, aggregates only): 59 -> 61
+    # found, the same 8 false positives and 7 hard negatives.
+    assert measured.found >= 61, measured
     assert measured.reported - measured.found <= 8, measured
     assert measured.hard_negatives <= 7, measured
 
@@ -75,6 +78,7 @@ def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # Ninth session's refit: 62 -> 64 found, 12 -> 14 false positives, 10 -> 12 hard negatives.
     # Tenth session's refit: 64 -> 63 found, 14 -> 12 false positives, 12 -> 10 hard negatives.
     # s57-update (same look): 12 -> 10 false positives, 10 -> 8 hard negatives, 64 found.
-    assert measured.found >= 63, measured
+    # s58-recall (same look as above): 64 -> 66 found, the same 10 and 8.
+    assert measured.found >= 66, measured
     assert measured.reported - measured.found <= 10, measured
     assert measured.hard_negatives <= 8, measured

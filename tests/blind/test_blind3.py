@@ -52,7 +52,9 @@ def test_the_corpus_is_what_its_builder_writes_and_its_labels_are_consistent() -
 def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured = _measure(tmp_path, semantic=False)
     assert measured.labelled == 129
-    assert measured.found >= 76, measured
+    # s58-recall (a relay is no "fact reused for a new request"; the lead's look 2026-12-05 08:10
+    # UTC, aggregates only): 76 -> 78 found, the same 8 false positives and 6 hard negatives.
+    assert measured.found >= 78, measured
     assert measured.reported - measured.found <= 8, measured
     assert measured.hard_negatives <= 6, measured
 
@@ -62,6 +64,6 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
 )
 def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured = _measure(tmp_path, semantic=True)
-    assert measured.found >= 69, measured
+    assert measured.found >= 71, measured  # s58-recall, same look: 69 -> 71
     assert measured.reported - measured.found <= 8, measured
     assert measured.hard_negatives <= 5, measured
