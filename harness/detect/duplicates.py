@@ -419,11 +419,17 @@ def conversation_pairs(
     with beside(meanwhile, fork=jobs > 1, then=ends.helped if ends else None) as aside:
         if ends is not None and aside is not None:
             ends.helper = aside.collect
-        if jobs > 1:  # beside the checks' worker, before the comparison's processes fork
-            _made_before_forking(pair_model if pair_model is not None else _default_model(vectors))
         run = _Run(
             steps=steps(
-                transcript, jobs - 1 if aside else jobs, ends=ends if aside else None, then=then
+                transcript,
+                jobs - 1 if aside else jobs,
+                ends=ends if aside else None,
+                then=then,
+                # before the comparison's processes fork; while the checks' worker ends its
+                # last share of the analysis, when it took any
+                before_waiting=(lambda: _made_before_forking(pair_model, vectors))
+                if jobs > 1
+                else None,
             ),
             limits=thresholds(config),
             closers=frozenset(normalise(p) for p in config.boilerplate),
@@ -521,12 +527,16 @@ class _Progress:
 # --- worker processes -------------------------------------------------------------------------
 
 
-def _made_before_forking(model: PairScorer) -> None:
+def _made_before_forking(
+    pair_model: PairScorer | None, vectors: Mapping[int, Sequence[float]] | None
+) -> None:
     """What each of the comparison's processes would make for itself on first use, made once in
     this process before they fork, so that they inherit it: ``model``'s screen and its bound over
     each of the comparison's feature bounds (compiled Python code: about 0.07 s in each process),
-    and the request reader that :func:`._around._asks_several` loads (about 0.03 s). Made while
-    the checks' worker runs beside this process's analysis, off the comparison's path."""
+    and the request reader that :func:`._around._asks_several` loads (about 0.03 s). Made after
+    this process's analysis, while the checks' worker ends its last share of it. The model is
+    :func:`compare_entry`'s: ``pair_model``, else the default for ``vectors``."""
+    model = pair_model if pair_model is not None else _default_model(vectors)
     screen(model)
     if model.trees:
         for widened in (*PAIR_BOUNDS, WORDING_FREE):
