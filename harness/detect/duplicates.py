@@ -531,11 +531,12 @@ def _made_before_forking(
     pair_model: PairScorer | None, vectors: Mapping[int, Sequence[float]] | None
 ) -> None:
     """What each of the comparison's processes would make for itself on first use, made once in
-    this process before they fork, so that they inherit it: ``model``'s screen and its bound over
-    each of the comparison's feature bounds (compiled Python code: about 0.07 s in each process),
-    and the request reader that :func:`._around._asks_several` loads (about 0.03 s). Made after
-    this process's analysis, while the checks' worker ends its last share of it. The model is
-    :func:`compare_entry`'s: ``pair_model``, else the default for ``vectors``."""
+    this process before they fork, so that they inherit it: the pair scorer's screen and its
+    bound over each of the comparison's feature bounds (compiled Python code: about 0.08 s in
+    each process), and the request reader that :func:`._around._asks_several` loads (about
+    0.01 s). The scorer is :func:`compare_entry`'s: ``pair_model``, else the default for
+    ``vectors``. Made after this process's analysis, while the checks' worker ends its last
+    share of it."""
     model = pair_model if pair_model is not None else _default_model(vectors)
     screen(model)
     if model.trees:
