@@ -35,6 +35,7 @@ def steps(
     *,
     ends: Ends | None = None,
     then: Callable[[Analysis], object] | None = None,
+    before_waiting: Callable[[], object] | None = None,
 ) -> list[Entry | _User]:
     """The conversation's messages analysed, in order: a bot message with text as an
     :class:`Entry`, a user's as a :class:`_User` (with the requests its turn's plan routed).
@@ -43,7 +44,10 @@ def steps(
 
     ``then``, when given, is called on each bot message's analysis that this process makes
     (with claims), in its shares only, where its result is cached for the comparison (see
-    :func:`_analysed`); with one process it is not called."""
+    :func:`_analysed`); with one process it is not called. ``before_waiting``, when given, is
+    called once after this process's own analyses: with ``ends``, after its shares have become
+    entries and before it waits for the helper's last ones (work that needs none of them, done
+    while the helper ends its last share instead of after)."""
     plans = {
         planned.turn: frozenset(request_key(p.request) for p in planned.plan)
         for planned in transcript.turns
@@ -52,16 +56,41 @@ def steps(
     if jobs > 1:
         analysed = analysed_in_processes(messages, jobs, then=then)
     elif ends is not None:
-        analysed = ends.analysed(then=then)
+        # This process's shares are the first messages: they become entries while the helper
+        # ends its last share, and the helper's (the last messages) when they come.
+        own = ends.own(then=then)
+        out = _joined(messages, 0, own, plans)
+        if before_waiting is not None:
+            before_waiting()
+        rest = ends.rest()
+        if len(own) + len(rest) != len(messages):
+            raise RuntimeError("the shares analysed do not cover the messages")
+        return out + _joined(messages, len(own), rest, plans)
     else:
         analysed = _analysed(messages, 0, len(messages))
+    if before_waiting is not None:
+        before_waiting()
+    if len(analysed) != len(messages):
+        raise RuntimeError("the shares analysed do not cover the messages")
+    return _joined(messages, 0, analysed, plans)
+
+
+def _joined(
+    messages: Sequence[Message],
+    start: int,
+    analysed: Sequence[Analysis | _User | None],
+    plans: dict[int, frozenset[str]],
+) -> list[Entry | _User]:
+    """The steps of ``messages[start:]``'s first ``len(analysed)`` messages, from their analyses:
+    a user's :class:`_User` with its turn's plan, a bot message with text as an :class:`Entry`
+    (at its position in ``messages``)."""
     out: list[Entry | _User] = []
-    for position, (message, done) in enumerate(zip(messages, analysed, strict=True)):
+    for position, done in enumerate(analysed, start):
         if isinstance(done, _User):
-            done.plan = plans.get(message.turn, frozenset())
+            done.plan = plans.get(messages[position].turn, frozenset())
             out.append(done)
         elif done is not None:
-            out.append(_entry(position, message, done))
+            out.append(_entry(position, messages[position], done))
     return out
 
 
@@ -240,6 +269,8 @@ class Ends:
     ``multiprocessing.Array`` the processes share, with its lock)."""
     helper: Callable[[], dict[int, list[Analysis | _User | None]]] | None = None
     """Waits for the helper's analyses (by share); set by the parent before :meth:`analysed`."""
+    mine: int = 0
+    """The shares this process took (:meth:`own`): the first ``mine``."""
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> Ends:
@@ -277,19 +308,35 @@ class Ends:
     ) -> list[Analysis | _User | None]:
         """In this process: the first shares not taken yet analysed until none is left, then the
         helper's, when it took any (waiting for its last: :attr:`helper`). ``then``: see
-        :func:`_analysed` (this process's shares only)."""
-        done: dict[int, list[Analysis | _User | None]] = {}
+        :func:`_analysed` (this process's shares only). :meth:`own`, then :meth:`rest`."""
+        own = self.own(then=then)
+        return own + self.rest()
+
+    def own(
+        self, *, then: Callable[[Analysis], object] | None = None
+    ) -> list[Analysis | _User | None]:
+        """In this process: the first shares not taken yet analysed until none is left, in
+        order: the first messages, up to the first the helper analyses (it takes the shares from
+        the last). ``then``: see :func:`_analysed` (this process's shares only)."""
+        done: list[Analysis | _User | None] = []
         try:
             while (k := self._take(last=False)) is not None:
-                done[k] = _analysed(self.messages, *self.bounds[k], then)
+                done += _analysed(self.messages, *self.bounds[k], then)
+                self.mine = k + 1  # taken in order from the first: shares 0 to k
         finally:
             with self.taken.get_lock():  # every share taken (on an error too)
                 self.taken[0] = self.taken[1]
-        if len(done) < len(self.bounds):
-            if self.helper is None:
-                raise RuntimeError("shares were taken by a helper that sends none back")
-            done.update(self.helper())
-        return [analysis for k in range(len(self.bounds)) for analysis in done[k]]
+        return done
+
+    def rest(self) -> list[Analysis | _User | None]:
+        """After :meth:`own`: the helper's analyses of the shares after this process's, in order
+        (waiting for its last: :attr:`helper`); none when this process took every share."""
+        if self.mine == len(self.bounds):
+            return []
+        if self.helper is None:
+            raise RuntimeError("shares were taken by a helper that sends none back")
+        helped = self.helper()
+        return [a for k in range(self.mine, len(self.bounds)) for a in helped[k]]
 
 
 JOBS: ContextVar[int] = ContextVar("harness_detect_jobs", default=1)

@@ -24,7 +24,7 @@ from harness.detect._features import (
 )
 from harness.text import Analysis
 
-__all__ = ["feature_bounds", "first_bounds", "user_bounds"]
+__all__ = ["PAIR_BOUNDS", "feature_bounds", "first_bounds", "user_bounds"]
 
 _FOUND_FEATURES = (
     "rule_near",
@@ -132,3 +132,6 @@ _SECOND: dict[Bounds, Bounds] = {
 }
 """The second stage's bounds of each first stage's, keyed by value (a copy of a first stage's
 bounds, one sent to a worker process, finds its second stage too)."""
+PAIR_BOUNDS: tuple[Bounds, ...] = (*_SECOND, *_SECOND.values())
+"""Every bound :func:`first_bounds` and :func:`user_bounds` return (module constants: a
+:class:`~harness.detect.scorer.PairScorer` compiles its bound over each once, by identity)."""

@@ -15,6 +15,7 @@ reply: :func:`._around._resent`). A message sent three times is one finding that
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
@@ -47,6 +48,7 @@ from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._features import _SIDES, _SIDES_SIZE
 from harness.detect._meanwhile import Meanwhile, beside
+from harness.detect._pair_bounds import PAIR_BOUNDS
 from harness.detect._recaps import _recap, moves_on
 from harness.detect._screen import (
     _SKETCHES,
@@ -439,7 +441,15 @@ def conversation_pairs(
             ends.helper = aside.collect
         run = _Run(
             steps=steps(
-                transcript, jobs - 1 if aside else jobs, ends=ends if aside else None, then=then
+                transcript,
+                jobs - 1 if aside else jobs,
+                ends=ends if aside else None,
+                then=then,
+                # before the comparison's processes fork; while the checks' worker ends its
+                # last share of the analysis, when it took any
+                before_waiting=(lambda: _made_before_forking(pair_model, vectors))
+                if jobs > 1
+                else None,
             ),
             limits=thresholds(config),
             closers=frozenset(normalise(p) for p in config.boilerplate),
@@ -535,6 +545,25 @@ class _Progress:
 
 
 # --- worker processes -------------------------------------------------------------------------
+
+
+def _made_before_forking(
+    pair_model: PairScorer | None, vectors: Mapping[int, Sequence[float]] | None
+) -> None:
+    """What each of the comparison's processes would make for itself on first use, made once in
+    this process before they fork, so that they inherit it: the pair scorer's screen and its
+    bound over each of the comparison's feature bounds (compiled Python code: about 0.08 s in
+    each process), and the request reader that :func:`._around._asks_several` loads (about
+    0.01 s). The scorer is :func:`compare_entry`'s: ``pair_model``, else the default for
+    ``vectors``. Made after this process's analysis, while the checks' worker ends its last
+    share of it."""
+    model = pair_model if pair_model is not None else _default_model(vectors)
+    screen(model)
+    if model.trees:
+        for widened in (*PAIR_BOUNDS, WORDING_FREE):
+            model.bound(widened)
+    importlib.import_module("harness.detect.requests")
+
 
 PARALLEL_MESSAGES = 2_000
 """Bot messages a conversation needs before its analysis and comparisons are spread over

@@ -164,11 +164,16 @@ class PairScorer:
             else:
                 total += max(c * (x - m) / s, c * (cap - m) / s)
         if self.trees:
-            known = self._bounds.get(id(widened))
-            if known is None or known[0] is not widened:
-                known = self._bounds[id(widened)] = (widened, compile_bound(self.trees, widened))
-            total += known[1](features)
+            total += self.bound(widened)(features)
         return math.isnan(total) or total >= odds - _MARGIN
+
+    def bound(self, widened: Bounds) -> Callable[[Sequence[float]], float]:
+        """The forest's upper bound over features within ``widened`` (:func:`compile_bound`),
+        compiled on first use and kept (by identity: the bounds in use are module constants)."""
+        known = self._bounds.get(id(widened))
+        if known is None or known[0] is not widened:
+            known = self._bounds[id(widened)] = (widened, compile_bound(self.trees, widened))
+        return known[1]
 
     def duplicate(self, features: Sequence[float]) -> bool:
         """Whether the probability reaches the model's threshold."""
