@@ -9,6 +9,7 @@ failing when it has an error-level finding.
 from __future__ import annotations
 
 import io
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -17,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from harness._github import annotation
-from harness.detect._json_text import indented
 from harness.detect.findings import Finding
 from harness.detect.report_parts import (
     KIND_ORDER,
@@ -153,7 +153,7 @@ def render_json(
         document["unread"] = [
             {"file": e.file, "line": e.line, "field": e.field, "error": str(e)} for e in unread
         ]
-    return indented(document) + "\n"
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 # --- JUnit ------------------------------------------------------------------------------------
