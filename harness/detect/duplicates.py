@@ -238,8 +238,8 @@ def compare_entry(
                 )
             )
             and not (
-                _new_request_between(other, entry, users)
-                and confirms_new_request(other.text, entry.text, found)
+                confirms_new_request(other.text, entry.text, found)
+                and _new_request_between(other, entry, users)
             )
             and not swapped_words(other.message.text, entry.message.text)
             and not new_state(other.text, entry.text, replied=around.replied)
@@ -261,13 +261,14 @@ def compare_entry(
 def _new_request_between(earlier: Entry, later: Entry, users: _Users) -> bool:
     """Whether ``later`` may confirm a new request the user made after ``earlier``
     (:func:`~harness.detect.choices.confirms_new_request` is asked only then): a user message
-    stands between the two; or, within one turn, the turn's user message asks two things or more
-    (the first answered by ``earlier``, the second confirmed by ``later``), or ``later`` states a
-    status ``earlier`` does not (news about the request, left to that rule as before). A message
-    of the same turn after a single request, with no new status, confirms no new request: it
-    relays or restates the answer."""
+    stands between the two; or, within one turn, ``later`` asks a question (a confirmation asks:
+    a fact looked up for the request, then "To confirm: ... at <that address>?"), the turn's user
+    message asks two things or more (the first answered by ``earlier``, the second confirmed by
+    ``later``), or ``later`` states a status ``earlier`` does not (news about the request, left to
+    that rule as before). A statement of the same turn after a single request, with no new
+    status, confirms no new request: it relays or restates the answer."""
     turn = later.message.turn
-    if earlier.message.turn != turn:
+    if earlier.message.turn != turn or "?" in later.message.text:
         return True
     if any(k.startswith("state:") for k in later.text.facts - earlier.text.facts):
         return True

@@ -1,9 +1,10 @@
 """A relay of the turn's answer is no confirmation of a new request (new text).
 
 "A fact reused for a new request" (:func:`harness.detect.choices.confirms_new_request`) needs a
-request the user made after the fact was given: a user message in between, or a second request
-in the one user message of the turn. A parent's relay of a sub-agent's answer to a single request,
-which the act tagger may read as a confirmation request, restates that answer.
+request the user made after the fact was given: a user message in between, a second request in
+the one user message of the turn, or a later message that asks (a confirmation). A parent's
+relay of a sub-agent's answer to a single request, which the act tagger may read as a
+confirmation request, states that answer again.
 """
 
 from __future__ import annotations
@@ -51,3 +52,14 @@ def test_a_fact_reused_in_a_later_turn_is_still_no_duplicate() -> None:
         ),
     )
     assert ("m2", "m4") not in pairs(found)
+
+
+def test_a_fact_looked_up_for_one_request_then_a_confirmation_question_is_no_duplicate() -> None:
+    # A sub-agent looks up a fact for the only request; the parent asks to confirm the booking
+    # that uses it. A confirmation asks; a relay states.
+    found = duplicates(
+        ("user", "book me a ride to the vet clinic for 8 tomorrow"),
+        ("places", "The vet clinic is at **14 Harbour Road, Cobh P24**."),
+        ("assistant", "To confirm: a ride for 1 to 14 Harbour Road, Cobh P24 at 08:00 tomorrow?"),
+    )
+    assert ("m2", "m3") not in pairs(found)
