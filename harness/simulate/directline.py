@@ -11,10 +11,17 @@ Direct Line. ``DirectLineTarget`` speaks its client protocol:
 4. The token is refreshed (``POST /tokens/refresh``) once half its lifetime has passed; a dropped
    socket is reconnected once (``GET /conversations/{id}?watermark=W``) before it is an error.
 
-The user's own echoes and ``typing`` activities are dropped. A turn is over when replies to it have
-been quiet for ``quiet_period`` seconds, or on ``endOfConversation``. A bot that sends nothing within
-``reply_timeout`` is an error. Every failure is a :class:`~harness.simulate.targets.ConversationError`
-carrying the messages received so far, which the scenario runner reports as a failed scenario.
+The user's own echoes and ``typing`` activities are dropped, and so is an activity whose id arrived
+already (Direct Line delivers again from the watermark after a reconnect). A turn is over when
+replies to it have been quiet for ``quiet_period`` seconds (a ``typing`` activity restarts the
+wait: the bot is still working), or on ``endOfConversation``. A reply to an earlier turn
+(``replyToId``) that arrives during a later one is kept at the end of the turn it answers, and
+logged as late. A bot that sends nothing within ``reply_timeout`` is an error. Every failure is a
+:class:`~harness.simulate.targets.ConversationError` carrying the messages received so far, which
+the scenario runner reports as a failed scenario.
+
+A token serves one conversation: with a secret, each conversation gets a new token; with a token
+only, a second conversation is refused (it would continue the first one's).
 
 ``DirectLineTarget.conversation()`` holds one conversation a turn at a time (``harness chat
 --directline``); ``run_conversation`` is that, for a list of turns. Each user activity asks for the
@@ -30,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import time
 from abc import ABC, abstractmethod
@@ -49,7 +57,9 @@ from harness.detect.activities import (
 )
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate.targets import ConversationError, Target
+from harness.simulate.targets import ConversationError, Target, place_in_turn
+
+_log = logging.getLogger(__name__)
 
 try:
     import aiohttp
@@ -80,6 +90,8 @@ class _Session:
     reconnects: int = 0
     reply_ids: set[str] = field(default_factory=set)
     """The bot's reply ids seen in this conversation (a repeat is dropped)."""
+    activity_ids: set[str] = field(default_factory=set)
+    """The Direct Line ids of the activities received (one delivered again is dropped)."""
 
 
 class DirectLineTarget(Target):
@@ -90,8 +102,9 @@ class DirectLineTarget(Target):
             (``https://directline.botframework.com/v3/directline``, a regional one, or a local
             server such as ``http://127.0.0.1:3000/directline``).
         secret: the channel's Direct Line secret; exchanged for a token per conversation.
-        token: a Direct Line token made elsewhere (instead of the secret). Without either, the
-            conversation is started without credentials (local servers).
+        token: a Direct Line token made elsewhere (instead of the secret). A token serves one
+            conversation, so this target then holds only one: a second is refused. Without
+            either, conversations are started without credentials (local servers).
         transport: ``websocket`` (the ``streamUrl``) or ``polling``. A service that gives no
             ``streamUrl`` (such as ``offline-directline``) is polled either way.
         quiet_period: seconds without a new reply that end a turn.
@@ -145,6 +158,9 @@ class DirectLineTarget(Target):
         self._http: aiohttp.ClientSession | None = None
         self.repeats_dropped = 0
         """Replies dropped because their ``channelData.replyId`` had arrived already."""
+        self.replays_dropped = 0
+        """Activities dropped because Direct Line delivered their id again (a reconnect)."""
+        self._token_used = False
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -169,6 +185,18 @@ class DirectLineTarget(Target):
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
     ) -> dict[str, Any]:
+        return (await self._exchange(method, path, auth=auth, body=body, params=params))[1]
+
+    async def _exchange(
+        self,
+        method: str,
+        path: str,
+        *,
+        auth: str | None,
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """The HTTP status and the JSON object of an answer (an error status raises)."""
         url = self.base_url + path
         headers = {"Authorization": f"Bearer {auth}"} if auth else {}
         try:
@@ -186,12 +214,12 @@ class DirectLineTarget(Target):
         if status >= 400:
             raise RunError(_describe(status, text, f"{method} {path}"))
         if not text.strip():
-            return {}
+            return status, {}
         try:
             parsed = json.loads(text)
         except ValueError as exc:
             raise RunError(f"Direct Line answered {method} {path} with malformed JSON") from exc
-        return parsed if isinstance(parsed, dict) else {}
+        return status, parsed if isinstance(parsed, dict) else {}
 
     # --- conversations and tokens --------------------------------------------------------------
 
@@ -205,6 +233,8 @@ class DirectLineTarget(Target):
     async def _open(self) -> _Session:
         """Start a conversation (with a token made from the secret, when there is one)."""
         token = self.token
+        if token and self._token_used:
+            raise RunError(_one_conversation("this one started a conversation already"))
         if self.secret:
             made = await self._request(
                 "POST",
@@ -215,10 +245,19 @@ class DirectLineTarget(Target):
             token = made.get("token") if isinstance(made.get("token"), str) else None
             if token is None:
                 raise RunError("Direct Line answered POST /tokens/generate without a token")
-        data = await self._request("POST", "/conversations", auth=token)
+        status, data = await self._exchange("POST", "/conversations", auth=token)
         conversation_id = data.get("conversationId")
         if not isinstance(conversation_id, str) or not conversation_id:
             raise RunError("Direct Line answered POST /conversations without a conversationId")
+        if self.token:
+            self._token_used = True
+            if status == 200:  # Direct Line's "the token's conversation exists already"
+                raise RunError(
+                    _one_conversation(
+                        f"this one's conversation ({conversation_id}) was started already "
+                        "(HTTP 200 on POST /conversations)"
+                    )
+                )
         if isinstance(data.get("token"), str):
             token = data["token"]
         refresh_at, expires_at = self._lifetime(data)
@@ -335,7 +374,9 @@ class DirectLineTarget(Target):
                 await talk.send(text)
         return talk.transcript
 
-    async def _turn(self, talk: DirectLineConversation, number: int, text: str) -> None:
+    async def _turn(self, talk: DirectLineConversation, number: int, text: str) -> list[Message]:
+        """Post turn ``number``'s message and collect replies until the turn is quiet; return
+        the messages received meanwhile, in arrival order (late replies to earlier turns too)."""
         session, receiver, transcript = talk.session, talk.receiver, talk.transcript
         turn_of, used, attribution = talk.turn_of, talk.used, talk.attribution
         loop = asyncio.get_running_loop()
@@ -345,6 +386,7 @@ class DirectLineTarget(Target):
             turn_of[posted] = number
         started = last_reply = loop.time()
         replied = False
+        received: list[Message] = []
         while True:
             if replied:
                 wait = self.quiet_period - (loop.time() - last_reply)
@@ -359,8 +401,18 @@ class DirectLineTarget(Target):
             for activity in batch:
                 if _is_from_user(activity, self.user_id):
                     continue  # the user's own echo
+                known = activity.get("id")
+                if isinstance(known, str) and known:
+                    if known in session.activity_ids:
+                        self.replays_dropped += 1  # delivered again after a reconnect
+                        continue
+                    session.activity_ids.add(known)
                 kind = activity.get("type")
+                reply_to = activity.get("replyToId")
+                turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
                 if kind == "typing":
+                    if replied and turn == number:
+                        last_reply = loop.time()  # still working on this turn: wait on
                     continue
                 attribution.observe(activity)
                 repeat = reply_id(activity)
@@ -369,8 +421,6 @@ class DirectLineTarget(Target):
                     continue
                 if repeat is not None:
                     session.reply_ids.add(repeat)
-                reply_to = activity.get("replyToId")
-                turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
                 if turn == number:
                     replied, last_reply = True, loop.time()
                     ended = ended or kind == "endOfConversation"
@@ -381,7 +431,17 @@ class DirectLineTarget(Target):
                     sender=attribution.sender,
                 )
                 if message is not None:
-                    transcript.append(message)
+                    received.append(message)
+                    if place_in_turn(transcript, message):
+                        talk.late.append(message)
+                        _log.warning(
+                            "%s: a reply to turn %d arrived during turn %d (after the quiet "
+                            "period); it is kept at the end of turn %d",
+                            transcript.conversation,
+                            turn,
+                            number,
+                            turn,
+                        )
                 record = plan_record(activity, turn)
                 if record is not None:
                     transcript.turns.append(record)
@@ -389,6 +449,7 @@ class DirectLineTarget(Target):
                 break
         if not replied:
             raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+        return received
 
 
 class DirectLineConversation:
@@ -409,6 +470,9 @@ class DirectLineConversation:
         self.turn_of: dict[str, int] = {}
         self.used: set[str] = set()
         self.attribution = TraceAttribution()
+        self.late: list[Message] = []
+        """Replies to an earlier turn that arrived during a later one; each is in the
+        transcript at the end of the turn it answers."""
 
     @property
     def id(self) -> str:
@@ -416,17 +480,18 @@ class DirectLineConversation:
         return self.session.conversation_id
 
     async def send(self, text: str) -> list[Message]:
-        """Send one user message; return the bot's messages for it once the turn is quiet.
+        """Send one user message; once the turn is quiet, return the bot's messages that
+        arrived meanwhile, in arrival order. A late reply to an earlier turn is among them, with
+        that turn's number (``message.turn``); the transcript keeps it in that turn.
 
         Raises:
             ConversationError: Direct Line or the bot failed (the transcript is kept).
         """
         number = self.transcript.turn_count + 1
         self.transcript.append(user_message(self.transcript.conversation, number, text))
-        start = len(self.transcript)
         try:
             async with asyncio.timeout(self.target.turn_timeout):
-                await self.target._turn(self, number, text)
+                return await self.target._turn(self, number, text)
         except TimeoutError as exc:
             raise ConversationError(
                 f"turn {number} did not finish within {self.target.turn_timeout:g}s",
@@ -437,7 +502,13 @@ class DirectLineConversation:
             raise ConversationError(
                 f"turn {number}: {exc}", transcript=self.transcript, turn=number
             ) from exc
-        return self.transcript.messages[start:]
+
+
+def _one_conversation(why: str) -> str:
+    return (
+        f"a Direct Line token serves one conversation, and {why}; give the channel's secret "
+        "instead, so that each conversation gets a token of its own"
+    )
 
 
 def _describe(status: int, body: str, what: str) -> str:

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from harness.detect.transcript import Transcript
+from harness.detect.transcript import Message, Transcript
 from harness.exceptions import RunError
 from subagents import Usage
 
@@ -38,6 +38,24 @@ class ConversationError(RunError):
         super().__init__(message)
         self.transcript = transcript
         self.turn = turn
+
+
+def place_in_turn(transcript: Transcript, message: Message) -> bool:
+    """Add ``message`` to ``transcript`` at the end of its own turn; return True when it went
+    before a later turn's messages (a late reply).
+
+    A bot may answer an earlier turn (its ``replyToId``) after the next user message was sent.
+    The reply is kept in the turn it answers, after that turn's other messages, so the
+    transcript stays in turn order (as ``harness detect`` reads files) and the missed-request
+    check sees the answer where it belongs; its ``timestamp``, when known, still says when it
+    was sent.
+    """
+    messages = transcript.messages
+    index = len(messages)
+    while index and messages[index - 1].turn > message.turn:
+        index -= 1
+    messages.insert(index, message)
+    return index < len(messages) - 1
 
 
 class Target(ABC):

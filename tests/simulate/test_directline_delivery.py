@@ -1,0 +1,283 @@
+"""How a deployed bot's replies are put in the transcript when they do not arrive neatly: a late
+reply to an earlier turn, an activity Direct Line delivers again, a bot still typing, a token
+that serves one conversation, and a Copilot Studio URL that cannot be reached."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from harness.detect import detect
+from harness.detect.transcript import Message, Transcript
+from harness.simulate.copilot_studio import CopilotStudioTarget
+from harness.simulate.directline import DirectLineTarget
+from harness.simulate.runner import run_scenarios
+from harness.simulate.scenarios import load_scenarios
+from harness.simulate.targets import ConversationError
+from tests.simulate._directline_fake import FakeDirectLine
+
+FAST = {"quiet_period": 0.15, "reply_timeout": 5.0, "turn_timeout": 30.0, "poll_interval": 0.05}
+TRANSPORTS = pytest.mark.parametrize("transport", ["websocket", "polling"])
+LATE = "Second part: your next payday is Friday, December 4."
+
+
+def _bot(text: str) -> dict[str, Any]:
+    return {"type": "message", "text": text, "from": {"id": "bot", "name": "helpdesk"}}
+
+
+def _late_to_turn_one() -> Any:
+    """A bot that answers each message at once and, with its answer to the second one, sends
+    a second part of its answer to the first (``replyToId`` names the first message)."""
+    asked: list[str] = []
+
+    async def reply(activity: dict[str, Any]) -> list[dict[str, Any]]:
+        asked.append(activity["id"])
+        answer = _bot(f"First: got '{activity['text']}'. Your next payday is Friday, December 4.")
+        if len(asked) == 2:
+            return [answer, {**_bot(LATE), "replyToId": asked[0]}]
+        return [answer]
+
+    return reply
+
+
+def _shape(transcript: Transcript) -> list[tuple[int, str, str]]:
+    return [(m.turn, m.role, m.text) for m in transcript]
+
+
+@TRANSPORTS
+async def test_a_late_reply_is_kept_at_the_end_of_the_turn_it_answers(transport: str) -> None:
+    fake = FakeDirectLine(_late_to_turn_one())
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, transport=transport, **FAST) as target,  # type: ignore[arg-type]
+        target.conversation("late") as talk,
+    ):
+        await talk.send("PTO and payday?")
+        second = await talk.send("and my W-2?")
+        await talk.send("thanks")
+    turns = [m.turn for m in talk.transcript]
+    assert turns == [1, 1, 1, 2, 2, 3, 3]  # in turn order, and the third turn is turn 3
+    assert _shape(talk.transcript)[2] == (1, "bot", LATE)
+    assert [m.text for m in talk.late] == [LATE]
+    # send() gives what arrived during the turn, the late reply with the turn it answers.
+    assert [(m.turn, m.text) for m in second] == [
+        (2, "First: got 'and my W-2?'. Your next payday is Friday, December 4."),
+        (1, LATE),
+    ]
+    detect(talk.transcript)
+
+
+async def test_a_late_reply_like_a_later_message_is_checked_not_a_crash(tmp_path: Path) -> None:
+    """The run goes on and gives a report (the late reply used to crash the detector)."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "scenarios:\n"
+        "  - name: late\n    turns:\n      - user: 'slow: PTO and payday?'\n"
+        "      - user: and my W-2?\n"
+        "  - name: after\n    turns:\n      - user: when is payday\n"
+    )
+    fake = FakeDirectLine(_late_to_turn_one())
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, **FAST) as target,
+    ):
+        late, after = await run_scenarios([load_scenarios(scenario)], target=target)
+    assert late.error is None and after.error is None
+    assert [(m.turn, m.text) for m in late.transcript.bot_messages(1)][-1] == (1, LATE)
+
+
+async def test_a_late_reply_over_the_bot_framework_channel_stays_in_its_turn() -> None:
+    """``simulate --endpoint``: the bot answers turn 1 again while it answers turn 2."""
+    from aiohttp import web
+
+    from harness.simulate.endpoint import EndpointTarget
+    from tests.hosting._support import running
+
+    asked: list[dict[str, Any]] = []
+
+    async def post(activity: dict[str, Any], text: str, to: dict[str, Any]) -> None:
+        url = activity["serviceUrl"].rstrip("/")
+        path = f"/v3/conversations/{activity['conversation']['id']}/activities/{to['id']}"
+        async with aiohttp.ClientSession() as http:
+            await http.post(url + path, json={**_bot(text), "replyToId": to["id"]})
+
+    async def messages(request: web.Request) -> web.Response:
+        activity = await request.json()
+        asked.append(activity)
+        await post(activity, f"First: got '{activity['text']}'. Payday is Friday.", activity)
+        if len(asked) == 2:
+            await post(activity, LATE, asked[0])
+        return web.Response(status=200)
+
+    app = web.Application()
+    app.router.add_post("/api/messages", messages)
+    async with (
+        running(app, shutdown_timeout=0.5) as bot,
+        EndpointTarget(f"{bot}/api/messages", quiet_period=0.1) as target,
+    ):
+        transcript = await target.run_conversation(
+            ["PTO and payday?", "and my W-2?", "thanks"], conversation_id="late"
+        )
+    assert [m.turn for m in transcript] == [1, 1, 1, 2, 2, 3, 3]
+    assert _shape(transcript)[2] == (1, "bot", LATE)
+    detect(transcript)
+
+
+def test_detect_takes_a_reply_that_follows_a_later_turn() -> None:
+    """A transcript built in arrival order (a late reply to turn 1 after turn 2's messages) is
+    checked, not a ``math domain error``; the repeated fact is still found."""
+    transcript = Transcript(conversation="late")
+    for id, turn, role, text in [
+        ("u1", 1, "user", "slow: PTO and payday?"),
+        ("b1", 1, "bot", "First: got 'slow: PTO and payday?'. Your next payday is Friday, Dec 4."),
+        ("u2", 2, "user", "and my W-2?"),
+        ("b2", 2, "bot", "First: got 'and my W-2?'. Your next payday is Friday, Dec 4."),
+        ("b3", 1, "bot", "Second part: your next payday is Friday, Dec 4."),
+    ]:
+        sender = "user" if role == "user" else "helpdesk"
+        transcript.append(Message(id=id, turn=turn, role=role, sender=sender, text=text))  # type: ignore[arg-type]
+    pairs = {f.message_ids for f in detect(transcript) if f.kind == "duplicate"}
+    assert ("b1", "b3") in pairs
+
+
+def _echo(activity: dict[str, Any]) -> Any:
+    return [{"type": "typing"}, _bot(f"You said: {activity['text']}. It is logged.")]
+
+
+async def _echoed(activity: dict[str, Any]) -> list[dict[str, Any]]:
+    return _echo(activity)
+
+
+@TRANSPORTS
+async def test_an_activity_delivered_again_is_dropped_not_a_duplicate(transport: str) -> None:
+    fake = FakeDirectLine(_echoed)
+    fake.resend = 2  # a poll or a reconnected socket starts two activities before the watermark
+    if transport == "websocket":
+        fake.drop_sockets = 1
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, transport=transport, **FAST) as target,  # type: ignore[arg-type]
+    ):
+        transcript = await target.run_conversation(
+            ["where is my W-2 form", "what is my gross pay"], conversation_id="r"
+        )
+    assert [m.turn for m in transcript.bot_messages()] == [1, 2]
+    assert not [f for f in detect(transcript) if f.kind == "duplicate"]
+    assert target.replays_dropped >= 1
+    assert ("GET /conversations/{id}" in fake.requests) == (transport == "websocket")
+
+
+async def _generated_token(fake: FakeDirectLine) -> str:
+    """A token made with the secret, as a pipeline would make one before the run."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{fake.base_url}/tokens/generate",
+            headers={"Authorization": f"Bearer {fake.secret}"},
+        ) as answer,
+    ):
+        token: str = (await answer.json())["token"]
+        return token
+
+
+@TRANSPORTS
+async def test_a_token_serves_one_scenario_and_the_next_fails_clearly(
+    transport: str, tmp_path: Path
+) -> None:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "scenarios:\n  - name: first\n    turns:\n      - user: when is payday\n"
+        "  - name: second\n    turns:\n      - user: where is my W-2 form\n"
+    )
+    fake = FakeDirectLine(_echoed)
+    async with fake.running() as base:
+        token = await _generated_token(fake)
+        async with DirectLineTarget(base, token=token, transport=transport, **FAST) as target:  # type: ignore[arg-type]
+            first, second = await run_scenarios([load_scenarios(scenario)], target=target)
+    assert first.error is None
+    assert second.error is not None
+    assert "a Direct Line token serves one conversation" in second.error
+    assert "give the channel's secret instead" in second.error
+    assert not second.transcript.bot_messages()  # nothing of the first scenario carried over
+    assert fake.requests.count("POST /conversations") == 1
+
+
+async def test_a_token_whose_conversation_was_started_elsewhere_is_refused() -> None:
+    """Two targets (two worker processes) with one token: Direct Line answers the second start
+    with 200 and the first conversation; it is not continued."""
+    fake = FakeDirectLine(_echoed)
+    async with fake.running() as base:
+        token = await _generated_token(fake)
+        async with DirectLineTarget(base, token=token, **FAST) as one:
+            await one.run_conversation(["when is payday"], conversation_id="a")
+        async with DirectLineTarget(base, token=token, **FAST) as two:
+            with pytest.raises(ConversationError, match=r"was started already \(HTTP 200"):
+                await two.run_conversation(["where is my W-2 form"], conversation_id="b")
+
+
+async def test_each_conversation_with_the_secret_is_a_new_one() -> None:
+    fake = FakeDirectLine(_echoed)
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, **FAST) as target,
+    ):
+        for name in ("a", "b"):
+            async with target.conversation(name) as talk:
+                await talk.send("when is payday")
+                assert [m.turn for m in talk.transcript] == [1, 1]
+    assert fake.requests.count("POST /tokens/generate") == 2
+    assert sum(c.started for c in fake.conversations.values()) == 2
+
+
+@TRANSPORTS
+async def test_typing_keeps_the_turn_open(transport: str) -> None:
+    """The bot answers, then types for twice the quiet period before its second part: the
+    turn waits for it (without typing it would have ended after the quiet period)."""
+    fake = FakeDirectLine(_echoed)
+    quiet = 1.0
+    pending: list[asyncio.Task[None]] = []
+
+    async def slow_second_part(activity: dict[str, Any]) -> list[dict[str, Any]]:
+        conversation = fake.conversations[activity["conversation"]["id"]]
+
+        async def later() -> None:
+            for _ in range(20):  # typing every 0.1 s for 2 s: well within the 1 s quiet period
+                await asyncio.sleep(0.1)
+                fake._record(conversation, {"type": "typing"}, activity["id"])
+            fake._record(conversation, _bot("Part 2: payday is Friday, December 4."), None)
+
+        pending.append(asyncio.create_task(later()))
+        return [_bot("Part 1: your PTO balance is 12 days.")]
+
+    fake.bot = slow_second_part
+    settings = {**FAST, "quiet_period": quiet}
+    try:
+        async with (
+            fake.running() as base,
+            DirectLineTarget(base, secret=fake.secret, transport=transport, **settings) as target,  # type: ignore[arg-type]
+        ):
+            transcript = await target.run_conversation(
+                ["PTO balance and payday?"], conversation_id="t"
+            )
+    finally:
+        await asyncio.gather(*pending, return_exceptions=True)
+    assert [m.text for m in transcript.bot_messages(1)] == [
+        "Part 1: your PTO balance is 12 days.",
+        "Part 2: payday is Friday, December 4.",
+    ]
+
+
+async def test_copilot_studio_that_cannot_be_reached_on_443_is_not_an_http_status() -> None:
+    """Nothing listens on 127.0.0.1:443 here: the port must not read as "HTTP 443"."""
+    target = CopilotStudioTarget(
+        token="t", direct_connect_url="https://127.0.0.1:443/copilotstudio"
+    )
+    with pytest.raises(ConversationError) as caught:
+        await target.run_conversation(["hello"], conversation_id="n")
+    message = str(caught.value)
+    assert "cannot reach Copilot Studio" in message
+    assert "HTTP 443" not in message
