@@ -21,7 +21,8 @@ logged as late. A bot that sends nothing within ``reply_timeout`` is an error. E
 the scenario runner reports as a failed scenario.
 
 A token serves one conversation: with a secret, each conversation gets a new token; with a token
-only, a second conversation is refused (it would continue the first one's).
+only, a conversation the service gives back used (one this target started, or one holding another
+run's messages) is refused rather than continued.
 
 ``DirectLineTarget.conversation()`` holds one conversation a turn at a time (``harness chat
 --directline``); ``run_conversation`` is that, for a list of turns. Each user activity asks for the
@@ -102,8 +103,10 @@ class DirectLineTarget(Target):
             (``https://directline.botframework.com/v3/directline``, a regional one, or a local
             server such as ``http://127.0.0.1:3000/directline``).
         secret: the channel's Direct Line secret; exchanged for a token per conversation.
-        token: a Direct Line token made elsewhere (instead of the secret). A token serves one
-            conversation, so this target then holds only one: a second is refused. Without
+        token: a Direct Line token made elsewhere (instead of the secret). Direct Line binds a
+            token to one conversation: when the service gives back a conversation this target
+            started already, or one that holds another run's messages, it is refused rather
+            than continued. A server that ignores tokens starts a new one each time. Without
             either, conversations are started without credentials (local servers).
         transport: ``websocket`` (the ``streamUrl``) or ``polling``. A service that gives no
             ``streamUrl`` (such as ``offline-directline``) is polled either way.
@@ -160,7 +163,8 @@ class DirectLineTarget(Target):
         """Replies dropped because their ``channelData.replyId`` had arrived already."""
         self.replays_dropped = 0
         """Activities dropped because Direct Line delivered their id again (a reconnect)."""
-        self._token_used = False
+        self._started: set[str] = set()
+        """The conversations a given token started (the service gives its one back)."""
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -233,8 +237,6 @@ class DirectLineTarget(Target):
     async def _open(self) -> _Session:
         """Start a conversation (with a token made from the secret, when there is one)."""
         token = self.token
-        if token and self._token_used:
-            raise RunError(_one_conversation("this one started a conversation already"))
         if self.secret:
             made = await self._request(
                 "POST",
@@ -250,14 +252,23 @@ class DirectLineTarget(Target):
         if not isinstance(conversation_id, str) or not conversation_id:
             raise RunError("Direct Line answered POST /conversations without a conversationId")
         if self.token:
-            self._token_used = True
-            if status == 200:  # Direct Line's "the token's conversation exists already"
+            # A server that ignores tokens (offline-directline) starts a new conversation each
+            # time, whatever its status; only one given back used is refused.
+            if conversation_id in self._started:
                 raise RunError(
                     _one_conversation(
-                        f"this one's conversation ({conversation_id}) was started already "
-                        "(HTTP 200 on POST /conversations)"
+                        f"the service gave back the conversation it started for this target "
+                        f"already ({conversation_id})"
                     )
                 )
+            if status == 200 and await self._holds_user_messages(conversation_id, token):
+                raise RunError(
+                    _one_conversation(
+                        f"its conversation ({conversation_id}) holds another run's messages "
+                        "(HTTP 200 on POST /conversations: the conversation exists already)"
+                    )
+                )
+            self._started.add(conversation_id)
         if isinstance(data.get("token"), str):
             token = data["token"]
         refresh_at, expires_at = self._lifetime(data)
@@ -268,6 +279,20 @@ class DirectLineTarget(Target):
             refresh_at=refresh_at if token else None,
             expires_at=expires_at if token else None,
             stream_url=stream if isinstance(stream, str) and stream else None,
+        )
+
+    async def _holds_user_messages(self, conversation_id: str, token: str) -> bool:
+        """Whether the conversation holds a user's activity already (another run used it); a
+        failed look is no evidence."""
+        try:
+            data = await self._request(
+                "GET", f"/conversations/{conversation_id}/activities", auth=token
+            )
+        except RunError:
+            return False
+        activities = data.get("activities")
+        return isinstance(activities, list) and any(
+            isinstance(a, dict) and _is_from_user(a, self.user_id) for a in activities
         )
 
     async def _fresh_token(self, session: _Session) -> str | None:

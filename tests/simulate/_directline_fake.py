@@ -96,6 +96,12 @@ class FakeDirectLine:
         self.resend = 0
         """How many activities before the watermark asked for a poll or a reconnected
         WebSocket delivers again (Direct Line's replay from a stale watermark)."""
+        self.bind_tokens = True
+        """Whether a token's conversation is given back on a second start; False is a server
+        that ignores tokens (``offline-directline``): every start is a new conversation."""
+        self.start_status: int | None = None
+        """The status every start answers with, instead of 201 (new) or 200 (given back):
+        ``offline-directline`` passes on the bot's own status."""
         self.base_url = ""
         self._root = ""
         self._sockets: set[web.WebSocketResponse] = set()
@@ -122,7 +128,7 @@ class FakeDirectLine:
             return _error(401, "Unauthorized", "missing or unknown token")
         if self.clock() >= token.expires_at:
             return _error(403, "TokenExpired", "Token expired")
-        if conversation and token.conversation not in (None, conversation):
+        if conversation and self.bind_tokens and token.conversation not in (None, conversation):
             return _error(403, "Forbidden", "the token is for another conversation")
         return None
 
@@ -185,6 +191,7 @@ class FakeDirectLine:
             return refused
         bearer = self._bearer(request)
         bound = self.tokens[bearer].conversation if bearer in self.tokens else None
+        bound = bound if self.bind_tokens else None
         conversation = (
             self.conversations[bound] if bound in self.conversations else self._new_conversation()
         )
@@ -199,7 +206,7 @@ class FakeDirectLine:
                 "expires_in": self.token_lifetime,
                 "streamUrl": self._stream_url(conversation.id, token),
             },
-            status=201 if created else 200,
+            status=self.start_status or (201 if created else 200),
         )
 
     async def _reconnect(self, request: web.Request) -> web.Response:

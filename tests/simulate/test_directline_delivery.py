@@ -203,7 +203,9 @@ async def test_a_token_serves_one_scenario_and_the_next_fails_clearly(
     assert "a Direct Line token serves one conversation" in second.error
     assert "give the channel's secret instead" in second.error
     assert not second.transcript.bot_messages()  # nothing of the first scenario carried over
-    assert fake.requests.count("POST /conversations") == 1
+    # The second start was tried: the service gave the first conversation back.
+    assert fake.requests.count("POST /conversations") == 2
+    assert len(fake.conversations) == 1
 
 
 async def test_a_token_whose_conversation_was_started_elsewhere_is_refused() -> None:
@@ -215,8 +217,32 @@ async def test_a_token_whose_conversation_was_started_elsewhere_is_refused() -> 
         async with DirectLineTarget(base, token=token, **FAST) as one:
             await one.run_conversation(["when is payday"], conversation_id="a")
         async with DirectLineTarget(base, token=token, **FAST) as two:
-            with pytest.raises(ConversationError, match=r"was started already \(HTTP 200"):
+            with pytest.raises(ConversationError, match=r"holds another run's messages \(HTTP 200"):
                 await two.run_conversation(["where is my W-2 form"], conversation_id="b")
+
+
+@TRANSPORTS
+@pytest.mark.parametrize("status", [None, 200])
+async def test_a_server_that_ignores_tokens_runs_every_scenario(
+    transport: str, status: int | None, tmp_path: Path
+) -> None:
+    """As ``offline-directline`` with ``DIRECTLINE_TOKEN`` set: every start is a new, empty
+    conversation (answered 200 when the bot behind it answers 200); none is refused."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "scenarios:\n  - name: first\n    turns:\n      - user: when is payday\n"
+        "  - name: second\n    turns:\n      - user: where is my W-2 form\n"
+    )
+    fake = FakeDirectLine(_echoed)
+    fake.bind_tokens, fake.start_status = False, status
+    async with fake.running() as base:
+        token = await _generated_token(fake)
+        async with DirectLineTarget(base, token=token, transport=transport, **FAST) as target:  # type: ignore[arg-type]
+            first, second = await run_scenarios([load_scenarios(scenario)], target=target)
+    assert first.error is None and second.error is None
+    assert [m.text for m in second.transcript.bot_messages()] == [
+        "You said: where is my W-2 form. It is logged."
+    ]
 
 
 async def test_each_conversation_with_the_secret_is_a_new_one() -> None:
