@@ -140,8 +140,44 @@ def test_detect_takes_a_reply_that_follows_a_later_turn() -> None:
     ]:
         sender = "user" if role == "user" else "helpdesk"
         transcript.append(Message(id=id, turn=turn, role=role, sender=sender, text=text))  # type: ignore[arg-type]
-    pairs = {f.message_ids for f in detect(transcript) if f.kind == "duplicate"}
-    assert ("b1", "b3") in pairs
+    found = [set(f.message_ids) for f in detect(transcript) if f.kind == "duplicate"]
+    assert any({"b1", "b3"} <= ids for ids in found)
+
+
+def _payday_answered_late(order: str) -> Transcript:
+    """Turn 3 asks again for payday and is answered; turn 1's late answer, with the same text,
+    comes last (``arrival``) or at the end of turn 1 (``turns``)."""
+    rows = [
+        ("u1", 1, "user", "what's my PTO balance and when is payday?"),
+        ("b1", 1, "bot", "Your PTO balance is 12 days."),
+        ("u2", 2, "user", "and where is my W-2?"),
+        ("b2", 2, "bot", "Your W-2 is in the Documents tab of the portal."),
+        ("u3", 3, "user", "when is payday again?"),
+        ("b3", 3, "bot", "Your next payday is Friday, December 4."),
+        ("b4", 1, "bot", "Your next payday is Friday, December 4."),
+    ]
+    if order == "turns":
+        rows.sort(key=lambda row: row[1])
+    transcript = Transcript(conversation=order)
+    for id, turn, role, text in rows:
+        sender = "user" if role == "user" else "helpdesk"
+        transcript.append(Message(id=id, turn=turn, role=role, sender=sender, text=text))  # type: ignore[arg-type]
+    return transcript
+
+
+def test_detect_judges_messages_out_of_turn_order_as_in_turn_order() -> None:
+    """The user asked again in turn 3, so turn 3 repeating turn 1's late answer is excused, as
+    it is when the same messages come in turn order; and the count of turns is 3, not the
+    last message's turn."""
+    arrival, ordered = _payday_answered_late("arrival"), _payday_answered_late("turns")
+
+    def seen(transcript: Transcript) -> list[tuple[str, int, tuple[str, ...]]]:
+        return [(f.kind, f.turn, f.message_ids) for f in detect(transcript)]
+
+    assert seen(arrival) == seen(ordered)
+    assert not [f for f in seen(arrival) if f[0] == "duplicate"]
+    assert arrival.turn_count == ordered.turn_count == 3
+    assert [m.id for m in arrival][-1] == "b4"  # the caller's transcript is left as it was
 
 
 def _echo(activity: dict[str, Any]) -> Any:
