@@ -111,6 +111,8 @@ class DirectLineTarget(Target):
         transport: ``websocket`` (the ``streamUrl``) or ``polling``. A service that gives no
             ``streamUrl`` (such as ``offline-directline``) is polled either way.
         quiet_period: seconds without a new reply that end a turn.
+        typing_limit: how long after the turn's last reply ``typing`` activities may keep the
+            turn open; then it ends as if quiet, with a warning that the bot was still typing.
         reply_timeout: the longest wait for a turn's first reply; a bot silent for longer is an
             error.
         turn_timeout: the longest a whole turn may take.
@@ -132,6 +134,7 @@ class DirectLineTarget(Target):
         reply_timeout: float = 60.0,
         turn_timeout: float = 120.0,
         poll_interval: float = 1.0,
+        typing_limit: float = 30.0,
         max_reconnects: int = 2,
         user_id: str = "dl_harness-user",
         clock: Callable[[], float] = time.monotonic,
@@ -142,9 +145,10 @@ class DirectLineTarget(Target):
             raise UsageError("give the Direct Line secret or a token, not both")
         if transport not in ("websocket", "polling"):
             raise UsageError(f"the transport must be 'websocket' or 'polling', not {transport!r}")
-        if min(quiet_period, reply_timeout, turn_timeout, poll_interval) <= 0:
+        if min(quiet_period, reply_timeout, turn_timeout, poll_interval, typing_limit) <= 0:
             raise UsageError(
-                "quiet_period, reply_timeout, turn_timeout and poll_interval must be > 0"
+                "quiet_period, reply_timeout, turn_timeout, poll_interval and typing_limit "
+                "must be > 0"
             )
         self.base_url = base_url.rstrip("/")
         self.name = self.base_url
@@ -155,6 +159,7 @@ class DirectLineTarget(Target):
         self.reply_timeout = reply_timeout
         self.turn_timeout = turn_timeout
         self.poll_interval = poll_interval
+        self.typing_limit = typing_limit
         self.max_reconnects = max_reconnects
         self.user_id = user_id
         self._clock = clock
@@ -409,12 +414,24 @@ class DirectLineTarget(Target):
         posted = await self._post(session, text)
         if posted:
             turn_of[posted] = number
-        started = last_reply = loop.time()
+        started = last_reply = last_message = loop.time()
         replied = False
         received: list[Message] = []
         while True:
             if replied:
-                wait = self.quiet_period - (loop.time() - last_reply)
+                # Typing moves last_reply on, but no further than typing_limit after the last
+                # message: a bot that types for ever does not hold the turn open for ever.
+                quiet_end = last_reply + self.quiet_period
+                typing_end = last_message + max(self.quiet_period, self.typing_limit)
+                wait = min(quiet_end, typing_end) - loop.time()
+                if wait <= 0 and quiet_end > typing_end:
+                    _log.warning(
+                        "%s: turn %d: the bot was still typing %gs after its last reply; the "
+                        "turn ends there (typing_limit)",
+                        transcript.conversation,
+                        number,
+                        self.typing_limit,
+                    )
             else:
                 wait = self.reply_timeout - (loop.time() - started)
             if wait <= 0:
@@ -448,6 +465,7 @@ class DirectLineTarget(Target):
                     session.reply_ids.add(repeat)
                 if turn == number:
                     replied, last_reply = True, loop.time()
+                    last_message = last_reply
                     ended = ended or kind == "endOfConversation"
                 message = activity_message(
                     activity,

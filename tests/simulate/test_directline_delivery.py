@@ -333,6 +333,42 @@ async def test_typing_keeps_the_turn_open(transport: str) -> None:
     ]
 
 
+@TRANSPORTS
+async def test_a_bot_that_keeps_typing_ends_its_turn_after_the_typing_limit(
+    transport: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot answers, then types every 0.1 s for 20 s: the turn ends typing_limit (1 s) after
+    the reply, with a warning, instead of failing at turn_timeout (8 s)."""
+    fake = FakeDirectLine(_echoed)
+    pending: list[asyncio.Task[None]] = []
+
+    async def types_on(activity: dict[str, Any]) -> list[dict[str, Any]]:
+        conversation = fake.conversations[activity["conversation"]["id"]]
+
+        async def typing() -> None:
+            for _ in range(200):
+                await asyncio.sleep(0.1)
+                fake._record(conversation, {"type": "typing"}, activity["id"])
+
+        pending.append(asyncio.create_task(typing()))
+        return [_bot("Your PTO balance is 12 days.")]
+
+    fake.bot = types_on
+    settings = {**FAST, "quiet_period": 0.5, "typing_limit": 1.0, "turn_timeout": 8.0}
+    try:
+        async with (
+            fake.running() as base,
+            DirectLineTarget(base, secret=fake.secret, transport=transport, **settings) as target,  # type: ignore[arg-type]
+        ):
+            transcript = await target.run_conversation(["PTO balance?"], conversation_id="typist")
+    finally:
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+    assert [m.text for m in transcript.bot_messages(1)] == ["Your PTO balance is 12 days."]
+    assert "typist: turn 1: the bot was still typing 1s after its last reply" in caplog.text
+
+
 async def test_copilot_studio_that_cannot_be_reached_on_443_is_not_an_http_status() -> None:
     """Nothing listens on 127.0.0.1:443 here: the port must not read as "HTTP 443"."""
     target = CopilotStudioTarget(
