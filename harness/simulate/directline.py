@@ -58,7 +58,7 @@ from harness.detect.activities import (
 )
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate.targets import ConversationError, Target, place_in_turn
+from harness.simulate.targets import ConversationError, Target, _place_in_turn
 
 _log = logging.getLogger(__name__)
 
@@ -475,16 +475,8 @@ class DirectLineTarget(Target):
                 )
                 if message is not None:
                     received.append(message)
-                    if place_in_turn(transcript, message):
+                    if _place_in_turn(transcript, message, during=number):
                         talk.late.append(message)
-                        _log.warning(
-                            "%s: a reply to turn %d arrived during turn %d (after the quiet "
-                            "period); it is kept at the end of turn %d",
-                            transcript.conversation,
-                            turn,
-                            number,
-                            turn,
-                        )
                 record = plan_record(activity, turn)
                 if record is not None:
                     transcript.turns.append(record)

@@ -28,7 +28,7 @@ from typing import Any
 from harness.detect.activities import PLAN_REQUEST, plan_record, reply_id
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate.targets import Target, place_in_turn
+from harness.simulate.targets import Target, _place_in_turn
 
 _log = logging.getLogger(__name__)
 
@@ -330,15 +330,8 @@ class EndpointTarget(Target):
                 )
                 for received in await self.send_turn(wire_id, text, activity_id=user_id):
                     message = self._message(received)
-                    if message is not None and place_in_turn(transcript, message):
-                        _log.warning(
-                            "%s: a reply to turn %d arrived during turn %d; it is kept at the "
-                            "end of turn %d",
-                            conversation_id,
-                            message.turn,
-                            number,
-                            message.turn,
-                        )
+                    if message is not None:
+                        _place_in_turn(transcript, message, during=number)
                     record = plan_record(received.activity, received.turn)
                     if record is not None:
                         transcript.turns.append(record)

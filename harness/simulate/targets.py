@@ -8,6 +8,7 @@ A target runs one scripted conversation and returns its transcript. Everything t
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from harness.runtime.parent import Parent
 
 __all__ = ["ConversationError", "InProcessTarget", "Target"]
+
+
+_log = logging.getLogger(__name__)
 
 
 class ConversationError(RunError):
@@ -40,9 +44,10 @@ class ConversationError(RunError):
         self.turn = turn
 
 
-def place_in_turn(transcript: Transcript, message: Message) -> bool:
-    """Add ``message`` to ``transcript`` at the end of its own turn; return True when it went
-    before a later turn's messages (a late reply).
+def _place_in_turn(transcript: Transcript, message: Message, *, during: int) -> bool:
+    """Add ``message``, received during turn ``during``, to ``transcript`` at the end of its
+    own turn; return True when it went before a later turn's messages (a late reply), which is
+    logged as a warning.
 
     A bot may answer an earlier turn (its ``replyToId``) after the next user message was sent.
     The reply is kept in the turn it answers, after that turn's other messages, so the
@@ -55,7 +60,16 @@ def place_in_turn(transcript: Transcript, message: Message) -> bool:
     while index and messages[index - 1].turn > message.turn:
         index -= 1
     messages.insert(index, message)
-    return index < len(messages) - 1
+    late = index < len(messages) - 1
+    if late:
+        _log.warning(
+            "%s: a reply to turn %d arrived during turn %d; it is kept at the end of turn %d",
+            transcript.conversation,
+            message.turn,
+            during,
+            message.turn,
+        )
+    return late
 
 
 class Target(ABC):

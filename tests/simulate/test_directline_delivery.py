@@ -23,6 +23,7 @@ from tests.simulate._directline_fake import FakeDirectLine
 FAST = {"quiet_period": 0.15, "reply_timeout": 5.0, "turn_timeout": 30.0, "poll_interval": 0.05}
 TRANSPORTS = pytest.mark.parametrize("transport", ["websocket", "polling"])
 LATE = "Second part: your next payday is Friday, December 4."
+WARNED = "late: a reply to turn 1 arrived during turn 2; it is kept at the end of turn 1"
 
 
 def _bot(text: str) -> dict[str, Any]:
@@ -49,7 +50,9 @@ def _shape(transcript: Transcript) -> list[tuple[int, str, str]]:
 
 
 @TRANSPORTS
-async def test_a_late_reply_is_kept_at_the_end_of_the_turn_it_answers(transport: str) -> None:
+async def test_a_late_reply_is_kept_at_the_end_of_the_turn_it_answers(
+    transport: str, caplog: pytest.LogCaptureFixture
+) -> None:
     fake = FakeDirectLine(_late_to_turn_one())
     async with (
         fake.running() as base,
@@ -63,6 +66,7 @@ async def test_a_late_reply_is_kept_at_the_end_of_the_turn_it_answers(transport:
     assert turns == [1, 1, 1, 2, 2, 3, 3]  # in turn order, and the third turn is turn 3
     assert _shape(talk.transcript)[2] == (1, "bot", LATE)
     assert [m.text for m in talk.late] == [LATE]
+    assert WARNED in caplog.text
     # send() gives what arrived during the turn, the late reply with the turn it answers.
     assert [(m.turn, m.text) for m in second] == [
         (2, "First: got 'and my W-2?'. Your next payday is Friday, December 4."),
@@ -90,7 +94,9 @@ async def test_a_late_reply_like_a_later_message_is_checked_not_a_crash(tmp_path
     assert [(m.turn, m.text) for m in late.transcript.bot_messages(1)][-1] == (1, LATE)
 
 
-async def test_a_late_reply_over_the_bot_framework_channel_stays_in_its_turn() -> None:
+async def test_a_late_reply_over_the_bot_framework_channel_stays_in_its_turn(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """``simulate --endpoint``: the bot answers turn 1 again while it answers turn 2."""
     from aiohttp import web
 
@@ -124,6 +130,7 @@ async def test_a_late_reply_over_the_bot_framework_channel_stays_in_its_turn() -
         )
     assert [m.turn for m in transcript] == [1, 1, 1, 2, 2, 3, 3]
     assert _shape(transcript)[2] == (1, "bot", LATE)
+    assert WARNED in caplog.text  # the same words as over Direct Line
     detect(transcript)
 
 
