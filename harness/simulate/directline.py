@@ -441,14 +441,14 @@ class DirectLineTarget(Target):
                 continue  # the wait ran out; the loop re-checks the deadline
             ended = False
             for activity in batch:
-                if _is_from_user(activity, self.user_id):
-                    continue  # the user's own echo
+                if _replayed(activity, session):
+                    self.replays_dropped += 1  # delivered again after a reconnect
+                    continue
                 known = activity.get("id")
                 if isinstance(known, str) and known:
-                    if known in session.activity_ids:
-                        self.replays_dropped += 1  # delivered again after a reconnect
-                        continue
                     session.activity_ids.add(known)
+                if _is_from_user(activity, self.user_id):
+                    continue  # the user's own echo
                 kind = activity.get("type")
                 reply_to = activity.get("replyToId")
                 turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
@@ -572,6 +572,12 @@ def _take_batch(session: _Session, data: dict[str, Any]) -> list[dict[str, Any]]
     return [a for a in activities if isinstance(a, dict)]
 
 
+def _replayed(activity: dict[str, Any], session: _Session) -> bool:
+    """Whether Direct Line delivered this activity (by its id) in the conversation already."""
+    known = activity.get("id")
+    return isinstance(known, str) and known in session.activity_ids
+
+
 def _is_from_user(activity: dict[str, Any], user_id: str) -> bool:
     account = activity.get("from")
     if not isinstance(account, dict):
@@ -615,8 +621,12 @@ class _PollingReceiver(_Receiver):
         deadline = loop.time() + within
         while True:
             batch = await self.target._poll(self.session)
-            if batch:
-                return batch
+            # A poll that brings only activities received already is nothing new: wait before
+            # the next one rather than poll again at once.
+            fresh = [a for a in batch if not _replayed(a, self.session)]
+            self.target.replays_dropped += len(batch) - len(fresh)
+            if fresh:
+                return fresh
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return None

@@ -214,6 +214,29 @@ async def test_an_activity_delivered_again_is_dropped_not_a_duplicate(transport:
     assert ("GET /conversations/{id}" in fake.requests) == (transport == "websocket")
 
 
+async def test_polling_waits_when_a_poll_brings_only_activities_received_already() -> None:
+    """Every poll delivers three old activities again: the target still waits poll_interval
+    between polls (it used to poll again at once, hundreds of times a second)."""
+    fake = FakeDirectLine(_echoed)
+    fake.resend = 3
+    settings = {**FAST, "poll_interval": 0.2, "quiet_period": 1.0}
+    loop = asyncio.get_running_loop()
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, transport="polling", **settings) as target,  # type: ignore[arg-type]
+    ):
+        started = loop.time()
+        transcript = await target.run_conversation(
+            ["where is my W-2 form", "what is my gross pay"], conversation_id="p"
+        )
+        took = loop.time() - started
+    assert [m.turn for m in transcript.bot_messages()] == [1, 2]
+    polls = fake.requests.count("GET activities")
+    # One poll per interval at most, plus one right after each turn's post: a generous bound.
+    assert polls <= took / 0.2 + 6, (polls, took)
+    assert target.replays_dropped >= 1
+
+
 async def _generated_token(fake: FakeDirectLine) -> str:
     """A token made with the secret, as a pipeline would make one before the run."""
     async with (
