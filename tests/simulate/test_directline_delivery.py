@@ -5,6 +5,7 @@ that serves one conversation, and a Copilot Studio URL that cannot be reached.""
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -399,13 +400,41 @@ async def test_a_bot_that_keeps_typing_ends_its_turn_after_the_typing_limit(
     assert "typist: turn 1: the bot was still typing 1s after its last reply" in caplog.text
 
 
-async def test_copilot_studio_that_cannot_be_reached_on_443_is_not_an_http_status() -> None:
-    """Nothing listens on 127.0.0.1:443 here: the port must not read as "HTTP 443"."""
+def _closed_port() -> int:
+    """A port on 127.0.0.1 known closed: bound here, then closed. 443 when this process may
+    bind it (a port that reads like an HTTP status), else one the system picks."""
+    for port in (443, 0):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use, or not ours to bind
+            chosen: int = probe.getsockname()[1]
+            return chosen
+    raise AssertionError("no port on 127.0.0.1 could be bound")
+
+
+async def test_copilot_studio_that_cannot_be_reached_is_not_an_http_status() -> None:
+    port = _closed_port()
     target = CopilotStudioTarget(
-        token="t", direct_connect_url="https://127.0.0.1:443/copilotstudio"
+        token="t", direct_connect_url=f"https://127.0.0.1:{port}/copilotstudio"
     )
     with pytest.raises(ConversationError) as caught:
         await target.run_conversation(["hello"], conversation_id="n")
     message = str(caught.value)
     assert "cannot reach Copilot Studio" in message
-    assert "HTTP 443" not in message
+    assert f"HTTP {port}" not in message
+
+
+def test_a_connection_error_on_port_443_is_not_read_as_http_443() -> None:
+    """The error's text names the port ("127.0.0.1:443"); it is not a status."""
+    from types import SimpleNamespace
+
+    from harness.simulate.copilot_studio import _describe
+
+    key = SimpleNamespace(host="127.0.0.1", port=443, ssl=True)
+    refused = aiohttp.ClientConnectorError(key, ConnectionRefusedError(111, "Connect call failed"))  # type: ignore[arg-type]
+    assert "443" in str(refused)
+    described = _describe(refused)
+    assert described.startswith("cannot reach Copilot Studio: ")
+    assert "HTTP 443" not in described
