@@ -286,7 +286,7 @@ class DirectLineTarget(Target):
             stream_url=stream if isinstance(stream, str) and stream else None,
         )
 
-    async def _holds_user_messages(self, conversation_id: str, token: str) -> bool:
+    async def _holds_user_messages(self, conversation_id: str, token: str | None) -> bool:
         """Whether the conversation holds a user's activity already (another run used it); a
         failed look is no evidence."""
         try:
