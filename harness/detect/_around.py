@@ -169,7 +169,7 @@ class _Around:
             other.text,
             entry.text,
             scope == "same_turn",
-            entry.message.turn - other.message.turn,
+            abs(entry.message.turn - other.message.turn),
             strict,
             _again(other, entry, between),
             cues,
@@ -184,7 +184,8 @@ class _Around:
         again = _again(other, entry, between)
         context = PairContext(
             same_turn=scope == "same_turn",
-            turns_apart=turn - other.message.turn,
+            # abs: a late reply to an earlier turn may follow a later turn's messages
+            turns_apart=abs(turn - other.message.turn),
             same_sender=other.message.sender == entry.message.sender,
             different_requests=strict,
             same_request_again=again,

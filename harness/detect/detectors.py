@@ -13,7 +13,9 @@ duplicates, and boilerplate closers only count when one turn sends two of them.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -108,7 +110,9 @@ def detect(
     """Run the enabled detectors over one conversation, in turn order.
 
     Args:
-        transcript: the conversation to check.
+        transcript: the conversation to check. Messages out of turn order (a late reply kept
+            where it arrived) are judged as the same messages in turn order; the transcript
+            itself is left as it is.
         config: thresholds and enabled kinds; the calibrated defaults when None.
         embedder: adds ``semantic`` duplicates; one whose ``meaning_model`` is not None (the
             local WordLlama) also lets the missed-request check read how close in meaning each
@@ -124,6 +128,7 @@ def detect(
     Returns:
         The findings, ordered by turn.
     """
+    transcript = _in_turn_order(transcript)
     if embedder is None and meaning is None:
         return _detect(transcript, config or DetectorConfig(), None, requests)
     import asyncio  # only embedding needs an event loop (loading it costs a plain run ~10 ms)
@@ -154,6 +159,7 @@ async def detect_async(
         judge: an optional LLM judge (:class:`~harness.detect.judge.ModelJudge`) for the pairs
             the rules came close to calling duplicates; its reason becomes the evidence.
     """
+    transcript = _in_turn_order(transcript)
     config = config or DetectorConfig()
     vectors = None
     checked = None
@@ -204,6 +210,15 @@ async def _check_meanings(
         raise EmbeddingCountError(expected=len(texts), got=len(vectors))
     meanings = Meanings(dict(zip(texts, vectors, strict=True)), strict=True, model=model)
     return meanings, turns
+
+
+def _in_turn_order(transcript: Transcript) -> Transcript:
+    """``transcript``, or a copy whose messages are stably sorted by turn when they are not in
+    turn order (the order within a turn is kept)."""
+    messages = transcript.messages
+    if all(a.turn <= b.turn for a, b in itertools.pairwise(messages)):
+        return transcript
+    return dataclasses.replace(transcript, messages=sorted(messages, key=lambda m: m.turn))
 
 
 def _detect(

@@ -169,12 +169,19 @@ def tool_calls_from_json(value: Any) -> tuple[AgentToolCalls, ...] | None:
 
 @dataclass(slots=True)
 class Transcript:
-    """An ordered, append-only record of a conversation's messages and turn plans."""
+    """An ordered record of a conversation's messages and turn plans.
+
+    Messages are in turn order. Mostly they are appended as they arrive, but the simulator
+    inserts a deployed bot's late reply to an earlier turn at the end of that turn, so the order
+    of the list is not always the order of arrival (a message's ``timestamp``, when known, is).
+    ``detect()`` judges a transcript built out of turn order as its messages in turn order.
+    """
 
     conversation: str = "conversation"
     """An id for the conversation."""
     messages: list[Message] = field(default_factory=list)
-    """Every message, in the order sent."""
+    """Every message, in turn order: the order sent, except a late reply, kept in the turn it
+    answers."""
     turns: list[TurnRecord] = field(default_factory=list)
     """The plan of each turn, when the transcript comes from this SDK's runtime."""
     agent_modes: dict[str, str] = field(default_factory=dict)
@@ -188,9 +195,8 @@ class Transcript:
 
     @property
     def turn_count(self) -> int:
-        """The number of turns (user messages)."""
-        # Messages are appended in turn order, so the last one carries the highest turn.
-        return self.messages[-1].turn if self.messages else 0
+        """The number of turns (user messages): the highest turn, wherever its message is."""
+        return max((m.turn for m in self.messages), default=0)
 
     def turn(self, number: int) -> list[Message]:
         """The messages of one turn, user message first."""

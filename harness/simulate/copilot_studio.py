@@ -199,8 +199,17 @@ def _as_dict(activity: Activity | dict[str, Any]) -> dict[str, Any]:
 
 def _describe(exc: BaseException) -> str:
     text = str(exc)
-    match = re.search(r"\b([45]\d\d)\b", text)
-    status = int(match.group(1)) if match else None
+    # No answer came (DNS, refused, TLS, a proxy, a dropped connection): a number in the text
+    # is a port, not a status.
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return f"cannot reach Copilot Studio: {text or type(exc).__name__}"
+    if isinstance(exc, aiohttp.ClientConnectionError):
+        return f"the connection to Copilot Studio failed: {text or type(exc).__name__}"
+    status: int | None = None
+    if isinstance(exc, aiohttp.ClientResponseError):
+        status = exc.status
+    elif match := _CLIENT_STATUS.search(text):
+        status = int(match.group(1))
     if status in (401, 403):
         return (
             f"Copilot Studio refused the token (HTTP {status}); check that it is for "
@@ -216,6 +225,10 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, aiohttp.ClientError):
         return f"cannot reach Copilot Studio: {text or type(exc).__name__}"
     return text
+
+
+_CLIENT_STATUS = re.compile(r"^Error [a-z ]+: ([1-5]\d\d)$")
+"""The status in ``CopilotClient``'s own errors ("Error sending request: 404")."""
 
 
 def msal_token_provider(

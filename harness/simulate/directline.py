@@ -11,10 +11,18 @@ Direct Line. ``DirectLineTarget`` speaks its client protocol:
 4. The token is refreshed (``POST /tokens/refresh``) once half its lifetime has passed; a dropped
    socket is reconnected once (``GET /conversations/{id}?watermark=W``) before it is an error.
 
-The user's own echoes and ``typing`` activities are dropped. A turn is over when replies to it have
-been quiet for ``quiet_period`` seconds, or on ``endOfConversation``. A bot that sends nothing within
-``reply_timeout`` is an error. Every failure is a :class:`~harness.simulate.targets.ConversationError`
-carrying the messages received so far, which the scenario runner reports as a failed scenario.
+The user's own echoes and ``typing`` activities are dropped, and so is an activity whose id arrived
+already (Direct Line delivers again from the watermark after a reconnect). A turn is over when
+replies to it have been quiet for ``quiet_period`` seconds (a ``typing`` activity restarts the
+wait: the bot is still working), or on ``endOfConversation``. A reply to an earlier turn
+(``replyToId``) that arrives during a later one is kept at the end of the turn it answers, and
+logged as late. A bot that sends nothing within ``reply_timeout`` is an error. Every failure is a
+:class:`~harness.simulate.targets.ConversationError` carrying the messages received so far, which
+the scenario runner reports as a failed scenario.
+
+A token serves one conversation: with a secret, each conversation gets a new token; with a token
+only, a conversation the service gives back used (one this target started, or one holding another
+run's messages) is refused rather than continued.
 
 ``DirectLineTarget.conversation()`` holds one conversation a turn at a time (``harness chat
 --directline``); ``run_conversation`` is that, for a list of turns. Each user activity asks for the
@@ -30,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import time
 from abc import ABC, abstractmethod
@@ -49,7 +58,9 @@ from harness.detect.activities import (
 )
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate.targets import ConversationError, Target
+from harness.simulate.targets import ConversationError, Target, _place_in_turn
+
+_log = logging.getLogger(__name__)
 
 try:
     import aiohttp
@@ -80,6 +91,8 @@ class _Session:
     reconnects: int = 0
     reply_ids: set[str] = field(default_factory=set)
     """The bot's reply ids seen in this conversation (a repeat is dropped)."""
+    activity_ids: set[str] = field(default_factory=set)
+    """The Direct Line ids of the activities received (one delivered again is dropped)."""
 
 
 class DirectLineTarget(Target):
@@ -90,11 +103,16 @@ class DirectLineTarget(Target):
             (``https://directline.botframework.com/v3/directline``, a regional one, or a local
             server such as ``http://127.0.0.1:3000/directline``).
         secret: the channel's Direct Line secret; exchanged for a token per conversation.
-        token: a Direct Line token made elsewhere (instead of the secret). Without either, the
-            conversation is started without credentials (local servers).
+        token: a Direct Line token made elsewhere (instead of the secret). Direct Line binds a
+            token to one conversation: when the service gives back a conversation this target
+            started already, or one that holds another run's messages, it is refused rather
+            than continued. A server that ignores tokens starts a new one each time. Without
+            either, conversations are started without credentials (local servers).
         transport: ``websocket`` (the ``streamUrl``) or ``polling``. A service that gives no
             ``streamUrl`` (such as ``offline-directline``) is polled either way.
         quiet_period: seconds without a new reply that end a turn.
+        typing_limit: how long after the turn's last reply ``typing`` activities may keep the
+            turn open; then it ends as if quiet, with a warning that the bot was still typing.
         reply_timeout: the longest wait for a turn's first reply; a bot silent for longer is an
             error.
         turn_timeout: the longest a whole turn may take.
@@ -116,6 +134,7 @@ class DirectLineTarget(Target):
         reply_timeout: float = 60.0,
         turn_timeout: float = 120.0,
         poll_interval: float = 1.0,
+        typing_limit: float = 30.0,
         max_reconnects: int = 2,
         user_id: str = "dl_harness-user",
         clock: Callable[[], float] = time.monotonic,
@@ -126,9 +145,10 @@ class DirectLineTarget(Target):
             raise UsageError("give the Direct Line secret or a token, not both")
         if transport not in ("websocket", "polling"):
             raise UsageError(f"the transport must be 'websocket' or 'polling', not {transport!r}")
-        if min(quiet_period, reply_timeout, turn_timeout, poll_interval) <= 0:
+        if min(quiet_period, reply_timeout, turn_timeout, poll_interval, typing_limit) <= 0:
             raise UsageError(
-                "quiet_period, reply_timeout, turn_timeout and poll_interval must be > 0"
+                "quiet_period, reply_timeout, turn_timeout, poll_interval and typing_limit "
+                "must be > 0"
             )
         self.base_url = base_url.rstrip("/")
         self.name = self.base_url
@@ -139,12 +159,17 @@ class DirectLineTarget(Target):
         self.reply_timeout = reply_timeout
         self.turn_timeout = turn_timeout
         self.poll_interval = poll_interval
+        self.typing_limit = typing_limit
         self.max_reconnects = max_reconnects
         self.user_id = user_id
         self._clock = clock
         self._http: aiohttp.ClientSession | None = None
         self.repeats_dropped = 0
         """Replies dropped because their ``channelData.replyId`` had arrived already."""
+        self.replays_dropped = 0
+        """Activities dropped because Direct Line delivered their id again (a reconnect)."""
+        self._started: set[str] = set()
+        """The conversations a given token started (the service gives its one back)."""
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -169,6 +194,18 @@ class DirectLineTarget(Target):
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
     ) -> dict[str, Any]:
+        return (await self._exchange(method, path, auth=auth, body=body, params=params))[1]
+
+    async def _exchange(
+        self,
+        method: str,
+        path: str,
+        *,
+        auth: str | None,
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """The HTTP status and the JSON object of an answer (an error status raises)."""
         url = self.base_url + path
         headers = {"Authorization": f"Bearer {auth}"} if auth else {}
         try:
@@ -186,12 +223,12 @@ class DirectLineTarget(Target):
         if status >= 400:
             raise RunError(_describe(status, text, f"{method} {path}"))
         if not text.strip():
-            return {}
+            return status, {}
         try:
             parsed = json.loads(text)
         except ValueError as exc:
             raise RunError(f"Direct Line answered {method} {path} with malformed JSON") from exc
-        return parsed if isinstance(parsed, dict) else {}
+        return status, parsed if isinstance(parsed, dict) else {}
 
     # --- conversations and tokens --------------------------------------------------------------
 
@@ -215,10 +252,28 @@ class DirectLineTarget(Target):
             token = made.get("token") if isinstance(made.get("token"), str) else None
             if token is None:
                 raise RunError("Direct Line answered POST /tokens/generate without a token")
-        data = await self._request("POST", "/conversations", auth=token)
+        status, data = await self._exchange("POST", "/conversations", auth=token)
         conversation_id = data.get("conversationId")
         if not isinstance(conversation_id, str) or not conversation_id:
             raise RunError("Direct Line answered POST /conversations without a conversationId")
+        if self.token:
+            # A server that ignores tokens (offline-directline) starts a new conversation each
+            # time, whatever its status; only one given back used is refused.
+            if conversation_id in self._started:
+                raise RunError(
+                    _one_conversation(
+                        f"the service gave back the conversation it started for this target "
+                        f"already ({conversation_id})"
+                    )
+                )
+            if status == 200 and await self._holds_user_messages(conversation_id, token):
+                raise RunError(
+                    _one_conversation(
+                        f"its conversation ({conversation_id}) holds another run's messages "
+                        "(HTTP 200 on POST /conversations: the conversation exists already)"
+                    )
+                )
+            self._started.add(conversation_id)
         if isinstance(data.get("token"), str):
             token = data["token"]
         refresh_at, expires_at = self._lifetime(data)
@@ -229,6 +284,20 @@ class DirectLineTarget(Target):
             refresh_at=refresh_at if token else None,
             expires_at=expires_at if token else None,
             stream_url=stream if isinstance(stream, str) and stream else None,
+        )
+
+    async def _holds_user_messages(self, conversation_id: str, token: str | None) -> bool:
+        """Whether the conversation holds a user's activity already (another run used it); a
+        failed look is no evidence."""
+        try:
+            data = await self._request(
+                "GET", f"/conversations/{conversation_id}/activities", auth=token
+            )
+        except RunError:
+            return False
+        activities = data.get("activities")
+        return isinstance(activities, list) and any(
+            isinstance(a, dict) and _is_from_user(a, self.user_id) for a in activities
         )
 
     async def _fresh_token(self, session: _Session) -> str | None:
@@ -335,7 +404,9 @@ class DirectLineTarget(Target):
                 await talk.send(text)
         return talk.transcript
 
-    async def _turn(self, talk: DirectLineConversation, number: int, text: str) -> None:
+    async def _turn(self, talk: DirectLineConversation, number: int, text: str) -> list[Message]:
+        """Post turn ``number``'s message and collect replies until the turn is quiet; return
+        the messages received meanwhile, in arrival order (late replies to earlier turns too)."""
         session, receiver, transcript = talk.session, talk.receiver, talk.transcript
         turn_of, used, attribution = talk.turn_of, talk.used, talk.attribution
         loop = asyncio.get_running_loop()
@@ -343,11 +414,24 @@ class DirectLineTarget(Target):
         posted = await self._post(session, text)
         if posted:
             turn_of[posted] = number
-        started = last_reply = loop.time()
+        started = last_reply = last_message = loop.time()
         replied = False
+        received: list[Message] = []
         while True:
             if replied:
-                wait = self.quiet_period - (loop.time() - last_reply)
+                # Typing moves last_reply on, but no further than typing_limit after the last
+                # message: a bot that types for ever does not hold the turn open for ever.
+                quiet_end = last_reply + self.quiet_period
+                typing_end = last_message + max(self.quiet_period, self.typing_limit)
+                wait = min(quiet_end, typing_end) - loop.time()
+                if wait <= 0 and quiet_end > typing_end:
+                    _log.warning(
+                        "%s: turn %d: the bot was still typing %gs after its last reply; the "
+                        "turn ends there (typing_limit)",
+                        transcript.conversation,
+                        number,
+                        self.typing_limit,
+                    )
             else:
                 wait = self.reply_timeout - (loop.time() - started)
             if wait <= 0:
@@ -357,10 +441,20 @@ class DirectLineTarget(Target):
                 continue  # the wait ran out; the loop re-checks the deadline
             ended = False
             for activity in batch:
+                if _replayed(activity, session):
+                    self.replays_dropped += 1  # delivered again after a reconnect
+                    continue
+                known = activity.get("id")
+                if isinstance(known, str) and known:
+                    session.activity_ids.add(known)
                 if _is_from_user(activity, self.user_id):
                     continue  # the user's own echo
                 kind = activity.get("type")
+                reply_to = activity.get("replyToId")
+                turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
                 if kind == "typing":
+                    if replied and turn == number:
+                        last_reply = loop.time()  # still working on this turn: wait on
                     continue
                 attribution.observe(activity)
                 repeat = reply_id(activity)
@@ -369,10 +463,9 @@ class DirectLineTarget(Target):
                     continue
                 if repeat is not None:
                     session.reply_ids.add(repeat)
-                reply_to = activity.get("replyToId")
-                turn = turn_of.get(reply_to, number) if isinstance(reply_to, str) else number
                 if turn == number:
                     replied, last_reply = True, loop.time()
+                    last_message = last_reply
                     ended = ended or kind == "endOfConversation"
                 message = activity_message(
                     activity,
@@ -381,7 +474,9 @@ class DirectLineTarget(Target):
                     sender=attribution.sender,
                 )
                 if message is not None:
-                    transcript.append(message)
+                    received.append(message)
+                    if _place_in_turn(transcript, message, during=number):
+                        talk.late.append(message)
                 record = plan_record(activity, turn)
                 if record is not None:
                     transcript.turns.append(record)
@@ -389,6 +484,7 @@ class DirectLineTarget(Target):
                 break
         if not replied:
             raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+        return received
 
 
 class DirectLineConversation:
@@ -409,6 +505,9 @@ class DirectLineConversation:
         self.turn_of: dict[str, int] = {}
         self.used: set[str] = set()
         self.attribution = TraceAttribution()
+        self.late: list[Message] = []
+        """Replies to an earlier turn that arrived during a later one; each is in the
+        transcript at the end of the turn it answers."""
 
     @property
     def id(self) -> str:
@@ -416,17 +515,18 @@ class DirectLineConversation:
         return self.session.conversation_id
 
     async def send(self, text: str) -> list[Message]:
-        """Send one user message; return the bot's messages for it once the turn is quiet.
+        """Send one user message; once the turn is quiet, return the bot's messages that
+        arrived meanwhile, in arrival order. A late reply to an earlier turn is among them, with
+        that turn's number (``message.turn``); the transcript keeps it in that turn.
 
         Raises:
             ConversationError: Direct Line or the bot failed (the transcript is kept).
         """
         number = self.transcript.turn_count + 1
         self.transcript.append(user_message(self.transcript.conversation, number, text))
-        start = len(self.transcript)
         try:
             async with asyncio.timeout(self.target.turn_timeout):
-                await self.target._turn(self, number, text)
+                return await self.target._turn(self, number, text)
         except TimeoutError as exc:
             raise ConversationError(
                 f"turn {number} did not finish within {self.target.turn_timeout:g}s",
@@ -437,7 +537,13 @@ class DirectLineConversation:
             raise ConversationError(
                 f"turn {number}: {exc}", transcript=self.transcript, turn=number
             ) from exc
-        return self.transcript.messages[start:]
+
+
+def _one_conversation(why: str) -> str:
+    return (
+        f"a Direct Line token serves one conversation, and {why}; give the channel's secret "
+        "instead, so that each conversation gets a token of its own"
+    )
 
 
 def _describe(status: int, body: str, what: str) -> str:
@@ -464,6 +570,12 @@ def _take_batch(session: _Session, data: dict[str, Any]) -> list[dict[str, Any]]
     if not isinstance(activities, list):
         return []
     return [a for a in activities if isinstance(a, dict)]
+
+
+def _replayed(activity: dict[str, Any], session: _Session) -> bool:
+    """Whether Direct Line delivered this activity (by its id) in the conversation already."""
+    known = activity.get("id")
+    return isinstance(known, str) and known in session.activity_ids
 
 
 def _is_from_user(activity: dict[str, Any], user_id: str) -> bool:
@@ -509,8 +621,12 @@ class _PollingReceiver(_Receiver):
         deadline = loop.time() + within
         while True:
             batch = await self.target._poll(self.session)
-            if batch:
-                return batch
+            # A poll that brings only activities received already is nothing new: wait before
+            # the next one rather than poll again at once.
+            fresh = [a for a in batch if not _replayed(a, self.session)]
+            self.target.replays_dropped += len(batch) - len(fresh)
+            if fresh:
+                return fresh
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return None

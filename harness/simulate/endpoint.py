@@ -8,7 +8,9 @@ and no activity arrived for ``quiet_period`` seconds), and builds a ``Transcript
 Bot Framework bot, including plain botbuilder bots that know nothing of this SDK: attribution comes
 from ``channelData`` when the bot sets it, from ``from.name`` otherwise. A reply whose
 ``channelData.replyId`` arrived already (a harness bot that ran a turn again after a crash) is
-acknowledged but not recorded, and counted in ``repeats_dropped``.
+acknowledged but not recorded, and counted in ``repeats_dropped``. A reply to an earlier turn
+(``replyToId``) that arrives during a later one is kept at the end of the turn it answers, and
+logged as late.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from harness.detect.activities import PLAN_REQUEST, plan_record, reply_id
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
-from harness.simulate.targets import Target
+from harness.simulate.targets import Target, _place_in_turn
 
 _log = logging.getLogger(__name__)
 
@@ -329,8 +331,8 @@ class EndpointTarget(Target):
                 for received in await self.send_turn(wire_id, text, activity_id=user_id):
                     message = self._message(received)
                     if message is not None:
-                        transcript.append(message)
-                    record = plan_record(received.activity, number)
+                        _place_in_turn(transcript, message, during=number)
+                    record = plan_record(received.activity, received.turn)
                     if record is not None:
                         transcript.turns.append(record)
         finally:

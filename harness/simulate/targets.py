@@ -8,11 +8,12 @@ A target runs one scripted conversation and returns its transcript. Everything t
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from harness.detect.transcript import Transcript
+from harness.detect.transcript import Message, Transcript
 from harness.exceptions import RunError
 from subagents import Usage
 
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from harness.runtime.parent import Parent
 
 __all__ = ["ConversationError", "InProcessTarget", "Target"]
+
+
+_log = logging.getLogger(__name__)
 
 
 class ConversationError(RunError):
@@ -38,6 +42,34 @@ class ConversationError(RunError):
         super().__init__(message)
         self.transcript = transcript
         self.turn = turn
+
+
+def _place_in_turn(transcript: Transcript, message: Message, *, during: int) -> bool:
+    """Add ``message``, received during turn ``during``, to ``transcript`` at the end of its
+    own turn; return True when it went before a later turn's messages (a late reply), which is
+    logged as a warning.
+
+    A bot may answer an earlier turn (its ``replyToId``) after the next user message was sent.
+    The reply is kept in the turn it answers, after that turn's other messages, so the
+    transcript stays in turn order (as ``harness detect`` reads files) and the missed-request
+    check sees the answer where it belongs; its ``timestamp``, when known, still says when it
+    was sent.
+    """
+    messages = transcript.messages
+    index = len(messages)
+    while index and messages[index - 1].turn > message.turn:
+        index -= 1
+    messages.insert(index, message)
+    late = index < len(messages) - 1
+    if late:
+        _log.warning(
+            "%s: a reply to turn %d arrived during turn %d; it is kept at the end of turn %d",
+            transcript.conversation,
+            message.turn,
+            during,
+            message.turn,
+        )
+    return late
 
 
 class Target(ABC):

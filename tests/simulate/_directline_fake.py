@@ -48,6 +48,8 @@ class _Conversation:
     id: str
     activities: list[dict[str, Any]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    started: bool = False
+    """Whether ``POST /conversations`` started it (a second start answers 200, not 201)."""
 
 
 @dataclass
@@ -91,6 +93,15 @@ class FakeDirectLine:
         self.drop_sockets = 0
         """How many of the next WebSockets to close (code 1011) after their first batch."""
         self.allow_reconnect = True
+        self.resend = 0
+        """How many activities before the watermark asked for a poll or a reconnected
+        WebSocket delivers again (Direct Line's replay from a stale watermark)."""
+        self.bind_tokens = True
+        """Whether a token's conversation is given back on a second start; False is a server
+        that ignores tokens (``offline-directline``): every start is a new conversation."""
+        self.start_status: int | None = None
+        """The status every start answers with, instead of 201 (new) or 200 (given back):
+        ``offline-directline`` passes on the bot's own status."""
         self.base_url = ""
         self._root = ""
         self._sockets: set[web.WebSocketResponse] = set()
@@ -117,7 +128,7 @@ class FakeDirectLine:
             return _error(401, "Unauthorized", "missing or unknown token")
         if self.clock() >= token.expires_at:
             return _error(403, "TokenExpired", "Token expired")
-        if conversation and token.conversation not in (None, conversation):
+        if conversation and self.bind_tokens and token.conversation not in (None, conversation):
             return _error(403, "Forbidden", "the token is for another conversation")
         return None
 
@@ -180,10 +191,14 @@ class FakeDirectLine:
             return refused
         bearer = self._bearer(request)
         bound = self.tokens[bearer].conversation if bearer in self.tokens else None
+        bound = bound if self.bind_tokens else None
         conversation = (
             self.conversations[bound] if bound in self.conversations else self._new_conversation()
         )
         token = bearer if bearer in self.tokens else self.issue_token(conversation.id)
+        # As Direct Line: a token whose conversation was started already gets it back, with 200.
+        created = not conversation.started
+        conversation.started = True
         return web.json_response(
             {
                 "conversationId": conversation.id,
@@ -191,7 +206,7 @@ class FakeDirectLine:
                 "expires_in": self.token_lifetime,
                 "streamUrl": self._stream_url(conversation.id, token),
             },
-            status=201,
+            status=self.start_status or (201 if created else 200),
         )
 
     async def _reconnect(self, request: web.Request) -> web.Response:
@@ -218,7 +233,7 @@ class FakeDirectLine:
         conversation = self._conversation(request, "GET activities")
         if isinstance(conversation, web.Response):
             return conversation
-        start = int(request.query.get("watermark") or 0)
+        start = max(int(request.query.get("watermark") or 0) - self.resend, 0)
         activities = conversation.activities[start:]
         return web.json_response(
             {"activities": activities, "watermark": str(len(conversation.activities))}
@@ -283,7 +298,8 @@ class FakeDirectLine:
         socket = web.WebSocketResponse()
         await socket.prepare(request)
         self._sockets.add(socket)
-        position = int(request.query.get("watermark") or len(conversation.activities))
+        asked = request.query.get("watermark")
+        position = max(int(asked) - self.resend, 0) if asked else len(conversation.activities)
         drop = self.drop_sockets > 0
         self.drop_sockets -= 1 if drop else 0
 

@@ -90,8 +90,16 @@ def _process(args: list[str], log: Path, *, ready: str) -> Iterator[str]:
             process.stdout.close()
 
 
-def test_the_naive_helpdesk_behind_offline_directline(tmp_path: Path) -> None:
+@pytest.mark.parametrize("token", [None, "a-token-it-ignores"])
+def test_the_naive_helpdesk_behind_offline_directline(tmp_path: Path, token: str | None) -> None:
+    """With ``DIRECTLINE_TOKEN`` set too (exported for the real service): offline-directline
+    ignores the token and starts a new conversation each time, so every scenario still runs."""
     node = _node()
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DIRECTLINE_SECRET", "DIRECTLINE_TOKEN")
+    }
+    if token is not None:
+        env["DIRECTLINE_TOKEN"] = token
     with (
         _process(
             [*HARNESS, "serve", str(NAIVE), "--port", "0"],
@@ -119,6 +127,7 @@ def test_the_naive_helpdesk_behind_offline_directline(tmp_path: Path) -> None:
                 capture_output=True,
                 text=True,
                 timeout=180,
+                env=env,
             )
     assert done.returncode == 1, done.stderr
     report: dict[str, Any] = json.loads(done.stdout)
