@@ -559,11 +559,13 @@ def _made_before_forking(
     ``vectors``. Made after this process's analysis, while the checks' worker ends its last
     share of it."""
     model = pair_model if pair_model is not None else _default_model(vectors)
+    importlib.import_module("harness.detect.requests")
+    if model.cosine:  # a scorer that reads the cosine is asked without the screen and bounds
+        return
     screen(model)
     if model.trees:
         for widened in (*PAIR_BOUNDS, WORDING_FREE):
             model.bound(widened)
-    importlib.import_module("harness.detect.requests")
 
 
 PARALLEL_MESSAGES = 2_000

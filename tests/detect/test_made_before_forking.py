@@ -128,3 +128,15 @@ def test_this_processs_shares_become_steps_before_it_waits_for_the_helpers() -> 
     assert order == ["work", "helper"]
     assert ends.mine == len(ends.bounds) - len(helped)
     assert _plain(joined) == _plain(_analysis.steps(transcript, 1))
+
+
+def test_a_scorer_that_reads_the_cosine_runs_in_processes_without_vectors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Such a scorer is asked without the screen and the bounds, so none is made for it.
+    monkeypatch.setattr(duplicates, "PARALLEL_MESSAGES", 20)
+    transcript = generated(51, 60, modes_known=True)
+    model = scorer_module.semantic_scorer()
+    alone = find_duplicates(transcript, DetectorConfig(), pair_model=model)
+    with worker_processes(2):
+        assert find_duplicates(transcript, DetectorConfig(), pair_model=model) == alone
