@@ -14,6 +14,7 @@ directory is importable (appended to ``sys.path``, after the installed packages)
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
@@ -175,9 +176,20 @@ def cli(ctx: click.Context, debug: bool) -> None:
         logging.getLogger("harness").setLevel(logging.DEBUG)
 
 
+def _tolerant_output() -> None:
+    """Let standard output (and standard error) replace what their encoding cannot encode, so a
+    report with a check mark or an emoji reaches a cp1252 console (or ``PYTHONIOENCODING=ascii``)
+    with ``?`` in its place rather than stopping the command with ``UnicodeEncodeError``. JSON,
+    HTML and JUnit stay well-formed; ``-o FILE`` is written in UTF-8 whatever the console."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="replace")
+
+
 def main() -> None:
     """Console-script entry point."""
     process_start()
+    _tolerant_output()
     try:
         cli.main(prog_name="harness", standalone_mode=True)
     except SystemExit as exc:

@@ -246,15 +246,26 @@ def simulate_command(
             f"{summary_line(results, min_pass_rate=min_pass_rate)}; report written to {output}",
             err=True,
         )
-    broken = [r for r in results if r.error]
-    if broken:
-        click.echo(
-            f"error: {len(broken)} of {len(results)} scenario(s) could not be completed:", err=True
-        )
+    _failed_scenarios(results)
+    return exit_code(results, min_pass_rate=min_pass_rate)
+
+
+def _failed_scenarios(results: list[DetectionResult]) -> None:
+    """Say on standard error which scenarios failed, and how: those that stopped before their
+    end, and those that ran to it with a failed call (a sub-agent's, or the parent's own plan or
+    reply that fell back), each with its first reason (the report has them all)."""
+    stopped = [r for r in results if r.error and not r.completed]
+    failing = [r for r in results if r.error and r.completed]
+    for broken, how in (
+        (stopped, "could not be completed"),
+        (failing, "ran to the end with a failed call"),
+    ):
+        if not broken:
+            continue
+        click.echo(f"error: {len(broken)} of {len(results)} scenario(s) {how}:", err=True)
         for result in broken:
             first = (result.error or "").splitlines()[0]
             click.echo(f"  {result.title}: {first}", err=True)
-    return exit_code(results, min_pass_rate=min_pass_rate)
 
 
 def _failure_lines(results: list[DetectionResult], fmt: str = "text") -> str:

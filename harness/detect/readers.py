@@ -10,7 +10,8 @@ is one JSON object over several lines (a document, read by its keys). Several co
 be in one file; each becomes a :class:`~harness.detect.transcript.Transcript`. Every problem is
 a :class:`~harness.exceptions.ConfigError` naming the file and the line (for a JSON array, the
 activity's index and the line it starts on); a row of a table that cannot be read costs that row
-only (``unread``).
+only (``unread``). What a reader notices about a file it read whole (a Web API answer that is one
+page of a longer result) is a :class:`ReadNote` (``notes``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ from harness.exceptions import ConfigError
 from harness.text._records import slot_maker
 from instructions.contract import MODES
 
-__all__ = ["MAX_TRANSCRIPT_BYTES", "load_transcript", "parse_transcript"]
+__all__ = ["MAX_TRANSCRIPT_BYTES", "ReadNote", "load_transcript", "parse_transcript"]
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +56,28 @@ _JSONL_KEYS = frozenset(
 )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadNote:
+    """What a reader noticed about a file it read: no error, but the report should say it (a
+    Dataverse Web API answer that is one page of a longer result)."""
+
+    file: str
+    """The file read."""
+    message: str
+    """What the user should know, and what to do about it."""
+    title: str = "note"
+    """What it is, in a few words (a GitHub annotation's title)."""
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.message}"
+
+
 def load_transcript(
     path: str | Path,
     *,
     agent_modes: Mapping[str, str] | None = None,
     unread: list[ConfigError] | None = None,
+    notes: list[ReadNote] | None = None,
 ) -> list[Transcript]:
     """Read a transcript file (JSONL or a Bot Framework JSON array) into its conversations.
 
@@ -70,13 +89,18 @@ def load_transcript(
             read goes, one error naming it each, while the other rows are read; without it, such
             a row is an error (raised), so no caller loses a conversation without knowing. A
             file none of whose rows can be read is an error either way.
+        notes: where what the reader noticed goes (:class:`ReadNote`: a Web API answer with
+            ``@odata.nextLink`` is one page of a longer result); without it, each is a warning
+            logged (on standard error).
 
     Raises:
         ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
     """
     path = Path(path)
     text = read_text(path, max_bytes=MAX_TRANSCRIPT_BYTES)
-    return parse_transcript(text, file=str(path), agent_modes=agent_modes, unread=unread)
+    return parse_transcript(
+        text, file=str(path), agent_modes=agent_modes, unread=unread, notes=notes
+    )
 
 
 def parse_transcript(
@@ -85,6 +109,7 @@ def parse_transcript(
     file: str = "<transcript>",
     agent_modes: Mapping[str, str] | None = None,
     unread: list[ConfigError] | None = None,
+    notes: list[ReadNote] | None = None,
 ) -> list[Transcript]:
     """Parse transcript text; ``file`` only names it in errors. See :func:`load_transcript`."""
     stripped = text.lstrip()
@@ -102,7 +127,7 @@ def parse_transcript(
             if document is None:
                 transcripts = _jsonl(text, file)
             else:
-                transcripts = _json_document(document, file, unread)
+                transcripts = _json_document(document, file, unread, notes)
         else:
             transcripts = None
     except RecursionError:
@@ -158,16 +183,25 @@ def _document(text: str, file: str) -> dict[str, Any] | None:
 
 
 def _json_document(
-    document: dict[str, Any], file: str, unread: list[ConfigError] | None
+    document: dict[str, Any],
+    file: str,
+    unread: list[ConfigError] | None,
+    notes: list[ReadNote] | None = None,
 ) -> list[Transcript]:
     """A JSON object that is not JSONL: a ``ConversationTranscript`` row's content whose
     ``activities`` is not its first key, or the Dataverse Web API's answer for the table,
     ``{"value": [{"content": "...", "name": "..."}]}`` (a conversation per row, as in the CSV
-    export)."""
+    export; with ``@odata.nextLink``, one page of a longer result: :func:`_next_page_note`)."""
     if isinstance(document.get("activities"), list):
         return _dataverse_document(document, file)
     rows = document.get("value")
     if isinstance(rows, list) and any(isinstance(r, dict) and "content" in r for r in rows):
+        if isinstance(document.get(_NEXT_LINK), str) and document[_NEXT_LINK]:
+            note = _next_page_note(file, len(rows))
+            if notes is None:
+                log.warning("%s", note)
+            else:
+                notes.append(note)
         return _dataverse_rows(
             (
                 (
@@ -187,6 +221,28 @@ def _json_document(
         f"valid JSON, but not a transcript: expected {_SHAPES}; this is an object with the "
         f"keys {keys or '(none)'}",
         file=file,
+    )
+
+
+_NEXT_LINK = "@odata.nextLink"
+"""The key of a Dataverse Web API answer that links to the next page of its result."""
+
+
+def _next_page_note(file: str, rows: int) -> ReadNote:
+    """The note for a Web API answer with ``@odata.nextLink``: Dataverse pages a long result
+    (5,000 rows at most per page, fewer with a ``Prefer: odata.maxpagesize`` header), and the
+    rows after this page are in no file given."""
+    return ReadNote(
+        file=file,
+        message=(
+            f"only this page of the Dataverse Web API's answer was read ({rows} "
+            f"row{'' if rows == 1 else 's'}): it "
+            f"carries {_NEXT_LINK}, so the table has more rows, which were not checked. Save "
+            f"each page (GET the {_NEXT_LINK} URL until an answer has none) and give them all, "
+            "or export the whole table from Power Apps (Tables > ConversationTranscript > "
+            "Export > Export data, a .csv file)"
+        ),
+        title="one page of a longer result",
     )
 
 

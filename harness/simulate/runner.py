@@ -81,10 +81,11 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
 
 async def _converse(
     target: Target, turns: Sequence[str], conversation_id: str
-) -> tuple[Transcript, str | None, list[Finding], list[str]]:
+) -> tuple[Transcript, str | None, list[Finding], list[str], bool]:
     """The conversation's transcript, why it stopped early or the parent failed (None when
     neither) and, for a bot in this process, the contract violations of its sub-agents
-    (``contract`` findings) and their failed calls (``turn N: AGENT failed: WHY``)."""
+    (``contract`` findings) and their failed calls (``turn N: AGENT failed: WHY``); last,
+    whether the conversation ran to its end."""
     if isinstance(target, InProcessTarget):
         # Turn by turn, so that what happened before a failing turn stays in the report.
         failures: list[str] = []
@@ -98,7 +99,7 @@ async def _converse(
                     raise
                 except Exception as exc:  # a model or transport error fails this scenario only
                     failures.append(f"turn {number}: {type(exc).__name__}: {exc}")
-                    break
+                    return conversation.transcript, "\n".join(failures), broken, down, False
                 target.usage = target.usage + turn.usage
                 broken += contract_findings(turn, conversation.transcript)
                 # A turn the parent ended as failed (and said why) fails the scenario too.
@@ -112,16 +113,17 @@ async def _converse(
                     for r in turn.results
                     if r.status in ("failed", "timed_out") and not r.violations
                 ]
-            return conversation.transcript, "\n".join(failures) or None, broken, down
+            return conversation.transcript, "\n".join(failures) or None, broken, down, True
     try:
         transcript = await target.run_conversation(turns, conversation_id=conversation_id)
-        return transcript, None, [], []
+        return transcript, None, [], [], True
     except UsageError:
         raise
     except ConversationError as exc:  # a deployed bot failed: what arrived before still counts
-        return exc.transcript, str(exc), [], []
+        return exc.transcript, str(exc), [], [], False
     except Exception as exc:
-        return Transcript(conversation=conversation_id), f"{type(exc).__name__}: {exc}", [], []
+        empty = Transcript(conversation=conversation_id)
+        return empty, f"{type(exc).__name__}: {exc}", [], [], False
 
 
 async def run_scenario(
@@ -144,7 +146,7 @@ async def run_scenario(
     if isinstance(target, InProcessTarget):
         _check_agents(scenario, target, file)
     started = time.perf_counter()
-    transcript, error, broken, down = await _converse(
+    transcript, error, broken, down, completed = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
     findings = await detect_async(
@@ -168,6 +170,7 @@ async def run_scenario(
         name=scenario.name,
         seconds=time.perf_counter() - started,
         error=error,
+        completed=completed,
     )
 
 

@@ -3,7 +3,7 @@
 Scenario files are collected as tests, one item per scenario: a file is collected when its name
 matches the ``harness_scenarios`` ini patterns (default ``scenarios*.yaml`` and
 ``*.scenarios.yaml``) and it is a harness scenario file (see ``_looks_like_scenarios``: another
-project's ``scenarios.yaml`` is left alone). Each item runs its conversation against the file's
+tool's ``scenarios.yaml`` is left alone, and named with ``-v``). Each item runs its conversation against the file's
 ``bot`` (or the ``harness_bot`` ini value, relative to the rootdir, as a ``replay:`` cassette of
 ``harness_model`` is) and fails on any error-level finding, showing the offending messages.
 
@@ -231,7 +231,11 @@ class ScenarioFileCollector(pytest.File):
             raise self.CollectError(str(exc)) from exc
         opted_in = _opted_in(self.config)
         if not _looks_like_scenarios(tree, typos=opted_in):
-            return  # another tool's file that happens to match the name pattern
+            # Another tool's file that happens to match the name pattern: named with -v.
+            root = Path(self.config.rootpath)
+            shown = self.path.relative_to(root) if self.path.is_relative_to(root) else self.path
+            self.config.stash.setdefault(_LEFT_ALONE, []).append(str(shown))
+            return
         unknown = [str(key) for key in tree if key not in ("bot", "scenarios")]
         if unknown or not isinstance(tree.get("scenarios"), list) or not tree["scenarios"]:
             # Top-level mistakes spoil the whole file: report them as the loader does.
@@ -311,11 +315,14 @@ class InvalidScenario(pytest.Collector):
 def _looks_like_scenarios(tree: Any, *, typos: bool) -> bool:
     """True when a YAML document is a harness scenario file.
 
-    Other tools (k6, Artillery, load tests) have ``scenarios*.yaml`` files too, and the SDK may be
-    installed in their projects: a file is ours when it names a ``bot``, or its ``scenarios`` list
-    has one with ``turns`` or a ``user`` turn. With ``typos`` (a project that sets one of the
-    plugin's ini options), a key that is nearly ``turns`` counts too, so that its "did you mean"
-    error is shown; elsewhere ``urls`` or ``runs`` would claim another tool's file.
+    Other tools (k6, Artillery, load tests, chat logs) have ``scenarios*.yaml`` files too, and the
+    SDK may be installed in their projects. A file is ours when it names a ``bot`` or when one of
+    its ``scenarios`` has what our format requires of it: ``turns``, a list with a ``user``
+    message. A list of ``- user: ...`` entries (a load test's users, a chat log), or turns of
+    another shape, is another tool's. With ``typos`` (a project that sets one of the plugin's ini
+    options) a scenario with ``turns`` of any shape, a ``user`` key or a key that is nearly
+    ``turns`` counts too, so that its mistake is reported; elsewhere ``urls``, ``runs`` or
+    ``user`` would claim another tool's file.
     """
     if not isinstance(tree, dict) or isinstance(tree.get("scenarios"), dict):
         return False
@@ -324,10 +331,38 @@ def _looks_like_scenarios(tree: Any, *, typos: bool) -> bool:
     scenarios = tree.get("scenarios")
     if not isinstance(scenarios, list):
         return False
-    keys = {str(k) for s in scenarios if isinstance(s, dict) for k in s}
-    return bool(keys & {"turns", "user"}) or (
-        typos and any(difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys)
+    entries = [s for s in scenarios if isinstance(s, dict)]
+    if any(_has_user_turns(entry.get("turns")) for entry in entries):
+        return True
+    if not typos:
+        return False
+    keys = {str(k) for entry in entries for k in entry}
+    return bool(keys & {"turns", "user"}) or any(
+        difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys
     )
+
+
+def _has_user_turns(turns: Any) -> bool:
+    """Whether ``turns`` is a list holding a mapping with a ``user`` key (a scenario's turn)."""
+    return isinstance(turns, list) and any(isinstance(t, dict) and "user" in t for t in turns)
+
+
+_LEFT_ALONE = pytest.StashKey[list[str]]()
+"""The names of the files matching ``harness_scenarios`` that were not collected (shown by -v)."""
+
+
+def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
+    """With ``-v``: each file that matched the ``harness_scenarios`` patterns but was left alone
+    as another tool's, and what would make it a scenario file."""
+    left = config.stash.get(_LEFT_ALONE, [])
+    if not left or config.get_verbosity() < 1:
+        return []
+    return [
+        f"harness: {name} left alone: not a harness scenario file (it names no 'bot:' and no "
+        "scenario has 'turns' with 'user' messages; set harness_bot or another harness_* ini "
+        "option to have its mistakes reported)"
+        for name in left
+    ]
 
 
 def _ini_model(config: pytest.Config) -> str | None:
@@ -391,6 +426,7 @@ class ScenarioItem(pytest.Item):
                             findings=tuple(driver.findings()),
                             name=self.name,
                             error=error,
+                            completed=error is None,
                             run=number if repeat > 1 else None,
                             runs=repeat,
                         )

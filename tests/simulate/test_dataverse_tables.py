@@ -233,3 +233,89 @@ def test_what_could_not_be_read_is_in_the_json_and_junit_reports(
     assert read.exit_code == 1, read.output  # LOCKER's duplicate; every row read
     report = json.loads(read.stdout)
     assert (report["totals"]["unread"], "unread" in report) == (0, False)
+
+
+@pytest.mark.parametrize("fmt", ["lines", "github", "table", "html"])
+def test_a_row_that_could_not_be_read_is_in_every_report_format(tmp_path: Path, fmt: str) -> None:
+    """Not only JSON and JUnit: a log, an annotation or a page read instead of standard error
+    also says which row was not checked, and why."""
+    import html
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    path = _csv(tmp_path / "export.csv", [("lockers", LOCKER), ("broken", CUT_SHORT)])
+    result = CliRunner().invoke(cli, ["detect", str(path), "--format", fmt])
+    assert result.exit_code == 2, result.output
+    report = html.unescape(result.stdout) if fmt == "html" else result.stdout
+    reason = "conversation broken is not checked (the other rows are)"
+    assert reason in report
+    if fmt == "lines":
+        [line] = [x for x in report.splitlines() if reason in x]
+        assert line.startswith(f"unread: {path}:3: not JSON: ")
+    if fmt == "github":
+        [line] = [x for x in report.splitlines() if reason in x]
+        assert line.startswith(f"::error file={path},line=3,title=unread::not JSON: ")
+    if fmt == "html":
+        assert 'id="unread"' in result.stdout
+    # The row is still named on standard error, after the report.
+    assert result.stderr.startswith(f"error: {path}:3: not JSON: ")
+
+
+NEXT_LINK = (
+    "https://org.crm.dynamics.com/api/data/v9.2/conversationtranscripts?$skiptoken=%3Ccookie"
+)
+
+
+def test_a_web_api_page_with_a_next_link_is_named_as_one_page(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A Web API answer with ``@odata.nextLink`` is one page of a longer result: the rows read are
+    checked, and a note says the rest of the table was not read, and how to get all of it."""
+    from harness.detect.readers import ReadNote
+
+    answer = json.loads(_web_api({"name": "lockers", "content": LOCKER}))
+    answer["@odata.nextLink"] = NEXT_LINK
+    notes: list[ReadNote] = []
+    transcripts = parse_transcript(json.dumps(answer), file="page.json", notes=notes)
+    assert [t.conversation for t in transcripts] == ["lockers"]
+    [note] = notes
+    assert note.file == "page.json"
+    assert str(note).startswith("page.json: only this page of the Dataverse Web API's answer")
+    assert "@odata.nextLink" in note.message and "Export data" in note.message
+    # Without a list for it, the note is a warning on standard error (as the CLI's log shows).
+    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
+        parse_transcript(json.dumps(answer), file="page.json")
+    assert any("only this page" in r.getMessage() for r in caplog.records)
+    # An answer without a next link is the whole result: no note.
+    whole: list[ReadNote] = []
+    parse_transcript(_web_api({"name": "lockers", "content": LOCKER}), notes=whole)
+    assert whole == []
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit", "lines", "github", "html"])
+def test_detect_warns_that_a_web_api_page_is_not_the_whole_table(tmp_path: Path, fmt: str) -> None:
+    import html
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    answer = json.loads(_web_api({"name": "lockers", "content": LOCKER}))
+    answer["@odata.nextLink"] = NEXT_LINK
+    path = tmp_path / "page.json"
+    path.write_text(json.dumps(answer, indent=2), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["detect", str(path), "--format", fmt])
+    assert result.exit_code == 1, result.output  # the duplicate in the page read; no error
+    assert result.stderr.startswith(f"warning: {path}: only this page of the Dataverse")
+    if fmt == "json":
+        report = json.loads(result.stdout)
+        assert report["totals"]["notes"] == 1
+        [note] = report["notes"]
+        assert note["file"] == str(path) and "@odata.nextLink" in note["note"]
+    else:
+        text = html.unescape(result.stdout) if fmt in ("html", "junit") else result.stdout
+        assert "only this page of the Dataverse Web API's answer" in text
+    if fmt == "github":
+        assert f"::warning file={path},title=one page of a longer result::" in result.stdout

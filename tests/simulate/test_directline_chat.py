@@ -102,3 +102,56 @@ def test_chat_takes_the_same_direct_line_options_as_simulate() -> None:
     chat, simulate = directline("chat"), directline("simulate")
     assert len(chat) == 4
     assert chat == simulate
+
+
+async def _failing_payroll(activity: dict[str, Any]) -> list[dict[str, Any]]:
+    """A served bot whose payroll sub-agent fails on the message about pay: it apologises, and
+    its plan event names the failed agent (``failed``), as ``harness serve`` sends it."""
+    text = activity.get("text", "")
+    agent = "payroll" if "pay" in text else "pto"
+    failed = agent == "payroll"
+    replies: list[dict[str, Any]] = [
+        {
+            "type": "message",
+            "text": "Sorry, I could not reach payroll." if failed else "You have 12 days left.",
+            "from": {"id": "bot", "name": "helpdesk"},
+            "channelData": {"sender": "helpdesk"},
+        }
+    ]
+    if (activity.get("channelData") or {}).get("harness", {}).get("plan") is True:
+        value = {
+            "plan": [{"agent": agent, "request": text}],
+            "answered_by": [] if failed else [agent],
+            "failed": [agent] if failed else [],
+        }
+        replies.append({"type": "event", "name": "harness.plan", "value": value})
+    return replies
+
+
+def test_a_served_bots_failed_sub_agent_fails_the_chat_turn_as_in_process() -> None:
+    fake = FakeDirectLine(_failing_payroll)
+    with in_thread(fake) as base:
+        result = CliRunner().invoke(
+            cli,
+            [
+                "chat",
+                "--directline",
+                base,
+                "--directline-secret",
+                fake.secret,
+                "--transport",
+                "polling",
+                "--quiet-period",
+                "0.15",
+            ],
+            input="how many days off do I have?\nwhen is payday?\n",
+        )
+    # As `harness chat bot.yaml` does when a sub-agent call fails: the turn counts as failed,
+    # the chat goes on, and it ends with exit 1.
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines() == [
+        "helpdesk: You have 12 days left.",
+        "helpdesk: Sorry, I could not reach payroll.",
+    ]
+    assert "(failed: payroll)" in result.stderr
+    assert result.stderr.rstrip().endswith("error: 1 of 2 turns failed")

@@ -43,6 +43,32 @@ def test_a_failed_sub_agent_fails_the_scenario_in_json(tmp_path: Path) -> None:
     assert "pay: turn 1: payroll failed" in stderr
 
 
+def test_standard_error_says_the_scenario_completed_and_its_sub_agent_failed(
+    tmp_path: Path,
+) -> None:
+    code, _, stderr = _simulate(tmp_path, "--format", "json")
+    assert code == 1
+    assert "could not be completed" not in stderr
+    assert "error: 1 of 1 scenario(s) ran to the end with a failed call:" in stderr
+    assert "  pay: turn 1: payroll failed: ModelRequestError: cannot reach the model" in stderr
+
+
+def test_a_github_annotation_of_a_failed_call_does_not_say_could_not_complete(
+    tmp_path: Path,
+) -> None:
+    code, text, _ = _simulate(tmp_path, "--format", "github")
+    assert code == 1
+    assert "title=failed call::pay: turn 1: payroll failed" in text
+    assert "could not complete" not in text
+
+
+def test_the_html_verdict_says_the_scenario_had_a_failed_call(tmp_path: Path) -> None:
+    code, page, _ = _simulate(tmp_path, "--format", "html")
+    assert code == 1
+    assert 'data-verdict="fail">FAIL: 0 errors, 1 with a failed call<' in page
+    assert "could not complete" not in page
+
+
 def test_junit_shows_the_failed_sub_agent(tmp_path: Path) -> None:
     code, page, _ = _simulate(tmp_path, "--format", "junit")
     assert code == 1
