@@ -21,6 +21,7 @@ from typing import Protocol
 from rich.console import Console
 from rich.markup import escape
 
+from harness.cli.command import interrupt_code
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.detect.transcript import Message
 from harness.exceptions import RunError
@@ -254,7 +255,8 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | 
             runner.get_loop().close()
         else:
             runner.close()
-    return code
+    # Ended by Ctrl-C or SIGTERM: interrupt_code tells them apart.
+    return interrupt_code() if code == EXIT_INTERRUPTED else code
 
 
 class ChatSession(Protocol):

@@ -31,6 +31,7 @@ from harness.exceptions import UsageError
 
 __all__ = [
     "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
     "add_verbosity",
     "agent_config_option",
     "check_output",
@@ -39,6 +40,7 @@ __all__ = [
     "report_format_option",
     "report_layout",
     "reset_logging",
+    "stderr_is_terminal",
     "stdout_is_terminal",
     "verbosity",
     "write_output",
@@ -46,6 +48,8 @@ __all__ = [
 
 EXIT_INTERRUPTED = 130
 """The exit code after Ctrl-C: 128 + SIGINT, as shells report a command ended by Ctrl-C."""
+EXIT_TERMINATED = 143
+"""The exit code after SIGTERM (a CI job cancelled or timed out): 128 + SIGTERM."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -139,6 +143,11 @@ def report_layout(fmt: str, output: Path | None) -> str:
 def stdout_is_terminal() -> bool:
     """True when standard output is a terminal (not a pipe, a file or a CI log)."""
     return sys.stdout is not None and sys.stdout.isatty()
+
+
+def stderr_is_terminal() -> bool:
+    """True when standard error is a terminal (not a pipe, a file or a CI log)."""
+    return sys.stderr is not None and sys.stderr.isatty()
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness.cli.chat import describe, line_editing, run_command, talk
-from harness.cli.options import EXIT_INTERRUPTED
+from harness.cli.command import interrupt_code
 from harness.detect.activities import plan_record
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ def chat_remote(
     except KeyboardInterrupt:
         interrupted = True
         notes.print()
-        return EXIT_INTERRUPTED
+        return interrupt_code()
     finally:
         with contextlib.suppress(KeyboardInterrupt):
             runner.run(stack.aclose())

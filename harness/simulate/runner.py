@@ -25,13 +25,20 @@ from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
-from harness.runtime.parent import Parent, bot_models, check_models
+from harness.runtime.parent import Parent, Turn, bot_models, check_models
 from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.simulate.violations import contract_findings
 from subagents import Usage
 
-__all__ = ["checks_of", "declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
+__all__ = [
+    "checks_of",
+    "declared_requests",
+    "expectations_of",
+    "failed_calls",
+    "run_scenario",
+    "run_scenarios",
+]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -79,6 +86,18 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
                 )
 
 
+def failed_calls(turn: Turn, number: int) -> list[str]:
+    """The turn's sub-agent calls that raised or timed out, as ``turn N: AGENT failed: WHY`` (the
+    user got an apology, so no finding shows them); one that broke its contract is left out, as
+    it is already a ``contract`` finding. The pytest plugin and ``ConversationDriver`` fail on
+    them as ``harness simulate`` does."""
+    return [
+        f"turn {number}: {r.agent} failed: {r.error or r.status}"
+        for r in turn.results
+        if r.status in ("failed", "timed_out") and not r.violations
+    ]
+
+
 async def _converse(
     target: Target, turns: Sequence[str], conversation_id: str
 ) -> tuple[Transcript, str | None, list[Finding], list[str], bool]:
@@ -106,13 +125,8 @@ async def _converse(
                 failed = getattr(turn, "error", None)
                 if isinstance(failed, str) and failed:
                     failures.append(f"turn {number}: {failed}")
-                # So does a sub-agent call that raised or timed out (the user got an apology);
-                # one that broke its contract is already a ``contract`` finding.
-                down += [
-                    f"turn {number}: {r.agent} failed: {r.error or r.status}"
-                    for r in turn.results
-                    if r.status in ("failed", "timed_out") and not r.violations
-                ]
+                # So does a sub-agent call that raised or timed out (the user got an apology).
+                down += failed_calls(turn, number)
             return conversation.transcript, "\n".join(failures) or None, broken, down, True
     try:
         transcript = await target.run_conversation(turns, conversation_id=conversation_id)
