@@ -181,8 +181,11 @@ def cli(ctx: click.Context, debug: bool) -> None:
 def _tolerant_output() -> None:
     """Let standard output (and standard error) replace what their encoding cannot encode, so a
     report with a check mark or an emoji reaches a cp1252 console (or ``PYTHONIOENCODING=ascii``)
-    with ``?`` in its place rather than stopping the command with ``UnicodeEncodeError``. JSON,
-    HTML and JUnit stay well-formed; ``-o FILE`` is written in UTF-8 whatever the console."""
+    with ``?`` in its place rather than stopping the command with ``UnicodeEncodeError``. This is
+    for text only (the lines, table and github formats, messages on standard error): JSON,
+    JUnit, HTML and SARIF go to standard output as UTF-8 bytes, as they go to ``-o FILE``
+    (:func:`harness.cli.options.write_output`), so they stay well-formed and keep every
+    character."""
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="replace")

@@ -123,7 +123,7 @@ def detect_command(
             if layout == "html"
             else render(results, layout, unread=unread, notes=notes)
         )
-    write_output(report, output)
+    write_output(report, output, utf8=layout in ("json", "junit", "html"))
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(f"{summary_line(results)}; report written to {output}", err=True)
     for note in notes:  # a file read whole that is only part of what the user meant to check

@@ -155,10 +155,13 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 JSON carries it (``"\\ud83d"``) and Python reads it, but UTF-8 cannot encode it."""
 
 
-def write_output(text: str, output: Path | None) -> None:
+def write_output(text: str, output: Path | None, *, utf8: bool = False) -> None:
     """Write a command's report to ``output`` (``-o FILE``), or to standard output without one.
 
-    A lone surrogate in the text (a message cut inside an emoji) is written as U+FFFD. The file
+    A file is written in UTF-8. So is standard output with ``utf8`` (a machine format: JSON,
+    JUnit, HTML, SARIF, which declare or assume UTF-8), as bytes whatever the console's encoding;
+    without it, text goes through the console's encoding, what it cannot encode replaced (the
+    console script sets ``errors="replace"``). A lone surrogate in the text (a message cut inside an emoji) is written as U+FFFD. The file
     is written beside ``output`` and renamed over it once complete, so an earlier report is
     replaced whole or not at all; missing folders on the way are made (as pytest's
     ``--junitxml`` does). A device or pipe (``-o /dev/stdout``) is written to as it is.
@@ -169,7 +172,13 @@ def write_output(text: str, output: Path | None) -> None:
     if not text.isascii():  # isascii is O(1): CPython knows it of every string
         text = _LONE_SURROGATE.sub("\ufffd", text)
     if output is None:
-        click.echo(text, nl=False)
+        buffer = getattr(sys.stdout, "buffer", None)
+        if utf8 and buffer is not None:
+            sys.stdout.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            click.echo(text, nl=False)
         return
     try:
         if output.exists() and not output.is_file():

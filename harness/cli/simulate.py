@@ -256,7 +256,7 @@ def simulate_command(
         report += _usage_line(usage)
     if plain:
         report += _failure_lines(results, fmt)
-    write_output(report, output)
+    write_output(report, output, utf8=fmt in ("json", "junit", "html"))
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(
             f"{summary_line(results, min_pass_rate=min_pass_rate)}; report written to {output}",
