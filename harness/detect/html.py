@@ -26,6 +26,7 @@ from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
 from harness.detect.report_parts import KIND_ORDER, xml_characters
 from harness.detect.results import DetectionResult, exit_code, group_runs
+from harness.detect.runs_report import run_failure
 from harness.detect.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -205,7 +206,8 @@ def _runs(results: Sequence[DetectionResult], min_pass_rate: float) -> list[dict
             continue
         failed = []
         for run in group.failed:
-            why = [f"did not complete: {run.error}"] if run.error else []
+            failure = run_failure(run)
+            why = [failure] if failure else []
             why += [f"turn {f.turn}: {f.kind}: {f.evidence}" for f in run.errors]
             failed.append((run.run, "; ".join(why)))
         rows.append(

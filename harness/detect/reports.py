@@ -36,6 +36,7 @@ from harness.detect.runs_report import (
     runs_json,
     runs_summary,
     runs_totals,
+    stopped,
 )
 from harness.detect.transcript import Message
 
@@ -103,6 +104,7 @@ def _transcript_json(result: DetectionResult) -> dict[str, Any]:
         "errors": len(result.errors),
         "warnings": len(result.warnings),
         "findings": [finding_json(f) for f in result.findings],
+        "completed": not stopped(result),
     }
     if result.error is not None:
         record["error"] = result.error
@@ -120,9 +122,9 @@ def render_json(
 
     Each finding carries its ``severity`` (``error`` or ``warning``); each transcript its
     ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors,
-    warnings and the conversations that ``failed`` (could not complete: a record with an
-    ``error``) over the whole report; ``errors`` or ``failed`` above 0 is what makes the command
-    exit 1. Given ``unread`` (``harness detect``), ``totals.unread`` counts the files and table
+    warnings and the conversations that ``failed`` (a record with an ``error``: it stopped
+    before its end, or ran to it with a failed call; its ``completed`` says which) over the
+    whole report; ``errors`` or ``failed`` above 0 is what makes the command exit 1. Given ``unread`` (``harness detect``), ``totals.unread`` counts the files and table
     rows that could not be read (the command exits 2), and ``unread`` lists each (``file``,
     ``line``, ``field``, ``error``) when there are any. Given ``notes``, ``totals.notes`` counts
     what the readers noticed about files read whole (a Web API answer that is one page of a
@@ -130,8 +132,8 @@ def render_json(
 
     A repeated scenario (``--repeat``) is one transcript record for all its runs, with ``runs``,
     ``passed``, ``pass_rate``, ``kind_pass_rates``, each distinct finding once with the ``runs``
-    it came up in, and ``failed_runs`` (each failed run's number, its ``error`` if it did not
-    complete, and its error-level findings); ``totals`` then adds the same over every run and
+    it came up in, and ``failed_runs`` (each failed run's number, whether it ``completed``, its
+    ``error`` if it stopped or had a failed call, and its error-level findings); ``totals`` then adds the same over every run and
     ``min_pass_rate``, and ``passed`` says whether every scenario reached it.
     """
     summary: Counter[str] = Counter({kind: 0 for kind in KIND_ORDER})

@@ -84,3 +84,24 @@ def test_a_chat_whose_sub_agent_failed_exits_1() -> None:
     assert result.exit_code == 1, result.output
     assert "the payroll service failed" in result.stdout
     assert "error: 1 of 1 turn failed" in result.stderr
+
+
+def test_repeated_runs_with_a_failed_call_are_not_said_to_have_stopped(tmp_path: Path) -> None:
+    """``--repeat``: each run ran to its end, with a failed call; JUnit, HTML and JSON say so."""
+    code, page, _ = _simulate(tmp_path, "--repeat", "2", "--format", "junit")
+    assert code == 1
+    case = ET.fromstring(page).find("testsuite/testcase")
+    assert case is not None
+    assert case.find("error") is None  # runs that completed: a failure, not an error
+    failure = case.find("failure")
+    assert failure is not None
+    assert "run 1: ran with a failed call: turn 1: payroll failed" in (failure.text or "")
+    assert "did not complete" not in page
+    code, page, _ = _simulate(tmp_path, "--repeat", "2", "--format", "html")
+    assert code == 1
+    assert "ran with a failed call: turn 1: payroll failed" in page
+    assert "did not complete" not in page
+    code, text, _ = _simulate(tmp_path, "--repeat", "2", "--format", "json")
+    (record,) = json.loads(text)["transcripts"]
+    assert record["completed"] is True and "error" not in record
+    assert [run["completed"] for run in record["failed_runs"]] == [True, True]
