@@ -24,7 +24,7 @@ from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import worker_processes
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.readers import ReadNote, load_transcript, parse_transcript
+from harness.detect.readers import ReadNote, load_transcript, parse_transcript, settle_notes
 from harness.detect.reports import (
     DetectionResult,
     ReportFormat,
@@ -126,8 +126,7 @@ def detect_command(
     write_output(report, output, utf8=layout in ("json", "junit", "html"))
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(f"{summary_line(results)}; report written to {output}", err=True)
-    for note in notes:  # a file read whole that is only part of what the user meant to check
-        click.echo(f"warning: {note}", err=True)
+    _warn(notes)  # a file read whole that is only part of what the user meant to check
     for error in unread:  # the other files were checked and reported; these were not read
         click.echo(f"error: {error}", err=True)
     # The process ends now: no last pass over the run's objects, and none of them freed.
@@ -198,6 +197,12 @@ def _judged(
     )
 
 
+def _warn(notes: list[ReadNote] | None) -> None:
+    """Say each of ``notes`` on standard error, as a warning."""
+    for note in settle_notes(notes or ()):
+        click.echo(f"warning: {note}", err=True)
+
+
 def _cores() -> int:
     """The cores this process may run on."""
     affinity = getattr(os, "sched_getaffinity", None)
@@ -229,9 +234,13 @@ def _run(
             # One file that cannot be read (an empty export, a typo) does not cost the report of
             # the others; it is named after it, and the exit code is 2. Alone, it is the error.
             if unread is None or len(paths) == 1:
+                _warn(notes)  # a Web API page none of whose rows could be read is still a page
                 raise
             unread.append(exc)
+    if notes is not None:  # a query's pages given together: one note, none with its last page
+        notes[:] = settle_notes(notes)
     if not loaded and unread:
+        _warn(notes)
         for error in unread[:-1]:
             click.echo(f"error: {error}", err=True)
         raise unread.pop()

@@ -11,15 +11,17 @@ be in one file; each becomes a :class:`~harness.detect.transcript.Transcript`. E
 a :class:`~harness.exceptions.ConfigError` naming the file and the line (for a JSON array, the
 activity's index and the line it starts on); a row of a table that cannot be read costs that row
 only (``unread``). What a reader notices about a file it read whole (a Web API answer that is one
-page of a longer result) is a :class:`ReadNote` (``notes``).
+page of a longer result) is a :class:`ReadNote` (``notes``); :func:`settle_notes` makes the notes
+of several files one per query, and none when the query's last page is among them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +34,13 @@ from harness.exceptions import ConfigError
 from harness.text._records import slot_maker
 from instructions.contract import MODES
 
-__all__ = ["MAX_TRANSCRIPT_BYTES", "ReadNote", "load_transcript", "parse_transcript"]
+__all__ = [
+    "MAX_TRANSCRIPT_BYTES",
+    "ReadNote",
+    "load_transcript",
+    "parse_transcript",
+    "settle_notes",
+]
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +75,41 @@ class ReadNote:
     """What the user should know, and what to do about it."""
     title: str = "note"
     """What it is, in a few words (a GitHub annotation's title)."""
+    query: str | None = None
+    """For a page of a Dataverse Web API answer, the query it answers (its ``@odata.context``,
+    else its next link without the page token): :func:`settle_notes` groups pages by it."""
+    last_page: bool = False
+    """True for a Web API answer without ``@odata.nextLink`` (the last page of its query): no
+    note to show, but it tells :func:`settle_notes` that the result ends among the files given."""
 
     def __str__(self) -> str:
         return f"{self.file}: {self.message}"
+
+
+def settle_notes(notes: Iterable[ReadNote]) -> list[ReadNote]:
+    """The notes to show for files read together: a Web API query's pages are one note (on its
+    first page read), none when its last page (an answer without ``@odata.nextLink``) is among
+    them; the last pages' own records are dropped; other notes are kept, in order. Pages are of
+    one query when they have the same ``@odata.context`` (the table and its columns; two
+    queries of one table with different filters look alike to it). Settling settled notes
+    changes nothing."""
+    notes = list(notes)
+    ended = {n.query for n in notes if n.last_page}
+    pages: dict[str | None, list[ReadNote]] = {}
+    for note in notes:
+        if note.query is not None and not note.last_page:
+            pages.setdefault(note.query, []).append(note)
+    settled: list[ReadNote] = []
+    for note in notes:
+        if note.query is None and not note.last_page:
+            settled.append(note)
+            continue
+        if note.last_page or note.query in ended:
+            continue
+        group = pages[note.query]
+        if note is group[0]:
+            settled.append(note if len(group) == 1 else _pages_note(group))
+    return settled
 
 
 def load_transcript(
@@ -90,8 +130,10 @@ def load_transcript(
             a row is an error (raised), so no caller loses a conversation without knowing. A
             file none of whose rows can be read is an error either way.
         notes: where what the reader noticed goes (:class:`ReadNote`: a Web API answer with
-            ``@odata.nextLink`` is one page of a longer result); without it, each is a warning
-            logged (on standard error).
+            ``@odata.nextLink`` is one page of a longer result; one without it is recorded as
+            its query's last page); give the list of several files to :func:`settle_notes`
+            before showing it. Without it, a page with a next link is a warning logged (on
+            standard error).
 
     Raises:
         ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
@@ -191,17 +233,17 @@ def _json_document(
     """A JSON object that is not JSONL: a ``ConversationTranscript`` row's content whose
     ``activities`` is not its first key, or the Dataverse Web API's answer for the table,
     ``{"value": [{"content": "...", "name": "..."}]}`` (a conversation per row, as in the CSV
-    export; with ``@odata.nextLink``, one page of a longer result: :func:`_next_page_note`)."""
+    export; with ``@odata.nextLink``, one page of a longer result: :func:`_page_note`)."""
     if isinstance(document.get("activities"), list):
         return _dataverse_document(document, file)
     rows = document.get("value")
     if isinstance(rows, list) and any(isinstance(r, dict) and "content" in r for r in rows):
-        if isinstance(document.get(_NEXT_LINK), str) and document[_NEXT_LINK]:
-            note = _next_page_note(file, len(rows))
-            if notes is None:
-                log.warning("%s", note)
-            else:
-                notes.append(note)
+        # Before the rows are read: a page none of whose rows can be read keeps its note.
+        note = _page_note(document, file, len(rows))
+        if notes is not None:
+            notes.append(note)
+        elif not note.last_page:
+            log.warning("%s", note)
         return _dataverse_rows(
             (
                 (
@@ -228,21 +270,48 @@ _NEXT_LINK = "@odata.nextLink"
 """The key of a Dataverse Web API answer that links to the next page of its result."""
 
 
-def _next_page_note(file: str, rows: int) -> ReadNote:
-    """The note for a Web API answer with ``@odata.nextLink``: Dataverse pages a long result
-    (5,000 rows at most per page, fewer with a ``Prefer: odata.maxpagesize`` header), and the
-    rows after this page are in no file given."""
+_PAGE_TOKEN = re.compile(r"[?&]\$skiptoken=[^&]*")
+"""The part of a next link that names the page, not the query."""
+_GET_ALL = (
+    f"Save each page (GET the {_NEXT_LINK} URL until an answer has none) and give them all, or "
+    "export the whole table from Power Apps (Tables > ConversationTranscript > Export > Export "
+    "data, a .csv file)"
+)
+
+
+def _page_note(document: Mapping[str, Any], file: str, rows: int) -> ReadNote:
+    """The record of a Web API answer's page: with ``@odata.nextLink``, the note that the table
+    has more rows than the files given hold (Dataverse pages a long result: 5,000 rows at most per
+    page, fewer with a ``Prefer: odata.maxpagesize`` header); without it, its query's last page.
+    """
+    link = document.get(_NEXT_LINK)
+    context = document.get("@odata.context")
+    query = context if isinstance(context, str) and context else None
+    if not (isinstance(link, str) and link):
+        return ReadNote(file=file, message="", title="last page", query=query, last_page=True)
+    if query is None:
+        query = _PAGE_TOKEN.sub("", link)
     return ReadNote(
         file=file,
         message=(
-            f"only this page of the Dataverse Web API's answer was read ({rows} "
-            f"row{'' if rows == 1 else 's'}): it "
-            f"carries {_NEXT_LINK}, so the table has more rows, which were not checked. Save "
-            f"each page (GET the {_NEXT_LINK} URL until an answer has none) and give them all, "
-            "or export the whole table from Power Apps (Tables > ConversationTranscript > "
-            "Export > Export data, a .csv file)"
+            f"one page of the Dataverse Web API's answer ({rows} row{'' if rows == 1 else 's'}):"
+            f" it carries {_NEXT_LINK}, so the table has more rows, in no file given. {_GET_ALL}"
         ),
         title="one page of a longer result",
+        query=query,
+    )
+
+
+def _pages_note(pages: Sequence[ReadNote]) -> ReadNote:
+    """One note for several pages of a query, none of them its last."""
+    others = ", ".join(p.file for p in pages[1:])
+    return dataclasses.replace(
+        pages[0],
+        message=(
+            f"one of {len(pages)} pages of the Dataverse Web API's answer given (with {others}), "
+            f"each carrying {_NEXT_LINK} and none the last, so the table has more rows, in no "
+            f"file given. {_GET_ALL}"
+        ),
     )
 
 
