@@ -5,7 +5,8 @@ recorded transcript, so both share the reports and the exit code. A scenario who
 cannot be completed (a model that fails after its retries, an unreachable endpoint) is not lost:
 its result carries the error and the transcript up to that point, and the run goes on. A turn
 whose sub-agent call failed (its model or tool raised, or it timed out) fails its scenario the
-same way, though the parent apologised and the conversation went on.
+same way, though the parent apologised and the conversation went on; for a served bot, that is a
+sub-agent its plan event names as ``failed`` (the only sign it gives).
 """
 
 from __future__ import annotations
@@ -98,6 +99,23 @@ def failed_calls(turn: Turn, number: int) -> list[str]:
     ]
 
 
+def _plan_failures(transcript: Transcript) -> list[str]:
+    """A served bot's failed sub-agent calls, as the plan event of each turn names them
+    (``failed``): ``turn N: AGENT failed`` (with why, when the record has it), as
+    :func:`failed_calls` gives them for a bot in this process. A bot that sends no plan event
+    gives none."""
+    down: list[str] = []
+    for record in transcript.turns:
+        why = {}
+        for entry in record.errors:
+            agent, _, error = entry.partition(": ")
+            why.setdefault(agent, error)
+        for agent in record.failed:
+            reason = why.get(agent) or "named as failed in the bot's plan event"
+            down.append(f"turn {record.turn}: {agent} failed: {reason}")
+    return down
+
+
 async def _converse(
     target: Target, turns: Sequence[str], conversation_id: str
 ) -> tuple[Transcript, str | None, list[Finding], list[str], bool]:
@@ -130,11 +148,11 @@ async def _converse(
             return conversation.transcript, "\n".join(failures) or None, broken, down, True
     try:
         transcript = await target.run_conversation(turns, conversation_id=conversation_id)
-        return transcript, None, [], [], True
+        return transcript, None, [], _plan_failures(transcript), True
     except UsageError:
         raise
     except ConversationError as exc:  # a deployed bot failed: what arrived before still counts
-        return exc.transcript, str(exc), [], [], False
+        return exc.transcript, str(exc), [], _plan_failures(exc.transcript), False
     except Exception as exc:
         empty = Transcript(conversation=conversation_id)
         return empty, f"{type(exc).__name__}: {exc}", [], [], False

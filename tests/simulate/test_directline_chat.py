@@ -3,6 +3,8 @@ served bot sends for ``/plan`` (issue 29)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -155,3 +157,36 @@ def test_a_served_bots_failed_sub_agent_fails_the_chat_turn_as_in_process() -> N
     ]
     assert "(failed: payroll)" in result.stderr
     assert result.stderr.rstrip().endswith("error: 1 of 2 turns failed")
+
+
+def test_a_served_bots_failed_sub_agent_fails_simulate_as_in_process(tmp_path: Path) -> None:
+    """``harness simulate --directline`` counts the plan event's ``failed`` as ``chat`` does."""
+    scenarios = tmp_path / "scenarios.yaml"
+    scenarios.write_text(
+        "scenarios:\n  - name: pay\n    turns:\n      - user: when is payday?\n",
+        encoding="utf-8",
+    )
+    fake = FakeDirectLine(_failing_payroll)
+    with in_thread(fake) as base:
+        result = CliRunner().invoke(
+            cli,
+            [
+                "simulate",
+                str(scenarios),
+                "--directline",
+                base,
+                "--directline-secret",
+                fake.secret,
+                "--transport",
+                "polling",
+                "--quiet-period",
+                "0.15",
+                "--format",
+                "json",
+            ],
+        )
+    assert result.exit_code == 1, result.output
+    assert "error: 1 of 1 scenario(s) ran to the end with a failed call:" in result.stderr
+    (record,) = json.loads(result.stdout)["transcripts"]
+    assert record["completed"] is True
+    assert record["error"] == "turn 1: payroll failed: named as failed in the bot's plan event"
