@@ -4,7 +4,8 @@ The prompt is read on the main thread with ``input()`` (never in a worker thread
 interrupts it at once; each turn runs on one ``asyncio.Runner``, which cancels the turn on Ctrl-C.
 Importing the stdlib ``readline`` gives ``input()`` arrow keys, line editing and history wherever
 Python has it (Linux, macOS); elsewhere the prompt is a plain line. At a terminal the history is
-kept between chats in a file (``history_file()``), as Python's own prompt keeps ``~/.python_history``.
+kept between chats in a file (``history_file()``), as Python's own prompt keeps
+``~/.python_history``.
 """
 
 from __future__ import annotations
@@ -203,7 +204,8 @@ def run_command(
     aside: Console,
 ) -> bool:
     """Run the slash command ``text`` from ``actions`` (``/help`` lists ``commands``, ``/exit``
-    and ``/quit`` end the chat); False when it ends the chat. Shared by the local and remote chats."""
+    and ``/quit`` end the chat); False when it ends the chat. Shared by the local and remote
+    chats."""
     name = text.split()[0].lower()
     if name in ("/exit", "/quit"):
         return False

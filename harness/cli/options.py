@@ -158,13 +158,13 @@ JSON carries it (``"\\ud83d"``) and Python reads it, but UTF-8 cannot encode it.
 def write_output(text: str, output: Path | None, *, utf8: bool = False) -> None:
     """Write a command's report to ``output`` (``-o FILE``), or to standard output without one.
 
-    A file is written in UTF-8. So is standard output with ``utf8`` (a machine format: JSON,
-    JUnit, HTML, SARIF, which declare or assume UTF-8), as bytes whatever the console's encoding;
-    without it, text goes through the console's encoding, what it cannot encode replaced (the
-    console script sets ``errors="replace"``). A lone surrogate in the text (a message cut inside an emoji) is written as U+FFFD. The file
-    is written beside ``output`` and renamed over it once complete, so an earlier report is
-    replaced whole or not at all; missing folders on the way are made (as pytest's
-    ``--junitxml`` does). A device or pipe (``-o /dev/stdout``) is written to as it is.
+    A file is written in UTF-8. So is standard output with ``utf8`` (a machine format: JSON, JUnit,
+    HTML, SARIF, which declare or assume UTF-8), as bytes whatever the console's encoding; without
+    it, text goes through the console's encoding, what it cannot encode replaced (the console script
+    sets ``errors="replace"``). A lone surrogate in the text (a message cut inside an emoji) is
+    written as U+FFFD. The file is written beside ``output`` and renamed over it once complete, so
+    an earlier report is replaced whole or not at all; missing folders on the way are made (as
+    pytest's ``--junitxml`` does). A device or pipe (``-o /dev/stdout``) is written to as it is.
 
     Raises:
         UsageError: the file cannot be written.

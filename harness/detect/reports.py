@@ -124,17 +124,19 @@ def render_json(
     ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors,
     warnings and the conversations that ``failed`` (a record with an ``error``: it stopped
     before its end, or ran to it with a failed call; its ``completed`` says which) over the
-    whole report; ``errors`` or ``failed`` above 0 is what makes the command exit 1. Given ``unread`` (``harness detect``), ``totals.unread`` counts the files and table
-    rows that could not be read (the command exits 2), and ``unread`` lists each (``file``,
-    ``line``, ``field``, ``error``) when there are any. Given ``notes``, ``totals.notes`` counts
+    whole report; ``errors`` or ``failed`` above 0 is what makes the command exit 1. Given
+    ``unread`` (``harness detect``), ``totals.unread`` counts the files and table rows that
+    could not be read (the command exits 2), and ``unread`` lists each (``file``, ``line``,
+    ``field``, ``error``) when there are any. Given ``notes``, ``totals.notes`` counts
     what the readers noticed about files read whole (a Web API answer that is one page of a
     longer result), and ``notes`` lists each (``file``, ``note``) when there are any.
 
     A repeated scenario (``--repeat``) is one transcript record for all its runs, with ``runs``,
     ``passed``, ``pass_rate``, ``kind_pass_rates``, each distinct finding once with the ``runs``
     it came up in, and ``failed_runs`` (each failed run's number, whether it ``completed``, its
-    ``error`` if it stopped or had a failed call, and its error-level findings); ``totals`` then adds the same over every run and
-    ``min_pass_rate``, and ``passed`` says whether every scenario reached it.
+    ``error`` if it stopped or had a failed call, and its error-level findings); ``totals``
+    then adds the same over every run and ``min_pass_rate``, and ``passed`` says whether every
+    scenario reached it.
     """
     summary: Counter[str] = Counter({kind: 0 for kind in KIND_ORDER})
     transcripts: list[dict[str, Any]] = []
@@ -287,7 +289,8 @@ _ID_LIMIT = 28
 
 
 def short_id(message_id: str, limit: int = _ID_LIMIT) -> str:
-    """``naive-parent-…-baggage``: a long id with its middle cut, so both ends still tell it apart."""
+    """``naive-parent-…-baggage``: a long id with its middle cut, so both ends still tell it
+    apart."""
     if len(message_id) <= limit:
         return message_id
     head = (limit - 1) // 2
@@ -301,7 +304,8 @@ def _cell(message: Message | None, message_id: str, sender: str) -> str:
 
 
 def _plan_line(result: DetectionResult, turn: int) -> str:
-    """The plan of ``turn`` as ``plan: pto <- 'days left'; payroll <- 'payday'`` (empty if unknown)."""
+    """The plan of ``turn`` as ``plan: pto <- 'days left'; payroll <- 'payday'`` (empty if
+    unknown)."""
     for record in result.transcript.turns:
         if record.turn == turn and record.plan:
             return "plan: " + "; ".join(f"{p.agent} <- {p.request!r}" for p in record.plan)

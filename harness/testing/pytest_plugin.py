@@ -3,10 +3,11 @@
 Scenario files are collected as tests, one item per scenario: a file is collected when its name
 matches the ``harness_scenarios`` ini patterns (default ``scenarios*.yaml`` and
 ``*.scenarios.yaml``) and it is a harness scenario file (see ``_looks_like_scenarios``: another
-tool's ``scenarios.yaml`` is left alone, and named with ``-v``). Each item runs its conversation against the file's
-``bot`` (or the ``harness_bot`` ini value, relative to the rootdir, as a ``replay:`` cassette of
-``harness_model`` is) and fails on any error-level finding, showing the offending messages, and on
-a sub-agent call that raised or timed out (the agent and the error), as ``harness simulate`` does.
+tool's ``scenarios.yaml`` is left alone, and named with ``-v``, though not under xdist's ``-n``,
+where the workers collect). Each item runs its conversation against the file's ``bot`` (or the
+``harness_bot`` ini value, relative to the rootdir, as a ``replay:`` cassette of ``harness_model``
+is) and fails on any error-level finding, showing the offending messages, and on a sub-agent call
+that raised or timed out (the agent and the error), as ``harness simulate`` does.
 
 With ``--harness-repeat N`` every scenario runs N times, each a new conversation; it passes when
 at least ``--harness-min-pass-rate`` of its runs pass (default: all). Its failure lists each failed
@@ -21,7 +22,8 @@ Fixtures:
         rootdir.
 
 ``async def`` tests run on asyncio even without pytest-asyncio or anyio (when one of them is
-installed and takes the test, it runs it instead); ini ``harness_async_tests = false`` turns that off.
+installed and takes the test, it runs it instead); ini ``harness_async_tests = false`` turns that
+off.
 """
 
 from __future__ import annotations
@@ -384,7 +386,8 @@ def _has_user_turns(turns: Any) -> bool:
 
 
 _LEFT_ALONE = pytest.StashKey[list[str]]()
-"""The names of the files matching ``harness_scenarios`` that were not collected (shown by -v)."""
+"""The names of the files matching ``harness_scenarios`` that were not collected (shown by -v;
+under xdist the workers collect, and the controller, which shows it, has none)."""
 
 
 def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
