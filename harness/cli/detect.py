@@ -125,7 +125,8 @@ def detect_command(
         )
     write_output(report, output, utf8=layout in ("json", "junit", "html"))
     if output is not None:  # the report went to a file: say how it came out, and where
-        click.echo(f"{summary_line(results)}; report written to {output}", err=True)
+        summary = summary_line(results, unread=len(unread))
+        click.echo(f"{summary}; report written to {output}", err=True)
     _warn(notes)  # a file read whole that is only part of what the user meant to check
     for error in unread:  # the other files were checked and reported; these were not read
         click.echo(f"error: {error}", err=True)

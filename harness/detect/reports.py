@@ -393,17 +393,21 @@ def render_text(
             buffer.write(_finding_lines(result.findings, color=color, result=result))
         else:
             console.print(_table(result, counts))
-    for line in _read_lines(unread, notes):
-        console.print(Text(line, style="red" if line.startswith("unread") else "yellow"))
-    summary = summary_line(results, min_pass_rate=min_pass_rate)
+    for line in _read_lines(unread, notes):  # one line each, however wide (grep finds it whole)
+        style = "red" if line.startswith("unread") else "yellow"
+        console.print(Text(line, style=style), soft_wrap=True)
+    summary = summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ()))
     bad = exit_code(results, min_pass_rate=min_pass_rate) != 0 or bool(unread)
     console.print(Text(summary, style="bold red" if bad else "bold green"))
     return _without_trailing_spaces(buffer.getvalue())
 
 
-def summary_line(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
+def summary_line(
+    results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0, unread: int = 0
+) -> str:
     """The report's closing line: ``3 conversations: 1 error, 0 warnings (1 duplicate)``; with
-    repeated scenarios, the pass rate over all runs and per finding kind follows."""
+    repeated scenarios, the pass rate over all runs and per finding kind follows; ``unread``
+    files and table rows that could not be read (``harness detect``) add ``; 1 not read``."""
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
@@ -418,6 +422,8 @@ def summary_line(results: Sequence[DetectionResult], *, min_pass_rate: float = 1
     calls = sum(1 for r in results if r.error is not None and r.completed)
     if calls:
         summary += f"; {calls} with a failed call"
+    if unread:
+        summary += f"; {unread} not read"
     return summary + runs_summary(results, min_pass_rate)
 
 
@@ -560,7 +566,7 @@ def render_lines(
             for f in result.findings
         )
     lines += _read_lines(unread, notes)
-    lines.append(summary_line(results, min_pass_rate=min_pass_rate))
+    lines.append(summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ())))
     return "\n".join(lines) + "\n"
 
 
@@ -624,7 +630,7 @@ def render_github(
     for note in notes or ():
         file = _repository_path(note.file)
         lines.append(annotation("warning", note.message, file=file, title=note.title))
-    lines.append(summary_line(results, min_pass_rate=min_pass_rate))
+    lines.append(summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ())))
     return "\n".join(lines) + "\n"
 
 

@@ -257,6 +257,11 @@ def test_a_row_that_could_not_be_read_is_in_every_report_format(tmp_path: Path, 
     if fmt == "github":
         [line] = [x for x in report.splitlines() if reason in x]
         assert line.startswith(f"::error file={path},line=3,title=unread::not JSON: ")
+    if fmt == "table":  # on one line, however narrow the console
+        [line] = [x for x in report.splitlines() if reason in x]
+        assert line.startswith(f"unread: {path}:3: not JSON: ")
+    if fmt != "html":  # the closing line a CI log's reader looks at does not read as clean
+        assert report.splitlines()[-1].endswith("; 1 not read")
     if fmt == "html":
         assert 'id="unread"' in result.stdout
     # The row is still named on standard error, after the report.
