@@ -119,8 +119,8 @@ def _plan_failures(transcript: Transcript) -> list[str]:
 async def _converse(
     target: Target, turns: Sequence[str], conversation_id: str
 ) -> tuple[Transcript, str | None, list[Finding], list[str], bool]:
-    """The conversation's transcript, why it stopped early or the parent failed (None when
-    neither) and, for a bot in this process, the contract violations of its sub-agents
+    """The conversation's transcript, why it stopped early (first) or the parent failed (None
+    when neither) and, for a bot in this process, the contract violations of its sub-agents
     (``contract`` findings) and their failed calls (``turn N: AGENT failed: WHY``); last,
     whether the conversation ran to its end."""
     if isinstance(target, InProcessTarget):
@@ -135,8 +135,16 @@ async def _converse(
                 except UsageError:
                     raise
                 except Exception as exc:  # a model or transport error fails this scenario only
-                    failures.append(f"turn {number}: {type(exc).__name__}: {exc}")
-                    return conversation.transcript, "\n".join(failures), broken, down, False
+                    # Why it stopped comes first (the line standard error shows), then the
+                    # parent's failed steps of the turns before.
+                    stop = f"turn {number}: {type(exc).__name__}: {exc}"
+                    return (
+                        conversation.transcript,
+                        "\n".join([stop, *failures]),
+                        broken,
+                        down,
+                        False,
+                    )
                 target.usage = target.usage + turn.usage
                 broken += contract_findings(turn, conversation.transcript)
                 # A turn the parent ended as failed (and said why) fails the scenario too.
