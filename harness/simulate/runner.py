@@ -106,7 +106,7 @@ def _plan_failures(transcript: Transcript) -> list[str]:
     gives none."""
     down: list[str] = []
     for record in transcript.turns:
-        why = {}
+        why: dict[str, str] = {}
         for entry in record.errors:
             agent, _, error = entry.partition(": ")
             why.setdefault(agent, error)
