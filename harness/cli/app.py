@@ -4,7 +4,8 @@ Sub-commands are imported only when used, so ``harness lint`` never loads aiohtt
 is imported by its own function in ``_COMMANDS`` (a plain import, which import-linter sees). Every
 command is a ``HarnessCommand`` (``harness.cli.command``), the one place where errors become one
 clear line on stderr and an exit code (2 for usage and input errors, 1 for run errors);
-``--debug`` shows the traceback instead. Ctrl-C ends any command with exit code 130.
+``--debug`` shows the traceback instead. Ctrl-C ends any command with exit code 130; SIGTERM (a CI
+job cancelled or timed out), from the console script, the same way with exit code 143.
 
 The group gives every command the shared conventions (``harness.cli.options``): ``-q/-v`` and
 its exit codes at the end of its ``--help``, so a new command cannot forget them. The current
@@ -14,8 +15,10 @@ directory is importable (appended to ``sys.path``, after the installed packages)
 
 from __future__ import annotations
 
+import io
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -23,8 +26,8 @@ from typing import Any
 import click
 
 from harness._version import __version__
-from harness.cli.command import HarnessCommand, process_end, process_start
-from harness.cli.options import EXIT_INTERRUPTED, add_verbosity, reset_logging
+from harness.cli.command import HarnessCommand, on_sigterm, process_end, process_start
+from harness.cli.options import EXIT_INTERRUPTED, EXIT_TERMINATED, add_verbosity, reset_logging
 
 __all__ = ["cli", "main"]
 
@@ -158,7 +161,7 @@ class _LazyGroup(click.Group):
 @click.group(
     cls=_LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
-    epilog="Exit codes: each command's --help lists its own; 130 after Ctrl-C.",
+    epilog="Exit codes: each command's --help lists its own; 130 after Ctrl-C, 143 after SIGTERM.",
 )
 @click.version_option(__version__, prog_name="harness")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
@@ -175,17 +178,34 @@ def cli(ctx: click.Context, debug: bool) -> None:
         logging.getLogger("harness").setLevel(logging.DEBUG)
 
 
+def _tolerant_output() -> None:
+    """Let standard output (and standard error) replace what their encoding cannot encode, so a
+    report with a check mark or an emoji reaches a cp1252 console (or ``PYTHONIOENCODING=ascii``)
+    with ``?`` in its place rather than stopping the command with ``UnicodeEncodeError``. This is
+    for text only (the lines, table and github formats, messages on standard error): JSON,
+    JUnit, HTML and SARIF go to standard output as UTF-8 bytes, as they go to ``-o FILE``
+    (:func:`harness.cli.options.write_output`), so they stay well-formed and keep every
+    character."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="replace")
+
+
 def main() -> None:
     """Console-script entry point."""
     process_start()
+    _tolerant_output()
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        # End as Ctrl-C does (a line on stderr, no half-written report), not silently.
+        signal.signal(signal.SIGTERM, on_sigterm)
     try:
         cli.main(prog_name="harness", standalone_mode=True)
     except SystemExit as exc:
         process_end(exc.code)
-        if exc.code == EXIT_INTERRUPTED:
+        if exc.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
             # Exit now: a sync tool still running in a worker thread would hold a normal exit
             # (which joins the threads) until it returns.
             sys.stdout.flush()
             sys.stderr.flush()
-            os._exit(EXIT_INTERRUPTED)
+            os._exit(exc.code)
         raise

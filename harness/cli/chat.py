@@ -4,7 +4,8 @@ The prompt is read on the main thread with ``input()`` (never in a worker thread
 interrupts it at once; each turn runs on one ``asyncio.Runner``, which cancels the turn on Ctrl-C.
 Importing the stdlib ``readline`` gives ``input()`` arrow keys, line editing and history wherever
 Python has it (Linux, macOS); elsewhere the prompt is a plain line. At a terminal the history is
-kept between chats in a file (``history_file()``), as Python's own prompt keeps ``~/.python_history``.
+kept between chats in a file (``history_file()``), as Python's own prompt keeps
+``~/.python_history``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Protocol
 from rich.console import Console
 from rich.markup import escape
 
+from harness.cli.command import interrupt_code
 from harness.cli.options import EXIT_INTERRUPTED
 from harness.detect.transcript import Message
 from harness.exceptions import RunError
@@ -202,7 +204,8 @@ def run_command(
     aside: Console,
 ) -> bool:
     """Run the slash command ``text`` from ``actions`` (``/help`` lists ``commands``, ``/exit``
-    and ``/quit`` end the chat); False when it ends the chat. Shared by the local and remote chats."""
+    and ``/quit`` end the chat); False when it ends the chat. Shared by the local and remote
+    chats."""
     name = text.split()[0].lower()
     if name in ("/exit", "/quit"):
         return False
@@ -254,7 +257,8 @@ def chat(bot: Parent, *, console: Console, verbosity: int = 0, notes: Console | 
             runner.get_loop().close()
         else:
             runner.close()
-    return code
+    # Ended by Ctrl-C or SIGTERM: interrupt_code tells them apart.
+    return interrupt_code() if code == EXIT_INTERRUPTED else code
 
 
 class ChatSession(Protocol):

@@ -3,8 +3,9 @@
 Each command is a :class:`HarnessCommand`: its callback returns its exit code (None for 0) and
 raises on errors; :meth:`HarnessCommand.invoke` is the only place that turns either into the
 process's exit code. A ``HarnessError`` becomes one ``error: ...`` line and its ``exit_code``
-(2 for usage and input errors, 1 for run errors), Ctrl-C exit code 130, any other exception one
-line and exit code 1; ``harness --debug`` shows the traceback instead.
+(2 for usage and input errors, 1 for run errors), Ctrl-C exit code 130, SIGTERM (from the console
+script, :func:`on_sigterm`) exit code 143, any other exception one line and exit code 1;
+``harness --debug`` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from typing import Any
 
 import click
 
-from harness.cli.options import EXIT_INTERRUPTED, check_output
+from harness.cli.options import EXIT_INTERRUPTED, EXIT_TERMINATED, check_output
 from harness.exceptions import HarnessError
 
 __all__ = [
     "HarnessCommand",
     "end_without_collecting",
+    "interrupt_code",
+    "on_sigterm",
     "paused_gc",
     "process_end",
     "process_start",
@@ -43,6 +46,7 @@ def process_start() -> None:
     ``harness detect`` run in-process (a test's runner) cannot end a later ``main()`` call's
     host process at once."""
     _SKIP_LAST_COLLECTION.clear()
+    _SIGTERM.clear()
 
 
 def end_without_collecting(*kept: object) -> None:
@@ -102,6 +106,23 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+_SIGTERM: list[int] = []
+"""Set by :func:`on_sigterm`: the ``KeyboardInterrupt`` being handled came from SIGTERM."""
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    """The console script's SIGTERM handler (a CI job cancelled or timed out): the command ends
+    as after Ctrl-C (its tasks cancelled, no report written, an old ``-o`` file left as it was),
+    with exit code 143 and ``terminated`` on stderr (:func:`interrupt_code`)."""
+    _SIGTERM[:] = [signum]
+    raise KeyboardInterrupt
+
+
+def interrupt_code() -> int:
+    """The exit code of a command ended by ``KeyboardInterrupt``: 143 after SIGTERM, else 130."""
+    return EXIT_TERMINATED if _SIGTERM else EXIT_INTERRUPTED
+
+
 def _debug(ctx: click.Context) -> bool:
     return bool(isinstance(ctx.obj, dict) and ctx.obj.get("debug"))
 
@@ -126,8 +147,9 @@ class HarnessCommand(click.Command):
             # A new line (after a progress bar or a prompt), then say so. A report is written
             # only at the end, so an interrupted check wrote none (and left an old one as it was).
             reports = ctx.command.name in ("detect", "simulate", "lint")
-            click.echo("\ninterrupted" + (": no report written" if reports else ""), err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            how = "terminated" if _SIGTERM else "interrupted"
+            click.echo(f"\n{how}" + (": no report written" if reports else ""), err=True)
+            ctx.exit(interrupt_code())
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # a bug, not an input error: still one line without --debug

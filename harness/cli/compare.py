@@ -40,5 +40,5 @@ def compare_command(base: Path, new: Path, fmt: ComparisonFormat, output: Path |
     method, turn and senders, not by their wording.
     """
     comparison = compare_reports(load_report(base), load_report(new))
-    write_output(render_comparison(comparison, fmt), output)
+    write_output(render_comparison(comparison, fmt), output, utf8=fmt == "json")
     return comparison.exit_code

@@ -24,7 +24,7 @@ from harness.cli.progress import ProgressBar
 from harness.detect.detectors import detect, detect_async
 from harness.detect.duplicates import worker_processes
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.readers import load_transcript, parse_transcript
+from harness.detect.readers import ReadNote, load_transcript, parse_transcript, settle_notes
 from harness.detect.reports import (
     DetectionResult,
     ReportFormat,
@@ -112,13 +112,22 @@ def detect_command(
     transcripts = _expanded(transcripts)
     analyses: list[object] = []
     unread: list[ConfigError] = []
+    notes: list[ReadNote] = []
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
-        results = _run(transcripts, config_path, semantic, judge, meaning=meaning, unread=unread)
+        results = _run(
+            transcripts, config_path, semantic, judge, meaning=meaning, unread=unread, notes=notes
+        )
         layout = cast("ReportFormat", report_layout(fmt, output))
-        report = _html(results) if layout == "html" else render(results, layout, unread=unread)
-    write_output(report, output)
+        report = (
+            _html(results, unread, notes)
+            if layout == "html"
+            else render(results, layout, unread=unread, notes=notes)
+        )
+    write_output(report, output, utf8=layout in ("json", "junit", "html"))
     if output is not None:  # the report went to a file: say how it came out, and where
-        click.echo(f"{summary_line(results)}; report written to {output}", err=True)
+        summary = summary_line(results, unread=len(unread))
+        click.echo(f"{summary}; report written to {output}", err=True)
+    _warn(notes)  # a file read whole that is only part of what the user meant to check
     for error in unread:  # the other files were checked and reported; these were not read
         click.echo(f"error: {error}", err=True)
     # The process ends now: no last pass over the run's objects, and none of them freed.
@@ -127,13 +136,18 @@ def detect_command(
 
 
 def _load(
-    path: Path, modes: dict[str, str] | None, unread: list[ConfigError] | None = None
+    path: Path,
+    modes: dict[str, str] | None,
+    unread: list[ConfigError] | None = None,
+    notes: list[ReadNote] | None = None,
 ) -> list[Transcript]:
     """The transcripts of ``path``; ``-`` reads standard input (JSON or JSONL, not CSV). A row of
-    a table that cannot be read goes to ``unread`` (reported after the others, as a file is)."""
+    a table that cannot be read goes to ``unread`` (reported after the others, as a file is),
+    what the reader noticed to ``notes``."""
     if str(path) == "-":
-        return parse_transcript(sys.stdin.read(), file="-", agent_modes=modes, unread=unread)
-    return load_transcript(path, agent_modes=modes, unread=unread)
+        text = sys.stdin.read()
+        return parse_transcript(text, file="-", agent_modes=modes, unread=unread, notes=notes)
+    return load_transcript(path, agent_modes=modes, unread=unread, notes=notes)
 
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".csv", ".transcript")
@@ -164,10 +178,10 @@ def _expanded(paths: tuple[Path, ...]) -> tuple[Path, ...]:
     return tuple(out)
 
 
-def _html(results: list[DetectionResult]) -> str:
+def _html(results: list[DetectionResult], unread: list[ConfigError], notes: list[ReadNote]) -> str:
     from harness.detect.html import render_html
 
-    return render_html(results, title="harness detect")
+    return render_html(results, title="harness detect", unread=unread, notes=notes)
 
 
 def _judged(
@@ -184,6 +198,12 @@ def _judged(
     )
 
 
+def _warn(notes: list[ReadNote] | None) -> None:
+    """Say each of ``notes`` on standard error, as a warning."""
+    for note in settle_notes(notes or ()):
+        click.echo(f"warning: {note}", err=True)
+
+
 def _cores() -> int:
     """The cores this process may run on."""
     affinity = getattr(os, "sched_getaffinity", None)
@@ -198,6 +218,7 @@ def _run(
     *,
     meaning: str | None = None,
     unread: list[ConfigError] | None = None,
+    notes: list[ReadNote] | None = None,
 ) -> list[DetectionResult]:
     # Only what a run uses is imported: the agents' modes, the judge's runtime and the HTML
     # report load the SDK's model and configuration layers, which a plain run never needs.
@@ -209,14 +230,18 @@ def _run(
     loaded = []
     for path in paths:
         try:
-            loaded.append((path, _load(path, modes, unread)))
+            loaded.append((path, _load(path, modes, unread, notes)))
         except ConfigError as exc:
             # One file that cannot be read (an empty export, a typo) does not cost the report of
             # the others; it is named after it, and the exit code is 2. Alone, it is the error.
             if unread is None or len(paths) == 1:
+                _warn(notes)  # a Web API page none of whose rows could be read is still a page
                 raise
             unread.append(exc)
+    if notes is not None:  # a query's pages given together: one note, none with its last page
+        notes[:] = settle_notes(notes)
     if not loaded and unread:
+        _warn(notes)
         for error in unread[:-1]:
             click.echo(f"error: {error}", err=True)
         raise unread.pop()

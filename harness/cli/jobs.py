@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import math
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from harness.cli.meaning import meaning_reader
+from harness.cli.target_flags import with_overrides
 from harness.detect.findings import DetectorConfig
 from harness.detect.reports import DetectionResult
 from harness.simulate.scenarios import load_scenarios
@@ -43,6 +45,8 @@ class Shard:
     """``--meaning``: the model the missed-request check reads meaning with."""
     runs: int = 1
     """How many runs of each scenario the whole run makes (``--repeat``)."""
+    target_overrides: tuple[tuple[str, Any], ...] = ()
+    """``--quiet-period`` and the like, over each file's ``target:`` (checked by the caller)."""
 
 
 def _load_extras(*, semantic: bool, meaning: str | None) -> None:
@@ -63,6 +67,14 @@ def _run_shard(
     from harness.simulate.runner import run_scenarios
 
     files = [load_scenarios(path) for path in shard.paths]
+    if shard.target_overrides and not shard.bot:
+        overrides = dict(shard.target_overrides)
+        files = [
+            f.model_copy(update={"target": with_overrides(f.target, overrides, where=str(f.path))})
+            if f.target is not None
+            else f
+            for f in files
+        ]
     model = ModelFlags(model=shard.model, base_url=shard.base_url, replay=shard.replay).build()
     embedder = None
     if shard.semantic:
@@ -112,6 +124,7 @@ async def run_in_processes(
     semantic: bool = False,
     meaning: str | None = None,
     repeat: int = 1,
+    target_overrides: Mapping[str, Any] | None = None,
     on_scenario: Callable[[DetectionResult], None] | None = None,
 ) -> tuple[list[DetectionResult], Usage]:
     """Run every scenario of ``paths`` in ``jobs`` processes (``repeat`` times each, the runs
@@ -137,6 +150,7 @@ async def run_in_processes(
             semantic=semantic,
             meaning=meaning,
             runs=repeat,
+            target_overrides=tuple((target_overrides or {}).items()),
         )
         for i in range(0, len(picks), size)
     ]
@@ -158,5 +172,9 @@ async def run_in_processes(
             for future in futures:
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
+            # SIGTERM reaches this process only (Ctrl-C reaches the whole process group): end
+            # the workers, or the pool's exit would wait for their scenarios and leave them.
+            for worker in multiprocessing.active_children():
+                worker.terminate()
             raise
     return [placed[pick] for pick in picks], usage

@@ -140,6 +140,6 @@ def _write(report: LintReport, output_format: str, output: Path | None) -> None:
             render_text(report, file=sys.stdout, color=False if output_format == "lines" else None)
             return
         text = render_text(report)
-    write_output(text, output)
+    write_output(text, output, utf8=output_format in ("json", "sarif"))
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(f"{summary(report).rstrip('.')}; report written to {output}", err=True)

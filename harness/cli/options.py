@@ -31,6 +31,7 @@ from harness.exceptions import UsageError
 
 __all__ = [
     "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
     "add_verbosity",
     "agent_config_option",
     "check_output",
@@ -39,6 +40,7 @@ __all__ = [
     "report_format_option",
     "report_layout",
     "reset_logging",
+    "stderr_is_terminal",
     "stdout_is_terminal",
     "verbosity",
     "write_output",
@@ -46,6 +48,8 @@ __all__ = [
 
 EXIT_INTERRUPTED = 130
 """The exit code after Ctrl-C: 128 + SIGINT, as shells report a command ended by Ctrl-C."""
+EXIT_TERMINATED = 143
+"""The exit code after SIGTERM (a CI job cancelled or timed out): 128 + SIGTERM."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -141,18 +145,26 @@ def stdout_is_terminal() -> bool:
     return sys.stdout is not None and sys.stdout.isatty()
 
 
+def stderr_is_terminal() -> bool:
+    """True when standard error is a terminal (not a pipe, a file or a CI log)."""
+    return sys.stderr is not None and sys.stderr.isatty()
+
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 """Half of a UTF-16 pair: what a JavaScript bot leaves when it cuts a string inside an emoji.
 JSON carries it (``"\\ud83d"``) and Python reads it, but UTF-8 cannot encode it."""
 
 
-def write_output(text: str, output: Path | None) -> None:
+def write_output(text: str, output: Path | None, *, utf8: bool = False) -> None:
     """Write a command's report to ``output`` (``-o FILE``), or to standard output without one.
 
-    A lone surrogate in the text (a message cut inside an emoji) is written as U+FFFD. The file
-    is written beside ``output`` and renamed over it once complete, so an earlier report is
-    replaced whole or not at all; missing folders on the way are made (as pytest's
-    ``--junitxml`` does). A device or pipe (``-o /dev/stdout``) is written to as it is.
+    A file is written in UTF-8. So is standard output with ``utf8`` (a machine format: JSON, JUnit,
+    HTML, SARIF, which declare or assume UTF-8), as bytes whatever the console's encoding; without
+    it, text goes through the console's encoding, what it cannot encode replaced (the console script
+    sets ``errors="replace"``). A lone surrogate in the text (a message cut inside an emoji) is
+    written as U+FFFD. The file is written beside ``output`` and renamed over it once complete, so
+    an earlier report is replaced whole or not at all; missing folders on the way are made (as
+    pytest's ``--junitxml`` does). A device or pipe (``-o /dev/stdout``) is written to as it is.
 
     Raises:
         UsageError: the file cannot be written.
@@ -160,7 +172,13 @@ def write_output(text: str, output: Path | None) -> None:
     if not text.isascii():  # isascii is O(1): CPython knows it of every string
         text = _LONE_SURROGATE.sub("\ufffd", text)
     if output is None:
-        click.echo(text, nl=False)
+        buffer = getattr(sys.stdout, "buffer", None)
+        if utf8 and buffer is not None:
+            sys.stdout.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            click.echo(text, nl=False)
         return
     try:
         if output.exists() and not output.is_file():

@@ -1,10 +1,15 @@
-"""A progress bar on standard error for long simulator runs; silent when stderr is no terminal
-or the command runs with ``-q``."""
+"""A progress bar on standard error for long simulator runs. Off a terminal (a CI log) it draws
+nothing, or, when asked (``lines``), writes one line per unit done, so a long run shows it is
+alive; silent with ``-q``."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
+import click
+
+from harness.cli import options
 from harness.cli.options import verbosity
 
 if TYPE_CHECKING:
@@ -25,6 +30,8 @@ class ProgressBar:
         total: how many units there are.
         wanted: False makes it a no-op (too little work to be worth a bar); so does ``-q``.
         console: where to draw (standard error by default); drawn only on a terminal.
+        lines: off a terminal, a line on standard error per :meth:`advance` (each unit is long:
+            a scenario, not a message).
     """
 
     def __init__(
@@ -35,9 +42,14 @@ class ProgressBar:
         *,
         wanted: bool = True,
         console: Console | None = None,
+        lines: bool = False,
     ) -> None:
         self._bar: Any = None
         self._task: Any = None
+        self._lines: tuple[str, str, int] | None = None
+        """Off a terminal with ``lines``: the label, unit and total of each line."""
+        self._done = 0
+        self._started = time.monotonic()
         if not wanted or verbosity() < 0:
             return
         from rich.console import Console
@@ -64,6 +76,8 @@ class ProgressBar:
                 transient=True,
             )
             self._task = self._bar.add_task("", total=total)
+        elif lines and not options.stderr_is_terminal():
+            self._lines = (label, unit, total)
 
     def __enter__(self) -> ProgressBar:
         if self._bar is not None:
@@ -74,10 +88,17 @@ class ProgressBar:
         if self._bar is not None:
             self._bar.stop()
 
-    def advance(self, count: int = 1) -> None:
-        """Count ``count`` more units done."""
+    def advance(self, count: int = 1, *, note: str | None = None) -> None:
+        """Count ``count`` more units done; off a terminal with ``lines``, say so in a line
+        ending in ``note`` (what was done: ``scenarios.yaml::pto: failed``)."""
+        self._done += count
         if self._bar is not None:
             self._bar.advance(self._task, count)
+        elif self._lines is not None:
+            label, unit, total = self._lines
+            seconds = time.monotonic() - self._started
+            line = f"{label}: {self._done} of {total} {unit} done ({seconds:.0f}s)"
+            click.echo(line + (f"; {note}" if note else ""), err=True)
 
     def describe(self, what: str) -> None:
         """Name the piece of work being done, at the end of the line ("big.jsonl::c1")."""

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness.cli.chat import describe, line_editing, run_command, talk
-from harness.cli.options import EXIT_INTERRUPTED
+from harness.cli.command import interrupt_code
 from harness.detect.activities import plan_record
 
 if TYPE_CHECKING:
@@ -114,13 +114,16 @@ class _Session:
     turns: int = 0
 
     async def turn(self, text: str) -> bool:
-        """Send ``text``, then show the bot's messages for it and keep the plan it sent (False:
-        a served bot's turn that fails raises ``RunError``)."""
+        """Send ``text``, then show the bot's messages for it and keep the plan it sent. True
+        when the plan names a sub-agent whose call failed or timed out (the user got an
+        apology), as a local chat's turn is; the plan is the only sign a served bot gives, so a
+        bot that sends none (not served by ``harness serve``) never fails a turn this way. A
+        turn that gets no answer raises ``RunError``."""
         messages, self.plan = await self.bot.send(text)
         self.turns += 1
         for message in messages:
             self.console.print(f"{describe(message)}: {escape(message.text)}")
-        return False
+        return self.plan is not None and bool(self.plan.failed)
 
     def show_plan(self) -> None:
         if self.turns == 0:
@@ -161,8 +164,9 @@ def chat_remote(
     """Talk to a remote bot on the terminal until the user quits; return the exit code.
 
     As :func:`harness.cli.chat.chat`: the bot's messages on ``console`` (standard output), the
-    rest on ``notes`` (standard error); Ctrl-D or ``exit`` end with 0, Ctrl-C with 130. A turn
-    that fails (the bot unreachable, an HTTP error, no reply in time) ends that turn, not the chat.
+    rest on ``notes`` (standard error); Ctrl-D or ``exit`` end with 0, or 1 when a turn failed,
+    Ctrl-C with 130. A turn that fails (the bot unreachable, an HTTP error, no reply in time, or a
+    sub-agent call that the turn's plan names as failed) ends that turn, not the chat.
 
     Raises:
         RunError: the conversation could not be opened.
@@ -183,7 +187,7 @@ def chat_remote(
     except KeyboardInterrupt:
         interrupted = True
         notes.print()
-        return EXIT_INTERRUPTED
+        return interrupt_code()
     finally:
         with contextlib.suppress(KeyboardInterrupt):
             runner.run(stack.aclose())

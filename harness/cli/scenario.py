@@ -15,7 +15,7 @@ import click
 from harness.cli.command import HarnessCommand
 from harness.cli.options import agent_config_option, output_option, write_output
 from harness.detect.detectors import detect
-from harness.detect.readers import load_transcript
+from harness.detect.readers import ReadNote, load_transcript, settle_notes
 from harness.runtime.loading import load_bot
 from harness.simulate.from_transcript import scenario_yaml
 from harness.simulate.importers import (
@@ -93,9 +93,12 @@ def scenario_command(
         return 0
     modes = load_agent_modes(config_path) if config_path is not None else None
     conversations = []
+    notes: list[ReadNote] = []
     for path in transcripts:
-        for transcript in load_transcript(path, agent_modes=modes):
+        for transcript in load_transcript(path, agent_modes=modes, notes=notes):
             conversations.append((transcript, detect(transcript)))
+    for note in settle_notes(notes):  # the scenario holds only the conversations given
+        click.echo(f"warning: {note}", err=True)
     agents = None
     if bot is not None:
         parent = load_bot(bot)  # the scenario names only agents this bot has

@@ -25,6 +25,7 @@ from harness.cli.options import (
     write_output,
 )
 from harness.cli.progress import ProgressBar
+from harness.cli.target_flags import TargetFlags
 from harness.detect.findings import DetectorConfig
 from harness.detect.report_parts import plural
 from harness.detect.reports import (
@@ -51,6 +52,9 @@ from subagents import Usage
 
 __all__ = ["simulate_command"]
 
+_POSITIVE = click.FloatRange(min=0, min_open=True)
+"""Seconds: above 0."""
+
 
 @click.command("simulate", cls=HarnessCommand)
 @click.argument(
@@ -64,9 +68,10 @@ __all__ = ["simulate_command"]
 @click.option("--endpoint", help="A live Bot Framework bot's /api/messages URL.")
 @click.option(
     "--quiet-period",
-    type=float,
-    help="With --endpoint or --directline: seconds without a new reply that end a turn "
-    "(default: 0.5 with --endpoint, 3 with --directline).",
+    type=_POSITIVE,
+    help="With --endpoint or Direct Line (--directline or a file's target:, whose value it "
+    "overrides): seconds without a new reply that end a turn (default: 0.5 with --endpoint, "
+    "3 with Direct Line).",
 )
 @click.option(
     "--header",
@@ -105,11 +110,17 @@ __all__ = ["simulate_command"]
 )
 @click.option(
     "--reply-timeout",
-    type=float,
+    type=_POSITIVE,
     default=60.0,
     show_default=True,
-    help="With --directline: seconds to wait for a turn's first reply; with --copilot-studio: "
-    "for a turn's reply stream to close.",
+    help="With Direct Line: seconds to wait for a turn's first reply; with Copilot Studio: for "
+    "a turn's reply stream to close (overrides a file's target: value).",
+)
+@click.option(
+    "--turn-timeout",
+    type=_POSITIVE,
+    help="With Direct Line: the longest a whole turn may take (default: --reply-timeout plus "
+    "60, at least 120; overrides a file's target: value); with --endpoint (default 30).",
 )
 @model_options()
 @click.option(
@@ -185,6 +196,7 @@ def simulate_command(
     tenant_id: str | None = None,
     client_id: str | None = None,
     reply_timeout: float = 60.0,
+    turn_timeout: float | None = None,
     repeat: int = 1,
     min_pass_rate: float = 1.0,
     jobs: int = 1,
@@ -192,6 +204,8 @@ def simulate_command(
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
     duplicate messages, missed requests, silent-mode leaks, wrong-scope answers and awkward
     acknowledgements."""
+    flags = TargetFlags.of(click.get_current_context())
+    flags.check(bot=bot, endpoint=endpoint, directline=directline, copilot_studio=copilot_studio)
     remote = _remote_target(
         directline=directline,
         secret=directline_secret,
@@ -205,6 +219,7 @@ def simulate_command(
         client_id=client_id,
         quiet_period=quiet_period,
         reply_timeout=reply_timeout,
+        turn_timeout=turn_timeout,
         others={"--bot": bot, "--endpoint": endpoint},
     )
     run = _RunOptions(
@@ -218,6 +233,7 @@ def simulate_command(
         remote=remote,
         jobs=jobs,
         repeat=repeat,
+        target_flags=flags,
     )
     if min_pass_rate < 1.0 and repeat == 1:
         raise UsageError("--min-pass-rate needs --repeat N (N above 1)")
@@ -240,21 +256,39 @@ def simulate_command(
         report += _usage_line(usage)
     if plain:
         report += _failure_lines(results, fmt)
-    write_output(report, output)
+    write_output(report, output, utf8=fmt in ("json", "junit", "html"))
     if output is not None:  # the report went to a file: say how it came out, and where
         click.echo(
             f"{summary_line(results, min_pass_rate=min_pass_rate)}; report written to {output}",
             err=True,
         )
-    broken = [r for r in results if r.error]
-    if broken:
-        click.echo(
-            f"error: {len(broken)} of {len(results)} scenario(s) could not be completed:", err=True
-        )
+    _failed_scenarios(results)
+    return exit_code(results, min_pass_rate=min_pass_rate)
+
+
+def _progress_note(result: DetectionResult) -> str:
+    """What a finished scenario came to, for the progress line off a terminal."""
+    errors = len(result.errors)
+    verdict = "passed" if not errors and not result.error else "failed"
+    return f"last: {result.title}: {verdict}" + (f" ({plural(errors, 'error')})" if errors else "")
+
+
+def _failed_scenarios(results: list[DetectionResult]) -> None:
+    """Say on standard error which scenarios failed, and how: those that stopped before their
+    end, and those that ran to it with a failed call (a sub-agent's, or the parent's own plan or
+    reply that fell back), each with its first reason (the report has them all)."""
+    stopped = [r for r in results if r.error and not r.completed]
+    failing = [r for r in results if r.error and r.completed]
+    for broken, how in (
+        (stopped, "could not be completed"),
+        (failing, "ran to the end with a failed call"),
+    ):
+        if not broken:
+            continue
+        click.echo(f"error: {len(broken)} of {len(results)} scenario(s) {how}:", err=True)
         for result in broken:
             first = (result.error or "").splitlines()[0]
             click.echo(f"  {result.title}: {first}", err=True)
-    return exit_code(results, min_pass_rate=min_pass_rate)
 
 
 def _failure_lines(results: list[DetectionResult], fmt: str = "text") -> str:
@@ -310,6 +344,8 @@ class _RunOptions:
     """``--jobs``: processes to spread the scenarios over."""
     repeat: int = 1
     """``--repeat``: runs of every scenario."""
+    target_flags: TargetFlags = field(default_factory=TargetFlags)
+    """The deployed-bot options given, over the files' ``target:`` (when no bot is named)."""
 
 
 async def _run(
@@ -332,6 +368,8 @@ async def _run(
             )
         return await _run_jobs(paths, run)
     files = [load_scenarios(path) for path in paths]
+    if not (run.bot or run.endpoint or run.remote):
+        files = run.target_flags.apply(files)
     total = sum(len(f.scenarios) for f in files) * run.repeat
     model_obj: Any = None
     target: Target | None = run.remote
@@ -346,6 +384,7 @@ async def _run(
         target = EndpointTarget(
             run.endpoint,
             quiet_period=0.5 if run.quiet_period is None else run.quiet_period,
+            turn_timeout=run.target_flags.overrides.get("turn_timeout", 30.0),
             headers=parsed or None,
             unique_ids=True,  # every run of a scenario is a new conversation
             ask_plan=True,  # a served bot's plan: missed requests and scopes are checked too
@@ -371,7 +410,7 @@ async def _run(
         usage = usage + spent
 
     bots: dict[str, Parent] = {}
-    with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
+    with ProgressBar("simulating", "scenarios", total, wanted=total > 1, lines=True) as progress:
         results = await run_scenarios(
             files,
             bots=bots,
@@ -381,7 +420,7 @@ async def _run(
             config=DetectorConfig(),
             embedder=embedder,
             meaning=reader,
-            on_scenario=lambda _result: progress.advance(),
+            on_scenario=lambda result: progress.advance(note=_progress_note(result)),
             on_usage=add_usage,
             repeat=run.repeat,
         )
@@ -395,8 +434,10 @@ async def _run_jobs(
     from harness.cli.jobs import run_in_processes
 
     files = [load_scenarios(path) for path in paths]
+    if not run.bot:
+        run.target_flags.apply(files)  # refuses what no file can use; the workers apply them
     total = sum(len(f.scenarios) for f in files) * run.repeat
-    with ProgressBar("simulating", "scenarios", total, wanted=total > 1) as progress:
+    with ProgressBar("simulating", "scenarios", total, wanted=total > 1, lines=True) as progress:
         results, usage = await run_in_processes(
             paths,
             jobs=run.jobs,
@@ -407,7 +448,8 @@ async def _run_jobs(
             replay=run.models.replay,
             semantic=run.semantic,
             meaning=run.meaning,
-            on_scenario=lambda _result: progress.advance(),
+            target_overrides=run.target_flags.overrides,
+            on_scenario=lambda result: progress.advance(note=_progress_note(result)),
         )
     return _with_causes(results, _bots_of(files, run.bot)), usage
 
@@ -454,6 +496,7 @@ def _remote_target(
     client_id: str | None,
     quiet_period: float | None,
     reply_timeout: float,
+    turn_timeout: float | None = None,
     others: dict[str, str | None],
 ) -> Target | None:
     """The deployed bot the options name, built like a scenario file's ``target:``."""
@@ -464,8 +507,6 @@ def _remote_target(
     from harness.simulate._remote import target_from_spec
 
     if directline is None and copilot_studio is None:
-        if environment_id or tenant_id or client_id:
-            raise UsageError("--environment-id, --tenant-id and --client-id need --copilot-studio")
         return None
     named = [name for name, value in others.items() if value] + (
         ["--directline"] if directline else []
@@ -480,10 +521,11 @@ def _remote_target(
         if directline is not None:
             env["DIRECTLINE_SECRET"] = secret or ""
             env["DIRECTLINE_TOKEN"] = token or ""
+            timings = {"quiet_period": quiet_period, "turn_timeout": turn_timeout}
             spec = TargetSpec(
                 directline=DirectLineSpec(url=directline, transport=transport),
                 reply_timeout=reply_timeout,
-                **({} if quiet_period is None else {"quiet_period": quiet_period}),
+                **{key: value for key, value in timings.items() if value is not None},
             )
         else:
             assert copilot_studio is not None
@@ -506,5 +548,8 @@ def _remote_target(
             )
     except ValidationError as exc:
         problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
-        raise UsageError(f"--directline / --copilot-studio: {problem}") from exc
+        option = "--directline" if directline is not None else "--copilot-studio"
+        for key in ("turn_timeout", "reply_timeout", "quiet_period"):  # as the user typed them
+            problem = problem.replace(key, "--" + key.replace("_", "-"))
+        raise UsageError(f"{option}: {problem}") from exc
     return target_from_spec(spec, environ=env)

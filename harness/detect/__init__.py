@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from harness.detect.expectations import Expectation, check_expectations
     from harness.detect.findings import DetectorConfig, Finding, FindingKind, Severity
     from harness.detect.guard import DuplicateGuard, GuardDecision, GuardPolicy
-    from harness.detect.readers import load_transcript, parse_transcript
+    from harness.detect.readers import ReadNote, load_transcript, parse_transcript, settle_notes
     from harness.detect.reports import (
         DetectionResult,
         exit_code,
@@ -59,6 +59,7 @@ __all__ = [
     "GuardPolicy",
     "LocalEmbedder",
     "OpenAIEmbedder",
+    "ReadNote",
     "Severity",
     "check_expectations",
     "detect",
@@ -69,6 +70,7 @@ __all__ = [
     "render_json",
     "render_junit",
     "render_text",
+    "settle_notes",
 ]
 
 
@@ -95,7 +97,7 @@ def __getattr__(name: str) -> Any:  # one branch per module: import-linter sees 
         from harness.detect import guard
 
         return _keep(name, guard)
-    if name in ("load_transcript", "parse_transcript"):
+    if name in ("ReadNote", "load_transcript", "parse_transcript", "settle_notes"):
         from harness.detect import readers
 
         return _keep(name, readers)

@@ -26,11 +26,14 @@ from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
 from harness.detect.report_parts import KIND_ORDER, xml_characters
 from harness.detect.results import DetectionResult, exit_code, group_runs
+from harness.detect.runs_report import run_failure
 from harness.detect.transcript import Transcript
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
+    from harness.detect.readers import ReadNote
+    from harness.exceptions import ConfigError
     from subagents import Usage
 
 __all__ = ["render_html", "report_data"]
@@ -57,6 +60,8 @@ def render_html(
     title: str = "harness report",
     usage: Usage | None = None,
     min_pass_rate: float = 1.0,
+    unread: Sequence[ConfigError] | None = None,
+    notes: Sequence[ReadNote] | None = None,
 ) -> str:
     """One self-contained HTML page of the conversations checked and what was found in them.
 
@@ -68,6 +73,10 @@ def render_html(
         min_pass_rate: the share of a repeated scenario's runs that must pass; the summary
             gives each repeated scenario's pass rate and its failed runs (each run is a
             conversation of the page, titled ``name (run 2 of 5)``).
+        unread: the files and table rows ``harness detect`` could not read: a section names
+            each and why (its conversations were not checked), and the verdict is FAIL.
+        notes: what the readers noticed about files read whole (a Web API answer that is one
+            page of a longer result): a section lists them.
 
     Returns:
         The page: summary (conversations, turns, messages, findings by kind and severity, the
@@ -75,6 +84,9 @@ def render_html(
     """
     data = report_data(results, title=title)
     summary = _summary(results, usage, min_pass_rate)
+    summary["unread"] = [str(problem) for problem in unread or ()]
+    summary["notes"] = [str(note) for note in notes or ()]
+    summary["failed"] = summary["failed"] or bool(summary["unread"])
     page = (
         _environment()
         .get_template("report.html.j2")
@@ -194,7 +206,8 @@ def _runs(results: Sequence[DetectionResult], min_pass_rate: float) -> list[dict
             continue
         failed = []
         for run in group.failed:
-            why = [f"did not complete: {run.error}"] if run.error else []
+            failure = run_failure(run)
+            why = [failure] if failure else []
             why += [f"turn {f.turn}: {f.kind}: {f.evidence}" for f in run.errors]
             failed.append((run.run, "; ".join(why)))
         rows.append(
@@ -225,7 +238,8 @@ def _summary(
         "warnings": warnings,
         "by_kind": [(kind, _KIND_LABELS[kind], kinds[kind]) for kind in KIND_ORDER],
         "failed": exit_code(results, min_pass_rate=min_pass_rate) != 0,
-        "broken": sum(1 for r in results if r.error is not None),
+        "broken": sum(1 for r in results if r.error is not None and not r.completed),
+        "calls": sum(1 for r in results if r.error is not None and r.completed),
         "clean": sum(1 for r in results if not r.findings and r.error is None),
         "usage": None,
         "runs": _runs(results, min_pass_rate),

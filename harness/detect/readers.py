@@ -10,15 +10,19 @@ is one JSON object over several lines (a document, read by its keys). Several co
 be in one file; each becomes a :class:`~harness.detect.transcript.Transcript`. Every problem is
 a :class:`~harness.exceptions.ConfigError` naming the file and the line (for a JSON array, the
 activity's index and the line it starts on); a row of a table that cannot be read costs that row
-only (``unread``).
+only (``unread``). What a reader notices about a file it read whole (a Web API answer that is one
+page of a longer result) is a :class:`ReadNote` (``notes``); :func:`settle_notes` makes the notes
+of several files one per query, and none when the query's last page is among them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +34,13 @@ from harness.exceptions import ConfigError
 from harness.text._records import slot_maker
 from instructions.contract import MODES
 
-__all__ = ["MAX_TRANSCRIPT_BYTES", "load_transcript", "parse_transcript"]
+__all__ = [
+    "MAX_TRANSCRIPT_BYTES",
+    "ReadNote",
+    "load_transcript",
+    "parse_transcript",
+    "settle_notes",
+]
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +64,60 @@ _JSONL_KEYS = frozenset(
 )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadNote:
+    """What a reader noticed about a file it read: no error, but the report should say it (a
+    Dataverse Web API answer that is one page of a longer result)."""
+
+    file: str
+    """The file read."""
+    message: str
+    """What the user should know, and what to do about it."""
+    title: str = "note"
+    """What it is, in a few words (a GitHub annotation's title)."""
+    query: str | None = None
+    """For a page of a Dataverse Web API answer, the query it answers (its ``@odata.context``,
+    else its next link without the page token): :func:`settle_notes` groups pages by it."""
+    last_page: bool = False
+    """True for a Web API answer without ``@odata.nextLink`` (the last page of its query): no
+    note to show, but it tells :func:`settle_notes` that the result ends among the files given."""
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.message}"
+
+
+def settle_notes(notes: Iterable[ReadNote]) -> list[ReadNote]:
+    """The notes to show for files read together: a Web API query's pages are one note (on its
+    first page read), none when its last page (an answer without ``@odata.nextLink``) is among
+    them; the last pages' own records are dropped; other notes are kept, in order. Pages are of
+    one query when they have the same ``@odata.context`` (the table and its columns; two
+    queries of one table with different filters look alike to it). Settling settled notes
+    changes nothing."""
+    notes = list(notes)
+    ended = {n.query for n in notes if n.last_page}
+    pages: dict[str | None, list[ReadNote]] = {}
+    for note in notes:
+        if note.query is not None and not note.last_page:
+            pages.setdefault(note.query, []).append(note)
+    settled: list[ReadNote] = []
+    for note in notes:
+        if note.query is None and not note.last_page:
+            settled.append(note)
+            continue
+        if note.last_page or note.query in ended:
+            continue
+        group = pages[note.query]
+        if note is group[0]:
+            settled.append(note if len(group) == 1 else _pages_note(group))
+    return settled
+
+
 def load_transcript(
     path: str | Path,
     *,
     agent_modes: Mapping[str, str] | None = None,
     unread: list[ConfigError] | None = None,
+    notes: list[ReadNote] | None = None,
 ) -> list[Transcript]:
     """Read a transcript file (JSONL or a Bot Framework JSON array) into its conversations.
 
@@ -70,13 +129,20 @@ def load_transcript(
             read goes, one error naming it each, while the other rows are read; without it, such
             a row is an error (raised), so no caller loses a conversation without knowing. A
             file none of whose rows can be read is an error either way.
+        notes: where what the reader noticed goes (:class:`ReadNote`: a Web API answer with
+            ``@odata.nextLink`` is one page of a longer result; one without it is recorded as
+            its query's last page); give the list of several files to :func:`settle_notes`
+            before showing it. Without it, a page with a next link is a warning logged (on
+            standard error).
 
     Raises:
         ConfigError: the file cannot be read, is not JSON, or does not have the expected shape.
     """
     path = Path(path)
     text = read_text(path, max_bytes=MAX_TRANSCRIPT_BYTES)
-    return parse_transcript(text, file=str(path), agent_modes=agent_modes, unread=unread)
+    return parse_transcript(
+        text, file=str(path), agent_modes=agent_modes, unread=unread, notes=notes
+    )
 
 
 def parse_transcript(
@@ -85,6 +151,7 @@ def parse_transcript(
     file: str = "<transcript>",
     agent_modes: Mapping[str, str] | None = None,
     unread: list[ConfigError] | None = None,
+    notes: list[ReadNote] | None = None,
 ) -> list[Transcript]:
     """Parse transcript text; ``file`` only names it in errors. See :func:`load_transcript`."""
     stripped = text.lstrip()
@@ -102,7 +169,7 @@ def parse_transcript(
             if document is None:
                 transcripts = _jsonl(text, file)
             else:
-                transcripts = _json_document(document, file, unread)
+                transcripts = _json_document(document, file, unread, notes)
         else:
             transcripts = None
     except RecursionError:
@@ -158,16 +225,25 @@ def _document(text: str, file: str) -> dict[str, Any] | None:
 
 
 def _json_document(
-    document: dict[str, Any], file: str, unread: list[ConfigError] | None
+    document: dict[str, Any],
+    file: str,
+    unread: list[ConfigError] | None,
+    notes: list[ReadNote] | None = None,
 ) -> list[Transcript]:
     """A JSON object that is not JSONL: a ``ConversationTranscript`` row's content whose
     ``activities`` is not its first key, or the Dataverse Web API's answer for the table,
     ``{"value": [{"content": "...", "name": "..."}]}`` (a conversation per row, as in the CSV
-    export)."""
+    export; with ``@odata.nextLink``, one page of a longer result: :func:`_page_note`)."""
     if isinstance(document.get("activities"), list):
         return _dataverse_document(document, file)
     rows = document.get("value")
     if isinstance(rows, list) and any(isinstance(r, dict) and "content" in r for r in rows):
+        # Before the rows are read: a page none of whose rows can be read keeps its note.
+        note = _page_note(document, file, len(rows))
+        if notes is not None:
+            notes.append(note)
+        elif not note.last_page:
+            log.warning("%s", note)
         return _dataverse_rows(
             (
                 (
@@ -187,6 +263,55 @@ def _json_document(
         f"valid JSON, but not a transcript: expected {_SHAPES}; this is an object with the "
         f"keys {keys or '(none)'}",
         file=file,
+    )
+
+
+_NEXT_LINK = "@odata.nextLink"
+"""The key of a Dataverse Web API answer that links to the next page of its result."""
+
+
+_PAGE_TOKEN = re.compile(r"[?&]\$skiptoken=[^&]*")
+"""The part of a next link that names the page, not the query."""
+_GET_ALL = (
+    f"Save each page (GET the {_NEXT_LINK} URL until an answer has none) and give them all, or "
+    "export the whole table from Power Apps (Tables > ConversationTranscript > Export > Export "
+    "data, a .csv file)"
+)
+
+
+def _page_note(document: Mapping[str, Any], file: str, rows: int) -> ReadNote:
+    """The record of a Web API answer's page: with ``@odata.nextLink``, the note that the table
+    has more rows than the files given hold (Dataverse pages a long result: 5,000 rows at most per
+    page, fewer with a ``Prefer: odata.maxpagesize`` header); without it, its query's last page.
+    """
+    link = document.get(_NEXT_LINK)
+    context = document.get("@odata.context")
+    query = context if isinstance(context, str) and context else None
+    if not (isinstance(link, str) and link):
+        return ReadNote(file=file, message="", title="last page", query=query, last_page=True)
+    if query is None:
+        query = _PAGE_TOKEN.sub("", link)
+    return ReadNote(
+        file=file,
+        message=(
+            f"one page of the Dataverse Web API's answer ({rows} row{'' if rows == 1 else 's'}):"
+            f" it carries {_NEXT_LINK}, so the table has more rows, in no file given. {_GET_ALL}"
+        ),
+        title="one page of a longer result",
+        query=query,
+    )
+
+
+def _pages_note(pages: Sequence[ReadNote]) -> ReadNote:
+    """One note for several pages of a query, none of them its last."""
+    others = ", ".join(p.file for p in pages[1:])
+    return dataclasses.replace(
+        pages[0],
+        message=(
+            f"one of {len(pages)} pages of the Dataverse Web API's answer given (with {others}), "
+            f"each carrying {_NEXT_LINK} and none the last, so the table has more rows, in no "
+            f"file given. {_GET_ALL}"
+        ),
     )
 
 

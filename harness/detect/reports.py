@@ -2,8 +2,10 @@
 Actions annotations, JSON for tools, JUnit XML for CI.
 
 One :class:`DetectionResult` per checked conversation (a transcript's conversation, or a simulated
-scenario). The JSON shape is the one docs/simulate.md (Reports) describes; JUnit has one test case per result,
-failing when it has an error-level finding.
+scenario). The JSON shape is the one docs/simulate.md (Reports) describes; JUnit has one test case
+per result, failing when it has an error-level finding. ``harness detect`` also gives every format
+what it could not read (``unread``) and what its readers noticed (``notes``: a Web API answer that
+is one page of a longer result).
 """
 
 from __future__ import annotations
@@ -34,12 +36,14 @@ from harness.detect.runs_report import (
     runs_json,
     runs_summary,
     runs_totals,
+    stopped,
 )
 from harness.detect.transcript import Message
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from harness.detect.readers import ReadNote
     from harness.exceptions import ConfigError
 
 __all__ = [
@@ -68,22 +72,24 @@ def render(
     *,
     min_pass_rate: float = 1.0,
     unread: Sequence[ConfigError] | None = None,
+    notes: Sequence[ReadNote] | None = None,
 ) -> str:
     """The report in the given format (``min_pass_rate``: see :func:`exit_code`; ``unread``: the
-    files and table rows that could not be read, counted in the JSON and JUnit reports)."""
+    files and table rows that could not be read, and ``notes``: what the readers noticed, in
+    every format; JSON counts both in ``totals``)."""
     if fmt == "json":
-        return render_json(results, min_pass_rate=min_pass_rate, unread=unread)
+        return render_json(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
     if fmt == "junit":
-        return render_junit(results, min_pass_rate=min_pass_rate, unread=unread)
+        return render_junit(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
     if fmt == "html":
         from harness.detect.html import render_html
 
-        return render_html(results, min_pass_rate=min_pass_rate)
+        return render_html(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
     if fmt == "lines":
-        return render_lines(results, min_pass_rate=min_pass_rate)
+        return render_lines(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
     if fmt == "github":
-        return render_github(results, min_pass_rate=min_pass_rate)
-    return render_text(results, min_pass_rate=min_pass_rate)
+        return render_github(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
+    return render_text(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
 
 
 # --- JSON -------------------------------------------------------------------------------------
@@ -98,6 +104,7 @@ def _transcript_json(result: DetectionResult) -> dict[str, Any]:
         "errors": len(result.errors),
         "warnings": len(result.warnings),
         "findings": [finding_json(f) for f in result.findings],
+        "completed": not stopped(result),
     }
     if result.error is not None:
         record["error"] = result.error
@@ -109,22 +116,27 @@ def render_json(
     *,
     min_pass_rate: float = 1.0,
     unread: Sequence[ConfigError] | None = None,
+    notes: Sequence[ReadNote] | None = None,
 ) -> str:
     """``{"version": 1, "transcripts": [...], "summary": {"<kind>": count}, "totals": {...}}``.
 
     Each finding carries its ``severity`` (``error`` or ``warning``); each transcript its
     ``errors`` and ``warnings`` counts; ``totals`` counts conversations, findings, errors,
-    warnings and the conversations that ``failed`` (could not complete: a record with an
-    ``error``) over the whole report; ``errors`` or ``failed`` above 0 is what makes the command
-    exit 1. Given ``unread`` (``harness detect``), ``totals.unread`` counts the files and table
-    rows that could not be read (the command exits 2), and ``unread`` lists each (``file``,
-    ``line``, ``field``, ``error``) when there are any.
+    warnings and the conversations that ``failed`` (a record with an ``error``: it stopped
+    before its end, or ran to it with a failed call; its ``completed`` says which) over the
+    whole report; ``errors`` or ``failed`` above 0 is what makes the command exit 1. Given
+    ``unread`` (``harness detect``), ``totals.unread`` counts the files and table rows that
+    could not be read (the command exits 2), and ``unread`` lists each (``file``, ``line``,
+    ``field``, ``error``) when there are any. Given ``notes``, ``totals.notes`` counts
+    what the readers noticed about files read whole (a Web API answer that is one page of a
+    longer result), and ``notes`` lists each (``file``, ``note``) when there are any.
 
     A repeated scenario (``--repeat``) is one transcript record for all its runs, with ``runs``,
     ``passed``, ``pass_rate``, ``kind_pass_rates``, each distinct finding once with the ``runs``
-    it came up in, and ``failed_runs`` (each failed run's number, its ``error`` if it did not
-    complete, and its error-level findings); ``totals`` then adds the same over every run and
-    ``min_pass_rate``, and ``passed`` says whether every scenario reached it.
+    it came up in, and ``failed_runs`` (each failed run's number, whether it ``completed``, its
+    ``error`` if it stopped or had a failed call, and its error-level findings); ``totals``
+    then adds the same over every run and ``min_pass_rate``, and ``passed`` says whether every
+    scenario reached it.
     """
     summary: Counter[str] = Counter({kind: 0 for kind in KIND_ORDER})
     transcripts: list[dict[str, Any]] = []
@@ -141,6 +153,8 @@ def render_json(
     }
     if unread is not None:
         totals["unread"] = len(unread)
+    if notes is not None:
+        totals["notes"] = len(notes)
     if any(group.repeated for group in groups):
         totals |= runs_totals(results, groups, min_pass_rate=min_pass_rate)
     document = {
@@ -153,6 +167,8 @@ def render_json(
         document["unread"] = [
             {"file": e.file, "line": e.line, "field": e.field, "error": str(e)} for e in unread
         ]
+    if notes:
+        document["notes"] = [{"file": n.file, "note": n.message} for n in notes]
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -165,10 +181,12 @@ def render_junit(
     suite: str = "harness detect",
     min_pass_rate: float = 1.0,
     unread: Sequence[ConfigError] | None = None,
+    notes: Sequence[ReadNote] | None = None,
 ) -> str:
     """JUnit XML: one ``<testcase>`` per result, a ``<failure>`` listing its error findings and
     warnings in ``<system-out>``; one more with an ``<error>`` per file or table row in
-    ``unread`` (it could not be read, so its conversations were not checked).
+    ``unread`` (it could not be read, so its conversations were not checked), and a
+    ``<skipped>`` one per note (``notes``: a Web API page whose later rows were not read).
 
     A repeated scenario is one ``<testcase>`` for all its runs, with ``runs``, ``passed`` and
     ``pass_rate`` properties; it fails when its pass rate is below ``min_pass_rate``, and its
@@ -178,24 +196,22 @@ def render_junit(
     if any(group.repeated for group in groups):
         return junit_repeated(groups, suite=suite, min_pass_rate=min_pass_rate)
     unread = unread or ()
+    notes = notes or ()
     failures = sum(1 for r in results if r.errors and r.error is None)
     broken = sum(1 for r in results if r.error is not None) + len(unread)
     total = sum(r.seconds for r in results)
+    tests = len(results) + len(unread) + len(notes)
     root = ET.Element(
-        "testsuites",
-        name=suite,
-        tests=str(len(results) + len(unread)),
-        failures=str(failures),
-        errors=str(broken),
+        "testsuites", name=suite, tests=str(tests), failures=str(failures), errors=str(broken)
     )
     testsuite = ET.SubElement(
         root,
         "testsuite",
         name=suite,
-        tests=str(len(results) + len(unread)),
+        tests=str(tests),
         failures=str(failures),
         errors=str(broken),
-        skipped="0",
+        skipped=str(len(notes)),
         time=f"{total:.3f}",
     )
     for result in results:
@@ -224,7 +240,22 @@ def render_junit(
             testsuite, "testcase", classname=problem.file or "-", name=f"unread: {where}"
         )
         ET.SubElement(case, "error", message=str(problem), type="unread").text = str(problem)
+    for note in notes:
+        case = ET.SubElement(testsuite, "testcase", classname=note.file, name="note")
+        ET.SubElement(case, "skipped", message=note.message, type="note").text = str(note)
     return xml_document(root)
+
+
+def _read_lines(
+    unread: Sequence[ConfigError] | None, notes: Sequence[ReadNote] | None
+) -> list[str]:
+    """The lines of the plain reports for what ``harness detect`` could not read (``unread:
+    FILE:LINE: field: why; conversation X is not checked ...``) and what its readers noticed
+    (``note: FILE: ...``), each on one line."""
+    return [
+        *(" ".join(f"unread: {problem}".split()) for problem in unread or ()),
+        *(" ".join(f"note: {note}".split()) for note in notes or ()),
+    ]
 
 
 # --- text -------------------------------------------------------------------------------------
@@ -258,7 +289,8 @@ _ID_LIMIT = 28
 
 
 def short_id(message_id: str, limit: int = _ID_LIMIT) -> str:
-    """``naive-parent-…-baggage``: a long id with its middle cut, so both ends still tell it apart."""
+    """``naive-parent-…-baggage``: a long id with its middle cut, so both ends still tell it
+    apart."""
     if len(message_id) <= limit:
         return message_id
     head = (limit - 1) // 2
@@ -272,7 +304,8 @@ def _cell(message: Message | None, message_id: str, sender: str) -> str:
 
 
 def _plan_line(result: DetectionResult, turn: int) -> str:
-    """The plan of ``turn`` as ``plan: pto <- 'days left'; payroll <- 'payday'`` (empty if unknown)."""
+    """The plan of ``turn`` as ``plan: pto <- 'days left'; payroll <- 'payday'`` (empty if
+    unknown)."""
     for record in result.transcript.turns:
         if record.turn == turn and record.plan:
             return "plan: " + "; ".join(f"{p.agent} <- {p.request!r}" for p in record.plan)
@@ -304,9 +337,12 @@ def render_text(
     width: int = 120,
     color: bool = False,
     min_pass_rate: float = 1.0,
+    unread: Sequence[ConfigError] | None = None,
+    notes: Sequence[ReadNote] | None = None,
 ) -> str:
     """A table per conversation: each finding's kind, turn, the messages side by side with their
-    senders, and the evidence; then a summary line.
+    senders, and the evidence; then the files and rows not read (``unread``) and the readers'
+    ``notes``, a line each; then a summary line.
 
     Large reports (more than 50 findings in a conversation, or more than 500 in all) list each
     finding of such a conversation on one aligned line instead (turn, kind, scope, message ids with
@@ -357,15 +393,21 @@ def render_text(
             buffer.write(_finding_lines(result.findings, color=color, result=result))
         else:
             console.print(_table(result, counts))
-    summary = summary_line(results, min_pass_rate=min_pass_rate)
-    bad = exit_code(results, min_pass_rate=min_pass_rate) != 0
+    for line in _read_lines(unread, notes):  # one line each, however wide (grep finds it whole)
+        style = "red" if line.startswith("unread") else "yellow"
+        console.print(Text(line, style=style), soft_wrap=True)
+    summary = summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ()))
+    bad = exit_code(results, min_pass_rate=min_pass_rate) != 0 or bool(unread)
     console.print(Text(summary, style="bold red" if bad else "bold green"))
     return _without_trailing_spaces(buffer.getvalue())
 
 
-def summary_line(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
+def summary_line(
+    results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0, unread: int = 0
+) -> str:
     """The report's closing line: ``3 conversations: 1 error, 0 warnings (1 duplicate)``; with
-    repeated scenarios, the pass rate over all runs and per finding kind follows."""
+    repeated scenarios, the pass rate over all runs and per finding kind follows; ``unread``
+    files and table rows that could not be read (``harness detect``) add ``; 1 not read``."""
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
@@ -374,9 +416,14 @@ def summary_line(results: Sequence[DetectionResult], *, min_pass_rate: float = 1
         f"{plural(len(results), 'conversation')}: {plural(errors, 'error')}, "
         f"{plural(warnings, 'warning')}" + (f" ({detail})" if detail else "")
     )
-    failed = sum(1 for r in results if r.error is not None)
+    failed = sum(1 for r in results if r.error is not None and not r.completed)
     if failed:
         summary += f"; {failed} failed to complete"
+    calls = sum(1 for r in results if r.error is not None and r.completed)
+    if calls:
+        summary += f"; {calls} with a failed call"
+    if unread:
+        summary += f"; {unread} not read"
     return summary + runs_summary(results, min_pass_rate)
 
 
@@ -483,13 +530,21 @@ def _where(result: DetectionResult) -> str:
     return result.title if result.name is None else f"{result.file}::{result.title}"
 
 
-def render_lines(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
+def render_lines(
+    results: Sequence[DetectionResult],
+    *,
+    min_pass_rate: float = 1.0,
+    unread: Sequence[ConfigError] | None = None,
+    notes: Sequence[ReadNote] | None = None,
+) -> str:
     """The report for a log (CI, a pipe, a file): one line per finding, then the summary line.
 
     ``FILE::CONVERSATION: turn N: SEVERITY KIND[/METHOD] [(SCOPE)]: [ID] SENDER: "excerpt" / ...;
     evidence: ...`` (a scenario: ``FILE::NAME``); a conversation without
-    findings is one ``... : no findings (2 turns, 5 messages)`` line, one that could not complete
-    a ``...: failed (...)`` line. Nothing wraps, so every line can be searched (``grep error``).
+    findings is one ``... : no findings (2 turns, 5 messages)`` line, one that failed a
+    ``...: failed (...)`` line; a file or table row that could not be read an ``unread: FILE:LINE:
+    ...`` line, a reader's note a ``note: FILE: ...`` one. Nothing wraps, so every line can be
+    searched (``grep error``).
     """
     lines: list[str] = []
     for headline, result in _shown(results, min_pass_rate):
@@ -510,7 +565,8 @@ def render_lines(results: Sequence[DetectionResult], *, min_pass_rate: float = 1
             f"{_where(result)}: turn {f.turn}: {finding_text(f, result, by_id)}"
             for f in result.findings
         )
-    lines.append(summary_line(results, min_pass_rate=min_pass_rate))
+    lines += _read_lines(unread, notes)
+    lines.append(summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ())))
     return "\n".join(lines) + "\n"
 
 
@@ -533,10 +589,17 @@ def github_error(file: str, title: str, message: str) -> str:
     return annotation("error", message, file=_repository_path(file), title=title)
 
 
-def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0) -> str:
+def render_github(
+    results: Sequence[DetectionResult],
+    *,
+    min_pass_rate: float = 1.0,
+    unread: Sequence[ConfigError] | None = None,
+    notes: Sequence[ReadNote] | None = None,
+) -> str:
     """The report as GitHub Actions workflow commands: one annotation per finding (``::error`` or
     ``::warning``, on the transcript or scenario file), one ``::error`` per conversation that
-    could not complete, then the summary line.
+    failed, one ``::error`` (title ``unread``, on its file and line) per file or table row that
+    could not be read, one ``::warning`` per reader's note, then the summary line.
 
     ``::error file=F,title=KIND::CONVERSATION: turn N: ...`` (the line of :func:`render_lines`,
     the file given by ``file=``, relative to the working directory when under it), escaped as the
@@ -549,7 +612,8 @@ def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 
             continue
         if result.error is not None:
             message = f"{result.title}: {result.error}"
-            lines.append(github_error(result.file, "could not complete", message))
+            title = "failed call" if result.completed else "could not complete"
+            lines.append(github_error(result.file, title, message))
         file = _repository_path(result.file)
         by_id = {m.id: m for m in result.transcript.messages} if result.findings else {}
         for f in result.findings:
@@ -557,7 +621,16 @@ def render_github(results: Sequence[DetectionResult], *, min_pass_rate: float = 
             title = f.kind + (f"/{f.method}" if f.method else "")
             line = f"{result.title}: turn {f.turn}: {finding_text(f, result, by_id)}"
             lines.append(annotation(level, line, file=file, title=title))
-    lines.append(summary_line(results, min_pass_rate=min_pass_rate))
+    for problem in unread or ():
+        where: dict[str, str | int] = {"file": _repository_path(problem.file or "-")}
+        if problem.line:
+            where["line"] = problem.line
+        what = f"{problem.field}: {problem.message}" if problem.field else problem.message
+        lines.append(annotation("error", what, **where, title="unread"))
+    for note in notes or ():
+        file = _repository_path(note.file)
+        lines.append(annotation("warning", note.message, file=file, title=note.title))
+    lines.append(summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ())))
     return "\n".join(lines) + "\n"
 
 

@@ -44,8 +44,14 @@ class DetectionResult:
     seconds: float = 0.0
     """How long it took (the JUnit ``time``)."""
     error: str | None = None
-    """Why the conversation could not be completed (a deployed bot or its channel failed); its
-    findings cover the messages received before that."""
+    """Why the conversation failed: it could not be completed (a deployed bot or its channel
+    failed, ``completed`` False; its findings cover the messages received before that), or it ran
+    to its end with a failed call (a sub-agent call that failed or timed out, the parent's own
+    plan or reply that fell back)."""
+    completed: bool | None = None
+    """True when the conversation ran to its last turn, False when it stopped before (``error``
+    says why); None when its producer does not say, and a result with an ``error`` is then
+    taken to have stopped."""
     run: int | None = None
     """Which run of a repeated scenario this is (1-based); None when the scenario ran once."""
     runs: int = 1

@@ -30,7 +30,30 @@ from harness.detect.results import (
     kind_pass_rates,
 )
 
-__all__ = ["junit_repeated", "runs_headline", "runs_json", "runs_summary", "runs_totals"]
+__all__ = [
+    "junit_repeated",
+    "run_failure",
+    "runs_headline",
+    "runs_json",
+    "runs_summary",
+    "runs_totals",
+    "stopped",
+]
+
+
+def stopped(result: DetectionResult) -> bool:
+    """True when the conversation stopped before its end (an ``error``, and ``completed`` not
+    True); False when it ran to its end, with a failed call or without."""
+    return result.error is not None and not result.completed
+
+
+def run_failure(result: DetectionResult) -> str | None:
+    """Why a run failed apart from its findings: ``did not complete: WHY`` when it stopped,
+    ``ran with a failed call: WHY`` when it ran to its end with one; None without an error."""
+    if result.error is None:
+        return None
+    how = "did not complete" if stopped(result) else "ran with a failed call"
+    return f"{how}: {result.error}"
 
 
 def _finding_identity(finding: Finding) -> tuple[object, ...]:
@@ -64,13 +87,15 @@ def runs_json(group: ScenarioRuns) -> dict[str, Any]:
         "failed_runs": [
             {
                 "run": r.run,
+                "completed": not stopped(r),
                 **({"error": r.error} if r.error is not None else {}),
                 "findings": [finding_json(f) for f in r.errors],
             }
             for r in group.failed
         ],
     }
-    if all(r.error is not None for r in group.results):  # no run completed
+    record["completed"] = not all(stopped(r) for r in group.results)
+    if not record["completed"]:  # no run completed
         record["error"] = first.error
     return record
 
@@ -96,8 +121,10 @@ def runs_totals(
 
 
 def _run_lines(result: DetectionResult) -> list[str]:
-    """Why one run of a repeated scenario failed: its run error and its error findings."""
-    lines = [f"run {result.run}: did not complete: {result.error}"] if result.error else []
+    """Why one run of a repeated scenario failed: its run error (whether it stopped or ran with
+    a failed call) and its error findings."""
+    why = run_failure(result)
+    lines = [f"run {result.run}: {why}"] if why else []
     lines += [f"run {result.run}: {finding_line(f)}" for f in result.errors]
     return lines
 
@@ -123,7 +150,7 @@ def _junit_runs(
         f"{group.passed} of {plural(len(group.results), 'run')} passed "
         f"(pass rate {percent(group.pass_rate)}, minimum {percent(min_pass_rate)})"
     )
-    if all(r.error is not None for r in group.results):
+    if all(stopped(r) for r in group.results):  # no run completed
         error = ET.SubElement(case, "error", message=verdict, type="conversation")
         error.text = "\n".join(lines)
         return 0, 1

@@ -36,6 +36,7 @@ def target_from_spec(spec: TargetSpec, *, environ: Mapping[str, str] | None = No
             transport=line.transport,
             quiet_period=spec.quiet_period,
             reply_timeout=spec.reply_timeout,
+            turn_timeout=spec.turn_limit,
         )
     assert spec.copilot_studio is not None
     from harness.simulate.copilot_studio import (

@@ -5,7 +5,8 @@ recorded transcript, so both share the reports and the exit code. A scenario who
 cannot be completed (a model that fails after its retries, an unreachable endpoint) is not lost:
 its result carries the error and the transcript up to that point, and the run goes on. A turn
 whose sub-agent call failed (its model or tool raised, or it timed out) fails its scenario the
-same way, though the parent apologised and the conversation went on.
+same way, though the parent apologised and the conversation went on; for a served bot, that is a
+sub-agent its plan event names as ``failed`` (the only sign it gives).
 """
 
 from __future__ import annotations
@@ -25,13 +26,20 @@ from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
-from harness.runtime.parent import Parent, bot_models, check_models
+from harness.runtime.parent import Parent, Turn, bot_models, check_models
 from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.simulate.violations import contract_findings
 from subagents import Usage
 
-__all__ = ["checks_of", "declared_requests", "expectations_of", "run_scenario", "run_scenarios"]
+__all__ = [
+    "checks_of",
+    "declared_requests",
+    "expectations_of",
+    "failed_calls",
+    "run_scenario",
+    "run_scenarios",
+]
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -79,12 +87,42 @@ def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> Non
                 )
 
 
+def failed_calls(turn: Turn, number: int) -> list[str]:
+    """The turn's sub-agent calls that raised or timed out, as ``turn N: AGENT failed: WHY`` (the
+    user got an apology, so no finding shows them); one that broke its contract is left out, as
+    it is already a ``contract`` finding. The pytest plugin and ``ConversationDriver`` fail on
+    them as ``harness simulate`` does."""
+    return [
+        f"turn {number}: {r.agent} failed: {r.error or r.status}"
+        for r in turn.results
+        if r.status in ("failed", "timed_out") and not r.violations
+    ]
+
+
+def _plan_failures(transcript: Transcript) -> list[str]:
+    """A served bot's failed sub-agent calls, as the plan event of each turn names them
+    (``failed``): ``turn N: AGENT failed`` (with why, when the record has it), as
+    :func:`failed_calls` gives them for a bot in this process. A bot that sends no plan event
+    gives none."""
+    down: list[str] = []
+    for record in transcript.turns:
+        why: dict[str, str] = {}
+        for entry in record.errors:
+            agent, _, error = entry.partition(": ")
+            why.setdefault(agent, error)
+        for agent in record.failed:
+            reason = why.get(agent) or "named as failed in the bot's plan event"
+            down.append(f"turn {record.turn}: {agent} failed: {reason}")
+    return down
+
+
 async def _converse(
     target: Target, turns: Sequence[str], conversation_id: str
-) -> tuple[Transcript, str | None, list[Finding], list[str]]:
-    """The conversation's transcript, why it stopped early or the parent failed (None when
-    neither) and, for a bot in this process, the contract violations of its sub-agents
-    (``contract`` findings) and their failed calls (``turn N: AGENT failed: WHY``)."""
+) -> tuple[Transcript, str | None, list[Finding], list[str], bool]:
+    """The conversation's transcript, why it stopped early (first) or the parent failed (None
+    when neither) and, for a bot in this process, the contract violations of its sub-agents
+    (``contract`` findings) and their failed calls (``turn N: AGENT failed: WHY``); last,
+    whether the conversation ran to its end."""
     if isinstance(target, InProcessTarget):
         # Turn by turn, so that what happened before a failing turn stays in the report.
         failures: list[str] = []
@@ -97,31 +135,35 @@ async def _converse(
                 except UsageError:
                     raise
                 except Exception as exc:  # a model or transport error fails this scenario only
-                    failures.append(f"turn {number}: {type(exc).__name__}: {exc}")
-                    break
+                    # Why it stopped comes first (the line standard error shows), then the
+                    # parent's failed steps of the turns before.
+                    stop = f"turn {number}: {type(exc).__name__}: {exc}"
+                    return (
+                        conversation.transcript,
+                        "\n".join([stop, *failures]),
+                        broken,
+                        down,
+                        False,
+                    )
                 target.usage = target.usage + turn.usage
                 broken += contract_findings(turn, conversation.transcript)
                 # A turn the parent ended as failed (and said why) fails the scenario too.
                 failed = getattr(turn, "error", None)
                 if isinstance(failed, str) and failed:
                     failures.append(f"turn {number}: {failed}")
-                # So does a sub-agent call that raised or timed out (the user got an apology);
-                # one that broke its contract is already a ``contract`` finding.
-                down += [
-                    f"turn {number}: {r.agent} failed: {r.error or r.status}"
-                    for r in turn.results
-                    if r.status in ("failed", "timed_out") and not r.violations
-                ]
-            return conversation.transcript, "\n".join(failures) or None, broken, down
+                # So does a sub-agent call that raised or timed out (the user got an apology).
+                down += failed_calls(turn, number)
+            return conversation.transcript, "\n".join(failures) or None, broken, down, True
     try:
         transcript = await target.run_conversation(turns, conversation_id=conversation_id)
-        return transcript, None, [], []
+        return transcript, None, [], _plan_failures(transcript), True
     except UsageError:
         raise
     except ConversationError as exc:  # a deployed bot failed: what arrived before still counts
-        return exc.transcript, str(exc), [], []
+        return exc.transcript, str(exc), [], _plan_failures(exc.transcript), False
     except Exception as exc:
-        return Transcript(conversation=conversation_id), f"{type(exc).__name__}: {exc}", [], []
+        empty = Transcript(conversation=conversation_id)
+        return empty, f"{type(exc).__name__}: {exc}", [], [], False
 
 
 async def run_scenario(
@@ -144,7 +186,7 @@ async def run_scenario(
     if isinstance(target, InProcessTarget):
         _check_agents(scenario, target, file)
     started = time.perf_counter()
-    transcript, error, broken, down = await _converse(
+    transcript, error, broken, down, completed = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
     findings = await detect_async(
@@ -168,6 +210,7 @@ async def run_scenario(
         name=scenario.name,
         seconds=time.perf_counter() - started,
         error=error,
+        completed=completed,
     )
 
 

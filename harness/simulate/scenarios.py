@@ -313,6 +313,12 @@ class CopilotStudioSpec(BaseModel):
         return self
 
 
+TURN_TIMEOUT_MARGIN = 60.0
+"""Seconds a Direct Line turn may go on after ``reply_timeout`` (``TargetSpec.turn_limit``)."""
+TURN_TIMEOUT_FLOOR = 120.0
+"""The shortest default turn limit, in seconds (``TargetSpec.turn_limit``)."""
+
+
 class TargetSpec(BaseModel):
     """A deployed bot to run a scenario file against: exactly one of the two kinds."""
 
@@ -326,12 +332,37 @@ class TargetSpec(BaseModel):
     reply_timeout: float = Field(default=60.0, gt=0)
     """Direct Line: the longest wait for a turn's first reply. Copilot Studio: the longest a
     turn's reply stream may stay open. A bot slower than that fails the scenario."""
+    turn_timeout: float | None = Field(default=None, gt=0)
+    """Direct Line: the longest a whole turn may take, its first reply and the later ones; None
+    (the default) is ``reply_timeout`` plus 60 s, and at least 120 s (:attr:`turn_limit`). It
+    may not be below ``reply_timeout``."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> TargetSpec:
         if (self.directline is None) == (self.copilot_studio is None):
             raise ValueError("give exactly one of 'directline' and 'copilot_studio'")
+        if self.copilot_studio is not None:
+            # Copilot Studio's stream ends its turn: these would be ignored, so they are refused.
+            ignored = [k for k in ("quiet_period", "turn_timeout") if k in self.model_fields_set]
+            if ignored:
+                raise ValueError(
+                    f"{' and '.join(ignored)} apply to Direct Line; a Copilot Studio turn ends "
+                    "with its reply stream, which reply_timeout bounds"
+                )
+        if self.turn_timeout is not None and self.turn_timeout < self.reply_timeout:
+            raise ValueError(
+                f"turn_timeout ({self.turn_timeout:g}s) is below reply_timeout "
+                f"({self.reply_timeout:g}s), which it would cut short"
+            )
         return self
+
+    @property
+    def turn_limit(self) -> float:
+        """The longest a Direct Line turn may take: ``turn_timeout``, else ``reply_timeout``
+        plus 60 s and at least 120 s."""
+        if self.turn_timeout is not None:
+            return self.turn_timeout
+        return max(TURN_TIMEOUT_FLOOR, self.reply_timeout + TURN_TIMEOUT_MARGIN)
 
 
 class ScenarioFile(BaseModel):

@@ -2,9 +2,10 @@
 
 The runtime recovers from a sub-agent that breaks its mode's contract (it records the violation on
 the ``SubagentResult`` and no longer trusts its ``answered``), so the conversation itself can look
-fine: a silent agent with no ``findings`` only leaves the parent with nothing to say. A simulation reports
-each violation as a ``contract`` finding, so a CI run fails on it: an error for the violations that
-make a result unusable, a warning for the advisory ones (``subagents.ADVISORY_KINDS``).
+fine: a silent agent with no ``findings`` only leaves the parent with nothing to say. A simulation
+reports each violation as a ``contract`` finding, so a CI run fails on it: an error for the
+violations that make a result unusable, a warning for the advisory ones
+(``subagents.ADVISORY_KINDS``).
 """
 
 from __future__ import annotations

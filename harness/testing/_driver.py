@@ -17,6 +17,7 @@ from harness.exceptions import ConfigError, RunError
 from harness.models import FunctionModel, Model, ScriptedModel
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import Conversation, Parent, Turn
+from harness.simulate.runner import failed_calls
 from harness.simulate.scenarios import (
     RequestExpectation,
     ScenarioTurn,
@@ -163,6 +164,10 @@ class ConversationDriver:
         """Each turn's checks (``send(checks=...)`` and the tool checks of ``expect``)."""
         self.broken: dict[int, list[Finding]] = {}
         """Each turn's sub-agent contract violations, as ``contract`` findings."""
+        self.failed_calls: list[str] = []
+        """The sub-agent calls that raised or timed out, and the turns whose parent failed, as
+        ``turn N: AGENT failed: WHY`` (``harness simulate`` fails a scenario on them): the user
+        got an apology, which may quote the request, so no finding shows them."""
 
     @property
     def transcript(self) -> Transcript:
@@ -204,6 +209,9 @@ class ConversationDriver:
         turn = await self.conversation.send(text)
         self.expectations[turn.number] = items
         self.broken[turn.number] = contract_findings(turn, self.transcript)
+        if turn.error:
+            self.failed_calls.append(f"turn {turn.number}: {turn.error}")
+        self.failed_calls += failed_calls(turn, turn.number)
         requests = {id(r): r for r in items if isinstance(r, RequestExpectation)}
         if isinstance(spec, ScenarioTurn):  # a scenario's turn brings its requests' tool checks
             requests |= {id(r): r for r in spec.requests}
@@ -240,13 +248,19 @@ class ConversationDriver:
         found.sort(key=lambda f: f.turn)
         return [f for f in found if not kinds or f.kind in kinds]
 
-    def _fail_on(self, found: list[Finding], what: str) -> None:
+    def _fail_on(self, found: list[Finding], what: str, *, calls: bool = False) -> None:
+        """Fail with the error-level findings of ``found`` and, with ``calls``, the failed
+        calls."""
         __tracebackhide__ = True
         errors = [f for f in found if f.severity == "error"]
-        if errors:
-            raise AssertionError(
-                f"{what}: {len(errors)} finding(s)\n" + format_findings(errors, self.transcript)
-            )
+        failed = self.failed_calls if calls else []
+        if not errors and not failed:
+            return
+        counts = [f"{len(errors)} finding(s)"] if errors else []
+        counts += [f"{len(failed)} failed call(s)"] if failed else []
+        body = [format_findings(errors, self.transcript)] if errors else []
+        body += [f"- {line}" for line in failed]
+        raise AssertionError(f"{what}: {', '.join(counts)}\n" + "\n".join(body))
 
     def assert_no_duplicates(self) -> None:
         """No two bot messages deliver the same content."""
@@ -256,10 +270,16 @@ class ConversationDriver:
     def assert_each_request_answered_once(self) -> None:
         """Every request of each message got an answer (requests found in the message, or the
         ones ``send(expect=...)`` gives with their ``text``), expected ones exactly once and from
-        their agent."""
+        their agent, and no sub-agent call failed (an apology that quotes the request is no
+        answer)."""
         __tracebackhide__ = True
         found = self.findings("missed_request", "wrong_scope", "duplicate")
-        self._fail_on(found, "requests not answered exactly once")
+        self._fail_on(found, "requests not answered exactly once", calls=True)
+
+    def assert_no_failed_calls(self) -> None:
+        """No sub-agent call raised or timed out and no turn's parent failed (``failed_calls``)."""
+        __tracebackhide__ = True
+        self._fail_on([], "failed calls", calls=True)
 
     def assert_checks_pass(self) -> None:
         """Every check given with ``send`` passed: the turns' text checks and the requests'
@@ -273,6 +293,6 @@ class ConversationDriver:
         self._fail_on(self.findings("silent_leak"), "silent-mode leaks")
 
     def assert_clean(self) -> None:
-        """No error-level finding of any kind."""
+        """No error-level finding of any kind, and no failed call (``failed_calls``)."""
         __tracebackhide__ = True
-        self._fail_on(self.findings(), "the conversation has problems")
+        self._fail_on(self.findings(), "the conversation has problems", calls=True)

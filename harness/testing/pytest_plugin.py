@@ -3,9 +3,11 @@
 Scenario files are collected as tests, one item per scenario: a file is collected when its name
 matches the ``harness_scenarios`` ini patterns (default ``scenarios*.yaml`` and
 ``*.scenarios.yaml``) and it is a harness scenario file (see ``_looks_like_scenarios``: another
-project's ``scenarios.yaml`` is left alone). Each item runs its conversation against the file's
-``bot`` (or the ``harness_bot`` ini value, relative to the rootdir, as a ``replay:`` cassette of
-``harness_model`` is) and fails on any error-level finding, showing the offending messages.
+tool's ``scenarios.yaml`` is left alone, and named with ``-v``, though not under xdist's ``-n``,
+where the workers collect). Each item runs its conversation against the file's ``bot`` (or the
+``harness_bot`` ini value, relative to the rootdir, as a ``replay:`` cassette of ``harness_model``
+is) and fails on any error-level finding, showing the offending messages, and on a sub-agent call
+that raised or timed out (the agent and the error), as ``harness simulate`` does.
 
 With ``--harness-repeat N`` every scenario runs N times, each a new conversation; it passes when
 at least ``--harness-min-pass-rate`` of its runs pass (default: all). Its failure lists each failed
@@ -20,7 +22,8 @@ Fixtures:
         rootdir.
 
 ``async def`` tests run on asyncio even without pytest-asyncio or anyio (when one of them is
-installed and takes the test, it runs it instead); ini ``harness_async_tests = false`` turns that off.
+installed and takes the test, it runs it instead); ini ``harness_async_tests = false`` turns that
+off.
 """
 
 from __future__ import annotations
@@ -231,8 +234,12 @@ class ScenarioFileCollector(pytest.File):
             raise self.CollectError(str(exc)) from exc
         opted_in = _opted_in(self.config)
         if not _looks_like_scenarios(tree, typos=opted_in):
-            return  # another tool's file that happens to match the name pattern
-        unknown = [str(key) for key in tree if key not in ("bot", "scenarios")]
+            # Another tool's file that happens to match the name pattern: named with -v.
+            root = Path(self.config.rootpath)
+            shown = self.path.relative_to(root) if self.path.is_relative_to(root) else self.path
+            self.config.stash.setdefault(_LEFT_ALONE, []).append(str(shown))
+            return
+        unknown = [str(key) for key in tree if key not in ("bot", "scenarios", "target")]
         if unknown or not isinstance(tree.get("scenarios"), list) or not tree["scenarios"]:
             # Top-level mistakes spoil the whole file: report them as the loader does.
             from harness.simulate.scenarios import load_scenarios
@@ -242,7 +249,18 @@ class ScenarioFileCollector(pytest.File):
             except ConfigError as exc:
                 raise self.CollectError(str(exc)) from exc
             raise self.CollectError(f"{self.path}:1: not a scenario file")  # pragma: no cover
-        bot = self._bot(tree.get("bot"), line=locate(tree, ("bot",)))
+        if tree.get("target") is not None:
+            from harness.simulate.scenarios import TargetSpec
+
+            try:
+                validate_yaml(TargetSpec, tree, self.path, what="a target", at=("target",))
+            except ConfigError as exc:
+                raise self.CollectError(str(exc)) from exc
+        # A deployed bot's file: its scenarios are listed and skipped, saying how to run them (a
+        # test session does not reach a live bot with the CI's secrets on its own); with a
+        # ``bot:`` too, they run on that bot, as ``harness simulate --bot`` runs them.
+        deployed = tree.get("target") is not None and tree.get("bot") is None
+        bot = "" if deployed else self._bot(tree.get("bot"), line=locate(tree, ("bot",)))
         seen: set[str] = set()
         for index, entry in enumerate(tree["scenarios"]):
             name = entry.get("name") if isinstance(entry, dict) else None
@@ -265,12 +283,29 @@ class ScenarioFileCollector(pytest.File):
                 )
                 continue
             seen.add(scenario.name)
-            yield ScenarioItem.from_parent(
+            item = ScenarioItem.from_parent(
                 self,
                 name=scenario.name,
                 scenario=scenario.model_copy(update={"line": line}),
                 bot=bot,
+                near=self._near(bot),
             )
+            if deployed:
+                item.add_marker(pytest.mark.skip(reason=_DEPLOYED.format(path=self.path)))
+            yield item
+
+    def _near(self, bot: str) -> Path | None:
+        """The folder a ``module:attr`` bot is also imported from (when the import path lacks
+        it): the scenario file's folder, else the rootdir, whichever holds the module (as
+        ``harness_bot`` and a ``replay:`` cassette are found from the rootdir)."""
+        module, colon, _ = bot.partition(":")
+        if not colon or bot.endswith((".yaml", ".yml")) or "/" in module:
+            return None
+        top = module.split(".")[0]
+        for base in (self.path.parent, Path(self.config.rootpath)):
+            if (base / f"{top}.py").is_file() or (base / top / "__init__.py").is_file():
+                return base
+        return None
 
     def _bot(self, bot: Any, *, line: int | None) -> str:
         """The bot to run: the file's ``bot:`` (relative to the file), else the ini's."""
@@ -293,6 +328,13 @@ class ScenarioFileCollector(pytest.File):
         return default
 
 
+_DEPLOYED = (
+    "a deployed bot's scenario (target:): the pytest plugin runs in-process bots only; run it "
+    "with 'harness simulate {path}' (or give the file a bot: to run it in-process)"
+)
+"""The skip reason of a scenario in a file with ``target:``."""
+
+
 class InvalidScenario(pytest.Collector):
     """A scenario that cannot be read: collecting it reports the error, with file and line."""
 
@@ -311,11 +353,14 @@ class InvalidScenario(pytest.Collector):
 def _looks_like_scenarios(tree: Any, *, typos: bool) -> bool:
     """True when a YAML document is a harness scenario file.
 
-    Other tools (k6, Artillery, load tests) have ``scenarios*.yaml`` files too, and the SDK may be
-    installed in their projects: a file is ours when it names a ``bot``, or its ``scenarios`` list
-    has one with ``turns`` or a ``user`` turn. With ``typos`` (a project that sets one of the
-    plugin's ini options), a key that is nearly ``turns`` counts too, so that its "did you mean"
-    error is shown; elsewhere ``urls`` or ``runs`` would claim another tool's file.
+    Other tools (k6, Artillery, load tests, chat logs) have ``scenarios*.yaml`` files too, and the
+    SDK may be installed in their projects. A file is ours when it names a ``bot`` or when one of
+    its ``scenarios`` has what our format requires of it: ``turns``, a list with a ``user``
+    message. A list of ``- user: ...`` entries (a load test's users, a chat log), or turns of
+    another shape, is another tool's. With ``typos`` (a project that sets one of the plugin's ini
+    options) a scenario with ``turns`` of any shape, a ``user`` key or a key that is nearly
+    ``turns`` counts too, so that its mistake is reported; elsewhere ``urls``, ``runs`` or
+    ``user`` would claim another tool's file.
     """
     if not isinstance(tree, dict) or isinstance(tree.get("scenarios"), dict):
         return False
@@ -324,10 +369,39 @@ def _looks_like_scenarios(tree: Any, *, typos: bool) -> bool:
     scenarios = tree.get("scenarios")
     if not isinstance(scenarios, list):
         return False
-    keys = {str(k) for s in scenarios if isinstance(s, dict) for k in s}
-    return bool(keys & {"turns", "user"}) or (
-        typos and any(difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys)
+    entries = [s for s in scenarios if isinstance(s, dict)]
+    if any(_has_user_turns(entry.get("turns")) for entry in entries):
+        return True
+    if not typos:
+        return False
+    keys = {str(k) for entry in entries for k in entry}
+    return bool(keys & {"turns", "user"}) or any(
+        difflib.get_close_matches(key, ["turns"], n=1, cutoff=0.6) for key in keys
     )
+
+
+def _has_user_turns(turns: Any) -> bool:
+    """Whether ``turns`` is a list holding a mapping with a ``user`` key (a scenario's turn)."""
+    return isinstance(turns, list) and any(isinstance(t, dict) and "user" in t for t in turns)
+
+
+_LEFT_ALONE = pytest.StashKey[list[str]]()
+"""The names of the files matching ``harness_scenarios`` that were not collected (shown by -v;
+under xdist the workers collect, and the controller, which shows it, has none)."""
+
+
+def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
+    """With ``-v``: each file that matched the ``harness_scenarios`` patterns but was left alone
+    as another tool's, and what would make it a scenario file."""
+    left = config.stash.get(_LEFT_ALONE, [])
+    if not left or config.get_verbosity() < 1:
+        return []
+    return [
+        f"harness: {name} left alone: not a harness scenario file (it names no 'bot:' and no "
+        "scenario has 'turns' with 'user' messages; set harness_bot or another harness_* ini "
+        "option to have its mistakes reported)"
+        for name in left
+    ]
 
 
 def _ini_model(config: pytest.Config) -> str | None:
@@ -343,22 +417,24 @@ def _ini_model(config: pytest.Config) -> str | None:
 class ScenarioItem(pytest.Item):
     """One scenario run as a test."""
 
-    def __init__(self, *, scenario: Any, bot: str, **kwargs: Any) -> None:
+    def __init__(self, *, scenario: Any, bot: str, near: Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
         self.bot = bot
+        self.near = near
+        """The folder a ``module:attr`` bot is also imported from (``load_bot``'s ``near``)."""
         self._harness_html: str | None = None
         """With ``--harness-html``: the checked conversation, for this test's report."""
 
     def runtest(self) -> None:
         from harness.detect.results import DetectionResult
         from harness.exceptions import UsageError
-        from harness.runtime.loading import run_sync
+        from harness.runtime.loading import load_bot, run_sync
         from harness.testing import ConversationDriver
 
         model = _ini_model(self.config)
         repeat = int(self.config.getoption("harness_repeat", 1) or 1)
-        first = ConversationDriver(self.bot, model=model)
+        first = ConversationDriver(load_bot(self.bot, model=model, near=self.near))
         results: list[DetectionResult] = []
         drivers: list[Any] = []
 
@@ -383,6 +459,8 @@ class ScenarioItem(pytest.Item):
                         if repeat == 1:
                             raise
                         error = f"{type(exc).__name__}: {exc}"  # one failed run of several
+                    # A failed sub-agent call fails the run, as in ``harness simulate``.
+                    why = "\n".join([*([error] if error else []), *driver.failed_calls])
                     results.append(
                         DetectionResult(
                             file=str(self.path),
@@ -390,7 +468,8 @@ class ScenarioItem(pytest.Item):
                             transcript=driver.transcript,
                             findings=tuple(driver.findings()),
                             name=self.name,
-                            error=error,
+                            error=why or None,
+                            completed=error is None,
                             run=number if repeat > 1 else None,
                             runs=repeat,
                         )
@@ -407,10 +486,13 @@ class ScenarioItem(pytest.Item):
             self._harness_html = base64.b64encode(pickle.dumps(results)).decode("ascii")
         if repeat == 1:
             findings = list(results[0].errors)
-            if findings:
+            if findings or first.failed_calls:
                 from harness.testing._driver import ScenarioFailedError, format_findings
 
-                raise ScenarioFailedError(format_findings(findings, first.transcript))
+                lines = [f"- {line}" for line in first.failed_calls]
+                if findings:
+                    lines.append(format_findings(findings, first.transcript))
+                raise ScenarioFailedError("\n".join(lines))
             return
         self._judge_runs(results)
 
@@ -448,8 +530,10 @@ class ScenarioItem(pytest.Item):
         lines = []
         for run in group.failed:
             lines.append(f"run {run.run} of {run.runs}:")
-            if run.error:
+            if run.error and run.completed is False:
                 lines.append(f"- did not complete: {run.error}")
+            elif run.error:  # it ran to its end, with a failed call
+                lines += [f"- {line}" for line in run.error.splitlines()]
             if run.errors:
                 lines.append(format_findings(run.errors, run.transcript))
         verdict = f"{group.passed} of {len(results)} runs passed ({group.pass_rate:.0%})"

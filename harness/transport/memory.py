@@ -36,14 +36,23 @@ class MockTransport(AgentTransport):
 
     The answer is what a host's ``POST /agents/{name}`` returns; only ``outputs`` is required::
 
+        from harness import ConnectedAgent, Parent, run_sync
+        from harness.testing import MockTransport
+
+        payroll = ConnectedAgent(name="payroll", mode="direct", description="Knows paydays.")
         transport = MockTransport(lambda call: {
             "outputs": {"answered": True, "interactionSummary": "Payday is Friday."},
             "messages": ["Payday is Friday."],
         })
-        bot = Parent(name="desk", subagents=[payroll], transports={"payroll": transport})
+        bot = Parent(name="desk", subagents=[payroll], transports={"payroll": transport},
+                     model="rules")
+        turn = run_sync(bot.conversation().send("When is payday?"))
 
-    ``handler`` may be a function or a coroutine function, and may raise to simulate a failing
-    agent. Every call is kept in :attr:`calls`, to assert what the agent was given.
+    ``messages`` are what a direct or conversational agent says to the user; a silent agent (the
+    default mode) may not send any, and answers with ``outputs`` only (``findings``,
+    ``openQuestions``, ``answered: false``). ``handler`` may be a function or a coroutine
+    function, and may raise to simulate a failing agent. Every call is kept in :attr:`calls`, to
+    assert what the agent was given.
     """
 
     def __init__(self, handler: MockHandler) -> None:

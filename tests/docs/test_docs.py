@@ -229,6 +229,7 @@ def test_console_session_prints_and_exits_as_the_page_shows(
     monkeypatch.chdir(ROOT)
     # A page's session is typed at a terminal: reports keep their terminal layout (a table).
     monkeypatch.setattr("harness.cli.options.stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("harness.cli.options.stderr_is_terminal", lambda: True)
     runner = CliRunner(env=CLI_ENV)
     for step in _steps(block):
         result = runner.invoke(cli, shlex.split(step.command)[1:], prog_name="harness")

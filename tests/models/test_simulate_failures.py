@@ -62,7 +62,7 @@ def test_simulate_writes_its_report_when_the_model_is_unreachable(
         "turn 1: plan failed: ModelRequestError" in e and "cannot reach" in e for e in errors
     )
     assert all("after 1 attempt:" in e for e in errors)  # --model-setting max_retries=0 applied
-    assert "error: 4 of 4 scenario(s) could not be completed:" in result.stderr
+    assert "error: 4 of 4 scenario(s) ran to the end with a failed call:" in result.stderr
     assert "  pto-and-payday: turn 1: plan failed: ModelRequestError" in result.stderr
 
 
@@ -92,7 +92,7 @@ def test_text_and_junit_reports_show_the_failed_scenario(
     text = CliRunner().invoke(cli, args)
     assert text.exit_code == 1
     assert "pto-and-payday: failed (1 turn, 2 messages): turn 1: plan failed:" in text.stdout
-    assert "4 failed to complete" in text.stdout
+    assert "4 with a failed call" in text.stdout
     junit = tmp_path / "report.xml"
     result = CliRunner().invoke(cli, [*args, "--format", "junit", "--output", str(junit)])
     assert result.exit_code == 1

@@ -220,6 +220,61 @@ def test_another_projects_scenarios_list_is_left_alone_whatever_its_keys(
     assert result.ret == pytest.ExitCode.OK
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A load test's users, each with a weight and the pages it requests.
+        "scenarios:\n  - user: alice\n    weight: 3\n    requests: [/, /cart]\n",
+        # A chat log: who said what, line by line.
+        "scenarios:\n  - user: Hi, is the shop open?\n    bot: Yes, until 6.\n",
+        # Turns, but not ours: messages without a 'user' key.
+        "scenarios:\n  - name: a\n    turns: [{speaker: user, says: hi}]\n",
+    ],
+    ids=["load-test-users", "chat-log", "turns-of-another-shape"],
+)
+def test_another_tools_list_with_user_entries_is_left_alone(
+    pytester: pytest.Pytester, text: str
+) -> None:
+    pytester.makefile(".yaml", scenarios_other=text)
+    pytester.makepyfile("def test_ok():\n    assert True\n")
+    result = pytester.runpytest_inprocess("-q")
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.OK
+    # With -v the file left alone is named, with what would make it ours.
+    verbose = pytester.runpytest_inprocess("-v")
+    assert verbose.ret == pytest.ExitCode.OK
+    verbose.stdout.fnmatch_lines(
+        ["*harness: scenarios_other.yaml left alone: not a harness scenario file*"]
+    )
+    assert "scenarios_other.yaml" not in result.stdout.str()
+
+
+def test_a_scenario_file_without_a_bot_is_still_ours_by_its_turns(
+    pytester: pytest.Pytester,
+) -> None:
+    # No 'bot:' and no ini option: the turns' 'user' messages make it ours, so the missing bot
+    # is reported rather than the file skipped.
+    pytester.makefile(".yaml", scenarios_x="scenarios:\n  - name: a\n    turns: [{user: hi}]\n")
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*scenarios_x.yaml:1: the scenario file names no bot*"])
+
+
+@pytest.mark.parametrize(
+    "ini",
+    [f"harness_bot = {GOOD}", "harness_async_tests = true"],
+)
+def test_in_a_project_that_opted_in_a_user_entry_is_a_mistake_of_ours(
+    pytester: pytest.Pytester, ini: str
+) -> None:
+    pytester.makeini(f"[pytest]\nasyncio_default_fixture_loop_scope = function\n{ini}\n")
+    pytester.makefile(".yaml", scenarios_x="scenarios:\n  - name: a\n    user: hi\n")
+    result = pytester.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    message = "unknown key 'user'" if "bot" in ini else "names no bot"
+    result.stdout.fnmatch_lines([f"*scenarios_x.yaml:*{message}*"])
+
+
 def test_harness_scenarios_set_empty_collects_no_scenario_file(pytester: pytest.Pytester) -> None:
     # How a project keeps its scenario files (a live model's, run by `harness simulate` in
     # another job) out of pytest.

@@ -12,7 +12,16 @@ from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnR
 
 Bot = tuple[str, str] | tuple[str, str, dict[str, Any]]
 
-TRANSCRIPT_KEYS = ["file", "conversation", "turns", "messages", "errors", "warnings", "findings"]
+TRANSCRIPT_KEYS = [
+    "file",
+    "conversation",
+    "turns",
+    "messages",
+    "errors",
+    "warnings",
+    "findings",
+    "completed",
+]
 """The keys of one transcript in the JSON report, in the documented order (docs/simulate.md)."""
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from harness.detect import detect
+from harness.detect import ReadNote, detect, settle_notes
 from harness.detect.readers import load_transcript, parse_transcript
 from harness.exceptions import ConfigError
 
@@ -233,3 +233,176 @@ def test_what_could_not_be_read_is_in_the_json_and_junit_reports(
     assert read.exit_code == 1, read.output  # LOCKER's duplicate; every row read
     report = json.loads(read.stdout)
     assert (report["totals"]["unread"], "unread" in report) == (0, False)
+
+
+@pytest.mark.parametrize("fmt", ["lines", "github", "table", "html"])
+def test_a_row_that_could_not_be_read_is_in_every_report_format(tmp_path: Path, fmt: str) -> None:
+    """Not only JSON and JUnit: a log, an annotation or a page read instead of standard error
+    also says which row was not checked, and why."""
+    import html
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    path = _csv(tmp_path / "export.csv", [("lockers", LOCKER), ("broken", CUT_SHORT)])
+    result = CliRunner().invoke(cli, ["detect", str(path), "--format", fmt])
+    assert result.exit_code == 2, result.output
+    report = html.unescape(result.stdout) if fmt == "html" else result.stdout
+    reason = "conversation broken is not checked (the other rows are)"
+    assert reason in report
+    if fmt == "lines":
+        [line] = [x for x in report.splitlines() if reason in x]
+        assert line.startswith(f"unread: {path}:3: not JSON: ")
+    if fmt == "github":
+        [line] = [x for x in report.splitlines() if reason in x]
+        assert line.startswith(f"::error file={path},line=3,title=unread::not JSON: ")
+    if fmt == "table":  # on one line, however narrow the console
+        [line] = [x for x in report.splitlines() if reason in x]
+        assert line.startswith(f"unread: {path}:3: not JSON: ")
+    if fmt != "html":  # the closing line a CI log's reader looks at does not read as clean
+        assert report.splitlines()[-1].endswith("; 1 not read")
+    if fmt == "html":
+        assert 'id="unread"' in result.stdout
+    # The row is still named on standard error, after the report.
+    assert result.stderr.startswith(f"error: {path}:3: not JSON: ")
+
+
+NEXT_LINK = (
+    "https://org.crm.dynamics.com/api/data/v9.2/conversationtranscripts?$skiptoken=%3Ccookie"
+)
+
+
+def test_a_web_api_page_with_a_next_link_is_named_as_one_page(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A Web API answer with ``@odata.nextLink`` is one page of a longer result: the rows read are
+    checked, and a note says the rest of the table was not read, and how to get all of it."""
+    answer = json.loads(_web_api({"name": "lockers", "content": LOCKER}))
+    answer["@odata.nextLink"] = NEXT_LINK
+    notes: list[ReadNote] = []
+    transcripts = parse_transcript(json.dumps(answer), file="page.json", notes=notes)
+    assert [t.conversation for t in transcripts] == ["lockers"]
+    [note] = notes
+    assert note.file == "page.json"
+    assert str(note).startswith("page.json: one page of the Dataverse Web API's answer (1 row)")
+    assert "@odata.nextLink" in note.message and "Export data" in note.message
+    # Without a list for it, the note is a warning on standard error (as the CLI's log shows).
+    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
+        parse_transcript(json.dumps(answer), file="page.json")
+    assert any("one page of the" in r.getMessage() for r in caplog.records)
+    # An answer without a next link is the whole result: no note.
+    whole: list[ReadNote] = []
+    parse_transcript(_web_api({"name": "lockers", "content": LOCKER}), notes=whole)
+    assert settle_notes(whole) == []
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit", "lines", "github", "html"])
+def test_detect_warns_that_a_web_api_page_is_not_the_whole_table(tmp_path: Path, fmt: str) -> None:
+    import html
+
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    answer = json.loads(_web_api({"name": "lockers", "content": LOCKER}))
+    answer["@odata.nextLink"] = NEXT_LINK
+    path = tmp_path / "page.json"
+    path.write_text(json.dumps(answer, indent=2), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["detect", str(path), "--format", fmt])
+    assert result.exit_code == 1, result.output  # the duplicate in the page read; no error
+    assert result.stderr.startswith(f"warning: {path}: one page of the Dataverse")
+    if fmt == "json":
+        report = json.loads(result.stdout)
+        assert report["totals"]["notes"] == 1
+        [note] = report["notes"]
+        assert note["file"] == str(path) and "@odata.nextLink" in note["note"]
+    else:
+        text = html.unescape(result.stdout) if fmt in ("html", "junit") else result.stdout
+        assert "one page of the Dataverse Web API's answer" in text
+    if fmt == "github":
+        assert f"::warning file={path},title=one page of a longer result::" in result.stdout
+
+
+def _pages(folder: Path, *links: str | None) -> list[Path]:
+    """A page per link (None: the last page, without one), each with one conversation."""
+    paths = []
+    for number, link in enumerate(links, start=1):
+        answer = json.loads(_web_api({"name": f"lockers-{number}", "content": LOCKER}))
+        if link is not None:
+            answer["@odata.nextLink"] = f"{NEXT_LINK}{number}"
+        path = folder / f"page-{number}.json"
+        path.write_text(json.dumps(answer, indent=2), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def _detect(*args: str | Path) -> Any:
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    return CliRunner().invoke(cli, ["detect", *map(str, args)])
+
+
+def test_every_page_of_a_query_given_says_nothing(tmp_path: Path) -> None:
+    """docs/deployed-bots.md's way: save every page and give them all; the last page has no
+    next link, so the whole result was read."""
+    result = _detect(*_pages(tmp_path, NEXT_LINK, NEXT_LINK, None), "--format", "lines")
+    assert result.exit_code == 1, result.output  # the pages' duplicates
+    assert "warning:" not in result.stderr
+    assert "note:" not in result.stdout
+    result = _detect(*_pages(tmp_path, NEXT_LINK, NEXT_LINK, None), "--format", "json")
+    assert json.loads(result.stdout)["totals"]["notes"] == 0
+
+
+def test_pages_of_a_query_without_its_last_are_one_note(tmp_path: Path) -> None:
+    first, second = _pages(tmp_path, NEXT_LINK, NEXT_LINK)
+    result = _detect(first, second, "--format", "lines")
+    assert result.exit_code == 1, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: {first}: one of 2 pages of the Dataverse Web API's answer given (with "
+        f"{second}), each carrying @odata.nextLink and none the last, so the table has more "
+        "rows, in no file given. Save each page (GET the @odata.nextLink URL until an answer "
+        "has none) and give them all, or export the whole table from Power Apps (Tables > "
+        "ConversationTranscript > Export > Export data, a .csv file)"
+    ]
+    assert result.stdout.count("note:") == 1
+
+
+def test_a_page_whose_rows_could_not_be_read_keeps_its_note(tmp_path: Path) -> None:
+    answer = json.loads(_web_api({"name": "broken", "content": "not a transcript"}))
+    answer["@odata.nextLink"] = NEXT_LINK
+    page = tmp_path / "page.json"
+    page.write_text(json.dumps(answer), encoding="utf-8")
+    alone = _detect(page)
+    assert alone.exit_code == 2
+    assert f"warning: {page}: one page of the Dataverse Web API's answer" in alone.stderr
+    other = tmp_path / "other.json"
+    other.write_text(LOCKER, encoding="utf-8")  # a row's content, not a Web API page
+    both = _detect(page, other, "--format", "json")
+    assert both.exit_code == 2
+    [note] = json.loads(both.stdout)["notes"]
+    assert note["file"] == str(page)
+
+
+def test_settled_notes_settle_to_themselves(tmp_path: Path) -> None:
+    notes: list[ReadNote] = []
+    for path in _pages(tmp_path, NEXT_LINK, NEXT_LINK):
+        load_transcript(path, notes=notes)
+    settled = settle_notes(notes)
+    assert len(settled) == 1
+    assert settle_notes(settled) == settled
+
+
+def test_from_transcript_warns_of_a_page_as_a_warning(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    (page,) = _pages(tmp_path, NEXT_LINK)
+    result = CliRunner().invoke(cli, ["scenario", "from-transcript", str(page)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith(f"warning: {page}: one page of the Dataverse")
+    assert "not checked" not in result.stderr

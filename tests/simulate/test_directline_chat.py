@@ -3,6 +3,8 @@ served bot sends for ``/plan`` (issue 29)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -102,3 +104,89 @@ def test_chat_takes_the_same_direct_line_options_as_simulate() -> None:
     chat, simulate = directline("chat"), directline("simulate")
     assert len(chat) == 4
     assert chat == simulate
+
+
+async def _failing_payroll(activity: dict[str, Any]) -> list[dict[str, Any]]:
+    """A served bot whose payroll sub-agent fails on the message about pay: it apologises, and
+    its plan event names the failed agent (``failed``), as ``harness serve`` sends it."""
+    text = activity.get("text", "")
+    agent = "payroll" if "pay" in text else "pto"
+    failed = agent == "payroll"
+    replies: list[dict[str, Any]] = [
+        {
+            "type": "message",
+            "text": "Sorry, I could not reach payroll." if failed else "You have 12 days left.",
+            "from": {"id": "bot", "name": "helpdesk"},
+            "channelData": {"sender": "helpdesk"},
+        }
+    ]
+    if (activity.get("channelData") or {}).get("harness", {}).get("plan") is True:
+        value = {
+            "plan": [{"agent": agent, "request": text}],
+            "answered_by": [] if failed else [agent],
+            "failed": [agent] if failed else [],
+        }
+        replies.append({"type": "event", "name": "harness.plan", "value": value})
+    return replies
+
+
+def test_a_served_bots_failed_sub_agent_fails_the_chat_turn_as_in_process() -> None:
+    fake = FakeDirectLine(_failing_payroll)
+    with in_thread(fake) as base:
+        result = CliRunner().invoke(
+            cli,
+            [
+                "chat",
+                "--directline",
+                base,
+                "--directline-secret",
+                fake.secret,
+                "--transport",
+                "polling",
+                "--quiet-period",
+                "0.15",
+            ],
+            input="how many days off do I have?\nwhen is payday?\n",
+        )
+    # As `harness chat bot.yaml` does when a sub-agent call fails: the turn counts as failed,
+    # the chat goes on, and it ends with exit 1.
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines() == [
+        "helpdesk: You have 12 days left.",
+        "helpdesk: Sorry, I could not reach payroll.",
+    ]
+    assert "(failed: payroll)" in result.stderr
+    assert result.stderr.rstrip().endswith("error: 1 of 2 turns failed")
+
+
+def test_a_served_bots_failed_sub_agent_fails_simulate_as_in_process(tmp_path: Path) -> None:
+    """``harness simulate --directline`` counts the plan event's ``failed`` as ``chat`` does."""
+    scenarios = tmp_path / "scenarios.yaml"
+    scenarios.write_text(
+        "scenarios:\n  - name: pay\n    turns:\n      - user: when is payday?\n",
+        encoding="utf-8",
+    )
+    fake = FakeDirectLine(_failing_payroll)
+    with in_thread(fake) as base:
+        result = CliRunner().invoke(
+            cli,
+            [
+                "simulate",
+                str(scenarios),
+                "--directline",
+                base,
+                "--directline-secret",
+                fake.secret,
+                "--transport",
+                "polling",
+                "--quiet-period",
+                "0.15",
+                "--format",
+                "json",
+            ],
+        )
+    assert result.exit_code == 1, result.output
+    assert "error: 1 of 1 scenario(s) ran to the end with a failed call:" in result.stderr
+    (record,) = json.loads(result.stdout)["transcripts"]
+    assert record["completed"] is True
+    assert record["error"] == "turn 1: payroll failed: named as failed in the bot's plan event"

@@ -151,7 +151,7 @@ def test_copilot_studio_by_direct_connect_url(scenario: Path) -> None:
             ["--bot", "x.yaml", "--directline", "http://127.0.0.1:9"],
             "use one of --bot, --directline",
         ),
-        (["--environment-id", "e"], "need --copilot-studio"),
+        (["--environment-id", "e"], "--environment-id applies to --copilot-studio only"),
         (["--copilot-studio", "cr1_hr"], "--copilot-studio SCHEMA needs --environment-id"),
         (
             ["--copilot-studio", "cr1_hr", "--environment-id", "e"],

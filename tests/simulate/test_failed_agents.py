@@ -43,6 +43,32 @@ def test_a_failed_sub_agent_fails_the_scenario_in_json(tmp_path: Path) -> None:
     assert "pay: turn 1: payroll failed" in stderr
 
 
+def test_standard_error_says_the_scenario_completed_and_its_sub_agent_failed(
+    tmp_path: Path,
+) -> None:
+    code, _, stderr = _simulate(tmp_path, "--format", "json")
+    assert code == 1
+    assert "could not be completed" not in stderr
+    assert "error: 1 of 1 scenario(s) ran to the end with a failed call:" in stderr
+    assert "  pay: turn 1: payroll failed: ModelRequestError: cannot reach the model" in stderr
+
+
+def test_a_github_annotation_of_a_failed_call_does_not_say_could_not_complete(
+    tmp_path: Path,
+) -> None:
+    code, text, _ = _simulate(tmp_path, "--format", "github")
+    assert code == 1
+    assert "title=failed call::pay: turn 1: payroll failed" in text
+    assert "could not complete" not in text
+
+
+def test_the_html_verdict_says_the_scenario_had_a_failed_call(tmp_path: Path) -> None:
+    code, page, _ = _simulate(tmp_path, "--format", "html")
+    assert code == 1
+    assert 'data-verdict="fail">FAIL: 0 errors, 1 with a failed call<' in page
+    assert "could not complete" not in page
+
+
 def test_junit_shows_the_failed_sub_agent(tmp_path: Path) -> None:
     code, page, _ = _simulate(tmp_path, "--format", "junit")
     assert code == 1
@@ -58,3 +84,24 @@ def test_a_chat_whose_sub_agent_failed_exits_1() -> None:
     assert result.exit_code == 1, result.output
     assert "the payroll service failed" in result.stdout
     assert "error: 1 of 1 turn failed" in result.stderr
+
+
+def test_repeated_runs_with_a_failed_call_are_not_said_to_have_stopped(tmp_path: Path) -> None:
+    """``--repeat``: each run ran to its end, with a failed call; JUnit, HTML and JSON say so."""
+    code, page, _ = _simulate(tmp_path, "--repeat", "2", "--format", "junit")
+    assert code == 1
+    case = ET.fromstring(page).find("testsuite/testcase")
+    assert case is not None
+    assert case.find("error") is None  # runs that completed: a failure, not an error
+    failure = case.find("failure")
+    assert failure is not None
+    assert "run 1: ran with a failed call: turn 1: payroll failed" in (failure.text or "")
+    assert "did not complete" not in page
+    code, page, _ = _simulate(tmp_path, "--repeat", "2", "--format", "html")
+    assert code == 1
+    assert "ran with a failed call: turn 1: payroll failed" in page
+    assert "did not complete" not in page
+    code, text, _ = _simulate(tmp_path, "--repeat", "2", "--format", "json")
+    (record,) = json.loads(text)["transcripts"]
+    assert record["completed"] is True and "error" not in record
+    assert [run["completed"] for run in record["failed_runs"]] == [True, True]

@@ -109,6 +109,21 @@ def test_json_totals_count_the_conversations_that_could_not_complete() -> None:
     assert document["transcripts"][1]["error"].startswith("CassetteMissError")
 
 
+def test_json_tells_a_conversation_that_stopped_from_one_with_a_failed_call() -> None:
+    clean = _results()[1]
+    common = {"file": "a.json", "transcript": clean.transcript, "findings": ()}
+    stopped = DetectionResult(
+        conversation="stopped", error="turn 1: boom", completed=False, **common
+    )
+    called = DetectionResult(
+        conversation="called", error="turn 1: payroll failed: boom", completed=True, **common
+    )
+    unsaid = DetectionResult(conversation="unsaid", error="turn 1: boom", **common)
+    document = json.loads(render_json([clean, stopped, called, unsaid]))
+    assert [t["completed"] for t in document["transcripts"]] == [True, False, True, False]
+    assert document["totals"]["failed"] == 3
+
+
 def test_junit_parses_with_one_case_per_conversation() -> None:
     root = ET.fromstring(render_junit(_results()))
     suite = root.find("testsuite")
