@@ -50,8 +50,8 @@ from harness.team.messages import (
     MessageContext,
     MessageMetadata,
     Signals,
-    TeamRole,
     TeamMessage,
+    TeamRole,
     ToolPermission,
 )
 from harness.team.outcome import Synthesis, agree, answers, build_run_state, final_answer
