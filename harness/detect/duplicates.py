@@ -15,7 +15,6 @@ reply: :func:`._around._resent`). A message sent three times is one finding that
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
@@ -559,7 +558,8 @@ def _made_before_forking(
     ``vectors``. Made after this process's analysis, while the checks' worker ends its last
     share of it."""
     model = pair_model if pair_model is not None else _default_model(vectors)
-    importlib.import_module("harness.detect.requests")
+    from harness.detect import requests  # noqa: F401  (loaded here, inherited by the forks)
+
     if model.cosine:  # a scorer that reads the cosine is asked without the screen and bounds
         return
     screen(model)
