@@ -460,16 +460,16 @@ def _bots_of(files: list[ScenarioFile], bot: str | None) -> dict[str, Parent]:
     from harness.runtime.loading import load_bot
 
     bots: dict[str, Parent] = {}
-    loaded: dict[str, Parent] = {}
+    loaded: dict[tuple[str, Path | None], Parent] = {}
     for scenario_file in files:
         if bot is None and scenario_file.target is not None:
             continue  # a deployed bot: no config to read
         reference, near = scenario_file.in_process_bot(bot)
         if reference is None or not scenario_file.path:
             continue
-        if reference not in loaded:
-            loaded[reference] = load_bot(reference, near=near)
-        bots[scenario_file.path] = loaded[reference]
+        if (reference, near) not in loaded:  # by folder too, as the runner loads them
+            loaded[reference, near] = load_bot(reference, near=near)
+        bots[scenario_file.path] = loaded[reference, near]
     return bots
 
 
