@@ -24,7 +24,7 @@ from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import check_models
 from harness.runtime.views import parent_view, render_instructions
-from instructions import render_copilot_studio, render_markdown
+from instructions import copilot_studio_lengths, render_copilot_studio, render_markdown
 
 if TYPE_CHECKING:
     pass
@@ -222,6 +222,7 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         if starter:
             _write_utf8(starter, output)
         raise UsageError(message)
+    sources = None
     if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
         bot_config = load_config(config)
         agents = build_subagents(bot_config, import_tools=False)
@@ -237,8 +238,15 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     else:
-        text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
+        bot = load_bot(config)
+        text = render_instructions(bot, format=fmt, agent=agent)  # type: ignore[arg-type]
+        view = parent_view(bot.name, bot.instructions, list(bot.subagents.values()))
     _write_utf8(text, output)
+    if fmt == "copilot-studio":
+        # The fragment's `# WARNING` comment is easy to miss in a paste: say it here too.
+        for length in copilot_studio_lengths(view, agent=agent, sources=sources):
+            if length.over_limit:
+                click.echo(f"warning: {length.warning()}", err=True)
 
 
 def _write_utf8(text: str, output: Path | None) -> None:
