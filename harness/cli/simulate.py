@@ -410,7 +410,8 @@ async def _run(
         usage = usage + spent
 
     bots: dict[str, Parent] = {}
-    with ProgressBar("simulating", "scenarios", total, wanted=total > 1, lines=True) as progress:
+    unit = "runs" if run.repeat > 1 else "scenarios"  # --repeat: each run is counted
+    with ProgressBar("simulating", unit, total, wanted=total > 1, lines=True) as progress:
         results = await run_scenarios(
             files,
             bots=bots,
@@ -437,7 +438,8 @@ async def _run_jobs(
     if not run.bot:
         run.target_flags.apply(files)  # refuses what no file can use; the workers apply them
     total = sum(len(f.scenarios) for f in files) * run.repeat
-    with ProgressBar("simulating", "scenarios", total, wanted=total > 1, lines=True) as progress:
+    unit = "runs" if run.repeat > 1 else "scenarios"  # --repeat: each run is counted
+    with ProgressBar("simulating", unit, total, wanted=total > 1, lines=True) as progress:
         results, usage = await run_in_processes(
             paths,
             jobs=run.jobs,

@@ -355,8 +355,9 @@ class TargetSpec(BaseModel):
             # Copilot Studio's stream ends its turn: these would be ignored, so they are refused.
             ignored = [k for k in ("quiet_period", "turn_timeout") if k in self.model_fields_set]
             if ignored:
+                verb = "applies" if len(ignored) == 1 else "apply"
                 raise ValueError(
-                    f"{' and '.join(ignored)} apply to Direct Line; a Copilot Studio turn ends "
+                    f"{' and '.join(ignored)} {verb} to Direct Line; a Copilot Studio turn ends "
                     "with its reply stream, which reply_timeout bounds"
                 )
         if self.turn_timeout is not None and self.turn_timeout < self.reply_timeout:

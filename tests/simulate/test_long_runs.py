@@ -103,6 +103,16 @@ def test_off_a_terminal_each_finished_scenario_gets_a_line_on_stderr(tmp_path: P
     assert lines[2].startswith("simulating: 3 of 3 scenarios done (")
 
 
+def test_with_repeat_the_progress_lines_count_runs(tmp_path: Path) -> None:
+    with _start(tmp_path, "--repeat", "2", "--format", "json", delay=0) as process:
+        _, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("simulating: ")]
+    assert len(lines) == 6, err
+    assert lines[0].startswith("simulating: 1 of 6 runs done (")
+    assert lines[0].endswith("; last: payday (run 1 of 2): passed")
+
+
 def test_quiet_runs_print_no_progress_lines(tmp_path: Path) -> None:
     with _start(tmp_path, "-q", "--format", "json", delay=0) as process:
         _, err = process.communicate(timeout=120)
