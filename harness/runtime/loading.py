@@ -51,7 +51,8 @@ def load_bot(
             the one ``Parent`` picks for its model.
         near: a folder a ``module:attr`` is also imported from when the import path (the
             current directory first) has no such module: the folder of the scenario file that
-            names the bot.
+            names the bot. A module there whose name is already imported from another file is
+            imported from its own file, under a name of its own.
         **model_options: passed to the model's constructor (``base_url`` for OpenAI,
             ``settings`` as a mapping, merged over the config's ``model_settings``, ...).
 
