@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 
 from harness.cli.command import HarnessCommand
@@ -23,7 +24,7 @@ from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import check_models
 from harness.runtime.views import parent_view, render_instructions
-from instructions import render_copilot_studio, render_markdown
+from instructions import copilot_studio_lengths, render_copilot_studio, render_markdown
 
 if TYPE_CHECKING:
     pass
@@ -62,7 +63,13 @@ __all__ = ["chat_command", "instructions_command"]
     type=float,
     default=60.0,
     show_default=True,
-    help="With --endpoint or --directline: seconds a turn may wait for the bot.",
+    help="With --directline: seconds to wait for a turn's first reply (as in harness simulate).",
+)
+@click.option(
+    "--turn-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    help="The longest a whole turn may take: with --directline (default: --reply-timeout plus "
+    "60, at least 120), with --endpoint (default 30), as in harness simulate.",
 )
 @model_options()
 @click.pass_context
@@ -81,6 +88,7 @@ def chat_command(
     transport: str = "websocket",
     quiet_period: float | None = None,
     reply_timeout: float = 60.0,
+    turn_timeout: float | None = None,
 ) -> int:
     """Talk to the bot in BOT (a YAML config or module:attr), or to a served one with --endpoint
     or --directline; every message shows who sent it.
@@ -118,6 +126,7 @@ def chat_command(
             transport=transport,
             quiet_period=quiet_period,
             reply_timeout=reply_timeout,
+            turn_timeout=turn_timeout,
         )
     if endpoint or directline or conversation or headers:
         raise UsageError("--conversation and --header apply to --endpoint only")
@@ -141,16 +150,22 @@ def _chat_remote(
     transport: str,
     quiet_period: float | None,
     reply_timeout: float,
+    turn_timeout: float | None,
 ) -> int:
     from harness.cli.remote_chat import chat_remote, directline_bot, endpoint_bot
 
     if endpoint is not None:
         from harness.simulate.endpoint import EndpointTarget
 
+        if ctx.get_parameter_source("reply_timeout") == ParameterSource.COMMANDLINE:
+            # As in harness simulate: an endpoint's one limit is the whole turn's.
+            raise UsageError(
+                "--reply-timeout does not apply to --endpoint; its turn limit is --turn-timeout"
+            )
         target = EndpointTarget(
             endpoint,
             quiet_period=0.5 if quiet_period is None else quiet_period,
-            turn_timeout=reply_timeout,
+            turn_timeout=30.0 if turn_timeout is None else turn_timeout,
             headers=parse_headers(headers) or None,
             ask_plan=True,  # for /plan
         )
@@ -162,6 +177,11 @@ def _chat_remote(
     assert directline is not None
     if secret and token:
         raise UsageError("give --directline-secret or --directline-token, not both")
+    if turn_timeout is not None and turn_timeout < reply_timeout:
+        raise UsageError(
+            f"--directline: --turn-timeout ({turn_timeout:g}s) is below --reply-timeout "
+            f"({reply_timeout:g}s), which it would cut short"
+        )
     channel = DirectLineTarget(
         directline,
         secret=secret or None,
@@ -169,7 +189,7 @@ def _chat_remote(
         transport="polling" if transport == "polling" else "websocket",
         quiet_period=3.0 if quiet_period is None else quiet_period,
         reply_timeout=reply_timeout,
-        turn_timeout=max(120.0, reply_timeout * 2),
+        turn_timeout=turn_timeout,  # None: DirectLineTarget's default, as harness simulate's
     )
     return chat_remote(directline_bot(channel), console=console, verbosity=verbosity(ctx))
 
@@ -202,6 +222,7 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         if starter:
             _write_utf8(starter, output)
         raise UsageError(message)
+    sources = None
     if path.suffix in (".yaml", ".yml") or path.exists() or ":" not in config:
         bot_config = load_config(config)
         agents = build_subagents(bot_config, import_tools=False)
@@ -217,8 +238,15 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     else:
-        text = render_instructions(load_bot(config), format=fmt, agent=agent)  # type: ignore[arg-type]
+        bot = load_bot(config)
+        text = render_instructions(bot, format=fmt, agent=agent)  # type: ignore[arg-type]
+        view = parent_view(bot.name, bot.instructions, list(bot.subagents.values()))
     _write_utf8(text, output)
+    if fmt == "copilot-studio":
+        # The fragment's `# WARNING` comment is easy to miss in a paste: say it here too.
+        for length in copilot_studio_lengths(view, agent=agent, sources=sources):
+            if length.over_limit:
+                click.echo(f"warning: {length.warning()}", err=True)
 
 
 def _write_utf8(text: str, output: Path | None) -> None:

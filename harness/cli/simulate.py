@@ -410,7 +410,8 @@ async def _run(
         usage = usage + spent
 
     bots: dict[str, Parent] = {}
-    with ProgressBar("simulating", "scenarios", total, wanted=total > 1, lines=True) as progress:
+    unit = "runs" if run.repeat > 1 else "scenarios"  # --repeat: each run is counted
+    with ProgressBar("simulating", unit, total, wanted=total > 1, lines=True) as progress:
         results = await run_scenarios(
             files,
             bots=bots,
@@ -437,7 +438,8 @@ async def _run_jobs(
     if not run.bot:
         run.target_flags.apply(files)  # refuses what no file can use; the workers apply them
     total = sum(len(f.scenarios) for f in files) * run.repeat
-    with ProgressBar("simulating", "scenarios", total, wanted=total > 1, lines=True) as progress:
+    unit = "runs" if run.repeat > 1 else "scenarios"  # --repeat: each run is counted
+    with ProgressBar("simulating", unit, total, wanted=total > 1, lines=True) as progress:
         results, usage = await run_in_processes(
             paths,
             jobs=run.jobs,
@@ -460,16 +462,16 @@ def _bots_of(files: list[ScenarioFile], bot: str | None) -> dict[str, Parent]:
     from harness.runtime.loading import load_bot
 
     bots: dict[str, Parent] = {}
-    loaded: dict[str, Parent] = {}
+    loaded: dict[tuple[str, Path | None], Parent] = {}
     for scenario_file in files:
         if bot is None and scenario_file.target is not None:
             continue  # a deployed bot: no config to read
         reference, near = scenario_file.in_process_bot(bot)
         if reference is None or not scenario_file.path:
             continue
-        if reference not in loaded:
-            loaded[reference] = load_bot(reference, near=near)
-        bots[scenario_file.path] = loaded[reference]
+        if (reference, near) not in loaded:  # by folder too, as the runner loads them
+            loaded[reference, near] = load_bot(reference, near=near)
+        bots[scenario_file.path] = loaded[reference, near]
     return bots
 
 

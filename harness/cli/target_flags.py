@@ -77,10 +77,10 @@ class TargetFlags:
             verb = "does" if len(others) == 1 else "do"
             problems.append(f"{', '.join(others)} {verb} not apply to {where}")
         if studio:
-            verb = "applies" if len(studio) == 1 else "apply"
+            verb, them = ("applies", "it as a") if len(studio) == 1 else ("apply", "them as")
             problems.append(
                 f"{', '.join(studio)} {verb} to --copilot-studio only (a scenario file's "
-                "target: takes them as copilot_studio keys)"
+                f"target: takes {them} copilot_studio key{'' if len(studio) == 1 else 's'})"
             )
         if problems:
             raise UsageError("; ".join(problems))
@@ -124,6 +124,16 @@ class TargetFlags:
                     self.refuse(["--reply-timeout"], f"{where} (Copilot Studio)")
                 else:
                     secrets = [name for name in self.others if name in _SECRETS.values()]
+                    if len(secrets) == 1:
+                        key, default = (
+                            ("secret_env", "DIRECTLINE_SECRET")
+                            if secrets[0] == "--directline-secret"
+                            else ("token_env", "DIRECTLINE_TOKEN")
+                        )
+                        raise UsageError(
+                            f"{secrets[0]} only applies to --directline: {where} reads it from "
+                            f"the variable its directline.{key} names ({default} by default)"
+                        )
                     if secrets:
                         raise UsageError(
                             f"{', '.join(secrets)} only apply to --directline: {where} reads "

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import importlib
+import importlib.machinery
+import importlib.util
 import sys
 import traceback
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,7 +51,8 @@ def load_bot(
             the one ``Parent`` picks for its model.
         near: a folder a ``module:attr`` is also imported from when the import path (the
             current directory first) has no such module: the folder of the scenario file that
-            names the bot.
+            names the bot. A module there whose name is already imported from another file is
+            imported from its own file, under a name of its own.
         **model_options: passed to the model's constructor (``base_url`` for OpenAI,
             ``settings`` as a mapping, merged over the config's ``model_settings``, ...).
 
@@ -104,21 +108,76 @@ def load_bot(
 
 
 def _import(module_name: str, near: Path | None) -> Any:
-    """Import ``module_name``; failing that, and only if ``near`` holds it, from ``near``."""
+    """Import ``module_name``; failing that, and only if ``near`` holds it, from ``near``.
+
+    Module names are global in a process: when ``near``'s module of that name is not the one
+    already imported (``tests/a/mybot.py`` loaded for one scenario file, then
+    ``tests/b/mybot.py`` named by another), ``near``'s file is imported under a name of its own,
+    so each file runs on the bot beside it.
+    """
+    top = module_name.split(".")[0]
+    own = _file_in(near, top) if near is not None else None
+    if own is not None and _imported_elsewhere(top, own):
+        return _import_by_path(module_name, own)
     try:
         return _import_user_module(module_name)
     except ModuleNotFoundError as exc:
-        top = module_name.split(".")[0]
-        if near is None or exc.name != top:
+        if own is None or exc.name != top:
             raise
-        if not ((near / f"{top}.py").is_file() or (near / top / "__init__.py").is_file()):
-            raise
+    assert near is not None
     folder = str(near.resolve())
     sys.path.append(folder)  # after everything else: the import path still wins
     try:
         return _import_user_module(module_name)
     finally:
         sys.path.remove(folder)
+
+
+def _file_in(folder: Path, top: str) -> Path | None:
+    """``folder``'s module ``top`` (``top.py``, or a package's ``top/__init__.py``), resolved."""
+    for candidate in (folder / f"{top}.py", folder / top / "__init__.py"):
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
+
+
+def _imported_elsewhere(top: str, own: Path) -> bool:
+    """Whether ``top`` is already imported from another file than ``own`` and the import path
+    itself does not lead to that other file (if it does, the import path wins, as always)."""
+    loaded = sys.modules.get(top)
+    where = getattr(loaded, "__file__", None)
+    if loaded is None or where is None or Path(where).resolve() == own:
+        return False
+    found = importlib.machinery.PathFinder.find_spec(top)
+    origin = found.origin if found is not None else None
+    return origin is None or Path(origin).resolve() != Path(where).resolve()
+
+
+def _import_by_path(module_name: str, own: Path) -> Any:
+    """Import the module (or package) in file ``own`` under a name tied to that file, then
+    ``module_name``'s submodules, if any, inside it."""
+    digest = hashlib.sha1(str(own).encode("utf-8")).hexdigest()[:12]
+    top, _, rest = module_name.partition(".")
+    unique = f"_harness_bot_{digest}_{top}"
+    if unique not in sys.modules:
+        package = [str(own.parent)] if own.name == "__init__.py" else None
+        spec = importlib.util.spec_from_file_location(
+            unique, own, submodule_search_locations=package
+        )
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {own}", name=top)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[unique] = module
+        folder = str(own.parent if package is None else own.parent.parent)
+        sys.path.append(folder)  # its own sibling imports, as for a module found by the path
+        try:
+            _run_user_code(lambda: spec.loader.exec_module(module))  # type: ignore[union-attr]
+        except BaseException:
+            del sys.modules[unique]
+            raise
+        finally:
+            sys.path.remove(folder)
+    return _import_user_module(f"{unique}.{rest}" if rest else unique)
 
 
 _OWN_CODE = tuple(
@@ -130,8 +189,13 @@ _OWN_CODE = tuple(
 def _import_user_module(module_name: str) -> Any:
     """Import the user's bot module; an error raised while it runs (a misspelt keyword of
     ``ConnectedAgent``, a bad value) becomes a ``ConfigError`` at the user's line."""
+    return _run_user_code(lambda: importlib.import_module(module_name))
+
+
+def _run_user_code(load: Callable[[], T]) -> T:
+    """Run ``load`` (an import of the user's code); see ``_import_user_module``."""
     try:
-        return importlib.import_module(module_name)
+        return load()
     except ImportError:
         raise
     except Exception as exc:

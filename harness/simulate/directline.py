@@ -58,6 +58,7 @@ from harness.detect.activities import (
 )
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
+from harness.simulate.scenarios import directline_turn_limit
 from harness.simulate.targets import ConversationError, Target, _place_in_turn
 
 _log = logging.getLogger(__name__)
@@ -115,7 +116,8 @@ class DirectLineTarget(Target):
             turn open; then it ends as if quiet, with a warning that the bot was still typing.
         reply_timeout: the longest wait for a turn's first reply; a bot silent for longer is an
             error.
-        turn_timeout: the longest a whole turn may take.
+        turn_timeout: the longest a whole turn may take; None (the default) is
+            ``reply_timeout`` plus 60 s, and at least 120 s (``directline_turn_limit``).
         poll_interval: seconds between polls (``polling``), 1 or more against the real service.
         max_reconnects: how many times a dropped WebSocket is reconnected per conversation.
         user_id: the ``from.id`` of the user's activities (Direct Line wants a ``dl_`` prefix on
@@ -132,7 +134,7 @@ class DirectLineTarget(Target):
         transport: Transport = "websocket",
         quiet_period: float = 3.0,
         reply_timeout: float = 60.0,
-        turn_timeout: float = 120.0,
+        turn_timeout: float | None = None,
         poll_interval: float = 1.0,
         typing_limit: float = 30.0,
         max_reconnects: int = 2,
@@ -145,6 +147,7 @@ class DirectLineTarget(Target):
             raise UsageError("give the Direct Line secret or a token, not both")
         if transport not in ("websocket", "polling"):
             raise UsageError(f"the transport must be 'websocket' or 'polling', not {transport!r}")
+        turn_timeout = directline_turn_limit(reply_timeout, turn_timeout)
         if min(quiet_period, reply_timeout, turn_timeout, poll_interval, typing_limit) <= 0:
             raise UsageError(
                 "quiet_period, reply_timeout, turn_timeout, poll_interval and typing_limit "

@@ -299,14 +299,16 @@ async def run_scenarios(
                         f"{scenario_file.path}: the scenario file names no bot; "
                         "add 'bot:' to it or pass --bot or --endpoint"
                     )
-                if reference not in targets:
+                # By folder too: `mybot:make` beside two files can be two modules.
+                key = f"bot:{reference}:{near}"
+                if key not in targets:
                     options: dict[str, Any] = (
                         {"settings": dict(model_settings)} if model_settings else {}
                     )
                     built = InProcessTarget(load_bot(reference, model=model, near=near, **options))
-                    targets[reference] = built
+                    targets[key] = built
                     check_models(built.parent)
-                chosen = targets[reference]
+                chosen = targets[key]
             if bots is not None and isinstance(chosen, InProcessTarget):
                 bots[scenario_file.path or ""] = chosen.parent
             for scenario in scenario_file.scenarios:

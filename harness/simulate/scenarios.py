@@ -76,6 +76,7 @@ __all__ = [
     "TargetSpec",
     "TurnCheckSpec",
     "check_names",
+    "directline_turn_limit",
     "load_scenarios",
     "turn_checks",
 ]
@@ -319,6 +320,15 @@ TURN_TIMEOUT_FLOOR = 120.0
 """The shortest default turn limit, in seconds (``TargetSpec.turn_limit``)."""
 
 
+def directline_turn_limit(reply_timeout: float, turn_timeout: float | None = None) -> float:
+    """The longest a Direct Line turn may take: ``turn_timeout`` when given, else
+    ``reply_timeout`` plus 60 s and at least 120 s, so a long ``reply_timeout`` is not cut short
+    (``TargetSpec.turn_limit``, ``DirectLineTarget``'s default, ``harness chat --directline``)."""
+    if turn_timeout is not None:
+        return turn_timeout
+    return max(TURN_TIMEOUT_FLOOR, reply_timeout + TURN_TIMEOUT_MARGIN)
+
+
 class TargetSpec(BaseModel):
     """A deployed bot to run a scenario file against: exactly one of the two kinds."""
 
@@ -345,8 +355,9 @@ class TargetSpec(BaseModel):
             # Copilot Studio's stream ends its turn: these would be ignored, so they are refused.
             ignored = [k for k in ("quiet_period", "turn_timeout") if k in self.model_fields_set]
             if ignored:
+                verb = "applies" if len(ignored) == 1 else "apply"
                 raise ValueError(
-                    f"{' and '.join(ignored)} apply to Direct Line; a Copilot Studio turn ends "
+                    f"{' and '.join(ignored)} {verb} to Direct Line; a Copilot Studio turn ends "
                     "with its reply stream, which reply_timeout bounds"
                 )
         if self.turn_timeout is not None and self.turn_timeout < self.reply_timeout:
@@ -360,9 +371,7 @@ class TargetSpec(BaseModel):
     def turn_limit(self) -> float:
         """The longest a Direct Line turn may take: ``turn_timeout``, else ``reply_timeout``
         plus 60 s and at least 120 s."""
-        if self.turn_timeout is not None:
-            return self.turn_timeout
-        return max(TURN_TIMEOUT_FLOOR, self.reply_timeout + TURN_TIMEOUT_MARGIN)
+        return directline_turn_limit(self.reply_timeout, self.turn_timeout)
 
 
 class ScenarioFile(BaseModel):

@@ -190,3 +190,66 @@ def test_a_served_bots_failed_sub_agent_fails_simulate_as_in_process(tmp_path: P
     (record,) = json.loads(result.stdout)["transcripts"]
     assert record["completed"] is True
     assert record["error"] == "turn 1: payroll failed: named as failed in the bot's plan event"
+
+
+def _chat_limits(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, dict[str, float]]:
+    """Run ``harness chat`` up to the point it would talk to the bot; the turn limits its
+    target got (``reply_timeout``, ``turn_timeout``)."""
+    import harness.cli.remote_chat
+    from harness.simulate.directline import DirectLineTarget
+    from harness.simulate.endpoint import EndpointTarget
+
+    seen: dict[str, float] = {}
+    for kind in (DirectLineTarget, EndpointTarget):
+        real = kind.__init__
+
+        def record(self: Any, *a: Any, _real: Any = real, **k: Any) -> None:
+            _real(self, *a, **k)
+            seen.update(turn_timeout=self.turn_timeout)
+            if hasattr(self, "reply_timeout"):
+                seen.update(reply_timeout=self.reply_timeout)
+
+        monkeypatch.setattr(kind, "__init__", record)
+    monkeypatch.setattr(harness.cli.remote_chat, "chat_remote", lambda *a, **k: 0)
+    result = CliRunner().invoke(cli, ["chat", *args])
+    return result.exit_code, seen | ({"error": result.stderr} if result.exit_code else {})
+
+
+def test_chat_and_simulate_give_a_direct_line_turn_the_same_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from harness.simulate.scenarios import DirectLineSpec, TargetSpec
+
+    url = "http://127.0.0.1:9/d"
+    for given, turn in (([], 120.0), (["--reply-timeout", "300"], 360.0)):
+        code, seen = _chat_limits(monkeypatch, "--directline", url, *given)
+        reply = float(given[1]) if given else 60.0
+        spec = TargetSpec(directline=DirectLineSpec(url=url), reply_timeout=reply)
+        assert code == 0, seen
+        assert seen == {"reply_timeout": reply, "turn_timeout": turn} and spec.turn_limit == turn
+    code, seen = _chat_limits(monkeypatch, "--directline", url, "--turn-timeout", "400")
+    assert (code, seen["turn_timeout"]) == (0, 400.0)
+    code, seen = _chat_limits(
+        monkeypatch, "--directline", url, "--reply-timeout", "300", "--turn-timeout", "100"
+    )
+    assert code == 2 and "--turn-timeout (100s) is below --reply-timeout (300s)" in seen["error"]
+
+
+def test_chat_endpoint_takes_turn_timeout_as_simulate_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = "http://127.0.0.1:9/api/messages"
+    assert _chat_limits(monkeypatch, "--endpoint", url) == (0, {"turn_timeout": 30.0})
+    code, seen = _chat_limits(monkeypatch, "--endpoint", url, "--turn-timeout", "90")
+    assert (code, seen) == (0, {"turn_timeout": 90.0})
+    code, seen = _chat_limits(monkeypatch, "--endpoint", url, "--reply-timeout", "90")
+    assert code == 2
+    assert (
+        "--reply-timeout does not apply to --endpoint; its turn limit is --turn-timeout"
+        in (seen["error"])
+    )
+    simulated = CliRunner().invoke(
+        cli, ["simulate", "x.yaml", "--endpoint", url, "--reply-timeout", "90"]
+    )
+    assert simulated.exit_code == 2
+    assert "--reply-timeout does not apply to --endpoint" in simulated.stderr

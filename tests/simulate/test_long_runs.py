@@ -6,11 +6,16 @@ script is, in a subprocess, since the signal handler is the script's."""
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -50,11 +55,14 @@ scenarios:
 """
 
 
-def _start(tmp_path: Path, *options: str, delay: float) -> subprocess.Popen[str]:
+@contextmanager
+def _start(tmp_path: Path, *options: str, delay: float) -> Iterator[subprocess.Popen[str]]:
+    """The run, killed on the way out if still running (a failed assertion leaves no process
+    sleeping through a 600 s scenario)."""
     (tmp_path / "slow_desk.py").write_text(BOT, encoding="utf-8")
     (tmp_path / "scenarios.yaml").write_text(SCENARIOS, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PTO_DELAY": str(delay)}
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, "-m", "harness", "simulate", "scenarios.yaml", *options],
         cwd=tmp_path,
         env=env,
@@ -62,11 +70,31 @@ def _start(tmp_path: Path, *options: str, delay: float) -> subprocess.Popen[str]
         stderr=subprocess.PIPE,
         text=True,
     )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=60)
+
+
+def _lines(stream: IO[str]) -> queue.Queue[str]:
+    """The lines of ``stream`` as they come, read in a thread (so the test's deadline holds
+    while the process writes nothing); an empty string at the end."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in iter(stream.readline, ""):
+            lines.put(line)
+        lines.put("")
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines
 
 
 def test_off_a_terminal_each_finished_scenario_gets_a_line_on_stderr(tmp_path: Path) -> None:
-    process = _start(tmp_path, "--format", "json", delay=0)
-    _, err = process.communicate(timeout=120)
+    with _start(tmp_path, "--format", "json", delay=0) as process:
+        _, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     lines = [line for line in err.splitlines() if line.startswith("simulating: ")]
     assert len(lines) == 3, err
@@ -75,9 +103,19 @@ def test_off_a_terminal_each_finished_scenario_gets_a_line_on_stderr(tmp_path: P
     assert lines[2].startswith("simulating: 3 of 3 scenarios done (")
 
 
+def test_with_repeat_the_progress_lines_count_runs(tmp_path: Path) -> None:
+    with _start(tmp_path, "--repeat", "2", "--format", "json", delay=0) as process:
+        _, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("simulating: ")]
+    assert len(lines) == 6, err
+    assert lines[0].startswith("simulating: 1 of 6 runs done (")
+    assert lines[0].endswith("; last: payday (run 1 of 2): passed")
+
+
 def test_quiet_runs_print_no_progress_lines(tmp_path: Path) -> None:
-    process = _start(tmp_path, "-q", "--format", "json", delay=0)
-    _, err = process.communicate(timeout=120)
+    with _start(tmp_path, "-q", "--format", "json", delay=0) as process:
+        _, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     assert "simulating:" not in err
 
@@ -86,17 +124,23 @@ def test_quiet_runs_print_no_progress_lines(tmp_path: Path) -> None:
 def test_sigterm_ends_the_run_with_143_and_leaves_the_old_report(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     report.write_text("old", encoding="utf-8")
-    process = _start(tmp_path, "-o", str(report), "--format", "json", delay=600)
-    assert process.stderr is not None
-    deadline = time.monotonic() + 120
-    seen = ""
-    while "1 of 3 scenarios done" not in seen:  # the first scenario is done, the second runs
-        assert time.monotonic() < deadline, seen
-        line = process.stderr.readline()
-        assert line, seen  # the process ended before the first line
-        seen += line
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=60)
+    with _start(tmp_path, "-o", str(report), "--format", "json", delay=600) as process:
+        assert process.stderr is not None
+        lines = _lines(process.stderr)
+        deadline = time.monotonic() + 120
+        seen = ""
+        while "1 of 3 scenarios done" not in seen:  # the first scenario is done, the second runs
+            left = deadline - time.monotonic()
+            assert left > 0, seen
+            try:
+                line = lines.get(timeout=left)
+            except queue.Empty:
+                pytest.fail(f"no progress line within 120 s: {seen!r}")
+            assert line, seen  # the process ended before the first line
+            seen += line
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        err = "".join(iter(lambda: lines.get(timeout=10), ""))
     assert process.returncode == 143, seen + err
     assert "terminated: no report written" in err
     assert report.read_text(encoding="utf-8") == "old"

@@ -130,7 +130,7 @@ def test_a_directline_secret_option_with_a_files_target_names_the_variable(
     )
     code, _, err = run("simulate", str(path), "--directline-secret", "s3cret")
     assert code == 2, err
-    assert "--directline-secret only apply to --directline" in err
+    assert "--directline-secret only applies to --directline" in err
     assert "DIRECTLINE_SECRET" in err
 
 
@@ -208,7 +208,7 @@ def test_a_long_reply_timeout_is_not_cut_by_a_fixed_turn_limit() -> None:
 def test_turn_limits_that_would_be_ignored_or_cut_short_are_refused() -> None:
     with pytest.raises(ValueError, match=r"turn_timeout \(10s\) is below reply_timeout \(60s\)"):
         TargetSpec.model_validate({"directline": {}, "turn_timeout": 10})
-    with pytest.raises(ValueError, match="quiet_period apply to Direct Line"):
+    with pytest.raises(ValueError, match="quiet_period applies to Direct Line"):
         TargetSpec.model_validate(
             {"copilot_studio": {"direct_connect_url": "x"}, "quiet_period": 1}
         )
