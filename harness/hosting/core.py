@@ -551,27 +551,25 @@ class HarnessBot:
             conversation_id,
             what,
         )
-        message = OutgoingMessage(text=NOT_TEXT_REPLY.format(what=what), sender=self.parent.name)
-        try:
-            async with asyncio.timeout(self.reply_timeout):
-                await send(message)
-        except Exception as exc:
-            log.warning(
-                "conversation %s: could not deliver the text-only note (%s)",
-                conversation_id,
-                describe_send_error(exc),
-            )
+        await self._tell(
+            conversation_id, send, NOT_TEXT_REPLY.format(what=what), "the text-only note"
+        )
 
     async def _apologise(self, conversation_id: str, send: MessageSender) -> None:
         """Tell the user, once, that the turn stopped part-way (its state could not be saved)."""
-        message = OutgoingMessage(text=SAVE_FAILED_APOLOGY, sender=self.parent.name)
+        await self._tell(conversation_id, send, SAVE_FAILED_APOLOGY, "the apology")
+
+    async def _tell(self, conversation_id: str, send: MessageSender, text: str, what: str) -> None:
+        """Send the parent's ``text`` outside a turn; a failure to deliver ``what`` is logged."""
+        message = OutgoingMessage(text=text, sender=self.parent.name)
         try:
             async with asyncio.timeout(self.reply_timeout):
                 await send(message)
         except Exception as exc:
             log.warning(
-                "conversation %s: could not deliver the apology (%s)",
+                "conversation %s: could not deliver %s (%s)",
                 conversation_id,
+                what,
                 describe_send_error(exc),
             )
 
