@@ -137,10 +137,19 @@ def serve_command(
     """Serve the bot in CONFIG at POST /api/messages (and GET /healthz) until Ctrl-C."""
     from harness.hosting.app import serve
 
+    if app_password and not app_id:
+        raise click.UsageError(
+            "--app-password (env MicrosoftAppPassword) is set without --app-id (env "
+            "MicrosoftAppId): without an app id the endpoint is open and the password unused; "
+            "set both, or neither"
+        )
     bot = ModelFlags.parse(model, base_url, model_settings).load_bot(config)
     check_models(bot)  # a model that cannot work (no API key) stops the server before it listens
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    logging.getLogger("azure").setLevel(
+        logging.WARNING
+    )  # its HTTP dumps are INFO (--storage azblob)
 
     def ready(url: str) -> None:
         auth = "app id set: unauthenticated requests get 401" if app_id else "no app id: open"

@@ -12,7 +12,7 @@ from harness.exceptions import ConfigError
 from harness.hosting import HarnessBot, open_store
 from harness.hosting._redis import RedisStore
 from tests.hosting import _servers
-from tests.hosting._support import helpdesk
+from tests.hosting._support import HELPDESK, helpdesk
 
 
 def test_a_redis_url_keeps_its_options_out_of_the_connection() -> None:
@@ -54,3 +54,28 @@ def test_a_missing_server_skips_unless_servers_are_required(
         _servers.redis_server(tmp_path),
     ):
         pass
+
+
+def test_serve_refuses_an_app_password_without_an_app_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MicrosoftAppId", raising=False)
+    result = CliRunner().invoke(cli, ["serve", "bot.yaml", "--app-password", "s3cret"])
+    assert result.exit_code == 2 and "--app-id" in result.output
+    assert "s3cret" not in result.output
+
+
+def test_serve_keeps_the_azure_sdks_http_logging_out_of_the_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import logging
+
+    from harness.hosting import app
+
+    async def served(*_args: object, **_kwargs: object) -> None:
+        return None
+
+    monkeypatch.setattr(app, "serve", served)
+    azure = logging.getLogger("azure")
+    monkeypatch.setattr(azure, "level", logging.NOTSET)
+    result = CliRunner().invoke(cli, ["serve", str(HELPDESK)])
+    assert result.exit_code == 0, result.output
+    assert azure.level == logging.WARNING
