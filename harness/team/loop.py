@@ -54,7 +54,14 @@ from harness.team.messages import (
     TeamRole,
     ToolPermission,
 )
-from harness.team.outcome import Synthesis, agree, answers, build_run_state, final_answer
+from harness.team.outcome import (
+    Synthesis,
+    agree,
+    answers,
+    build_run_state,
+    final_answer,
+    latest_per_sender,
+)
 from harness.team.policies import RoundRobin, SpeakerPolicy
 from harness.team.state import Journal, Scratchpad, TeamState
 from harness.team.termination import (
@@ -102,7 +109,7 @@ class TeamResult:
     @property
     def failed_members(self) -> tuple[str, ...]:
         """The members whose latest turn failed (raised or timed out)."""
-        return tuple(n for n, m in _latest_turns(self.journal).items() if not m.metadata.valid)
+        return tuple(n for n, m in latest_per_sender(self.journal).items() if not m.metadata.valid)
 
     @property
     def settled(self) -> bool:
@@ -111,7 +118,8 @@ class TeamResult:
         A run that converged with an answer settled. So did a ``failed`` run whose only trouble
         is members whose turn failed, while every member that answered (solvers, arbiters) says
         one thing and no review rejected: the answer goes out, naming the failed members, unless
-        a failed member is a critic or verifier (the answer went unchecked). A blocked run (a review that rejected the answer, members that disagree, a tie) did not.
+        a failed member is a critic or verifier (the answer went unchecked). A blocked run (a
+        review that rejected the answer, members that disagree, a tie) did not.
         """
         if not self.answer.strip():
             return False
@@ -123,7 +131,7 @@ class TeamResult:
         disputed = (ConflictKind.ARTIFACT_MISMATCH, ConflictKind.REVIEW_DISAGREEMENT)
         if any(c.kind in disputed for c in self.report.conflicts):
             return False
-        latest = _latest_turns(self.journal)
+        latest = latest_per_sender(self.journal)
         if any(latest[n].role in _CHECKERS for n in self.failed_members):
             return False  # the critic or verifier never checked the answer
         given = answers(self.journal)
@@ -195,13 +203,6 @@ class TeamResult:
 
 _CHECKERS = frozenset({TeamRole.CRITIC, TeamRole.VERIFIER})
 """Roles whose failed turn leaves an answer unchecked: such a run hands out nothing."""
-
-
-def _latest_turns(journal: Sequence[TeamMessage]) -> dict[str, TeamMessage]:
-    latest: dict[str, TeamMessage] = {}
-    for message in journal:
-        latest[message.sender] = message
-    return latest
 
 
 @dataclass(slots=True, kw_only=True)

@@ -41,7 +41,15 @@ from harness.team.messages import TeamMessage, TeamRole
 from harness.team.termination import StopReason
 from harness.text.spelled import same_values
 
-__all__ = ["Answer", "Synthesis", "agree", "answers", "build_run_state", "final_answer"]
+__all__ = [
+    "Answer",
+    "Synthesis",
+    "agree",
+    "answers",
+    "build_run_state",
+    "final_answer",
+    "latest_per_sender",
+]
 
 Synthesis = Literal["auto", "last"]
 _PRODUCERS = (TeamRole.PLANNER, TeamRole.SOLVER, TeamRole.ARBITER)
@@ -67,7 +75,8 @@ def _latest(journal: Sequence[TeamMessage], role: TeamRole) -> TeamMessage | Non
     return next((m for m in reversed(journal) if m.role is role and m.metadata.valid), None)
 
 
-def _latest_per_sender(journal: Sequence[TeamMessage]) -> dict[str, TeamMessage]:
+def latest_per_sender(journal: Sequence[TeamMessage]) -> dict[str, TeamMessage]:
+    """Member → its latest message in ``journal``."""
     out: dict[str, TeamMessage] = {}
     for m in journal:
         out[m.sender] = m
@@ -78,7 +87,7 @@ async def final_answer(
     journal: Sequence[TeamMessage], stop: StopReason, *, synthesis: Synthesis = "auto"
 ) -> Answer:
     """The run's answer, by the rule of the module docstring."""
-    latest = _latest_per_sender(journal)
+    latest = latest_per_sender(journal)
     open_questions = tuple(
         dict.fromkeys(q for m in latest.values() if m.metadata.valid for q in m.open_questions)
     )
@@ -133,7 +142,7 @@ def answers(journal: Sequence[TeamMessage]) -> dict[str, str]:
     succeeded and said something."""
     return {
         name: m.content
-        for name, m in _latest_per_sender(journal).items()
+        for name, m in latest_per_sender(journal).items()
         if m.role in (TeamRole.SOLVER, TeamRole.ARBITER) and m.metadata.valid and m.content.strip()
     }
 
@@ -198,7 +207,7 @@ def build_run_state(
     risks: Sequence[Risk] = (),
 ) -> RunState:
     """The convergence input of a finished run, by the mapping of the module docstring."""
-    latest = _latest_per_sender(journal)
+    latest = latest_per_sender(journal)
     tested = _tests(journal)
     tasks: list[TaskState] = []
     for name, message in latest.items():
