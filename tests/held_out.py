@@ -8,7 +8,8 @@ that would read a held-out set skips instead (its loader calls :func:`guard`), w
 
 The held-out sets: the multi-intent splits in :data:`MULTI_INTENT` (``tests/fixtures/multi_intent``),
 CLINC150's ``val`` and ``test`` out-of-scope and no-agent utterances, SGD dev (the detector's figures,
-the SGD agents' routing), and the blind duplicate corpora (blind2, blind3). Development material (the dev corpus's
+the SGD agents' routing), and the blind duplicate corpora (blind2, blind3,
+blind-status). Development material (the dev corpus's
 cross-validation, SGD train, ``dev``, ``styled``, ``ways-dev``, ``own``, ``sgd-train``,
 ``sgd-real-train``) never skips. Without the variable nothing changes.
 """

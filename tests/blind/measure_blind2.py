@@ -1,6 +1,7 @@
 """Measure `harness detect` on a held-out blind corpus and print aggregates only.
 
-The corpora (``tests/fixtures/blind2``, the default, and ``tests/fixtures/blind3``) are held out:
+The corpora (``tests/fixtures/blind2``, the default, ``tests/fixtures/blind3`` and
+``tests/fixtures/blind-status``) are held out:
 run this once per detector version and report the aggregates. It prints no single pair, message or
 file name, so running it does not turn a corpus into tuning data; reading the detector's findings
 on it would.
@@ -30,7 +31,7 @@ from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "blind2"
-CORPORA = ("blind2", "blind3")
+CORPORA = ("blind2", "blind3", "blind-status")
 SCORER = ROOT / "tests" / "fixtures" / "duplicates-dev" / "score.py"
 
 Pair = frozenset[str]
@@ -100,6 +101,20 @@ def totals(report: dict[str, Any], labels: dict[str, Any]) -> Totals:
         labelled += len(gold)
         hard += len((got - gold) & {frozenset(p) for p in lab["hard_negatives"]})
     return Totals(found, reported, labelled, hard)
+
+
+def load_labels(corpus: Path) -> dict[str, Any]:
+    """A corpus's ``labels.json``; where a ``hard_negative_classes.json`` gives each hard
+    negative a class (blind-status: ``update``, ``control``, ``other``), each becomes a
+    ``hard_negative_detail`` entry of kind ``<class> <scope>``, so the report counts them."""
+    labels: dict[str, Any] = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))
+    classes = corpus / "hard_negative_classes.json"
+    if classes.exists():
+        for name, entries in json.loads(classes.read_text(encoding="utf-8"))["transcripts"].items():
+            labels["transcripts"][name]["hard_negative_detail"] = [
+                {"pair": e["pair"], "kind": f"{e['class']} {e['scope']}"} for e in entries
+            ]
+    return labels
 
 
 def ratio(num: int, den: int) -> str:
@@ -207,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     corpus = CORPUS.parent / args.corpus
-    labels = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))
+    labels = load_labels(corpus)
     bots = {
         p.name: sum(
             1
