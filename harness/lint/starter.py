@@ -27,7 +27,6 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable
-from functools import cache
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -35,18 +34,9 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 from harness.lint import phrases
+from harness.lint._generated import generated_first_lines, routing_text
 from harness.lint.model import AgentSystem, SubagentSpec, TextField
-from harness.text import split_sentences
-from instructions import (
-    AgentView,
-    CopilotStudioSource,
-    IOView,
-    ParentView,
-    render_subagent_description,
-    render_subagent_instructions,
-    render_top_level_instruction,
-)
-from instructions.contract import MODES, OPEN_QUESTIONS
+from instructions import CopilotStudioSource
 
 __all__ = ["copilot_studio_sources", "starter_configs"]
 
@@ -216,32 +206,12 @@ def _name(name: str, taken: set[str]) -> str:
     return candidate
 
 
-@cache
-def _generated() -> tuple[frozenset[str], frozenset[str]]:
-    """The first lines of generated instructions, and every sentence a generated description adds
-    to the routing description (all modes, with and without ``openQuestions``)."""
-    firsts = {
-        render_top_level_instruction(ParentView(name="p")).splitlines()[0].strip(),
-        render_subagent_instructions(
-            AgentView(name="a", kind="child", mode="direct", description="")
-        )
-        .splitlines()[0]
-        .strip(),
-    }
-    added: set[str] = set()
-    for mode in MODES:
-        for outputs in ((), (IOView(name=OPEN_QUESTIONS),)):
-            view = AgentView(name="a", kind="child", mode=mode, description="", outputs=outputs)
-            added.update(s.text.strip() for s in split_sentences(render_subagent_description(view)))
-    return frozenset(firsts), frozenset(added)
-
-
 def _own_text(field: TextField | None) -> str:
     """The maker's own text: all of it, or of pasted fragments only the ``Role`` section."""
     if field is None:
         return ""
     text = field.text.strip()
-    if text.splitlines() and text.splitlines()[0].strip() in _generated()[0]:
+    if text.splitlines() and text.splitlines()[0].strip() in generated_first_lines():
         role = _ROLE.search(text)
         text = text[role.end() :].strip() if role is not None else ""
     return text
@@ -250,19 +220,7 @@ def _own_text(field: TextField | None) -> str:
 def _routing(field: TextField | None) -> str:
     """A description without what tells the parent how to read the agent's outputs (generated or
     written by hand), which a generated description adds again."""
-    if field is None:
-        return ""
-    added = _generated()[1]
-    lines = []
-    for line in field.text.splitlines():
-        kept = [
-            span.text.strip()
-            for span in split_sentences(line)
-            if span.text.strip() not in added and not phrases.hints_answered(span.text)
-        ]
-        if any(kept):
-            lines.append(" ".join(k for k in kept if k))
-    return "\n".join(lines)
+    return "" if field is None else routing_text(field.text)
 
 
 def _text(value: str) -> str:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from harness.lint import phrases
+from harness.lint._generated import routing_text
 from harness.lint.model import AgentSystem, LintFinding, Severity, SubagentSpec
 from harness.lint.rule import Rule
 from subagents.contract import Kind
@@ -72,14 +73,16 @@ class OverlappingDescriptions(Rule):
     """When two descriptions say nearly the same thing the parent picks either agent, or both, and
     the user gets the answer twice. Descriptions are compared as sets of stemmed content words
     (cosine similarity of the sets, generic words such as "agent" and "questions" left out); 0.7
-    or more is a near-duplicate."""
+    or more is a near-duplicate. Only the maker's routing sentences are compared: the hint on how
+    to read `answered` (the generated one pasted from `harness instructions`, the same in every
+    description of a mode, or one written by hand) is left out."""
 
     id = "HC013"
     name = "overlapping-descriptions"
     severity = Severity.WARNING
     summary = (
         "Two sub-agents' descriptions are near-duplicates (cosine 0.7 or more on their stemmed "
-        "content words)."
+        "content words, the hint on how to read `answered` left out)."
     )
     fix = "Say what each handles that the other does not."
     bad = "- description: Answers payroll questions.\n- description: Answers questions on payroll."
@@ -95,10 +98,16 @@ class OverlappingDescriptions(Rule):
         if len(system.subagents) < 2:
             return
         threshold = phrases.OVERLAP_THRESHOLD
-        agents = [
-            a for a in system.subagents if a.description is not None and a.description.text.strip()
+        # The maker's routing sentences only: the generated hint pasted from the fragments ("If
+        # its answered output is true, ...") is the same in every description of a mode.
+        described = [
+            (a, routing_text(a.description.text))
+            for a in system.subagents
+            if a.description is not None and a.description.text.strip()
         ]
-        words = [phrases.description_words(a.description.text) for a in agents if a.description]
+        agents = [a for a, text in described if text.strip()]
+        texts = [text for _, text in described if text.strip()]
+        words = [phrases.description_words(text) for text in texts]
         frequency: dict[str, int] = defaultdict(int)
         for group in words:
             for word in group:
@@ -106,8 +115,7 @@ class OverlappingDescriptions(Rule):
         index: dict[str, list[int]] = defaultdict(list)
         exact: dict[str, int] = {}
         for i, agent in enumerate(agents):
-            assert agent.description is not None
-            raw = " ".join(_WORD.findall(agent.description.text.lower()))
+            raw = " ".join(_WORD.findall(texts[i].lower()))
             match: tuple[float, int] | None = None
             if raw in exact:
                 match = (1.0, exact[raw])
