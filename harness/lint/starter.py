@@ -227,6 +227,28 @@ def _text(value: str) -> str:
     return LiteralScalarString(value) if "\n" in value else value
 
 
+def _not_copilot_studio(path: str, systems: list[AgentSystem]) -> str:
+    """What to say of a path given to ``harness instructions`` that holds no Copilot Studio agent:
+    this SDK's configs found under it, to give one of them, or that there is nothing to read."""
+    files = sorted({f for s in systems if s.source == "harness" for f in s.files})
+    if len(files) == 1:
+        return (
+            f"{path} is a folder; {files[0]} in it is this SDK's config: run "
+            f"`harness instructions {files[0]}`."
+        )
+    if files:
+        return (
+            f"{path} is a folder; `harness instructions` reads one config of this SDK at a time. "
+            f"Configs found in it: {', '.join(files)}; run `harness instructions FILE` on one."
+        )
+    return (
+        f"{path} holds no config of this SDK and no Copilot Studio agent. Give `harness "
+        "instructions` a YAML config of this SDK (or a Python bot as module:attr), or a Copilot "
+        "Studio workspace, exported solution or .mcs.yml file; to start, describe the agents in a "
+        "config (see the instructions page of the docs)."
+    )
+
+
 def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
     """What ``harness instructions`` says when given Copilot Studio files (it reads this SDK's
     YAML), and that YAML, read from them, to save and check: (message, config). The config is
@@ -236,14 +258,25 @@ def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
         path: the workspace, exported solution or file given.
         output: the file the config is written to (``-o``); None for stdout.
     """
+    from harness.lint._engine import load_paths
+
+    try:
+        result = load_paths([path])
+    except Exception:  # a path the linter cannot read: the plain advice is all there is
+        result = None
+    systems = [] if result is None else result.systems
+    if not any(s.source == "copilot-studio" for s in systems):
+        return _not_copilot_studio(path, systems), ""
     head = (
         f"{path} looks like a Copilot Studio agent; `harness instructions` reads this SDK's YAML "
         "config."
     )
-    try:
-        configs = starter_configs([path])
-    except Exception:  # a path the linter cannot read: the plain advice is all there is
-        configs = []
+    roots = [Path(path).resolve()]
+    configs = [
+        _config(system, roots)
+        for system in systems
+        if system.source == "copilot-studio" and system.parent is not None and system.subagents
+    ]
     if not configs:
         return (
             f"{head} Run `harness lint` on it to see what to add, and describe the agents in a "
