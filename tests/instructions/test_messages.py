@@ -1,0 +1,33 @@
+"""Messages of the instructions command and API (audit s59, finding 9): a ``module:attr`` whose
+module lacks the attribute is named as such."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness.cli import cli
+
+
+def test_a_missing_attribute_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "s59_fixlint_tools.py").write_text(
+        "def lookup():\n    return 1\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = CliRunner().invoke(cli, ["instructions", "s59_fixlint_tools:nothing"])
+    assert result.exit_code == 2
+    message = " ".join(result.stderr.split())
+    assert "s59_fixlint_tools has no attribute 'nothing'" in message
+    assert "is not a harness.Parent" not in message
+
+
+def test_an_attribute_that_is_no_parent_is_still_called_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "s59_fixlint_other.py").write_text("VALUE = 3\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = CliRunner().invoke(cli, ["instructions", "s59_fixlint_other:VALUE"])
+    assert result.exit_code == 2
+    assert "is not a harness.Parent" in result.stderr
