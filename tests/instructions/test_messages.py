@@ -1,5 +1,6 @@
-"""Messages of the instructions command and API (audit s59, finding 9): a ``module:attr`` whose
-module lacks the attribute is named as such."""
+"""Two messages of the instructions command and API (audit s59, finding 9): a ``module:attr`` whose
+module lacks the attribute is named as such, and ``InstructionsLength.warning()`` says nothing for
+instructions within the limit."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
+from instructions import AgentView, ParentView, copilot_studio_lengths
 
 
 def test_a_missing_attribute_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -31,3 +33,16 @@ def test_an_attribute_that_is_no_parent_is_still_called_so(
     result = CliRunner().invoke(cli, ["instructions", "s59_fixlint_other:VALUE"])
     assert result.exit_code == 2
     assert "is not a harness.Parent" in result.stderr
+
+
+def test_the_warning_of_a_field_within_the_limit_is_empty() -> None:
+    view = ParentView(
+        name="desk",
+        instructions="Help staff.",
+        subagents=(AgentView(name="pay", kind="connected", mode="silent", description="Pay."),),
+    )
+    lengths = copilot_studio_lengths(view)
+    assert lengths and not any(x.over_limit for x in lengths)
+    assert [x.warning() for x in lengths] == [""] * len(lengths)
+    over = ParentView(name="desk", instructions="Follow the handbook. " * 400)
+    assert "over the 8,000 characters" in copilot_studio_lengths(over)[0].warning()
