@@ -91,27 +91,16 @@ _REPEATS = re.compile(
     r"(?:" + ANSWERS + r")\b(?P<tail>.*)$"
 )
 # Verbs that repeat only when what they take is what an agent said: "sum up what the leave agent
-# said", "go through the answers the helpers gave", "list what each of them said", "remind the
-# guest of what the specialist told them" (but "list everything the user asked for" and "go
-# through the user's message" are no repeating).
+# said", "go through the answers the helpers gave", "list what each of them said" (but "list
+# everything the user asked for" and "go through the user's message" are no repeating).
 _WEAK_REPEAT = (
     r"(?:sum(?:s|med|ming)?\s+up|go(?:es|ing)?\s+(?:back\s+)?(?:over|through)|went\s+(?:over|through)"
     r"|run(?:s|ning)?\s+(?:back\s+)?through|walk(?:s|ed|ing)?\s+(?:\w+\s+)?through|list(?:s|ed|ing)?"
-    r"|(?:pull|bring|put)(?:s|ed|ing)?\s+together|brought\s+together|mirror(?:s|ed|ing)?"
-    r"|remind(?:s|ed|ing)?)"
+    r"|(?:pull|bring|put)(?:s|ed|ing)?\s+together|brought\s+together|mirror(?:s|ed|ing)?)"
 )
-# Verbs of telling, which repeat with "again" or "once more" after them: "tell the caller again
-# what it said", "present their answers to the member again", "include every answer once more".
-_TELL = (
-    r"(?:tell(?:s|ing)?|told|say(?:s|ing)?|said|giv(?:e|es|ing)|gave|present(?:s|ed|ing)?"
-    r"|show(?:s|ed|ing)?|send(?:s|ing)?|sent|shar(?:e|es|ed|ing)|includ(?:e|es|ed|ing)"
-    r"|provid(?:e|es|ed|ing)|deliver(?:s|ed|ing)?|writ(?:e|es|ing)|wrote|mention(?:s|ed|ing)?"
-    r"|explain(?:s|ed|ing)?|read(?:s|ing)?\s+out)"
-)
-_AGAIN = re.compile(r"\b(?:again|once more|one more time|a second time|anew)\b")
-_WEAK_OR_TELL = re.compile(r"\b(?:" + _WEAK_REPEAT + r"|" + _TELL + r")\b")
+_WEAK = re.compile(r"\b" + _WEAK_REPEAT + r"\b")
 _REPEATS_MORE = re.compile(
-    r"(?P<verb>" + _WEAK_REPEAT + r"|" + _TELL + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
+    r"(?P<verb>" + _WEAK_REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
     r"(?:" + ANSWERS + r"|whatever)\b(?P<tail>.*)$"
 )
 _NOUN = re.compile(_REPEAT_NOUN + r"$")
@@ -144,6 +133,75 @@ _AGENT_OWNER = re.compile(
 # "its answer", "what it said", in a sentence that names an agent: the agent's.
 _ITS = re.compile(r"\b(?:its|it)\b")
 _NAMES_AGENT = re.compile(r"\b(?:" + _AGENT_WORD + r")\b")
+# Verbs of telling repeat only when they hand the user what agents said, again: "tell the user
+# again what it said", "give the user the subagents' answers again", "include every
+# specialist's answer once more"; and "remind the user of what the leave agent told them". The
+# answer must be the verb's object, right after the verb and the user it is told to: "remind
+# the user that the leave agent's answers are estimates", "send the user's message to the IT
+# agent again" and "share the booking agent's results page link again" tell something else.
+_TELL = (
+    r"(?:tell(?:s|ing)?|say(?:s|ing)?|giv(?:e|es|ing)|present(?:s|ing)?|show(?:s|ing)?"
+    r"|send(?:s|ing)?|shar(?:e|es|ing)|includ(?:e|es|ing)|provid(?:e|es|ing)|deliver(?:s|ing)?"
+    r"|writ(?:e|es|ing)|mention(?:s|ing)?|explain(?:s|ing)?|read(?:s|ing)?\s+out)"
+)
+_REMIND = r"remind(?:s|ing)?"
+_AGAIN = r"(?:again|once more|one more time|a second time|anew)"
+# What agents said, as a phrase of its own: "what (the leave agent | it | each of them) said",
+# "the HR assistant's reply", "their answers", "the answers from the order agent".
+_ANSWER_VERB = (
+    r"(?:said|told|replied|answered|responded|found|returned|gave|given|provided|sent|shared"
+    r"|wrote|reported|says|tells|replies|answers|responds|finds|returns|gives|provides)"
+)
+_WHAT_THEY_SAID = (
+    r"(?:what(?:ever)?|everything|all)\s+(?:that\s+)?(?:(?!user\b)[\w'-]+\s+){0,6}?"
+    r"(?:"
+    + _AGENT_WORD
+    + r"|it|they|them)\s+(?:(?:has|have|had|already|just)\s+)*"
+    + _ANSWER_VERB
+    + r"\b"
+)
+_THEIR_ANSWER = (
+    r"(?:(?:the|each|every|all(?:\s+the)?|both)\s+)?(?:(?!user\b)[\w-]+\s+){0,2}?"
+    r"(?:"
+    + _AGENT_WORD
+    + r"\s*'s?|their|its)\s+(?:[\w-]+\s+)?"
+    + _OWNED
+    # the answer is the head of the phrase: not "the booking agent's results page link"
+    + r"(?=\s*$|\s*[,.;:]|\s+(?:again|once|one|to|for|in|into|with|back|before|after|at|when"
+    r"|if|and|from|so|as|word|verbatim|on|that|the|a|an)\b)"
+)
+_ANSWERS_FROM = (
+    r"(?:(?:the|all(?:\s+the)?|every|each)\s+)?(?:[\w-]+\s+)?" + _OWNED + r"\s+(?:(?:from|of|by"
+    r"|given by)\s+|(?:that\s+)?)(?:(?:the|each|every|your|our|all(?:\s+the)?|both)\s+)?"
+    r"(?:(?!user\b)[\w-]+\s+){0,2}?" + _AGENT_WORD + r"\b"
+)
+_TELLS = re.compile(
+    r"(?P<verb>"
+    + _TELL
+    + r"|"
+    + _REMIND
+    + r")\b(?P<object>(?:\s+(?:to\s+|for\s+)?(?:"
+    + USER
+    + r"|them|him|her|you))?(?:\s+"
+    + _AGAIN
+    + r")?(?:\s+(?:of|about))?\s+(?:"
+    + _WHAT_THEY_SAID
+    + r"|"
+    + _THEIR_ANSWER
+    + r"|"
+    + _ANSWERS_FROM
+    + r"))(?P<tail>.*)$"
+)
+_TELL_OR_REMIND = re.compile(r"\b(?:" + _TELL + r"|" + _REMIND + r")\b")
+# Told on to an agent, not to the user: "send the leave agent's reply to the payroll agent".
+# "Again" on the verb, in its own stretch of words: "present their answers to the user again".
+_AGAIN_ON = re.compile(r"\b" + _AGAIN + r"\b")
+_AGAIN_AFTER = re.compile(
+    r"^(?:\s+(?!and\b|then\b|if\b|when\b|but\b)[\w'-]+){0,4}?\s+" + _AGAIN + r"\b"
+)
+_TO_AN_AGENT = re.compile(
+    r"^\s+(?:again\s+)?(?:to|for)\s+(?:(?!user\b)[\w-]+\s+){0,3}?" + _AGENT_WORD + r"\b"
+)
 # Repeating named as a thing ("a recap of ...", "repeating ...") and denied right after its
 # object, in the same stretch of words: "a recap of their replies is not needed". A later clause
 # does not deny an imperative: "repeat their answers, even if they are not helpful".
@@ -281,7 +339,7 @@ def _agents_said(match: re.Match[str], sentence: str) -> bool:
 def _more_matches(clause: str) -> Iterator[re.Match[str]]:
     """Every reading of :data:`_REPEATS_MORE` in ``clause``, one per verb (a match takes the rest
     of the clause, so a verb that is not read does not hide a later one)."""
-    for verb in _WEAK_OR_TELL.finditer(clause):
+    for verb in _WEAK.finditer(clause):
         match = _REPEATS_MORE.match(clause, verb.start())
         if match is not None:
             yield match
@@ -295,19 +353,47 @@ def _repeats(clause: str, sentence: str) -> bool:
         if _read_as_repeat(match, clause, sentence, weak=False):
             return True
     for match in _more_matches(clause):
-        verb = match.group("verb")
-        if re.fullmatch(_TELL, verb) and not _AGAIN.search(
-            match.group("object") + match.group("tail")
-        ):
-            continue  # "tell the caller what the agent found" asks for no repeat
         if _read_as_repeat(match, clause, sentence, weak=True):
             return True
-    return False
+    return any(_read_as_repeat(m, clause, sentence, weak=True) for m in _tell_matches(clause))
+
+
+def _tell_matches(clause: str) -> Iterator[re.Match[str]]:
+    """Every reading of :data:`_TELLS` in ``clause`` that hands the user what agents said: a verb
+    of telling with "again" on it ("tell the user what the agent found" asks for no repeat), or
+    "remind"; not one told on to another agent."""
+    for verb in _TELL_OR_REMIND.finditer(clause):
+        match = _TELLS.match(clause, verb.start())
+        if match is None or _TO_AN_AGENT.match(match.group("tail")):
+            continue
+        reminds = re.fullmatch(_REMIND, match.group("verb"))
+        again = _AGAIN_ON.search(match.group("object")) or _AGAIN_AFTER.match(match.group("tail"))
+        if reminds or again:
+            yield match
+
+
+# The main clause of a sentence states something when it opens with its subject: a pronoun, a
+# determiner ("your payslip arrives ..."; an imperative opens with its verb), or a bare noun and a
+# form of "be", "have" or a modal ("boarding is at 8").
+_STATEMENT = re.compile(
+    r"\s*(?:(?:you|i|we|it|they|he|she|there|this|that|the|your|my|our|its|their|a|an)\b"
+    r"|[\w'-]+\s+(?:is|are|was|were|has|have|had|will|can|may)\b)"
+)
+
+
+def _participle_statement(match: re.Match[str], before: str, clause: str) -> bool:
+    """A participle clause of repeating opens the sentence and its main clause, after the comma,
+    is a statement: a message that acknowledges an answer, not an instruction. An imperative main
+    clause keeps the instruction ("summing up what the agent said, close the chat")."""
+    if before.strip() or not match.group("verb").split()[0].endswith("ing"):
+        return False
+    _, comma, main = clause.partition(",")
+    return bool(comma) and bool(_STATEMENT.match(main))
 
 
 def _read_as_repeat(match: re.Match[str], clause: str, sentence: str, *, weak: bool) -> bool:
     """Whether one verb or noun of repeating with its object (``match``) is an instruction to
-    repeat. A weak verb (:data:`_WEAK_REPEAT`, :data:`_TELL`) counts only when what it takes is
+    repeat. A weak verb (:data:`_WEAK_REPEAT`, :data:`_TELLS`) counts only when what it takes is
     what agents said (:func:`_agents_said`)."""
     before = clause[: match.start()]
     if (
@@ -335,9 +421,7 @@ def _read_as_repeat(match: re.Match[str], clause: str, sentence: str, *, weak: b
     ):
         return False  # someone else repeats: "the supervisor relays everything"
     whole = match.group("object") + " " + match.group(0)
-    # A message opening with a participle ("Restating the answer from the benefits agent, you are
-    # enrolled") is an acknowledgement, not an instruction.
-    opener = not before.strip() and match.group("verb").endswith("ing")
+    opener = _participle_statement(match, before, clause)
     # A weak verb always needs the agents' answers; a strong one needs them or "all", "their"...,
     # and one named agent's answer counts ("restate what the travel agent said").
     strong = not weak and (_ALL_OF_THEIRS.search(whole) or _REPEAT_OBJECT_SUBS.search(sentence))

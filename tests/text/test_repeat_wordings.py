@@ -1,7 +1,7 @@
 """More ways of telling a parent to repeat what its sub-agents said (audit s59, finding 3): verbs
 that repeat only what agents said ("sum up", "go through", "list", "remind ... of"), verbs of
-telling with "again", and one named agent's answer ("what the leave agent said", "the HR
-assistant's reply"). Sentences written for this test, several domains; the same verbs with
+telling with "again" whose object is what agents said, and one named agent's answer ("what the
+leave agent said", "the HR assistant's reply"). Sentences written for this test, several domains; the same verbs with
 anything else as their object, or negated, are not read."""
 
 from __future__ import annotations
@@ -48,8 +48,37 @@ NOT_REPEATS = [
     "When the billing agent answers, add only what it left out.",
     "List everything the user asked for, then route each part.",
     "Never go over what the claims agent already told the policyholder.",
-    "Restating the answer from the benefits agent, your leave is approved.",
     "Never repeat, summarise or acknowledge the billing agent's reply.",
+]
+
+# Verbs of telling and "remind" whose object is something other than what the agents said, or
+# that tell it on to an agent: the review of s59-fixlint read these as repeat (they failed HC017
+# and turned the offline composer's `answered` check off). They were written against the code,
+# so they are regression cases, not a measure.
+TOLD_SOMETHING_ELSE = [
+    "Remind the user that the leave agent's answers are only estimates.",
+    "Remind users that the billing agent's replies can take a minute.",
+    "Send the user's message to the IT agent again if it times out.",
+    "Share the booking agent's results page link again if the user lost it.",
+    "Explain again how the refund agent's messages are formatted.",
+    "Tell the user once more that the leave agent's answer may change.",
+    "Provide the survey link again after the feedback agent's reply.",
+    "Mention again that the policy agent's answers are not legal advice.",
+    "Give the shopper the order agent's phone number again if they ask.",
+    "Send the leave agent's reply to the payroll agent again.",
+]
+
+# A participle clause of repeating that opens a sentence: with a statement after the comma it is
+# a message acknowledging an answer, with an imperative an instruction.
+PARTICIPLE_STATEMENTS = [
+    "Repeating what the payroll agent said, your next payslip arrives on the 28th.",
+    "Echoing the travel agent's reply, it is a direct flight.",
+    "Going over what the booking agent told you, the room is free until noon.",
+]
+PARTICIPLE_INSTRUCTIONS = [
+    "Repeating what the payroll agent said, close the turn with a short thank-you.",
+    "Going over what the booking agent told the guest, confirm the dates before you close.",
+    "Echoing the travel agent's reply, wrap up the conversation.",
 ]
 
 
@@ -61,6 +90,33 @@ def test_the_wording_is_read_as_repeat(sentence: str) -> None:
 @pytest.mark.parametrize("sentence", NOT_REPEATS)
 def test_the_same_verbs_on_other_objects_are_not(sentence: str) -> None:
     assert "repeat" not in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", TOLD_SOMETHING_ELSE)
+def test_telling_the_user_something_else_is_no_repeat(sentence: str) -> None:
+    assert "repeat" not in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", PARTICIPLE_STATEMENTS)
+def test_a_participle_opening_a_statement_is_no_instruction(sentence: str) -> None:
+    assert "repeat" not in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", PARTICIPLE_INSTRUCTIONS)
+def test_a_participle_opening_an_imperative_is_an_instruction(sentence: str) -> None:
+    assert "repeat" in read_sentence(sentence)
+
+
+def test_hc017_leaves_a_reminder_about_an_agents_answers_alone(tmp_path: Path) -> None:
+    config = tmp_path / "bot.yaml"
+    config.write_text(
+        "parent:\n  name: desk\n  instructions: Remind the user that the leave agent's answers"
+        " are only estimates.\nsubagents:\n  - name: leave\n    kind: connected\n"
+        "    mode: direct\n    pass_history: false\n    description: Answers questions about"
+        " paid leave.\n",
+        encoding="utf-8",
+    )
+    assert "HC017" not in {f.id for f in lint_paths([config]).findings}
 
 
 def test_hc017_reports_a_parent_told_to_sum_up_a_named_agent(tmp_path: Path) -> None:
