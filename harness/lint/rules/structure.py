@@ -27,12 +27,15 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 class MissingDescription(Rule):
     """The parent routes by descriptions; an agent without one is never picked, or picked at
-    random."""
+    random. A description that only says how to read `answered` (the generated hint pasted from
+    `harness instructions`, or one written by hand) gives the parent nothing to route by either."""
 
     id = "HC008"
     name = "missing-description"
     severity = Severity.ERROR
-    summary = "A sub-agent has no routing description."
+    summary = (
+        "A sub-agent has no routing description, or one that only says how to read `answered`."
+    )
     fix = (
         "Describe what it handles (Copilot Studio: `beginDialog.description` for a child agent, "
         "`modelDescription` for a connected agent, `mcs.metadata.description` or the component's "
@@ -45,7 +48,8 @@ class MissingDescription(Rule):
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
     ) -> Iterator[LintFinding]:
         text = agent.description
-        if text is not None and text.text.strip():
+        only_hint = text is not None and bool(text.text.strip()) and not routing_text(text.text)
+        if text is not None and text.text.strip() and not only_hint:
             return
         where = {
             ("harness", Kind.CHILD): "`description`",
@@ -58,13 +62,19 @@ class MissingDescription(Rule):
                 "a description (`mcs.metadata.description` in a workspace, `<description>` in "
                 "the component's botcomponent.xml in a solution)"
             )
+        said = (
+            "has a description that only says how to read `answered`, with no routing sentence"
+            if only_hint
+            else "has no routing description"
+        )
         yield self.finding(
             agent=agent.name,
             file=agent.file,
             line=text.line if text is not None else agent.line,
             message=(
-                f"'{agent.name}' has no routing description, so the parent cannot tell when to "
-                f"call it. Add {where} saying which requests it handles."
+                f"'{agent.name}' {said}, so the parent cannot tell when to call it. "
+                f"{'Add a sentence to' if only_hint else 'Add'} {where} saying which requests it "
+                "handles."
             ),
         )
 
@@ -105,6 +115,7 @@ class OverlappingDescriptions(Rule):
             for a in system.subagents
             if a.description is not None and a.description.text.strip()
         ]
+        # A description left empty is only the hint: HC008 reports it (no routing description).
         agents = [a for a, text in described if text.strip()]
         texts = [text for _, text in described if text.strip()]
         words = [phrases.description_words(text) for text in texts]
