@@ -252,10 +252,15 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
 def _python_bot(target: str) -> Parent:
     """:func:`load_bot` on ``module:attr``; an attribute the module does not have is named as
     such ("tools has no attribute 'nothing'"), not as an object that is no Parent."""
+    module_name, _, attr = target.partition(":")
+    if not module_name.strip() or not attr.strip():
+        raise ConfigError(
+            f"{target!r} is not module:attr: give the module and the attribute naming a "
+            "harness.Parent (or a function returning one), e.g. bot:bot for bot.py"
+        )
     try:
         return load_bot(target)
     except ConfigError as exc:
-        module_name, _, attr = target.partition(":")
         module = sys.modules.get(module_name)
         if module is None or hasattr(module, attr):
             raise

@@ -82,11 +82,15 @@ def starter_configs(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     """
     from harness.lint._engine import load_paths
 
-    roots = [Path(p).resolve() for p in paths]
-    result = load_paths(paths)
+    paths = list(paths)
+    return _starters(load_paths(paths).systems, [Path(p).resolve() for p in paths])
+
+
+def _starters(systems: Iterable[AgentSystem], roots: list[Path]) -> list[str]:
+    """The starter config of each Copilot Studio parent with sub-agents among ``systems``."""
     return [
         _config(system, roots)
-        for system in result.systems
+        for system in systems
         if system.source == "copilot-studio" and system.parent is not None and system.subagents
     ]
 
@@ -228,7 +232,7 @@ def _text(value: str) -> str:
 
 
 def _not_copilot_studio(path: str, systems: list[AgentSystem]) -> str:
-    """What to say of a path given to ``harness instructions`` that holds no Copilot Studio agent:
+    """What to say of a folder given to ``harness instructions`` that holds no Copilot Studio agent:
     this SDK's configs found under it, to give one of them, or that there is nothing to read."""
     files = sorted({f for s in systems if s.source == "harness" for f in s.files})
     if len(files) == 1:
@@ -260,23 +264,21 @@ def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
     """
     from harness.lint._engine import load_paths
 
+    if not Path(path).exists():
+        return f"{path}: cannot read the file: no such file", ""
     try:
         result = load_paths([path])
     except Exception:  # a path the linter cannot read: the plain advice is all there is
         result = None
     systems = [] if result is None else result.systems
-    if not any(s.source == "copilot-studio" for s in systems):
+    if Path(path).is_dir() and not any(s.source == "copilot-studio" for s in systems):
+        # A folder only: a .mcs.yml or solution file is Copilot Studio's, agent or not.
         return _not_copilot_studio(path, systems), ""
     head = (
         f"{path} looks like a Copilot Studio agent; `harness instructions` reads this SDK's YAML "
         "config."
     )
-    roots = [Path(path).resolve()]
-    configs = [
-        _config(system, roots)
-        for system in systems
-        if system.source == "copilot-studio" and system.parent is not None and system.subagents
-    ]
+    configs = _starters(systems, [Path(path).resolve()])
     if not configs:
         return (
             f"{head} Run `harness lint` on it to see what to add, and describe the agents in a "

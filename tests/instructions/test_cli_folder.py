@@ -56,3 +56,27 @@ def test_a_folder_with_nothing_to_read_says_so(files: tuple[str, ...]) -> None:
     assert code == 2
     assert "holds no config of this SDK and no Copilot Studio agent" in err
     assert "looks like a Copilot Studio agent" not in err
+
+
+def test_a_missing_path_is_no_such_file() -> None:
+    for path in ("missing.mcs.yml", "missing-folder/"):
+        code, err = _run(path)
+        assert code == 2
+        assert "no such file" in err
+        assert "Copilot Studio agent" not in err
+
+
+def test_a_copilot_studio_file_that_is_no_agent_keeps_the_copilot_studio_advice() -> None:
+    """A topic is Copilot Studio's: the folder message ("holds no ... Copilot Studio agent. Give
+    ... a .mcs.yml file") would contradict the .mcs.yml file given."""
+    Path("topics").mkdir()
+    Path("topics/Greeting.mcs.yml").write_text(
+        "kind: AdaptiveDialog\nbeginDialog:\n  kind: OnRecognizedIntent\n  id: main\n"
+        "  actions:\n    - kind: SendActivity\n      id: a1\n      activity: Hello!\n",
+        encoding="utf-8",
+    )
+    code, err = _run("topics/Greeting.mcs.yml")
+    assert code == 2
+    assert "looks like a Copilot Studio agent" in err
+    assert "Run `harness lint` on it" in err
+    assert "holds no config of this SDK" not in err

@@ -46,3 +46,16 @@ def test_the_warning_of_a_field_within_the_limit_is_empty() -> None:
     assert [x.warning() for x in lengths] == [""] * len(lengths)
     over = ParentView(name="desk", instructions="Follow the handbook. " * 400)
     assert "over the 8,000 characters" in copilot_studio_lengths(over)[0].warning()
+
+
+@pytest.mark.parametrize("target", ["s59_fixlint_tools:", ":bot", " :bot"])
+def test_a_spec_without_module_or_attribute_asks_for_module_attr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
+    (tmp_path / "s59_fixlint_tools.py").write_text("VALUE = 3\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = CliRunner().invoke(cli, ["instructions", target])
+    assert result.exit_code == 2
+    message = " ".join(result.stderr.split())
+    assert "is not module:attr: give the module and the attribute" in message
+    assert "has no attribute ''" not in message
