@@ -292,7 +292,11 @@ class InstructionsLength:
         return self.characters > COPILOT_STUDIO_INSTRUCTIONS_LIMIT
 
     def warning(self) -> str:
-        """One line for a user: how long, what the limit is, and how far to shorten."""
+        """One line for a user: how long, what the limit is, and how far to shorten; an empty
+        string when the instructions are within the limit (:attr:`over_limit` is False), as there
+        is nothing to warn about."""
+        if not self.over_limit:
+            return ""
         said = too_long_text(self.characters, own=self.own)
         return f"the instructions of the {self.role} agent {self.agent!r} are {said}"
 

@@ -19,7 +19,7 @@ from harness.cli.options import (
     verbosity,
     write_output,
 )
-from harness.exceptions import UsageError
+from harness.exceptions import ConfigError, UsageError
 from harness.runtime.config_files import build_subagents, load_config
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import check_models
@@ -27,7 +27,7 @@ from harness.runtime.views import parent_view, render_instructions
 from instructions import copilot_studio_lengths, render_copilot_studio, render_markdown
 
 if TYPE_CHECKING:
-    pass
+    from harness.runtime.parent import Parent
 
 __all__ = ["chat_command", "instructions_command"]
 
@@ -238,7 +238,7 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     else:
-        bot = load_bot(config)
+        bot = _python_bot(config)
         text = render_instructions(bot, format=fmt, agent=agent)  # type: ignore[arg-type]
         view = parent_view(bot.name, bot.instructions, list(bot.subagents.values()))
     _write_utf8(text, output)
@@ -247,6 +247,27 @@ def instructions_command(config: str, fmt: str, agent: str | None, output: Path 
         for length in copilot_studio_lengths(view, agent=agent, sources=sources):
             if length.over_limit:
                 click.echo(f"warning: {length.warning()}", err=True)
+
+
+def _python_bot(target: str) -> Parent:
+    """:func:`load_bot` on ``module:attr``; an attribute the module does not have is named as
+    such ("tools has no attribute 'nothing'"), not as an object that is no Parent."""
+    module_name, _, attr = target.partition(":")
+    if not module_name.strip() or not attr.strip():
+        raise ConfigError(
+            f"{target!r} is not module:attr: give the module and the attribute naming a "
+            "harness.Parent (or a function returning one), e.g. bot:bot for bot.py"
+        )
+    try:
+        return load_bot(target)
+    except ConfigError as exc:
+        module = sys.modules.get(module_name)
+        if module is None or hasattr(module, attr):
+            raise
+        raise ConfigError(
+            f"{module_name} has no attribute {attr!r}: {target!r} must name a harness.Parent "
+            "(or a function returning one) defined in the module"
+        ) from exc
 
 
 def _write_utf8(text: str, output: Path | None) -> None:

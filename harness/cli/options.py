@@ -57,14 +57,15 @@ _HANDLER_NAME = "harness-cli-verbose"
 
 
 def output_option(help: str = "Write to FILE instead of standard output.") -> Callable[[F], F]:
-    """``-o/--output FILE``, passed as ``output: Path | None``."""
+    """``-o/--output FILE``, passed as ``output: Path | None``. Every command writes it with
+    :func:`write_output`, which makes missing folders; the help says so."""
     return click.option(
         "-o",
         "--output",
         "output",
         type=click.Path(dir_okay=False, path_type=Path),
         metavar="FILE",
-        help=help,
+        help=f"{help} Missing folders of FILE are made.",
     )
 
 

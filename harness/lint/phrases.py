@@ -15,7 +15,8 @@ directly" as an address.
 
 HC013 compares descriptions with :func:`description_similarity`: the cosine similarity of the sets of
 stemmed content words, generic routing words left out; :data:`OVERLAP_THRESHOLD` (0.7) or more is a
-near-duplicate.
+near-duplicate. The rule compares each description without its hint on how to read ``answered``
+(``harness.lint._generated.routing_text``).
 """
 
 from __future__ import annotations

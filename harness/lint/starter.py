@@ -27,7 +27,6 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable
-from functools import cache
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -35,18 +34,9 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 from harness.lint import phrases
+from harness.lint._generated import generated_first_lines, routing_text
 from harness.lint.model import AgentSystem, SubagentSpec, TextField
-from harness.text import split_sentences
-from instructions import (
-    AgentView,
-    CopilotStudioSource,
-    IOView,
-    ParentView,
-    render_subagent_description,
-    render_subagent_instructions,
-    render_top_level_instruction,
-)
-from instructions.contract import MODES, OPEN_QUESTIONS
+from instructions import CopilotStudioSource
 
 __all__ = ["copilot_studio_sources", "starter_configs"]
 
@@ -92,11 +82,15 @@ def starter_configs(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     """
     from harness.lint._engine import load_paths
 
-    roots = [Path(p).resolve() for p in paths]
-    result = load_paths(paths)
+    paths = list(paths)
+    return _starters(load_paths(paths).systems, [Path(p).resolve() for p in paths])
+
+
+def _starters(systems: Iterable[AgentSystem], roots: list[Path]) -> list[str]:
+    """The starter config of each Copilot Studio parent with sub-agents among ``systems``."""
     return [
         _config(system, roots)
-        for system in result.systems
+        for system in systems
         if system.source == "copilot-studio" and system.parent is not None and system.subagents
     ]
 
@@ -216,32 +210,12 @@ def _name(name: str, taken: set[str]) -> str:
     return candidate
 
 
-@cache
-def _generated() -> tuple[frozenset[str], frozenset[str]]:
-    """The first lines of generated instructions, and every sentence a generated description adds
-    to the routing description (all modes, with and without ``openQuestions``)."""
-    firsts = {
-        render_top_level_instruction(ParentView(name="p")).splitlines()[0].strip(),
-        render_subagent_instructions(
-            AgentView(name="a", kind="child", mode="direct", description="")
-        )
-        .splitlines()[0]
-        .strip(),
-    }
-    added: set[str] = set()
-    for mode in MODES:
-        for outputs in ((), (IOView(name=OPEN_QUESTIONS),)):
-            view = AgentView(name="a", kind="child", mode=mode, description="", outputs=outputs)
-            added.update(s.text.strip() for s in split_sentences(render_subagent_description(view)))
-    return frozenset(firsts), frozenset(added)
-
-
 def _own_text(field: TextField | None) -> str:
     """The maker's own text: all of it, or of pasted fragments only the ``Role`` section."""
     if field is None:
         return ""
     text = field.text.strip()
-    if text.splitlines() and text.splitlines()[0].strip() in _generated()[0]:
+    if text.splitlines() and text.splitlines()[0].strip() in generated_first_lines():
         role = _ROLE.search(text)
         text = text[role.end() :].strip() if role is not None else ""
     return text
@@ -250,23 +224,33 @@ def _own_text(field: TextField | None) -> str:
 def _routing(field: TextField | None) -> str:
     """A description without what tells the parent how to read the agent's outputs (generated or
     written by hand), which a generated description adds again."""
-    if field is None:
-        return ""
-    added = _generated()[1]
-    lines = []
-    for line in field.text.splitlines():
-        kept = [
-            span.text.strip()
-            for span in split_sentences(line)
-            if span.text.strip() not in added and not phrases.hints_answered(span.text)
-        ]
-        if any(kept):
-            lines.append(" ".join(k for k in kept if k))
-    return "\n".join(lines)
+    return "" if field is None else routing_text(field.text)
 
 
 def _text(value: str) -> str:
     return LiteralScalarString(value) if "\n" in value else value
+
+
+def _not_copilot_studio(path: str, systems: list[AgentSystem]) -> str:
+    """What to say of a folder given to ``harness instructions`` that holds no Copilot Studio agent:
+    this SDK's configs found under it, to give one of them, or that there is nothing to read."""
+    files = sorted({f for s in systems if s.source == "harness" for f in s.files})
+    if len(files) == 1:
+        return (
+            f"{path} is a folder; {files[0]} in it is this SDK's config: run "
+            f"`harness instructions {files[0]}`."
+        )
+    if files:
+        return (
+            f"{path} is a folder; `harness instructions` reads one config of this SDK at a time. "
+            f"Configs found in it: {', '.join(files)}; run `harness instructions FILE` on one."
+        )
+    return (
+        f"{path} holds no config of this SDK and no Copilot Studio agent. Give `harness "
+        "instructions` a YAML config of this SDK (or a Python bot as module:attr), or a Copilot "
+        "Studio workspace, exported solution or .mcs.yml file; to start, describe the agents in a "
+        "config (see the instructions page of the docs)."
+    )
 
 
 def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
@@ -278,14 +262,23 @@ def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
         path: the workspace, exported solution or file given.
         output: the file the config is written to (``-o``); None for stdout.
     """
+    from harness.lint._engine import load_paths
+
+    if not Path(path).exists():
+        return f"{path}: cannot read the file: no such file", ""
+    try:
+        result = load_paths([path])
+    except Exception:  # a path the linter cannot read: the plain advice is all there is
+        result = None
+    systems = [] if result is None else result.systems
+    if Path(path).is_dir() and not any(s.source == "copilot-studio" for s in systems):
+        # A folder only: a .mcs.yml or solution file is Copilot Studio's, agent or not.
+        return _not_copilot_studio(path, systems), ""
     head = (
         f"{path} looks like a Copilot Studio agent; `harness instructions` reads this SDK's YAML "
         "config."
     )
-    try:
-        configs = starter_configs([path])
-    except Exception:  # a path the linter cannot read: the plain advice is all there is
-        configs = []
+    configs = _starters(systems, [Path(path).resolve()])
     if not configs:
         return (
             f"{head} Run `harness lint` on it to see what to add, and describe the agents in a "

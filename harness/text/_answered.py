@@ -4,6 +4,7 @@ be the only speaker, and the scope anchor (read by :mod:`harness.text.instructio
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from harness.text._vocab import (
     ADV,
@@ -84,10 +85,23 @@ _INTERPRETS = re.compile(r"\b(?:true|false|already|again|repeat\w*|received|has 
 # The same act named by a noun: "end with a summary of everything the subagents told the user",
 # "a rundown of all their answers", "a repetition of what they said" ("recap" and "restatement"
 # are read by the verbs' pattern).
-_REPEAT_NOUN = r"(?:summar(?:y|ies)|repetitions?|rundowns?|round-?ups?|run-?throughs?)"
+_REPEAT_NOUN = r"(?:summar(?:y|ies)|repetitions?|rundowns?|round-?ups?|run-?throughs?|lists?)"
 _REPEATS = re.compile(
     r"\b(?P<verb>" + REPEAT + r"|" + _REPEAT_NOUN + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
     r"(?:" + ANSWERS + r")\b(?P<tail>.*)$"
+)
+# Verbs that repeat only when what they take is what an agent said: "sum up what the leave agent
+# said", "go through the answers the helpers gave", "list what each of them said" (but "list
+# everything the user asked for" and "go through the user's message" are no repeating).
+_WEAK_REPEAT = (
+    r"(?:sum(?:s|med|ming)?\s+up|go(?:es|ing)?\s+(?:back\s+)?(?:over|through)|went\s+(?:over|through)"
+    r"|run(?:s|ning)?\s+(?:back\s+)?through|walk(?:s|ed|ing)?\s+(?:\w+\s+)?through|list(?:s|ed|ing)?"
+    r"|(?:pull|bring|put)(?:s|ed|ing)?\s+together|brought\s+together|mirror(?:s|ed|ing)?)"
+)
+_WEAK = re.compile(r"\b" + _WEAK_REPEAT + r"\b")
+_REPEATS_MORE = re.compile(
+    r"(?P<verb>" + _WEAK_REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
+    r"(?:" + ANSWERS + r"|whatever)\b(?P<tail>.*)$"
 )
 _NOUN = re.compile(_REPEAT_NOUN + r"$")
 # A noun of repeating is read only with its object ("a summary of ...") and the sub-agents named:
@@ -100,6 +114,94 @@ _NOUN_NAMES_SUBS = re.compile(
     r"(?:[\w'-]+\s+)?" + _AGENT_WORD + r")\b"
 )
 _NOUN_NAMES_THEM = re.compile(r"\bwhat (?:they|each of them)\b")
+# What one named agent said, or its answers: "what the leave agent said", "whatever the enrolment
+# agent replied", "the HR assistant's reply", "the answers from the order agent" ("what the user
+# told the billing agent" is the user's).
+_OWNED = r"(?:answers?|repl(?:y|ies)|responses?|messages?|results?|outputs?)"
+_NOT_USER = r"(?:(?!user\b)[\w'-]+\s+){0,2}?"
+_AGENT_OWNER = re.compile(
+    r"\b(?:what(?:ever)?|everything|all)\s+(?:that\s+)?(?:the\s+|each\s+|every\s+|your\s+"
+    r"|our\s+)?" + _NOT_USER + _AGENT_WORD + r"\b"
+    r"|\b" + _AGENT_WORD + r"'s?\s+(?:[\w-]+\s+)?" + _OWNED + r"\b"
+    r"|\b"
+    + _OWNED
+    + r"\s+(?:from|of|by|given by)\s+(?:the\s+|each\s+|every\s+|your\s+)?"
+    + _NOT_USER
+    + _AGENT_WORD
+    + r"\b"
+)
+# "its answer", "what it said", in a sentence that names an agent: the agent's.
+_ITS = re.compile(r"\b(?:its|it)\b")
+_NAMES_AGENT = re.compile(r"\b(?:" + _AGENT_WORD + r")\b")
+# Verbs of telling repeat only when they hand the user what agents said, again: "tell the user
+# again what it said", "give the user the subagents' answers again", "include every
+# specialist's answer once more"; and "remind the user of what the leave agent told them". The
+# answer must be the verb's object, right after the verb and the user it is told to: "remind
+# the user that the leave agent's answers are estimates", "send the user's message to the IT
+# agent again" and "share the booking agent's results page link again" tell something else.
+_TELL = (
+    r"(?:tell(?:s|ing)?|say(?:s|ing)?|giv(?:e|es|ing)|present(?:s|ing)?|show(?:s|ing)?"
+    r"|send(?:s|ing)?|shar(?:e|es|ing)|includ(?:e|es|ing)|provid(?:e|es|ing)|deliver(?:s|ing)?"
+    r"|writ(?:e|es|ing)|mention(?:s|ing)?|explain(?:s|ing)?|read(?:s|ing)?\s+out)"
+)
+_REMIND = r"remind(?:s|ing)?"
+_AGAIN = r"(?:again|once more|one more time|a second time|anew)"
+# What agents said, as a phrase of its own: "what (the leave agent | it | each of them) said",
+# "the HR assistant's reply", "their answers", "the answers from the order agent".
+_ANSWER_VERB = (
+    r"(?:said|told|replied|answered|responded|found|returned|gave|given|provided|sent|shared"
+    r"|wrote|reported|says|tells|replies|answers|responds|finds|returns|gives|provides)"
+)
+_WHAT_THEY_SAID = (
+    r"(?:what(?:ever)?|everything|all)\s+(?:that\s+)?(?:(?!user\b)[\w'-]+\s+){0,6}?"
+    r"(?:"
+    + _AGENT_WORD
+    + r"|it|they|them)\s+(?:(?:has|have|had|already|just)\s+)*"
+    + _ANSWER_VERB
+    + r"\b"
+)
+_THEIR_ANSWER = (
+    r"(?:(?:the|each|every|all(?:\s+the)?|both)\s+)?(?:(?!user\b)[\w-]+\s+){0,2}?"
+    r"(?:"
+    + _AGENT_WORD
+    + r"\s*'s?|their|its)\s+(?:[\w-]+\s+)?"
+    + _OWNED
+    # the answer is the head of the phrase: not "the booking agent's results page link"
+    + r"(?=\s*$|\s*[,.;:]|\s+(?:again|once|one|to|for|in|into|with|back|before|after|at|when"
+    r"|if|and|from|so|as|word|verbatim|on|that|the|a|an)\b)"
+)
+_ANSWERS_FROM = (
+    r"(?:(?:the|all(?:\s+the)?|every|each)\s+)?(?:[\w-]+\s+)?" + _OWNED + r"\s+(?:(?:from|of|by"
+    r"|given by)\s+|(?:that\s+)?)(?:(?:the|each|every|your|our|all(?:\s+the)?|both)\s+)?"
+    r"(?:(?!user\b)[\w-]+\s+){0,2}?" + _AGENT_WORD + r"\b"
+)
+_TELLS = re.compile(
+    r"(?P<verb>"
+    + _TELL
+    + r"|"
+    + _REMIND
+    + r")\b(?P<object>(?:\s+(?:to\s+|for\s+)?(?:"
+    + USER
+    + r"|them|him|her|you))?(?:\s+"
+    + _AGAIN
+    + r")?(?:\s+(?:of|about))?\s+(?:"
+    + _WHAT_THEY_SAID
+    + r"|"
+    + _THEIR_ANSWER
+    + r"|"
+    + _ANSWERS_FROM
+    + r"))(?P<tail>.*)$"
+)
+_TELL_OR_REMIND = re.compile(r"\b(?:" + _TELL + r"|" + _REMIND + r")\b")
+# Told on to an agent, not to the user: "send the leave agent's reply to the payroll agent".
+# "Again" on the verb, in its own stretch of words: "present their answers to the user again".
+_AGAIN_ON = re.compile(r"\b" + _AGAIN + r"\b")
+_AGAIN_AFTER = re.compile(
+    r"^(?:\s+(?!and\b|then\b|if\b|when\b|but\b)[\w'-]+){0,4}?\s+" + _AGAIN + r"\b"
+)
+_TO_AN_AGENT = re.compile(
+    r"^\s+(?:again\s+)?(?:to|for)\s+(?:(?!user\b)[\w-]+\s+){0,3}?" + _AGENT_WORD + r"\b"
+)
 # Repeating named as a thing ("a recap of ...", "repeating ...") and denied right after its
 # object, in the same stretch of words: "a recap of their replies is not needed". A later clause
 # does not deny an imperative: "repeat their answers, even if they are not helpful".
@@ -185,8 +287,10 @@ def _noun_repeats(match: re.Match[str], before: str, sentence: str) -> bool:
         return False
     tail = match.group("tail")
     near = match.group(0)[: len(match.group(0)) - len(tail)] + " " + " ".join(tail.split()[:3])
-    if not _NOUN_NAMES_SUBS.search(near) and not (
-        _NOUN_NAMES_THEM.search(near) and "subagents" in sentence
+    if (
+        not _NOUN_NAMES_SUBS.search(near)
+        and not _AGENT_OWNER.search(near)
+        and not (_NOUN_NAMES_THEM.search(near) and "subagents" in sentence)
     ):
         return False
     return not _NOUN_NEGATED.search(before) or bool(_NOT_DENIED.search(before))
@@ -212,47 +316,125 @@ def _verb_as_noun_denied(match: re.Match[str], before: str) -> bool:
     )
 
 
+# A negation over a list of verbs: "never repeat, summarise or acknowledge its reply".
+_NEGATED_LIST = re.compile(NEG + r"\s+(?:(?:\w+,\s+){1,3}|(?:\w+,?\s+){0,3}(?:or|nor|and)\s+)$")
+
+
+def _near(match: re.Match[str]) -> str:
+    """What the verb or noun of ``match`` takes: its object and the first words after it."""
+    tail = match.group("tail")
+    return match.group(0)[: len(match.group(0)) - len(tail)] + " " + " ".join(tail.split()[:4])
+
+
+def _agents_said(match: re.Match[str], sentence: str) -> bool:
+    """What ``match`` repeats is what agents said: the sub-agents' ("their answers", "what each
+    of them said"), one named agent's ("what the leave agent said", "the HR assistant's reply"),
+    or "its answer" / "what it said" in a sentence naming an agent."""
+    near = _near(match)
+    if _REPEAT_OBJECT_SUBS.search(near) or _AGENT_OWNER.search(near):
+        return True
+    return bool(_ITS.search(near) and _NAMES_AGENT.search(sentence))
+
+
+def _more_matches(clause: str) -> Iterator[re.Match[str]]:
+    """Every reading of :data:`_REPEATS_MORE` in ``clause``, one per verb (a match takes the rest
+    of the clause, so a verb that is not read does not hide a later one)."""
+    for verb in _WEAK.finditer(clause):
+        match = _REPEATS_MORE.match(clause, verb.start())
+        if match is not None:
+            yield match
+
+
 def _repeats(clause: str, sentence: str) -> bool:
     """Told to repeat or summarise the sub-agents' answers, or to ignore ``answered``."""
     if _ignores_answered(clause):
         return True
     for match in _REPEATS.finditer(clause):
-        before = clause[: match.start()]
-        if (
-            re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before) or re.search(r"\bnot\s+$", before)
-        ) and not _OMISSION_DENIED.search(before):
+        if _read_as_repeat(match, clause, sentence, weak=False):
+            return True
+    for match in _more_matches(clause):
+        if _read_as_repeat(match, clause, sentence, weak=True):
+            return True
+    return any(_read_as_repeat(m, clause, sentence, weak=True) for m in _tell_matches(clause))
+
+
+def _tell_matches(clause: str) -> Iterator[re.Match[str]]:
+    """Every reading of :data:`_TELLS` in ``clause`` that hands the user what agents said: a verb
+    of telling with "again" on it ("tell the user what the agent found" asks for no repeat), or
+    "remind"; not one told on to another agent."""
+    for verb in _TELL_OR_REMIND.finditer(clause):
+        match = _TELLS.match(clause, verb.start())
+        if match is None or _TO_AN_AGENT.match(match.group("tail")):
             continue
-        if _OMITTED.search(before) and not _OMISSION_DENIED.search(before):
-            continue  # "skip the summary of what they said"
-        if re.search(r"\b(?:no|without)\s+(?:an?\s+|any\s+)?$", before):
-            continue  # "answer without repeating what they said", "give no recap of ..."
-        if _denied_after(match, before):
-            continue
-        if _NOUN.match(match.group("verb")) and not _noun_repeats(match, before, sentence):
-            continue
-        if _verb_as_noun_denied(match, before):
-            continue  # "there is no need for a recap of ...", "never end with a long recap of ..."
-        if re.match(
-            r"(?:combin|merg|aggregat|consolidat|compil|synthesi|collat)", match.group("verb")
-        ) and ("subagents" not in clause):
-            continue
-        if re.search(
-            r"\b(?:parent|it|user)\s+(?:\w+\s+){0,2}$", before
-        ) and not _GIVEN_TO_USER.search(before):
-            continue  # someone else repeats: "the supervisor relays everything"
-        whole = match.group("object") + " " + match.group(0)
-        if not _ALL_OF_THEIRS.search(whole) and not _REPEAT_OBJECT_SUBS.search(sentence):
-            continue
-        if "findings" in whole or (ANSWERED in sentence and not _ignores_answered(sentence)):
-            continue  # silent findings are the parent's to relay; a check on answered limits it
-        if re.search(r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,3}(?:answer|repl|respond)", before):
-            continue  # "if a sub-agent did not answer, summarise ..."
-        if re.search(r"\bonly\b", before + match.group("tail")) and re.search(
-            r"\b(?:silent|missing|new|not|unanswered|failed)\b", clause
-        ):
-            continue
-        return True
-    return False
+        reminds = re.fullmatch(_REMIND, match.group("verb"))
+        again = _AGAIN_ON.search(match.group("object")) or _AGAIN_AFTER.match(match.group("tail"))
+        if reminds or again:
+            yield match
+
+
+# The main clause of a sentence states something when it opens with its subject: a pronoun, a
+# determiner ("your payslip arrives ..."; an imperative opens with its verb), or a bare noun and a
+# form of "be", "have" or a modal ("boarding is at 8").
+_STATEMENT = re.compile(
+    r"\s*(?:(?:you|i|we|it|they|he|she|there|this|that|the|your|my|our|its|their|a|an)\b"
+    r"|[\w'-]+\s+(?:is|are|was|were|has|have|had|will|can|may)\b)"
+)
+
+
+def _participle_statement(match: re.Match[str], before: str, clause: str) -> bool:
+    """A participle clause of repeating opens the sentence and its main clause, after the comma,
+    is a statement: a message that acknowledges an answer, not an instruction. An imperative main
+    clause keeps the instruction ("summing up what the agent said, close the chat")."""
+    if before.strip() or not match.group("verb").split()[0].endswith("ing"):
+        return False
+    _, comma, main = clause.partition(",")
+    return bool(comma) and bool(_STATEMENT.match(main))
+
+
+def _read_as_repeat(match: re.Match[str], clause: str, sentence: str, *, weak: bool) -> bool:
+    """Whether one verb or noun of repeating with its object (``match``) is an instruction to
+    repeat. A weak verb (:data:`_WEAK_REPEAT`, :data:`_TELLS`) counts only when what it takes is
+    what agents said (:func:`_agents_said`)."""
+    before = clause[: match.start()]
+    if (
+        re.search(NEG + r"\s+(?:\w+\s+){0,2}$", before)
+        or re.search(r"\bnot\s+$", before)
+        or _NEGATED_LIST.search(before)
+    ) and not _OMISSION_DENIED.search(before):
+        return False
+    if _OMITTED.search(before) and not _OMISSION_DENIED.search(before):
+        return False  # "skip the summary of what they said"
+    if re.search(r"\b(?:no|without)\s+(?:an?\s+|any\s+)?$", before):
+        return False  # "answer without repeating what they said", "give no recap of ..."
+    if _denied_after(match, before):
+        return False
+    if not weak and _NOUN.match(match.group("verb")) and not _noun_repeats(match, before, sentence):
+        return False
+    if _verb_as_noun_denied(match, before):
+        return False  # "there is no need for a recap of ...", "never end with a long recap of ..."
+    if re.match(
+        r"(?:combin|merg|aggregat|consolidat|compil|synthesi|collat)", match.group("verb")
+    ) and ("subagents" not in clause):
+        return False
+    if re.search(r"\b(?:parent|it|user)\s+(?:\w+\s+){0,2}$", before) and not _GIVEN_TO_USER.search(
+        before
+    ):
+        return False  # someone else repeats: "the supervisor relays everything"
+    whole = match.group("object") + " " + match.group(0)
+    opener = _participle_statement(match, before, clause)
+    # A weak verb always needs the agents' answers; a strong one needs them or "all", "their"...,
+    # and one named agent's answer counts ("restate what the travel agent said").
+    strong = not weak and (_ALL_OF_THEIRS.search(whole) or _REPEAT_OBJECT_SUBS.search(sentence))
+    if not strong and (opener or not _agents_said(match, sentence)):
+        return False
+    if "findings" in whole or (ANSWERED in sentence and not _ignores_answered(sentence)):
+        return False  # silent findings are the parent's to relay; a check on answered limits it
+    if re.search(r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,3}(?:answer|repl|respond)", before):
+        return False  # "if a sub-agent did not answer, summarise ..."
+    return not (
+        re.search(r"\bonly\b", before + match.group("tail"))
+        and re.search(r"\b(?:silent|missing|new|not|unanswered|failed)\b", clause)
+    )
 
 
 # -- the only-speaker claim -------------------------------------------------------------------

@@ -179,3 +179,27 @@ def test_the_handoff_line_is_a_parent_option_and_a_model_is_told_it(tmp_path: Pa
     )
     bot = load_bot(str(config))
     assert bot.options.handoff == "Call 0345 600 0000."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "repeats"),
+    [
+        # Telling the user something else about an agent's answers: `answered` still holds.
+        ("Remind the user that the payroll agent's answers are only estimates.", False),
+        ("Share the payroll agent's results page link again if the user lost it.", False),
+        # Told to hand the user what the agent said again: the composer obeys it.
+        ("Tell the user again what the payroll agent said.", True),
+    ],
+)
+async def test_the_rules_composer_repeats_an_answer_only_when_told_to(
+    sentence: str, repeats: bool
+) -> None:
+    view = _view(request="when is payday", status="done", answered=True)
+    given = ComposeInput(
+        parent="desk",
+        system=f"{CHECKS_ANSWERED}\n{sentence}",
+        user_message="when is payday",
+        results=(view,),
+    )
+    composed = await RulesComposer().compose(given)
+    assert (PAYDAY in composed.message) is repeats

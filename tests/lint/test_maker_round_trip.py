@@ -311,3 +311,42 @@ def test_starter_names_compose_accents_and_never_repeat_the_parent(tmp_path: Pat
     assert sorted(names) == ["R\u00e9servation", "SubAgent_2"]
     assert document["parent"]["name"] == "SubAgent"
     assert len(copilot_studio_sources(config)) == 3  # the parent's file is not overwritten
+
+
+# -- audit s59: pasting every fragment adds no HC013 ------------------------------------------
+
+
+def _merge(into: dict[str, object], fragment: dict[str, object]) -> None:
+    for key, value in fragment.items():
+        inner = into.get(key)
+        if isinstance(value, dict) and isinstance(inner, dict):
+            _merge(inner, value)
+        else:
+            into[key] = value
+
+
+def test_pasting_every_fragment_adds_no_overlapping_descriptions(
+    fragments: str, tmp_path: Path
+) -> None:
+    """The generated hint each fragment appends to a description ("It answers the user directly.
+    If its answered output is true, ...") is the same for every agent of a mode; HC013 compares
+    the maker's routing sentences only, so following the maker flow adds no warning."""
+    root = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, root)
+    assert not [f for f in lint_paths([root]).findings if f.id == "HC013"]
+    yaml = YAML(typ="rt")
+    pasted = 0
+    for document in fragments.split("\n---\n"):
+        named = [x for x in document.splitlines() if x.startswith("#   file: ")]
+        body = YAML(typ="safe").load(document)
+        if not named or not body:
+            continue
+        path = root / named[0].removeprefix("#   file: ").strip()
+        data = yaml.load(path.read_text(encoding="utf-8"))
+        _merge(data, body)
+        with path.open("w", encoding="utf-8") as out:
+            yaml.dump(data, out)
+        pasted += 1
+    assert pasted >= 4
+    after = lint_paths([root]).findings
+    assert not [f for f in after if f.id == "HC013"], [f.message for f in after]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from harness.lint import LintFinding, Severity
+from instructions import AgentView, render_subagent_description
 from tests.lint.conftest import ids
 
 Lint = Callable[..., tuple[LintFinding, ...]]
@@ -368,3 +369,35 @@ def test_hc006_accepts_a_prohibition_addressed_to_a_policyholder(lint_sdk: Lint)
         )
     )
     assert "HC006" not in ids(findings)
+
+
+def test_hc013_leaves_out_the_generated_hint_of_pasted_descriptions(lint_sdk: Lint) -> None:
+    """Descriptions pasted from the fragments end with the same generated hint; it is not part of
+    what HC013 compares, so distinct routing sentences stay distinct, and duplicates stay found."""
+
+    def pasted(text: str) -> str:
+        view = AgentView(name="a", kind="child", mode="direct", description=text)
+        return render_subagent_description(view).replace("\n", " ")
+
+    distinct = _two(pasted("Answers questions about PTO balances."), pasted("Books meeting rooms."))
+    assert "HC013" not in ids(lint_sdk(distinct))
+    same = _two(pasted("Answers questions about PTO."), pasted("Answers questions on PTO."))
+    assert ids(lint_sdk(same)) == ["HC013"]
+
+
+@pytest.mark.parametrize("hint", ["generated", "by hand"])
+def test_hc008_reports_a_description_that_is_only_the_answered_hint(
+    lint_sdk: Lint, hint: str
+) -> None:
+    """With the hint left out of HC013's comparison, a description that is nothing but the hint
+    would get no finding: it gives the parent nothing to route by, as no description does."""
+    view = AgentView(name="a", kind="child", mode="direct", description="")
+    text = (
+        render_subagent_description(view).replace("\n", " ").strip()
+        if hint == "generated"
+        else "If its answered output is true, the user already has the answer."
+    )
+    findings = lint_sdk(_two(text, "Books meeting rooms."))
+    assert ids(findings) == ["HC008"]
+    assert findings[0].agent == "pto"
+    assert "only says how to read `answered`" in findings[0].message

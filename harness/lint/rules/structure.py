@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from harness.lint import phrases
+from harness.lint._generated import routing_text
 from harness.lint.model import AgentSystem, LintFinding, Severity, SubagentSpec
 from harness.lint.rule import Rule
 from subagents.contract import Kind
@@ -26,12 +27,15 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 class MissingDescription(Rule):
     """The parent routes by descriptions; an agent without one is never picked, or picked at
-    random."""
+    random. A description that only says how to read `answered` (the generated hint pasted from
+    `harness instructions`, or one written by hand) gives the parent nothing to route by either."""
 
     id = "HC008"
     name = "missing-description"
     severity = Severity.ERROR
-    summary = "A sub-agent has no routing description."
+    summary = (
+        "A sub-agent has no routing description, or one that only says how to read `answered`."
+    )
     fix = (
         "Describe what it handles (Copilot Studio: `beginDialog.description` for a child agent, "
         "`modelDescription` for a connected agent, `mcs.metadata.description` or the component's "
@@ -44,7 +48,8 @@ class MissingDescription(Rule):
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
     ) -> Iterator[LintFinding]:
         text = agent.description
-        if text is not None and text.text.strip():
+        only_hint = text is not None and bool(text.text.strip()) and not routing_text(text.text)
+        if text is not None and text.text.strip() and not only_hint:
             return
         where = {
             ("harness", Kind.CHILD): "`description`",
@@ -57,13 +62,19 @@ class MissingDescription(Rule):
                 "a description (`mcs.metadata.description` in a workspace, `<description>` in "
                 "the component's botcomponent.xml in a solution)"
             )
+        said = (
+            "has a description that only says how to read `answered`, with no routing sentence"
+            if only_hint
+            else "has no routing description"
+        )
         yield self.finding(
             agent=agent.name,
             file=agent.file,
             line=text.line if text is not None else agent.line,
             message=(
-                f"'{agent.name}' has no routing description, so the parent cannot tell when to "
-                f"call it. Add {where} saying which requests it handles."
+                f"'{agent.name}' {said}, so the parent cannot tell when to call it. "
+                f"{'Add a sentence to' if only_hint else 'Add'} {where} saying which requests it "
+                "handles."
             ),
         )
 
@@ -72,14 +83,16 @@ class OverlappingDescriptions(Rule):
     """When two descriptions say nearly the same thing the parent picks either agent, or both, and
     the user gets the answer twice. Descriptions are compared as sets of stemmed content words
     (cosine similarity of the sets, generic words such as "agent" and "questions" left out); 0.7
-    or more is a near-duplicate."""
+    or more is a near-duplicate. Only the maker's routing sentences are compared: the hint on how
+    to read `answered` (the generated one pasted from `harness instructions`, the same in every
+    description of a mode, or one written by hand) is left out."""
 
     id = "HC013"
     name = "overlapping-descriptions"
     severity = Severity.WARNING
     summary = (
         "Two sub-agents' descriptions are near-duplicates (cosine 0.7 or more on their stemmed "
-        "content words)."
+        "content words, the hint on how to read `answered` left out)."
     )
     fix = "Say what each handles that the other does not."
     bad = "- description: Answers payroll questions.\n- description: Answers questions on payroll."
@@ -95,10 +108,17 @@ class OverlappingDescriptions(Rule):
         if len(system.subagents) < 2:
             return
         threshold = phrases.OVERLAP_THRESHOLD
-        agents = [
-            a for a in system.subagents if a.description is not None and a.description.text.strip()
+        # The maker's routing sentences only: the generated hint pasted from the fragments ("If
+        # its answered output is true, ...") is the same in every description of a mode.
+        described = [
+            (a, routing_text(a.description.text))
+            for a in system.subagents
+            if a.description is not None and a.description.text.strip()
         ]
-        words = [phrases.description_words(a.description.text) for a in agents if a.description]
+        # A description left empty is only the hint: HC008 reports it (no routing description).
+        agents = [a for a, text in described if text.strip()]
+        texts = [text for _, text in described if text.strip()]
+        words = [phrases.description_words(text) for text in texts]
         frequency: dict[str, int] = defaultdict(int)
         for group in words:
             for word in group:
@@ -106,8 +126,7 @@ class OverlappingDescriptions(Rule):
         index: dict[str, list[int]] = defaultdict(list)
         exact: dict[str, int] = {}
         for i, agent in enumerate(agents):
-            assert agent.description is not None
-            raw = " ".join(_WORD.findall(agent.description.text.lower()))
+            raw = " ".join(_WORD.findall(texts[i].lower()))
             match: tuple[float, int] | None = None
             if raw in exact:
                 match = (1.0, exact[raw])

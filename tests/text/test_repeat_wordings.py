@@ -1,0 +1,130 @@
+"""More ways of telling a parent to repeat what its sub-agents said (audit s59, finding 3): verbs
+that repeat only what agents said ("sum up", "go through", "list", "remind ... of"), verbs of
+telling with "again" whose object is what agents said, and one named agent's answer ("what the
+leave agent said", "the HR assistant's reply"). Sentences written for this test, several domains; the same verbs with
+anything else as their object, or negated, are not read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.lint import lint_paths
+from harness.text.instructions import read_sentence
+
+REPEATS = [
+    "Once every specialist has replied, sum up for the customer everything they were told.",
+    "Wrap up each conversation by going through all the answers the helper agents gave.",
+    "When the billing agent is done, tell the caller again what it said.",
+    "At the end, remind the guest of what each specialist told them.",
+    "Finish your turn with a bullet list of every answer the sub-agents gave.",
+    "Run through the replies from the child agents one more time before you sign off.",
+    "Read back to the employee what the payroll agent told them.",
+    "Give the shopper a quick rundown of what the order agent and the returns agent said.",
+    "When both specialists are finished, present their answers to the member again in one message.",
+    "Sum up what the leave agent said before you close the chat.",
+    "Close every turn by listing the answers your sub-agents provided.",
+    "Reiterate the HR assistant's reply at the end of your message.",
+    "Always pull together everything the other agents told the customer into a final summary.",
+    "Before ending the conversation, go over what the specialists already told the patient.",
+    "Once the travel agent answers, restate its answer for the traveller.",
+    "Mirror back to the student whatever the enrolment agent said.",
+    "When the connected agents have finished, list for the user what each of them said.",
+    "Include every specialist's answer again in your closing message.",
+]
+
+NOT_REPEATS = [
+    "List the sub-agents that can help with the request.",
+    "Give the customer a short summary of their open tickets.",
+    "List the available appointment times for the patient.",
+    "Sum up the user's request before you route it.",
+    "Do not list what the specialists have already said.",
+    "Write a recap of what the caller told you and send it to the billing agent.",
+    "Go through the user's message and split it into separate requests.",
+    "Remind the member to keep their card number private.",
+    "Tell the caller which agent will handle the request.",
+    "Tell the guest what the booking agent found.",
+    "When the billing agent answers, add only what it left out.",
+    "List everything the user asked for, then route each part.",
+    "Never go over what the claims agent already told the policyholder.",
+    "Never repeat, summarise or acknowledge the billing agent's reply.",
+]
+
+# Verbs of telling and "remind" whose object is something other than what the agents said, or
+# that tell it on to an agent: the review of s59-fixlint read these as repeat (they failed HC017
+# and turned the offline composer's `answered` check off). They were written against the code,
+# so they are regression cases, not a measure.
+TOLD_SOMETHING_ELSE = [
+    "Remind the user that the leave agent's answers are only estimates.",
+    "Remind users that the billing agent's replies can take a minute.",
+    "Send the user's message to the IT agent again if it times out.",
+    "Share the booking agent's results page link again if the user lost it.",
+    "Explain again how the refund agent's messages are formatted.",
+    "Tell the user once more that the leave agent's answer may change.",
+    "Provide the survey link again after the feedback agent's reply.",
+    "Mention again that the policy agent's answers are not legal advice.",
+    "Give the shopper the order agent's phone number again if they ask.",
+    "Send the leave agent's reply to the payroll agent again.",
+]
+
+# A participle clause of repeating that opens a sentence: with a statement after the comma it is
+# a message acknowledging an answer, with an imperative an instruction.
+PARTICIPLE_STATEMENTS = [
+    "Repeating what the payroll agent said, your next payslip arrives on the 28th.",
+    "Echoing the travel agent's reply, it is a direct flight.",
+    "Going over what the booking agent told you, the room is free until noon.",
+]
+PARTICIPLE_INSTRUCTIONS = [
+    "Repeating what the payroll agent said, close the turn with a short thank-you.",
+    "Going over what the booking agent told the guest, confirm the dates before you close.",
+    "Echoing the travel agent's reply, wrap up the conversation.",
+]
+
+
+@pytest.mark.parametrize("sentence", REPEATS)
+def test_the_wording_is_read_as_repeat(sentence: str) -> None:
+    assert "repeat" in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", NOT_REPEATS)
+def test_the_same_verbs_on_other_objects_are_not(sentence: str) -> None:
+    assert "repeat" not in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", TOLD_SOMETHING_ELSE)
+def test_telling_the_user_something_else_is_no_repeat(sentence: str) -> None:
+    assert "repeat" not in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", PARTICIPLE_STATEMENTS)
+def test_a_participle_opening_a_statement_is_no_instruction(sentence: str) -> None:
+    assert "repeat" not in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", PARTICIPLE_INSTRUCTIONS)
+def test_a_participle_opening_an_imperative_is_an_instruction(sentence: str) -> None:
+    assert "repeat" in read_sentence(sentence)
+
+
+def test_hc017_leaves_a_reminder_about_an_agents_answers_alone(tmp_path: Path) -> None:
+    config = tmp_path / "bot.yaml"
+    config.write_text(
+        "parent:\n  name: desk\n  instructions: Remind the user that the leave agent's answers"
+        " are only estimates.\nsubagents:\n  - name: leave\n    kind: connected\n"
+        "    mode: direct\n    pass_history: false\n    description: Answers questions about"
+        " paid leave.\n",
+        encoding="utf-8",
+    )
+    assert "HC017" not in {f.id for f in lint_paths([config]).findings}
+
+
+def test_hc017_reports_a_parent_told_to_sum_up_a_named_agent(tmp_path: Path) -> None:
+    config = tmp_path / "bot.yaml"
+    config.write_text(
+        "parent:\n  name: desk\n  instructions: Sum up what the leave agent said before you close"
+        " the chat.\nsubagents:\n  - name: leave\n    kind: connected\n    mode: direct\n"
+        "    pass_history: false\n    description: Answers questions about paid leave.\n",
+        encoding="utf-8",
+    )
+    assert "HC017" in {f.id for f in lint_paths([config]).findings}
