@@ -217,7 +217,6 @@ class AgentMatcher:
         )
         self._router = agent_router(tuple(cards))
         self._memo: dict[str, tuple[tuple[str, float, tuple[float, ...]], ...]] = {}
-        self._in_scope: dict[str, float] = {}
         self._concepts: ConceptTable | None = None
         # Per intent, the (agent, text, weight) of every agent text that has it: a request's
         # closeness to all texts is then one pass over its own intents.
@@ -420,14 +419,8 @@ class AgentMatcher:
 
     def in_scope(self, text: str) -> float:
         """The probability that ``text`` is for one of the sub-agents at all
-        (``harness.planning.scope``; the model of ``scope_for``; remembered for recent texts)."""
-        known = self._in_scope.get(text)
-        if known is None:
-            if len(self._in_scope) >= 2048:
-                self._in_scope.clear()
-            known = in_scope_probability(self.scope_figures(text), self.scope_for(text))
-            self._in_scope[text] = known
-        return known
+        (``harness.planning.scope``; the model of ``scope_for``)."""
+        return in_scope_probability(self.scope_figures(text), self.scope_for(text))
 
     def described(self, text: str) -> bool:
         """Whether every content word of ``text`` (numbers, ids and codes left aside,

@@ -6,8 +6,6 @@ router (some word of the piece must weigh enough in some agent's description, ex
 names) and by a calibrated out-of-scope decision over the matcher's figures
 (``harness.planning.scope``); a piece that fails either stays with the parent, as an entry of its
 own, unless it only states something before a request, whose scene it then is (``_with_scene``).
-Two neighbouring pieces that go to different places are planned as one request when a decision
-learnt on development data reads them as one (``_one_requests``, ``harness.planning._joins``).
 Which agent it
 goes to is the matcher's call (``harness.planning.match``: the request against each agent's
 description, instructions, tools and examples; with an ``embedder``, sentence embeddings as well,
@@ -34,14 +32,14 @@ from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.models.rules import agent_router
 from harness.planning._cuts import JOINER
-from harness.planning._joins import JOIN, Judged, join_features, join_probability, only_states
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from harness.planning.split import opens_question, split_request_parts
-from harness.text._shapes import states
+from harness.text._shapes import VERBS, WORD, states, word_class
 from harness.text.claims import analysed_part
+from harness.text.words import stem
 from subagents import Usage
 
 __all__ = ["RulesPlanner"]
@@ -51,6 +49,13 @@ _SEMANTIC_CACHE = 8
 T = TypeVar("T")
 
 _PLAIN_GAP = re.compile(r"[ \t.,;:!]*")
+# The stems of the request verbs ("searching", "I'm looking for ...") and the words of wanting
+# or interest ("I'm interested in ...", "I'm in the mood for ...", "I fancy ..."): a statement
+# with one of them asks (closed classes).
+_ASKS_STEMS = frozenset(stem(v) for v in VERBS.split("|")) | frozenset(
+    stem(w) for w in word_class("look search seek interested hoping keen eager mood fancy craving")
+)
+
 MEANING_GATE = 0.5
 """The closeness of meaning (the best agent's ``top3_text_concepts``) that sends a request on
 when none of its words is in the agents' texts (chosen on the development split)."""
@@ -114,17 +119,10 @@ class RulesPlanner(Planner):
         else:
             threshold = self.route_threshold
             scoped = self._scoped(given.agents)
-            judged = self._judged(given.agents)
             requests, to_route = await _analysed(
                 len(given.message),
                 lambda: _requests(
-                    given.message,
-                    router,
-                    threshold,
-                    self._meant(given.agents),
-                    scoped,
-                    judged,
-                    _one_request,
+                    given.message, router, threshold, self._meant(given.agents), scoped
                 ),
             )
             agents = await self._agents(given.agents, to_route)
@@ -192,20 +190,6 @@ class RulesPlanner(Planner):
 
         return scoped
 
-    def _judged(self, cards: tuple[AgentCard, ...]) -> Callable[[str], Judged]:
-        """How the matcher and the out-of-scope gate judge a piece some agent's words or meaning
-        reach (``_one_requests`` weighs a cut with it)."""
-
-        def judged(text: str) -> Judged:
-            matcher, limit = self._gate(cards)
-            return Judged(
-                agent=matcher.best(text),
-                probability=matcher.in_scope(text),
-                sent=matcher.sent_on(text, limit),
-            )
-
-        return judged
-
     def _meant(self, cards: tuple[AgentCard, ...]) -> Callable[[str], str | None]:
         """The agent whose texts a request's meaning (``harness.planning.concepts``) is close
         enough to for it to go on though none of its words is theirs (None: no agent's)."""
@@ -260,14 +244,11 @@ def _requests(
     threshold: float,
     meant: Callable[[str], str | None],
     scoped: Callable[[str], bool],
-    judged: Callable[[str], Judged],
-    joins: Callable[[str, str, tuple[float, ...]], bool],
 ) -> tuple[list[str], dict[str, str]]:
     """The message's requests, and for those of them that go to some sub-agent the part of each
     to route on (``split_request_parts``): some word of it weighs enough in some agent's texts,
     or its meaning is close to some agent's (``meant`` names that agent). ``scoped`` is the
-    out-of-scope gate's answer for a piece (``RulesPlanner._scoped``); ``judged`` and ``joins``
-    weigh each cut between two pieces (``_one_requests``)."""
+    out-of-scope gate's answer for a piece (``RulesPlanner._scoped``)."""
 
     def worded(piece: str) -> bool:
         return router.best(piece, minimum=threshold) is not None
@@ -287,18 +268,11 @@ def _requests(
     # The gate is asked only where ``_with_scene`` reads its answer: a piece planned as written
     # that only states.
     kept = [
-        goes and text == asks and only_states(asks) and not scoped(asks)
+        goes and text == asks and _only_states(asks) and not scoped(asks)
         for goes, (text, asks) in zip(found, parts, strict=True)
     ]
     parts = _with_scene(message, parts, found, kept)
     parts = _unplanned(message, parts)
-
-    def judge(asks: str) -> Judged:
-        if worded(asks) or meant(asks) is not None:
-            return judged(asks)
-        return Judged(agent=None, probability=0.0, sent=False)
-
-    parts = _one_requests(message, parts, judge, joins)
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route
 
@@ -324,7 +298,7 @@ def _with_scene(
     strict = False  # some statement of the scene is a ``kept`` one
     at = 0  # where the message is searched from: each search goes on from the last (linear)
     for (text, asks), words, gated in zip(parts, found, kept, strict=True):
-        if (not words and states(asks)) or (gated and text == asks and only_states(asks)):
+        if (not words and states(asks)) or (gated and text == asks and _only_states(asks)):
             scene.append(text)
             strict = strict or gated
             continue
@@ -346,69 +320,6 @@ def _with_scene(
     if scene:
         out += [(text, text) for text in scene]
     return out
-
-
-# What may stand between two pieces weighed as one request: sentence ends, commas and spaces,
-# in one line (no colon, semicolon, connective or list marker).
-_CUT_GAP = re.compile(r"[ \t.,!?]*")
-
-
-def _one_request(first: str, second: str, figures: tuple[float, ...]) -> bool:
-    """Whether the cut between ``first`` and ``second``, with these ``_joins.JOIN_FEATURES``
-    figures, is inside one request."""
-    return join_probability(figures) >= JOIN.threshold
-
-
-def _one_requests(
-    message: str,
-    parts: list[tuple[str, str]],
-    judge: Callable[[str], Judged],
-    joins: Callable[[str, str, tuple[float, ...]], bool],
-) -> list[tuple[str, str]]:
-    """``parts`` with each two neighbours that ``joins`` reads as one request joined, the
-    message's own text from the first to the end of the second (``harness.planning._joins``).
-
-    Weighed only: two pieces planned as written (no list marker, lead-in or connective taken
-    off either), found in the message in order with nothing but sentence ends, commas and
-    spaces between them, that go to different places (two agents, or an agent and the parent;
-    ``judge`` says where each goes). A joined piece is judged again before the next cut."""
-    if len(parts) < 2:
-        return parts
-    out: list[tuple[str, str]] = []
-    spans: list[tuple[int, int]] = []  # where each piece of ``out`` stands (-1: not found)
-    verdicts: list[Judged | None] = []
-    at = 0
-    for text, asks in parts:
-        start = message.find(text, at) if text == asks else -1
-        end = start + len(text) if start >= 0 else -1
-        if start >= 0:
-            at = end
-        if out and start >= 0 and spans[-1][0] >= 0:
-            before, (first, last) = out[-1][0], spans[-1]
-            gap = message[last:start]
-            if "\n" not in gap and _CUT_GAP.fullmatch(gap):
-                a = verdicts[-1] or judge(before)
-                b = judge(text)
-                verdicts[-1] = a
-                if _goes(a) != _goes(b) and joins(
-                    before, text, join_features(before, text, gap, a, b)
-                ):
-                    joined = message[first:end]
-                    out[-1], spans[-1], verdicts[-1] = (joined, joined), (first, end), None
-                    continue
-                out.append((text, asks))
-                spans.append((start, end))
-                verdicts.append(b)
-                continue
-        out.append((text, asks))
-        spans.append((start, end))
-        verdicts.append(None)
-    return out
-
-
-def _goes(judged: Judged) -> str | None:
-    """Where a judged piece goes: its agent, or None for the parent."""
-    return judged.agent if judged.sent else None
 
 
 # The joining words and commas at the start of a lost stretch ("as well as reset ...").
@@ -454,6 +365,16 @@ def _unplanned(message: str, parts: list[tuple[str, str]]) -> list[tuple[str, st
         out.append(part)
     out += [(piece, piece) for before, piece in lost if before == len(parts)]
     return out
+
+
+def _only_states(text: str) -> bool:
+    """Whether ``text`` only states (``states``), asks no question ("I fancy seeing a show?") and
+    has no request verb or word of wanting or interest (``_ASKS_STEMS``)."""
+    return (
+        states(text)
+        and not text.rstrip().endswith("?")
+        and not any(stem(w) in _ASKS_STEMS for w in WORD.findall(text.lower()))
+    )
 
 
 def _plainly_before(message: str, scene: list[str], start: int, end: int) -> bool:
