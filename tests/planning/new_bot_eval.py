@@ -24,12 +24,13 @@ routes. Two figures:
 SGD dev and CLINC are never routed here. Print the figures::
 
     PYTHONPATH=. .venv/bin/python -m tests.planning.new_bot_eval \\
-        [--embeddings] [--minilm] [--matcher]
+        [--embeddings] [--minilm] [--matcher] [--stages]
 
 (``--embeddings``: also with ``harness.detect.embeddings.LocalEmbedder``, the ``embeddings``
 extra; ``--minilm``: also with ``MiniLMEmbedder``, the ``minilm`` extra; ``--matcher``: also the
 matcher's own pick, with no gate before it, and with ``--minilm`` the embedding matcher's own
-pick at MiniLM's lexical weight and at 0.0, MiniLM alone.)
+pick at MiniLM's lexical weight and at 0.0, MiniLM alone; ``--stages``: the leave-one-domain-out
+requests by the first stage of the planner that lost them, ``stage``.)
 """
 
 from __future__ import annotations
@@ -46,10 +47,11 @@ from functools import cache
 
 from harness.detect.transcript import PlannedRequest
 from harness.models.base import AgentCard
+from harness.models.rules import agent_router
 from harness.planning.base import PlanInput
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher
-from harness.planning.rules import RulesPlanner
+from harness.planning.rules import RulesPlanner, _requests
 from harness.planning.semantic import SemanticMatcher, TextEmbedder
 from tests.detect.planner_baseline import coverage
 from tests.planning.build_concepts import _fold, fold_tables, sourced
@@ -265,6 +267,66 @@ def confusions(*, leave_out: bool) -> Counter[tuple[str, str]]:
     return out
 
 
+STAGES = ("right", "split", "first gate", "scope gate", "matcher")
+"""Where the planner lost a request (``stage``), in the order of its stages."""
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """One request as ``stage`` placed it."""
+
+    stage: str
+    """One of ``STAGES``."""
+    whole: bool
+    """Whether the matcher, on the whole request, picks its gold agent (no gate before it)."""
+
+
+def stage(
+    cards: tuple[AgentCard, ...], concepts: ConceptTable | bool, text: str, gold: str
+) -> Staged:
+    """The first stage of ``RulesPlanner`` that lost ``text`` (a message of its own whose one
+    request is ``gold``'s): ``right`` when its plan entry goes to ``gold``; ``split`` when the
+    message was planned as two entries or more; else, planned as one, ``first gate`` when no
+    agent's words or meaning reach it (``rules._requests`` routes it nowhere), ``scope gate``
+    when the out-of-scope gate keeps it with the parent, ``matcher`` when another agent was
+    picked."""
+    planner = RulesPlanner(concepts=concepts)
+    matcher = agent_matcher(cards, concepts=concepts)
+    whole = matcher.best(text) == gold
+    plan = asyncio.run(planner.plan(PlanInput(parent=PARENT, message=text, agents=cards)))
+    entries = [PlannedRequest(request=e.request, agent=e.agent) for e in plan.entries]
+    entry, _ = coverage([text], entries)[0]
+    if entry is not None and entry.agent == gold:
+        return Staged("right", whole)
+    if len(entries) > 1:
+        return Staged("split", whole)
+    found, to_route = _requests(
+        text,
+        agent_router(cards),
+        planner.route_threshold,
+        planner._meant(cards),
+        planner._scoped(cards),
+    )
+    asks = to_route.get(found[0]) if found else None
+    if asks is None:
+        return Staged("first gate", whole)
+    if not matcher.sent_on(asks, planner.scope_threshold):
+        return Staged("scope gate", whole)
+    return Staged("matcher", whole)
+
+
+def stages() -> Counter[Staged]:
+    """Every leave-one-domain-out request of ``evaluate`` placed by ``stage``."""
+    out: Counter[Staged] = Counter()
+    for fold in (0, 1):
+        for seed in SEEDS:
+            cards = bot(fold, seed)
+            for text, gold in requests(fold):
+                domain = next(d for d in DESCRIPTIONS if d.lower() == gold)
+                out[stage(cards, table(fold, domain), text, gold)] += 1
+    return out
+
+
 def main(argv: Sequence[str]) -> None:
     routes: dict[str, Route] = {"planner": planner_route()}
     if "--matcher" in argv:
@@ -285,6 +347,17 @@ def main(argv: Sequence[str]) -> None:
         print(f"{name}, no table: {evaluate(route, leave_out=False, concepts=False).describe()}")
         print(f"{name}, all domains: {evaluate(route, leave_out=False).describe()}")
         print(f"{name}, leave one domain out: {evaluate(route, leave_out=True).describe()}")
+    if "--stages" in argv:
+        placed = stages()
+        total = sum(placed.values())
+        print(f"leave one domain out, {total} requests, by the first stage that lost them:")
+        for name in STAGES:
+            lost = sum(k for s, k in placed.items() if s.stage == name)
+            whole = sum(k for s, k in placed.items() if s.stage == name and s.whole)
+            print(
+                f"  {name}: {lost} ({lost / total:.1%}); the matcher right on the whole "
+                f"request for {whole}"
+            )
     if "--confusions" in argv:
         for (gold, got), k in confusions(leave_out=True).most_common(25):
             print(f"  {gold} -> {got}: {k}")
