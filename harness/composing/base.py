@@ -27,6 +27,9 @@ from subagents import RequestAnswer, Usage
 
 __all__ = ["ComposeInput", "Composer", "Composition", "ResultView", "Route", "quote_each"]
 
+SENT_TO_USER = "sentToUser"
+"""The key of a result's messages in the LLM composer's JSON (``ResultView.to_json``)."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResultView:
@@ -48,6 +51,9 @@ class ResultView:
     requests: tuple[str, ...] = ()
     """Each request the call carried, as planned, when it carried two or more (``request`` is
     then their numbered join); empty for one."""
+    sent: tuple[str, ...] = ()
+    """The messages the agent sent the user during the call: the user has read them, whatever its
+    outputs say (even when they broke the contract), so the parent never says them again."""
 
     @property
     def each_request(self) -> tuple[str, ...]:
@@ -74,6 +80,9 @@ class ResultView:
             **({"requests": list(self.requests)} if self.requests else {}),
             **(per_request if self.request_answers else {}),
             "error": self.error,
+            # What the user already read, when ``answered`` does not say so (the agent is still
+            # talking with them, or its outputs broke the contract after it messaged them).
+            **({SENT_TO_USER: list(self.sent)} if self.sent and not self.answered else {}),
         }
 
 

@@ -108,6 +108,10 @@ class RulesComposer(Composer):
             elif result.answered:
                 if not honours_answered and result.interaction_summary:
                     parts.append(f"To sum up: {result.interaction_summary}")
+            elif result.sent:
+                # The user read what it sent, whatever its outputs say (even outputs that broke
+                # the contract): the parent never says it again.
+                pass
             elif result.error and result.interaction_summary:
                 parts.append(result.interaction_summary)
             for question in questions:

@@ -1,0 +1,93 @@
+"""What the parent says after a result that broke its contract: never again what the agent
+already told the user."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from harness import ConnectedAgent, FunctionModel, ModelRequest, ModelResponse, Parent, ToolContext
+from harness.composing import ResultView
+from harness.testing import fake_subagent
+from subagents import IOSpec
+
+PAYDAY = "Your next payday is Friday, December 4."
+
+
+def _payroll(mode: str, outputs: dict[str, Any]) -> Any:
+    return fake_subagent(
+        "payroll",
+        mode=mode,  # type: ignore[arg-type]
+        description="Looks up pay dates and paychecks.",
+        examples=["when is my next paycheck"],
+        outputs=outputs,
+    )
+
+
+def _declaring(outputs: dict[str, Any], *declared: str) -> ConnectedAgent:
+    async def handler(ctx: ToolContext) -> dict[str, Any]:
+        return outputs
+
+    return ConnectedAgent(
+        name="payroll",
+        mode="direct",
+        description="Looks up pay dates and paychecks.",
+        examples=["when is my next paycheck"],
+        handler=handler,
+        outputs=[IOSpec(name=name) for name in declared],
+    )
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        # An output it never declared: the answer itself is fine.
+        _payroll("direct", {"answered": True, "interactionSummary": PAYDAY, "payDate": "Dec 4"}),
+        # A contract output it declared but did not return.
+        _declaring(
+            {"answered": True, "interactionSummary": PAYDAY},
+            "answered",
+            "interactionSummary",
+            "scopedRequest",
+        ),
+    ],
+    ids=["undeclared-output", "declared-output-missing"],
+)
+async def test_a_direct_answer_is_not_repeated_when_its_outputs_broke_the_contract(
+    agent: Any,
+) -> None:
+    bot = Parent(name="hd", subagents=[agent])
+    turn = await bot.conversation().send("When is my next paycheck?")
+    (result,) = turn.results
+    assert result.broken and not result.answered  # still reported as not answered
+    assert [(m.sender, m.text) for m in turn.messages] == [("payroll", PAYDAY)]
+
+
+async def test_the_llm_composer_is_shown_what_the_user_already_read() -> None:
+    def answer(request: ModelRequest) -> ModelResponse:
+        if request.output_name == "plan":
+            return ModelResponse(
+                output={"requests": [{"request": "next paycheck", "agent": "payroll"}]}
+            )
+        return ModelResponse(output={"message": "", "route": []})
+
+    model = FunctionModel(answer)
+    outputs = {"answered": True, "interactionSummary": "told payday", "payDate": "Fri"}
+    bot = Parent(name="hd", model=model, subagents=[_payroll("direct", outputs)])
+    turn = await bot.conversation().send("When is my next paycheck?")
+    [reply] = [c for c in model.calls if c.output_name == "reply"]
+    payload = json.loads((reply.messages[-1].content or "").split("\n", 1)[1])
+    (shown,) = payload["results"]
+    assert shown["answered"] is False and shown["error"]
+    assert shown["sentToUser"] == ["told payday"]
+    assert [m.sender for m in turn.messages] == ["payroll"]
+
+
+def test_a_result_shows_its_messages_only_when_answered_does_not_cover_them() -> None:
+    base = {"agent": "pto", "mode": "direct", "request": "pto", "status": "complete"}
+    answered = ResultView(**base, answered=True, sent=("12 days.",))  # type: ignore[arg-type]
+    talking = ResultView(**base, answered=False, sent=("Which year?",))  # type: ignore[arg-type]
+    assert "sentToUser" not in answered.to_json()
+    assert talking.to_json()["sentToUser"] == ["Which year?"]
