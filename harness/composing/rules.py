@@ -78,13 +78,7 @@ class RulesComposer(Composer):
             if result.status in ("failed", "timed_out"):
                 # Per request: each one the call carried, by its own text, unless another
                 # agent's result this turn already answers it.
-                lost = [r for r in result.each_request if _norm(r) not in handled]
-                if lost:
-                    what = "timed out" if result.status == "timed_out" else "failed"
-                    parts.append(
-                        f"Sorry, I could not finish {quote_each(lost)}: the {result.agent} "
-                        f"service {what}. Please try again later."
-                    )
+                parts.append(_could_not_finish(result, handled))
                 continue
             questions = list(result.open_questions)
             if result.request_answers:
@@ -105,6 +99,8 @@ class RulesComposer(Composer):
             elif result.mode == "silent":
                 if result.findings:
                     parts.append(result.findings)
+                elif result.error and not questions:
+                    parts.append(_could_not_finish(result, handled))
             elif result.answered:
                 if not honours_answered and result.interaction_summary:
                     parts.append(f"To sum up: {result.interaction_summary}")
@@ -112,8 +108,15 @@ class RulesComposer(Composer):
                 # The user read what it sent, whatever its outputs say (even outputs that broke
                 # the contract): the parent never says it again.
                 pass
-            elif result.error and result.interaction_summary:
-                parts.append(result.interaction_summary)
+            elif result.error:
+                # Outputs that broke the contract, and nothing reached the user: relay what they
+                # hold (the answer to relay, else what it meant to tell the user), or say that
+                # part could not be done.
+                relay = result.findings or result.interaction_summary
+                if relay:
+                    parts.append(relay)
+                elif not questions:
+                    parts.append(_could_not_finish(result, handled))
             for question in questions:
                 key = _norm(question)
                 if key in seen:
@@ -144,6 +147,20 @@ class RulesComposer(Composer):
             parts[index] = _own_reply(request, context.handoff)
         message = " ".join(p for p in parts if p).strip()
         return Composition(message=message, routes=tuple(routes), usage=Usage(requests=1))
+
+
+def _could_not_finish(result: ResultView, handled: set[str]) -> str:
+    """The apology for a result that gives the user nothing (a failed or timed-out call, or
+    outputs that broke the contract with nothing to relay), per request it carried, leaving out
+    those another result of the turn answers; "" when none is left."""
+    lost = [r for r in result.each_request if _norm(r) not in handled]
+    if not lost:
+        return ""
+    what = "timed out" if result.status == "timed_out" else "failed"
+    return (
+        f"Sorry, I could not finish {quote_each(lost)}: the {result.agent} service {what}. "
+        "Please try again later."
+    )
 
 
 def _handled(results: Sequence[ResultView]) -> set[str]:

@@ -1,5 +1,6 @@
 """What the parent says after a result that broke its contract: never again what the agent
-already told the user."""
+already told the user, and, when nothing usable is left, the same apology as for a failed call
+(not a request to rephrase)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from harness.testing import fake_subagent
 from subagents import IOSpec
 
 PAYDAY = "Your next payday is Friday, December 4."
+FAILED = (
+    'Sorry, I could not finish "When is my next paycheck": the payroll service failed. '
+    "Please try again later."
+)
 
 
 def _payroll(mode: str, outputs: dict[str, Any]) -> Any:
@@ -91,3 +96,30 @@ def test_a_result_shows_its_messages_only_when_answered_does_not_cover_them() ->
     talking = ResultView(**base, answered=False, sent=("Which year?",))  # type: ignore[arg-type]
     assert "sentToUser" not in answered.to_json()
     assert talking.to_json()["sentToUser"] == ["Which year?"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "outputs"),
+    [
+        ("direct", {"answered": True}),  # no summary, and nothing sent
+        ("direct", {"answered": False, "interactionSummary": ""}),
+        ("silent", {"answered": False, "findings": "", "openQuestions": []}),
+        ("silent", {"answered": False, "interactionSummary": "told them", "openQuestions": []}),
+    ],
+    ids=["direct-bare", "direct-blank-summary", "silent-blank-findings", "silent-no-findings"],
+)
+async def test_a_broken_result_with_nothing_to_relay_gets_the_failure_apology(
+    mode: str, outputs: dict[str, Any]
+) -> None:
+    bot = Parent(name="hd", subagents=[_payroll(mode, outputs)])
+    turn = await bot.conversation().send("When is my next paycheck?")
+    assert turn.results[0].broken
+    assert turn.text == FAILED
+
+
+async def test_the_findings_of_a_broken_direct_result_that_sent_nothing_are_relayed() -> None:
+    outputs = {"answered": False, "findings": PAYDAY}  # no interactionSummary
+    bot = Parent(name="hd", subagents=[_payroll("direct", outputs)])
+    turn = await bot.conversation().send("When is my next paycheck?")
+    assert turn.results[0].broken
+    assert [(m.sender, m.text) for m in turn.messages] == [("hd", PAYDAY)]
