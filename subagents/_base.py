@@ -284,11 +284,12 @@ class Subagent:
     only ``timeout`` applies."""
     generated_instructions: bool = True
     """Prepend the generated contract instructions (scope anchor, silence, outputs) to its own."""
-    handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]]] | None = None
+    handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]] | Mapping[str, Any]] | None = None
     """A custom implementation that replaces the model loop (a team, a workflow).
 
-    It receives the ``ToolContext`` and returns the raw contract outputs keyed by wire name. It has no
-    way to message the user; a direct handler reports what to say in ``interactionSummary`` and the
+    It receives the ``ToolContext`` and returns the raw contract outputs keyed by wire name. It may
+    be async, or a plain function (run on a worker thread, as a sync tool is). It has no way to
+    message the user; a direct handler reports what to say in ``interactionSummary`` and the
     runtime sends it as the agent's message.
     """
 

@@ -6,11 +6,13 @@ delivered and the attempt is a contract violation (recorded on the ``Delivery``)
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness.agent.loop import LoopHooks, run_agent_loop
+from harness.agent.tools import invoke_tool
 from harness.exceptions import ModelBehaviorError
 from harness.models._wire import loads_checked
 from harness.models.base import (
@@ -23,7 +25,7 @@ from harness.models.base import (
 )
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
 from instructions import contract
-from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, ToolContext, Usage
+from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, Tool, ToolContext, Usage
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
 
@@ -263,8 +265,26 @@ async def _model_loop(
 
 
 async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
-    assert call.agent.handler is not None
-    raw = await call.agent.handler(ctx)
+    handler = call.agent.handler
+    assert handler is not None
+    raw: Any
+    if _is_async(handler):
+        raw = await handler(ctx)  # type: ignore[misc] # an async def's result is awaitable
+    else:
+        # A plain function runs on a worker thread, as a sync tool does (so a blocking handler
+        # does not stall the other agents); what it returns may still be awaitable.
+        as_tool = Tool(
+            name=f"{call.agent.name} handler",
+            description="",
+            function=handler,
+            parameters={},
+            context_param=_first_parameter(handler),
+        )
+        raw = await invoke_tool(as_tool, {}, ctx, agent=call.agent.name, threads=call.tool_threads)
+    if not isinstance(raw, Mapping):
+        # Not outputs at all: validation makes the call failed with a contract violation that
+        # says so, and nothing is sent.
+        return AgentReply(outputs=raw)
     summary = raw.get(contract.INTERACTION_SUMMARY)
     items = raw.get(contract.ANSWERED_REQUESTS)
     some_answered = isinstance(items, list) and any(
@@ -279,3 +299,20 @@ async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delive
     ):
         await deliver(summary)
     return AgentReply(outputs=raw)
+
+
+def _is_async(function: object) -> bool:
+    """Whether calling ``function`` gives a coroutine (an ``async def``, or an object whose
+    ``__call__`` is one)."""
+    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+        getattr(function, "__call__", None)  # noqa: B004 - the method, not callability
+    )
+
+
+def _first_parameter(function: Callable[..., Any]) -> str | None:
+    """The name of the parameter a handler receives its ``ToolContext`` in (its first)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    return parameters[0].name if parameters else None
