@@ -108,13 +108,14 @@ class RulesComposer(Composer):
                 # The user read what it sent, whatever its outputs say (even outputs that broke
                 # the contract): the parent never says it again.
                 pass
+            elif result.findings:
+                # Not answered and nothing reached the user: its findings are the answer to relay.
+                parts.append(result.findings)
             elif result.error:
-                # Outputs that broke the contract, and nothing reached the user: relay what they
-                # hold (the answer to relay, else what it meant to tell the user), or say that
-                # part could not be done.
-                relay = result.findings or result.interaction_summary
-                if relay:
-                    parts.append(relay)
+                # Outputs that broke the contract, and nothing reached the user: relay what it
+                # meant to tell the user, or say that part could not be done.
+                if result.interaction_summary:
+                    parts.append(result.interaction_summary)
                 elif not questions:
                     parts.append(_could_not_finish(result, handled))
             for question in questions:

@@ -26,6 +26,7 @@ from harness.models.base import (
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
 from instructions import contract
 from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, Tool, ToolContext, Usage
+from subagents.contract import read_answered
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
 
@@ -208,7 +209,7 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             dialogue = self.dialogue
             dialogue.append({"role": "user", "text": self.call.request})
             dialogue.extend({"role": "agent", "text": text} for text in self.deliver.sent)
-            answered = bool(output.get(contract.ANSWERED))
+            answered = read_answered(output.get(contract.ANSWERED)) is True
             self.call.dialogue[:] = [] if answered else dialogue[-40:]
         return AgentReply(outputs=output, usage=usage)
 
@@ -288,9 +289,12 @@ async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delive
     summary = raw.get(contract.INTERACTION_SUMMARY)
     items = raw.get(contract.ANSWERED_REQUESTS)
     some_answered = isinstance(items, list) and any(
-        isinstance(item, dict) and item.get(contract.ANSWERED) is True for item in items
+        isinstance(item, Mapping) and read_answered(item.get(contract.ANSWERED)) is True
+        for item in items
     )
-    speaks = raw.get(contract.ANSWERED) or some_answered or call.agent.mode is Mode.CONVERSATIONAL
+    # 'answered' read as validation reads it: the text "false" is false, not a truthy string.
+    answered = read_answered(raw.get(contract.ANSWERED)) is True
+    speaks = answered or some_answered or call.agent.mode is Mode.CONVERSATIONAL
     if (
         call.agent.mode is not Mode.SILENT
         and deliver.allowed
