@@ -361,7 +361,8 @@ def validate_outputs(
         )
         return None, (violation,)
     data = {str(key): value for key, value in (raw or {}).items()}
-    required = list(REQUIRED_OUTPUTS[mode])
+    by_mode = REQUIRED_OUTPUTS[mode]
+    required = list(by_mode)
     for name in declared_outputs or ():
         # openQuestions is "any agent that handled only part": required of silent agents only;
         # answeredRequests belongs to a call with several requests, not to the agent.
@@ -379,7 +380,10 @@ def validate_outputs(
                     agent=agent,
                     kind=ViolationKind.MISSING_OUTPUT,
                     output=name,
-                    message=f"{mode.value} agents must return {name!r}",
+                    message=f"{mode.value} agents must return {name!r}"
+                    if name in by_mode
+                    # Required only because the agent declares it: say so, not a mode rule.
+                    else f"it declares the output {name!r}, so it must return it",
                 )
             )
     known = _KNOWN_OUTPUTS
@@ -394,7 +398,8 @@ def validate_outputs(
                 message=f"output {key!r} is neither a contract output nor declared by the agent",
             )
         )
-    data = {k: v for k, v in data.items() if k in known}
+    # A null is an output not returned: reported once, as missing when it is required.
+    data = {k: v for k, v in data.items() if k in known and v is not None}
     outputs: SubagentOutputs | None = None
     if ANSWERED in data or ANSWERED not in required:
         try:
