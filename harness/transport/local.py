@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from harness.agent.loop import LoopHooks, run_agent_loop
+from harness.agent.loop import LoopHooks, ToolOutcome, run_agent_loop
 from harness.agent.tools import invoke_tool
 from harness.exceptions import ModelBehaviorError
 from harness.models._wire import loads_checked
@@ -29,6 +30,8 @@ from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, Tool, Tool
 from subagents.contract import read_answered
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
+
+log = logging.getLogger("harness")
 
 SEND_TOOL = "send_message_to_user"
 """The name of the tool direct and conversational agents use to message the user."""
@@ -177,6 +180,22 @@ class _SubagentHooks(LoopHooks[AgentReply]):
                 ][-40:]
             await deliver(text)
         return "sent"
+
+    async def on_tool_result(self, call: ToolCall, outcome: ToolOutcome) -> str:
+        agent = self.call.agent
+        if outcome.asks_user and agent.mode is not Mode.CONVERSATIONAL:
+            # Only a conversational agent holds the floor; elsewhere the question is just text
+            # (findings the parent relays, or a direct message), and the user's reply to it goes
+            # to the planner like any message. Said once per call, not silently ignored.
+            log.warning(
+                "tool %r of %s agent %r returned Reply(done=False): only a conversational agent "
+                "keeps the floor for the user's answer; its text is used as the agent's answer "
+                "(make the agent conversational to ask the user something)",
+                outcome.name,
+                agent.mode.value,
+                agent.name,
+            )
+        return outcome.output
 
     def on_usage(self, usage: Usage) -> None:
         self.call.spent = usage  # kept by the runner even if a later step fails
