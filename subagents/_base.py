@@ -287,10 +287,11 @@ class Subagent:
     handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]] | Mapping[str, Any]] | None = None
     """A custom implementation that replaces the model loop (a team, a workflow).
 
-    It receives the ``ToolContext`` and returns the raw contract outputs keyed by wire name. It may
-    be async, or a plain function (run on a worker thread, as a sync tool is). It has no way to
-    message the user; a direct handler reports what to say in ``interactionSummary`` and the
-    runtime sends it as the agent's message.
+    It receives the ``ToolContext`` (positionally) and returns the raw contract outputs keyed by
+    wire name. It may be async, or a plain function, called on the event loop like an async one
+    (so it must not block); what a plain function returns is awaited when it is awaitable. It has
+    no way to message the user; a direct handler reports what to say in ``interactionSummary`` and
+    the runtime sends it as the agent's message.
     """
 
     def __post_init__(self) -> None:

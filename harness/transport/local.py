@@ -9,11 +9,10 @@ from __future__ import annotations
 import inspect
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.agent.loop import LoopHooks, ToolOutcome, run_agent_loop
-from harness.agent.tools import invoke_tool
 from harness.exceptions import ModelBehaviorError
 from harness.models._wire import loads_checked
 from harness.models.base import (
@@ -26,7 +25,7 @@ from harness.models.base import (
 )
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
 from instructions import contract
-from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, Tool, ToolContext, Usage
+from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, ToolContext, Usage
 from subagents.contract import read_answered
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
@@ -152,12 +151,14 @@ class _SubagentHooks(LoopHooks[AgentReply]):
     """The sub-agent's part of the agent loop: the send tool, ``call.spent``, JSON outputs and
     the conversational dialogue state."""
 
-    __slots__ = ("call", "deliver", "dialogue")
+    __slots__ = ("asked", "call", "deliver", "dialogue")
 
     def __init__(self, call: SubagentCall, deliver: Delivery, dialogue: list[dict[str, str]]):
         self.call = call
         self.deliver = deliver
         self.dialogue = dialogue
+        self.asked: set[str] = set()
+        """The tools already warned about for ``Reply(done=False)`` in this call."""
 
     async def on_tool_call(self, call: ToolCall) -> str | None:
         if call.name != SEND_TOOL:
@@ -183,10 +184,15 @@ class _SubagentHooks(LoopHooks[AgentReply]):
 
     async def on_tool_result(self, call: ToolCall, outcome: ToolOutcome) -> str:
         agent = self.call.agent
-        if outcome.asks_user and agent.mode is not Mode.CONVERSATIONAL:
+        if (
+            outcome.asks_user
+            and agent.mode is not Mode.CONVERSATIONAL
+            and outcome.name not in self.asked
+        ):
             # Only a conversational agent holds the floor; elsewhere the question is just text
             # (findings the parent relays, or a direct message), and the user's reply to it goes
-            # to the planner like any message. Said once per call, not silently ignored.
+            # to the planner like any message. Said once per call and tool, not silently ignored.
+            self.asked.add(outcome.name)
             log.warning(
                 "tool %r of %s agent %r returned Reply(done=False): only a conversational agent "
                 "keeps the floor for the user's answer; its text is used as the agent's answer "
@@ -287,20 +293,12 @@ async def _model_loop(
 async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
     handler = call.agent.handler
     assert handler is not None
-    raw: Any
-    if _is_async(handler):
-        raw = await handler(ctx)  # type: ignore[misc] # an async def's result is awaitable
-    else:
-        # A plain function runs on a worker thread, as a sync tool does (so a blocking handler
-        # does not stall the other agents); what it returns may still be awaitable.
-        as_tool = Tool(
-            name=f"{call.agent.name} handler",
-            description="",
-            function=handler,
-            parameters={},
-            context_param=_first_parameter(handler),
-        )
-        raw = await invoke_tool(as_tool, {}, ctx, agent=call.agent.name, threads=call.tool_threads)
+    # Called on the event loop, as the type says (positionally), whether it is an ``async def`` or
+    # a plain function; what a plain function returns may itself be awaitable (a coroutine, or a
+    # future it made on this loop), and is then awaited.
+    raw: Any = handler(ctx)
+    if inspect.isawaitable(raw):
+        raw = await raw
     if not isinstance(raw, Mapping):
         # Not outputs at all: validation makes the call failed with a contract violation that
         # says so, and nothing is sent.
@@ -322,20 +320,3 @@ async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delive
     ):
         await deliver(summary)
     return AgentReply(outputs=raw)
-
-
-def _is_async(function: object) -> bool:
-    """Whether calling ``function`` gives a coroutine (an ``async def``, or an object whose
-    ``__call__`` is one)."""
-    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
-        getattr(function, "__call__", None)  # noqa: B004 - the method, not callability
-    )
-
-
-def _first_parameter(function: Callable[..., Any]) -> str | None:
-    """The name of the parameter a handler receives its ``ToolContext`` in (its first)."""
-    try:
-        parameters = list(inspect.signature(function).parameters.values())
-    except (TypeError, ValueError):
-        return None
-    return parameters[0].name if parameters else None

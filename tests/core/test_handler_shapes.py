@@ -3,8 +3,11 @@ value that is not outputs at all fails the call with the contract's words, not P
 
 from __future__ import annotations
 
-import threading
+import asyncio
+import contextvars
 from typing import Any
+
+import pytest
 
 from harness import ConnectedAgent, Parent, ToolContext
 
@@ -22,18 +25,52 @@ def _bot(handler: Any, *, mode: str = "silent") -> Parent:
     return Parent(name="hd", subagents=[agent])
 
 
-async def test_a_plain_function_handler_runs_on_a_worker_thread() -> None:
-    threads: list[threading.Thread] = []
+OUTPUTS = {"answered": False, "findings": PAYDAY, "openQuestions": []}
 
-    def payroll(ctx: ToolContext) -> dict[str, Any]:
-        threads.append(threading.current_thread())
-        return {"answered": False, "findings": PAYDAY, "openQuestions": []}
 
-    turn = await _bot(payroll).conversation().send("When is my next paycheck?")
+async def _outputs(ctx: ToolContext) -> dict[str, Any]:
+    return OUTPUTS
+
+
+def _positional_only(ctx: ToolContext, /) -> dict[str, Any]:
+    return OUTPUTS
+
+
+def _star_args(*args: Any) -> dict[str, Any]:
+    return OUTPUTS
+
+
+_CALLER = contextvars.ContextVar("caller", default="unset")
+
+
+def _reads_the_callers_context(ctx: ToolContext) -> dict[str, Any]:
+    return {**OUTPUTS, "findings": f"{PAYDAY} ({_CALLER.get()})"}
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        lambda ctx: OUTPUTS,
+        lambda ctx: _outputs(ctx),  # a coroutine
+        lambda ctx: asyncio.ensure_future(_outputs(ctx)),  # a future made on the running loop
+        _positional_only,
+        _star_args,
+    ],
+    ids=["mapping", "coroutine", "ensure-future", "positional-only", "star-args"],
+)
+async def test_a_plain_function_handler_is_called_with_the_context_and_its_result_awaited(
+    handler: Any,
+) -> None:
+    turn = await _bot(handler).conversation().send("When is my next paycheck?")
     (result,) = turn.results
     assert result.ok, result.error
     assert turn.text == PAYDAY
-    assert threads and threads[0] is not threading.main_thread()
+
+
+async def test_a_plain_function_handler_runs_in_the_callers_context() -> None:
+    _CALLER.set("the caller's")
+    turn = await _bot(_reads_the_callers_context).conversation().send("When is my next paycheck?")
+    assert turn.text == f"{PAYDAY} (the caller's)"
 
 
 async def test_a_handler_object_with_an_async_call_is_awaited() -> None:
