@@ -99,25 +99,30 @@ class RulesComposer(Composer):
             elif result.mode == "silent":
                 if result.findings:
                     parts.append(result.findings)
-                elif result.error and not questions:
-                    parts.append(_could_not_finish(result, handled))
+                elif result.error:
+                    # Broken, nothing to relay: the request is apologised for, unless the agent
+                    # handed it back as an open question (taken up below).
+                    parts.append(_could_not_finish(result, handled | _norms(questions)))
             elif result.answered:
                 if not honours_answered and result.interaction_summary:
                     parts.append(f"To sum up: {result.interaction_summary}")
-            elif result.sent:
-                # The user read what it sent, whatever its outputs say (even outputs that broke
-                # the contract): the parent never says it again.
+            elif result.sent and (result.mode == "conversational" or result.said_answered):
+                # The user read what it sent, and the agent holds that it answered (even in
+                # outputs that broke the contract) or is still talking with them: the parent
+                # never says it again.
                 pass
-            elif result.findings:
-                # Not answered and nothing reached the user: its findings are the answer to relay.
+            elif result.findings and not _restates(result.findings, result.sent):
+                # Not answered, and nothing it sent is the answer: its findings are to relay.
                 parts.append(result.findings)
             elif result.error:
-                # Outputs that broke the contract, and nothing reached the user: relay what it
-                # meant to tell the user, or say that part could not be done.
-                if result.interaction_summary:
-                    parts.append(result.interaction_summary)
-                elif not questions:
-                    parts.append(_could_not_finish(result, handled))
+                # Outputs that broke the contract, and nothing it sent answers the request (a
+                # holding message at most): relay what it meant to tell the user, or say that
+                # part could not be done (unless it handed the request back as open questions).
+                summary = result.interaction_summary
+                if summary and summary.strip() and not _restates(summary, result.sent):
+                    parts.append(summary)
+                else:
+                    parts.append(_could_not_finish(result, handled | _norms(questions)))
             for question in questions:
                 key = _norm(question)
                 if key in seen:
@@ -182,6 +187,15 @@ def _handled(results: Sequence[ResultView]) -> set[str]:
 
 def _norm(text: str) -> str:
     return " ".join(content_tokens(text))
+
+
+def _norms(texts: Sequence[str]) -> set[str]:
+    return {_norm(t) for t in texts}
+
+
+def _restates(text: str, sent: Sequence[str]) -> bool:
+    """Whether ``text`` says again one of the messages the user already read (same words)."""
+    return _norm(text) in _norms(sent)
 
 
 def _social(text: str) -> str:

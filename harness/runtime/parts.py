@@ -149,6 +149,8 @@ def result_view(result: SubagentResult, *, drop_findings: bool = False) -> Resul
         request_answers=answers,
         requests=result.requests if len(result.requests) > 1 else (),
         sent=result.messages,
+        broke_contract=bool(result.broken),
+        said_answered=bool(outputs and outputs.answered),
     )
 
 
