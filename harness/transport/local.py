@@ -26,7 +26,7 @@ from harness.models.base import (
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
 from instructions import contract
 from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, ToolContext, Usage
-from subagents.contract import read_answered
+from subagents.contract import read_answered, validate_outputs
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
 
@@ -317,6 +317,22 @@ async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delive
         and deliver.allowed
         and isinstance(summary, str)
         and speaks
+        and _readable(call, raw, summary)
     ):
         await deliver(summary)
     return AgentReply(outputs=raw)
+
+
+def _readable(call: SubagentCall, raw: Mapping[str, Any], summary: str) -> bool:
+    """Whether ``raw`` can be read as outputs once ``summary`` is sent. The runtime sends a
+    handler's summary itself, so it checks first: outputs that make the call fail send nothing,
+    and the user gets the failure apology alone, not an answer followed by it."""
+    outputs, _ = validate_outputs(
+        agent=call.agent.name,
+        mode=call.agent.mode,
+        raw=raw,
+        messages_sent=(summary,),
+        declared_outputs=call.agent.output_names,
+        requests=call.requests,
+    )
+    return outputs is not None

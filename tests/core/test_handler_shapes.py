@@ -94,3 +94,26 @@ async def test_a_handler_that_returns_no_object_is_a_contract_violation() -> Non
     )
     assert [m.sender for m in turn.messages] == ["hd"]  # nothing sent for the agent
     assert "could not finish" in turn.text
+
+
+async def test_a_direct_handler_whose_outputs_fail_the_call_sends_nothing() -> None:
+    async def payroll(ctx: ToolContext) -> dict[str, Any]:
+        # The answer, with an output that cannot be read: the call fails on its outputs.
+        return {"answered": True, "interactionSummary": PAYDAY, "openQuestions": "none"}
+
+    turn = await _bot(payroll, mode="direct").conversation().send("When is my next paycheck?")
+    (result,) = turn.results
+    assert result.status == "failed"
+    # Not the answer followed by an apology for it: the apology alone.
+    assert [m.sender for m in turn.messages] == ["hd"]
+    assert "could not finish" in turn.text
+
+
+async def test_a_direct_handler_whose_outputs_only_break_the_contract_still_answers() -> None:
+    async def payroll(ctx: ToolContext) -> dict[str, Any]:
+        return {"answered": True, "interactionSummary": PAYDAY, "payDate": "Friday"}
+
+    turn = await _bot(payroll, mode="direct").conversation().send("When is my next paycheck?")
+    (result,) = turn.results
+    assert result.broken and result.status == "complete"
+    assert [(m.sender, m.text) for m in turn.messages] == [("payroll", PAYDAY)]
