@@ -284,12 +284,14 @@ class Subagent:
     only ``timeout`` applies."""
     generated_instructions: bool = True
     """Prepend the generated contract instructions (scope anchor, silence, outputs) to its own."""
-    handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]]] | None = None
+    handler: Callable[[ToolContext], Awaitable[Mapping[str, Any]] | Mapping[str, Any]] | None = None
     """A custom implementation that replaces the model loop (a team, a workflow).
 
-    It receives the ``ToolContext`` and returns the raw contract outputs keyed by wire name. It has no
-    way to message the user; a direct handler reports what to say in ``interactionSummary`` and the
-    runtime sends it as the agent's message.
+    It receives the ``ToolContext`` (positionally) and returns the raw contract outputs keyed by
+    wire name. It may be async, or a plain function, called on the event loop like an async one
+    (so it must not block); what a plain function returns is awaited when it is awaitable. It has
+    no way to message the user; a direct handler reports what to say in ``interactionSummary`` and
+    the runtime sends it as the agent's message.
     """
 
     def __post_init__(self) -> None:

@@ -124,7 +124,8 @@ class ParentConfig(BaseModel):
     max_compose_steps: int = Field(default=2, ge=0, le=10)
     """Rounds of routing open questions per turn."""
     history_turns: int = Field(default=20, ge=0)
-    """How many recent turns of history are passed to sub-agents that receive it (0: none)."""
+    """How many turns of history are passed to sub-agents that receive it, the current turn (its
+    user message) included: 1 passes the current message only, 0 none."""
     handoff: str = Field(default="", max_length=HANDOFF_LIMIT)
     """What the parent adds when it cannot help with a request and no sub-agent takes it ("For
     anything else, call us on 0800 123 456."): one line of at most ``HANDOFF_LIMIT`` characters,

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 
 from instructions import contract as table
 from instructions.contract import (
@@ -44,6 +45,7 @@ __all__ = [
     "SubagentResult",
     "Usage",
     "ViolationKind",
+    "read_answered",
     "validate_outputs",
 ]
 
@@ -84,6 +86,40 @@ REQUIRED_OUTPUTS: Mapping[Mode, tuple[str, ...]] = {
 """The outputs each mode must return (``instructions.contract.REQUIRED_BY_MODE``, by ``Mode``)."""
 
 
+_TEXT_BOOLEANS = {"true": True, "false": False}
+
+
+def read_answered(value: object) -> bool | None:
+    """``answered`` as the contract reads it: a boolean, or the text ``"true"`` or ``"false"`` (in
+    any case, spaces around it ignored), which platforms whose variables are text send; None for
+    anything else (``"yes"``, ``1``, ``""``, None), which the contract does not read as a boolean.
+
+    >>> read_answered(True), read_answered(" False "), read_answered("yes"), read_answered(1)
+    (True, False, None, None)
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return _TEXT_BOOLEANS.get(value.strip().lower())
+    return None
+
+
+def _answered(value: object) -> bool:
+    read = read_answered(value)
+    if read is None:
+        raise PydanticCustomError(
+            ANSWERED,
+            'must be true or false (a boolean, or the text "true" or "false"), not {value}',
+            {"value": repr(value)},
+        )
+    return read
+
+
+Answered = Annotated[bool, BeforeValidator(_answered)]
+"""A boolean output read by ``read_answered``: nothing else is coerced (pydantic alone would take
+``"yes"``, ``"no"``, ``1`` and ``0``)."""
+
+
 class HistoryEntry(BaseModel):
     """One message of the parent's conversation, as passed to a sub-agent."""
 
@@ -118,7 +154,7 @@ class RequestAnswer(BaseModel):
 
     request: str
     """The request, as the agent was given it."""
-    answered: bool
+    answered: Answered
     """True when the user already received its answer from this agent."""
     findings: str | None = None
     """Its answer, for the parent to relay (empty when the agent answered the user itself or could
@@ -130,8 +166,9 @@ class SubagentOutputs(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
-    answered: bool
-    """True when the user has already received the answer to the scoped request."""
+    answered: Answered
+    """True when the user has already received the answer to the scoped request (a boolean, or
+    the text ``"true"`` / ``"false"``: ``read_answered``)."""
     scoped_request: str | None = Field(default=None, alias=SCOPED_REQUEST)
     """The request this agent worked on, echoed back (conversational agents)."""
     interaction_summary: str | None = Field(default=None, alias=INTERACTION_SUMMARY)
@@ -324,7 +361,8 @@ def validate_outputs(
         )
         return None, (violation,)
     data = {str(key): value for key, value in (raw or {}).items()}
-    required = list(REQUIRED_OUTPUTS[mode])
+    by_mode = REQUIRED_OUTPUTS[mode]
+    required = list(by_mode)
     for name in declared_outputs or ():
         # openQuestions is "any agent that handled only part": required of silent agents only;
         # answeredRequests belongs to a call with several requests, not to the agent.
@@ -342,7 +380,10 @@ def validate_outputs(
                     agent=agent,
                     kind=ViolationKind.MISSING_OUTPUT,
                     output=name,
-                    message=f"{mode.value} agents must return {name!r}",
+                    message=f"{mode.value} agents must return {name!r}"
+                    if name in by_mode
+                    # Required only because the agent declares it: say so, not a mode rule.
+                    else f"it declares the output {name!r}, so it must return it",
                 )
             )
     known = _KNOWN_OUTPUTS
@@ -357,7 +398,8 @@ def validate_outputs(
                 message=f"output {key!r} is neither a contract output nor declared by the agent",
             )
         )
-    data = {k: v for k, v in data.items() if k in known}
+    # A null is an output not returned: reported once, as missing when it is required.
+    data = {k: v for k, v in data.items() if k in known and v is not None}
     outputs: SubagentOutputs | None = None
     if ANSWERED in data or ANSWERED not in required:
         try:

@@ -32,7 +32,7 @@ from typing import Generic, Literal, TypeVar
 from harness.agent.tools import ToolArgumentsError, ToolThreads, invoke_tool, tool_result_text
 from harness.exceptions import ModelBehaviorError, RunError, TurnLimitError
 from harness.models.base import ChatMessage, Model, ModelRequest, ModelResponse, ToolCall
-from subagents import Tool, ToolContext, Usage
+from subagents import Reply, Tool, ToolContext, Usage
 
 __all__ = [
     "LoopHooks",
@@ -66,6 +66,8 @@ class ToolOutcome:
     error: str | None = None
     """What went wrong (the error text without the ``error:`` prefix), when not ok."""
     duration_s: float = 0.0
+    asks_user: bool = False
+    """The tool returned ``Reply(done=False)``: it wants the user's answer before it is done."""
 
 
 class LoopHooks(ABC, Generic[OutputT]):
@@ -153,6 +155,7 @@ async def run_tool_call(
             ok=True,
             output=tool_result_text(value),
             duration_s=time.perf_counter() - started,
+            asks_user=isinstance(value, Reply) and not value.done,
         )
     return _failed(call.name, error, time.perf_counter() - started)
 

@@ -28,6 +28,7 @@ from harness.detect.transcript import Message
 from harness.exceptions import RunError
 from harness.runtime.parent import Conversation, Parent, Turn
 from harness.runtime.parts import failed_agents
+from subagents import ContractViolation, ViolationKind
 
 __all__ = [
     "COMMANDS",
@@ -169,7 +170,7 @@ class _Session:
             if r.status in ("failed", "timed_out")
         ]
         broken = [
-            f"{r.agent} ({', '.join(dict.fromkeys(v.kind.value for v in r.broken))})"
+            f"{r.agent} ({', '.join(dict.fromkeys(_broke(v) for v in r.broken))})"
             for r in turn.results
             if r.status not in ("failed", "timed_out") and r.broken
         ]
@@ -195,6 +196,15 @@ class _Session:
         return run_command(
             text, {"/plan": self.show_plan, "/floor": self.floor}, COMMANDS, self.aside
         )
+
+
+def _broke(violation: ContractViolation) -> str:
+    """A violation for the turn's note: its kind, and the output it concerns when that output is
+    missing or wrong (``invalid_output: payDate``)."""
+    named = violation.kind in (ViolationKind.MISSING_OUTPUT, ViolationKind.INVALID_OUTPUT)
+    if named and violation.output:
+        return f"{violation.kind.value}: {violation.output}"
+    return violation.kind.value
 
 
 def run_command(

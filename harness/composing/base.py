@@ -27,6 +27,9 @@ from subagents import RequestAnswer, Usage
 
 __all__ = ["ComposeInput", "Composer", "Composition", "ResultView", "Route", "quote_each"]
 
+SENT_TO_USER = "sentToUser"
+"""The key of a result's messages in the LLM composer's JSON (``ResultView.to_json``)."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResultView:
@@ -48,6 +51,15 @@ class ResultView:
     requests: tuple[str, ...] = ()
     """Each request the call carried, as planned, when it carried two or more (``request`` is
     then their numbered join); empty for one."""
+    sent: tuple[str, ...] = ()
+    """The messages the agent sent the user during the call: the user has read them, whatever its
+    outputs say (even when they broke the contract), so the parent never says them again."""
+    broke_contract: bool = False
+    """Its outputs broke the contract (``error`` names the rules), so ``answered`` is false
+    whatever they said."""
+    said_answered: bool = False
+    """What its outputs said of ``answered``, read even when they broke the contract: whether the
+    agent itself holds that what it sent is the answer."""
 
     @property
     def each_request(self) -> tuple[str, ...]:
@@ -74,6 +86,11 @@ class ResultView:
             **({"requests": list(self.requests)} if self.requests else {}),
             **(per_request if self.request_answers else {}),
             "error": self.error,
+            # What the user already read, when ``answered`` cannot say so: its outputs broke the
+            # contract after it messaged them. Only then, so that the request of a result that
+            # kept the contract (a conversational agent's question) is what it always was, and
+            # recorded cassettes still match it.
+            **({SENT_TO_USER: list(self.sent)} if self.sent and self.broke_contract else {}),
         }
 
 

@@ -11,11 +11,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from harness.composing.base import ComposeInput, Composer, Composition, Route
+from harness.composing.base import SENT_TO_USER, ComposeInput, Composer, Composition, Route
 from harness.exceptions import ModelBehaviorError
 from harness.models.base import ChatMessage, Model, ModelRequest
 
-__all__ = ["COMPOSE_SCHEMA", "LLMComposer", "compose_request", "compose_schema"]
+__all__ = ["COMPOSE_SCHEMA", "SENT_NOTE", "LLMComposer", "compose_request", "compose_schema"]
 
 # ``json.dumps(..., ensure_ascii=False)`` builds a new encoder on every call; this one is built once.
 _JSON = json.JSONEncoder(ensure_ascii=False)
@@ -57,24 +57,34 @@ def compose_schema(agents: tuple[str, ...]) -> Mapping[str, Any]:
     return schema
 
 
+SENT_NOTE = (
+    f"`{SENT_TO_USER}` lists the messages a sub-agent already sent the user during this turn: the "
+    "user has read them. That sub-agent's `answered` is false only because its outputs broke the "
+    "contract (`error` says how), not because the user lacks what it sent. Do not repeat, restate "
+    "or summarise those messages; relay only what they do not already tell the user."
+)
+"""What the LLM composer is told about ``sentToUser``, in a message of its own after the results,
+sent only when a result carries the key (so no other request changes)."""
+
+
 def compose_request(given: ComposeInput) -> ModelRequest:
     """The model request that asks for the reply to ``given`` (output name ``reply``)."""
     text = given.user_message
-    payload = {
-        "userMessage": text,
-        "handledByYou": list(given.own_requests),
-        "results": [v.to_json() for v in given.results],
-    }
+    results = [v.to_json() for v in given.results]
+    payload = {"userMessage": text, "handledByYou": list(given.own_requests), "results": results}
+    messages = [
+        ChatMessage(role="user", content=text),
+        ChatMessage(
+            role="user",
+            content="Sub-agent results for this turn (JSON):\n" + _JSON.encode(payload),
+        ),
+    ]
+    if any(SENT_TO_USER in r for r in results):
+        messages.append(ChatMessage(role="user", content=SENT_NOTE))
     return ModelRequest(
         agent=given.parent,
         system=given.system,
-        messages=(
-            ChatMessage(role="user", content=text),
-            ChatMessage(
-                role="user",
-                content="Sub-agent results for this turn (JSON):\n" + _JSON.encode(payload),
-            ),
-        ),
+        messages=tuple(messages),
         output_schema=given.schema
         if given.schema is not None
         else compose_schema(tuple(card.name for card in given.agents)),

@@ -78,13 +78,7 @@ class RulesComposer(Composer):
             if result.status in ("failed", "timed_out"):
                 # Per request: each one the call carried, by its own text, unless another
                 # agent's result this turn already answers it.
-                lost = [r for r in result.each_request if _norm(r) not in handled]
-                if lost:
-                    what = "timed out" if result.status == "timed_out" else "failed"
-                    parts.append(
-                        f"Sorry, I could not finish {quote_each(lost)}: the {result.agent} "
-                        f"service {what}. Please try again later."
-                    )
+                parts.append(_could_not_finish(result, handled))
                 continue
             questions = list(result.open_questions)
             if result.request_answers:
@@ -105,11 +99,30 @@ class RulesComposer(Composer):
             elif result.mode == "silent":
                 if result.findings:
                     parts.append(result.findings)
+                elif result.error:
+                    # Broken, nothing to relay: the request is apologised for, unless the agent
+                    # handed it back as an open question (taken up below).
+                    parts.append(_could_not_finish(result, handled | _norms(questions)))
             elif result.answered:
                 if not honours_answered and result.interaction_summary:
                     parts.append(f"To sum up: {result.interaction_summary}")
-            elif result.error and result.interaction_summary:
-                parts.append(result.interaction_summary)
+            elif result.sent and (result.mode == "conversational" or result.said_answered):
+                # The user read what it sent, and the agent holds that it answered (even in
+                # outputs that broke the contract) or is still talking with them: the parent
+                # never says it again.
+                pass
+            elif result.findings and not _restates(result.findings, result.sent):
+                # Not answered, and nothing it sent is the answer: its findings are to relay.
+                parts.append(result.findings)
+            elif result.error:
+                # Outputs that broke the contract, and nothing it sent answers the request (a
+                # holding message at most): relay what it meant to tell the user, or say that
+                # part could not be done (unless it handed the request back as open questions).
+                summary = result.interaction_summary
+                if summary and summary.strip() and not _restates(summary, result.sent):
+                    parts.append(summary)
+                else:
+                    parts.append(_could_not_finish(result, handled | _norms(questions)))
             for question in questions:
                 key = _norm(question)
                 if key in seen:
@@ -142,6 +155,20 @@ class RulesComposer(Composer):
         return Composition(message=message, routes=tuple(routes), usage=Usage(requests=1))
 
 
+def _could_not_finish(result: ResultView, handled: set[str]) -> str:
+    """The apology for a result that gives the user nothing (a failed or timed-out call, or
+    outputs that broke the contract with nothing to relay), per request it carried, leaving out
+    those another result of the turn answers; "" when none is left."""
+    lost = [r for r in result.each_request if _norm(r) not in handled]
+    if not lost:
+        return ""
+    what = "timed out" if result.status == "timed_out" else "failed"
+    return (
+        f"Sorry, I could not finish {quote_each(lost)}: the {result.agent} service {what}. "
+        "Please try again later."
+    )
+
+
 def _handled(results: Sequence[ResultView]) -> set[str]:
     """The requests (normalised) some usable result of the turn answers: one its agent answered
     itself, or one with findings for the parent to relay."""
@@ -160,6 +187,15 @@ def _handled(results: Sequence[ResultView]) -> set[str]:
 
 def _norm(text: str) -> str:
     return " ".join(content_tokens(text))
+
+
+def _norms(texts: Sequence[str]) -> set[str]:
+    return {_norm(t) for t in texts}
+
+
+def _restates(text: str, sent: Sequence[str]) -> bool:
+    """Whether ``text`` says again one of the messages the user already read (same words)."""
+    return _norm(text) in _norms(sent)
 
 
 def _social(text: str) -> str:

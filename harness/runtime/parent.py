@@ -92,8 +92,8 @@ class Parent:
         max_compose_steps: how many rounds of routing open questions one turn may start.
         duplicate_guard: ``off``, ``warn`` or ``drop``: check the parent's draft against messages
             already sent before sending it (``drop`` removes the duplicated sentences).
-        history_turns: how many recent turns of history are passed to sub-agents that receive it
-            (0: none).
+        history_turns: how many turns of history are passed to sub-agents that receive it, the
+            current turn (its user message) included: 1 passes the current message only, 0 none.
         handoff: what the parent adds when it cannot help with a request and no sub-agent takes
             it ("For anything else, call us on 0800 123 456."); by default it only says it cannot
             help with it. The offline composer adds it as written; a model's parent is told to.

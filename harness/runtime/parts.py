@@ -148,6 +148,9 @@ def result_view(result: SubagentResult, *, drop_findings: bool = False) -> Resul
         error=error,
         request_answers=answers,
         requests=result.requests if len(result.requests) > 1 else (),
+        sent=result.messages,
+        broke_contract=bool(result.broken),
+        said_answered=bool(outputs and outputs.answered),
     )
 
 

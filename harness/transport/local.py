@@ -6,11 +6,13 @@ delivered and the attempt is a contract violation (recorded on the ``Delivery``)
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.agent.loop import LoopHooks, run_agent_loop
+from harness.agent.loop import LoopHooks, ToolOutcome, run_agent_loop
 from harness.exceptions import ModelBehaviorError
 from harness.models._wire import loads_checked
 from harness.models.base import (
@@ -24,8 +26,11 @@ from harness.models.base import (
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
 from instructions import contract
 from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, ToolContext, Usage
+from subagents.contract import read_answered, validate_outputs
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
+
+log = logging.getLogger("harness")
 
 SEND_TOOL = "send_message_to_user"
 """The name of the tool direct and conversational agents use to message the user."""
@@ -146,12 +151,14 @@ class _SubagentHooks(LoopHooks[AgentReply]):
     """The sub-agent's part of the agent loop: the send tool, ``call.spent``, JSON outputs and
     the conversational dialogue state."""
 
-    __slots__ = ("call", "deliver", "dialogue")
+    __slots__ = ("asked", "call", "deliver", "dialogue")
 
     def __init__(self, call: SubagentCall, deliver: Delivery, dialogue: list[dict[str, str]]):
         self.call = call
         self.deliver = deliver
         self.dialogue = dialogue
+        self.asked: set[str] = set()
+        """The tools already warned about for ``Reply(done=False)`` in this call."""
 
     async def on_tool_call(self, call: ToolCall) -> str | None:
         if call.name != SEND_TOOL:
@@ -174,6 +181,27 @@ class _SubagentHooks(LoopHooks[AgentReply]):
                 ][-40:]
             await deliver(text)
         return "sent"
+
+    async def on_tool_result(self, call: ToolCall, outcome: ToolOutcome) -> str:
+        agent = self.call.agent
+        if (
+            outcome.asks_user
+            and agent.mode is not Mode.CONVERSATIONAL
+            and outcome.name not in self.asked
+        ):
+            # Only a conversational agent holds the floor; elsewhere the question is just text
+            # (findings the parent relays, or a direct message), and the user's reply to it goes
+            # to the planner like any message. Said once per call and tool, not silently ignored.
+            self.asked.add(outcome.name)
+            log.warning(
+                "tool %r of %s agent %r returned Reply(done=False): only a conversational agent "
+                "keeps the floor for the user's answer; its text is used as the agent's answer "
+                "(make the agent conversational to ask the user something)",
+                outcome.name,
+                agent.mode.value,
+                agent.name,
+            )
+        return outcome.output
 
     def on_usage(self, usage: Usage) -> None:
         self.call.spent = usage  # kept by the runner even if a later step fails
@@ -206,7 +234,7 @@ class _SubagentHooks(LoopHooks[AgentReply]):
             dialogue = self.dialogue
             dialogue.append({"role": "user", "text": self.call.request})
             dialogue.extend({"role": "agent", "text": text} for text in self.deliver.sent)
-            answered = bool(output.get(contract.ANSWERED))
+            answered = read_answered(output.get(contract.ANSWERED)) is True
             self.call.dialogue[:] = [] if answered else dialogue[-40:]
         return AgentReply(outputs=output, usage=usage)
 
@@ -263,19 +291,48 @@ async def _model_loop(
 
 
 async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
-    assert call.agent.handler is not None
-    raw = await call.agent.handler(ctx)
+    handler = call.agent.handler
+    assert handler is not None
+    # Called on the event loop, as the type says (positionally), whether it is an ``async def`` or
+    # a plain function; what a plain function returns may itself be awaitable (a coroutine, or a
+    # future it made on this loop), and is then awaited.
+    raw: Any = handler(ctx)
+    if inspect.isawaitable(raw):
+        raw = await raw
+    if not isinstance(raw, Mapping):
+        # Not outputs at all: validation makes the call failed with a contract violation that
+        # says so, and nothing is sent.
+        return AgentReply(outputs=raw)
     summary = raw.get(contract.INTERACTION_SUMMARY)
     items = raw.get(contract.ANSWERED_REQUESTS)
     some_answered = isinstance(items, list) and any(
-        isinstance(item, dict) and item.get(contract.ANSWERED) is True for item in items
+        isinstance(item, Mapping) and read_answered(item.get(contract.ANSWERED)) is True
+        for item in items
     )
-    speaks = raw.get(contract.ANSWERED) or some_answered or call.agent.mode is Mode.CONVERSATIONAL
+    # 'answered' read as validation reads it: the text "false" is false, not a truthy string.
+    answered = read_answered(raw.get(contract.ANSWERED)) is True
+    speaks = answered or some_answered or call.agent.mode is Mode.CONVERSATIONAL
     if (
         call.agent.mode is not Mode.SILENT
         and deliver.allowed
         and isinstance(summary, str)
         and speaks
+        and _readable(call, raw, summary)
     ):
         await deliver(summary)
     return AgentReply(outputs=raw)
+
+
+def _readable(call: SubagentCall, raw: Mapping[str, Any], summary: str) -> bool:
+    """Whether ``raw`` can be read as outputs once ``summary`` is sent. The runtime sends a
+    handler's summary itself, so it checks first: outputs that make the call fail send nothing,
+    and the user gets the failure apology alone, not an answer followed by it."""
+    outputs, _ = validate_outputs(
+        agent=call.agent.name,
+        mode=call.agent.mode,
+        raw=raw,
+        messages_sent=(summary,),
+        declared_outputs=call.agent.output_names,
+        requests=call.requests,
+    )
+    return outputs is not None

@@ -134,6 +134,31 @@ def test_declared_contract_outputs_become_required() -> None:
     ]
 
 
+def test_an_output_required_only_by_its_declaration_says_so() -> None:
+    """A silent agent that declares ``interactionSummary`` must return it, but that is its own
+    declaration, not a rule of silent agents: the message must not read as one."""
+    raw, _ = VALID[Mode.SILENT]
+    _, violations = validate_outputs(
+        agent="a",
+        mode=Mode.SILENT,
+        raw=raw,
+        declared_outputs=("answered", "findings", "openQuestions", "interactionSummary"),
+    )
+    assert [v.message for v in violations] == [
+        "it declares the output 'interactionSummary', so it must return it"
+    ]
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_a_null_answered_is_reported_once(mode: Mode) -> None:
+    raw, sent = VALID[mode]
+    outputs, violations = validate_outputs(
+        agent="a", mode=mode, raw={**raw, "answered": None}, messages_sent=sent
+    )
+    assert outputs is None
+    assert [(v.kind, v.output) for v in violations] == [(ViolationKind.MISSING_OUTPUT, "answered")]
+
+
 def test_outputs_accept_snake_case_and_export_camel_case() -> None:
     outputs = SubagentOutputs.model_validate(
         {"answered": False, "findings": "x", "open_questions": ["y"]}

@@ -123,6 +123,25 @@ def test_chat_says_which_agent_broke_its_contract(
     assert "broke the contract: inventory (silent_answered)" in result.stderr, result.stderr
 
 
+def test_chat_names_the_output_a_broken_result_got_wrong(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An undeclared output is named in the note, as ``harness simulate`` names it."""
+    source = BROKEN_BOT.replace(
+        '{"answered": True, "findings": "3 laptops in stock.", "openQuestions": []}',
+        '{"answered": False, "findings": "3 laptops.", "openQuestions": [], "shelf": "B4"}',
+    )
+    assert source != BROKEN_BOT
+    (tmp_path / "shelfbot.py").write_text(source, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = CliRunner().invoke(
+        cli, ["chat", "shelfbot:bot"], input="are there laptops in stock?\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "broke the contract: inventory (invalid_output: shelf)" in result.stderr, result.stderr
+
+
 def test_a_python_bot_that_fails_while_imported_is_a_config_error_at_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
