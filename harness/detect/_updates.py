@@ -27,7 +27,10 @@ A second rule, :func:`new_stage`, reads a later *status* of an item named by an 
 number, by a closed class of lifecycle statuses (:mod:`harness.text._lifecycle`): "Expense
 EXP-5521 for $412 was submitted on 3 June." / "Your expense EXP-5521 from 3 June has been
 approved." shares every value and still reports news. It asks neither for the reply condition
-nor for the item alone among the shared facts: a status moving on is read from the status words.
+nor for the item alone among the shared facts: a status moving on is read from the status words,
+as what each message states about the item (the predicate of a clause about it, not a word that
+describes, a condition, a question, a stage not reached or another item's status). The duplicate
+detector never lets it excuse a word-for-word repeat.
 """
 
 from __future__ import annotations
@@ -209,13 +212,24 @@ def _references(earlier: Analysis, later: Analysis) -> frozenset[str]:
     return frozenset(out)
 
 
-def _stages(analysis: Analysis, references: frozenset[str]) -> set[Stage]:
-    """The lifecycle stages the claims of ``analysis`` that name a referenced item state (a
-    negated claim states none: "has not been approved yet")."""
+def _stages(
+    analysis: Analysis, references: frozenset[str], *, refers_back: bool = False
+) -> set[Stage]:
+    """The lifecycle stages the claims of ``analysis`` state about a referenced item
+    (:func:`~harness.text._lifecycle.stages`: the predicate of a statement about it, not a word
+    that describes, a condition, a question or another item's status; a negated claim states
+    none: "has not been approved yet"). ``refers_back``: claims that name no other item count too
+    ("Claim CL-1 was lodged on 4 April. It is now under review.")."""
+    names = frozenset(key.partition(":")[2] for key in references)
     out: set[Stage] = set()
     for claim in analysis.claims:
-        if claim.facts & references and not claim.negated:
-            out |= stages(claim.span.text)
+        if claim.negated:
+            continue
+        others = frozenset(
+            key.partition(":")[2] for key in claim.facts - references if key.startswith("id:")
+        )
+        if claim.facts & references or (refers_back and not others):
+            out |= stages(claim.span.text, names, others)
     return out
 
 
@@ -229,14 +243,16 @@ def new_stage(earlier: Analysis, later: Analysis) -> bool:
     sub-agent's answer, then the parent's news) or across turns, however many of the earlier
     values the later restates; "was approved" / "has been granted" (one stage in other words)
     and "was submitted" / "was submitted and is pending" restated after the news (no stage past
-    the earlier's) are not.
+    the earlier's) are not, nor "was submitted" / "was submitted and will show in your calendar
+    once approved" (a condition states no status). The earlier message's status is read from all
+    it says about the item ("... was lodged on 4 April. It is now under review.").
 
     Unlike :func:`new_state`, it does not ask whether ``later`` answers a new user message: a
     relay of the same turn with a newer status is where it is needed."""
     references = _references(earlier, later)
     if not references:
         return False
-    before = _stages(earlier, references)
+    before = _stages(earlier, references, refers_back=True)
     if not before:
         return False
     after = _stages(later, references)

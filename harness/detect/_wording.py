@@ -88,10 +88,10 @@ def spelled_out(text: str) -> str:
 def _reworded(left: Sequence[str], right: Sequence[str]) -> bool:
     """Whether the words of ``left`` and ``right`` (a swap, word for word) are learned
     rewordings of each other: each word of either side has a rewording on the other. Two words
-    of one status ("granted" / "approved", "dispatched" / "shipped":
-    :func:`~harness.text._lifecycle.same_status`) are one too: SGD hardly uses status words, so
-    the learned table does not hold them, and "was granted on 9 May" / "was approved on 9 May"
-    states the same fact."""
+    of one status ("granted" / "approved", "dispatched" / "shipped", a short list of true
+    synonyms: :func:`~harness.text._lifecycle.same_status`) are one too: SGD hardly uses status
+    words, so the learned table does not hold them, and "was granted on 9 May" / "was approved on
+    9 May" states the same fact ("unpaid" / "overdue" does not)."""
     if len(left) == len(right) == 1 and same_status(left[0], right[0]):
         return True
     table = rewordings()

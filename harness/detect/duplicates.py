@@ -242,7 +242,9 @@ def compare_entry(
             )
             and not swapped_words(other.message.text, entry.message.text)
             and not new_state(other.text, entry.text, replied=around.replied)
-            and not new_stage(other.text, entry.text)
+            # A word-for-word repeat stays one whatever status words it adds: only the user's
+            # asking again excuses it (as the docs promise).
+            and not (new_stage(other.text, entry.text) and not _verbatim(other, entry))
             and not moves_on(found)
         )
         if record is not None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from harness.text._records import slot_maker
 from harness.text.words import STOPWORDS
 
-__all__ = ["DATE_WORDS", "STRONG_KINDS", "WINDOW", "Fact", "extract_facts", "state_of"]
+__all__ = ["DATE_WORDS", "STRONG_KINDS", "WINDOW", "Fact", "extract_facts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +72,6 @@ for _canonical, _synonyms in {
 }.items():
     for _word in _synonyms.split():
         _STATES[_word] = _canonical
-
-
-def state_of(word: str) -> str | None:
-    """The status ``word`` states, as its ``state:`` fact names it ("granted" -> "approved"), or
-    None when it states none."""
-    return _STATES.get(word.lower())
-
-
 _STATE_RE = re.compile(
     r"\b(?:" + "|".join(sorted(_STATES, key=len, reverse=True)) + r")\b", re.IGNORECASE
 )
