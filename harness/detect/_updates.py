@@ -22,6 +22,15 @@ has the counts). Two states that share no word are told apart only as far as the
 go: "Your order 1234 is on its way." / "Order 1234 has shipped." says the same state in words SGD
 never swaps: as the reply to the user's next message the rule reads it as an update; sent
 unprompted after another answer, it is left to the scorer.
+
+A second rule, :func:`new_stage`, reads a later *status* of an item named by an id or a labelled
+number, by a closed class of lifecycle statuses (:mod:`harness.text._lifecycle`): "Expense
+EXP-5521 for $412 was submitted on 3 June." / "Your expense EXP-5521 from 3 June has been
+approved." shares every value and still reports news. It asks neither for the reply condition
+nor for the item alone among the shared facts: a status moving on is read from the status words,
+as what each message states about the item (the predicate of a clause about it, not a word that
+describes, a condition, a question, a stage not reached or another item's status). The duplicate
+detector never lets it excuse a word-for-word repeat.
 """
 
 from __future__ import annotations
@@ -31,8 +40,9 @@ from functools import lru_cache
 from harness.detect._features import _side
 from harness.detect._wording import rewordings
 from harness.text import STOPWORDS, Analysis, content_words, stem, tokens
+from harness.text._lifecycle import Stage, stages
 
-__all__ = ["new_state"]
+__all__ = ["new_stage", "new_state"]
 
 _SUBJECT = ("id:", "name:", "acronym:", "email:", "url:")
 """Fact kinds that name what a claim is about (as the pair scorer's features split them)."""
@@ -186,5 +196,68 @@ def new_state(earlier: Analysis, later: Analysis, *, replied: bool = False) -> b
         return False
     says = _about(later, shared, item)
     if not any(not _says({w}, earlier.words) for w in says):
+        return False
+    return not _side(later).says_repeat
+
+
+def _references(earlier: Analysis, later: Analysis) -> frozenset[str]:
+    """The facts both messages share that name one tracked item: its id ("EXP-5521",
+    "INC-30418") or a number under the same label word in both ("card 8832" / "Card 8832")."""
+    out = set()
+    for key in earlier.facts & later.facts:
+        if key.startswith("id:") or (
+            key.startswith("num:") and _labels(earlier, key) & _labels(later, key)
+        ):
+            out.add(key)
+    return frozenset(out)
+
+
+def _stages(
+    analysis: Analysis, references: frozenset[str], *, refers_back: bool = False
+) -> set[Stage]:
+    """The lifecycle stages the claims of ``analysis`` state about a referenced item
+    (:func:`~harness.text._lifecycle.stages`: the predicate of a statement about it, not a word
+    that describes, a condition, a question or another item's status; a negated claim states
+    none: "has not been approved yet"). ``refers_back``: claims that name no other item count too
+    ("Claim CL-1 was lodged on 4 April. It is now under review.")."""
+    names = frozenset(key.partition(":")[2] for key in references)
+    out: set[Stage] = set()
+    for claim in analysis.claims:
+        if claim.negated:
+            continue
+        others = frozenset(
+            key.partition(":")[2] for key in claim.facts - references if key.startswith("id:")
+        )
+        if claim.facts & references or (refers_back and not others):
+            out |= stages(claim.span.text, names, others)
+    return out
+
+
+def new_stage(earlier: Analysis, later: Analysis) -> bool:
+    """Whether ``later`` moves an item ``earlier`` named by id on to a later stage of its
+    lifecycle (:mod:`harness.text._lifecycle`): both name it ("EXP-5521", "card 8832"), the
+    claims naming it state a stage in both, and ``later`` states one past every stage
+    ``earlier`` states (a higher rank, or the other branch of the same rank: "approved" /
+    "declined") and does not say it repeats. "Expense EXP-5521 for $412 was submitted on 3
+    June." / "Your expense EXP-5521 from 3 June has been approved." is an update, in one turn (a
+    sub-agent's answer, then the parent's news) or across turns, however many of the earlier
+    values the later restates; "was approved" / "has been granted" (one stage in other words)
+    and "was submitted" / "was submitted and is pending" restated after the news (no stage past
+    the earlier's) are not, nor "was submitted" / "was submitted and will show in your calendar
+    once approved" (a condition states no status). The earlier message's status is read from all
+    it says about the item ("... was lodged on 4 April. It is now under review.").
+
+    Unlike :func:`new_state`, it does not ask whether ``later`` answers a new user message: a
+    relay of the same turn with a newer status is where it is needed."""
+    references = _references(earlier, later)
+    if not references:
+        return False
+    before = _stages(earlier, references, refers_back=True)
+    if not before:
+        return False
+    after = _stages(later, references)
+    top = max(stage.rank for stage in before)
+    branches = {stage.stops for stage in before if stage.rank == top}
+    if not any(s.rank > top or (s.rank == top and s.stops not in branches) for s in after):
         return False
     return not _side(later).says_repeat

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from harness.detect.acts import tagger
 from harness.text import STOPWORDS, normalise, stem
+from harness.text._lifecycle import same_status
 
 __all__ = ["item_swaps", "rewordings", "spelled_out", "swapped_words"]
 
@@ -86,7 +87,13 @@ def spelled_out(text: str) -> str:
 
 def _reworded(left: Sequence[str], right: Sequence[str]) -> bool:
     """Whether the words of ``left`` and ``right`` (a swap, word for word) are learned
-    rewordings of each other: each word of either side has a rewording on the other."""
+    rewordings of each other: each word of either side has a rewording on the other. Two words
+    of one status ("granted" / "approved", "dispatched" / "shipped", a short list of true
+    synonyms: :func:`~harness.text._lifecycle.same_status`) are one too: SGD hardly uses status
+    words, so the learned table does not hold them, and "was granted on 9 May" / "was approved on
+    9 May" states the same fact ("unpaid" / "overdue" does not)."""
+    if len(left) == len(right) == 1 and same_status(left[0], right[0]):
+        return True
     table = rewordings()
     ls, rs = {stem(w) for w in left}, {stem(w) for w in right}
     return all(not table.get(w, frozenset()).isdisjoint(rs) for w in ls) and all(

@@ -58,7 +58,7 @@ from harness.detect._screen import (
     unworded_features,
     worded,
 )
-from harness.detect._updates import new_state
+from harness.detect._updates import new_stage, new_state
 from harness.detect._users import _User, _Users
 from harness.detect._wording import _wording
 from harness.detect.choices import confirms_new_request, offers_another, restated_part
@@ -242,6 +242,9 @@ def compare_entry(
             )
             and not swapped_words(other.message.text, entry.message.text)
             and not new_state(other.text, entry.text, replied=around.replied)
+            # A word-for-word repeat stays one whatever status words it adds: only the user's
+            # asking again excuses it (as the docs promise).
+            and not (new_stage(other.text, entry.text) and not _verbatim(other, entry))
             and not moves_on(found)
         )
         if record is not None:

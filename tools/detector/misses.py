@@ -19,7 +19,7 @@ fold that no finding holds is put at the stage of the detector that loses it:
   whatever the scorer says: ``_verbatim``, ``_resent``), then turned down by a stated rule asked
   after the scorer (the first that fires, in the detector's order: ``asked_again``,
   ``confirms_choice``, ``offers_another``, ``confirms_new_request``, ``swapped_words``,
-  ``new_state``);
+  ``new_state``, ``new_stage``);
 - ``scored``: scored under the threshold and no copy, so the scorer loses it whatever the stated
   rules say (a rule that fires on it as well is named in ``rule``: it would lose the pair too);
   printed with the features that pull it down most (each feature set alone to its median over
@@ -60,6 +60,7 @@ RULES = (
     "confirms_new_request",
     "swapped_words",
     "new_state",
+    "new_stage",
 )
 """The stated rules the comparison asks after the scorer, in its order (names in
 :mod:`harness.detect.duplicates`)."""
