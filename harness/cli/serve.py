@@ -90,6 +90,14 @@ __all__ = ["serve_command"]
     help="Seconds one turn may run in all; then it is cancelled and its lease given up.",
 )
 @click.option(
+    "--shutdown-timeout",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Seconds a shutdown (SIGINT or SIGTERM) waits for the turns in flight to finish before "
+    "it stops anyway (0: stop at once).",
+)
+@click.option(
     "--guard-timeout",
     default=10.0,
     show_default=True,
@@ -127,6 +135,7 @@ def serve_command(
     allow_service_urls: tuple[str, ...],
     reply_timeout: float,
     turn_timeout: float,
+    shutdown_timeout: float,
     guard_timeout: float,
     guard_workers: int,
     send_plan: bool,
@@ -175,6 +184,7 @@ def serve_command(
             allow_service_urls=allow_service_urls,
             reply_timeout=reply_timeout,
             turn_timeout=turn_timeout,
+            shutdown_timeout=shutdown_timeout,
             guard_timeout=guard_timeout,
             guard_workers=guard_workers,
             window_turns=window_turns,

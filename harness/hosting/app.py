@@ -220,7 +220,8 @@ def create_app(
             send the ``HARNESS_AGENT_TOKEN`` environment variable). An empty or blank token is
             refused (``UsageError``), as is ``HARNESS_AGENT_TOKEN`` set but empty: neither
             turns the check off.
-        shutdown_timeout: how long shutdown waits for in-flight turns.
+        shutdown_timeout: how many seconds shutdown waits for in-flight turns (0: none);
+            then it stops anyway (``harness serve --shutdown-timeout``).
         allow_service_urls: more reply addresses to allow (``fnmatch`` patterns on the
             ``serviceUrl``'s origin or whole URL). Without an app id only loopback addresses
             are allowed by default; with one, the Bot Framework channel hosts.
@@ -233,11 +234,17 @@ def create_app(
             it, only to activities whose ``channelData`` asks: ``{"harness": {"plan": true}}``).
 
     Raises:
-        ConfigError: for an unknown adapter or an unusable storage path.
+        ConfigError: for an unknown adapter, an unusable storage path or a negative
+            ``shutdown_timeout``.
         UsageError: for an empty agent token.
     """
     if max_body_bytes < 1024:
         raise ConfigError("max_body_bytes must be at least 1024", field="max_body_bytes")
+    if not shutdown_timeout >= 0:  # NaN too
+        raise ConfigError(
+            f"shutdown_timeout must be 0 or more seconds, not {shutdown_timeout!r}",
+            field="shutdown_timeout",
+        )
     if expose:
         check_agent_token(expose_token)
     store = open_store(storage)
@@ -392,6 +399,11 @@ async def _check_store(health: StoreHealth, spec: object) -> None:
     )
 
 
+HANDLERS_AFTER_DRAIN_S = 1.0
+"""After ``serve``'s drain, how long a request handler still running may take before it is
+cancelled (and as long again to unwind after that); then its connection is closed."""
+
+
 def _restore_signals(loop: asyncio.AbstractEventLoop, installed: list[signal.Signals]) -> None:
     """Give the signals ``serve`` handled back to their default handlers (once)."""
     for sig in installed:
@@ -433,6 +445,10 @@ async def serve(
     app = create_app(bot, **options)
     runner = web.AppRunner(
         app,
+        # The drain has waited shutdown_timeout for the turns; what is still running then is cut
+        # short. aiohttp's own default waits 60 s for it, then 60 s more once cancelled, so a
+        # stop took up to two minutes longer than the drain.
+        shutdown_timeout=HANDLERS_AFTER_DRAIN_S,
         handle_signals=False,
         access_log=logging.getLogger("harness.hosting.access"),
         access_log_format='%a "%r" %s %b %Tfs',
