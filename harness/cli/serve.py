@@ -144,13 +144,18 @@ def serve_command(
     model_settings: tuple[str, ...] = (),
 ) -> None:
     """Serve the bot in CONFIG at POST /api/messages (and GET /healthz) until Ctrl-C."""
-    from harness.hosting.app import serve
+    from harness.hosting.app import NO_PASSWORD, serve
 
     if app_password and not app_id:
         raise click.UsageError(
             "--app-password (env MicrosoftAppPassword) is set without --app-id (env "
             "MicrosoftAppId): without an app id the endpoint is open and the password unused; "
             "set both, or neither"
+        )
+    if app_id and not app_password:
+        raise click.UsageError(
+            "--app-id (env MicrosoftAppId) is set without --app-password (env "
+            f"MicrosoftAppPassword): {NO_PASSWORD}; set the password too, or neither"
         )
     bot = ModelFlags.parse(model, base_url, model_settings).load_bot(config)
     check_models(bot)  # a model that cannot work (no API key) stops the server before it listens

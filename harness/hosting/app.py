@@ -61,6 +61,14 @@ AdapterName = Literal["botbuilder", "agents-sdk"]
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 """The default limit on a request body (1 MB); Bot Framework activities are far smaller."""
 
+NO_PASSWORD = (
+    "the bot would check the channel's tokens but could get none for its replies: it signs in "
+    "with the app's password (client secret), as the Bot Framework's MultiTenant and "
+    "SingleTenant app types do. An app id alone is enough only for a user-assigned managed "
+    "identity (app type UserAssignedMSI), which this server does not support"
+)
+"""Why an app id without a password is refused (``create_app``, ``harness serve``)."""
+
 BOT_KEY = web.AppKey("harness_bot", HarnessBot)
 HEALTH_KEY = web.AppKey("harness_store_health", StoreHealth)
 DRAIN_KEY = web.AppKey[Callable[[], Awaitable[None]]]("harness_drain")
@@ -234,12 +242,17 @@ def create_app(
             it, only to activities whose ``channelData`` asks: ``{"harness": {"plan": true}}``).
 
     Raises:
-        ConfigError: for an unknown adapter, an unusable storage path or a negative
-            ``shutdown_timeout``.
+        ConfigError: for an unknown adapter, an unusable storage path, a negative
+            ``shutdown_timeout``, or an ``app_id`` without an ``app_password`` (no reply could
+            get a token).
         UsageError: for an empty agent token.
     """
     if max_body_bytes < 1024:
         raise ConfigError("max_body_bytes must be at least 1024", field="max_body_bytes")
+    if app_id and not app_password:
+        raise ConfigError(
+            f"app_id is set without app_password: {NO_PASSWORD}", field="app_password"
+        )
     if not shutdown_timeout >= 0:  # NaN too
         raise ConfigError(
             f"shutdown_timeout must be 0 or more seconds, not {shutdown_timeout!r}",

@@ -27,3 +27,19 @@ def test_a_negative_or_non_number_shutdown_timeout_is_refused(value: str, why: s
 def test_create_app_refuses_a_shutdown_timeout_below_zero(value: float) -> None:
     with pytest.raises(ConfigError, match="shutdown_timeout must be 0 or more seconds"):
         create_app(helpdesk(), shutdown_timeout=value)
+
+
+def test_serve_refuses_an_app_id_without_an_app_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It used to start and look configured, and no reply could get a token (with a tenant id,
+    botbuilder stopped with a bare ``Property 'APP_PASSWORD' is expected``)."""
+    monkeypatch.delenv("MicrosoftAppPassword", raising=False)
+    result = CliRunner().invoke(cli, ["serve", "bot.yaml", "--app-id", "0000-app"])
+    assert result.exit_code == 2
+    assert "--app-id (env MicrosoftAppId) is set without --app-password" in result.output
+    assert "replies" in result.output and "UserAssignedMSI" in result.output
+
+
+@pytest.mark.parametrize("adapter", ["botbuilder", "agents-sdk"])
+def test_create_app_refuses_an_app_id_without_an_app_password(adapter: str) -> None:
+    with pytest.raises(ConfigError, match=r"app_id is set without app_password: .* replies"):
+        create_app(helpdesk(), adapter=adapter, app_id="0000-app")  # type: ignore[arg-type]
