@@ -201,3 +201,33 @@ async def test_botbuilder_hung_metadata_does_not_stall_other_requests(
             await metadata.aclose()  # the metadata server goes away: now it is unreachable
             status, _payload = await post
     assert status == 503
+
+
+@pytest.mark.parametrize(
+    ("token", "logged"),
+    [
+        ("abc.def.ghi", "its bearer token is not a JWT (Invalid header string"),
+        ("not-a-token", "its bearer token is not a JWT (Not enough segments)"),
+        (
+            jwt.encode({"aud": APP_ID}, KEY, algorithm="RS256"),
+            "its token names no issuer (no 'iss' claim)",
+        ),
+        (
+            _token(iss="https://sts.example.com/"),
+            "its token is from an issuer this bot does not trust ('https://sts.example.com/')",
+        ),
+    ],
+)
+async def test_agents_sdk_logs_what_is_wrong_with_a_refused_token(
+    token: str, logged: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A token that is no JWT used to be logged as one "from an issuer this bot does not
+    trust" (audit s58 finding 15); each case now says what is wrong, and never the token."""
+    app = create_app(helpdesk(), adapter="agents-sdk", app_id=APP_ID, app_password="x")
+    with caplog.at_level(logging.WARNING, logger="harness.hosting"):
+        async with running(app) as base:
+            status, _body = await _post(base, activity("hi"), token)
+    assert status == 401
+    refused = [r.getMessage() for r in caplog.records if "refused a request" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].startswith(f"refused a request: {logged}")
+    assert token not in caplog.text
