@@ -394,15 +394,18 @@ def _freeze_startup_objects() -> None:
 
 
 async def _check_store(health: StoreHealth, spec: object) -> None:
-    """Stop before listening when the store has not answered within ``START_WITHIN_S`` seconds
-    (``ConfigError``, exit code 2)."""
+    """Stop before listening when the store has not answered within ``START_WITHIN_S`` seconds,
+    or at once when it refused its configuration (``ConfigError``, exit code 2)."""
     shown = shown_storage(str(spec)) if isinstance(spec, (str, Path)) else type(spec).__name__
     within = _health.START_WITHIN_S
 
     def told(problem: str) -> None:
         log.warning("storage %s does not answer (%s); trying again for %gs", shown, problem, within)
 
-    problem = await health.check_within(within, told)
+    try:
+        problem = await health.check_within(within, told)
+    except ConfigError as exc:  # no retry mends it: say what is wrong now
+        raise ConfigError(f"{shown}: {exc.message}", field="storage") from exc
     if problem is None:
         return
     raise ConfigError(
