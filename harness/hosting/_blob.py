@@ -102,7 +102,8 @@ _REFUSED_STATUS = frozenset({400, 401, 403})
 
 def _misconfigured(exc: HttpResponseError, what: str, variable: str) -> ConfigError:
     """The ``ConfigError`` for the service's refusal (400, 401, 403) of ``what``."""
-    code = getattr(exc.error_code, "value", exc.error_code) or exc.reason or "no error code"
+    code = getattr(exc, "error_code", None)  # set by the storage SDK, not by azure-core
+    code = getattr(code, "value", code) or exc.reason or "no error code"
     if exc.status_code == 400:
         why = "the request was refused as invalid; check the container name and the account"
     else:
