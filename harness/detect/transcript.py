@@ -50,6 +50,10 @@ class Message:
     """The scoped request this message answers, when known."""
     timestamp: datetime | None = None
     """When it was sent, when known."""
+    arrived_during: int | None = None
+    """For a deployed bot's late reply (one answering an earlier turn that arrived after the next
+    user message was sent): the turn during which it arrived; ``turn`` is the turn it answers.
+    None for every other message. Not part of the JSONL record."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSONL record of docs/simulate.md (optional keys left out when unset)."""

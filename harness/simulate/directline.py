@@ -477,8 +477,9 @@ class DirectLineTarget(Target):
                     sender=attribution.sender,
                 )
                 if message is not None:
+                    message = _place_in_turn(transcript, message, during=number)
                     received.append(message)
-                    if _place_in_turn(transcript, message, during=number):
+                    if message.arrived_during is not None:
                         talk.late.append(message)
                 record = plan_record(activity, turn)
                 if record is not None:

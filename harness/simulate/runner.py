@@ -22,6 +22,7 @@ from harness.detect.embeddings import Embedder
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
+from harness.detect.readers import ReadNote
 from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
@@ -37,9 +38,13 @@ __all__ = [
     "declared_requests",
     "expectations_of",
     "failed_calls",
+    "late_notes",
     "run_scenario",
     "run_scenarios",
 ]
+
+_EXCERPT = 80
+"""A late reply is quoted in its note up to this many characters."""
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -97,6 +102,34 @@ def failed_calls(turn: Turn, number: int) -> list[str]:
         for r in turn.results
         if r.status in ("failed", "timed_out") and not r.violations
     ]
+
+
+def late_notes(transcript: Transcript, *, file: str, title: str) -> list[ReadNote]:
+    """A note for each late reply in ``transcript`` (a deployed bot's answer to an earlier turn
+    that arrived after the next user message was sent: ``Message.arrived_during``), for the
+    reports: the transcript keeps the reply in the turn it answers, so no finding shows that the
+    user saw it only after asking the next question. ``file`` and ``title``: the scenario's."""
+    asked = {m.turn: m.text for m in transcript.messages if m.role == "user"}
+    notes: list[ReadNote] = []
+    for message in transcript.messages:
+        if message.arrived_during is None:
+            continue
+        text = " ".join(message.text.split())
+        quoted = text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
+        question = " ".join(asked.get(message.turn, "").split())
+        notes.append(
+            ReadNote(
+                file=file,
+                message=(
+                    f'{title}: a late reply to turn {message.turn} ("{question}") arrived '
+                    f"during turn {message.arrived_during}, after the user's next message: "
+                    f'[{message.id}] {message.sender}: "{quoted}"; it is checked in turn '
+                    f"{message.turn}"
+                ),
+                title="late reply",
+            )
+        )
+    return notes
 
 
 def _plan_failures(transcript: Transcript) -> list[str]:
@@ -202,6 +235,7 @@ async def run_scenario(
         findings += run_checks(transcript, checks_of(scenario))
     error = "\n".join([*([error] if error else []), *down]) or None
     findings.sort(key=lambda f: f.turn)
+    notes = late_notes(transcript, file=file, title=scenario.name)
     return DetectionResult(
         file=file,
         conversation=scenario.name,
@@ -211,6 +245,7 @@ async def run_scenario(
         seconds=time.perf_counter() - started,
         error=error,
         completed=completed,
+        notes=tuple(notes),
     )
 
 

@@ -131,6 +131,7 @@ async def test_a_late_reply_over_the_bot_framework_channel_stays_in_its_turn(
         )
     assert [m.turn for m in transcript] == [1, 1, 1, 2, 2, 3, 3]
     assert _shape(transcript)[2] == (1, "bot", LATE)
+    assert transcript.messages[2].arrived_during == 2  # its note in the report
     assert WARNED in caplog.text  # the same words as over Direct Line
     detect(transcript)
 
