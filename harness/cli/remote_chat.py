@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = ["REMOTE_COMMANDS", "RemoteBot", "chat_remote", "directline_bot", "endpoint_bot"]
 
+_ASKED = 60
+"""A late reply's label quotes the message it answers up to this many characters."""
+
 REMOTE_COMMANDS = {
     "/plan": "the last turn's scoped requests and who handled each (bots served by harness serve)",
     "/help": "these commands",
@@ -112,18 +115,33 @@ class _Session:
     verbosity: int
     plan: TurnRecord | None = None
     turns: int = 0
+    sent: list[str] = field(default_factory=list)
+    """What the user sent, in order (turn N is ``sent[N - 1]``), to label late replies."""
 
     async def turn(self, text: str) -> bool:
         """Send ``text``, then show the bot's messages for it and keep the plan it sent. True
         when the plan names a sub-agent whose call failed or timed out (the user got an
         apology), as a local chat's turn is; the plan is the only sign a served bot gives, so a
         bot that sends none (not served by ``harness serve``) never fails a turn this way. A
-        turn that gets no answer raises ``RunError``."""
+        turn that gets no answer raises ``RunError``.
+
+        A late reply (one that answers an earlier message, its ``replyToId``) is shown with
+        what it answers: ``(late, to your message 1: "...") SENDER: text``."""
+        self.sent.append(text)
         messages, self.plan = await self.bot.send(text)
         self.turns += 1
         for message in messages:
-            self.console.print(f"{describe(message)}: {escape(message.text)}")
+            self.console.print(f"{self._late(message)}{describe(message)}: {escape(message.text)}")
         return self.plan is not None and bool(self.plan.failed)
+
+    def _late(self, message: Message) -> str:
+        """The label of a reply to an earlier message than the last one sent; else empty."""
+        if not 0 < message.turn < len(self.sent):
+            return ""
+        asked = " ".join(self.sent[message.turn - 1].split())
+        if len(asked) > _ASKED:
+            asked = asked[: _ASKED - 1] + "…"
+        return f'[yellow](late, to your message {message.turn}: "{escape(asked)}")[/] '
 
     def show_plan(self) -> None:
         if self.turns == 0:
