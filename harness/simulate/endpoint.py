@@ -67,6 +67,9 @@ class _Conversation:
     posted_at: float
     arrived: asyncio.Event
     user_ids: dict[str, int]
+    delivered: int = 0
+    """How many of ``activities`` a turn has returned: what came after a turn was over (after its
+    quiet period, before the next message) is returned with the next turn's."""
 
 
 class EndpointTarget(Target):
@@ -269,7 +272,8 @@ class EndpointTarget(Target):
     async def send_turn(
         self, conversation_id: str, text: str, *, activity_id: str | None = None
     ) -> list[ReceivedActivity]:
-        """Post one user message and return the activities the bot sent for it, in order.
+        """Post one user message and return the activities the bot sent for it, in order; first,
+        any that arrived since the last turn was over (each with the turn it answers).
 
         Raises:
             RunError: the bot answered with an HTTP error, could not be reached, or did not
@@ -285,7 +289,7 @@ class EndpointTarget(Target):
         state.turn += 1
         activity_id = activity_id or f"user-{uuid.uuid4().hex[:12]}"
         state.user_ids[activity_id] = state.turn
-        start = len(state.activities)
+        start = state.delivered
         state.posted_at = time.perf_counter()
         post = asyncio.create_task(
             self._post(self._user_activity(conversation_id, activity_id, text))
@@ -300,6 +304,7 @@ class EndpointTarget(Target):
         finally:
             if not post.done():
                 post.cancel()
+        state.delivered = len(state.activities)
         return state.activities[start:]
 
     async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
