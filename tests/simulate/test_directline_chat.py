@@ -278,3 +278,36 @@ def test_a_late_reply_is_labelled_with_the_message_it_answers(transport: str) ->
     assert lines[1].startswith("helpdesk: First: got 'and my W-2?'")
     assert lines[2] == f'(late, to your message 1: "PTO and payday?") helpdesk: {LATE}'
     assert len(lines) == 3
+
+
+async def test_chat_directline_takes_this_turns_plan_not_a_late_one() -> None:
+    """``chat --directline``: turn 1's plan, arriving late after turn 2's own (its
+    ``replyToId`` names the first message), is not taken as turn 2's plan."""
+    from harness.cli.remote_chat import _DirectLineBot
+    from harness.simulate.directline import DirectLineTarget
+    from tests.simulate.test_directline_delivery import FAST
+
+    asked: list[str] = []
+
+    def plan(failed: list[str]) -> dict[str, Any]:
+        value = {"plan": [], "answered_by": [], "requests_answered": [], "failed": failed}
+        return {"type": "event", "name": "harness.plan", "value": value}
+
+    async def reply(activity: dict[str, Any]) -> list[dict[str, Any]]:
+        asked.append(activity["id"])
+        answer = {"type": "message", "text": "got it", "from": {"id": "bot", "name": "helpdesk"}}
+        if len(asked) == 2:
+            return [answer, plan([]), {**plan(["hr"]), "replyToId": asked[0]}]
+        return [answer]
+
+    fake = FakeDirectLine(reply)
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, **FAST) as target,  # type: ignore[arg-type]
+        target.conversation("chat") as talk,
+    ):
+        chat = _DirectLineBot(talk)
+        _, first = await chat.send("PTO?")
+        _, second = await chat.send("W-2?")
+    assert first is None
+    assert second is not None and (second.turn, second.failed) == (2, ())
