@@ -70,13 +70,14 @@ def all_notes(
     return [*(notes or ()), *own]
 
 
-def junit_notes(suite: ET.Element, notes: Sequence[ReadNote]) -> None:
-    """A ``<testcase>`` named ``note`` in ``suite`` with a ``<skipped>`` for each note."""
+def junit_notes(root: ET.Element, suite: ET.Element, notes: Sequence[ReadNote]) -> None:
+    """A ``<testcase>`` named ``note`` in ``suite`` with a ``<skipped>`` for each note, counted
+    in ``tests`` (``suite``'s and ``root``'s) and ``skipped``."""
     for note in notes:
         case = ET.SubElement(suite, "testcase", classname=note.file, name="note")
         ET.SubElement(case, "skipped", message=note.message, type="note").text = str(note)
-    if notes:
-        suite.set("skipped", str(int(suite.get("skipped", "0")) + len(notes)))
+    for element, count in ((root, "tests"), (suite, "tests"), (suite, "skipped")):
+        element.set(count, str(int(element.get(count, "0")) + len(notes)))
 
 
 def percent(rate: float) -> str:

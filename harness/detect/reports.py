@@ -203,7 +203,7 @@ def render_junit(
     failures = sum(1 for r in results if r.errors and r.error is None)
     broken = sum(1 for r in results if r.error is not None) + len(unread)
     total = sum(r.seconds for r in results)
-    tests = len(results) + len(unread) + len(notes)
+    tests = len(results) + len(unread)
     root = ET.Element(
         "testsuites", name=suite, tests=str(tests), failures=str(failures), errors=str(broken)
     )
@@ -243,7 +243,7 @@ def render_junit(
             testsuite, "testcase", classname=problem.file or "-", name=f"unread: {where}"
         )
         ET.SubElement(case, "error", message=str(problem), type="unread").text = str(problem)
-    junit_notes(testsuite, notes)
+    junit_notes(root, testsuite, notes)
     return xml_document(root)
 
 

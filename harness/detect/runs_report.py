@@ -202,7 +202,7 @@ def junit_repeated(
         element.set("failures", str(failures))
         element.set("errors", str(broken))
     testsuite.set("time", f"{seconds:.3f}")
-    junit_notes(testsuite, notes)
+    junit_notes(root, testsuite, notes)
     return xml_document(root)
 
 

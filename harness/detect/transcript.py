@@ -51,9 +51,10 @@ class Message:
     timestamp: datetime | None = None
     """When it was sent, when known."""
     arrived_during: int | None = None
-    """For a deployed bot's late reply (one answering an earlier turn that arrived after the next
-    user message was sent): the turn during which it arrived; ``turn`` is the turn it answers.
-    None for every other message. Not part of the JSONL record."""
+    """For a deployed bot's late reply (one answering an earlier turn that came after that turn
+    was over): the turn whose replies it was received with; ``turn`` is the turn it answers. It
+    arrived after turn ``turn``'s quiet period, while that later turn ran or just before its user
+    message was sent. None for every other message. Not part of the JSONL record."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSONL record of docs/simulate.md (optional keys left out when unset)."""

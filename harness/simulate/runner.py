@@ -31,6 +31,7 @@ from harness.runtime.parent import Parent, Turn, bot_models, check_models
 from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.simulate.violations import contract_findings
+from harness.text.words import shorten
 from subagents import Usage
 
 __all__ = [
@@ -44,7 +45,8 @@ __all__ = [
 ]
 
 _EXCERPT = 80
-"""A late reply is quoted in its note up to this many characters."""
+"""A late reply, and the user message it answers, are quoted in its note up to this many
+characters."""
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -106,25 +108,24 @@ def failed_calls(turn: Turn, number: int) -> list[str]:
 
 def late_notes(transcript: Transcript, *, file: str, title: str) -> list[ReadNote]:
     """A note for each late reply in ``transcript`` (a deployed bot's answer to an earlier turn
-    that arrived after the next user message was sent: ``Message.arrived_during``), for the
-    reports: the transcript keeps the reply in the turn it answers, so no finding shows that the
-    user saw it only after asking the next question. ``file`` and ``title``: the scenario's."""
+    that came after that turn was over, received with a later turn's replies:
+    ``Message.arrived_during``), for the reports: the transcript keeps the reply in the turn it
+    answers, so no finding shows that it came late. ``file`` and ``title``: the scenario's."""
     asked = {m.turn: m.text for m in transcript.messages if m.role == "user"}
     notes: list[ReadNote] = []
     for message in transcript.messages:
         if message.arrived_during is None:
             continue
-        text = " ".join(message.text.split())
-        quoted = text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
-        question = " ".join(asked.get(message.turn, "").split())
+        quoted = shorten(message.text, _EXCERPT)
+        question = shorten(asked.get(message.turn, ""), _EXCERPT)
         notes.append(
             ReadNote(
                 file=file,
                 message=(
-                    f'{title}: a late reply to turn {message.turn} ("{question}") arrived '
-                    f"during turn {message.arrived_during}, after the user's next message: "
-                    f'[{message.id}] {message.sender}: "{quoted}"; it is checked in turn '
-                    f"{message.turn}"
+                    f'{title}: a late reply to turn {message.turn} ("{question}") came after '
+                    f"that turn was over (received with turn {message.arrived_during}'s "
+                    f'replies): [{message.id}] {message.sender}: "{quoted}"; it is checked in '
+                    f"turn {message.turn}"
                 ),
                 title="late reply",
             )

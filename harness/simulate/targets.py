@@ -46,11 +46,12 @@ class ConversationError(RunError):
 
 
 def _place_in_turn(transcript: Transcript, message: Message, *, during: int) -> Message:
-    """Add ``message``, received during turn ``during``, to ``transcript`` at the end of its
-    own turn; return it as kept: a reply to an earlier turn (a late reply) carries
+    """Add ``message``, received with turn ``during``'s replies, to ``transcript`` at the end of
+    its own turn; return it as kept: a reply to an earlier turn (a late reply) carries
     ``arrived_during`` and is logged as a warning.
 
-    A bot may answer an earlier turn (its ``replyToId``) after the next user message was sent.
+    A bot may answer an earlier turn (its ``replyToId``) after that turn was over (after its
+    quiet period): the reply is received with the next turn's.
     The reply is kept in the turn it answers, after that turn's other messages, so the
     transcript stays in turn order (as ``harness detect`` reads files) and the missed-request
     check sees the answer where it belongs; its ``timestamp``, when known, still says when it
@@ -66,7 +67,8 @@ def _place_in_turn(transcript: Transcript, message: Message, *, during: int) -> 
     messages.insert(index, message)
     if message.arrived_during is not None:
         _log.warning(
-            "%s: a reply to turn %d arrived during turn %d; it is kept at the end of turn %d",
+            "%s: a reply to turn %d came after that turn was over (received with turn %d's "
+            "replies); it is kept at the end of turn %d",
             transcript.conversation,
             message.turn,
             during,

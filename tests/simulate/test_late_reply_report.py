@@ -16,8 +16,9 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.detect.reports import DetectionResult, render
+from harness.detect.transcript import Message, Transcript
 from harness.simulate.directline import DirectLineTarget
-from harness.simulate.runner import run_scenarios
+from harness.simulate.runner import late_notes, run_scenarios
 from harness.simulate.scenarios import load_scenarios
 from tests.simulate._directline_fake import FakeDirectLine, in_thread
 from tests.simulate.test_directline_delivery import FAST, LATE, _late_to_turn_one
@@ -28,8 +29,8 @@ SCENARIO = (
     "  - name: on-time\n    turns:\n      - user: when is payday\n"
 )
 NOTE = (
-    'late: a late reply to turn 1 ("PTO and payday?") arrived during turn 2, after the user\'s '
-    "next message: "
+    'late: a late reply to turn 1 ("PTO and payday?") came after that turn was over (received '
+    "with turn 2's replies): "
 )
 
 
@@ -83,9 +84,46 @@ async def test_a_repeated_scenario_keeps_its_late_reply_in_junit(tmp_path: Path)
     """``--repeat``'s JUnit (one test case per scenario) has the note too; the fake bot sends
     its late reply once, in the first run."""
     results = await _run(tmp_path, repeat=2)
-    suite = ET.fromstring(render(results, "junit")).find("testsuite")
+    root = ET.fromstring(render(results, "junit"))
+    suite = root.find("testsuite")
     assert suite is not None and suite.get("skipped") == "1"
     assert "a late reply to turn 1" in ET.tostring(suite, encoding="unicode")
+    # the note's test case counts in tests=, as without --repeat: 2 scenarios and the note
+    cases = suite.findall("testcase")
+    assert len(cases) == 3
+    assert (root.get("tests"), suite.get("tests")) == ("3", "3")
+
+
+async def test_junit_counts_the_note_cases_with_and_without_repeat(tmp_path: Path) -> None:
+    """``tests=`` is the number of ``<testcase>`` elements in both JUnit shapes, so a tool that
+    computes passed = tests - failures - errors - skipped counts the scenarios that passed."""
+    for repeat in (1, 2):
+        root = ET.fromstring(render(await _run(tmp_path, repeat=repeat), "junit"))
+        suite = root.find("testsuite")
+        assert suite is not None
+        cases = len(suite.findall("testcase"))
+        assert (root.get("tests"), suite.get("tests")) == (str(cases), str(cases)), repeat
+        assert suite.get("skipped") == "1"
+
+
+def test_the_note_cuts_a_long_question_as_it_cuts_the_reply() -> None:
+    """A 1,900-character question is quoted cut (``…``), on one line: the note is one
+    ``note:`` line, one annotation and one JUnit ``message=``."""
+    question = "Tell me about my PTO balance,\nplease. " * 50
+    transcript = Transcript(conversation="long")
+    for message in (
+        Message(id="u1", turn=1, role="user", sender="user", text=question),
+        Message(
+            id="b1", turn=1, role="bot", sender="hr", text="You have 12 days.", arrived_during=2
+        ),
+        Message(id="u2", turn=2, role="user", sender="user", text="thanks"),
+    ):
+        transcript.append(message)
+    (note,) = late_notes(transcript, file="s.yaml", title="long")
+    assert "\n" not in note.message
+    assert '("Tell me about my PTO balance, please. Tell me' in note.message
+    assert len(note.message) < 300
+    assert '…") came after that turn was over' in note.message
 
 
 def test_harness_simulate_writes_the_note_in_its_report(
