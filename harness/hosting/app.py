@@ -61,6 +61,11 @@ AdapterName = Literal["botbuilder", "agents-sdk"]
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 """The default limit on a request body (1 MB); Bot Framework activities are far smaller."""
 
+DEFAULT_SHUTDOWN_TIMEOUT = 25.0
+"""Seconds a shutdown waits for the turns in flight by default (``harness serve
+--shutdown-timeout``). ``serve`` stops up to ``2 * HANDLERS_AFTER_DRAIN_S`` later, so the whole
+stop stays within Kubernetes' default grace period (``terminationGracePeriodSeconds``, 30 s)."""
+
 NO_PASSWORD = (
     "the bot would check the channel's tokens but could get none for its replies: it signs in "
     "with the app's password (client secret), as the Bot Framework's MultiTenant and "
@@ -203,7 +208,7 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     expose: bool = False,
     expose_token: str | None = None,
-    shutdown_timeout: float = 30.0,
+    shutdown_timeout: float = DEFAULT_SHUTDOWN_TIMEOUT,
     allow_service_urls: Iterable[str] = (),
     reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
     window_turns: int | None = DEFAULT_WINDOW_TURNS,
@@ -229,7 +234,8 @@ def create_app(
             refused (``UsageError``), as is ``HARNESS_AGENT_TOKEN`` set but empty: neither
             turns the check off.
         shutdown_timeout: how many seconds shutdown waits for in-flight turns (0: none);
-            then it stops anyway (``harness serve --shutdown-timeout``).
+            then it stops anyway (``harness serve --shutdown-timeout``; 25 by default, so
+            ``serve``'s whole stop fits a 30 s grace period).
         allow_service_urls: more reply addresses to allow (``fnmatch`` patterns on the
             ``serviceUrl``'s origin or whole URL). Without an app id only loopback addresses
             are allowed by default; with one, the Bot Framework channel hosts.

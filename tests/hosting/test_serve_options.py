@@ -1,8 +1,10 @@
 """``harness serve``'s options refused before anything starts: a shutdown wait that is not a
-number of seconds, and an app id without the password its replies need."""
+number of seconds, and an app id without the password its replies need; the shutdown wait's
+default."""
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import pytest
@@ -27,6 +29,24 @@ def test_a_negative_or_non_number_shutdown_timeout_is_refused(value: str, why: s
 def test_create_app_refuses_a_shutdown_timeout_below_zero(value: float) -> None:
     with pytest.raises(ConfigError, match="shutdown_timeout must be 0 or more seconds"):
         create_app(helpdesk(), shutdown_timeout=value)
+
+
+KUBERNETES_GRACE_S = 30.0
+"""Kubernetes' default ``terminationGracePeriodSeconds``: SIGTERM, then SIGKILL this much later."""
+
+
+def test_the_default_shutdown_stops_within_kubernetes_default_grace_period() -> None:
+    """``serve``'s stop is the drain (``--shutdown-timeout``), then up to ``HANDLERS_AFTER_DRAIN_S``
+    for a request still running and as long again once it is cancelled (27.0 s from SIGTERM to
+    exit with 25, measured). With the old default, 30, a worker with a stuck turn was killed."""
+    from harness.cli.serve import serve_command
+    from harness.hosting import app
+
+    option = next(p for p in serve_command.params if p.name == "shutdown_timeout")
+    default = inspect.signature(create_app).parameters["shutdown_timeout"].default
+    assert option.default == default == app.DEFAULT_SHUTDOWN_TIMEOUT
+    # a second to spare for closing the models and the process's exit
+    assert default + 2 * app.HANDLERS_AFTER_DRAIN_S + 1 <= KUBERNETES_GRACE_S
 
 
 def test_serve_refuses_an_app_id_without_an_app_password(monkeypatch: pytest.MonkeyPatch) -> None:
