@@ -521,9 +521,12 @@ class AgentsSdkHost:
         except PyJWTError as exc:  # "Not enough segments", "Invalid header padding", ...
             return f"its bearer token is not a JWT ({exc})"
         issuer = claims.get("iss")
-        if not isinstance(issuer, str) or not issuer:
+        if issuer is None or issuer == "":
             return "its token names no issuer (no 'iss' claim)"
+        if not isinstance(issuer, str):
+            return "its token's issuer ('iss' claim) is not a string"
         if issuer.lower() not in self._issuers:
+            # cut, but not made one line: a stray space or line break may be why it is refused
             shown = issuer if len(issuer) <= 200 else issuer[:199] + "…"
             return f"its token is from an issuer this bot does not trust ({shown!r})"
         return None

@@ -1,10 +1,11 @@
-"""``tools.detector.fit pairs --no-measure``: a refit that writes the model and reads no held-out
+"""``tools.detector.fit acts|acts-sentences|pairs [--semantic] --no-measure``: a refit that writes the model and reads no held-out
 material (SGD dev) afterwards. The fitting itself is replaced by stand-ins: what is checked is
 which SGD files the command opens and that the model is written."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,26 @@ def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(fit, "cross_validate", lambda *args, **_options: fit.Score())
     monkeypatch.setattr(fit, "detect_all", lambda *args, **_options: fit.Score())
     monkeypatch.setattr(fit.PairScorer, "load", classmethod(lambda cls, *args: None))
+    monkeypatch.setattr(fit, "embed_all", lambda items: [])
+
+    def turns(path: Path) -> Iterator[Any]:
+        names.append(path.name)
+        return iter(())
+
+    def fit_turn_acts(sgd: Path, **_options: Any) -> dict[str, Any]:
+        turns(sgd / "sgd-train.jsonl.gz")
+        return {"fitted": True}
+
+    def fit_acts(sgd: Path, **_options: Any) -> tuple[dict[str, Any], None]:
+        turns(sgd / "sgd-train.jsonl.gz")
+        return {"fitted": True}, None
+
+    monkeypatch.setattr(fit, "turns", turns)
+    monkeypatch.setattr(fit, "fit_turn_acts", fit_turn_acts)
+    monkeypatch.setattr(fit, "fit_acts", fit_acts)
+    monkeypatch.setattr(fit, "first_tagger", lambda train, **_options: None)
+    monkeypatch.setattr(fit, "measure_acts", lambda dev, tagger, first: {})
+    monkeypatch.setattr(fit, "ActTagger", lambda model: None)
     return names
 
 
@@ -53,6 +74,36 @@ def test_pairs_without_it_still_measures_on_sgd_dev(
 ) -> None:
     _run(monkeypatch, "pairs", "--sgd", str(tmp_path))
     assert opened == ["sgd-train.jsonl.gz", "sgd-dev.jsonl.gz", "sgd-dev.jsonl.gz"]
+
+
+# (arguments, the model written, what measuring opens after the fit)
+FITS = [
+    (["acts"], "acts.json", ["sgd-train.jsonl.gz", "sgd-dev.jsonl.gz"]),
+    (["acts-sentences"], "out.json", ["sgd-dev.jsonl.gz"]),
+    (["pairs", "--semantic"], "pairs-semantic.json", ["sgd-dev.jsonl.gz", "sgd-dev.jsonl.gz"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "model", "measured"), FITS, ids=["acts", "acts-sentences", "pairs-semantic"]
+)
+def test_every_fit_writes_its_model_and_reads_sgd_dev_only_when_measuring(
+    args: list[str],
+    model: str,
+    measured: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    opened: list[str],
+) -> None:
+    """``acts`` (whose measuring fits a first tagger on SGD train again), ``acts-sentences``
+    and ``pairs --semantic``: with ``--no-measure`` only SGD train is opened, to fit."""
+    common = ["--sgd", str(tmp_path), "--out", str(tmp_path / "out.json")]
+    _run(monkeypatch, *args, "--no-measure", *common)
+    assert (tmp_path / model).exists()
+    assert opened == ["sgd-train.jsonl.gz"]
+    opened.clear()
+    _run(monkeypatch, *args, *common)
+    assert opened == ["sgd-train.jsonl.gz", *measured]
 
 
 @pytest.mark.parametrize("what", ["measure", "spread"])

@@ -6,6 +6,7 @@ Bot Framework key URL is pointed at it, so nothing reaches the internet.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import logging
@@ -33,6 +34,15 @@ def _token(**claims: Any) -> str:
     payload = {"iss": ISSUER, "aud": APP_ID, "iat": now, "nbf": now - 5, "exp": now + 600}
     payload.update(claims)
     return jwt.encode(payload, KEY, algorithm="RS256", headers={"kid": "k1"})
+
+
+def _unsigned(payload: dict[str, Any]) -> str:
+    """A token PyJWT would not make (``jwt.encode`` refuses an ``iss`` that is not a string)."""
+
+    def part(value: dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+    return f"{part({'alg': 'RS256', 'typ': 'JWT', 'kid': 'k1'})}.{part(payload)}.c2lnbmF0dXJl"
 
 
 @asynccontextmanager
@@ -212,6 +222,7 @@ async def test_botbuilder_hung_metadata_does_not_stall_other_requests(
             jwt.encode({"aud": APP_ID}, KEY, algorithm="RS256"),
             "its token names no issuer (no 'iss' claim)",
         ),
+        (_unsigned({"iss": 5, "aud": APP_ID}), "its token's issuer ('iss' claim) is not a string"),
         (
             _token(iss="https://sts.example.com/"),
             "its token is from an issuer this bot does not trust ('https://sts.example.com/')",
