@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -24,6 +24,7 @@ from rich.markup import escape
 from harness.cli.chat import describe, line_editing, run_command, talk
 from harness.cli.command import interrupt_code
 from harness.detect.activities import plan_record
+from harness.text.words import shorten
 
 if TYPE_CHECKING:
     from harness.detect.transcript import Message, TurnRecord
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from harness.simulate.endpoint import EndpointTarget
 
 __all__ = ["REMOTE_COMMANDS", "RemoteBot", "chat_remote", "directline_bot", "endpoint_bot"]
+
+_ASKED = 60
+"""A late reply's label quotes the message it answers up to this many characters."""
 
 REMOTE_COMMANDS = {
     "/plan": "the last turn's scoped requests and who handled each (bots served by harness serve)",
@@ -50,17 +54,26 @@ class RemoteBot(Protocol):
         ...
 
 
+def _plan_of(plans: Iterable[TurnRecord | None], turn: int) -> TurnRecord | None:
+    """Turn ``turn``'s plan among ``plans`` (the last one, if the bot sent more), not a plan for
+    an earlier turn that arrived late with this turn's replies."""
+    return next((p for p in reversed(list(plans)) if p is not None and p.turn == turn), None)
+
+
 @dataclass(slots=True)
 class _EndpointBot:
     target: EndpointTarget
     conversation: str
     description: str = ""
+    _turn: int = field(default=0)
+    """The number of the turn last sent (the target's: counted even when a turn fails)."""
 
     async def send(self, text: str) -> tuple[list[Message], TurnRecord | None]:
+        self._turn += 1
         received = await self.target.send_turn(self.conversation, text)
         messages = [m for m in map(self.target.message, received) if m is not None]
-        plans = [plan_record(r.activity, r.turn) for r in received]
-        return messages, next((p for p in plans if p is not None), None)
+        plans = (plan_record(r.activity, r.turn) for r in received)
+        return messages, _plan_of(plans, self._turn)
 
 
 @dataclass(slots=True)
@@ -72,7 +85,7 @@ class _DirectLineBot:
     async def send(self, text: str) -> tuple[list[Message], TurnRecord | None]:
         messages = await self.talk.send(text)
         turns = self.talk.transcript.turns
-        plan = turns[-1] if len(turns) > self._seen_plans else None
+        plan = _plan_of(turns[self._seen_plans :], self.talk.transcript.turn_count)
         self._seen_plans = len(turns)
         return [m for m in messages if m.role == "bot"], plan
 
@@ -112,18 +125,31 @@ class _Session:
     verbosity: int
     plan: TurnRecord | None = None
     turns: int = 0
+    sent: list[str] = field(default_factory=list)
+    """What the user sent, in order (turn N is ``sent[N - 1]``), to label late replies."""
 
     async def turn(self, text: str) -> bool:
         """Send ``text``, then show the bot's messages for it and keep the plan it sent. True
         when the plan names a sub-agent whose call failed or timed out (the user got an
         apology), as a local chat's turn is; the plan is the only sign a served bot gives, so a
         bot that sends none (not served by ``harness serve``) never fails a turn this way. A
-        turn that gets no answer raises ``RunError``."""
+        turn that gets no answer raises ``RunError``.
+
+        A late reply (one that answers an earlier message, its ``replyToId``) is shown with
+        what it answers: ``(late, to your message 1: "...") SENDER: text``."""
+        self.sent.append(text)
         messages, self.plan = await self.bot.send(text)
         self.turns += 1
         for message in messages:
-            self.console.print(f"{describe(message)}: {escape(message.text)}")
+            self.console.print(f"{self._late(message)}{describe(message)}: {escape(message.text)}")
         return self.plan is not None and bool(self.plan.failed)
+
+    def _late(self, message: Message) -> str:
+        """The label of a reply to an earlier message than the last one sent; else empty."""
+        if not 0 < message.turn < len(self.sent):
+            return ""
+        asked = shorten(self.sent[message.turn - 1], _ASKED)
+        return f'[yellow](late, to your message {message.turn}: "{escape(asked)}")[/] '
 
     def show_plan(self) -> None:
         if self.turns == 0:

@@ -90,6 +90,15 @@ __all__ = ["serve_command"]
     help="Seconds one turn may run in all; then it is cancelled and its lease given up.",
 )
 @click.option(
+    "--shutdown-timeout",
+    default=25.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Seconds a shutdown (SIGINT or SIGTERM) waits for the turns in flight to finish before "
+    "it stops anyway (0: stop at once); stopping takes about 2 s more, so the default fits a "
+    "30 s grace period.",
+)
+@click.option(
     "--guard-timeout",
     default=10.0,
     show_default=True,
@@ -127,6 +136,7 @@ def serve_command(
     allow_service_urls: tuple[str, ...],
     reply_timeout: float,
     turn_timeout: float,
+    shutdown_timeout: float,
     guard_timeout: float,
     guard_workers: int,
     send_plan: bool,
@@ -135,13 +145,18 @@ def serve_command(
     model_settings: tuple[str, ...] = (),
 ) -> None:
     """Serve the bot in CONFIG at POST /api/messages (and GET /healthz) until Ctrl-C."""
-    from harness.hosting.app import serve
+    from harness.hosting.app import NO_PASSWORD, serve
 
     if app_password and not app_id:
         raise click.UsageError(
             "--app-password (env MicrosoftAppPassword) is set without --app-id (env "
             "MicrosoftAppId): without an app id the endpoint is open and the password unused; "
             "set both, or neither"
+        )
+    if app_id and not app_password:
+        raise click.UsageError(
+            "--app-id (env MicrosoftAppId) is set without --app-password (env "
+            f"MicrosoftAppPassword): {NO_PASSWORD}; set the password too, or neither"
         )
     bot = ModelFlags.parse(model, base_url, model_settings).load_bot(config)
     check_models(bot)  # a model that cannot work (no API key) stops the server before it listens
@@ -175,6 +190,7 @@ def serve_command(
             allow_service_urls=allow_service_urls,
             reply_timeout=reply_timeout,
             turn_timeout=turn_timeout,
+            shutdown_timeout=shutdown_timeout,
             guard_timeout=guard_timeout,
             guard_workers=guard_workers,
             window_turns=window_turns,

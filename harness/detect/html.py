@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
-from harness.detect.report_parts import KIND_ORDER, xml_characters
+from harness.detect.report_parts import KIND_ORDER, all_notes, xml_characters
 from harness.detect.results import DetectionResult, exit_code, group_runs
 from harness.detect.runs_report import run_failure
 from harness.detect.transcript import Transcript
@@ -85,7 +85,7 @@ def render_html(
     data = report_data(results, title=title)
     summary = _summary(results, usage, min_pass_rate)
     summary["unread"] = [str(problem) for problem in unread or ()]
-    summary["notes"] = [str(note) for note in notes or ()]
+    summary["notes"] = [str(note) for note in all_notes(results, notes) or ()]
     summary["failed"] = summary["failed"] or bool(summary["unread"])
     page = (
         _environment()

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
 from harness.detect.results import DetectionResult
 
+if TYPE_CHECKING:
+    from harness.detect.readers import ReadNote
+
 __all__ = [
     "KIND_ORDER",
+    "all_notes",
     "finding_json",
     "finding_line",
     "junit_case",
+    "junit_notes",
     "percent",
     "plural",
     "xml_characters",
@@ -50,6 +56,28 @@ def finding_line(finding: Finding) -> str:
     where = f" {finding.scope}" if finding.scope else ""
     messages = f" [{ids}]" if ids else f" [{', '.join(finding.senders)}]"
     return f"turn {finding.turn}: {what}{where}{messages}: {finding.evidence}"
+
+
+def all_notes(
+    results: Sequence[DetectionResult], notes: Sequence[ReadNote] | None
+) -> Sequence[ReadNote] | None:
+    """The report's notes: ``notes`` (what ``harness detect``'s readers noticed), then each
+    result's own (a deployed bot's late reply); None when there are none and ``notes`` is None
+    (a report given no notes shows no notes count)."""
+    own = [note for result in results for note in result.notes]
+    if not own:
+        return notes
+    return [*(notes or ()), *own]
+
+
+def junit_notes(root: ET.Element, suite: ET.Element, notes: Sequence[ReadNote]) -> None:
+    """A ``<testcase>`` named ``note`` in ``suite`` with a ``<skipped>`` for each note, counted
+    in ``tests`` (``suite``'s and ``root``'s) and ``skipped``."""
+    for note in notes:
+        case = ET.SubElement(suite, "testcase", classname=note.file, name="note")
+        ET.SubElement(case, "skipped", message=note.message, type="note").text = str(note)
+    for element, count in ((root, "tests"), (suite, "tests"), (suite, "skipped")):
+        element.set(count, str(int(element.get(count, "0")) + len(notes)))
 
 
 def percent(rate: float) -> str:

@@ -23,9 +23,11 @@ from harness._github import annotation
 from harness.detect.findings import Finding
 from harness.detect.report_parts import (
     KIND_ORDER,
+    all_notes,
     finding_json,
     finding_line,
     junit_case,
+    junit_notes,
     plural,
     xml_document,
 )
@@ -138,6 +140,7 @@ def render_json(
     then adds the same over every run and ``min_pass_rate``, and ``passed`` says whether every
     scenario reached it.
     """
+    notes = all_notes(results, notes)
     summary: Counter[str] = Counter({kind: 0 for kind in KIND_ORDER})
     transcripts: list[dict[str, Any]] = []
     groups = group_runs(results)
@@ -192,15 +195,15 @@ def render_junit(
     ``pass_rate`` properties; it fails when its pass rate is below ``min_pass_rate``, and its
     failure (or, above the threshold, its ``<system-out>``) lists each failed run and why.
     """
+    notes = all_notes(results, notes) or ()
     groups = group_runs(results)
     if any(group.repeated for group in groups):
-        return junit_repeated(groups, suite=suite, min_pass_rate=min_pass_rate)
+        return junit_repeated(groups, suite=suite, min_pass_rate=min_pass_rate, notes=notes)
     unread = unread or ()
-    notes = notes or ()
     failures = sum(1 for r in results if r.errors and r.error is None)
     broken = sum(1 for r in results if r.error is not None) + len(unread)
     total = sum(r.seconds for r in results)
-    tests = len(results) + len(unread) + len(notes)
+    tests = len(results) + len(unread)
     root = ET.Element(
         "testsuites", name=suite, tests=str(tests), failures=str(failures), errors=str(broken)
     )
@@ -211,7 +214,7 @@ def render_junit(
         tests=str(tests),
         failures=str(failures),
         errors=str(broken),
-        skipped=str(len(notes)),
+        skipped="0",
         time=f"{total:.3f}",
     )
     for result in results:
@@ -240,9 +243,7 @@ def render_junit(
             testsuite, "testcase", classname=problem.file or "-", name=f"unread: {where}"
         )
         ET.SubElement(case, "error", message=str(problem), type="unread").text = str(problem)
-    for note in notes:
-        case = ET.SubElement(testsuite, "testcase", classname=note.file, name="note")
-        ET.SubElement(case, "skipped", message=note.message, type="note").text = str(note)
+    junit_notes(root, testsuite, notes)
     return xml_document(root)
 
 
@@ -355,6 +356,7 @@ def render_text(
     from rich.console import Console
     from rich.text import Text
 
+    notes = all_notes(results, notes)
     buffer = io.StringIO()
     console = Console(
         file=buffer,
@@ -546,6 +548,7 @@ def render_lines(
     ...`` line, a reader's note a ``note: FILE: ...`` one. Nothing wraps, so every line can be
     searched (``grep error``).
     """
+    notes = all_notes(results, notes)
     lines: list[str] = []
     for headline, result in _shown(results, min_pass_rate):
         if result is None:
@@ -605,6 +608,7 @@ def render_github(
     the file given by ``file=``, relative to the working directory when under it), escaped as the
     Actions toolkit escapes them.
     """
+    notes = all_notes(results, notes)
     lines: list[str] = []
     for headline, result in _shown(results, min_pass_rate):
         if result is None:

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from harness.detect.findings import Finding
 from harness.detect.transcript import Transcript
+
+if TYPE_CHECKING:
+    from harness.detect.readers import ReadNote
 
 __all__ = [
     "DetectionResult",
@@ -56,6 +60,9 @@ class DetectionResult:
     """Which run of a repeated scenario this is (1-based); None when the scenario ran once."""
     runs: int = 1
     """How many times the scenario ran (``--repeat``)."""
+    notes: tuple[ReadNote, ...] = ()
+    """What the run noticed about the conversation that is neither a finding nor an error (a
+    deployed bot's late reply); every report format shows them with the report's other notes."""
 
     @property
     def title(self) -> str:

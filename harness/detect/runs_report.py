@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.detect.findings import Finding
 from harness.detect.report_parts import (
@@ -18,6 +18,7 @@ from harness.detect.report_parts import (
     finding_json,
     finding_line,
     junit_case,
+    junit_notes,
     percent,
     plural,
     xml_document,
@@ -29,6 +30,9 @@ from harness.detect.results import (
     group_runs,
     kind_pass_rates,
 )
+
+if TYPE_CHECKING:
+    from harness.detect.readers import ReadNote
 
 __all__ = [
     "junit_repeated",
@@ -170,8 +174,15 @@ def _junit_runs(
     return 0, 0
 
 
-def junit_repeated(groups: Sequence[ScenarioRuns], *, suite: str, min_pass_rate: float) -> str:
-    """The JUnit report of a run with repeated scenarios: one ``<testcase>`` per scenario."""
+def junit_repeated(
+    groups: Sequence[ScenarioRuns],
+    *,
+    suite: str,
+    min_pass_rate: float,
+    notes: Sequence[ReadNote] = (),
+) -> str:
+    """The JUnit report of a run with repeated scenarios: one ``<testcase>`` per scenario, and
+    a skipped one per note."""
     root = ET.Element("testsuites", name=suite, tests=str(len(groups)))
     testsuite = ET.SubElement(root, "testsuite", name=suite, tests=str(len(groups)), skipped="0")
     failures = broken = 0
@@ -191,6 +202,7 @@ def junit_repeated(groups: Sequence[ScenarioRuns], *, suite: str, min_pass_rate:
         element.set("failures", str(failures))
         element.set("errors", str(broken))
     testsuite.set("time", f"{seconds:.3f}")
+    junit_notes(root, testsuite, notes)
     return xml_document(root)
 
 

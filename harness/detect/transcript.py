@@ -50,6 +50,11 @@ class Message:
     """The scoped request this message answers, when known."""
     timestamp: datetime | None = None
     """When it was sent, when known."""
+    arrived_during: int | None = None
+    """For a deployed bot's late reply (one answering an earlier turn that came after that turn
+    was over): the turn whose replies it was received with; ``turn`` is the turn it answers. It
+    arrived after turn ``turn``'s quiet period, while that later turn ran or just before its user
+    message was sent. None for every other message. Not part of the JSONL record."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSONL record of docs/simulate.md (optional keys left out when unset)."""

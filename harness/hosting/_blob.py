@@ -16,6 +16,12 @@ default 10).
 An account that cannot be reached (connection refused or reset, DNS, a call that outlasts
 ``timeout``) or that answers 408, 429 or 5xx raises ``StorageUnavailableError``, which the
 server answers 503 with ``Retry-After`` when the turn has sent nothing yet, as for Redis.
+
+A configuration that can never work is a ``ConfigError`` instead, which ``harness serve`` reports
+at start without trying again: a container name the service does not accept (checked before any
+call), a malformed connection string, and the service's refusal of the first call (creating the
+container) with 400, 401 or 403: an invalid request, a wrong account key or signature, or
+credentials without the permission.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from contextlib import asynccontextmanager
@@ -38,6 +45,7 @@ from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, deco
 try:
     from azure.core.exceptions import (
         AzureError,
+        ClientAuthenticationError,
         HttpResponseError,
         ResourceExistsError,
         ResourceNotFoundError,
@@ -84,6 +92,31 @@ async def _guarded(call: Awaitable[T], limit_s: float) -> T:
         raise error from exc
 
 
+_CONTAINER_NAME = re.compile(r"(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]|\$root")
+"""The container names Azure Storage accepts: 3 to 63 lower-case letters, digits and hyphens,
+starting and ending with a letter or digit, no two hyphens in a row (or ``$root``)."""
+
+_REFUSED_STATUS = frozenset({400, 401, 403})
+"""Answers to the first call that mean the configuration is wrong, not that the service is busy."""
+
+
+def _misconfigured(exc: HttpResponseError, what: str, variable: str) -> ConfigError:
+    """The ``ConfigError`` for the service's refusal (400, 401, 403) of ``what``."""
+    code = getattr(exc, "error_code", None)  # set by the storage SDK, not by azure-core
+    code = getattr(code, "value", code) or exc.reason or "no error code"
+    if exc.status_code == 400:
+        why = "the request was refused as invalid; check the container name and the account"
+    else:
+        why = (
+            f"the credentials in {variable} were refused: check its AccountKey (or the SAS "
+            "token's signature, expiry and permissions: read, write, delete, list and create)"
+        )
+    return ConfigError(
+        f"Azure Blob Storage answered HTTP {exc.status_code} ({code}) to {what}: {why}",
+        field="storage",
+    )
+
+
 def _seconds(options: Mapping[str, str], name: str, default: float) -> float:
     try:
         value = float(options.get(name, default))
@@ -121,7 +154,15 @@ class BlobStore(StateStore):
         self.container_name = (parts.netloc + parts.path).strip("/")
         if not self.container_name:
             raise ConfigError("storage URL: azblob:// needs a container name", field="storage")
+        if not _CONTAINER_NAME.fullmatch(self.container_name):
+            raise ConfigError(
+                f"storage URL: {self.container_name!r} is no Azure container name (3 to 63 "
+                "lower-case letters, digits and hyphens, starting and ending with a letter or "
+                "digit, no two hyphens in a row)",
+                field="storage",
+            )
         variable = options.get("connection_env", "AZURE_STORAGE_CONNECTION_STRING")
+        self._variable = variable
         self._connection_string = connection_string or os.environ.get(variable, "")
         if not self._connection_string:
             raise ConfigError(
@@ -140,16 +181,47 @@ class BlobStore(StateStore):
         self._leases: dict[str, BlobLeaseClient] = {}
 
     async def _client(self) -> ContainerClient:
+        """The container's client, the container created on first use.
+
+        Raises:
+            ConfigError: the connection string is malformed, or the service refused the first
+                call with 400, 401 or 403 (see the module docstring).
+        """
         if self._container is None:
-            self._service = BlobServiceClient.from_connection_string(
-                self._connection_string, **self._client_options
-            )
+            try:
+                self._service = BlobServiceClient.from_connection_string(
+                    self._connection_string, **self._client_options
+                )
+            except ValueError as exc:  # "Connection string is either blank or malformed."
+                raise ConfigError(
+                    f"the connection string in {self._variable} cannot be read ({exc}); it "
+                    "looks like 'DefaultEndpointsProtocol=https;AccountName=...;AccountKey=...;"
+                    "EndpointSuffix=core.windows.net' (the account's Access keys page)",
+                    field="storage",
+                ) from exc
             self._container = self._service.get_container_client(self.container_name)
         if not self._ready:
-            with contextlib.suppress(ResourceExistsError):
-                await self._call(self._container.create_container())
+            try:
+                with contextlib.suppress(ResourceExistsError):
+                    await self._call(self._container.create_container())
+            except ClientAuthenticationError as exc:
+                if exc.status_code is None:  # no answer: the request could not even be signed
+                    raise ConfigError(
+                        f"the AccountKey in {self._variable} cannot sign a request ({exc}); "
+                        "copy the key again from the account's Access keys page",
+                        field="storage",
+                    ) from exc
+                raise self._refused(exc) from exc
+            except HttpResponseError as exc:
+                if exc.status_code in _REFUSED_STATUS:
+                    raise self._refused(exc) from exc
+                raise
             self._ready = True
         return self._container
+
+    def _refused(self, exc: HttpResponseError) -> ConfigError:
+        what = f"creating or finding the container {self.container_name!r}"
+        return _misconfigured(exc, what, self._variable)
 
     async def _call(self, call: Awaitable[T]) -> T:
         return await _guarded(call, self.timeout)

@@ -11,6 +11,10 @@ seconds before it answers with the last result it has. So a balancer polling eve
 fresh probe on each poll and its answer well within its own timeout, many balancers polling at
 once cost the store one call every few seconds, an idle worker costs it nothing, and no turn ever
 waits on a probe. In-memory storage is always healthy.
+
+A probe that raises ``ConfigError`` (a store that refuses its configuration: a malformed
+connection string, refused credentials) is not tried again at start-up: ``serve`` stops at once
+with that error.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import math
 import re
 from collections.abc import Callable
 
+from harness.exceptions import ConfigError
 from harness.hosting.storage import StateStore
 
 __all__ = [
@@ -61,6 +66,9 @@ class StoreHealth:
         self.store = store
         self.problem: str | None = None
         """Why the last probe failed, or None when it succeeded (or none has run yet)."""
+        self.misconfigured: ConfigError | None = None
+        """The last probe's ``ConfigError``: the store refused its configuration, which no
+        retry mends."""
         self._probe: asyncio.Task[None] | None = None
         self._started = -math.inf
 
@@ -69,9 +77,12 @@ class StoreHealth:
         if self.store is None:
             return None
         self._started = asyncio.get_running_loop().time()
+        self.misconfigured = None
         try:
             async with asyncio.timeout(PROBE_LIMIT_S):
                 await self.store.ping()
+        except ConfigError as exc:
+            self.problem, self.misconfigured = str(exc), exc
         except TimeoutError:
             self.problem = f"the store did not answer within {PROBE_LIMIT_S:g}s"
         except Exception as exc:  # whatever stops the probe (refused, denied, ...) stops turns too
@@ -82,17 +93,26 @@ class StoreHealth:
 
     async def check_within(self, within_s: float, on_failure: Callable[[str], None]) -> str | None:
         """Probe until the store answers or ``within_s`` seconds have passed (pausing between
-        probes); ``on_failure`` is told the first failure. The last probe's result."""
+        probes); ``on_failure`` is told the first failure. The last probe's result.
+
+        Raises:
+            ConfigError: a probe found the store's configuration refused (``misconfigured``):
+                no retry is made.
+        """
         loop = asyncio.get_running_loop()
         give_up = loop.time() + within_s
         pause = 0.5
         problem = await self.check()
+        if self.misconfigured is not None:
+            raise self.misconfigured
         if problem is not None:
             on_failure(problem)
         while problem is not None and loop.time() < give_up:
             await asyncio.sleep(min(pause, max(give_up - loop.time(), 0.0)))
             pause = min(pause * 2, 5.0)
             problem = await self.check()
+            if self.misconfigured is not None:
+                raise self.misconfigured
         return problem
 
     async def current(self) -> str | None:

@@ -486,12 +486,9 @@ class AgentsSdkHost:
         parts = request.headers.get("Authorization", "").split()
         if len(parts) != 2 or parts[0].lower() != "bearer":
             return error_response(401, "Unauthorized", "the request is not authorized")
-        try:  # the issuer first, so a foreign token never makes us fetch keys
-            issuer = jwt.decode(parts[1], options={"verify_signature": False}).get("iss")
-        except PyJWTError:
-            issuer = None
-        if not isinstance(issuer, str) or issuer.lower() not in self._issuers:
-            log.warning("refused a request: its token is from an issuer this bot does not trust")
+        problem = self._issuer_problem(parts[1])  # so a foreign token never makes us fetch keys
+        if problem is not None:
+            log.warning("refused a request: %s", problem)
             return error_response(401, "Unauthorized", "the request is not authorized")
         try:
             identity = await JwtTokenValidator(self.auth_configuration).validate_token(parts[1])
@@ -512,6 +509,26 @@ class AgentsSdkHost:
         with warnings.catch_warnings():  # the SDK reads this plain string key
             warnings.simplefilter("ignore", web.NotAppKeyWarning)
             request["claims_identity"] = identity
+        return None
+
+    def _issuer_problem(self, token: str) -> str | None:
+        """What is wrong with the bearer token before its signature is checked, for the log:
+        it is no JWT, it names no issuer, or its issuer is not one this bot trusts (named: an
+        issuer is no secret); None when its issuer is trusted. The token itself is never
+        logged."""
+        try:
+            claims = jwt.decode(token, options={"verify_signature": False})
+        except PyJWTError as exc:  # "Not enough segments", "Invalid header padding", ...
+            return f"its bearer token is not a JWT ({exc})"
+        issuer = claims.get("iss")
+        if issuer is None or issuer == "":
+            return "its token names no issuer (no 'iss' claim)"
+        if not isinstance(issuer, str):
+            return "its token's issuer ('iss' claim) is not a string"
+        if issuer.lower() not in self._issuers:
+            # cut, but not made one line: a stray space or line break may be why it is refused
+            shown = issuer if len(issuer) <= 200 else issuer[:199] + "…"
+            return f"its token is from an issuer this bot does not trust ({shown!r})"
         return None
 
     async def _process(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:

@@ -61,6 +61,19 @@ AdapterName = Literal["botbuilder", "agents-sdk"]
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 """The default limit on a request body (1 MB); Bot Framework activities are far smaller."""
 
+DEFAULT_SHUTDOWN_TIMEOUT = 25.0
+"""Seconds a shutdown waits for the turns in flight by default (``harness serve
+--shutdown-timeout``). ``serve`` stops up to ``2 * HANDLERS_AFTER_DRAIN_S`` later, so the whole
+stop stays within Kubernetes' default grace period (``terminationGracePeriodSeconds``, 30 s)."""
+
+NO_PASSWORD = (
+    "the bot would check the channel's tokens but could get none for its replies: it signs in "
+    "with the app's password (client secret), as the Bot Framework's MultiTenant and "
+    "SingleTenant app types do. An app id alone is enough only for a user-assigned managed "
+    "identity (app type UserAssignedMSI), which this server does not support"
+)
+"""Why an app id without a password is refused (``create_app``, ``harness serve``)."""
+
 BOT_KEY = web.AppKey("harness_bot", HarnessBot)
 HEALTH_KEY = web.AppKey("harness_store_health", StoreHealth)
 DRAIN_KEY = web.AppKey[Callable[[], Awaitable[None]]]("harness_drain")
@@ -195,7 +208,7 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     expose: bool = False,
     expose_token: str | None = None,
-    shutdown_timeout: float = 30.0,
+    shutdown_timeout: float = DEFAULT_SHUTDOWN_TIMEOUT,
     allow_service_urls: Iterable[str] = (),
     reply_timeout: float = DEFAULT_REPLY_TIMEOUT,
     window_turns: int | None = DEFAULT_WINDOW_TURNS,
@@ -220,7 +233,9 @@ def create_app(
             send the ``HARNESS_AGENT_TOKEN`` environment variable). An empty or blank token is
             refused (``UsageError``), as is ``HARNESS_AGENT_TOKEN`` set but empty: neither
             turns the check off.
-        shutdown_timeout: how long shutdown waits for in-flight turns.
+        shutdown_timeout: how many seconds shutdown waits for in-flight turns (0: none);
+            then it stops anyway (``harness serve --shutdown-timeout``; 25 by default, so
+            ``serve``'s whole stop fits a 30 s grace period).
         allow_service_urls: more reply addresses to allow (``fnmatch`` patterns on the
             ``serviceUrl``'s origin or whole URL). Without an app id only loopback addresses
             are allowed by default; with one, the Bot Framework channel hosts.
@@ -233,11 +248,22 @@ def create_app(
             it, only to activities whose ``channelData`` asks: ``{"harness": {"plan": true}}``).
 
     Raises:
-        ConfigError: for an unknown adapter or an unusable storage path.
+        ConfigError: for an unknown adapter, an unusable storage path, a negative
+            ``shutdown_timeout``, or an ``app_id`` without an ``app_password`` (no reply could
+            get a token).
         UsageError: for an empty agent token.
     """
     if max_body_bytes < 1024:
         raise ConfigError("max_body_bytes must be at least 1024", field="max_body_bytes")
+    if app_id and not app_password:
+        raise ConfigError(
+            f"app_id is set without app_password: {NO_PASSWORD}", field="app_password"
+        )
+    if not shutdown_timeout >= 0:  # NaN too
+        raise ConfigError(
+            f"shutdown_timeout must be 0 or more seconds, not {shutdown_timeout!r}",
+            field="shutdown_timeout",
+        )
     if expose:
         check_agent_token(expose_token)
     store = open_store(storage)
@@ -374,15 +400,18 @@ def _freeze_startup_objects() -> None:
 
 
 async def _check_store(health: StoreHealth, spec: object) -> None:
-    """Stop before listening when the store has not answered within ``START_WITHIN_S`` seconds
-    (``ConfigError``, exit code 2)."""
+    """Stop before listening when the store has not answered within ``START_WITHIN_S`` seconds,
+    or at once when it refused its configuration (``ConfigError``, exit code 2)."""
     shown = shown_storage(str(spec)) if isinstance(spec, (str, Path)) else type(spec).__name__
     within = _health.START_WITHIN_S
 
     def told(problem: str) -> None:
         log.warning("storage %s does not answer (%s); trying again for %gs", shown, problem, within)
 
-    problem = await health.check_within(within, told)
+    try:
+        problem = await health.check_within(within, told)
+    except ConfigError as exc:  # no retry mends it: say what is wrong now
+        raise ConfigError(f"{shown}: {exc.message}", field="storage") from exc
     if problem is None:
         return
     raise ConfigError(
@@ -390,6 +419,11 @@ async def _check_store(health: StoreHealth, spec: object) -> None:
         "this machine, and the URL's host, port and password (or the connection string)",
         field="storage",
     )
+
+
+HANDLERS_AFTER_DRAIN_S = 1.0
+"""After ``serve``'s drain, how long a request handler still running may take before it is
+cancelled (and as long again to unwind after that); then its connection is closed."""
 
 
 def _restore_signals(loop: asyncio.AbstractEventLoop, installed: list[signal.Signals]) -> None:
@@ -433,6 +467,10 @@ async def serve(
     app = create_app(bot, **options)
     runner = web.AppRunner(
         app,
+        # The drain has waited shutdown_timeout for the turns; what is still running then is cut
+        # short. aiohttp's own default waits 60 s for it, then 60 s more once cancelled, so a
+        # stop took up to two minutes longer than the drain.
+        shutdown_timeout=HANDLERS_AFTER_DRAIN_S,
         handle_signals=False,
         access_log=logging.getLogger("harness.hosting.access"),
         access_log_format='%a "%r" %s %b %Tfs',

@@ -15,8 +15,9 @@ The user's own echoes and ``typing`` activities are dropped, and so is an activi
 already (Direct Line delivers again from the watermark after a reconnect). A turn is over when
 replies to it have been quiet for ``quiet_period`` seconds (a ``typing`` activity restarts the
 wait: the bot is still working), or on ``endOfConversation``. A reply to an earlier turn
-(``replyToId``) that arrives during a later one is kept at the end of the turn it answers, and
-logged as late. A bot that sends nothing within ``reply_timeout`` is an error. Every failure is a
+(``replyToId``) that comes after that turn was over is kept at the end of the turn it answers,
+and logged as late; a message that names no turn belongs to the turn it is received with. A bot
+that sends nothing within ``reply_timeout`` is an error. Every failure is a
 :class:`~harness.simulate.targets.ConversationError` carrying the messages received so far, which
 the scenario runner reports as a failed scenario.
 
@@ -477,8 +478,9 @@ class DirectLineTarget(Target):
                     sender=attribution.sender,
                 )
                 if message is not None:
+                    message = _place_in_turn(transcript, message, during=number)
                     received.append(message)
-                    if _place_in_turn(transcript, message, during=number):
+                    if message.arrived_during is not None:
                         talk.late.append(message)
                 record = plan_record(activity, turn)
                 if record is not None:
@@ -509,7 +511,7 @@ class DirectLineConversation:
         self.used: set[str] = set()
         self.attribution = TraceAttribution()
         self.late: list[Message] = []
-        """Replies to an earlier turn that arrived during a later one; each is in the
+        """Replies to an earlier turn received with a later turn's replies; each is in the
         transcript at the end of the turn it answers."""
 
     @property

@@ -9,13 +9,16 @@ Bot Framework bot, including plain botbuilder bots that know nothing of this SDK
 from ``channelData`` when the bot sets it, from ``from.name`` otherwise. A reply whose
 ``channelData.replyId`` arrived already (a harness bot that ran a turn again after a crash) is
 acknowledged but not recorded, and counted in ``repeats_dropped``. A reply to an earlier turn
-(``replyToId``) that arrives during a later one is kept at the end of the turn it answers, and
-logged as late.
+(``replyToId``) that comes after that turn was over is kept at the end of the turn it answers,
+and logged as late. What arrives between two turns (after a turn's quiet period, before the next
+message) comes with the next turn; one that names no message of the conversation in
+``replyToId`` (a proactive message) belongs to that next turn, as Direct Line places it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 import time
@@ -51,7 +54,8 @@ class ReceivedActivity:
     """One activity the bot sent to the channel."""
 
     turn: int
-    """The user turn it answers (0 for a conversation the channel is not running)."""
+    """The user turn it answers (its ``replyToId``; else the turn it comes with), 0 for a
+    conversation the channel is not running."""
     activity: dict[str, Any]
     """The activity as posted, with the id the channel assigned."""
     latency_s: float
@@ -67,6 +71,9 @@ class _Conversation:
     posted_at: float
     arrived: asyncio.Event
     user_ids: dict[str, int]
+    delivered: int = 0
+    """How many of ``activities`` a turn has returned: what came after a turn was over (after its
+    quiet period, before the next message) is returned with the next turn's."""
 
 
 class EndpointTarget(Target):
@@ -269,7 +276,8 @@ class EndpointTarget(Target):
     async def send_turn(
         self, conversation_id: str, text: str, *, activity_id: str | None = None
     ) -> list[ReceivedActivity]:
-        """Post one user message and return the activities the bot sent for it, in order.
+        """Post one user message and return the activities the bot sent for it, in order; first,
+        any that arrived since the last turn was over (each with the turn it answers).
 
         Raises:
             RunError: the bot answered with an HTTP error, could not be reached, or did not
@@ -283,9 +291,10 @@ class EndpointTarget(Target):
             ),
         )
         state.turn += 1
+        start = state.delivered
+        self._to_this_turn(conversation_id, state, start)
         activity_id = activity_id or f"user-{uuid.uuid4().hex[:12]}"
         state.user_ids[activity_id] = state.turn
-        start = len(state.activities)
         state.posted_at = time.perf_counter()
         post = asyncio.create_task(
             self._post(self._user_activity(conversation_id, activity_id, text))
@@ -300,7 +309,21 @@ class EndpointTarget(Target):
         finally:
             if not post.done():
                 post.cancel()
+        state.delivered = len(state.activities)
         return state.activities[start:]
+
+    def _to_this_turn(self, conversation_id: str, state: _Conversation, start: int) -> None:
+        """Give what arrived since the last turn was over and answers none of the conversation's
+        messages (no ``replyToId``, or an unknown one) the turn it now comes with
+        (``state.turn``), as Direct Line does; ``_receive`` gave it the turn that was over."""
+        log = self.replies.get(conversation_id, [])
+        for index in range(start, len(state.activities)):
+            received = state.activities[index]
+            if str(received.activity.get("replyToId") or "") in state.user_ids:
+                continue
+            moved = dataclasses.replace(received, turn=state.turn)
+            state.activities[index] = moved
+            log[:] = [moved if kept is received else kept for kept in log]
 
     async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
         """Send each user turn, wait for it to settle, and return the attributed transcript.

@@ -22,6 +22,7 @@ from harness.detect.embeddings import Embedder
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
+from harness.detect.readers import ReadNote
 from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
@@ -30,6 +31,7 @@ from harness.runtime.parent import Parent, Turn, bot_models, check_models
 from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.simulate.violations import contract_findings
+from harness.text.words import shorten
 from subagents import Usage
 
 __all__ = [
@@ -37,9 +39,14 @@ __all__ = [
     "declared_requests",
     "expectations_of",
     "failed_calls",
+    "late_notes",
     "run_scenario",
     "run_scenarios",
 ]
+
+_EXCERPT = 80
+"""A late reply, and the user message it answers, are quoted in its note up to this many
+characters."""
 
 
 def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
@@ -97,6 +104,33 @@ def failed_calls(turn: Turn, number: int) -> list[str]:
         for r in turn.results
         if r.status in ("failed", "timed_out") and not r.violations
     ]
+
+
+def late_notes(transcript: Transcript, *, file: str, title: str) -> list[ReadNote]:
+    """A note for each late reply in ``transcript`` (a deployed bot's answer to an earlier turn
+    that came after that turn was over, received with a later turn's replies:
+    ``Message.arrived_during``), for the reports: the transcript keeps the reply in the turn it
+    answers, so no finding shows that it came late. ``file`` and ``title``: the scenario's."""
+    asked = {m.turn: m.text for m in transcript.messages if m.role == "user"}
+    notes: list[ReadNote] = []
+    for message in transcript.messages:
+        if message.arrived_during is None:
+            continue
+        quoted = shorten(message.text, _EXCERPT)
+        question = shorten(asked.get(message.turn, ""), _EXCERPT)
+        notes.append(
+            ReadNote(
+                file=file,
+                message=(
+                    f'{title}: a late reply to turn {message.turn} ("{question}") came after '
+                    f"that turn was over (received with turn {message.arrived_during}'s "
+                    f'replies): [{message.id}] {message.sender}: "{quoted}"; it is checked in '
+                    f"turn {message.turn}"
+                ),
+                title="late reply",
+            )
+        )
+    return notes
 
 
 def _plan_failures(transcript: Transcript) -> list[str]:
@@ -202,6 +236,7 @@ async def run_scenario(
         findings += run_checks(transcript, checks_of(scenario))
     error = "\n".join([*([error] if error else []), *down]) or None
     findings.sort(key=lambda f: f.turn)
+    notes = late_notes(transcript, file=file, title=scenario.name)
     return DetectionResult(
         file=file,
         conversation=scenario.name,
@@ -211,6 +246,7 @@ async def run_scenario(
         seconds=time.perf_counter() - started,
         error=error,
         completed=completed,
+        notes=tuple(notes),
     )
 
 

@@ -8,6 +8,7 @@ A target runs one scripted conversation and returns its transcript. Everything t
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -44,32 +45,36 @@ class ConversationError(RunError):
         self.turn = turn
 
 
-def _place_in_turn(transcript: Transcript, message: Message, *, during: int) -> bool:
-    """Add ``message``, received during turn ``during``, to ``transcript`` at the end of its
-    own turn; return True when it went before a later turn's messages (a late reply), which is
-    logged as a warning.
+def _place_in_turn(transcript: Transcript, message: Message, *, during: int) -> Message:
+    """Add ``message``, received with turn ``during``'s replies, to ``transcript`` at the end of
+    its own turn; return it as kept: a reply to an earlier turn (a late reply) carries
+    ``arrived_during`` and is logged as a warning.
 
-    A bot may answer an earlier turn (its ``replyToId``) after the next user message was sent.
+    A bot may answer an earlier turn (its ``replyToId``) after that turn was over (after its
+    quiet period): the reply is received with the next turn's.
     The reply is kept in the turn it answers, after that turn's other messages, so the
     transcript stays in turn order (as ``harness detect`` reads files) and the missed-request
     check sees the answer where it belongs; its ``timestamp``, when known, still says when it
-    was sent.
+    was sent, and the scenario's report carries a note about it
+    (:func:`harness.simulate.runner.late_notes`).
     """
+    if message.turn < during:
+        message = dataclasses.replace(message, arrived_during=during)
     messages = transcript.messages
     index = len(messages)
     while index and messages[index - 1].turn > message.turn:
         index -= 1
     messages.insert(index, message)
-    late = index < len(messages) - 1
-    if late:
+    if message.arrived_during is not None:
         _log.warning(
-            "%s: a reply to turn %d arrived during turn %d; it is kept at the end of turn %d",
+            "%s: a reply to turn %d came after that turn was over (received with turn %d's "
+            "replies); it is kept at the end of turn %d",
             transcript.conversation,
             message.turn,
             during,
             message.turn,
         )
-    return late
+    return message
 
 
 class Target(ABC):

@@ -26,6 +26,7 @@ __all__ = [
     "may_hold",
     "normalise",
     "quote",
+    "shorten",
     "stem",
     "tokens",
     "words_and_negation",
@@ -223,6 +224,17 @@ def quote(text: str, *, limit: int = QUOTE_LIMIT) -> str:
     cut = line[: limit - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` on one line (each run of white space one space), cut to at most ``limit``
+    characters; ``…`` marks the cut.
+
+    For quoting a message or a value in a note, a label or a log line: unlike :func:`quote` it
+    cuts anywhere, not at a word.
+    """
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 # Where a CamelCase name's words meet ("RentalCars", "ReserveHotel"), and where an acronym run ends

@@ -115,5 +115,6 @@ def test_a_plain_message_is_the_message_its_constructor_makes() -> None:
         "mode",
         "request",
         "timestamp",
+        "arrived_during",
     ]
     assert all(getattr(made, f.name) == f.default for f in fields(Message)[5:])

@@ -67,6 +67,7 @@ FOREIGN_OPTIONS = frozenset(
         "--null",
         "--rows",
         "--share",
+        "--no-measure",
         "--embedder",
         "--clinc",
         "--table-only",

@@ -6,6 +6,7 @@ Bot Framework key URL is pointed at it, so nothing reaches the internet.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import logging
@@ -33,6 +34,15 @@ def _token(**claims: Any) -> str:
     payload = {"iss": ISSUER, "aud": APP_ID, "iat": now, "nbf": now - 5, "exp": now + 600}
     payload.update(claims)
     return jwt.encode(payload, KEY, algorithm="RS256", headers={"kid": "k1"})
+
+
+def _unsigned(payload: dict[str, Any]) -> str:
+    """A token PyJWT would not make (``jwt.encode`` refuses an ``iss`` that is not a string)."""
+
+    def part(value: dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+    return f"{part({'alg': 'RS256', 'typ': 'JWT', 'kid': 'k1'})}.{part(payload)}.c2lnbmF0dXJl"
 
 
 @asynccontextmanager
@@ -201,3 +211,34 @@ async def test_botbuilder_hung_metadata_does_not_stall_other_requests(
             await metadata.aclose()  # the metadata server goes away: now it is unreachable
             status, _payload = await post
     assert status == 503
+
+
+@pytest.mark.parametrize(
+    ("token", "logged"),
+    [
+        ("abc.def.ghi", "its bearer token is not a JWT (Invalid header string"),
+        ("not-a-token", "its bearer token is not a JWT (Not enough segments)"),
+        (
+            jwt.encode({"aud": APP_ID}, KEY, algorithm="RS256"),
+            "its token names no issuer (no 'iss' claim)",
+        ),
+        (_unsigned({"iss": 5, "aud": APP_ID}), "its token's issuer ('iss' claim) is not a string"),
+        (
+            _token(iss="https://sts.example.com/"),
+            "its token is from an issuer this bot does not trust ('https://sts.example.com/')",
+        ),
+    ],
+)
+async def test_agents_sdk_logs_what_is_wrong_with_a_refused_token(
+    token: str, logged: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A token that is no JWT used to be logged as one "from an issuer this bot does not
+    trust" (audit s58 finding 15); each case now says what is wrong, and never the token."""
+    app = create_app(helpdesk(), adapter="agents-sdk", app_id=APP_ID, app_password="x")
+    with caplog.at_level(logging.WARNING, logger="harness.hosting"):
+        async with running(app) as base:
+            status, _body = await _post(base, activity("hi"), token)
+    assert status == 401
+    refused = [r.getMessage() for r in caplog.records if "refused a request" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].startswith(f"refused a request: {logged}")
+    assert token not in caplog.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -106,16 +106,10 @@ subagents:
       - build the quarterly report
 """
 
-_LONG_DRAIN = [
-    sys.executable,
-    "-c",
-    "import functools, harness.hosting.app as app; "
-    "app.create_app = functools.partial(app.create_app, shutdown_timeout=600); "
-    "from harness.cli import main; main()",
-]
-"""``harness serve`` that waits up to 600 s for turns in flight (the CLI's default is 30 s). With
-the sub-agent's ``timeout: 600`` and ``--turn-timeout 600``, no clock runs out while a slow CI
-box polls; the tests release the turn by a file."""
+_LONG_DRAIN = ("--turn-timeout", "600", "--shutdown-timeout", "600")
+"""``harness serve`` options to wait up to 600 s for turns in flight (the default is 30 s). With
+the sub-agent's ``timeout: 600``, no clock runs out while a slow CI box polls; the tests release
+the turn by a file."""
 
 
 async def _poll(check: Any, *, within: float = 120.0) -> Any:
@@ -138,7 +132,7 @@ def test_sigterm_keeps_listening_and_answers_503_draining_while_a_turn_runs(
     config = tmp_path / "desk.yaml"
     config.write_text(_WAITING_BOT, encoding="utf-8")
     monkeypatch.setenv("HARNESS_TEST_DRAIN_DIR", str(tmp_path))
-    with serving(tmp_path, "--turn-timeout", "600", config=config, command=_LONG_DRAIN) as (
+    with serving(tmp_path, *_LONG_DRAIN, config=config) as (
         process,
         url,
         log,
@@ -197,7 +191,7 @@ def test_a_second_signal_during_the_drain_stops_at_once(
     config = tmp_path / "desk.yaml"
     config.write_text(_WAITING_BOT, encoding="utf-8")
     monkeypatch.setenv("HARNESS_TEST_DRAIN_DIR", str(tmp_path))
-    with serving(tmp_path, "--turn-timeout", "600", config=config, command=_LONG_DRAIN) as (
+    with serving(tmp_path, *_LONG_DRAIN, config=config) as (
         process,
         url,
         log,
@@ -231,3 +225,40 @@ def test_a_second_signal_during_the_drain_stops_at_once(
 
         asyncio.run(scenario())
         assert process.wait(timeout=STOP_WITHIN_S) == exit_code, log.read_text()
+
+
+def test_shutdown_timeout_bounds_the_drain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--shutdown-timeout 0``: SIGTERM stops the worker without waiting for the turn in flight
+    (never released here); the log says how many were still running after the 0 s it was given,
+    where the default would have waited 30 s. It stopped in about 2 s here; the bound is loose,
+    only below the 60 s that aiohttp's own wait for a running handler added (120 s in all)."""
+    (tmp_path / "tools.py").write_text(_WAITING_TOOL, encoding="utf-8")
+    config = tmp_path / "desk.yaml"
+    config.write_text(_WAITING_BOT, encoding="utf-8")
+    monkeypatch.setenv("HARNESS_TEST_DRAIN_DIR", str(tmp_path))
+    options = ("--turn-timeout", "600", "--shutdown-timeout", "0")
+    stopped_after: list[float] = []
+    with serving(tmp_path, *options, config=config) as (process, url, log):
+
+        async def scenario() -> None:
+            async with EndpointTarget(url, quiet_period=0.05, turn_timeout=600) as channel:
+                turn = asyncio.create_task(
+                    channel.send_turn("c", "please build the quarterly report")
+                )
+
+                async def started() -> bool:
+                    return (tmp_path / "started").exists()
+
+                await _poll(started)
+                signalled = time.monotonic()
+                process.send_signal(signal.SIGTERM)
+                assert await asyncio.to_thread(process.wait, STOP_WITHIN_S) == 0
+                stopped_after.append(time.monotonic() - signalled)
+                turn.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await turn
+
+        asyncio.run(scenario())
+        assert "shutdown: 1 request(s) still running after 0s" in log.read_text()
+        assert stopped_after[0] < 55, stopped_after
+        assert not (tmp_path / "release").exists()

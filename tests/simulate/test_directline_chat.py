@@ -253,3 +253,61 @@ def test_chat_endpoint_takes_turn_timeout_as_simulate_does(
     )
     assert simulated.exit_code == 2
     assert "--reply-timeout does not apply to --endpoint" in simulated.stderr
+
+
+@pytest.mark.parametrize("transport", ["polling", "websocket"])
+def test_a_late_reply_is_labelled_with_the_message_it_answers(transport: str) -> None:
+    """The bot answers the first message again while it answers the second (its ``replyToId``
+    names the first): the chat shows it with that question, not as an answer to the second
+    (audit s58 finding 15)."""
+    from tests.simulate.test_directline_delivery import LATE, _late_to_turn_one
+
+    fake = FakeDirectLine(_late_to_turn_one())
+    with in_thread(fake) as base:
+        result = CliRunner().invoke(
+            cli,
+            [
+                *("chat", "--directline", base, "--directline-secret", fake.secret),
+                *("--transport", transport, "--quiet-period", "0.15"),
+            ],
+            input="PTO and payday?\nand my W-2?\n",
+        )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("helpdesk: First: got 'PTO and payday?'")
+    assert lines[1].startswith("helpdesk: First: got 'and my W-2?'")
+    assert lines[2] == f'(late, to your message 1: "PTO and payday?") helpdesk: {LATE}'
+    assert len(lines) == 3
+
+
+async def test_chat_directline_takes_this_turns_plan_not_a_late_one() -> None:
+    """``chat --directline``: turn 1's plan, arriving late after turn 2's own (its
+    ``replyToId`` names the first message), is not taken as turn 2's plan."""
+    from harness.cli.remote_chat import _DirectLineBot
+    from harness.simulate.directline import DirectLineTarget
+    from tests.simulate.test_directline_delivery import FAST
+
+    asked: list[str] = []
+
+    def plan(failed: list[str]) -> dict[str, Any]:
+        value = {"plan": [], "answered_by": [], "requests_answered": [], "failed": failed}
+        return {"type": "event", "name": "harness.plan", "value": value}
+
+    async def reply(activity: dict[str, Any]) -> list[dict[str, Any]]:
+        asked.append(activity["id"])
+        answer = {"type": "message", "text": "got it", "from": {"id": "bot", "name": "helpdesk"}}
+        if len(asked) == 2:
+            return [answer, plan([]), {**plan(["hr"]), "replyToId": asked[0]}]
+        return [answer]
+
+    fake = FakeDirectLine(reply)
+    async with (
+        fake.running() as base,
+        DirectLineTarget(base, secret=fake.secret, **FAST) as target,  # type: ignore[arg-type]
+        target.conversation("chat") as talk,
+    ):
+        chat = _DirectLineBot(talk)
+        _, first = await chat.send("PTO?")
+        _, second = await chat.send("W-2?")
+    assert first is None
+    assert second is not None and (second.turn, second.failed) == (2, ())

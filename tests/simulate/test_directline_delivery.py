@@ -24,7 +24,10 @@ from tests.simulate._directline_fake import FakeDirectLine
 FAST = {"quiet_period": 0.15, "reply_timeout": 5.0, "turn_timeout": 30.0, "poll_interval": 0.05}
 TRANSPORTS = pytest.mark.parametrize("transport", ["websocket", "polling"])
 LATE = "Second part: your next payday is Friday, December 4."
-WARNED = "late: a reply to turn 1 arrived during turn 2; it is kept at the end of turn 1"
+WARNED = (
+    "late: a reply to turn 1 came after that turn was over (received with turn 2's replies); it "
+    "is kept at the end of turn 1"
+)
 
 
 def _bot(text: str) -> dict[str, Any]:
@@ -68,7 +71,7 @@ async def test_a_late_reply_is_kept_at_the_end_of_the_turn_it_answers(
     assert _shape(talk.transcript)[2] == (1, "bot", LATE)
     assert [m.text for m in talk.late] == [LATE]
     assert WARNED in caplog.text
-    # send() gives what arrived during the turn, the late reply with the turn it answers.
+    # send() gives what was received with the turn, the late reply with the turn it answers.
     assert [(m.turn, m.text) for m in second] == [
         (2, "First: got 'and my W-2?'. Your next payday is Friday, December 4."),
         (1, LATE),
@@ -131,6 +134,7 @@ async def test_a_late_reply_over_the_bot_framework_channel_stays_in_its_turn(
         )
     assert [m.turn for m in transcript] == [1, 1, 1, 2, 2, 3, 3]
     assert _shape(transcript)[2] == (1, "bot", LATE)
+    assert transcript.messages[2].arrived_during == 2  # its note in the report
     assert WARNED in caplog.text  # the same words as over Direct Line
     detect(transcript)
 

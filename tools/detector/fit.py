@@ -6,6 +6,7 @@
     python -m tools.detector.fit measure --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
     python -m tools.detector.fit pairs --semantic --sgd PATH/TO/sgd   # the --semantic scorer
     python -m tools.detector.fit spread --sgd PATH/TO/sgd --corpus tests/fixtures/duplicates-dev
+    python -m tools.detector.fit pairs --no-measure --sgd PATH/TO/sgd   # refit, read no SGD dev
 
 ``acts`` fits the shipped act tagger on whole SGD train turns and reports its accuracy on SGD
 dev, per turn and per sentence; ``acts-sentences`` fits a tagger per sentence (each act on the
@@ -31,6 +32,11 @@ cross-validation and the figures on unfitted SGD-train dialogues, summed; ``--nu
 more times with a feature of seeded noise added (how far a feature that carries nothing moves
 the sums), ``--rows K`` K more times with a seeded 1 % (``--share``) of the SGD-train rows left
 out (how far a change that alters a few rows moves them).
+
+After fitting, ``acts``, ``acts-sentences`` and ``pairs`` measure the fit, on SGD dev among
+others, which is a held-out set. ``--no-measure`` fits and writes the model and stops there: a
+refit (after a change to the features, say) then reads no held-out material; whoever may look at
+SGD dev measures the new model later with ``measure``.
 """
 
 from __future__ import annotations
@@ -143,9 +149,18 @@ def main() -> None:
         action="store_true",
         help="the --semantic scorer (embedding cosine as a feature; needs the embeddings extra)",
     )
+    parser.add_argument(
+        "--no-measure",
+        action="store_true",
+        help="acts, acts-sentences, pairs: fit and write the model only; measure nothing "
+        "afterwards (no cross-validation, and SGD dev, a held-out set, is not read)",
+    )
     args = parser.parse_args()
     if args.share is not None and not args.rows:
         parser.error("--share needs --rows (the refits that leave rows out)")
+    if args.no_measure and args.what in ("measure", "spread"):
+        parser.error(f"--no-measure applies to acts, acts-sentences and pairs, not {args.what}")
+    measure = not args.no_measure
     corpora: list[Path] = args.corpus or list(CORPORA)
     if args.what == "acts":
         (MODELS / "acts.json").write_text(
@@ -154,15 +169,17 @@ def main() -> None:
         from harness.detect.acts import tagger
 
         tagger.cache_clear()
-        first = first_tagger(list(turns(args.sgd / "sgd-train.jsonl.gz")))
-        dev = turns(args.sgd / "sgd-dev.jsonl.gz")
-        print(json.dumps(measure_acts(dev, tagger(), first)))
+        if measure:
+            first = first_tagger(list(turns(args.sgd / "sgd-train.jsonl.gz")))
+            dev = turns(args.sgd / "sgd-dev.jsonl.gz")
+            print(json.dumps(measure_acts(dev, tagger(), first)))
         return
     if args.what == "acts-sentences":
         model, first = fit_acts(args.sgd)
         args.out.write_text(json.dumps(model) + "\n", encoding="utf-8")
-        dev = turns(args.sgd / "sgd-dev.jsonl.gz")
-        print(json.dumps(measure_acts(dev, ActTagger(model), first)))
+        if measure:
+            dev = turns(args.sgd / "sgd-dev.jsonl.gz")
+            print(json.dumps(measure_acts(dev, ActTagger(model), first)))
         return
     if args.what == "spread":
         from tools.detector.spread import ROW_SHARE, spread
@@ -177,7 +194,9 @@ def main() -> None:
         )
         return
     if args.semantic:
-        pairs_semantic(args.what, args.sgd, corpora, args.every, members=args.members)
+        pairs_semantic(
+            args.what, args.sgd, corpora, args.every, members=args.members, measure=measure
+        )
         return
     corpus = load_corpora(corpora)
     corpus_rows = collect(corpus)
@@ -192,6 +211,8 @@ def main() -> None:
         )
         (MODELS / "pairs.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
         scorer.cache_clear()
+        if not measure:
+            return
     cv = cross_validate(corpus, corpus_rows, sgd_rows, members=args.members)
     print("cv", json.dumps(cv.figures()))
     _print_corpora("cv", cv)
@@ -203,10 +224,17 @@ def main() -> None:
 
 
 def pairs_semantic(
-    what: str, sgd: Path, corpora: Sequence[Path], every: int, *, members: int = MEMBERS
+    what: str,
+    sgd: Path,
+    corpora: Sequence[Path],
+    every: int,
+    *,
+    members: int = MEMBERS,
+    measure: bool = True,
 ) -> None:
     """``pairs`` / ``measure`` for the ``--semantic`` scorer: the same material and folds as the
-    default scorer's, every transcript embedded first, the cosine the last feature."""
+    default scorer's, every transcript embedded first, the cosine the last feature (``pairs``
+    with ``measure`` False: the fit alone)."""
     corpus = load_corpora(corpora)
     train = load_sgd(sgd / "sgd-train.jsonl.gz", every=every)
     corpus_vectors = embed_all(corpus)
@@ -224,6 +252,8 @@ def pairs_semantic(
         )
         (MODELS / "pairs-semantic.json").write_text(json.dumps(model) + "\n", encoding="utf-8")
         semantic_scorer.cache_clear()
+        if not measure:
+            return
     cv = cross_validate(
         corpus,
         corpus_rows,
