@@ -288,8 +288,10 @@ class Subagent:
     """A custom implementation that replaces the model loop (a team, a workflow).
 
     It receives the ``ToolContext`` (positionally) and returns the raw contract outputs keyed by
-    wire name. It may be async, or a plain function, called on the event loop like an async one
-    (so it must not block); what a plain function returns is awaited when it is awaitable. It has
+    wire name. It may be async, or a plain function, which runs on a worker thread as a sync tool
+    does (it may block; ``timeout`` still applies); a coroutine a plain function returns is awaited
+    on the event loop. A plain function that makes a future on the loop
+    (``lambda ctx: asyncio.ensure_future(...)``) is not supported: use ``async def``. It has
     no way to message the user; a direct handler reports what to say in ``interactionSummary`` and
     the runtime sends it as the agent's message.
     """

@@ -29,6 +29,8 @@ __all__ = ["ComposeInput", "Composer", "Composition", "ResultView", "Route", "qu
 
 SENT_TO_USER = "sentToUser"
 """The key of a result's messages in the LLM composer's JSON (``ResultView.to_json``)."""
+SAID_ANSWERED = "saidAnswered"
+"""The key, next to ``sentToUser``, of what a broken result's own outputs said of ``answered``."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,6 +62,9 @@ class ResultView:
     said_answered: bool = False
     """What its outputs said of ``answered``, read even when they broke the contract: whether the
     agent itself holds that what it sent is the answer."""
+    said_answered_requests: tuple[str, ...] = ()
+    """The requests its outputs' ``answeredRequests`` items said answered (each by its planned
+    text), read even when they broke the contract; empty for a call with one request."""
 
     @property
     def each_request(self) -> tuple[str, ...]:
@@ -90,7 +95,13 @@ class ResultView:
             # contract after it messaged them. Only then, so that the request of a result that
             # kept the contract (a conversational agent's question) is what it always was, and
             # recorded cassettes still match it.
-            **({SENT_TO_USER: list(self.sent)} if self.sent and self.broke_contract else {}),
+            # With it, what the outputs themselves said of ``answered`` (the note tells the model
+            # to read the messages as the answer only when they said so).
+            **(
+                {SENT_TO_USER: list(self.sent), SAID_ANSWERED: self.said_answered}
+                if self.sent and self.broke_contract
+                else {}
+            ),
         }
 
 

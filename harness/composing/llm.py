@@ -11,7 +11,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from harness.composing.base import SENT_TO_USER, ComposeInput, Composer, Composition, Route
+from harness.composing.base import (
+    SAID_ANSWERED,
+    SENT_TO_USER,
+    ComposeInput,
+    Composer,
+    Composition,
+    Route,
+)
 from harness.exceptions import ModelBehaviorError
 from harness.models.base import ChatMessage, Model, ModelRequest
 
@@ -58,13 +65,18 @@ def compose_schema(agents: tuple[str, ...]) -> Mapping[str, Any]:
 
 
 SENT_NOTE = (
-    f"`{SENT_TO_USER}` lists the messages a sub-agent already sent the user during this turn: the "
-    "user has read them. That sub-agent's `answered` is false only because its outputs broke the "
-    "contract (`error` says how), not because the user lacks what it sent. Do not repeat, restate "
-    "or summarise those messages; relay only what they do not already tell the user."
+    f"In the results that follow, `{SENT_TO_USER}` lists the messages a sub-agent already sent the "
+    "user during this turn: the user has read them, so do not repeat, restate or summarise them. "
+    "Such a sub-agent's outputs broke the contract (`error` says how), so its `answered` is false "
+    f"whatever they said; `{SAID_ANSWERED}` is what they said. If `{SAID_ANSWERED}` is true, the "
+    "sub-agent holds that what it sent answers its request: add nothing for it. If it is false, "
+    "the sub-agent itself said the user does not have the answer yet: relay what it meant to tell "
+    "them (`findings`, `interactionSummary`) where the sent messages do not already say it, or say "
+    "that part could not be done."
 )
-"""What the LLM composer is told about ``sentToUser``, in a message of its own after the results,
-sent only when a result carries the key (so no other request changes)."""
+"""What the LLM composer is told about ``sentToUser``, in a message of its own just before the
+results (which stay the last message), sent only when a result carries the key (so no other
+request changes)."""
 
 
 def compose_request(given: ComposeInput) -> ModelRequest:
@@ -72,15 +84,15 @@ def compose_request(given: ComposeInput) -> ModelRequest:
     text = given.user_message
     results = [v.to_json() for v in given.results]
     payload = {"userMessage": text, "handledByYou": list(given.own_requests), "results": results}
-    messages = [
-        ChatMessage(role="user", content=text),
+    messages = [ChatMessage(role="user", content=text)]
+    if any(SENT_TO_USER in r for r in results):
+        messages.append(ChatMessage(role="user", content=SENT_NOTE))
+    messages.append(
         ChatMessage(
             role="user",
             content="Sub-agent results for this turn (JSON):\n" + _JSON.encode(payload),
-        ),
-    ]
-    if any(SENT_TO_USER in r for r in results):
-        messages.append(ChatMessage(role="user", content=SENT_NOTE))
+        )
+    )
     return ModelRequest(
         agent=given.parent,
         system=given.system,

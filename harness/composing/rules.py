@@ -26,7 +26,7 @@ from harness.composing.base import (
     Route,
     quote_each,
 )
-from harness.models._text import content_tokens
+from harness.models._text import Router, content_tokens
 from harness.models.rules import agent_router
 from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
@@ -102,27 +102,36 @@ class RulesComposer(Composer):
                 elif result.error:
                     # Broken, nothing to relay: the request is apologised for, unless the agent
                     # handed it back as an open question (taken up below).
-                    parts.append(_could_not_finish(result, handled | _norms(questions)))
+                    parts.append(_could_not_finish(result, handled | _kept(result, handled)))
             elif result.answered:
                 if not honours_answered and result.interaction_summary:
                     parts.append(f"To sum up: {result.interaction_summary}")
-            elif result.sent and (result.mode == "conversational" or result.said_answered):
-                # The user read what it sent, and the agent holds that it answered (even in
-                # outputs that broke the contract) or is still talking with them: the parent
-                # never says it again.
+            elif result.sent and (result.said_answered or not result.broke_contract):
+                # The user read what it sent, and either the agent holds that it answered (even
+                # in outputs that broke the contract) or its outputs kept the contract (a
+                # conversational agent still talking with them holds the floor; a direct one's
+                # messages are its part): the parent never says them, or its findings, again.
                 pass
             elif result.findings and not _restates(result.findings, result.sent):
                 # Not answered, and nothing it sent is the answer: its findings are to relay.
                 parts.append(result.findings)
             elif result.error:
                 # Outputs that broke the contract, and nothing it sent answers the request (a
-                # holding message at most): relay what it meant to tell the user, or say that
-                # part could not be done (unless it handed the request back as open questions).
+                # holding message at most, or a conversational agent's question, whose floor the
+                # broken result dropped): relay what it meant to tell the user, or say that part
+                # could not be done (unless it handed the request back as open questions). A
+                # conversational agent's summary tells of the dialogue, not the user.
                 summary = result.interaction_summary
-                if summary and summary.strip() and not _restates(summary, result.sent):
+                talking = result.mode == "conversational" and result.sent
+                if (
+                    summary
+                    and summary.strip()
+                    and not talking
+                    and not _restates(summary, result.sent)
+                ):
                     parts.append(summary)
                 else:
-                    parts.append(_could_not_finish(result, handled | _norms(questions)))
+                    parts.append(_could_not_finish(result, handled | _kept(result, handled)))
             for question in questions:
                 key = _norm(question)
                 if key in seen:
@@ -167,6 +176,47 @@ def _could_not_finish(result: ResultView, handled: set[str]) -> str:
         f"Sorry, I could not finish {quote_each(lost)}: the {result.agent} service {what}. "
         "Please try again later."
     )
+
+
+def _kept(result: ResultView, handled: set[str]) -> set[str]:
+    """The requests (normalised) of a result whose outputs broke the contract that its apology
+    leaves out, though no other result answers them: those its own outputs say it answered with a
+    message the user read (``answered``, or an ``answeredRequests`` item), and those it handed
+    back in ``openQuestions``, which are taken up as open questions instead.
+
+    A handed-back question is matched to its request by meaning, as far as words tell: by the
+    router the composer routes requests with, over the call's requests. When the outputs said
+    nothing was answered and the call carried one request, any question is that request handed
+    back, whatever its words. When the words cannot tell which request a question is (no shared
+    word, or a tie), the requests it may be are left out only if another agent answered the
+    question this turn: then the user has an answer, and an apology would contradict it.
+    """
+    requests = result.each_request
+    kept: set[str] = set()
+    if result.sent:  # an answer needs a message: a claim without one is no answer
+        kept.update(_norm(r) for r in result.said_answered_requests)
+        if result.said_answered:
+            kept.update(_norm(r) for r in requests)
+    questions = result.open_questions
+    if not questions:
+        return kept
+    claimed = result.said_answered or bool(result.said_answered_requests)
+    if not claimed and len(requests) == 1:
+        return kept | {_norm(requests[0])}
+    exact = _norms(requests)
+    router = Router([(str(i), (), (r,)) for i, r in enumerate(requests)])
+    for question in questions:
+        if _norm(question) in exact:
+            kept.add(_norm(question))
+            continue
+        ranked = router.scores(question)
+        best = ranked[0][1] if ranked else 0.0
+        candidates = [requests[int(name)] for name, score in ranked if score == best]
+        if best > 0 and len(candidates) == 1:
+            kept.add(_norm(candidates[0]))
+        elif _norm(question) in handled:
+            kept.update(_norm(r) for r in candidates)
+    return kept
 
 
 def _handled(results: Sequence[ResultView]) -> set[str]:

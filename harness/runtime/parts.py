@@ -151,7 +151,21 @@ def result_view(result: SubagentResult, *, drop_findings: bool = False) -> Resul
         sent=result.messages,
         broke_contract=bool(result.broken),
         said_answered=bool(outputs and outputs.answered),
+        said_answered_requests=_said_answered_requests(result),
     )
+
+
+def _said_answered_requests(result: SubagentResult) -> tuple[str, ...]:
+    """The requests a result's own ``answeredRequests`` items say answered, read even when its
+    outputs broke the contract: by the planned text when there is one item per request, else by
+    the items' own text."""
+    items = result.outputs.answered_requests if result.outputs else None
+    planned = result.requests
+    if not items or len(planned) < 2:
+        return ()
+    if len(items) == len(planned):
+        return tuple(p for p, item in zip(planned, items, strict=True) if item.answered)
+    return tuple(item.request for item in items if item.answered and item.request.strip())
 
 
 COMPOSE_APOLOGY = "Sorry, something went wrong on my side while I was writing my reply."

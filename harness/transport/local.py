@@ -6,6 +6,8 @@ delivered and the attempt is a contract violation (recorded on the ``Delivery``)
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import inspect
 import json
 import logging
@@ -13,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.agent.loop import LoopHooks, ToolOutcome, run_agent_loop
+from harness.agent.tools import invoke_tool
 from harness.exceptions import ModelBehaviorError
 from harness.models._wire import loads_checked
 from harness.models.base import (
@@ -25,7 +28,7 @@ from harness.models.base import (
 )
 from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
 from instructions import contract
-from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, ToolContext, Usage
+from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, Tool, ToolContext, Usage
 from subagents.contract import read_answered, validate_outputs
 
 __all__ = ["SEND_TOOL", "LocalTransport", "output_schema", "prepare"]
@@ -293,12 +296,23 @@ async def _model_loop(
 async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delivery) -> AgentReply:
     handler = call.agent.handler
     assert handler is not None
-    # Called on the event loop, as the type says (positionally), whether it is an ``async def`` or
-    # a plain function; what a plain function returns may itself be awaitable (a coroutine, or a
-    # future it made on this loop), and is then awaited.
-    raw: Any = handler(ctx)
-    if inspect.isawaitable(raw):
-        raw = await raw
+    raw: Any
+    if _is_async(handler):
+        raw = await handler(ctx)  # type: ignore[misc] # an async def's result is awaitable
+    else:
+        # A plain function may block (a database driver, a sync HTTP client): it runs on a worker
+        # thread from the agent's share, as a sync tool does, so the agent's timeout still fires
+        # and the loop every conversation shares keeps running. It is called positionally, in a
+        # copy of the caller's contextvars; a coroutine it returns is awaited here, on the loop.
+        # (A future it made with ``asyncio.ensure_future`` cannot be: a thread has no running
+        # loop. Such a handler is documented as unsupported: write ``async def``.)
+        as_tool = Tool(
+            name=f"{call.agent.name} handler",
+            description="",
+            function=functools.partial(contextvars.copy_context().run, handler, ctx),
+            parameters={},
+        )
+        raw = await invoke_tool(as_tool, {}, ctx, agent=call.agent.name, threads=call.tool_threads)
     if not isinstance(raw, Mapping):
         # Not outputs at all: validation makes the call failed with a contract violation that
         # says so, and nothing is sent.
@@ -321,6 +335,14 @@ async def _handler_outputs(call: SubagentCall, ctx: ToolContext, deliver: Delive
     ):
         await deliver(summary)
     return AgentReply(outputs=raw)
+
+
+def _is_async(function: object) -> bool:
+    """Whether calling ``function`` gives a coroutine (an ``async def``, or an object whose
+    ``__call__`` is one)."""
+    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+        getattr(function, "__call__", None)  # noqa: B004 - the method, not callability
+    )
 
 
 def _readable(call: SubagentCall, raw: Mapping[str, Any], summary: str) -> bool:

@@ -55,6 +55,26 @@ def test_a_request_item_answered_is_read_the_same_way() -> None:
     assert [v.output for v in violations] == ["answeredRequests.1.answered"]
 
 
+def test_a_request_items_null_answered_is_invalid_as_docs_contract_says() -> None:
+    # Unlike a null top-level 'answered' (a missing_output), an item's null is an invalid_output.
+    raw = {
+        "answered": False,
+        "findings": "Friday. 12 days.",
+        "openQuestions": [],
+        "answeredRequests": [
+            {"request": "payday", "answered": None, "findings": "Friday."},
+            {"request": "days off", "answered": False, "findings": "12 days."},
+        ],
+    }
+    outputs, violations = validate_outputs(
+        agent="payroll", mode=Mode.SILENT, raw=raw, requests=("payday", "days off")
+    )
+    assert outputs is None
+    assert [(v.kind, v.output) for v in violations] == [
+        (ViolationKind.INVALID_OUTPUT, "answeredRequests.0.answered")
+    ]
+
+
 def _payroll(answered: Any) -> ConnectedAgent:
     async def handler(ctx: ToolContext) -> dict[str, Any]:
         return {"answered": answered, "interactionSummary": PAYDAY, "findings": PAYDAY}

@@ -85,12 +85,42 @@ async def test_the_llm_composer_is_shown_what_the_user_already_read() -> None:
     bot = Parent(name="hd", model=model, subagents=[_payroll("direct", outputs)])
     turn = await bot.conversation().send("When is my next paycheck?")
     [reply] = [c for c in model.calls if c.output_name == "reply"]
-    payload = json.loads((reply.messages[1].content or "").split("\n", 1)[1])
+    # The results stay the last message (test doubles and users' FunctionModels read them
+    # there); what the key means comes just before them.
+    payload = json.loads((reply.messages[-1].content or "").split("\n", 1)[1])
     (shown,) = payload["results"]
     assert shown["answered"] is False and shown["error"]
     assert shown["sentToUser"] == ["told payday"]
-    assert reply.messages[-1].content == SENT_NOTE  # what the key means, after the results
+    assert shown["saidAnswered"] is True
+    assert reply.messages[-2].content == SENT_NOTE
     assert [m.sender for m in turn.messages] == ["payroll"]
+
+
+async def test_the_llm_composer_is_told_the_agents_own_answered() -> None:
+    # A holding message, then outputs that broke the contract and say answered false: the user
+    # lacks the answer, and the model parent must not be told otherwise.
+    calls: list[ModelRequest] = []
+
+    def parent(request: ModelRequest) -> ModelResponse:
+        calls.append(request)
+        if request.output_name == "plan":
+            return ModelResponse(
+                output={"requests": [{"request": "When is my next paycheck?", "agent": "payroll"}]}
+            )
+        return ModelResponse(output={"message": "ok", "route": []})
+
+    outputs = {"answered": False, "interactionSummary": "Payroll did not respond.", "payDate": "x"}
+    bot = Parent(name="hd", model=FunctionModel(parent), subagents=[_asks_then_says(outputs)])
+    await bot.conversation().send("When is my next paycheck?")
+    [reply] = [c for c in calls if c.output_name == "reply"]
+    (shown,) = json.loads((reply.messages[-1].content or "").split("\n", 1)[1])["results"]
+    assert shown["sentToUser"] == ["One moment, checking."]
+    assert shown["saidAnswered"] is False
+    note = reply.messages[-2].content or ""
+    assert note == SENT_NOTE
+    # The note says the messages answer the request only if the agent's own outputs said so.
+    assert "If `saidAnswered` is true" in note and "If it is false" in note
+    assert "false only because" not in note
 
 
 def test_a_result_shows_its_messages_only_when_it_broke_the_contract() -> None:
@@ -206,3 +236,170 @@ async def test_the_findings_of_a_broken_direct_result_that_sent_nothing_are_rela
     turn = await bot.conversation().send("When is my next paycheck?")
     assert turn.results[0].broken
     assert [(m.sender, m.text) for m in turn.messages] == [("hd", PAYDAY)]
+
+
+def _agent(name: str, mode: str, outputs: dict[str, Any], *examples: str) -> Any:
+    return fake_subagent(
+        name,
+        mode=mode,  # type: ignore[arg-type]
+        description=f"Looks up {name} questions.",
+        examples=list(examples),
+        outputs=outputs,
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "outputs"),
+    [
+        (
+            "silent",
+            {"answered": False, "findings": "", "openQuestions": ["the date of the next pay run"]},
+        ),
+        ("direct", {"answered": False, "openQuestions": ["the date of the next pay run"]}),
+    ],
+    ids=["silent", "direct"],
+)
+async def test_a_broken_result_handing_its_request_back_in_other_words_is_not_apologised_for(
+    mode: str, outputs: dict[str, Any]
+) -> None:
+    # The request handed back reworded (models reword), with an output it never declared; a
+    # second agent takes the question up and answers it.
+    payroll = _payroll(mode, {**outputs, "ticket": "T-1"})
+    payrun = _agent(
+        "payrun",
+        "silent",
+        {"answered": False, "findings": "The next pay run is on Friday.", "openQuestions": []},
+        "the date of the next pay run",
+    )
+    bot = Parent(name="hd", subagents=[payroll, payrun])
+    turn = await bot.conversation().send("When is my next paycheck?")
+    assert turn.results[0].broken
+    assert turn.text == "The next pay run is on Friday."
+
+
+async def test_a_broken_call_is_not_apologised_for_the_request_its_items_say_it_answered() -> None:
+    async def handler(ctx: ToolContext) -> dict[str, Any]:
+        return {
+            "answered": False,
+            "interactionSummary": "Your next payday is Friday.",
+            "answeredRequests": [
+                {"request": "When is my next paycheck", "answered": True},
+                {"request": "how many days off do I have", "answered": False, "findings": ""},
+            ],
+            "ticket": "T-1",
+        }
+
+    hr = ConnectedAgent(
+        name="hr",
+        mode="direct",
+        description="Pay dates, paychecks and days off.",
+        examples=["when is my next paycheck", "how many days off do I have"],
+        handler=handler,
+    )
+    bot = Parent(name="hd", subagents=[hr])
+    turn = await bot.conversation().send(
+        "When is my next paycheck and how many days off do I have?"
+    )
+    assert turn.results[0].broken
+    assert [(m.sender, m.text) for m in turn.messages] == [
+        ("hr", "Your next payday is Friday."),
+        (
+            "hd",
+            'Sorry, I could not finish "how many days off do I have": the hr service failed. '
+            "Please try again later.",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sent", "findings"),
+    [("One moment, checking.", PAYDAY), (PAYDAY, "Next pay date: Friday 4 December.")],
+    ids=["findings-after-a-holding-message", "findings-repeating-the-answer-in-other-words"],
+)
+async def test_an_unbroken_direct_result_that_sent_a_message_has_nothing_relayed(
+    sent: str, findings: str
+) -> None:
+    # Valid outputs, answered false, findings: what it sent is its part (as on bb9330f); the
+    # parent cannot tell a holding message from the answer in other words, and does not guess.
+    def answer(request: ModelRequest) -> ModelResponse:
+        if not any(m.role == "tool" for m in request.messages):
+            call = ToolCall(id="c0", name="send_message_to_user", arguments={"text": sent})
+            return ModelResponse(tool_calls=(call,))
+        return ModelResponse(
+            output={"answered": False, "interactionSummary": "Checked.", "findings": findings}
+        )
+
+    agent = ConnectedAgent(
+        name="payroll",
+        mode="direct",
+        description="Looks up pay dates and paychecks.",
+        examples=["when is my next paycheck"],
+        model=FunctionModel(answer),
+    )
+    turn = (
+        await Parent(name="hd", subagents=[agent]).conversation().send("When is my next paycheck?")
+    )
+    assert turn.results[0].ok
+    assert [(m.sender, m.text) for m in turn.messages] == [("payroll", sent)]
+
+
+async def test_a_conversational_agent_that_broke_the_contract_after_asking_loses_the_floor() -> (
+    None
+):
+    # It asked the user something, then returned outputs that broke the contract: the runtime
+    # does not keep the floor for it, so the user is told that part could not be done rather
+    # than left with a question nobody will take the answer to.
+    def answer(request: ModelRequest) -> ModelResponse:
+        if not any(m.role == "tool" for m in request.messages):
+            call = ToolCall(
+                id="c0", name="send_message_to_user", arguments={"text": "Which month?"}
+            )
+            return ModelResponse(tool_calls=(call,))
+        return ModelResponse(
+            output={
+                "answered": False,
+                "scopedRequest": "When is my next paycheck",
+                "interactionSummary": "Asked which month.",
+                "payDate": "x",
+            }
+        )
+
+    agent = ConnectedAgent(
+        name="payroll",
+        mode="conversational",
+        description="Looks up pay dates and paychecks.",
+        examples=["when is my next paycheck"],
+        model=FunctionModel(answer),
+    )
+    conversation = Parent(name="hd", subagents=[agent]).conversation()
+    turn = await conversation.send("When is my next paycheck?")
+    assert turn.results[0].broken
+    assert conversation.active_agent is None
+    assert [(m.sender, m.text) for m in turn.messages] == [
+        ("payroll", "Which month?"),
+        ("hd", FAILED),
+    ]
+
+
+async def test_a_broken_call_hands_back_one_of_its_requests_in_other_words() -> None:
+    # Two requests, nothing answered, one handed back reworded: that one is taken up as an open
+    # question, the other is apologised for.
+    outputs = {
+        "answered": False,
+        "findings": "",
+        "openQuestions": ["my remaining vacation days"],
+        "ticket": "T-1",
+    }
+    hr = _agent("hr", "silent", outputs, "when is my next paycheck", "how many days off do I have")
+    bot = Parent(name="hd", subagents=[hr])
+    turn = await bot.conversation().send(
+        "When is my next paycheck and how many days off do I have?"
+    )
+    assert turn.results[0].broken and turn.results[0].requests == (
+        "When is my next paycheck",
+        "how many days off do I have",
+    )
+    assert turn.text == (
+        'Sorry, I could not finish "When is my next paycheck": the hr service failed. Please try '
+        'again later. I can\'t help with "my remaining vacation days" here.'
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import threading
 from typing import Any
 
 import pytest
@@ -52,11 +53,10 @@ def _reads_the_callers_context(ctx: ToolContext) -> dict[str, Any]:
     [
         lambda ctx: OUTPUTS,
         lambda ctx: _outputs(ctx),  # a coroutine
-        lambda ctx: asyncio.ensure_future(_outputs(ctx)),  # a future made on the running loop
         _positional_only,
         _star_args,
     ],
-    ids=["mapping", "coroutine", "ensure-future", "positional-only", "star-args"],
+    ids=["mapping", "coroutine", "positional-only", "star-args"],
 )
 async def test_a_plain_function_handler_is_called_with_the_context_and_its_result_awaited(
     handler: Any,
@@ -71,6 +71,88 @@ async def test_a_plain_function_handler_runs_in_the_callers_context() -> None:
     _CALLER.set("the caller's")
     turn = await _bot(_reads_the_callers_context).conversation().send("When is my next paycheck?")
     assert turn.text == f"{PAYDAY} (the caller's)"
+
+
+BLOCKS_S = 5.0
+"""How long a blocking handler waits at most for the test to release it: 25 times the agent's
+timeout below, so the result does not depend on how busy the machine is."""
+
+
+async def test_a_blocking_plain_handler_does_not_outlive_its_timeout() -> None:
+    released = threading.Event()
+
+    def payroll(ctx: ToolContext) -> dict[str, Any]:
+        released.wait(BLOCKS_S)  # a blocking driver; on the event loop it would stall the turn
+        return OUTPUTS
+
+    agent = ConnectedAgent(
+        name="payroll",
+        mode="silent",
+        description="Looks up pay dates and paychecks.",
+        examples=["when is my next paycheck"],
+        handler=payroll,
+        timeout=0.2,
+    )
+    try:
+        turn = (
+            await Parent(name="hd", subagents=[agent])
+            .conversation()
+            .send("When is my next paycheck?")
+        )
+    finally:
+        released.set()
+    (result,) = turn.results
+    assert result.status == "timed_out"
+    assert "timed out" in turn.text
+
+
+async def test_a_blocking_plain_handler_does_not_stall_another_conversation() -> None:
+    released = threading.Event()
+    returned = threading.Event()
+
+    def payroll(ctx: ToolContext) -> dict[str, Any]:
+        released.wait(BLOCKS_S)
+        returned.set()
+        return OUTPUTS
+
+    async def pto(ctx: ToolContext) -> dict[str, Any]:
+        return {"answered": False, "findings": "You have 12 days off.", "openQuestions": []}
+
+    bot = Parent(
+        name="hd",
+        subagents=[
+            ConnectedAgent(
+                name="payroll",
+                mode="silent",
+                description="Looks up pay dates and paychecks.",
+                examples=["when is my next paycheck"],
+                handler=payroll,
+            ),
+            ConnectedAgent(
+                name="pto",
+                mode="silent",
+                description="Days off and vacation balance.",
+                examples=["how many days off do I have"],
+                handler=pto,
+            ),
+        ],
+    )
+    blocked_meanwhile: list[bool] = []
+
+    async def another_user() -> str:
+        try:
+            turn = await bot.conversation(id="u2").send("How many days off do I have?")
+            blocked_meanwhile.append(not returned.is_set())  # the other handler still waits
+            return turn.text
+        finally:
+            released.set()
+
+    first, second = await asyncio.gather(
+        bot.conversation(id="u1").send("When is my next paycheck?"), another_user()
+    )
+    assert second == "You have 12 days off."
+    assert blocked_meanwhile == [True]
+    assert first.text == PAYDAY  # and the blocked one still answers once released
 
 
 async def test_a_handler_object_with_an_async_call_is_awaited() -> None:
