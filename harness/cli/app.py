@@ -121,7 +121,8 @@ _EXIT_CODES = {
     "scenario that could not complete; 2 bad input or a usage error; 130 ended by Ctrl-C.",
     "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
     "2 bad input or a usage error; 130 ended by Ctrl-C.",
-    "compare": "0 no regression; 1 a regression; 2 bad input or a usage error.",
+    "compare": "0 no regression; 1 a regression; 2 bad input or a usage error; 3 incomplete "
+    "(no conversation in common, or conversations of BASE missing from NEW).",
     "scenario": "0 written; 2 bad input or a usage error; 130 ended by Ctrl-C.",
     "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
     "new": "0 created; 2 a usage error (the folder is a file or not empty); 130 ended by Ctrl-C.",

@@ -1,5 +1,6 @@
 """``harness compare BASE.json NEW.json``: findings added, fixed and unchanged between two runs'
-JSON reports. Exit 1 on a regression, 0 otherwise, 2 on bad input or usage."""
+JSON reports. Exit 1 on a regression, 3 when the comparison is incomplete (no conversation in
+common, or BASE's conversations missing from NEW), 0 otherwise, 2 on bad input or usage."""
 
 from __future__ import annotations
 
@@ -30,15 +31,28 @@ __all__ = ["compare_command"]
     show_default=True,
     help="Report format (markdown: for a pull-request comment).",
 )
+@click.option(
+    "--allow-missing",
+    is_flag=True,
+    help="Conversations of BASE missing from NEW (a renamed or removed scenario) are listed "
+    "only; without it they make the comparison incomplete (exit 3).",
+)
 @output_option("Write the comparison to FILE instead of standard output.")
-def compare_command(base: Path, new: Path, fmt: ComparisonFormat, output: Path | None) -> int:
+def compare_command(
+    base: Path, new: Path, fmt: ComparisonFormat, allow_missing: bool, output: Path | None
+) -> int:
     """Compare two JSON reports of `harness simulate` or `harness detect` (--format json): per
     conversation and finding kind, the findings added, fixed and unchanged, and pass-rate changes.
 
     A regression (exit 1) is an error-level finding NEW has and BASE had not, a conversation that
     completed in BASE and failed in NEW, or a lower pass rate. Findings are matched by kind,
     method, turn and senders, not by their wording.
+
+    Conversations are matched by file and name; a file written another way (a relative and an
+    absolute path, or the same file name in another folder when that is the only match) still
+    matches. When no conversation matches, or conversations of BASE are missing from NEW (or in
+    files NEW could not read), the comparison is incomplete: exit 3, not "no regression".
     """
-    comparison = compare_reports(load_report(base), load_report(new))
+    comparison = compare_reports(load_report(base), load_report(new), allow_missing=allow_missing)
     write_output(render_comparison(comparison, fmt), output, utf8=fmt == "json")
     return comparison.exit_code

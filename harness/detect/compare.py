@@ -10,16 +10,24 @@ the same senders count as two (matched as a multiset).
 
 A comparison is a regression when NEW has an error-level finding BASE did not have, a conversation
 that completed in BASE failed to complete in NEW, or a conversation's pass rate fell (reports of
-repeated runs carry ``pass_rate``). Conversations missing from one side are listed, not counted as
-regressions: a renamed scenario is not a broken bot.
+repeated runs carry ``pass_rate``).
+
+Conversations are matched by ``file: conversation``; a file written differently in the two runs
+(``./s.yaml``, ``s.yaml`` and ``$GITHUB_WORKSPACE/s.yaml``; the same file name in another folder,
+when only one conversation of that name and file name is left on each side) still matches. A
+comparison that matched nothing, or that lost conversations of BASE (gone from NEW, or in a file
+NEW could not read), is **incomplete**: it cannot say "no regression", so its exit code is 3
+(``allow_missing``: conversations gone from NEW are listed only, as for a renamed scenario; a
+comparison with no conversation in common stays incomplete).
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,6 +43,8 @@ __all__ = [
 ]
 
 ComparisonFormat = Literal["text", "json", "markdown"]
+EXIT_INCOMPLETE = 3
+"""``harness compare``'s exit code when the comparison is incomplete (see :class:`Comparison`)."""
 MAX_REPORT_BYTES = 200_000_000
 """The largest report read (as for transcripts)."""
 
@@ -47,7 +57,9 @@ class ConversationChange:
     """What changed in one conversation between the two reports."""
 
     name: str
-    """``file: conversation`` of the scenario or transcript."""
+    """``file: conversation`` of the scenario or transcript (as NEW names it)."""
+    base_name: str | None = None
+    """BASE's name for it, when BASE wrote its file differently (another folder or path)."""
     added: tuple[dict[str, Any], ...] = ()
     """Findings in NEW that BASE did not have."""
     fixed: tuple[dict[str, Any], ...] = ()
@@ -95,15 +107,37 @@ class Comparison:
     """Conversations NEW has and BASE lacks."""
     kinds: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per finding kind: counts of ``added``, ``fixed`` and ``unchanged``."""
+    unread_in_new: tuple[str, ...] = ()
+    """NEW's files and table rows that ``harness detect`` could not read (its ``unread``)."""
+    allow_missing: bool = False
+    """Conversations of BASE missing from NEW are listed only (a renamed scenario), not an
+    incomplete comparison."""
 
     @property
     def regressed(self) -> bool:
         return any(c.regressed for c in self.conversations)
 
     @property
+    def incomplete(self) -> str | None:
+        """Why this comparison cannot say "no regression", or None: no conversation in common,
+        BASE's conversations missing from NEW (unless ``allow_missing``), or files NEW could not
+        read."""
+        if not self.conversations:
+            return "no conversation of BASE is in NEW" + (
+                "" if self.only_in_base or self.only_in_new else " (both reports are empty)"
+            )
+        if self.unread_in_new:
+            return f"NEW could not read {len(self.unread_in_new)} file(s) or row(s)"
+        if self.only_in_base and not self.allow_missing:
+            return f"{len(self.only_in_base)} conversation(s) of BASE are missing from NEW"
+        return None
+
+    @property
     def exit_code(self) -> int:
-        """1 on a regression, else 0."""
-        return 1 if self.regressed else 0
+        """1 on a regression; else 3 when incomplete (:attr:`incomplete`); else 0."""
+        if self.regressed:
+            return 1
+        return EXIT_INCOMPLETE if self.incomplete is not None else 0
 
 
 def load_report(path: str | Path) -> dict[str, Any]:
@@ -129,35 +163,121 @@ def load_report(path: str | Path) -> dict[str, Any]:
     return document
 
 
-def compare_reports(base: Mapping[str, Any], new: Mapping[str, Any]) -> Comparison:
-    """Compare two loaded reports (see :func:`load_report`)."""
+def compare_reports(
+    base: Mapping[str, Any], new: Mapping[str, Any], *, allow_missing: bool = False
+) -> Comparison:
+    """Compare two loaded reports (see :func:`load_report`); ``allow_missing``: see
+    :attr:`Comparison.allow_missing`."""
     base_records = _by_name(base)
     new_records = _by_name(new)
+    pairs = _matched(base_records, new_records)
     changes = []
     kinds: dict[str, Counter[str]] = {}
-    for name in [n for n in new_records if n in base_records]:
-        change = _compare(name, base_records[name], new_records[name])
+    for new_name, base_name in pairs.items():
+        change = _compare(new_name, base_records[base_name], new_records[new_name])
+        if base_name != new_name:
+            change = _renamed(change, base_name)
         changes.append(change)
         for what in ("added", "fixed", "unchanged"):
             for finding in getattr(change, what):
                 kinds.setdefault(str(finding.get("kind")), Counter())[what] += 1
+    taken = set(pairs.values())
     return Comparison(
         conversations=tuple(changes),
-        only_in_base=tuple(n for n in base_records if n not in new_records),
-        only_in_new=tuple(n for n in new_records if n not in base_records),
+        only_in_base=tuple(n for n in base_records if n not in taken),
+        only_in_new=tuple(n for n in new_records if n not in pairs),
         kinds={
             kind: {w: counts[w] for w in ("added", "fixed", "unchanged")}
             for kind, counts in sorted(kinds.items())
         },
+        unread_in_new=_unread(new),
+        allow_missing=allow_missing,
     )
+
+
+def _renamed(change: ConversationChange, base_name: str) -> ConversationChange:
+    return replace(change, base_name=base_name)
+
+
+def _unread(report: Mapping[str, Any]) -> tuple[str, ...]:
+    """What the report says it could not read: its ``unread`` entries, else ``totals.unread``."""
+    entries = report.get("unread")
+    if isinstance(entries, list) and entries:
+        return tuple(
+            str(e.get("error") or e.get("file")) if isinstance(e, dict) else str(e) for e in entries
+        )
+    totals = report.get("totals")
+    count = totals.get("unread") if isinstance(totals, dict) else None
+    if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+        return tuple("a file or row not read" for _ in range(count))
+    return ()
 
 
 def _by_name(report: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     records: dict[str, Mapping[str, Any]] = {}
     for record in report["transcripts"]:
-        name = f"{record.get('file', '')}: {record.get('conversation', '')}"
-        records[name] = record
+        records[_name(record)] = record
     return records
+
+
+def _name(record: Mapping[str, Any]) -> str:
+    return f"{record.get('file', '')}: {record.get('conversation', '')}"
+
+
+def _parts(file: str) -> tuple[str, ...]:
+    """A file path's folders and name, written the same way whatever way the run was given it:
+    ``/`` for ``\\``, ``./`` and ``a/../`` resolved; an absolute path keeps a leading ``/``."""
+    path = file.replace("\\", "/")
+    if not path:
+        return ()
+    normal = posixpath.normpath(path)
+    parts = tuple(p for p in normal.split("/") if p and p != ".")
+    return ("/", *parts) if normal.startswith("/") or path[1:3] == ":/" else parts
+
+
+def _same_file(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The same path, or a relative one that is the end of the other (``s.yaml`` and
+    ``/ci/work/s.yaml``: a run from the repository, another given its absolute path)."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return bool(short) and short[0] != "/" and long[len(long) - len(short) :] == short
+
+
+def _matched(
+    base: Mapping[str, Mapping[str, Any]], new: Mapping[str, Mapping[str, Any]]
+) -> dict[str, str]:
+    """NEW's name -> BASE's name of each conversation the two reports share: the same name;
+    else the same path written differently; else the same file name (in another folder). A
+    looser match is taken only when it is the only one on both sides."""
+    pairs = {name: name for name in new if name in base}
+    records = {
+        side: {
+            name: (_parts(str(r.get("file", ""))), str(r.get("conversation", "")))
+            for name, r in names.items()
+        }
+        for side, names in (("base", base), ("new", new))
+    }
+
+    def path(b: tuple[tuple[str, ...], str], n: tuple[tuple[str, ...], str]) -> bool:
+        return b[1] == n[1] and _same_file(b[0], n[0])
+
+    def file_name(b: tuple[tuple[str, ...], str], n: tuple[tuple[str, ...], str]) -> bool:
+        return b[1] == n[1] and b[0][-1:] == n[0][-1:] and bool(b[0])
+
+    rules: tuple[Callable[[Any, Any], bool], ...] = (path, file_name)
+    for rule in rules:
+        taken = set(pairs.values())
+        base_left = {k: v for k, v in records["base"].items() if k not in taken}
+        new_left = {k: v for k, v in records["new"].items() if k not in pairs}
+        for new_name, n in new_left.items():
+            candidates = [b for b, record in base_left.items() if rule(record, n)]
+            if len(candidates) != 1:
+                continue
+            rivals = [m for m, other in new_left.items() if rule(base_left[candidates[0]], other)]
+            if rivals == [new_name]:
+                pairs[new_name] = candidates[0]
+    return pairs
 
 
 def _key(finding: Mapping[str, Any]) -> _Key:
@@ -223,6 +343,7 @@ def _as_json(comparison: Comparison) -> dict[str, Any]:
         "conversations": [
             {
                 "name": c.name,
+                "base_name": c.base_name,
                 "regressed": c.regressed,
                 "added": list(c.added),
                 "fixed": list(c.fixed),
@@ -236,6 +357,8 @@ def _as_json(comparison: Comparison) -> dict[str, Any]:
         ],
         "only_in_base": list(comparison.only_in_base),
         "only_in_new": list(comparison.only_in_new),
+        "unread_in_new": list(comparison.unread_in_new),
+        "incomplete": comparison.incomplete,
     }
 
 
@@ -274,6 +397,8 @@ def _lines(comparison: Comparison) -> list[tuple[str, list[str]]]:
         rate = _rate_change(change)
         if rate is not None and change.base_pass_rate != change.new_pass_rate:
             details.append(rate)
+        if change.base_name is not None:
+            details.append(f"matched BASE's {change.base_name}")
         out.append((f"{change.name}: {status}", details))
     return out
 
@@ -282,11 +407,20 @@ def _summary(comparison: Comparison) -> str:
     added = sum(len(c.added) for c in comparison.conversations)
     fixed = sum(len(c.fixed) for c in comparison.conversations)
     same = sum(len(c.unchanged) for c in comparison.conversations)
-    verdict = "regression" if comparison.regressed else "no regression"
-    return (
+    incomplete = comparison.incomplete
+    if comparison.regressed:
+        verdict = "regression"
+    elif incomplete is not None:
+        verdict = "incomplete"
+    else:
+        verdict = "no regression"
+    line = (
         f"{verdict}: {added} finding(s) added, {fixed} fixed, {same} unchanged "
         f"in {len(comparison.conversations)} conversation(s)"
     )
+    if incomplete is not None:
+        line += f"; {incomplete}, so a regression there would not show"
+    return line
 
 
 def _text_report(comparison: Comparison) -> str:
@@ -296,12 +430,13 @@ def _text_report(comparison: Comparison) -> str:
         lines.extend(f"  {d}" for d in details)
     lines.extend(f"only in BASE: {name}" for name in comparison.only_in_base)
     lines.extend(f"only in NEW: {name}" for name in comparison.only_in_new)
+    lines.extend(f"unread in NEW: {' '.join(e.split())}" for e in comparison.unread_in_new)
     lines.append(_summary(comparison))
     return "\n".join(lines) + "\n"
 
 
 def _markdown(comparison: Comparison) -> str:
-    icon = "❌" if comparison.regressed else "✅"
+    icon = "❌" if comparison.regressed else "⚠️" if comparison.incomplete else "✅"
     lines = [f"### {icon} {_summary(comparison)}", ""]
     if comparison.kinds:
         lines += ["| finding kind | added | fixed | unchanged |", "|---|---:|---:|---:|"]
@@ -317,6 +452,8 @@ def _markdown(comparison: Comparison) -> str:
         lines.append(f"- only in BASE: {_escape(name)}")
     for name in comparison.only_in_new:
         lines.append(f"- only in NEW: {_escape(name)}")
+    for error in comparison.unread_in_new:
+        lines.append(f"- unread in NEW: {_escape(' '.join(error.split()))}")
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -136,3 +136,64 @@ def test_bad_input_exits_2_with_the_file_named(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["compare", str(not_a_report), str(not_a_report)])
     assert result.exit_code == 2
     assert "not a harness JSON report" in result.stderr and str(not_a_report) in result.stderr
+
+
+def _at(file: str, conversation: str, *findings: dict[str, Any]) -> dict[str, Any]:
+    return {"file": file, "conversation": conversation, "findings": list(findings)}
+
+
+def test_a_file_written_as_an_absolute_path_or_in_another_folder_still_matches() -> None:
+    dup = _finding("duplicate", 1, ["pto", "helpdesk"])
+    base = _report(_at("samples/s.yaml", "a"), _at("./samples/s.yaml", "b"))
+    new = _report(_at("/ci/work/samples/s.yaml", "a", dup), _at("elsewhere/s.yaml", "b"))
+    comparison = compare_reports(base, new)
+    assert [c.name for c in comparison.conversations] == [
+        "/ci/work/samples/s.yaml: a",
+        "elsewhere/s.yaml: b",
+    ]
+    assert comparison.conversations[0].base_name == "samples/s.yaml: a"
+    assert not comparison.only_in_base and not comparison.only_in_new
+    assert comparison.regressed and comparison.exit_code == 1
+
+
+def test_a_file_name_found_in_two_folders_is_not_guessed() -> None:
+    base = _report(_at("one/s.yaml", "a"))
+    new = _report(_at("two/s.yaml", "a"), _at("three/s.yaml", "a"))
+    comparison = compare_reports(base, new)
+    assert not comparison.conversations and comparison.only_in_base == ("one/s.yaml: a",)
+
+
+def test_nothing_in_common_or_an_empty_new_report_is_incomplete_not_clean() -> None:
+    base = _report(_record("a", _finding("duplicate", 1, ["pto", "helpdesk"])))
+    for new in (_report(), _report(_record("renamed"))):
+        comparison = compare_reports(base, new)
+        assert comparison.exit_code == 3 and not comparison.regressed
+        assert comparison.incomplete is not None
+        assert render_comparison(comparison).splitlines()[-1].startswith("incomplete:")
+    # --allow-missing forgives a renamed scenario, never a comparison of nothing
+    assert compare_reports(base, _report(), allow_missing=True).exit_code == 3
+
+
+def test_conversations_gone_from_new_or_unread_in_it_are_incomplete() -> None:
+    base = _report(_record("a"), _record("b"))
+    new = _report(_record("a"))
+    assert compare_reports(base, new).exit_code == 3
+    assert compare_reports(base, new, allow_missing=True).exit_code == 0
+    unread = {
+        **_report(_record("a"), _record("b")),
+        "unread": [{"file": "c.jsonl", "line": 1, "error": "c.jsonl:1: not JSON"}],
+    }
+    comparison = compare_reports(_report(_record("a"), _record("b")), unread)
+    assert comparison.exit_code == 3
+    assert "unread in NEW: c.jsonl:1: not JSON" in render_comparison(comparison)
+
+
+def test_the_cli_exits_3_on_an_empty_new_report(reports: tuple[Path, Path], tmp_path: Path) -> None:
+    _, good = reports
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"version": 1, "transcripts": []}', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["compare", str(good), str(empty)])
+    assert result.exit_code == 3, result.output
+    assert "no conversation of BASE is in NEW" in result.output
+    markdown = CliRunner().invoke(cli, ["compare", str(good), str(empty), "--format", "markdown"])
+    assert markdown.output.startswith("### ⚠️ incomplete:")
