@@ -132,7 +132,8 @@ def detect_command(
         click.echo(f"error: {error}", err=True)
     # The process ends now: no last pass over the run's objects, and none of them freed.
     end_without_collecting(results, analyses)
-    return max([exit_code(results), *(e.exit_code for e in unread)])
+    judged = 1 if any(n.title == _UNDECIDED for n in notes) else 0  # a model failed: a run error
+    return max([exit_code(results), judged, *(e.exit_code for e in unread)])
 
 
 def _load(
@@ -195,6 +196,25 @@ def _judged(
 
     return run_sync(
         detect_async(transcript, config=config, embedder=embedder, judge=judge, meaning=meaning)
+    )
+
+
+_UNDECIDED = "judge failed"
+"""The title of the note on a conversation whose borderline pairs the judge could not decide."""
+
+
+def _undecided_note(path: Path, transcript: Transcript, judge: ModelJudge, before: int) -> ReadNote:
+    """The note on ``transcript``'s pairs ``judge`` could not decide (``before``: its count of
+    undecided pairs before this conversation)."""
+    count = judge.undecided - before
+    why = judge.stopped or (judge.errors[-1] if judge.errors else "no answer")
+    return ReadNote(
+        file=str(path),
+        message=(
+            f"conversation {transcript.conversation}: the judge could not decide {count} "
+            f"borderline pair(s), reported as the rules decided them (exit code 1): {why}"
+        ),
+        title=_UNDECIDED,
     )
 
 
@@ -271,7 +291,10 @@ def _run(
             if judging is None:
                 findings = detect(transcript, config=config, embedder=embedder, meaning=reader)
             else:
+                undecided = judging.undecided
                 findings = _judged(transcript, config, embedder, judging, reader)
+                if judging.undecided > undecided and notes is not None:
+                    notes.append(_undecided_note(path, transcript, judging, undecided))
             results.append(
                 DetectionResult(
                     file=str(path),

@@ -7,6 +7,12 @@ share a fact, or much of their wording, yet no rule matched) are put to a model,
 request, and the ones it calls duplicates are reported with its reason as the evidence. Any
 :class:`~harness.models.Model` works, so a judge replays offline from a cassette
 (``--judge replay:judge.jsonl``) in CI.
+
+A judge call that fails (the model unreachable after its retries, a cassette miss, an answer
+without a verdict) does not end the check: the pair is left as the rules decided it and counted
+in :attr:`ModelJudge.undecided`, with the error in :attr:`ModelJudge.errors`. After a failed
+request (an outage, a timeout, a refused key; not a cassette miss) the judge asks nothing more,
+so a server that never answers costs one request's retries, not one per pair.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.exceptions import ModelBehaviorError
+from harness.exceptions import ModelBehaviorError, ModelRequestError, RunError
 from harness.models import ChatMessage, Model, ModelRequest, resolve_model
+from harness.models.replay import CassetteMissError
 
 __all__ = ["JUDGE_SCHEMA", "ModelJudge", "Verdict"]
 
@@ -64,6 +71,27 @@ class ModelJudge:
         self.model = resolve_model(model)
         self.max_pairs = max_pairs
         self.requests = 0
+        self.undecided = 0
+        """Pairs the judge could not decide (left as the rules decided them)."""
+        self.errors: list[str] = []
+        """Why, one entry per distinct error, in the order they came."""
+        self.stopped: str | None = None
+        """Set after a failed request (an outage): the judge asks nothing more, and says why."""
+
+    async def decide(self, earlier: str, later: str, user: Sequence[str] = ()) -> Verdict | None:
+        """:meth:`judge`, or None when the judge could not decide: the failure is counted
+        (:attr:`undecided`, :attr:`errors`) instead of raised."""
+        if self.stopped is None:
+            try:
+                return await self.judge(earlier, later, user)
+            except RunError as exc:
+                error = f"{type(exc).__name__}: {exc}"
+                if error not in self.errors:
+                    self.errors.append(error)
+                if isinstance(exc, ModelRequestError) and not isinstance(exc, CassetteMissError):
+                    self.stopped = error
+        self.undecided += 1
+        return None
 
     async def judge(self, earlier: str, later: str, user: Sequence[str] = ()) -> Verdict:
         """The verdict on one pair; ``user`` holds what the user said between the two."""

@@ -78,3 +78,58 @@ def test_detect_judge_replays_from_a_cassette(tmp_path: Path) -> None:
     assert result.exit_code == 1, result.output
     [finding] = json.loads(result.stdout)["transcripts"][0]["findings"]
     assert finding["evidence"].startswith("judged a duplicate:")
+
+
+def _failing_judge(error: Exception) -> FunctionModel:
+    def respond(request: ModelRequest) -> ModelResponse:
+        raise error
+
+    return FunctionModel(respond)
+
+
+def _two_turns() -> Transcript:
+    """A borderline pair in turn 1 and two borderline pairs and an exact duplicate later."""
+    return conversation(
+        ("where is my refund?", [("billing", REFUND), ("helpdesk", STATEMENT)]),
+        ("and my other refund?", [("billing", REFUND), ("helpdesk", REFUND)]),
+    )
+
+
+async def test_a_judge_that_fails_leaves_the_pairs_as_the_rules_decided_them() -> None:
+    from harness.exceptions import ModelBehaviorError
+
+    judge = ModelJudge(_failing_judge(ModelBehaviorError("no verdict")))
+    found = await detect_async(_two_turns(), judge=judge)
+    assert [method for _, _, method in duplicates(found)] == ["exact"]  # the rule finding is kept
+    assert judge.undecided >= 1 and judge.requests == judge.undecided  # each pair was tried
+    assert judge.errors == ["ModelBehaviorError: no verdict"] and judge.stopped is None
+
+
+async def test_an_outage_stops_the_judge_after_one_request() -> None:
+    from harness.exceptions import ModelRequestError
+
+    judge = ModelJudge(_failing_judge(ModelRequestError("HTTP 500 after 3 attempts")))
+    found = await detect_async(_two_turns(), judge=judge)
+    assert [method for _, _, method in duplicates(found)] == ["exact"]
+    assert judge.requests == 1 and judge.undecided >= 2
+    assert judge.stopped == "ModelRequestError: HTTP 500 after 3 attempts"
+
+
+def test_detect_writes_its_report_when_the_judge_fails(tmp_path: Path) -> None:
+    cassette = tmp_path / "empty.jsonl"
+    cassette.write_text("", encoding="utf-8")
+    transcript = tmp_path / "refund.jsonl"
+    _two_turns().write_jsonl(transcript)
+    report = tmp_path / "report.json"
+    judged = ["detect", str(transcript), "--judge", f"replay:{cassette}"]
+    result = CliRunner().invoke(cli, [*judged, "--format", "json", "-o", str(report)])
+    assert result.exit_code == 1, result.output
+    assert "the judge could not decide" in result.stderr and "CassetteMissError" in result.stderr
+    document = json.loads(report.read_text(encoding="utf-8"))
+    findings = document["transcripts"][0]["findings"]
+    assert [f["method"] for f in findings if f["kind"] == "duplicate"] == ["exact"]
+    [note] = document["notes"]
+    assert "the judge could not decide" in note["note"]
+    for fmt in ("lines", "junit", "github"):
+        shown = CliRunner().invoke(cli, [*judged, "--format", fmt])
+        assert shown.exit_code == 1 and "could not decide" in shown.stdout, fmt
