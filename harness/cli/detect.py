@@ -4,6 +4,7 @@ conversations. Exit 0 when clean, 1 on any error-level finding, 2 on bad input o
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -104,15 +105,16 @@ def detect_command(
     TRANSCRIPT is this SDK's JSONL (one message per line) or a Bot Framework transcript (a JSON
     array of activities, as the Bot Framework Emulator saves it), or a Copilot Studio transcript
     from Dataverse (a ConversationTranscript row's content, or the table exported as .csv). A
-    folder stands for every .jsonl, .json, .csv and .transcript file in it and its sub-folders;
+    folder stands for every .jsonl, .json, .csv and .transcript file in it and its sub-folders
+    (not hidden folders, the -o file, or JSON reports of this tool, which are skipped);
     - reads one transcript (JSON or JSONL) from standard input.
     """
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
-    transcripts = _expanded(transcripts)
     analyses: list[object] = []
     unread: list[ConfigError] = []
     notes: list[ReadNote] = []
+    transcripts = _expanded(transcripts, output=output, notes=notes)
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
         results = _run(
             transcripts, config_path, semantic, judge, meaning=meaning, unread=unread, notes=notes
@@ -155,21 +157,62 @@ TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".csv", ".transcript")
 """The files a folder given to ``harness detect`` is searched for (its sub-folders too)."""
 
 
-def _expanded(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+_REPORT_START = re.compile(
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"(?:transcripts|regressed)"'
+)
+"""How a JSON report of ``detect``, ``simulate`` or ``compare`` begins (they all write
+``version`` first, then ``transcripts`` or ``regressed``); a transcript never does."""
+
+
+def _is_report(path: Path) -> bool:
+    """``path`` is a JSON report this tool wrote (read from its first bytes only)."""
+    try:
+        with path.open("rb") as file:
+            return _REPORT_START.match(file.read(256)) is not None
+    except OSError:
+        return False  # the reader will say why it cannot be read
+
+
+def _expanded(
+    paths: tuple[Path, ...],
+    *,
+    output: Path | None = None,
+    notes: list[ReadNote] | None = None,
+) -> tuple[Path, ...]:
     """``paths`` with each folder replaced by the transcripts in it and its sub-folders, sorted
-    (a folder of exports: ``harness detect exports/``).
+    (a folder of exports: ``harness detect exports/``). Left out of a folder: hidden folders
+    (``.git``, ``.venv``), the ``-o`` file and JSON reports of this tool (a report written
+    into the folder by an earlier run), each report with a note.
 
     Raises:
         UsageError: a folder holds no such file.
     """
+    target = output.resolve() if output is not None else None
     out: list[Path] = []
     for path in paths:
         if not path.is_dir():
             out.append(path)
             continue
-        found = sorted(
-            p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES
-        )
+        found = []
+        for p in sorted(path.rglob("*")):
+            if not p.is_file() or p.suffix.lower() not in TRANSCRIPT_SUFFIXES:
+                continue
+            if any(part.startswith(".") for part in p.relative_to(path).parts[:-1]):
+                continue
+            if target is not None and p.resolve() == target:
+                continue
+            if p.suffix.lower() == ".json" and _is_report(p):
+                if notes is not None:
+                    notes.append(
+                        ReadNote(
+                            file=str(p),
+                            message="skipped: a JSON report of harness detect, simulate or "
+                            "compare, not a transcript",
+                            title="report skipped",
+                        )
+                    )
+                continue
+            found.append(p)
         if not found:
             raise UsageError(
                 f"{path}: no transcript in the folder (files ending in "
