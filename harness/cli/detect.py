@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from harness.cli.command import HarnessCommand, end_without_collecting, paused_gc
-from harness.cli.meaning import MEANINGS, meaning_reader
+from harness.cli.meaning import MEANINGS, meaning_reader, min_confidence_option, reporting_level
 from harness.cli.options import (
     agent_config_option,
     output_option,
@@ -74,6 +74,7 @@ _PROGRESS_MESSAGES = 5_000
     "extra). Duplicates are found as without it "
     "(paraphrases only with --semantic, always with WordLlama).",
 )
+@min_confidence_option()
 @click.option(
     "--judge",
     metavar="MODEL",
@@ -98,6 +99,7 @@ def detect_command(
     meaning: str | None,
     judge: str | None,
     jobs: int,
+    min_confidence: str | None = None,
 ) -> int:
     """Check recorded conversations for duplicate messages, missed requests, silent-mode leaks,
     wrong-scope answers and awkward acknowledgements.
@@ -117,7 +119,14 @@ def detect_command(
     transcripts = _expanded(transcripts, output=output, notes=notes)
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
         results = _run(
-            transcripts, config_path, semantic, judge, meaning=meaning, unread=unread, notes=notes
+            transcripts,
+            config_path,
+            semantic,
+            judge,
+            meaning=meaning,
+            unread=unread,
+            notes=notes,
+            sure=min_confidence,
         )
         layout = cast("ReportFormat", report_layout(fmt, output))
         report = (
@@ -282,6 +291,7 @@ def _run(
     meaning: str | None = None,
     unread: list[ConfigError] | None = None,
     notes: list[ReadNote] | None = None,
+    sure: str | None = None,
 ) -> list[DetectionResult]:
     # Only what a run uses is imported: the agents' modes, the judge's runtime and the HTML
     # report load the SDK's model and configuration layers, which a plain run never needs.
@@ -320,7 +330,7 @@ def _run(
         from harness.detect.judge import ModelJudge
 
         judging = ModelJudge(judge)
-    config = DetectorConfig()
+    config = DetectorConfig(missed_min_confidence=reporting_level(sure, reader or embedder))
     total = sum(len(t) for _, transcripts in loaded for t in transcripts)
     conversations = [(path, t) for path, transcripts in loaded for t in transcripts]
     results: list[DetectionResult] = []

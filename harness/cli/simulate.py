@@ -14,7 +14,12 @@ from typing import Any, cast
 import click
 
 from harness.cli.command import HarnessCommand
-from harness.cli.meaning import MEANINGS, meaning_reader
+from harness.cli.meaning import (
+    MEANINGS,
+    meaning_reader,
+    min_confidence_option,
+    reporting_level,
+)
 from harness.cli.model_flags import ModelFlags, model_options
 from harness.cli.options import (
     directline_options,
@@ -148,6 +153,7 @@ _POSITIVE = click.FloatRange(min=0, min_open=True)
     "Duplicates are found as without it (paraphrases only with --semantic, always with "
     "WordLlama).",
 )
+@min_confidence_option()
 @click.option(
     "--repeat",
     type=click.IntRange(1),
@@ -200,6 +206,7 @@ def simulate_command(
     repeat: int = 1,
     min_pass_rate: float = 1.0,
     jobs: int = 1,
+    min_confidence: str | None = None,
 ) -> int:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
     duplicate messages, missed requests, silent-mode leaks, wrong-scope answers and awkward
@@ -230,6 +237,7 @@ def simulate_command(
         models=ModelFlags.parse(model, base_url, model_settings, record=record, replay=replay),
         semantic=semantic,
         meaning=meaning,
+        min_confidence=min_confidence,
         remote=remote,
         jobs=jobs,
         repeat=repeat,
@@ -338,6 +346,8 @@ class _RunOptions:
     meaning: str | None = None
     """``--meaning``: the model the missed-request check reads meaning with (None: WordLlama
     under ``--semantic``, else none)."""
+    min_confidence: str | None = None
+    """``--min-confidence``: a level from 0 to 1, or ``sure`` (None: every missed request)."""
     remote: Target | None = None
     """The deployed bot of ``--directline`` / ``--copilot-studio``."""
     jobs: int = 1
@@ -418,7 +428,9 @@ async def _run(
             target=target,
             model=model_obj,
             model_settings=settings if model_obj is None else None,
-            config=DetectorConfig(),
+            config=DetectorConfig(
+                missed_min_confidence=reporting_level(run.min_confidence, reader or embedder)
+            ),
             embedder=embedder,
             meaning=reader,
             on_scenario=lambda result: progress.advance(note=_progress_note(result)),
@@ -450,6 +462,7 @@ async def _run_jobs(
             replay=run.models.replay,
             semantic=run.semantic,
             meaning=run.meaning,
+            min_confidence=run.min_confidence,
             target_overrides=run.target_flags.overrides,
             on_scenario=lambda result: progress.advance(note=_progress_note(result)),
         )

@@ -342,7 +342,13 @@ class MissedRequests(Detector):
         # not this one before its analysis can start (harness.detect._meanwhile).
         from harness.detect.missed import missed_requests
 
-        return missed_requests(transcript, declared=requests, meanings=meanings, turns=turns)
+        return missed_requests(
+            transcript,
+            declared=requests,
+            meanings=meanings,
+            turns=turns,
+            min_confidence=config.missed_min_confidence,
+        )
 
 
 class SilentLeaks(Detector):

@@ -46,3 +46,58 @@ def test_hidden_folders_are_not_scanned(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["detect", str(folder), "--format", "json"])
     assert result.exit_code == 1, result.output
     assert len(json.loads(result.stdout)["transcripts"]) == 1
+
+
+def _statement_then_request(tmp_path: Path) -> Path:
+    """A statement, then a request, answered as a helpdesk would: the default check flags it."""
+    lines = [
+        {"id": "u1", "turn": 1, "role": "user", "text": "My laptop is broken, can someone help?"},
+        {
+            "id": "b1",
+            "turn": 1,
+            "role": "bot",
+            "sender": "it",
+            "text": "A technician will call you back shortly.",
+        },
+    ]
+    path = tmp_path / "laptop.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_min_confidence_sure_reports_only_the_sure_missed_requests(tmp_path: Path) -> None:
+    path = _statement_then_request(tmp_path)
+    default = CliRunner().invoke(cli, ["detect", str(path), "--format", "json"])
+    assert default.exit_code == 1, default.output
+    assert json.loads(default.stdout)["summary"]["missed_request"] >= 1
+    for level in ("sure", "1"):
+        sure = CliRunner().invoke(
+            cli, ["detect", str(path), "--format", "json", "--min-confidence", level]
+        )
+        assert sure.exit_code == 0, sure.output
+        assert json.loads(sure.stdout)["summary"]["missed_request"] == 0
+
+
+def test_min_confidence_must_be_a_level_or_sure(tmp_path: Path) -> None:
+    path = _statement_then_request(tmp_path)
+    for bad in ("high", "1.5", "-0.1"):
+        result = CliRunner().invoke(cli, ["detect", str(path), "--min-confidence", bad])
+        assert result.exit_code == 2 and "--min-confidence" in result.stderr, bad
+
+
+def test_simulate_takes_min_confidence_in_process_and_with_jobs(tmp_path: Path) -> None:
+    scenarios = tmp_path / "pay.yaml"
+    bot = ROOT / "samples" / "helpdesk" / "helpdesk.yaml"
+    scenarios.write_text(
+        f"bot: {bot}\nscenarios:\n"
+        "  - name: pay\n    turns:\n      - user: 'My paycheck is wrong, who do I contact?'\n"
+        "  - name: pay-again\n    turns:\n      - user: 'My paycheck is wrong, who do I contact?'\n",
+        encoding="utf-8",
+    )
+    base = ["simulate", str(scenarios), "--format", "json"]
+    default = CliRunner().invoke(cli, base)
+    assert default.exit_code == 1 and json.loads(default.stdout)["summary"]["missed_request"]
+    for jobs in ("1", "2"):
+        sure = CliRunner().invoke(cli, [*base, "--min-confidence", "sure", "--jobs", jobs])
+        assert sure.exit_code == 0, sure.output
+        assert json.loads(sure.stdout)["summary"]["missed_request"] == 0
