@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.exceptions import ModelBehaviorError, ModelRequestError, RunError
+from harness.exceptions import ModelBehaviorError, ModelRequestError, RunError, UsageError
 from harness.models import ChatMessage, Model, ModelRequest, resolve_model
 from harness.models.replay import CassetteMissError
+from harness.models.rules import RulesModel
 
 __all__ = ["JUDGE_SCHEMA", "ModelJudge", "Verdict"]
 
@@ -62,13 +63,20 @@ class ModelJudge:
     """Asks a model whether a later bot message restates an earlier one.
 
     Args:
-        model: a ``Model``, or a model name (``openai:<model>``, ``replay:<cassette>``).
+        model: a ``Model``, or a model name (``openai:<model>``, ``replay:<cassette>``; not
+            ``rules``, the offline model, which cannot judge: a ``UsageError``).
         max_pairs: at most this many pairs are judged per conversation (the rest are left as
             the detector decided), so a long transcript cannot run up a large bill.
     """
 
     def __init__(self, model: Model | str, *, max_pairs: int = 200) -> None:
-        self.model = resolve_model(model)
+        resolved = resolve_model(model)
+        if isinstance(resolved, RulesModel):
+            raise UsageError(
+                "the rules model cannot judge duplicates (it answers sub-agents' requests only); "
+                "use openai:<model> or replay:<cassette>"
+            )
+        self.model = resolved
         self.max_pairs = max_pairs
         self.requests = 0
         self.undecided = 0

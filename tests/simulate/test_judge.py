@@ -133,3 +133,11 @@ def test_detect_writes_its_report_when_the_judge_fails(tmp_path: Path) -> None:
     for fmt in ("lines", "junit", "github"):
         shown = CliRunner().invoke(cli, [*judged, "--format", fmt])
         assert shown.exit_code == 1 and "could not decide" in shown.stdout, fmt
+
+
+def test_the_rules_model_cannot_judge_a_usage_error(tmp_path: Path) -> None:
+    transcript = tmp_path / "refund.jsonl"
+    _transcript().write_jsonl(transcript)
+    result = CliRunner().invoke(cli, ["detect", str(transcript), "--judge", "rules"])
+    assert result.exit_code == 2, result.output
+    assert "the rules model cannot judge" in result.stderr and "openai:<model>" in result.stderr
