@@ -101,3 +101,54 @@ def test_simulate_takes_min_confidence_in_process_and_with_jobs(tmp_path: Path) 
         sure = CliRunner().invoke(cli, [*base, "--min-confidence", "sure", "--jobs", jobs])
         assert sure.exit_code == 0, sure.output
         assert json.loads(sure.stdout)["summary"]["missed_request"] == 0
+
+
+def test_a_bot_greeting_before_the_first_user_message_is_explained(tmp_path: Path) -> None:
+    from harness.detect.readers import parse_transcript
+    from harness.exceptions import ConfigError
+
+    lines = [
+        {"id": "b0", "turn": 1, "role": "bot", "sender": "x", "text": "Hi! How can I help?"},
+        {"id": "u1", "turn": 1, "role": "user", "text": "What is my PTO balance?"},
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    try:
+        parse_transcript(text, file="greeting.jsonl")
+    except ConfigError as exc:
+        assert "a second user message" not in str(exc)
+        assert "comes after bot messages of the same turn" in str(exc)
+        assert "belong to turn 0" in str(exc) and exc.line == 2
+    else:
+        raise AssertionError("a user message after bot messages of its turn was read")
+    # a real second user message keeps its own error
+    again = text + json.dumps({"id": "u2", "turn": 1, "role": "user", "text": "And payday?"})
+    try:
+        parse_transcript(again.replace('"turn": 1, "role": "bot"', '"turn": 0, "role": "bot"'))
+    except ConfigError as exc:
+        assert "a second user message in turn 1" in str(exc)
+    else:
+        raise AssertionError("two user messages in one turn were read")
+
+
+def _export(tmp_path: Path, separator: str, name: str = "export.csv") -> Path:
+    content = EXAMPLE.read_text(encoding="utf-8").replace('"', '""')
+    path = tmp_path / name
+    path.write_text(f'Name{separator}Content\nfirst{separator}"{content}"\n', encoding="utf-8")
+    return path
+
+
+def test_a_semicolon_separated_export_is_read(tmp_path: Path) -> None:
+    path = _export(tmp_path, ";")
+    result = CliRunner().invoke(cli, ["detect", str(path), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    [record] = json.loads(result.stdout)["transcripts"]
+    assert record["conversation"] == "first" and record["findings"]
+    tabs = _export(tmp_path, "\t", "tabs.csv")
+    assert CliRunner().invoke(cli, ["detect", str(tabs)]).exit_code == 1
+    # a table without the column names its header; a table on standard input says it is one
+    other = tmp_path / "other.csv"
+    other.write_text("Name;Body\nx;y\n", encoding="utf-8")
+    missing = CliRunner().invoke(cli, ["detect", str(other)])
+    assert missing.exit_code == 2 and "its header is 'Name;Body'" in missing.stderr
+    piped = CliRunner().invoke(cli, ["detect", "-"], input=path.read_text(encoding="utf-8"))
+    assert piped.exit_code == 2 and "looks like a CSV table" in piped.stderr
