@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
@@ -152,3 +153,31 @@ def test_a_semicolon_separated_export_is_read(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "its header is 'Name;Body'" in missing.stderr
     piped = CliRunner().invoke(cli, ["detect", "-"], input=path.read_text(encoding="utf-8"))
     assert piped.exit_code == 2 and "looks like a CSV table" in piped.stderr
+
+
+def _terminate_self() -> None:
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGTERM)  # the handler runs before the next line
+
+
+def test_a_forked_worker_ends_quietly_on_sigterm(capfd: pytest.CaptureFixture[str]) -> None:
+    """``detect --jobs`` forks workers that inherit the console script's SIGTERM handler; one
+    stopped with SIGTERM must not print a ``KeyboardInterrupt`` traceback."""
+    import multiprocessing
+    import signal
+
+    from harness.cli.command import on_sigterm, process_start
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        process_start()
+        process = multiprocessing.get_context("fork").Process(target=_terminate_self)
+        process.start()
+        process.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        process_start()
+    assert process.exitcode == 143
+    assert "Traceback" not in capfd.readouterr().err
