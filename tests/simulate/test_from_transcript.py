@@ -133,5 +133,7 @@ def test_a_conversation_without_a_user_message_is_refused_or_skipped_with_a_warn
         cli, ["scenario", "from-transcript", str(TRANSCRIPT), str(greeting), "-o", str(out)]
     )
     assert mixed.exit_code == 0, mixed.output
-    assert f"warning: {greeting}: conversation" in mixed.stderr and "no user message" in mixed.stderr
+    assert (
+        f"warning: {greeting}: conversation" in mixed.stderr and "no user message" in mixed.stderr
+    )
     assert len(load_scenarios(out).scenarios) == 1
