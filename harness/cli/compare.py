@@ -1,6 +1,8 @@
 """``harness compare BASE.json NEW.json``: findings added, fixed and unchanged between two runs'
 JSON reports. Exit 1 on a regression, 3 when the comparison is incomplete (no conversation in
-common, or BASE's conversations missing from NEW), 0 otherwise, 2 on bad input or usage."""
+common, BASE's conversations missing from NEW, files NEW could not read that BASE read, pairs a
+judge could not decide, runs with different --min-confidence), 0 otherwise, 2 on bad input or
+usage."""
 
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ __all__ = ["compare_command"]
     "--allow-missing",
     is_flag=True,
     help="Conversations of BASE missing from NEW (a renamed or removed scenario) are listed "
-    "only; without it they make the comparison incomplete (exit 3).",
+    "only; without it they make the comparison incomplete (exit 3). It covers nothing else: "
+    "unread files and undecided judge pairs still do.",
 )
 @output_option("Write the comparison to FILE instead of standard output.")
 def compare_command(
@@ -48,10 +51,13 @@ def compare_command(
     completed in BASE and failed in NEW, or a lower pass rate. Findings are matched by kind,
     method, turn and senders, not by their wording.
 
-    Conversations are matched by file and name; a file written another way (a relative and an
-    absolute path, or the same file name in another folder when that is the only match) still
-    matches. When no conversation matches, or conversations of BASE are missing from NEW (or in
-    files NEW could not read), the comparison is incomplete: exit 3, not "no regression".
+    Conversations are matched by file and name; files written another way (relative and
+    absolute paths, two checkouts' roots) match through one prefix rewrite of BASE's paths,
+    which the report names; files are never paired by their file name alone. The comparison is
+    incomplete (exit 3, not "no regression") when no conversation matches, conversations of
+    BASE are missing from NEW, NEW could not read files or rows BASE read (those neither read
+    are listed only), a --judge model could not decide pairs in either report, or the runs had
+    different --min-confidence.
     """
     comparison = compare_reports(load_report(base), load_report(new), allow_missing=allow_missing)
     write_output(render_comparison(comparison, fmt), output, utf8=fmt == "json")

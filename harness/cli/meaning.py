@@ -14,7 +14,13 @@ from harness.exceptions import UsageError
 if TYPE_CHECKING:
     from harness.detect.embeddings import Embedder
 
-__all__ = ["MEANINGS", "meaning_reader", "min_confidence_option", "reporting_level"]
+__all__ = [
+    "MEANINGS",
+    "meaning_reader",
+    "min_confidence_option",
+    "recorded_level",
+    "reporting_level",
+]
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -54,6 +60,14 @@ def _level(value: str) -> float:
     if not 0.0 <= level <= 1.0:
         raise UsageError(f"--min-confidence: {value!r} is not a number from 0 to 1 or {SURE!r}")
     return level
+
+
+def recorded_level(value: str | None) -> dict[str, str | float]:
+    """What a JSON report records of ``--min-confidence value`` (its ``settings``): ``sure`` or
+    the number, 0 without it, so ``harness compare`` can tell two levels apart."""
+    if value is not None and value.strip().lower() == SURE:
+        return {"min_confidence": SURE}
+    return {"min_confidence": 0.0 if value is None else _level(value)}
 
 
 def reporting_level(value: str | None, reader: Embedder | None) -> float:

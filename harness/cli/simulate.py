@@ -18,6 +18,7 @@ from harness.cli.meaning import (
     MEANINGS,
     meaning_reader,
     min_confidence_option,
+    recorded_level,
     reporting_level,
 )
 from harness.cli.model_flags import ModelFlags, model_options
@@ -258,7 +259,12 @@ def simulate_command(
         report = (
             render_junit(results, suite="harness simulate", min_pass_rate=min_pass_rate)
             if fmt == "junit"
-            else render(results, fmt, min_pass_rate=min_pass_rate)
+            else render(
+                results,
+                fmt,
+                min_pass_rate=min_pass_rate,
+                settings=recorded_level(min_confidence),
+            )
         )
     if plain and usage is not None and usage.requests:
         report += _usage_line(usage)

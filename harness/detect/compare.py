@@ -12,13 +12,19 @@ A comparison is a regression when NEW has an error-level finding BASE did not ha
 that completed in BASE failed to complete in NEW, or a conversation's pass rate fell (reports of
 repeated runs carry ``pass_rate``).
 
-Conversations are matched by ``file: conversation``; a file written differently in the two runs
-(``./s.yaml``, ``s.yaml`` and ``$GITHUB_WORKSPACE/s.yaml``; the same file name in another folder,
-when only one conversation of that name and file name is left on each side) still matches. A
-comparison that matched nothing, or that lost conversations of BASE (gone from NEW, or in a file
-NEW could not read), is **incomplete**: it cannot say "no regression", so its exit code is 3
-(``allow_missing``: conversations gone from NEW are listed only, as for a renamed scenario; a
-comparison with no conversation in common stays incomplete).
+Conversations are matched by ``file: conversation``. A file written differently in the two runs
+still matches through ONE prefix rewrite of BASE's paths into NEW's, derived from the paths the
+two reports do not share and applied to every conversation: ``./s.yaml``, ``s.yaml`` and
+``$GITHUB_WORKSPACE/s.yaml`` (a relative path that is the end of the other), or two checkouts'
+absolute roots (``/home/runner/work/r/r/`` -> ``/tmp/build/``, their common part at least a
+folder and the file name). Two different files are never paired by their file name alone
+(``logs/day1/t.jsonl`` and ``logs/day2/t.jsonl`` are two conversations).
+
+A comparison is **incomplete** when it cannot say "no regression": no conversation in common,
+conversations of BASE missing from NEW (``allow_missing``: listed only, as after a renamed or
+removed scenario), files or rows NEW could not read that BASE read, borderline pairs a
+``--judge`` model could not decide in either report, or runs with different
+``--min-confidence``. Its exit code is 3 (a regression found is still 1).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -108,10 +114,23 @@ class Comparison:
     kinds: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per finding kind: counts of ``added``, ``fixed`` and ``unchanged``."""
     unread_in_new: tuple[str, ...] = ()
-    """NEW's files and table rows that ``harness detect`` could not read (its ``unread``)."""
+    """NEW's files and table rows that ``harness detect`` could not read (its ``unread``) and
+    BASE read."""
+    unread_in_both: tuple[str, ...] = ()
+    """Files and rows neither run could read (the same file, line and field): listed, not a
+    reason to call the comparison incomplete."""
     allow_missing: bool = False
-    """Conversations of BASE missing from NEW are listed only (a renamed scenario), not an
-    incomplete comparison."""
+    """Conversations of BASE missing from NEW are listed only (a renamed or removed scenario), not
+    an incomplete comparison. It covers nothing else (unread files, undecided pairs)."""
+    rewrite: tuple[str, str] | None = None
+    """The prefix of BASE's paths and NEW's for it, when the two runs wrote their files
+    differently (BASE's, NEW's; ``""`` for a relative path's missing prefix)."""
+    undecided: tuple[int, int] = (0, 0)
+    """Borderline pairs a ``--judge`` model could not decide, in BASE and in NEW (JSON
+    ``totals.undecided``)."""
+    min_confidence: tuple[Any, Any] = (0.0, 0.0)
+    """The ``--min-confidence`` of BASE's run and NEW's (their ``settings``; 0 when not
+    recorded)."""
 
     @property
     def regressed(self) -> bool:
@@ -119,17 +138,27 @@ class Comparison:
 
     @property
     def incomplete(self) -> str | None:
-        """Why this comparison cannot say "no regression", or None: no conversation in common,
-        BASE's conversations missing from NEW (unless ``allow_missing``), or files NEW could not
-        read."""
+        """Why this comparison cannot say "no regression", or None (see the module's text)."""
         if not self.conversations:
             return "no conversation of BASE is in NEW" + (
                 "" if self.only_in_base or self.only_in_new else " (both reports are empty)"
             )
+        if self.min_confidence[0] != self.min_confidence[1]:
+            return (
+                f"BASE and NEW were run with different --min-confidence "
+                f"({self.min_confidence[0]} and {self.min_confidence[1]}), so findings one "
+                "withheld look fixed or added"
+            )
+        for side, count in zip(("BASE", "NEW"), self.undecided, strict=True):
+            if count:
+                return f"{side}'s judge could not decide {count} borderline pair(s)"
         if self.unread_in_new:
-            return f"NEW could not read {len(self.unread_in_new)} file(s) or row(s)"
+            return f"NEW could not read {len(self.unread_in_new)} file(s) or row(s) BASE read"
         if self.only_in_base and not self.allow_missing:
-            return f"{len(self.only_in_base)} conversation(s) of BASE are missing from NEW"
+            return (
+                f"{len(self.only_in_base)} conversation(s) of BASE are missing from NEW "
+                "(--allow-missing after removing or renaming them on purpose)"
+            )
         return None
 
     @property
@@ -170,18 +199,19 @@ def compare_reports(
     :attr:`Comparison.allow_missing`."""
     base_records = _by_name(base)
     new_records = _by_name(new)
-    pairs = _matched(base_records, new_records)
+    pairs, rewrite = _matched(base_records, new_records)
     changes = []
     kinds: dict[str, Counter[str]] = {}
     for new_name, base_name in pairs.items():
         change = _compare(new_name, base_records[base_name], new_records[new_name])
         if base_name != new_name:
-            change = _renamed(change, base_name)
+            change = replace(change, base_name=base_name)
         changes.append(change)
         for what in ("added", "fixed", "unchanged"):
             for finding in getattr(change, what):
                 kinds.setdefault(str(finding.get("kind")), Counter())[what] += 1
     taken = set(pairs.values())
+    unread_new, unread_both = _unread(base, new, rewrite)
     return Comparison(
         conversations=tuple(changes),
         only_in_base=tuple(n for n in base_records if n not in taken),
@@ -190,27 +220,77 @@ def compare_reports(
             kind: {w: counts[w] for w in ("added", "fixed", "unchanged")}
             for kind, counts in sorted(kinds.items())
         },
-        unread_in_new=_unread(new),
+        unread_in_new=unread_new,
+        unread_in_both=unread_both,
         allow_missing=allow_missing,
+        rewrite=None if rewrite is None else (_joined(rewrite[0]), _joined(rewrite[1])),
+        undecided=(_undecided(base), _undecided(new)),
+        min_confidence=(_level(base), _level(new)),
     )
 
 
-def _renamed(change: ConversationChange, base_name: str) -> ConversationChange:
-    return replace(change, base_name=base_name)
+def _undecided(report: Mapping[str, Any]) -> int:
+    totals = report.get("totals")
+    count = totals.get("undecided") if isinstance(totals, dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) else 0
 
 
-def _unread(report: Mapping[str, Any]) -> tuple[str, ...]:
-    """What the report says it could not read: its ``unread`` entries, else ``totals.unread``."""
+def _level(report: Mapping[str, Any]) -> Any:
+    """The report's ``settings.min_confidence``: ``sure`` or a number; 0 when not recorded
+    (a report written before the option, or by a run without it)."""
+    settings = report.get("settings")
+    level = settings.get("min_confidence") if isinstance(settings, dict) else None
+    if isinstance(level, int | float) and not isinstance(level, bool):
+        return float(level)
+    return level if isinstance(level, str) else 0.0
+
+
+_Unread = tuple[tuple[str, ...], Any, Any]
+"""An unread entry's identity: its file (as parts), line and field."""
+
+
+def _unread(
+    base: Mapping[str, Any], new: Mapping[str, Any], rewrite: _Rewrite | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """NEW's unread entries that BASE did not have, and those both had (the same file, its path
+    rewritten as the conversations', line and field). A report that gives only
+    ``totals.unread`` counts: NEW's count beyond BASE's is unread in NEW alone."""
+    base_entries, base_count = _unread_entries(base)
+    new_entries, new_count = _unread_entries(new)
+    if new_entries is None or base_entries is None:
+        return tuple("a file or row not read" for _ in range(max(0, new_count - base_count))), ()
+    seen = Counter(
+        (_rewritten(parts, rewrite), line, field) for (parts, line, field), _ in base_entries
+    )
+    only: list[str] = []
+    both: list[str] = []
+    for key, text in new_entries:
+        if seen[key] > 0:
+            seen[key] -= 1
+            both.append(text)
+        else:
+            only.append(text)
+    return tuple(only), tuple(both)
+
+
+def _unread_entries(report: Mapping[str, Any]) -> tuple[list[tuple[_Unread, str]] | None, int]:
+    """The report's ``unread`` entries (identity, text) and count; None for the entries when it
+    gives only ``totals.unread``."""
     entries = report.get("unread")
     if isinstance(entries, list) and entries:
-        return tuple(
-            str(e.get("error") or e.get("file")) if isinstance(e, dict) else str(e) for e in entries
-        )
+        out = []
+        for e in entries:
+            if isinstance(e, dict):
+                key = (_parts(str(e.get("file") or "")), e.get("line"), e.get("field"))
+                out.append((key, str(e.get("error") or e.get("file"))))
+            else:
+                out.append((((), None, str(e)), str(e)))
+        return out, len(out)
     totals = report.get("totals")
     count = totals.get("unread") if isinstance(totals, dict) else None
     if isinstance(count, int) and not isinstance(count, bool) and count > 0:
-        return tuple("a file or row not read" for _ in range(count))
-    return ()
+        return None, count
+    return [], 0
 
 
 def _by_name(report: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -235,49 +315,103 @@ def _parts(file: str) -> tuple[str, ...]:
     return ("/", *parts) if normal.startswith("/") or path[1:3] == ":/" else parts
 
 
-def _same_file(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """The same path, or a relative one that is the end of the other (``s.yaml`` and
-    ``/ci/work/s.yaml``: a run from the repository, another given its absolute path)."""
-    if a == b:
+def _joined(parts: tuple[str, ...]) -> str:
+    if parts[:1] == ("/",):  # a Windows drive (``D:``) without the ``/`` put before it
+        return (
+            "/".join(parts[1:])
+            if parts[1:2] and parts[1].endswith(":")
+            else "/" + "/".join(parts[1:])
+        )
+    return "/".join(parts)
+
+
+_Rewrite = tuple[tuple[str, ...], tuple[str, ...]]
+"""A prefix of BASE's paths and what NEW has in its place."""
+
+
+def _rewrite(
+    base_files: Iterable[tuple[str, ...]], new_files: set[tuple[str, ...]]
+) -> _Rewrite | None:
+    """The one prefix rewrite that turns most of BASE's files into NEW's, or None (the paths are
+    the same, or no rewrite is clearly the one).
+
+    Each BASE file NEW lacks votes for the rewrite its longest common end with exactly one of
+    NEW's files implies; each file both have votes for none. A vote counts only when it is not a
+    guess from a file name: the BASE or NEW part is a relative path that is the other's end, or
+    both prefixes are absolute and the common end holds a folder and the file name. The rewrite
+    with most votes wins, when it has more than any other (and than the files already shared)."""
+    ends: dict[tuple[str, ...], tuple[tuple[str, ...], int]] = {}
+    for file in new_files:
+        for start in range(len(file)):
+            end = file[start:]
+            first, count = ends.get(end, (file, 0))
+            ends[end] = (first, count + 1)
+    votes: Counter[_Rewrite | None] = Counter()
+    for file in base_files:
+        if file in new_files:
+            votes[None] += 1
+            continue
+        for start in range(len(file)):
+            found = ends.get(file[start:])
+            if found is None:
+                continue
+            other, count = found
+            if count == 1:
+                rewrite = (file[:start], other[: len(other) - (len(file) - start)])
+                if _plausible(rewrite, len(file) - start):
+                    votes[rewrite] += 1
+            break
+    ranked = votes.most_common(2)
+    if not ranked or ranked[0][0] is None:
+        return None
+    if len(ranked) == 2 and ranked[1][1] == ranked[0][1]:
+        return None
+    return ranked[0][0]
+
+
+def _plausible(rewrite: _Rewrite, common: int) -> bool:
+    """Whether two paths with these prefixes and ``common`` parts in common name one file."""
+    before, after = rewrite
+    if not before or not after:  # a relative path given whole, the other its absolute form
         return True
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return bool(short) and short[0] != "/" and long[len(long) - len(short) :] == short
+    return before[:1] == ("/",) and after[:1] == ("/",) and common >= 2
+
+
+def _rewritten(parts: tuple[str, ...], rewrite: _Rewrite | None) -> tuple[str, ...]:
+    if rewrite is None:
+        return parts
+    before, after = rewrite
+    if parts[: len(before)] != before or (not before and parts[:1] == ("/",)):
+        return parts
+    return after + parts[len(before) :]
 
 
 def _matched(
     base: Mapping[str, Mapping[str, Any]], new: Mapping[str, Mapping[str, Any]]
-) -> dict[str, str]:
-    """NEW's name -> BASE's name of each conversation the two reports share: the same name;
-    else the same path written differently; else the same file name (in another folder). A
-    looser match is taken only when it is the only one on both sides."""
+) -> tuple[dict[str, str], _Rewrite | None]:
+    """NEW's name -> BASE's name of each conversation the two reports share (the same name, or
+    the same file written another way: :func:`_rewrite`), and the rewrite used."""
     pairs = {name: name for name in new if name in base}
-    records = {
-        side: {
-            name: (_parts(str(r.get("file", ""))), str(r.get("conversation", "")))
-            for name, r in names.items()
-        }
-        for side, names in (("base", base), ("new", new))
+    base_left = {
+        name: (_parts(str(r.get("file", ""))), str(r.get("conversation", "")))
+        for name, r in base.items()
+        if name not in new
     }
-
-    def path(b: tuple[tuple[str, ...], str], n: tuple[tuple[str, ...], str]) -> bool:
-        return b[1] == n[1] and _same_file(b[0], n[0])
-
-    def file_name(b: tuple[tuple[str, ...], str], n: tuple[tuple[str, ...], str]) -> bool:
-        return b[1] == n[1] and b[0][-1:] == n[0][-1:] and bool(b[0])
-
-    rules: tuple[Callable[[Any, Any], bool], ...] = (path, file_name)
-    for rule in rules:
-        taken = set(pairs.values())
-        base_left = {k: v for k, v in records["base"].items() if k not in taken}
-        new_left = {k: v for k, v in records["new"].items() if k not in pairs}
-        for new_name, n in new_left.items():
-            candidates = [b for b, record in base_left.items() if rule(record, n)]
-            if len(candidates) != 1:
-                continue
-            rivals = [m for m, other in new_left.items() if rule(base_left[candidates[0]], other)]
-            if rivals == [new_name]:
-                pairs[new_name] = candidates[0]
-    return pairs
+    new_left: dict[tuple[tuple[str, ...], str], str | None] = {}
+    for name, r in new.items():
+        if name not in pairs:
+            key = (_parts(str(r.get("file", ""))), str(r.get("conversation", "")))
+            new_left[key] = None if key in new_left else name  # two of one: ambiguous
+    shared = {_parts(str(base[name].get("file", ""))) for name in pairs}
+    rewrite = _rewrite(
+        {parts for parts, _ in base_left.values()} | shared,
+        {parts for parts, _ in new_left} | shared,
+    )
+    for base_name, (parts, conversation) in base_left.items():
+        new_name = new_left.get((_rewritten(parts, rewrite), conversation))
+        if new_name is not None and new_name not in pairs:
+            pairs[new_name] = base_name
+    return pairs, rewrite
 
 
 def _key(finding: Mapping[str, Any]) -> _Key:
@@ -358,6 +492,15 @@ def _as_json(comparison: Comparison) -> dict[str, Any]:
         "only_in_base": list(comparison.only_in_base),
         "only_in_new": list(comparison.only_in_new),
         "unread_in_new": list(comparison.unread_in_new),
+        "unread_in_both": list(comparison.unread_in_both),
+        "rewrite": None
+        if comparison.rewrite is None
+        else {"base": comparison.rewrite[0], "new": comparison.rewrite[1]},
+        "undecided": {"base": comparison.undecided[0], "new": comparison.undecided[1]},
+        "min_confidence": {
+            "base": comparison.min_confidence[0],
+            "new": comparison.min_confidence[1],
+        },
         "incomplete": comparison.incomplete,
     }
 
@@ -423,6 +566,25 @@ def _summary(comparison: Comparison) -> str:
     return line
 
 
+def _also(comparison: Comparison) -> list[str]:
+    """The lines on how the comparison was made: the path rewrite, what neither run read."""
+    lines = []
+    if comparison.rewrite is not None:
+        before, after = comparison.rewrite
+        if not before:
+            line = f"BASE's relative paths are NEW's under {after}/"
+        elif not after:
+            line = f"BASE's paths under {before}/ are NEW's relative ones"
+        else:
+            line = f"BASE's {before}/... is NEW's {after}/..."
+        lines.append(f"paths rewritten: {line}")
+    lines.extend(
+        f"unread in BASE and NEW (not counted as incomplete): {' '.join(e.split())}"
+        for e in comparison.unread_in_both
+    )
+    return lines
+
+
 def _text_report(comparison: Comparison) -> str:
     lines = []
     for heading, details in _lines(comparison):
@@ -431,6 +593,7 @@ def _text_report(comparison: Comparison) -> str:
     lines.extend(f"only in BASE: {name}" for name in comparison.only_in_base)
     lines.extend(f"only in NEW: {name}" for name in comparison.only_in_new)
     lines.extend(f"unread in NEW: {' '.join(e.split())}" for e in comparison.unread_in_new)
+    lines.extend(_also(comparison))
     lines.append(_summary(comparison))
     return "\n".join(lines) + "\n"
 
@@ -454,6 +617,7 @@ def _markdown(comparison: Comparison) -> str:
         lines.append(f"- only in NEW: {_escape(name)}")
     for error in comparison.unread_in_new:
         lines.append(f"- unread in NEW: {_escape(' '.join(error.split()))}")
+    lines.extend(f"- {_escape(line)}" for line in _also(comparison))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -81,6 +81,11 @@ class ReadNote:
     last_page: bool = False
     """True for a Web API answer without ``@odata.nextLink`` (the last page of its query): no
     note to show, but it tells :func:`settle_notes` that the result ends among the files given."""
+    undecided: int = 0
+    """Borderline pairs of duplicates a ``--judge`` model could not decide in this file's
+    conversation (left as the rules decided them): reports count them (JSON
+    ``totals.undecided``, a JUnit ``<error>``), ``harness detect`` exits 1 and ``harness compare``
+    calls a comparison with such a report incomplete."""
 
     def __str__(self) -> str:
         return f"{self.file}: {self.message}"
@@ -382,10 +387,15 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
         if message.role == "user" and message.turn == previous and transcript.messages:
             if user_turns.get(conversation) != message.turn:  # bot messages first: a greeting
                 greeting = " (a greeting before the first user message)" if previous == 1 else ""
+                where = (
+                    f"it belong to turn {message.turn - 1}{greeting}"
+                    if message.turn >= 1
+                    else "it are turn 0 (a greeting) and user messages count turns from 1"
+                )
                 raise ConfigError(
                     f"the user message of turn {message.turn} comes after bot messages of the "
-                    "same turn: each user message starts its turn, so the bot messages before "
-                    f"it belong to turn {message.turn - 1}{greeting}",
+                    f"same turn: each user message starts its turn, so the bot messages before "
+                    f"{where}",
                     file=file,
                     line=number,
                     field="turn",

@@ -181,3 +181,45 @@ def test_a_forked_worker_ends_quietly_on_sigterm(capfd: pytest.CaptureFixture[st
         process_start()
     assert process.exitcode == 143
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_lines_report_saved_as_jsonl_is_skipped_in_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.json").write_text(EXAMPLE.read_text(), encoding="utf-8")
+    lines = CliRunner().invoke(cli, ["detect", str(folder / "a.json"), "--format", "lines"])
+    (folder / "findings.jsonl").write_text(lines.stdout, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["detect", str(folder), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    assert f"{folder / 'findings.jsonl'}: skipped: a lines report" in result.stderr
+    document = json.loads(result.stdout)
+    assert [t["file"] for t in document["transcripts"]] == [str(folder / "a.json")]
+    assert document["totals"]["unread"] == 0
+
+
+def test_reports_record_min_confidence_and_compare_refuses_to_mix_levels(tmp_path: Path) -> None:
+    path = _statement_then_request(tmp_path)
+    every, sure = tmp_path / "every.json", tmp_path / "sure.json"
+    CliRunner().invoke(cli, ["detect", str(path), "--format", "json", "-o", str(every)])
+    CliRunner().invoke(
+        cli, ["detect", str(path), "--format", "json", "--min-confidence", "sure", "-o", str(sure)]
+    )
+    assert json.loads(every.read_text(encoding="utf-8"))["settings"] == {"min_confidence": 0.0}
+    assert json.loads(sure.read_text(encoding="utf-8"))["settings"] == {"min_confidence": "sure"}
+    result = CliRunner().invoke(cli, ["compare", str(every), str(sure)])
+    assert result.exit_code == 3, result.output
+    assert "different --min-confidence (0.0 and sure)" in result.output
+
+
+def test_a_user_message_of_turn_0_after_bot_messages_says_turns_count_from_1() -> None:
+    from harness.detect.readers import parse_transcript
+    from harness.exceptions import ConfigError
+
+    lines = [
+        {"id": "b0", "turn": 0, "role": "bot", "sender": "x", "text": "Hi!"},
+        {"id": "u0", "turn": 0, "role": "user", "text": "What is my PTO balance?"},
+    ]
+    with pytest.raises(ConfigError) as caught:
+        parse_transcript("".join(json.dumps(line) + "\n" for line in lines), file="g.jsonl")
+    assert "turn -1" not in str(caught.value)
+    assert "count turns from 1" in str(caught.value)
