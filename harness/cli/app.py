@@ -119,9 +119,12 @@ _EXIT_CODES = {
     "130 ended by Ctrl-C.",
     "simulate": "0 no error-level findings (warnings allowed); 1 error-level findings or a "
     "scenario that could not complete; 2 bad input or a usage error; 130 ended by Ctrl-C.",
-    "detect": "0 no error-level findings (warnings allowed); 1 error-level findings; "
-    "2 bad input or a usage error; 130 ended by Ctrl-C.",
-    "compare": "0 no regression; 1 a regression; 2 bad input or a usage error.",
+    "detect": "0 no error-level findings (warnings allowed); 1 error-level findings, or "
+    "borderline pairs the --judge model could not decide; 2 bad input or a usage error; "
+    "130 ended by Ctrl-C.",
+    "compare": "0 no regression; 1 a regression; 2 bad input or a usage error; 3 incomplete "
+    "(no conversation in common, conversations of BASE missing from NEW, files NEW could not "
+    "read that BASE read, pairs a judge could not decide, or different --min-confidence).",
     "scenario": "0 written; 2 bad input or a usage error; 130 ended by Ctrl-C.",
     "serve": "0 stopped by Ctrl-C or SIGTERM; 1 a run error; 2 a usage or config error.",
     "new": "0 created; 2 a usage error (the folder is a file or not empty); 130 ended by Ctrl-C.",

@@ -47,6 +47,7 @@ def process_start() -> None:
     host process at once."""
     _SKIP_LAST_COLLECTION.clear()
     _SIGTERM.clear()
+    _OWNER[:] = [os.getpid()]
 
 
 def end_without_collecting(*kept: object) -> None:
@@ -108,12 +109,21 @@ def paused_gc() -> Iterator[None]:
 
 _SIGTERM: list[int] = []
 """Set by :func:`on_sigterm`: the ``KeyboardInterrupt`` being handled came from SIGTERM."""
+_OWNER: list[int] = []
+"""The console script's process (set by :func:`process_start`): a process forked from it (a
+``detect --jobs`` worker) inherits :func:`on_sigterm` but is not it."""
 
 
 def on_sigterm(signum: int, frame: object) -> None:
     """The console script's SIGTERM handler (a CI job cancelled or timed out): the command ends
     as after Ctrl-C (its tasks cancelled, no report written, an old ``-o`` file left as it was),
-    with exit code 143 and ``terminated`` on stderr (:func:`interrupt_code`)."""
+    with exit code 143 and ``terminated`` on stderr (:func:`interrupt_code`).
+
+    A worker process forked from the command (``detect --jobs``), stopped with SIGTERM when the
+    command ends early, exits at once with code 143 and says nothing: the command says it once,
+    and a ``KeyboardInterrupt`` in a worker would print its traceback."""
+    if _OWNER and os.getpid() != _OWNER[0]:
+        os._exit(EXIT_TERMINATED)
     _SIGTERM[:] = [signum]
     raise KeyboardInterrupt
 

@@ -1,9 +1,11 @@
 """``harness detect TRANSCRIPT...``: find duplicate messages and the other faults in recorded
-conversations. Exit 0 when clean, 1 on any error-level finding, 2 on bad input or usage."""
+conversations. Exit 0 when clean, 1 on any error-level finding or on borderline pairs the
+``--judge`` model could not decide (the report is still written), 2 on bad input or usage."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -12,7 +14,13 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from harness.cli.command import HarnessCommand, end_without_collecting, paused_gc
-from harness.cli.meaning import MEANINGS, meaning_reader
+from harness.cli.meaning import (
+    MEANINGS,
+    meaning_reader,
+    min_confidence_option,
+    recorded_level,
+    reporting_level,
+)
 from harness.cli.options import (
     agent_config_option,
     output_option,
@@ -73,6 +81,7 @@ _PROGRESS_MESSAGES = 5_000
     "extra). Duplicates are found as without it "
     "(paraphrases only with --semantic, always with WordLlama).",
 )
+@min_confidence_option()
 @click.option(
     "--judge",
     metavar="MODEL",
@@ -97,6 +106,7 @@ def detect_command(
     meaning: str | None,
     judge: str | None,
     jobs: int,
+    min_confidence: str | None = None,
 ) -> int:
     """Check recorded conversations for duplicate messages, missed requests, silent-mode leaks,
     wrong-scope answers and awkward acknowledgements.
@@ -104,35 +114,53 @@ def detect_command(
     TRANSCRIPT is this SDK's JSONL (one message per line) or a Bot Framework transcript (a JSON
     array of activities, as the Bot Framework Emulator saves it), or a Copilot Studio transcript
     from Dataverse (a ConversationTranscript row's content, or the table exported as .csv). A
-    folder stands for every .jsonl, .json, .csv and .transcript file in it and its sub-folders;
+    folder stands for every .jsonl, .json, .csv and .transcript file in it and its sub-folders
+    (not hidden folders, the -o file, or JSON and --format lines reports of this tool, which
+    are skipped);
     - reads one transcript (JSON or JSONL) from standard input.
     """
     # Loading, detecting and reporting build many objects and no reference cycles: the cyclic
     # collector's passes over them would cost a fifth of the time on large transcripts.
-    transcripts = _expanded(transcripts)
     analyses: list[object] = []
     unread: list[ConfigError] = []
     notes: list[ReadNote] = []
+    transcripts = _expanded(transcripts, output=output, notes=notes)
     with paused_gc(), worker_processes(jobs or _cores(), kept=analyses):
         results = _run(
-            transcripts, config_path, semantic, judge, meaning=meaning, unread=unread, notes=notes
+            transcripts,
+            config_path,
+            semantic,
+            judge,
+            meaning=meaning,
+            unread=unread,
+            notes=notes,
+            sure=min_confidence,
         )
         layout = cast("ReportFormat", report_layout(fmt, output))
         report = (
             _html(results, unread, notes)
             if layout == "html"
-            else render(results, layout, unread=unread, notes=notes)
+            else render(
+                results,
+                layout,
+                unread=unread,
+                notes=notes,
+                settings=recorded_level(min_confidence),
+            )
         )
     write_output(report, output, utf8=layout in ("json", "junit", "html"))
     if output is not None:  # the report went to a file: say how it came out, and where
-        summary = summary_line(results, unread=len(unread))
+        summary = summary_line(
+            results, unread=len(unread), undecided=sum(n.undecided for n in notes)
+        )
         click.echo(f"{summary}; report written to {output}", err=True)
     _warn(notes)  # a file read whole that is only part of what the user meant to check
     for error in unread:  # the other files were checked and reported; these were not read
         click.echo(f"error: {error}", err=True)
     # The process ends now: no last pass over the run's objects, and none of them freed.
     end_without_collecting(results, analyses)
-    return max([exit_code(results), *(e.exit_code for e in unread)])
+    judged = 1 if any(n.undecided for n in notes) else 0  # a model failed: a run error
+    return max([exit_code(results), judged, *(e.exit_code for e in unread)])
 
 
 def _load(
@@ -154,21 +182,80 @@ TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".csv", ".transcript")
 """The files a folder given to ``harness detect`` is searched for (its sub-folders too)."""
 
 
-def _expanded(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+_REPORT_START = re.compile(
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"(?:transcripts|regressed)"'
+)
+"""How a JSON report of ``detect``, ``simulate`` or ``compare`` begins (they all write
+``version`` first, then ``transcripts`` or ``regressed``); a transcript never does."""
+
+
+_LINES_SUMMARY = re.compile(rb"^\d+ (?:conversation|scenario)s?: \d+ errors?, \d+ warnings?", re.M)
+"""The summary line a ``--format lines`` report ends with (before simulate's usage lines)."""
+
+
+def _is_report(path: Path) -> str | None:
+    """What report of this tool ``path`` is (``JSON`` or ``lines``), read from its first and last
+    bytes only; None for anything else. A lines report (``--format lines`` saved as ``.jsonl``)
+    does not begin with JSON and has the summary line among its last lines."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(256)
+            if _REPORT_START.match(head) is not None:
+                return "JSON"
+            if path.suffix.lower() != ".jsonl" or head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (
+                b"{",
+                b"[",
+                b"",
+            ):
+                return None
+            file.seek(max(0, file.seek(0, os.SEEK_END) - 4096))
+            tail = file.read().splitlines()[-6:]
+            return "lines" if any(_LINES_SUMMARY.match(line) for line in tail) else None
+    except OSError:
+        return None  # the reader will say why it cannot be read
+
+
+def _expanded(
+    paths: tuple[Path, ...],
+    *,
+    output: Path | None = None,
+    notes: list[ReadNote] | None = None,
+) -> tuple[Path, ...]:
     """``paths`` with each folder replaced by the transcripts in it and its sub-folders, sorted
-    (a folder of exports: ``harness detect exports/``).
+    (a folder of exports: ``harness detect exports/``). Left out of a folder: hidden folders
+    (``.git``, ``.venv``), the ``-o`` file and JSON or lines reports of this tool (a report
+    written into the folder by an earlier run), each report with a note.
 
     Raises:
         UsageError: a folder holds no such file.
     """
+    target = output.resolve() if output is not None else None
     out: list[Path] = []
     for path in paths:
         if not path.is_dir():
             out.append(path)
             continue
-        found = sorted(
-            p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES
-        )
+        found = []
+        for p in sorted(path.rglob("*")):
+            if not p.is_file() or p.suffix.lower() not in TRANSCRIPT_SUFFIXES:
+                continue
+            if any(part.startswith(".") for part in p.relative_to(path).parts[:-1]):
+                continue
+            if target is not None and p.resolve() == target:
+                continue
+            kind = _is_report(p) if p.suffix.lower() in (".json", ".jsonl") else None
+            if kind is not None:
+                if notes is not None:
+                    notes.append(
+                        ReadNote(
+                            file=str(p),
+                            message=f"skipped: a {kind} report of harness detect, simulate or "
+                            "compare, not a transcript",
+                            title="report skipped",
+                        )
+                    )
+                continue
+            found.append(p)
         if not found:
             raise UsageError(
                 f"{path}: no transcript in the folder (files ending in "
@@ -198,10 +285,37 @@ def _judged(
     )
 
 
+_UNDECIDED = "judge failed"
+"""The title of the note on a conversation whose borderline pairs the judge could not decide."""
+
+
+def _undecided_note(
+    path: Path, transcript: Transcript, judge: ModelJudge, before: int, stopped: str | None
+) -> ReadNote:
+    """The note on ``transcript``'s pairs ``judge`` could not decide (``before``: its count of
+    undecided pairs before this conversation; ``stopped``: why it had stopped before it, if it
+    had, so this conversation asked nothing)."""
+    count = judge.undecided - before
+    if stopped is not None:
+        why = f"not asked, the judge stopped at an earlier conversation ({stopped})"
+    else:
+        why = judge.stopped or (judge.errors[-1] if judge.errors else "no answer")
+    return ReadNote(
+        file=str(path),
+        message=(
+            f"conversation {transcript.conversation}: the judge could not decide {count} "
+            f"borderline pair(s), reported as the rules decided them (exit code 1): {why}"
+        ),
+        title=_UNDECIDED,
+        undecided=count,
+    )
+
+
 def _warn(notes: list[ReadNote] | None) -> None:
-    """Say each of ``notes`` on standard error, as a warning."""
+    """Say each of ``notes`` on standard error: a warning, or an error for pairs a judge could
+    not decide (the run exits 1)."""
     for note in settle_notes(notes or ()):
-        click.echo(f"warning: {note}", err=True)
+        click.echo(f"{'error' if note.undecided else 'warning'}: {note}", err=True)
 
 
 def _cores() -> int:
@@ -219,6 +333,7 @@ def _run(
     meaning: str | None = None,
     unread: list[ConfigError] | None = None,
     notes: list[ReadNote] | None = None,
+    sure: str | None = None,
 ) -> list[DetectionResult]:
     # Only what a run uses is imported: the agents' modes, the judge's runtime and the HTML
     # report load the SDK's model and configuration layers, which a plain run never needs.
@@ -257,7 +372,7 @@ def _run(
         from harness.detect.judge import ModelJudge
 
         judging = ModelJudge(judge)
-    config = DetectorConfig()
+    config = DetectorConfig(missed_min_confidence=reporting_level(sure, reader or embedder))
     total = sum(len(t) for _, transcripts in loaded for t in transcripts)
     conversations = [(path, t) for path, transcripts in loaded for t in transcripts]
     results: list[DetectionResult] = []
@@ -271,7 +386,10 @@ def _run(
             if judging is None:
                 findings = detect(transcript, config=config, embedder=embedder, meaning=reader)
             else:
+                undecided, stopped = judging.undecided, judging.stopped
                 findings = _judged(transcript, config, embedder, judging, reader)
+                if judging.undecided > undecided and notes is not None:
+                    notes.append(_undecided_note(path, transcript, judging, undecided, stopped))
             results.append(
                 DetectionResult(
                     file=str(path),

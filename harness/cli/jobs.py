@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.cli.meaning import meaning_reader
+from harness.cli.meaning import meaning_reader, reporting_level
 from harness.cli.target_flags import with_overrides
 from harness.detect.findings import DetectorConfig
 from harness.detect.reports import DetectionResult
@@ -43,6 +43,8 @@ class Shard:
     semantic: bool = False
     meaning: str | None = None
     """``--meaning``: the model the missed-request check reads meaning with."""
+    min_confidence: str | None = None
+    """``--min-confidence``: the missed-request check's reporting level (None: every finding)."""
     runs: int = 1
     """How many runs of each scenario the whole run makes (``--repeat``)."""
     target_overrides: tuple[tuple[str, Any], ...] = ()
@@ -100,7 +102,9 @@ def _run_shard(
             subsets,
             bot=shard.bot,
             model=model,
-            config=DetectorConfig(),
+            config=DetectorConfig(
+                missed_min_confidence=reporting_level(shard.min_confidence, reader or embedder)
+            ),
             embedder=embedder,
             meaning=reader,
             on_usage=add,
@@ -123,6 +127,7 @@ async def run_in_processes(
     replay: str | None = None,
     semantic: bool = False,
     meaning: str | None = None,
+    min_confidence: str | None = None,
     repeat: int = 1,
     target_overrides: Mapping[str, Any] | None = None,
     on_scenario: Callable[[DetectionResult], None] | None = None,
@@ -149,6 +154,7 @@ async def run_in_processes(
             replay=replay,
             semantic=semantic,
             meaning=meaning,
+            min_confidence=min_confidence,
             runs=repeat,
             target_overrides=tuple((target_overrides or {}).items()),
         )

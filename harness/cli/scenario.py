@@ -16,6 +16,7 @@ from harness.cli.command import HarnessCommand
 from harness.cli.options import agent_config_option, output_option, write_output
 from harness.detect.detectors import detect
 from harness.detect.readers import ReadNote, load_transcript, settle_notes
+from harness.exceptions import UsageError
 from harness.runtime.loading import load_bot
 from harness.simulate.from_transcript import scenario_yaml
 from harness.simulate.importers import (
@@ -94,11 +95,22 @@ def scenario_command(
     modes = load_agent_modes(config_path) if config_path is not None else None
     conversations = []
     notes: list[ReadNote] = []
+    silent: list[str] = []
     for path in transcripts:
         for transcript in load_transcript(path, agent_modes=modes, notes=notes):
+            if not any(m.role == "user" for m in transcript):  # nothing a scenario could say
+                silent.append(f"{path}: conversation {transcript.conversation}")
+                continue
             conversations.append((transcript, detect(transcript)))
     for note in settle_notes(notes):  # the scenario holds only the conversations given
         click.echo(f"warning: {note}", err=True)
+    if not conversations:
+        raise UsageError(
+            "no conversation with a user message, so no scenario to write "
+            f"({'; '.join(silent)}): a scenario replays the user's turns"
+        )
+    for where in silent:
+        click.echo(f"warning: {where}: skipped, it has no user message", err=True)
     agents = None
     if bot is not None:
         parent = load_bot(bot)  # the scenario names only agents this bot has

@@ -14,7 +14,13 @@ from typing import Any, cast
 import click
 
 from harness.cli.command import HarnessCommand
-from harness.cli.meaning import MEANINGS, meaning_reader
+from harness.cli.meaning import (
+    MEANINGS,
+    meaning_reader,
+    min_confidence_option,
+    recorded_level,
+    reporting_level,
+)
 from harness.cli.model_flags import ModelFlags, model_options
 from harness.cli.options import (
     directline_options,
@@ -148,6 +154,7 @@ _POSITIVE = click.FloatRange(min=0, min_open=True)
     "Duplicates are found as without it (paraphrases only with --semantic, always with "
     "WordLlama).",
 )
+@min_confidence_option()
 @click.option(
     "--repeat",
     type=click.IntRange(1),
@@ -200,6 +207,7 @@ def simulate_command(
     repeat: int = 1,
     min_pass_rate: float = 1.0,
     jobs: int = 1,
+    min_confidence: str | None = None,
 ) -> int:
     """Run the conversations in SCENARIOS against a bot (in-process or a live endpoint) and report
     duplicate messages, missed requests, silent-mode leaks, wrong-scope answers and awkward
@@ -230,6 +238,7 @@ def simulate_command(
         models=ModelFlags.parse(model, base_url, model_settings, record=record, replay=replay),
         semantic=semantic,
         meaning=meaning,
+        min_confidence=min_confidence,
         remote=remote,
         jobs=jobs,
         repeat=repeat,
@@ -250,7 +259,12 @@ def simulate_command(
         report = (
             render_junit(results, suite="harness simulate", min_pass_rate=min_pass_rate)
             if fmt == "junit"
-            else render(results, fmt, min_pass_rate=min_pass_rate)
+            else render(
+                results,
+                fmt,
+                min_pass_rate=min_pass_rate,
+                settings=recorded_level(min_confidence),
+            )
         )
     if plain and usage is not None and usage.requests:
         report += _usage_line(usage)
@@ -338,6 +352,8 @@ class _RunOptions:
     meaning: str | None = None
     """``--meaning``: the model the missed-request check reads meaning with (None: WordLlama
     under ``--semantic``, else none)."""
+    min_confidence: str | None = None
+    """``--min-confidence``: a level from 0 to 1, or ``sure`` (None: every missed request)."""
     remote: Target | None = None
     """The deployed bot of ``--directline`` / ``--copilot-studio``."""
     jobs: int = 1
@@ -418,7 +434,9 @@ async def _run(
             target=target,
             model=model_obj,
             model_settings=settings if model_obj is None else None,
-            config=DetectorConfig(),
+            config=DetectorConfig(
+                missed_min_confidence=reporting_level(run.min_confidence, reader or embedder)
+            ),
             embedder=embedder,
             meaning=reader,
             on_scenario=lambda result: progress.advance(note=_progress_note(result)),
@@ -450,6 +468,7 @@ async def _run_jobs(
             replay=run.models.replay,
             semantic=run.semantic,
             meaning=run.meaning,
+            min_confidence=run.min_confidence,
             target_overrides=run.target_flags.overrides,
             on_scenario=lambda result: progress.advance(note=_progress_note(result)),
         )

@@ -10,16 +10,30 @@ the same senders count as two (matched as a multiset).
 
 A comparison is a regression when NEW has an error-level finding BASE did not have, a conversation
 that completed in BASE failed to complete in NEW, or a conversation's pass rate fell (reports of
-repeated runs carry ``pass_rate``). Conversations missing from one side are listed, not counted as
-regressions: a renamed scenario is not a broken bot.
+repeated runs carry ``pass_rate``).
+
+Conversations are matched by ``file: conversation``. A file written differently in the two runs
+still matches through ONE prefix rewrite of BASE's paths into NEW's, derived from the paths the
+two reports do not share and applied to every conversation: ``./s.yaml``, ``s.yaml`` and
+``$GITHUB_WORKSPACE/s.yaml`` (a relative path that is the end of the other), or two checkouts'
+absolute roots (``/home/runner/work/r/r/`` -> ``/tmp/build/``, their common part at least a
+folder and the file name). Two different files are never paired by their file name alone
+(``logs/day1/t.jsonl`` and ``logs/day2/t.jsonl`` are two conversations).
+
+A comparison is **incomplete** when it cannot say "no regression": no conversation in common,
+conversations of BASE missing from NEW (``allow_missing``: listed only, as after a renamed or
+removed scenario), files or rows NEW could not read that BASE read, borderline pairs a
+``--judge`` model could not decide in either report, or runs with different
+``--min-confidence``. Its exit code is 3 (a regression found is still 1).
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,6 +49,8 @@ __all__ = [
 ]
 
 ComparisonFormat = Literal["text", "json", "markdown"]
+EXIT_INCOMPLETE = 3
+"""``harness compare``'s exit code when the comparison is incomplete (see :class:`Comparison`)."""
 MAX_REPORT_BYTES = 200_000_000
 """The largest report read (as for transcripts)."""
 
@@ -47,7 +63,9 @@ class ConversationChange:
     """What changed in one conversation between the two reports."""
 
     name: str
-    """``file: conversation`` of the scenario or transcript."""
+    """``file: conversation`` of the scenario or transcript (as NEW names it)."""
+    base_name: str | None = None
+    """BASE's name for it, when BASE wrote its file differently (another folder or path)."""
     added: tuple[dict[str, Any], ...] = ()
     """Findings in NEW that BASE did not have."""
     fixed: tuple[dict[str, Any], ...] = ()
@@ -95,15 +113,60 @@ class Comparison:
     """Conversations NEW has and BASE lacks."""
     kinds: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per finding kind: counts of ``added``, ``fixed`` and ``unchanged``."""
+    unread_in_new: tuple[str, ...] = ()
+    """NEW's files and table rows that ``harness detect`` could not read (its ``unread``) and
+    BASE read."""
+    unread_in_both: tuple[str, ...] = ()
+    """Files and rows neither run could read (the same file, line and field): listed, not a
+    reason to call the comparison incomplete."""
+    allow_missing: bool = False
+    """Conversations of BASE missing from NEW are listed only (a renamed or removed scenario), not
+    an incomplete comparison. It covers nothing else (unread files, undecided pairs)."""
+    rewrite: tuple[str, str] | None = None
+    """The prefix of BASE's paths and NEW's for it, when the two runs wrote their files
+    differently (BASE's, NEW's; ``""`` for a relative path's missing prefix)."""
+    undecided: tuple[int, int] = (0, 0)
+    """Borderline pairs a ``--judge`` model could not decide, in BASE and in NEW (JSON
+    ``totals.undecided``)."""
+    min_confidence: tuple[Any, Any] = (0.0, 0.0)
+    """The ``--min-confidence`` of BASE's run and NEW's (their ``settings``; 0 when not
+    recorded)."""
 
     @property
     def regressed(self) -> bool:
         return any(c.regressed for c in self.conversations)
 
     @property
+    def incomplete(self) -> str | None:
+        """Why this comparison cannot say "no regression", or None (see the module's text)."""
+        if not self.conversations:
+            return "no conversation of BASE is in NEW" + (
+                "" if self.only_in_base or self.only_in_new else " (both reports are empty)"
+            )
+        if self.min_confidence[0] != self.min_confidence[1]:
+            return (
+                f"BASE and NEW were run with different --min-confidence "
+                f"({self.min_confidence[0]} and {self.min_confidence[1]}), so findings one "
+                "withheld look fixed or added"
+            )
+        for side, count in zip(("BASE", "NEW"), self.undecided, strict=True):
+            if count:
+                return f"{side}'s judge could not decide {count} borderline pair(s)"
+        if self.unread_in_new:
+            return f"NEW could not read {len(self.unread_in_new)} file(s) or row(s) BASE read"
+        if self.only_in_base and not self.allow_missing:
+            return (
+                f"{len(self.only_in_base)} conversation(s) of BASE are missing from NEW "
+                "(--allow-missing after removing or renaming them on purpose)"
+            )
+        return None
+
+    @property
     def exit_code(self) -> int:
-        """1 on a regression, else 0."""
-        return 1 if self.regressed else 0
+        """1 on a regression; else 3 when incomplete (:attr:`incomplete`); else 0."""
+        if self.regressed:
+            return 1
+        return EXIT_INCOMPLETE if self.incomplete is not None else 0
 
 
 def load_report(path: str | Path) -> dict[str, Any]:
@@ -129,35 +192,226 @@ def load_report(path: str | Path) -> dict[str, Any]:
     return document
 
 
-def compare_reports(base: Mapping[str, Any], new: Mapping[str, Any]) -> Comparison:
-    """Compare two loaded reports (see :func:`load_report`)."""
+def compare_reports(
+    base: Mapping[str, Any], new: Mapping[str, Any], *, allow_missing: bool = False
+) -> Comparison:
+    """Compare two loaded reports (see :func:`load_report`); ``allow_missing``: see
+    :attr:`Comparison.allow_missing`."""
     base_records = _by_name(base)
     new_records = _by_name(new)
+    pairs, rewrite = _matched(base_records, new_records)
     changes = []
     kinds: dict[str, Counter[str]] = {}
-    for name in [n for n in new_records if n in base_records]:
-        change = _compare(name, base_records[name], new_records[name])
+    for new_name, base_name in pairs.items():
+        change = _compare(new_name, base_records[base_name], new_records[new_name])
+        if base_name != new_name:
+            change = replace(change, base_name=base_name)
         changes.append(change)
         for what in ("added", "fixed", "unchanged"):
             for finding in getattr(change, what):
                 kinds.setdefault(str(finding.get("kind")), Counter())[what] += 1
+    taken = set(pairs.values())
+    unread_new, unread_both = _unread(base, new, rewrite)
     return Comparison(
         conversations=tuple(changes),
-        only_in_base=tuple(n for n in base_records if n not in new_records),
-        only_in_new=tuple(n for n in new_records if n not in base_records),
+        only_in_base=tuple(n for n in base_records if n not in taken),
+        only_in_new=tuple(n for n in new_records if n not in pairs),
         kinds={
             kind: {w: counts[w] for w in ("added", "fixed", "unchanged")}
             for kind, counts in sorted(kinds.items())
         },
+        unread_in_new=unread_new,
+        unread_in_both=unread_both,
+        allow_missing=allow_missing,
+        rewrite=None if rewrite is None else (_joined(rewrite[0]), _joined(rewrite[1])),
+        undecided=(_undecided(base), _undecided(new)),
+        min_confidence=(_level(base), _level(new)),
     )
+
+
+def _undecided(report: Mapping[str, Any]) -> int:
+    totals = report.get("totals")
+    count = totals.get("undecided") if isinstance(totals, dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) else 0
+
+
+def _level(report: Mapping[str, Any]) -> Any:
+    """The report's ``settings.min_confidence``: ``sure`` or a number; 0 when not recorded
+    (a report written before the option, or by a run without it)."""
+    settings = report.get("settings")
+    level = settings.get("min_confidence") if isinstance(settings, dict) else None
+    if isinstance(level, int | float) and not isinstance(level, bool):
+        return float(level)
+    return level if isinstance(level, str) else 0.0
+
+
+_Unread = tuple[tuple[str, ...], Any, Any]
+"""An unread entry's identity: its file (as parts), line and field."""
+
+
+def _unread(
+    base: Mapping[str, Any], new: Mapping[str, Any], rewrite: _Rewrite | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """NEW's unread entries that BASE did not have, and those both had (the same file, its path
+    rewritten as the conversations', line and field). A report that gives only
+    ``totals.unread`` counts: NEW's count beyond BASE's is unread in NEW alone."""
+    base_entries, base_count = _unread_entries(base)
+    new_entries, new_count = _unread_entries(new)
+    if new_entries is None or base_entries is None:
+        return tuple("a file or row not read" for _ in range(max(0, new_count - base_count))), ()
+    seen = Counter(
+        (_rewritten(parts, rewrite), line, field) for (parts, line, field), _ in base_entries
+    )
+    only: list[str] = []
+    both: list[str] = []
+    for key, text in new_entries:
+        if seen[key] > 0:
+            seen[key] -= 1
+            both.append(text)
+        else:
+            only.append(text)
+    return tuple(only), tuple(both)
+
+
+def _unread_entries(report: Mapping[str, Any]) -> tuple[list[tuple[_Unread, str]] | None, int]:
+    """The report's ``unread`` entries (identity, text) and count; None for the entries when it
+    gives only ``totals.unread``."""
+    entries = report.get("unread")
+    if isinstance(entries, list) and entries:
+        out = []
+        for e in entries:
+            if isinstance(e, dict):
+                key = (_parts(str(e.get("file") or "")), e.get("line"), e.get("field"))
+                out.append((key, str(e.get("error") or e.get("file"))))
+            else:
+                out.append((((), None, str(e)), str(e)))
+        return out, len(out)
+    totals = report.get("totals")
+    count = totals.get("unread") if isinstance(totals, dict) else None
+    if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+        return None, count
+    return [], 0
 
 
 def _by_name(report: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     records: dict[str, Mapping[str, Any]] = {}
     for record in report["transcripts"]:
-        name = f"{record.get('file', '')}: {record.get('conversation', '')}"
-        records[name] = record
+        records[_name(record)] = record
     return records
+
+
+def _name(record: Mapping[str, Any]) -> str:
+    return f"{record.get('file', '')}: {record.get('conversation', '')}"
+
+
+def _parts(file: str) -> tuple[str, ...]:
+    """A file path's folders and name, written the same way whatever way the run was given it:
+    ``/`` for ``\\``, ``./`` and ``a/../`` resolved; an absolute path keeps a leading ``/``."""
+    path = file.replace("\\", "/")
+    if not path:
+        return ()
+    normal = posixpath.normpath(path)
+    parts = tuple(p for p in normal.split("/") if p and p != ".")
+    return ("/", *parts) if normal.startswith("/") or path[1:3] == ":/" else parts
+
+
+def _joined(parts: tuple[str, ...]) -> str:
+    if parts[:1] == ("/",):  # a Windows drive (``D:``) without the ``/`` put before it
+        return (
+            "/".join(parts[1:])
+            if parts[1:2] and parts[1].endswith(":")
+            else "/" + "/".join(parts[1:])
+        )
+    return "/".join(parts)
+
+
+_Rewrite = tuple[tuple[str, ...], tuple[str, ...]]
+"""A prefix of BASE's paths and what NEW has in its place."""
+
+
+def _rewrite(
+    base_files: Iterable[tuple[str, ...]], new_files: set[tuple[str, ...]]
+) -> _Rewrite | None:
+    """The one prefix rewrite that turns most of BASE's files into NEW's, or None (the paths are
+    the same, or no rewrite is clearly the one).
+
+    Each BASE file NEW lacks votes for the rewrite its longest common end with exactly one of
+    NEW's files implies; each file both have votes for none. A vote counts only when it is not a
+    guess from a file name: the BASE or NEW part is a relative path that is the other's end, or
+    both prefixes are absolute and the common end holds a folder and the file name. The rewrite
+    with most votes wins, when it has more than any other (and than the files already shared)."""
+    ends: dict[tuple[str, ...], tuple[tuple[str, ...], int]] = {}
+    for file in new_files:
+        for start in range(len(file)):
+            end = file[start:]
+            first, count = ends.get(end, (file, 0))
+            ends[end] = (first, count + 1)
+    votes: Counter[_Rewrite | None] = Counter()
+    for file in base_files:
+        if file in new_files:
+            votes[None] += 1
+            continue
+        for start in range(len(file)):
+            found = ends.get(file[start:])
+            if found is None:
+                continue
+            other, count = found
+            if count == 1:
+                rewrite = (file[:start], other[: len(other) - (len(file) - start)])
+                if _plausible(rewrite, len(file) - start):
+                    votes[rewrite] += 1
+            break
+    ranked = votes.most_common(2)
+    if not ranked or ranked[0][0] is None:
+        return None
+    if len(ranked) == 2 and ranked[1][1] == ranked[0][1]:
+        return None
+    return ranked[0][0]
+
+
+def _plausible(rewrite: _Rewrite, common: int) -> bool:
+    """Whether two paths with these prefixes and ``common`` parts in common name one file."""
+    before, after = rewrite
+    if not before or not after:  # a relative path given whole, the other its absolute form
+        return True
+    return before[:1] == ("/",) and after[:1] == ("/",) and common >= 2
+
+
+def _rewritten(parts: tuple[str, ...], rewrite: _Rewrite | None) -> tuple[str, ...]:
+    if rewrite is None:
+        return parts
+    before, after = rewrite
+    if parts[: len(before)] != before or (not before and parts[:1] == ("/",)):
+        return parts
+    return after + parts[len(before) :]
+
+
+def _matched(
+    base: Mapping[str, Mapping[str, Any]], new: Mapping[str, Mapping[str, Any]]
+) -> tuple[dict[str, str], _Rewrite | None]:
+    """NEW's name -> BASE's name of each conversation the two reports share (the same name, or
+    the same file written another way: :func:`_rewrite`), and the rewrite used."""
+    pairs = {name: name for name in new if name in base}
+    base_left = {
+        name: (_parts(str(r.get("file", ""))), str(r.get("conversation", "")))
+        for name, r in base.items()
+        if name not in new
+    }
+    new_left: dict[tuple[tuple[str, ...], str], str | None] = {}
+    for name, r in new.items():
+        if name not in pairs:
+            key = (_parts(str(r.get("file", ""))), str(r.get("conversation", "")))
+            new_left[key] = None if key in new_left else name  # two of one: ambiguous
+    shared = {_parts(str(base[name].get("file", ""))) for name in pairs}
+    rewrite = _rewrite(
+        {parts for parts, _ in base_left.values()} | shared,
+        {parts for parts, _ in new_left} | shared,
+    )
+    for base_name, (parts, conversation) in base_left.items():
+        new_name = new_left.get((_rewritten(parts, rewrite), conversation))
+        if new_name is not None and new_name not in pairs:
+            pairs[new_name] = base_name
+    return pairs, rewrite
 
 
 def _key(finding: Mapping[str, Any]) -> _Key:
@@ -223,6 +477,7 @@ def _as_json(comparison: Comparison) -> dict[str, Any]:
         "conversations": [
             {
                 "name": c.name,
+                "base_name": c.base_name,
                 "regressed": c.regressed,
                 "added": list(c.added),
                 "fixed": list(c.fixed),
@@ -236,6 +491,17 @@ def _as_json(comparison: Comparison) -> dict[str, Any]:
         ],
         "only_in_base": list(comparison.only_in_base),
         "only_in_new": list(comparison.only_in_new),
+        "unread_in_new": list(comparison.unread_in_new),
+        "unread_in_both": list(comparison.unread_in_both),
+        "rewrite": None
+        if comparison.rewrite is None
+        else {"base": comparison.rewrite[0], "new": comparison.rewrite[1]},
+        "undecided": {"base": comparison.undecided[0], "new": comparison.undecided[1]},
+        "min_confidence": {
+            "base": comparison.min_confidence[0],
+            "new": comparison.min_confidence[1],
+        },
+        "incomplete": comparison.incomplete,
     }
 
 
@@ -274,6 +540,8 @@ def _lines(comparison: Comparison) -> list[tuple[str, list[str]]]:
         rate = _rate_change(change)
         if rate is not None and change.base_pass_rate != change.new_pass_rate:
             details.append(rate)
+        if change.base_name is not None:
+            details.append(f"matched BASE's {change.base_name}")
         out.append((f"{change.name}: {status}", details))
     return out
 
@@ -282,11 +550,39 @@ def _summary(comparison: Comparison) -> str:
     added = sum(len(c.added) for c in comparison.conversations)
     fixed = sum(len(c.fixed) for c in comparison.conversations)
     same = sum(len(c.unchanged) for c in comparison.conversations)
-    verdict = "regression" if comparison.regressed else "no regression"
-    return (
+    incomplete = comparison.incomplete
+    if comparison.regressed:
+        verdict = "regression"
+    elif incomplete is not None:
+        verdict = "incomplete"
+    else:
+        verdict = "no regression"
+    line = (
         f"{verdict}: {added} finding(s) added, {fixed} fixed, {same} unchanged "
         f"in {len(comparison.conversations)} conversation(s)"
     )
+    if incomplete is not None:
+        line += f"; {incomplete}, so a regression there would not show"
+    return line
+
+
+def _also(comparison: Comparison) -> list[str]:
+    """The lines on how the comparison was made: the path rewrite, what neither run read."""
+    lines = []
+    if comparison.rewrite is not None:
+        before, after = comparison.rewrite
+        if not before:
+            line = f"BASE's relative paths are NEW's under {after}/"
+        elif not after:
+            line = f"BASE's paths under {before}/ are NEW's relative ones"
+        else:
+            line = f"BASE's {before}/... is NEW's {after}/..."
+        lines.append(f"paths rewritten: {line}")
+    lines.extend(
+        f"unread in BASE and NEW (not counted as incomplete): {' '.join(e.split())}"
+        for e in comparison.unread_in_both
+    )
+    return lines
 
 
 def _text_report(comparison: Comparison) -> str:
@@ -296,12 +592,14 @@ def _text_report(comparison: Comparison) -> str:
         lines.extend(f"  {d}" for d in details)
     lines.extend(f"only in BASE: {name}" for name in comparison.only_in_base)
     lines.extend(f"only in NEW: {name}" for name in comparison.only_in_new)
+    lines.extend(f"unread in NEW: {' '.join(e.split())}" for e in comparison.unread_in_new)
+    lines.extend(_also(comparison))
     lines.append(_summary(comparison))
     return "\n".join(lines) + "\n"
 
 
 def _markdown(comparison: Comparison) -> str:
-    icon = "❌" if comparison.regressed else "✅"
+    icon = "❌" if comparison.regressed else "⚠️" if comparison.incomplete else "✅"
     lines = [f"### {icon} {_summary(comparison)}", ""]
     if comparison.kinds:
         lines += ["| finding kind | added | fixed | unchanged |", "|---|---:|---:|---:|"]
@@ -317,6 +615,9 @@ def _markdown(comparison: Comparison) -> str:
         lines.append(f"- only in BASE: {_escape(name)}")
     for name in comparison.only_in_new:
         lines.append(f"- only in NEW: {_escape(name)}")
+    for error in comparison.unread_in_new:
+        lines.append(f"- unread in NEW: {_escape(' '.join(error.split()))}")
+    lines.extend(f"- {_escape(line)}" for line in _also(comparison))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -157,7 +157,10 @@ async def detect_async(
 
     Args:
         judge: an optional LLM judge (:class:`~harness.detect.judge.ModelJudge`) for the pairs
-            the rules came close to calling duplicates; its reason becomes the evidence.
+            the rules came close to calling duplicates; its reason becomes the evidence. A pair
+            it cannot decide (the model failed or answered without a verdict) is left as the
+            rules decided it, without raising: ``judge.undecided`` counts such pairs and
+            ``judge.errors`` says why, so check them after the call.
     """
     transcript = _in_turn_order(transcript)
     config = config or DetectorConfig()
@@ -342,7 +345,13 @@ class MissedRequests(Detector):
         # not this one before its analysis can start (harness.detect._meanwhile).
         from harness.detect.missed import missed_requests
 
-        return missed_requests(transcript, declared=requests, meanings=meanings, turns=turns)
+        return missed_requests(
+            transcript,
+            declared=requests,
+            meanings=meanings,
+            turns=turns,
+            min_confidence=config.missed_min_confidence,
+        )
 
 
 class SilentLeaks(Detector):

@@ -672,15 +672,16 @@ async def judged_duplicates(
     *,
     vectors: Mapping[int, Sequence[float]] | None = None,
 ) -> list[Finding]:
-    """:func:`find_duplicates`, plus the borderline pairs ``judge`` calls duplicates."""
+    """:func:`find_duplicates`, plus the borderline pairs ``judge`` calls duplicates (a pair it
+    could not decide is left as the rules decided it, and counted in ``judge.undecided``)."""
     close: list[Pair] = []
     pairs = conversation_pairs(transcript, config, vectors=vectors, close=close)
     users = {m.turn: m.text for m in transcript.messages if m.role == "user"}
     for pair in close[: judge.max_pairs]:
         first, last = pair.earlier.message.turn, pair.later.message.turn
         said = [users[t] for t in range(first + 1, last + 1) if t in users]
-        verdict = await judge.judge(pair.earlier.message.text, pair.later.message.text, said)
-        if verdict.duplicate:
+        verdict = await judge.decide(pair.earlier.message.text, pair.later.message.text, said)
+        if verdict is not None and verdict.duplicate:
             found = replace(pair.found, reason=verdict.reason)
             pairs.append(Pair(pair.earlier, pair.later, pair.scope, found))
     pairs.sort(key=lambda p: (p.later.index, p.earlier.index))

@@ -124,6 +124,10 @@ class DetectorConfig(BaseModel):
     """Messages with fewer content words are not embedded."""
     boilerplate: tuple[str, ...] = DEFAULT_BOILERPLATE
     """Closers and sign-offs the runtime guard drops when one turn would send two."""
+    missed_min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    """The missed-request check reports only the requests it is at least this sure are
+    unanswered (``missed_requests(..., min_confidence=...)``; ``harness detect/simulate
+    --min-confidence``). 0 reports every one; ``matcher().report_threshold`` is the sure level."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

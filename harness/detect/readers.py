@@ -81,6 +81,11 @@ class ReadNote:
     last_page: bool = False
     """True for a Web API answer without ``@odata.nextLink`` (the last page of its query): no
     note to show, but it tells :func:`settle_notes` that the result ends among the files given."""
+    undecided: int = 0
+    """Borderline pairs of duplicates a ``--judge`` model could not decide in this file's
+    conversation (left as the rules decided them): reports count them (JSON
+    ``totals.undecided``, a JUnit ``<error>``), ``harness detect`` exits 1 and ``harness compare``
+    calls a comparison with such a report incomplete."""
 
     def __str__(self) -> str:
         return f"{self.file}: {self.message}"
@@ -178,9 +183,16 @@ def parse_transcript(
         line = text[: len(text) - len(stripped)].count("\n") + 1
         if _is_json(stripped):
             raise ConfigError(f"valid JSON, but not a transcript: expected {_SHAPES}", file=file)
+        header = stripped.split("\n", 1)[0].lower()
+        table = "content" in header and any(d in header for d in ",;\t")
         raise ConfigError(
             "not JSON: expected a Bot Framework transcript (a JSON array of activities) or "
-            "JSONL (one JSON object per line)",
+            "JSONL (one JSON object per line)"
+            + (
+                "; this looks like a CSV table, which is read from a file ending in .csv"
+                if table
+                else ""
+            ),
             file=file,
             line=line,
         )
@@ -337,6 +349,7 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
     conversations: dict[str, Transcript] = {}
     seen: dict[str, int] = {}
     last_turn: dict[str, int] = {}
+    user_turns: dict[str, int] = {}  # each conversation's turn of its last user message
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -372,12 +385,29 @@ def _jsonl(text: str, file: str) -> list[Transcript]:
                 field="turn",
             )
         if message.role == "user" and message.turn == previous and transcript.messages:
+            if user_turns.get(conversation) != message.turn:  # bot messages first: a greeting
+                greeting = " (a greeting before the first user message)" if previous == 1 else ""
+                where = (
+                    f"it belong to turn {message.turn - 1}{greeting}"
+                    if message.turn >= 1
+                    else "it are turn 0 (a greeting) and user messages count turns from 1"
+                )
+                raise ConfigError(
+                    f"the user message of turn {message.turn} comes after bot messages of the "
+                    f"same turn: each user message starts its turn, so the bot messages before "
+                    f"{where}",
+                    file=file,
+                    line=number,
+                    field="turn",
+                )
             raise ConfigError(
                 f"a second user message in turn {message.turn}: each user message starts a turn",
                 file=file,
                 line=number,
                 field="turn",
             )
+        if message.role == "user":
+            user_turns[conversation] = message.turn
         last_turn[conversation] = message.turn
         transcript.append(message)
         if plan is not None:
@@ -800,6 +830,16 @@ def _dataverse_document(
     return [transcript]
 
 
+def _csv_delimiter(text: str) -> str:
+    """The separator of a table export whose header names a Content column: a comma, or the
+    semicolon Excel writes in locales whose decimal mark is a comma, or a tab."""
+    header = text.split("\n", 1)[0]
+    for delimiter in (",", ";", "\t"):
+        if "content" in {c.strip().strip('"').strip().lower() for c in header.split(delimiter)}:
+            return delimiter
+    return ","
+
+
 def _dataverse_csv(text: str, file: str, unread: list[ConfigError] | None) -> list[Transcript]:
     """The ``ConversationTranscript`` table exported from Power Apps: a ``Content`` column with
     each conversation's JSON (the row's ``Name`` or ``ConversationTranscript`` id names it)."""
@@ -808,12 +848,13 @@ def _dataverse_csv(text: str, file: str, unread: list[ConfigError] | None) -> li
 
     # A long conversation's JSON is larger than the csv module's default field limit (128 kB).
     csv.field_size_limit(max(csv.field_size_limit(), 1 << 28))
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.DictReader(io.StringIO(text), delimiter=_csv_delimiter(text))
     columns = {name.strip().lower(): name for name in reader.fieldnames or ()}
     if "content" not in columns:
+        header = text.split("\n", 1)[0].strip()[:200]
         raise ConfigError(
             "a CSV transcript needs a Content column (the ConversationTranscript table exported "
-            "from Power Apps)",
+            f"from Power Apps, separated by commas, semicolons or tabs); its header is {header!r}",
             file=file,
             line=1,
         )

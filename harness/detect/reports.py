@@ -15,7 +15,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -75,12 +75,15 @@ def render(
     min_pass_rate: float = 1.0,
     unread: Sequence[ConfigError] | None = None,
     notes: Sequence[ReadNote] | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> str:
     """The report in the given format (``min_pass_rate``: see :func:`exit_code`; ``unread``: the
     files and table rows that could not be read, and ``notes``: what the readers noticed, in
-    every format; JSON counts both in ``totals``)."""
+    every format; JSON counts both in ``totals``; ``settings``: see :func:`render_json`)."""
     if fmt == "json":
-        return render_json(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
+        return render_json(
+            results, min_pass_rate=min_pass_rate, unread=unread, notes=notes, settings=settings
+        )
     if fmt == "junit":
         return render_junit(results, min_pass_rate=min_pass_rate, unread=unread, notes=notes)
     if fmt == "html":
@@ -119,6 +122,7 @@ def render_json(
     min_pass_rate: float = 1.0,
     unread: Sequence[ConfigError] | None = None,
     notes: Sequence[ReadNote] | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> str:
     """``{"version": 1, "transcripts": [...], "summary": {"<kind>": count}, "totals": {...}}``.
 
@@ -131,7 +135,9 @@ def render_json(
     could not be read (the command exits 2), and ``unread`` lists each (``file``, ``line``,
     ``field``, ``error``) when there are any. Given ``notes``, ``totals.notes`` counts
     what the readers noticed about files read whole (a Web API answer that is one page of a
-    longer result), and ``notes`` lists each (``file``, ``note``) when there are any.
+    longer result), and ``notes`` lists each (``file``, ``title``, ``note``) when there are any;
+    ``totals.undecided`` counts the borderline pairs a ``--judge`` model could not decide (each
+    such note also has ``undecided``; the command exits 1).
 
     A repeated scenario (``--repeat``) is one transcript record for all its runs, with ``runs``,
     ``passed``, ``pass_rate``, ``kind_pass_rates``, each distinct finding once with the ``runs``
@@ -139,6 +145,10 @@ def render_json(
     ``error`` if it stopped or had a failed call, and its error-level findings); ``totals``
     then adds the same over every run and ``min_pass_rate``, and ``passed`` says whether every
     scenario reached it.
+
+    ``settings`` (the command's options that change what is reported: ``min_confidence``) are
+    written as ``settings``, after ``totals``, so ``harness compare`` can refuse to read two
+    runs with different ones as a change of the bot.
     """
     notes = all_notes(results, notes)
     summary: Counter[str] = Counter({kind: 0 for kind in KIND_ORDER})
@@ -158,6 +168,7 @@ def render_json(
         totals["unread"] = len(unread)
     if notes is not None:
         totals["notes"] = len(notes)
+        totals["undecided"] = _undecided(notes)
     if any(group.repeated for group in groups):
         totals |= runs_totals(results, groups, min_pass_rate=min_pass_rate)
     document = {
@@ -166,12 +177,18 @@ def render_json(
         "summary": dict(summary),
         "totals": totals,
     }
+    if settings is not None:
+        document["settings"] = dict(settings)
     if unread:
         document["unread"] = [
             {"file": e.file, "line": e.line, "field": e.field, "error": str(e)} for e in unread
         ]
     if notes:
-        document["notes"] = [{"file": n.file, "note": n.message} for n in notes]
+        document["notes"] = [
+            {"file": n.file, "title": n.title, "note": n.message}
+            | ({"undecided": n.undecided} if n.undecided else {})
+            for n in notes
+        ]
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -188,8 +205,9 @@ def render_junit(
 ) -> str:
     """JUnit XML: one ``<testcase>`` per result, a ``<failure>`` listing its error findings and
     warnings in ``<system-out>``; one more with an ``<error>`` per file or table row in
-    ``unread`` (it could not be read, so its conversations were not checked), and a
-    ``<skipped>`` one per note (``notes``: a Web API page whose later rows were not read).
+    ``unread`` (it could not be read, so its conversations were not checked) and per note of
+    pairs a judge could not decide (``ReadNote.undecided``), and a ``<skipped>`` one per other
+    note (``notes``: a Web API page whose later rows were not read).
 
     A repeated scenario is one ``<testcase>`` for all its runs, with ``runs``, ``passed`` and
     ``pass_rate`` properties; it fails when its pass rate is below ``min_pass_rate``, and its
@@ -201,9 +219,11 @@ def render_junit(
         return junit_repeated(groups, suite=suite, min_pass_rate=min_pass_rate, notes=notes)
     unread = unread or ()
     failures = sum(1 for r in results if r.errors and r.error is None)
-    broken = sum(1 for r in results if r.error is not None) + len(unread)
+    judged = [n for n in notes if n.undecided]
+    notes = [n for n in notes if not n.undecided]
+    broken = sum(1 for r in results if r.error is not None) + len(unread) + len(judged)
     total = sum(r.seconds for r in results)
-    tests = len(results) + len(unread)
+    tests = len(results) + len(unread) + len(judged)
     root = ET.Element(
         "testsuites", name=suite, tests=str(tests), failures=str(failures), errors=str(broken)
     )
@@ -243,6 +263,9 @@ def render_junit(
             testsuite, "testcase", classname=problem.file or "-", name=f"unread: {where}"
         )
         ET.SubElement(case, "error", message=str(problem), type="unread").text = str(problem)
+    for note in judged:
+        case = ET.SubElement(testsuite, "testcase", classname=note.file, name=note.title)
+        ET.SubElement(case, "error", message=note.message, type="judge").text = str(note)
     junit_notes(root, testsuite, notes)
     return xml_document(root)
 
@@ -255,7 +278,10 @@ def _read_lines(
     (``note: FILE: ...``), each on one line."""
     return [
         *(" ".join(f"unread: {problem}".split()) for problem in unread or ()),
-        *(" ".join(f"note: {note}".split()) for note in notes or ()),
+        *(
+            " ".join(f"{'error' if note.undecided else 'note'}: {note}".split())
+            for note in notes or ()
+        ),
     ]
 
 
@@ -396,20 +422,28 @@ def render_text(
         else:
             console.print(_table(result, counts))
     for line in _read_lines(unread, notes):  # one line each, however wide (grep finds it whole)
-        style = "red" if line.startswith("unread") else "yellow"
+        style = "red" if line.startswith(("unread", "error")) else "yellow"
         console.print(Text(line, style=style), soft_wrap=True)
-    summary = summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ()))
+    summary = summary_line(
+        results, min_pass_rate=min_pass_rate, unread=len(unread or ()), undecided=_undecided(notes)
+    )
     bad = exit_code(results, min_pass_rate=min_pass_rate) != 0 or bool(unread)
+    bad = bad or _undecided(notes) > 0
     console.print(Text(summary, style="bold red" if bad else "bold green"))
     return _without_trailing_spaces(buffer.getvalue())
 
 
 def summary_line(
-    results: Sequence[DetectionResult], *, min_pass_rate: float = 1.0, unread: int = 0
+    results: Sequence[DetectionResult],
+    *,
+    min_pass_rate: float = 1.0,
+    unread: int = 0,
+    undecided: int = 0,
 ) -> str:
     """The report's closing line: ``3 conversations: 1 error, 0 warnings (1 duplicate)``; with
     repeated scenarios, the pass rate over all runs and per finding kind follows; ``unread``
-    files and table rows that could not be read (``harness detect``) add ``; 1 not read``."""
+    files and table rows that could not be read (``harness detect``) add ``; 1 not read``, and
+    ``undecided`` pairs a judge could not decide ``; 1 pair the judge could not decide``."""
     errors = sum(len(r.errors) for r in results)
     warnings = sum(len(r.warnings) for r in results)
     kinds: Counter[str] = Counter(f.kind for r in results for f in r.findings)
@@ -426,7 +460,14 @@ def summary_line(
         summary += f"; {calls} with a failed call"
     if unread:
         summary += f"; {unread} not read"
+    if undecided:
+        summary += f"; {plural(undecided, 'pair')} the judge could not decide"
     return summary + runs_summary(results, min_pass_rate)
+
+
+def _undecided(notes: Sequence[ReadNote] | None) -> int:
+    """The borderline pairs a judge could not decide, over ``notes``."""
+    return sum(n.undecided for n in notes or ())
 
 
 def _table(result: DetectionResult, counts: str) -> Table:
@@ -569,7 +610,14 @@ def render_lines(
             for f in result.findings
         )
     lines += _read_lines(unread, notes)
-    lines.append(summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ())))
+    lines.append(
+        summary_line(
+            results,
+            min_pass_rate=min_pass_rate,
+            unread=len(unread or ()),
+            undecided=_undecided(notes),
+        )
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -633,8 +681,16 @@ def render_github(
         lines.append(annotation("error", what, **where, title="unread"))
     for note in notes or ():
         file = _repository_path(note.file)
-        lines.append(annotation("warning", note.message, file=file, title=note.title))
-    lines.append(summary_line(results, min_pass_rate=min_pass_rate, unread=len(unread or ())))
+        level = "error" if note.undecided else "warning"
+        lines.append(annotation(level, note.message, file=file, title=note.title))
+    lines.append(
+        summary_line(
+            results,
+            min_pass_rate=min_pass_rate,
+            unread=len(unread or ()),
+            undecided=_undecided(notes),
+        )
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -136,3 +136,185 @@ def test_bad_input_exits_2_with_the_file_named(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["compare", str(not_a_report), str(not_a_report)])
     assert result.exit_code == 2
     assert "not a harness JSON report" in result.stderr and str(not_a_report) in result.stderr
+
+
+def _at(file: str, conversation: str, *findings: dict[str, Any]) -> dict[str, Any]:
+    return {"file": file, "conversation": conversation, "findings": list(findings)}
+
+
+def test_a_file_written_as_an_absolute_path_still_matches_through_one_rewrite() -> None:
+    dup = _finding("duplicate", 1, ["pto", "helpdesk"])
+    base = _report(_at("samples/s.yaml", "a"), _at("./samples/t.yaml", "b"))
+    new = _report(_at("/ci/work/samples/s.yaml", "a", dup), _at("/ci/work/samples/t.yaml", "b"))
+    comparison = compare_reports(base, new)
+    assert [c.name for c in comparison.conversations] == [
+        "/ci/work/samples/s.yaml: a",
+        "/ci/work/samples/t.yaml: b",
+    ]
+    assert comparison.conversations[0].base_name == "samples/s.yaml: a"
+    assert not comparison.only_in_base and not comparison.only_in_new
+    assert comparison.regressed and comparison.exit_code == 1
+    assert comparison.rewrite == ("", "/ci/work")
+    text = render_comparison(comparison)
+    assert "paths rewritten: BASE's relative paths are NEW's under /ci/work/" in text
+    assert json.loads(render_comparison(comparison, "json"))["rewrite"] == {
+        "base": "",
+        "new": "/ci/work",
+    }
+
+
+def test_two_checkouts_absolute_roots_are_swapped_for_every_conversation() -> None:
+    base = _report(
+        *(_at(f"/home/runner/work/r/r/samples/{n}.yaml", n) for n in "abc"),
+        _at("/home/runner/work/r/r/other/s.yaml", "x"),
+    )
+    new = _report(
+        *(_at(f"/tmp/build/samples/{n}.yaml", n) for n in "abc"),
+        _at("/tmp/build/other/s.yaml", "x"),
+    )
+    comparison = compare_reports(base, new)
+    assert len(comparison.conversations) == 4 and comparison.exit_code == 0
+    assert comparison.rewrite == ("/home/runner/work/r/r", "/tmp/build")
+    assert "paths rewritten: BASE's /home/runner/work/r/r/... is NEW's /tmp/build/..." in (
+        render_comparison(comparison)
+    )
+
+
+def test_a_removed_file_is_not_paired_with_an_added_one_of_the_same_name() -> None:
+    """BASE a/s.yaml and b/s.yaml; NEW a/s.yaml and c/s.yaml: b was removed, c added."""
+    dup = _finding("duplicate", 1, ["pto", "helpdesk"])
+    base = _report(_at("a/s.yaml", "x"), _at("b/s.yaml", "x"))
+    new = _report(_at("a/s.yaml", "x"), _at("c/s.yaml", "x", dup))
+    comparison = compare_reports(base, new)
+    assert [c.name for c in comparison.conversations] == ["a/s.yaml: x"]
+    assert comparison.only_in_base == ("b/s.yaml: x",)
+    assert comparison.only_in_new == ("c/s.yaml: x",)
+    assert not comparison.regressed and comparison.exit_code == 3
+    assert comparison.rewrite is None
+    assert "paths rewritten" not in render_comparison(comparison)
+
+
+def test_two_folders_files_of_one_name_have_nothing_in_common() -> None:
+    """detect names a JSONL conversation ``conversation``: two days' logs are two conversations."""
+    base = _report(_at("logs/day1/transcript.jsonl", "conversation"))
+    new = _report(
+        _at("logs/day2/transcript.jsonl", "conversation", _finding("duplicate", 1, ["a", "b"]))
+    )
+    comparison = compare_reports(base, new)
+    assert not comparison.conversations and comparison.exit_code == 3
+    assert comparison.incomplete == "no conversation of BASE is in NEW"
+
+
+def test_matching_thousands_of_conversations() -> None:
+    """Thousands of conversations a side, their paths written another way: the result (the
+    matching indexes them by name, so this stays quick; nothing here times it)."""
+    count = 3_000
+    dup = _finding("duplicate", 1, ["pto", "helpdesk"])
+    base = _report(*(_at(f"logs/{n % 50}/t{n}.jsonl", "conversation") for n in range(count)))
+    new = _report(
+        *(
+            _at(f"/ci/work/logs/{n % 50}/t{n}.jsonl", "conversation", *([dup] if n == 7 else []))
+            for n in range(count)
+        )
+    )
+    comparison = compare_reports(base, new)
+    assert len(comparison.conversations) == count and not comparison.only_in_base
+    assert [c.name for c in comparison.conversations if c.regressed] == [
+        "/ci/work/logs/7/t7.jsonl: conversation"
+    ]
+    other = _report(*(_at(f"elsewhere/{n}/t.jsonl", "conversation") for n in range(count)))
+    assert compare_reports(base, other).exit_code == 3
+
+
+def test_a_file_name_found_in_two_folders_is_not_guessed() -> None:
+    base = _report(_at("one/s.yaml", "a"))
+    new = _report(_at("two/s.yaml", "a"), _at("three/s.yaml", "a"))
+    comparison = compare_reports(base, new)
+    assert not comparison.conversations and comparison.only_in_base == ("one/s.yaml: a",)
+
+
+def test_nothing_in_common_or_an_empty_new_report_is_incomplete_not_clean() -> None:
+    base = _report(_record("a", _finding("duplicate", 1, ["pto", "helpdesk"])))
+    for new in (_report(), _report(_record("renamed"))):
+        comparison = compare_reports(base, new)
+        assert comparison.exit_code == 3 and not comparison.regressed
+        assert comparison.incomplete is not None
+        assert render_comparison(comparison).splitlines()[-1].startswith("incomplete:")
+    # --allow-missing forgives a renamed scenario, never a comparison of nothing
+    assert compare_reports(base, _report(), allow_missing=True).exit_code == 3
+
+
+def test_conversations_gone_from_new_or_unread_in_it_are_incomplete() -> None:
+    base = _report(_record("a"), _record("b"))
+    new = _report(_record("a"))
+    assert compare_reports(base, new).exit_code == 3
+    assert compare_reports(base, new, allow_missing=True).exit_code == 0
+    unread = {
+        **_report(_record("a"), _record("b")),
+        "unread": [{"file": "c.jsonl", "line": 1, "error": "c.jsonl:1: not JSON"}],
+    }
+    comparison = compare_reports(_report(_record("a"), _record("b")), unread)
+    assert comparison.exit_code == 3
+    assert "unread in NEW: c.jsonl:1: not JSON" in render_comparison(comparison)
+
+
+def test_the_cli_exits_3_on_an_empty_new_report(reports: tuple[Path, Path], tmp_path: Path) -> None:
+    _, good = reports
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"version": 1, "transcripts": []}', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["compare", str(good), str(empty)])
+    assert result.exit_code == 3, result.output
+    assert "no conversation of BASE is in NEW" in result.output
+    markdown = CliRunner().invoke(cli, ["compare", str(good), str(empty), "--format", "markdown"])
+    assert markdown.output.startswith("### ⚠️ incomplete:")
+
+
+def test_pairs_a_judge_could_not_decide_make_the_comparison_incomplete() -> None:
+    dup = _finding("duplicate", 1, ["pto", "helpdesk"])
+    judged = {**_report(_record("a", dup)), "totals": {"undecided": 0}}
+    failed = {**_report(_record("a")), "totals": {"undecided": 2}}
+    comparison = compare_reports(judged, failed)
+    assert comparison.exit_code == 3 and len(comparison.conversations[0].fixed) == 1
+    assert comparison.incomplete == "NEW's judge could not decide 2 borderline pair(s)"
+    assert "incomplete:" in render_comparison(comparison).splitlines()[-1]
+    assert compare_reports(failed, judged).exit_code == 1  # a regression is still one
+    assert compare_reports(failed, failed).incomplete == (
+        "BASE's judge could not decide 2 borderline pair(s)"
+    )
+    assert compare_reports(judged, failed, allow_missing=True).exit_code == 3
+
+
+def test_files_unread_in_both_runs_do_not_make_it_incomplete() -> None:
+    unread = [{"file": "x.csv", "line": 4, "field": "content", "error": "x.csv:4: cut short"}]
+    base = {**_report(_record("a")), "unread": unread}
+    new = {**_report(_record("a")), "unread": unread}
+    comparison = compare_reports(base, new)
+    assert comparison.exit_code == 0 and not comparison.unread_in_new
+    assert (
+        "unread in BASE and NEW (not counted as incomplete): x.csv:4: cut short"
+        in render_comparison(comparison)
+    )
+    more = [*unread, {"file": "y.csv", "line": 2, "field": "content", "error": "y.csv:2: bad"}]
+    worse = compare_reports(base, {**new, "unread": more})
+    assert worse.exit_code == 3 and worse.unread_in_new == ("y.csv:2: bad",)
+    # reports that give only the count: NEW's count beyond BASE's
+    counted = {**_report(_record("a")), "totals": {"unread": 1}}
+    assert compare_reports(counted, counted).exit_code == 0
+    assert compare_reports(counted, {**counted, "totals": {"unread": 2}}).exit_code == 3
+
+
+def test_runs_with_different_min_confidence_are_incomplete() -> None:
+    dup = _finding("missed_request", 1, ["parent"])
+    every = {**_report(_record("a", dup)), "settings": {"min_confidence": 0.0}}
+    sure = {**_report(_record("a")), "settings": {"min_confidence": "sure"}}
+    comparison = compare_reports(every, sure)
+    assert comparison.exit_code == 3 and "different --min-confidence" in str(comparison.incomplete)
+    assert compare_reports(_report(_record("a", dup)), every).exit_code == 0  # 0 when unrecorded
+
+
+def test_help_lists_the_exit_codes_of_the_new_cases() -> None:
+    detect = CliRunner().invoke(cli, ["detect", "--help"], terminal_width=200)
+    assert "could not decide" in " ".join(detect.output.split())
+    compare = CliRunner().invoke(cli, ["compare", "--help"], terminal_width=200)
+    flat = " ".join(compare.output.split())
+    assert "could not read" in flat and "--allow-missing" in flat

@@ -115,3 +115,25 @@ def test_a_missing_transcript_exits_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["scenario", "from-transcript", str(tmp_path / "nope.jsonl")])
     assert result.exit_code == 2
     assert "no such file" in result.stderr
+
+
+def test_a_conversation_without_a_user_message_is_refused_or_skipped_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    greeting = tmp_path / "greeting.jsonl"
+    greeting.write_text(
+        '{"id": "b0", "turn": 0, "role": "bot", "sender": "x", "text": "Welcome!"}\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "empty.yaml"
+    alone = CliRunner().invoke(cli, ["scenario", "from-transcript", str(greeting), "-o", str(out)])
+    assert alone.exit_code == 2, alone.output
+    assert "no conversation with a user message" in alone.stderr and not out.exists()
+    mixed = CliRunner().invoke(
+        cli, ["scenario", "from-transcript", str(TRANSCRIPT), str(greeting), "-o", str(out)]
+    )
+    assert mixed.exit_code == 0, mixed.output
+    assert (
+        f"warning: {greeting}: conversation" in mixed.stderr and "no user message" in mixed.stderr
+    )
+    assert len(load_scenarios(out).scenarios) == 1
