@@ -17,7 +17,9 @@ from harness.detect._users import _User, _Users
 from harness.detect._wording import spelled_out
 from harness.detect.acts import greeting, message_acts
 from harness.detect.findings import Scope
+from harness.detect.restate import ClaimMatch, Restatement
 from harness.detect.scorer import PairContext
+from harness.text import Analysis
 
 __all__: list[str] = []
 
@@ -71,6 +73,64 @@ def _resent(other: Entry, entry: Entry, replied: bool, asked: str = "") -> bool:
     if not acts & _STATING or acts & _CLOSING or greeting(other.message.text):
         return False
     return not (asked and _asks_several(asked))
+
+
+def _contained(other: Entry, entry: Entry, replied: bool, asked: str = "") -> bool:
+    """A small earlier message ("Your appointment is confirmed.") that stands whole, as whole
+    clauses, in a later bot message with more to say ("Your appointment is confirmed. Anything
+    else I can help with?"): the user reads it twice. Within one turn, from another sender,
+    whatever it says (the same closer or holding line from a sub-agent and the parent is a
+    duplicate too). Otherwise only a statement (by the act tagger: it informs or reports an
+    outcome, neither closes nor greets nor asks), and across turns, like :func:`_resent`, only
+    when the later message is not the first reply of its turn and, standing between two bot
+    messages of it, does not open the reply to another request of the user's message
+    (``asked``). Only the user's asking again excuses it (the stated rules after the scorer)."""
+    if not other.small or len(other.text.words) < 2:
+        return False
+    if _run_at(other.text, entry.text) < 0:
+        return False
+    same_turn = other.message.turn == entry.message.turn
+    if same_turn and other.message.sender != entry.message.sender:
+        return True
+    if not same_turn and not replied:
+        return False
+    text = other.message.text
+    acts = message_acts(text)
+    if not acts & _STATING or acts & _CLOSING or greeting(text) or "?" in text:
+        return False
+    return same_turn or not (asked and _asks_several(asked))
+
+
+def _run_at(earlier: Analysis, later: Analysis) -> int:
+    """Where the claims of ``earlier`` stand, one after another and word for word, among the
+    more numerous claims of ``later`` (the index of the first); -1 if they do not."""
+    inner = [c.norm for c in earlier.claims]
+    outer = [c.norm for c in later.claims]
+    n = len(inner)
+    if not n or len(outer) <= n:
+        return -1
+    return next((i for i in range(len(outer) - n + 1) if outer[i : i + n] == inner), -1)
+
+
+def contained_restatement(earlier: Analysis, later: Analysis) -> Restatement | None:
+    """The restatement of a pair :func:`_contained` takes, as its claims show it: ``earlier``'s
+    claims, each word for word in ``later`` (None if they do not stand there)."""
+    start = _run_at(earlier, later)
+    if start < 0:
+        return None
+    matches = tuple(
+        ClaimMatch(a, b, 1.0, a.strong & b.strong)
+        for a, b in zip(earlier.claims, later.claims[start:], strict=False)
+    )
+    covered = sum(m.later.weight for m in matches)
+    return Restatement(
+        method="containment",
+        score=1.0,
+        matches=matches,
+        facts=frozenset().union(*(m.facts for m in matches)),
+        earlier_cover=1.0,
+        later_cover=round(covered / (later.weight or 1), 3),
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -157,9 +217,12 @@ class _Around:
         return self.recap and self.entry.message.turn - other.message.turn <= RECAP_TURNS
 
     def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
-        """Whether :mod:`._screen` rules the pair out (never an exact or verbatim repeat)."""
+        """Whether :mod:`._screen` rules the pair out (never an exact, verbatim or contained
+        repeat)."""
         entry = self.entry
         if _same_words(other, entry) or _verbatim(other, entry, self.padded):
+            return False
+        if _contained(other, entry, self.replied, self.asked):
             return False
         after, between = self.window(other)
         cues = self.cues.get(after)

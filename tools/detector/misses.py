@@ -16,7 +16,7 @@ fold that no finding holds is put at the stage of the detector that loses it:
 - ``excused: closing``: a small closing message sent again in another turn, which the comparison
   sets aside before it asks the scorer;
 - ``excused: RULE``: taken (scored at or above the threshold, or a copy the detector takes
-  whatever the scorer says: ``_verbatim``, ``_resent``), then turned down by a stated rule asked
+  whatever the scorer says: ``_verbatim``, ``_resent``, ``_contained``), then turned down by a stated rule asked
   after the scorer (the first that fires, in the detector's order: ``asked_again``,
   ``confirms_choice``, ``offers_another``, ``confirms_new_request``, ``swapped_words``,
   ``new_state``);
@@ -96,7 +96,7 @@ class Miss:
     probability most, with the probability that would give."""
 
 
-COPIES = ("_verbatim", "_resent", "_recap")
+COPIES = ("_verbatim", "_resent", "_contained", "_recap")
 """The copy rules beside the scorer: a pair either finds is let through whatever the scorer
 says (names in :mod:`harness.detect.duplicates`)."""
 

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import tools.detector.fit as fit
-from harness.detect._around import _resent, _verbatim
+from harness.detect._around import _contained, _resent, _verbatim
 from harness.detect._candidates import Pair
 from harness.detect._clusters import findings_of
 from harness.detect.duplicates import conversation_pairs
@@ -93,7 +93,8 @@ def record(items: Sequence[fit.Labelled]) -> list[Recorded]:
                 p,
                 (p.earlier.index, p.later.index) in through,
                 _verbatim(p.earlier, p.later)
-                or _resent(p.earlier, p.later, p.later.index in replied),
+                or _resent(p.earlier, p.later, p.later.index in replied)
+                or _contained(p.earlier, p.later, p.later.index in replied),
             )
             for p, f in rows
         ]
