@@ -8,6 +8,8 @@ decides it.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from harness.detect._candidates import Entry
@@ -17,7 +19,9 @@ from harness.detect._users import _User, _Users
 from harness.detect._wording import spelled_out
 from harness.detect.acts import greeting, message_acts
 from harness.detect.findings import Scope
+from harness.detect.restate import ClaimMatch, Restatement
 from harness.detect.scorer import PairContext
+from harness.text import Analysis
 
 __all__: list[str] = []
 
@@ -52,25 +56,151 @@ _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 """Acts of a message that only closes (offers more help, says goodbye)."""
 
 
+_ACK_WORDS = (
+    r"(?:ok(?:ay)?|sure|right|alright|great|certainly|of course|no problem|thanks?|thank you"
+    r"|got it|noted|understood|will do)"
+)
+_LOOK_UP = (
+    r"(?:check(?:ing)?\b(?!\s+(?:\w+\s+)?(?:in|out)\b)|verify(?:ing)?\b|dig(?:ging)?\b|see\b"
+    r"|find(?:ing)? out\b"
+    r"|pull(?:ing)? (?:\w+ ){0,2}up\b|search(?:ing)?\b|fetch(?:ing)?\b"
+    r"|look(?:ing)?(?: into| up(?! at)| at| for| through|(?= it\b| that\b| this\b)|(?=\s*$)))"
+)
+_HOLD = re.compile(
+    rf"(?:{_ACK_WORDS}\b[\s,!-]*)*(?:"
+    r"(?:just |please )?(?:(?:one|a|just a) (?:moment|second|sec|minute|mo)\b|hold on\b"
+    r"|hang on\b|bear with (?:me|us)\b|please wait(?:\s*$|\s+while\b)"
+    r"|thanks? (?:you )?for (?:waiting|your patience)\b"
+    r"|give (?:me|us) (?:a|one) (?:moment|second|sec|minute)\b)"
+    r"|(?:let (?:me|us)|allow me to|i(?:'ll| will|'m| am)(?: going to)?|we(?:'ll| will|'re| are)"
+    rf"(?: going to)?)(?: just| now| quickly)? {_LOOK_UP}"
+    rf"|{_LOOK_UP}"
+    rf"|{_ACK_WORDS}[\s,!-]*$"
+    r")",
+    re.IGNORECASE,
+)
+"""The opening of a sentence that only acknowledges or holds the user while the bot looks
+something up: ack words ("Sure.", "Noted.", "Got it."), a wait ("One moment ...", "Hold on"),
+or a look-up under way or about to be ("Let me check ...", "Checking now.", "I'll look into
+it."). Word classes, not whole lines: the act tagger reads many of them as statements
+("Checking." as an offer, "Got it." as a success)."""
+_SENTENCES = re.compile(r"[.!?;:\n]+")
+
+
+def _holding(text: str) -> bool:
+    """Whether every sentence of ``text`` only acknowledges or holds the user (:data:`_HOLD`):
+    an acknowledgement or holding line, which states nothing."""
+    parts = [p.strip() for p in _SENTENCES.split(text)]
+    parts = [p for p in parts if p]
+    return bool(parts) and all(_HOLD.match(p) for p in parts)
+
+
+def _states(text: str) -> bool:
+    """Whether a bot message tells the user something: not an acknowledgement or holding line
+    (:func:`_holding`, read first), and by the act tagger it informs or reports an outcome and
+    neither closes (offers more help, says goodbye) nor greets nor asks."""
+    if "?" in text or _holding(text) or greeting(text):
+        return False
+    acts = message_acts(text)
+    return bool(acts & _STATING) and not acts & _CLOSING
+
+
+def _closes(text: str) -> bool:
+    """Whether a bot message only closes, greets, acknowledges or holds the user (a closer by the
+    act tagger, a greeting, or :func:`_holding`): what one turn's senders may each say once."""
+    return _holding(text) or greeting(text) or bool(message_acts(text) & _CLOSING)
+
+
 def _resent(other: Entry, entry: Entry, replied: bool, asked: str = "") -> bool:
     """A small message that states something ("Your card is frozen.") sent again as it was
-    (contractions aside: "It is a pop song." / "It's a pop song."), unprompted: the later copy is not the reply to its turn's user message (``replied``: a bot
-    message of its turn came before it). Only the user's asking again excuses it. The first
-    reply of a turn may answer a new question in the same words ("It's a reggae song." about
-    another song), so it is left to the scorer; so are acknowledgements ("Got it."), holding
-    messages ("Let me check that.") and closers, which state nothing. A copy between two bot
-    messages of its turn, when the user's message of the turn (``asked``, given only then) asks
-    two things or more ("book it. also my garage door opener is dead"), may open the reply to
-    the next of them ("Sorry to hear that — checking availability now."), so that too is left to
-    the scorer."""
+    (contractions aside: "It is a pop song." / "It's a pop song."), unprompted: the later copy
+    is not the reply to its turn's user message (``replied``: a bot message of its turn came
+    before it). Only the user's asking again excuses it. The first reply of a turn may answer a
+    new question in the same words ("It's a reggae song." about another song), so it is left to
+    the scorer; so are acknowledgements ("Got it."), holding messages ("Let me check that.") and
+    closers, which state nothing (:func:`_states`). A copy between two bot messages of its turn,
+    when the user's message of the turn (``asked``, given only then) asks two things or more
+    ("book it. also my garage door opener is dead"), may open the reply to the next of them
+    ("Sorry to hear that — checking availability now."), so that too is left to the scorer."""
     if not replied or not other.small or other.message.turn == entry.message.turn:
         return False
     if not _same_words(other, entry) or len(other.text.words) < 2:
         return False
-    acts = message_acts(other.message.text)
-    if not acts & _STATING or acts & _CLOSING or greeting(other.message.text):
+    if not _states(other.message.text):
         return False
     return not (asked and _asks_several(asked))
+
+
+def _contained(
+    other: Entry, entry: Entry, before: Sequence[str] = (), asked: str = "", said: str = ""
+) -> bool:
+    """A small earlier message ("Your appointment is confirmed.") that stands whole, as whole
+    clauses, in a later bot message with more to say ("Your appointment is confirmed. Anything
+    else I can help with?"): the user reads it twice. ``before``: the texts of the bot messages
+    of the later message's turn that came before it; ``asked``: the user's message of that turn
+    when the later message stands between two bot messages of it (as for :func:`_resent`);
+    ``said``: the user's message of that turn in any case.
+
+    - In one turn, from another sender, a closer, greeting, acknowledgement or holding line
+      (:func:`_closes`) is a duplicate whatever the user asked: the same closer or holding line
+      from a sub-agent and the parent. Another message that states nothing (a question back) is
+      left to the scorer: two senders may ask the same short question about two things.
+    - In one turn, a statement, when the user's message of the turn (``said``) asks one thing:
+      two answers to two requests ("Is my flight on time, and the shuttle?") may be the same
+      short words, so those are left to the scorer (:func:`_asks_several`; it also reads some
+      single requests as two, which only leaves more to the scorer).
+    - In a later turn, a statement, only after a bot message of the turn that states something
+      (not after "Let me check." alone: the first real reply may answer a new question in the
+      same words) and, standing between two bot messages of it, not at the opening of the reply
+      to another request of the user's message (``asked``).
+
+    The stated rules after the scorer (asked again, another option, a new state, ...) still
+    apply to the pairs it takes."""
+    if not other.small or len(other.text.words) < 2:
+        return False
+    if _run_at(other.text, entry.text) < 0:
+        return False
+    text = other.message.text
+    same_turn = other.message.turn == entry.message.turn
+    if not _states(text):
+        return same_turn and other.message.sender != entry.message.sender and _closes(text)
+    if same_turn:
+        return not _asks_several(said)
+    if not any(_states(t) for t in before):
+        return False
+    return not (asked and _asks_several(asked))
+
+
+def _run_at(earlier: Analysis, later: Analysis) -> int:
+    """Where the claims of ``earlier`` stand, one after another and word for word, among the
+    more numerous claims of ``later`` (the index of the first); -1 if they do not."""
+    inner = [c.norm for c in earlier.claims]
+    outer = [c.norm for c in later.claims]
+    n = len(inner)
+    if not n or len(outer) <= n:
+        return -1
+    return next((i for i in range(len(outer) - n + 1) if outer[i : i + n] == inner), -1)
+
+
+def contained_restatement(earlier: Analysis, later: Analysis) -> Restatement | None:
+    """The restatement of a pair :func:`_contained` takes, as its claims show it: ``earlier``'s
+    claims, each word for word in ``later`` (None if they do not stand there)."""
+    start = _run_at(earlier, later)
+    if start < 0:
+        return None
+    matches = tuple(
+        ClaimMatch(a, b, 1.0, a.strong & b.strong)
+        for a, b in zip(earlier.claims, later.claims[start:], strict=False)
+    )
+    covered = sum(m.later.weight for m in matches)
+    return Restatement(
+        method="containment",
+        score=1.0,
+        matches=matches,
+        facts=frozenset().union(*(m.facts for m in matches)),
+        earlier_cover=1.0,
+        later_cover=round(covered / (later.weight or 1), 3),
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -116,17 +246,39 @@ class _Around:
     """What every candidate pair of one later message reads of where it stands, made once per
     message: its padded text and the user's messages of its last few turns."""
 
-    __slots__ = ("asked", "cues", "entry", "padded", "recap", "replied", "users", "windows")
+    __slots__ = (
+        "asked",
+        "before",
+        "cues",
+        "entry",
+        "padded",
+        "recap",
+        "replied",
+        "said",
+        "users",
+        "windows",
+    )
 
     def __init__(
-        self, entry: Entry, users: _Users, *, replied: bool = False, leads: bool = False
+        self,
+        entry: Entry,
+        users: _Users,
+        *,
+        replied: bool = False,
+        leads: bool = False,
+        before: Sequence[str] = (),
     ) -> None:
         self.entry = entry
         self.users = users
         self.replied = replied
         """A bot message of the same turn came before this one (which is not the turn's reply)."""
-        user = users.of_turn(entry.message.turn) if replied and leads else None
-        self.asked = user.text if user is not None else ""
+        self.before = before
+        """The texts of the bot messages of this message's turn that came before it
+        (:func:`_contained`)."""
+        turn_user = users.of_turn(entry.message.turn)
+        self.said = turn_user.text if turn_user is not None else ""
+        """The text of the user's message of this message's turn ("" if none)."""
+        self.asked = self.said if replied and leads else ""
         """The text of the user's message of this message's turn, when this message stands
         between two bot messages of it ("" otherwise): it may open the reply to another of its
         requests (:func:`_resent`)."""
@@ -157,9 +309,12 @@ class _Around:
         return self.recap and self.entry.message.turn - other.message.turn <= RECAP_TURNS
 
     def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
-        """Whether :mod:`._screen` rules the pair out (never an exact or verbatim repeat)."""
+        """Whether :mod:`._screen` rules the pair out (never an exact, verbatim or contained
+        repeat)."""
         entry = self.entry
         if _same_words(other, entry) or _verbatim(other, entry, self.padded):
+            return False
+        if _contained(other, entry, self.before, self.asked, self.said):
             return False
         after, between = self.window(other)
         cues = self.cues.get(after)

@@ -34,7 +34,15 @@ from harness.detect._analysis import (
     take_next,
     worker_processes,
 )
-from harness.detect._around import _Around, _asks_several, _resent, _same_words, _verbatim
+from harness.detect._around import (
+    _Around,
+    _asks_several,
+    _contained,
+    _resent,
+    _same_words,
+    _verbatim,
+    contained_restatement,
+)
 from harness.detect._candidates import (
     _MAX_CANDIDATES,
     _SMALL,
@@ -152,10 +160,9 @@ def compare_entry(
     # Newest first: an earlier copy of a text already decided gets the same decision (a message
     # sent many times is compared once, not once per copy).
     decided: dict[tuple[str, str, str], bool] = {}
-    previous = index.entries[-1] if index.entries else None
-    around = _Around(
-        entry, users, replied=previous is not None and previous.message.turn == turn, leads=leads
-    )
+    start = index.first.get(turn)
+    before = [e.message.text for e in index.entries[start:]] if start is not None else []
+    around = _Around(entry, users, replied=bool(before), leads=leads, before=before)
     screening = screen(model) if bound else None
     if screening is not None and not screening.active:
         screening = None
@@ -184,6 +191,8 @@ def compare_entry(
         found = memo.restates(other.text, entry.text, limits, strict)
         if found is None and scope == "same_turn":
             found = _same_closer(other.text, entry.text, closers)
+        if found is None and _contained(other, entry, around.before, around.asked, around.said):
+            found = contained_restatement(other.text, entry.text)
         if found is None and vectors is not None and not strict:
             found = _semantic(other, entry, vectors, semantic)
         if found is None and not strict:
@@ -222,6 +231,7 @@ def compare_entry(
                 model.duplicate(features)
                 or _verbatim(other, entry)
                 or _resent(other, entry, around.replied, around.asked)
+                or _contained(other, entry, around.before, around.asked, around.said)
                 or recapped
             )
             and not asked_again(features, other, entry, users, found, context[1])
@@ -347,7 +357,10 @@ def _reachable(
     (:func:`first_bounds`); the others get those features too (:func:`user_bounds`)."""
     if _verbatim(other, entry, around.padded if around is not None else None):
         return True
-    if around is not None and _resent(other, entry, around.replied, around.asked):
+    if around is not None and (
+        _resent(other, entry, around.replied, around.asked)
+        or _contained(other, entry, around.before, around.asked, around.said)
+    ):
         return True
     where, between = context
     features, widened = first_bounds(other.text, entry.text, where, between)
@@ -370,6 +383,8 @@ def _unworded(
     not made: the scorer skips a pair that cannot reach it, :func:`worded` completes the others);
     None for an exact or verbatim repeat (which :func:`_verbatim` decides, not the scorer)."""
     if _same_words(other, entry) or _verbatim(other, entry, around.padded):
+        return None
+    if _contained(other, entry, around.before, around.asked, around.said):
         return None
     where, between = context
     first = users.of_turn(other.message.turn)

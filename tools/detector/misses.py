@@ -16,10 +16,10 @@ fold that no finding holds is put at the stage of the detector that loses it:
 - ``excused: closing``: a small closing message sent again in another turn, which the comparison
   sets aside before it asks the scorer;
 - ``excused: RULE``: taken (scored at or above the threshold, or a copy the detector takes
-  whatever the scorer says: ``_verbatim``, ``_resent``), then turned down by a stated rule asked
-  after the scorer (the first that fires, in the detector's order: ``asked_again``,
-  ``confirms_choice``, ``offers_another``, ``confirms_new_request``, ``swapped_words``,
-  ``new_state``, ``new_stage``);
+  whatever the scorer says: ``_verbatim``, ``_resent``, ``_contained``), then turned down by a
+  stated rule asked after the scorer (the first that fires, in the detector's order:
+  ``asked_again``, ``confirms_choice``, ``offers_another``, ``confirms_new_request``,
+  ``swapped_words``, ``new_state``, ``new_stage``);
 - ``scored``: scored under the threshold and no copy, so the scorer loses it whatever the stated
   rules say (a rule that fires on it as well is named in ``rule``: it would lose the pair too);
   printed with the features that pull it down most (each feature set alone to its median over
@@ -97,7 +97,7 @@ class Miss:
     probability most, with the probability that would give."""
 
 
-COPIES = ("_verbatim", "_resent", "_recap")
+COPIES = ("_verbatim", "_resent", "_contained", "_recap")
 """The copy rules beside the scorer: a pair either finds is let through whatever the scorer
 says (names in :mod:`harness.detect.duplicates`)."""
 

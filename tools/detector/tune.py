@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import tools.detector.fit as fit
-from harness.detect._around import _resent, _verbatim
+from harness.detect._around import _contained, _resent, _verbatim
 from harness.detect._candidates import Pair
 from harness.detect._clusters import findings_of
 from harness.detect.duplicates import conversation_pairs
@@ -74,6 +74,23 @@ def _replied(item: fit.Labelled) -> set[int]:
     return out
 
 
+def _turn_context(item: fit.Labelled) -> dict[int, tuple[list[str], str]]:
+    """For each bot message's position: the texts of the bot messages of its turn before it, and
+    the text of the user's message of its turn ("" if none), as :func:`_contained` reads them."""
+    out: dict[int, tuple[list[str], str]] = {}
+    before: list[str] = []
+    said, turn = "", None
+    for position, message in enumerate(item.transcript.messages):
+        if message.turn != turn:
+            before, said, turn = [], "", message.turn
+        if message.role == "user":
+            said = message.text
+            continue
+        out[position] = (list(before), said)
+        before.append(message.text)
+    return out
+
+
 def record(items: Sequence[fit.Labelled]) -> list[Recorded]:
     probe = fit._constant_model()
     n = len(FEATURES)
@@ -88,12 +105,19 @@ def record(items: Sequence[fit.Labelled]) -> list[Recorded]:
         let = conversation_pairs(item.transcript, config, pair_model=always, close=[])
         through = {(p.earlier.index, p.later.index) for p in let}
         replied = _replied(item)
+        turns = _turn_context(item)
         pairs = [
             (
                 p,
                 (p.earlier.index, p.later.index) in through,
                 _verbatim(p.earlier, p.later)
-                or _resent(p.earlier, p.later, p.later.index in replied),
+                or _resent(p.earlier, p.later, p.later.index in replied)
+                or _contained(
+                    p.earlier,
+                    p.later,
+                    turns[p.later.index][0],
+                    said=turns[p.later.index][1],
+                ),
             )
             for p, f in rows
         ]
