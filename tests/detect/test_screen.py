@@ -67,7 +67,11 @@ def _checked_screen() -> Iterator[dict[str, int]]:
         out = plain(around, other, scope, strict, screening)  # type: ignore[arg-type]
         entry = around.entry
         norm = other.text.norm
-        if (norm and norm == entry.text.norm) or duplicates._verbatim(other, entry):
+        if (
+            (norm and norm == entry.text.norm)
+            or duplicates._verbatim(other, entry)
+            or duplicates._contained(other, entry, around.before, around.asked, around.said)
+        ):
             assert not out
             return out
         where, between = around.context(other, scope, strict)  # type: ignore[arg-type]
