@@ -118,7 +118,9 @@ def _resent(other: Entry, entry: Entry, replied: bool, asked: str = "") -> bool:
     before it). Only the user's asking again excuses it. The first reply of a turn may answer a
     new question in the same words ("It's a reggae song." about another song), so it is left to
     the scorer; so are acknowledgements ("Got it."), holding messages ("Let me check that.") and
-    closers, which state nothing (:func:`_states`). A copy between two bot messages of its turn,
+    closers, which state nothing (by the act tagger alone: reading holding lines and questions
+    out as well, as :func:`_states` does, lost two of SGD dev's built duplicates and gained
+    nothing held out, 2026-12-05). A copy between two bot messages of its turn,
     when the user's message of the turn (``asked``, given only then) asks two things or more
     ("book it. also my garage door opener is dead"), may open the reply to the next of them
     ("Sorry to hear that — checking availability now."), so that too is left to the scorer."""
@@ -126,7 +128,8 @@ def _resent(other: Entry, entry: Entry, replied: bool, asked: str = "") -> bool:
         return False
     if not _same_words(other, entry) or len(other.text.words) < 2:
         return False
-    if not _states(other.message.text):
+    acts = message_acts(other.message.text)
+    if not acts & _STATING or acts & _CLOSING or greeting(other.message.text):
         return False
     return not (asked and _asks_several(asked))
 
