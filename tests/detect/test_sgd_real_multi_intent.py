@@ -3,6 +3,10 @@ data, every drop takes out exactly one request's answer, and the measurement run
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.detect import build_sgd_real_multi_intent as build
@@ -110,3 +114,19 @@ def test_the_check_on_real_two_request_turns_of_sgd_dev() -> None:
     result = measure("dev", "segmented", "every finding")
     assert result.full_flagged / result.full_turns <= 0.123
     assert result.drops_flagged.total() / result.drops.total() >= 0.814
+
+
+def test_the_multi_intent_command_points_at_this_module_for_these_sets() -> None:
+    """``python -m tests.detect.multi_intent sgd-real-train`` crashed on a missing ``shape`` key
+    (these messages' requests are slot names); it now says which command measures them."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.detect.multi_intent", "sgd-real-train"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=root,
+    )
+    assert done.returncode == 1, done.stderr[-500:]
+    assert "python -m tests.detect.sgd_real_multi train" in done.stderr
+    assert "Traceback" not in done.stderr
