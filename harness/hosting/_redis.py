@@ -35,7 +35,10 @@ from harness.hosting.storage import JsonObject, LeaseLostError, StateStore, deco
 
 try:
     from redis.asyncio import Redis
+    from redis.exceptions import AuthenticationError as RedisAuthenticationError
+    from redis.exceptions import AuthorizationError as RedisAuthorizationError
     from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import ResponseError as RedisResponseError
     from redis.exceptions import TimeoutError as RedisTimeoutError
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise MissingExtraError("Redis storage", extra="storage") from exc
@@ -49,14 +52,38 @@ T = TypeVar("T")
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
 
 
-async def _guarded(call: Awaitable[T], limit_s: float) -> T:
+_REFUSED_CREDENTIALS = (
+    "Redis refused the storage URL's credentials ({why}): check the password (and user name) in "
+    "the URL, redis://:PASSWORD@host:port/db or redis://USER:PASSWORD@host:port/db"
+)
+
+
+async def _guarded(
+    call: Awaitable[T], limit_s: float, refused: type[Exception] = StorageUnavailableError
+) -> T:
     """Await one Redis command (its retries included) for at most ``limit_s`` seconds; an
-    unreachable or silent Redis is ``StorageUnavailableError``."""
+    unreachable or silent Redis is ``StorageUnavailableError``. Refused credentials (a wrong
+    password, none where the server asks for one, a user the server's ACL does not allow) are
+    ``refused``, with what to check: the probe (:meth:`RedisStore.ping`) makes them a
+    ``ConfigError``, so a server stops at start-up at once (no retry mends them); in a turn they
+    stay ``StorageUnavailableError`` (a 503 the channel retries, as for an outage)."""
     try:
         async with asyncio.timeout(limit_s):
             return await call
+    except (RedisAuthenticationError, RedisAuthorizationError) as exc:
+        # AuthenticationError is a ConnectionError in redis-py: asked before the outage case.
+        raise refused(_REFUSED_CREDENTIALS.format(why=_first_line(exc))) from exc
+    except RedisResponseError as exc:
+        if not str(exc).startswith(("NOAUTH", "WRONGPASS", "NOPERM")):
+            raise
+        raise refused(_REFUSED_CREDENTIALS.format(why=_first_line(exc))) from exc
     except _UNREACHABLE as exc:
         raise StorageUnavailableError(f"Redis is unavailable ({type(exc).__name__})") from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    """The error's first line, without anything a URL could carry."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
 
 
 # KEYS[1] value key, KEYS[2] lease key; ARGV[1] value, ARGV[2] token ("" when not leased).
@@ -193,7 +220,7 @@ class RedisStore(StateStore):
         return [await decoded(v) for v in found]
 
     async def ping(self) -> None:
-        await _guarded(self.client.ping(), self.timeout)
+        await _guarded(self.client.ping(), self.timeout, refused=ConfigError)
 
     @asynccontextmanager
     async def lease(self, key: str) -> AsyncIterator[None]:
