@@ -96,6 +96,13 @@ _CONTAINER_NAME = re.compile(r"(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]|\$root")
 """The container names Azure Storage accepts: 3 to 63 lower-case letters, digits and hyphens,
 starting and ending with a letter or digit, no two hyphens in a row (or ``$root``)."""
 
+_RESERVED_CONTAINERS = {
+    "$web": "the static website container: with static website hosting on, anyone can read "
+    "its blobs over the web, and conversation state would be among them",
+    "$logs": "the storage account's own analytics logs, written by the service",
+}
+"""Names Azure accepts that are no place for a bot's state, with why."""
+
 _REFUSED_STATUS = frozenset({400, 401, 403})
 """Answers to the first call that mean the configuration is wrong, not that the service is busy."""
 
@@ -154,6 +161,13 @@ class BlobStore(StateStore):
         self.container_name = (parts.netloc + parts.path).strip("/")
         if not self.container_name:
             raise ConfigError("storage URL: azblob:// needs a container name", field="storage")
+        if self.container_name in _RESERVED_CONTAINERS:
+            raise ConfigError(
+                f"storage URL: {self.container_name!r} is a container Azure reserves: "
+                f"{_RESERVED_CONTAINERS[self.container_name]}; use a container of your own "
+                "(for example azblob://bot-state)",
+                field="storage",
+            )
         if not _CONTAINER_NAME.fullmatch(self.container_name):
             raise ConfigError(
                 f"storage URL: {self.container_name!r} is no Azure container name (3 to 63 "

@@ -357,8 +357,10 @@ async def run_scenarios(
                         embedder=embedder,
                         meaning=meaning,
                     )
-                    if repeat > 1:
+                    if repeat > 1:  # the notes name the run, as the result's title does
                         result = dataclasses.replace(result, run=run, runs=repeat)
+                        notes = late_notes(result.transcript, file=result.file, title=result.title)
+                        result = dataclasses.replace(result, notes=tuple(notes))
                     results.append(result)
                     if on_scenario is not None:
                         on_scenario(result)

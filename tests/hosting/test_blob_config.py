@@ -107,6 +107,15 @@ def test_a_container_name_azure_refuses_is_refused_before_any_call(name: str) ->
         BlobStore(f"azblob://{name}", connection_string=_account("http://127.0.0.1:9"))
 
 
+@pytest.mark.parametrize(("name", "why"), [("$web", "anyone can read"), ("$logs", "logs")])
+def test_a_reserved_container_is_refused_with_why(name: str, why: str) -> None:
+    """Azure accepts ``$web`` and ``$logs``, but they are no place for conversation state: the
+    message says what they are, not that the name is malformed."""
+    with pytest.raises(ConfigError, match="is a container Azure reserves") as raised:
+        BlobStore(f"azblob://{name}", connection_string=_account("http://127.0.0.1:9"))
+    assert why in str(raised.value) and "azblob://bot-state" in str(raised.value)
+
+
 @pytest.mark.parametrize("name", ["bot-state", "abc", "a1" * 31 + "z", "$root"])
 def test_container_names_azure_accepts_are_taken(name: str) -> None:
     assert BlobStore(f"azblob://{name}", connection_string="x").container_name == name

@@ -88,6 +88,9 @@ async def test_a_repeated_scenario_keeps_its_late_reply_in_junit(tmp_path: Path)
     suite = root.find("testsuite")
     assert suite is not None and suite.get("skipped") == "1"
     assert "a late reply to turn 1" in ET.tostring(suite, encoding="unicode")
+    # the note names the run it came in, as the run's own test case does
+    notes = [n.message for r in results for n in r.notes]
+    assert len(notes) == 1 and notes[0].startswith("late (run 1 of 2): a late reply to turn 1 ")
     # the note's test case counts in tests=, as without --repeat: 2 scenarios and the note
     cases = suite.findall("testcase")
     assert len(cases) == 3
