@@ -103,6 +103,11 @@ _REPEATS_MORE = re.compile(
     r"(?P<verb>" + _WEAK_REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
     r"(?:" + ANSWERS + r"|whatever)\b(?P<tail>.*)$"
 )
+# A strong verb of repeating whose object is a free relative ("repeat whatever the billing agent
+# returns") is read as a weak verb is: only when "whatever" is what an agent said.
+_REPEATS_WHATEVER = re.compile(
+    r"\b(?P<verb>" + REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,3}?)\s+whatever\b(?P<tail>.*)$"
+)
 _NOUN = re.compile(_REPEAT_NOUN + r"$")
 # A noun of repeating is read only with its object ("a summary of ...") and the sub-agents named:
 # "a summary of their account information" is about the user's account, not the answers. "What
@@ -353,6 +358,9 @@ def _repeats(clause: str, sentence: str) -> bool:
         if _read_as_repeat(match, clause, sentence, weak=False):
             return True
     for match in _more_matches(clause):
+        if _read_as_repeat(match, clause, sentence, weak=True):
+            return True
+    for match in _REPEATS_WHATEVER.finditer(clause):
         if _read_as_repeat(match, clause, sentence, weak=True):
             return True
     return any(_read_as_repeat(m, clause, sentence, weak=True) for m in _tell_matches(clause))

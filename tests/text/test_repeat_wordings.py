@@ -82,6 +82,34 @@ PARTICIPLE_INSTRUCTIONS = [
 ]
 
 
+# A strong verb of repeating whose object is a free relative, "whatever" an agent said or
+# returned (audit s59, finding 3's remaining case), written for this test in other domains; the
+# same verbs on whatever the user said, negated, or on what an agent asks are not read.
+WHATEVER_REPEATS = [
+    "Repeat whatever the pharmacy agent returns, word for word.",
+    "Echo back whatever the claims assistant comes back with.",
+    "Summarise whatever the two specialists reported before you close.",
+    "Copy whatever the shipping helper replied into your final message to the shopper.",
+]
+WHATEVER_NOT = [
+    "Forward whatever the user writes to the billing agent.",
+    "Do not repeat whatever the loyalty agent already told the member.",
+    "Summarise whatever the caller tells you before routing it.",
+    "Copy whatever the guest typed into the booking agent's request.",
+    "Never echo whatever a specialist said.",
+]
+
+
+@pytest.mark.parametrize("sentence", WHATEVER_REPEATS)
+def test_whatever_an_agent_said_is_read_as_repeat(sentence: str) -> None:
+    assert "repeat" in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", WHATEVER_NOT)
+def test_whatever_someone_else_said_or_a_denial_is_not(sentence: str) -> None:
+    assert "repeat" not in read_sentence(sentence)
+
+
 @pytest.mark.parametrize("sentence", REPEATS)
 def test_the_wording_is_read_as_repeat(sentence: str) -> None:
     assert "repeat" in read_sentence(sentence)
