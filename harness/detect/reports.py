@@ -424,9 +424,7 @@ def render_text(
     for line in _read_lines(unread, notes):  # one line each, however wide (grep finds it whole)
         style = "red" if line.startswith(("unread", "error")) else "yellow"
         console.print(Text(line, style=style), soft_wrap=True)
-    summary = summary_line(
-        results, min_pass_rate=min_pass_rate, unread=len(unread or ()), undecided=_undecided(notes)
-    )
+    summary = _closing_line(results, min_pass_rate, unread, notes)
     bad = exit_code(results, min_pass_rate=min_pass_rate) != 0 or bool(unread)
     bad = bad or _undecided(notes) > 0
     console.print(Text(summary, style="bold red" if bad else "bold green"))
@@ -463,6 +461,18 @@ def summary_line(
     if undecided:
         summary += f"; {plural(undecided, 'pair')} the judge could not decide"
     return summary + runs_summary(results, min_pass_rate)
+
+
+def _closing_line(
+    results: Sequence[DetectionResult],
+    min_pass_rate: float,
+    unread: Sequence[ConfigError] | None,
+    notes: Sequence[ReadNote] | None,
+) -> str:
+    """:func:`summary_line` as the text, lines and GitHub reports close with it."""
+    return summary_line(
+        results, min_pass_rate=min_pass_rate, unread=len(unread or ()), undecided=_undecided(notes)
+    )
 
 
 def _undecided(notes: Sequence[ReadNote] | None) -> int:
@@ -610,14 +620,7 @@ def render_lines(
             for f in result.findings
         )
     lines += _read_lines(unread, notes)
-    lines.append(
-        summary_line(
-            results,
-            min_pass_rate=min_pass_rate,
-            unread=len(unread or ()),
-            undecided=_undecided(notes),
-        )
-    )
+    lines.append(_closing_line(results, min_pass_rate, unread, notes))
     return "\n".join(lines) + "\n"
 
 
@@ -683,14 +686,7 @@ def render_github(
         file = _repository_path(note.file)
         level = "error" if note.undecided else "warning"
         lines.append(annotation(level, note.message, file=file, title=note.title))
-    lines.append(
-        summary_line(
-            results,
-            min_pass_rate=min_pass_rate,
-            unread=len(unread or ()),
-            undecided=_undecided(notes),
-        )
-    )
+    lines.append(_closing_line(results, min_pass_rate, unread, notes))
     return "\n".join(lines) + "\n"
 
 
