@@ -79,7 +79,6 @@ from harness.detect._people import (
     _named_only,
     _with_speaker,
 )
-from harness.detect._rejoin import rejoined
 from harness.detect._request_tokens import (
     _EDGE,
     _FIRST_ITEM,
@@ -153,16 +152,6 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
         One :class:`Request` per request; a message with a single request (or no words) gives
         one (or none).
     """
-    requests = _cut(message, statement=statement)
-    if not statement and len(requests) > 1:
-        # a learned second look: two neighbouring pieces that are one request cut in two
-        requests = rejoined(message, requests)
-    return tuple(requests)
-
-
-def _cut(message: str, *, statement: bool = False) -> list[Request]:
-    """:func:`segment_requests` up to the learned second look (``_rejoin``), which the fitting
-    tool learns from."""
     requests: list[Request] = []
     reading = _STATEMENT if statement else _USER
     # Both patterns need a "1" (a list's first item): most messages have none, and the test in C
@@ -191,7 +180,7 @@ def _cut(message: str, *, statement: bool = False) -> list[Request]:
         requests = [r for r in requests if r.end > named.end()] or requests
     if not statement and len(requests) > 1:
         requests = kept_together(message, requests, needs_probability)
-    return requests
+    return tuple(requests)
 
 
 _EDGE_SPOKEN = _EDGE.replace("'", "")
