@@ -283,10 +283,12 @@ def test_most_candidates_need_only_the_screen() -> None:
     transcript = generated(11, 200, modes_known=True)
     with _stages() as counts:
         detect(transcript)
-    # Counted on this conversation: 10,952 candidates screened (the exact and verbatim repeats
-    # are not), 1,279 bounded by the first stage, 1,059 by both stages.
+    # Counted on this conversation: 8,523 candidates screened (the exact and verbatim repeats are
+    # not), 1,412 bounded by the first stage, 812 by both stages (c3a3403); with the scorer refitted
+    # on the rows the code builds (s60-refit) 2,201 and 904: where its trees split, the screen
+    # rules out less (docs/journal/detector.md, s60-refit; about 2-5 % more CPU).
     assert counts["screen"] > 5_000
-    assert counts["first"] * 4 < counts["screen"]
+    assert counts["first"] * 3 < counts["screen"]
     assert counts["second"] < counts["first"]
 
 

@@ -166,6 +166,31 @@ def test_the_cached_semantic_rows_are_what_the_builder_and_embedder_make() -> No
 
 
 @needs_extra
+def test_the_shipped_semantic_scorer_is_what_fit_pairs_fits() -> None:
+    # `fit pairs --semantic` with no --corpus: the cached SGD-train rows and the dev corpus's rows
+    # as the code and the embedder build them (see test_figures.py for the default scorer's).
+    from tools.detector.fit import (
+        MODELS,
+        ROWS_SEMANTIC,
+        SGD_WEIGHT,
+        collect,
+        embed_all,
+        fit_pairs,
+        load_corpus,
+        load_rows,
+    )
+
+    corpus = load_corpus(CORPUS)
+    rows = collect(corpus, embed_all(corpus))
+    fitted = fit_pairs(
+        [(load_rows(ROWS_SEMANTIC), SGD_WEIGHT), (rows, 1.0)], features=SEMANTIC_FEATURES
+    )
+    shipped = json.loads((MODELS / "pairs-semantic.json").read_text(encoding="utf-8"))
+    shipped.pop("about")
+    assert fitted == shipped, "refit: python -m tools.detector.fit pairs --semantic --no-measure"
+
+
+@needs_extra
 @needs_sgd
 def test_built_sgd_dev_transcripts_with_the_cosine() -> None:
     from tools.detector.fit import detect_all, embed_all, load_sgd
