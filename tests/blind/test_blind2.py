@@ -65,9 +65,11 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # A relay of a single request's answer is no "fact reused for a new request" (s58-recall; the
     # lead's look 2026-12-05 08:10 UTC, the idea's first on this set, aggregates only): 59 -> 61
     # found, the same 8 false positives and 7 hard negatives.
+    # The consistency refit of both scorers (s60-refit; the lead's look 2026-12-05 12:50 UTC,
+    # aggregates only): the same 61 found, 8 -> 9 false positives, 7 -> 8 hard negatives.
     assert measured.found >= 61, measured
-    assert measured.reported - measured.found <= 8, measured
-    assert measured.hard_negatives <= 7, measured
+    assert measured.reported - measured.found <= 9, measured
+    assert measured.hard_negatives <= 8, measured
 
 
 @pytest.mark.skipif(
@@ -79,6 +81,7 @@ def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     # Tenth session's refit: 64 -> 63 found, 14 -> 12 false positives, 12 -> 10 hard negatives.
     # s57-update (same look): 12 -> 10 false positives, 10 -> 8 hard negatives, 64 found.
     # s58-recall (same look as above): 64 -> 66 found, the same 10 and 8.
-    assert measured.found >= 66, measured
+    # s60-refit (same look): 66 -> 67 found, the same 10 and 8.
+    assert measured.found >= 67, measured
     assert measured.reported - measured.found <= 10, measured
     assert measured.hard_negatives <= 8, measured

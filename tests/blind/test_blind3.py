@@ -54,7 +54,9 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     assert measured.labelled == 129
     # s58-recall (a relay is no "fact reused for a new request"; the lead's look 2026-12-05 08:10
     # UTC, aggregates only): 76 -> 78 found, the same 8 false positives and 6 hard negatives.
-    assert measured.found >= 78, measured
+    # The consistency refit of both scorers (s60-refit; the lead's look 2026-12-05 12:50 UTC,
+    # aggregates only): 78 -> 75 found (across turns 26 -> 23), the same 8 and 6.
+    assert measured.found >= 75, measured
     assert measured.reported - measured.found <= 8, measured
     assert measured.hard_negatives <= 6, measured
 

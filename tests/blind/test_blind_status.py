@@ -65,7 +65,9 @@ def test_the_batch_is_what_its_builder_writes_and_its_labels_are_consistent() ->
 def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured, updates = _measure(tmp_path, semantic=False)
     assert measured.labelled == 89
-    assert measured.found >= 36, measured
+    # s60-refit (the lead's look 2026-12-05 12:50 UTC, aggregates only): 36 -> 37 found, the same
+    # 8 false positives and 7 hard negatives, all updates.
+    assert measured.found >= 37, measured
     assert measured.reported - measured.found <= 8, measured
     assert measured.hard_negatives <= 7, measured
     assert updates <= 7, updates
@@ -76,7 +78,9 @@ def test_lexical_detector_holds_its_measured_figures(tmp_path: Path) -> None:
 )
 def test_semantic_detector_holds_its_measured_figures(tmp_path: Path) -> None:
     measured, updates = _measure(tmp_path, semantic=True)
-    assert measured.found >= 37, measured
-    assert measured.reported - measured.found <= 7, measured
-    assert measured.hard_negatives <= 6, measured
-    assert updates <= 6, updates
+    # The consistency refit of both scorers (s60-refit; the lead's look 2026-12-05 12:50 UTC,
+    # aggregates only): 37 -> 38 found, 7 -> 8 false positives, 6 -> 7 hard negatives.
+    assert measured.found >= 38, measured
+    assert measured.reported - measured.found <= 8, measured
+    assert measured.hard_negatives <= 7, measured
+    assert updates <= 7, updates
