@@ -104,9 +104,10 @@ _REPEATS_MORE = re.compile(
     r"(?:" + ANSWERS + r"|whatever)\b(?P<tail>.*)$"
 )
 # A strong verb of repeating whose object is a free relative ("repeat whatever the billing agent
-# returns") is read as a weak verb is: only when "whatever" is what an agent said.
+# returns", "recap what every agent told the user") is read as a weak verb is: only when the
+# relative is what an agent said.
 _REPEATS_WHATEVER = re.compile(
-    r"\b(?P<verb>" + REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,3}?)\s+whatever\b(?P<tail>.*)$"
+    r"\b(?P<verb>" + REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,3}?)\s+what(?:ever)?\b(?P<tail>.*)$"
 )
 _NOUN = re.compile(_REPEAT_NOUN + r"$")
 # A noun of repeating is read only with its object ("a summary of ...") and the sub-agents named:
@@ -138,6 +139,9 @@ _AGENT_OWNER = re.compile(
 # "its answer", "what it said", in a sentence that names an agent: the agent's.
 _ITS = re.compile(r"\b(?:its|it)\b")
 _NAMES_AGENT = re.compile(r"\b(?:" + _AGENT_WORD + r")\b")
+# The output named, not the verb in a perfect: "once every specialist has answered" names no
+# check on ``answered``.
+_NAMES_ANSWERED = re.compile(r"(?<!\bhas )(?<!\bhave )(?<!\bhad )" + ANSWERED)
 # Verbs of telling repeat only when they hand the user what agents said, again: "tell the user
 # again what it said", "give the user the subagents' answers again", "include every
 # specialist's answer once more"; and "remind the user of what the leave agent told them". The
@@ -197,6 +201,21 @@ _TELLS = re.compile(
     + _ANSWERS_FROM
     + r"))(?P<tail>.*)$"
 )
+# A verb with the particle "back" whose object, after the user it goes to, is what an agent said:
+# "confirm back to the user what the leave agent said", "echo back to the guest the booking
+# agent's reply". Read as a weak verb is, so "pass back to the billing agent what the user said"
+# and "read back to the caller the card number" are not.
+_SAID_BACK = re.compile(
+    r"\b(?P<verb>[a-z]+)\s+back\b(?P<object>(?:\s+(?:to|for)\s+(?:"
+    + USER
+    + r"|them|him|her|you))?\s+(?:"
+    + _WHAT_THEY_SAID
+    + r"|"
+    + _THEIR_ANSWER
+    + r"|"
+    + _ANSWERS_FROM
+    + r"))(?P<tail>.*)$"
+)
 _TELL_OR_REMIND = re.compile(r"\b(?:" + _TELL + r"|" + _REMIND + r")\b")
 # Told on to an agent, not to the user: "send the leave agent's reply to the payroll agent".
 # "Again" on the verb, in its own stretch of words: "present their answers to the user again".
@@ -241,9 +260,10 @@ _OMISSION_DENIED = re.compile(
     NEG + ADV + r"\s+" + NEG_NEGATOR + r"\s+(?:(?:the|a|an|your|any|this|that)\s+)?(?:\w+\s+)?$"
 )
 # The user as the indirect object of an imperative of giving: "give the user a summary of what
-# the sub-agents said" (the agent gives it), not "the user ..." as the one who acts.
+# the sub-agents said" (the agent gives it), not "the user ..." as the one who acts; the
+# imperative may follow an opening phrase or clause ("after they finish, give the user ...").
 _GIVEN_TO_USER = re.compile(
-    r"^(?:(?:please|always|then|also|finally|now)\s+)*(?:give|send|offer|provide|hand|show|write)"
+    r"^(?:[^,]+,\s*)?(?:(?:please|always|then|also|finally|now)\s+)*(?:give|send|offer|provide|hand|show|write)"
     r"\s+(?:the\s+|your\s+)?user\s+(?:(?:a|an|the|one|your)\s+)?(?:[\w'-]+\s+)?$"
 )
 _ALL_OF_THEIRS = re.compile(
@@ -295,7 +315,7 @@ def _noun_repeats(match: re.Match[str], before: str, sentence: str) -> bool:
     if (
         not _NOUN_NAMES_SUBS.search(near)
         and not _AGENT_OWNER.search(near)
-        and not (_NOUN_NAMES_THEM.search(near) and "subagents" in sentence)
+        and not (_NOUN_NAMES_THEM.search(near) and _NAMES_AGENT.search(sentence))
     ):
         return False
     return not _NOUN_NEGATED.search(before) or bool(_NOT_DENIED.search(before))
@@ -361,6 +381,9 @@ def _repeats(clause: str, sentence: str) -> bool:
         if _read_as_repeat(match, clause, sentence, weak=True):
             return True
     for match in _REPEATS_WHATEVER.finditer(clause):
+        if _read_as_repeat(match, clause, sentence, weak=True):
+            return True
+    for match in _SAID_BACK.finditer(clause):
         if _read_as_repeat(match, clause, sentence, weak=True):
             return True
     return any(_read_as_repeat(m, clause, sentence, weak=True) for m in _tell_matches(clause))
@@ -435,7 +458,9 @@ def _read_as_repeat(match: re.Match[str], clause: str, sentence: str, *, weak: b
     strong = not weak and (_ALL_OF_THEIRS.search(whole) or _REPEAT_OBJECT_SUBS.search(sentence))
     if not strong and (opener or not _agents_said(match, sentence)):
         return False
-    if "findings" in whole or (ANSWERED in sentence and not _ignores_answered(sentence)):
+    if "findings" in whole or (
+        _NAMES_ANSWERED.search(sentence) and not _ignores_answered(sentence)
+    ):
         return False  # silent findings are the parent's to relay; a check on answered limits it
     if re.search(r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,3}(?:answer|repl|respond)", before):
         return False  # "if a sub-agent did not answer, summarise ..."

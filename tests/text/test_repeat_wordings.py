@@ -156,3 +156,68 @@ def test_hc017_reports_a_parent_told_to_sum_up_a_named_agent(tmp_path: Path) -> 
         encoding="utf-8",
     )
     assert "HC017" in {f.id for f in lint_paths([config]).findings}
+
+
+# Audit s60-audit6, finding 9, and more of each construction written for this test in other
+# domains: a strong verb of repeating on a free relative "what" an agent said ("recap what every
+# agent told the user"); the user as the indirect object of an imperative of giving after an
+# opening clause ("After the sub-agents finish, give the user a recap of ..."); and a verb with
+# the particle "back" that hands the user what an agent said ("confirm back to the user what the
+# pto agent said"). The same constructions on what the user said, told on to an agent, or
+# negated are not read.
+WHAT_AN_AGENT_SAID = [
+    "At the end of each reply, recap what every agent told the user.",
+    "Before you close, summarise what each specialist told the patient.",
+    "Restate what both booking assistants replied in one closing line.",
+    "Echo what all the helper agents returned at the end of your answer.",
+]
+GIVEN_AFTER_AN_OPENER = [
+    "After the sub-agents finish, always give the user a short recap of everything they said.",
+    "Once the claims agents are done, give the policyholder a brief recap of all their replies.",
+    "When every specialist has answered, send the guest a summary of what each of them said.",
+]
+SAID_BACK = [
+    "Always confirm back to the user what the pto agent said.",
+    "Echo back to the customer what the returns agent replied.",
+    "Confirm back to the guest everything the booking agent told them.",
+    "Report back to the student what the enrolment assistant returned.",
+]
+SAID_BACK_NOT = [
+    "Confirm back to the user what they asked for before you route it.",
+    "Read back to the caller the card number the billing agent needs.",
+    "Never confirm back to the customer what the returns agent said.",
+    "Pass back to the scheduling agent what the patient told you.",
+    "Summarise what the caller wants before you hand it to an agent.",
+    "Recap what the traveller asked the flight agent, then route the rest.",
+    "After the claims agent finishes, give the policyholder the form number.",
+    "When the order agent is done, never give the shopper a recap of what it said.",
+]
+
+
+@pytest.mark.parametrize("sentence", WHAT_AN_AGENT_SAID + GIVEN_AFTER_AN_OPENER + SAID_BACK)
+def test_recap_constructions_of_what_agents_said_are_read_as_repeat(sentence: str) -> None:
+    assert "repeat" in read_sentence(sentence)
+
+
+@pytest.mark.parametrize("sentence", SAID_BACK_NOT)
+def test_the_same_constructions_on_other_objects_are_not(sentence: str) -> None:
+    assert "repeat" not in read_sentence(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "At the end of each reply, recap what every agent told the user.",
+        "After the sub-agents finish, always give the user a short recap of everything they said.",
+        "Always confirm back to the user what the pto agent said.",
+    ],
+)
+def test_hc017_reports_the_audit_recap_wordings(tmp_path: Path, sentence: str) -> None:
+    config = tmp_path / "bot.yaml"
+    config.write_text(
+        f"parent:\n  name: desk\n  instructions: {sentence}\nsubagents:\n  - name: pto\n"
+        "    kind: connected\n    mode: direct\n    pass_history: false\n"
+        "    description: Answers questions about paid time off.\n",
+        encoding="utf-8",
+    )
+    assert "HC017" in {f.id for f in lint_paths([config]).findings}
