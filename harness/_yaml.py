@@ -309,6 +309,18 @@ class YamlSyntaxError(UsageError, ValueError):
         super().__init__(f"line {line}: {problem}" if line else problem)
 
 
+def _tab_in_indentation(text: str, marks: tuple[Any, ...]) -> int | None:
+    """The 1-based line, among those a parse error points at, whose indentation holds a tab."""
+    lines = text.splitlines()
+    for mark in marks:
+        if mark is None or not 0 <= mark.line < len(lines):
+            continue
+        line = lines[mark.line]
+        if "\t" in line[: len(line) - len(line.lstrip(" \t"))]:
+            return int(mark.line) + 1
+    return None
+
+
 def parse_yaml(text: str) -> Any:
     """Parse one YAML (or JSON) document into plain values with lines; None for an empty one.
 
@@ -324,6 +336,13 @@ def parse_yaml(text: str) -> Any:
         unclosed = context.startswith("while scanning") or "flow" in context
         mark = exc.context_mark if unclosed and exc.context_mark else exc.problem_mark
         problem = exc.problem or "invalid YAML"
+        tab = _tab_in_indentation(text, (exc.problem_mark, exc.context_mark))
+        if tab is not None:
+            # libyaml says "found character that cannot start any token": name the tab.
+            raise YamlSyntaxError(
+                f"a tab character in the indentation at line {tab}; YAML indents with spaces",
+                line=tab,
+            ) from None
         if "maximum nesting depth" in problem:
             problem = "nesting too deep"
         elif unclosed and exc.problem_mark is not None:

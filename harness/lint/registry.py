@@ -14,6 +14,8 @@ from harness.lint.rule import Rule
 from harness.lint.rules.contract import (
     ChildHistoryOff,
     HistoryWithoutScope,
+    InputNotListed,
+    IoDeclarationMismatch,
     MissingAnswered,
     MissingModeOutputs,
     NoOutputs,
@@ -59,6 +61,8 @@ RULES: tuple[Rule, ...] = (
     SilentAgentAddressesUser(),
     ParentRepeatsAnswers(),
     InstructionsTooLong(),
+    IoDeclarationMismatch(),
+    InputNotListed(),
     InvalidConfig(),
     NothingRecognised(),
 )

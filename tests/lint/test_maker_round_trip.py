@@ -76,7 +76,7 @@ def test_the_pasted_parent_instructions_clear_hc001_for_the_external_agent(
         yaml.dump(data, out)
     after = {f.agent for f in lint_paths([root]).findings if f.id in ("HC001", "HC010")}
     assert "Car Loan SME Agent" not in after
-    assert "WorkspaceWithSubAgents" not in after  # the parent checks answered now (HC010)
+    assert "Contoso Checking" not in after  # the parent checks answered now (HC010)
 
 
 def test_the_external_agent_kept_as_it_is_gets_no_answered_hint_warning() -> None:
@@ -101,7 +101,8 @@ def test_the_starter_keeps_each_agents_copilot_studio_name_and_file(starter: str
         "actions/crd1c_agent.component.ContosoMortgages.mcs.yml"
     )
     assert not sources["Contoso_Mortgages"].external
-    assert sources["WorkspaceWithSubAgents"].file == "agent.mcs.yml"
+    assert sources["Contoso Checking"].name == "Contoso Checking"  # componentName, not the folder
+    assert sources["Contoso Checking"].file == "agent.mcs.yml"
 
 
 def test_fragments_name_real_files_and_the_makers_display_names(fragments: str) -> None:
@@ -210,7 +211,7 @@ def test_the_starter_goes_to_stdout_and_the_explanation_to_stderr() -> None:
     result = _run("instructions", str(WORKSPACE))
     assert result.exit_code == 2
     assert result.stdout.startswith("parent:\n")
-    assert YAML(typ="safe").load(result.stdout)["parent"]["name"] == "WorkspaceWithSubAgents"
+    assert YAML(typ="safe").load(result.stdout)["parent"]["name"] == "Contoso Checking"
     assert result.stderr.startswith("error: ")
     assert "> agents.yaml" in result.stderr
     assert "parent:" not in result.stderr
