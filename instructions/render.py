@@ -404,7 +404,10 @@ def _copilot_studio_parts(
         if sub.kind == CHILD:
             fragments.append(ChildFragment(**common))
         else:
-            fragments.append(ConnectedFragment(**common, history=sub.receives_history))
+            own_file = source.own_file if source is not None else ""
+            fragments.append(
+                ConnectedFragment(**common, history=sub.receives_history, own_file=own_file)
+            )
     parent_instructions = None
     if agent is None:
         shown = tuple(

@@ -123,6 +123,10 @@ class SubagentSpec:
     """This SDK's YAML or Copilot Studio."""
     target: str | None = None
     """Copilot Studio connected agents: the ``botSchemaName`` of the agent they call."""
+    own_file: str | None = None
+    """Copilot Studio connected agents: the file of the agent they call (its parent component,
+    where its own instructions are), when that agent is among the linted paths; the one reading
+    ``harness lint`` and ``harness instructions`` share."""
     misplaced_io: tuple[tuple[str, int | None], ...] = ()
     """Copilot Studio: ``inputType`` / ``outputType`` keys found at the root of a connected-agent
     ``TaskDialog`` instead of inside ``action`` (key, line)."""

@@ -1,18 +1,21 @@
-"""What a Copilot Studio workspace declares, read as Copilot Studio reads it (audit s60-audit6,
+"""What Copilot Studio files declare, read as Copilot Studio reads them (audit s60-audit6,
 findings 7, 8 and 10): the type of a contract output, an `inputs` entry against
-`inputType.properties`, the display name of an agent, and a tab in the indentation. Each case is a
-maker's edit to a copy of the VS Code fixture workspace."""
+`inputType.properties`, the display name of an agent, a tab in the indentation (each a maker's edit
+to a copy of the VS Code fixture workspace), and where a connected agent's own file is in an
+exported solution that holds it (`harness lint` and `harness instructions` read it alike)."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+from click.testing import CliRunner
 from ruamel.yaml import YAML
 
+from harness.cli import cli
 from harness.lint import lint_paths
 from harness.lint.starter import starter_configs
-from tests.lint.conftest import LINT
+from tests.lint.conftest import COPILOT, LINT
 
 WORKSPACE = LINT / "copilot-studio-vscode" / "WorkspaceWithSubAgents"
 CHILD = Path("agents") / "Transfer Funds" / "agent.mcs.yml"
@@ -109,3 +112,29 @@ def test_a_tab_in_the_indentation_is_named(tmp_path: Path) -> None:
         f"invalid YAML: a tab character in the indentation at line {number + 1}; YAML indents "
         "with spaces"
     )
+
+
+ORDERS = COPILOT / "solutions" / "order-management"
+OWN = "botcomponents/cr26e_Warehouseagent.gpt.default/data"
+
+
+def test_lint_and_the_starter_name_the_connected_agents_own_file(tmp_path: Path) -> None:
+    (hc001,) = [f for f in lint_paths([ORDERS]).findings if f.id == "HC001"]
+    assert f"{OWN}, let it message the user" in hc001.message
+    (config,) = starter_configs([ORDERS])
+    assert f"; its own file: {OWN}\n" in config
+    assert f"# assumed: Copilot Studio has no mode; its instructions ({OWN}) let it" in config
+
+
+def test_the_fragment_of_the_connected_agent_itself_points_at_its_file(tmp_path: Path) -> None:
+    (config,) = starter_configs([ORDERS])
+    saved = tmp_path / "agents.yaml"
+    saved.write_text(config, encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["instructions", str(saved), "--format", "copilot-studio"], catch_exceptions=False
+    )
+    assert result.exit_code == 0
+    itself = result.stdout.split('"Warehouse agent", the agent itself', 1)[1]
+    assert itself.splitlines()[1] == f"#   file: {OWN}"
+    assert "in its own solution" not in result.stdout
+    assert (ORDERS / OWN).is_file()
