@@ -427,7 +427,11 @@ class IoDeclarationMismatch(Rule):
         for what, fields in groups:
             for field in fields:
                 contract = _CONTRACT_TYPES.get(field.key)
-                if contract is None or field.type is None or field.type == contract[1]:
+                if (
+                    contract is None
+                    or field.type is None
+                    or field.type.lower() == contract[1].lower()
+                ):
                     continue
                 name, wanted = contract
                 yield self.finding(
