@@ -309,16 +309,18 @@ class YamlSyntaxError(UsageError, ValueError):
         super().__init__(f"line {line}: {problem}" if line else problem)
 
 
-def _tab_in_indentation(text: str, marks: tuple[Any, ...]) -> int | None:
-    """The 1-based line, among those a parse error points at, whose indentation holds a tab."""
+def _tab_in_indentation(text: str, mark: Any, context: str) -> int | None:
+    """The 1-based line of a parse error that stops at a tab in a block's indentation: the
+    character at ``mark`` is a tab with only blanks before it on its line. A tab inside a flow
+    collection (and so in JSON) is legal and is not named, whatever the error there."""
+    if mark is None or "flow" in context:
+        return None
     lines = text.splitlines()
-    for mark in marks:
-        if mark is None or not 0 <= mark.line < len(lines):
-            continue
-        line = lines[mark.line]
-        if "\t" in line[: len(line) - len(line.lstrip(" \t"))]:
-            return int(mark.line) + 1
-    return None
+    if not 0 <= mark.line < len(lines):
+        return None
+    line = lines[mark.line]
+    at_tab = line[mark.column : mark.column + 1] == "\t"
+    return int(mark.line) + 1 if at_tab and not line[: mark.column].strip(" \t") else None
 
 
 def parse_yaml(text: str) -> Any:
@@ -336,7 +338,7 @@ def parse_yaml(text: str) -> Any:
         unclosed = context.startswith("while scanning") or "flow" in context
         mark = exc.context_mark if unclosed and exc.context_mark else exc.problem_mark
         problem = exc.problem or "invalid YAML"
-        tab = _tab_in_indentation(text, (exc.problem_mark, exc.context_mark))
+        tab = _tab_in_indentation(text, exc.problem_mark, context)
         if tab is not None:
             # libyaml says "found character that cannot start any token": name the tab.
             raise YamlSyntaxError(

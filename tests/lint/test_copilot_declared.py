@@ -9,9 +9,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
+from harness._yaml import YamlSyntaxError, parse_yaml
 from harness.cli import cli
 from harness.lint import lint_paths
 from harness.lint.starter import starter_configs
@@ -112,6 +114,27 @@ def test_a_tab_in_the_indentation_is_named(tmp_path: Path) -> None:
         f"invalid YAML: a tab character in the indentation at line {number + 1}; YAML indents "
         "with spaces"
     )
+
+
+# Review of s60-fixlint, item 2: tabs are legal inside a flow collection, and so in JSON; an error
+# there is named as libyaml names it, not as a tab.
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n\t"kind": "Bot",\n\t"name": "desk"\n\t"id": 1\n}\n',
+        "a: {\n\tb: 1,\n\tc: d: e\n}\n",
+        "a: [\n\t1,\n\t2\nb: 3\n",
+    ],
+)
+def test_a_tab_in_a_flow_collection_or_json_is_not_named(text: str) -> None:
+    with pytest.raises(YamlSyntaxError) as raised:
+        parse_yaml(text)
+    assert "tab" not in str(raised.value)
+
+
+def test_a_tab_after_spaces_in_block_indentation_is_named() -> None:
+    with pytest.raises(YamlSyntaxError, match="a tab character in the indentation at line 3"):
+        parse_yaml("a:\n  b: 1\n  \tc: 2\n")
 
 
 ORDERS = COPILOT / "solutions" / "order-management"
