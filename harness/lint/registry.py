@@ -14,8 +14,9 @@ from harness.lint.rule import Rule
 from harness.lint.rules.contract import (
     ChildHistoryOff,
     HistoryWithoutScope,
+    InputDeclarationsDiffer,
     InputNotListed,
-    IoDeclarationMismatch,
+    IoTypeMismatch,
     MissingAnswered,
     MissingModeOutputs,
     NoOutputs,
@@ -61,8 +62,9 @@ RULES: tuple[Rule, ...] = (
     SilentAgentAddressesUser(),
     ParentRepeatsAnswers(),
     InstructionsTooLong(),
-    IoDeclarationMismatch(),
+    IoTypeMismatch(),
     InputNotListed(),
+    InputDeclarationsDiffer(),
     InvalidConfig(),
     NothingRecognised(),
 )

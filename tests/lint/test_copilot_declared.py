@@ -69,9 +69,24 @@ def test_an_input_spelled_differently_in_inputs_and_input_type_is_reported(
         "    description: Its part of the request.\ninputType:\n  properties:\n    scopedrequest:\n"
         "      description: Its part of the request.\n      type: String\n",
     )
-    found = [f for f in lint_paths([root]).findings if f.id == "HC019"]
-    assert [(f.agent, f.line) for f in found] == [("Claims", 7)]
+    found = [f for f in lint_paths([root]).findings if f.id in ("HC019", "HC021")]
+    assert [(f.id, f.agent, f.line, f.severity.value) for f in found] == [
+        ("HC021", "Claims", 7, "warning")
+    ]
     assert "spelled 'scopedrequest'" in found[0].message
+    assert "not filled" not in found[0].message  # not checked in Copilot Studio (review item 3)
+
+
+def test_an_automatic_input_without_input_type_is_a_warning_as_hc020_is(tmp_path: Path) -> None:
+    root = _child_with(
+        tmp_path,
+        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\n"
+        "    description: Its part of the request.\n",
+    )
+    found = [f for f in lint_paths([root]).findings if f.id in ("HC019", "HC021")]
+    assert [(f.id, f.agent, f.line, f.severity.value) for f in found] == [
+        ("HC021", "Claims", 7, "warning")
+    ]
 
 
 def test_scoped_request_without_its_inputs_entry_is_a_warning(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from harness.lint.rules._words import (
 )
 from instructions.contract import (
     ANSWERED,
+    COPILOT_TYPES,
     INPUT_DESCRIPTIONS,
     OUTPUT_DESCRIPTIONS,
     OUTPUT_JSON_TYPES,
@@ -33,8 +34,9 @@ from subagents.contract import REQUIRED_OUTPUTS, Kind, Mode
 __all__ = [
     "ChildHistoryOff",
     "HistoryWithoutScope",
+    "InputDeclarationsDiffer",
     "InputNotListed",
-    "IoDeclarationMismatch",
+    "IoTypeMismatch",
     "MissingAnswered",
     "MissingModeOutputs",
     "NoOutputs",
@@ -347,82 +349,35 @@ class ChildHistoryOff(Rule):
         )
 
 
-_COPILOT_TYPE = {"boolean": "Boolean", "string": "String"}
-"""The Copilot Studio type a contract field's JSON type calls for; a list (``openQuestions``)
-travels as text or a table, so its type is not checked."""
 _CONTRACT_TYPES = {
-    normalize_io_name(name): (name, _COPILOT_TYPE[str(schema["type"])])
+    normalize_io_name(name): (name, COPILOT_TYPES[str(schema["type"])])
     for name, schema in OUTPUT_JSON_TYPES.items()
-    if schema.get("type") in _COPILOT_TYPE
+    if schema.get("type") in COPILOT_TYPES
 }
 
 
-class IoDeclarationMismatch(Rule):
-    """Copilot Studio declares an agent's inputs twice: each `inputs` entry (an
-    `AutomaticTaskInput`, which the orchestrator fills, or a `ManualTaskInput`) names a property of
-    `inputType.properties`, which gives its type. An entry without its property, or the two
-    spelled differently, declare two different inputs, although the other rules, which compare
-    names loosely, see one. A contract input or output typed otherwise than the contract says
-    (`answered` as `String` instead of `Boolean`) is not the value the parent checks. A contract
-    input with a property but no entry is HC020."""
+class IoTypeMismatch(Rule):
+    """A contract input or output whose Copilot Studio `type` is not the contract's: `answered`
+    declared as `String` instead of `Boolean` is text, not the true or false value the parent
+    checks; `scopedRequest`, `interactionSummary` and `findings` are text. A list
+    (`openQuestions`) may travel as text or a table, so its type is not checked."""
 
     id = "HC019"
-    name = "io-declaration-mismatch"
+    name = "io-type-mismatch"
     severity = Severity.ERROR
     summary = (
-        "Copilot Studio: an `inputs` entry has no property in `inputType.properties` (or one "
-        "spelled differently), or a contract input or output has the wrong `type`."
+        "Copilot Studio: a contract input or output has another `type` than the contract's "
+        "(`answered` must be `Boolean`)."
     )
-    fix = (
-        "Declare each input in both, spelled the same (`harness instructions` prints the "
-        "fragments); give contract fields the contract's type (`answered`: `Boolean`)."
-    )
-    bad = (
-        "inputType:\n  properties:\n    scopedRequest: {type: String}\noutputType:\n  properties:"
-        "\n    answered: {type: String}"
-    )
-    good = (
-        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\ninputType:\n"
-        "  properties:\n    scopedRequest: {type: String}\noutputType:\n  properties:\n"
-        "    answered: {type: Boolean}"
-    )
+    fix = "Give contract fields the contract's type (`answered`: `Boolean`; the others `String`)."
+    bad = "outputType:\n  properties:\n    answered: {type: String}"
+    good = "outputType:\n  properties:\n    answered: {type: Boolean}"
 
     def check_agent(
         self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
     ) -> Iterator[LintFinding]:
         if agent.source != "copilot-studio":
             return
-        yield from self._types(agent)
-        entries, properties = agent.input_entries, agent.input_properties
-        if entries is None or properties is None or not (entries or properties):
-            return
-        if any(key == "inputType" for key, _ in agent.misplaced_io):
-            return  # its inputType sits at the TaskDialog's root: HC014 says so
-        where = (
-            "`action.inputType.properties`"
-            if agent.kind is Kind.CONNECTED
-            else ("`inputType.properties`")
-        )
-        exact = {p.name for p in properties}
-        loose = {p.key: p for p in properties}
-        for entry in entries:
-            if entry.name in exact:
-                continue
-            twin = loose.get(entry.key)
-            if twin is not None:
-                message = (
-                    f"The input '{entry.name}' of '{agent.name}' is spelled '{twin.name}' in "
-                    f"{where}, so the two do not name the same input and it is not filled. "
-                    f"Spell both '{_contract_name(entry.name)}'."
-                )
-            else:
-                message = (
-                    f"The `inputs` entry '{entry.name}' of '{agent.name}' has no property in "
-                    f"{where}, which gives its type. Add '{entry.name}' there."
-                )
-            yield self.finding(agent=agent.name, file=entry.file, line=entry.line, message=message)
-
-    def _types(self, agent: SubagentSpec) -> Iterator[LintFinding]:
         groups = (("input", agent.inputs or ()), ("output", agent.outputs or ()))
         for what, fields in groups:
             for field in fields:
@@ -445,6 +400,68 @@ class IoDeclarationMismatch(Rule):
                         f". Set its `type: {wanted}`."
                     ),
                 )
+
+
+class InputDeclarationsDiffer(Rule):
+    """Copilot Studio declares an agent's inputs twice: each `inputs` entry (an
+    `AutomaticTaskInput`, which the orchestrator fills, or a `ManualTaskInput`) names a property of
+    `inputType.properties`, which gives its type. An entry without its property, or the two
+    spelled differently, is not how the generated fragments or Microsoft's examples declare an
+    input; the other rules, which compare names loosely, see one input. Whether Copilot Studio
+    still fills such an input has not been checked (an `AutomaticTaskInput` may carry its own
+    `entity`), so this is a warning, as HC020, the mirror case, is."""
+
+    id = "HC021"
+    name = "input-declarations-differ"
+    severity = Severity.WARNING
+    summary = (
+        "Copilot Studio: an `inputs` entry has no property in `inputType.properties`, or one "
+        "spelled differently."
+    )
+    fix = (
+        "Declare each input in both, spelled the same (`harness instructions` prints the "
+        "fragments)."
+    )
+    bad = (
+        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\ninputType:\n"
+        "  properties:\n    scopedrequest: {type: String}"
+    )
+    good = (
+        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\ninputType:\n"
+        "  properties:\n    scopedRequest: {type: String}"
+    )
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[LintFinding]:
+        if agent.source != "copilot-studio":
+            return
+        entries, properties = agent.input_entries, agent.input_properties
+        if entries is None or properties is None or not (entries or properties):
+            return
+        if any(key == "inputType" for key, _ in agent.misplaced_io):
+            return  # its inputType sits at the TaskDialog's root: HC014 says so
+        where = _where_properties(agent)
+        exact = {p.name for p in properties}
+        loose = {p.key: p for p in properties}
+        for entry in entries:
+            if entry.name in exact:
+                continue
+            twin = loose.get(entry.key)
+            if twin is not None:
+                message = (
+                    f"The input '{entry.name}' of '{agent.name}' is spelled '{twin.name}' in "
+                    f"{where}. The generated fragments and Microsoft's examples spell the two the "
+                    f"same; whether Copilot Studio matches them otherwise is not checked here. "
+                    f"Spell both '{_contract_name(entry.name)}'."
+                )
+            else:
+                message = (
+                    f"The `inputs` entry '{entry.name}' of '{agent.name}' has no property in "
+                    f"{where}, which gives an input its type and description. Add "
+                    f"'{entry.name}' there."
+                )
+            yield self.finding(agent=agent.name, file=entry.file, line=entry.line, message=message)
 
 
 def _contract_name(name: str) -> str:
