@@ -67,7 +67,7 @@ the newer layouts' ``settings.mcs.yml`` or JSON files, nor a ``ConnectedAgentToo
 _SOURCE = re.compile(
     r"^\s*(?:-\s+)?name:\s*(?P<value>[^#]*?)\s+#\s*Copilot Studio:\s*"
     r'(?P<name>"(?:[^"\\]|\\.)*")(?:,\s*(?P<layout>external agent|ConnectedAgentTool))?'
-    r"(?:,\s*(?P<file>[^;]*?))?(?:;\s*its own file:\s*(?P<own>.*?))?\s*$",
+    r"(?:,\s*(?P<file>.*?))?(?:;\s*its own file:\s*(?P<own>.*?))?\s*$",
     re.MULTILINE,
 )
 _OWN = "; its own file: "

@@ -278,6 +278,20 @@ def test_sources_name_only_files_a_fragment_is_pasted_into() -> None:
     assert sources["D"].file == ""
 
 
+def test_a_source_path_with_a_semicolon_is_read_whole() -> None:
+    # Review of s60-fixlint, item 7: a ';' in a path made the whole comment unreadable.
+    sources = copilot_studio_sources(
+        'parent:\n  name: P  # Copilot Studio: "P", agent.mcs.yml\n'
+        "subagents:\n"
+        '  - name: C  # Copilot Studio: "C", agents/C;v2/agent.mcs.yml\n'
+        '  - name: W  # Copilot Studio: "W", botcomponents/x.Invoke;W/data; its own file: '
+        "botcomponents/y;z.gpt.default/data\n"
+    )
+    assert sources["C"].file == "agents/C;v2/agent.mcs.yml"
+    assert sources["W"].file == "botcomponents/x.Invoke;W/data"
+    assert sources["W"].own_file == "botcomponents/y;z.gpt.default/data"
+
+
 # -- a stdout in a code page (Windows' `>`): UTF-8 bytes, not a UnicodeEncodeError ------------
 
 
