@@ -80,9 +80,10 @@ def component_name(data: LMap) -> str | None:
     """The component's display name, ``mcs.metadata.componentName``, when written.
 
     The VS Code extension writes the component's display name there, the name Copilot Studio
-    shows and its orchestrator lists the agent by; the folder of a child agent is only derived from
-    it (microsoft/vscode-copilotstudio, ``SubAgentFolderNaming``: spaces and punctuation dropped)
-    and is not renamed with it. So the folder is the name only when no display name is written.
+    shows; the folder of a child agent is only derived from it (microsoft/vscode-copilotstudio,
+    ``SubAgentFolderNaming``: spaces and punctuation dropped) and is not renamed with it. That the
+    orchestrator lists the agent by this name is inferred from that source, not documented. So the
+    folder is the name only when no display name is written.
     """
     metadata = data.get("mcs.metadata")
     if not isinstance(metadata, LMap):
