@@ -309,6 +309,20 @@ class YamlSyntaxError(UsageError, ValueError):
         super().__init__(f"line {line}: {problem}" if line else problem)
 
 
+def _tab_in_indentation(text: str, mark: Any, context: str) -> int | None:
+    """The 1-based line of a parse error that stops at a tab in a block's indentation: the
+    character at ``mark`` is a tab with only blanks before it on its line. A tab inside a flow
+    collection (and so in JSON) is legal and is not named, whatever the error there."""
+    if mark is None or "flow" in context:
+        return None
+    lines = text.splitlines()
+    if not 0 <= mark.line < len(lines):
+        return None
+    line = lines[mark.line]
+    at_tab = line[mark.column : mark.column + 1] == "\t"
+    return int(mark.line) + 1 if at_tab and not line[: mark.column].strip(" \t") else None
+
+
 def parse_yaml(text: str) -> Any:
     """Parse one YAML (or JSON) document into plain values with lines; None for an empty one.
 
@@ -324,6 +338,13 @@ def parse_yaml(text: str) -> Any:
         unclosed = context.startswith("while scanning") or "flow" in context
         mark = exc.context_mark if unclosed and exc.context_mark else exc.problem_mark
         problem = exc.problem or "invalid YAML"
+        tab = _tab_in_indentation(text, exc.problem_mark, context)
+        if tab is not None:
+            # libyaml says "found character that cannot start any token": name the tab.
+            raise YamlSyntaxError(
+                f"a tab character in the indentation at line {tab}; YAML indents with spaces",
+                line=tab,
+            ) from None
         if "maximum nesting depth" in problem:
             problem = "nesting too deep"
         elif unclosed and exc.problem_mark is not None:

@@ -76,6 +76,8 @@ class ConnectedFragment:
     """Pass the parent's conversation history (``ConversationHistory``) or not (``NoHistory``)."""
     file: str = ""
     """The calling side's file in the workspace or solution, when known."""
+    own_file: str = ""
+    """The file of the agent itself (where its instructions go), when known."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -219,9 +221,17 @@ def _connected(agent: ConnectedFragment) -> list[str]:
         + _dump(calling),
         _comment(
             f'Connected agent "{agent.name}", the agent itself (kind: GptComponentMetadata)',
-            "  VS Code extension: its own agent.mcs.yml",
-            "  exported solution: botcomponents/<prefix>.gpt.default/data in its own solution",
-            "  newer workspace: its own settings.mcs.yml (configuration.agentSettings.instructions)",
+            *(
+                (f"  file: {agent.own_file}",)
+                if agent.own_file
+                else (
+                    "  VS Code extension: its own agent.mcs.yml",
+                    "  exported solution: botcomponents/<prefix>.gpt.default/data in its own "
+                    "solution",
+                    "  newer workspace: its own settings.mcs.yml "
+                    "(configuration.agentSettings.instructions)",
+                )
+            ),
             "Replace its instructions with these:",
             *_too_long(agent.instructions),
         )

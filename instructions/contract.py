@@ -23,6 +23,7 @@ __all__ = [
     "CHILD",
     "CONNECTED",
     "CONVERSATIONAL",
+    "COPILOT_TYPES",
     "DIRECT",
     "FINDINGS",
     "HISTORY",
@@ -138,6 +139,11 @@ OUTPUT_DESCRIPTIONS: Mapping[str, str] = {
     ),
 }
 """The contract's words for its outputs, in contract order."""
+
+COPILOT_TYPES: Mapping[str, str] = {"boolean": "Boolean", "string": "String"}
+"""Copilot Studio's `type` for a contract field's JSON type (:data:`OUTPUT_JSON_TYPES`). A list
+has none here: the generated fragments declare it as `String`, and lint does not check it, since
+it may travel as text or a table."""
 
 OUTPUT_JSON_TYPES: Mapping[str, Mapping[str, Any]] = {
     ANSWERED: {"type": "boolean"},

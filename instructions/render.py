@@ -32,6 +32,7 @@ from instructions.contract import (
     ANSWERED,
     CHILD,
     CONVERSATIONAL,
+    COPILOT_TYPES,
     DIRECT,
     HISTORY,
     INPUT_DESCRIPTIONS,
@@ -63,9 +64,6 @@ _TEMPLATES = Path(__file__).with_name("templates")
 
 _TYPE_WORDS = {"boolean": "true or false", "string": "text", "array": "a list of text"}
 """How an output's JSON type (``contract.OUTPUT_JSON_TYPES``) reads in prose."""
-
-_COPILOT_TYPES = {"boolean": "Boolean"}
-"""Copilot Studio's type for an output's JSON type; everything else travels as ``String``."""
 
 _ANSWERED_NOTES = {
     SILENT: "Yours is always false.",
@@ -388,7 +386,7 @@ def _copilot_studio_parts(
             PropertyView(
                 name=field.name,
                 description=field.description,
-                type=_COPILOT_TYPES.get(_json_type(field.name), "String"),
+                type=COPILOT_TYPES.get(_json_type(field.name), "String"),
                 required=field.required,
             )
             for field in _outputs(sub)
@@ -404,7 +402,10 @@ def _copilot_studio_parts(
         if sub.kind == CHILD:
             fragments.append(ChildFragment(**common))
         else:
-            fragments.append(ConnectedFragment(**common, history=sub.receives_history))
+            own_file = source.own_file if source is not None else ""
+            fragments.append(
+                ConnectedFragment(**common, history=sub.receives_history, own_file=own_file)
+            )
     parent_instructions = None
     if agent is None:
         shown = tuple(

@@ -82,3 +82,6 @@ class CopilotStudioSource:
     external: bool = False
     """An external agent (``InvokeExternalAgentTaskAction``): it cannot declare outputs, so the
     parent's instructions say in a sentence naming it whether it talks to the user."""
+    own_file: str = ""
+    """A connected agent: the file of the agent it calls (where its own instructions go),
+    relative as ``file`` is; empty when not known."""

@@ -221,7 +221,13 @@ def _link_connected(systems: list[AgentSystem]) -> list[AgentSystem]:
                 borrowed = None if target is None or agent.instructions else target.instructions
                 mode, source = infer_mode(borrowed, agent.outputs)
                 instructions = agent.instructions or borrowed
-                agent = replace(agent, instructions=instructions, mode=mode, mode_source=source)
+                agent = replace(
+                    agent,
+                    instructions=instructions,
+                    mode=mode,
+                    mode_source=source,
+                    own_file=None if target is None else target.file,
+                )
             agents.append(agent)
         linked.append(replace(system, subagents=tuple(agents)))
     return linked

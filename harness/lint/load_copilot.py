@@ -50,7 +50,7 @@ from harness.lint.phrases import forbids_user_messages
 from instructions.contract import FINDINGS, INTERACTION_SUMMARY
 from subagents.contract import Kind, Mode
 
-__all__ = ["Display", "Reader", "infer_mode"]
+__all__ = ["Display", "Reader", "component_name", "infer_mode"]
 
 Display = Callable[[Path], str]
 
@@ -74,6 +74,22 @@ def infer_mode(
     if _FINDINGS_KEY in keys and _SUMMARY_KEY not in keys:
         return Mode.SILENT, "outputs"
     return Mode.DIRECT, "default"
+
+
+def component_name(data: LMap) -> str | None:
+    """The component's display name, ``mcs.metadata.componentName``, when written.
+
+    The VS Code extension writes the component's display name there, the name Copilot Studio
+    shows; the folder of a child agent is only derived from it (microsoft/vscode-copilotstudio,
+    ``SubAgentFolderNaming``: spaces and punctuation dropped) and is not renamed with it. That the
+    orchestrator lists the agent by this name is inferred from that source, not documented. So the
+    folder is the name only when no display name is written.
+    """
+    metadata = data.get("mcs.metadata")
+    if not isinstance(metadata, LMap):
+        return None
+    name = metadata.get("componentName")
+    return name.strip() if isinstance(name, str) and name.strip() else None
 
 
 class Reader:
@@ -154,9 +170,9 @@ class Reader:
             self.problem(file, data.line_of("kind"), None, f"{what}: expected {expected}")
             return
         if kind == "GptComponentMetadata":
-            self._parent(data, file, name)
+            self._parent(data, file, component_name(data) or name)
         elif kind == "AgentDialog":
-            self._child(data, file, name)
+            self._child(data, file, component_name(data) or name)
         elif kind == "TaskDialog":
             self._task(data, file, name, must_be_agent=role == "connected")
         elif kind == "ConnectedAgentTool":
@@ -165,13 +181,10 @@ class Reader:
     def _connected_tool(
         self, data: LMap, file: str, name: str, description: TextField | None
     ) -> None:
+        name = component_name(data) or name
         metadata = data.get("mcs.metadata")
-        if isinstance(metadata, LMap):
-            display_name = metadata.get("componentName")
-            if isinstance(display_name, str) and display_name.strip():
-                name = display_name.strip()
-            if description is None:
-                description = _text(self, metadata, "description", file, name)
+        if isinstance(metadata, LMap) and description is None:
+            description = _text(self, metadata, "description", file, name)
         spec = connected_tool_spec(data, file=file, name=name, description=description)
         if spec.target is None:
             self.problem(file, data.line, name, "botSchemaName: required (the agent to call)")
@@ -216,7 +229,8 @@ class Reader:
             _text(self, settings, "instructions", file, name) if settings is not None else None
         )
         inputs = _task_inputs(self, data, file, name)
-        inputs += _record(self, data, "inputType", file, name)
+        properties = _record(self, data, "inputType", file, name)
+        inputs += properties
         outputs = _record(self, data, "outputType", file, name)
         history = True
         history_line = None
@@ -247,6 +261,8 @@ class Reader:
                 line=data.line,
                 source="copilot-studio",
                 actions_line=actions_line,
+                input_entries=_input_entries(data, file),
+                input_properties=tuple(properties),
             )
         )
 
@@ -275,9 +291,8 @@ class Reader:
         if isinstance(display_name, str) and display_name.strip():
             name = display_name.strip()
         description = _text(self, data, "modelDescription", file, name)
-        inputs = _task_inputs(self, data, file, name) + _record(
-            self, action, "inputType", file, name
-        )
+        properties = _record(self, action, "inputType", file, name)
+        inputs = _task_inputs(self, data, file, name) + properties
         outputs = _task_outputs(self, data, file, name)
         outputs += _record(self, action, "outputType", file, name)
         misplaced: list[tuple[str, int | None]] = []
@@ -316,6 +331,8 @@ class Reader:
                 source="copilot-studio",
                 target=target,
                 misplaced_io=tuple(misplaced),
+                input_entries=_input_entries(data, file),
+                input_properties=tuple(properties),
             )
         )
 
@@ -386,14 +403,39 @@ def _record(reader: Reader, node: LMap, key: str, file: str, agent: str) -> list
             )
         fields.append(
             IOField(
-                name=str(prop), description=description, file=file, line=properties.line_of(prop)
+                name=str(prop),
+                description=description,
+                file=file,
+                line=properties.line_of(prop),
+                type=_type_of(info),
             )
         )
     return fields
 
 
+def _type_of(info: object) -> str | None:
+    """A property's declared type: ``type: Boolean`` or ``type: {kind: Boolean}``."""
+    declared = info.get("type") if isinstance(info, LMap) else None
+    if isinstance(declared, LMap):
+        declared = declared.get("kind")
+    return declared.strip() if isinstance(declared, str) and declared.strip() else None
+
+
 def _task_inputs(reader: Reader, node: LMap, file: str, agent: str) -> list[IOField]:
     return _property_list(reader, node, "inputs", file, agent, skip_kind="ManualTaskInput")
+
+
+def _input_entries(node: LMap, file: str) -> tuple[IOField, ...]:
+    """Every ``inputs`` entry with a name, automatic or manual, as written (problems with the
+    list are reported by :func:`_task_inputs`)."""
+    items = node.get("inputs")
+    if not isinstance(items, LSeq):
+        return ()
+    return tuple(
+        IOField(name=item["propertyName"], description=None, file=file, line=items.line_of(i))
+        for i, item in enumerate(items)
+        if isinstance(item, LMap) and isinstance(item.get("propertyName"), str)
+    )
 
 
 def _task_outputs(reader: Reader, node: LMap, file: str, agent: str) -> list[IOField]:
@@ -453,9 +495,13 @@ def _merge(fields: list[IOField]) -> tuple[IOField, ...]:
         known = merged.get(key)
         if known is None:
             merged[key] = field
-        elif not known.description and field.description:
+        elif (not known.description and field.description) or (not known.type and field.type):
             merged[key] = IOField(
-                name=known.name, description=field.description, file=known.file, line=known.line
+                name=known.name,
+                description=known.description or field.description,
+                file=known.file,
+                line=known.line,
+                type=known.type or field.type,
             )
     return tuple(merged.values())
 

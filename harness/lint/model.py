@@ -71,6 +71,8 @@ class IOField:
     """The file it is declared in."""
     line: int | None
     """The 1-based line of its declaration."""
+    type: str | None = None
+    """Copilot Studio: its declared ``type`` (``Boolean``, ``String``...), when written."""
 
     @property
     def key(self) -> str:
@@ -83,7 +85,8 @@ class SubagentSpec:
     """A child or connected agent, whatever format it came from."""
 
     name: str
-    """Its name as written in the config (Copilot Studio: the component folder or display name)."""
+    """Its name as written in the config (Copilot Studio: ``mcs.metadata.componentName``, else the
+    component folder; a connected agent's ``modelDisplayName``)."""
     kind: Kind
     """Child or connected."""
     mode: Mode
@@ -120,6 +123,10 @@ class SubagentSpec:
     """This SDK's YAML or Copilot Studio."""
     target: str | None = None
     """Copilot Studio connected agents: the ``botSchemaName`` of the agent they call."""
+    own_file: str | None = None
+    """Copilot Studio connected agents: the file of the agent they call (its parent component,
+    where its own instructions are), when that agent is among the linted paths; the one reading
+    ``harness lint`` and ``harness instructions`` share."""
     misplaced_io: tuple[tuple[str, int | None], ...] = ()
     """Copilot Studio: ``inputType`` / ``outputType`` keys found at the root of a connected-agent
     ``TaskDialog`` instead of inside ``action`` (key, line)."""
@@ -127,6 +134,11 @@ class SubagentSpec:
     """Copilot Studio: the line of a child agent's non-empty ``beginDialog.actions``."""
     layout: Layout = "standard"
     """How it is declared (see ``Layout``): what its inputs and outputs can hold."""
+    input_entries: tuple[IOField, ...] | None = None
+    """Copilot Studio: every entry of its ``inputs`` list as written (automatic and manual),
+    before they are merged with ``inputType``; None when the format has no such list."""
+    input_properties: tuple[IOField, ...] | None = None
+    """Copilot Studio: its ``inputType.properties`` as written; None when the format has none."""
 
     @property
     def output_keys(self) -> frozenset[str]:

@@ -14,6 +14,9 @@ from harness.lint.rule import Rule
 from harness.lint.rules.contract import (
     ChildHistoryOff,
     HistoryWithoutScope,
+    InputDeclarationsDiffer,
+    InputNotListed,
+    IoTypeMismatch,
     MissingAnswered,
     MissingModeOutputs,
     NoOutputs,
@@ -59,6 +62,9 @@ RULES: tuple[Rule, ...] = (
     SilentAgentAddressesUser(),
     ParentRepeatsAnswers(),
     InstructionsTooLong(),
+    IoTypeMismatch(),
+    InputNotListed(),
+    InputDeclarationsDiffer(),
     InvalidConfig(),
     NothingRecognised(),
 )

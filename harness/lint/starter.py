@@ -42,14 +42,15 @@ __all__ = ["copilot_studio_sources", "starter_configs"]
 
 _ROLE = re.compile(r"^#{1,6}\s+Role\s*$", re.MULTILINE)
 _NOT_IN_NAME = re.compile(r"[^\w-]+")
+_CHECK = (
+    "check it: silent if it only fills outputs, direct if it answers the user once, "
+    "conversational if it talks with the user over several turns"
+)
 _WHY = {
     "config": "",
     "instructions": "inferred: its instructions forbid messaging the user",
     "outputs": "inferred: its outputs return findings, not an interactionSummary",
-    "default": (
-        "assumed: Copilot Studio has no mode; check it: silent if it only fills outputs, direct "
-        "if it answers the user once, conversational if it talks with the user over several turns"
-    ),
+    "default": f"assumed: Copilot Studio has no mode; {_CHECK}",
 }
 _ASKS = "its instructions ask the user questions: conversational may fit"
 """Added to the mode's comment when the instructions ask the user something: a hint, not a mode,
@@ -66,9 +67,11 @@ the newer layouts' ``settings.mcs.yml`` or JSON files, nor a ``ConnectedAgentToo
 _SOURCE = re.compile(
     r"^\s*(?:-\s+)?name:\s*(?P<value>[^#]*?)\s+#\s*Copilot Studio:\s*"
     r'(?P<name>"(?:[^"\\]|\\.)*")(?:,\s*(?P<layout>external agent|ConnectedAgentTool))?'
-    r"(?:,\s*(?P<file>.*?))?\s*$",
+    r"(?:,\s*(?P<file>.*?))?(?:;\s*its own file:\s*(?P<own>.*?))?\s*$",
     re.MULTILINE,
 )
+_OWN = "; its own file: "
+"""In a connected agent's source comment: the file of the agent it calls (:func:`_source`)."""
 
 
 def starter_configs(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
@@ -110,10 +113,12 @@ def copilot_studio_sources(text: str) -> dict[str, CopilotStudioSource]:
             file = (match["file"] or "").strip()
             if match["layout"] == "ConnectedAgentTool" or not _PASTABLE.search(file):
                 file = ""  # the fragments list where each kind of component is kept instead
+            own = (match["own"] or "").strip()
             sources[name] = CopilotStudioSource(
                 name=display.strip(),
                 file=file,
                 external=match["layout"] == "external agent",
+                own_file=own if _PASTABLE.search(own) else "",
             )
     return sources
 
@@ -142,8 +147,15 @@ def _agent(agent: SubagentSpec, taken: set[str], roots: list[Path]) -> Commented
     name = _name(agent.name, taken)
     entry = CommentedMap(name=name, kind=agent.kind.value, mode=agent.mode.value)
     why = _WHY[agent.mode_source]
+    own = _relative(agent.own_file, roots) if agent.own_file else ""
     if agent.mode_source == "default" and agent.instructions is None:
         why = "assumed: its instructions are not among the linted files; check it"
+    elif agent.mode_source == "default" and own:
+        # As `harness lint` reads it: the agent's own instructions were found and let it talk.
+        why = (
+            f"assumed: Copilot Studio has no mode; its instructions ({own}) let it message the "
+            f"user; {_CHECK}"
+        )
     asks = agent.instructions is not None and phrases.asks_user(agent.instructions.text)
     if agent.mode_source != "config" and asks:
         why = f"{_ASKS}; {why}" if why else _ASKS
@@ -155,7 +167,7 @@ def _agent(agent: SubagentSpec, taken: set[str], roots: list[Path]) -> Commented
         )
     elif agent.layout == "external-agent":
         _note(entry, "kind", _EXTERNAL)
-    _source(entry, agent.name, _relative(agent.file, roots), indent=4, layout=agent.layout)
+    _source(entry, agent.name, _relative(agent.file, roots), indent=4, layout=agent.layout, own=own)
     if agent.kind.value == "connected":
         entry["pass_history"] = agent.history
     description = _routing(agent.description)
@@ -173,10 +185,17 @@ def _note(entry: CommentedMap, key: str, text: str, *, indent: int = 4) -> None:
 
 
 def _source(
-    entry: CommentedMap, name: str, file: str, *, indent: int, layout: str = "standard"
+    entry: CommentedMap,
+    name: str,
+    file: str,
+    *,
+    indent: int,
+    layout: str = "standard",
+    own: str = "",
 ) -> None:
     """The comment :func:`copilot_studio_sources` reads: the Copilot Studio name, the layout when
-    it is not the standard one, and the file."""
+    it is not the standard one, the file, and for a connected agent whose own files were read, the
+    file of the agent it calls."""
     parts = [json.dumps(name, ensure_ascii=False)]
     if layout == "external-agent":
         parts.append("external agent")
@@ -184,7 +203,8 @@ def _source(
         parts.append("ConnectedAgentTool")
     if file:
         parts.append(file)
-    _note(entry, "name", "Copilot Studio: " + ", ".join(parts), indent=indent)
+    tail = f"{_OWN}{own}" if own else ""
+    _note(entry, "name", "Copilot Studio: " + ", ".join(parts) + tail, indent=indent)
 
 
 def _relative(file: str, roots: list[Path]) -> str:

@@ -88,7 +88,7 @@ _INTERPRETS = re.compile(r"\b(?:true|false|already|again|repeat\w*|received|has 
 _REPEAT_NOUN = r"(?:summar(?:y|ies)|repetitions?|rundowns?|round-?ups?|run-?throughs?|lists?)"
 _REPEATS = re.compile(
     r"\b(?P<verb>" + REPEAT + r"|" + _REPEAT_NOUN + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
-    r"(?:" + ANSWERS + r")\b(?P<tail>.*)$"
+    r"(?P<answers>" + ANSWERS + r")\b(?P<tail>.*)$"
 )
 # Verbs that repeat only when what they take is what an agent said: "sum up what the leave agent
 # said", "go through the answers the helpers gave", "list what each of them said" (but "list
@@ -101,10 +101,11 @@ _WEAK_REPEAT = (
 _WEAK = re.compile(r"\b" + _WEAK_REPEAT + r"\b")
 _REPEATS_MORE = re.compile(
     r"(?P<verb>" + _WEAK_REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,8}?)\s+"
-    r"(?:" + ANSWERS + r"|whatever)\b(?P<tail>.*)$"
+    r"(?P<answers>" + ANSWERS + r"|whatever)\b(?P<tail>.*)$"
 )
-# A strong verb of repeating whose object is a free relative ("repeat whatever the billing agent
-# returns") is read as a weak verb is: only when "whatever" is what an agent said.
+# A strong verb of repeating whose object is a free relative, "whatever" an agent said or returned
+# ("repeat whatever the billing agent returns"), is read as a weak verb is: only when the relative
+# is what an agent said.
 _REPEATS_WHATEVER = re.compile(
     r"\b(?P<verb>" + REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,3}?)\s+whatever\b(?P<tail>.*)$"
 )
@@ -138,6 +139,22 @@ _AGENT_OWNER = re.compile(
 # "its answer", "what it said", in a sentence that names an agent: the agent's.
 _ITS = re.compile(r"\b(?:its|it)\b")
 _NAMES_AGENT = re.compile(r"\b(?:" + _AGENT_WORD + r")\b")
+# The output named, not the verb in a perfect: "once every specialist has answered", "when they
+# have all answered" name no check on ``answered``.
+_PERFECT = re.compile(
+    r"\b(?:has|have|had|hasn't|haven't|hadn't)\s+(?:(?:not|already|all|both|each|just|now|finally"
+    r"|fully|since)\s+)*$"
+)
+
+
+def _names_answered(sentence: str) -> bool:
+    """``sentence`` names the ``answered`` output, not only the verb in a perfect."""
+    return any(
+        not _PERFECT.search(sentence[max(0, m.start() - 60) : m.start()])
+        for m in re.finditer(ANSWERED, sentence)
+    )
+
+
 # Verbs of telling repeat only when they hand the user what agents said, again: "tell the user
 # again what it said", "give the user the subagents' answers again", "include every
 # specialist's answer once more"; and "remind the user of what the leave agent told them". The
@@ -197,6 +214,90 @@ _TELLS = re.compile(
     + _ANSWERS_FROM
     + r"))(?P<tail>.*)$"
 )
+# What an agent said, with the agent as the subject of a verb of saying, returning, answering or
+# finding: "what the leave agent said", "everything the booking agent told them", "what each of
+# them found" ("what every agent can help with" and "what the agents need from the user" say
+# nothing an agent said). "They" and "them" are the agents only after the agents were named as
+# several (:func:`_several_agents_before`): in "confirm back to the caller what they said" they
+# are the caller.
+_AGENT_SAID = (
+    r"(?:what(?:ever)?|everything|all)\s+(?:that\s+)?(?:(?!user\b)[\w'-]+\s+){0,6}?"
+    r"(?P<speaker>" + _AGENT_WORD + r"|it|they|them)\s+"
+    r"(?:(?:has|have|had|already|just|all|both)\s+)*" + _ANSWER_VERB + r"\b"
+)
+# Verbs of telling or repeating that take the particle "back": "confirm back", "read back", "relay
+# back" ("hold back", "keep back", "roll back" and "check back" do not hand anything on).
+_BACK_VERB = (
+    r"(?:confirm|report|relay|echo|play|mirror|repeat|restate|reiterate|recite|feed|fed|pass|read"
+    r"|say|said)(?:s|es|ed|d|ing)?"
+)
+# A verb of telling or repeating with "back", to the user, whose object is what an agent said:
+# "confirm back to the user what the leave agent said", "echo back to the guest the booking
+# agent's reply". "Pass back to the billing agent what the user said", "report back to the
+# supervisor what the agent found" and "read back to the caller the card number" are not.
+_SAID_BACK = re.compile(
+    r"\b(?P<verb>"
+    + _BACK_VERB
+    + r")\s+back\b(?P<object>\s+(?:to|for)\s+(?:"
+    + USER
+    + r")\s+(?:"
+    + _AGENT_SAID
+    + r"|"
+    + _THEIR_ANSWER
+    + r"|"
+    + _ANSWERS_FROM
+    + r"))(?P<tail>.*)$"
+)
+# A strong verb of repeating on a free relative "what" an agent said: "recap what every agent told
+# the user", "summarise what each of them found".
+_REPEATS_WHAT = re.compile(
+    r"\b(?P<verb>" + REPEAT + r")\b(?P<object>(?:\s+[\w'-]+){0,3}?\s+" + _AGENT_SAID + r")"
+    r"(?P<tail>.*)$"
+)
+# Where a repeat goes when it is not the user: another agent, a log, a ticket, a report, a person
+# on the staff ("relay what the triage agent found to the billing agent", "copy whatever the
+# agents return into the audit log", "send the supervisor a summary of ...").
+_ELSEWHERE = (
+    r"(?:" + _AGENT_WORD + r"'?s?|parent|orchestrator|log|logs|ticket|tickets|report|reports|record"
+    r"|records|notes|case|queue|channel|database|system|supervisor|manager|team|engineer|staff"
+    r"|colleague|reviewer|human|operator)"
+)
+_TO_ELSEWHERE = re.compile(
+    r"^(?:\s+[\w'-]+){0,8}?\s+(?:to|into|in|for)\s+(?:(?:the|a|an|your|our|its|their|this|that"
+    r"|each|every)\s+)?(?:(?!user\b)[\w'-]+\s+){0,2}?" + _ELSEWHERE + r"\b"
+)
+_GIVEN_ELSEWHERE = re.compile(
+    r"\b(?:give|send|offer|provide|hand|show|write|pass)\s+(?:(?:the|a|an|your|our)\s+)?"
+    r"(?:(?!user\b)[\w'-]+\s+){0,2}?"
+    + _ELSEWHERE
+    + r"\s+(?:(?:a|an|the|one|your)\s+)?(?:[\w'-]+\s+)?$"
+)
+# The agents named as several before a "they" or "them": "the subagents", "every specialist",
+# "both helpers".
+_SEVERAL_AGENTS = re.compile(
+    r"\bsubagents\b|\b(?:each|every|all|both)\s+(?:[\w'-]+\s+){0,2}?" + _AGENT_WORD + r"\b"
+    r"|\b(?:agents|specialists|experts|helpers|assistants|bots|tools)\b"
+)
+
+
+def _several_agents_before(text: str, sentence: str) -> bool:
+    """The agents are named as several in ``text`` (what comes before a "they" or "them"), or
+    as the sub-agents anywhere in ``sentence`` ("end with a summary of what each of them said,
+    after calling the sub-agents")."""
+    return "subagents" in sentence or bool(_SEVERAL_AGENTS.search(text))
+
+
+def _speaker_is_an_agent(match: re.Match[str], clause: str, sentence: str) -> bool:
+    """The one who said what ``match`` (:data:`_SAID_BACK`, :data:`_REPEATS_WHAT`) passes on is
+    an agent: an agent word or "it", or "they", "them", "their" after the agents were named as
+    several ("confirm back to the caller what they said" is the caller's)."""
+    if match.group("speaker") in {"they", "them"}:
+        return _several_agents_before(clause[: match.start("speaker")], sentence)
+    if "object" in match.re.groupindex and re.search(r"\btheir\b", match.group("object")):
+        return _several_agents_before(clause[: match.start("object")], sentence)
+    return True
+
+
 _TELL_OR_REMIND = re.compile(r"\b(?:" + _TELL + r"|" + _REMIND + r")\b")
 # Told on to an agent, not to the user: "send the leave agent's reply to the payroll agent".
 # "Again" on the verb, in its own stretch of words: "present their answers to the user again".
@@ -241,9 +342,10 @@ _OMISSION_DENIED = re.compile(
     NEG + ADV + r"\s+" + NEG_NEGATOR + r"\s+(?:(?:the|a|an|your|any|this|that)\s+)?(?:\w+\s+)?$"
 )
 # The user as the indirect object of an imperative of giving: "give the user a summary of what
-# the sub-agents said" (the agent gives it), not "the user ..." as the one who acts.
+# the sub-agents said" (the agent gives it), not "the user ..." as the one who acts; the
+# imperative may follow an opening phrase or clause ("after they finish, give the user ...").
 _GIVEN_TO_USER = re.compile(
-    r"^(?:(?:please|always|then|also|finally|now)\s+)*(?:give|send|offer|provide|hand|show|write)"
+    r"^(?:[^,]+,\s*)?(?:(?:please|always|then|also|finally|now)\s+)*(?:give|send|offer|provide|hand|show|write)"
     r"\s+(?:the\s+|your\s+)?user\s+(?:(?:a|an|the|one|your)\s+)?(?:[\w'-]+\s+)?$"
 )
 _ALL_OF_THEIRS = re.compile(
@@ -295,7 +397,7 @@ def _noun_repeats(match: re.Match[str], before: str, sentence: str) -> bool:
     if (
         not _NOUN_NAMES_SUBS.search(near)
         and not _AGENT_OWNER.search(near)
-        and not (_NOUN_NAMES_THEM.search(near) and "subagents" in sentence)
+        and not (_NOUN_NAMES_THEM.search(near) and _several_agents_before(before, sentence))
     ):
         return False
     return not _NOUN_NEGATED.search(before) or bool(_NOT_DENIED.search(before))
@@ -350,19 +452,50 @@ def _more_matches(clause: str) -> Iterator[re.Match[str]]:
             yield match
 
 
+_AGENT_SAID_RE = re.compile(_AGENT_SAID + r"(?P<rest>.*)$")
+
+
+def _what_not_said(match: re.Match[str], clause: str, sentence: str) -> bool:
+    """The object of :data:`_REPEATS` is a free relative "what ..." that is not what an agent said
+    ("summarise what each assistant can do", "recap what the agents need from the user"), or
+    what an agent said passed on elsewhere ("copy what each agent returned into the ticket")."""
+    if not match.group("answers").startswith("what"):
+        return False
+    said = _AGENT_SAID_RE.match(clause, match.start("answers"))
+    return (
+        said is None
+        or not _speaker_is_an_agent(said, clause, sentence)
+        or bool(_TO_ELSEWHERE.match(said.group("rest")))
+    )
+
+
 def _repeats(clause: str, sentence: str) -> bool:
     """Told to repeat or summarise the sub-agents' answers, or to ignore ``answered``."""
     if _ignores_answered(clause):
         return True
     for match in _REPEATS.finditer(clause):
+        if _what_not_said(match, clause, sentence):
+            continue
         if _read_as_repeat(match, clause, sentence, weak=False):
             return True
     for match in _more_matches(clause):
+        if _what_not_said(match, clause, sentence):
+            continue
         if _read_as_repeat(match, clause, sentence, weak=True):
             return True
     for match in _REPEATS_WHATEVER.finditer(clause):
-        if _read_as_repeat(match, clause, sentence, weak=True):
+        if not _TO_ELSEWHERE.match(match.group("tail")) and _read_as_repeat(
+            match, clause, sentence, weak=True
+        ):
             return True
+    for pattern in (_REPEATS_WHAT, _SAID_BACK):
+        for match in pattern.finditer(clause):
+            if (
+                _speaker_is_an_agent(match, clause, sentence)
+                and not _TO_ELSEWHERE.match(match.group("tail"))
+                and _read_as_repeat(match, clause, sentence, weak=True)
+            ):
+                return True
     return any(_read_as_repeat(m, clause, sentence, weak=True) for m in _tell_matches(clause))
 
 
@@ -428,6 +561,8 @@ def _read_as_repeat(match: re.Match[str], clause: str, sentence: str, *, weak: b
         before
     ):
         return False  # someone else repeats: "the supervisor relays everything"
+    if _GIVEN_ELSEWHERE.search(before):
+        return False  # "send the billing agent a summary of ...": not the user
     whole = match.group("object") + " " + match.group(0)
     opener = _participle_statement(match, before, clause)
     # A weak verb always needs the agents' answers; a strong one needs them or "all", "their"...,
@@ -435,7 +570,7 @@ def _read_as_repeat(match: re.Match[str], clause: str, sentence: str, *, weak: b
     strong = not weak and (_ALL_OF_THEIRS.search(whole) or _REPEAT_OBJECT_SUBS.search(sentence))
     if not strong and (opener or not _agents_said(match, sentence)):
         return False
-    if "findings" in whole or (ANSWERED in sentence and not _ignores_answered(sentence)):
+    if "findings" in whole or (_names_answered(sentence) and not _ignores_answered(sentence)):
         return False  # silent findings are the parent's to relay; a check on answered limits it
     if re.search(r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,3}(?:answer|repl|respond)", before):
         return False  # "if a sub-agent did not answer, summarise ..."

@@ -84,7 +84,7 @@ def test_templates_lint_without_the_invalid_variable_template() -> None:
     report = lint_paths([COPILOT / "templates"])
     found = _by_agent(report.findings)
     assert found == {
-        "agents:agents": ["HC010"],
+        "agents:<Agent Name>": ["HC010"],  # its mcs.metadata.componentName
         "agents:child-agent": ["HC002", "HC003", "HC004", "HC005", "HC009"],
     }
     assert all("variable" not in f.file for f in report.findings)
@@ -93,9 +93,10 @@ def test_templates_lint_without_the_invalid_variable_template() -> None:
 def test_workspace_layout() -> None:
     report = lint_paths([WORKSPACE])
     assert _by_agent(report.findings) == {
+        # HC020: the two children declare scopedRequest in inputType only.
         "actions:Warehouse agent": ["HC014", "HC014"],
-        "Benefits:Benefits": ["HC002", "HC003", "HC006", "HC009", "HC015"],
-        "Travel:Travel": ["HC012"],
+        "Benefits:Benefits": ["HC002", "HC003", "HC006", "HC009", "HC015", "HC020"],
+        "Travel:Travel": ["HC012", "HC020"],
     }
     # Parent, three child agents and the connected agent; topics and variables are not read.
     assert report.agents == 5
@@ -135,7 +136,7 @@ def test_a_child_whose_instructions_forbid_messages_is_silent(write: Writer) -> 
             interactionSummary: {description: What it said.}
         """,
     )
-    findings = lint_paths([path]).findings
+    findings = lint_paths([path], ignore=["HC020"]).findings
     assert ids(findings) == ["HC003"]
     assert "'findings' and 'openQuestions'" in findings[0].message
     assert "instructions forbid messaging" in findings[0].message
@@ -202,7 +203,7 @@ def test_connected_agent_without_its_own_files_is_not_judged_on_instructions(
               InteractionSummary: {description: What it said.}
         """,
     )
-    assert lint_paths([path]).findings == ()
+    assert lint_paths([path], ignore=["HC020"]).findings == ()
 
 
 def test_hc007_and_hc013_on_copilot_studio_children(write: Writer) -> None:
@@ -237,7 +238,9 @@ def test_hc007_and_hc013_on_copilot_studio_children(write: Writer) -> None:
         "ws/agents/Accounts/agent.mcs.yml",
         body.format(description=f"Unlocks accounts and resets passwords. {hint}"),
     )
-    findings = lint_paths([write("ws/settings.mcs.yml", "schemaName: cr1_ws\n").parent]).findings
+    findings = lint_paths(
+        [write("ws/settings.mcs.yml", "schemaName: cr1_ws\n").parent], ignore=["HC020"]
+    ).findings
     assert sorted(ids(findings)) == ["HC007", "HC007", "HC013"]
     undocumented = [f for f in findings if f.id == "HC007"]
     assert all("'scopedRequest'" in f.message and f.line == 10 for f in undocumented)

@@ -76,7 +76,7 @@ def test_the_pasted_parent_instructions_clear_hc001_for_the_external_agent(
         yaml.dump(data, out)
     after = {f.agent for f in lint_paths([root]).findings if f.id in ("HC001", "HC010")}
     assert "Car Loan SME Agent" not in after
-    assert "WorkspaceWithSubAgents" not in after  # the parent checks answered now (HC010)
+    assert "Contoso Checking" not in after  # the parent checks answered now (HC010)
 
 
 def test_the_external_agent_kept_as_it_is_gets_no_answered_hint_warning() -> None:
@@ -101,7 +101,8 @@ def test_the_starter_keeps_each_agents_copilot_studio_name_and_file(starter: str
         "actions/crd1c_agent.component.ContosoMortgages.mcs.yml"
     )
     assert not sources["Contoso_Mortgages"].external
-    assert sources["WorkspaceWithSubAgents"].file == "agent.mcs.yml"
+    assert sources["Contoso Checking"].name == "Contoso Checking"  # componentName, not the folder
+    assert sources["Contoso Checking"].file == "agent.mcs.yml"
 
 
 def test_fragments_name_real_files_and_the_makers_display_names(fragments: str) -> None:
@@ -210,7 +211,7 @@ def test_the_starter_goes_to_stdout_and_the_explanation_to_stderr() -> None:
     result = _run("instructions", str(WORKSPACE))
     assert result.exit_code == 2
     assert result.stdout.startswith("parent:\n")
-    assert YAML(typ="safe").load(result.stdout)["parent"]["name"] == "WorkspaceWithSubAgents"
+    assert YAML(typ="safe").load(result.stdout)["parent"]["name"] == "Contoso Checking"
     assert result.stderr.startswith("error: ")
     assert "> agents.yaml" in result.stderr
     assert "parent:" not in result.stderr
@@ -275,6 +276,20 @@ def test_sources_name_only_files_a_fragment_is_pasted_into() -> None:
     assert (sources["B"].file, sources["B"].external) == ("actions/B.mcs.yml", True)
     assert sources["C"].file == "agents/C/agent.mcs.yml"
     assert sources["D"].file == ""
+
+
+def test_a_source_path_with_a_semicolon_is_read_whole() -> None:
+    # Review of s60-fixlint, item 7: a ';' in a path made the whole comment unreadable.
+    sources = copilot_studio_sources(
+        'parent:\n  name: P  # Copilot Studio: "P", agent.mcs.yml\n'
+        "subagents:\n"
+        '  - name: C  # Copilot Studio: "C", agents/C;v2/agent.mcs.yml\n'
+        '  - name: W  # Copilot Studio: "W", botcomponents/x.Invoke;W/data; its own file: '
+        "botcomponents/y;z.gpt.default/data\n"
+    )
+    assert sources["C"].file == "agents/C;v2/agent.mcs.yml"
+    assert sources["W"].file == "botcomponents/x.Invoke;W/data"
+    assert sources["W"].own_file == "botcomponents/y;z.gpt.default/data"
 
 
 # -- a stdout in a code page (Windows' `>`): UTF-8 bytes, not a UnicodeEncodeError ------------

@@ -52,8 +52,9 @@ def join(names: list[str] | tuple[str, ...]) -> str:
 
 def mode_words(agent: SubagentSpec) -> str:
     """``a silent agent (its instructions forbid messaging the user)`` and the like."""
+    where = f", in {agent.own_file}," if agent.own_file else ""
     default = (
-        " (Copilot Studio has no mode; its instructions let it message the user)"
+        f" (Copilot Studio has no mode; its instructions{where} let it message the user)"
         if agent.instructions is not None
         else " (Copilot Studio has no mode; assumed, as its instructions are not linted here)"
     )

@@ -22,12 +22,21 @@ from harness.lint.rules._words import (
     where_inputs,
     where_outputs,
 )
-from instructions.contract import ANSWERED, INPUT_DESCRIPTIONS, OUTPUT_DESCRIPTIONS
+from instructions.contract import (
+    ANSWERED,
+    COPILOT_TYPES,
+    INPUT_DESCRIPTIONS,
+    OUTPUT_DESCRIPTIONS,
+    OUTPUT_JSON_TYPES,
+)
 from subagents.contract import REQUIRED_OUTPUTS, Kind, Mode
 
 __all__ = [
     "ChildHistoryOff",
     "HistoryWithoutScope",
+    "InputDeclarationsDiffer",
+    "InputNotListed",
+    "IoTypeMismatch",
     "MissingAnswered",
     "MissingModeOutputs",
     "NoOutputs",
@@ -338,3 +347,176 @@ class ChildHistoryOff(Rule):
             ),
             line=agent.history_line,
         )
+
+
+_CONTRACT_TYPES = {
+    normalize_io_name(name): (name, COPILOT_TYPES[str(schema["type"])])
+    for name, schema in OUTPUT_JSON_TYPES.items()
+    if schema.get("type") in COPILOT_TYPES
+}
+
+
+class IoTypeMismatch(Rule):
+    """A contract input or output whose Copilot Studio `type` is not the contract's: `answered`
+    declared as `String` instead of `Boolean` is text, not the true or false value the parent
+    checks; `scopedRequest`, `interactionSummary` and `findings` are text. A list
+    (`openQuestions`) may travel as text or a table, so its type is not checked."""
+
+    id = "HC019"
+    name = "io-type-mismatch"
+    severity = Severity.ERROR
+    summary = (
+        "Copilot Studio: a contract input or output has another `type` than the contract's "
+        "(`answered` must be `Boolean`)."
+    )
+    fix = "Give contract fields the contract's type (`answered`: `Boolean`; the others `String`)."
+    bad = "outputType:\n  properties:\n    answered: {type: String}"
+    good = "outputType:\n  properties:\n    answered: {type: Boolean}"
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[LintFinding]:
+        if agent.source != "copilot-studio":
+            return
+        groups = (("input", agent.inputs or ()), ("output", agent.outputs or ()))
+        for what, fields in groups:
+            for field in fields:
+                contract = _CONTRACT_TYPES.get(field.key)
+                if (
+                    contract is None
+                    or field.type is None
+                    or field.type.lower() == contract[1].lower()
+                ):
+                    continue
+                name, wanted = contract
+                yield self.finding(
+                    agent=agent.name,
+                    file=field.file,
+                    line=field.line,
+                    message=(
+                        f"The {what} '{field.name}' of '{agent.name}' is typed {field.type}, but "
+                        f"the contract's '{name}' is {wanted}: the parent "
+                        f"{'checks it as true or false' if wanted == 'Boolean' else 'reads text'}"
+                        f". Set its `type: {wanted}`."
+                    ),
+                )
+
+
+class InputDeclarationsDiffer(Rule):
+    """Copilot Studio declares an agent's inputs twice: each `inputs` entry (an
+    `AutomaticTaskInput`, which the orchestrator fills, or a `ManualTaskInput`) names a property of
+    `inputType.properties`, which gives its type. An entry without its property, or the two
+    spelled differently, is not how the generated fragments or Microsoft's examples declare an
+    input; the other rules, which compare names loosely, see one input. Whether Copilot Studio
+    still fills such an input has not been checked (an `AutomaticTaskInput` may carry its own
+    `entity`), so this is a warning, as HC020, the mirror case, is."""
+
+    id = "HC021"
+    name = "input-declarations-differ"
+    severity = Severity.WARNING
+    summary = (
+        "Copilot Studio: an `inputs` entry has no property in `inputType.properties`, or one "
+        "spelled differently."
+    )
+    fix = (
+        "Declare each input in both, spelled the same (`harness instructions` prints the "
+        "fragments)."
+    )
+    bad = (
+        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\ninputType:\n"
+        "  properties:\n    scopedrequest: {type: String}"
+    )
+    good = (
+        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\ninputType:\n"
+        "  properties:\n    scopedRequest: {type: String}"
+    )
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[LintFinding]:
+        if agent.source != "copilot-studio":
+            return
+        entries, properties = agent.input_entries, agent.input_properties
+        if entries is None or properties is None or not (entries or properties):
+            return
+        if any(key == "inputType" for key, _ in agent.misplaced_io):
+            return  # its inputType sits at the TaskDialog's root: HC014 says so
+        where = _where_properties(agent)
+        exact = {p.name for p in properties}
+        loose = {p.key: p for p in properties}
+        for entry in entries:
+            if entry.name in exact:
+                continue
+            twin = loose.get(entry.key)
+            if twin is not None:
+                message = (
+                    f"The input '{entry.name}' of '{agent.name}' is spelled '{twin.name}' in "
+                    f"{where}. The generated fragments and Microsoft's examples spell the two the "
+                    f"same; whether Copilot Studio matches them otherwise is not checked here. "
+                    f"Spell both '{_contract_name(entry.name)}'."
+                )
+            else:
+                message = (
+                    f"The `inputs` entry '{entry.name}' of '{agent.name}' has no property in "
+                    f"{where}, which gives an input its type and description. Add "
+                    f"'{entry.name}' there."
+                )
+            yield self.finding(agent=agent.name, file=entry.file, line=entry.line, message=message)
+
+
+def _contract_name(name: str) -> str:
+    """The contract's spelling of ``name`` when it is a contract name, else ``name``."""
+    key = normalize_io_name(name)
+    return _CONTRACT_INPUT.get(key) or _CONTRACT_OUTPUT.get(key) or name
+
+
+class InputNotListed(Rule):
+    """The contract's `scopedRequest` declared in `inputType.properties` with no `inputs` entry.
+    The generated fragments, HC004's fix and Microsoft's examples of child and connected agents
+    declare it in both: the `AutomaticTaskInput` entry tells the orchestrator to fill it, with its
+    description. Microsoft's guidance also says the parent fills `inputType` properties on its
+    own, and its child-agent template has no `inputs` list, so this is a warning, not an error."""
+
+    id = "HC020"
+    name = "input-not-listed"
+    severity = Severity.WARNING
+    summary = (
+        "Copilot Studio: the contract's `scopedRequest` is in `inputType.properties` but has no "
+        "`inputs` entry (`AutomaticTaskInput`)."
+    )
+    fix = "Add `- kind: AutomaticTaskInput` with `propertyName: scopedRequest` and its description."
+    bad = "inputType:\n  properties:\n    scopedRequest: {type: String}"
+    good = (
+        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\ninputType:\n"
+        "  properties:\n    scopedRequest: {type: String}"
+    )
+
+    def check_agent(
+        self, agent: SubagentSpec, system: AgentSystem, *, enabled: frozenset[str]
+    ) -> Iterator[LintFinding]:
+        entries, properties = agent.input_entries, agent.input_properties
+        if agent.source != "copilot-studio" or entries is None or properties is None:
+            return
+        listed = {e.key for e in entries}
+        for prop in properties:
+            if prop.key not in _CONTRACT_INPUT or prop.key in listed:
+                continue
+            yield self.finding(
+                agent=agent.name,
+                file=prop.file,
+                line=prop.line,
+                message=(
+                    f"The input '{prop.name}' of '{agent.name}' is declared in "
+                    f"{_where_properties(agent)} but has no entry in `inputs`: the contract "
+                    f"declares it in both, the `AutomaticTaskInput` telling the orchestrator to "
+                    f"fill it with only that agent's part of the request. Add `- kind: "
+                    f"AutomaticTaskInput` with `propertyName: {prop.name}` and its description "
+                    f"to `inputs`."
+                ),
+            )
+
+
+def _where_properties(agent: SubagentSpec) -> str:
+    if agent.kind is Kind.CONNECTED:
+        return "`action.inputType.properties`"
+    return "`inputType.properties`"
