@@ -2,7 +2,10 @@
 
 It relays what the user has not received: silent findings, the findings of a request an agent
 handed back, and for an unanswered request with nothing to relay, a route to another agent or a
-sentence saying the parent cannot help with it. It follows a rule keyed on the parent's
+sentence saying the parent cannot help with it. A handed-back request goes to another agent only
+when the planner, asked to plan that request alone, gives it to that agent: the agent that handed
+it back was the planner's choice for it, and a word it shares with another agent's description
+(a "week" in "four-day work weeks", a "vacation") makes no better one. It follows a rule keyed on the parent's
 instructions, read by the SDK's one instruction reader (:mod:`harness.text.instructions`): when the
 system prompt tells it to check ``answered``, it leaves answered requests alone; when it does not (a
 naive parent), or when a sentence tells it to repeat or summarise the sub-agents' answers (which it
@@ -27,7 +30,7 @@ from harness.composing.base import (
     quote_each,
 )
 from harness.models._text import Router, content_tokens
-from harness.models.rules import agent_router
+from harness.planning import PlanInput, Planner, RulesPlanner
 from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
 from subagents import Usage
@@ -52,18 +55,32 @@ class RulesComposer(Composer):
 
     Args:
         route_threshold: the minimum routing score for an open question to go to another
-            sub-agent; below it the parent says it cannot help with it.
+            sub-agent (the threshold of the default planner); below it the parent says it cannot
+            help with it.
+        planner: the planner whose routing decides where a handed-back request may go: the
+            parent's own offline planner when the parent builds this composer, else a
+            ``RulesPlanner`` with ``route_threshold``.
     """
 
-    def __init__(self, *, route_threshold: float = 0.9) -> None:
+    def __init__(self, *, route_threshold: float = 0.9, planner: Planner | None = None) -> None:
         self.route_threshold = route_threshold
+        self.planner = planner or RulesPlanner(route_threshold=route_threshold)
+
+    async def _planned_agent(self, question: str, given: ComposeInput) -> str | None:
+        """The one sub-agent the planner gives ``question`` to, planned alone (None when it keeps
+        it with the parent, or splits it between agents)."""
+        plan = await self.planner.plan(
+            PlanInput(parent=given.parent, message=question, agents=given.agents)
+        )
+        chosen = {entry.agent for entry in plan.entries}
+        agent = chosen.pop() if len(chosen) == 1 else None
+        return None if agent == given.parent else agent
 
     async def compose(self, given: ComposeInput) -> Composition:
         context = given
         honours_answered = _honours_answered(given.system)
         parts: list[str] = []
         routes: list[Route] = []
-        router = agent_router(tuple(context.agents)) if context.agents else None
         tried: dict[str, set[str]] = {}
         for routed_request, routed_agent in context.routed:
             tried.setdefault(_norm(routed_request), set()).add(routed_agent)
@@ -141,15 +158,10 @@ class RulesComposer(Composer):
                 if had_it - {result.agent}:
                     continue  # another agent already has this request
                 target = None
-                if router is not None and context.steps_left > 0:
-                    ranked = [
-                        name
-                        for name, score in router.scores(question)
-                        if score >= self.route_threshold
-                        and name != result.agent
-                        and name not in had_it
-                    ]
-                    target = ranked[0] if ranked else None
+                if context.agents and context.steps_left > 0:
+                    planned = await self._planned_agent(question, context)
+                    if planned != result.agent and planned not in had_it:
+                        target = planned
                 if target is not None:
                     routes.append(Route(request=question, agent=target))
                     had_it.add(target)

@@ -19,9 +19,32 @@ from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
 from subagents import HistoryEntry
 
-__all__ = ["ConversationState", "MessageSink"]
+__all__ = ["MAX_MESSAGE_CHARS", "ConversationState", "MessageSink", "cut_message"]
 
 MessageSink = Callable[[Message], Awaitable[None]]
+
+MAX_MESSAGE_CHARS = 20_000
+"""A bot message longer than this (the parent's reply relaying a huge finding, a team's answer, a
+direct agent's message) is cut to it, a note saying so included. Channels refuse far smaller
+messages than a runaway answer: Microsoft Teams counts a bot message in UTF-16 (two bytes a
+character for most text) and has documented limits of 40 KB and, now, about 100 KB (80 KB
+advised); the Bot Connector refuses a request over 262,144 bytes. 20,000 characters is 40 KB in
+UTF-16, inside the strictest of them with room for the activity around the text."""
+
+
+def cut_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text``, or when it is longer than ``limit`` characters its start (cut at a space when
+    there is one in the second half) and a note saying it was cut, ``limit`` characters at most."""
+    if len(text) <= limit:
+        return text
+    note = (
+        f"\n\n[The rest of this message was cut: it had {len(text):,} characters, and a message "
+        f"holds at most {limit:,}.]"
+    )
+    keep = max(limit - len(note), 0)
+    space = text.rfind(" ", keep // 2, keep)
+    return text[: space if space > 0 else keep].rstrip() + note
+
 
 _OLD_DIALOGUE_KEY = "_dialogue"
 """Where snapshots written before ``dialogues`` existed kept a sub-agent's dialogue."""
@@ -84,7 +107,10 @@ class ConversationState:
         mode: str | None = None,
         request: str | None = None,
     ) -> Message:
-        """Record one message (and hand a bot message to ``on_message``)."""
+        """Record one message (and hand a bot message to ``on_message``); a bot message longer
+        than ``MAX_MESSAGE_CHARS`` is cut (``cut_message``)."""
+        if role == "bot":
+            text = cut_message(text)
         self.message_count += 1
         message = Message(
             id=self.message_id(self.message_count),

@@ -17,7 +17,17 @@ a rejection counts as actionable once a member it handed over to has taken a tur
 fields and resolved aggregation conflicts are explicit decisions. A guardrail block and the loop
 watchdog are blocking risks; a run stopped before any member spoke has one blocked task, the task
 itself. Quality is the answer's confidence against the team's threshold; rounds are turns against
-the turn limit, or rounds against ``ConfidenceNotReached``'s bound.
+the turn limit, or rounds against ``ConfidenceNotReached``'s bound. The run ``concluded`` when it
+stopped on a stop token or a confidence target (``CONCLUDING``): one that ran into its turn limit,
+budget or ``ConfidenceNotReached`` did not, and its report does not say ``converged``. A failed
+task carries its member's latest error and how many of its turns failed.
+
+**Say one thing.** When two or more members answered the task (solvers, arbiters; not the steps
+of a planner's plan, which differ by design) and neither an accepted review, a verifier that
+passed each of them nor an arbiter's answer settled which one stands,
+their answers must say one thing (``agree``); otherwise the run has a blocking risk,
+``answers_disagree``. A model on the text protocol gives no ``fields``, so without this its
+contradicting answers would reach no conflict detector at all.
 """
 
 from __future__ import annotations
@@ -39,19 +49,25 @@ from harness.convergence import (
 )
 from harness.team.messages import TeamMessage, TeamRole
 from harness.team.termination import StopReason
+from harness.text import ANALYSIS_BUDGET
 from harness.text.spelled import same_values
 
 __all__ = [
+    "CONCLUDING",
     "Answer",
     "Synthesis",
     "agree",
     "answers",
     "build_run_state",
+    "disagreeing",
+    "failures",
     "final_answer",
     "latest_per_sender",
 ]
 
 Synthesis = Literal["auto", "last"]
+CONCLUDING = frozenset({"stop_token", "confidence_reached"})
+"""Stop kinds by which a run ends on its own signal; every other stop is a limit or a fault."""
 _PRODUCERS = (TeamRole.PLANNER, TeamRole.SOLVER, TeamRole.ARBITER)
 _DEPENDS: Mapping[TeamRole, tuple[TeamRole, ...]] = {
     TeamRole.SOLVER: (TeamRole.PLANNER,),
@@ -151,12 +167,50 @@ def agree(texts: Sequence[str]) -> bool:
     """Whether answers say one thing: each pair is the same text (case and spacing aside), or
     both state values and the one stating fewer states none the other does not ("It is 20 days."
     and "Twenty days of leave."; not "20 days" and "18 days"). Answers that state no value and
-    differ in wording cannot be shown to agree."""
+    differ in wording cannot be shown to agree, nor can different answers longer than the text
+    layer's ``ANALYSIS_BUDGET``: reading their values costs more than the square of their length
+    (about 3 s for two answers of 300,000 characters), and their start alone proves nothing."""
 
     def same(a: str, b: str) -> bool:
-        return " ".join(a.casefold().split()) == " ".join(b.casefold().split()) or same_values(a, b)
+        if " ".join(a.casefold().split()) == " ".join(b.casefold().split()):
+            return True
+        return max(len(a), len(b)) <= ANALYSIS_BUDGET and same_values(a, b)
 
     return bool(texts) and all(same(a, b) for n, a in enumerate(texts) for b in texts[n + 1 :])
+
+
+def disagreeing(journal: Sequence[TeamMessage], answer: Answer) -> tuple[str, ...]:
+    """The members whose answers do not say one thing, when nothing settled which one stands
+    (empty when they agree, when fewer than two answered, when a planner split the task into
+    steps for them, or when an accepted review, a verifier that passed each of them or the
+    arbiter whose message is the answer settled it)."""
+    given = answers(journal)
+    if len(given) < 2 or _latest(journal, TeamRole.PLANNER) is not None:
+        return ()  # after a plan, solvers answer different steps: only fields can clash
+    roles = {m.sender: m.role for m in journal}
+    if answer.source is not None and roles.get(answer.source) is TeamRole.ARBITER:
+        return ()
+    review = _review(journal)
+    if review is not None and review.accepted:
+        return ()
+    tested = _tests(journal)
+    if all(tested.get(n) for n in given if roles[n] is TeamRole.SOLVER):
+        return ()
+    return () if agree(list(given.values())) else tuple(given)
+
+
+def failures(journal: Sequence[TeamMessage]) -> dict[str, str]:
+    """Member → what went wrong, for each member whose latest turn failed: its role, name, how
+    many of its turns failed and its latest error (``solver s failed 3 times: RuntimeError: HR
+    backend down``)."""
+    out: dict[str, str] = {}
+    for name, m in latest_per_sender(journal).items():
+        if m.metadata.valid:
+            continue
+        count = sum(1 for x in journal if x.sender == name and not x.metadata.valid)
+        times = f" {count} times" if count > 1 else ""
+        out[name] = f"{m.role.value} {name} failed{times}: {m.metadata.error or 'no error given'}"
+    return out
 
 
 def _tests(journal: Sequence[TeamMessage]) -> dict[str, bool]:
@@ -219,14 +273,19 @@ def build_run_state(
         if deps is None:
             wanted = _DEPENDS.get(message.role, ())
             deps = tuple(n for n, r in roles.items() if r in wanted and n != name)
+        valid = message.metadata.valid
         tasks.append(
             TaskState(
                 id=name,
                 agent=name,
-                status=TaskStatus.COMPLETE if message.metadata.valid else TaskStatus.FAILED,
+                status=TaskStatus.COMPLETE if valid else TaskStatus.FAILED,
                 fields=fields,
                 tests_passed=tested.get(name),
                 depends_on=deps,
+                error=None if valid else message.metadata.error,
+                failed_attempts=sum(
+                    1 for m in journal if m.sender == name and not m.metadata.valid
+                ),
             )
         )
     if not tasks:
@@ -243,6 +302,17 @@ def build_run_state(
     all_risks = list(risks)
     if stop.kind == "watchdog":
         all_risks.append(Risk(id="loop-watchdog", kind="loop", detail=stop.detail))
+    differing = disagreeing(journal, answer)
+    if differing:
+        names = " and ".join([", ".join(differing[:-1]), differing[-1]])
+        all_risks.append(
+            Risk(
+                id=f"answers_disagree:{','.join(differing)}",
+                kind="answers_disagree",
+                detail=f"the answers of {names} do not say one thing, and no review, "
+                "verifier or arbiter settled which one stands",
+            )
+        )
     if stop.kind == "confidence_not_reached":
         rounds, limit = stop.limit or 0, stop.limit
     else:
@@ -261,4 +331,5 @@ def build_run_state(
         max_rounds=limit,
         risks=tuple(all_risks),
         decisions=decisions,
+        concluded=stop.kind in CONCLUDING,
     )
