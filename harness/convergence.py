@@ -561,7 +561,10 @@ def format_report(report: ConvergenceReport) -> str:
     if q.scored:
         veto = " (the review rejected the answer)" if q.rejected_by_review else ""
         if q.reached and report.status is not ConvergenceStatus.CONVERGED:
-            veto = f", but the run is {report.status.value}: not a pass"
+            ended = {"failed": "failed", "running": "is still running"}.get(
+                report.status.value, f"is {report.status.value}"
+            )
+            veto = f", but the run {ended}: not a pass"
         lines.append(
             f"quality: {q.score:.2f} / threshold {q.threshold:.2f} reached={q.reached}{veto}"
         )

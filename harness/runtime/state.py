@@ -19,31 +19,43 @@ from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
 from subagents import HistoryEntry
 
-__all__ = ["MAX_MESSAGE_CHARS", "ConversationState", "MessageSink", "cut_message"]
+__all__ = ["MAX_MESSAGE_UNITS", "ConversationState", "MessageSink", "cut_message", "utf16_units"]
 
 MessageSink = Callable[[Message], Awaitable[None]]
 
-MAX_MESSAGE_CHARS = 20_000
-"""A bot message longer than this (the parent's reply relaying a huge finding, a team's answer, a
-direct agent's message) is cut to it, a note saying so included. Channels refuse far smaller
-messages than a runaway answer: Microsoft Teams counts a bot message in UTF-16 (two bytes a
-character for most text) and has documented limits of 40 KB and, now, about 100 KB (80 KB
-advised); the Bot Connector refuses a request over 262,144 bytes. 20,000 characters is 40 KB in
-UTF-16, inside the strictest of them with room for the activity around the text."""
+MAX_MESSAGE_UNITS = 20_000
+"""A bot message longer than this many UTF-16 code units (the parent's reply relaying a huge
+finding, a team's answer, a direct agent's message) is cut to it, a note saying so included.
+Microsoft Teams measures a bot message in UTF-16: its documentation gives a limit of 40 KB for the
+whole message payload (older pages) and, now, about 100 KB, advising 80 KB. 20,000 code units are
+40,000 bytes of text in UTF-16, one code unit for most characters and two for a character outside
+the Basic Multilingual Plane (most emoji). The activity around the text (ids, ``serviceUrl``,
+``channelData``) counts too, and is not measured here: under a 40 KB limit it may not fit."""
 
 
-def cut_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """``text``, or when it is longer than ``limit`` characters its start (cut at a space when
-    there is one in the second half) and a note saying it was cut, ``limit`` characters at most."""
-    if len(text) <= limit:
+def utf16_units(text: str) -> int:
+    """How many UTF-16 code units ``text`` takes (what Teams counts; ``len`` counts code points)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def cut_message(text: str, limit: int = MAX_MESSAGE_UNITS) -> str:
+    """``text``, or when it is longer than ``limit`` UTF-16 code units its start (cut at a space
+    when there is one in the second half, never inside a surrogate pair) and a note saying it was
+    cut: ``limit`` code units at most."""
+    units = utf16_units(text)
+    if units <= limit:
         return text
     note = (
-        f"\n\n[The rest of this message was cut: it had {len(text):,} characters, and a message "
-        f"holds at most {limit:,}.]"
+        f"\n\n[The rest of this message was cut: it had {units:,} UTF-16 code units, and a "
+        f"message holds at most {limit:,}.]"
     )
-    keep = max(limit - len(note), 0)
-    space = text.rfind(" ", keep // 2, keep)
-    return text[: space if space > 0 else keep].rstrip() + note
+    keep = max(limit - utf16_units(note), 0)
+    head = text.encode("utf-16-le")[: 2 * keep]
+    if head and 0xD8 <= head[-1] <= 0xDB:  # a high surrogate whose pair was cut off
+        head = head[:-2]
+    start = head.decode("utf-16-le")
+    space = start.rfind(" ", len(start) // 2)
+    return (start[:space] if space > 0 else start).rstrip() + note
 
 
 _OLD_DIALOGUE_KEY = "_dialogue"
@@ -108,7 +120,7 @@ class ConversationState:
         request: str | None = None,
     ) -> Message:
         """Record one message (and hand a bot message to ``on_message``); a bot message longer
-        than ``MAX_MESSAGE_CHARS`` is cut (``cut_message``)."""
+        than ``MAX_MESSAGE_UNITS`` UTF-16 code units is cut (``cut_message``)."""
         if role == "bot":
             text = cut_message(text)
         self.message_count += 1

@@ -13,12 +13,14 @@ One run (``Team.run``):
 ``Team.as_subagent`` wraps a team as a ``ConnectedAgent`` or ``ChildAgent`` whose ``handler`` runs
 the loop on the scoped request and returns the contract's outputs, so a parent uses it like any
 agent. Only a run that settled hands out its answer: one whose report converged, or one that
-concluded on its own signal and failed only because members' turns failed while every member that
-answered says one thing (the answer then names the failed members). A blocked run (a review that
-rejected the answer, members that disagree, a tie), a run cut off by its turn limit or budget, one
-below its quality threshold, or another failed one returns why, and the task as an open question,
-never its unsettled draft. Run as a sub-agent, a run that failed because members failed raises
-``TeamFailedError`` instead, so the parent's call fails as it does for any agent that raises.
+concluded on its own signal and failed only because members' turns failed, while some solver or
+arbiter answered and every member that answered says one thing with the answer (the answer then
+names the failed members). A blocked run (a review that rejected the answer, members whose values
+conflict, a tie), a run cut off by its turn limit or budget, one below its quality threshold, or
+another failed one returns why, and the task as an open question, never its unsettled draft; the reason names a failed member, never its error. Run as a sub-agent,
+an unsettled run that failed with failed members, or one with a member that failed on every turn,
+raises ``TeamFailedError`` instead, so the parent's call fails as it does for any agent that
+raises, with the errors in the call's ``error``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any, Literal
 from harness.aggregate import AggregatedResult
 from harness.convergence import (
     Budget,
+    ConflictKind,
     ConvergenceReport,
     ConvergenceStatus,
     Risk,
@@ -57,11 +60,15 @@ from harness.team.messages import (
     ToolPermission,
 )
 from harness.team.outcome import (
-    CONCLUDING,
     Synthesis,
+    agree,
+    always_failed,
+    answers,
     build_run_state,
+    concluded,
     failures,
     final_answer,
+    joined_names,
     latest_per_sender,
 )
 from harness.team.policies import RoundRobin, SpeakerPolicy
@@ -117,7 +124,8 @@ class TeamResult:
     def failures(self) -> tuple[str, ...]:
         """What went wrong with each member in ``failed_members``, in words: its role, name, how
         many of its turns failed and its latest error (``solver s failed 3 times: RuntimeError:
-        HR backend down``)."""
+        HR backend down``). For the report, ``TeamFailedError`` and the call's ``error``; the
+        reason an end user reads names only the member (``solver s failed``)."""
         return tuple(failures(self.journal).values())
 
     @property
@@ -126,29 +134,39 @@ class TeamResult:
 
         A run whose report converged with an answer settled: it ended on its own signal (a stop
         token, a confidence target), above its quality threshold when the answer was scored, and
-        the members that answered say one thing unless a review, a verifier or an arbiter settled
-        it. So did a ``failed`` run that ended on its own signal and whose only trouble is members
-        whose turn failed, unless a failed member is a critic or verifier (the answer went
-        unchecked): the answer goes out, naming the failed members. A blocked run, or one cut off
-        by its turn limit or budget, or below its quality threshold, did not.
+        no two members that answered state values in conflict unless a review, a verifier or an
+        arbiter settled it. So did a ``failed`` run that ended on its own signal and whose only
+        trouble is members whose turn failed, when some solver or arbiter answered and every
+        member that answered says one thing with the answer (``agree``), unless a failed member
+        is a critic or verifier (the answer went unchecked): the answer goes out, naming the
+        failed members. A blocked run, or one cut off by its turn limit or budget, or below its
+        quality threshold, did not.
         """
         if not self.answer.strip():
             return False
         if self.report.status is ConvergenceStatus.CONVERGED:
             return True
-        return (
+        if not (
             self.report.status is ConvergenceStatus.FAILED
             and self.report.termination_reason is TerminationReason.TASK_FAILED
-            and self.stop.kind in CONCLUDING
-            and not any(m.role in _CHECKERS for m in self._failed_latest())
-        )
-
-    def _failed_latest(self) -> list[TeamMessage]:
+            and concluded(self.stop)
+        ):
+            return False
+        disputed = (ConflictKind.ARTIFACT_MISMATCH, ConflictKind.REVIEW_DISAGREEMENT)
+        if any(c.kind in disputed for c in self.report.conflicts):
+            return False
         latest = latest_per_sender(self.journal)
-        return [latest[n] for n in self.failed_members]
+        if any(latest[n].role in _CHECKERS for n in self.failed_members):
+            return False  # the critic or verifier never checked the answer
+        given = answers(self.journal)  # a planner's wrap-up alone is no answer
+        return bool(given) and agree([self.answer, *given.values()])
 
     def unsettled_reasons(self) -> tuple[str, ...]:
-        """Why the run has no answer to hand out, in words (empty when it ``settled``)."""
+        """Why the run has no answer to hand out, in words an end user may read (empty when it
+        ``settled``): a failed member is named, its error is not (see ``failures``)."""
+        return self._reasons(errors=False)
+
+    def _reasons(self, *, errors: bool) -> tuple[str, ...]:
         if self.settled:
             return ()
         reasons: list[str] = []
@@ -164,13 +182,13 @@ class TeamResult:
                 {
                     "review_disagreement": "the review rejected the answer",
                     "artifact_mismatch": f"its members disagree on {field}",
-                    "answers_disagree": f"the answers of {_names(field)} do not say one thing",
+                    "answers_disagree": f"the answers of {joined_names(field)} state values in conflict",
                     "test_failure": f"the checks of {field}'s answer failed",
                     "dependency_inconsistency": f"{field} built on a step that did not finish",
                     "loop": "its turns went round in circles",
                 }.get(risk.kind, risk.kind.replace("_", " "))
             )
-        reasons.extend(self.failures)
+        reasons.extend(failures(self.journal, errors=errors).values())
         reason = self.report.termination_reason
         quality = self.report.quality_state
         if self.stop.kind == "confidence_not_reached":
@@ -185,6 +203,17 @@ class TeamResult:
                 f"its answer's confidence {quality.score:.2f} is below {quality.threshold:.2f}"
             )
         return tuple(dict.fromkeys(reasons)) or (self.stop.detail,)
+
+    @property
+    def failed_call(self) -> bool:
+        """Whether the run, as a sub-agent, is a failed call (``Team.handle`` raises
+        ``TeamFailedError``): it did not settle, and either it ``failed`` with members whose
+        latest turn failed, or a member failed on every one of its turns (whatever the status:
+        a debate whose arbiter is down ends blocked)."""
+        if self.settled or self.stop.kind == "guardrail":
+            return False
+        failed = self.report.status is ConvergenceStatus.FAILED and bool(self.failed_members)
+        return failed or bool(always_failed(self.journal))
 
     def to_outputs(self, mode: Mode | str = Mode.SILENT) -> dict[str, Any]:
         """The contract's outputs (wire names) for a sub-agent in ``mode``.
@@ -225,12 +254,6 @@ class TeamResult:
         }
 
 
-def _names(joined: str) -> str:
-    """``a,b,c`` as ``a, b and c``."""
-    *first, last = joined.split(",")
-    return f"{', '.join(first)} and {last}" if first else last
-
-
 _CHECKERS = frozenset({TeamRole.CRITIC, TeamRole.VERIFIER})
 """Roles whose failed turn leaves an answer unchecked: such a run hands out nothing."""
 
@@ -248,7 +271,7 @@ class TeamFailedError(SubagentError):
     def __init__(self, result: TeamResult, *, agent: str) -> None:
         self.result = result
         self.members = result.failed_members
-        super().__init__("; ".join(result.unsettled_reasons()), agent=agent)
+        super().__init__("; ".join(result._reasons(errors=True)), agent=agent)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -578,9 +601,10 @@ class Team:
         ``ctx.state["team"]`` for the conversation.
 
         Raises:
-            TeamFailedError: the run failed and did not settle, and members' turns failed (all
-                of them, or a checker, or the rest could not settle without them): the call
-                fails with the members and their errors, as a sub-agent that raises does.
+            TeamFailedError: the run is a ``failed_call``: it did not settle, and it ``failed``
+                with members whose latest turn failed, or a member failed on every one of its
+                turns (also when the run ended ``blocked``). The call fails with the members and
+                their errors, as a sub-agent that raises does.
         """
         result = await self.run(ctx.scoped_request, history=ctx.history)
         reason = result.report.termination_reason
@@ -590,7 +614,7 @@ class Team:
             "termination_reason": reason.value if reason else None,
             "turns": len(result.journal),
         }
-        if result.failed_members and not result.settled and result.status == "failed":
+        if result.failed_call:
             raise TeamFailedError(result, agent=ctx.agent)
         return result.to_outputs(mode)
 

@@ -105,3 +105,69 @@ async def test_a_request_handed_back_goes_where_the_planner_sends_it() -> None:
     turn = await bot.conversation().send("when is payday")
     assert [r.agent for r in turn.results] == ["payroll", "pto"]
     assert [m.text for m in turn.messages].count(PTO_ANSWER) == 1
+
+
+def leave_rules() -> str:
+    """The company's leave and vacation policy rules: accrual, carry-over and new-hire allowance."""
+    return "New employees accrue 1.5 vacation days a month."
+
+
+def payday() -> str:
+    """The next payday date."""
+    return "Your next payday is Friday."
+
+
+def _wiki_bot(handler: Any) -> Parent:
+    wiki = ConnectedAgent(
+        name="hrwiki",
+        mode="silent",
+        handler=handler,
+        description="Answers questions about HR policies from the HR wiki: vacation policy, "
+        "leave rules, benefits.",
+        examples=["what is the vacation policy", "what are the leave rules"],
+    )
+    return Parent(
+        name="helpdesk",
+        model="rules",
+        subagents=[
+            wiki,
+            ChildAgent(
+                name="policy",
+                mode="direct",
+                tools=[leave_rules],
+                description="Answers questions about the vacation and leave policy rules: "
+                "accrual, carry-over, new-hire allowance.",
+                examples=["how much vacation do new employees get", "what is the vacation policy"],
+            ),
+            _pto(),
+            ChildAgent(
+                name="payroll",
+                mode="direct",
+                tools=[payday],
+                description="Knows payday dates and payslips.",
+                examples=["when is payday"],
+            ),
+        ],
+    )
+
+
+async def test_a_request_its_agent_hands_back_goes_to_the_planner_s_next_choice() -> None:
+    async def hands_back(ctx: ToolContext) -> dict[str, Any]:
+        return {"answered": False, "findings": "", "openQuestions": [ctx.scoped_request]}
+
+    turn = await _wiki_bot(hands_back).conversation().send("What is the HR policy on vacation?")
+    assert [r.agent for r in turn.results] == ["hrwiki", "policy"]
+
+
+async def test_a_two_part_question_handed_back_is_routed_part_by_part() -> None:
+    async def hands_back_two(ctx: ToolContext) -> dict[str, Any]:
+        return {
+            "answered": False,
+            "findings": "The four-day week pilot starts in March.",
+            "openQuestions": ["how many PTO days do I have left, and when is payday?"],
+        }
+
+    bot = _wiki_bot(hands_back_two)
+    turn = await bot.conversation().send("What does the HR wiki say about four-day weeks?")
+    assert [r.agent for r in turn.results] == ["hrwiki", "pto", "payroll"]
+    assert "can't help" not in turn.messages[-1].text

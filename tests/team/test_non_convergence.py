@@ -62,7 +62,7 @@ async def test_contradicting_texts_at_the_turn_limit_are_not_handed_out() -> Non
     direct = result.to_outputs("direct")
     assert direct["answered"] is False and direct["openQuestions"][0] == TASK
     assert "20" not in direct["interactionSummary"] and "18" not in direct["interactionSummary"]
-    assert "the answers of a and b do not say one thing" in direct["interactionSummary"]
+    assert "the answers of a and b state values in conflict" in direct["interactionSummary"]
 
 
 async def test_a_wandering_solver_below_the_threshold_at_the_turn_limit_is_not_converged() -> None:
@@ -172,8 +172,9 @@ async def test_a_failed_member_and_its_error_are_named_in_the_report_and_the_rea
     assert "failed: s failed 3 times: RuntimeError: HR backend down (HTTP 503)" in text
     assert "tasks_completed" not in text
     assert result.report.termination_reason is TerminationReason.TASK_FAILED
+    assert result.failures == ("solver s failed 3 times: RuntimeError: HR backend down (HTTP 503)",)
     findings = result.to_outputs("silent")["findings"]
-    assert "solver s failed 3 times: RuntimeError: HR backend down (HTTP 503)" in findings
+    assert "solver s failed" in findings and "HR backend" not in findings
     assert "validation failed" not in findings
 
 
@@ -185,8 +186,9 @@ async def test_a_member_that_times_out_is_named_with_its_timeout() -> None:
     team = Team(
         name="t", turn_timeout=0.05, members=[Member(name="s", role="solver", function=slow)]
     )
-    findings = (await team.run(TASK)).to_outputs("silent")["findings"]
-    assert "solver s failed 3 times: turn timed out after 0.05s" in findings
+    result = await team.run(TASK)
+    assert result.failures == ("solver s failed 3 times: turn timed out after 0.05s",)
+    assert "solver s failed" in result.to_outputs("silent")["findings"]
 
 
 async def test_a_blocked_runs_report_is_no_pass_and_prints_each_conflict_once() -> None:

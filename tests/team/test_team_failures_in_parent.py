@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from harness import Parent
 from harness.cli import cli
-from harness.runtime.state import MAX_MESSAGE_CHARS
+from harness.runtime.state import MAX_MESSAGE_UNITS
 from harness.team import Member, MemberReply, Team, TeamFailedError, TeamResult, TeamState
 from subagents import ToolContext
 from tests.team._support import member
@@ -107,10 +107,10 @@ async def test_a_huge_team_answer_is_cut_before_it_reaches_the_user(mode: str) -
     )
     turn = await bot.conversation().send("what does the leave policy say")
     (message,) = turn.messages
-    assert len(big) > 10 * MAX_MESSAGE_CHARS
-    assert len(message.text) <= MAX_MESSAGE_CHARS
+    assert len(big) > 10 * MAX_MESSAGE_UNITS
+    assert len(message.text) <= MAX_MESSAGE_UNITS
     assert message.text.startswith("New hires get 20 PTO days. Clause 0")
     assert message.text.endswith(
-        f"[The rest of this message was cut: it had {len(big):,} characters, and a message "
-        f"holds at most {MAX_MESSAGE_CHARS:,}.]"
+        f"[The rest of this message was cut: it had {len(big):,} UTF-16 code units, and a message "
+        f"holds at most {MAX_MESSAGE_UNITS:,}.]"
     )

@@ -83,8 +83,9 @@ async def test_a_debate_whose_arbiter_fails_hands_out_no_debaters_answer() -> No
     assert result.status == "blocked"  # the debaters differ, and no arbiter settled it
     outputs = result.to_outputs("silent")
     assert "20 days" not in outputs["findings"] and "18 days" not in outputs["findings"]
-    assert "arbiter judge failed: ValueError: arbiter down" in outputs["findings"]
-    assert "the answers of a and b do not say one thing" in outputs["findings"]
+    assert "arbiter judge failed" in outputs["findings"] and "ValueError" not in outputs["findings"]
+    assert "the answers of a and b state values in conflict" in outputs["findings"]
+    assert result.failures == ("arbiter judge failed: ValueError: arbiter down",)
     assert outputs["openQuestions"][0] == "How many days?"
 
 
@@ -194,22 +195,25 @@ async def test_one_answering_member_and_a_failed_one_hand_out_its_answer() -> No
 
 
 @pytest.mark.parametrize(
-    "replies",
+    ("replies", "status"),
     [
-        (("a", "It is 20 days.", {}), ("b", "It is 18 days.", {})),
-        (("a", "It is 20 days.", {"days": 20}), ("b", "It is 20 days.", {"days": 18})),
-        (("a", "Yes, you may.", {}), ("b", "Only with approval.", {})),
+        ((("a", "It is 20 days.", {}), ("b", "It is 18 days.", {})), "blocked"),
+        ((("a", "It is 20 days.", {"days": 20}), ("b", "It is 20 days.", {"days": 18})), "blocked"),
+        # no value in conflict, so nothing blocks; but a failed run hands out an answer only
+        # when the members that answered say one thing, and these two cannot be shown to
+        ((("a", "Yes, you may.", {}), ("b", "Only with approval.", {})), "failed"),
     ],
     ids=["texts-differ", "fields-differ", "no-values-to-compare"],
 )
 async def test_members_that_answered_and_differ_still_hand_out_nothing(
-    replies: tuple[tuple[str, str, dict[str, object]], ...],
+    replies: tuple[tuple[str, str, dict[str, object]], ...], status: str
 ) -> None:
     result = await flaky_team(*replies).run("How many days?")
-    assert result.status == "blocked" and not result.settled
+    assert result.status == status and not result.settled
     direct = result.to_outputs("direct")
     assert direct["answered"] is False and direct["openQuestions"][0] == "How many days?"
-    assert "solver z failed: RuntimeError: model timeout" in direct["interactionSummary"]
+    assert "solver z failed" in direct["interactionSummary"]
+    assert "model timeout" not in direct["interactionSummary"]
 
 
 async def test_a_rejecting_review_with_a_failed_member_hands_out_nothing() -> None:
@@ -241,7 +245,8 @@ async def test_an_answer_whose_checker_failed_is_not_handed_out(role: str) -> No
     assert not result.settled
     direct = result.to_outputs("direct")
     assert direct["answered"] is False and DRAFT not in direct["interactionSummary"]
-    assert f"{role} c failed: RuntimeError: model timeout" in direct["interactionSummary"]
+    assert f"{role} c failed" in direct["interactionSummary"]
+    assert "RuntimeError" not in direct["interactionSummary"]
 
 
 async def test_a_settled_run_never_says_the_review_rejected_its_answer() -> None:
