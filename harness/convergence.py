@@ -9,15 +9,22 @@ Decision order (first match wins):
 1. No task yet, or a task ``pending``, ``assigned`` or ``in_progress`` → ``running`` (no reason).
 2. A blocking risk, or any unresolved conflict → ``blocked`` + ``risk_blocked``.
 3. Only ``blocked`` tasks are left unfinished (and nothing blocks) → ``running``.
-4. A task ``failed`` → ``failed`` + the first of ``budget_exhausted``, ``max_rounds_reached``,
-   ``tasks_completed``.
-5. All complete and the budget exhausted → ``converged`` + ``budget_exhausted``.
-6. All complete and the round limit reached → ``converged`` + ``max_rounds_reached``.
+4. A task ``failed`` → ``failed`` + the limit that cut the run off (``budget_exhausted``, then
+   ``max_rounds_reached``), else ``quality_not_reached`` when the quality was scored below its
+   threshold, else ``task_failed``.
+5. All complete, but a limit cut the run off (the budget exhausted or the round limit reached,
+   and ``concluded`` is not true) → ``failed`` + ``budget_exhausted`` or ``max_rounds_reached``.
+   Running out of rounds or budget is not convergence.
+6. All complete, and the quality scored below its threshold → ``failed`` +
+   ``quality_not_reached``.
 7. All complete and the quality threshold reached → ``converged`` + ``quality_reached``. A score
    at the threshold is not "reached" when the last review rejected the answer and named nothing
    to redo (a rejection acted on, with ``retry_tasks``, was of an earlier draft).
 8. Otherwise → ``converged`` + ``tasks_completed``, the honest fallback: all we know is that the
    tasks were done.
+
+A run that ``concluded`` on its own signal (a stop token, a confidence target reached) at the
+very turn its limit was reached was not cut off: steps 4 and 5 then ignore the limit.
 
 Invariant: a terminal status (``converged``, ``failed``, ``blocked``) carries exactly one
 termination reason; ``running`` carries none.
@@ -96,6 +103,10 @@ class TerminationReason(StrEnum):
     RISK_BLOCKED = "risk_blocked"
     TASKS_COMPLETED = "tasks_completed"
     """The honest fallback: only "every task was done" is known."""
+    TASK_FAILED = "task_failed"
+    """A task failed, and no limit cut the run off first."""
+    QUALITY_NOT_REACHED = "quality_not_reached"
+    """Every task finished, but the quality signal was scored below its threshold."""
 
 
 class ConflictKind(StrEnum):
@@ -123,6 +134,10 @@ class TaskState(BaseModel):
     test_pass_rate: float | None = Field(default=None, ge=0.0, le=1.0)
     depends_on: tuple[str, ...] = ()
     """Ids of the tasks whose results it builds on."""
+    error: str | None = None
+    """Why a ``failed`` task failed (its latest error, ``RuntimeError: backend down``)."""
+    failed_attempts: int = 0
+    """How many of its attempts failed (a team member's failed turns)."""
 
 
 class Budget(BaseModel):
@@ -195,6 +210,10 @@ class RunState(BaseModel):
     risks: tuple[Risk, ...] = ()
     decisions: dict[str, str] = Field(default_factory=dict)
     """Field → agent chosen by an explicit decision (an arbiter, a resolved aggregation conflict)."""
+    concluded: bool | None = None
+    """Whether the run ended on its own signal (a stop token, a confidence target reached);
+    False when something else stopped it; None when unknown. A run that reached its round limit
+    or exhausted its budget converged only when it concluded: unknown is not a yes."""
 
 
 class Conflict(BaseModel):
@@ -257,6 +276,8 @@ class ConvergenceReport(BaseModel):
     """Blocking risks and unresolved conflicts (as risks)."""
     budget_state: BudgetState
     quality_state: QualityState
+    failed_tasks: tuple[TaskState, ...] = ()
+    """The tasks that failed, with their errors (``TaskState.error``)."""
 
     @property
     def terminal(self) -> bool:
@@ -402,6 +423,14 @@ def compute_convergence(state: RunState) -> ConvergenceReport:
         and state.max_rounds is not None
         and state.rounds >= state.max_rounds
     )
+    # a limit that stopped the run before it concluded on its own signal
+    cut_off = (budget.exhausted or rounds_hit) and state.concluded is not True
+    limit = (
+        TerminationReason.BUDGET_EXHAUSTED
+        if budget.exhausted
+        else TerminationReason.MAX_ROUNDS_REACHED
+    )
+    below = quality.scored and not quality.reached
     statuses = {t.status for t in state.tasks}
     status: ConvergenceStatus
     reason: TerminationReason | None
@@ -413,16 +442,16 @@ def compute_convergence(state: RunState) -> ConvergenceReport:
         step, status, reason = 3, ConvergenceStatus.RUNNING, None
     elif TaskStatus.FAILED in statuses:
         step, status = 4, ConvergenceStatus.FAILED
-        if budget.exhausted:
-            reason = TerminationReason.BUDGET_EXHAUSTED
-        elif rounds_hit:
-            reason = TerminationReason.MAX_ROUNDS_REACHED
+        if cut_off:
+            reason = limit
+        elif below:
+            reason = TerminationReason.QUALITY_NOT_REACHED
         else:
-            reason = TerminationReason.TASKS_COMPLETED
-    elif budget.exhausted:
-        step, status, reason = 5, ConvergenceStatus.CONVERGED, TerminationReason.BUDGET_EXHAUSTED
-    elif rounds_hit:
-        step, status, reason = 6, ConvergenceStatus.CONVERGED, TerminationReason.MAX_ROUNDS_REACHED
+            reason = TerminationReason.TASK_FAILED
+    elif cut_off:
+        step, status, reason = 5, ConvergenceStatus.FAILED, limit
+    elif below:
+        step, status, reason = 6, ConvergenceStatus.FAILED, TerminationReason.QUALITY_NOT_REACHED
     elif quality.reached:
         step, status, reason = 7, ConvergenceStatus.CONVERGED, TerminationReason.QUALITY_REACHED
     else:
@@ -439,6 +468,7 @@ def compute_convergence(state: RunState) -> ConvergenceReport:
         unresolved_risks=risks,
         budget_state=budget,
         quality_state=quality,
+        failed_tasks=tuple(t for t in state.tasks if t.status is TaskStatus.FAILED),
     )
 
 
@@ -502,14 +532,19 @@ def format_report(report: ConvergenceReport) -> str:
         f"status: {report.status.value}    reason: {reason}    (decision step {report.decided_by})",
         f"consensus: {report.consensus_score:.2f}",
     ]
+    for t in report.failed_tasks:
+        times = f" {t.failed_attempts} times" if t.failed_attempts > 1 else ""
+        lines.append(f"failed: {t.agent} failed{times}: {t.error or 'no error given'}")
     for c in report.conflicts:
         mark = "resolved" if c.resolved else "UNRESOLVED"
         where = f" field={c.field}" if c.field else ""
         lines.append(f"conflict {c.kind.value}{where} [{mark}]: {c.detail} -> {c.resolution}")
     if not report.conflicts:
         lines.append("conflicts: none")
+    shown = {c.id for c in report.conflicts}  # an unresolved conflict is already a line above
     for r in report.unresolved_risks:
-        lines.append(f"risk {r.kind} ({r.id}): {r.detail}")
+        if r.id not in shown:
+            lines.append(f"risk {r.kind} ({r.id}): {r.detail}")
     b = report.budget_state
 
     def show(values: dict[str, Any]) -> str:
@@ -525,6 +560,11 @@ def format_report(report: ConvergenceReport) -> str:
     q = report.quality_state
     if q.scored:
         veto = " (the review rejected the answer)" if q.rejected_by_review else ""
+        if q.reached and report.status is not ConvergenceStatus.CONVERGED:
+            ended = {"failed": "failed", "running": "is still running"}.get(
+                report.status.value, f"is {report.status.value}"
+            )
+            veto = f", but the run {ended}: not a pass"
         lines.append(
             f"quality: {q.score:.2f} / threshold {q.threshold:.2f} reached={q.reached}{veto}"
         )

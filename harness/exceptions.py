@@ -15,7 +15,8 @@ HarnessError                      root: catch this to catch everything we raise
     ├── ModelRequestError         a model call failed after its retries (HTTP error, connection)
     │   └── CassetteMissError     a replay cassette has no answer for the request
     ├── SubagentError             a sub-agent failed (strict mode only; otherwise a failed result)
-    │   └── SubagentTimeoutError  a sub-agent did not finish within its timeout
+    │   ├── SubagentTimeoutError  a sub-agent did not finish within its timeout
+    │   └── TeamFailedError       a team sub-agent's members failed (harness.team; a failed result)
     ├── TurnLimitError            a bounded loop (composition steps, tool calls) ran out of steps
     ├── HumanEscalationError      aggregation needs a human to resolve a conflict
     ├── ToolTimeoutError          a tool outlasted its tool_timeout (harness.agent.loop)

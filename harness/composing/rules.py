@@ -2,7 +2,10 @@
 
 It relays what the user has not received: silent findings, the findings of a request an agent
 handed back, and for an unanswered request with nothing to relay, a route to another agent or a
-sentence saying the parent cannot help with it. It follows a rule keyed on the parent's
+sentence saying the parent cannot help with it. A handed-back request goes to another agent only
+when the planner, asked to plan that request alone, gives it to that agent: the agent that handed
+it back was the planner's choice for it, and a word it shares with another agent's description
+(a "week" in "four-day work weeks", a "vacation") makes no better one. It follows a rule keyed on the parent's
 instructions, read by the SDK's one instruction reader (:mod:`harness.text.instructions`): when the
 system prompt tells it to check ``answered``, it leaves answered requests alone; when it does not (a
 naive parent), or when a sentence tells it to repeat or summarise the sub-agents' answers (which it
@@ -27,7 +30,8 @@ from harness.composing.base import (
     quote_each,
 )
 from harness.models._text import Router, content_tokens
-from harness.models.rules import agent_router
+from harness.planning import PlanEntry, PlanInput, Planner, RulesPlanner
+from harness.planning.match import agent_matcher
 from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
 from subagents import Usage
@@ -52,18 +56,70 @@ class RulesComposer(Composer):
 
     Args:
         route_threshold: the minimum routing score for an open question to go to another
-            sub-agent; below it the parent says it cannot help with it.
+            sub-agent (the threshold of the default planner); below it the parent says it cannot
+            help with it.
+        planner: the planner whose routing decides where a handed-back request may go: the
+            parent's own offline planner when the parent builds this composer, else a
+            ``RulesPlanner`` with ``route_threshold``.
     """
 
-    def __init__(self, *, route_threshold: float = 0.9) -> None:
+    def __init__(self, *, route_threshold: float = 0.9, planner: Planner | None = None) -> None:
         self.route_threshold = route_threshold
+        self.planner = planner or RulesPlanner(route_threshold=route_threshold)
+
+    async def _planned_routes(
+        self, question: str, given: ComposeInput, exclude: set[str]
+    ) -> tuple[list[tuple[str, str | None]], Usage]:
+        """Where each part of a handed-back ``question`` goes, as the planner plans it alone:
+        (request, agent) pairs, the agent None for a part the parent keeps. A question the
+        planner gives one agent goes whole; one it splits goes part by part. A part whose agent
+        is in ``exclude`` (the agent that handed it back, or one that already had it) goes to the
+        planner's next choice (``_next_choice``) when the planner, given that part and the other
+        agents, sends it there too."""
+        parent = given.parent
+        plan = await self.planner.plan(
+            PlanInput(parent=parent, message=question, agents=given.agents)
+        )
+        usage = plan.usage
+        entries = list(plan.entries) or [PlanEntry(request=question, agent=parent)]
+        whole = len({entry.agent for entry in entries}) == 1
+        rest = tuple(card for card in given.agents if card.name not in exclude)
+        out: list[tuple[str, str | None]] = []
+        for entry in entries:
+            request = question if whole else entry.request
+            agent: str | None = entry.agent
+            if agent in exclude:
+                agent = self._next_choice(request, given, exclude)
+                if agent is not None:
+                    again = await self.planner.plan(
+                        PlanInput(parent=parent, message=request, agents=rest)
+                    )
+                    usage = usage + again.usage
+                    if {e.agent for e in again.entries} != {agent}:
+                        agent = None
+            out.append((request, None if agent in (None, parent) or agent in exclude else agent))
+        return out, usage
+
+    def _next_choice(self, request: str, given: ComposeInput, exclude: set[str]) -> str | None:
+        """The best-scoring agent outside ``exclude`` by the offline planner's own scores, when
+        it fits well: its score is at least half the best agent's (the ratio by which that
+        planner calls a part "clearly another agent's" when an agent holds the floor). A word
+        shared with another agent's description scores far below that; None for a planner that
+        is not the offline one, whose scores are not known."""
+        if not isinstance(self.planner, RulesPlanner):
+            return None
+        ranked = agent_matcher(given.agents, concepts=self.planner.concepts).scores(request)
+        if not ranked or ranked[0][1] <= 0.0:
+            return None
+        top = ranked[0][1]
+        return next((n for n, s in ranked if n not in exclude and s >= top / 2), None)
 
     async def compose(self, given: ComposeInput) -> Composition:
         context = given
         honours_answered = _honours_answered(given.system)
         parts: list[str] = []
         routes: list[Route] = []
-        router = agent_router(tuple(context.agents)) if context.agents else None
+        usage = Usage(requests=1)
         tried: dict[str, set[str]] = {}
         for routed_request, routed_agent in context.routed:
             tried.setdefault(_norm(routed_request), set()).add(routed_agent)
@@ -140,28 +196,26 @@ class RulesComposer(Composer):
                 had_it = tried.setdefault(key, set())
                 if had_it - {result.agent}:
                     continue  # another agent already has this request
-                target = None
-                if router is not None and context.steps_left > 0:
-                    ranked = [
-                        name
-                        for name, score in router.scores(question)
-                        if score >= self.route_threshold
-                        and name != result.agent
-                        and name not in had_it
-                    ]
-                    target = ranked[0] if ranked else None
-                if target is not None:
-                    routes.append(Route(request=question, agent=target))
-                    had_it.add(target)
-                else:
-                    if _cannot_help(question):
-                        kept.append((len(parts), question))
-                    parts.append(_own_reply(question))
+                targets: list[tuple[str, str | None]] = [(question, None)]
+                if context.agents and context.steps_left > 0:
+                    targets, spent = await self._planned_routes(
+                        question, context, had_it | {result.agent}
+                    )
+                    usage = usage + spent
+                for request, target in targets:
+                    if target is not None:
+                        routes.append(Route(request=request, agent=target))
+                        had_it.add(target)
+                        tried.setdefault(_norm(request), set()).add(target)
+                    else:
+                        if _cannot_help(request):
+                            kept.append((len(parts), request))
+                        parts.append(_own_reply(request))
         if kept and context.handoff:  # once per reply, after the last request it cannot help with
             index, request = kept[-1]
             parts[index] = _own_reply(request, context.handoff)
         message = " ".join(p for p in parts if p).strip()
-        return Composition(message=message, routes=tuple(routes), usage=Usage(requests=1))
+        return Composition(message=message, routes=tuple(routes), usage=usage)
 
 
 def _could_not_finish(result: ResultView, handled: set[str]) -> str:

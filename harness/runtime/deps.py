@@ -123,11 +123,14 @@ def default_planner(model: Model) -> Planner:
     return LLMPlanner(model)
 
 
-def default_composer(model: Model) -> Composer:
+def default_composer(model: Model, *, planner: Planner | None = None) -> Composer:
     """The composer a parent uses with ``model``: the offline ``RulesComposer`` (with the same
-    routing threshold) for a ``RulesModel``, else an ``LLMComposer`` over the model."""
+    routing threshold, and the parent's ``planner`` when it is the offline one, so a request an
+    agent hands back goes where the parent's own plan would send it) for a ``RulesModel``, else
+    an ``LLMComposer`` over the model."""
     if isinstance(model, RulesModel):
-        return RulesComposer(route_threshold=model.route_threshold)
+        offline = planner if isinstance(planner, RulesPlanner) else None
+        return RulesComposer(route_threshold=model.route_threshold, planner=offline)
     return LLMComposer(model)
 
 
@@ -173,6 +176,7 @@ def build_dependencies(
 ) -> Dependencies:
     """Build a parent's dependencies from its validated options (see ``Parent``)."""
     view = parent_view(options.name, options.instructions, agents)
+    planner = planner or default_planner(model)
     by_name = {v.name: v for v in view.subagents}
     guard = None
     if options.duplicate_guard != "off":
@@ -185,8 +189,8 @@ def build_dependencies(
             render_parent_system(view, generated=options.generated_instructions), options.handoff
         ),
         model=model,
-        planner=planner or default_planner(model),
-        composer=composer or default_composer(model),
+        planner=planner,
+        composer=composer or default_composer(model, planner=planner),
         agents={a.name: a for a in agents},
         agent_models={a.name: model if a.model is None else resolve_model(a.model) for a in agents},
         agent_systems={

@@ -19,9 +19,44 @@ from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
 from subagents import HistoryEntry
 
-__all__ = ["ConversationState", "MessageSink"]
+__all__ = ["MAX_MESSAGE_UNITS", "ConversationState", "MessageSink", "cut_message", "utf16_units"]
 
 MessageSink = Callable[[Message], Awaitable[None]]
+
+MAX_MESSAGE_UNITS = 20_000
+"""A bot message longer than this many UTF-16 code units (the parent's reply relaying a huge
+finding, a team's answer, a direct agent's message) is cut to it, a note saying so included.
+Microsoft Teams measures a bot message in UTF-16: its documentation gives a limit of 40 KB for the
+whole message payload (older pages) and, now, about 100 KB, advising 80 KB. 20,000 code units are
+40,000 bytes of text in UTF-16, one code unit for most characters and two for a character outside
+the Basic Multilingual Plane (most emoji). The activity around the text (ids, ``serviceUrl``,
+``channelData``) counts too, and is not measured here: under a 40 KB limit it may not fit."""
+
+
+def utf16_units(text: str) -> int:
+    """How many UTF-16 code units ``text`` takes (what Teams counts; ``len`` counts code points)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def cut_message(text: str, limit: int = MAX_MESSAGE_UNITS) -> str:
+    """``text``, or when it is longer than ``limit`` UTF-16 code units its start (cut at a space
+    when there is one in the second half, never inside a surrogate pair) and a note saying it was
+    cut: ``limit`` code units at most."""
+    units = utf16_units(text)
+    if units <= limit:
+        return text
+    note = (
+        f"\n\n[The rest of this message was cut: it had {units:,} UTF-16 code units, and a "
+        f"message holds at most {limit:,}.]"
+    )
+    keep = max(limit - utf16_units(note), 0)
+    head = text.encode("utf-16-le")[: 2 * keep]
+    if head and 0xD8 <= head[-1] <= 0xDB:  # a high surrogate whose pair was cut off
+        head = head[:-2]
+    start = head.decode("utf-16-le")
+    space = start.rfind(" ", len(start) // 2)
+    return (start[:space] if space > 0 else start).rstrip() + note
+
 
 _OLD_DIALOGUE_KEY = "_dialogue"
 """Where snapshots written before ``dialogues`` existed kept a sub-agent's dialogue."""
@@ -84,7 +119,10 @@ class ConversationState:
         mode: str | None = None,
         request: str | None = None,
     ) -> Message:
-        """Record one message (and hand a bot message to ``on_message``)."""
+        """Record one message (and hand a bot message to ``on_message``); a bot message longer
+        than ``MAX_MESSAGE_UNITS`` UTF-16 code units is cut (``cut_message``)."""
+        if role == "bot":
+            text = cut_message(text)
         self.message_count += 1
         message = Message(
             id=self.message_id(self.message_count),

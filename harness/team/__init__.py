@@ -20,7 +20,7 @@ from harness.team.guardrails import (
     normalize_text,
     screen,
 )
-from harness.team.loop import Team, TeamResult
+from harness.team.loop import Team, TeamFailedError, TeamResult
 from harness.team.members import ROLE_PROMPTS, Member, MemberFunction
 from harness.team.messages import (
     Constraints,
@@ -88,6 +88,7 @@ __all__ = [
     "StopReason",
     "StopToken",
     "Team",
+    "TeamFailedError",
     "TeamMessage",
     "TeamResult",
     "TeamRole",

@@ -13,10 +13,14 @@ One run (``Team.run``):
 ``Team.as_subagent`` wraps a team as a ``ConnectedAgent`` or ``ChildAgent`` whose ``handler`` runs
 the loop on the scoped request and returns the contract's outputs, so a parent uses it like any
 agent. Only a run that settled hands out its answer: one whose report converged, or one that
-failed only because members' turns failed while every member that answered says one thing (the
-answer then names the failed members). A blocked run (a review that rejected the answer, members
-that disagree, a tie) or another failed one returns why, and the task as an open question, never
-its unsettled draft.
+concluded on its own signal and failed only because members' turns failed, while some solver or
+arbiter answered and every member that answered says one thing with the answer (the answer then
+names the failed members). A blocked run (a review that rejected the answer, members whose values
+conflict, a tie), a run cut off by its turn limit or budget, one below its quality threshold, or
+another failed one returns why, and the task as an open question, never its unsettled draft; the reason names a failed member, never its error. Run as a sub-agent,
+an unsettled run that failed with failed members, or one with a member that failed on every turn,
+raises ``TeamFailedError`` instead, so the parent's call fails as it does for any agent that
+raises, with the errors in the call's ``error``.
 """
 
 from __future__ import annotations
@@ -37,10 +41,11 @@ from harness.convergence import (
     ConvergenceReport,
     ConvergenceStatus,
     Risk,
+    TerminationReason,
     compute_convergence,
     convergence_events,
 )
-from harness.exceptions import ConfigError, UsageError
+from harness.exceptions import ConfigError, SubagentError, UsageError
 from harness.models.base import Model
 from harness.team.events import EventHandler, EventLog
 from harness.team.guardrails import Guardrails, Screening, normalize_text, screen
@@ -57,9 +62,13 @@ from harness.team.messages import (
 from harness.team.outcome import (
     Synthesis,
     agree,
+    always_failed,
     answers,
     build_run_state,
+    concluded,
+    failures,
     final_answer,
+    joined_names,
     latest_per_sender,
 )
 from harness.team.policies import RoundRobin, SpeakerPolicy
@@ -76,7 +85,7 @@ from harness.team.termination import (
 from instructions.contract import ANSWERED, FINDINGS, INTERACTION_SUMMARY, OPEN_QUESTIONS
 from subagents import ChildAgent, ConnectedAgent, HistoryEntry, Kind, Mode, ToolContext, Usage
 
-__all__ = ["Team", "TeamResult"]
+__all__ = ["Team", "TeamFailedError", "TeamResult"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,56 +121,99 @@ class TeamResult:
         return tuple(n for n, m in latest_per_sender(self.journal).items() if not m.metadata.valid)
 
     @property
+    def failures(self) -> tuple[str, ...]:
+        """What went wrong with each member in ``failed_members``, in words: its role, name, how
+        many of its turns failed and its latest error (``solver s failed 3 times: RuntimeError:
+        HR backend down``). For the report, ``TeamFailedError`` and the call's ``error``; the
+        reason an end user reads names only the member (``solver s failed``)."""
+        return tuple(failures(self.journal).values())
+
+    @property
     def settled(self) -> bool:
         """Whether the team settled on an answer, which ``to_outputs`` then hands out.
 
-        A run that converged with an answer settled. So did a ``failed`` run whose only trouble
-        is members whose turn failed, while every member that answered (solvers, arbiters) says
-        one thing and no review rejected: the answer goes out, naming the failed members, unless
-        a failed member is a critic or verifier (the answer went unchecked). A blocked run (a
-        review that rejected the answer, members that disagree, a tie) did not.
+        A run whose report converged with an answer settled: it ended on its own signal (a stop
+        token, a confidence target), above its quality threshold when the answer was scored, and
+        no two members that answered state values in conflict unless a review, a verifier or an
+        arbiter settled it. So did a ``failed`` run that ended on its own signal and whose only
+        trouble is members whose turn failed, when some solver or arbiter answered and every
+        member that answered says one thing with the answer (``agree``), unless a failed member
+        is a critic or verifier (the answer went unchecked): the answer goes out, naming the
+        failed members. A blocked run, or one cut off by its turn limit or budget, or below its
+        quality threshold, did not.
         """
         if not self.answer.strip():
             return False
         if self.report.status is ConvergenceStatus.CONVERGED:
             return True
-        return self.report.status is ConvergenceStatus.FAILED and self._answers_agree()
-
-    def _answers_agree(self) -> bool:
+        if not (
+            self.report.status is ConvergenceStatus.FAILED
+            and self.report.termination_reason is TerminationReason.TASK_FAILED
+            and concluded(self.stop)
+        ):
+            return False
         disputed = (ConflictKind.ARTIFACT_MISMATCH, ConflictKind.REVIEW_DISAGREEMENT)
         if any(c.kind in disputed for c in self.report.conflicts):
             return False
         latest = latest_per_sender(self.journal)
         if any(latest[n].role in _CHECKERS for n in self.failed_members):
             return False  # the critic or verifier never checked the answer
-        given = answers(self.journal)
+        given = answers(self.journal)  # a planner's wrap-up alone is no answer
         return bool(given) and agree([self.answer, *given.values()])
 
     def unsettled_reasons(self) -> tuple[str, ...]:
-        """Why the run has no answer to hand out, in words (empty when it ``settled``)."""
+        """Why the run has no answer to hand out, in words an end user may read (empty when it
+        ``settled``): a failed member is named, its error is not (see ``failures``)."""
+        return self._reasons(errors=False)
+
+    def _reasons(self, *, errors: bool) -> tuple[str, ...]:
         if self.settled:
             return ()
         reasons: list[str] = []
         # what the members disagreed on first, then how the run went (a loop, a guardrail)
         conflicts = {c.id for c in self.report.conflicts}
         risks = sorted(self.report.unresolved_risks, key=lambda r: r.id not in conflicts)
+        kinds = {r.kind for r in risks}
         for risk in risks:
             field = risk.id.partition(":")[2]
+            if risk.kind == "answers_disagree" and "artifact_mismatch" in kinds:
+                continue  # the field they disagree on says it already
             reasons.append(
                 {
                     "review_disagreement": "the review rejected the answer",
                     "artifact_mismatch": f"its members disagree on {field}",
+                    "answers_disagree": f"the answers of {joined_names(field)} state values in conflict",
                     "test_failure": f"the checks of {field}'s answer failed",
                     "dependency_inconsistency": f"{field} built on a step that did not finish",
                     "loop": "its turns went round in circles",
                 }.get(risk.kind, risk.kind.replace("_", " "))
             )
-        if self.failed_members:
-            reasons.append(f"the turn of {', '.join(self.failed_members)} failed")
-            given = answers(self.journal)
-            if len(given) > 1 and not agree(list(given.values())):
-                reasons.append(f"the answers of {', '.join(given)} do not agree")
+        reasons.extend(failures(self.journal, errors=errors).values())
+        reason = self.report.termination_reason
+        quality = self.report.quality_state
+        if self.stop.kind == "confidence_not_reached":
+            reasons.append(self.stop.detail)
+        elif reason is TerminationReason.MAX_ROUNDS_REACHED:
+            turns = self.stop.limit or len(self.journal)
+            reasons.append(f"it reached its turn limit of {turns} turns before a member said DONE")
+        elif reason is TerminationReason.BUDGET_EXHAUSTED:
+            reasons.append(f"its {self.stop.detail}")
+        elif reason is TerminationReason.QUALITY_NOT_REACHED and quality.score is not None:
+            reasons.append(
+                f"its answer's confidence {quality.score:.2f} is below {quality.threshold:.2f}"
+            )
         return tuple(dict.fromkeys(reasons)) or (self.stop.detail,)
+
+    @property
+    def failed_call(self) -> bool:
+        """Whether the run, as a sub-agent, is a failed call (``Team.handle`` raises
+        ``TeamFailedError``): it did not settle, and either it ``failed`` with members whose
+        latest turn failed, or a member failed on every one of its turns (whatever the status:
+        a debate whose arbiter is down ends blocked)."""
+        if self.settled or self.stop.kind == "guardrail":
+            return False
+        failed = self.report.status is ConvergenceStatus.FAILED and bool(self.failed_members)
+        return failed or bool(always_failed(self.journal))
 
     def to_outputs(self, mode: Mode | str = Mode.SILENT) -> dict[str, Any]:
         """The contract's outputs (wire names) for a sub-agent in ``mode``.
@@ -186,7 +238,8 @@ class TeamResult:
                     "the members that answered agree.)"
                 )
         elif not self.answer.strip():
-            text = f"The team could not answer the request ({self.stop.detail})."
+            why = "; ".join(self.unsettled_reasons())
+            text = f"The team could not answer the request ({why})."
             open_questions = [self.task, *open_questions]
         else:
             why = "; ".join(self.unsettled_reasons())
@@ -203,6 +256,22 @@ class TeamResult:
 
 _CHECKERS = frozenset({TeamRole.CRITIC, TeamRole.VERIFIER})
 """Roles whose failed turn leaves an answer unchecked: such a run hands out nothing."""
+
+
+class TeamFailedError(SubagentError):
+    """A team run as a sub-agent could not answer because members' turns failed (raised by
+    ``Team.handle``; the runtime records it as the call's failure, like any agent's exception).
+
+    Attributes:
+        agent: the sub-agent's name.
+        result: the run's ``TeamResult`` (its journal holds each failed turn).
+        members: the failed members.
+    """
+
+    def __init__(self, result: TeamResult, *, agent: str) -> None:
+        self.result = result
+        self.members = result.failed_members
+        super().__init__("; ".join(result._reasons(errors=True)), agent=agent)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -530,6 +599,12 @@ class Team:
 
         A summary of the run (correlation id, status, termination reason, turns) is kept in
         ``ctx.state["team"]`` for the conversation.
+
+        Raises:
+            TeamFailedError: the run is a ``failed_call``: it did not settle, and it ``failed``
+                with members whose latest turn failed, or a member failed on every one of its
+                turns (also when the run ended ``blocked``). The call fails with the members and
+                their errors, as a sub-agent that raises does.
         """
         result = await self.run(ctx.scoped_request, history=ctx.history)
         reason = result.report.termination_reason
@@ -539,6 +614,8 @@ class Team:
             "termination_reason": reason.value if reason else None,
             "turns": len(result.journal),
         }
+        if result.failed_call:
+            raise TeamFailedError(result, agent=ctx.agent)
         return result.to_outputs(mode)
 
     def as_subagent(

@@ -17,7 +17,20 @@ a rejection counts as actionable once a member it handed over to has taken a tur
 fields and resolved aggregation conflicts are explicit decisions. A guardrail block and the loop
 watchdog are blocking risks; a run stopped before any member spoke has one blocked task, the task
 itself. Quality is the answer's confidence against the team's threshold; rounds are turns against
-the turn limit, or rounds against ``ConfidenceNotReached``'s bound.
+the turn limit, or rounds against ``ConfidenceNotReached``'s bound. The run ``concluded`` when it
+stopped on a stop token or a confidence target (``CONCLUDING``), alone or as one condition of a
+combination that fired (``StopToken() & MaxTurns(4)``): one that ran into its turn limit,
+budget or ``ConfidenceNotReached`` did not, and its report does not say ``converged``. A failed
+task carries its member's latest error and how many of its turns failed.
+
+**Conflicting values.** When two or more members answered the task (solvers, arbiters; not the
+steps of a planner's plan, which differ by design) and neither an accepted review, a verifier that
+passed each of them nor an arbiter's answer settled which one stands, two answers that state
+values in conflict (``conflicting``: "20 vacation days" and "18 vacation days") give the run a
+blocking risk, ``answers_disagree``. Answers worded differently that state no value, or values of
+different kinds ("a doctor's note after three days" and "paid at full salary"), do not: a
+paraphrase or a complementary answer is not a contradiction. A model on the text protocol gives no
+``fields``, so without this its contradicting answers would reach no conflict detector at all.
 """
 
 from __future__ import annotations
@@ -39,19 +52,36 @@ from harness.convergence import (
 )
 from harness.team.messages import TeamMessage, TeamRole
 from harness.team.termination import StopReason
-from harness.text.spelled import same_values
+from harness.text.spelled import Value, all_stated, same_values, spelled_values, weight
 
 __all__ = [
+    "CONCLUDING",
     "Answer",
     "Synthesis",
     "agree",
+    "always_failed",
     "answers",
     "build_run_state",
+    "concluded",
+    "conflicting",
+    "disagreeing",
+    "failures",
     "final_answer",
+    "joined_names",
     "latest_per_sender",
 ]
 
 Synthesis = Literal["auto", "last"]
+CONCLUDING = frozenset({"stop_token", "confidence_reached"})
+"""Stop kinds by which a run ends on its own signal; every other stop is a limit or a fault."""
+
+
+def concluded(stop: StopReason) -> bool:
+    """Whether the run ended on its own signal: its stop, or one of the conditions of a
+    combination that stopped it (``StopToken() & MaxTurns(4)``), is in ``CONCLUDING``."""
+    return stop.kind in CONCLUDING or not CONCLUDING.isdisjoint(stop.fired)
+
+
 _PRODUCERS = (TeamRole.PLANNER, TeamRole.SOLVER, TeamRole.ARBITER)
 _DEPENDS: Mapping[TeamRole, tuple[TeamRole, ...]] = {
     TeamRole.SOLVER: (TeamRole.PLANNER,),
@@ -151,12 +181,91 @@ def agree(texts: Sequence[str]) -> bool:
     """Whether answers say one thing: each pair is the same text (case and spacing aside), or
     both state values and the one stating fewer states none the other does not ("It is 20 days."
     and "Twenty days of leave."; not "20 days" and "18 days"). Answers that state no value and
-    differ in wording cannot be shown to agree."""
+    differ in wording cannot be shown to agree. Values are compared through an index
+    (``all_stated``), so long answers cost about their length."""
 
     def same(a: str, b: str) -> bool:
-        return " ".join(a.casefold().split()) == " ".join(b.casefold().split()) or same_values(a, b)
+        return _same_text(a, b) or same_values(a, b)
 
     return bool(texts) and all(same(a, b) for n, a in enumerate(texts) for b in texts[n + 1 :])
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+
+
+def conflicting(a: str, b: str) -> bool:
+    """Whether two answers state values in conflict: of the kinds of value both state (amounts
+    and numbers, durations, times of day, dates), the one stating fewer states one the other does
+    not, in any form ("20 vacation days" and "eighteen days of leave"; not "20 days" and "twenty
+    days", nor "after three days" and "at full salary", where one states no value)."""
+    if _same_text(a, b):
+        return False
+    va, vb = spelled_values(a), spelled_values(b)
+    shared = {v[0] for v in va} & {v[0] for v in vb}
+    if not shared:
+        return False
+    ka: frozenset[Value] = frozenset(v for v in va if v[0] in shared)
+    kb: frozenset[Value] = frozenset(v for v in vb if v[0] in shared)
+    smaller, larger = (ka, kb) if weight(ka) <= weight(kb) else (kb, ka)
+    return not all_stated(smaller, larger)
+
+
+def disagreeing(journal: Sequence[TeamMessage], answer: Answer) -> tuple[str, ...]:
+    """The members whose answers state values in conflict (``conflicting``), when nothing settled
+    which one stands (empty when no two conflict, when fewer than two answered, when a planner
+    split the task into steps for them, or when an accepted review, a verifier that passed each
+    of them or the arbiter whose message is the answer settled it)."""
+    given = answers(journal)
+    if len(given) < 2 or _latest(journal, TeamRole.PLANNER) is not None:
+        return ()  # after a plan, solvers answer different steps: only fields can clash
+    roles = {m.sender: m.role for m in journal}
+    if answer.source is not None and roles.get(answer.source) is TeamRole.ARBITER:
+        return ()
+    review = _review(journal)
+    if review is not None and review.accepted:
+        return ()
+    tested = _tests(journal)
+    if all(tested.get(n) for n in given if roles[n] is TeamRole.SOLVER):
+        return ()
+    names = list(given)
+    clashing: set[str] = set()
+    for n, first in enumerate(names):
+        for second in names[n + 1 :]:
+            if conflicting(given[first], given[second]):
+                clashing.update((first, second))
+    return tuple(name for name in names if name in clashing)
+
+
+def joined_names(joined: str) -> str:
+    """``a,b,c`` as ``a, b and c``."""
+    *first, last = joined.split(",")
+    return f"{', '.join(first)} and {last}" if first else last
+
+
+def failures(journal: Sequence[TeamMessage], *, errors: bool = True) -> dict[str, str]:
+    """Member → what went wrong, for each member whose latest turn failed: its role and name, and
+    with ``errors`` how many of its turns failed and its latest error (``solver s failed 3 times:
+    RuntimeError: HR backend down``); without, only ``solver s failed``, the words an end user
+    may read (an exception's text can hold a URL, a key, an internal host)."""
+    out: dict[str, str] = {}
+    for name, m in latest_per_sender(journal).items():
+        if m.metadata.valid:
+            continue
+        said = f"{m.role.value} {name} failed"
+        if errors:
+            count = sum(1 for x in journal if x.sender == name and not x.metadata.valid)
+            times = f" {count} times" if count > 1 else ""
+            said += f"{times}: {m.metadata.error or 'no error given'}"
+        out[name] = said
+    return out
+
+
+def always_failed(journal: Sequence[TeamMessage]) -> tuple[str, ...]:
+    """The members every one of whose turns failed: they never gave the team anything."""
+    failed = {m.sender for m in journal if not m.metadata.valid}
+    served = {m.sender for m in journal if m.metadata.valid}
+    return tuple(n for n in latest_per_sender(journal) if n in failed and n not in served)
 
 
 def _tests(journal: Sequence[TeamMessage]) -> dict[str, bool]:
@@ -219,14 +328,19 @@ def build_run_state(
         if deps is None:
             wanted = _DEPENDS.get(message.role, ())
             deps = tuple(n for n, r in roles.items() if r in wanted and n != name)
+        valid = message.metadata.valid
         tasks.append(
             TaskState(
                 id=name,
                 agent=name,
-                status=TaskStatus.COMPLETE if message.metadata.valid else TaskStatus.FAILED,
+                status=TaskStatus.COMPLETE if valid else TaskStatus.FAILED,
                 fields=fields,
                 tests_passed=tested.get(name),
                 depends_on=deps,
+                error=None if valid else message.metadata.error,
+                failed_attempts=sum(
+                    1 for m in journal if m.sender == name and not m.metadata.valid
+                ),
             )
         )
     if not tasks:
@@ -243,6 +357,17 @@ def build_run_state(
     all_risks = list(risks)
     if stop.kind == "watchdog":
         all_risks.append(Risk(id="loop-watchdog", kind="loop", detail=stop.detail))
+    differing = disagreeing(journal, answer)
+    if differing:
+        names = joined_names(",".join(differing))
+        all_risks.append(
+            Risk(
+                id=f"answers_disagree:{','.join(differing)}",
+                kind="answers_disagree",
+                detail=f"the answers of {names} state values in conflict, and no review, "
+                "verifier or arbiter settled which one stands",
+            )
+        )
     if stop.kind == "confidence_not_reached":
         rounds, limit = stop.limit or 0, stop.limit
     else:
@@ -261,4 +386,5 @@ def build_run_state(
         max_rounds=limit,
         risks=tuple(all_risks),
         decisions=decisions,
+        concluded=concluded(stop),
     )

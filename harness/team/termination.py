@@ -59,6 +59,9 @@ class StopReason:
     """The bound that was reached (turns, rounds, failures), when there is one."""
     budget: Budget | None = None
     """The budget that ran out, for ``budget`` stops."""
+    fired: tuple[StopKind, ...] = ()
+    """For a combination (``AllOf``), the kind of every condition that fired, in order (``kind``
+    is the last one's): a stop token in ``StopToken() & MaxTurns(4)`` still ended the run."""
 
 
 class TerminationCondition(ABC):
@@ -114,7 +117,10 @@ class AllOf(TerminationCondition):
             return None
         last = self._fired[max(self._fired)]
         detail = " and ".join(r.detail for _, r in sorted(self._fired.items()))
-        return StopReason(kind=last.kind, detail=detail, limit=last.limit, budget=last.budget)
+        kinds = tuple(k for _, r in sorted(self._fired.items()) for k in (*r.fired, r.kind))
+        return StopReason(
+            kind=last.kind, detail=detail, limit=last.limit, budget=last.budget, fired=kinds
+        )
 
     def reset(self) -> None:
         self._fired.clear()

@@ -13,6 +13,7 @@ text's values in one form (numbers by value, durations in minutes or in days, ti
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from harness.text.facts import extract_facts
@@ -20,6 +21,7 @@ from harness.text.facts import extract_facts
 __all__ = [
     "Value",
     "agree",
+    "all_stated",
     "key_value",
     "may_differ",
     "same_values",
@@ -268,7 +270,38 @@ def same_values(a: str, b: str) -> bool:
     if not va or not vb:
         return False
     smaller, larger = (va, vb) if weight(va) <= weight(vb) else (vb, va)
-    return all(stated(v, larger) for v in smaller)
+    return all_stated(smaller, larger)
+
+
+def all_stated(values: frozenset[Value] | set[Value], within: frozenset[Value]) -> bool:
+    """Whether every one of ``values`` is :func:`stated` in ``within``: the same verdict as
+    ``all(stated(v, within) for v in values)``, read through an index of ``within`` (a set for
+    the kinds compared exactly, a sorted list per kind for the durations compared with a
+    tolerance) rather than by comparing every pair, so two long texts' values cost about their
+    number, not its square."""
+    exact: set[tuple[str, float]] = set()
+    tolerant: dict[str, list[float]] = {}
+    for kind, amount, _ in within:
+        if kind in ("m", "d"):
+            tolerant.setdefault(kind, []).append(amount)
+        else:
+            exact.add((kind, amount))
+    for amounts in tolerant.values():
+        amounts.sort()
+    for value in values:
+        kind, amount = value[0], value[1]
+        if kind not in ("m", "d"):
+            if (kind, amount) not in exact:
+                return False
+            continue
+        amounts = tolerant.get(kind, [])
+        # |a - b| <= T * max(a, b) puts b within T * |a| / (1 - T) of a: read that window only
+        reach = _TOLERANCE * abs(amount) / (1 - _TOLERANCE) * (1 + 1e-9) + 1e-12
+        start = bisect_left(amounts, amount - reach)
+        end = bisect_right(amounts, amount + reach, lo=start)
+        if not any(agree(value, (kind, b, 1.0)) for b in amounts[start:end]):
+            return False
+    return True
 
 
 def key_value(key: str) -> Value | None:

@@ -48,7 +48,21 @@ DONE = (task("a"), task("b"))
         (RunState(tasks=(task("a", S.PENDING),)), "running", None, 1),
         (RunState(tasks=DONE, risks=(Risk(id="r", kind="pii"),)), "blocked", "risk_blocked", 2),
         (RunState(tasks=(task("a"), task("b", S.BLOCKED))), "running", None, 3),
-        (RunState(tasks=(task("a"), task("b", S.FAILED))), "failed", "tasks_completed", 4),
+        (RunState(tasks=(task("a"), task("b", S.FAILED))), "failed", "task_failed", 4),
+        (
+            RunState(
+                tasks=(task("a"), task("b", S.FAILED)), quality=Quality(score=0.5, threshold=0.8)
+            ),
+            "failed",
+            "quality_not_reached",
+            4,
+        ),
+        (
+            RunState(tasks=(task("a", S.FAILED),), rounds=5, max_rounds=5, concluded=True),
+            "failed",
+            "task_failed",
+            4,
+        ),
         (
             RunState(
                 tasks=(task("a", S.FAILED),),
@@ -69,11 +83,35 @@ DONE = (task("a"), task("b"))
             RunState(
                 tasks=DONE, budget=Budget(max_cost_usd=1.0), usage=ResourceUsage(cost_usd=1.5)
             ),
-            "converged",
+            "failed",
             "budget_exhausted",
             5,
         ),
-        (RunState(tasks=DONE, rounds=3, max_rounds=3), "converged", "max_rounds_reached", 6),
+        (RunState(tasks=DONE, rounds=3, max_rounds=3), "failed", "max_rounds_reached", 5),
+        (
+            RunState(tasks=DONE, rounds=3, max_rounds=3, concluded=False),
+            "failed",
+            "max_rounds_reached",
+            5,
+        ),
+        (
+            RunState(tasks=DONE, quality=Quality(score=0.5, threshold=0.8)),
+            "failed",
+            "quality_not_reached",
+            6,
+        ),
+        (
+            RunState(
+                tasks=DONE,
+                rounds=3,
+                max_rounds=3,
+                concluded=True,
+                quality=Quality(score=0.9, threshold=0.8),
+            ),
+            "converged",
+            "quality_reached",
+            7,
+        ),
         (
             RunState(tasks=DONE, quality=Quality(score=0.9, threshold=0.8)),
             "converged",
@@ -89,10 +127,15 @@ DONE = (task("a"), task("b"))
         "blocking-risk",
         "only-blocked-left",
         "failed-fallback",
+        "failed-below-quality",
+        "failed-concluded-at-the-limit",
         "failed-budget",
         "failed-rounds",
         "budget",
-        "rounds",
+        "rounds-unknown-conclusion",
+        "rounds-not-concluded",
+        "below-quality",
+        "concluded-at-the-limit",
         "quality",
         "honest-fallback",
     ],
@@ -148,9 +191,10 @@ def test_unknown_usage_is_not_an_exhausted_budget_and_no_budget_is_not_enough() 
     assert not no_budget.budget_state.exhausted and no_budget.budget_state.limits is None
 
 
-def test_a_quality_below_threshold_is_not_reached() -> None:
+def test_a_quality_below_threshold_is_not_reached_and_not_converged() -> None:
     report = compute_convergence(RunState(tasks=DONE, quality=Quality(score=0.5, threshold=0.8)))
-    assert report.termination_reason is TerminationReason.TASKS_COMPLETED
+    assert report.status is ConvergenceStatus.FAILED
+    assert report.termination_reason is TerminationReason.QUALITY_NOT_REACHED
     assert report.quality_state.scored and not report.quality_state.reached
 
 

@@ -75,18 +75,21 @@ async def test_a_custom_stop_token_is_matched_as_a_whole_word() -> None:
 
 
 async def test_the_turn_limit_ends_the_run_and_reports_max_rounds() -> None:
-    team = Team(name="t", members=[counting("a"), counting("b")], max_turns=5)
+    # b reviews without a verdict: one answer, so nothing but the limit keeps the run open
+    team = Team(name="t", members=[counting("a"), counting("b", "critic")], max_turns=5)
     result = await team.run(TASK)
     assert result.stop.kind == "max_turns" and result.stop.limit == 5
     assert len(result.journal) == 5
-    assert result.report.status is ConvergenceStatus.CONVERGED
+    # running out of turns is not convergence: nothing is handed out as the answer
+    assert result.report.status is ConvergenceStatus.FAILED
     assert result.report.termination_reason is TerminationReason.MAX_ROUNDS_REACHED
+    assert not result.settled and result.to_outputs("direct")["answered"] is False
 
 
 async def test_confidence_not_reached_after_n_rounds() -> None:
     team = Team(
         name="t",
-        members=[counting("a", confidence=0.4), counting("b", confidence=0.6)],
+        members=[counting("a", confidence=0.4), counting("b", "critic", confidence=0.6)],
         termination=ConfidenceNotReached(0.8, rounds=2),
     )
     result = await team.run(TASK)
@@ -94,8 +97,10 @@ async def test_confidence_not_reached_after_n_rounds() -> None:
     assert len(result.journal) == 4  # two full rounds of two members
     assert "best 0.60" in result.stop.detail
     report = result.report
+    assert report.status is ConvergenceStatus.FAILED
     assert report.termination_reason is TerminationReason.MAX_ROUNDS_REACHED
     assert report.quality_state.scored and not report.quality_state.reached
+    assert "best 0.60" in result.to_outputs("silent")["findings"]
 
 
 async def test_confidence_reached_stops_early() -> None:
@@ -212,7 +217,7 @@ async def test_failed_turns_count_as_validation_failures() -> None:
     assert not result.journal[0].metadata.valid
     assert result.journal[0].metadata.error == "RuntimeError: backend unavailable"
     assert result.report.status is ConvergenceStatus.FAILED
-    assert result.report.termination_reason is TerminationReason.TASKS_COMPLETED
+    assert result.report.termination_reason is TerminationReason.TASK_FAILED
     assert result.to_outputs()["openQuestions"] == [TASK]
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from harness import Parent, RulesModel
 from harness.convergence import format_report
-from harness.team import Member, MemberReply, Team, TeamResult, TeamState
+from harness.team import ConfidenceReached, Member, MemberReply, Team, TeamResult, TeamState
 from harness.team.patterns import debate, proposer_critic
 from subagents import Mode, validate_outputs
 from tests.team._support import member
@@ -80,10 +80,12 @@ async def test_a_debate_whose_arbiter_fails_hands_out_no_debaters_answer() -> No
         rounds=1,
     )
     result = await team.run("How many days?")
-    assert result.status == "failed"
+    assert result.status == "blocked"  # the debaters differ, and no arbiter settled it
     outputs = result.to_outputs("silent")
     assert "20 days" not in outputs["findings"] and "18 days" not in outputs["findings"]
-    assert "judge" in outputs["findings"] and "failed" in outputs["findings"]
+    assert "arbiter judge failed" in outputs["findings"] and "ValueError" not in outputs["findings"]
+    assert "the answers of a and b state values in conflict" in outputs["findings"]
+    assert result.failures == ("arbiter judge failed: ValueError: arbiter down",)
     assert outputs["openQuestions"][0] == "How many days?"
 
 
@@ -111,7 +113,7 @@ async def test_solvers_writing_one_number_two_ways_agree() -> None:
             solver("a", "It is 20 days.", 20),
             solver("b", "Twenty days.", 20.0),
         ],
-        max_turns=2,
+        termination=ConfidenceReached(0.8, senders=["b"]),
     )
     result = await team.run("How many days?")
     assert result.report.conflicts == ()
@@ -149,15 +151,21 @@ async def _raises(state: TeamState) -> MemberReply:
 
 
 def flaky_team(*replies: tuple[str, str, dict[str, object]]) -> Team:
+    """z fails first, then each member answers; the last one says DONE."""
     members = [  # confidences differ, so a conflict is resolved, never a tie
-        member(name, "solver", MemberReply(content=text, fields=fields, confidence=0.8 - n / 10))
+        member(
+            name,
+            "solver",
+            MemberReply(
+                content=text,
+                fields=fields,
+                confidence=0.8 - n / 10,
+                stop=n == len(replies) - 1,
+            ),
+        )
         for n, (name, text, fields) in enumerate(replies)
     ]
-    return Team(
-        name="t",
-        members=[*members, Member(name="z", role="solver", function=_raises)],
-        max_turns=len(members) + 1,
-    )
+    return Team(name="t", members=[Member(name="z", role="solver", function=_raises), *members])
 
 
 async def test_an_answer_the_answering_members_agree_on_goes_out_naming_the_failed_one() -> None:
@@ -187,22 +195,25 @@ async def test_one_answering_member_and_a_failed_one_hand_out_its_answer() -> No
 
 
 @pytest.mark.parametrize(
-    "replies",
+    ("replies", "status"),
     [
-        (("a", "It is 20 days.", {}), ("b", "It is 18 days.", {})),
-        (("a", "It is 20 days.", {"days": 20}), ("b", "It is 20 days.", {"days": 18})),
-        (("a", "Yes, you may.", {}), ("b", "Only with approval.", {})),
+        ((("a", "It is 20 days.", {}), ("b", "It is 18 days.", {})), "blocked"),
+        ((("a", "It is 20 days.", {"days": 20}), ("b", "It is 20 days.", {"days": 18})), "blocked"),
+        # no value in conflict, so nothing blocks; but a failed run hands out an answer only
+        # when the members that answered say one thing, and these two cannot be shown to
+        ((("a", "Yes, you may.", {}), ("b", "Only with approval.", {})), "failed"),
     ],
     ids=["texts-differ", "fields-differ", "no-values-to-compare"],
 )
 async def test_members_that_answered_and_differ_still_hand_out_nothing(
-    replies: tuple[tuple[str, str, dict[str, object]], ...],
+    replies: tuple[tuple[str, str, dict[str, object]], ...], status: str
 ) -> None:
     result = await flaky_team(*replies).run("How many days?")
-    assert result.status == "failed" and not result.settled
+    assert result.status == status and not result.settled
     direct = result.to_outputs("direct")
     assert direct["answered"] is False and direct["openQuestions"][0] == "How many days?"
-    assert "the turn of z failed" in direct["interactionSummary"]
+    assert "solver z failed" in direct["interactionSummary"]
+    assert "model timeout" not in direct["interactionSummary"]
 
 
 async def test_a_rejecting_review_with_a_failed_member_hands_out_nothing() -> None:
@@ -234,17 +245,23 @@ async def test_an_answer_whose_checker_failed_is_not_handed_out(role: str) -> No
     assert not result.settled
     direct = result.to_outputs("direct")
     assert direct["answered"] is False and DRAFT not in direct["interactionSummary"]
-    assert "the turn of c failed" in direct["interactionSummary"]
+    assert f"{role} c failed" in direct["interactionSummary"]
+    assert "RuntimeError" not in direct["interactionSummary"]
 
 
 async def test_a_settled_run_never_says_the_review_rejected_its_answer() -> None:
-    drafts = iter(("Draft 1: 12 days.", "Draft 2: 14 days."))
+    drafts = iter(
+        (
+            MemberReply(content="Draft 1: 12 days.", confidence=0.9),
+            MemberReply(content="Draft 2: 14 days.", confidence=0.9, stop=True),
+        )
+    )
 
     async def propose(state: TeamState) -> MemberReply:
-        return MemberReply(content=next(drafts), confidence=0.9)
+        return next(drafts)
 
     critic = member("c", "critic", MemberReply(content="Wrong.", verdict="reject", handoff="p"))
-    team = proposer_critic(Member(name="p", role="solver", function=propose), critic, max_turns=3)
+    team = Team(name="t", members=[Member(name="p", role="solver", function=propose), critic])
     result = await team.run(TASK)
     assert result.status == "converged" and result.settled
     assert result.to_outputs("direct")["interactionSummary"] == "Draft 2: 14 days."
