@@ -279,6 +279,8 @@ def all_stated(values: frozenset[Value] | set[Value], within: frozenset[Value]) 
     the kinds compared exactly, a sorted list per kind for the durations compared with a
     tolerance) rather than by comparing every pair, so two long texts' values cost about their
     number, not its square."""
+    if len(values) * len(within) <= 64:  # the detector's pairs: a few values each, no index
+        return all(stated(v, within) for v in values)
     exact: set[tuple[str, float]] = set()
     tolerant: dict[str, list[float]] = {}
     for kind, amount, _ in within:
