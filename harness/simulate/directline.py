@@ -9,12 +9,26 @@ Direct Line. ``DirectLineTarget`` speaks its client protocol:
 3. Each user turn is ``POST /conversations/{id}/activities``. Replies arrive on the WebSocket
    (default), or by polling ``GET /conversations/{id}/activities?watermark=W``.
 4. The token is refreshed (``POST /tokens/refresh``) once half its lifetime has passed; a dropped
-   socket is reconnected once (``GET /conversations/{id}?watermark=W``) before it is an error.
+   socket is reconnected (``GET /conversations/{id}?watermark=W``) up to ``max_reconnects`` times
+   before it is an error.
+
+A call that Direct Line answers with HTTP 429 or 5xx is made again, up to ``retries`` times, after
+the wait its ``Retry-After`` asks for, else 1, 2, 4... seconds, and never more than ``retry_wait``
+seconds of waiting in all: polls, token calls, conversation starts and reconnects. The user's
+activity is the exception: it is posted again only after a 429 (the service turned it away), never
+after a 5xx, after which the bot may have received it and a second post would run the turn twice.
 
 The user's own echoes and ``typing`` activities are dropped, and so is an activity whose id arrived
 already (Direct Line delivers again from the watermark after a reconnect). A turn is over when
 replies to it have been quiet for ``quiet_period`` seconds (a ``typing`` activity restarts the
-wait: the bot is still working), or on ``endOfConversation``. A reply to an earlier turn
+wait: the bot is still working), or on ``endOfConversation``. ``event`` and ``trace`` activities
+(Copilot Studio's plan events) are not replies: they neither start the quiet period nor end the
+wait for the first reply, and while a plan step they opened (``DynamicPlanStepTriggered``) has not
+finished, the turn stays open as it does while the bot types. This SDK's own ``harness.plan``
+event, sent after a turn's messages, counts as a reply. A turn in which the bot sent only events
+ends at ``reply_timeout`` with no message (unless a step is still open: an error), and one whose
+only message has no text ends after the quiet period with none; either is logged, and ``harness
+simulate`` reports the turn's requests as missed. A reply to an earlier turn
 (``replyToId``) that comes after that turn was over is kept at the end of the turn it answers,
 and logged as late; a message that names no turn belongs to the turn it is received with. A bot
 that sends nothing within ``reply_timeout`` is an error. Every failure is a
@@ -40,15 +54,18 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 
 from harness.detect.activities import (
+    PLAN_EVENT,
     PLAN_REQUEST,
     TraceAttribution,
     activity_message,
@@ -121,9 +138,16 @@ class DirectLineTarget(Target):
             ``reply_timeout`` plus 60 s, and at least 120 s (``directline_turn_limit``).
         poll_interval: seconds between polls (``polling``), 1 or more against the real service.
         max_reconnects: how many times a dropped WebSocket is reconnected per conversation.
+        retries: how many times a call Direct Line answers with HTTP 429 or 5xx is made again
+            (the user's activity: only after a 429); 0 never.
+        retry_wait: the most seconds one call waits between its attempts, in all; a
+            ``Retry-After`` that asks for more ends the retries.
+        retry_backoff: the wait before the first retry when Direct Line gives no
+            ``Retry-After``; it doubles with each retry.
         user_id: the ``from.id`` of the user's activities (Direct Line wants a ``dl_`` prefix on
             user ids bound to a token).
         clock: seconds on a monotonic clock, for the token's lifetime (tests pass a fake one).
+        sleep: how to wait between retries (tests pass one that returns at once).
     """
 
     def __init__(
@@ -139,8 +163,12 @@ class DirectLineTarget(Target):
         poll_interval: float = 1.0,
         typing_limit: float = 30.0,
         max_reconnects: int = 2,
+        retries: int = 3,
+        retry_wait: float = 30.0,
+        retry_backoff: float = 1.0,
         user_id: str = "dl_harness-user",
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise UsageError(f"the Direct Line URL must be an http(s) URL, got {base_url!r}")
@@ -148,6 +176,8 @@ class DirectLineTarget(Target):
             raise UsageError("give the Direct Line secret or a token, not both")
         if transport not in ("websocket", "polling"):
             raise UsageError(f"the transport must be 'websocket' or 'polling', not {transport!r}")
+        if retries < 0 or retry_wait < 0 or retry_backoff < 0:
+            raise UsageError("retries, retry_wait and retry_backoff must be >= 0")
         turn_timeout = directline_turn_limit(reply_timeout, turn_timeout)
         if min(quiet_period, reply_timeout, turn_timeout, poll_interval, typing_limit) <= 0:
             raise UsageError(
@@ -165,8 +195,12 @@ class DirectLineTarget(Target):
         self.poll_interval = poll_interval
         self.typing_limit = typing_limit
         self.max_reconnects = max_reconnects
+        self.retries = retries
+        self.retry_wait = retry_wait
+        self.retry_backoff = retry_backoff
         self.user_id = user_id
         self._clock = clock
+        self._sleep = sleep
         self._http: aiohttp.ClientSession | None = None
         self.repeats_dropped = 0
         """Replies dropped because their ``channelData.replyId`` had arrived already."""
@@ -197,8 +231,11 @@ class DirectLineTarget(Target):
         auth: str | None,
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
+        retry: _Retry = "transient",
     ) -> dict[str, Any]:
-        return (await self._exchange(method, path, auth=auth, body=body, params=params))[1]
+        return (
+            await self._exchange(method, path, auth=auth, body=body, params=params, retry=retry)
+        )[1]
 
     async def _exchange(
         self,
@@ -208,24 +245,44 @@ class DirectLineTarget(Target):
         auth: str | None,
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
+        retry: _Retry = "transient",
     ) -> tuple[int, dict[str, Any]]:
-        """The HTTP status and the JSON object of an answer (an error status raises)."""
+        """The HTTP status and the JSON object of an answer (an error status raises, once the
+        retries ``retry`` allows are spent: ``transient`` retries 429 and 5xx, ``throttled``
+        429 only)."""
         url = self.base_url + path
         headers = {"Authorization": f"Bearer {auth}"} if auth else {}
-        try:
-            async with self._client().request(
-                method, url, json=body, params=params, headers=headers
-            ) as response:
-                status = response.status
-                text = await response.text()
-        except aiohttp.ClientError as exc:
-            raise RunError(f"cannot reach Direct Line at {self.base_url}: {exc}") from exc
-        except TimeoutError as exc:
-            raise RunError(
-                f"Direct Line did not answer {method} {path} within {self.turn_timeout:g}s"
-            ) from exc
-        if status >= 400:
-            raise RunError(_describe(status, text, f"{method} {path}"))
+        waited = 0.0
+        for attempt in range(self.retries + 1):
+            try:
+                async with self._client().request(
+                    method, url, json=body, params=params, headers=headers
+                ) as response:
+                    status = response.status
+                    text = await response.text()
+                    retry_after = response.headers.get("Retry-After")
+            except aiohttp.ClientError as exc:
+                raise RunError(f"cannot reach Direct Line at {self.base_url}: {exc}") from exc
+            except TimeoutError as exc:
+                raise RunError(
+                    f"Direct Line did not answer {method} {path} within {self.turn_timeout:g}s"
+                ) from exc
+            if status < 400:
+                break
+            what = f"{method} {path}"
+            delay, why = self._retry_delay(status, retry_after, attempt, waited, retry)
+            if delay is None:
+                raise RunError(_describe(status, text, what) + _after(attempt, why))
+            _log.warning(
+                "Direct Line answered HTTP %d on %s; trying again in %.3gs (retry %d of %d)",
+                status,
+                what,
+                delay,
+                attempt + 1,
+                self.retries,
+            )
+            await self._sleep(delay)
+            waited += delay
         if not text.strip():
             return status, {}
         try:
@@ -233,6 +290,25 @@ class DirectLineTarget(Target):
         except ValueError as exc:
             raise RunError(f"Direct Line answered {method} {path} with malformed JSON") from exc
         return status, parsed if isinstance(parsed, dict) else {}
+
+    def _retry_delay(
+        self, status: int, retry_after: str | None, attempt: int, waited: float, retry: _Retry
+    ) -> tuple[float | None, str]:
+        """How long to wait before trying a call again that was answered with ``status``, or
+        None when it is not tried again (not transient, retries or ``retry_wait`` spent), with
+        why not when it says more than the status does."""
+        if status != 429 and not (status >= 500 and retry == "transient"):
+            return None, ""
+        if attempt >= self.retries:
+            return None, ""
+        asked = _retry_after_seconds(retry_after)
+        delay = asked if asked is not None else self.retry_backoff * 2**attempt
+        if waited + delay > self.retry_wait:
+            return None, (
+                f"Retry-After asked for {delay:g}s, more than the {self.retry_wait - waited:g}s "
+                "of retry_wait left"
+            )
+        return delay, ""
 
     # --- conversations and tokens --------------------------------------------------------------
 
@@ -332,11 +408,14 @@ class DirectLineTarget(Target):
             "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
             "channelData": PLAN_REQUEST,
         }
+        # After a 5xx the bot may have received the activity already: posting it again could run
+        # the turn twice (two answers, a duplicate the harness made). A 429 was turned away.
         data = await self._request(
             "POST",
             f"/conversations/{session.conversation_id}/activities",
             auth=token,
             body=activity,
+            retry="throttled",
         )
         posted = data.get("id")
         return posted if isinstance(posted, str) and posted else None
@@ -420,20 +499,25 @@ class DirectLineTarget(Target):
             turn_of[posted] = number
         started = last_reply = last_message = loop.time()
         replied = False
+        steps = _PlanSteps()
+        """This turn's events, and the plan steps they opened that have not finished."""
+        textless: list[str] = []
         received: list[Message] = []
         while True:
             if replied:
-                # Typing moves last_reply on, but no further than typing_limit after the last
-                # message: a bot that types for ever does not hold the turn open for ever.
-                quiet_end = last_reply + self.quiet_period
+                # Typing (or an open plan step) moves last_reply on, but no further than
+                # typing_limit after the last message: a bot that types for ever does not hold
+                # the turn open for ever.
+                quiet_end = math.inf if steps.open else last_reply + self.quiet_period
                 typing_end = last_message + max(self.quiet_period, self.typing_limit)
                 wait = min(quiet_end, typing_end) - loop.time()
                 if wait <= 0 and quiet_end > typing_end:
                     _log.warning(
-                        "%s: turn %d: the bot was still typing %gs after its last reply; the "
-                        "turn ends there (typing_limit)",
+                        "%s: turn %d: the bot was still %s %gs after its last reply; the turn "
+                        "ends there (typing_limit)",
                         transcript.conversation,
                         number,
+                        f"running {steps.describe()}" if steps.open else "typing",
                         self.typing_limit,
                     )
             else:
@@ -468,9 +552,16 @@ class DirectLineTarget(Target):
                 if repeat is not None:
                     session.reply_ids.add(repeat)
                 if turn == number:
-                    replied, last_reply = True, loop.time()
-                    last_message = last_reply
-                    ended = ended or kind == "endOfConversation"
+                    if _is_trace(activity):
+                        # The bot is working (a plan, a step): no reply yet, but like typing it
+                        # keeps a turn that has one open.
+                        steps.observe(activity)
+                        if replied:
+                            last_reply = loop.time()
+                    else:
+                        replied, last_reply = True, loop.time()
+                        last_message = last_reply
+                        ended = ended or kind == "endOfConversation"
                 message = activity_message(
                     activity,
                     turn=turn,
@@ -482,13 +573,40 @@ class DirectLineTarget(Target):
                     received.append(message)
                     if message.arrived_during is not None:
                         talk.late.append(message)
+                elif kind == "message" and turn == number:
+                    textless.append(str(known or "?"))
                 record = plan_record(activity, turn)
                 if record is not None:
                     transcript.turns.append(record)
             if ended:
                 break
+        if textless:
+            _log.warning(
+                "%s: turn %d: the bot sent %d message%s with neither text nor a card with text "
+                "(%s); nothing in %s is checked",
+                transcript.conversation,
+                number,
+                len(textless),
+                "" if len(textless) == 1 else "s",
+                ", ".join(textless[:5]) + (", ..." if len(textless) > 5 else ""),
+                "it" if len(textless) == 1 else "them",
+            )
         if not replied:
-            raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+            if steps.open:
+                raise RunError(
+                    f"the bot sent no reply within {self.reply_timeout:g}s; it was still "
+                    f"running {steps.describe()} (a longer reply_timeout gives it more time)"
+                )
+            if not steps.names:
+                raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+            _log.warning(
+                "%s: turn %d: the bot sent only events (%s) and no message within %gs; the turn "
+                "ends without a reply",
+                transcript.conversation,
+                number,
+                ", ".join(steps.names),
+                self.reply_timeout,
+            )
         return received
 
 
@@ -551,6 +669,38 @@ def _one_conversation(why: str) -> str:
     )
 
 
+_Retry = Literal["transient", "throttled"]
+"""Which error statuses a call is made again after: 429 and 5xx, or 429 only."""
+
+
+def _retry_after_seconds(raw: str | None) -> float | None:
+    """The wait a ``Retry-After`` header asks for (seconds or an HTTP date), or None."""
+    if raw is None or not raw.strip():
+        return None
+    raw = raw.strip()
+    try:
+        seconds = float(raw)
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(raw)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - datetime.now(UTC)).total_seconds()
+    if not math.isfinite(seconds):
+        return None
+    return max(seconds, 0.0)
+
+
+def _after(attempt: int, why: str = "") -> str:
+    """What a failed call's error adds: how many times it was tried, when more than once, and
+    why it was not tried again, when that is not plain."""
+    said = [f"tried {attempt + 1} times"] if attempt else []
+    said += [why] if why else []
+    return f" ({'; '.join(said)})" if said else ""
+
+
 def _describe(status: int, body: str, what: str) -> str:
     code, message = error_detail(body)
     detail = ": ".join(part for part in (code, message) if part) or "no details"
@@ -597,6 +747,65 @@ def _unique_id(activity: dict[str, Any], used: set[str], transcript: Transcript)
         candidate = f"{candidate}-{len(used)}"
     used.add(candidate)
     return candidate
+
+
+def _is_trace(activity: Mapping[str, Any]) -> bool:
+    """Whether an activity tells what the bot is doing rather than answering: an ``event`` or a
+    ``trace`` (Copilot Studio's plan events, a channel's diagnostics), other than this SDK's
+    ``harness.plan`` event, which a served bot sends after the turn's messages."""
+    return activity.get("type") in ("event", "trace") and activity.get("name") != PLAN_EVENT
+
+
+class _PlanSteps:
+    """The events of one turn, and the plan steps they opened that have not finished.
+
+    Copilot Studio's generative orchestration announces its plan (``DynamicPlanReceived``), then
+    each step (``DynamicPlanStepTriggered``, ``DynamicPlanStepBindUpdate``,
+    ``DynamicPlanStepFinished``, its ``value.stepId`` naming the step and ``value.taskDialogId``
+    the component that runs it), then ``DynamicPlanFinished``. The names are read from ``name``,
+    else ``valueType``. They come from public transcripts, not a documented contract: a bot that
+    sends none is timed by its messages and typing alone.
+    """
+
+    _TRIGGERED = "DynamicPlanStepTriggered"
+    _FINISHED = "DynamicPlanStepFinished"
+    _PLAN_FINISHED = "DynamicPlanFinished"
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        """Each kind of event received in the turn, once, in order."""
+        self._open: dict[str, str] = {}  # step id -> the component running it
+
+    @property
+    def open(self) -> bool:
+        """Whether a step has started and not finished."""
+        return bool(self._open)
+
+    def describe(self) -> str:
+        """The open steps, for a message: ``plan step 'Payroll'``."""
+        shown = ", ".join(f"'{name}'" for name in self._open.values())
+        return f"plan step{'s' if len(self._open) > 1 else ''} {shown}"
+
+    def observe(self, activity: Mapping[str, Any]) -> None:
+        name = activity.get("name") or activity.get("valueType") or activity.get("type")
+        name = str(name)
+        if name not in self.names:
+            self.names.append(name)
+        if name == self._PLAN_FINISHED:
+            self._open.clear()  # the plan is over, whatever step ended unannounced
+            return
+        value = activity.get("value")
+        if name not in (self._TRIGGERED, self._FINISHED) or not isinstance(value, Mapping):
+            return
+        dialog = value.get("taskDialogId")
+        step = value.get("stepId") or dialog
+        if not isinstance(step, str) or not step:
+            return
+        if name == self._FINISHED:
+            self._open.pop(step, None)
+        else:
+            component = dialog if isinstance(dialog, str) and dialog else step
+            self._open[step] = component.rsplit(".", 1)[-1]
 
 
 # --- receiving -----------------------------------------------------------------------------------
@@ -657,13 +866,36 @@ class _SocketReceiver(_Receiver):
         self.socket: aiohttp.ClientWebSocketResponse | None = None
 
     async def _connect(self, url: str) -> None:
-        try:
-            self.socket = await self.target._client().ws_connect(url, autoping=True)
-        except (aiohttp.ClientError, aiohttp.WSServerHandshakeError) as exc:
-            # The stream URL carries the conversation's token (?t=...): never print it.
-            raise RunError(
-                f"cannot open the Direct Line WebSocket: {_without_secrets(str(exc), url)}"
-            ) from None
+        waited = 0.0
+        for attempt in range(self.target.retries + 1):
+            try:
+                self.socket = await self.target._client().ws_connect(url, autoping=True)
+                return
+            except aiohttp.WSServerHandshakeError as exc:
+                retry_after = exc.headers.get("Retry-After") if exc.headers else None
+                delay, why = self.target._retry_delay(
+                    exc.status, retry_after, attempt, waited, "transient"
+                )
+                if delay is None:
+                    # The stream URL carries the conversation's token (?t=...): never print it.
+                    raise RunError(
+                        f"cannot open the Direct Line WebSocket: "
+                        f"{_without_secrets(str(exc), url)}{_after(attempt, why)}"
+                    ) from None
+                _log.warning(
+                    "the Direct Line WebSocket answered HTTP %d; trying again in %.3gs "
+                    "(retry %d of %d)",
+                    exc.status,
+                    delay,
+                    attempt + 1,
+                    self.target.retries,
+                )
+                await self.target._sleep(delay)
+                waited += delay
+            except aiohttp.ClientError as exc:
+                raise RunError(
+                    f"cannot open the Direct Line WebSocket: {_without_secrets(str(exc), url)}"
+                ) from None
 
     async def prepare(self) -> None:
         if self.socket is None:
