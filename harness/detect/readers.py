@@ -882,8 +882,9 @@ def _dataverse_rows(
     content, or no message with text (a session opened and left), is skipped. A row that cannot
     be read goes to ``unread``, so the others are still checked; without ``unread``, or when no
     row can be read, the first such error is raised. The warning about message activities with
-    nothing to read names each one's conversation and row (counted from 1, the header not
-    counted), as a table holds many."""
+    nothing to read names each one's conversation (as the report does: the row's name, else
+    ``row N`` counted from the first row under the header) and where its row is, as the read
+    errors do (a CSV file's line, the Web API's ``value[N]``), as a table holds many."""
     transcripts: list[Transcript] = []
     textless: list[str] = []
     errors: list[ConfigError] = []  # each as raised, the row's line and field added
@@ -903,7 +904,10 @@ def _dataverse_rows(
             errors.append(ConfigError(exc.message, file=file, line=line, field=where))
             names.append(name or f"row {count}")
             continue
-        where = f"conversation {name}, row {count}" if name else f"row {count}"
+        # The conversation as the report names it, and where the read errors place its row: its
+        # line in a CSV file, its item of the Web API's ``value`` array.
+        at = f"line {line}" if line is not None else (field or "").removesuffix(".content")
+        where = f"conversation {name or f'row {count}'}" + (f" ({at})" if at else "")
         textless += [f"{activity} in {where}" for activity in unread_here]
         if not read:  # a session opened and left: only events, no message with text
             continue

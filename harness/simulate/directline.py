@@ -23,12 +23,13 @@ already (Direct Line delivers again from the watermark after a reconnect). A tur
 replies to it have been quiet for ``quiet_period`` seconds (a ``typing`` activity restarts the
 wait: the bot is still working), or on ``endOfConversation``. ``event`` and ``trace`` activities
 (Copilot Studio's plan events) are not replies: they neither start the quiet period nor end the
-wait for the first reply, and while a plan step they opened (``DynamicPlanStepTriggered``) has not
-finished, the turn stays open as it does while the bot types. This SDK's own ``harness.plan``
+wait for the first reply, and while the plan they announced (``DynamicPlanReceived``) or a step
+of it (``DynamicPlanStepTriggered``) has not finished, a turn with a reply stays open as it does
+while the bot types (:mod:`harness.simulate._plan_events`). This SDK's own ``harness.plan``
 event, sent after a turn's messages, counts as a reply. A turn in which the bot sent only events
-ends at ``reply_timeout`` with no message (unless a step is still open: an error), and one whose
-only message has no text ends after the quiet period with none; either is logged, and ``harness
-simulate`` reports the turn's requests as missed. A reply to an earlier turn
+ends at ``reply_timeout`` with no message (unless a plan or step is still open: an error), and
+one whose only message has no text ends after the quiet period with none; either is logged, and
+``harness simulate`` reports the turn's requests as missed. A reply to an earlier turn
 (``replyToId``) that comes after that turn was over is kept at the end of the turn it answers,
 and logged as late; a message that names no turn belongs to the turn it is received with. A bot
 that sends nothing within ``reply_timeout`` is an error. Every failure is a
@@ -55,27 +56,31 @@ import contextlib
 import json
 import logging
 import math
-import re
 import time
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 
 from harness.detect.activities import (
-    PLAN_EVENT,
     PLAN_REQUEST,
     TraceAttribution,
     activity_message,
-    error_detail,
     plan_record,
     reply_id,
     user_message,
 )
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
+from harness.simulate._directline_http import RefusedError, Retry, RetryPolicy, describe
+from harness.simulate._directline_receivers import (
+    PollingReceiver,
+    Receiver,
+    Session,
+    SocketReceiver,
+    replayed,
+    take_batch,
+)
+from harness.simulate._plan_events import PlanSteps, is_trace
 from harness.simulate.scenarios import directline_turn_limit
 from harness.simulate.targets import ConversationError, Target, _place_in_turn
 
@@ -95,23 +100,6 @@ DEFAULT_BASE_URL = "https://directline.botframework.com/v3/directline"
 directline``, ``https://india.directline.botframework.com/v3/directline``."""
 
 Transport = Literal["websocket", "polling"]
-
-
-@dataclass(slots=True)
-class _Session:
-    """One Direct Line conversation on the wire."""
-
-    conversation_id: str
-    token: str | None
-    refresh_at: float | None
-    expires_at: float | None
-    stream_url: str | None
-    watermark: str | None = None
-    reconnects: int = 0
-    reply_ids: set[str] = field(default_factory=set)
-    """The bot's reply ids seen in this conversation (a repeat is dropped)."""
-    activity_ids: set[str] = field(default_factory=set)
-    """The Direct Line ids of the activities received (one delivered again is dropped)."""
 
 
 class DirectLineTarget(Target):
@@ -200,14 +188,20 @@ class DirectLineTarget(Target):
         self.retry_backoff = retry_backoff
         self.user_id = user_id
         self._clock = clock
-        self._sleep = sleep
+        self.retry_policy = RetryPolicy(retries, retry_wait, retry_backoff, sleep)
+        """When a call Direct Line refuses is made again (``retries``, ``retry_wait``...)."""
         self._http: aiohttp.ClientSession | None = None
         self.repeats_dropped = 0
         """Replies dropped because their ``channelData.replyId`` had arrived already."""
         self.replays_dropped = 0
         """Activities dropped because Direct Line delivered their id again (a reconnect)."""
+        self._ended: dict[str, int] = {}
+        """The turn in which the bot sent ``endOfConversation``, by transcript name."""
         self._started: set[str] = set()
         """The conversations a given token started (the service gives its one back)."""
+
+    def ended_by_bot(self, conversation_id: str) -> int | None:
+        return self._ended.get(conversation_id)
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -231,7 +225,7 @@ class DirectLineTarget(Target):
         auth: str | None,
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
-        retry: _Retry = "transient",
+        retry: Retry = "transient",
     ) -> dict[str, Any]:
         return (
             await self._exchange(method, path, auth=auth, body=body, params=params, retry=retry)
@@ -245,44 +239,36 @@ class DirectLineTarget(Target):
         auth: str | None,
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
-        retry: _Retry = "transient",
+        retry: Retry = "transient",
     ) -> tuple[int, dict[str, Any]]:
         """The HTTP status and the JSON object of an answer (an error status raises, once the
         retries ``retry`` allows are spent: ``transient`` retries 429 and 5xx, ``throttled``
         429 only)."""
         url = self.base_url + path
         headers = {"Authorization": f"Bearer {auth}"} if auth else {}
-        waited = 0.0
-        for attempt in range(self.retries + 1):
+        what = f"{method} {path}"
+
+        async def attempt() -> tuple[int, str]:
             try:
                 async with self._client().request(
                     method, url, json=body, params=params, headers=headers
                 ) as response:
-                    status = response.status
                     text = await response.text()
-                    retry_after = response.headers.get("Retry-After")
+                    if response.status >= 400:
+                        raise RefusedError(
+                            response.status,
+                            response.headers.get("Retry-After"),
+                            describe(response.status, text, what),
+                        )
+                    return response.status, text
             except aiohttp.ClientError as exc:
                 raise RunError(f"cannot reach Direct Line at {self.base_url}: {exc}") from exc
             except TimeoutError as exc:
                 raise RunError(
-                    f"Direct Line did not answer {method} {path} within {self.turn_timeout:g}s"
+                    f"Direct Line did not answer {what} within {self.turn_timeout:g}s"
                 ) from exc
-            if status < 400:
-                break
-            what = f"{method} {path}"
-            delay, why = self._retry_delay(status, retry_after, attempt, waited, retry)
-            if delay is None:
-                raise RunError(_describe(status, text, what) + _after(attempt, why))
-            _log.warning(
-                "Direct Line answered HTTP %d on %s; trying again in %.3gs (retry %d of %d)",
-                status,
-                what,
-                delay,
-                attempt + 1,
-                self.retries,
-            )
-            await self._sleep(delay)
-            waited += delay
+
+        status, text = await self.retry_policy.call(attempt, what=what, retry=retry)
         if not text.strip():
             return status, {}
         try:
@@ -290,25 +276,6 @@ class DirectLineTarget(Target):
         except ValueError as exc:
             raise RunError(f"Direct Line answered {method} {path} with malformed JSON") from exc
         return status, parsed if isinstance(parsed, dict) else {}
-
-    def _retry_delay(
-        self, status: int, retry_after: str | None, attempt: int, waited: float, retry: _Retry
-    ) -> tuple[float | None, str]:
-        """How long to wait before trying a call again that was answered with ``status``, or
-        None when it is not tried again (not transient, retries or ``retry_wait`` spent), with
-        why not when it says more than the status does."""
-        if status != 429 and not (status >= 500 and retry == "transient"):
-            return None, ""
-        if attempt >= self.retries:
-            return None, ""
-        asked = _retry_after_seconds(retry_after)
-        delay = asked if asked is not None else self.retry_backoff * 2**attempt
-        if waited + delay > self.retry_wait:
-            return None, (
-                f"Retry-After asked for {delay:g}s, more than the {self.retry_wait - waited:g}s "
-                "of retry_wait left"
-            )
-        return delay, ""
 
     # --- conversations and tokens --------------------------------------------------------------
 
@@ -319,7 +286,7 @@ class DirectLineTarget(Target):
         now = self._clock()
         return now + raw / 2, now + raw
 
-    async def _open(self) -> _Session:
+    async def _open(self) -> Session:
         """Start a conversation (with a token made from the secret, when there is one)."""
         token = self.token
         if self.secret:
@@ -358,7 +325,7 @@ class DirectLineTarget(Target):
             token = data["token"]
         refresh_at, expires_at = self._lifetime(data)
         stream = data.get("streamUrl")
-        return _Session(
+        return Session(
             conversation_id=conversation_id,
             token=token,
             refresh_at=refresh_at if token else None,
@@ -380,7 +347,7 @@ class DirectLineTarget(Target):
             isinstance(a, dict) and _is_from_user(a, self.user_id) for a in activities
         )
 
-    async def _fresh_token(self, session: _Session) -> str | None:
+    async def _fresh_token(self, session: Session) -> str | None:
         """The session's token, refreshed first once half its lifetime has passed."""
         if session.token is None or session.refresh_at is None:
             return session.token
@@ -398,7 +365,7 @@ class DirectLineTarget(Target):
         session.refresh_at, session.expires_at = self._lifetime(data)
         return session.token
 
-    async def _post(self, session: _Session, text: str) -> str | None:
+    async def _post(self, session: Session, text: str) -> str | None:
         token = await self._fresh_token(session)
         activity = {
             "type": "message",
@@ -420,15 +387,15 @@ class DirectLineTarget(Target):
         posted = data.get("id")
         return posted if isinstance(posted, str) and posted else None
 
-    async def _poll(self, session: _Session) -> list[dict[str, Any]]:
+    async def _poll(self, session: Session) -> list[dict[str, Any]]:
         token = await self._fresh_token(session)
         params = {"watermark": session.watermark} if session.watermark is not None else None
         data = await self._request(
             "GET", f"/conversations/{session.conversation_id}/activities", auth=token, params=params
         )
-        return _take_batch(session, data)
+        return take_batch(session, data)
 
-    async def _reconnect(self, session: _Session) -> str:
+    async def _reconnect(self, session: Session) -> str:
         """A new ``streamUrl`` for the conversation, resuming after its watermark."""
         token = await self._fresh_token(session)
         params = {"watermark": session.watermark} if session.watermark is not None else None
@@ -460,16 +427,17 @@ class DirectLineTarget(Target):
             ConversationError: the conversation could not be started.
         """
         transcript = Transcript(conversation=conversation_id)
+        self._ended.pop(conversation_id, None)
         try:
             session = await self._open()
         except RunError as exc:
             raise ConversationError(
                 f"cannot start a Direct Line conversation: {exc}", transcript=transcript
             ) from exc
-        receiver: _Receiver = (
-            _SocketReceiver(self, session)
+        receiver: Receiver = (
+            SocketReceiver(self, session)
             if self.transport == "websocket" and session.stream_url
-            else _PollingReceiver(self, session)
+            else PollingReceiver(self, session)
         )
         try:
             yield DirectLineConversation(self, session, receiver, transcript)
@@ -499,7 +467,7 @@ class DirectLineTarget(Target):
             turn_of[posted] = number
         started = last_reply = last_message = loop.time()
         replied = False
-        steps = _PlanSteps()
+        steps = PlanSteps()
         """This turn's events, and the plan steps they opened that have not finished."""
         textless: list[str] = []
         received: list[Message] = []
@@ -529,7 +497,7 @@ class DirectLineTarget(Target):
                 continue  # the wait ran out; the loop re-checks the deadline
             ended = False
             for activity in batch:
-                if _replayed(activity, session):
+                if replayed(activity, session):
                     self.replays_dropped += 1  # delivered again after a reconnect
                     continue
                 known = activity.get("id")
@@ -552,7 +520,7 @@ class DirectLineTarget(Target):
                 if repeat is not None:
                     session.reply_ids.add(repeat)
                 if turn == number:
-                    if _is_trace(activity):
+                    if is_trace(activity):
                         # The bot is working (a plan, a step): no reply yet, but like typing it
                         # keeps a turn that has one open.
                         steps.observe(activity)
@@ -561,7 +529,9 @@ class DirectLineTarget(Target):
                     else:
                         replied, last_reply = True, loop.time()
                         last_message = last_reply
-                        ended = ended or kind == "endOfConversation"
+                        if kind == "endOfConversation":
+                            ended = True
+                            self._ended.setdefault(transcript.conversation, number)
                 message = activity_message(
                     activity,
                     turn=turn,
@@ -616,8 +586,8 @@ class DirectLineConversation:
     def __init__(
         self,
         target: DirectLineTarget,
-        session: _Session,
-        receiver: _Receiver,
+        session: Session,
+        receiver: Receiver,
         transcript: Transcript,
     ) -> None:
         self.target = target
@@ -669,70 +639,6 @@ def _one_conversation(why: str) -> str:
     )
 
 
-_Retry = Literal["transient", "throttled"]
-"""Which error statuses a call is made again after: 429 and 5xx, or 429 only."""
-
-
-def _retry_after_seconds(raw: str | None) -> float | None:
-    """The wait a ``Retry-After`` header asks for (seconds or an HTTP date), or None."""
-    if raw is None or not raw.strip():
-        return None
-    raw = raw.strip()
-    try:
-        seconds = float(raw)
-    except ValueError:
-        try:
-            when = parsedate_to_datetime(raw)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - datetime.now(UTC)).total_seconds()
-    if not math.isfinite(seconds):
-        return None
-    return max(seconds, 0.0)
-
-
-def _after(attempt: int, why: str = "") -> str:
-    """What a failed call's error adds: how many times it was tried, when more than once, and
-    why it was not tried again, when that is not plain."""
-    said = [f"tried {attempt + 1} times"] if attempt else []
-    said += [why] if why else []
-    return f" ({'; '.join(said)})" if said else ""
-
-
-def _describe(status: int, body: str, what: str) -> str:
-    code, message = error_detail(body)
-    detail = ": ".join(part for part in (code, message) if part) or "no details"
-    if status == 401:
-        return f"Direct Line refused the credentials (HTTP 401 on {what}: {detail}); check the secret or token"
-    if status == 403 and (code == "TokenExpired" or "expired" in message.lower()):
-        return f"the Direct Line token has expired (HTTP 403 on {what}: {detail})"
-    if status == 403:
-        return f"Direct Line refused {what} (HTTP 403: {detail}); check the secret or token"
-    if status == 404:
-        return f"Direct Line has no {what} (HTTP 404: {detail}); check the URL and the conversation"
-    if status in (502, 504) and code in ("BotError", "BotTimeout", "BotRejectedActivity"):
-        return f"the bot failed behind Direct Line (HTTP {status} on {what}: {detail})"
-    return f"Direct Line answered HTTP {status} on {what}: {detail}"
-
-
-def _take_batch(session: _Session, data: dict[str, Any]) -> list[dict[str, Any]]:
-    watermark = data.get("watermark")
-    if isinstance(watermark, str | int) and not isinstance(watermark, bool):
-        session.watermark = str(watermark)
-    activities = data.get("activities")
-    if not isinstance(activities, list):
-        return []
-    return [a for a in activities if isinstance(a, dict)]
-
-
-def _replayed(activity: dict[str, Any], session: _Session) -> bool:
-    """Whether Direct Line delivered this activity (by its id) in the conversation already."""
-    known = activity.get("id")
-    return isinstance(known, str) and known in session.activity_ids
-
-
 def _is_from_user(activity: dict[str, Any], user_id: str) -> bool:
     account = activity.get("from")
     if not isinstance(account, dict):
@@ -747,197 +653,3 @@ def _unique_id(activity: dict[str, Any], used: set[str], transcript: Transcript)
         candidate = f"{candidate}-{len(used)}"
     used.add(candidate)
     return candidate
-
-
-def _is_trace(activity: Mapping[str, Any]) -> bool:
-    """Whether an activity tells what the bot is doing rather than answering: an ``event`` or a
-    ``trace`` (Copilot Studio's plan events, a channel's diagnostics), other than this SDK's
-    ``harness.plan`` event, which a served bot sends after the turn's messages."""
-    return activity.get("type") in ("event", "trace") and activity.get("name") != PLAN_EVENT
-
-
-class _PlanSteps:
-    """The events of one turn, and the plan steps they opened that have not finished.
-
-    Copilot Studio's generative orchestration announces its plan (``DynamicPlanReceived``), then
-    each step (``DynamicPlanStepTriggered``, ``DynamicPlanStepBindUpdate``,
-    ``DynamicPlanStepFinished``, its ``value.stepId`` naming the step and ``value.taskDialogId``
-    the component that runs it), then ``DynamicPlanFinished``. The names are read from ``name``,
-    else ``valueType``. They come from public transcripts, not a documented contract: a bot that
-    sends none is timed by its messages and typing alone.
-    """
-
-    _TRIGGERED = "DynamicPlanStepTriggered"
-    _FINISHED = "DynamicPlanStepFinished"
-    _PLAN_FINISHED = "DynamicPlanFinished"
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        """Each kind of event received in the turn, once, in order."""
-        self._open: dict[str, str] = {}  # step id -> the component running it
-
-    @property
-    def open(self) -> bool:
-        """Whether a step has started and not finished."""
-        return bool(self._open)
-
-    def describe(self) -> str:
-        """The open steps, for a message: ``plan step 'Payroll'``."""
-        shown = ", ".join(f"'{name}'" for name in self._open.values())
-        return f"plan step{'s' if len(self._open) > 1 else ''} {shown}"
-
-    def observe(self, activity: Mapping[str, Any]) -> None:
-        name = activity.get("name") or activity.get("valueType") or activity.get("type")
-        name = str(name)
-        if name not in self.names:
-            self.names.append(name)
-        if name == self._PLAN_FINISHED:
-            self._open.clear()  # the plan is over, whatever step ended unannounced
-            return
-        value = activity.get("value")
-        if name not in (self._TRIGGERED, self._FINISHED) or not isinstance(value, Mapping):
-            return
-        dialog = value.get("taskDialogId")
-        step = value.get("stepId") or dialog
-        if not isinstance(step, str) or not step:
-            return
-        if name == self._FINISHED:
-            self._open.pop(step, None)
-        else:
-            component = dialog if isinstance(dialog, str) and dialog else step
-            self._open[step] = component.rsplit(".", 1)[-1]
-
-
-# --- receiving -----------------------------------------------------------------------------------
-
-
-class _Receiver(ABC):
-    """Where a conversation's activities come from: the WebSocket or polling."""
-
-    async def prepare(self) -> None:  # noqa: B027 - optional hook
-        """Called before each turn's post (the socket connects before the first one)."""
-
-    @abstractmethod
-    async def receive(self, within: float) -> list[dict[str, Any]] | None:
-        """The next activities, an empty list for a keep-alive, None when ``within`` seconds passed."""
-
-    async def aclose(self) -> None:  # noqa: B027 - optional hook
-        """Close the socket."""
-
-
-class _PollingReceiver(_Receiver):
-    def __init__(self, target: DirectLineTarget, session: _Session) -> None:
-        self.target = target
-        self.session = session
-
-    async def receive(self, within: float) -> list[dict[str, Any]] | None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        while True:
-            batch = await self.target._poll(self.session)
-            # A poll that brings only activities received already is nothing new: wait before
-            # the next one rather than poll again at once.
-            fresh = [a for a in batch if not _replayed(a, self.session)]
-            self.target.replays_dropped += len(batch) - len(fresh)
-            if fresh:
-                return fresh
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return None
-            await asyncio.sleep(min(self.target.poll_interval, remaining))
-
-
-def _without_secrets(text: str, url: str) -> str:
-    """``text`` with ``url``'s query string (where Direct Line puts the stream's token) and any
-    ``t=`` parameter blanked, for error messages and logs."""
-    bare, _, query = url.partition("?")
-    if query:
-        text = text.replace(url, f"{bare}?…")
-    return _TOKEN_PARAMETER.sub(r"\1…", text)
-
-
-_TOKEN_PARAMETER = re.compile(r"([?&](?:t|token)=)[^&\s'\"]+")
-
-
-class _SocketReceiver(_Receiver):
-    def __init__(self, target: DirectLineTarget, session: _Session) -> None:
-        self.target = target
-        self.session = session
-        self.socket: aiohttp.ClientWebSocketResponse | None = None
-
-    async def _connect(self, url: str) -> None:
-        waited = 0.0
-        for attempt in range(self.target.retries + 1):
-            try:
-                self.socket = await self.target._client().ws_connect(url, autoping=True)
-                return
-            except aiohttp.WSServerHandshakeError as exc:
-                retry_after = exc.headers.get("Retry-After") if exc.headers else None
-                delay, why = self.target._retry_delay(
-                    exc.status, retry_after, attempt, waited, "transient"
-                )
-                if delay is None:
-                    # The stream URL carries the conversation's token (?t=...): never print it.
-                    raise RunError(
-                        f"cannot open the Direct Line WebSocket: "
-                        f"{_without_secrets(str(exc), url)}{_after(attempt, why)}"
-                    ) from None
-                _log.warning(
-                    "the Direct Line WebSocket answered HTTP %d; trying again in %.3gs "
-                    "(retry %d of %d)",
-                    exc.status,
-                    delay,
-                    attempt + 1,
-                    self.target.retries,
-                )
-                await self.target._sleep(delay)
-                waited += delay
-            except aiohttp.ClientError as exc:
-                raise RunError(
-                    f"cannot open the Direct Line WebSocket: {_without_secrets(str(exc), url)}"
-                ) from None
-
-    async def prepare(self) -> None:
-        if self.socket is None:
-            assert self.session.stream_url is not None
-            await self._connect(self.session.stream_url)
-
-    async def receive(self, within: float) -> list[dict[str, Any]] | None:
-        assert self.socket is not None
-        try:
-            message = await self.socket.receive(timeout=within)
-        except TimeoutError:
-            return None
-        if message.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
-            if not message.data.strip():
-                return []  # Direct Line's keep-alive
-            try:
-                data = json.loads(message.data)
-            except ValueError as exc:
-                raise RunError("the Direct Line WebSocket sent malformed JSON") from exc
-            return _take_batch(self.session, data) if isinstance(data, dict) else []
-        if message.type in (aiohttp.WSMsgType.PING, aiohttp.WSMsgType.PONG):
-            return []
-        # CLOSE, CLOSING, CLOSED or ERROR: the socket dropped
-        code = self.socket.close_code
-        await self.socket.close()
-        self.socket = None
-        if self.session.reconnects >= self.target.max_reconnects:
-            raise RunError(
-                f"the Direct Line WebSocket closed (code {code}) and was already reconnected "
-                f"{self.session.reconnects} time(s)"
-            )
-        self.session.reconnects += 1
-        try:
-            url = await self.target._reconnect(self.session)
-            await self._connect(url)
-        except RunError as exc:
-            raise RunError(
-                f"the Direct Line WebSocket closed (code {code}) and reconnecting failed: {exc}"
-            ) from exc
-        return []
-
-    async def aclose(self) -> None:
-        if self.socket is not None:
-            await self.socket.close()
-            self.socket = None

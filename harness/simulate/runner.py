@@ -241,6 +241,7 @@ async def run_scenario(
             declared,
             reported=findings,
             min_confidence=settings.missed_min_confidence,
+            ended_at=target.ended_by_bot(scenario.name),
         )
     error = "\n".join([*([error] if error else []), *down]) or None
     findings.sort(key=lambda f: f.turn)

@@ -24,7 +24,10 @@ def test_the_readme_install_step_makes_and_activates_a_virtual_environment() -> 
     install = README[README.index("## Install") : README.index("## A five-minute tour")]
     bash, powershell = _blocks(install, "sh"), _blocks(install, "powershell")
     assert "python -m venv .venv\nsource .venv/bin/activate\n" in bash
-    assert "py -m venv .venv\n.venv\\Scripts\\Activate.ps1\n" in powershell
+    # python works with the python.org and the Microsoft Store installs; py (said after) only
+    # with python.org's
+    assert "python -m venv .venv\n.venv\\Scripts\\Activate.ps1\n" in powershell
+    assert "`py -m venv .venv`" in install
     # Made before anything is installed into it.
     assert install.index("source .venv/bin/activate") < install.index("python -m pip install .")
 

@@ -220,9 +220,26 @@ def test_a_csv_names_the_conversation_and_row_of_each_message_with_nothing_to_re
         load_transcript(path)
     assert caplog.messages == [
         f"{path}: 3 message activities have neither text nor a card with text, so nothing in "
-        "them is checked (a03 in conversation first-chat, row 1; a03 in row 2; b07 in "
-        "conversation third-chat, row 3)"
+        "them is checked (a03 in conversation first-chat (line 2); a03 in conversation row 2 "
+        "(line 3); b07 in conversation third-chat (line 4))"
     ]
+
+
+def test_a_web_api_answer_places_each_message_with_nothing_to_read_by_its_item(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    blank = {"id": "a03", "type": "message", "from": {"id": "b", "role": 0}, "timestamp": 3}
+    talk = {"activities": [_message(1, 1, "hello", 1), _message(2, 0, "Hi there!", 2), blank]}
+    path = tmp_path / "page.json"
+    rows = [{"name": "first-chat", "content": json.dumps(talk)}, {"content": json.dumps(talk)}]
+    path.write_text(json.dumps({"value": rows}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
+        load_transcript(path)
+    assert caplog.messages[-1].endswith(
+        "(a03 in conversation first-chat (value[0]); a03 in conversation row 2 (value[1]))"
+    )
 
 
 def test_a_bot_framework_file_with_several_conversations_names_each_ones(

@@ -155,6 +155,67 @@ async def test_a_step_still_open_at_the_reply_timeout_is_an_error() -> None:
     )
 
 
+STEP2 = {"stepId": "s2", "taskDialogId": "cr1_hd.topic.Summary", "type": "CustomTopic"}
+
+
+@TRANSPORTS
+async def test_the_parents_summary_after_its_last_step_is_kept(transport: str) -> None:
+    """A connected agent answers inside its step; the step finishes; the orchestrator's own
+    summary comes after more than the quiet period, before DynamicPlanFinished: the open plan
+    holds the turn (it used to end after the step, the summary lost)."""
+    first = [
+        _event("DynamicPlanReceived", {"planIdentifier": "p1"}),
+        _event("DynamicPlanStepTriggered", STEP),
+        _bot("Payroll agent: payday is the last Friday of the month."),
+        _event("DynamicPlanStepFinished", STEP),
+    ]
+    then = [_bot(ANSWER), _event("DynamicPlanFinished", {"planId": "p1"})]
+    replies = await _talk(first, then, transport=transport)
+    assert replies == [(1, "Payroll agent: payday is the last Friday of the month."), (1, ANSWER)]
+
+
+async def test_a_gap_between_two_steps_does_not_end_the_turn() -> None:
+    first = [
+        _bot("Let me check."),
+        _event("DynamicPlanReceived"),
+        _event("DynamicPlanStepTriggered", STEP),
+        _event("DynamicPlanStepFinished", STEP),
+    ]
+    then = [
+        _event("DynamicPlanStepTriggered", STEP2),
+        _bot(ANSWER),
+        _event("DynamicPlanStepFinished", STEP2),
+        _event("DynamicPlanFinished"),
+    ]
+    assert await _talk(first, then) == [(1, "Let me check."), (1, ANSWER)]
+
+
+async def test_a_plan_that_never_finishes_is_bounded_by_the_typing_limit(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    first = [_bot("Let me check with payroll."), _event("DynamicPlanReceived")]
+    with caplog.at_level(logging.WARNING, logger="harness.simulate.directline"):
+        replies = await _talk(first, [], typing_limit=0.8)
+    assert replies == [(1, "Let me check with payroll.")]
+    assert "c: turn 1: the bot was still running its plan (DynamicPlanReceived without " in (
+        caplog.text
+    )
+
+
+async def test_a_step_finished_by_its_component_alone_closes() -> None:
+    """Triggered carries a stepId, Finished only the taskDialogId: the step is over (it used to
+    stay open, holding the turn for typing_limit)."""
+    first = [_bot("Let me check."), _event("DynamicPlanStepTriggered", STEP)]
+    then = [
+        _bot(ANSWER),
+        _event("DynamicPlanStepFinished", {"taskDialogId": STEP["taskDialogId"]}),
+    ]
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    assert await _talk(first, then) == [(1, "Let me check."), (1, ANSWER)]
+    assert loop.time() - started < LATER + 5.0  # not typing_limit (20 s) after the answer
+
+
 def _scenario(tmp_path: Path, *turns: str) -> Path:
     path = tmp_path / "s.yaml"
     lines = ["scenarios:", "  - name: last", "    turns:"]
@@ -261,3 +322,33 @@ async def test_any_target_that_completed_a_silent_last_turn_misses_its_request(
     (result,) = await run_scenarios([load_scenarios(path)], target=failed)
     assert result.error == "the bot went away"
     assert result.findings == ()
+
+
+async def test_a_bot_that_ends_the_conversation_misses_nothing_after(tmp_path: Path) -> None:
+    """The bot answers the last turn with endOfConversation alone: it ended the conversation on
+    purpose, and the turn's request is not reported."""
+
+    async def reply(activity: dict[str, Any]) -> list[dict[str, Any]]:
+        if "payday" in activity["text"]:
+            return [{"type": "endOfConversation", "from": {"id": "bot"}}]
+        return [_bot("You have 12 PTO days left.")]
+
+    path = _scenario(tmp_path, "How many PTO days do I have?", "When is payday?")
+    result = await _simulate(reply, path)
+    assert result.error is None
+    assert result.findings == ()
+
+
+@pytest.mark.parametrize("farewell", ["See you", "Have a nice day!", "Talk to you later"])
+async def test_a_goodbye_left_unanswered_in_the_last_turn_is_not_missed(
+    tmp_path: Path, farewell: str
+) -> None:
+    path = _scenario(tmp_path, "When is payday?", farewell)
+    (result,) = await run_scenarios([load_scenarios(path)], target=_Recorded({1: ANSWER}))
+    assert result.findings == ()
+
+
+async def test_a_request_about_a_goodbye_is_still_missed(tmp_path: Path) -> None:
+    path = _scenario(tmp_path, "When is payday?", "Can you say goodbye to Anna for me")
+    (result,) = await run_scenarios([load_scenarios(path)], target=_Recorded({1: ANSWER}))
+    assert [(f.kind, f.turn) for f in result.findings] == [("missed_request", 2)]

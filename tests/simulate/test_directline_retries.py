@@ -83,6 +83,21 @@ async def test_the_total_wait_is_bounded() -> None:
     )
 
 
+async def test_a_backoff_beyond_the_wait_left_says_so() -> None:
+    """No Retry-After: the error names the backoff's wait, not a Retry-After never sent."""
+    fake = FakeDirectLine(_counting_bot())
+    fake.transient["GET activities"] = [(503, {})] * 2
+    sleeps = _Sleeps()
+    with pytest.raises(ConversationError) as caught:
+        await _run(fake, sleeps, ["one"], transport="polling", retry_backoff=20, retry_wait=30)
+    assert sleeps.waits == [20.0]
+    assert (
+        "(tried 2 times; the next retry would wait 40s, more than the 10s of retry_wait left)"
+        in (str(caught.value))
+    )
+    assert "Retry-After" not in str(caught.value)
+
+
 async def test_retries_spent_fail_the_turn_with_the_last_error() -> None:
     fake = FakeDirectLine(_counting_bot())
     fake.transient["GET activities"] = [(502, {})] * 3
