@@ -408,12 +408,19 @@ class _MatchedTurn(CheckedTurn):
 
 
 def check_turns(
-    transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]] | None = None
+    transcript: Transcript,
+    declared: Mapping[int, Sequence[DeclaredRequest]] | None = None,
+    *,
+    ran_to_end: bool = False,
 ) -> list[CheckedTurn]:
     """The user turns the check judges, each message segmented and each turn matched once (pass
-    them on to :func:`check_texts` and :func:`missed_requests` to do neither again)."""
+    them on to :func:`check_texts` and :func:`missed_requests` to do neither again).
+
+    The user turns after the bot's last message are left out (a recording that stops early
+    misses nothing), unless ``ran_to_end`` says the conversation did not stop early (a simulated
+    one that ran to its end): then they are judged on nothing said."""
     out: list[CheckedTurn] = []
-    for turn in _turns(transcript, declared or {}):
+    for turn in _turns(transcript, declared or {}, ran_to_end=ran_to_end):
         kept = _MatchedTurn(*turn)
         kept.matched = _turn_matching(turn.requests, turn.said, declared=turn.declared)
         out.append(kept)
@@ -439,7 +446,10 @@ def check_texts(
 
 
 def _turns(
-    transcript: Transcript, declared: Mapping[int, Sequence[DeclaredRequest]]
+    transcript: Transcript,
+    declared: Mapping[int, Sequence[DeclaredRequest]],
+    *,
+    ran_to_end: bool = False,
 ) -> list[CheckedTurn]:
     """Per user turn to check: its number, its requests (declared or segmented), what the bot
     said in it and whether the requests were declared."""
@@ -454,7 +464,7 @@ def _turns(
     last_reply = max(by_turn, default=0)
     for turn in sorted(users):
         said = [m.text for m in by_turn.get(turn, [])]
-        if not said and turn > last_reply:
+        if not said and turn > last_reply and not ran_to_end:
             continue  # a recording that stops early (its error is reported) misses nothing
         given = declared.get(turn)
         out.append(

@@ -631,7 +631,8 @@ def _bot_framework(text: str, file: str) -> list[Transcript]:
                 raw_text = activity_text(activity) or raw_text
             activity_id = str(activity.get("id") or f"activity-{index}")
             if not raw_text.strip():
-                textless.append(activity_id)
+                several = len(conversations) > 1
+                textless.append(f"{activity_id} in {conv_id}" if several else activity_id)
             if activity_id in seen:
                 raise fail(index, f"duplicate activity id {activity_id!r}", "id")
             seen.add(activity_id)
@@ -672,7 +673,7 @@ def _warn_textless(file: str, ids: list[str]) -> None:
     image alone, a card's submitted values): a file's replies are never dropped without a word."""
     if not ids:
         return
-    shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+    shown = "; ".join(ids[:5]) + ("; ..." if len(ids) > 5 else "")
     log.warning(
         "%s: %d message activit%s neither text nor a card with text, so nothing in %s is "
         "checked (%s)",
@@ -880,7 +881,10 @@ def _dataverse_rows(
     name, content)``: one per row with a message (the row's name, else ``row N``). A row with no
     content, or no message with text (a session opened and left), is skipped. A row that cannot
     be read goes to ``unread``, so the others are still checked; without ``unread``, or when no
-    row can be read, the first such error is raised."""
+    row can be read, the first such error is raised. The warning about message activities with
+    nothing to read names each one's conversation (as the report does: the row's name, else
+    ``row N`` counted from the first row under the header) and where its row is, as the read
+    errors do (a CSV file's line, the Web API's ``value[N]``), as a table holds many."""
     transcripts: list[Transcript] = []
     textless: list[str] = []
     errors: list[ConfigError] = []  # each as raised, the row's line and field added
@@ -889,16 +893,22 @@ def _dataverse_rows(
     for count, (line, field, name, content) in enumerate(rows, start=1):
         if content is None or (isinstance(content, str) and not content.strip()):
             continue
+        unread_here: list[str] = []
         try:
             if isinstance(content, str):
-                read = _dataverse(content, file, allow_empty=True, textless=textless)
+                read = _dataverse(content, file, allow_empty=True, textless=unread_here)
             else:
-                read = _dataverse_document(content, file, allow_empty=True, textless=textless)
+                read = _dataverse_document(content, file, allow_empty=True, textless=unread_here)
         except ConfigError as exc:
             where = ".".join(f for f in (field, exc.field) if f) or None
             errors.append(ConfigError(exc.message, file=file, line=line, field=where))
             names.append(name or f"row {count}")
             continue
+        # The conversation as the report names it, and where the read errors place its row: its
+        # line in a CSV file, its item of the Web API's ``value`` array.
+        at = f"line {line}" if line is not None else (field or "").removesuffix(".content")
+        where = f"conversation {name or f'row {count}'}" + (f" ({at})" if at else "")
+        textless += [f"{activity} in {where}" for activity in unread_here]
         if not read:  # a session opened and left: only events, no message with text
             continue
         (transcript,) = read

@@ -314,7 +314,7 @@ def refusal(path: str, *, output: str | None = None) -> tuple[str, str]:
         where = (
             f"is written to {output}"
             if output
-            else f"is on stdout: save it as {file} (`harness instructions {path} > {file}`)"
+            else f"is on stdout: save it as {file} (`harness instructions {path} -o {file}`)"
         )
         message = (
             f"{head} Its config, read from the Copilot Studio files, {where}; {modes}, then run "

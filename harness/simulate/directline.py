@@ -9,12 +9,27 @@ Direct Line. ``DirectLineTarget`` speaks its client protocol:
 3. Each user turn is ``POST /conversations/{id}/activities``. Replies arrive on the WebSocket
    (default), or by polling ``GET /conversations/{id}/activities?watermark=W``.
 4. The token is refreshed (``POST /tokens/refresh``) once half its lifetime has passed; a dropped
-   socket is reconnected once (``GET /conversations/{id}?watermark=W``) before it is an error.
+   socket is reconnected (``GET /conversations/{id}?watermark=W``) up to ``max_reconnects`` times
+   before it is an error.
+
+A call that Direct Line answers with HTTP 429 or 5xx is made again, up to ``retries`` times, after
+the wait its ``Retry-After`` asks for, else 1, 2, 4... seconds, and never more than ``retry_wait``
+seconds of waiting in all: polls, token calls, conversation starts and reconnects. The user's
+activity is the exception: it is posted again only after a 429 (the service turned it away), never
+after a 5xx, after which the bot may have received it and a second post would run the turn twice.
 
 The user's own echoes and ``typing`` activities are dropped, and so is an activity whose id arrived
 already (Direct Line delivers again from the watermark after a reconnect). A turn is over when
 replies to it have been quiet for ``quiet_period`` seconds (a ``typing`` activity restarts the
-wait: the bot is still working), or on ``endOfConversation``. A reply to an earlier turn
+wait: the bot is still working), or on ``endOfConversation``. ``event`` and ``trace`` activities
+(Copilot Studio's plan events) are not replies: they neither start the quiet period nor end the
+wait for the first reply, and while the plan they announced (``DynamicPlanReceived``) or a step
+of it (``DynamicPlanStepTriggered``) has not finished, a turn with a reply stays open as it does
+while the bot types (:mod:`harness.simulate._plan_events`). This SDK's own ``harness.plan``
+event, sent after a turn's messages, counts as a reply. A turn in which the bot sent only events
+ends at ``reply_timeout`` with no message (unless a plan or step is still open: an error), and
+one whose only message has no text ends after the quiet period with none; either is logged, and
+``harness simulate`` reports the turn's requests as missed. A reply to an earlier turn
 (``replyToId``) that comes after that turn was over is kept at the end of the turn it answers,
 and logged as late; a message that names no turn belongs to the turn it is received with. A bot
 that sends nothing within ``reply_timeout`` is an error. Every failure is a
@@ -40,11 +55,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
+import math
 import time
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -52,13 +65,22 @@ from harness.detect.activities import (
     PLAN_REQUEST,
     TraceAttribution,
     activity_message,
-    error_detail,
     plan_record,
     reply_id,
     user_message,
 )
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import MissingExtraError, RunError, UsageError
+from harness.simulate._directline_http import RefusedError, Retry, RetryPolicy, describe
+from harness.simulate._directline_receivers import (
+    PollingReceiver,
+    Receiver,
+    Session,
+    SocketReceiver,
+    replayed,
+    take_batch,
+)
+from harness.simulate._plan_events import PlanSteps, is_trace
 from harness.simulate.scenarios import directline_turn_limit
 from harness.simulate.targets import ConversationError, Target, _place_in_turn
 
@@ -78,23 +100,6 @@ DEFAULT_BASE_URL = "https://directline.botframework.com/v3/directline"
 directline``, ``https://india.directline.botframework.com/v3/directline``."""
 
 Transport = Literal["websocket", "polling"]
-
-
-@dataclass(slots=True)
-class _Session:
-    """One Direct Line conversation on the wire."""
-
-    conversation_id: str
-    token: str | None
-    refresh_at: float | None
-    expires_at: float | None
-    stream_url: str | None
-    watermark: str | None = None
-    reconnects: int = 0
-    reply_ids: set[str] = field(default_factory=set)
-    """The bot's reply ids seen in this conversation (a repeat is dropped)."""
-    activity_ids: set[str] = field(default_factory=set)
-    """The Direct Line ids of the activities received (one delivered again is dropped)."""
 
 
 class DirectLineTarget(Target):
@@ -121,9 +126,16 @@ class DirectLineTarget(Target):
             ``reply_timeout`` plus 60 s, and at least 120 s (``directline_turn_limit``).
         poll_interval: seconds between polls (``polling``), 1 or more against the real service.
         max_reconnects: how many times a dropped WebSocket is reconnected per conversation.
+        retries: how many times a call Direct Line answers with HTTP 429 or 5xx is made again
+            (the user's activity: only after a 429); 0 never.
+        retry_wait: the most seconds one call waits between its attempts, in all; a
+            ``Retry-After`` that asks for more ends the retries.
+        retry_backoff: the wait before the first retry when Direct Line gives no
+            ``Retry-After``; it doubles with each retry.
         user_id: the ``from.id`` of the user's activities (Direct Line wants a ``dl_`` prefix on
             user ids bound to a token).
         clock: seconds on a monotonic clock, for the token's lifetime (tests pass a fake one).
+        sleep: how to wait between retries (tests pass one that returns at once).
     """
 
     def __init__(
@@ -139,8 +151,12 @@ class DirectLineTarget(Target):
         poll_interval: float = 1.0,
         typing_limit: float = 30.0,
         max_reconnects: int = 2,
+        retries: int = 3,
+        retry_wait: float = 30.0,
+        retry_backoff: float = 1.0,
         user_id: str = "dl_harness-user",
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise UsageError(f"the Direct Line URL must be an http(s) URL, got {base_url!r}")
@@ -148,6 +164,8 @@ class DirectLineTarget(Target):
             raise UsageError("give the Direct Line secret or a token, not both")
         if transport not in ("websocket", "polling"):
             raise UsageError(f"the transport must be 'websocket' or 'polling', not {transport!r}")
+        if retries < 0 or retry_wait < 0 or retry_backoff < 0:
+            raise UsageError("retries, retry_wait and retry_backoff must be >= 0")
         turn_timeout = directline_turn_limit(reply_timeout, turn_timeout)
         if min(quiet_period, reply_timeout, turn_timeout, poll_interval, typing_limit) <= 0:
             raise UsageError(
@@ -165,15 +183,25 @@ class DirectLineTarget(Target):
         self.poll_interval = poll_interval
         self.typing_limit = typing_limit
         self.max_reconnects = max_reconnects
+        self.retries = retries
+        self.retry_wait = retry_wait
+        self.retry_backoff = retry_backoff
         self.user_id = user_id
         self._clock = clock
+        self.retry_policy = RetryPolicy(retries, retry_wait, retry_backoff, sleep)
+        """When a call Direct Line refuses is made again (``retries``, ``retry_wait``...)."""
         self._http: aiohttp.ClientSession | None = None
         self.repeats_dropped = 0
         """Replies dropped because their ``channelData.replyId`` had arrived already."""
         self.replays_dropped = 0
         """Activities dropped because Direct Line delivered their id again (a reconnect)."""
+        self._ended: dict[str, int] = {}
+        """The turn in which the bot sent ``endOfConversation``, by transcript name."""
         self._started: set[str] = set()
         """The conversations a given token started (the service gives its one back)."""
+
+    def ended_by_bot(self, conversation_id: str) -> int | None:
+        return self._ended.get(conversation_id)
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -197,8 +225,11 @@ class DirectLineTarget(Target):
         auth: str | None,
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
+        retry: Retry = "transient",
     ) -> dict[str, Any]:
-        return (await self._exchange(method, path, auth=auth, body=body, params=params))[1]
+        return (
+            await self._exchange(method, path, auth=auth, body=body, params=params, retry=retry)
+        )[1]
 
     async def _exchange(
         self,
@@ -208,24 +239,36 @@ class DirectLineTarget(Target):
         auth: str | None,
         body: dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
+        retry: Retry = "transient",
     ) -> tuple[int, dict[str, Any]]:
-        """The HTTP status and the JSON object of an answer (an error status raises)."""
+        """The HTTP status and the JSON object of an answer (an error status raises, once the
+        retries ``retry`` allows are spent: ``transient`` retries 429 and 5xx, ``throttled``
+        429 only)."""
         url = self.base_url + path
         headers = {"Authorization": f"Bearer {auth}"} if auth else {}
-        try:
-            async with self._client().request(
-                method, url, json=body, params=params, headers=headers
-            ) as response:
-                status = response.status
-                text = await response.text()
-        except aiohttp.ClientError as exc:
-            raise RunError(f"cannot reach Direct Line at {self.base_url}: {exc}") from exc
-        except TimeoutError as exc:
-            raise RunError(
-                f"Direct Line did not answer {method} {path} within {self.turn_timeout:g}s"
-            ) from exc
-        if status >= 400:
-            raise RunError(_describe(status, text, f"{method} {path}"))
+        what = f"{method} {path}"
+
+        async def attempt() -> tuple[int, str]:
+            try:
+                async with self._client().request(
+                    method, url, json=body, params=params, headers=headers
+                ) as response:
+                    text = await response.text()
+                    if response.status >= 400:
+                        raise RefusedError(
+                            response.status,
+                            response.headers.get("Retry-After"),
+                            describe(response.status, text, what),
+                        )
+                    return response.status, text
+            except aiohttp.ClientError as exc:
+                raise RunError(f"cannot reach Direct Line at {self.base_url}: {exc}") from exc
+            except TimeoutError as exc:
+                raise RunError(
+                    f"Direct Line did not answer {what} within {self.turn_timeout:g}s"
+                ) from exc
+
+        status, text = await self.retry_policy.call(attempt, what=what, retry=retry)
         if not text.strip():
             return status, {}
         try:
@@ -243,7 +286,7 @@ class DirectLineTarget(Target):
         now = self._clock()
         return now + raw / 2, now + raw
 
-    async def _open(self) -> _Session:
+    async def _open(self) -> Session:
         """Start a conversation (with a token made from the secret, when there is one)."""
         token = self.token
         if self.secret:
@@ -282,7 +325,7 @@ class DirectLineTarget(Target):
             token = data["token"]
         refresh_at, expires_at = self._lifetime(data)
         stream = data.get("streamUrl")
-        return _Session(
+        return Session(
             conversation_id=conversation_id,
             token=token,
             refresh_at=refresh_at if token else None,
@@ -304,7 +347,7 @@ class DirectLineTarget(Target):
             isinstance(a, dict) and _is_from_user(a, self.user_id) for a in activities
         )
 
-    async def _fresh_token(self, session: _Session) -> str | None:
+    async def _fresh_token(self, session: Session) -> str | None:
         """The session's token, refreshed first once half its lifetime has passed."""
         if session.token is None or session.refresh_at is None:
             return session.token
@@ -322,7 +365,7 @@ class DirectLineTarget(Target):
         session.refresh_at, session.expires_at = self._lifetime(data)
         return session.token
 
-    async def _post(self, session: _Session, text: str) -> str | None:
+    async def _post(self, session: Session, text: str) -> str | None:
         token = await self._fresh_token(session)
         activity = {
             "type": "message",
@@ -332,24 +375,27 @@ class DirectLineTarget(Target):
             "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
             "channelData": PLAN_REQUEST,
         }
+        # After a 5xx the bot may have received the activity already: posting it again could run
+        # the turn twice (two answers, a duplicate the harness made). A 429 was turned away.
         data = await self._request(
             "POST",
             f"/conversations/{session.conversation_id}/activities",
             auth=token,
             body=activity,
+            retry="throttled",
         )
         posted = data.get("id")
         return posted if isinstance(posted, str) and posted else None
 
-    async def _poll(self, session: _Session) -> list[dict[str, Any]]:
+    async def _poll(self, session: Session) -> list[dict[str, Any]]:
         token = await self._fresh_token(session)
         params = {"watermark": session.watermark} if session.watermark is not None else None
         data = await self._request(
             "GET", f"/conversations/{session.conversation_id}/activities", auth=token, params=params
         )
-        return _take_batch(session, data)
+        return take_batch(session, data)
 
-    async def _reconnect(self, session: _Session) -> str:
+    async def _reconnect(self, session: Session) -> str:
         """A new ``streamUrl`` for the conversation, resuming after its watermark."""
         token = await self._fresh_token(session)
         params = {"watermark": session.watermark} if session.watermark is not None else None
@@ -381,16 +427,17 @@ class DirectLineTarget(Target):
             ConversationError: the conversation could not be started.
         """
         transcript = Transcript(conversation=conversation_id)
+        self._ended.pop(conversation_id, None)
         try:
             session = await self._open()
         except RunError as exc:
             raise ConversationError(
                 f"cannot start a Direct Line conversation: {exc}", transcript=transcript
             ) from exc
-        receiver: _Receiver = (
-            _SocketReceiver(self, session)
+        receiver: Receiver = (
+            SocketReceiver(self, session)
             if self.transport == "websocket" and session.stream_url
-            else _PollingReceiver(self, session)
+            else PollingReceiver(self, session)
         )
         try:
             yield DirectLineConversation(self, session, receiver, transcript)
@@ -420,20 +467,25 @@ class DirectLineTarget(Target):
             turn_of[posted] = number
         started = last_reply = last_message = loop.time()
         replied = False
+        steps = PlanSteps()
+        """This turn's events, and the plan steps they opened that have not finished."""
+        textless: list[str] = []
         received: list[Message] = []
         while True:
             if replied:
-                # Typing moves last_reply on, but no further than typing_limit after the last
-                # message: a bot that types for ever does not hold the turn open for ever.
-                quiet_end = last_reply + self.quiet_period
+                # Typing (or an open plan step) moves last_reply on, but no further than
+                # typing_limit after the last message: a bot that types for ever does not hold
+                # the turn open for ever.
+                quiet_end = math.inf if steps.open else last_reply + self.quiet_period
                 typing_end = last_message + max(self.quiet_period, self.typing_limit)
                 wait = min(quiet_end, typing_end) - loop.time()
                 if wait <= 0 and quiet_end > typing_end:
                     _log.warning(
-                        "%s: turn %d: the bot was still typing %gs after its last reply; the "
-                        "turn ends there (typing_limit)",
+                        "%s: turn %d: the bot was still %s %gs after its last reply; the turn "
+                        "ends there (typing_limit)",
                         transcript.conversation,
                         number,
+                        f"running {steps.describe()}" if steps.open else "typing",
                         self.typing_limit,
                     )
             else:
@@ -445,7 +497,7 @@ class DirectLineTarget(Target):
                 continue  # the wait ran out; the loop re-checks the deadline
             ended = False
             for activity in batch:
-                if _replayed(activity, session):
+                if replayed(activity, session):
                     self.replays_dropped += 1  # delivered again after a reconnect
                     continue
                 known = activity.get("id")
@@ -468,9 +520,18 @@ class DirectLineTarget(Target):
                 if repeat is not None:
                     session.reply_ids.add(repeat)
                 if turn == number:
-                    replied, last_reply = True, loop.time()
-                    last_message = last_reply
-                    ended = ended or kind == "endOfConversation"
+                    if is_trace(activity):
+                        # The bot is working (a plan, a step): no reply yet, but like typing it
+                        # keeps a turn that has one open.
+                        steps.observe(activity)
+                        if replied:
+                            last_reply = loop.time()
+                    else:
+                        replied, last_reply = True, loop.time()
+                        last_message = last_reply
+                        if kind == "endOfConversation":
+                            ended = True
+                            self._ended.setdefault(transcript.conversation, number)
                 message = activity_message(
                     activity,
                     turn=turn,
@@ -482,13 +543,40 @@ class DirectLineTarget(Target):
                     received.append(message)
                     if message.arrived_during is not None:
                         talk.late.append(message)
+                elif kind == "message" and turn == number:
+                    textless.append(str(known or "?"))
                 record = plan_record(activity, turn)
                 if record is not None:
                     transcript.turns.append(record)
             if ended:
                 break
+        if textless:
+            _log.warning(
+                "%s: turn %d: the bot sent %d message%s with neither text nor a card with text "
+                "(%s); nothing in %s is checked",
+                transcript.conversation,
+                number,
+                len(textless),
+                "" if len(textless) == 1 else "s",
+                ", ".join(textless[:5]) + (", ..." if len(textless) > 5 else ""),
+                "it" if len(textless) == 1 else "them",
+            )
         if not replied:
-            raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+            if steps.open:
+                raise RunError(
+                    f"the bot sent no reply within {self.reply_timeout:g}s; it was still "
+                    f"running {steps.describe()} (a longer reply_timeout gives it more time)"
+                )
+            if not steps.names:
+                raise RunError(f"the bot sent no reply within {self.reply_timeout:g}s")
+            _log.warning(
+                "%s: turn %d: the bot sent only events (%s) and no message within %gs; the turn "
+                "ends without a reply",
+                transcript.conversation,
+                number,
+                ", ".join(steps.names),
+                self.reply_timeout,
+            )
         return received
 
 
@@ -498,8 +586,8 @@ class DirectLineConversation:
     def __init__(
         self,
         target: DirectLineTarget,
-        session: _Session,
-        receiver: _Receiver,
+        session: Session,
+        receiver: Receiver,
         transcript: Transcript,
     ) -> None:
         self.target = target
@@ -551,38 +639,6 @@ def _one_conversation(why: str) -> str:
     )
 
 
-def _describe(status: int, body: str, what: str) -> str:
-    code, message = error_detail(body)
-    detail = ": ".join(part for part in (code, message) if part) or "no details"
-    if status == 401:
-        return f"Direct Line refused the credentials (HTTP 401 on {what}: {detail}); check the secret or token"
-    if status == 403 and (code == "TokenExpired" or "expired" in message.lower()):
-        return f"the Direct Line token has expired (HTTP 403 on {what}: {detail})"
-    if status == 403:
-        return f"Direct Line refused {what} (HTTP 403: {detail}); check the secret or token"
-    if status == 404:
-        return f"Direct Line has no {what} (HTTP 404: {detail}); check the URL and the conversation"
-    if status in (502, 504) and code in ("BotError", "BotTimeout", "BotRejectedActivity"):
-        return f"the bot failed behind Direct Line (HTTP {status} on {what}: {detail})"
-    return f"Direct Line answered HTTP {status} on {what}: {detail}"
-
-
-def _take_batch(session: _Session, data: dict[str, Any]) -> list[dict[str, Any]]:
-    watermark = data.get("watermark")
-    if isinstance(watermark, str | int) and not isinstance(watermark, bool):
-        session.watermark = str(watermark)
-    activities = data.get("activities")
-    if not isinstance(activities, list):
-        return []
-    return [a for a in activities if isinstance(a, dict)]
-
-
-def _replayed(activity: dict[str, Any], session: _Session) -> bool:
-    """Whether Direct Line delivered this activity (by its id) in the conversation already."""
-    known = activity.get("id")
-    return isinstance(known, str) and known in session.activity_ids
-
-
 def _is_from_user(activity: dict[str, Any], user_id: str) -> bool:
     account = activity.get("from")
     if not isinstance(account, dict):
@@ -597,115 +653,3 @@ def _unique_id(activity: dict[str, Any], used: set[str], transcript: Transcript)
         candidate = f"{candidate}-{len(used)}"
     used.add(candidate)
     return candidate
-
-
-# --- receiving -----------------------------------------------------------------------------------
-
-
-class _Receiver(ABC):
-    """Where a conversation's activities come from: the WebSocket or polling."""
-
-    async def prepare(self) -> None:  # noqa: B027 - optional hook
-        """Called before each turn's post (the socket connects before the first one)."""
-
-    @abstractmethod
-    async def receive(self, within: float) -> list[dict[str, Any]] | None:
-        """The next activities, an empty list for a keep-alive, None when ``within`` seconds passed."""
-
-    async def aclose(self) -> None:  # noqa: B027 - optional hook
-        """Close the socket."""
-
-
-class _PollingReceiver(_Receiver):
-    def __init__(self, target: DirectLineTarget, session: _Session) -> None:
-        self.target = target
-        self.session = session
-
-    async def receive(self, within: float) -> list[dict[str, Any]] | None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        while True:
-            batch = await self.target._poll(self.session)
-            # A poll that brings only activities received already is nothing new: wait before
-            # the next one rather than poll again at once.
-            fresh = [a for a in batch if not _replayed(a, self.session)]
-            self.target.replays_dropped += len(batch) - len(fresh)
-            if fresh:
-                return fresh
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return None
-            await asyncio.sleep(min(self.target.poll_interval, remaining))
-
-
-def _without_secrets(text: str, url: str) -> str:
-    """``text`` with ``url``'s query string (where Direct Line puts the stream's token) and any
-    ``t=`` parameter blanked, for error messages and logs."""
-    bare, _, query = url.partition("?")
-    if query:
-        text = text.replace(url, f"{bare}?…")
-    return _TOKEN_PARAMETER.sub(r"\1…", text)
-
-
-_TOKEN_PARAMETER = re.compile(r"([?&](?:t|token)=)[^&\s'\"]+")
-
-
-class _SocketReceiver(_Receiver):
-    def __init__(self, target: DirectLineTarget, session: _Session) -> None:
-        self.target = target
-        self.session = session
-        self.socket: aiohttp.ClientWebSocketResponse | None = None
-
-    async def _connect(self, url: str) -> None:
-        try:
-            self.socket = await self.target._client().ws_connect(url, autoping=True)
-        except (aiohttp.ClientError, aiohttp.WSServerHandshakeError) as exc:
-            # The stream URL carries the conversation's token (?t=...): never print it.
-            raise RunError(
-                f"cannot open the Direct Line WebSocket: {_without_secrets(str(exc), url)}"
-            ) from None
-
-    async def prepare(self) -> None:
-        if self.socket is None:
-            assert self.session.stream_url is not None
-            await self._connect(self.session.stream_url)
-
-    async def receive(self, within: float) -> list[dict[str, Any]] | None:
-        assert self.socket is not None
-        try:
-            message = await self.socket.receive(timeout=within)
-        except TimeoutError:
-            return None
-        if message.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
-            if not message.data.strip():
-                return []  # Direct Line's keep-alive
-            try:
-                data = json.loads(message.data)
-            except ValueError as exc:
-                raise RunError("the Direct Line WebSocket sent malformed JSON") from exc
-            return _take_batch(self.session, data) if isinstance(data, dict) else []
-        if message.type in (aiohttp.WSMsgType.PING, aiohttp.WSMsgType.PONG):
-            return []
-        # CLOSE, CLOSING, CLOSED or ERROR: the socket dropped
-        code = self.socket.close_code
-        await self.socket.close()
-        self.socket = None
-        if self.session.reconnects >= self.target.max_reconnects:
-            raise RunError(
-                f"the Direct Line WebSocket closed (code {code}) and was already reconnected "
-                f"{self.session.reconnects} time(s)"
-            )
-        self.session.reconnects += 1
-        try:
-            url = await self.target._reconnect(self.session)
-            await self._connect(url)
-        except RunError as exc:
-            raise RunError(
-                f"the Direct Line WebSocket closed (code {code}) and reconnecting failed: {exc}"
-            ) from exc
-        return []
-
-    async def aclose(self) -> None:
-        if self.socket is not None:
-            await self.socket.close()
-            self.socket = None

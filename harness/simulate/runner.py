@@ -28,6 +28,7 @@ from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.runtime.parent import Parent, Turn, bot_models, check_models
+from harness.simulate._silent import silent_last_turns
 from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.simulate.violations import contract_findings
@@ -223,17 +224,25 @@ async def run_scenario(
     transcript, error, broken, down, completed = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
+    declared = declared_requests(scenario)
     findings = await detect_async(
-        transcript,
-        config=config,
-        embedder=embedder,
-        requests=declared_requests(scenario),
-        meaning=meaning,
+        transcript, config=config, embedder=embedder, requests=declared, meaning=meaning
     )
     findings += broken  # the sub-agents' contract violations, in the turns that completed
     if error is None:  # a failed sub-agent call still leaves a whole conversation to check
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
         findings += run_checks(transcript, checks_of(scenario))
+    settings = config or DetectorConfig()
+    if completed and "missed_request" in settings.kinds:
+        # The conversation ran to its end: last turns without a word from the bot missed their
+        # requests (harness detect cannot tell them from a recording that stopped early).
+        findings += silent_last_turns(
+            transcript,
+            declared,
+            reported=findings,
+            min_confidence=settings.missed_min_confidence,
+            ended_at=target.ended_by_bot(scenario.name),
+        )
     error = "\n".join([*([error] if error else []), *down]) or None
     findings.sort(key=lambda f: f.turn)
     notes = late_notes(transcript, file=file, title=scenario.name)

@@ -95,6 +95,12 @@ class Target(ABC):
     async def run_conversation(self, turns: Sequence[str], *, conversation_id: str) -> Transcript:
         """Send the user turns in order, wait for each turn's replies, return the transcript."""
 
+    def ended_by_bot(self, conversation_id: str) -> int | None:
+        """The turn of the last conversation named ``conversation_id`` in which the bot ended
+        it on purpose (Direct Line's ``endOfConversation``), when the target can tell; else
+        None."""
+        return None
+
 
 class InProcessTarget(Target):
     """A ``Parent`` running in this process."""

@@ -204,7 +204,7 @@ def test_the_assumed_mode_names_all_three_modes(tmp_path: Path) -> None:
     assert all("silent" in x and "conversational" in x for x in assumed)
 
 
-# -- the starter goes to stdout or -o, where `> agents.yaml` saves it ---------------------------
+# -- the starter goes to stdout or -o, and the hint saves it with -o ------------------------------
 
 
 def test_the_starter_goes_to_stdout_and_the_explanation_to_stderr() -> None:
@@ -213,7 +213,9 @@ def test_the_starter_goes_to_stdout_and_the_explanation_to_stderr() -> None:
     assert result.stdout.startswith("parent:\n")
     assert YAML(typ="safe").load(result.stdout)["parent"]["name"] == "Contoso Checking"
     assert result.stderr.startswith("error: ")
-    assert "> agents.yaml" in result.stderr
+    # -o, not `>`: in Windows PowerShell 5.1, `>` writes UTF-16
+    assert f"`harness instructions {WORKSPACE} -o agents.yaml`" in result.stderr
+    assert ">" not in result.stderr
     assert "parent:" not in result.stderr
 
 

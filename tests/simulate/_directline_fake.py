@@ -90,6 +90,9 @@ class FakeDirectLine:
         """Every request, as ``METHOD route`` (``POST /tokens/refresh``, ``WS stream``...)."""
         self.failures: dict[str, tuple[int, dict[str, Any]]] = {}
         """Route (as in ``requests``) to the status and JSON body it answers with instead."""
+        self.transient: dict[str, list[tuple[int, dict[str, str]]]] = {}
+        """Route to the failures it answers its next requests with, one each (a status and
+        headers, such as ``Retry-After``), before it works again."""
         self.drop_sockets = 0
         """How many of the next WebSockets to close (code 1011) after their first batch."""
         self.allow_reconnect = True
@@ -134,6 +137,10 @@ class FakeDirectLine:
 
     def _failure(self, route: str) -> web.Response | None:
         self.requests.append(route)
+        if self.transient.get(route):
+            status, headers = self.transient[route].pop(0)
+            body = {"error": {"code": "ServiceError", "message": "try again later"}}
+            return web.json_response(body, status=status, headers=headers)
         if route in self.failures:
             status, body = self.failures[route]
             return web.json_response(body, status=status)

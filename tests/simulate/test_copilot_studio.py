@@ -62,6 +62,7 @@ async def _traced(_activity: dict[str, Any]) -> list[dict[str, Any]]:
             "Your next paycheck arrives on Friday, December 4.",
         },
         _step("DynamicPlanStepFinished", "s3", "cr123_hr.topic.Goodbye", "CustomTopic"),
+        {"type": "event", "name": "DynamicPlanFinished", "value": {"wasCancelled": False}},
     ]
 
 

@@ -195,3 +195,74 @@ def test_detect_reads_a_transcript_from_standard_input() -> None:
     assert result.exit_code == 1, result.output
     [transcript] = json.loads(result.stdout)["transcripts"]
     assert transcript["file"] == "-" and transcript["errors"] == 2
+
+
+def test_a_csv_names_the_conversation_and_row_of_each_message_with_nothing_to_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Activity ids repeat from one conversation to the next in a table: each one that has
+    nothing to read is named with its conversation and row, so it can be found."""
+    import csv
+    import logging
+
+    def talk(empty: str) -> dict[str, Any]:
+        blank = {"id": empty, "type": "message", "from": {"id": "b", "role": 0}, "timestamp": 3}
+        return {"activities": [_message(1, 1, "hello", 1), _message(2, 0, "Hi there!", 2), blank]}
+
+    path = tmp_path / "export.csv"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["Name", "Content"])
+        writer.writerow(["first-chat", json.dumps(talk("a03"))])
+        writer.writerow(["", json.dumps(talk("a03"))])
+        writer.writerow(["third-chat", json.dumps(talk("b07"))])
+    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
+        load_transcript(path)
+    assert caplog.messages == [
+        f"{path}: 3 message activities have neither text nor a card with text, so nothing in "
+        "them is checked (a03 in conversation first-chat (line 2); a03 in conversation row 2 "
+        "(line 3); b07 in conversation third-chat (line 4))"
+    ]
+
+
+def test_a_web_api_answer_places_each_message_with_nothing_to_read_by_its_item(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    blank = {"id": "a03", "type": "message", "from": {"id": "b", "role": 0}, "timestamp": 3}
+    talk = {"activities": [_message(1, 1, "hello", 1), _message(2, 0, "Hi there!", 2), blank]}
+    path = tmp_path / "page.json"
+    rows = [{"name": "first-chat", "content": json.dumps(talk)}, {"content": json.dumps(talk)}]
+    path.write_text(json.dumps({"value": rows}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
+        load_transcript(path)
+    assert caplog.messages[-1].endswith(
+        "(a03 in conversation first-chat (value[0]); a03 in conversation row 2 (value[1]))"
+    )
+
+
+def test_a_bot_framework_file_with_several_conversations_names_each_ones(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    def activity(i: str, conversation: str, role: str, text: str | None) -> dict[str, Any]:
+        found = {"id": i, "type": "message", "conversation": {"id": conversation}}
+        found["from"] = {"id": role, "role": role}
+        return {**found, "text": text} if text else found
+
+    path = tmp_path / "two.json"
+    activities = [
+        activity("u1", "c1", "user", "hello"),
+        activity("b1", "c1", "bot", None),
+        activity("u2", "c2", "user", "hello"),
+        activity("b2", "c2", "bot", "Hi there!"),
+    ]
+    path.write_text(json.dumps(activities), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="harness.detect.readers"):
+        load_transcript(path)
+    assert caplog.messages == [
+        f"{path}: 1 message activity has neither text nor a card with text, so nothing in it is "
+        "checked (b1 in c1)"
+    ]

@@ -26,7 +26,13 @@ ROOT = Path(__file__).resolve().parents[2]
 NAIVE = ROOT / "samples" / "helpdesk" / "helpdesk-naive.yaml"
 SCENARIOS = ROOT / "samples" / "helpdesk" / "scenarios.yaml"
 
-FAST = {"quiet_period": 0.15, "reply_timeout": 3.0, "turn_timeout": 10.0, "poll_interval": 0.05}
+FAST = {
+    "quiet_period": 0.15,
+    "reply_timeout": 3.0,
+    "turn_timeout": 10.0,
+    "poll_interval": 0.05,
+    "retry_backoff": 0.0,  # a 5xx is retried at once: no sleeping in tests
+}
 
 
 def _echo(times: int = 1, *, name: str = "Bot") -> Any:

@@ -1,0 +1,106 @@
+"""The requests of a simulated conversation's last turns that got no text at all.
+
+``harness detect`` cannot tell a bot that said nothing in the last turn from a recording that
+stopped early, so its missed-request check skips the turns after the bot's last message
+(:mod:`harness.detect.missed`). A simulated conversation that ran to its end has no such doubt: the
+target completed each of its turns (a deployed bot sent only events, an empty message, or nothing
+but a served bot's plan event; a bot in this process answered nothing), so the user asked and got
+nothing to read. Each request of such a turn is a ``missed_request``, as it is in any earlier turn
+without a bot message: the check's own reading of the turns (:func:`~harness.detect.missed.
+check_turns` with ``ran_to_end``), so parts of the message that ask for no answer ("Thanks, bye")
+are still never reported.
+
+Two readings keep a farewell from failing the run:
+
+- A bot that sent ``endOfConversation`` ended the conversation on purpose: the turns from that one
+  on are not checked.
+- A last turn is where users say goodbye, and a bot may rightly answer a goodbye with silence. A
+  request that reads as a goodbye (:func:`reads_as_goodbye`: the dialogue-act tagger of
+  :mod:`harness.detect.acts`, fitted on the closings of Schema-Guided Dialogue's system turns,
+  reads it as ``GOODBYE``, it asks no question, and the needs model does not find it clearly
+  asking for an answer) is not reported. The tagger alone was fitted on bot sentences and reads
+  some user imperatives as goodbyes too ("help me find a bus"); with the needs model, 2 of the
+  12,027 requests of the multi-intent development sets read as goodbyes
+  (``docs/journal/simulate.md``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from functools import cache
+
+from harness.detect.acts import tagger
+from harness.detect.findings import Finding
+from harness.detect.missed import CheckedTurn, DeclaredRequest, check_turns, missed_requests
+from harness.detect.requests import NeedsModel
+from harness.detect.transcript import Transcript
+
+__all__ = ["reads_as_goodbye", "silent_last_turns"]
+
+_WHY = "; the bot sent no text in this turn, though the conversation ran to its end"
+_GOODBYE = 0.5
+"""The act tagger's ``GOODBYE`` probability from which a request reads as a goodbye."""
+_ASKS = 0.7
+"""The needs model's probability from which a request clearly asks for an answer, goodbye or
+not ("Can you say goodbye to Anna for me")."""
+
+
+def silent_last_turns(
+    transcript: Transcript,
+    declared: Mapping[int, Sequence[DeclaredRequest]],
+    *,
+    reported: Sequence[Finding] = (),
+    min_confidence: float = 0.0,
+    ended_at: int | None = None,
+) -> list[Finding]:
+    """A ``missed_request`` for each request of the user turns after the bot's last message.
+
+    Call it only for a conversation whose every turn the target completed: a recording that
+    stops early misses nothing.
+
+    Args:
+        transcript: the conversation.
+        declared: the scenario's declared requests by turn (other turns are segmented).
+        reported: the findings so far; a turn that has a ``missed_request`` already (an
+            ``expect`` that found no answer) gets no other.
+        min_confidence: as :func:`~harness.detect.missed.missed_requests`'.
+        ended_at: the turn in which the bot ended the conversation (``endOfConversation``),
+            when it did: that turn and later ones are not checked.
+    """
+    turns = check_turns(transcript, declared, ran_to_end=True)
+    last_reply = max((t.turn for t in turns if t.said), default=0)
+    missed = {f.turn for f in reported if f.kind == "missed_request"}
+    silent = [
+        t
+        for t in turns
+        if t.turn > last_reply and t.turn not in missed and (ended_at is None or t.turn < ended_at)
+    ]
+    if not silent:
+        return []
+    found: list[Finding] = []
+    for turn in silent:
+        asked = [r for r in turn.requests if not reads_as_goodbye(r.text)]
+        if not asked:
+            continue
+        checked = CheckedTurn(turn.turn, asked, [], turn.declared)
+        found += missed_requests(
+            transcript, declared=declared, min_confidence=min_confidence, turns=[checked]
+        )
+    return [dataclasses.replace(f, evidence=f.evidence + _WHY) for f in found]
+
+
+def reads_as_goodbye(request: str) -> bool:
+    """Whether a request reads as a goodbye ("See you", "Have a nice day!"): the act tagger
+    reads it as ``GOODBYE``, it asks no question, and the needs model does not find it clearly
+    asking for an answer."""
+    if "?" in request or _needs().probability(request) >= _ASKS:
+        return False
+    (goodbye,) = tagger().probabilities(request, ("GOODBYE",))
+    return goodbye >= _GOODBYE
+
+
+@cache
+def _needs() -> NeedsModel:
+    """The shipped needs model (the one the segmenter reads)."""
+    return NeedsModel.load()
