@@ -318,9 +318,11 @@ def clause_answer(
     ``clauses``: each part's sentence and clause (:func:`~harness.detect._reply_parts.
     part_clauses`). So that one answer never serves two requests, the clause must be a whole
     clause the matching gave nothing (not a value cut from the clause that answers: "Booking a
-    table for 2" / "at Kirin"), a statement (not a question back), not in a sentence quoting
-    someone, linked to ``k`` (one of its words, or words that go with them in replies), and give
-    a value of the kind ``k`` asks for when it asks for one. Only one message composed of
+    table for 2" / "at Kirin"), hold an answer of its own (a value, a classification, a yes or a
+    no: :func:`answer_units`; "The cab is on its way" holds none), be a statement (not a question
+    back), not be in a sentence quoting someone, be linked to ``k`` (one of its words, or words
+    that go with them in replies), and give a value of the kind ``k`` asks for when it asks for
+    one. Only one message composed of
     several answers is read so: in a turn of several messages each message goes on about one
     request (:func:`~harness.detect._assigning.matched`)."""
     if sum(1 for _, _, first, _ in found if first) > 1:
@@ -336,7 +338,7 @@ def clause_answer(
             continue
         if asks_back_in(claim, whole) or any(q in whole for q in _QUOTES):
             continue
-        if not _linked(request, claim):
+        if not answer_units(claim) or not _linked(request, claim):
             continue
         if _wants(request, claim) and not room_for(request, claim, []):
             continue
