@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence, Set
 
-from harness.detect import _asked_back
 from harness.detect._kinds import asked_kinds, asks_back_in, given_kinds
 from harness.detect.answers import AnswerMatcher, words_of
 from harness.text._shapes import SUBJECTS
@@ -58,60 +57,9 @@ def matched(
         if speaking > 1:
             p = read(True)
     asked = [words_of(t) for t in texts]
-    _asked_back_for(p, texts, asked, found, limits, fixed=fixed)
     _go_on_about(p, texts, asked, found, fixed=fixed)
     _keep_to_topic(p, texts, asked, found, limits, fixed=fixed)
     return p, limits
-
-
-ASKED_BACK_MARGIN = 1.0
-"""How much better (log-probability) a question back's best request must explain it than any
-other request of the message for the question to follow that request up
-(:func:`_asked_back_for`). Chosen between 1 and 2 on ``sgd-train`` (no drop lost at either)."""
-
-
-def _asked_back_for(
-    p: list[list[float]],
-    texts: Sequence[str],
-    asked: Sequence[frozenset[str]],
-    found: Sequence[tuple[str, frozenset[str], bool, str]],
-    limits: Sequence[float],
-    *,
-    fixed: Set[int],
-) -> None:
-    """A bot doing what it was asked asks back for what it still needs: "In which city?" after
-    "check the weather for Friday", "What is your destination?" after "call me a taxi". Such a
-    question shares no word with its request and, generic as it is, may score under the limit for
-    it (or over it for a neighbour whose words go with "city"). In a turn of several messages (one
-    agent each), a question back sharing no word with any request answers the request that
-    explains it best by what that kind of request needs asked (:mod:`~harness.detect.
-    _asked_back`, learned from SGD's dialogue acts), when it does so by at least
-    :data:`ASKED_BACK_MARGIN` over every other request, and no other part of its message already
-    answers another request (a message about another request keeps its question: the rule
-    never lets one message answer two requests). Only raised to the limit, never lowered: the
-    same question after an unrelated request still answers nothing new. A single message (a
-    reply composed of several answers) and rows in ``fixed`` (declared requests) keep their
-    reading."""
-    groups = _by_message([first for _, _, first, _ in found])
-    if len(groups) < 2:
-        return
-    every = frozenset().union(*asked)
-    open_rows = [i for i in range(len(asked)) if i not in fixed]
-    if len(open_rows) < 2:
-        return
-    for parts in groups:
-        for j in parts:
-            text, words, _, whole = found[j]
-            if words & every or not asks_back_in(text, whole):
-                continue
-            scores = _asked_back.asked_back([texts[i] for i in open_rows], text)
-            order = sorted(range(len(open_rows)), key=lambda k: -scores[k])
-            best = open_rows[order[0]]
-            if scores[order[0]] - scores[order[1]] < ASKED_BACK_MARGIN:
-                continue
-            if any(p[i][m] >= limits[m] for m in parts if m != j for i in open_rows if i != best):
-                continue
-            p[best][j] = max(p[best][j], limits[j])
 
 
 SURE_TOPIC = 0.9
