@@ -17,9 +17,9 @@ from harness.detect._units import VALUE_KINDS, value_groups
 from harness.detect.answers import words_of
 from harness.detect.findings import DEFAULT_BOILERPLATE
 from harness.detect.requests import segment_requests
-from harness.text import extract_facts, normalise, split_claims, strip_markdown
+from harness.text import extract_facts, normalise, split_claims, split_sentences, strip_markdown
 
-__all__ = ["reply_parts"]
+__all__ = ["part_clauses", "reply_parts"]
 
 
 def reply_parts(
@@ -44,17 +44,50 @@ def reply_parts(
     return out
 
 
+def part_clauses(said: Sequence[str]) -> list[tuple[int, int]]:
+    """For each part of :func:`reply_parts` (with clauses), in order, the sentence it was cut
+    from and the clause, both numbered across the messages. A sentence cut where ", and" joins
+    two claims ("It leaves from Dulles International Airport, and arrives at SFO International
+    Airport.") is one sentence here; a clause is a piece before the cuts between values, so
+    "Booking a table for 2" and "at Kirin in Mountain View" are one clause."""
+    out: list[tuple[int, int]] = []
+    sentence = clause = 0
+    for text in said:
+        plain = strip_markdown(text)
+        starts = [span.start for span in split_sentences(plain)]
+        for claim in split_claims(plain):
+            if _is_boilerplate(claim.text):
+                continue
+            at = sentence + sum(1 for start in starts if start <= claim.start)
+            pieces = _clause_pieces(claim.text)
+            for part, piece in pieces:
+                if any(ch.isalnum() for ch in part):
+                    out.append((at, clause + piece))
+            clause += len(pieces)
+        sentence += len(starts) + 1
+    return out
+
+
 @lru_cache(maxsize=16_384)
 def _clauses(sentence: str) -> tuple[str, ...]:
     """The clauses of one sentence the bot said, in its own words (nothing carried over), each
     cut again between two values ("It starts at 7 pm" / "at 24 Willie Mays Plaza"): a value
     most often answers one request."""
+    return tuple(part for part, _ in _clause_pieces(sentence))
+
+
+@lru_cache(maxsize=16_384)
+def _clause_pieces(sentence: str) -> tuple[tuple[str, int], ...]:
+    """:func:`_clauses`, each part with the number of its clause in the sentence (the piece it
+    was cut from between values)."""
     parts = segment_requests(sentence, statement=True)
     spans = [(p.start, p.end) for p in parts] if len(parts) > 1 else [(0, len(sentence))]
-    out: list[str] = []
+    out: list[tuple[str, int]] = []
+    n = 0
     for a, b in spans:
         for piece in _by_joins(sentence[a:b]):
-            out += _by_values(piece)
+            out += [(value, n) for value in _by_values(piece)]
+            n += 1
     return tuple(out)
 
 

@@ -22,6 +22,7 @@ from harness.detect._kinds import (
     _QUALIFIED,
     WHEN_KINDS,
     asked_kinds,
+    asks_back_in,
     classification,
     says_yes_or_no,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "alone_gives",
     "answer_units",
     "answered_instead",
+    "clause_answer",
     "names_in_kind",
     "room_for",
     "second_answer",
@@ -288,3 +290,65 @@ def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:
     own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
     said = words_of(sentence)
     return bool(asked & said) and not own & said
+
+
+CLAUSE_LEVEL = 0.9
+"""How likely a clause read again without the requests its sentence's other clauses answer must
+be to answer a request the matching left out (:func:`clause_answer`). Chosen on the development
+sets (``docs/journal/simulate.md``, s60-shared): below it, clauses of another request's answer
+("Booking a table for 2" beside "book me a hotel") were read as the dropped request's."""
+
+
+def clause_answer(
+    k: int,
+    texts: Sequence[str],
+    found: Sequence[tuple[str, frozenset[str], bool, str]],
+    clauses: Sequence[tuple[int, int]],
+    owner: Mapping[int, int],
+    limits: Sequence[float],
+) -> bool:
+    """Whether request ``k``, which the matching left out, is answered by a clause of a sentence
+    whose other clause answers another request: "It leaves from SFO International Airport and
+    lands at Hartsfield-Jackson International Airport" for "which airport does it leave from"
+    and "where does it land". The matcher reads both clauses as the first request's (they share
+    its word "airport"), and the matching gives that request one of them; the other clause is
+    read again here with the requests the sentence's other clauses answer left out of the
+    comparison, and answers ``k`` when it is then at least :data:`CLAUSE_LEVEL` likely to.
+
+    ``clauses``: each part's sentence and clause (:func:`~harness.detect._reply_parts.
+    part_clauses`). So that one answer never serves two requests, the clause must be a whole
+    clause the matching gave nothing (not a value cut from the clause that answers: "Booking a
+    table for 2" / "at Kirin"), hold an answer of its own (a value, a classification, a yes or a
+    no: :func:`answer_units`; "The cab is on its way" holds none), be a statement (not a question
+    back), not be in a sentence quoting someone, be linked to ``k`` (one of its words, or words
+    that go with them in replies), and give a value of the kind ``k`` asks for when it asks for
+    one. Only one message composed of
+    several answers is read so: in a turn of several messages each message goes on about one
+    request (:func:`~harness.detect._assigning.matched`)."""
+    if sum(1 for _, _, first, _ in found if first) > 1:
+        return False
+    request = texts[k]
+    for j, (claim, _, _, whole) in enumerate(found):
+        if j in owner or any(m in owner for m in range(len(found)) if clauses[m] == clauses[j]):
+            continue
+        beside = {i for m, i in owner.items() if clauses[m][0] == clauses[j][0]}
+        if not beside or k in beside:
+            continue
+        if claim.rstrip().endswith("?") or whole.rstrip().endswith("?"):
+            continue
+        if asks_back_in(claim, whole) or any(q in whole for q in _QUOTES):
+            continue
+        if not answer_units(claim) or not _linked(request, claim):
+            continue
+        if _wants(request, claim) and not room_for(request, claim, []):
+            continue
+        rows = [i for i in range(len(texts)) if i not in beside]
+        p = matcher().probabilities([texts[i] for i in rows], [claim], [whole])
+        if p[rows.index(k)][0] >= max(limits[j], CLAUSE_LEVEL):
+            return True
+    return False
+
+
+# Quotation marks: a sentence quoting someone ('About "i need new checks and a pin": ...')
+# states none of the clauses it quotes.
+_QUOTES = ('"', "\u201c", "\u201d")

@@ -39,8 +39,8 @@ from harness.detect._meaning import (
     semantic_confidence,
 )
 from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
-from harness.detect._reply_parts import reply_parts
-from harness.detect._units import answered_instead, second_answer
+from harness.detect._reply_parts import part_clauses, reply_parts
+from harness.detect._units import answered_instead, clause_answer, second_answer
 from harness.detect.answers import (
     all_words_of,
     asks_yes_or_no,
@@ -133,6 +133,9 @@ class _Rows:
     """The rows the matching leaves without a part, with the default confidence."""
     owner: dict[int, int]
     """Part -> the row the matching gave it to."""
+    said: Sequence[str]
+    """What the bot said, message by message (the parts' sentences and clauses are read from it
+    only when a request is left out: :func:`~harness.detect._units.clause_answer`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -181,10 +184,15 @@ class _Matched:
         if closeness is not None:
             left_out = {k: confidence(k, owner) for k in left_out}
         wholes = [whole for _, _, _, whole in found]
+        clauses: list[tuple[int, int]] | None = None
         for k, sure in left_out.items():
             i = judged[k]
             if i not in declared and second_answer(k, texts, claims, wholes, owner):
                 continue
+            if i not in declared:
+                clauses = part_clauses(rows.said) if clauses is None else clauses
+                if clause_answer(k, texts, found, clauses, owner, limits):
+                    continue
             instead = answered_instead(k, texts, claims, owner) if i not in declared else None
             if instead is not None and judged[instead] not in declared:
                 # The sentence answers ``k``, not the question: the question is left out, as
@@ -258,6 +266,7 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
         limits=limits,
         left_out=left_out,
         owner=owner,
+        said=said,
     )
     return _Matched(declared=declared, unsaid=missing, rows=rows)
 
