@@ -41,9 +41,10 @@ def steps(
     With ``jobs`` above 1, the messages are analysed in that many processes; with ``ends`` (and
     ``jobs`` 1), this process takes their shares from the start and a helper from the end.
 
-    ``before_waiting``, when given, is called once after this process's own analyses: with ``ends``, after its shares have become
-    entries and before it waits for the helper's last ones (work that needs none of them, done
-    while the helper ends its last share instead of after)."""
+    ``before_waiting``, when given, is called once after this process's own analyses: with
+    ``ends``, after its shares have become entries and before it waits for the helper's last
+    ones (work that needs none of them, done while the helper ends its last share instead of
+    after)."""
     plans = {
         planned.turn: frozenset(request_key(p.request) for p in planned.plan)
         for planned in transcript.turns

@@ -173,10 +173,10 @@ def compare_entry(
                 if found is not None:
                     pairs.append(Pair(other, entry, scope, found))
             continue
-        strict = _different_requests(other, entry)
         if bound and vectors is None and _restates_nothing(other, entry, scope, around, closers):
             decided[copy_key] = False
             continue
+        strict = _different_requests(other, entry)
         # A pair the bound rules out goes on only when it may be a recap's restatement
         # (:func:`._recaps._recap`, a stated rule the bound does not read): its claims are
         # compared, and it is dropped unless the rule takes it.
@@ -187,6 +187,9 @@ def compare_entry(
         if ruled_out and not around.recaps(other):
             decided[copy_key] = False
             continue
+        # Every step below that can find a restatement must be one :func:`_restates_nothing`
+        # knows (it decides the pairs none of them can find before the screen): a new step that
+        # reads texts sharing no fact and fewer than two content words goes there too.
         found = memo.restates(other.text, entry.text, limits, strict)
         if found is None and scope == "same_turn":
             found = _same_closer(other.text, entry.text, closers)
