@@ -34,7 +34,6 @@ def steps(
     jobs: int,
     *,
     ends: Ends | None = None,
-    then: Callable[[Analysis], object] | None = None,
     before_waiting: Callable[[], object] | None = None,
 ) -> list[Entry | _User]:
     """The conversation's messages analysed, in order: a bot message with text as an
@@ -42,23 +41,21 @@ def steps(
     With ``jobs`` above 1, the messages are analysed in that many processes; with ``ends`` (and
     ``jobs`` 1), this process takes their shares from the start and a helper from the end.
 
-    ``then``, when given, is called on each bot message's analysis that this process makes
-    (with claims), in its shares only, where its result is cached for the comparison (see
-    :func:`_analysed`); with one process it is not called. ``before_waiting``, when given, is
-    called once after this process's own analyses: with ``ends``, after its shares have become
-    entries and before it waits for the helper's last ones (work that needs none of them, done
-    while the helper ends its last share instead of after)."""
+    ``before_waiting``, when given, is called once after this process's own analyses: with
+    ``ends``, after its shares have become entries and before it waits for the helper's last
+    ones (work that needs none of them, done while the helper ends its last share instead of
+    after)."""
     plans = {
         planned.turn: frozenset(request_key(p.request) for p in planned.plan)
         for planned in transcript.turns
     }
     messages = transcript.messages
     if jobs > 1:
-        analysed = analysed_in_processes(messages, jobs, then=then)
+        analysed = analysed_in_processes(messages, jobs)
     elif ends is not None:
         # This process's shares are the first messages: they become entries while the helper
         # ends its last share, and the helper's (the last messages) when they come.
-        own = ends.own(then=then)
+        own = ends.own()
         out = _joined(messages, 0, own, plans)
         if before_waiting is not None:
             before_waiting()
@@ -94,21 +91,10 @@ def _joined(
     return out
 
 
-def _analysed(
-    messages: Sequence[Message],
-    start: int,
-    stop: int,
-    then: Callable[[Analysis], object] | None = None,
-) -> list[Analysis | _User | None]:
+def _analysed(messages: Sequence[Message], start: int, stop: int) -> list[Analysis | _User | None]:
     """What the detector reads of ``messages[start:stop]``: a user's message as a :class:`_User`,
-    a bot message's text analysed (None when it has none).
-
-    ``then``, when given, is called on each bot analysis with claims, its result dropped: work
-    of the comparison that depends on the analysis alone and is cached by it (each message's
-    screen sketch), done here, in the process that keeps the analysis, so that the comparison's
-    processes, forked after, inherit it instead of each making it for the messages it meets
-    (a message's candidates are often in another process's slices)."""
-    done = [
+    a bot message's text analysed (None when it has none)."""
+    return [
         _User.of(message)
         if message.role == "user"
         else analyse(message.text)
@@ -116,11 +102,6 @@ def _analysed(
         else None
         for message in messages[start:stop]
     ]
-    if then is not None:
-        for analysis in done:
-            if isinstance(analysis, Analysis) and analysis.claims:
-                then(analysis)
-    return done
 
 
 _FORKED: list[Any] = []
@@ -203,16 +184,13 @@ _CHUNKS_PER_JOB = 8
 worker's shares travel back while it analyses the next (the parent loads them meanwhile)."""
 
 
-def analysed_in_processes(
-    messages: Sequence[Message], jobs: int, *, then: Callable[[Analysis], object] | None = None
-) -> list[Analysis | _User | None]:
+def analysed_in_processes(messages: Sequence[Message], jobs: int) -> list[Analysis | _User | None]:
     """:func:`_analysed` of every message, in shares of fewer and fewer characters, analysed by
     ``jobs - 1`` forked workers and this process: each process takes the next share no other
     has taken when it is free to analyse it (a share never waits queued for a busy worker, so
     the processes end close together); the workers send their analyses back (pickled: about a
     tenth of the analysis's own cost), and this process loads them while it analyses its own.
-    The results equal one process's (the analysis is a function of the text alone). ``then``:
-    see :func:`_analysed` (this process's shares only: the workers' analyses are sent back)."""
+    The results equal one process's (the analysis is a function of the text alone)."""
     ends = list(itertools.accumulate(len(m.text) for m in messages))
     total = ends[-1] if ends else 0
     cuts = [bisect.bisect_left(ends, at) for at in shrinking(total, jobs * _CHUNKS_PER_JOB)]
@@ -229,7 +207,7 @@ def analysed_in_processes(
             shares: dict[int, list[Analysis | _User | None]] = {}
             try:
                 while (k := _next_share()) is not None:
-                    shares[k] = _analysed(messages, *bounds[k], then)
+                    shares[k] = _analysed(messages, *bounds[k])
             finally:
                 take_all(_FORKED[2], len(bounds))  # every share taken (on an error too)
                 for future in futures:
@@ -303,25 +281,21 @@ class Ends:
             done[k] = _analysed(self.messages, *self.bounds[k])
         return done
 
-    def analysed(
-        self, *, then: Callable[[Analysis], object] | None = None
-    ) -> list[Analysis | _User | None]:
+    def analysed(self) -> list[Analysis | _User | None]:
         """In this process: the first shares not taken yet analysed until none is left, then the
-        helper's, when it took any (waiting for its last: :attr:`helper`). ``then``: see
-        :func:`_analysed` (this process's shares only). :meth:`own`, then :meth:`rest`."""
-        own = self.own(then=then)
+        helper's, when it took any (waiting for its last: :attr:`helper`). :meth:`own`, then
+        :meth:`rest`."""
+        own = self.own()
         return own + self.rest()
 
-    def own(
-        self, *, then: Callable[[Analysis], object] | None = None
-    ) -> list[Analysis | _User | None]:
+    def own(self) -> list[Analysis | _User | None]:
         """In this process: the first shares not taken yet analysed until none is left, in
         order: the first messages, up to the first the helper analyses (it takes the shares from
-        the last). ``then``: see :func:`_analysed` (this process's shares only)."""
+        the last)."""
         done: list[Analysis | _User | None] = []
         try:
             while (k := self._take(last=False)) is not None:
-                done += _analysed(self.messages, *self.bounds[k], then)
+                done += _analysed(self.messages, *self.bounds[k])
                 self.mine = k + 1  # taken in order from the first: shares 0 to k
         finally:
             with self.taken.get_lock():  # every share taken (on an error too)

@@ -53,15 +53,11 @@ from harness.detect._candidates import (
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
-from harness.detect._features import _SIDES, _SIDES_SIZE
 from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect._pair_bounds import PAIR_BOUNDS
 from harness.detect._recaps import _recap, moves_on
 from harness.detect._screen import (
-    _SKETCHES,
-    _SKETCHES_SIZE,
     WORDING_FREE,
-    _sketch,
     screen,
     unworded_features,
     worded,
@@ -72,7 +68,7 @@ from harness.detect._wording import _wording
 from harness.detect.choices import confirms_new_request, offers_another, restated_part
 from harness.detect.embeddings import embed_messages
 from harness.detect.findings import DetectorConfig, Finding, Scope
-from harness.detect.restate import ClaimMatch, Restatement, Thresholds
+from harness.detect.restate import ClaimMatch, Restatement, Thresholds, _may_restate
 from harness.detect.scorer import (
     PairContext,
     PairScorer,
@@ -177,6 +173,9 @@ def compare_entry(
                 if found is not None:
                     pairs.append(Pair(other, entry, scope, found))
             continue
+        if bound and vectors is None and _restates_nothing(other, entry, scope, around, closers):
+            decided[copy_key] = False
+            continue
         strict = _different_requests(other, entry)
         # A pair the bound rules out goes on only when it may be a recap's restatement
         # (:func:`._recaps._recap`, a stated rule the bound does not read): its claims are
@@ -188,6 +187,9 @@ def compare_entry(
         if ruled_out and not around.recaps(other):
             decided[copy_key] = False
             continue
+        # Every step below that can find a restatement must be one :func:`_restates_nothing`
+        # knows (it decides the pairs none of them can find before the screen): a new step that
+        # reads texts sharing no fact and fewer than two content words goes there too.
         found = memo.restates(other.text, entry.text, limits, strict)
         if found is None and scope == "same_turn":
             found = _same_closer(other.text, entry.text, closers)
@@ -268,6 +270,30 @@ def compare_entry(
             close.append(Pair(other, entry, scope, found))
     pairs.reverse()
     return pairs
+
+
+def _restates_nothing(
+    other: Entry, entry: Entry, scope: Scope, around: _Around, closers: frozenset[str]
+) -> bool:
+    """Whether no step of :func:`compare_entry` can find a restatement of ``other`` in ``entry``
+    (without embeddings), so that the pair is no duplicate whatever the screen, the pair bound
+    or the scorer say: it is decided before them. Cheaper than the screen, and about a third of
+    the candidate pairs (mostly the always-compared messages of the turn and the one before).
+
+    Exact, by what each step needs: the claim comparison (:func:`~.restate.compare`) finds
+    nothing in two texts that differ and share no fact and fewer than two content words (its own
+    first test, :func:`~.restate._may_restate`), and then reports the claims not checked, so the
+    spelled values (:meth:`._Memo.spelled`) find nothing either; the near misses
+    (:func:`~.restate.borderline`) make the same first test. The closer of the same turn
+    (:func:`_same_closer`) and the small message contained whole (:func:`._around._contained`)
+    read other things, and are asked here. ``tests/detect/test_restates_nothing.py`` compares
+    the findings with those of every pair screened."""
+    earlier, later = other.text, entry.text
+    if earlier.norm == later.norm or _may_restate(earlier, later):
+        return False
+    if scope == "same_turn" and _same_closer(earlier, later, closers) is not None:
+        return False
+    return not _contained(other, entry, around.before, around.asked, around.said)
 
 
 def _new_request_between(earlier: Entry, later: Entry, users: _Users) -> bool:
@@ -446,14 +472,10 @@ def conversation_pairs(
     # then takes the last shares of the analysis if it is done first (no core left idle).
     helping = jobs == 2 and meanwhile is not None and not meanwhile.done
     ends = Ends.of(transcript.messages) if helping else None
-    # With worker processes, each bot message's screen sketch is made by the process that
-    # analyses it, and the comparison's processes, forked after, share it (made in the
-    # comparison, each would make those of the messages it meets; real-100000: 54,053 sides
-    # made for 49,472 messages). Only when the screen reads them (the shipped scorer) and the caches
-    # have room for every one (emptied when full, they would be made again in the comparison).
-    room = _SKETCHED - max(len(_SKETCHES), len(_SIDES))
-    sketched = jobs > 1 and pair_model is None and bots <= room
-    then = _sketch if sketched else None
+    # Each bot message's screen sketch is made by the comparison, for the messages it meets:
+    # most pairs are decided before the screen (:func:`_restates_nothing`), so only about
+    # three in five messages need one (real-100000: 31,267 sides made in the two comparison
+    # processes, against 47,028 when the analysis sketched every message).
     with beside(meanwhile, fork=jobs > 1, then=ends.helped if ends else None) as aside:
         if ends is not None and aside is not None:
             ends.helper = aside.collect
@@ -462,7 +484,6 @@ def conversation_pairs(
                 transcript,
                 jobs - 1 if aside else jobs,
                 ends=ends if aside else None,
-                then=then,
                 # before the comparison's processes fork; while the checks' worker ends its
                 # last share of the analysis, when it took any
                 before_waiting=(lambda: _made_before_forking(pair_model, vectors))
@@ -589,10 +610,6 @@ def _made_before_forking(
 PARALLEL_MESSAGES = 2_000
 """Bot messages a conversation needs before its analysis and comparisons are spread over
 processes (below, starting the processes costs more than it saves)."""
-_SKETCHED = min(_SKETCHES_SIZE, _SIDES_SIZE)
-"""What the caches of the screen sketches and the sides hold; a conversation's sketches are made
-in the analysis (see :func:`conversation_pairs`) only when its bot messages fit in the room
-left: the caches are emptied when full."""
 _SLICES_PER_JOB = 16
 """Slices of the conversation per process: whichever process is free takes the next one, so the
 processes end together (each goes on from its own last slice's index: :class:`_Progress`)."""

@@ -379,6 +379,8 @@ def compare(
     if not earlier.claims or not later.claims:
         return None, False
     if earlier.norm != later.norm and not _may_restate(earlier, later):
+        # ``duplicates._restates_nothing`` relies on this early exit (and on ``borderline``
+        # making the same first test): keep them in step.
         return None, False
     if earlier.norm and earlier.norm == later.norm:
         exact = Restatement(
