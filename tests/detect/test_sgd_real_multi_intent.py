@@ -110,9 +110,11 @@ def test_the_check_on_real_two_request_turns_of_sgd_dev() -> None:
     and 484 of 594; at the report threshold 8 and 225. The sixteenth session's (s47-segment's
     look 00:25 UTC; the lead's at the merged code with the review's mends, 2026-12-04 01:30 UTC):
     127 of 1,034 (12.3 %, one more) and 484 of 594; at the report threshold 8 and 225.
+    With one sentence answering two requests a clause each (s60-shared; the lead's look at the
+    merged code, 2026-12-05 13:52 UTC): 106 of 1,034 (10.3 %) and 484 of 594.
     The issue asks for <= 1 % and 100 %."""
     result = measure("dev", "segmented", "every finding")
-    assert result.full_flagged / result.full_turns <= 0.123
+    assert result.full_flagged / result.full_turns <= 0.103
     assert result.drops_flagged.total() / result.drops.total() >= 0.814
 
 
