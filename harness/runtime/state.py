@@ -35,7 +35,7 @@ the Basic Multilingual Plane (most emoji). The activity around the text (ids, ``
 
 def utf16_units(text: str) -> int:
     """How many UTF-16 code units ``text`` takes (what Teams counts; ``len`` counts code points)."""
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2  # a lone surrogate is one unit
 
 
 def cut_message(text: str, limit: int = MAX_MESSAGE_UNITS) -> str:
@@ -50,10 +50,10 @@ def cut_message(text: str, limit: int = MAX_MESSAGE_UNITS) -> str:
         f"message holds at most {limit:,}.]"
     )
     keep = max(limit - utf16_units(note), 0)
-    head = text.encode("utf-16-le")[: 2 * keep]
+    head = text.encode("utf-16-le", "surrogatepass")[: 2 * keep]
     if head and 0xD8 <= head[-1] <= 0xDB:  # a high surrogate whose pair was cut off
         head = head[:-2]
-    start = head.decode("utf-16-le")
+    start = head.decode("utf-16-le", "surrogatepass")
     space = start.rfind(" ", len(start) // 2)
     return (start[:space] if space > 0 else start).rstrip() + note
 

@@ -21,6 +21,16 @@ def test_a_short_message_is_left_alone_and_a_long_one_cut_at_a_space() -> None:
     )
 
 
+def test_a_lone_surrogate_is_counted_and_cut_not_an_error() -> None:
+    """Half an emoji (a model's stream cut inside a surrogate pair) is one code unit; it used to
+    raise ``UnicodeEncodeError`` and fail the whole call."""
+    half = "Your card ships today \ud83d"
+    assert utf16_units(half) == len(half)
+    assert cut_message(half) == half
+    cut = cut_message(("word \udc00 " * 400) + "\ud83d", limit=500)
+    assert utf16_units(cut) <= 500 and cut.startswith("word \udc00 word")
+
+
 async def test_a_huge_finding_is_cut_in_the_parent_s_reply() -> None:
     finding = "Payday is Friday. " + "The payroll calendar lists every date. " * 50_000
 
