@@ -12,13 +12,15 @@ are still never reported.
 
 Two readings keep a farewell from failing the run:
 
-- A bot that sent ``endOfConversation`` ended the conversation on purpose: the turns from that one
-  on are not checked.
+- A bot that sent ``endOfConversation`` ended the conversation on purpose: the turns after that
+  one are not checked. The turn in which it ended is: a request answered only by
+  ``endOfConversation`` is still unanswered.
 - A last turn is where users say goodbye, and a bot may rightly answer a goodbye with silence. A
   request that reads as a goodbye (:func:`reads_as_goodbye`: the dialogue-act tagger of
   :mod:`harness.detect.acts`, fitted on the closings of Schema-Guided Dialogue's system turns,
   reads it as ``GOODBYE``, it asks no question, and the needs model does not find it clearly
-  asking for an answer) is not reported. The tagger alone was fitted on bot sentences and reads
+  asking for an answer), each of its clauses, is not reported: a request with a farewell attached
+  ("Please close my account, bye") is still one. Declared requests are never read as goodbyes. The tagger alone was fitted on bot sentences and reads
   some user imperatives as goodbyes too ("help me find a bus"); with the needs model, 2 of the
   12,027 requests of the multi-intent development sets read as goodbyes
   (``docs/journal/simulate.md``).
@@ -27,6 +29,7 @@ Two readings keep a farewell from failing the run:
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 
@@ -37,6 +40,8 @@ from harness.detect.requests import NeedsModel
 from harness.detect.transcript import Transcript
 
 __all__ = ["reads_as_goodbye", "silent_last_turns"]
+
+_CLAUSE = re.compile(r"[,;.!]+|\band\b", re.IGNORECASE)
 
 _WHY = "; the bot sent no text in this turn, though the conversation ran to its end"
 _GOODBYE = 0.5
@@ -66,7 +71,7 @@ def silent_last_turns(
             ``expect`` that found no answer) gets no other.
         min_confidence: as :func:`~harness.detect.missed.missed_requests`'.
         ended_at: the turn in which the bot ended the conversation (``endOfConversation``),
-            when it did: that turn and later ones are not checked.
+            when it did: later turns are not checked.
     """
     turns = check_turns(transcript, declared, ran_to_end=True)
     last_reply = max((t.turn for t in turns if t.said), default=0)
@@ -74,13 +79,15 @@ def silent_last_turns(
     silent = [
         t
         for t in turns
-        if t.turn > last_reply and t.turn not in missed and (ended_at is None or t.turn < ended_at)
+        if t.turn > last_reply and t.turn not in missed and (ended_at is None or t.turn <= ended_at)
     ]
     if not silent:
         return []
     found: list[Finding] = []
     for turn in silent:
-        asked = [r for r in turn.requests if not reads_as_goodbye(r.text)]
+        asked = turn.requests if turn.declared else [
+            r for r in turn.requests if not reads_as_goodbye(r.text)
+        ]
         if not asked:
             continue
         checked = CheckedTurn(turn.turn, asked, [], turn.declared)
@@ -91,12 +98,22 @@ def silent_last_turns(
 
 
 def reads_as_goodbye(request: str) -> bool:
-    """Whether a request reads as a goodbye ("See you", "Have a nice day!"): the act tagger
-    reads it as ``GOODBYE``, it asks no question, and the needs model does not find it clearly
-    asking for an answer."""
-    if "?" in request or _needs().probability(request) >= _ASKS:
+    """Whether a request reads as a goodbye ("See you", "Have a nice day!", "Thanks, see you"):
+    each of its clauses (cut at commas, semicolons, sentence ends and "and") is a goodbye (the act
+    tagger reads it as ``GOODBYE``, it asks no question, and the needs model does not find it
+    clearly asking for an answer) or asks for nothing ("thanks": under the needs model's own
+    threshold), and one of them is a goodbye.
+    "Please close my account, bye" is no goodbye: its first clause asks."""
+    clauses = [c.strip() for c in _CLAUSE.split(request) if c and c.strip()]
+    farewells = [_goodbye(c) for c in clauses]
+    asks_nothing = [f or _needs().probability(c) < _needs().threshold for c, f in zip(clauses, farewells)]
+    return any(farewells) and all(asks_nothing)
+
+
+def _goodbye(clause: str) -> bool:
+    if "?" in clause or _needs().probability(clause) >= _ASKS:
         return False
-    (goodbye,) = tagger().probabilities(request, ("GOODBYE",))
+    (goodbye,) = tagger().probabilities(clause, ("GOODBYE",))
     return goodbye >= _GOODBYE
 
 

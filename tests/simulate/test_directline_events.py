@@ -324,19 +324,35 @@ async def test_any_target_that_completed_a_silent_last_turn_misses_its_request(
     assert result.findings == ()
 
 
-async def test_a_bot_that_ends_the_conversation_misses_nothing_after(tmp_path: Path) -> None:
-    """The bot answers the last turn with endOfConversation alone: it ended the conversation on
-    purpose, and the turn's request is not reported."""
+async def test_a_request_answered_only_by_end_of_conversation_is_missed(tmp_path: Path) -> None:
+    """The bot answers the last turn's request with endOfConversation alone: the user still got
+    no answer (a second review of s60-fixdl: it used to exempt the whole turn); a farewell
+    answered that way misses nothing."""
 
     async def reply(activity: dict[str, Any]) -> list[dict[str, Any]]:
-        if "payday" in activity["text"]:
+        if "payday" in activity["text"] or "bye" in activity["text"]:
             return [{"type": "endOfConversation", "from": {"id": "bot"}}]
         return [_bot("You have 12 PTO days left.")]
 
     path = _scenario(tmp_path, "How many PTO days do I have?", "When is payday?")
     result = await _simulate(reply, path)
     assert result.error is None
+    assert [(f.kind, f.turn) for f in result.findings] == [("missed_request", 2)]
+    path = _scenario(tmp_path, "How many PTO days do I have?", "Thanks, bye")
+    result = await _simulate(reply, path)
     assert result.findings == ()
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Please close my savings account, bye", "Renew my parking permit, thanks bye"],
+)
+async def test_a_request_with_a_farewell_attached_is_still_missed(
+    tmp_path: Path, request_text: str
+) -> None:
+    path = _scenario(tmp_path, "When is payday?", request_text)
+    (result,) = await run_scenarios([load_scenarios(path)], target=_Recorded({1: ANSWER}))
+    assert [(f.kind, f.turn) for f in result.findings] == [("missed_request", 2)]
 
 
 @pytest.mark.parametrize("farewell", ["See you", "Have a nice day!", "Talk to you later"])
