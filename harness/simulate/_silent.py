@@ -85,9 +85,11 @@ def silent_last_turns(
         return []
     found: list[Finding] = []
     for turn in silent:
-        asked = turn.requests if turn.declared else [
-            r for r in turn.requests if not reads_as_goodbye(r.text)
-        ]
+        asked = (
+            turn.requests
+            if turn.declared
+            else [r for r in turn.requests if not reads_as_goodbye(r.text)]
+        )
         if not asked:
             continue
         checked = CheckedTurn(turn.turn, asked, [], turn.declared)
@@ -106,7 +108,10 @@ def reads_as_goodbye(request: str) -> bool:
     "Please close my account, bye" is no goodbye: its first clause asks."""
     clauses = [c.strip() for c in _CLAUSE.split(request) if c and c.strip()]
     farewells = [_goodbye(c) for c in clauses]
-    asks_nothing = [f or _needs().probability(c) < _needs().threshold for c, f in zip(clauses, farewells)]
+    needs = _needs()
+    asks_nothing = [
+        f or needs.probability(c) < needs.threshold for c, f in zip(clauses, farewells, strict=True)
+    ]
     return any(farewells) and all(asks_nothing)
 
 
