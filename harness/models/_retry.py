@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
+from harness._retry_after import retry_after_seconds as retry_after
 from harness.exceptions import ModelRequestError, RunError
 
 __all__ = ["AttemptFailed", "RetryPolicy", "call_with_retries", "retry_after_seconds"]
@@ -68,18 +67,7 @@ def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
             return max(0.0, float(millis) / 1000.0)
         except ValueError:
             pass
-    value = lowered.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
+    return retry_after(lowered.get("retry-after"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

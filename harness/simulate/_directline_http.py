@@ -10,14 +10,12 @@ WebSocket handshake alike.
 from __future__ import annotations
 
 import logging
-import math
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Literal, TypeVar
 
+from harness._retry_after import retry_after_seconds
 from harness.detect.activities import error_detail
 from harness.exceptions import RunError
 
@@ -26,7 +24,6 @@ __all__ = [
     "Retry",
     "RetryPolicy",
     "describe",
-    "retry_after_seconds",
     "without_secrets",
 ]
 
@@ -106,26 +103,6 @@ class RetryPolicy:
                 return None, f"Retry-After asked for {delay:g}s, {left}"
             return None, f"the next retry would wait {delay:g}s, {left}"
         return delay, ""
-
-
-def retry_after_seconds(raw: str | None) -> float | None:
-    """The wait a ``Retry-After`` header asks for (seconds or an HTTP date), or None."""
-    if raw is None or not raw.strip():
-        return None
-    raw = raw.strip()
-    try:
-        seconds = float(raw)
-    except ValueError:
-        try:
-            when = parsedate_to_datetime(raw)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - datetime.now(UTC)).total_seconds()
-    if not math.isfinite(seconds):
-        return None
-    return max(seconds, 0.0)
 
 
 def _after(attempt: int, why: str = "") -> str:
