@@ -73,6 +73,9 @@ def silent_last_turns(
         ended_at: the turn in which the bot ended the conversation (``endOfConversation``),
             when it did: later turns are not checked.
     """
+    last_bot = max((m.turn for m in transcript.messages if m.role == "bot"), default=0)
+    if not any(m.role == "user" and m.turn > last_bot for m in transcript.messages):
+        return []  # the usual case: the bot spoke in the last turn; nothing to segment again
     turns = check_turns(transcript, declared, ran_to_end=True)
     last_reply = max((t.turn for t in turns if t.said), default=0)
     missed = {f.turn for f in reported if f.kind == "missed_request"}
