@@ -35,6 +35,7 @@ paraphrase or a complementary answer is not a contradiction. A model on the text
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -52,7 +53,7 @@ from harness.convergence import (
 )
 from harness.team.messages import TeamMessage, TeamRole
 from harness.team.termination import StopReason
-from harness.text.spelled import Value, all_stated, same_values, spelled_values, weight
+from harness.text.spelled import Value, fewer_stated, same_values, spelled_values
 
 __all__ = [
     "CONCLUDING",
@@ -65,6 +66,7 @@ __all__ = [
     "concluded",
     "conflicting",
     "disagreeing",
+    "failed_turns",
     "failures",
     "final_answer",
     "joined_names",
@@ -207,8 +209,7 @@ def conflicting(a: str, b: str) -> bool:
         return False
     ka: frozenset[Value] = frozenset(v for v in va if v[0] in shared)
     kb: frozenset[Value] = frozenset(v for v in vb if v[0] in shared)
-    smaller, larger = (ka, kb) if weight(ka) <= weight(kb) else (kb, ka)
-    return not all_stated(smaller, larger)
+    return not fewer_stated(ka, kb)
 
 
 def disagreeing(journal: Sequence[TeamMessage], answer: Answer) -> tuple[str, ...]:
@@ -249,16 +250,22 @@ def failures(journal: Sequence[TeamMessage], *, errors: bool = True) -> dict[str
     RuntimeError: HR backend down``); without, only ``solver s failed``, the words an end user
     may read (an exception's text can hold a URL, a key, an internal host)."""
     out: dict[str, str] = {}
+    counts = failed_turns(journal)
     for name, m in latest_per_sender(journal).items():
         if m.metadata.valid:
             continue
         said = f"{m.role.value} {name} failed"
         if errors:
-            count = sum(1 for x in journal if x.sender == name and not x.metadata.valid)
+            count = counts[name]
             times = f" {count} times" if count > 1 else ""
             said += f"{times}: {m.metadata.error or 'no error given'}"
         out[name] = said
     return out
+
+
+def failed_turns(journal: Sequence[TeamMessage]) -> Counter[str]:
+    """Member → how many of its turns failed."""
+    return Counter(m.sender for m in journal if not m.metadata.valid)
 
 
 def always_failed(journal: Sequence[TeamMessage]) -> tuple[str, ...]:
@@ -318,6 +325,7 @@ def build_run_state(
     """The convergence input of a finished run, by the mapping of the module docstring."""
     latest = latest_per_sender(journal)
     tested = _tests(journal)
+    failed = failed_turns(journal)
     tasks: list[TaskState] = []
     for name, message in latest.items():
         fields: dict[str, object] = {}
@@ -338,9 +346,7 @@ def build_run_state(
                 tests_passed=tested.get(name),
                 depends_on=deps,
                 error=None if valid else message.metadata.error,
-                failed_attempts=sum(
-                    1 for m in journal if m.sender == name and not m.metadata.valid
-                ),
+                failed_attempts=failed[name],
             )
         )
     if not tasks:

@@ -22,6 +22,7 @@ __all__ = [
     "Value",
     "agree",
     "all_stated",
+    "fewer_stated",
     "key_value",
     "may_differ",
     "same_values",
@@ -267,8 +268,12 @@ def same_values(a: str, b: str) -> bool:
     not, in whatever form ("a 24-month warranty" and "covered for two years"; not "2 guests" and
     "3 guests", nor "until 1 pm" and "until noon")."""
     va, vb = spelled_values(a), spelled_values(b)
-    if not va or not vb:
-        return False
+    return bool(va) and bool(vb) and fewer_stated(va, vb)
+
+
+def fewer_stated(va: frozenset[Value], vb: frozenset[Value]) -> bool:
+    """Whether the lighter of two sets of values (:func:`weight`) is :func:`all_stated` in the
+    other: what :func:`same_values` asks of two texts' values."""
     smaller, larger = (va, vb) if weight(va) <= weight(vb) else (vb, va)
     return all_stated(smaller, larger)
 
