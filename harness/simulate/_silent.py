@@ -16,14 +16,16 @@ Two readings keep a farewell from failing the run:
   one are not checked. The turn in which it ended is: a request answered only by
   ``endOfConversation`` is still unanswered.
 - A last turn is where users say goodbye, and a bot may rightly answer a goodbye with silence. A
-  request that reads as a goodbye (:func:`reads_as_goodbye`: the dialogue-act tagger of
-  :mod:`harness.detect.acts`, fitted on the closings of Schema-Guided Dialogue's system turns,
-  reads it as ``GOODBYE``, it asks no question, and the needs model does not find it clearly
-  asking for an answer), each of its clauses, is not reported: a request with a farewell attached
-  ("Please close my account, bye") is still one. Declared requests are never read as goodbyes. The tagger alone was fitted on bot sentences and reads
-  some user imperatives as goodbyes too ("help me find a bus"); with the needs model, 2 of the
-  12,027 requests of the multi-intent development sets read as goodbyes
-  (``docs/journal/simulate.md``).
+  request that reads as a goodbye (:func:`reads_as_goodbye`) is not reported: the request as a
+  whole, or each of its clauses, is a farewell or asks for nothing, one of them a farewell. A
+  farewell is what :mod:`harness.detect.farewells` reads as one (a model of *user* farewells,
+  fitted on CLINC150's ``goodbye`` utterances and Schema-Guided Dialogue's closing turns against
+  every other user utterance of both, and every word of it a farewell's word), with no question
+  mark, which the needs model does not find clearly asking for an answer. A request with a
+  farewell attached ("Please close my account, bye") is still one. Declared requests are never
+  read as goodbyes. (The dialogue-act tagger read goodbyes here until 2026-12-05; fitted on bot
+  sentences, it read user imperatives such as "please take care of the refund" as goodbyes:
+  ``docs/journal/simulate.md`` gives both readings' figures.)
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from harness.detect.acts import tagger
+from harness.detect.farewells import farewells
 from harness.detect.findings import Finding
 from harness.detect.missed import CheckedTurn, DeclaredRequest, check_turns, missed_requests
 from harness.detect.requests import NeedsModel
@@ -44,8 +46,6 @@ __all__ = ["reads_as_goodbye", "silent_last_turns"]
 _CLAUSE = re.compile(r"[,;.!]+|\band\b", re.IGNORECASE)
 
 _WHY = "; the bot sent no text in this turn, though the conversation ran to its end"
-_GOODBYE = 0.5
-"""The act tagger's ``GOODBYE`` probability from which a request reads as a goodbye."""
 _ASKS = 0.7
 """The needs model's probability from which a request clearly asks for an answer, goodbye or
 not ("Can you say goodbye to Anna for me")."""
@@ -104,11 +104,12 @@ def silent_last_turns(
 
 def reads_as_goodbye(request: str) -> bool:
     """Whether a request reads as a goodbye ("See you", "Have a nice day!", "Thanks, see you"):
-    each of its clauses (cut at commas, semicolons, sentence ends and "and") is a goodbye (the act
-    tagger reads it as ``GOODBYE``, it asks no question, and the needs model does not find it
-    clearly asking for an answer) or asks for nothing ("thanks": under the needs model's own
-    threshold), and one of them is a goodbye.
+    the whole request is a farewell (:func:`_goodbye`), or each of its clauses (cut at commas,
+    semicolons, sentence ends and "and") is a farewell or asks for nothing ("thanks": under the
+    needs model's own threshold), and one of them is a farewell.
     "Please close my account, bye" is no goodbye: its first clause asks."""
+    if _goodbye(request):
+        return True
     clauses = [c.strip() for c in _CLAUSE.split(request) if c and c.strip()]
     farewells = [_goodbye(c) for c in clauses]
     needs = _needs()
@@ -119,10 +120,11 @@ def reads_as_goodbye(request: str) -> bool:
 
 
 def _goodbye(clause: str) -> bool:
+    """A farewell: no question mark, the needs model under ``_ASKS``, and the farewell reader's
+    reading (:meth:`~harness.detect.farewells.FarewellReader.reads`)."""
     if "?" in clause or _needs().probability(clause) >= _ASKS:
         return False
-    (goodbye,) = tagger().probabilities(clause, ("GOODBYE",))
-    return goodbye >= _GOODBYE
+    return farewells().reads(clause)
 
 
 @cache
