@@ -40,7 +40,6 @@ from harness.detect._meaning import (
 )
 from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
 from harness.detect._reply_parts import part_clauses, reply_parts
-from harness.detect._slots import slot_answer
 from harness.detect._units import answered_instead, clause_answer, second_answer
 from harness.detect.answers import (
     all_words_of,
@@ -151,11 +150,6 @@ class _Matched:
     """The declared requests none of whose words was said."""
     rows: _Rows | None
     """The matcher's side; None when every request judged declares its words."""
-    segmented: bool = False
-    """Whether the requests are the check's own cuts of the user's message (not declared), in
-    the user's words: only then is an answer read through the slots they ask for
-    (:func:`~harness.detect._slots.slot_answer`, whose request model was fitted on users'
-    words)."""
 
     def missing(self, meanings: Meanings | None) -> dict[int, float]:
         """:func:`judge`'s result, reading ``meanings`` if given."""
@@ -199,8 +193,6 @@ class _Matched:
                 clauses = part_clauses(rows.said) if clauses is None else clauses
                 if clause_answer(k, texts, found, clauses, owner, limits):
                     continue
-                if self.segmented and slot_answer(k, texts, found, owner):
-                    continue
             instead = answered_instead(k, texts, claims, owner) if i not in declared else None
             if instead is not None and judged[instead] not in declared:
                 # The sentence answers ``k``, not the question: the question is left out, as
@@ -224,9 +216,7 @@ class _Matched:
         return missing
 
 
-def _match(
-    requests: Sequence[DeclaredRequest], said: Sequence[str], *, segmented: bool = False
-) -> _Matched:
+def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched:
     """A turn's matching, without meaning (:class:`_Matched`)."""
     found = reply_parts(said)
     claims = [text for text, _, _, _ in found]
@@ -278,7 +268,7 @@ def _match(
         owner=owner,
         said=said,
     )
-    return _Matched(declared=declared, unsaid=missing, rows=rows, segmented=segmented)
+    return _Matched(declared=declared, unsaid=missing, rows=rows)
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
@@ -550,7 +540,7 @@ def _turn_matching(
     requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
 ) -> _TurnMatching:
     if declared or _asking(requests) > 1:
-        return _made(requests, declared, None, _match(requests, said, segmented=not declared))
+        return _made(requests, declared, None, _match(requests, said))
     # One request asking for an answer: whatever the bot said addresses it, unless it said
     # nothing or only that it could not do it. (A part asking for none is left out when the
     # turn's result is read: _TurnMatching.missing.)
