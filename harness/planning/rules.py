@@ -209,9 +209,14 @@ class RulesPlanner(Planner):
         A part goes elsewhere only when it is clearly another agent's (it scores at least the
         threshold there, and less than half of that for the floor holder). Everything else is the
         holder's: answers such as "Maple Hall", "yes" or "It's 123456789, the one for my paycheck".
+        A stretch with a content word that no part covers is a part of its own (``_unplanned``),
+        as it is without a floor holder.
         """
         entries: list[PlanEntry] = []
-        for part in _parts(given.message):
+        # As without a floor holder, a stretch of the message no part covers (none, unless the
+        # cut lost one) is a part of its own: nothing the user wrote is left out in silence.
+        parts = _unplanned(given.message, [(part, part) for part in _parts(given.message)])
+        for part, _ in parts:
             agent = holder
             ranked = router.scores(part)
             if ranked and content_tokens(part):

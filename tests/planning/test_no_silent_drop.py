@@ -73,6 +73,39 @@ def test_every_word_of_a_message_is_in_some_entry(message: str) -> None:
     assert [t for t in said if t not in planned] == []
 
 
+def _plan_on_the_floor(message: str, holder: str = "travel") -> list[tuple[str, str]]:
+    given = PlanInput(parent=PARENT, message=message, agents=AGENTS, active_agent=holder)
+    return [(e.agent, e.request) for e in asyncio.run(RulesPlanner().plan(given)).entries]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The 7:15 one, aisle if you can. Also my VPN drops every hour and where's my payslip?",
+        "yes; no, wait, Tuesday. plus reset my password then, and thanks!",
+        "Sure: Hilton Garden, 2 nights (check-in 3/14) & my laptop fan is loud as well as hot.",
+    ],
+)
+def test_every_word_is_in_some_entry_while_an_agent_holds_the_floor(message: str) -> None:
+    # An agent in a dialogue with the user gets its answers; the rest goes elsewhere, not lost.
+    planned = {t for _, text in _plan_on_the_floor(message) for t in content_tokens(text)}
+    said = content_tokens(rules.JOINER.sub(" ", message))
+    assert [t for t in said if t not in planned] == []
+
+
+def test_a_piece_the_floor_split_loses_is_planned(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With an agent holding the floor the message is cut otherwise (``_parts``); a piece that cut
+    # loses is planned too, routed as any part is (the holder's, unless clearly another agent's).
+    real = rules._parts
+    monkeypatch.setattr(rules, "_parts", lambda text: real(text)[:-1])
+    plan = _plan_on_the_floor("The 7:15 flight, window seat. Also, where is my W-2?")
+    assert ("travel", "The 7:15 flight, window seat") in plan
+    assert any(agent == "payroll" and "W-2" in text for agent, text in plan)
+    plan = _plan_on_the_floor("Window seat please. Also, unlock my laptop account, and a limerick.")
+    assert ("it", "unlock my laptop account") in plan
+    assert any(agent == "travel" and "limerick" in text for agent, text in plan)
+
+
 def _lose_last_piece(monkeypatch: pytest.MonkeyPatch) -> None:
     """A split that loses its last piece."""
     real = rules.split_request_parts
