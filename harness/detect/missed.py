@@ -425,7 +425,8 @@ def missed_requests(
         min_confidence = max(min_confidence, semantic_confidence(meanings.model).release_threshold)
     for checked in _turns(transcript, declared) if turns is None else turns:
         turn, requests = checked.turn, checked.requests
-        missing = _matching_of(checked).missing(meanings)
+        matching = _matching_of(checked)
+        missing = matching.missing(meanings)
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -436,7 +437,7 @@ def missed_requests(
                 detail = _plan_detail(transcript, record, gaps.get(index))
                 why += f" ({detail})" if detail else ""
             cause = _plan_cause(gaps.get(index))
-            if cause is None and index in _declined(checked):
+            if cause is None and index in _declined(matching, checked.said):
                 cause = "the bot declined it"
             findings.append(_finding(turn, requests[index], why, cause))
     return findings
@@ -633,14 +634,13 @@ def _matching_of(turn: CheckedTurn) -> _TurnMatching:
     return _turn_matching(turn.requests, turn.said, declared=turn.declared)
 
 
-def _declined(turn: CheckedTurn) -> frozenset[int]:
-    """The requests of a turn that a refusal of the bot matched or named; a request judged alone,
-    when the bot declined something."""
-    matching = _matching_of(turn)
+def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
+    """The requests of a turn (its ``matching``, with the bot's messages ``said``) that a refusal
+    of the bot matched or named; a request judged alone, when the bot declined something."""
     if matching.matched is not None:
         return matching.matched.declined
-    if any(declines(text) for text in turn.said):
-        return frozenset(range(len(turn.requests)))
+    if any(declines(text) for text in said):
+        return frozenset(range(len(matching.requests)))
     return frozenset()
 
 
