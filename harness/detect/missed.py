@@ -31,6 +31,7 @@ from typing import NamedTuple
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
 from harness.detect._assigning import matched
+from harness.detect._declines import asks_to_rephrase, decline_rows, declines, refusals
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -150,6 +151,8 @@ class _Matched:
     """The declared requests none of whose words was said."""
     rows: _Rows | None
     """The matcher's side; None when every request judged declares its words."""
+    declined: frozenset[int] = frozenset()
+    """The requests a refusal of the bot matched or named (:mod:`harness.detect._declines`)."""
 
     def missing(self, meanings: Meanings | None) -> dict[int, float]:
         """:func:`judge`'s result, reading ``meanings`` if given."""
@@ -208,6 +211,7 @@ class _Matched:
                 and any(
                     (p[k][j] >= limits[j] or (own[i] and own[i] <= words[j]))
                     and says_yes_or_no(claims[j])
+                    and not declines(claims[j], polar=True)  # "I can't help with ...": no no
                     for j in range(len(claims))
                 )
             ):
@@ -229,20 +233,34 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     # answered by a no, apology or not.
     polar = [asks_yes_or_no(r.text) for r in requests]
     gave_up = [_gives_up(text) for text in claims]
+    refused = refusals(claims, polar)
     missing = {
         i: 1.0
         for i in declared
         if not any(
-            _needs(requests[i]) & t and not (up and not polar[i] and _names(asked[i], w))
-            for w, t, up in zip(words, terms, gave_up, strict=True)
+            _needs(requests[i]) & t
+            and not (up and not polar[i] and _names(asked[i], w))
+            and not refused[i][j]
+            for j, (w, t, up) in enumerate(zip(words, terms, gave_up, strict=True))
         )
+    }
+    declined = {  # a declared request whose words only a refusal said
+        i
+        for i in missing
+        if any(no and _needs(requests[i]) & t for t, no in zip(terms, refused[i], strict=True))
     }
     judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
     if len(judged) <= len(declared):
-        return _Matched(declared=declared, unsaid=missing, rows=None)
+        return _Matched(declared=declared, unsaid=missing, rows=None, declined=frozenset(declined))
     model = matcher()
     texts = [requests[i].text for i in judged]
     fixed = {row for row, i in enumerate(judged) if i in declared}
+    # Which request each refusal names (none refused, the most turns: not needed).
+    named = (
+        [[_names(asked[i], w) for w in words] for i in range(len(requests))]
+        if any(any(row) for row in refused)
+        else []
+    )
 
     def adjust(p: list[list[float]]) -> None:
         for row, i in enumerate(judged):
@@ -251,9 +269,10 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
             for j, up in enumerate(gave_up):
                 if up and not polar[i] and _names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
+        declined.update(decline_rows(model, p, judged, refused, opens, named))
 
-    p, limits = matched(model, texts, found, adjust=adjust, fixed=fixed)
     opens = [first for _, _, first, _ in found]
+    p, limits = matched(model, texts, found, adjust=adjust, fixed=fixed)
     left_out, owner = model.judged(p, texts, claims, opens)
     rows = _Rows(
         judged=judged,
@@ -268,7 +287,7 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
         owner=owner,
         said=said,
     )
-    return _Matched(declared=declared, unsaid=missing, rows=rows)
+    return _Matched(declared=declared, unsaid=missing, rows=rows, declined=frozenset(declined))
 
 
 # An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
@@ -321,9 +340,12 @@ def _needs(request: DeclaredRequest) -> frozenset[str]:
 
 
 def _only_gives_up(request: str, said: Sequence[str]) -> bool:
-    """Whether nothing was said, or only apologies, one of them for not doing ``request``
-    (naming it): "Sorry, I could not finish "...". Sorry, something went wrong."."""
+    """Whether nothing was said, or only refusals and apologies, at least one refusal
+    (:func:`_only_declines`), or only apologies, one of them for not doing ``request`` (naming
+    it): "Sorry, I could not finish "...". Sorry, something went wrong."."""
     if not said:
+        return True
+    if _only_declines(request, said):
         return True
     if not any(_apologises(text) for text in said):
         return False  # the cheap test first: most replies apologise for nothing
@@ -334,6 +356,29 @@ def _only_gives_up(request: str, said: Sequence[str]) -> bool:
     return all(_apologises(text) for text, _, _ in claims) and any(
         _gives_up(text) and _names(asked, words) for text, words, _ in claims
     )
+
+
+def _only_declines(request: str, said: Sequence[str]) -> bool:
+    """Whether every part of what was said (:func:`~harness.detect._reply_parts.reply_parts`,
+    clauses cut) declines (:func:`~harness.detect._declines.declines`), apologises for nothing
+    else or asks the user to rephrase, and one part declines: "Sorry, I can't help with that.",
+    ``I can't help with "..." here.`` Named or not ("that", "it"), the refusal is of the one
+    request; "Sorry, I can't help with that, but the next train is at 14:12" answers it."""
+    if not any(declines(text) for text in said):
+        return False  # most replies decline nothing
+    polar = asks_yes_or_no(request)
+    parts = [text for text, _, _, _ in reply_parts(said)]
+    refused = [declines(text, polar=polar) for text in parts]
+    return any(refused) and all(
+        no or asks_to_rephrase(text) or _only_apology(text) or not words_of(text)
+        for text, no in zip(parts, refused, strict=True)
+    )
+
+
+def _only_apology(text: str) -> bool:
+    """Whether a part apologises and says little else: "Sorry about that.", "Sorry, something
+    went wrong." (not "Sorry for the wait, the next train is at 14:12")."""
+    return _apologises(text) and (_gives_up(text) or len(words_of(text)) <= 3)
 
 
 def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
@@ -380,7 +425,8 @@ def missed_requests(
         min_confidence = max(min_confidence, semantic_confidence(meanings.model).release_threshold)
     for checked in _turns(transcript, declared) if turns is None else turns:
         turn, requests = checked.turn, checked.requests
-        missing = _matching_of(checked).missing(meanings)
+        matching = _matching_of(checked)
+        missing = matching.missing(meanings)
         record = plans.get(turn)
         gaps = plan_gaps(requests, record.plan) if record is not None and record.plan else {}
         for index, sure in sorted(missing.items()):
@@ -391,6 +437,8 @@ def missed_requests(
                 detail = _plan_detail(transcript, record, gaps.get(index))
                 why += f" ({detail})" if detail else ""
             cause = _plan_cause(gaps.get(index))
+            if cause is None and index in _declined(matching, checked.said):
+                cause = "the bot declined it"
             findings.append(_finding(turn, requests[index], why, cause))
     return findings
 
@@ -539,7 +587,7 @@ def _made(
 def _turn_matching(
     requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
 ) -> _TurnMatching:
-    if declared or _asking(requests) > 1:
+    if declared or _asking(requests) > 1 or _refused_among(requests, said):
         return _made(requests, declared, None, _match(requests, said))
     # One request asking for an answer: whatever the bot said addresses it, unless it said
     # nothing or only that it could not do it. (A part asking for none is left out when the
@@ -548,6 +596,13 @@ def _turn_matching(
         i: 1.0 for i, r in enumerate(requests) if _only_gives_up(r.text, said) and words_of(r.text)
     }
     return _made(requests, declared, alone, None)
+
+
+def _refused_among(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> bool:
+    """Whether the bot declined something in a turn of several requests, one of them asking for
+    an answer ("Next train to Hull please, and can I get a refund?"): then the turn is matched,
+    so that what answers the other parts is not read as the answer to the one declined."""
+    return len(requests) > 1 and any(declines(text) for text in said)
 
 
 def _asking(requests: Sequence[DeclaredRequest]) -> int:
@@ -577,6 +632,16 @@ def _matching_of(turn: CheckedTurn) -> _TurnMatching:
     if stored is not None:
         return stored
     return _turn_matching(turn.requests, turn.said, declared=turn.declared)
+
+
+def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
+    """The requests of a turn (its ``matching``, with the bot's messages ``said``) that a refusal
+    of the bot matched or named; a request judged alone, when the bot declined something."""
+    if matching.matched is not None:
+        return matching.matched.declined
+    if any(declines(text) for text in said):
+        return frozenset(range(len(matching.requests)))
+    return frozenset()
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
