@@ -18,7 +18,7 @@ Two readings keep a farewell from failing the run:
 - A last turn is where users say goodbye, and a bot may rightly answer a goodbye with silence. A
   request that reads as a goodbye (:func:`reads_as_goodbye`) is not reported: the request as a
   whole, or each of its clauses, is a farewell or asks for nothing, one of them a farewell. A
-  farewell is what :mod:`harness.detect.farewells` reads as one (a model of *user* farewells,
+  farewell is what :mod:`harness.detect._farewells` reads as one (a model of *user* farewells,
   fitted on CLINC150's ``goodbye`` utterances and Schema-Guided Dialogue's closing turns against
   every other user utterance of both, and every word of it a farewell's word), with no question
   mark, which the needs model does not find clearly asking for an answer. A request with a
@@ -35,7 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from harness.detect.farewells import farewells
+from harness.detect._farewells import farewells
 from harness.detect.findings import Finding
 from harness.detect.missed import CheckedTurn, DeclaredRequest, check_turns, missed_requests
 from harness.detect.requests import NeedsModel
@@ -104,24 +104,25 @@ def silent_last_turns(
 
 def reads_as_goodbye(request: str) -> bool:
     """Whether a request reads as a goodbye ("See you", "Have a nice day!", "Thanks, see you"):
-    the whole request is a farewell (:func:`_goodbye`), or each of its clauses (cut at commas,
-    semicolons, sentence ends and "and") is a farewell or asks for nothing ("thanks": under the
-    needs model's own threshold), and one of them is a farewell.
-    "Please close my account, bye" is no goodbye: its first clause asks."""
-    if _goodbye(request):
-        return True
+    each of its clauses (cut at commas, semicolons, sentence ends and "and") is a farewell or asks
+    for nothing ("thanks": under the needs model's own threshold), and the whole request or one of
+    its clauses is a farewell (:func:`_goodbye`; the farewell model was fitted on whole
+    utterances: "That is all I need. Thank you." reads as one whole, and none of its clauses
+    does). "Please close my account, bye" and "Thanks, that's all I need, but can you update my
+    booking" are no goodbyes: a clause asks."""
     clauses = [c.strip() for c in _CLAUSE.split(request) if c and c.strip()]
-    farewells = [_goodbye(c) for c in clauses]
+    said_farewell = [_goodbye(c) for c in clauses]
     needs = _needs()
-    asks_nothing = [
-        f or needs.probability(c) < needs.threshold for c, f in zip(clauses, farewells, strict=True)
-    ]
-    return any(farewells) and all(asks_nothing)
+    asks_nothing = (
+        f or needs.probability(c) < needs.threshold
+        for c, f in zip(clauses, said_farewell, strict=True)
+    )
+    return (any(said_farewell) or _goodbye(request)) and all(asks_nothing)
 
 
 def _goodbye(clause: str) -> bool:
     """A farewell: no question mark, the needs model under ``_ASKS``, and the farewell reader's
-    reading (:meth:`~harness.detect.farewells.FarewellReader.reads`)."""
+    reading (:meth:`~harness.detect._farewells.FarewellReader.reads`)."""
     if "?" in clause or _needs().probability(clause) >= _ASKS:
         return False
     return farewells().reads(clause)

@@ -1,4 +1,4 @@
-"""The farewell reader of ``harness simulate``'s silent last turns (``harness.detect.farewells``).
+"""The farewell reader of ``harness simulate``'s silent last turns (``harness.detect._farewells``).
 
 New text, written for these tests: imperatives that share words with bot closings are requests,
 and a silent last turn after one is a ``missed_request``; the shipped model is what its training
@@ -7,12 +7,14 @@ script fits.
 
 from __future__ import annotations
 
+import base64
 import json
+from array import array
 from pathlib import Path
 
 import pytest
 
-from harness.detect.farewells import farewell_words, farewells
+from harness.detect._farewells import farewell_words, farewells
 from harness.detect.transcript import Message, Transcript
 from harness.simulate._silent import reads_as_goodbye, silent_last_turns
 
@@ -50,6 +52,27 @@ def test_a_farewell_left_unanswered_is_not_missed(farewell: str) -> None:
     assert silent_last_turns(_last_turn_silent(farewell), {}) == []
 
 
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Thanks, that's all I need, but can you update my reservation",
+        "Cheers, that is everything, but please make my appointment later",
+    ],
+)
+def test_a_thank_you_before_a_request_is_no_goodbye(request_text: str) -> None:
+    # The whole text may read as a farewell (its words are farewells' words), but a clause asks.
+    assert not reads_as_goodbye(request_text)
+    assert silent_last_turns(_last_turn_silent(request_text), {})
+
+
+def test_a_farewell_none_of_whose_clauses_is_one_reads_whole() -> None:
+    # Fitted on whole utterances: the two clauses alone read as no farewell, the whole does.
+    text = "That is all I need. Thank you."
+    assert not any(farewells().reads(clause) for clause in ("That is all I need", "Thank you"))
+    assert reads_as_goodbye(text)
+    assert silent_last_turns(_last_turn_silent(text), {}) == []
+
+
 def test_a_word_no_farewell_holds_keeps_a_text_from_reading_as_one() -> None:
     reader = farewells()
     assert reader.probability("See you") >= 0.5
@@ -69,6 +92,15 @@ def test_the_shipped_model_is_what_its_script_fits(tmp_path: Path) -> None:
 
     out = tmp_path / "goodbyes.json"
     main(["--sgd", str(DATA / "sgd"), "--clinc", str(DATA / "clinc150"), "--out", str(out)])
-    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(
-        MODEL.read_text(encoding="utf-8")
-    )
+    fitted = json.loads(out.read_text(encoding="utf-8"))
+    shipped = json.loads(MODEL.read_text(encoding="utf-8"))
+    # Features, words and acts exactly; the weights to one int8 step and the bias and scale
+    # closely (another CPU or numpy may round a float of the fit the other way).
+    for key in ("acts", "features", "words", "about"):
+        assert fitted[key] == shipped[key], key
+    assert fitted["scale"] == pytest.approx(shipped["scale"], rel=1e-6)
+    assert fitted["bias"] == pytest.approx(shipped["bias"], abs=1e-3)
+    a = array("b", base64.b64decode(fitted["weights"]))
+    b = array("b", base64.b64decode(shipped["weights"]))
+    assert len(a) == len(b)
+    assert max(abs(x - y) for x, y in zip(a, b, strict=True)) <= 1

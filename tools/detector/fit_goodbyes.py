@@ -5,9 +5,11 @@ A request of a silent last turn that is only a farewell is not a missed request
 fitted on *bot* sentences, whose closings ("Have a great day", "Take care") share words with user
 imperatives ("take care of my booking"), so the farewell reading is fitted here on *user* text:
 
-- farewells (1): CLINC150's ``goodbye`` intent (real user utterances, CC BY 3.0) and the user
+- farewells (1): CLINC150's ``goodbye`` intent (real user utterances, CC BY 3.0), the user
   turns of Schema-Guided Dialogue (CC BY-SA 4.0) whose acts are ``GOODBYE`` with at most
-  ``THANK_YOU`` and ``NEGATE`` beside it ("No, that's all. Thank you.");
+  ``THANK_YOU`` and ``NEGATE`` beside it ("That is all I need. Thank you."), and SGD's bot turns
+  whose only act is ``GOODBYE`` ("Have a great day!": 2,473 texts, about half of the farewells;
+  SGD's users rarely say "see you" or "take care", and users say what bots say when they leave);
 - everything else (0): every other CLINC150 utterance (all other intents, and the out-of-scope
   ones) and every other SGD user turn.
 
@@ -36,8 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
+from harness.detect._farewells import FarewellReader, farewell_words
 from harness.detect.acts import act_features
-from harness.detect.farewells import FarewellReader, farewell_words
 from tools.detector.linear import fit_sparse
 from tools.detector.sgd import read_dialogues
 
@@ -98,7 +100,8 @@ def examples(sgd: Path, clinc: Path) -> tuple[list[tuple[str, bool]], list[tuple
 
 def fit(users: Rows, bots: Rows) -> dict[str, object]:
     """The reader's file: one weight per feature (int8 times ``scale``), a bias, and the words
-    that at least ``_SAID`` of the farewells hold."""
+    that at least ``_SAID`` of the farewells hold (bot closings included: "Have a nice day in
+    Nairobi" gives "nairobi" when two of them say it)."""
     rows = [*users, *bots]
     counts: Counter[str] = Counter()
     for text, _ in rows:
@@ -147,7 +150,7 @@ def measure(users: Rows, bots: Rows) -> dict[str, dict[str, int]]:
             seen.add(text)
             counts = tally["farewells" if label else "others"]
             counts["of"] += 1
-            counts["model"] += reader.probability(text) >= 0.5
+            counts["model"] += reader.probability(text) >= reader.level
             counts["reader"] += reader.reads(text)
     return tally
 

@@ -1,8 +1,10 @@
 """User farewells: whether a user's words only say goodbye ("See you", "Have a nice day").
 
 A logistic regression over the act tagger's features (:func:`harness.detect.acts.act_features`),
-fitted on user text: CLINC150's ``goodbye`` utterances and Schema-Guided Dialogue's closing user
-turns and closing bot turns against every other CLINC150 utterance and SGD user turn (train
+fitted on CLINC150's ``goodbye`` utterances and Schema-Guided Dialogue's closing user turns and
+closing bot turns (about half of the farewells: users' farewells in SGD are mostly "that's all,
+thanks", and users say what bots say when they leave) against every other CLINC150 utterance and
+SGD user turn (train
 splits; ``tools/detector/fit_goodbyes.py`` fits it and gives its figures). The weights ship as
 ``_models/goodbyes.json`` beside the words that two or more of those farewells hold.
 
@@ -40,6 +42,9 @@ def farewell_words(text: str) -> list[str]:
 class FarewellReader:
     """The fitted farewell model and the farewells' words."""
 
+    level = _LEVEL
+    """The model's probability from which a text can read as a farewell."""
+
     def __init__(self, model: dict[str, object]) -> None:
         self.tagger = ActTagger(model)
         words = model["words"]
@@ -59,7 +64,7 @@ class FarewellReader:
         """``text`` reads as a farewell: the model gives it at least one half and every word of
         it is a farewell's."""
         words = farewell_words(text)
-        return bool(words) and set(words) <= self.words and self.probability(text) >= _LEVEL
+        return bool(words) and set(words) <= self.words and self.probability(text) >= self.level
 
 
 @cache
