@@ -250,12 +250,12 @@ class _Around:
     message: its padded text and the user's messages of its last few turns."""
 
     __slots__ = (
+        "again",
         "asked",
         "before",
         "cues",
         "entry",
         "padded",
-        "recap",
         "replied",
         "said",
         "users",
@@ -286,10 +286,13 @@ class _Around:
         between two bot messages of it ("" otherwise): it may open the reply to another of its
         requests (:func:`_resent`)."""
         self.padded = f" {entry.text.norm} "
-        self.recap = says_again(entry.message.text, entry.text.words)
+        self.again: bool | None = None
         """The message says itself it says something again (:func:`._recaps.says_again`): its
         restatements of the last few turns are decided by :func:`._recaps._recap` too, even
-        where the screen or the pair bound rules them out (:meth:`recaps`)."""
+        where the screen or the pair bound rules them out (:meth:`recaps`). None until a pair
+        at most :data:`._recaps.RECAP_TURNS` turns apart asks, which most messages' pairs never
+        do, decided before the screen or found by no step (real-100000: 11,298 searches for
+        49,816 messages; the comparison's processes no longer search every message)."""
         self.windows: dict[int, list[_User]] = {}
         """The user's messages after a turn (at most :data:`_ASK_TURNS` back) up to this one."""
         self.cues: dict[int, tuple[float, float]] = {}
@@ -309,7 +312,11 @@ class _Around:
         """Whether :func:`._recaps._recap` is asked for the pair: this message says itself it
         says something again, and ``other`` is at most :data:`._recaps.RECAP_TURNS` turns
         older (in a long conversation a recap meets many candidates)."""
-        return self.recap and self.entry.message.turn - other.message.turn <= RECAP_TURNS
+        if self.entry.message.turn - other.message.turn > RECAP_TURNS:
+            return False
+        if self.again is None:
+            self.again = says_again(self.entry.message.text, self.entry.text.words)
+        return self.again
 
     def screened(self, other: Entry, scope: Scope, strict: bool, screening: Screen) -> bool:
         """Whether :mod:`._screen` rules the pair out (never an exact, verbatim or contained

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from harness.detect._analysis import widen
+
 __all__: list[str] = []
 
 
@@ -122,6 +124,11 @@ def beside(
         return
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
+    # The worker's results (the checks' findings, about 0.4 MB on 100,000 real-text messages,
+    # and the analyses it took) are read when this process is done with its own work: in a
+    # pipe of the default 64 KB the worker waits, alive, until then, and this process reads
+    # them in as many exchanges as the pipe holds, on the path to the report.
+    widen(writer.fileno())
     _FORKED[:] = [meanwhile, then]
     try:
         process = context.Process(target=_work, args=(writer,), daemon=True)

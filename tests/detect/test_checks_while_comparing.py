@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,6 +104,24 @@ def test_the_work_done_beside_comes_back() -> None:
     assert here.done
     with beside(here, fork=True) as forked:  # done already: not again
         assert not forked
+
+
+def test_a_worker_sends_its_results_and_ends_before_they_are_read() -> None:
+    """The worker's pipe holds 1 MB (Linux's default is 64 KB): results of a few hundred KB
+    (the checks' findings on 100,000 messages are about 0.4 MB) are written at once, and the
+    worker ends while this process is still busy, instead of waiting, alive, to be read."""
+    fcntl = pytest.importorskip("fcntl")
+    if not hasattr(fcntl, "F_SETPIPE_SZ"):
+        pytest.skip("the platform cannot size pipes")
+    limit = Path("/proc/sys/fs/pipe-max-size")
+    if limit.is_file() and int(limit.read_text()) < 1 << 20:
+        pytest.skip("this system refuses pipes of 1 MB (fs.pipe-max-size)")
+    meanwhile = Meanwhile(lambda: "x" * 600_000)
+    with beside(meanwhile, fork=True) as aside:
+        assert aside is not None
+        aside.process.join(timeout=10)
+        assert aside.process.exitcode == 0  # ended before anything was read
+    assert meanwhile.result == "x" * 600_000
 
 
 def test_meanwhile_runs_once_after_the_comparison_in_one_process() -> None:
