@@ -47,7 +47,6 @@ _AGAIN = re.compile(
     re.IGNORECASE,
 )
 """An explicit cue of asking again (unlike "what was ...?", which also asks the first time)."""
-_SAME_QUESTION = FEATURES.index("same_question")
 _REASK_ON_TOPIC = FEATURES.index("reask_on_topic")
 _SAME_REQUEST = FEATURES.index("same_request_again")
 
@@ -81,7 +80,9 @@ def asked_again(
     # The features' cues, read strictly (``window``: the users the features read): a changed
     # value is a new question, and "what ... was" inside a statement is no re-ask.
     first = users.of_turn(turn)
-    if features[_SAME_QUESTION] and asked_same_question(first, window):
+    # The feature reads a question only from its very start: "sorry, when is ..." asked again
+    # sets it not, so the rule (which reads past the markers) is asked whenever a user asked.
+    if asked_same_question(first, window):
         return True
     if features[_REASK_ON_TOPIC] and reasked_on_topic(other.text, entry.text, found, window):
         return True

@@ -166,6 +166,9 @@ def kept_together(
     ] or requests
     # "Morning!", "thx", "that's all" standing alone beside other requests: no request of their own
     kept = [r for r in kept if not _only_courtesy(r.text)] or kept
+    # "sorry I missed that, when's the next one": an apology or a word of not having heard
+    # beside another request asks that one again, nothing of its own
+    kept = [r for r in kept if not _only_excuse(r.text)] or kept
     # "..., thank you so much": no words of it
     requests = [_closed(r) for r in kept]
     # Runs of pieces that make one request, joined once at the end: each step reads a bounded
@@ -425,6 +428,30 @@ def _only_courtesy(piece: str) -> bool:
         and all(w in _COURTESY or w in _CALLED for w in words)
         and any(w in _COURTESY for w in words)
     )
+
+
+_MARKS = r"[\s,.!;:\u2013\u2014-]*+"
+# An apology or an attention-getter (a closed class), maybe said as a sentence ("I'm so sorry to
+# bother you"), and a word of not having heard or followed what was said ("I missed that", "I
+# didn't quite catch it"): either or both, and nothing else.
+_EXCUSE = re.compile(
+    _MARKS + r"(?:(?:oh|um+|uh+|ok(?:ay)?|i'?m|i\s++am|so|really|very|terribly)\s++)*+"
+    r"(?P<sorry>(?:sorry|(?:my\s++)?apologies|excuse\s++me|pardon(?:\s++me)?)"
+    r"(?:\s++(?:to\s++(?:bother|trouble)\s++you|about\s++that|to\s++ask\s++again|"
+    r"for\s++(?:the\s++)?(?:trouble|bother|confusion)))?" + _MARKS + r")?"
+    r"(?P<missed>(?:i|we)\s++(?:just\s++)?(?:missed|(?:did|could|do)\s*+n[o']?t\s++"
+    r"(?:quite\s++)?(?:catch|get|hear|understand|follow))"
+    r"(?:\s++(?:that|it|this|you|what\s++you\s++(?:said|wrote|meant)))?" + _MARKS + r")?"
+)
+
+
+def _only_excuse(piece: str) -> bool:
+    """Whether ``piece`` only apologises or says the speaker did not hear or follow what was said
+    (:data:`_EXCUSE`): beside another request it asks that one, again, and nothing of its own."""
+    if len(piece) > 60:
+        return False  # the cheap test first: the longest excuse is shorter
+    m = _EXCUSE.fullmatch(piece.lower().replace("\u2019", "'"))
+    return m is not None and bool(m.group("sorry") or m.group("missed"))
 
 
 def _announces(piece: str) -> bool:
