@@ -31,7 +31,17 @@ from typing import NamedTuple
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
 from harness.detect._assigning import matched
-from harness.detect._declines import asks_to_rephrase, decline_rows, declines, refusals
+from harness.detect._declines import (
+    asks_of_the_bot,
+    decline_rows,
+    declined_alone,
+    declines,
+    gives_up,
+    names,
+    refusals,
+    refused_among,
+)
+from harness.detect._declines import only_gives_up as _only_gives_up
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -53,7 +63,6 @@ from harness.detect.findings import Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, Transcript
 from harness.text._records import slot_maker
-from harness.text.words import may_hold
 
 __all__ = [
     "CheckedTurn",
@@ -96,8 +105,9 @@ def unanswered(
     an answer in the bot's own words still counts, and a sentence about something nobody asked
     answers nothing. How sure the check is that a request left out is unanswered is
     :func:`judge`'s; with ``min_confidence`` the check abstains below it. A request
-    that declares its ``words`` is answered exactly when a sentence has one of them (and is
-    always sure). Closing boilerplate is ignored.
+    that declares its ``words`` is answered exactly when a sentence that is not a refusal has one
+    of them (and is always sure): "I can't help with flights." answers no request declaring
+    ``flights`` (:mod:`harness.detect._declines`). Closing boilerplate is ignored.
     """
     return sorted(i for i, sure in judge(requests, said).items() if sure >= min_confidence)
 
@@ -211,7 +221,7 @@ class _Matched:
                 and any(
                     (p[k][j] >= limits[j] or (own[i] and own[i] <= words[j]))
                     and says_yes_or_no(claims[j])
-                    and not declines(claims[j], polar=True)  # "I can't help with ...": no no
+                    and not declines(claims[j], polar=asks_of_the_bot(texts[k]))
                     for j in range(len(claims))
                 )
             ):
@@ -232,14 +242,15 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
     # answered by a no, apology or not.
     polar = [asks_yes_or_no(r.text) for r in requests]
-    gave_up = [_gives_up(text) for text in claims]
-    refused = refusals(claims, polar)
+    gave_up = [gives_up(text) for text in claims]
+    opens = [first for _, _, first, _ in found]
+    refused = refusals(claims, [asks_of_the_bot(r.text) for r in requests])
     missing = {
         i: 1.0
         for i in declared
         if not any(
             _needs(requests[i]) & t
-            and not (up and not polar[i] and _names(asked[i], w))
+            and not (up and not polar[i] and names(asked[i], w))
             and not refused[i][j]
             for j, (w, t, up) in enumerate(zip(words, terms, gave_up, strict=True))
         )
@@ -255,23 +266,19 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     model = matcher()
     texts = [requests[i].text for i in judged]
     fixed = {row for row, i in enumerate(judged) if i in declared}
-    # Which request each refusal names (none refused, the most turns: not needed).
-    named = (
-        [[_names(asked[i], w) for w in words] for i in range(len(requests))]
-        if any(any(row) for row in refused)
-        else []
-    )
 
     def adjust(p: list[list[float]]) -> None:
+        """The matcher's probabilities ``p`` corrected in place: declared rows, apologies naming
+        a request, refusals (``matched`` calls it once per reading of the reply; every reading
+        adds the requests its refusals matched or named to ``declined``)."""
         for row, i in enumerate(judged):
             if i in declared:  # its sentences are those with its words, and no others
                 p[row] = [1.0 if _needs(requests[i]) & t else 0.0 for t in terms]
             for j, up in enumerate(gave_up):
-                if up and not polar[i] and _names(asked[i], words[j]):
+                if up and not polar[i] and names(asked[i], words[j]):
                     p[row][j] = 0.0  # "Sorry, I could not finish ...": named, not answered
-        declined.update(decline_rows(model, p, judged, refused, opens, named))
+        declined.update(decline_rows(model, p, judged, refused, opens, asked, claims))
 
-    opens = [first for _, _, first, _ in found]
     p, limits = matched(model, texts, found, adjust=adjust, fixed=fixed)
     left_out, owner = model.judged(p, texts, claims, opens)
     rows = _Rows(
@@ -290,37 +297,6 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     return _Matched(declared=declared, unsaid=missing, rows=rows, declined=frozenset(declined))
 
 
-# An apology for not doing something: "Sorry, I could not finish ...", "Unfortunately I was unable
-# to get ...". Such a sentence names a request without answering it.
-_APOLOGY = re.compile(r"\b(?:sorry|apologi[sz]e|unfortunately)\b", re.IGNORECASE)
-_UNABLE = re.compile(
-    r"\b(?:could(?:n't| not)|can(?:'t|not| not)|(?:was|am|were|is|are)(?:n't| not) able"
-    r"|(?:was|am|were|is|are) unable|failed to|did(?:n't| not) manage)\b",
-    re.IGNORECASE,
-)
-
-
-_APOLOGY_NEEDS = ("sorry", "apologi", "unfortunately")
-"""A word every match of :data:`_APOLOGY` holds (:func:`~harness.text.words.may_hold`: most of
-the bot's sentences apologise for nothing, and the pattern's scan costs several times the test)."""
-
-
-def _apologises(text: str) -> bool:
-    """``_APOLOGY.search(text)``, the pattern run only on a text that may hold one of its words."""
-    return may_hold(text, _APOLOGY_NEEDS) and _APOLOGY.search(text) is not None
-
-
-def _gives_up(sentence: str) -> bool:
-    """Whether a sentence apologises for not doing something."""
-    text = sentence.replace("’", "'")
-    return _apologises(text) and _UNABLE.search(text) is not None
-
-
-def _names(request: frozenset[str], sentence: frozenset[str]) -> bool:
-    """Whether a sentence repeats at least half of a request's content words."""
-    return bool(request) and 2 * len(request & sentence) >= len(request)
-
-
 # A number as written, its separators included ("2016", "4.5", "650-341-6888", "5:30", "$1,200"),
 # and digit groups written apart, as phone numbers are ("(650) 341 6888").
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
@@ -337,54 +313,6 @@ def _numbers(text: str) -> frozenset[str]:
 def _needs(request: DeclaredRequest) -> frozenset[str]:
     """What a declared request's answer contains: its words' content words and numbers."""
     return frozenset(w for word in request.words for w in all_words_of(word) | _numbers(word))
-
-
-def _only_gives_up(request: str, said: Sequence[str]) -> bool:
-    """Whether nothing was said, or only refusals and apologies, at least one refusal
-    (:func:`_only_declines`), or only apologies, one of them for not doing ``request`` (naming
-    it): "Sorry, I could not finish "...". Sorry, something went wrong."."""
-    if not said:
-        return True
-    if _only_declines(request, said):
-        return True
-    if not any(_apologises(text) for text in said):
-        return False  # the cheap test first: most replies apologise for nothing
-    if asks_yes_or_no(request):
-        return False  # "Sorry, it cannot be refunded" answers "is it refundable"
-    asked = words_of(request)
-    claims = _claims(said)
-    return all(_apologises(text) for text, _, _ in claims) and any(
-        _gives_up(text) and _names(asked, words) for text, words, _ in claims
-    )
-
-
-def _only_declines(request: str, said: Sequence[str]) -> bool:
-    """Whether every part of what was said (:func:`~harness.detect._reply_parts.reply_parts`,
-    clauses cut) declines (:func:`~harness.detect._declines.declines`), apologises for nothing
-    else or asks the user to rephrase, and one part declines: "Sorry, I can't help with that.",
-    ``I can't help with "..." here.`` Named or not ("that", "it"), the refusal is of the one
-    request; "Sorry, I can't help with that, but the next train is at 14:12" answers it."""
-    if not any(declines(text) for text in said):
-        return False  # most replies decline nothing
-    polar = asks_yes_or_no(request)
-    parts = [text for text, _, _, _ in reply_parts(said)]
-    refused = [declines(text, polar=polar) for text in parts]
-    return any(refused) and all(
-        no or asks_to_rephrase(text) or _only_apology(text) or not words_of(text)
-        for text, no in zip(parts, refused, strict=True)
-    )
-
-
-def _only_apology(text: str) -> bool:
-    """Whether a part apologises and says little else: "Sorry about that.", "Sorry, something
-    went wrong." (not "Sorry for the wait, the next train is at 14:12")."""
-    return _apologises(text) and (_gives_up(text) or len(words_of(text)) <= 3)
-
-
-def _claims(said: Sequence[str]) -> list[tuple[str, frozenset[str], bool]]:
-    """Each sentence the bot said with its content words and whether it opens its message,
-    boilerplate closers left out."""
-    return [(part, words, first) for part, words, first, _ in reply_parts(said, clauses=False)]
 
 
 def missed_requests(
@@ -587,7 +515,7 @@ def _made(
 def _turn_matching(
     requests: Sequence[DeclaredRequest], said: Sequence[str], *, declared: bool
 ) -> _TurnMatching:
-    if declared or _asking(requests) > 1 or _refused_among(requests, said):
+    if declared or _asking(requests) > 1 or refused_among(len(requests), said):
         return _made(requests, declared, None, _match(requests, said))
     # One request asking for an answer: whatever the bot said addresses it, unless it said
     # nothing or only that it could not do it. (A part asking for none is left out when the
@@ -596,13 +524,6 @@ def _turn_matching(
         i: 1.0 for i, r in enumerate(requests) if _only_gives_up(r.text, said) and words_of(r.text)
     }
     return _made(requests, declared, alone, None)
-
-
-def _refused_among(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> bool:
-    """Whether the bot declined something in a turn of several requests, one of them asking for
-    an answer ("Next train to Hull please, and can I get a refund?"): then the turn is matched,
-    so that what answers the other parts is not read as the answer to the one declined."""
-    return len(requests) > 1 and any(declines(text) for text in said)
 
 
 def _asking(requests: Sequence[DeclaredRequest]) -> int:
@@ -635,13 +556,10 @@ def _matching_of(turn: CheckedTurn) -> _TurnMatching:
 
 
 def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
-    """The requests of a turn (its ``matching``, with the bot's messages ``said``) that a refusal
-    of the bot matched or named; a request judged alone, when the bot declined something."""
+    """The requests of a turn (its ``matching``, the bot's messages ``said``) the bot declined."""
     if matching.matched is not None:
         return matching.matched.declined
-    if any(declines(text) for text in said):
-        return frozenset(range(len(matching.requests)))
-    return frozenset()
+    return declined_alone([words_of(r.text) for r in matching.requests], said)
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:

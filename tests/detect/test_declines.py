@@ -90,10 +90,12 @@ def test_a_refusal_quoting_the_request_does_not_answer_it_among_two() -> None:
     assert _missed(asked, opens, "Bikes go in the shed behind reception.") == []
 
 
-def test_a_refusal_that_names_nothing_answers_neither_request() -> None:
+def test_a_refusal_of_something_else_is_not_the_cause() -> None:
+    """The refusal names spa bookings, not the massage: the massage is missed, and its cause is
+    not that the bot declined it (the words of the decline do not name it)."""
     asked = "Book me a massage for Friday and what's the wifi password?"
     said = ("The wifi password is harbour42.", "Sorry, I'm unable to assist with spa bookings.")
-    assert _missed(asked, *said) == [("Book me a massage for Friday", "the bot declined it")]
+    assert _missed(asked, *said) == [("Book me a massage for Friday", None)]
 
 
 def test_a_statement_beside_a_refused_question_does_not_answer_it() -> None:
@@ -105,3 +107,121 @@ def test_a_statement_beside_a_refused_question_does_not_answer_it() -> None:
         "Sorry, I'm not able to help with paying fares by card.",
     )
     assert _missed(asked, *said) == [("can I pay the fare by card", "the bot declined it")]
+
+
+# The neighbours of a refusal (s61-mend-refuse): each of these reads as an answer, or keeps its
+# finding with the right cause.
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        (
+            "How much is a day pass for the pool?",
+            "I can't help with gym memberships, a day pass is £6.",
+        ),
+        (
+            "When does the library shut?",
+            "We can't deal with renewals here - the library shuts at 8.",
+        ),
+        (
+            "When is the surgery open on Friday?",
+            "I'm unable to help with bookings: it's open 9 to 5.",
+        ),
+        (
+            "Is the 9:40 to Bristol running?",
+            "Sorry, I can't help with that because it's cancelled.",
+        ),
+    ],
+)
+def test_a_refusal_covers_only_its_own_clause(asked: str, said: str) -> None:
+    """Cut at a comma, dash, colon or "because", the rest of the sentence still answers."""
+    assert _missed(asked, said) == []
+
+
+def test_the_rest_of_a_refused_sentence_answers_among_two() -> None:
+    asked = "What time does the museum open and how much is a ticket?"
+    said = "We can't handle group tours, the museum opens at 10 am and a ticket is £9."
+    assert _missed(asked, said) == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("Do you repair carbon frames?", "No, we can't handle carbon frames."),
+        ("Do you take groups of twenty?", "We can't deal with groups that large."),
+        ("Do you do gift wrapping?", "Sorry, we can't handle gift wrapping."),
+    ],
+)
+def test_a_no_to_a_yes_no_question_about_the_bot_answers(asked: str, said: str) -> None:
+    assert _missed(asked, said) == []
+
+
+def test_a_no_answers_beside_another_answer() -> None:
+    asked = "Do you price match and what are your opening hours?"
+    assert _missed(asked, "We're open 8 to 6.", "No, we can't help with price matching.") == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Sorry, I couldn't do that.",
+        "Sorry, but I was unable to do that.",
+        "Sorry, I could not help with that: Thursday is fully booked.",
+    ],
+)
+def test_a_failure_notice_is_the_reply(said: str) -> None:
+    """A past failure is a result (docs item 4), not a refusal."""
+    assert not declines(said)
+    assert _missed("Move my appointment to Thursday", said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        ("I can't help with that without your booking reference.",),
+        ("I can't help with that until I have your member number.",),
+        ("I'm not able to help with that unless you verify your identity.",),
+        ("Sorry, I can't deal with that yet.", "Which card number is it on?"),
+    ],
+)
+def test_a_condition_or_a_question_back_is_no_refusal(said: tuple[str, ...]) -> None:
+    assert _missed("Cancel my gym membership please", *said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I can't help recommending Catbells.", "I can't help but suggest Catbells."],
+)
+def test_cant_help_with_a_verb_in_ing_is_the_idiom(said: str) -> None:
+    assert not declines(said)
+    assert _missed("Which hike should I do near Keswick?", said) == []
+
+
+def test_the_runtime_fallback_with_its_handoff_line_is_a_refusal() -> None:
+    """The documented ``handoff`` line after the runtime's quoted refusal says where to go, it
+    answers nothing."""
+    said = (
+        'I can\'t help with "Is my kayak allowed on the ferry" here. For anything else, call'
+        " FerryLine on 0800 555 0199."
+    )
+    assert _missed("Is my kayak allowed on the ferry?", said) == [
+        ("Is my kayak allowed on the ferry", "the bot declined it")
+    ]
+
+
+@pytest.mark.parametrize(
+    "footer", ["Please note I can't help with refunds.", "Sorry, I can't help with that."]
+)
+def test_a_decline_is_the_cause_only_of_the_request_it_names(footer: str) -> None:
+    asked = "When is the next bus to Ripon and how much is a single?"
+    said = ("The next bus to Ripon leaves at 11:05.", footer)
+    assert _missed(asked, *said) == [("how much is a single", None)]
+    named = "Sorry, I can't help with single fares."
+    assert _missed(asked, said[0], named) == [("how much is a single", "the bot declined it")]
+
+
+def test_anything_else_is_a_closer_only_when_asked() -> None:
+    assert declines("Sorry, I can't help with anything else today.")
+    assert declines("So I can't help you with anything else today? Sorry, I can't help with it.")
+    assert not declines("So I can't help you with anything else today?")

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.detect import _features, _users, load_transcript, missed
+from harness.detect import _declines, _features, _users, load_transcript
 from harness.text.words import may_hold
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates-dev"
@@ -40,7 +40,7 @@ _FILTERED = [
     ("request", _users._REQUEST, _users._REQUEST_NEEDS),
     ("capabilities", _users._CAPABILITIES, _users._CAPABILITIES_NEEDS),
     ("day", _features._DAY, _features._DAY_NEEDS),
-    ("apology", missed._APOLOGY, missed._APOLOGY_NEEDS),
+    ("apology", _declines._APOLOGY, _declines._APOLOGY_NEEDS),
 ]
 _WORDS = " ".join(
     [
