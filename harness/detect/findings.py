@@ -162,7 +162,9 @@ class Finding:
     checks: the check (``expect``, ``not``, ``regex``, ``equals``, ``tools``, ``never_calls``);
     contract findings: the violation (``missing_output``, ``invalid_output``, ...)."""
     score: float | None = None
-    """The similarity that decided it, when there is one."""
+    """Duplicates: the similarity that decided it, when there is one; a missed request: how
+    sure the check is (0 to 1) that the request went unanswered (its confidence, the figure
+    ``--min-confidence`` compares), when the check judged it."""
     severity: Severity = Severity.ERROR
     """``awkward_ack``, a check that could not be made and an advisory contract violation are
     warnings; everything else is an error."""

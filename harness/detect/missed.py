@@ -391,7 +391,7 @@ def missed_requests(
                 detail = _plan_detail(transcript, record, gaps.get(index))
                 why += f" ({detail})" if detail else ""
             cause = _plan_cause(gaps.get(index))
-            findings.append(_finding(turn, requests[index], why, cause))
+            findings.append(_finding(turn, requests[index], why, cause, score=sure))
     return findings
 
 
@@ -592,12 +592,21 @@ def _request(text: str) -> DeclaredRequest:
     return DeclaredRequest(text=text)
 
 
-def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:
+def _finding(
+    turn: int,
+    request: DeclaredRequest,
+    why: str,
+    cause: str | None = None,
+    *,
+    score: float | None = None,
+) -> Finding:
+    """``score``: how sure the check is that the request went unanswered (0 to 1)."""
     return Finding(
         kind="missed_request",
         turn=turn,
         message_ids=(),
         senders=(request.agent,) if request.agent else (),
         evidence=f"{_quote(request.text)}: {why}",
+        score=score,
         cause=cause,
     )

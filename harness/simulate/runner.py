@@ -29,16 +29,24 @@ from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.runtime.parent import Parent, Turn, bot_models, check_models
 from harness.simulate._silent import silent_last_turns
-from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
+from harness.simulate.scenarios import (
+    RequestExpectation,
+    Scenario,
+    ScenarioFile,
+    check_names,
+    turn_checks,
+)
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.simulate.violations import contract_findings
 from harness.text.words import shorten
 from subagents import Usage
 
 __all__ = [
+    "answer_words",
     "checks_of",
     "declared_requests",
     "expectations_of",
+    "expected_turns",
     "failed_calls",
     "late_notes",
     "run_scenario",
@@ -72,15 +80,38 @@ def checks_of(scenario: Scenario) -> dict[int, TurnChecks]:
 
 def declared_requests(scenario: Scenario) -> dict[int, list[DeclaredRequest]]:
     """The requests the scenario declares by 1-based turn: turns whose every request gives its
-    ``text`` (the missed-request check segments the other turns' messages itself)."""
+    ``text`` (the missed-request check segments the other turns' messages itself). A request
+    with ``expect`` and no ``words`` is answered by its expected text: the words it matches are
+    the answer the check looks for."""
     out: dict[int, list[DeclaredRequest]] = {}
     for number, turn in enumerate(scenario.turns, start=1):
         if turn.requests and all(r.text for r in turn.requests):
             out[number] = [
-                DeclaredRequest(text=r.text or "", agent=r.agent, words=tuple(r.words))
+                DeclaredRequest(text=r.text or "", agent=r.agent, words=answer_words(r))
                 for r in turn.requests
             ]
     return out
+
+
+def answer_words(request: RequestExpectation) -> tuple[str, ...]:
+    """What an answer to a declared request mentions: its ``words``, else its ``expect``."""
+    if request.words:
+        return tuple(request.words)
+    return (request.expect,) if request.expect else ()
+
+
+def expected_turns(scenario: Scenario) -> set[int]:
+    """The 1-based turns whose every request gives ``expect`` but not all give ``text``: the
+    expectations say what each request is and what answers it, so they are checked, not the
+    requests the missed-request check finds in the message (``ConversationDriver`` does the
+    same)."""
+    return {
+        number
+        for number, turn in enumerate(scenario.turns, start=1)
+        if turn.requests
+        and all(r.expect for r in turn.requests)
+        and not all(r.text for r in turn.requests)
+    }
 
 
 def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> None:
@@ -228,6 +259,8 @@ async def run_scenario(
     findings = await detect_async(
         transcript, config=config, embedder=embedder, requests=declared, meaning=meaning
     )
+    expected = expected_turns(scenario)
+    findings = [f for f in findings if not (f.kind == "missed_request" and f.turn in expected)]
     findings += broken  # the sub-agents' contract violations, in the turns that completed
     if error is None:  # a failed sub-agent call still leaves a whole conversation to check
         findings += check_expectations(transcript, expectations_of(scenario), findings=findings)

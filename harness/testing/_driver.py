@@ -12,6 +12,7 @@ from harness.detect.detectors import detect
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
+from harness.detect.report_parts import confidence_note
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import ConfigError, RunError
 from harness.models import FunctionModel, Model, ScriptedModel
@@ -40,6 +41,12 @@ __all__ = [
     "fake_subagent",
     "format_findings",
 ]
+
+
+def _answer_words(item: Expectation) -> tuple[str, ...]:
+    """What an answer to a declared request mentions: its ``words``, else its ``expect``."""
+    words = tuple(getattr(item, "words", ()))
+    return words or ((item.expect,) if item.expect else ())
 
 
 class ScenarioFailedError(RunError, AssertionError):
@@ -122,7 +129,9 @@ def format_findings(findings: Iterable[Finding], transcript: Transcript) -> str:
             head += f"/{finding.method}"
         if finding.scope:
             head += f" ({finding.scope})"
-        lines.append(f"- turn {finding.turn}: {head}: {finding.evidence}")
+        sure = confidence_note(finding)
+        evidence = finding.evidence + (f" ({sure})" if sure else "")
+        lines.append(f"- turn {finding.turn}: {head}: {evidence}")
         for message_id in finding.message_ids:
             message = by_id.get(message_id)
             if message is not None:
@@ -224,9 +233,7 @@ class ConversationDriver:
         """Every finding so far (optionally only some kinds)."""
         declared = {
             turn: [
-                DeclaredRequest(
-                    text=text, agent=item.agent, words=tuple(getattr(item, "words", ()))
-                )
+                DeclaredRequest(text=text, agent=item.agent, words=_answer_words(item))
                 for item in items
                 if (text := getattr(item, "text", None))
             ]
