@@ -82,6 +82,10 @@ __all__ = [
 ]
 
 
+_WORD = re.compile(r"[^\W_]")
+"""A letter or a digit: a ``words`` entry without one can never match an answer."""
+
+
 class RequestExpectation(BaseModel):
     """One request inside a user turn, and what answers it."""
 
@@ -106,6 +110,18 @@ class RequestExpectation(BaseModel):
     ``superset`` (at least ``tools``, the default)."""
     never_calls: list[str] = Field(default_factory=list)
     """Tools ``agent`` must not call this turn."""
+
+    @field_validator("words")
+    @classmethod
+    def _matchable(cls, words: list[str]) -> list[str]:
+        # The check compares an answer's words and numbers: an entry with neither never matches.
+        for word in words:
+            if not _WORD.search(word):
+                raise ValueError(
+                    f"{word!r} has no letter or digit, so no answer can match it: give a word or "
+                    "number the answer says (a price as '£14.60', not '£')"
+                )
+        return words
 
     @model_validator(mode="after")
     def _calls_need_tools(self) -> RequestExpectation:
