@@ -191,6 +191,9 @@ class Risk(BaseModel):
     kind: str
     blocking: bool = True
     detail: str = ""
+    tasks: tuple[str, ...] = ()
+    """The tasks it concerns (the members whose answers disagree), when it names some: a
+    blocking risk touches them as a conflict would (``consensus_score``)."""
 
 
 class RunState(BaseModel):
@@ -269,7 +272,8 @@ class ConvergenceReport(BaseModel):
     completed: int
     """How many of them completed."""
     consensus_score: float
-    """Share of completed tasks untouched by any conflict, in [0, 1]."""
+    """Share of completed tasks untouched by any conflict or blocking risk (one that names its
+    tasks, as ``answers_disagree`` does), in [0, 1]."""
     conflicts: tuple[Conflict, ...]
     resolved_conflicts: tuple[Conflict, ...]
     unresolved_risks: tuple[Risk, ...]
@@ -416,6 +420,7 @@ def compute_convergence(state: RunState) -> ConvergenceReport:
     )
     done = [t for t in state.tasks if t.status is TaskStatus.COMPLETE]
     touched = {task for c in conflicts for task in c.tasks}
+    touched |= {task for r in state.risks if r.blocking for task in r.tasks}
     consensus = sum(t.id not in touched for t in done) / len(done) if done else 0.0
     budget, quality = _budget(state), _quality(state)
     rounds_hit = (
@@ -539,8 +544,8 @@ def format_report(report: ConvergenceReport) -> str:
         mark = "resolved" if c.resolved else "UNRESOLVED"
         where = f" field={c.field}" if c.field else ""
         lines.append(f"conflict {c.kind.value}{where} [{mark}]: {c.detail} -> {c.resolution}")
-    if not report.conflicts:
-        lines.append("conflicts: none")
+    if not report.conflicts and not report.unresolved_risks:
+        lines.append("conflicts: none")  # else the risks below say what stands in the way
     shown = {c.id for c in report.conflicts}  # an unresolved conflict is already a line above
     for r in report.unresolved_risks:
         if r.id not in shown:
