@@ -445,11 +445,11 @@ def _min_confidence(config: pytest.Config) -> str:
     Raises:
         pytest.UsageError: the level is neither.
     """
-    value = config.getoption("harness_min_confidence", None)
+    option = config.getoption("harness_min_confidence", None)
     where = "--harness-min-confidence"
-    if value is None:
-        value, where = str(config.getini("harness_min_confidence")), "harness_min_confidence"
-    value = value.strip().lower()
+    if option is None:
+        option, where = config.getini("harness_min_confidence"), "harness_min_confidence"
+    value = str(option).strip().lower()
     if value in ("", "sure"):
         return value
     try:
