@@ -40,7 +40,8 @@ passed only partly), ``review_disagreement`` (the review, e.g. a critic, rejecte
 conservative: an artifact mismatch is resolved only by an accepted review or an explicit decision
 for that field; a review disagreement only when the review names tasks to redo; test failures and
 dependency inconsistencies are never resolved here. The consensus score is the share of completed
-tasks that no conflict touches (0.0 with no completed task).
+tasks that no conflict and no blocking risk naming them (``Risk.tasks``, as ``answers_disagree``
+names the members whose answers disagree) touches (0.0 with no completed task).
 """
 
 from __future__ import annotations

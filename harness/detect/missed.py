@@ -57,11 +57,13 @@ from harness.text.words import may_hold
 __all__ = [
     "CheckedTurn",
     "DeclaredRequest",
+    "answer_terms",
     "check_texts",
     "check_turns",
     "judge",
     "missed_requests",
     "plan_gaps",
+    "reports_request",
     "unanswered",
 ]
 
@@ -315,9 +317,15 @@ def _numbers(text: str) -> frozenset[str]:
     return frozenset("#" + re.sub(r"\D", "", m) for m in runs)
 
 
+def answer_terms(words: Sequence[str]) -> frozenset[str]:
+    """What the check looks for in an answer for declared ``words``: their content words and
+    numbers (an entry that gives none, "no" or "£", can match no answer)."""
+    return frozenset(w for word in words for w in all_words_of(word) | _numbers(word))
+
+
 def _needs(request: DeclaredRequest) -> frozenset[str]:
     """What a declared request's answer contains: its words' content words and numbers."""
-    return frozenset(w for word in request.words for w in all_words_of(word) | _numbers(word))
+    return answer_terms(request.words)
 
 
 def _only_gives_up(request: str, said: Sequence[str]) -> bool:
@@ -590,6 +598,15 @@ def _request(text: str) -> DeclaredRequest:
     four times the cost, for each request of every user message of a long conversation); the
     later fields are their defaults (:func:`~harness.text._records.slot_maker`)."""
     return DeclaredRequest(text=text)
+
+
+def reports_request(finding: Finding, request: DeclaredRequest) -> bool:
+    """Whether ``finding`` is this check's ``missed_request`` for ``request`` (of its turn)."""
+    return (
+        finding.kind == "missed_request"
+        and finding.senders == ((request.agent,) if request.agent else ())
+        and finding.evidence.startswith(f"{_quote(request.text)}: ")
+    )
 
 
 def _finding(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
-from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
+from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding, floor_score
 from harness.detect.results import DetectionResult
 
 if TYPE_CHECKING:
@@ -49,11 +49,12 @@ def finding_json(finding: Finding) -> dict[str, Any]:
 
 
 def confidence_note(finding: Finding) -> str:
-    """``confidence 0.62`` for a missed request the check judged (its ``score``: how sure it is
-    that the request went unanswered, the figure ``--min-confidence`` compares); else empty."""
+    """``confidence 0.625`` for a missed request the check judged (its ``score``: how sure it is
+    that the request went unanswered, the figure ``--min-confidence`` compares, to 3 decimals
+    rounded down, so the level that withholds it can be read off); else empty."""
     if finding.kind != "missed_request" or finding.score is None:
         return ""
-    return f"confidence {finding.score:.2f}"
+    return f"confidence {floor_score(finding.score):.3f}"
 
 
 def finding_line(finding: Finding) -> str:

@@ -82,10 +82,6 @@ __all__ = [
 ]
 
 
-_WORD = re.compile(r"[^\W_]")
-"""A letter or a digit: a ``words`` entry without one can never match an answer."""
-
-
 class RequestExpectation(BaseModel):
     """One request inside a user turn, and what answers it."""
 
@@ -114,12 +110,16 @@ class RequestExpectation(BaseModel):
     @field_validator("words")
     @classmethod
     def _matchable(cls, words: list[str]) -> list[str]:
-        # The check compares an answer's words and numbers: an entry with neither never matches.
+        # The check looks for an entry's content words and numbers, read as it reads them: an
+        # entry that gives none ("no", "it is", "£") never matches an answer.
+        from harness.detect.missed import answer_terms  # here: loading needs no more of it
+
         for word in words:
-            if not _WORD.search(word):
+            if not answer_terms((word,)):
                 raise ValueError(
-                    f"{word!r} has no letter or digit, so no answer can match it: give a word or "
-                    "number the answer says (a price as '£14.60', not '£')"
+                    f"{word!r} gives no content word or number, so no answer can match it: give "
+                    "a word or number the answer says (a price as '£14.60', not '£'; 'cancelled', "
+                    "not 'no')"
                 )
         return words
 

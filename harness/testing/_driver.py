@@ -18,7 +18,7 @@ from harness.exceptions import ConfigError, RunError
 from harness.models import FunctionModel, Model, ScriptedModel
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import Conversation, Parent, Turn
-from harness.simulate.runner import failed_calls
+from harness.simulate.runner import failed_calls, judged_by_expectations, without_answered
 from harness.simulate.scenarios import (
     RequestExpectation,
     ScenarioTurn,
@@ -41,12 +41,6 @@ __all__ = [
     "fake_subagent",
     "format_findings",
 ]
-
-
-def _answer_words(item: Expectation) -> tuple[str, ...]:
-    """What an answer to a declared request mentions: its ``words``, else its ``expect``."""
-    words = tuple(getattr(item, "words", ()))
-    return words or ((item.expect,) if item.expect else ())
 
 
 class ScenarioFailedError(RunError, AssertionError):
@@ -233,7 +227,9 @@ class ConversationDriver:
         """Every finding so far (optionally only some kinds)."""
         declared = {
             turn: [
-                DeclaredRequest(text=text, agent=item.agent, words=_answer_words(item))
+                DeclaredRequest(
+                    text=text, agent=item.agent, words=tuple(getattr(item, "words", ()))
+                )
                 for item in items
                 if (text := getattr(item, "text", None))
             ]
@@ -241,10 +237,17 @@ class ConversationDriver:
             if items and all(getattr(item, "text", None) for item in items)
         }
         found = detect(self.transcript, config=self.config, requests=declared)
-        # A turn whose requests were all given with ``expect`` is checked against those: the
-        # expectation names each request's agent and answer, which word overlap cannot know.
-        expected = {n for n, items in self.expectations.items() if items and n not in declared}
+        # As ``harness simulate``: a turn whose requests all give ``expect`` (not all ``text``)
+        # is checked against those, and a request given with its ``text`` whose ``expect``
+        # came is not also reported by the check.
+        expected = {n for n, items in self.expectations.items() if judged_by_expectations(items)}
         found = [f for f in found if not (f.kind == "missed_request" and f.turn in expected)]
+        expectations = {
+            n: [item for item in items if item.expect]
+            for n, items in self.expectations.items()
+            if any(item.expect for item in items)
+        }
+        found = without_answered(found, self.transcript, expectations)
         found += check_expectations(
             self.transcript,
             {k: v for k, v in self.expectations.items() if v},

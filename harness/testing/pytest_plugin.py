@@ -438,42 +438,32 @@ def _ini_model(config: pytest.Config) -> str | None:
     return model or None
 
 
-def _min_confidence(config: pytest.Config) -> str:
-    """``--harness-min-confidence`` (else the ini's ``harness_min_confidence``), checked: ``sure``,
-    a number from 0 to 1, or empty (every missed request is reported).
+def _min_confidence(config: pytest.Config) -> float:
+    """The missed-request check's reporting level: ``--harness-min-confidence`` (else the
+    ini's ``harness_min_confidence``) read as ``harness simulate --min-confidence`` reads its
+    value (``sure``: the default matcher's report threshold; empty: 0, every one reported).
 
     Raises:
-        pytest.UsageError: the level is neither.
+        pytest.UsageError: the level is neither ``sure`` nor a number from 0 to 1.
     """
+    from harness.detect._levels import reporting_level
+    from harness.exceptions import UsageError
+
     option = config.getoption("harness_min_confidence", None)
     where = "--harness-min-confidence"
     if option is None:
         option, where = config.getini("harness_min_confidence"), "harness_min_confidence"
-    value = str(option).strip().lower()
-    if value in ("", "sure"):
-        return value
     try:
-        level = float(value)
-    except ValueError:
-        level = -1.0
-    if not 0.0 <= level <= 1.0:
-        raise pytest.UsageError(f"{where}: {value!r} is not a number from 0 to 1 or 'sure'")
-    return value
+        return reporting_level(str(option), option=where)
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def _detector_config(config: pytest.Config) -> Any:
-    """The detectors' settings: the missed-request check's reporting level of
-    :func:`_min_confidence` (``sure``: the default matcher's report threshold)."""
+    """The detectors' settings, at the reporting level of :func:`_min_confidence`."""
     from harness.detect.findings import DetectorConfig
 
-    value = _min_confidence(config)
-    if not value:
-        return DetectorConfig()
-    if value == "sure":
-        from harness.detect.answers import matcher
-
-        return DetectorConfig(missed_min_confidence=matcher().report_threshold)
-    return DetectorConfig(missed_min_confidence=float(value))
+    return DetectorConfig(missed_min_confidence=_min_confidence(config))
 
 
 class ScenarioItem(pytest.Item):
@@ -503,8 +493,11 @@ class ScenarioItem(pytest.Item):
 
         async def converse(driver: Any) -> None:
             for step in self.scenario.turns:
-                expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
-                await driver.send(step.user, expect=expectations, checks=step)
+                # As harness simulate: a turn whose requests all give ``text`` declares them
+                # (with their ``words``) to the missed-request check; ``expect`` is checked.
+                declared = bool(step.requests) and all(r.text for r in step.requests)
+                requests = [r for r in step.requests if declared or r.expect]
+                await driver.send(step.user, expect=requests, checks=step)
 
         async def run() -> None:
             try:

@@ -1,5 +1,5 @@
 """Every report shows how sure the missed-request check is of a finding: JSON ``score``, and
-``confidence 0.NN`` in the text reports and the pytest failure text, so a developer can tell
+``confidence 0.NNN`` (rounded down) in the text reports and the pytest failure text, so a developer can tell
 which ``--min-confidence`` level would withhold it."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.detect.answers import matcher
+from harness.detect.findings import Finding
+from harness.detect.report_parts import confidence_note, finding_json
 from harness.runtime.loading import run_sync
 from harness.testing import ConversationDriver
 
@@ -52,14 +54,14 @@ def test_the_json_score_is_the_level_that_withholds_it(tmp_path: Path) -> None:
 
 
 def test_the_lines_and_junit_reports_say_the_confidence(tmp_path: Path) -> None:
-    note = f"confidence {_score(tmp_path):.2f}"
+    note = f"confidence {_score(tmp_path):.3f}"
     (line,) = [x for x in _simulate(tmp_path, "lines").splitlines() if "error missed_request" in x]
     assert f"(planned for disruption); {note}; plan:" in line
     assert note in _simulate(tmp_path, "junit")
 
 
 def test_the_driver_failure_text_says_the_confidence(tmp_path: Path) -> None:
-    note = f"confidence {_score(tmp_path):.2f}"
+    note = f"confidence {_score(tmp_path):.3f}"
     driver = ConversationDriver(BOT)
     run_sync(driver.send(USER))
     try:
@@ -68,3 +70,19 @@ def test_the_driver_failure_text_says_the_confidence(tmp_path: Path) -> None:
         assert f"({note})" in str(failure)
     else:
         raise AssertionError("the missed request was not reported")
+
+
+def _missed(score: float) -> Finding:
+    return Finding(
+        kind="missed_request", turn=1, message_ids=(), senders=(), evidence="x", score=score
+    )
+
+
+def test_the_shown_confidence_never_passes_the_sure_level() -> None:
+    # 0.97395 is below sure (0.974), which withholds it: rounding would show 0.974 (and 0.97).
+    below, at = _missed(0.97395), _missed(0.9745)
+    assert finding_json(below)["score"] == 0.973
+    assert confidence_note(below) == "confidence 0.973"
+    assert finding_json(at)["score"] == 0.974
+    assert confidence_note(at) == "confidence 0.974"
+    assert confidence_note(_missed(0.29)) == "confidence 0.290"  # not 0.289: 0.29 * 1000 < 290

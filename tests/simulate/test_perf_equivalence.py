@@ -28,6 +28,7 @@ from typing import Any
 
 from harness.detect import DetectionResult, DetectorConfig, Finding, detect, render_text
 from harness.detect.embeddings import Embedder
+from harness.detect.findings import floor_score
 from harness.detect.guard import DuplicateGuard
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from tests.simulate.calibration.measure import conversation as calibration_conversation
@@ -556,7 +557,7 @@ def test_a_large_report_lists_every_finding_on_its_own_line() -> None:
         planned = any(r.turn == finding.turn and r.plan for r in big.transcript.turns)
         evidence = finding.evidence
         if finding.kind == "missed_request" and finding.score is not None:
-            evidence += f"; confidence {finding.score:.2f}"
+            evidence += f"; confidence {floor_score(finding.score):.3f}"
         if finding.kind == "missed_request" and planned:
             assert f"{evidence}; plan: " in row
         else:
