@@ -40,7 +40,8 @@ passed only partly), ``review_disagreement`` (the review, e.g. a critic, rejecte
 conservative: an artifact mismatch is resolved only by an accepted review or an explicit decision
 for that field; a review disagreement only when the review names tasks to redo; test failures and
 dependency inconsistencies are never resolved here. The consensus score is the share of completed
-tasks that no conflict touches (0.0 with no completed task).
+tasks that no conflict and no blocking risk naming them (``Risk.tasks``, as ``answers_disagree``
+names the members whose answers disagree) touches (0.0 with no completed task).
 """
 
 from __future__ import annotations
@@ -191,6 +192,9 @@ class Risk(BaseModel):
     kind: str
     blocking: bool = True
     detail: str = ""
+    tasks: tuple[str, ...] = ()
+    """The tasks it concerns (the members whose answers disagree), when it names some: a
+    blocking risk touches them as a conflict would (``consensus_score``)."""
 
 
 class RunState(BaseModel):
@@ -269,7 +273,8 @@ class ConvergenceReport(BaseModel):
     completed: int
     """How many of them completed."""
     consensus_score: float
-    """Share of completed tasks untouched by any conflict, in [0, 1]."""
+    """Share of completed tasks untouched by any conflict or blocking risk (one that names its
+    tasks, as ``answers_disagree`` does), in [0, 1]."""
     conflicts: tuple[Conflict, ...]
     resolved_conflicts: tuple[Conflict, ...]
     unresolved_risks: tuple[Risk, ...]
@@ -416,6 +421,7 @@ def compute_convergence(state: RunState) -> ConvergenceReport:
     )
     done = [t for t in state.tasks if t.status is TaskStatus.COMPLETE]
     touched = {task for c in conflicts for task in c.tasks}
+    touched |= {task for r in state.risks if r.blocking for task in r.tasks}
     consensus = sum(t.id not in touched for t in done) / len(done) if done else 0.0
     budget, quality = _budget(state), _quality(state)
     rounds_hit = (
@@ -539,8 +545,8 @@ def format_report(report: ConvergenceReport) -> str:
         mark = "resolved" if c.resolved else "UNRESOLVED"
         where = f" field={c.field}" if c.field else ""
         lines.append(f"conflict {c.kind.value}{where} [{mark}]: {c.detail} -> {c.resolution}")
-    if not report.conflicts:
-        lines.append("conflicts: none")
+    if not report.conflicts and not report.unresolved_risks:
+        lines.append("conflicts: none")  # else the risks below say what stands in the way
     shown = {c.id for c in report.conflicts}  # an unresolved conflict is already a line above
     for r in report.unresolved_risks:
         if r.id not in shown:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
+from harness.detect._levels import SURE, level
+from harness.detect._levels import reporting_level as shared_level
 from harness.exceptions import UsageError
 
 if TYPE_CHECKING:
@@ -23,9 +25,6 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., object])
-
-SURE = "sure"
-"""The ``--min-confidence`` value that names the check's calibrated sure level."""
 
 
 def min_confidence_option() -> Callable[[F], F]:
@@ -46,20 +45,10 @@ def _checked(ctx: click.Context, param: click.Parameter, value: str | None) -> s
     """A usage error now (exit 2), not after the transcripts are read."""
     if value is not None and value.strip().lower() != SURE:
         try:
-            _level(value)
+            level(value)
         except UsageError as exc:
             raise click.BadParameter(str(exc).removeprefix("--min-confidence: ")) from None
     return value
-
-
-def _level(value: str) -> float:
-    try:
-        level = float(value)
-    except ValueError:
-        level = -1.0
-    if not 0.0 <= level <= 1.0:
-        raise UsageError(f"--min-confidence: {value!r} is not a number from 0 to 1 or {SURE!r}")
-    return level
 
 
 def recorded_level(value: str | None) -> dict[str, str | float]:
@@ -67,7 +56,7 @@ def recorded_level(value: str | None) -> dict[str, str | float]:
     the number, 0 without it, so ``harness compare`` can tell two levels apart."""
     if value is not None and value.strip().lower() == SURE:
         return {"min_confidence": SURE}
-    return {"min_confidence": 0.0 if value is None else _level(value)}
+    return {"min_confidence": 0.0 if value is None else level(value)}
 
 
 def reporting_level(value: str | None, reader: Embedder | None) -> float:
@@ -78,18 +67,8 @@ def reporting_level(value: str | None, reader: Embedder | None) -> float:
     Raises:
         UsageError: ``value`` is neither ``sure`` nor a number from 0 to 1.
     """
-    if value is None:
-        return 0.0
-    if value.strip().lower() == SURE:
-        model = reader.meaning_model if reader is not None else None
-        if model is not None:
-            from harness.detect._meaning import semantic_confidence
-
-            return semantic_confidence(model).report_threshold
-        from harness.detect.answers import matcher
-
-        return matcher().report_threshold
-    return _level(value)
+    model = reader.meaning_model if reader is not None else None
+    return shared_level(value, meaning_model=model)
 
 
 MEANINGS = ("wordllama", "minilm")

@@ -10,7 +10,7 @@ from harness.detect.detectors import is_subagent, quote
 from harness.detect.findings import Finding
 from harness.detect.transcript import Message, Transcript
 
-__all__ = ["Expectation", "check_expectations"]
+__all__ = ["Expectation", "check_expectations", "expectation_met"]
 
 
 class Expectation(Protocol):
@@ -28,6 +28,17 @@ class Expectation(Protocol):
 @lru_cache(maxsize=16_384)
 def _squash(text: str) -> str:
     return " ".join(text.replace("’", "'").lower().split())
+
+
+def _hits(bots: Sequence[Message], expect: str) -> list[Message]:
+    needle = _squash(expect)
+    return [m for m in bots if needle in _squash(m.text)]
+
+
+def expectation_met(transcript: Transcript, turn: int, expect: str) -> bool:
+    """Whether a bot message of ``turn`` contains ``expect`` (ignoring case), the test
+    :func:`check_expectations` makes."""
+    return bool(_hits(transcript.bot_messages(turn), expect))
 
 
 def check_expectations(
@@ -64,8 +75,7 @@ def check_expectations(
             if exp.expect is None:
                 out.extend(_expected_agent(transcript, turn, bots, exp.agent))
                 continue
-            needle = _squash(exp.expect)
-            hits = [m for m in bots if needle in _squash(m.text)]
+            hits = _hits(bots, exp.expect)
             if not hits:
                 if (turn, exp.agent) in missed:
                     continue  # the missed-request check already reported it

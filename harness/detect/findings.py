@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Literal, get_args
@@ -27,6 +28,7 @@ __all__ = [
     "Highlight",
     "Scope",
     "Severity",
+    "floor_score",
     "request_key",
 ]
 
@@ -140,6 +142,13 @@ class Highlight:
     """The passage, exactly as it stands in the message's text."""
 
 
+def floor_score(score: float) -> float:
+    """``score`` to 3 decimals, rounded down (by its shortest decimal form): a missed request's
+    confidence shown so never reaches a level the score itself is below (0.97395 is 0.973, as
+    ``sure``, 0.974, withholds it)."""
+    return float(Decimal(repr(score)).quantize(Decimal("0.001"), rounding=ROUND_FLOOR))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
     """One problem found in a transcript."""
@@ -162,7 +171,9 @@ class Finding:
     checks: the check (``expect``, ``not``, ``regex``, ``equals``, ``tools``, ``never_calls``);
     contract findings: the violation (``missing_output``, ``invalid_output``, ...)."""
     score: float | None = None
-    """The similarity that decided it, when there is one."""
+    """Duplicates: the similarity that decided it, when there is one; a missed request: how
+    sure the check is (0 to 1) that the request went unanswered (its confidence, the figure
+    ``--min-confidence`` compares), when the check judged it."""
     severity: Severity = Severity.ERROR
     """``awkward_ack``, a check that could not be made and an advisory contract violation are
     warnings; everything else is an error."""
@@ -184,7 +195,8 @@ class Finding:
         record["message_ids"] = list(self.message_ids)
         record["senders"] = list(self.senders)
         if self.score is not None:
-            record["score"] = round(self.score, 3)
+            sure = self.kind == "missed_request"  # a level compares it: never shown above it
+            record["score"] = floor_score(self.score) if sure else round(self.score, 3)
         record["evidence"] = self.evidence
         if self.cause is not None:
             record["cause"] = self.cause

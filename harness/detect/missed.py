@@ -67,11 +67,13 @@ from harness.text._records import slot_maker
 __all__ = [
     "CheckedTurn",
     "DeclaredRequest",
+    "answer_terms",
     "check_texts",
     "check_turns",
     "judge",
     "missed_requests",
     "plan_gaps",
+    "reports_request",
     "unanswered",
 ]
 
@@ -310,9 +312,15 @@ def _numbers(text: str) -> frozenset[str]:
     return frozenset("#" + re.sub(r"\D", "", m) for m in runs)
 
 
+def answer_terms(words: Sequence[str]) -> frozenset[str]:
+    """What the check looks for in an answer for declared ``words``: their content words and
+    numbers (an entry that gives none, "no" or "£", can match no answer)."""
+    return frozenset(w for word in words for w in all_words_of(word) | _numbers(word))
+
+
 def _needs(request: DeclaredRequest) -> frozenset[str]:
     """What a declared request's answer contains: its words' content words and numbers."""
-    return frozenset(w for word in request.words for w in all_words_of(word) | _numbers(word))
+    return answer_terms(request.words)
 
 
 def missed_requests(
@@ -367,7 +375,7 @@ def missed_requests(
             cause = _plan_cause(gaps.get(index))
             if cause is None and index in _declined(matching, checked.said):
                 cause = "the bot declined it"
-            findings.append(_finding(turn, requests[index], why, cause))
+            findings.append(_finding(turn, requests[index], why, cause, score=sure))
     return findings
 
 
@@ -575,12 +583,30 @@ def _request(text: str) -> DeclaredRequest:
     return DeclaredRequest(text=text)
 
 
-def _finding(turn: int, request: DeclaredRequest, why: str, cause: str | None = None) -> Finding:
+def reports_request(finding: Finding, request: DeclaredRequest) -> bool:
+    """Whether ``finding`` is this check's ``missed_request`` for ``request`` (of its turn)."""
+    return (
+        finding.kind == "missed_request"
+        and finding.senders == ((request.agent,) if request.agent else ())
+        and finding.evidence.startswith(f"{_quote(request.text)}: ")
+    )
+
+
+def _finding(
+    turn: int,
+    request: DeclaredRequest,
+    why: str,
+    cause: str | None = None,
+    *,
+    score: float | None = None,
+) -> Finding:
+    """``score``: how sure the check is that the request went unanswered (0 to 1)."""
     return Finding(
         kind="missed_request",
         turn=turn,
         message_ids=(),
         senders=(request.agent,) if request.agent else (),
         evidence=f"{_quote(request.text)}: {why}",
+        score=score,
         cause=cause,
     )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
-from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
+from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding, floor_score
 from harness.detect.results import DetectionResult
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "KIND_ORDER",
     "all_notes",
+    "confidence_note",
     "finding_json",
     "finding_line",
     "junit_case",
@@ -47,6 +48,15 @@ def finding_json(finding: Finding) -> dict[str, Any]:
     return {"kind": record.pop("kind"), "severity": finding.severity, **record}
 
 
+def confidence_note(finding: Finding) -> str:
+    """``confidence 0.625`` for a missed request the check judged (its ``score``: how sure it is
+    that the request went unanswered, the figure ``--min-confidence`` compares, to 3 decimals
+    rounded down, so the level that withholds it can be read off); else empty."""
+    if finding.kind != "missed_request" or finding.score is None:
+        return ""
+    return f"confidence {floor_score(finding.score):.3f}"
+
+
 def finding_line(finding: Finding) -> str:
     """``turn 1: duplicate/containment same_turn [t1b1 (pto), t1b2 (helpdesk)]: evidence``."""
     ids = ", ".join(
@@ -55,7 +65,9 @@ def finding_line(finding: Finding) -> str:
     what = finding.kind + (f"/{finding.method}" if finding.method else "")
     where = f" {finding.scope}" if finding.scope else ""
     messages = f" [{ids}]" if ids else f" [{', '.join(finding.senders)}]"
-    return f"turn {finding.turn}: {what}{where}{messages}: {finding.evidence}"
+    sure = confidence_note(finding)
+    evidence = finding.evidence + (f"; {sure}" if sure else "")
+    return f"turn {finding.turn}: {what}{where}{messages}: {evidence}"
 
 
 def all_notes(

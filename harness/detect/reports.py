@@ -24,6 +24,7 @@ from harness.detect.findings import Finding
 from harness.detect.report_parts import (
     KIND_ORDER,
     all_notes,
+    confidence_note,
     finding_json,
     finding_line,
     junit_case,
@@ -340,8 +341,12 @@ def _plan_line(result: DetectionResult, turn: int) -> str:
 
 
 def _evidence(finding: Finding, result: DetectionResult) -> str:
-    """The evidence cell: the evidence, the turn's plan for a missed request, the cause hint."""
+    """The evidence cell: the evidence, a missed request's confidence and the turn's plan, the
+    cause hint."""
     lines = [finding.evidence]
+    sure = confidence_note(finding)
+    if sure:
+        lines.append(sure)
     if finding.kind == "missed_request":
         plan = _plan_line(result, finding.turn)
         if plan:

@@ -408,6 +408,9 @@ def _record(reader: Reader, node: LMap, key: str, file: str, agent: str) -> list
                 file=file,
                 line=properties.line_of(prop),
                 type=_type_of(info),
+                type_line=info.line_of("type")
+                if isinstance(info, LMap) and "type" in info
+                else None,
             )
         )
     return fields
@@ -502,6 +505,7 @@ def _merge(fields: list[IOField]) -> tuple[IOField, ...]:
                 file=known.file,
                 line=known.line,
                 type=known.type or field.type,
+                type_line=known.type_line if known.type else field.type_line,
             )
     return tuple(merged.values())
 

@@ -73,6 +73,8 @@ class IOField:
     """The 1-based line of its declaration."""
     type: str | None = None
     """Copilot Studio: its declared ``type`` (``Boolean``, ``String``...), when written."""
+    type_line: int | None = None
+    """Copilot Studio: the 1-based line of that ``type`` (in ``file``), when written."""
 
     @property
     def key(self) -> str:

@@ -19,9 +19,9 @@ from typing import Any
 from harness.detect.checks import TurnChecks, run_checks
 from harness.detect.detectors import detect_async
 from harness.detect.embeddings import Embedder
-from harness.detect.expectations import Expectation, check_expectations
+from harness.detect.expectations import Expectation, check_expectations, expectation_met
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.missed import DeclaredRequest
+from harness.detect.missed import DeclaredRequest, reports_request
 from harness.detect.readers import ReadNote
 from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
@@ -29,7 +29,12 @@ from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.runtime.parent import Parent, Turn, bot_models, check_models
 from harness.simulate._silent import silent_last_turns
-from harness.simulate.scenarios import Scenario, ScenarioFile, check_names, turn_checks
+from harness.simulate.scenarios import (
+    Scenario,
+    ScenarioFile,
+    check_names,
+    turn_checks,
+)
 from harness.simulate.targets import ConversationError, InProcessTarget, Target
 from harness.simulate.violations import contract_findings
 from harness.text.words import shorten
@@ -39,10 +44,13 @@ __all__ = [
     "checks_of",
     "declared_requests",
     "expectations_of",
+    "expected_turns",
     "failed_calls",
+    "judged_by_expectations",
     "late_notes",
     "run_scenario",
     "run_scenarios",
+    "without_answered",
 ]
 
 _EXCERPT = 80
@@ -81,6 +89,50 @@ def declared_requests(scenario: Scenario) -> dict[int, list[DeclaredRequest]]:
                 for r in turn.requests
             ]
     return out
+
+
+def judged_by_expectations(requests: Sequence[Expectation]) -> bool:
+    """Whether a turn with these requests is checked by their expectations alone: every one
+    gives ``expect`` but not every one gives ``text``, so the expectations say what each
+    request is and what answers it, and the requests the missed-request check finds in the
+    message itself (the listed ones and any other) are not reported."""
+    return (
+        bool(requests)
+        and all(r.expect for r in requests)
+        and not all(getattr(r, "text", None) for r in requests)
+    )
+
+
+def expected_turns(scenario: Scenario) -> set[int]:
+    """The 1-based turns :func:`judged_by_expectations` (``ConversationDriver`` does the same)."""
+    return {
+        number
+        for number, turn in enumerate(scenario.turns, start=1)
+        if judged_by_expectations(turn.requests)
+    }
+
+
+def without_answered(
+    findings: Sequence[Finding],
+    transcript: Transcript,
+    expectations: Mapping[int, Sequence[Expectation]],
+) -> list[Finding]:
+    """``findings`` less the missed-request check's finding for each request given with its
+    ``text`` whose ``expect`` came (the expected text is in a bot message of its turn): the
+    scenario says what answers it, so one report does not also say nothing did."""
+    answered = [
+        (turn, DeclaredRequest(text=text, agent=item.agent))
+        for turn, items in expectations.items()
+        for item in items
+        if (text := getattr(item, "text", None))
+        and item.expect
+        and expectation_met(transcript, turn, item.expect)
+    ]
+    return [
+        f
+        for f in findings
+        if not any(f.turn == turn and reports_request(f, request) for turn, request in answered)
+    ]
 
 
 def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> None:
@@ -230,7 +282,13 @@ async def run_scenario(
     )
     findings += broken  # the sub-agents' contract violations, in the turns that completed
     if error is None:  # a failed sub-agent call still leaves a whole conversation to check
-        findings += check_expectations(transcript, expectations_of(scenario), findings=findings)
+        # The expectations stand in for the check only where they are checked: a deployed bot
+        # that failed later keeps the check's findings of the turns before.
+        expected = expected_turns(scenario)
+        findings = [f for f in findings if not (f.kind == "missed_request" and f.turn in expected)]
+        expectations = expectations_of(scenario)
+        findings = without_answered(findings, transcript, expectations)
+        findings += check_expectations(transcript, expectations, findings=findings)
         findings += run_checks(transcript, checks_of(scenario))
     settings = config or DetectorConfig()
     if completed and "missed_request" in settings.kinds:

@@ -107,6 +107,22 @@ class RequestExpectation(BaseModel):
     never_calls: list[str] = Field(default_factory=list)
     """Tools ``agent`` must not call this turn."""
 
+    @field_validator("words")
+    @classmethod
+    def _matchable(cls, words: list[str]) -> list[str]:
+        # The check looks for an entry's content words and numbers, read as it reads them: an
+        # entry that gives none ("no", "it is", "£") never matches an answer.
+        from harness.detect.missed import answer_terms  # here: loading needs no more of it
+
+        for word in words:
+            if not answer_terms((word,)):
+                raise ValueError(
+                    f"{word!r} gives no content word or number, so no answer can match it: give "
+                    "a word or number the answer says (a price as '£14.60', not '£'; 'cancelled', "
+                    "not 'no')"
+                )
+        return words
+
     @model_validator(mode="after")
     def _calls_need_tools(self) -> RequestExpectation:
         if "calls" in self.model_fields_set and self.tools is None:

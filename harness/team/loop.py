@@ -163,7 +163,8 @@ class TeamResult:
 
     def unsettled_reasons(self) -> tuple[str, ...]:
         """Why the run has no answer to hand out, in words an end user may read (empty when it
-        ``settled``): a failed member is named, its error is not (see ``failures``)."""
+        ``settled``): a failed member is named, its error is not (see ``failures``); members
+        whose answers disagree are not (``TeamFailedError`` and the report name them)."""
         return self._reasons(errors=False)
 
     def _reasons(self, *, errors: bool) -> tuple[str, ...]:
@@ -182,7 +183,7 @@ class TeamResult:
                 {
                     "review_disagreement": "the review rejected the answer",
                     "artifact_mismatch": f"its members disagree on {field}",
-                    "answers_disagree": f"the answers of {joined_names(field)} state values in conflict",
+                    "answers_disagree": _disagree(field, names=errors),
                     "test_failure": f"the checks of {field}'s answer failed",
                     "dependency_inconsistency": f"{field} built on a step that did not finish",
                     "loop": "its turns went round in circles",
@@ -252,6 +253,14 @@ class TeamResult:
             INTERACTION_SUMMARY: text,
             OPEN_QUESTIONS: open_questions,
         }
+
+
+def _disagree(members: str, *, names: bool) -> str:
+    """Why answers that disagree leave no answer: naming the members (``members``, comma
+    separated) for the developer; for the end user, who knows no member, without names."""
+    if names:
+        return f"the answers of {joined_names(members)} state values in conflict"
+    return "its members' answers state values in conflict"
 
 
 _CHECKERS = frozenset({TeamRole.CRITIC, TeamRole.VERIFIER})

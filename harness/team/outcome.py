@@ -370,6 +370,7 @@ def build_run_state(
             Risk(
                 id=f"answers_disagree:{','.join(differing)}",
                 kind="answers_disagree",
+                tasks=tuple(differing),
                 detail=f"the answers of {names} state values in conflict, and no review, "
                 "verifier or arbiter settled which one stands",
             )

@@ -12,12 +12,13 @@ from harness.detect.detectors import detect
 from harness.detect.expectations import Expectation, check_expectations
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
+from harness.detect.report_parts import confidence_note
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import ConfigError, RunError
 from harness.models import FunctionModel, Model, ScriptedModel
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import Conversation, Parent, Turn
-from harness.simulate.runner import failed_calls
+from harness.simulate.runner import failed_calls, judged_by_expectations, without_answered
 from harness.simulate.scenarios import (
     RequestExpectation,
     ScenarioTurn,
@@ -122,7 +123,9 @@ def format_findings(findings: Iterable[Finding], transcript: Transcript) -> str:
             head += f"/{finding.method}"
         if finding.scope:
             head += f" ({finding.scope})"
-        lines.append(f"- turn {finding.turn}: {head}: {finding.evidence}")
+        sure = confidence_note(finding)
+        evidence = finding.evidence + (f" ({sure})" if sure else "")
+        lines.append(f"- turn {finding.turn}: {head}: {evidence}")
         for message_id in finding.message_ids:
             message = by_id.get(message_id)
             if message is not None:
@@ -234,10 +237,17 @@ class ConversationDriver:
             if items and all(getattr(item, "text", None) for item in items)
         }
         found = detect(self.transcript, config=self.config, requests=declared)
-        # A turn whose requests were all given with ``expect`` is checked against those: the
-        # expectation names each request's agent and answer, which word overlap cannot know.
-        expected = {n for n, items in self.expectations.items() if items and n not in declared}
+        # As ``harness simulate``: a turn whose requests all give ``expect`` (not all ``text``)
+        # is checked against those, and a request given with its ``text`` whose ``expect``
+        # came is not also reported by the check.
+        expected = {n for n, items in self.expectations.items() if judged_by_expectations(items)}
         found = [f for f in found if not (f.kind == "missed_request" and f.turn in expected)]
+        expectations = {
+            n: [item for item in items if item.expect]
+            for n, items in self.expectations.items()
+            if any(item.expect for item in items)
+        }
+        found = without_answered(found, self.transcript, expectations)
         found += check_expectations(
             self.transcript,
             {k: v for k, v in self.expectations.items() if v},

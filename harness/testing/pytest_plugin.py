@@ -15,6 +15,10 @@ run with its findings, its report's ``user_properties`` carry the pass rates (py
 ``--junitxml`` writes them), and the terminal summary gives each scenario's pass rate and the pass
 rate per finding kind.
 
+``--harness-min-confidence`` (ini ``harness_min_confidence``) is ``harness simulate
+--min-confidence``: a level from 0 to 1, or ``sure``; the missed-request check then reports only
+the requests it is at least that sure are unanswered (the scenarios and ``harness_driver``).
+
 Fixtures:
     harness_driver: a factory ``harness_driver(bot, *, model=None) -> ConversationDriver`` for tests
         that drive a bot themselves and assert ``no duplicates``, ``each request answered once``
@@ -41,7 +45,13 @@ __all__ = ["InvalidScenario", "ScenarioFileCollector", "ScenarioItem"]
 
 _OTHER_LOOPS = ("anyio", "trio", "twisted", "gen_test")
 _DEFAULT_PATTERNS = ["scenarios*.yaml", "scenarios*.yml", "*.scenarios.yaml", "*.scenarios.yml"]
-_OWN_INI = ("harness_scenarios", "harness_bot", "harness_model", "harness_async_tests")
+_OWN_INI = (
+    "harness_scenarios",
+    "harness_bot",
+    "harness_model",
+    "harness_async_tests",
+    "harness_min_confidence",
+)
 """The ini options that make a project a harness project (see ``_looks_like_scenarios``)."""
 
 
@@ -75,6 +85,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="",
         help="model for scenario tests (default: the bot's); a replay: cassette is relative to "
         "the rootdir",
+    )
+    parser.addini(
+        "harness_min_confidence",
+        default="",
+        help="the missed-request check reports only the requests it is at least this sure are "
+        "unanswered: a level from 0 to 1, or 'sure' (default: every one)",
+    )
+    parser.addoption(
+        "--harness-min-confidence",
+        metavar="LEVEL",
+        default=None,
+        help="as harness simulate --min-confidence: a level from 0 to 1, or 'sure' (overrides "
+        "the ini's harness_min_confidence)",
     )
     parser.addoption(
         "--harness-html",
@@ -140,6 +163,7 @@ XML as ``<property>``, and pytest-xdist sends them to the controller)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _min_confidence(config)  # a bad level stops the run before any test
     if config.getoption("harness_html", None) and not hasattr(config, "workerinput"):
         results: list[Any] = []
         config.stash[_HTML_RESULTS] = results
@@ -414,6 +438,34 @@ def _ini_model(config: pytest.Config) -> str | None:
     return model or None
 
 
+def _min_confidence(config: pytest.Config) -> float:
+    """The missed-request check's reporting level: ``--harness-min-confidence`` (else the
+    ini's ``harness_min_confidence``) read as ``harness simulate --min-confidence`` reads its
+    value (``sure``: the default matcher's report threshold; empty: 0, every one reported).
+
+    Raises:
+        pytest.UsageError: the level is neither ``sure`` nor a number from 0 to 1.
+    """
+    from harness.detect._levels import reporting_level
+    from harness.exceptions import UsageError
+
+    option = config.getoption("harness_min_confidence", None)
+    where = "--harness-min-confidence"
+    if option is None:
+        option, where = config.getini("harness_min_confidence"), "harness_min_confidence"
+    try:
+        return reporting_level(str(option), option=where)
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _detector_config(config: pytest.Config) -> Any:
+    """The detectors' settings, at the reporting level of :func:`_min_confidence`."""
+    from harness.detect.findings import DetectorConfig
+
+    return DetectorConfig(missed_min_confidence=_min_confidence(config))
+
+
 class ScenarioItem(pytest.Item):
     """One scenario run as a test."""
 
@@ -434,21 +486,27 @@ class ScenarioItem(pytest.Item):
 
         model = _ini_model(self.config)
         repeat = int(self.config.getoption("harness_repeat", 1) or 1)
-        first = ConversationDriver(load_bot(self.bot, model=model, near=self.near))
+        settings = _detector_config(self.config)
+        first = ConversationDriver(load_bot(self.bot, model=model, near=self.near), config=settings)
         results: list[DetectionResult] = []
         drivers: list[Any] = []
 
         async def converse(driver: Any) -> None:
             for step in self.scenario.turns:
-                expectations = [(r.agent, r.expect) for r in step.requests if r.expect]
-                await driver.send(step.user, expect=expectations, checks=step)
+                # As harness simulate: a turn whose requests all give ``text`` declares them
+                # (with their ``words``) to the missed-request check; ``expect`` is checked.
+                declared = bool(step.requests) and all(r.text for r in step.requests)
+                requests = [r for r in step.requests if declared or r.expect]
+                await driver.send(step.user, expect=requests, checks=step)
 
         async def run() -> None:
             try:
                 self._check_names(first.bot)
                 for number in range(1, repeat + 1):
                     # Every run is a new conversation with the same bot.
-                    driver = first if number == 1 else ConversationDriver(first.bot)
+                    driver = (
+                        first if number == 1 else ConversationDriver(first.bot, config=settings)
+                    )
                     drivers.append(driver)
                     error = None
                     try:
@@ -576,7 +634,8 @@ def harness_driver(request: pytest.FixtureRequest) -> Callable[..., Any]:
 
     def make(bot: Any, *, model: Any = None) -> ConversationDriver:
         __tracebackhide__ = True
-        return ConversationDriver(_resolve(bot, request), model=model)
+        settings = _detector_config(request.config)
+        return ConversationDriver(_resolve(bot, request), model=model, config=settings)
 
     return make
 

@@ -49,6 +49,7 @@ FOREIGN_OPTIONS = frozenset(
         "--harness-html",
         "--harness-repeat",
         "--harness-min-pass-rate",
+        "--harness-min-confidence",
         "--sgd",
         "--findings-only",
         "--corpus",

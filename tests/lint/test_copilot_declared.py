@@ -56,8 +56,27 @@ def test_answered_typed_as_text_is_reported_at_its_property(tmp_path: Path) -> N
         "      type: String\n",
     )
     found = [f for f in lint_paths([root]).findings if f.id == "HC019"]
-    assert [(f.agent, f.line) for f in found] == [("Claims", 8)]
+    assert [(f.agent, f.line) for f in found] == [("Claims", 10)]  # its `type: String` line
     assert "typed String" in found[0].message and "type: Boolean" in found[0].message
+
+
+@pytest.mark.parametrize("typed", ["type: Number", "type:\n        kind: Number"])
+def test_an_input_typed_wrong_is_reported_at_its_type_not_its_inputs_entry(
+    tmp_path: Path, typed: str
+) -> None:
+    # audit s61-audit7 finding 10: with an `inputs` entry, HC019 pointed at the entry (line 7),
+    # which has no type, rather than at the property's `type` (line 14).
+    root = _child_with(
+        tmp_path,
+        "inputs:\n  - kind: AutomaticTaskInput\n    propertyName: scopedRequest\n"
+        "    description: Its part of the request.\n"
+        "inputType:\n  properties:\n    scopedRequest:\n"
+        f"      description: Its part of the request.\n      {typed}\n",
+    )
+    found = [f for f in lint_paths([root]).findings if f.id == "HC019"]
+    assert [(f.agent, f.line) for f in found] == [("Claims", 14)]
+    assert found[0].file is not None and found[0].file.endswith("agent.mcs.yml")
+    assert "typed Number" in found[0].message
 
 
 def test_an_input_spelled_differently_in_inputs_and_input_type_is_reported(

@@ -28,6 +28,7 @@ from typing import Any
 
 from harness.detect import DetectionResult, DetectorConfig, Finding, detect, render_text
 from harness.detect.embeddings import Embedder
+from harness.detect.findings import floor_score
 from harness.detect.guard import DuplicateGuard
 from harness.detect.transcript import Message, PlannedRequest, Transcript, TurnRecord
 from tests.simulate.calibration.measure import conversation as calibration_conversation
@@ -552,11 +553,15 @@ def test_a_large_report_lists_every_finding_on_its_own_line() -> None:
             ) in row
         # Never cut short; a missed request's row then shows its turn's plan, when it has one
         # (the independent check also finds requests in turns the runtime recorded no plan for).
+        # A missed request the check judged shows its confidence after the evidence.
         planned = any(r.turn == finding.turn and r.plan for r in big.transcript.turns)
+        evidence = finding.evidence
+        if finding.kind == "missed_request" and finding.score is not None:
+            evidence += f"; confidence {floor_score(finding.score):.3f}"
         if finding.kind == "missed_request" and planned:
-            assert f"{finding.evidence}; plan: " in row
+            assert f"{evidence}; plan: " in row
         else:
-            assert row.endswith(finding.evidence)
+            assert row.endswith(evidence)
     assert "│" not in text  # no table
     assert f"1 conversation: {len(big.errors)} errors" in text
     # The columns line up: the finding column starts at the same place on every line.

@@ -84,7 +84,7 @@ async def test_a_debate_whose_arbiter_fails_hands_out_no_debaters_answer() -> No
     outputs = result.to_outputs("silent")
     assert "20 days" not in outputs["findings"] and "18 days" not in outputs["findings"]
     assert "arbiter judge failed" in outputs["findings"] and "ValueError" not in outputs["findings"]
-    assert "the answers of a and b state values in conflict" in outputs["findings"]
+    assert "its members' answers state values in conflict" in outputs["findings"]
     assert result.failures == ("arbiter judge failed: ValueError: arbiter down",)
     assert outputs["openQuestions"][0] == "How many days?"
 

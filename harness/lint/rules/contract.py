@@ -392,7 +392,9 @@ class IoTypeMismatch(Rule):
                 yield self.finding(
                     agent=agent.name,
                     file=field.file,
-                    line=field.line,
+                    # The type's own line: an ``inputs`` entry declares the field first, but its
+                    # type is written in ``inputType.properties``.
+                    line=field.type_line or field.line,
                     message=(
                         f"The {what} '{field.name}' of '{agent.name}' is typed {field.type}, but "
                         f"the contract's '{name}' is {wanted}: the parent "
