@@ -47,6 +47,7 @@ __all__ = [
     "only_apology",
     "only_declines",
     "only_gives_up",
+    "polarity",
     "refusals",
     "refused_among",
 ]
@@ -139,20 +140,36 @@ def asks_of_the_bot(request: str) -> bool:
     return _YOU.search(request) is not None and asks_yes_or_no(request)
 
 
-def decline_clause(part: str, *, polar: bool = False) -> str | None:
+def polarity(request: str) -> int:
+    """How a refusal is read for ``request``: :data:`OF_THE_BOT` (a yes/no question about what the
+    bot does: a refusal naming what it cannot do, or after a "no", is a no), :data:`YES_NO` (any
+    other yes/no question: a refusal after a "no" is a no, "No, sorry, we can't handle card
+    payments" for "Can I pay by card?") or 0 (no yes/no question)."""
+    if not asks_yes_or_no(request):
+        return 0
+    return OF_THE_BOT if _YOU.search(request) is not None else YES_NO
+
+
+YES_NO = 1
+OF_THE_BOT = 2
+
+
+def decline_clause(part: str, *, polar: int = 0) -> str | None:
     """The clause of a part of the bot's reply (a sentence or a clause) in which the bot says it
     cannot help with, assist with, handle, deal with or answer something, up to the next comma,
     dash, colon, "because" or "but": "I can't help with railcards" of "I can't help with
     railcards, a return is £14.60". None when there is none, or it is on a condition ("I can't do
-    that without your reference"). With ``polar`` (the request asks yes or no), a refusal saying
-    what the bot cannot do, or after a "no", is a no, not a refusal (:func:`asks_of_the_bot`) ("No, we can't handle carbon
-    frames"; "We don't handle refunds"); the runtime's quoted refusal and "I can't help with
-    that" still decline."""
+    that without your reference"). With ``polar`` (:func:`polarity`: the request asks yes or
+    no), a refusal after a "no" is a no, not a refusal ("No, sorry, we can't handle card payments"
+    for "Can I pay by card?"), and for a question about what the bot does (``OF_THE_BOT``) so is
+    one saying what it cannot do ("We can't handle carbon frames", "We don't handle refunds" for
+    "Do you repair carbon frames?"); the runtime's quoted refusal and "I can't help with that"
+    still decline."""
     text = part.replace("’", "'")
     if not may_hold(text, _DECLINE_NEEDS + _SCOPE_NEEDS):
         return None  # most parts say none of these words: the pattern's scan is spared
     found = list(_DECLINE.finditer(text))
-    if not polar:
+    if polar != OF_THE_BOT:
         found += _DONT_DECLINE.finditer(text)
     for match in found:
         if _ELSE.match(text, match.end()) and text.rstrip().endswith("?"):
@@ -163,13 +180,16 @@ def decline_clause(part: str, *, polar: bool = False) -> str | None:
             continue
         if polar and not _QUOTE.search(clause):
             said_no = _NO.match(text) is not None
-            if said_no or words_of(text[match.end() : match.start() + len(clause)]):
+            named = polar == OF_THE_BOT and words_of(
+                text[match.end() : match.start() + len(clause)]
+            )
+            if said_no or named:
                 continue  # "No, we can't ...", "We can't handle carbon frames": a no
         return clause
     return None
 
 
-def declines(part: str, *, polar: bool = False) -> bool:
+def declines(part: str, *, polar: int = 0) -> bool:
     """Whether a part of the bot's reply is a refusal and nothing else
     (:func:`decline_clause`): beside its clause, no content word but an apology's ("Sorry, I
     can't help with that.", ``I can't help with "when's the next one" here.``, "That's not
@@ -198,15 +218,26 @@ def _asks_back(parts: Sequence[str]) -> bool:
     )
 
 
-def refusals(claims: Sequence[str], polar: Sequence[bool]) -> list[list[bool]]:
-    """For each request (``polar``: whether it asks yes or no of the bot,
-    :func:`asks_of_the_bot`), which parts of the reply (``claims``) decline rather than answer
-    (:func:`declines`); a question back in the turn makes none a refusal."""
+def _says_no(part: str) -> bool:
+    """A part that is a "no" and says nothing else but an apology's words ("No, sorry")."""
+    found = _NO.match(part)
+    return found is not None and words_of(part[found.end() :]) <= _FILLER
+
+
+def refusals(claims: Sequence[str], polar: Sequence[int]) -> list[list[bool]]:
+    """For each request (``polar``: how a refusal is read for it, :func:`polarity`), which parts
+    of the reply (``claims``) decline rather than answer (:func:`declines`); a question back in
+    the turn makes none a refusal, and a "no" standing as a part of its own (the clauses of "No,
+    sorry, we can't handle pet bookings") none for a yes/no question."""
     plain = [declines(text) for text in claims]
     if not any(plain) or _asks_back(claims):
         return [[False] * len(claims)] * len(polar)
-    yes_no = [declines(text, polar=True) for text in claims] if any(polar) else plain
-    return [yes_no if asks else plain for asks in polar]
+    if any(polar) and any(_says_no(text) for text in claims):
+        return [[False] * len(claims) if level else plain for level in polar]
+    read = {
+        level: [declines(text, polar=level) for text in claims] for level in set(polar) if level
+    }
+    return [read[level] if level else plain for level in polar]
 
 
 def only_declines(request: str, said: Sequence[str]) -> bool:
@@ -221,7 +252,7 @@ def only_declines(request: str, said: Sequence[str]) -> bool:
         return False  # most replies decline nothing
     found = reply_parts(said)
     parts = [text for text, _, _, _ in found]
-    refused = refusals(parts, [asks_of_the_bot(request)])[0]
+    refused = refusals(parts, [polarity(request)])[0]
     quoted = False
     for j, (text, _, first, _) in enumerate(found):
         quoted = (refused[j] and _QUOTE.search(text) is not None) or (quoted and not first)

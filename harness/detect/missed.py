@@ -32,12 +32,12 @@ from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
 from harness.detect._assigning import matched
 from harness.detect._declines import (
-    asks_of_the_bot,
     decline_rows,
     declined_alone,
     declines,
     gives_up,
     names,
+    polarity,
     refusals,
     refused_among,
 )
@@ -223,7 +223,7 @@ class _Matched:
                 and any(
                     (p[k][j] >= limits[j] or (own[i] and own[i] <= words[j]))
                     and says_yes_or_no(claims[j])
-                    and not declines(claims[j], polar=asks_of_the_bot(texts[k]))
+                    and not declines(claims[j], polar=polarity(texts[k]))
                     for j in range(len(claims))
                 )
             ):
@@ -246,7 +246,7 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     polar = [asks_yes_or_no(r.text) for r in requests]
     gave_up = [gives_up(text) for text in claims]
     opens = [first for _, _, first, _ in found]
-    refused = refusals(claims, [asks_of_the_bot(r.text) for r in requests])
+    refused = refusals(claims, [polarity(r.text) for r in requests])
     missing = {
         i: 1.0
         for i in declared

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.detect._declines import declines
+from harness.detect._declines import OF_THE_BOT, YES_NO, declines
 from harness.detect.missed import missed_requests
 from harness.detect.transcript import Message, Transcript
 
@@ -52,8 +52,23 @@ def test_a_reported_result_does_not_decline(part: str) -> None:
 
 def test_we_dont_handle_it_is_a_no_to_a_yes_no_question() -> None:
     assert declines("We don't handle airport transfers.")
-    assert not declines("We don't handle airport transfers.", polar=True)
+    assert not declines("We don't handle airport transfers.", polar=OF_THE_BOT)
     assert _missed("Do you handle airport transfers?", "We don't handle airport transfers.") == []
+
+
+def test_a_no_answers_any_yes_no_question_a_refusal_alone_only_one_about_the_bot() -> None:
+    # After an explicit "no", a refusal answers a yes/no question about anything ...
+    assert not declines("No, sorry, we can't handle pet bookings.", polar=YES_NO)
+    assert (
+        _missed("Can I book a room with my cat?", "No, sorry, we can't handle pet bookings.") == []
+    )
+    assert _missed("Is parking free?", "No, I'm not able to help with free parking.") == []
+    # ... without one, only a question about what the bot does reads it as a no.
+    assert declines("I don't handle ferry timetables.", polar=YES_NO)
+    assert _missed("Is the ferry running today?", "I don't handle ferry timetables.") == [
+        ("Is the ferry running today", "the bot declined it")
+    ]
+    assert _missed("Do you handle ferry timetables?", "I don't handle ferry timetables.") == []
 
 
 @pytest.mark.parametrize(
