@@ -18,6 +18,7 @@ from harness.detect._candidates import Entry
 from harness.detect._users import (
     _User,
     _Users,
+    asked_again_after_apology,
     asked_same_question,
     asks_about,
     asks_again,
@@ -47,6 +48,7 @@ _AGAIN = re.compile(
     re.IGNORECASE,
 )
 """An explicit cue of asking again (unlike "what was ...?", which also asks the first time)."""
+_SAME_QUESTION = FEATURES.index("same_question")
 _REASK_ON_TOPIC = FEATURES.index("reask_on_topic")
 _SAME_REQUEST = FEATURES.index("same_request_again")
 
@@ -80,9 +82,11 @@ def asked_again(
     # The features' cues, read strictly (``window``: the users the features read): a changed
     # value is a new question, and "what ... was" inside a statement is no re-ask.
     first = users.of_turn(turn)
-    # The feature reads a question only from its very start: "sorry, when is ..." asked again
-    # sets it not, so the rule (which reads past the markers) is asked whenever a user asked.
-    if asked_same_question(first, window):
+    if features[_SAME_QUESTION] and asked_same_question(first, window):
+        return True
+    # The feature reads a question only from the message's very start: "sorry, when is ..."
+    # asked again, read past the apology, and held to the same question more strictly
+    if asked_again_after_apology(first, window):
         return True
     if features[_REASK_ON_TOPIC] and reasked_on_topic(other.text, entry.text, found, window):
         return True

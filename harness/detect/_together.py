@@ -67,6 +67,7 @@ from harness.detect._acting_on import (
     _tells_of_it,
     _wish_then_ask,
 )
+from harness.detect._apology import APOLOGY, FILLER, MARKS
 from harness.detect._people import _CALLED
 from harness.detect._request_tokens import _SMILEY
 from harness.detect._request_words import (
@@ -166,9 +167,9 @@ def kept_together(
     ] or requests
     # "Morning!", "thx", "that's all" standing alone beside other requests: no request of their own
     kept = [r for r in kept if not _only_courtesy(r.text)] or kept
-    # "sorry I missed that, when's the next one": an apology or a word of not having heard
-    # beside another request asks that one again, nothing of its own
-    kept = [r for r in kept if not _only_excuse(r.text)] or kept
+    # "sorry, when's the next one", "excuse me, ...", "..., sorry": an apology beside another
+    # request asks nothing of its own ("sorry I missed that" asks for the answer again: kept)
+    kept = [r for r in kept if not _only_apology(r.text)] or kept
     # "..., thank you so much": no words of it
     requests = [_closed(r) for r in kept]
     # Runs of pieces that make one request, joined once at the end: each step reads a bounded
@@ -430,28 +431,43 @@ def _only_courtesy(piece: str) -> bool:
     )
 
 
-_MARKS = r"[\s,.!;:\u2013\u2014-]*+"
-# An apology or an attention-getter (a closed class), maybe said as a sentence ("I'm so sorry to
-# bother you"), and a word of not having heard or followed what was said ("I missed that", "I
-# didn't quite catch it"): either or both, and nothing else.
-_EXCUSE = re.compile(
-    _MARKS + r"(?:(?:oh|um+|uh+|ok(?:ay)?|i'?m|i\s++am|so|really|very|terribly)\s++)*+"
-    r"(?P<sorry>(?:sorry|(?:my\s++)?apologies|excuse\s++me|pardon(?:\s++me)?)"
-    r"(?:\s++(?:to\s++(?:bother|trouble)\s++you|about\s++that|to\s++ask\s++again|"
-    r"for\s++(?:the\s++)?(?:trouble|bother|confusion)))?" + _MARKS + r")?"
-    r"(?P<missed>(?:i|we)\s++(?:just\s++)?(?:missed|(?:did|could|do)\s*+n[o']?t\s++"
-    r"(?:quite\s++)?(?:catch|get|hear|understand|follow))"
-    r"(?:\s++(?:that|it|this|you|what\s++you\s++(?:said|wrote|meant)))?" + _MARKS + r")?"
+_APOLOGISES = re.compile(
+    MARKS
+    + r"(?:(?:"
+    + FILLER
+    + r"|ok(?:ay)?)\b"
+    + MARKS
+    + r")*+(?:"
+    + APOLOGY
+    + r"\b"
+    + MARKS
+    + r")++"
 )
+"""Only apologies or attention-getters, maybe after fillers ("sorry", "oops sorry", "I'm so sorry
+to bother you", "excuse me", "my apologies"; :mod:`harness.detect._apology`, a closed class)."""
+_NOT_HEARD = re.compile(
+    MARKS + r"(?:(?:" + FILLER + r"|ok(?:ay)?|" + APOLOGY + r")\b" + MARKS + r")*+"
+    r"(?:i|we)\s++(?:just\s++)?(?:missed|(?:(?:did|could|do)\s*+n[o']?t|can'?t|can\s*+not)\s++"
+    r"(?:quite\s++)?(?:catch|get|hear|understand|follow))"
+    r"(?:\s++(?:that|it|this|you|what\s++you\s++(?:said|wrote|meant)))?+" + MARKS
+)
+"""A word of not having heard or followed what was said ("I missed that", "sorry, I didn't quite
+catch it", "I can't hear you"), maybe after an apology, and nothing else: the object may only be
+a pronoun or "what you said" ("I missed my coach" names what went wrong)."""
 
 
-def _only_excuse(piece: str) -> bool:
-    """Whether ``piece`` only apologises or says the speaker did not hear or follow what was said
-    (:data:`_EXCUSE`): beside another request it asks that one, again, and nothing of its own."""
-    if len(piece) > 60:
-        return False  # the cheap test first: the longest excuse is shorter
-    m = _EXCUSE.fullmatch(piece.lower().replace("\u2019", "'"))
-    return m is not None and bool(m.group("sorry") or m.group("missed"))
+def _only_apology(piece: str) -> bool:
+    """Whether ``piece`` only apologises (:data:`_APOLOGISES`): beside another request, before or
+    after it, it asks nothing of its own."""
+    return _APOLOGISES.fullmatch(piece.lower().replace("\u2019", "'")) is not None
+
+
+def not_heard(piece: str) -> bool:
+    """Whether ``piece`` only says the user did not hear or follow what was said, maybe after an
+    apology (:data:`_NOT_HEARD`): a request to say the earlier answer again. The segmenter keeps
+    it (beside a new question it is a request of its own); the missed-request check leaves it out
+    when the request beside it asks the earlier question again."""
+    return _NOT_HEARD.fullmatch(piece.lower().replace("\u2019", "'")) is not None
 
 
 def _announces(piece: str) -> bool:

@@ -12,6 +12,7 @@ from itertools import accumulate
 from operator import attrgetter
 from typing import TYPE_CHECKING, overload
 
+from harness.detect._apology import APOLOGY, FILLER, MARKS
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
 from harness.text import Analysis, analysed_part, content_words, normalise
@@ -42,29 +43,30 @@ _REASK_NEEDS = (
     *("pardon", "resend", "re-send", "recap", "go over", "lost", "sorry", "huh", "eh", "excuse"),
 )
 """A word or part of one that every match of :data:`_REASK` holds (``may_hold``)."""
-_OPENING = (
-    r"^\s*+(?:(?:sorry|excuse me|pardon(?: me)?|ok(?:ay)?|alright|oh|um+|uh+|er+|hmm+|so|and|also|"
-    r"well|wait|hey|hi|hello|actually)\b[\s,.!:;\u2013\u2014-]*+)*+"
+_APOLOGISED = re.compile(
+    r"^\s*+(?:(?:" + APOLOGY + "|" + FILLER + r")\b" + MARKS + r")++", re.IGNORECASE
 )
-"""Where a message's opening is read: its start, past the discourse markers and interjections
-that may come before what it asks ("sorry, when is ...", "ok so can you ...", "oh and what ...";
-a closed class). Possessive, so linear in a long run of them."""
+"""A message's opening of apologies and fillers ("sorry, ...", "oops sorry but ...", "um I'm
+sorry - ..."; :mod:`harness.detect._apology`), never a connective that may open a new question
+("and", "also", "ok so")."""
 _ASKS_AGAIN = re.compile(
-    _CUES + r"|(?:[.!?;]\s*|" + _OPENING + r")what (?:\w+ )?(?:was|were)\b",
+    _CUES
+    + r"|(?:^|[.!?;]\s*|^\s*+(?:(?:so|and|wait|ok(?:ay)?|"
+    + APOLOGY
+    + "|"
+    + FILLER
+    + r")\b"
+    + MARKS
+    + r")++)what (?:\w+ )?(?:was|were)\b",
     re.IGNORECASE,
 )
 """The stated rule's re-ask (:func:`reasked_on_topic`): "what ... was" only where it opens a
 question ("ok what was the time"), not inside a statement ("that is what he was raving about")."""
-_QUESTION_WORDS = (
-    r"(?:what|when|where|which|who|how|why|is|are|was|were|do|does|did|can|could|will|would|"
-    r"should|has|have)\b"
+_QUESTION = re.compile(
+    r"\?|^\s*(?:what|when|where|which|who|how|why|is|are|was|were|do|does|did|can|could|will|"
+    r"would|should|has|have)\b",
+    re.IGNORECASE,
 )
-_QUESTION = re.compile(r"\?|^\s*" + _QUESTION_WORDS, re.IGNORECASE)
-"""A question as the pair scorer's features were fitted (:attr:`_User.question`): a question
-mark, or a question word at the very start."""
-_ASKS = re.compile(r"\?|" + _OPENING + _QUESTION_WORDS, re.IGNORECASE)
-"""A question as the stated rules read it (:func:`asks_question`): a question mark, or a question
-word opening the message past the markers before it (:data:`_OPENING`: "sorry, when is ...")."""
 _REQUEST = re.compile(
     r"^\s*(?:ok(?:ay)?,?\s*)?(?:can|could|would|will) (?:you|it|we|i)\b|\bplease\b",
     re.IGNORECASE,
@@ -265,16 +267,15 @@ class _Between(Sequence[_User]):
 
 def asked_same_question(first: _User | None, between: Sequence[_User]) -> bool:
     """The user asked the question before the earlier message again in between: the same text,
-    or a question (:func:`asks_question`, "sorry, when is ..." too) half of whose words the first
-    one used, with no value the first one lacks (the same question about "1 bed room" after "2
-    bedroom" asks something new). The stated rule's reading of the ``same_question`` feature,
-    which counts a changed value too and reads a question only from its very start."""
+    or a question half of whose words the first one used, with no value the first one lacks (the
+    same question about "1 bed room" after "2 bedroom" asks something new). The stated rule's
+    reading of the ``same_question`` feature, which counts a changed value too."""
     if first is None:
         return False
     return any(
         u.norm == first.norm
         or (
-            asks_question(u.text)
+            u.question
             and first.words
             and len(first.words & u.words) * 2 >= len(u.words) >= 2
             and u.facts <= first.facts
@@ -346,9 +347,33 @@ def asks_again(text: str) -> bool:
     return _ASKS_AGAIN.search(text) is not None
 
 
+def asked_again_after_apology(first: _User | None, between: Sequence[_User]) -> bool:
+    """The user asked the question before the earlier message again in between, after an apology
+    or a filler ("sorry, when is ...", "um I'm sorry, when's ..."), which the ``same_question``
+    feature does not read as a question. Narrower than :func:`asked_same_question`: what follows
+    the apology is the first message's text, or a question sharing two or more words with it and
+    at least half of its words and of the first one's, with no value the first one lacks ("sorry,
+    can I cancel my order" after "when does my order ship?" asks something new)."""
+    if first is None or not first.words:
+        return False
+    for u in between:
+        rest = _past_apology(u.text)
+        if rest is None:
+            continue
+        if normalise(rest) == first.norm:
+            return True
+        if _QUESTION.search(rest) is None or not u.facts <= first.facts:
+            continue
+        words = content_words(rest) - _ASKING
+        shared = len(first.words & words)
+        if shared >= 2 and shared * 2 >= max(len(words), len(first.words)):
+            return True
+    return False
+
+
 @lru_cache(maxsize=4096)
-def asks_question(text: str) -> bool:
-    """The user's message asks a question, as the stated rules read it (:data:`_ASKS`): past
-    "sorry", "ok so" and the like before the question word. Read only for the few pairs the rules
-    are asked about; the fitted features keep their reading (:attr:`_User.question`)."""
-    return _ASKS.search(text) is not None
+def _past_apology(text: str) -> str | None:
+    """What the message says after the apologies and fillers it opens with (:data:`_APOLOGISED`),
+    or None when it opens with none. Read only for the few pairs the rules are asked about."""
+    m = _APOLOGISED.match(text)
+    return None if m is None else text[m.end() :]

@@ -51,6 +51,7 @@ from harness.detect._meaning import (
 )
 from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
 from harness.detect._reply_parts import part_clauses, reply_parts
+from harness.detect._together import not_heard
 from harness.detect._units import answered_instead, clause_answer, second_answer
 from harness.detect.answers import (
     all_words_of,
@@ -62,6 +63,7 @@ from harness.detect.answers import (
 from harness.detect.findings import Finding
 from harness.detect.requests import needs_answer, segment_requests
 from harness.detect.transcript import Message, Transcript
+from harness.text import content_words
 from harness.text._records import slot_maker
 
 __all__ = [
@@ -455,15 +457,38 @@ def _turns(
             users[m.turn] = m
     out = []
     last_reply = max(by_turn, default=0)
+    earlier: list[str] = []
     for turn in sorted(users):
         said = [m.text for m in by_turn.get(turn, [])]
+        text = users[turn].text
         if not said and turn > last_reply and not ran_to_end:
+            earlier.append(text)
             continue  # a recording that stops early (its error is reported) misses nothing
         given = declared.get(turn)
-        out.append(
-            CheckedTurn(turn, list(given or _segmented(users[turn].text)), said, bool(given))
-        )
+        requests = list(given) if given else _heard_again(_segmented(text), earlier)
+        out.append(CheckedTurn(turn, requests, said, bool(given)))
+        earlier.append(text)
     return out
+
+
+def _heard_again(requests: list[DeclaredRequest], earlier: Sequence[str]) -> list[DeclaredRequest]:
+    """``requests`` without a piece saying the user did not hear what was said ("sorry I missed
+    that", :func:`~harness.detect._together.not_heard`) when another piece asks an earlier user
+    message's question again (its content words, two or more, are at least half of each's): that
+    one asks for the answer again. Beside a new question the piece is a request of its own, and
+    stays."""
+    if len(requests) < 2 or not earlier or not any(not_heard(r.text) for r in requests):
+        return requests  # nearly every turn: the cheap test first
+    asked = [content_words(t) for t in earlier]
+    for r in requests:
+        if not_heard(r.text):
+            continue
+        words = content_words(r.text)
+        for before in asked:
+            shared = len(words & before)
+            if shared >= 2 and shared * 2 >= max(len(words), len(before)):
+                return [r for r in requests if not not_heard(r.text)]
+    return requests
 
 
 def _missing(

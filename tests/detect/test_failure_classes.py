@@ -3,6 +3,8 @@ transcript of the development corpus is used here)."""
 
 from __future__ import annotations
 
+import pytest
+
 from harness.detect.duplicates import find_duplicates
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.transcript import Message, Transcript
@@ -38,11 +40,20 @@ def pairs(found: list[Finding]) -> set[tuple[str, ...]]:
 # 1. The re-ask excuse ----------------------------------------------------------------------
 
 
-def test_an_exact_unprompted_repeat_is_not_excused_by_an_unrelated_question() -> None:
+@pytest.mark.parametrize(
+    "between",
+    [
+        "What's your returns policy?",
+        # an opening connective or apology hides no re-ask: the question after it is new
+        "also, can I cancel my order",
+        "sorry, can I cancel my order",
+    ],
+)
+def test_an_exact_unprompted_repeat_is_not_excused_by_an_unrelated_question(between: str) -> None:
     found = duplicates(
         ("user", "When does my order ship?"),
         ("shop", "Your order A-5531 ships on May 3 from the Leeds warehouse."),
-        ("user", "What's your returns policy?"),
+        ("user", between),
         ("shop", "Returns are free within 30 days of delivery."),
         ("shop", "Your order A-5531 ships on May 3 from the Leeds warehouse."),
     )

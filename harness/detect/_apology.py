@@ -1,0 +1,26 @@
+"""The apologies and fillers a user may put before or beside what they ask ("sorry, when is
+...", "I'm so sorry to bother you", "oops sorry but ...", "um"): one closed class, read by the
+duplicate detector's re-ask reading (:mod:`harness.detect._users`) and by the segmenter, which
+leaves an apology beside a request out (:mod:`harness.detect._together`).
+
+Connectives that may open a new question ("and", "also", "so", "well", "ok") are not in it.
+Every quantifier is possessive, so a long run of them is read in linear time. The patterns are
+written in lower case: compile them with ``re.IGNORECASE`` or read lowered text."""
+
+from __future__ import annotations
+
+__all__ = ["APOLOGY", "FILLER", "MARKS"]
+
+MARKS = r"[\s,.!;:\u2013\u2014-]*+"
+"""Punctuation and white space between the words of the class."""
+APOLOGY = (
+    r"(?:(?:(?:i['\u2019]?m|i\s++am)\s++)?(?:(?:so|really|very|terribly|awfully)\s++)*+sorry"
+    r"(?:\s++(?:to\s++(?:bother|trouble)\s++you|about\s++that|to\s++ask\s++again|"
+    r"for\s++(?:the\s++)?(?:trouble|bother|confusion)))?+"
+    r"|(?:my\s++)?apologies|i\s++(?:do\s++)?apologi[sz]e|excuse\s++me|pardon(?:\s++me)?+)"
+    r"(?:[\s,]++but\b)?+"
+)
+"""An apology or an attention-getter: "sorry", "I'm so sorry to bother you", "my apologies",
+"I apologise", "excuse me", "pardon", maybe followed by "but"."""
+FILLER = r"(?:oh|oops|um++|uh++|er++|hmm++)"
+"""A filler or an interjection said before an apology or a question."""
