@@ -119,3 +119,41 @@ def test_a_bot_that_fails_later_keeps_the_earlier_turns_missed_request(tmp_path:
     missed = [f for f in result.findings if f.kind == "missed_request"]
     assert [f.turn for f in missed] == [1]
     assert "bike" in missed[0].evidence
+
+
+class _Declines(Target):
+    """A bot that answers the first request and declines the second."""
+
+    async def run_conversation(self, turns: list[str], *, conversation_id: str) -> Transcript:
+        transcript = Transcript(conversation=conversation_id)
+        transcript.messages += [
+            Message(id="u1", turn=1, role="user", sender="user", text=turns[0]),
+            Message(id="b1", turn=1, role="bot", sender="bot", text="Checkout is at noon."),
+            Message(
+                id="b2", turn=1, role="bot", sender="bot", text="Sorry, I can't help with ferries."
+            ),
+        ]
+        return transcript
+
+
+def _declined(tmp_path: Path, second: str) -> list[str]:
+    path = tmp_path / "scenarios.yaml"
+    path.write_text(
+        "scenarios:\n  - name: decline\n    turns:\n"
+        "      - user: 'What time is checkout, and can you book me a ferry?'\n"
+        "        requests:\n"
+        "          - {agent: hotel, text: 'What time is checkout', words: [noon]}\n"
+        f"          - {{agent: hotel, text: 'can you book me a ferry'{second}}}\n",
+        encoding="utf-8",
+    )
+    (scenario,) = load_scenarios(path).scenarios
+    result = run_sync(run_scenario(_Declines(), scenario, file="scenarios.yaml"))
+    return [f.evidence for f in result.findings if f.kind == "missed_request"]
+
+
+def test_a_polite_decline_the_scenario_expects_is_no_missed_request(tmp_path: Path) -> None:
+    # A refusal answers no request (issue 25), not even one whose words it says; a scenario that
+    # expects the decline says so with an expect of the refusal's words (docs/simulate.md).
+    assert len(_declined(tmp_path, "")) == 1
+    assert len(_declined(tmp_path, ", words: [ferry]")) == 1
+    assert _declined(tmp_path, ', expect: "can\'t help"') == []
