@@ -88,7 +88,6 @@ from harness.detect._kinds import (
     only_counts,
     says_yes_or_no,
 )
-from harness.detect._slots import same_slot
 
 __all__ = [
     "ASSOCIATED",
@@ -131,8 +130,6 @@ FEATURES = (
     "misses_distinctive",
     "unclaimed_words",
     "own_kind",
-    "same_slot",
-    "same_slot_margin",
 )
 
 
@@ -189,10 +186,6 @@ def pair_features(
     # (read once per sentence, not once per pair).
     share_others = [_others_best([share[k][j] for k in range(count)]) for j in range(len(claims))]
     assoc_others = [_others_best([assoc[k][j] for k in range(count)]) for j in range(len(claims))]
-    # How likely the request and the sentence are about one slot (``harness.detect._slots``),
-    # and the best of the other requests for each sentence.
-    slot = [[same_slot(r, c) for c in claims] for r in requests]
-    slot_others = [_others_best([slot[k][j] for k in range(count)]) for j in range(len(claims))]
     out: list[list[list[float]]] = []
     for i, request in enumerate(requests):
         kinds = asked[i]
@@ -231,8 +224,6 @@ def pair_features(
                     1.0 if mine and not mine & cw and shared else 0.0,
                     sizes[j] if not hits else 0.0,
                     1.0 if (kinds - rival_kinds) & claim_kinds else 0.0,
-                    slot[i][j],
-                    slot[i][j] - slot_others[j][i],
                 ]
             )
         out.append(row)
