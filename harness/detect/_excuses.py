@@ -85,8 +85,8 @@ def asked_again(
     if features[_SAME_QUESTION] and asked_same_question(first, window):
         return True
     # The feature reads a question only from the message's very start: "sorry, when is ..."
-    # asked again, read past the apology, and held to the same question more strictly
-    if asked_again_after_apology(first, window):
+    # asked again, read past the apology, naming only what the earlier message said
+    if asked_again_after_apology(first, window, other.text):
         return True
     if features[_REASK_ON_TOPIC] and reasked_on_topic(other.text, entry.text, found, window):
         return True

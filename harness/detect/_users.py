@@ -347,13 +347,17 @@ def asks_again(text: str) -> bool:
     return _ASKS_AGAIN.search(text) is not None
 
 
-def asked_again_after_apology(first: _User | None, between: Sequence[_User]) -> bool:
+def asked_again_after_apology(
+    first: _User | None, between: Sequence[_User], earlier: Analysis
+) -> bool:
     """The user asked the question before the earlier message again in between, after an apology
     or a filler ("sorry, when is ...", "um I'm sorry, when's ..."), which the ``same_question``
     feature does not read as a question. Narrower than :func:`asked_same_question`: what follows
     the apology is the first message's text, or a question sharing two or more words with it and
     at least half of its words and of the first one's, with no value the first one lacks ("sorry,
-    can I cancel my order" after "when does my order ship?" asks something new)."""
+    can I cancel my order" after "when does my order ship?" asks something new), every word of
+    which the earlier bot message said (:func:`asks_about`: "sorry, when's the last coach to
+    bath" after "The next coach to Bath leaves at 14:05" asks something new)."""
     if first is None or not first.words:
         return False
     for u in between:
@@ -367,7 +371,9 @@ def asked_again_after_apology(first: _User | None, between: Sequence[_User]) -> 
         words = content_words(rest) - _ASKING
         shared = len(first.words & words)
         if shared >= 2 and shared * 2 >= max(len(words), len(first.words)):
-            return True
+            asked = _User(text=rest, turn=u.turn, words=frozenset(words))
+            if asks_about(asked, earlier):
+                return True
     return False
 
 

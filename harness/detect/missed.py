@@ -474,9 +474,9 @@ def _turns(
 def _heard_again(requests: list[DeclaredRequest], earlier: Sequence[str]) -> list[DeclaredRequest]:
     """``requests`` without a piece saying the user did not hear what was said ("sorry I missed
     that", :func:`~harness.detect._together.not_heard`) when another piece asks an earlier user
-    message's question again (its content words, two or more, are at least half of each's): that
-    one asks for the answer again. Beside a new question the piece is a request of its own, and
-    stays."""
+    message's question again (two or more content words, every one of them the earlier
+    message's): that one asks for the answer again. Beside a new question ("when's the *last*
+    coach" after "when's the next coach") the piece is a request of its own, and stays."""
     if len(requests) < 2 or not earlier or not any(not_heard(r.text) for r in requests):
         return requests  # nearly every turn: the cheap test first
     asked = [content_words(t) for t in earlier]
@@ -485,8 +485,7 @@ def _heard_again(requests: list[DeclaredRequest], earlier: Sequence[str]) -> lis
             continue
         words = content_words(r.text)
         for before in asked:
-            shared = len(words & before)
-            if shared >= 2 and shared * 2 >= max(len(words), len(before)):
+            if len(words) >= 2 and words <= before:
                 return [r for r in requests if not not_heard(r.text)]
     return requests
 

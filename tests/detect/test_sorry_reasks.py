@@ -83,6 +83,26 @@ def test_a_new_question_after_a_connective_or_an_apology_excuses_no_repeat(betwe
     assert ("m2", "m5") in pairs(found)
 
 
+@pytest.mark.parametrize(
+    "between",
+    [
+        "sorry, when's the last coach to bath",
+        "um, how long is the coach to bath",
+        "excuse me, is there a toilet on the coach to bath",
+    ],
+)
+def test_a_new_question_on_the_same_topic_after_an_apology_excuses_no_repeat(between: str) -> None:
+    # It shares the first question's words ("coach", "bath") but names what the answer did not
+    # say ("last", "long", "toilet"): the answer sent again word for word is unasked.
+    found = duplicates(
+        ("user", "when's the next coach to bath"),
+        ("coaches", _ANSWER),
+        ("user", between),
+        ("coaches", _ANSWER),
+    )
+    assert ("m2", "m4") in pairs(found)
+
+
 def test_what_was_after_sorry_asks_again() -> None:
     # "what ... was" opening a question, past the same markers
     assert asks_again("sorry what was the bay number")
@@ -134,6 +154,8 @@ def test_not_having_heard_beside_the_question_asked_again_is_no_request_of_its_o
     [
         "sorry I didn't catch that. and how much is a day return to bath?",
         "sorry, I missed that, can you also tell me how much a day return to bath is",
+        # sharing the earlier question's words, asking for something it did not
+        "sorry I didn't catch that. and when's the last coach to bath?",
     ],
 )
 def test_not_having_heard_beside_a_new_question_is_a_request_of_its_own(message: str) -> None:
