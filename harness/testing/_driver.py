@@ -165,6 +165,10 @@ class ConversationDriver:
         self.expectations: dict[int, list[Expectation]] = {}
         self.checks: dict[int, TurnChecks] = {}
         """Each turn's checks (``send(checks=...)`` and the tool checks of ``expect``)."""
+        self.listed: set[int] = set()
+        """The turns whose ``expect`` is the scenario turn's own request list (``checks``): as
+        ``harness simulate`` reads them, a request without ``expect`` there names what the
+        message asks (for the check), not an agent that must speak."""
         self.broken: dict[int, list[Finding]] = {}
         """Each turn's sub-agent contract violations, as ``contract`` findings."""
         self.failed_calls: list[str] = []
@@ -211,6 +215,12 @@ class ConversationDriver:
                 raise ConfigError(problem, field=where)
         turn = await self.conversation.send(text)
         self.expectations[turn.number] = items
+        if (
+            isinstance(spec, ScenarioTurn)
+            and items
+            and all(any(item is r for r in spec.requests) for item in items)
+        ):
+            self.listed.add(turn.number)
         self.broken[turn.number] = contract_findings(turn, self.transcript)
         if turn.error:
             self.failed_calls.append(f"turn {turn.number}: {turn.error}")
@@ -248,10 +258,12 @@ class ConversationDriver:
             if any(item.expect for item in items)
         }
         found = without_answered(found, self.transcript, expectations)
+        checked = {
+            n: [item for item in items if item.expect] if n in self.listed else items
+            for n, items in self.expectations.items()
+        }
         found += check_expectations(
-            self.transcript,
-            {k: v for k, v in self.expectations.items() if v},
-            findings=found,
+            self.transcript, {k: v for k, v in checked.items() if v}, findings=found
         )
         found += run_checks(self.transcript, self.checks)
         found += [f for turn in self.broken.values() for f in turn]

@@ -495,9 +495,9 @@ class ScenarioItem(pytest.Item):
             for step in self.scenario.turns:
                 # As harness simulate: a turn whose requests all give ``text`` declares them
                 # (with their ``words``) to the missed-request check; ``expect`` is checked.
-                declared = bool(step.requests) and all(r.text for r in step.requests)
-                requests = [r for r in step.requests if declared or r.expect]
-                await driver.send(step.user, expect=requests, checks=step)
+                # The turn's requests as written, as ``harness simulate`` reads them: declared
+                # to the check when each gives its ``text``, checked by their ``expect``.
+                await driver.send(step.user, expect=list(step.requests), checks=step)
 
         async def run() -> None:
             try:
