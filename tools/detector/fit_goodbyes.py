@@ -52,27 +52,25 @@ _SAID = 2
 """A word is a farewell's when at least this many farewell texts of the training material hold it."""
 
 
-def _sgd_user_turns(sgd: Path) -> Iterator[tuple[str, bool]]:
+def _sgd_turns(sgd: Path, speaker: str) -> Iterator[tuple[str, set[str]]]:
+    """Each SGD train turn of ``speaker`` ("USER" or "SYSTEM") with its acts."""
     for dialogue in read_dialogues(sgd / "sgd-train.jsonl.gz"):
         turns = dialogue["turns"]
         assert isinstance(turns, list)
         for turn in turns:
-            if turn["speaker"] != "USER":
-                continue
-            acts = {act for frame in turn["frames"] for act, _, _ in frame["actions"]}
-            yield turn["text"], "GOODBYE" in acts and acts <= _CLOSING
+            if turn["speaker"] == speaker:
+                yield turn["text"], {act for f in turn["frames"] for act, _, _ in f["actions"]}
+
+
+def _sgd_user_turns(sgd: Path) -> Iterator[tuple[str, bool]]:
+    for text, acts in _sgd_turns(sgd, "USER"):
+        yield text, "GOODBYE" in acts and acts <= _CLOSING
 
 
 def _sgd_bot_farewells(sgd: Path) -> Iterator[tuple[str, bool]]:
-    for dialogue in read_dialogues(sgd / "sgd-train.jsonl.gz"):
-        turns = dialogue["turns"]
-        assert isinstance(turns, list)
-        for turn in turns:
-            if turn["speaker"] != "SYSTEM":
-                continue
-            acts = {act for frame in turn["frames"] for act, _, _ in frame["actions"]}
-            if acts == {"GOODBYE"}:
-                yield turn["text"], True
+    for text, acts in _sgd_turns(sgd, "SYSTEM"):
+        if acts == {"GOODBYE"}:
+            yield text, True
 
 
 def _clinc(clinc: Path) -> Iterator[tuple[str, bool]]:
