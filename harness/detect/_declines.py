@@ -20,9 +20,11 @@ leaves out:
   it?" asks for what it needs;
 - an offer of another time and the idiom: "We can't do Tuesday, but 3 pm works", "I can't help
   recommending the lamb";
-- to a yes/no question, a refusal that says what it cannot do is a no: "No, we can't handle
-  carbon frames" answers "Do you repair carbon frames?". The runtime's own quoted refusal, or one
-  of "that" alone, is no "no"."""
+- to a yes/no question, a refusal after a "no" is a no: "No, sorry, we can't handle card
+  payments" answers "Can I pay by card?"; to one about what the bot does, so is a refusal saying
+  what it cannot do, "no" or not: "We can't handle carbon frames" answers "Do you repair carbon
+  frames?" (:func:`polarity`). The runtime's own quoted refusal, or one of "that" alone, is no
+  "no"."""
 
 from __future__ import annotations
 
