@@ -38,7 +38,6 @@ from harness.text.words import may_hold
 
 __all__ = [
     "apologises",
-    "asks_of_the_bot",
     "asks_to_rephrase",
     "decline_clause",
     "decline_rows",
@@ -134,12 +133,6 @@ def only_apology(text: str) -> bool:
     """Whether a part apologises and says little else: "Sorry about that.", "Sorry, something
     went wrong." (not "Sorry for the wait, the next train is at 14:12")."""
     return apologises(text) and (gives_up(text) or len(words_of(text)) <= 3)
-
-
-def asks_of_the_bot(request: str) -> bool:
-    """Whether a request asks yes or no of what the bot does ("Do you repair carbon frames?"): a
-    refusal saying what it cannot do answers it ("No, we can't handle carbon frames")."""
-    return _YOU.search(request) is not None and asks_yes_or_no(request)
 
 
 def polarity(request: str) -> int:

@@ -55,7 +55,6 @@ from harness.detect._together import not_heard
 from harness.detect._units import answered_instead, clause_answer, second_answer
 from harness.detect.answers import (
     all_words_of,
-    asks_yes_or_no,
     matcher,
     says_yes_or_no,
     words_of,
@@ -140,8 +139,9 @@ class _Rows:
     """Each part's words."""
     asked: list[frozenset[str]]
     """Each request's words."""
-    polar: list[bool]
-    """Whether each request asks yes or no."""
+    polar: list[int]
+    """Whether each request asks yes or no (0: it does not), and how a refusal reads for it
+    (:func:`~harness.detect._declines.polarity`)."""
     p: list[list[float]]
     limits: list[float]
     left_out: dict[int, float]
@@ -225,7 +225,7 @@ class _Matched:
                 and any(
                     (p[k][j] >= limits[j] or (own[i] and own[i] <= words[j]))
                     and says_yes_or_no(claims[j])
-                    and not declines(claims[j], polar=polarity(texts[k]))
+                    and not declines(claims[j], polar=polar[i])
                     for j in range(len(claims))
                 )
             ):
@@ -245,10 +245,10 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     asked = [words_of(r.text) for r in requests]
     # "Sorry, it cannot be refunded" answers "is the ticket refundable": a yes/no question is
     # answered by a no, apology or not.
-    polar = [asks_yes_or_no(r.text) for r in requests]
+    polar = [polarity(r.text) for r in requests]  # 0 unless it asks yes or no
     gave_up = [gives_up(text) for text in claims]
     opens = [first for _, _, first, _ in found]
-    refused = refusals(claims, [polarity(r.text) for r in requests])
+    refused = refusals(claims, polar)
     missing = {
         i: 1.0
         for i in declared

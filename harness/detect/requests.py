@@ -60,7 +60,7 @@ from harness.detect._joining import (
     _words_at,
 )
 from harness.detect._leads import _answered_lead, _leads_in, _participle_lead, _subordinate
-from harness.detect._needs import NeedsModel, needs_answer, needs_probability
+from harness.detect._needs import NeedsModel, needs_answer, needs_model, needs_probability
 from harness.detect._part_tests import (
     _adverbial,
     _asks,
@@ -118,7 +118,14 @@ from harness.detect._together import kept_together
 from harness.text import split_sentences
 from harness.text._records import slot_maker
 
-__all__ = ["NeedsModel", "Request", "needs_answer", "segment_requests"]
+__all__ = [
+    "NeedsModel",
+    "Request",
+    "needs_answer",
+    "needs_model",
+    "needs_probability",
+    "segment_requests",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -33,12 +33,11 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
-from functools import cache
 
 from harness.detect._farewells import farewells
 from harness.detect.findings import Finding
 from harness.detect.missed import CheckedTurn, DeclaredRequest, check_turns, missed_requests
-from harness.detect.requests import NeedsModel
+from harness.detect.requests import needs_model, needs_probability
 from harness.detect.transcript import Transcript
 
 __all__ = ["reads_as_goodbye", "silent_last_turns"]
@@ -112,10 +111,9 @@ def reads_as_goodbye(request: str) -> bool:
     booking" are no goodbyes: a clause asks."""
     clauses = [c.strip() for c in _CLAUSE.split(request) if c and c.strip()]
     said_farewell = [_goodbye(c) for c in clauses]
-    needs = _needs()
+    threshold = needs_model().threshold
     asks_nothing = (
-        f or needs.probability(c) < needs.threshold
-        for c, f in zip(clauses, said_farewell, strict=True)
+        f or needs_probability(c) < threshold for c, f in zip(clauses, said_farewell, strict=True)
     )
     return (any(said_farewell) or _goodbye(request)) and all(asks_nothing)
 
@@ -123,12 +121,6 @@ def reads_as_goodbye(request: str) -> bool:
 def _goodbye(clause: str) -> bool:
     """A farewell: no question mark, the needs model under ``_ASKS``, and the farewell reader's
     reading (:meth:`~harness.detect._farewells.FarewellReader.reads`)."""
-    if "?" in clause or _needs().probability(clause) >= _ASKS:
+    if "?" in clause or needs_probability(clause) >= _ASKS:
         return False
     return farewells().reads(clause)
-
-
-@cache
-def _needs() -> NeedsModel:
-    """The shipped needs model (the one the segmenter reads)."""
-    return NeedsModel.load()
