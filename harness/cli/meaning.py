@@ -1,5 +1,6 @@
 """``--meaning``: the model the missed-request check reads meaning with, loaded the same way by
-``harness simulate`` (and its ``--jobs`` processes) as by ``harness detect``; and
+``harness simulate`` (and its ``--jobs`` processes) as by ``harness detect`` (and by the pytest
+plugin's ``--harness-meaning``: :mod:`harness.detect._levels`); and
 ``--min-confidence``, the level of sureness its findings are reported at."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from harness.detect._levels import SURE, level
+from harness.detect._levels import MEANINGS, SURE, level, meaning_reader
 from harness.detect._levels import reporting_level as shared_level
 from harness.exceptions import UsageError
 
@@ -69,30 +70,3 @@ def reporting_level(value: str | None, reader: Embedder | None) -> float:
     """
     model = reader.meaning_model if reader is not None else None
     return shared_level(value, meaning_model=model)
-
-
-MEANINGS = ("wordllama", "minilm")
-"""The ``--meaning`` choices: each names an embedder with its own fitted check confidence."""
-
-
-def meaning_reader(meaning: str | None, *, semantic: bool) -> Embedder | None:
-    """The embedder the check reads meaning with for ``--meaning`` (loaded now, so a missing
-    extra fails before the first conversation, naming it), or None: no ``--meaning``, or
-    ``--meaning wordllama`` with ``--semantic`` (whose WordLlama the check reads already).
-
-    Raises:
-        MissingExtraError: the model's extra (``minilm`` or ``embeddings``) is not installed.
-    """
-    if meaning == "minilm":
-        from harness.detect.embeddings import MiniLMEmbedder
-
-        reader = MiniLMEmbedder()
-        reader.load()
-        return reader
-    if meaning == "wordllama" and not semantic:
-        from harness.detect.embeddings import LocalEmbedder
-
-        local = LocalEmbedder()
-        local.load(feature="the missed-request check's WordLlama meaning (--meaning wordllama)")
-        return local
-    return None

@@ -1,12 +1,18 @@
-"""The missed-request check's reporting level as a user writes it (``sure`` or a number from 0
-to 1), read once for ``--min-confidence`` (``harness detect`` and ``simulate``) and the pytest
-plugin's ``--harness-min-confidence``."""
+"""What a user chooses for the missed-request check, read once for the command line
+(``harness detect`` and ``simulate``) and the pytest plugin: its reporting level (``sure`` or a
+number from 0 to 1: ``--min-confidence``, ``--harness-min-confidence``) and its reader of
+meaning (``--meaning``, ``--harness-meaning``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness.exceptions import UsageError
 
-__all__ = ["SURE", "level", "reporting_level"]
+if TYPE_CHECKING:
+    from harness.detect.embeddings import Embedder
+
+__all__ = ["MEANINGS", "SURE", "level", "meaning_reader", "reporting_level"]
 
 SURE = "sure"
 """The value that names the check's calibrated sure level."""
@@ -48,3 +54,43 @@ def reporting_level(
 
         return matcher().report_threshold
     return level(value, option=option)
+
+
+MEANINGS = ("wordllama", "minilm")
+"""The readers of meaning a user can name: each an embedder with its own fitted check
+confidence."""
+
+
+def meaning_reader(
+    meaning: str | None, *, semantic: bool = False, option: str = "--meaning"
+) -> Embedder | None:
+    """The embedder the check reads meaning with for ``meaning`` (loaded now, so a missing
+    extra fails before the first conversation, naming it), or None: no ``meaning``, or
+    ``wordllama`` with ``semantic`` (``--semantic``, whose WordLlama the check reads already).
+
+    Args:
+        meaning: one of :data:`MEANINGS`, or None.
+        semantic: the run detects paraphrased duplicates with WordLlama already.
+        option: how the user named it, for the error's wording.
+
+    Raises:
+        MissingExtraError: the model's extra (``minilm`` or ``embeddings``) is not installed.
+        UsageError: ``meaning`` is not one of :data:`MEANINGS`.
+    """
+    if meaning == "minilm":
+        from harness.detect.embeddings import MiniLMEmbedder
+
+        reader = MiniLMEmbedder()
+        reader.load()
+        return reader
+    if meaning == "wordllama":
+        if semantic:
+            return None
+        from harness.detect.embeddings import LocalEmbedder
+
+        local = LocalEmbedder()
+        local.load(feature=f"the missed-request check's WordLlama meaning ({option} wordllama)")
+        return local
+    if meaning:
+        raise UsageError(f"{option}: {meaning!r} is not one of {', '.join(MEANINGS)}")
+    return None

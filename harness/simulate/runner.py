@@ -16,20 +16,26 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from harness.detect.checks import TurnChecks, run_checks
+from harness.detect.checks import TurnChecks
 from harness.detect.detectors import detect_async
 from harness.detect.embeddings import Embedder
-from harness.detect.expectations import Expectation, check_expectations, expectation_met
+from harness.detect.expectations import Expectation
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.missed import DeclaredRequest, reports_request
+from harness.detect.missed import DeclaredRequest
 from harness.detect.readers import ReadNote
 from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
 from harness.exceptions import ConfigError, UsageError
 from harness.models.base import Model
 from harness.runtime.parent import Parent, Turn, bot_models, check_models
-from harness.simulate._silent import silent_last_turns
+from harness.simulate.judging import (
+    apply_expectations,
+    declared_requests_of,
+    judged_by_expectations,
+    without_answered,
+)
 from harness.simulate.scenarios import (
+    RequestExpectation,
     Scenario,
     ScenarioFile,
     check_names,
@@ -48,6 +54,7 @@ __all__ = [
     "failed_calls",
     "judged_by_expectations",
     "late_notes",
+    "requests_of",
     "run_scenario",
     "run_scenarios",
     "without_answered",
@@ -78,29 +85,16 @@ def checks_of(scenario: Scenario) -> dict[int, TurnChecks]:
     return out
 
 
+def requests_of(scenario: Scenario) -> dict[int, list[RequestExpectation]]:
+    """The scenario's requests as written, by 1-based turn (what
+    :func:`~harness.simulate.judging.apply_expectations` judges the check's findings by)."""
+    return {number: list(turn.requests) for number, turn in enumerate(scenario.turns, start=1)}
+
+
 def declared_requests(scenario: Scenario) -> dict[int, list[DeclaredRequest]]:
     """The requests the scenario declares by 1-based turn: turns whose every request gives its
     ``text`` (the missed-request check segments the other turns' messages itself)."""
-    out: dict[int, list[DeclaredRequest]] = {}
-    for number, turn in enumerate(scenario.turns, start=1):
-        if turn.requests and all(r.text for r in turn.requests):
-            out[number] = [
-                DeclaredRequest(text=r.text or "", agent=r.agent, words=tuple(r.words))
-                for r in turn.requests
-            ]
-    return out
-
-
-def judged_by_expectations(requests: Sequence[Expectation]) -> bool:
-    """Whether a turn with these requests is checked by their expectations alone: every one
-    gives ``expect`` but not every one gives ``text``, so the expectations say what each
-    request is and what answers it, and the requests the missed-request check finds in the
-    message itself (the listed ones and any other) are not reported."""
-    return (
-        bool(requests)
-        and all(r.expect for r in requests)
-        and not all(getattr(r, "text", None) for r in requests)
-    )
+    return declared_requests_of(requests_of(scenario))
 
 
 def expected_turns(scenario: Scenario) -> set[int]:
@@ -110,29 +104,6 @@ def expected_turns(scenario: Scenario) -> set[int]:
         for number, turn in enumerate(scenario.turns, start=1)
         if judged_by_expectations(turn.requests)
     }
-
-
-def without_answered(
-    findings: Sequence[Finding],
-    transcript: Transcript,
-    expectations: Mapping[int, Sequence[Expectation]],
-) -> list[Finding]:
-    """``findings`` less the missed-request check's finding for each request given with its
-    ``text`` whose ``expect`` came (the expected text is in a bot message of its turn): the
-    scenario says what answers it, so one report does not also say nothing did."""
-    answered = [
-        (turn, DeclaredRequest(text=text, agent=item.agent))
-        for turn, items in expectations.items()
-        for item in items
-        if (text := getattr(item, "text", None))
-        and item.expect
-        and expectation_met(transcript, turn, item.expect)
-    ]
-    return [
-        f
-        for f in findings
-        if not any(f.turn == turn and reports_request(f, request) for turn, request in answered)
-    ]
 
 
 def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> None:
@@ -276,33 +247,29 @@ async def run_scenario(
     transcript, error, broken, down, completed = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
-    declared = declared_requests(scenario)
-    findings = await detect_async(
-        transcript, config=config, embedder=embedder, requests=declared, meaning=meaning
-    )
-    findings += broken  # the sub-agents' contract violations, in the turns that completed
-    if error is None:  # a failed sub-agent call still leaves a whole conversation to check
-        # The expectations stand in for the check only where they are checked: a deployed bot
-        # that failed later keeps the check's findings of the turns before.
-        expected = expected_turns(scenario)
-        findings = [f for f in findings if not (f.kind == "missed_request" and f.turn in expected)]
-        expectations = expectations_of(scenario)
-        findings = without_answered(findings, transcript, expectations)
-        findings += check_expectations(transcript, expectations, findings=findings)
-        findings += run_checks(transcript, checks_of(scenario))
+    requests = requests_of(scenario)
     settings = config or DetectorConfig()
-    if completed and "missed_request" in settings.kinds:
-        # The conversation ran to its end: last turns without a word from the bot missed their
-        # requests (harness detect cannot tell them from a recording that stopped early).
-        findings += silent_last_turns(
-            transcript,
-            declared,
-            reported=findings,
-            min_confidence=settings.missed_min_confidence,
-            ended_at=target.ended_by_bot(scenario.name),
-        )
+    found = await detect_async(
+        transcript,
+        config=settings,
+        embedder=embedder,
+        requests=declared_requests_of(requests),
+        meaning=meaning,
+    )
+    # Judged as ConversationDriver judges it. A conversation that ran to its end is checked
+    # whole, though a sub-agent call or the parent's own step failed in it (that fails the
+    # scenario through ``error``); one that stopped keeps the check's findings of its turns.
+    findings = apply_expectations(
+        found,
+        transcript,
+        requests,
+        config=settings,
+        completed=completed,
+        checks=checks_of(scenario),
+        broken=broken,
+        ended_at=target.ended_by_bot(scenario.name) if completed else None,
+    )
     error = "\n".join([*([error] if error else []), *down]) or None
-    findings.sort(key=lambda f: f.turn)
     notes = late_notes(transcript, file=file, title=scenario.name)
     return DetectionResult(
         file=file,

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness.detect.checks import TurnChecks, run_checks
-from harness.detect.detectors import detect
-from harness.detect.expectations import Expectation, check_expectations
+from harness.detect.checks import TurnChecks
+from harness.detect.detectors import detect, detect_async
+from harness.detect.embeddings import Embedder
+from harness.detect.expectations import Expectation
 from harness.detect.findings import DetectorConfig, Finding
 from harness.detect.missed import DeclaredRequest
 from harness.detect.report_parts import confidence_note
 from harness.detect.transcript import Message, Transcript
-from harness.exceptions import ConfigError, RunError
+from harness.exceptions import ConfigError, RunError, UsageError
 from harness.models import FunctionModel, Model, ScriptedModel
 from harness.runtime.loading import load_bot
 from harness.runtime.parent import Conversation, Parent, Turn
-from harness.simulate.runner import failed_calls, judged_by_expectations, without_answered
+from harness.simulate.judging import apply_expectations, declared_requests_of
+from harness.simulate.runner import failed_calls
 from harness.simulate.scenarios import (
     RequestExpectation,
     ScenarioTurn,
@@ -150,6 +153,10 @@ class ConversationDriver:
         bot: a ``Parent``, a config path or ``module:attr``.
         model: overrides the bot's model when ``bot`` is loaded from a path.
         config: detector thresholds; the calibrated defaults when None.
+        meaning: the embedder the missed-request check reads meaning with (``detect``'s
+            ``meaning``: :class:`~harness.detect.embeddings.MiniLMEmbedder` or
+            :class:`~harness.detect.embeddings.LocalEmbedder`, as ``harness simulate
+            --meaning`` loads them); None: the default matcher alone, offline.
     """
 
     def __init__(
@@ -158,9 +165,12 @@ class ConversationDriver:
         *,
         model: Model | str | None = None,
         config: DetectorConfig | None = None,
+        meaning: Embedder | None = None,
     ) -> None:
         self.bot = bot if isinstance(bot, Parent) else load_bot(bot, model=model)
         self.config = config or DetectorConfig()
+        self.meaning = meaning
+        """The embedder the missed-request check reads meaning with, or None."""
         self.conversation: Conversation = self.bot.conversation()
         self.expectations: dict[int, list[Expectation]] = {}
         self.checks: dict[int, TurnChecks] = {}
@@ -171,6 +181,10 @@ class ConversationDriver:
         message asks (for the check), not an agent that must speak."""
         self.broken: dict[int, list[Finding]] = {}
         """Each turn's sub-agent contract violations, as ``contract`` findings."""
+        self.stopped = False
+        """A ``send`` raised (a model or transport error): the conversation did not run to its
+        end, so, as ``harness simulate`` reports such a scenario, the expectations and checks
+        are not applied and the check's findings stand."""
         self.failed_calls: list[str] = []
         """The sub-agent calls that raised or timed out, and the turns whose parent failed, as
         ``turn N: AGENT failed: WHY`` (``harness simulate`` fails a scenario on them): the user
@@ -213,7 +227,13 @@ class ConversationDriver:
             problem = check_names(self.bot, item)
             if problem:
                 raise ConfigError(problem, field=where)
-        turn = await self.conversation.send(text)
+        try:
+            turn = await self.conversation.send(text)
+        except UsageError:
+            raise  # a mistake in the test (an empty message): the conversation goes on
+        except Exception:
+            self.stopped = True
+            raise
         self.expectations[turn.number] = items
         if (
             isinstance(spec, ScenarioTurn)
@@ -234,41 +254,43 @@ class ConversationDriver:
         return turn
 
     def findings(self, *kinds: str) -> list[Finding]:
-        """Every finding so far (optionally only some kinds)."""
-        declared = {
-            turn: [
-                DeclaredRequest(
-                    text=text, agent=item.agent, words=tuple(getattr(item, "words", ()))
-                )
-                for item in items
-                if (text := getattr(item, "text", None))
-            ]
-            for turn, items in self.expectations.items()
-            if items and all(getattr(item, "text", None) for item in items)
-        }
-        found = detect(self.transcript, config=self.config, requests=declared)
-        # As ``harness simulate``: a turn whose requests all give ``expect`` (not all ``text``)
-        # is checked against those, and a request given with its ``text`` whose ``expect``
-        # came is not also reported by the check.
-        expected = {n for n, items in self.expectations.items() if judged_by_expectations(items)}
-        found = [f for f in found if not (f.kind == "missed_request" and f.turn in expected)]
-        expectations = {
-            n: [item for item in items if item.expect]
-            for n, items in self.expectations.items()
-            if any(item.expect for item in items)
-        }
-        found = without_answered(found, self.transcript, expectations)
-        checked = {
-            n: [item for item in items if item.expect] if n in self.listed else items
-            for n, items in self.expectations.items()
-        }
-        found += check_expectations(
-            self.transcript, {k: v for k, v in checked.items() if v}, findings=found
+        """Every finding so far (optionally only some kinds), judged as ``harness simulate``
+        judges a scenario's conversation (:func:`~harness.simulate.judging.apply_expectations`).
+
+        With ``meaning``, the check reads meaning as it embeds the bot's sentences; called from
+        a running event loop (an ``async def`` test, the plugin's scenarios), that runs on a
+        worker thread with its own loop, and this call waits for it.
+        """
+        declared = declared_requests_of(self.expectations)
+        found = self._detected(declared)
+        found = apply_expectations(
+            found,
+            self.transcript,
+            self.expectations,
+            config=self.config,
+            completed=not self.stopped,
+            checks=self.checks,
+            broken=[f for turn in self.broken.values() for f in turn],
+            listed=self.listed,
         )
-        found += run_checks(self.transcript, self.checks)
-        found += [f for turn in self.broken.values() for f in turn]
-        found.sort(key=lambda f: f.turn)
         return [f for f in found if not kinds or f.kind in kinds]
+
+    def _detected(self, declared: Mapping[int, Sequence[DeclaredRequest]]) -> list[Finding]:
+        """The detectors' findings, the requests of ``declared`` given to the check."""
+        if self.meaning is None:
+            return detect(self.transcript, config=self.config, requests=declared)
+        checking = detect_async(
+            self.transcript, config=self.config, requests=declared, meaning=self.meaning
+        )
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(checking)
+        # detect() cannot embed inside a running loop, and this method is synchronous: the
+        # embedding gets a loop of its own on a worker thread (the caller's loop waits, as it
+        # waits for the check's own CPU work).
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, checking).result()
 
     def _fail_on(self, found: list[Finding], what: str, *, calls: bool = False) -> None:
         """Fail with the error-level findings of ``found`` and, with ``calls``, the failed

@@ -18,12 +18,15 @@ rate per finding kind.
 ``--harness-min-confidence`` (ini ``harness_min_confidence``) is ``harness simulate
 --min-confidence``: a level from 0 to 1, or ``sure``; the missed-request check then reports only
 the requests it is at least that sure are unanswered (the scenarios and ``harness_driver``).
+``--harness-meaning`` (ini ``harness_meaning``) is ``harness simulate --meaning``: ``minilm`` or
+``wordllama``, the model the check reads meaning with (and whose own fitted ``sure`` level
+``sure`` then names); without it the check is the default matcher, offline.
 
 Fixtures:
     harness_driver: a factory ``harness_driver(bot, *, model=None) -> ConversationDriver`` for tests
         that drive a bot themselves and assert ``no duplicates``, ``each request answered once``
         and ``no silent leaks``; a relative config path is found next to the test file or in the
-        rootdir.
+        rootdir. Its drivers read meaning with ``--harness-meaning``'s model.
 
 ``async def`` tests run on asyncio even without pytest-asyncio or anyio (when one of them is
 installed and takes the test, it runs it instead); ini ``harness_async_tests = false`` turns that
@@ -44,6 +47,9 @@ import pytest
 __all__ = ["InvalidScenario", "ScenarioFileCollector", "ScenarioItem"]
 
 _OTHER_LOOPS = ("anyio", "trio", "twisted", "gen_test")
+_MEANINGS = ("wordllama", "minilm")
+"""``--harness-meaning``'s choices: ``harness.detect._levels.MEANINGS``, written out so that
+declaring the options imports nothing of the SDK."""
 _DEFAULT_PATTERNS = ["scenarios*.yaml", "scenarios*.yml", "*.scenarios.yaml", "*.scenarios.yml"]
 _OWN_INI = (
     "harness_scenarios",
@@ -51,6 +57,7 @@ _OWN_INI = (
     "harness_model",
     "harness_async_tests",
     "harness_min_confidence",
+    "harness_meaning",
 )
 """The ini options that make a project a harness project (see ``_looks_like_scenarios``)."""
 
@@ -91,6 +98,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="",
         help="the missed-request check reports only the requests it is at least this sure are "
         "unanswered: a level from 0 to 1, or 'sure' (default: every one)",
+    )
+    parser.addini(
+        "harness_meaning",
+        default="",
+        help="the model the missed-request check reads meaning with: minilm (the 'minilm' "
+        "extra) or wordllama (the 'embeddings' extra) (default: none, the offline matcher)",
+    )
+    parser.addoption(
+        "--harness-meaning",
+        choices=_MEANINGS,
+        default=None,
+        help="as harness simulate --meaning: the model the missed-request check reads meaning "
+        "with (overrides the ini's harness_meaning)",
     )
     parser.addoption(
         "--harness-min-confidence",
@@ -163,7 +183,8 @@ XML as ``<property>``, and pytest-xdist sends them to the controller)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    _min_confidence(config)  # a bad level stops the run before any test
+    _reader(config)  # a missing extra stops the run before any test, naming it
+    _min_confidence(config)  # so does a bad level
     if config.getoption("harness_html", None) and not hasattr(config, "workerinput"):
         results: list[Any] = []
         config.stash[_HTML_RESULTS] = results
@@ -438,10 +459,41 @@ def _ini_model(config: pytest.Config) -> str | None:
     return model or None
 
 
+_READER = pytest.StashKey[Any]()
+"""The embedder the missed-request check reads meaning with (None without one), loaded once."""
+
+
+def _reader(config: pytest.Config) -> Any:
+    """The reader of meaning of ``--harness-meaning`` (else the ini's ``harness_meaning``),
+    loaded as ``harness simulate --meaning`` loads it; None without one.
+
+    Raises:
+        pytest.UsageError: its extra is not installed (the message names it, as the command
+            line's does), or the ini names another model.
+    """
+    if _READER in config.stash:
+        return config.stash[_READER]
+    from harness.detect._levels import meaning_reader
+    from harness.exceptions import UsageError
+
+    option = config.getoption("harness_meaning", None)
+    where = "--harness-meaning"
+    if option is None:
+        option, where = str(config.getini("harness_meaning")).strip(), "harness_meaning"
+    try:
+        reader = meaning_reader(option or None, option=where)
+    except UsageError as exc:  # a MissingExtraError too
+        raise pytest.UsageError(str(exc)) from None
+    config.stash[_READER] = reader
+    return reader
+
+
 def _min_confidence(config: pytest.Config) -> float:
     """The missed-request check's reporting level: ``--harness-min-confidence`` (else the
     ini's ``harness_min_confidence``) read as ``harness simulate --min-confidence`` reads its
-    value (``sure``: the default matcher's report threshold; empty: 0, every one reported).
+    value (``sure``: the report threshold of the check's confidence, the reader of meaning's
+    fitted one with ``--harness-meaning``, else the default matcher's; empty: 0, every one
+    reported).
 
     Raises:
         pytest.UsageError: the level is neither ``sure`` nor a number from 0 to 1.
@@ -453,8 +505,10 @@ def _min_confidence(config: pytest.Config) -> float:
     where = "--harness-min-confidence"
     if option is None:
         option, where = config.getini("harness_min_confidence"), "harness_min_confidence"
+    reader = _reader(config)
+    model = reader.meaning_model if reader is not None else None
     try:
-        return reporting_level(str(option), option=where)
+        return reporting_level(str(option), meaning_model=model, option=where)
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -487,7 +541,10 @@ class ScenarioItem(pytest.Item):
         model = _ini_model(self.config)
         repeat = int(self.config.getoption("harness_repeat", 1) or 1)
         settings = _detector_config(self.config)
-        first = ConversationDriver(load_bot(self.bot, model=model, near=self.near), config=settings)
+        meaning = _reader(self.config)
+        first = ConversationDriver(
+            load_bot(self.bot, model=model, near=self.near), config=settings, meaning=meaning
+        )
         results: list[DetectionResult] = []
         drivers: list[Any] = []
 
@@ -505,7 +562,9 @@ class ScenarioItem(pytest.Item):
                 for number in range(1, repeat + 1):
                     # Every run is a new conversation with the same bot.
                     driver = (
-                        first if number == 1 else ConversationDriver(first.bot, config=settings)
+                        first
+                        if number == 1
+                        else ConversationDriver(first.bot, config=settings, meaning=meaning)
                     )
                     drivers.append(driver)
                     error = None
@@ -635,7 +694,12 @@ def harness_driver(request: pytest.FixtureRequest) -> Callable[..., Any]:
     def make(bot: Any, *, model: Any = None) -> ConversationDriver:
         __tracebackhide__ = True
         settings = _detector_config(request.config)
-        return ConversationDriver(_resolve(bot, request), model=model, config=settings)
+        return ConversationDriver(
+            _resolve(bot, request),
+            model=model,
+            config=settings,
+            meaning=_reader(request.config),
+        )
 
     return make
 

