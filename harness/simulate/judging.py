@@ -21,6 +21,9 @@ tool checks. :func:`declared_requests_of` gives the check its declared requests;
 The expectations and checks stand in for the check only where they are checked: a conversation
 that stopped early (a model or transport error) keeps the check's findings and gets no
 expectation findings, as which of its turns completed is not always known (a deployed bot).
+A caller that knows which turns raised (``ConversationDriver``, in this process, where a test may
+catch the error and go on) names them instead (``raised``): only those turns are left as the check
+found them, and every other turn is judged.
 """
 
 from __future__ import annotations
@@ -114,6 +117,7 @@ def apply_expectations(
     broken: Sequence[Finding] = (),
     listed: Container[int] | None = None,
     ended_at: int | None = None,
+    raised: Container[int] = (),
 ) -> list[Finding]:
     """The findings of a scenario's conversation: the check's ``found`` judged by the
     scenario's requests (see the module docstring), ordered by turn.
@@ -138,10 +142,16 @@ def apply_expectations(
             say something. None: every turn is listed (a scenario file's).
         ended_at: the turn in which the bot ended the conversation (``endOfConversation``),
             when it did: later silent turns are not reported.
+        raised: the turns that raised, in a conversation that went on after them (a
+            ``ConversationDriver`` test that caught the error): they are not judged as completed
+            (no expectations, checks or silent-turn finding there; the check's findings stand),
+            and the other turns are.
     """
     findings = list(found)
     findings += broken  # the sub-agents' contract violations, in the turns that completed
     if completed:
+        requests = {n: items for n, items in requests.items() if n not in raised}
+        checks = {n: c for n, c in (checks or {}).items() if n not in raised}
         expected = {n for n, items in requests.items() if judged_by_expectations(items)}
         findings = [f for f in findings if not (f.kind == "missed_request" and f.turn in expected)]
         given = {
@@ -158,16 +168,17 @@ def apply_expectations(
         findings += check_expectations(
             transcript, {n: items for n, items in checked.items() if items}, findings=findings
         )
-        findings += run_checks(transcript, dict(checks or {}))
+        findings += run_checks(transcript, dict(checks))
         if "missed_request" in config.kinds:
             # Last turns without a word from the bot missed their requests (harness detect
             # cannot tell them from a recording that stopped early).
-            findings += silent_last_turns(
+            silent = silent_last_turns(
                 transcript,
                 declared_requests_of(requests),
                 reported=findings,
                 min_confidence=config.missed_min_confidence,
                 ended_at=ended_at,
             )
+            findings += [f for f in silent if f.turn not in raised]
     findings.sort(key=lambda f: f.turn)
     return findings

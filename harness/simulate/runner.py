@@ -19,9 +19,7 @@ from typing import Any
 from harness.detect.checks import TurnChecks
 from harness.detect.detectors import detect_async
 from harness.detect.embeddings import Embedder
-from harness.detect.expectations import Expectation
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.missed import DeclaredRequest
 from harness.detect.readers import ReadNote
 from harness.detect.reports import DetectionResult
 from harness.detect.transcript import Transcript
@@ -31,8 +29,6 @@ from harness.runtime.parent import Parent, Turn, bot_models, check_models
 from harness.simulate.judging import (
     apply_expectations,
     declared_requests_of,
-    judged_by_expectations,
-    without_answered,
 )
 from harness.simulate.scenarios import (
     RequestExpectation,
@@ -48,31 +44,15 @@ from subagents import Usage
 
 __all__ = [
     "checks_of",
-    "declared_requests",
-    "expectations_of",
-    "expected_turns",
     "failed_calls",
-    "judged_by_expectations",
     "late_notes",
-    "requests_of",
     "run_scenario",
     "run_scenarios",
-    "without_answered",
 ]
 
 _EXCERPT = 80
 """A late reply, and the user message it answers, are quoted in its note up to this many
 characters."""
-
-
-def expectations_of(scenario: Scenario) -> dict[int, list[Expectation]]:
-    """The scenario's expected answers by 1-based turn (requests without ``expect`` are skipped)."""
-    out: dict[int, list[Expectation]] = {}
-    for number, turn in enumerate(scenario.turns, start=1):
-        items: list[Expectation] = [r for r in turn.requests if r.expect]
-        if items:
-            out[number] = items
-    return out
 
 
 def checks_of(scenario: Scenario) -> dict[int, TurnChecks]:
@@ -85,25 +65,10 @@ def checks_of(scenario: Scenario) -> dict[int, TurnChecks]:
     return out
 
 
-def requests_of(scenario: Scenario) -> dict[int, list[RequestExpectation]]:
+def _requests_of(scenario: Scenario) -> dict[int, list[RequestExpectation]]:
     """The scenario's requests as written, by 1-based turn (what
     :func:`~harness.simulate.judging.apply_expectations` judges the check's findings by)."""
     return {number: list(turn.requests) for number, turn in enumerate(scenario.turns, start=1)}
-
-
-def declared_requests(scenario: Scenario) -> dict[int, list[DeclaredRequest]]:
-    """The requests the scenario declares by 1-based turn: turns whose every request gives its
-    ``text`` (the missed-request check segments the other turns' messages itself)."""
-    return declared_requests_of(requests_of(scenario))
-
-
-def expected_turns(scenario: Scenario) -> set[int]:
-    """The 1-based turns :func:`judged_by_expectations` (``ConversationDriver`` does the same)."""
-    return {
-        number
-        for number, turn in enumerate(scenario.turns, start=1)
-        if judged_by_expectations(turn.requests)
-    }
 
 
 def _check_agents(scenario: Scenario, target: InProcessTarget, file: str) -> None:
@@ -247,7 +212,7 @@ async def run_scenario(
     transcript, error, broken, down, completed = await _converse(
         target, [turn.user for turn in scenario.turns], scenario.name
     )
-    requests = requests_of(scenario)
+    requests = _requests_of(scenario)
     settings = config or DetectorConfig()
     found = await detect_async(
         transcript,

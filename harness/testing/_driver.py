@@ -13,7 +13,6 @@ from harness.detect.detectors import detect, detect_async
 from harness.detect.embeddings import Embedder
 from harness.detect.expectations import Expectation
 from harness.detect.findings import DetectorConfig, Finding
-from harness.detect.missed import DeclaredRequest
 from harness.detect.report_parts import confidence_note
 from harness.detect.transcript import Message, Transcript
 from harness.exceptions import ConfigError, RunError, UsageError
@@ -44,6 +43,14 @@ __all__ = [
     "fake_subagent",
     "format_findings",
 ]
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 class ScenarioFailedError(RunError, AssertionError):
@@ -181,10 +188,11 @@ class ConversationDriver:
         message asks (for the check), not an agent that must speak."""
         self.broken: dict[int, list[Finding]] = {}
         """Each turn's sub-agent contract violations, as ``contract`` findings."""
-        self.stopped = False
-        """A ``send`` raised (a model or transport error): the conversation did not run to its
-        end, so, as ``harness simulate`` reports such a scenario, the expectations and checks
-        are not applied and the check's findings stand."""
+        self.raised: set[int] = set()
+        """The turns whose ``send`` raised (a model or transport error, a sub-agent failing in
+        strict mode) and the test caught it: such a turn is not judged as completed (it has no
+        expectations or checks, and gets no silent-turn finding; the check's findings stand),
+        and every turn before and after it is."""
         self.failed_calls: list[str] = []
         """The sub-agent calls that raised or timed out, and the turns whose parent failed, as
         ``turn N: AGENT failed: WHY`` (``harness simulate`` fails a scenario on them): the user
@@ -227,12 +235,14 @@ class ConversationDriver:
             problem = check_names(self.bot, item)
             if problem:
                 raise ConfigError(problem, field=where)
+        before = self._last_user_turn()
         try:
             turn = await self.conversation.send(text)
         except UsageError:
             raise  # a mistake in the test (an empty message): the conversation goes on
         except Exception:
-            self.stopped = True
+            if self._last_user_turn() > before:  # the message was taken: its turn raised
+                self.raised.add(self._last_user_turn())
             raise
         self.expectations[turn.number] = items
         if (
@@ -253,44 +263,52 @@ class ConversationDriver:
             self.checks[turn.number] = found
         return turn
 
+    def _last_user_turn(self) -> int:
+        return max((m.turn for m in self.transcript.messages if m.role == "user"), default=0)
+
     def findings(self, *kinds: str) -> list[Finding]:
         """Every finding so far (optionally only some kinds), judged as ``harness simulate``
-        judges a scenario's conversation (:func:`~harness.simulate.judging.apply_expectations`).
+        judges a scenario's conversation (:func:`~harness.simulate.judging.apply_expectations`),
+        every turn but the ones that raised (``raised``) as a completed one.
 
-        With ``meaning``, the check reads meaning as it embeds the bot's sentences; called from
-        a running event loop (an ``async def`` test, the plugin's scenarios), that runs on a
-        worker thread with its own loop, and this call waits for it.
+        With ``meaning``, called from a running event loop (the assertions in an ``async def``
+        test), the embedding runs on a worker thread with its own loop while this call waits:
+        ``await`` :meth:`findings_async` there instead to embed on the caller's loop.
         """
         declared = declared_requests_of(self.expectations)
-        found = self._detected(declared)
-        found = apply_expectations(
+        if self.meaning is not None and _loop_running():
+            # A synchronous call inside a running loop (detect() cannot embed there): the
+            # embedding gets a loop of its own on a worker thread; findings_async avoids it.
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                return pool.submit(asyncio.run, self.findings_async(*kinds)).result()
+        found = detect(self.transcript, config=self.config, requests=declared, meaning=self.meaning)
+        return self._judged(found, kinds)
+
+    async def findings_async(self, *kinds: str) -> list[Finding]:
+        """:meth:`findings` for async callers: the check embeds with ``meaning`` on the
+        caller's loop (whose embedders run the model on a worker thread, so the loop stays free,
+        and an embedder bound to the loop, such as one holding an ``httpx.AsyncClient``, works).
+        """
+        declared = declared_requests_of(self.expectations)
+        found = await detect_async(
+            self.transcript, config=self.config, requests=declared, meaning=self.meaning
+        )
+        return self._judged(found, kinds)
+
+    def _judged(self, found: list[Finding], kinds: Sequence[str]) -> list[Finding]:
+        """The detectors' ``found`` judged by the turns' expectations and checks."""
+        judged = apply_expectations(
             found,
             self.transcript,
             self.expectations,
             config=self.config,
-            completed=not self.stopped,
+            completed=True,  # in this process every turn but a raised one completed
             checks=self.checks,
             broken=[f for turn in self.broken.values() for f in turn],
             listed=self.listed,
+            raised=self.raised,
         )
-        return [f for f in found if not kinds or f.kind in kinds]
-
-    def _detected(self, declared: Mapping[int, Sequence[DeclaredRequest]]) -> list[Finding]:
-        """The detectors' findings, the requests of ``declared`` given to the check."""
-        if self.meaning is None:
-            return detect(self.transcript, config=self.config, requests=declared)
-        checking = detect_async(
-            self.transcript, config=self.config, requests=declared, meaning=self.meaning
-        )
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(checking)
-        # detect() cannot embed inside a running loop, and this method is synchronous: the
-        # embedding gets a loop of its own on a worker thread (the caller's loop waits, as it
-        # waits for the check's own CPU work).
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(asyncio.run, checking).result()
+        return [f for f in judged if not kinds or f.kind in kinds]
 
     def _fail_on(self, found: list[Finding], what: str, *, calls: bool = False) -> None:
         """Fail with the error-level findings of ``found`` and, with ``calls``, the failed

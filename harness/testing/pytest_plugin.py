@@ -183,7 +183,7 @@ XML as ``<property>``, and pytest-xdist sends them to the controller)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    _reader(config)  # a missing extra stops the run before any test, naming it
+    _meaning(config)  # an unknown model stops the run before any test (its model loads later)
     _min_confidence(config)  # so does a bad level
     if config.getoption("harness_html", None) and not hasattr(config, "workerinput"):
         results: list[Any] = []
@@ -463,27 +463,39 @@ _READER = pytest.StashKey[Any]()
 """The embedder the missed-request check reads meaning with (None without one), loaded once."""
 
 
-def _reader(config: pytest.Config) -> Any:
-    """The reader of meaning of ``--harness-meaning`` (else the ini's ``harness_meaning``),
-    loaded as ``harness simulate --meaning`` loads it; None without one.
+def _meaning(config: pytest.Config) -> tuple[str | None, str]:
+    """The reader of meaning the user named, and where: ``--harness-meaning`` (else the ini's
+    ``harness_meaning``); None without one. Its model is not loaded (:func:`_reader` does).
 
     Raises:
-        pytest.UsageError: its extra is not installed (the message names it, as the command
-            line's does), or the ini names another model.
+        pytest.UsageError: the ini names another model (the option's choices are checked by
+            pytest itself).
+    """
+    option = config.getoption("harness_meaning", None)
+    if option is not None:
+        return str(option), "--harness-meaning"
+    named = str(config.getini("harness_meaning")).strip()
+    if named and named not in _MEANINGS:
+        raise pytest.UsageError(f"harness_meaning: {named!r} is not one of {', '.join(_MEANINGS)}")
+    return named or None, "harness_meaning"
+
+
+def _reader(config: pytest.Config) -> Any:
+    """The reader of meaning of :func:`_meaning`, loaded as ``harness simulate --meaning``
+    loads it, on first use (a scenario or a ``harness_driver`` test: ``pytest --help``,
+    ``--collect-only``, a run of plain tests and pytest-xdist's controller load nothing); None
+    without one.
+
+    Raises:
+        MissingExtraError: its extra is not installed (the message names it, as the command
+            line's does); the test that needed it fails with that line.
     """
     if _READER in config.stash:
         return config.stash[_READER]
     from harness.detect._levels import meaning_reader
-    from harness.exceptions import UsageError
 
-    option = config.getoption("harness_meaning", None)
-    where = "--harness-meaning"
-    if option is None:
-        option, where = str(config.getini("harness_meaning")).strip(), "harness_meaning"
-    try:
-        reader = meaning_reader(option or None, option=where)
-    except UsageError as exc:  # a MissingExtraError too
-        raise pytest.UsageError(str(exc)) from None
+    named, where = _meaning(config)
+    reader = meaning_reader(named, option=where)
     config.stash[_READER] = reader
     return reader
 
@@ -505,8 +517,7 @@ def _min_confidence(config: pytest.Config) -> float:
     where = "--harness-min-confidence"
     if option is None:
         option, where = config.getini("harness_min_confidence"), "harness_min_confidence"
-    reader = _reader(config)
-    model = reader.meaning_model if reader is not None else None
+    model, _ = _meaning(config)  # a reader's name is its meaning_model
     try:
         return reporting_level(str(option), meaning_model=model, option=where)
     except UsageError as exc:
@@ -583,7 +594,7 @@ class ScenarioItem(pytest.Item):
                             file=str(self.path),
                             conversation=self.name,
                             transcript=driver.transcript,
-                            findings=tuple(driver.findings()),
+                            findings=tuple(await driver.findings_async()),
                             name=self.name,
                             error=why or None,
                             completed=error is None,

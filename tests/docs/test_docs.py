@@ -269,7 +269,7 @@ def test_there_are_pages() -> None:
     assert len(PAGES) >= 8, [p.name for p in PAGES]
 
 
-PYTEST_OPTIONS = frozenset({"--continue-on-collection-errors", "--junitxml"})
+PYTEST_OPTIONS = frozenset({"--collect-only", "--continue-on-collection-errors", "--junitxml"})
 """pytest's own options that the pages mention (next to the plugin's)."""
 
 

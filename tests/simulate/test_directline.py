@@ -16,7 +16,7 @@ from harness.detect.transcript import Transcript
 from harness.exceptions import UsageError
 from harness.hosting import create_app
 from harness.simulate.directline import DirectLineTarget
-from harness.simulate.runner import expectations_of, run_scenarios
+from harness.simulate.runner import run_scenarios
 from harness.simulate.scenarios import load_scenarios
 from harness.simulate.targets import ConversationError, InProcessTarget
 from tests.hosting._support import running
@@ -258,8 +258,12 @@ def wire_view(results: list[Any], files: list[Any]) -> list[Any]:
             result.transcript.messages, conversation=result.conversation
         )
         findings = detect(transcript)
+        expected = {
+            number: [r for r in turn.requests if r.expect]
+            for number, turn in enumerate(scenarios[result.name].turns, start=1)
+        }
         findings += check_expectations(
-            transcript, expectations_of(scenarios[result.name]), findings=findings
+            transcript, {n: items for n, items in expected.items() if items}, findings=findings
         )
         out.append(replace(result, transcript=transcript, findings=tuple(findings)))
     return out

@@ -2,9 +2,11 @@
 alike: both apply a scenario's expectations through ``harness.simulate.judging`` (s62-tidy).
 
 Each case is a scenario where the two paths differed on f9bad5d: a parent whose own steps failed
-in a conversation that still ran to its end (simulate skipped the expectations), a conversation
-that stopped (the driver still applied the expectations of the turns before), and a turn with a
-contract finding and an expectation finding (listed in another order). New helpdesk bot, built
+in a conversation that still ran to its end (simulate skipped the expectations), and a turn with a
+contract finding and an expectation finding (listed in another order). One difference is meant: a
+conversation that stopped. ``harness simulate`` cannot tell which turns of a deployed bot
+completed and keeps the check's findings; a driver in this process knows, and a test may catch
+the error and go on, so every turn but the one that raised is judged. New helpdesk bot, built
 here."""
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pytest
 
 from harness import Parent
 from harness.detect.findings import Finding
-from harness.exceptions import ModelRequestError
+from harness.exceptions import ModelRequestError, SubagentError
 from harness.models import FunctionModel
 from harness.models.base import ModelRequest, ModelResponse
 from harness.simulate.runner import run_scenario
@@ -89,7 +91,7 @@ async def _both(name: str) -> tuple[list[Finding], list[Finding]]:
     return list(simulated.findings), driver.findings()
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", sorted(set(CASES) - {"stopped"}))
 async def test_simulate_and_the_driver_report_the_same_findings(name: str) -> None:
     simulated, driven = await _both(name)
     assert _shown(driven) == _shown(simulated)
@@ -104,9 +106,28 @@ async def test_a_conversation_whose_parent_failed_is_still_checked_against_its_e
     ]
 
 
-async def test_a_stopped_conversation_keeps_the_checks_findings_without_expectations() -> None:
-    _, driven = await _both("stopped")
-    assert not [f for f in driven if f.evidence.startswith("expected")]
+async def test_a_stopped_simulated_conversation_keeps_the_checks_findings_alone() -> None:
+    simulated, _ = await _both("stopped")
+    assert not [f for f in simulated if f.evidence.startswith("expected")]
+
+
+async def test_the_driver_judges_every_turn_but_the_one_that_raised() -> None:
+    driver = ConversationDriver(_desk(strict=True))
+    await driver.send("When is payday?", expect=[("payroll", "Thursday")])
+    with pytest.raises(SubagentError):
+        await driver.send("Please order a new laptop for me.")
+    await driver.send(
+        "When is payday?", expect=[("payroll", "Thursday")], checks={"expect": "Thursday"}
+    )
+    judged = driver.findings("missed_request", "failed_check")
+    assert [(f.kind, f.turn) for f in judged if f.evidence.startswith("expected")] == [
+        ("missed_request", 1),
+        ("missed_request", 3),
+    ]
+    assert [f.turn for f in judged if f.kind == "failed_check"] == [3]
+    with pytest.raises(AssertionError, match="checks failed"):
+        driver.assert_checks_pass()  # the bot said Friday the 28th
+    assert driver.raised == {2}
 
 
 async def test_a_turns_contract_finding_comes_before_its_expectation_finding() -> None:
