@@ -52,6 +52,7 @@ FOREIGN_OPTIONS = frozenset(
         "--harness-min-confidence",
         "--sgd",
         "--findings-only",
+        "--threshold",
         "--corpus",
         "--members",
         "--embeddings",
