@@ -33,8 +33,8 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[bench]"
 	$(PY) tests/bench/run.py
 
-# Refit the shipped models whose refit is too slow for `make test` (the needs model, the missed-request
-# check's finding confidences: a few minutes on 2 cores) and compare each with its shipped file
+# Refit the shipped models whose refit is too slow for `make test` (the missed-request check's finding
+# confidences: a few minutes on 2 cores) and compare each with its shipped file
 # (docs/detector.md, "Every shipped model is what its script writes"). Needs ../shared/data/sgd.
 refit-check: $(STAMP)
 	HARNESS_REFIT=1 HARNESS_SKIP_HELD_OUT=1 $(PY) -m pytest -q -p no:cacheprovider tests/detect/test_refit.py

@@ -8,8 +8,8 @@ The quick refits run with the suite: the act tagger here; the pair scorers
 (``test_figures.py``, ``test_semantic_scorer.py``), the rewordings (``test_rewordings.py``), the
 goodbye reader (``test_farewells.py``), the planner's tables (``tests/planning/test_concepts.py``,
 ``test_acknowledgements.py``) and the instruction reader (``tests/text/test_learned_reader.py``)
-in their own files. The slow ones (the needs model, the matcher's finding confidence and the two
-``--semantic`` confidences: half a minute to a few minutes each on 2 cores) run only with
+in their own files. The slow ones (the matcher's finding confidence and the two ``--semantic``
+confidences: half a minute to a few minutes each on 2 cores) run only with
 ``HARNESS_REFIT=1``, as ``make refit-check`` runs them. Each writes into ``tmp_path``; the
 shipped files are only read. Nothing here reads a held-out set.
 """
@@ -46,22 +46,6 @@ def test_the_shipped_act_tagger_is_what_fit_acts_writes() -> None:
 
     fitted = json.loads(json.dumps(fit_turn_acts(SGD)))
     assert fitted == _shipped("acts.json"), "refit: python -m tools.detector.fit acts --no-measure"
-
-
-@slow
-@needs_sgd
-def test_the_shipped_needs_model_is_what_fit_needs_writes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # `python -m tools.detector.fit_needs --threshold 0.15` (about a minute): the weights
-    # refitted, the threshold kept (the script's own choice is slower and, measured on
-    # 2026-12-05, lower: docs/journal/detector.md).
-    from tools.detector import fit_needs
-
-    out = tmp_path / "needs.json"
-    monkeypatch.setattr(fit_needs, "MODEL", out)
-    fit_needs.main(["--threshold", "0.15"])
-    assert json.loads(out.read_text(encoding="utf-8")) == _shipped("needs.json")
 
 
 @slow
