@@ -48,6 +48,11 @@ def test_the_shipped_act_tagger_is_what_fit_acts_writes() -> None:
     assert fitted == _shipped("acts.json"), "refit: python -m tools.detector.fit acts --no-measure"
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="answers.json's finding confidence was fitted on the check of 2026-12-03; the refit on"
+    " today's check was worse held out at `sure` and not taken (docs/detector.md)",
+)
 @slow
 @needs_sgd
 def test_the_shipped_finding_confidence_is_what_fit_answers_writes(
