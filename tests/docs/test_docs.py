@@ -53,6 +53,7 @@ FOREIGN_OPTIONS = frozenset(
         "--harness-meaning",
         "--sgd",
         "--findings-only",
+        "--threshold",
         "--corpus",
         "--members",
         "--embeddings",

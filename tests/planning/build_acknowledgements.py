@@ -70,15 +70,18 @@ def words(acts_of: frozenset[str] = ACKNOWLEDGING) -> list[str]:
     return sorted(w for w, k in acknowledging.items() if k >= MIN_TURNS and k / used[w] >= SHARE)
 
 
-def main() -> None:
+def table() -> str:
+    """The text of ``acknowledgements.json`` as this script builds it."""
     built = words()
     declining = sorted(set(words(DECLINING)) - set(built))
-    ACKNOWLEDGEMENTS_FILE.write_text(
-        json.dumps({"about": ABOUT, "words": built, "declining": declining}, indent=0) + "\n",
-        encoding="utf-8",
-    )
-    print(f"{ACKNOWLEDGEMENTS_FILE}: {len(built)} words: {' '.join(built)}")
-    print(f"declining: {' '.join(declining)}")
+    return json.dumps({"about": ABOUT, "words": built, "declining": declining}, indent=0) + "\n"
+
+
+def main() -> None:
+    ACKNOWLEDGEMENTS_FILE.write_text(table(), encoding="utf-8")
+    built = json.loads(ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8"))
+    print(f"{ACKNOWLEDGEMENTS_FILE}: {len(built['words'])} words: {' '.join(built['words'])}")
+    print(f"declining: {' '.join(built['declining'])}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from harness.planning.split import (
     split_request_parts,
     split_requests,
 )
+from tests.planning.routing_eval import SGD
 
 
 def _never(piece: str, previous: str) -> bool:
@@ -84,3 +85,12 @@ def test_a_reply_that_declines_with_those_words_still_asks_nothing(reply: str) -
     """The guard: inside a piece that declines, the declining turns' words still ask nothing
     (passes before and after)."""
     assert not asks_something(reply)
+
+
+@pytest.mark.skipif(not SGD.is_dir(), reason="needs ../shared/data/sgd")
+def test_the_shipped_words_are_what_their_script_builds() -> None:
+    # `python -m tests.planning.build_acknowledgements` (about 5 s): a change to the tokenizer or
+    # the rule fails here until the file is rebuilt.
+    from tests.planning.build_acknowledgements import table
+
+    assert ACKNOWLEDGEMENTS_FILE.read_text(encoding="utf-8") == table()

@@ -191,11 +191,23 @@ def fit_turn_acts(sgd: Path, *, vocabulary: int = 6000) -> dict[str, object]:
     matcher's features were fitted on its probabilities, so it stays as it was fitted)."""
     train = [(t.text, t.acts) for t in turns(sgd / "sgd-train.jsonl.gz")]
     counts: Counter[str] = Counter()
-    for text, _ in train:
-        counts.update(set(act_features(text)))
+    first: dict[str, int] = {}
+    for k, (text, _) in enumerate(train):
+        found = set(act_features(text))
+        counts.update(found)
+        for feature in found:
+            first.setdefault(feature, k)
+    # Ties ranked by the turn that first holds the feature, then by name. The shipped tagger was
+    # written with ``most_common``, which keeps ties in the order they were first counted: by
+    # turn, and within a turn in the order of a set of strings, which follows the string hash,
+    # so each run wrote the features in another order (the same features and int8 weights).
+    # Ranking ties by name alone would change which features make the vocabulary's cut.
+    ranked = sorted(
+        (f for f, c in counts.items() if c >= 5), key=lambda f: (-counts[f], first[f], f)
+    )
     return _tagger_file(
         train,
-        [f for f, c in counts.most_common(vocabulary) if c >= 5],
+        ranked[:vocabulary],
         "Dialogue-act tagger fitted on the system turns of Schema-Guided Dialogue train "
         "(Rastogi et al. 2020, CC BY-SA 4.0) by tools/detector/fit.py.",
     )

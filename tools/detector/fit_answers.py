@@ -519,7 +519,7 @@ def report_threshold(
     return 1.01, {}
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sgd", type=Path, help="the folder of sgd-train.jsonl.gz")
     parser.add_argument(
@@ -568,7 +568,7 @@ def main() -> None:
         help="with --clinc: keep the shipped matcher and its finding confidence; write only the "
         "paraphrase table",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.table_only:
         if args.clinc is None:
             parser.error("--table-only needs --clinc (the table it writes)")

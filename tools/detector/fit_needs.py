@@ -33,14 +33,15 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import numpy as np
 
-from harness.detect import requests
+from harness.detect import _needs
+from harness.detect._around import _asks_several
 from harness.detect.acts import act_features
 from harness.detect.requests import NeedsModel, segment_requests
 from tools.detector import missed_sgd
@@ -55,6 +56,8 @@ REPLY = frozenset(
     {"THANK_YOU", "GOODBYE", "AFFIRM", "NEGATE", "SELECT", "AFFIRM_INTENT", "NEGATE_INTENT"}
 )
 HOLD = 4
+EVERY_PART = NeedsModel(weights={}, bias=30.0, threshold=0.0)
+"""A stand-in for the needs model: every part needs an answer."""
 Scorer = Callable[[str], float]
 
 
@@ -89,13 +92,25 @@ def labelled(
 def examples(
     hold: int = HOLD, folder: Path = SGD, *, inform: bool = True, model: Scorer | None = None
 ) -> list[tuple[str, int]]:
+    """The labelled parts of the SGD train user turns (less the held ones) and CLINC150 train.
+
+    The parts are cut with the segmenter reading every piece as one that needs an answer
+    (:data:`EVERY_PART`), not with the shipped needs model: the segmenter's joins ask that model
+    (since 2026-12-03), so cutting with it made each refit read the file it rewrites, and no
+    refit gave the shipped file back (the model of 2026-12-02 was fitted before the segmenter
+    read it). The parts where the model decides a join are cut finer here than at run time."""
     out: list[tuple[str, int]] = []
-    for k, dialogue in enumerate(dialogues("train", 1, folder)):
-        if held(k, hold):
-            continue
-        for turn in dialogue["turns"]:
-            if turn["speaker"] == "USER":
-                out.extend(labelled(turn, inform=inform, model=model))
+    with mock.patch.object(_needs, "needs_model", lambda: EVERY_PART):
+        _clear_caches()
+        try:
+            for k, dialogue in enumerate(dialogues("train", 1, folder)):
+                if held(k, hold):
+                    continue
+                for turn in dialogue["turns"]:
+                    if turn["speaker"] == "USER":
+                        out.extend(labelled(turn, inform=inform, model=model))
+        finally:
+            _clear_caches()
     clinc = json.loads(CLINC.read_text(encoding="utf-8"))["train"]
     out.extend((text, 1) for text, _ in clinc)
     return out
@@ -129,16 +144,26 @@ def measure(model: NeedsModel | None, *, every: int = 16) -> tuple[float, float]
     it flags on the development multi-intent sets taken together."""
     from tests.detect import multi_intent
 
-    keep = model or NeedsModel(weights={}, bias=30.0, threshold=0.0)
-    with mock.patch.object(requests, "needs_model", lambda: keep):
-        requests.needs_answer.cache_clear()
+    keep = model or EVERY_PART
+    # The model is read in harness.detect._needs (the segmenter's joins and needs_answer both
+    # ask it there); patching the name re-exported by harness.detect.requests, as this did
+    # before the model moved, changed nothing, so every threshold measured alike.
+    with mock.patch.object(_needs, "needs_model", lambda: keep):
+        _clear_caches()
         try:
             alarms = missed_sgd.measure("train", every=every)["per_1000"]
             runs = [multi_intent.mutation.__wrapped__(name) for name in SETS]
         finally:
-            requests.needs_answer.cache_clear()
+            _clear_caches()
     drops = sum(m.dropped_flagged for m in runs) / sum(m.dropped_turns for m in runs)
     return float(alarms), drops
+
+
+def _clear_caches() -> None:
+    """Forget what was read with another needs model (the texts' probabilities and readings)."""
+    _needs.needs_answer.cache_clear()
+    _needs.needs_probability.cache_clear()
+    _asks_several.cache_clear()
 
 
 def choose(weights: dict[str, float], bias: float) -> float:
@@ -155,7 +180,7 @@ def choose(weights: dict[str, float], bias: float) -> float:
     return best
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--threshold", type=float, help="keep this one instead of choosing")
     parser.add_argument("--hold", type=int, default=HOLD)
@@ -163,7 +188,7 @@ def main() -> None:
     parser.add_argument(
         "--requests-only", action="store_true", help="INFORM-only turns left out, not labelled 0"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     data = examples(args.hold, args.sgd, inform=not args.requests_only)
     print(f"first round: {len(data)} parts, {sum(y for _, y in data)} need an answer")
     weights, bias = fit(data)
@@ -187,7 +212,7 @@ def main() -> None:
         + "\n",
         encoding="utf-8",
     )
-    print(f"{len(weights)} weights and threshold {threshold} written to {MODEL.relative_to(ROOT)}")
+    print(f"{len(weights)} weights and threshold {threshold} written to {MODEL}")
 
 
 if __name__ == "__main__":
