@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.detect._declines import OF_THE_BOT, YES_NO, declines
+from harness.detect._declines import OF_THE_BOT, YES_NO, decline_clause, declines
 from harness.detect.missed import missed_requests
 from harness.detect.transcript import Message, Transcript
 
@@ -240,3 +240,54 @@ def test_anything_else_is_a_closer_only_when_asked() -> None:
     assert declines("Sorry, I can't help with anything else today.")
     assert declines("So I can't help you with anything else today? Sorry, I can't help with it.")
     assert not declines("So I can't help you with anything else today?")
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        # words that open a clause elsewhere, here inside what the bot declines
+        ("How should I cool a scald?", "Sorry, I can't help with first aid questions."),
+        ("Can you sort out my holiday to Crete?", "We're not able to help as a booking agent."),
+        ("Which wetsuit suits me?", "I'm afraid I can't deal with so-called fitting advice."),
+        ("Is my dog's cough serious?", "Sorry, I'm unable to assist with pet health as such."),
+        ("What was the then-mayor's salary?", "I can't help with then-current council pay."),
+        ("Do the jeans run small?", "Sorry, I can't help with plus-size ranges or tailoring."),
+        ("Can you value my comic?", "Sorry, I can't handle first editions and rare prints."),
+        ("Where do I get a fishing licence?", "I can't assist with permits plus river rules."),
+        ("Can you fix my shower?", "Sorry, we can't deal with plumbing and heating jobs."),
+    ],
+)
+def test_a_clause_word_inside_what_is_declined_keeps_the_refusal_whole(
+    asked: str, said: str
+) -> None:
+    """ "first", "as", "so", "then", "plus", "and" in the refusal's object do not end its clause,
+    nor the reply's part: the one request is declined."""
+    assert _missed(asked, said) == [(asked.rstrip("?"), "the bot declined it")]
+
+
+@pytest.mark.parametrize(
+    ("said", "clause"),
+    [
+        (
+            "I can't help with gym passes as the pool opens at 7 am.",
+            "I can't help with gym passes ",
+        ),
+        ("We can't handle returns since we only sell online.", "We can't handle returns "),
+        ("I can't assist with parking so please ask at reception.", "I can't assist with parking "),
+    ],
+)
+def test_as_since_and_so_still_end_the_refusal_before_a_clause(said: str, clause: str) -> None:
+    assert decline_clause(said) == clause
+    assert not declines(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Sorry, I can't help with the transfer yet.",
+        "I can't deal with that first, your card has to be verified.",
+        "We can't handle it yet we need the deposit.",
+    ],
+)
+def test_first_and_yet_after_what_they_qualify_are_a_condition(said: str) -> None:
+    assert decline_clause(said) is None
