@@ -29,12 +29,13 @@ APOLOGY = (
 FILLER = r"(?:oh|oops|um++|uh++|er++|hmm++)"
 """A filler or an interjection said before an apology or a question."""
 ACKNOWLEDGEMENT = (
-    r"(?:ok(?:ay)?|sure|right|alright|great|certainly|of course|no problem|thanks?|thank you"
-    r"|got it|noted|understood|will do)"
+    r"(?:(?:thank\s++you|thanks)(?:\s++(?:so|very)\s++much)?+|thank|ok(?:ay)?|sure|right|alright"
+    r"|great|certainly|of course|no problem|got it|noted|understood|will do)"
 )
-"""An acknowledgement: "ok", "right", "alright", "got it", "thanks" (said by the bot before it
-looks something up, :mod:`harness.detect._around`; by a user before a question, where "all
-right" is one too)."""
+"""An acknowledgement: "ok", "right", "alright", "got it", "thanks", "thank you so much" (said by
+the bot before it looks something up, :mod:`harness.detect._around`; by a user before a
+question, where "all right" is one too). The longer thanks come first, so a possessive reading
+takes "thank you" whole, not "thank" and then "you ..."."""
 GREETING = "(?:" + "|".join(sorted(GREETINGS, key=lambda word: (-len(word), word))) + ")"
 """A greeting or a word of the courtesy the request segmenter reads past before a request
 ("hi", "hey", "hello", "ok", "so", "well", "um"; :data:`harness.text._shapes.GREETINGS`)."""

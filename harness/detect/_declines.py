@@ -33,7 +33,6 @@ from collections.abc import Sequence
 
 from harness.detect._kinds import asks_yes_or_no
 from harness.detect._reply_parts import reply_parts
-from harness.detect._request_words import _AUX, _PRONOUNS
 from harness.detect.answers import AnswerMatcher, words_of
 from harness.text.words import may_hold
 
@@ -85,24 +84,15 @@ scope" branch (:data:`_SCOPE_NEEDS`; "not something I can", "what I can" hold "c
 _SCOPE_NEEDS = ("scope", "remit")
 
 # Where a refusal's clause ends: the rest of the sentence says something else ("I can't help with
-# railcards, a return is £14.60"; "... because the line is closed"). A word of a hyphened
-# compound joins nothing ("so-called", "first-class"), so the words stand alone (no letter, digit,
-# hyphen or apostrophe beside them).
+# railcards, a return is £14.60"; "... because the line is closed"). A word of a hyphened compound
+# ends nothing and is no condition ("so-called", "first-class"): the words stand alone (no letter,
+# digit, hyphen or apostrophe beside them).
 _ALONE = r"(?<![\w'-])(?:{})(?![\w'-])"
-_CUT = re.compile(r"[,;:(]|\s[-–—]\s|[–—]|" + _ALONE.format("because|but|though|although"))
-# "as", "since" and "so" open a clause of their own ("as the line is closed", "so you'll need to
-# call") or stay in the refusal's object as a preposition or an adverb ("as a travel planner",
-# "as such", "so many boxes", "since March"): they end the clause only before a clause.
-_OPENER = re.compile(_ALONE.format("as|since|so"), re.IGNORECASE)
+_CUT = re.compile(
+    r"[,;:(]|\s[-–—]\s|[–—]|" + _ALONE.format("because|but|as|since|so|though|although")
+)
 # A refusal on a condition asks for what it needs: "without your reference", "until I have ...".
-_CONDITION = re.compile(_ALONE.format("without|until|till|unless|before"), re.IGNORECASE)
-# "first" and "yet" are a condition as adverbs, after what they qualify ("I can't help with that
-# yet", "... that first, I need ..."), not as words of the object ("first aid", "yet another").
-_LATER = re.compile(_ALONE.format("yet|first"), re.IGNORECASE)
-# The words a clause opens with or holds (closed classes: the request segmenter's subject pronouns
-# and auxiliaries, and "please" for a request): "as we only handle ...", "so the desk can ...".
-_CLAUSE_WORDS = _PRONOUNS | _AUX | frozenset({"please", "there"})
-_WORD = re.compile(r"[\w'-]+")
+_CONDITION = re.compile(_ALONE.format("without|until|till|unless|before|yet|first"), re.IGNORECASE)
 # "Sorry, I can't help with anything else today?": a closing question offering more, when asked.
 _ELSE = re.compile(r"(?:\s+you)?(?:\s+with)?\s+anything\s+else\b", re.IGNORECASE)
 # A yes/no question about what the bot (or its business) does: "Do you repair carbon frames?",
@@ -184,8 +174,9 @@ def decline_clause(part: str, *, polar: int = 0) -> str | None:
     for match in found:
         if _ELSE.match(text, match.end()) and text.rstrip().endswith("?"):
             continue  # "... if you're sure I can't help you with anything else?" offers more
-        clause = text[match.start() : _clause_end(text, match.end())]
-        if _CONDITION.search(clause) or _on_condition(clause):
+        cut = _CUT.search(text, match.end())
+        clause = text[match.start() : cut.start() if cut else len(text)]
+        if _CONDITION.search(clause):
             continue
         if polar and not _QUOTE.search(clause):
             said_no = _NO.match(text) is not None
@@ -196,36 +187,6 @@ def decline_clause(part: str, *, polar: int = 0) -> str | None:
                 continue  # "No, we can't ...", "We can't handle carbon frames": a no
         return clause
     return None
-
-
-def _clause_end(text: str, start: int) -> int:
-    """Where the clause going on at ``start`` ends: at a comma, a dash, a colon, "because",
-    "but", or "as", "since" or "so" opening a clause (:func:`_opens_clause`); else the end."""
-    cut = _CUT.search(text, start)
-    end = cut.start() if cut else len(text)
-    for found in _OPENER.finditer(text, start, end):
-        if _opens_clause(text[found.end() : end]):
-            return found.start()
-    return end
-
-
-def _opens_clause(rest: str) -> bool:
-    """Whether the words after "as", "since" or "so" (to the next cut) are a clause: they open
-    with a subject pronoun or "please", or hold an auxiliary ("as we only handle rail", "so
-    please call", "as the line is closed"), not a noun phrase ("as a travel planner")."""
-    words = [w.lower() for w in _WORD.findall(rest.replace("’", "'"))]
-    return bool(words) and (words[0] in _CLAUSE_WORDS or any(w in _AUX for w in words))
-
-
-def _on_condition(clause: str) -> bool:
-    """Whether "first" or "yet" in a refusal's clause is a condition: an adverb ending the
-    clause or before a clause ("I can't help with that yet", "... first you need to ..."), not a
-    word of what it declines ("first aid questions", "yet another refund")."""
-    for found in _LATER.finditer(clause):
-        after = _WORD.findall(clause[found.end() :])
-        if not after or after[0].lower() in _CLAUSE_WORDS:
-            return True
-    return False
 
 
 def declines(part: str, *, polar: int = 0) -> bool:
@@ -263,33 +224,20 @@ def _says_no(part: str) -> bool:
     return found is not None and words_of(part[found.end() :]) <= _FILLER
 
 
-def refusals(
-    claims: Sequence[str], polar: Sequence[int], sentences: Sequence[str] | None = None
-) -> list[list[bool]]:
+def refusals(claims: Sequence[str], polar: Sequence[int]) -> list[list[bool]]:
     """For each request (``polar``: how a refusal is read for it, :func:`polarity`), which parts
     of the reply (``claims``) decline rather than answer (:func:`declines`); a question back in
     the turn makes none a refusal, and a "no" standing as a part of its own (the clauses of "No,
-    sorry, we can't handle pet bookings") none for a yes/no question. With ``sentences`` (the
-    sentence each part was cut from, :func:`~harness.detect._reply_parts.reply_parts`), a part of
-    a sentence that declines and says nothing else declines too: the reply's segmenter cuts at
-    "and", "plus" or "also" between two noun phrases as well as between two clauses ("I'm not
-    able to help with parking fines" / "and towing disputes")."""
-    whole = sentences if sentences is not None else claims
-
-    def read(level: int) -> list[bool]:
-        said = {text: declines(text, polar=level) for text in set(whole)}
-        return [
-            declines(text, polar=level) or said[sentence]
-            for text, sentence in zip(claims, whole, strict=True)
-        ]
-
-    plain = read(0)
+    sorry, we can't handle pet bookings") none for a yes/no question."""
+    plain = [declines(text) for text in claims]
     if not any(plain) or _asks_back(claims):
         return [[False] * len(claims)] * len(polar)
     if any(polar) and any(_says_no(text) for text in claims):
         return [[False] * len(claims) if level else plain for level in polar]
-    levels = {level: read(level) for level in set(polar) if level}
-    return [levels[level] if level else plain for level in polar]
+    read = {
+        level: [declines(text, polar=level) for text in claims] for level in set(polar) if level
+    }
+    return [read[level] if level else plain for level in polar]
 
 
 def only_declines(request: str, said: Sequence[str]) -> bool:
@@ -304,7 +252,7 @@ def only_declines(request: str, said: Sequence[str]) -> bool:
         return False  # most replies decline nothing
     found = reply_parts(said)
     parts = [text for text, _, _, _ in found]
-    refused = refusals(parts, [polarity(request)], [sentence for _, _, _, sentence in found])[0]
+    refused = refusals(parts, [polarity(request)])[0]
     quoted = False
     for j, (text, _, first, _) in enumerate(found):
         quoted = (refused[j] and _QUOTE.search(text) is not None) or (quoted and not first)

@@ -14,10 +14,20 @@ from typing import TYPE_CHECKING, overload
 
 from harness.detect._apology import ACKNOWLEDGEMENT, APOLOGY, FILLER, GREETING, MARKS
 from harness.detect._people import _CALLED
-from harness.detect._request_words import _DETERMINERS, _LEAD_OPENERS, _PREPOSITIONS, _PRONOUNS
+from harness.detect._request_words import (
+    _DETERMINERS,
+    _FILLERS,
+    _JOINERS,
+    _LEAD_OPENERS,
+    _MARKERS,
+    _PREPOSITIONS,
+    _PRONOUNS,
+    _SUBORDINATORS,
+)
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
 from harness.text import Analysis, analysed_part, content_words, normalise
+from harness.text._shapes import GREETINGS, TITLES
 from harness.text.claims import message_facts
 from harness.text.words import may_hold
 
@@ -48,32 +58,42 @@ _REASK_NEEDS = (
 _OPENED = re.compile(
     r"\s*+(?:(?:"
     + "|".join((APOLOGY, FILLER, GREETING, ACKNOWLEDGEMENT, r"all\s++right"))
-    + r")\b"
+    + r")(?![\w'\u2019])"
     + MARKS
     + r")++",
     re.IGNORECASE,
 )
 """A message's opening of apologies, fillers, greetings and acknowledgements ("sorry, ...", "oops
 sorry but ...", "hey, ...", "all right, so ...", "ok ..."; :mod:`harness.detect._apology`), never
-a connective that adds a question ("and", "also")."""
+a connective that adds a question ("and", "also"), each a whole word ("there" is none of
+"There's ...")."""
 _NAME = re.compile(
     r"((?i:"
     + "|".join(sorted(_CALLED))
-    + r")\b|[A-Z][\w'.-]*+)(?:\s++([A-Z][\w'.-]*+))?+(\s*+[,!:\u2013\u2014-])?+"
+    + r")\b|(?i:"
+    + "|".join(sorted(TITLES))
+    + r")\.|[A-Z][\w'-]*+)(?:\s++([A-Z][\w'-]*+))?+(\s*+[,!:\u2013\u2014-])?+"
     + MARKS
 )
 """One or two capitalised words, or what an assistant is called ("bot"; the segmenter's class),
 and the comma or dash after them: the name a user may call the bot by ("hey Sam, ...", "Dr. Lee
-- ...", "hello bot, ...")."""
+- ...", "hello bot, ..."). A dot in it is a title's ("Dr.", :data:`harness.text._shapes.TITLES`):
+a name runs across no sentence end ("Ok Fine.It is ...", "Ok, Good. Thanks")."""
 _NOT_NAMES = (
     _LEAD_OPENERS
     | _PRONOUNS
     | _DETERMINERS
     | _PREPOSITIONS
+    | _SUBORDINATORS
+    | _JOINERS
+    | _FILLERS
+    | GREETINGS
+    | frozenset(marker[0] for marker in _MARKERS)
     | frozenset(("and", "but", "or", "not", "of"))
 )
-"""Words that open a question, a clause or a phrase, not a name ("Hey, What time ...", "Ok I
-need ...", "Ok, But ...")."""
+"""Words that open a question, a clause or a phrase, or that the request segmenter reads as a
+joining word or a lead-in, not a name ("Hey, What time ...", "Ok I need ...", "Ok, But ...",
+"Thanks, Also ...", "Ok, Then which ...", "Sure, Next ...")."""
 _ASKS_AGAIN = re.compile(
     _CUES
     + r"|(?:^|[.!?;]\s*|^\s*+(?:(?:so|and|wait|ok(?:ay)?|"

@@ -248,7 +248,7 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     polar = [polarity(r.text) for r in requests]  # 0 unless it asks yes or no
     gave_up = [gives_up(text) for text in claims]
     opens = [first for _, _, first, _ in found]
-    refused = refusals(claims, polar, [sentence for _, _, _, sentence in found])
+    refused = refusals(claims, polar)
     missing = {
         i: 1.0
         for i in declared

@@ -81,3 +81,51 @@ def test_a_new_question_after_the_opening_still_excuses_no_repeat(between: str) 
 )
 def test_a_name_is_capitalised_and_opens_no_question(text: str, rest: str | None) -> None:
     assert _past_apology(text) == rest
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        "thank you, when is my council tax payment due",
+        "thank you so much! when is my council tax payment due",
+        "ok thank you. when is my council tax payment due",
+        "thank you very much, when is my council tax payment due",
+    ],
+)
+def test_thank_you_is_read_past_whole(again: str) -> None:
+    # Fails on the first version of this reading: "thanks?" was tried before "thank you", so only
+    # "thank" was read past and "you, when is ..." was no question asked before.
+    assert not _repeat_flagged(again)
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "thanks, Also when is my council tax payment due",
+        "ok, Plus when is my council tax payment due",
+        "Sure, Then when is my council tax payment due",
+        "great, Next when is my council tax payment due",
+    ],
+)
+def test_a_capitalised_joining_word_is_no_name(between: str) -> None:
+    # "Also", "Plus", "Then", "Next" add a question whether or not they are capitalised: they are
+    # not read past as a name the bot is called by.
+    assert _repeat_flagged(between)
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ("hey Sam. Also when is it due?", "Also when is it due?"),
+        ("hi Jo.When is it due?", "When is it due?"),
+        ("thanks, Then when is it due?", "Then when is it due?"),
+        ("hello Mr. Bot, when is it due?", "when is it due?"),
+    ],
+)
+def test_a_name_runs_across_no_sentence_end(text: str, rest: str) -> None:
+    assert _past_apology(text) == rest
+
+
+def test_an_opening_word_is_a_whole_word() -> None:
+    # "there" is a greeting's word ("hi there"), not the start of "there's".
+    assert _past_apology("thanks, there's a later one?") == "there's a later one?"
