@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from harness.detect._apology import ACKNOWLEDGEMENT as _ACK_WORDS
 from harness.detect._candidates import Entry
 from harness.detect._recaps import RECAP_TURNS, says_again
 from harness.detect._screen import Screen, screen_features, user_cues
@@ -56,10 +57,6 @@ _CLOSING = frozenset({"REQ_MORE", "GOODBYE"})
 """Acts of a message that only closes (offers more help, says goodbye)."""
 
 
-_ACK_WORDS = (
-    r"(?:ok(?:ay)?|sure|right|alright|great|certainly|of course|no problem|thanks?|thank you"
-    r"|got it|noted|understood|will do)"
-)
 _LOOK_UP = (
     r"(?:check(?:ing)?\b(?!\s+(?:\w+\s+)?(?:in|out)\b)|verify(?:ing)?\b|dig(?:ging)?\b|see\b"
     r"|find(?:ing)? out\b"

@@ -84,10 +84,15 @@ scope" branch (:data:`_SCOPE_NEEDS`; "not something I can", "what I can" hold "c
 _SCOPE_NEEDS = ("scope", "remit")
 
 # Where a refusal's clause ends: the rest of the sentence says something else ("I can't help with
-# railcards, a return is £14.60"; "... because the line is closed").
-_CUT = re.compile(r"[,;:(]|\s[-–—]\s|[–—]|\b(?:because|but|as|since|so|though|although)\b")
+# railcards, a return is £14.60"; "... because the line is closed"). A word of a hyphened compound
+# ends nothing and is no condition ("so-called", "first-class"): the words stand alone (no letter,
+# digit, hyphen or apostrophe beside them).
+_ALONE = r"(?<![\w'-])(?:{})(?![\w'-])"
+_CUT = re.compile(
+    r"[,;:(]|\s[-–—]\s|[–—]|" + _ALONE.format("because|but|as|since|so|though|although")
+)
 # A refusal on a condition asks for what it needs: "without your reference", "until I have ...".
-_CONDITION = re.compile(r"\b(?:without|until|till|unless|before|yet|first)\b", re.IGNORECASE)
+_CONDITION = re.compile(_ALONE.format("without|until|till|unless|before|yet|first"), re.IGNORECASE)
 # "Sorry, I can't help with anything else today?": a closing question offering more, when asked.
 _ELSE = re.compile(r"(?:\s+you)?(?:\s+with)?\s+anything\s+else\b", re.IGNORECASE)
 # A yes/no question about what the bot (or its business) does: "Do you repair carbon frames?",

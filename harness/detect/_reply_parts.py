@@ -93,9 +93,10 @@ def _clause_pieces(sentence: str) -> tuple[tuple[str, int], ...]:
 
 # Where a statement goes on to a second thing: a coordinator, a yes or a no set off by commas
 # (", No, entry is not free") or a sentence end with no space after it ("furnished.Phone
-# number is ..."). A closed class of English.
+# number is ..."). A closed class of English; a coordinator's word in a hyphened compound joins
+# nothing ("plus-size", "also-ran").
 _JOIN = re.compile(
-    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also|nor)\b)|;\s*"
+    r"(?:,\s*|\s+)(?=(?:and|but|however|while|whereas|plus|also|nor)\b(?![-'\u2019]\w))|;\s*"
     r"|,\s*(?=(?:yes|yeah|yep|no|nope)\b\s*,)"
     r"|(?<=[a-z]{2}[.?!])(?=[A-Z][a-z])",
     re.IGNORECASE,

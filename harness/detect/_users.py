@@ -12,10 +12,22 @@ from itertools import accumulate
 from operator import attrgetter
 from typing import TYPE_CHECKING, overload
 
-from harness.detect._apology import APOLOGY, FILLER, MARKS
+from harness.detect._apology import ACKNOWLEDGEMENT, APOLOGY, FILLER, GREETING, MARKS
+from harness.detect._people import _CALLED
+from harness.detect._request_words import (
+    _DETERMINERS,
+    _FILLERS,
+    _JOINERS,
+    _LEAD_OPENERS,
+    _MARKERS,
+    _PREPOSITIONS,
+    _PRONOUNS,
+    _SUBORDINATORS,
+)
 from harness.detect.restate import Restatement
 from harness.detect.transcript import Message
 from harness.text import Analysis, analysed_part, content_words, normalise
+from harness.text._shapes import GREETINGS, TITLES
 from harness.text.claims import message_facts
 from harness.text.words import may_hold
 
@@ -43,12 +55,45 @@ _REASK_NEEDS = (
     *("pardon", "resend", "re-send", "recap", "go over", "lost", "sorry", "huh", "eh", "excuse"),
 )
 """A word or part of one that every match of :data:`_REASK` holds (``may_hold``)."""
-_APOLOGISED = re.compile(
-    r"^\s*+(?:(?:" + APOLOGY + "|" + FILLER + r")\b" + MARKS + r")++", re.IGNORECASE
+_OPENED = re.compile(
+    r"\s*+(?:(?:"
+    + "|".join((APOLOGY, FILLER, GREETING, ACKNOWLEDGEMENT, r"all\s++right"))
+    + r")(?![\w'\u2019])"
+    + MARKS
+    + r")++",
+    re.IGNORECASE,
 )
-"""A message's opening of apologies and fillers ("sorry, ...", "oops sorry but ...", "um I'm
-sorry - ..."; :mod:`harness.detect._apology`), never a connective that may open a new question
-("and", "also", "ok so")."""
+"""A message's opening of apologies, fillers, greetings and acknowledgements ("sorry, ...", "oops
+sorry but ...", "hey, ...", "all right, so ...", "ok ..."; :mod:`harness.detect._apology`), never
+a connective that adds a question ("and", "also"), each a whole word ("there" is none of
+"There's ...")."""
+_NAME = re.compile(
+    r"((?i:"
+    + "|".join(sorted(_CALLED))
+    + r")\b|(?i:"
+    + "|".join(sorted(TITLES))
+    + r")\.|[A-Z][\w'-]*+)(?:\s++([A-Z][\w'-]*+))?+(\s*+[,!:\u2013\u2014-])?+"
+    + MARKS
+)
+"""One or two capitalised words, or what an assistant is called ("bot"; the segmenter's class),
+and the comma or dash after them: the name a user may call the bot by ("hey Sam, ...", "Dr. Lee
+- ...", "hello bot, ..."). A dot in it is a title's ("Dr.", :data:`harness.text._shapes.TITLES`):
+a name runs across no sentence end ("Ok Fine.It is ...", "Ok, Good. Thanks")."""
+_NOT_NAMES = (
+    _LEAD_OPENERS
+    | _PRONOUNS
+    | _DETERMINERS
+    | _PREPOSITIONS
+    | _SUBORDINATORS
+    | _JOINERS
+    | _FILLERS
+    | GREETINGS
+    | frozenset(marker[0] for marker in _MARKERS)
+    | frozenset(("and", "but", "or", "not", "of"))
+)
+"""Words that open a question, a clause or a phrase, or that the request segmenter reads as a
+joining word or a lead-in, not a name ("Hey, What time ...", "Ok I need ...", "Ok, But ...",
+"Thanks, Also ...", "Ok, Then which ...", "Sure, Next ...")."""
 _ASKS_AGAIN = re.compile(
     _CUES
     + r"|(?:^|[.!?;]\s*|^\s*+(?:(?:so|and|wait|ok(?:ay)?|"
@@ -350,8 +395,9 @@ def asks_again(text: str) -> bool:
 def asked_again_after_apology(
     first: _User | None, between: Sequence[_User], earlier: Analysis
 ) -> bool:
-    """The user asked the question before the earlier message again in between, after an apology
-    or a filler ("sorry, when is ...", "um I'm sorry, when's ..."), which the ``same_question``
+    """The user asked the question before the earlier message again in between, after an apology,
+    a filler, a greeting, a name or an acknowledgement ("sorry, when is ...", "um I'm sorry, when's
+    ...", "hey Sam, what time ...", "all right, so when ..."), which the ``same_question``
     feature does not read as a question. Narrower than :func:`asked_same_question`: what follows
     the apology is the first message's text, or a question sharing two or more words with it and
     at least half of its words and of the first one's, with no value the first one lacks ("sorry,
@@ -379,7 +425,36 @@ def asked_again_after_apology(
 
 @lru_cache(maxsize=4096)
 def _past_apology(text: str) -> str | None:
-    """What the message says after the apologies and fillers it opens with (:data:`_APOLOGISED`),
-    or None when it opens with none. Read only for the few pairs the rules are asked about."""
-    m = _APOLOGISED.match(text)
-    return None if m is None else text[m.end() :]
+    """What the message says after what it opens with before its question: apologies, fillers,
+    greetings and acknowledgements (:data:`_OPENED`), and a name the bot is called by
+    (:func:`_name_end`: "hey Sam, ...", "bot, ..."), in any order; None when it opens with none
+    of these. Read only for the few pairs the rules are asked about."""
+    at = 0
+    while True:
+        m = _OPENED.match(text, at)
+        opened = m is not None and m.end() > at
+        at = m.end() if m is not None and opened else at
+        named = _name_end(text, at, greeted=opened)
+        if named == at:
+            break
+        at = named
+    return text[at:] if at else None
+
+
+def _name_end(text: str, at: int, *, greeted: bool) -> int:
+    """Where a name the bot is called by, at ``at``, ends (``at`` when there is none): after a
+    greeting, an acknowledgement or an apology, one or two capitalised words, no word that opens
+    a question or a clause ("hey Sam, ...", "hey Sam what time ...", "thanks Dr. Okafor! ..."), or
+    what an assistant is called, with a comma or a dash after it ("bot, ..."). A capitalised word
+    alone opening the message or a sentence is no name: "Sam, ..." cannot be told from "Yes, ..."
+    or "Actually, ...", nor "Thanks. Sam ..." from "Thanks. That's all"."""
+    m = _NAME.match(text, at)
+    if m is None or text[:at].rstrip().endswith((".", "!", "?")):
+        return at  # "Thanks. That's all": a capitalised word opening a sentence
+    called = m.group(1).lower() in _CALLED and not m.group(2)
+    if not (greeted or (called and m.group(3))):
+        return at
+    words = [w.lower().replace("’", "'").split("'")[0].rstrip(".") for w in m.group(1, 2) if w]
+    if any(w in _NOT_NAMES for w in words):
+        return at
+    return m.end()

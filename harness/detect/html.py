@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.detect.detectors import DETECTORS
 from harness.detect.findings import CHECK_KIND, CONTRACT_KIND, Finding
-from harness.detect.report_parts import KIND_ORDER, all_notes, xml_characters
+from harness.detect.report_parts import KIND_ORDER, all_notes, confidence_note, xml_characters
 from harness.detect.results import DetectionResult, exit_code, group_runs
 from harness.detect.runs_report import run_failure
 from harness.detect.transcript import Transcript
@@ -113,8 +113,10 @@ def report_data(
     ``"parent"`` for the parent's messages when the transcript knows its sub-agents' modes, or
     None. ``plans`` holds ``[turn, [[agent, request], ...], [failed agent, ...]]`` for the turns
     whose plan is known. Each finding keeps the JSON report's keys plus ``conversation`` (its index),
-    ``severity`` and ``highlights`` (``[{"message_id", "text"}]``: the finding's own, or the quoted
-    evidence found in its messages).
+    ``severity``, ``highlights`` (``[{"message_id", "text"}]``: the finding's own, or the quoted
+    evidence found in its messages) and, for a missed request the check judged, ``confidence``
+    (``"confidence 0.973"``, as the text reports show it:
+    :func:`~harness.detect.report_parts.confidence_note`).
     """
     conversations: list[dict[str, Any]] = []
     findings: list[dict[str, Any]] = []
@@ -127,6 +129,9 @@ def report_data(
             record["conversation"] = index
             record["severity"] = finding.severity
             record["highlights"] = _highlights(finding, texts)
+            sure = confidence_note(finding)
+            if sure:
+                record["confidence"] = sure
             findings.append(record)
         conversations.append(
             {

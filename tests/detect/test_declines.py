@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.detect._declines import OF_THE_BOT, YES_NO, declines
+from harness.detect._declines import OF_THE_BOT, YES_NO, decline_clause, declines
 from harness.detect.missed import missed_requests
 from harness.detect.transcript import Message, Transcript
 
@@ -240,3 +240,60 @@ def test_anything_else_is_a_closer_only_when_asked() -> None:
     assert declines("Sorry, I can't help with anything else today.")
     assert declines("So I can't help you with anything else today? Sorry, I can't help with it.")
     assert not declines("So I can't help you with anything else today?")
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("Which lounge can I use?", "I'm afraid I can't help with first-class lounge access."),
+        ("Can I upgrade my seat?", "Sorry, I can't help with first-class upgrades."),
+        ("Which wetsuit suits me?", "I'm afraid I can't deal with so-called fitting advice."),
+        ("Do the jeans run small?", "Sorry, I can't help with plus-size ranges or tailoring."),
+    ],
+)
+def test_a_word_of_a_hyphened_compound_neither_cuts_nor_conditions(asked: str, said: str) -> None:
+    """ "first-class" is no condition, "so-called" ends no clause and "plus-size" joins nothing:
+    the one request is declined."""
+    assert _missed(asked, said) == [(asked.rstrip("?"), "the bot declined it")]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("What time is checkout?", "I can't help with taxis and checkout is at 11 am."),
+        ("How much is a day ticket?", "I can't help with season tickets so a day ticket costs £6."),
+        (
+            "What's the bus fare?",
+            "I can't help with bus passes since the single fare costs £2 anyway.",
+        ),
+        (
+            "How do I replace my card?",
+            "I'm afraid I can't handle card orders so just ring 0800 123 4567.",
+        ),
+        ("Can you move my appointment?", "I can't help with rebooking yet for Thursday slots."),
+        (
+            "Can you move my appointment?",
+            "Sorry, I'm unable to deal with appointment changes yet on this line.",
+        ),
+    ],
+)
+def test_what_follows_a_refusal_in_its_sentence_is_not_declined_with_it(
+    asked: str, said: str
+) -> None:
+    """After "and", "so" or "since" an answer or a redirect goes on (the reply's parts and the
+    refusal's clause are cut there), and "yet" after what it qualifies is a condition: no
+    finding. A refusal's clause is not told from a noun phrase here ("plumbing and heating
+    jobs" is cut as well: docs/journal/simulate.md, s62)."""
+    assert _missed(asked, said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Sorry, I can't help with the transfer yet.",
+        "I can't deal with that first, your card has to be verified.",
+        "We can't handle it yet we need the deposit.",
+    ],
+)
+def test_first_and_yet_after_what_they_qualify_are_a_condition(said: str) -> None:
+    assert decline_clause(said) is None

@@ -366,3 +366,40 @@ def test_size_at_100k_messages(per_conversation: int) -> None:
     data = embedded_data(page)
     assert sum(len(c["messages"]) for c in data["conversations"]) == messages
     assert len(data["findings"]) == sum(len(r.findings) for r in results)
+
+
+def _parking_result(score: float | None) -> DetectionResult:
+    """A car-park bot that answered the opening hours and not the height limit, with a missed
+    request of ``score``."""
+    transcript = Transcript(
+        conversation="parking",
+        messages=(
+            Message(
+                id="u1",
+                turn=1,
+                role="user",
+                sender="user",
+                text="When does the Dock Street car park open, and what is its height limit?",
+            ),
+            Message(id="b1", turn=1, role="bot", sender="bot", text="It opens at 6:30 am."),
+        ),
+    )
+    finding = Finding(
+        kind="missed_request",
+        turn=1,
+        message_ids=(),
+        senders=("bot",),
+        evidence='request not addressed: "what is its height limit"',
+        score=score,
+    )
+    return DetectionResult(
+        file="p", conversation="parking", transcript=transcript, findings=(finding,)
+    )
+
+
+def test_a_missed_requests_confidence_is_in_the_page_as_the_text_reports_show_it() -> None:
+    # 0.97395 shows as 0.973, never as 0.974 (the sure level it is below), as in the text reports.
+    (judged,) = report_data([_parking_result(0.97395)])["findings"]
+    assert judged["confidence"] == "confidence 0.973"
+    (unjudged,) = report_data([_parking_result(None)])["findings"]
+    assert "confidence" not in unjudged

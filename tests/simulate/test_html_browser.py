@@ -197,3 +197,17 @@ def expect_in_view(locator: Any) -> None:
 
     expect(locator).to_have_count(1)
     expect(locator).to_be_in_viewport()
+
+
+def test_a_missed_requests_confidence_is_drawn(browser: Any, tmp_path: Path) -> None:
+    from tests.simulate.test_html import _parking_result
+
+    report = tmp_path / "parking.html"
+    report.write_text(render_html([_parking_result(0.6251)], title="parking"), encoding="utf-8")
+    problems: list[str] = []
+    page = _open(browser, report, problems)
+    assert page.inner_text("#findings .finding .confidence") == "confidence 0.625"
+    page.locator("#findings .finding-link").first.click()
+    assert "; confidence 0.625" in page.locator(".flag.kind-missed_request").first.inner_text()
+    assert problems == []
+    page.close()

@@ -126,6 +126,7 @@
       : "expected from " + finding.senders.join(", ");
     button.appendChild(el("span", "finding-messages", who));
     button.appendChild(el("span", "evidence", finding.evidence));
+    if (finding.confidence) button.appendChild(el("span", "confidence", finding.confidence));
     if (finding.cause) button.appendChild(el("span", "cause", "cause: " + finding.cause));
     item.appendChild(button);
     return item;
@@ -299,7 +300,7 @@
         return id + " (" + finding.senders[finding.message_ids.indexOf(id)] + ")";
       }).join(", ");
     } else if (messageId === null) {
-      text += ": " + finding.evidence;
+      text += ": " + finding.evidence + (finding.confidence ? "; " + finding.confidence : "");
     }
     var button = el("button", "flag kind-" + finding.kind + " severity-" + finding.severity, text);
     button.type = "button";
