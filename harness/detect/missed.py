@@ -525,11 +525,7 @@ class _TurnMatching:
             missing = self.alone
         else:
             return {}  # most turns: nothing left out
-        return {
-            i: sure
-            for i, sure in missing.items()
-            if self.declared or needs_answer(self.requests[i].text)
-        }
+        return {i: sure for i, sure in missing.items() if self.declared or _asks(self.requests[i])}
 
 
 @slot_maker(_TurnMatching)
@@ -571,7 +567,7 @@ def _asking(requests: Sequence[DeclaredRequest]) -> int:
         if count + left < 2:
             break  # the rest cannot make two
         left -= 1
-        if needs_answer(r.text):
+        if _asks(r):
             count += 1
             if count == 2:
                 break
@@ -595,7 +591,19 @@ def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
-    return [_request(r.text) for r in segment_requests(text)]
+    return [_Added(text=r.text) if r.added else _request(r.text) for r in segment_requests(text)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Added(DeclaredRequest):
+    """A segmented request the user added after another as a problem of its own ("..., also my
+    bag never arrived": :attr:`~harness.detect.requests.Request.added`): it asks for an answer
+    whatever :func:`~harness.detect.requests.needs_answer` reads."""
+
+
+def _asks(request: DeclaredRequest) -> bool:
+    """Whether a segmented request asks for an answer of its own."""
+    return needs_answer(request.text) or type(request) is _Added
 
 
 @slot_maker(DeclaredRequest)
