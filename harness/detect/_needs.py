@@ -11,7 +11,6 @@ from functools import cache, lru_cache
 from itertools import repeat
 from pathlib import Path
 
-from harness.detect._asked import polar_question
 from harness.detect.acts import feature_set
 
 _NEEDS = Path(__file__).resolve().parent / "_models" / "needs.json"
@@ -56,10 +55,8 @@ def needs_model() -> NeedsModel:
 @lru_cache(maxsize=16_384)
 def needs_answer(text: str) -> bool:
     """Whether a part of a user's message asks for an answer of its own (:class:`NeedsModel`):
-    "what's their address" does, "that sounds great" and "thanks, that's all" do not. A yes/no
-    question said whole asks whatever its nouns ("Has UA 15 boarded yet": an id is a word the
-    model never saw; :func:`~harness.detect._asked.polar_question`)."""
-    return needs_probability(text) >= needs_model().threshold or polar_question(text)
+    "what's their address" does, "that sounds great" and "thanks, that's all" do not."""
+    return needs_probability(text) >= needs_model().threshold
 
 
 @lru_cache(maxsize=16_384)

@@ -43,14 +43,10 @@ before a colon never was); a question about items ("Were there two items?") is o
 Each step reads a bounded window of the pieces joined so far (:func:`_window`), so the work is
 linear in the message's length.
 
-A re-ask ("Can you check again?", "are you sure") and a statement beside it ("The lab said they
-called.") are one request, the statement why the user asks again, across a sentence's end too
-when only punctuation stands between them (:mod:`harness.detect._asked`).
-
-Otherwise only pieces of one sentence joined by a comma, a semicolon, a lone dash ("I am out of
-cash - can you transfer 500 to checking") or a bare "and" are kept together: "also", "plus", "as
-well as" and the discourse connectives add a request of their own, and words said once for two
-requests (:mod:`harness.detect._coordination`) make two.
+Only pieces of one sentence joined by a comma, a semicolon, a lone dash ("I am out of cash - can
+you transfer 500 to checking") or a bare "and" are kept together: "also", "plus", "as well as"
+and the discourse connectives add a request of their own, and words said once for two requests
+(:mod:`harness.detect._coordination`) make two.
 """
 
 from __future__ import annotations
@@ -72,7 +68,6 @@ from harness.detect._acting_on import (
     _wish_then_ask,
 )
 from harness.detect._apology import APOLOGY, FILLER, MARKS
-from harness.detect._asked import gives_reason, re_asks
 from harness.detect._people import _CALLED
 from harness.detect._request_tokens import _SMILEY
 from harness.detect._request_words import (
@@ -210,15 +205,10 @@ def _together(
     if before.carried_after or after.carried or after.carried_after:
         return False  # words said once for two requests: two requests
     between = message[end : after.start]
-    first = _window(message, before.start, end)
-    second = message[after.start : after.end]
-    if _MARKS_ONLY.fullmatch(between) is not None and _re_ask_and_reason(first, second):
-        # "Can you check again? The lab said they called.", "please check again, the website
-        # shows two left": why the user asks again, no request of its own (across a sentence's
-        # end too, but with no word that joins or adds between)
-        return True
     if _BETWEEN.fullmatch(between) is None:
         return False
+    first = _window(message, before.start, end)
+    second = message[after.start : after.end]
     if _GO_AHEAD.fullmatch(first) and _AND.fullmatch(between):
         return True  # "go ahead and change my pin": no request of its own
     if second[:1] in _QUOTES:
@@ -247,16 +237,6 @@ def _together(
         or _looks_then_tells(first, second)
         or _notes_then_tells(first, second)
     )
-
-
-_MARKS_ONLY = re.compile(r"[\s.!?,;:\u2013\u2014-]*+")
-"""Punctuation and spaces only: no word that joins or adds."""
-
-
-def _re_ask_and_reason(first: str, second: str) -> bool:
-    """Whether one of ``first`` and ``second`` asks again (:func:`~harness.detect._asked.re_asks`)
-    and the other only states why (:func:`~harness.detect._asked.gives_reason`)."""
-    return (re_asks(first) and gives_reason(second)) or (re_asks(second) and gives_reason(first))
 
 
 def _trails(message: str, first: str, after: Request, needs: Callable[[str], float]) -> bool:

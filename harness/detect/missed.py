@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
+from harness.detect._asked import yes_or_no_questions
 from harness.detect._assigning import matched
 from harness.detect._declines import (
     decline_rows,
@@ -591,19 +592,25 @@ def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
-    return [_Added(text=r.text) if r.added else _request(r.text) for r in segment_requests(text)]
+    requests = segment_requests(text)
+    asks = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
+    return [
+        _YesOrNo(text=r.text) if a else _request(r.text)
+        for r, a in zip(requests, asks, strict=True)
+    ]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class _Added(DeclaredRequest):
-    """A segmented request the user added after another as a problem of its own ("..., also my
-    bag never arrived": :attr:`~harness.detect.requests.Request.added`): it asks for an answer
-    whatever :func:`~harness.detect.requests.needs_answer` reads."""
+class _YesOrNo(DeclaredRequest):
+    """A segmented request that is a yes/no question said whole, in a sentence ending with "?"
+    or no mark (:func:`~harness.detect._asked.yes_or_no_questions`): it asks for an answer whatever
+    :func:`~harness.detect.requests.needs_answer` reads ("Has UA 15 boarded yet": an id is a word
+    the needs model never saw)."""
 
 
 def _asks(request: DeclaredRequest) -> bool:
     """Whether a segmented request asks for an answer of its own."""
-    return needs_answer(request.text) or type(request) is _Added
+    return type(request) is _YesOrNo or needs_answer(request.text)
 
 
 @slot_maker(DeclaredRequest)

@@ -32,10 +32,8 @@ frame ("tell me their address and rating", "what's the address, phone number and
 actions of one question ("where does it leave and arrive").
 
 Not every part asks for an answer of its own: "Thanks a lot", "That sounds great", "Yes, please".
-:func:`needs_answer` tells them apart with a small model learned from dialogue acts (and a
-yes/no question said whole asks whatever its words); the check matches such parts but does not
-report them. A problem the user adds after a request ("..., also my bag never arrived") asks
-whatever the model reads (:attr:`Request.added`, :mod:`harness.detect._asked`).
+:func:`needs_answer` tells them apart with a small model learned from dialogue acts; the check
+matches such parts but does not report them.
 
 The word classes (``harness.detect._request_words``) are closed classes of English and common
 request verbs; docs/simulate.md gives how well the check does on sets it was not tuned on, and
@@ -44,11 +42,10 @@ docs/journal/simulate.md the segmenter's figures on each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from harness.detect._asked import added_problem
 from harness.detect._coordination import _SHARED_OPENERS, _coordinated, _Cut
 from harness.detect._joining import (
     _EDGE_LIMIT,
@@ -146,10 +143,6 @@ class Request:
     carried_after: str = ""
     """Words said once after this request for it and the next one, carried back ("does it
     start" in "when and where does it start")."""
-    added: bool = False
-    """A problem the user added after the request before it ("..., also my bag never arrived":
-    :func:`~harness.detect._asked.added_problem`): it asks for an answer of its own whatever
-    :func:`needs_answer` reads."""
 
 
 @lru_cache(maxsize=8192)
@@ -194,27 +187,7 @@ def segment_requests(message: str, *, statement: bool = False) -> tuple[Request,
         requests = [r for r in requests if r.end > named.end()] or requests
     if not statement and len(requests) > 1:
         requests = kept_together(message, requests, needs_probability)
-        if len(requests) > 1:
-            requests = _problems_added(message, requests)
     return tuple(requests)
-
-
-def _problems_added(message: str, requests: list[Request]) -> list[Request]:
-    """``requests`` with each problem added after a request that asks marked ``added``
-    (:func:`~harness.detect._asked.added_problem`; one the needs model reads as asking needs no
-    mark). Said before a request, the same statement is its reason, and stays unmarked."""
-    out = [requests[0]]
-    for before, piece in pairwise(requests):
-        between = message[before.end : piece.start]
-        if (
-            any(map(str.isalpha, between))  # the cheap test first: most pieces meet at a mark
-            and added_problem(before.text, between, piece.text)
-            and needs_answer(before.text)
-            and not needs_answer(piece.text)
-        ):
-            piece = replace(piece, added=True)
-        out.append(piece)
-    return out
 
 
 _EDGE_SPOKEN = _EDGE.replace("'", "")
