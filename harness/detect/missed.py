@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from harness.detect._answer_findings import finding_features
 from harness.detect._answer_terms import own_words
+from harness.detect._asked import yes_or_no_questions
 from harness.detect._assigning import matched
 from harness.detect._declines import (
     decline_rows,
@@ -525,11 +526,7 @@ class _TurnMatching:
             missing = self.alone
         else:
             return {}  # most turns: nothing left out
-        return {
-            i: sure
-            for i, sure in missing.items()
-            if self.declared or needs_answer(self.requests[i].text)
-        }
+        return {i: sure for i, sure in missing.items() if self.declared or _asks(self.requests[i])}
 
 
 @slot_maker(_TurnMatching)
@@ -571,7 +568,7 @@ def _asking(requests: Sequence[DeclaredRequest]) -> int:
         if count + left < 2:
             break  # the rest cannot make two
         left -= 1
-        if needs_answer(r.text):
+        if _asks(r):
             count += 1
             if count == 2:
                 break
@@ -595,7 +592,25 @@ def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
 
 
 def _segmented(text: str) -> list[DeclaredRequest]:
-    return [_request(r.text) for r in segment_requests(text)]
+    requests = segment_requests(text)
+    asks = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
+    return [
+        _YesOrNo(text=r.text) if a else _request(r.text)
+        for r, a in zip(requests, asks, strict=True)
+    ]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _YesOrNo(DeclaredRequest):
+    """A segmented request that is a yes/no question said whole, in a sentence ending with "?"
+    or no mark (:func:`~harness.detect._asked.yes_or_no_questions`): it asks for an answer whatever
+    :func:`~harness.detect.requests.needs_answer` reads ("Has UA 15 boarded yet": an id is a word
+    the needs model never saw)."""
+
+
+def _asks(request: DeclaredRequest) -> bool:
+    """Whether a segmented request asks for an answer of its own."""
+    return type(request) is _YesOrNo or needs_answer(request.text)
 
 
 @slot_maker(DeclaredRequest)
