@@ -1,7 +1,8 @@
 """The offline default model: deterministic rules, no network, no key.
 
 It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
-each request it is given; it sends direct answers with the send tool and returns the contract's
+each request it is given, but a tool that changes something only for a request that asks for that
+change (``harness.models._actions``: "tell me my seat" never calls ``change_seat``); it sends direct answers with the send tool and returns the contract's
 outputs, one answer per request when a call carries several. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
@@ -14,6 +15,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.models._actions import (
+    acts,
+    asks_for_information,
+    names_action,
+    names_done,
+    reading_question,
+)
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -40,6 +48,8 @@ from subagents import Usage
 __all__ = ["RulesModel"]
 
 _SEND_TOOL = "send_message_to_user"
+_TOOL_MINIMUM = 0.5
+"""The lowest routing score at which a tool matches a request's clause."""
 
 
 def _card_texts(card: AgentCard) -> list[str]:
@@ -120,7 +130,11 @@ class RulesModel(Model):
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
             return []
-        if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
+        if context.continuing:
+            return [_call(own[0], context.scoped_request, 0)]
+        if len(own) == 1 and context.mode == CONVERSATIONAL:
+            if not _may_call(own[0], context.scoped_request, ()):
+                return []
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         calls: list[ToolCall] = []
@@ -133,12 +147,11 @@ class RulesModel(Model):
             chosen: set[str] = set()
             found: list[ToolCall] = []
             for index, clause in enumerate(split_clauses(text)):
-                name = router.best(clause, minimum=0.5)
-                if name is None:
+                tool = _choose(own, router, clause)
+                if tool is None:
                     continue
-                tool = next(t for t in own if t.name == name)
                 call = _call(tool, clause, index, number if context.requests else 0)
-                key = name + json.dumps(call.arguments, sort_keys=True)
+                key = tool.name + json.dumps(call.arguments, sort_keys=True)
                 if key in chosen:
                     continue
                 chosen.add(key)
@@ -146,9 +159,11 @@ class RulesModel(Model):
             calls.extend(found)
         if not calls and len(own) == 1:
             # Nothing matched by its words: an agent with one tool uses it for each request
-            # (a request another of the call's requests matched is left open instead).
+            # (a request another of the call's requests matched is left open instead), but a
+            # tool that changes something only for a request that asks for it.
             for number, text in enumerate(requests):
-                calls.append(_call(own[0], text, 0, number if context.requests else 0))
+                if _may_call(own[0], text, ()):
+                    calls.append(_call(own[0], text, 0, number if context.requests else 0))
         return calls
 
     def _outputs(
@@ -235,7 +250,46 @@ def _unmatched(request: ModelRequest) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    return [c for c in clauses if router.best(c, minimum=0.5) is None]
+    return [c for c in clauses if _choose(own, router, c) is None]
+
+
+def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
+    """The best-matching tool for ``text`` (a routing score of at least 0.5) that may be called
+    for it (``_may_call``): a tool that changes something is passed over for the next one when
+    the request does not ask for that change; None when no tool is left."""
+    ranked = [(name, score) for name, score in router.scores(text) if score >= _TOOL_MINIMUM]
+    by_name = {t.name: t for t in tools}
+    if not reading_question(text):
+        # The change a request names decides between tools that match it ("transfer $200 from
+        # checking to savings": the transfer, though the balance tool shares more of its words).
+        for name, _ in ranked:
+            tool = by_name[name]
+            if names_action(text, tool.name, tool.description):
+                return tool
+    for name, score in ranked:
+        rivals = tuple(by_name[other] for other, s in ranked if other != name and s >= score)
+        if _may_call(by_name[name], text, rivals):
+            return by_name[name]
+    return None
+
+
+def _may_call(tool: ToolDefinition, text: str, rivals: Sequence[ToolDefinition]) -> bool:
+    """Whether ``tool`` may be called for ``text``. A tool that reads always may. A tool that
+    changes something (``_actions.acts``: its name or description leads with a verb of change)
+    may when the request names that change ("cancel my appointment", "move me to an aisle seat")
+    and is no question about it ("why was my order cancelled"), or when the request asks for
+    something rather than to be told something ("can I get a window seat", "I left my umbrella
+    on the train") and no tool that reads matches it as well (``rivals``: the tools that score
+    at least as high), unless it names a change there is already ("my transfer of $200 has not
+    arrived"). A question or "tell me ..." never changes anything by a tool it does not
+    name the action of: "tell me my seat" does not change the seat."""
+    if not acts(tool.name, tool.description):
+        return True
+    if names_action(text, tool.name, tool.description) and not reading_question(text):
+        return True
+    if asks_for_information(text) or names_done(text, tool.name, tool.description):
+        return False
+    return all(acts(r.name, r.description) for r in rivals)
 
 
 def _tool_router(tools: Sequence[ToolDefinition]) -> Router:
