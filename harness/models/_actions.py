@@ -1,14 +1,19 @@
-"""Which tools change something, and which requests ask for a change: the offline model's guard
-against acting when the user only asked.
+"""Which tools change something, and which requests ask for that change: what the offline model
+reads when two tools tie on a request's words, and before it calls an agent's lone tool for a
+request no tool matched.
 
-A tool's name and description say what it does with the verb they lead with ("change_seat",
-"Cancel an appointment.", "Log a lost-property report ...") or say that it tells something
-("current_seat", "Which seat the passenger is in.", "order_status", "get_balance"). A tool that
-leads with a verb of change (``ACTION_VERBS``) *acts*; any other tool *reads*. A request asks for
-information when it is a question by its form (a question word, an opening "is", "do", "did", "can
-I bring ...", a question mark) or asks to be told or shown ("tell me", "show me", "let me know");
-it names a tool's action when it uses the tool's own verb or one of the same action ("move me to
-an aisle seat" for a tool that changes seats).
+A tool *acts* when its name leads with a verb of change ("change_seat", "cancel_order"). A name
+that leads with a verb of reading ("get_balance", "list_orders"), a word of state ("current_seat"),
+a question word or an auxiliary ("is_open"), or that has no verb at all ("orders", "payments",
+"lost_property", "order_status") *reads*. Only a name whose verb says neither ("handle_request",
+"process") leaves it to the description, read the same way; a description that opens "Returns ...",
+"Reports ...", "Shows ..." tells something.
+
+A request *asks for the change* of a tool when it uses the base or imperative form of the tool's
+verb, or of a verb of the same action ("move me to an aisle seat" for ``change_seat``), and the
+clause neither states a past change ("my order was cancelled", "somebody blocked my card", "did you
+cancel it"), nor negates it anywhere before the verb ("I don't want to cancel it"), nor only
+supposes it ("if I cancel my order, ..."). A noun is no verb: "my refund", "a reservation".
 
 Everything here is English, closed classes and common verbs, not any one bot's words.
 """
@@ -17,29 +22,25 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
 
-__all__ = ["acts", "asks_for_information", "names_action", "names_done", "reading_question"]
+from harness.text._shapes import AUX_SET, GREETINGS, WH_SET, word_class
 
-
-def _class(text: str) -> frozenset[str]:
-    """A closed class of words, written as one string."""
-    return frozenset(text.split())
+__all__ = ["acts", "asks_for_change", "is_question", "without_change"]
 
 
-# Verbs of change a tool's name or description leads with, each with the verbs of the same action
-# a user may ask for it with (common English; a verb may be in several groups).
+# Verbs of change, each with the verbs of the same action a user may ask for it with (common
+# English; a verb may be in several groups).
 _SAME_ACTION: tuple[tuple[str, ...], ...] = (
     ("change", "move", "switch", "swap", "modify", "alter", "update", "edit", "adjust", "amend"),
     ("pick", "choose", "select", "take", "assign", "allocate"),
     ("cancel", "drop", "scrap", "void", "terminate", "end", "stop", "remove", "delete", "revoke"),
-    ("book", "reserve", "schedule", "arrange", "make", "set", "buy", "purchase", "order"),
+    ("book", "reserve", "schedule", "arrange", "make", "set", "buy", "purchase", "order", "rent"),
     ("reschedule", "move", "change", "postpone", "rebook", "push"),
     ("transfer", "send", "move", "wire", "pay"),
     ("pay", "settle", "send"),
     ("open", "create", "file", "raise", "submit", "start", "log", "lodge", "report", "add"),
     ("report", "log", "file", "lodge", "raise", "submit", "register", "record"),
-    ("buy", "purchase", "order", "book", "reserve"),
+    ("buy", "purchase", "order", "book", "reserve", "place"),
     ("refund", "return", "reimburse"),
     ("block", "freeze", "lock", "suspend", "disable", "deactivate"),
     ("unblock", "unfreeze", "unlock", "reactivate", "enable", "activate"),
@@ -63,241 +64,236 @@ _SAME_ACTION: tuple[tuple[str, ...], ...] = (
     ("charge", "bill"),
     ("increase", "decrease", "raise", "lower", "adjust"),
     ("install", "uninstall"),
+    ("exchange", "swap", "replace"),
+    ("refill", "reorder", "top"),
+    ("ship", "deliver", "send"),
 )
-# The verbs a tool that acts may lead with: the first verb of every group.
-ACTION_VERBS = frozenset(group[0] for group in _SAME_ACTION) | frozenset(
-    ("rebook", "enroll", "enrol", "subscribe", "delete", "remove", "create", "submit", "log",
-     "order", "purchase", "return", "lock", "unlock", "freeze", "unfreeze", "activate",
-     "deactivate", "assign", "allocate", "claim", "lodge", "file", "record", "update", "modify",
-     "edit", "move", "swap", "switch", "set", "send", "wire", "terminate", "postpone", "restore",
-     "replace", "extend", "upload", "erase", "save", "write", "post", "accept", "deny", "decline",
-     "suspend", "disable", "enable", "arrange", "make", "reserve", "select", "choose", "redeem")
-)  # fmt: skip
-# Words a tool that tells something leads with: verbs of reading and looking up, question words,
-# and the nouns a name or description headed by what it tells opens or ends with ("order_status",
-# "Status of an order", "get_balance").
-_READING = _class("""
-    get show list look lookup find search check view read fetch query tell describe explain count
-    calculate estimate compute track see display retrieve answer say give know which what when
-    where who whom whose why how whether if current status state balance history info information
-    details detail summary total number policy policies hours options price prices cost costs fee
-    fees times date dates availability location locations overview faq faqs rules terms
-    """)
-# What a description may open with before the verb that says what the tool does ("Use this to
-# cancel ...", "Lets the user change ...", "This tool books ...").
-_PREAMBLE = _class("""
-    this tool function use used uses to it lets let allows allow helps help you the user users
-    customer customers passenger passengers caller a an can will we for
-    """)
-_ARTICLES = frozenset(("the", "a", "an"))
-_IRREGULAR = {
-    "bought": "buy", "made": "make", "sent": "send", "chose": "choose", "chosen": "choose",
-    "took": "take", "taken": "take", "paid": "pay", "set": "set", "put": "put", "wrote": "write",
-    "written": "write", "gave": "give", "given": "give", "left": "leave", "shut": "shut",
-}  # fmt: skip
-# Nouns of an action ("make a reservation", "I want a refund"): the action's verb.
-_NOUNS = {
-    "reservation": "reserve", "cancellation": "cancel", "registration": "register",
-    "subscription": "subscribe", "payment": "pay", "renewal": "renew", "replacement": "replace",
-    "removal": "remove", "deletion": "delete", "withdrawal": "withdraw", "application": "apply",
-    "purchase": "purchase", "enrollment": "enroll", "enrolment": "enrol",
-}  # fmt: skip
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-# A word of an action after one of these names a thing that is there already ("my transfer",
-# "the reservation"), not the action asked for ("make a reservation", "transfer $200").
-_DEFINITE = _class("my our your his her their the this that these those its")
-_NEGATION = _class("not don't dont never no without didn't didnt won't wont")
-
-
-def _forms(verb: str) -> Iterable[str]:
-    yield verb
-    yield verb + "s"
-    yield verb + "es"
-    yield verb + "ed"
-    yield verb + "d"
-    yield verb + "ing"
-    if verb.endswith("e"):
-        yield verb[:-1] + "ing"
-    if verb.endswith("y"):
-        yield verb[:-1] + "ies"
-        yield verb[:-1] + "ied"
-    if len(verb) > 2 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou":
-        yield verb + verb[-1] + "ed"
-        yield verb + verb[-1] + "ing"
-
-
-def _base_forms() -> dict[str, str]:
-    verbs = {v for group in _SAME_ACTION for v in group} | ACTION_VERBS
-    found: dict[str, str] = {}
-    for verb in sorted(verbs):
-        for form in _forms(verb):
-            found.setdefault(form, verb)
-    found.update(_IRREGULAR)
-    for noun, verb in _NOUNS.items():
-        found[noun] = verb
-        found[noun + "s"] = verb
-    return found
-
-
-_BASE = _base_forms()
 _GROUPS: dict[str, frozenset[str]] = {}
 for _group in _SAME_ACTION:
     for _verb in _group:
         _GROUPS[_verb] = _GROUPS.get(_verb, frozenset()) | frozenset(_group)
+del _group, _verb
+# Verbs of change a tool's name may lead with.
+_CHANGE = frozenset(_GROUPS)
+# Words a name that tells something leads with: verbs of reading and looking up, and words of
+# state ("current_seat", "status_of_order").
+_READING = word_class("""
+    get show list look lookup find search check view read fetch query tell describe explain count
+    calculate estimate compute track see display retrieve answer say give know current status
+    state balance latest upcoming recent next last my
+    """)
+# A name's verb that says neither reading nor changing: the description decides.
+_VAGUE = word_class("""
+    handle process manage do run perform execute help call invoke use go act deal respond reply
+    assist support serve work tool
+    """)
+# Verbs that are nouns too ("order", "transfer"): before a head noun of what a tool tells
+# ("order_status", "transfer_limits", "return_policy", "payment_methods") they name a thing.
+_ALSO_NOUNS = word_class("""
+    order transfer return report record book file log request claim deposit charge refund post
+    change set reset top exchange bill hold
+    """)
+_HEADS = word_class("""
+    status state balance balances history details detail info information summary list limits
+    limit items methods options policy policies rules terms fees fee rates rate price prices
+    hours times time date dates availability location locations overview faq faqs count total
+    number numbers
+    """)
+# How a description that tells opens, as a third person or an imperative verb of telling
+# ("Returns the balance", "Return where an order is", "Reports the weather").
+_TELLS = word_class("""
+    return returns report reports record records show shows give gives get gets list lists look
+    looks fetch fetches find finds tell tells describe describes check checks read reads retrieve
+    retrieves provide provides display displays answer answers say says explain explains
+    """)
+# What a description may open with before the verb that says what the tool does ("Use this to
+# cancel ...", "Lets the user change ...", "This tool books ...").
+_PREAMBLE = word_class("""
+    this tool function use used uses to it lets let allows allow helps help you the user users
+    customer customers caller can will we for
+    """)
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("’", "'").replace("_", " "))
+    return _WORD.findall(_CAMEL.sub(" ", text).lower().replace("’", "'").replace("_", " "))
 
 
-def _leading(words: list[str]) -> list[str]:
-    """The words a name or description leads with once its preamble is taken off, with the
-    verbs coordinated with the first ("Change or pick a seat": change, pick)."""
-    start = 0
-    # "The return policy": a description that opens with an article names a thing; "Lets the
-    # user change ...": an article inside the preamble is part of it.
-    while start < len(words) - 1 and words[start] in _PREAMBLE:
-        if start == 0 and words[0] in _ARTICLES:
-            break
-        start += 1
-    lead = words[start : start + 1]
-    index = start + 1
-    while index + 1 < len(words) and words[index] in ("or", "and", "and/or"):
-        lead.append(words[index + 1])
-        index += 2
-    return lead
+def _third_person(word: str) -> str:
+    """The verb of a third-person form ("cancels", "books", "switches", "applies")."""
+    if word.endswith("ies") and word[:-3] + "y" in _CHANGE:
+        return word[:-3] + "y"
+    if word.endswith("es") and word[:-2] in _CHANGE:
+        return word[:-2]
+    if word.endswith("s") and word[:-1] in _CHANGE:
+        return word[:-1]
+    return word
 
 
 @functools.lru_cache(maxsize=1024)
-def _tool_verbs(name: str, description: str) -> frozenset[str]:
-    """The verbs of change ``name`` and ``description`` lead with (empty when the tool reads)."""
-    described = _leading(_words(description))
-    if described and described[0] in _READING:
-        return frozenset()
-    verbs = {_BASE[w] for w in described if _BASE.get(w) in ACTION_VERBS}
+def _tool_verb(name: str, description: str) -> str:
+    """The verb of change the tool ``name`` leads with, or its description when the name's verb
+    says neither; "" when the tool reads."""
     named = _words(name)
-    if verbs:
-        return frozenset(verbs | ({_BASE[named[0]]} if named and named[0] in _BASE else set()))
-    if not named or named[0] in _READING or (len(named) > 1 and named[-1] in _READING):
-        return frozenset()
-    base = _BASE.get(named[0])
-    return frozenset({base}) if base in ACTION_VERBS else frozenset()
+    if (named and named[0] in _VAGUE) or not named:
+        described = _words(description)
+        start = 0
+        while start < len(described) - 1 and described[start] in _PREAMBLE:
+            start += 1
+        lead = described[start] if described else ""
+        if lead in _TELLS:
+            return ""
+        verb = _third_person(lead)
+        return verb if verb in _CHANGE else ""
+    first = named[0]
+    if first in _READING or first in WH_SET or first in AUX_SET or first not in _CHANGE:
+        return ""
+    if len(named) > 1 and first in _ALSO_NOUNS and named[-1] in _HEADS:
+        return ""
+    return first
 
 
 def acts(name: str, description: str) -> bool:
-    """Whether the tool ``name`` with ``description`` changes something (it leads with a verb of
-    change, and neither leads with a word of telling: "order_status" reads, "cancel_order" acts)."""
-    return bool(_tool_verbs(name, description))
+    """Whether the tool ``name`` with ``description`` changes something: its name leads with a
+    verb of change ("cancel_order"; not "order_status", "get_balance", "orders"), or, when the
+    name's verb is a vague one ("handle_request"), its description does."""
+    return bool(_tool_verb(name, description))
 
 
-def names_action(text: str, name: str, description: str) -> bool:
-    """Whether ``text`` uses the verb of change of the tool ``name`` / ``description``, or one of
-    the same action, not negated ("please move me to an aisle seat" for "change_seat"; not
-    "don't cancel it", nor "my transfer", which names a transfer there is already)."""
-    return _uses(text, name, description) == "asks"
+# Clause-internal words that end the reach of a negation or a past form before a verb.
+_CLAUSE_BREAK = re.compile(r"[,;.!?]|\bbut\b|\band\b|\bthen\b")
+_NEGATION = word_class("not don't dont never no didn't didnt won't wont can't cant cannot n't")
+# Before a verb's base form, these make it no request: a past ("did you cancel it") or the
+# subject's own supposition ("if I cancel my order").
+_PAST_AUX = word_class("did didn't didnt")
+_SUPPOSING = word_class("if whether unless once")
+_SUBJECTS = word_class("i we he she they it my our his her their someone somebody")
+# A word of these before a verb's form makes it a noun: "my refund", "the change", "a transfer".
+_DETERMINERS = word_class("my our your his her their the this that these those its a an any no")
+# After "would you mind" / "do you mind" the -ing form asks: "would you mind cancelling it".
+_MIND = "mind"
 
 
-def names_done(text: str, name: str, description: str) -> bool:
-    """Whether ``text`` uses the word of the tool's change only for one there is already ("my
-    transfer of $200 has not arrived", "the cancellation"): it is about that one, not a new one."""
-    return _uses(text, name, description) == "done"
+def _clauses(text: str) -> list[list[str]]:
+    return [w for part in _CLAUSE_BREAK.split(text.lower()) if (w := _words(part))]
 
 
-def _uses(text: str, name: str, description: str) -> str:
-    verbs = _tool_verbs(name, description)
-    if not verbs:
+# A form of "be" or "get" before a verb's form, with no "to" or modal between, makes it a state
+# or a passive ("is my ticket still open", "is my room booked"); "are you able to cancel" asks.
+_BEING = word_class("is isn't are aren't was wasn't were weren't am be been being get got gets")
+_REOPENS = word_class("to can could will would should may might must please")
+
+
+def _states(before: list[str]) -> bool:
+    for word in reversed(before):
+        if word in _REOPENS:
+            return False
+        if word in _BEING or word.endswith("'s") or word.endswith("'re") or word in ("i'm", "im"):
+            return True
+    return False
+
+
+def _gerund_base(word: str) -> str:
+    if not word.endswith("ing"):
         return ""
-    same = frozenset().union(*(_GROUPS.get(v, frozenset({v})) for v in verbs))
+    stem = word[:-3]
+    for candidate in (
+        stem,
+        stem + "e",
+        stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "",
+    ):
+        if candidate in _CHANGE:
+            return candidate
+    return ""
+
+
+def asks_for_change(text: str, name: str, description: str) -> bool:
+    """Whether ``text`` asks for the change of the tool ``name`` / ``description``: it uses the
+    base or imperative form of the tool's verb or of a verb of the same action ("cancel my order",
+    "are you able to cancel it", "move me to an aisle seat"), not negated before it in its clause
+    ("I don't want to cancel it"), not after "did" or a supposing "if I" ("if I cancel my order
+    ..."), not as a noun ("my refund"); a past or passive form never asks ("my order was
+    cancelled"). False for a tool that reads."""
+    verb = _tool_verb(name, description)
+    if not verb:
+        return False
+    same = _GROUPS.get(verb, frozenset({verb}))
+    for words in _clauses(text):
+        for index, word in enumerate(words):
+            before = words[:index]
+            if word in same:
+                if before and before[-1] in _DETERMINERS:
+                    continue
+            elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
+                continue
+            if _NEGATION.intersection(before) or any(w.endswith("n't") for w in before):
+                continue
+            if _PAST_AUX.intersection(before) or _states(before):
+                continue
+            supposed = [i for i, w in enumerate(before) if w in _SUPPOSING]
+            if supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]):
+                continue
+            return True
+    return False
+
+
+_IRREGULAR = {
+    "bought": "buy", "made": "make", "sent": "send", "chose": "choose", "chosen": "choose",
+    "took": "take", "taken": "take", "paid": "pay", "wrote": "write", "written": "write",
+    "gave": "give", "given": "give", "left": "leave", "shut": "shut", "put": "put", "set": "set",
+}  # fmt: skip
+
+
+def _inflected(word: str) -> str:
+    """The verb of change ``word`` is a form of ("cancelled", "opens", "booking"), or ""."""
+    if word in _CHANGE:
+        return word
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    for ending, restore in (("ied", "y"), ("ies", "y"), ("ed", ""), ("ed", "e"), ("es", ""),
+                            ("s", ""), ("ing", ""), ("ing", "e")):  # fmt: skip
+        if word.endswith(ending):
+            stem = word[: -len(ending)] + restore
+            if stem in _CHANGE:
+                return stem
+            if restore == "" and len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in _CHANGE:
+                return stem[:-1]
+    return ""
+
+
+def without_change(text: str, name: str, description: str) -> str:
+    """``text`` without the words that are forms of the tool's verb of change or of a verb of the
+    same action ("is my ticket still open" for ``open_ticket``: "is my ticket still"); ``text``
+    itself for a tool that reads. A request that does not ask for the change uses them for a
+    state or a past ("still open", "was cancelled"): they are no evidence for the tool."""
+    verb = _tool_verb(name, description)
+    if not verb:
+        return text
+    same = _GROUPS.get(verb, frozenset({verb}))
+    kept = [w for w in _words(text) if _inflected(w) not in same]
+    return " ".join(kept)
+
+
+# A wish for a thing ("can I get a window seat", "could I have ...") is no question.
+_HAVING = word_class("get have grab")
+_MODALS = word_class("can could may might will would shall should")
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` is a question by its form: it opens (after a greeting) with a question
+    word or an auxiliary ("can I bring my dog on the train", "is there a lost property office");
+    not a statement that ends with a question mark ("I think I left my phone on a train?"), a wish ("can I get a window seat") or a request to the bot
+    ("could you ...")."""
     words = _words(text)
-    found = ""
-    for index, word in enumerate(words):
-        base = _BASE.get(word)
-        before = words[max(0, index - 2) : index]
-        if base in same and not _NEGATION.intersection(before):
-            if not _DEFINITE.intersection(before):
-                return "asks"
-            found = "done"
-    return found
-
-
-_WH = _class("what what's whats which when when's where where's who who's whom whose why how how's")  # fmt: skip
-_ASKING_AUX = _class("""
-    is isn't isnt are aren't arent am was wasn't were weren't do does did don't dont doesn't
-    doesnt didn't didnt has hasn't have haven't had
-    """)
-_MODAL = _class("can can't cant could may might will would won't shall should")
-_OPENING = _class("hi hello hey ok okay so well um and also plus then oh please excuse")
-# Verbs of getting and having: after "can I", "I want", "I'd like" a wish for a thing.
-_HAVING = _class("get have grab")
-# Verbs of being told, shown or knowing: a request with one of them asks for information
-# ("can you tell me my seat", "I'd like to know", "show me my orders").
-_TELLING = _class(
-    "tell show know see check view find list look display explain wonder wondering curious"
-)
-_POSSIBLE = re.compile(r"^(?:is|would|will)\s+(?:it|that)\s+(?:be\s+)?possible\b|^(?:is|are)\s+"
-                       r"there\s+(?:any\s+)?(?:way|chance)\b")  # fmt: skip
-
-
-# How a request to the bot opens before its verb ("could you please", "I'd like to", "help me").
-_COURTESY = re.compile(
-    r"^(?:(?:please|kindly|just|(?:can|could|would|will)\s+you|i'?d\s+like(?:\s+you)?\s+to"
-    r"|i\s+would\s+like(?:\s+you)?\s+to|i\s+(?:want|need)(?:\s+you)?\s+to|help\s+me"
-    r"|(?:can|could|may)\s+i|i'?d\s+love\s+to|i\s+wish\s+to)\s+)+"
-)
-
-
-def _opening(words: list[str]) -> list[str]:
     start = 0
-    while start < len(words) - 1 and words[start] in _OPENING:
+    while start < len(words) - 1 and words[start] in GREETINGS | {"please"}:
         start += 1
-    return words[start:]
-
-
-def _asks_to_be_told(words: list[str]) -> bool:
-    """Whether the request's verb, after the words it opens with ("could you please", "I'd like
-    to"), is one of being told or shown ("tell me", "show me my orders", "I'd like to know")."""
-    rest = _COURTESY.sub("", " ".join(words[:12])).split()
-    if rest[:3] == ["let", "me", "know"]:
-        return True
-    return bool(rest) and (
-        rest[0] in _TELLING or rest[:2] == ["i", "wonder"] or rest[:3] == ["i", "was", "wondering"]
-    )
-
-
-def asks_for_information(text: str) -> bool:
-    """Whether ``text`` asks to be told something rather than for something to be done: a
-    question by its form ("which seat am I in", "is my order shipped", "can I bring my dog on the
-    train"; not "can I get a window seat", "could you move me", "is it possible to change it"),
-    or a request to be told or shown ("tell me my seat", "I'd like to know my balance")."""
-    words = _opening(_words(text))
+    words = words[start:]
     if not words:
         return False
     first = words[0]
-    if first in _WH:
-        return not (len(words) > 1 and words[1] == "about")  # "how about a window seat"
-    if _asks_to_be_told(words):
-        return True
-    if _POSSIBLE.match(" ".join(words[:5])):
+    wish = len(words) > 2 and words[1] == "i" and words[2] in _HAVING
+    if first in _MODALS and len(words) > 1 and (words[1] == "you" or wish):
         return False
-    if first in _ASKING_AUX:
-        return True
-    if first in _MODAL:
-        # "can I get ...", "could you ...": a wish or a request to the bot, not a question.
-        subject = words[1] if len(words) > 1 else ""
-        verb = words[2] if len(words) > 2 else ""
-        return not (subject == "you" or verb in _HAVING)
-    return text.rstrip().endswith("?")
-
-
-def reading_question(text: str) -> bool:
-    """Whether ``text`` asks something even though it may use a verb of change: a question word
-    ("why was my order cancelled"), an opening "is", "did", "has" ("did you cancel it"), or a
-    request to be told ("tell me if my seat changed")."""
-    words = _opening(_words(text))
-    if not words:
-        return False
-    if words[0] in _WH:
-        return not (len(words) > 1 and words[1] == "about")
-    if _POSSIBLE.match(" ".join(words[:5])):
-        return False
-    return words[0] in _ASKING_AUX or _asks_to_be_told(words)
+    return first in WH_SET or first in AUX_SET
