@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 
-from harness.text._shapes import AUX_SET, GREETINGS, WH_SET, word_class
+from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
 __all__ = ["acts", "asks_for_change", "is_question", "without_change"]
 
@@ -147,7 +147,7 @@ def _tool_verb(name: str, description: str) -> str:
         verb = _third_person(lead)
         return verb if verb in _CHANGE else ""
     first = named[0]
-    if first in _READING or first in WH_SET or first in AUX_SET or first not in _CHANGE:
+    if first in _READING or first in WH_SET or first in AUXILIARIES or first not in _CHANGE:
         return ""
     if len(named) > 1 and first in _ALSO_NOUNS and named[-1] in _HEADS:
         return ""
@@ -283,8 +283,8 @@ _MODALS = word_class("can could may might will would shall should")
 def is_question(text: str) -> bool:
     """Whether ``text`` is a question by its form: it opens (after a greeting) with a question
     word or an auxiliary ("can I bring my dog on the train", "is there a lost property office");
-    not a statement that ends with a question mark ("I think I left my phone on a train?"), a wish ("can I get a window seat") or a request to the bot
-    ("could you ...")."""
+    not a statement that ends with a question mark ("I think I left my phone on a train?"), a
+    wish ("can I get a window seat") or a request to the bot ("could you ...")."""
     words = _words(text)
     start = 0
     while start < len(words) - 1 and words[start] in GREETINGS | {"please"}:
@@ -296,4 +296,4 @@ def is_question(text: str) -> bool:
     wish = len(words) > 2 and words[1] == "i" and words[2] in _HAVING
     if first in _MODALS and len(words) > 1 and (words[1] == "you" or wish):
         return False
-    return first in WH_SET or first in AUX_SET
+    return first in WH_SET or first in AUXILIARIES
