@@ -87,17 +87,18 @@ _VAGUE = word_class("""
     handle process manage do run perform execute help call invoke use go act deal respond reply
     assist support serve work tool
     """)
-# Verbs that are nouns too ("order", "transfer"): before a head noun of what a tool tells
-# ("order_status", "transfer_limits", "return_policy", "payment_methods") they name a thing.
+# Verbs that are nouns too ("order", "transfer", "pay"): before a head noun of what a tool tells
+# ("order_status", "transfer_limits", "pay_date") they name a thing; alone ("pay") the
+# description decides.
 _ALSO_NOUNS = word_class("""
     order transfer return report record book file log request claim deposit charge refund post
-    change set reset top exchange bill hold
+    change set reset top exchange bill hold pay
     """)
 _HEADS = word_class("""
     status state balance balances history details detail info information summary list limits
     limit items methods options policy policies rules terms fees fee rates rate price prices
     hours times time date dates availability location locations overview faq faqs count total
-    number numbers
+    number numbers slip slips day days period
     """)
 # How a description that tells opens, as a third person or an imperative verb of telling
 # ("Returns the balance", "Return where an order is", "Reports the weather").
@@ -136,7 +137,9 @@ def _tool_verb(name: str, description: str) -> str:
     """The verb of change the tool ``name`` leads with, or its description when the name's verb
     says neither; "" when the tool reads."""
     named = _words(name)
-    if (named and named[0] in _VAGUE) or not named:
+    # A name of one word that is a noun too ("pay", "refund") says no more than a vague verb.
+    vague = not named or named[0] in _VAGUE or (len(named) == 1 and named[0] in _ALSO_NOUNS)
+    if vague:
         described = _words(description)
         start = 0
         while start < len(described) - 1 and described[start] in _PREAMBLE:
