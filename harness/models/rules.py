@@ -1,8 +1,8 @@
 """The offline default model: deterministic rules, no network, no key.
 
 It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
-each request it is given (between a tool that changes something and one that reads, tied on the
-request's words, the one that changes only when the request asks for that change:
+each request it is given (when a tool that changes something and one that reads tie on a
+request's words, the one that reads unless the request asks for the change:
 ``harness.models._actions``); it sends direct answers with the send tool and returns the contract's
 outputs, one answer per request when a call carries several. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._actions import acts, asks_for_change, is_question, without_change
+from harness.models._actions import acts, asks_for_change
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -27,7 +27,6 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
-from harness.text._shapes import word_class
 from harness.text.words import keyword_texts, words_of_name
 from instructions.contract import (
     ANSWERED,
@@ -46,12 +45,6 @@ __all__ = ["RulesModel"]
 _SEND_TOOL = "send_message_to_user"
 _TOOL_MINIMUM = 0.5
 """The lowest routing score at which a tool matches a request's clause."""
-# A clause that opens with one of these and has no verb of being names a thing ("my email
-# password"), not a statement ("the money is for rent").
-_DETERMINERS = word_class("my our your his her their the this that these those a an")
-_VERBS_OF_BEING = word_class("is are was were am be been being has have had")
-_ONE_WORD = 1.5
-"""Below this score an agent's lone tool shares one word with a request (each scores 1)."""
 _NEAR_TIE = 0.8
 """A tool scoring at least this share of the best tool's score ties with it on words."""
 
@@ -143,11 +136,6 @@ class RulesModel(Model):
         # and within a request a tool is called again only with other arguments ("reset my VPN
         # password and my email password"), never twice alike.
         requests = context.requests or (context.scoped_request,)
-        # A tool that changes something runs once for a message unless a later clause asks for
-        # its change again ("block my card, I lost it" blocks the card once; the planner may send
-        # the reason on as a request of its own) or names only another thing for it ("reset my
-        # VPN password and my email password").
-        acted: set[str] = set()
         for number, text in enumerate(requests):
             chosen: set[str] = set()
             found: list[ToolCall] = []
@@ -159,27 +147,14 @@ class RulesModel(Model):
                 key = tool.name + json.dumps(call.arguments, sort_keys=True)
                 if key in chosen:
                     continue
-                if acts(tool.name, tool.description):
-                    if tool.name in acted and not _asks_again(tool, clause):
-                        continue
-                    acted.add(tool.name)
                 chosen.add(key)
                 found.append(call)
             calls.extend(found)
         if not calls and len(own) == 1:
             # Nothing matched by its words: an agent with one tool uses it for each request
-            # (a request another of the call's requests matched is left open instead), but a
-            # tool that changes something not for a question that does not ask for its change
-            # ("can I bring my dog on the train?" logs no lost-property report).
-            tool = own[0]
+            # (a request another of the call's requests matched is left open instead).
             for number, text in enumerate(requests):
-                if (
-                    acts(tool.name, tool.description)
-                    and is_question(text)
-                    and not asks_for_change(text, tool.name, tool.description)
-                ):
-                    continue
-                calls.append(_call(tool, text, 0, number if context.requests else 0))
+                calls.append(_call(own[0], text, 0, number if context.requests else 0))
         return calls
 
     def _outputs(
@@ -266,57 +241,27 @@ def _unmatched(request: ModelRequest) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    return [c for c in clauses if _choose(own, router, c) is None]
+    return [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
 
 
 def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
-    """The best-matching tool for ``text`` (``Router.best``), except between a tool that changes
-    something and one that reads that tie on its words (``_NEAR_TIE``): the one that changes when
-    ``text`` asks for that change (``_actions.asks_for_change``), else the one that reads ("what
-    seat am I in?" between ``change_seat`` and ``current_seat``). The words of a change the request
-    does not ask for are not counted for the tie ("is my ticket still open?": ``ticket_status``).
-    An agent's lone tool that changes something is not matched by a question that does not ask
-    for its change and shares one word with it ("can I bring my dog on the train?" and
-    ``report_lost_item``, by "train" alone). None when nothing matches.
-    """
+    """The best-matching tool for ``text`` (``Router.best``), except when it changes something
+    (``_actions.acts``), ``text`` does not ask for that change (``_actions.asks_for_change``) and
+    a tool that reads ties with it on words (``_NEAR_TIE``): then the best such reading tool ("what
+    seat am I in?" between ``change_seat`` and ``current_seat``). None when nothing matches."""
     ranked = [(name, score) for name, score in router.scores(text) if score >= _TOOL_MINIMUM]
     if not ranked:
         return None
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
-    if not acts(best.name, best.description):
-        for name, score in ranked[1:]:
-            tool = by_name[name]
-            if score < _NEAR_TIE * top:
-                break
-            if asks_for_change(text, tool.name, tool.description):
-                return tool
+    if not acts(best.name) or asks_for_change(text, best.name):
         return best
-    if asks_for_change(text, best.name, best.description):
-        return best
-    if len(tools) == 1:
-        # With one tool every shared word scores 1 (``Router``): a question that shares a single
-        # word with it ("train") is not matched by its words, and the fallback below decides.
-        return None if is_question(text) and top < _ONE_WORD else best
-    reading = [by_name[name] for name, _ in ranked[1:]]
-    reading = [t for t in reading if not acts(t.name, t.description)]
-    if not reading:
-        return best
-    plain = dict(router.scores(without_change(text, best.name, best.description)))
-    for tool in sorted(reading, key=lambda t: -plain[t.name]):
-        if plain[tool.name] > 0 and plain[tool.name] >= _NEAR_TIE * plain[best.name]:
-            return tool
+    for name, score in ranked[1:]:
+        if score < _NEAR_TIE * top:
+            break
+        if not acts(name):
+            return by_name[name]
     return best
-
-
-def _asks_again(tool: ToolDefinition, clause: str) -> bool:
-    """Whether ``clause`` asks a tool that changes something, already called for the message, to
-    run again: it asks for the change itself, or it is only another thing for the change, with
-    no verb of its own ("and my email password")."""
-    if asks_for_change(clause, tool.name, tool.description):
-        return True
-    words = clause.lower().split()
-    return bool(words) and words[0] in _DETERMINERS and not _VERBS_OF_BEING.intersection(words)
 
 
 def _tool_router(tools: Sequence[ToolDefinition]) -> Router:
