@@ -3,9 +3,9 @@
     python -m tools.sgd_tool_choice PATH/TO/sgd-train.jsonl.gz
 
 Each SGD train service with two or more intents is an agent whose tools are its intents, by name
-only (snake_case; the compact copy has no intent descriptions, so the description path of
-``harness.models._actions`` is not exercised). Which intents change something is SGD's own
-``is_transactional`` schema flag, copied here by hand from the intent names. For the turns of
+(snake_case; the compact copy has no intent descriptions, and ``harness.models._actions`` reads
+names only). Which intents change something is written here by hand from the intent names, after
+SGD's ``is_transactional`` schema flag (the compact copy does not carry the flag). For the turns of
 intents that do not change anything (``reads``) and those that do (``acts``) it prints how many
 called their own intent's tool, a tool that changes something, and no tool.
 
@@ -92,6 +92,7 @@ def count(path: Path) -> collections.Counter[tuple[str, str]]:
             required_outputs=(),
             can_message_user=True,
         )
+        # The tool choice alone, without running a turn: the private step is what is measured.
         called = {c.name for c in model._pick_tools(tools, context)}
         acting = {_snake(n) for n in names if n in TRANSACTIONAL}
         kind = "acts" if intent in TRANSACTIONAL else "reads"
