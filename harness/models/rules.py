@@ -1,7 +1,9 @@
 """The offline default model: deterministic rules, no network, no key.
 
 It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
-each request it is given; it sends direct answers with the send tool and returns the contract's
+each request it is given (when a tool that changes something and one that reads tie on a
+request's words, the one that reads unless the request asks for the change:
+``harness.models._actions``); it sends direct answers with the send tool and returns the contract's
 outputs, one answer per request when a call carries several. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
@@ -14,6 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.models._actions import acts, asks_for_change
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -40,6 +43,10 @@ from subagents import Usage
 __all__ = ["RulesModel"]
 
 _SEND_TOOL = "send_message_to_user"
+_TOOL_MINIMUM = 0.5
+"""The lowest routing score at which a tool matches a request's clause."""
+_NEAR_TIE = 0.8
+"""A tool scoring at least this share of the best tool's score ties with it on words."""
 
 
 def _card_texts(card: AgentCard) -> list[str]:
@@ -133,12 +140,11 @@ class RulesModel(Model):
             chosen: set[str] = set()
             found: list[ToolCall] = []
             for index, clause in enumerate(split_clauses(text)):
-                name = router.best(clause, minimum=0.5)
-                if name is None:
+                tool = _choose(own, router, clause)
+                if tool is None:
                     continue
-                tool = next(t for t in own if t.name == name)
                 call = _call(tool, clause, index, number if context.requests else 0)
-                key = name + json.dumps(call.arguments, sort_keys=True)
+                key = tool.name + json.dumps(call.arguments, sort_keys=True)
                 if key in chosen:
                     continue
                 chosen.add(key)
@@ -235,7 +241,27 @@ def _unmatched(request: ModelRequest) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    return [c for c in clauses if router.best(c, minimum=0.5) is None]
+    return [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+
+
+def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
+    """The best-matching tool for ``text`` (``Router.best``), except when it changes something
+    (``_actions.acts``), ``text`` does not ask for that change (``_actions.asks_for_change``) and
+    a tool that reads ties with it on words (``_NEAR_TIE``): then the best such reading tool ("what
+    seat am I in?" between ``change_seat`` and ``current_seat``). None when nothing matches."""
+    ranked = [(name, score) for name, score in router.scores(text) if score >= _TOOL_MINIMUM]
+    if not ranked:
+        return None
+    by_name = {t.name: t for t in tools}
+    best, top = by_name[ranked[0][0]], ranked[0][1]
+    if not acts(best.name) or asks_for_change(text, best.name):
+        return best
+    for name, score in ranked[1:]:
+        if score < _NEAR_TIE * top:
+            break
+        if not acts(name):
+            return by_name[name]
+    return best
 
 
 def _tool_router(tools: Sequence[ToolDefinition]) -> Router:
