@@ -45,13 +45,6 @@ __all__ = [
 ]
 
 
-class _Every:
-    """Every turn (``listed``'s default: a scenario file's turns are all its own lists)."""
-
-    def __contains__(self, item: object) -> bool:
-        return True
-
-
 def declared_requests_of(
     requests: Mapping[int, Sequence[Expectation]],
 ) -> dict[int, list[DeclaredRequest]]:
@@ -160,9 +153,10 @@ def apply_expectations(
             if any(item.expect for item in items)
         }
         findings = without_answered(findings, transcript, given)
-        owned = _Every() if listed is None else listed
         checked = {
-            n: [item for item in items if item.expect] if n in owned else list(items)
+            n: [item for item in items if item.expect]
+            if listed is None or n in listed
+            else list(items)
             for n, items in requests.items()
         }
         findings += check_expectations(
