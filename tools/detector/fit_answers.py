@@ -69,6 +69,7 @@ from typing import Any
 
 import numpy as np
 
+from harness.detect._assigning import matched
 from harness.detect._bound import parse_tree
 from harness.detect._meaning import (
     MEANING_FEATURES,
@@ -92,7 +93,6 @@ from harness.detect.answers import (
     words_of,
 )
 from harness.detect.answers import AnswerMatcher as _Matcher
-from harness.detect.missed import matched
 from harness.detect.requests import needs_answer, segment_requests
 from tools.detector.answer_sets import real_turns, slot_messages
 from tools.detector.linear import fit_dense, fit_trees
