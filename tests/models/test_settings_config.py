@@ -59,16 +59,21 @@ def test_every_command_that_runs_a_bot_takes_model_settings(
     from click.testing import CliRunner
 
     from harness.cli import cli
-    from harness.runtime import loading
+    from harness.cli.model_flags import ModelFlags
 
     built: list[object] = []
+    load = ModelFlags.load_bot
 
-    def stop_after_loading(*args: object, **kwargs: object) -> object:
-        bot = load_bot(*args, **kwargs)  # type: ignore[arg-type]
+    def stop_after_loading(self: ModelFlags, *args: object, **kwargs: object) -> object:
+        bot = load(self, *args, **kwargs)  # type: ignore[arg-type]
         built.append(bot)
         raise SystemExit(0)  # the bot is built: no chat loop, no server
 
-    monkeypatch.setattr(loading, "load_bot", stop_after_loading)
+    # Patched on the class the commands call, not as ``harness.runtime.loading.load_bot``: a
+    # command module imported for the first time inside this test (``harness.cli.commands``,
+    # by ``chat``) would bind that name to the stand-in for the rest of the process, and a
+    # later ``harness instructions bot:bot`` in the same process would print nothing.
+    monkeypatch.setattr(ModelFlags, "load_bot", stop_after_loading)
     path = config_with(tmp_path, "{temperature: 0.5}")
     args = [command, str(path), "--model", "openai:local", "--base-url", "http://127.0.0.1:9/v1"]
     result = CliRunner().invoke(cli, [*args, "--model-setting", "seed=7"])
