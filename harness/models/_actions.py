@@ -1,5 +1,5 @@
-"""Which tools change something, and which requests ask for that change: what the offline model
-reads when a tool that changes something and one that reads tie on a request's words.
+"""Which tools change something, and which requests ask for that change or only name it: what the
+offline model reads when the tool a request's words match best changes something.
 
 A tool *acts* when its name's first word is a common English verb of change ("cancel_order",
 "change_seat", "book_room") and its last word is not a noun of state or of reading ("open_hours",
@@ -10,7 +10,13 @@ verb, or of a verb of the same action ("move me to an aisle seat" for ``change_s
 clause neither states a past change ("my order was cancelled", "did you cancel it"), nor negates it
 anywhere before the verb ("I don't want to cancel it"), nor only supposes it ("if I cancel my order,
 ..."), nor is a question, unless the question opens with a polite request ("can you ...", "could I
-get ...", "are you able to ...", "please ..."). A noun is no verb: "my refund", "a reservation".
+get ...", "are you able to ...", "please ..."). Its past participle asks after a word of wanting
+("I want my membership frozen"). A noun is no verb: "my refund", "a reservation".
+
+A request *names the change without asking* when it uses such a verb only as a past or a state
+("someone renewed my loan", "is my ticket still open", "did you freeze it"), a refusal or a
+supposition, and nowhere asks for it; a request with no such verb ("my card was stolen") does
+neither.
 
 Everything here is English, closed classes and common verbs, not any one bot's words.
 """
@@ -21,7 +27,7 @@ import re
 
 from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
-__all__ = ["acts", "asks_for_change", "is_question"]
+__all__ = ["acts", "asks_for_change", "is_question", "mentions_change"]
 
 
 # Verbs of change, each with the verbs of the same action a user may ask for it with (common
@@ -136,12 +142,17 @@ def _clauses(text: str) -> list[list[str]]:
 # A form of "be" or "get" before a verb's form, with no "to" or modal between, makes it a state
 # or a passive ("is my ticket still open", "is my room booked"); "are you able to cancel" asks.
 _BEING = word_class("is isn't are aren't was wasn't were weren't am be been being get got gets")
-_REOPENS = word_class("to can could will would should may might must please")
+_REOPENS = word_class("to can could will would should may might must please let's lets")
+# A state names the change only when nothing but its subject stands between ("is ticket 4411
+# open"): a preposition, "so" or a word of wanting before the verb opens another phrase ("I'm
+# interested in making a transfer", "I'm still interested so add it", "that's the one I want
+# book it").
+_PHRASE_OPENS = _REOPENS | word_class("in of about for with from into at on so want wants need")
 
 
-def _states(before: list[str]) -> bool:
+def _states(before: list[str], reopens: frozenset[str] = _REOPENS) -> bool:
     for word in reversed(before):
-        if word in _REOPENS:
+        if word in reopens:
             return False
         if word in _BEING or word.endswith("'s") or word.endswith("'re") or word in ("i'm", "im"):
             return True
@@ -162,34 +173,150 @@ def _gerund_base(word: str) -> str:
     return ""
 
 
+# The past and participle forms of verbs of change that do not end in "-ed" (common English).
+_IRREGULAR = {
+    "made": "make", "sent": "send", "paid": "pay", "bought": "buy", "took": "take",
+    "taken": "take", "chose": "choose", "chosen": "choose", "froze": "freeze", "frozen": "freeze",
+    "gave": "give", "given": "give", "withdrew": "withdraw", "withdrawn": "withdraw",
+    "wrote": "write", "written": "write", "left": "leave", "held": "hold",
+}  # fmt: skip
+
+
+def _past_base(word: str) -> str:
+    """The verb of change ``word`` is the past or participle form of ("cancelled", "filed",
+    "applied", "frozen"), or ""."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if not word.endswith("ed") or len(word) < 5:
+        return ""
+    stem = word[:-2]
+    for candidate in (
+        stem,
+        word[:-1],
+        stem[:-1] if stem[-1] == stem[-2] else "",
+        stem[:-1] + "y" if stem.endswith("i") else "",
+    ):
+        if candidate in _GROUPS:
+            return candidate
+    return ""
+
+
+# Before a participle, these make it a wanted change ("I want my membership frozen", "please get
+# it cancelled", "can I have my loans renewed"); "have"/"get" only with an object after them, so
+# that "I have renewed it" and "I have already renewed it" stay a past.
+_WANTING = word_class("want wants wanna need needs like please")
+_CAUSING = word_class("have get having getting")
+# After "have", these make a perfect ("I have already renewed it"), not "have tickets bought".
+_PERFECT = word_class("already just also never ever recently since now not still only been")
+_TO_PASSIVE = word_class("be have get")
+
+
+def _causes(after: list[str]) -> bool:
+    """Whether "have"/"get" followed by ``after`` (its next word) takes an object before a
+    participle ("have tickets bought", "get my card blocked"), not a perfect."""
+    return bool(after) and after[0] not in _PERFECT and not after[0].endswith("ly")
+
+
+# Words that may stand between a negation and the verb it refuses ("I don't want to cancel it",
+# "please do not ever cancel it"); any other word ends the negation's reach for a mention.
+_NEGATED_REACH = word_class("""
+    want wants wanna need needs to ever really just yet like please you i actually go try even
+    do does
+    """)
+
+
+def _wanted(before: list[str]) -> bool:
+    """Whether a participle after ``before`` is a change the speaker wants: a word of wanting (or
+    "have"/"get" with an object) before it, not negated ("I don't want it frozen"), with no form
+    of "be" but "to be" ("I want it to be added"), no negation and no other "to" in between."""
+    for index in range(len(before) - 1, -1, -1):
+        word = before[index]
+        if word in _CAUSING and _causes(before[index + 1 : index + 2]):
+            return True
+        if word in _NEGATION or word.endswith("n't"):
+            return False
+        if word in _BEING and not (word == "be" and before[index - 1 : index] == ["to"]):
+            return False
+        if word == "to" and not (
+            before[index + 1 : index + 2] and before[index + 1] in _TO_PASSIVE
+        ):
+            return False
+        if word in _WANTING:
+            return not _refused(before[:index])
+    return False
+
+
+def _refused(before: list[str]) -> bool:
+    """Whether a negation reaches the verb after ``before`` ("don't cancel", "I do not want to
+    cancel"), with only words of wanting, "to" or adverbs between."""
+    for word in reversed(before):
+        if (word in _NEGATION and word != "no") or word.endswith("n't"):
+            return True
+        if word not in _NEGATED_REACH:
+            return False
+    return False
+
+
+def _asks_at(before: list[str], word: str, same: frozenset[str]) -> bool | None:
+    """How the form ``word`` after ``before`` in a clause reads against the verbs ``same``: True
+    when it asks for the change, False when it names the change without asking for it (a past,
+    a state, a refusal, a supposition), None when it is no form of those verbs or reads as
+    neither (a noun, "can I cancel ...")."""
+    past = _past_base(word)
+    if past in same:
+        return _wanted(before)
+    if word in same:
+        if before and before[-1] in _DETERMINERS:
+            return None
+    elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
+        return None
+    if _PAST_AUX.intersection(before):
+        return False
+    if _states(before):
+        return False if _states(before, _PHRASE_OPENS) else None
+    if _NEGATION.intersection(before) or any(w.endswith("n't") for w in before):
+        return False if _refused(before) else None
+    supposed = [i for i, w in enumerate(before) if w in _SUPPOSING]
+    return not (supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]))
+
+
+def _readings(text: str, name: str) -> list[bool]:
+    verb = _tool_verb(name)
+    if not verb:
+        return []
+    same = _GROUPS.get(verb, frozenset({verb}))
+    found: list[bool] = []
+    for words in _clauses(text):
+        for index, word in enumerate(words):
+            reading = _asks_at(words[:index], word, same)
+            if reading is not None:
+                found.append(reading)
+    return found
+
+
 def asks_for_change(text: str, name: str) -> bool:
     """Whether ``text`` asks for the change of the tool ``name``: it is no question unless a polite
     request (``is_question``), and it uses the base or imperative form of the tool's verb or of a
     verb of the same action ("cancel my order", "are you able to cancel it", "move me to an aisle
     seat"), not negated before it in its clause ("I don't want to cancel it"), not after "did" or
     a supposing "if I" ("if I cancel my order ..."), not as a noun ("my refund"); a past or passive
-    form never asks ("my order was cancelled"). False for a tool that reads."""
-    verb = _tool_verb(name)
-    if not verb or is_question(text):
+    form asks only after a word of wanting ("I want my membership frozen"; not "my order was
+    cancelled"). False for a tool that reads."""
+    return not is_question(text) and any(_readings(text, name))
+
+
+def mentions_change(text: str, name: str) -> bool:
+    """Whether ``text`` names the change of the tool ``name`` (its verb or one of the same action)
+    without asking for it, and nowhere asks for it: as a past or a state ("someone renewed my
+    loan", "is my ticket still open", "did you freeze my membership", "my card got blocked"), a
+    refusal ("don't cancel it") or a supposition ("if I cancel my order, ..."). False for a tool
+    that reads and for a request that never uses such a verb ("my card was stolen")."""
+    readings = _readings(text, name)
+    if not readings:
         return False
-    same = _GROUPS.get(verb, frozenset({verb}))
-    for words in _clauses(text):
-        for index, word in enumerate(words):
-            before = words[:index]
-            if word in same:
-                if before and before[-1] in _DETERMINERS:
-                    continue
-            elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
-                continue
-            if _NEGATION.intersection(before) or any(w.endswith("n't") for w in before):
-                continue
-            if _PAST_AUX.intersection(before) or _states(before):
-                continue
-            supposed = [i for i, w in enumerate(before) if w in _SUPPOSING]
-            if supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]):
-                continue
-            return True
-    return False
+    # A question names it wherever it does ("did you cancel it or can I cancel it?"); in any other
+    # request, one place that asks is enough to ask.
+    return False in readings if is_question(text) else not any(readings)
 
 
 # How a question that is a polite request opens: "can you", "could I get", "are you able to".

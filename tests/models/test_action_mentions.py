@@ -1,0 +1,224 @@
+"""The offline model does not make a change the request only names (s63-tools): a past ("someone
+renewed my loan"), a state ("is my support ticket still open?"), a question whether it happened
+("did you block my card?"). Beyond a near tie, too: the agent's tool that reads answers, and with
+no such tool that shares a word nothing is called and the agent hands the request back. A request
+for the change, and one with no verb of change at all ("my card was stolen"), acts as before.
+
+New bots, written as the docs show (a YAML config and a ``tools.py``); every tool answers with its
+own name in brackets, so the reply shows which one ran.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import load_bot, run_sync
+from harness.models._actions import asks_for_change, mentions_change
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+_BOTS: dict[str, list[tuple[str, str, list[tuple[str, str]]]]] = {
+    "support": [
+        (
+            "tickets",
+            "IT support tickets.",
+            [
+                ("ticket_status", "The status of a support ticket."),
+                ("open_ticket", "Open a support ticket about a problem."),
+            ],
+        ),
+        ("logins", "Logins and passwords.", [("password_rules", "The password rules.")]),
+    ],
+    "library": [
+        (
+            "loans",
+            "Borrowed books and their due dates.",
+            [
+                ("loan_due_dates", "When your borrowed books are due."),
+                ("renew_loan", "Renew a book loan for another three weeks."),
+            ],
+        ),
+        ("catalogue", "Books in the library.", [("find_book", "Find a book in the catalogue.")]),
+    ],
+    "bank": [
+        (
+            "cards",
+            "Debit and credit cards: blocking, limits.",
+            [
+                ("card_limit", "The spending limit of a card."),
+                ("block_card", "Block a lost or stolen card."),
+            ],
+        ),
+        ("accounts", "Bank accounts and balances.", [("get_balance", "The balance.")]),
+    ],
+    "streaming": [
+        (
+            "subscription",
+            "Your streaming subscription.",
+            [("cancel_subscription", "Cancel the streaming subscription.")],
+        ),
+        ("films", "Films and series.", [("search_titles", "Find films and series.")]),
+    ],
+    "rail": [
+        (
+            "lost_property",
+            "Items left on a train or at a station.",
+            [("report_lost_item", "Log a lost-property report for an item left on a train.")],
+        ),
+    ],
+}
+
+
+def _write_bot(folder: Path, bot: str) -> Path:
+    lines = ["parent:", f"  name: {bot}_bot", "subagents:"]
+    functions: list[str] = []
+    for name, description, tools in _BOTS[bot]:
+        names = ", ".join(f'"tools.py:{tool}"' for tool, _ in tools)
+        lines += [
+            f"  - name: {name}",
+            "    kind: child",
+            "    mode: direct",
+            f"    description: {json.dumps(description)}",
+            f"    tools: [{names}]",
+        ]
+        functions += [
+            f'def {tool}(request: str) -> str:\n    """{doc}"""\n    return "[{tool}]"\n'
+            for tool, doc in tools
+        ]
+    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
+    (folder / "tools.py").write_text("\n\n".join(functions))
+    return folder / "bot.yaml"
+
+
+def _reply(tmp_path: Path, bot: str, request: str) -> str:
+    return run_sync(load_bot(_write_bot(tmp_path, bot)).conversation().send(request)).text
+
+
+# (bot, request, the tool that reads and answers, the tool that acts and must not run)
+_NAMED_WITH_A_READER = [
+    ("support", "Is my support ticket still open?", "ticket_status", "open_ticket"),
+    ("support", "Did you open a ticket for my laptop?", "ticket_status", "open_ticket"),
+    ("support", "Someone opened a ticket for me yesterday", "ticket_status", "open_ticket"),
+    ("library", "Someone renewed my loan", "loan_due_dates", "renew_loan"),
+    ("library", "Did you renew my loan?", "loan_due_dates", "renew_loan"),
+    ("library", "Has my loan been renewed?", "loan_due_dates", "renew_loan"),
+    ("bank", "Did you block my card?", "card_limit", "block_card"),
+    ("bank", "My card got blocked abroad", "card_limit", "block_card"),
+]
+
+
+@pytest.mark.parametrize(("bot", "request_text", "reads", "acts_tool"), _NAMED_WITH_A_READER)
+def test_a_change_only_named_is_answered_by_the_tool_that_reads(
+    tmp_path: Path, bot: str, request_text: str, reads: str, acts_tool: str
+) -> None:
+    text = _reply(tmp_path, bot, request_text)
+    assert f"[{acts_tool}]" not in text
+    assert f"[{reads}]" in text
+
+
+# (bot, request, the lone tool that acts and must not run)
+_NAMED_WITHOUT_A_READER = [
+    ("streaming", "Did you cancel my subscription?", "cancel_subscription"),
+    ("streaming", "Is my subscription cancelled?", "cancel_subscription"),
+    ("streaming", "My subscription was cancelled without my asking", "cancel_subscription"),
+    ("rail", "Did you log my lost umbrella?", "report_lost_item"),
+    ("rail", "I reported my bag lost yesterday", "report_lost_item"),
+]
+
+
+@pytest.mark.parametrize(("bot", "request_text", "acts_tool"), _NAMED_WITHOUT_A_READER)
+def test_with_no_tool_that_reads_nothing_is_changed_and_the_user_is_told(
+    tmp_path: Path, bot: str, request_text: str, acts_tool: str
+) -> None:
+    text = _reply(tmp_path, bot, request_text)
+    assert f"[{acts_tool}]" not in text
+    assert text.startswith("I can't help with")
+
+
+def test_the_agent_that_called_nothing_hands_the_request_back_within_its_contract(
+    tmp_path: Path,
+) -> None:
+    bot = load_bot(_write_bot(tmp_path, "streaming"))
+    turn = run_sync(bot.conversation().send("Did you cancel my subscription?"))
+    (result,) = [r for r in turn.results if r.agent == "subscription"]
+    assert result.outputs.answered is False
+    assert result.outputs.open_questions == ("Did you cancel my subscription",)
+    assert result.outputs.interaction_summary
+    assert result.violations == ()
+
+
+# (bot, request, the tool that acts and must still run)
+_STILL_ACTS = [
+    ("support", "Please open a ticket, my laptop won't boot", "open_ticket"),
+    ("support", "Can you open a ticket for my broken monitor?", "open_ticket"),
+    ("support", "The ticket I opened was closed, open a new ticket please", "open_ticket"),
+    ("library", "I need to renew my loan", "renew_loan"),
+    ("library", "My loan expired, can you renew it?", "renew_loan"),
+    ("library", "I renewed it last month but need it renewed again", "renew_loan"),
+    ("bank", "My card was stolen", "block_card"),
+    ("bank", "My card was stolen yesterday, please block it", "block_card"),
+    ("bank", "Someone stole my card, block it now", "block_card"),
+    ("streaming", "Cancel my subscription", "cancel_subscription"),
+    ("streaming", "I've decided to cancel my subscription", "cancel_subscription"),
+    ("streaming", "I was charged again, cancel my subscription", "cancel_subscription"),
+    ("rail", "I left my umbrella on the 8:15 train", "report_lost_item"),
+    ("rail", "I left my coat on the train, please log it", "report_lost_item"),
+]
+
+
+@pytest.mark.parametrize(("bot", "request_text", "acts_tool"), _STILL_ACTS)
+def test_a_request_for_the_change_still_acts(
+    tmp_path: Path, bot: str, request_text: str, acts_tool: str
+) -> None:
+    assert f"[{acts_tool}]" in _reply(tmp_path, bot, request_text)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("is my ticket still open", True),
+        ("is ticket 4411 open?", True),
+        ("did you open a ticket for me?", True),
+        ("someone opened a ticket for me", True),
+        ("has a ticket been opened?", True),
+        ("please don't open a ticket", True),
+        ("if I open a ticket, who answers it?", True),
+        ("open a ticket", False),
+        ("can you open a ticket?", False),
+        ("can I open a ticket?", False),
+        ("the ticket I opened was closed, open a new one", False),
+        ("I want a ticket opened for this", False),
+        ("let's open a ticket", False),
+        ("my laptop won't boot", False),
+        ("the open tickets", False),
+        ("I'm interested in opening a ticket", False),
+    ],
+)
+def test_what_names_the_change_without_asking(text: str, named: bool) -> None:
+    assert mentions_change(text, "open_ticket") is named
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("I want my membership frozen until June", True),
+        ("could you get my membership frozen", True),
+        ("I would like to have my membership frozen", True),
+        ("let's freeze my membership", True),
+        ("I have already frozen my membership", False),
+        ("my membership was frozen", False),
+        ("I don't want my membership frozen", False),
+        ("I want to know why my membership was frozen", False),
+    ],
+)
+def test_a_participle_asks_only_after_a_word_of_wanting(text: str, asks: bool) -> None:
+    assert asks_for_change(text, "freeze_membership") is asks
+
+
+def test_the_helpdesk_sample_does_not_send_a_new_link_when_asked_whether_it_did() -> None:
+    bot = load_bot(_ROOT / "samples" / "helpdesk" / "helpdesk.yaml")
+    assert "reset link" not in run_sync(bot.conversation().send("Did you reset my password?")).text
+    assert "reset link" in run_sync(bot.conversation().send("Can you reset my password?")).text
