@@ -7,11 +7,15 @@ A tool *acts* when its name's first word is a common English verb of change ("ca
 
 A request *asks for the change* of a tool when it uses the base or imperative form of the tool's
 verb, or of a verb of the same action ("move me to an aisle seat" for ``change_seat``), and the
-clause neither states a past change ("my order was cancelled", "did you cancel it"), nor negates it
-anywhere before the verb ("I don't want to cancel it"), nor only supposes it ("if I cancel my order,
-..."), nor is a question, unless the question opens with a polite request ("can you ...", "could I
-get ...", "are you able to ...", "please ..."). Its past participle asks after a word of wanting
-("I want my membership frozen"). A noun is no verb: "my refund", "a reservation".
+clause neither states it ("my ticket is open", "did you cancel it": only right after "be" or
+"did", or after a question's opening "is"/"did" with only its subject between, so "my phone was
+stolen block my sim" asks), nor negates it ("I don't want to cancel it"; "if not, please" is no
+negation), nor only supposes it ("if I cancel my order, ..."), in a sentence that is no question
+unless a polite request ("can you ...", "could I get ...", "please ...", "can my seat be
+changed"). Its past participle asks after a word of wanting ("I want my membership frozen") or a
+modal and "be" ("my order must be cancelled"). A question asks when, after naming the change, it
+asks for it ("did you refill it or should I ask someone to refill it?"). A noun is no verb: "my
+refund", "a reservation".
 
 A request *names the change without asking* when it uses such a verb only as a past or a state
 ("someone renewed my loan", "is my ticket still open", "did you freeze it"), a refusal or a
@@ -90,7 +94,7 @@ _ACTING = word_class("""
     schedule reschedule send buy purchase apply register subscribe unsubscribe freeze unfreeze
     lock unlock activate deactivate suspend make place claim replace dispute withdraw deposit
     redeem enroll enrol rebook postpone terminate revoke extend approve reject assign rename
-    archive erase upload install uninstall refill void lodge raise
+    archive erase upload install uninstall refill void lodge raise pause resume
     """)
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").
@@ -124,9 +128,8 @@ def acts(name: str) -> bool:
 # Clause-internal words that end the reach of a negation or a past form before a verb.
 _CLAUSE_BREAK = re.compile(r"[,;.!?]|\bbut\b|\band\b|\bthen\b")
 _NEGATION = word_class("not don't dont never no didn't didnt won't wont can't cant cannot n't")
-# Before a verb's base form, these make it no request: a past ("did you cancel it") or the
-# subject's own supposition ("if I cancel my order").
-_PAST_AUX = word_class("did didn't didnt")
+# Before a verb's base form, this makes it no request: the subject's own supposition ("if I
+# cancel my order").
 _SUPPOSING = word_class("if whether unless once")
 _SUBJECTS = word_class("i we he she they it my our his her their someone somebody")
 # A word of these before a verb's form makes it a noun: "my refund", "the change", "a transfer".
@@ -139,24 +142,70 @@ def _clauses(text: str) -> list[list[str]]:
     return [w for part in _CLAUSE_BREAK.split(text.lower()) if (w := _words(part))]
 
 
-# A form of "be" or "get" before a verb's form, with no "to" or modal between, makes it a state
-# or a passive ("is my ticket still open", "is my room booked"); "are you able to cancel" asks.
+# A form of "be" or "get" right before a verb's form makes it a state or a passive ("my ticket is
+# still open", "it's open"); so does "did" ("I did cancel it"). Only adverbs may stand between.
 _BEING = word_class("is isn't are aren't was wasn't were weren't am be been being get got gets")
+_PAST_AUX = word_class("did didn't didnt")
 _REOPENS = word_class("to can could will would should may might must please let's lets")
-# A state names the change only when nothing but its subject stands between ("is ticket 4411
-# open"): a preposition, "so" or a word of wanting before the verb opens another phrase ("I'm
-# interested in making a transfer", "I'm still interested so add it", "that's the one I want
-# book it").
-_PHRASE_OPENS = _REOPENS | word_class("in of about for with from into at on so want wants need")
+_ADVERBS = word_class(
+    "still already now not never just also really currently even ever yet again all"
+)
+# A question opens with these before its subject ("is ticket 4411 open", "did you freeze it"):
+# the verb names the change when only its subject (and adverbs) stand between.
+_INVERTED = word_class("is isn't are aren't was wasn't were weren't am did didn't didnt")
+_OPENERS = GREETINGS | WH_SET | word_class("and but also oh")
+# Words that cannot be part of a question's subject: they open another phrase ("is it possible
+# to cancel", "am I able to book", "is there a way I can cancel").
+_NOT_SUBJECT = (
+    _REOPENS
+    | _BEING
+    | _PAST_AUX
+    | word_class("""
+    in of about for with from into at on so want wants need needs like there way possible able
+    """)
+)
+_MAX_SUBJECT = 6
 
 
-def _states(before: list[str], reopens: frozenset[str] = _REOPENS) -> bool:
-    for word in reversed(before):
-        if word in reopens:
-            return False
-        if word in _BEING or word.endswith("'s") or word.endswith("'re") or word in ("i'm", "im"):
-            return True
-    return False
+def _declared(word: str) -> bool:
+    """Whether ``word`` is a form of "be" or "get", or a contraction with one ("it's", "we're",
+    "I'm"), that states what a verb's form right after it is."""
+    if word in ("let's", "lets"):
+        return False
+    return word in _BEING or word.endswith(("'s", "'re")) or word in ("i'm", "im")
+
+
+def _subject_word(word: str) -> bool:
+    return (
+        word not in _NOT_SUBJECT
+        and not word.endswith(("ing", "n't"))
+        and not _participle(word)
+        and not _declared(word)
+    )
+
+
+def _named_position(before: list[str]) -> bool:
+    """Whether a verb's base form after ``before`` (its clause's words before it) is a state or a
+    past, in the two places docs/models.md gives: right after a form of "be"/"get" or "did"
+    ("my ticket is still open", "I did cancel it"), or after a question's opening "is"/"was"/
+    "did" with only its subject between ("is ticket 4411 open", "why did you freeze it")."""
+    end = len(before)
+    while end and (before[end - 1] in _ADVERBS or before[end - 1].endswith("ly")):
+        end -= 1
+    if end and (_declared(before[end - 1]) or before[end - 1] in _PAST_AUX):
+        return True
+    start = 0
+    while start < end and before[start] in _OPENERS:
+        start += 1
+    if start and before[start - 1] in WH_SET:
+        # "how long ago did you cancel it": a few words may follow the question word.
+        start = next(
+            (i for i in range(start, min(start + 3, end)) if before[i] in _INVERTED), start
+        )
+    if start >= end or before[start] not in _INVERTED:
+        return False
+    subject = before[start + 1 : end]
+    return 0 < len(subject) <= _MAX_SUBJECT and all(_subject_word(w) for w in subject)
 
 
 def _gerund_base(word: str) -> str:
@@ -180,6 +229,20 @@ _IRREGULAR = {
     "gave": "give", "given": "give", "withdrew": "withdraw", "withdrawn": "withdraw",
     "wrote": "write", "written": "write", "left": "leave", "held": "hold",
 }  # fmt: skip
+
+
+# Other common participles that are no verb of change ("stolen", "gone"): they end a question's
+# subject as the "-ed" forms do ("my phone was stolen block my sim").
+_PARTICIPLES = word_class("stolen gone lost broken done born seen known shown")
+
+
+def _participle(word: str) -> bool:
+    """Whether ``word`` is a past participle by its form ("cancelled", "frozen", "stolen")."""
+    return (
+        word in _IRREGULAR
+        or word in _PARTICIPLES
+        or (len(word) >= 5 and word.endswith("ed") and not word.endswith("eed"))
+    )
 
 
 def _past_base(word: str) -> str:
@@ -235,6 +298,8 @@ def _wanted(before: list[str]) -> bool:
             return True
         if word in _NEGATION or word.endswith("n't"):
             return False
+        if word == "be" and _modal_reaches(before[:index]):
+            return True
         if word in _BEING and not (word == "be" and before[index - 1 : index] == ["to"]):
             return False
         if word == "to" and not (
@@ -246,10 +311,45 @@ def _wanted(before: list[str]) -> bool:
     return False
 
 
+# A modal before "be" and a participle asks for the change ("can my seat be changed", "my order
+# must be cancelled", "could a massage be booked"); "will"/"would" only tell what happens.
+_ASKING_MODALS = word_class("can could should must")
+
+
+def _modal_reaches(before: list[str]) -> bool:
+    """Whether the "be" after ``before`` follows an asking modal with at most its subject and
+    adverbs between ("can my order still be", "must be"), and no negation."""
+    for word in reversed(before[-(_MAX_SUBJECT + 2) :]):
+        if word in _ASKING_MODALS:
+            return True
+        if word in _NEGATION or word.endswith("n't"):
+            return False
+        if word not in _ADVERBS and not _subject_word(word):
+            return False
+    return False
+
+
+def _if_not(before: list[str], index: int) -> bool:
+    """Whether the word at ``index`` of ``before`` is the "not" of "if not" ("if not, please
+    refill it"): no refusal."""
+    return before[index] == "not" and index > 0 and before[index - 1] == "if"
+
+
+def _negated(before: list[str]) -> bool:
+    return any(
+        (w in _NEGATION or w.endswith("n't")) and not _if_not(before, i)
+        for i, w in enumerate(before)
+    )
+
+
 def _refused(before: list[str]) -> bool:
     """Whether a negation reaches the verb after ``before`` ("don't cancel", "I do not want to
-    cancel"), with only words of wanting, "to" or adverbs between."""
-    for word in reversed(before):
+    cancel"), with only words of wanting, "to" or adverbs between; the "not" of "if not" is
+    none ("if not please refill it")."""
+    for index in range(len(before) - 1, -1, -1):
+        word = before[index]
+        if _if_not(before, index):
+            return False
         if (word in _NEGATION and word != "no") or word.endswith("n't"):
             return True
         if word not in _NEGATED_REACH:
@@ -257,52 +357,130 @@ def _refused(before: list[str]) -> bool:
     return False
 
 
-def _asks_at(before: list[str], word: str, same: frozenset[str]) -> bool | None:
-    """How the form ``word`` after ``before`` in a clause reads against the verbs ``same``: True
+# Nouns that end in "-ing" (a verb's form after them is no object of theirs).
+_ING_NOUNS = word_class("morning evening thing something anything nothing everything king ring")
+_TAKE = word_class("take takes took taken")
+
+
+_OBJECTS = _DETERMINERS | word_class("me us him them it you")
+
+
+def _object_of(word: str, after: list[str]) -> bool:
+    """Whether a verb's base form after ``word`` and before ``after`` is a noun, the object of
+    ``word``: after an "-ing" form or a form of "take", with no object of its own after it
+    ("events taking place in LA", "events that take place", "the event happening place"; not
+    "we're celebrating book us two massages")."""
+    if after and after[0] in _OBJECTS:
+        return False
+    return word in _TAKE or (len(word) > 4 and word.endswith("ing") and word not in _ING_NOUNS)
+
+
+# Pronouns that make a participle's clause a statement ("I cancelled it"), not a note that asks
+# ("order 5512 cancelled please").
+_PERSONS = word_class("i we you he she they someone somebody it")
+
+
+def _noted(before: list[str], after: list[str]) -> bool:
+    """Whether a participle with ``before`` and ``after`` in its clause is a short note that asks
+    for the change: the clause ends with "please" and only a noun phrase comes before the
+    participle ("order 5512 cancelled please", "renewed permit please")."""
+    return (
+        bool(after)
+        and after[-1] == "please"
+        and len(before) <= 3
+        and all(_subject_word(w) and w not in _PERSONS for w in before)
+    )
+
+
+def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
+    """How the form at ``index`` of a clause's ``words`` reads against the verbs ``same``: True
     when it asks for the change, False when it names the change without asking for it (a past,
     a state, a refusal, a supposition), None when it is no form of those verbs or reads as
-    neither (a noun, "can I cancel ...")."""
+    neither (a noun, a negation that does not reach it)."""
+    before, word = words[:index], words[index]
     past = _past_base(word)
     if past in same:
-        return _wanted(before)
+        return _wanted(before) or _noted(before, words[index + 1 :])
     if word in same:
-        if before and before[-1] in _DETERMINERS:
+        if before and (before[-1] in _DETERMINERS or _object_of(before[-1], words[index + 1 :])):
             return None
+        if before and before[-1] == "be":
+            # A participle like its base form ("reset", "set"): "can my router be reset?".
+            return _wanted(before)
     elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
         return None
-    if _PAST_AUX.intersection(before):
+    if _named_position(before):
         return False
-    if _states(before):
-        return False if _states(before, _PHRASE_OPENS) else None
-    if _NEGATION.intersection(before) or any(w.endswith("n't") for w in before):
+    if _negated(before):
         return False if _refused(before) else None
     supposed = [i for i, w in enumerate(before) if w in _SUPPOSING]
     return not (supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]))
 
 
-def _readings(text: str, name: str) -> list[bool]:
+_SENTENCE_END = re.compile(r"[.?!]+")
+# Words of wanting a thing ("I need the spin class on Friday", "I want the yoga class too").
+_WANTS_THING = word_class("want wants need needs")
+
+
+def _wants_thing(words: list[str], nouns: frozenset[str]) -> bool:
+    """Whether the clause ``words`` wants, not negated, a thing one of the tool's nouns
+    ``nouns`` names ("I need the spin class on Friday" for ``book_class``), not an action ("I
+    want to know ...")."""
+    for index, word in enumerate(words):
+        rest = words[index + 1 :]
+        if word in _WANTS_THING and rest and rest[0] != "to" and not _refused(words[:index]):
+            return any(w.removesuffix("es").removesuffix("s") in nouns for w in rest)
+    return False
+
+
+def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
+    """Each reading of the tool's verb in ``text``: the sentence it is in, whether that sentence
+    is a question (``is_question``), and the reading (``_asks_at``); then, when the text names
+    the change and a clause wants a thing the tool names, that want (as asking)."""
     verb = _tool_verb(name)
     if not verb:
         return []
     same = _GROUPS.get(verb, frozenset({verb}))
-    found: list[bool] = []
-    for words in _clauses(text):
-        for index, word in enumerate(words):
-            reading = _asks_at(words[:index], word, same)
-            if reading is not None:
-                found.append(reading)
-    return found
+    nouns = frozenset(w.removesuffix("es").removesuffix("s") for w in _words(name)[1:])
+    found: list[tuple[int, bool, bool]] = []
+    wants: list[tuple[int, bool, bool]] = []
+    for number, sentence in enumerate(_SENTENCE_END.split(text)):
+        question = is_question(sentence)
+        for words in _clauses(sentence):
+            for index in range(len(words)):
+                reading = _asks_at(words, index, same)
+                if reading is not None:
+                    found.append((number, question, reading))
+            if not question and _wants_thing(words, nouns):
+                wants.append((number, question, True))
+    return found + wants if found else []
+
+
+def _asking(readings: list[tuple[int, bool, bool]]) -> bool:
+    """Whether a reading asks: in a sentence that is no question, or in a question after a
+    reading that names the change ("did you refill it or should I ask someone to refill it?")."""
+    named: set[int] = set()
+    for sentence, question, reading in readings:
+        if reading and (not question or sentence in named):
+            return True
+        if not reading:
+            named.add(sentence)
+    return False
 
 
 def asks_for_change(text: str, name: str) -> bool:
-    """Whether ``text`` asks for the change of the tool ``name``: it is no question unless a polite
-    request (``is_question``), and it uses the base or imperative form of the tool's verb or of a
-    verb of the same action ("cancel my order", "are you able to cancel it", "move me to an aisle
-    seat"), not negated before it in its clause ("I don't want to cancel it"), not after "did" or
-    a supposing "if I" ("if I cancel my order ..."), not as a noun ("my refund"); a past or passive
-    form asks only after a word of wanting ("I want my membership frozen"; not "my order was
-    cancelled"). False for a tool that reads."""
-    return not is_question(text) and any(_readings(text, name))
+    """Whether ``text`` asks for the change of the tool ``name``: a sentence of it that is no
+    question unless a polite request (``is_question``) uses the base or imperative form of the
+    tool's verb or of a verb of the same action ("cancel my order", "are you able to cancel it",
+    "move me to an aisle seat"), not negated before it in its clause ("I don't want to cancel
+    it"), not a state or a past ("is it open", "did you cancel it"), not after a supposing "if
+    I" ("if I cancel my order ..."), not as a noun ("my refund"); a past or passive form asks
+    only after a word of wanting or a modal ("I want my membership frozen", "my order must be
+    cancelled"). A question asks too when, after naming the change, it asks for it ("did you
+    refill it or should I ask someone to refill it?"); and a text that names the change asks
+    when it wants a thing the tool names ("I made a booking for the wrong day, I need the spin
+    class on Friday" for ``book_class``). False for a tool that reads."""
+    return _asking(_readings(text, name))
 
 
 def mentions_change(text: str, name: str) -> bool:
@@ -310,13 +488,10 @@ def mentions_change(text: str, name: str) -> bool:
     without asking for it, and nowhere asks for it: as a past or a state ("someone renewed my
     loan", "is my ticket still open", "did you freeze my membership", "my card got blocked"), a
     refusal ("don't cancel it") or a supposition ("if I cancel my order, ..."). False for a tool
-    that reads and for a request that never uses such a verb ("my card was stolen")."""
-    readings = _readings(text, name)
-    if not readings:
-        return False
-    # A question names it wherever it does ("did you cancel it or can I cancel it?"); in any other
-    # request, one place that asks is enough to ask.
-    return False in readings if is_question(text) else not any(readings)
+    that reads, for a request that never uses such a verb ("my card was stolen"), and for one
+    that also uses it in a way that asks or may ask ("can I cancel it?")."""
+    readings = [reading for _, _, reading in _readings(text, name)]
+    return False in readings and True not in readings
 
 
 # How a question that is a polite request opens: "can you", "could I get", "are you able to".
@@ -324,11 +499,23 @@ _MODALS = word_class("can could would will")
 _HAVING = word_class("get have")
 
 
+def _modal_passive(words: list[str]) -> bool:
+    """Whether ``words`` open with a modal, its subject, "be" and a participle: "can my seat be
+    changed", "could a massage be booked" ask for the change politely."""
+    be = words.index("be") if "be" in words[: _MAX_SUBJECT + 3] else 0
+    return (
+        be > 1
+        and _modal_reaches(words[:be])
+        and be + 1 < len(words)
+        and (_participle(words[be + 1]) or words[be + 1] in _GROUPS)
+    )
+
+
 def is_question(text: str) -> bool:
     """Whether ``text`` is a question by its form: it opens (after a greeting) with a question
     word or an auxiliary ("is my ticket still open", "can I cancel it"), and not with a polite
     request ("can you cancel it", "could I get a window seat", "are you able to cancel it",
-    "please cancel it")."""
+    "please cancel it", "can my seat be changed")."""
     words = _words(text)
     start = 0
     while start < len(words) - 1 and words[start] in GREETINGS:
@@ -340,6 +527,8 @@ def is_question(text: str) -> bool:
     if first in _MODALS and second == "you":
         return False
     if first in ("can", "could") and second in ("i", "we") and third in _HAVING:
+        return False
+    if first in ("can", "could") and _modal_passive(words):
         return False
     if words[:4] == ["are", "you", "able", "to"]:
         return False

@@ -131,6 +131,9 @@ class RulesModel(Model):
         if not own:
             return []
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
+            named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
+            if named and not context.continuing:
+                return []  # a change the request only names is not made (``_actions``)
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         calls: list[ToolCall] = []

@@ -2,7 +2,10 @@
 renewed my loan"), a state ("is my support ticket still open?"), a question whether it happened
 ("did you block my card?"). Beyond a near tie, too: the agent's tool that reads answers, and with
 no such tool that shares a word nothing is called and the agent hands the request back. A request
-for the change, and one with no verb of change at all ("my card was stolen"), acts as before.
+for the change, and one with no verb of change at all ("my card was stolen"), acts as before; so
+do a run-on order after a state ("my phone was stolen block my sim"), a modal passive ("can my
+seat be changed?"), "if not please ..." and a question that goes on to ask (s63-mend-tools). A
+conversational agent with one tool that acts follows the same rule.
 
 New bots, written as the docs show (a YAML config and a ``tools.py``); every tool answers with its
 own name in brackets, so the reply shows which one ran.
@@ -10,13 +13,13 @@ own name in brackets, so the reply shows which one ran.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from harness import load_bot, run_sync
 from harness.models._actions import asks_for_change, mentions_change
+from tests.models._bots import write_bot
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,6 +65,35 @@ _BOTS: dict[str, list[tuple[str, str, list[tuple[str, str]]]]] = {
         ),
         ("films", "Films and series.", [("search_titles", "Find films and series.")]),
     ],
+    "carhire": [
+        (
+            "rentals",
+            "Car rentals.",
+            [
+                ("rental_details", "The details of your car rental."),
+                ("cancel_rental", "Cancel a car rental."),
+            ],
+        ),
+        ("cars", "Cars we have.", [("car_models", "The car models on offer.")]),
+    ],
+    "vet": [
+        (
+            "appointments",
+            "Vet appointments for your pet.",
+            [
+                ("appointment_times", "Free appointment times at the vet."),
+                ("book_appointment", "Book a vet appointment for your pet."),
+            ],
+        ),
+    ],
+    "broadband": [
+        (
+            "router",
+            "Your home broadband router.",
+            [("reset_router", "Reset your broadband router remotely.")],
+        ),
+        ("billing", "Broadband bills.", [("latest_bill", "Your latest broadband bill.")]),
+    ],
     "rail": [
         (
             "lost_property",
@@ -73,24 +105,8 @@ _BOTS: dict[str, list[tuple[str, str, list[tuple[str, str]]]]] = {
 
 
 def _write_bot(folder: Path, bot: str) -> Path:
-    lines = ["parent:", f"  name: {bot}_bot", "subagents:"]
-    functions: list[str] = []
-    for name, description, tools in _BOTS[bot]:
-        names = ", ".join(f'"tools.py:{tool}"' for tool, _ in tools)
-        lines += [
-            f"  - name: {name}",
-            "    kind: child",
-            "    mode: direct",
-            f"    description: {json.dumps(description)}",
-            f"    tools: [{names}]",
-        ]
-        functions += [
-            f'def {tool}(request: str) -> str:\n    """{doc}"""\n    return "[{tool}]"\n'
-            for tool, doc in tools
-        ]
-    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
-    (folder / "tools.py").write_text("\n\n".join(functions))
-    return folder / "bot.yaml"
+    agents = [(agent, doc, "direct", tools) for agent, doc, tools in _BOTS[bot]]
+    return write_bot(folder, f"{bot}_bot", agents)
 
 
 def _reply(tmp_path: Path, bot: str, request: str) -> str:
@@ -222,3 +238,109 @@ def test_the_helpdesk_sample_does_not_send_a_new_link_when_asked_whether_it_did(
     bot = load_bot(_ROOT / "samples" / "helpdesk" / "helpdesk.yaml")
     assert "reset link" not in run_sync(bot.conversation().send("Did you reset my password?")).text
     assert "reset link" in run_sync(bot.conversation().send("Can you reset my password?")).text
+
+
+# Mended in s63-mend-tools: a state or a past earlier in an unpunctuated request does not turn a
+# later order into a mention; a modal before "be" and a participle asks; "if not please ..." asks;
+# a question that goes on to ask for the change asks. (bot, request, the tool that acts and must
+# run)
+_ASKS_AFTER_ALL = [
+    ("carhire", "my flight was cancelled cancel my rental too", "cancel_rental"),
+    ("carhire", "we're staying home now cancel the rental please", "cancel_rental"),
+    ("broadband", "the internet is down again reset my router", "reset_router"),
+    ("broadband", "its been slow all day reset the router", "reset_router"),
+    ("vet", "my dog is limping book an appointment for tomorrow", "book_appointment"),
+    ("vet", "she's been sick all night book her in asap", "book_appointment"),
+    ("vet", "can an appointment be booked for Tuesday?", "book_appointment"),
+    ("broadband", "Can my router be reset remotely?", "reset_router"),
+    ("carhire", "Is my rental cancelled? If not please cancel it", "cancel_rental"),
+    ("carhire", "if not cancelled yet please cancel my rental", "cancel_rental"),
+    ("vet", "Has my appointment been booked? if not please book one", "book_appointment"),
+    ("broadband", "Did you reset my router or should I ask someone to reset it?", "reset_router"),
+]
+
+
+@pytest.mark.parametrize(("bot", "request_text", "acts_tool"), _ASKS_AFTER_ALL)
+def test_a_request_that_also_states_or_asks_whether_still_acts(
+    tmp_path: Path, bot: str, request_text: str, acts_tool: str
+) -> None:
+    assert f"[{acts_tool}]" in _reply(tmp_path, bot, request_text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "named"),
+    [
+        # Only in the two places the docs give: right after "be"/"did", or with only the
+        # question's subject between its opening "is"/"did" and the verb.
+        ("my phone was stolen block my sim", "block_card", False),
+        ("its been an hour cancel my order", "cancel_order", False),
+        ("my permit is expiring renew it please", "renew_permit", False),
+        ("i'm going abroad freeze my membership", "freeze_membership", False),
+        ("is my rental cancelled", "cancel_rental", True),
+        ("when did you cancel my rental", "cancel_rental", True),
+        ("how long ago did you reset my router", "reset_router", True),
+        ("my router is still reset every night", "reset_router", True),
+        ("I did cancel it yesterday", "cancel_rental", True),
+        ("is there a way I can cancel my rental", "cancel_rental", False),
+        # A modal before "be" asks; "will" tells what happens; a negation refuses.
+        ("can my seat be changed to 14C?", "change_seat", False),
+        ("will my rental be cancelled automatically?", "cancel_rental", True),
+        ("my rental should not be cancelled", "cancel_rental", True),
+        # "if not" is no refusal; a question that goes on to ask asks.
+        ("has it been refilled? if not please refill it", "refill_prescription", False),
+        ("did you refill it or should I ask someone to refill it?", "refill_prescription", False),
+        ("did you refill my prescription?", "refill_prescription", True),
+        # A want of a thing the tool names, beside a past of its change.
+        (
+            "I made a booking for the wrong day, I need the spin class on Friday",
+            "book_class",
+            False,
+        ),
+        ("I booked an appointment last week, I need the address", "book_appointment", True),
+    ],
+)
+def test_where_a_form_names_the_change(text: str, tool: str, named: bool) -> None:
+    assert mentions_change(text, tool) is named
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "asks"),
+    [
+        ("my phone was stolen block my sim", "block_card", True),
+        ("we're celebrating book us two massages", "book_treatment", True),
+        ("Can my seat be changed to 14C?", "change_seat", True),
+        ("could two tickets be booked for the 8pm show?", "book_tickets", True),
+        ("My visit should be rescheduled, I'm away that week", "reschedule_visit", True),
+        ("my deliveries must be paused while we move house", "pause_deliveries", True),
+        ("renewed permit please", "renew_permit", True),
+        ("if not please refill it", "refill_prescription", True),
+        ("Did you refill it? could you refill it?", "refill_prescription", True),
+        ("I made a booking for the wrong day, I need the spin class on Friday", "book_class", True),
+        ("will my rental be cancelled automatically?", "cancel_rental", False),
+        ("my rental should not be cancelled", "cancel_rental", False),
+        ("my rental was cancelled please help", "cancel_rental", False),
+        ("I booked the class, I need to know the room", "book_class", False),
+    ],
+)
+def test_what_asks_for_the_change(text: str, tool: str, asks: bool) -> None:
+    assert asks_for_change(text, tool) is asks
+
+
+def test_a_conversational_agent_with_one_tool_does_not_make_a_change_only_named(
+    tmp_path: Path,
+) -> None:
+    agents = [
+        (
+            "membership",
+            "Your gym membership.",
+            "conversational",
+            [("cancel_membership", "Cancel a gym membership.")],
+        )
+    ]
+    bot = load_bot(write_bot(tmp_path, "gym_bot", agents))
+    for named in ("Did you cancel my membership?", "Is my membership cancelled?"):
+        text = run_sync(bot.conversation().send(named)).text
+        assert "[cancel_membership]" not in text
+        assert text.startswith("I can't help with")
+    asked = run_sync(bot.conversation().send("Please cancel my membership")).text
+    assert "[cancel_membership]" in asked
