@@ -73,6 +73,9 @@ _SAME_ACTION: tuple[tuple[str, ...], ...] = (
     ("exchange", "swap", "replace"),
     ("refill", "reorder", "top"),
     ("ship", "deliver", "send"),
+    ("redirect", "forward", "reroute", "send", "change"),
+    ("port", "transfer", "move", "switch"),
+    ("turn", "switch", "enable", "disable"),
 )
 
 
@@ -95,12 +98,17 @@ _ACTING = word_class("""
     lock unlock activate deactivate suspend make place claim replace dispute withdraw deposit
     redeem enroll enrol rebook postpone terminate revoke extend approve reject assign rename
     archive erase upload install uninstall refill void lodge raise pause resume
+    set request hold drop redirect port enable disable stop start end return confirm accept
+    decline restart join invite exchange ship deliver mark clear save sign turn reactivate
+    restore reorder swap alter amend arrange adjust increase decrease lower grant deny
+    reimburse settle scrap shut quit select choose pick allocate attach include publish
+    forward reroute rent
     """)
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").
 _TELLING_ENDS = word_class("""
     status hours balance balances policy policies date dates time times limit limits history log
-    logs list search lookup tracking info
+    logs list search lookup tracking info rate rates
     """)
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -271,13 +279,22 @@ _WANTING = word_class("want wants wanna need needs like please")
 _CAUSING = word_class("have get having getting")
 # After "have", these make a perfect ("I have already renewed it"), not "have tickets bought".
 _PERFECT = word_class("already just also never ever recently since now not still only been")
+# A subject right after "have" makes a question's perfect ("have you held my mail", "how many
+# days have I requested"), not "have tickets bought".
+_INVERTED_SUBJECTS = word_class("i you we they he she")
 _TO_PASSIVE = word_class("be have get")
 
 
 def _causes(after: list[str]) -> bool:
     """Whether "have"/"get" followed by ``after`` (its next word) takes an object before a
-    participle ("have tickets bought", "get my card blocked"), not a perfect."""
-    return bool(after) and after[0] not in _PERFECT and not after[0].endswith("ly")
+    participle ("have tickets bought", "get my card blocked"), not a perfect ("have you held
+    it")."""
+    return (
+        bool(after)
+        and after[0] not in _PERFECT
+        and after[0] not in _INVERTED_SUBJECTS
+        and not after[0].endswith("ly")
+    )
 
 
 # Words that may stand between a negation and the verb it refuses ("I don't want to cancel it",
@@ -291,7 +308,8 @@ _NEGATED_REACH = word_class("""
 def _wanted(before: list[str]) -> bool:
     """Whether a participle after ``before`` is a change the speaker wants: a word of wanting (or
     "have"/"get" with an object) before it, not negated ("I don't want it frozen"), with no form
-    of "be" but "to be" ("I want it to be added"), no negation and no other "to" in between."""
+    of "be" but "to be" or "to get" ("I want it to be added", "I want my phone to get
+    unlocked"), no negation and no other "to" in between."""
     for index in range(len(before) - 1, -1, -1):
         word = before[index]
         if word in _CAUSING and _causes(before[index + 1 : index + 2]):
@@ -300,7 +318,7 @@ def _wanted(before: list[str]) -> bool:
             return False
         if word == "be" and _modal_reaches(before[:index]):
             return True
-        if word in _BEING and not (word == "be" and before[index - 1 : index] == ["to"]):
+        if word in _BEING and not (word in ("be", "get") and before[index - 1 : index] == ["to"]):
             return False
         if word == "to" and not (
             before[index + 1 : index + 2] and before[index + 1] in _TO_PASSIVE
@@ -418,32 +436,16 @@ def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
 
 
 _SENTENCE_END = re.compile(r"[.?!]+")
-# Words of wanting a thing ("I need the spin class on Friday", "I want the yoga class too").
-_WANTS_THING = word_class("want wants need needs")
-
-
-def _wants_thing(words: list[str], nouns: frozenset[str]) -> bool:
-    """Whether the clause ``words`` wants, not negated, a thing one of the tool's nouns
-    ``nouns`` names ("I need the spin class on Friday" for ``book_class``), not an action ("I
-    want to know ...")."""
-    for index, word in enumerate(words):
-        rest = words[index + 1 :]
-        if word in _WANTS_THING and rest and rest[0] != "to" and not _refused(words[:index]):
-            return any(w.removesuffix("es").removesuffix("s") in nouns for w in rest)
-    return False
 
 
 def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
     """Each reading of the tool's verb in ``text``: the sentence it is in, whether that sentence
-    is a question (``is_question``), and the reading (``_asks_at``); then, when the text names
-    the change and a clause wants a thing the tool names, that want (as asking)."""
+    is a question (``is_question``), and the reading (``_asks_at``)."""
     verb = _tool_verb(name)
     if not verb:
         return []
     same = _GROUPS.get(verb, frozenset({verb}))
-    nouns = frozenset(w.removesuffix("es").removesuffix("s") for w in _words(name)[1:])
     found: list[tuple[int, bool, bool]] = []
-    wants: list[tuple[int, bool, bool]] = []
     for number, sentence in enumerate(_SENTENCE_END.split(text)):
         question = is_question(sentence)
         for words in _clauses(sentence):
@@ -451,9 +453,7 @@ def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
                 reading = _asks_at(words, index, same)
                 if reading is not None:
                     found.append((number, question, reading))
-            if not question and _wants_thing(words, nouns):
-                wants.append((number, question, True))
-    return found + wants if found else []
+    return found
 
 
 def _asking(readings: list[tuple[int, bool, bool]]) -> bool:
@@ -477,9 +477,9 @@ def asks_for_change(text: str, name: str) -> bool:
     I" ("if I cancel my order ..."), not as a noun ("my refund"); a past or passive form asks
     only after a word of wanting or a modal ("I want my membership frozen", "my order must be
     cancelled"). A question asks too when, after naming the change, it asks for it ("did you
-    refill it or should I ask someone to refill it?"); and a text that names the change asks
-    when it wants a thing the tool names ("I made a booking for the wrong day, I need the spin
-    class on Friday" for ``book_class``). False for a tool that reads."""
+    refill it or should I ask someone to refill it?"). A want of a thing beside a past ("I
+    upgraded my room yesterday but I need the room key") does not ask. False for a tool that
+    reads."""
     return _asking(_readings(text, name))
 
 

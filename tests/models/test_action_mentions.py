@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from harness import load_bot, run_sync
-from harness.models._actions import asks_for_change, mentions_change
+from harness.models._actions import _ACTING, _SAME_ACTION, acts, asks_for_change, mentions_change
 from tests.models._bots import write_bot
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -94,6 +94,36 @@ _BOTS: dict[str, list[tuple[str, str, list[tuple[str, str]]]]] = {
         ),
         ("billing", "Broadband bills.", [("latest_bill", "Your latest broadband bill.")]),
     ],
+    "hotel": [
+        (
+            "stays",
+            "Your hotel stay and room.",
+            [
+                ("stay_details", "The details of your stay and room."),
+                ("upgrade_room", "Upgrade your room to a better one."),
+            ],
+        ),
+    ],
+    "home": [
+        (
+            "heating",
+            "Your smart home heating.",
+            [
+                ("thermostat_reading", "The temperature the thermostat reads now."),
+                ("set_thermostat", "Set the thermostat to a temperature."),
+            ],
+        ),
+    ],
+    "carrier": [
+        (
+            "numbers",
+            "Your phone number and line.",
+            [
+                ("number_details", "The details of your phone number and line."),
+                ("port_number", "Port your phone number from another network."),
+            ],
+        ),
+    ],
     "rail": [
         (
             "lost_property",
@@ -123,6 +153,17 @@ _NAMED_WITH_A_READER = [
     ("library", "Has my loan been renewed?", "loan_due_dates", "renew_loan"),
     ("bank", "Did you block my card?", "card_limit", "block_card"),
     ("bank", "My card got blocked abroad", "card_limit", "block_card"),
+    # A want of a thing beside a past of the change asks for nothing (s63-mend2-tools).
+    (
+        "hotel",
+        "I upgraded my room yesterday but I need the room key",
+        "stay_details",
+        "upgrade_room",
+    ),
+    # Verbs of the same-action groups that open tool names act (s63-mend2-tools).
+    ("home", "What is the thermostat set to?", "thermostat_reading", "set_thermostat"),
+    ("carrier", "Has my number been ported yet?", "number_details", "port_number"),
+    ("carrier", "Have you ported my number yet?", "number_details", "port_number"),
 ]
 
 
@@ -182,6 +223,10 @@ _STILL_ACTS = [
     ("streaming", "I was charged again, cancel my subscription", "cancel_subscription"),
     ("rail", "I left my umbrella on the 8:15 train", "report_lost_item"),
     ("rail", "I left my coat on the train, please log it", "report_lost_item"),
+    ("hotel", "Please upgrade my room, the shower is broken", "upgrade_room"),
+    ("home", "Set the thermostat to 18 please", "set_thermostat"),
+    ("carrier", "Please port my number from my old network", "port_number"),
+    ("carrier", "I want my number to get ported this week", "port_number"),
 ]
 
 
@@ -290,12 +335,13 @@ def test_a_request_that_also_states_or_asks_whether_still_acts(
         ("has it been refilled? if not please refill it", "refill_prescription", False),
         ("did you refill it or should I ask someone to refill it?", "refill_prescription", False),
         ("did you refill my prescription?", "refill_prescription", True),
-        # A want of a thing the tool names, beside a past of its change.
+        # A want of a thing beside a past of the change asks for nothing.
         (
             "I made a booking for the wrong day, I need the spin class on Friday",
             "book_class",
-            False,
+            True,
         ),
+        ("I upgraded my room yesterday but I need the room key", "upgrade_room", True),
         ("I booked an appointment last week, I need the address", "book_appointment", True),
     ],
 )
@@ -315,7 +361,14 @@ def test_where_a_form_names_the_change(text: str, tool: str, named: bool) -> Non
         ("renewed permit please", "renew_permit", True),
         ("if not please refill it", "refill_prescription", True),
         ("Did you refill it? could you refill it?", "refill_prescription", True),
-        ("I made a booking for the wrong day, I need the spin class on Friday", "book_class", True),
+        (
+            "I made a booking for the wrong day, I need the spin class on Friday",
+            "book_class",
+            False,
+        ),
+        ("I upgraded my room yesterday but I need the room key", "upgrade_room", False),
+        ("I want my phone to get unlocked", "unlock_phone", True),
+        ("how many leave days have I requested this year?", "request_leave", False),
         ("will my rental be cancelled automatically?", "cancel_rental", False),
         ("my rental should not be cancelled", "cancel_rental", False),
         ("my rental was cancelled please help", "cancel_rental", False),
@@ -344,3 +397,40 @@ def test_a_conversational_agent_with_one_tool_does_not_make_a_change_only_named(
         assert text.startswith("I can't help with")
     asked = run_sync(bot.conversation().send("Please cancel my membership")).text
     assert "[cancel_membership]" in asked
+
+
+@pytest.mark.parametrize(
+    ("name", "acting"),
+    [
+        ("set_alarm", True),
+        ("request_refund", True),
+        ("hold_mail", True),
+        ("drop_course", True),
+        ("redirect_parcel", True),
+        ("port_number", True),
+        ("enable_notifications", True),
+        ("disable_account", True),
+        ("stop_subscription", True),
+        ("start_trial", True),
+        ("return_item", True),
+        ("confirm_booking", True),
+        ("accept_offer", True),
+        ("request_status", False),
+        ("return_policy", False),
+        ("exchange_rate", False),
+        ("start_date", False),
+        ("share_price", False),
+    ],
+)
+def test_which_names_act(name: str, acting: bool) -> None:
+    assert acts(name) is acting
+
+
+def test_every_verb_of_a_same_action_group_is_acting_or_left_out_on_purpose() -> None:
+    left_out = {
+        "order", "store", "leave", "issue", "top", "share", "record", "post", "bill", "charge",
+        "give", "take", "use", "put", "push", "wire", "write", "challenge", "contest",
+    }  # fmt: skip
+    grouped = {verb for group in _SAME_ACTION for verb in group}
+    assert grouped - left_out <= _ACTING
+    assert not left_out & _ACTING
