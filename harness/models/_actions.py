@@ -1,5 +1,5 @@
-"""Which tools change something, and which requests ask for that change: what the offline model
-reads when a tool that changes something and one that reads tie on a request's words.
+"""Which tools change something, and which requests ask for that change or only name it: what the
+offline model reads when the tool a request's words match best changes something.
 
 A tool *acts* when its name's first word is a common English verb of change ("cancel_order",
 "change_seat", "book_room") and its last word is not a noun of state or of reading ("open_hours",
@@ -7,10 +7,20 @@ A tool *acts* when its name's first word is a common English verb of change ("ca
 
 A request *asks for the change* of a tool when it uses the base or imperative form of the tool's
 verb, or of a verb of the same action ("move me to an aisle seat" for ``change_seat``), and the
-clause neither states a past change ("my order was cancelled", "did you cancel it"), nor negates it
-anywhere before the verb ("I don't want to cancel it"), nor only supposes it ("if I cancel my order,
-..."), nor is a question, unless the question opens with a polite request ("can you ...", "could I
-get ...", "are you able to ...", "please ..."). A noun is no verb: "my refund", "a reservation".
+clause neither states it ("my ticket is open", "did you cancel it": only right after "be" or
+"did", or after a question's opening "is"/"did" with only its subject between, so "my phone was
+stolen block my sim" asks), nor negates it ("I don't want to cancel it"; "if not, please" is no
+negation), nor only supposes it ("if I cancel my order, ..."), in a sentence that is no question
+unless a polite request ("can you ...", "could I get ...", "please ...", "can my seat be
+changed"). Its past participle asks after a word of wanting ("I want my membership frozen") or a
+modal and "be" ("my order must be cancelled"). A question asks when, after naming the change, it
+asks for it ("did you refill it or should I ask someone to refill it?"). A noun is no verb: "my
+refund", "a reservation".
+
+A request *names the change without asking* when it uses such a verb only as a past or a state
+("someone renewed my loan", "is my ticket still open", "did you freeze it"), a refusal or a
+supposition, and nowhere asks for it; a request with no such verb ("my card was stolen") does
+neither.
 
 Everything here is English, closed classes and common verbs, not any one bot's words.
 """
@@ -21,7 +31,7 @@ import re
 
 from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
-__all__ = ["acts", "asks_for_change", "is_question"]
+__all__ = ["acts", "asks_for_change", "is_question", "mentions_change"]
 
 
 # Verbs of change, each with the verbs of the same action a user may ask for it with (common
@@ -63,6 +73,9 @@ _SAME_ACTION: tuple[tuple[str, ...], ...] = (
     ("exchange", "swap", "replace"),
     ("refill", "reorder", "top"),
     ("ship", "deliver", "send"),
+    ("redirect", "forward", "reroute", "send", "change"),
+    ("port", "transfer", "move", "switch"),
+    ("turn", "switch", "enable", "disable"),
 )
 
 
@@ -84,13 +97,18 @@ _ACTING = word_class("""
     schedule reschedule send buy purchase apply register subscribe unsubscribe freeze unfreeze
     lock unlock activate deactivate suspend make place claim replace dispute withdraw deposit
     redeem enroll enrol rebook postpone terminate revoke extend approve reject assign rename
-    archive erase upload install uninstall refill void lodge raise
+    archive erase upload install uninstall refill void lodge raise pause resume
+    set request hold drop redirect port enable disable stop start end return confirm accept
+    decline restart join invite exchange ship deliver mark clear save sign turn reactivate
+    restore reorder swap alter amend arrange adjust increase decrease lower grant deny
+    reimburse settle scrap shut quit select choose pick allocate attach include publish
+    forward reroute rent
     """)
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").
 _TELLING_ENDS = word_class("""
     status hours balance balances policy policies date dates time times limit limits history log
-    logs list search lookup tracking info
+    logs list search lookup tracking info rate rates
     """)
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -118,9 +136,8 @@ def acts(name: str) -> bool:
 # Clause-internal words that end the reach of a negation or a past form before a verb.
 _CLAUSE_BREAK = re.compile(r"[,;.!?]|\bbut\b|\band\b|\bthen\b")
 _NEGATION = word_class("not don't dont never no didn't didnt won't wont can't cant cannot n't")
-# Before a verb's base form, these make it no request: a past ("did you cancel it") or the
-# subject's own supposition ("if I cancel my order").
-_PAST_AUX = word_class("did didn't didnt")
+# Before a verb's base form, this makes it no request: the subject's own supposition ("if I
+# cancel my order").
 _SUPPOSING = word_class("if whether unless once")
 _SUBJECTS = word_class("i we he she they it my our his her their someone somebody")
 # A word of these before a verb's form makes it a noun: "my refund", "the change", "a transfer".
@@ -133,19 +150,70 @@ def _clauses(text: str) -> list[list[str]]:
     return [w for part in _CLAUSE_BREAK.split(text.lower()) if (w := _words(part))]
 
 
-# A form of "be" or "get" before a verb's form, with no "to" or modal between, makes it a state
-# or a passive ("is my ticket still open", "is my room booked"); "are you able to cancel" asks.
+# A form of "be" or "get" right before a verb's form makes it a state or a passive ("my ticket is
+# still open", "it's open"); so does "did" ("I did cancel it"). Only adverbs may stand between.
 _BEING = word_class("is isn't are aren't was wasn't were weren't am be been being get got gets")
-_REOPENS = word_class("to can could will would should may might must please")
+_PAST_AUX = word_class("did didn't didnt")
+_REOPENS = word_class("to can could will would should may might must please let's lets")
+_ADVERBS = word_class(
+    "still already now not never just also really currently even ever yet again all"
+)
+# A question opens with these before its subject ("is ticket 4411 open", "did you freeze it"):
+# the verb names the change when only its subject (and adverbs) stand between.
+_INVERTED = word_class("is isn't are aren't was wasn't were weren't am did didn't didnt")
+_OPENERS = GREETINGS | WH_SET | word_class("and but also oh")
+# Words that cannot be part of a question's subject: they open another phrase ("is it possible
+# to cancel", "am I able to book", "is there a way I can cancel").
+_NOT_SUBJECT = (
+    _REOPENS
+    | _BEING
+    | _PAST_AUX
+    | word_class("""
+    in of about for with from into at on so want wants need needs like there way possible able
+    """)
+)
+_MAX_SUBJECT = 6
 
 
-def _states(before: list[str]) -> bool:
-    for word in reversed(before):
-        if word in _REOPENS:
-            return False
-        if word in _BEING or word.endswith("'s") or word.endswith("'re") or word in ("i'm", "im"):
-            return True
-    return False
+def _declared(word: str) -> bool:
+    """Whether ``word`` is a form of "be" or "get", or a contraction with one ("it's", "we're",
+    "I'm"), that states what a verb's form right after it is."""
+    if word in ("let's", "lets"):
+        return False
+    return word in _BEING or word.endswith(("'s", "'re")) or word in ("i'm", "im")
+
+
+def _subject_word(word: str) -> bool:
+    return (
+        word not in _NOT_SUBJECT
+        and not word.endswith(("ing", "n't"))
+        and not _participle(word)
+        and not _declared(word)
+    )
+
+
+def _named_position(before: list[str]) -> bool:
+    """Whether a verb's base form after ``before`` (its clause's words before it) is a state or a
+    past, in the two places docs/models.md gives: right after a form of "be"/"get" or "did"
+    ("my ticket is still open", "I did cancel it"), or after a question's opening "is"/"was"/
+    "did" with only its subject between ("is ticket 4411 open", "why did you freeze it")."""
+    end = len(before)
+    while end and (before[end - 1] in _ADVERBS or before[end - 1].endswith("ly")):
+        end -= 1
+    if end and (_declared(before[end - 1]) or before[end - 1] in _PAST_AUX):
+        return True
+    start = 0
+    while start < end and before[start] in _OPENERS:
+        start += 1
+    if start and before[start - 1] in WH_SET:
+        # "how long ago did you cancel it": a few words may follow the question word.
+        start = next(
+            (i for i in range(start, min(start + 3, end)) if before[i] in _INVERTED), start
+        )
+    if start >= end or before[start] not in _INVERTED:
+        return False
+    subject = before[start + 1 : end]
+    return 0 < len(subject) <= _MAX_SUBJECT and all(_subject_word(w) for w in subject)
 
 
 def _gerund_base(word: str) -> str:
@@ -162,34 +230,268 @@ def _gerund_base(word: str) -> str:
     return ""
 
 
-def asks_for_change(text: str, name: str) -> bool:
-    """Whether ``text`` asks for the change of the tool ``name``: it is no question unless a polite
-    request (``is_question``), and it uses the base or imperative form of the tool's verb or of a
-    verb of the same action ("cancel my order", "are you able to cancel it", "move me to an aisle
-    seat"), not negated before it in its clause ("I don't want to cancel it"), not after "did" or
-    a supposing "if I" ("if I cancel my order ..."), not as a noun ("my refund"); a past or passive
-    form never asks ("my order was cancelled"). False for a tool that reads."""
-    verb = _tool_verb(name)
-    if not verb or is_question(text):
-        return False
-    same = _GROUPS.get(verb, frozenset({verb}))
-    for words in _clauses(text):
-        for index, word in enumerate(words):
-            before = words[:index]
-            if word in same:
-                if before and before[-1] in _DETERMINERS:
-                    continue
-            elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
-                continue
-            if _NEGATION.intersection(before) or any(w.endswith("n't") for w in before):
-                continue
-            if _PAST_AUX.intersection(before) or _states(before):
-                continue
-            supposed = [i for i, w in enumerate(before) if w in _SUPPOSING]
-            if supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]):
-                continue
+# The past and participle forms of verbs of change that do not end in "-ed" (common English).
+_IRREGULAR = {
+    "made": "make", "sent": "send", "paid": "pay", "bought": "buy", "took": "take",
+    "taken": "take", "chose": "choose", "chosen": "choose", "froze": "freeze", "frozen": "freeze",
+    "gave": "give", "given": "give", "withdrew": "withdraw", "withdrawn": "withdraw",
+    "wrote": "write", "written": "write", "left": "leave", "held": "hold",
+}  # fmt: skip
+
+
+# Other common participles that are no verb of change ("stolen", "gone"): they end a question's
+# subject as the "-ed" forms do ("my phone was stolen block my sim").
+_PARTICIPLES = word_class("stolen gone lost broken done born seen known shown")
+
+
+def _participle(word: str) -> bool:
+    """Whether ``word`` is a past participle by its form ("cancelled", "frozen", "stolen")."""
+    return (
+        word in _IRREGULAR
+        or word in _PARTICIPLES
+        or (len(word) >= 5 and word.endswith("ed") and not word.endswith("eed"))
+    )
+
+
+def _past_base(word: str) -> str:
+    """The verb of change ``word`` is the past or participle form of ("cancelled", "filed",
+    "applied", "frozen"), or ""."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if not word.endswith("ed") or len(word) < 5:
+        return ""
+    stem = word[:-2]
+    for candidate in (
+        stem,
+        word[:-1],
+        stem[:-1] if stem[-1] == stem[-2] else "",
+        stem[:-1] + "y" if stem.endswith("i") else "",
+    ):
+        if candidate in _GROUPS:
+            return candidate
+    return ""
+
+
+# Before a participle, these make it a wanted change ("I want my membership frozen", "please get
+# it cancelled", "can I have my loans renewed"); "have"/"get" only with an object after them, so
+# that "I have renewed it" and "I have already renewed it" stay a past.
+_WANTING = word_class("want wants wanna need needs like please")
+_CAUSING = word_class("have get having getting")
+# After "have", these make a perfect ("I have already renewed it"), not "have tickets bought".
+_PERFECT = word_class("already just also never ever recently since now not still only been")
+# A subject right after "have" makes a question's perfect ("have you held my mail", "how many
+# days have I requested"), not "have tickets bought".
+_INVERTED_SUBJECTS = word_class("i you we they he she")
+_TO_PASSIVE = word_class("be have get")
+
+
+def _causes(after: list[str]) -> bool:
+    """Whether "have"/"get" followed by ``after`` (its next word) takes an object before a
+    participle ("have tickets bought", "get my card blocked"), not a perfect ("have you held
+    it")."""
+    return (
+        bool(after)
+        and after[0] not in _PERFECT
+        and after[0] not in _INVERTED_SUBJECTS
+        and not after[0].endswith("ly")
+    )
+
+
+# Words that may stand between a negation and the verb it refuses ("I don't want to cancel it",
+# "please do not ever cancel it"); any other word ends the negation's reach for a mention.
+_NEGATED_REACH = word_class("""
+    want wants wanna need needs to ever really just yet like please you i actually go try even
+    do does
+    """)
+
+
+def _wanted(before: list[str]) -> bool:
+    """Whether a participle after ``before`` is a change the speaker wants: a word of wanting (or
+    "have"/"get" with an object) before it, not negated ("I don't want it frozen"), with no form
+    of "be" but "to be" or "to get" ("I want it to be added", "I want my phone to get
+    unlocked"), no negation and no other "to" in between."""
+    for index in range(len(before) - 1, -1, -1):
+        word = before[index]
+        if word in _CAUSING and _causes(before[index + 1 : index + 2]):
             return True
+        if word in _NEGATION or word.endswith("n't"):
+            return False
+        if word == "be" and _modal_reaches(before[:index]):
+            return True
+        if word in _BEING and not (word in ("be", "get") and before[index - 1 : index] == ["to"]):
+            return False
+        if word == "to" and not (
+            before[index + 1 : index + 2] and before[index + 1] in _TO_PASSIVE
+        ):
+            return False
+        if word in _WANTING:
+            return not _refused(before[:index])
     return False
+
+
+# A modal before "be" and a participle asks for the change ("can my seat be changed", "my order
+# must be cancelled", "could a massage be booked"); "will"/"would" only tell what happens.
+_ASKING_MODALS = word_class("can could should must")
+
+
+def _modal_reaches(before: list[str]) -> bool:
+    """Whether the "be" after ``before`` follows an asking modal with at most its subject and
+    adverbs between ("can my order still be", "must be"), and no negation."""
+    for word in reversed(before[-(_MAX_SUBJECT + 2) :]):
+        if word in _ASKING_MODALS:
+            return True
+        if word in _NEGATION or word.endswith("n't"):
+            return False
+        if word not in _ADVERBS and not _subject_word(word):
+            return False
+    return False
+
+
+def _if_not(before: list[str], index: int) -> bool:
+    """Whether the word at ``index`` of ``before`` is the "not" of "if not" ("if not, please
+    refill it"): no refusal."""
+    return before[index] == "not" and index > 0 and before[index - 1] == "if"
+
+
+def _negated(before: list[str]) -> bool:
+    return any(
+        (w in _NEGATION or w.endswith("n't")) and not _if_not(before, i)
+        for i, w in enumerate(before)
+    )
+
+
+def _refused(before: list[str]) -> bool:
+    """Whether a negation reaches the verb after ``before`` ("don't cancel", "I do not want to
+    cancel"), with only words of wanting, "to" or adverbs between; the "not" of "if not" is
+    none ("if not please refill it")."""
+    for index in range(len(before) - 1, -1, -1):
+        word = before[index]
+        if _if_not(before, index):
+            return False
+        if (word in _NEGATION and word != "no") or word.endswith("n't"):
+            return True
+        if word not in _NEGATED_REACH:
+            return False
+    return False
+
+
+# Nouns that end in "-ing" (a verb's form after them is no object of theirs).
+_ING_NOUNS = word_class("morning evening thing something anything nothing everything king ring")
+_TAKE = word_class("take takes took taken")
+
+
+_OBJECTS = _DETERMINERS | word_class("me us him them it you")
+
+
+def _object_of(word: str, after: list[str]) -> bool:
+    """Whether a verb's base form after ``word`` and before ``after`` is a noun, the object of
+    ``word``: after an "-ing" form or a form of "take", with no object of its own after it
+    ("events taking place in LA", "events that take place", "the event happening place"; not
+    "we're celebrating book us two massages")."""
+    if after and after[0] in _OBJECTS:
+        return False
+    return word in _TAKE or (len(word) > 4 and word.endswith("ing") and word not in _ING_NOUNS)
+
+
+# Pronouns that make a participle's clause a statement ("I cancelled it"), not a note that asks
+# ("order 5512 cancelled please").
+_PERSONS = word_class("i we you he she they someone somebody it")
+
+
+def _noted(before: list[str], after: list[str]) -> bool:
+    """Whether a participle with ``before`` and ``after`` in its clause is a short note that asks
+    for the change: the clause ends with "please" and only a noun phrase comes before the
+    participle ("order 5512 cancelled please", "renewed permit please")."""
+    return (
+        bool(after)
+        and after[-1] == "please"
+        and len(before) <= 3
+        and all(_subject_word(w) and w not in _PERSONS for w in before)
+    )
+
+
+def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
+    """How the form at ``index`` of a clause's ``words`` reads against the verbs ``same``: True
+    when it asks for the change, False when it names the change without asking for it (a past,
+    a state, a refusal, a supposition), None when it is no form of those verbs or reads as
+    neither (a noun, a negation that does not reach it)."""
+    before, word = words[:index], words[index]
+    past = _past_base(word)
+    if past in same:
+        return _wanted(before) or _noted(before, words[index + 1 :])
+    if word in same:
+        if before and (before[-1] in _DETERMINERS or _object_of(before[-1], words[index + 1 :])):
+            return None
+        if before and before[-1] == "be":
+            # A participle like its base form ("reset", "set"): "can my router be reset?".
+            return _wanted(before)
+    elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
+        return None
+    if _named_position(before):
+        return False
+    if _negated(before):
+        return False if _refused(before) else None
+    supposed = [i for i, w in enumerate(before) if w in _SUPPOSING]
+    return not (supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]))
+
+
+_SENTENCE_END = re.compile(r"[.?!]+")
+
+
+def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
+    """Each reading of the tool's verb in ``text``: the sentence it is in, whether that sentence
+    is a question (``is_question``), and the reading (``_asks_at``)."""
+    verb = _tool_verb(name)
+    if not verb:
+        return []
+    same = _GROUPS.get(verb, frozenset({verb}))
+    found: list[tuple[int, bool, bool]] = []
+    for number, sentence in enumerate(_SENTENCE_END.split(text)):
+        question = is_question(sentence)
+        for words in _clauses(sentence):
+            for index in range(len(words)):
+                reading = _asks_at(words, index, same)
+                if reading is not None:
+                    found.append((number, question, reading))
+    return found
+
+
+def _asking(readings: list[tuple[int, bool, bool]]) -> bool:
+    """Whether a reading asks: in a sentence that is no question, or in a question after a
+    reading that names the change ("did you refill it or should I ask someone to refill it?")."""
+    named: set[int] = set()
+    for sentence, question, reading in readings:
+        if reading and (not question or sentence in named):
+            return True
+        if not reading:
+            named.add(sentence)
+    return False
+
+
+def asks_for_change(text: str, name: str) -> bool:
+    """Whether ``text`` asks for the change of the tool ``name``: a sentence of it that is no
+    question unless a polite request (``is_question``) uses the base or imperative form of the
+    tool's verb or of a verb of the same action ("cancel my order", "are you able to cancel it",
+    "move me to an aisle seat"), not negated before it in its clause ("I don't want to cancel
+    it"), not a state or a past ("is it open", "did you cancel it"), not after a supposing "if
+    I" ("if I cancel my order ..."), not as a noun ("my refund"); a past or passive form asks
+    only after a word of wanting or a modal ("I want my membership frozen", "my order must be
+    cancelled"). A question asks too when, after naming the change, it asks for it ("did you
+    refill it or should I ask someone to refill it?"). A want of a thing beside a past ("I
+    upgraded my room yesterday but I need the room key") does not ask. False for a tool that
+    reads."""
+    return _asking(_readings(text, name))
+
+
+def mentions_change(text: str, name: str) -> bool:
+    """Whether ``text`` names the change of the tool ``name`` (its verb or one of the same action)
+    without asking for it, and nowhere asks for it: as a past or a state ("someone renewed my
+    loan", "is my ticket still open", "did you freeze my membership", "my card got blocked"), a
+    refusal ("don't cancel it") or a supposition ("if I cancel my order, ..."). False for a tool
+    that reads, for a request that never uses such a verb ("my card was stolen"), and for one
+    that also uses it in a way that asks or may ask ("can I cancel it?")."""
+    readings = [reading for _, _, reading in _readings(text, name)]
+    return False in readings and True not in readings
 
 
 # How a question that is a polite request opens: "can you", "could I get", "are you able to".
@@ -197,11 +499,23 @@ _MODALS = word_class("can could would will")
 _HAVING = word_class("get have")
 
 
+def _modal_passive(words: list[str]) -> bool:
+    """Whether ``words`` open with a modal, its subject, "be" and a participle: "can my seat be
+    changed", "could a massage be booked" ask for the change politely."""
+    be = words.index("be") if "be" in words[: _MAX_SUBJECT + 3] else 0
+    return (
+        be > 1
+        and _modal_reaches(words[:be])
+        and be + 1 < len(words)
+        and (_participle(words[be + 1]) or words[be + 1] in _GROUPS)
+    )
+
+
 def is_question(text: str) -> bool:
     """Whether ``text`` is a question by its form: it opens (after a greeting) with a question
     word or an auxiliary ("is my ticket still open", "can I cancel it"), and not with a polite
     request ("can you cancel it", "could I get a window seat", "are you able to cancel it",
-    "please cancel it")."""
+    "please cancel it", "can my seat be changed")."""
     words = _words(text)
     start = 0
     while start < len(words) - 1 and words[start] in GREETINGS:
@@ -213,6 +527,8 @@ def is_question(text: str) -> bool:
     if first in _MODALS and second == "you":
         return False
     if first in ("can", "could") and second in ("i", "we") and third in _HAVING:
+        return False
+    if first in ("can", "could") and _modal_passive(words):
         return False
     if words[:4] == ["are", "you", "able", "to"]:
         return False

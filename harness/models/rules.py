@@ -1,9 +1,9 @@
 """The offline default model: deterministic rules, no network, no key.
 
 It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
-each request it is given (when a tool that changes something and one that reads tie on a
-request's words, the one that reads unless the request asks for the change:
-``harness.models._actions``); it sends direct answers with the send tool and returns the contract's
+each request it is given (when that tool changes something and the request does not ask for the
+change, a tool that reads if the request only names the change or the two tie on its words, or
+none: ``harness.models._actions``); it sends direct answers with the send tool and returns the contract's
 outputs, one answer per request when a call carries several. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._actions import acts, asks_for_change
+from harness.models._actions import acts, asks_for_change, mentions_change
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -45,6 +45,8 @@ __all__ = ["RulesModel"]
 _SEND_TOOL = "send_message_to_user"
 _TOOL_MINIMUM = 0.5
 """The lowest routing score at which a tool matches a request's clause."""
+_NO_TOOL_SUMMARY = "No tool called: none of this agent's tools does what was asked."
+"""The interaction summary of a direct or conversational agent that called no tool."""
 _NEAR_TIE = 0.8
 """A tool scoring at least this share of the best tool's score ties with it on words."""
 
@@ -87,13 +89,14 @@ class RulesModel(Model):
             calls = self._pick_tools(request.tools, context)
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
-            return ModelResponse(
-                output=self._outputs(
-                    context, texts=[], done=False, open_q=[context.scoped_request], per={}
-                ),
-                usage=usage,
-                model=self.name,
+            out = self._outputs(
+                context, texts=[], done=False, open_q=[context.scoped_request], per={}
             )
+            if INTERACTION_SUMMARY in out:
+                # Nothing was said to the user: the summary says so, and the request is handed
+                # back as an open question (the contract wants a summary that is not empty).
+                out[INTERACTION_SUMMARY] = _NO_TOOL_SUMMARY
+            return ModelResponse(output=out, usage=usage, model=self.name)
         texts: list[str] = []
         open_q: list[str] = []
         per: dict[int, list[str]] = {}  # the answers of each request, by its index
@@ -128,6 +131,9 @@ class RulesModel(Model):
         if not own:
             return []
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
+            named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
+            if named and not context.continuing:
+                return []  # a change the request only names is not made (``_actions``)
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         calls: list[ToolCall] = []
@@ -152,8 +158,11 @@ class RulesModel(Model):
             calls.extend(found)
         if not calls and len(own) == 1:
             # Nothing matched by its words: an agent with one tool uses it for each request
-            # (a request another of the call's requests matched is left open instead).
+            # (a request another of the call's requests matched is left open instead), but not
+            # for a request that names the tool's change without asking for it.
             for number, text in enumerate(requests):
+                if acts(own[0].name) and mentions_change(text, own[0].name):
+                    continue
                 calls.append(_call(own[0], text, 0, number if context.requests else 0))
         return calls
 
@@ -246,16 +255,26 @@ def _unmatched(request: ModelRequest) -> list[str]:
 
 def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
     """The best-matching tool for ``text`` (``Router.best``), except when it changes something
-    (``_actions.acts``), ``text`` does not ask for that change (``_actions.asks_for_change``) and
-    a tool that reads ties with it on words (``_NEAR_TIE``): then the best such reading tool ("what
-    seat am I in?" between ``change_seat`` and ``current_seat``). None when nothing matches."""
-    ranked = [(name, score) for name, score in router.scores(text) if score >= _TOOL_MINIMUM]
+    (``_actions.acts``) and ``text`` does not ask for that change (``_actions.asks_for_change``):
+
+    - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my ticket
+      still open?", "did you freeze my membership?", "someone renewed my loan"): the best tool
+      that reads and shares a word with ``text``, or None (nothing is changed; the agent hands
+      the request back);
+    - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat am
+      I in?" between ``change_seat`` and ``current_seat``).
+
+    None when nothing matches."""
+    scores = router.scores(text)
+    ranked = [(name, score) for name, score in scores if score >= _TOOL_MINIMUM]
     if not ranked:
         return None
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
     if not acts(best.name) or asks_for_change(text, best.name):
         return best
+    if mentions_change(text, best.name):
+        return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
     for name, score in ranked[1:]:
         if score < _NEAR_TIE * top:
             break

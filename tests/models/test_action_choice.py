@@ -9,13 +9,13 @@ template answer their questions as before.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from harness import load_bot, run_sync
 from harness.models._actions import acts, asks_for_change, is_question
+from tests.models._bots import write_bot
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,31 +57,7 @@ _BOTS: dict[str, list[tuple[str, str, str, list[tuple[str, str]]]]] = {
 
 
 def _write_bot(folder: Path, bot: str) -> Path:
-    lines = ["parent:", f"  name: {bot}_bot", "subagents:"]
-    functions: list[str] = []
-    for name, description, mode, tools in _BOTS[bot]:
-        names = ", ".join(f'"tools.py:{tool}"' for tool, _ in tools)
-        lines += [
-            f"  - name: {name}",
-            "    kind: child",
-            f"    mode: {mode}",
-            f"    description: {json.dumps(description)}",
-            f"    tools: [{names}]",
-        ]
-        for tool, doc in tools:
-            if mode == "conversational":
-                functions.append(
-                    "from harness import Reply, ToolContext\n\n\n"
-                    f'def {tool}(ctx: ToolContext) -> Reply:\n    """{doc}"""\n'
-                    f'    return Reply(text="[{tool}]")\n'
-                )
-            else:
-                functions.append(
-                    f'def {tool}(request: str) -> str:\n    """{doc}"""\n    return "[{tool}]"\n'
-                )
-    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
-    (folder / "tools.py").write_text("\n\n".join(functions))
-    return folder / "bot.yaml"
+    return write_bot(folder, f"{bot}_bot", _BOTS[bot])
 
 
 def _reply(tmp_path: Path, bot: str, request: str) -> str:

@@ -11,12 +11,12 @@ match's, as before. An agent's lone tool that changes something is called as bef
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from harness import load_bot, run_sync
+from tests.models._bots import write_bot
 
 # Each bot: its agents as (name, description, tools as (name, docstring)). Every tool answers with
 # its own name in brackets, so the reply shows which one ran.
@@ -107,24 +107,8 @@ _WANTS = [
 
 
 def _write_bot(folder: Path, bot: str) -> Path:
-    lines = ["parent:", f"  name: {bot}", "subagents:"]
-    functions: list[str] = []
-    for name, description, tools in _BOTS[bot]:
-        names = ", ".join(f'"tools.py:{tool}"' for tool, _ in tools)
-        lines += [
-            f"  - name: {name}",
-            "    kind: child",
-            "    mode: direct",
-            f"    description: {json.dumps(description)}",
-            f"    tools: [{names}]",
-        ]
-        functions += [
-            f'def {tool}(request: str) -> str:\n    """{doc}"""\n    return "[{tool}]"\n'
-            for tool, doc in tools
-        ]
-    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
-    (folder / "tools.py").write_text("\n\n".join(functions))
-    return folder / "bot.yaml"
+    agents = [(agent, doc, "direct", tools) for agent, doc, tools in _BOTS[bot]]
+    return write_bot(folder, bot, agents)
 
 
 def _reply(tmp_path: Path, bot: str, request: str) -> str:

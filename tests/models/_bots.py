@@ -1,0 +1,41 @@
+"""Small bots the offline-model tests write as the docs show: a YAML config and a ``tools.py``
+where every tool answers with its own name in brackets, so the reply shows which one ran."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+Agent = tuple[str, str, str, Sequence[tuple[str, str]]]
+"""A sub-agent: its name, description, mode ("direct" or "conversational") and tools (each a
+name and a docstring)."""
+
+
+def _tool(tool: str, doc: str, mode: str) -> str:
+    if mode == "conversational":
+        return (
+            "from harness import Reply, ToolContext\n\n\n"
+            f'def {tool}(ctx: ToolContext) -> Reply:\n    """{doc}"""\n'
+            f'    return Reply(text="[{tool}]")\n'
+        )
+    return f'def {tool}(request: str) -> str:\n    """{doc}"""\n    return "[{tool}]"\n'
+
+
+def write_bot(folder: Path, name: str, agents: Sequence[Agent]) -> Path:
+    """Write the bot ``name`` with ``agents`` into ``folder``; return its config's path."""
+    lines = ["parent:", f"  name: {name}", "subagents:"]
+    functions: list[str] = []
+    for agent, description, mode, tools in agents:
+        names = ", ".join(f'"tools.py:{tool}"' for tool, _ in tools)
+        lines += [
+            f"  - name: {agent}",
+            "    kind: child",
+            f"    mode: {mode}",
+            f"    description: {json.dumps(description)}",
+            f"    tools: [{names}]",
+        ]
+        functions += [_tool(tool, doc, mode) for tool, doc in tools]
+    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
+    (folder / "tools.py").write_text("\n\n".join(functions))
+    return folder / "bot.yaml"
