@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.models._actions import acts, asks_for_change, mentions_change
-from harness.models._text import Router, split_clauses
+from harness.models._text import Router, content_tokens, split_clauses
 from harness.models.base import (
     ActContext,
     AgentCard,
@@ -90,7 +90,11 @@ class RulesModel(Model):
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
             out = self._outputs(
-                context, texts=[], done=False, open_q=[context.scoped_request], per={}
+                context,
+                texts=[],
+                done=False,
+                open_q=list(context.requests) or [context.scoped_request],
+                per={},
             )
             if INTERACTION_SUMMARY in out:
                 # Nothing was said to the user: the summary says so, and the request is handed
@@ -100,6 +104,7 @@ class RulesModel(Model):
         texts: list[str] = []
         open_q: list[str] = []
         per: dict[int, list[str]] = {}  # the answers of each request, by its index
+        lone = _lone_served(request.tools, context)
         done = True
         sent = any(m.name == _SEND_TOOL for m in tool_results)
         for message in tool_results:
@@ -107,12 +112,19 @@ class RulesModel(Model):
                 continue
             text, item_done, item_open = _parse_tool_result(message.content or "")
             if text:
-                texts.append(text)
-                if item_done:
-                    per.setdefault(_request_index(message.tool_call_id), []).append(text)
+                # One call serves each request it was made for; a text two calls returned alike
+                # is said once (a reply never repeats itself).
+                if text not in texts:
+                    texts.append(text)
+                for number in _request_indexes(message.tool_call_id) if item_done else ():
+                    if number in lone and not _speaks_to(text, context.requests[number]):
+                        continue
+                    answers = per.setdefault(number, [])
+                    if text not in answers:
+                        answers.append(text)
             done = done and item_done
-            open_q.extend(item_open)
-        for pending in _unmatched(request):
+            open_q.extend(q for q in item_open if q not in open_q)
+        for pending in _unmatched(request, set(per)):
             open_q.append(pending)
         reply = " ".join(texts).strip()
         if context.can_message_user and reply and not sent:
@@ -133,35 +145,16 @@ class RulesModel(Model):
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
-        calls: list[ToolCall] = []
-        # Each request gets its own tool call (a call that carries several requests numbers them,
-        # and the call id keeps the request's index); each clause of one request gets its tool,
-        # and within a request a tool is called again only with other arguments ("reset my VPN
-        # password and my email password"), never twice alike.
         requests = context.requests or (context.scoped_request,)
-        for number, text in enumerate(requests):
-            chosen: set[str] = set()
-            found: list[ToolCall] = []
-            for index, clause in enumerate(split_clauses(text)):
-                tool = _choose(own, router, clause)
-                if tool is None:
-                    continue
-                call = _call(tool, clause, index, number if context.requests else 0)
-                key = tool.name + json.dumps(call.arguments, sort_keys=True)
-                if key in chosen:
-                    continue
-                chosen.add(key)
-                found.append(call)
-            calls.extend(found)
-        if not calls and len(own) == 1:
-            # Nothing matched by its words: an agent with one tool uses it for each request
-            # (a request another of the call's requests matched is left open instead), but not
-            # for a request that names the tool's change without asking for it.
+        # Each clause of each request gets its best tool (``_choose``); a request no clause of
+        # which matches gets the agent's only tool where it may (``_lone_tool``).
+        picks = [_clause_picks(own, router, text) for text in requests]
+        if len(own) == 1:
+            matched = any(picks)
             for number, text in enumerate(requests):
-                if acts(own[0].name) and mentions_change(text, own[0].name):
-                    continue
-                calls.append(_call(own[0], text, 0, number if context.requests else 0))
-        return calls
+                if not picks[number] and _lone_tool(own[0], text, others_matched=matched):
+                    picks[number] = [(own[0], text, 0)]
+        return _merged_calls(own, requests, picks, several=bool(context.requests))
 
     def _outputs(
         self,
@@ -198,7 +191,108 @@ class RulesModel(Model):
     # --- compose --------------------------------------------------------------------------------
 
 
-def _call(tool: ToolDefinition, text: str, index: int, request: int = 0) -> ToolCall:
+_Pick = tuple[ToolDefinition, str, int]
+"""A tool chosen for a request: the tool, the text its arguments come from, the clause's index."""
+
+
+def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> list[_Pick]:
+    """Each clause of the request ``text`` with the tool ``_choose`` gives it; a tool is picked
+    again only with other arguments ("reset my VPN password and my email password")."""
+    picks: list[_Pick] = []
+    seen: set[str] = set()
+    for index, clause in enumerate(split_clauses(text)):
+        tool = _choose(own, router, clause)
+        if tool is None:
+            continue
+        key = _key(tool, clause)
+        if key not in seen:
+            seen.add(key)
+            picks.append((tool, clause, index))
+    return picks
+
+
+def _lone_tool(tool: ToolDefinition, text: str, *, others_matched: bool) -> bool:
+    """Whether the agent's only tool serves the request ``text``, which no tool matched by its
+    words: the planner sent the request to this agent, so a tool that reads answers it, and so
+    does a tool that changes something, unless the request only names the change ("did you
+    cancel it?", ``_actions.mentions_change``), or another request of the call matched the tool
+    and this one does not ask for the change itself (the change is made for the request that
+    asked, not once more for a question beside it)."""
+    if not acts(tool.name):
+        return True
+    if mentions_change(text, tool.name):
+        return False
+    return not others_matched or asks_for_change(text, tool.name)
+
+
+def _lone_served(tools: Sequence[ToolDefinition], context: ActContext) -> set[int]:
+    """The requests of a call that the agent's only tool served beside another request it
+    matched (``_lone_tool``): what ``_pick_tools`` decided, read again for the tool's answer."""
+    own = [t for t in tools if t.name != _SEND_TOOL]
+    if len(own) != 1 or len(context.requests) < 2 or context.continuing:
+        return set()
+    router = _tool_router(own)
+    picks = [_clause_picks(own, router, text) for text in context.requests]
+    return {n for n, found in enumerate(picks) if not found} if any(picks) else set()
+
+
+def _speaks_to(answer: str, request: str) -> bool:
+    """Whether the tool's ``answer`` shares a content word with ``request`` (stemmed): the only
+    tool answered the request no tool matched ("Can you deliver on Saturday" and "We deliver
+    Monday to Saturday"), not a question beside it ("what is my office phone")."""
+    return bool(set(content_tokens(answer)) & set(content_tokens(request)))
+
+
+def _names_change(own: Sequence[ToolDefinition], text: str) -> bool:
+    """Whether the request ``text`` only names a change one of the tools ``own`` makes ("I
+    renewed my books last week"): it is said as what happened, and asks nothing of its own."""
+    return any(acts(t.name) and mentions_change(text, t.name) for t in own)
+
+
+def _merged_calls(
+    own: Sequence[ToolDefinition],
+    requests: Sequence[str],
+    picks: Sequence[list[_Pick]],
+    *,
+    several: bool,
+) -> list[ToolCall]:
+    """One call per distinct tool and arguments in the turn, made for every request it serves
+    (its id keeps their indexes). A request that only names a change (``_names_change``) and
+    picked a tool that reads shares the call another request makes to that tool ("I renewed my
+    books last week, when are they due?": the due dates once, for both). A tool that changes
+    something is called again with other arguments: a request without a verb may still ask for
+    the change ("reset my VPN password" and "my email password")."""
+    merged: dict[str, tuple[_Pick, list[int]]] = {}
+    first: dict[str, str] = {}  # each tool's first call (its key), for a request that shares it
+    naming = [_names_change(own, text) for text in requests]
+    for sharing in (False, True):
+        for number, request_picks in enumerate(picks):
+            for pick in request_picks:
+                tool, text, _ = pick
+                if (naming[number] and not acts(tool.name)) != sharing:
+                    continue
+                key = _key(tool, text)
+                if sharing:
+                    key = first.get(tool.name, key)
+                if key in merged:
+                    if number not in merged[key][1]:
+                        merged[key][1].append(number)
+                    continue
+                merged[key] = (pick, [number])
+                first.setdefault(tool.name, key)
+    ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
+    return [
+        _call(tool, text, index, sorted(numbers) if several else ())
+        for (tool, text, index), numbers in ordered
+    ]
+
+
+def _key(tool: ToolDefinition, text: str) -> str:
+    """A tool and the arguments ``_call`` gives it for ``text``: calls alike have the same key."""
+    return tool.name + json.dumps(_call(tool, text, 0).arguments, sort_keys=True)
+
+
+def _call(tool: ToolDefinition, text: str, index: int, requests: Sequence[int] = ()) -> ToolCall:
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
     args: dict[str, Any] = {}
@@ -206,15 +300,18 @@ def _call(tool: ToolDefinition, text: str, index: int, request: int = 0) -> Tool
         wanted = name in required or name in ("request", "query", "text", "question", "message")
         if wanted and schema.get("type", "string") == "string":
             args[name] = text
-    # A call that carries several requests keeps the request's index in the id ("call_x_1.0").
-    suffix = f"{request}.{index}" if request else str(index)
+    # A call that carries several requests keeps the indexes of the requests it is made for in
+    # its id ("call_x_1.0", "call_x_0+1.0").
+    numbers = "+".join(str(n) for n in requests)
+    suffix = f"{numbers}.{index}" if any(requests) or len(requests) > 1 else str(index)
     return ToolCall(id=f"call_{tool.name}_{suffix}", name=tool.name, arguments=args)
 
 
-def _request_index(call_id: str | None) -> int:
-    """The index of the request a tool call was made for (kept in its id by ``_call``)."""
-    number, dot, _ = (call_id or "").rpartition("_")[2].partition(".")
-    return int(number) if dot and number.isdigit() else 0
+def _request_indexes(call_id: str | None) -> tuple[int, ...]:
+    """The indexes of the requests a tool call was made for (kept in its id by ``_call``)."""
+    numbers, dot, _ = (call_id or "").rpartition("_")[2].partition(".")
+    found = tuple(int(n) for n in numbers.split("+") if n.isdigit()) if dot else ()
+    return found or (0,)
 
 
 def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
@@ -237,8 +334,10 @@ def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
     return content, True, []
 
 
-def _unmatched(request: ModelRequest) -> list[str]:
-    """Clauses of the scoped request that no tool matches (they become open questions)."""
+def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
+    """Clauses of the scoped request that no tool matches (they become open questions), except
+    those of a request the agent's only tool answered without a match (``served``, the requests
+    with an answer: ``_lone_tool``)."""
     context = request.context
     if not isinstance(context, ActContext) or context.continuing:
         return []
@@ -247,7 +346,16 @@ def _unmatched(request: ModelRequest) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    return [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+    unmatched = [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+    if len(own) > 1 or not unmatched:
+        return unmatched
+    requests = context.requests or (context.scoped_request,)
+    lone = set()
+    for number, text in enumerate(requests):
+        parts = split_clauses(text)
+        if number in served and all(p in unmatched for p in parts):
+            lone.update(parts)
+    return [c for c in unmatched if c not in lone]
 
 
 def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
