@@ -3,8 +3,9 @@
 It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
 each request it is given (when that tool changes something and the request does not ask for the
 change, a tool that reads if the request only names the change or the two tie on its words, or
-none: ``harness.models._actions``); it sends direct answers with the send tool and returns the contract's
-outputs, one answer per request when a call carries several. Planning and composing are not a
+none: ``harness.models._actions``), one call per distinct tool and arguments in a turn, credited to
+every request it serves and said once; it sends direct answers with the send tool and returns the
+contract's outputs, one answer per request when a call carries several. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
 """
