@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
+from harness.text._shapes import AUXILIARIES, word_class
 from harness.text.words import keyword_texts, words_of_name
 from instructions.contract import (
     ANSWERED,
@@ -270,7 +272,7 @@ def _merged_calls(
         for number, request_picks in enumerate(picks):
             for pick in request_picks:
                 tool, text, _ = pick
-                if (naming[number] and not acts(tool.name)) != sharing:
+                if _shares(tool, text, naming=naming[number]) != sharing:
                     continue
                 key = _key(tool, text)
                 if sharing:
@@ -286,6 +288,28 @@ def _merged_calls(
         _call(tool, text, index, sorted(numbers) if several else ())
         for (tool, text, index), numbers in ordered
     ]
+
+
+# A clause with one of these has a verb of its own ("I lost it", "my booking was cancelled"); one
+# without is an object that takes the verb of the request before it ("my email password").
+_STATING = AUXILIARIES | word_class("""
+    i i'm im i've we we're you he she they it it's someone somebody be been being got get gets
+    """)
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def _shares(tool: ToolDefinition, text: str, *, naming: bool) -> bool:
+    """Whether ``text`` (a request's clause) only joins the call another request makes to
+    ``tool``: a tool that reads and a request that only names a change (``_names_change``), or a
+    tool that changes something and a statement of the request's own that does not ask for the
+    change ("I lost it" beside "block my card", "my booking was cancelled" beside "book me a new
+    room": one change). An object with no verb of its own ("my email password" after "reset my
+    VPN password") asks for the change again, with other arguments."""
+    if not acts(tool.name):
+        return naming
+    if asks_for_change(text, tool.name):
+        return False
+    return bool(_STATING.intersection(_WORD.findall(text.lower().replace("\u2019", "'"))))
 
 
 def _key(tool: ToolDefinition, text: str) -> str:

@@ -200,6 +200,9 @@ def _tools(*names: str) -> list[ToolDefinition]:
     [
         # a change asked twice with other arguments is made twice (guard: passes on s63-tools too)
         (("reset_password",), ("reset my VPN password", "my email password"), 2),
+        # a statement beside the request that asks for the change joins its call: one change
+        (("book_room",), ("My booking was cancelled", "book me a new room please"), 1),
+        (("block_card",), ("Block my card", "my card got lost"), 1),
         # a lone tool that changes something is not called for a question beside the request
         # that asked for the change
         (("cancel_subscription",), ("cancel my subscription", "will I lose my watchlist"), 1),
