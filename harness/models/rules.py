@@ -3,8 +3,9 @@
 It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
 each request it is given (when that tool changes something and the request does not ask for the
 change, a tool that reads if the request only names the change or the two tie on its words, or
-none: ``harness.models._actions``), one call per distinct tool and arguments in a turn, credited to
-every request it serves and said once; it sends direct answers with the send tool and returns the
+none: ``harness.models._actions``), each request with its own call, except that requests whose
+calls would be the same tool with the same arguments share one call, credited to each of them and
+said once; it sends direct answers with the send tool and returns the
 contract's outputs, one answer per request when a call carries several. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
@@ -14,12 +15,11 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.models._actions import acts, asks_for_change, mentions_change
-from harness.models._text import Router, content_tokens, split_clauses
+from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
     AgentCard,
@@ -29,7 +29,6 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
-from harness.text._shapes import AUXILIARIES, word_class
 from harness.text.words import keyword_texts, words_of_name
 from instructions.contract import (
     ANSWERED,
@@ -107,7 +106,6 @@ class RulesModel(Model):
         texts: list[str] = []
         open_q: list[str] = []
         per: dict[int, list[str]] = {}  # the answers of each request, by its index
-        lone = _lone_served(request.tools, context)
         done = True
         sent = any(m.name == _SEND_TOOL for m in tool_results)
         for message in tool_results:
@@ -115,15 +113,15 @@ class RulesModel(Model):
                 continue
             text, item_done, item_open = _parse_tool_result(message.content or "")
             if text:
-                # One call serves each request it was made for; a text two calls returned alike
-                # is said once (a reply never repeats itself).
-                if text not in texts:
+                # One call serves each request it was made for. A text two reading calls
+                # returned alike is said once; two changes are confirmed twice, even in the
+                # same words ("The card is blocked." for two cards).
+                again = not acts(message.name or "")
+                if not (again and text in texts):
                     texts.append(text)
                 for number in _request_indexes(message.tool_call_id) if item_done else ():
-                    if number in lone and not _speaks_to(text, context.requests[number]):
-                        continue
                     answers = per.setdefault(number, [])
-                    if text not in answers:
+                    if not (again and text in answers):
                         answers.append(text)
             done = done and item_done
             open_q.extend(q for q in item_open if q not in open_q)
@@ -149,15 +147,15 @@ class RulesModel(Model):
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
         requests = context.requests or (context.scoped_request,)
-        # Each clause of each request gets its best tool (``_choose``); a request no clause of
-        # which matches gets the agent's only tool where it may (``_lone_tool``).
+        # Each clause of each request gets its best tool (``_choose``). Only when no request
+        # matches does the agent's only tool serve them (``_lone_tool``): a request no tool
+        # matched beside one that matched is handed back (``_unmatched``), not given the tool.
         picks = [_clause_picks(own, router, text) for text in requests]
-        if len(own) == 1:
-            matched = any(picks)
+        if len(own) == 1 and not any(picks):
             for number, text in enumerate(requests):
-                if not picks[number] and _lone_tool(own[0], text, others_matched=matched):
+                if _lone_tool(own[0], text):
                     picks[number] = [(own[0], text, 0)]
-        return _merged_calls(own, requests, picks, several=bool(context.requests))
+        return _merged_calls(picks, several=bool(context.requests))
 
     def _outputs(
         self,
@@ -214,102 +212,33 @@ def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> l
     return picks
 
 
-def _lone_tool(tool: ToolDefinition, text: str, *, others_matched: bool) -> bool:
-    """Whether the agent's only tool serves the request ``text``, which no tool matched by its
-    words: the planner sent the request to this agent, so a tool that reads answers it, and so
-    does a tool that changes something, unless the request only names the change ("did you
-    cancel it?", ``_actions.mentions_change``), or another request of the call matched the tool
-    and this one does not ask for the change itself (the change is made for the request that
-    asked, not once more for a question beside it)."""
-    if not acts(tool.name):
-        return True
-    if mentions_change(text, tool.name):
-        return False
-    return not others_matched or asks_for_change(text, tool.name)
+def _lone_tool(tool: ToolDefinition, text: str) -> bool:
+    """Whether the agent's only tool serves the request ``text`` when no request of the call
+    matched any tool by its words: the planner sent the request to this agent, so a tool that
+    reads answers it, and so does a tool that changes something, unless the request only names
+    the change ("did you cancel it?", ``_actions.mentions_change``)."""
+    return not acts(tool.name) or not mentions_change(text, tool.name)
 
 
-def _lone_served(tools: Sequence[ToolDefinition], context: ActContext) -> set[int]:
-    """The requests of a call that the agent's only tool served beside another request it
-    matched (``_lone_tool``): what ``_pick_tools`` decided, read again for the tool's answer."""
-    own = [t for t in tools if t.name != _SEND_TOOL]
-    if len(own) != 1 or len(context.requests) < 2 or context.continuing:
-        return set()
-    router = _tool_router(own)
-    picks = [_clause_picks(own, router, text) for text in context.requests]
-    return {n for n, found in enumerate(picks) if not found} if any(picks) else set()
-
-
-def _speaks_to(answer: str, request: str) -> bool:
-    """Whether the tool's ``answer`` shares a content word with ``request`` (stemmed): the only
-    tool answered the request no tool matched ("Can you deliver on Saturday" and "We deliver
-    Monday to Saturday"), not a question beside it ("what is my office phone")."""
-    return bool(set(content_tokens(answer)) & set(content_tokens(request)))
-
-
-def _names_change(own: Sequence[ToolDefinition], text: str) -> bool:
-    """Whether the request ``text`` only names a change one of the tools ``own`` makes ("I
-    renewed my books last week"): it is said as what happened, and asks nothing of its own."""
-    return any(acts(t.name) and mentions_change(text, t.name) for t in own)
-
-
-def _merged_calls(
-    own: Sequence[ToolDefinition],
-    requests: Sequence[str],
-    picks: Sequence[list[_Pick]],
-    *,
-    several: bool,
-) -> list[ToolCall]:
-    """One call per distinct tool and arguments in the turn, made for every request it serves
-    (its id keeps their indexes). A request that only names a change (``_names_change``) and
-    picked a tool that reads shares the call another request makes to that tool ("I renewed my
-    books last week, when are they due?": the due dates once, for both). A tool that changes
-    something is called again with other arguments: a request without a verb may still ask for
-    the change ("reset my VPN password" and "my email password")."""
+def _merged_calls(picks: Sequence[list[_Pick]], *, several: bool) -> list[ToolCall]:
+    """Each request's picks as calls, one per distinct tool and arguments in the turn: requests
+    whose picks are the same tool with the same arguments share one call, made for each of them
+    (its id keeps their indexes). Any other pick is a call of its own, even of the same tool
+    ("reset my VPN password" and "I forgot my email password too": two resets)."""
     merged: dict[str, tuple[_Pick, list[int]]] = {}
-    first: dict[str, str] = {}  # each tool's first call (its key), for a request that shares it
-    naming = [_names_change(own, text) for text in requests]
-    for sharing in (False, True):
-        for number, request_picks in enumerate(picks):
-            for pick in request_picks:
-                tool, text, _ = pick
-                if _shares(tool, text, naming=naming[number]) != sharing:
-                    continue
-                key = _key(tool, text)
-                if sharing:
-                    key = first.get(tool.name, key)
-                if key in merged:
-                    if number not in merged[key][1]:
-                        merged[key][1].append(number)
-                    continue
+    for number, request_picks in enumerate(picks):
+        for pick in request_picks:
+            tool, text, _ = pick
+            key = _key(tool, text)
+            if key not in merged:
                 merged[key] = (pick, [number])
-                first.setdefault(tool.name, key)
+            elif number not in merged[key][1]:
+                merged[key][1].append(number)
     ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
     return [
         _call(tool, text, index, sorted(numbers) if several else ())
         for (tool, text, index), numbers in ordered
     ]
-
-
-# A clause with one of these has a verb of its own ("I lost it", "my booking was cancelled"); one
-# without is an object that takes the verb of the request before it ("my email password").
-_STATING = AUXILIARIES | word_class("""
-    i i'm im i've we we're you he she they it it's someone somebody be been being got get gets
-    """)
-_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
-
-
-def _shares(tool: ToolDefinition, text: str, *, naming: bool) -> bool:
-    """Whether ``text`` (a request's clause) only joins the call another request makes to
-    ``tool``: a tool that reads and a request that only names a change (``_names_change``), or a
-    tool that changes something and a statement of the request's own that does not ask for the
-    change ("I lost it" beside "block my card", "my booking was cancelled" beside "book me a new
-    room": one change). An object with no verb of its own ("my email password" after "reset my
-    VPN password") asks for the change again, with other arguments."""
-    if not acts(tool.name):
-        return naming
-    if asks_for_change(text, tool.name):
-        return False
-    return bool(_STATING.intersection(_WORD.findall(text.lower().replace("\u2019", "'"))))
 
 
 def _key(tool: ToolDefinition, text: str) -> str:
@@ -361,8 +290,8 @@ def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
 
 def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     """Clauses of the scoped request that no tool matches (they become open questions), except
-    those of a request the agent's only tool answered without a match (``served``, the requests
-    with an answer: ``_lone_tool``)."""
+    those of a request the agent's only tool answered when nothing matched (``served``, the
+    requests with an answer: ``_lone_tool``)."""
     context = request.context
     if not isinstance(context, ActContext) or context.continuing:
         return []
@@ -372,7 +301,9 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
         return []
     router = _tool_router(own)
     unmatched = [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
-    if len(own) > 1 or not unmatched:
+    if len(own) > 1 or not unmatched or context.mode == CONVERSATIONAL:
+        # A conversational agent's one call is made for the whole scoped request, not for the
+        # requests its tool did not match.
         return unmatched
     requests = context.requests or (context.scoped_request,)
     lone = set()
