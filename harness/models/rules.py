@@ -3,8 +3,10 @@
 It does the sub-agents' job an LLM does in this SDK, plainly: it calls the best-matching tool for
 each request it is given (when that tool changes something and the request does not ask for the
 change, a tool that reads if the request only names the change or the two tie on its words, or
-none: ``harness.models._actions``); it sends direct answers with the send tool and returns the contract's
-outputs, one answer per request when a call carries several. Planning and composing are not a
+none: ``harness.models._actions``), each request with its own call, except that requests whose
+calls would be the same tool with the same arguments share one call, credited to each of them and
+said once; it sends direct answers with the send tool and returns the
+contract's outputs, one answer per request when a call carries several. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
 """
@@ -90,7 +92,11 @@ class RulesModel(Model):
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
             out = self._outputs(
-                context, texts=[], done=False, open_q=[context.scoped_request], per={}
+                context,
+                texts=[],
+                done=False,
+                open_q=list(context.requests) or [context.scoped_request],
+                per={},
             )
             if INTERACTION_SUMMARY in out:
                 # Nothing was said to the user: the summary says so, and the request is handed
@@ -107,12 +113,19 @@ class RulesModel(Model):
                 continue
             text, item_done, item_open = _parse_tool_result(message.content or "")
             if text:
-                texts.append(text)
-                if item_done:
-                    per.setdefault(_request_index(message.tool_call_id), []).append(text)
+                # One call serves each request it was made for. A text two reading calls
+                # returned alike is said once; two changes are confirmed twice, even in the
+                # same words ("The card is blocked." for two cards).
+                again = not acts(message.name or "")
+                if not (again and text in texts):
+                    texts.append(text)
+                for number in _request_indexes(message.tool_call_id) if item_done else ():
+                    answers = per.setdefault(number, [])
+                    if not (again and text in answers):
+                        answers.append(text)
             done = done and item_done
-            open_q.extend(item_open)
-        for pending in _unmatched(request):
+            open_q.extend(q for q in item_open if q not in open_q)
+        for pending in _unmatched(request, set(per)):
             open_q.append(pending)
         reply = " ".join(texts).strip()
         if context.can_message_user and reply and not sent:
@@ -136,35 +149,16 @@ class RulesModel(Model):
                 return []  # a change the request only names is not made (``_actions``)
             return [_call(own[0], context.scoped_request, 0)]
         router = _tool_router(own)
-        calls: list[ToolCall] = []
-        # Each request gets its own tool call (a call that carries several requests numbers them,
-        # and the call id keeps the request's index); each clause of one request gets its tool,
-        # and within a request a tool is called again only with other arguments ("reset my VPN
-        # password and my email password"), never twice alike.
         requests = context.requests or (context.scoped_request,)
-        for number, text in enumerate(requests):
-            chosen: set[str] = set()
-            found: list[ToolCall] = []
-            for index, clause in enumerate(split_clauses(text)):
-                tool = _choose(own, router, clause)
-                if tool is None:
-                    continue
-                call = _call(tool, clause, index, number if context.requests else 0)
-                key = tool.name + json.dumps(call.arguments, sort_keys=True)
-                if key in chosen:
-                    continue
-                chosen.add(key)
-                found.append(call)
-            calls.extend(found)
-        if not calls and len(own) == 1:
-            # Nothing matched by its words: an agent with one tool uses it for each request
-            # (a request another of the call's requests matched is left open instead), but not
-            # for a request that names the tool's change without asking for it.
+        # Each clause of each request gets its best tool (``_choose``). Only when no request
+        # matches does the agent's only tool serve them (``_lone_tool``): a request no tool
+        # matched beside one that matched is handed back (``_unmatched``), not given the tool.
+        picks = [_clause_picks(own, router, text) for text in requests]
+        if len(own) == 1 and not any(picks):
             for number, text in enumerate(requests):
-                if acts(own[0].name) and mentions_change(text, own[0].name):
-                    continue
-                calls.append(_call(own[0], text, 0, number if context.requests else 0))
-        return calls
+                if _lone_tool(own[0], text):
+                    picks[number] = [(own[0], text, 0)]
+        return _merged_calls(picks, several=bool(context.requests))
 
     def _outputs(
         self,
@@ -201,7 +195,61 @@ class RulesModel(Model):
     # --- compose --------------------------------------------------------------------------------
 
 
-def _call(tool: ToolDefinition, text: str, index: int, request: int = 0) -> ToolCall:
+_Pick = tuple[ToolDefinition, str, int]
+"""A tool chosen for a request: the tool, the text its arguments come from, the clause's index."""
+
+
+def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> list[_Pick]:
+    """Each clause of the request ``text`` with the tool ``_choose`` gives it; a tool is picked
+    again only with other arguments ("reset my VPN password and my email password")."""
+    picks: list[_Pick] = []
+    seen: set[str] = set()
+    for index, clause in enumerate(split_clauses(text)):
+        tool = _choose(own, router, clause)
+        if tool is None:
+            continue
+        key = _key(tool, clause)
+        if key not in seen:
+            seen.add(key)
+            picks.append((tool, clause, index))
+    return picks
+
+
+def _lone_tool(tool: ToolDefinition, text: str) -> bool:
+    """Whether the agent's only tool serves the request ``text`` when no request of the call
+    matched any tool by its words: the planner sent the request to this agent, so a tool that
+    reads answers it, and so does a tool that changes something, unless the request only names
+    the change ("did you cancel it?", ``_actions.mentions_change``)."""
+    return not acts(tool.name) or not mentions_change(text, tool.name)
+
+
+def _merged_calls(picks: Sequence[list[_Pick]], *, several: bool) -> list[ToolCall]:
+    """Each request's picks as calls, one per distinct tool and arguments in the turn: requests
+    whose picks are the same tool with the same arguments share one call, made for each of them
+    (its id keeps their indexes). Any other pick is a call of its own, even of the same tool
+    ("reset my VPN password" and "I forgot my email password too": two resets)."""
+    merged: dict[str, tuple[_Pick, list[int]]] = {}
+    for number, request_picks in enumerate(picks):
+        for pick in request_picks:
+            tool, text, _ = pick
+            key = _key(tool, text)
+            if key not in merged:
+                merged[key] = (pick, [number])
+            elif number not in merged[key][1]:
+                merged[key][1].append(number)
+    ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
+    return [
+        _call(tool, text, index, sorted(numbers) if several else ())
+        for (tool, text, index), numbers in ordered
+    ]
+
+
+def _key(tool: ToolDefinition, text: str) -> str:
+    """A tool and the arguments ``_call`` gives it for ``text``: calls alike have the same key."""
+    return tool.name + json.dumps(_call(tool, text, 0).arguments, sort_keys=True)
+
+
+def _call(tool: ToolDefinition, text: str, index: int, requests: Sequence[int] = ()) -> ToolCall:
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
     args: dict[str, Any] = {}
@@ -209,15 +257,18 @@ def _call(tool: ToolDefinition, text: str, index: int, request: int = 0) -> Tool
         wanted = name in required or name in ("request", "query", "text", "question", "message")
         if wanted and schema.get("type", "string") == "string":
             args[name] = text
-    # A call that carries several requests keeps the request's index in the id ("call_x_1.0").
-    suffix = f"{request}.{index}" if request else str(index)
+    # A call that carries several requests keeps the indexes of the requests it is made for in
+    # its id ("call_x_1.0", "call_x_0+1.0").
+    numbers = "+".join(str(n) for n in requests)
+    suffix = f"{numbers}.{index}" if any(requests) or len(requests) > 1 else str(index)
     return ToolCall(id=f"call_{tool.name}_{suffix}", name=tool.name, arguments=args)
 
 
-def _request_index(call_id: str | None) -> int:
-    """The index of the request a tool call was made for (kept in its id by ``_call``)."""
-    number, dot, _ = (call_id or "").rpartition("_")[2].partition(".")
-    return int(number) if dot and number.isdigit() else 0
+def _request_indexes(call_id: str | None) -> tuple[int, ...]:
+    """The indexes of the requests a tool call was made for (kept in its id by ``_call``)."""
+    numbers, dot, _ = (call_id or "").rpartition("_")[2].partition(".")
+    found = tuple(int(n) for n in numbers.split("+") if n.isdigit()) if dot else ()
+    return found or (0,)
 
 
 def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
@@ -240,8 +291,10 @@ def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
     return content, True, []
 
 
-def _unmatched(request: ModelRequest) -> list[str]:
-    """Clauses of the scoped request that no tool matches (they become open questions)."""
+def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
+    """Clauses of the scoped request that no tool matches (they become open questions), except
+    those of a request the agent's only tool answered when nothing matched (``served``, the
+    requests with an answer: ``_lone_tool``)."""
     context = request.context
     if not isinstance(context, ActContext) or context.continuing:
         return []
@@ -250,7 +303,18 @@ def _unmatched(request: ModelRequest) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    return [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+    unmatched = [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+    if len(own) > 1 or not unmatched or context.mode == CONVERSATIONAL:
+        # A conversational agent's one call is made for the whole scoped request, not for the
+        # requests its tool did not match.
+        return unmatched
+    requests = context.requests or (context.scoped_request,)
+    lone = set()
+    for number, text in enumerate(requests):
+        parts = split_clauses(text)
+        if number in served and all(p in unmatched for p in parts):
+            lone.update(parts)
+    return [c for c in unmatched if c not in lone]
 
 
 def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
