@@ -41,6 +41,7 @@ from harness.detect._meaning import (
 )
 from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
 from harness.detect._together import not_heard
+from harness.detect._worded import worded_to_ask
 from harness.detect.answers import (
     words_of,
 )
@@ -82,6 +83,14 @@ class DeclaredRequest:
     the needs model never saw). Not compared: it says how the request was read, not what it asks,
     so such a request equals ``DeclaredRequest(text=...)`` of its text. A declared request is
     always judged, so it means nothing there."""
+    asks: bool = field(default=False, compare=False)
+    """Set by the check on a request it segmented from a user's message that answers no question
+    of the bot's, beside another request, when the request is worded as one ("Room service at 8
+    please", "Parking permit for my new car?", "Could housekeeping bring two towels":
+    :func:`~harness.detect._worded.worded_to_ask`): it then asks for an answer whatever
+    :func:`~harness.detect.requests.needs_answer` reads (the needs model learned such phrases
+    from users answering a bot's question: "for 4 people please"). Not compared, as
+    :attr:`yes_or_no`; it means nothing on a declared request."""
 
 
 def unanswered(
@@ -251,6 +260,7 @@ def _turns(
     out = []
     last_reply = max(by_turn, default=0)
     earlier: list[str] = []
+    before: list[str] = []  # what the bot said in the user turn before
     for turn in sorted(users):
         said = [m.text for m in by_turn.get(turn, [])]
         text = users[turn].text
@@ -258,9 +268,14 @@ def _turns(
             earlier.append(text)
             continue  # a recording that stops early (its error is reported) misses nothing
         given = declared.get(turn)
-        requests = list(given) if given else _heard_again(_segmented(text), earlier)
+        if given:
+            requests = list(given)
+        else:
+            answering = bool(before) and "?" in before[-1]
+            requests = _heard_again(_segmented(text, answering=answering), earlier)
         out.append(CheckedTurn(turn, requests, said, bool(given)))
         earlier.append(text)
+        before = said
     return out
 
 
@@ -383,18 +398,26 @@ def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
     return declined_alone([words_of(r.text) for r in matching.requests], said)
 
 
-def _segmented(text: str) -> list[DeclaredRequest]:
+def _segmented(text: str, *, answering: bool = False) -> list[DeclaredRequest]:
+    """The requests of a user's message (``answering``: it follows a question of the bot's, so a
+    phrase worded as a request may be the answer to it: :attr:`DeclaredRequest.asks`)."""
     requests = segment_requests(text)
-    asks = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
-    return [
-        DeclaredRequest(text=r.text, yes_or_no=True) if a else _request(r.text)
-        for r, a in zip(requests, asks, strict=True)
-    ]
+    polar = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
+    worded = not answering and len(requests) > 1
+    out = []
+    for r, yes_or_no in zip(requests, polar, strict=True):
+        if yes_or_no:
+            out.append(DeclaredRequest(text=r.text, yes_or_no=True))
+        elif worded and not needs_answer(r.text) and worded_to_ask(text, r.text, r.end):
+            out.append(DeclaredRequest(text=r.text, asks=True))
+        else:
+            out.append(_request(r.text))
+    return out
 
 
 def _asks(request: DeclaredRequest) -> bool:
     """Whether a segmented request asks for an answer of its own."""
-    return request.yes_or_no or needs_answer(request.text)
+    return request.yes_or_no or request.asks or needs_answer(request.text)
 
 
 @slot_maker(DeclaredRequest)
