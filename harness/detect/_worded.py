@@ -11,7 +11,8 @@ piece, and the piece
 
 - ends with "please" ("a late checkout at 1pm please");
 - is followed by a question mark ("Parking permit for my new car?");
-- opens with a modal ("could housekeeping bring two extra towels", "can the vet see her");
+- opens with a modal ("could housekeeping bring two extra towels", "can the vet see her") in
+  a sentence that ends with "?" or no mark, not before a name or an id;
 - or opens with a wish ("I'd like a kayak for Sunday", "we need a room on the 3rd") that stands
   alone: its sentence ends after it, or a comma and "and", "also" or "plus" follow it. A wish
   that runs on into the next piece ("I want a ride to the station and a cab") leads into it.
@@ -58,7 +59,7 @@ def worded_to_ask(message: str, text: str, end: int) -> bool:
     words = [w.lower() for w in WORD.findall(text)]
     if len(words) < 2 or words[0] in _REACTING or not any(map(_names, content_words(text))):
         return False
-    if words[-1] == "please" or words[0] in _MODALS:
+    if words[-1] == "please" or (words[0] in _MODALS and _polite(message, text, end)):
         return True
     if _wishes(words) and _STANDS_ALONE.match(message, end):
         return True
@@ -86,3 +87,19 @@ _WISHES = (
 
 def _wishes(words: list[str]) -> bool:
     return any(tuple(words[: len(w)]) == w for w in _WISHES)
+
+
+# What ends a sentence (as :mod:`harness.detect._asked` reads it).
+_SENTENCE_END = re.compile(r"[.?!]++(?=\s|$)")
+
+
+def _polite(message: str, text: str, end: int) -> bool:
+    """Whether ``text``, opening with a modal, asks as a polite request: its sentence ends with
+    "?" or with no mark ("Will the 3 of us be fine in a double, I think so." states), and the
+    modal is not before a name or an id ("can 401ks be moved" changes a detail as often, and is
+    answered in words the matcher may not tie to the id; ``_asked.polar_question``)."""
+    second = WORD.findall(text[:80])[1]
+    if second[0].isupper() or any(map(str.isdigit, second)):
+        return False
+    mark = _SENTENCE_END.search(message, end)
+    return mark is None or mark.group()[-1] == "?"
