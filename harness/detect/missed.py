@@ -41,7 +41,7 @@ from harness.detect._meaning import (
 )
 from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
 from harness.detect._together import not_heard
-from harness.detect._worded import worded_to_ask
+from harness.detect._worded import asked_for_detail, worded_to_ask
 from harness.detect.answers import (
     words_of,
 )
@@ -84,13 +84,13 @@ class DeclaredRequest:
     so such a request equals ``DeclaredRequest(text=...)`` of its text. A declared request is
     always judged, so it means nothing there."""
     asks: bool = field(default=False, compare=False)
-    """Set by the check on a request it segmented from a user's message that answers no question
-    of the bot's, beside another request, when the request is worded as one ("Room service at 8
-    please", "Parking permit for my new car?", "Could housekeeping bring two towels":
-    :func:`~harness.detect._worded.worded_to_ask`): it then asks for an answer whatever
-    :func:`~harness.detect.requests.needs_answer` reads (the needs model learned such phrases
-    from users answering a bot's question: "for 4 people please"). Not compared, as
-    :attr:`yes_or_no`; it means nothing on a declared request."""
+    """Whether the check read this segmented request as asking by the worded-request rule
+    (:func:`~harness.detect._worded.worded_to_ask`: "Room service at 8 please", "Parking permit
+    for my new car?", "Could housekeeping bring two towels", in a message with another request
+    where the bot did not just ask the user for a detail). It says how the request was read, not
+    whether it asks: ``False`` on a question the needs model reads as asking, and on every
+    :attr:`yes_or_no` one. Not compared, as :attr:`yes_or_no`; it means nothing on a declared
+    request."""
 
 
 def unanswered(
@@ -252,15 +252,20 @@ def _turns(
     said in it and whether the requests were declared."""
     by_turn: dict[int, list[Message]] = {}
     users: dict[int, Message] = {}
+    prompts: dict[int, list[str]] = {}  # what the bot said since the user's message before
+    since: list[str] = []
     for m in transcript.messages:
         if m.role == "bot":
             by_turn.setdefault(m.turn, []).append(m)
-        elif m.turn not in users:
+            since.append(m.text)
+            continue
+        if m.turn not in users:
             users[m.turn] = m
+            prompts[m.turn] = since
+        since = []
     out = []
     last_reply = max(by_turn, default=0)
     earlier: list[str] = []
-    before: list[str] = []  # what the bot said in the user turn before
     for turn in sorted(users):
         said = [m.text for m in by_turn.get(turn, [])]
         text = users[turn].text
@@ -271,11 +276,10 @@ def _turns(
         if given:
             requests = list(given)
         else:
-            answering = bool(before) and "?" in before[-1]
+            answering = asked_for_detail(prompts[turn])
             requests = _heard_again(_segmented(text, answering=answering), earlier)
         out.append(CheckedTurn(turn, requests, said, bool(given)))
         earlier.append(text)
-        before = said
     return out
 
 
@@ -399,8 +403,8 @@ def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
 
 
 def _segmented(text: str, *, answering: bool = False) -> list[DeclaredRequest]:
-    """The requests of a user's message (``answering``: it follows a question of the bot's, so a
-    phrase worded as a request may be the answer to it: :attr:`DeclaredRequest.asks`)."""
+    """The requests of a user's message (``answering``: the bot asked the user for a detail just
+    before it, so a phrase worded as a request may be the answer: :attr:`DeclaredRequest.asks`)."""
     requests = segment_requests(text)
     polar = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
     worded = not answering and len(requests) > 1

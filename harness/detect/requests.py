@@ -63,6 +63,7 @@ from harness.detect._joining import (
 from harness.detect._leads import _answered_lead, _leads_in, _participle_lead, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_model, needs_probability
 from harness.detect._part_tests import (
+    _adverb,
     _adverbial,
     _asks,
     _counted_noun,
@@ -519,13 +520,19 @@ def _opens(
 def _pleased(left: list[_Tok], joiners: set[str], words: list[str], reading: _Reading) -> bool:
     """Whether "please" closed the request before a joining "and" or "plus" and two words or
     more follow: "Room service at 8 please and a wake-up call at 6:30" asks for two things
-    (a request worded without a verb has no other sign of where it ends)."""
+    (a request worded without a verb has no other sign of where it ends). Not before a detail of
+    the same request: what opens with a preposition, a subordinator, an adverb or "not" ("A
+    table for two please and by the window if you can", "... please and if possible today")."""
     return (
         reading.anywhere
         and left[-1].word == "please"
         and not joiners.isdisjoint(_PLEASE_JOINERS)
         and len(words) >= 2
         and not _goes_on(words)
+        and words[0] not in _PREPOSITIONS
+        and words[0] not in _SUBORDINATORS
+        and words[0] != "not"
+        and not _adverb(words[0])
     )
 
 
