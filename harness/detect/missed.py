@@ -276,8 +276,7 @@ def _turns(
         if given:
             requests = list(given)
         else:
-            answering = asked_for_detail(prompts[turn])
-            requests = _heard_again(_segmented(text, answering=answering), earlier)
+            requests = _heard_again(_segmented(text, prompts=prompts[turn]), earlier)
         out.append(CheckedTurn(turn, requests, said, bool(given)))
         earlier.append(text)
     return out
@@ -402,20 +401,28 @@ def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
     return declined_alone([words_of(r.text) for r in matching.requests], said)
 
 
-def _segmented(text: str, *, answering: bool = False) -> list[DeclaredRequest]:
-    """The requests of a user's message (``answering``: the bot asked the user for a detail just
-    before it, so a phrase worded as a request may be the answer: :attr:`DeclaredRequest.asks`)."""
+def _segmented(text: str, *, prompts: Sequence[str] = ()) -> list[DeclaredRequest]:
+    """The requests of a user's message (``prompts``: what the bot said since the user's message
+    before; when the bot asked the user for a detail there, a phrase worded as a request may be
+    the answer: :attr:`DeclaredRequest.asks`). The prompts are read only when a part is worded
+    as a request and the needs model reads it as asking nothing (the act tagger is not run on
+    every bot message before every user message)."""
     requests = segment_requests(text)
     polar = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
-    worded = not answering and len(requests) > 1
+    several = len(requests) > 1
+    answering: bool | None = None
     out = []
     for r, yes_or_no in zip(requests, polar, strict=True):
         if yes_or_no:
             out.append(DeclaredRequest(text=r.text, yes_or_no=True))
-        elif worded and not needs_answer(r.text) and worded_to_ask(text, r.text, r.end):
-            out.append(DeclaredRequest(text=r.text, asks=True))
-        else:
-            out.append(_request(r.text))
+            continue
+        if several and not needs_answer(r.text) and worded_to_ask(text, r.text, r.end):
+            if answering is None:
+                answering = asked_for_detail(prompts)
+            if not answering:
+                out.append(DeclaredRequest(text=r.text, asks=True))
+                continue
+        out.append(_request(r.text))
     return out
 
 
