@@ -41,6 +41,7 @@ from harness.detect._meaning import (
 )
 from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
 from harness.detect._together import not_heard
+from harness.detect._worded import asked_for_detail, worded_to_ask
 from harness.detect.answers import (
     words_of,
 )
@@ -82,6 +83,14 @@ class DeclaredRequest:
     the needs model never saw). Not compared: it says how the request was read, not what it asks,
     so such a request equals ``DeclaredRequest(text=...)`` of its text. A declared request is
     always judged, so it means nothing there."""
+    asks: bool = field(default=False, compare=False)
+    """Whether the check read this segmented request as asking by the worded-request rule
+    (:func:`~harness.detect._worded.worded_to_ask`: "Room service at 8 please", "Parking permit
+    for my new car?", "Could housekeeping bring two towels", in a message with another request
+    where the bot did not just ask the user for a detail). It says how the request was read, not
+    whether it asks: ``False`` on a question the needs model reads as asking, and on every
+    :attr:`yes_or_no` one. Not compared, as :attr:`yes_or_no`; it means nothing on a declared
+    request."""
 
 
 def unanswered(
@@ -243,11 +252,17 @@ def _turns(
     said in it and whether the requests were declared."""
     by_turn: dict[int, list[Message]] = {}
     users: dict[int, Message] = {}
+    prompts: dict[int, list[str]] = {}  # what the bot said since the user's message before
+    since: list[str] = []
     for m in transcript.messages:
         if m.role == "bot":
             by_turn.setdefault(m.turn, []).append(m)
-        elif m.turn not in users:
+            since.append(m.text)
+            continue
+        if m.turn not in users:
             users[m.turn] = m
+            prompts[m.turn] = since
+        since = []
     out = []
     last_reply = max(by_turn, default=0)
     earlier: list[str] = []
@@ -258,7 +273,10 @@ def _turns(
             earlier.append(text)
             continue  # a recording that stops early (its error is reported) misses nothing
         given = declared.get(turn)
-        requests = list(given) if given else _heard_again(_segmented(text), earlier)
+        if given:
+            requests = list(given)
+        else:
+            requests = _heard_again(_segmented(text, prompts=prompts[turn]), earlier)
         out.append(CheckedTurn(turn, requests, said, bool(given)))
         earlier.append(text)
     return out
@@ -383,18 +401,34 @@ def _declined(matching: _TurnMatching, said: Sequence[str]) -> frozenset[int]:
     return declined_alone([words_of(r.text) for r in matching.requests], said)
 
 
-def _segmented(text: str) -> list[DeclaredRequest]:
+def _segmented(text: str, *, prompts: Sequence[str] = ()) -> list[DeclaredRequest]:
+    """The requests of a user's message (``prompts``: what the bot said since the user's message
+    before; when the bot asked the user for a detail there, a phrase worded as a request may be
+    the answer: :attr:`DeclaredRequest.asks`). The prompts are read only when a part is worded
+    as a request and the needs model reads it as asking nothing (the act tagger is not run on
+    every bot message before every user message)."""
     requests = segment_requests(text)
-    asks = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
-    return [
-        DeclaredRequest(text=r.text, yes_or_no=True) if a else _request(r.text)
-        for r, a in zip(requests, asks, strict=True)
-    ]
+    polar = yes_or_no_questions(text, ((r.start, r.end) for r in requests))
+    several = len(requests) > 1
+    answering: bool | None = None
+    out = []
+    for r, yes_or_no in zip(requests, polar, strict=True):
+        if yes_or_no:
+            out.append(DeclaredRequest(text=r.text, yes_or_no=True))
+            continue
+        if several and not needs_answer(r.text) and worded_to_ask(text, r.text, r.end):
+            if answering is None:
+                answering = asked_for_detail(prompts)
+            if not answering:
+                out.append(DeclaredRequest(text=r.text, asks=True))
+                continue
+        out.append(_request(r.text))
+    return out
 
 
 def _asks(request: DeclaredRequest) -> bool:
     """Whether a segmented request asks for an answer of its own."""
-    return request.yes_or_no or needs_answer(request.text)
+    return request.yes_or_no or request.asks or needs_answer(request.text)
 
 
 @slot_maker(DeclaredRequest)

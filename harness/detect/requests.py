@@ -11,9 +11,10 @@ A message is cut into sentences (``harness.text``), then at commas, semicolons, 
 word, an auxiliary ("can you", "is"), a subject ("I need", "we"), a verb that asks for something
 ("tell", "book", "reset"), or a clause with its own verb ("my bag didn't arrive"). What follows a
 joining word without any of these is part of the same request: "salt and pepper", "terms and
-conditions", "between 10 and 11". Discourse connectives that add or order requests ("btw", "oh
-and", "besides that", "Secondly,", "last but not least", "then" before a request's opening word)
-join two requests too, and lead into the next without being part of it. A list item's number
+conditions", "between 10 and 11"; but "please" before "and" ends a request said without a verb
+("Room service at 8 please and a wake-up call at 6:30"). Discourse connectives that add or order
+requests ("btw", "oh and", "besides that", "Secondly,", "last but not least", "then" before a
+request's opening word) join two requests too, and lead into the next without being part of it. A list item's number
 ("(1)", "#2", "3-") is no word of its request, and in a message that numbers a first item it
 ends the item before it ("(1) ... (2) ..."); a "+" or "&" standing alone is "plus" or "and", and a
 title's dot before a name ("Dr. Okafor") ends nothing; an announcement before a colon ("Quick
@@ -62,6 +63,7 @@ from harness.detect._joining import (
 from harness.detect._leads import _answered_lead, _leads_in, _participle_lead, _subordinate
 from harness.detect._needs import NeedsModel, needs_answer, needs_model, needs_probability
 from harness.detect._part_tests import (
+    _adverb,
     _adverbial,
     _asks,
     _counted_noun,
@@ -502,6 +504,8 @@ def _opens(
         and not _goes_on(words)
         and all(t.mark != "," for t in whole[-_EDGE_LIMIT:])
     )
+    if _pleased(whole, joiners, words, reading):
+        return True, _frame(left) if first in _DETERMINERS else []
     if first in _DETERMINERS:
         if reading.anywhere and comma_only and last and _framed_alone(words, whole):
             # "send me a plumber, the pipe is dripping": a frame would garble it; "a film, a
@@ -511,6 +515,28 @@ def _opens(
         if frame or not (strong or parted) or not reading.anywhere:
             return bool(frame), frame
     return (strong or parted) and len(words) >= 3, []
+
+
+def _pleased(left: list[_Tok], joiners: set[str], words: list[str], reading: _Reading) -> bool:
+    """Whether "please" closed the request before a joining "and" or "plus" and two words or
+    more follow: "Room service at 8 please and a wake-up call at 6:30" asks for two things
+    (a request worded without a verb has no other sign of where it ends). Not before a detail of
+    the same request: what opens with a preposition, a subordinator, an adverb or "not" ("A
+    table for two please and by the window if you can", "... please and if possible today")."""
+    return (
+        reading.anywhere
+        and left[-1].word == "please"
+        and not joiners.isdisjoint(_PLEASE_JOINERS)
+        and len(words) >= 2
+        and not _goes_on(words)
+        and words[0] not in _PREPOSITIONS
+        and words[0] not in _SUBORDINATORS
+        and words[0] != "not"
+        and not _adverb(words[0])
+    )
+
+
+_PLEASE_JOINERS = frozenset({"and", "plus"})
 
 
 def _trim(piece: list[_Tok], reading: _Reading) -> list[_Tok]:

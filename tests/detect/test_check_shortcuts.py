@@ -35,6 +35,7 @@ from harness.detect.answers import (
 from harness.detect.missed import (
     DeclaredRequest,
     _asking,
+    _asks,
     _made,
     _match,
     _only_gives_up,
@@ -42,7 +43,7 @@ from harness.detect.missed import (
     _turn_matching,
     _TurnMatching,
 )
-from harness.detect.requests import Request, _request, needs_answer, segment_requests
+from harness.detect.requests import Request, _request, segment_requests
 from harness.text import split_sentences
 from tests.detect.multi_intent import load
 
@@ -328,11 +329,7 @@ def test_each_whole_sentence_is_read_on_its_own_on_sgd_turns() -> None:
 def _plain_missing(requests: list[DeclaredRequest], said: list[str]) -> dict[int, float]:
     """A segmented turn's requests left without an answer, as the check read them before the
     count of the requests that ask for one stopped at two: every request's need read first."""
-    optional = (
-        {i for i, r in enumerate(requests) if not needs_answer(r.text)}
-        if len(requests) > 1
-        else set()
-    )
+    optional = {i for i, r in enumerate(requests) if not _asks(r)} if len(requests) > 1 else set()
     if len(requests) - len(optional) < 2:
         missing = {
             i: 1.0
@@ -341,11 +338,7 @@ def _plain_missing(requests: list[DeclaredRequest], said: list[str]) -> dict[int
         }
     else:
         missing = _match(requests, said).missing(None)
-    return {
-        i: sure
-        for i, sure in missing.items()
-        if i not in optional and needs_answer(requests[i].text)
-    }
+    return {i: sure for i, sure in missing.items() if i not in optional and _asks(requests[i])}
 
 
 def test_turns_match_as_when_every_need_was_read_first_on_sgd_turns() -> None:
@@ -398,7 +391,7 @@ def test_turn_matchings_made_through_their_slots_equal_plain_ones() -> None:
 
 def _count_stops_where_it_may(message: str) -> None:
     requests = _segmented(message)
-    asking = sum(1 for r in requests if needs_answer(r.text))
+    asking = sum(1 for r in requests if _asks(r))
     assert (_asking(requests) > 1) == (asking > 1)
     if len(requests) > 1:
         assert _asking(requests) <= min(asking, 2)

@@ -258,9 +258,9 @@ def test_detect_segments_each_user_message_once_under_semantic(
     real = missed._segmented
     seen: list[str] = []
 
-    def counted(text: str) -> list[DeclaredRequest]:
+    def counted(text: str, **kwargs: Any) -> list[DeclaredRequest]:
         seen.append(text)
-        return real(text)
+        return real(text, **kwargs)
 
     monkeypatch.setattr(missed, "_segmented", counted)
     transcript = _strict_turns(SHAPES)
