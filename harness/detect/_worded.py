@@ -36,18 +36,13 @@ from harness.detect._together import _COURTESY
 from harness.detect.acts import greeting, sentence_acts
 from harness.text import content_words, split_sentences
 from harness.text._shapes import WORD
+from harness.text.spelled import NUMBER_WORDS
 
 # The modals a polite request opens with (a closed class).
 _MODALS = frozenset({"can", "could", "would", "will"})
 # Words that say yes or no, and numbers spelled out: no thing a request names ("Yes please",
 # "One, zero?" guess at an answer).
-_UNNAMING = frozenset(
-    {
-        *("yes", "no", "yeah", "yep", "nope", "sure", "okay", "ok"),
-        *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
-        *("eleven", "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand"),
-    }
-)
+_UNNAMING = frozenset({"yes", "no", "yeah", "yep", "nope", "sure", "okay", "ok"}) | NUMBER_WORDS
 # The words of courtesy and of asking without naming (the check's classes for a piece that asks
 # for nothing beside other requests: greetings, thanks, sign-offs, "please", "kindly", "help").
 _COURTEOUS = _COURTESY | _GENERIC

@@ -19,6 +19,7 @@ from functools import lru_cache
 from harness.text.facts import extract_facts
 
 __all__ = [
+    "NUMBER_WORDS",
     "Value",
     "agree",
     "all_stated",
@@ -59,6 +60,9 @@ _AND_A_HALF = re.compile(
 )
 _LETTERS = re.compile(r"[a-z]+")
 _NUMBER_WORDS = frozenset({*_ONES, *_TENS})
+NUMBER_WORDS = frozenset({*_ONES, *_TENS, *_SCALES})
+"""Numbers spelled out as words ("zero" ... "nineteen", the tens, "hundred", "thousand",
+"million")."""
 _UNIT_WORDS = frozenset(f"{unit}{end}" for unit in (*_MINUTES, *_DAYS) for end in ("", "s"))
 _AT_DIGIT = re.compile(r"\bat \d")
 _TOKEN = re.compile(r"[a-z]+|\d[\d,]*(?:\.\d+)?")
