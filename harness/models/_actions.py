@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from harness.text import split_sentences
 from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
 __all__ = ["acts", "asks_for_change", "is_question", "mentions_change"]
@@ -435,9 +436,6 @@ def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
     return not (supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]))
 
 
-_SENTENCE_END = re.compile(r"[.?!]+")
-
-
 def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
     """Each reading of the tool's verb in ``text``: the sentence it is in, whether that sentence
     is a question (``is_question``), and the reading (``_asks_at``)."""
@@ -446,7 +444,7 @@ def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
         return []
     same = _GROUPS.get(verb, frozenset({verb}))
     found: list[tuple[int, bool, bool]] = []
-    for number, sentence in enumerate(_SENTENCE_END.split(text)):
+    for number, sentence in enumerate(s.text for s in split_sentences(text)):
         question = is_question(sentence)
         for words in _clauses(sentence):
             for index in range(len(words)):
