@@ -32,7 +32,7 @@ from harness.composing.base import (
 from harness.models._text import Router, content_tokens
 from harness.planning import PlanEntry, PlanInput, Planner, RulesPlanner
 from harness.planning.match import agent_matcher
-from harness.text import quote
+from harness.text import quote, split_sentences
 from harness.text.instructions import checks_answered, repeats_answers
 from subagents import Usage
 
@@ -194,8 +194,8 @@ class RulesComposer(Composer):
                     continue
                 seen.add(key)
                 had_it = tried.setdefault(key, set())
-                if had_it - {result.agent}:
-                    continue  # another agent already has this request
+                if key in handled or _pending(key, had_it - {result.agent}, context.results):
+                    continue  # another agent answered this request, or has it still
                 targets: list[tuple[str, str | None]] = [(question, None)]
                 if context.agents and context.steps_left > 0:
                     targets, spent = await self._planned_routes(
@@ -214,8 +214,38 @@ class RulesComposer(Composer):
         if kept and context.handoff:  # once per reply, after the last request it cannot help with
             index, request = kept[-1]
             parts[index] = _own_reply(request, context.handoff)
-        message = " ".join(p for p in parts if p).strip()
+        message = " ".join(p for p in _said_once(parts) if p).strip()
         return Composition(message=message, routes=tuple(routes), usage=usage)
+
+
+def _said_once(parts: Sequence[str]) -> list[str]:
+    """``parts`` with each sentence said once: a sentence a part repeats (a silent agent's two
+    confirmations alike, "The card is blocked. The card is blocked.", or findings relayed beside
+    the same words) is left out of it. A part with no repeat is kept as it is."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for part in parts:
+        sentences = [s.text.strip() for s in split_sentences(part)]
+        fresh = [s for s in sentences if s and s not in seen]
+        seen.update(sentences)
+        if len(fresh) == len(sentences) and len(set(fresh)) == len(fresh):
+            out.append(part)
+        else:
+            out.append(" ".join(dict.fromkeys(fresh)))
+    return out
+
+
+def _pending(key: str, agents: set[str], results: Sequence[ResultView]) -> bool:
+    """Whether one of ``agents`` (others the request ``key``, normalised, went to this turn) has
+    returned no result for it yet: the request is theirs still. When each of them has returned
+    and none answered it (two agents both handing back a request planned to both), it is taken
+    up here once, not left out in silence."""
+    returned = {
+        result.agent
+        for result in results
+        if key in _norms(result.each_request) or key in _norms(result.open_questions)
+    }
+    return bool(agents - returned)
 
 
 def _could_not_finish(result: ResultView, handled: set[str]) -> str:

@@ -6,7 +6,11 @@ change, a tool that reads if the request only names the change or the two tie on
 none: ``harness.models._actions``), each request with its own call, except that requests whose
 calls would be the same tool with the same arguments share one call, credited to each of them and
 said once; it sends direct answers with the send tool and returns the
-contract's outputs, one answer per request when a call carries several. Planning and composing are not a
+contract's outputs, one answer per request when a call carries several. Which request an answer
+answers is decided per request by the kind of value it asks (``harness.models._credit``): an
+answer made for one request may answer another, and a call made for a request whose answer
+carries no value of the kind asked does not; a reading tool that names the kind asked is called
+for a request no tool matched. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
 """
@@ -19,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.models._actions import acts, asks_for_change, mentions_change
+from harness.models._credit import answers, asked_kind, carries, names_all, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -106,12 +111,22 @@ class RulesModel(Model):
         texts: list[str] = []
         open_q: list[str] = []
         per: dict[int, list[str]] = {}  # the answers of each request, by its index
+        made: list[tuple[str, tuple[int, ...]]] = []  # each answer, and the requests it was for
         done = True
         sent = any(m.name == _SEND_TOOL for m in tool_results)
+        asked = context.requests or (context.scoped_request,)
+        tried: list[str] = []  # requests a tool was tried for by the kind they ask, in vain
         for message in tool_results:
             if message.name == _SEND_TOOL:
                 continue
             text, item_done, item_open = _parse_tool_result(message.content or "")
+            if (message.tool_call_id or "").endswith(_BY_KIND):
+                # A tool called for the kind of value a request asks (``_kind_picks``): its
+                # answer is said only when it answers that request, and credited only to it.
+                number = _request_indexes(message.tool_call_id)[0]
+                if not (text and item_done and answers(asked[number], text)):
+                    tried.append(asked[number])
+                    continue
             if text:
                 # One call serves each request it was made for. A text two reading calls
                 # returned alike is said once; two changes are confirmed twice, even in the
@@ -119,14 +134,30 @@ class RulesModel(Model):
                 again = not acts(message.name or "")
                 if not (again and text in texts):
                     texts.append(text)
+                if item_done:
+                    made.append((text, _request_indexes(message.tool_call_id)))
                 for number in _request_indexes(message.tool_call_id) if item_done else ():
-                    answers = per.setdefault(number, [])
-                    if not (again and text in answers):
-                        answers.append(text)
+                    given = per.setdefault(number, [])
+                    if not (again and text in given):
+                        given.append(text)
             done = done and item_done
             open_q.extend(q for q in item_open if q not in open_q)
         for pending in _unmatched(request, set(per)):
             open_q.append(pending)
+        # Which request each answer answers, decided per request (``_credit``). A call of one
+        # request is read so only when the request is one clause: a longer one may ask for more
+        # than the kind of value read here ("book a table and tell me when you close").
+        if not context.continuing and (context.requests or len(split_clauses(asked[0])) == 1):
+            per, dropped = _credit(asked, per, made)
+            credited = {c for n in per for c in (asked[n], *split_clauses(asked[n]))}
+            open_q = [q for q in open_q if q not in credited]
+            open_q.extend(q for q in dropped if q not in open_q)
+            done = done and not (dropped and not context.requests)
+        open_q.extend(q for q in tried if q not in open_q and q not in {asked[n] for n in per})
+        if tried and not texts and not sent:
+            # Nothing to tell: as when no tool is called, the request is handed back.
+            done = False
+            open_q = open_q or list(asked)
         reply = " ".join(texts).strip()
         if context.can_message_user and reply and not sent:
             call = ToolCall(
@@ -158,7 +189,8 @@ class RulesModel(Model):
             for number, text in enumerate(requests):
                 if _lone_tool(own[0], text):
                     picks[number] = [(own[0], text, 0)]
-        return _merged_calls(picks, several=bool(context.requests))
+        calls = _merged_calls(picks, several=bool(context.requests))
+        return calls + _kind_picks(own, requests, picks, calls, several=bool(context.requests))
 
     def _outputs(
         self,
@@ -197,6 +229,82 @@ class RulesModel(Model):
 
 _Pick = tuple[ToolDefinition, str, int]
 """A tool chosen for a request: the tool, the text its arguments come from, the clause's index."""
+
+
+def _credit(
+    requests: Sequence[str],
+    per: Mapping[int, list[str]],
+    made: Sequence[tuple[str, tuple[int, ...]]],
+) -> tuple[dict[int, list[str]], list[str]]:
+    """Each request's answers, decided per request by what it asks (``harness.models._credit``):
+    a request that asks for a kind of value (a price, a time, a place, a length of time) is
+    credited with every answer of the turn that answers it (``answers``: one made for another
+    request too,
+    "a tune-up costs $45" beside a booking), and loses the credit of a call made for it whose
+    answer carries no value of that kind when it asks with a question word ("how much is a day
+    rental" given rental hours), or lacks a day or number it names ("is it open on Sunday"
+    given "open 8am to 8pm"): that request is returned to be handed back. Other requests keep
+    the answers of the calls made for them."""
+    out = {number: list(texts) for number, texts in per.items()}
+    dropped: list[str] = []
+    for number, request in enumerate(requests):
+        kind = asked_kind(request)
+        if kind is None:
+            continue
+        mine = out.get(number, [])
+        strong = asked_kind(request, strong=True) is not None
+        # The answer of a call made for the request counts when it carries the value asked, even
+        # in other words ("when is my next paycheck": "Your next payday is Friday").
+        if any(carries(text, kind) and names_all(request, text) for text in mine):
+            continue
+        found: list[str] = []
+        for text, made_for in made:
+            others = bool(set(made_for) - {number})
+            if text not in found and answers(request, text, siblings=others):
+                found.append(text)
+        if found:
+            out[number] = found
+        elif mine and (strong or not any(names_all(request, t) for t in mine)):
+            del out[number]
+            dropped.append(request)
+    return out, dropped
+
+
+_BY_KIND = ".kind"
+"""The end of the id of a call made for the kind of value a request asks (``_kind_picks``)."""
+
+
+def _kind_picks(
+    own: Sequence[ToolDefinition],
+    requests: Sequence[str],
+    picks: Sequence[list[_Pick]],
+    calls: Sequence[ToolCall],
+    *,
+    several: bool,
+) -> list[ToolCall]:
+    """A call for each request no tool matched that asks with a question word for a kind of
+    value (``_credit.asked_kind``: "when's dinner served", "how much is a tune-up"), to the
+    agent's one tool that reads and whose name or description tells that kind ("Opening hours
+    and meal times", ``_credit.tells``). None when no tool or several tell it, or when the same
+    call is already made for another request (its answer is read for this one too). Its answer
+    counts only if it answers the request (``_act``)."""
+    made = {(c.name, json.dumps(c.arguments, sort_keys=True)) for c in calls}
+    out: list[ToolCall] = []
+    for number, text in enumerate(requests):
+        kind = asked_kind(text, strong=True)
+        if picks[number] or kind is None:
+            continue
+        telling = [t for t in own if not acts(t.name) and tells(t.name, t.description, kind)]
+        if len(telling) != 1:
+            continue
+        call = _call(telling[0], text, 0)
+        if (call.name, json.dumps(call.arguments, sort_keys=True)) in made:
+            continue
+        suffix = f"{number if several else 0}{_BY_KIND}"
+        out.append(
+            ToolCall(id=f"call_{call.name}_{suffix}", name=call.name, arguments=call.arguments)
+        )
+    return out
 
 
 def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> list[_Pick]:

@@ -1,0 +1,252 @@
+"""Which request a tool's answer answers, decided per request (s64-credit, session s64).
+
+New bots written for this, as the docs show (a YAML config and a ``tools.py``): a bike workshop, a
+clinic, a bistro. A request that asks for a kind of value (a price, a time, a place, a length of
+time) is credited with an answer of the turn that carries it and names its topic, even when the
+call was made for another request; it loses the credit of a call whose answer carries no such
+value; a reading tool that tells the kind is called for it when no tool matched its words. The
+parent refuses a request two agents both handed back once, and relays a sentence once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import load_bot, run_sync
+from harness.composing import ComposeInput, ResultView, RulesComposer
+from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
+from harness.models.rules import RulesModel
+
+# agent: (mode, description, examples, [(tool, docstring, takes a request, answer)])
+_Tool = tuple[str, str, bool, str]
+_BOTS: dict[str, dict[str, tuple[str, str, list[str], list[_Tool]]]] = {
+    "cycles": {
+        "workshop": (
+            "direct",
+            "Bike repairs and servicing at the workshop.",
+            ["book a service", "how much is a tune-up"],
+            [
+                (
+                    "book_repair",
+                    "Book a bike repair or service slot.",
+                    True,
+                    "Your tune-up is booked for Tuesday; a tune-up costs $45 and takes two hours.",
+                ),
+                ("repair_status", "The status of a bike in the workshop.", True, "It is ready."),
+            ],
+        ),
+    },
+    "clinic": {
+        "appointments": (
+            "direct",
+            "Doctor appointments at the clinic.",
+            ["book an appointment", "cancel my appointment"],
+            [
+                (
+                    "book_appointment",
+                    "Book a doctor appointment.",
+                    True,
+                    "You are booked with Dr Lee on Monday at 9:30am at our clinic, 22 Elm Street.",
+                ),
+                ("cancel_appointment", "Cancel a doctor appointment.", True, "Cancelled."),
+            ],
+        ),
+        "cards": (
+            "silent",
+            "Patient ID cards.",
+            ["block my patient card"],
+            [("block_card", "Block a lost patient card.", True, "The card is blocked.")],
+        ),
+    },
+}
+
+
+def _write_bot(folder: Path, bot: str) -> Path:
+    lines = ["parent:", f"  name: {bot}_bot", "subagents:"]
+    functions: list[str] = []
+    for name, (mode, description, examples, tools) in _BOTS[bot].items():
+        names = ", ".join(f'"tools.py:{tool}"' for tool, *_ in tools)
+        lines += [
+            f"  - name: {name}",
+            "    kind: child",
+            f"    mode: {mode}",
+            f"    description: {json.dumps(description)}",
+            f"    tools: [{names}]",
+            f"    examples: {json.dumps(examples)}",
+        ]
+        for tool, doc, takes, answer in tools:
+            argument = "request: str" if takes else ""
+            functions.append(
+                f'def {tool}({argument}) -> str:\n    """{doc}"""\n    return {answer!r}\n'
+            )
+    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
+    (folder / "tools.py").write_text("\n\n".join(functions))
+    return folder / "bot.yaml"
+
+
+def _said(tmp_path: Path, bot: str, text: str) -> str:
+    turn = run_sync(load_bot(_write_bot(tmp_path, bot)).conversation().send(text))
+    return " ".join(m.text for m in turn.messages)
+
+
+@pytest.mark.parametrize(
+    ("bot", "text", "answer"),
+    [
+        # both requests to one agent; the booking's answer carries the price and the place too
+        ("cycles", "How much is a tune-up, can I book one for Tuesday?", "$45"),
+        ("clinic", "Book me an appointment with a doctor, where is the clinic?", "Elm Street"),
+    ],
+)
+def test_an_answer_made_for_one_request_is_credited_to_the_other_it_answers(
+    tmp_path: Path, bot: str, text: str, answer: str
+) -> None:
+    said = _said(tmp_path, bot, text)
+    assert answer in said
+    assert "can't help" not in said, said
+
+
+def test_a_silent_agent_s_two_confirmations_alike_are_relayed_once(tmp_path: Path) -> None:
+    said = _said(tmp_path, "clinic", "Block my patient card, and also block my son's patient card")
+    assert said.count("The card is blocked.") == 1, said
+
+
+_REQUEST = {"type": "object", "properties": {"request": {"type": "string"}}}
+_NONE: dict[str, object] = {"type": "object", "properties": {}}
+
+
+async def _act(
+    tools: dict[str, tuple[str, str]], requests: tuple[str, ...], *, mode: str = "silent"
+) -> tuple[list[str], dict[str, object], str]:
+    """Both act steps of an agent whose tools (name: (description, answer)) take no arguments:
+    the tools called, the agent's outputs, and what it sent the user (direct mode)."""
+    definitions = tuple(
+        ToolDefinition(name=name, description=doc, parameters=_NONE)
+        for name, (doc, _) in tools.items()
+    )
+    context = ActContext(
+        agent="a",
+        mode=mode,
+        scoped_request="; ".join(requests),
+        requests=requests if len(requests) > 1 else (),
+        history=None,
+        required_outputs=(),
+        can_message_user=mode == "direct",
+    )
+    model = RulesModel()
+    messages: tuple[ChatMessage, ...] = (ChatMessage(role="user", content=context.scoped_request),)
+    first = await model.request(
+        ModelRequest(agent="a", system="", messages=messages, tools=definitions, context=context)
+    )
+    called = [c.name for c in first.tool_calls]
+    results = tuple(
+        ChatMessage(role="tool", content=tools[c.name][1], tool_call_id=c.id, name=c.name)
+        for c in first.tool_calls
+    )
+    messages = (*messages, ChatMessage(role="assistant", tool_calls=first.tool_calls), *results)
+    sent = ""
+    while True:
+        step = await model.request(
+            ModelRequest(
+                agent="a", system="", messages=messages, tools=definitions, context=context
+            )
+        )
+        if step.output is not None:
+            return called, step.output, sent
+        [call] = step.tool_calls
+        sent = str(call.arguments["text"])
+        messages = (
+            *messages,
+            ChatMessage(role="assistant", tool_calls=step.tool_calls),
+            ChatMessage(role="tool", content="sent", tool_call_id=call.id, name=call.name),
+        )
+
+
+_DESK = {
+    "rental_hours": ("When the rental desk is open.", "The rental desk opens at 8am."),
+    "rent_bike": ("Rent a bike for a day.", "A bike is reserved; a day rental is $25."),
+}
+_TABLES = {
+    "book_table": ("Book a table at the restaurant.", "Your table is booked for Friday at 7pm."),
+    "opening_hours": (
+        "Opening hours and meal times.",
+        "We are open 11am to 11pm; dinner is served from 6pm to 10pm.",
+    ),
+}
+
+
+async def test_a_call_whose_answer_carries_no_value_of_the_kind_asked_is_not_credited() -> None:
+    # Both requests pick the hours tool (the rental tool acts and is not asked to): the price
+    # question gets opening times, so it is handed back, not credited.
+    called, out, _ = await _act(
+        _DESK, ("What time does the rental desk open", "how much is a day rental")
+    )
+    assert called == ["rental_hours"]
+    items = out["answeredRequests"]
+    assert isinstance(items, list)
+    assert [bool(item["findings"]) for item in items] == [True, False]
+    assert "how much is a day rental" in out["openQuestions"]  # type: ignore[operator]
+
+
+async def test_a_reading_tool_that_tells_the_kind_asked_is_called_for_a_request_no_tool_matched() -> (
+    None
+):
+    called, out, _ = await _act(_TABLES, ("Can I book a table for Friday", "when's dinner served"))
+    assert called == ["book_table", "opening_hours"]
+    items = out["answeredRequests"]
+    assert isinstance(items, list)
+    assert "dinner is served from 6pm" in items[1]["findings"]
+    assert out["openQuestions"] == []
+
+
+async def test_such_a_call_s_answer_is_not_said_when_it_does_not_answer_the_request() -> None:
+    called, out, sent = await _act(
+        _TABLES, ("Can I book a table for Friday", "when is the chef's birthday"), mode="direct"
+    )
+    assert called == ["book_table", "opening_hours"]
+    assert sent == "Your table is booked for Friday at 7pm."  # the hours are not said
+    assert out["openQuestions"] == ["when is the chef's birthday"]
+    items = out["answeredRequests"]
+    assert isinstance(items, list)
+    assert [item["answered"] for item in items] == [True, False]
+
+
+async def test_a_day_the_request_names_must_be_in_the_answer() -> None:
+    pharmacy = {"pharmacy_info": ("Pharmacy opening hours.", "The pharmacy is open 8am to 8pm.")}
+    _, out, _ = await _act(pharmacy, ("is the pharmacy open on Sunday",))
+    assert out["openQuestions"] == ["is the pharmacy open on Sunday"]
+
+
+def _handed_back(agent: str) -> ResultView:
+    return ResultView(
+        agent=agent,
+        mode="silent",
+        request="is there parking",
+        status="partial",
+        answered=False,
+        open_questions=("is there parking",),
+    )
+
+
+async def test_a_request_two_agents_both_hand_back_is_refused_once_not_dropped() -> None:
+    given = ComposeInput(
+        parent="desk",
+        user_message="is there parking",
+        results=(_handed_back("frontdesk"), _handed_back("valet")),
+        routed=(("is there parking", "frontdesk"), ("is there parking", "valet")),
+    )
+    composed = await RulesComposer().compose(given)
+    assert composed.message == 'I can\'t help with "is there parking" here.'
+
+
+async def test_a_request_another_agent_still_has_is_left_to_it() -> None:
+    given = ComposeInput(
+        parent="desk",
+        user_message="is there parking",
+        results=(_handed_back("frontdesk"),),
+        routed=(("is there parking", "frontdesk"), ("is there parking", "valet")),
+    )
+    composed = await RulesComposer().compose(given)
+    assert composed.message == ""
