@@ -13,6 +13,9 @@ from functools import lru_cache
 
 from harness.detect._answer_terms import (
     ASSOCIATED,
+    ATTRIBUTES,
+    DEICTIC,
+    REPLYING,
     all_words_of,
     association,
     reply_terms,
@@ -294,33 +297,14 @@ def _about_another(k: int, texts: Sequence[str], sentence: str, rows: Sequence[i
     asked = words_of(texts[k])
     own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
     said = words_of(sentence)
-    subject = own - _ATTRIBUTES - _REPLYING
+    subject = own - ATTRIBUTES - REPLYING
     if not subject or own & said:
         return False
-    if any(_DEICTIC.intersection(texts[i].lower().split()) for i in (k, *rows)):
+    if any(DEICTIC.intersection(texts[i].lower().split()) for i in (k, *rows)):
         return False  # "what type of movie is it": both may be about the thing talked about
     if not any((words_of(texts[o]) - asked) & said for o in rows):
         return False
     return association(subject, reply_terms(sentence), matcher().associations) <= ASSOCIATED
-
-
-# What a request asks of a thing rather than the thing (a closed class): "what's the price"
-# beside "how long is the ride" asks the ride's price, naming no subject of its own.
-_ATTRIBUTES = words_of(
-    """
-    price prices cost costs fee fees charge total amount rate time times date day days hour hours
-    address location located place venue genre category type kind sort number phone name duration
-    long much many year rating status
-    """
-)
-# Words of replying to the bot that a request's text may keep ("Yes, what is the cost"; a closed
-# class): no subject.
-_REPLYING = words_of("yes yeah yep no nope ok okay sure please thanks thank great fine")
-
-# Words by which a request names its subject without naming it ("when does it start", "what
-# genre is that", "which one does it go to"; a closed class): then the sentence may well be
-# about the same thing as another request's, in that request's words.
-_DEICTIC = frozenset({"it", "its", "it's", "this", "that", "these", "those", "one", "they", "them"})
 
 
 def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:
