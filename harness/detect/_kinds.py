@@ -257,7 +257,8 @@ def _without_contacts(text: str) -> frozenset[str]:
 
 # A phrase of place: a preposition of place and a noun phrase of no time ("in the old mill",
 # "next to the ferry terminal", "behind the reptile house", "on the second floor"; not "in a
-# minute", "at the moment", "on the weekend", "by the way"), or a word that places on its own
+# minute", "at the moment", "on the weekend", "by the way", "in the spring", "on the second
+# Tuesday", "by the deadline", "on the bank holiday"), or a word that places on its own
 # ("upstairs", "next door"). Not after "your" or "my": "on your calendar", "in your diary" say
 # where a user's own record is, not where to go. Closed classes of English.
 _MAY_PLACE = re.compile(
@@ -266,8 +267,11 @@ _MAY_PLACE = re.compile(
     re.IGNORECASE,
 )
 _TIME_NOUNS = (
-    r"moment|minute|minutes|hour|hours|day|days|week|weekend|weekends|month|year"
-    r"|morning|afternoon|evening|night|time|way|meantime|end|start|beginning|future|past|least"
+    r"moment|minute|minutes|hour|hours|day|days|week|weeks|weekend|weekends|fortnight|month"
+    r"|months|year|years|morning|mornings|afternoon|afternoons|evening|evenings|night|nights"
+    r"|spring|summer|autumn|fall|winter|season|seasons|holiday|holidays|deadline|deadlines"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekdays|party"
+    r"|time|way|meantime|end|start|beginning|future|past|least"
     r"|most|latest|earliest|same|whole|total|average|rate|price|cost|list|phone|line|email"
     r"|website|site|web|app|portal|page|form|basis|case|event|mail|post"
 )

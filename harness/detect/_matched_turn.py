@@ -148,11 +148,22 @@ class _Matched:
         return missing
 
 
+# "where am I", "where was I", "where were we": the user's own place in what they were saying
+# (a closed class), not a place asked of the bot.
+_OWN_PLACE = re.compile(r"\bwhere\s+(?:am|was|were|are)\s+(?:i|we)\b", re.IGNORECASE)
+
+
 def _where_alone(request: str) -> bool:
     """Whether a request of no content words asks where, not of a thing talked about nor on a
-    condition ("If so, where": after a "no" there is nothing to tell)."""
+    condition ("If so, where": after a "no" there is nothing to tell) nor of the user's own
+    place in the talk ("OK where was I")."""
     words = request.lower().replace("?", " ").replace(",", " ").split()
-    return asks_where(request) and DEICTIC.isdisjoint(words) and "if" not in words
+    return (
+        asks_where(request)
+        and DEICTIC.isdisjoint(words)
+        and "if" not in words
+        and _OWN_PLACE.search(request) is None
+    )
 
 
 def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched:

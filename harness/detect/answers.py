@@ -68,9 +68,6 @@ from harness.detect._answer_findings import (
 )
 from harness.detect._answer_terms import (
     ASSOCIATED,
-    ATTRIBUTES,
-    DEICTIC,
-    REPLYING,
     Associations,
     all_words_of,
     association,
@@ -83,7 +80,6 @@ from harness.detect._answer_terms import (
 from harness.detect._kinds import (
     asked_kinds,
     asks_a_count,
-    asks_a_place,
     asks_back,
     asks_back_in,
     asks_yes_or_no,
@@ -318,7 +314,6 @@ class AnswerMatcher:
         leads = _distinct_leads(requests, claims, features, self.associations)
         released = _said_otherwise(requests, claims, features, self.paraphrases, wholes)
         counted = _counted_only(requests, claims, features)
-        counted |= _of_another_subject(requests, claims, features, self.associations, wholes)
         p = [
             [
                 self._probability(x)
@@ -528,90 +523,6 @@ def _counted_only(
             ):
                 out.add((i, j))
     return out
-
-
-# The kinds of value an amount or a time is: what :func:`_of_another_subject` reads (a name or a
-# class names its thing itself: "The car is a Prius" for "which type of vehicle").
-_VALUES = frozenset({"money", "number", "percent", "duration", "date", "weekday", "month", "time"})
-# The words of a clock time ("2:56 pm"): no thing.
-_CLOCK = words_of("am pm")
-
-
-def _of_another_subject(
-    requests: Sequence[str],
-    claims: Sequence[str],
-    features: Sequence[Sequence[Sequence[float]]],
-    table: Associations,
-    wholes: Sequence[str] | None,
-) -> set[tuple[int, int]]:
-    """The pairs a sentence would answer only because it gives a value of the kind the request
-    asks for, while it is about another request's thing: it shares no word with the request,
-    names a thing (a word besides what one asks of a thing and a clock's "am"/"pm"; no "it",
-    "they" or "that" standing for the thing talked about), the sentence it is (or was cut from)
-    shares no word with the request either (prefixes counted: "arriving" is "arrival"'s) and
-    has two words of another request of the message (its one word when it has one: a single
-    shared "next" or "tax" is chance, "Your next payday is Friday" still answers "when is my
-    paycheck arriving" beside "the next holiday"), the request names a subject of its own (its words less what one asks of
-    a thing, "price", "time", and of replying, "yes"; no pronoun or demonstrative standing for
-    it), and the sentence's words do not go with that subject's in replies (``ASSOCIATED``). A
-    flat white's price is no annual membership's ("a flat white there is £3.20" for "how much
-    is annual membership"), a plan's end date is no last ride's. "It's £12." (no words of its
-    own) and "Your balance is $3,120" for "how much money do I have" (its words go with the
-    request's) still answer; so does any place for a "where" or an address, told in words of
-    its own, and a name or a class (only amounts and times are read here)."""
-    out: set[tuple[int, int]] = set()
-    for i, request in enumerate(requests):
-        row = features[i] if i < len(features) else ()
-        if not any(x[_AT["asked_kind"]] and not x[_AT["overlap"]] for x in row):
-            continue  # nearly every request: no sentence matched by its kind alone
-        if asks_a_place(request) or DEICTIC.intersection(request.lower().split()):
-            continue  # a place is told in words of its own ("in the old mill by the canal")
-        kinds = asked_kinds(request) & _VALUES
-        if not kinds - {"number"}:
-            continue  # no amount or time asked: "which station" is answered by a name
-        asked = words_of(request)
-        subject = asked - ATTRIBUTES - REPLYING
-        if not subject:
-            continue
-        others = [words_of(r) for k, r in enumerate(requests) if k != i]
-        for j, x in enumerate(row):
-            if not (
-                x[_AT["asked_kind"]]
-                and not x[_AT["overlap"]]
-                and not x[_AT["prefix"]]
-                and not x[_AT["claim_question"]]
-            ):
-                continue
-            said = words_of(claims[j])
-            if not said - ATTRIBUTES - REPLYING - _CLOCK or DEICTIC.intersection(
-                claims[j].lower().split()
-            ):
-                continue  # "The price is $16", "at 2:56 pm", "it is 1 traveller": no other thing
-            sentence = wholes[j] if wholes is not None else claims[j]
-            whole = words_of(sentence)
-            if (
-                kinds >= asked_kinds(request) & given_kinds(claims[j])
-                and any(len(whole & own) >= min(2, len(own)) for own in others if own)
-                and not prefix_share(asked, whole)
-                and not _answers_both(i, requests, sentence, whole)
-                and association(subject, reply_terms(claims[j]), table) <= ASSOCIATED
-            ):
-                out.add((i, j))
-    return out
-
-
-def _answers_both(i: int, requests: Sequence[str], sentence: str, words: frozenset[str]) -> bool:
-    """Whether ``sentence`` (its words ``words``) has, for each other request whose words it
-    has, a value of a kind that request asks for and request ``i`` does not: then it answers
-    both ("The ticket is $10 per person and the address is 501 Buckingham Way" for "how much is
-    admission" beside "what is the address"), not only the other. A yes/no question whose words
-    it has is taken as spoken to ("The ETA is 3:16 pm with 0 stops" beside "are there zero
-    stops")."""
-    given = given_kinds(sentence) - asked_kinds(requests[i])
-    sharing = [asked_kinds(r) for k, r in enumerate(requests) if k != i and words_of(r) & words]
-    return bool(sharing) and all(
-        (kinds - {"polar"} & given) if kinds - {"polar"} else "polar" in kinds for kinds in sharing
-    )
 
 
 def _distinct_leads(

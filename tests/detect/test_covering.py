@@ -124,3 +124,23 @@ def test_fully_answered_messages_of_the_fixture_are_rarely_flagged() -> None:
     messages = _messages("a", "b")
     flagged = sum(_flagged(m["text"], [r["answer"] for r in m["requests"]]) for m in messages)
     assert flagged <= 1
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Play some jazz, keep it quiet.", ["Playing some quiet jazz."]),
+        ("Send the invoice to Acme, mark it urgent.", ["Invoice sent to Acme, flagged as urgent."]),
+    ],
+)
+def test_a_pronoun_standing_for_the_object_before_is_no_new_request(
+    text: str, said: list[str]
+) -> None:
+    # "it" is the jazz, the invoice: a detail of the same request, answered with it.
+    assert len(segment_requests(text)) == 1
+    assert not _flagged(text, said)
+
+
+def test_a_pronoun_as_recipient_before_a_new_object_cuts() -> None:
+    texts = [r.text for r in segment_requests("Book the village hall, send them the deposit.")]
+    assert texts == ["Book the village hall", "send them the deposit"]
