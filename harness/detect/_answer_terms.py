@@ -17,6 +17,9 @@ from harness.text import content_words
 
 __all__ = [
     "ASSOCIATED",
+    "ATTRIBUTES",
+    "DEICTIC",
+    "REPLYING",
     "Associations",
     "all_words_of",
     "association",
@@ -111,3 +114,22 @@ def own_words(words: Sequence[frozenset[str]]) -> list[frozenset[str]]:
         w - frozenset().union(*(o for k, o in enumerate(words) if k != i))
         for i, w in enumerate(words)
     ]
+
+
+# What a request asks of a thing rather than the thing (a closed class): "what's the price"
+# beside "how long is the ride" asks the ride's price, naming no subject of its own.
+ATTRIBUTES = words_of(
+    """
+    price prices cost costs fee fees charge total amount rate time times date day days hour hours
+    address location located place venue genre category type kind sort number phone name duration
+    long much many year rating status
+    """
+)
+# Words of replying to the bot that a request's text may keep ("Yes, what is the cost"; a closed
+# class): no subject.
+REPLYING = words_of("yes yeah yep no nope ok okay sure please thanks thank great fine")
+
+# Words by which a request names its subject without naming it ("when does it start", "what
+# genre is that", "which one does it go to"; a closed class): then the sentence may well be
+# about the same thing as another request's, in that request's words.
+DEICTIC = frozenset({"it", "its", "it's", "this", "that", "these", "those", "one", "they", "them"})

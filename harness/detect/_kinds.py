@@ -15,8 +15,10 @@ __all__ = [
     "WHEN_KINDS",
     "asked_kinds",
     "asks_a_count",
+    "asks_a_place",
     "asks_back",
     "asks_back_in",
+    "asks_where",
     "asks_yes_or_no",
     "classified",
     "facts_of",
@@ -31,6 +33,10 @@ WHEN_KINDS = frozenset({"date", "weekday", "month", "time", "year"})
 _LONG = frozenset({"duration", "number"})
 _AMOUNT = frozenset({"money", "number", "percent"})
 _PLACE = frozenset({"name", "number"})
+# A "where" is answered by a name or an address, or by a phrase of place ("in the old mill by
+# the river"): ``place`` (:func:`given_kinds`). A phone number, an e-mail or a web address is no
+# place: it says how to get in touch, not where something is.
+_WHERE_KINDS = _PLACE | {"place"}
 _ID = frozenset({"id"})
 _NAMED = frozenset({"name", "class"})
 _ASKS = (
@@ -43,7 +49,8 @@ _ASKS = (
         ),
         _AMOUNT,
     ),
-    (re.compile(r"\bwhere\b|\baddress\b|\bwho\b|\bwhich\b", re.I), _PLACE),
+    (re.compile(r"\bwhere\b|\baddress\b", re.I), _WHERE_KINDS),
+    (re.compile(r"\bwho\b|\bwhich\b", re.I), _PLACE),
     # A phone number or a reference is read as an id ("+44 333 400 6116", "AA123"); "the number
     # of stops" asks for an amount.
     (re.compile(r"\b(?:phone|telephone|contact|dial)\b|\bnumber\b(?!\s+of\b)", re.I), _ID),
@@ -71,7 +78,7 @@ _NAMES = (
     (r"length|duration|(?:travel|journey|wait|waiting|commute|drive) time", _LONG),
     (r"ratings?", _AMOUNT),
     # "What is the location" and "the venue" ask "where" in other words.
-    (r"location|venue", _PLACE),
+    (r"location|venue", _WHERE_KINDS),
 )
 # A noun phrase the word heads: two modifiers at most, after a determiner ("the average rating",
 # "approximate ride duration", "duration of the ride"; not "Shorten the length of it" or "I know
@@ -110,6 +117,19 @@ _POLAR = re.compile(
     r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
     re.IGNORECASE,
 )
+
+
+_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+
+
+def asks_where(request: str) -> bool:
+    """Whether a request asks "where" ("where are you", "where is the ferry terminal")."""
+    return _WHERE.search(request) is not None
+
+
+def asks_a_place(request: str) -> bool:
+    """Whether a request asks where something is: "where", an address, a location or a venue."""
+    return "place" in asked_kinds(request)
 
 
 def asks_yes_or_no(request: str) -> bool:
@@ -174,13 +194,95 @@ def given_kinds(text: str) -> frozenset[str]:
     A year beside another value says which year that value is of ("You have 26 vacation days
     left for 2026"), not when something happens, so it counts only when it is the value the
     sentence gives ("It came out in 2019")."""
-    kinds, _ = facts_of(text)
+    kinds = _without_contacts(text)
     if "year" in kinds and kinds & _QUALIFIED:
         kinds -= {"year"}
     said = text.replace("’", "'")
     if classified(said):
         kinds |= {"class"}
+    if _MAY_PLACE.search(said) is not None and _PLACED.search(said) is not None:
+        kinds |= {"place"}
     return kinds | {"polar"} if _NO.search(said) or _YES.search(said) else kinds
+
+
+# A phone number written in groups of digits ("01632 960 555", "07700 900123") is read by the
+# text reader as one number per group; seven digits or more in groups joined by one space, dash
+# or dot are one phone number, a contact (an id), not an amount, a count or a house number. A
+# name straight after a verb of getting in touch ("call Hollow Oak Zoo on ...", "email the Box
+# Office") is whom to contact, not a place or a thing the sentence tells of. Closed classes.
+_GROUPED = re.compile(r"\d[ .-]\d")
+_JOINS = frozenset({" ", "-", "."})
+_CONTACT_VERB = re.compile(
+    r"\b(?:call|ring|phone|telephone|dial|text|e-?mail|contact|reach)\s+(?:us\s+at\s+|the\s+)?$",
+    re.IGNORECASE,
+)
+_MAY_CONTACT = re.compile(r"call|ring|phone|dial|text|mail|contact|reach", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16_384)
+def _without_contacts(text: str) -> frozenset[str]:
+    """The kinds of the facts in ``text``, a phone number in groups of digits read as one id and
+    the name of whom to contact left out (see above)."""
+    kinds, _ = facts_of(text)
+    grouped = "number" in kinds and _GROUPED.search(text) is not None
+    named = "name" in kinds and _MAY_CONTACT.search(text) is not None
+    if not grouped and not named:
+        return kinds
+    facts = sorted(extract_facts(text), key=lambda f: f.start)
+    out: set[str] = set()
+    run: list[int] = []  # the digits of each group of the run of numbers read so far
+
+    def close() -> None:
+        if len(run) >= 2 and sum(run) >= 7:
+            out.add("id")
+        elif run:
+            out.add("number")
+        run.clear()
+
+    end = -1
+    for f in facts:
+        if f.kind == "number" and f.value.isdigit():
+            if run and text[end : f.start] not in _JOINS:
+                close()
+            run.append(len(f.value))
+            end = f.end
+            continue
+        close()
+        if f.kind == "name" and _CONTACT_VERB.search(text, 0, f.start):
+            continue
+        out.add(f.kind)
+    close()
+    return frozenset(out)
+
+
+# A phrase of place: a preposition of place and a noun phrase of no time ("in the old mill",
+# "next to the ferry terminal", "behind the reptile house", "on the second floor"; not "in a
+# minute", "at the moment", "on the weekend", "by the way", "in the spring", "on the second
+# Tuesday", "by the deadline", "on the bank holiday"), or a word that places on its own
+# ("upstairs", "next door"). Not after "your" or "my": "on your calendar", "in your diary" say
+# where a user's own record is, not where to go. Closed classes of English.
+_MAY_PLACE = re.compile(
+    r"\b(?:in|at|on|near|by|beside|behind|opposite|inside|outside|under|above|below|beyond"
+    r"|past|next|across|upstairs|downstairs|door|floor|level|aisle|corner|entrance|gate)\b",
+    re.IGNORECASE,
+)
+_TIME_NOUNS = (
+    r"moment|minute|minutes|hour|hours|day|days|week|weeks|weekend|weekends|fortnight|month"
+    r"|months|year|years|morning|mornings|afternoon|afternoons|evening|evenings|night|nights"
+    r"|spring|summer|autumn|fall|winter|season|seasons|holiday|holidays|deadline|deadlines"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekdays|party"
+    r"|time|way|meantime|end|start|beginning|future|past|least"
+    r"|most|latest|earliest|same|whole|total|average|rate|price|cost|list|phone|line|email"
+    r"|website|site|web|app|portal|page|form|basis|case|event|mail|post"
+)
+_PLACED = re.compile(
+    r"\b(?:(?:in|at|on|near|by|beside|behind|opposite|inside|outside|under|above|below|beyond"
+    r"|past|next\s+to|across\s+from|across|close\s+to|in\s+front\s+of|at\s+the\s+back\s+of)"
+    r"\s+(?:the|a|an|our|their|its|this|that|each|every)\s+"
+    rf"(?!(?:[a-z][\w-]*\s+){{0,2}}(?:{_TIME_NOUNS})\b)[a-z][\w-]*"
+    r"|upstairs|downstairs|next\s+door|floor\s+\d+|level\s+\d+|aisle\s+\d+)\b",
+    re.IGNORECASE,
+)
 
 
 # A classification: a copula, an indefinite article, at least one modifier and the noun it

@@ -13,6 +13,8 @@ from harness.detect._request_words import (
     _CLAUSE_VERB,
     _DETERMINERS,
     _PREPOSITIONS,
+    _PRONOUNS,
+    _USER_VERBS,
     _VERBS,
     _WH,
     _Tok,
@@ -186,3 +188,46 @@ def _counted_noun(left: list[_Tok], quantifier: str) -> list[_Tok]:
         if words[k] in _AUX:
             return left[:k]
     return []
+
+
+# The object pronouns an imperative's verb takes straight after it (a closed class; not "her",
+# a possessive as often: "a gift, something her sister likes"). "me"/"us" name a new recipient;
+# "it"/"them"/"him" mostly stand for the object of the verb before ("Play some jazz, keep it
+# quiet", "Send the invoice, mark it urgent": one request and its detail) and open a request of
+# their own only as a recipient before a new object ("Book the venue, send them the deposit").
+_RECIPIENTS = _words("me us")
+_OBJECT_PRONOUNS = _RECIPIENTS | _words("it them him")
+# Words before an object pronoun that open no imperative of their own (closed classes):
+# "thank you", "let me", "help me" are read elsewhere; these go on with the clause before.
+_NO_VERB = (
+    _DETERMINERS
+    | _PREPOSITIONS
+    | _WH
+    | _AUX
+    | _PRONOUNS
+    | _words("please thanks thank and or but so then if when as than like unless because")
+)
+
+
+def _listed_imperative(left: list[_Tok], words: list[str]) -> bool:
+    """Whether, after a comma, ``words`` opens an imperative of its own beside the imperative
+    ``left``: ``left`` opens with a request verb, and ``words`` with a word of no closed class
+    (no participle, adverb or number) taking "me"/"us" straight after it ("Reserve two kayaks
+    for Saturday, email me the waiver"), or "it"/"them"/"him" and then a new object ("Book the
+    venue, send them the deposit"); "keep it quiet", "mark it urgent", "slice them" go on with
+    the request before (the pronoun is its object). A list of
+    imperatives is cut at its commas, each verb with its own object; the verb lists hold only
+    the commonest request verbs, so the pronoun is what says this one is a verb."""
+    if not left or (left[0].word not in _VERBS and left[0].word not in _USER_VERBS):
+        return False
+    if len(words) < 2:
+        return False
+    first = words[0]
+    return (
+        words[1] in _OBJECT_PRONOUNS
+        and (words[1] in _RECIPIENTS or (len(words) > 2 and words[2] in _DETERMINERS))
+        and first.isalpha()
+        and first not in _NO_VERB
+        and not _adverb(first)
+        and not first.endswith(("ing", "ed"))
+    )

@@ -13,6 +13,9 @@ from functools import lru_cache
 
 from harness.detect._answer_terms import (
     ASSOCIATED,
+    ATTRIBUTES,
+    DEICTIC,
+    REPLYING,
     all_words_of,
     association,
     reply_terms,
@@ -216,20 +219,22 @@ def second_answer(
     values of every kind)."""
     for j, claim in enumerate(claims):
         if j in owner:
-            sentence, others = claim, [texts[owner[j]]]
+            sentence, rows = claim, [owner[j]]
         else:
             siblings = [m for m in owner if wholes[m] == wholes[j]]
             if siblings:
-                sentence, others = wholes[j], [texts[owner[m]] for m in siblings]
+                sentence, rows = wholes[j], [owner[m] for m in siblings]
             elif names_in_kind(texts[k], claim):
-                sentence, others = claim, []
+                sentence, rows = claim, []
             else:
                 continue
+        others = [texts[o] for o in rows]
         if names_in_kind(texts[k], sentence) and room_for(texts[k], sentence, others):
             return True  # its noun is the link, shared with another request or not
         if (
             room_for(texts[k], sentence, others)
             and _linked(texts[k], sentence)
+            and not _about_another(k, texts, sentence, rows)
             and not (
                 _held_back(k, texts, sentence)
                 and not alone_gives(texts[k], sentence, [t for i, t in enumerate(texts) if i != k])
@@ -279,6 +284,27 @@ def _linked(request: str, sentence: str) -> bool:
         return True
     table = matcher().associations
     return association(asked, reply_terms(sentence), table) > ASSOCIATED
+
+
+def _about_another(k: int, texts: Sequence[str], sentence: str, rows: Sequence[int]) -> bool:
+    """Whether ``sentence`` is about what another request it was given to (``rows``) asks
+    about, not what request ``k`` asks about: it has a word of that request that ``k`` lacks,
+    and none of the words ``k`` alone of the message's requests has ("Yes, the climbing wall is
+    open until 10 pm" for "is the climbing wall still open", not "what time does the sauna open
+    in the morning" beside it, though it gives a time and shares "open"; "we sell buttons, most
+    at 50 cents" is no hem's price). A request all of whose words another request has too ("when
+    does it start") is left to the other tests."""
+    asked = words_of(texts[k])
+    own = asked - frozenset().union(*(words_of(t) for i, t in enumerate(texts) if i != k))
+    said = words_of(sentence)
+    subject = own - ATTRIBUTES - REPLYING
+    if not subject or own & said:
+        return False
+    if any(DEICTIC.intersection(texts[i].lower().split()) for i in (k, *rows)):
+        return False  # "what type of movie is it": both may be about the thing talked about
+    if not any((words_of(texts[o]) - asked) & said for o in rows):
+        return False
+    return association(subject, reply_terms(sentence), matcher().associations) <= ASSOCIATED
 
 
 def _held_back(k: int, texts: Sequence[str], sentence: str) -> bool:

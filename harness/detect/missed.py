@@ -41,6 +41,7 @@ from harness.detect._meaning import (
 )
 from harness.detect._plan_gaps import _plan_cause, _plan_detail, _quote, plan_gaps
 from harness.detect._together import not_heard
+from harness.detect._value_lists import value_list
 from harness.detect._worded import asked_for_detail, worded_to_ask
 from harness.detect.answers import (
     words_of,
@@ -422,6 +423,10 @@ def _segmented(text: str, *, prompts: Sequence[str] = ()) -> list[DeclaredReques
             if not answering:
                 out.append(DeclaredRequest(text=r.text, asks=True))
                 continue
+        items = value_list(r.text) if not several else None
+        if items is not None:  # "Swim lesson price, lane swim times and sauna opening hours"
+            out.extend(_request(item) for item in items)
+            continue
         out.append(_request(r.text))
     return out
 

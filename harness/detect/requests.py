@@ -70,6 +70,7 @@ from harness.detect._part_tests import (
     _framed_alone,
     _gapped,
     _goes_on,
+    _listed_imperative,
     _names_again,
     _object_opens,
     _same_subject,
@@ -466,6 +467,8 @@ def _opens(
         and (words[0] in _WH or words[:2] in (["see", "if"], ["see", "whether"]))
     ):
         return True, []  # "... the music / how much", "...; see if my refund came": its own
+    if reading.anywhere and comma_only and _listed_imperative(left, words):
+        return True, []  # "Reserve two kayaks, email me the waiver": a verb with its own object
     if not _has_topic(words, nouns=reading.anywhere):
         return False, []  # "... and tell me", "... and how much" (not "... also cancel my order")
     first = words[0]
