@@ -244,8 +244,9 @@ def only_declines(request: str, said: Sequence[str]) -> bool:
     """Whether what was said to one request is a refusal: every part
     (:func:`~harness.detect._reply_parts.reply_parts`, clauses cut) declines (:func:`declines`),
     apologises for nothing else or asks the user to rephrase, and one part declines: "Sorry, I
-    can't help with that.". The runtime's quoted refusal takes the rest of its message with it:
-    ``I can't help with "..." here.`` then the bot's ``handoff`` line (where to turn next).
+    can't help with that.". For the request it quotes, the runtime's refusal takes the rest of
+    its message with it: ``I can't help with "..." here.``, then any other answers and the bot's
+    ``handoff`` line (where to turn next), which closes the reply.
     Named or not ("that", "it"), the refusal is of the one request; "Sorry, I can't help with
     that, but the next train is at 14:12" answers it, as a question back does."""
     if not any(decline_clause(text) for text in said):
