@@ -15,10 +15,8 @@ __all__ = [
     "WHEN_KINDS",
     "asked_kinds",
     "asks_a_count",
-    "asks_a_place",
     "asks_back",
     "asks_back_in",
-    "asks_where",
     "asks_yes_or_no",
     "classified",
     "facts_of",
@@ -117,19 +115,6 @@ _POLAR = re.compile(
     r"(?!.*\b(?:what|where|when|which|who|whom|whose|how|why)\b)",
     re.IGNORECASE,
 )
-
-
-_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
-
-
-def asks_where(request: str) -> bool:
-    """Whether a request asks "where" ("where are you", "where is the ferry terminal")."""
-    return _WHERE.search(request) is not None
-
-
-def asks_a_place(request: str) -> bool:
-    """Whether a request asks where something is: "where", an address, a location or a venue."""
-    return "place" in asked_kinds(request)
 
 
 def asks_yes_or_no(request: str) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from harness.detect._answer_findings import finding_features
-from harness.detect._answer_terms import DEICTIC, own_words
+from harness.detect._answer_terms import own_words
 from harness.detect._assigning import matched
 from harness.detect._declines import (
     decline_rows,
@@ -22,7 +22,6 @@ from harness.detect._declines import (
     polarity,
     refusals,
 )
-from harness.detect._kinds import asks_where
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -148,24 +147,6 @@ class _Matched:
         return missing
 
 
-# "where am I", "where was I", "where were we": the user's own place in what they were saying
-# (a closed class), not a place asked of the bot.
-_OWN_PLACE = re.compile(r"\bwhere\s+(?:am|was|were|are)\s+(?:i|we)\b", re.IGNORECASE)
-
-
-def _where_alone(request: str) -> bool:
-    """Whether a request of no content words asks where, not of a thing talked about nor on a
-    condition ("If so, where": after a "no" there is nothing to tell) nor of the user's own
-    place in the talk ("OK where was I")."""
-    words = request.lower().replace("?", " ").replace(",", " ").split()
-    return (
-        asks_where(request)
-        and DEICTIC.isdisjoint(words)
-        and "if" not in words
-        and _OWN_PLACE.search(request) is None
-    )
-
-
 def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched:
     """A turn's matching, without meaning (:class:`_Matched`)."""
     found = reply_parts(said)
@@ -196,15 +177,7 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
         for i in missing
         if any(no and _needs(requests[i]) & t for t, no in zip(terms, refused[i], strict=True))
     }
-    # A request of no content words is judged when it asks "where" of the bot itself ("where are
-    # you"): a place or an address answers it, so whether one was given can be read without its
-    # words. One asking of a thing talked about ("where is it", "where is that") may be answered
-    # in another request's sentence about that thing, and others ("and you?") are not judged.
-    judged = [
-        i
-        for i, r in enumerate(requests)
-        if i in declared or asked[i] or (not polar[i] and _where_alone(r.text))
-    ]
+    judged = [i for i, r in enumerate(requests) if i in declared or asked[i]]
     if len(judged) <= len(declared):
         return _Matched(declared=declared, unsaid=missing, rows=None, declined=frozenset(declined))
     model = matcher()
