@@ -4,7 +4,7 @@ where every tool answers with its own name in brackets, so the reply shows which
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 Agent = tuple[str, str, str, Sequence[tuple[str, str]]]
@@ -36,6 +36,41 @@ def write_bot(folder: Path, name: str, agents: Sequence[Agent]) -> Path:
             f"    tools: [{names}]",
         ]
         functions += [_tool(tool, doc, mode) for tool, doc in tools]
+    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
+    (folder / "tools.py").write_text("\n\n".join(functions))
+    return folder / "bot.yaml"
+
+
+AnsweringAgent = tuple[str, str, Sequence[str], Sequence[tuple[str, str, bool, str]]]
+"""A sub-agent whose tools answer with a text of their own: its mode, description, routing
+examples (none: the key is left out) and tools (each a name, a docstring, whether it takes the
+request, and its answer)."""
+
+
+def write_answering_bot(
+    folder: Path, name: str, agents: Mapping[str, AnsweringAgent], *, tagged: bool = False
+) -> Path:
+    """Write the bot ``name`` with ``agents`` into ``folder``; return its config's path. Each tool
+    returns its answer, after its own name in brackets when ``tagged``."""
+    lines = ["parent:", f"  name: {name}", "subagents:"]
+    functions: list[str] = []
+    for agent, (mode, description, examples, tools) in agents.items():
+        names = ", ".join(f'"tools.py:{tool}"' for tool, *_ in tools)
+        lines += [
+            f"  - name: {agent}",
+            "    kind: child",
+            f"    mode: {mode}",
+            f"    description: {json.dumps(description)}",
+            f"    tools: [{names}]",
+        ]
+        if examples:
+            lines.append(f"    examples: {json.dumps(list(examples))}")
+        for tool, doc, takes, answer in tools:
+            argument = "request: str" if takes else ""
+            said = f"[{tool}] {answer}" if tagged else answer
+            functions.append(
+                f'def {tool}({argument}) -> str:\n    """{doc}"""\n    return {said!r}\n'
+            )
     (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
     (folder / "tools.py").write_text("\n\n".join(functions))
     return folder / "bot.yaml"

@@ -11,7 +11,6 @@ reply with the bot's handoff line.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from harness.composing import ComposeInput, ResultView, RulesComposer
 from harness.models._credit import only_reads
 from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
 from harness.models.rules import RulesModel
+from tests.models._bots import write_answering_bot
 
 # agent: (mode, description, examples, [(tool, docstring, takes a request, answer)])
 _Tool = tuple[str, str, bool, str]
@@ -67,26 +67,7 @@ _BOTS: dict[str, dict[str, tuple[str, str, list[str], list[_Tool]]]] = {
 
 
 def _write_bot(folder: Path, bot: str) -> Path:
-    lines = ["parent:", f"  name: {bot}_bot", "subagents:"]
-    functions: list[str] = []
-    for name, (mode, description, examples, tools) in _BOTS[bot].items():
-        names = ", ".join(f'"tools.py:{tool}"' for tool, *_ in tools)
-        lines += [
-            f"  - name: {name}",
-            "    kind: child",
-            f"    mode: {mode}",
-            f"    description: {json.dumps(description)}",
-            f"    tools: [{names}]",
-            f"    examples: {json.dumps(examples)}",
-        ]
-        for tool, doc, takes, answer in tools:
-            argument = "request: str" if takes else ""
-            functions.append(
-                f'def {tool}({argument}) -> str:\n    """{doc}"""\n    return {answer!r}\n'
-            )
-    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
-    (folder / "tools.py").write_text("\n\n".join(functions))
-    return folder / "bot.yaml"
+    return write_answering_bot(folder, f"{bot}_bot", _BOTS[bot])
 
 
 def _said(tmp_path: Path, bot: str, text: str) -> str:
