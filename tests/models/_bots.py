@@ -27,15 +27,25 @@ def write_bot(folder: Path, name: str, agents: Sequence[Agent]) -> Path:
     lines = ["parent:", f"  name: {name}", "subagents:"]
     functions: list[str] = []
     for agent, description, mode, tools in agents:
-        names = ", ".join(f'"tools.py:{tool}"' for tool, _ in tools)
-        lines += [
-            f"  - name: {agent}",
-            "    kind: child",
-            f"    mode: {mode}",
-            f"    description: {json.dumps(description)}",
-            f"    tools: [{names}]",
-        ]
+        lines += _agent_lines(agent, mode, description, [tool for tool, _ in tools])
         functions += [_tool(tool, doc, mode) for tool, doc in tools]
+    return _write(folder, lines, functions)
+
+
+def _agent_lines(agent: str, mode: str, description: str, tools: Sequence[str]) -> list[str]:
+    """A sub-agent's entry in the bot's YAML, its tools in ``tools.py``."""
+    names = ", ".join(f'"tools.py:{tool}"' for tool in tools)
+    return [
+        f"  - name: {agent}",
+        "    kind: child",
+        f"    mode: {mode}",
+        f"    description: {json.dumps(description)}",
+        f"    tools: [{names}]",
+    ]
+
+
+def _write(folder: Path, lines: Sequence[str], functions: Sequence[str]) -> Path:
+    """Write the bot's ``bot.yaml`` and ``tools.py`` into ``folder``; return the config's path."""
     (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
     (folder / "tools.py").write_text("\n\n".join(functions))
     return folder / "bot.yaml"
@@ -55,14 +65,7 @@ def write_answering_bot(
     lines = ["parent:", f"  name: {name}", "subagents:"]
     functions: list[str] = []
     for agent, (mode, description, examples, tools) in agents.items():
-        names = ", ".join(f'"tools.py:{tool}"' for tool, *_ in tools)
-        lines += [
-            f"  - name: {agent}",
-            "    kind: child",
-            f"    mode: {mode}",
-            f"    description: {json.dumps(description)}",
-            f"    tools: [{names}]",
-        ]
+        lines += _agent_lines(agent, mode, description, [tool for tool, *_ in tools])
         if examples:
             lines.append(f"    examples: {json.dumps(list(examples))}")
         for tool, doc, takes, answer in tools:
@@ -71,6 +74,4 @@ def write_answering_bot(
             functions.append(
                 f'def {tool}({argument}) -> str:\n    """{doc}"""\n    return {said!r}\n'
             )
-    (folder / "bot.yaml").write_text("\n".join(lines) + "\n")
-    (folder / "tools.py").write_text("\n\n".join(functions))
-    return folder / "bot.yaml"
+    return _write(folder, lines, functions)
