@@ -218,8 +218,25 @@ class RulesComposer(Composer):
             # Once per reply when it cannot help with a request, and last: where to turn next
             # closes the reply, after every answer relayed.
             parts.append(context.handoff)
-        message = " ".join(p for p in parts if p).strip()
+        message = " ".join(_once(parts)).strip()
         return Composition(message=message, routes=tuple(routes), usage=usage)
+
+
+def _once(parts: Sequence[str]) -> list[str]:
+    """The reply's parts, each said once: a part with the same content words as an earlier one
+    (two silent agents relaying the same findings, one question asked for two requests) is left
+    out. A part of no content words is kept as it is."""
+    said: set[str] = set()
+    kept: list[str] = []
+    for part in parts:
+        if not part:
+            continue
+        key = _norm(part)
+        if key and key in said:
+            continue
+        said.add(key)
+        kept.append(part)
+    return kept
 
 
 def _pending(key: str, agents: set[str], results: Sequence[ResultView]) -> bool:

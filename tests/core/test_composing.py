@@ -144,6 +144,43 @@ async def test_a_request_no_agent_takes_gets_the_bots_own_handoff_line() -> None
     assert told.message == f'I can\'t help with "can I bring my parrot" here. {line}'
 
 
+async def test_the_same_findings_from_two_silent_agents_are_said_once() -> None:
+    # Two silent agents asked about one thing (a refund planned to billing and to rides) both
+    # relay the same question back: the user reads it once, and other parts stay in order.
+    def silent(agent: str, request: str, findings: str) -> ResultView:
+        return ResultView(
+            agent=agent,
+            mode="silent",
+            request=request,
+            status="partial",
+            answered=False,
+            findings=findings,
+        )
+
+    given = ComposeInput(
+        parent="rides",
+        system=CHECKS_ANSWERED,
+        user_message="I was charged twice, can you refund it, and is Elm Street dock full?",
+        results=(
+            silent("billing", "I was charged twice", "Which ride do you mean?"),
+            silent("refunds", "can you refund it", "Which ride do you mean?"),
+            silent("docks", "is Elm Street dock full?", "Elm Street has 4 free docks."),
+        ),
+    )
+    told = await RulesComposer().compose(given)
+    assert told.message == "Which ride do you mean? Elm Street has 4 free docks."
+    other = replace(
+        given,
+        results=(
+            silent("billing", "I was charged twice", "Which ride do you mean?"),
+            silent("refunds", "can you refund it", "Which card was charged?"),
+        ),
+    )
+    assert (await RulesComposer().compose(other)).message == (
+        "Which ride do you mean? Which card was charged?"
+    )
+
+
 async def test_the_handoff_line_comes_once_and_closes_the_reply() -> None:
     line = "For anything else, call SkyHelp on 0800 555 0100."
     given = ComposeInput(
