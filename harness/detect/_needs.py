@@ -52,14 +52,20 @@ def needs_model() -> NeedsModel:
     return NeedsModel.load()
 
 
-@lru_cache(maxsize=16_384)
+# Room for the requests of a long conversation: the missed-request check segments every user
+# turn before it matches any, and the matching reads these again (about 27,500 texts for
+# 100,000 messages; with room for 16,384, a third of the model's readings were made twice).
+_REMEMBERED = 65_536
+
+
+@lru_cache(maxsize=_REMEMBERED)
 def needs_answer(text: str) -> bool:
     """Whether a part of a user's message asks for an answer of its own (:class:`NeedsModel`):
     "what's their address" does, "that sounds great" and "thanks, that's all" do not."""
     return needs_probability(text) >= needs_model().threshold
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=_REMEMBERED)
 def needs_probability(text: str) -> float:
     """How likely a part of a user's message asks for an answer of its own (:class:`NeedsModel`,
     the shipped model), remembered for the texts read last."""
