@@ -32,7 +32,14 @@ import re
 from harness.text import split_sentences
 from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
-__all__ = ["acts", "asks_for_change", "is_question", "mentions_change"]
+__all__ = [
+    "acts",
+    "asks_for_change",
+    "base_forms",
+    "is_question",
+    "mentions_change",
+    "wh_question",
+]
 
 
 # Verbs of change, each with the verbs of the same action a user may ask for it with (common
@@ -531,3 +538,51 @@ def is_question(text: str) -> bool:
     if words[:4] == ["are", "you", "able", "to"]:
         return False
     return first in WH_SET or first in AUXILIARIES
+
+
+# Irregular past forms of common verbs (English), read as their base form when a request's words
+# are matched against a tool's: "when are the penguins fed" shares "feed" with ``feeding_times``.
+_IRREGULAR_PASTS = {
+    "fed": "feed", "rode": "ride", "ridden": "ride", "spent": "spend", "went": "go",
+    "gone": "go", "ran": "run", "drove": "drive", "driven": "drive", "flew": "fly",
+    "flown": "fly", "ate": "eat", "eaten": "eat", "drank": "drink", "swam": "swim",
+    "sold": "sell", "told": "tell", "built": "build", "brought": "bring", "caught": "catch",
+    "taught": "teach", "met": "meet", "broke": "break", "stole": "steal", "found": "find",
+    "got": "get", "won": "win", "fell": "fall", "felt": "feel", "slept": "sleep",
+    "kept": "keep", "lent": "lend", "sat": "sit", "saw": "see", "seen": "see", "grew": "grow",
+    "grown": "grow", "threw": "throw", "thrown": "throw", "wore": "wear", "worn": "wear",
+    "began": "begin", "begun": "begin", "sang": "sing", "sung": "sing", "hung": "hang",
+    "dug": "dig", "fought": "fight", "thought": "think", "understood": "understand",
+    **_IRREGULAR,
+}  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z]+")
+
+
+def base_forms(text: str) -> str:
+    """``text`` with the base form of each irregular past of a common verb in it added at its end
+    ("when are the penguins fed" → "when are the penguins fed feed"), for matching words only:
+    the past still matches a tool that names it ("days taken")."""
+    found = [_IRREGULAR_PASTS[w] for w in _TOKEN.findall(text.lower()) if w in _IRREGULAR_PASTS]
+    return " ".join([text, *found]) if found else text
+
+
+_ANY_MODAL = word_class("can could would will shall should may might must")
+
+
+def wh_question(text: str) -> bool:
+    """Whether ``text`` is a question that asks for a fact: it opens with a question word ("how
+    many scooters are there", "when are the penguins fed", "what did my rides cost"), not with a
+    how-to ("how do I reset my password" asks how the change is made) nor a suggestion ("how
+    about an appointment on Saturday?", "why don't you try 11:45?"), and has no modal
+    anywhere ("when can you book me in" may ask for the change). A yes/no question is none:
+    "is my account locked?" may be answered by the change's tool (a reset link)."""
+    words = _words(text)
+    start = 0
+    while start < len(words) - 1 and words[start] in GREETINGS:
+        start += 1
+    first, second = [*words[start:], "", ""][:2]
+    if first not in WH_SET or (first == "how" and second in AUXILIARIES):
+        return False
+    if second == "about" or (first == "why" and (second == "not" or second.endswith("n't"))):
+        return False  # a suggestion: "how about Saturday?", "why don't you try 11:45?"
+    return is_question(text) and not _ANY_MODAL.intersection(words)

@@ -22,7 +22,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._actions import acts, asks_for_change, mentions_change
+from harness.models._actions import (
+    acts,
+    asks_for_change,
+    base_forms,
+    is_question,
+    mentions_change,
+    wh_question,
+)
+from harness.models._arguments import fill
 from harness.models._credit import answers, asked_kind, carries, names_all, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
@@ -188,7 +196,7 @@ class RulesModel(Model):
         if len(own) == 1 and not any(picks):
             for number, text in enumerate(requests):
                 if _lone_tool(own[0], text):
-                    picks[number] = [(own[0], text, 0)]
+                    picks[number] = [(own[0], text, 0, text)]
         calls = _merged_calls(picks, several=bool(context.requests))
         return calls + _kind_picks(own, requests, picks, calls, several=bool(context.requests))
 
@@ -227,8 +235,10 @@ class RulesModel(Model):
     # --- compose --------------------------------------------------------------------------------
 
 
-_Pick = tuple[ToolDefinition, str, int]
-"""A tool chosen for a request: the tool, the text its arguments come from, the clause's index."""
+_Pick = tuple[ToolDefinition, str, int, str]
+"""A tool chosen for a request: the tool, the clause its arguments come from, the clause's index,
+and the whole request (a count, a month or a day the clause does not name is read there:
+"how many rides did I do in May and how much did they cost" is one call)."""
 
 
 def _credit(
@@ -316,10 +326,10 @@ def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> l
         tool = _choose(own, router, clause)
         if tool is None:
             continue
-        key = _key(tool, clause)
+        key = _key(tool, clause, text)
         if key not in seen:
             seen.add(key)
-            picks.append((tool, clause, index))
+            picks.append((tool, clause, index, text))
     return picks
 
 
@@ -327,8 +337,14 @@ def _lone_tool(tool: ToolDefinition, text: str) -> bool:
     """Whether the agent's only tool serves the request ``text`` when no request of the call
     matched any tool by its words: the planner sent the request to this agent, so a tool that
     reads answers it, and so does a tool that changes something, unless the request only names
-    the change ("did you cancel it?", ``_actions.mentions_change``)."""
-    return not acts(tool.name) or not mentions_change(text, tool.name)
+    the change ("did you cancel it?", ``_actions.mentions_change``) or asks for a fact with a
+    question word without asking for the change ("how many scooters are there?",
+    ``_fact_question``)."""
+    if not acts(tool.name):
+        return True
+    if mentions_change(text, tool.name):
+        return False
+    return asks_for_change(text, tool.name) or not _fact_question(tool, text)
 
 
 def _merged_calls(picks: Sequence[list[_Pick]], *, several: bool) -> list[ToolCall]:
@@ -339,32 +355,36 @@ def _merged_calls(picks: Sequence[list[_Pick]], *, several: bool) -> list[ToolCa
     merged: dict[str, tuple[_Pick, list[int]]] = {}
     for number, request_picks in enumerate(picks):
         for pick in request_picks:
-            tool, text, _ = pick
-            key = _key(tool, text)
+            tool, text, _, whole = pick
+            key = _key(tool, text, whole)
             if key not in merged:
                 merged[key] = (pick, [number])
             elif number not in merged[key][1]:
                 merged[key][1].append(number)
     ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
     return [
-        _call(tool, text, index, sorted(numbers) if several else ())
-        for (tool, text, index), numbers in ordered
+        _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
+        for (tool, text, index, whole), numbers in ordered
     ]
 
 
-def _key(tool: ToolDefinition, text: str) -> str:
+def _key(tool: ToolDefinition, text: str, whole: str = "") -> str:
     """A tool and the arguments ``_call`` gives it for ``text``: calls alike have the same key."""
-    return tool.name + json.dumps(_call(tool, text, 0).arguments, sort_keys=True)
+    return tool.name + json.dumps(_call(tool, text, 0, whole=whole).arguments, sort_keys=True)
 
 
-def _call(tool: ToolDefinition, text: str, index: int, requests: Sequence[int] = ()) -> ToolCall:
+def _call(
+    tool: ToolDefinition,
+    text: str,
+    index: int,
+    requests: Sequence[int] = (),
+    *,
+    whole: str = "",
+) -> ToolCall:
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
-    args: dict[str, Any] = {}
-    for name, schema in props.items():
-        wanted = name in required or name in ("request", "query", "text", "question", "message")
-        if wanted and schema.get("type", "string") == "string":
-            args[name] = text
+    # Each argument from the part of the request its name asks for (``_arguments.fill``).
+    args = fill(props, required, text, tool=tool.name, whole=whole)
     # A call that carries several requests keeps the indexes of the requests it is made for in
     # its id ("call_x_1.0", "call_x_0+1.0").
     numbers = "+".join(str(n) for n in requests)
@@ -411,7 +431,7 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    unmatched = [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+    unmatched = [c for c in clauses if router.best(base_forms(c), minimum=_TOOL_MINIMUM) is None]
     if len(own) > 1 or not unmatched or context.mode == CONVERSATIONAL:
         # A conversational agent's one call is made for the whole scoped request, not for the
         # requests its tool did not match.
@@ -426,24 +446,39 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
 
 
 def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
-    """The best-matching tool for ``text`` (``Router.best``), except when it changes something
-    (``_actions.acts``) and ``text`` does not ask for that change (``_actions.asks_for_change``):
+    """The best-matching tool for ``text`` (``Router.best``, on the request's words with irregular
+    pasts read as their base form: ``_actions.base_forms``), with what the request does weighed
+    above the words it shares:
 
-    - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my ticket
-      still open?", "did you freeze my membership?", "someone renewed my loan"): the best tool
-      that reads and shares a word with ``text``, or None (nothing is changed; the agent hands
-      the request back);
-    - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat am
-      I in?" between ``change_seat`` and ``current_seat``).
+    - when the best tool reads, a tool that changes something, shares a word with ``text`` and
+      is asked for (``_actions.asks_for_change``: "switch me to the Basic plan" is
+      ``change_plan``'s, not ``subscription_plans``'s, whose docstring names the plans), or that
+      gets a count, a day, a month or an identifier from ``text`` in a request that is no
+      question and does not name the change as done ("2 adults and a child for Saturday please"
+      is ``buy_tickets``'s, not ``ticket_prices``');
+    - when the best tool changes something and ``text`` does not ask for that change
+      (``_actions.asks_for_change``):
+
+      - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my
+        ticket still open?", "did you freeze my membership?", "someone renewed my loan"): the
+        best tool that reads and shares a word with ``text``, or None (nothing is changed; the
+        agent hands the request back);
+      - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat
+        am I in?" between ``change_seat`` and ``current_seat``);
+      - ``text`` asks for a fact with a question word that the tool does not say it tells
+        (``_fact_question``: "how many scooters are there"): the best tool that reads and
+        shares a word, or None.
 
     None when nothing matches."""
-    scores = router.scores(text)
+    scores = router.scores(base_forms(text))
     ranked = [(name, score) for name, score in scores if score >= _TOOL_MINIMUM]
     if not ranked:
         return None
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
-    if not acts(best.name) or asks_for_change(text, best.name):
+    if not acts(best.name):
+        return _asked_change(by_name, scores, text) or best
+    if asks_for_change(text, best.name):
         return best
     if mentions_change(text, best.name):
         return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
@@ -452,7 +487,42 @@ def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolD
             break
         if not acts(name):
             return by_name[name]
+    if _fact_question(best, text):
+        return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
     return best
+
+
+def _fact_question(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` asks for a fact with a question word (``_actions.wh_question``) that the
+    tool ``tool``, which changes something, does not say it tells: "how many scooters are there"
+    is no call of ``report_damage``, but "when is my next paycheck" is one of a tool named
+    ``pay`` whose docstring says "When the next paycheck arrives" (``_credit.tells``)."""
+    if not wh_question(text):
+        return False
+    kind = asked_kind(text)
+    return kind is None or not tells(tool.name, tool.description, kind)
+
+
+def _asked_change(
+    by_name: Mapping[str, ToolDefinition], scores: Sequence[tuple[str, float]], text: str
+) -> ToolDefinition | None:
+    """The best tool that changes something, shares a word with ``text`` and that ``text`` asks
+    for by its verb, or else fills with a value it names plainly (``_arguments.fill``, strict)
+    when ``text`` is no question and does not name that change as done; None when there is
+    none (``_choose``)."""
+    acting = [(by_name[n], score) for n, score in scores if acts(n)]
+    asked = next((t for t, s in acting if s > 0 and asks_for_change(text, t.name)), None)
+    if asked is not None or is_question(text):
+        return asked
+    for tool, score in acting:
+        props: Mapping[str, Any] = tool.parameters.get("properties", {})
+        values = fill(props, (), text, strict=True).values()
+        # A count is read before the argument's own noun ("2 adults"): that noun is the word
+        # the two share, even when the tool's name and docstring do not have it.
+        shared = score > 0 or any(isinstance(v, int) for v in values)
+        if values and shared and not mentions_change(text, tool.name):
+            return tool
+    return None
 
 
 def _tool_router(tools: Sequence[ToolDefinition]) -> Router:
