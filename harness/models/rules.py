@@ -30,7 +30,7 @@ from harness.models._actions import (
     mentions_change,
     wh_question,
 )
-from harness.models._arguments import fill
+from harness.models._arguments import FREE_TEXT, fill
 from harness.models._credit import answers, asked_kind, carries, names_all, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
@@ -451,8 +451,9 @@ def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolD
     above the words it shares:
 
     - when the best tool reads, a tool that changes something, shares a word with ``text`` and
-      is asked for (``_actions.asks_for_change``: "switch me to the Basic plan" is
-      ``change_plan``'s, not ``subscription_plans``'s, whose docstring names the plans), or that
+      is asked for (``_actions.asks_for_change``) with what the change needs (``_says_what``:
+      "switch me to the Basic plan" is ``change_plan``'s, not ``subscription_plans``'s, whose
+      docstring names the plans), or that
       gets a count, a day, a month or an identifier from ``text`` in a request that is no
       question and does not name the change as done ("2 adults and a child for Saturday please"
       is ``buy_tickets``'s, not ``ticket_prices``');
@@ -492,6 +493,16 @@ def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolD
     return best
 
 
+def _says_what(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` says all the change of ``tool`` needs beside its verb: the tool takes no
+    argument ("cancel my subscription" for ``cancel_subscription()``), or ``text`` names a
+    value for one that is not free text ("the Basic plan" for ``change_plan(plan)``,
+    ``_arguments.fill``). A tool that takes the request as free text only gets no such value:
+    "I would like to rent a car" beside a search tool that shares "car" stays the search."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return not props or any(k not in FREE_TEXT for k in fill(props, (), text))
+
+
 def _fact_question(tool: ToolDefinition, text: str) -> bool:
     """Whether ``text`` asks for a fact with a question word (``_actions.wh_question``) that the
     tool ``tool``, which changes something, does not say it tells: "how many scooters are there"
@@ -511,7 +522,10 @@ def _asked_change(
     when ``text`` is no question and does not name that change as done; None when there is
     none (``_choose``)."""
     acting = [(by_name[n], score) for n, score in scores if acts(n)]
-    asked = next((t for t, s in acting if s > 0 and asks_for_change(text, t.name)), None)
+    asked = next(
+        (t for t, s in acting if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
+        None,
+    )
     if asked is not None or is_question(text):
         return asked
     for tool, score in acting:

@@ -174,3 +174,22 @@ def test_a_typed_tool_runs_end_to_end_with_its_arguments(tmp_path: Path) -> None
     bot = load_bot(tmp_path / "bot.yaml")
     text = run_sync(bot.conversation().send("Scooter 7731 has a broken brake")).text
     assert "Reported scooter 7731: has a broken brake." in text
+
+
+def test_a_verb_of_change_without_what_the_change_needs_leaves_the_search() -> None:
+    """A tool that takes the request as free text only gets no value from it: "rent a car"
+    beside a search that shares "car" stays the search (SGD train words it so for a search)."""
+    free = {"type": "object", "properties": {"request": {"type": "string"}}}
+    tools = [
+        ToolDefinition(name=n, description="", parameters=free)
+        for n in ("get_cars_available", "reserve_car")
+    ]
+    context = ActContext(
+        agent="cars",
+        mode="direct",
+        scoped_request="I would like to rent a car",
+        history=None,
+        required_outputs=(),
+        can_message_user=True,
+    )
+    assert [c.name for c in RulesModel()._pick_tools(tools, context)] == ["get_cars_available"]
