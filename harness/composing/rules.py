@@ -32,7 +32,7 @@ from harness.composing.base import (
 from harness.models._text import Router, content_tokens
 from harness.planning import PlanEntry, PlanInput, Planner, RulesPlanner
 from harness.planning.match import agent_matcher
-from harness.text import quote, split_sentences
+from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
 from subagents import Usage
 
@@ -211,28 +211,12 @@ class RulesComposer(Composer):
                         if _cannot_help(request):
                             kept.append((len(parts), request))
                         parts.append(_own_reply(request))
-        if kept and context.handoff:  # once per reply, after the last request it cannot help with
-            index, request = kept[-1]
-            parts[index] = _own_reply(request, context.handoff)
-        message = " ".join(p for p in _said_once(parts) if p).strip()
+        if kept and context.handoff:
+            # Once per reply when it cannot help with a request, and last: where to turn next
+            # closes the reply, after every answer relayed.
+            parts.append(context.handoff)
+        message = " ".join(p for p in parts if p).strip()
         return Composition(message=message, routes=tuple(routes), usage=usage)
-
-
-def _said_once(parts: Sequence[str]) -> list[str]:
-    """``parts`` with each sentence said once: a sentence a part repeats (a silent agent's two
-    confirmations alike, "The card is blocked. The card is blocked.", or findings relayed beside
-    the same words) is left out of it. A part with no repeat is kept as it is."""
-    seen: set[str] = set()
-    out: list[str] = []
-    for part in parts:
-        sentences = [s.text.strip() for s in split_sentences(part)]
-        fresh = [s for s in sentences if s and s not in seen]
-        seen.update(sentences)
-        if len(fresh) == len(sentences) and len(set(fresh)) == len(fresh):
-            out.append(part)
-        else:
-            out.append(" ".join(dict.fromkeys(fresh)))
-    return out
 
 
 def _pending(key: str, agents: set[str], results: Sequence[ResultView]) -> bool:
@@ -349,15 +333,13 @@ def _cannot_help(text: str) -> bool:
     return not (_social(text) and not content_tokens(text))
 
 
-def _own_reply(text: str, handoff: str = "") -> str:
+def _own_reply(text: str) -> str:
     """The parent's reply to a request of its own: a greeting, thanks or goodbye, else that it
-    cannot help with it here, then the bot's ``handoff`` line when given (the composer gives it
-    once per reply; none by default: where to turn next differs from an airline to a bank, so only
+    cannot help with it here (the bot's ``handoff`` line, when it has one, closes the reply:
+    ``compose``; none by default: where to turn next differs from an airline to a bank, so only
     the bot can say it)."""
     social = _social(text)
     if not _cannot_help(text):
         return social
     unhelpful = f'I can\'t help with "{quote(text).rstrip("?.!")}" here.'
-    if handoff:
-        unhelpful += f" {handoff}"
     return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful

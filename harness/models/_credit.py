@@ -1,26 +1,25 @@
-"""Which request a tool's answer answers: the offline model's credit, decided per request.
+"""Which request a tool's answer answers: credit the offline model adds, decided per request.
 
 A call is made for the requests whose words matched its tool, but a tool's answer often carries
 more than the one request it was called for ("Your tune-up is booked for Tuesday; a tune-up costs
-$45" answers "how much is a tune-up" too), and sometimes less (a call that tells opening hours
-made for "how much is a day rental"). So the offline model reads what a request asks for when it
-asks for a *kind of value*, and whether an answer carries one:
+$45" answers "how much is a tune-up" too). So the offline model reads what a request asks for
+when it asks for a *kind of value*:
 
-- a price ("how much", "cost", "fee", "price"): an amount of money, or "free";
-- a time ("when", "what time", "how late", "open", "close"): a clock time, a day or a date;
-- a length of time ("how long"): a number of minutes, hours, days or weeks;
-- a place ("where", "address", "which floor"): a street, a floor, a building or an address.
+- a price ("how much", and "cost", "fee", "price" in a question);
+- a time ("when", "what time", and "open", "close", "hours" in a question);
+- a length of time ("how long");
+- a place ("where", "what's the address", and "located", "location" in a question).
 
-A sentence of an answer *answers* a request when it carries the value the request asks for, and
-shares a content word with it (beyond the words that ask for the kind: "tune-up" in "a tune-up
-costs $45"), and has every day and number the request names ("is it open on Sunday" is not
-answered by "open 8am to 8pm"). A request whose only words are those asking ("how much is it",
-"when does it close") is about what the call's other requests name, so an answer made for them
-counts.
+Whether a sentence carries a value of the kind is read by the text layer's fact reader
+(``harness.text.extract_facts``): an amount of money, a clock time or a date, a duration, a name.
+A sentence *answers* a request when it carries the value the request asks for, has every day and
+number the request names, and names the whole thing the request asks about (every word of a
+compound: "the lion keeper talk" does not name "the sea lions"). A request whose only words are
+those asking ("how much is it", "when does it close") is about what the call's other requests
+name, so an answer made for them counts.
 
-A request that asks for no kind of value (a yes/no question, a change) is not read here: it is
-answered by the call made for it, as before. Everything here is English, closed classes, not any
-one bot's words.
+This only adds credit: a call made for a request keeps it. Everything here is English, closed
+classes, not any one bot's words.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from collections.abc import Sequence
 
 from harness.models._actions import is_question
 from harness.models._text import content_tokens
-from harness.text import split_sentences
+from harness.text import extract_facts, split_sentences
 from harness.text._shapes import WH_SET
 
 __all__ = ["answers", "asked_kind", "carries", "names_all", "tells"]
@@ -74,33 +73,18 @@ _ASKING_WORDS = frozenset(
         "please"
     )
 )
-_MONEY = re.compile(
-    r"[$€£¥]\s?\d|\d\s?(dollars?|euros?|pounds?|usd|eur|gbp|cents?)\b|\bfree\b", re.IGNORECASE
-)
+# The kinds of value that answer each kind asked, read by the text layer's fact reader
+# (``harness.text.extract_facts``, the reader under the missed-request check's kinds): a bare
+# number says no price, time, length or place on its own ("Order 12 is shipped").
+_GIVES = {
+    _PRICE: frozenset({"money", "percent"}),
+    _TIME: frozenset({"date", "weekday", "month", "time", "year"}),
+    _LENGTH: frozenset({"duration"}),
+    _PLACE: frozenset({"name"}),
+}
+# Words a request names that the sentence must have as well: a day, a month or a number.
 _WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?"
 _MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
-_SHORT = r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-_CLOCK = re.compile(
-    rf"\b\d{{1,2}}(:\d{{2}})?\s?(am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}[:/.]\d{{2}}\b|\b\d{{4}}\b|"
-    rf"\b(noon|midnight|now|soon|later|today|tomorrow|tonight|yesterday|ago|morning|afternoon|"
-    rf"evening|night|daily|weekly|monthly|yearly|week|month|year|{_WEEKDAYS}|{_MONTHS}|{_SHORT})\b",
-    re.IGNORECASE,
-)
-_SPAN = re.compile(
-    r"\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|half an?)\s+"
-    r"(minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b",
-    re.IGNORECASE,
-)
-# A place is open-ended ("in the payroll portal", "at the front desk", "on Elm Street"): a word
-# of places, or a phrase of place (a preposition of place and what it names).
-_WHERE = re.compile(
-    r"(?i:\b(street|st|road|rd|avenue|ave|lane|boulevard|square|plaza|floor|level|building|"
-    r"suite|wing|entrance|mall|centre|center|corner|next door|opposite|beside|behind|near|"
-    r"nearby)\b)|(?i:\b(in|at|on|inside|under|from|via|through))\s+(the|your|our|my|a|an|"
-    r"this|that|each|every|\d+|[A-Z]\w*)\b",
-)
-_CARRIES = {_PRICE: _MONEY, _TIME: _CLOCK, _LENGTH: _SPAN, _PLACE: _WHERE}
-# Words a request names that the sentence must have as well: a day, a month or a number.
 _NAMED = re.compile(rf"\b({_WEEKDAYS}|{_MONTHS}|\d+)\b", re.IGNORECASE)
 
 
@@ -123,12 +107,14 @@ def asked_kind(request: str, *, strong: bool = False) -> str | None:
 
 
 def carries(text: str, kind: str) -> bool:
-    """Whether ``text`` carries a value of ``kind`` (``asked_kind``)."""
-    return bool(_CARRIES[kind].search(text))
+    """Whether ``text`` carries a value of ``kind`` (``asked_kind``), as the text layer's fact
+    reader reads it (``harness.text.extract_facts``)."""
+    return any(fact.kind in _GIVES[kind] for fact in extract_facts(text))
 
 
 def _topic(request: str) -> set[str]:
-    return set(content_tokens(request)) - _ASKING_WORDS
+    # A question word with a clitic ("when's") asks too.
+    return set(content_tokens(request)) - _ASKING_WORDS - WH_SET
 
 
 def answers(request: str, text: str, *, siblings: bool = False) -> bool:
@@ -144,9 +130,37 @@ def answers(request: str, text: str, *, siblings: bool = False) -> bool:
     for sentence in _sentences(text):
         if not carries(sentence, kind) or not names_all(request, sentence):
             continue
-        if topic & set(content_tokens(sentence)) if topic else siblings:
+        if _names_same(request, topic, sentence) if topic else siblings:
             return True
     return False
+
+
+def _names_same(request: str, topic: set[str], sentence: str) -> bool:
+    """Whether ``sentence`` names a thing ``request`` names, the whole of it: a run of the
+    request's topic words side by side (a compound, "sea lions", "poetry workshop", "return
+    ticket") is named only when the sentence has every word of it ("the lion keeper talk" does
+    not name "the sea lions"; "a single ticket" does not name "a return ticket")."""
+    said = set(content_tokens(sentence))
+    return any(run <= said for run in _runs(request, topic) if run & said)
+
+
+def _runs(request: str, topic: set[str]) -> list[set[str]]:
+    """The runs of ``topic`` words that stand side by side in ``request`` (within one stretch
+    of words, not across punctuation)."""
+    runs: list[set[str]] = []
+    for stretch in re.split(r"[,.;:!?()]", request):
+        run: set[str] = set()
+        for word in re.findall(r"[\w'-]+", stretch):
+            tokens = set(content_tokens(word))
+            if tokens and tokens <= topic:
+                run |= tokens
+                continue
+            if run:
+                runs.append(run)
+            run = set()
+        if run:
+            runs.append(run)
+    return runs
 
 
 def names_all(request: str, text: str) -> bool:

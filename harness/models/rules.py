@@ -7,10 +7,10 @@ none: ``harness.models._actions``), each request with its own call, except that 
 calls would be the same tool with the same arguments share one call, credited to each of them and
 said once; it sends direct answers with the send tool and returns the
 contract's outputs, one answer per request when a call carries several. Which request an answer
-answers is decided per request by the kind of value it asks (``harness.models._credit``): an
-answer made for one request may answer another, and a call made for a request whose answer
-carries no value of the kind asked does not; a reading tool that names the kind asked is called
-for a request no tool matched. Planning and composing are not a
+answers is read per request by the kind of value it asks (``harness.models._credit``): an
+answer made for one request is credited to another it answers as well (a call made for a request
+keeps its credit); a reading tool that names the kind asked is called for a request no tool
+matched, and its answer is said only when it answers that request. Planning and composing are not a
 model's job here: the offline planner is ``harness.planning.RulesPlanner`` and the offline composer
 ``harness.composing.RulesComposer`` (a ``Parent`` on this model uses both).
 """
@@ -152,15 +152,12 @@ class RulesModel(Model):
             open_q.extend(q for q in item_open if q not in open_q)
         for pending in _unmatched(request, set(per)):
             open_q.append(pending)
-        # Which request each answer answers, decided per request (``_credit``). A call of one
-        # request is read so only when the request is one clause: a longer one may ask for more
-        # than the kind of value read here ("book a table and tell me when you close").
-        if not context.continuing and (context.requests or len(split_clauses(asked[0])) == 1):
-            per, dropped = _credit(asked, per, made)
+        # An answer made for one request may answer another of the turn (``_credit``): credit
+        # is added, never taken from the call made for a request.
+        if not context.continuing and context.requests:
+            per = _credit(asked, per, made)
             credited = {c for n in per for c in (asked[n], *split_clauses(asked[n]))}
             open_q = [q for q in open_q if q not in credited]
-            open_q.extend(q for q in dropped if q not in open_q)
-            done = done and not (dropped and not context.requests)
         open_q.extend(q for q in tried if q not in open_q and q not in {asked[n] for n in per})
         if tried and not texts and not sent:
             # Nothing to tell: as when no tool is called, the request is handed back.
@@ -245,39 +242,28 @@ def _credit(
     requests: Sequence[str],
     per: Mapping[int, list[str]],
     made: Sequence[tuple[str, tuple[int, ...]]],
-) -> tuple[dict[int, list[str]], list[str]]:
-    """Each request's answers, decided per request by what it asks (``harness.models._credit``):
-    a request that asks for a kind of value (a price, a time, a place, a length of time) is
-    credited with every answer of the turn that answers it (``answers``: one made for another
-    request too,
-    "a tune-up costs $45" beside a booking), and loses the credit of a call made for it whose
-    answer carries no value of that kind when it asks with a question word ("how much is a day
-    rental" given rental hours), or lacks a day or number it names ("is it open on Sunday"
-    given "open 8am to 8pm"): that request is returned to be handed back. Other requests keep
-    the answers of the calls made for them."""
+) -> dict[int, list[str]]:
+    """Each request's answers, with credit added per request by what it asks
+    (``harness.models._credit``): a request that asks for a kind of value (a price, a time, a
+    place, a length of time) and whose own calls' answers carry none of it is credited as well
+    with an answer made for another request of the turn that answers it (``answers``: "a
+    tune-up costs $45" beside a booking). Credit is only added: a call made for a request keeps
+    its credit, whatever its answer carries."""
     out = {number: list(texts) for number, texts in per.items()}
-    dropped: list[str] = []
     for number, request in enumerate(requests):
         kind = asked_kind(request)
         if kind is None:
             continue
         mine = out.get(number, [])
-        strong = asked_kind(request, strong=True) is not None
-        # The answer of a call made for the request counts when it carries the value asked, even
-        # in other words ("when is my next paycheck": "Your next payday is Friday").
         if any(carries(text, kind) and names_all(request, text) for text in mine):
             continue
-        found: list[str] = []
         for text, made_for in made:
-            others = bool(set(made_for) - {number})
-            if text not in found and answers(request, text, siblings=others):
-                found.append(text)
-        if found:
-            out[number] = found
-        elif mine and (strong or not any(names_all(request, t) for t in mine)):
-            del out[number]
-            dropped.append(request)
-    return out, dropped
+            others = set(made_for) - {number}
+            if others and text not in mine and answers(request, text, siblings=True):
+                mine.append(text)
+        if mine:
+            out[number] = mine
+    return out
 
 
 _BY_KIND = ".kind"

@@ -144,7 +144,7 @@ async def test_a_request_no_agent_takes_gets_the_bots_own_handoff_line() -> None
     assert told.message == f'I can\'t help with "can I bring my parrot" here. {line}'
 
 
-async def test_the_handoff_line_comes_once_after_the_last_request_it_cannot_help_with() -> None:
+async def test_the_handoff_line_comes_once_and_closes_the_reply() -> None:
     line = "For anything else, call SkyHelp on 0800 555 0100."
     given = ComposeInput(
         parent="skyhelp",
@@ -158,7 +158,7 @@ async def test_the_handoff_line_comes_once_after_the_last_request_it_cannot_help
     assert told.message.count(line) == 1
     assert told.message == (
         'I can\'t help with "can I bring my parrot" here. '
-        f"I can't help with \"can I smoke on board\" here. {line} You're welcome!"
+        f"I can't help with \"can I smoke on board\" here. You're welcome! {line}"
     )
     alone = await RulesComposer().compose(replace(given, own_requests=("thanks",)))
     assert alone.message == "You're welcome!"  # no request it cannot help with: no handoff

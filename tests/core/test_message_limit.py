@@ -32,10 +32,7 @@ def test_a_lone_surrogate_is_counted_and_cut_not_an_error() -> None:
 
 
 async def test_a_huge_finding_is_cut_in_the_parent_s_reply() -> None:
-    # Each sentence its own: the composer says a repeated sentence once (s64-credit).
-    finding = "Payday is Friday. " + "".join(
-        f"The payroll calendar lists date {n}. " for n in range(50_000)
-    )
+    finding = "Payday is Friday. " + "The payroll calendar lists every date. " * 50_000
 
     async def payroll(ctx: ToolContext) -> dict[str, Any]:
         return {"answered": False, "findings": finding, "openQuestions": []}

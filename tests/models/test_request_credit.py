@@ -2,10 +2,11 @@
 
 New bots written for this, as the docs show (a YAML config and a ``tools.py``): a bike workshop, a
 clinic, a bistro. A request that asks for a kind of value (a price, a time, a place, a length of
-time) is credited with an answer of the turn that carries it and names its topic, even when the
-call was made for another request; it loses the credit of a call whose answer carries no such
-value; a reading tool that tells the kind is called for it when no tool matched its words. The
-parent refuses a request two agents both handed back once, and relays a sentence once.
+time) is credited with an answer of the turn that carries it and names the whole thing it asks
+about, even when the call was made for another request; a call made for a request keeps its
+credit; a reading tool that tells the kind is called for it when no tool matched its words. The
+parent refuses a request two agents both handed back once, relays every sentence, and closes the
+reply with the bot's handoff line.
 """
 
 from __future__ import annotations
@@ -108,9 +109,11 @@ def test_an_answer_made_for_one_request_is_credited_to_the_other_it_answers(
     assert "can't help" not in said, said
 
 
-def test_a_silent_agent_s_two_confirmations_alike_are_relayed_once(tmp_path: Path) -> None:
+def test_a_silent_agent_s_two_confirmations_alike_are_relayed_twice(tmp_path: Path) -> None:
+    # Guard (as on bf5a532): two changes are confirmed twice, even in the same words, whatever
+    # the agent's mode; the parent's relay drops no sentence.
     said = _said(tmp_path, "clinic", "Block my patient card, and also block my son's patient card")
-    assert said.count("The card is blocked.") == 1, said
+    assert said.count("The card is blocked.") == 2, said
 
 
 _REQUEST = {"type": "object", "properties": {"request": {"type": "string"}}}
@@ -177,17 +180,50 @@ _TABLES = {
 }
 
 
-async def test_a_call_whose_answer_carries_no_value_of_the_kind_asked_is_not_credited() -> None:
-    # Both requests pick the hours tool (the rental tool acts and is not asked to): the price
-    # question gets opening times, so it is handed back, not credited.
-    called, out, _ = await _act(
-        _DESK, ("What time does the rental desk open", "how much is a day rental")
-    )
-    assert called == ["rental_hours"]
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("How long is the wait?", "About twenty minutes."),
+        ("What time is checkout?", "Checkout is at eleven."),
+        ("Where do I collect my parcel?", "Parcels are collected at reception."),
+        ("How much does parking cost?", "Parking is included with your meal."),
+    ],
+)
+async def test_a_call_made_for_a_request_keeps_its_credit(question: str, answer: str) -> None:
+    # Guard (as on bf5a532): credit is only added from another call's answer, never taken from
+    # the request's own call because its answer gives the value in words a reader may miss.
+    info = {"info": ("What the front desk knows.", answer)}
+    _, out, sent = await _act(info, (question,), mode="direct")
+    assert sent == answer
+    assert out["openQuestions"] == []
+
+
+async def test_a_change_and_a_question_in_one_request_keep_the_change_s_credit() -> None:
+    cars = {"rent_car": ("Rent a car.", "Your car is reserved for Monday.")}
+    _, out, _ = await _act(cars, ("Rent me a car for Monday, how much is a compact",))
+    # The booking made is not handed back with the price (as on bf5a532).
+    assert out["findings"] == "Your car is reserved for Monday.", out
+    assert out["openQuestions"] == [], out
+
+
+@pytest.mark.parametrize(
+    ("asked", "other"),
+    [
+        # another call's answer names a thing that shares a word, not the whole thing asked
+        ("when are the sea lions fed", "The lion keeper talk is at 2:00pm at Lion Ridge."),
+        ("how much is a return ticket", "A single ticket costs 9 euros."),
+        ("when is the poetry workshop", "The poetry reading is on Thursday at 6pm."),
+    ],
+)
+async def test_an_answer_about_part_of_a_compound_is_not_credited(asked: str, other: str) -> None:
+    tools = {
+        "book_trip": ("Book a trip.", other),
+        "gift_shop": ("The gift shop's stock.", "We sell mugs."),
+    }
+    _, out, _ = await _act(tools, ("book a trip", asked))
+    assert asked in out["openQuestions"], out  # type: ignore[operator]
     items = out["answeredRequests"]
-    assert isinstance(items, list)
-    assert [bool(item["findings"]) for item in items] == [True, False]
-    assert "how much is a day rental" in out["openQuestions"]  # type: ignore[operator]
+    assert isinstance(items, list) and not items[1]["findings"], out
 
 
 async def test_a_reading_tool_that_tells_the_kind_asked_is_called_for_a_request_no_tool_matched() -> (
@@ -211,12 +247,6 @@ async def test_such_a_call_s_answer_is_not_said_when_it_does_not_answer_the_requ
     items = out["answeredRequests"]
     assert isinstance(items, list)
     assert [item["answered"] for item in items] == [True, False]
-
-
-async def test_a_day_the_request_names_must_be_in_the_answer() -> None:
-    pharmacy = {"pharmacy_info": ("Pharmacy opening hours.", "The pharmacy is open 8am to 8pm.")}
-    _, out, _ = await _act(pharmacy, ("is the pharmacy open on Sunday",))
-    assert out["openQuestions"] == ["is the pharmacy open on Sunday"]
 
 
 def _handed_back(agent: str) -> ResultView:
@@ -250,3 +280,47 @@ async def test_a_request_another_agent_still_has_is_left_to_it() -> None:
     )
     composed = await RulesComposer().compose(given)
     assert composed.message == ""
+
+
+async def test_the_handoff_line_closes_the_reply_after_every_answer() -> None:
+    line = "For anything else, call the desk on 0800 555 0100."
+    answered = ResultView(
+        agent="frontdesk",
+        mode="silent",
+        request="where is the pool",
+        status="ok",
+        answered=True,
+        findings="The pool is on the roof.",
+    )
+    given = ComposeInput(
+        parent="desk",
+        user_message="can I bring my parrot, and where is the pool",
+        results=(answered,),
+        routed=(("where is the pool", "frontdesk"),),
+        own_requests=("can I bring my parrot",),
+        handoff=line,
+    )
+    composed = await RulesComposer().compose(given)
+    assert composed.message.endswith(line), composed.message
+    assert "The pool is on the roof." in composed.message
+
+
+async def test_a_relayed_list_keeps_every_line() -> None:
+    # Guard (as on bf5a532): the parent relays a finding as it is, repeated lines and all.
+    findings = "Order 12:\n- Shipped.\nOrder 15:\n- Shipped."
+    result = ResultView(
+        agent="orders",
+        mode="silent",
+        request="track my orders",
+        status="ok",
+        answered=True,
+        findings=findings,
+    )
+    given = ComposeInput(
+        parent="shop",
+        user_message="track my orders",
+        results=(result,),
+        routed=(("track my orders", "orders"),),
+    )
+    composed = await RulesComposer().compose(given)
+    assert composed.message == findings
