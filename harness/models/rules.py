@@ -24,13 +24,16 @@ from typing import Any
 
 from harness.models._actions import (
     acts,
+    asks_by_question,
     asks_for_change,
     base_forms,
     is_question,
     mentions_change,
+    request_form,
+    states_past,
     wh_question,
 )
-from harness.models._arguments import FREE_TEXT, fill
+from harness.models._arguments import FREE_TEXT, fill, lacks, names_when, only_values
 from harness.models._credit import answers, asked_kind, carries, names_all, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
@@ -159,6 +162,12 @@ class RulesModel(Model):
             credited = {c for n in per for c in (asked[n], *split_clauses(asked[n]))}
             open_q = [q for q in open_q if q not in credited]
         open_q.extend(q for q in tried if q not in open_q and q not in {asked[n] for n in per})
+        # A change not made for want of a required value: the request is handed back, so the
+        # user is asked for it (``_merged_calls``).
+        lacking = [q for q in self._plan(request.tools, context)[1] if q not in open_q]
+        if lacking:
+            done = False
+            open_q.extend(lacking)
         if tried and not texts and not sent:
             # Nothing to tell: as when no tool is called, the request is handed back.
             done = False
@@ -176,26 +185,35 @@ class RulesModel(Model):
         )
 
     def _pick_tools(self, tools: Sequence[ToolDefinition], context: ActContext) -> list[ToolCall]:
+        return self._plan(tools, context)[0]
+
+    def _plan(
+        self, tools: Sequence[ToolDefinition], context: ActContext
+    ) -> tuple[list[ToolCall], list[str]]:
+        """The calls for the turn, and the requests handed back because a change they ask for
+        lacks a required value (``_merged_calls``)."""
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
-            return []
+            return [], []
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
             if named and not context.continuing:
-                return []  # a change the request only names is not made (``_actions``)
-            return [_call(own[0], context.scoped_request, 0)]
+                return [], []  # a change the request only names is not made (``_actions``)
+            return [_call(own[0], context.scoped_request, 0)], []
         router = _tool_router(own)
         requests = context.requests or (context.scoped_request,)
+        message = " ".join(requests)
         # Each clause of each request gets its best tool (``_choose``). Only when no request
         # matches does the agent's only tool serve them (``_lone_tool``): a request no tool
         # matched beside one that matched is handed back (``_unmatched``), not given the tool.
-        picks = [_clause_picks(own, router, text) for text in requests]
+        picks = [_clause_picks(own, router, text, message) for text in requests]
         if len(own) == 1 and not any(picks):
             for number, text in enumerate(requests):
                 if _lone_tool(own[0], text):
-                    picks[number] = [(own[0], text, 0, text)]
-        calls = _merged_calls(picks, several=bool(context.requests))
-        return calls + _kind_picks(own, requests, picks, calls, several=bool(context.requests))
+                    picks[number] = [(own[0], text, 0, message)]
+        calls, lacking = _merged_calls(picks, several=bool(context.requests))
+        kind = _kind_picks(own, requests, picks, calls, several=bool(context.requests))
+        return calls + kind, [requests[n] for n in lacking]
 
     def _outputs(
         self,
@@ -303,19 +321,23 @@ def _kind_picks(
     return out
 
 
-def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> list[_Pick]:
+def _clause_picks(
+    own: Sequence[ToolDefinition], router: Router, text: str, message: str
+) -> list[_Pick]:
     """Each clause of the request ``text`` with the tool ``_choose`` gives it; a tool is picked
-    again only with other arguments ("reset my VPN password and my email password")."""
+    again only with other arguments ("reset my VPN password and my email password"). A count, a
+    date or a time a clause does not name is read from ``message``, all the requests of the
+    turn."""
     picks: list[_Pick] = []
     seen: set[str] = set()
     for index, clause in enumerate(split_clauses(text)):
-        tool = _choose(own, router, clause)
+        tool = _choose(own, router, clause, message)
         if tool is None:
             continue
-        key = _key(tool, clause, text)
+        key = _key(tool, clause, message)
         if key not in seen:
             seen.add(key)
-            picks.append((tool, clause, index, text))
+            picks.append((tool, clause, index, message))
     return picks
 
 
@@ -330,28 +352,64 @@ def _lone_tool(tool: ToolDefinition, text: str) -> bool:
         return True
     if mentions_change(text, tool.name):
         return False
-    return asks_for_change(text, tool.name) or not _fact_question(tool, text)
+    if asks_for_change(text, tool.name):
+        return True
+    stated = _typed(tool) and _states(text)
+    return not (_fact_question(tool, text) or _asks_no_change(tool, text) or stated)
 
 
-def _merged_calls(picks: Sequence[list[_Pick]], *, several: bool) -> list[ToolCall]:
+def _merged_calls(
+    picks: Sequence[list[_Pick]], *, several: bool
+) -> tuple[list[ToolCall], list[int]]:
     """Each request's picks as calls, one per distinct tool and arguments in the turn: requests
     whose picks are the same tool with the same arguments share one call, made for each of them
-    (its id keeps their indexes). Any other pick is a call of its own, even of the same tool
-    ("reset my VPN password" and "I forgot my email password too": two resets)."""
+    (its id keeps their indexes). Any other pick of a tool that reads is a call of its own. The
+    picks of one tool that changes something are one call whose arguments are read from all
+    their clauses ("Two adults" and "a child for Saturday please" buy the tickets once), and a
+    change the requests do not give every required value for is not made: with the calls, the
+    indexes of the requests handed back for it (``_arguments.lacks``: the user is asked)."""
     merged: dict[str, tuple[_Pick, list[int]]] = {}
     for number, request_picks in enumerate(picks):
         for pick in request_picks:
             tool, text, _, whole = pick
             key = _key(tool, text, whole)
+            if acts(tool.name) and key not in merged:
+                # A change picked again with values that do not contradict the first pick's is
+                # the same change ("Two adults" and "a child for Saturday please").
+                key = next((k for k in merged if _complements(merged[k][0], pick)), key)
             if key not in merged:
                 merged[key] = (pick, [number])
-            elif number not in merged[key][1]:
-                merged[key][1].append(number)
+            else:
+                (first, clause, index, _), numbers = merged[key]
+                if text not in clause:
+                    clause = f"{clause}, {text}"
+                merged[key] = ((first, clause, index, whole), numbers)
+                if number not in numbers:
+                    numbers.append(number)
     ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
-    return [
-        _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
-        for (tool, text, index, whole), numbers in ordered
-    ]
+    calls: list[ToolCall] = []
+    lacking: list[int] = []
+    for (tool, text, index, whole), numbers in ordered:
+        call = _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
+        if lacks(
+            tool.parameters.get("properties", {}),
+            tool.parameters.get("required", []),
+            call.arguments,
+        ):
+            lacking.extend(n for n in numbers if n not in lacking)
+            continue
+        calls.append(call)
+    return calls, lacking
+
+
+def _complements(first: _Pick, other: _Pick) -> bool:
+    """Whether ``other`` picks the tool of ``first`` with no argument of a value other than the
+    one ``first`` gives it."""
+    if first[0].name != other[0].name:
+        return False
+    one = _call(first[0], first[1], 0, whole=first[3]).arguments
+    two = _call(other[0], other[1], 0, whole=other[3]).arguments
+    return all(one[name] == value for name, value in two.items() if name in one)
 
 
 def _key(tool: ToolDefinition, text: str, whole: str = "") -> str:
@@ -431,7 +489,9 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     return [c for c in unmatched if c not in lone]
 
 
-def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
+def _choose(
+    tools: Sequence[ToolDefinition], router: Router, text: str, request: str = ""
+) -> ToolDefinition | None:
     """The best-matching tool for ``text`` (``Router.best``, on the request's words with irregular
     pasts read as their base form: ``_actions.base_forms``), with what the request does weighed
     above the words it shares:
@@ -464,7 +524,7 @@ def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolD
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
     if not acts(best.name):
-        return _asked_change(by_name, scores, text) or best
+        return _asked_change(by_name, scores, text, request or text) or best
     if asks_for_change(text, best.name):
         return best
     if mentions_change(text, best.name):
@@ -474,9 +534,46 @@ def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolD
             break
         if not acts(name):
             return by_name[name]
-    if _fact_question(best, text):
+    if (
+        _fact_question(best, text)
+        or _asks_no_change(best, text)
+        or (_typed(best) and _states(text) and _states(request or text))
+    ):
         return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
     return best
+
+
+def _states(text: str) -> bool:
+    """Whether ``text``, which does not ask for a tool's change by its verb, is a statement of
+    what happened or what is not, not worded as a request (``_actions.states_past``): "my 2
+    children loved the zoo on Saturday" and "my order 55123 hasn't arrived" make no change of a
+    tool with typed arguments (``_typed``)."""
+    return not is_question(text) and states_past(text)
+
+
+def _asks_no_change(tool: ToolDefinition, text: str) -> bool:
+    """Whether the question ``text`` asks for no change of ``tool``, which changes something: a
+    question acts only as "can/could/would you <the tool's verb>" or "can I <its verb>"
+    (``_actions.asks_by_question``), so "when will order 55123 arrive?" cancels nothing and "is
+    scooter 40213 still broken?" files no report. A tool whose name or docstring tells the kind
+    of value asked is left to answer it, and so is a yes/no or how-to question to a tool that
+    takes the request as free text only, as before: the helpdesk sample's "Is my account
+    locked?" gets its reset link."""
+    if not is_question(text) or asks_by_question(text, tool.name):
+        return False
+    kind = asked_kind(text)
+    if kind is not None and tells(tool.name, tool.description, kind):
+        return False  # the tool says it tells what is asked (``_fact_question``)
+    return _typed(tool) or wh_question(text, modals=True)
+
+
+def _typed(tool: ToolDefinition) -> bool:
+    """Whether ``tool`` takes an argument that is not free text: its change is made with values
+    read from the request, so a question or a statement of a fact does not make it. A tool that
+    takes the request whole (or nothing) is left to read it, as before ("My card was stolen"
+    blocks the card)."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return any(name not in FREE_TEXT for name in props)
 
 
 def _says_what(tool: ToolDefinition, text: str) -> bool:
@@ -501,12 +598,17 @@ def _fact_question(tool: ToolDefinition, text: str) -> bool:
 
 
 def _asked_change(
-    by_name: Mapping[str, ToolDefinition], scores: Sequence[tuple[str, float]], text: str
+    by_name: Mapping[str, ToolDefinition],
+    scores: Sequence[tuple[str, float]],
+    text: str,
+    request: str = "",
 ) -> ToolDefinition | None:
     """The best tool that changes something, shares a word with ``text`` and that ``text`` asks
-    for by its verb, or else fills with a value it names plainly (``_arguments.fill``, strict)
-    when ``text`` is no question and does not name that change as done; None when there is
-    none (``_choose``)."""
+    for by its verb, or else that gets a count, a date or a time from ``text``
+    (``_arguments.fill``, strict; an identifier alone is not enough) when ``text`` is no
+    question, is worded as a request (``_actions.request_form``, or a fragment of values of a
+    ``request`` that is) and does not name that change as done; None when there is none
+    (``_choose``)."""
     acting = [(by_name[n], score) for n, score in scores if acts(n)]
     asked = next(
         (t for t, s in acting if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
@@ -516,11 +618,20 @@ def _asked_change(
         return asked
     for tool, score in acting:
         props: Mapping[str, Any] = tool.parameters.get("properties", {})
-        values = fill(props, (), text, strict=True).values()
+        # A statement acts only when worded as a request ("2 adults for Saturday please"; a
+        # fragment of values, "2 adults", when its request is): "my 2 children loved the zoo
+        # on Saturday" and "my order 55123 hasn't arrived" do not.
+        if not request_form(text) and not (
+            request_form(request or text) and only_values(props, text)
+        ):
+            continue
+        values = fill(props, (), text, strict=True)
         # A count is read before the argument's own noun ("2 adults"): that noun is the word
-        # the two share, even when the tool's name and docstring do not have it.
-        shared = score > 0 or any(isinstance(v, int) for v in values)
-        if values and shared and not mentions_change(text, tool.name):
+        # the two share, even when the tool's name and docstring do not have it. An identifier
+        # alone asks for no change ("details for membership 44120 please").
+        counted = any(isinstance(v, int) for v in values.values())
+        dated = any(names_when(name) for name in values)
+        if (counted or dated) and (score > 0 or counted) and not mentions_change(text, tool.name):
             return tool
     return None
 
