@@ -194,8 +194,11 @@ class RulesComposer(Composer):
                     continue
                 seen.add(key)
                 had_it = tried.setdefault(key, set())
-                if key in handled or _pending(key, had_it - {result.agent}, context.results):
+                others = had_it - {result.agent}
+                if key in handled or _pending(key, others, context.results):
                     continue  # another agent answered this request, or has it still
+                if _apologised(key, others, context.results):
+                    continue  # another agent failed on it: "try again later" is said once
                 targets: list[tuple[str, str | None]] = [(question, None)]
                 if context.agents and context.steps_left > 0:
                     targets, spent = await self._planned_routes(
@@ -230,6 +233,16 @@ def _pending(key: str, agents: set[str], results: Sequence[ResultView]) -> bool:
         if key in _norms(result.each_request) or key in _norms(result.open_questions)
     }
     return bool(agents - returned)
+
+
+def _apologised(key: str, agents: set[str], results: Sequence[ResultView]) -> bool:
+    """Whether one of ``agents`` failed or timed out on the request ``key`` (normalised): its
+    apology ("try again later") is the request's reply, so a hand-back of it by another agent
+    adds no "can't help" beside it."""
+    return any(
+        result.agent in agents and result.error and key in _norms(result.each_request)
+        for result in results
+    )
 
 
 def _could_not_finish(result: ResultView, handled: set[str]) -> str:

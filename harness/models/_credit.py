@@ -32,7 +32,7 @@ from harness.models._text import content_tokens
 from harness.text import extract_facts, split_sentences
 from harness.text._shapes import WH_SET
 
-__all__ = ["answers", "asked_kind", "carries", "names_all", "tells"]
+__all__ = ["answers", "asked_kind", "carries", "names_all", "only_reads", "tells"]
 
 _PRICE, _TIME, _LENGTH, _PLACE = "price", "time", "length", "place"
 
@@ -73,6 +73,11 @@ _ASKING_WORDS = frozenset(
         "please"
     )
 )
+# Asking words that also modify a noun when one follows them: "open swim", "late checkout",
+# "the closing ceremony", "an hour-long massage", "the cheap seats".
+_MODIFIERS = frozenset(
+    content_tokens("open opening closing late early cheap expensive hour evening morning")
+)
 # The kinds of value that answer each kind asked, read by the text layer's fact reader
 # (``harness.text.extract_facts``, the reader under the missed-request check's kinds): a bare
 # number says no price, time, length or place on its own ("Order 12 is shipped").
@@ -80,8 +85,15 @@ _GIVES = {
     _PRICE: frozenset({"money", "percent"}),
     _TIME: frozenset({"date", "weekday", "month", "time", "year"}),
     _LENGTH: frozenset({"duration"}),
-    _PLACE: frozenset({"name"}),
 }
+# A place is said by a word of place ("on Dock Street", "the second floor", "next to the lobby"),
+# not by a proper name alone ("The pharmacy is run by Dr Patel" says no place).
+_PLACE_WORDS = re.compile(
+    r"\b(street|st|road|rd|avenue|ave|lane|boulevard|blvd|square|plaza|floor|level|wing|"
+    r"building|lobby|corner|gate|terminal|platform|dock|upstairs|downstairs|basement|"
+    r"next to|opposite|behind|beside|across from|near|between)\b",
+    re.IGNORECASE,
+)
 # Words a request names that the sentence must have as well: a day, a month or a number.
 _WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?"
 _MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
@@ -108,13 +120,32 @@ def asked_kind(request: str, *, strong: bool = False) -> str | None:
 
 def carries(text: str, kind: str) -> bool:
     """Whether ``text`` carries a value of ``kind`` (``asked_kind``), as the text layer's fact
-    reader reads it (``harness.text.extract_facts``)."""
+    reader reads it (``harness.text.extract_facts``); a place by a word of place ("on Dock
+    Street", "the second floor"), never by a proper name alone."""
+    if kind == _PLACE:
+        return bool(_PLACE_WORDS.search(text))
     return any(fact.kind in _GIVES[kind] for fact in extract_facts(text))
 
 
 def _topic(request: str) -> set[str]:
-    # A question word with a clitic ("when's") asks too.
-    return set(content_tokens(request)) - _ASKING_WORDS - WH_SET
+    """The words ``request`` names its thing with: its content words but those that only ask
+    (and a question word with a clitic, "when's"). An asking word that stands before a word of
+    the thing modifies it and is kept ("open swim", "late checkout", "closing ceremony")."""
+    words = re.findall(r"[\w'-]+", request.lower().replace("\u2019", "'"))
+    topic: set[str] = set()
+    for index, word in enumerate(words):
+        tokens = set(content_tokens(word)) - WH_SET
+        if not tokens:
+            continue
+        if tokens & _ASKING_WORDS and tokens <= _MODIFIERS:
+            following = words[index + 1] if index + 1 < len(words) else ""
+            named = set(content_tokens(following))
+            # A hyphened noun of function words ("check-in") is a thing as well.
+            if (named or "-" in following) and not named & (_ASKING_WORDS | WH_SET):
+                topic |= tokens
+            continue
+        topic |= tokens - _ASKING_WORDS
+    return topic
 
 
 def answers(request: str, text: str, *, siblings: bool = False) -> bool:
@@ -136,31 +167,28 @@ def answers(request: str, text: str, *, siblings: bool = False) -> bool:
 
 
 def _names_same(request: str, topic: set[str], sentence: str) -> bool:
-    """Whether ``sentence`` names a thing ``request`` names, the whole of it: a run of the
-    request's topic words side by side (a compound, "sea lions", "poetry workshop", "return
-    ticket") is named only when the sentence has every word of it ("the lion keeper talk" does
-    not name "the sea lions"; "a single ticket" does not name "a return ticket")."""
+    """Whether ``sentence`` names the thing ``request`` names, the whole of it and no other
+    variant of it: every topic word of the request, modifiers and both sides of "for"/"of"
+    included ("the adult pool" does not name "the pool for kids"; "the lion keeper talk" does
+    not name "the sea lions"), with no other word before the words it shares ("Express delivery"
+    does not answer "how much is delivery"; "the staff entrance" does not name "the entrance")."""
     said = set(content_tokens(sentence))
-    return any(run <= said for run in _runs(request, topic) if run & said)
-
-
-def _runs(request: str, topic: set[str]) -> list[set[str]]:
-    """The runs of ``topic`` words that stand side by side in ``request`` (within one stretch
-    of words, not across punctuation)."""
-    runs: list[set[str]] = []
-    for stretch in re.split(r"[,.;:!?()]", request):
-        run: set[str] = set()
-        for word in re.findall(r"[\w'-]+", stretch):
-            tokens = set(content_tokens(word))
-            if tokens and tokens <= topic:
-                run |= tokens
+    if not topic <= said:
+        return False
+    for stretch in re.split(r"[,.;:!?()\[\]]", sentence.lower()):
+        words = re.findall(r"[\w'-]+", stretch)
+        for index, word in enumerate(words):
+            if not set(content_tokens(word)) & topic:
                 continue
-            if run:
-                runs.append(run)
-            run = set()
-        if run:
-            runs.append(run)
-    return runs
+            before = set(content_tokens(words[index - 1])) if index else set()
+            if before and not before <= topic | _ASKING_WORDS | WH_SET:
+                return False  # another variant of the thing: "Express delivery"
+            after = words[index + 1 : index + 4]
+            if after[:1] and after[0] in ("for", "of"):
+                named = set(content_tokens(" ".join(after[1:3])))
+                if named and not named & topic:
+                    return False  # "the entrance for staff"
+    return True
 
 
 def names_all(request: str, text: str) -> bool:
@@ -238,3 +266,76 @@ def tells(name: str, description: str, kind: str) -> bool:
     # no time a tool tells).
     ends = tuple(_COMPOUND_ENDS & _TELLS[kind])
     return bool(ends) and any(w.endswith(ends) and w != "sometimes" for w in words)
+
+
+# The closed class of verbs a tool that only reads is named or described with ("get_prices",
+# "Look up the opening hours", "Returns the fares").
+_READ_VERBS = frozenset(
+    [
+        "get",
+        "gets",
+        "list",
+        "lists",
+        "find",
+        "finds",
+        "show",
+        "shows",
+        "check",
+        "checks",
+        "look",
+        "lookup",
+        "search",
+        "searches",
+        "read",
+        "reads",
+        "view",
+        "views",
+        "fetch",
+        "fetches",
+        "query",
+        "queries",
+        "describe",
+        "describes",
+        "return",
+        "returns",
+        "tell",
+        "tells",
+        "give",
+        "gives",
+        "see",
+    ]
+)
+# Words a reading tool's name may be made of alone, a noun of what it returns ("opening_hours",
+# "prices", "showtimes").
+_RETURNED = frozenset(
+    ["info", "information", "details", "faq", "opening", "meal", "show", "movie", "menu"]
+)
+
+
+def only_reads(name: str, description: str) -> bool:
+    """Whether a tool is known to only read. Its description opens with no verb but one of
+    reading: with a reading verb ("Look up the fares"), a question word saying what it returns
+    ("When group classes run"), an article or a noun of what it returns ("Opening hours and
+    meal times"), or is empty. And its name opens with a reading verb ("get_prices",
+    "lookup_hours"), is made only of nouns of what it returns ("opening_hours", "prices"), or
+    ends with one when the description opens with a reading verb or a question word
+    ("class_times": "When group classes run"). A tool merely not named with a known verb of
+    change ("waive_fee", "extend_hours", "add_time") is not."""
+    words = [w.lower() for w in _NAME_WORDS.findall(name)]
+    if not words:
+        return False
+    telling = frozenset().union(*_TELLS.values()) | _RETURNED
+
+    def returned(word: str) -> bool:
+        return word in telling or word.endswith(tuple(_COMPOUND_ENDS))
+
+    opening = [w.lower() for w in re.findall(r"[A-Za-z]+", description)[:2]]
+    first = opening[0] if opening else ""
+    if first == "look" and opening[1:] != ["up"]:
+        return False
+    says = first in _READ_VERBS or first in WH_SET
+    if opening and not (says or returned(first) or first in ("the", "a", "an", "all", "our")):
+        return False
+    if words[0] in _READ_VERBS or all(returned(w) for w in words):
+        return True
+    return says and returned(words[-1])

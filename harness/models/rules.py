@@ -34,7 +34,7 @@ from harness.models._actions import (
     wh_question,
 )
 from harness.models._arguments import FREE_TEXT, fill, lacks, names_when, only_values
-from harness.models._credit import answers, asked_kind, carries, names_all, tells
+from harness.models._credit import answers, asked_kind, carries, names_all, only_reads, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -127,6 +127,7 @@ class RulesModel(Model):
         sent = any(m.name == _SEND_TOOL for m in tool_results)
         asked = context.requests or (context.scoped_request,)
         tried: list[str] = []  # requests a tool was tried for by the kind they ask, in vain
+        by_kind: set[int] = set()  # requests a tool called for the kind they ask answered
         for message in tool_results:
             if message.name == _SEND_TOOL:
                 continue
@@ -135,9 +136,11 @@ class RulesModel(Model):
                 # A tool called for the kind of value a request asks (``_kind_picks``): its
                 # answer is said only when it answers that request, and credited only to it.
                 number = _request_indexes(message.tool_call_id)[0]
-                if not (text and item_done and answers(asked[number], text)):
+                parts = (asked[number], *split_clauses(asked[number]))
+                if not (text and item_done and any(answers(p, text) for p in parts)):
                     tried.append(asked[number])
                     continue
+                by_kind.add(number)
             if text:
                 # One call serves each request it was made for. A text two reading calls
                 # returned alike is said once; two changes are confirmed twice, even in the
@@ -158,9 +161,25 @@ class RulesModel(Model):
         # An answer made for one request may answer another of the turn (``_credit``): credit
         # is added, never taken from the call made for a request.
         if not context.continuing and context.requests:
+            before = {n: list(t) for n, t in per.items()}
             per = _credit(asked, per, made)
-            credited = {c for n in per for c in (asked[n], *split_clauses(asked[n]))}
-            open_q = [q for q in open_q if q not in credited]
+            # Only what the added credit answers leaves the open questions: the request, or
+            # the clause of it the added answer answers; a clause no tool answered stays.
+            covered: set[str] = set()
+            for number, given in per.items():
+                added = [t for t in given if t not in before.get(number, [])]
+                if number in by_kind:
+                    added = given
+                if not added:
+                    continue
+                if number not in by_kind:
+                    covered.add(asked[number])  # ``_credit`` added it for the whole request
+                covered.update(
+                    c
+                    for c in (asked[number], *split_clauses(asked[number]))
+                    if any(answers(c, t, siblings=True) for t in added)
+                )
+            open_q = [q for q in open_q if q not in covered]
         open_q.extend(q for q in tried if q not in open_q and q not in {asked[n] for n in per})
         # A change not made for want of a required value: the request is handed back, so the
         # user is asked for it (``_merged_calls``).
@@ -308,7 +327,13 @@ def _kind_picks(
         kind = asked_kind(text, strong=True)
         if picks[number] or kind is None:
             continue
-        telling = [t for t in own if not acts(t.name) and tells(t.name, t.description, kind)]
+        telling = [
+            t
+            for t in own
+            if not acts(t.name)
+            and only_reads(t.name, t.description)
+            and tells(t.name, t.description, kind)
+        ]
         if len(telling) != 1:
             continue
         call = _call(telling[0], text, 0)

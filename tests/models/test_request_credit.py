@@ -18,6 +18,7 @@ import pytest
 
 from harness import load_bot, run_sync
 from harness.composing import ComposeInput, ResultView, RulesComposer
+from harness.models._credit import only_reads
 from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
 from harness.models.rules import RulesModel
 
@@ -324,3 +325,125 @@ async def test_a_relayed_list_keeps_every_line() -> None:
     )
     composed = await RulesComposer().compose(given)
     assert composed.message == findings
+
+
+# --- s64-mend2-credit: the review's second round ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("asked", "other"),
+    [
+        # a modifier that is also an asking word names the thing too
+        ("when is open swim", "Your lane is booked; lane swim is at 7am."),
+        ("how much is late checkout", "Your room is booked; express checkout costs $5."),
+        ("when is early check-in", "Your stay is booked; standard check-in is at 3pm."),
+        # both sides of "for"
+        ("when does the pool for kids open", "Your swim is booked; the adult pool opens at 6am."),
+        ("where is the entrance for visitors", "Booked; the staff entrance is on Dock Street."),
+        # a general question answered by one variant of the thing
+        ("how much is delivery", "Your order is placed; express delivery costs $15."),
+        ("when does the pool open", "Your swim is booked; the kids' pool opens at 9am."),
+    ],
+)
+async def test_another_call_s_answer_must_name_the_whole_thing_and_no_other_variant(
+    asked: str, other: str
+) -> None:
+    tools = {
+        "book_it": ("Reserve a slot.", other),
+        "gift_shop": ("Stock of the gift shop.", "We sell mugs."),
+    }
+    _, out, _ = await _act(tools, ("book it for me", asked), mode="direct")
+    assert asked in out["openQuestions"], out  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("asked", "other"),
+    [
+        ("when does the kids' pool open", "Your swim is booked; the kids' pool opens at 9am."),
+        ("how much is express delivery", "Your order is placed; express delivery costs $15."),
+        ("how much is a tune-up", "Your tune-up is booked for Tuesday; a tune-up costs $45."),
+    ],
+)
+async def test_another_call_s_answer_naming_the_whole_thing_is_credited(
+    asked: str, other: str
+) -> None:
+    tools = {
+        "book_it": ("Reserve a slot.", other),
+        "gift_shop": ("Stock of the gift shop.", "We sell mugs."),
+    }
+    _, out, _ = await _act(tools, ("book it for me", asked), mode="direct")
+    assert out["openQuestions"] == [], out
+
+
+async def test_the_kind_pick_never_calls_a_tool_that_changes_something() -> None:
+    tools = {
+        "pay_bill": ("Pay a bill.", "Your bill is paid."),
+        "waive_fee": ("Waive a late fee on an account.", "The late fee of $10 is waived."),
+    }
+    for requests in (("pay my bill", "how much do I owe"), ("how much do I owe",)):
+        called, _, _ = await _act(tools, requests, mode="direct")
+        assert "waive_fee" not in called, (requests, called)
+
+
+@pytest.mark.parametrize(
+    ("name", "doc", "reads"),
+    [
+        ("waive_fee", "Waive a late fee on an account.", False),
+        ("extend_hours", "Extend the opening hours of a meeting room.", False),
+        ("add_time", "Add time to a parking session.", False),
+        ("set_opening_hours", "Opening hours.", False),
+        ("opening_hours", "Opening hours and meal times.", True),
+        ("get_fares", "Look up the fares.", True),
+        ("class_times", "When group classes run.", True),
+    ],
+)
+def test_only_a_tool_known_to_only_read_is_a_reading_tool(name: str, doc: str, reads: bool) -> None:
+    assert only_reads(name, doc) is reads
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "Your appointment is booked; the clinic is run by Dr Patel.",
+        "Your order is placed; the clinic accepts Visa.",
+    ],
+)
+async def test_a_proper_name_alone_is_no_place(other: str) -> None:
+    tools = {
+        "book_it": ("Reserve a slot.", other),
+        "gift_shop": ("Stock of the gift shop.", "We sell mugs."),
+    }
+    _, out, _ = await _act(tools, ("book it for me", "where is the clinic"), mode="direct")
+    assert "where is the clinic" in out["openQuestions"], out  # type: ignore[operator]
+
+
+async def test_a_clause_no_tool_answered_stays_open_beside_added_credit() -> None:
+    tools = {
+        "book_room": ("Book a room.", "Your room is booked for Friday."),
+        "parking_prices": ("Parking prices.", "Parking costs $10 a night."),
+    }
+    requests = ("Book a room for Friday, and tell me the wifi password", "how much is parking")
+    _, out, _ = await _act(tools, requests, mode="direct")
+    assert out["openQuestions"] == ["tell me the wifi password"], out
+
+
+async def test_a_request_one_agent_hands_back_and_another_failed_on_gets_one_reply() -> None:
+    failed = ResultView(
+        agent="frontdesk",
+        mode="silent",
+        request="is there parking",
+        status="failed",
+        answered=False,
+        error="boom",
+    )
+    for results in ((_handed_back("valet"), failed), (failed, _handed_back("valet"))):
+        given = ComposeInput(
+            parent="desk",
+            user_message="is there parking",
+            results=results,
+            routed=(("is there parking", "valet"), ("is there parking", "frontdesk")),
+            handoff="Call 0800.",
+        )
+        composed = await RulesComposer().compose(given)
+        assert "try again later" in composed.message, composed.message
+        assert "can't help" not in composed.message, composed.message
