@@ -32,7 +32,14 @@ import re
 from harness.text import split_sentences
 from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
-__all__ = ["acts", "asks_for_change", "is_question", "mentions_change"]
+__all__ = [
+    "acts",
+    "asks_for_change",
+    "base_forms",
+    "is_question",
+    "mentions_change",
+    "wh_question",
+]
 
 
 # Verbs of change, each with the verbs of the same action a user may ask for it with (common
@@ -531,3 +538,124 @@ def is_question(text: str) -> bool:
     if words[:4] == ["are", "you", "able", "to"]:
         return False
     return first in WH_SET or first in AUXILIARIES
+
+
+# Irregular past forms of common verbs (English), read as their base form when a request's words
+# are matched against a tool's: "when are the penguins fed" shares "feed" with ``feeding_times``.
+_IRREGULAR_PASTS = {
+    "fed": "feed", "rode": "ride", "ridden": "ride", "spent": "spend", "went": "go",
+    "gone": "go", "ran": "run", "drove": "drive", "driven": "drive", "flew": "fly",
+    "flown": "fly", "ate": "eat", "eaten": "eat", "drank": "drink", "swam": "swim",
+    "sold": "sell", "told": "tell", "built": "build", "brought": "bring", "caught": "catch",
+    "taught": "teach", "met": "meet", "broke": "break", "stole": "steal", "found": "find",
+    "got": "get", "won": "win", "fell": "fall", "felt": "feel", "slept": "sleep",
+    "kept": "keep", "lent": "lend", "sat": "sit", "saw": "see", "seen": "see", "grew": "grow",
+    "grown": "grow", "threw": "throw", "thrown": "throw", "wore": "wear", "worn": "wear",
+    "began": "begin", "begun": "begin", "sang": "sing", "sung": "sing", "hung": "hang",
+    "dug": "dig", "fought": "fight", "thought": "think", "understood": "understand",
+    **_IRREGULAR,
+}  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z]+")
+
+
+def base_forms(text: str) -> str:
+    """``text`` with the base form of each irregular past of a common verb in it added at its end
+    ("when are the penguins fed" → "when are the penguins fed feed"), for matching words only:
+    the past still matches a tool that names it ("days taken")."""
+    found = [_IRREGULAR_PASTS[w] for w in _TOKEN.findall(text.lower()) if w in _IRREGULAR_PASTS]
+    return " ".join([text, *found]) if found else text
+
+
+_ANY_MODAL = word_class("can could would will shall should may might must")
+
+
+def wh_question(text: str, *, modals: bool = False) -> bool:
+    """Whether ``text`` is a question that asks for a fact: it opens with a question word ("how
+    many scooters are there", "when are the penguins fed", "what did my rides cost"), not with a
+    how-to ("how do I reset my password" asks how the change is made) nor a suggestion ("how
+    about an appointment on Saturday?", "why don't you try 11:45?"), and has no modal
+    anywhere ("when can you book me in" may ask for the change). A yes/no question is none:
+    "is my account locked?" may be answered by the change's tool (a reset link). With
+    ``modals``, a modal does not make it none ("when will order 55123 arrive?")."""
+    words = _words(text)
+    start = 0
+    while start < len(words) - 1 and words[start] in GREETINGS:
+        start += 1
+    first, second = [*words[start:], "", ""][:2]
+    if first not in WH_SET or (first == "how" and second in AUXILIARIES):
+        return False
+    if second == "about" or (first == "why" and (second == "not" or second.endswith("n't"))):
+        return False  # a suggestion: "how about Saturday?", "why don't you try 11:45?"
+    return is_question(text) and (modals or not _ANY_MODAL.intersection(words))
+
+
+# How a statement words a request for a thing: "please", "I'd like", "can I have", "I want",
+# "would you ...".
+_REQUEST_FORM = re.compile(
+    r"\bplease\b|\b(?:i|we)(?:'d| would) like\b|\b(?:i|we) (?:want|need)\b"
+    r"|\b(?:can|could|may) (?:i|we) (?:please )?(?:have|get)\b"
+    r"|^(?:can|could|would|will) you\b"
+)
+# A question that asks for a change: "can you cancel it", "could I book a table".
+_ASKING_QUESTION = re.compile(
+    r"^(?:(?:hi|hello|hey|please|so|and|also) )*"
+    r"(?:(?:can|could|would|will) you|(?:can|could|may) (?:i|we)) (?:please )?([a-z]+)"
+)
+
+
+_WHERE_I_CAN = re.compile(r"\b(?:i|we) can (?:please )?([a-z]+)")
+
+
+def request_form(text: str) -> bool:
+    """Whether ``text`` is worded as a request for something ("2 adults for Saturday please",
+    "I'd like two tickets", "can I have a table for four"), not as a statement of a fact ("my 2
+    children loved the zoo on Saturday", "my order 55123 hasn't arrived")."""
+    return bool(_REQUEST_FORM.search(" ".join(_words(text))))
+
+
+def asks_by_question(text: str, name: str) -> bool:
+    """Whether the question ``text`` asks for the change of the tool ``name``: it opens with
+    "can/could/would you <its verb>" or "can I <its verb>" (a verb of the same action counts;
+    "can I have/get" asks for a thing), or says "I can <its verb>" ("where I can reserve a
+    table"). "when will order 55123 arrive?" and "how many tickets can I buy?" ask for no
+    change."""
+    verb = _tool_verb(name)
+    if not verb:
+        return False
+    same = _GROUPS.get(verb, frozenset()) | {verb}
+    words = " ".join(_words(text))
+    for match in _ASKING_QUESTION.finditer(words):  # at the start only
+        said = match.group(1)
+        if said in same or said in _HAVING:
+            return True
+    # "what's a good restaurant where I can reserve a table": the asker wants the change.
+    return any(m.group(1) in same for m in _WHERE_I_CAN.finditer(words))
+
+
+# Forms that state what happened or what is: a past or a negated state ("my order hasn't
+# arrived", "my children loved it", "2 adults were rude").
+_STATING = word_class("""
+    was were wasn't weren't hasn't haven't hadn't isn't aren't didn't did had
+    """)
+# Past forms that still ask ("I wanted two tickets") or describe a thing ("a place called X").
+_ASKING_PASTS = word_class("wanted needed liked hoped wondered called named interested based")
+# Words that keep a statement with a past a request ("I was hoping you could ...", "let's").
+_STILL_ASKING = word_class("can could would will let's lets")
+
+
+def states_past(text: str) -> bool:
+    """Whether ``text`` states what happened or what is not, by a past or a negated state ("my
+    order 55123 hasn't arrived", "my 2 children loved the zoo on Saturday"), not worded as a
+    request (``request_form``): such a statement asks for no change."""
+    words = _words(text)
+    if request_form(text) or _STILL_ASKING.intersection(words):
+        return False
+    return any(
+        (
+            w in _STATING
+            or w in _IRREGULAR_PASTS
+            or (len(w) > 4 and w.endswith("ed") and w not in _ASKING_PASTS)
+        )
+        and "you" not in words[:index]  # "the event you found" describes the thing asked for
+        for index, w in enumerate(words)
+    )

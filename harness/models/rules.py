@@ -22,7 +22,18 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._actions import acts, asks_for_change, mentions_change
+from harness.models._actions import (
+    acts,
+    asks_by_question,
+    asks_for_change,
+    base_forms,
+    is_question,
+    mentions_change,
+    request_form,
+    states_past,
+    wh_question,
+)
+from harness.models._arguments import FREE_TEXT, fill, lacks, names_when, only_values
 from harness.models._credit import answers, asked_kind, carries, names_all, only_reads, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
@@ -170,6 +181,12 @@ class RulesModel(Model):
                 )
             open_q = [q for q in open_q if q not in covered]
         open_q.extend(q for q in tried if q not in open_q and q not in {asked[n] for n in per})
+        # A change not made for want of a required value: the request is handed back, so the
+        # user is asked for it (``_merged_calls``).
+        lacking = [q for q in self._plan(request.tools, context)[1] if q not in open_q]
+        if lacking:
+            done = False
+            open_q.extend(lacking)
         if tried and not texts and not sent:
             # Nothing to tell: as when no tool is called, the request is handed back.
             done = False
@@ -187,26 +204,35 @@ class RulesModel(Model):
         )
 
     def _pick_tools(self, tools: Sequence[ToolDefinition], context: ActContext) -> list[ToolCall]:
+        return self._plan(tools, context)[0]
+
+    def _plan(
+        self, tools: Sequence[ToolDefinition], context: ActContext
+    ) -> tuple[list[ToolCall], list[str]]:
+        """The calls for the turn, and the requests handed back because a change they ask for
+        lacks a required value (``_merged_calls``)."""
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
-            return []
+            return [], []
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
             if named and not context.continuing:
-                return []  # a change the request only names is not made (``_actions``)
-            return [_call(own[0], context.scoped_request, 0)]
+                return [], []  # a change the request only names is not made (``_actions``)
+            return [_call(own[0], context.scoped_request, 0)], []
         router = _tool_router(own)
         requests = context.requests or (context.scoped_request,)
+        message = " ".join(requests)
         # Each clause of each request gets its best tool (``_choose``). Only when no request
         # matches does the agent's only tool serve them (``_lone_tool``): a request no tool
         # matched beside one that matched is handed back (``_unmatched``), not given the tool.
-        picks = [_clause_picks(own, router, text) for text in requests]
+        picks = [_clause_picks(own, router, text, message) for text in requests]
         if len(own) == 1 and not any(picks):
             for number, text in enumerate(requests):
                 if _lone_tool(own[0], text):
-                    picks[number] = [(own[0], text, 0)]
-        calls = _merged_calls(picks, several=bool(context.requests))
-        return calls + _kind_picks(own, requests, picks, calls, several=bool(context.requests))
+                    picks[number] = [(own[0], text, 0, message)]
+        calls, lacking = _merged_calls(picks, several=bool(context.requests))
+        kind = _kind_picks(own, requests, picks, calls, several=bool(context.requests))
+        return calls + kind, [requests[n] for n in lacking]
 
     def _outputs(
         self,
@@ -243,8 +269,10 @@ class RulesModel(Model):
     # --- compose --------------------------------------------------------------------------------
 
 
-_Pick = tuple[ToolDefinition, str, int]
-"""A tool chosen for a request: the tool, the text its arguments come from, the clause's index."""
+_Pick = tuple[ToolDefinition, str, int, str]
+"""A tool chosen for a request: the tool, the clause its arguments come from, the clause's index,
+and the whole request (a count, a month or a day the clause does not name is read there:
+"how many rides did I do in May and how much did they cost" is one call)."""
 
 
 def _credit(
@@ -318,19 +346,23 @@ def _kind_picks(
     return out
 
 
-def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> list[_Pick]:
+def _clause_picks(
+    own: Sequence[ToolDefinition], router: Router, text: str, message: str
+) -> list[_Pick]:
     """Each clause of the request ``text`` with the tool ``_choose`` gives it; a tool is picked
-    again only with other arguments ("reset my VPN password and my email password")."""
+    again only with other arguments ("reset my VPN password and my email password"). A count, a
+    date or a time a clause does not name is read from ``message``, all the requests of the
+    turn."""
     picks: list[_Pick] = []
     seen: set[str] = set()
     for index, clause in enumerate(split_clauses(text)):
-        tool = _choose(own, router, clause)
+        tool = _choose(own, router, clause, message)
         if tool is None:
             continue
-        key = _key(tool, clause)
+        key = _key(tool, clause, message)
         if key not in seen:
             seen.add(key)
-            picks.append((tool, clause, index))
+            picks.append((tool, clause, index, message))
     return picks
 
 
@@ -338,44 +370,90 @@ def _lone_tool(tool: ToolDefinition, text: str) -> bool:
     """Whether the agent's only tool serves the request ``text`` when no request of the call
     matched any tool by its words: the planner sent the request to this agent, so a tool that
     reads answers it, and so does a tool that changes something, unless the request only names
-    the change ("did you cancel it?", ``_actions.mentions_change``)."""
-    return not acts(tool.name) or not mentions_change(text, tool.name)
+    the change ("did you cancel it?", ``_actions.mentions_change``) or asks for a fact with a
+    question word without asking for the change ("how many scooters are there?",
+    ``_fact_question``)."""
+    if not acts(tool.name):
+        return True
+    if mentions_change(text, tool.name):
+        return False
+    if asks_for_change(text, tool.name):
+        return True
+    stated = _typed(tool) and _states(text)
+    return not (_fact_question(tool, text) or _asks_no_change(tool, text) or stated)
 
 
-def _merged_calls(picks: Sequence[list[_Pick]], *, several: bool) -> list[ToolCall]:
+def _merged_calls(
+    picks: Sequence[list[_Pick]], *, several: bool
+) -> tuple[list[ToolCall], list[int]]:
     """Each request's picks as calls, one per distinct tool and arguments in the turn: requests
     whose picks are the same tool with the same arguments share one call, made for each of them
-    (its id keeps their indexes). Any other pick is a call of its own, even of the same tool
-    ("reset my VPN password" and "I forgot my email password too": two resets)."""
+    (its id keeps their indexes). Any other pick of a tool that reads is a call of its own. The
+    picks of one tool that changes something are one call whose arguments are read from all
+    their clauses ("Two adults" and "a child for Saturday please" buy the tickets once), and a
+    change the requests do not give every required value for is not made: with the calls, the
+    indexes of the requests handed back for it (``_arguments.lacks``: the user is asked)."""
     merged: dict[str, tuple[_Pick, list[int]]] = {}
     for number, request_picks in enumerate(picks):
         for pick in request_picks:
-            tool, text, _ = pick
-            key = _key(tool, text)
+            tool, text, _, whole = pick
+            key = _key(tool, text, whole)
+            if acts(tool.name) and key not in merged:
+                # A change picked again with values that do not contradict the first pick's is
+                # the same change ("Two adults" and "a child for Saturday please").
+                key = next((k for k in merged if _complements(merged[k][0], pick)), key)
             if key not in merged:
                 merged[key] = (pick, [number])
-            elif number not in merged[key][1]:
-                merged[key][1].append(number)
+            else:
+                (first, clause, index, _), numbers = merged[key]
+                if text not in clause:
+                    clause = f"{clause}, {text}"
+                merged[key] = ((first, clause, index, whole), numbers)
+                if number not in numbers:
+                    numbers.append(number)
     ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
-    return [
-        _call(tool, text, index, sorted(numbers) if several else ())
-        for (tool, text, index), numbers in ordered
-    ]
+    calls: list[ToolCall] = []
+    lacking: list[int] = []
+    for (tool, text, index, whole), numbers in ordered:
+        call = _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
+        if lacks(
+            tool.parameters.get("properties", {}),
+            tool.parameters.get("required", []),
+            call.arguments,
+        ):
+            lacking.extend(n for n in numbers if n not in lacking)
+            continue
+        calls.append(call)
+    return calls, lacking
 
 
-def _key(tool: ToolDefinition, text: str) -> str:
+def _complements(first: _Pick, other: _Pick) -> bool:
+    """Whether ``other`` picks the tool of ``first`` with no argument of a value other than the
+    one ``first`` gives it."""
+    if first[0].name != other[0].name:
+        return False
+    one = _call(first[0], first[1], 0, whole=first[3]).arguments
+    two = _call(other[0], other[1], 0, whole=other[3]).arguments
+    return all(one[name] == value for name, value in two.items() if name in one)
+
+
+def _key(tool: ToolDefinition, text: str, whole: str = "") -> str:
     """A tool and the arguments ``_call`` gives it for ``text``: calls alike have the same key."""
-    return tool.name + json.dumps(_call(tool, text, 0).arguments, sort_keys=True)
+    return tool.name + json.dumps(_call(tool, text, 0, whole=whole).arguments, sort_keys=True)
 
 
-def _call(tool: ToolDefinition, text: str, index: int, requests: Sequence[int] = ()) -> ToolCall:
+def _call(
+    tool: ToolDefinition,
+    text: str,
+    index: int,
+    requests: Sequence[int] = (),
+    *,
+    whole: str = "",
+) -> ToolCall:
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
-    args: dict[str, Any] = {}
-    for name, schema in props.items():
-        wanted = name in required or name in ("request", "query", "text", "question", "message")
-        if wanted and schema.get("type", "string") == "string":
-            args[name] = text
+    # Each argument from the part of the request its name asks for (``_arguments.fill``).
+    args = fill(props, required, text, tool=tool.name, whole=whole)
     # A call that carries several requests keeps the indexes of the requests it is made for in
     # its id ("call_x_1.0", "call_x_0+1.0").
     numbers = "+".join(str(n) for n in requests)
@@ -422,7 +500,7 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    unmatched = [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+    unmatched = [c for c in clauses if router.best(base_forms(c), minimum=_TOOL_MINIMUM) is None]
     if len(own) > 1 or not unmatched or context.mode == CONVERSATIONAL:
         # A conversational agent's one call is made for the whole scoped request, not for the
         # requests its tool did not match.
@@ -436,25 +514,43 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     return [c for c in unmatched if c not in lone]
 
 
-def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
-    """The best-matching tool for ``text`` (``Router.best``), except when it changes something
-    (``_actions.acts``) and ``text`` does not ask for that change (``_actions.asks_for_change``):
+def _choose(
+    tools: Sequence[ToolDefinition], router: Router, text: str, request: str = ""
+) -> ToolDefinition | None:
+    """The best-matching tool for ``text`` (``Router.best``, on the request's words with irregular
+    pasts read as their base form: ``_actions.base_forms``), with what the request does weighed
+    above the words it shares:
 
-    - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my ticket
-      still open?", "did you freeze my membership?", "someone renewed my loan"): the best tool
-      that reads and shares a word with ``text``, or None (nothing is changed; the agent hands
-      the request back);
-    - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat am
-      I in?" between ``change_seat`` and ``current_seat``).
+    - when the best tool reads, a tool that changes something, shares a word with ``text`` and
+      is asked for (``_actions.asks_for_change``) with what the change needs (``_says_what``:
+      "switch me to the Basic plan" is ``change_plan``'s, not ``subscription_plans``'s, whose
+      docstring names the plans), or that
+      gets a count, a day, a month or an identifier from ``text`` in a request that is no
+      question and does not name the change as done ("2 adults and a child for Saturday please"
+      is ``buy_tickets``'s, not ``ticket_prices``');
+    - when the best tool changes something and ``text`` does not ask for that change
+      (``_actions.asks_for_change``):
+
+      - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my
+        ticket still open?", "did you freeze my membership?", "someone renewed my loan"): the
+        best tool that reads and shares a word with ``text``, or None (nothing is changed; the
+        agent hands the request back);
+      - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat
+        am I in?" between ``change_seat`` and ``current_seat``);
+      - ``text`` asks for a fact with a question word that the tool does not say it tells
+        (``_fact_question``: "how many scooters are there"): the best tool that reads and
+        shares a word, or None.
 
     None when nothing matches."""
-    scores = router.scores(text)
+    scores = router.scores(base_forms(text))
     ranked = [(name, score) for name, score in scores if score >= _TOOL_MINIMUM]
     if not ranked:
         return None
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
-    if not acts(best.name) or asks_for_change(text, best.name):
+    if not acts(best.name):
+        return _asked_change(by_name, scores, text, request or text) or best
+    if asks_for_change(text, best.name):
         return best
     if mentions_change(text, best.name):
         return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
@@ -463,7 +559,106 @@ def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolD
             break
         if not acts(name):
             return by_name[name]
+    if (
+        _fact_question(best, text)
+        or _asks_no_change(best, text)
+        or (_typed(best) and _states(text) and _states(request or text))
+    ):
+        return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
     return best
+
+
+def _states(text: str) -> bool:
+    """Whether ``text``, which does not ask for a tool's change by its verb, is a statement of
+    what happened or what is not, not worded as a request (``_actions.states_past``): "my 2
+    children loved the zoo on Saturday" and "my order 55123 hasn't arrived" make no change of a
+    tool with typed arguments (``_typed``)."""
+    return not is_question(text) and states_past(text)
+
+
+def _asks_no_change(tool: ToolDefinition, text: str) -> bool:
+    """Whether the question ``text`` asks for no change of ``tool``, which changes something: a
+    question acts only as "can/could/would you <the tool's verb>" or "can I <its verb>"
+    (``_actions.asks_by_question``), so "when will order 55123 arrive?" cancels nothing and "is
+    scooter 40213 still broken?" files no report. A tool whose name or docstring tells the kind
+    of value asked is left to answer it, and so is a yes/no or how-to question to a tool that
+    takes the request as free text only, as before: the helpdesk sample's "Is my account
+    locked?" gets its reset link."""
+    if not is_question(text) or asks_by_question(text, tool.name):
+        return False
+    kind = asked_kind(text)
+    if kind is not None and tells(tool.name, tool.description, kind):
+        return False  # the tool says it tells what is asked (``_fact_question``)
+    return _typed(tool) or wh_question(text, modals=True)
+
+
+def _typed(tool: ToolDefinition) -> bool:
+    """Whether ``tool`` takes an argument that is not free text: its change is made with values
+    read from the request, so a question or a statement of a fact does not make it. A tool that
+    takes the request whole (or nothing) is left to read it, as before ("My card was stolen"
+    blocks the card)."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return any(name not in FREE_TEXT for name in props)
+
+
+def _says_what(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` says all the change of ``tool`` needs beside its verb: the tool takes no
+    argument ("cancel my subscription" for ``cancel_subscription()``), or ``text`` names a
+    value for one that is not free text ("the Basic plan" for ``change_plan(plan)``,
+    ``_arguments.fill``). A tool that takes the request as free text only gets no such value:
+    "I would like to rent a car" beside a search tool that shares "car" stays the search."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return not props or any(k not in FREE_TEXT for k in fill(props, (), text))
+
+
+def _fact_question(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` asks for a fact with a question word (``_actions.wh_question``) that the
+    tool ``tool``, which changes something, does not say it tells: "how many scooters are there"
+    is no call of ``report_damage``, but "when is my next paycheck" is one of a tool named
+    ``pay`` whose docstring says "When the next paycheck arrives" (``_credit.tells``)."""
+    if not wh_question(text):
+        return False
+    kind = asked_kind(text)
+    return kind is None or not tells(tool.name, tool.description, kind)
+
+
+def _asked_change(
+    by_name: Mapping[str, ToolDefinition],
+    scores: Sequence[tuple[str, float]],
+    text: str,
+    request: str = "",
+) -> ToolDefinition | None:
+    """The best tool that changes something, shares a word with ``text`` and that ``text`` asks
+    for by its verb, or else that gets a count, a date or a time from ``text``
+    (``_arguments.fill``, strict; an identifier alone is not enough) when ``text`` is no
+    question, is worded as a request (``_actions.request_form``, or a fragment of values of a
+    ``request`` that is) and does not name that change as done; None when there is none
+    (``_choose``)."""
+    acting = [(by_name[n], score) for n, score in scores if acts(n)]
+    asked = next(
+        (t for t, s in acting if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
+        None,
+    )
+    if asked is not None or is_question(text):
+        return asked
+    for tool, score in acting:
+        props: Mapping[str, Any] = tool.parameters.get("properties", {})
+        # A statement acts only when worded as a request ("2 adults for Saturday please"; a
+        # fragment of values, "2 adults", when its request is): "my 2 children loved the zoo
+        # on Saturday" and "my order 55123 hasn't arrived" do not.
+        if not request_form(text) and not (
+            request_form(request or text) and only_values(props, text)
+        ):
+            continue
+        values = fill(props, (), text, strict=True)
+        # A count is read before the argument's own noun ("2 adults"): that noun is the word
+        # the two share, even when the tool's name and docstring do not have it. An identifier
+        # alone asks for no change ("details for membership 44120 please").
+        counted = any(isinstance(v, int) for v in values.values())
+        dated = any(names_when(name) for name in values)
+        if (counted or dated) and (score > 0 or counted) and not mentions_change(text, tool.name):
+            return tool
+    return None
 
 
 def _tool_router(tools: Sequence[ToolDefinition]) -> Router:

@@ -1,0 +1,365 @@
+"""Which part of a request fills which argument of a tool: what the offline model passes.
+
+A tool's argument is filled from the request by the argument's name, as a reader of the request
+would, and only with a value that fits it:
+
+- a count (an integer argument) from the number before the argument's noun ("2 adults", "twelve
+  adults", "a child" = 1: ``harness.text.spelled.count_of``);
+- a date, a day or a month (an argument named ``date``, ``day``, ``month``, ``when`` ...) from a
+  date the text layer reads (``harness.text.extract_facts``: "Saturday", "3 June", "Dec 22") or
+  "today", "tomorrow", "tonight"; a time (``time``, ``hour``) from a time of day ("at 3pm");
+- an identifier from the token with a digit that follows the argument's noun ("scooter 40213",
+  "order #5512") or any such token when the name says it is one ("order_id", "ticket_number"),
+  never a year, a date, a time or an amount;
+- a name from the capitalised name before the argument's noun, kept whole ("King's Cross
+  station", "the Basic plan"), a lower-case word there only after "the" ("the annual plan"), or a
+  capitalised name after "to" following the noun ("change my plan to Premium"); a REQUIRED name
+  argument found no other way takes a name the text layer reads that nothing else took ("with
+  Mary Ann O'Neill"), never a day or a month;
+- the free-text arguments ("request", "query", ...) get the whole clause;
+- of the required string arguments left, the first gets the rest of the clause once another
+  argument took a value ("scooter 7731 has a broken brake" gives ``problem`` "has a broken
+  brake").
+
+An optional argument keeps its default unless a value is found for it by its name. A required
+argument with no value found is left out: the offline model does not make that call and hands
+the request back (``lacks``), so the user is asked rather than a guess acted on or said back. An
+integer count the request does not name is 0 beside a count it names ("2 adult tickets":
+``children`` 0).
+
+Everything here is English: closed classes, not any bot's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.text.facts import Fact, extract_facts
+from harness.text.spelled import count_of
+from harness.text.words import REQUEST_STOPWORDS, stem
+
+__all__ = ["FREE_TEXT", "fill", "lacks", "names_when", "only_values"]
+
+FREE_TEXT = frozenset({"request", "query", "text", "question", "message"})
+"""Argument names that take the whole request (a tool that answers whatever is asked)."""
+
+_RELATIVE_DAYS = frozenset({"today", "tomorrow", "tonight"})
+# Nouns whose plural is not the singular with "-s" (common English).
+_PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman"}
+_PREPOSITIONS = frozenset(["on", "of", "for", "with", "in", "at", "from"])
+_PERSONAL = frozenset({"i", "i'd", "i'm", "i've", "i'll"})
+_DATE_NAMES = frozenset({"date", "day", "when", "on", "month"})
+_TIME_NAMES = frozenset({"time", "hour", "slot"})
+_ID_NAMES = frozenset({"id", "number", "code", "ref", "reference", "no"})
+# Nouns of an argument that takes a description in the user's words ("problem", "reason"): the
+# rest of the clause, once the other arguments took their values, is such a description.
+_DESCRIBING = frozenset(
+    {"problem", "issue", "reason", "description", "detail", "note", "comment", "fault"}
+    | {"complaint", "symptom", "summary", "feedback", "body", "content", "instruction"}
+)
+_DATE_KINDS = frozenset({"date", "weekday"})
+# Facts that are never an identifier: "cancel my order from 2024" names no order.
+_NOT_ID_KINDS = frozenset({"date", "weekday", "year", "time", "money", "percent", "duration"})
+_WORD = re.compile(r"#?[\w'\u2019-]+")
+# Words a reader drops from the front of what is left ("I want to report that ...", "please").
+_LEAD = frozenset(
+    [
+        "i",
+        "i'd",
+        "i'm",
+        "we",
+        "want",
+        "would",
+        "like",
+        "to",
+        "please",
+        "can",
+        "could",
+        "you",
+        "that",
+        "this",
+        "the",
+        "my",
+        "our",
+        "a",
+        "an",
+        "and",
+        "so",
+        "also",
+        "just",
+        "hello",
+        "hi",
+        "hey",
+    ]
+)
+
+_Span = tuple[str, int, int]
+
+
+def _noun(name: str) -> str:
+    """The stem of an argument name's last word ("adults" → "adult", "bike_id" → "bike")."""
+    parts = [p for p in name.lower().split("_") if p and p not in _ID_NAMES]
+    word = parts[-1] if parts else name.lower()
+    return stem(_PLURALS.get(word, word))
+
+
+def _stem_of(word: str) -> str:
+    word = word.lower().strip("#")
+    return stem(_PLURALS.get(word, word))
+
+
+def _count(words: Sequence[str], noun: str) -> int | None:
+    for index, word in enumerate(words):
+        if index and _stem_of(word) == noun:
+            found = count_of(words[index - 1])
+            if found is not None:
+                return found
+    return None
+
+
+def _is_id(word: str) -> bool:
+    return any(c.isdigit() for c in word) and len(word.strip("#")) >= 3
+
+
+def _spans(text: str) -> list[_Span]:
+    return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _range(spans: Sequence[_Span], fact: Fact) -> tuple[int, int] | None:
+    """The word indexes ``fact`` covers in ``spans``."""
+    inside = [i for i, (_, start, end) in enumerate(spans) if start < fact.end and end > fact.start]
+    return (inside[0], inside[-1] + 1) if inside else None
+
+
+def _free(span: tuple[int, int], taken: Sequence[tuple[int, int]]) -> bool:
+    return all(span[1] <= start or span[0] >= end for start, end in taken)
+
+
+def _identifier(words: Sequence[str], noun: str, blocked: set[int], *, by_name: bool) -> int | None:
+    """The index of the identifier for an argument whose noun is ``noun``."""
+    for index, word in enumerate(words):
+        if not _is_id(word) or index in blocked:
+            continue
+        near = [_stem_of(w) for w in words[max(0, index - 2) : index]]
+        if noun in near or by_name:
+            return index
+    return None
+
+
+def _capital(word: str) -> bool:
+    return word[:1].isupper() and word.lower() not in _PERSONAL
+
+
+def _modifier(words: Sequence[str], noun: str) -> tuple[int, int] | None:
+    """The name before the argument's noun, kept whole ("King's Cross station", "the Basic
+    plan", "Elm Street"; a lower-case word only after "the": "the annual plan"), or a capitalised
+    name after "to" following it ("change my plan to Premium")."""
+    for index, word in enumerate(words):
+        if _stem_of(word) != noun:
+            continue
+        before = index - 1
+        if before >= 0 and _capital(words[before]):
+            start = before
+            while start > 0 and _capital(words[start - 1]):
+                start -= 1
+            end = index + 1 if _capital(word) else index
+            return start, end
+        if (
+            before >= 1
+            and words[before - 1].lower() == "the"
+            and words[before].lower() not in REQUEST_STOPWORDS
+            and not words[before][:1].isdigit()
+        ):
+            return before, index
+        if index + 2 < len(words) + 0 and words[index + 1].lower() == "to":
+            start = index + 2
+            if start < len(words) and _capital(words[start]):
+                end = start + 1
+                while end < len(words) and _capital(words[end]):
+                    end += 1
+                return start, end
+    return None
+
+
+def _text_of(text: str, spans: Sequence[_Span], span: tuple[int, int]) -> str:
+    return text[spans[span[0]][1] : spans[span[1] - 1][2]].strip("#")
+
+
+def _from_whole(whole: str, kinds: frozenset[str], words: frozenset[str]) -> str | None:
+    for fact in extract_facts(whole):
+        if fact.kind in kinds:
+            return whole[fact.start : fact.end]
+    return next((w for w, _, _ in _spans(whole) if w.lower() in words), None)
+
+
+def fill(
+    properties: Mapping[str, Mapping[str, Any]],
+    required: Sequence[str],
+    text: str,
+    *,
+    tool: str = "",
+    whole: str = "",
+    strict: bool = False,
+) -> dict[str, Any]:
+    """The arguments of the tool named ``tool`` with ``properties`` (JSON schema) and
+    ``required`` names for the request clause ``text`` (see the module docstring); a count, a
+    date or a time the clause does not name is read from ``whole``, the message it is part of.
+    With ``strict``, only the values the request names plainly: counts, dates, days, times and
+    identifiers (no free text, no names, no rest)."""
+    spans = _spans(text)
+    words = [w for w, _, _ in spans]
+    facts = extract_facts(text)
+    located = [(fact, _range(spans, fact)) for fact in facts]
+    blocked = {
+        i
+        for fact, span in located
+        if span is not None and fact.kind in _NOT_ID_KINDS
+        for i in range(*span)
+    }
+    args: dict[str, Any] = {}
+    taken: list[tuple[int, int]] = []  # word index ranges given to an argument
+    counts: list[str] = []
+    rest: list[str] = []
+    for name, schema in properties.items():
+        kind = schema.get("type", "string")
+        noun = _noun(name)
+        if kind in ("integer", "number"):
+            counts.append(name)
+            found = _count(words, noun)
+            if found is None and whole:
+                found = _count([w for w, _, _ in _spans(whole)], noun)
+            if found is not None:
+                args[name] = found
+            continue
+        if kind != "string":
+            continue
+        if name in FREE_TEXT:
+            if not strict:
+                args[name] = text
+            continue
+        span: tuple[int, int] | None = None
+        parts = set(name.lower().split("_"))
+        if noun in _DATE_NAMES or name.lower().endswith(("date", "dates", "day", "days")):
+            kinds, names = _DATE_KINDS, _RELATIVE_DAYS
+            if noun == "month":
+                kinds, names = frozenset({"month", "date"}), frozenset()
+        elif noun in _TIME_NAMES:
+            kinds, names = frozenset({"time"}), frozenset()
+        else:
+            kinds = names = frozenset()
+            index = _identifier(words, noun, blocked, by_name=bool(parts & _ID_NAMES))
+            if index is not None:
+                span = (index, index + 1)
+            elif not strict and not parts & _ID_NAMES:
+                span = _modifier(words, noun)
+                if span is None and name in required and noun not in _DESCRIBING:
+                    span = next(
+                        (
+                            r
+                            for fact, r in located
+                            if fact.kind == "name" and r is not None and _free(r, taken)
+                        ),
+                        None,
+                    )
+        if kinds and span is None and name.lower().endswith(("dates", "days")):
+            ranges = [r for fact, r in located if fact.kind in kinds and r is not None]
+            span = (ranges[0][0], ranges[-1][1]) if ranges else None
+        if kinds and span is None:
+            span = next(
+                (r for fact, r in located if fact.kind in kinds and r is not None), None
+            ) or next(((i, i + 1) for i, w in enumerate(words) if w.lower() in names), None)
+            if span is None and whole:
+                value = _from_whole(whole, kinds, names)
+                if value is not None:
+                    args[name] = value
+                    continue
+        if span is None or not _free(span, taken):
+            if name in required and not strict:
+                rest.append(name)
+            continue
+        args[name] = _text_of(text, spans, span)
+        taken.append(span)
+    if counts and any(n in args for n in counts) and not strict:
+        for name in counts:
+            if name in required:
+                args.setdefault(name, 0)
+    describing = next((n for n in rest if _noun(n) in _DESCRIBING), None)
+    if describing is not None and taken:
+        value = _rest(text, spans, taken, tool)
+        if not value and whole and text in whole:
+            # Nothing left in the clause: the rest of the request says it ("can you report
+            # scooter 2290? the brake is loose").
+            others = whole.replace(text, " ")
+            value = _rest(others, _spans(others), (), tool)
+        if value:
+            args[describing] = value
+    return args
+
+
+_JOINING = frozenset({"and", "for", "on", "at", "the", "of", "in", "with", "plus"})
+
+
+def only_values(properties: Mapping[str, Any], text: str) -> bool:
+    """Whether ``text`` is only values for arguments of ``properties`` with their nouns, no
+    verb and no other word ("2 adults", "and a child for Saturday"): a fragment of a request
+    worded elsewhere in its sentence."""
+    nouns = {_noun(name) for name in properties}
+    spans = _spans(text)
+    dated = {
+        i
+        for fact in extract_facts(text)
+        if fact.kind in ("date", "weekday", "month", "time")
+        for i in range(*(_range(spans, fact) or (0, 0)))
+    }
+    return bool(spans) and all(
+        i in dated
+        or count_of(w) is not None
+        or _stem_of(w) in nouns
+        or w.lower() in _JOINING
+        or w.lower() in _RELATIVE_DAYS
+        for i, (w, _, _) in enumerate(spans)
+    )
+
+
+def names_when(name: str) -> bool:
+    """Whether the argument ``name`` takes a date, a day, a month or a time."""
+    noun = _noun(name)
+    return noun in _DATE_NAMES or noun in _TIME_NAMES or name.lower().endswith(("date", "dates"))
+
+
+def lacks(properties: Mapping[str, Any], required: Sequence[str], args: Mapping[str, Any]) -> bool:
+    """Whether ``args`` lack a required argument of ``properties`` (a value the request does not
+    give, which the user is asked for rather than guessed)."""
+    return any(name in properties and name not in args for name in required)
+
+
+def _naming(word: str, value: str) -> bool:
+    """Whether ``word`` names the identifier ``value`` after it ("scooter", "number")."""
+    return (_is_id(value) and word.lower() not in REQUEST_STOPWORDS) or word.lower() in _ID_NAMES
+
+
+def _rest(
+    text: str,
+    spans: Sequence[_Span],
+    taken: Sequence[tuple[int, int]],
+    tool: str,
+) -> str:
+    """The clause without the words given to other arguments (and the nouns naming each, as in
+    "scooter number 40213"), its leading fillers, the tool's own words ("report ...") and
+    punctuation dropped."""
+    drop: set[int] = set()
+    for start, end in taken:
+        drop.update(range(start, end))
+        index = start - 1
+        while index >= 0 and index >= start - 2 and _naming(spans[index][0], spans[start][0]):
+            drop.add(index)  # the noun before an identifier: "scooter 40213"
+            index -= 1
+        if index >= 0 and index + 1 != start and spans[index][0].lower() in _PREPOSITIONS:
+            drop.add(index)  # "the bell on scooter 5520 is broken": "the bell is broken"
+    own = {_stem_of(w) for w in tool.split("_") if w}
+    kept = [w for i, (w, _, _) in enumerate(spans) if i not in drop]
+    while kept and (kept[0].lower() in _LEAD or _stem_of(kept[0]) in own):
+        kept.pop(0)
+    return " ".join(kept)
