@@ -97,8 +97,9 @@ def _groups() -> dict[str, frozenset[str]]:
 
 _GROUPS = _groups()
 # The common English verbs of change a tool's name may open with ("cancel_order", "book_room").
-# Words that are as often a noun opening a reading tool's name ("order_status", "store_hours",
-# "leave_balance", "issue_status", "top_stories", "share_price") are left out.
+# Words that are as often a noun opening a reading tool's name ("store_hours", "leave_balance",
+# "issue_status", "top_stories", "share_price") are left out; "order" is in, since a reading
+# tool named for orders ends with a noun of reading ("order_status", "order_history").
 _ACTING = word_class("""
     cancel change delete remove block unblock reset book reserve transfer pay refund report log
     file submit move switch upgrade downgrade renew open close create add update edit modify
@@ -110,7 +111,7 @@ _ACTING = word_class("""
     decline restart join invite exchange ship deliver mark clear save sign turn reactivate
     restore reorder swap alter amend arrange adjust increase decrease lower grant deny
     reimburse settle scrap shut quit select choose pick allocate attach include publish
-    forward reroute rent
+    forward reroute rent order
     """)
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").

@@ -22,8 +22,12 @@ would, and only with a value that fits it:
   brake").
 
 An optional argument keeps its default unless a value is found for it by its name. A required
-argument with no value found is left out: the offline model does not make that call and hands
-the request back (``lacks``), so the user is asked rather than a guess acted on or said back. An
+argument with no value found is left out: the offline model does not make that call and asks
+the user for the value (``lacks``; ``_asking.question_for`` words the question), rather than act
+on a guess or say one back. A value the tool lists (a ``Literal`` type's choices) or the examples
+its docstring gives for the argument ("an animal, e.g. penguins or otters") fill it when the
+request names one, in the tool's spelling ("penguin feeding time" gives ``animal``
+"penguins"). An
 integer count the request does not name is 0 beside a count it names ("2 adult tickets":
 ``children`` 0).
 
@@ -36,6 +40,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.models._asking import choices, examples
 from harness.text.facts import Fact, extract_facts
 from harness.text.spelled import count_of
 from harness.text.words import REQUEST_STOPWORDS, stem
@@ -119,6 +124,30 @@ def _count(words: Sequence[str], noun: str) -> int | None:
     return None
 
 
+# Nouns of a count of people a user gives as "for four" ("a table for four on Saturday").
+_PARTY = frozenset({"person", "people", "guest", "diner", "party", "size", "group", "cover"})
+
+
+def _party(words: Sequence[str]) -> int | None:
+    """The count after "for" that no noun follows ("a table for four on Saturday", "for six
+    tomorrow"): the size of a party; None when there is none, or a noun follows ("for 2
+    nights")."""
+    for index in range(1, len(words)):
+        if words[index - 1].lower() != "for":
+            continue
+        found = count_of(words[index])
+        if found is None or words[index].lower() in ("a", "an", "one"):
+            continue
+        after = words[index + 1] if index + 1 < len(words) else ""
+        if (
+            not after
+            or after.lower() in _PREPOSITIONS | _RELATIVE_DAYS | {"please", "under", "people"}
+            or _capital(after)
+        ):
+            return found
+    return None
+
+
 def _is_id(word: str) -> bool:
     return any(c.isdigit() for c in word) and len(word.strip("#")) >= 3
 
@@ -183,8 +212,48 @@ def _modifier(words: Sequence[str], noun: str) -> tuple[int, int] | None:
     return None
 
 
+# Lower-case words inside a name ("The Lord of the Rings", "Bank of England").
+_NAME_JOINS = frozenset({"of", "the", "and", "de", "du", "la", "le", "von", "van", "der", "y"})
+_NAME_OPENERS = frozenset({"the", "a", "an"})
+
+
+def _whole_name(words: Sequence[str], span: tuple[int, int]) -> tuple[int, int]:
+    """The name at ``span`` kept whole: with the capitalised words after lower-case joining
+    words ("Lord" of "The Lord of the Rings" gives all of it) and a capitalised "The" before
+    it."""
+    start, end = span
+    while True:
+        after = end
+        while after < len(words) and words[after] in _NAME_JOINS:
+            after += 1
+        if after == end or after >= len(words) or not _capital(words[after]):
+            break
+        end = after + 1
+        while end < len(words) and _capital(words[end]):
+            end += 1
+    if start > 0 and words[start - 1].lower() in _NAME_OPENERS and _capital(words[start - 1]):
+        start -= 1
+    return start, end
+
+
 def _text_of(text: str, spans: Sequence[_Span], span: tuple[int, int]) -> str:
     return text[spans[span[0]][1] : spans[span[1] - 1][2]].strip("#")
+
+
+# Nouns of an argument that takes an amount of money.
+_AMOUNTS = frozenset({"amount", "sum", "total", "price", "cost", "fee", "payment", "budget"})
+
+
+def _money(text: str, whole: str) -> float | None:
+    """The first amount of money the clause names, else the request; None for none."""
+    for source in (text, whole):
+        for fact in extract_facts(source) if source else ():
+            if fact.kind == "money":
+                try:
+                    return float(fact.value)
+                except ValueError:
+                    continue
+    return None
 
 
 def _from_whole(whole: str, kinds: frozenset[str], words: frozenset[str]) -> str | None:
@@ -202,12 +271,15 @@ def fill(
     tool: str = "",
     whole: str = "",
     strict: bool = False,
+    about: str = "",
 ) -> dict[str, Any]:
     """The arguments of the tool named ``tool`` with ``properties`` (JSON schema) and
     ``required`` names for the request clause ``text`` (see the module docstring); a count, a
     date or a time the clause does not name is read from ``whole``, the message it is part of.
     With ``strict``, only the values the request names plainly: counts, dates, days, times and
-    identifiers (no free text, no names, no rest)."""
+    identifiers (no free text, no names, no rest). ``about`` is the tool's docstring: a value
+    the request names that is one of an argument's choices (a ``Literal`` type) or of the
+    examples the docstring gives for it ("an animal, e.g. penguins or otters") fills it."""
     spans = _spans(text)
     words = [w for w, _, _ in spans]
     facts = extract_facts(text)
@@ -226,8 +298,15 @@ def fill(
         kind = schema.get("type", "string")
         noun = _noun(name)
         if kind in ("integer", "number"):
+            money = _money(text, whole) if kind == "number" or noun in _AMOUNTS else None
+            if money is not None:
+                # An amount of money ("£20", "20 pounds") for an amount: never a bare number.
+                args[name] = int(money) if kind == "integer" and money.is_integer() else money
+                continue
             counts.append(name)
             found = _count(words, noun)
+            if found is None and noun in _PARTY:
+                found = _party(words)
             if found is None and whole:
                 found = _count([w for w, _, _ in _spans(whole)], noun)
             if found is not None:
@@ -241,6 +320,17 @@ def fill(
             continue
         span: tuple[int, int] | None = None
         parts = set(name.lower().split("_"))
+        listed = choices(schema)
+        if listed:
+            # A value the tool lists ("Premium" of Literal["Basic", "Premium"]), in the tool's
+            # own spelling, whatever its case or number in the request; nothing else fits.
+            named = None if strict else _named(words, listed, taken)
+            if named is not None:
+                args[name] = named[1]
+                taken.append(named[0])
+            elif name in required and not strict:
+                rest.append(name)
+            continue
         if noun in _DATE_NAMES or name.lower().endswith(("date", "dates", "day", "days")):
             kinds, names = _DATE_KINDS, _RELATIVE_DAYS
             if noun == "month":
@@ -257,12 +347,20 @@ def fill(
                 if span is None and name in required and noun not in _DESCRIBING:
                     span = next(
                         (
-                            r
+                            _whole_name(words, r)
                             for fact, r in located
                             if fact.kind == "name" and r is not None and _free(r, taken)
                         ),
                         None,
                     )
+        if span is None and not kinds and not strict and not parts & _ID_NAMES:
+            # One of the examples the tool's docstring gives for the argument ("an animal, e.g.
+            # penguins or otters"), named in the request ("penguin feeding time").
+            named = _named(words, examples(name, about), taken)
+            if named is not None:
+                args[name] = named[1]
+                taken.append(named[0])
+                continue
         if kinds and span is None and name.lower().endswith(("dates", "days")):
             ranges = [r for fact, r in located if fact.kind in kinds and r is not None]
             span = (ranges[0][0], ranges[-1][1]) if ranges else None
@@ -279,7 +377,10 @@ def fill(
             if name in required and not strict:
                 rest.append(name)
             continue
-        args[name] = _text_of(text, spans, span)
+        value = _text_of(text, spans, span)
+        if span[1] < len(words) and value.lower().endswith(("'s", "\u2019s")):
+            value = value[:-2]  # the owner of what follows: "Daisy's appointment" is Daisy's
+        args[name] = value
         taken.append(span)
     if counts and any(n in args for n in counts) and not strict:
         for name in counts:
@@ -296,6 +397,23 @@ def fill(
         if value:
             args[describing] = value
     return args
+
+
+def _named(
+    words: Sequence[str], values: Sequence[str], taken: Sequence[tuple[int, int]]
+) -> tuple[tuple[int, int], str] | None:
+    """The first of ``values`` the words name, word by word (stems, any case), with its word
+    range; None when none is named or its words are taken."""
+    stems = [_stem_of(w) for w in words]
+    for value in values:
+        wanted = [_stem_of(w) for w in _WORD.findall(value)]
+        if not wanted:
+            continue
+        for start in range(len(stems) - len(wanted) + 1):
+            span = (start, start + len(wanted))
+            if stems[span[0] : span[1]] == wanted and _free(span, taken):
+                return span, value
+    return None
 
 
 _JOINING = frozenset({"and", "for", "on", "at", "the", "of", "in", "with", "plus"})

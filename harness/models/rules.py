@@ -33,7 +33,8 @@ from harness.models._actions import (
     states_past,
     wh_question,
 )
-from harness.models._arguments import FREE_TEXT, fill, lacks, names_when, only_values
+from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
+from harness.models._asking import question_for
 from harness.models._credit import answers, asked_kind, carries, names_all, only_reads, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
@@ -104,15 +105,17 @@ class RulesModel(Model):
         tool_results = [m for m in request.messages if m.role == "tool"]
         usage = Usage(requests=1)
         if not tool_results or (request.messages and request.messages[-1].role == "user"):
-            calls = self._pick_tools(request.tools, context)
+            calls, asking = self._plan(request.tools, context)
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
+            handed = list(context.requests) or [context.scoped_request]
             out = self._outputs(
                 context,
                 texts=[],
                 done=False,
-                open_q=list(context.requests) or [context.scoped_request],
+                open_q=_asked_or_handed(handed, asking),
                 per={},
+                asking=asking,
             )
             if INTERACTION_SUMMARY in out:
                 # Nothing was said to the user: the summary says so, and the request is handed
@@ -181,12 +184,14 @@ class RulesModel(Model):
                 )
             open_q = [q for q in open_q if q not in covered]
         open_q.extend(q for q in tried if q not in open_q and q not in {asked[n] for n in per})
-        # A change not made for want of a required value: the request is handed back, so the
-        # user is asked for it (``_merged_calls``).
-        lacking = [q for q in self._plan(request.tools, context)[1] if q not in open_q]
-        if lacking:
+        # A change not made for want of a required value: the user is asked for each value
+        # (``_merged_calls``), and the request is not answered.
+        asking = self._plan(request.tools, context)[1]
+        if asking:
             done = False
-            open_q.extend(lacking)
+            wanted = [q for n in sorted(asking) for q in (asking[n] or [asked[n]])]
+            open_q = [q for q in open_q if q not in {asked[n] for n in asking if asking[n]}]
+            open_q.extend(q for q in wanted if q not in open_q)
         if tried and not texts and not sent:
             # Nothing to tell: as when no tool is called, the request is handed back.
             done = False
@@ -198,7 +203,9 @@ class RulesModel(Model):
             )
             return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
         return ModelResponse(
-            output=self._outputs(context, texts=texts, done=done, open_q=open_q, per=per),
+            output=self._outputs(
+                context, texts=texts, done=done, open_q=open_q, per=per, asking=asking
+            ),
             usage=usage,
             model=self.name,
         )
@@ -208,17 +215,17 @@ class RulesModel(Model):
 
     def _plan(
         self, tools: Sequence[ToolDefinition], context: ActContext
-    ) -> tuple[list[ToolCall], list[str]]:
-        """The calls for the turn, and the requests handed back because a change they ask for
-        lacks a required value (``_merged_calls``)."""
+    ) -> tuple[list[ToolCall], dict[int, list[str]]]:
+        """The calls for the turn, and by request index the questions that ask the user for the
+        required values a call it needs lacks (``_merged_calls``)."""
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
-            return [], []
+            return [], {}
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
             if named and not context.continuing:
-                return [], []  # a change the request only names is not made (``_actions``)
-            return [_call(own[0], context.scoped_request, 0)], []
+                return [], {}  # a change the request only names is not made (``_actions``)
+            return [_call(own[0], context.scoped_request, 0)], {}
         router = _tool_router(own)
         requests = context.requests or (context.scoped_request,)
         message = " ".join(requests)
@@ -230,9 +237,9 @@ class RulesModel(Model):
             for number, text in enumerate(requests):
                 if _lone_tool(own[0], text):
                     picks[number] = [(own[0], text, 0, message)]
-        calls, lacking = _merged_calls(picks, several=bool(context.requests))
+        calls, asking = _merged_calls(picks, several=bool(context.requests))
         kind = _kind_picks(own, requests, picks, calls, several=bool(context.requests))
-        return calls + kind, [requests[n] for n in lacking]
+        return calls + kind, asking
 
     def _outputs(
         self,
@@ -242,14 +249,19 @@ class RulesModel(Model):
         done: bool,
         open_q: list[str],
         per: Mapping[int, list[str]],
+        asking: Mapping[int, list[str]],
     ) -> dict[str, Any]:
         text = " ".join(texts).strip()
         silent = context.mode == SILENT
+        # A request whose change lacks a value is not answered: its item carries the questions
+        # that ask for the values, for the parent to ask (they are open questions too).
         answers = [
             {
                 "request": item,
-                ANSWERED: bool(per.get(number)) and not silent,
-                FINDINGS: " ".join(per.get(number, ())) if silent else "",
+                ANSWERED: bool(per.get(number)) and not silent and number not in asking,
+                FINDINGS: " ".join(
+                    [*(per.get(number, ()) if silent else ()), *asking.get(number, ())]
+                ),
             }
             for number, item in enumerate(context.requests)
         ]
@@ -385,14 +397,15 @@ def _lone_tool(tool: ToolDefinition, text: str) -> bool:
 
 def _merged_calls(
     picks: Sequence[list[_Pick]], *, several: bool
-) -> tuple[list[ToolCall], list[int]]:
+) -> tuple[list[ToolCall], dict[int, list[str]]]:
     """Each request's picks as calls, one per distinct tool and arguments in the turn: requests
     whose picks are the same tool with the same arguments share one call, made for each of them
     (its id keeps their indexes). Any other pick of a tool that reads is a call of its own. The
     picks of one tool that changes something are one call whose arguments are read from all
     their clauses ("Two adults" and "a child for Saturday please" buy the tickets once), and a
-    change the requests do not give every required value for is not made: with the calls, the
-    indexes of the requests handed back for it (``_arguments.lacks``: the user is asked)."""
+    change the requests do not give every required value for is not made: with the calls, by
+    request index, the questions that ask the user for each value it lacks
+    (``_asking.question_for``: "Which animal do you mean?")."""
     merged: dict[str, tuple[_Pick, list[int]]] = {}
     for number, request_picks in enumerate(picks):
         for pick in request_picks:
@@ -413,18 +426,54 @@ def _merged_calls(
                     numbers.append(number)
     ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
     calls: list[ToolCall] = []
-    lacking: list[int] = []
+    asking: dict[int, list[str]] = {}
     for (tool, text, index, whole), numbers in ordered:
         call = _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
-        if lacks(
-            tool.parameters.get("properties", {}),
-            tool.parameters.get("required", []),
-            call.arguments,
-        ):
-            lacking.extend(n for n in numbers if n not in lacking)
+        props: Mapping[str, Any] = tool.parameters.get("properties", {})
+        missing = [
+            question_for(name, props[name], tool.description)
+            for name in tool.parameters.get("required", [])
+            if name in props and name not in call.arguments
+        ]
+        if missing:
+            # Asked only of a request that asks for what the tool does; else (a tool chosen
+            # for a shared word: "when is the next train from St Pancras?" beside
+            # ``buy_ticket``) the request is handed back as before, no question ([]).
+            worth = _worth_asking(tool, text, whole)
+            for number in numbers:
+                given = asking.setdefault(number, [])
+                given.extend(q for q in missing if worth and q not in given)
             continue
         calls.append(call)
-    return calls, lacking
+    return calls, asking
+
+
+def _worth_asking(tool: ToolDefinition, text: str, whole: str) -> bool:
+    """Whether the user is asked for the values ``tool`` lacks for the clause ``text`` of the
+    request ``whole``: a change is asked about only when the request asks for it (by its verb,
+    ``_actions.asks_for_change`` / ``asks_by_question``, or worded as a request,
+    ``_actions.request_form``: "I want a refund for my booking"); a tool that reads when the
+    clause is a question or is worded as a request. Not for a statement ("bike 51877 has a flat
+    tyre" beside a tool of stations)."""
+    texts = (text, whole) if whole else (text,)
+    if acts(tool.name):
+        return any(
+            asks_for_change(t, tool.name) or asks_by_question(t, tool.name) or request_form(t)
+            for t in texts
+        )
+    return is_question(text) or any(request_form(t) for t in texts)
+
+
+def _asked_or_handed(requests: Sequence[str], asking: Mapping[int, list[str]]) -> list[str]:
+    """The open questions of a turn with no call: for each request, the questions asking for
+    the values its change lacks, or the request itself, handed back (no question worth
+    asking: ``_worth_asking``)."""
+    out: list[str] = []
+    for number, request in enumerate(requests):
+        for question in asking.get(number) or [request]:
+            if question not in out:
+                out.append(question)
+    return out
 
 
 def _complements(first: _Pick, other: _Pick) -> bool:
@@ -453,7 +502,7 @@ def _call(
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
     # Each argument from the part of the request its name asks for (``_arguments.fill``).
-    args = fill(props, required, text, tool=tool.name, whole=whole)
+    args = fill(props, required, text, tool=tool.name, whole=whole, about=tool.description)
     # A call that carries several requests keeps the indexes of the requests it is made for in
     # its id ("call_x_1.0", "call_x_0+1.0").
     numbers = "+".join(str(n) for n in requests)
@@ -545,27 +594,98 @@ def _choose(
     scores = router.scores(base_forms(text))
     ranked = [(name, score) for name, score in scores if score >= _TOOL_MINIMUM]
     if not ranked:
-        return None
+        # No tool shares a word: the one tool whose change ``text`` asks for by a verb of the
+        # same action and names a value for ("switch me to premium" for ``change_plan`` whose
+        # plan is "Basic" or "Premium": ``_says_what``), or none.
+        asked = [t for t in tools if _asked_by_verb(t, text)]
+        return asked[0] if len(asked) == 1 else None
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
     if not acts(best.name):
         return _asked_change(by_name, scores, text, request or text) or best
     if asks_for_change(text, best.name):
         return best
+    # Another change the request asks for by its verb, sharing a word ("can you book 3 adults
+    # from Bristol to Cardiff" is ``buy_ticket``'s, whose verb "buy" books, not
+    # ``cancel_booking``'s, which shares "book").
+    verb = next(
+        (
+            by_name[n]
+            for n, score in scores
+            if (score > 0 or _counts(by_name[n], text))
+            and n != best.name
+            and acts(n)
+            and asks_for_change(text, n)
+        ),
+        None,
+    )
+    if verb is not None:
+        return verb
     if mentions_change(text, best.name):
-        return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
-    for name, score in ranked[1:]:
-        if score < _NEAR_TIE * top:
-            break
-        if not acts(name):
-            return by_name[name]
+        return _reader(by_name, scores, text, request)
+    tied = [by_name[n] for n, score in ranked[1:] if score >= _NEAR_TIE * top and not acts(n)]
+    if tied:
+        # A reader ties on words; a request worded as one that gives the change a count, a
+        # date or a time still asks for it ("I'd like an appointment for Bella tomorrow"
+        # beside ``appointment_times``: ``_asked_change``). Of the readers, the first the
+        # request gives every required value ("the next train from St Pancras": ``departures``
+        # of a station, not ``ticket_price`` from one station to another).
+        wanted = _asked_change(by_name, scores, text, request or text)
+        return wanted or next((t for t in tied if _fills(t, text, request)), tied[0])
     if (
         _fact_question(best, text)
         or _asks_no_change(best, text)
         or (_typed(best) and _states(text) and _states(request or text))
     ):
-        return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
+        return _reader(by_name, scores, text, request)
     return best
+
+
+def _reader(
+    by_name: Mapping[str, ToolDefinition],
+    scores: Sequence[tuple[str, float]],
+    text: str,
+    request: str,
+) -> ToolDefinition | None:
+    """The best tool that reads, shares a word with ``text`` and gets every required value from
+    it, for a request that names a change without asking for it ("did you book the appointment
+    for Max?"): a reader chosen only for a shared word is no call to ask the user a value for
+    (the request is handed back instead); None when there is none."""
+    for name, score in scores:
+        tool = by_name[name]
+        if score > 0 and not acts(name) and _fills(tool, text, request):
+            return tool
+    return None
+
+
+def _fills(tool: ToolDefinition, text: str, request: str) -> bool:
+    """Whether ``text`` (in ``request``) gives ``tool`` every required value."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    required = [n for n in tool.parameters.get("required", []) if n in props]
+    args = fill(
+        props, required, text, tool=tool.name, whole=request or text, about=tool.description
+    )
+    return all(n in args for n in required)
+
+
+def _counts(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` gives ``tool`` a count before one of its arguments' nouns ("3 adults"):
+    that noun is a word the two share, though the tool's name and docstring lack it."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return any(isinstance(v, int) for v in fill(props, (), text, strict=True).values())
+
+
+def _asked_by_verb(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text``, no question, asks for the change of ``tool`` by a verb of its action
+    and names a value of an argument that is not free text (``_says_what``)."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return (
+        acts(tool.name)
+        and bool(props)
+        and not is_question(text)
+        and asks_for_change(text, tool.name)
+        and _says_what(tool, text)
+    )
 
 
 def _states(text: str) -> bool:
@@ -608,7 +728,9 @@ def _says_what(tool: ToolDefinition, text: str) -> bool:
     ``_arguments.fill``). A tool that takes the request as free text only gets no such value:
     "I would like to rent a car" beside a search tool that shares "car" stays the search."""
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
-    return not props or any(k not in FREE_TEXT for k in fill(props, (), text))
+    return not props or any(
+        k not in FREE_TEXT for k in fill(props, (), text, about=tool.description)
+    )
 
 
 def _fact_question(tool: ToolDefinition, text: str) -> bool:

@@ -167,14 +167,17 @@ def test_a_value_fills_only_an_argument_it_fits() -> None:
 
 
 @pytest.mark.parametrize(
-    ("tools", "text"),
+    ("tools", "text", "question"),
     [
-        (_SALON, "could I book a haircut on Friday?"),
-        (_SHOP, "cancel my order"),
-        (_DOCKS, "how many bikes there"),
+        (_SALON, "could I book a haircut on Friday?", "Which stylist do you mean?"),
+        (_SHOP, "cancel my order", "What is your order number?"),
+        (_DOCKS, "how many bikes there", "Which station do you mean?"),
     ],
 )
-def test_a_required_value_not_given_is_asked_back(tools: list[Any], text: str) -> None:
-    calls, handed_back = RulesModel()._plan(tools, _context(text))
+def test_a_required_value_not_given_is_asked_for(
+    tools: list[Any], text: str, question: str
+) -> None:
+    # No call on a guess: the user is asked for the value, by the argument's name.
+    calls, asking = RulesModel()._plan(tools, _context(text))
     assert calls == []
-    assert handed_back == [text]
+    assert asking == {0: [question]}
