@@ -193,12 +193,6 @@ class RulesComposer(Composer):
                 if key in seen:
                     continue
                 seen.add(key)
-                if _asks_user(question, result):
-                    # The agent asks the user for what it needs to do the request ("Which
-                    # animal do you mean?"): asked as is, once, never routed nor refused.
-                    if not any(question in part for part in parts):
-                        parts.append(question)
-                    continue
                 had_it = tried.setdefault(key, set())
                 others = had_it - {result.agent}
                 if key in handled or _pending(key, others, context.results):
@@ -226,20 +220,6 @@ class RulesComposer(Composer):
             parts.append(context.handoff)
         message = " ".join(p for p in parts if p).strip()
         return Composition(message=message, routes=tuple(routes), usage=usage)
-
-
-_TO_YOU = re.compile(r"\byou(?:r|rs)?\b", re.IGNORECASE)
-
-
-def _asks_user(question: str, result: ResultView) -> bool:
-    """Whether the open question ``question`` of ``result`` is the agent's question back to the
-    user about a request ("Which animal do you mean?", "What is your order number?"), not a
-    request handed back: a question that speaks to the user and is none of the call's requests
-    nor a part of one."""
-    text = question.strip()
-    if not text.endswith("?") or not _TO_YOU.search(text):
-        return False
-    return not any(_norm(text) in _norm(request) for request in result.each_request)
 
 
 def _pending(key: str, agents: set[str], results: Sequence[ResultView]) -> bool:

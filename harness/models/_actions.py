@@ -38,6 +38,7 @@ __all__ = [
     "base_forms",
     "is_question",
     "mentions_change",
+    "names_action",
     "wh_question",
 ]
 
@@ -84,6 +85,9 @@ _SAME_ACTION: tuple[tuple[str, ...], ...] = (
     ("redirect", "forward", "reroute", "send", "change"),
     ("port", "transfer", "move", "switch"),
     ("turn", "switch", "enable", "disable"),
+    ("donate", "give", "contribute", "pledge", "gift"),
+    ("tip", "give"),
+    ("top", "add", "load", "reload", "refill"),
 )
 
 
@@ -111,8 +115,16 @@ _ACTING = word_class("""
     decline restart join invite exchange ship deliver mark clear save sign turn reactivate
     restore reorder swap alter amend arrange adjust increase decrease lower grant deny
     reimburse settle scrap shut quit select choose pick allocate attach include publish
-    forward reroute rent order
+    forward reroute rent order tip donate give contribute pledge top reload load
     """)
+# Verbs of change that open a name only with the particle after them ("top_up"; "top_stories"
+# reads).
+_PARTICLE = {"top": "up"}
+# Verbs of change that are as often the noun a reading tool is named for: they open an acting
+# name unless a noun of its parts follows ("order_food" acts; "order_items", "order_details",
+# "order_summary" read).
+_NOUN_VERBS = word_class("order report book transfer request booking")
+_PARTS = word_class("details detail items item summary contents lines receipt overview")
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").
 _TELLING_ENDS = word_class("""
@@ -131,6 +143,11 @@ def _tool_verb(name: str) -> str:
     """The verb of change the tool ``name`` opens with, or "" when the tool reads."""
     named = _words(name)
     if not named or named[0] not in _ACTING or named[-1] in _TELLING_ENDS:
+        return ""
+    second = named[1] if len(named) > 1 else ""
+    if named[0] in _PARTICLE and second != _PARTICLE[named[0]]:
+        return ""
+    if named[0] in _NOUN_VERBS and second in _PARTS:
         return ""
     return named[0]
 
@@ -429,7 +446,15 @@ def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
     if past in same:
         return _wanted(before) or _noted(before, words[index + 1 :])
     if word in same:
-        if before and (before[-1] in _DETERMINERS or _object_of(before[-1], words[index + 1 :])):
+        if (
+            before
+            and (
+                before[-1] in _DETERMINERS
+                # "a £3 tip": an amount or a count after a determiner makes it a noun
+                or (before[-1][:1].isdigit() and before[-2:-1] and before[-2] in _DETERMINERS)
+                or _object_of(before[-1], words[index + 1 :])
+            )
+        ):
             return None
         if before and before[-1] == "be":
             # A participle like its base form ("reset", "set"): "can my router be reset?".
@@ -487,6 +512,19 @@ def asks_for_change(text: str, name: str) -> bool:
     upgraded my room yesterday but I need the room key") does not ask. False for a tool that
     reads."""
     return _asking(_readings(text, name))
+
+
+def names_action(text: str, name: str) -> bool:
+    """Whether ``text`` names the action of the tool ``name`` in any form: its verb or one of
+    the same action, as a verb, a past or a noun ("I want a refund" for ``refund_booking``;
+    "two seats in the stalls please" names no action of ``cancel_seats``). For a tool whose name
+    opens with no verb of change, its name's first word."""
+    verb = _tool_verb(name)
+    named = _words(name)
+    same = (_GROUPS.get(verb, frozenset()) | {verb}) if verb else frozenset(named[:1])
+    if verb and len(named) > 1 and named[1] in _GROUPS:
+        same |= _GROUPS[named[1]]  # "request_refund": asked for as a refund too
+    return any(w in same or _past_base(w) in same or _gerund_base(w) in same for w in _words(text))
 
 
 def mentions_change(text: str, name: str) -> bool:

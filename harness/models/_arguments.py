@@ -40,7 +40,21 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.models._actions import acts, base_forms, is_question, request_form
+from harness.models._argnames import (
+    DATE_NAMES,
+    DESCRIBING,
+    DURATIONS,
+    GENERIC_COUNTS,
+    ID_NAMES,
+    PLURALS,
+    TIME_NAMES,
+    UNITS,
+    takes_money,
+)
+from harness.models._argnames import noun as _noun
 from harness.models._asking import choices, examples
+from harness.text._shapes import AUXILIARIES, WH_SET
 from harness.text.facts import Fact, extract_facts
 from harness.text.spelled import count_of
 from harness.text.words import REQUEST_STOPWORDS, stem
@@ -51,19 +65,8 @@ FREE_TEXT = frozenset({"request", "query", "text", "question", "message"})
 """Argument names that take the whole request (a tool that answers whatever is asked)."""
 
 _RELATIVE_DAYS = frozenset({"today", "tomorrow", "tonight"})
-# Nouns whose plural is not the singular with "-s" (common English).
-_PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman"}
 _PREPOSITIONS = frozenset(["on", "of", "for", "with", "in", "at", "from"])
 _PERSONAL = frozenset({"i", "i'd", "i'm", "i've", "i'll"})
-_DATE_NAMES = frozenset({"date", "day", "when", "on", "month"})
-_TIME_NAMES = frozenset({"time", "hour", "slot"})
-_ID_NAMES = frozenset({"id", "number", "code", "ref", "reference", "no"})
-# Nouns of an argument that takes a description in the user's words ("problem", "reason"): the
-# rest of the clause, once the other arguments took their values, is such a description.
-_DESCRIBING = frozenset(
-    {"problem", "issue", "reason", "description", "detail", "note", "comment", "fault"}
-    | {"complaint", "symptom", "summary", "feedback", "body", "content", "instruction"}
-)
 _DATE_KINDS = frozenset({"date", "weekday"})
 # Facts that are never an identifier: "cancel my order from 2024" names no order.
 _NOT_ID_KINDS = frozenset({"date", "weekday", "year", "time", "money", "percent", "duration"})
@@ -103,25 +106,64 @@ _LEAD = frozenset(
 _Span = tuple[str, int, int]
 
 
-def _noun(name: str) -> str:
-    """The stem of an argument name's last word ("adults" → "adult", "bike_id" → "bike")."""
-    parts = [p for p in name.lower().split("_") if p and p not in _ID_NAMES]
-    word = parts[-1] if parts else name.lower()
-    return stem(_PLURALS.get(word, word))
-
-
 def _stem_of(word: str) -> str:
     word = word.lower().strip("#")
-    return stem(_PLURALS.get(word, word))
+    return stem(PLURALS.get(word, word))
 
 
 def _count(words: Sequence[str], noun: str) -> int | None:
+    """The count before ``noun``, or before up to two words that describe it ("2 adults", "2
+    large bikes", "2 stalls seats")."""
     for index, word in enumerate(words):
-        if index and _stem_of(word) == noun:
-            found = count_of(words[index - 1])
+        if not index or _stem_of(word) != noun:
+            continue
+        for before in range(index - 1, max(-1, index - 4), -1):
+            found = count_of(words[before])
             if found is not None:
                 return found
+            lower = words[before].lower()
+            if lower in _MORE:
+                continue  # "2 more seats"
+            if lower in REQUEST_STOPWORDS or lower[:1].isdigit():
+                break
     return None
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"\+?\d[\d ()-]{5,}\d")
+
+
+def _contact(text: str, parts: set[str]) -> str | None:
+    """The email address or phone number ``text`` gives an argument named for one ("email",
+    "phone_number"); None for another argument or none given."""
+    if parts & {"email", "mail"}:
+        found = _EMAIL.search(text)
+        return found.group(0) if found else None
+    if "phone" in parts or "mobile" in parts:
+        found = _PHONE.search(text)
+        return found.group(0) if found else None
+    return None
+
+
+def _measure(text: str, unit: str) -> float | None:
+    """The number ``text`` gives right before ``unit`` ("a 3 kg parcel", "2.5kg"); None."""
+    found = re.search(rf"(\d+(?:\.\d+)?)\s*{re.escape(unit)}\b", text, re.IGNORECASE)
+    return float(found.group(1)) if found else None
+
+
+_MORE = frozenset({"more", "extra", "additional", "further", "other"})
+
+
+def _lone_count(words: Sequence[str], blocked: set[int]) -> int | None:
+    """The one count the words name outside dates, times and amounts ("order 4 inner tubes"),
+    for a count whose name says nothing of what it counts ("quantity"); None for none or
+    several."""
+    found = {
+        count_of(w)
+        for i, w in enumerate(words)
+        if i not in blocked and not _is_id(w) and w.lower() not in ("a", "an")
+    } - {None}
+    return found.pop() if len(found) == 1 else None
 
 
 # Nouns of a count of people a user gives as "for four" ("a table for four on Saturday").
@@ -240,10 +282,6 @@ def _text_of(text: str, spans: Sequence[_Span], span: tuple[int, int]) -> str:
     return text[spans[span[0]][1] : spans[span[1] - 1][2]].strip("#")
 
 
-# Nouns of an argument that takes an amount of money.
-_AMOUNTS = frozenset({"amount", "sum", "total", "price", "cost", "fee", "payment", "budget"})
-
-
 def _money(text: str, whole: str) -> float | None:
     """The first amount of money the clause names, else the request; None for none."""
     for source in (text, whole):
@@ -298,13 +336,22 @@ def fill(
         kind = schema.get("type", "string")
         noun = _noun(name)
         if kind in ("integer", "number"):
-            money = _money(text, whole) if kind == "number" or noun in _AMOUNTS else None
+            money = _money(text, whole) if takes_money(name) else None
             if money is not None:
                 # An amount of money ("£20", "20 pounds") for an amount: never a bare number.
                 args[name] = int(money) if kind == "integer" and money.is_integer() else money
                 continue
+            unit = name.lower().rsplit("_", 1)[-1]
+            if unit in UNITS:
+                # A measure in the argument's unit ("a 3 kg parcel", "2.5kg"): no count.
+                measured = _measure(text, unit)
+                if measured is not None:
+                    args[name] = int(measured) if kind == "integer" else measured
+                continue
             counts.append(name)
             found = _count(words, noun)
+            if found is None and noun in GENERIC_COUNTS:
+                found = _lone_count(words, blocked)
             if found is None and noun in _PARTY:
                 found = _party(words)
             if found is None and whole:
@@ -313,6 +360,10 @@ def fill(
                 args[name] = found
             continue
         if kind != "string":
+            continue
+        contact = _contact(text, set(name.lower().split("_")))
+        if contact is not None:
+            args[name] = contact
             continue
         if name in FREE_TEXT:
             if not strict:
@@ -331,20 +382,20 @@ def fill(
             elif name in required and not strict:
                 rest.append(name)
             continue
-        if noun in _DATE_NAMES or name.lower().endswith(("date", "dates", "day", "days")):
+        if noun in DATE_NAMES or name.lower().endswith(("date", "dates", "day", "days")):
             kinds, names = _DATE_KINDS, _RELATIVE_DAYS
             if noun == "month":
                 kinds, names = frozenset({"month", "date"}), frozenset()
-        elif noun in _TIME_NAMES:
+        elif noun in TIME_NAMES:
             kinds, names = frozenset({"time"}), frozenset()
         else:
             kinds = names = frozenset()
-            index = _identifier(words, noun, blocked, by_name=bool(parts & _ID_NAMES))
+            index = _identifier(words, noun, blocked, by_name=bool(parts & ID_NAMES))
             if index is not None:
                 span = (index, index + 1)
-            elif not strict and not parts & _ID_NAMES:
+            elif not strict and not parts & ID_NAMES:
                 span = _modifier(words, noun)
-                if span is None and name in required and noun not in _DESCRIBING:
+                if span is None and name in required and noun not in DESCRIBING:
                     span = next(
                         (
                             _whole_name(words, r)
@@ -353,7 +404,7 @@ def fill(
                         ),
                         None,
                     )
-        if span is None and not kinds and not strict and not parts & _ID_NAMES:
+        if span is None and not kinds and not strict and not parts & ID_NAMES:
             # One of the examples the tool's docstring gives for the argument ("an animal, e.g.
             # penguins or otters"), named in the request ("penguin feeding time").
             named = _named(words, examples(name, about), taken)
@@ -361,6 +412,17 @@ def fill(
                 args[name] = named[1]
                 taken.append(named[0])
                 continue
+            if (
+                name in required
+                and tool
+                and not acts(tool)
+                and noun not in DESCRIBING
+                and _asks_or_names(text)
+            ):
+                # A tool that reads: the one noun phrase the request has left once its question
+                # and request words and the tool's own words are taken out ("when are the
+                # penguins fed" gives ``feeding_times`` "penguins").
+                span = _leftover(words, blocked | _covered(taken), tool, about, name)
         if kinds and span is None and name.lower().endswith(("dates", "days")):
             ranges = [r for fact, r in located if fact.kind in kinds and r is not None]
             span = (ranges[0][0], ranges[-1][1]) if ranges else None
@@ -384,9 +446,11 @@ def fill(
         taken.append(span)
     if counts and any(n in args for n in counts) and not strict:
         for name in counts:
-            if name in required:
+            # "2 adult tickets": no children. A length of time is never 0 ("rent 3 small
+            # bikes" names no hours): it is asked for.
+            if name in required and _noun(name) not in DURATIONS:
                 args.setdefault(name, 0)
-    describing = next((n for n in rest if _noun(n) in _DESCRIBING), None)
+    describing = next((n for n in rest if _noun(n) in DESCRIBING), None)
     if describing is not None and taken:
         value = _rest(text, spans, taken, tool)
         if not value and whole and text in whole:
@@ -397,6 +461,59 @@ def fill(
         if value:
             args[describing] = value
     return args
+
+
+def _asks_or_names(text: str) -> bool:
+    """Whether ``text`` is a question, is worded as a request, or only names what it wants with
+    no verb ("Penguin feeding time"): a statement ("bike 51877 has a flat tyre") gives no
+    leftover phrase as a value."""
+    if is_question(text) or request_form(text):
+        return True
+    return not any(w.lower() in AUXILIARIES or w.lower() in _BE for w, _, _ in _spans(text))
+
+
+_BE = frozenset({"be", "been", "being", "has", "have", "had", "'s", "it's", "got", "gets"})
+
+
+def _covered(taken: Sequence[tuple[int, int]]) -> set[int]:
+    return {i for start, end in taken for i in range(start, end)}
+
+
+_LEFT_OUT = REQUEST_STOPWORDS | frozenset(_LEAD) | WH_SET | AUXILIARIES
+_MAX_PHRASE = 3
+
+
+def _leftover(
+    words: Sequence[str], blocked: set[int], tool: str, about: str, name: str
+) -> tuple[int, int] | None:
+    """The word range of the one phrase of ``words`` (outside ``blocked``) that is none of the
+    request's question or request words nor a word of the tool ``tool`` (its name, its docstring
+    ``about``, the argument ``name``); None when none is left, or several compete."""
+    own = {
+        _stem_of(w) for w in re.findall(r"[A-Za-z]+", f"{tool} {about} {name}".replace("_", " "))
+    }
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for index, word in enumerate([*words, ""]):
+        lower = word.lower()
+        keep = (
+            bool(word)
+            and index not in blocked
+            and lower not in _LEFT_OUT
+            and not any(c.isdigit() for c in word)
+            and _stem_of(lower) not in own
+            and base_forms(lower) == lower  # an irregular past is a verb ("fed")
+            and not (len(lower) > 4 and lower.endswith("ed"))  # so is a past ("cancelled")
+            and not (len(lower) > 5 and lower.endswith("ing"))  # and a verb's "-ing" form
+        )
+        if keep and start is None:
+            start = index
+        elif not keep and start is not None:
+            runs.append((start, index))
+            start = None
+    if len(runs) != 1 or runs[0][1] - runs[0][0] > _MAX_PHRASE:
+        return None
+    return runs[0]
 
 
 def _named(
@@ -444,7 +561,7 @@ def only_values(properties: Mapping[str, Any], text: str) -> bool:
 def names_when(name: str) -> bool:
     """Whether the argument ``name`` takes a date, a day, a month or a time."""
     noun = _noun(name)
-    return noun in _DATE_NAMES or noun in _TIME_NAMES or name.lower().endswith(("date", "dates"))
+    return noun in DATE_NAMES or noun in TIME_NAMES or name.lower().endswith(("date", "dates"))
 
 
 def lacks(properties: Mapping[str, Any], required: Sequence[str], args: Mapping[str, Any]) -> bool:
@@ -455,7 +572,7 @@ def lacks(properties: Mapping[str, Any], required: Sequence[str], args: Mapping[
 
 def _naming(word: str, value: str) -> bool:
     """Whether ``word`` names the identifier ``value`` after it ("scooter", "number")."""
-    return (_is_id(value) and word.lower() not in REQUEST_STOPWORDS) or word.lower() in _ID_NAMES
+    return (_is_id(value) and word.lower() not in REQUEST_STOPWORDS) or word.lower() in ID_NAMES
 
 
 def _rest(

@@ -20,26 +20,24 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.models._argnames import (
+    AMOUNTS,
+    CONTACTS,
+    DATE_NAMES,
+    DESCRIBING,
+    GENERIC_COUNTS,
+    KIN,
+    NAME_PARTS,
+    PERSON_OWNERS,
+    TIME_NAMES,
+    UNITS,
+    label,
+    takes_money,
+)
 from harness.text.words import stem
 
 __all__ = ["choices", "examples", "question_for"]
 
-_ID_WORDS = {
-    "id": "number",
-    "no": "number",
-    "number": "number",
-    "num": "number",
-    "code": "code",
-    "ref": "reference",
-    "reference": "reference",
-}
-_DATE_WORDS = frozenset({"date", "day", "dates", "days", "when", "month"})
-_TIME_WORDS = frozenset({"time", "hour", "slot"})
-_AMOUNT_WORDS = frozenset({"amount", "sum", "total", "price", "cost", "value", "budget"})
-_DESCRIBING = frozenset(
-    {"problem", "issue", "reason", "description", "detail", "details", "note", "comment"}
-    | {"fault", "complaint", "symptom", "summary", "feedback", "message", "instruction"}
-)
 # Where a docstring starts giving examples of a value: "an animal (penguins, otters)", "the
 # animal, e.g. penguins", "a colour such as red or blue".
 _EXAMPLES = re.compile(
@@ -50,15 +48,6 @@ _EXAMPLES = re.compile(
     re.IGNORECASE,
 )
 _LIST_SPLIT = re.compile(r"\s*(?:,|/|\bor\b|\band\b|\betc\b\.?)\s*", re.IGNORECASE)
-
-
-def _label(name: str) -> tuple[str, str]:
-    """The argument's name read as words, and what kind of word ends it ("order_id" → "order
-    number", "number")."""
-    words = [w for w in name.lower().split("_") if w]
-    if len(words) > 1 and words[-1] in _ID_WORDS:
-        return " ".join([*words[:-1], _ID_WORDS[words[-1]]]), "id"
-    return " ".join(words) or name, words[-1] if words else name
 
 
 def choices(schema: Mapping[str, Any]) -> tuple[str, ...]:
@@ -76,7 +65,7 @@ def examples(name: str, about: str) -> tuple[str, ...]:
     """The example values the tool's docstring ``about`` gives for the argument ``name``: a list
     after "e.g.", "such as", "like" or in brackets, right after the argument's own noun ("an
     animal (penguins, otters)"); () when the docstring gives none for it."""
-    noun = stem(_label(name)[0].split()[-1])
+    noun = stem(label(name)[0].split()[-1])
     out: list[str] = []
     for match in _EXAMPLES.finditer(about):
         lead = [stem(w) for w in re.findall(r"[\w']+", match.group("lead").lower())[-3:]]
@@ -91,31 +80,64 @@ def _either(values: Sequence[str]) -> str:
     return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
 
 
-def question_for(name: str, schema: Mapping[str, Any], about: str = "") -> str:
-    """The question that asks the user for the argument ``name`` (JSON ``schema``) of a tool
-    whose docstring is ``about``: "Which animal do you mean (for example penguins or otters)?",
-    "How many adults do you want?", "What is your order number?"."""
-    label, last = _label(name)
+def _counted(tool: str) -> str:
+    """What a tool counts when its count argument names nothing ("order_items" → "items"): the
+    last word of its name when it is a plural, else ""."""
+    last = tool.lower().split("_")[-1] if tool else ""
+    return last if len(last) > 3 and last.endswith("s") and not last.endswith("ss") else ""
+
+
+def question_for(name: str, schema: Mapping[str, Any], about: str = "", *, tool: str = "") -> str:
+    """The question that asks the user for the argument ``name`` (JSON ``schema``) of the tool
+    ``tool`` whose docstring is ``about``: "Which animal do you mean (for example penguins or
+    otters)?", "How many adults do you want?", "What is your order number?", "What is your
+    first name?", "Is it urgent?", "What is the weight in kg?"."""
+    said, last = label(name)
+    words = said.split()
     kind = schema.get("type", "string")
     listed = choices(schema)
     if listed:
-        return f"Which {label} do you mean: {_either(listed)}?"
+        return f"Which {said} do you mean: {_either(listed)}?"
+    if kind == "boolean":
+        if words[0] in ("is", "has", "needs", "wants") and len(words) > 1:
+            return f"Is it {' '.join(words[1:])}?" if words[0] == "is" else f"Do you need {said}?"
+        return f"Do you want {said}?"
+    contact = next((CONTACTS[w] for w in words if w in CONTACTS), None)
+    if contact is not None:
+        return f"What is your {contact}?"
     if last == "id":
-        return f"What is your {label}?"
-    if kind == "integer":
-        return f"How many {label} do you want?"
-    if kind == "number" or last in _AMOUNT_WORDS:
-        return f"What {label} do you want?" if last in _AMOUNT_WORDS else f"How much {label}?"
-    if last in _DATE_WORDS:
-        return f"Which {label} do you want?"
-    if last in _TIME_WORDS:
-        return "What time do you want?" if label == "time" else f"Which {label} do you want?"
-    if last in _DESCRIBING:
-        return f"Can you tell me the {label}?"
+        return f"What is your {said}?"
+    if kind in ("integer", "number") and words[-1] in UNITS and len(words) > 1:
+        return f"What is the {' '.join(words[:-1])} in {words[-1]}?"
+    if kind == "integer" and not takes_money(name):
+        if last in GENERIC_COUNTS:
+            counted = _counted(tool)
+            return f"How many {counted} do you want?" if counted else "How many do you want?"
+        return f"How many {said} do you want?"
+    if takes_money(name):
+        return (
+            "What amount do you want?"
+            if last in AMOUNTS and len(words) == 1
+            else (f"What {said} do you want?")
+        )
+    if kind == "number":
+        return f"What {said} do you want?"
+    if last in DATE_NAMES or last in ("dates", "days"):
+        return f"Which {said} do you want?"
+    if last in TIME_NAMES:
+        return "What time do you want?" if said == "time" else f"Which {said} do you want?"
+    if last in DESCRIBING:
+        return f"Can you tell me the {said}?"
     if last == "name":
-        owner = label.rsplit(" ", 1)[0] if " " in label else ""
-        return f"What is your {owner}'s name?" if owner else "What name do you want to use?"
+        owner = words[:-1]
+        if not owner or set(owner) <= PERSON_OWNERS:
+            return "What is your name?"
+        if owner[-1] in NAME_PARTS:
+            return f"What is your {owner[-1]} name?"
+        if owner[-1] in KIN:
+            return f"What is your {' '.join(owner)}'s name?"
+        return f"Which {' '.join(owner)} do you mean?"
     given = examples(name, about)[:3]
     if given:
-        return f"Which {label} do you mean (for example {_either(given)})?"
-    return f"Which {label} do you mean?"
+        return f"Which {said} do you mean (for example {_either(given)})?"
+    return f"Which {said} do you mean?"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,10 +30,12 @@ from harness.models._actions import (
     base_forms,
     is_question,
     mentions_change,
+    names_action,
     request_form,
     states_past,
     wh_question,
 )
+from harness.models._argnames import takes_money
 from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
 from harness.models._asking import question_for
 from harness.models._credit import answers, asked_kind, carries, names_all, only_reads, tells
@@ -108,12 +111,18 @@ class RulesModel(Model):
             calls, asking = self._plan(request.tools, context)
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
+            told = _told(context, asking)
+            if told:
+                # The agent asks the user itself, as any agent that may message the user does:
+                # the question is its message, never an open question for the parent to route.
+                call = ToolCall(id="call_send_0", name=_SEND_TOOL, arguments={"text": told})
+                return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
             handed = list(context.requests) or [context.scoped_request]
             out = self._outputs(
                 context,
                 texts=[],
                 done=False,
-                open_q=_asked_or_handed(handed, asking),
+                open_q=_asked_or_handed(handed, asking if _relays(context) else {}),
                 per={},
                 asking=asking,
             )
@@ -187,16 +196,25 @@ class RulesModel(Model):
         # A change not made for want of a required value: the user is asked for each value
         # (``_merged_calls``), and the request is not answered.
         asking = self._plan(request.tools, context)[1]
+        if asking and not _relays(context):
+            # Nowhere to ask the user (a team member's call): handed back, as before.
+            open_q.extend(asked[n] for n in sorted(asking) if asked[n] not in open_q)
+            asking = {}
         if asking:
+            # The questions reach the user in the agent's own message, or in the findings the
+            # parent relays (``_outputs``), never as open questions: only a request no question
+            # was worth asking for is handed back.
             done = False
-            wanted = [q for n in sorted(asking) for q in (asking[n] or [asked[n]])]
             open_q = [q for q in open_q if q not in {asked[n] for n in asking if asking[n]}]
-            open_q.extend(q for q in wanted if q not in open_q)
+            open_q.extend(
+                asked[n] for n in sorted(asking) if not asking[n] and asked[n] not in open_q
+            )
+        told = _told(context, asking)
         if tried and not texts and not sent:
             # Nothing to tell: as when no tool is called, the request is handed back.
             done = False
             open_q = open_q or list(asked)
-        reply = " ".join(texts).strip()
+        reply = " ".join([*texts, told]).strip()
         if context.can_message_user and reply and not sent:
             call = ToolCall(
                 id=f"call_send_{len(tool_results)}", name=_SEND_TOOL, arguments={"text": reply}
@@ -204,7 +222,7 @@ class RulesModel(Model):
             return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
         return ModelResponse(
             output=self._outputs(
-                context, texts=texts, done=done, open_q=open_q, per=per, asking=asking
+                context, texts=[*texts, told], done=done, open_q=open_q, per=per, asking=asking
             ),
             usage=usage,
             model=self.name,
@@ -223,9 +241,18 @@ class RulesModel(Model):
             return [], {}
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
-            if named and not context.continuing:
+            # A statement gives a change no values ("I topped up £20 yesterday"), nor moves
+            # money (``_acts``).
+            stated = _acts(own[0]) and _typed(own[0]) and _states(context.scoped_request)
+            if (named or stated) and not context.continuing:
                 return [], {}  # a change the request only names is not made (``_actions``)
-            return [_call(own[0], context.scoped_request, 0)], {}
+            call = _call(own[0], context.scoped_request, 0)
+            missing = _questions(own[0], call)
+            if missing and not context.continuing:
+                # A required value the request does not give is asked for, not passed as {}.
+                text = context.scoped_request
+                return [], {0: missing if _worth_asking(own[0], text, text) else []}
+            return [call], {}
         router = _tool_router(own)
         requests = context.requests or (context.scoped_request,)
         message = " ".join(requests)
@@ -237,9 +264,9 @@ class RulesModel(Model):
             for number, text in enumerate(requests):
                 if _lone_tool(own[0], text):
                     picks[number] = [(own[0], text, 0, message)]
-        calls, asking = _merged_calls(picks, several=bool(context.requests))
-        kind = _kind_picks(own, requests, picks, calls, several=bool(context.requests))
-        return calls + kind, asking
+        calls, asking = _merged_calls(picks, several=bool(context.requests), router=router)
+        kind, lacking = _kind_picks(own, requests, picks, calls, several=bool(context.requests))
+        return calls + kind, {**asking, **lacking}
 
     def _outputs(
         self,
@@ -253,8 +280,11 @@ class RulesModel(Model):
     ) -> dict[str, Any]:
         text = " ".join(texts).strip()
         silent = context.mode == SILENT
+        if silent:
+            # A silent agent's questions are part of the findings the parent relays.
+            text = " ".join([text, *(q for n in sorted(asking) for q in asking[n])]).strip()
         # A request whose change lacks a value is not answered: its item carries the questions
-        # that ask for the values, for the parent to ask (they are open questions too).
+        # that ask for the values, as the findings the parent relays.
         answers = [
             {
                 "request": item,
@@ -326,7 +356,7 @@ def _kind_picks(
     calls: Sequence[ToolCall],
     *,
     several: bool,
-) -> list[ToolCall]:
+) -> tuple[list[ToolCall], dict[int, list[str]]]:
     """A call for each request no tool matched that asks with a question word for a kind of
     value (``_credit.asked_kind``: "when's dinner served", "how much is a tune-up"), to the
     agent's one tool that reads and whose name or description tells that kind ("Opening hours
@@ -335,6 +365,7 @@ def _kind_picks(
     counts only if it answers the request (``_act``)."""
     made = {(c.name, json.dumps(c.arguments, sort_keys=True)) for c in calls}
     out: list[ToolCall] = []
+    lacking: dict[int, list[str]] = {}  # the questions for a tool the request gives too little
     for number, text in enumerate(requests):
         kind = asked_kind(text, strong=True)
         if picks[number] or kind is None:
@@ -342,20 +373,35 @@ def _kind_picks(
         telling = [
             t
             for t in own
-            if not acts(t.name)
+            if not _acts(t)
             and only_reads(t.name, t.description)
             and tells(t.name, t.description, kind)
         ]
         if len(telling) != 1:
             continue
         call = _call(telling[0], text, 0)
+        missing = _questions(telling[0], call)
+        if missing:
+            # "when is the show on?" names no show: asked for, never a call with no value.
+            lacking[number] = missing
+            continue
         if (call.name, json.dumps(call.arguments, sort_keys=True)) in made:
             continue
         suffix = f"{number if several else 0}{_BY_KIND}"
         out.append(
             ToolCall(id=f"call_{call.name}_{suffix}", name=call.name, arguments=call.arguments)
         )
-    return out
+    return out, lacking
+
+
+def _questions(tool: ToolDefinition, call: ToolCall) -> list[str]:
+    """The questions that ask the user for each required value ``call`` of ``tool`` lacks."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return [
+        question_for(name, props[name], tool.description, tool=tool.name)
+        for name in tool.parameters.get("required", [])
+        if name in props and name not in call.arguments
+    ]
 
 
 def _clause_picks(
@@ -385,7 +431,7 @@ def _lone_tool(tool: ToolDefinition, text: str) -> bool:
     the change ("did you cancel it?", ``_actions.mentions_change``) or asks for a fact with a
     question word without asking for the change ("how many scooters are there?",
     ``_fact_question``)."""
-    if not acts(tool.name):
+    if not _acts(tool):
         return True
     if mentions_change(text, tool.name):
         return False
@@ -396,7 +442,7 @@ def _lone_tool(tool: ToolDefinition, text: str) -> bool:
 
 
 def _merged_calls(
-    picks: Sequence[list[_Pick]], *, several: bool
+    picks: Sequence[list[_Pick]], *, several: bool, router: Router | None = None
 ) -> tuple[list[ToolCall], dict[int, list[str]]]:
     """Each request's picks as calls, one per distinct tool and arguments in the turn: requests
     whose picks are the same tool with the same arguments share one call, made for each of them
@@ -411,7 +457,7 @@ def _merged_calls(
         for pick in request_picks:
             tool, text, _, whole = pick
             key = _key(tool, text, whole)
-            if acts(tool.name) and key not in merged:
+            if _acts(tool) and key not in merged:
                 # A change picked again with values that do not contradict the first pick's is
                 # the same change ("Two adults" and "a child for Saturday please").
                 key = next((k for k in merged if _complements(merged[k][0], pick)), key)
@@ -429,17 +475,16 @@ def _merged_calls(
     asking: dict[int, list[str]] = {}
     for (tool, text, index, whole), numbers in ordered:
         call = _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
-        props: Mapping[str, Any] = tool.parameters.get("properties", {})
-        missing = [
-            question_for(name, props[name], tool.description)
-            for name in tool.parameters.get("required", [])
-            if name in props and name not in call.arguments
-        ]
+        missing = _questions(tool, call)
         if missing:
             # Asked only of a request that asks for what the tool does; else (a tool chosen
             # for a shared word: "when is the next train from St Pancras?" beside
             # ``buy_ticket``) the request is handed back as before, no question ([]).
-            worth = _worth_asking(tool, text, whole)
+            # A change the request gives no value at all, beside another tool sharing its
+            # words, is no sure choice ("two seats for The Book of Mormon ... please" names
+            # nothing ``cancel_seats`` takes).
+            unsure = not call.arguments and _rivals(router, tool, text)
+            worth = _worth_asking(tool, text, whole, rivals=unsure)
             for number in numbers:
                 given = asking.setdefault(number, [])
                 given.extend(q for q in missing if worth and q not in given)
@@ -448,7 +493,18 @@ def _merged_calls(
     return calls, asking
 
 
-def _worth_asking(tool: ToolDefinition, text: str, whole: str) -> bool:
+# A polite request anywhere in a request ("I was charged anyway, can you refund it").
+_POLITE = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b", re.IGNORECASE)
+
+
+def _rivals(router: Router | None, tool: ToolDefinition, text: str) -> bool:
+    """Whether another tool of the agent shares a word with ``text`` beside ``tool``."""
+    if router is None:
+        return False
+    return any(n != tool.name and score > 0 for n, score in router.scores(base_forms(text)))
+
+
+def _worth_asking(tool: ToolDefinition, text: str, whole: str, *, rivals: bool = False) -> bool:
     """Whether the user is asked for the values ``tool`` lacks for the clause ``text`` of the
     request ``whole``: a change is asked about only when the request asks for it (by its verb,
     ``_actions.asks_for_change`` / ``asks_by_question``, or worded as a request,
@@ -456,24 +512,42 @@ def _worth_asking(tool: ToolDefinition, text: str, whole: str) -> bool:
     clause is a question or is worded as a request. Not for a statement ("bike 51877 has a flat
     tyre" beside a tool of stations)."""
     texts = (text, whole) if whole else (text,)
-    if acts(tool.name):
+    if _acts(tool):
+        # Only the change the request asks for: worded as a request, it names the tool's action
+        # ("I want a refund"); a tool chosen for a shared noun ("two seats in the stalls
+        # please" beside ``cancel_seats``) is no sure choice, and the request is handed back.
         return any(
-            asks_for_change(t, tool.name) or asks_by_question(t, tool.name) or request_form(t)
+            asks_for_change(t, tool.name)
+            or asks_by_question(t, tool.name)
+            or (request_form(t) and (names_action(t, tool.name) or not rivals))
+            or (_POLITE.search(t) is not None and names_action(t, tool.name))
             for t in texts
         )
     return is_question(text) or any(request_form(t) for t in texts)
 
 
 def _asked_or_handed(requests: Sequence[str], asking: Mapping[int, list[str]]) -> list[str]:
-    """The open questions of a turn with no call: for each request, the questions asking for
-    the values its change lacks, or the request itself, handed back (no question worth
-    asking: ``_worth_asking``)."""
-    out: list[str] = []
-    for number, request in enumerate(requests):
-        for question in asking.get(number) or [request]:
-            if question not in out:
-                out.append(question)
-    return out
+    """The open questions of a turn with no call: each request the agent asks the user no
+    question about (none worth asking: ``_worth_asking``), handed back. A request it asks
+    about is not handed back: its questions reach the user in the agent's message or its
+    findings (``_told``, ``RulesModel._outputs``)."""
+    return [r for n, r in enumerate(requests) if not asking.get(n) and r not in requests[:n]]
+
+
+def _relays(context: ActContext) -> bool:
+    """Whether the agent's questions reach the user: in its own message, its findings (a silent
+    agent) or its requests' items (a call with several requests)."""
+    return context.can_message_user or context.mode == SILENT or bool(context.requests)
+
+
+def _told(context: ActContext, asking: Mapping[int, list[str]]) -> str:
+    """The questions the agent asks the user in its own message: all of them, when it may
+    message the user and the call carries one request; "" otherwise (a silent agent's
+    questions are findings, and a call with several requests gives each request's questions as
+    its item's findings, for the parent to relay)."""
+    if not context.can_message_user or context.requests:
+        return ""
+    return " ".join(q for n in sorted(asking) for q in asking[n])
 
 
 def _complements(first: _Pick, other: _Pick) -> bool:
@@ -601,21 +675,24 @@ def _choose(
         return asked[0] if len(asked) == 1 else None
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
-    if not acts(best.name):
+    if not _acts(best):
         return _asked_change(by_name, scores, text, request or text) or best
     if asks_for_change(text, best.name):
         return best
     # Another change the request asks for by its verb, sharing a word ("can you book 3 adults
     # from Bristol to Cardiff" is ``buy_ticket``'s, whose verb "buy" books, not
     # ``cancel_booking``'s, which shares "book").
+    # (Not for a tool that acts only for the money it takes, and has no verb to be asked by:
+    # "buy a gift voucher worth 40 pounds" is ``gift_voucher(value)``'s.)
     verb = next(
         (
             by_name[n]
             for n, score in scores
             if (score > 0 or _counts(by_name[n], text))
             and n != best.name
-            and acts(n)
+            and _acts(by_name[n])
             and asks_for_change(text, n)
+            and acts(best.name)
         ),
         None,
     )
@@ -623,7 +700,9 @@ def _choose(
         return verb
     if mentions_change(text, best.name):
         return _reader(by_name, scores, text, request)
-    tied = [by_name[n] for n, score in ranked[1:] if score >= _NEAR_TIE * top and not acts(n)]
+    tied = [
+        by_name[n] for n, score in ranked[1:] if score >= _NEAR_TIE * top and not _acts(by_name[n])
+    ]
     if tied:
         # A reader ties on words; a request worded as one that gives the change a count, a
         # date or a time still asks for it ("I'd like an appointment for Bella tomorrow"
@@ -636,9 +715,25 @@ def _choose(
         _fact_question(best, text)
         or _asks_no_change(best, text)
         or (_typed(best) and _states(text) and _states(request or text))
+        or (_moves_money(best) and (_states(text) or _states(request or text)))
     ):
         return _reader(by_name, scores, text, request)
     return best
+
+
+def _acts(tool: ToolDefinition) -> bool:
+    """Whether ``tool`` changes something: its name opens with a verb of change
+    (``_actions.acts``), or it takes a required amount of money (``_argnames.takes_money``:
+    ``top_up(amount)``, ``fund_wallet(amount)``), which a statement, a complaint or a past
+    mention never gives it (the guards of ``_choose`` apply)."""
+    return acts(tool.name) or _moves_money(tool)
+
+
+def _moves_money(tool: ToolDefinition) -> bool:
+    """Whether ``tool`` takes a required amount of money: a statement anywhere in the request
+    ("I put £30 in my wallet last week and it vanished") never makes its change."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return any(takes_money(n) for n in tool.parameters.get("required", []) if n in props)
 
 
 def _reader(
@@ -653,7 +748,7 @@ def _reader(
     (the request is handed back instead); None when there is none."""
     for name, score in scores:
         tool = by_name[name]
-        if score > 0 and not acts(name) and _fills(tool, text, request):
+        if score > 0 and not _acts(tool) and _fills(tool, text, request):
             return tool
     return None
 
@@ -756,7 +851,7 @@ def _asked_change(
     question, is worded as a request (``_actions.request_form``, or a fragment of values of a
     ``request`` that is) and does not name that change as done; None when there is none
     (``_choose``)."""
-    acting = [(by_name[n], score) for n, score in scores if acts(n)]
+    acting = [(by_name[n], score) for n, score in scores if _acts(by_name[n])]
     asked = next(
         (t for t, s in acting if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
         None,

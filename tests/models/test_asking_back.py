@@ -14,7 +14,13 @@ import pytest
 
 from harness import load_bot, run_sync
 from harness.composing import ComposeInput, ResultView, RulesComposer
-from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
+from harness.models.base import (
+    ActContext,
+    AgentCard,
+    ChatMessage,
+    ModelRequest,
+    ToolDefinition,
+)
 from harness.models.rules import RulesModel
 
 _FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "act_choice"
@@ -210,20 +216,63 @@ def test_the_parent_asks_what_the_agent_needs(
     assert "can't help" not in said
 
 
-def test_the_agent_outputs_say_the_request_is_not_answered() -> None:
-    tools = _tools("cinema")
-    context = ActContext(
+def _context(text: str, mode: str = "direct", *, can_message: bool = True) -> ActContext:
+    return ActContext(
         agent="cinema",
-        mode="direct",
-        scoped_request="please change my seat",
+        mode=mode,
+        scoped_request=text,
         history=None,
         required_outputs=(),
-        can_message_user=True,
+        can_message_user=can_message,
     )
+
+
+def test_a_direct_agent_asks_the_user_itself_and_hands_nothing_back() -> None:
+    """The offline model's questions are marked by where they go, not by their wording: a direct
+    agent sends them to the user itself, and its outputs hand back no open question for the
+    parent to route or refuse."""
+    tools, context = _tools("cinema"), _context("please change my seat")
+    first = RulesModel()._act(_request(tools, context), context)
+    assert [(c.name, c.arguments) for c in first.tool_calls] == [
+        (
+            "send_message_to_user",
+            {"text": "What is your booking reference? Which seat do you mean?"},
+        )
+    ]
+    sent = ChatMessage(
+        role="tool", content="sent", name="send_message_to_user", tool_call_id="call_send_0"
+    )
+    done = _request(tools, context)
+    done = ModelRequest(
+        agent=done.agent,
+        system="",
+        messages=(*done.messages, sent),
+        tools=done.tools,
+        context=context,
+    )
+    out = RulesModel()._act(done, context).output
+    assert out is not None
+    assert out["answered"] is False
+    assert out["openQuestions"] == []
+    assert out["interactionSummary"] == "What is your booking reference? Which seat do you mean?"
+
+
+def test_a_silent_agent_gives_its_questions_as_findings() -> None:
+    tools = _tools("cinema")
+    context = _context("please change my seat", "silent", can_message=False)
     out = RulesModel()._act(_request(tools, context), context).output
     assert out is not None
     assert out["answered"] is False
-    assert out["openQuestions"] == ["What is your booking reference?", "Which seat do you mean?"]
+    assert out["findings"] == "What is your booking reference? Which seat do you mean?"
+    assert out["openQuestions"] == []
+
+
+def test_an_agent_that_cannot_message_the_user_hands_the_request_back() -> None:
+    tools = _tools("cinema")
+    context = _context("please change my seat", can_message=False)
+    out = RulesModel()._act(_request(tools, context), context).output
+    assert out is not None
+    assert out["openQuestions"] == ["please change my seat"]
 
 
 def _request(tools: list[ToolDefinition], context: ActContext) -> ModelRequest:
@@ -236,20 +285,50 @@ def _request(tools: list[ToolDefinition], context: ActContext) -> ModelRequest:
     )
 
 
-async def test_the_composer_asks_a_question_back_and_refuses_a_request_handed_back() -> None:
-    """Any agent's question to the user in its open questions (an LLM agent's too) is asked as
-    it is; a request handed back is still refused when no agent takes it."""
-    result = ResultView(
-        agent="shop",
+_SHOP_AGENTS = (
+    AgentCard(name="orders", description="Track parcels, order status and refunds.", mode="direct"),
+    AgentCard(
+        name="info",
+        description="Store opening hours, returns policy and store locations.",
         mode="direct",
-        request="refund my order and track my parcel",
+    ),
+)
+
+
+@pytest.mark.parametrize("mode", ["direct", "silent"])
+@pytest.mark.parametrize(
+    ("request_", "handed_back"),
+    [
+        ("my parcel is late, also where are you located?", "Where is your store located?"),
+        ("can you tell me your returns policy", "Could you check the returns policy for the user?"),
+    ],
+)
+async def test_an_open_question_worded_to_the_user_is_routed_not_said(
+    mode: str, request_: str, handed_back: str
+) -> None:
+    """An agent's open question is a request handed back, whatever its wording: an LLM agent's
+    paraphrase that says "you" goes to the agent that can answer it, and is never said to the
+    user as the bot's own question (in silent mode neither)."""
+    result = ResultView(
+        agent="orders",
+        mode=mode,
+        request=request_,
         status="partial",
         answered=False,
-        open_questions=("What is your order number?", "track my parcel"),
+        open_questions=(handed_back,),
+        findings="Parcel 5521 is out for delivery." if mode == "silent" else None,
     )
-    given = ComposeInput(parent="bot", user_message=result.request, results=(result,))
-    message = (await RulesComposer().compose(given)).message
-    assert message == 'What is your order number? I can\'t help with "track my parcel" here.'
+    given = ComposeInput(
+        parent="bot",
+        user_message=request_,
+        results=(result,),
+        agents=_SHOP_AGENTS,
+        routed=((request_, "orders"),),
+        steps_left=2,
+    )
+    composed = await RulesComposer().compose(given)
+    assert [(r.request, r.agent) for r in composed.routes] == [(handed_back, "info")]
+    assert handed_back not in composed.message
 
 
 def _tool(name: str, doc: str, props: dict[str, str], required: list[str]) -> ToolDefinition:
