@@ -591,8 +591,10 @@ def _rest(
         while index >= 0 and index >= start - 2 and _naming(spans[index][0], spans[start][0]):
             drop.add(index)  # the noun before an identifier: "scooter 40213"
             index -= 1
-        if index >= 0 and index + 1 != start and spans[index][0].lower() in _PREPOSITIONS:
-            drop.add(index)  # "the bell on scooter 5520 is broken": "the bell is broken"
+        if index >= 0 and spans[index][0].lower() in _PREPOSITIONS:
+            # "the bell on scooter 5520 is broken": "the bell is broken"; "a broken dock at
+            # Angel": "a broken dock"
+            drop.add(index)
     own = {_stem_of(w) for w in tool.split("_") if w}
     kept = [w for i, (w, _, _) in enumerate(spans) if i not in drop]
     while kept and (kept[0].lower() in _LEAD or _stem_of(kept[0]) in own):

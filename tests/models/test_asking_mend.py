@@ -220,3 +220,11 @@ def test_contacts_and_measures_are_read() -> None:
     assert fill(weight, ["weight_kg"], "send a 2.5 kg parcel") == {"weight_kg": 2.5}
     # A money amount is never a weight.
     assert fill(weight, ["weight_kg"], "send a parcel worth £20") == {}
+
+
+def test_a_description_drops_the_preposition_before_a_value_taken() -> None:
+    props = {"station": {"type": "string"}, "problem": {"type": "string"}}
+    args = fill(
+        props, ["station", "problem"], "please report a broken dock at Angel", tool="report"
+    )
+    assert args == {"station": "Angel", "problem": "broken dock"}
