@@ -436,7 +436,58 @@ def _noted(before: list[str], after: list[str]) -> bool:
     )
 
 
-def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
+# Past verbs of an attempt or an intention: "to" and a verb after them name a change tried or
+# planned, not asked for ("I tried to top up £20 but it failed", "I meant to top up £15").
+_ATTEMPTS = word_class("tried attempted meant intended planned")
+# After "was"/"were": "I was going to send Tom a gift", "we were about to book it".
+_UNDER_WAY = word_class("going about planning meaning hoping trying")
+_WAS = word_class("was were")
+# Past verbs of wanting: an intention only when the sentence goes on with what stopped it ("I
+# wanted to donate £5 but the app crashed"); "I wanted to cancel my booking" may be a polite
+# request, as before.
+_HOPES = word_class("wanted hoped wished")
+_STOPPED = word_class("but though although however")
+# Verbs of someone's words: "to" and a verb after them (and a person, or a subject and a word of
+# needing) report what was said, not what the speaker asks ("my friend asked me to pay invoice
+# 3001", "the app told me to top up", "it says I need to pay invoice 6612").
+_REPORTING = word_class("asked told says said tells asks reminded warned instructed")
+_REPORTED_BETWEEN = (
+    _OBJECTS | _SUBJECTS | _WANTING | word_class("have has had must should you i'd we'd")
+)
+
+
+def _intended(before: list[str], stopped: bool) -> bool:
+    """Whether a verb's base form after ``before`` (its clause's words before it) follows "to"
+    after an attempt, an intention or someone's reported words (``_ATTEMPTS``, ``_UNDER_WAY``,
+    ``_REPORTING``, and ``_HOPES`` when ``stopped``: its sentence says what stopped it): a
+    change mentioned, not asked for."""
+    end = len(before)
+    while end and before[end - 1] in _ADVERBS:
+        end -= 1
+    if not end or before[end - 1] != "to":
+        return False
+    head = before[: end - 1]
+    while head and head[-1] in _ADVERBS:
+        head = head[:-1]
+    if not head:
+        return False
+    last = head[-1]
+    if last in _ATTEMPTS or (stopped and last in _HOPES):
+        return True
+    if last in _UNDER_WAY and len(head) > 1 and head[-2] in _WAS:
+        return True
+    for back in range(1, min(len(head), 4) + 1):
+        word = head[-back]
+        if word in _REPORTING:
+            return True
+        if word not in _REPORTED_BETWEEN:
+            return False
+    return False
+
+
+def _asks_at(
+    words: list[str], index: int, same: frozenset[str], *, stopped: bool = False
+) -> bool | None:
     """How the form at ``index`` of a clause's ``words`` reads against the verbs ``same``: True
     when it asks for the change, False when it names the change without asking for it (a past,
     a state, a refusal, a supposition), None when it is no form of those verbs or reads as
@@ -461,7 +512,7 @@ def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
             return _wanted(before)
     elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
         return None
-    if _named_position(before):
+    if _named_position(before) or _intended(before, stopped):
         return False
     if _negated(before):
         return False if _refused(before) else None
@@ -479,9 +530,11 @@ def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
     found: list[tuple[int, bool, bool]] = []
     for number, sentence in enumerate(s.text for s in split_sentences(text)):
         question = is_question(sentence)
-        for words in _clauses(sentence):
+        clauses = _clauses(sentence)
+        stopped = bool(_STOPPED.intersection(_words(sentence)))
+        for words in clauses:
             for index in range(len(words)):
-                reading = _asks_at(words, index, same)
+                reading = _asks_at(words, index, same, stopped=stopped)
                 if reading is not None:
                     found.append((number, question, reading))
     return found

@@ -40,7 +40,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._actions import acts, base_forms, is_question, request_form
+from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -54,7 +54,7 @@ from harness.models._argnames import (
 )
 from harness.models._argnames import noun as _noun
 from harness.models._asking import choices, examples
-from harness.text._shapes import AUXILIARIES, WH_SET
+from harness.text._shapes import AUXILIARIES, WH_SET, word_class
 from harness.text.facts import Fact, extract_facts
 from harness.text.spelled import count_of
 from harness.text.words import REQUEST_STOPWORDS, stem
@@ -282,15 +282,44 @@ def _text_of(text: str, spans: Sequence[_Span], span: tuple[int, int]) -> str:
     return text[spans[span[0]][1] : spans[span[1] - 1][2]].strip("#")
 
 
-def _money(text: str, whole: str) -> float | None:
-    """The first amount of money the clause names, else the request; None for none."""
-    for source in (text, whole):
-        for fact in extract_facts(source) if source else ():
-            if fact.kind == "money":
-                try:
-                    return float(fact.value)
-                except ValueError:
-                    continue
+# Where a request's parts meet (not inside "£72.40" or "£1,000"): an amount in another part is
+# that part's.
+_PART_BREAK = re.compile(r"[,;.!?](?=\s|$)|\b(?:and|then|now|but|so|also)\b", re.IGNORECASE)
+# A part with one of these has a subject of its own: a statement ("my balance says £12"), not
+# the rest of the change asked for ("pay invoice 3320, the same £40 as last week").
+_OWN_SUBJECTS = word_class("i we you he she they it i've i'm it's my our")
+
+
+def _acted_part(text: str, tool: str) -> str:
+    """The part of the clause ``text`` that asks for the change of ``tool`` by its verb
+    (``_actions.asks_for_change``), with the parts after it that have no subject of their own
+    ("pay invoice 3320, the same £40 as last week"); "" when no part asks for it ("my balance
+    says £12, please top up" gives ``top_up`` the part "please top up"); the whole of ``text``
+    when it is one part or ``tool`` is not asked for by a verb."""
+    parts = [p for p in _PART_BREAK.split(text) if p and p.strip()]
+    if len(parts) < 2 or not tool or not asks_for_change(text, tool):
+        return text
+    for index, part in enumerate(parts):
+        if asks_for_change(part, tool):
+            kept = [part]
+            for after in parts[index + 1 :]:
+                if _OWN_SUBJECTS.intersection(w.lower() for w, _, _ in _spans(after)):
+                    break
+                kept.append(after)
+            return " ".join(kept)
+    return ""
+
+
+def _money(text: str) -> float | None:
+    """The first amount of money the clause names; None for none. Never read from the rest of
+    the request: an amount another clause names is that clause's ("top up £10 and donate to
+    Oxfam" gives the donation no amount), so a money tool without one asks."""
+    for fact in extract_facts(text) if text else ():
+        if fact.kind == "money":
+            try:
+                return float(fact.value)
+            except ValueError:
+                continue
     return None
 
 
@@ -336,7 +365,7 @@ def fill(
         kind = schema.get("type", "string")
         noun = _noun(name)
         if kind in ("integer", "number"):
-            money = _money(text, whole) if takes_money(name) else None
+            money = _money(_acted_part(text, tool)) if takes_money(name) else None
             if money is not None:
                 # An amount of money ("£20", "20 pounds") for an amount: never a bare number.
                 args[name] = int(money) if kind == "integer" and money.is_integer() else money
