@@ -102,7 +102,9 @@ def _groups() -> dict[str, frozenset[str]]:
 _GROUPS = _groups()
 # The common English verbs of change a tool's name may open with ("cancel_order", "book_room").
 # Words that are as often a noun opening a reading tool's name ("store_hours", "leave_balance",
-# "issue_status", "top_stories", "share_price") are left out; "order" is in, since a reading
+# "issue_status", "top_stories", "share_price", "load_profile", "tip_of_the_day",
+# "give_feedback") are left out (a tool named so that takes a required amount of money still
+# acts: ``rules._acts``); "order" is in, since a reading
 # tool named for orders ends with a noun of reading ("order_status", "order_history").
 _ACTING = word_class("""
     cancel change delete remove block unblock reset book reserve transfer pay refund report log
@@ -115,15 +117,16 @@ _ACTING = word_class("""
     decline restart join invite exchange ship deliver mark clear save sign turn reactivate
     restore reorder swap alter amend arrange adjust increase decrease lower grant deny
     reimburse settle scrap shut quit select choose pick allocate attach include publish
-    forward reroute rent order tip donate give contribute pledge top reload load
+    forward reroute rent order donate contribute pledge top reload
     """)
 # Verbs of change that open a name only with the particle after them ("top_up"; "top_stories"
 # reads).
 _PARTICLE = {"top": "up"}
 # Verbs of change that are as often the noun a reading tool is named for: they open an acting
 # name unless a noun of its parts follows ("order_food" acts; "order_items", "order_details",
-# "order_summary" read).
-_NOUN_VERBS = word_class("order report book transfer request booking")
+# "order_summary", "booking_details" read). Only the nouns of an order or a booking: a verb
+# like "transfer" keeps its change ("transfer_items" moves items).
+_NOUN_VERBS = word_class("order booking")
 _PARTS = word_class("details detail items item summary contents lines receipt overview")
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").
