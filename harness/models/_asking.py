@@ -34,9 +34,10 @@ from harness.models._argnames import (
     label,
     takes_money,
 )
+from harness.text._shapes import word_class
 from harness.text.words import stem
 
-__all__ = ["choices", "examples", "question_for"]
+__all__ = ["choices", "examples", "for_action", "question_for"]
 
 # Where a docstring starts giving examples of a value: "an animal (penguins, otters)", "the
 # animal, e.g. penguins", "a colour such as red or blue".
@@ -141,3 +142,37 @@ def question_for(name: str, schema: Mapping[str, Any], about: str = "", *, tool:
     if given:
         return f"Which {said} do you mean (for example {_either(given)})?"
     return f"Which {said} do you mean?"
+
+
+# Words after a verb in a tool's name that belong to the verb ("top_up", "sign_in"): no "the"
+# before them.
+_PARTICLES = word_class("up down in out on off over back away")
+
+
+def _action(tool: str, given: Mapping[str, Any]) -> str:
+    """The action of the tool named ``tool`` in words, with the identifier ``given`` names for
+    its noun: "top up", "pay invoice 5521", "cancel the booking", "add the breakfast"."""
+    words = [w for w in re.split(r"[_\s]+|(?<=[a-z])(?=[A-Z])", tool.strip()) if w]
+    words = [w.lower() for w in words]
+    if len(words) < 2 or words[1] in _PARTICLES:
+        return " ".join(words)
+    value = next(
+        (str(v) for k, v in given.items() if label(k)[0].split()[0] == words[-1] and v),
+        "",
+    )
+    if value:
+        return " ".join([*words, value])
+    return " ".join([words[0], "the", *words[1:]])
+
+
+def for_action(question: str, name: str, tool: str, given: Mapping[str, Any]) -> str:
+    """``question`` (for the argument ``name`` of the tool ``tool``, whose call has the values
+    ``given``) naming the action it is for, when another action of the same reply asks the
+    same: "How much do you want to top up?", "How much do you want to pay invoice 5521?", "To
+    cancel the booking, what is your booking reference?"."""
+    action = _action(tool, given)
+    if not action:
+        return question
+    if takes_money(name):
+        return f"How much do you want to {action}?"
+    return f"To {action}, {question[:1].lower()}{question[1:]}"

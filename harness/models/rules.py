@@ -37,7 +37,7 @@ from harness.models._actions import (
 )
 from harness.models._argnames import takes_money
 from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
-from harness.models._asking import question_for
+from harness.models._asking import for_action, question_for
 from harness.models._credit import answers, asked_kind, carries, names_all, only_reads, tells
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
@@ -251,7 +251,8 @@ class RulesModel(Model):
             if missing and not context.continuing:
                 # A required value the request does not give is asked for, not passed as {}.
                 text = context.scoped_request
-                return [], {0: missing if _worth_asking(own[0], text, text) else []}
+                worth = _worth_asking(own[0], text, text)
+                return [], {0: [q for _, q in missing] if worth else []}
             return [call], {}
         router = _tool_router(own)
         requests = context.requests or (context.scoped_request,)
@@ -280,9 +281,15 @@ class RulesModel(Model):
     ) -> dict[str, Any]:
         text = " ".join(texts).strip()
         silent = context.mode == SILENT
+        # Each question once: two requests for one change share its questions ("top up my
+        # wallet. Top up my wallet please."); the first of them carries them.
+        first: dict[str, int] = {}
+        for number in sorted(asking):
+            for question in asking[number]:
+                first.setdefault(question, number)
         if silent:
             # A silent agent's questions are part of the findings the parent relays.
-            text = " ".join([text, *(q for n in sorted(asking) for q in asking[n])]).strip()
+            text = " ".join([text, *first]).strip()
         # A request whose change lacks a value is not answered: its item carries the questions
         # that ask for the values, as the findings the parent relays.
         answers = [
@@ -290,7 +297,10 @@ class RulesModel(Model):
                 "request": item,
                 ANSWERED: bool(per.get(number)) and not silent and number not in asking,
                 FINDINGS: " ".join(
-                    [*(per.get(number, ()) if silent else ()), *asking.get(number, ())]
+                    [
+                        *(per.get(number, ()) if silent else ()),
+                        *(q for q in asking.get(number, ()) if first[q] == number),
+                    ]
                 ),
             }
             for number, item in enumerate(context.requests)
@@ -383,7 +393,7 @@ def _kind_picks(
         missing = _questions(telling[0], call)
         if missing:
             # "when is the show on?" names no show: asked for, never a call with no value.
-            lacking[number] = missing
+            lacking[number] = [q for _, q in missing]
             continue
         if (call.name, json.dumps(call.arguments, sort_keys=True)) in made:
             continue
@@ -394,13 +404,33 @@ def _kind_picks(
     return out, lacking
 
 
-def _questions(tool: ToolDefinition, call: ToolCall) -> list[str]:
-    """The questions that ask the user for each required value ``call`` of ``tool`` lacks."""
+def _questions(tool: ToolDefinition, call: ToolCall) -> list[tuple[str, str]]:
+    """Each required value ``call`` of ``tool`` lacks, with the question that asks the user for
+    it."""
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     return [
-        question_for(name, props[name], tool.description, tool=tool.name)
+        (name, question_for(name, props[name], tool.description, tool=tool.name))
         for name in tool.parameters.get("required", [])
         if name in props and name not in call.arguments
+    ]
+
+
+def _named(
+    asked: Sequence[tuple[ToolDefinition, ToolCall, list[tuple[str, str]]]],
+) -> list[list[str]]:
+    """The questions of each asked call in ``asked``; a question another tool of the same turn
+    also asks names its action (``_asking.for_action``: "How much do you want to top up?"),
+    so one reply never shows two identical questions for two actions."""
+    askers: dict[str, set[str]] = {}
+    for tool, _, missing in asked:
+        for _, question in missing:
+            askers.setdefault(question, set()).add(tool.name)
+    return [
+        [
+            for_action(q, name, tool.name, call.arguments) if len(askers[q]) > 1 else q
+            for name, q in missing
+        ]
+        for tool, call, missing in asked
     ]
 
 
@@ -473,21 +503,36 @@ def _merged_calls(
     ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
     calls: list[ToolCall] = []
     asking: dict[int, list[str]] = {}
-    for (tool, text, index, whole), numbers in ordered:
+    made: list[tuple[_Pick, list[int], ToolCall, list[tuple[str, str]]]] = []
+    for pick, numbers in ordered:
+        tool, text, index, whole = pick
         call = _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
-        missing = _questions(tool, call)
+        made.append((pick, numbers, call, _questions(tool, call)))
+    # Asked only of a request that asks for what the tool does; else (a tool chosen for a
+    # shared word: "when is the next train from St Pancras?" beside ``buy_ticket``) the
+    # request is handed back as before, no question. A change the request gives no value at
+    # all, beside another tool sharing its words, is no sure choice ("two seats for The Book of
+    # Mormon ... please" names nothing ``cancel_seats`` takes).
+    asked = [
+        (pick, numbers, call, missing)
+        for pick, numbers, call, missing in made
+        if missing
+        and _worth_asking(
+            pick[0],
+            pick[1],
+            pick[3],
+            rivals=not call.arguments and _rivals(router, pick[0], pick[1]),
+        )
+    ]
+    worded = _named([(pick[0], call, missing) for pick, _, call, missing in asked])
+    for (_, numbers, _, _), questions in zip(asked, worded, strict=True):
+        for number in numbers:
+            given = asking.setdefault(number, [])
+            given.extend(q for q in questions if q not in given)
+    for _, numbers, call, missing in made:
         if missing:
-            # Asked only of a request that asks for what the tool does; else (a tool chosen
-            # for a shared word: "when is the next train from St Pancras?" beside
-            # ``buy_ticket``) the request is handed back as before, no question ([]).
-            # A change the request gives no value at all, beside another tool sharing its
-            # words, is no sure choice ("two seats for The Book of Mormon ... please" names
-            # nothing ``cancel_seats`` takes).
-            unsure = not call.arguments and _rivals(router, tool, text)
-            worth = _worth_asking(tool, text, whole, rivals=unsure)
             for number in numbers:
-                given = asking.setdefault(number, [])
-                given.extend(q for q in missing if worth and q not in given)
+                asking.setdefault(number, [])
             continue
         calls.append(call)
     return calls, asking
@@ -547,7 +592,7 @@ def _told(context: ActContext, asking: Mapping[int, list[str]]) -> str:
     its item's findings, for the parent to relay)."""
     if not context.can_message_user or context.requests:
         return ""
-    return " ".join(q for n in sorted(asking) for q in asking[n])
+    return " ".join(dict.fromkeys(q for n in sorted(asking) for q in asking[n]))
 
 
 def _complements(first: _Pick, other: _Pick) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from harness.models._actions import asks_for_change, mentions_change
-from harness.models.base import ActContext, ToolDefinition
+from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
 from harness.models.rules import RulesModel
 
 
@@ -134,3 +134,67 @@ def test_attempts_and_reported_words_are_mentions(text: str, asks: bool) -> None
     assert mentions_change(text, "cancel_booking") is not asks
     called = [name for name, _ in _plan(_ROOMS, text)]
     assert ("cancel_booking" in called) is asks
+
+
+def _questions(text: str) -> list[str]:
+    context = ActContext(
+        agent="a",
+        mode="direct",
+        scoped_request=text,
+        history=None,
+        required_outputs=(),
+        can_message_user=True,
+    )
+    _, asking = RulesModel()._plan(_PURSE, context)
+    return [q for n in sorted(asking) for q in asking[n]]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "pay bill 4410. And send Tom a present.",
+            ["How much do you want to pay bill 4410?", "How much do you want to send the present?"],
+        ),
+        (
+            "pay my bill. Also top up please.",
+            [
+                "What is your bill number?",
+                "How much do you want to pay the bill?",
+                "How much do you want to top up?",
+            ],
+        ),
+        # One action asking: its question as before.
+        ("please top up", ["What amount do you want?"]),
+    ],
+)
+def test_a_question_two_actions_ask_names_its_action(text: str, expected: list[str]) -> None:
+    assert _questions(text) == expected
+
+
+@pytest.mark.parametrize("mode", ["direct", "silent"])
+def test_two_requests_for_one_change_carry_its_question_once(mode: str) -> None:
+    requests = ("top up my purse", "top up my purse please")
+    context = ActContext(
+        agent="a",
+        mode=mode,
+        scoped_request=". ".join(requests),
+        history=None,
+        required_outputs=(),
+        can_message_user=mode != "silent",
+        requests=requests,
+    )
+    request = ModelRequest(
+        agent="a",
+        system="",
+        messages=(ChatMessage(role="user", content=context.scoped_request),),
+        tools=tuple(_PURSE),
+        context=context,
+    )
+    out = RulesModel()._act(request, context).output
+    assert out is not None
+    said = " ".join(item["findings"] for item in out["answeredRequests"])
+    if mode == "silent":
+        said = f"{said} {out['findings']}"
+    assert said.count("What amount do you want?") == (2 if mode == "silent" else 1)
+    assert out["openQuestions"] == []
