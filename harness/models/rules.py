@@ -38,7 +38,15 @@ from harness.models._actions import (
 from harness.models._argnames import takes_money
 from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
 from harness.models._asking import for_action, question_for
-from harness.models._credit import answers, asked_kind, carries, names_all, only_reads, tells
+from harness.models._credit import (
+    answers,
+    asked_kind,
+    carries,
+    names_all,
+    names_topic,
+    only_reads,
+    tells,
+)
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -342,6 +350,16 @@ def _credit(
     for number, request in enumerate(requests):
         kind = asked_kind(request)
         if kind is None:
+            # A question of no kind of value that no call answered is credited with an answer
+            # made for another request of the turn that names its thing (``names_topic``: a
+            # cancellation that states the refund policy answers "what's your refund policy?").
+            told = [
+                text
+                for text, made_for in made
+                if set(made_for) - {number} and names_topic(request, text)
+            ]
+            if told and number not in out:
+                out[number] = told
             continue
         mine = out.get(number, [])
         if any(carries(text, kind) and names_all(request, text) for text in mine):

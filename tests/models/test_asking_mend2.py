@@ -198,3 +198,64 @@ def test_two_requests_for_one_change_carry_its_question_once(mode: str) -> None:
         said = f"{said} {out['findings']}"
     assert said.count("What amount do you want?") == (2 if mode == "silent" else 1)
     assert out["openQuestions"] == []
+
+
+_FERRY = [
+    _tool(
+        "cancel_sailing",
+        "Cancel a sailing booking; it is refunded under the refund policy.",
+        {"booking_ref": "string"},
+        ["booking_ref"],
+    ),
+    _tool("sailing_status", "The status of a sailing booking.", {"booking_ref": "string"}, []),
+]
+_CANCELLED = (
+    "Sailing LK-3390 is cancelled. Our refund policy: a full refund up to two days before "
+    "departure, half after that."
+)
+
+
+def _after_one_call(requests: tuple[str, ...], result: str) -> dict[str, Any]:
+    context = ActContext(
+        agent="a",
+        mode="direct",
+        scoped_request=" ".join(requests),
+        history=None,
+        required_outputs=(),
+        can_message_user=True,
+        requests=requests,
+    )
+    messages: list[ChatMessage] = [ChatMessage(role="user", content=context.scoped_request)]
+    model = RulesModel()
+    for _ in range(3):
+        request = ModelRequest(
+            agent="a", system="", messages=tuple(messages), tools=tuple(_FERRY), context=context
+        )
+        response = model._act(request, context)
+        if response.output is not None:
+            return dict(response.output)
+        messages.append(ChatMessage(role="assistant", content="", tool_calls=response.tool_calls))
+        for call in response.tool_calls:
+            said = "sent" if call.name == "send_message_to_user" else result
+            messages.append(
+                ChatMessage(role="tool", content=said, name=call.name, tool_call_id=call.id)
+            )
+    raise AssertionError("no output")
+
+
+def test_a_question_another_calls_answer_names_is_answered() -> None:
+    """b48c475 answered "what's your refund policy?" by a second cancellation called with the
+    question as its reference; now the one cancellation's answer, which states the policy,
+    answers it, and nothing is handed back to be routed elsewhere."""
+    out = _after_one_call(
+        ("Cancel sailing LK-3390 please,", "and what's your refund policy?"), _CANCELLED
+    )
+    assert [item["answered"] for item in out["answeredRequests"]] == [True, True]
+    assert out["openQuestions"] == []
+
+
+def test_a_question_the_answer_does_not_name_stays_unanswered() -> None:
+    out = _after_one_call(
+        ("Cancel sailing LK-3390 please,", "and what's your luggage allowance?"), _CANCELLED
+    )
+    assert [item["answered"] for item in out["answeredRequests"]] == [True, False]
