@@ -32,7 +32,15 @@ import re
 from harness.text import split_sentences
 from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
-__all__ = ["acts", "asks_for_change", "is_question", "mentions_change"]
+__all__ = [
+    "acts",
+    "asks_for_change",
+    "base_forms",
+    "is_question",
+    "mentions_change",
+    "names_action",
+    "wh_question",
+]
 
 
 # Verbs of change, each with the verbs of the same action a user may ask for it with (common
@@ -77,6 +85,9 @@ _SAME_ACTION: tuple[tuple[str, ...], ...] = (
     ("redirect", "forward", "reroute", "send", "change"),
     ("port", "transfer", "move", "switch"),
     ("turn", "switch", "enable", "disable"),
+    ("donate", "give", "contribute", "pledge", "gift"),
+    ("tip", "give"),
+    ("top", "add", "load", "reload", "refill"),
 )
 
 
@@ -90,8 +101,11 @@ def _groups() -> dict[str, frozenset[str]]:
 
 _GROUPS = _groups()
 # The common English verbs of change a tool's name may open with ("cancel_order", "book_room").
-# Words that are as often a noun opening a reading tool's name ("order_status", "store_hours",
-# "leave_balance", "issue_status", "top_stories", "share_price") are left out.
+# Words that are as often a noun opening a reading tool's name ("store_hours", "leave_balance",
+# "issue_status", "top_stories", "share_price", "load_profile", "tip_of_the_day",
+# "give_feedback") are left out (a tool named so that takes a required amount of money still
+# acts: ``rules._acts``); "order" is in, since a reading
+# tool named for orders ends with a noun of reading ("order_status", "order_history").
 _ACTING = word_class("""
     cancel change delete remove block unblock reset book reserve transfer pay refund report log
     file submit move switch upgrade downgrade renew open close create add update edit modify
@@ -103,8 +117,17 @@ _ACTING = word_class("""
     decline restart join invite exchange ship deliver mark clear save sign turn reactivate
     restore reorder swap alter amend arrange adjust increase decrease lower grant deny
     reimburse settle scrap shut quit select choose pick allocate attach include publish
-    forward reroute rent
+    forward reroute rent order donate contribute pledge top reload
     """)
+# Verbs of change that open a name only with the particle after them ("top_up"; "top_stories"
+# reads).
+_PARTICLE = {"top": "up"}
+# Verbs of change that are as often the noun a reading tool is named for: they open an acting
+# name unless a noun of its parts follows ("order_food" acts; "order_items", "order_details",
+# "order_summary", "booking_details" read). Only the nouns of an order or a booking: a verb
+# like "transfer" keeps its change ("transfer_items" moves items).
+_NOUN_VERBS = word_class("order booking")
+_PARTS = word_class("details detail items item summary contents lines receipt overview")
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").
 _TELLING_ENDS = word_class("""
@@ -123,6 +146,11 @@ def _tool_verb(name: str) -> str:
     """The verb of change the tool ``name`` opens with, or "" when the tool reads."""
     named = _words(name)
     if not named or named[0] not in _ACTING or named[-1] in _TELLING_ENDS:
+        return ""
+    second = named[1] if len(named) > 1 else ""
+    if named[0] in _PARTICLE and second != _PARTICLE[named[0]]:
+        return ""
+    if named[0] in _NOUN_VERBS and second in _PARTS:
         return ""
     return named[0]
 
@@ -411,7 +439,58 @@ def _noted(before: list[str], after: list[str]) -> bool:
     )
 
 
-def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
+# Past verbs of an attempt or an intention: "to" and a verb after them name a change tried or
+# planned, not asked for ("I tried to top up £20 but it failed", "I meant to top up £15").
+_ATTEMPTS = word_class("tried attempted meant intended planned")
+# After "was"/"were": "I was going to send Tom a gift", "we were about to book it".
+_UNDER_WAY = word_class("going about planning meaning hoping trying")
+_WAS = word_class("was were")
+# Past verbs of wanting: an intention only when the sentence goes on with what stopped it ("I
+# wanted to donate £5 but the app crashed"); "I wanted to cancel my booking" may be a polite
+# request, as before.
+_HOPES = word_class("wanted hoped wished")
+_STOPPED = word_class("but though although however")
+# Verbs of someone's words: "to" and a verb after them (and a person, or a subject and a word of
+# needing) report what was said, not what the speaker asks ("my friend asked me to pay invoice
+# 3001", "the app told me to top up", "it says I need to pay invoice 6612").
+_REPORTING = word_class("asked told says said tells asks reminded warned instructed")
+_REPORTED_BETWEEN = (
+    _OBJECTS | _SUBJECTS | _WANTING | word_class("have has had must should you i'd we'd")
+)
+
+
+def _intended(before: list[str], stopped: bool) -> bool:
+    """Whether a verb's base form after ``before`` (its clause's words before it) follows "to"
+    after an attempt, an intention or someone's reported words (``_ATTEMPTS``, ``_UNDER_WAY``,
+    ``_REPORTING``, and ``_HOPES`` when ``stopped``: its sentence says what stopped it): a
+    change mentioned, not asked for."""
+    end = len(before)
+    while end and before[end - 1] in _ADVERBS:
+        end -= 1
+    if not end or before[end - 1] != "to":
+        return False
+    head = before[: end - 1]
+    while head and head[-1] in _ADVERBS:
+        head = head[:-1]
+    if not head:
+        return False
+    last = head[-1]
+    if last in _ATTEMPTS or (stopped and last in _HOPES):
+        return True
+    if last in _UNDER_WAY and len(head) > 1 and head[-2] in _WAS:
+        return True
+    for back in range(1, min(len(head), 4) + 1):
+        word = head[-back]
+        if word in _REPORTING:
+            return True
+        if word not in _REPORTED_BETWEEN:
+            return False
+    return False
+
+
+def _asks_at(
+    words: list[str], index: int, same: frozenset[str], *, stopped: bool = False
+) -> bool | None:
     """How the form at ``index`` of a clause's ``words`` reads against the verbs ``same``: True
     when it asks for the change, False when it names the change without asking for it (a past,
     a state, a refusal, a supposition), None when it is no form of those verbs or reads as
@@ -421,14 +500,22 @@ def _asks_at(words: list[str], index: int, same: frozenset[str]) -> bool | None:
     if past in same:
         return _wanted(before) or _noted(before, words[index + 1 :])
     if word in same:
-        if before and (before[-1] in _DETERMINERS or _object_of(before[-1], words[index + 1 :])):
+        if (
+            before
+            and (
+                before[-1] in _DETERMINERS
+                # "a £3 tip": an amount or a count after a determiner makes it a noun
+                or (before[-1][:1].isdigit() and before[-2:-1] and before[-2] in _DETERMINERS)
+                or _object_of(before[-1], words[index + 1 :])
+            )
+        ):
             return None
         if before and before[-1] == "be":
             # A participle like its base form ("reset", "set"): "can my router be reset?".
             return _wanted(before)
     elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
         return None
-    if _named_position(before):
+    if _named_position(before) or _intended(before, stopped):
         return False
     if _negated(before):
         return False if _refused(before) else None
@@ -446,9 +533,11 @@ def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
     found: list[tuple[int, bool, bool]] = []
     for number, sentence in enumerate(s.text for s in split_sentences(text)):
         question = is_question(sentence)
-        for words in _clauses(sentence):
+        clauses = _clauses(sentence)
+        stopped = bool(_STOPPED.intersection(_words(sentence)))
+        for words in clauses:
             for index in range(len(words)):
-                reading = _asks_at(words, index, same)
+                reading = _asks_at(words, index, same, stopped=stopped)
                 if reading is not None:
                     found.append((number, question, reading))
     return found
@@ -479,6 +568,19 @@ def asks_for_change(text: str, name: str) -> bool:
     upgraded my room yesterday but I need the room key") does not ask. False for a tool that
     reads."""
     return _asking(_readings(text, name))
+
+
+def names_action(text: str, name: str) -> bool:
+    """Whether ``text`` names the action of the tool ``name`` in any form: its verb or one of
+    the same action, as a verb, a past or a noun ("I want a refund" for ``refund_booking``;
+    "two seats in the stalls please" names no action of ``cancel_seats``). For a tool whose name
+    opens with no verb of change, its name's first word."""
+    verb = _tool_verb(name)
+    named = _words(name)
+    same = (_GROUPS.get(verb, frozenset()) | {verb}) if verb else frozenset(named[:1])
+    if verb and len(named) > 1 and named[1] in _GROUPS:
+        same |= _GROUPS[named[1]]  # "request_refund": asked for as a refund too
+    return any(w in same or _past_base(w) in same or _gerund_base(w) in same for w in _words(text))
 
 
 def mentions_change(text: str, name: str) -> bool:
@@ -531,3 +633,124 @@ def is_question(text: str) -> bool:
     if words[:4] == ["are", "you", "able", "to"]:
         return False
     return first in WH_SET or first in AUXILIARIES
+
+
+# Irregular past forms of common verbs (English), read as their base form when a request's words
+# are matched against a tool's: "when are the penguins fed" shares "feed" with ``feeding_times``.
+_IRREGULAR_PASTS = {
+    "fed": "feed", "rode": "ride", "ridden": "ride", "spent": "spend", "went": "go",
+    "gone": "go", "ran": "run", "drove": "drive", "driven": "drive", "flew": "fly",
+    "flown": "fly", "ate": "eat", "eaten": "eat", "drank": "drink", "swam": "swim",
+    "sold": "sell", "told": "tell", "built": "build", "brought": "bring", "caught": "catch",
+    "taught": "teach", "met": "meet", "broke": "break", "stole": "steal", "found": "find",
+    "got": "get", "won": "win", "fell": "fall", "felt": "feel", "slept": "sleep",
+    "kept": "keep", "lent": "lend", "sat": "sit", "saw": "see", "seen": "see", "grew": "grow",
+    "grown": "grow", "threw": "throw", "thrown": "throw", "wore": "wear", "worn": "wear",
+    "began": "begin", "begun": "begin", "sang": "sing", "sung": "sing", "hung": "hang",
+    "dug": "dig", "fought": "fight", "thought": "think", "understood": "understand",
+    **_IRREGULAR,
+}  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z]+")
+
+
+def base_forms(text: str) -> str:
+    """``text`` with the base form of each irregular past of a common verb in it added at its end
+    ("when are the penguins fed" → "when are the penguins fed feed"), for matching words only:
+    the past still matches a tool that names it ("days taken")."""
+    found = [_IRREGULAR_PASTS[w] for w in _TOKEN.findall(text.lower()) if w in _IRREGULAR_PASTS]
+    return " ".join([text, *found]) if found else text
+
+
+_ANY_MODAL = word_class("can could would will shall should may might must")
+
+
+def wh_question(text: str, *, modals: bool = False) -> bool:
+    """Whether ``text`` is a question that asks for a fact: it opens with a question word ("how
+    many scooters are there", "when are the penguins fed", "what did my rides cost"), not with a
+    how-to ("how do I reset my password" asks how the change is made) nor a suggestion ("how
+    about an appointment on Saturday?", "why don't you try 11:45?"), and has no modal
+    anywhere ("when can you book me in" may ask for the change). A yes/no question is none:
+    "is my account locked?" may be answered by the change's tool (a reset link). With
+    ``modals``, a modal does not make it none ("when will order 55123 arrive?")."""
+    words = _words(text)
+    start = 0
+    while start < len(words) - 1 and words[start] in GREETINGS:
+        start += 1
+    first, second = [*words[start:], "", ""][:2]
+    if first not in WH_SET or (first == "how" and second in AUXILIARIES):
+        return False
+    if second == "about" or (first == "why" and (second == "not" or second.endswith("n't"))):
+        return False  # a suggestion: "how about Saturday?", "why don't you try 11:45?"
+    return is_question(text) and (modals or not _ANY_MODAL.intersection(words))
+
+
+# How a statement words a request for a thing: "please", "I'd like", "can I have", "I want",
+# "would you ...".
+_REQUEST_FORM = re.compile(
+    r"\bplease\b|\b(?:i|we)(?:'d| would) like\b|\b(?:i|we) (?:want|need)\b"
+    r"|\b(?:can|could|may) (?:i|we) (?:please )?(?:have|get)\b"
+    r"|^(?:can|could|would|will) you\b"
+)
+# A question that asks for a change: "can you cancel it", "could I book a table".
+_ASKING_QUESTION = re.compile(
+    r"^(?:(?:hi|hello|hey|please|so|and|also) )*"
+    r"(?:(?:can|could|would|will) you|(?:can|could|may) (?:i|we)) (?:please )?([a-z]+)"
+)
+
+
+_WHERE_I_CAN = re.compile(r"\b(?:i|we) can (?:please )?([a-z]+)")
+
+
+def request_form(text: str) -> bool:
+    """Whether ``text`` is worded as a request for something ("2 adults for Saturday please",
+    "I'd like two tickets", "can I have a table for four"), not as a statement of a fact ("my 2
+    children loved the zoo on Saturday", "my order 55123 hasn't arrived")."""
+    return bool(_REQUEST_FORM.search(" ".join(_words(text))))
+
+
+def asks_by_question(text: str, name: str) -> bool:
+    """Whether the question ``text`` asks for the change of the tool ``name``: it opens with
+    "can/could/would you <its verb>" or "can I <its verb>" (a verb of the same action counts;
+    "can I have/get" asks for a thing), or says "I can <its verb>" ("where I can reserve a
+    table"). "when will order 55123 arrive?" and "how many tickets can I buy?" ask for no
+    change."""
+    verb = _tool_verb(name)
+    if not verb:
+        return False
+    same = _GROUPS.get(verb, frozenset()) | {verb}
+    words = " ".join(_words(text))
+    for match in _ASKING_QUESTION.finditer(words):  # at the start only
+        said = match.group(1)
+        if said in same or said in _HAVING:
+            return True
+    # "what's a good restaurant where I can reserve a table": the asker wants the change.
+    return any(m.group(1) in same for m in _WHERE_I_CAN.finditer(words))
+
+
+# Forms that state what happened or what is: a past or a negated state ("my order hasn't
+# arrived", "my children loved it", "2 adults were rude").
+_STATING = word_class("""
+    was were wasn't weren't hasn't haven't hadn't isn't aren't didn't did had
+    """)
+# Past forms that still ask ("I wanted two tickets") or describe a thing ("a place called X").
+_ASKING_PASTS = word_class("wanted needed liked hoped wondered called named interested based")
+# Words that keep a statement with a past a request ("I was hoping you could ...", "let's").
+_STILL_ASKING = word_class("can could would will let's lets")
+
+
+def states_past(text: str) -> bool:
+    """Whether ``text`` states what happened or what is not, by a past or a negated state ("my
+    order 55123 hasn't arrived", "my 2 children loved the zoo on Saturday"), not worded as a
+    request (``request_form``): such a statement asks for no change."""
+    words = _words(text)
+    if request_form(text) or _STILL_ASKING.intersection(words):
+        return False
+    return any(
+        (
+            w in _STATING
+            or w in _IRREGULAR_PASTS
+            or (len(w) > 4 and w.endswith("ed") and w not in _ASKING_PASTS)
+        )
+        and "you" not in words[:index]  # "the event you found" describes the thing asked for
+        for index, w in enumerate(words)
+    )

@@ -32,7 +32,15 @@ from harness.models._text import content_tokens
 from harness.text import extract_facts, split_sentences
 from harness.text._shapes import WH_SET
 
-__all__ = ["answers", "asked_kind", "carries", "names_all", "only_reads", "tells"]
+__all__ = [
+    "answers",
+    "asked_kind",
+    "carries",
+    "names_all",
+    "names_topic",
+    "only_reads",
+    "tells",
+]
 
 _PRICE, _TIME, _LENGTH, _PLACE = "price", "time", "length", "place"
 
@@ -189,6 +197,27 @@ def _names_same(request: str, topic: set[str], sentence: str) -> bool:
                 if named and not named & topic:
                     return False  # "the entrance for staff"
     return True
+
+
+def names_topic(request: str, text: str) -> bool:
+    """Whether a sentence of ``text`` names the thing the question ``request`` asks about, that
+    asks for no kind of value (``asked_kind``): the request's topic words (``_topic``), in its
+    order, stand together in the sentence, which has every day and number the request names
+    ("Our refund policy: a full refund up to 48 hours before" names "what's your refund
+    policy?"; "Booking 4021 is cancelled" names nothing of it). False for a request that is no
+    question (by its form or its question mark), has no topic, or asks for a kind of value (``answers`` reads those)."""
+    asks = is_question(request) or request.rstrip().endswith("?")
+    if asked_kind(request) is not None or not asks:
+        return False
+    words = [w for w in re.findall(r"[\w'-]+", request.lower()) if set(content_tokens(w))]
+    topic = [w for w in words if set(content_tokens(w)) & _topic(request)]
+    if not topic:
+        return False
+    phrase = re.compile(r"\b" + r"\W+".join(re.escape(w) for w in topic) + r"\b")
+    return any(
+        phrase.search(sentence.lower()) and names_all(request, sentence)
+        for sentence in _sentences(text)
+    )
 
 
 def names_all(request: str, text: str) -> bool:

@@ -19,11 +19,34 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.models._actions import acts, asks_for_change, mentions_change
-from harness.models._credit import answers, asked_kind, carries, names_all, only_reads, tells
+from harness.models._actions import (
+    acts,
+    asks_by_question,
+    asks_for_change,
+    base_forms,
+    is_question,
+    mentions_change,
+    names_action,
+    request_form,
+    states_past,
+    wh_question,
+)
+from harness.models._argnames import takes_money
+from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
+from harness.models._asking import for_action, question_for
+from harness.models._credit import (
+    answers,
+    asked_kind,
+    carries,
+    names_all,
+    names_topic,
+    only_reads,
+    tells,
+)
 from harness.models._text import Router, split_clauses
 from harness.models.base import (
     ActContext,
@@ -93,15 +116,23 @@ class RulesModel(Model):
         tool_results = [m for m in request.messages if m.role == "tool"]
         usage = Usage(requests=1)
         if not tool_results or (request.messages and request.messages[-1].role == "user"):
-            calls = self._pick_tools(request.tools, context)
+            calls, asking = self._plan(request.tools, context)
             if calls:
                 return ModelResponse(tool_calls=tuple(calls), usage=usage, model=self.name)
+            told = _told(context, asking)
+            if told:
+                # The agent asks the user itself, as any agent that may message the user does:
+                # the question is its message, never an open question for the parent to route.
+                call = ToolCall(id="call_send_0", name=_SEND_TOOL, arguments={"text": told})
+                return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
+            handed = list(context.requests) or [context.scoped_request]
             out = self._outputs(
                 context,
                 texts=[],
                 done=False,
-                open_q=list(context.requests) or [context.scoped_request],
+                open_q=_asked_or_handed(handed, asking if _relays(context) else {}),
                 per={},
+                asking=asking,
             )
             if INTERACTION_SUMMARY in out:
                 # Nothing was said to the user: the summary says so, and the request is handed
@@ -170,43 +201,81 @@ class RulesModel(Model):
                 )
             open_q = [q for q in open_q if q not in covered]
         open_q.extend(q for q in tried if q not in open_q and q not in {asked[n] for n in per})
+        # A change not made for want of a required value: the user is asked for each value
+        # (``_merged_calls``), and the request is not answered.
+        asking = self._plan(request.tools, context)[1]
+        if asking and not _relays(context):
+            # Nowhere to ask the user (a team member's call): handed back, as before.
+            open_q.extend(asked[n] for n in sorted(asking) if asked[n] not in open_q)
+            asking = {}
+        if asking:
+            # The questions reach the user in the agent's own message, or in the findings the
+            # parent relays (``_outputs``), never as open questions: only a request no question
+            # was worth asking for is handed back.
+            done = False
+            open_q = [q for q in open_q if q not in {asked[n] for n in asking if asking[n]}]
+            open_q.extend(
+                asked[n] for n in sorted(asking) if not asking[n] and asked[n] not in open_q
+            )
+        told = _told(context, asking)
         if tried and not texts and not sent:
             # Nothing to tell: as when no tool is called, the request is handed back.
             done = False
             open_q = open_q or list(asked)
-        reply = " ".join(texts).strip()
+        reply = " ".join([*texts, told]).strip()
         if context.can_message_user and reply and not sent:
             call = ToolCall(
                 id=f"call_send_{len(tool_results)}", name=_SEND_TOOL, arguments={"text": reply}
             )
             return ModelResponse(tool_calls=(call,), usage=usage, model=self.name)
         return ModelResponse(
-            output=self._outputs(context, texts=texts, done=done, open_q=open_q, per=per),
+            output=self._outputs(
+                context, texts=[*texts, told], done=done, open_q=open_q, per=per, asking=asking
+            ),
             usage=usage,
             model=self.name,
         )
 
     def _pick_tools(self, tools: Sequence[ToolDefinition], context: ActContext) -> list[ToolCall]:
+        return self._plan(tools, context)[0]
+
+    def _plan(
+        self, tools: Sequence[ToolDefinition], context: ActContext
+    ) -> tuple[list[ToolCall], dict[int, list[str]]]:
+        """The calls for the turn, and by request index the questions that ask the user for the
+        required values a call it needs lacks (``_merged_calls``)."""
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
-            return []
+            return [], {}
         if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
             named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
-            if named and not context.continuing:
-                return []  # a change the request only names is not made (``_actions``)
-            return [_call(own[0], context.scoped_request, 0)]
+            # A statement gives a change no values ("I topped up £20 yesterday"), nor moves
+            # money (``_acts``).
+            stated = _acts(own[0]) and _typed(own[0]) and _states(context.scoped_request)
+            if (named or stated) and not context.continuing:
+                return [], {}  # a change the request only names is not made (``_actions``)
+            call = _call(own[0], context.scoped_request, 0)
+            missing = _questions(own[0], call)
+            if missing and not context.continuing:
+                # A required value the request does not give is asked for, not passed as {}.
+                text = context.scoped_request
+                worth = _worth_asking(own[0], text, text)
+                return [], {0: [q for _, q in missing] if worth else []}
+            return [call], {}
         router = _tool_router(own)
         requests = context.requests or (context.scoped_request,)
+        message = " ".join(requests)
         # Each clause of each request gets its best tool (``_choose``). Only when no request
         # matches does the agent's only tool serve them (``_lone_tool``): a request no tool
         # matched beside one that matched is handed back (``_unmatched``), not given the tool.
-        picks = [_clause_picks(own, router, text) for text in requests]
+        picks = [_clause_picks(own, router, text, message) for text in requests]
         if len(own) == 1 and not any(picks):
             for number, text in enumerate(requests):
                 if _lone_tool(own[0], text):
-                    picks[number] = [(own[0], text, 0)]
-        calls = _merged_calls(picks, several=bool(context.requests))
-        return calls + _kind_picks(own, requests, picks, calls, several=bool(context.requests))
+                    picks[number] = [(own[0], text, 0, message)]
+        calls, asking = _merged_calls(picks, several=bool(context.requests), router=router)
+        kind, lacking = _kind_picks(own, requests, picks, calls, several=bool(context.requests))
+        return calls + kind, {**asking, **lacking}
 
     def _outputs(
         self,
@@ -216,14 +285,31 @@ class RulesModel(Model):
         done: bool,
         open_q: list[str],
         per: Mapping[int, list[str]],
+        asking: Mapping[int, list[str]],
     ) -> dict[str, Any]:
         text = " ".join(texts).strip()
         silent = context.mode == SILENT
+        # Each question once: two requests for one change share its questions ("top up my
+        # wallet. Top up my wallet please."); the first of them carries them.
+        first: dict[str, int] = {}
+        for number in sorted(asking):
+            for question in asking[number]:
+                first.setdefault(question, number)
+        if silent:
+            # A silent agent's questions are part of the findings the parent relays.
+            text = " ".join([text, *first]).strip()
+        # A request whose change lacks a value is not answered: its item carries the questions
+        # that ask for the values, as the findings the parent relays.
         answers = [
             {
                 "request": item,
-                ANSWERED: bool(per.get(number)) and not silent,
-                FINDINGS: " ".join(per.get(number, ())) if silent else "",
+                ANSWERED: bool(per.get(number)) and not silent and number not in asking,
+                FINDINGS: " ".join(
+                    [
+                        *(per.get(number, ()) if silent else ()),
+                        *(q for q in asking.get(number, ()) if first[q] == number),
+                    ]
+                ),
             }
             for number, item in enumerate(context.requests)
         ]
@@ -243,8 +329,10 @@ class RulesModel(Model):
     # --- compose --------------------------------------------------------------------------------
 
 
-_Pick = tuple[ToolDefinition, str, int]
-"""A tool chosen for a request: the tool, the text its arguments come from, the clause's index."""
+_Pick = tuple[ToolDefinition, str, int, str]
+"""A tool chosen for a request: the tool, the clause its arguments come from, the clause's index,
+and the whole request (a count, a month or a day the clause does not name is read there:
+"how many rides did I do in May and how much did they cost" is one call)."""
 
 
 def _credit(
@@ -262,6 +350,16 @@ def _credit(
     for number, request in enumerate(requests):
         kind = asked_kind(request)
         if kind is None:
+            # A question of no kind of value that no call answered is credited with an answer
+            # made for another request of the turn that names its thing (``names_topic``: a
+            # cancellation that states the refund policy answers "what's your refund policy?").
+            told = [
+                text
+                for text, made_for in made
+                if set(made_for) - {number} and names_topic(request, text)
+            ]
+            if told and number not in out:
+                out[number] = told
             continue
         mine = out.get(number, [])
         if any(carries(text, kind) and names_all(request, text) for text in mine):
@@ -286,7 +384,7 @@ def _kind_picks(
     calls: Sequence[ToolCall],
     *,
     several: bool,
-) -> list[ToolCall]:
+) -> tuple[list[ToolCall], dict[int, list[str]]]:
     """A call for each request no tool matched that asks with a question word for a kind of
     value (``_credit.asked_kind``: "when's dinner served", "how much is a tune-up"), to the
     agent's one tool that reads and whose name or description tells that kind ("Opening hours
@@ -295,6 +393,7 @@ def _kind_picks(
     counts only if it answers the request (``_act``)."""
     made = {(c.name, json.dumps(c.arguments, sort_keys=True)) for c in calls}
     out: list[ToolCall] = []
+    lacking: dict[int, list[str]] = {}  # the questions for a tool the request gives too little
     for number, text in enumerate(requests):
         kind = asked_kind(text, strong=True)
         if picks[number] or kind is None:
@@ -302,35 +401,74 @@ def _kind_picks(
         telling = [
             t
             for t in own
-            if not acts(t.name)
+            if not _acts(t)
             and only_reads(t.name, t.description)
             and tells(t.name, t.description, kind)
         ]
         if len(telling) != 1:
             continue
         call = _call(telling[0], text, 0)
+        missing = _questions(telling[0], call)
+        if missing:
+            # "when is the show on?" names no show: asked for, never a call with no value.
+            lacking[number] = [q for _, q in missing]
+            continue
         if (call.name, json.dumps(call.arguments, sort_keys=True)) in made:
             continue
         suffix = f"{number if several else 0}{_BY_KIND}"
         out.append(
             ToolCall(id=f"call_{call.name}_{suffix}", name=call.name, arguments=call.arguments)
         )
-    return out
+    return out, lacking
 
 
-def _clause_picks(own: Sequence[ToolDefinition], router: Router, text: str) -> list[_Pick]:
+def _questions(tool: ToolDefinition, call: ToolCall) -> list[tuple[str, str]]:
+    """Each required value ``call`` of ``tool`` lacks, with the question that asks the user for
+    it."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return [
+        (name, question_for(name, props[name], tool.description, tool=tool.name))
+        for name in tool.parameters.get("required", [])
+        if name in props and name not in call.arguments
+    ]
+
+
+def _named(
+    asked: Sequence[tuple[ToolDefinition, ToolCall, list[tuple[str, str]]]],
+) -> list[list[str]]:
+    """The questions of each asked call in ``asked``; a question another tool of the same turn
+    also asks names its action (``_asking.for_action``: "How much do you want to top up?"),
+    so one reply never shows two identical questions for two actions."""
+    askers: dict[str, set[str]] = {}
+    for tool, _, missing in asked:
+        for _, question in missing:
+            askers.setdefault(question, set()).add(tool.name)
+    return [
+        [
+            for_action(q, name, tool.name, call.arguments) if len(askers[q]) > 1 else q
+            for name, q in missing
+        ]
+        for tool, call, missing in asked
+    ]
+
+
+def _clause_picks(
+    own: Sequence[ToolDefinition], router: Router, text: str, message: str
+) -> list[_Pick]:
     """Each clause of the request ``text`` with the tool ``_choose`` gives it; a tool is picked
-    again only with other arguments ("reset my VPN password and my email password")."""
+    again only with other arguments ("reset my VPN password and my email password"). A count, a
+    date or a time a clause does not name is read from ``message``, all the requests of the
+    turn."""
     picks: list[_Pick] = []
     seen: set[str] = set()
     for index, clause in enumerate(split_clauses(text)):
-        tool = _choose(own, router, clause)
+        tool = _choose(own, router, clause, message)
         if tool is None:
             continue
-        key = _key(tool, clause)
+        key = _key(tool, clause, message)
         if key not in seen:
             seen.add(key)
-            picks.append((tool, clause, index))
+            picks.append((tool, clause, index, message))
     return picks
 
 
@@ -338,44 +476,170 @@ def _lone_tool(tool: ToolDefinition, text: str) -> bool:
     """Whether the agent's only tool serves the request ``text`` when no request of the call
     matched any tool by its words: the planner sent the request to this agent, so a tool that
     reads answers it, and so does a tool that changes something, unless the request only names
-    the change ("did you cancel it?", ``_actions.mentions_change``)."""
-    return not acts(tool.name) or not mentions_change(text, tool.name)
+    the change ("did you cancel it?", ``_actions.mentions_change``) or asks for a fact with a
+    question word without asking for the change ("how many scooters are there?",
+    ``_fact_question``)."""
+    if not _acts(tool):
+        return True
+    if mentions_change(text, tool.name):
+        return False
+    if asks_for_change(text, tool.name):
+        return True
+    stated = _typed(tool) and _states(text)
+    return not (_fact_question(tool, text) or _asks_no_change(tool, text) or stated)
 
 
-def _merged_calls(picks: Sequence[list[_Pick]], *, several: bool) -> list[ToolCall]:
+def _merged_calls(
+    picks: Sequence[list[_Pick]], *, several: bool, router: Router | None = None
+) -> tuple[list[ToolCall], dict[int, list[str]]]:
     """Each request's picks as calls, one per distinct tool and arguments in the turn: requests
     whose picks are the same tool with the same arguments share one call, made for each of them
-    (its id keeps their indexes). Any other pick is a call of its own, even of the same tool
-    ("reset my VPN password" and "I forgot my email password too": two resets)."""
+    (its id keeps their indexes). Any other pick of a tool that reads is a call of its own. The
+    picks of one tool that changes something are one call whose arguments are read from all
+    their clauses ("Two adults" and "a child for Saturday please" buy the tickets once), and a
+    change the requests do not give every required value for is not made: with the calls, by
+    request index, the questions that ask the user for each value it lacks
+    (``_asking.question_for``: "Which animal do you mean?")."""
     merged: dict[str, tuple[_Pick, list[int]]] = {}
     for number, request_picks in enumerate(picks):
         for pick in request_picks:
-            tool, text, _ = pick
-            key = _key(tool, text)
+            tool, text, _, whole = pick
+            key = _key(tool, text, whole)
+            if _acts(tool) and key not in merged:
+                # A change picked again with values that do not contradict the first pick's is
+                # the same change ("Two adults" and "a child for Saturday please").
+                key = next((k for k in merged if _complements(merged[k][0], pick)), key)
             if key not in merged:
                 merged[key] = (pick, [number])
-            elif number not in merged[key][1]:
-                merged[key][1].append(number)
+            else:
+                (first, clause, index, _), numbers = merged[key]
+                if text not in clause:
+                    clause = f"{clause}, {text}"
+                merged[key] = ((first, clause, index, whole), numbers)
+                if number not in numbers:
+                    numbers.append(number)
     ordered = sorted(merged.values(), key=lambda item: (min(item[1]), item[0][2]))
-    return [
-        _call(tool, text, index, sorted(numbers) if several else ())
-        for (tool, text, index), numbers in ordered
+    calls: list[ToolCall] = []
+    asking: dict[int, list[str]] = {}
+    made: list[tuple[_Pick, list[int], ToolCall, list[tuple[str, str]]]] = []
+    for pick, numbers in ordered:
+        tool, text, index, whole = pick
+        call = _call(tool, text, index, sorted(numbers) if several else (), whole=whole)
+        made.append((pick, numbers, call, _questions(tool, call)))
+    # Asked only of a request that asks for what the tool does; else (a tool chosen for a
+    # shared word: "when is the next train from St Pancras?" beside ``buy_ticket``) the
+    # request is handed back as before, no question. A change the request gives no value at
+    # all, beside another tool sharing its words, is no sure choice ("two seats for The Book of
+    # Mormon ... please" names nothing ``cancel_seats`` takes).
+    asked = [
+        (pick, numbers, call, missing)
+        for pick, numbers, call, missing in made
+        if missing
+        and _worth_asking(
+            pick[0],
+            pick[1],
+            pick[3],
+            rivals=not call.arguments and _rivals(router, pick[0], pick[1]),
+        )
     ]
+    worded = _named([(pick[0], call, missing) for pick, _, call, missing in asked])
+    for (_, numbers, _, _), questions in zip(asked, worded, strict=True):
+        for number in numbers:
+            given = asking.setdefault(number, [])
+            given.extend(q for q in questions if q not in given)
+    for _, numbers, call, missing in made:
+        if missing:
+            for number in numbers:
+                asking.setdefault(number, [])
+            continue
+        calls.append(call)
+    return calls, asking
 
 
-def _key(tool: ToolDefinition, text: str) -> str:
+# A polite request anywhere in a request ("I was charged anyway, can you refund it").
+_POLITE = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b", re.IGNORECASE)
+
+
+def _rivals(router: Router | None, tool: ToolDefinition, text: str) -> bool:
+    """Whether another tool of the agent shares a word with ``text`` beside ``tool``."""
+    if router is None:
+        return False
+    return any(n != tool.name and score > 0 for n, score in router.scores(base_forms(text)))
+
+
+def _worth_asking(tool: ToolDefinition, text: str, whole: str, *, rivals: bool = False) -> bool:
+    """Whether the user is asked for the values ``tool`` lacks for the clause ``text`` of the
+    request ``whole``: a change is asked about only when the request asks for it (by its verb,
+    ``_actions.asks_for_change`` / ``asks_by_question``, or worded as a request,
+    ``_actions.request_form``: "I want a refund for my booking"); a tool that reads when the
+    clause is a question or is worded as a request. Not for a statement ("bike 51877 has a flat
+    tyre" beside a tool of stations)."""
+    texts = (text, whole) if whole else (text,)
+    if _acts(tool):
+        # Only the change the request asks for: worded as a request, it names the tool's action
+        # ("I want a refund"); a tool chosen for a shared noun ("two seats in the stalls
+        # please" beside ``cancel_seats``) is no sure choice, and the request is handed back.
+        return any(
+            asks_for_change(t, tool.name)
+            or asks_by_question(t, tool.name)
+            or (request_form(t) and (names_action(t, tool.name) or not rivals))
+            or (_POLITE.search(t) is not None and names_action(t, tool.name))
+            for t in texts
+        )
+    return is_question(text) or any(request_form(t) for t in texts)
+
+
+def _asked_or_handed(requests: Sequence[str], asking: Mapping[int, list[str]]) -> list[str]:
+    """The open questions of a turn with no call: each request the agent asks the user no
+    question about (none worth asking: ``_worth_asking``), handed back. A request it asks
+    about is not handed back: its questions reach the user in the agent's message or its
+    findings (``_told``, ``RulesModel._outputs``)."""
+    return [r for n, r in enumerate(requests) if not asking.get(n) and r not in requests[:n]]
+
+
+def _relays(context: ActContext) -> bool:
+    """Whether the agent's questions reach the user: in its own message, its findings (a silent
+    agent) or its requests' items (a call with several requests)."""
+    return context.can_message_user or context.mode == SILENT or bool(context.requests)
+
+
+def _told(context: ActContext, asking: Mapping[int, list[str]]) -> str:
+    """The questions the agent asks the user in its own message: all of them, when it may
+    message the user and the call carries one request; "" otherwise (a silent agent's
+    questions are findings, and a call with several requests gives each request's questions as
+    its item's findings, for the parent to relay)."""
+    if not context.can_message_user or context.requests:
+        return ""
+    return " ".join(dict.fromkeys(q for n in sorted(asking) for q in asking[n]))
+
+
+def _complements(first: _Pick, other: _Pick) -> bool:
+    """Whether ``other`` picks the tool of ``first`` with no argument of a value other than the
+    one ``first`` gives it."""
+    if first[0].name != other[0].name:
+        return False
+    one = _call(first[0], first[1], 0, whole=first[3]).arguments
+    two = _call(other[0], other[1], 0, whole=other[3]).arguments
+    return all(one[name] == value for name, value in two.items() if name in one)
+
+
+def _key(tool: ToolDefinition, text: str, whole: str = "") -> str:
     """A tool and the arguments ``_call`` gives it for ``text``: calls alike have the same key."""
-    return tool.name + json.dumps(_call(tool, text, 0).arguments, sort_keys=True)
+    return tool.name + json.dumps(_call(tool, text, 0, whole=whole).arguments, sort_keys=True)
 
 
-def _call(tool: ToolDefinition, text: str, index: int, requests: Sequence[int] = ()) -> ToolCall:
+def _call(
+    tool: ToolDefinition,
+    text: str,
+    index: int,
+    requests: Sequence[int] = (),
+    *,
+    whole: str = "",
+) -> ToolCall:
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     required: Sequence[str] = tool.parameters.get("required", [])
-    args: dict[str, Any] = {}
-    for name, schema in props.items():
-        wanted = name in required or name in ("request", "query", "text", "question", "message")
-        if wanted and schema.get("type", "string") == "string":
-            args[name] = text
+    # Each argument from the part of the request its name asks for (``_arguments.fill``).
+    args = fill(props, required, text, tool=tool.name, whole=whole, about=tool.description)
     # A call that carries several requests keeps the indexes of the requests it is made for in
     # its id ("call_x_1.0", "call_x_0+1.0").
     numbers = "+".join(str(n) for n in requests)
@@ -422,7 +686,7 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     if len(clauses) < 2 or not own:
         return []
     router = _tool_router(own)
-    unmatched = [c for c in clauses if router.best(c, minimum=_TOOL_MINIMUM) is None]
+    unmatched = [c for c in clauses if router.best(base_forms(c), minimum=_TOOL_MINIMUM) is None]
     if len(own) > 1 or not unmatched or context.mode == CONVERSATIONAL:
         # A conversational agent's one call is made for the whole scoped request, not for the
         # requests its tool did not match.
@@ -436,34 +700,245 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     return [c for c in unmatched if c not in lone]
 
 
-def _choose(tools: Sequence[ToolDefinition], router: Router, text: str) -> ToolDefinition | None:
-    """The best-matching tool for ``text`` (``Router.best``), except when it changes something
-    (``_actions.acts``) and ``text`` does not ask for that change (``_actions.asks_for_change``):
+def _choose(
+    tools: Sequence[ToolDefinition], router: Router, text: str, request: str = ""
+) -> ToolDefinition | None:
+    """The best-matching tool for ``text`` (``Router.best``, on the request's words with irregular
+    pasts read as their base form: ``_actions.base_forms``), with what the request does weighed
+    above the words it shares:
 
-    - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my ticket
-      still open?", "did you freeze my membership?", "someone renewed my loan"): the best tool
-      that reads and shares a word with ``text``, or None (nothing is changed; the agent hands
-      the request back);
-    - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat am
-      I in?" between ``change_seat`` and ``current_seat``).
+    - when the best tool reads, a tool that changes something, shares a word with ``text`` and
+      is asked for (``_actions.asks_for_change``) with what the change needs (``_says_what``:
+      "switch me to the Basic plan" is ``change_plan``'s, not ``subscription_plans``'s, whose
+      docstring names the plans), or that
+      gets a count, a day, a month or an identifier from ``text`` in a request that is no
+      question and does not name the change as done ("2 adults and a child for Saturday please"
+      is ``buy_tickets``'s, not ``ticket_prices``');
+    - when the best tool changes something and ``text`` does not ask for that change
+      (``_actions.asks_for_change``):
+
+      - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my
+        ticket still open?", "did you freeze my membership?", "someone renewed my loan"): the
+        best tool that reads and shares a word with ``text``, or None (nothing is changed; the
+        agent hands the request back);
+      - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat
+        am I in?" between ``change_seat`` and ``current_seat``);
+      - ``text`` asks for a fact with a question word that the tool does not say it tells
+        (``_fact_question``: "how many scooters are there"): the best tool that reads and
+        shares a word, or None.
 
     None when nothing matches."""
-    scores = router.scores(text)
+    scores = router.scores(base_forms(text))
     ranked = [(name, score) for name, score in scores if score >= _TOOL_MINIMUM]
     if not ranked:
-        return None
+        # No tool shares a word: the one tool whose change ``text`` asks for by a verb of the
+        # same action and names a value for ("switch me to premium" for ``change_plan`` whose
+        # plan is "Basic" or "Premium": ``_says_what``), or none.
+        asked = [t for t in tools if _asked_by_verb(t, text)]
+        return asked[0] if len(asked) == 1 else None
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
-    if not acts(best.name) or asks_for_change(text, best.name):
+    if not _acts(best):
+        return _asked_change(by_name, scores, text, request or text) or best
+    if asks_for_change(text, best.name):
         return best
+    # Another change the request asks for by its verb, sharing a word ("can you book 3 adults
+    # from Bristol to Cardiff" is ``buy_ticket``'s, whose verb "buy" books, not
+    # ``cancel_booking``'s, which shares "book").
+    # (Not for a tool that acts only for the money it takes, and has no verb to be asked by:
+    # "buy a gift voucher worth 40 pounds" is ``gift_voucher(value)``'s.)
+    verb = next(
+        (
+            by_name[n]
+            for n, score in scores
+            if (score > 0 or _counts(by_name[n], text))
+            and n != best.name
+            and _acts(by_name[n])
+            and asks_for_change(text, n)
+            and acts(best.name)
+        ),
+        None,
+    )
+    if verb is not None:
+        return verb
     if mentions_change(text, best.name):
-        return next((by_name[n] for n, score in scores if score > 0 and not acts(n)), None)
-    for name, score in ranked[1:]:
-        if score < _NEAR_TIE * top:
-            break
-        if not acts(name):
-            return by_name[name]
+        return _reader(by_name, scores, text, request)
+    tied = [
+        by_name[n] for n, score in ranked[1:] if score >= _NEAR_TIE * top and not _acts(by_name[n])
+    ]
+    if tied:
+        # A reader ties on words; a request worded as one that gives the change a count, a
+        # date or a time still asks for it ("I'd like an appointment for Bella tomorrow"
+        # beside ``appointment_times``: ``_asked_change``). Of the readers, the first the
+        # request gives every required value ("the next train from St Pancras": ``departures``
+        # of a station, not ``ticket_price`` from one station to another).
+        wanted = _asked_change(by_name, scores, text, request or text)
+        return wanted or next((t for t in tied if _fills(t, text, request)), tied[0])
+    if (
+        _fact_question(best, text)
+        or _asks_no_change(best, text)
+        or (_typed(best) and _states(text) and _states(request or text))
+        or (_moves_money(best) and (_states(text) or _states(request or text)))
+    ):
+        return _reader(by_name, scores, text, request)
     return best
+
+
+def _acts(tool: ToolDefinition) -> bool:
+    """Whether ``tool`` changes something: its name opens with a verb of change
+    (``_actions.acts``), or it takes a required amount of money (``_argnames.takes_money``:
+    ``top_up(amount)``, ``fund_wallet(amount)``), which a statement, a complaint or a past
+    mention never gives it (the guards of ``_choose`` apply)."""
+    return acts(tool.name) or _moves_money(tool)
+
+
+def _moves_money(tool: ToolDefinition) -> bool:
+    """Whether ``tool`` takes a required amount of money: a statement anywhere in the request
+    ("I put £30 in my wallet last week and it vanished") never makes its change."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return any(takes_money(n) for n in tool.parameters.get("required", []) if n in props)
+
+
+def _reader(
+    by_name: Mapping[str, ToolDefinition],
+    scores: Sequence[tuple[str, float]],
+    text: str,
+    request: str,
+) -> ToolDefinition | None:
+    """The best tool that reads, shares a word with ``text`` and gets every required value from
+    it, for a request that names a change without asking for it ("did you book the appointment
+    for Max?"): a reader chosen only for a shared word is no call to ask the user a value for
+    (the request is handed back instead); None when there is none."""
+    for name, score in scores:
+        tool = by_name[name]
+        if score > 0 and not _acts(tool) and _fills(tool, text, request):
+            return tool
+    return None
+
+
+def _fills(tool: ToolDefinition, text: str, request: str) -> bool:
+    """Whether ``text`` (in ``request``) gives ``tool`` every required value."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    required = [n for n in tool.parameters.get("required", []) if n in props]
+    args = fill(
+        props, required, text, tool=tool.name, whole=request or text, about=tool.description
+    )
+    return all(n in args for n in required)
+
+
+def _counts(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` gives ``tool`` a count before one of its arguments' nouns ("3 adults"):
+    that noun is a word the two share, though the tool's name and docstring lack it."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return any(isinstance(v, int) for v in fill(props, (), text, strict=True).values())
+
+
+def _asked_by_verb(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text``, no question, asks for the change of ``tool`` by a verb of its action
+    and names a value of an argument that is not free text (``_says_what``)."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return (
+        acts(tool.name)
+        and bool(props)
+        and not is_question(text)
+        and asks_for_change(text, tool.name)
+        and _says_what(tool, text)
+    )
+
+
+def _states(text: str) -> bool:
+    """Whether ``text``, which does not ask for a tool's change by its verb, is a statement of
+    what happened or what is not, not worded as a request (``_actions.states_past``): "my 2
+    children loved the zoo on Saturday" and "my order 55123 hasn't arrived" make no change of a
+    tool with typed arguments (``_typed``)."""
+    return not is_question(text) and states_past(text)
+
+
+def _asks_no_change(tool: ToolDefinition, text: str) -> bool:
+    """Whether the question ``text`` asks for no change of ``tool``, which changes something: a
+    question acts only as "can/could/would you <the tool's verb>" or "can I <its verb>"
+    (``_actions.asks_by_question``), so "when will order 55123 arrive?" cancels nothing and "is
+    scooter 40213 still broken?" files no report. A tool whose name or docstring tells the kind
+    of value asked is left to answer it, and so is a yes/no or how-to question to a tool that
+    takes the request as free text only, as before: the helpdesk sample's "Is my account
+    locked?" gets its reset link."""
+    if not is_question(text) or asks_by_question(text, tool.name):
+        return False
+    kind = asked_kind(text)
+    if kind is not None and tells(tool.name, tool.description, kind):
+        return False  # the tool says it tells what is asked (``_fact_question``)
+    return _typed(tool) or wh_question(text, modals=True)
+
+
+def _typed(tool: ToolDefinition) -> bool:
+    """Whether ``tool`` takes an argument that is not free text: its change is made with values
+    read from the request, so a question or a statement of a fact does not make it. A tool that
+    takes the request whole (or nothing) is left to read it, as before ("My card was stolen"
+    blocks the card)."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return any(name not in FREE_TEXT for name in props)
+
+
+def _says_what(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` says all the change of ``tool`` needs beside its verb: the tool takes no
+    argument ("cancel my subscription" for ``cancel_subscription()``), or ``text`` names a
+    value for one that is not free text ("the Basic plan" for ``change_plan(plan)``,
+    ``_arguments.fill``). A tool that takes the request as free text only gets no such value:
+    "I would like to rent a car" beside a search tool that shares "car" stays the search."""
+    props: Mapping[str, Any] = tool.parameters.get("properties", {})
+    return not props or any(
+        k not in FREE_TEXT for k in fill(props, (), text, about=tool.description)
+    )
+
+
+def _fact_question(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` asks for a fact with a question word (``_actions.wh_question``) that the
+    tool ``tool``, which changes something, does not say it tells: "how many scooters are there"
+    is no call of ``report_damage``, but "when is my next paycheck" is one of a tool named
+    ``pay`` whose docstring says "When the next paycheck arrives" (``_credit.tells``)."""
+    if not wh_question(text):
+        return False
+    kind = asked_kind(text)
+    return kind is None or not tells(tool.name, tool.description, kind)
+
+
+def _asked_change(
+    by_name: Mapping[str, ToolDefinition],
+    scores: Sequence[tuple[str, float]],
+    text: str,
+    request: str = "",
+) -> ToolDefinition | None:
+    """The best tool that changes something, shares a word with ``text`` and that ``text`` asks
+    for by its verb, or else that gets a count, a date or a time from ``text``
+    (``_arguments.fill``, strict; an identifier alone is not enough) when ``text`` is no
+    question, is worded as a request (``_actions.request_form``, or a fragment of values of a
+    ``request`` that is) and does not name that change as done; None when there is none
+    (``_choose``)."""
+    acting = [(by_name[n], score) for n, score in scores if _acts(by_name[n])]
+    asked = next(
+        (t for t, s in acting if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
+        None,
+    )
+    if asked is not None or is_question(text):
+        return asked
+    for tool, score in acting:
+        props: Mapping[str, Any] = tool.parameters.get("properties", {})
+        # A statement acts only when worded as a request ("2 adults for Saturday please"; a
+        # fragment of values, "2 adults", when its request is): "my 2 children loved the zoo
+        # on Saturday" and "my order 55123 hasn't arrived" do not.
+        if not request_form(text) and not (
+            request_form(request or text) and only_values(props, text)
+        ):
+            continue
+        values = fill(props, (), text, strict=True)
+        # A count is read before the argument's own noun ("2 adults"): that noun is the word
+        # the two share, even when the tool's name and docstring do not have it. An identifier
+        # alone asks for no change ("details for membership 44120 please").
+        counted = any(isinstance(v, int) for v in values.values())
+        dated = any(names_when(name) for name in values)
+        if (counted or dated) and (score > 0 or counted) and not mentions_change(text, tool.name):
+            return tool
+    return None
 
 
 def _tool_router(tools: Sequence[ToolDefinition]) -> Router:

@@ -23,6 +23,7 @@ __all__ = [
     "Value",
     "agree",
     "all_stated",
+    "count_of",
     "fewer_stated",
     "key_value",
     "may_differ",
@@ -136,6 +137,24 @@ def _duration(amount: float, unit: str, weight: float) -> Value:
 
 
 @lru_cache(maxsize=65_536)
+def count_of(word: str) -> int | None:
+    """The whole number one word of a request counts, or None: digits ("12"), a number spelled
+    out ("twelve", "twenty-one"), or the article "a"/"an" ("a child" is one child)."""
+    word = word.lower().strip()
+    if word.isdigit():
+        return int(word)
+    if word in ("a", "an"):
+        return 1
+    if word in _ONES:
+        return _ONES[word]
+    if word in _TENS:
+        return _TENS[word]
+    tens, _, ones = word.partition("-")
+    if tens in _TENS and ones in _ONES and 0 < _ONES[ones] < 10:
+        return _TENS[tens] + _ONES[ones]
+    return None
+
+
 def spelled_values(text: str) -> frozenset[Value]:
     """The values ``text`` states, each in one form whatever its wording (see :data:`Value`).
     The numbers 0 and 1 state too little to count; a number written in words counts when a unit,

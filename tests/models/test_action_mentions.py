@@ -420,6 +420,10 @@ def test_a_conversational_agent_with_one_tool_does_not_make_a_change_only_named(
         ("exchange_rate", False),
         ("start_date", False),
         ("share_price", False),
+        # "order" opens a change; a tool that reads orders ends with a noun of reading.
+        ("order_food", True),
+        ("order_status", False),
+        ("order_history", False),
     ],
 )
 def test_which_names_act(name: str, acting: bool) -> None:
@@ -428,8 +432,9 @@ def test_which_names_act(name: str, acting: bool) -> None:
 
 def test_every_verb_of_a_same_action_group_is_acting_or_left_out_on_purpose() -> None:
     left_out = {
-        "order", "store", "leave", "issue", "top", "share", "record", "post", "bill", "charge",
-        "give", "take", "use", "put", "push", "wire", "write", "challenge", "contest",
+        "store", "leave", "issue", "share", "record", "post", "bill", "charge",
+        "take", "use", "gift", "put", "push", "wire", "write", "challenge", "contest",
+        "give", "tip", "load",
     }  # fmt: skip
     grouped = {verb for group in _SAME_ACTION for verb in group}
     assert grouped - left_out <= _ACTING

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from harness import load_bot, run_sync
 from harness.cli import cli
 from harness.detect.transcript import Message, Transcript
 from harness.runtime.parent import Turn
@@ -126,7 +127,7 @@ def test_a_scenario_of_the_pytest_plugin_fails_on_a_broken_contract(
     result.stdout.fnmatch_lines(["*contract/missing_output: refunds broke its contract*"])
 
 
-def test_a_typed_tool_the_rules_model_cannot_fill_fails_the_simulation(tmp_path: Path) -> None:
+def test_a_typed_tool_the_rules_model_cannot_fill_asks_for_the_value(tmp_path: Path) -> None:
     (tmp_path / "tools.py").write_text(
         "def refund(order_id: str, amount: float) -> str:\n"
         '    """Start a refund of an amount for an order."""\n'
@@ -146,7 +147,11 @@ def test_a_typed_tool_the_rules_model_cannot_fill_fails_the_simulation(tmp_path:
     )
     scenario = tmp_path / "scenarios.yaml"
     scenario.write_text(f"bot: bot.yaml\n{SCENARIOS}", encoding="utf-8")
-    result = CliRunner().invoke(cli, ["simulate", str(scenario)])
-    assert result.exit_code == 1
-    assert "contract/missing_output" in result.output
-    assert "refunds broke its contract: silent agents must return 'findings'" in result.output
+    result = CliRunner().invoke(cli, ["simulate", str(scenario), "--format", "json"])
+    # The offline model does not call a tool whose required `amount` it cannot fill: the user
+    # is asked for it (no guess, no refusal), and the check reads no refusal in the question.
+    assert result.exit_code == 0
+    assert json.loads(result.output)["summary"]["missed_request"] == 0
+    bot = load_bot(tmp_path / "bot.yaml")
+    reply = run_sync(bot.conversation().send("I want a refund for order 999"))
+    assert reply.text == "What amount do you want?"

@@ -1,0 +1,631 @@
+"""Which part of a request fills which argument of a tool: what the offline model passes.
+
+A tool's argument is filled from the request by the argument's name, as a reader of the request
+would, and only with a value that fits it:
+
+- a count (an integer argument) from the number before the argument's noun ("2 adults", "twelve
+  adults", "a child" = 1: ``harness.text.spelled.count_of``);
+- a date, a day or a month (an argument named ``date``, ``day``, ``month``, ``when`` ...) from a
+  date the text layer reads (``harness.text.extract_facts``: "Saturday", "3 June", "Dec 22") or
+  "today", "tomorrow", "tonight"; a time (``time``, ``hour``) from a time of day ("at 3pm");
+- an identifier from the token with a digit that follows the argument's noun ("scooter 40213",
+  "order #5512") or any such token when the name says it is one ("order_id", "ticket_number"),
+  never a year, a date, a time or an amount;
+- a name from the capitalised name before the argument's noun, kept whole ("King's Cross
+  station", "the Basic plan"), a lower-case word there only after "the" ("the annual plan"), or a
+  capitalised name after "to" following the noun ("change my plan to Premium"); a REQUIRED name
+  argument found no other way takes a name the text layer reads that nothing else took ("with
+  Mary Ann O'Neill"), never a day or a month;
+- the free-text arguments ("request", "query", ...) get the whole clause;
+- of the required string arguments left, the first gets the rest of the clause once another
+  argument took a value ("scooter 7731 has a broken brake" gives ``problem`` "has a broken
+  brake").
+
+An optional argument keeps its default unless a value is found for it by its name. A required
+argument with no value found is left out: the offline model does not make that call and asks
+the user for the value (``lacks``; ``_asking.question_for`` words the question), rather than act
+on a guess or say one back. A value the tool lists (a ``Literal`` type's choices) or the examples
+its docstring gives for the argument ("an animal, e.g. penguins or otters") fill it when the
+request names one, in the tool's spelling ("penguin feeding time" gives ``animal``
+"penguins"). An
+integer count the request does not name is 0 beside a count it names ("2 adult tickets":
+``children`` 0).
+
+Everything here is English: closed classes, not any bot's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
+from harness.models._argnames import (
+    DATE_NAMES,
+    DESCRIBING,
+    DURATIONS,
+    GENERIC_COUNTS,
+    ID_NAMES,
+    PLURALS,
+    TIME_NAMES,
+    UNITS,
+    takes_money,
+)
+from harness.models._argnames import noun as _noun
+from harness.models._asking import choices, examples
+from harness.text._shapes import AUXILIARIES, WH_SET, word_class
+from harness.text.facts import Fact, extract_facts
+from harness.text.spelled import count_of
+from harness.text.words import REQUEST_STOPWORDS, stem
+
+__all__ = ["FREE_TEXT", "fill", "lacks", "names_when", "only_values"]
+
+FREE_TEXT = frozenset({"request", "query", "text", "question", "message"})
+"""Argument names that take the whole request (a tool that answers whatever is asked)."""
+
+_RELATIVE_DAYS = frozenset({"today", "tomorrow", "tonight"})
+_PREPOSITIONS = frozenset(["on", "of", "for", "with", "in", "at", "from"])
+_PERSONAL = frozenset({"i", "i'd", "i'm", "i've", "i'll"})
+_DATE_KINDS = frozenset({"date", "weekday"})
+# Facts that are never an identifier: "cancel my order from 2024" names no order.
+_NOT_ID_KINDS = frozenset({"date", "weekday", "year", "time", "money", "percent", "duration"})
+_WORD = re.compile(r"#?[\w'\u2019-]+")
+# Words a reader drops from the front of what is left ("I want to report that ...", "please").
+_LEAD = frozenset(
+    [
+        "i",
+        "i'd",
+        "i'm",
+        "we",
+        "want",
+        "would",
+        "like",
+        "to",
+        "please",
+        "can",
+        "could",
+        "you",
+        "that",
+        "this",
+        "the",
+        "my",
+        "our",
+        "a",
+        "an",
+        "and",
+        "so",
+        "also",
+        "just",
+        "hello",
+        "hi",
+        "hey",
+    ]
+)
+
+_Span = tuple[str, int, int]
+
+
+def _stem_of(word: str) -> str:
+    word = word.lower().strip("#")
+    return stem(PLURALS.get(word, word))
+
+
+def _count(words: Sequence[str], noun: str) -> int | None:
+    """The count before ``noun``, or before up to two words that describe it ("2 adults", "2
+    large bikes", "2 stalls seats")."""
+    for index, word in enumerate(words):
+        if not index or _stem_of(word) != noun:
+            continue
+        for before in range(index - 1, max(-1, index - 4), -1):
+            found = count_of(words[before])
+            if found is not None:
+                return found
+            lower = words[before].lower()
+            if lower in _MORE:
+                continue  # "2 more seats"
+            if lower in REQUEST_STOPWORDS or lower[:1].isdigit():
+                break
+    return None
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"\+?\d[\d ()-]{5,}\d")
+
+
+def _contact(text: str, parts: set[str]) -> str | None:
+    """The email address or phone number ``text`` gives an argument named for one ("email",
+    "phone_number"); None for another argument or none given."""
+    if parts & {"email", "mail"}:
+        found = _EMAIL.search(text)
+        return found.group(0) if found else None
+    if "phone" in parts or "mobile" in parts:
+        found = _PHONE.search(text)
+        return found.group(0) if found else None
+    return None
+
+
+def _measure(text: str, unit: str) -> float | None:
+    """The number ``text`` gives right before ``unit`` ("a 3 kg parcel", "2.5kg"); None."""
+    found = re.search(rf"(\d+(?:\.\d+)?)\s*{re.escape(unit)}\b", text, re.IGNORECASE)
+    return float(found.group(1)) if found else None
+
+
+_MORE = frozenset({"more", "extra", "additional", "further", "other"})
+
+
+def _lone_count(words: Sequence[str], blocked: set[int]) -> int | None:
+    """The one count the words name outside dates, times and amounts ("order 4 inner tubes"),
+    for a count whose name says nothing of what it counts ("quantity"); None for none or
+    several."""
+    found = {
+        count_of(w)
+        for i, w in enumerate(words)
+        if i not in blocked and not _is_id(w) and w.lower() not in ("a", "an")
+    } - {None}
+    return found.pop() if len(found) == 1 else None
+
+
+# Nouns of a count of people a user gives as "for four" ("a table for four on Saturday").
+_PARTY = frozenset({"person", "people", "guest", "diner", "party", "size", "group", "cover"})
+
+
+def _party(words: Sequence[str]) -> int | None:
+    """The count after "for" that no noun follows ("a table for four on Saturday", "for six
+    tomorrow"): the size of a party; None when there is none, or a noun follows ("for 2
+    nights")."""
+    for index in range(1, len(words)):
+        if words[index - 1].lower() != "for":
+            continue
+        found = count_of(words[index])
+        if found is None or words[index].lower() in ("a", "an", "one"):
+            continue
+        after = words[index + 1] if index + 1 < len(words) else ""
+        if (
+            not after
+            or after.lower() in _PREPOSITIONS | _RELATIVE_DAYS | {"please", "under", "people"}
+            or _capital(after)
+        ):
+            return found
+    return None
+
+
+def _is_id(word: str) -> bool:
+    return any(c.isdigit() for c in word) and len(word.strip("#")) >= 3
+
+
+def _spans(text: str) -> list[_Span]:
+    return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _range(spans: Sequence[_Span], fact: Fact) -> tuple[int, int] | None:
+    """The word indexes ``fact`` covers in ``spans``."""
+    inside = [i for i, (_, start, end) in enumerate(spans) if start < fact.end and end > fact.start]
+    return (inside[0], inside[-1] + 1) if inside else None
+
+
+def _free(span: tuple[int, int], taken: Sequence[tuple[int, int]]) -> bool:
+    return all(span[1] <= start or span[0] >= end for start, end in taken)
+
+
+def _identifier(words: Sequence[str], noun: str, blocked: set[int], *, by_name: bool) -> int | None:
+    """The index of the identifier for an argument whose noun is ``noun``."""
+    for index, word in enumerate(words):
+        if not _is_id(word) or index in blocked:
+            continue
+        near = [_stem_of(w) for w in words[max(0, index - 2) : index]]
+        if noun in near or by_name:
+            return index
+    return None
+
+
+def _capital(word: str) -> bool:
+    return word[:1].isupper() and word.lower() not in _PERSONAL
+
+
+def _modifier(words: Sequence[str], noun: str) -> tuple[int, int] | None:
+    """The name before the argument's noun, kept whole ("King's Cross station", "the Basic
+    plan", "Elm Street"; a lower-case word only after "the": "the annual plan"), or a capitalised
+    name after "to" following it ("change my plan to Premium")."""
+    for index, word in enumerate(words):
+        if _stem_of(word) != noun:
+            continue
+        before = index - 1
+        if before >= 0 and _capital(words[before]):
+            start = before
+            while start > 0 and _capital(words[start - 1]):
+                start -= 1
+            end = index + 1 if _capital(word) else index
+            return start, end
+        if (
+            before >= 1
+            and words[before - 1].lower() == "the"
+            and words[before].lower() not in REQUEST_STOPWORDS
+            and not words[before][:1].isdigit()
+        ):
+            return before, index
+        if index + 2 < len(words) + 0 and words[index + 1].lower() == "to":
+            start = index + 2
+            if start < len(words) and _capital(words[start]):
+                end = start + 1
+                while end < len(words) and _capital(words[end]):
+                    end += 1
+                return start, end
+    return None
+
+
+# Lower-case words inside a name ("The Lord of the Rings", "Bank of England").
+_NAME_JOINS = frozenset({"of", "the", "and", "de", "du", "la", "le", "von", "van", "der", "y"})
+_NAME_OPENERS = frozenset({"the", "a", "an"})
+
+
+def _whole_name(words: Sequence[str], span: tuple[int, int]) -> tuple[int, int]:
+    """The name at ``span`` kept whole: with the capitalised words after lower-case joining
+    words ("Lord" of "The Lord of the Rings" gives all of it) and a capitalised "The" before
+    it."""
+    start, end = span
+    while True:
+        after = end
+        while after < len(words) and words[after] in _NAME_JOINS:
+            after += 1
+        if after == end or after >= len(words) or not _capital(words[after]):
+            break
+        end = after + 1
+        while end < len(words) and _capital(words[end]):
+            end += 1
+    if start > 0 and words[start - 1].lower() in _NAME_OPENERS and _capital(words[start - 1]):
+        start -= 1
+    return start, end
+
+
+def _text_of(text: str, spans: Sequence[_Span], span: tuple[int, int]) -> str:
+    return text[spans[span[0]][1] : spans[span[1] - 1][2]].strip("#")
+
+
+# Where a request's parts meet (not inside "£72.40" or "£1,000"): an amount in another part is
+# that part's.
+_PART_BREAK = re.compile(r"[,;.!?](?=\s|$)|\b(?:and|then|now|but|so|also)\b", re.IGNORECASE)
+# A part with one of these has a subject of its own: a statement ("my balance says £12"), not
+# the rest of the change asked for ("pay invoice 3320, the same £40 as last week").
+_OWN_SUBJECTS = word_class("i we you he she they it i've i'm it's my our")
+
+
+def _acted_part(text: str, tool: str) -> str:
+    """The part of the clause ``text`` that asks for the change of ``tool`` by its verb
+    (``_actions.asks_for_change``), with the parts after it that have no subject of their own
+    ("pay invoice 3320, the same £40 as last week"); "" when no part asks for it ("my balance
+    says £12, please top up" gives ``top_up`` the part "please top up"); the whole of ``text``
+    when it is one part or ``tool`` is not asked for by a verb."""
+    parts = [p for p in _PART_BREAK.split(text) if p and p.strip()]
+    if len(parts) < 2 or not tool or not asks_for_change(text, tool):
+        return text
+    for index, part in enumerate(parts):
+        if asks_for_change(part, tool):
+            kept = [part]
+            for after in parts[index + 1 :]:
+                if _OWN_SUBJECTS.intersection(w.lower() for w, _, _ in _spans(after)):
+                    break
+                kept.append(after)
+            return " ".join(kept)
+    return ""
+
+
+def _money(text: str) -> float | None:
+    """The first amount of money the clause names; None for none. Never read from the rest of
+    the request: an amount another clause names is that clause's ("top up £10 and donate to
+    Oxfam" gives the donation no amount), so a money tool without one asks."""
+    for fact in extract_facts(text) if text else ():
+        if fact.kind == "money":
+            try:
+                return float(fact.value)
+            except ValueError:
+                continue
+    return None
+
+
+def _from_whole(whole: str, kinds: frozenset[str], words: frozenset[str]) -> str | None:
+    for fact in extract_facts(whole):
+        if fact.kind in kinds:
+            return whole[fact.start : fact.end]
+    return next((w for w, _, _ in _spans(whole) if w.lower() in words), None)
+
+
+def fill(
+    properties: Mapping[str, Mapping[str, Any]],
+    required: Sequence[str],
+    text: str,
+    *,
+    tool: str = "",
+    whole: str = "",
+    strict: bool = False,
+    about: str = "",
+) -> dict[str, Any]:
+    """The arguments of the tool named ``tool`` with ``properties`` (JSON schema) and
+    ``required`` names for the request clause ``text`` (see the module docstring); a count, a
+    date or a time the clause does not name is read from ``whole``, the message it is part of.
+    With ``strict``, only the values the request names plainly: counts, dates, days, times and
+    identifiers (no free text, no names, no rest). ``about`` is the tool's docstring: a value
+    the request names that is one of an argument's choices (a ``Literal`` type) or of the
+    examples the docstring gives for it ("an animal, e.g. penguins or otters") fills it."""
+    spans = _spans(text)
+    words = [w for w, _, _ in spans]
+    facts = extract_facts(text)
+    located = [(fact, _range(spans, fact)) for fact in facts]
+    blocked = {
+        i
+        for fact, span in located
+        if span is not None and fact.kind in _NOT_ID_KINDS
+        for i in range(*span)
+    }
+    args: dict[str, Any] = {}
+    taken: list[tuple[int, int]] = []  # word index ranges given to an argument
+    counts: list[str] = []
+    rest: list[str] = []
+    for name, schema in properties.items():
+        kind = schema.get("type", "string")
+        noun = _noun(name)
+        if kind in ("integer", "number"):
+            money = _money(_acted_part(text, tool)) if takes_money(name) else None
+            if money is not None:
+                # An amount of money ("£20", "20 pounds") for an amount: never a bare number.
+                args[name] = int(money) if kind == "integer" and money.is_integer() else money
+                continue
+            unit = name.lower().rsplit("_", 1)[-1]
+            if unit in UNITS:
+                # A measure in the argument's unit ("a 3 kg parcel", "2.5kg"): no count.
+                measured = _measure(text, unit)
+                if measured is not None:
+                    args[name] = int(measured) if kind == "integer" else measured
+                continue
+            counts.append(name)
+            found = _count(words, noun)
+            if found is None and noun in GENERIC_COUNTS:
+                found = _lone_count(words, blocked)
+            if found is None and noun in _PARTY:
+                found = _party(words)
+            if found is None and whole:
+                found = _count([w for w, _, _ in _spans(whole)], noun)
+            if found is not None:
+                args[name] = found
+            continue
+        if kind != "string":
+            continue
+        contact = _contact(text, set(name.lower().split("_")))
+        if contact is not None:
+            args[name] = contact
+            continue
+        if name in FREE_TEXT:
+            if not strict:
+                args[name] = text
+            continue
+        span: tuple[int, int] | None = None
+        parts = set(name.lower().split("_"))
+        listed = choices(schema)
+        if listed:
+            # A value the tool lists ("Premium" of Literal["Basic", "Premium"]), in the tool's
+            # own spelling, whatever its case or number in the request; nothing else fits.
+            named = None if strict else _named(words, listed, taken)
+            if named is not None:
+                args[name] = named[1]
+                taken.append(named[0])
+            elif name in required and not strict:
+                rest.append(name)
+            continue
+        if noun in DATE_NAMES or name.lower().endswith(("date", "dates", "day", "days")):
+            kinds, names = _DATE_KINDS, _RELATIVE_DAYS
+            if noun == "month":
+                kinds, names = frozenset({"month", "date"}), frozenset()
+        elif noun in TIME_NAMES:
+            kinds, names = frozenset({"time"}), frozenset()
+        else:
+            kinds = names = frozenset()
+            index = _identifier(words, noun, blocked, by_name=bool(parts & ID_NAMES))
+            if index is not None:
+                span = (index, index + 1)
+            elif not strict and not parts & ID_NAMES:
+                span = _modifier(words, noun)
+                if span is None and name in required and noun not in DESCRIBING:
+                    span = next(
+                        (
+                            _whole_name(words, r)
+                            for fact, r in located
+                            if fact.kind == "name" and r is not None and _free(r, taken)
+                        ),
+                        None,
+                    )
+        if span is None and not kinds and not strict and not parts & ID_NAMES:
+            # One of the examples the tool's docstring gives for the argument ("an animal, e.g.
+            # penguins or otters"), named in the request ("penguin feeding time").
+            named = _named(words, examples(name, about), taken)
+            if named is not None:
+                args[name] = named[1]
+                taken.append(named[0])
+                continue
+            if (
+                name in required
+                and tool
+                and not acts(tool)
+                and noun not in DESCRIBING
+                and _asks_or_names(text)
+            ):
+                # A tool that reads: the one noun phrase the request has left once its question
+                # and request words and the tool's own words are taken out ("when are the
+                # penguins fed" gives ``feeding_times`` "penguins").
+                span = _leftover(words, blocked | _covered(taken), tool, about, name)
+        if kinds and span is None and name.lower().endswith(("dates", "days")):
+            ranges = [r for fact, r in located if fact.kind in kinds and r is not None]
+            span = (ranges[0][0], ranges[-1][1]) if ranges else None
+        if kinds and span is None:
+            span = next(
+                (r for fact, r in located if fact.kind in kinds and r is not None), None
+            ) or next(((i, i + 1) for i, w in enumerate(words) if w.lower() in names), None)
+            if span is None and whole:
+                value = _from_whole(whole, kinds, names)
+                if value is not None:
+                    args[name] = value
+                    continue
+        if span is None or not _free(span, taken):
+            if name in required and not strict:
+                rest.append(name)
+            continue
+        value = _text_of(text, spans, span)
+        if span[1] < len(words) and value.lower().endswith(("'s", "\u2019s")):
+            value = value[:-2]  # the owner of what follows: "Daisy's appointment" is Daisy's
+        args[name] = value
+        taken.append(span)
+    if counts and any(n in args for n in counts) and not strict:
+        for name in counts:
+            # "2 adult tickets": no children. A length of time is never 0 ("rent 3 small
+            # bikes" names no hours): it is asked for.
+            if name in required and _noun(name) not in DURATIONS:
+                args.setdefault(name, 0)
+    describing = next((n for n in rest if _noun(n) in DESCRIBING), None)
+    if describing is not None and taken:
+        value = _rest(text, spans, taken, tool)
+        if not value and whole and text in whole:
+            # Nothing left in the clause: the rest of the request says it ("can you report
+            # scooter 2290? the brake is loose").
+            others = whole.replace(text, " ")
+            value = _rest(others, _spans(others), (), tool)
+        if value:
+            args[describing] = value
+    return args
+
+
+def _asks_or_names(text: str) -> bool:
+    """Whether ``text`` is a question, is worded as a request, or only names what it wants with
+    no verb ("Penguin feeding time"): a statement ("bike 51877 has a flat tyre") gives no
+    leftover phrase as a value."""
+    if is_question(text) or request_form(text):
+        return True
+    return not any(w.lower() in AUXILIARIES or w.lower() in _BE for w, _, _ in _spans(text))
+
+
+_BE = frozenset({"be", "been", "being", "has", "have", "had", "'s", "it's", "got", "gets"})
+
+
+def _covered(taken: Sequence[tuple[int, int]]) -> set[int]:
+    return {i for start, end in taken for i in range(start, end)}
+
+
+_LEFT_OUT = REQUEST_STOPWORDS | frozenset(_LEAD) | WH_SET | AUXILIARIES
+_MAX_PHRASE = 3
+
+
+def _leftover(
+    words: Sequence[str], blocked: set[int], tool: str, about: str, name: str
+) -> tuple[int, int] | None:
+    """The word range of the one phrase of ``words`` (outside ``blocked``) that is none of the
+    request's question or request words nor a word of the tool ``tool`` (its name, its docstring
+    ``about``, the argument ``name``); None when none is left, or several compete."""
+    own = {
+        _stem_of(w) for w in re.findall(r"[A-Za-z]+", f"{tool} {about} {name}".replace("_", " "))
+    }
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for index, word in enumerate([*words, ""]):
+        lower = word.lower()
+        keep = (
+            bool(word)
+            and index not in blocked
+            and lower not in _LEFT_OUT
+            and not any(c.isdigit() for c in word)
+            and _stem_of(lower) not in own
+            and base_forms(lower) == lower  # an irregular past is a verb ("fed")
+            and not (len(lower) > 4 and lower.endswith("ed"))  # so is a past ("cancelled")
+            and not (len(lower) > 5 and lower.endswith("ing"))  # and a verb's "-ing" form
+        )
+        if keep and start is None:
+            start = index
+        elif not keep and start is not None:
+            runs.append((start, index))
+            start = None
+    if len(runs) != 1 or runs[0][1] - runs[0][0] > _MAX_PHRASE:
+        return None
+    return runs[0]
+
+
+def _named(
+    words: Sequence[str], values: Sequence[str], taken: Sequence[tuple[int, int]]
+) -> tuple[tuple[int, int], str] | None:
+    """The first of ``values`` the words name, word by word (stems, any case), with its word
+    range; None when none is named or its words are taken."""
+    stems = [_stem_of(w) for w in words]
+    for value in values:
+        wanted = [_stem_of(w) for w in _WORD.findall(value)]
+        if not wanted:
+            continue
+        for start in range(len(stems) - len(wanted) + 1):
+            span = (start, start + len(wanted))
+            if stems[span[0] : span[1]] == wanted and _free(span, taken):
+                return span, value
+    return None
+
+
+_JOINING = frozenset({"and", "for", "on", "at", "the", "of", "in", "with", "plus"})
+
+
+def only_values(properties: Mapping[str, Any], text: str) -> bool:
+    """Whether ``text`` is only values for arguments of ``properties`` with their nouns, no
+    verb and no other word ("2 adults", "and a child for Saturday"): a fragment of a request
+    worded elsewhere in its sentence."""
+    nouns = {_noun(name) for name in properties}
+    spans = _spans(text)
+    dated = {
+        i
+        for fact in extract_facts(text)
+        if fact.kind in ("date", "weekday", "month", "time")
+        for i in range(*(_range(spans, fact) or (0, 0)))
+    }
+    return bool(spans) and all(
+        i in dated
+        or count_of(w) is not None
+        or _stem_of(w) in nouns
+        or w.lower() in _JOINING
+        or w.lower() in _RELATIVE_DAYS
+        for i, (w, _, _) in enumerate(spans)
+    )
+
+
+def names_when(name: str) -> bool:
+    """Whether the argument ``name`` takes a date, a day, a month or a time."""
+    noun = _noun(name)
+    return noun in DATE_NAMES or noun in TIME_NAMES or name.lower().endswith(("date", "dates"))
+
+
+def lacks(properties: Mapping[str, Any], required: Sequence[str], args: Mapping[str, Any]) -> bool:
+    """Whether ``args`` lack a required argument of ``properties`` (a value the request does not
+    give, which the user is asked for rather than guessed)."""
+    return any(name in properties and name not in args for name in required)
+
+
+def _naming(word: str, value: str) -> bool:
+    """Whether ``word`` names the identifier ``value`` after it ("scooter", "number")."""
+    return (_is_id(value) and word.lower() not in REQUEST_STOPWORDS) or word.lower() in ID_NAMES
+
+
+def _rest(
+    text: str,
+    spans: Sequence[_Span],
+    taken: Sequence[tuple[int, int]],
+    tool: str,
+) -> str:
+    """The clause without the words given to other arguments (and the nouns naming each, as in
+    "scooter number 40213"), its leading fillers, the tool's own words ("report ...") and
+    punctuation dropped."""
+    drop: set[int] = set()
+    for start, end in taken:
+        drop.update(range(start, end))
+        index = start - 1
+        while index >= 0 and index >= start - 2 and _naming(spans[index][0], spans[start][0]):
+            drop.add(index)  # the noun before an identifier: "scooter 40213"
+            index -= 1
+        if index >= 0 and spans[index][0].lower() in _PREPOSITIONS:
+            # "the bell on scooter 5520 is broken": "the bell is broken"; "a broken dock at
+            # Angel": "a broken dock"
+            drop.add(index)
+    own = {_stem_of(w) for w in tool.split("_") if w}
+    kept = [w for i, (w, _, _) in enumerate(spans) if i not in drop]
+    while kept and (kept[0].lower() in _LEAD or _stem_of(kept[0]) in own):
+        kept.pop(0)
+    return " ".join(kept)
