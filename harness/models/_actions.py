@@ -454,6 +454,9 @@ _STOPPED = word_class("but though although however")
 # needing) report what was said, not what the speaker asks ("my friend asked me to pay invoice
 # 3001", "the app told me to top up", "it says I need to pay invoice 6612").
 _REPORTING = word_class("asked told says said tells asks reminded warned instructed")
+# A wish whose object is the speaker ("wants me to", "would like us to", "expects me to").
+_WISHES_OF = _WANTING | word_class("wanted needed expects expected")
+_ASKED_OF_SPEAKER = word_class("me us")
 _REPORTED_BETWEEN = (
     _OBJECTS | _SUBJECTS | _WANTING | word_class("have has had must should you i'd we'd")
 )
@@ -476,6 +479,10 @@ def _intended(before: list[str], stopped: bool) -> bool:
         return False
     last = head[-1]
     if last in _ATTEMPTS or (stopped and last in _HOPES):
+        return True
+    if last in _ASKED_OF_SPEAKER and len(head) > 1 and head[-2] in _WISHES_OF:
+        # Someone else's wish of the speaker ("Leo wants me to refund him", "they need us to
+        # pay it"): what another asks, not what the user asks the bot for.
         return True
     if last in _UNDER_WAY and len(head) > 1 and head[-2] in _WAS:
         return True

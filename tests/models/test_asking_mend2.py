@@ -103,6 +103,7 @@ def test_an_amount_in_a_statement_is_not_the_changes(text: str) -> None:
         "the app told me to top up £5",
         "it says I need to pay bill 6612 for £40 by Friday",
         "we were about to donate £8 when the page closed",
+        "my landlord wants me to pay bill 7120 for £30",
     ],
 )
 def test_a_change_tried_planned_or_reported_moves_no_money(text: str) -> None:
@@ -122,6 +123,9 @@ _ROOMS = [
         ("the hotel told me to cancel booking HB4471", False),
         ("I was going to cancel booking HB4471", False),
         ("I wanted to cancel booking HB4471 but the page froze", False),
+        # Someone else's wish of the speaker is theirs, not a request to the bot.
+        ("my manager wants me to cancel booking HB4471", False),
+        ("the hotel would like us to cancel booking HB4471", False),
         # Still asked for: a want in the present, or a past want with nothing that stopped it.
         ("my wife wants to cancel booking HB2211", True),
         ("I wanted to cancel booking HB2211", True),
