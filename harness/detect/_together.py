@@ -223,6 +223,8 @@ def _together(
         return True  # "tell me about my application; did it go through": asks of it again
     if _CONTEXT_BETWEEN.fullmatch(between) and _says_more_of_it(message, first, after):
         return True  # "my luggage is nowhere in sight, it might be lost": the same thing
+    if _CONTEXT_BETWEEN.fullmatch(between) and _note_then_content(first, second):
+        return True  # "make a reminder, pay taxes on Monday": what the reminder says
     if _PREFERS.match(second):
         return True  # "rent me a car in Dallas and I would prefer an SUV": how it is wanted
     if _AND.fullmatch(between) and _condition_goes_on(first, second):
@@ -540,6 +542,27 @@ def _condition_goes_on(first: str, second: str) -> bool:
     if not before or (before[0] not in _WH and before[0] not in AUXILIARIES):
         return False
     return not _CONDITIONS.isdisjoint(before[1:]) and _states_of_own(second)
+
+
+# The things a user has written down for them, whose words follow them ("make a reminder, pay
+# taxes on Monday"), and what may stand between the verb and the thing (closed classes).
+_NOTES = frozenset({"reminder", "note", "memo", "todo", "to-do", "task", "entry"})
+_BEFORE_NOTE = frozenset({"a", "an", "the", "my", "new", "up", "quick", "me", "us"})
+
+
+def _note_then_content(first: str, second: str) -> bool:
+    """Whether ``first`` only asks for a note to be made ("make a reminder", "open up a new
+    note", "set me a reminder") and ``second``, after a comma, is what it says, an imperative
+    ("pay taxes on Monday", "call the plumber"): one request."""
+    words = _imperative(first, polite=True)
+    if len(words) < 2 or words[0] not in _VERB_SET or words[-1] not in _NOTES:
+        return False
+    if not all(w in _BEFORE_NOTE for w in words[1:-1]):
+        return False
+    after = WORD.findall(second[:40].lower())[:2]
+    if after[:1] == ["to"]:
+        after = after[1:]
+    return bool(after) and after[0] in _VERB_SET
 
 
 # Verbs of reaching someone or looking something up before "and see if" ("call the vet and see

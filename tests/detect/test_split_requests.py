@@ -64,6 +64,7 @@ def test_one_request_stays_one(text: str) -> None:
         "I wish to pay my gas bill and I have to move my pension but I don't know how to do it",
         "Book a bike service and see if they have parking.",
         "Hi, is there enough credit on my phone, what do I have on Friday?",
+        "Make a note, and what is the weather tomorrow?",
     ],
 )
 def test_two_requests_stay_two(text: str) -> None:
@@ -118,6 +119,7 @@ def test_a_qualified_value_left_unanswered_is_found(kept: int) -> None:
         "I no longer need to feed the cat next door; take it off my list.",
         "Hire me a van for Saturday and I would prefer an automatic.",
         "What should I do if I'm at the station and my train is cancelled?",
+        "Set me a reminder, call the plumber at 4.",
     ],
 )
 def test_more_said_of_the_same_request_stays_one(text: str) -> None:
