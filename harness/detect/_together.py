@@ -421,9 +421,11 @@ def _follows_up(first: str, second: str) -> bool:
     or the speaker or the bot, and that names no object of its own: no determiner or
     possessive after its subject but before a word that says again a word of ``first`` ("my
     application" after "applied"); not an impersonal "it" of the weather ("is it raining")."""
-    before = WORD.findall(first[:SOFT_REACH].lower())
     words = WORD.findall(second[:80].lower())
-    if not before or len(words) < 3 or len(words) > 8 or "?" in first:
+    if not 3 <= len(words) <= 8 or (words[0] not in _WH and words[0] not in AUXILIARIES):
+        return False  # the cheap test first: most pieces are no short question
+    before = WORD.findall(first[:SOFT_REACH].lower())
+    if not before or "?" in first:
         return False
     opening = _imperative(first)[:1]
     if not opening or opening[0] in AUXILIARIES or any(w in _WH for w in before):
@@ -482,8 +484,10 @@ def _wants_it_done(first: str, second: str) -> bool:
     to know when I get my new one"): ``first`` opens as a statement of the speaker's own things
     (:data:`_SAYS_OF`) with no question word, ``second`` opens with the speaker and a word of
     wanting; not "my flight was cancelled and I need a hotel", which names a thing of its own."""
+    words = WORD.findall(second[:40].lower())
+    if len(words) < 3 or words[0] not in _WISHERS or words[1] not in _WISHES:
+        return False  # the cheap test first
     before = WORD.findall(first[:SOFT_REACH].lower())
-    words = WORD.findall(second[:SOFT_REACH].lower())
     if not before or before[0] not in _SAYS_OF or any(w in _WH for w in before):
         return False
     if any(w in _WISHES and w != "have" for w in before[:4]):
@@ -519,9 +523,11 @@ def _says_more_of_it(message: str, first: str, after: Request) -> bool:
     the speaker's own things (:data:`_SAYS_OF`) with no question word, and ``after`` is a
     statement (no question mark after it) opening with "it" or "they" and an auxiliary; not an
     impersonal "it" of the weather ("..., it might rain")."""
-    before = WORD.findall(first[:SOFT_REACH].lower())
     piece = message[after.start : after.end]
     words = WORD.findall(piece[:SOFT_REACH].lower())
+    if not words or words[0] not in _IT_SUBJECTS:
+        return False  # the cheap test first
+    before = WORD.findall(first[:SOFT_REACH].lower())
     if not before or before[0] not in _SAYS_OF or any(w in _WH for w in before):
         return False
     if len(words) < 2 or words[0] not in _IT_SUBJECTS or any(w in _WH for w in words):
