@@ -152,13 +152,13 @@ def test_a_statement_said_on_about_the_same_thing_joins_it() -> None:
 
 
 def test_fixture_fully_answered_turns_are_not_flagged() -> None:
-    """The fixture's turns answered in full, one message per gold request: at most four of the
+    """The fixture's turns answered in full, one message per gold request: at most three of the
     36 flagged (b48c475 flagged five). A question after a telling ("tell me about my renewal;
     did it go through"), one about a new thing ("why has it gone up") and "can I sign up through
     you" are read as two requests: joining them hid real drops (``review_probes.json``)."""
     messages = json.loads(FIXTURE.read_text())["messages"]
     flagged = [m["text"] for m in messages if missed_requests(_turn(m["text"], m["answers"]))]
-    assert len(flagged) <= 4, flagged
+    assert len(flagged) <= 3, flagged
 
 
 def _flagged(cases: list[dict[str, Any]]) -> int:
