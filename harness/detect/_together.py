@@ -217,6 +217,14 @@ def _together(
         return True
     if _CONTEXT_BETWEEN.fullmatch(between) and _trails(message, first, after, needs):
         return True  # "where is my parcel, I ordered it in May": what the request is about
+    if _CONTEXT_BETWEEN.fullmatch(between) and _follows_up(first, second):
+        return True  # "tell me about my application; did it go through": asks of it again
+    if _CONTEXT_BETWEEN.fullmatch(between) and _says_more_of_it(message, first, after):
+        return True  # "my luggage is nowhere in sight, it might be lost": the same thing
+    if (_AND.fullmatch(between) or _CONTEXT_BETWEEN.fullmatch(between)) and _prefers(second):
+        return True  # "rent me a car in Dallas and I would prefer an SUV": how it is wanted
+    if _AND.fullmatch(between) and _condition_goes_on(first, second):
+        return True  # "what should I do if I'm at the airport and my bag is not here"
     if _AND.fullmatch(between) and not _opens_asking(second) and _context(first, needs, own=True):
         return True  # "i was buying qtips at walmart and my card got declined"
     if _AND.fullmatch(between) and _states(first) and _states_of_own(second):
@@ -233,6 +241,8 @@ def _together(
         return True  # "has my application been received, or what is its status": one asked
     return _AND.fullmatch(between) is not None and (
         (_opening(first) in _SAYS_OF and (goes_on(first, second) or _wants_on(first, second)))
+        or _reaches_then_sees(first, second)
+        or _wants_it_done(first, second)
         or _asks_of_it(first, second)
         or _looks_then_tells(first, second)
         or _notes_then_tells(first, second)
@@ -333,7 +343,11 @@ def _points_back(first: str, second: str) -> bool:
     planner reads it (:func:`~harness.text._shapes.refers_back`), or after a statement it does
     not read as one ("there has been fraud on my card and I need to report it": it takes "there"
     for a greeting's, as in "hi there")."""
-    return refers_back(first, second) or (_states(first) and points_back(second))
+    if refers_back(first, second) or (_states(first) and points_back(second)):
+        return True
+    # "I no longer need to wash dishes; take it off my list": a want denied is no request
+    unwanted = _UNWANTED.sub(" ", first)
+    return unwanted != first and refers_back(unwanted, second)
 
 
 def _context(piece: str, needs: Callable[[str], float], *, own: bool = False) -> bool:
@@ -375,6 +389,249 @@ def _asks_about(first: str, second: str) -> bool:
         return False
     # "is it raining in Boston": an impersonal "it" points back to nothing
     return "it" not in words[1:3] or _WEATHER.isdisjoint(words[words.index("it") + 1 :])
+
+
+# Words a follow-up question may say before its subject ("how long will ...", "how long
+# before ...") and the words of a subject that is a thing named before ("it", "a new one", "the
+# replacement one"), or the two speakers ("can I sign up through you"; closed classes).
+_DEGREE = frozenset({"long", "much", "many", "soon", "often", "far"})
+_UNTIL = frozenset({"until", "till", "before"})
+_FOLLOW_SUBJECTS = frozenset({"it", "they", "this", "that"})
+_SPEAKERS = frozenset({"i", "we", "you"})
+_ONE_BEFORE = frozenset({"a", "the", "new", "another", "replacement"})
+_NEWER = frozenset({"new", "another", "replacement"})
+# Words that open an object of a question's own ("did they send the invoice", "is it in my
+# account"): determiners and possessives (a closed class).
+_OWN_OBJECT = frozenset(
+    {"a", "an", "the", "my", "your", "our", "their", "his", "her", "these", "those", "some"}
+)
+# The auxiliaries a question of a status opens with ("has it gone through", "did they ship
+# it", "when will it arrive"; no modal of ability or of asking: "can they come today", "could
+# you move it" ask for an action) and the words of a status of a thing under way: sent,
+# processed, arriving, taking time (closed classes).
+_STATUS_ASKING = frozenset(
+    {"did", "has", "have", "had", "is", "are", "was", "were", "will", "does", "do"}
+)
+_STATUS = frozenset(
+    {"through", "arrive", "arrived", "arrives", "arriving", "ship", "shipped", "ships"}
+    | {"processed", "approved", "received", "delivered", "dispatched", "posted", "cleared"}
+    | {"sent", "take", "takes", "taking", "done", "ready", "finished", "accepted", "status"}
+    | {"come", "comes", "coming", "came"}
+)
+
+
+def _follows_up(first: str, second: str) -> bool:
+    """Whether ``second``, after a comma or a semicolon, only asks how what the statement
+    ``first`` names is going ("my council tax payment went out on Monday; has it gone through",
+    "I lost my key fob; how long will a new one take", "I applied for a licence, have you
+    processed my application"): ``first`` is a statement, no request (no question word, no
+    auxiliary first, no verb of its own first: "tell me my balance, is it too late to transfer"
+    asks twice), and ``second`` is a short question (eight words at most) of a status
+    (:data:`_STATUS`: "go through", "arrive", "ship", "take") whose subject, right after its
+    auxiliary, is a pronoun for a thing named before, "(a new) one", or the bot, and that names
+    no object of its own: no determiner or possessive after its subject but before a word that
+    says again a word of ``first`` ("my application" after "applied"). A question of a new
+    property ("does it have parking", "is it open late") or of an action ("can you renew it")
+    asks something new."""
+    words = WORD.findall(second[:80].lower())
+    if not 3 <= len(words) <= 8 or (words[0] not in _WH and words[0] not in _STATUS_ASKING):
+        return False  # the cheap test first: most pieces are no short question of a status
+    if _STATUS.isdisjoint(words) or "with" in words:
+        return False  # "does it have parking", "will it come with a charger": a new thing asked
+    before = WORD.findall(first[:SOFT_REACH].lower())
+    if not before or "?" in first:
+        return False
+    opening = _imperative(first)[:1]
+    if not opening or opening[0] in AUXILIARIES or any(w in _WH for w in before):
+        return False  # "great, is there enough money ..., what do I have on Friday": two
+    if (_imperative(first, polite=True) or opening)[0] in _VERB_SET:
+        return False  # "look up my parcel, has it shipped": the look-up is a request of its own
+    k = 0
+    if words[0] in _WH:
+        k = 2 if words[1] in _DEGREE else 1
+    if k and k < len(words) and words[k] in _UNTIL:
+        k += 1  # "how long before a new one arrives": no auxiliary before the subject
+    elif k >= len(words) or words[k] not in _STATUS_ASKING:
+        return False  # "can they come today", "could you move it": an action asked
+    else:
+        k += 1
+    speaker = k < len(words) and words[k] in _SPEAKERS
+    if speaker and (words[0] in _WH or words[k] != "you"):
+        return False  # "..., where can I check my credit rating": a question of its own
+    if k < len(words) and (speaker or words[k] in _FOLLOW_SUBJECTS):
+        k += 1
+    else:
+        j = k
+        while j < len(words) and j - k < 2 and words[j] in _ONE_BEFORE:
+            j += 1
+        if j >= len(words) or words[j] != "one" or _NEWER.isdisjoint(words[k:j]):
+            return False  # "does the one on Bridge Street have wifi" names one of its own
+        k = j + 1
+    rest = words[k:]
+    if not _WEATHER.isdisjoint(rest):
+        return False
+    said = {w[:5] for w in before if len(w) > 2}
+    owned = [[w for w in rest[i + 1 : i + 3] if len(w) > 2] for i, w in enumerate(rest)]
+    owned = [o for o, w in zip(owned, rest, strict=True) if w in _OWN_OBJECT]
+    if any(not o or not all(w[:5] in said for w in o) for o in owned):
+        return False  # "did they send the invoice", "would you look for a bus": its own object
+    # the bot as the subject: what is asked must be the thing named before ("have you
+    # processed my application"), not a new one
+    return not speaker or bool(owned) or not _POINTING.isdisjoint(rest)
+
+
+# The speaker's words of wanting that open a wish ("I need to", "I'd like", "I want to know";
+# closed classes) and the objects that point back to a thing a statement named ("report it",
+# "report this", "my new one").
+_WISHERS = frozenset({"i", "i'd", "id", "we", "we'd"})
+_WISHES = WANTS | frozenset({"would", "wish", "have"})
+_IT_BACK = frozenset({"it", "this", "them"})
+_NEW_ONE = re.compile(r"\b(?:(?:a|the|my|your)\s++)?(?:new|replacement|another)\s++one\b")
+
+
+def _wants_it_done(first: str, second: str) -> bool:
+    """Whether ``second``, after "and", wants something done about what the statement ``first``
+    names, by a pronoun or "a new one" ("my card broke in half and i need to report this", "my
+    luggage has not arrived and I would like help locating it", "my card was stolen and I want
+    to know when I get my new one"): ``first`` opens as a statement of the speaker's own things
+    (:data:`_SAYS_OF`) with no question word, ``second`` opens with the speaker and a word of
+    wanting; not "my flight was cancelled and I need a hotel", which names a thing of its own."""
+    words = WORD.findall(second[:40].lower())
+    if len(words) < 3 or words[0] not in _WISHERS or words[1] not in _WISHES:
+        return False  # the cheap test first
+    before = WORD.findall(first[:SOFT_REACH].lower())
+    if not before or before[0] not in _SAYS_OF or any(w in _WH for w in before):
+        return False
+    if any(w in _WISHES and w != "have" for w in before[:4]):
+        return False  # "i wish to pay my cable bill and i have to ... do it": a wish, no statement
+    words = WORD.findall(_NEW_ONE.sub(" it ", second[:SOFT_REACH].lower()))
+    back = next((i for i, w in enumerate(words) if w in _IT_BACK), None)
+    # nothing of its own named before the pronoun ("... and I have to transfer my 401k but I
+    # don't know how to do it" points to its own object)
+    return back is not None and _OWN_OBJECT.isdisjoint(words[2 : max(2, back - 1)])
+
+
+# A want said as no longer there ("I no longer need", "we don't want"): stating, not asking.
+_UNWANTED = re.compile(
+    r"\b(?:no\s++longer|(?:do|does|did)\s*+n[o']?t|don'?t|doesn'?t|didn'?t)\s++"
+    r"(?:need|want|require)(?:\s++to)?\b",
+    re.IGNORECASE,
+)
+# The words of a request of its own in a piece that otherwise says more ("if you could",
+# "please"; a closed class).
+_ASKS_OWN_WORDS = frozenset({"you", "your", "please", "pls", "plz"})
+# A preference about the request before ("... and I would prefer an SUV", "..., I'd prefer a
+# window seat"): how the same thing is wanted.
+_PREFERS = re.compile(r"(?:i|we)(?:\s++would|'d|\s++d)?\s++prefer\b", re.IGNORECASE)
+# Words that make a preference a request for one more thing ("we'd prefer a hotel near the
+# Colosseum too, can you find one"; a closed class).
+_ONE_MORE = frozenset({"too", "also", "additionally"}) | _ASKS_OWN_WORDS
+
+
+def _prefers(piece: str) -> bool:
+    """Whether ``piece`` only says how the request before is wanted ("I would prefer an SUV",
+    "I'd prefer a window seat"): it opens with a preference and asks nothing of its own (no
+    question mark, no "you" or "please", no "too" or "also")."""
+    if not _PREFERS.match(piece) or "?" in piece:
+        return False
+    words = WORD.findall(piece[:SOFT_REACH].lower())
+    return _ONE_MORE.isdisjoint(words) and "as well" not in piece.lower()
+
+
+# What a statement about a thing named before opens with ("it might be lost", "they're closed").
+_IT_SUBJECTS = frozenset({"it", "they", "it's", "its", "they're", "theyre"})
+# The modals that open an indirect request after "it" ("it would be great if you ...", "it
+# should be easy to get a cab, can you book one") and the words of a request of its own
+# ("if you could", "please"; closed classes).
+_WOULD = frozenset({"would", "could", "should", "can", "d"})
+_ASKS_OWN = _ASKS_OWN_WORDS
+# The words a question opens with when it asks what to do or what follows under a condition
+# ("what should I do if ...", "what happens if ..."; a closed class).
+_WHAT_IF = frozenset({"should", "do", "happens", "happen", "will", "would", "can"})
+
+
+def _says_more_of_it(message: str, first: str, after: Request) -> bool:
+    """Whether ``after``, after a comma or a semicolon, only says more about what the statement
+    ``first`` names, with that thing as its subject ("my luggage is nowhere in sight, it might be
+    lost", "my parcel was due Monday, it still hasn't come"): ``first`` opens as a statement of
+    the speaker's own things (:data:`_SAYS_OF`) with no question word, and ``after`` is a
+    statement (no question mark after it) opening with "it" or "they" and an auxiliary; not an
+    impersonal "it" of the weather ("..., it might rain"), not "it would/could/should ..."
+    (:data:`_WOULD`: "it would be great if you booked a hotel", "it would also be nice to know
+    the parking options" ask), and no word of a request of its own (:data:`_ASKS_OWN`: "you",
+    "please")."""
+    piece = message[after.start : after.end]
+    words = WORD.findall(piece[:SOFT_REACH].lower())
+    if not words or words[0] not in _IT_SUBJECTS:
+        return False  # the cheap test first
+    before = WORD.findall(first[:SOFT_REACH].lower())
+    if not before or before[0] not in _SAYS_OF or any(w in _WH for w in before):
+        return False
+    if len(words) < 2 or any(w in _WH for w in words):
+        return False
+    if words[0] in ("it", "they") and words[1] not in AUXILIARIES:
+        return False
+    if words[1] in _WOULD or not _ASKS_OWN.isdisjoint(words):
+        return False  # "it would be great if you could book a hotel too": a request of its own
+    if message[after.end : after.end + 2].lstrip()[:1] == "?":
+        return False
+    return _WEATHER.isdisjoint(words)
+
+
+def _condition_goes_on(first: str, second: str) -> bool:
+    """Whether ``second``, after "and", goes on with the condition a question ``first`` asks
+    under ("what should I do if I'm waiting at the airport and my luggage is not here"): ``first``
+    opens "what should/do/happens ..." (:data:`_WHAT_IF`) and has "if" after; ``second`` only
+    states something of the speaker's own things (:func:`_states_of_own`). Not an embedded
+    question ("can you tell me if the pharmacy is open and my prescription is ready" asks
+    twice)."""
+    before = WORD.findall(first[:SOFT_REACH].lower())
+    if len(before) < 3 or before[0] != "what" or before[1] not in _WHAT_IF:
+        return False  # "can you tell me if the pharmacy is open and my prescription is ready"
+    return "if" in before[2:] and _states_of_own(second)
+
+
+# Verbs of reaching someone or looking something up before "and see if" ("call the vet and see
+# if they have a slot", "check my account and see if the refund came in"; a closed class): the
+# seeing is what the call or look-up is for. "book a table and see if they have parking" asks
+# twice.
+_REACHING = frozenset(
+    {"call", "contact", "ring", "phone", "email", "text", "message", "ask", "check", "look"}
+    | {"search", "open", "go", "browse", "pull"}
+)
+_SEEING = frozenset({"see", "check", "find"})
+_LOOKING_UP = frozenset({"check", "look", "search", "open", "browse", "pull"})
+# The pronouns for the one reached ("call the vet and see if they have a slot").
+_REACHED = frozenset({"they", "he", "she", "it", "they're", "theyre"})
+
+
+def _reaches_then_sees(first: str, second: str) -> bool:
+    """Whether ``first`` asks to reach someone or look something up and ``second`` ("see if
+    ...", "check whether ...", "find out if ...") says what for: one request. Not when the
+    seeing has the speaker or the bot as its subject ("see if you can find a hotel too" asks
+    for a new action), an existential "there" ("check whether there's a train after 6") or the
+    weather; after a call or a message, its subject is the one reached ("they", "he") or a
+    thing ``first`` names."""
+    before = _imperative(first, polite=True)
+    words = WORD.findall(second[:SOFT_REACH].lower())
+    if not before or before[0] not in _REACHING or len(words) < 2 or words[0] not in _SEEING:
+        return False
+    if words[0] == "find" and words[1] == "out":
+        words = words[1:]
+    if len(words) < 3 or words[1] not in ("if", "whether"):
+        return False
+    subject = words[2]
+    if subject in _SPEAKERS or subject in ("there", "there's", "theres"):
+        return False  # "see if you can book a tee time", "check whether there's a train": new
+    if not _WEATHER.isdisjoint(words):
+        return False  # "open my banking app and check whether it will rain": new
+    if before[0] in _LOOKING_UP or subject in _REACHED:
+        return True  # "check my account and see if the refund came in", "call the vet and
+        # see if they have a slot"
+    # a call or a message: what is seen is of the one reached ("email my landlord and find
+    # out if the gym is open" asks twice)
+    said = {w[:5] for w in before if len(w) > 2}
+    return subject in _OWN_OBJECT and len(words) > 3 and words[3][:5] in said
 
 
 def _wants_on(first: str, second: str) -> bool:

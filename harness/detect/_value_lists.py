@@ -66,9 +66,31 @@ def value_list(request: str) -> list[str] | None:
         return None
     for item in items:
         words = item.lower().split()
-        named = [w for w in words if w not in _DETERMINERS]
-        if not 2 <= len(named) <= 4 or len(words) > 5 or words[0] in _NOT_NOUN:
+        named = _without_qualifier([w for w in words if w not in _DETERMINERS])
+        if not 2 <= len(named) <= 4 or len(words) > 8 or words[0] in _NOT_NOUN:
             return None  # "Date and time" is one thing's; "Book a table" has a verb
-        if words[0] in _ASKING or named[-1] not in _VALUE_HEADS:
+        if words[0] in _ASKING or (named[-1] not in _VALUE_HEADS and not _of_what(named)):
             return None
     return items
+
+
+# What a value's head may be followed by that says which of its values is meant ("price per
+# week", "opening hours on Sunday"), and what names the thing a value is of after its head
+# ("price of a day pass"; closed classes of prepositions).
+_QUALIFYING = frozenset(["per", "on", "at", "in", "each", "a"])
+_OF_WHAT = frozenset(["of", "for"])
+
+
+def _without_qualifier(named: list[str]) -> list[str]:
+    """``named`` without a short qualifier after its value head ("residence room price per
+    week" gives "residence room price"; at most three words after the head)."""
+    for k in range(len(named) - 2, max(0, len(named) - 4), -1):
+        if named[k] in _VALUE_HEADS and named[k + 1] in _QUALIFYING:
+            return named[: k + 1]
+    return named
+
+
+def _of_what(named: list[str]) -> bool:
+    """Whether ``named`` opens with a value's head and says what it is of ("price of day
+    pass", "fee for late return")."""
+    return named[0] in _VALUE_HEADS and named[1] in _OF_WHAT

@@ -88,8 +88,10 @@ class DeclaredRequest:
     """Whether the check read this segmented request as asking by the worded-request rule
     (:func:`~harness.detect._worded.worded_to_ask`: "Room service at 8 please", "Parking permit
     for my new car?", "Could housekeeping bring two towels", in a message with another request
-    where the bot did not just ask the user for a detail). It says how the request was read, not
-    whether it asks: ``False`` on a question the needs model reads as asking, and on every
+    where the bot did not just ask the user for a detail), or as an item of a list of values
+    (:func:`~harness.detect._value_lists.value_list`: "Gym opening hours on Sunday, pool opening
+    hours on Sunday", where the bot did not just ask the user for details). It says how the
+    request was read, not whether it asks: ``False`` on a question the needs model reads as asking, and on every
     :attr:`yes_or_no` one. Not compared, as :attr:`yes_or_no`; it means nothing on a declared
     request."""
 
@@ -436,8 +438,15 @@ def _segmented(
                 continue
         items = value_list(r.text) if not several else None
         if items is not None:  # "Swim lesson price, lane swim times and sauna opening hours"
-            out.extend(_request(item) for item in items)
-            continue
+            if answering is None:
+                answering = asked_for_detail(prompts)
+            if not answering:
+                # each item names a value to be told: it asks, whatever the needs model reads
+                # of a bare noun phrase (the model learned those as slot values, "for 4 people")
+                out.extend(DeclaredRequest(text=item, asks=True) for item in items)
+                continue
+            # the bot just asked the user for details ("which fields should it show?"): the
+            # list is the details given, read whole as any other part
         out.append(_request(r.text))
     return out
 
