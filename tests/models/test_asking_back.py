@@ -22,6 +22,7 @@ from harness.models.base import (
     ToolDefinition,
 )
 from harness.models.rules import RulesModel
+from tests.models._acting import act_context, plan_with, tool
 
 _FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "act_choice"
 _BOTS: dict[str, Any] = json.loads((_FIXTURE / "ask_bots.json").read_text())
@@ -39,16 +40,8 @@ def _tools(bot: str) -> list[ToolDefinition]:
 
 
 def _plan(bot: str, text: str) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
-    context = ActContext(
-        agent=bot,
-        mode="direct",
-        scoped_request=text,
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-    )
-    calls, asking = RulesModel()._plan(_tools(bot), context)
-    return [(c.name, dict(c.arguments)) for c in calls], [q for qs in asking.values() for q in qs]
+    calls, asking = plan_with(_tools(bot), text, agent=bot)
+    return calls, [q for qs in asking.values() for q in qs]
 
 
 @pytest.mark.parametrize(
@@ -217,14 +210,7 @@ def test_the_parent_asks_what_the_agent_needs(
 
 
 def _context(text: str, mode: str = "direct", *, can_message: bool = True) -> ActContext:
-    return ActContext(
-        agent="cinema",
-        mode=mode,
-        scoped_request=text,
-        history=None,
-        required_outputs=(),
-        can_message_user=can_message,
-    )
+    return act_context(text, agent="cinema", mode=mode, can_message=can_message)
 
 
 def test_a_direct_agent_asks_the_user_itself_and_hands_nothing_back() -> None:
@@ -331,13 +317,7 @@ async def test_an_open_question_worded_to_the_user_is_routed_not_said(
     assert handed_back not in composed.message
 
 
-def _tool(name: str, doc: str, props: dict[str, str], required: list[str]) -> ToolDefinition:
-    schema = {
-        "type": "object",
-        "properties": {k: {"type": v} for k, v in props.items()},
-        "required": required,
-    }
-    return ToolDefinition(name=name, description=doc, parameters=schema)
+_tool = tool
 
 
 _RAIL = [
@@ -367,19 +347,7 @@ _TABLES = [
 ]
 
 
-def _plan_with(
-    tools: list[ToolDefinition], text: str
-) -> tuple[list[tuple[str, dict[str, Any]]], dict[int, list[str]]]:
-    context = ActContext(
-        agent="a",
-        mode="direct",
-        scoped_request=text,
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-    )
-    calls, asking = RulesModel()._plan(tools, context)
-    return [(c.name, dict(c.arguments)) for c in calls], asking
+_plan_with = plan_with
 
 
 def test_the_verb_of_another_change_wins_over_a_shared_word() -> None:

@@ -11,32 +11,16 @@ import pytest
 from harness.models._actions import acts
 from harness.models._arguments import fill
 from harness.models._asking import question_for
-from harness.models.base import ActContext, ToolDefinition
-from harness.models.rules import RulesModel
+from harness.models.base import ToolDefinition
+from tests.models._acting import plan_with, tool
 
-
-def _tool(name: str, doc: str, props: dict[str, str], required: list[str]) -> ToolDefinition:
-    schema = {
-        "type": "object",
-        "properties": {k: {"type": v} for k, v in props.items()},
-        "required": required,
-    }
-    return ToolDefinition(name=name, description=doc, parameters=schema)
+_tool = tool
 
 
 def _plan(
     tools: list[ToolDefinition], text: str, mode: str = "direct"
 ) -> tuple[list[tuple[str, dict[str, Any]]], dict[int, list[str]]]:
-    context = ActContext(
-        agent="a",
-        mode=mode,
-        scoped_request=text,
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-    )
-    calls, asking = RulesModel()._plan(tools, context)
-    return [(c.name, dict(c.arguments)) for c in calls], asking
+    return plan_with(tools, text, mode=mode)
 
 
 _WALLET = [

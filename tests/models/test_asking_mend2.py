@@ -9,30 +9,15 @@ from typing import Any
 import pytest
 
 from harness.models._actions import asks_for_change, mentions_change
-from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
+from harness.models.base import ChatMessage, ModelRequest, ToolDefinition
 from harness.models.rules import RulesModel
+from tests.models._acting import act_context, plan_with, tool
 
-
-def _tool(name: str, doc: str, props: dict[str, str], required: list[str]) -> ToolDefinition:
-    schema = {
-        "type": "object",
-        "properties": {k: {"type": v} for k, v in props.items()},
-        "required": required,
-    }
-    return ToolDefinition(name=name, description=doc, parameters=schema)
+_tool = tool
 
 
 def _plan(tools: list[ToolDefinition], text: str) -> list[tuple[str, dict[str, Any]]]:
-    context = ActContext(
-        agent="a",
-        mode="direct",
-        scoped_request=text,
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-    )
-    calls, _ = RulesModel()._plan(tools, context)
-    return [(c.name, dict(c.arguments)) for c in calls]
+    return plan_with(tools, text)[0]
 
 
 _PURSE = [
@@ -141,15 +126,7 @@ def test_attempts_and_reported_words_are_mentions(text: str, asks: bool) -> None
 
 
 def _questions(text: str) -> list[str]:
-    context = ActContext(
-        agent="a",
-        mode="direct",
-        scoped_request=text,
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-    )
-    _, asking = RulesModel()._plan(_PURSE, context)
+    _, asking = plan_with(_PURSE, text)
     return [q for n in sorted(asking) for q in asking[n]]
 
 
@@ -179,14 +156,8 @@ def test_a_question_two_actions_ask_names_its_action(text: str, expected: list[s
 @pytest.mark.parametrize("mode", ["direct", "silent"])
 def test_two_requests_for_one_change_carry_its_question_once(mode: str) -> None:
     requests = ("top up my purse", "top up my purse please")
-    context = ActContext(
-        agent="a",
-        mode=mode,
-        scoped_request=". ".join(requests),
-        history=None,
-        required_outputs=(),
-        can_message_user=mode != "silent",
-        requests=requests,
+    context = act_context(
+        ". ".join(requests), mode=mode, can_message=mode != "silent", requests=requests
     )
     request = ModelRequest(
         agent="a",
@@ -220,15 +191,7 @@ _CANCELLED = (
 
 
 def _after_one_call(requests: tuple[str, ...], result: str) -> dict[str, Any]:
-    context = ActContext(
-        agent="a",
-        mode="direct",
-        scoped_request=" ".join(requests),
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-        requests=requests,
-    )
+    context = act_context(" ".join(requests), requests=requests)
     messages: list[ChatMessage] = [ChatMessage(role="user", content=context.scoped_request)]
     model = RulesModel()
     for _ in range(3):
