@@ -155,6 +155,7 @@ def count_of(word: str) -> int | None:
     return None
 
 
+@lru_cache(maxsize=65_536)
 def spelled_values(text: str) -> frozenset[Value]:
     """The values ``text`` states, each in one form whatever its wording (see :data:`Value`).
     The numbers 0 and 1 state too little to count; a number written in words counts when a unit,

@@ -37,3 +37,15 @@ def test_the_aggregation_imports_nothing_of_the_detector() -> None:
         env={**os.environ, "PYTHONPATH": str(Path(harness.__file__).parents[1])},
     ).stdout.split()
     assert [m for m in loaded if m.startswith("harness.detect")] == []
+
+
+def test_spelled_values_are_remembered_per_text() -> None:
+    # The duplicate comparison reads the values of the same claims again for each pair; a text's
+    # values are read once (a decorator left on another function once dropped this cache).
+    spelled.spelled_values.cache_clear()
+    first = spelled.spelled_values("the ferry leaves at 10:15 and costs £4.60")
+    again = spelled.spelled_values("the ferry leaves at 10:15 and costs £4.60")
+    assert first is again
+    assert spelled.spelled_values.cache_info().hits == 1
+    assert spelled.count_of("twenty-one") == 21 and spelled.count_of("a") == 1
+    assert spelled.count_of("ferry") is None
