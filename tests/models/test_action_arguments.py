@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from harness import load_bot, run_sync
-from harness.models.base import ActContext, ToolDefinition
+from harness.models.base import ToolDefinition
 from harness.models.rules import RulesModel
+from tests.models._acting import act_context
 
 _FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "act_choice"
 _BOTS: dict[str, Any] = json.loads((_FIXTURE / "bots.json").read_text())
@@ -38,14 +39,7 @@ def _tools(bot: str) -> list[ToolDefinition]:
 
 def _calls(bot: str, text: str) -> list[tuple[str, dict[str, Any]]]:
     mode = _BOTS[bot]["mode"]
-    context = ActContext(
-        agent=bot,
-        mode=mode,
-        scoped_request=text,
-        history=None,
-        required_outputs=(),
-        can_message_user=mode != "silent",
-    )
+    context = act_context(text, agent=bot, mode=mode, can_message=mode != "silent")
     return [(c.name, dict(c.arguments)) for c in RulesModel()._pick_tools(_tools(bot), context)]
 
 
@@ -128,14 +122,7 @@ def test_a_suggestion_is_no_question_of_fact() -> None:
         ToolDefinition(name=n, description="", parameters={"type": "object", "properties": {}})
         for n in ("book_appointment", "find_provider")
     ]
-    context = ActContext(
-        agent="doctors",
-        mode="direct",
-        scoped_request="how about an appointment on Saturday?",
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-    )
+    context = act_context("how about an appointment on Saturday?", agent="doctors")
     assert [c.name for c in RulesModel()._pick_tools(tools, context)] == ["book_appointment"]
 
 
@@ -182,12 +169,5 @@ def test_a_verb_of_change_without_what_the_change_needs_leaves_the_search() -> N
         ToolDefinition(name=n, description="", parameters=free)
         for n in ("get_cars_available", "reserve_car")
     ]
-    context = ActContext(
-        agent="cars",
-        mode="direct",
-        scoped_request="I would like to rent a car",
-        history=None,
-        required_outputs=(),
-        can_message_user=True,
-    )
+    context = act_context("I would like to rent a car", agent="cars")
     assert [c.name for c in RulesModel()._pick_tools(tools, context)] == ["get_cars_available"]
