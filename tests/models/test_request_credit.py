@@ -312,48 +312,48 @@ async def test_a_relayed_list_keeps_every_line() -> None:
 
 
 @pytest.mark.parametrize(
-    ("asked", "other"),
+    ("asked", "other", "credited"),
     [
         # a modifier that is also an asking word names the thing too
-        ("when is open swim", "Your lane is booked; lane swim is at 7am."),
-        ("how much is late checkout", "Your room is booked; express checkout costs $5."),
-        ("when is early check-in", "Your stay is booked; standard check-in is at 3pm."),
+        ("when is open swim", "Your lane is booked; lane swim is at 7am.", False),
+        ("how much is late checkout", "Your room is booked; express checkout costs $5.", False),
+        ("when is early check-in", "Your stay is booked; standard check-in is at 3pm.", False),
         # both sides of "for"
-        ("when does the pool for kids open", "Your swim is booked; the adult pool opens at 6am."),
-        ("where is the entrance for visitors", "Booked; the staff entrance is on Dock Street."),
+        (
+            "when does the pool for kids open",
+            "Your swim is booked; the adult pool opens at 6am.",
+            False,
+        ),
+        (
+            "where is the entrance for visitors",
+            "Booked; the staff entrance is on Dock Street.",
+            False,
+        ),
         # a general question answered by one variant of the thing
-        ("how much is delivery", "Your order is placed; express delivery costs $15."),
-        ("when does the pool open", "Your swim is booked; the kids' pool opens at 9am."),
+        ("how much is delivery", "Your order is placed; express delivery costs $15.", False),
+        ("when does the pool open", "Your swim is booked; the kids' pool opens at 9am.", False),
+        # the whole thing named, and no other variant: credited
+        (
+            "when does the kids' pool open",
+            "Your swim is booked; the kids' pool opens at 9am.",
+            True,
+        ),
+        ("how much is express delivery", "Your order is placed; express delivery costs $15.", True),
+        ("how much is a tune-up", "Your tune-up is booked for Tuesday; a tune-up costs $45.", True),
     ],
 )
-async def test_another_call_s_answer_must_name_the_whole_thing_and_no_other_variant(
-    asked: str, other: str
+async def test_another_call_s_answer_is_credited_only_when_it_names_the_whole_thing(
+    asked: str, other: str, credited: bool
 ) -> None:
     tools = {
         "book_it": ("Reserve a slot.", other),
         "gift_shop": ("Stock of the gift shop.", "We sell mugs."),
     }
     _, out, _ = await _act(tools, ("book it for me", asked), mode="direct")
-    assert asked in out["openQuestions"], out  # type: ignore[operator]
-
-
-@pytest.mark.parametrize(
-    ("asked", "other"),
-    [
-        ("when does the kids' pool open", "Your swim is booked; the kids' pool opens at 9am."),
-        ("how much is express delivery", "Your order is placed; express delivery costs $15."),
-        ("how much is a tune-up", "Your tune-up is booked for Tuesday; a tune-up costs $45."),
-    ],
-)
-async def test_another_call_s_answer_naming_the_whole_thing_is_credited(
-    asked: str, other: str
-) -> None:
-    tools = {
-        "book_it": ("Reserve a slot.", other),
-        "gift_shop": ("Stock of the gift shop.", "We sell mugs."),
-    }
-    _, out, _ = await _act(tools, ("book it for me", asked), mode="direct")
-    assert out["openQuestions"] == [], out
+    if credited:
+        assert out["openQuestions"] == [], out
+    else:
+        assert asked in out["openQuestions"], out  # type: ignore[operator]
 
 
 async def test_the_kind_pick_never_calls_a_tool_that_changes_something() -> None:
