@@ -28,9 +28,9 @@ from dataclasses import replace
 from typing import TypeVar
 
 from harness.exceptions import MissingExtraError
+from harness.models._choice import agent_router
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
-from harness.models.rules import agent_router
 from harness.planning._cuts import JOINER
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
