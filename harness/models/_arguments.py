@@ -185,6 +185,7 @@ def _party(words: Sequence[str]) -> int | None:
             not after
             or after.lower() in _PREPOSITIONS | _RELATIVE_DAYS | {"please", "under", "people"}
             or _capital(after)
+            or _opens_day(words[index + 1 : index + 3])
         ):
             return found
     return None
@@ -323,6 +324,42 @@ def _money(text: str) -> float | None:
     return None
 
 
+_PENCE = re.compile(r"(?<![\w.,])\d{1,6}\.\d{2}(?![\w.,]|\.\d)")
+_LAST_BARE = re.compile(r",\s*(\d{1,6}(?:\.\d{1,2})?)\s*$")
+
+
+_ORDINAL_DAY = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)", re.IGNORECASE)
+
+
+def _day_of_month(words: Sequence[str]) -> tuple[int, int] | None:
+    """The word indexes of a day of the month named alone ("the 14th", "21st"), with its "the";
+    None when there is none."""
+    for index, word in enumerate(words):
+        if _ORDINAL_DAY.fullmatch(word):
+            start = index - 1 if index and words[index - 1].lower() == "the" else index
+            return (start, index + 1)
+    return None
+
+
+def _opens_day(words: Sequence[str]) -> bool:
+    """Whether ``words`` open with a day of the month ("the 14th", "21st")."""
+    found = _day_of_month(words)
+    return found is not None and found[0] == 0
+
+
+def _bare_money(acted: str, text: str) -> float | None:
+    """A number of the part ``acted`` of the clause ``text`` that can only be an amount of
+    money: one with pence ("12.50"), or one alone after a comma at the end of the clause, the
+    end of ``acted`` too ("top up my wallet, 20"); None otherwise."""
+    pence = _PENCE.search(acted)
+    if pence is not None:
+        return float(pence.group(0))
+    last = _LAST_BARE.search(text.rstrip(" .!"))
+    if last is None or not acted.rstrip(" .!").endswith(last.group(1)):
+        return None
+    return float(last.group(1))
+
+
 def _from_whole(whole: str, kinds: frozenset[str], words: frozenset[str]) -> str | None:
     for fact in extract_facts(whole):
         if fact.kind in kinds:
@@ -365,9 +402,16 @@ def fill(
         kind = schema.get("type", "string")
         noun = _noun(name)
         if kind in ("integer", "number"):
-            money = _money(_acted_part(text, tool)) if takes_money(name) else None
+            acted = _acted_part(text, tool) if takes_money(name) else ""
+            money = _money(acted) if acted else None
+            if money is None and acted:
+                # A bare number is money only when it can be nothing else: with pence ("12.50"),
+                # or alone after a comma at the end ("top up my wallet, 20": the value the user
+                # gave when asked, ``harness.planning._answers``); "refund 20 for order 5512"
+                # still asks.
+                money = _bare_money(acted, text)
             if money is not None:
-                # An amount of money ("£20", "20 pounds") for an amount: never a bare number.
+                # An amount of money ("£20", "20 pounds") for an amount.
                 args[name] = int(money) if kind == "integer" and money.is_integer() else money
                 continue
             unit = name.lower().rsplit("_", 1)[-1]
@@ -459,6 +503,8 @@ def fill(
             span = next(
                 (r for fact, r in located if fact.kind in kinds and r is not None), None
             ) or next(((i, i + 1) for i, w in enumerate(words) if w.lower() in names), None)
+            if span is None and names:
+                span = _day_of_month(words)
             if span is None and whole:
                 value = _from_whole(whole, kinds, names)
                 if value is not None:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from harness.text.words import REQUEST_STOPWORDS, stem
 
-__all__ = ["Router", "content_tokens", "split_clauses"]
+__all__ = ["Router", "content_tokens", "split_clauses", "split_commands"]
 
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -40,6 +40,29 @@ def content_tokens(text: str) -> list[str]:
 def _content_tokens(text: str) -> tuple[str, ...]:
     words = _WORD.findall(_FORM.sub(r"\1\2", text.lower().replace("’", "'")))
     return tuple(stem(w.split("'")[0]) for w in words if w not in REQUEST_STOPWORDS and len(w) > 1)
+
+
+# Commands chained in order ("top up £20 please, then pay bill 4410"; "..., after that ...";
+# "...; ..."): a cut the planner's clause split leaves to the offline model, which acts on each.
+_THEN = re.compile(
+    r"\s*(?:[,;]\s*(?:and\s+)?|\s(?:and\s+)?)(?:then|after that|afterwards)\s+|;\s*", re.IGNORECASE
+)
+
+
+def split_commands(text: str) -> list[str]:
+    """``split_clauses``, each clause cut again where it chains another command with "then",
+    "after that", "afterwards" or a semicolon; a piece with no content words stays with the
+    piece before it."""
+    out: list[str] = []
+    for clause in split_clauses(text):
+        kept: list[str] = []
+        for piece in (p.strip(" ,;") for p in _THEN.split(clause)):
+            if kept and not content_tokens(piece):
+                kept[-1] = f"{kept[-1]} {piece}".strip()
+            elif piece:
+                kept.append(piece)
+        out.extend(kept)
+    return out
 
 
 def split_clauses(text: str) -> list[str]:

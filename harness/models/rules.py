@@ -52,7 +52,7 @@ from harness.models._credit import (
     only_reads,
     tells,
 )
-from harness.models._text import Router, split_clauses
+from harness.models._text import Router, split_clauses, split_commands
 from harness.models.base import (
     ActContext,
     Model,
@@ -453,7 +453,7 @@ def _clause_picks(
     turn."""
     picks: list[_Pick] = []
     seen: set[str] = set()
-    for index, clause in enumerate(split_clauses(text)):
+    for index, clause in enumerate(split_commands(text)):
         tool = choose(own, router, clause, message)
         if tool is None:
             continue
@@ -657,7 +657,7 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     if not isinstance(context, ActContext) or context.continuing:
         return []
     own = [t for t in request.tools if t.name != _SEND_TOOL]
-    clauses = split_clauses(context.scoped_request)
+    clauses = split_commands(context.scoped_request)
     if len(clauses) < 2 or not own:
         return []
     router = tool_router(own)
@@ -669,7 +669,7 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     requests = context.requests or (context.scoped_request,)
     lone = set()
     for number, text in enumerate(requests):
-        parts = split_clauses(text)
+        parts = split_commands(text)
         if number in served and all(p in unmatched for p in parts):
             lone.update(parts)
     return [c for c in unmatched if c not in lone]

@@ -42,6 +42,10 @@ class PlanInput:
     """The last few turns before this one (follow-ups such as "yes" need them)."""
     active_agent: str | None = None
     """A conversational agent that holds the floor and gets its part of the message."""
+    awaiting: tuple[PlanEntry, ...] = ()
+    """The requests a sub-agent asked the user a question about in the last turn (a value it
+    needs), in the order they were asked: a reply that only gives the value completes the last
+    of them (the offline planner joins it to that request, for that agent)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
