@@ -49,19 +49,38 @@ _THEN = re.compile(
 )
 
 
+# A piece that states a supposition ("if it rains tomorrow", "when my salary comes in"): its
+# "then" opens the consequence, not another command (closed class).
+_SUPPOSING = re.compile(
+    r"\b(?:if|when|whenever|once|unless|as soon as|in case|provided|providing|assuming|suppose)\b",
+    re.IGNORECASE,
+)
+
+
 def split_commands(text: str) -> list[str]:
     """``split_clauses``, each clause cut again where it chains another command with "then",
-    "after that", "afterwards" or a semicolon; a piece with no content words stays with the
-    piece before it."""
+    "after that", "afterwards" or a semicolon. No cut after a piece that holds no request of
+    its own (one word or no content words: "since then ...", "back then ...") or states a
+    supposition ("if it rains tomorrow then cancel ..."), nor before a piece with no content
+    words ("should I donate £20 then?")."""
     out: list[str] = []
     for clause in split_clauses(text):
-        kept: list[str] = []
-        for piece in (p.strip(" ,;") for p in _THEN.split(clause)):
-            if kept and not content_tokens(piece):
-                kept[-1] = f"{kept[-1]} {piece}".strip()
-            elif piece:
-                kept.append(piece)
-        out.extend(kept)
+        start = 0
+        for cut in _THEN.finditer(clause):
+            left = clause[start : cut.start()].strip(" ,;")
+            right = clause[cut.end() :]
+            if (
+                len(left.split()) < 2
+                or not content_tokens(left)
+                or _SUPPOSING.search(left)
+                or not content_tokens(right)
+            ):
+                continue
+            out.append(left)
+            start = cut.end()
+        last = clause[start:].strip(" ,;")
+        if last:
+            out.append(last)
     return out
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness.models._actions import (
@@ -32,6 +33,7 @@ from harness.models._actions import (
     names_action,
     request_form,
 )
+from harness.models._answer import given_value, join_answer
 from harness.models._arguments import fill
 from harness.models._asking import for_action, question_for
 from harness.models._choice import (
@@ -55,6 +57,7 @@ from harness.models._credit import (
 from harness.models._text import Router, split_clauses, split_commands
 from harness.models.base import (
     ActContext,
+    ChatMessage,
     Model,
     ModelRequest,
     ModelResponse,
@@ -105,6 +108,21 @@ class RulesModel(Model):
     # --- act ------------------------------------------------------------------------------------
 
     def _act(self, request: ModelRequest, context: ActContext) -> ModelResponse:
+        answered = _answered(request.messages, context)
+        if answered is None:
+            return self._act_on(request, context)
+        # The user's answer to the question a conversational agent holding the floor asked
+        # completes the request it asked about: the same action, read with the value. The
+        # scoped request it reports stays the message it was given.
+        response = self._act_on(
+            request, replace(context, scoped_request=answered, continuing=False)
+        )
+        if isinstance(response.output, dict) and SCOPED_REQUEST in response.output:
+            output = {**response.output, SCOPED_REQUEST: context.scoped_request}
+            response = replace(response, output=output)
+        return response
+
+    def _act_on(self, request: ModelRequest, context: ActContext) -> ModelResponse:
         tool_results = [m for m in request.messages if m.role == "tool"]
         usage = Usage(requests=1)
         if not tool_results or (request.messages and request.messages[-1].role == "user"):
@@ -239,7 +257,7 @@ class RulesModel(Model):
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
             return [], {}
-        if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
+        if len(own) == 1 and (context.continuing or context.mode == CONVERSATIONAL):
             named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
             # A statement gives a change no values ("I topped up £20 yesterday"), nor moves
             # money (``acting``).
@@ -570,6 +588,39 @@ def _asked_or_handed(requests: Sequence[str], asking: Mapping[int, list[str]]) -
     about is not handed back: its questions reach the user in the agent's message or its
     findings (``_told``, ``RulesModel._outputs``)."""
     return [r for n, r in enumerate(requests) if not asking.get(n) and r not in requests[:n]]
+
+
+def _answered(messages: Sequence[ChatMessage], context: ActContext) -> str | None:
+    """The request a conversational agent holding the floor asked the user about, completed
+    with the value the user's message gives (``_answer.join_answer``; with each earlier answer
+    to its questions too: "rent a car, answer: 4 days, answer: Monday"); None when the agent
+    asked nothing or the message gives no value."""
+    if not context.continuing:
+        return None
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if not users:
+        return None
+    said = [
+        (m.role, m.content)
+        for m in messages[: users[-1]]
+        if m.role in ("user", "assistant") and m.content and not m.tool_calls
+    ]
+    values: list[str] = []
+    message = context.scoped_request
+    while len(said) >= 2 and said[-2][0] == "user" and said[-1][1].rstrip().endswith("?"):
+        (_, text), (_, question) = said[-2], said[-1]
+        value = given_value(message, framing=f"{text} {question}".split())
+        if value is None:
+            return None
+        values.insert(0, value)
+        said = said[:-2]
+        if len(said) < 2 or given_value(text) is None:
+            request = text
+            for value in values:
+                request = join_answer(request, value)
+            return request
+        message = text
+    return None
 
 
 def _relays(context: ActContext) -> bool:

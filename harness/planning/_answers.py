@@ -1,104 +1,100 @@
-"""A reply that only gives the value an agent asked for ("£20", "ABC123", "the 14th", "Sam"),
-and the request it completes.
+"""A reply that only gives the value an agent asked for ("£20", "ABC123", "the 14th", "My ID is
+GM4471"), and the waiting request it completes.
 
 When a sub-agent asked the user for a value it needs (the runtime keeps the request it asked
-about: ``PlanInput.awaiting``), the user's next message usually gives the value alone. Planned
-on its own it finds no agent ("I can't help with "£20" here"); read as the answer, it joins the
-request it completes, so the same agent makes the change with it. A message that says anything
-else (a question, a new request, a statement: "I topped up £20 yesterday") is no such answer and
-is planned as usual.
+about and what it asked: ``PlanInput.awaiting``), the user's next message usually gives the value
+alone. Planned on its own it finds no agent ("I can't help with "£20" here"); read as the answer
+(``harness.models._answer.given_value``), it joins the request it completes, marked as an answer,
+so the same agent makes the change with it. A message that says anything else (a question, a new
+request, a statement: "I topped up £20 yesterday", a word that names what a tool of the bot reads:
+"hours") is no such answer and is planned as usual. When two or more requests wait, the value goes
+to the one whose question it fits (an amount to "What amount?", a level to "Which level?"); if it
+fits several or none, the message is planned as usual.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from harness.planning._sentences import VALUE_WORDS
-from harness.text._shapes import GREETINGS, VERBS
-from harness.text.words import NEGATIONS, REQUEST_STOPWORDS
+from harness.models._answer import given_value, join_answer
+from harness.models._text import content_tokens
+from harness.models.base import AgentCard
+from harness.planning.base import PlanEntry, WaitingRequest
+from harness.text import extract_facts
+from harness.text.facts import DATE_WORDS
 
-__all__ = ["answered_request", "given_value"]
+__all__ = ["answer_entry"]
 
-# What may surround a value without saying anything else (closed classes): "yes, £20 please",
-# "it's ABC123", "make it the 14th, thanks".
-_OPENERS = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|sure|ok|okay|right|fine|great|alright)\b[\s,.!-]*"
-    r"|(?:it's|it is|its|that's|that is|make it|it'll be|it would be|it should be)\s+)",
-    re.IGNORECASE,
-)
-_CLOSERS = re.compile(
-    r"[\s,.!-]*\b(?:please|pls|thanks|thank you|thx|cheers|ta)[\s,.!]*$", re.IGNORECASE
-)
-# Words that join the parts of a value ("the 14th of March", "at 3pm", "to Sam").
-_JOINING = frozenset(["the", "of", "on", "at", "for", "to", "from", "by", "in", "and", "a"])
-# A word alone that declines or hesitates, never a value (closed class).
-_NOT_VALUES = frozenset(
-    [
-        "nope",
-        "nah",
-        "nevermind",
-        "never",
-        "stop",
-        "wait",
-        "sorry",
-        "hmm",
-        "hm",
-        "um",
-        "uh",
-        "maybe",
-        "dunno",
-        "idk",
-        "later",
-    ]
-)
-_VERBS = frozenset(VERBS.split("|"))
-_MAX_WORDS = 6
-"""A longer message says more than a value."""
+# What kind of value a question asks for, by its words (closed classes; an agent's own wording,
+# not only the offline model's).
+_ASKS_MONEY = re.compile(r"\b(amount|how much|price|cost|sum|fee)\b", re.IGNORECASE)
+_ASKS_COUNT = re.compile(r"\bhow many\b|\bnumber of\b", re.IGNORECASE)
+_ASKS_DATE = re.compile(r"\b(date|dates|day|when)\b", re.IGNORECASE)
+_ASKS_TIME = re.compile(r"\b(time|what time)\b", re.IGNORECASE)
+_ASKS_ID = re.compile(r"\b(number|no|id|reference|ref|code)\b(?!\s+of)", re.IGNORECASE)
+_ORDINAL = re.compile(r"\b(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE)
+_CURRENCY_WORDS = re.compile(r"\b(quid|pounds?|dollars?|euros?|bucks)\b", re.IGNORECASE)
 
 
-def given_value(message: str) -> str | None:
-    """The value ``message`` gives, without the words around it ("yes, £20 please" gives
-    "£20"); None when the message says anything but values: a question, a verb, a pronoun, a
-    greeting. A value is a token with a digit or a currency sign, a date or day word ("the
-    14th", "Friday", "tomorrow"), a capitalised name ("Sam", "Premium"), or one lower-case word
-    that is none of those others ("gold")."""
-    text = message.strip()
-    if "?" in text or len(text) > 80:
+def answer_entry(
+    message: str, waiting: Sequence[WaitingRequest], agents: Sequence[AgentCard]
+) -> PlanEntry | None:
+    """The waiting request ``message`` completes, joined with the value it gives, for the agent
+    that asked; None when the message is no answer (it is planned as usual)."""
+    if not waiting:
         return None
-    while True:
-        shorter = _CLOSERS.sub("", _OPENERS.sub("", text)).strip(" ,.!;:-")
-        if shorter == text:
-            break
-        text = shorter
-    words = text.split()
-    if not words or len(words) > _MAX_WORDS:
+    framing = {w for asked in waiting for w in f"{asked.request} {asked.question}".split()}
+    value = given_value(message, framing=framing)
+    if value is None or _names_tool_subject(value, agents):
         return None
-    valued = False
-    for word in words:
-        bare = word.strip(",.;:!'\"()")
-        low = bare.lower()
-        if any(c.isdigit() for c in bare) or bare[:1] in ("£", "$", "€") or low in VALUE_WORDS:
-            valued = True
-        elif low in _JOINING and len(words) > 1:
-            continue
-        elif (
-            low in REQUEST_STOPWORDS
-            or low in _VERBS
-            or low in GREETINGS
-            or low in NEGATIONS
-            or low in _NOT_VALUES
-            or not bare.replace("-", "").isalpha()
-        ):
+    if len(waiting) == 1:
+        asked = waiting[0]
+    else:
+        fitting = [w for w in waiting if fits(value, w.question)]
+        if len(fitting) != 1:
             return None
-        elif bare[:1].isupper() or len(words) == 1:
-            valued = True  # a name, or one word alone ("gold" for a choice of plan)
-        else:
-            return None
-    return text if valued else None
+        asked = fitting[0]
+    return PlanEntry(request=join_answer(asked.request, value), agent=asked.agent)
 
 
-def answered_request(request: str, value: str) -> str:
-    """The request an agent asked about, completed with the ``value`` the user gave: one
-    self-contained request, the value after a comma ("top up my wallet" and "20": "top up my
-    wallet, 20", where a bare number is read as the amount asked for)."""
-    return f"{request.rstrip(' .!?;,')}, {value}"
+def _names_tool_subject(value: str, agents: Sequence[AgentCard]) -> bool:
+    """Whether ``value`` is one lower-case word that names what a tool of the bot reads or
+    returns ("hours" of ``gym_hours``, "prices" of ``rental_prices``): a new request, no value."""
+    if len(value.split()) != 1 or not value.isalpha() or not value.islower():
+        return False
+    said = set(content_tokens(value))
+    return bool(said) and any(
+        said <= set(content_tokens(tool.replace("_", " ")))
+        for card in agents
+        for tool in card.tools
+    )
+
+
+def fits(value: str, question: str) -> bool:
+    """Whether ``value`` is of a kind ``question`` asks for: an amount of money or a bare number
+    for "What amount ...?", a count for "How many ...?", a date or day for "Which date ...?", a
+    time, an identifier or a number for "What is your member number?", a word for any other
+    question ("Which level ...?", "What is your pet's name?")."""
+    kinds = {fact.kind for fact in extract_facts(value)}
+    words = {w.lower().strip(",.") for w in value.split()}
+    numeric = bool(kinds & {"number", "money"}) or any(c.isdigit() for c in value)
+    if _ORDINAL.search(value) or words & DATE_WORDS:
+        kinds.add("date")
+    asked: list[bool] = []
+    if _ASKS_MONEY.search(question):
+        asked.append(bool(kinds & {"money"}) or (kinds <= {"number"} and numeric))
+        if _CURRENCY_WORDS.search(value):
+            asked[-1] = True
+    if _ASKS_COUNT.search(question):
+        asked.append(bool(kinds & {"number", "duration"}) and "money" not in kinds)
+    elif _ASKS_ID.search(question):
+        asked.append("id" in kinds or kinds == {"number"})
+    if _ASKS_DATE.search(question):
+        asked.append(bool(kinds & {"date", "weekday", "month"}))
+    if _ASKS_TIME.search(question):
+        asked.append("time" in kinds)
+    if not asked:
+        # A question for a word: a level, a plan, a name.
+        return not numeric and not kinds
+    return any(asked)

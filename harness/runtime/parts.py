@@ -98,17 +98,18 @@ def answered_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[s
     return tuple(r for r in planned if " ".join(r.casefold().split()) not in open_)
 
 
-def asked_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[str, ...]:
+def asked_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The ``planned`` requests of one call whose agent asked the user a question about them (a
-    value it needs): not answered, not handed back in ``openQuestions``, and what it said for
-    the request (its item's findings, its findings, or its messages) ends with a question. A
-    conversational agent is left out: it holds the floor instead (docs/agents.md)."""
+    value it needs), each with what it asked: not answered, not handed back in
+    ``openQuestions``, and what it said for the request (its item's findings, its findings, or
+    its messages) ends with a question. A conversational agent is left out: it holds the floor
+    instead, and reads the answer itself (docs/agents.md)."""
     if not result.ok or result.outputs is None or result.mode is Mode.CONVERSATIONAL:
         return ()
     done = set(answered_requests(result, planned))
     handed = {" ".join(q.casefold().split()) for q in result.outputs.open_questions or ()}
     items = result.request_answers
-    asked: list[str] = []
+    asked: list[tuple[str, str]] = []
     for number, request in enumerate(planned):
         if request in done or " ".join(request.casefold().split()) in handed:
             continue
@@ -119,7 +120,7 @@ def asked_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[str,
         else:
             said = " ".join(result.messages)
         if said.rstrip().endswith("?"):
-            asked.append(request)
+            asked.append((request, said.strip()))
     return tuple(asked)
 
 

@@ -26,7 +26,7 @@ from harness.exceptions import (
     SubagentTimeoutError,
 )
 from harness.models.base import ModelSetupError
-from harness.planning import PlanEntry, PlanInput, RulesPlanner
+from harness.planning import PlanInput, RulesPlanner, WaitingRequest
 from harness.runtime.deps import Dependencies
 from harness.runtime.guard_process import check_draft
 from harness.runtime.parts import (
@@ -85,7 +85,7 @@ class TurnState:
     """Every sub-agent result, in dispatch order."""
     answered: list[PlannedRequest] = field(default_factory=list)
     """Each dispatched request its agent reported answered (per request, ``answeredRequests``)."""
-    asked: list[PlannedRequest] = field(default_factory=list)
+    asked: list[WaitingRequest] = field(default_factory=list)
     """Each dispatched request its agent asked the user a question about (``asked_requests``):
     the next turn's ``ConversationState.awaiting``."""
     message: str = ""
@@ -181,7 +181,7 @@ async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -
         system=deps.system,
         recent=chat.recent_chat(),
         active_agent=active,
-        awaiting=tuple(PlanEntry(request=p.request, agent=p.agent) for p in chat.awaiting),
+        awaiting=tuple(chat.awaiting),
     )
     try:
         try:
@@ -276,7 +276,7 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
         answered = answered_requests(result, requests)
         state.answered.extend(PlannedRequest(request=r, agent=name) for r in answered)
         asked = asked_requests(result, requests)
-        state.asked.extend(PlannedRequest(request=r, agent=name) for r in asked)
+        state.asked.extend(WaitingRequest(request=r, agent=name, question=q) for r, q in asked)
     state.results.extend(results)
     return state
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness import load_bot, run_sync
-from harness.planning._answers import given_value
+from harness.models._answer import given_value
 from harness.runtime.parent import Conversation
 from tests.models._acting import plan_with, tool
 
@@ -183,7 +183,7 @@ _PAY = tool(
             [("top_up", {"amount": 20.0}), ("pay_bill", {"bill_number": "4410", "amount": 5.0})],
         ),
         ("top up 12.50", [("top_up", {"amount": 12.5})]),
-        ("top up my wallet, 20", [("top_up", {"amount": 20.0})]),
+        ("top up my wallet, answer: 20", [("top_up", {"amount": 20.0})]),
     ],
 )
 def test_one_request_with_chained_commands_or_a_plain_amount(
@@ -197,6 +197,7 @@ def test_one_request_with_chained_commands_or_a_plain_amount(
     [
         "refund 20 for order 5512",  # a bare whole number inside the request is still asked
         "top up my wallet 20",
+        "top up my wallet, 20",  # typed in one message: only an answer when asked is money
     ],
 )
 def test_a_bare_whole_number_is_not_money(text: str) -> None:
