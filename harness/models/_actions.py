@@ -104,7 +104,7 @@ _GROUPS = _groups()
 # Words that are as often a noun opening a reading tool's name ("store_hours", "leave_balance",
 # "issue_status", "top_stories", "share_price", "load_profile", "tip_of_the_day",
 # "give_feedback") are left out (a tool named so that takes a required amount of money still
-# acts: ``rules._acts``); "order" is in, since a reading
+# acts: ``_choice.acting``); "order" is in, since a reading
 # tool named for orders ends with a noun of reading ("order_status", "order_history").
 _ACTING = word_class("""
     cancel change delete remove block unblock reset book reserve transfer pay refund report log

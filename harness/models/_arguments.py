@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
+from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -55,7 +56,7 @@ from harness.models._argnames import (
 from harness.models._argnames import noun as _noun
 from harness.models._asking import choices, examples
 from harness.text._shapes import AUXILIARIES, WH_SET, word_class
-from harness.text.facts import Fact, extract_facts
+from harness.text.facts import DATE_WORDS, Fact, extract_facts
 from harness.text.spelled import count_of
 from harness.text.words import REQUEST_STOPWORDS, stem
 
@@ -185,6 +186,7 @@ def _party(words: Sequence[str]) -> int | None:
             not after
             or after.lower() in _PREPOSITIONS | _RELATIVE_DAYS | {"please", "under", "people"}
             or _capital(after)
+            or _opens_day(" ".join(w for w in words[index + 1 : index + 4] if w != _ANSWER))
         ):
             return found
     return None
@@ -323,6 +325,82 @@ def _money(text: str) -> float | None:
     return None
 
 
+_PENCE = re.compile(r"(?<![\w.,])\d{1,6}\.\d{2}(?![\w.,]|\.\d)")
+# A number with pence that is a day and a month ("14.06") or stands after a word of when
+# ("at 10.30", "dated 12.04") is a date or a time, not money.
+_DAY_MONTH = re.compile(r"(?:0?[1-9]|[12]\d|3[01])\.(?:0[1-9]|1[0-2])")
+_WHEN_WORDS = word_class("on at dated by from until till before after since")
+# The value of a request completed with the user's answer (``_answer.join_answer``): a number
+# alone, or with a word of money after it ("20 quid").
+_ANSWERED_AMOUNT = re.compile(
+    r"(\d{1,6}(?:\.\d{1,2})?)(?:\s*(?:quid|pounds?|dollars?|euros?|bucks))?", re.IGNORECASE
+)
+
+
+# A count given alone as an answer ("3", "3 more").
+_LONE_COUNT = re.compile(r"(\d{1,4})(?:\s+(?:more|extra))?")
+
+
+_ORDINAL_DAY = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)", re.IGNORECASE)
+# Words before a day of the month that make it a date ("on the 14th", "from 21st"), and the
+# closed classes that may follow one ("the 14th at 3pm", "the 14th please"): any other word
+# after it is a noun it counts ("the 2nd terminal", "for the 3rd time").
+_ANSWER = ANSWER_MARK.rstrip(":")
+_BEFORE_DAY = word_class(f"the on for from until till by before after {_ANSWER}")
+_AFTER_DAY = (
+    _PREPOSITIONS
+    | DATE_WORDS
+    | word_class("please thanks and or then but if so to till until by am pm")
+)
+
+
+def _day_of_month(text: str, spans: Sequence[_Span]) -> tuple[int, int] | None:
+    """The word indexes of a day of the month named alone ("the 14th", "on the 21st", "the 3rd
+    of May"), with its "the"; None when there is none. An ordinal counts something when a noun
+    follows it ("the 2nd terminal", "for the 3rd time") or nothing names it a day ("my 2nd
+    lesson", "it's my 1st")."""
+    words = [w for w, _, _ in spans]
+    for index, word in enumerate(words):
+        if not _ORDINAL_DAY.fullmatch(word):
+            continue
+        if index + 1 < len(words):
+            between = text[spans[index][2] : spans[index + 1][1]]
+            after = words[index + 1].lower()
+            joined = not re.search(r"[,.;:!?]", between)
+            if joined and after not in _AFTER_DAY and not any(c.isdigit() for c in after):
+                continue
+        before = words[index - 1].lower() if index else ""
+        if before not in _BEFORE_DAY:
+            continue
+        start = index - 1 if before == "the" else index
+        return (start, index + 1)
+    return None
+
+
+def _opens_day(text: str) -> bool:
+    """Whether ``text`` opens with a day of the month ("the 14th", "on the 21st")."""
+    found = _day_of_month(text, _spans(text))
+    return found is not None and found[0] == 0
+
+
+def _bare_money(acted: str, text: str) -> float | None:
+    """A number of the part ``acted`` of the clause ``text`` that can only be an amount of
+    money: the value the user gave when asked (``_answer.join_answer``: "donate, answer: 20"),
+    or one with pence ("12.50") that is no day and month ("14.06") and stands after no word of
+    when ("at 10.30"); None otherwise."""
+    joined = split_answer(text)
+    if joined is not None and acted.rstrip(" .!").endswith(joined[1]):
+        amount = _ANSWERED_AMOUNT.fullmatch(joined[1])
+        if amount is not None:
+            return float(amount.group(1))
+    for pence in _PENCE.finditer(acted):
+        before = acted[: pence.start()].split()[-1:]
+        if _DAY_MONTH.fullmatch(pence.group(0)) or (before and before[0].lower() in _WHEN_WORDS):
+            continue
+        return float(pence.group(0))
+    return None
+
+
 def _from_whole(whole: str, kinds: frozenset[str], words: frozenset[str]) -> str | None:
     for fact in extract_facts(whole):
         if fact.kind in kinds:
@@ -349,7 +427,7 @@ def fill(
     examples the docstring gives for it ("an animal, e.g. penguins or otters") fills it."""
     spans = _spans(text)
     words = [w for w, _, _ in spans]
-    facts = extract_facts(text)
+    facts = extract_facts(mask_answer(text))
     located = [(fact, _range(spans, fact)) for fact in facts]
     blocked = {
         i
@@ -357,6 +435,13 @@ def fill(
         if span is not None and fact.kind in _NOT_ID_KINDS
         for i in range(*span)
     }
+    joined = split_answer(text)
+    answered: int | None = None
+    if joined is not None:
+        # The mark of the user's answer ("..., answer: Biscuit") is no part of any value.
+        blocked.update(i for i, w in enumerate(words) if w.lower() == _ANSWER)
+        lone = _LONE_COUNT.fullmatch(joined[1])
+        answered = int(lone.group(1)) if lone is not None else None
     args: dict[str, Any] = {}
     taken: list[tuple[int, int]] = []  # word index ranges given to an argument
     counts: list[str] = []
@@ -365,9 +450,15 @@ def fill(
         kind = schema.get("type", "string")
         noun = _noun(name)
         if kind in ("integer", "number"):
-            money = _money(_acted_part(text, tool)) if takes_money(name) else None
+            acted = _acted_part(text, tool) if takes_money(name) else ""
+            money = _money(acted) if acted else None
+            if money is None and acted:
+                # A bare number is money only when it can be nothing else: the value the user
+                # gave when asked for it ("top up my wallet, answer: 20", ``_answer``), or one
+                # with pence ("12.50"); "refund 20 for order 5512" still asks.
+                money = _bare_money(acted, text)
             if money is not None:
-                # An amount of money ("£20", "20 pounds") for an amount: never a bare number.
+                # An amount of money ("£20", "20 pounds") for an amount.
                 args[name] = int(money) if kind == "integer" and money.is_integer() else money
                 continue
             unit = name.lower().rsplit("_", 1)[-1]
@@ -385,6 +476,10 @@ def fill(
                 found = _party(words)
             if found is None and whole:
                 found = _count([w for w, _, _ in _spans(whole)], noun)
+            if found is None and answered is not None and name in required:
+                # The number the user gave when asked ("extend my rental, answer: 3"): the
+                # first count still lacking takes it.
+                found, answered = answered, None
             if found is not None:
                 args[name] = found
             continue
@@ -459,6 +554,8 @@ def fill(
             span = next(
                 (r for fact, r in located if fact.kind in kinds and r is not None), None
             ) or next(((i, i + 1) for i, w in enumerate(words) if w.lower() in names), None)
+            if span is None and names:
+                span = _day_of_month(text, spans)
             if span is None and whole:
                 value = _from_whole(whole, kinds, names)
                 if value is not None:

@@ -141,7 +141,15 @@ def question_for(name: str, schema: Mapping[str, Any], about: str = "", *, tool:
     given = examples(name, about)[:3]
     if given:
         return f"Which {said} do you mean (for example {_either(given)})?"
+    if len(words) > 1 and words[0] in _DIRECTIONS:
+        # A name that says which way ("to_member", "from_account"): "Which member is it to?",
+        # never "Which to member do you mean?".
+        return f"Which {' '.join(words[1:])} is it {words[0]}?"
     return f"Which {said} do you mean?"
+
+
+# Prepositions a parameter's name may open with to say which way its value goes (closed class).
+_DIRECTIONS = word_class("to from for into onto via with")
 
 
 # Words after a verb in a tool's name that belong to the verb ("top_up", "sign_in"): no "the"

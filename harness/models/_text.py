@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from harness.text.words import REQUEST_STOPWORDS, stem
 
-__all__ = ["Router", "content_tokens", "split_clauses"]
+__all__ = ["Router", "content_tokens", "split_clauses", "split_commands"]
 
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -40,6 +40,48 @@ def content_tokens(text: str) -> list[str]:
 def _content_tokens(text: str) -> tuple[str, ...]:
     words = _WORD.findall(_FORM.sub(r"\1\2", text.lower().replace("’", "'")))
     return tuple(stem(w.split("'")[0]) for w in words if w not in REQUEST_STOPWORDS and len(w) > 1)
+
+
+# Commands chained in order ("top up £20 please, then pay bill 4410"; "..., after that ...";
+# "...; ..."): a cut the planner's clause split leaves to the offline model, which acts on each.
+_THEN = re.compile(
+    r"\s*(?:[,;]\s*(?:and\s+)?|\s(?:and\s+)?)(?:then|after that|afterwards)\s+|;\s*", re.IGNORECASE
+)
+
+
+# A piece that states a supposition ("if it rains tomorrow", "when my salary comes in"): its
+# "then" opens the consequence, not another command (closed class).
+_SUPPOSING = re.compile(
+    r"\b(?:if|when|whenever|once|unless|as soon as|in case|provided|providing|assuming|suppose)\b",
+    re.IGNORECASE,
+)
+
+
+def split_commands(text: str) -> list[str]:
+    """``split_clauses``, each clause cut again where it chains another command with "then",
+    "after that", "afterwards" or a semicolon. No cut after a piece that holds no request of
+    its own (one word or no content words: "since then ...", "back then ...") or states a
+    supposition ("if it rains tomorrow then cancel ..."), nor before a piece with no content
+    words ("should I donate £20 then?")."""
+    out: list[str] = []
+    for clause in split_clauses(text):
+        start = 0
+        for cut in _THEN.finditer(clause):
+            left = clause[start : cut.start()].strip(" ,;")
+            right = clause[cut.end() :]
+            if (
+                len(left.split()) < 2
+                or not content_tokens(left)
+                or _SUPPOSING.search(left)
+                or not content_tokens(right)
+            ):
+                continue
+            out.append(left)
+            start = cut.end()
+        last = clause[start:].strip(" ,;")
+        if last:
+            out.append(last)
+    return out
 
 
 def split_clauses(text: str) -> list[str]:

@@ -78,6 +78,9 @@ class AgentCard:
     """Words from its tools' names and descriptions."""
     instructions: str = ""
     """Its own instructions, as its author wrote them (the offline planner routes by them too)."""
+    tools: tuple[str, ...] = ()
+    """Its tools' names (a one-word reply that names what a tool reads, "hours" of
+    ``gym_hours``, is a new request, not the answer to a question)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

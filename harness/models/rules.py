@@ -17,10 +17,10 @@ model's job here: the offline planner is ``harness.planning.RulesPlanner`` and t
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness.models._actions import (
@@ -32,12 +32,19 @@ from harness.models._actions import (
     mentions_change,
     names_action,
     request_form,
-    states_past,
-    wh_question,
 )
-from harness.models._argnames import takes_money
-from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
+from harness.models._answer import given_value, join_answer
+from harness.models._arguments import fill
 from harness.models._asking import for_action, question_for
+from harness.models._choice import (
+    TOOL_MINIMUM,
+    acting,
+    choose,
+    lone_tool,
+    stated,
+    tool_router,
+    typed,
+)
 from harness.models._credit import (
     answers,
     asked_kind,
@@ -47,17 +54,16 @@ from harness.models._credit import (
     only_reads,
     tells,
 )
-from harness.models._text import Router, split_clauses
+from harness.models._text import Router, split_clauses, split_commands
 from harness.models.base import (
     ActContext,
-    AgentCard,
+    ChatMessage,
     Model,
     ModelRequest,
     ModelResponse,
     ToolCall,
     ToolDefinition,
 )
-from harness.text.words import keyword_texts, words_of_name
 from instructions.contract import (
     ANSWERED,
     ANSWERED_REQUESTS,
@@ -73,19 +79,8 @@ from subagents import Usage
 __all__ = ["RulesModel"]
 
 _SEND_TOOL = "send_message_to_user"
-_TOOL_MINIMUM = 0.5
-"""The lowest routing score at which a tool matches a request's clause."""
 _NO_TOOL_SUMMARY = "No tool called: none of this agent's tools does what was asked."
 """The interaction summary of a direct or conversational agent that called no tool."""
-_NEAR_TIE = 0.8
-"""A tool scoring at least this share of the best tool's score ties with it on words."""
-
-
-def _card_texts(card: AgentCard) -> list[str]:
-    """The agent's name, description and keywords, a name or a tool name read as its words
-    (``harness.text.words.keyword_texts``)."""
-    keywords = [t for k in card.keywords for t in keyword_texts(k)]
-    return [words_of_name(card.name), card.description, *keywords]
 
 
 class RulesModel(Model):
@@ -113,6 +108,21 @@ class RulesModel(Model):
     # --- act ------------------------------------------------------------------------------------
 
     def _act(self, request: ModelRequest, context: ActContext) -> ModelResponse:
+        answered = _answered(request.messages, context)
+        if answered is None:
+            return self._act_on(request, context)
+        # The user's answer to the question a conversational agent holding the floor asked
+        # completes the request it asked about: the same action, read with the value. The
+        # scoped request it reports stays the message it was given.
+        response = self._act_on(
+            request, replace(context, scoped_request=answered, continuing=False)
+        )
+        if isinstance(response.output, dict) and SCOPED_REQUEST in response.output:
+            output = {**response.output, SCOPED_REQUEST: context.scoped_request}
+            response = replace(response, output=output)
+        return response
+
+    def _act_on(self, request: ModelRequest, context: ActContext) -> ModelResponse:
         tool_results = [m for m in request.messages if m.role == "tool"]
         usage = Usage(requests=1)
         if not tool_results or (request.messages and request.messages[-1].role == "user"):
@@ -247,12 +257,12 @@ class RulesModel(Model):
         own = [t for t in tools if t.name != _SEND_TOOL]
         if not own:
             return [], {}
-        if context.continuing or (len(own) == 1 and context.mode == CONVERSATIONAL):
+        if len(own) == 1 and (context.continuing or context.mode == CONVERSATIONAL):
             named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
             # A statement gives a change no values ("I topped up £20 yesterday"), nor moves
-            # money (``_acts``).
-            stated = _acts(own[0]) and _typed(own[0]) and _states(context.scoped_request)
-            if (named or stated) and not context.continuing:
+            # money (``acting``).
+            statement = acting(own[0]) and typed(own[0]) and stated(context.scoped_request)
+            if (named or statement) and not context.continuing:
                 return [], {}  # a change the request only names is not made (``_actions``)
             call = _call(own[0], context.scoped_request, 0)
             missing = _questions(own[0], call)
@@ -262,16 +272,16 @@ class RulesModel(Model):
                 worth = _worth_asking(own[0], text, text)
                 return [], {0: [q for _, q in missing] if worth else []}
             return [call], {}
-        router = _tool_router(own)
+        router = tool_router(own)
         requests = context.requests or (context.scoped_request,)
         message = " ".join(requests)
-        # Each clause of each request gets its best tool (``_choose``). Only when no request
-        # matches does the agent's only tool serve them (``_lone_tool``): a request no tool
+        # Each clause of each request gets its best tool (``choose``). Only when no request
+        # matches does the agent's only tool serve them (``lone_tool``): a request no tool
         # matched beside one that matched is handed back (``_unmatched``), not given the tool.
         picks = [_clause_picks(own, router, text, message) for text in requests]
         if len(own) == 1 and not any(picks):
             for number, text in enumerate(requests):
-                if _lone_tool(own[0], text):
+                if lone_tool(own[0], text):
                     picks[number] = [(own[0], text, 0, message)]
         calls, asking = _merged_calls(picks, several=bool(context.requests), router=router)
         kind, lacking = _kind_picks(own, requests, picks, calls, several=bool(context.requests))
@@ -401,7 +411,7 @@ def _kind_picks(
         telling = [
             t
             for t in own
-            if not _acts(t)
+            if not acting(t)
             and only_reads(t.name, t.description)
             and tells(t.name, t.description, kind)
         ]
@@ -455,14 +465,14 @@ def _named(
 def _clause_picks(
     own: Sequence[ToolDefinition], router: Router, text: str, message: str
 ) -> list[_Pick]:
-    """Each clause of the request ``text`` with the tool ``_choose`` gives it; a tool is picked
+    """Each clause of the request ``text`` with the tool ``choose`` gives it; a tool is picked
     again only with other arguments ("reset my VPN password and my email password"). A count, a
     date or a time a clause does not name is read from ``message``, all the requests of the
     turn."""
     picks: list[_Pick] = []
     seen: set[str] = set()
-    for index, clause in enumerate(split_clauses(text)):
-        tool = _choose(own, router, clause, message)
+    for index, clause in enumerate(split_commands(text)):
+        tool = choose(own, router, clause, message)
         if tool is None:
             continue
         key = _key(tool, clause, message)
@@ -470,23 +480,6 @@ def _clause_picks(
             seen.add(key)
             picks.append((tool, clause, index, message))
     return picks
-
-
-def _lone_tool(tool: ToolDefinition, text: str) -> bool:
-    """Whether the agent's only tool serves the request ``text`` when no request of the call
-    matched any tool by its words: the planner sent the request to this agent, so a tool that
-    reads answers it, and so does a tool that changes something, unless the request only names
-    the change ("did you cancel it?", ``_actions.mentions_change``) or asks for a fact with a
-    question word without asking for the change ("how many scooters are there?",
-    ``_fact_question``)."""
-    if not _acts(tool):
-        return True
-    if mentions_change(text, tool.name):
-        return False
-    if asks_for_change(text, tool.name):
-        return True
-    stated = _typed(tool) and _states(text)
-    return not (_fact_question(tool, text) or _asks_no_change(tool, text) or stated)
 
 
 def _merged_calls(
@@ -505,7 +498,7 @@ def _merged_calls(
         for pick in request_picks:
             tool, text, _, whole = pick
             key = _key(tool, text, whole)
-            if _acts(tool) and key not in merged:
+            if acting(tool) and key not in merged:
                 # A change picked again with values that do not contradict the first pick's is
                 # the same change ("Two adults" and "a child for Saturday please").
                 key = next((k for k in merged if _complements(merged[k][0], pick)), key)
@@ -575,7 +568,7 @@ def _worth_asking(tool: ToolDefinition, text: str, whole: str, *, rivals: bool =
     clause is a question or is worded as a request. Not for a statement ("bike 51877 has a flat
     tyre" beside a tool of stations)."""
     texts = (text, whole) if whole else (text,)
-    if _acts(tool):
+    if acting(tool):
         # Only the change the request asks for: worded as a request, it names the tool's action
         # ("I want a refund"); a tool chosen for a shared noun ("two seats in the stalls
         # please" beside ``cancel_seats``) is no sure choice, and the request is handed back.
@@ -595,6 +588,39 @@ def _asked_or_handed(requests: Sequence[str], asking: Mapping[int, list[str]]) -
     about is not handed back: its questions reach the user in the agent's message or its
     findings (``_told``, ``RulesModel._outputs``)."""
     return [r for n, r in enumerate(requests) if not asking.get(n) and r not in requests[:n]]
+
+
+def _answered(messages: Sequence[ChatMessage], context: ActContext) -> str | None:
+    """The request a conversational agent holding the floor asked the user about, completed
+    with the value the user's message gives (``_answer.join_answer``; with each earlier answer
+    to its questions too: "rent a car, answer: 4 days, answer: Monday"); None when the agent
+    asked nothing or the message gives no value."""
+    if not context.continuing:
+        return None
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if not users:
+        return None
+    said = [
+        (m.role, m.content)
+        for m in messages[: users[-1]]
+        if m.role in ("user", "assistant") and m.content and not m.tool_calls
+    ]
+    values: list[str] = []
+    message = context.scoped_request
+    while len(said) >= 2 and said[-2][0] == "user" and said[-1][1].rstrip().endswith("?"):
+        (_, text), (_, question) = said[-2], said[-1]
+        value = given_value(message, framing=f"{text} {question}".split())
+        if value is None:
+            return None
+        values.insert(0, value)
+        said = said[:-2]
+        if len(said) < 2 or given_value(text) is None:
+            request = text
+            for value in values:
+                request = join_answer(request, value)
+            return request
+        message = text
+    return None
 
 
 def _relays(context: ActContext) -> bool:
@@ -677,16 +703,16 @@ def _parse_tool_result(content: str) -> tuple[str, bool, list[str]]:
 def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     """Clauses of the scoped request that no tool matches (they become open questions), except
     those of a request the agent's only tool answered when nothing matched (``served``, the
-    requests with an answer: ``_lone_tool``)."""
+    requests with an answer: ``lone_tool``)."""
     context = request.context
     if not isinstance(context, ActContext) or context.continuing:
         return []
     own = [t for t in request.tools if t.name != _SEND_TOOL]
-    clauses = split_clauses(context.scoped_request)
+    clauses = split_commands(context.scoped_request)
     if len(clauses) < 2 or not own:
         return []
-    router = _tool_router(own)
-    unmatched = [c for c in clauses if router.best(base_forms(c), minimum=_TOOL_MINIMUM) is None]
+    router = tool_router(own)
+    unmatched = [c for c in clauses if router.best(base_forms(c), minimum=TOOL_MINIMUM) is None]
     if len(own) > 1 or not unmatched or context.mode == CONVERSATIONAL:
         # A conversational agent's one call is made for the whole scoped request, not for the
         # requests its tool did not match.
@@ -694,265 +720,7 @@ def _unmatched(request: ModelRequest, served: set[int]) -> list[str]:
     requests = context.requests or (context.scoped_request,)
     lone = set()
     for number, text in enumerate(requests):
-        parts = split_clauses(text)
+        parts = split_commands(text)
         if number in served and all(p in unmatched for p in parts):
             lone.update(parts)
     return [c for c in unmatched if c not in lone]
-
-
-def _choose(
-    tools: Sequence[ToolDefinition], router: Router, text: str, request: str = ""
-) -> ToolDefinition | None:
-    """The best-matching tool for ``text`` (``Router.best``, on the request's words with irregular
-    pasts read as their base form: ``_actions.base_forms``), with what the request does weighed
-    above the words it shares:
-
-    - when the best tool reads, a tool that changes something, shares a word with ``text`` and
-      is asked for (``_actions.asks_for_change``) with what the change needs (``_says_what``:
-      "switch me to the Basic plan" is ``change_plan``'s, not ``subscription_plans``'s, whose
-      docstring names the plans), or that
-      gets a count, a day, a month or an identifier from ``text`` in a request that is no
-      question and does not name the change as done ("2 adults and a child for Saturday please"
-      is ``buy_tickets``'s, not ``ticket_prices``');
-    - when the best tool changes something and ``text`` does not ask for that change
-      (``_actions.asks_for_change``):
-
-      - ``text`` names the change without asking for it (``_actions.mentions_change``: "is my
-        ticket still open?", "did you freeze my membership?", "someone renewed my loan"): the
-        best tool that reads and shares a word with ``text``, or None (nothing is changed; the
-        agent hands the request back);
-      - a tool that reads ties with it on words (``_NEAR_TIE``): the best such tool ("what seat
-        am I in?" between ``change_seat`` and ``current_seat``);
-      - ``text`` asks for a fact with a question word that the tool does not say it tells
-        (``_fact_question``: "how many scooters are there"): the best tool that reads and
-        shares a word, or None.
-
-    None when nothing matches."""
-    scores = router.scores(base_forms(text))
-    ranked = [(name, score) for name, score in scores if score >= _TOOL_MINIMUM]
-    if not ranked:
-        # No tool shares a word: the one tool whose change ``text`` asks for by a verb of the
-        # same action and names a value for ("switch me to premium" for ``change_plan`` whose
-        # plan is "Basic" or "Premium": ``_says_what``), or none.
-        asked = [t for t in tools if _asked_by_verb(t, text)]
-        return asked[0] if len(asked) == 1 else None
-    by_name = {t.name: t for t in tools}
-    best, top = by_name[ranked[0][0]], ranked[0][1]
-    if not _acts(best):
-        return _asked_change(by_name, scores, text, request or text) or best
-    if asks_for_change(text, best.name):
-        return best
-    # Another change the request asks for by its verb, sharing a word ("can you book 3 adults
-    # from Bristol to Cardiff" is ``buy_ticket``'s, whose verb "buy" books, not
-    # ``cancel_booking``'s, which shares "book").
-    # (Not for a tool that acts only for the money it takes, and has no verb to be asked by:
-    # "buy a gift voucher worth 40 pounds" is ``gift_voucher(value)``'s.)
-    verb = next(
-        (
-            by_name[n]
-            for n, score in scores
-            if (score > 0 or _counts(by_name[n], text))
-            and n != best.name
-            and _acts(by_name[n])
-            and asks_for_change(text, n)
-            and acts(best.name)
-        ),
-        None,
-    )
-    if verb is not None:
-        return verb
-    if mentions_change(text, best.name):
-        return _reader(by_name, scores, text, request)
-    tied = [
-        by_name[n] for n, score in ranked[1:] if score >= _NEAR_TIE * top and not _acts(by_name[n])
-    ]
-    if tied:
-        # A reader ties on words; a request worded as one that gives the change a count, a
-        # date or a time still asks for it ("I'd like an appointment for Bella tomorrow"
-        # beside ``appointment_times``: ``_asked_change``). Of the readers, the first the
-        # request gives every required value ("the next train from St Pancras": ``departures``
-        # of a station, not ``ticket_price`` from one station to another).
-        wanted = _asked_change(by_name, scores, text, request or text)
-        return wanted or next((t for t in tied if _fills(t, text, request)), tied[0])
-    if (
-        _fact_question(best, text)
-        or _asks_no_change(best, text)
-        or (_typed(best) and _states(text) and _states(request or text))
-        or (_moves_money(best) and (_states(text) or _states(request or text)))
-    ):
-        return _reader(by_name, scores, text, request)
-    return best
-
-
-def _acts(tool: ToolDefinition) -> bool:
-    """Whether ``tool`` changes something: its name opens with a verb of change
-    (``_actions.acts``), or it takes a required amount of money (``_argnames.takes_money``:
-    ``top_up(amount)``, ``fund_wallet(amount)``), which a statement, a complaint or a past
-    mention never gives it (the guards of ``_choose`` apply)."""
-    return acts(tool.name) or _moves_money(tool)
-
-
-def _moves_money(tool: ToolDefinition) -> bool:
-    """Whether ``tool`` takes a required amount of money: a statement anywhere in the request
-    ("I put £30 in my wallet last week and it vanished") never makes its change."""
-    props: Mapping[str, Any] = tool.parameters.get("properties", {})
-    return any(takes_money(n) for n in tool.parameters.get("required", []) if n in props)
-
-
-def _reader(
-    by_name: Mapping[str, ToolDefinition],
-    scores: Sequence[tuple[str, float]],
-    text: str,
-    request: str,
-) -> ToolDefinition | None:
-    """The best tool that reads, shares a word with ``text`` and gets every required value from
-    it, for a request that names a change without asking for it ("did you book the appointment
-    for Max?"): a reader chosen only for a shared word is no call to ask the user a value for
-    (the request is handed back instead); None when there is none."""
-    for name, score in scores:
-        tool = by_name[name]
-        if score > 0 and not _acts(tool) and _fills(tool, text, request):
-            return tool
-    return None
-
-
-def _fills(tool: ToolDefinition, text: str, request: str) -> bool:
-    """Whether ``text`` (in ``request``) gives ``tool`` every required value."""
-    props: Mapping[str, Any] = tool.parameters.get("properties", {})
-    required = [n for n in tool.parameters.get("required", []) if n in props]
-    args = fill(
-        props, required, text, tool=tool.name, whole=request or text, about=tool.description
-    )
-    return all(n in args for n in required)
-
-
-def _counts(tool: ToolDefinition, text: str) -> bool:
-    """Whether ``text`` gives ``tool`` a count before one of its arguments' nouns ("3 adults"):
-    that noun is a word the two share, though the tool's name and docstring lack it."""
-    props: Mapping[str, Any] = tool.parameters.get("properties", {})
-    return any(isinstance(v, int) for v in fill(props, (), text, strict=True).values())
-
-
-def _asked_by_verb(tool: ToolDefinition, text: str) -> bool:
-    """Whether ``text``, no question, asks for the change of ``tool`` by a verb of its action
-    and names a value of an argument that is not free text (``_says_what``)."""
-    props: Mapping[str, Any] = tool.parameters.get("properties", {})
-    return (
-        acts(tool.name)
-        and bool(props)
-        and not is_question(text)
-        and asks_for_change(text, tool.name)
-        and _says_what(tool, text)
-    )
-
-
-def _states(text: str) -> bool:
-    """Whether ``text``, which does not ask for a tool's change by its verb, is a statement of
-    what happened or what is not, not worded as a request (``_actions.states_past``): "my 2
-    children loved the zoo on Saturday" and "my order 55123 hasn't arrived" make no change of a
-    tool with typed arguments (``_typed``)."""
-    return not is_question(text) and states_past(text)
-
-
-def _asks_no_change(tool: ToolDefinition, text: str) -> bool:
-    """Whether the question ``text`` asks for no change of ``tool``, which changes something: a
-    question acts only as "can/could/would you <the tool's verb>" or "can I <its verb>"
-    (``_actions.asks_by_question``), so "when will order 55123 arrive?" cancels nothing and "is
-    scooter 40213 still broken?" files no report. A tool whose name or docstring tells the kind
-    of value asked is left to answer it, and so is a yes/no or how-to question to a tool that
-    takes the request as free text only, as before: the helpdesk sample's "Is my account
-    locked?" gets its reset link."""
-    if not is_question(text) or asks_by_question(text, tool.name):
-        return False
-    kind = asked_kind(text)
-    if kind is not None and tells(tool.name, tool.description, kind):
-        return False  # the tool says it tells what is asked (``_fact_question``)
-    return _typed(tool) or wh_question(text, modals=True)
-
-
-def _typed(tool: ToolDefinition) -> bool:
-    """Whether ``tool`` takes an argument that is not free text: its change is made with values
-    read from the request, so a question or a statement of a fact does not make it. A tool that
-    takes the request whole (or nothing) is left to read it, as before ("My card was stolen"
-    blocks the card)."""
-    props: Mapping[str, Any] = tool.parameters.get("properties", {})
-    return any(name not in FREE_TEXT for name in props)
-
-
-def _says_what(tool: ToolDefinition, text: str) -> bool:
-    """Whether ``text`` says all the change of ``tool`` needs beside its verb: the tool takes no
-    argument ("cancel my subscription" for ``cancel_subscription()``), or ``text`` names a
-    value for one that is not free text ("the Basic plan" for ``change_plan(plan)``,
-    ``_arguments.fill``). A tool that takes the request as free text only gets no such value:
-    "I would like to rent a car" beside a search tool that shares "car" stays the search."""
-    props: Mapping[str, Any] = tool.parameters.get("properties", {})
-    return not props or any(
-        k not in FREE_TEXT for k in fill(props, (), text, about=tool.description)
-    )
-
-
-def _fact_question(tool: ToolDefinition, text: str) -> bool:
-    """Whether ``text`` asks for a fact with a question word (``_actions.wh_question``) that the
-    tool ``tool``, which changes something, does not say it tells: "how many scooters are there"
-    is no call of ``report_damage``, but "when is my next paycheck" is one of a tool named
-    ``pay`` whose docstring says "When the next paycheck arrives" (``_credit.tells``)."""
-    if not wh_question(text):
-        return False
-    kind = asked_kind(text)
-    return kind is None or not tells(tool.name, tool.description, kind)
-
-
-def _asked_change(
-    by_name: Mapping[str, ToolDefinition],
-    scores: Sequence[tuple[str, float]],
-    text: str,
-    request: str = "",
-) -> ToolDefinition | None:
-    """The best tool that changes something, shares a word with ``text`` and that ``text`` asks
-    for by its verb, or else that gets a count, a date or a time from ``text``
-    (``_arguments.fill``, strict; an identifier alone is not enough) when ``text`` is no
-    question, is worded as a request (``_actions.request_form``, or a fragment of values of a
-    ``request`` that is) and does not name that change as done; None when there is none
-    (``_choose``)."""
-    acting = [(by_name[n], score) for n, score in scores if _acts(by_name[n])]
-    asked = next(
-        (t for t, s in acting if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
-        None,
-    )
-    if asked is not None or is_question(text):
-        return asked
-    for tool, score in acting:
-        props: Mapping[str, Any] = tool.parameters.get("properties", {})
-        # A statement acts only when worded as a request ("2 adults for Saturday please"; a
-        # fragment of values, "2 adults", when its request is): "my 2 children loved the zoo
-        # on Saturday" and "my order 55123 hasn't arrived" do not.
-        if not request_form(text) and not (
-            request_form(request or text) and only_values(props, text)
-        ):
-            continue
-        values = fill(props, (), text, strict=True)
-        # A count is read before the argument's own noun ("2 adults"): that noun is the word
-        # the two share, even when the tool's name and docstring do not have it. An identifier
-        # alone asks for no change ("details for membership 44120 please").
-        counted = any(isinstance(v, int) for v in values.values())
-        dated = any(names_when(name) for name in values)
-        if (counted or dated) and (score > 0 or counted) and not mentions_change(text, tool.name):
-            return tool
-    return None
-
-
-def _tool_router(tools: Sequence[ToolDefinition]) -> Router:
-    return _cached_tool_router(tuple((t.name, t.description, t.keywords) for t in tools))
-
-
-@functools.lru_cache(maxsize=256)
-def _cached_tool_router(tools: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Router:
-    return Router(
-        [(name, [name.replace("_", " "), desc, *words], ()) for name, desc, words in tools]
-    )
-
-
-@functools.lru_cache(maxsize=64)
-def agent_router(agents: tuple[AgentCard, ...]) -> Router:
-    """The router over sub-agents' words (the offline planner routes requests with it too)."""
-    return Router([(a.name, _card_texts(a), a.examples) for a in agents])

@@ -8,7 +8,7 @@ structured-output request; ``RulesPlanner`` plans offline, with no model. This p
 
 from __future__ import annotations
 
-from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
+from harness.planning.base import Plan, PlanEntry, PlanInput, Planner, WaitingRequest
 from harness.planning.llm import PLAN_SCHEMA, LLMPlanner, plan_request, plan_schema
 from harness.planning.rules import RulesPlanner
 
@@ -20,6 +20,7 @@ __all__ = [
     "PlanInput",
     "Planner",
     "RulesPlanner",
+    "WaitingRequest",
     "plan_request",
     "plan_schema",
 ]

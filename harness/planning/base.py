@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from harness.models.base import AgentCard, ChatMessage
 from subagents import Usage
 
-__all__ = ["Plan", "PlanEntry", "PlanInput", "Planner"]
+__all__ = ["Plan", "PlanEntry", "PlanInput", "Planner", "WaitingRequest"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -24,6 +24,18 @@ class PlanEntry:
     """The scoped request, self-contained."""
     agent: str
     """A sub-agent's name, or the parent's (the parent handles it itself)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WaitingRequest:
+    """A request a sub-agent asked the user a question about (a value it needs)."""
+
+    request: str
+    """The scoped request, as the agent got it."""
+    agent: str
+    """The sub-agent that asked."""
+    question: str = ""
+    """What it asked ("What amount do you want?"): which kind of value answers it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,6 +54,10 @@ class PlanInput:
     """The last few turns before this one (follow-ups such as "yes" need them)."""
     active_agent: str | None = None
     """A conversational agent that holds the floor and gets its part of the message."""
+    awaiting: tuple[WaitingRequest, ...] = ()
+    """The requests a sub-agent asked the user a question about in the last turn (a value it
+    needs), in the order they were asked: a reply that only gives the value completes the one
+    whose question it fits (the offline planner joins it to that request, for that agent)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -40,8 +40,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from harness.models._choice import agent_router
 from harness.models.base import AgentCard
-from harness.models.rules import agent_router
 from harness.planning._classifier import AgentClassifier
 from harness.planning.concepts import ConceptTable, leave_one_out, shipped_table, tokens, unit
 from harness.planning.scope import CONCEPTS, PLAIN, ScopeModel, in_scope_probability

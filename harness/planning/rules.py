@@ -28,9 +28,10 @@ from dataclasses import replace
 from typing import TypeVar
 
 from harness.exceptions import MissingExtraError
+from harness.models._choice import agent_router
 from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
-from harness.models.rules import agent_router
+from harness.planning._answers import answer_entry
 from harness.planning._cuts import JOINER
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
@@ -110,6 +111,12 @@ class RulesPlanner(Planner):
 
     async def plan(self, given: PlanInput) -> Plan:
         given = replace(given, message=analysed_part(given.message))
+        if given.awaiting and not given.active_agent:
+            # The value an agent asked for ("£20" after "How much do you want to top up?")
+            # completes the request it asked about, for the same agent (``_answers``).
+            entry = answer_entry(given.message, given.awaiting, given.agents)
+            if entry is not None:
+                return Plan(entries=(entry,), usage=Usage(requests=1))
         router = agent_router(given.agents)
         if given.active_agent:
             holder = given.active_agent

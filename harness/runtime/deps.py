@@ -145,6 +145,7 @@ def _cards(agents: Sequence[Subagent]) -> tuple[AgentCard, ...]:
             mode=a.mode.value,
             examples=tuple(a.examples),
             instructions=a.instructions,
+            tools=tuple(tool.name for tool in a.tool_specs),
             keywords=tuple(
                 word
                 for tool in a.tool_specs

@@ -22,6 +22,7 @@ __all__ = [
     "aggregate_findings",
     "answered_requests",
     "answering_agents",
+    "asked_requests",
     "compose_schema",
     "failed_agents",
     "fallback_reply",
@@ -95,6 +96,32 @@ def answered_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[s
         return ()
     open_ = {" ".join(q.casefold().split()) for q in result.outputs.open_questions or ()}
     return tuple(r for r in planned if " ".join(r.casefold().split()) not in open_)
+
+
+def asked_requests(result: SubagentResult, planned: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The ``planned`` requests of one call whose agent asked the user a question about them (a
+    value it needs), each with what it asked: not answered, not handed back in
+    ``openQuestions``, and what it said for the request (its item's findings, its findings, or
+    its messages) ends with a question. A conversational agent is left out: it holds the floor
+    instead, and reads the answer itself (docs/agents.md)."""
+    if not result.ok or result.outputs is None or result.mode is Mode.CONVERSATIONAL:
+        return ()
+    done = set(answered_requests(result, planned))
+    handed = {" ".join(q.casefold().split()) for q in result.outputs.open_questions or ()}
+    items = result.request_answers
+    asked: list[tuple[str, str]] = []
+    for number, request in enumerate(planned):
+        if request in done or " ".join(request.casefold().split()) in handed:
+            continue
+        if items is not None and len(items) == len(planned):
+            said = items[number].findings or ""
+        elif result.mode is Mode.SILENT:
+            said = result.outputs.findings or ""
+        else:
+            said = " ".join(result.messages)
+        if said.rstrip().endswith("?"):
+            asked.append((request, said.strip()))
+    return tuple(asked)
 
 
 def answering_agents(answered: Sequence[PlannedRequest]) -> tuple[str, ...]:

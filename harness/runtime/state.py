@@ -17,6 +17,7 @@ from harness.detect.transcript import (
 )
 from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
+from harness.planning.base import WaitingRequest
 from subagents import HistoryEntry
 
 __all__ = ["MAX_MESSAGE_UNITS", "ConversationState", "MessageSink", "cut_message", "utf16_units"]
@@ -76,6 +77,7 @@ class ConversationState:
         "_entries_of",
         "active_agent",
         "agent_states",
+        "awaiting",
         "dialogues",
         "id",
         "message_count",
@@ -96,6 +98,10 @@ class ConversationState:
         self.dialogues: dict[str, list[dict[str, str]]] = {}
         """Each conversational sub-agent's own exchange with the user while it holds the floor
         (runtime state, kept apart from ``agent_states``)."""
+        self.awaiting: list[WaitingRequest] = []
+        """The requests a sub-agent asked the user a question about in the last turn (a value it
+        needs), in the order asked: the next message may only give the value
+        (``harness.planning.PlanInput.awaiting``). Set by each turn, so it lasts one turn."""
         self.message_count = 0
         """Messages recorded so far; the next message's id is ``{id}-{message_count + 1}``. A
         counter, not the transcript's length, so a stored window of recent turns keeps ids unique."""
@@ -193,6 +199,10 @@ class ConversationState:
             "active_agent": self.active_agent,
             "agent_states": json.loads(json.dumps(self.agent_states)),
             "dialogues": json.loads(json.dumps(self.dialogues)),
+            "awaiting": [
+                {"request": p.request, "agent": p.agent, "question": p.question}
+                for p in self.awaiting
+            ],
             "message_count": self.message_count,
             "messages": [m.to_json() for m in self.transcript.messages],
             "turns": [
@@ -225,6 +235,11 @@ class ConversationState:
             self.active_agent = None
         self.agent_states = {k: dict(v) for k, v in state.get("agent_states", {}).items()}
         self.dialogues = {k: list(v) for k, v in state.get("dialogues", {}).items()}
+        self.awaiting = [
+            WaitingRequest(request=p["request"], agent=p["agent"], question=p.get("question", ""))
+            for p in state.get("awaiting", [])
+            if p.get("agent") in agents
+        ]
         for name, agent_state in self.agent_states.items():
             # Older snapshots kept the dialogue inside the agent's own state.
             old = agent_state.pop(_OLD_DIALOGUE_KEY, None)

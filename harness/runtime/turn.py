@@ -26,13 +26,14 @@ from harness.exceptions import (
     SubagentTimeoutError,
 )
 from harness.models.base import ModelSetupError
-from harness.planning import PlanInput, RulesPlanner
+from harness.planning import PlanInput, RulesPlanner, WaitingRequest
 from harness.runtime.deps import Dependencies
 from harness.runtime.guard_process import check_draft
 from harness.runtime.parts import (
     aggregate_findings,
     answered_requests,
     answering_agents,
+    asked_requests,
     failed_agents,
     fallback_reply,
     group_by_agent,
@@ -84,6 +85,9 @@ class TurnState:
     """Every sub-agent result, in dispatch order."""
     answered: list[PlannedRequest] = field(default_factory=list)
     """Each dispatched request its agent reported answered (per request, ``answeredRequests``)."""
+    asked: list[WaitingRequest] = field(default_factory=list)
+    """Each dispatched request its agent asked the user a question about (``asked_requests``):
+    the next turn's ``ConversationState.awaiting``."""
     message: str = ""
     """The parent's reply (after the guard)."""
     aggregation: AggregatedResult | None = None
@@ -177,6 +181,7 @@ async def _plan(deps: Dependencies, chat: ConversationState, state: TurnState) -
         system=deps.system,
         recent=chat.recent_chat(),
         active_agent=active,
+        awaiting=tuple(chat.awaiting),
     )
     try:
         try:
@@ -270,6 +275,8 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
     for (name, requests), result in zip(groups, results, strict=True):
         answered = answered_requests(result, requests)
         state.answered.extend(PlannedRequest(request=r, agent=name) for r in answered)
+        asked = asked_requests(result, requests)
+        state.asked.extend(WaitingRequest(request=r, agent=name, question=q) for r, q in asked)
     state.results.extend(results)
     return state
 
@@ -416,6 +423,7 @@ async def _record(deps: Dependencies, chat: ConversationState, state: TurnState)
     if state.message:
         await chat.record(turn=state.number, role="bot", sender=deps.name, text=state.message)
     await _release(chat, state)  # a question asked this turn comes last
+    chat.awaiting = list(state.asked)  # what was asked this turn; an earlier question lapses
     for result in state.results:
         state.usage = state.usage + result.usage
     results = state.results

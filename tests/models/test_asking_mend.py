@@ -82,7 +82,7 @@ def test_a_request_for_the_money_change_still_makes_it(
     [
         ("top_up", True),
         # "tip", "give" and "load" open reading names as often ("tip_of_the_day",
-        # "load_profile"): such a tool acts only by a required amount (``rules._acts``).
+        # "load_profile"): such a tool acts only by a required amount (``_choice.acting``).
         ("tip_driver", False),
         ("tip_of_the_day", False),
         ("give_feedback", False),

@@ -46,8 +46,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from harness.detect.transcript import PlannedRequest
+from harness.models._choice import agent_router
 from harness.models.base import AgentCard
-from harness.models.rules import agent_router
 from harness.planning.base import PlanInput
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import agent_matcher

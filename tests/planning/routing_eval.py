@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.models import AgentCard
-from harness.models.rules import agent_router
+from harness.models._choice import agent_router
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import CONCEPT_WEIGHTS, AgentMatcher
 from harness.planning.semantic import SemanticMatcher, TextEmbedder

@@ -37,7 +37,7 @@ _INSTRUCTIONS = [
 _SCRIPT = """
 import json, sys
 from harness.models.base import AgentCard
-from harness.models.rules import agent_router
+from harness.models._choice import agent_router
 from harness.planning.match import AgentMatcher
 from harness.text._features import sentence_features
 from harness.text._learned import reader_model
