@@ -538,9 +538,10 @@ def _asked_of_another(
 ) -> set[tuple[int, int]]:
     """The pairs the first rule of :func:`_may_answer` lets through only because the sentence
     asks back, where the question is about another task than the request
-    (:func:`~harness.detect._asked_about.asked_elsewhere`: the table knows both and ties them
-    nowhere): "How many people will be dining?" does not follow up "what's the weather
-    tomorrow". A question in words the table does not know keeps its lenient reading."""
+    (:func:`~harness.detect._asked_about.asked_elsewhere`: positive evidence from SGD train that
+    the question is of another domain than the request, or that another request of the message
+    is of its domain): "How many people will be dining?" does not follow up "what's my checking
+    balance". Without such evidence a question back keeps its lenient reading."""
     out: set[tuple[int, int]] = set()
     for j, claim in enumerate(claims):
         if not features or not features[0][j][_AT["claim_unclaimed"]]:
@@ -553,7 +554,8 @@ def _asked_of_another(
                 x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > ASSOCIATED
             ):
                 continue
-            if asked_elsewhere(claim, requests[i], table):
+            others = [r for k, r in enumerate(requests) if k != i]
+            if asked_elsewhere(claim, requests[i], table, others=others):
                 out.add((i, j))
     return out
 

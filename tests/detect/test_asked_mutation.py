@@ -4,8 +4,9 @@ sends, in its answer's place, a real SGD question for a detail of another domain
 bedrooms do you need?"). Measured on the development split ``own`` (every finding, one message
 per answer): 376 of 1,606 such turns flagged (23.4 %) in session s66 before the check told a
 question about another task from one about the request (:mod:`harness.detect._asked_about`),
-634 (39.5 %) after it (s66-qback), against 1,521 of 1,606 (94.7 %) with the answer's message
-removed. The floor keeps the figure from falling (the journal's 2026-12-06 s66 sections)."""
+546 (34.0 %) after it (s66-qback, held back on positive evidence only), against 1,519 of 1,606
+(94.6 %) with the answer's message removed. The floor keeps the figure from falling (the
+journal's 2026-12-06 s66 sections)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import random
 
 from tests.detect.multi_intent import fillers, mutation, question_back_for, questions_back
 
-ASKED_OWN = 0.39  # 39.48 % (634 / 1,606), s66-qback (23.41 % before)
+ASKED_OWN = 0.33  # 34.00 % (546 / 1,606), s66-qback (23.41 % before)
 
 
 def test_questions_back_come_from_sgd_train_for_development_splits() -> None:
